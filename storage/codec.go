@@ -1,0 +1,135 @@
+package storage
+
+import (
+	"context"
+	"reflect"
+	"regexp"
+	"unicode/utf8"
+)
+
+// Kind names the sort of record a codec is asked to encode.
+type Kind string
+
+// The record kinds of the built-in stores.
+const (
+	KindCheckpoint   Kind = "checkpoint"    // one session-log record; record id = seq
+	KindTask         Kind = "task"          // one task record; record id = task id
+	KindArchive      Kind = "archive"       // one archive note body; record id = ref
+	KindArchiveIndex Kind = "archive-index" // one archive index line; record id = 0-based line
+	KindSpill        Kind = "spill"         // one spilled output; record id = ref
+)
+
+// A Codec turns the UTF-8 bytes of one record into stored bytes and back,
+// for example by compressing or encrypting them. It sees only bytes and the
+// record's logical [Context], never an envelope or a file path.
+//
+// A Codec must be safe for concurrent use. Encode and Decode may block (to
+// fetch a key, say); they should honor ctx, and they must eventually return:
+// the built-in stores hold their file locks while a codec runs. The text of
+// an error a codec returns is never shown by the SDK, so it may mention keys.
+type Codec interface {
+	// ID identifies the format and key version, such as "gzip-v1" or
+	// "xchacha20poly1305.v1.k2". It must match
+	// ^[a-zA-Z0-9][a-zA-Z0-9._-]{0,127}$ and stay the same for as long as
+	// records written with it must be read.
+	ID() string
+	// Encode returns the stored form of plaintext.
+	Encode(ctx context.Context, plaintext []byte, sc Context) ([]byte, error)
+	// Decode returns the plaintext of encoded.
+	Decode(ctx context.Context, encoded []byte, sc Context) ([]byte, error)
+}
+
+var codecIDPattern = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9._-]{0,127}$`)
+
+// ValidateCodec reports whether c can be used: it must be non-nil and its ID
+// must match ^[a-zA-Z0-9][a-zA-Z0-9._-]{0,127}$. The error is a *[Error].
+func ValidateCodec(c Codec) error {
+	if c == nil || isNilPointer(c) || !codecIDPattern.MatchString(c.ID()) {
+		return &Error{Op: "validate", Message: "Invalid storage codec: provide a stable id and encode/decode functions"}
+	}
+	return nil
+}
+
+// isNilPointer reports whether c holds a nil pointer, map, func or the like.
+func isNilPointer(c Codec) bool {
+	v := reflect.ValueOf(c)
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Func, reflect.Slice, reflect.Chan, reflect.Interface:
+		return v.IsNil()
+	}
+	return false
+}
+
+// Context is the logical, immutable description of one record handed to a
+// [Codec]. It never contains a physical path, so moving the data home keeps
+// the context of every record. Authenticated codecs bind its JSON form
+// (see [Context.MarshalJSON]) as associated data.
+type Context struct {
+	// Namespace is the storage namespace ("lite-agent" by default).
+	Namespace string
+	// ProjectID is the project hash, or "standalone" for a store used
+	// without one.
+	ProjectID string
+	// Kind is the record kind.
+	Kind Kind
+	// ScopeID is the session id, the task-list id, the archive's session
+	// id, or "project" for spill records.
+	ScopeID string
+	// RecordID identifies the record in its scope: a seq, a task id, a ref
+	// or an index line number.
+	RecordID string
+}
+
+// MarshalJSON encodes c as
+// {"namespace":…,"projectId":…,"kind":…,"scopeId":…,"recordId":…}, with the
+// keys in that order and strings escaped exactly as JavaScript's
+// JSON.stringify escapes them, so that the bytes (and thus any associated
+// data derived from them) match other implementations.
+func (c Context) MarshalJSON() ([]byte, error) {
+	b := make([]byte, 0, 96+len(c.Namespace)+len(c.ProjectID)+len(c.ScopeID)+len(c.RecordID))
+	b = append(b, `{"namespace":`...)
+	b = appendJSString(b, c.Namespace)
+	b = append(b, `,"projectId":`...)
+	b = appendJSString(b, c.ProjectID)
+	b = append(b, `,"kind":`...)
+	b = appendJSString(b, string(c.Kind))
+	b = append(b, `,"scopeId":`...)
+	b = appendJSString(b, c.ScopeID)
+	b = append(b, `,"recordId":`...)
+	b = appendJSString(b, c.RecordID)
+	b = append(b, '}')
+	return b, nil
+}
+
+// appendJSString appends s as a JSON string the way JSON.stringify writes it:
+// only '"', '\\' and control characters are escaped; invalid UTF-8 becomes
+// U+FFFD, as it would on its way into a JavaScript string.
+func appendJSString(b []byte, s string) []byte {
+	const hexDigits = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		switch {
+		case r == '"':
+			b = append(b, '\\', '"')
+		case r == '\\':
+			b = append(b, '\\', '\\')
+		case r == '\b':
+			b = append(b, '\\', 'b')
+		case r == '\f':
+			b = append(b, '\\', 'f')
+		case r == '\n':
+			b = append(b, '\\', 'n')
+		case r == '\r':
+			b = append(b, '\\', 'r')
+		case r == '\t':
+			b = append(b, '\\', 't')
+		case r < 0x20:
+			b = append(b, '\\', 'u', '0', '0', hexDigits[r>>4], hexDigits[r&0xf])
+		default:
+			b = utf8.AppendRune(b, r)
+		}
+	}
+	return append(b, '"')
+}

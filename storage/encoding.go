@@ -1,0 +1,172 @@
+package storage
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"unicode/utf8"
+)
+
+// EnvelopeVersion is the value of the "liteAgentStorage" key of every
+// encoded record.
+const EnvelopeVersion = 1
+
+// StandaloneProject is the project id of a store used without a project.
+const StandaloneProject = "standalone"
+
+// Encoding encodes and decodes the records of a built-in file store. It owns
+// the envelope, its validation and the mapping of codec failures to *[Error];
+// a [Codec] only ever sees record bytes. The zero value stores plaintext
+// under the default namespace and the "standalone" project.
+//
+// With a codec, each record is stored as the one-line JSON envelope
+//
+//	{"liteAgentStorage":1,"codec":"<codec id>","payload":"<standard base64>"}
+//
+// Encoding is a small value that is safe for concurrent use if its Codec is.
+type Encoding struct {
+	// Codec encodes each record; nil stores plaintext.
+	Codec Codec
+	// Namespace is the namespace seen by the codec; "" means
+	// [DefaultNamespace].
+	Namespace string
+	// ProjectID is the project id seen by the codec; "" means
+	// [StandaloneProject].
+	ProjectID string
+}
+
+// Context returns the codec context of one record.
+func (e Encoding) Context(kind Kind, scopeID, recordID string) Context {
+	pid := e.ProjectID
+	if pid == "" {
+		pid = StandaloneProject
+	}
+	return Context{
+		Namespace: namespaceOrDefault(e.Namespace),
+		ProjectID: pid,
+		Kind:      kind,
+		ScopeID:   scopeID,
+		RecordID:  recordID,
+	}
+}
+
+// Encoded reports whether records are encoded (a codec is set).
+func (e Encoding) Encoded() bool { return e.Codec != nil }
+
+// Encode returns the stored form of one record. Without a codec it returns
+// plaintext unchanged. With one, it returns the envelope of the codec's
+// output. A failing codec yields a *[Error] ("Storage encode failed") that
+// does not include or wrap the codec's error; if ctx is done, ctx.Err() is
+// returned instead.
+func (e Encoding) Encode(ctx context.Context, kind Kind, scopeID, recordID string, plaintext []byte) ([]byte, error) {
+	if e.Codec == nil {
+		return plaintext, nil
+	}
+	if err := ValidateCodec(e.Codec); err != nil {
+		return nil, err
+	}
+	out, err := e.Codec.Encode(ctx, plaintext, e.Context(kind, scopeID, recordID))
+	if err != nil {
+		if cerr := ctx.Err(); cerr != nil {
+			return nil, cerr
+		}
+		return nil, &Error{Op: "encode", Kind: kind, Record: recordID, Message: "Storage encode failed (" + string(kind) + ")"}
+	}
+	if out == nil {
+		return nil, &Error{Op: "encode", Kind: kind, Record: recordID, Message: "Storage encode must return bytes"}
+	}
+	return appendEnvelope(nil, e.Codec.ID(), out), nil
+}
+
+func appendEnvelope(b []byte, id string, payload []byte) []byte {
+	b = append(b, `{"liteAgentStorage":1,"codec":"`...)
+	b = append(b, id...) // the id pattern needs no escaping
+	b = append(b, `","payload":"`...)
+	b = base64.StdEncoding.AppendEncode(b, payload)
+	return append(b, `"}`...)
+}
+
+// envelope is the parsed form of an encoded record.
+type envelope struct {
+	Version json.RawMessage `json:"liteAgentStorage"`
+	Codec   *string         `json:"codec"`
+	Payload *string         `json:"payload"`
+}
+
+// Decode returns the plaintext of one stored record.
+//
+// Without a codec, stored text that parses as a JSON object with a
+// "liteAgentStorage" key is refused ("Encoded storage requires its configured
+// codec"); anything else is returned unchanged. With a codec, stored must be
+// exactly the envelope Encode writes for this codec, with a strictly
+// canonical base64 payload; anything else, plaintext included, is refused
+// with a message saying that explicit migration is required. The decoded
+// bytes must be valid UTF-8. Every refusal is a *[Error] that carries neither
+// payload nor the codec's error; nothing is ever retried as plaintext.
+func (e Encoding) Decode(ctx context.Context, kind Kind, scopeID, recordID string, stored []byte) ([]byte, error) {
+	if e.Codec == nil {
+		if looksEnveloped(stored) {
+			return nil, &Error{Op: "decode", Kind: kind, Record: recordID, Message: "Encoded storage requires its configured codec"}
+		}
+		return stored, nil
+	}
+	if err := ValidateCodec(e.Codec); err != nil {
+		return nil, err
+	}
+	payload, ok := parseEnvelope(stored, e.Codec.ID())
+	if !ok {
+		return nil, &Error{Op: "decode", Kind: kind, Record: recordID, Message: "Storage format or codec id mismatch; explicit migration is required"}
+	}
+	out, err := e.Codec.Decode(ctx, payload, e.Context(kind, scopeID, recordID))
+	if err != nil {
+		if cerr := ctx.Err(); cerr != nil {
+			return nil, cerr
+		}
+		return nil, &Error{Op: "decode", Kind: kind, Record: recordID, Message: "Storage decode failed (" + string(kind) + ")"}
+	}
+	if out == nil {
+		return nil, &Error{Op: "decode", Kind: kind, Record: recordID, Message: "Storage decode must return bytes"}
+	}
+	if !utf8.Valid(out) {
+		return nil, &Error{Op: "decode", Kind: kind, Record: recordID, Message: "Storage decode returned invalid UTF-8"}
+	}
+	return out, nil
+}
+
+// looksEnveloped reports whether stored is a JSON object with a
+// "liteAgentStorage" key.
+func looksEnveloped(stored []byte) bool {
+	trimmed := bytes.TrimLeft(stored, " \t\r\n")
+	if len(trimmed) == 0 || trimmed[0] != '{' || !bytes.Contains(stored, []byte(`liteAgentStorage`)) && !bytes.Contains(stored, []byte(`\u`)) {
+		return false
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(stored, &m) != nil {
+		return false
+	}
+	_, ok := m["liteAgentStorage"]
+	return ok
+}
+
+// parseEnvelope checks that stored is exactly the canonical envelope for
+// codec id and returns its decoded payload. Accepting only the canonical
+// bytes means that no change to an envelope, however harmless it looks to a
+// JSON parser, can still decode.
+func parseEnvelope(stored []byte, id string) ([]byte, bool) {
+	var env envelope
+	if json.Unmarshal(stored, &env) != nil || env.Codec == nil || env.Payload == nil {
+		return nil, false
+	}
+	if string(env.Version) != "1" || *env.Codec != id {
+		return nil, false
+	}
+	payload, err := base64.StdEncoding.Strict().DecodeString(*env.Payload)
+	if err != nil {
+		return nil, false
+	}
+	if !bytes.Equal(stored, appendEnvelope(make([]byte, 0, len(stored)), id, payload)) {
+		return nil, false
+	}
+	return payload, true
+}

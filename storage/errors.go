@@ -1,0 +1,73 @@
+package storage
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Error reports a storage failure: an invalid namespace, home, id or codec,
+// an envelope that cannot be decoded, a refused path, or a lock that could
+// not be taken. Use [errors.As] to inspect it.
+//
+// An Error never carries payload bytes, key material or the text of an error
+// returned by a host codec, and it does not unwrap to such an error. It may
+// wrap a file-system error (which names only a path) so that
+// errors.Is(err, fs.ErrNotExist) and friends keep working.
+type Error struct {
+	// Op is the operation that failed, such as "encode", "decode",
+	// "resolve", "validate", "open", "write" or "lock".
+	Op string
+	// Kind is the record kind involved, or "" when the failure is not about
+	// one record.
+	Kind Kind
+	// File is the file or directory involved, or "" when unknown.
+	File string
+	// Record is the record id (a seq, task id, ref or line number), or "".
+	Record string
+	// Message is the description of the failure in our own words.
+	Message string
+
+	err error // a safe cause (never a host codec's error)
+}
+
+// Error returns the message, followed by the file and record where known.
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Message)
+	if e.File != "" {
+		fmt.Fprintf(&b, ": %s", e.File)
+	}
+	if e.Record != "" {
+		fmt.Fprintf(&b, " record %s", e.Record)
+	}
+	if e.err != nil {
+		fmt.Fprintf(&b, ": %v", e.err)
+	}
+	return b.String()
+}
+
+// Unwrap returns the safe cause of the error, if any: a file-system error or
+// another *Error. It never returns an error produced by a host codec.
+func (e *Error) Unwrap() error { return e.err }
+
+// WithCause returns a copy of e that wraps cause. Only pass causes whose text
+// is safe to show: file-system errors, context errors or other *Error values,
+// never an error returned by a [Codec].
+func (e *Error) WithCause(cause error) *Error {
+	c := *e
+	c.err = cause
+	return &c
+}
+
+// At returns a copy of e that names file and record, for stores that learn
+// where a failure happened after the error was made.
+func (e *Error) At(file, record string) *Error {
+	c := *e
+	if file != "" {
+		c.File = file
+	}
+	if record != "" {
+		c.Record = record
+	}
+	return &c
+}

@@ -1,0 +1,176 @@
+package storage
+
+import (
+	"crypto/sha1"
+	"crypto/sha256"
+	"encoding/hex"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// PathsOptions is the input of [ResolveProjectPaths].
+type PathsOptions struct {
+	// Workdir is the project directory. "" means the working directory.
+	Workdir string
+	// Storage selects the namespace and the home.
+	Storage Options
+	// Home is the data home.
+	//
+	// Deprecated: set Storage.Home. Home is accepted when it resolves to the
+	// same directory as Storage.Home (or Storage.Home is empty) and rejected
+	// otherwise.
+	Home string
+}
+
+// ProjectPaths is the resolved layout of one project under one data home and
+// namespace. Every path is absolute and lexically clean.
+type ProjectPaths struct {
+	// Home is the data home: <home>.
+	Home string `json:"home"`
+	// Namespace is the namespace that selected the layout.
+	Namespace string `json:"namespace"`
+	// ProjectConfigDir is <workdir>/.<namespace>.
+	ProjectConfigDir string `json:"projectConfigDir"`
+	// Hash is the project hash, see [ProjectHash].
+	Hash string `json:"hash"`
+	// SessionsDir is <home>/projects/<hash>/sessions.
+	SessionsDir string `json:"sessionsDir"`
+	// TasksDir is <home>/projects/<hash>/tasks.
+	TasksDir string `json:"tasksDir"`
+	// SpillDir is <home>/projects/<hash>/spill.
+	SpillDir string `json:"spillDir"`
+	// GlobalSkillsDir is <home>/skills.
+	GlobalSkillsDir string `json:"globalSkillsDir"`
+	// ProjectSkillsDir is <workdir>/.<namespace>/skills.
+	ProjectSkillsDir string `json:"projectSkillsDir"`
+	// GlobalAgentsDir is <home>/agents.
+	GlobalAgentsDir string `json:"globalAgentsDir"`
+	// ProjectAgentsDir is <workdir>/.<namespace>/agents.
+	ProjectAgentsDir string `json:"projectAgentsDir"`
+}
+
+// ResolveProjectPaths resolves the namespace, the data home and the project
+// layout. It is pure: it reads the environment and the working directory but
+// creates nothing on disk.
+//
+// The namespace is validated first. A Storage.Home of only whitespace is
+// rejected; the deprecated Home conflicting with Storage.Home is rejected
+// with a message containing "conflict". Without an explicit home,
+// [DefaultHome] applies (so LITE_AGENT_HOME counts for the default namespace
+// only). Errors are *[Error].
+func ResolveProjectPaths(opts PathsOptions) (ProjectPaths, error) {
+	ns := namespaceOrDefault(opts.Storage.Namespace)
+	if err := ValidateNamespace(ns); err != nil {
+		return ProjectPaths{}, err
+	}
+	home, err := resolveHome(ns, opts.Storage.Home, opts.Home)
+	if err != nil {
+		return ProjectPaths{}, err
+	}
+	wd, err := absPath(opts.Workdir)
+	if err != nil {
+		return ProjectPaths{}, err
+	}
+	hash := hashAbs(wd)
+	project := filepath.Join(home, "projects", hash)
+	config := filepath.Join(wd, "."+ns)
+	return ProjectPaths{
+		Home:             home,
+		Namespace:        ns,
+		ProjectConfigDir: config,
+		Hash:             hash,
+		SessionsDir:      filepath.Join(project, "sessions"),
+		TasksDir:         filepath.Join(project, "tasks"),
+		SpillDir:         filepath.Join(project, "spill"),
+		GlobalSkillsDir:  filepath.Join(home, "skills"),
+		ProjectSkillsDir: filepath.Join(config, "skills"),
+		GlobalAgentsDir:  filepath.Join(home, "agents"),
+		ProjectAgentsDir: filepath.Join(config, "agents"),
+	}, nil
+}
+
+// resolveHome applies the home resolution order: conflict check, empty
+// check, storage home, deprecated home, default home.
+func resolveHome(ns, storageHome, legacyHome string) (string, error) {
+	if storageHome != "" && strings.TrimSpace(storageHome) == "" {
+		return "", &Error{Op: "resolve", Message: "storage.home must not be empty"}
+	}
+	if legacyHome != "" && strings.TrimSpace(legacyHome) == "" {
+		return "", &Error{Op: "resolve", Message: "home must not be empty"}
+	}
+	switch {
+	case storageHome != "" && legacyHome != "":
+		a, err := absPath(storageHome)
+		if err != nil {
+			return "", err
+		}
+		b, err := absPath(legacyHome)
+		if err != nil {
+			return "", err
+		}
+		if a != b {
+			return "", &Error{Op: "resolve", Message: "home and storage.home conflict; use storage.home"}
+		}
+		return a, nil
+	case storageHome != "":
+		return absPath(storageHome)
+	case legacyHome != "":
+		return absPath(legacyHome)
+	default:
+		return DefaultHome(ns)
+	}
+}
+
+// ProjectHash returns the project hash of workdir: the first 16 lowercase hex
+// characters of the SHA-1 of the absolute, lexically cleaned path. Symlinks
+// are not resolved and case is not folded; the home and the namespace play no
+// part, so moving only the data home keeps every project hash.
+func ProjectHash(workdir string) (string, error) {
+	wd, err := absPath(workdir)
+	if err != nil {
+		return "", err
+	}
+	return hashAbs(wd), nil
+}
+
+func hashAbs(abs string) string {
+	sum := sha1.Sum([]byte(abs))
+	return hex.EncodeToString(sum[:])[:16]
+}
+
+var idPattern = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+
+// ValidateID reports whether id may name a built-in file session or task
+// list: one or more ASCII letters, digits, underscores or hyphens. Invalid ids
+// are rejected, never rewritten. The error is a *[Error].
+func ValidateID(id string) error {
+	if !idPattern.MatchString(id) {
+		return &Error{Op: "validate", Record: quoteID(id), Message: "ids must contain only letters, digits, underscores or hyphens"}
+	}
+	return nil
+}
+
+// quoteID renders a rejected id for an error message without letting control
+// characters or very long input through.
+func quoteID(id string) string {
+	const max = 80
+	if len(id) > max {
+		id = id[:max] + "…"
+	}
+	return strconv.Quote(id)
+}
+
+// SessionContextDir returns the per-session context archive directory for
+// sessionID under sessionsDir: <sessionsDir>/<id>.context for an id made of
+// letters, digits, underscores and hyphens, else
+// <sessionsDir>/session-<sha256 hex of id>.context, so that distinct ids
+// never share a directory.
+func SessionContextDir(sessionsDir, sessionID string) string {
+	if idPattern.MatchString(sessionID) {
+		return filepath.Join(sessionsDir, sessionID+".context")
+	}
+	sum := sha256.Sum256([]byte(sessionID))
+	return filepath.Join(sessionsDir, "session-"+hex.EncodeToString(sum[:])+".context")
+}
