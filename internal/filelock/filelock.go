@@ -1,0 +1,292 @@
+// Package filelock implements the cross-process lock the built-in stores use:
+// a directory named <target>.lock, created with mkdir, whose modification
+// time the holder refreshes while it holds the lock and which any process
+// may take over once it has not been refreshed for the stale period.
+//
+// The scheme is the one used by the reference implementation (the
+// proper-lockfile convention), so Go processes and reference processes
+// exclude each other, and the retention sweeper can see active locks.
+package filelock
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"io/fs"
+	"math"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// Suffix is appended to a target's path to name its lock directory.
+const Suffix = ".lock"
+
+// DefaultStale is the age after which an unrefreshed lock may be taken over.
+const DefaultStale = 10 * time.Second
+
+// DefaultTimeout bounds the wait for a lock when Options.Timeout is zero.
+const DefaultTimeout = 30 * time.Second
+
+const lockDirMode = 0o700
+
+// Options tunes a lock. The zero value is the reference's convention: stale
+// after 10 s, refreshed every 5 s, retries from 5 ms to 100 ms with factor 2,
+// and at most 30 s of waiting.
+type Options struct {
+	// Stale is how old a lock's mtime must be before others take it over;
+	// zero means DefaultStale.
+	Stale time.Duration
+	// Refresh is how often the holder refreshes the mtime; zero means Stale/2.
+	Refresh time.Duration
+	// MinWait and MaxWait bound the backoff between attempts; zero means
+	// 5 ms and 100 ms.
+	MinWait, MaxWait time.Duration
+	// Factor is the backoff growth factor; zero means 2.
+	Factor float64
+	// Timeout bounds the total wait; zero means DefaultTimeout. The wait
+	// also ends when the context is done.
+	Timeout time.Duration
+}
+
+func (o Options) withDefaults() Options {
+	if o.Stale <= 0 {
+		o.Stale = DefaultStale
+	}
+	if o.Refresh <= 0 {
+		o.Refresh = o.Stale / 2
+	}
+	if o.MinWait <= 0 {
+		o.MinWait = 5 * time.Millisecond
+	}
+	if o.MaxWait <= 0 {
+		o.MaxWait = 100 * time.Millisecond
+	}
+	if o.MaxWait < o.MinWait {
+		o.MaxWait = o.MinWait
+	}
+	if o.Factor < 1 {
+		o.Factor = 2
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	return o
+}
+
+// A Lock is a held lock. Release it exactly once.
+type Lock struct {
+	path    string
+	refresh time.Duration
+	stop    chan struct{}
+	done    chan struct{}
+
+	mu          sync.Mutex // guards the fields below
+	mtime       time.Time  // the mtime this holder last set
+	ino         uint64
+	compromised error
+	released    bool
+}
+
+// Acquire takes the lock of target (the directory target+".lock"). It waits
+// with backoff while another live holder has it, takes over a stale lock, and
+// gives up when ctx is done (returning ctx.Err()) or the timeout passes
+// (returning a *storage.Error). The parent directory of target must exist.
+func Acquire(ctx context.Context, target string, opts Options) (*Lock, error) {
+	o := opts.withDefaults()
+	path := target + Suffix
+	deadline := time.Now().Add(o.Timeout)
+	wait := o.MinWait
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		err := os.Mkdir(path, lockDirMode)
+		if err == nil {
+			return hold(path, o)
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return nil, (&storage.Error{Op: "lock", File: path, Message: "cannot create lock"}).WithCause(err)
+		}
+		st, err := os.Lstat(path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			continue // released between our mkdir and lstat
+		case err != nil:
+			return nil, (&storage.Error{Op: "lock", File: path, Message: "cannot inspect lock"}).WithCause(err)
+		case !st.IsDir():
+			return nil, &storage.Error{Op: "lock", File: path, Message: "lock path is not a directory"}
+		case time.Since(st.ModTime()) > o.Stale:
+			if err := takeOver(path, st); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if time.Now().After(deadline) {
+			return nil, &storage.Error{Op: "lock", File: path, Message: "lock is held by another process"}
+		}
+		t := time.NewTimer(jitter(wait))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, ctx.Err()
+		case <-t.C:
+		}
+		wait = time.Duration(math.Min(float64(o.MaxWait), float64(wait)*o.Factor))
+	}
+}
+
+// jitter spreads d over [d/2, d) so that waiters do not retry in step.
+func jitter(d time.Duration) time.Duration {
+	var b [2]byte
+	_, _ = rand.Read(b[:])
+	frac := float64(uint16(b[0])<<8|uint16(b[1])) / 65536
+	return d/2 + time.Duration(frac*float64(d/2))
+}
+
+// takeOver removes a stale lock. It first renames the lock directory to a
+// unique name, so that two processes taking over at once cannot both remove
+// it, and checks that what it moved is the stale lock it saw and not a fresh
+// one made in the meantime; a fresh one is put back.
+func takeOver(path string, stale fs.FileInfo) error {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	aside := path + ".stale-" + hex.EncodeToString(b[:])
+	if err := os.Rename(path, aside); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil // someone else took it over
+		}
+		return (&storage.Error{Op: "lock", File: path, Message: "cannot take over stale lock"}).WithCause(err)
+	}
+	moved, err := os.Lstat(aside)
+	if err == nil && moved.IsDir() && sameFile(moved, stale) {
+		_ = os.RemoveAll(aside)
+		return nil
+	}
+	// We moved a lock that is not the stale one: give it back unless a new
+	// lock took its place, in which case its holder has lost it already.
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		if os.Rename(aside, path) == nil {
+			return nil
+		}
+	}
+	_ = os.RemoveAll(aside)
+	return nil
+}
+
+func hold(path string, o Options) (*Lock, error) {
+	now := time.Now()
+	if err := os.Chtimes(path, now, now); err != nil {
+		_ = os.Remove(path)
+		return nil, (&storage.Error{Op: "lock", File: path, Message: "cannot stamp lock"}).WithCause(err)
+	}
+	st, err := os.Lstat(path)
+	if err != nil {
+		_ = os.Remove(path)
+		return nil, (&storage.Error{Op: "lock", File: path, Message: "cannot inspect lock"}).WithCause(err)
+	}
+	l := &Lock{
+		path:    path,
+		refresh: o.Refresh,
+		stop:    make(chan struct{}),
+		done:    make(chan struct{}),
+		mtime:   st.ModTime(),
+		ino:     inode(st),
+	}
+	go l.keepFresh()
+	return l, nil
+}
+
+// keepFresh refreshes the lock's mtime until Release, and records the lock
+// as compromised if another process removed or replaced it.
+func (l *Lock) keepFresh() {
+	defer close(l.done)
+	t := time.NewTicker(l.refresh)
+	defer t.Stop()
+	for {
+		select {
+		case <-l.stop:
+			return
+		case <-t.C:
+			if err := l.touch(); err != nil {
+				l.mu.Lock()
+				l.compromised = err
+				l.mu.Unlock()
+				return
+			}
+		}
+	}
+}
+
+// touch verifies that the lock is still ours and moves its mtime to now.
+func (l *Lock) touch() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err := l.verifyLocked(); err != nil {
+		return err
+	}
+	now := time.Now()
+	if err := os.Chtimes(l.path, now, now); err != nil {
+		return (&storage.Error{Op: "lock", File: l.path, Message: "lock was compromised"}).WithCause(err)
+	}
+	st, err := os.Lstat(l.path)
+	if err != nil {
+		return (&storage.Error{Op: "lock", File: l.path, Message: "lock was compromised"}).WithCause(err)
+	}
+	l.mtime = st.ModTime()
+	return nil
+}
+
+// verifyLocked checks that the lock directory is the one we made and that
+// nobody else has stamped it. l.mu must be held.
+func (l *Lock) verifyLocked() error {
+	st, err := os.Lstat(l.path)
+	if err != nil || !st.IsDir() || inode(st) != l.ino || !st.ModTime().Equal(l.mtime) {
+		return &storage.Error{Op: "lock", File: l.path, Message: "lock was compromised"}
+	}
+	return nil
+}
+
+// Check reports whether the lock is still held: nil, or a *storage.Error
+// saying that it was compromised (taken over or removed by someone else).
+func (l *Lock) Check() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.compromised != nil {
+		return l.compromised
+	}
+	return l.verifyLocked()
+}
+
+// Path returns the lock directory's path.
+func (l *Lock) Path() string { return l.path }
+
+// Release stops refreshing and removes the lock directory if it is still
+// ours. It returns a *storage.Error if the lock was compromised while held.
+func (l *Lock) Release() error {
+	l.mu.Lock()
+	if l.released {
+		l.mu.Unlock()
+		return nil
+	}
+	l.released = true
+	l.mu.Unlock()
+	close(l.stop)
+	<-l.done
+
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.compromised != nil {
+		return l.compromised
+	}
+	if err := l.verifyLocked(); err != nil {
+		return err
+	}
+	if err := os.Remove(l.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return (&storage.Error{Op: "lock", File: l.path, Message: "cannot release lock"}).WithCause(err)
+	}
+	return nil
+}

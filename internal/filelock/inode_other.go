@@ -1,0 +1,12 @@
+//go:build !unix
+
+package filelock
+
+import (
+	"io/fs"
+	"os"
+)
+
+func inode(fs.FileInfo) uint64 { return 0 }
+
+func sameFile(a, b fs.FileInfo) bool { return os.SameFile(a, b) }

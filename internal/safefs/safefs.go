@@ -1,0 +1,386 @@
+// Package safefs gives the built-in stores an anchored storage directory:
+// created 0700 at construction, refused when it is a symlink, re-checked on
+// every use so that a directory replaced after anchoring is detected, and
+// resolving record paths component by component so that no symlink and no
+// escape is ever followed. Files are created 0600; replacements are atomic
+// (temp file in the same directory, fsync, rename, fsync of the directory).
+package safefs
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/lite-agent/lite-agent-go/internal/filelock"
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// File and directory modes of runtime data.
+const (
+	DirMode  = 0o700
+	FileMode = 0o600
+)
+
+// A Dir is an anchored storage directory. It is safe for concurrent use.
+type Dir struct {
+	path string      // absolute, clean
+	real string      // realpath at anchoring
+	st   fs.FileInfo // lstat at anchoring
+}
+
+// Anchor creates path (and its parents) with mode 0700 if needed and anchors
+// it: it refuses a symlink and remembers the directory's identity and real
+// path for later checks. Errors are *storage.Error.
+func Anchor(path string) (*Dir, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, (&storage.Error{Op: "open", File: path, Message: "cannot make storage directory absolute"}).WithCause(err)
+	}
+	if err := os.MkdirAll(abs, DirMode); err != nil {
+		// MkdirAll fails on a symlink to a non-directory; report the symlink.
+		if st, lerr := os.Lstat(abs); lerr == nil && st.Mode()&fs.ModeSymlink != 0 {
+			return nil, &storage.Error{Op: "open", File: abs, Message: "Storage directory must not be a symlink"}
+		}
+		return nil, (&storage.Error{Op: "open", File: abs, Message: "cannot create storage directory"}).WithCause(err)
+	}
+	st, err := os.Lstat(abs)
+	if err != nil {
+		return nil, (&storage.Error{Op: "open", File: abs, Message: "cannot inspect storage directory"}).WithCause(err)
+	}
+	if st.Mode()&fs.ModeSymlink != 0 {
+		return nil, &storage.Error{Op: "open", File: abs, Message: "Storage directory must not be a symlink"}
+	}
+	if !st.IsDir() {
+		return nil, &storage.Error{Op: "open", File: abs, Message: "Storage directory is not a directory"}
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, (&storage.Error{Op: "open", File: abs, Message: "cannot resolve storage directory"}).WithCause(err)
+	}
+	return &Dir{path: abs, real: real, st: st}, nil
+}
+
+// Path returns the directory's absolute path as it was given.
+func (d *Dir) Path() string { return d.path }
+
+// Real returns the directory's real path at anchoring. Paths returned by
+// Resolve, and lock directories, are under it.
+func (d *Dir) Real() string { return d.real }
+
+// Check verifies that the directory is still the one anchored: not replaced
+// by a symlink, not renamed away and recreated, and with the same real path.
+func (d *Dir) Check() error {
+	st, err := os.Lstat(d.path)
+	if err != nil || st.Mode()&fs.ModeSymlink != 0 || !os.SameFile(st, d.st) {
+		e := &storage.Error{Op: "open", File: d.path, Message: "Storage directory changed"}
+		if err != nil {
+			return e.WithCause(err)
+		}
+		return e
+	}
+	if real, err := filepath.EvalSymlinks(d.path); err != nil || real != d.real {
+		return &storage.Error{Op: "open", File: d.path, Message: "Storage directory changed"}
+	}
+	return nil
+}
+
+// Resolve checks the directory and returns the absolute path of rel inside
+// it. rel must be relative and must not contain "..". Every component that
+// exists must not be a symlink; missing components are allowed so that new
+// files can be created.
+func (d *Dir) Resolve(rel string) (string, error) {
+	if err := d.Check(); err != nil {
+		return "", err
+	}
+	if rel == "" || rel == "." {
+		return d.real, nil
+	}
+	if filepath.IsAbs(rel) || strings.HasPrefix(rel, "/") {
+		return "", &storage.Error{Op: "resolve", File: filepath.Join(d.path, filepath.Base(rel)), Message: "Path escapes workspace: " + rel}
+	}
+	parts := strings.Split(filepath.ToSlash(rel), "/")
+	cur := d.real
+	exists := true
+	for _, p := range parts {
+		switch p {
+		case "", ".":
+			continue
+		case "..":
+			return "", &storage.Error{Op: "resolve", File: d.path, Message: "Path escapes workspace: " + rel}
+		}
+		cur = filepath.Join(cur, p)
+		if !exists {
+			continue
+		}
+		st, err := os.Lstat(cur)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			exists = false
+		case err != nil:
+			return "", (&storage.Error{Op: "resolve", File: cur, Message: "cannot inspect path"}).WithCause(err)
+		case st.Mode()&fs.ModeSymlink != 0:
+			return "", &storage.Error{Op: "resolve", File: cur, Message: "Symlink paths are not allowed for read: " + rel}
+		}
+	}
+	return filepath.Join(d.real, filepath.Clean(rel)), nil
+}
+
+// ReadFile returns the contents of rel. A missing file yields an error that
+// matches fs.ErrNotExist.
+func (d *Dir) ReadFile(rel string) ([]byte, error) {
+	p, err := d.Resolve(rel)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return nil, fileError("read", p, err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return nil, fileError("read", p, err)
+	}
+	return b, nil
+}
+
+// Lstat returns information about rel without following a final symlink.
+func (d *Dir) Lstat(rel string) (fs.FileInfo, error) {
+	p, err := d.resolveParent(rel)
+	if err != nil {
+		return nil, err
+	}
+	st, err := os.Lstat(p)
+	if err != nil {
+		return nil, fileError("stat", p, err)
+	}
+	return st, nil
+}
+
+// ReadDir lists the directory rel ("" for the anchored directory itself).
+func (d *Dir) ReadDir(rel string) ([]fs.DirEntry, error) {
+	p, err := d.Resolve(rel)
+	if err != nil {
+		return nil, err
+	}
+	ents, err := os.ReadDir(p)
+	if err != nil {
+		return nil, fileError("list", p, err)
+	}
+	return ents, nil
+}
+
+// Append appends data to rel with one write, creating the file 0600 if it is
+// missing (never following a symlink). With sync, the file is fsynced before
+// Append returns, and so is the directory when the file was created.
+func (d *Dir) Append(rel string, data []byte, sync bool) error {
+	p, err := d.Resolve(rel)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(p), DirMode); err != nil {
+		return fileError("write", p, err)
+	}
+	created := false
+	if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+		created = true
+	}
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW, FileMode)
+	if err != nil {
+		return fileError("write", p, err)
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fileError("write", p, err)
+	}
+	if sync {
+		if err := f.Sync(); err != nil {
+			f.Close()
+			return fileError("sync", p, err)
+		}
+	}
+	if err := f.Close(); err != nil {
+		return fileError("write", p, err)
+	}
+	if sync && created {
+		return syncDir(filepath.Dir(p))
+	}
+	return nil
+}
+
+// WriteFile replaces rel atomically with data: it writes a temp file named
+// .<name>.<12 hex>.tmp in the same directory (exclusive create, 0600),
+// fsyncs it, renames it over rel and fsyncs the directory. The temp file is
+// removed on every failure path, so rel is either the old or the new bytes.
+// data should already be encoded: temp files hold what the target will hold.
+func (d *Dir) WriteFile(rel string, data []byte) error {
+	p, err := d.Resolve(rel)
+	if err != nil {
+		return err
+	}
+	return writeAtomic(p, data)
+}
+
+// WriteFileExclusive writes rel atomically like WriteFile, but fails with an
+// error matching fs.ErrExist if rel already exists. It is for copies that
+// must never replace anything, such as the file set aside before a repair.
+func (d *Dir) WriteFileExclusive(rel string, data []byte) error {
+	p, err := d.Resolve(rel)
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(p)
+	if err := os.MkdirAll(dir, DirMode); err != nil {
+		return fileError("write", p, err)
+	}
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, FileMode)
+	if err != nil {
+		return fileError("write", p, err)
+	}
+	_, werr := f.Write(data)
+	if werr == nil {
+		werr = f.Sync()
+	}
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		_ = os.Remove(p)
+		return fileError("write", p, werr)
+	}
+	return syncDir(dir)
+}
+
+func writeAtomic(p string, data []byte) (err error) {
+	dir := filepath.Dir(p)
+	if err := os.MkdirAll(dir, DirMode); err != nil {
+		return fileError("write", p, err)
+	}
+	var b [6]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return fileError("write", p, err)
+	}
+	tmp := filepath.Join(dir, "."+filepath.Base(p)+"."+hex.EncodeToString(b[:])+".tmp")
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, FileMode)
+	if err != nil {
+		return fileError("write", p, err)
+	}
+	defer func() {
+		if err != nil {
+			_ = os.Remove(tmp)
+		}
+	}()
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fileError("write", p, err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fileError("sync", p, err)
+	}
+	if err := f.Close(); err != nil {
+		return fileError("write", p, err)
+	}
+	if err := os.Rename(tmp, p); err != nil {
+		return fileError("write", p, err)
+	}
+	_ = syncDir(dir) // best effort, as the rename has happened
+	return nil
+}
+
+// Remove removes the file or empty directory rel. A missing rel is not an
+// error.
+func (d *Dir) Remove(rel string) error {
+	p, err := d.resolveParent(rel)
+	if err != nil {
+		return err
+	}
+	if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fileError("remove", p, err)
+	}
+	return nil
+}
+
+// RemoveAll removes rel and everything under it. A symlink at rel is removed
+// itself, never followed. A missing rel is not an error.
+func (d *Dir) RemoveAll(rel string) error {
+	p, err := d.resolveParent(rel)
+	if err != nil {
+		return err
+	}
+	if p == d.real {
+		return &storage.Error{Op: "remove", File: p, Message: "refusing to remove the storage directory itself"}
+	}
+	if err := os.RemoveAll(p); err != nil {
+		return fileError("remove", p, err)
+	}
+	return nil
+}
+
+// resolveParent resolves rel like Resolve but lets its last component be a
+// symlink, for operations that act on the link itself (lstat, remove).
+func (d *Dir) resolveParent(rel string) (string, error) {
+	parent, base := filepath.Split(filepath.Clean(rel))
+	if base == ".." {
+		return "", &storage.Error{Op: "resolve", File: d.path, Message: "Path escapes workspace: " + rel}
+	}
+	pp, err := d.Resolve(parent)
+	if err != nil {
+		return "", err
+	}
+	if base == "." || base == "" {
+		return pp, nil
+	}
+	return filepath.Join(pp, base), nil
+}
+
+// Lock takes the cross-process lock of rel (the directory <rel>.lock next to
+// it); rel "" or "." locks the anchored directory itself (<dir>.lock beside
+// it). See filelock.Acquire.
+func (d *Dir) Lock(ctx context.Context, rel string, opts filelock.Options) (*filelock.Lock, error) {
+	p, err := d.Resolve(rel)
+	if err != nil {
+		return nil, err
+	}
+	return filelock.Acquire(ctx, p, opts)
+}
+
+func syncDir(dir string) error {
+	f, err := os.Open(dir)
+	if err != nil {
+		return fileError("sync", dir, err)
+	}
+	defer f.Close()
+	if err := f.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
+		return fileError("sync", dir, err)
+	}
+	return nil
+}
+
+// fileError wraps a file-system error in a *storage.Error naming the file.
+// A refused symlink (ELOOP from O_NOFOLLOW) gets the symlink message.
+func fileError(op, path string, err error) error {
+	var se *storage.Error
+	if errors.As(err, &se) {
+		return err
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err // the path is already named by the *storage.Error
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		err = le.Err
+	}
+	if errors.Is(err, syscall.ELOOP) {
+		return &storage.Error{Op: op, File: path, Message: "Symlink paths are not allowed for read: " + filepath.Base(path)}
+	}
+	return (&storage.Error{Op: op, File: path, Message: "cannot " + op + " file"}).WithCause(err)
+}
