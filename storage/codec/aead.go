@@ -1,0 +1,262 @@
+package codec
+
+import (
+	"context"
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+
+	"golang.org/x/crypto/chacha20poly1305"
+
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// KeySize is the length in bytes of the keys both AEAD algorithms take.
+const KeySize = 32
+
+// The sizes of AES-GCM's standard nonce and tag.
+const (
+	gcmNonceSize = 12
+	gcmTagSize   = 16
+)
+
+// ErrAuthentication is returned by the Decode method of an AEAD codec when
+// the stored bytes do not authenticate under the record's key, codec id and
+// [storage.Context]: they were damaged, forged, moved from another record,
+// or written with another key. It says nothing about which.
+var ErrAuthentication = errors.New("codec: message authentication failed")
+
+// An Algorithm selects the authenticated cipher of an AEAD codec.
+type Algorithm int
+
+const (
+	// XChaCha20Poly1305 is XChaCha20-Poly1305 with a random 24-byte nonce.
+	// Random nonces of that size never realistically collide, so one key can
+	// encrypt any number of records. It is the zero value and the default.
+	XChaCha20Poly1305 Algorithm = iota
+	// AES256GCM is AES-256-GCM with a random 12-byte nonce. Random nonces of
+	// that size limit one key to 2^32 encrypted records (NIST SP 800-38D);
+	// past that, a nonce collision becomes likely enough to matter, and a
+	// collision reveals the XOR of two plaintexts and lets an attacker forge
+	// records. The codec does not count records, so choose this only when
+	// AES is required (hardware or compliance) and rotate keys well before
+	// that limit.
+	AES256GCM
+)
+
+// String returns the algorithm's name as used in codec ids:
+// "xchacha20poly1305" or "aes256gcm".
+func (a Algorithm) String() string {
+	switch a {
+	case XChaCha20Poly1305:
+		return "xchacha20poly1305"
+	case AES256GCM:
+		return "aes256gcm"
+	}
+	return "Algorithm(" + strconv.Itoa(int(a)) + ")"
+}
+
+// AEADOptions configures [NewAEAD]. KeyID and Key are required.
+type AEADOptions struct {
+	// Algorithm is the cipher; the zero value is [XChaCha20Poly1305].
+	Algorithm Algorithm
+
+	// KeyID names the key version, such as "k1" or "2025-06". It must match
+	// ^[a-zA-Z0-9][a-zA-Z0-9._-]*$ and keep the whole codec id within 128
+	// characters. It is stored in clear in every envelope (as part of the
+	// codec id), so it must not itself be secret.
+	KeyID string
+
+	// Key returns the 32-byte key named keyID. It is called on every Encode
+	// and Decode, with that call's context, and must be safe for concurrent
+	// use. The codec neither keeps nor modifies the returned slice. An
+	// error, or a key of any other length, fails the call.
+	Key func(ctx context.Context, keyID string) ([]byte, error)
+}
+
+// NewAEAD returns an authenticated-encryption codec with ID
+// "<algorithm>.v1.<key id>", such as "xchacha20poly1305.v1.k1" or
+// "aes256gcm.v1.k1".
+//
+// Encode fetches the key through [AEADOptions.Key], draws a fresh random
+// nonce from crypto/rand and returns nonce || ciphertext || tag. The
+// associated data binds the codec id and the record's [storage.Context]
+// (see the package documentation for the exact bytes), so a payload moved to
+// another record, scope, kind, namespace or project, or read under another
+// codec id, fails to decode. Decode fails with [ErrAuthentication] for any
+// such payload, including one shorter than a nonce and a tag, and fetches no
+// key for a payload that short.
+//
+// NewAEAD returns an error if the algorithm is unknown, KeyID is invalid or
+// Key is nil. The codec is safe for concurrent use if Key is.
+func NewAEAD(opts AEADOptions) (storage.Codec, error) {
+	c, err := newAEAD(opts, nil)
+	if err != nil {
+		return nil, err // not a nil *aeadCodec inside a non-nil interface
+	}
+	return c, nil
+}
+
+// aeadCodec implements [NewAEAD].
+type aeadCodec struct {
+	id    string
+	alg   Algorithm
+	keyID string
+	key   func(ctx context.Context, keyID string) ([]byte, error)
+
+	// nonces supplies nonces explicitly; nil means crypto/rand (through
+	// cipher.NewGCMWithRandomNonce for AES-GCM, which FIPS 140-only mode
+	// requires). Only tests set it, to make envelopes reproducible.
+	nonces io.Reader
+}
+
+func newAEAD(opts AEADOptions, nonces io.Reader) (*aeadCodec, error) {
+	if opts.Algorithm != XChaCha20Poly1305 && opts.Algorithm != AES256GCM {
+		return nil, fmt.Errorf("codec: unknown AEAD algorithm %v", opts.Algorithm)
+	}
+	if !validKeyID(opts.KeyID) {
+		return nil, fmt.Errorf("codec: AEAD key id %q must match ^[a-zA-Z0-9][a-zA-Z0-9._-]*$", opts.KeyID)
+	}
+	if opts.Key == nil {
+		return nil, errors.New("codec: AEAD key callback is nil")
+	}
+	c := &aeadCodec{
+		id:     opts.Algorithm.String() + ".v1." + opts.KeyID,
+		alg:    opts.Algorithm,
+		keyID:  opts.KeyID,
+		key:    opts.Key,
+		nonces: nonces,
+	}
+	if err := storage.ValidateCodec(c); err != nil {
+		return nil, fmt.Errorf("codec: AEAD id %q (key id too long?): %w", c.id, err)
+	}
+	return c, nil
+}
+
+// validKeyID reports whether id matches ^[a-zA-Z0-9][a-zA-Z0-9._-]*$.
+func validKeyID(id string) bool {
+	for i := 0; i < len(id); i++ {
+		b := id[i]
+		switch {
+		case 'a' <= b && b <= 'z', 'A' <= b && b <= 'Z', '0' <= b && b <= '9':
+		case i > 0 && (b == '.' || b == '_' || b == '-'):
+		default:
+			return false
+		}
+	}
+	return id != ""
+}
+
+func (c *aeadCodec) ID() string { return c.id }
+
+// additionalData returns ID() || 0x00 || sc.MarshalJSON(). The zero byte
+// cannot occur in an id and the JSON always starts with '{', so the split is
+// unambiguous.
+func (c *aeadCodec) additionalData(sc storage.Context) ([]byte, error) {
+	js, err := sc.MarshalJSON()
+	if err != nil {
+		return nil, fmt.Errorf("codec: encode record context: %w", err)
+	}
+	ad := make([]byte, 0, len(c.id)+1+len(js))
+	ad = append(ad, c.id...)
+	ad = append(ad, 0)
+	return append(ad, js...), nil
+}
+
+// cipher fetches the key and returns the AEAD for one call. With
+// explicitNonce, AES-GCM takes its nonce from the caller; otherwise it
+// generates and prepends the nonce itself (NonceSize 0). XChaCha20-Poly1305
+// always takes an explicit nonce. Either way the output is
+// nonce || ciphertext || tag.
+func (c *aeadCodec) cipher(ctx context.Context, explicitNonce bool) (cipher.AEAD, error) {
+	key, err := c.key(ctx, c.keyID)
+	if err != nil {
+		return nil, fmt.Errorf("codec: fetch key %q: %w", c.keyID, err)
+	}
+	if len(key) != KeySize {
+		return nil, fmt.Errorf("codec: key %q is %d bytes, want %d", c.keyID, len(key), KeySize)
+	}
+	// Both constructors copy or expand the key; the caller's slice is
+	// neither kept nor modified.
+	switch c.alg {
+	case AES256GCM:
+		block, err := aes.NewCipher(key)
+		if err != nil {
+			return nil, fmt.Errorf("codec: aes: %w", err)
+		}
+		var aead cipher.AEAD
+		if explicitNonce {
+			aead, err = cipher.NewGCM(block)
+		} else {
+			aead, err = cipher.NewGCMWithRandomNonce(block)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("codec: gcm: %w", err)
+		}
+		return aead, nil
+	default:
+		aead, err := chacha20poly1305.NewX(key)
+		if err != nil {
+			return nil, fmt.Errorf("codec: xchacha20poly1305: %w", err)
+		}
+		return aead, nil
+	}
+}
+
+func (c *aeadCodec) Encode(ctx context.Context, plaintext []byte, sc storage.Context) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	ad, err := c.additionalData(sc)
+	if err != nil {
+		return nil, err
+	}
+	aead, err := c.cipher(ctx, c.nonces != nil)
+	if err != nil {
+		return nil, err
+	}
+	ns := aead.NonceSize() // 0 when the AEAD generates the nonce itself
+	out := make([]byte, ns, ns+len(plaintext)+aead.Overhead())
+	if ns > 0 {
+		if c.nonces != nil {
+			if _, err := io.ReadFull(c.nonces, out); err != nil {
+				return nil, fmt.Errorf("codec: read nonce: %w", err)
+			}
+		} else {
+			rand.Read(out) // never returns an error (Go 1.24+)
+		}
+	}
+	return aead.Seal(out, out[:ns], plaintext, ad), nil
+}
+
+func (c *aeadCodec) Decode(ctx context.Context, encoded []byte, sc storage.Context) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	// Both forms carry the nonce in front and the 16-byte tag at the end.
+	minLen := chacha20poly1305.NonceSizeX + chacha20poly1305.Overhead
+	if c.alg == AES256GCM {
+		minLen = gcmNonceSize + gcmTagSize
+	}
+	if len(encoded) < minLen {
+		return nil, ErrAuthentication
+	}
+	ad, err := c.additionalData(sc)
+	if err != nil {
+		return nil, err
+	}
+	aead, err := c.cipher(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	ns := aead.NonceSize()
+	out, err := aead.Open(make([]byte, 0, len(encoded)-minLen), encoded[:ns], encoded[ns:], ad)
+	if err != nil {
+		return nil, ErrAuthentication
+	}
+	return out, nil
+}

@@ -1,0 +1,134 @@
+package codec_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+func TestEveryCodecRoundTripsRecordsThroughEncoding(t *testing.T) {
+	inputs := []struct {
+		name string
+		data []byte
+	}{
+		{"nil", nil},
+		{"empty", []byte{}},
+		{"empty object", []byte("{}")},
+		{"one newline", []byte("\n")},
+		{"1KB JSON", sessionEvent(1 << 10)},
+		{"1MB JSON", sessionEvent(1 << 20)},
+		{"non-ASCII", []byte(`{"text":"héllo wörld ✓ 日本語 🚀"}`)},
+	}
+	for _, c := range everyCodec(t) {
+		for _, in := range inputs {
+			t.Run(c.name+"/"+in.name, func(t *testing.T) {
+				enc := storage.Encoding{Codec: c.codec, Namespace: "acme", ProjectID: "0123abcd"}
+				stored, err := enc.Encode(t.Context(), storage.KindCheckpoint, "session-1", "42", in.data)
+				if err != nil {
+					t.Fatalf("Encode: %v", err)
+				}
+				prefix := `{"liteAgentStorage":1,"codec":"` + c.codec.ID() + `","payload":"`
+				if !bytes.HasPrefix(stored, []byte(prefix)) {
+					t.Fatalf("stored form does not start with %s: %.80s", prefix, stored)
+				}
+				got, err := enc.Decode(t.Context(), storage.KindCheckpoint, "session-1", "42", stored)
+				if err != nil {
+					t.Fatalf("Decode: %v", err)
+				}
+				if !bytes.Equal(got, in.data) {
+					t.Fatalf("Decode returned %d bytes that differ from the %d encoded", len(got), len(in.data))
+				}
+			})
+		}
+	}
+}
+
+func TestCodecIDsAreStableAndValid(t *testing.T) {
+	want := map[string]string{
+		"gzip":              "gzip-v1",
+		"zstd":              "zstd-v1",
+		"xchacha20poly1305": "xchacha20poly1305.v1.k1",
+		"aes256gcm":         "aes256gcm.v1.k1",
+	}
+	for _, c := range everyCodec(t) {
+		if got := c.codec.ID(); got != want[c.name] {
+			t.Errorf("%s: ID() = %q, want %q", c.name, got, want[c.name])
+		}
+		if err := storage.ValidateCodec(c.codec); err != nil {
+			t.Errorf("%s: ValidateCodec: %v", c.name, err)
+		}
+	}
+}
+
+func TestCodecsAreSafeForConcurrentUse(t *testing.T) {
+	for _, c := range everyCodec(t) {
+		t.Run(c.name, func(t *testing.T) {
+			enc := storage.Encoding{Codec: c.codec}
+			var wg sync.WaitGroup
+			errs := make(chan error, 8)
+			for g := range 8 {
+				wg.Go(func() {
+					for i := range 40 {
+						rec := fmt.Sprintf("%d-%d", g, i)
+						in := sessionEvent(200 + 37*i + g)
+						stored, err := enc.Encode(t.Context(), storage.KindTask, "list", rec, in)
+						if err != nil {
+							errs <- err
+							return
+						}
+						out, err := enc.Decode(t.Context(), storage.KindTask, "list", rec, stored)
+						if err != nil {
+							errs <- err
+							return
+						}
+						if !bytes.Equal(out, in) {
+							errs <- fmt.Errorf("record %s: round trip changed the bytes", rec)
+							return
+						}
+					}
+				})
+			}
+			wg.Wait()
+			close(errs)
+			for err := range errs {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+func TestCancelledContextStopsEveryCodecBeforeWork(t *testing.T) {
+	for _, c := range everyCodec(t) {
+		t.Run(c.name, func(t *testing.T) {
+			enc := storage.Encoding{Codec: c.codec}
+			stored, err := enc.Encode(t.Context(), storage.KindSpill, "project", "r1", []byte("{}"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(t.Context())
+			cancel()
+			if _, err := enc.Encode(ctx, storage.KindSpill, "project", "r1", []byte("{}")); err != ctx.Err() {
+				t.Errorf("Encode with a cancelled context: err = %v, want %v", err, ctx.Err())
+			}
+			if _, err := enc.Decode(ctx, storage.KindSpill, "project", "r1", stored); err != ctx.Err() {
+				t.Errorf("Decode with a cancelled context: err = %v, want %v", err, ctx.Err())
+			}
+		})
+	}
+}
+
+func TestSessionEventIsRealisticJSON(t *testing.T) {
+	ev := sessionEvent(1 << 10)
+	if n := len(ev); n < 1000 || n > 1100 {
+		t.Errorf("len(sessionEvent(1KiB)) = %d, want about 1024", n)
+	}
+	if !json.Valid(ev) || !strings.HasPrefix(string(ev), `{"seq":`) {
+		t.Errorf("sessionEvent is not one JSON object: %.60s…", ev)
+	}
+}

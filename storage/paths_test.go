@@ -1,0 +1,328 @@
+package storage_test
+
+import (
+	"crypto/sha1"
+	"encoding/hex"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+func asStorageError(t *testing.T, err error) *storage.Error {
+	t.Helper()
+	var se *storage.Error
+	if !errors.As(err, &se) {
+		t.Fatalf("error %v (%T) is not a *storage.Error", err, err)
+	}
+	return se
+}
+
+func TestNamespaceMustMatchPattern(t *testing.T) {
+	rejected := map[string]string{
+		"parent escape": "../escape",
+		"absolute":      "/root",
+		"dot dir":       ".git",
+		"empty":         "",
+		"slash":         "a/b",
+		"backslash":     `a\b`,
+		"uppercase":     "Mixed",
+		"65 letters":    strings.Repeat("a", 65),
+		"digit first":   "1abc",
+		"hyphen first":  "-abc",
+		"space":         "a b",
+		"non-ascii":     "ünicode",
+		"trailing nl":   "acme\n",
+	}
+	for name, ns := range rejected {
+		t.Run("rejects "+name, func(t *testing.T) {
+			err := storage.ValidateNamespace(ns)
+			if err == nil {
+				t.Fatalf("ValidateNamespace(%q) = nil, want error", ns)
+			}
+			if se := asStorageError(t, err); !strings.Contains(se.Error(), "namespace") {
+				t.Errorf("message %q does not mention the namespace", se.Error())
+			}
+			home := t.TempDir()
+			_, err = storage.ResolveProjectPaths(storage.PathsOptions{Workdir: home, Storage: storage.Options{Namespace: ns, Home: filepath.Join(home, "h")}})
+			if ns == "" {
+				if err != nil {
+					t.Fatalf("empty namespace in Options means the default, got %v", err)
+				}
+				return
+			}
+			asStorageError(t, err)
+			assertEmptyDir(t, home)
+		})
+	}
+	for _, ns := range []string{"a", "acme", "lite-agent", "a_b-9", strings.Repeat("a", 64)} {
+		if err := storage.ValidateNamespace(ns); err != nil {
+			t.Errorf("ValidateNamespace(%q) = %v, want nil", ns, err)
+		}
+	}
+}
+
+func assertEmptyDir(t *testing.T, dir string) {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ents) != 0 {
+		t.Fatalf("%s is not empty: %v", dir, ents)
+	}
+}
+
+func TestDefaultHomeHonorsEnvOnlyForDefaultNamespace(t *testing.T) {
+	user := t.TempDir()
+	t.Setenv("HOME", user)
+	env := filepath.Join(t.TempDir(), "envhome")
+	t.Setenv(storage.HomeEnv, env)
+
+	for _, tc := range []struct{ ns, want string }{
+		{"", env},
+		{storage.DefaultNamespace, env},
+		{"acme", filepath.Join(user, ".acme")},
+	} {
+		got, err := storage.DefaultHome(tc.ns)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != tc.want {
+			t.Errorf("DefaultHome(%q) = %q, want %q", tc.ns, got, tc.want)
+		}
+	}
+	t.Setenv(storage.HomeEnv, "")
+	got, err := storage.DefaultHome("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(user, ".lite-agent"); got != want {
+		t.Errorf("DefaultHome without env = %q, want %q", got, want)
+	}
+	if _, err := storage.DefaultHome("Bad"); err == nil {
+		t.Error("DefaultHome validates the namespace")
+	}
+}
+
+func TestCustomNamespaceIgnoresHomeEnvAndNeverFallsBack(t *testing.T) {
+	user := t.TempDir()
+	t.Setenv("HOME", user)
+	t.Setenv(storage.HomeEnv, filepath.Join(user, "env"))
+	wd := t.TempDir()
+	// A .lite-agent directory must not be picked up for another namespace.
+	if err := os.MkdirAll(filepath.Join(wd, ".lite-agent", "skills"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: wd, Storage: storage.Options{Namespace: "acme"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Home != filepath.Join(user, ".acme") {
+		t.Errorf("home = %q", p.Home)
+	}
+	for _, dir := range []string{p.ProjectConfigDir, p.ProjectSkillsDir, p.ProjectAgentsDir} {
+		if strings.Contains(dir, ".lite-agent") {
+			t.Errorf("custom namespace path %q falls back to .lite-agent", dir)
+		}
+	}
+}
+
+func TestResolveProjectPathsFillsEveryField(t *testing.T) {
+	p, err := storage.ResolveProjectPaths(storage.PathsOptions{
+		Workdir: "/srv/app",
+		Storage: storage.Options{Namespace: "acme", Home: "/data/acme"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha1.Sum([]byte("/srv/app"))
+	hash := hex.EncodeToString(sum[:])[:16]
+	want := storage.ProjectPaths{
+		Home:             "/data/acme",
+		Namespace:        "acme",
+		ProjectConfigDir: "/srv/app/.acme",
+		Hash:             hash,
+		SessionsDir:      "/data/acme/projects/" + hash + "/sessions",
+		TasksDir:         "/data/acme/projects/" + hash + "/tasks",
+		SpillDir:         "/data/acme/projects/" + hash + "/spill",
+		GlobalSkillsDir:  "/data/acme/skills",
+		ProjectSkillsDir: "/srv/app/.acme/skills",
+		GlobalAgentsDir:  "/data/acme/agents",
+		ProjectAgentsDir: "/srv/app/.acme/agents",
+	}
+	if p != want {
+		t.Errorf("got  %+v\nwant %+v", p, want)
+	}
+}
+
+func TestResolveProjectPathsCreatesNothing(t *testing.T) {
+	root := t.TempDir()
+	wd := filepath.Join(root, "work")
+	_, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: wd, Storage: storage.Options{Home: filepath.Join(root, "home")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertEmptyDir(t, root)
+}
+
+func TestRelativeHomeBecomesAbsolute(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: ".", Storage: storage.Options{Home: "data/../h"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Home != filepath.Join(real, "h") {
+		t.Errorf("home = %q, want %q", p.Home, filepath.Join(real, "h"))
+	}
+	if !filepath.IsAbs(p.ProjectConfigDir) {
+		t.Errorf("project config dir %q is not absolute", p.ProjectConfigDir)
+	}
+}
+
+func TestWhitespaceHomeIsRejected(t *testing.T) {
+	for _, h := range []string{" ", "\t", " \n "} {
+		_, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: t.TempDir(), Storage: storage.Options{Home: h}})
+		if se := asStorageError(t, err); !strings.Contains(se.Message, "must not be empty") {
+			t.Errorf("home %q: %v", h, err)
+		}
+	}
+}
+
+func TestDeprecatedHomeConflictIsRejected(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	real, _ := filepath.EvalSymlinks(dir)
+	_, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: dir, Home: "/a", Storage: storage.Options{Home: "/b"}})
+	if se := asStorageError(t, err); !strings.Contains(se.Message, "conflict") {
+		t.Errorf("message %q does not say conflict", se.Message)
+	}
+	// The same directory spelled two ways is accepted.
+	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: dir, Home: "h/", Storage: storage.Options{Home: filepath.Join(real, "h")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Home != filepath.Join(real, "h") {
+		t.Errorf("home = %q", p.Home)
+	}
+	// The deprecated home alone is used.
+	p, err = storage.ResolveProjectPaths(storage.PathsOptions{Workdir: dir, Home: "/legacy"})
+	if err != nil || p.Home != "/legacy" {
+		t.Errorf("deprecated home alone: %q, %v", p.Home, err)
+	}
+}
+
+func TestProjectHashIsSHA1OfCleanAbsolutePath(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	real, _ := filepath.EvalSymlinks(dir)
+	sum := sha1.Sum([]byte(real))
+	want := hex.EncodeToString(sum[:])[:16]
+	for _, spelling := range []string{".", real, real + "/", real + "//", real + "/./x/..", ""} {
+		got, err := storage.ProjectHash(spelling)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Errorf("ProjectHash(%q) = %s, want %s", spelling, got, want)
+		}
+	}
+	other, _ := storage.ProjectHash(filepath.Join(real, "other"))
+	if other == want {
+		t.Error("different paths hash the same")
+	}
+	upper, _ := storage.ProjectHash("/SRV/app")
+	lower, _ := storage.ProjectHash("/srv/app")
+	if upper == lower {
+		t.Error("case must not be folded")
+	}
+}
+
+func TestProjectHashDoesNotResolveSymlinks(t *testing.T) {
+	root := t.TempDir()
+	target := filepath.Join(root, "target")
+	link := filepath.Join(root, "link")
+	if err := os.Mkdir(target, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := storage.ProjectHash(target)
+	b, _ := storage.ProjectHash(link)
+	if a == b {
+		t.Error("a symlinked workdir must hash by its own spelling")
+	}
+}
+
+func TestMovingOnlyHomeKeepsProjectHash(t *testing.T) {
+	a, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: "/srv/app", Storage: storage.Options{Home: "/data/one"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: "/srv/app", Storage: storage.Options{Namespace: "acme", Home: "/data/two"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: "/srv/app2", Storage: storage.Options{Home: "/data/one"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Hash != b.Hash {
+		t.Error("home or namespace changed the project hash")
+	}
+	if a.Hash == c.Hash {
+		t.Error("a different workdir kept the project hash")
+	}
+}
+
+func TestIDsAreValidatedNeverRewritten(t *testing.T) {
+	rejected := map[string]string{
+		"empty":     "",
+		"space":     "a b",
+		"dotdot":    "..",
+		"slash":     "a/b",
+		"dot":       ".",
+		"non-ascii": "séance",
+		"backslash": `a\b`,
+		"nul":       "a\x00b",
+		"newline":   "a\n",
+	}
+	for name, id := range rejected {
+		t.Run(name, func(t *testing.T) {
+			asStorageError(t, storage.ValidateID(id))
+		})
+	}
+	for _, id := range []string{"a", "A-1_b", "0f8e5c9a-1b2c-4d3e-8f9a-0b1c2d3e4f5a", "agent-explore-1a2b3c4d"} {
+		if err := storage.ValidateID(id); err != nil {
+			t.Errorf("ValidateID(%q) = %v", id, err)
+		}
+	}
+}
+
+func TestSessionContextDirNeverAliases(t *testing.T) {
+	dir := "/h/sessions"
+	if got := storage.SessionContextDir(dir, "abc-1_2"); got != "/h/sessions/abc-1_2.context" {
+		t.Errorf("valid id: %q", got)
+	}
+	a := storage.SessionContextDir(dir, "a/b")
+	b := storage.SessionContextDir(dir, "a_b")
+	c := storage.SessionContextDir(dir, "a b")
+	if a == b || a == c || b == c {
+		t.Errorf("aliased: %q %q %q", a, b, c)
+	}
+	if want := "/h/sessions/session-"; !strings.HasPrefix(a, want) || !strings.HasSuffix(a, ".context") || len(a) != len(want)+64+len(".context") {
+		t.Errorf("invalid id: %q", a)
+	}
+	if filepath.Dir(storage.SessionContextDir(dir, "../../etc")) != dir {
+		t.Error("an id escaped the sessions dir")
+	}
+}
