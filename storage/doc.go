@@ -28,7 +28,7 @@
 // authenticated encryption). [Encoding] wraps its output in a versioned,
 // one-line JSON envelope:
 //
-//	{"liteAgentStorage":1,"codec":"gzip-v1","payload":"H4sIAAAAAAAA/6quVgIAAAD//wMAQ7+/pgIAAAA="}
+//	{"liteAgentStorage":1,"codec":"xchacha20poly1305.v1.k1","payload":"<standard base64 of the codec output>"}
 //
 // Each record is encoded with a [Context] naming namespace, project, kind,
 // scope and record, never a path. Every failure is a *[Error] whose message is
