@@ -1,0 +1,140 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes of lite-agent.
+const (
+	exitOK      = 0 // the command succeeded
+	exitFailure = 1 // an operation or a check failed
+	exitUsage   = 2 // the command line is wrong
+)
+
+// run executes the command line args (without the program name) and returns
+// the exit code. Output goes to stdout, errors to stderr as one line each;
+// nothing else is written to.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if args == nil {
+		// cobra reads os.Args when it is given nil.
+		args = []string{}
+	}
+	root := newRootCommand()
+	root.SetArgs(args)
+	root.SetIn(strings.NewReader(""))
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "lite-agent: %s\n", oneLine(err.Error()))
+	var ue *usageError
+	if errors.As(err, &ue) {
+		return exitUsage
+	}
+	return exitFailure
+}
+
+// newRootCommand returns the lite-agent command tree. Each call returns a
+// fresh tree, so that flag values never leak from one run to the next.
+func newRootCommand() *cobra.Command {
+	g := &globalFlags{codec: codecNone}
+	root := &cobra.Command{
+		Use:   "lite-agent <command>",
+		Short: "Operate on the data home of lite-agent agents",
+		Long: "lite-agent operates on the runtime state of lite-agent-go agents: a namespaced\n" +
+			"data home holding sessions, task lists and spilled output, optionally encoded\n" +
+			"by a codec.",
+		Args: rootArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return usagef("missing command; run 'lite-agent --help' for usage")
+		},
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.SuggestionsMinimumDistance = 2
+	root.SetHelpCommand(newHelpCommand())
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return &usageError{err: err}
+	})
+	g.register(root)
+	root.AddCommand(newPathsCommand(g))
+	return root
+}
+
+// rootArgs rejects an unknown command with one line, where cobra's own
+// message would add a multi-line suggestion.
+func rootArgs(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("unknown command %q", args[0])
+	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+		msg += fmt.Sprintf(" (did you mean %q?)", s[0])
+	}
+	return usagef("%s; run 'lite-agent --help' for usage", msg)
+}
+
+// newHelpCommand returns the help command. Unlike cobra's own, it reports an
+// unknown topic as a usage error rather than printing the root help.
+func newHelpCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			target, rest, err := cmd.Root().Find(args)
+			if err != nil || len(rest) > 0 {
+				return usagef("unknown help topic %q; run 'lite-agent --help' for usage", strings.Join(args, " "))
+			}
+			return target.Help()
+		},
+	}
+}
+
+// noArgs is cobra.NoArgs reporting a usage error.
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usagef("%s takes no arguments, got %q", cmd.Name(), args[0])
+	}
+	return nil
+}
+
+// A usageError reports a wrong command line: an unknown command or flag, a
+// bad flag value or a forbidden combination of flags. run exits 2 on it.
+type usageError struct {
+	err error
+}
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+// usagef returns a *usageError with a formatted message.
+func usagef(format string, a ...any) error {
+	return &usageError{err: fmt.Errorf(format, a...)}
+}
+
+// oneLine renders msg on a single line by escaping control characters, such
+// as a newline inside a flag name, as Go string escapes.
+func oneLine(msg string) string {
+	var b strings.Builder
+	for _, r := range msg {
+		if unicode.IsControl(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
