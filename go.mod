@@ -5,6 +5,7 @@ go 1.26.0
 require github.com/spf13/cobra v1.10.2
 
 require (
+	github.com/google/jsonschema-go v0.4.3
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/klauspost/compress v1.20.4 // indirect
 	github.com/spf13/pflag v1.0.9 // indirect
