@@ -1,0 +1,218 @@
+package spill
+
+import (
+	"context"
+	"crypto/sha1"
+	"encoding/hex"
+	"errors"
+	"io/fs"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/lite-agent/lite-agent-go/internal/safefs"
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// Scope is the scope id of every spill record: spilled bodies belong to the
+// project, not to one session.
+const Scope = "project"
+
+// RefLen is the length of a ref in hex characters.
+const RefLen = 16
+
+// A Store keeps spilled bodies by content reference.
+type Store interface {
+	// Put stores content and returns its ref. Storing the same content again
+	// returns the same ref and stores nothing new.
+	Put(ctx context.Context, content string) (ref string, err error)
+	// Get returns the content stored under ref. A ref that was never stored,
+	// or that is not a well-formed ref, yields ok == false and a nil error.
+	Get(ctx context.Context, ref string) (content string, ok bool, err error)
+}
+
+var refPattern = regexp.MustCompile(`^[a-f0-9]{16}$`)
+
+// Ref returns the ref of content: the first 16 lowercase hex characters of
+// the SHA-1 of its UTF-8 form (see [FileStore.Put] for how invalid UTF-8 is treated).
+func Ref(content string) string {
+	sum := sha1.Sum([]byte(strings.ToValidUTF8(content, "\uFFFD")))
+	return hex.EncodeToString(sum[:])[:RefLen]
+}
+
+// ValidRef reports whether ref is well formed: 16 lowercase hex characters.
+func ValidRef(ref string) bool { return refPattern.MatchString(ref) }
+
+// FileStore is the [Store] that keeps one file per body in a spill
+// directory; the package documentation describes the format. It is safe for
+// concurrent use by goroutines and processes.
+type FileStore struct {
+	dir *safefs.Dir
+	enc storage.Encoding
+}
+
+var _ Store = (*FileStore)(nil)
+
+// NewFileStore returns a FileStore over spillDir, creating it (mode 0700) if
+// needed. It refuses a symlinked spillDir and an invalid codec in enc; the
+// error is a *[storage.Error]. The zero enc stores plaintext.
+func NewFileStore(spillDir string, enc storage.Encoding) (*FileStore, error) {
+	if enc.Codec != nil {
+		if err := storage.ValidateCodec(enc.Codec); err != nil {
+			return nil, err
+		}
+	}
+	dir, err := safefs.Anchor(spillDir)
+	if err != nil {
+		return nil, spillError(err, "", "")
+	}
+	return &FileStore{dir: dir, enc: enc}, nil
+}
+
+// Dir returns the absolute path of the spill directory.
+func (s *FileStore) Dir() string { return s.dir.Path() }
+
+// Put stores content and returns its ref. Content is stored as UTF-8:
+// invalid byte sequences are replaced with U+FFFD before hashing and storing,
+// which is also what a model would see.
+//
+// If the ref's file already exists and decodes to content, Put writes
+// nothing. If it exists but does not decode under the store's encoding (for
+// example plaintext written before a codec was enabled), Put returns that
+// *[storage.Error] and leaves the file as it is: converting data is an
+// explicit migration. Otherwise the encoded body is written atomically with
+// mode 0600. Errors are *[storage.Error] naming the file and the ref, or
+// ctx.Err().
+func (s *FileStore) Put(ctx context.Context, content string) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	content = strings.ToValidUTF8(content, "\uFFFD")
+	ref := Ref(content)
+	got, ok, err := s.Get(ctx, ref)
+	switch {
+	case err != nil && !isMismatch(err):
+		return "", err
+	case err != nil:
+		// The file holds something else than the body named by its ref
+		// (damaged or replaced); rewriting it restores the only value the
+		// name can have.
+	case ok && got == content:
+		return ref, nil
+	}
+	stored, err := s.enc.Encode(ctx, storage.KindSpill, Scope, ref, []byte(content))
+	if err != nil {
+		return "", s.fileError(err, ref)
+	}
+	if err := s.dir.WriteFile(fileName(ref), stored); err != nil {
+		return "", s.fileError(err, ref)
+	}
+	return ref, nil
+}
+
+// Get returns the content stored under ref. A malformed ref or a missing
+// file yields ("", false, nil). A file that cannot be read, is a symlink,
+// does not decode under the store's encoding, or whose body does not hash to
+// ref is an error: a *[storage.Error] naming the file and the ref, or
+// ctx.Err(). Get never changes a file.
+func (s *FileStore) Get(ctx context.Context, ref string) (string, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return "", false, err
+	}
+	if !ValidRef(ref) {
+		return "", false, nil
+	}
+	// Check the directory first so that a removed spill directory is an
+	// error rather than a missing file.
+	if err := s.dir.Check(); err != nil {
+		return "", false, s.fileError(err, ref)
+	}
+	stored, err := s.dir.ReadFile(fileName(ref))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, s.fileError(err, ref)
+	}
+	plain, err := s.enc.Decode(ctx, storage.KindSpill, Scope, ref, stored)
+	if err != nil {
+		return "", false, s.fileError(err, ref)
+	}
+	content := string(plain)
+	if Ref(content) != ref {
+		return "", false, s.fileError(&storage.Error{Op: "read", Message: mismatchMessage}, ref)
+	}
+	return content, true, nil
+}
+
+// mismatchMessage reports a body that does not hash to its file's ref.
+const mismatchMessage = "Spilled content does not match its ref"
+
+func isMismatch(err error) bool {
+	var se *storage.Error
+	return errors.As(err, &se) && se.Message == mismatchMessage
+}
+
+func fileName(ref string) string { return ref + ".txt" }
+
+// fileError names the spill file and ref in err when err is a
+// *storage.Error; other errors (ctx.Err()) pass unchanged.
+func (s *FileStore) fileError(err error, ref string) error {
+	return spillError(err, filepath.Join(s.dir.Path(), fileName(ref)), ref)
+}
+
+// spillError returns a copy of the *storage.Error in err marked with the
+// spill kind and, where given, the file and ref.
+func spillError(err error, file, ref string) error {
+	var se *storage.Error
+	if !errors.As(err, &se) {
+		return err
+	}
+	c := *se
+	c.Kind = storage.KindSpill
+	if c.File == "" {
+		c.File = file
+	}
+	if ref != "" {
+		c.Record = ref
+	}
+	return &c
+}
+
+// MemoryStore is a [Store] that keeps bodies in memory, for tests and for
+// agents that must not write spill files. The zero value is ready to use and
+// it is safe for concurrent use.
+type MemoryStore struct {
+	mu     sync.Mutex
+	bodies map[string]string // guarded by mu
+}
+
+var _ Store = (*MemoryStore)(nil)
+
+// Put stores content and returns its ref, as [FileStore.Put] does.
+func (m *MemoryStore) Put(ctx context.Context, content string) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	content = strings.ToValidUTF8(content, "\uFFFD")
+	ref := Ref(content)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.bodies == nil {
+		m.bodies = make(map[string]string)
+	}
+	m.bodies[ref] = content
+	return ref, nil
+}
+
+// Get returns the content stored under ref, as [FileStore.Get] does.
+func (m *MemoryStore) Get(ctx context.Context, ref string) (string, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return "", false, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	c, ok := m.bodies[ref]
+	return c, ok, nil
+}
