@@ -101,6 +101,8 @@ func NewAEAD(opts AEADOptions) (storage.Codec, error) {
 	return c, nil
 }
 
+var _ storage.Codec = (*aeadCodec)(nil)
+
 // aeadCodec implements [NewAEAD].
 type aeadCodec struct {
 	id    string
@@ -132,7 +134,7 @@ func newAEAD(opts AEADOptions, nonces io.Reader) (*aeadCodec, error) {
 		nonces: nonces,
 	}
 	if err := storage.ValidateCodec(c); err != nil {
-		return nil, fmt.Errorf("codec: AEAD id %q (key id too long?): %w", c.id, err)
+		return nil, fmt.Errorf("codec: AEAD id %q is longer than 128 characters: %w", c.id, err)
 	}
 	return c, nil
 }

@@ -37,6 +37,11 @@ var ErrTooLarge = errors.New("codec: decoded record exceeds size limit")
 // anything (see the package documentation).
 func Gzip() storage.Codec { return newGzip(MaxDecodedSize) }
 
+var (
+	_ storage.Codec = (*gzipCodec)(nil)
+	_ storage.Codec = (*zstdCodec)(nil)
+)
+
 // gzipCodec implements [Gzip].
 type gzipCodec struct {
 	maxSize int // bytes; output above this is refused
@@ -118,8 +123,8 @@ func eofAsUnexpected(err error) error {
 //
 // Decode accepts any Zstandard data without dictionaries, verifies
 // checksums, and refuses output above [MaxDecodedSize] with [ErrTooLarge],
-// before allocating when the frame header declares the size. Empty input is
-// an error.
+// before allocating when a frame header declares a larger size or window.
+// Empty input is an error.
 //
 // The codec is safe for concurrent use: it shares one encoder and one decoder
 // that start no goroutines and run EncodeAll and DecodeAll on the calling
@@ -173,7 +178,7 @@ func (c *zstdCodec) Decode(ctx context.Context, encoded []byte, _ storage.Contex
 		return nil, fmt.Errorf("codec: zstd: %w", io.ErrUnexpectedEOF)
 	}
 	out, err := c.dec.DecodeAll(encoded, nil)
-	if errors.Is(err, zstd.ErrDecoderSizeExceeded) || err == nil && len(out) > c.maxSize {
+	if errors.Is(err, zstd.ErrDecoderSizeExceeded) || errors.Is(err, zstd.ErrWindowSizeExceeded) || err == nil && len(out) > c.maxSize {
 		return nil, ErrTooLarge
 	}
 	if err != nil {

@@ -24,3 +24,15 @@ func NewAEADWithNonces(opts AEADOptions, nonces io.Reader) (storage.Codec, error
 	}
 	return c, nil
 }
+
+// DecodedSizeLimit returns the decoded-size cap of a codec built by Gzip or
+// Zstd, or -1 for any other codec.
+func DecodedSizeLimit(c storage.Codec) int {
+	switch c := c.(type) {
+	case *gzipCodec:
+		return c.maxSize
+	case *zstdCodec:
+		return c.maxSize
+	}
+	return -1
+}

@@ -3,6 +3,7 @@ package codec_test
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -106,3 +107,6 @@ func asStorageError(t testing.TB, err error) *storage.Error {
 	}
 	return se
 }
+
+// base64Std returns b in standard, padded base64.
+func base64Std(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
