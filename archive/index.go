@@ -1,0 +1,271 @@
+package archive
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// PreviewBytes is the largest UTF-8 size of an entry's preview.
+const PreviewBytes = 512
+
+// indexEntry is one decoded line of index.jsonl.
+type indexEntry struct {
+	ref     string
+	preview string
+	// metadata is the compact JSON of the metadata value, or nil when the
+	// line has none. It is kept as written so that search shows the keys in
+	// the order the writer chose.
+	metadata json.RawMessage
+}
+
+// refOf returns the ref of content: the lowercase hex SHA-256 of its bytes.
+func refOf(content string) string {
+	sum := sha256.Sum256([]byte(content))
+	return hex.EncodeToString(sum[:])
+}
+
+// validRef reports whether ref has the form of a ref: 64 lowercase hex
+// digits. It says nothing about whether an archive holds it.
+func validRef(ref string) bool {
+	if len(ref) != sha256.Size*2 {
+		return false
+	}
+	for i := 0; i < len(ref); i++ {
+		c := ref[i]
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// previewOf returns the longest prefix of content whose UTF-8 size is at
+// most PreviewBytes, never splitting a character.
+func previewOf(content string) string {
+	if len(content) <= PreviewBytes {
+		return content
+	}
+	end := 0
+	for i, r := range content {
+		n := utf8.RuneLen(r)
+		if n < 0 { // invalid byte; content is sanitized before, but stay safe
+			n = 1
+		}
+		if i+n > PreviewBytes {
+			break
+		}
+		end = i + n
+	}
+	return content[:end]
+}
+
+// marshalIndexLine returns the plaintext JSON of one index line,
+// {"ref","preview","metadata"?} in that order, byte for byte as JavaScript's
+// JSON.stringify writes it. Metadata keys are written in sorted order (a Go
+// map has no other), and nil metadata is omitted.
+func marshalIndexLine(ref, preview string, metadata map[string]any) ([]byte, error) {
+	b := make([]byte, 0, len(preview)+len(ref)+64)
+	b = append(b, `{"ref":`...)
+	b = appendJSString(b, ref)
+	b = append(b, `,"preview":`...)
+	b = appendJSString(b, preview)
+	if metadata != nil {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(metadata); err != nil {
+			return nil, err
+		}
+		b = append(b, `,"metadata":`...)
+		b = appendUnescapedJS(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+	}
+	return append(b, '}'), nil
+}
+
+// appendEntryJSON appends the JSON of a decoded entry as search shows it.
+func appendEntryJSON(b []byte, e indexEntry) []byte {
+	b = append(b, `{"ref":`...)
+	b = appendJSString(b, e.ref)
+	b = append(b, `,"preview":`...)
+	b = appendJSString(b, e.preview)
+	if e.metadata != nil {
+		b = append(b, `,"metadata":`...)
+		b = append(b, e.metadata...)
+	}
+	return append(b, '}')
+}
+
+// appendJSString appends s as a JSON string the way JSON.stringify does:
+// only '"', '\\' and control characters are escaped; U+2028, U+2029, '<',
+// '>' and '&' are written as they are.
+func appendJSString(b []byte, s string) []byte {
+	const hexDigits = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		b = append(b, s[start:i]...)
+		switch c {
+		case '"':
+			b = append(b, '\\', '"')
+		case '\\':
+			b = append(b, '\\', '\\')
+		case '\b':
+			b = append(b, '\\', 'b')
+		case '\f':
+			b = append(b, '\\', 'f')
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+		}
+		start = i + 1
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// appendUnescapedJS appends the JSON text js, written by encoding/json,
+// with the escapes that encoding/json adds and JSON.stringify does not
+// (\u2028, \u2029 and the \ufffd that stands for invalid UTF-8) turned back
+// into the characters themselves. Other escapes are copied unchanged.
+func appendUnescapedJS(b, js []byte) []byte {
+	for i := 0; i < len(js); i++ {
+		c := js[i]
+		if c != '\\' || i+1 >= len(js) {
+			b = append(b, c)
+			continue
+		}
+		if js[i+1] == 'u' && i+6 <= len(js) {
+			switch string(js[i+2 : i+6]) {
+			case "2028":
+				b = utf8.AppendRune(b, '\u2028')
+				i += 5
+				continue
+			case "2029":
+				b = utf8.AppendRune(b, '\u2029')
+				i += 5
+				continue
+			case "fffd":
+				b = utf8.AppendRune(b, utf8.RuneError)
+				i += 5
+				continue
+			}
+		}
+		b = append(b, c, js[i+1]) // an escape pair: never a start of another
+		i++
+	}
+	return b
+}
+
+// parseIndexLine parses the plaintext of one index line. It accepts an
+// object with a string "ref" of 64 lowercase hex digits, a string "preview"
+// and an optional "metadata" of any JSON type; other keys are ignored. Key
+// names are matched exactly and, as in JavaScript, a repeated key's last
+// value wins.
+func parseIndexLine(line []byte) (indexEntry, bool) {
+	if !utf8.Valid(line) {
+		return indexEntry{}, false
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(line, &fields); err != nil || fields == nil {
+		return indexEntry{}, false
+	}
+	var e indexEntry
+	if !unmarshalString(fields["ref"], &e.ref) || !validRef(e.ref) {
+		return indexEntry{}, false
+	}
+	if !unmarshalString(fields["preview"], &e.preview) {
+		return indexEntry{}, false
+	}
+	if raw, ok := fields["metadata"]; ok {
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, raw); err != nil {
+			return indexEntry{}, false
+		}
+		e.metadata = buf.Bytes()
+	}
+	return e, true
+}
+
+// unmarshalString decodes raw into *s if raw is a JSON string.
+func unmarshalString(raw json.RawMessage, s *string) bool {
+	if len(raw) == 0 || raw[0] != '"' {
+		return false
+	}
+	return json.Unmarshal(raw, s) == nil
+}
+
+// codecScope says how index lines and notes are encoded: the encoding and
+// the scope id of their codec context.
+type codecScope struct {
+	enc   storage.Encoding
+	scope string
+}
+
+// decodeIndex decodes the stored bytes of index.jsonl, named file in
+// errors. Every line must end with a newline and decode to a valid entry;
+// the first that does not fails the whole index with a *storage.Error
+// naming file and line ("Corrupt archive index" for a line that decodes
+// but is not an entry, the codec's error otherwise). A missing or empty
+// index is empty.
+func decodeIndex(ctx context.Context, cs codecScope, file string, data []byte) ([]indexEntry, error) {
+	var entries []indexEntry
+	for n := 0; len(data) > 0; n++ {
+		record := strconv.Itoa(n)
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 { // an unterminated last line: torn or written by something else
+			return nil, corruptIndex(file, record)
+		}
+		line := data[:i]
+		data = data[i+1:]
+		if len(line) == 0 {
+			return nil, corruptIndex(file, record)
+		}
+		plain, err := cs.enc.Decode(ctx, storage.KindArchiveIndex, cs.scope, record, line)
+		if err != nil {
+			return nil, atFile(err, file, record)
+		}
+		e, ok := parseIndexLine(plain)
+		if !ok {
+			return nil, corruptIndex(file, record)
+		}
+		entries = append(entries, e)
+	}
+	return entries, nil
+}
+
+func corruptIndex(file, record string) error {
+	return &storage.Error{Op: "read", Kind: storage.KindArchiveIndex, File: file, Record: record, Message: "Corrupt archive index"}
+}
+
+// atFile names file and record in err if it is a *storage.Error that does
+// not name them yet; other errors (a cancelled context) pass unchanged.
+func atFile(err error, file, record string) error {
+	var se *storage.Error
+	if !errors.As(err, &se) {
+		return err
+	}
+	if se.File != "" {
+		file = ""
+	}
+	if se.Record != "" {
+		record = ""
+	}
+	return se.At(file, record)
+}
