@@ -1,0 +1,318 @@
+package task
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/lite-agent/lite-agent-go/internal/filelock"
+	"github.com/lite-agent/lite-agent-go/internal/safefs"
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// listIDMessage is the message of the error for an invalid task-list id.
+const listIDMessage = "File task-list ids must contain only letters, digits, underscores or hyphens"
+
+// corruptMessage is the message of the error for a record that fails
+// validation.
+const corruptMessage = "Corrupt task record"
+
+// FileStore is a task list kept as one file per task in
+// <tasksDir>/<listID>/, under the cross-process lock <tasksDir>/<listID>.lock.
+// See the package documentation for the format. It is safe for concurrent
+// use by multiple goroutines and by multiple processes, including processes
+// of the reference implementation.
+type FileStore struct {
+	dir    *safefs.Dir
+	listID string
+	enc    storage.Encoding
+	lock   filelock.Options
+	now    func() time.Time
+
+	// turn serialises this store's operations within the process, so
+	// that its goroutines queue for the file lock instead of polling it.
+	turn chan struct{}
+}
+
+var _ Store = (*FileStore)(nil)
+
+// NewFileStore returns the task list listID under tasksDir. It validates
+// listID (non-empty letters, digits, underscores and hyphens) and the codec
+// of enc before it creates anything, then creates <tasksDir>/<listID> with
+// mode 0700 if needed and anchors it: a symlinked list directory is refused,
+// and a list directory replaced later is detected by every operation.
+// Errors are *storage.Error.
+//
+// enc.Codec, when set, encodes every record; a list written with one codec
+// (or with none) can only be read with the same one.
+func NewFileStore(tasksDir, listID string, enc storage.Encoding) (*FileStore, error) {
+	if err := storage.ValidateID(listID); err != nil {
+		var se *storage.Error
+		if errors.As(err, &se) {
+			c := *se
+			c.Message = listIDMessage
+			return nil, &c
+		}
+		return nil, err
+	}
+	if tasksDir == "" {
+		return nil, &storage.Error{Op: "open", Message: "task store needs a tasks directory"}
+	}
+	if enc.Codec != nil {
+		if err := storage.ValidateCodec(enc.Codec); err != nil {
+			return nil, err
+		}
+	}
+	if enc.Namespace != "" {
+		if err := storage.ValidateNamespace(enc.Namespace); err != nil {
+			return nil, err
+		}
+	}
+	dir, err := safefs.Anchor(filepath.Join(tasksDir, listID))
+	if err != nil {
+		return nil, err
+	}
+	return &FileStore{
+		dir:    dir,
+		listID: listID,
+		enc:    enc,
+		lock:   filelock.Options{Factor: 1.4},
+		now:    time.Now,
+		turn:   make(chan struct{}, 1),
+	}, nil
+}
+
+// ListID returns the id of the list.
+func (s *FileStore) ListID() string { return s.listID }
+
+// Dir returns the list directory, <tasksDir>/<listID>.
+func (s *FileStore) Dir() string { return s.dir.Path() }
+
+// Create adds a pending task whose id is one more than the largest numeric
+// id in the list, and writes it atomically. The id is chosen under the
+// list's lock, so concurrent creators (in any process) get distinct ids.
+// Every existing record is read and validated first: a corrupt record, or
+// records stored with another codec, fail the call with a *storage.Error
+// and nothing is written.
+func (s *FileStore) Create(ctx context.Context, in CreateInput) (Task, error) {
+	var t Task
+	err := s.locked(ctx, func(r *fileRecords) error {
+		var err error
+		t, err = create(ctx, r, in, s.now().UnixMilli())
+		return err
+	})
+	return t, err
+}
+
+// Update changes task id; see [Store.Update]. Every touched task (the
+// target and the other ends of new edges) is validated, then encoded, and
+// only then written, each with an atomic replace. A codec failure on any of
+// them therefore leaves every file as it was.
+func (s *FileStore) Update(ctx context.Context, id string, in UpdateInput) (Task, error) {
+	var t Task
+	err := s.locked(ctx, func(r *fileRecords) error {
+		var err error
+		t, err = update(ctx, r, id, in, s.now().UnixMilli())
+		return err
+	})
+	return t, err
+}
+
+// Get returns task id, or false if the list has no record for it. The id
+// is mapped to a file name by replacing every character outside
+// [A-Za-z0-9_-] with "_", so Get("../secret") looks for ".._secret.json"
+// in the list directory and finds nothing. A record that exists but cannot
+// be read is an error, never a "not found".
+func (s *FileStore) Get(ctx context.Context, id string) (Task, bool, error) {
+	var (
+		t  Task
+		ok bool
+	)
+	err := s.locked(ctx, func(r *fileRecords) error {
+		var err error
+		t, ok, err = r.load(ctx, id)
+		return err
+	})
+	return t, ok, err
+}
+
+// List returns every task of the list sorted by numeric id. Every *.json
+// file of the list directory must be a valid record; the first that is
+// not fails the call with a *storage.Error naming it.
+func (s *FileStore) List(ctx context.Context) ([]Task, error) {
+	var ts []Task
+	err := s.locked(ctx, func(r *fileRecords) error {
+		var err error
+		ts, err = r.loadAll(ctx)
+		return err
+	})
+	return ts, err
+}
+
+// Render returns the list in its text form; see the package documentation.
+func (s *FileStore) Render(ctx context.Context, opts RenderOptions) (string, error) {
+	ts, err := s.List(ctx)
+	if err != nil {
+		return "", err
+	}
+	return render(ts, opts), nil
+}
+
+// locked runs fn with the list's lock held, in this process and across
+// processes. The lock covers reading, decoding, encoding and writing.
+func (s *FileStore) locked(ctx context.Context, fn func(*fileRecords) error) (err error) {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	select {
+	case s.turn <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-s.turn }()
+	l, err := s.dir.Lock(ctx, "", s.lock)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if rerr := l.Release(); rerr != nil && err == nil {
+			err = rerr
+		}
+	}()
+	return fn(&fileRecords{s: s, lock: l})
+}
+
+// fileRecords is a FileStore seen from inside its lock.
+type fileRecords struct {
+	s    *FileStore
+	lock *filelock.Lock
+}
+
+// path returns the path of a record file for error messages.
+func (r *fileRecords) path(name string) string { return filepath.Join(r.s.dir.Path(), name) }
+
+// load reads the record of id. The file name is derived from id; a record
+// whose stored id is not id itself (because several ids map to one file
+// name) is reported as missing.
+func (r *fileRecords) load(ctx context.Context, id string) (Task, bool, error) {
+	stem := fileStem(id)
+	t, ok, err := r.read(ctx, stem)
+	if err != nil || !ok {
+		return Task{}, false, err
+	}
+	if t.ID != id {
+		return Task{}, false, nil
+	}
+	return t, true, nil
+}
+
+// read reads, decodes and validates the record file <stem>.json. A missing
+// file is reported as false.
+func (r *fileRecords) read(ctx context.Context, stem string) (Task, bool, error) {
+	name := stem + recordExt
+	data, err := r.s.dir.ReadFile(name)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return Task{}, false, nil
+		}
+		return Task{}, false, atRecord(err, r.path(name), stem)
+	}
+	plain, err := r.s.enc.Decode(ctx, storage.KindTask, r.s.listID, stem, data)
+	if err != nil {
+		return Task{}, false, atRecord(err, r.path(name), stem)
+	}
+	t, err := decodeRecord(stem, plain)
+	if err != nil {
+		return Task{}, false, (&storage.Error{
+			Op: "read", Kind: storage.KindTask, File: r.path(name), Record: stem, Message: corruptMessage,
+		}).WithCause(err) // a corruption's text is fixed and holds no payload
+	}
+	return t, true, nil
+}
+
+func (r *fileRecords) loadAll(ctx context.Context) ([]Task, error) {
+	ents, err := r.s.dir.ReadDir("")
+	if err != nil {
+		return nil, err
+	}
+	var ts []Task
+	for _, e := range ents {
+		name := e.Name()
+		if !strings.HasSuffix(name, recordExt) {
+			continue // temp files (.<name>.<hex>.tmp) and anything else
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		stem := strings.TrimSuffix(name, recordExt)
+		t, ok, err := r.read(ctx, stem)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue // removed since the listing, by something not honouring the lock
+		}
+		ts = append(ts, t)
+	}
+	sortTasks(ts)
+	return ts, nil
+}
+
+// commit encodes every task, then writes each with an atomic replace. The
+// writes start only if every encode succeeded, the context is not done and
+// the lock is still ours; once started they all run, so that a cancelled
+// context never splits an update.
+func (r *fileRecords) commit(ctx context.Context, tasks []Task) error {
+	type prepared struct {
+		name string
+		data []byte
+	}
+	batch := make([]prepared, 0, len(tasks))
+	for _, t := range tasks {
+		name := fileStem(t.ID) + recordExt
+		plain, err := Marshal(t)
+		if err != nil {
+			return &InputError{ID: t.ID, Field: "metadata", Err: err}
+		}
+		data, err := r.s.enc.Encode(ctx, storage.KindTask, r.s.listID, t.ID, plain)
+		if err != nil {
+			return atRecord(err, r.path(name), t.ID)
+		}
+		batch = append(batch, prepared{name, data})
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := r.lock.Check(); err != nil {
+		return err
+	}
+	for _, p := range batch {
+		if err := r.s.dir.WriteFile(p.name, p.data); err != nil {
+			return atRecord(err, r.path(p.name), strings.TrimSuffix(p.name, recordExt))
+		}
+	}
+	return nil
+}
+
+// atRecord names file and record on a *storage.Error that does not name
+// them yet; other errors (a done context) pass unchanged.
+func atRecord(err error, file, record string) error {
+	var se *storage.Error
+	if !errors.As(err, &se) {
+		return err
+	}
+	c := *se // keeps the error's safe cause
+	if c.Kind == "" {
+		c.Kind = storage.KindTask
+	}
+	if c.File == "" {
+		c.File = file
+	}
+	if c.Record == "" {
+		c.Record = record
+	}
+	return &c
+}
