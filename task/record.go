@@ -101,17 +101,17 @@ type corruption string
 func (c corruption) Error() string { return string(c) }
 
 const (
-	errNotObject      corruption = "not a JSON object"
-	errIDMismatch     corruption = "id does not match the file name"
-	errBadID          corruption = "id is missing or not a string"
-	errBadSubject     corruption = "subject is missing or not a string"
-	errBadStatus      corruption = "status is missing or unknown"
-	errBadEdges       corruption = "blockedBy or blocks is missing or not an array of strings"
-	errBadText        corruption = "description, activeForm or owner is not a string"
-	errBadMetadata    corruption = "metadata is not an object"
-	errBadExecution   corruption = "execution is not a valid execution record"
-	errBadTimestamp   corruption = "createdAt or updatedAt is not an integer"
-	maxSafeTimestamp             = 1 << 53
+	errNotObject     corruption = "not a JSON object"
+	errIDMismatch    corruption = "id does not match the file name"
+	errBadID         corruption = "id is missing or not a string"
+	errBadSubject    corruption = "subject is missing or not a string"
+	errBadStatus     corruption = "status is missing or unknown"
+	errBadEdges      corruption = "blockedBy or blocks is missing or not an array of strings"
+	errBadText       corruption = "description, activeForm or owner is not a string"
+	errBadMetadata   corruption = "metadata is not an object"
+	errBadExecution  corruption = "execution is not a valid execution record"
+	errBadTimestamp  corruption = "createdAt or updatedAt is not an integer"
+	maxSafeTimestamp            = 1 << 53
 )
 
 // decodeRecord parses and validates the plaintext record of the file with
