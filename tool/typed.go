@@ -92,6 +92,9 @@ func (t *typed[In]) Call(ctx context.Context, input json.RawMessage) (Result, er
 // inferSchema infers the object schema of In and applies its refinement.
 func inferSchema[In any]() (*jsonschema.Schema, error) {
 	typ := reflect.TypeFor[In]()
+	if typ.Kind() == reflect.Pointer && typ.Elem().Kind() == reflect.Struct {
+		return nil, fmt.Errorf("input type %s is a pointer; use %s", typ, typ.Elem())
+	}
 	if k := typ.Kind(); k != reflect.Struct && (k != reflect.Map || typ.Key().Kind() != reflect.String) {
 		return nil, fmt.Errorf("input type %s is not a struct or a map with string keys", typ)
 	}
@@ -100,8 +103,8 @@ func inferSchema[In any]() (*jsonschema.Schema, error) {
 		TypeSchemas: map[reflect.Type]*jsonschema.Schema{reflect.TypeFor[json.RawMessage](): {}},
 	})
 	if err != nil {
-		if field, ft, ok := unsupportedField(typ, "", map[reflect.Type]bool{}); ok {
-			return nil, fmt.Errorf("input type %s: field %s has type %s, which has no JSON Schema", typ, field, ft)
+		if field, why, ok := unsupportedField(typ, "", map[reflect.Type]bool{}); ok {
+			return nil, fmt.Errorf("input type %s: field %s %s", typ, field, why)
 		}
 		return nil, fmt.Errorf("input type %s: %w", typ, err)
 	}
@@ -141,26 +144,28 @@ func schemaType(s *jsonschema.Schema) string {
 
 // unsupportedField finds the first field under t, in the order encoding/json
 // sees them, whose type has no JSON Schema, and returns its path from t
-// (such as "Options.Hooks[].Run") and its type. It is only used to explain
-// an inference failure, so it follows jsonschema-go's rules loosely.
-func unsupportedField(t reflect.Type, path string, seen map[reflect.Type]bool) (string, reflect.Type, bool) {
+// (such as "Hooks[].Run") and why it has none. It only explains an inference
+// failure, so it follows jsonschema-go's rules loosely. inProgress holds the
+// struct types being walked, to find recursion.
+func unsupportedField(t reflect.Type, path string, inProgress map[reflect.Type]bool) (string, string, bool) {
 	switch t.Kind() {
 	case reflect.Chan, reflect.Func, reflect.Complex64, reflect.Complex128, reflect.UnsafePointer:
-		return path, t, true
+		return path, fmt.Sprintf("has type %s, which has no JSON Schema", t), true
 	case reflect.Pointer:
-		return unsupportedField(t.Elem(), path, seen)
+		return unsupportedField(t.Elem(), path, inProgress)
 	case reflect.Slice, reflect.Array:
-		return unsupportedField(t.Elem(), path+"[]", seen)
+		return unsupportedField(t.Elem(), path+"[]", inProgress)
 	case reflect.Map:
 		if t.Key().Kind() != reflect.String {
-			return path, t, true
+			return path, fmt.Sprintf("has type %s, and only maps with string keys have a JSON Schema", t), true
 		}
-		return unsupportedField(t.Elem(), path+"[]", seen)
+		return unsupportedField(t.Elem(), path+"[]", inProgress)
 	case reflect.Struct:
-		if seen[t] {
-			return "", nil, false
+		if inProgress[t] {
+			return path, fmt.Sprintf("refers back to type %s, and a recursive type has no inferred JSON Schema", t), true
 		}
-		seen[t] = true
+		inProgress[t] = true
+		defer delete(inProgress, t)
 		for i := range t.NumField() {
 			f := t.Field(i)
 			tag := f.Tag.Get("json")
@@ -171,13 +176,12 @@ func unsupportedField(t reflect.Type, path string, seen map[reflect.Type]bool) (
 			if f.Anonymous && strings.Split(tag, ",")[0] == "" {
 				name = "" // promoted fields keep the outer path
 			}
-			fp := joinPath(path, name)
-			if p, ft, ok := unsupportedField(f.Type, fp, seen); ok {
-				return p, ft, true
+			if p, why, ok := unsupportedField(f.Type, joinPath(path, name), inProgress); ok {
+				return p, why, true
 			}
 		}
 	}
-	return "", nil, false
+	return "", "", false
 }
 
 // joinPath appends a field name to a path of field names.
