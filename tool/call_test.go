@@ -162,13 +162,19 @@ func TestHandlerOutcomeBecomesTheResult(t *testing.T) {
 			func(context.Context, struct{}) (tool.Result, error) { return tool.Text("done"), nil },
 			tool.Result{Content: "done"}},
 		{"ErrorResultIsReturnedAsIs",
-			func(context.Context, struct{}) (tool.Result, error) { return tool.Errorf("Not a regular file: %s", "x"), nil },
+			func(context.Context, struct{}) (tool.Result, error) {
+				return tool.Errorf("Not a regular file: %s", "x"), nil
+			},
 			tool.Result{Content: "Error: Not a regular file: x", IsError: true}},
 		{"ErrorTextThatIsNotAnErrorStaysSo",
-			func(context.Context, struct{}) (tool.Result, error) { return tool.Text("Error: Text not found in a.go"), nil },
+			func(context.Context, struct{}) (tool.Result, error) {
+				return tool.Text("Error: Text not found in a.go"), nil
+			},
 			tool.Result{Content: "Error: Text not found in a.go"}},
 		{"HandlerErrorBecomesAnErrorResult",
-			func(context.Context, struct{}) (tool.Result, error) { return tool.Text("ignored"), errors.New("disk full") },
+			func(context.Context, struct{}) (tool.Result, error) {
+				return tool.Text("ignored"), errors.New("disk full")
+			},
 			tool.Result{Content: "Error: disk full", IsError: true}},
 		{"CancellationErrorWithALiveContextIsTheToolsFailure",
 			func(context.Context, struct{}) (tool.Result, error) { return tool.Result{}, wrappedCancel },
