@@ -1,0 +1,55 @@
+// Package retention removes stale runtime files from a data home.
+//
+// [Sweep] looks only at <home>/projects/<project hash>/spill and
+// <home>/projects/<project hash>/sessions and, in each, only at the direct
+// entries: session logs (<id>.jsonl), archive directories (<id>.context)
+// and spilled bodies (<ref>.txt), and whatever else happens to be there.
+//
+// # Rules
+//
+//  1. If <home>/projects is missing, a symlink or not a directory, nothing
+//     happens.
+//  2. Project entries that are symlinks or not directories are skipped; so
+//     are spill and sessions entries that are missing, symlinks or not
+//     directories. A symlinked project is never traversed.
+//  3. Each direct entry is inspected with lstat and skipped if it is a
+//     symlink, if its name ends in ".lock" (a lock directory), if
+//     <entry>.lock exists beside it (a store holds its lock), if it is
+//     neither a regular file nor a directory, or if it is a regular file with
+//     other hard links.
+//  4. An entry last modified before now − MaxAge (30 days by default) is
+//     removed, a directory with everything in it. Because a directory's own
+//     modification time changes only when entries are added or removed, a
+//     directory counts as old only when nothing inside it is younger, and
+//     one that contains a lock is skipped.
+//  5. When a size limit is set, the remaining regular files (directories
+//     never count) are removed least recently modified first until their
+//     total size is at most MaxBytes. The budget spans all projects.
+//
+// The files are judged by name, type, size and modification time only.
+// Records are never opened, decoded or parsed, so an unreadable, damaged or
+// unfamiliar file is treated like any other: removed when it is old or over
+// the budget, and never merely because its format is not understood.
+//
+// # Guarantees
+//
+//   - Nothing outside <home>/projects is ever removed. Every directory is
+//     opened as an [os.Root] after checking that it is the directory that
+//     was inspected, and entries are removed by name within it.
+//   - Symlinks are never followed and never removed, wherever they point.
+//     Removing a directory removes the links inside it, never their targets.
+//   - tasks/ is never entered.
+//   - Just before removing an entry the sweep inspects it again; if it is
+//     no longer the same file, was modified, or gained a lock, it stays and
+//     is reported as changed or locked. A lock taken after that last check
+//     cannot be seen: the window is one system call.
+//   - A dry run reports exactly what a real sweep would remove and removes
+//     nothing.
+//   - Every decision is in the [Report]: what went and why, what was
+//     refused and why, and the bytes freed and still counted.
+//
+// The sweep is best effort: a problem with one entry is reported and the
+// sweep goes on. It only sees locks that are lock directories
+// (<entry>.lock, the convention of the built-in stores); a file held open by
+// a process that took no lock can be removed like any other.
+package retention

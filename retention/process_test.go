@@ -1,0 +1,86 @@
+package retention_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/internal/filelock"
+	"github.com/lite-agent/lite-agent-go/retention"
+)
+
+// lockTargetEnv makes the test binary a child that holds the store lock of
+// the named file until its stdin closes.
+const lockTargetEnv = "RETENTION_TEST_LOCK_TARGET"
+
+func TestMain(m *testing.M) {
+	if target := os.Getenv(lockTargetEnv); target != "" {
+		os.Exit(holdLock(target))
+	}
+	os.Exit(m.Run())
+}
+
+func holdLock(target string) int {
+	l, err := filelock.Acquire(context.Background(), target, filelock.Options{})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fmt.Println("locked")
+	_, _ = io.Copy(io.Discard, os.Stdin)
+	if err := l.Release(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+func TestLogLockedByAnotherProcessSurvives(t *testing.T) {
+	tr := newTree(t)
+	log := tr.file(p1+"/sessions/live.jsonl", 100, 400*day)
+
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(t.Context(), exe, "-test.run=^$")
+	cmd.Env = append(os.Environ(), lockTargetEnv+"="+log)
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil || line != "locked\n" {
+		t.Fatalf("child said %q, %v", line, err)
+	}
+
+	rep := tr.sweep(retention.Options{LimitBytes: true})
+	tr.mustExist(p1 + "/sessions/live.jsonl")
+	equal(t, "skipped", tr.skipped(rep), []string{
+		"lock " + p1 + "/sessions/live.jsonl.lock",
+		"locked " + p1 + "/sessions/live.jsonl",
+	})
+
+	// Once the holder releases the lock, the old log goes.
+	if err := stdin.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("child: %v", err)
+	}
+	rep = tr.sweep(retention.Options{LimitBytes: true})
+	tr.mustNotExist(p1 + "/sessions/live.jsonl")
+	equal(t, "removed", tr.removed(rep), []string{"age " + p1 + "/sessions/live.jsonl"})
+}

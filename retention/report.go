@@ -1,0 +1,101 @@
+package retention
+
+import "time"
+
+// A Reason says why an entry was removed.
+type Reason string
+
+// Why entries are removed.
+const (
+	// ReasonAge: the entry was last modified before now − MaxAge.
+	ReasonAge Reason = "age"
+	// ReasonSize: the file was among the least recently modified while the
+	// files counted against MaxBytes exceeded it.
+	ReasonSize Reason = "size"
+)
+
+// A SkipReason says why an entry was left in place although the sweep
+// looked at it.
+type SkipReason string
+
+// Why entries are skipped.
+const (
+	// SkipSymlink: the entry is a symbolic link. Links are never followed
+	// and never removed.
+	SkipSymlink SkipReason = "symlink"
+	// SkipLock: the entry's name ends in ".lock"; it is a lock, not data.
+	SkipLock SkipReason = "lock"
+	// SkipLocked: the entry <name>.lock exists next to it (a store holds
+	// its lock), or a directory contains a lock.
+	SkipLocked SkipReason = "locked"
+	// SkipNotRegular: the entry is neither a regular file nor a directory
+	// (a FIFO, socket or device).
+	SkipNotRegular SkipReason = "not-regular"
+	// SkipNotDirectory: a project entry, or its spill or sessions entry,
+	// is not a directory.
+	SkipNotDirectory SkipReason = "not-directory"
+	// SkipHardLink: the file has other hard links, which may be anywhere;
+	// removing this name would free nothing.
+	SkipHardLink SkipReason = "hard-link"
+	// SkipChanged: the entry changed between the scan and its removal (it
+	// was replaced, modified or moved), so the decision no longer holds.
+	SkipChanged SkipReason = "changed"
+	// SkipTasks: a project's tasks directory, which is never swept.
+	SkipTasks SkipReason = "tasks"
+	// SkipError: the entry could not be inspected or removed; see Err.
+	SkipError SkipReason = "error"
+)
+
+// Report describes one sweep: what went (or, in a dry run, would go), what
+// stayed and why.
+type Report struct {
+	// Home is the absolute data home that was swept.
+	Home string
+	// DryRun is true when nothing was removed.
+	DryRun bool
+	// Removed lists the entries removed, in the order of removal: first
+	// by age, project by project, then by size, oldest first.
+	Removed []Entry
+	// Skipped lists the entries the sweep refused to touch, with the reason.
+	// Entries kept because they are young and within the budget are not
+	// listed.
+	Skipped []Skip
+	// Scanned counts the direct entries of spill and sessions directories
+	// that were examined.
+	Scanned int
+	// BytesFreed is the total size of the removed regular files, including
+	// those inside removed directories.
+	BytesFreed int64
+	// BytesKept is the total size of the regular files left that count
+	// against MaxBytes (unlocked, young files directly in spill and
+	// sessions directories).
+	BytesKept int64
+}
+
+// An Entry is one removed file or directory.
+type Entry struct {
+	// Path is the entry's absolute path under Report.Home.
+	Path string
+	// Size is the file's size, or the total size of the regular files in a
+	// directory.
+	Size int64
+	// ModTime is the modification time the decision was based on: the
+	// file's, or for a directory the newest of the directory and the files
+	// and directories in it.
+	ModTime time.Time
+	// IsDir reports a directory, removed with its contents.
+	IsDir bool
+	// Reason is why the entry was removed.
+	Reason Reason
+}
+
+// A Skip is one entry left in place.
+type Skip struct {
+	// Path is the entry's absolute path under Report.Home.
+	Path string
+	// Reason is why the entry was left.
+	Reason SkipReason
+	// Err is the problem met when Reason is SkipError, else nil. It names
+	// a path and a system error, never file contents.
+	Err error
+}

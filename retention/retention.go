@@ -1,0 +1,471 @@
+package retention
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// DefaultMaxAge is the age after which entries are removed when
+// [Options.MaxAge] is zero: 30 days.
+const DefaultMaxAge = 30 * 24 * time.Hour
+
+// lockSuffix names the lock directory of an entry: <entry>.lock.
+const lockSuffix = ".lock"
+
+// Options configures [Sweep]. The zero value sweeps the default home,
+// removes entries older than 30 days and sets no size limit.
+type Options struct {
+	// Home is the data home whose projects/ directory is swept. "" means
+	// storage.DefaultHome(storage.DefaultNamespace), which honors
+	// LITE_AGENT_HOME. A relative path is made absolute against the working
+	// directory.
+	Home string
+
+	// MaxAge removes entries last modified more than MaxAge ago. Zero means
+	// [DefaultMaxAge]; a negative value is an error.
+	MaxAge time.Duration
+
+	// MaxBytes is the byte budget of the files that count against it: the
+	// unlocked regular files directly in every project's spill and sessions
+	// directories that survive the age rule. While their total exceeds
+	// MaxBytes, the least recently modified are removed. Zero means no size
+	// limit unless LimitBytes is set; a negative value is an error.
+	MaxBytes int64
+
+	// LimitBytes applies MaxBytes even when it is zero, so that every file
+	// that counts against the budget is removed. A positive MaxBytes always
+	// applies.
+	LimitBytes bool
+
+	// DryRun reports what would be removed and removes nothing.
+	DryRun bool
+
+	now          func() time.Time  // clock; nil means time.Now
+	beforeRemove func(path string) // test hook run between scan and removal
+}
+
+// Sweep removes stale runtime files from the projects of a data home. The
+// package documentation gives the rules and guarantees.
+//
+// Sweep is best effort: an entry that cannot be inspected or removed is
+// reported in [Report.Skipped] with [SkipError] and the sweep goes on. The
+// error is non-nil only for invalid options, an unusable home or projects
+// directory, or a done ctx; the report then holds what happened before.
+// A missing home or projects directory is not an error.
+//
+// Sweep is safe to run concurrently with the stores and with other sweeps:
+// it honors their locks and re-checks each entry just before removing it.
+func Sweep(ctx context.Context, opts Options) (Report, error) {
+	s, err := newSweeper(opts)
+	if err != nil {
+		return Report{}, err
+	}
+	err = s.run(ctx)
+	s.close()
+	return s.rep, err
+}
+
+// sweeper holds the state of one sweep.
+type sweeper struct {
+	opts     Options
+	limit    bool      // a size limit applies
+	cutoff   time.Time // entries modified before it are old
+	projects string    // <home>/projects
+	rep      Report
+
+	roots      []*os.Root  // open directories, closed at the end
+	candidates []candidate // files counted against MaxBytes
+}
+
+// candidate is a young regular file that counts against MaxBytes.
+type candidate struct {
+	dir  *os.Root
+	name string
+	path string
+	info fs.FileInfo
+}
+
+func newSweeper(opts Options) (*sweeper, error) {
+	if opts.MaxAge < 0 {
+		return nil, &storage.Error{Op: "validate", Message: "retention MaxAge must not be negative"}
+	}
+	if opts.MaxBytes < 0 {
+		return nil, &storage.Error{Op: "validate", Message: "retention MaxBytes must not be negative"}
+	}
+	if opts.MaxAge == 0 {
+		opts.MaxAge = DefaultMaxAge
+	}
+	home := opts.Home
+	if home == "" {
+		h, err := storage.DefaultHome(storage.DefaultNamespace)
+		if err != nil {
+			return nil, err
+		}
+		home = h
+	}
+	home, err := filepath.Abs(home)
+	if err != nil {
+		return nil, (&storage.Error{Op: "validate", File: opts.Home, Message: "cannot make the data home absolute"}).WithCause(err)
+	}
+	now := time.Now
+	if opts.now != nil {
+		now = opts.now
+	}
+	return &sweeper{
+		opts:     opts,
+		limit:    opts.LimitBytes || opts.MaxBytes > 0,
+		cutoff:   now().Add(-opts.MaxAge),
+		projects: filepath.Join(home, "projects"),
+		rep:      Report{Home: home, DryRun: opts.DryRun},
+	}, nil
+}
+
+func (s *sweeper) close() {
+	for _, r := range s.roots {
+		_ = r.Close()
+	}
+}
+
+func (s *sweeper) run(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	st, err := os.Lstat(s.projects)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return (&storage.Error{Op: "sweep", File: s.projects, Message: "cannot inspect the projects directory"}).WithCause(err)
+	case st.Mode()&fs.ModeSymlink != 0:
+		s.skip(s.projects, SkipSymlink, nil)
+		return nil
+	case !st.IsDir():
+		s.skip(s.projects, SkipNotDirectory, nil)
+		return nil
+	}
+	root, err := os.OpenRoot(s.projects)
+	if err != nil {
+		return (&storage.Error{Op: "sweep", File: s.projects, Message: "cannot open the projects directory"}).WithCause(err)
+	}
+	s.roots = append(s.roots, root)
+	if !sameDir(root, st) {
+		s.skip(s.projects, SkipChanged, nil)
+		return nil
+	}
+	names, err := list(root, ".")
+	if err != nil {
+		return (&storage.Error{Op: "sweep", File: s.projects, Message: "cannot list the projects directory"}).WithCause(err)
+	}
+	for _, name := range names {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := s.project(ctx, root, name); err != nil {
+			return err
+		}
+	}
+	return s.trim(ctx)
+}
+
+// project sweeps the spill and sessions directories of projects/<name>.
+func (s *sweeper) project(ctx context.Context, projects *os.Root, name string) error {
+	p := filepath.Join(s.projects, name)
+	pr, ok := s.openDir(projects, name, p)
+	if !ok {
+		return nil
+	}
+	defer pr.Close()
+	// Only spill/ and sessions/ are swept; tasks/ never is.
+	for _, sub := range [...]string{"spill", "sessions"} {
+		d, ok := s.openDir(pr, sub, filepath.Join(p, sub))
+		if !ok {
+			continue
+		}
+		before := len(s.candidates)
+		err := s.dir(ctx, d, filepath.Join(p, sub))
+		if len(s.candidates) > before {
+			s.roots = append(s.roots, d) // kept open for the size rule
+		} else {
+			_ = d.Close()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if _, err := pr.Lstat("tasks"); err == nil {
+		s.skip(filepath.Join(p, "tasks"), SkipTasks, nil)
+	}
+	return nil
+}
+
+// openDir opens parent/name as a root if it is a real directory: not a
+// symlink, and still the directory that was inspected once opened. A
+// missing entry is silently ignored; anything else is reported.
+func (s *sweeper) openDir(parent *os.Root, name, path string) (*os.Root, bool) {
+	st, err := parent.Lstat(name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, false
+	case err != nil:
+		s.skip(path, SkipError, err)
+		return nil, false
+	case st.Mode()&fs.ModeSymlink != 0:
+		s.skip(path, SkipSymlink, nil)
+		return nil, false
+	case !st.IsDir():
+		s.skip(path, SkipNotDirectory, nil)
+		return nil, false
+	}
+	r, err := parent.OpenRoot(name)
+	if err != nil {
+		s.skip(path, SkipError, err)
+		return nil, false
+	}
+	if !sameDir(r, st) {
+		// Replaced (by a symlink, say) between the lstat and the open.
+		_ = r.Close()
+		s.skip(path, SkipChanged, nil)
+		return nil, false
+	}
+	return r, true
+}
+
+// dir applies the age rule to every direct entry of d and collects the
+// files that count against the size limit.
+func (s *sweeper) dir(ctx context.Context, d *os.Root, path string) error {
+	names, err := list(d, ".")
+	if err != nil {
+		s.skip(path, SkipError, err)
+		return nil
+	}
+	for _, name := range names {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		s.entry(d, name, filepath.Join(path, name))
+	}
+	return nil
+}
+
+func (s *sweeper) entry(d *os.Root, name, path string) {
+	s.rep.Scanned++
+	st, err := d.Lstat(name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return // removed since the listing
+	case err != nil:
+		s.skip(path, SkipError, err)
+		return
+	case st.Mode()&fs.ModeSymlink != 0:
+		s.skip(path, SkipSymlink, nil)
+		return
+	case strings.HasSuffix(name, lockSuffix):
+		s.skip(path, SkipLock, nil)
+		return
+	case locked(d, name):
+		s.skip(path, SkipLocked, nil)
+		return
+	case !st.IsDir() && !st.Mode().IsRegular():
+		s.skip(path, SkipNotRegular, nil)
+		return
+	case st.Mode().IsRegular() && linkCount(st) > 1:
+		s.skip(path, SkipHardLink, nil)
+		return
+	}
+	if !st.ModTime().Before(s.cutoff) {
+		if st.Mode().IsRegular() {
+			s.candidates = append(s.candidates, candidate{dir: d, name: name, path: path, info: st})
+		}
+		return
+	}
+	if st.Mode().IsRegular() {
+		s.remove(d, name, path, st, Entry{Path: path, Size: st.Size(), ModTime: st.ModTime(), Reason: ReasonAge})
+		return
+	}
+	// A directory's own mtime changes only when entries are added or
+	// removed, so it is old only if nothing inside it is young either.
+	t, err := measure(d, name)
+	switch {
+	case err != nil:
+		s.skip(path, SkipError, err)
+	case t.locked:
+		s.skip(path, SkipLocked, nil)
+	case !t.newest.Before(s.cutoff):
+		// Young contents: kept, and never counted against MaxBytes.
+	default:
+		s.remove(d, name, path, st, Entry{Path: path, Size: t.size, ModTime: t.newest, IsDir: true, Reason: ReasonAge})
+	}
+}
+
+// trim removes the least recently modified candidates while their total
+// exceeds the size limit.
+func (s *sweeper) trim(ctx context.Context) error {
+	var total int64
+	for _, c := range s.candidates {
+		total += c.info.Size()
+	}
+	if s.limit {
+		slices.SortStableFunc(s.candidates, func(a, b candidate) int {
+			return cmp.Or(a.info.ModTime().Compare(b.info.ModTime()), strings.Compare(a.path, b.path))
+		})
+		for _, c := range s.candidates {
+			if total <= s.opts.MaxBytes {
+				break
+			}
+			if err := ctx.Err(); err != nil {
+				s.rep.BytesKept = total
+				return err
+			}
+			if s.remove(c.dir, c.name, c.path, c.info, Entry{Path: c.path, Size: c.info.Size(), ModTime: c.info.ModTime(), Reason: ReasonSize}) {
+				total -= c.info.Size()
+			}
+		}
+	}
+	s.rep.BytesKept = total
+	return nil
+}
+
+// remove removes d/name, which was st when scanned, unless it changed or
+// gained a lock since; it reports the outcome and whether the entry went
+// (or, in a dry run, would go).
+func (s *sweeper) remove(d *os.Root, name, path string, st fs.FileInfo, e Entry) bool {
+	if s.opts.beforeRemove != nil {
+		s.opts.beforeRemove(path)
+	}
+	cur, err := d.Lstat(name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		s.skip(path, SkipChanged, nil)
+		return false
+	case err != nil:
+		s.skip(path, SkipError, err)
+		return false
+	case !unchanged(st, cur):
+		s.skip(path, SkipChanged, nil)
+		return false
+	case locked(d, name):
+		s.skip(path, SkipLocked, nil)
+		return false
+	}
+	if !s.opts.DryRun {
+		if cur.IsDir() {
+			err = d.RemoveAll(name)
+		} else {
+			err = d.Remove(name)
+		}
+		if err != nil {
+			s.skip(path, SkipError, err)
+			return false
+		}
+	}
+	s.rep.Removed = append(s.rep.Removed, e)
+	s.rep.BytesFreed += e.Size
+	return true
+}
+
+func (s *sweeper) skip(path string, reason SkipReason, err error) {
+	s.rep.Skipped = append(s.rep.Skipped, Skip{Path: path, Reason: reason, Err: err})
+}
+
+// unchanged reports whether cur is still the entry scanned as old: the same
+// file, of the same type, not modified since.
+func unchanged(old, cur fs.FileInfo) bool {
+	return os.SameFile(old, cur) &&
+		old.Mode().Type() == cur.Mode().Type() &&
+		old.ModTime().Equal(cur.ModTime()) &&
+		(cur.IsDir() || old.Size() == cur.Size())
+}
+
+// locked reports whether <name>.lock exists in d. When that cannot be
+// told, the entry counts as locked.
+func locked(d *os.Root, name string) bool {
+	_, err := d.Lstat(name + lockSuffix)
+	return err == nil || !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENAMETOOLONG)
+}
+
+// sameDir reports whether the open root r is the directory st describes.
+func sameDir(r *os.Root, st fs.FileInfo) bool {
+	cur, err := r.Stat(".")
+	return err == nil && os.SameFile(cur, st)
+}
+
+// list returns the sorted names in the directory rel of r.
+func list(r *os.Root, rel string) ([]string, error) {
+	f, err := r.Open(rel)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	names, err := f.Readdirnames(-1)
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(names)
+	return names, nil
+}
+
+// tree summarizes a directory for the age rule.
+type tree struct {
+	newest time.Time // newest mtime of the directory and the files and directories in it
+	size   int64     // total size of the regular files in it
+	locked bool      // it contains an entry named *.lock
+}
+
+// measure walks the directory rel of r with lstat only: it never opens a
+// file and never follows a symlink.
+func measure(r *os.Root, rel string) (tree, error) {
+	var t tree
+	st, err := r.Lstat(rel)
+	if err != nil {
+		return t, err
+	}
+	t.newest = st.ModTime()
+	err = measureInto(r, rel, &t)
+	return t, err
+}
+
+func measureInto(r *os.Root, rel string, t *tree) error {
+	names, err := list(r, rel)
+	if err != nil {
+		return err
+	}
+	for _, name := range names {
+		p := rel + "/" + name
+		st, err := r.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if strings.HasSuffix(name, lockSuffix) {
+			t.locked = true
+		}
+		// Only files and directories carry the time of the data's last
+		// change; a symlink's own time says nothing about it.
+		switch {
+		case st.Mode().IsRegular():
+			t.size += st.Size()
+		case st.IsDir():
+			if err := measureInto(r, p, t); err != nil {
+				return err
+			}
+		default:
+			continue
+		}
+		if st.ModTime().After(t.newest) {
+			t.newest = st.ModTime()
+		}
+	}
+	return nil
+}
