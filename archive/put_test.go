@@ -23,10 +23,10 @@ func TestRefsAreSHA256AndTheIndexLineIsExact(t *testing.T) {
 	}
 	got := snapshot(t, dir)
 	want := map[string]string{
-		"./":                  "",
-		"notes/":              "",
+		"./":                   "",
+		"notes/":               "",
 		"notes/" + ref + ".md": content,
-		"index.jsonl":         `{"ref":"` + ref + `","preview":"hello, archive","metadata":{"kind":"file","path":"notes.txt"}}` + "\n",
+		"index.jsonl":          `{"ref":"` + ref + `","preview":"hello, archive","metadata":{"kind":"file","path":"notes.txt"}}` + "\n",
 	}
 	sameSnapshot(t, want, got)
 

@@ -121,19 +121,20 @@ func parsePage(t *testing.T, out string) (offset int, next string, total int, te
 }
 
 func TestPagesPreserveUnicodeAndReachTheEnd(t *testing.T) {
-	content := unicodeContent(1000) // 6000 UTF-16 units, 14000 bytes, 17000 escaped
 	tests := []struct {
 		name string
+		reps int // of unicodeContent: 6 UTF-16 units, 10 bytes, 20 escaped each
 		opts archive.Options
-		req  archive.ReadRequest // Ref and Offset filled in
+		req  archive.ReadRequest // Ref, Offset and Generation filled in
 	}{
-		{"pages sized by the byte budget", archive.Options{MaxReadBytes: 700}, archive.ReadRequest{}},
-		{"pages sized by an odd limit", archive.Options{}, archive.ReadRequest{Limit: 7}},
-		{"pages of two units still advance", archive.Options{}, archive.ReadRequest{Limit: 2}},
-		{"one page of the whole content", archive.Options{MaxReadBytes: 1 << 20}, archive.ReadRequest{}},
+		{"pages sized by the byte budget", 1000, archive.Options{MaxReadBytes: 700}, archive.ReadRequest{}},
+		{"pages sized by an odd limit", 200, archive.Options{}, archive.ReadRequest{Limit: 7}},
+		{"pages of two units still advance", 50, archive.Options{}, archive.ReadRequest{Limit: 2}},
+		{"one page of the whole content", 1000, archive.Options{MaxReadBytes: 1 << 20}, archive.ReadRequest{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			content := unicodeContent(tt.reps)
 			a := open(t, t.TempDir(), tt.opts)
 			e := put(t, a, content, nil)
 			var got strings.Builder
@@ -146,7 +147,7 @@ func TestPagesPreserveUnicodeAndReachTheEnd(t *testing.T) {
 					t.Fatalf("page at %d contains U+FFFD", offset)
 				}
 				o, next, total, text := parsePage(t, out)
-				if o != offset || total != 6000 {
+				if o != offset || total != 6*tt.reps {
 					t.Fatalf("header offset=%d total=%d", o, total)
 				}
 				got.WriteString(text)
