@@ -3,7 +3,6 @@ package storage
 import (
 	"context"
 	"reflect"
-	"regexp"
 	"unicode/utf8"
 )
 
@@ -39,12 +38,28 @@ type Codec interface {
 	Decode(ctx context.Context, encoded []byte, sc Context) ([]byte, error)
 }
 
-var codecIDPattern = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9._-]{0,127}$`)
+// validCodecID reports whether id matches ^[a-zA-Z0-9][a-zA-Z0-9._-]{0,127}$.
+// It is checked on every record, so it avoids a regexp.
+func validCodecID(id string) bool {
+	if len(id) == 0 || len(id) > 128 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		case i > 0 && (c == '.' || c == '_' || c == '-'):
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // ValidateCodec reports whether c can be used: it must be non-nil and its ID
 // must match ^[a-zA-Z0-9][a-zA-Z0-9._-]{0,127}$. The error is a *[Error].
 func ValidateCodec(c Codec) error {
-	if c == nil || isNilPointer(c) || !codecIDPattern.MatchString(c.ID()) {
+	if c == nil || isNilPointer(c) || !validCodecID(c.ID()) {
 		return &Error{Op: "validate", Message: "Invalid storage codec: provide a stable id and encode/decode functions"}
 	}
 	return nil

@@ -87,13 +87,6 @@ func appendEnvelope(b []byte, id string, payload []byte) []byte {
 	return append(b, `"}`...)
 }
 
-// envelope is the parsed form of an encoded record.
-type envelope struct {
-	Version json.RawMessage `json:"liteAgentStorage"`
-	Codec   *string         `json:"codec"`
-	Payload *string         `json:"payload"`
-}
-
 // Decode returns the plaintext of one stored record.
 //
 // Without a codec, stored text that parses as a JSON object with a
@@ -135,10 +128,15 @@ func (e Encoding) Decode(ctx context.Context, kind Kind, scopeID, recordID strin
 }
 
 // looksEnveloped reports whether stored is a JSON object with a
-// "liteAgentStorage" key.
+// "liteAgentStorage" key. Plaintext records are JSON objects too, so the full
+// parse runs only when the key could be there: spelled out, or hidden behind
+// a \u escape.
 func looksEnveloped(stored []byte) bool {
 	trimmed := bytes.TrimLeft(stored, " \t\r\n")
-	if len(trimmed) == 0 || trimmed[0] != '{' || !bytes.Contains(stored, []byte(`liteAgentStorage`)) && !bytes.Contains(stored, []byte(`\u`)) {
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return false
+	}
+	if !bytes.Contains(stored, []byte("liteAgentStorage")) && !bytes.Contains(stored, []byte(`\u`)) {
 		return false
 	}
 	var m map[string]json.RawMessage
@@ -151,22 +149,38 @@ func looksEnveloped(stored []byte) bool {
 
 // parseEnvelope checks that stored is exactly the canonical envelope for
 // codec id and returns its decoded payload. Accepting only the canonical
-// bytes means that no change to an envelope, however harmless it looks to a
-// JSON parser, can still decode.
+// bytes (fixed key order, no whitespace, no extra keys, strictly canonical
+// padded base64) means that no change to an envelope, however harmless it
+// looks to a JSON parser, can still decode.
 func parseEnvelope(stored []byte, id string) ([]byte, bool) {
-	var env envelope
-	if json.Unmarshal(stored, &env) != nil || env.Codec == nil || env.Payload == nil {
+	const head, mid, tail = `{"liteAgentStorage":1,"codec":"`, `","payload":"`, `"}`
+	rest, ok := bytes.CutPrefix(stored, []byte(head))
+	if !ok {
 		return nil, false
 	}
-	if string(env.Version) != "1" || *env.Codec != id {
+	rest, ok = bytes.CutPrefix(rest, []byte(id))
+	if !ok {
 		return nil, false
 	}
-	payload, err := base64.StdEncoding.Strict().DecodeString(*env.Payload)
+	rest, ok = bytes.CutPrefix(rest, []byte(mid))
+	if !ok {
+		return nil, false
+	}
+	b64, ok := bytes.CutSuffix(rest, []byte(tail))
+	if !ok || len(b64)%4 != 0 {
+		return nil, false
+	}
+	for _, c := range b64 {
+		// The decoder skips CR and LF even in strict mode; refuse them and
+		// anything else outside the standard alphabet here.
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '=') {
+			return nil, false
+		}
+	}
+	payload := make([]byte, base64.StdEncoding.DecodedLen(len(b64)))
+	n, err := base64.StdEncoding.Strict().Decode(payload, b64)
 	if err != nil {
 		return nil, false
 	}
-	if !bytes.Equal(stored, appendEnvelope(make([]byte, 0, len(stored)), id, payload)) {
-		return nil, false
-	}
-	return payload, true
+	return payload[:n], true
 }
