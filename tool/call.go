@@ -71,7 +71,7 @@ func (s *spec) invalid(detail string) *Result {
 // input rather than of Go.
 func decodeDetail(err error) string {
 	var syntax *json.SyntaxError
-	if errors.As(err, &syntax) || err.Error() == "unexpected end of JSON input" {
+	if errors.As(err, &syntax) {
 		return "not valid JSON: " + strings.TrimPrefix(err.Error(), "json: ")
 	}
 	var typ *json.UnmarshalTypeError

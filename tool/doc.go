@@ -40,8 +40,9 @@
 //   - a struct allows no properties beyond its fields (additionalProperties
 //     is false), so a misspelt or differently cased name is rejected rather
 //     than silently ignored; a map allows any property its value type fits;
-//   - slices and pointers also accept null; a field of type any or
-//     [encoding/json.RawMessage] accepts any JSON value.
+//   - sized integer types carry their bounds (an int8 is at least -128 and
+//     at most 127); slices and pointers also accept null; a field of type any
+//     or [encoding/json.RawMessage] accepts any JSON value.
 //
 // A type with no JSON Schema (a channel, a function, a complex number, a map
 // whose keys are not strings, a recursive type) is a programmer error that

@@ -64,8 +64,8 @@ func Unknown(name string) Result {
 // maxNameLen is the longest tool name model providers accept.
 const maxNameLen = 64
 
-// ValidateName reports whether name can name a tool: 1 to 64 ASCII letters,
-// digits, underscores or hyphens, which is what model providers accept.
+// ValidateName returns an error unless name is 1 to 64 ASCII letters, digits,
+// underscores or hyphens, the tool names model providers accept.
 func ValidateName(name string) error {
 	if name == "" || len(name) > maxNameLen {
 		return fmt.Errorf("invalid tool name %q: want 1 to %d characters", name, maxNameLen)
