@@ -1,11 +1,13 @@
 package main
 
 import (
-	"fmt"
+	"bytes"
+	"context"
 	"slices"
 	"strings"
 
 	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/lite-agent/lite-agent-go/storage/codec"
 	"github.com/spf13/cobra"
 )
 
@@ -37,6 +39,7 @@ type globalFlags struct {
 	codec     string         // --codec: one of codecNames
 	keyEnv    optionalString // --key-env: environment variable holding the AEAD key
 	keyFile   optionalString // --key-file: file holding the AEAD key
+	keyID     optionalString // --key-id: key version in the AEAD codec id
 }
 
 // register adds the global flags to cmd as persistent flags.
@@ -48,6 +51,7 @@ func (g *globalFlags) register(cmd *cobra.Command) {
 	fs.StringVar(&g.codec, "codec", codecNone, "record `codec`: "+codecNamesUsage)
 	fs.Var(&g.keyEnv, "key-env", "read the codec key from environment variable `VAR` (32 bytes as 64 hex characters or base64)")
 	fs.Var(&g.keyFile, "key-file", "read the codec key from file `F` (32 bytes as 64 hex characters or base64)")
+	fs.Var(&g.keyID, "key-id", "key version `ID` recorded in the AEAD codec id (default: "+defaultKeyID+")")
 }
 
 // workdirOption returns the project directory the flags select: "" for the
@@ -95,7 +99,14 @@ func (g *globalFlags) storageOptions() (storage.Options, error) {
 		return storage.Options{}, usagef("--key-env and --key-file need an encrypting --codec (%s or %s), not %s", codecXChaCha, codecAES256GCM, g.codec)
 	}
 
-	c, err := buildCodec(g.codec, key)
+	keyID := defaultKeyID
+	if g.keyID.set {
+		if !isAEAD(g.codec) {
+			return storage.Options{}, usagef("--key-id needs an encrypting --codec (%s or %s)", codecXChaCha, codecAES256GCM)
+		}
+		keyID = g.keyID.value
+	}
+	c, err := buildCodec(g.codec, key, keyID)
 	if err != nil {
 		return storage.Options{}, err
 	}
@@ -127,23 +138,43 @@ func (g *globalFlags) keySource() (keySource, error) {
 	return keySource{}, nil
 }
 
+// defaultKeyID is the key version used in AEAD codec ids when --key-id is
+// not given.
+const defaultKeyID = "k1"
+
 // buildCodec returns the codec called name, one of codecNames, reading its
-// key from key when it encrypts. It returns nil for "none". This is the only
-// place where the CLI constructs codecs.
+// key from key when it encrypts; keyID is the key version that becomes part
+// of the codec id (for example xchacha20poly1305.v1.k1). It returns nil for
+// "none". This is the only place where the CLI constructs codecs.
 //
-// The ready-made codecs of package storage/codec are not wired in yet: every
-// codec but "none" is reported as not available, after the key of an AEAD
-// codec has been loaded and checked.
-func buildCodec(name string, key keySource) (storage.Codec, error) {
+// The key is read once, here, and handed to the codec for every record; it
+// is never written anywhere.
+func buildCodec(name string, key keySource, keyID string) (storage.Codec, error) {
 	switch name {
 	case codecNone:
 		return nil, nil
+	case codecGzip:
+		return codec.Gzip(), nil
+	case codecZstd:
+		return codec.Zstd(), nil
 	case codecXChaCha, codecAES256GCM:
-		if _, err := key.load(); err != nil {
+		k, err := key.load()
+		if err != nil {
 			return nil, err
 		}
+		alg := codec.XChaCha20Poly1305
+		if name == codecAES256GCM {
+			alg = codec.AES256GCM
+		}
+		return codec.NewAEAD(codec.AEADOptions{
+			Algorithm: alg,
+			KeyID:     keyID,
+			Key: func(context.Context, string) ([]byte, error) {
+				return bytes.Clone(k), nil
+			},
+		})
 	}
-	return nil, &storage.Error{Op: "validate", Message: fmt.Sprintf("codec %s is not available yet", name)}
+	return nil, usagef("invalid --codec %q: want one of %s", name, strings.Join(codecNames, ", "))
 }
 
 // optionalString is a string flag that remembers whether it was given, so

@@ -64,31 +64,54 @@ func TestStorageOptionsRejectsBadFlagsAsUsageErrors(t *testing.T) {
 func TestBuildCodec(t *testing.T) {
 	t.Setenv("TEST_LITE_AGENT_CODEC_KEY", strings.Repeat("0f", keySize))
 	t.Run("none is plaintext", func(t *testing.T) {
-		c, err := buildCodec(codecNone, keySource{})
+		c, err := buildCodec(codecNone, keySource{}, defaultKeyID)
 		if c != nil || err != nil {
 			t.Errorf("buildCodec(none) = %v, %v; want nil, nil", c, err)
 		}
 	})
-	for _, name := range []string{codecGzip, codecZstd, codecXChaCha, codecAES256GCM} {
-		t.Run(name+" is not available yet", func(t *testing.T) {
+	wantIDs := map[string]string{
+		codecGzip:      "gzip-v1",
+		codecZstd:      "zstd-v1",
+		codecXChaCha:   "xchacha20poly1305.v1.k7",
+		codecAES256GCM: "aes256gcm.v1.k7",
+	}
+	for name, wantID := range wantIDs {
+		t.Run(name+" round-trips", func(t *testing.T) {
 			var key keySource
 			if isAEAD(name) {
 				key = keySource{env: "TEST_LITE_AGENT_CODEC_KEY"}
 			}
-			c, err := buildCodec(name, key)
-			var se *storage.Error
-			if c != nil || !errors.As(err, &se) {
-				t.Fatalf("buildCodec(%s) = %v, %v; want a *storage.Error", name, c, err)
+			c, err := buildCodec(name, key, "k7")
+			if err != nil {
+				t.Fatal(err)
 			}
-			if want := "codec " + name + " is not available yet"; se.Message != want {
-				t.Errorf("message = %q, want %q", se.Message, want)
+			if c.ID() != wantID {
+				t.Errorf("ID() = %q, want %q", c.ID(), wantID)
+			}
+			enc := storage.Encoding{Codec: c}
+			stored, err := enc.Encode(t.Context(), storage.KindTask, "l", "1", []byte(`{"id":"1"}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := enc.Decode(t.Context(), storage.KindTask, "l", "1", stored)
+			if err != nil || string(got) != `{"id":"1"}` {
+				t.Errorf("round trip = %q, %v", got, err)
 			}
 		})
 	}
 	t.Run("aead key is checked first", func(t *testing.T) {
-		_, err := buildCodec(codecXChaCha, keySource{env: "TEST_LITE_AGENT_CODEC_UNSET"})
+		_, err := buildCodec(codecXChaCha, keySource{env: "TEST_LITE_AGENT_CODEC_UNSET"}, defaultKeyID)
 		if err == nil || !strings.Contains(err.Error(), "is not set") {
 			t.Errorf("buildCodec error = %v, want the missing key reported", err)
 		}
 	})
+}
+
+func TestKeyIDNeedsAnEncryptingCodec(t *testing.T) {
+	g := &globalFlags{codec: codecGzip}
+	g.keyID.Set("k2")
+	var ue *usageError
+	if _, err := g.storageOptions(); !errors.As(err, &ue) {
+		t.Errorf("--key-id with gzip: %v, want a usage error", err)
+	}
 }

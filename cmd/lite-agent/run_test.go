@@ -327,14 +327,13 @@ func TestFailedOperationExitsOne(t *testing.T) {
 	isolateEnv(t)
 	key := strings.Repeat("ab", 32)
 	t.Setenv("TEST_LITE_AGENT_KEY", key)
+	t.Setenv("TEST_LITE_AGENT_BADKEY", "abcd")
 	tests := []struct {
 		name string
 		args []string
 		want string
 	}{
-		{"gzip not wired yet", []string{"--codec", "gzip"}, "codec gzip is not available yet"},
-		{"zstd not wired yet", []string{"--codec", "zstd"}, "codec zstd is not available yet"},
-		{"aead not wired yet", []string{"--codec", "xchacha20poly1305", "--key-env", "TEST_LITE_AGENT_KEY"}, "codec xchacha20poly1305 is not available yet"},
+		{"malformed key", []string{"--codec", "xchacha20poly1305", "--key-env", "TEST_LITE_AGENT_BADKEY"}, "key must be 32 bytes"},
 		{"unset key variable", []string{"--codec", "aes256gcm", "--key-env", "TEST_LITE_AGENT_UNSET"}, "key environment variable TEST_LITE_AGENT_UNSET is not set"},
 		{"missing key file", []string{"--codec", "aes256gcm", "--key-file", filepath.Join(t.TempDir(), "nope")}, "read key file"},
 	}
