@@ -1,0 +1,476 @@
+// Package model holds provider-neutral conversation values: messages and
+// their content blocks. Their JSON form is the persisted format of session
+// logs, so it is fixed: field names and shapes never change.
+package model
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Role says who a [Message] is from.
+type Role string
+
+// The roles of a conversation.
+const (
+	RoleSystem    Role = "system"
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+	RoleTool      Role = "tool"
+)
+
+// A Message is one turn of a conversation: a role plus either plain text or
+// a list of content blocks.
+//
+// Its JSON form, which session logs persist, is
+//
+//	{"role":"user","content":"hi"}
+//	{"role":"assistant","content":[{"type":"text","text":"hi"},{"type":"tool_call",…}]}
+//
+// "content" is the string Text when Blocks is nil and the array Blocks
+// otherwise (an empty, non-nil Blocks is written as []), so a message read
+// back is equal to the one written. Members other than role and content are
+// ignored when reading.
+type Message struct {
+	// Role is who the message is from. Roles other than the four constants
+	// are kept as they are.
+	Role Role
+	// Text is the content when Blocks is nil.
+	Text string
+	// Blocks is the content when it is not nil; Text is then ignored.
+	Blocks []Block
+}
+
+// UserText returns a user message whose content is the string s.
+func UserText(s string) Message { return Message{Role: RoleUser, Text: s} }
+
+// AssistantText returns an assistant message whose content is the string s.
+func AssistantText(s string) Message { return Message{Role: RoleAssistant, Text: s} }
+
+// SystemText returns a system message whose content is the string s.
+func SystemText(s string) Message { return Message{Role: RoleSystem, Text: s} }
+
+// UserBlocks returns a user message whose content is blocks. With no blocks
+// the content is an empty array, not a string.
+func UserBlocks(blocks ...Block) Message {
+	if blocks == nil {
+		blocks = []Block{}
+	}
+	return Message{Role: RoleUser, Blocks: blocks}
+}
+
+// AssistantBlocks returns an assistant message whose content is blocks. With
+// no blocks the content is an empty array, not a string.
+func AssistantBlocks(blocks ...Block) Message {
+	if blocks == nil {
+		blocks = []Block{}
+	}
+	return Message{Role: RoleAssistant, Blocks: blocks}
+}
+
+// PlainText returns the message's text: Text when Blocks is nil, else the
+// text of its text blocks joined with "\n".
+func (m Message) PlainText() string {
+	if m.Blocks == nil {
+		return m.Text
+	}
+	var parts []string
+	for _, b := range m.Blocks {
+		if b.Type == BlockText {
+			parts = append(parts, b.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// MarshalJSON encodes m as {"role":…,"content":…}, with content a string when
+// Blocks is nil and an array otherwise.
+func (m Message) MarshalJSON() ([]byte, error) {
+	return m.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON form of m (see [Message.MarshalJSON]) to b.
+// Strings are escaped as JavaScript's JSON.stringify escapes them, and the
+// result holds no line breaks.
+func (m Message) AppendJSON(b []byte) ([]byte, error) {
+	b = append(b, `{"role":`...)
+	b = appendString(b, string(m.Role))
+	b = append(b, `,"content":`...)
+	if m.Blocks == nil {
+		b = appendString(b, m.Text)
+		return append(b, '}'), nil
+	}
+	b = append(b, '[')
+	for i, blk := range m.Blocks {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = blk.AppendJSON(b); err != nil {
+			return nil, fmt.Errorf("message block %d: %w", i, err)
+		}
+	}
+	return append(b, ']', '}'), nil
+}
+
+// UnmarshalJSON decodes a message. "role" must be a string and "content"
+// a string or an array of blocks; anything else, null included, is an
+// error. Of duplicate members the last wins, but each must be valid.
+func (m *Message) UnmarshalJSON(data []byte) error {
+	mems, err := members(data)
+	if err != nil {
+		return errors.New("model: message must be a JSON object")
+	}
+	var out Message
+	var hasRole, hasContent bool
+	for _, mem := range mems {
+		switch mem.key {
+		case "role":
+			if !isString(mem.val) || json.Unmarshal(mem.val, &out.Role) != nil {
+				return errors.New("model: message role must be a string")
+			}
+			hasRole = true
+		case "content":
+			out.Text, out.Blocks = "", nil
+			switch {
+			case isString(mem.val):
+				if err := json.Unmarshal(mem.val, &out.Text); err != nil {
+					return errors.New("model: message content must be a string or an array")
+				}
+			case isArray(mem.val):
+				var raw []json.RawMessage
+				if err := json.Unmarshal(mem.val, &raw); err != nil {
+					return errors.New("model: message content must be a string or an array")
+				}
+				out.Blocks = make([]Block, len(raw))
+				for i, r := range raw {
+					if err := out.Blocks[i].UnmarshalJSON(r); err != nil {
+						return fmt.Errorf("model: message block %d: %w", i, err)
+					}
+				}
+			default:
+				return errors.New("model: message content must be a string or an array")
+			}
+			hasContent = true
+		}
+	}
+	if !hasRole {
+		return errors.New("model: message role must be a string")
+	}
+	if !hasContent {
+		return errors.New("model: message content must be a string or an array")
+	}
+	*m = out
+	return nil
+}
+
+// member is one member of a JSON object, in document order.
+type member struct {
+	key string
+	val json.RawMessage
+}
+
+// members returns the members of the JSON object data in order, duplicates
+// included. It fails if data is not exactly one JSON object.
+func members(data []byte) ([]member, error) {
+	if !json.Valid(data) {
+		return nil, errors.New("invalid JSON")
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, errors.New("not an object")
+	}
+	var out []member
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		var val json.RawMessage
+		if err := dec.Decode(&val); err != nil {
+			return nil, err
+		}
+		out = append(out, member{key: tok.(string), val: val})
+	}
+	return out, nil
+}
+
+// BlockType names the kind of a content [Block].
+type BlockType string
+
+// The block types. Blocks of other types are kept verbatim in [Block.Raw].
+const (
+	BlockText       BlockType = "text"
+	BlockToolCall   BlockType = "tool_call"
+	BlockToolResult BlockType = "tool_result"
+	BlockNative     BlockType = "native"
+	BlockCompaction BlockType = "compaction"
+)
+
+// A Block is one piece of a message's content. Type says which fields are
+// used; the JSON form of each type, as persisted in session logs, is
+//
+//	text         {"type":"text","text":…}
+//	tool_call    {"type":"tool_call","id":…,"name":…,"input":<JSON>}
+//	tool_result  {"type":"tool_result","id":…,"content":…}, plus "isError":true when IsError
+//	native       {"type":"native","provider":…,"data":<JSON>}
+//	compaction   {"type":"compaction","content":… or null}
+//
+// A block of any other type read from JSON keeps its whole JSON object in Raw
+// and is written back unchanged, so newer logs survive older readers. Members
+// a type does not define are ignored when reading.
+type Block struct {
+	// Type is the block type.
+	Type BlockType
+	// Text is the text of a text block.
+	Text string
+	// ID identifies a tool call; a tool_result repeats its call's ID.
+	ID string
+	// Name is the tool a tool_call block calls.
+	Name string
+	// Input is the JSON arguments of a tool_call block; nil is written as {}.
+	Input json.RawMessage
+	// Content is the output of a tool_result block, or the summary of a
+	// compaction block (see NullContent).
+	Content string
+	// IsError marks a tool_result block as reporting a failure. It is
+	// written only when true.
+	IsError bool
+	// Provider names the provider a native block belongs to.
+	Provider string
+	// Data is the provider's own JSON for a native block; nil is written
+	// as null.
+	Data json.RawMessage
+	// NullContent marks a compaction block whose content is null; Content
+	// is then "".
+	NullContent bool
+	// Raw is the whole JSON object of a block whose Type is none of the
+	// constants above. It is written back as it is.
+	Raw json.RawMessage
+}
+
+// TextBlock returns a text block.
+func TextBlock(s string) Block { return Block{Type: BlockText, Text: s} }
+
+// ToolCallBlock returns a tool_call block. input must be JSON (normally an
+// object); nil means {}.
+func ToolCallBlock(id, name string, input json.RawMessage) Block {
+	return Block{Type: BlockToolCall, ID: id, Name: name, Input: input}
+}
+
+// ToolResultBlock returns a tool_result block answering the call id.
+func ToolResultBlock(id, content string, isError bool) Block {
+	return Block{Type: BlockToolResult, ID: id, Content: content, IsError: isError}
+}
+
+// NativeBlock returns a native block carrying a provider's own JSON.
+func NativeBlock(provider string, data json.RawMessage) Block {
+	return Block{Type: BlockNative, Provider: provider, Data: data}
+}
+
+// CompactionBlock returns a compaction block with the given summary.
+func CompactionBlock(content string) Block { return Block{Type: BlockCompaction, Content: content} }
+
+// MarshalJSON encodes b in the form its type defines (see [Block]).
+func (b Block) MarshalJSON() ([]byte, error) {
+	return b.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON form of b (see [Block]) to dst. Input, Data and
+// Raw must hold valid JSON; they are written compacted, so the result holds
+// no line breaks.
+func (b Block) AppendJSON(dst []byte) ([]byte, error) {
+	switch b.Type {
+	case BlockText:
+		dst = append(dst, `{"type":"text","text":`...)
+		dst = appendString(dst, b.Text)
+	case BlockToolCall:
+		dst = append(dst, `{"type":"tool_call","id":`...)
+		dst = appendString(dst, b.ID)
+		dst = append(dst, `,"name":`...)
+		dst = appendString(dst, b.Name)
+		dst = append(dst, `,"input":`...)
+		var err error
+		if dst, err = appendRaw(dst, b.Input, "{}"); err != nil {
+			return nil, fmt.Errorf("tool_call input: %w", err)
+		}
+	case BlockToolResult:
+		dst = append(dst, `{"type":"tool_result","id":`...)
+		dst = appendString(dst, b.ID)
+		dst = append(dst, `,"content":`...)
+		dst = appendString(dst, b.Content)
+		if b.IsError {
+			dst = append(dst, `,"isError":true`...)
+		}
+	case BlockNative:
+		dst = append(dst, `{"type":"native","provider":`...)
+		dst = appendString(dst, b.Provider)
+		dst = append(dst, `,"data":`...)
+		var err error
+		if dst, err = appendRaw(dst, b.Data, "null"); err != nil {
+			return nil, fmt.Errorf("native data: %w", err)
+		}
+	case BlockCompaction:
+		dst = append(dst, `{"type":"compaction","content":`...)
+		if b.NullContent {
+			dst = append(dst, "null"...)
+		} else {
+			dst = appendString(dst, b.Content)
+		}
+	default:
+		if b.Raw == nil {
+			dst = append(dst, `{"type":`...)
+			dst = appendString(dst, string(b.Type))
+			break
+		}
+		trimmed := bytes.TrimSpace(b.Raw)
+		if len(trimmed) == 0 || trimmed[0] != '{' {
+			return nil, fmt.Errorf("block of type %q: raw JSON must be an object", b.Type)
+		}
+		return appendRaw(dst, b.Raw, "")
+	}
+	return append(dst, '}'), nil
+}
+
+// UnmarshalJSON decodes a block. "type" must be a string; the members of a
+// known type must have the JSON types the type defines, where null counts
+// as absent (except a compaction's null content, kept as NullContent). Of
+// duplicate members the last wins, but each must be valid.
+func (b *Block) UnmarshalJSON(data []byte) error {
+	mems, err := members(data)
+	if err != nil {
+		return errors.New("block must be a JSON object")
+	}
+	var typ string
+	hasType := false
+	for _, mem := range mems {
+		if mem.key == "type" {
+			if !isString(mem.val) || json.Unmarshal(mem.val, &typ) != nil {
+				return errors.New("block type must be a string")
+			}
+			hasType = true
+		}
+	}
+	if !hasType {
+		return errors.New("block type must be a string")
+	}
+	out := Block{Type: BlockType(typ)}
+	switch out.Type {
+	case BlockText, BlockToolCall, BlockToolResult, BlockNative, BlockCompaction:
+	default:
+		out.Raw = append(json.RawMessage(nil), bytes.TrimSpace(data)...)
+		*b = out
+		return nil
+	}
+	out.NullContent = out.Type == BlockCompaction
+	for _, mem := range mems {
+		var dst *string
+		switch {
+		case mem.key == "text" && out.Type == BlockText:
+			dst = &out.Text
+		case mem.key == "content" && out.Type == BlockToolResult:
+			dst = &out.Content
+		case mem.key == "id" && (out.Type == BlockToolCall || out.Type == BlockToolResult):
+			dst = &out.ID
+		case mem.key == "name" && out.Type == BlockToolCall:
+			dst = &out.Name
+		case mem.key == "provider" && out.Type == BlockNative:
+			dst = &out.Provider
+		case mem.key == "input" && out.Type == BlockToolCall:
+			out.Input = append(json.RawMessage(nil), mem.val...)
+		case mem.key == "data" && out.Type == BlockNative:
+			out.Data = append(json.RawMessage(nil), mem.val...)
+		case mem.key == "isError" && out.Type == BlockToolResult:
+			out.IsError = false
+			if !isNull(mem.val) && json.Unmarshal(mem.val, &out.IsError) != nil {
+				return errors.New(`tool_result block "isError" must be a boolean`)
+			}
+		case mem.key == "content" && out.Type == BlockCompaction:
+			out.Content, out.NullContent = "", isNull(mem.val)
+			if !out.NullContent {
+				dst = &out.Content
+			}
+		}
+		if dst == nil {
+			continue
+		}
+		*dst = ""
+		if isNull(mem.val) {
+			continue
+		}
+		if !isString(mem.val) || json.Unmarshal(mem.val, dst) != nil {
+			return fmt.Errorf("%s block %q must be a string", typ, mem.key)
+		}
+	}
+	*b = out
+	return nil
+}
+
+func isString(v json.RawMessage) bool { return len(v) > 0 && v[0] == '"' }
+func isArray(v json.RawMessage) bool  { return len(v) > 0 && v[0] == '[' }
+func isNull(v json.RawMessage) bool   { return string(v) == "null" }
+
+// appendRaw appends the compacted form of raw JSON, or def when raw is nil.
+func appendRaw(dst []byte, raw json.RawMessage, def string) ([]byte, error) {
+	if raw == nil {
+		return append(dst, def...), nil
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, raw); err != nil {
+		return nil, errors.New("invalid JSON")
+	}
+	return append(dst, buf.Bytes()...), nil
+}
+
+// appendString appends s as a JSON string the way JSON.stringify writes it:
+// '"', '\\' and control characters are escaped, everything else is kept;
+// invalid UTF-8 becomes U+FFFD.
+func appendString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r != utf8.RuneError || size != 1 {
+				i += size
+				continue
+			}
+			b = append(b, s[start:i]...)
+			b = append(b, "\ufffd"...)
+			i++
+			start = i
+			continue
+		}
+		b = append(b, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			b = append(b, '\\', c)
+		case '\b':
+			b = append(b, '\\', 'b')
+		case '\f':
+			b = append(b, '\\', 'f')
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+		}
+		i++
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
