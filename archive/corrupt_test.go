@@ -130,7 +130,10 @@ func TestCorruptIndexLinesAreReportedAndChangeNothing(t *testing.T) {
 			l[1] = strings.Replace(l[1], `"ref":"`, `"ref":"../`, 1)
 			return l, true
 		}, "1"},
-		{"an uppercase ref", func(l []string) ([]string, bool) { l[0] = l[0][:8] + strings.ToUpper(l[0][8:72]) + l[0][72:]; return l, true }, "0"},
+		{"an uppercase ref", func(l []string) ([]string, bool) {
+			l[0] = l[0][:8] + strings.ToUpper(l[0][8:72]) + l[0][72:]
+			return l, true
+		}, "0"},
 		{"a ref that is a number", func(l []string) ([]string, bool) { l[0] = `{"ref":1,"preview":"x"}`; return l, true }, "0"},
 		{"a preview that is not a string", func(l []string) ([]string, bool) {
 			l[2] = strings.Replace(l[2], `"preview":"`, `"preview":["`, 1)
@@ -141,7 +144,10 @@ func TestCorruptIndexLinesAreReportedAndChangeNothing(t *testing.T) {
 		{"an empty line", func(l []string) ([]string, bool) { return append(l[:1], append([]string{""}, l[1:]...)...), true }, "1"},
 		{"an unterminated last line", func(l []string) ([]string, bool) { return l, false }, "2"},
 		{"a torn last line", func(l []string) ([]string, bool) { l[2] = l[2][:40]; return l, false }, "2"},
-		{"invalid UTF-8", func(l []string) ([]string, bool) { l[1] = strings.Replace(l[1], "second", "sec\xffnd", 1); return l, true }, "1"},
+		{"invalid UTF-8", func(l []string) ([]string, bool) {
+			l[1] = strings.Replace(l[1], "second", "sec\xffnd", 1)
+			return l, true
+		}, "1"},
 		{"trailing garbage", func(l []string) ([]string, bool) { l[0] += "}"; return l, true }, "0"},
 	}
 	for _, tt := range tests {
