@@ -248,16 +248,24 @@ func (s *sweeper) dir(ctx context.Context, d *os.Root, path string) error {
 		s.skip(path, SkipError, err)
 		return nil
 	}
+	// The listing tells which entries had a lock when it was taken, which
+	// saves a lookup per entry; remove checks the disk again in any case.
+	listed := make(map[string]bool, len(names))
+	for _, name := range names {
+		listed[name] = true
+	}
 	for _, name := range names {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		s.entry(d, name, filepath.Join(path, name))
+		s.entry(d, name, filepath.Join(path, name), listed[name+lockSuffix])
 	}
 	return nil
 }
 
-func (s *sweeper) entry(d *os.Root, name, path string) {
+// entry applies the rules to the direct entry name of d; hasLock says
+// whether name.lock was listed beside it.
+func (s *sweeper) entry(d *os.Root, name, path string, hasLock bool) {
 	s.rep.Scanned++
 	st, err := d.Lstat(name)
 	switch {
@@ -272,7 +280,7 @@ func (s *sweeper) entry(d *os.Root, name, path string) {
 	case strings.HasSuffix(name, lockSuffix):
 		s.skip(path, SkipLock, nil)
 		return
-	case locked(d, name):
+	case hasLock:
 		s.skip(path, SkipLocked, nil)
 		return
 	case !st.IsDir() && !st.Mode().IsRegular():
