@@ -1,6 +1,8 @@
 package retention
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -141,5 +143,95 @@ func TestAgeCutoffIsStrict(t *testing.T) {
 	}
 	if len(rep.Removed) != 1 || filepath.Base(rep.Removed[0].Path) != "past-cutoff.txt" {
 		t.Fatalf("removed %+v; want only the entry older than the cutoff", rep.Removed)
+	}
+}
+
+func TestCancellationStopsBetweenEntries(t *testing.T) {
+	now := time.Now()
+	home := t.TempDir()
+	dir := filepath.Join(home, "projects", "aaaaaaaaaaaaaaaa", "sessions")
+	for _, name := range []string{"a.jsonl", "b.jsonl", "c.jsonl"} {
+		writeAged(t, filepath.Join(dir, name), 40*24*time.Hour, now)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	rep, err := Sweep(ctx, Options{Home: home, beforeRemove: func(string) { cancel() }})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Sweep = %v, want context.Canceled", err)
+	}
+	if len(rep.Removed) != 1 || filepath.Base(rep.Removed[0].Path) != "a.jsonl" {
+		t.Fatalf("removed %+v; want only the entry in progress", rep.Removed)
+	}
+	for _, name := range []string{"b.jsonl", "c.jsonl"} {
+		if _, err := os.Lstat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+func TestDirectoryReplacedBeforeOpenIsNotSwept(t *testing.T) {
+	now := time.Now()
+	for _, sub := range []string{"", "sessions"} {
+		name := "Project"
+		if sub != "" {
+			name = "Sessions"
+		}
+		t.Run(name, func(t *testing.T) {
+			root := t.TempDir()
+			home := filepath.Join(root, "home")
+			project := filepath.Join(home, "projects", "aaaaaaaaaaaaaaaa")
+			swapped := filepath.Join(project, sub)
+			writeAged(t, filepath.Join(project, "sessions", "own.jsonl"), 40*24*time.Hour, now)
+			// A decoy tree inside the projects directory, so that even
+			// os.Root would let a symlink reach it.
+			decoyDir := filepath.Join(home, "projects", "bbbbbbbbbbbbbbbb")
+			if sub != "" {
+				decoyDir = filepath.Join(decoyDir, "sessions")
+			}
+			decoy := filepath.Join(home, "projects", "bbbbbbbbbbbbbbbb", "sessions", "decoy.jsonl")
+			writeAged(t, decoy, 40*24*time.Hour, now)
+			parked := filepath.Join(root, "parked")
+
+			rep, err := Sweep(t.Context(), Options{
+				Home: home, DryRun: true, now: func() time.Time { return now },
+				beforeOpen: func(p string) {
+					if p != swapped {
+						return
+					}
+					if err := os.Rename(swapped, parked); err != nil {
+						t.Fatal(err)
+					}
+					rel, err := filepath.Rel(filepath.Dir(swapped), decoyDir)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := os.Symlink(rel, swapped); err != nil {
+						t.Fatal(err)
+					}
+				},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Opened through a symlink that stays inside the projects
+			// directory, the swap is seen as a change; one that leaves
+			// the parent is refused by os.Root. Either way it is reported.
+			var refused bool
+			for _, s := range rep.Skipped {
+				refused = refused || s.Path == swapped && (s.Reason == SkipChanged || s.Reason == SkipError)
+			}
+			if !refused {
+				t.Fatalf("skipped %+v; want %s reported as changed or refused", rep.Skipped, swapped)
+			}
+			// The decoy is swept once, as itself, never through the swap.
+			for _, e := range rep.Removed {
+				if e.Path != decoy {
+					t.Errorf("removed %s", e.Path)
+				}
+			}
+			if len(rep.Removed) != 1 {
+				t.Errorf("removed %+v; want the decoy's own entry only", rep.Removed)
+			}
+		})
 	}
 }

@@ -51,6 +51,7 @@ type Options struct {
 	DryRun bool
 
 	now          func() time.Time  // clock; nil means time.Now
+	beforeOpen   func(path string) // test hook run between lstat and open of a directory
 	beforeRemove func(path string) // test hook run between scan and removal
 }
 
@@ -225,6 +226,9 @@ func (s *sweeper) openDir(parent *os.Root, name, path string) (*os.Root, bool) {
 	case !st.IsDir():
 		s.skip(path, SkipNotDirectory, nil)
 		return nil, false
+	}
+	if s.opts.beforeOpen != nil {
+		s.opts.beforeOpen(path)
 	}
 	r, err := parent.OpenRoot(name)
 	if err != nil {

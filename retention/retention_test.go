@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"syscall"
 	"testing"
@@ -496,4 +497,51 @@ func TestCancelledContextStopsTheSweep(t *testing.T) {
 		t.Fatalf("Sweep = %v removing %v", err, tr.removed(rep))
 	}
 	tr.mustExist(p1 + "/sessions/old.jsonl")
+}
+
+func TestProjectsFileStopsTheSweep(t *testing.T) {
+	tr := newTree(t)
+	tr.file("projects", 10, 400*day)
+	rep := tr.sweep(retention.Options{LimitBytes: true})
+	tr.mustExist("projects")
+	equal(t, "skipped", tr.skipped(rep), []string{"not-directory projects"})
+}
+
+// makeUndeletable makes path impossible to remove: a read-only parent for
+// an ordinary user, the immutable attribute for root.
+func makeUndeletable(t *testing.T, path string) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		dir := filepath.Dir(path)
+		if err := os.Chmod(dir, 0o500); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = os.Chmod(dir, 0o700) })
+		return
+	}
+	if out, err := exec.Command("chattr", "+i", path).CombinedOutput(); err != nil {
+		t.Skipf("cannot make a file undeletable as root: chattr: %v %s", err, out)
+	}
+	t.Cleanup(func() { _ = exec.Command("chattr", "-i", path).Run() })
+}
+
+func TestRemovalErrorsAreReportedAndTheSweepGoesOn(t *testing.T) {
+	tr := newTree(t)
+	stuck := tr.file(p1+"/spill/stuck.txt", 10, 400*day)
+	tr.file(p2+"/spill/a.txt", 10, 400*day)
+	makeUndeletable(t, stuck)
+	tr.age(p1+"/spill", 0)
+
+	rep, err := retention.Sweep(t.Context(), retention.Options{Home: tr.home})
+	if err != nil {
+		t.Fatalf("Sweep = %v; a failed removal is not fatal", err)
+	}
+	tr.mustExist(p1 + "/spill/stuck.txt")
+	tr.mustNotExist(p2 + "/spill/a.txt")
+	if len(rep.Skipped) != 1 || rep.Skipped[0].Reason != retention.SkipError || rep.Skipped[0].Err == nil || rep.Skipped[0].Path != stuck {
+		t.Fatalf("skipped %+v; want the stuck file with its error", rep.Skipped)
+	}
+	if len(rep.Removed) != 1 || rep.BytesFreed != 10 {
+		t.Fatalf("removed %v, freed %d", tr.removed(rep), rep.BytesFreed)
+	}
 }
