@@ -173,6 +173,11 @@ func (s *FileStore) locked(ctx context.Context, fn func(*fileRecords) error) (er
 		return ctx.Err()
 	}
 	defer func() { <-s.turn }()
+	dequeue, err := queue(ctx, s.dir.Real())
+	if err != nil {
+		return err
+	}
+	defer dequeue()
 	l, err := s.dir.Lock(ctx, "", s.lock)
 	if err != nil {
 		return err

@@ -1,0 +1,416 @@
+package task
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/lite-agent/lite-agent-go/internal/safefs"
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// Multi-process tests re-execute the test binary; TestMain runs the child
+// role named by childEnv instead of the tests.
+
+const (
+	childEnv      = "TASK_TEST_CHILD"
+	childDirEnv   = "TASK_TEST_DIR"
+	childIndexEnv = "TASK_TEST_INDEX"
+	childCountEnv = "TASK_TEST_COUNT"
+	childTasksEnv = "TASK_TEST_TASKS"
+	childUntilEnv = "TASK_TEST_UNTIL"
+)
+
+var (
+	contention         = flag.Bool("contention", false, "run the multi-process throughput measurement (anchor P5)")
+	contentionDuration = flag.Duration("contention.duration", 10*time.Second, "how long each contention run lasts")
+)
+
+func TestMain(m *testing.M) {
+	if role := os.Getenv(childEnv); role != "" {
+		if err := runChild(role); err != nil {
+			fmt.Fprintln(os.Stderr, "child:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func envInt(name string) int {
+	n, _ := strconv.Atoi(os.Getenv(name))
+	return n
+}
+
+// metaKey is the metadata key process p sets in its k-th update.
+func metaKey(p, k int) string { return fmt.Sprintf("p%d-%d", p, k) }
+
+// hubOf is the task process p updates in its k-th update, of hubs tasks.
+func hubOf(p, k, hubs int) string { return strconv.Itoa((p*7+k)%hubs + 1) }
+
+func runChild(role string) error {
+	ctx := context.Background()
+	dir := os.Getenv(childDirEnv)
+	p := envInt(childIndexEnv)
+	switch role {
+	case "stress":
+		// Create tasks that wait for hub task 1, and record a fresh
+		// metadata key on a hub in each round. Print every created id.
+		s, err := NewFileStore(dir, "shared", storage.Encoding{})
+		if err != nil {
+			return err
+		}
+		hubs := envInt(childTasksEnv)
+		for k := range envInt(childCountEnv) {
+			tk, err := s.Create(ctx, CreateInput{Subject: fmt.Sprintf("p%d #%d", p, k)})
+			if err != nil {
+				return err
+			}
+			fmt.Println(tk.ID)
+			if _, err := s.Update(ctx, tk.ID, UpdateInput{AddBlockedBy: []string{"1"}}); err != nil {
+				return err
+			}
+			if _, err := s.Update(ctx, hubOf(p, k, hubs), UpdateInput{Metadata: map[string]any{metaKey(p, k): k}}); err != nil {
+				return err
+			}
+		}
+		return nil
+	case "bench":
+		// Durable read-modify-write updates until the deadline; report the
+		// count and latencies as one JSON line.
+		s, err := NewFileStore(dir, "bench", storage.Encoding{})
+		if err != nil {
+			return err
+		}
+		hubs := envInt(childTasksEnv)
+		until, _ := strconv.ParseInt(os.Getenv(childUntilEnv), 10, 64)
+		var lat []float64
+		k := 0
+		for time.Now().UnixNano() < until {
+			start := time.Now()
+			if _, err := s.Update(ctx, hubOf(p, k, hubs), UpdateInput{Metadata: map[string]any{metaKey(p, k): k}}); err != nil {
+				return err
+			}
+			lat = append(lat, float64(time.Since(start).Microseconds())/1000)
+			k++
+		}
+		slices.Sort(lat)
+		return json.NewEncoder(os.Stdout).Encode(benchReport{Ops: k, P50: quantile(lat, 0.5), P99: quantile(lat, 0.99)})
+	case "hold":
+		// Start an update whose encode never returns, holding the lock.
+		s, err := NewFileStore(dir, "held", storage.Encoding{Codec: stallingCodec{}})
+		if err != nil {
+			return err
+		}
+		_, err = s.Update(ctx, "1", UpdateInput{Subject: ptr("never written")})
+		return err
+	}
+	return fmt.Errorf("unknown role %q", role)
+}
+
+type benchReport struct {
+	Ops      int
+	P50, P99 float64 // milliseconds per operation, lock wait included
+}
+
+func quantile(sorted []float64, q float64) float64 {
+	if len(sorted) == 0 {
+		return 0
+	}
+	return sorted[int(math.Min(float64(len(sorted)-1), q*float64(len(sorted))))]
+}
+
+// stallingCodec is xorCodec whose Encode announces itself on stdout and then
+// never returns.
+type stallingCodec struct{ xorCodec }
+
+func (stallingCodec) ID() string { return "xor-v1" }
+func (stallingCodec) Encode(context.Context, []byte, storage.Context) ([]byte, error) {
+	fmt.Println("holding")
+	select {}
+}
+
+func child(t testing.TB, role, dir string, index int, extra ...string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(),
+		childEnv+"="+role, childDirEnv+"="+dir, childIndexEnv+"="+strconv.Itoa(index))
+	cmd.Env = append(cmd.Env, extra...)
+	cmd.Stderr = &prefixWriter{t: t, prefix: fmt.Sprintf("child %d: ", index)}
+	return cmd
+}
+
+type prefixWriter struct {
+	t      testing.TB
+	prefix string
+}
+
+func (w *prefixWriter) Write(b []byte) (int, error) {
+	w.t.Log(w.prefix + strings.TrimSpace(string(b)))
+	return len(b), nil
+}
+
+// TestEightProcessesLoseNoUpdates is anchor R6: eight processes create
+// tasks and update shared ones concurrently; every created id is distinct,
+// every update landed, and every file parses at every moment.
+func TestEightProcessesLoseNoUpdates(t *testing.T) {
+	const procs, each, hubs = 8, 12, 4
+	dir := t.TempDir()
+	s := newFile(t, dir, "shared", plain)
+	for range hubs {
+		mustCreate(t, s, "hub")
+	}
+
+	// Read the raw files without the lock the whole time: atomic replace
+	// means every one of them is always a whole record.
+	stop := make(chan struct{})
+	var reads atomic.Int64
+	var readerErr error
+	var readerWG sync.WaitGroup
+	readerWG.Go(func() {
+		listDir := filepath.Join(dir, "shared")
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			names, err := filepath.Glob(filepath.Join(listDir, "*.json"))
+			if err != nil {
+				readerErr = err
+				return
+			}
+			for _, p := range names {
+				b, err := os.ReadFile(p)
+				if errors.Is(err, os.ErrNotExist) {
+					continue
+				}
+				if err != nil {
+					readerErr = err
+					return
+				}
+				if _, err := decodeRecord(strings.TrimSuffix(filepath.Base(p), ".json"), b); err != nil {
+					readerErr = fmt.Errorf("%s does not parse mid-run: %w", p, err)
+					return
+				}
+				reads.Add(1)
+			}
+		}
+	})
+
+	outs := make([][]string, procs)
+	var wg sync.WaitGroup
+	for p := range procs {
+		cmd := child(t, "stress", dir, p, childCountEnv+"="+strconv.Itoa(each), childTasksEnv+"="+strconv.Itoa(hubs))
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		wg.Go(func() {
+			sc := bufio.NewScanner(out)
+			for sc.Scan() {
+				outs[p] = append(outs[p], sc.Text())
+			}
+			if err := cmd.Wait(); err != nil {
+				t.Errorf("child %d: %v", p, err)
+			}
+		})
+	}
+	wg.Wait()
+	close(stop)
+	readerWG.Wait()
+	if readerErr != nil {
+		t.Fatal(readerErr)
+	}
+	if reads.Load() == 0 {
+		t.Fatal("the reader read nothing")
+	}
+	if t.Failed() {
+		t.FailNow()
+	}
+
+	seen := map[string]int{}
+	for p, ids := range outs {
+		if len(ids) != each {
+			t.Fatalf("child %d created %d tasks, want %d", p, len(ids), each)
+		}
+		for _, id := range ids {
+			if q, dup := seen[id]; dup {
+				t.Fatalf("id %s handed to children %d and %d", id, q, p)
+			}
+			seen[id] = p
+		}
+	}
+	all, err := s.List(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != hubs+procs*each {
+		t.Fatalf("list has %d tasks, want %d", len(all), hubs+procs*each)
+	}
+	byID := map[string]Task{}
+	for _, tk := range all {
+		byID[tk.ID] = tk
+	}
+	var waiting []string
+	for id := range seen {
+		if tk := byID[id]; !slices.Equal(tk.BlockedBy, []string{"1"}) {
+			t.Errorf("task %s blockedBy = %v, want [1]", id, tk.BlockedBy)
+		}
+		waiting = append(waiting, id)
+	}
+	hub := slices.Clone(byID["1"].Blocks)
+	slices.Sort(hub)
+	slices.Sort(waiting)
+	if !slices.Equal(hub, waiting) {
+		t.Errorf("hub 1 blocks %d tasks, want %d: lost edge updates", len(hub), len(waiting))
+	}
+	for p := range procs {
+		for k := range each {
+			h := byID[hubOf(p, k, hubs)]
+			if v, ok := h.Metadata[metaKey(p, k)]; !ok || v != float64(k) {
+				t.Errorf("hub %s lost update %s (got %v)", h.ID, metaKey(p, k), v)
+			}
+		}
+	}
+}
+
+// TestLockOfKilledHolderIsTakenOver kills a process while it holds the
+// list's lock in the middle of an update: the record is unchanged, and the
+// next store proceeds once the lock is stale.
+func TestLockOfKilledHolderIsTakenOver(t *testing.T) {
+	dir := t.TempDir()
+	enc := storage.Encoding{Codec: xorCodec{id: "xor-v1"}}
+	s := newFile(t, dir, "held", enc)
+	mustCreate(t, s, "original")
+	before := snapshot(t, filepath.Join(dir, "held"))
+
+	cmd := child(t, "hold", dir, 0)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil || line != "holding\n" {
+		t.Fatalf("child said %q, %v", line, err)
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	if _, err := os.Lstat(filepath.Join(dir, "held.lock")); err != nil {
+		t.Fatalf("the killed holder's lock is gone already: %v", err)
+	}
+	assertSameFiles(t, before, snapshot(t, filepath.Join(dir, "held")))
+
+	s.lock.Stale = 300 * time.Millisecond // instead of 10 s, to keep the test short
+	got := mustUpdate(t, s, "1", UpdateInput{Subject: ptr("after takeover")})
+	if got.Subject != "after takeover" {
+		t.Fatalf("got %+v", got)
+	}
+}
+
+// TestContentionThroughput is anchor P5: 1, 2 and 8 processes doing durable
+// read-modify-write updates on a 50-task list for -contention.duration each.
+// It reports ops/s, per-process fairness and latency, and fails on a lost
+// update. Run it with:
+//
+//	go test ./task/ -run TestContentionThroughput -contention -v
+func TestContentionThroughput(t *testing.T) {
+	if !*contention {
+		t.Skip("measurement; run with -contention")
+	}
+	const hubs = 50
+	// The floor: the same durable atomic replace, without store or lock.
+	d, err := safefs.Anchor(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := make([]byte, 1024)
+	rawOps, rawStart := 0, time.Now()
+	for time.Since(rawStart) < *contentionDuration/2 {
+		if err := d.WriteFile("1.json", rec); err != nil {
+			t.Fatal(err)
+		}
+		rawOps++
+	}
+	raw := float64(rawOps) / time.Since(rawStart).Seconds()
+	t.Logf("raw atomic replace (write, fsync, rename, fsync dir), 1 KiB, one process: %.0f ops/s", raw)
+	for _, procs := range []int{1, 2, 8} {
+		t.Run(fmt.Sprintf("procs=%d", procs), func(t *testing.T) {
+			dir := t.TempDir()
+			s := newFile(t, dir, "bench", plain)
+			for range hubs {
+				mustCreate(t, s, "hub")
+			}
+			until := time.Now().Add(*contentionDuration)
+			reports := make([]benchReport, procs)
+			var wg sync.WaitGroup
+			start := time.Now()
+			for p := range procs {
+				cmd := child(t, "bench", dir, p, childTasksEnv+"="+strconv.Itoa(hubs), childUntilEnv+"="+strconv.FormatInt(until.UnixNano(), 10))
+				wg.Go(func() {
+					out, err := cmd.Output()
+					if err != nil {
+						t.Errorf("child %d: %v", p, err)
+						return
+					}
+					if err := json.Unmarshal(out, &reports[p]); err != nil {
+						t.Errorf("child %d report %q: %v", p, out, err)
+					}
+				})
+			}
+			wg.Wait()
+			elapsed := time.Since(start)
+			if t.Failed() {
+				t.FailNow()
+			}
+			all, err := s.List(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			byID := map[string]Task{}
+			for _, tk := range all {
+				byID[tk.ID] = tk
+			}
+			total, lost, minOps, p99 := 0, 0, math.MaxInt, 0.0
+			for p, r := range reports {
+				total += r.Ops
+				minOps = min(minOps, r.Ops)
+				p99 = max(p99, r.P99)
+				for k := range r.Ops {
+					if _, ok := byID[hubOf(p, k, hubs)].Metadata[metaKey(p, k)]; !ok {
+						lost++
+					}
+				}
+			}
+			mean := float64(total) / float64(procs)
+			rate := float64(total) / elapsed.Seconds()
+			t.Logf("%d processes, %d tasks, durable: %d ops in %v = %.0f ops/s (%.2f of raw); per process min %d mean %.0f (min/mean %.2f); worst p99 %.1f ms; lost updates %d",
+				procs, hubs, total, elapsed.Round(time.Millisecond), rate, rate/raw, minOps, mean, float64(minOps)/mean, p99, lost)
+			if lost != 0 {
+				t.Fatalf("%d lost updates", lost)
+			}
+		})
+	}
+}

@@ -1,0 +1,53 @@
+//go:build unix
+
+package task
+
+import (
+	"context"
+	"errors"
+	"os"
+	"syscall"
+)
+
+// queue makes the processes of one machine that use a list wait their turn
+// for it in the kernel: it takes a blocking flock on the list directory
+// before the list's lock directory is tried. Waiters are woken the moment the
+// holder releases, instead of polling the lock directory with backoff, which
+// lets a process that releases and immediately re-locks starve the others.
+//
+// The queue only orders access; exclusion is the lock directory's job, which
+// reference processes honour too. Where flock is unavailable (some network
+// file systems), queue returns a no-op release and the lock directory alone
+// applies. When ctx is done first, queue returns ctx.Err(); the pending flock
+// is then released as soon as the kernel grants it.
+func queue(ctx context.Context, dir string) (release func(), err error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return func() {}, nil // the lock directory will report the problem
+	}
+	done := make(chan error, 1)
+	go func() {
+		fd := int(f.Fd())
+		for {
+			err := syscall.Flock(fd, syscall.LOCK_EX)
+			if !errors.Is(err, syscall.EINTR) {
+				done <- err
+				return
+			}
+		}
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			f.Close()
+			return func() {}, nil
+		}
+		return func() { f.Close() }, nil // closing the descriptor unlocks it
+	case <-ctx.Done():
+		go func() {
+			<-done
+			f.Close()
+		}()
+		return nil, ctx.Err()
+	}
+}
