@@ -1,0 +1,69 @@
+// Package session holds session logs: the append-only record of what
+// happened in an agent session (user and assistant messages, tool results,
+// file snapshots, audit records, summaries, context views), from which a
+// conversation is rebuilt with [Fold].
+//
+// A [Checkpointer] stores the logs. [FileCheckpointer] keeps one file per
+// session, [MemoryCheckpointer] keeps them in memory, and the suite in
+// session/sessiontest checks that any implementation keeps the contract.
+//
+// # Log format
+//
+// The log of session <id> is the file <dir>/<id>.jsonl. Session ids are
+// one or more ASCII letters, digits, underscores or hyphens; other ids are
+// rejected, never rewritten. Each record is one line ending in "\n"; blank
+// lines are ignored. Without a codec a line is the JSON of a [StoredEvent]:
+// the members seq (1, 2, 3, … with no gaps), sessionId, parentSeq (null
+// for seq 1, else seq-1), ts (UTC, milliseconds; one value for all records
+// of a batch) and event, an object whose "type" member says which [Event]
+// it is. A log of two records:
+//
+//	{"seq":1,"sessionId":"s1","parentSeq":null,"ts":"2026-07-22T12:00:00.000Z","event":{"type":"user","message":{"role":"user","content":"hi"}}}
+//	{"seq":2,"sessionId":"s1","parentSeq":1,"ts":"2026-07-22T12:00:01.250Z","event":{"type":"assistant","message":{"role":"assistant","content":"hello"}}}
+//
+// With a codec ([FileOptions.Encoding]) every line is instead the storage
+// envelope of that JSON, {"liteAgentStorage":1,"codec":…,"payload":…},
+// encoded with kind "checkpoint", the session id as scope and the seq as
+// record id, so that a record moved to another place does not decode under
+// an authenticating codec.
+//
+// Reading validates every line: line i (counting non-blank lines) must
+// decode, be valid JSON, and have seq i, the session's id, parentSeq
+// null or i-1, a valid ts and an event with a string type. Any other line
+// fails the read with a *storage.Error naming the file and the record
+// ("Corrupt checkpoint record <i>: …"); no error ever holds record
+// contents. Events of unknown types are kept as [RawEvent]. A line longer
+// than [MaxLineBytes] is reported as corrupt without being held in memory.
+//
+// # Guarantees
+//
+// Append encodes the whole batch before writing anything, then writes it
+// with one write call. A failing codec or an invalid event therefore
+// leaves the file byte-identical and the head unchanged, and readers never
+// see part of a batch from a live writer. With [FileOptions.Durable] the
+// batch is fsynced before Append returns, so an acknowledged batch
+// survives power loss; without it, an acknowledged batch survives the
+// crash of the process, and a crash of the machine can lose only batches
+// at the end of the log.
+//
+// Every operation on a session except List holds the session's lock: this
+// process's queue plus the lock directory <id>.jsonl.lock, which other
+// processes (including other implementations of this format) honor. Appends
+// from any number of goroutines and processes are serialized into one
+// gap-free sequence; Append and Truncate with an expected head fail with a
+// *[ConflictError] instead of overwriting another writer's work. The head
+// is cached per session while the file's inode, size and times stay
+// unchanged, so a write by another process is always seen.
+//
+// Nothing is repaired unless asked. With [FileOptions.RepairTail], a torn
+// last line of a plaintext log (one that is not valid JSON, such as a
+// write cut short by a crash, a zero-filled tail or trailing garbage) is
+// dropped after the original file has been copied aside as
+// <id>.jsonl.broken-<unix ms>. A bad record anywhere else, a valid line
+// that is not the expected record, and any record of an encoded log (or a
+// line that holds an envelope) are never repaired, retried as plaintext,
+// or treated as an empty session: they are errors, and the file is left
+// as it was. [FileCheckpointer.Verify] lists every problem of a log and
+// [FileCheckpointer.Scan] yields the records before the first one, both
+// without changing anything.
+package session

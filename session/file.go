@@ -1,0 +1,688 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"iter"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/lite-agent/lite-agent-go/internal/filelock"
+	"github.com/lite-agent/lite-agent-go/internal/safefs"
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// logSuffix ends the name of every session log.
+const logSuffix = ".jsonl"
+
+// FileOptions configures a FileCheckpointer. The zero value stores
+// plaintext, does not fsync, and reports a malformed last line as an error.
+type FileOptions struct {
+	// Encoding encodes each record. The zero value stores plaintext
+	// under the default namespace and the "standalone" project.
+	Encoding storage.Encoding
+
+	// Durable makes Append return only after the batch has reached the
+	// disk (fsync of the log, and of the directory when the log is new).
+	// Without it, an acknowledged batch survives a crash of the process
+	// but may be lost, at the end of the log only, if the machine stops.
+	Durable bool
+
+	// RepairTail lets the checkpointer drop a malformed last line of a
+	// plaintext log, after copying the file aside as
+	// <id>.jsonl.broken-<unix ms>. Encoded logs are never repaired.
+	RepairTail bool
+}
+
+// FileCheckpointer is a [Checkpointer] that keeps one log file per session,
+// <dir>/<id>.jsonl, in the format described in the package documentation.
+// It is safe for concurrent use by multiple goroutines, and by multiple
+// processes (of this or another implementation) sharing the directory.
+type FileCheckpointer struct {
+	dir     *safefs.Dir
+	enc     storage.Encoding
+	durable bool
+	repair  bool
+	now     func() time.Time // the clock stamping batches
+	maxLine int              // MaxLineBytes; lowered by tests
+
+	mu    sync.Mutex            // guards the fields below
+	heads map[string]headEntry  // cached heads, valid while the file's stamp holds
+	gates map[string]*localGate // in-process queues per session
+}
+
+var _ Checkpointer = (*FileCheckpointer)(nil)
+
+// headEntry is a cached head, valid while the log's stamp is unchanged.
+type headEntry struct {
+	st      stamp
+	head    int64
+	newline bool // the log is empty or ends with '\n'
+}
+
+// localGate serializes the goroutines of this process on one session, so
+// that they queue here instead of polling the lock directory.
+type localGate struct {
+	ch   chan struct{}
+	refs int
+}
+
+// NewFileCheckpointer returns a Checkpointer that keeps one file per
+// session in dir. It checks opts.Encoding's codec, if any, before touching
+// the disk, then anchors dir (creating it 0700 if needed) and refuses a
+// symlinked dir. Errors are *storage.Error.
+func NewFileCheckpointer(dir string, opts FileOptions) (*FileCheckpointer, error) {
+	if opts.Encoding.Codec != nil {
+		if err := storage.ValidateCodec(opts.Encoding.Codec); err != nil {
+			return nil, err
+		}
+	}
+	d, err := safefs.Anchor(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &FileCheckpointer{
+		dir:     d,
+		enc:     opts.Encoding,
+		durable: opts.Durable,
+		repair:  opts.RepairTail,
+		now:     time.Now,
+		maxLine: MaxLineBytes,
+		heads:   make(map[string]headEntry),
+		gates:   make(map[string]*localGate),
+	}, nil
+}
+
+// Dir returns the directory holding the logs.
+func (c *FileCheckpointer) Dir() string { return c.dir.Path() }
+
+// Path returns the path of the log of session id, or an error if id is not
+// a valid file session id. The file may not exist.
+func (c *FileCheckpointer) Path(id string) (string, error) {
+	if err := validateID(id); err != nil {
+		return "", err
+	}
+	return filepath.Join(c.dir.Path(), id+logSuffix), nil
+}
+
+// validateID applies the file session id rule: one or more ASCII letters,
+// digits, underscores or hyphens.
+func validateID(id string) error {
+	if err := storage.ValidateID(id); err != nil {
+		var se *storage.Error
+		if errors.As(err, &se) {
+			se = se.At("", "")
+			se.Kind = storage.KindCheckpoint
+			se.Message = "File session ids must contain only letters, digits, underscores or hyphens"
+			return se
+		}
+		return err
+	}
+	return nil
+}
+
+// session is the state of one locked operation on a session.
+type session struct {
+	c    *FileCheckpointer
+	id   string
+	rel  string // <id>.jsonl
+	file string // its path, for errors
+	gate *localGate
+	lock *filelock.Lock
+}
+
+// lock validates id and takes the session's locks: first this process's
+// queue, then the lock directory shared with other processes. Both waits
+// end when ctx is done.
+func (c *FileCheckpointer) lock(ctx context.Context, id string) (*session, error) {
+	if err := validateID(id); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	g := c.gates[id]
+	if g == nil {
+		g = &localGate{ch: make(chan struct{}, 1)}
+		c.gates[id] = g
+	}
+	g.refs++
+	c.mu.Unlock()
+	select {
+	case g.ch <- struct{}{}:
+	case <-ctx.Done():
+		c.leaveGate(id, g, false)
+		return nil, ctx.Err()
+	}
+	s := &session{c: c, id: id, rel: id + logSuffix, file: filepath.Join(c.dir.Path(), id+logSuffix), gate: g}
+	l, err := c.dir.Lock(ctx, s.rel, filelock.Options{})
+	if err != nil {
+		c.leaveGate(id, g, true)
+		return nil, err
+	}
+	s.lock = l
+	return s, nil
+}
+
+func (c *FileCheckpointer) leaveGate(id string, g *localGate, held bool) {
+	if held {
+		<-g.ch
+	}
+	c.mu.Lock()
+	g.refs--
+	if g.refs == 0 {
+		delete(c.gates, id)
+	}
+	c.mu.Unlock()
+}
+
+// unlock releases the session's locks. A lock found compromised at release
+// is not reported: every write and every result was checked against the
+// lock (see held) while it was still ours.
+func (s *session) unlock() {
+	_ = s.lock.Release()
+	s.c.leaveGate(s.id, s.gate, true)
+}
+
+// held checks that the lock directory is still ours, before a write and
+// before results are handed out: a codec that stalls past the stale period
+// could otherwise let another process in.
+func (s *session) held() error { return s.lock.Check() }
+
+// open opens the log for reading. A missing log returns (nil, nil).
+func (s *session) open() (*os.File, error) {
+	p, err := s.c.dir.Resolve(s.rel)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, &storage.Error{Op: "read", Kind: storage.KindCheckpoint, File: s.file, Message: "Symlink paths are not allowed for read: " + s.rel}
+		}
+		return nil, readError(s.file, err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, readError(s.file, err)
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, &storage.Error{Op: "read", Kind: storage.KindCheckpoint, File: s.file, Message: "checkpoint log is not a regular file"}
+	}
+	return f, nil
+}
+
+// stat returns the log's current stamp.
+func (s *session) stat() (stamp, error) {
+	st, err := s.c.dir.Lstat(s.rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		return stamp{}, nil
+	}
+	if err != nil {
+		return stamp{}, err
+	}
+	if st.Mode()&fs.ModeSymlink != 0 {
+		return stamp{}, &storage.Error{Op: "read", Kind: storage.KindCheckpoint, File: s.file, Message: "Symlink paths are not allowed for read: " + s.rel}
+	}
+	return stampOf(st), nil
+}
+
+// loaded is the outcome of loading a log under its lock.
+type loaded struct {
+	exists  bool
+	head    int64
+	newline bool
+	events  []StoredEvent
+	keepEnd int64 // offset after record opts.keep
+}
+
+// loadOpts selects what load keeps.
+type loadOpts struct {
+	collect bool  // keep the events with seq > since
+	since   int64 //
+	keep    int64 // remember where record keep ends (Truncate)
+}
+
+// load reads and validates the whole log. A bad record is an error, except
+// a torn last line of a plaintext log when RepairTail is set, which is
+// repaired. It refreshes the head cache.
+func (s *session) load(ctx context.Context, o loadOpts) (loaded, error) {
+	var out loaded
+	f, err := s.open()
+	if err != nil || f == nil {
+		out.newline = true
+		if err == nil {
+			s.c.setHead(s.id, stamp{}, 0, true)
+		}
+		return out, err
+	}
+	defer f.Close()
+	out.exists = true
+	fi, err := f.Stat()
+	if err != nil {
+		return out, readError(s.file, err)
+	}
+	st := stampOf(fi)
+	since := o.since
+	if !o.collect {
+		since = int64(^uint64(0) >> 1)
+	}
+	var bad *Problem
+	res, err := scan(ctx, s.c.enc, f, s.c.maxLine, scanOpts{id: s.id, file: s.file, since: since},
+		func(r scanRecord) bool {
+			if r.event != nil {
+				out.events = append(out.events, *r.event)
+			}
+			if r.pos == o.keep {
+				out.keepEnd = r.end
+			}
+			return true
+		},
+		func(p Problem) bool { bad = &p; return false })
+	if err != nil {
+		return out, err
+	}
+	if bad == nil {
+		out.head, out.newline = res.records, res.newline
+		s.c.setHead(s.id, st, out.head, out.newline)
+		return out, nil
+	}
+	if !s.c.repair || !repairable(s.c.enc, *bad) {
+		return out, bad.Err
+	}
+	if err := s.repairTail(bad); err != nil {
+		return out, err
+	}
+	out.head, out.newline = bad.Record-1, true
+	if o.keep > out.head {
+		out.keepEnd = 0
+	}
+	return out, nil
+}
+
+// repairable reports whether RepairTail may drop the bad record p: a torn
+// (unparseable or overlong) last line of a plaintext log.
+func repairable(enc storage.Encoding, p Problem) bool {
+	return !enc.Encoded() && p.Tail && (p.Kind == ProblemSyntax || p.Kind == ProblemTooLong)
+}
+
+// setHead caches the head of a session for the stamp st.
+func (c *FileCheckpointer) setHead(id string, st stamp, head int64, newline bool) {
+	c.mu.Lock()
+	c.heads[id] = headEntry{st: st, head: head, newline: newline}
+	c.mu.Unlock()
+}
+
+func (c *FileCheckpointer) dropHead(id string) {
+	c.mu.Lock()
+	delete(c.heads, id)
+	c.mu.Unlock()
+}
+
+// head returns the head, from the cache while the log's stamp is unchanged
+// and by loading the log otherwise.
+func (s *session) head(ctx context.Context) (headEntry, error) {
+	st, err := s.stat()
+	if err != nil {
+		return headEntry{}, err
+	}
+	s.c.mu.Lock()
+	e, ok := s.c.heads[s.id]
+	s.c.mu.Unlock()
+	if ok && e.st == st {
+		return e, nil
+	}
+	l, err := s.load(ctx, loadOpts{})
+	if err != nil {
+		return headEntry{}, err
+	}
+	return headEntry{head: l.head, newline: l.newline}, nil
+}
+
+// Append implements [Checkpointer.Append]. Every record is encoded before
+// anything is written, so a failing codec leaves the log untouched; the
+// batch is then written with one write call (and fsynced when Durable).
+// Errors are *storage.Error, *ConflictError or ctx.Err().
+func (c *FileCheckpointer) Append(ctx context.Context, id string, events []Event, expectedHead int64) (int64, error) {
+	s, err := c.lock(ctx, id)
+	if err != nil {
+		return 0, err
+	}
+	defer s.unlock()
+	h, err := s.head(ctx)
+	if err != nil {
+		return 0, err
+	}
+	if expectedHead >= 0 && expectedHead != h.head {
+		return 0, &ConflictError{SessionID: id, Expected: expectedHead, Head: h.head}
+	}
+	if len(events) == 0 {
+		return h.head, nil
+	}
+	buf, err := encodeBatch(ctx, c.enc, id, s.file, h.head, formatTime(c.now()), events, c.maxLine)
+	if err != nil {
+		return 0, err
+	}
+	if !h.newline {
+		// The last record lacks its newline: start on a fresh line.
+		buf = append([]byte{'\n'}, buf...)
+	}
+	before, err := s.stat()
+	if err != nil {
+		return 0, err
+	}
+	if err := s.held(); err != nil {
+		return 0, err
+	}
+	if err := c.dir.Append(s.rel, buf, c.durable); err != nil {
+		c.dropHead(id)
+		return 0, err
+	}
+	head := h.head + int64(len(events))
+	if after, err := s.stat(); err == nil && after.exists && after.ino == before.ino && after.size == before.size+int64(len(buf)) {
+		c.setHead(id, after, head, true)
+	} else {
+		c.dropHead(id)
+	}
+	return head, nil
+}
+
+// encodeBatch stamps events as seq head+1… and encodes every record, each
+// followed by '\n'.
+func encodeBatch(ctx context.Context, enc storage.Encoding, id, file string, head int64, ts string, events []Event, maxLine int) ([]byte, error) {
+	var buf, scratch []byte
+	for i, ev := range events {
+		seq := head + int64(i) + 1
+		rec := strconv.FormatInt(seq, 10)
+		if ev == nil {
+			return nil, &storage.Error{Op: "encode", Kind: storage.KindCheckpoint, File: file, Record: rec, Message: "cannot encode checkpoint record: nil event"}
+		}
+		parent := seq - 1
+		var err error
+		if !enc.Encoded() {
+			start := len(buf)
+			if buf, err = appendRecord(buf, seq, id, parent, ts, ev); err != nil {
+				return nil, encodeError(file, rec, err)
+			}
+			if len(buf)-start > maxLine {
+				return nil, tooLongError(file, rec)
+			}
+			buf = append(buf, '\n')
+			continue
+		}
+		if scratch, err = appendRecord(scratch[:0], seq, id, parent, ts, ev); err != nil {
+			return nil, encodeError(file, rec, err)
+		}
+		out, err := enc.Encode(ctx, storage.KindCheckpoint, id, rec, scratch)
+		if err != nil {
+			if cerr := ctx.Err(); cerr != nil {
+				return nil, cerr
+			}
+			var se *storage.Error
+			if errors.As(err, &se) {
+				return nil, se.At(file, rec)
+			}
+			return nil, &storage.Error{Op: "encode", Kind: storage.KindCheckpoint, File: file, Record: rec, Message: "Storage encode failed (checkpoint)"}
+		}
+		if len(out) > maxLine {
+			return nil, tooLongError(file, rec)
+		}
+		buf = append(buf, out...)
+		buf = append(buf, '\n')
+	}
+	return buf, nil
+}
+
+func encodeError(file, rec string, err error) error {
+	msg := strings.TrimPrefix(err.Error(), "session: ")
+	return &storage.Error{Op: "encode", Kind: storage.KindCheckpoint, File: file, Record: rec, Message: "cannot encode checkpoint record: " + msg}
+}
+
+func tooLongError(file, rec string) error {
+	return &storage.Error{Op: "encode", Kind: storage.KindCheckpoint, File: file, Record: rec, Message: "checkpoint record exceeds the line length limit"}
+}
+
+// Read implements [Checkpointer.Read]. It validates every record of the
+// log, decoding the events it returns; the first bad record fails the whole
+// read with a *storage.Error naming file and record, unless it is a torn
+// last line that RepairTail repairs. To get the records before a bad one,
+// use [FileCheckpointer.Scan].
+func (c *FileCheckpointer) Read(ctx context.Context, id string, sinceSeq int64) ([]StoredEvent, error) {
+	s, err := c.lock(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	defer s.unlock()
+	l, err := s.load(ctx, loadOpts{collect: true, since: max(sinceSeq, 0)})
+	if err != nil {
+		return nil, err
+	}
+	if err := s.held(); err != nil {
+		return nil, err
+	}
+	return l.events, nil
+}
+
+// Head implements [Checkpointer.Head]. The head is cached per session and
+// reused while the log's inode, size, modification and change times are
+// unchanged, so writes by other processes are always seen.
+func (c *FileCheckpointer) Head(ctx context.Context, id string) (int64, error) {
+	s, err := c.lock(ctx, id)
+	if err != nil {
+		return 0, err
+	}
+	defer s.unlock()
+	h, err := s.head(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return h.head, nil
+}
+
+// List implements [Checkpointer.List]: every regular *.jsonl file in the
+// directory, most recently modified first (ties by id). It takes no lock.
+// A symlinked log is an error.
+func (c *FileCheckpointer) List(ctx context.Context) ([]Info, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	ents, err := c.dir.ReadDir("")
+	if err != nil {
+		return nil, err
+	}
+	var out []Info
+	for _, e := range ents {
+		name := e.Name()
+		id, ok := strings.CutSuffix(name, logSuffix)
+		if !ok || id == "" {
+			continue
+		}
+		if _, err := c.dir.Resolve(name); err != nil {
+			return nil, err
+		}
+		st, err := c.dir.Lstat(name)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // deleted since ReadDir
+		}
+		if err != nil {
+			return nil, err
+		}
+		if !st.Mode().IsRegular() {
+			continue
+		}
+		out = append(out, Info{ID: id, ModTime: st.ModTime()})
+	}
+	slices.SortFunc(out, func(a, b Info) int {
+		if c := b.ModTime.Compare(a.ModTime); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return out, nil
+}
+
+// Delete implements [Checkpointer.Delete]: it removes the log under the
+// session's lock. Other files of the session (its context archive, its
+// task list) are not this package's to remove.
+func (c *FileCheckpointer) Delete(ctx context.Context, id string) error {
+	s, err := c.lock(ctx, id)
+	if err != nil {
+		return err
+	}
+	defer s.unlock()
+	if err := s.held(); err != nil {
+		return err
+	}
+	err = c.dir.Remove(s.rel)
+	c.dropHead(id)
+	return err
+}
+
+// Truncate implements [Checkpointer.Truncate]. It validates the log, keeps
+// the lines of the first toSeq records byte for byte (they are not
+// re-encoded) and replaces the file atomically.
+func (c *FileCheckpointer) Truncate(ctx context.Context, id string, toSeq, expectedHead int64) error {
+	s, err := c.lock(ctx, id)
+	if err != nil {
+		return err
+	}
+	defer s.unlock()
+	l, err := s.load(ctx, loadOpts{keep: toSeq})
+	if err != nil {
+		return err
+	}
+	if expectedHead >= 0 && expectedHead != l.head {
+		return &ConflictError{SessionID: id, Expected: expectedHead, Head: l.head}
+	}
+	if toSeq < 0 || toSeq > l.head {
+		return &RangeError{SessionID: id, ToSeq: toSeq, Head: l.head}
+	}
+	if !l.exists || toSeq == l.head {
+		return nil
+	}
+	prefix, err := s.readPrefix(l.keepEnd)
+	if err != nil {
+		return err
+	}
+	if err := s.held(); err != nil {
+		return err
+	}
+	err = c.dir.WriteFile(s.rel, prefix)
+	c.dropHead(id)
+	return err
+}
+
+// readPrefix returns the first n bytes of the log.
+func (s *session) readPrefix(n int64) ([]byte, error) {
+	f, err := s.open()
+	if err != nil {
+		return nil, err
+	}
+	if f == nil {
+		return nil, readError(s.file, fs.ErrNotExist)
+	}
+	defer f.Close()
+	buf := make([]byte, n)
+	if _, err := io.ReadFull(f, buf); err != nil {
+		return nil, readError(s.file, err)
+	}
+	return buf, nil
+}
+
+// Scan yields the records of session id with Seq > sinceSeq, in order,
+// streaming the log with memory bounded by its longest line. It validates
+// every record like Read, but at the first bad record it yields the error
+// (a *storage.Error naming file and record) once and stops, so the records
+// before it are still seen; it never repairs anything. An unknown session
+// yields nothing.
+//
+// The session stays locked until the loop ends, so the loop body must not
+// call other methods for the same session. Breaking out of the loop
+// releases the lock. The sequence may be ranged over more than once; each
+// range reads the log afresh.
+func (c *FileCheckpointer) Scan(ctx context.Context, id string, sinceSeq int64) iter.Seq2[StoredEvent, error] {
+	return func(yield func(StoredEvent, error) bool) {
+		s, err := c.lock(ctx, id)
+		if err != nil {
+			yield(StoredEvent{}, err)
+			return
+		}
+		defer s.unlock()
+		f, err := s.open()
+		if err != nil {
+			yield(StoredEvent{}, err)
+			return
+		}
+		if f == nil {
+			return
+		}
+		defer f.Close()
+		stopped := false
+		_, err = scan(ctx, c.enc, f, c.maxLine, scanOpts{id: id, file: s.file, since: max(sinceSeq, 0)},
+			func(r scanRecord) bool {
+				if r.event == nil {
+					return true
+				}
+				if err := s.held(); err != nil {
+					stopped = true
+					yield(StoredEvent{}, err)
+					return false
+				}
+				if !yield(*r.event, nil) {
+					stopped = true
+					return false
+				}
+				return true
+			},
+			func(p Problem) bool {
+				stopped = true
+				yield(StoredEvent{}, p.Err)
+				return false
+			})
+		if err != nil && !stopped {
+			yield(StoredEvent{}, err)
+		}
+	}
+}
+
+// Verify checks every record of the log of session id, decoding each event,
+// and returns every problem found, in order; it changes nothing, whatever
+// RepairTail says. A missing log has no problems. The error reports a
+// failure to check (invalid id, lock, I/O, ctx), not a bad record.
+func (c *FileCheckpointer) Verify(ctx context.Context, id string) ([]Problem, error) {
+	s, err := c.lock(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	defer s.unlock()
+	f, err := s.open()
+	if err != nil || f == nil {
+		return nil, err
+	}
+	defer f.Close()
+	var problems []Problem
+	_, err = scan(ctx, c.enc, f, c.maxLine, scanOpts{id: id, file: s.file, all: true},
+		func(scanRecord) bool { return true },
+		func(p Problem) bool { problems = append(problems, p); return true })
+	if err != nil {
+		return nil, err
+	}
+	if len(problems) == 1 && repairable(c.enc, problems[0]) {
+		problems[0].Repairable = true
+	}
+	return problems, nil
+}

@@ -1,0 +1,269 @@
+package session
+
+import (
+	"errors"
+	"strconv"
+	"time"
+)
+
+// StoredEvent is one record of a session log: an [Event] with its place in
+// the log. Its JSON form, one line of the log, is
+//
+//	{"seq":2,"sessionId":"s1","parentSeq":1,"ts":"2026-07-22T12:00:00.000Z","event":{…}}
+//
+// with the members in that order; parentSeq is null for seq 1.
+type StoredEvent struct {
+	// Seq is the record's position in the log, starting at 1.
+	Seq int64
+	// SessionID is the session the record belongs to.
+	SessionID string
+	// ParentSeq is Seq-1, or 0 (JSON null) for the first record.
+	ParentSeq int64
+	// Time is when the batch holding the record was appended, to the
+	// millisecond; every record of a batch has the same Time.
+	Time time.Time
+	// Event is the event itself.
+	Event Event
+}
+
+// timeLayout is the frame's timestamp format: ISO 8601 in UTC with
+// milliseconds, as JavaScript's Date.prototype.toISOString writes it.
+const timeLayout = "2006-01-02T15:04:05.000Z"
+
+// formatTime formats t as a frame timestamp: UTC, milliseconds, "Z".
+func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
+
+// MarshalJSON encodes the record as one log line (without the newline).
+func (s StoredEvent) MarshalJSON() ([]byte, error) {
+	if s.Event == nil {
+		return nil, errors.New("session: nil event")
+	}
+	return appendRecord(nil, s.Seq, s.SessionID, s.ParentSeq, formatTime(s.Time), s.Event)
+}
+
+// UnmarshalJSON decodes one log line. It checks the shape of the frame and
+// of the event, but not the record's place in a log (seq chain and session
+// id), which only a log can check.
+func (s *StoredEvent) UnmarshalJSON(data []byte) error {
+	var f frame
+	f.parse(newReader(data), true)
+	if f.problem != "" {
+		return errors.New("session: " + f.problem)
+	}
+	if !f.hasSeq || !f.hasSession || !f.hasParent || !f.hasTime || f.event == nil {
+		return errors.New("session: record lacks seq, sessionId, parentSeq, ts or event")
+	}
+	*s = StoredEvent{Seq: f.seq, SessionID: string(f.session), ParentSeq: f.parent, Time: f.ts, Event: f.event}
+	return nil
+}
+
+// appendRecord appends the JSON frame of one record to b. parent 0 is
+// written as null.
+func appendRecord(b []byte, seq int64, sessionID string, parent int64, ts string, ev Event) ([]byte, error) {
+	b = append(b, `{"seq":`...)
+	b = strconv.AppendInt(b, seq, 10)
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, sessionID)
+	b = append(b, `,"parentSeq":`...)
+	if parent == 0 {
+		b = append(b, "null"...)
+	} else {
+		b = strconv.AppendInt(b, parent, 10)
+	}
+	b = append(b, `,"ts":`...)
+	b = appendString(b, ts)
+	b = append(b, `,"event":`...)
+	b, err := ev.appendJSON(b)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '}'), nil
+}
+
+// frame is a parsed log line.
+type frame struct {
+	seq        int64
+	session    []byte // valid only as long as the line
+	parent     int64  // 0 for null
+	ts         time.Time
+	event      Event // nil unless decoded
+	hasSeq     bool
+	hasSession bool
+	hasParent  bool
+	hasTime    bool
+	hasEvent   bool
+	envelope   bool // a "liteAgentStorage" member: an encoded record
+
+	// problem describes what is wrong, in our own words ("" if nothing);
+	// kind classifies it.
+	problem string
+	kind    ProblemKind
+}
+
+// parse reads one line. With body, the event is decoded; without, it is
+// only validated (the line's JSON and the event's string "type"), which
+// allocates nothing.
+func (f *frame) parse(r *reader, body bool) {
+	if r.peek() != '{' {
+		r.skip()
+		f.fail(r, errors.New("not an object"), false)
+		return
+	}
+	r.beginObject()
+	var evErr error
+	for first := true; ; first = false {
+		key, ok := r.nextKey(first)
+		if !ok {
+			break
+		}
+		switch string(key) {
+		case "seq":
+			f.hasSeq = false
+			c := r.peek()
+			if c != '-' && (c < '0' || c > '9') {
+				r.failShape(errors.New("seq is not an integer"))
+				break
+			}
+			n, ok := r.integer()
+			if !ok {
+				r.fail(errors.New("seq is not an integer"))
+			}
+			f.seq, f.hasSeq = n, true
+		case "sessionId":
+			if r.peek() != '"' {
+				r.failShape(errors.New("sessionId is not a string"))
+				break
+			}
+			raw, plain := r.scanString()
+			if !plain {
+				raw = unquote(nil, raw) // rare; r.scratch would not outlive the next key
+			}
+			f.session, f.hasSession = raw, true
+		case "parentSeq":
+			f.parent, f.hasParent = 0, true
+			if r.isNull() {
+				break
+			}
+			c := r.peek()
+			if c != '-' && (c < '0' || c > '9') {
+				r.failShape(errors.New("parentSeq is not an integer or null"))
+				break
+			}
+			n, ok := r.integer()
+			if !ok || n == 0 {
+				r.fail(errors.New("parentSeq is not an integer or null"))
+			}
+			f.parent = n
+		case "ts":
+			if r.peek() != '"' {
+				r.failShape(errors.New("ts is not a string"))
+				break
+			}
+			t, ok := parseTime(r.strBytes())
+			if !ok {
+				r.fail(errors.New("ts is not an ISO 8601 time"))
+			}
+			f.ts, f.hasTime = t, true
+		case "event":
+			f.hasEvent = true
+			before := r.err
+			if body {
+				f.event = readEvent(r)
+			} else {
+				skimEventNoAlloc(r)
+			}
+			if before == nil && r.err != nil && r.err != errSyntax && r.err != errNoType {
+				evErr = r.err
+			}
+		case "liteAgentStorage":
+			f.envelope = true
+			r.skip()
+		default:
+			r.skip()
+		}
+	}
+	if r.err == nil {
+		r.end()
+	}
+	if r.err != nil {
+		f.fail(r, r.err, evErr != nil && r.err == evErr)
+		return
+	}
+}
+
+// fail records a problem found while reading. A shape error (valid JSON of
+// the wrong form) is told apart from a syntax error by checking the whole
+// line, since parsing stops at the first error.
+func (f *frame) fail(r *reader, err error, inEvent bool) {
+	if err == nil {
+		err = r.err
+	}
+	if err == errSyntax || !validJSON(r.b) {
+		f.problem, f.kind = "not valid JSON", ProblemSyntax
+		return
+	}
+	switch {
+	case err == errNoType:
+		f.problem, f.kind = "event has no string type", ProblemFrame
+	case inEvent:
+		f.problem, f.kind = "invalid event: "+err.Error(), ProblemEvent
+	default:
+		f.problem, f.kind = err.Error(), ProblemFrame
+	}
+}
+
+// check verifies the record's place in the log of sessionID at position
+// pos (1-based), after a successful parse.
+func (f *frame) check(sessionID string, pos int64) {
+	switch {
+	case f.problem != "":
+	case !f.hasSeq || f.seq != pos:
+		f.problem, f.kind = "seq is not "+strconv.FormatInt(pos, 10), ProblemFrame
+	case !f.hasSession || string(f.session) != sessionID:
+		f.problem, f.kind = "sessionId does not match", ProblemFrame
+	case !f.hasParent || f.parent != pos-1:
+		f.problem, f.kind = "parentSeq does not precede seq", ProblemFrame
+	case !f.hasTime:
+		f.problem, f.kind = "ts is missing", ProblemFrame
+	case !f.hasEvent:
+		f.problem, f.kind = "event is missing", ProblemFrame
+	}
+}
+
+func validJSON(b []byte) bool {
+	r := newReader(b)
+	r.skip()
+	return r.end() == nil
+}
+
+// parseTime parses a frame timestamp: the exact toISOString form without
+// allocating, or else any RFC 3339 time.
+func parseTime(b []byte) (time.Time, bool) {
+	if len(b) == len(timeLayout) && b[4] == '-' && b[7] == '-' && b[10] == 'T' && b[13] == ':' &&
+		b[16] == ':' && b[19] == '.' && b[23] == 'Z' {
+		num := func(s []byte) int {
+			n := 0
+			for _, c := range s {
+				if c < '0' || c > '9' {
+					return -1
+				}
+				n = n*10 + int(c-'0')
+			}
+			return n
+		}
+		y, mo, d := num(b[0:4]), num(b[5:7]), num(b[8:10])
+		h, mi, s, ms := num(b[11:13]), num(b[14:16]), num(b[17:19]), num(b[20:23])
+		if y >= 0 && mo >= 1 && mo <= 12 && d >= 1 && h >= 0 && h < 24 && mi >= 0 && mi < 60 && s >= 0 && s < 60 && ms >= 0 {
+			t := time.Date(y, time.Month(mo), d, h, mi, s, ms*int(time.Millisecond), time.UTC)
+			if t.Day() == d {
+				return t, true
+			}
+		}
+		return time.Time{}, false
+	}
+	t, err := time.Parse(time.RFC3339Nano, string(b))
+	if err != nil {
+		return time.Time{}, false
+	}
+	return t, true
+}

@@ -1,0 +1,240 @@
+package session
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"strconv"
+
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// MaxLineBytes is the longest log line a FileCheckpointer reads or writes:
+// 256 MiB. A longer line is reported as a corrupt record rather than read
+// into memory, and Append refuses to write one.
+const MaxLineBytes = 256 << 20
+
+// lineReader splits a log into lines with bounded memory: a line is held
+// in the bufio buffer when it fits and in one reused buffer otherwise, and
+// a line longer than max is skipped rather than held.
+type lineReader struct {
+	br   *bufio.Reader
+	long []byte
+	off  int64 // offset of the next line
+	max  int
+}
+
+func newLineReader(r io.Reader, max int) *lineReader {
+	return &lineReader{br: bufio.NewReaderSize(r, 64<<10), max: max}
+}
+
+// line is one line of a log.
+type line struct {
+	text    []byte // without the newline; valid until the next call
+	start   int64  // offset of the line
+	end     int64  // offset after the line and its newline
+	newline bool   // the line ends with '\n' (only the last may not)
+	tooLong bool   // longer than max; text is then empty
+}
+
+// next returns the next line, or io.EOF after the last.
+func (lr *lineReader) next() (line, error) {
+	l := line{start: lr.off}
+	frag, err := lr.br.ReadSlice('\n')
+	n := int64(len(frag))
+	if errors.Is(err, bufio.ErrBufferFull) {
+		lr.long = append(lr.long[:0], frag...)
+		for errors.Is(err, bufio.ErrBufferFull) {
+			frag, err = lr.br.ReadSlice('\n')
+			n += int64(len(frag))
+			if !l.tooLong && len(lr.long)+len(frag) <= lr.max+1 {
+				lr.long = append(lr.long, frag...)
+			} else {
+				l.tooLong = true
+			}
+		}
+		frag = lr.long
+	}
+	lr.off += n
+	l.end = lr.off
+	switch {
+	case err == nil:
+		l.newline = true
+		frag = frag[:len(frag)-1]
+	case err == io.EOF:
+		if n == 0 {
+			return l, io.EOF
+		}
+	default:
+		return l, err
+	}
+	if len(frag) > lr.max {
+		l.tooLong = true
+	}
+	if l.tooLong {
+		frag = nil
+		if cap(lr.long) > 64<<20 {
+			lr.long = nil // do not keep a huge buffer for the rest of the log
+		}
+	}
+	l.text = frag
+	return l, nil
+}
+
+// trimSpace trims the whitespace JSON allows around a value.
+func trimSpace(b []byte) []byte {
+	return bytes.Trim(b, " \t\r\n")
+}
+
+// scanRecord is what scan reports for each good record.
+type scanRecord struct {
+	pos   int64
+	end   int64        // offset after the record's line
+	event *StoredEvent // nil unless the body was decoded
+}
+
+// scanOpts selects what scan does.
+type scanOpts struct {
+	id, file string
+	// since: decode the events of records with seq > since; the others
+	// are validated without being decoded.
+	since int64
+	// all: keep going after a problem (Verify) instead of stopping at the
+	// first one.
+	all bool
+}
+
+// scanResult sums up a scan.
+type scanResult struct {
+	records int64 // non-blank lines seen (the head when there was no problem)
+	newline bool  // the file is empty or ends with '\n'
+	stopped bool  // a callback stopped the scan
+}
+
+// scan reads a log from r, validating each record, and calls onRecord for
+// every good record and onProblem for every bad one, in order. Without
+// opts.all it stops after the first problem, having read on only to learn
+// whether the bad record was the last non-blank line (Problem.Tail). Either
+// callback returning false stops the scan. The error is an I/O error or
+// ctx.Err(), never a problem.
+func scan(ctx context.Context, enc storage.Encoding, r io.Reader, maxLine int, opts scanOpts,
+	onRecord func(scanRecord) bool, onProblem func(Problem) bool) (scanResult, error) {
+	lr := newLineReader(r, maxLine)
+	res := scanResult{newline: true}
+	var pending *Problem // the last problem, until we know whether it is the tail
+	for {
+		l, err := lr.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return res, readError(opts.file, err)
+		}
+		res.newline = l.newline
+		text := trimSpace(l.text)
+		if len(text) == 0 && !l.tooLong {
+			continue // blank lines are ignored
+		}
+		if pending != nil {
+			p := *pending
+			pending = nil
+			if !onProblem(p) || !opts.all {
+				res.stopped = true
+				return res, nil
+			}
+		}
+		res.records++
+		pos := res.records
+		if pos&1023 == 0 {
+			if err := ctx.Err(); err != nil {
+				return res, err
+			}
+		}
+		ev, prob, err := checkLine(ctx, enc, opts, pos, l, text)
+		if err != nil {
+			return res, err
+		}
+		if prob != nil {
+			prob.Offset = l.start
+			pending = prob
+			continue
+		}
+		if !onRecord(scanRecord{pos: pos, end: l.end, event: ev}) {
+			res.stopped = true
+			return res, nil
+		}
+	}
+	if pending != nil {
+		p := *pending
+		p.Tail = true
+		if !onProblem(p) {
+			res.stopped = true
+		}
+	}
+	return res, nil
+}
+
+func readError(file string, err error) error {
+	return (&storage.Error{Op: "read", Kind: storage.KindCheckpoint, File: file, Message: "cannot read checkpoint log"}).WithCause(err)
+}
+
+// checkLine decodes and validates one non-blank line at position pos.
+func checkLine(ctx context.Context, enc storage.Encoding, opts scanOpts, pos int64, l line, text []byte) (*StoredEvent, *Problem, error) {
+	if l.tooLong {
+		return nil, newProblem(opts, pos, ProblemTooLong, "line exceeds the length limit"), nil
+	}
+	plain := text
+	if enc.Encoded() {
+		var err error
+		plain, err = enc.Decode(ctx, storage.KindCheckpoint, opts.id, strconv.FormatInt(pos, 10), text)
+		if err != nil {
+			if cerr := ctx.Err(); cerr != nil {
+				return nil, nil, cerr
+			}
+			var se *storage.Error
+			if !errors.As(err, &se) {
+				se = &storage.Error{Op: "decode", Kind: storage.KindCheckpoint, Message: "Storage decode failed (checkpoint)"}
+			}
+			return nil, &Problem{Record: pos, Kind: ProblemDecode, Err: se.At(opts.file, strconv.FormatInt(pos, 10))}, nil
+		}
+	}
+	body := pos > opts.since
+	var f frame
+	f.parse(&reader{b: plain}, body)
+	if !enc.Encoded() && (f.envelope || f.problem != "" && bytes.Contains(text, []byte(`"liteAgentStorage"`))) {
+		// An envelope read without a codec, torn or not: the same refusal
+		// as storage.Encoding.Decode, and never a repairable tail.
+		rec := strconv.FormatInt(pos, 10)
+		return nil, &Problem{Record: pos, Kind: ProblemDecode, Err: &storage.Error{
+			Op: "decode", Kind: storage.KindCheckpoint, File: opts.file, Record: rec,
+			Message: "Encoded storage requires its configured codec",
+		}}, nil
+	}
+	f.check(opts.id, pos)
+	if f.problem != "" {
+		return nil, newProblem(opts, pos, f.kind, f.problem), nil
+	}
+	if !body {
+		return nil, nil, nil
+	}
+	return &StoredEvent{Seq: pos, SessionID: opts.id, ParentSeq: pos - 1, Time: f.ts, Event: f.event}, nil, nil
+}
+
+// newProblem builds a Problem whose error is the reference's "Corrupt
+// checkpoint record <i>" message plus a reason in our own words.
+func newProblem(opts scanOpts, pos int64, kind ProblemKind, reason string) *Problem {
+	rec := strconv.FormatInt(pos, 10)
+	return &Problem{
+		Record: pos,
+		Kind:   kind,
+		Err: &storage.Error{
+			Op:      "read",
+			Kind:    storage.KindCheckpoint,
+			File:    opts.file,
+			Record:  rec,
+			Message: "Corrupt checkpoint record " + rec + ": " + reason,
+		},
+	}
+}
