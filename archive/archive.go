@@ -115,8 +115,10 @@ type Options struct {
 //
 // A FileArchive is safe for concurrent use by multiple goroutines, and
 // several processes may use the same directory at once: every operation
-// holds the lock directory <dir>.lock. Read budgets and repeat tracking
-// belong to the FileArchive value, not to the directory.
+// holds the lock directory <dir>.lock, waiting for another holder until ctx
+// ends or 30 s pass, and taking over a lock left unrefreshed for 10 s. Read
+// budgets and repeat tracking belong to the FileArchive value, not to the
+// directory.
 type FileArchive struct {
 	dir      *safefs.Dir
 	cs       codecScope
@@ -341,12 +343,12 @@ func (a *FileArchive) Put(ctx context.Context, content string, metadata map[stri
 // q.Generation's budget and cut with "[truncated]" to fit it; once the
 // budget is spent the result says "Read budget exhausted.".
 //
-// Errors: a negative limit (ErrPageRange), a budget too small for the
+// Errors: a negative limit (ErrSearchLimit), a budget too small for the
 // wrapper (ErrWrapperBudget), or a *storage.Error for an index or note that
 // cannot be read or decoded.
 func (a *FileArchive) Search(ctx context.Context, q Query) (string, error) {
 	if q.Limit < 0 {
-		return "", fmt.Errorf("archive: search limit %d: %w", q.Limit, ErrPageRange)
+		return "", fmt.Errorf("archive: search limit %d: %w", q.Limit, ErrSearchLimit)
 	}
 	limit := q.Limit
 	if limit == 0 {

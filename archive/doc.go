@@ -25,7 +25,8 @@
 //     the JSON object {"ref","preview","metadata"?} with the keys in that
 //     order, written as JavaScript's JSON.stringify writes it (no HTML
 //     escaping; U+2028 and U+2029 unescaped); metadata is omitted when Put
-//     had none. Lines are appended with one write and fsynced.
+//     had none. Readers ignore other keys. Lines are appended with one
+//     write and fsynced.
 //
 // The preview is the longest prefix of the content whose UTF-8 size is at
 // most 512 bytes, never ending inside a character.

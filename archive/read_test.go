@@ -421,7 +421,7 @@ func TestSearchGoesBeyondThePreviewAndHonorsTheLimit(t *testing.T) {
 			}
 		}
 	}
-	if _, err := a.Search(t.Context(), archive.Query{Limit: -1}); !errors.Is(err, archive.ErrPageRange) {
+	if _, err := a.Search(t.Context(), archive.Query{Limit: -1}); !errors.Is(err, archive.ErrSearchLimit) {
 		t.Errorf("negative limit: %v", err)
 	}
 }

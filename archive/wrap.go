@@ -23,9 +23,10 @@ func (e *RangeError) Error() string { return e.msg }
 var (
 	// ErrMaxReadBytes rejects an Options.MaxReadBytes below MinReadBytes.
 	ErrMaxReadBytes = &RangeError{"maxReadBytes must be an integer of at least 256 bytes"}
-	// ErrPageRange rejects a negative ReadRequest.Offset or Limit, or a
-	// negative Query.Limit.
+	// ErrPageRange rejects a negative ReadRequest.Offset or Limit.
 	ErrPageRange = &RangeError{"offset must be non-negative and limit must be positive"}
+	// ErrSearchLimit rejects a negative Query.Limit.
+	ErrSearchLimit = &RangeError{"search limit must not be negative"}
 	// ErrOffsetBeyondEnd rejects an offset past the end of the content.
 	ErrOffsetBeyondEnd = &RangeError{"offset exceeds archived content length"}
 	// ErrOffsetSplitsCharacter rejects an offset between the two UTF-16
