@@ -194,7 +194,7 @@ func (s *sweeper) project(ctx context.Context, projects *os.Root, name string) e
 		}
 		before := len(s.candidates)
 		err := s.dir(ctx, d, filepath.Join(p, sub))
-		if len(s.candidates) > before {
+		if s.limit && len(s.candidates) > before {
 			s.roots = append(s.roots, d) // kept open for the size rule
 		} else {
 			_ = d.Close()
