@@ -83,11 +83,15 @@
 // Every operation of a [FileStore], reads included, runs under the list's
 // lock, the directory <tasksDir>/<listID>.lock, held across reading,
 // decoding, encoding and writing; codecs therefore run with the lock held and
-// must return. The lock is the one the reference implementation uses, so a
-// FileStore is safe for concurrent use by goroutines, by processes, and
-// together with reference processes; ids are chosen under it and are never
-// handed out twice. A lock left by a killed process is taken over once it is
-// ten seconds stale.
+// must return. The lock is a directory made with mkdir, refreshed while held
+// and taken over once ten seconds stale (so a killed holder blocks the list
+// for ten seconds at most), the convention every program sharing a data home
+// follows. A FileStore is therefore safe for concurrent use by goroutines and
+// by processes; ids are chosen under the lock and never handed out twice.
+// Processes on one machine also queue for a list with flock(2) on its
+// directory before trying the lock directory, so that waiters are served in
+// turn instead of polling; the lock directory alone decides who holds the
+// list.
 //
 // # Private and shared lists
 //

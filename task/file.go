@@ -23,8 +23,8 @@ const corruptMessage = "Corrupt task record"
 // FileStore is a task list kept as one file per task in
 // <tasksDir>/<listID>/, under the cross-process lock <tasksDir>/<listID>.lock.
 // See the package documentation for the format. It is safe for concurrent
-// use by multiple goroutines and by multiple processes, including processes
-// of the reference implementation.
+// use by multiple goroutines and by multiple processes, including programs
+// that only follow the lock-directory convention.
 type FileStore struct {
 	dir    *safefs.Dir
 	listID string

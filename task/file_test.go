@@ -587,3 +587,34 @@ func TestChangingTheCodecRequiresMigration(t *testing.T) {
 		})
 	}
 }
+
+func TestLockDirectoryOfAnotherProgramIsHonoured(t *testing.T) {
+	// A program that knows only the lock-directory convention holds the
+	// list: no operation may proceed until the directory is gone.
+	dir := t.TempDir()
+	s := newFile(t, dir, "list", plain)
+	mustCreate(t, s, "one")
+	lockDir := filepath.Join(dir, "list.lock")
+	if err := os.Mkdir(lockDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, dir)
+	for name, op := range map[string]func(context.Context) error{
+		"Update": func(ctx context.Context) error { _, err := s.Update(ctx, "1", UpdateInput{Subject: ptr("x")}); return err },
+		"Get":    func(ctx context.Context) error { _, _, err := s.Get(ctx, "1"); return err },
+	} {
+		ctx, cancel := context.WithTimeout(t.Context(), 150*time.Millisecond)
+		err := op(ctx)
+		cancel()
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("%s under a foreign lock returned %v", name, err)
+		}
+	}
+	assertSameFiles(t, before, snapshot(t, dir))
+	if err := os.Remove(lockDir); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustUpdate(t, s, "1", UpdateInput{Subject: ptr("x")}); got.Subject != "x" {
+		t.Fatalf("got %+v", got)
+	}
+}

@@ -16,7 +16,7 @@ import (
 // lets a process that releases and immediately re-locks starve the others.
 //
 // The queue only orders access; exclusion is the lock directory's job, which
-// reference processes honour too. Where flock is unavailable (some network
+// processes that do not queue honour too. Where flock is unavailable (some network
 // file systems), queue returns a no-op release and the lock directory alone
 // applies. When ctx is done first, queue returns ctx.Err(); the pending flock
 // is then released as soon as the kernel grants it.

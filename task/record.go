@@ -38,8 +38,7 @@ func fileStem(id string) string {
 }
 
 // Marshal returns the plaintext record of t, byte for byte what
-// JSON.stringify(task, null, 2) produces in the reference implementation:
-// keys in the order of the [Task] fields, two-space indentation, no
+// JavaScript's JSON.stringify(task, null, 2) produces for it: keys in the order of the [Task] fields, two-space indentation, no
 // trailing newline, no escaping of <, > and & or of U+2028 and U+2029.
 // Nested metadata objects have their keys sorted. A nil BlockedBy or Blocks
 // is written as []. It fails only when Metadata holds a value that has no

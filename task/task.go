@@ -203,6 +203,7 @@ type NotFoundError struct {
 	ID string
 }
 
+// Error returns "no task '<id>'".
 func (e *NotFoundError) Error() string { return fmt.Sprintf("no task '%s'", e.ID) }
 
 // Is reports whether target is [ErrNotFound].
@@ -222,6 +223,7 @@ type DependencyError struct {
 	ID string
 }
 
+// Error returns "task '<id>' has unfinished dependencies".
 func (e *DependencyError) Error() string {
 	return fmt.Sprintf("task '%s' has unfinished dependencies", e.ID)
 }
@@ -252,6 +254,7 @@ type ExecutionError struct {
 	Err error
 }
 
+// Error returns the reason in words, naming the task.
 func (e *ExecutionError) Error() string {
 	switch e.Err {
 	case ErrAgentRunning:
@@ -266,6 +269,7 @@ func (e *ExecutionError) Error() string {
 	return fmt.Sprintf("task '%s': %v", e.ID, e.Err)
 }
 
+// Unwrap returns Err.
 func (e *ExecutionError) Unwrap() error { return e.Err }
 
 // An InputError reports an invalid field of a [CreateInput] or
@@ -280,6 +284,7 @@ type InputError struct {
 	Err error
 }
 
+// Error names the task, the field and the problem.
 func (e *InputError) Error() string {
 	if e.ID == "" {
 		return fmt.Sprintf("invalid task %s: %v", e.Field, e.Err)
@@ -287,4 +292,5 @@ func (e *InputError) Error() string {
 	return fmt.Sprintf("task '%s': invalid %s: %v", e.ID, e.Field, e.Err)
 }
 
+// Unwrap returns Err.
 func (e *InputError) Unwrap() error { return e.Err }
