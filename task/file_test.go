@@ -600,8 +600,11 @@ func TestLockDirectoryOfAnotherProgramIsHonoured(t *testing.T) {
 	}
 	before := snapshot(t, dir)
 	for name, op := range map[string]func(context.Context) error{
-		"Update": func(ctx context.Context) error { _, err := s.Update(ctx, "1", UpdateInput{Subject: ptr("x")}); return err },
-		"Get":    func(ctx context.Context) error { _, _, err := s.Get(ctx, "1"); return err },
+		"Update": func(ctx context.Context) error {
+			_, err := s.Update(ctx, "1", UpdateInput{Subject: ptr("x")})
+			return err
+		},
+		"Get": func(ctx context.Context) error { _, _, err := s.Get(ctx, "1"); return err },
 	} {
 		ctx, cancel := context.WithTimeout(t.Context(), 150*time.Millisecond)
 		err := op(ctx)
