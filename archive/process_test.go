@@ -20,8 +20,8 @@ import (
 const (
 	childEnv   = "ARCHIVE_TEST_CHILD" // the child's name
 	childDir   = "ARCHIVE_TEST_DIR"
-	childCount = 40 // notes each writer puts
-	shared     = 10 // of which the same in every writer
+	childCount = 20 // notes each writer puts
+	shared     = 5  // of which the same in every writer
 )
 
 func TestMain(m *testing.M) {

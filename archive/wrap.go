@@ -36,7 +36,8 @@ var (
 	// hold even one more character of the content.
 	ErrPageBudget = &RangeError{"Read budget is too small for another page; continue on the next turn"}
 	// ErrWrapperBudget reports that the remaining budget cannot hold the
-	// historical-context wrapper itself.
+	// historical-context wrapper itself (with its "[truncated]" mark when
+	// the body does not fit).
 	ErrWrapperBudget = &RangeError{"maxReadBytes is too small for a historical-context wrapper"}
 )
 
@@ -89,7 +90,8 @@ func exhausted(generation int64) string {
 
 // wrap returns body, escaped, inside the historical-context wrapper that
 // starts with open, in at most budget bytes. A body that does not fit is
-// cut (never inside a character or an escape) and ends with "[truncated]".
+// cut (never inside a character or an escape) and ends with "[truncated]";
+// ErrWrapperBudget means that not even the wrapper fits.
 func wrap(open, body string, budget int) (string, error) {
 	head := open + "\n" + warningLine + "\n"
 	if len(head)+len(closeTag) > budget {
@@ -100,11 +102,10 @@ func wrap(open, body string, budget int) (string, error) {
 		return head + escaped + closeTag, nil
 	}
 	room := budget - len(head) - len(truncatedMark) - len(closeTag)
-	cut := 0
-	if room > 0 {
-		cut = escapedCut(escaped, room)
+	if room < 0 { // not even room to say that the body was cut
+		return "", ErrWrapperBudget
 	}
-	return head + escaped[:cut] + truncatedMark + closeTag, nil
+	return head + escaped[:escapedCut(escaped, room)] + truncatedMark + closeTag, nil
 }
 
 // escapedCut returns the largest prefix length of escaped text that is at
