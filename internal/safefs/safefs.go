@@ -77,13 +77,11 @@ func (d *Dir) Real() string { return d.real }
 // Check verifies that the directory is still the one anchored: not replaced
 // by a symlink, not renamed away and recreated, and with the same real path.
 func (d *Dir) Check() error {
+	// The cause is deliberately not wrapped: a vanished directory must not
+	// look like a missing record to callers testing fs.ErrNotExist.
 	st, err := os.Lstat(d.path)
 	if err != nil || st.Mode()&fs.ModeSymlink != 0 || !os.SameFile(st, d.st) {
-		e := &storage.Error{Op: "open", File: d.path, Message: "Storage directory changed"}
-		if err != nil {
-			return e.WithCause(err)
-		}
-		return e
+		return &storage.Error{Op: "open", File: d.path, Message: "Storage directory changed"}
 	}
 	if real, err := filepath.EvalSymlinks(d.path); err != nil || real != d.real {
 		return &storage.Error{Op: "open", File: d.path, Message: "Storage directory changed"}

@@ -254,3 +254,19 @@ func TestLockLivesBesideTarget(t *testing.T) {
 	}
 	l.Release()
 }
+
+func TestRemovedDirectoryIsNotAMissingRecord(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "spill")
+	d, err := safefs.Anchor(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(dir); err != nil {
+		t.Fatal(err)
+	}
+	_, err = d.ReadFile("x.txt")
+	wantStorageError(t, err, "Storage directory changed")
+	if errors.Is(err, fs.ErrNotExist) {
+		t.Error("a vanished storage directory reads as a missing record")
+	}
+}
