@@ -621,3 +621,20 @@ func TestLockDirectoryOfAnotherProgramIsHonoured(t *testing.T) {
 		t.Fatalf("got %+v", got)
 	}
 }
+
+func TestNonNumericRecordsSortAfterNumericOnesAndDoNotBreakIDs(t *testing.T) {
+	dir := t.TempDir()
+	s := newFile(t, dir, "list", plain)
+	rec := []byte(`{"id":"imported","subject":"from elsewhere","status":"pending","blockedBy":[],"blocks":[]}`)
+	if err := os.WriteFile(filepath.Join(dir, "list", "imported.json"), rec, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	mustCreate(t, s, "one")
+	ts, err := s.List(t.Context())
+	if err != nil || len(ts) != 2 || ts[0].ID != "1" || ts[1].ID != "imported" {
+		t.Fatalf("List = %+v, %v", ts, err)
+	}
+	if s.ListID() != "list" || s.Dir() != filepath.Join(dir, "list") {
+		t.Fatalf("ListID %q Dir %q", s.ListID(), s.Dir())
+	}
+}

@@ -238,3 +238,26 @@ func FuzzDecodeTask(f *testing.F) {
 		}
 	})
 }
+
+func TestIDsSortNumericallyThenByText(t *testing.T) {
+	ts := []Task{{ID: "b"}, {ID: "10"}, {ID: "a"}, {ID: "9"}, {ID: "010"}, {ID: "99999999999999999999"}, {ID: "1"}}
+	sortTasks(ts)
+	var got []string
+	for _, tk := range ts {
+		got = append(got, tk.ID)
+	}
+	want := []string{"1", "9", "010", "10", "99999999999999999999", "a", "b"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("order %v, want %v", got, want)
+	}
+}
+
+func TestInputErrorNamesTaskAndField(t *testing.T) {
+	err := error(&InputError{ID: "3", Field: "status", Err: errors.New(`unknown status "x"`)})
+	if err.Error() != `task '3': invalid status: unknown status "x"` {
+		t.Fatalf("got %q", err)
+	}
+	if (&InputError{Field: "metadata", Err: errors.New("bad")}).Error() != "invalid task metadata: bad" {
+		t.Fatal("create-time input error text")
+	}
+}
