@@ -70,9 +70,11 @@
 // line that does not decode to an entry, or an unterminated last line, is
 // "Corrupt archive index". Errors name the file and record (ref or line
 // number), never the content. Nothing is ever repaired or rewritten: a
-// failing operation leaves every file as it was. Symlinked files and
-// directories inside the archive, and an archive directory replaced after
-// it was opened, are refused.
+// failing operation leaves every file as it was, except that a Put failing
+// after its note was written (on the index append) leaves the note, which
+// is unlisted until a later Put of the same content adds its index line.
+// Symlinked files and directories inside the archive, and an archive
+// directory replaced after it was opened, are refused.
 //
 // Requests the archive cannot answer with a page (a bad offset, a budget
 // too small) fail with a *[RangeError] matching one of the Err… values.

@@ -32,8 +32,9 @@ var (
 	// ErrOffsetSplitsCharacter rejects an offset between the two UTF-16
 	// halves of one character.
 	ErrOffsetSplitsCharacter = &RangeError{"offset splits a Unicode character; use nextOffset"}
-	// ErrPageBudget reports that the generation's remaining budget cannot
-	// hold even one more character of the content.
+	// ErrPageBudget reports that a page would hold no character: the
+	// generation's remaining budget cannot hold the next one, or the
+	// request's limit is one unit and the next character takes two.
 	ErrPageBudget = &RangeError{"Read budget is too small for another page; continue on the next turn"}
 	// ErrWrapperBudget reports that the remaining budget cannot hold the
 	// historical-context wrapper itself (with its "[truncated]" mark when
