@@ -1,0 +1,412 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/lite-agent/lite-agent-go/model"
+	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/tool"
+)
+
+// Defaults of [Options].
+const (
+	DefaultMaxTurns         = 50
+	DefaultMaxParallelTools = 10
+)
+
+// persistTimeout bounds the appends made after a turn was cancelled, which
+// run without the cancelled context so that the log stays resumable.
+const persistTimeout = 30 * time.Second
+
+// Options configures an [Engine]. Provider and Checkpointer are required.
+type Options struct {
+	// Provider streams model responses.
+	Provider model.Provider
+	// Model is the model id sent with every request.
+	Model string
+	// System is the system prompt.
+	System string
+	// Tools are the tools the model may call. When two tools share a name,
+	// both specs are sent and the later one runs.
+	Tools []tool.Tool
+	// Checkpointer stores the session logs.
+	Checkpointer session.Checkpointer
+	// MaxTurns bounds the model calls of one prompt; zero means 50.
+	MaxTurns int
+	// MaxParallelTools bounds the tool calls run at once; zero means 10,
+	// one runs them in order.
+	MaxParallelTools int
+	// MaxTokens, Temperature and TopP are forwarded to every request; zero
+	// and nil mean the provider's defaults.
+	MaxTokens   int
+	Temperature *float64
+	TopP        *float64
+	// Reminder, when set, returns text appended to each request as a last
+	// user message (such as the current task list). It is never persisted.
+	// An empty string adds nothing; an error is logged and ignored.
+	Reminder func(ctx context.Context, sessionID string) (string, error)
+	// Logger receives diagnostics (ids, sizes, durations; never payloads);
+	// nil logs nothing.
+	Logger *slog.Logger
+}
+
+// Engine runs turns. Create it with [New].
+type Engine struct {
+	opts  Options
+	tools *tool.Set
+	specs []model.ToolSpec
+	log   *slog.Logger
+	now   func() time.Time
+
+	mu       sync.Mutex               // guards sessions
+	sessions map[string]*sessionState // per-session turn lock and event cache
+}
+
+// sessionState caches one session's log between turns and serializes turns
+// on it.
+type sessionState struct {
+	turn   sync.Mutex // held for a whole Turn
+	head   int64      // head of events, guarded by turn
+	events []session.StoredEvent
+	loaded bool
+}
+
+// maxCachedSessions bounds the sessions whose folded logs stay in memory.
+const maxCachedSessions = 8
+
+// New returns an Engine. It validates the options.
+func New(opts Options) (*Engine, error) {
+	if opts.Provider == nil {
+		return nil, errors.New("engine: Provider is required")
+	}
+	if opts.Checkpointer == nil {
+		return nil, errors.New("engine: Checkpointer is required")
+	}
+	if opts.MaxTurns < 0 || opts.MaxParallelTools < 0 || opts.MaxTokens < 0 {
+		return nil, errors.New("engine: MaxTurns, MaxParallelTools and MaxTokens must not be negative")
+	}
+	if opts.MaxTurns == 0 {
+		opts.MaxTurns = DefaultMaxTurns
+	}
+	if opts.MaxParallelTools == 0 {
+		opts.MaxParallelTools = DefaultMaxParallelTools
+	}
+	e := &Engine{
+		opts:     opts,
+		tools:    tool.NewSet(opts.Tools...),
+		log:      opts.Logger,
+		now:      time.Now,
+		sessions: make(map[string]*sessionState),
+	}
+	if e.log == nil {
+		e.log = slog.New(slog.DiscardHandler)
+	}
+	for _, t := range opts.Tools {
+		e.specs = append(e.specs, model.ToolSpec{Name: t.Name(), Description: t.Description(), InputSchema: t.Schema()})
+	}
+	return e, nil
+}
+
+// Forget drops what the engine caches about session id, for example after
+// the session was deleted or changed by another writer.
+func (e *Engine) Forget(id string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	delete(e.sessions, id)
+}
+
+func (e *Engine) state(id string) *sessionState {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	st, ok := e.sessions[id]
+	if !ok {
+		if len(e.sessions) >= maxCachedSessions {
+			for k, v := range e.sessions {
+				if v.turn.TryLock() { // not in use: safe to drop
+					v.turn.Unlock()
+					delete(e.sessions, k)
+					break
+				}
+			}
+		}
+		st = &sessionState{}
+		e.sessions[id] = st
+	}
+	return st
+}
+
+// run is the state of one Turn call.
+type run struct {
+	e      *Engine
+	id     string
+	st     *sessionState
+	turn   int
+	events chan Event // events emitted by tools, drained by the loop
+
+	appendMu sync.Mutex // serializes appends of snapshots and batches
+}
+
+type runKey struct{}
+
+// Emit sends ev to the event stream of the turn that is running the tool
+// whose context is ctx. It reports whether there was such a turn. Tools use
+// it for progress such as task updates; SessionID and Turn are filled in.
+func Emit(ctx context.Context, ev Event) bool {
+	r, ok := ctx.Value(runKey{}).(*run)
+	if !ok {
+		return false
+	}
+	ev.SessionID, ev.Turn = r.id, r.turn
+	select {
+	case r.events <- ev:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// SessionID returns the session of the turn running the tool whose context
+// is ctx, or "" outside a turn.
+func SessionID(ctx context.Context) string {
+	if r, ok := ctx.Value(runKey{}).(*run); ok {
+		return r.id
+	}
+	return ""
+}
+
+// RecordSnapshot appends ev, with its Turn set, to the log of the session
+// whose turn is running the tool that called it (found through ctx), before
+// that tool's result. It fails outside a turn. File tools call it before
+// every change.
+func (e *Engine) RecordSnapshot(ctx context.Context, ev session.FileSnapshotEvent) error {
+	r, ok := ctx.Value(runKey{}).(*run)
+	if !ok || r.e != e {
+		return errors.New("engine: snapshot recorded outside a turn")
+	}
+	ev.Turn = r.turn
+	return r.append(ctx, ev)
+}
+
+// append adds events to the log as one batch at the tracked head, and to
+// the cache.
+func (r *run) append(ctx context.Context, evs ...session.Event) error {
+	r.appendMu.Lock()
+	defer r.appendMu.Unlock()
+	cp := r.e.opts.Checkpointer
+	head, err := cp.Append(ctx, r.id, evs, r.st.head)
+	if err != nil {
+		r.st.loaded = false // reload on the next turn
+		return fmt.Errorf("append to session %s: %w", r.id, err)
+	}
+	ts := r.e.now().UTC().Truncate(time.Millisecond)
+	for i, ev := range evs {
+		seq := r.st.head + int64(i) + 1
+		r.st.events = append(r.st.events, session.StoredEvent{Seq: seq, SessionID: r.id, ParentSeq: seq - 1, Time: ts, Event: ev})
+	}
+	r.st.head = head
+	return nil
+}
+
+// load brings the cached log of the session up to date with the store.
+func (r *run) load(ctx context.Context) error {
+	cp := r.e.opts.Checkpointer
+	head, err := cp.Head(ctx, r.id)
+	if err != nil {
+		return fmt.Errorf("read session %s: %w", r.id, err)
+	}
+	if r.st.loaded && head == r.st.head {
+		return nil
+	}
+	evs, err := cp.Read(ctx, r.id, 0)
+	if err != nil {
+		return fmt.Errorf("read session %s: %w", r.id, err)
+	}
+	r.st.events = evs
+	r.st.head = 0
+	if n := len(evs); n > 0 {
+		r.st.head = evs[n-1].Seq
+	}
+	r.st.loaded = true
+	return nil
+}
+
+// Turn runs one prompt in session id and yields its events. The last event
+// is a done event carrying the [Result]; a failure that ends the turn is
+// yielded once, as an error event together with the error, and ends the
+// sequence. Cancelling ctx, or breaking out of the loop, stops the turn at
+// the next boundary with stop reason aborted; the log stays valid.
+//
+// Turns on one session run one at a time; the sequence may be ranged over
+// once.
+func (e *Engine) Turn(ctx context.Context, id string, prompt model.Message) iter.Seq2[Event, error] {
+	return func(yield func(Event, error) bool) {
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		st := e.state(id)
+		st.turn.Lock()
+		defer st.turn.Unlock()
+		r := &run{e: e, id: id, st: st, events: make(chan Event)}
+		ctx = context.WithValue(ctx, runKey{}, r)
+
+		stopped := false
+		emit := func(ev Event) {
+			if stopped {
+				return
+			}
+			ev.SessionID = id
+			if !yield(ev, nil) {
+				stopped = true
+				cancel()
+			}
+		}
+		res, err := r.loop(ctx, prompt, emit)
+		if err != nil {
+			if !stopped {
+				yield(Event{Type: EventError, SessionID: id, Err: err, Fatal: true}, err)
+			}
+			return
+		}
+		emit(Event{Type: EventDone, Turn: r.turn, Done: res})
+	}
+}
+
+func (r *run) loop(ctx context.Context, prompt model.Message, emit func(Event)) (*Result, error) {
+	e := r.e
+	if err := r.load(ctx); err != nil {
+		return nil, err
+	}
+	if err := r.answerDangling(ctx); err != nil {
+		return nil, err
+	}
+	res := &Result{SessionID: r.id}
+	checkpoint := true
+	if err := r.append(ctx, session.UserEvent{Message: prompt, Origin: session.OriginUser, Checkpoint: &checkpoint}); err != nil {
+		return nil, err
+	}
+	res.Messages = append(res.Messages, prompt)
+
+	for r.turn = 1; ; r.turn++ {
+		if ctx.Err() != nil {
+			res.StopReason = StopAborted
+			return res, nil
+		}
+		res.Turns = r.turn
+		emit(Event{Type: EventTurnStart, Turn: r.turn})
+		msg, usage, stop, err := r.callModel(ctx, emit)
+		if err != nil {
+			if ctx.Err() != nil {
+				res.StopReason = StopAborted
+				return res, nil
+			}
+			return nil, err
+		}
+		res.Usage = res.Usage.Add(usage)
+		if err := r.append(ctx, session.AssistantEvent{Message: msg}); err != nil {
+			return nil, err
+		}
+		res.Messages = append(res.Messages, msg)
+		if t := msg.PlainText(); t != "" {
+			res.Text = t
+		}
+		emit(Event{Type: EventMessage, Turn: r.turn, Message: &msg})
+
+		calls := toolCalls(msg)
+		if len(calls) == 0 {
+			emit(Event{Type: EventTurnEnd, Turn: r.turn, StopReason: stop})
+			res.StopReason = StopDone
+			return res, nil
+		}
+		results, err := r.runTools(ctx, calls, emit)
+		if err != nil {
+			return nil, err
+		}
+		res.Messages = append(res.Messages, model.UserBlocks(results...))
+		emit(Event{Type: EventTurnEnd, Turn: r.turn, StopReason: model.StopToolUse})
+		if ctx.Err() != nil {
+			res.StopReason = StopAborted
+			return res, nil
+		}
+		if r.turn >= e.opts.MaxTurns {
+			res.StopReason = StopMaxTurns
+			return res, nil
+		}
+	}
+}
+
+// request builds the model request from the cached log.
+func (r *run) request(ctx context.Context) model.Request {
+	e := r.e
+	msgs := session.Fold(r.st.events)
+	if e.opts.Reminder != nil {
+		text, err := e.opts.Reminder(ctx, r.id)
+		if err != nil {
+			e.log.Warn("reminder failed", "session", r.id, "err", err)
+		} else if text != "" {
+			msgs = append(msgs[:len(msgs):len(msgs)], model.UserText(text))
+		}
+	}
+	return model.Request{
+		Model:       e.opts.Model,
+		System:      e.opts.System,
+		Messages:    msgs,
+		Tools:       e.specs,
+		MaxTokens:   e.opts.MaxTokens,
+		Temperature: e.opts.Temperature,
+		TopP:        e.opts.TopP,
+	}
+}
+
+// callModel streams one model response.
+func (r *run) callModel(ctx context.Context, emit func(Event)) (model.Message, model.Usage, model.StopReason, error) {
+	e := r.e
+	req := r.request(ctx)
+	emit(Event{Type: EventModelCallStart, Turn: r.turn, Model: e.opts.Model})
+	start := e.now()
+	var (
+		msg  model.Message
+		use  model.Usage
+		stop model.StopReason
+		done bool
+	)
+	for ch, err := range e.opts.Provider.Stream(ctx, req) {
+		if err != nil {
+			emit(Event{Type: EventModelCallEnd, Turn: r.turn, Model: e.opts.Model, Duration: e.now().Sub(start), Err: err})
+			return msg, use, stop, fmt.Errorf("model call %d: %w", r.turn, err)
+		}
+		switch ch.Kind {
+		case model.ChunkText:
+			emit(Event{Type: EventTextDelta, Turn: r.turn, Text: ch.Text})
+		case model.ChunkDone:
+			msg, use, stop, done = ch.Message, ch.Usage, ch.StopReason, true
+		}
+	}
+	if !done {
+		err := ctx.Err()
+		if err == nil {
+			err = model.NewError(model.ClassStream, 0, "provider produced no message_done chunk", nil)
+		}
+		emit(Event{Type: EventModelCallEnd, Turn: r.turn, Model: e.opts.Model, Duration: e.now().Sub(start), Err: err})
+		return msg, use, stop, fmt.Errorf("model call %d: %w", r.turn, err)
+	}
+	if msg.Role == "" {
+		msg.Role = model.RoleAssistant
+	}
+	emit(Event{Type: EventModelCallEnd, Turn: r.turn, Model: e.opts.Model, Duration: e.now().Sub(start), Usage: &use})
+	return msg, use, stop, nil
+}
+
+func toolCalls(m model.Message) []model.Block {
+	var calls []model.Block
+	for _, b := range m.Blocks {
+		if b.Type == model.BlockToolCall {
+			calls = append(calls, b)
+		}
+	}
+	return calls
+}

@@ -1,0 +1,91 @@
+package engine
+
+import (
+	"time"
+
+	"github.com/lite-agent/lite-agent-go/model"
+)
+
+// EventType names the kind of an [Event].
+type EventType string
+
+// The event types, as in the reference event stream.
+const (
+	EventTurnStart      EventType = "turn_start"       // Turn
+	EventModelCallStart EventType = "model_call_start" // Turn, Model
+	EventModelCallEnd   EventType = "model_call_end"   // Turn, Model, Duration, Usage, Err
+	EventTextDelta      EventType = "text_delta"       // Text
+	EventMessage        EventType = "message"          // Message
+	EventToolUse        EventType = "tool_use"         // Call: every call of a turn, up front, in input order
+	EventToolCallStart  EventType = "tool_call_start"  // Call, Turn
+	EventToolCallEnd    EventType = "tool_call_end"    // Call, Turn, Duration, IsError
+	EventToolResult     EventType = "tool_result"      // Call, Result: in completion order
+	EventTaskUpdate     EventType = "task_update"      // TaskID, Status, Owner
+	EventTurnEnd        EventType = "turn_end"         // Turn, StopReason
+	EventRetry          EventType = "retry"            // Err: a model call is retried (not fatal)
+	EventError          EventType = "error"            // Err, Fatal
+	EventDone           EventType = "done"             // Result
+)
+
+// Event is one thing that happened during a turn. Type says which fields are
+// set.
+type Event struct {
+	Type EventType
+	// SessionID is the session the event belongs to.
+	SessionID string
+	// Turn is the 1-based model call number within the prompt.
+	Turn int
+	// Model is the model id of a model call.
+	Model string
+	// Text is a text delta.
+	Text string
+	// Message is a complete assistant message.
+	Message *model.Message
+	// Call is a tool call (a tool_call block).
+	Call *model.Block
+	// Result is a tool result (a tool_result block).
+	Result *model.Block
+	// IsError marks a failed tool call on tool_call_end.
+	IsError bool
+	// Duration is how long a model or tool call took.
+	Duration time.Duration
+	// Usage is the token usage of a model call.
+	Usage *model.Usage
+	// StopReason is why the model stopped, on turn_end.
+	StopReason model.StopReason
+	// TaskID, Status and Owner describe a task update.
+	TaskID, Status, Owner string
+	// Err is the error of an error, retry or failed model_call_end event.
+	Err error
+	// Fatal marks an error that ended the turn.
+	Fatal bool
+	// Result of the whole prompt, on done.
+	Done *Result
+}
+
+// StopReason says why a prompt's turn loop ended.
+type StopReason string
+
+// The stop reasons of a prompt.
+const (
+	StopDone     StopReason = "stop"      // the model ended its turn
+	StopAborted  StopReason = "aborted"   // the context was cancelled
+	StopMaxTurns StopReason = "max_turns" // the turn limit was reached
+)
+
+// Result is the outcome of one prompt.
+type Result struct {
+	// SessionID is the session the prompt ran in.
+	SessionID string
+	// Messages are the messages this prompt added: the user message, the
+	// assistant messages and the tool result messages.
+	Messages []model.Message
+	// Text is the text of the last assistant message.
+	Text string
+	// Usage is the total token usage of the prompt's model calls.
+	Usage model.Usage
+	// StopReason says why the loop ended.
+	StopReason StopReason
+	// Turns is the number of model calls made.
+	Turns int
+}
