@@ -377,12 +377,15 @@ func readEvent(r *reader) Event {
 	start, depth := r.i, r.depth
 	r.beginObject()
 	// Writers put "type" first, so normally one pass suffices. If not, or
-	// if a later "type" member disagrees, find the last type and re-read.
+	// if anything went wrong but the syntax (a later "type" member may
+	// differ), find the last type and read again.
 	if key, ok := r.nextKey(true); ok && string(key) == "type" && r.peek() == '"' {
 		typ := knownType(r.strBytes())
-		if ev, conflict := readTyped(r, typ, false, start); !conflict || r.err != nil {
+		ev, conflict := readTyped(r, typ, false, start)
+		if r.err == nil && !conflict || r.err == errSyntax {
 			return ev
 		}
+		r.err = nil // a shape error may be moot if a later "type" differs
 	} else if r.err != nil {
 		return nil
 	}
@@ -741,9 +744,11 @@ func readBlock(r *reader) model.Block {
 	r.beginObject()
 	if key, ok := r.nextKey(true); ok && string(key) == "type" && r.peek() == '"' {
 		typ := blockType(r.strBytes())
-		if b, conflict := readBlockTyped(r, typ, false, start); !conflict || r.err != nil {
+		b, conflict := readBlockTyped(r, typ, false, start)
+		if r.err == nil && !conflict || r.err == errSyntax {
 			return b
 		}
+		r.err = nil // a shape error may be moot if a later "type" differs
 	} else if r.err != nil {
 		return model.Block{}
 	}
