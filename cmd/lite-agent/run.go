@@ -69,7 +69,7 @@ func newRootCommand() *cobra.Command {
 		return &usageError{err: err}
 	})
 	g.register(root)
-	root.AddCommand(newPathsCommand(g))
+	root.AddCommand(newPathsCommand(g), newSessionsCommand(g), newTasksCommand(g), newCleanupCommand(g))
 	return root
 }
 

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lite-agent/lite-agent-go/retention"
+	"github.com/spf13/cobra"
+)
+
+func newCleanupCommand(g *globalFlags) *cobra.Command {
+	var (
+		asJSON   bool
+		dryRun   bool
+		maxAge   string
+		maxBytes int64
+	)
+	cmd := &cobra.Command{
+		Use:   "cleanup",
+		Short: "Remove stale session logs, archives and spilled output from the data home",
+		Long: "cleanup sweeps every project of the data home: entries of sessions/ and spill/\n" +
+			"older than --max-age go, then the oldest files until the rest fits in --max-bytes.\n" +
+			"It never decodes records, never follows symlinks, skips anything locked and never\n" +
+			"touches task lists.",
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			age, err := parseAge(maxAge)
+			if err != nil {
+				return usagef("invalid --max-age %q: %w", maxAge, err)
+			}
+			limit := cmd.Flags().Changed("max-bytes")
+			if limit && maxBytes < 0 {
+				return usagef("--max-bytes must not be negative")
+			}
+			p, err := g.project()
+			if err != nil {
+				return err
+			}
+			rep, err := retention.Sweep(cmd.Context(), retention.Options{
+				Home: p.paths.Home, MaxAge: age, MaxBytes: maxBytes, LimitBytes: limit, DryRun: dryRun,
+			})
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				return writeJSON(out, rep)
+			}
+			verb := "removed"
+			if dryRun {
+				verb = "would remove"
+			}
+			for _, e := range rep.Removed {
+				fmt.Fprintf(out, "%s %s (%s, %d bytes)\n", verb, e.Path, e.Reason, e.Size)
+			}
+			for _, s := range rep.Skipped {
+				if s.Err != nil {
+					fmt.Fprintf(out, "skipped %s (%s: %v)\n", s.Path, s.Reason, s.Err)
+				}
+			}
+			fmt.Fprintf(out, "%s %d entries, %d bytes; scanned %d, skipped %d\n", verb, len(rep.Removed), rep.BytesFreed, rep.Scanned, len(rep.Skipped))
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "report what would be removed and remove nothing")
+	cmd.Flags().StringVar(&maxAge, "max-age", "30d", "remove entries older than `AGE` (such as 30d, 12h, 90m)")
+	cmd.Flags().Int64Var(&maxBytes, "max-bytes", 0, "then remove the oldest files until the rest is at most `N` bytes")
+	return cmd
+}
+
+// parseAge parses a duration that may also be given in days ("30d").
+func parseAge(s string) (time.Duration, error) {
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.ParseFloat(days, 64)
+		if err != nil || n <= 0 {
+			return 0, fmt.Errorf("want a positive number of days")
+		}
+		return time.Duration(n * float64(24*time.Hour)), nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("want a positive duration such as 30d or 12h")
+	}
+	return d, nil
+}

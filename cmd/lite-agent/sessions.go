@@ -1,0 +1,214 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/lite-agent/lite-agent-go/internal/datahome"
+	"github.com/lite-agent/lite-agent-go/model"
+	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/spf13/cobra"
+)
+
+func newSessionsCommand(g *globalFlags) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "sessions",
+		Short: "List, show and delete the project's sessions",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return usagef("missing subcommand: list, show or delete")
+		},
+	}
+	cmd.AddCommand(newSessionsListCommand(g), newSessionsShowCommand(g), newSessionsDeleteCommand(g))
+	return cmd
+}
+
+// sessionRow is one session in the output of sessions list.
+type sessionRow struct {
+	ID       string    `json:"id"`
+	Modified time.Time `json:"modified"`
+	Records  int64     `json:"records"`
+	Error    string    `json:"error,omitempty"`
+}
+
+func newSessionsListCommand(g *globalFlags) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the project's sessions, most recent first",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			p, err := g.project()
+			if err != nil {
+				return err
+			}
+			cp, err := p.checkpointer()
+			if err != nil {
+				return err
+			}
+			rows := []sessionRow{}
+			if cp != nil {
+				infos, err := cp.List(cmd.Context())
+				if err != nil {
+					return err
+				}
+				for _, in := range infos {
+					row := sessionRow{ID: in.ID, Modified: in.ModTime.UTC()}
+					if row.Records, err = cp.Head(cmd.Context(), in.ID); err != nil {
+						row.Error = err.Error()
+					}
+					rows = append(rows, row)
+				}
+			}
+			if asJSON {
+				return writeJSON(cmd.OutOrStdout(), rows)
+			}
+			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tMODIFIED\tRECORDS")
+			for _, r := range rows {
+				n := fmt.Sprint(r.Records)
+				if r.Error != "" {
+					n = "unreadable: " + r.Error
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", r.ID, r.Modified.Format(time.RFC3339), n)
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the sessions as a JSON array")
+	return cmd
+}
+
+func newSessionsShowCommand(g *globalFlags) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "show ID",
+		Short: "Print a session's records; stops at the first unreadable one (exit 1)",
+		Args:  oneID,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id := args[0]
+			p, err := g.project()
+			if err != nil {
+				return err
+			}
+			cp, err := p.checkpointer()
+			if err != nil {
+				return err
+			}
+			if cp == nil {
+				return fmt.Errorf("no session %q in this project", id)
+			}
+			out := cmd.OutOrStdout()
+			var records []json.RawMessage
+			var failure error
+			for ev, err := range cp.Scan(cmd.Context(), id, 0) {
+				if err != nil {
+					failure = err
+					break
+				}
+				if asJSON {
+					b, err := json.Marshal(ev)
+					if err != nil {
+						return err
+					}
+					records = append(records, b)
+					continue
+				}
+				fmt.Fprintf(out, "%d\t%s\t%s\t%s\n", ev.Seq, ev.Time.UTC().Format("2006-01-02T15:04:05.000Z"), ev.Event.EventType(), summarize(ev.Event))
+			}
+			if asJSON {
+				if records == nil {
+					records = []json.RawMessage{}
+				}
+				if err := writeJSON(out, records); err != nil {
+					return err
+				}
+			}
+			return failure
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the readable records as a JSON array")
+	return cmd
+}
+
+// summarize renders one event as a short single line for sessions show.
+func summarize(ev session.Event) string {
+	switch e := ev.(type) {
+	case session.UserEvent:
+		return clip(e.Message.PlainText())
+	case session.AssistantEvent:
+		s := clip(e.Message.PlainText())
+		for _, b := range e.Message.Blocks {
+			if b.Type == model.BlockToolCall {
+				s += " [call " + b.Name + " " + b.ID + "]"
+			}
+		}
+		return strings.TrimSpace(s)
+	case session.ToolResultEvent:
+		s := e.Result.ID + ": " + clip(e.Result.Content)
+		if e.Result.IsError {
+			s += " (error)"
+		}
+		return s
+	case session.FileSnapshotEvent:
+		return e.Path
+	}
+	return ""
+}
+
+// clip shortens s to one line of at most 100 runes.
+func clip(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 100 {
+		return string(r[:99]) + "…"
+	}
+	return s
+}
+
+func newSessionsDeleteCommand(g *globalFlags) *cobra.Command {
+	var sharedList string
+	cmd := &cobra.Command{
+		Use:   "delete ID",
+		Short: "Delete a session: its log, its context archive and its private task list",
+		Long: "delete removes the session's log, its context archive and its private task list\n" +
+			"(tasks/<ID>). Shared task lists are never removed; with --task-list the session is\n" +
+			"taken to have used that shared list and no task list is removed.",
+		Args: oneID,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id := args[0]
+			p, err := g.project()
+			if err != nil {
+				return err
+			}
+			cp, err := p.checkpointer()
+			if err != nil {
+				return err
+			}
+			if cp == nil {
+				return nil // nothing stored in this project
+			}
+			if err := datahome.DeleteSession(cmd.Context(), p.paths, cp, id, datahome.DeleteOptions{SharedTaskList: sharedList}); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "deleted session %s\n", id)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&sharedList, "task-list", "", "the shared task list the session used (kept)")
+	return cmd
+}
+
+// oneID accepts exactly one argument, a valid session id.
+func oneID(cmd *cobra.Command, args []string) error {
+	if len(args) != 1 {
+		return usagef("%s takes one session id", cmd.Name())
+	}
+	if err := storage.ValidateID(args[0]); err != nil {
+		return usagef("invalid session id %q: %w", args[0], err)
+	}
+	return nil
+}

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// referenceHome writes, by hand, a data home in the reference
+// implementation's on-disk format: a session log of two records, its
+// context archive, its private task list, a shared task list and another
+// session. It returns the home and the project layout.
+func referenceHome(t *testing.T) (string, storage.ProjectPaths) {
+	t.Helper()
+	home := t.TempDir()
+	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: "/srv/app", Storage: storage.Options{Home: home}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"sessions/s1.jsonl": `{"seq":1,"sessionId":"s1","parentSeq":null,"ts":"2026-07-22T12:00:00.000Z","event":{"type":"user","message":{"role":"user","content":"hi"}}}` + "\n" +
+			`{"seq":2,"sessionId":"s1","parentSeq":1,"ts":"2026-07-22T12:00:01.000Z","event":{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"hello"},{"type":"tool_call","id":"c1","name":"bash","input":{"command":"ls"}}]}}}` + "\n",
+		"sessions/s2.jsonl": `{"seq":1,"sessionId":"s2","parentSeq":null,"ts":"2026-07-22T12:00:00.000Z","event":{"type":"user","message":{"role":"user","content":"other"}}}` + "\n",
+		"sessions/s1.context/index.jsonl": `{"ref":"2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824","preview":"hello"}` + "\n",
+		"sessions/s1.context/notes/2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824.md": "hello",
+		"tasks/s1/1.json":     "{\n  \"id\": \"1\",\n  \"subject\": \"Write tests\",\n  \"description\": \"\",\n  \"status\": \"in_progress\",\n  \"blockedBy\": [],\n  \"blocks\": [],\n  \"createdAt\": 1753185600000,\n  \"updatedAt\": 1753185600000\n}",
+		"tasks/shared/1.json": "{\n  \"id\": \"1\",\n  \"subject\": \"Shared work\",\n  \"description\": \"d\",\n  \"status\": \"pending\",\n  \"blockedBy\": [],\n  \"blocks\": [],\n  \"createdAt\": 1753185600000,\n  \"updatedAt\": 1753185600000\n}",
+	}
+	project := filepath.Dir(p.SessionsDir)
+	for rel, content := range files {
+		path := filepath.Join(project, rel)
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return home, p
+}
+
+func TestReferenceSessionsAreListedAndShown(t *testing.T) {
+	isolateEnv(t)
+	home, _ := referenceHome(t)
+	base := []string{"--home", home, "--workdir", "/srv/app"}
+
+	r := runCLI(t, append(base, "sessions", "list", "--json")...)
+	if r.code != 0 {
+		t.Fatalf("list: %d %s", r.code, r.stderr)
+	}
+	var rows []sessionRow
+	if err := json.Unmarshal([]byte(r.stdout), &rows); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int64{}
+	for _, row := range rows {
+		got[row.ID] = row.Records
+	}
+	if len(got) != 2 || got["s1"] != 2 || got["s2"] != 1 {
+		t.Errorf("sessions %+v", rows)
+	}
+
+	r = runCLI(t, append(base, "sessions", "show", "s1")...)
+	if r.code != 0 || !strings.Contains(r.stdout, "hello [call bash c1]") || !strings.Contains(r.stdout, "1\t2026-07-22T12:00:00.000Z\tuser\thi") {
+		t.Errorf("show: %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	r = runCLI(t, append(base, "sessions", "show", "s1", "--json")...)
+	var recs []map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &recs); err != nil || len(recs) != 2 || recs[1]["parentSeq"] != 1.0 {
+		t.Errorf("show --json: %v %s", err, r.stdout)
+	}
+}
+
+func TestShowListsWhatIsReadableThenFails(t *testing.T) {
+	isolateEnv(t)
+	home, p := referenceHome(t)
+	log := filepath.Join(p.SessionsDir, "s1.jsonl")
+	f, err := os.OpenFile(log, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"seq":3,"sessionId":"s1","parentSeq":2,"ts":` + "\n")
+	f.Close()
+	before, _ := os.ReadFile(log)
+	r := runCLI(t, "--home", home, "--workdir", "/srv/app", "sessions", "show", "s1")
+	if r.code != 1 || strings.Count(r.stdout, "\n") != 2 || !strings.Contains(r.stderr, "record 3") {
+		t.Errorf("code %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+	if strings.Count(r.stderr, "\n") != 1 || !strings.HasPrefix(r.stderr, "lite-agent: ") {
+		t.Errorf("stderr %q, want one error line", r.stderr)
+	}
+	if after, _ := os.ReadFile(log); string(after) != string(before) {
+		t.Error("show changed the log")
+	}
+}
+
+func TestReferenceTaskListsAreListed(t *testing.T) {
+	isolateEnv(t)
+	home, _ := referenceHome(t)
+	r := runCLI(t, "--home", home, "--workdir", "/srv/app", "tasks", "list")
+	want := "list s1:\n  [>] #1 Write tests (in_progress)\n\nlist shared:\n  [ ] #1 Shared work (pending)\n"
+	if r.code != 0 || r.stdout != want {
+		t.Errorf("code %d stderr %s\ngot  %q\nwant %q", r.code, r.stderr, r.stdout, want)
+	}
+	r = runCLI(t, "--home", home, "--workdir", "/srv/app", "tasks", "list", "--list", "shared", "--json")
+	var lists []taskList
+	if err := json.Unmarshal([]byte(r.stdout), &lists); err != nil || len(lists) != 1 || lists[0].Tasks[0].Subject != "Shared work" {
+		t.Errorf("json: %v %s", err, r.stdout)
+	}
+	if r := runCLI(t, "--home", home, "tasks", "list", "--list", "../x"); r.code != 2 {
+		t.Errorf("invalid list id: code %d", r.code)
+	}
+}
+
+func TestSessionsDeleteRemovesExactlyWhatTheSpecSays(t *testing.T) {
+	isolateEnv(t)
+	home, p := referenceHome(t)
+	project := filepath.Dir(p.SessionsDir)
+	before := paths(t, project)
+	r := runCLI(t, "--home", home, "--workdir", "/srv/app", "sessions", "delete", "s1")
+	if r.code != 0 {
+		t.Fatalf("delete: %d %s", r.code, r.stderr)
+	}
+	after := map[string]bool{}
+	for _, rel := range paths(t, project) {
+		after[rel] = true
+	}
+	for _, rel := range before {
+		gone := !after[rel]
+		want := strings.HasPrefix(rel, "sessions/s1.") || strings.HasPrefix(rel, "tasks/s1")
+		if gone != want {
+			t.Errorf("%s: removed=%v, want removed=%v", rel, gone, want)
+		}
+	}
+	if len(after) != len(before)-7 {
+		t.Errorf("%d entries left of %d, want 7 removed: %v", len(after), len(before), after)
+	}
+}
+
+// paths lists the paths under root, relative to it.
+func paths(t *testing.T, root string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if rel, _ := filepath.Rel(root, path); rel != "." {
+			out = append(out, rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestStoreCommandsCreateNothingOnAnEmptyHome(t *testing.T) {
+	isolateEnv(t)
+	home := t.TempDir()
+	for _, args := range [][]string{
+		{"sessions", "list"}, {"sessions", "delete", "x"}, {"tasks", "list"}, {"tasks", "list", "--list", "a"}, {"cleanup"},
+	} {
+		r := runCLI(t, append([]string{"--home", home, "--workdir", "/srv/app"}, args...)...)
+		if r.code != 0 {
+			t.Errorf("%v: code %d %s", args, r.code, r.stderr)
+		}
+	}
+	if ents, _ := os.ReadDir(home); len(ents) != 0 {
+		t.Errorf("created %v", ents)
+	}
+}
+
+func TestCleanupHonorsAgeAndDryRun(t *testing.T) {
+	isolateEnv(t)
+	home, p := referenceHome(t)
+	old := filepath.Join(p.SessionsDir, "s2.jsonl")
+	past := mustTime(t, "2020-01-01T00:00:00Z")
+	if err := os.Chtimes(old, past, past); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, "--home", home, "cleanup", "--dry-run", "--max-age", "30d")
+	if r.code != 0 || !strings.Contains(r.stdout, "would remove "+old) {
+		t.Errorf("dry run: %d %s %s", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(old); err != nil {
+		t.Fatal("dry run removed the file")
+	}
+	r = runCLI(t, "--home", home, "cleanup", "--json")
+	var rep struct{ Removed []struct{ Path string } }
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || len(rep.Removed) != 1 || rep.Removed[0].Path != old {
+		t.Errorf("cleanup: %v %s", err, r.stdout)
+	}
+	if _, err := os.Stat(filepath.Join(p.TasksDir, "s1", "1.json")); err != nil {
+		t.Error("cleanup touched tasks")
+	}
+	if r := runCLI(t, "--home", home, "cleanup", "--max-age", "soon"); r.code != 2 {
+		t.Errorf("bad --max-age: code %d", r.code)
+	}
+}
+
+func mustTime(t *testing.T, s string) (tm time.Time) {
+	t.Helper()
+	tm, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tm
+}

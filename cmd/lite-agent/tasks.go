@@ -1,0 +1,122 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/lite-agent/lite-agent-go/task"
+	"github.com/spf13/cobra"
+)
+
+func newTasksCommand(g *globalFlags) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "tasks",
+		Short: "Inspect the project's task lists",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return usagef("missing subcommand: list")
+		},
+	}
+	cmd.AddCommand(newTasksListCommand(g))
+	return cmd
+}
+
+// taskList is one list in the output of tasks list.
+type taskList struct {
+	ID    string      `json:"id"`
+	Tasks []task.Task `json:"tasks"`
+}
+
+func newTasksListCommand(g *globalFlags) *cobra.Command {
+	var (
+		asJSON bool
+		listID string
+	)
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "Print the tasks of every list of the project, or of one with --list",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if cmd.Flags().Changed("list") {
+				if err := storage.ValidateID(listID); err != nil {
+					return usagef("invalid --list %q: %w", listID, err)
+				}
+			}
+			p, err := g.project()
+			if err != nil {
+				return err
+			}
+			ids, err := listIDs(p.paths.TasksDir, listID)
+			if err != nil {
+				return err
+			}
+			lists := []taskList{}
+			out := cmd.OutOrStdout()
+			for i, id := range ids {
+				st, err := task.NewFileStore(p.paths.TasksDir, id, p.enc)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					ts, err := st.List(cmd.Context())
+					if err != nil {
+						return fmt.Errorf("task list %s: %w", id, err)
+					}
+					lists = append(lists, taskList{ID: id, Tasks: ts})
+					continue
+				}
+				text, err := st.Render(cmd.Context(), task.RenderOptions{})
+				if err != nil {
+					return fmt.Errorf("task list %s: %w", id, err)
+				}
+				if i > 0 {
+					fmt.Fprintln(out)
+				}
+				fmt.Fprintf(out, "list %s:\n", id)
+				if text == "" {
+					text = "(no tasks)"
+				}
+				for _, line := range strings.Split(text, "\n") {
+					fmt.Fprintf(out, "  %s\n", line)
+				}
+			}
+			if asJSON {
+				return writeJSON(out, lists)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the lists as JSON")
+	cmd.Flags().StringVar(&listID, "list", "", "only the task list `ID`")
+	return cmd
+}
+
+// listIDs returns the task lists to show: only, if set and present, else
+// every list directory in tasksDir, sorted. It creates nothing.
+func listIDs(tasksDir, only string) ([]string, error) {
+	if only != "" {
+		ok, err := exists(tasksDir + "/" + only)
+		if err != nil || !ok {
+			return nil, err
+		}
+		return []string{only}, nil
+	}
+	ents, err := os.ReadDir(tasksDir)
+	if err != nil {
+		if ok, _ := exists(tasksDir); !ok {
+			return nil, nil
+		}
+		return nil, err
+	}
+	var ids []string
+	for _, e := range ents {
+		if e.IsDir() && !strings.HasSuffix(e.Name(), ".lock") && storage.ValidateID(e.Name()) == nil {
+			ids = append(ids, e.Name())
+		}
+	}
+	sort.Strings(ids)
+	return ids, nil
+}
