@@ -26,7 +26,7 @@ func referenceHome(t *testing.T) (string, storage.ProjectPaths) {
 	files := map[string]string{
 		"sessions/s1.jsonl": `{"seq":1,"sessionId":"s1","parentSeq":null,"ts":"2026-07-22T12:00:00.000Z","event":{"type":"user","message":{"role":"user","content":"hi"}}}` + "\n" +
 			`{"seq":2,"sessionId":"s1","parentSeq":1,"ts":"2026-07-22T12:00:01.000Z","event":{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"hello"},{"type":"tool_call","id":"c1","name":"bash","input":{"command":"ls"}}]}}}` + "\n",
-		"sessions/s2.jsonl": `{"seq":1,"sessionId":"s2","parentSeq":null,"ts":"2026-07-22T12:00:00.000Z","event":{"type":"user","message":{"role":"user","content":"other"}}}` + "\n",
+		"sessions/s2.jsonl":               `{"seq":1,"sessionId":"s2","parentSeq":null,"ts":"2026-07-22T12:00:00.000Z","event":{"type":"user","message":{"role":"user","content":"other"}}}` + "\n",
 		"sessions/s1.context/index.jsonl": `{"ref":"2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824","preview":"hello"}` + "\n",
 		"sessions/s1.context/notes/2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824.md": "hello",
 		"tasks/s1/1.json":     "{\n  \"id\": \"1\",\n  \"subject\": \"Write tests\",\n  \"description\": \"\",\n  \"status\": \"in_progress\",\n  \"blockedBy\": [],\n  \"blocks\": [],\n  \"createdAt\": 1753185600000,\n  \"updatedAt\": 1753185600000\n}",
