@@ -173,12 +173,21 @@ func (s *FileStore) locked(ctx context.Context, fn func(*fileRecords) error) (er
 		return ctx.Err()
 	}
 	defer func() { <-s.turn }()
-	dequeue, err := queue(ctx, s.dir.Real())
+	// The queue and the lock directory share one deadline, so a holder
+	// that never finishes makes waiters fail after the lock's timeout
+	// rather than wait forever.
+	opts := s.lock
+	if opts.Timeout <= 0 {
+		opts.Timeout = filelock.DefaultTimeout
+	}
+	deadline := time.Now().Add(opts.Timeout)
+	dequeue, err := queue(ctx, s.dir.Real(), deadline)
 	if err != nil {
 		return err
 	}
 	defer dequeue()
-	l, err := s.dir.Lock(ctx, "", s.lock)
+	opts.Timeout = max(time.Until(deadline), time.Nanosecond)
+	l, err := s.dir.Lock(ctx, "", opts)
 	if err != nil {
 		return err
 	}

@@ -638,3 +638,28 @@ func TestNonNumericRecordsSortAfterNumericOnesAndDoNotBreakIDs(t *testing.T) {
 		t.Fatalf("ListID %q Dir %q", s.ListID(), s.Dir())
 	}
 }
+
+func TestWaitForAStuckHolderIsBounded(t *testing.T) {
+	dir := t.TempDir()
+	bc := newBlockingCodec(xorCodec{id: "xor-v1"})
+	holder := newFile(t, dir, "list", storage.Encoding{Codec: bc})
+	mustCreate(t, holder, "one")
+	bc.arm()
+	done := make(chan error, 1)
+	go func() {
+		_, _, err := holder.Get(t.Context(), "1")
+		done <- err
+	}()
+	<-bc.entered
+	waiter := newFile(t, dir, "list", storage.Encoding{Codec: xorCodec{id: "xor-v1"}})
+	waiter.lock.Timeout = 200 * time.Millisecond
+	_, _, err := waiter.Get(t.Context(), "1")
+	asStorageError(t, err, "lock is held by another process")
+	close(bc.released)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := waiter.Get(t.Context(), "1"); !ok || err != nil {
+		t.Fatalf("Get after the holder finished = %v, %v", ok, err)
+	}
+}

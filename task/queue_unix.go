@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"syscall"
+	"time"
 )
 
 // queue makes the processes of one machine that use a list wait their turn
@@ -18,9 +19,12 @@ import (
 // The queue only orders access; exclusion is the lock directory's job, which
 // processes that do not queue honour too. Where flock is unavailable (some network
 // file systems), queue returns a no-op release and the lock directory alone
-// applies. When ctx is done first, queue returns ctx.Err(); the pending flock
-// is then released as soon as the kernel grants it.
-func queue(ctx context.Context, dir string) (release func(), err error) {
+// applies. When the deadline passes first, queue gives up its place and
+// returns a no-op release, leaving the decision to the lock directory (whose
+// wait then fails if the holder is stuck). When ctx is done first, queue
+// returns ctx.Err(). A flock given up is released as soon as the kernel
+// grants it.
+func queue(ctx context.Context, dir string, deadline time.Time) (release func(), err error) {
 	f, err := os.Open(dir)
 	if err != nil {
 		return func() {}, nil // the lock directory will report the problem
@@ -36,6 +40,8 @@ func queue(ctx context.Context, dir string) (release func(), err error) {
 			}
 		}
 	}()
+	timer := time.NewTimer(time.Until(deadline))
+	defer timer.Stop()
 	select {
 	case err := <-done:
 		if err != nil {
@@ -43,11 +49,18 @@ func queue(ctx context.Context, dir string) (release func(), err error) {
 			return func() {}, nil
 		}
 		return func() { f.Close() }, nil // closing the descriptor unlocks it
+	case <-timer.C:
+		go giveUp(f, done)
+		return func() {}, nil
 	case <-ctx.Done():
-		go func() {
-			<-done
-			f.Close()
-		}()
+		go giveUp(f, done)
 		return nil, ctx.Err()
 	}
+}
+
+// giveUp releases a flock that was abandoned while pending, once the kernel
+// grants it.
+func giveUp(f *os.File, done <-chan error) {
+	<-done
+	f.Close()
 }
