@@ -28,17 +28,19 @@ import (
 // role named by childEnv instead of the tests.
 
 const (
-	childEnv      = "TASK_TEST_CHILD"
-	childDirEnv   = "TASK_TEST_DIR"
-	childIndexEnv = "TASK_TEST_INDEX"
-	childCountEnv = "TASK_TEST_COUNT"
-	childTasksEnv = "TASK_TEST_TASKS"
-	childUntilEnv = "TASK_TEST_UNTIL"
+	childEnv        = "TASK_TEST_CHILD"
+	childDirEnv     = "TASK_TEST_DIR"
+	childIndexEnv   = "TASK_TEST_INDEX"
+	childCountEnv   = "TASK_TEST_COUNT"
+	childTasksEnv   = "TASK_TEST_TASKS"
+	childUntilEnv   = "TASK_TEST_UNTIL"
+	childUpdatesEnv = "TASK_TEST_UPDATES"
 )
 
 var (
 	contention         = flag.Bool("contention", false, "run the multi-process throughput measurement (anchor P5)")
 	contentionDuration = flag.Duration("contention.duration", 10*time.Second, "how long each contention run lasts")
+	soak               = flag.Bool("soak", false, "make TestEightProcessesLoseNoUpdates do 10^4 operations per process (several minutes)")
 )
 
 func TestMain(m *testing.M) {
@@ -75,18 +77,22 @@ func runChild(role string) error {
 		if err != nil {
 			return err
 		}
-		hubs := envInt(childTasksEnv)
-		for k := range envInt(childCountEnv) {
-			tk, err := s.Create(ctx, CreateInput{Subject: fmt.Sprintf("p%d #%d", p, k)})
-			if err != nil {
-				return err
+		hubs, creates, updates := envInt(childTasksEnv), envInt(childCountEnv), envInt(childUpdatesEnv)
+		for k := range max(creates, updates) {
+			if k < creates {
+				tk, err := s.Create(ctx, CreateInput{Subject: fmt.Sprintf("p%d #%d", p, k)})
+				if err != nil {
+					return err
+				}
+				fmt.Println(tk.ID)
+				if _, err := s.Update(ctx, tk.ID, UpdateInput{AddBlockedBy: []string{"1"}}); err != nil {
+					return err
+				}
 			}
-			fmt.Println(tk.ID)
-			if _, err := s.Update(ctx, tk.ID, UpdateInput{AddBlockedBy: []string{"1"}}); err != nil {
-				return err
-			}
-			if _, err := s.Update(ctx, hubOf(p, k, hubs), UpdateInput{Metadata: map[string]any{metaKey(p, k): k}}); err != nil {
-				return err
+			if k < updates {
+				if _, err := s.Update(ctx, hubOf(p, k, hubs), UpdateInput{Metadata: map[string]any{metaKey(p, k): k}}); err != nil {
+					return err
+				}
 			}
 		}
 		return nil
@@ -166,9 +172,15 @@ func (w *prefixWriter) Write(b []byte) (int, error) {
 
 // TestEightProcessesLoseNoUpdates is anchor R6: eight processes create
 // tasks and update shared ones concurrently; every created id is distinct,
-// every update landed, and every file parses at every moment.
+// every update landed, and every file parses at every moment. Each process
+// makes 3×12 durable operations; with -soak, 10^4 (100 creates, their 100
+// edges and 9,800 metadata updates).
 func TestEightProcessesLoseNoUpdates(t *testing.T) {
-	const procs, each, hubs = 8, 12, 4
+	const procs = 8
+	each, updates, hubs := 12, 24, 4
+	if *soak {
+		each, updates, hubs = 100, 9800, 50
+	}
 	dir := t.TempDir()
 	s := newFile(t, dir, "shared", plain)
 	for range hubs {
@@ -215,7 +227,8 @@ func TestEightProcessesLoseNoUpdates(t *testing.T) {
 	outs := make([][]string, procs)
 	var wg sync.WaitGroup
 	for p := range procs {
-		cmd := child(t, "stress", dir, p, childCountEnv+"="+strconv.Itoa(each), childTasksEnv+"="+strconv.Itoa(hubs))
+		cmd := child(t, "stress", dir, p, childCountEnv+"="+strconv.Itoa(each),
+			childUpdatesEnv+"="+strconv.Itoa(updates), childTasksEnv+"="+strconv.Itoa(hubs))
 		out, err := cmd.StdoutPipe()
 		if err != nil {
 			t.Fatal(err)
@@ -283,7 +296,7 @@ func TestEightProcessesLoseNoUpdates(t *testing.T) {
 		t.Errorf("hub 1 blocks %d tasks, want %d: lost edge updates", len(hub), len(waiting))
 	}
 	for p := range procs {
-		for k := range each {
+		for k := range updates {
 			h := byID[hubOf(p, k, hubs)]
 			if v, ok := h.Metadata[metaKey(p, k)]; !ok || v != float64(k) {
 				t.Errorf("hub %s lost update %s (got %v)", h.ID, metaKey(p, k), v)
