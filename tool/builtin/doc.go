@@ -1,0 +1,95 @@
+// Package builtin holds the agent's built-in tools: the file tools
+// (read_file, write_file, edit_file, delete_file), bash with its
+// background commands (BashOutput, KillBackground), the task tools
+// (TaskCreate, TaskUpdate, TaskGet, TaskList) and the context tool with
+// its read_spilled alias. Every tool is built with [tool.New], so its input
+// is validated against its schema before the handler runs, and every
+// handler honours its context.
+//
+// The tools take what they work on from their options, and what depends on
+// the call (the session's task list, its archive, its read roots) from
+// functions of the call's context that the engine supplies.
+//
+// # Workspace rules
+//
+// The file tools work in one workspace directory. A relative path resolves
+// against it and may use ".." only while it stays inside; an absolute path
+// must lie inside it. Either breaks with "Path escapes workspace: <path>".
+// read_file alone may also read absolute paths inside read roots: host
+// directories or files given in [FileOptions.ReadRoots] and, per call,
+// [FileOptions.SessionReadRoots] — for example the calling session's own
+// log and archive directory, which [SessionDataRoots] gives only when the
+// session's storage has no codec (with a codec the stored bytes are
+// encoded, and the model reads archived content through the context tool).
+//
+// read_file follows symbolic links while the file they lead to stays
+// inside the workspace (or inside the read root the path was given in);
+// otherwise "Symlink escapes workspace: <path>". With [SymlinksDeny] it
+// follows none. write_file, edit_file and delete_file never follow or
+// replace a symbolic link: a path with a link in any component, a dangling
+// final link included, fails with
+// "Symlink paths are not allowed for write: <path>" (or "delete"). Files
+// are opened through an [os.Root] on the workspace, so a link swapped in
+// after a path was checked still cannot lead outside it.
+//
+// A missing file gives read_file and edit_file a hint:
+//
+//	File not found: src/util/strings.go
+//	Path "src/util" does not exist. Nearest existing directory "src" contains: main.go, text.
+//	A file named "strings.go" exists at: src/text/strings.go (relative to the workspace root).
+//
+// listing up to 30 names of the nearest existing directory (hidden ones
+// left out) and up to 5 files of the same name, found breadth first within
+// 8 levels and 20,000 directory entries, skipping hidden directories,
+// node_modules, dist and coverage.
+//
+// # Changes and snapshots
+//
+// Before every change, the mutating tools give the [SnapshotRecorder] a
+// [session.FileSnapshotEvent] with the file's previous content (UTF-8 text,
+// or base64 for other bytes; nothing for a new file, and Truncated for one
+// larger than [FileOptions.MaxSnapshotBytes]) and the SHA-256 of its new
+// content (or Deleted). When recording fails, nothing is changed. Writes are
+// atomic: the content goes to a temporary file beside the target, which is
+// synced and renamed over it, keeping the old file's mode; missing parent
+// directories are created. New files and directories get the usual modes
+// under the umask (0644 and 0755), since they belong to the project.
+//
+// edit_file replaces the first occurrence of old_text literally: "$&",
+// "$$" and similar patterns in new_text have no special meaning. When old_text does not occur the
+// result is "Error: Text not found in <path>", which is not marked as an
+// error, so the model simply tries again.
+//
+// # Large files
+//
+// read_file returns at most 50,000 characters, counted in UTF-16 code
+// units, and marks a cut. When the text it would return is
+// longer than 50,000 bytes and the session has an archive
+// ([FileOptions.Archive]), it stores the whole file there instead and
+// returns
+//
+//	[tool result archived: <ref>] <bytes> bytes from <path>.
+//	<preview>
+//	Read the complete file in pages using context({ref: "<ref>", offset: 0}).
+//
+// A limit that selects few enough lines returns them directly, even from a
+// large file.
+//
+// # Commands
+//
+// bash runs each command with "/bin/bash -c" in its own process group and
+// kills the whole group with SIGKILL when the command ends, times out (120
+// s by default), is cancelled or exceeds its output cap (1,000,000 bytes by
+// default). A [Background] registry runs commands the model starts with
+// run_in_background, keeping the last part of their output in a ring
+// buffer for BashOutput; it owns their goroutines, and its Close kills
+// them all. See [BashTool] and [BackgroundTools] for the texts.
+//
+// # Tasks and the archive
+//
+// The task tools work on the [task.Store] a [TaskStoreFunc] returns for the
+// call; [TaskReminder] renders the active tasks as the reminder the engine
+// adds to every model request without storing it. The context tool searches
+// or pages through the [archive.Archive] an [ArchiveResolver] returns, and
+// read_spilled is the same tool under its older name.
+package builtin

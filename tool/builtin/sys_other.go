@@ -1,0 +1,17 @@
+//go:build !unix
+
+package builtin
+
+import (
+	"io/fs"
+	"os"
+)
+
+// Open flags with no equivalent on this platform.
+const (
+	oNonblock = 0
+	oNoFollow = 0
+)
+
+// keepOwner does nothing on platforms without Unix ownership.
+func keepOwner(f *os.File, old fs.FileInfo) {}
