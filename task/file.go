@@ -31,10 +31,6 @@ type FileStore struct {
 	enc    storage.Encoding
 	lock   filelock.Options
 	now    func() time.Time
-
-	// turn serialises this store's operations within the process, so
-	// that its goroutines queue for the file lock instead of polling it.
-	turn chan struct{}
 }
 
 var _ Store = (*FileStore)(nil)
@@ -81,7 +77,6 @@ func NewFileStore(tasksDir, listID string, enc storage.Encoding) (*FileStore, er
 		enc:    enc,
 		lock:   filelock.Options{Factor: 1.4},
 		now:    time.Now,
-		turn:   make(chan struct{}, 1),
 	}, nil
 }
 
@@ -167,12 +162,6 @@ func (s *FileStore) locked(ctx context.Context, fn func(*fileRecords) error) (er
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	select {
-	case s.turn <- struct{}{}:
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	defer func() { <-s.turn }()
 	// The queue and the lock directory share one deadline, so a holder
 	// that never finishes makes waiters fail after the lock's timeout
 	// rather than wait forever.

@@ -10,20 +10,21 @@ import (
 	"time"
 )
 
-// queue makes the processes of one machine that use a list wait their turn
-// for it in the kernel: it takes a blocking flock on the list directory
-// before the list's lock directory is tried. Waiters are woken the moment the
-// holder releases, instead of polling the lock directory with backoff, which
-// lets a process that releases and immediately re-locks starve the others.
+// queue makes the callers on one machine that use a list, goroutines and
+// processes alike, wait their turn for it in the kernel: it takes a blocking
+// flock on its own descriptor of the list directory before the list's lock
+// directory is tried. Waiters are woken the moment the holder releases,
+// instead of polling the lock directory with backoff, which lets a caller
+// that releases and immediately re-locks starve the others.
 //
 // The queue only orders access; exclusion is the lock directory's job, which
-// processes that do not queue honour too. Where flock is unavailable (some network
-// file systems), queue returns a no-op release and the lock directory alone
-// applies. When the deadline passes first, queue gives up its place and
-// returns a no-op release, leaving the decision to the lock directory (whose
-// wait then fails if the holder is stuck). When ctx is done first, queue
-// returns ctx.Err(). A flock given up is released as soon as the kernel
-// grants it.
+// programs that do not queue honour too. Where flock is unavailable (some
+// network file systems), queue returns a no-op release and the lock
+// directory alone applies. When the deadline passes first, queue gives up
+// its place and returns a no-op release, leaving the decision to the lock
+// directory, whose wait then fails if the holder is stuck. When ctx is done
+// first, queue returns ctx.Err(). A flock given up is released as soon as
+// the kernel grants it.
 func queue(ctx context.Context, dir string, deadline time.Time) (release func(), err error) {
 	f, err := os.Open(dir)
 	if err != nil {
