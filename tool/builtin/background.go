@@ -320,7 +320,7 @@ func (bp *bgProc) output(filter *regexp.Regexp) string {
 		text = "[…truncated]\n" + text
 	}
 	if bp.exited {
-		text += "\n[process exited]"
+		text = strings.TrimSuffix(text, "\n") + "\n[process exited]"
 		bp.buf = nil // everything was read; the memory is not needed
 		bp.dropped = bp.cursor
 	}
