@@ -60,7 +60,9 @@ func TestPathRules(t *testing.T) {
 		{"ReadDotDotEscape", "read_file", func(e *fileEnv) input { return input{"path": "../outside/secret.txt"} }, text("Error: Path escapes workspace: ../outside/secret.txt"), true},
 		{"ReadDeepDotDotEscape", "read_file", func(e *fileEnv) input { return input{"path": "sub/../../outside/secret.txt"} }, text("Error: Path escapes workspace: sub/../../outside/secret.txt"), true},
 		{"ReadAbsoluteOutside", "read_file", func(e *fileEnv) input { return input{"path": filepath.Join(e.outside, "secret.txt")} },
-			func(e *fileEnv) string { return "Error: Path escapes workspace: " + filepath.Join(e.outside, "secret.txt") }, true},
+			func(e *fileEnv) string {
+				return "Error: Path escapes workspace: " + filepath.Join(e.outside, "secret.txt")
+			}, true},
 		{"ReadAbsoluteDotDotOutside", "read_file", func(e *fileEnv) input { return input{"path": e.dir + "/../outside/secret.txt"} },
 			func(e *fileEnv) string { return "Error: Path escapes workspace: " + e.dir + "/../outside/secret.txt" }, true},
 		{"ReadAbsoluteLinkInside", "read_file", func(e *fileEnv) input { return input{"path": "link_in"} }, text("inside"), false},
@@ -73,7 +75,9 @@ func TestPathRules(t *testing.T) {
 
 		{"WriteDotDotEscape", "write_file", func(e *fileEnv) input { return input{"path": "../outside/secret.txt", "content": "x"} }, text("Error: Path escapes workspace: ../outside/secret.txt"), true},
 		{"WriteAbsoluteOutside", "write_file", func(e *fileEnv) input { return input{"path": filepath.Join(e.outside, "new.txt"), "content": "x"} },
-			func(e *fileEnv) string { return "Error: Path escapes workspace: " + filepath.Join(e.outside, "new.txt") }, true},
+			func(e *fileEnv) string {
+				return "Error: Path escapes workspace: " + filepath.Join(e.outside, "new.txt")
+			}, true},
 		{"WriteAbsoluteInside", "write_file", func(e *fileEnv) input { return input{"path": e.path("abs.txt"), "content": "abc"} },
 			func(e *fileEnv) string { return "Wrote 3 bytes to " + e.path("abs.txt") }, false},
 		{"WriteLinkInside", "write_file", func(e *fileEnv) input { return input{"path": "link_in", "content": "x"} }, text("Error: Symlink paths are not allowed for write: link_in"), true},
@@ -86,13 +90,17 @@ func TestPathRules(t *testing.T) {
 		{"WriteDirectory", "write_file", func(e *fileEnv) input { return input{"path": "sub", "content": "x"} }, text("Error: Not a regular file: sub"), true},
 
 		{"EditLinkOut", "edit_file", func(e *fileEnv) input { return input{"path": "link_out", "old_text": "secret", "new_text": "x"} }, text("Error: Symlink paths are not allowed for write: link_out"), true},
-		{"EditDotDotEscape", "edit_file", func(e *fileEnv) input { return input{"path": "../outside/secret.txt", "old_text": "secret", "new_text": "x"} }, text("Error: Path escapes workspace: ../outside/secret.txt"), true},
+		{"EditDotDotEscape", "edit_file", func(e *fileEnv) input {
+			return input{"path": "../outside/secret.txt", "old_text": "secret", "new_text": "x"}
+		}, text("Error: Path escapes workspace: ../outside/secret.txt"), true},
 
 		{"DeleteLinkOut", "delete_file", func(e *fileEnv) input { return input{"path": "link_out"} }, text("Error: Symlink paths are not allowed for delete: link_out"), true},
 		{"DeleteLinkInside", "delete_file", func(e *fileEnv) input { return input{"path": "link_in"} }, text("Error: Symlink paths are not allowed for delete: link_in"), true},
 		{"DeleteThroughDirLink", "delete_file", func(e *fileEnv) input { return input{"path": "dir_out/secret.txt"} }, text("Error: Symlink paths are not allowed for delete: dir_out/secret.txt"), true},
 		{"DeleteAbsoluteOutside", "delete_file", func(e *fileEnv) input { return input{"path": filepath.Join(e.outside, "secret.txt")} },
-			func(e *fileEnv) string { return "Error: Path escapes workspace: " + filepath.Join(e.outside, "secret.txt") }, true},
+			func(e *fileEnv) string {
+				return "Error: Path escapes workspace: " + filepath.Join(e.outside, "secret.txt")
+			}, true},
 		{"DeleteDirectory", "delete_file", func(e *fileEnv) input { return input{"path": "sub"} }, text("Error: Not a regular file: sub"), true},
 		{"DeleteMissing", "delete_file", func(e *fileEnv) input { return input{"path": "missing.txt"} }, text("Error: File not found: missing.txt"), true},
 	}
@@ -251,9 +259,9 @@ func TestSessionReadRootsAreResolvedPerCall(t *testing.T) {
 	read := byName(t, tools, "read_file")
 	ctx := context.WithValue(context.Background(), sessionKey{}, "s1")
 	for p, want := range map[string]string{
-		filepath.Join(sessions, "s1.jsonl"):                 "s1 log",
+		filepath.Join(sessions, "s1.jsonl"):                  "s1 log",
 		filepath.Join(sessions, "s1.context", "index.jsonl"): "s1 index",
-		filepath.Join(sessions, "s2.jsonl"):                 "Error: Path escapes workspace: " + filepath.Join(sessions, "s2.jsonl"),
+		filepath.Join(sessions, "s2.jsonl"):                  "Error: Path escapes workspace: " + filepath.Join(sessions, "s2.jsonl"),
 		filepath.Join(sessions, "s2.context", "index.jsonl"): "Error: Path escapes workspace: " + filepath.Join(sessions, "s2.context", "index.jsonl"),
 	} {
 		if res := callCtx(t, ctx, read, map[string]any{"path": p}); res.Content != want {
