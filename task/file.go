@@ -118,7 +118,7 @@ func (s *FileStore) Update(ctx context.Context, id string, in UpdateInput) (Task
 
 // Get returns task id, or false if the list has no record for it. The id
 // is mapped to a file name by replacing every character outside
-// [A-Za-z0-9_-] with "_", so Get("../secret") looks for ".._secret.json"
+// [A-Za-z0-9_.-] with "_", so Get("../secret") looks for ".._secret.json"
 // in the list directory and finds nothing. A record that exists but cannot
 // be read is an error, never a "not found".
 func (s *FileStore) Get(ctx context.Context, id string) (Task, bool, error) {
