@@ -142,7 +142,9 @@ func TestReadFileWithoutArchiveCuts(t *testing.T) {
 
 func TestReadFileArchiveFailuresAreErrorResults(t *testing.T) {
 	for name, resolve := range map[string]builtin.ArchiveResolver{
-		"Resolver": func(context.Context) (builtin.ArchiveScope, error) { return builtin.ArchiveScope{}, errors.New("no session") },
+		"Resolver": func(context.Context) (builtin.ArchiveScope, error) {
+			return builtin.ArchiveScope{}, errors.New("no session")
+		},
 		"Put": func(context.Context) (builtin.ArchiveScope, error) {
 			return builtin.ArchiveScope{Archive: &fakeArchive{putErr: errors.New("disk full")}}, nil
 		},
