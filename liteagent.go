@@ -1,0 +1,519 @@
+package liteagent
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"iter"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/engine"
+	"github.com/lite-agent/lite-agent-go/internal/datahome"
+	"github.com/lite-agent/lite-agent-go/model"
+	"github.com/lite-agent/lite-agent-go/retention"
+	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/lite-agent/lite-agent-go/task"
+	"github.com/lite-agent/lite-agent-go/tool"
+	"github.com/lite-agent/lite-agent-go/tool/builtin"
+)
+
+// TaskListEnv names the environment variable that sets the shared task list
+// of the default namespace. Custom namespaces ignore it.
+const TaskListEnv = "LITE_AGENT_TASK_LIST_ID"
+
+// Event is one thing that happened during a prompt; see [engine.Event].
+type Event = engine.Event
+
+// Result is the outcome of one prompt; see [engine.Result].
+type Result = engine.Result
+
+// ErrClosed is returned by an Agent after Close.
+var ErrClosed = errors.New("liteagent: agent is closed")
+
+// ErrNoSessions is returned by the session management methods of an agent
+// whose sessions are disabled and that has no Checkpointer.
+var ErrNoSessions = errors.New("liteagent: session management requires a checkpointer (it is disabled when sessions are off)")
+
+// Options configures an [Agent]. Model and ModelName are required; the zero
+// value of every other field is a documented default.
+type Options struct {
+	// Model is the model provider, such as anthropic.New(…). It is wrapped
+	// in model.WithRetry unless DisableRetry is set.
+	Model model.Provider
+	// ModelName is the provider's model id.
+	ModelName string
+
+	// Workdir is the project directory: the file tools' workspace, bash's
+	// working directory and the input of the project hash. "" means the
+	// working directory. It must exist.
+	Workdir string
+	// Storage selects the namespace, data home and record codec.
+	Storage storage.Options
+	// Home is the data home.
+	//
+	// Deprecated: set Storage.Home. A Home that differs from Storage.Home
+	// is rejected.
+	Home string
+
+	// Tools are custom tools, added after the built-in ones. A custom tool
+	// named like a built-in one runs in its place (both specs are sent).
+	Tools []tool.Tool
+	// AllowedTools, when not nil, keeps only the tools with these names.
+	AllowedTools []string
+	// DisallowedTools removes the tools with these names.
+	DisallowedTools []string
+	// System replaces the default system prompt when not empty.
+	System string
+
+	// MaxTurns bounds the model calls of one prompt; zero means 50.
+	MaxTurns int
+	// MaxTokens bounds each response; zero means the provider's default.
+	MaxTokens int
+	// Temperature is forwarded to the model when not nil.
+	Temperature *float64
+	// MaxParallelTools bounds the tool calls run at once; zero means 10.
+	MaxParallelTools int
+
+	// TaskListID names a task list shared by every session that names it.
+	// "" means each session has a private list named after it, unless the
+	// namespace is the default one and LITE_AGENT_TASK_LIST_ID is set.
+	TaskListID string
+	// DisableTasks removes the task tools and the task reminder.
+	DisableTasks bool
+
+	// DisableSessions keeps sessions in memory only (they are lost on
+	// Close) unless Checkpointer is set.
+	DisableSessions bool
+	// Checkpointer replaces the file checkpointer. It keeps its own
+	// serialization: Storage.Codec is not applied to it.
+	Checkpointer session.Checkpointer
+
+	// DisableCleanup skips the sweep of stale runtime files that New runs
+	// over the data home.
+	DisableCleanup bool
+	// Cleanup configures that sweep; Home is always the agent's data home.
+	Cleanup retention.Options
+
+	// DisableRetry sends each model request once.
+	DisableRetry bool
+	// Retry configures the retries of failed model requests.
+	Retry model.RetryOptions
+
+	// Bash configures the bash tool; Workdir and Background are set by
+	// the agent.
+	Bash builtin.BashOptions
+
+	// Logger receives diagnostics (ids, sizes, durations; never prompts or
+	// payloads). nil logs nothing.
+	Logger *slog.Logger
+}
+
+// layout is the frozen result of resolving the options: children and later
+// calls use it, never the options or the environment again.
+type layout struct {
+	workdir    string
+	paths      storage.ProjectPaths
+	enc        storage.Encoding
+	taskListID string // explicit shared list, or ""
+}
+
+// Agent is an LLM agent over one data home. Its methods are safe for
+// concurrent use; prompts on one session run one at a time.
+type Agent struct {
+	lay    layout
+	eng    *engine.Engine
+	cp     session.Checkpointer
+	mode   storeMode
+	bg     *builtin.Background
+	log    *slog.Logger
+
+	mu       sync.Mutex // guards the fields below
+	current  string
+	closed   bool
+	archives map[string]archive.Archive
+	tasks    map[string]task.Store
+}
+
+// New returns an Agent. It validates every option and the codec before it
+// creates anything on disk.
+func New(ctx context.Context, opts Options) (*Agent, error) {
+	if opts.Model == nil {
+		return nil, errors.New("liteagent: Model is required")
+	}
+	if opts.ModelName == "" {
+		return nil, errors.New("liteagent: ModelName must be non-empty")
+	}
+	lay, err := resolveLayout(opts)
+	if err != nil {
+		return nil, err
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	a := &Agent{lay: lay, log: log, archives: map[string]archive.Archive{}, tasks: map[string]task.Store{}}
+
+	if !opts.DisableCleanup {
+		c := opts.Cleanup
+		c.Home = lay.paths.Home
+		if rep, err := retention.Sweep(ctx, c); err != nil {
+			log.Warn("cleanup failed", "home", lay.paths.Home, "err", err)
+		} else if len(rep.Removed) > 0 {
+			log.Info("cleanup", "removed", len(rep.Removed), "bytes", rep.BytesFreed)
+		}
+	}
+
+	switch {
+	case opts.Checkpointer != nil:
+		a.cp, a.mode = opts.Checkpointer, customStore
+	case opts.DisableSessions:
+		a.cp, a.mode = session.NewMemoryCheckpointer(), memoryStore
+	default:
+		cp, err := session.NewFileCheckpointer(lay.paths.SessionsDir, session.FileOptions{Encoding: lay.enc})
+		if err != nil {
+			return nil, err
+		}
+		a.cp, a.mode = cp, fileStore
+	}
+
+	bg, err := builtin.NewBackground(builtin.BackgroundOptions{})
+	if err != nil {
+		return nil, err
+	}
+	a.bg = bg
+	tools, err := a.buildTools(opts)
+	if err != nil {
+		bg.Close()
+		return nil, err
+	}
+
+	provider := opts.Model
+	if opts.DisableRetry {
+		provider = model.Checked(provider)
+	} else {
+		r := opts.Retry
+		if r.OnRetry == nil {
+			r.OnRetry = func(attempt int, err error, delay time.Duration) {
+				log.Warn("retrying model request", "attempt", attempt, "delay", delay, "err", err)
+			}
+		}
+		provider = model.WithRetry(provider, r)
+	}
+	system := opts.System
+	if system == "" {
+		system = defaultSystemPrompt(lay.paths.Namespace, lay.workdir, opts.ModelName, tools)
+	}
+	eopts := engine.Options{
+		Provider:         provider,
+		Model:            opts.ModelName,
+		System:           system,
+		Tools:            tools,
+		Checkpointer:     a.cp,
+		MaxTurns:         opts.MaxTurns,
+		MaxParallelTools: opts.MaxParallelTools,
+		MaxTokens:        opts.MaxTokens,
+		Temperature:      opts.Temperature,
+		Logger:           log,
+	}
+	if !opts.DisableTasks {
+		eopts.Reminder = func(ctx context.Context, id string) (string, error) {
+			st, err := a.taskStore(id)
+			if err != nil {
+				return "", err
+			}
+			return builtin.TaskReminder(ctx, st)
+		}
+	}
+	eng, err := engine.New(eopts)
+	if err != nil {
+		bg.Close()
+		return nil, err
+	}
+	a.eng = eng
+	a.current = newSessionID()
+	return a, nil
+}
+
+// storeMode says where an agent keeps its sessions.
+type storeMode int
+
+const (
+	fileStore   storeMode = iota // the built-in file stores in the data home
+	customStore                  // a host Checkpointer; tasks and archives in the data home
+	memoryStore                  // sessions disabled: everything in memory, lost on Close
+)
+
+// resolveLayout resolves and validates everything that decides where data
+// goes, without touching the disk.
+func resolveLayout(opts Options) (layout, error) {
+	wd := opts.Workdir
+	if wd == "" {
+		var err error
+		if wd, err = os.Getwd(); err != nil {
+			return layout{}, fmt.Errorf("liteagent: working directory: %w", err)
+		}
+	}
+	paths, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: wd, Storage: opts.Storage, Home: opts.Home})
+	if err != nil {
+		return layout{}, err
+	}
+	if opts.Storage.Codec != nil {
+		if err := storage.ValidateCodec(opts.Storage.Codec); err != nil {
+			return layout{}, err
+		}
+	}
+	wd = filepath.Dir(paths.ProjectConfigDir) // absolute and clean, as hashed
+	if st, err := os.Stat(wd); err != nil || !st.IsDir() {
+		return layout{}, fmt.Errorf("liteagent: workdir %s is not a directory", wd)
+	}
+	listID := opts.TaskListID
+	if listID == "" && paths.Namespace == storage.DefaultNamespace {
+		listID = os.Getenv(TaskListEnv)
+	}
+	if listID != "" {
+		if err := storage.ValidateID(listID); err != nil {
+			return layout{}, fmt.Errorf("liteagent: task list id: %w", err)
+		}
+	}
+	for _, n := range [...]int{opts.MaxTurns, opts.MaxTokens, opts.MaxParallelTools} {
+		if n < 0 {
+			return layout{}, errors.New("liteagent: MaxTurns, MaxTokens and MaxParallelTools must not be negative")
+		}
+	}
+	return layout{
+		workdir:    wd,
+		paths:      paths,
+		enc:        storage.Encoding{Codec: opts.Storage.Codec, Namespace: paths.Namespace, ProjectID: paths.Hash},
+		taskListID: listID,
+	}, nil
+}
+
+// Paths returns the resolved storage layout.
+func (a *Agent) Paths() storage.ProjectPaths { return a.lay.paths }
+
+// SessionID returns the current session's id.
+func (a *Agent) SessionID() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.current
+}
+
+// Resume makes id the current session. An unknown id starts an empty
+// session. With the built-in file store the id must be made of letters,
+// digits, underscores and hyphens.
+func (a *Agent) Resume(id string) error {
+	if id == "" {
+		return errors.New("liteagent: empty session id")
+	}
+	if a.mode == fileStore {
+		if err := storage.ValidateID(id); err != nil {
+			return err
+		}
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.current = id
+	return nil
+}
+
+// Clear starts a new session; the old one stays stored.
+func (a *Agent) Clear() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.current = newSessionID()
+}
+
+// Run sends prompt as one user turn of the current session and yields the
+// turn's events as they happen; the last is a done event carrying the
+// [Result]. The session is the one current when Run is called. A failure
+// that ends the turn is yielded once with its error. Breaking out of the
+// loop cancels the turn; the log stays valid and resumable.
+func (a *Agent) Run(ctx context.Context, prompt string) iter.Seq2[Event, error] {
+	a.mu.Lock()
+	id, closed := a.current, a.closed
+	a.mu.Unlock()
+	if closed {
+		return func(yield func(Event, error) bool) {
+			yield(Event{Type: engine.EventError, SessionID: id, Err: ErrClosed, Fatal: true}, ErrClosed)
+		}
+	}
+	return a.eng.Turn(ctx, id, model.UserText(prompt))
+}
+
+// Send runs prompt like Run and returns its result.
+func (a *Agent) Send(ctx context.Context, prompt string) (*Result, error) {
+	for ev, err := range a.Run(ctx, prompt) {
+		if err != nil {
+			return nil, err
+		}
+		if ev.Type == engine.EventDone {
+			return ev.Done, nil
+		}
+	}
+	return nil, errors.New("liteagent: turn ended without a result")
+}
+
+// ListSessions returns the stored sessions, most recent first.
+func (a *Agent) ListSessions(ctx context.Context) ([]session.Info, error) {
+	if !a.persistent() {
+		return nil, ErrNoSessions
+	}
+	return a.cp.List(ctx)
+}
+
+// DeleteSession removes session id: its log, its context archive and, unless
+// the agent uses a shared task list, its private task list. Shared lists
+// remain.
+func (a *Agent) DeleteSession(ctx context.Context, id string) error {
+	if !a.persistent() {
+		return ErrNoSessions
+	}
+	if err := datahome.DeleteSession(ctx, a.lay.paths, a.cp, id, datahome.DeleteOptions{SharedTaskList: a.lay.taskListID}); err != nil {
+		return err
+	}
+	a.eng.Forget(id)
+	a.mu.Lock()
+	delete(a.archives, id)
+	delete(a.tasks, a.listID(id))
+	a.mu.Unlock()
+	return nil
+}
+
+func (a *Agent) persistent() bool { return a.mode != memoryStore }
+
+// Close stops background commands and releases the agent. Later prompts
+// fail with ErrClosed. Close may be called more than once.
+func (a *Agent) Close() error {
+	a.mu.Lock()
+	if a.closed {
+		a.mu.Unlock()
+		return nil
+	}
+	a.closed = true
+	a.mu.Unlock()
+	return a.bg.Close()
+}
+
+// listID returns the task list of session id.
+func (a *Agent) listID(id string) string { return task.DefaultListID(id, a.lay.taskListID) }
+
+// taskStore returns the task list of session id, opening it on first use.
+func (a *Agent) taskStore(sessionID string) (task.Store, error) {
+	id := a.listID(sessionID)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if st, ok := a.tasks[id]; ok {
+		return st, nil
+	}
+	var st task.Store = task.NewMemoryStore()
+	if a.persistent() {
+		fs, err := task.NewFileStore(a.lay.paths.TasksDir, id, a.lay.enc)
+		if err != nil {
+			return nil, err
+		}
+		st = fs
+	}
+	a.tasks[id] = st
+	return st, nil
+}
+
+// archiveFor returns the context archive of session id, or nil when
+// sessions are kept in memory.
+func (a *Agent) archiveFor(id string) (archive.Archive, error) {
+	if !a.persistent() || storage.ValidateID(id) != nil {
+		return nil, nil
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if ar, ok := a.archives[id]; ok {
+		return ar, nil
+	}
+	ar, err := archive.NewFileArchive(storage.SessionContextDir(a.lay.paths.SessionsDir, id), archive.Options{Encoding: a.lay.enc, SessionID: id})
+	if err != nil {
+		return nil, err
+	}
+	a.archives[id] = ar
+	return ar, nil
+}
+
+// buildTools assembles the built-in tools, the custom ones and the filters.
+func (a *Agent) buildTools(opts Options) ([]tool.Tool, error) {
+	resolveArchive := func(ctx context.Context) (builtin.ArchiveScope, error) {
+		id := engine.SessionID(ctx)
+		ar, err := a.archiveFor(id)
+		if err != nil || ar == nil {
+			return builtin.ArchiveScope{SessionID: id}, err
+		}
+		head, err := a.cp.Head(ctx, id)
+		if err != nil {
+			return builtin.ArchiveScope{}, err
+		}
+		return builtin.ArchiveScope{Archive: ar, SessionID: id, Generation: head}, nil
+	}
+	fopts := builtin.FileOptions{
+		Workdir:   a.lay.workdir,
+		Snapshots: snapshotter{a},
+		Archive:   resolveArchive,
+	}
+	if a.mode == fileStore && a.lay.enc.Codec == nil {
+		fopts.SessionReadRoots = func(ctx context.Context) ([]string, error) {
+			return builtin.SessionDataRoots(a.lay.paths.SessionsDir, engine.SessionID(ctx), a.lay.enc), nil
+		}
+	}
+	tools, err := builtin.FileTools(fopts)
+	if err != nil {
+		return nil, err
+	}
+	bopts := opts.Bash
+	bopts.Workdir, bopts.Background = a.lay.workdir, a.bg
+	bash, err := builtin.BashTool(bopts)
+	if err != nil {
+		return nil, err
+	}
+	tools = append([]tool.Tool{bash}, tools...)
+	tools = append(tools, builtin.ContextTool(resolveArchive), builtin.ReadSpilledTool(resolveArchive))
+	if !opts.DisableTasks {
+		tools = append(tools, builtin.TaskTools(func(ctx context.Context) (task.Store, error) {
+			return a.taskStore(engine.SessionID(ctx))
+		}, builtin.TaskOptions{OnUpdate: func(ctx context.Context, t task.Task) {
+			engine.Emit(ctx, Event{Type: engine.EventTaskUpdate, TaskID: t.ID, Status: string(t.Status), Owner: t.Owner})
+		}})...)
+	}
+	tools = append(tools, builtin.BackgroundTools(a.bg)...)
+	tools = append(tools, opts.Tools...)
+	var out []tool.Tool
+	for _, t := range tools {
+		if opts.AllowedTools != nil && !slices.Contains(opts.AllowedTools, t.Name()) {
+			continue
+		}
+		if slices.Contains(opts.DisallowedTools, t.Name()) {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// snapshotter records file snapshots in the log of the turn's session.
+type snapshotter struct{ a *Agent }
+
+func (s snapshotter) RecordSnapshot(ctx context.Context, ev session.FileSnapshotEvent) error {
+	return s.a.eng.RecordSnapshot(ctx, ev)
+}
+
+// newSessionID returns a random UUID v4.
+func newSessionID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
