@@ -128,12 +128,12 @@ type layout struct {
 // Agent is an LLM agent over one data home. Its methods are safe for
 // concurrent use; prompts on one session run one at a time.
 type Agent struct {
-	lay    layout
-	eng    *engine.Engine
-	cp     session.Checkpointer
-	mode   storeMode
-	bg     *builtin.Background
-	log    *slog.Logger
+	lay  layout
+	eng  *engine.Engine
+	cp   session.Checkpointer
+	mode storeMode
+	bg   *builtin.Background
+	log  *slog.Logger
 
 	mu       sync.Mutex // guards the fields below
 	current  string
