@@ -76,6 +76,19 @@
 // Symlinked files and directories inside the archive, and an archive
 // directory replaced after it was opened, are refused.
 //
+// # Verification
+//
+// [FileArchive.Verify] checks a whole archive without changing anything and
+// returns every [Problem] it finds, each naming the file, the record (index
+// line number or ref) and a [ProblemKind]: a bad index line ("decode",
+// "syntax" for a torn or non-JSON line, "frame" for JSON that is not an
+// entry, "duplicate"), a bad note ("decode", "integrity", "symlink", "name",
+// "file"), a listed note that is missing ("missing"), and a valid note that
+// no index line lists ("unreferenced", the one kind that is not damage:
+// a failed Put leaves such a note). Every line and every note is checked on
+// its own, so one bad record never hides another. Temp files are ignored
+// and symlinks are reported, never followed.
+//
 // Requests the archive cannot answer with a page (a bad offset, a budget
 // too small) fail with a *[RangeError] matching one of the Err… values.
 //
@@ -84,6 +97,7 @@
 // A FileArchive is safe for concurrent use by multiple goroutines, and
 // several processes may share one archive directory: every Put, Search and
 // Read holds the lock directory <dir>.lock (the lock convention of the
-// other stores, taken over when stale), and keeps it while the codec runs.
+// other stores, taken over when stale), and keeps it while the codec runs;
+// so does Verify.
 // Read budgets and repeat tracking belong to each FileArchive value.
 package archive

@@ -123,3 +123,45 @@ func ExampleFileArchive_Read() {
 	//  second page
 	// </historical-context>
 }
+
+// Verify reports every damaged record and changes nothing; the file and
+// record of each problem say where to look.
+func ExampleFileArchive_Verify() {
+	dir, err := os.MkdirTemp("", "archive")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+
+	ctx := context.Background()
+	a, err := archive.NewFileArchive(filepath.Join(dir, "s1.context"), archive.Options{SessionID: "s1"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	first, err := a.Put(ctx, "first note", nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	second, err := a.Put(ctx, "second note", nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Damage both notes behind the archive's back.
+	if err := os.WriteFile(filepath.Join(a.Dir(), "notes", first.Ref+".md"), []byte("altered"), 0o600); err != nil {
+		log.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(a.Dir(), "notes", second.Ref+".md")); err != nil {
+		log.Fatal(err)
+	}
+
+	problems, err := a.Verify(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, p := range problems {
+		fmt.Println(p.Kind, "record", p.Record[:12]+"…", "in", filepath.Base(filepath.Dir(p.File)))
+	}
+	// Output:
+	// integrity record 4ef08c9d80e3… in notes
+	// missing record 901ffc55c1b7… in notes
+}

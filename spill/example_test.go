@@ -57,3 +57,38 @@ func ExampleRef() {
 	// 2aae6c35c94fcfb4
 	// true false
 }
+
+// Verify reports every damaged or misnamed spill file and changes nothing.
+func ExampleFileStore_Verify() {
+	dir, err := os.MkdirTemp("", "spill")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	ctx := context.Background()
+	store, err := spill.NewFileStore(dir, storage.Encoding{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	ref, err := store.Put(ctx, "hello world")
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Damage the file behind the store's back, and add a misnamed one.
+	if err := os.WriteFile(filepath.Join(dir, ref+".txt"), []byte("hello, world"), 0o600); err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), nil, 0o600); err != nil {
+		log.Fatal(err)
+	}
+	problems, err := store.Verify(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, p := range problems {
+		fmt.Printf("%s %s %q\n", p.Kind, filepath.Base(p.File), p.Record)
+	}
+	// Output:
+	// integrity 2aae6c35c94fcfb4.txt "2aae6c35c94fcfb4"
+	// name notes.txt ""
+}

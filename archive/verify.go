@@ -1,0 +1,363 @@
+package archive
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/lite-agent/lite-agent-go/internal/filelock"
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// ProblemKind classifies what is wrong with one record of an archive. The
+// values are shared with the other stores' Verify methods (session, spill),
+// so that a report can group problems by kind across stores.
+type ProblemKind string
+
+// The kinds of problem [FileArchive.Verify] reports. All but
+// ProblemUnreferenced are damage: an operation touching the record fails.
+const (
+	// ProblemDecode: the configured encoding refused the record (a wrong or
+	// missing codec, another codec id, a wrong key or scope, a damaged
+	// envelope, or an envelope where plaintext was expected).
+	ProblemDecode ProblemKind = "decode"
+	// ProblemSyntax: an index line that is not valid UTF-8 JSON, is empty,
+	// or has no terminating newline, as a torn write leaves it.
+	ProblemSyntax ProblemKind = "syntax"
+	// ProblemFrame: an index line that is valid JSON but not an index
+	// entry (no 64-hex "ref", no string "preview").
+	ProblemFrame ProblemKind = "frame"
+	// ProblemDuplicate: an index line whose ref an earlier line already
+	// lists; the index holds one line per distinct ref.
+	ProblemDuplicate ProblemKind = "duplicate"
+	// ProblemIntegrity: a note whose decoded content does not hash to its
+	// ref ("Archive integrity mismatch").
+	ProblemIntegrity ProblemKind = "integrity"
+	// ProblemMissing: the index lists a ref whose note file does not exist.
+	ProblemMissing ProblemKind = "missing"
+	// ProblemSymlink: a record, or the notes directory, is a symlink. It
+	// is reported and never followed.
+	ProblemSymlink ProblemKind = "symlink"
+	// ProblemName: a file in notes/ ending in ".md" whose name is not
+	// <64 lowercase hex>.md. Its content is not examined.
+	ProblemName ProblemKind = "name"
+	// ProblemFile: a record that is not a regular file (a directory, a
+	// device) or that could not be read.
+	ProblemFile ProblemKind = "file"
+	// ProblemUnreferenced: a valid note that no index line lists. This is
+	// not damage: a Put that failed after writing its note leaves one, reads
+	// ignore it, and a later Put of the same content lists it. It is
+	// reported only when the index itself could be read.
+	ProblemUnreferenced ProblemKind = "unreferenced"
+)
+
+// A Problem is one bad record found by [FileArchive.Verify].
+type Problem struct {
+	// File is the absolute path of the file involved: index.jsonl for an
+	// index line or the whole index, notes/<name> for a note (for
+	// ProblemMissing, the path it should have), or the notes directory.
+	File string
+	// Record is the index line's 0-based number as a decimal string, the
+	// note's ref, or "" when the problem is about a whole file or the file
+	// name is not a ref.
+	Record string
+	// Kind classifies the problem.
+	Kind ProblemKind
+	// Err is a *storage.Error naming File and Record; it never holds
+	// content, keys or a codec's error text.
+	Err error
+}
+
+// Verify checks every line of index.jsonl and every note in notes/ and
+// returns every problem found, without changing, repairing or following
+// anything. It holds the archive's lock, like every other operation, and
+// keeps it while the codec runs.
+//
+// Each index line is decoded and validated on its own, so a bad line does
+// not hide the lines after it; its Record is the line's 0-based number. Each
+// file in notes/ whose name ends in ".md" is checked in name order: its name
+// must be <ref>.md, it must not be a symlink, it must decode as a record of
+// kind "archive" whose record id is the ref, and its content must hash to
+// the ref. Other files, such as the temp files .<name>.<12 hex>.tmp an
+// interrupted write leaves, are not records and are ignored. Finally every
+// ref the index lists without a note file is reported as ProblemMissing.
+// Problems come in that order: index lines, note files by name, missing
+// notes in index order. A missing archive index with no notes has no
+// problems.
+//
+// The error reports a failure to verify at all: the lock could not be
+// taken or was lost, the archive directory was replaced or removed, a
+// directory could not be listed, or ctx ended. Per-record failures,
+// including a file that cannot be read, are Problems.
+func (a *FileArchive) Verify(ctx context.Context) ([]Problem, error) {
+	var problems []Problem
+	err := a.locked(ctx, func(l *filelock.Lock) error {
+		v := verifier{a: a}
+		if err := v.run(ctx); err != nil {
+			return err
+		}
+		// A lock lost while verifying means another process may have
+		// written during the check, so the report could be wrong.
+		if err := l.Check(); err != nil {
+			return err
+		}
+		problems = v.problems
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return problems, nil
+}
+
+// verifier collects the problems of one Verify call.
+type verifier struct {
+	a        *FileArchive
+	problems []Problem
+}
+
+func (v *verifier) add(file, record string, kind ProblemKind, err error) {
+	v.problems = append(v.problems, Problem{File: file, Record: record, Kind: kind, Err: err})
+}
+
+// addError records err, a failure to read or decode the record (file,
+// record) stored at rel, as a problem of the kind it shows, or returns it
+// when it is not about the record: a cancelled context or a changed archive
+// directory.
+func (v *verifier) addError(rel, file, record string, kind storage.Kind, err error) error {
+	if err := v.whole(err); err != nil {
+		return err
+	}
+	var se *storage.Error
+	errors.As(err, &se) // whole returned nil, so err is one
+	pk := ProblemFile
+	if se.Op == "decode" {
+		pk = ProblemDecode
+	} else if st, lerr := v.a.dir.Lstat(rel); lerr == nil && st.Mode()&fs.ModeSymlink != 0 {
+		pk = ProblemSymlink // replaced by a symlink since it was listed
+	}
+	c := *se
+	if c.Kind == "" {
+		c.Kind = kind
+	}
+	v.add(file, record, pk, c.At(file, record))
+	return nil
+}
+
+// whole returns the error that stops verification as a whole for a
+// failure err of one record: err itself when it is not a *storage.Error
+// (ctx.Err()), the directory check's error when the archive directory
+// changed, and nil otherwise.
+func (v *verifier) whole(err error) error {
+	var se *storage.Error
+	if !errors.As(err, &se) {
+		return err
+	}
+	return v.a.dir.Check()
+}
+
+func verifyError(kind storage.Kind, file, record, msg string) *storage.Error {
+	return &storage.Error{Op: "verify", Kind: kind, File: file, Record: record, Message: msg}
+}
+
+func (v *verifier) run(ctx context.Context) error {
+	refs, indexOK, err := v.index(ctx)
+	if err != nil {
+		return err
+	}
+	notes, err := v.notes(ctx, refs, indexOK)
+	if err != nil {
+		return err
+	}
+	if notes == nil { // the notes directory could not be examined
+		return nil
+	}
+	for _, ref := range refs {
+		if !notes[ref] {
+			_, abs := v.a.notePath(ref)
+			v.add(abs, ref, ProblemMissing, verifyError(storage.KindArchive, abs, ref, "Archive note is missing"))
+		}
+	}
+	return nil
+}
+
+// index checks index.jsonl and returns the distinct refs of its valid
+// lines in order. indexOK is false when the file could not be read at all.
+func (v *verifier) index(ctx context.Context) (refs []string, indexOK bool, err error) {
+	file := v.a.indexAbs
+	st, err := v.a.dir.Lstat(indexFile)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, true, nil
+	case err != nil:
+		return nil, false, v.addError(indexFile, file, "", storage.KindArchiveIndex, err)
+	case st.Mode()&fs.ModeSymlink != 0:
+		v.add(file, "", ProblemSymlink, verifyError(storage.KindArchiveIndex, file, "", "Archive index is a symlink; it is not followed"))
+		return nil, false, nil
+	case !st.Mode().IsRegular():
+		v.add(file, "", ProblemFile, verifyError(storage.KindArchiveIndex, file, "", "Archive index is not a regular file"))
+		return nil, false, nil
+	}
+	data, err := v.a.dir.ReadFile(indexFile)
+	if err != nil {
+		return nil, false, v.addError(indexFile, file, "", storage.KindArchiveIndex, err)
+	}
+	seen := make(map[string]bool)
+	for n := 0; len(data) > 0; n++ {
+		if err := ctx.Err(); err != nil {
+			return nil, false, err
+		}
+		record := strconv.Itoa(n)
+		line, rest, terminated := bytes.Cut(data, []byte{'\n'})
+		data = rest
+		ref, kind, err := v.a.checkIndexLine(ctx, record, line, terminated)
+		if err != nil {
+			if kind == "" {
+				if err := v.addError(indexFile, file, record, storage.KindArchiveIndex, err); err != nil {
+					return nil, false, err
+				}
+				continue
+			}
+			v.add(file, record, kind, err)
+		}
+		if ref == "" {
+			continue
+		}
+		if seen[ref] {
+			v.add(file, record, ProblemDuplicate, verifyError(storage.KindArchiveIndex, file, record,
+				"Corrupt archive index: ref listed by an earlier line"))
+			continue
+		}
+		seen[ref] = true
+		refs = append(refs, ref)
+	}
+	return refs, true, nil
+}
+
+// checkIndexLine decodes and validates index line record. It returns the
+// ref the line names, if any, and its problem: a kind with a
+// *storage.Error, "" with the error of Decode, or "" and nil for a good
+// line. An unterminated last line is always ProblemSyntax, as a torn write
+// leaves it, but its ref is still returned when it decodes to an entry, so
+// that its note is not also reported as unreferenced.
+func (a *FileArchive) checkIndexLine(ctx context.Context, record string, line []byte, terminated bool) (string, ProblemKind, error) {
+	corrupt := func(why string) error {
+		return verifyError(storage.KindArchiveIndex, a.indexAbs, record, "Corrupt archive index: "+why)
+	}
+	torn := corrupt("unterminated last line")
+	if len(line) == 0 {
+		// Only a terminated line can be empty: an unterminated empty
+		// line is the end of the file.
+		return "", ProblemSyntax, corrupt("empty line")
+	}
+	plain, err := a.cs.enc.Decode(ctx, storage.KindArchiveIndex, a.cs.scope, record, line)
+	switch {
+	case err != nil && !terminated && errors.As(err, new(*storage.Error)):
+		return "", ProblemSyntax, torn
+	case err != nil:
+		return "", "", err
+	}
+	if !utf8.Valid(plain) || !json.Valid(plain) {
+		if !terminated {
+			return "", ProblemSyntax, torn
+		}
+		return "", ProblemSyntax, corrupt("line is not JSON")
+	}
+	e, ok := parseIndexLine(plain)
+	switch {
+	case !ok && !terminated:
+		return "", ProblemSyntax, torn
+	case !ok:
+		return "", ProblemFrame, corrupt("line is not an index entry")
+	case !terminated:
+		return e.ref, ProblemSyntax, torn
+	}
+	return e.ref, "", nil
+}
+
+// notes checks every note file and returns the set of refs that have a
+// note file (valid or not), or nil when notes/ could not be listed. Notes
+// not in refs are reported as unreferenced when indexOK.
+func (v *verifier) notes(ctx context.Context, refs []string, indexOK bool) (map[string]bool, error) {
+	dirAbs := v.a.notesAbs
+	st, err := v.a.dir.Lstat(notesDir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return map[string]bool{}, nil
+	case err != nil:
+		return nil, v.addError(notesDir, dirAbs, "", storage.KindArchive, err)
+	case st.Mode()&fs.ModeSymlink != 0:
+		v.add(dirAbs, "", ProblemSymlink, verifyError(storage.KindArchive, dirAbs, "", "Archive notes directory is a symlink; it is not followed"))
+		return nil, nil
+	case !st.IsDir():
+		v.add(dirAbs, "", ProblemFile, verifyError(storage.KindArchive, dirAbs, "", "Archive notes directory is not a directory"))
+		return nil, nil
+	}
+	ents, err := v.a.dir.ReadDir(notesDir)
+	if err != nil {
+		return nil, err
+	}
+	listed := make(map[string]bool, len(refs))
+	for _, ref := range refs {
+		listed[ref] = true
+	}
+	found := make(map[string]bool, len(ents))
+	for _, ent := range ents { // ReadDir sorts by name
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		name := ent.Name()
+		stem, isNote := strings.CutSuffix(name, ".md")
+		if !isNote {
+			continue // temp files and anything else that is not a record
+		}
+		abs := filepath.Join(dirAbs, name)
+		if !validRef(stem) {
+			v.add(abs, "", ProblemName, verifyError(storage.KindArchive, abs, "", "Archive note name is not <ref>.md"))
+			continue
+		}
+		ref := stem
+		found[ref] = true
+		switch t := ent.Type(); {
+		case t&fs.ModeSymlink != 0:
+			v.add(abs, ref, ProblemSymlink, verifyError(storage.KindArchive, abs, ref, "Archive note is a symlink; it is not followed"))
+			continue
+		case !t.IsRegular():
+			v.add(abs, ref, ProblemFile, verifyError(storage.KindArchive, abs, ref, "Archive note is not a regular file"))
+			continue
+		}
+		bad, err := v.note(ctx, ref)
+		if err != nil {
+			return nil, err
+		}
+		if !bad && indexOK && !listed[ref] {
+			v.add(abs, ref, ProblemUnreferenced, verifyError(storage.KindArchive, abs, ref, "Archive note is not listed in the index"))
+		}
+	}
+	return found, nil
+}
+
+// note checks the note of ref, a regular file, and reports whether it
+// had a problem.
+func (v *verifier) note(ctx context.Context, ref string) (bool, error) {
+	rel, abs := v.a.notePath(ref)
+	data, err := v.a.dir.ReadFile(rel)
+	if err != nil {
+		return true, v.addError(rel, abs, ref, storage.KindArchive, err)
+	}
+	plain, err := v.a.cs.enc.Decode(ctx, storage.KindArchive, v.a.cs.scope, ref, data)
+	if err != nil {
+		return true, v.addError(rel, abs, ref, storage.KindArchive, err)
+	}
+	if refOf(string(plain)) != ref || !utf8.Valid(plain) {
+		v.add(abs, ref, ProblemIntegrity, verifyError(storage.KindArchive, abs, ref, "Archive integrity mismatch"))
+		return true, nil
+	}
+	return false, nil
+}
