@@ -1,0 +1,151 @@
+package builtin_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/tool"
+	"github.com/lite-agent/lite-agent-go/tool/builtin"
+)
+
+// ratio reports a benchmark's time per operation as a multiple of a
+// baseline measured in the same run.
+func ratio(b *testing.B, baseline float64, unit string) {
+	if baseline > 0 {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/baseline, unit)
+	}
+}
+
+func perOp(b *testing.B) float64 { return float64(b.Elapsed().Nanoseconds()) / float64(b.N) }
+
+// BenchmarkReadFile measures read_file (path rules, an os.Root, the read
+// and the UTF-16 cut) against os.ReadFile of the same file ("x-ReadFile").
+func BenchmarkReadFile(b *testing.B) {
+	for _, size := range []int{1 << 10, 40 << 10} {
+		dir := b.TempDir()
+		p := filepath.Join(dir, "f.txt")
+		writeFile(b, p, strings.Repeat("0123456789abcde\n", size/16))
+		tools, err := builtin.FileTools(builtin.FileOptions{Workdir: dir})
+		if err != nil {
+			b.Fatal(err)
+		}
+		read := byName(b, tools, "read_file")
+		input := json.RawMessage(`{"path":"f.txt"}`)
+		var baseline float64
+		b.Run(fmt.Sprintf("size=%d/baseline=os.ReadFile", size), func(b *testing.B) {
+			b.SetBytes(int64(size))
+			for b.Loop() {
+				if _, err := os.ReadFile(p); err != nil {
+					b.Fatal(err)
+				}
+			}
+			baseline = perOp(b)
+		})
+		b.Run(fmt.Sprintf("size=%d/read_file", size), func(b *testing.B) {
+			b.SetBytes(int64(size))
+			b.ReportAllocs()
+			for b.Loop() {
+				if res, err := read.Call(context.Background(), input); err != nil || res.IsError {
+					b.Fatal(res.Content, err)
+				}
+			}
+			ratio(b, baseline, "x-ReadFile")
+		})
+	}
+}
+
+// BenchmarkWriteFile measures write_file (path rules, a snapshot of the
+// old content to an in-memory recorder, the atomic replace) against a bare
+// atomic replace of the same file: temporary file, write, fsync, rename,
+// fsync of the directory ("x-raw").
+func BenchmarkWriteFile(b *testing.B) {
+	for _, size := range []int{1 << 10, 64 << 10} {
+		content := strings.Repeat("x", size)
+		dir := b.TempDir()
+		var baseline float64
+		b.Run(fmt.Sprintf("size=%d/baseline=raw-atomic", size), func(b *testing.B) {
+			p := filepath.Join(dir, "raw.txt")
+			for b.Loop() {
+				f, err := os.CreateTemp(dir, ".raw.*.tmp")
+				if err != nil {
+					b.Fatal(err)
+				}
+				f.WriteString(content)
+				f.Sync()
+				f.Close()
+				if err := os.Rename(f.Name(), p); err != nil {
+					b.Fatal(err)
+				}
+				if d, err := os.Open(dir); err == nil {
+					d.Sync()
+					d.Close()
+				}
+			}
+			baseline = perOp(b)
+		})
+		for _, snap := range []bool{false, true} {
+			opts := builtin.FileOptions{Workdir: dir}
+			if snap {
+				opts.Snapshots = discard{}
+			}
+			tools, err := builtin.FileTools(opts)
+			if err != nil {
+				b.Fatal(err)
+			}
+			write := byName(b, tools, "write_file")
+			input, _ := json.Marshal(map[string]string{"path": "w.txt", "content": content})
+			b.Run(fmt.Sprintf("size=%d/write_file/snapshots=%t", size, snap), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if res, err := write.Call(context.Background(), input); err != nil || res.IsError {
+						b.Fatal(res.Content, err)
+					}
+				}
+				ratio(b, baseline, "x-raw")
+			})
+		}
+	}
+}
+
+// BenchmarkBash measures a bash call of "true" (a process group, a pipe,
+// the reader and the kill of the group) against running the same shell
+// with os/exec ("x-exec").
+func BenchmarkBash(b *testing.B) {
+	dir := b.TempDir()
+	bash, err := builtin.BashTool(builtin.BashOptions{Workdir: dir})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var baseline float64
+	b.Run("baseline=exec", func(b *testing.B) {
+		for b.Loop() {
+			cmd := exec.Command("/bin/bash", "-c", "true")
+			cmd.Dir = dir
+			if err := cmd.Run(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		baseline = perOp(b)
+	})
+	b.Run("bash", func(b *testing.B) {
+		var tl tool.Tool = bash
+		for b.Loop() {
+			if res, err := tl.Call(context.Background(), json.RawMessage(`{"command":"true"}`)); err != nil || res.IsError {
+				b.Fatal(res.Content, err)
+			}
+		}
+		ratio(b, baseline, "x-exec")
+	})
+}
+
+// discard is a recorder that keeps nothing.
+type discard struct{}
+
+func (discard) RecordSnapshot(context.Context, session.FileSnapshotEvent) error { return nil }
