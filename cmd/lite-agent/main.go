@@ -8,7 +8,13 @@
 // (--namespace), the data home (--home) and the record codec (--codec with
 // --key-env or --key-file). The commands are:
 //
-//	paths    print the resolved storage layout of the project (--json)
+//	run       run one prompt as an agent turn, streaming the answer
+//	chat      an interactive conversation in one session
+//	paths     print the resolved storage layout of the project
+//	sessions  list, show and delete sessions
+//	tasks     list task lists
+//	cleanup   remove stale runtime files from the data home
+//	verify    check that every runtime record decodes
 //
 // lite-agent exits 0 on success, 1 when an operation fails and 2 when the
 // command line is wrong. Each error is one line on standard error.
@@ -23,7 +29,7 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	code := runWithInput(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }

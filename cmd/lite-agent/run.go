@@ -19,17 +19,24 @@ const (
 	exitUsage   = 2 // the command line is wrong
 )
 
-// run executes the command line args (without the program name) and returns
-// the exit code. Output goes to stdout, errors to stderr as one line each;
-// nothing else is written to.
+// run executes the command line args (without the program name) with empty
+// standard input and returns the exit code; see runWithInput.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return runWithInput(ctx, args, strings.NewReader(""), stdout, stderr)
+}
+
+// runWithInput executes the command line args (without the program name)
+// and returns the exit code. Input (for chat) is read from stdin, output
+// goes to stdout, errors to stderr as one line each; nothing else is
+// written to.
+func runWithInput(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if args == nil {
 		// cobra reads os.Args when it is given nil.
 		args = []string{}
 	}
 	root := newRootCommand()
 	root.SetArgs(args)
-	root.SetIn(strings.NewReader(""))
+	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 
@@ -69,7 +76,7 @@ func newRootCommand() *cobra.Command {
 		return &usageError{err: err}
 	})
 	g.register(root)
-	root.AddCommand(newPathsCommand(g), newSessionsCommand(g), newTasksCommand(g), newCleanupCommand(g))
+	root.AddCommand(newPathsCommand(g), newSessionsCommand(g), newTasksCommand(g), newCleanupCommand(g), newVerifyCommand(g), newRunCommand(g), newChatCommand(g))
 	return root
 }
 

@@ -214,3 +214,79 @@ func mustTime(t *testing.T, s string) (tm time.Time) {
 	}
 	return tm
 }
+
+func TestVerifyReportsEveryProblemAndChangesNothing(t *testing.T) {
+	isolateEnv(t)
+	home, p := referenceHome(t)
+	base := []string{"--home", home, "--workdir", "/srv/app"}
+	r := runCLI(t, append(base, "verify")...)
+	if r.code != 0 || !strings.Contains(r.stdout, ": 0 problems") {
+		t.Fatalf("clean home: %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+
+	// Damage a log in the middle, a task record and an archive note.
+	log := filepath.Join(p.SessionsDir, "s1.jsonl")
+	b, _ := os.ReadFile(log)
+	os.WriteFile(log, append([]byte("{\"seq\":1,\"garbage\n"), b...), 0o600)
+	os.WriteFile(filepath.Join(p.TasksDir, "shared", "1.json"), []byte(`{"id":"1"`), 0o600)
+	note := filepath.Join(p.SessionsDir, "s1.context", "notes", "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824.md")
+	os.WriteFile(note, []byte("tampered"), 0o600)
+	before := paths(t, home)
+	sums := map[string]string{}
+	for _, rel := range before {
+		c, _ := os.ReadFile(filepath.Join(home, rel))
+		sums[rel] = string(c)
+	}
+
+	r = runCLI(t, append(base, "verify", "--json")...)
+	if r.code != 1 {
+		t.Fatalf("code %d, stderr %s", r.code, r.stderr)
+	}
+	var rep verifyReport
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	found := map[string]bool{}
+	for _, pr := range rep.Problems {
+		found[filepath.Base(pr.File)+"#"+pr.Record] = true
+		if strings.Contains(pr.Message, "tampered") {
+			t.Errorf("problem leaks content: %s", pr.Message)
+		}
+	}
+	for _, want := range []string{"s1.jsonl#1", "s1.jsonl#2", "s1.jsonl#3", "1.json#1", "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824.md#2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824"} {
+		if !found[want] {
+			t.Errorf("problem %s not reported; got %v", want, found)
+		}
+	}
+	for _, rel := range paths(t, home) {
+		c, _ := os.ReadFile(filepath.Join(home, rel))
+		if sums[rel] != string(c) {
+			t.Errorf("verify changed %s", rel)
+		}
+	}
+	if len(paths(t, home)) != len(before) {
+		t.Error("verify created or removed files")
+	}
+}
+
+func TestVerifyUnderTheWrongCodecReportsDecodeProblems(t *testing.T) {
+	isolateEnv(t)
+	home, _ := referenceHome(t)
+	r := runCLI(t, "--home", home, "--workdir", "/srv/app", "--codec", "gzip", "verify", "--all", "--json")
+	var rep verifyReport
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || r.code != 1 {
+		t.Fatalf("%d %v %s", r.code, err, r.stderr)
+	}
+	decode := 0
+	for _, pr := range rep.Problems {
+		if pr.Kind == "decode" {
+			decode++
+		}
+		if !strings.Contains(pr.Message, "migration") && !strings.Contains(pr.Message, "codec") {
+			t.Errorf("problem %+v", pr)
+		}
+	}
+	if decode < 5 || rep.Projects != 1 {
+		t.Errorf("report %+v", rep)
+	}
+}

@@ -1,0 +1,257 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/spill"
+	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/lite-agent/lite-agent-go/task"
+	"github.com/spf13/cobra"
+)
+
+// problem is one finding of verify.
+type problem struct {
+	File    string `json:"file"`
+	Record  string `json:"record,omitempty"`
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
+}
+
+// verifyReport is the result of verify.
+type verifyReport struct {
+	Projects int       `json:"projects"`
+	Files    int       `json:"files"`
+	Problems []problem `json:"problems"`
+	// Warnings are findings that are not damage, such as an archive note
+	// no index line lists (an interrupted put leaves one).
+	Warnings []problem `json:"warnings,omitempty"`
+}
+
+func (r *verifyReport) add(file, record, kind string, err error) {
+	r.Problems = append(r.Problems, problem{File: file, Record: record, Kind: kind, Message: err.Error()})
+}
+
+func newVerifyCommand(g *globalFlags) *cobra.Command {
+	var asJSON, all bool
+	cmd := &cobra.Command{
+		Use:   "verify",
+		Short: "Check that every runtime record decodes; report each problem (exit 1 if any)",
+		Long: "verify reads every session log, context archive, task record and spilled output of\n" +
+			"the project (or, with --all, of every project in the data home), decodes each record\n" +
+			"with the configured codec and reports every problem with its file and record. It\n" +
+			"changes nothing.",
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			p, err := g.project()
+			if err != nil {
+				return err
+			}
+			dirs := []string{filepath.Dir(p.paths.SessionsDir)}
+			if all {
+				if dirs, err = projectDirs(filepath.Join(p.paths.Home, "projects")); err != nil {
+					return err
+				}
+			}
+			rep := verifyReport{Problems: []problem{}}
+			for _, dir := range dirs {
+				enc := storage.Encoding{Codec: p.opts.Codec, Namespace: p.paths.Namespace, ProjectID: filepath.Base(dir)}
+				if ok, _ := exists(dir); !ok {
+					continue
+				}
+				rep.Projects++
+				if err := verifyProject(cmd.Context(), dir, enc, &rep); err != nil {
+					return err
+				}
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				if err := writeJSON(out, rep); err != nil {
+					return err
+				}
+			} else {
+				for _, pr := range rep.Problems {
+					fmt.Fprintf(out, "%s: %s\n", pr.Kind, pr.Message)
+				}
+				for _, pr := range rep.Warnings {
+					fmt.Fprintf(out, "warning: %s: %s\n", pr.Kind, pr.Message)
+				}
+				fmt.Fprintf(out, "checked %d files in %d projects: %d problems\n", rep.Files, rep.Projects, len(rep.Problems))
+			}
+			if len(rep.Problems) > 0 {
+				return errFailed{fmt.Sprintf("verify found %d problems", len(rep.Problems))}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	cmd.Flags().BoolVar(&all, "all", false, "verify every project of the data home")
+	return cmd
+}
+
+// projectDirs lists the project directories under projects (not following
+// symlinks).
+func projectDirs(projects string) ([]string, error) {
+	ents, err := os.ReadDir(projects)
+	if err != nil {
+		if ok, _ := exists(projects); !ok {
+			return nil, nil
+		}
+		return nil, err
+	}
+	var dirs []string
+	for _, e := range ents {
+		if e.IsDir() {
+			dirs = append(dirs, filepath.Join(projects, e.Name()))
+		}
+	}
+	return dirs, nil
+}
+
+// verifyProject checks the stores of one project directory.
+func verifyProject(ctx context.Context, dir string, enc storage.Encoding, rep *verifyReport) error {
+	if err := verifySessions(ctx, filepath.Join(dir, "sessions"), enc, rep); err != nil {
+		return err
+	}
+	if err := verifyTasks(ctx, filepath.Join(dir, "tasks"), enc, rep); err != nil {
+		return err
+	}
+	spillDir := filepath.Join(dir, "spill")
+	if ok, _ := exists(spillDir); ok {
+		st, err := spill.NewFileStore(spillDir, enc)
+		if err != nil {
+			rep.add(spillDir, "", "directory", err)
+			return nil
+		}
+		probs, err := st.Verify(ctx)
+		if err != nil {
+			rep.add(spillDir, "", "directory", err)
+			return nil
+		}
+		rep.Files += countFiles(spillDir, ".txt")
+		for _, pr := range probs {
+			rep.add(pr.File, pr.Record, string(pr.Kind), pr.Err)
+		}
+	}
+	return nil
+}
+
+func verifySessions(ctx context.Context, dir string, enc storage.Encoding, rep *verifyReport) error {
+	if ok, _ := exists(dir); !ok {
+		return nil
+	}
+	cp, err := session.NewFileCheckpointer(dir, session.FileOptions{Encoding: enc})
+	if err != nil {
+		rep.add(dir, "", "directory", err)
+		return nil
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		name := e.Name()
+		switch {
+		case strings.HasSuffix(name, ".jsonl") && !strings.HasPrefix(name, "."):
+			id := strings.TrimSuffix(name, ".jsonl")
+			rep.Files++
+			probs, err := cp.Verify(ctx, id)
+			if err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				rep.add(filepath.Join(dir, name), "", "file", err)
+				continue
+			}
+			for _, pr := range probs {
+				rep.add(filepath.Join(dir, name), fmt.Sprint(pr.Record), string(pr.Kind), pr.Err)
+			}
+		case strings.HasSuffix(name, ".context") && e.IsDir():
+			id := strings.TrimSuffix(name, ".context")
+			if storage.ValidateID(id) != nil || strings.HasPrefix(id, "session-") && len(id) == len("session-")+64 {
+				continue // a hashed name: the session id, part of the codec context, is not known
+			}
+			rep.Files++
+			ar, err := archive.NewFileArchive(filepath.Join(dir, name), archive.Options{Encoding: enc, SessionID: id})
+			if err != nil {
+				rep.add(filepath.Join(dir, name), "", "directory", err)
+				continue
+			}
+			probs, err := ar.Verify(ctx)
+			if err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				rep.add(filepath.Join(dir, name), "", "directory", err)
+				continue
+			}
+			for _, pr := range probs {
+				if pr.Kind == archive.ProblemUnreferenced {
+					rep.Warnings = append(rep.Warnings, problem{File: pr.File, Record: pr.Record, Kind: string(pr.Kind), Message: pr.Err.Error()})
+					continue
+				}
+				rep.add(pr.File, pr.Record, string(pr.Kind), pr.Err)
+			}
+		}
+	}
+	return nil
+}
+
+func verifyTasks(ctx context.Context, dir string, enc storage.Encoding, rep *verifyReport) error {
+	lists, err := listIDs(dir, "")
+	if err != nil {
+		return err
+	}
+	for _, list := range lists {
+		st, err := task.NewFileStore(dir, list, enc)
+		if err != nil {
+			rep.add(filepath.Join(dir, list), "", "directory", err)
+			continue
+		}
+		ents, err := os.ReadDir(filepath.Join(dir, list))
+		if err != nil {
+			return err
+		}
+		var ids []string
+		for _, e := range ents {
+			if n := e.Name(); strings.HasSuffix(n, ".json") && !strings.HasPrefix(n, ".") {
+				ids = append(ids, strings.TrimSuffix(n, ".json"))
+			}
+		}
+		sort.Strings(ids)
+		for _, id := range ids {
+			rep.Files++
+			if _, _, err := st.Get(ctx, id); err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				kind := "record"
+				var se *storage.Error
+				if errors.As(err, &se) && se.Op == "decode" {
+					kind = "decode"
+				}
+				rep.add(filepath.Join(dir, list, id+".json"), id, kind, err)
+			}
+		}
+	}
+	return nil
+}
+
+// countFiles counts the entries of dir with the given suffix.
+func countFiles(dir, suffix string) int {
+	ents, _ := os.ReadDir(dir)
+	n := 0
+	for _, e := range ents {
+		if strings.HasSuffix(e.Name(), suffix) && !strings.HasPrefix(e.Name(), ".") {
+			n++
+		}
+	}
+	return n
+}
