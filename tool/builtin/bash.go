@@ -189,7 +189,7 @@ func (b *bashTool) foreground(ctx context.Context, command string) (tool.Result,
 	}
 	timer := time.NewTimer(b.timeout)
 	defer timer.Stop()
-	timedOut, tooMuch := false, false
+	timedOut, tooMuch, cancelled := false, false, false
 	select {
 	case <-p.waitDone:
 	case <-timer.C:
@@ -197,6 +197,7 @@ func (b *bashTool) foreground(ctx context.Context, command string) (tool.Result,
 	case <-exceeded:
 		tooMuch = true
 	case <-ctx.Done():
+		cancelled = true
 	}
 	p.stop()
 	// The reader has returned: out is complete and exceeded settled.
@@ -208,8 +209,8 @@ func (b *bashTool) foreground(ctx context.Context, command string) (tool.Result,
 	if tooMuch {
 		return tool.Errorf("command output exceeded %d bytes", b.maxOutput), nil
 	}
-	if err := ctx.Err(); err != nil && !timedOut {
-		return tool.Result{}, err
+	if cancelled {
+		return tool.Result{}, ctx.Err()
 	}
 	text := strings.TrimSpace(validText(out))
 	if timedOut {
