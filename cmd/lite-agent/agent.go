@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
@@ -61,7 +62,7 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags) (*liteagent.Ag
 	a, err := liteagent.New(ctx, liteagent.Options{
 		Model:     provider,
 		ModelName: name,
-		Workdir:   p.paths.ProjectConfigDir[:strings.LastIndex(p.paths.ProjectConfigDir, "/")],
+		Workdir:   filepath.Dir(p.paths.ProjectConfigDir),
 		Storage:   p.opts,
 		MaxTurns:  f.maxTurns,
 	})

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// anthropicServer answers Messages API requests with scripted SSE streams
+// and records the request bodies.
+type anthropicServer struct {
+	mu      sync.Mutex
+	replies []string // SSE bodies, one per request
+	bodies  []map[string]any
+}
+
+func (s *anthropicServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	b, _ := io.ReadAll(r.Body)
+	var body map[string]any
+	json.Unmarshal(b, &body)
+	s.mu.Lock()
+	s.bodies = append(s.bodies, body)
+	if len(s.replies) == 0 {
+		s.mu.Unlock()
+		http.Error(w, `{"type":"error","error":{"type":"invalid_request_error","message":"no reply"}}`, 400)
+		return
+	}
+	reply := s.replies[0]
+	s.replies = s.replies[1:]
+	s.mu.Unlock()
+	w.Header().Set("Content-Type", "text/event-stream")
+	io.WriteString(w, reply)
+}
+
+func sse(events ...string) string {
+	var b strings.Builder
+	for _, e := range events {
+		var m map[string]any
+		json.Unmarshal([]byte(e), &m)
+		fmt.Fprintf(&b, "event: %s\ndata: %s\n\n", m["type"], e)
+	}
+	return b.String()
+}
+
+func textReply(text string) string {
+	return sse(
+		`{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-test","content":[],"stop_reason":null,"usage":{"input_tokens":10,"output_tokens":0}}}`,
+		`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
+		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":`+mustJSON(text)+`}}`,
+		`{"type":"content_block_stop","index":0}`,
+		`{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":5}}`,
+		`{"type":"message_stop"}`,
+	)
+}
+
+func toolReply(id, name, input string) string {
+	return sse(
+		`{"type":"message_start","message":{"id":"msg_2","type":"message","role":"assistant","model":"claude-test","content":[],"stop_reason":null,"usage":{"input_tokens":10,"output_tokens":0}}}`,
+		`{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"`+id+`","name":"`+name+`","input":{}}}`,
+		`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":`+mustJSON(input)+`}}`,
+		`{"type":"content_block_stop","index":0}`,
+		`{"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":5}}`,
+		`{"type":"message_stop"}`,
+	)
+}
+
+func mustJSON(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+func TestRunWithoutAKeyNamesTheVariable(t *testing.T) {
+	isolateEnv(t)
+	t.Setenv("ANTHROPIC_API_KEY", "")
+	home := t.TempDir()
+	r := runCLI(t, "--home", home, "--workdir", t.TempDir(), "run", "hello")
+	if r.code != 1 || !strings.Contains(r.stderr, "ANTHROPIC_API_KEY") || strings.Count(r.stderr, "\n") != 1 {
+		t.Errorf("code %d stderr %q", r.code, r.stderr)
+	}
+	if ents, _ := os.ReadDir(home); len(ents) != 0 {
+		t.Error("a failed start created files")
+	}
+}
+
+func TestRunStreamsTheAnswerAndResumes(t *testing.T) {
+	isolateEnv(t)
+	srv := &anthropicServer{replies: []string{
+		toolReply("toolu_1", "write_file", `{"path":"hello.txt","content":"hi there"}`),
+		textReply("Wrote the file."),
+		textReply("Still here."),
+	}}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	t.Setenv("ANTHROPIC_API_KEY", "test-key")
+	t.Setenv("ANTHROPIC_BASE_URL", ts.URL)
+	home, work := t.TempDir(), t.TempDir()
+	base := []string{"--home", home, "--workdir", work, "--namespace", "acme"}
+
+	r := runCLI(t, append(base, "run", "write hello.txt")...)
+	if r.code != 0 {
+		t.Fatalf("run: %d %s", r.code, r.stderr)
+	}
+	if r.stdout != "Wrote the file.\n" || !strings.Contains(r.stderr, "→ write_file") || !strings.Contains(r.stderr, "session ") {
+		t.Errorf("stdout %q stderr %q", r.stdout, r.stderr)
+	}
+	if b, _ := os.ReadFile(filepath.Join(work, "hello.txt")); string(b) != "hi there" {
+		t.Errorf("file %q", b)
+	}
+	r = runCLI(t, append(base, "run", "--continue", "again")...)
+	if r.code != 0 || r.stdout != "Still here.\n" {
+		t.Fatalf("continue: %d %q %s", r.code, r.stdout, r.stderr)
+	}
+	srv.mu.Lock()
+	msgs := srv.bodies[2]["messages"].([]any)
+	srv.mu.Unlock()
+	if len(msgs) != 5 {
+		t.Errorf("resumed request has %d messages, want 5", len(msgs))
+	}
+	if r := runCLI(t, append(base, "sessions", "list", "--json")...); !strings.Contains(r.stdout, `"records": 7`) {
+		t.Errorf("sessions: %s", r.stdout)
+	}
+}
+
+func TestChatLoopsOverOneSession(t *testing.T) {
+	isolateEnv(t)
+	srv := &anthropicServer{replies: []string{textReply("one"), textReply("two")}}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	t.Setenv("ANTHROPIC_API_KEY", "test-key")
+	var stdout, stderr strings.Builder
+	code := runWithInput(t.Context(), []string{"--home", t.TempDir(), "--workdir", t.TempDir(), "chat", "--base-url", ts.URL}, strings.NewReader("first\nsecond\n"), &stdout, &stderr)
+	if code != 0 || stdout.String() != "one\ntwo\n" {
+		t.Errorf("code %d stdout %q stderr %q", code, stdout.String(), stderr.String())
+	}
+	if len(srv.bodies) != 2 || len(srv.bodies[1]["messages"].([]any)) != 3 {
+		t.Errorf("second request: %v", srv.bodies)
+	}
+}
