@@ -309,7 +309,7 @@ func TestValidJSONThatIsNotTheNextRecordIsNeverRepaired(t *testing.T) {
 			if line == "" {
 				corrupt = func(t *testing.T, path string) {
 					start, end := lastLine(t, path)
-					appendBytes(readFile(t, path)[start : end+1])(t, path)
+					appendBytes(readFile(t, path)[start:end+1])(t, path)
 				}
 			}
 			checkCorruption(t, corruption{records: 2, bad: 3, left: 2, corrupt: corrupt})
