@@ -185,11 +185,30 @@ func SessionID(ctx context.Context) string {
 // that tool's result. It fails outside a turn. File tools call it before
 // every change.
 func (e *Engine) RecordSnapshot(ctx context.Context, ev session.FileSnapshotEvent) error {
+	return e.Record(ctx, ev)
+}
+
+// Record appends a sidecar event — a file snapshot, a permission decision,
+// a verified artifact — to the log of the session whose turn is running the
+// tool that called it (found through ctx), right away and so before that
+// tool's result. The Turn of those event types is set. It fails outside a
+// turn.
+func (e *Engine) Record(ctx context.Context, ev session.Event) error {
 	r, ok := ctx.Value(runKey{}).(*run)
 	if !ok || r.e != e {
-		return errors.New("engine: snapshot recorded outside a turn")
+		return errors.New("engine: event recorded outside a turn")
 	}
-	ev.Turn = r.turn
+	switch v := ev.(type) {
+	case session.FileSnapshotEvent:
+		v.Turn = r.turn
+		ev = v
+	case session.PermissionDecisionEvent:
+		v.Turn = r.turn
+		ev = v
+	case session.ArtifactVerifiedEvent:
+		v.Turn = r.turn
+		ev = v
+	}
 	return r.append(ctx, ev)
 }
 
