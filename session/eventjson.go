@@ -337,7 +337,7 @@ func skimType(r *reader, errType error) (typ []byte, ok bool) {
 		}
 		r.ws()
 		start = r.i
-		r.scanString()
+		r.scanString(false)
 		end = r.i
 		ok = true
 	}

@@ -632,15 +632,21 @@ func (c *FileCheckpointer) Scan(ctx context.Context, id string, sinceSeq int64) 
 		}
 		defer f.Close()
 		stopped := false
+		var checked time.Time
 		_, err = scan(ctx, c.enc, f, c.maxLine, scanOpts{id: id, file: s.file, since: max(sinceSeq, 0)},
 			func(r scanRecord) bool {
 				if r.event == nil {
 					return true
 				}
-				if err := s.held(); err != nil {
-					stopped = true
-					yield(StoredEvent{}, err)
-					return false
+				// Check the lock before handing out records, once a
+				// second: it goes stale only after ten.
+				if now := time.Now(); now.Sub(checked) > time.Second {
+					checked = now
+					if err := s.held(); err != nil {
+						stopped = true
+						yield(StoredEvent{}, err)
+						return false
+					}
 				}
 				if !yield(*r.event, nil) {
 					stopped = true

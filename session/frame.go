@@ -134,11 +134,11 @@ func (f *frame) parse(r *reader, body bool) {
 				r.failShape(errors.New("sessionId is not a string"))
 				break
 			}
-			raw, plain := r.scanString()
+			val, plain := r.scanString(true)
 			if !plain {
-				raw = unquote(nil, raw) // rare; r.scratch would not outlive the next key
+				val = append([]byte(nil), val...) // rare; r.scratch would not outlive the next key
 			}
-			f.session, f.hasSession = raw, true
+			f.session, f.hasSession = val, true
 		case "parentSeq":
 			f.parent, f.hasParent = 0, true
 			if r.isNull() {

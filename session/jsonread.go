@@ -1,9 +1,11 @@
 package session
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"math"
+	"math/bits"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -192,58 +194,152 @@ var safe = func() (t [256]bool) {
 	return t
 }()
 
-// scanString consumes a string and returns the bytes between its quotes
-// and whether they can be used as they are (no escapes, valid UTF-8).
-func (r *reader) scanString() (raw []byte, plain bool) {
+// skipSafe returns the index of the first byte at or after i that is not
+// safe, or len(b). It looks at eight bytes at a time: strings make up most
+// of a log, so this loop is most of the work of reading one.
+func skipSafe(b []byte, i int) int {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		q := x ^ (ones * '"')
+		bs := x ^ (ones * '\\')
+		// Each term flags, at least, the first byte in memory that is
+		// non-ASCII, a control character, '"' or '\\'; terms only ever flag
+		// extra bytes after a true one, so the lowest flag is exact.
+		m := x&highs | (x-ones*0x20)&^x&highs | (q-ones)&^q&highs | (bs-ones)&^bs&highs
+		if m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for i < len(b) && safe[b[i]] {
+		i++
+	}
+	return i
+}
+
+// scanString consumes a string. With decode, it returns its value: a
+// subslice of the input when the string has no escapes and is valid UTF-8
+// (plain), else r.scratch, valid until the next call. Without decode, it
+// only validates and returns the bytes between the quotes. Escapes are
+// decoded and invalid UTF-8 and lone surrogates become U+FFFD, exactly as
+// encoding/json does.
+func (r *reader) scanString(decode bool) (val []byte, plain bool) {
 	if r.peek() != '"' {
 		r.fail(errSyntax)
 		return nil, false
 	}
-	r.i++
-	start := r.i
 	b := r.b
-	i := r.i
-	plain = true
+	start := r.i + 1
+	i := start
 	for {
-		for i < len(b) && safe[b[i]] {
-			i++
-		}
+		i = skipSafe(b, i)
 		if i >= len(b) {
 			r.fail(errSyntax)
 			return nil, false
 		}
 		c := b[i]
-		switch {
+		if c == '"' {
+			r.i = i + 1
+			return b[start:i], true
+		}
+		if c >= utf8.RuneSelf {
+			if rn, size := utf8.DecodeRune(b[i:]); rn != utf8.RuneError || size != 1 {
+				i += size
+				continue
+			}
+		}
+		if c < 0x20 {
+			r.fail(errSyntax)
+			return nil, false
+		}
+		break // an escape or invalid UTF-8: the value differs from the input
+	}
+	var out []byte
+	if decode {
+		out = append(r.scratch[:0], b[start:i]...)
+	}
+	for {
+		j := skipSafe(b, i)
+		if decode {
+			out = append(out, b[i:j]...)
+		}
+		i = j
+		if i >= len(b) {
+			r.fail(errSyntax)
+			return nil, false
+		}
+		switch c := b[i]; {
 		case c == '"':
 			r.i = i + 1
-			return b[start:i], plain
+			if !decode {
+				return b[start:i], false
+			}
+			r.scratch = out
+			return out, false
 		case c == '\\':
-			plain = false
-			i++
-			if i >= len(b) {
+			if i+1 >= len(b) {
 				r.fail(errSyntax)
 				return nil, false
 			}
-			switch b[i] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i++
+			var e byte
+			switch b[i+1] {
+			case '"', '\\', '/':
+				e = b[i+1]
+			case 'b':
+				e = '\b'
+			case 'f':
+				e = '\f'
+			case 'n':
+				e = '\n'
+			case 'r':
+				e = '\r'
+			case 't':
+				e = '\t'
 			case 'u':
-				if len(b)-i < 5 || !isHex4(b[i+1:i+5]) {
+				if len(b)-i < 6 || !isHex4(b[i+2:i+6]) {
 					r.fail(errSyntax)
 					return nil, false
 				}
-				i += 5
+				rr := hex4(b[i+2 : i+6])
+				i += 6
+				if utf16.IsSurrogate(rr) {
+					if len(b)-i >= 6 && b[i] == '\\' && b[i+1] == 'u' && isHex4(b[i+2:i+6]) {
+						if dec := utf16.DecodeRune(rr, hex4(b[i+2:i+6])); dec != utf8.RuneError {
+							rr = dec
+							i += 6
+						} else {
+							rr = utf8.RuneError
+						}
+					} else {
+						rr = utf8.RuneError
+					}
+				}
+				if decode {
+					out = utf8.AppendRune(out, rr)
+				}
+				continue
 			default:
 				r.fail(errSyntax)
 				return nil, false
 			}
+			if decode {
+				out = append(out, e)
+			}
+			i += 2
 		case c < 0x20:
 			r.fail(errSyntax)
 			return nil, false
 		default: // non-ASCII
 			rn, size := utf8.DecodeRune(b[i:])
-			if rn == utf8.RuneError && size == 1 {
-				plain = false
+			if decode {
+				if rn == utf8.RuneError && size == 1 {
+					out = append(out, "\ufffd"...)
+				} else {
+					out = append(out, b[i:i+size]...)
+				}
 			}
 			i += size
 		}
@@ -261,79 +357,18 @@ func isHex4(b []byte) bool {
 
 // str consumes a string and returns its value.
 func (r *reader) str() string {
-	raw, plain := r.scanString()
+	val, _ := r.scanString(true)
 	if r.err != nil {
 		return ""
 	}
-	if plain {
-		return string(raw)
-	}
-	return string(unquote(nil, raw))
+	return string(val)
 }
 
 // strBytes consumes a string and returns its value as bytes that stay valid
-// until the next call; it allocates only for escaped strings.
+// until the next call; it allocates nothing.
 func (r *reader) strBytes() []byte {
-	raw, plain := r.scanString()
-	if r.err != nil || plain {
-		return raw
-	}
-	r.scratch = unquote(r.scratch[:0], raw)
-	return r.scratch
-}
-
-// unquote appends the value of a validated string body to dst, decoding
-// escapes and replacing invalid UTF-8 and lone surrogates with U+FFFD, as
-// encoding/json does.
-func unquote(dst, s []byte) []byte {
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == '\\':
-			switch s[i+1] {
-			case '"', '\\', '/':
-				dst = append(dst, s[i+1])
-			case 'b':
-				dst = append(dst, '\b')
-			case 'f':
-				dst = append(dst, '\f')
-			case 'n':
-				dst = append(dst, '\n')
-			case 'r':
-				dst = append(dst, '\r')
-			case 't':
-				dst = append(dst, '\t')
-			case 'u':
-				rr := hex4(s[i+2 : i+6])
-				i += 6
-				if utf16.IsSurrogate(rr) {
-					if i+6 <= len(s) && s[i] == '\\' && s[i+1] == 'u' {
-						if dec := utf16.DecodeRune(rr, hex4(s[i+2:i+6])); dec != utf8.RuneError {
-							dst = utf8.AppendRune(dst, dec)
-							i += 6
-							continue
-						}
-					}
-					rr = utf8.RuneError
-				}
-				dst = utf8.AppendRune(dst, rr)
-				continue
-			}
-			i += 2
-		case c < utf8.RuneSelf:
-			dst = append(dst, c)
-			i++
-		default:
-			rn, size := utf8.DecodeRune(s[i:])
-			if rn == utf8.RuneError && size == 1 {
-				dst = append(dst, "\ufffd"...)
-			} else {
-				dst = append(dst, s[i:i+size]...)
-			}
-			i += size
-		}
-	}
-	return dst
+	val, _ := r.scanString(true)
+	return val
 }
 
 func hex4(b []byte) rune {
@@ -435,7 +470,7 @@ func (r *reader) skip() {
 			r.skip()
 		}
 	case c == '"':
-		r.scanString()
+		r.scanString(false)
 	case c == 't':
 		r.literal("true")
 	case c == 'f':

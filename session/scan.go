@@ -122,6 +122,7 @@ type scanResult struct {
 func scan(ctx context.Context, enc storage.Encoding, r io.Reader, maxLine int, opts scanOpts,
 	onRecord func(scanRecord) bool, onProblem func(Problem) bool) (scanResult, error) {
 	lr := newLineReader(r, maxLine)
+	rd := new(reader) // reused, so that its scratch buffer is too
 	res := scanResult{newline: true}
 	var pending *Problem // the last problem, until we know whether it is the tail
 	for {
@@ -152,7 +153,7 @@ func scan(ctx context.Context, enc storage.Encoding, r io.Reader, maxLine int, o
 				return res, err
 			}
 		}
-		ev, prob, err := checkLine(ctx, enc, opts, pos, l, text)
+		ev, prob, err := checkLine(ctx, enc, opts, rd, pos, l, text)
 		if err != nil {
 			return res, err
 		}
@@ -181,7 +182,7 @@ func readError(file string, err error) error {
 }
 
 // checkLine decodes and validates one non-blank line at position pos.
-func checkLine(ctx context.Context, enc storage.Encoding, opts scanOpts, pos int64, l line, text []byte) (*StoredEvent, *Problem, error) {
+func checkLine(ctx context.Context, enc storage.Encoding, opts scanOpts, rd *reader, pos int64, l line, text []byte) (*StoredEvent, *Problem, error) {
 	if l.tooLong {
 		return nil, newProblem(opts, pos, ProblemTooLong, "line exceeds the length limit"), nil
 	}
@@ -202,7 +203,8 @@ func checkLine(ctx context.Context, enc storage.Encoding, opts scanOpts, pos int
 	}
 	body := pos > opts.since
 	var f frame
-	f.parse(&reader{b: plain}, body)
+	*rd = reader{b: plain, scratch: rd.scratch[:0]}
+	f.parse(rd, body)
 	if !enc.Encoded() && (f.envelope || f.problem != "" && bytes.Contains(text, []byte(`"liteAgentStorage"`))) {
 		// An envelope read without a codec, torn or not: the same refusal
 		// as storage.Encoding.Decode, and never a repairable tail.

@@ -1,0 +1,83 @@
+package session_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/session"
+)
+
+// FuzzRepairTail appends arbitrary bytes to a valid log of n records and
+// reads it with RepairTail. The property: valid records are never lost;
+// the result is either an error that changed nothing, or a log that reads
+// and is a prefix of the damaged file, with the original copied aside if
+// anything was dropped; and repair(valid + one torn line) == valid.
+func FuzzRepairTail(f *testing.F) {
+	bases := make([][]byte, 4)
+	for n := range bases {
+		bases[n] = writeLog(f, nil, n)
+	}
+	f.Add(uint8(2), []byte(`{"seq":3,"sessionId":"log","par`))
+	f.Add(uint8(0), []byte("\x00\x00\x00\x00"))
+	f.Add(uint8(1), []byte("garbage\n"))
+	dir := f.TempDir()
+	var counter atomic.Int64
+	f.Fuzz(func(t *testing.T, n uint8, garbage []byte) {
+		valid := bases[int(n)%len(bases)]
+		records := bytes.Count(valid, []byte("\n"))
+		id := fmt.Sprintf("f%d", counter.Add(1))
+		path := filepath.Join(dir, id+".jsonl")
+		// The base logs are for session "log": rename the session.
+		damaged := append(bytes.ReplaceAll(bytes.Clone(valid), []byte(`"sessionId":"log"`), []byte(`"sessionId":"`+id+`"`)), garbage...)
+		if err := os.WriteFile(path, damaged, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		validLen := len(damaged) - len(garbage)
+		cp, err := session.NewFileCheckpointer(dir, session.FileOptions{RepairTail: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs, err := cp.Read(t.Context(), id, 0)
+		after := readFile(t, path)
+		broken, _ := filepath.Glob(path + ".broken-*")
+		if err != nil {
+			if !bytes.Equal(after, damaged) || len(broken) != 0 {
+				t.Fatalf("a failed repair changed the log or copied it aside")
+			}
+			if singleTornLine(garbage) {
+				t.Fatalf("repair(valid + %q) failed: %v", garbage, err)
+			}
+			return
+		}
+		if len(after) < validLen || !bytes.Equal(after, damaged[:len(after)]) {
+			t.Fatalf("the repaired log is not a prefix of the damaged one holding every valid record")
+		}
+		if len(evs) < records {
+			t.Fatalf("read %d records, the valid part holds %d", len(evs), records)
+		}
+		if changed := len(after) != len(damaged); changed != (len(broken) == 1) || changed && !bytes.Equal(readFile(t, broken[0]), damaged) {
+			t.Fatalf("copy aside %v for a change %v", broken, changed)
+		}
+		if singleTornLine(garbage) && len(after) != validLen {
+			t.Fatalf("repair(valid + %q) kept %d bytes, want the %d valid ones", garbage, len(after), validLen)
+		}
+		if again, err := cp.Read(t.Context(), id, 0); err != nil || len(again) != len(evs) {
+			t.Fatalf("reading the repaired log again: %d records, %v", len(again), err)
+		}
+	})
+}
+
+// singleTornLine reports whether garbage is one line (optionally ended by
+// '\n') that is not blank and not JSON, and holds no envelope: the shape
+// a torn or zero-filled plaintext tail has.
+func singleTornLine(garbage []byte) bool {
+	line := bytes.TrimSuffix(garbage, []byte("\n"))
+	trimmed := bytes.Trim(line, " \t\r")
+	return len(trimmed) > 0 && !bytes.Contains(line, []byte("\n")) && !json.Valid(trimmed) &&
+		!bytes.Contains(line, []byte(`"liteAgentStorage"`))
+}
