@@ -1,0 +1,253 @@
+package migrate
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/lite-agent/lite-agent-go/internal/filelock"
+	"github.com/lite-agent/lite-agent-go/internal/safefs"
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// lockName is the lock directory that keeps two migrations out of one
+// destination; it sits beside the marker.
+const lockName = MarkerName + filelock.Suffix
+
+// lockOptions is the destination lock's tuning. Only migrations take this
+// lock, so it can go stale sooner than the stores' locks: a killed
+// migration blocks a rerun for a few seconds only.
+var lockOptions = filelock.Options{Stale: 4 * time.Second, Refresh: time.Second, Timeout: 10 * time.Second}
+
+// marker is the content of the marker file.
+type marker struct {
+	Version     int       `json:"liteAgentMigration"`
+	Source      string    `json:"source"`
+	Destination string    `json:"destination"`
+	StartedAt   time.Time `json:"startedAt"`
+}
+
+// written returns the names a migration writes at the destination root.
+func (m *migration) written() []string {
+	if !m.all {
+		return []string{MarkerName, sessionsName, tasksName, spillName}
+	}
+	return slices.Concat([]string{MarkerName, projectsName}, configFiles, configDirs)
+}
+
+// inspectDestination checks the destination root without changing it. It
+// must be missing, an empty directory, or hold only an interrupted migration
+// of this source, in which case it reports true.
+func (m *migration) inspectDestination() (bool, error) {
+	st, err := os.Lstat(m.dstRoot)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	case err != nil:
+		return false, (&storage.Error{Op: "open", File: m.dstRoot, Message: "cannot inspect the destination"}).WithCause(err)
+	case st.Mode()&fs.ModeSymlink != 0:
+		return false, fmt.Errorf("%w: the destination %s is a symlink", ErrSymlink, m.dstRoot)
+	case !st.IsDir():
+		return false, fmt.Errorf("%w: %s is not a directory", ErrDestinationNotEmpty, m.dstRoot)
+	}
+	ents, err := os.ReadDir(m.dstRoot)
+	if err != nil {
+		return false, (&storage.Error{Op: "list", File: m.dstRoot, Message: "cannot list the destination"}).WithCause(err)
+	}
+	var names []string
+	for _, e := range ents {
+		if e.Name() != lockName {
+			names = append(names, e.Name())
+		}
+	}
+	if len(names) == 0 {
+		return false, nil
+	}
+	if !slices.Contains(names, MarkerName) {
+		return false, fmt.Errorf("%w: %s", ErrDestinationNotEmpty, m.dstRoot)
+	}
+	data, err := os.ReadFile(filepath.Join(m.dstRoot, MarkerName))
+	var mk marker
+	if err != nil || json.Unmarshal(data, &mk) != nil || mk.Version != 1 {
+		return false, fmt.Errorf("%w: %s holds a migration marker that cannot be read; remove the destination by hand", ErrDestinationNotEmpty, m.dstRoot)
+	}
+	if mk.Source != m.srcRoot {
+		return false, fmt.Errorf("%w: %s holds an interrupted migration from another source (%s); remove it by hand", ErrDestinationNotEmpty, m.dstRoot, mk.Source)
+	}
+	for _, n := range names {
+		if !slices.Contains(m.written(), n) {
+			return false, fmt.Errorf("%w: %s holds an interrupted migration and %s, which no migration writes", ErrDestinationNotEmpty, m.dstRoot, n)
+		}
+	}
+	return true, nil
+}
+
+// destination is the destination of a running migration, locked and
+// marked incomplete.
+type destination struct {
+	m       *migration
+	dir     *safefs.Dir
+	lock    *filelock.Lock
+	created []string // directories this run created, outermost first
+	removed bool     // abandon removed everything this run wrote
+}
+
+// openDestination creates the destination root, locks it, clears an
+// interrupted migration of the same source and writes the marker.
+func (m *migration) openDestination(ctx context.Context) (_ *destination, err error) {
+	d := &destination{m: m, created: missingDirs(m.dstRoot)}
+	if d.dir, err = safefs.Anchor(m.dstRoot); err != nil {
+		d.removeCreated()
+		return nil, err
+	}
+	if d.lock, err = d.dir.Lock(ctx, MarkerName, lockOptions); err != nil {
+		d.removeCreated()
+		var se *storage.Error
+		if errors.As(err, &se) && se.Op == "lock" {
+			return nil, fmt.Errorf("another migration is writing %s: %w", m.dstRoot, err)
+		}
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			_ = d.lock.Release()
+			d.removeCreated()
+		}
+	}()
+	// Check again under the lock: another migration may have come and gone.
+	incomplete, err := m.inspectDestination()
+	if err != nil {
+		return nil, err
+	}
+	data, err := json.Marshal(marker{Version: 1, Source: m.srcRoot, Destination: m.dstRoot, StartedAt: time.Now().UTC()})
+	if err != nil {
+		return nil, err
+	}
+	if incomplete {
+		// The marker stays in place (replaced atomically) while the rest of
+		// the interrupted migration is removed, so a crash now still leaves
+		// an incomplete destination.
+		if err := d.dir.WriteFile(MarkerName, data); err != nil {
+			return nil, err
+		}
+		for _, n := range m.written() {
+			if n != MarkerName {
+				if err := d.dir.RemoveAll(n); err != nil {
+					return nil, err
+				}
+			}
+		}
+	} else if err := d.dir.WriteFileExclusive(MarkerName, data); err != nil {
+		return nil, err
+	}
+	m.dst = d.dir
+	return d, nil
+}
+
+// missingDirs returns the directories of path (itself included) that do not
+// exist yet, outermost first.
+func missingDirs(path string) []string {
+	var dirs []string
+	for cur := filepath.Clean(path); ; {
+		if _, err := os.Lstat(cur); !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		dirs = append(dirs, cur)
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			break
+		}
+		cur = parent
+	}
+	slices.Reverse(dirs)
+	return dirs
+}
+
+// finish makes the destination durable and, when it verified, removes the
+// marker; a destination that failed verification stays marked incomplete.
+func (d *destination) finish(ctx context.Context, verified bool) error {
+	if err := ctx.Err(); err != nil {
+		d.abandon()
+		return err
+	}
+	if err := syncTree(d.dir.Real()); err != nil {
+		d.abandon()
+		return err
+	}
+	if !verified {
+		return nil
+	}
+	if err := d.lock.Check(); err != nil {
+		return fmt.Errorf("the destination lock was lost; %s stays marked incomplete: %w", d.m.dstRoot, err)
+	}
+	if err := d.dir.Remove(MarkerName); err != nil {
+		return err
+	}
+	return syncTree(d.dir.Real())
+}
+
+// abandon removes what this run wrote after a failure, the marker last. If
+// anything cannot be removed, the marker stays.
+func (d *destination) abandon() {
+	ok := true
+	for _, n := range d.m.written() {
+		if n != MarkerName && d.dir.RemoveAll(n) != nil {
+			ok = false
+		}
+	}
+	if ok && d.dir.Remove(MarkerName) == nil {
+		d.removed = true
+	}
+}
+
+// release releases the lock and, after abandon removed everything, the
+// directories this run created.
+func (d *destination) release() error {
+	err := d.lock.Release()
+	if d.removed {
+		d.removeCreated()
+	}
+	return err
+}
+
+// removeCreated removes the directories this run created, innermost first,
+// as long as they are empty.
+func (d *destination) removeCreated() {
+	for i := len(d.created) - 1; i >= 0; i-- {
+		if os.Remove(d.created[i]) != nil {
+			return
+		}
+	}
+}
+
+// put writes data to the file rel of the destination, appending to what an
+// earlier put of rel wrote.
+func (m *migration) put(rel string, data []byte) error {
+	if m.dst == nil {
+		return nil // a dry run
+	}
+	if m.opts.failWrite != nil {
+		if err := m.opts.failWrite(rel); err != nil {
+			return (&storage.Error{Op: "write", File: filepath.Join(m.dstRoot, rel), Message: "cannot write file"}).WithCause(err)
+		}
+	}
+	return m.dst.Append(rel, data, false)
+}
+
+// mkdir creates the directory rel of the destination.
+func (m *migration) mkdir(rel string) error {
+	p, err := m.dst.Resolve(rel)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(p, safefs.DirMode); err != nil {
+		return (&storage.Error{Op: "write", File: p, Message: "cannot create directory"}).WithCause(err)
+	}
+	return nil
+}

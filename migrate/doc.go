@@ -1,0 +1,95 @@
+// Package migrate copies the runtime data of one project, or of a whole data
+// home, from one storage configuration to another: a new codec (turning
+// encryption on or off, compressing), a new key (a codec id with another key
+// version), a new namespace, a new home or a new workdir. Nothing in the SDK
+// converts data silently; this package is the explicit migration the storage
+// documentation asks for. It reads every record with the source
+// configuration and writes it, re-encoded, into a separate destination, then
+// proves the destination before declaring it complete.
+//
+// # What is copied
+//
+// With [Options.AllProjects] unset, one project is copied: the directory
+// <source home>/projects/<source hash> becomes
+// <destination home>/projects/<destination hash>, where each hash is
+// [storage.ProjectHash] of the side's workdir. Moving only the home keeps the
+// hash; a new workdir changes it. With AllProjects, the whole source home is
+// copied: every project directory (each keeping its hash) and the home's
+// configuration files hooks.json, mcps.json and permissions.json and the trees
+// skills/ and agents/, which are never encoded and are copied byte for byte.
+//
+// Inside a project:
+//
+//   - session logs, sessions/<id>.jsonl, record by record and in order: the
+//     plaintext of every record (seq, parentSeq, ts and event exactly as
+//     stored) is unchanged, only its encoding is;
+//   - context archives, sessions/<id>.context/, index line by index line in
+//     their order, and every note, with the session id as codec scope;
+//   - task lists, tasks/<list id>/<task id>.json, keeping list and task ids;
+//   - spilled output, spill/<ref>.txt.
+//
+// Every record is decoded with the source [storage.Encoding] (source
+// namespace, source project id) and encoded with the destination's
+// (destination namespace, destination project id), so that an
+// authenticating codec binds each record to its new place.
+//
+// Lock directories (*.lock) are not copied. Temporary files left by an
+// interrupted write (.<name>.<hex>.tmp) and the copies a tail repair sets
+// aside (<id>.jsonl.broken-<ms>) are not records: they are left out and listed
+// in [Report.Skipped]. Anything else the package does not recognise stops
+// the migration, as does a symlink anywhere in the copied tree; with
+// [Options.SkipUnreadable] they are left out and listed instead.
+//
+// # Rules
+//
+//   - The source is only read. Its records are read under their locks (the
+//     lock directories <id>.jsonl.lock, <id>.context.lock and
+//     <list id>.lock the stores use; spill files are replaced atomically and
+//     need none), so a lock directory appears and disappears while a record
+//     is read; nothing else in the source changes. A source directory that
+//     does not exist is never created.
+//   - The destination root, the destination project directory (one project)
+//     or the destination home (all projects), must not exist or must be an
+//     empty directory. It must not be the source root, nor lie inside it.
+//     With one project, the rest of the destination home may hold other
+//     projects; they are not touched.
+//   - Before writing any record, Run creates the destination root, takes the
+//     lock <root>/.migration-incomplete.lock (so two migrations never share a
+//     destination) and writes the marker file <root>/.migration-incomplete
+//     ([MarkerName]), which names the source. The marker is removed last,
+//     after everything was written, flushed to disk and verified. A
+//     destination holding the marker is incomplete: [CheckComplete] reports
+//     it, and so does lite-agent verify.
+//   - A run over a destination that holds only an interrupted migration of
+//     the same source (its marker, and nothing but what a migration writes)
+//     clears it and starts over. A marker naming another source, or entries
+//     a migration would not have written, make the run fail instead: nothing
+//     that a migration did not write is ever deleted.
+//   - A source record that does not decode under the source configuration,
+//     or is not a valid record of its kind, stops the migration with an error
+//     naming the file and the record. With SkipUnreadable it is left out and
+//     listed in [Report.Skipped] with the reason; in a session log, the
+//     records after it are left out too (a log is a gap-free sequence), and
+//     the copy keeps the readable prefix.
+//   - When the copy fails (a source error, a full disk), Run removes what it
+//     wrote and then the marker, and returns the error. If that cleanup
+//     itself fails, the marker stays, so the destination is never mistaken for
+//     a complete one.
+//
+// # Verification
+//
+// After a file is written it is read back and every record is decoded with
+// the destination configuration; the SHA-256 of its plaintext must equal
+// the SHA-256 of the source plaintext, and the counts must match. Task lists
+// are also read back through task.FileStore. Any difference is a
+// [Problem]; Run then returns an error matching [ErrVerification] and leaves
+// the destination marked incomplete, for inspection. [Report] counts
+// records, files and bytes per kind.
+//
+// # Durability
+//
+// Records are written without a sync per file; before the marker is removed
+// the destination's file system is flushed (syncfs on Linux, an fsync of
+// every written file and directory elsewhere). A crash at any moment
+// therefore leaves either the marker or a complete destination.
+package migrate

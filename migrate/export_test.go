@@ -1,0 +1,15 @@
+package migrate
+
+import "sync/atomic"
+
+// FailWritesAfter makes every write to the destination after the first n
+// fail with err, as a full disk would.
+func FailWritesAfter(o *Options, n int, err error) {
+	var count atomic.Int64
+	o.failWrite = func(string) error {
+		if count.Add(1) > int64(n) {
+			return err
+		}
+		return nil
+	}
+}

@@ -1,0 +1,534 @@
+package migrate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/lite-agent/lite-agent-go/internal/safefs"
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// Endpoint is one side of a migration: the project directory and the storage
+// configuration, as an agent would be given them.
+type Endpoint struct {
+	// Workdir is the project directory; its [storage.ProjectHash] names the
+	// project. For the source, "" means the working directory; for the
+	// destination, "" means the source's Workdir, so that the hash is kept.
+	// With [Options.AllProjects] the destination's Workdir must be "".
+	Workdir string
+
+	// Storage selects the namespace, the home and the codec, with the
+	// meaning of [storage.ResolveProjectPaths]: "" namespace is
+	// [storage.DefaultNamespace], "" home is [storage.DefaultHome] of the
+	// namespace, a nil codec is plaintext.
+	Storage storage.Options
+}
+
+// Options configures [Run]. The zero value copies the working directory's
+// project from the default home to the default home, which fails as a copy
+// onto itself: set at least To.Storage.Home.
+type Options struct {
+	// From is read with its own configuration; To is written with its own.
+	From, To Endpoint
+
+	// AllProjects copies the whole source home (every project and the home's
+	// configuration files) instead of one project. Each project keeps its
+	// hash, so To.Workdir must be "".
+	AllProjects bool
+
+	// DryRun reads and decodes every source record and checks the
+	// destination rules, but writes nothing. The report counts what would be
+	// copied.
+	DryRun bool
+
+	// SkipUnreadable leaves out, and lists in [Report.Skipped], source
+	// records that do not decode or are invalid, symlinks and unrecognised
+	// entries; without it the first of them stops the migration.
+	SkipUnreadable bool
+
+	// Progress, if not nil, is called after every file and every few
+	// thousand records with the counts so far. Calls are serialised; the
+	// migration waits while Progress runs, so it should return quickly.
+	Progress func(Progress)
+
+	// Workers is how many files are copied at once; zero means GOMAXPROCS.
+	Workers int
+
+	// failWrite, if not nil, is called before every write to the
+	// destination with the path relative to the destination root; an error
+	// fails that write. Tests use it to simulate a full disk.
+	failWrite func(rel string) error
+}
+
+// Progress is a snapshot of a running migration.
+type Progress struct {
+	// Files and Records count the files and records done so far; TotalFiles
+	// and TotalRecords what the source holds (a record is a line of a log or
+	// index, or a whole file of another kind).
+	Files, TotalFiles     int
+	Records, TotalRecords int64
+	// Bytes counts the stored source bytes read so far, TotalBytes the
+	// stored bytes of the whole source.
+	Bytes, TotalBytes int64
+	// Elapsed is the time since the copy started.
+	Elapsed time.Duration
+}
+
+// Report says what a migration did.
+type Report struct {
+	// DryRun reports that nothing was written.
+	DryRun bool `json:"dryRun"`
+	// Source and Destination describe the two sides.
+	Source      Side `json:"source"`
+	Destination Side `json:"destination"`
+	// Projects lists the project hashes copied, as the destination names
+	// them, in order.
+	Projects []string `json:"projects"`
+	// Kinds counts the records of each kind copied.
+	Kinds map[storage.Kind]Count `json:"kinds"`
+	// Config counts the configuration files of the home copied byte for
+	// byte (AllProjects only).
+	Config Count `json:"config"`
+	// Records and Bytes are the totals over all kinds and Config: records
+	// and plaintext bytes.
+	Records int64 `json:"records"`
+	Bytes   int64 `json:"bytes"`
+	// Skipped lists what was left out: temporary files and repair copies
+	// always, unreadable records, symlinks and unrecognised entries with
+	// SkipUnreadable.
+	Skipped []Skipped `json:"skipped"`
+	// Problems lists the differences verification found between the
+	// destination and the source; empty on success.
+	Problems []Problem `json:"problems"`
+	// Verified reports that every copied record was read back, decoded with
+	// the destination configuration and found equal to its source. It is
+	// false for a dry run.
+	Verified bool `json:"verified"`
+	// Elapsed is how long the migration took.
+	Elapsed time.Duration `json:"elapsedNs"`
+}
+
+// Side describes one end of a migration in a [Report].
+type Side struct {
+	// Home is the data home and Namespace the namespace.
+	Home      string `json:"home"`
+	Namespace string `json:"namespace"`
+	// Codec is the codec id, or "" for plaintext.
+	Codec string `json:"codec,omitempty"`
+	// Root is the directory copied (source) or written (destination): a
+	// project directory, or the home with AllProjects.
+	Root string `json:"root"`
+	// Hash is the project hash, or "" with AllProjects.
+	Hash string `json:"hash,omitempty"`
+}
+
+// Count sums up the records of one kind.
+type Count struct {
+	// Files is the number of files, Records the number of records.
+	Files   int   `json:"files"`
+	Records int64 `json:"records"`
+	// Bytes is the plaintext size of the records.
+	Bytes int64 `json:"bytes"`
+	// SourceBytes and DestinationBytes are the stored sizes on each side.
+	SourceBytes      int64 `json:"sourceBytes"`
+	DestinationBytes int64 `json:"destinationBytes"`
+}
+
+// Skipped is one source file or record left out of the migration.
+type Skipped struct {
+	// File is the source path; Record the record (seq, line number, ref or
+	// task id), or "" for a whole file.
+	File   string `json:"file"`
+	Record string `json:"record,omitempty"`
+	// Reason says why, in a form safe to show: never a record's contents.
+	Reason string `json:"reason"`
+}
+
+// Problem is one difference verification found.
+type Problem struct {
+	// File is the destination path, Record the record or "".
+	File   string `json:"file"`
+	Record string `json:"record,omitempty"`
+	// Message describes the difference.
+	Message string `json:"message"`
+}
+
+// The errors Run wraps, for errors.Is. Each is returned with the path
+// involved; storage failures (a lock, a file) are *storage.Error.
+var (
+	// ErrOptions reports options that contradict each other.
+	ErrOptions = errors.New("invalid migration options")
+	// ErrNoSource reports a source root that does not exist.
+	ErrNoSource = errors.New("nothing to migrate: the source does not exist")
+	// ErrSameAsSource reports a destination root that is the source root.
+	ErrSameAsSource = errors.New("the destination is the source")
+	// ErrInsideSource reports a destination root inside the source root,
+	// or a source inside the destination.
+	ErrInsideSource = errors.New("the destination is inside the source")
+	// ErrDestinationNotEmpty reports a destination root that exists and
+	// holds anything but an interrupted migration of the same source.
+	ErrDestinationNotEmpty = errors.New("the destination is not empty")
+	// ErrSymlink reports a symlink in the source tree or at the destination.
+	ErrSymlink = errors.New("symlink in the migrated tree")
+	// ErrUnrecognized reports a source entry that is not runtime data the
+	// package knows how to copy.
+	ErrUnrecognized = errors.New("unrecognized entry in the source")
+	// ErrUnreadable reports a source record that does not decode under the
+	// source configuration or is not a valid record; the *storage.Error it
+	// comes with names the file and the record.
+	ErrUnreadable = errors.New("unreadable source record")
+	// ErrIncomplete reports a destination holding the marker of a migration
+	// that did not finish.
+	ErrIncomplete = errors.New("incomplete migration")
+	// ErrVerification reports a destination that does not read back as the
+	// source; [Report.Problems] lists the differences.
+	ErrVerification = errors.New("the destination failed verification")
+)
+
+// MarkerName is the file a migration writes at the root of its destination
+// before anything else and removes after everything else.
+const MarkerName = ".migration-incomplete"
+
+// CheckComplete reports whether dir (a project directory or a data home)
+// holds the marker of an unfinished migration: nil if not, an error matching
+// [ErrIncomplete] that names the marker if it does, or the error of looking.
+func CheckComplete(dir string) error {
+	marker := filepath.Join(dir, MarkerName)
+	_, err := os.Lstat(marker)
+	switch {
+	case err == nil:
+		return fmt.Errorf("%w: %s was left by a migration that did not finish; run the migration again or delete the destination", ErrIncomplete, marker)
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	default:
+		return err
+	}
+}
+
+// Run migrates as opts say and returns what it did. See the package
+// documentation for the rules. The error is nil only when every record was
+// copied and verified (or, for a dry run, read); the report is filled as far
+// as the migration went either way. Run is safe to call concurrently for
+// different destinations; two runs for one destination exclude each other.
+func Run(ctx context.Context, opts Options) (Report, error) {
+	start := time.Now()
+	m, err := newMigration(opts)
+	if err != nil {
+		return Report{}, err
+	}
+	err = m.run(ctx)
+	m.rep.Elapsed = time.Since(start)
+	m.finishReport()
+	return m.rep, err
+}
+
+// migration is the state of one Run.
+type migration struct {
+	opts         Options
+	all          bool
+	srcHome      string
+	srcRoot      string // absolute source root: a project dir or the home
+	dstRoot      string // absolute destination root
+	srcNS, dstNS string
+	srcCodec     storage.Codec
+	dstCodec     storage.Codec
+	srcHash      string // single project only
+	dstHash      string // single project only
+	workers      int
+
+	dst *safefs.Dir // the anchored destination root; nil in a dry run
+
+	mu       sync.Mutex // guards the fields below
+	rep      Report
+	prog     Progress
+	copyFrom time.Time
+}
+
+func newMigration(opts Options) (*migration, error) {
+	if opts.AllProjects && opts.To.Workdir != "" {
+		return nil, fmt.Errorf("%w: a destination workdir changes one project's hash; it cannot be combined with all projects", ErrOptions)
+	}
+	to := opts.To
+	if to.Workdir == "" {
+		to.Workdir = opts.From.Workdir
+	}
+	src, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: opts.From.Workdir, Storage: opts.From.Storage})
+	if err != nil {
+		return nil, err
+	}
+	dst, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: to.Workdir, Storage: to.Storage})
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range []storage.Codec{opts.From.Storage.Codec, to.Storage.Codec} {
+		if c != nil {
+			if err := storage.ValidateCodec(c); err != nil {
+				return nil, err
+			}
+		}
+	}
+	m := &migration{
+		opts:     opts,
+		all:      opts.AllProjects,
+		srcHome:  src.Home,
+		srcNS:    src.Namespace,
+		dstNS:    dst.Namespace,
+		srcCodec: opts.From.Storage.Codec,
+		dstCodec: to.Storage.Codec,
+		workers:  opts.Workers,
+	}
+	if m.workers <= 0 {
+		m.workers = runtime.GOMAXPROCS(0)
+	}
+	if m.all {
+		m.srcRoot, m.dstRoot = src.Home, dst.Home
+	} else {
+		m.srcRoot, m.dstRoot = filepath.Dir(src.SessionsDir), filepath.Dir(dst.SessionsDir)
+		m.srcHash, m.dstHash = src.Hash, dst.Hash
+	}
+	m.rep = Report{
+		DryRun:      opts.DryRun,
+		Source:      Side{Home: src.Home, Namespace: src.Namespace, Codec: codecID(m.srcCodec), Root: m.srcRoot, Hash: m.srcHash},
+		Destination: Side{Home: dst.Home, Namespace: dst.Namespace, Codec: codecID(m.dstCodec), Root: m.dstRoot, Hash: m.dstHash},
+		Projects:    []string{},
+		Kinds:       map[storage.Kind]Count{},
+		Skipped:     []Skipped{},
+		Problems:    []Problem{},
+	}
+	return m, nil
+}
+
+func codecID(c storage.Codec) string {
+	if c == nil {
+		return ""
+	}
+	return c.ID()
+}
+
+// run is Run after the options are resolved.
+func (m *migration) run(ctx context.Context) error {
+	if err := m.checkOverlap(); err != nil {
+		return err
+	}
+	if err := m.checkSourceRoot(); err != nil {
+		return err
+	}
+	if _, err := m.inspectDestination(); err != nil {
+		return err
+	}
+	p, err := m.plan(ctx)
+	if err != nil {
+		return err
+	}
+	if m.opts.DryRun {
+		return m.copyAll(ctx, p)
+	}
+
+	d, err := m.openDestination(ctx)
+	if err != nil {
+		return err
+	}
+	err = m.copyAll(ctx, p)
+	if err == nil {
+		err = d.finish(ctx, len(m.rep.Problems) == 0)
+	} else {
+		d.abandon()
+	}
+	if err == nil && len(m.rep.Problems) > 0 {
+		err = fmt.Errorf("%w: %d problems; %s", ErrVerification, len(m.rep.Problems), filepath.Join(m.dstRoot, MarkerName)+" marks it incomplete")
+	}
+	if rerr := d.release(); err == nil {
+		err = rerr
+	}
+	if err == nil {
+		m.rep.Verified = true
+	}
+	return err
+}
+
+// checkOverlap refuses a destination root that is the source root or lies
+// inside it (or the reverse), comparing real paths so that a symlinked
+// ancestor cannot hide an overlap.
+func (m *migration) checkOverlap() error {
+	src, err := realish(m.srcRoot)
+	if err != nil {
+		return err
+	}
+	dst, err := realish(m.dstRoot)
+	if err != nil {
+		return err
+	}
+	switch {
+	case src == dst:
+		return fmt.Errorf("%w: %s", ErrSameAsSource, m.dstRoot)
+	case within(src, dst):
+		return fmt.Errorf("%w: %s is inside %s", ErrInsideSource, m.dstRoot, m.srcRoot)
+	case within(dst, src):
+		return fmt.Errorf("%w: the source %s is inside the destination %s", ErrInsideSource, m.srcRoot, m.dstRoot)
+	}
+	return nil
+}
+
+// realish returns the real path of p: that of its nearest existing ancestor,
+// with the missing components appended.
+func realish(p string) (string, error) {
+	p = filepath.Clean(p)
+	var rest []string
+	for cur := p; ; {
+		r, err := filepath.EvalSymlinks(cur)
+		if err == nil {
+			slices.Reverse(rest)
+			return filepath.Join(append([]string{r}, rest...)...), nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return "", (&storage.Error{Op: "resolve", File: cur, Message: "cannot resolve path"}).WithCause(err)
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return p, nil
+		}
+		rest = append(rest, filepath.Base(cur))
+		cur = parent
+	}
+}
+
+// within reports whether child lies strictly inside parent.
+func within(parent, child string) bool {
+	rel, err := filepath.Rel(parent, child)
+	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// checkSourceRoot checks that the source root exists and is a directory:
+// a project directory must not be a symlink; a home may be one, as the
+// stores allow.
+func (m *migration) checkSourceRoot() error {
+	st, err := os.Lstat(m.srcRoot)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%w: %s", ErrNoSource, m.srcRoot)
+	}
+	if err != nil {
+		return (&storage.Error{Op: "open", File: m.srcRoot, Message: "cannot inspect the source"}).WithCause(err)
+	}
+	if st.Mode()&fs.ModeSymlink != 0 {
+		if !m.all {
+			return fmt.Errorf("%w: %s", ErrSymlink, m.srcRoot)
+		}
+		if st, err = os.Stat(m.srcRoot); err != nil {
+			return (&storage.Error{Op: "open", File: m.srcRoot, Message: "cannot inspect the source"}).WithCause(err)
+		}
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("%w: %s is not a directory", ErrUnrecognized, m.srcRoot)
+	}
+	if err := CheckComplete(m.srcRoot); err != nil {
+		return fmt.Errorf("the source is not usable: %w", err)
+	}
+	return nil
+}
+
+// advance adds to the progress counts and reports them.
+func (m *migration) advance(files int, records, bytes int64) {
+	if m.opts.Progress == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.prog.Files += files
+	m.prog.Records += records
+	m.prog.Bytes += bytes
+	m.prog.Elapsed = time.Since(m.copyFrom)
+	m.opts.Progress(m.prog)
+}
+
+// skip records something left out.
+func (m *migration) skip(s Skipped) {
+	m.mu.Lock()
+	m.rep.Skipped = append(m.rep.Skipped, s)
+	m.mu.Unlock()
+}
+
+// reject leaves out a source entry or record when SkipUnreadable is set
+// (returning nil), and otherwise returns err.
+func (m *migration) reject(file, record string, err error) error {
+	if !m.opts.SkipUnreadable {
+		return err
+	}
+	m.skip(Skipped{File: file, Record: record, Reason: err.Error()})
+	return nil
+}
+
+// problem records a verification failure.
+func (m *migration) problem(file, record, msg string) {
+	m.mu.Lock()
+	m.rep.Problems = append(m.rep.Problems, Problem{File: file, Record: record, Message: msg})
+	m.mu.Unlock()
+}
+
+// count adds one file's records to the report.
+func (m *migration) count(kind storage.Kind, c Count) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if kind == "" {
+		addCount(&m.rep.Config, c)
+		return
+	}
+	cur := m.rep.Kinds[kind]
+	addCount(&cur, c)
+	m.rep.Kinds[kind] = cur
+}
+
+func addCount(dst *Count, c Count) {
+	dst.Files += c.Files
+	dst.Records += c.Records
+	dst.Bytes += c.Bytes
+	dst.SourceBytes += c.SourceBytes
+	dst.DestinationBytes += c.DestinationBytes
+}
+
+// finishReport sorts the lists and sums the totals.
+func (m *migration) finishReport() {
+	r := &m.rep
+	r.Records, r.Bytes = r.Config.Records, r.Config.Bytes
+	for _, c := range r.Kinds {
+		r.Records += c.Records
+		r.Bytes += c.Bytes
+	}
+	slices.SortFunc(r.Skipped, func(a, b Skipped) int {
+		if c := strings.Compare(a.File, b.File); c != 0 {
+			return c
+		}
+		return compareRecords(a.Record, b.Record)
+	})
+	slices.SortFunc(r.Problems, func(a, b Problem) int {
+		if c := strings.Compare(a.File, b.File); c != 0 {
+			return c
+		}
+		return compareRecords(a.Record, b.Record)
+	})
+}
+
+// compareRecords orders record ids numerically when both are numbers.
+func compareRecords(a, b string) int {
+	if len(a) != len(b) && isDigits(a) && isDigits(b) {
+		return len(a) - len(b)
+	}
+	return strings.Compare(a, b)
+}
+
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}

@@ -1,0 +1,396 @@
+package migrate_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/migrate"
+	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+const workdir = "/srv/app"
+
+func TestRoundTripBetweenEveryPairOfCodecs(t *testing.T) {
+	matrix := codecMatrix(t)
+	for _, from := range matrix {
+		t.Run("from-"+from.name, func(t *testing.T) {
+			src := buildProject(t, t.TempDir(), workdir, from.codec, "")
+			want := read(t, src, src.paths, src.enc())
+			before := treeHash(t, src.home)
+			for _, to := range matrix {
+				t.Run("to-"+to.name, func(t *testing.T) {
+					dstHome := filepath.Join(t.TempDir(), "home")
+					rep, err := migrate.Run(t.Context(), migrate.Options{
+						From: migrate.Endpoint{Workdir: workdir, Storage: src.opts},
+						To:   migrate.Endpoint{Storage: storage.Options{Home: dstHome, Codec: to.codec}},
+					})
+					if err != nil {
+						t.Fatalf("Run: %v", err)
+					}
+					unchanged(t, src.home, before)
+					if !rep.Verified || len(rep.Problems) != 0 || len(rep.Skipped) != 0 {
+						t.Errorf("report: verified %v, problems %v, skipped %v", rep.Verified, rep.Problems, rep.Skipped)
+					}
+					dst := resolve(t, workdir, storage.Options{Home: dstHome, Codec: to.codec})
+					if dst.Hash != src.paths.Hash {
+						t.Errorf("hash %s, want %s kept", dst.Hash, src.paths.Hash)
+					}
+					enc := storage.Encoding{Codec: to.codec, ProjectID: dst.Hash}
+					equalContents(t, read(t, src, dst, enc), want)
+					if err := migrate.CheckComplete(filepath.Dir(dst.SessionsDir)); err != nil {
+						t.Errorf("CheckComplete: %v", err)
+					}
+					if to.hides {
+						wantNoSecret(t, dstHome)
+					}
+					wantCounts(t, rep)
+				})
+			}
+		})
+	}
+}
+
+// wantCounts checks the report against the fixture of buildProject.
+func wantCounts(t *testing.T, rep migrate.Report) {
+	t.Helper()
+	want := map[storage.Kind][2]int64{ // files, records
+		storage.KindCheckpoint:   {2, 10},
+		storage.KindArchiveIndex: {1, 3},
+		storage.KindArchive:      {3, 3},
+		storage.KindTask:         {6, 6},
+		storage.KindSpill:        {2, 2},
+	}
+	for kind, fr := range want {
+		c := rep.Kinds[kind]
+		if int64(c.Files) != fr[0] || c.Records != fr[1] || c.Bytes == 0 || c.SourceBytes == 0 || c.DestinationBytes == 0 {
+			t.Errorf("%s: %+v, want %d files and %d records", kind, c, fr[0], fr[1])
+		}
+	}
+	if rep.Records != 24 {
+		t.Errorf("records %d, want 24", rep.Records)
+	}
+}
+
+func TestPlaintextCopyIsByteIdenticalAndKeepsEventsAndTimes(t *testing.T) {
+	src := buildProject(t, t.TempDir(), workdir, nil, "")
+	dstHome := t.TempDir()
+	if _, err := migrate.Run(t.Context(), migrate.Options{
+		From: migrate.Endpoint{Workdir: workdir, Storage: src.opts},
+		To:   migrate.Endpoint{Storage: storage.Options{Home: dstHome}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	srcFiles := files(t, src.home)
+	if got := files(t, dstHome); !slices.Equal(got, srcFiles) {
+		t.Fatalf("files\n got %v\nwant %v", got, srcFiles)
+	}
+	for _, rel := range srcFiles {
+		a, _ := os.ReadFile(filepath.Join(src.home, rel))
+		b, _ := os.ReadFile(filepath.Join(dstHome, rel))
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s differs", rel)
+		}
+	}
+}
+
+func TestEncodedCopyKeepsEveryRecordByteForByte(t *testing.T) {
+	// Records written by another implementation may differ from what this
+	// one would write (key order, time precision): the copy keeps them
+	// exactly, and only their encoding changes.
+	home := t.TempDir()
+	p := resolve(t, workdir, storage.Options{Home: home})
+	log := `{"seq":1,"sessionId":"s1","parentSeq":null,"ts":"2026-07-22T12:00:00.123456Z","event":{"message":{"content":"hi","role":"user"},"type":"user","extra":1}}` + "\n" +
+		"\n" + // a blank line is not a record
+		`{"seq":2,"sessionId":"s1","parentSeq":1,"ts":"2026-07-22T12:00:01.000Z","event":{"type":"future_kind","x":[1,2]}}` + "\n"
+	if err := os.MkdirAll(p.SessionsDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(p.SessionsDir, "s1.jsonl"), []byte(log), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dstHome := t.TempDir()
+	c := aead(t, "k1", 7)
+	if _, err := migrate.Run(t.Context(), migrate.Options{
+		From: migrate.Endpoint{Workdir: workdir, Storage: storage.Options{Home: home}},
+		To:   migrate.Endpoint{Storage: storage.Options{Home: dstHome, Codec: c}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	dst := resolve(t, workdir, storage.Options{Home: dstHome})
+	raw, err := os.ReadFile(filepath.Join(dst.SessionsDir, "s1.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n")
+	wantLines := []string{strings.Split(log, "\n")[0], strings.Split(log, "\n")[2]}
+	if len(lines) != 2 {
+		t.Fatalf("%d lines", len(lines))
+	}
+	enc := storage.Encoding{Codec: c, ProjectID: dst.Hash}
+	for i, l := range lines {
+		plain, err := enc.Decode(t.Context(), storage.KindCheckpoint, "s1", string(rune('1'+i)), []byte(l))
+		if err != nil || string(plain) != wantLines[i] {
+			t.Errorf("record %d: %q %v", i+1, plain, err)
+		}
+	}
+	cp, err := session.NewFileCheckpointer(dst.SessionsDir, session.FileOptions{Encoding: enc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if evs, err := cp.Read(t.Context(), "s1", 0); err != nil || len(evs) != 2 || evs[1].Event.EventType() != "future_kind" {
+		t.Errorf("read: %v %v", evs, err)
+	}
+}
+
+func TestHomeMoveKeepsTheHashAndWorkdirMoveChangesIt(t *testing.T) {
+	c := aead(t, "k1", 1)
+	src := buildProject(t, t.TempDir(), workdir, c, "")
+	want := read(t, src, src.paths, src.enc())
+	before := treeHash(t, src.home)
+	for _, tc := range []struct {
+		name, toWorkdir string
+	}{{"home", ""}, {"workdir", "/srv/elsewhere"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			dstHome := t.TempDir()
+			rep, err := migrate.Run(t.Context(), migrate.Options{
+				From: migrate.Endpoint{Workdir: workdir, Storage: src.opts},
+				To:   migrate.Endpoint{Workdir: tc.toWorkdir, Storage: storage.Options{Home: dstHome, Codec: c}},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			unchanged(t, src.home, before)
+			wd := workdir
+			if tc.toWorkdir != "" {
+				wd = tc.toWorkdir
+			}
+			dst := resolve(t, wd, storage.Options{Home: dstHome})
+			if (dst.Hash == src.paths.Hash) != (tc.toWorkdir == "") || rep.Destination.Hash != dst.Hash || !slices.Equal(rep.Projects, []string{dst.Hash}) {
+				t.Errorf("source hash %s, destination %s, report %s %v", src.paths.Hash, dst.Hash, rep.Destination.Hash, rep.Projects)
+			}
+			equalContents(t, read(t, src, dst, storage.Encoding{Codec: c, ProjectID: dst.Hash}), want)
+			if tc.toWorkdir != "" {
+				// The records are bound to the new project id: read as
+				// the old project, they do not decode.
+				cp, _ := session.NewFileCheckpointer(dst.SessionsDir, session.FileOptions{Encoding: storage.Encoding{Codec: c, ProjectID: src.paths.Hash}})
+				if _, err := cp.Read(t.Context(), "s1", 0); err == nil {
+					t.Error("records still decode under the old project id")
+				}
+			}
+		})
+	}
+}
+
+func TestNamespaceMoveRebindsEveryRecord(t *testing.T) {
+	c := aead(t, "k1", 1)
+	src := buildProject(t, t.TempDir(), workdir, c, "")
+	want := read(t, src, src.paths, src.enc())
+	dstHome := t.TempDir()
+	rep, err := migrate.Run(t.Context(), migrate.Options{
+		From: migrate.Endpoint{Workdir: workdir, Storage: src.opts},
+		To:   migrate.Endpoint{Storage: storage.Options{Namespace: "acme", Home: dstHome, Codec: c}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Destination.Namespace != "acme" || rep.Source.Namespace != storage.DefaultNamespace {
+		t.Errorf("namespaces %q -> %q", rep.Source.Namespace, rep.Destination.Namespace)
+	}
+	dst := resolve(t, workdir, storage.Options{Namespace: "acme", Home: dstHome})
+	equalContents(t, read(t, src, dst, storage.Encoding{Codec: c, Namespace: "acme", ProjectID: dst.Hash}), want)
+	cp, _ := session.NewFileCheckpointer(dst.SessionsDir, session.FileOptions{Encoding: storage.Encoding{Codec: c, ProjectID: dst.Hash}})
+	if _, err := cp.Read(t.Context(), "s1", 0); err == nil {
+		t.Error("records still decode under the old namespace")
+	}
+}
+
+func TestAllProjectsCopiesEveryProjectAndTheHomeConfiguration(t *testing.T) {
+	home := t.TempDir()
+	a := buildProject(t, home, "/srv/a", nil, "")
+	b := buildProject(t, home, "/srv/b", nil, "")
+	config := map[string]string{
+		"hooks.json":             `{"hooks":[]}`,
+		"permissions.json":       `{"allow":["read_file"]}`,
+		"skills/review/SKILL.md": "# review\n",
+		"agents/helper.md":       "helper\n",
+	}
+	for rel, content := range config {
+		path := filepath.Join(home, rel)
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := treeHash(t, home)
+	dstHome := filepath.Join(t.TempDir(), "new")
+	c := codecMatrix(t)[2].codec
+	rep, err := migrate.Run(t.Context(), migrate.Options{
+		AllProjects: true,
+		From:        migrate.Endpoint{Storage: storage.Options{Home: home}},
+		To:          migrate.Endpoint{Storage: storage.Options{Namespace: "acme", Home: dstHome, Codec: c}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	unchanged(t, home, before)
+	want := []string{a.paths.Hash, b.paths.Hash}
+	slices.Sort(want)
+	if !slices.Equal(rep.Projects, want) || rep.Config.Files != len(config) || rep.Destination.Root != dstHome {
+		t.Errorf("projects %v, config %+v, root %s", rep.Projects, rep.Config, rep.Destination.Root)
+	}
+	for _, f := range []fixture{a, b} {
+		dst := resolve(t, f.workdir, storage.Options{Namespace: "acme", Home: dstHome})
+		if dst.Hash != f.paths.Hash {
+			t.Errorf("hash changed")
+		}
+		equalContents(t, read(t, f, dst, storage.Encoding{Codec: c, Namespace: "acme", ProjectID: dst.Hash}), read(t, f, f.paths, f.enc()))
+	}
+	for rel, content := range config {
+		if got, err := os.ReadFile(filepath.Join(dstHome, rel)); err != nil || string(got) != content {
+			t.Errorf("%s: %q %v", rel, got, err)
+		}
+	}
+	if err := migrate.CheckComplete(dstHome); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestAllProjectsRejectsADestinationWorkdir(t *testing.T) {
+	_, err := migrate.Run(t.Context(), migrate.Options{
+		AllProjects: true,
+		From:        migrate.Endpoint{Storage: storage.Options{Home: t.TempDir()}},
+		To:          migrate.Endpoint{Workdir: "/srv/b", Storage: storage.Options{Home: t.TempDir()}},
+	})
+	if !errors.Is(err, migrate.ErrOptions) {
+		t.Errorf("err = %v, want ErrOptions", err)
+	}
+}
+
+func TestDryRunReadsEverythingAndWritesNothing(t *testing.T) {
+	src := buildProject(t, t.TempDir(), workdir, codecMatrix(t)[1].codec, "")
+	before := treeHash(t, src.home)
+	dstHome := filepath.Join(t.TempDir(), "new")
+	rep, err := migrate.Run(t.Context(), migrate.Options{
+		DryRun: true,
+		From:   migrate.Endpoint{Workdir: workdir, Storage: src.opts},
+		To:     migrate.Endpoint{Storage: storage.Options{Home: dstHome, Codec: aead(t, "k1", 1)}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	unchanged(t, src.home, before)
+	if _, err := os.Lstat(dstHome); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("dry run created the destination: %v", err)
+	}
+	if !rep.DryRun || rep.Verified {
+		t.Errorf("dry run report: %+v", rep)
+	}
+	wantCounts(t, rep)
+
+	// A dry run still reads every record with the source configuration.
+	_, err = migrate.Run(t.Context(), migrate.Options{
+		DryRun: true,
+		From:   migrate.Endpoint{Workdir: workdir, Storage: storage.Options{Home: src.home}},
+		To:     migrate.Endpoint{Storage: storage.Options{Home: dstHome}},
+	})
+	if !errors.Is(err, migrate.ErrUnreadable) {
+		t.Errorf("dry run with the wrong codec: %v", err)
+	}
+}
+
+func TestProgressCountsReachTheTotals(t *testing.T) {
+	src := buildProject(t, t.TempDir(), workdir, nil, "")
+	var last migrate.Progress
+	calls := 0
+	_, err := migrate.Run(t.Context(), migrate.Options{
+		From: migrate.Endpoint{Workdir: workdir, Storage: src.opts},
+		To:   migrate.Endpoint{Storage: storage.Options{Home: t.TempDir()}},
+		Progress: func(p migrate.Progress) {
+			if p.Records < last.Records || p.Files < last.Files || p.Bytes < last.Bytes {
+				t.Errorf("progress went back: %+v after %+v", p, last)
+			}
+			last = p
+			calls++
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 2 logs, 1 archive, 2 task lists, 2 spill files; 10 + 6 + 6 + 2 records.
+	if calls != 7 || last.Files != 7 || last.TotalFiles != 7 || last.Records != 24 || last.TotalRecords != 24 || last.Bytes != last.TotalBytes || last.Bytes == 0 {
+		t.Errorf("%d calls, last %+v", calls, last)
+	}
+}
+
+func TestTemporaryFilesAndRepairCopiesAreListedNotCopied(t *testing.T) {
+	src := buildProject(t, t.TempDir(), workdir, nil, "")
+	extra := []string{
+		filepath.Join(src.paths.SessionsDir, ".s1.jsonl.0123456789ab.tmp"),
+		filepath.Join(src.paths.SessionsDir, "s1.jsonl.broken-1753185600000"),
+		filepath.Join(src.paths.SpillDir, ".0123456789abcdef.txt.0123456789ab.tmp"),
+	}
+	for _, p := range extra {
+		if err := os.WriteFile(p, []byte("junk"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A lock directory of a finished writer is neither copied nor listed.
+	if err := os.Mkdir(filepath.Join(src.paths.TasksDir, "gone.lock"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	dstHome := t.TempDir()
+	rep, err := migrate.Run(t.Context(), migrate.Options{
+		From: migrate.Endpoint{Workdir: workdir, Storage: src.opts},
+		To:   migrate.Endpoint{Storage: storage.Options{Home: dstHome}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range rep.Skipped {
+		got = append(got, s.File)
+	}
+	slices.Sort(extra)
+	if !slices.Equal(got, extra) {
+		t.Errorf("skipped %v, want %v", got, extra)
+	}
+	for _, f := range files(t, dstHome) {
+		if strings.Contains(f, "tmp") || strings.Contains(f, "broken") || strings.Contains(f, "lock") {
+			t.Errorf("copied %s", f)
+		}
+	}
+}
+
+func TestSourceLocksAreHonored(t *testing.T) {
+	src := buildProject(t, t.TempDir(), workdir, nil, "")
+	lock, err := os.MkdirTemp(src.paths.SessionsDir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Hold the lock of session s1 the way another process would.
+	if err := os.Rename(lock, filepath.Join(src.paths.SessionsDir, "s1.jsonl.lock")); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 500_000_000)
+	defer cancel()
+	dstHome := t.TempDir()
+	_, err = migrate.Run(ctx, migrate.Options{
+		From: migrate.Endpoint{Workdir: workdir, Storage: src.opts},
+		To:   migrate.Endpoint{Storage: storage.Options{Home: dstHome}},
+	})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v, want the wait for the lock to time out", err)
+	}
+	if got := files(t, dstHome); len(got) != 0 {
+		t.Errorf("destination kept %v", got)
+	}
+}

@@ -1,0 +1,380 @@
+package migrate_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/migrate"
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+func TestBadInputFailsWithOneLineAndChangesNothing(t *testing.T) {
+	k1 := aead(t, "k1", 1)
+	type setup struct {
+		src     fixture
+		opts    migrate.Options
+		dstRoot string // the directory whose state must not change
+	}
+	for _, tc := range []struct {
+		name    string
+		prepare func(t *testing.T, s *setup)
+		want    error
+		text    []string // substrings of the message
+	}{
+		{
+			name: "source read without its codec",
+			prepare: func(t *testing.T, s *setup) {
+				s.opts.From.Storage.Codec = nil
+			},
+			want: migrate.ErrUnreadable,
+			text: []string{"Encoded storage requires its configured codec", " record "},
+		},
+		{
+			name: "source read with another codec",
+			prepare: func(t *testing.T, s *setup) {
+				s.opts.From.Storage.Codec = aead(t, "k2", 1)
+			},
+			want: migrate.ErrUnreadable,
+			text: []string{"explicit migration is required", " record "},
+		},
+		{
+			name: "source read with the wrong key",
+			prepare: func(t *testing.T, s *setup) {
+				s.opts.From.Storage.Codec = aead(t, "k1", 9)
+			},
+			want: migrate.ErrUnreadable,
+			text: []string{"Storage decode failed", " record "},
+		},
+		{
+			name: "destination project not empty",
+			prepare: func(t *testing.T, s *setup) {
+				dst := resolve(t, workdir, s.opts.To.Storage)
+				write(t, filepath.Join(filepath.Dir(dst.SessionsDir), "sessions", "other.jsonl"), "x\n")
+			},
+			want: migrate.ErrDestinationNotEmpty,
+		},
+		{
+			name: "destination home not empty",
+			prepare: func(t *testing.T, s *setup) {
+				s.opts.AllProjects = true
+				s.opts.From.Workdir = ""
+				write(t, filepath.Join(s.opts.To.Storage.Home, "notes.txt"), "mine")
+			},
+			want: migrate.ErrDestinationNotEmpty,
+		},
+		{
+			name: "destination is a file",
+			prepare: func(t *testing.T, s *setup) {
+				dst := resolve(t, workdir, s.opts.To.Storage)
+				write(t, filepath.Dir(dst.SessionsDir), "x")
+			},
+			want: migrate.ErrDestinationNotEmpty,
+		},
+		{
+			name: "destination inside the source project",
+			prepare: func(t *testing.T, s *setup) {
+				s.opts.To.Storage.Home = filepath.Join(s.src.projectDir(), "sessions", "new")
+				s.dstRoot = s.src.home
+			},
+			want: migrate.ErrInsideSource,
+		},
+		{
+			name: "destination home inside the source home",
+			prepare: func(t *testing.T, s *setup) {
+				s.opts.AllProjects = true
+				s.opts.From.Workdir = ""
+				s.opts.To.Storage.Home = filepath.Join(s.src.home, "projects", "new")
+				s.dstRoot = s.src.home
+			},
+			want: migrate.ErrInsideSource,
+		},
+		{
+			name: "destination is the source",
+			prepare: func(t *testing.T, s *setup) {
+				s.opts.To.Storage.Home = s.src.home
+				s.dstRoot = s.src.home
+			},
+			want: migrate.ErrSameAsSource,
+		},
+		{
+			name: "destination is the source under another namespace and codec",
+			prepare: func(t *testing.T, s *setup) {
+				s.opts.To.Storage = storage.Options{Namespace: "acme", Home: s.src.home + "/.", Codec: nil}
+				s.dstRoot = s.src.home
+			},
+			want: migrate.ErrSameAsSource,
+		},
+		{
+			name: "destination reaches the source through a symlink",
+			prepare: func(t *testing.T, s *setup) {
+				link := filepath.Join(t.TempDir(), "alias")
+				if err := os.Symlink(s.src.home, link); err != nil {
+					t.Fatal(err)
+				}
+				s.opts.To.Storage.Home = link
+				s.dstRoot = s.src.home
+			},
+			want: migrate.ErrSameAsSource,
+		},
+		{
+			name: "symlink in the sessions directory",
+			prepare: func(t *testing.T, s *setup) {
+				symlink(t, "/etc/hostname", filepath.Join(s.src.paths.SessionsDir, "s9.jsonl"))
+			},
+			want: migrate.ErrSymlink,
+			text: []string{"s9.jsonl"},
+		},
+		{
+			name: "symlink inside an archive",
+			prepare: func(t *testing.T, s *setup) {
+				symlink(t, "/etc/hostname", filepath.Join(s.src.paths.SessionsDir, "s1.context", "notes", strings.Repeat("a", 64)+".md"))
+			},
+			want: migrate.ErrSymlink,
+		},
+		{
+			name: "symlinked project directory",
+			prepare: func(t *testing.T, s *setup) {
+				real := filepath.Join(s.src.home, "real")
+				if err := os.Rename(s.src.projectDir(), real); err != nil {
+					t.Fatal(err)
+				}
+				symlink(t, real, s.src.projectDir())
+			},
+			want: migrate.ErrSymlink,
+		},
+		{
+			name: "unrecognized file in the project",
+			prepare: func(t *testing.T, s *setup) {
+				write(t, filepath.Join(s.src.projectDir(), "notes.txt"), "x")
+			},
+			want: migrate.ErrUnrecognized,
+		},
+		{
+			name: "missing source",
+			prepare: func(t *testing.T, s *setup) {
+				s.opts.From.Workdir = "/srv/never-used"
+				s.opts.To.Workdir = workdir
+			},
+			want: migrate.ErrNoSource,
+		},
+		{
+			name: "destination is a symlink",
+			prepare: func(t *testing.T, s *setup) {
+				dst := resolve(t, workdir, s.opts.To.Storage)
+				if err := os.MkdirAll(filepath.Dir(filepath.Dir(dst.SessionsDir)), 0o700); err != nil {
+					t.Fatal(err)
+				}
+				symlink(t, t.TempDir(), filepath.Dir(dst.SessionsDir))
+			},
+			want: migrate.ErrSymlink,
+		},
+		{
+			name: "disk full during the write",
+			prepare: func(t *testing.T, s *setup) {
+				migrate.FailWritesAfter(&s.opts, 4, syscall.ENOSPC)
+			},
+			want: syscall.ENOSPC,
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &setup{src: buildProject(t, t.TempDir(), workdir, k1, "")}
+			dstHome := filepath.Join(t.TempDir(), "dst")
+			s.opts = migrate.Options{
+				From: migrate.Endpoint{Workdir: workdir, Storage: s.src.opts},
+				To:   migrate.Endpoint{Storage: storage.Options{Home: dstHome, Codec: aead(t, "k2", 2)}},
+			}
+			s.dstRoot = filepath.Dir(dstHome)
+			tc.prepare(t, s)
+			before := treeHash(t, s.src.home)
+			dstBefore := treeHash(t, s.dstRoot)
+
+			_, err := migrate.Run(t.Context(), s.opts)
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("err = %v, want %v", err, tc.want)
+			}
+			oneLine(t, err)
+			for _, want := range tc.text {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("%q does not say %q", err, want)
+				}
+			}
+			unchanged(t, s.src.home, before)
+			unchanged(t, s.dstRoot, dstBefore)
+		})
+	}
+}
+
+func write(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func symlink(t *testing.T, target, link string) {
+	t.Helper()
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSkipUnreadableListsWhatIsLeftOut(t *testing.T) {
+	src := buildProject(t, t.TempDir(), workdir, nil, "")
+	log := filepath.Join(src.paths.SessionsDir, "s1.jsonl")
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	lines[2] = "{torn\n"
+	write(t, log, strings.Join(lines, ""))
+	ctxDir := filepath.Join(src.paths.SessionsDir, "s1.context")
+	index, _ := os.ReadFile(filepath.Join(ctxDir, "index.jsonl"))
+	idx := strings.SplitAfter(string(index), "\n")
+	write(t, filepath.Join(ctxDir, "index.jsonl"), idx[0]+"not json\n"+idx[1]+idx[2])
+	write(t, filepath.Join(ctxDir, "notes", src.refs["s1"][0]+".md"), "tampered")
+	write(t, filepath.Join(src.paths.TasksDir, "shared", "2.json"), `{"id":"2","subject":"x","status":"bogus","blockedBy":[],"blocks":[]}`)
+	write(t, filepath.Join(src.paths.SpillDir, src.spillRefs[0]+".txt"), "tampered")
+	symlink(t, "/etc/hostname", filepath.Join(src.paths.SpillDir, "0123456789abcdef.txt"))
+	write(t, filepath.Join(src.projectDir(), "stray"), "x")
+	before := treeHash(t, src.home)
+
+	dstHome := t.TempDir()
+	opts := migrate.Options{
+		From: migrate.Endpoint{Workdir: workdir, Storage: src.opts},
+		To:   migrate.Endpoint{Storage: storage.Options{Home: dstHome, Codec: aead(t, "k1", 1)}},
+	}
+	if _, err := migrate.Run(t.Context(), opts); !errors.Is(err, migrate.ErrUnreadable) && !errors.Is(err, migrate.ErrSymlink) && !errors.Is(err, migrate.ErrUnrecognized) {
+		t.Fatalf("without SkipUnreadable: %v", err)
+	}
+	opts.SkipUnreadable = true
+	rep, err := migrate.Run(t.Context(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unchanged(t, src.home, before)
+	got := map[string]string{}
+	for _, s := range rep.Skipped {
+		rel, _ := filepath.Rel(src.projectDir(), s.File)
+		got[rel+"#"+s.Record] = s.Reason
+	}
+	for key, reason := range map[string]string{
+		"sessions/s1.jsonl#3":               "the 2 after it are left out",
+		"sessions/s1.context/index.jsonl#1": "Corrupt archive-index record",
+		"sessions/s1.context/notes/" + src.refs["s1"][0] + ".md#" + src.refs["s1"][0]: "does not match its ref",
+		"tasks/shared/2.json#2":                                  "status is missing or unknown",
+		"spill/" + src.spillRefs[0] + ".txt#" + src.spillRefs[0]: "does not match its ref",
+		"spill/0123456789abcdef.txt#":                            "symlink",
+		"stray#":                                                 "unrecognized",
+	} {
+		if !strings.Contains(got[key], reason) {
+			t.Errorf("skipped %s: %q, want it to say %q", key, got[key], reason)
+		}
+	}
+	if len(got) != 7 {
+		t.Errorf("skipped %v", got)
+	}
+	c := rep.Kinds
+	if c[storage.KindCheckpoint].Records != 7 || c[storage.KindArchiveIndex].Records != 3 || c[storage.KindArchive].Records != 2 ||
+		c[storage.KindTask].Records != 5 || c[storage.KindSpill].Records != 1 || !rep.Verified {
+		t.Errorf("counts %+v, verified %v", c, rep.Verified)
+	}
+	for _, s := range rep.Skipped {
+		if strings.Contains(s.Reason, "tampered") || strings.Contains(s.Reason, "torn") {
+			t.Errorf("a reason shows record content: %q", s.Reason)
+		}
+	}
+}
+
+func TestFailedVerificationLeavesTheDestinationMarkedIncomplete(t *testing.T) {
+	src := buildProject(t, t.TempDir(), workdir, nil, "")
+	before := treeHash(t, src.home)
+	dstHome := t.TempDir()
+	opts := migrate.Options{
+		From: migrate.Endpoint{Workdir: workdir, Storage: src.opts},
+		To:   migrate.Endpoint{Storage: storage.Options{Home: dstHome, Codec: lyingCodec{}}},
+	}
+	rep, err := migrate.Run(t.Context(), opts)
+	if !errors.Is(err, migrate.ErrVerification) || rep.Verified || len(rep.Problems) == 0 {
+		t.Fatalf("err = %v, verified %v, %d problems", err, rep.Verified, len(rep.Problems))
+	}
+	oneLine(t, err)
+	dstRoot := rep.Destination.Root
+	if err := migrate.CheckComplete(dstRoot); !errors.Is(err, migrate.ErrIncomplete) {
+		t.Errorf("CheckComplete = %v, want ErrIncomplete", err)
+	}
+	// A run with a working codec clears the failed attempt and succeeds.
+	opts.To.Storage.Codec = aead(t, "k1", 1)
+	if _, err := migrate.Run(t.Context(), opts); err != nil {
+		t.Fatalf("rerun: %v", err)
+	}
+	if err := migrate.CheckComplete(dstRoot); err != nil {
+		t.Error(err)
+	}
+	dst := resolve(t, workdir, storage.Options{Home: dstHome})
+	equalContents(t, read(t, src, dst, storage.Encoding{Codec: opts.To.Storage.Codec, ProjectID: dst.Hash}), read(t, src, src.paths, src.enc()))
+	unchanged(t, src.home, before)
+}
+
+// lyingCodec decodes every record to something else than it encoded.
+type lyingCodec struct{}
+
+func (lyingCodec) ID() string { return "liar-v1" }
+func (lyingCodec) Encode(_ context.Context, p []byte, _ storage.Context) ([]byte, error) {
+	return append([]byte(nil), p...), nil
+}
+func (lyingCodec) Decode(_ context.Context, p []byte, _ storage.Context) ([]byte, error) {
+	return append(append([]byte(nil), p...), ' '), nil
+}
+
+func TestRerunNeverDeletesWhatAMigrationDidNotWrite(t *testing.T) {
+	src := buildProject(t, t.TempDir(), workdir, nil, "")
+	other := buildProject(t, t.TempDir(), workdir, nil, "")
+	dstHome := t.TempDir()
+	opts := func(f fixture, c storage.Codec) migrate.Options {
+		return migrate.Options{
+			From: migrate.Endpoint{Workdir: workdir, Storage: f.opts},
+			To:   migrate.Endpoint{Storage: storage.Options{Home: dstHome, Codec: c}},
+		}
+	}
+	// Leave a failed migration of src behind.
+	if _, err := migrate.Run(t.Context(), opts(src, lyingCodec{})); !errors.Is(err, migrate.ErrVerification) {
+		t.Fatal(err)
+	}
+	dstRoot := filepath.Join(dstHome, "projects", src.paths.Hash)
+
+	t.Run("another source", func(t *testing.T) {
+		before := treeHash(t, dstRoot)
+		_, err := migrate.Run(t.Context(), opts(other, nil))
+		if !errors.Is(err, migrate.ErrDestinationNotEmpty) || !strings.Contains(err.Error(), "another source") {
+			t.Errorf("err = %v", err)
+		}
+		unchanged(t, dstRoot, before)
+	})
+	t.Run("foreign entry", func(t *testing.T) {
+		write(t, filepath.Join(dstRoot, "mine.txt"), "keep me")
+		defer os.Remove(filepath.Join(dstRoot, "mine.txt"))
+		before := treeHash(t, dstRoot)
+		_, err := migrate.Run(t.Context(), opts(src, nil))
+		if !errors.Is(err, migrate.ErrDestinationNotEmpty) || !strings.Contains(err.Error(), "mine.txt") {
+			t.Errorf("err = %v", err)
+		}
+		unchanged(t, dstRoot, before)
+	})
+	t.Run("same source", func(t *testing.T) {
+		if _, err := migrate.Run(t.Context(), opts(src, nil)); err != nil {
+			t.Fatal(err)
+		}
+		if err := migrate.CheckComplete(dstRoot); err != nil {
+			t.Error(err)
+		}
+	})
+}

@@ -1,0 +1,24 @@
+//go:build linux
+
+package migrate
+
+import (
+	"os"
+
+	"github.com/lite-agent/lite-agent-go/storage"
+	"golang.org/x/sys/unix"
+)
+
+// syncTree makes everything written under root durable. On Linux one
+// syncfs(2) of root's file system does it, however many files there are.
+func syncTree(root string) error {
+	f, err := os.Open(root)
+	if err != nil {
+		return (&storage.Error{Op: "sync", File: root, Message: "cannot sync destination"}).WithCause(err)
+	}
+	defer f.Close()
+	if err := unix.Syncfs(int(f.Fd())); err != nil {
+		return (&storage.Error{Op: "sync", File: root, Message: "cannot sync destination"}).WithCause(err)
+	}
+	return nil
+}
