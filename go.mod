@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/anthropics/anthropic-sdk-go/v2 v2.15.0
 	github.com/spf13/cobra v1.10.2
+	mvdan.cc/sh/v3 v3.14.1
 )
 
 require (
@@ -24,7 +25,7 @@ require (
 	go.opentelemetry.io/otel/metric v1.33.0 // indirect
 	go.opentelemetry.io/otel/trace v1.33.0 // indirect
 	go.yaml.in/yaml/v4 v4.0.0-rc.2 // indirect
-	golang.org/x/sync v0.16.0 // indirect
+	golang.org/x/sync v0.17.0 // indirect
 )
 
 require (
@@ -33,5 +34,5 @@ require (
 	github.com/klauspost/compress v1.20.4
 	github.com/spf13/pflag v1.0.9 // indirect
 	golang.org/x/crypto v0.59.0
-	golang.org/x/sys v0.50.0 // indirect
+	golang.org/x/sys v0.50.0
 )

@@ -1,0 +1,585 @@
+package permission
+
+import (
+	"path"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Limits of the bash analysis. A line beyond them is not fully analyzable.
+const (
+	maxCommandLen  = 64 << 10 // bytes of one command line
+	maxUnits       = 1024     // simple commands of one line, nested scripts included
+	maxNesting     = 8        // sh -c and eval scripts inside each other
+	maxWrapChain   = 16       // wrappers (env, nice, sudo …) around one command
+	maxCwds        = 16       // candidate working directories
+	maxAccessPaths = 1024     // file paths one line reads, writes or deletes
+)
+
+// accessMode is what a command does with a path.
+type accessMode uint8
+
+const (
+	modeRead accessMode = 1 + iota
+	modeWrite
+	modeDelete
+)
+
+// String returns "reads", "writes" or "deletes".
+func (m accessMode) String() string {
+	switch m {
+	case modeWrite:
+		return "writes"
+	case modeDelete:
+		return "deletes"
+	}
+	return "reads"
+}
+
+// tools returns the file tools whose rules apply to an access of mode m.
+func (m accessMode) tools() []string {
+	switch m {
+	case modeWrite:
+		return []string{"write_file", "edit_file"}
+	case modeDelete:
+		return []string{"delete_file"}
+	}
+	return []string{"read_file"}
+}
+
+// A unit is one simple command of a line, as rules see it.
+type unit struct {
+	// text is the command's words after quote removal and the expansions
+	// the analysis knows (~, $HOME, $PWD), joined by single spaces.
+	// Expansions it does not know keep their source text.
+	text string
+	// name is the command name (the first word).
+	name string
+	// others are other spellings that may only restrict: the text with
+	// the command name reduced to its base name (/bin/rm → rm).
+	others []string
+	// wrapper marks a command that only runs another one (env, nice,
+	// xargs, sh -c …); its rules may restrict but not grant, since the
+	// wrapped command is a unit of its own.
+	wrapper bool
+}
+
+// An access is a file a line reads, writes or deletes.
+type access struct {
+	mode accessMode
+	// path is as written, after quote removal and known expansions;
+	// relative paths are taken from each candidate working directory.
+	path string
+	// tree marks a write of a whole directory tree (cp -r, mv), which can
+	// create files anywhere below path.
+	tree bool
+}
+
+// A bashAnalysis is what the analysis found in one command line.
+type bashAnalysis struct {
+	parsed   bool
+	units    []unit
+	accesses []access
+	// cwds are the candidate working directories of relative paths: ""
+	// for the starting directory, then the targets of cd (relative to
+	// the starting directory, or absolute).
+	cwds []string
+	// opaque, when set, says why some command of the line cannot be seen
+	// (a parse failure, bash -c "$VAR", eval $x, a script read from
+	// standard input …).
+	opaque string
+	// pathsUnknown, when set, says why the line may touch files the
+	// analysis did not list (a redirection to $OUT, cat *.txt, xargs …).
+	pathsUnknown string
+}
+
+// An analyzer walks one command line. The home directory and the starting
+// working directory may be unknown (""), which makes ~, $HOME and $PWD
+// unknown expansions.
+type analyzer struct {
+	home, workdir string
+	a             *bashAnalysis
+	cwdChanged    bool
+	cwdUnknown    bool
+}
+
+// analyzeBash analyzes a bash command line. It never fails: what it cannot
+// see through is recorded in the result's opaque and pathsUnknown.
+func analyzeBash(line, home, workdir string) *bashAnalysis {
+	an := &analyzer{home: home, workdir: workdir, a: &bashAnalysis{cwds: []string{""}}}
+	an.a.parsed = an.script(line, syntax.LangBash, 0)
+	if an.cwdUnknown {
+		for _, acc := range an.a.accesses {
+			if !path.IsAbs(acc.path) {
+				an.pathsUnknown("the working directory changes to a place the analysis cannot follow")
+				break
+			}
+		}
+	}
+	return an.a
+}
+
+func (an *analyzer) opaque(why string) {
+	if an.a.opaque == "" {
+		an.a.opaque = why
+	}
+}
+
+func (an *analyzer) pathsUnknown(why string) {
+	if an.a.pathsUnknown == "" {
+		an.a.pathsUnknown = why
+	}
+}
+
+// script parses and walks src; it reports whether src parsed.
+func (an *analyzer) script(src string, lang syntax.LangVariant, depth int) bool {
+	if depth > maxNesting {
+		an.opaque("scripts nest too deeply")
+		return false
+	}
+	if len(src) > maxCommandLen {
+		an.opaque("the command is too long to analyze")
+		return false
+	}
+	if !utf8.ValidString(src) {
+		an.opaque("the command is not valid UTF-8")
+		return false
+	}
+	if strings.ContainsRune(src, 0) {
+		an.opaque("the command contains a NUL byte")
+		return false
+	}
+	f, err := syntax.NewParser(syntax.Variant(lang)).Parse(strings.NewReader(src), "")
+	if err != nil {
+		an.opaque("the command cannot be parsed")
+		return false
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CallExpr:
+			an.call(n, src, depth)
+		case *syntax.Redirect:
+			an.redirect(n, src)
+		case *syntax.Assign:
+			an.assign(n, src)
+		case *syntax.DeclClause:
+			an.decl(n, src)
+		}
+		return true
+	})
+	return true
+}
+
+// call records a simple command.
+func (an *analyzer) call(c *syntax.CallExpr, src string, depth int) {
+	if len(c.Args) == 0 {
+		return // assignments only; see assign
+	}
+	ws := make([]word, len(c.Args))
+	for i, w := range c.Args {
+		ws[i] = an.word(w, src)
+	}
+	an.command(ws, depth, 0)
+}
+
+// decl records declare, export, local, readonly and typeset as a command,
+// so that rules about them apply.
+func (an *analyzer) decl(d *syntax.DeclClause, src string) {
+	if d.Variant == nil {
+		return
+	}
+	words := []string{d.Variant.Value}
+	for _, a := range d.Args {
+		words = append(words, sourceText(src, a))
+	}
+	an.addUnit(unit{text: strings.Join(words, " "), name: d.Variant.Value})
+}
+
+// dangerousVars change what later commands run or read.
+var dangerousVars = map[string]bool{
+	"PATH": true, "BASH_ENV": true, "ENV": true, "IFS": true, "PROMPT_COMMAND": true,
+	"SHELLOPTS": true, "BASHOPTS": true, "PS4": true, "CDPATH": true, "GLOBIGNORE": true,
+	"LD_PRELOAD": true, "LD_LIBRARY_PATH": true, "LD_AUDIT": true,
+	"DYLD_INSERT_LIBRARIES": true, "DYLD_LIBRARY_PATH": true, "BASH_LOADABLES_PATH": true,
+	"HOME": true, "PWD": true, "OLDPWD": true,
+}
+
+// assign checks an assignment: one to a variable that changes what runs
+// makes the line opaque.
+func (an *analyzer) assign(a *syntax.Assign, src string) {
+	if a.Name == nil {
+		if a.Naked && a.Value != nil && an.word(a.Value, src).dynamic {
+			an.opaque("a declaration assigns a variable whose name is not a literal")
+		}
+		return
+	}
+	if a.Naked && a.Value == nil && a.Array == nil {
+		return // export NAME
+	}
+	name := a.Name.Value
+	if dangerousVars[name] || strings.HasPrefix(name, "BASH_FUNC_") {
+		an.opaque("an assignment to " + name + " changes what later commands run")
+	}
+}
+
+// redirect records the file a redirection reads or writes.
+func (an *analyzer) redirect(r *syntax.Redirect, src string) {
+	if r.Word == nil {
+		return
+	}
+	var mode accessMode
+	switch r.Op {
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob,
+		syntax.RdrAll, syntax.AppAll, syntax.RdrAllClob, syntax.AppAllClob:
+		mode = modeWrite
+	case syntax.RdrIn:
+		mode = modeRead
+	case syntax.RdrInOut:
+		mode = modeWrite
+	case syntax.DplOut, syntax.DplIn:
+		w := an.word(r.Word, src)
+		if !w.dynamic && (w.text == "-" || isDigits(strings.TrimSuffix(w.text, "-"))) {
+			return // a file descriptor
+		}
+		mode = modeWrite
+	default:
+		return // here-documents and here-strings
+	}
+	w := an.word(r.Word, src)
+	an.pathArg(w, mode, "a redirection")
+}
+
+// pathArg records w as a path of mode, or notes that it cannot be known.
+func (an *analyzer) pathArg(w word, mode accessMode, what string) {
+	an.addAccess(w, mode, what, false)
+}
+
+// addAccess is pathArg for a write of a whole tree when tree is set.
+func (an *analyzer) addAccess(w word, mode accessMode, what string, tree bool) {
+	switch {
+	case w.special:
+		return
+	case w.dynamic:
+		an.pathsUnknown(what + " uses a path that is only known when the command runs")
+		return
+	case w.pattern:
+		an.pathsUnknown(what + " uses a pattern that matches paths only known when the command runs")
+		return
+	case w.text == "":
+		return
+	}
+	if len(an.a.accesses) >= maxAccessPaths {
+		an.pathsUnknown("the command touches too many paths to check")
+		return
+	}
+	an.a.accesses = append(an.a.accesses, access{mode: mode, path: w.text, tree: tree})
+}
+
+// addUnit records a simple command.
+func (an *analyzer) addUnit(u unit) {
+	if len(an.a.units) >= maxUnits {
+		an.opaque("the command has too many parts to analyze")
+		return
+	}
+	an.a.units = append(an.a.units, u)
+}
+
+// command records the command ws and looks inside the wrappers it knows.
+func (an *analyzer) command(ws []word, depth, chain int) {
+	if len(ws) == 0 {
+		return
+	}
+	if chain > maxWrapChain {
+		an.opaque("too many wrapper commands")
+		return
+	}
+	texts := make([]string, len(ws))
+	for i, w := range ws {
+		texts[i] = w.text
+	}
+	u := unit{text: strings.Join(texts, " "), name: ws[0].text}
+	if i := strings.LastIndexByte(u.name, '/'); i >= 0 && i < len(u.name)-1 {
+		u.others = append(u.others, strings.Join(append([]string{u.name[i+1:]}, texts[1:]...), " "))
+	}
+	if ws[0].dynamic || ws[0].pattern || ws[0].special {
+		an.opaque("the command name is only known when the command runs")
+		an.addUnit(u)
+		return
+	}
+	idx := len(an.a.units)
+	an.addUnit(u)
+	if inner := an.wrapped(ws, depth, chain); inner && idx < len(an.a.units) {
+		an.a.units[idx].wrapper = true
+	}
+}
+
+// isDigits reports whether s is a non-empty run of ASCII digits.
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := range len(s) {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// A word is a shell word after quote removal and the expansions the
+// analysis knows.
+type word struct {
+	text    string
+	dynamic bool // holds an expansion whose value is only known at run time
+	pattern bool // holds an unquoted glob or brace expansion
+	special bool // a process substitution, which names a pipe
+}
+
+// word evaluates w.
+func (an *analyzer) word(w *syntax.Word, src string) word {
+	var out word
+	var b strings.Builder
+	// A leading ~ expands only when the whole tilde-prefix (up to the
+	// first slash) is an unquoted literal.
+	tilde := len(w.Parts) == 1
+	if lit, ok := w.Parts[0].(*syntax.Lit); ok && strings.Contains(lit.Value, "/") {
+		tilde = true
+	}
+	for i, p := range w.Parts {
+		an.part(p, src, i == 0 && tilde, false, &b, &out)
+	}
+	out.text = b.String()
+	if !out.dynamic && !out.pattern {
+		out.text = an.tildeAfterEquals(out.text)
+	}
+	return out
+}
+
+// tildeAfterEquals expands "~" right after the first '=' of an
+// assignment-like argument (dd of=~/x), as bash does.
+func (an *analyzer) tildeAfterEquals(s string) string {
+	i := strings.IndexByte(s, '=')
+	if i <= 0 || !strings.HasPrefix(s[i+1:], "~") || an.home == "" {
+		return s
+	}
+	rest := s[i+2:]
+	if rest != "" && rest[0] != '/' {
+		return s
+	}
+	return s[:i+1] + an.home + rest
+}
+
+// part appends the value of one word part.
+func (an *analyzer) part(p syntax.WordPart, src string, first, quoted bool, b *strings.Builder, out *word) {
+	switch p := p.(type) {
+	case *syntax.Lit:
+		v := p.Value
+		if quoted {
+			b.WriteString(unescapeDouble(v))
+			return
+		}
+		if first && strings.HasPrefix(v, "~") {
+			end := strings.IndexByte(v, '/')
+			if end < 0 {
+				end = len(v)
+			}
+			if end == 1 && an.home != "" {
+				b.WriteString(an.home)
+				v = v[1:]
+			} else {
+				out.dynamic = true // ~user, ~+, ~- or an unknown home
+			}
+		}
+		lit, pattern := unescapeLit(v)
+		b.WriteString(lit)
+		out.pattern = out.pattern || pattern
+	case *syntax.SglQuoted:
+		if !p.Dollar {
+			b.WriteString(p.Value)
+			return
+		}
+		v, ok := ansiC(p.Value)
+		if !ok {
+			out.dynamic = true
+			b.WriteString(sourceText(src, p))
+			return
+		}
+		b.WriteString(v)
+	case *syntax.DblQuoted:
+		for _, q := range p.Parts {
+			an.part(q, src, false, true, b, out)
+		}
+	case *syntax.ParamExp:
+		if v, ok := an.param(p); ok {
+			b.WriteString(v)
+			return
+		}
+		out.dynamic = true
+		b.WriteString(sourceText(src, p))
+	case *syntax.ProcSubst:
+		out.special = true
+		b.WriteString(sourceText(src, p))
+	case *syntax.ExtGlob, *syntax.BraceExp:
+		out.pattern = true
+		b.WriteString(sourceText(src, p))
+	default: // command substitution, arithmetic, anything newer
+		out.dynamic = true
+		b.WriteString(sourceText(src, p))
+	}
+}
+
+// param returns the value of a parameter expansion the analysis knows:
+// $HOME, ${HOME}, and $PWD before any cd.
+func (an *analyzer) param(p *syntax.ParamExp) (string, bool) {
+	if p.Param == nil || p.Excl || p.Length || p.Width || p.IsSet || p.Index != nil ||
+		p.Slice != nil || p.Repl != nil || p.Exp != nil || p.Names != 0 || p.NestedParam != nil ||
+		len(p.Modifiers) > 0 || p.Flags != nil {
+		return "", false
+	}
+	switch p.Param.Value {
+	case "HOME":
+		return an.home, an.home != ""
+	case "PWD":
+		return an.workdir, an.workdir != "" && !an.cwdChanged
+	}
+	return "", false
+}
+
+// unescapeLit removes the backslashes of an unquoted literal and reports
+// whether it holds an unescaped glob or brace pattern.
+func unescapeLit(v string) (string, bool) {
+	var b strings.Builder
+	pattern := false
+	braceOpen := -1
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch c {
+		case '\\':
+			if i+1 < len(v) {
+				i++
+				if v[i] != '\n' {
+					b.WriteByte(v[i])
+				}
+			}
+			continue
+		case '*', '?', '[':
+			pattern = true
+		case '{':
+			braceOpen = i
+		case ',':
+			if braceOpen >= 0 && strings.IndexByte(v[i:], '}') >= 0 {
+				pattern = true
+			}
+		case '.':
+			if braceOpen >= 0 && strings.HasPrefix(v[i:], "..") && strings.IndexByte(v[i:], '}') >= 0 {
+				pattern = true
+			}
+		}
+		b.WriteByte(c)
+	}
+	return b.String(), pattern
+}
+
+// unescapeDouble removes the backslashes that escape $, `, ", \ and a
+// newline inside double quotes.
+func unescapeDouble(v string) string {
+	if !strings.Contains(v, `\`) {
+		return v
+	}
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		if v[i] == '\\' && i+1 < len(v) {
+			switch v[i+1] {
+			case '$', '`', '"', '\\':
+				i++
+			case '\n':
+				i++
+				continue
+			}
+		}
+		b.WriteByte(v[i])
+	}
+	return b.String()
+}
+
+// ansiC decodes the body of a $'…' string; it reports false for escapes it
+// does not handle.
+func ansiC(v string) (string, bool) {
+	if !strings.Contains(v, `\`) {
+		return v, true
+	}
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c != '\\' {
+			b.WriteByte(c)
+			continue
+		}
+		if i+1 >= len(v) {
+			return "", false
+		}
+		i++
+		switch v[i] {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r':
+			b.WriteByte('\r')
+		case 'a':
+			b.WriteByte('\a')
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'v':
+			b.WriteByte('\v')
+		case 'e', 'E':
+			b.WriteByte(0x1b)
+		case '\\', '\'', '"', '?':
+			b.WriteByte(v[i])
+		case 'x':
+			j := i + 1
+			for j < len(v) && j < i+3 && isHex(v[j]) {
+				j++
+			}
+			if j == i+1 {
+				return "", false
+			}
+			n, _ := strconv.ParseUint(v[i+1:j], 16, 8)
+			b.WriteByte(byte(n))
+			i = j - 1
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			j := i
+			for j < len(v) && j < i+3 && v[j] >= '0' && v[j] <= '7' {
+				j++
+			}
+			n, _ := strconv.ParseUint(v[i:j], 8, 16)
+			b.WriteByte(byte(n))
+			i = j - 1
+		default:
+			return "", false // \u, \U, \c and anything unknown
+		}
+	}
+	s := b.String()
+	if !utf8.ValidString(s) || strings.ContainsRune(s, 0) {
+		return "", false
+	}
+	return s, true
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// sourceText returns the source of node n within src.
+func sourceText(src string, n syntax.Node) string {
+	start, end := int(n.Pos().Offset()), int(n.End().Offset())
+	if start < 0 || end > len(src) || start > end {
+		return "?"
+	}
+	return src[start:end]
+}

@@ -1,0 +1,430 @@
+package permission
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/tool"
+)
+
+// The texts of blocked calls, as the model reads them.
+const (
+	blockedText = "Error: blocked by policy"
+	deniedText  = "Error: denied by user"
+)
+
+// EventType names the kind of an [Event].
+type EventType string
+
+// The event types of a gate.
+const (
+	// EventPermissionDecision reports every final decision, with By.
+	EventPermissionDecision EventType = "permission_decision"
+	// EventApprovalRequest reports that a call waits for approval.
+	EventApprovalRequest EventType = "approval_request"
+	// EventApprovalResolved reports the answer, with By "user" or "auto".
+	EventApprovalResolved EventType = "approval_resolved"
+)
+
+// Who made a decision, in [Event.By] and the audit record.
+const (
+	ByPolicy = "policy" // the policy allowed or denied
+	ByUser   = "user"   // the approval handler answered
+	ByAuto   = "auto"   // no handler, a cancelled wait, or a failed handler: deny
+)
+
+// An Event is something a gate did. Type says which fields are set. The
+// call's Input is already redacted.
+type Event struct {
+	Type EventType
+	Call Call
+	// Decision is the final decision (permission_decision,
+	// approval_resolved), or Ask (approval_request).
+	Decision Decision
+	// By is ByPolicy, ByUser or ByAuto; empty on approval_request.
+	By string
+	// RuleID, Reason and Layer are the policy's verdict's; Reason is
+	// redacted too.
+	RuleID, Reason, Layer string
+	// Simulated marks a dry-run decision: the tool ran anyway.
+	Simulated bool
+}
+
+// An ApprovalRequest is what an approval handler is asked about.
+type ApprovalRequest struct {
+	// Call is the call, with its input as the model sent it (not
+	// redacted: the person deciding needs to see it).
+	Call Call
+	// Verdict is the policy's ask verdict: the rule that asked and why,
+	// including the resolved path or command it matched.
+	Verdict Verdict
+}
+
+// An ApprovalFunc decides about a call the policy asks about. Only Allow
+// runs the call; any other decision or an error denies it. It is called
+// for one call at a time per [ApprovalQueue], and should return promptly
+// once ctx is done: an answer after that is treated as a deny.
+type ApprovalFunc func(ctx context.Context, req ApprovalRequest) (Decision, error)
+
+// An ApprovalQueue serializes approval prompts: one handler call at a time,
+// in arrival order. Share one queue between the gates of an agent family
+// (the root and its subagents) so that their prompts never overlap. The
+// zero value is ready to use; it is safe for concurrent use.
+type ApprovalQueue struct {
+	mu      sync.Mutex
+	busy    bool
+	waiters []chan struct{}
+}
+
+// NewApprovalQueue returns an empty queue.
+func NewApprovalQueue() *ApprovalQueue { return &ApprovalQueue{} }
+
+// Ask waits for its turn, calls approve, and returns Allow only when the
+// handler allowed and ctx is still live. A ctx done while waiting returns
+// Deny and ctx.Err() without calling the handler; a handler error (or
+// panic) returns Deny and that error; an answer given after ctx is done
+// returns Deny and ctx.Err(). The next prompt starts only after the
+// handler returned.
+func (q *ApprovalQueue) Ask(ctx context.Context, req ApprovalRequest, approve ApprovalFunc) (Decision, error) {
+	if approve == nil {
+		return Deny, errors.New("permission: no approval handler")
+	}
+	if err := q.acquire(ctx); err != nil {
+		return Deny, err
+	}
+	defer q.release()
+	if err := ctx.Err(); err != nil {
+		return Deny, err
+	}
+	d, err := callApprove(ctx, req, approve)
+	if cerr := ctx.Err(); cerr != nil {
+		return Deny, cerr
+	}
+	if err != nil {
+		return Deny, err
+	}
+	if d != Allow {
+		return Deny, nil
+	}
+	return Allow, nil
+}
+
+// callApprove calls the handler, turning a panic into an error so that the
+// queue still advances.
+func callApprove(ctx context.Context, req ApprovalRequest, approve ApprovalFunc) (d Decision, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			d, err = Deny, fmt.Errorf("permission: approval handler panicked: %v", v)
+		}
+	}()
+	return approve(ctx, req)
+}
+
+func (q *ApprovalQueue) acquire(ctx context.Context) error {
+	q.mu.Lock()
+	if !q.busy {
+		q.busy = true
+		q.mu.Unlock()
+		return nil
+	}
+	ch := make(chan struct{})
+	q.waiters = append(q.waiters, ch)
+	q.mu.Unlock()
+	select {
+	case <-ch:
+		return nil
+	case <-ctx.Done():
+		q.mu.Lock()
+		for i, w := range q.waiters {
+			if w == ch {
+				q.waiters = append(q.waiters[:i], q.waiters[i+1:]...)
+				q.mu.Unlock()
+				return ctx.Err()
+			}
+		}
+		q.mu.Unlock()
+		// The turn was handed over as ctx ended: pass it on.
+		q.release()
+		return ctx.Err()
+	}
+}
+
+func (q *ApprovalQueue) release() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.waiters) > 0 {
+		ch := q.waiters[0]
+		q.waiters = q.waiters[1:]
+		close(ch)
+		return
+	}
+	q.busy = false
+}
+
+// GateOptions configures [NewGate]. The zero value gates with the
+// [Default] policy, denies whatever it asks about, redacts with [Redact],
+// emits nothing and audits nothing.
+type GateOptions struct {
+	// Policy decides; nil means [Default]().
+	Policy Policy
+	// Approve answers the calls the policy asks about; nil denies them
+	// (By "auto").
+	Approve ApprovalFunc
+	// Queue serializes Approve across goroutines; share one between the
+	// gates of an agent family. nil gives the gate a queue of its own.
+	Queue *ApprovalQueue
+	// DryRun records decisions (Simulated) but runs every call, prompting
+	// for none.
+	DryRun bool
+	// Redact hides secrets in inputs before they are emitted or audited;
+	// nil means [Redact].
+	Redact func(json.RawMessage) json.RawMessage
+	// Emit receives the gate's events; nil drops them. It is called from
+	// the goroutine of the call and should not block for long.
+	Emit func(ctx context.Context, ev Event)
+	// Audit, when set, receives every permission decision as the record
+	// to append to the session log (Turn is left 0 for the caller to
+	// set); an error stops the call, which is then not run, and is
+	// returned as a failure of the runtime. nil audits nothing.
+	Audit func(ctx context.Context, ev session.PermissionDecisionEvent) error
+	// CallInfo returns the model's call id and the session id of the tool
+	// call whose context is ctx, for tools wrapped by [Gate.Wrap]; nil
+	// leaves both empty.
+	CallInfo func(ctx context.Context) (callID, sessionID string)
+}
+
+// A Gate checks tool calls against a policy before they run: it asks the
+// approval handler when the policy says ask, emits events, audits
+// decisions, and turns refusals into error results for the model. It is
+// safe for concurrent use.
+type Gate struct {
+	opts GateOptions
+}
+
+// NewGate returns a gate.
+func NewGate(opts GateOptions) *Gate {
+	if opts.Policy == nil {
+		opts.Policy = Default()
+	}
+	if opts.Queue == nil {
+		opts.Queue = NewApprovalQueue()
+	}
+	if opts.Redact == nil {
+		opts.Redact = Redact
+	}
+	return &Gate{opts: opts}
+}
+
+// Policy returns the gate's policy.
+func (g *Gate) Policy() Policy { return g.opts.Policy }
+
+// Child returns a gate for a subagent: the same options and approval
+// queue, with the policy Compose(g's policy, p), which can never allow what
+// g's policy does not. A nil p keeps g's policy.
+func (g *Gate) Child(p Policy) *Gate {
+	opts := g.opts
+	if p != nil {
+		opts.Policy = Compose(g.opts.Policy, p)
+	}
+	return &Gate{opts: opts}
+}
+
+// An Outcome is the gate's final word on one call.
+type Outcome struct {
+	// Verdict is the policy's verdict.
+	Verdict Verdict
+	// Decision is the final decision: the policy's allow or deny, or the
+	// approval's answer (Allow or Deny). In a dry run it is the policy's
+	// decision, ask included.
+	Decision Decision
+	// By is ByPolicy, ByUser or ByAuto.
+	By string
+	// Simulated marks a dry run.
+	Simulated bool
+	// Run reports whether the call may run.
+	Run bool
+}
+
+// Result returns the error result a blocked call gives the model:
+// "Error: blocked by policy" (with ": <reason>" when the policy gave one)
+// when the policy denied, "Error: denied by user" when the approval did.
+func (o Outcome) Result() tool.Result {
+	if o.By == ByPolicy {
+		text := blockedText
+		if o.Verdict.Reason != "" {
+			text += ": " + o.Verdict.Reason
+		}
+		return tool.Result{Content: text, IsError: true}
+	}
+	return tool.Result{Content: deniedText, IsError: true}
+}
+
+// Authorize decides about call: it asks the policy (an error of the policy
+// is a deny with the reason "policy error: <message>"), asks the approval
+// handler through the queue when the policy says ask, emits the events and
+// audits the decision. It returns an error only when ctx is done before the
+// policy decided or the audit failed; the call must then not run.
+func (g *Gate) Authorize(ctx context.Context, call Call) (Outcome, error) {
+	v, err := g.opts.Policy.Check(ctx, call)
+	if err != nil {
+		if cerr := ctx.Err(); cerr != nil {
+			return Outcome{}, cerr
+		}
+		v = Verdict{Decision: Deny, Reason: "policy error: " + err.Error()}
+	} else if !v.Decision.Valid() {
+		v = Verdict{Decision: Deny, Reason: "policy error: no decision"}
+	}
+	shown := call
+	shown.ws = nil
+	shown.Input = g.opts.Redact(call.Input)
+	reason := g.redactText(v.Reason)
+	out := Outcome{Verdict: v, Decision: v.Decision, By: ByPolicy}
+	if g.opts.DryRun {
+		out.Simulated, out.Run = true, true
+		return out, g.decided(ctx, shown, out, reason)
+	}
+	switch v.Decision {
+	case Allow:
+		out.Run = true
+		return out, g.decided(ctx, shown, out, reason)
+	case Deny:
+		return out, g.decided(ctx, shown, out, reason)
+	}
+	g.emit(ctx, Event{Type: EventApprovalRequest, Call: shown, Decision: Ask, RuleID: v.RuleID, Reason: reason, Layer: v.Layer})
+	out.Decision, out.By = Deny, ByAuto
+	if g.opts.Approve != nil {
+		req := ApprovalRequest{Call: call, Verdict: v}
+		req.Call.ws = nil
+		d, err := g.opts.Queue.Ask(ctx, req, g.opts.Approve)
+		if err == nil {
+			out.Decision, out.By = d, ByUser
+		}
+	}
+	out.Run = out.Decision == Allow
+	g.emit(ctx, Event{Type: EventApprovalResolved, Call: shown, Decision: out.Decision, By: out.By, RuleID: v.RuleID, Reason: reason, Layer: v.Layer})
+	return out, g.decided(ctx, shown, out, reason)
+}
+
+// decided audits and emits a final decision.
+func (g *Gate) decided(ctx context.Context, shown Call, out Outcome, reason string) error {
+	v := out.Verdict
+	if g.opts.Audit != nil {
+		ev := session.PermissionDecisionEvent{
+			Call:      session.PermissionCall{ID: shown.ID, Name: shown.Name, Input: shown.Input},
+			Decision:  out.Decision.String(),
+			RuleID:    v.RuleID,
+			Reason:    reason,
+			Simulated: out.Simulated,
+			By:        out.By,
+		}
+		if err := g.opts.Audit(ctx, ev); err != nil {
+			return fmt.Errorf("permission: audit %s: %w", shown.Name, err)
+		}
+	}
+	g.emit(ctx, Event{Type: EventPermissionDecision, Call: shown, Decision: out.Decision, By: out.By,
+		RuleID: v.RuleID, Reason: reason, Layer: v.Layer, Simulated: out.Simulated})
+	return nil
+}
+
+func (g *Gate) emit(ctx context.Context, ev Event) {
+	if g.opts.Emit != nil {
+		g.opts.Emit(ctx, ev)
+	}
+}
+
+// redactText redacts a reason with the gate's redactor.
+func (g *Gate) redactText(s string) string {
+	if s == "" {
+		return ""
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		return RedactString(s)
+	}
+	var out string
+	if err := json.Unmarshal(g.opts.Redact(b), &out); err != nil {
+		return RedactString(s)
+	}
+	return out
+}
+
+// Check authorizes a call that is not a tool call of the model, such as a
+// hook command (name "hook") or an MCP connection (name "mcp_connect"),
+// with input marshaled to JSON (a json.RawMessage is used as it is). It
+// returns the final verdict: Decision is Allow only when the operation may
+// go ahead. The session id comes from CallInfo.
+func (g *Gate) Check(ctx context.Context, name string, input any) (Verdict, error) {
+	var raw json.RawMessage
+	switch x := input.(type) {
+	case json.RawMessage:
+		raw = x
+	case nil:
+		raw = json.RawMessage("{}")
+	default:
+		b, err := json.Marshal(input)
+		if err != nil {
+			return Verdict{}, fmt.Errorf("permission: input of %s: %w", name, err)
+		}
+		raw = b
+	}
+	call := Call{Name: name, Input: raw}
+	if g.opts.CallInfo != nil {
+		_, call.SessionID = g.opts.CallInfo(ctx)
+	}
+	out, err := g.Authorize(ctx, call)
+	if err != nil {
+		return Verdict{}, err
+	}
+	v := out.Verdict
+	v.Decision = out.Decision
+	if !out.Run {
+		v.Decision = Deny
+	}
+	return v, nil
+}
+
+// Wrap returns t gated: its Call authorizes the call first and runs t only
+// when the gate allows it (or in a dry run); otherwise it returns the
+// blocked result ([Outcome.Result]) without calling t. Name, Description
+// and Schema are t's.
+func (g *Gate) Wrap(t tool.Tool) tool.Tool { return &gatedTool{g: g, t: t} }
+
+// WrapAll wraps every tool of ts.
+func (g *Gate) WrapAll(ts []tool.Tool) []tool.Tool {
+	out := make([]tool.Tool, len(ts))
+	for i, t := range ts {
+		out[i] = g.Wrap(t)
+	}
+	return out
+}
+
+type gatedTool struct {
+	g *Gate
+	t tool.Tool
+}
+
+func (w *gatedTool) Name() string            { return w.t.Name() }
+func (w *gatedTool) Description() string     { return w.t.Description() }
+func (w *gatedTool) Schema() json.RawMessage { return w.t.Schema() }
+
+// Unwrap returns the gated tool.
+func (w *gatedTool) Unwrap() tool.Tool { return w.t }
+
+func (w *gatedTool) Call(ctx context.Context, input json.RawMessage) (tool.Result, error) {
+	call := Call{Name: w.t.Name(), Input: input}
+	if w.g.opts.CallInfo != nil {
+		call.ID, call.SessionID = w.g.opts.CallInfo(ctx)
+	}
+	out, err := w.g.Authorize(ctx, call)
+	if err != nil {
+		return tool.Result{}, err
+	}
+	if !out.Run {
+		return out.Result(), nil
+	}
+	return w.t.Call(ctx, input)
+}
