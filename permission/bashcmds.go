@@ -923,7 +923,7 @@ func (an *analyzer) fileCommand(name string, args []word) {
 	if !ok {
 		return
 	}
-	ops := an.optionsPaths(args, spec.short, spec.long, spec.paths)
+	ops := operands(an.optionsPaths(args, spec.short, spec.long, spec.paths))
 	if _, ok := spec.paths["-t"]; ok && (hasAny(args, "-t") || hasPrefix(args, "--target-directory")) {
 		spec.last = 0
 	}
@@ -1032,6 +1032,22 @@ func (an *analyzer) archive(name string, args []word) {
 	if extract || name == "cpio" {
 		an.pathsUnknown(name + " extracts files the analysis does not list")
 	}
+}
+
+// operands drops the options GNU tools accept after operands ("cat a -n")
+// and the first "--", after which every word is an operand.
+func operands(ws []word) []word {
+	var out []word
+	for i, w := range ws {
+		if w.text == "--" && !w.dynamic {
+			return append(out, ws[i+1:]...)
+		}
+		if !w.dynamic && len(w.text) > 1 && strings.HasPrefix(w.text, "-") {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
 }
 
 func hasAny(args []word, opts ...string) bool {

@@ -1,0 +1,276 @@
+package permission
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// acc formats an access as "<mode> <path>", with "+tree" for tree writes.
+func acc(a access) string {
+	s := a.mode.String() + " " + a.path
+	if a.tree {
+		s += " +tree"
+	}
+	return s
+}
+
+func TestBashAnalysisFindsEverySimpleCommand(t *testing.T) {
+	tests := []struct {
+		name  string
+		line  string
+		units []string
+	}{
+		{"And", "git status && rm -rf x", []string{"git status", "rm -rf x"}},
+		{"Or", "a || b", []string{"a", "b"}},
+		{"Semicolon", "a; b", []string{"a", "b"}},
+		{"Pipe", "a | b |& c", []string{"a", "b", "c"}},
+		{"Background", "a & b", []string{"a", "b"}},
+		{"Newline", "a\nb", []string{"a", "b"}},
+		{"Subshell", "(a; b)", []string{"a", "b"}},
+		{"BraceGroup", "{ a; b; }", []string{"a", "b"}},
+		{"CommandSubstitution", "echo $(a)", []string{"echo $(a)", "a"}},
+		{"Backquotes", "echo `a`", []string{"echo `a`", "a"}},
+		{"NestedSubstitution", "echo $(b $(c))", []string{"echo $(b $(c))", "b $(c)", "c"}},
+		{"ProcessSubstitution", "diff <(a) >(b)", []string{"diff <(a) >(b)", "a", "b"}},
+		{"SubstitutionInQuotes", `echo "x $(a) y"`, []string{"echo x $(a) y", "a"}},
+		{"SubstitutionInAssignment", "X=$(a) b", []string{"b", "a"}},
+		{"SubstitutionInDefault", "echo ${X:-$(a)}", []string{"echo ${X:-$(a)}", "a"}},
+		{"SubstitutionInArithmetic", "echo $(( $(a) + 1 ))", []string{"echo $(( $(a) + 1 ))", "a"}},
+		{"SubstitutionInTest", "[[ -f $(a) ]]", []string{"a"}},
+		{"SubstitutionInHeredoc", "cat <<EOF\n$(a)\nEOF", []string{"cat", "a"}},
+		{"FunctionBody", "f() { a; }; f", []string{"a", "f"}},
+		{"IfWhileFor", "if a; then b; fi; while c; do d; done; for i in 1; do e; done", []string{"a", "b", "c", "d", "e"}},
+		{"Case", "case x in y) a;; esac", []string{"a"}},
+		{"Negation", "! a", []string{"a"}},
+		{"Time", "time a", []string{"a"}},
+		{"Coproc", "coproc a", []string{"a"}},
+		{"Declare", "export X=1", []string{"export X=1"}},
+		{"QuoteRemoval", `'g'"i"t  st\atus`, []string{"git status"}},
+		{"AnsiC", `$'g\x69t' status`, []string{"git status"}},
+		{"Tilde", "ls ~ ~/x a~", []string{"ls /home/u /home/u/x a~"}},
+		{"TildeQuoted", `ls "~" ~"/x"`, []string{"ls ~ ~/x"}},
+		{"Home", `ls $HOME "${HOME}/x"`, []string{"ls /home/u /home/u/x"}},
+		{"PWD", "ls $PWD", []string{"ls /w"}},
+		{"PWDAfterCd", "cd a; ls $PWD", []string{"cd a", "ls $PWD"}},
+		{"OtherVariable", "ls $X", []string{"ls $X"}},
+		{"BashC", `bash -c "a; b"`, []string{"bash -c a; b", "a", "b"}},
+		{"ShLc", `sh -lc 'a'`, []string{"sh -lc a", "a"}},
+		{"NestedShells", `sh -c "bash -c 'a'"`, []string{"sh -c bash -c 'a'", "bash -c a", "a"}},
+		{"Eval", `eval "a && b"`, []string{"eval a && b", "a", "b"}},
+		{"EvalWords", `eval a '&&' b`, []string{"eval a && b", "a", "b"}},
+		{"Env", "env -i X=1 a b", []string{"env -i X=1 a b", "a b"}},
+		{"Wrappers", "timeout -s KILL 10 nice -n 5 nohup a", []string{"timeout -s KILL 10 nice -n 5 nohup a", "nice -n 5 nohup a", "nohup a", "a"}},
+		{"Sudo", "sudo -u bob a", []string{"sudo -u bob a", "a"}},
+		{"Xargs", "xargs -n 1 a b", []string{"xargs -n 1 a b", "a b"}},
+		{"XargsDefault", "xargs", []string{"xargs", "echo"}},
+		{"FindExec", `find . -exec a {} \; -execdir b {} +`, []string{"find . -exec a {} ; -execdir b {} +", "a {}", "b {}"}},
+		{"Watch", "watch -n 1 a b", []string{"watch -n 1 a b", "a b"}},
+		{"SuC", "su -c 'a' bob", []string{"su -c a bob", "a"}},
+		{"CommandBuiltin", "command a; builtin b; exec c", []string{"command a", "a", "builtin b", "b", "exec c", "c"}},
+		{"CommandV", "command -v a", []string{"command -v a"}},
+		{"Comment", "a # b", []string{"a"}},
+		{"AssignmentOnly", "X=1", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := analyzeBash(tt.line, "/home/u", "/w")
+			if !a.parsed {
+				t.Fatalf("%q did not parse: %s", tt.line, a.opaque)
+			}
+			var got []string
+			for _, u := range a.units {
+				got = append(got, u.text)
+			}
+			if !slices.Equal(got, tt.units) {
+				t.Errorf("units of %q = %q, want %q", tt.line, got, tt.units)
+			}
+		})
+	}
+}
+
+func TestBashAnalysisMarksWrappers(t *testing.T) {
+	a := analyzeBash("sudo env nice a", "", "")
+	want := map[string]bool{"sudo env nice a": false, "env nice a": true, "nice a": true, "a": false}
+	for _, u := range a.units {
+		if w, ok := want[u.text]; !ok || w != u.wrapper {
+			t.Errorf("unit %q wrapper=%v, want %v (known %v)", u.text, u.wrapper, w, ok)
+		}
+	}
+	if a := analyzeBash("/usr/bin/rm -f x", "", ""); !slices.Equal(a.units[0].others, []string{"rm -f x"}) {
+		t.Errorf("others of /usr/bin/rm = %q", a.units[0].others)
+	}
+}
+
+func TestBashAnalysisListsFileAccesses(t *testing.T) {
+	tests := []struct {
+		name string
+		line string
+		want []string
+	}{
+		{"RedirectOut", "echo x > a", []string{"writes a"}},
+		{"RedirectAppend", "echo x >> a", []string{"writes a"}},
+		{"RedirectAll", "a &> b; a &>> c; a >| d", []string{"writes b", "writes c", "writes d"}},
+		{"RedirectIn", "a < b", []string{"reads b"}},
+		{"RedirectInOut", "a <> b", []string{"writes b"}},
+		{"DupFD", "a 2>&1 >&2 <&0 >&-", nil},
+		{"DupToFile", "a >& f", []string{"writes f"}},
+		{"HereString", "a <<< x", nil},
+		{"RedirectInSubstitution", "echo $(cat a > b)", []string{"reads a", "writes b"}},
+		{"Cat", "cat -n a -- -b", []string{"reads a", "reads -b"}},
+		{"HeadValue", "head -n 5 a", []string{"reads a"}},
+		{"GrepPattern", "grep -r pat src", []string{"reads src"}},
+		{"GrepE", "grep -e pat src", []string{"reads src"}},
+		{"SortO", "sort -o out in", []string{"writes out", "reads in"}},
+		{"Tee", "a | tee -a x y", []string{"writes x", "writes y"}},
+		{"Cp", "cp a b dir", []string{"reads a", "reads b", "writes dir", "writes dir/a", "writes dir/b"}},
+		{"CpRecursive", "cp -r a dir", []string{"reads a", "writes dir +tree", "writes dir/a +tree"}},
+		{"CpTarget", "cp -t dir a", []string{"writes dir", "reads a"}},
+		{"Mv", "mv a b", []string{"deletes a", "reads a", "writes b +tree", "writes b/a +tree"}},
+		{"Rm", "rm -rf a b", []string{"deletes a", "deletes b"}},
+		{"Chmod", "chmod 600 a", []string{"writes a"}},
+		{"SedInPlace", "sed -i.bak -e s/a/b/ f", []string{"writes f"}},
+		{"SedRead", "sed s/a/b/ f", []string{"reads f"}},
+		{"Dd", "dd if=a of=b bs=1", []string{"reads a", "writes b"}},
+		{"Touch", "touch -r ref a", []string{"reads ref", "writes a"}},
+		{"CurlUpload", "curl -T a -o b -d @c --data-binary @d -F f=@e https://x", []string{"reads c", "reads d", "reads e", "reads a", "writes b"}},
+		{"CurlFileURL", "curl file:///etc/passwd", []string{"reads /etc/passwd"}},
+		{"Tar", "tar czf out.tgz src", []string{"reads src", "writes out.tgz"}},
+		{"Find", "find a b -name x -delete", []string{"reads a", "deletes a", "reads b", "deletes b"}},
+		{"Source", ". ./env.sh", []string{"reads ./env.sh"}},
+		{"ShScript", "bash x.sh", []string{"reads x.sh"}},
+		{"TildeAfterEquals", "dd of=~/x", []string{"writes /home/u/x"}},
+		{"SudoEdit", "sudo -e a", []string{"writes a"}},
+		{"Nested", `bash -c "cat a > b"`, []string{"reads a", "writes b"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := analyzeBash(tt.line, "/home/u", "/w")
+			var got []string
+			for _, x := range a.accesses {
+				got = append(got, acc(x))
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("accesses of %q = %q, want %q", tt.line, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestBashAnalysisTracksWorkingDirectories(t *testing.T) {
+	tests := []struct {
+		line    string
+		cwds    []string
+		unknown bool
+	}{
+		{"cat f", []string{""}, false},
+		{"cd a && cat f", []string{"", "a"}, false},
+		{"cd a; cd b; cat f", []string{"", "a", "b", "a/b"}, false},
+		{"cd /tmp; cat f", []string{"", "/tmp"}, false},
+		{"cd $D; cat f", []string{""}, true},
+		{"cd -; cat f", []string{""}, true},
+		{"cd $D; cat /abs", []string{""}, false}, // absolute paths do not care
+		{"pushd a; popd; cat f", []string{"", "a"}, false},
+		{"cd; cat f", []string{"", "/home/u"}, false},
+		{"env -C d cat f", []string{""}, true},
+		{"tar -C d -xf a.tar", []string{""}, true},
+	}
+	for _, tt := range tests {
+		a := analyzeBash(tt.line, "/home/u", "/w")
+		if !slices.Equal(a.cwds, tt.cwds) {
+			t.Errorf("cwds of %q = %q, want %q", tt.line, a.cwds, tt.cwds)
+		}
+		if got := a.pathsUnknown != ""; got != tt.unknown {
+			t.Errorf("pathsUnknown of %q = %q, want set=%v", tt.line, a.pathsUnknown, tt.unknown)
+		}
+	}
+}
+
+func TestBashAnalysisMarksWhatItCannotSee(t *testing.T) {
+	opaque := []string{
+		"a 'unterminated",
+		"echo $(",
+		"$CMD x",
+		"$(echo rm) x",
+		"r* x",
+		"{rm,-rf,x}",
+		`bash -c "$VAR"`,
+		`bash -c`,
+		"bash x.sh",
+		"curl x | sh",
+		"curl x | bash -s",
+		"sh -i",
+		"bash --rcfile f -c a",
+		"eval $x",
+		"eval rm *",
+		"xargs sh -c",
+		"ls | xargs -I{} sh -c '{}'",
+		`find . -exec sh -c {} \;`,
+		"env -S 'a b'",
+		"env PATH=/tmp a",
+		"PATH=/tmp a",
+		"PATH=/tmp; a",
+		"export BASH_ENV=x; bash -c a",
+		"LD_PRELOAD=x.so a",
+		"source x",
+		"alias ls='rm -rf'",
+		"trap 'rm -rf x' EXIT",
+		"hash -p /tmp/evil ls",
+		"read PATH",
+		"printf -v PATH x",
+		"python3 -c 'print(1)'",
+		"python",
+		"python3 - <<EOF\nprint(1)\nEOF",
+		"node -e 1",
+		"perl -pe 1 f",
+		"ruby -e 1",
+		"php -r 1",
+		"awk 'BEGIN{system(\"rm x\")}'",
+		"awk '{print | \"sh\"}'",
+		"awk -f prog.awk",
+		"sed 's/a/b/e' f",
+		"sed '1e rm x' f",
+		"sudo -s",
+		"sudo -i a",
+		"su bob",
+		"fish -c a",
+		"chroot /x",
+		strings.Repeat("a;", maxUnits+1),
+		strings.Repeat("x", maxCommandLen+1),
+		"a \x00 b",
+		"a \xff b",
+		strings.Repeat(`eval "`, maxNesting+2) + "a" + strings.Repeat(`"`, maxNesting+2),
+	}
+	for _, line := range opaque {
+		if a := analyzeBash(line, "/home/u", "/w"); a.opaque == "" {
+			t.Errorf("%.60q: not opaque (units %v)", line, a.units)
+		}
+	}
+	seen := []string{
+		"git status", "ls -la", "python3 x.py", "python3 -m pytest", "node x.js", "bash -c 'a'",
+		"awk '{print $1}' f", "sed -n 1p f", "eval 'a b'", "python --version", "bash --version",
+		"env X=1 a", "read line", "command -v a", "trap - EXIT", "X=1; echo $X",
+	}
+	for _, line := range seen {
+		if a := analyzeBash(line, "/home/u", "/w"); a.opaque != "" {
+			t.Errorf("%q: opaque: %s", line, a.opaque)
+		}
+	}
+	unknownPaths := []string{
+		"echo x > $OUT", "cat $F", "cat secret/*", "rm {a,b}", "cat ~bob/x", "xargs rm",
+		`find . -exec cat {} \;`, "tar -xf a.tar", "unzip a.zip", "ln -s /etc x", "curl -O https://x/y",
+		"wget https://x/y", "sed -f s.sed f", "awk '{print > \"o\"}' f", "cd $D && cat f",
+	}
+	for _, line := range unknownPaths {
+		if a := analyzeBash(line, "/home/u", "/w"); a.pathsUnknown == "" {
+			t.Errorf("%q: paths not marked unknown", line)
+		}
+	}
+}
+
+func TestBashAnalysisWithoutHomeTreatsTildeAsUnknown(t *testing.T) {
+	a := analyzeBash("rm -rf ~ $HOME", "", "")
+	if a.pathsUnknown == "" || a.units[0].text != "rm -rf ~ $HOME" {
+		t.Errorf("without a home: units %v, pathsUnknown %q", a.units, a.pathsUnknown)
+	}
+}

@@ -1,0 +1,147 @@
+// Package permission decides whether an agent's tool calls may run: rules
+// with tool-name globs and input conditions, policies composed so that the
+// most restrictive wins, permission files in layers where a repository can
+// restrict the host's grants but never widen them, and a [Gate] that checks
+// every call, asks an approval handler, audits the decision and tells the
+// model when a call was refused.
+//
+// # Decisions and precedence
+//
+// A [Policy] returns a [Verdict]: allow, ask or deny, with the rule that
+// decided. The decisions are ordered deny > ask > allow, and every way of
+// combining rules keeps the most restrictive:
+//
+//	| Where                          | How verdicts combine                                              |
+//	|--------------------------------|-------------------------------------------------------------------|
+//	| rules of one policy (New)      | any matching deny, else any ask, else any allow, else the default |
+//	| policies (Compose)             | the most restrictive verdict; ties keep the earlier policy        |
+//	| simple commands of a bash line | the most restrictive of the commands' decisions                   |
+//	| paths a bash line touches      | file rules that deny or ask apply; allows and defaults do not     |
+//	| FilePolicy layers              | host (base, managed, user, inline; default deny) composed with    |
+//	|                                | project (default allow): the project can deny or ask, never allow |
+//	| a subagent (Gate.Child)        | Compose(parent, child): a child never exceeds its parent          |
+//
+// So for any host layers B and project file P, the decision of B with P is
+// at least as restrictive as the decision of B alone.
+//
+// # Rules
+//
+// A [Rule] names tools by glob ("bash", "Task*", "mcp__*"; no globs means
+// every tool) and tests input fields by dot path with conditions:
+// [Equals], [In], [Regex], [Glob], [StartsWith], [Contains] and [Not]. All
+// conditions of a rule must match. A missing field matches no condition,
+// Not included, and string operators never match other types, so negated
+// conditions fail closed. [BashCommand] and [FilePath] build the common
+// rules; there is no "Bash(cmd:*)" string syntax, and tool names are the
+// literal names (bash, read_file, mcp__server__tool).
+//
+// # Rule files
+//
+// [DecodeRules] reads the rule file format, strictly: valid UTF-8, no
+// duplicate keys, no unknown keys at any level, version 1.
+//
+//	{
+//	  "version": 1,
+//	  "rules": [
+//	    {"id": "secrets", "tool": ["read_file", "write_file", "edit_file", "delete_file"],
+//	     "when": {"path": {"glob": "secrets/**"}}, "effect": "deny"},
+//	    {"id": "push", "tool": "bash", "when": {"command": {"startsWith": "git push"}}, "effect": "ask"},
+//	    {"id": "tests", "tool": "bash", "when": {"command": {"equals": "go test ./..."}}, "effect": "allow"}
+//	  ]
+//	}
+//
+// [NewFilePolicy] loads the managed file (an explicit path, or
+// LITE_AGENT_MANAGED_PERMISSIONS for the default namespace only), the
+// user file <home>/permissions.json and the project file
+// <workdir>/.<namespace>/permissions.json, with paths from
+// storage.ResolveProjectPaths. Rule ids become "<layer>:<id or index>". A
+// file that breaks any rule, is not a regular file, is too large, or (for
+// the project file) is or lies in a symbolic link fails construction with a
+// *[ConfigError] naming the file and never quoting its values; a file that
+// breaks after a change makes Check fail, which the gate turns into a deny.
+// Files are reloaded when their stamps (times, size, inode) change. The
+// agent's own tools cannot change the files: writes and edits of them, and
+// deletes of them or of a directory holding them, are denied, by file tools
+// and by bash commands alike.
+//
+// # Paths
+//
+// On read_file, write_file, edit_file and delete_file, the "path" field is
+// matched in several spellings. [Workspace] resolves it on the file system:
+// absolute against the workdir, cleaned of ".", ".." and duplicate
+// slashes, symbolic links resolved. Rules see the real path absolute and,
+// inside the workspace, relative. Rules that deny or ask also see the path
+// as given, lexically cleaned, and with ~ or $HOME expanded; those
+// spellings cannot grant. Rules may use ~, $HOME and $PWD, which expand
+// when the policy is built; a rule using ~ when no home directory is known
+// is an error, not a rule that matches nothing. Case is folded only on
+// volumes that ignore case, by spelling the real path as the directory
+// lists it.
+//
+// # Bash commands
+//
+// A bash call's command line is parsed (mvdan.cc/sh, bash dialect) and
+// every simple command is checked as if it were the whole command: the
+// parts of "&&", "||", ";", "|", "&" and newlines, subshells, brace groups,
+// functions, command substitutions ($(…) and backquotes), process
+// substitutions, arithmetic and test expressions, and the scripts of
+// sh -c, bash -c (any -c option cluster, -lc included), zsh -c, su -c,
+// eval and watch, parsed in turn. Wrappers are seen through: env, nice,
+// nohup, timeout, time, stdbuf, setsid, exec, command, builtin, busybox,
+// xargs, flock, find -exec and sudo/doas (whose own unit still needs an
+// allow). A rule on "command" sees each command after quote removal, with
+// ~, $HOME and (before any cd) $PWD expanded and blanks squeezed; startsWith
+// matches on token boundaries, so "ls" never matches "lsof", and a
+// command name given as a path (/bin/rm) also meets deny and ask rules as
+// its base name.
+//
+// File rules also apply to the paths a line reads, writes or deletes:
+// redirections (> >> &> <> <), and the operands of common commands (cat,
+// head, tail, grep, sort -o, tee, cp, mv, ln, rm, touch, chmod, sed -i, dd,
+// tar, curl -o/-T/-d @file and file:// URLs, wget, and more), from every
+// working directory cd may have moved to. "echo x > secret/f" is a write
+// of secret/f.
+//
+// What the analysis cannot see through is never allowed by a rule that
+// looks inside commands: a line that does not parse, a command name that
+// is an expansion ($CMD, $(…)), bash -c "$VAR", eval $x, a shell reading
+// its standard input (curl … | sh), a script file (sh x.sh, source),
+// inline interpreter code (python -c, node -e, perl -e, ruby -e, awk
+// programs that call system or pipes, sed scripts that execute), alias,
+// trap, hash -p, env -S, assignments to PATH, BASH_ENV, LD_PRELOAD and the
+// like, and lines beyond the size limits. Such a line is asked about when
+// the policy has rules on "command" or file rules that deny or ask (deny
+// rules still see its raw text). A line whose file accesses cannot be
+// listed ($OUT, globs like secret/*, xargs, find -exec, archive extraction,
+// ln -s, cd $DIR) is asked about when the policy has file rules that deny
+// or ask. A policy with no such rules (say, one that allows or asks for
+// every bash call) does not depend on the analysis at all.
+//
+// The analysis is a guard against mistakes and the common bypasses, not a
+// sandbox: a parser differential with the real shell, programs that run
+// other programs by their own logic (make, git aliases and hooks, npm
+// scripts, interpreters running files), files created by a command and
+// used later on the same line, and hard links are beyond it. An allow rule
+// for an interpreter or package runner allows arbitrary code. Use an OS
+// sandbox for containment.
+//
+// # The gate
+//
+// [NewGate] wraps tools ([Gate.Wrap]) so that each call is checked first:
+// allow runs it, deny returns "Error: blocked by policy" (with ": <reason>"
+// when there is one), and ask emits approval_request, asks the
+// [ApprovalFunc] through an [ApprovalQueue] (one prompt at a time for a
+// whole agent family), emits approval_resolved and runs the call only if
+// allowed, else returns "Error: denied by user". Without a handler, asks
+// are denied (by "auto"). A policy error is a deny ("policy error: …").
+// Every decision is emitted as permission_decision and, with
+// [GateOptions.Audit], recorded as a session.PermissionDecisionEvent, with
+// the input redacted ([Redact]) first. In a dry run, decisions are recorded
+// as simulated and every call runs. [Gate.Check] applies the same to
+// operations that are not tool calls, such as hook commands ("hook") and
+// MCP connections ("mcp_connect").
+//
+// [Default] is the SDK's default policy: ask before bash, write_file,
+// edit_file, delete_file, hook, mcp_connect and mcp__* tools, allow the
+// rest.
+package permission
