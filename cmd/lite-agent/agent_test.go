@@ -143,3 +143,39 @@ func TestChatLoopsOverOneSession(t *testing.T) {
 		t.Errorf("second request: %v", srv.bodies)
 	}
 }
+
+func TestRunAgainstALocalOpenAICompatibleServer(t *testing.T) {
+	isolateEnv(t)
+	t.Setenv("OPENAI_API_KEY", "")
+	t.Setenv("OPENAI_BASE_URL", "")
+	var got map[string]any
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/v1/chat/completions" || r.Header.Get("Authorization") != "" {
+			http.Error(w, "unexpected "+r.URL.Path, 404)
+			return
+		}
+		json.NewDecoder(r.Body).Decode(&got)
+		w.Header().Set("Content-Type", "text/event-stream")
+		for _, c := range []string{
+			`{"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":"Hello "}}]}`,
+			`{"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"local."},"finish_reason":"stop"}]}`,
+			`{"id":"c1","object":"chat.completion.chunk","choices":[],"usage":{"prompt_tokens":9,"completion_tokens":2}}`,
+		} {
+			io.WriteString(w, "data: "+c+"\n\n")
+		}
+		io.WriteString(w, "data: [DONE]\n\n")
+	}))
+	defer ts.Close()
+	r := runCLI(t, "--home", t.TempDir(), "--workdir", t.TempDir(), "run", "--provider", "openai", "--base-url", ts.URL+"/v1", "--model", "llama3", "hi")
+	if r.code != 0 || r.stdout != "Hello local.\n" {
+		t.Fatalf("code %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+	}
+	if got["model"] != "llama3" {
+		t.Errorf("request model %v", got["model"])
+	}
+	// OpenAI's own endpoint without a key fails in one line naming the variable.
+	r = runCLI(t, "--home", t.TempDir(), "--workdir", t.TempDir(), "run", "--provider", "openai", "hi")
+	if r.code != 1 || !strings.Contains(r.stderr, "OPENAI_API_KEY") || strings.Count(r.stderr, "\n") != 1 {
+		t.Errorf("no key: code %d stderr %q", r.code, r.stderr)
+	}
+}
