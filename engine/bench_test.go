@@ -1,0 +1,71 @@
+package engine_test
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"strings"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/engine"
+	"github.com/lite-agent/lite-agent-go/model"
+	"github.com/lite-agent/lite-agent-go/model/modeltest"
+	"github.com/lite-agent/lite-agent-go/session"
+)
+
+// seedSession writes n events (user/assistant pairs of ~200 bytes) to
+// session id.
+func seedSession(b *testing.B, cp session.Checkpointer, id string, n int) {
+	b.Helper()
+	text := strings.Repeat("lorem ipsum ", 16)
+	batch := make([]session.Event, 0, 1000)
+	for i := 0; i < n; i++ {
+		if i%2 == 0 {
+			batch = append(batch, session.UserEvent{Message: model.UserText(fmt.Sprint(i, text))})
+		} else {
+			batch = append(batch, session.AssistantEvent{Message: model.AssistantText(fmt.Sprint(i, text))})
+		}
+		if len(batch) == cap(batch) || i == n-1 {
+			if _, err := cp.Append(b.Context(), id, batch, session.AnyHead); err != nil {
+				b.Fatal(err)
+			}
+			batch = batch[:0]
+		}
+	}
+}
+
+// BenchmarkTurnOverhead measures one prompt's engine work on a session of
+// 10,000 events with a scripted model: fold, request building and the two
+// appends (user and assistant), against the file checkpointer.
+func BenchmarkTurnOverhead(b *testing.B) {
+	cp, err := session.NewFileCheckpointer(b.TempDir(), session.FileOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	seedSession(b, cp, "s", 10000)
+	eng, err := engine.New(engine.Options{Provider: replyProvider{modeltest.Text("ok").Chunks()}, Checkpointer: cp, Model: "m"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		for _, err := range eng.Turn(b.Context(), "s", model.UserText("next")) {
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// replyProvider answers every request with the same chunks and does no other
+// work, so that benchmarks measure the engine rather than a test double.
+type replyProvider struct{ chunks []model.Chunk }
+
+func (p replyProvider) Stream(ctx context.Context, req model.Request) iter.Seq2[model.Chunk, error] {
+	return func(yield func(model.Chunk, error) bool) {
+		for _, c := range p.chunks {
+			if !yield(c, nil) {
+				return
+			}
+		}
+	}
+}
