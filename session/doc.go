@@ -42,9 +42,9 @@
 // leaves the file byte-identical and the head unchanged, and readers never
 // see part of a batch from a live writer. With [FileOptions.Durable] the
 // batch is fsynced before Append returns, so an acknowledged batch
-// survives power loss; without it, an acknowledged batch survives the
-// crash of the process, and a crash of the machine can lose only batches
-// at the end of the log.
+// survives power loss. Without it, an acknowledged batch survives a crash
+// of the process, but a crash of the machine may lose the batches the
+// operating system had not yet written back and leave a torn last line.
 //
 // Every operation on a session except List holds the session's lock: this
 // process's queue plus the lock directory <id>.jsonl.lock, which other

@@ -33,7 +33,7 @@ type FileOptions struct {
 	// Durable makes Append return only after the batch has reached the
 	// disk (fsync of the log, and of the directory when the log is new).
 	// Without it, an acknowledged batch survives a crash of the process
-	// but may be lost, at the end of the log only, if the machine stops.
+	// but not necessarily one of the machine.
 	Durable bool
 
 	// RepairTail lets the checkpointer drop a malformed last line of a
@@ -253,7 +253,7 @@ type loaded struct {
 // loadOpts selects what load keeps.
 type loadOpts struct {
 	collect bool  // keep the events with seq > since
-	since   int64 //
+	since   int64 // see collect
 	keep    int64 // remember where record keep ends (Truncate)
 }
 

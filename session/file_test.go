@@ -3,9 +3,11 @@ package session_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -513,5 +515,39 @@ func TestDeleteRemovesOnlyTheLog(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "del.jsonl.lock")); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("lock left behind: %v", err)
+	}
+}
+
+func TestTailReadMemoryDoesNotGrowWithTheLog(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a few thousand records")
+	}
+	measure := func(records int) (allocs float64, bytes uint64) {
+		dir := t.TempDir()
+		cp := newCP(t, dir, session.FileOptions{})
+		texts := make([]string, records)
+		for i := range texts {
+			texts[i] = fmt.Sprintf("record %d %s", i, strings.Repeat("x", 500))
+		}
+		appendTexts(t, cp, "tail", texts...)
+		read := func() {
+			evs, err := cp.Read(t.Context(), "tail", int64(records-10))
+			if err != nil || len(evs) != 10 {
+				t.Fatalf("Read = %d, %v", len(evs), err)
+			}
+		}
+		read() // warm the head cache
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		allocs = testing.AllocsPerRun(5, read)
+		runtime.ReadMemStats(&after)
+		return allocs, (after.TotalAlloc - before.TotalAlloc) / 6
+	}
+	smallAllocs, smallBytes := measure(200)
+	bigAllocs, bigBytes := measure(4000)
+	t.Logf("Read(head-10): %v allocs, %d B for 200 records; %v allocs, %d B for 4000", smallAllocs, smallBytes, bigAllocs, bigBytes)
+	if bigAllocs > smallAllocs+20 || bigBytes > smallBytes+64<<10 {
+		t.Errorf("reading the last 10 records of a 20x longer log costs %v allocs / %d B instead of %v / %d",
+			bigAllocs, bigBytes, smallAllocs, smallBytes)
 	}
 }
