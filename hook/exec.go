@@ -76,7 +76,11 @@ func (r *Runner) exec(ctx context.Context, command string, stdin []byte) error {
 	}
 	killGroup(cmd)
 	<-waitDone
-	pr.SetReadDeadline(time.Now().Add(drainGrace))
+	// Only a process that left the group can still hold the pipe open;
+	// stop counting its output after a grace period.
+	if err := pr.SetReadDeadline(time.Now().Add(drainGrace)); err != nil {
+		pr.Close()
+	}
 	<-readDone
 
 	select {

@@ -7,11 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -768,4 +770,40 @@ func TestFireIsSafeForConcurrentUse(t *testing.T) {
 	if count < 8*50 {
 		t.Fatalf("count = %d", count)
 	}
+}
+
+// TestProcessLeavingTheGroupCannotStallFire starts a daemon that escapes the
+// hook's process group (setsid) and keeps its standard input and output
+// open; Fire must still return promptly.
+func TestProcessLeavingTheGroupCannotStallFire(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid")
+	}
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "pid")
+	t.Cleanup(func() {
+		if pid, err := strconv.Atoi(strings.TrimSpace(readFileOrEmpty(pidFile))); err == nil {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	})
+	// sh gives a background command /dev/null as standard input unless
+	// it is redirected from another descriptor.
+	command := "exec 3<&0; setsid sh -c 'echo $$ > \"" + pidFile + "\"; exec sleep 60' <&3 & while [ ! -s '" + pidFile + "' ]; do :; done"
+	cfg := hook.Config{Hooks: fileHooks(t, hook.LayerProject, "/p/hooks.json", commandHooks(hook.EventToolStart, command))}
+	r := newRunner(t, cfg, hook.Options{Permit: allow})
+	// A payload larger than a pipe's buffer, which nobody reads.
+	big, _ := json.Marshal(map[string]string{"content": strings.Repeat("x", 200<<10)})
+	start := time.Now()
+	o := r.Fire(t.Context(), toolStart("write_file", string(big)))
+	if el := time.Since(start); el > 15*time.Second {
+		t.Fatalf("Fire took %v", el)
+	}
+	if len(o.Diagnostics) != 0 {
+		t.Fatalf("diagnostics = %+v", o.Diagnostics)
+	}
+}
+
+func readFileOrEmpty(path string) string {
+	b, _ := os.ReadFile(path)
+	return string(b)
 }
