@@ -333,8 +333,8 @@ func (c *FileCheckpointer) dropHead(id string) {
 	c.mu.Unlock()
 }
 
-// head returns the head, from the cache while the log's stamp is unchanged
-// and by loading the log otherwise.
+// head returns the head and the stamp it is valid for, from the cache
+// while the log's stamp is unchanged and by loading the log otherwise.
 func (s *session) head(ctx context.Context) (headEntry, error) {
 	st, err := s.stat()
 	if err != nil {
@@ -350,7 +350,15 @@ func (s *session) head(ctx context.Context) (headEntry, error) {
 	if err != nil {
 		return headEntry{}, err
 	}
-	return headEntry{head: l.head, newline: l.newline}, nil
+	s.c.mu.Lock()
+	e, ok = s.c.heads[s.id]
+	s.c.mu.Unlock()
+	if ok {
+		st = e.st
+	} else if st, err = s.stat(); err != nil { // a repair dropped the entry
+		return headEntry{}, err
+	}
+	return headEntry{st: st, head: l.head, newline: l.newline}, nil
 }
 
 // Append implements [Checkpointer.Append]. Every record is encoded before
@@ -381,10 +389,6 @@ func (c *FileCheckpointer) Append(ctx context.Context, id string, events []Event
 		// The last record lacks its newline: start on a fresh line.
 		buf = append([]byte{'\n'}, buf...)
 	}
-	before, err := s.stat()
-	if err != nil {
-		return 0, err
-	}
 	if err := s.held(); err != nil {
 		return 0, err
 	}
@@ -393,6 +397,9 @@ func (c *FileCheckpointer) Append(ctx context.Context, id string, events []Event
 		return 0, err
 	}
 	head := h.head + int64(len(events))
+	// Cache the new head for the new stamp, unless something else changed
+	// the file between the two stamps.
+	before := h.st
 	if after, err := s.stat(); err == nil && after.exists && after.ino == before.ino && after.size == before.size+int64(len(buf)) {
 		c.setHead(id, after, head, true)
 	} else {
