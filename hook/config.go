@@ -144,8 +144,9 @@ func (e *ConfigError) Unwrap() error { return e.Err }
 // as global. Every file is validated completely before LoadFiles returns,
 // and any problem fails the whole load with a *[ConfigError] naming the
 // file: a path that is not a regular file, a file over [MaxFileBytes],
-// invalid UTF-8 or JSON, duplicate keys, or anything [Parse] rejects.
-func LoadFiles(paths storage.ProjectPaths) (Config, error) {
+// invalid UTF-8 or JSON, duplicate keys, or anything [Parse] rejects. A
+// done ctx stops the load with ctx.Err().
+func LoadFiles(ctx context.Context, paths storage.ProjectPaths) (Config, error) {
 	var cfg Config
 	var seen []os.FileInfo
 	for _, src := range []struct {
@@ -154,6 +155,9 @@ func LoadFiles(paths storage.ProjectPaths) (Config, error) {
 	}{{LayerGlobal, paths.Home}, {LayerProject, paths.ProjectConfigDir}} {
 		if src.dir == "" {
 			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return Config{}, err
 		}
 		file := filepath.Join(src.dir, FileName)
 		data, info, err := readConfigFile(file)

@@ -1,6 +1,7 @@
 package hook_test
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -47,7 +48,7 @@ func TestLoadFilesReadsGlobalThenProjectOfTheNamespaceOnly(t *testing.T) {
 	// The default namespace's directory beside it must be ignored.
 	writeFile(t, filepath.Join(workdir, ".lite-agent", "hooks.json"), `{"version":1,"hooks":{"run:start":[{"command":"echo WRONG"}]}}`)
 
-	cfg, err := hook.LoadFiles(paths)
+	cfg, err := hook.LoadFiles(t.Context(), paths)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +74,7 @@ func TestLoadFilesDefaultNamespaceReadsLiteAgentDir(t *testing.T) {
 	workdir, paths := layout(t, "")
 	writeFile(t, filepath.Join(workdir, ".lite-agent", "hooks.json"), `{"version":1,"hooks":{"run:end":[{"command":"true"}]}}`)
 	writeFile(t, filepath.Join(workdir, ".acme", "hooks.json"), `not even json`)
-	cfg, err := hook.LoadFiles(paths)
+	cfg, err := hook.LoadFiles(t.Context(), paths)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +85,7 @@ func TestLoadFilesDefaultNamespaceReadsLiteAgentDir(t *testing.T) {
 
 func TestLoadFilesMissingFilesAreSkipped(t *testing.T) {
 	_, paths := layout(t, "acme")
-	cfg, err := hook.LoadFiles(paths)
+	cfg, err := hook.LoadFiles(t.Context(), paths)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +105,7 @@ func TestLoadFilesSameFileIsLoadedOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeFile(t, filepath.Join(workdir, ".acme", "hooks.json"), `{"version":1,"hooks":{"run:start":[{"command":"true"}]}}`)
-	cfg, err := hook.LoadFiles(paths)
+	cfg, err := hook.LoadFiles(t.Context(), paths)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +124,7 @@ func TestLoadFilesProjectLinkToGlobalIsLoadedOnce(t *testing.T) {
 	if err := os.Symlink(global, filepath.Join(workdir, ".acme", "hooks.json")); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := hook.LoadFiles(paths)
+	cfg, err := hook.LoadFiles(t.Context(), paths)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +179,7 @@ func TestBadHooksFileFailsNamingTheFile(t *testing.T) {
 			_, paths := layout(t, "acme")
 			file := filepath.Join(paths.ProjectConfigDir, "hooks.json")
 			writeFile(t, file, tc.content)
-			_, err := hook.LoadFiles(paths)
+			_, err := hook.LoadFiles(t.Context(), paths)
 			var ce *hook.ConfigError
 			if !errors.As(err, &ce) {
 				t.Fatalf("err = %v, want *ConfigError", err)
@@ -224,7 +225,7 @@ func TestHooksFileThatIsNotARegularFileFails(t *testing.T) {
 			plant(t, file)
 			done := make(chan error, 1)
 			go func() {
-				_, err := hook.LoadFiles(paths)
+				_, err := hook.LoadFiles(t.Context(), paths)
 				done <- err
 			}()
 			select {
@@ -250,7 +251,7 @@ func TestUnreadableHooksFileFails(t *testing.T) {
 	if err := os.Chmod(file, 0); err != nil {
 		t.Fatal(err)
 	}
-	_, err := hook.LoadFiles(paths)
+	_, err := hook.LoadFiles(t.Context(), paths)
 	var ce *hook.ConfigError
 	if !errors.As(err, &ce) || ce.File != file || !errors.Is(err, os.ErrPermission) {
 		t.Fatalf("err = %v", err)
@@ -301,5 +302,14 @@ func TestParseOrdersEventsCanonically(t *testing.T) {
 	}
 	if strings.Join(got, " ") != "1 2 3a 3b 4 5 6" {
 		t.Fatalf("order = %v", got)
+	}
+}
+
+func TestLoadFilesStopsWhenTheContextIsDone(t *testing.T) {
+	_, paths := layout(t, "acme")
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, err := hook.LoadFiles(ctx, paths); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v", err)
 	}
 }

@@ -71,7 +71,7 @@
 //
 // The host loads the files and builds one [Runner] per agent family:
 //
-//	cfg, err := hook.LoadFiles(paths) // at root creation, before anything runs
+//	cfg, err := hook.LoadFiles(ctx, paths) // at root creation, before anything runs
 //	runner, err := hook.New(cfg, hook.Options{Workdir: wd, Permit: gate})
 //
 // and calls [Runner.Fire] at each point with the matching payload

@@ -106,6 +106,16 @@ type Payload interface {
 	toolName() string
 }
 
+// The payload types are the whole set.
+var (
+	_ Payload = RunStart{}
+	_ Payload = RunEnd{}
+	_ Payload = ToolStart{}
+	_ Payload = ToolEnd{}
+	_ Payload = CompactStart{}
+	_ Payload = CompactEnd{}
+)
+
 // header is the start of every payload's JSON, in this order.
 type header struct {
 	Event     Event  `json:"event"`

@@ -31,7 +31,7 @@ func ExampleLoadFiles() {
 	if err != nil {
 		panic(err)
 	}
-	cfg, err := hook.LoadFiles(paths)
+	cfg, err := hook.LoadFiles(context.Background(), paths)
 	if err != nil {
 		panic(err)
 	}

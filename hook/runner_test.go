@@ -687,7 +687,7 @@ func TestFilesAreNotReloaded(t *testing.T) {
 	log := filepath.Join(t.TempDir(), "log")
 	file := filepath.Join(workdir, ".acme", "hooks.json")
 	writeFile(t, file, commandHooks(hook.EventRunStart, "echo first >> '"+log+"'"))
-	cfg, err := hook.LoadFiles(paths)
+	cfg, err := hook.LoadFiles(t.Context(), paths)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,7 +38,7 @@ func BenchmarkLoad(b *testing.B) {
 		})
 		b.Run("load/n="+strconv.Itoa(n), func(b *testing.B) {
 			for b.Loop() {
-				if s, err := skill.Load(skill.LoadOptions{Paths: paths}); err != nil || len(s) != n {
+				if s, err := skill.Load(b.Context(), skill.LoadOptions{Paths: paths}); err != nil || len(s) != n {
 					b.Fatal(len(s), err)
 				}
 			}

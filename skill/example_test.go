@@ -32,7 +32,7 @@ func ExampleLoad() {
 	write(filepath.Join(paths.ProjectSkillsDir, "review"), "---\ndescription: Review a change the way this project does.\ntags: [go]\n---\nProject review steps.")
 	write(filepath.Join(paths.ProjectSkillsDir, "release"), "---\nname: release-notes\n---\nCollect the merged pull requests.")
 
-	skills, err := skill.Load(skill.LoadOptions{Paths: paths})
+	skills, err := skill.Load(context.Background(), skill.LoadOptions{Paths: paths})
 	if err != nil {
 		panic(err)
 	}

@@ -1,6 +1,7 @@
 package skill
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -49,9 +50,10 @@ type LoadOptions struct {
 // inside it is followed: a SKILL.md that is a link, or not a regular file,
 // is invalid, and linked directories are not entered. A skills path that is
 // not a directory, more than MaxEntries entries under one directory or more
-// than MaxSkills files fail Load. Errors are *[Error] naming the path.
-func Load(opts LoadOptions) ([]Skill, error) {
-	l := loader{onInvalid: opts.OnInvalid, index: map[string]int{}}
+// than MaxSkills files fail Load. Errors are *[Error] naming the path; a
+// done ctx stops the walk with ctx.Err().
+func Load(ctx context.Context, opts LoadOptions) ([]Skill, error) {
+	l := loader{ctx: ctx, onInvalid: opts.OnInvalid, index: map[string]int{}}
 	extra := opts.ExtraDir
 	if extra != "" {
 		abs, err := filepath.Abs(extra)
@@ -80,6 +82,7 @@ func Load(opts LoadOptions) ([]Skill, error) {
 
 // loader collects skills across directories.
 type loader struct {
+	ctx       context.Context // the Load call's; checked at every entry
 	onInvalid func(*Error)
 	seen      []os.FileInfo
 	skills    []Skill
@@ -137,6 +140,9 @@ func (l *loader) walk(root string, source Source) error {
 				return fs.SkipDir
 			}
 			return nil
+		}
+		if err := l.ctx.Err(); err != nil {
+			return err
 		}
 		if entries++; entries > MaxEntries {
 			return &Error{Path: root, Detail: fmt.Sprintf("more than %d entries", MaxEntries)}

@@ -1,6 +1,7 @@
 package skill_test
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"os"
@@ -66,7 +67,7 @@ func TestLaterDirectoriesOverrideEarlierOnes(t *testing.T) {
 	writeFile(t, filepath.Join(paths.GlobalSkillsDir, "a", "skill.md"), skillFile("lower", "x", "x"))
 	writeFile(t, filepath.Join(paths.GlobalSkillsDir, "a", "README.md"), skillFile("readme", "x", "x"))
 
-	skills, err := skill.Load(skill.LoadOptions{Paths: paths, ExtraDir: extra})
+	skills, err := skill.Load(t.Context(), skill.LoadOptions{Paths: paths, ExtraDir: extra})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func TestLaterFileInWalkOrderOverrides(t *testing.T) {
 	_, paths := layout(t, "acme")
 	writeFile(t, filepath.Join(paths.ProjectSkillsDir, "x", "SKILL.md"), skillFile("dup", "first", "1"))
 	writeFile(t, filepath.Join(paths.ProjectSkillsDir, "y", "SKILL.md"), skillFile("dup", "second", "2"))
-	skills, err := skill.Load(skill.LoadOptions{Paths: paths})
+	skills, err := skill.Load(t.Context(), skill.LoadOptions{Paths: paths})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +103,7 @@ func TestCustomNamespaceFindsItsOwnProjectSkillsOnly(t *testing.T) {
 	writeFile(t, filepath.Join(workdir, ".acme", "skills", "deploy", "SKILL.md"), skillFile("deploy", "Ship it.", "steps"))
 	writeFile(t, filepath.Join(workdir, ".lite-agent", "skills", "wrong", "SKILL.md"), skillFile("wrong", "must not load", "x"))
 	writeFile(t, filepath.Join(paths.Home, "skills", "global", "SKILL.md"), skillFile("global", "from the acme home", "g"))
-	skills, err := skill.Load(skill.LoadOptions{Paths: paths})
+	skills, err := skill.Load(t.Context(), skill.LoadOptions{Paths: paths})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +120,7 @@ func TestDefaultNamespaceReadsLiteAgentDir(t *testing.T) {
 	workdir, paths := layout(t, "")
 	writeFile(t, filepath.Join(workdir, ".lite-agent", "skills", "s", "SKILL.md"), skillFile("s", "d", "b"))
 	writeFile(t, filepath.Join(workdir, ".acme", "skills", "t", "SKILL.md"), skillFile("t", "d", "b"))
-	skills, err := skill.Load(skill.LoadOptions{Paths: paths})
+	skills, err := skill.Load(t.Context(), skill.LoadOptions{Paths: paths})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +131,7 @@ func TestDefaultNamespaceReadsLiteAgentDir(t *testing.T) {
 
 func TestMissingDirectoriesAreSkipped(t *testing.T) {
 	_, paths := layout(t, "acme")
-	skills, err := skill.Load(skill.LoadOptions{Paths: paths, ExtraDir: filepath.Join(t.TempDir(), "none")})
+	skills, err := skill.Load(t.Context(), skill.LoadOptions{Paths: paths, ExtraDir: filepath.Join(t.TempDir(), "none")})
 	if err != nil || len(skills) != 0 {
 		t.Fatalf("skills = %v, err = %v", skills, err)
 	}
@@ -152,7 +153,7 @@ func TestSameDirectoryIsReadOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeFile(t, filepath.Join(paths.ProjectSkillsDir, "s", "SKILL.md"), skillFile("s", "d", "b"))
-	skills, err := skill.Load(skill.LoadOptions{Paths: paths, ExtraDir: paths.ProjectSkillsDir})
+	skills, err := skill.Load(t.Context(), skill.LoadOptions{Paths: paths, ExtraDir: paths.ProjectSkillsDir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +175,7 @@ func TestLinksInsideSkillsDirectoriesAreNotFollowed(t *testing.T) {
 	}
 
 	// A linked directory is not entered.
-	skills, err := skill.Load(skill.LoadOptions{Paths: paths})
+	skills, err := skill.Load(t.Context(), skill.LoadOptions{Paths: paths})
 	if err != nil || len(skills) != 0 {
 		t.Fatalf("skills = %v, err = %v", summary(skills), err)
 	}
@@ -184,7 +185,7 @@ func TestLinksInsideSkillsDirectoriesAreNotFollowed(t *testing.T) {
 	if err := os.Symlink(filepath.Join(outside, "secret.txt"), link); err != nil {
 		t.Fatal(err)
 	}
-	_, err = skill.Load(skill.LoadOptions{Paths: paths})
+	_, err = skill.Load(t.Context(), skill.LoadOptions{Paths: paths})
 	var se *skill.Error
 	if !errors.As(err, &se) || se.Path != link || !strings.Contains(err.Error(), "symbolic link") {
 		t.Fatalf("err = %v", err)
@@ -204,7 +205,7 @@ func TestLinkedSkillsDirectoryIsRead(t *testing.T) {
 	if err := os.Symlink(real, paths.GlobalSkillsDir); err != nil {
 		t.Fatal(err)
 	}
-	skills, err := skill.Load(skill.LoadOptions{Paths: paths})
+	skills, err := skill.Load(t.Context(), skill.LoadOptions{Paths: paths})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +243,7 @@ func TestInvalidSkillFailsLoadNamingTheFile(t *testing.T) {
 			writeFile(t, good, skillFile("good", "fine", "ok"))
 			writeFile(t, bad, tc.content)
 
-			_, err := skill.Load(skill.LoadOptions{Paths: paths})
+			_, err := skill.Load(t.Context(), skill.LoadOptions{Paths: paths})
 			var se *skill.Error
 			if !errors.As(err, &se) || se.Path != bad {
 				t.Fatalf("err = %v, want an *Error for %s", err, bad)
@@ -253,7 +254,7 @@ func TestInvalidSkillFailsLoadNamingTheFile(t *testing.T) {
 
 			// With OnInvalid the file is reported and skipped.
 			var reported []string
-			skills, err := skill.Load(skill.LoadOptions{Paths: paths, OnInvalid: func(e *skill.Error) { reported = append(reported, e.Path) }})
+			skills, err := skill.Load(t.Context(), skill.LoadOptions{Paths: paths, OnInvalid: func(e *skill.Error) { reported = append(reported, e.Path) }})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -267,7 +268,7 @@ func TestInvalidSkillFailsLoadNamingTheFile(t *testing.T) {
 func TestSkillsPathThatIsNotADirectoryFails(t *testing.T) {
 	_, paths := layout(t, "acme")
 	writeFile(t, paths.ProjectSkillsDir, "a file")
-	_, err := skill.Load(skill.LoadOptions{Paths: paths, OnInvalid: func(*skill.Error) {}})
+	_, err := skill.Load(t.Context(), skill.LoadOptions{Paths: paths, OnInvalid: func(*skill.Error) {}})
 	var se *skill.Error
 	if !errors.As(err, &se) || se.Path != paths.ProjectSkillsDir || !strings.Contains(err.Error(), "not a directory") {
 		t.Fatalf("err = %v", err)
@@ -285,7 +286,7 @@ func TestSkillFileThatIsAFIFOFailsWithoutBlocking(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() {
-		_, err := skill.Load(skill.LoadOptions{Paths: paths})
+		_, err := skill.Load(t.Context(), skill.LoadOptions{Paths: paths})
 		done <- err
 	}()
 	select {
@@ -310,7 +311,7 @@ func TestUnreadableSubdirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.Chmod(locked, 0o700) })
-	_, err := skill.Load(skill.LoadOptions{Paths: paths})
+	_, err := skill.Load(t.Context(), skill.LoadOptions{Paths: paths})
 	var se *skill.Error
 	if !errors.As(err, &se) || se.Path != locked || !errors.Is(err, os.ErrPermission) {
 		t.Fatalf("err = %v", err)
@@ -322,7 +323,7 @@ func TestTooManySkillFilesFails(t *testing.T) {
 	for i := range skill.MaxSkills + 1 {
 		writeFile(t, filepath.Join(paths.GlobalSkillsDir, "s"+strconv.Itoa(i), "SKILL.md"), "body")
 	}
-	_, err := skill.Load(skill.LoadOptions{Paths: paths})
+	_, err := skill.Load(t.Context(), skill.LoadOptions{Paths: paths})
 	if err == nil || !strings.Contains(err.Error(), "more than 1000 skill files") {
 		t.Fatalf("err = %v", err)
 	}
@@ -365,5 +366,15 @@ func TestListRendersOneLinePerSkill(t *testing.T) {
 	}
 	if got := skill.List(nil); got != "(no skills available)" {
 		t.Fatalf("empty list = %q", got)
+	}
+}
+
+func TestLoadStopsWhenTheContextIsDone(t *testing.T) {
+	_, paths := layout(t, "acme")
+	writeFile(t, filepath.Join(paths.ProjectSkillsDir, "s", "SKILL.md"), skillFile("s", "d", "b"))
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, err := skill.Load(ctx, skill.LoadOptions{Paths: paths}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v", err)
 	}
 }
