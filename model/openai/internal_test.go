@@ -39,7 +39,7 @@ func TestSSEDecoderFollowsTheEventStreamFormat(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, r := range map[string]io.Reader{"whole": strings.NewReader(tt.in), "byte by byte": iotest.OneByteReader(strings.NewReader(tt.in))} {
-				d := newSSEDecoder(r)
+				d := newSSEDecoder(r, maxEvent)
 				var got []sseEvent
 				for {
 					ev, err := d.next()
@@ -61,7 +61,7 @@ func TestSSEDecoderFollowsTheEventStreamFormat(t *testing.T) {
 
 func TestSSEDecoderReportsReadErrors(t *testing.T) {
 	boom := errors.New("boom")
-	d := newSSEDecoder(io.MultiReader(strings.NewReader("data: a\n\ndata: b"), iotest.ErrReader(boom)))
+	d := newSSEDecoder(io.MultiReader(strings.NewReader("data: a\n\ndata: b"), iotest.ErrReader(boom)), maxEvent)
 	if ev, err := d.next(); err != nil || string(ev.data) != "a" {
 		t.Fatalf("first event = %q, %v", ev.data, err)
 	}
@@ -71,17 +71,34 @@ func TestSSEDecoderReportsReadErrors(t *testing.T) {
 }
 
 func TestSSEDecoderRefusesHugeEvents(t *testing.T) {
-	line := "data: " + strings.Repeat("x", maxEvent) + "\n\n"
-	if _, err := newSSEDecoder(strings.NewReader(line)).next(); !errors.Is(err, errEventTooLarge) {
+	const limit = 100 // the default is 16 MiB
+	line := "data: " + strings.Repeat("x", limit) + "\n\n"
+	if _, err := newSSEDecoder(strings.NewReader(line), limit).next(); !errors.Is(err, errEventTooLarge) {
 		t.Errorf("long line: error = %v, want errEventTooLarge", err)
 	}
-	half := "data: " + strings.Repeat("x", maxEvent/2) + "\n"
-	if _, err := newSSEDecoder(strings.NewReader(half + half + "\n")).next(); !errors.Is(err, errEventTooLarge) {
+	half := "data: " + strings.Repeat("x", limit/2) + "\n"
+	if _, err := newSSEDecoder(strings.NewReader(half+half+"\n"), limit).next(); !errors.Is(err, errEventTooLarge) {
 		t.Errorf("many lines: error = %v, want errEventTooLarge", err)
 	}
-	r := collectReader(t, "data: "+strings.Repeat("x", maxEvent)+"\n\n")
-	if e, ok := r.err.(*model.Error); !ok || e.Class != model.ClassStream {
-		t.Errorf("stream error = %v, want ClassStream", r.err)
+	fits := "data: " + strings.Repeat("x", limit-len("data: \n")) + "\n\n" // a line of limit bytes
+	if ev, err := newSSEDecoder(strings.NewReader(fits), limit).next(); err != nil || len(ev.data) != limit-7 {
+		t.Errorf("event within the limit: %d bytes, %v", len(ev.data), err)
+	}
+	r := collectReader(t, "data: "+strings.Repeat("x", limit)+"\n\n", limit)
+	if e, ok := r.err.(*model.Error); !ok || e.Class != model.ClassStream || !errors.Is(e, errEventTooLarge) {
+		t.Errorf("stream error = %v, want ClassStream wrapping errEventTooLarge", r.err)
+	}
+}
+
+func TestEventsLongerThanTheReadBufferAreWhole(t *testing.T) {
+	big := strings.Repeat("y", 200<<10) // the read buffer holds 32 KiB
+	body := `data: {"choices":[{"index":0,"delta":{"content":"` + big + `"},"finish_reason":"stop"}]}` + "\n\ndata: [DONE]\n\n"
+	r := collectReader(t, body, 0)
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	if got := r.chunks[len(r.chunks)-1].Message.PlainText(); got != big {
+		t.Errorf("text of %d bytes, want %d", len(got), len(big))
 	}
 }
 
@@ -132,7 +149,7 @@ func TestRetryAfterDateUsesTheProviderClock(t *testing.T) {
 }
 
 // collectReader runs a reader over an SSE body and returns what it yielded.
-func collectReader(t testing.TB, body string) (r struct {
+func collectReader(t testing.TB, body string, maxEvent int) (r struct {
 	chunks []model.Chunk
 	err    error
 }) {
@@ -149,7 +166,8 @@ func collectReader(t testing.TB, body string) (r struct {
 			}
 			return true
 		},
-		newID: func() string { n++; return fmt.Sprintf("gen_%d", n) },
+		newID:    func() string { n++; return fmt.Sprintf("gen_%d", n) },
+		maxEvent: maxEvent,
 	}
 	rd.read(context.Background(), strings.NewReader(body))
 	return r
@@ -161,7 +179,7 @@ func collectReader(t testing.TB, body string) (r struct {
 func FuzzStream(f *testing.F) {
 	f.Add([]byte("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"}}]}\n\ndata: [DONE]\n\n"))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		r := collectReader(t, string(body))
+		r := collectReader(t, string(body), 1<<10)
 		var done *model.Chunk
 		for i := range r.chunks {
 			c := &r.chunks[i]

@@ -10,8 +10,8 @@ import (
 // maxEvent bounds the size of one server-sent event (and of one line).
 const maxEvent = 16 << 20
 
-// errEventTooLarge reports an event longer than maxEvent.
-var errEventTooLarge = errors.New("stream event larger than 16 MiB")
+// errEventTooLarge reports an event longer than the decoder's limit.
+var errEventTooLarge = errors.New("stream event too large")
 
 // sseEvent is one server-sent event.
 type sseEvent struct {
@@ -24,11 +24,14 @@ type sseEvent struct {
 // starting with ":". Only the "event" and "data" fields are kept.
 type sseDecoder struct {
 	r    *bufio.Reader
+	max  int    // the longest event, in bytes
 	line []byte // reused by readLine
 }
 
-func newSSEDecoder(r io.Reader) *sseDecoder {
-	return &sseDecoder{r: bufio.NewReaderSize(r, 32<<10)}
+// newSSEDecoder returns a decoder of r whose events may be at most max
+// bytes long.
+func newSSEDecoder(r io.Reader, max int) *sseDecoder {
+	return &sseDecoder{r: bufio.NewReaderSize(r, 32<<10), max: max}
 }
 
 // next returns the next event that has data. At the end of the input an
@@ -58,7 +61,7 @@ func (d *sseDecoder) next() (sseEvent, error) {
 		case "event":
 			ev.typ = string(value)
 		case "data":
-			if len(ev.data)+len(value)+1 > maxEvent {
+			if len(ev.data)+len(value)+1 > d.max {
 				return sseEvent{}, errEventTooLarge
 			}
 			if hasData {
@@ -78,7 +81,7 @@ func (d *sseDecoder) readLine() ([]byte, error) {
 	d.line = d.line[:0]
 	for {
 		frag, err := d.r.ReadSlice('\n')
-		if len(d.line)+len(frag) > maxEvent {
+		if len(d.line)+len(frag) > d.max {
 			return nil, errEventTooLarge
 		}
 		d.line = append(d.line, frag...)

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"iter"
 	"mime"
@@ -121,6 +122,8 @@ type reader struct {
 	finish   string        // the finish_reason, once it arrived
 	finished bool          // a finish_reason arrived and the calls were announced
 	usage    model.Usage
+
+	maxEvent int // the longest event, in bytes; 0 means 16 MiB
 }
 
 // toolCall is a tool call being accumulated.
@@ -133,7 +136,11 @@ type toolCall struct {
 
 // read reads events from body until the response is complete or fails.
 func (r *reader) read(ctx context.Context, body io.Reader) {
-	dec := newSSEDecoder(body)
+	limit := r.maxEvent
+	if limit <= 0 {
+		limit = maxEvent
+	}
+	dec := newSSEDecoder(body, limit)
 	for {
 		ev, err := dec.next()
 		if err != nil {
@@ -146,7 +153,7 @@ func (r *reader) read(ctx context.Context, body io.Reader) {
 			case err == io.EOF:
 				r.fail(model.ClassNetwork, "stream ended before the response finished", nil)
 			case errors.Is(err, errEventTooLarge):
-				r.fail(model.ClassStream, err.Error(), err)
+				r.fail(model.ClassStream, fmt.Sprintf("stream event larger than %d bytes", limit), err)
 			default:
 				r.fail(model.ClassNetwork, "stream broken: "+err.Error(), err)
 			}

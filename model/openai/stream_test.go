@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -459,4 +460,41 @@ func TestBreakingOutReleasesTheRequest(t *testing.T) {
 		break
 	}
 	<-closed
+}
+
+func TestConcurrentStreamsShareOneProvider(t *testing.T) {
+	const n = 8
+	replies := make([]http.HandlerFunc, n)
+	for i := range replies {
+		replies[i] = sse(text("a"), toolStart(0, "", "t"), toolArgs(0, "{}"), finish("tool_calls"), done)
+	}
+	f := newFake(t, replies...)
+	p := f.provider()
+	ids := make(chan string, n)
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			for c, err := range p.Stream(t.Context(), model.Request{Model: "m"}) {
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if c.Kind == model.ChunkDone {
+					ids <- c.Message.Blocks[1].ID
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(ids)
+	seen := map[string]bool{}
+	for id := range ids {
+		if id == "" || seen[id] {
+			t.Errorf("generated tool call id %q is empty or repeated", id)
+		}
+		seen[id] = true
+	}
+	if len(seen) != n {
+		t.Errorf("%d streams finished, want %d", len(seen), n)
+	}
 }
