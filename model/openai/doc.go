@@ -15,8 +15,9 @@
 //
 // The API key is [Options.APIKey], else the environment variable
 // OPENAI_API_KEY; the endpoint is [Options.BaseURL], else OPENAI_BASE_URL,
-// else [DefaultBaseURL]. Both are read once, by [New]; no other environment
-// variable is consulted. Requests go to the endpoint plus
+// else [DefaultBaseURL]. Both are read once, by [New]; no other OPENAI_
+// variable is consulted (the default HTTP client does honour the usual proxy
+// variables, HTTPS_PROXY and the like). Requests go to the endpoint plus
 // "/chat/completions". The key is sent as "Authorization: Bearer …"; without
 // one no Authorization header is sent, which local servers accept. Only
 // OpenAI's own endpoint needs a key: without one its every request fails
@@ -93,8 +94,9 @@
 //   - a failure to connect, or a connection lost or a body ended (without
 //     a finish_reason or [DONE]) before any chunk was yielded, is
 //     [model.ClassNetwork];
-//   - a malformed event, and a connection lost or a body ended early after
-//     chunks were yielded, is [model.ClassStream];
+//   - a malformed event, an event larger than 16 MiB, and a connection
+//     lost or a body ended early after chunks were yielded, is
+//     [model.ClassStream];
 //   - an invalid request (no model, an invalid tool schema, an unknown tool
 //     choice) is [model.ClassBadRequest], before anything is sent.
 //
