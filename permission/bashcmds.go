@@ -83,7 +83,7 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		}
 		return an.inner(optionsEnd(args, "", nil), depth, chain)
 	case "time":
-		return an.inner(an.optionsPaths(args, "fo", []string{"--format", "--output"}, map[string]accessMode{"-o": modeWrite, "--output": modeWrite}), depth, chain)
+		return an.inner(an.optionsPaths(args, "fo", []string{"--format", "--output"}, false, map[string]accessMode{"-o": modeWrite, "--output": modeWrite}), depth, chain)
 	case "nice", "ionice", "taskset", "chrt":
 		if name == "taskset" || name == "chrt" {
 			ops := optionsEnd(args, "", nil)
@@ -164,19 +164,28 @@ func onlyVersion(args []word) bool {
 // one-letter options that take a value (attached or as the next word); long
 // the long options that do (as the next word, or after '='). "--" ends the
 // options; a word not starting with '-', "-" itself, and a word only known
-// at run time are operands.
-func eachOption(args []word, short string, long []string, fn func(opt string, val *word)) []word {
+// at run time are operands. With permute, options may also follow operands
+// (as GNU tools allow), and every operand is returned; without it, the
+// first operand ends the options (as for a wrapper, whose operands are a
+// command with options of its own).
+func eachOption(args []word, short string, long []string, permute bool, fn func(opt string, val *word)) []word {
 	call := func(opt string, val *word) {
 		if fn != nil {
 			fn(opt, val)
 		}
 	}
+	var ops []word
 	i := 0
 	for i < len(args) {
 		a := args[i]
 		t := a.text
 		if a.dynamic || a.special || !strings.HasPrefix(t, "-") || t == "-" {
-			break
+			if !permute {
+				break
+			}
+			ops = append(ops, a)
+			i++
+			continue
 		}
 		i++
 		if t == "--" {
@@ -211,18 +220,18 @@ func eachOption(args []word, short string, long []string, fn func(opt string, va
 			break
 		}
 	}
-	return args[min(i, len(args)):]
+	return append(ops, args[min(i, len(args)):]...)
 }
 
 // optionsEnd returns the operands of args; see eachOption.
 func optionsEnd(args []word, short string, long []string) []word {
-	return eachOption(args, short, long, nil)
+	return eachOption(args, short, long, false, nil)
 }
 
-// optionsPaths is optionsEnd that also records the values of the options
+// optionsPaths is eachOption that also records the values of the options
 // in paths as file accesses.
-func (an *analyzer) optionsPaths(args []word, short string, long []string, paths map[string]accessMode) []word {
-	return eachOption(args, short, long, func(opt string, val *word) {
+func (an *analyzer) optionsPaths(args []word, short string, long []string, permute bool, paths map[string]accessMode) []word {
+	return eachOption(args, short, long, permute, func(opt string, val *word) {
 		if m, ok := paths[opt]; ok && val != nil {
 			an.pathArg(*val, m, opt)
 		}
@@ -378,7 +387,7 @@ func (an *analyzer) sudo(name string, args []word, depth, chain int) {
 		short, long = "uC", nil
 	}
 	shell, edit := false, false
-	ops := eachOption(args, short, long, func(opt string, _ *word) {
+	ops := eachOption(args, short, long, false, func(opt string, _ *word) {
 		switch opt {
 		case "-s", "-i", "--shell", "--login":
 			shell = true
@@ -923,7 +932,7 @@ func (an *analyzer) fileCommand(name string, args []word) {
 	if !ok {
 		return
 	}
-	ops := operands(an.optionsPaths(args, spec.short, spec.long, spec.paths))
+	ops := an.optionsPaths(args, spec.short, spec.long, true, spec.paths)
 	if _, ok := spec.paths["-t"]; ok && (hasAny(args, "-t") || hasPrefix(args, "--target-directory")) {
 		spec.last = 0
 	}
@@ -1032,22 +1041,6 @@ func (an *analyzer) archive(name string, args []word) {
 	if extract || name == "cpio" {
 		an.pathsUnknown(name + " extracts files the analysis does not list")
 	}
-}
-
-// operands drops the options GNU tools accept after operands ("cat a -n")
-// and the first "--", after which every word is an operand.
-func operands(ws []word) []word {
-	var out []word
-	for i, w := range ws {
-		if w.text == "--" && !w.dynamic {
-			return append(out, ws[i+1:]...)
-		}
-		if !w.dynamic && len(w.text) > 1 && strings.HasPrefix(w.text, "-") {
-			continue
-		}
-		out = append(out, w)
-	}
-	return out
 }
 
 func hasAny(args []word, opts ...string) bool {

@@ -93,7 +93,10 @@ func Glob(pattern string) Condition { return Condition{op: opGlob, str: pattern}
 
 // StartsWith matches a string value that starts with prefix. On the
 // command of a bash call it matches on token boundaries: "ls" matches
-// "ls" and "ls -la" but not "lsof".
+// "ls" and "ls -la" but not "lsof", and "cat /etc" matches "cat /etc x"
+// but not "cat /etc/passwd" or "cat /etcx"; a prefix ending in '/' or a
+// blank, such as "curl https://api.example.com/", matches whatever follows
+// it.
 func StartsWith(prefix string) Condition { return Condition{op: opStartsWith, str: prefix} }
 
 // Contains matches a string value that contains s.
@@ -429,12 +432,14 @@ func (m *matcher) evaluable(v any) bool {
 }
 
 // tokenPrefix reports whether the command s starts with prefix on a token
-// boundary. Both have single spaces between tokens.
+// boundary: the prefix is followed by a blank or the end, or it ends with a
+// blank or '/' (a directory or URL path, continued below it). Both have
+// single spaces between tokens.
 func tokenPrefix(s, prefix string) bool {
 	if !strings.HasPrefix(s, prefix) {
 		return false
 	}
-	if len(s) == len(prefix) || prefix == "" || strings.HasSuffix(prefix, " ") {
+	if len(s) == len(prefix) || prefix == "" || strings.HasSuffix(prefix, " ") || strings.HasSuffix(prefix, "/") {
 		return true
 	}
 	return s[len(prefix)] == ' '

@@ -221,6 +221,12 @@ func TestStartsWithOnCommandsRespectsTokenBoundaries(t *testing.T) {
 		{"git  push", "git push", true}, // the prefix is squeezed like the command
 		{"git ", "gitx", false},
 		{"git ", "git status", true},
+		{"cat /etc", "cat /etc/passwd", false},
+		{"cat /etc/", "cat /etc/passwd", true},
+		{"curl https://a.io", "curl https://a.io.evil.com", false},
+		{"curl https://a.io", "curl https://a.io@evil.com", false},
+		{"curl https://a.io/", "curl https://a.io/v1", true},
+		{"", "anything", true},
 	}
 	for _, tt := range tests {
 		m, err := compileCondition(StartsWith(tt.prefix), nil, true)
