@@ -3,6 +3,7 @@ package liteagent
 import (
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
@@ -15,10 +16,12 @@ import (
 
 	"github.com/lite-agent/lite-agent-go/archive"
 	"github.com/lite-agent/lite-agent-go/engine"
+	"github.com/lite-agent/lite-agent-go/hook"
 	"github.com/lite-agent/lite-agent-go/internal/datahome"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/retention"
 	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/skill"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/task"
 	"github.com/lite-agent/lite-agent-go/tool"
@@ -102,6 +105,18 @@ type Options struct {
 	// Cleanup configures that sweep; Home is always the agent's data home.
 	Cleanup retention.Options
 
+	// DisableHookFiles skips loading <home>/hooks.json and
+	// <workdir>/.<namespace>/hooks.json. Hooks run only what the host
+	// permits: command hooks are asked about as the tool "hook", which the
+	// default policy denies without an approval handler.
+	DisableHookFiles bool
+	// Hooks are programmatic hooks, run after the file hooks.
+	Hooks []hook.Hook
+
+	// SkillsDir is one more directory of skills (SKILL.md files), searched
+	// after <home>/skills and <workdir>/.<namespace>/skills.
+	SkillsDir string
+
 	// DisableRetry sends each model request once.
 	DisableRetry bool
 	// Retry configures the retries of failed model requests.
@@ -134,6 +149,11 @@ type Agent struct {
 	mode storeMode
 	bg   *builtin.Background
 	log  *slog.Logger
+	// hooks runs hook commands and functions; nil when there are none.
+	hooks *hook.Runner
+	// permit asks the permission gate about a non-tool action (a hook
+	// command); nil denies.
+	permit func(ctx context.Context, name string, input json.RawMessage) (bool, error)
 
 	mu       sync.Mutex // guards the fields below
 	current  string
@@ -152,6 +172,16 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 		return nil, errors.New("liteagent: ModelName must be non-empty")
 	}
 	lay, err := resolveLayout(opts)
+	if err != nil {
+		return nil, err
+	}
+	var hookCfg hook.Config
+	if !opts.DisableHookFiles {
+		if hookCfg, err = hook.LoadFiles(ctx, lay.paths); err != nil {
+			return nil, err
+		}
+	}
+	skills, err := skill.Load(ctx, skill.LoadOptions{Paths: lay.paths, ExtraDir: opts.SkillsDir})
 	if err != nil {
 		return nil, err
 	}
@@ -184,12 +214,17 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 		a.cp, a.mode = cp, fileStore
 	}
 
+	if len(hookCfg.Hooks) > 0 || len(opts.Hooks) > 0 {
+		if a.hooks, err = hook.New(hookCfg, hook.Options{Programmatic: opts.Hooks, Workdir: lay.workdir, Permit: a.permitHook}); err != nil {
+			return nil, err
+		}
+	}
 	bg, err := builtin.NewBackground(builtin.BackgroundOptions{})
 	if err != nil {
 		return nil, err
 	}
 	a.bg = bg
-	tools, err := a.buildTools(opts)
+	tools, err := a.buildTools(opts, skills)
 	if err != nil {
 		bg.Close()
 		return nil, err
@@ -209,7 +244,7 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 	}
 	system := opts.System
 	if system == "" {
-		system = defaultSystemPrompt(lay.paths.Namespace, lay.workdir, opts.ModelName, tools)
+		system = defaultSystemPrompt(lay.paths.Namespace, lay.workdir, opts.ModelName, tools) + skill.PromptSection(skills)
 	}
 	eopts := engine.Options{
 		Provider:         provider,
@@ -345,7 +380,9 @@ func (a *Agent) Run(ctx context.Context, prompt string) iter.Seq2[Event, error] 
 			yield(Event{Type: engine.EventError, SessionID: id, Err: ErrClosed, Fatal: true}, ErrClosed)
 		}
 	}
-	return a.eng.Turn(ctx, id, model.UserText(prompt))
+	return a.hookedTurn(ctx, id, prompt, func(ctx context.Context) iter.Seq2[Event, error] {
+		return a.eng.Turn(ctx, id, model.UserText(prompt))
+	})
 }
 
 // Send runs prompt like Run and returns its result.
@@ -445,7 +482,7 @@ func (a *Agent) archiveFor(id string) (archive.Archive, error) {
 }
 
 // buildTools assembles the built-in tools, the custom ones and the filters.
-func (a *Agent) buildTools(opts Options) ([]tool.Tool, error) {
+func (a *Agent) buildTools(opts Options, skills []skill.Skill) ([]tool.Tool, error) {
 	resolveArchive := func(ctx context.Context) (builtin.ArchiveScope, error) {
 		id := engine.SessionID(ctx)
 		ar, err := a.archiveFor(id)
@@ -479,6 +516,9 @@ func (a *Agent) buildTools(opts Options) ([]tool.Tool, error) {
 		return nil, err
 	}
 	tools = append([]tool.Tool{bash}, tools...)
+	if t := skill.Tool(skills); t != nil {
+		tools = append(tools, t)
+	}
 	tools = append(tools, builtin.ContextTool(resolveArchive), builtin.ReadSpilledTool(resolveArchive))
 	if !opts.DisableTasks {
 		tools = append(tools, builtin.TaskTools(func(ctx context.Context) (task.Store, error) {
@@ -496,6 +536,9 @@ func (a *Agent) buildTools(opts Options) ([]tool.Tool, error) {
 		}
 		if slices.Contains(opts.DisallowedTools, t.Name()) {
 			continue
+		}
+		if a.hooks != nil {
+			t = hookedTool{Tool: t, a: a}
 		}
 		out = append(out, t)
 	}

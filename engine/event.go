@@ -23,6 +23,7 @@ const (
 	EventTaskUpdate     EventType = "task_update"      // TaskID, Status, Owner
 	EventTurnEnd        EventType = "turn_end"         // Turn, StopReason
 	EventRetry          EventType = "retry"            // Err: a model call is retried (not fatal)
+	EventDiagnostic     EventType = "diagnostic"       // Code, Text: something went wrong beside the turn (a hook failed)
 	EventError          EventType = "error"            // Err, Fatal
 	EventDone           EventType = "done"             // Result
 )
@@ -55,6 +56,8 @@ type Event struct {
 	StopReason model.StopReason
 	// TaskID, Status and Owner describe a task update.
 	TaskID, Status, Owner string
+	// Code classifies a diagnostic, such as "hook_failed".
+	Code string
 	// Err is the error of an error, retry or failed model_call_end event.
 	Err error
 	// Fatal marks an error that ended the turn.

@@ -89,7 +89,7 @@ func (r *run) callTool(ctx context.Context, c model.Block) (res model.Block) {
 			res = resultBlock(c, tool.Result{Content: fmt.Sprintf("Error: tool %s panicked: %v", c.Name, p), IsError: true})
 		}
 	}()
-	out, err := t.Call(ctx, c.Input)
+	out, err := t.Call(context.WithValue(ctx, callKey{}, c.ID), c.Input)
 	if err != nil {
 		if ctx.Err() != nil {
 			return aborted(c)
@@ -97,6 +97,14 @@ func (r *run) callTool(ctx context.Context, c model.Block) (res model.Block) {
 		return resultBlock(c, tool.Result{Content: "Error: " + err.Error(), IsError: true})
 	}
 	return resultBlock(c, out)
+}
+
+type callKey struct{}
+
+// CallID returns the id of the tool call whose handler has ctx, or "".
+func CallID(ctx context.Context) string {
+	id, _ := ctx.Value(callKey{}).(string)
+	return id
 }
 
 func resultBlock(c model.Block, r tool.Result) model.Block {

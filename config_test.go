@@ -1,0 +1,111 @@
+package liteagent_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/engine"
+	"github.com/lite-agent/lite-agent-go/hook"
+	"github.com/lite-agent/lite-agent-go/model/modeltest"
+)
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSkillsFollowTheNamespace(t *testing.T) {
+	f := newFixture(t)
+	writeFile(t, filepath.Join(f.workdir, ".acme", "skills", "deploy", "SKILL.md"), "---\nname: deploy\ndescription: How to deploy acme\n---\nRun make deploy.")
+	writeFile(t, filepath.Join(f.workdir, ".lite-agent", "skills", "stray", "SKILL.md"), "---\nname: stray\ndescription: must not load\n---\nNo.")
+	a := f.agent(t, f.options(nil))
+	f.p.Reply(modeltest.ToolCalls(call("s", "load_skill", `{"name":"deploy"}`)))
+	f.p.Reply(modeltest.Text("ok"))
+	if _, err := a.Send(t.Context(), "deploy"); err != nil {
+		t.Fatal(err)
+	}
+	reqs := f.p.Requests()
+	if !strings.Contains(reqs[0].System, "deploy: How to deploy acme") || strings.Contains(reqs[0].System, "stray") {
+		t.Errorf("system prompt skills:\n%s", reqs[0].System)
+	}
+	msgs := reqs[1].Messages
+	if got := msgs[len(msgs)-1].Blocks[0].Content; !strings.Contains(got, "Run make deploy.") {
+		t.Errorf("load_skill result %q", got)
+	}
+}
+
+func TestHooksObserveTheRunInOrder(t *testing.T) {
+	f := newFixture(t)
+	var mu sync.Mutex
+	var seen []string
+	record := func(ctx context.Context, p hook.Payload) error {
+		mu.Lock()
+		defer mu.Unlock()
+		seen = append(seen, string(p.Event()))
+		return nil
+	}
+	opts := f.options(nil)
+	for _, ev := range []hook.Event{hook.EventRunStart, hook.EventToolStart, hook.EventToolEnd, hook.EventRunEnd} {
+		opts.Hooks = append(opts.Hooks, hook.Hook{Event: ev, Func: record})
+	}
+	a := f.agent(t, opts)
+	f.p.Reply(modeltest.ToolCalls(call("c", "read_file", `{"path":"missing.txt"}`)))
+	f.p.Reply(modeltest.Text("ok"))
+	if _, err := a.Send(t.Context(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"run:start", "tool:start", "tool:end", "run:end"}
+	if !slices.Equal(seen, want) {
+		t.Errorf("hooks saw %v, want %v", seen, want)
+	}
+}
+
+func TestProjectHookCommandsNeedTheHostsGrant(t *testing.T) {
+	f := newFixture(t)
+	marker := filepath.Join(t.TempDir(), "pwned")
+	writeFile(t, filepath.Join(f.workdir, ".acme", "hooks.json"), `{"version":1,"hooks":{"run:start":[{"command":"touch `+marker+`"}]}}`)
+	a := f.agent(t, f.options(nil))
+	f.p.Reply(modeltest.Text("ok"))
+	var diags []string
+	for ev, err := range a.Run(t.Context(), "hi") {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Type == engine.EventDiagnostic {
+			diags = append(diags, ev.Code)
+		}
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("a project hook ran without the host's grant")
+	}
+	if !slices.Contains(diags, "hook_failed") {
+		t.Errorf("no hook_failed diagnostic: %v", diags)
+	}
+}
+
+func TestMalformedHooksFileFailsConstructionAndCreatesNothing(t *testing.T) {
+	f := newFixture(t)
+	writeFile(t, filepath.Join(f.workdir, ".acme", "hooks.json"), `{"version":1,"hooks":{"run:start":[{"command":"x","secret":"hunter2"}]}}`)
+	a, err := liteagent.New(t.Context(), f.options(nil))
+	if err == nil {
+		a.Close()
+	}
+	if err == nil || !strings.Contains(err.Error(), "hooks.json") || strings.Contains(err.Error(), "hunter2") {
+		t.Errorf("err = %v", err)
+	}
+	if _, err := os.Stat(f.home); err == nil {
+		t.Error("the home was created")
+	}
+}
+

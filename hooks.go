@@ -1,0 +1,129 @@
+package liteagent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"iter"
+	"time"
+
+	"github.com/lite-agent/lite-agent-go/engine"
+	"github.com/lite-agent/lite-agent-go/hook"
+	"github.com/lite-agent/lite-agent-go/tool"
+)
+
+// hookedTool fires tool:start and tool:end hooks around a tool's calls.
+// tool:start fires before the permission gate (which wraps the inner tool),
+// as hooks observe every call the model makes.
+type hookedTool struct {
+	tool.Tool
+	a *Agent
+}
+
+func (h hookedTool) Call(ctx context.Context, input json.RawMessage) (tool.Result, error) {
+	id := identity(ctx)
+	call := hook.ToolCall{ID: callID(ctx), Name: h.Name(), Input: input}
+	h.a.fire(ctx, hook.ToolStart{Identity: id, Call: call})
+	start := time.Now()
+	res, err := h.Tool.Call(ctx, input)
+	end := hook.ToolEnd{Identity: id, Call: call, Duration: time.Since(start), Status: hook.StatusCompleted}
+	switch {
+	case err != nil && ctx.Err() != nil:
+		end.Status = hook.StatusCancelled
+	case err != nil:
+		end.Status, end.Err = hook.StatusFailed, &hook.ErrorInfo{Name: "Error", Message: err.Error()}
+	default:
+		end.Result = &hook.ToolResult{ID: call.ID, Name: call.Name, Content: res.Content, IsError: res.IsError}
+		if res.IsError {
+			end.Status = hook.StatusFailed
+		}
+	}
+	h.a.fire(ctx, end)
+	return res, err
+}
+
+// fire runs the hooks of p and reports failures as diagnostic events of the
+// current turn.
+func (a *Agent) fire(ctx context.Context, p hook.Payload) {
+	if a.hooks == nil {
+		return
+	}
+	out := a.hooks.Fire(ctx, p)
+	for _, d := range out.Diagnostics {
+		a.log.Warn("hook failed", "event", d.Event, "hook", d.Label)
+		engine.Emit(ctx, Event{Type: engine.EventDiagnostic, Code: d.Code, Text: d.Message})
+	}
+}
+
+// identity is the hook identity of the turn running in ctx.
+func identity(ctx context.Context) hook.Identity {
+	return hook.Identity{RunID: runID(ctx), SessionID: engine.SessionID(ctx), Source: hook.SourceUser}
+}
+
+type runIDKey struct{}
+
+func runID(ctx context.Context) string {
+	id, _ := ctx.Value(runIDKey{}).(string)
+	return id
+}
+
+// callID is the id of the tool call running in ctx, if the engine says.
+func callID(ctx context.Context) string { return engine.CallID(ctx) }
+
+// hookedTurn wraps a turn with run:start and run:end hooks. Diagnostics of
+// run:start are yielded before the turn's first event.
+func (a *Agent) hookedTurn(ctx context.Context, id, prompt string, start func(context.Context) iter.Seq2[Event, error]) iter.Seq2[Event, error] {
+	if a.hooks == nil {
+		return start(ctx)
+	}
+	return func(yield func(Event, error) bool) {
+		rid := newSessionID()
+		ctx := context.WithValue(ctx, runIDKey{}, rid)
+		turn := start(ctx)
+		ident := hook.Identity{RunID: rid, SessionID: id, Source: hook.SourceUser}
+		input, _ := json.Marshal(prompt)
+		for _, d := range a.hooks.Fire(ctx, hook.RunStart{Identity: ident, Input: input}).Diagnostics {
+			if !yield(Event{Type: engine.EventDiagnostic, SessionID: id, Code: d.Code, Text: d.Message}, nil) {
+				return
+			}
+		}
+		end := hook.RunEnd{Identity: ident, Status: hook.StatusCompleted}
+		defer func() {
+			for _, d := range a.hooks.Fire(context.WithoutCancel(ctx), end).Diagnostics {
+				a.log.Warn("hook failed", "event", d.Event, "hook", d.Label)
+			}
+		}()
+		for ev, err := range turn {
+			if err != nil {
+				end.Status = hook.StatusFailed
+				end.Err = &hook.ErrorInfo{Name: "Error", Message: err.Error()}
+				if errors.Is(err, context.Canceled) {
+					end.Status = hook.StatusCancelled
+				}
+			}
+			if ev.Type == engine.EventDone && ev.Done != nil {
+				switch ev.Done.StopReason {
+				case engine.StopAborted:
+					end.Status = hook.StatusCancelled
+				case engine.StopMaxTurns:
+					end.Status = hook.StatusMaxTurns
+				}
+				end.Result = &hook.RunResult{Text: ev.Done.Text, Usage: ev.Done.Usage, StopReason: string(ev.Done.StopReason)}
+			}
+			if !yield(ev, err) {
+				end.Status = hook.StatusCancelled
+				return
+			}
+		}
+	}
+}
+
+// permitHook decides whether a command hook may run. Until a permission
+// policy is configured, the default policy applies: hooks are asked about,
+// and with no approval handler they are denied.
+func (a *Agent) permitHook(ctx context.Context, req hook.PermitRequest) (bool, error) {
+	if a.permit == nil {
+		return false, nil
+	}
+	return a.permit(ctx, hook.ToolName, req.Input)
+}
