@@ -108,4 +108,3 @@ func TestMalformedHooksFileFailsConstructionAndCreatesNothing(t *testing.T) {
 		t.Error("the home was created")
 	}
 }
-
