@@ -1,0 +1,348 @@
+package subagent
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+)
+
+const (
+	// MaxFileBytes is the largest agent definition file accepted: 256 KiB.
+	MaxFileBytes = 256 << 10
+
+	// MaxNameBytes is the longest agent name accepted.
+	MaxNameBytes = 128
+
+	// MaxDescriptionRunes is the longest description kept; a longer one is
+	// cut and ends in "…", since every description goes into the system
+	// prompt.
+	MaxDescriptionRunes = 1024
+
+	// NoDescription is the description of a definition that gives none.
+	NoDescription = "No description"
+
+	// GeneralPurposeName is the name of the built-in agent.
+	GeneralPurposeName = "general-purpose"
+)
+
+// A Source says where a definition came from.
+type Source string
+
+// The sources, in load order; a later one overrides an earlier one.
+const (
+	SourceBuiltin Source = "builtin" // GeneralPurpose
+	SourceGlobal  Source = "global"  // <home>/agents
+	SourceProject Source = "project" // <workdir>/.<namespace>/agents
+	SourceExtra   Source = "extra"   // the host's extra directory
+)
+
+// A Definition describes one kind of subagent: its name (the Agent tool's
+// subagent_type), what it is for, the tools and model it uses and its
+// system prompt.
+type Definition struct {
+	// Name is the frontmatter's name, or the file name without ".md". It
+	// is trimmed and holds no control characters.
+	Name string
+	// Description is the frontmatter's description on one line, or
+	// NoDescription.
+	Description string
+	// Tools lists the tools the subagent may use, trimmed and without
+	// empty names; nil means it inherits the parent's tools.
+	Tools []string
+	// Model is a tier name of the host's model catalog or a raw model id;
+	// "" means the subagent inherits the parent's active model.
+	Model string
+	// Prompt is the Markdown body after the frontmatter, trimmed; it
+	// follows the fixed subagent preamble in the child's system prompt
+	// (see [SystemPrompt]).
+	Prompt string
+	// Path is the file the definition came from; "" for the built-in.
+	Path string
+	// Source says which directory the definition came from.
+	Source Source
+}
+
+// GeneralPurpose returns the built-in general-purpose definition. It names
+// no tools and no model, so a general-purpose subagent inherits both from
+// its parent. A file defining an agent named "general-purpose" replaces it.
+func GeneralPurpose() Definition {
+	return Definition{
+		Name:        GeneralPurposeName,
+		Description: "General-purpose agent for research, multi-step tasks and code changes that can be done without further questions.",
+		Prompt: "Complete the task you are given autonomously, using the tools available to you; nobody can answer questions while you work. " +
+			"When you are done, return a concise final answer with what you found or changed, and state the assumptions you made.",
+		Source: SourceBuiltin,
+	}
+}
+
+// An Error reports an agent definition file or directory that cannot be
+// used, naming its path.
+type Error struct {
+	// Path is the file or directory.
+	Path string
+	// Detail says what is wrong.
+	Detail string
+	// Err is the underlying I/O error, if any.
+	Err error
+}
+
+func (e *Error) Error() string { return "invalid agent definition " + e.Path + ": " + e.Detail }
+
+// Unwrap returns the underlying I/O error, if any.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Parse decodes the agent definition file at path from data. The path
+// gives the default name (the file name without ".md") and Path; nothing
+// is read from disk. Source is left empty.
+//
+// ok is false, with a nil error, for a file whose frontmatter has no keys
+// or that has no frontmatter at all (such as a README): it defines no
+// agent and is skipped.
+//
+// A file that starts with a line "---" has YAML frontmatter up to the next
+// line "---"; the rest is the body. A byte order mark and CRLF line ends
+// are accepted. The frontmatter must be a YAML mapping without duplicate
+// keys; name, description and model are scalars, tools a list of scalars or
+// one comma-separated string, and other keys are ignored. Errors are
+// *[Error] naming path.
+func Parse(path string, data []byte) (def Definition, ok bool, err error) {
+	fail := func(format string, args ...any) (Definition, bool, error) {
+		return Definition{}, false, &Error{Path: path, Detail: fmt.Sprintf(format, args...)}
+	}
+	if len(data) > MaxFileBytes {
+		return fail("larger than %d bytes", MaxFileBytes)
+	}
+	if !utf8.Valid(data) {
+		return fail("not valid UTF-8")
+	}
+	front, body, err := splitFrontmatter(data)
+	if err != nil {
+		return fail("%v", err)
+	}
+	fm, err := parseFrontmatter(front)
+	if err != nil {
+		return fail("frontmatter: %v", err)
+	}
+	if fm.keys == 0 {
+		return Definition{}, false, nil
+	}
+	name := strings.TrimSuffix(filepath.Base(path), ".md")
+	if fm.name != nil {
+		name = *fm.name
+	}
+	def = Definition{
+		Name:        strings.TrimSpace(name),
+		Description: oneLine(fm.description),
+		Tools:       fm.tools,
+		Model:       strings.TrimSpace(fm.model),
+		Prompt:      strings.TrimSpace(string(body)),
+		Path:        path,
+	}
+	if err := validName(def.Name); err != nil {
+		return fail("%v", err)
+	}
+	if strings.ContainsFunc(def.Model, unicode.IsControl) {
+		return fail("the model contains a control character")
+	}
+	if def.Description == "" {
+		def.Description = NoDescription
+	}
+	if utf8.RuneCountInString(def.Description) > MaxDescriptionRunes {
+		def.Description = string([]rune(def.Description)[:MaxDescriptionRunes-1]) + "…"
+	}
+	return def, true, nil
+}
+
+// splitFrontmatter returns the YAML between a first line "---" and the next
+// line "---", and the body after it. Without a first line "---" the whole
+// document is body.
+func splitFrontmatter(data []byte) (front, body []byte, err error) {
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+	first, rest, _ := bytes.Cut(data, []byte("\n"))
+	if !isDelimiter(first) {
+		return nil, data, nil
+	}
+	for off := 0; off <= len(rest); {
+		line, _, _ := bytes.Cut(rest[off:], []byte("\n"))
+		if isDelimiter(line) {
+			end := min(off+len(line)+1, len(rest))
+			return rest[:off], rest[end:], nil
+		}
+		off += len(line) + 1
+	}
+	return nil, nil, errors.New("frontmatter has no closing --- line")
+}
+
+func isDelimiter(line []byte) bool {
+	return string(bytes.TrimRight(line, " \t")) == "---"
+}
+
+// frontmatter holds the fields a definition uses; keys counts every key,
+// used or not.
+type frontmatter struct {
+	keys        int
+	name        *string
+	description string
+	tools       []string
+	model       string
+}
+
+// parseFrontmatter decodes the YAML of a frontmatter block.
+func parseFrontmatter(src []byte) (frontmatter, error) {
+	var fm frontmatter
+	if len(bytes.TrimSpace(src)) == 0 {
+		return fm, nil
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(src, &doc); err != nil {
+		return fm, errors.New(strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		return fm, nil // only comments
+	}
+	root := resolve(doc.Content[0])
+	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
+		return fm, nil
+	}
+	if root.Kind != yaml.MappingNode {
+		return fm, errors.New("must be a mapping of keys to values")
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := resolve(root.Content[i]), resolve(root.Content[i+1])
+		if k.Kind != yaml.ScalarNode {
+			return fm, fmt.Errorf("line %d: keys must be scalars", k.Line)
+		}
+		if seen[k.Value] {
+			return fm, fmt.Errorf("line %d: duplicate key %q", k.Line, k.Value)
+		}
+		seen[k.Value] = true
+		fm.keys++
+		switch k.Value {
+		case "name":
+			s, ok, err := scalar(v)
+			if err != nil {
+				return fm, fmt.Errorf("line %d: name %v", v.Line, err)
+			}
+			if ok {
+				fm.name = &s
+			}
+		case "description":
+			s, _, err := scalar(v)
+			if err != nil {
+				return fm, fmt.Errorf("line %d: description %v", v.Line, err)
+			}
+			fm.description = s
+		case "model":
+			s, _, err := scalar(v)
+			if err != nil {
+				return fm, fmt.Errorf("line %d: model %v", v.Line, err)
+			}
+			fm.model = s
+		case "tools":
+			tools, err := toolList(v)
+			if err != nil {
+				return fm, err
+			}
+			fm.tools = tools
+		}
+	}
+	return fm, nil
+}
+
+// toolList decodes tools: a list of names or one comma-separated string.
+// Names are trimmed and empty ones dropped; no names gives nil.
+func toolList(v *yaml.Node) ([]string, error) {
+	var raw []string
+	if v.Kind == yaml.SequenceNode {
+		for _, item := range v.Content {
+			s, ok, err := scalar(resolve(item))
+			if err != nil {
+				return nil, fmt.Errorf("line %d: tools %v", item.Line, err)
+			}
+			if ok {
+				raw = append(raw, s)
+			}
+		}
+	} else {
+		s, _, err := scalar(v)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: tools must be a string or a list of strings", v.Line)
+		}
+		raw = strings.Split(s, ",")
+	}
+	var tools []string
+	for _, t := range raw {
+		if t = strings.TrimSpace(t); t == "" {
+			continue
+		}
+		if strings.ContainsFunc(t, unicode.IsControl) {
+			return nil, fmt.Errorf("line %d: tool name %q contains a control character", v.Line, t)
+		}
+		tools = append(tools, t)
+	}
+	return tools, nil
+}
+
+// resolve follows an alias to the node it names.
+func resolve(n *yaml.Node) *yaml.Node {
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	return n
+}
+
+// scalar returns the text of a scalar node; ok is false for null.
+func scalar(n *yaml.Node) (s string, ok bool, err error) {
+	if n.Kind != yaml.ScalarNode {
+		return "", false, errors.New("must be a string")
+	}
+	if n.Tag == "!!null" {
+		return "", false, nil
+	}
+	return n.Value, true, nil
+}
+
+// validName checks a trimmed agent name.
+func validName(name string) error {
+	switch {
+	case name == "":
+		return errors.New("the name is empty")
+	case len(name) > MaxNameBytes:
+		return fmt.Errorf("the name is longer than %d bytes", MaxNameBytes)
+	}
+	for _, r := range name {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			return errors.New("the name contains a control character or line break")
+		}
+	}
+	return nil
+}
+
+// oneLine trims s, turns every run of white space into one space and drops
+// other control characters, so that s fits on one line of the prompt.
+func oneLine(s string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range strings.TrimSpace(s) {
+		switch {
+		case unicode.IsSpace(r) || r == '\u2028' || r == '\u2029':
+			space = true
+		case unicode.IsControl(r):
+		default:
+			if space && b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			space = false
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
