@@ -59,8 +59,9 @@ func (m *migration) copyAll(ctx context.Context, p *plan) error {
 	units := make(chan *unit)
 	for range min(m.workers, max(len(p.units), 1)) {
 		wg.Go(func() {
+			s := &scratch{}
 			for u := range units {
-				if err := m.copyUnit(ctx, u); err != nil {
+				if err := m.copyUnit(ctx, s, u); err != nil {
 					once.Do(func() {
 						firstErr = err
 						cancel()
@@ -82,8 +83,25 @@ feed:
 	return firstErr
 }
 
+// scratch holds the buffers one worker reuses from file to file.
+type scratch struct {
+	br    *bufio.Reader
+	chunk []byte
+}
+
+// lines returns a line reader of r that uses the worker's buffer; one at a
+// time.
+func (s *scratch) lines(r io.Reader) *lineReader {
+	if s.br == nil {
+		s.br = bufio.NewReaderSize(r, 64<<10)
+	} else {
+		s.br.Reset(r)
+	}
+	return &lineReader{br: s.br, max: session.MaxLineBytes}
+}
+
 // copyUnit copies one unit and reports its progress.
-func (m *migration) copyUnit(ctx context.Context, u *unit) error {
+func (m *migration) copyUnit(ctx context.Context, s *scratch, u *unit) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -91,7 +109,7 @@ func (m *migration) copyUnit(ctx context.Context, u *unit) error {
 	var err error
 	switch u.kind {
 	case unitSession:
-		err = m.copySession(ctx, u, t)
+		err = m.copySession(ctx, s, u, t)
 	case unitArchive:
 		err = m.copyArchive(ctx, u)
 	case unitTasks:
@@ -132,12 +150,16 @@ func (t *tally) done() {
 	t.m.advance(1, t.u.records-t.records, t.u.bytes-t.bytes)
 }
 
-// releaser returns a function that releases l the first time it is called.
-// A lock found compromised at release is not reported: it was checked while
-// still held, before anything read under it was used.
-func releaser(l *filelock.Lock) func() {
+// releaser returns a function that releases l the first time it is called
+// and returns the error of that release: a lock found compromised means that
+// what was read under it may not be consistent. Later calls return nil, so
+// that a deferred call after an explicit one is harmless.
+func releaser(l *filelock.Lock) func() error {
 	var once sync.Once
-	return func() { once.Do(func() { _ = l.Release() }) }
+	return func() (err error) {
+		once.Do(func() { err = l.Release() })
+		return err
+	}
 }
 
 // unreadable marks err, a *storage.Error naming file and record, as a bad
@@ -192,8 +214,9 @@ func (m *migration) skipOrFail(file, record string, err error, note string) erro
 	return nil
 }
 
-// copySession copies one session log record by record, under its lock.
-func (m *migration) copySession(ctx context.Context, u *unit, t *tally) error {
+// copySession copies one session log record by record, under its lock,
+// then reads the copy back.
+func (m *migration) copySession(ctx context.Context, s *scratch, u *unit, t *tally) error {
 	pr, sid := u.p, u.id
 	name := sid + logExt
 	lock, err := pr.sessions.Lock(ctx, name, filelock.Options{})
@@ -201,7 +224,7 @@ func (m *migration) copySession(ctx context.Context, u *unit, t *tally) error {
 		return err
 	}
 	unlock := releaser(lock)
-	defer unlock()
+	defer func() { _ = unlock() }()
 	f, path, err := openSource(pr.sessions, name)
 	if err != nil {
 		return err
@@ -209,10 +232,19 @@ func (m *migration) copySession(ctx context.Context, u *unit, t *tally) error {
 	defer f.Close()
 	dstRel := filepath.Join(pr.dstRel, sessionsName, name)
 	dstPath := filepath.Join(m.dstRoot, dstRel)
-	w := &chunkWriter{m: m, rel: dstRel}
+	out, err := m.create(dstRel)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = out.close() }()
+	if s.chunk == nil {
+		s.chunk = make([]byte, 0, chunkSize+64<<10)
+	}
+	w := &chunkWriter{f: out, buf: s.chunk[:0]}
+	defer func() { s.chunk = w.buf[:0] }()
 	c := Count{Files: 1}
 	var digests []digest
-	lr := newLineReader(f, session.MaxLineBytes)
+	lr := s.lines(f)
 	var pos int64
 	for {
 		l, err := lr.next()
@@ -257,15 +289,16 @@ func (m *migration) copySession(ctx context.Context, u *unit, t *tally) error {
 	if err := w.flush(); err != nil {
 		return err
 	}
-	if err := lock.Check(); err != nil {
+	if err := unlock(); err != nil {
 		return err
 	}
-	unlock()
-	if err := m.verifySession(ctx, pr, sid, dstRel, digests); err != nil {
-		return err
+	if out != nil {
+		if err := m.verifySession(ctx, s, pr, sid, out, digests); err != nil {
+			return err
+		}
 	}
 	m.count(storage.KindCheckpoint, c)
-	return nil
+	return out.close()
 }
 
 // sessionRecord decodes and validates the record at position pos (1-based,
@@ -295,24 +328,16 @@ func sessionRecord(ctx context.Context, enc storage.Encoding, sid, path string, 
 	return plain, nil
 }
 
-// verifySession reads back the destination log rel and checks that its
+// verifySession reads back the destination log f and checks that its
 // records decode with the destination configuration to the plaintexts
-// whose digests are want.
-func (m *migration) verifySession(ctx context.Context, pr *project, sid, rel string, want []digest) error {
-	if m.dst == nil {
-		return nil
-	}
-	path := filepath.Join(m.dstRoot, rel)
-	f, _, err := openSource(m.dst, rel)
+// whose digests are want. Differences are problems, not errors.
+func (m *migration) verifySession(ctx context.Context, s *scratch, pr *project, sid string, f *destFile, want []digest) error {
+	r, err := f.reader()
 	if err != nil {
-		if len(want) == 0 && errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
-		m.problem(path, "", "cannot read back: "+err.Error())
+		m.problem(f.path, "", "cannot read back: "+err.Error())
 		return nil
 	}
-	defer f.Close()
-	lr := newLineReader(f, session.MaxLineBytes)
+	lr := s.lines(r)
 	var pos int64
 	for {
 		l, err := lr.next()
@@ -320,7 +345,7 @@ func (m *migration) verifySession(ctx context.Context, pr *project, sid, rel str
 			break
 		}
 		if err != nil {
-			m.problem(path, "", "cannot read back: "+err.Error())
+			m.problem(f.path, "", "cannot read back: "+err.Error())
 			return nil
 		}
 		pos++
@@ -329,7 +354,7 @@ func (m *migration) verifySession(ctx context.Context, pr *project, sid, rel str
 			continue // counted below
 		}
 		if l.tooLong {
-			m.problem(path, rec, "the record exceeds the length limit of a session log")
+			m.problem(f.path, rec, "the record exceeds the length limit of a session log")
 			continue
 		}
 		plain, err := pr.dstEnc.Decode(ctx, storage.KindCheckpoint, sid, rec, l.text)
@@ -337,15 +362,15 @@ func (m *migration) verifySession(ctx context.Context, pr *project, sid, rel str
 			if cerr := ctx.Err(); cerr != nil {
 				return cerr
 			}
-			m.problem(path, rec, err.Error())
+			m.problem(f.path, rec, err.Error())
 			continue
 		}
 		if sha256.Sum256(plain) != want[pos-1] {
-			m.problem(path, rec, "the record differs from the source")
+			m.problem(f.path, rec, "the record differs from the source")
 		}
 	}
 	if pos != int64(len(want)) {
-		m.problem(path, "", fmt.Sprintf("%d records read back, %d written", pos, len(want)))
+		m.problem(f.path, "", fmt.Sprintf("%d records read back, %d written", pos, len(want)))
 	}
 	return nil
 }
@@ -353,13 +378,12 @@ func (m *migration) verifySession(ctx context.Context, pr *project, sid, rel str
 // chunkWriter buffers the lines of one destination file and writes them in
 // chunks.
 type chunkWriter struct {
-	m   *migration
-	rel string
+	f   *destFile
 	buf []byte
 }
 
 func (w *chunkWriter) add(line []byte) error {
-	if w.m.dst == nil {
+	if w.f == nil {
 		return nil
 	}
 	w.buf = append(w.buf, line...)
@@ -374,13 +398,13 @@ func (w *chunkWriter) flush() error {
 	if len(w.buf) == 0 {
 		return nil
 	}
-	err := w.m.put(w.rel, w.buf)
+	err := w.f.write(w.buf)
 	w.buf = w.buf[:0]
 	return err
 }
 
 // copyArchive copies one context archive, index line by index line and
-// note by note, under its lock.
+// note by note, under its lock, reading each file back after writing it.
 func (m *migration) copyArchive(ctx context.Context, u *unit) error {
 	pr, sid := u.p, u.id
 	rel := sid + contextExt
@@ -389,12 +413,10 @@ func (m *migration) copyArchive(ctx context.Context, u *unit) error {
 		return err
 	}
 	unlock := releaser(lock)
-	defer unlock()
+	defer func() { _ = unlock() }()
 	dstRel := filepath.Join(pr.dstRel, sessionsName, rel)
-	if m.dst != nil {
-		if err := m.mkdir(dstRel); err != nil {
-			return err
-		}
+	if err := m.mkdir(dstRel); err != nil {
+		return err
 	}
 
 	// The index: each line decodes at its source position and is written
@@ -402,6 +424,7 @@ func (m *migration) copyArchive(ctx context.Context, u *unit) error {
 	idxRel := filepath.Join(rel, indexName)
 	idxPath := filepath.Join(pr.sessions.Path(), idxRel)
 	data, err := pr.sessions.ReadFile(idxRel)
+	hasIndex := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
@@ -410,9 +433,6 @@ func (m *migration) copyArchive(ctx context.Context, u *unit) error {
 	var out []byte
 	var idxDigests []digest
 	var ic Count
-	if len(data) > 0 {
-		ic.Files = 1
-	}
 	for n := 0; len(data) > 0; n++ {
 		rec := strconv.Itoa(n)
 		var text []byte
@@ -441,25 +461,36 @@ func (m *migration) copyArchive(ctx context.Context, u *unit) error {
 		ic.Bytes += int64(len(plain))
 		ic.DestinationBytes += int64(len(stored)) + 1
 	}
-	if len(out) > 0 && m.dst != nil {
-		if err := m.put(dstIdxRel, out); err != nil {
+	if hasIndex {
+		ic.Files = 1
+		back, err := m.writeFile(dstIdxRel, out)
+		if err != nil {
 			return err
+		}
+		if m.dst != nil {
+			if err := m.verifyIndex(ctx, pr, sid, dstIdxPath, back, idxDigests); err != nil {
+				return err
+			}
 		}
 	}
 
 	// The notes.
-	notes := map[string]digest{}
 	var nc Count
 	notesRel := filepath.Join(rel, notesName)
 	ents, err := pr.sessions.ReadDir(notesRel)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
+	if err == nil {
+		if err := m.mkdir(filepath.Join(dstRel, notesName)); err != nil {
+			return err
+		}
+	}
 	for _, e := range ents {
 		name := e.Name()
 		ref := strings.TrimSuffix(name, noteExt)
 		if isTemp(name) || !strings.HasSuffix(name, noteExt) || !refPattern.MatchString(ref) {
-			continue // checked by the plan; a newcomer is not ours to judge
+			continue // checked by the plan
 		}
 		if err := ctx.Err(); err != nil {
 			return err
@@ -480,26 +511,27 @@ func (m *migration) copyArchive(ctx context.Context, u *unit) error {
 			continue
 		}
 		dstNoteRel := filepath.Join(dstRel, notesName, name)
-		enc, err := encodeDest(ctx, pr.dstEnc, storage.KindArchive, sid, ref, filepath.Join(m.dstRoot, dstNoteRel), plain)
+		dstNotePath := filepath.Join(m.dstRoot, dstNoteRel)
+		enc, err := encodeDest(ctx, pr.dstEnc, storage.KindArchive, sid, ref, dstNotePath, plain)
 		if err != nil {
 			return err
 		}
-		if err := m.put(dstNoteRel, enc); err != nil {
+		back, err := m.writeFile(dstNoteRel, enc)
+		if err != nil {
 			return err
 		}
-		notes[name] = sha256.Sum256(plain)
+		if m.dst != nil {
+			if err := m.verifyRecord(ctx, pr.dstEnc, storage.KindArchive, sid, ref, dstNotePath, back, plain); err != nil {
+				return err
+			}
+		}
 		nc.Files++
 		nc.Records++
 		nc.Bytes += int64(len(plain))
 		nc.SourceBytes += int64(len(stored))
 		nc.DestinationBytes += int64(len(enc))
 	}
-	if err := lock.Check(); err != nil {
-		return err
-	}
-	unlock()
-
-	if err := m.verifyArchive(ctx, pr, sid, dstRel, idxDigests, notes); err != nil {
+	if err := unlock(); err != nil {
 		return err
 	}
 	m.count(storage.KindArchiveIndex, ic)
@@ -540,27 +572,19 @@ func jsonString(raw json.RawMessage, s *string) bool {
 	return len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, s) == nil
 }
 
-// verifyArchive reads back the destination archive rel.
-func (m *migration) verifyArchive(ctx context.Context, pr *project, sid, rel string, index []digest, notes map[string]digest) error {
-	if m.dst == nil {
-		return nil
-	}
-	idxRel := filepath.Join(rel, indexName)
-	idxPath := filepath.Join(m.dstRoot, idxRel)
-	data, err := m.dst.ReadFile(idxRel)
-	if err != nil && !(errors.Is(err, fs.ErrNotExist) && len(index) == 0) {
-		m.problem(idxPath, "", "cannot read back: "+err.Error())
-	}
+// verifyIndex checks the index read back as data: one line per digest of
+// want, each decoding at its position to the plaintext of that digest.
+func (m *migration) verifyIndex(ctx context.Context, pr *project, sid, path string, data []byte, want []digest) error {
 	n := 0
 	for ; len(data) > 0; n++ {
 		i := bytes.IndexByte(data, '\n')
 		if i < 0 {
-			m.problem(idxPath, strconv.Itoa(n), "unterminated last line")
+			m.problem(path, strconv.Itoa(n), "unterminated last line")
 			break
 		}
 		text := data[:i]
 		data = data[i+1:]
-		if n >= len(index) {
+		if n >= len(want) {
 			continue
 		}
 		rec := strconv.Itoa(n)
@@ -569,37 +593,34 @@ func (m *migration) verifyArchive(ctx context.Context, pr *project, sid, rel str
 		case err != nil && ctx.Err() != nil:
 			return ctx.Err()
 		case err != nil:
-			m.problem(idxPath, rec, err.Error())
-		case sha256.Sum256(plain) != index[n]:
-			m.problem(idxPath, rec, "the index line differs from the source")
+			m.problem(path, rec, err.Error())
+		case sha256.Sum256(plain) != want[n]:
+			m.problem(path, rec, "the index line differs from the source")
 		}
 	}
-	if n != len(index) {
-		m.problem(idxPath, "", fmt.Sprintf("%d index lines read back, %d written", n, len(index)))
-	}
-	for name, want := range notes {
-		ref := strings.TrimSuffix(name, noteExt)
-		noteRel := filepath.Join(rel, notesName, name)
-		path := filepath.Join(m.dstRoot, noteRel)
-		stored, err := m.dst.ReadFile(noteRel)
-		if err != nil {
-			m.problem(path, ref, "cannot read back: "+err.Error())
-			continue
-		}
-		plain, err := pr.dstEnc.Decode(ctx, storage.KindArchive, sid, ref, stored)
-		switch {
-		case err != nil && ctx.Err() != nil:
-			return ctx.Err()
-		case err != nil:
-			m.problem(path, ref, err.Error())
-		case sha256.Sum256(plain) != want:
-			m.problem(path, ref, "the note differs from the source")
-		}
+	if n != len(want) {
+		m.problem(path, "", fmt.Sprintf("%d index lines read back, %d written", n, len(want)))
 	}
 	return nil
 }
 
-// copyTasks copies one task list, record by record, under its lock.
+// verifyRecord checks that back, one record read back from the destination,
+// decodes to want.
+func (m *migration) verifyRecord(ctx context.Context, enc storage.Encoding, kind storage.Kind, scope, record, path string, back, want []byte) error {
+	plain, err := enc.Decode(ctx, kind, scope, record, back)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return ctx.Err()
+	case err != nil:
+		m.problem(path, record, err.Error())
+	case !bytes.Equal(plain, want):
+		m.problem(path, record, "the "+string(kind)+" record differs from the source")
+	}
+	return nil
+}
+
+// copyTasks copies one task list, record by record, under its lock, then
+// reads the copy back through the task store.
 func (m *migration) copyTasks(ctx context.Context, u *unit) error {
 	pr, list := u.p, u.id
 	lock, err := pr.tasks.Lock(ctx, list, filelock.Options{Factor: 1.4})
@@ -607,19 +628,16 @@ func (m *migration) copyTasks(ctx context.Context, u *unit) error {
 		return err
 	}
 	unlock := releaser(lock)
-	defer unlock()
+	defer func() { _ = unlock() }()
 	dstRel := filepath.Join(pr.dstRel, tasksName, list)
-	if m.dst != nil {
-		if err := m.mkdir(dstRel); err != nil {
-			return err
-		}
+	if err := m.mkdir(dstRel); err != nil {
+		return err
 	}
 	ents, err := pr.tasks.ReadDir(list)
 	if err != nil {
 		return err
 	}
 	c := Count{}
-	want := map[string]digest{}
 	for _, e := range ents {
 		name := e.Name()
 		if isTemp(name) || !strings.HasSuffix(name, taskExt) || len(name) == len(taskExt) {
@@ -645,26 +663,33 @@ func (m *migration) copyTasks(ctx context.Context, u *unit) error {
 			continue
 		}
 		dstFileRel := filepath.Join(dstRel, name)
-		enc, err := encodeDest(ctx, pr.dstEnc, storage.KindTask, list, stem, filepath.Join(m.dstRoot, dstFileRel), plain)
+		dstPath := filepath.Join(m.dstRoot, dstFileRel)
+		enc, err := encodeDest(ctx, pr.dstEnc, storage.KindTask, list, stem, dstPath, plain)
 		if err != nil {
 			return err
 		}
-		if err := m.put(dstFileRel, enc); err != nil {
+		back, err := m.writeFile(dstFileRel, enc)
+		if err != nil {
 			return err
 		}
-		want[name] = sha256.Sum256(plain)
+		if m.dst != nil {
+			if err := m.verifyRecord(ctx, pr.dstEnc, storage.KindTask, list, stem, dstPath, back, plain); err != nil {
+				return err
+			}
+		}
 		c.Files++
 		c.Records++
 		c.Bytes += int64(len(plain))
 		c.SourceBytes += int64(len(stored))
 		c.DestinationBytes += int64(len(enc))
 	}
-	if err := lock.Check(); err != nil {
+	if err := unlock(); err != nil {
 		return err
 	}
-	unlock()
-	if err := m.verifyTasks(ctx, pr, list, dstRel, want); err != nil {
-		return err
+	if m.dst != nil {
+		if err := m.verifyTaskStore(ctx, pr, list, dstRel, c.Records); err != nil {
+			return err
+		}
 	}
 	m.count(storage.KindTask, c)
 	return nil
@@ -698,35 +723,14 @@ func jsonStrings(raw json.RawMessage, s *[]string) bool {
 	return len(raw) > 0 && raw[0] == '[' && json.Unmarshal(raw, s) == nil
 }
 
-// verifyTasks reads back the destination list rel, record by record and
-// then through the task store, which applies every rule of the format.
-func (m *migration) verifyTasks(ctx context.Context, pr *project, list, rel string, want map[string]digest) error {
-	if m.dst == nil {
-		return nil
-	}
-	for name, d := range want {
-		stem := strings.TrimSuffix(name, taskExt)
-		fileRel := filepath.Join(rel, name)
-		path := filepath.Join(m.dstRoot, fileRel)
-		stored, err := m.dst.ReadFile(fileRel)
-		if err != nil {
-			m.problem(path, stem, "cannot read back: "+err.Error())
-			continue
-		}
-		plain, err := pr.dstEnc.Decode(ctx, storage.KindTask, list, stem, stored)
-		switch {
-		case err != nil && ctx.Err() != nil:
-			return ctx.Err()
-		case err != nil:
-			m.problem(path, stem, err.Error())
-		case sha256.Sum256(plain) != d:
-			m.problem(path, stem, "the task differs from the source")
-		}
-	}
-	dir := filepath.Join(m.dst.Real(), filepath.Dir(rel))
-	st, err := task.NewFileStore(dir, list, pr.dstEnc)
+// verifyTaskStore reads the destination list rel through the task store,
+// which applies every rule of the format, and checks that it lists every
+// task written.
+func (m *migration) verifyTaskStore(ctx context.Context, pr *project, list, rel string, written int64) error {
+	path := filepath.Join(m.dstRoot, rel)
+	st, err := task.NewFileStore(filepath.Join(m.dst.Real(), filepath.Dir(rel)), list, pr.dstEnc)
 	if err != nil {
-		m.problem(filepath.Join(m.dstRoot, rel), "", err.Error())
+		m.problem(path, "", err.Error())
 		return nil
 	}
 	ts, err := st.List(ctx)
@@ -734,9 +738,9 @@ func (m *migration) verifyTasks(ctx context.Context, pr *project, list, rel stri
 	case err != nil && ctx.Err() != nil:
 		return ctx.Err()
 	case err != nil:
-		m.problem(filepath.Join(m.dstRoot, rel), "", "the task store cannot read the copy: "+err.Error())
-	case len(ts) != len(want):
-		m.problem(filepath.Join(m.dstRoot, rel), "", fmt.Sprintf("the task store lists %d tasks, %d written", len(ts), len(want)))
+		m.problem(path, "", "the task store cannot read the copy: "+err.Error())
+	case int64(len(ts)) != written:
+		m.problem(path, "", fmt.Sprintf("the task store lists %d tasks, %d written", len(ts), written))
 	}
 	return nil
 }
@@ -766,20 +770,13 @@ func (m *migration) copySpill(ctx context.Context, u *unit) error {
 	if err != nil {
 		return err
 	}
-	if err := m.put(dstRel, enc); err != nil {
+	back, err := m.writeFile(dstRel, enc)
+	if err != nil {
 		return err
 	}
 	if m.dst != nil {
-		back, err := m.dst.ReadFile(dstRel)
-		if err != nil {
-			m.problem(dstPath, ref, "cannot read back: "+err.Error())
-		} else if got, err := pr.dstEnc.Decode(ctx, storage.KindSpill, spill.Scope, ref, back); err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			m.problem(dstPath, ref, err.Error())
-		} else if !bytes.Equal(got, plain) {
-			m.problem(dstPath, ref, "the spilled output differs from the source")
+		if err := m.verifyRecord(ctx, pr.dstEnc, storage.KindSpill, spill.Scope, ref, dstPath, back, plain); err != nil {
+			return err
 		}
 	}
 	m.count(storage.KindSpill, Count{Files: 1, Records: 1, Bytes: int64(len(plain)), SourceBytes: int64(len(stored)), DestinationBytes: int64(len(enc))})
@@ -792,17 +789,12 @@ func (m *migration) copyConfig(u *unit) error {
 	if err != nil {
 		return err
 	}
-	if err := m.put(u.id, data); err != nil {
+	back, err := m.writeFile(u.id, data)
+	if err != nil {
 		return err
 	}
-	if m.dst != nil {
-		path := filepath.Join(m.dstRoot, u.id)
-		back, err := m.dst.ReadFile(u.id)
-		if err != nil {
-			m.problem(path, "", "cannot read back: "+err.Error())
-		} else if !bytes.Equal(back, data) {
-			m.problem(path, "", "the file differs from the source")
-		}
+	if m.dst != nil && !bytes.Equal(back, data) {
+		m.problem(filepath.Join(m.dstRoot, u.id), "", "the file differs from the source")
 	}
 	n := int64(len(data))
 	m.count("", Count{Files: 1, Records: 1, Bytes: n, SourceBytes: n, DestinationBytes: n})
@@ -821,10 +813,6 @@ type lineReader struct {
 	br   *bufio.Reader
 	long []byte
 	max  int
-}
-
-func newLineReader(r io.Reader, max int) *lineReader {
-	return &lineReader{br: bufio.NewReaderSize(r, 64<<10), max: max}
 }
 
 // next returns the next line, or io.EOF after the last.

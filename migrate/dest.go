@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
@@ -226,22 +228,118 @@ func (d *destination) removeCreated() {
 	}
 }
 
-// put writes data to the file rel of the destination, appending to what an
-// earlier put of rel wrote.
-func (m *migration) put(rel string, data []byte) error {
+// destFile is a file being written to the destination. A nil *destFile (in
+// a dry run) accepts and discards everything.
+type destFile struct {
+	m    *migration
+	f    *os.File
+	path string // for errors: under the destination root as given
+	rel  string
+}
+
+// create creates the destination file rel: exclusively, so that nothing is
+// ever replaced, with mode 0600, and without following a symlink anywhere
+// on its path. Its directory must exist. In a dry run it returns nil.
+func (m *migration) create(rel string) (*destFile, error) {
 	if m.dst == nil {
-		return nil // a dry run
+		return nil, nil
 	}
-	if m.opts.failWrite != nil {
-		if err := m.opts.failWrite(rel); err != nil {
-			return (&storage.Error{Op: "write", File: filepath.Join(m.dstRoot, rel), Message: "cannot write file"}).WithCause(err)
+	path := filepath.Join(m.dstRoot, rel)
+	p, err := m.dst.Resolve(rel)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, safefs.FileMode)
+	if err != nil {
+		return nil, writeError(path, err)
+	}
+	return &destFile{m: m, f: f, path: path, rel: rel}, nil
+}
+
+// write appends b to the file.
+func (d *destFile) write(b []byte) error {
+	if d == nil {
+		return nil
+	}
+	if d.m.opts.failWrite != nil {
+		if err := d.m.opts.failWrite(d.rel); err != nil {
+			return writeError(d.path, err)
 		}
 	}
-	return m.dst.Append(rel, data, false)
+	if _, err := d.f.Write(b); err != nil {
+		return writeError(d.path, err)
+	}
+	return nil
+}
+
+// reader returns a reader of the file from its start, for verification.
+func (d *destFile) reader() (io.Reader, error) {
+	if _, err := d.f.Seek(0, io.SeekStart); err != nil {
+		return nil, readError(d.path, err)
+	}
+	return d.f, nil
+}
+
+// readAll returns the whole file, for verification.
+func (d *destFile) readAll() ([]byte, error) {
+	r, err := d.reader()
+	if err != nil {
+		return nil, err
+	}
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, readError(d.path, err)
+	}
+	return b, nil
+}
+
+// close closes the file.
+func (d *destFile) close() error {
+	if d == nil || d.f == nil {
+		return nil
+	}
+	f := d.f
+	d.f = nil
+	if err := f.Close(); err != nil {
+		return writeError(d.path, err)
+	}
+	return nil
+}
+
+// writeFile creates rel holding data, and returns what reading it back
+// gives (nil in a dry run).
+func (m *migration) writeFile(rel string, data []byte) ([]byte, error) {
+	f, err := m.create(rel)
+	if err != nil || f == nil {
+		return nil, err
+	}
+	err = f.write(data)
+	var back []byte
+	if err == nil {
+		back, err = f.readAll()
+	}
+	if cerr := f.close(); err == nil {
+		err = cerr
+	}
+	return back, err
+}
+
+func writeError(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	if errors.Is(err, syscall.ELOOP) {
+		return fmt.Errorf("%w: %s", ErrSymlink, path)
+	}
+	return (&storage.Error{Op: "write", File: path, Message: "cannot write file"}).WithCause(err)
 }
 
 // mkdir creates the directory rel of the destination.
 func (m *migration) mkdir(rel string) error {
+	if m.dst == nil {
+		return nil
+	}
 	p, err := m.dst.Resolve(rel)
 	if err != nil {
 		return err

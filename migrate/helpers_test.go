@@ -36,17 +36,22 @@ type namedCodec struct {
 
 func aead(t testing.TB, keyID string, fill byte) storage.Codec {
 	t.Helper()
+	c, err := newAEAD(keyID, fill)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// newAEAD returns an XChaCha20-Poly1305 codec whose key is 32 bytes of fill.
+func newAEAD(keyID string, fill byte) (storage.Codec, error) {
 	key := bytes.Repeat([]byte{fill}, codec.KeySize)
-	c, err := codec.NewAEAD(codec.AEADOptions{
+	return codec.NewAEAD(codec.AEADOptions{
 		KeyID: keyID,
 		Key: func(context.Context, string) ([]byte, error) {
 			return bytes.Clone(key), nil
 		},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
 }
 
 // codecMatrix is plaintext, gzip, zstd, AEAD key 1 and AEAD key 2.

@@ -245,7 +245,8 @@ type migration struct {
 	dstHash      string // single project only
 	workers      int
 
-	dst *safefs.Dir // the anchored destination root; nil in a dry run
+	dst      *safefs.Dir // the anchored destination root; nil in a dry run
+	countBuf []byte      // the read buffer of the plan
 
 	mu       sync.Mutex // guards the fields below
 	rep      Report

@@ -335,7 +335,7 @@ func (m *migration) planSessions(p *plan, pr *project) error {
 		case !isDir && brokenPattern.MatchString(name):
 			m.skip(Skipped{File: path, Reason: "copy set aside by a tail repair; not a session log"})
 		case !isDir && strings.HasSuffix(name, logExt) && storage.ValidateID(strings.TrimSuffix(name, logExt)) == nil:
-			n, size, err := countLines(pr.sessions, name)
+			n, size, err := m.measure(pr.sessions, name, e)
 			if err != nil {
 				return err
 			}
@@ -376,7 +376,7 @@ func (m *migration) planArchive(pr *project, u *unit) (bool, error) {
 		}
 		switch {
 		case !isDir && name == indexName:
-			n, size, err := countLines(pr.sessions, filepath.Join(rel, name))
+			n, size, err := m.measure(pr.sessions, filepath.Join(rel, name), e)
 			if err != nil {
 				return false, err
 			}
@@ -536,15 +536,32 @@ func (m *migration) planSpill(p *plan, pr *project) error {
 	return nil
 }
 
+// measure returns the number of records (non-blank lines) of the file rel
+// of d, whose entry is e, and its size, for progress totals. Without a
+// Progress callback the lines are not counted.
+func (m *migration) measure(d *safefs.Dir, rel string, e fs.DirEntry) (int64, int64, error) {
+	if m.opts.Progress != nil {
+		return m.countLines(d, rel)
+	}
+	info, err := e.Info()
+	if err != nil {
+		return 0, 0, (&storage.Error{Op: "stat", File: filepath.Join(d.Path(), rel), Message: "cannot inspect source file"}).WithCause(err)
+	}
+	return 0, info.Size(), nil
+}
+
 // countLines returns the number of non-blank lines of the file rel of d,
 // and its size, for progress totals.
-func countLines(d *safefs.Dir, rel string) (int64, int64, error) {
+func (m *migration) countLines(d *safefs.Dir, rel string) (int64, int64, error) {
 	f, path, err := openSource(d, rel)
 	if err != nil {
 		return 0, 0, err
 	}
 	defer f.Close()
-	buf := make([]byte, 64<<10)
+	if m.countBuf == nil {
+		m.countBuf = make([]byte, 64<<10)
+	}
+	buf := m.countBuf
 	var lines, size int64
 	content := false // the current line has a non-blank byte
 	for {

@@ -1,0 +1,135 @@
+package migrate_test
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lite-agent/lite-agent-go/migrate"
+	"github.com/lite-agent/lite-agent-go/model"
+	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// benchHome writes a plaintext project of sessions logs of perSession
+// events each, cycling through user, assistant and tool result events of a
+// few hundred bytes, as session logs hold them.
+func benchHome(b *testing.B, sessions, perSession int) (string, storage.ProjectPaths) {
+	b.Helper()
+	home := b.TempDir()
+	p := resolve(b, workdir, storage.Options{Home: home})
+	if err := os.MkdirAll(p.SessionsDir, 0o700); err != nil {
+		b.Fatal(err)
+	}
+	ts := time.Date(2026, 7, 22, 12, 0, 0, 0, time.UTC)
+	text := strings.Repeat("lorem ipsum dolor sit amet ", 8)
+	var buf []byte
+	for s := range sessions {
+		sid := fmt.Sprintf("s%04d", s)
+		buf = buf[:0]
+		for i := 1; i <= perSession; i++ {
+			var ev session.Event
+			switch i % 3 {
+			case 1:
+				ev = session.UserEvent{Message: model.UserText(text)}
+			case 2:
+				ev = session.AssistantEvent{Message: model.AssistantBlocks(
+					model.Block{Type: model.BlockText, Text: text},
+					model.Block{Type: model.BlockToolCall, ID: "c1", Name: "bash", Input: []byte(`{"command":"ls -la"}`)},
+				)}
+			default:
+				ev = session.ToolResultEvent{Result: model.Block{Type: model.BlockToolResult, ID: "c1", Content: text + text}, Turn: i}
+			}
+			rec, err := session.StoredEvent{Seq: int64(i), SessionID: sid, ParentSeq: int64(i - 1), Time: ts, Event: ev}.MarshalJSON()
+			if err != nil {
+				b.Fatal(err)
+			}
+			buf = append(append(buf, rec...), '\n')
+		}
+		if err := os.WriteFile(filepath.Join(p.SessionsDir, sid+".jsonl"), buf, 0o600); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return home, p
+}
+
+// copyTree is a plain recursive copy: the baseline a migration is measured
+// against.
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o700)
+		}
+		in, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer in.Close()
+		out, err := os.OpenFile(target, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if err != nil {
+			return err
+		}
+		if _, err := io.Copy(out, in); err != nil {
+			out.Close()
+			return err
+		}
+		return out.Close()
+	})
+}
+
+// BenchmarkMigratePlaintextToAEAD migrates a project of 1,000 sessions
+// holding 100,000 events from plaintext to XChaCha20-Poly1305, and reports
+// the time of a plain recursive copy of the same tree measured in the same
+// run, and the ratio of the two (x-copy; the target is 3 or less).
+func BenchmarkMigratePlaintextToAEAD(b *testing.B) {
+	home, p := benchHome(b, 1000, 100)
+	c := aead(b, "k1", 1)
+	scratch := b.TempDir()
+	var copyTime, migrateTime time.Duration
+	var bytes int64
+	n := 0
+	for b.Loop() {
+		n++
+		copyDst := filepath.Join(scratch, fmt.Sprintf("copy%d", n))
+		start := time.Now()
+		if err := copyTree(filepath.Dir(p.SessionsDir), copyDst); err != nil {
+			b.Fatal(err)
+		}
+		copyTime += time.Since(start)
+
+		dstHome := filepath.Join(scratch, fmt.Sprintf("home%d", n))
+		start = time.Now()
+		rep, err := migrate.Run(b.Context(), migrate.Options{
+			From: migrate.Endpoint{Workdir: workdir, Storage: storage.Options{Home: home}},
+			To:   migrate.Endpoint{Storage: storage.Options{Home: dstHome, Codec: c}},
+		})
+		migrateTime += time.Since(start)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if rep.Kinds[storage.KindCheckpoint].Records != 100_000 {
+			b.Fatalf("%d records", rep.Kinds[storage.KindCheckpoint].Records)
+		}
+		bytes = rep.Kinds[storage.KindCheckpoint].SourceBytes
+		if err := os.RemoveAll(copyDst); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.RemoveAll(dstHome); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.SetBytes(bytes)
+	b.ReportMetric(float64(copyTime.Milliseconds())/float64(n), "copy-ms/op")
+	b.ReportMetric(float64(migrateTime.Milliseconds())/float64(n), "migrate-ms/op")
+	b.ReportMetric(float64(migrateTime)/float64(copyTime), "x-copy")
+}

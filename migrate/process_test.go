@@ -1,0 +1,114 @@
+package migrate_test
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/migrate"
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// childEnv makes the test binary act as a migrating child process: it
+// migrates $MIGRATE_FROM to $MIGRATE_TO, says "ready" on stdout after two
+// files, and then waits, mid-migration, to be killed.
+const childEnv = "MIGRATE_TEST_CHILD"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(childEnv) != "" {
+		os.Exit(runChild())
+	}
+	os.Exit(m.Run())
+}
+
+func runChild() int {
+	from, err := newAEAD("k1", 1)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	to, err := newAEAD("k2", 2)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	var once sync.Once
+	_, err = migrate.Run(context.Background(), migrate.Options{
+		From:    migrate.Endpoint{Workdir: workdir, Storage: storage.Options{Home: os.Getenv("MIGRATE_FROM"), Codec: from}},
+		To:      migrate.Endpoint{Storage: storage.Options{Home: os.Getenv("MIGRATE_TO"), Codec: to}},
+		Workers: 1,
+		Progress: func(p migrate.Progress) {
+			if p.Files < 2 {
+				return
+			}
+			once.Do(func() { fmt.Println("ready") })
+			_, _ = io.Copy(io.Discard, os.Stdin) // until killed: the parent never closes stdin
+		},
+	})
+	fmt.Fprintln(os.Stderr, "migration finished:", err)
+	return 3
+}
+
+func TestInterruptedMigrationIsDetectedAndRerunFromScratch(t *testing.T) {
+	src := buildProject(t, t.TempDir(), workdir, aead(t, "k1", 1), "")
+	before := treeHash(t, src.home)
+	dstHome := t.TempDir()
+
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), childEnv+"=1", "MIGRATE_FROM="+src.home, "MIGRATE_TO="+dstHome)
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil || line != "ready\n" {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		t.Fatalf("child said %q, %v", line, err)
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+
+	unchanged(t, src.home, before)
+	dstRoot := filepath.Join(dstHome, "projects", src.paths.Hash)
+	if err := migrate.CheckComplete(dstRoot); !errors.Is(err, migrate.ErrIncomplete) {
+		t.Fatalf("CheckComplete after the kill = %v, want ErrIncomplete", err)
+	}
+	if n := len(files(t, dstRoot)); n < 3 {
+		t.Errorf("the child wrote only %d files before it was killed", n)
+	}
+
+	to := aead(t, "k2", 2)
+	rep, err := migrate.Run(t.Context(), migrate.Options{
+		From: migrate.Endpoint{Workdir: workdir, Storage: src.opts},
+		To:   migrate.Endpoint{Storage: storage.Options{Home: dstHome, Codec: to}},
+	})
+	if err != nil {
+		t.Fatalf("rerun: %v", err)
+	}
+	if err := migrate.CheckComplete(dstRoot); err != nil {
+		t.Error(err)
+	}
+	wantCounts(t, rep)
+	dst := resolve(t, workdir, storage.Options{Home: dstHome})
+	equalContents(t, read(t, src, dst, storage.Encoding{Codec: to, ProjectID: dst.Hash}), read(t, src, src.paths, src.enc()))
+	unchanged(t, src.home, before)
+}
