@@ -451,13 +451,29 @@ func (g *groupRun) run(ctx context.Context, tasks []TaskInput) {
 			g.report(c)
 		}
 	}
+	// Queue the children in input order, then wait for them concurrently.
 	var wg sync.WaitGroup
 	for _, c := range children {
 		if c.done {
 			continue
 		}
+		w, err := g.d.opts.Pool.enqueue()
 		wg.Go(func() {
-			g.runChild(ctx, c)
+			if err == nil {
+				err = g.d.opts.Pool.run(ctx, w, func(ctx context.Context) error {
+					g.runChild(ctx, c)
+					return nil
+				})
+			}
+			switch {
+			case errors.Is(err, ErrClosed):
+				c.finish(StatusCancelled, ErrClosed.Error())
+			case err != nil:
+				c.finish(StatusCancelled, "Subagent cancelled")
+			}
+			if c.claimed {
+				g.record(c)
+			}
 			g.report(c)
 		})
 	}
@@ -524,41 +540,29 @@ func (g *groupRun) prepare(ctx context.Context, t TaskInput) *child {
 	return c
 }
 
-// runChild queues the child on the pool, claims its task, runs it and
-// records the outcome.
+// runChild claims the child's task and runs the child, holding a slot of
+// the pool.
 func (g *groupRun) runChild(ctx context.Context, c *child) {
-	err := g.d.opts.Pool.Do(ctx, func(ctx context.Context) error {
-		if !g.d.opts.Pool.claimID(c.eventID) {
-			c.finish(StatusFailed, "subagent "+c.eventID+" is already running")
-			return nil
-		}
-		defer g.d.opts.Pool.releaseID(c.eventID)
-		if c.taskID != "" {
-			st, owner := task.InProgress, c.agentID
-			_, err := g.store.Update(ctx, c.taskID, task.UpdateInput{
-				Status: &st, Owner: &owner,
-				Execution: &task.Execution{AgentID: c.agentID, Status: task.ExecRunning},
-			})
-			if err != nil {
-				c.finish(failedOrCancelled(ctx), err.Error())
-				return nil
-			}
-			c.claimed = true
-			g.emit(Event{Type: EventTaskUpdate, TaskID: c.taskID, TaskStatus: st, Owner: owner})
-		}
-		res, err := g.runSafely(ctx, c)
-		c.normalize(ctx, res, err)
-		return nil
-	})
-	switch {
-	case errors.Is(err, ErrClosed):
-		c.finish(StatusCancelled, ErrClosed.Error())
-	case err != nil:
-		c.finish(StatusCancelled, "Subagent cancelled")
+	if !g.d.opts.Pool.claimID(c.eventID) {
+		c.finish(StatusFailed, "subagent "+c.eventID+" is already running")
+		return
 	}
-	if c.claimed {
-		g.record(c)
+	defer g.d.opts.Pool.releaseID(c.eventID)
+	if c.taskID != "" {
+		st, owner := task.InProgress, c.agentID
+		_, err := g.store.Update(ctx, c.taskID, task.UpdateInput{
+			Status: &st, Owner: &owner,
+			Execution: &task.Execution{AgentID: c.agentID, Status: task.ExecRunning},
+		})
+		if err != nil {
+			c.finish(failedOrCancelled(ctx), err.Error())
+			return
+		}
+		c.claimed = true
+		g.emit(Event{Type: EventTaskUpdate, TaskID: c.taskID, TaskStatus: st, Owner: owner})
 	}
+	res, err := g.runSafely(ctx, c)
+	c.normalize(ctx, res, err)
 }
 
 // runSafely calls Run, turning a panic into an error.

@@ -85,7 +85,19 @@ func (p *Pool) MaxParallel() int { return p.max }
 // is, and when the pool is closed. A closed pool returns ErrClosed, both to
 // new calls and to calls still waiting when Close began.
 func (p *Pool) Do(ctx context.Context, fn func(ctx context.Context) error) error {
-	if err := p.acquire(ctx); err != nil {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	w, err := p.enqueue()
+	if err != nil {
+		return err
+	}
+	return p.run(ctx, w, fn)
+}
+
+// run waits for w's slot, then calls fn as Do describes.
+func (p *Pool) run(ctx context.Context, w *waiter, fn func(ctx context.Context) error) error {
+	if err := p.await(ctx, w); err != nil {
 		return err
 	}
 	defer p.release()
@@ -96,26 +108,31 @@ func (p *Pool) Do(ctx context.Context, fn func(ctx context.Context) error) error
 	return fn(ctx)
 }
 
-// acquire takes a slot, waiting in the queue if none is free. A slot taken
-// is counted in wg until release.
-func (p *Pool) acquire(ctx context.Context) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
+// enqueue takes a free slot, or joins the queue when there is none or
+// others are waiting. A slot taken is counted in wg until release. Taking
+// the places of several calls in one order and waiting for them
+// concurrently serves them in that order.
+func (p *Pool) enqueue() (*waiter, error) {
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.closed {
-		p.mu.Unlock()
-		return ErrClosed
+		return nil, ErrClosed
 	}
+	w := &waiter{ready: make(chan struct{})}
 	if p.running < p.max && len(p.queue) == 0 {
 		p.running++
 		p.wg.Add(1)
-		p.mu.Unlock()
-		return nil
+		close(w.ready)
+		return w, nil
 	}
-	w := &waiter{ready: make(chan struct{})}
 	p.queue = append(p.queue, w)
-	p.mu.Unlock()
+	return w, nil
+}
+
+// await waits until w holds a slot (nil), was rejected by Close
+// (ErrClosed), or ctx is done while it waits (ctx.Err(), and w leaves the
+// queue).
+func (p *Pool) await(ctx context.Context, w *waiter) error {
 	select {
 	case <-w.ready:
 		return w.err
