@@ -614,10 +614,8 @@ func TestCloseAbortsGroupsWithoutDelivering(t *testing.T) {
 	h := newHarness(t, 1, subagent.ToolOptions{})
 	started := make(chan struct{}, 1)
 	var aborted atomic.Bool
-	h.onRun = func(ctx context.Context, req subagent.ChildRequest) {
-		started <- struct{}{}
-		context.AfterFunc(ctx, func() { aborted.Store(true) })
-	}
+	h.onRun = func(ctx context.Context, req subagent.ChildRequest) { started <- struct{}{} }
+	h.onDone = func() { aborted.Store(true) }
 	h.call(task1("a", "general-purpose", "block"), task1("b", "general-purpose", "block"))
 	<-started
 	h.pool.Close()

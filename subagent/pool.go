@@ -135,6 +135,11 @@ func (p *Pool) enqueue() (*waiter, error) {
 func (p *Pool) await(ctx context.Context, w *waiter) error {
 	select {
 	case <-w.ready:
+		if w.err == nil && ctx.Err() != nil {
+			// Served as ctx ended: a cancelled job never starts.
+			p.release()
+			return ctx.Err()
+		}
 		return w.err
 	case <-ctx.Done():
 	}
