@@ -75,7 +75,9 @@ func TestProjectHookCommandsNeedTheHostsGrant(t *testing.T) {
 	f := newFixture(t)
 	marker := filepath.Join(t.TempDir(), "pwned")
 	writeFile(t, filepath.Join(f.workdir, ".acme", "hooks.json"), `{"version":1,"hooks":{"run:start":[{"command":"touch `+marker+`"}]}}`)
-	a := f.agent(t, f.options(nil))
+	opts := f.options(nil)
+	opts.OnApproval = nil // the host grants nothing
+	a := f.agent(t, opts)
 	f.p.Reply(modeltest.Text("ok"))
 	var diags []string
 	for ev, err := range a.Run(t.Context(), "hi") {
@@ -91,6 +93,16 @@ func TestProjectHookCommandsNeedTheHostsGrant(t *testing.T) {
 	}
 	if !slices.Contains(diags, "hook_failed") {
 		t.Errorf("no hook_failed diagnostic: %v", diags)
+	}
+
+	// With the host's approval the same hook runs.
+	granted := f.agent(t, f.options(nil))
+	f.p.Reply(modeltest.Text("ok"))
+	if _, err := granted.Send(t.Context(), "hi"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(marker); err != nil {
+		t.Errorf("an approved hook did not run: %v", err)
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/hook"
 	"github.com/lite-agent/lite-agent-go/internal/datahome"
 	"github.com/lite-agent/lite-agent-go/model"
+	"github.com/lite-agent/lite-agent-go/permission"
 	"github.com/lite-agent/lite-agent-go/retention"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/skill"
@@ -104,6 +105,22 @@ type Options struct {
 	DisableCleanup bool
 	// Cleanup configures that sweep; Home is always the agent's data home.
 	Cleanup retention.Options
+
+	// Permission decides about every tool call, hook command and MCP
+	// connection. nil means permission.Default(): ask before bash,
+	// write_file, edit_file, delete_file, hook, mcp_connect and mcp__*,
+	// allow the rest. Use PermissionFilePolicy for permissions.json files.
+	Permission permission.Policy
+	// OnApproval answers the calls the policy asks about, one at a time
+	// for the whole agent. nil denies them.
+	OnApproval permission.ApprovalFunc
+	// PermissionDryRun records decisions but runs every tool call.
+	PermissionDryRun bool
+	// PermissionAudit appends every decision to the session log as a
+	// permission_decision event, with redacted input.
+	PermissionAudit bool
+	// Redact hides secrets in audited inputs; nil means permission.Redact.
+	Redact func(json.RawMessage) json.RawMessage
 
 	// DisableHookFiles skips loading <home>/hooks.json and
 	// <workdir>/.<namespace>/hooks.json. Hooks run only what the host
@@ -219,12 +236,16 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 			return nil, err
 		}
 	}
+	gate, err := a.newGate(opts)
+	if err != nil {
+		return nil, err
+	}
 	bg, err := builtin.NewBackground(builtin.BackgroundOptions{})
 	if err != nil {
 		return nil, err
 	}
 	a.bg = bg
-	tools, err := a.buildTools(opts, skills)
+	tools, err := a.buildTools(opts, skills, gate)
 	if err != nil {
 		bg.Close()
 		return nil, err
@@ -482,7 +503,7 @@ func (a *Agent) archiveFor(id string) (archive.Archive, error) {
 }
 
 // buildTools assembles the built-in tools, the custom ones and the filters.
-func (a *Agent) buildTools(opts Options, skills []skill.Skill) ([]tool.Tool, error) {
+func (a *Agent) buildTools(opts Options, skills []skill.Skill, gate *permission.Gate) ([]tool.Tool, error) {
 	resolveArchive := func(ctx context.Context) (builtin.ArchiveScope, error) {
 		id := engine.SessionID(ctx)
 		ar, err := a.archiveFor(id)
@@ -537,8 +558,9 @@ func (a *Agent) buildTools(opts Options, skills []skill.Skill) ([]tool.Tool, err
 		if slices.Contains(opts.DisallowedTools, t.Name()) {
 			continue
 		}
+		t = gate.Wrap(t)
 		if a.hooks != nil {
-			t = hookedTool{Tool: t, a: a}
+			t = hookedTool{Tool: t, a: a} // tool:start fires before the gate
 		}
 		out = append(out, t)
 	}

@@ -14,10 +14,16 @@ import (
 	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
+	"github.com/lite-agent/lite-agent-go/permission"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/storage/codec"
 )
+
+// approveAll answers every approval request with allow.
+func approveAll(context.Context, permission.ApprovalRequest) (permission.Decision, error) {
+	return permission.Allow, nil
+}
 
 func call(id, name, input string) model.Block {
 	return model.ToolCallBlock(id, name, json.RawMessage(input))
@@ -38,10 +44,11 @@ func newFixture(t *testing.T) *fixture {
 
 func (f *fixture) options(c storage.Codec) liteagent.Options {
 	return liteagent.Options{
-		Model:     f.p,
-		ModelName: "test-model",
-		Workdir:   f.workdir,
-		Storage:   storage.Options{Namespace: "acme", Home: f.home, Codec: c},
+		Model:      f.p,
+		ModelName:  "test-model",
+		Workdir:    f.workdir,
+		Storage:    storage.Options{Namespace: "acme", Home: f.home, Codec: c},
+		OnApproval: approveAll,
 	}
 }
 

@@ -11,21 +11,24 @@ type EventType string
 
 // The event types, as in the reference event stream.
 const (
-	EventTurnStart      EventType = "turn_start"       // Turn
-	EventModelCallStart EventType = "model_call_start" // Turn, Model
-	EventModelCallEnd   EventType = "model_call_end"   // Turn, Model, Duration, Usage, Err
-	EventTextDelta      EventType = "text_delta"       // Text
-	EventMessage        EventType = "message"          // Message
-	EventToolUse        EventType = "tool_use"         // Call: every call of a turn, up front, in input order
-	EventToolCallStart  EventType = "tool_call_start"  // Call, Turn
-	EventToolCallEnd    EventType = "tool_call_end"    // Call, Turn, Duration, IsError
-	EventToolResult     EventType = "tool_result"      // Call, Result: in completion order
-	EventTaskUpdate     EventType = "task_update"      // TaskID, Status, Owner
-	EventTurnEnd        EventType = "turn_end"         // Turn, StopReason
-	EventRetry          EventType = "retry"            // Err: a model call is retried (not fatal)
-	EventDiagnostic     EventType = "diagnostic"       // Code, Text: something went wrong beside the turn (a hook failed)
-	EventError          EventType = "error"            // Err, Fatal
-	EventDone           EventType = "done"             // Result
+	EventTurnStart      EventType = "turn_start"          // Turn
+	EventModelCallStart EventType = "model_call_start"    // Turn, Model
+	EventModelCallEnd   EventType = "model_call_end"      // Turn, Model, Duration, Usage, Err
+	EventTextDelta      EventType = "text_delta"          // Text
+	EventMessage        EventType = "message"             // Message
+	EventToolUse        EventType = "tool_use"            // Call: every call of a turn, up front, in input order
+	EventToolCallStart  EventType = "tool_call_start"     // Call, Turn
+	EventToolCallEnd    EventType = "tool_call_end"       // Call, Turn, Duration, IsError
+	EventToolResult     EventType = "tool_result"         // Call, Result: in completion order
+	EventTaskUpdate     EventType = "task_update"         // TaskID, Status, Owner
+	EventTurnEnd        EventType = "turn_end"            // Turn, StopReason
+	EventRetry          EventType = "retry"               // Err: a model call is retried (not fatal)
+	EventDiagnostic     EventType = "diagnostic"          // Code, Text: something went wrong beside the turn (a hook failed)
+	EventPermission     EventType = "permission_decision" // Call, Decision, By, RuleID, Reason, Simulated
+	EventApprovalAsk    EventType = "approval_request"    // Call, Reason
+	EventApprovalAnswer EventType = "approval_resolved"   // Call, Decision, By
+	EventError          EventType = "error"               // Err, Fatal
+	EventDone           EventType = "done"                // Result
 )
 
 // Event is one thing that happened during a turn. Type says which fields are
@@ -58,6 +61,10 @@ type Event struct {
 	TaskID, Status, Owner string
 	// Code classifies a diagnostic, such as "hook_failed".
 	Code string
+	// Decision (allow, ask or deny), By (policy, user or auto), RuleID,
+	// Reason and Simulated describe a permission decision.
+	Decision, By, RuleID, Reason string
+	Simulated                    bool
 	// Err is the error of an error, retry or failed model_call_end event.
 	Err error
 	// Fatal marks an error that ended the turn.

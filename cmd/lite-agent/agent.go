@@ -7,13 +7,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
 	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/anthropic"
+	"github.com/lite-agent/lite-agent-go/permission"
 	"github.com/spf13/cobra"
 )
 
@@ -31,6 +34,8 @@ type agentFlags struct {
 	resume   string
 	cont     bool
 	maxTurns int
+	allow    []string
+	deny     []string
 }
 
 func (f *agentFlags) register(cmd *cobra.Command) {
@@ -41,10 +46,76 @@ func (f *agentFlags) register(cmd *cobra.Command) {
 	fs.StringVar(&f.resume, "resume", "", "continue the session `ID`")
 	fs.BoolVar(&f.cont, "continue", false, "continue the most recent session of this project")
 	fs.IntVar(&f.maxTurns, "max-turns", 0, "bound the model calls of one prompt (default 50)")
+	fs.StringArrayVar(&f.allow, "allow", nil, "allow the tools matching `GLOB` without asking (repeatable), such as bash or 'mcp__*'")
+	fs.StringArrayVar(&f.deny, "deny", nil, "deny the tools matching `GLOB` (repeatable); deny wins over allow")
+}
+
+// defaultAsk lists what the default policy asks about.
+var defaultAsk = []string{"bash", "write_file", "edit_file", "delete_file", "hook", "mcp_connect", "mcp__*"}
+
+// policy returns the permission policy of the flags: deny what --deny
+// names, allow what --allow names, ask about the rest of the default
+// policy's list, allow everything else.
+func (f *agentFlags) policy() (permission.Policy, error) {
+	var ask []string
+	for _, name := range defaultAsk {
+		if !slices.Contains(f.allow, name) {
+			ask = append(ask, name)
+		}
+	}
+	p, err := permission.New(permission.Options{Allow: f.allow, Ask: ask, Deny: f.deny, Default: permission.Allow})
+	if err != nil {
+		return nil, usagef("invalid --allow or --deny: %w", err)
+	}
+	return p, nil
+}
+
+// terminalApprover asks on the terminal about each call the policy asks
+// about, reading the answer from in. It returns nil (deny every ask) when
+// in is not a terminal, so that scripts never block on a prompt.
+func terminalApprover(in *lineReader, errw io.Writer) permission.ApprovalFunc {
+	if in == nil || !in.terminal {
+		return nil
+	}
+	return func(ctx context.Context, req permission.ApprovalRequest) (permission.Decision, error) {
+		fmt.Fprintf(errw, "allow %s %s? [y/N] ", req.Call.Name, clip(string(req.Call.Input)))
+		line, ok := in.readLine()
+		if ok && (strings.EqualFold(strings.TrimSpace(line), "y") || strings.EqualFold(strings.TrimSpace(line), "yes")) {
+			return permission.Allow, nil
+		}
+		return permission.Deny, nil
+	}
+}
+
+// lineReader reads lines from the command's input, shared between chat
+// prompts and approval questions.
+type lineReader struct {
+	sc       *bufio.Scanner
+	terminal bool
+}
+
+func newLineReader(r io.Reader) *lineReader {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	lr := &lineReader{sc: sc}
+	if f, ok := r.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			lr.terminal = true
+		}
+	}
+	return lr
+}
+
+func (l *lineReader) readLine() (string, bool) {
+	if !l.sc.Scan() {
+		return "", false
+	}
+	return l.sc.Text(), true
 }
 
 // newAgent builds the agent the flags describe and selects its session.
-func newAgent(ctx context.Context, g *globalFlags, f *agentFlags) (*liteagent.Agent, error) {
+// Approval questions are read from in when it is a terminal.
+func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader, errw io.Writer) (*liteagent.Agent, error) {
 	if f.resume != "" && f.cont {
 		return nil, usagef("--resume and --continue are mutually exclusive")
 	}
@@ -55,16 +126,22 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags) (*liteagent.Ag
 	if err != nil {
 		return nil, err
 	}
+	policy, err := f.policy()
+	if err != nil {
+		return nil, err
+	}
 	provider, name, err := buildProvider(f)
 	if err != nil {
 		return nil, err
 	}
 	a, err := liteagent.New(ctx, liteagent.Options{
-		Model:     provider,
-		ModelName: name,
-		Workdir:   filepath.Dir(p.paths.ProjectConfigDir),
-		Storage:   p.opts,
-		MaxTurns:  f.maxTurns,
+		Model:      provider,
+		ModelName:  name,
+		Workdir:    filepath.Dir(p.paths.ProjectConfigDir),
+		Storage:    p.opts,
+		MaxTurns:   f.maxTurns,
+		Permission: policy,
+		OnApproval: terminalApprover(in, errw),
 	})
 	if err != nil {
 		return nil, err
@@ -141,7 +218,7 @@ func newRunCommand(g *globalFlags) *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			a, err := newAgent(cmd.Context(), g, f)
+			a, err := newAgent(cmd.Context(), g, f, newLineReader(cmd.InOrStdin()), cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
@@ -162,21 +239,21 @@ func newChatCommand(g *globalFlags) *cobra.Command {
 		Short: "Talk with the agent in one session; an empty line or EOF ends",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			a, err := newAgent(cmd.Context(), g, f)
+			out, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
+			in := newLineReader(cmd.InOrStdin())
+			a, err := newAgent(cmd.Context(), g, f, in, errw)
 			if err != nil {
 				return err
 			}
 			defer a.Close()
-			out, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
 			fmt.Fprintf(errw, "session %s (empty line or Ctrl-D to quit)\n", a.SessionID())
-			in := bufio.NewScanner(cmd.InOrStdin())
-			in.Buffer(make([]byte, 64<<10), 1<<20)
 			for {
 				fmt.Fprint(errw, "> ")
-				if !in.Scan() {
+				text, ok := in.readLine()
+				if !ok {
 					break
 				}
-				line := strings.TrimSpace(in.Text())
+				line := strings.TrimSpace(text)
 				if line == "" || line == "/exit" {
 					break
 				}
@@ -188,7 +265,7 @@ func newChatCommand(g *globalFlags) *cobra.Command {
 				}
 			}
 			fmt.Fprintln(errw)
-			return in.Err()
+			return in.sc.Err()
 		},
 	}
 	f.register(cmd)
@@ -223,6 +300,10 @@ func turn(ctx context.Context, a *liteagent.Agent, prompt string, out, errw io.W
 				mark = "← error:"
 			}
 			fmt.Fprintf(errw, "%s %s\n", mark, clip(ev.Result.Content))
+		case engine.EventPermission:
+			if ev.Decision == "deny" {
+				fmt.Fprintf(errw, "denied %s (%s)\n", ev.Call.Name, cmpOr(ev.Reason, "by "+ev.By))
+			}
 		case engine.EventTaskUpdate:
 			fmt.Fprintf(errw, "task #%s %s\n", ev.TaskID, ev.Status)
 		case engine.EventDone:

@@ -103,7 +103,7 @@ func TestRunStreamsTheAnswerAndResumes(t *testing.T) {
 	home, work := t.TempDir(), t.TempDir()
 	base := []string{"--home", home, "--workdir", work, "--namespace", "acme"}
 
-	r := runCLI(t, append(base, "run", "write hello.txt")...)
+	r := runCLI(t, append(base, "run", "--allow", "write_file", "write hello.txt")...)
 	if r.code != 0 {
 		t.Fatalf("run: %d %s", r.code, r.stderr)
 	}

@@ -1,0 +1,78 @@
+package liteagent_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/engine"
+	"github.com/lite-agent/lite-agent-go/model/modeltest"
+	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+func TestDefaultPolicyDeniesWritesWithoutAnApprovalHandler(t *testing.T) {
+	f := newFixture(t)
+	opts := f.options(nil)
+	opts.OnApproval = nil
+	a := f.agent(t, opts)
+	f.p.Reply(modeltest.ToolCalls(
+		call("w", "write_file", `{"path":"x.txt","content":"x"}`),
+		call("b", "bash", `{"command":"touch y.txt"}`),
+		call("r", "read_file", `{"path":"nothing.txt"}`),
+	))
+	f.p.Reply(modeltest.Text("ok"))
+	var types []engine.EventType
+	for ev, err := range a.Run(t.Context(), "go") {
+		if err != nil {
+			t.Fatal(err)
+		}
+		types = append(types, ev.Type)
+	}
+	msgs := f.p.Requests()[1].Messages
+	res := msgs[len(msgs)-1].Blocks
+	if res[0].Content != "Error: denied by user" || res[1].Content != "Error: denied by user" || strings.HasPrefix(res[2].Content, "Error: denied") {
+		t.Errorf("results %+v", res)
+	}
+	for _, name := range []string{"x.txt", "y.txt"} {
+		if _, err := os.Stat(filepath.Join(f.workdir, name)); err == nil {
+			t.Errorf("%s was created", name)
+		}
+	}
+	if !slices.Contains(types, engine.EventApprovalAsk) || !slices.Contains(types, engine.EventPermission) {
+		t.Errorf("events %v", types)
+	}
+}
+
+func TestPermissionAuditIsPersistedRedacted(t *testing.T) {
+	f := newFixture(t)
+	opts := f.options(nil)
+	opts.PermissionAudit = true
+	a := f.agent(t, opts)
+	f.p.Reply(modeltest.ToolCalls(call("b", "bash", `{"command":"echo token=abcdefghijkl"}`)))
+	f.p.Reply(modeltest.Text("ok"))
+	if _, err := a.Send(t.Context(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	cp, _ := session.NewFileCheckpointer(a.Paths().SessionsDir, session.FileOptions{Encoding: storage.Encoding{Namespace: "acme", ProjectID: a.Paths().Hash}})
+	evs, err := cp.Read(t.Context(), a.SessionID(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var audit []session.PermissionDecisionEvent
+	var order []string
+	for _, e := range evs {
+		order = append(order, e.Event.EventType())
+		if pd, ok := e.Event.(session.PermissionDecisionEvent); ok {
+			audit = append(audit, pd)
+		}
+	}
+	if len(audit) != 1 || audit[0].Turn != 1 || strings.Contains(string(audit[0].Call.Input), "abcdefghijkl") {
+		t.Errorf("audit %+v", audit)
+	}
+	if i, j := slices.Index(order, "permission_decision"), slices.Index(order, "tool_result"); i < 0 || i > j {
+		t.Errorf("log order %v", order)
+	}
+}
