@@ -273,11 +273,15 @@ type TaskInput struct {
 	TaskID       string `json:"task_id,omitempty" jsonschema:"the id of an existing task in your task list that this subagent works on"`
 }
 
-// RefineSchema requires at least one task.
+// RefineSchema requires an array of 1 to MaxTasks tasks, and a boolean
+// (not null) run_in_background.
 func (Input) RefineSchema(s *jsonschema.Schema) {
 	tasks := s.Properties["tasks"]
+	tasks.Type, tasks.Types = "array", nil
 	tasks.MinItems = jsonschema.Ptr(1)
 	tasks.MaxItems = jsonschema.Ptr(MaxTasks)
+	bg := s.Properties["run_in_background"]
+	bg.Type, bg.Types = "boolean", nil
 }
 
 // Tool returns the Agent tool. Each call validates its tasks, starts one

@@ -367,7 +367,9 @@ func TestCallValidation(t *testing.T) {
 		want  string // exact content, or a prefix ending in "…"
 	}{
 		{"NoTasks", subagent.ToolOptions{}, map[string]any{"tasks": []any{}}, "Error: invalid input for Agent: …"},
-		{"NullTasks", subagent.ToolOptions{}, map[string]any{"tasks": nil}, "Error: tasks must contain at least 1 task"},
+		{"NullTasks", subagent.ToolOptions{}, map[string]any{"tasks": nil}, "Error: invalid input for Agent: …"},
+		{"TooManyTasks", subagent.ToolOptions{}, map[string]any{"tasks": slices.Repeat([]any{gp(nil)}, subagent.MaxTasks+1)}, "Error: invalid input for Agent: …"},
+		{"RunInBackgroundIsBoolean", subagent.ToolOptions{}, map[string]any{"tasks": []any{gp(nil)}, "run_in_background": "yes"}, "Error: invalid input for Agent: …"},
 		{"MissingPrompt", subagent.ToolOptions{}, map[string]any{"tasks": []any{map[string]any{"display_name": "x", "subagent_type": "y"}}}, "Error: invalid input for Agent: …"},
 		{"UnknownField", subagent.ToolOptions{}, map[string]any{"tasks": []any{gp(map[string]any{"extra": 1})}}, "Error: invalid input for Agent: …"},
 		{"InvisibleDisplayName", subagent.ToolOptions{}, map[string]any{"tasks": []any{gp(nil), gp(map[string]any{"display_name": " \u200b\u0007\u202e\n"})}},
@@ -667,4 +669,15 @@ func TestWaitBlocksUntilDelivered(t *testing.T) {
 	if err := h.pool.Wait(t.Context(), "other-session"); err != nil {
 		t.Fatal(err)
 	}
+}
+
+func TestRunInBackgroundIsIgnored(t *testing.T) {
+	h := newHarness(t, 0, subagent.ToolOptions{})
+	input, _ := json.Marshal(map[string]any{"tasks": []any{task1("a", "general-purpose", "gate:bg")}, "run_in_background": false})
+	res, err := h.tool.Call(t.Context(), input)
+	if err != nil || !acceptedRE.MatchString(res.Content) {
+		t.Fatalf("result %+v, %v", res, err)
+	}
+	close(h.gate("bg"))
+	h.next()
 }
