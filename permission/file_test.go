@@ -518,3 +518,5 @@ func TestFilePolicyPathsComeFromTheStorageLayout(t *testing.T) {
 		t.Errorf("sources with every layer disabled: %v", got)
 	}
 }
+
+func storageHome(home string) storage.Options { return storage.Options{Home: home} }

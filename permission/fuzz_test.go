@@ -1,0 +1,116 @@
+package permission
+
+import (
+	"encoding/json"
+	"testing"
+	"unicode/utf8"
+)
+
+func FuzzDecodeRules(f *testing.F) {
+	f.Add([]byte(`{"version":1,"rules":[{"id":"a","tool":["bash"],"when":{"command":{"startsWith":"git"}},"effect":"ask"}]}`))
+	f.Add([]byte(`{"version":1,"rules":[{"tool":"read_file","when":{"path":{"not":{"glob":"src/**"}}},"effect":"deny"}]}`))
+	f.Add([]byte(`{"version":1,"rules":[{"effect":"deny","effect":"allow"}]}`))
+	f.Add([]byte(`{"version":1}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rules, err := DecodeRules(data)
+		if err != nil {
+			if _, ok := err.(*ConfigError); !ok {
+				t.Fatalf("error %T is not a *ConfigError", err)
+			}
+			return
+		}
+		// What the strict decoder accepts is valid JSON to every decoder.
+		if !utf8.Valid(data) || !json.Valid(data) {
+			t.Fatalf("accepted invalid data %q", data)
+		}
+		// It compiles, and it survives encoding.
+		if _, err := New(Options{Rules: rules, HomeDir: "/h", Workdir: "/w"}); err != nil {
+			t.Fatalf("accepted rules do not compile: %v", err)
+		}
+		enc, err := EncodeRules(rules)
+		if err != nil {
+			t.Fatalf("accepted rules do not encode: %v", err)
+		}
+		back, err := DecodeRules(enc)
+		if err != nil {
+			t.Fatalf("encoded rules do not decode: %v\n%s", err, enc)
+		}
+		if len(back) != len(rules) {
+			t.Fatalf("round trip changed the rule count: %d, %d", len(rules), len(back))
+		}
+		for i := range rules {
+			if !sameRule(rules[i], back[i]) {
+				t.Fatalf("round trip changed rule %d: %+v, %+v", i, rules[i], back[i])
+			}
+		}
+	})
+}
+
+func sameRule(a, b Rule) bool {
+	if a.ID != b.ID || a.Description != b.Description || a.Effect != b.Effect || len(a.Tool) != len(b.Tool) || len(a.When) != len(b.When) {
+		return false
+	}
+	for i := range a.Tool {
+		if a.Tool[i] != b.Tool[i] {
+			return false
+		}
+	}
+	for k, c := range a.When {
+		d, ok := b.When[k]
+		if !ok || !c.equal(d) {
+			return false
+		}
+	}
+	return true
+}
+
+func FuzzBashCommands(f *testing.F) {
+	for _, s := range []string{
+		"git status && rm -rf x", "echo $(cat secret) > out", `bash -c "eval $x"`, "cat <(ls) | xargs -I{} sh -c '{}'",
+		"a 'unterminated", "f() { rm x; }; f", `find . -exec sh -c 'rm "$1"' _ {} \;`, "cd a; cd ..; cat ../b",
+	} {
+		f.Add(s)
+	}
+	// A policy that allows every analyzed command, so that only the
+	// analysis can make a line ask.
+	p, err := New(Options{
+		Rules:   []Rule{{Tool: []string{"bash"}, When: map[string]Condition{"command": Regex("")}, Effect: Allow}},
+		Default: Allow, HomeDir: "/home/u", Workdir: "/w",
+	})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		a := analyzeBash(line, "/home/u", "/w")
+		if !utf8.ValidString(line) && a.opaque == "" {
+			t.Fatal("a line that is not UTF-8 is not opaque")
+		}
+		// The policy sees the line as JSON carries it (invalid UTF-8
+		// becomes U+FFFD); analyze that form for the comparison below.
+		b, _ := json.Marshal(map[string]string{"command": line})
+		var in struct{ Command string }
+		if err := json.Unmarshal(b, &in); err != nil {
+			t.Fatal(err)
+		}
+		line = in.Command
+		a = analyzeBash(line, "/home/u", "/w")
+		if !a.parsed && a.opaque == "" {
+			t.Fatal("an unparsed line is not opaque")
+		}
+		for _, acc := range a.accesses {
+			if acc.path == "" || acc.mode < modeRead || acc.mode > modeDelete {
+				t.Fatalf("bad access %+v", acc)
+			}
+		}
+		if len(a.cwds) == 0 || a.cwds[0] != "" || len(a.cwds) > maxCwds {
+			t.Fatalf("bad working directories %q", a.cwds)
+		}
+		v, err := p.Check(t.Context(), Call{Name: "bash", Input: b})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.opaque != "" && v.Decision == Allow {
+			t.Fatalf("%q cannot be analyzed (%s) but was allowed", line, a.opaque)
+		}
+	})
+}
