@@ -681,3 +681,21 @@ func TestRunInBackgroundIsIgnored(t *testing.T) {
 	close(h.gate("bg"))
 	h.next()
 }
+
+func TestResumedSessionRunsOnceAtATime(t *testing.T) {
+	h := newHarness(t, 0, subagent.ToolOptions{})
+	started := make(chan struct{}, 2)
+	h.onRun = func(context.Context, subagent.ChildRequest) { started <- struct{}{} }
+	resume := map[string]any{"display_name": "a", "subagent_type": "general-purpose", "prompt": "gate:r", "resume": "agent-general-purpose-0000aaaa"}
+	h.call(resume)
+	<-started
+	h.call(resume)
+	second := h.next()
+	if second.Children[0].Content != "Error: subagent agent-general-purpose-0000aaaa is already running" {
+		t.Fatalf("second group %+v", second)
+	}
+	close(h.gate("r"))
+	if first := h.next(); first.Status != subagent.StatusCompleted || first.Children[0].AgentID != "agent-general-purpose-0000aaaa" {
+		t.Fatalf("first group %+v", first)
+	}
+}
