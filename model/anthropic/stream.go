@@ -64,8 +64,15 @@ func (r *reader) event(ev sdk.MessageStreamEventUnion) bool {
 		return false
 	}
 	switch ev.Type {
+	case "content_block_start":
+		// The API starts text blocks empty, but text here is text all the same.
+		if cb := &r.acc.Content[ev.Index]; cb.Type == "text" && cb.Text != "" {
+			return r.emit(model.Chunk{Kind: model.ChunkText, Text: cb.Text})
+		}
 	case "content_block_delta":
-		if ev.Delta.Type == "text_delta" && ev.Delta.Text != "" {
+		// Accumulate has checked the index. A text delta aimed at a block of
+		// another type goes nowhere in the final message, so not out either.
+		if ev.Delta.Type == "text_delta" && ev.Delta.Text != "" && r.acc.Content[ev.Index].Type == "text" {
 			return r.emit(model.Chunk{Kind: model.ChunkText, Text: ev.Delta.Text})
 		}
 	case "content_block_stop":

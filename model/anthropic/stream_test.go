@@ -457,3 +457,27 @@ func mustMarshal(t *testing.T, v any) []byte {
 	}
 	return b
 }
+
+func TestTextChunksAddUpToTheFinalText(t *testing.T) {
+	// A text block that starts with text yields it; a text delta aimed at a
+	// block of another type is not text of the message and is not yielded.
+	api := newFakeAPI(t, sse(
+		messageStart(1, 0, 0),
+		event("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":"pre"}}`),
+		textDelta(0, "fix"),
+		blockStop(0),
+		toolStart(1, "toolu_1", "f"),
+		textDelta(1, "stray"),
+		inputDelta(1, `{}`),
+		blockStop(1),
+		messageDelta("tool_use", 2),
+		messageStop(),
+	))
+	r := collect(t, api.provider(Options{}).Stream(t.Context(), question))
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	if r.text() != "prefix" || r.done.Message.PlainText() != "prefix" {
+		t.Errorf("text chunks %q, final text %q; want both %q", r.text(), r.done.Message.PlainText(), "prefix")
+	}
+}
