@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/spill"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -61,6 +62,13 @@ func newVerifyCommand(g *globalFlags) *cobra.Command {
 				}
 			}
 			rep := verifyReport{Problems: []problem{}}
+			// A migration that did not finish leaves its marker in the home or
+			// the project directory: its data is incomplete.
+			for _, dir := range append([]string{p.paths.Home}, dirs...) {
+				if err := migrate.CheckComplete(dir); err != nil {
+					rep.add(filepath.Join(dir, migrate.MarkerName), "", "migration", err)
+				}
+			}
 			for _, dir := range dirs {
 				enc := storage.Encoding{Codec: p.opts.Codec, Namespace: p.paths.Namespace, ProjectID: filepath.Base(dir)}
 				if ok, _ := exists(dir); !ok {
