@@ -54,6 +54,9 @@ type FileCheckpointer struct {
 	now     func() time.Time // the clock stamping batches
 	maxLine int              // MaxLineBytes; lowered by tests
 
+	lines lineReaders // recycled read buffers
+	bufs  sync.Pool   // recycled *[]byte batch buffers
+
 	mu    sync.Mutex            // guards the fields below
 	heads map[string]headEntry  // cached heads, valid while the file's stamp holds
 	gates map[string]*localGate // in-process queues per session
@@ -282,7 +285,9 @@ func (s *session) load(ctx context.Context, o loadOpts) (loaded, error) {
 		since = int64(^uint64(0) >> 1)
 	}
 	var bad *Problem
-	res, err := scan(ctx, s.c.enc, f, s.c.maxLine, scanOpts{id: s.id, file: s.file, since: since},
+	lr := s.c.lines.get(f, s.c.maxLine)
+	defer s.c.lines.put(lr)
+	res, err := scan(ctx, s.c.enc, lr, scanOpts{id: s.id, file: s.file, since: since},
 		func(r scanRecord) bool {
 			if r.event != nil {
 				out.events = append(out.events, *r.event)
@@ -381,14 +386,25 @@ func (c *FileCheckpointer) Append(ctx context.Context, id string, events []Event
 	if len(events) == 0 {
 		return h.head, nil
 	}
-	buf, err := encodeBatch(ctx, c.enc, id, s.file, h.head, formatTime(c.now()), events, c.maxLine)
+	bp, _ := c.bufs.Get().(*[]byte)
+	if bp == nil {
+		bp = new([]byte)
+	}
+	defer func() {
+		if cap(*bp) <= 4<<20 {
+			c.bufs.Put(bp)
+		}
+	}()
+	buf := (*bp)[:0]
+	if !h.newline {
+		// The last record lacks its newline: start on a fresh line.
+		buf = append(buf, '\n')
+	}
+	buf, err = encodeBatch(ctx, c.enc, buf, id, s.file, h.head, formatTime(c.now()), events, c.maxLine)
 	if err != nil {
 		return 0, err
 	}
-	if !h.newline {
-		// The last record lacks its newline: start on a fresh line.
-		buf = append([]byte{'\n'}, buf...)
-	}
+	*bp = buf
 	if err := s.held(); err != nil {
 		return 0, err
 	}
@@ -408,10 +424,10 @@ func (c *FileCheckpointer) Append(ctx context.Context, id string, events []Event
 	return head, nil
 }
 
-// encodeBatch stamps events as seq head+1… and encodes every record, each
-// followed by '\n'.
-func encodeBatch(ctx context.Context, enc storage.Encoding, id, file string, head int64, ts string, events []Event, maxLine int) ([]byte, error) {
-	var buf, scratch []byte
+// encodeBatch stamps events as seq head+1… and appends every record to buf,
+// each followed by '\n'.
+func encodeBatch(ctx context.Context, enc storage.Encoding, buf []byte, id, file string, head int64, ts string, events []Event, maxLine int) ([]byte, error) {
+	var scratch []byte
 	for i, ev := range events {
 		seq := head + int64(i) + 1
 		rec := strconv.FormatInt(seq, 10)
@@ -640,7 +656,9 @@ func (c *FileCheckpointer) Scan(ctx context.Context, id string, sinceSeq int64) 
 		defer f.Close()
 		stopped := false
 		var checked time.Time
-		_, err = scan(ctx, c.enc, f, c.maxLine, scanOpts{id: id, file: s.file, since: max(sinceSeq, 0)},
+		lr := c.lines.get(f, c.maxLine)
+		defer c.lines.put(lr)
+		_, err = scan(ctx, c.enc, lr, scanOpts{id: id, file: s.file, since: max(sinceSeq, 0)},
 			func(r scanRecord) bool {
 				if r.event == nil {
 					return true
@@ -688,7 +706,9 @@ func (c *FileCheckpointer) Verify(ctx context.Context, id string) ([]Problem, er
 	}
 	defer f.Close()
 	var problems []Problem
-	_, err = scan(ctx, c.enc, f, c.maxLine, scanOpts{id: id, file: s.file, all: true},
+	lr := c.lines.get(f, c.maxLine)
+	defer c.lines.put(lr)
+	_, err = scan(ctx, c.enc, lr, scanOpts{id: id, file: s.file, all: true},
 		func(scanRecord) bool { return true },
 		func(p Problem) bool { problems = append(problems, p); return true })
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"strconv"
+	"sync"
 
 	"github.com/lite-agent/lite-agent-go/storage"
 )
@@ -24,10 +25,37 @@ type lineReader struct {
 	long []byte
 	off  int64 // offset of the next line
 	max  int
+	rd   reader // the JSON reader of the current line, kept for its scratch buffer
 }
 
-func newLineReader(r io.Reader, max int) *lineReader {
-	return &lineReader{br: bufio.NewReaderSize(r, 64<<10), max: max}
+// lineReaders recycles line readers and their buffers between reads. Fresh
+// memory costs page faults, which on small virtual machines cost more than
+// the reading itself.
+type lineReaders struct{ pool sync.Pool }
+
+// get returns a line reader over r.
+func (p *lineReaders) get(r io.Reader, max int) *lineReader {
+	lr, _ := p.pool.Get().(*lineReader)
+	if lr == nil {
+		lr = &lineReader{br: bufio.NewReaderSize(r, 64<<10)}
+	} else {
+		lr.br.Reset(r)
+	}
+	lr.off, lr.max = 0, max
+	return lr
+}
+
+// put recycles lr, dropping buffers that grew large.
+func (p *lineReaders) put(lr *lineReader) {
+	lr.br.Reset(nil)
+	if cap(lr.long) > 1<<20 {
+		lr.long = nil
+	}
+	if cap(lr.rd.scratch) > 1<<20 {
+		lr.rd.scratch = nil
+	}
+	lr.rd.b = nil
+	p.pool.Put(lr)
 }
 
 // line is one line of a log.
@@ -113,16 +141,15 @@ type scanResult struct {
 	stopped bool  // a callback stopped the scan
 }
 
-// scan reads a log from r, validating each record, and calls onRecord for
+// scan reads a log from lr, validating each record, and calls onRecord for
 // every good record and onProblem for every bad one, in order. Without
 // opts.all it stops after the first problem, having read on only to learn
 // whether the bad record was the last non-blank line (Problem.Tail). Either
 // callback returning false stops the scan. The error is an I/O error or
 // ctx.Err(), never a problem.
-func scan(ctx context.Context, enc storage.Encoding, r io.Reader, maxLine int, opts scanOpts,
+func scan(ctx context.Context, enc storage.Encoding, lr *lineReader, opts scanOpts,
 	onRecord func(scanRecord) bool, onProblem func(Problem) bool) (scanResult, error) {
-	lr := newLineReader(r, maxLine)
-	rd := new(reader) // reused, so that its scratch buffer is too
+	rd := &lr.rd
 	res := scanResult{newline: true}
 	var pending *Problem // the last problem, until we know whether it is the tail
 	for {
