@@ -1,0 +1,666 @@
+package mcphost
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// A Transport is how the host talks to a server.
+type Transport string
+
+// The transports. There is no legacy SSE transport and no fallback from one
+// transport to another.
+const (
+	// TransportStdio starts the server as a child process and exchanges
+	// newline-delimited JSON-RPC messages over its standard input and output.
+	TransportStdio Transport = "stdio"
+	// TransportHTTP talks to a Streamable HTTP endpoint.
+	TransportHTTP Transport = "http"
+)
+
+// A Source says where a server's configuration came from.
+type Source string
+
+// The sources, in the order they are merged.
+const (
+	// SourceGlobal is <home>/mcps.json.
+	SourceGlobal Source = "global"
+	// SourceProject is <workdir>/.<namespace>/mcps.json.
+	SourceProject Source = "project"
+	// SourceConstructor is LoadOptions.Servers, given by the host program.
+	SourceConstructor Source = "constructor"
+)
+
+// ConfigFile is the name of the file, in the data home and in the project
+// configuration directory, that lists MCP servers.
+const ConfigFile = "mcps.json"
+
+// Limits of the configuration.
+const (
+	// MaxConfigBytes is the largest mcps.json accepted: 256 KiB.
+	MaxConfigBytes = 256 << 10
+	// DefaultMaxServers is the number of servers a configuration may hold
+	// unless [LoadOptions.MaxServers] or [Options.MaxServers] say otherwise.
+	DefaultMaxServers = 32
+	// DefaultTimeout bounds connecting, listing tools and each call when
+	// [ServerConfig.Timeout] is zero.
+	DefaultTimeout = 30 * time.Second
+	// MaxTimeout is the largest [ServerConfig.Timeout] accepted.
+	MaxTimeout = 300 * time.Second
+	// maxArgs is the most arguments a stdio server may be given.
+	maxArgs = 256
+)
+
+// ServerConfig configures one MCP server. In mcps.json it is the object
+// under the server's name; the JSON keys are given with each field. Nothing
+// in it is interpolated: "$HOME" is passed on as those five characters.
+type ServerConfig struct {
+	// Type is the transport, "stdio" or "http" (JSON "type"). The zero
+	// value means stdio.
+	Type Transport
+
+	// Command is the program a stdio server runs (JSON "command"), looked up
+	// in the host's PATH when it has no slash. Required for stdio; it must
+	// not contain NUL.
+	Command string
+	// Args are the program's arguments (JSON "args"): at most 256 strings
+	// without NUL. Only for stdio.
+	Args []string
+	// Env adds variables to the environment of a stdio server (JSON "env").
+	// Names match ^[A-Za-z_][A-Za-z0-9_]*$ and values contain no NUL. The
+	// server otherwise inherits only HOME, LOGNAME, PATH, SHELL, TERM and
+	// USER from the host. Values are never shown, logged or put in errors.
+	Env map[string]string
+
+	// URL is the Streamable HTTP endpoint of an http server (JSON "url"):
+	// https, or http on localhost, 127.0.0.1 or [::1]; without user
+	// information or fragment. Required for http.
+	URL string
+	// Headers are sent with every HTTP request (JSON "headers"), for
+	// example an Authorization header. Host, Connection, Content-Length,
+	// Mcp-Protocol-Version and Mcp-Session-Id are reserved. Values are never
+	// shown, logged or put in errors. Only for http.
+	Headers map[string]string
+
+	// Timeout bounds connecting (start, handshake and tool listing), each
+	// later listing and each call, which is given Timeout again whenever
+	// the server reports progress (JSON "timeoutMs", in milliseconds, 1 to
+	// 300000). Zero means DefaultTimeout.
+	Timeout time.Duration
+}
+
+// normalize returns c with defaults filled in and empty collections made
+// nil, the form two configurations are compared in.
+func (c ServerConfig) normalize() ServerConfig {
+	if c.Type == "" {
+		c.Type = TransportStdio
+	}
+	if c.Timeout == 0 {
+		c.Timeout = DefaultTimeout
+	}
+	if len(c.Args) == 0 {
+		c.Args = nil
+	} else {
+		c.Args = slices.Clone(c.Args)
+	}
+	if len(c.Env) == 0 {
+		c.Env = nil
+	} else {
+		c.Env = maps.Clone(c.Env)
+	}
+	if len(c.Headers) == 0 {
+		c.Headers = nil
+	} else {
+		c.Headers = maps.Clone(c.Headers)
+	}
+	return c
+}
+
+// equal reports whether two normalized configurations are the same.
+func (c ServerConfig) equal(d ServerConfig) bool {
+	return c.Type == d.Type && c.Command == d.Command && slices.Equal(c.Args, d.Args) &&
+		maps.Equal(c.Env, d.Env) && c.URL == d.URL && maps.Equal(c.Headers, d.Headers) &&
+		c.Timeout == d.Timeout
+}
+
+// A Server is one configured server: its name, where it was configured and
+// how to reach it.
+type Server struct {
+	// Name is the server's name, 1 to 24 ASCII letters, digits, '_' or
+	// '-', without "__". Its tools are called mcp__<Name>__<tool>.
+	Name string
+	// Source is where the configuration came from.
+	Source Source
+	// File is the mcps.json the server was read from; "" for the
+	// constructor source.
+	File string
+	// Config is how to reach the server.
+	Config ServerConfig
+}
+
+// Config is the merged MCP configuration of an agent: every server of every
+// source, sorted by name. The zero value configures no servers. [New]
+// validates a Config again, so a host may also build one by hand.
+type Config struct {
+	// Servers lists the configured servers, each name once.
+	Servers []Server
+}
+
+// LoadOptions says where LoadConfig looks for servers.
+type LoadOptions struct {
+	// Paths is the layout whose Home and ProjectConfigDir hold the global
+	// and the project mcps.json. An empty Home or ProjectConfigDir skips
+	// that file. No other place is ever read: not a parent directory, not
+	// the .lite-agent directory of a project under another namespace, not
+	// another tool's configuration.
+	Paths storage.ProjectPaths
+
+	// Servers are the host program's own servers (source "constructor"),
+	// merged after the files.
+	Servers map[string]ServerConfig
+
+	// NoFiles skips both files, leaving only Servers.
+	NoFiles bool
+
+	// MaxServers caps the number of servers after merging; zero means
+	// DefaultMaxServers.
+	MaxServers int
+}
+
+// A ConfigError reports an invalid, oversized or conflicting configuration.
+// It names the file and the server but never repeats a value: env values,
+// headers, URLs and arguments stay out of the message.
+type ConfigError struct {
+	// File is the mcps.json at fault; "" for the constructor source or for
+	// a problem of the merged configuration.
+	File string
+	// Server is the server at fault, if one is.
+	Server string
+	// Message says what is wrong.
+	Message string
+}
+
+func (e *ConfigError) Error() string {
+	var b strings.Builder
+	b.WriteString("invalid MCP configuration")
+	if e.File != "" {
+		b.WriteString(" in " + e.File)
+	}
+	if e.Server != "" {
+		b.WriteString(": server " + quoteName(e.Server))
+	}
+	b.WriteString(": " + e.Message)
+	return b.String()
+}
+
+// A ConflictError reports one server name configured differently in two
+// sources.
+type ConflictError struct {
+	// Server is the name configured twice.
+	Server string
+	// First and Second are where it was configured, each a file path or,
+	// for the constructor source, "constructor options".
+	First, Second string
+}
+
+func (e *ConflictError) Error() string {
+	return fmt.Sprintf("conflicting MCP server %s in %s and %s", quoteName(e.Server), e.First, e.Second)
+}
+
+// quoteName renders a server name for a message: 'name' when it is a valid
+// name, a Go-quoted string cut to 64 bytes otherwise.
+func quoteName(name string) string {
+	if validName(name) {
+		return "'" + name + "'"
+	}
+	return quoteKey(name)
+}
+
+// serverNameRE is the syntax of a server name, with "__" excluded separately.
+var serverNameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,24}$`)
+
+// envNameRE is the syntax of an environment variable name.
+var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// validName reports whether name may name a server.
+func validName(name string) bool {
+	return serverNameRE.MatchString(name) && !strings.Contains(name, "__")
+}
+
+// ValidateName returns an error unless name is 1 to 24 ASCII letters,
+// digits, '_' or '-' without "__", the names servers may have.
+func ValidateName(name string) error {
+	if !validName(name) {
+		return errors.New("MCP server name must be 1-24 letters, digits, underscores or hyphens, without '__'")
+	}
+	return nil
+}
+
+// reservedHeaders are the HTTP headers the transport owns.
+var reservedHeaders = []string{"host", "connection", "content-length", "mcp-protocol-version", "mcp-session-id"}
+
+// Validate reports the first problem of c, or nil. Its messages never
+// contain a value of c.
+func (c ServerConfig) Validate() error {
+	if c.Timeout < 0 || c.Timeout > MaxTimeout || (c.Timeout > 0 && c.Timeout < time.Millisecond) {
+		return errors.New("timeoutMs must be an integer from 1 to 300000")
+	}
+	switch c.Type {
+	case "", TransportStdio:
+		if c.URL != "" || len(c.Headers) > 0 {
+			return errors.New("url and headers are only for http servers")
+		}
+		if strings.TrimSpace(c.Command) == "" || strings.ContainsRune(c.Command, 0) {
+			return errors.New("command must be a non-empty string without NUL")
+		}
+		if len(c.Args) > maxArgs {
+			return fmt.Errorf("args must be at most %d strings", maxArgs)
+		}
+		for i, a := range c.Args {
+			if strings.ContainsRune(a, 0) {
+				return fmt.Errorf("args[%d] contains NUL", i)
+			}
+		}
+		for _, k := range slices.Sorted(maps.Keys(c.Env)) {
+			if !envNameRE.MatchString(k) {
+				return fmt.Errorf("env name %s must match ^[A-Za-z_][A-Za-z0-9_]*$", quoteKey(k))
+			}
+			if strings.ContainsRune(c.Env[k], 0) {
+				return fmt.Errorf("env %s: value contains NUL", k)
+			}
+		}
+		return nil
+	case TransportHTTP:
+		if c.Command != "" || len(c.Args) > 0 || len(c.Env) > 0 {
+			return errors.New("command, args and env are only for stdio servers")
+		}
+		if _, err := checkURL(c.URL); err != nil {
+			return err
+		}
+		for _, k := range slices.Sorted(maps.Keys(c.Headers)) {
+			if !validHeaderName(k) {
+				return fmt.Errorf("header name %s is not a valid HTTP header name", quoteKey(k))
+			}
+			if slices.Contains(reservedHeaders, strings.ToLower(k)) {
+				return fmt.Errorf("headers contains a reserved HTTP header (%s)", k)
+			}
+			if strings.ContainsAny(c.Headers[k], "\r\n\x00") {
+				return fmt.Errorf("header %s: value contains CR, LF or NUL", k)
+			}
+		}
+		return nil
+	default:
+		return errors.New(`type must be "stdio" or "http"`)
+	}
+}
+
+// errURL is the complaint about an unacceptable server URL. It never
+// repeats the URL, which may carry a token.
+var errURL = errors.New("url requires HTTPS (HTTP is allowed on loopback only), without URL credentials or fragments")
+
+// checkURL parses an http server's URL and checks the rules of
+// [ServerConfig.URL].
+func checkURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || u.User != nil || u.Fragment != "" || strings.Contains(raw, "#") || u.Opaque != "" {
+		return nil, errURL
+	}
+	switch u.Scheme {
+	case "https":
+	case "http":
+		h := u.Hostname()
+		if h != "localhost" && h != "127.0.0.1" && h != "::1" {
+			return nil, errURL
+		}
+	default:
+		return nil, errURL
+	}
+	if port := u.Port(); port == "" && strings.HasSuffix(u.Host, ":") {
+		return nil, errURL
+	}
+	if net.ParseIP(u.Hostname()) == nil && strings.ContainsAny(u.Hostname(), " %") {
+		return nil, errURL
+	}
+	return u, nil
+}
+
+// origin returns scheme://host[:port] of a valid server URL.
+func origin(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
+}
+
+// validHeaderName reports whether k is an HTTP token.
+func validHeaderName(k string) bool {
+	if k == "" {
+		return false
+	}
+	for i := range len(k) {
+		c := k[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// LoadConfig reads the global and the project mcps.json of opts.Paths and
+// merges them with opts.Servers, in that order. It starts, connects and
+// executes nothing.
+//
+// A missing file is skipped; a file that is not a regular file, is larger
+// than 256 KiB, is not valid strict JSON (invalid UTF-8, duplicate keys,
+// unknown keys) or holds an invalid server is a *ConfigError naming it. A
+// name configured in two sources is kept once when both configurations are
+// equal (after defaults are filled in) and is a *ConflictError naming both
+// places otherwise. More than opts.MaxServers servers is a *ConfigError.
+// The global and the project file being one file (the same real path) is
+// read once, as global.
+func LoadConfig(opts LoadOptions) (Config, error) {
+	maxServers := opts.MaxServers
+	if maxServers <= 0 {
+		maxServers = DefaultMaxServers
+	}
+	m := merger{byName: map[string]int{}}
+	if !opts.NoFiles {
+		var seen []string
+		for _, f := range []struct {
+			dir    string
+			source Source
+		}{{opts.Paths.Home, SourceGlobal}, {opts.Paths.ProjectConfigDir, SourceProject}} {
+			if f.dir == "" {
+				continue
+			}
+			file := filepath.Join(f.dir, ConfigFile)
+			if real, err := filepath.EvalSymlinks(file); err == nil {
+				if slices.Contains(seen, real) {
+					continue
+				}
+				seen = append(seen, real)
+			}
+			servers, err := readFile(file, f.source)
+			if err != nil {
+				return Config{}, err
+			}
+			for _, s := range servers {
+				if err := m.add(s); err != nil {
+					return Config{}, err
+				}
+			}
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(opts.Servers)) {
+		c := opts.Servers[name]
+		if err := ValidateName(name); err != nil {
+			return Config{}, &ConfigError{Server: name, Message: err.Error()}
+		}
+		if err := c.Validate(); err != nil {
+			return Config{}, &ConfigError{Server: name, Message: err.Error()}
+		}
+		if err := m.add(Server{Name: name, Source: SourceConstructor, Config: c.normalize()}); err != nil {
+			return Config{}, err
+		}
+	}
+	if len(m.servers) > maxServers {
+		return Config{}, &ConfigError{Message: fmt.Sprintf("configuration exceeds %d servers", maxServers)}
+	}
+	slices.SortFunc(m.servers, func(a, b Server) int { return strings.Compare(a.Name, b.Name) })
+	return Config{Servers: m.servers}, nil
+}
+
+// merger accumulates servers from the sources in order.
+type merger struct {
+	servers []Server
+	byName  map[string]int // index into servers
+}
+
+// add merges s, which is valid and normalized.
+func (m *merger) add(s Server) error {
+	if i, ok := m.byName[s.Name]; ok {
+		prev := m.servers[i]
+		if prev.Config.equal(s.Config) {
+			return nil
+		}
+		return &ConflictError{Server: s.Name, First: place(prev), Second: place(s)}
+	}
+	m.byName[s.Name] = len(m.servers)
+	m.servers = append(m.servers, s)
+	return nil
+}
+
+// place names where s was configured.
+func place(s Server) string {
+	if s.File == "" {
+		return "constructor options"
+	}
+	return s.File
+}
+
+// readFile reads one mcps.json. A missing file holds no servers.
+func readFile(file string, source Source) ([]Server, error) {
+	fail := func(format string, a ...any) error {
+		return &ConfigError{File: file, Message: fmt.Sprintf(format, a...)}
+	}
+	// O_NONBLOCK keeps a FIFO planted in place of the file from blocking
+	// the open; the descriptor is then checked to be a regular file.
+	f, err := os.OpenFile(file, os.O_RDONLY|oNonblock, 0)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fail("cannot open the file")
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, fail("cannot stat the file")
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fail("not a regular file")
+	}
+	if info.Size() > MaxConfigBytes {
+		return nil, fail("file exceeds %d KiB", MaxConfigBytes>>10)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxConfigBytes+1))
+	if err != nil {
+		return nil, fail("cannot read the file")
+	}
+	if len(data) > MaxConfigBytes {
+		return nil, fail("file exceeds %d KiB", MaxConfigBytes>>10)
+	}
+	servers, err := parseFile(data)
+	if err != nil {
+		var ce *ConfigError
+		if errors.As(err, &ce) {
+			ce.File = file
+			return nil, ce
+		}
+		return nil, fail("%s", err.Error())
+	}
+	for i := range servers {
+		servers[i].Source = source
+		servers[i].File = file
+	}
+	return servers, nil
+}
+
+// parseFile decodes the contents of an mcps.json:
+//
+//	{"mcpServers": {"<name>": {…}, …}}
+//
+// The servers come back in file order, validated and normalized.
+func parseFile(data []byte) ([]Server, error) {
+	v, err := parseStrict(data)
+	if err != nil {
+		return nil, err
+	}
+	top, ok := v.(*object)
+	if !ok {
+		return nil, fmt.Errorf("the top level must be an object, not %s", jsonKind(v))
+	}
+	for _, k := range top.keys {
+		if k != "mcpServers" {
+			return nil, fmt.Errorf("unknown top-level key %s; want only \"mcpServers\"", quoteKey(k))
+		}
+	}
+	raw, ok := top.vals["mcpServers"]
+	if !ok {
+		return nil, nil
+	}
+	servers, ok := raw.(*object)
+	if !ok {
+		return nil, fmt.Errorf("mcpServers must be an object, not %s", jsonKind(raw))
+	}
+	var out []Server
+	for _, name := range servers.keys {
+		if err := ValidateName(name); err != nil {
+			return nil, &ConfigError{Server: name, Message: err.Error()}
+		}
+		c, err := decodeServer(servers.vals[name])
+		if err == nil {
+			err = c.Validate()
+		}
+		if err != nil {
+			return nil, &ConfigError{Server: name, Message: err.Error()}
+		}
+		out = append(out, Server{Name: name, Config: c.normalize()})
+	}
+	return out, nil
+}
+
+// serverKeys are the keys a server object may have, by transport.
+var serverKeys = map[Transport][]string{
+	TransportStdio: {"type", "command", "args", "env", "timeoutMs"},
+	TransportHTTP:  {"type", "url", "headers", "timeoutMs"},
+}
+
+// decodeServer converts one parsed server object to a ServerConfig,
+// checking JSON types and keys; Validate checks the values.
+func decodeServer(v any) (ServerConfig, error) {
+	obj, ok := v.(*object)
+	if !ok {
+		return ServerConfig{}, fmt.Errorf("the server must be an object, not %s", jsonKind(v))
+	}
+	var c ServerConfig
+	if t, ok := obj.vals["type"]; ok {
+		s, ok := t.(string)
+		if !ok || (s != string(TransportStdio) && s != string(TransportHTTP)) {
+			return ServerConfig{}, errors.New(`type must be "stdio" or "http"`)
+		}
+		c.Type = Transport(s)
+	}
+	allowed := serverKeys[cmpOr(c.Type, TransportStdio)]
+	for _, k := range obj.keys {
+		if !slices.Contains(allowed, k) {
+			return ServerConfig{}, fmt.Errorf("unknown key %s for a %s server", quoteKey(k), cmpOr(c.Type, TransportStdio))
+		}
+	}
+	var err error
+	for _, k := range obj.keys {
+		val := obj.vals[k]
+		switch k {
+		case "command":
+			c.Command, err = asString(k, val)
+		case "url":
+			c.URL, err = asString(k, val)
+		case "args":
+			c.Args, err = asStrings(k, val)
+		case "env":
+			c.Env, err = asStringMap(k, val)
+		case "headers":
+			c.Headers, err = asStringMap(k, val)
+		case "timeoutMs":
+			c.Timeout, err = asMillis(val)
+		}
+		if err != nil {
+			return ServerConfig{}, err
+		}
+	}
+	if c.Type == TransportStdio || c.Type == "" {
+		if _, ok := obj.vals["command"]; !ok {
+			return ServerConfig{}, errors.New("command is required")
+		}
+	} else if _, ok := obj.vals["url"]; !ok {
+		return ServerConfig{}, errors.New("url is required")
+	}
+	return c, nil
+}
+
+// cmpOr returns t, or def when t is empty.
+func cmpOr(t, def Transport) Transport {
+	if t == "" {
+		return def
+	}
+	return t
+}
+
+func asString(key string, v any) (string, error) {
+	s, ok := v.(string)
+	if !ok {
+		return "", fmt.Errorf("%s must be a string, not %s", key, jsonKind(v))
+	}
+	return s, nil
+}
+
+func asStrings(key string, v any) ([]string, error) {
+	arr, ok := v.([]any)
+	if !ok {
+		return nil, fmt.Errorf("%s must be an array of strings, not %s", key, jsonKind(v))
+	}
+	out := make([]string, 0, len(arr))
+	for i, e := range arr {
+		s, ok := e.(string)
+		if !ok {
+			return nil, fmt.Errorf("%s[%d] must be a string, not %s", key, i, jsonKind(e))
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func asStringMap(key string, v any) (map[string]string, error) {
+	obj, ok := v.(*object)
+	if !ok {
+		return nil, fmt.Errorf("%s must be an object of strings, not %s", key, jsonKind(v))
+	}
+	out := make(map[string]string, len(obj.keys))
+	for _, k := range obj.keys {
+		s, ok := obj.vals[k].(string)
+		if !ok {
+			return nil, fmt.Errorf("%s %s must be a string, not %s", key, quoteKey(k), jsonKind(obj.vals[k]))
+		}
+		out[k] = s
+	}
+	return out, nil
+}
+
+func asMillis(v any) (time.Duration, error) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return 0, errors.New("timeoutMs must be an integer from 1 to 300000")
+	}
+	ms, err := n.Int64()
+	if err != nil || ms < 1 || ms > MaxTimeout.Milliseconds() {
+		return 0, errors.New("timeoutMs must be an integer from 1 to 300000")
+	}
+	return time.Duration(ms) * time.Millisecond, nil
+}
