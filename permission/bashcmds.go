@@ -264,6 +264,9 @@ options:
 	for ; i < len(args); i++ {
 		a := args[i]
 		if a.dynamic || a.pattern || a.special {
+			if withC {
+				break options // the script
+			}
 			an.opaque("the options of " + name + " are only known when it runs")
 			return false
 		}

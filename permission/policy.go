@@ -570,6 +570,20 @@ func (p *policy) checkBash(res *resolved, input any, line string) Verdict {
 			best, have = v, true
 		}
 	}
+	// What the analysis could not see comes first, so that on a tie its
+	// reason, the most useful one, is shown.
+	if a.opaque != "" {
+		raw := spellings{other: []string{squeezeSpaces(line), line}}
+		if v, _, ok := p.decide("bash", input, "command", raw, true, false); ok {
+			consider(v)
+		}
+		if p.bashContent || p.pathRestrict {
+			consider(Verdict{Decision: Ask, Reason: "the command cannot be fully analyzed: " + a.opaque})
+		}
+	}
+	if a.pathsUnknown != "" && p.pathRestrict {
+		consider(Verdict{Decision: Ask, Reason: "the command may touch files that cannot be checked: " + a.pathsUnknown})
+	}
 	for _, u := range a.units {
 		sp := spellings{trusted: []string{u.text}, other: u.others}
 		v, _, ok := p.decide("bash", input, "command", sp, u.wrapper, false)
@@ -593,18 +607,6 @@ func (p *policy) checkBash(res *resolved, input any, line string) Verdict {
 				}
 			}
 		}
-	}
-	if a.opaque != "" {
-		raw := spellings{other: []string{squeezeSpaces(line), line}}
-		if v, _, ok := p.decide("bash", input, "command", raw, true, false); ok {
-			consider(v)
-		}
-		if p.bashContent || p.pathRestrict {
-			consider(Verdict{Decision: Ask, Reason: "the command cannot be fully analyzed: " + a.opaque})
-		}
-	}
-	if a.pathsUnknown != "" && p.pathRestrict {
-		consider(Verdict{Decision: Ask, Reason: "the command may touch files that cannot be checked: " + a.pathsUnknown})
 	}
 	if !have {
 		// No simple command at all (empty, comments, assignments).

@@ -144,7 +144,7 @@ func readJSON(dec *json.Decoder, path string, depth int) (any, error) {
 				if !ok {
 					return nil, cfgErr(path, "malformed JSON (at byte %d)", dec.InputOffset())
 				}
-				sub := path + "[" + strconv.Quote(clip(key)) + "]"
+				sub := childPath(path, key)
 				if _, dup := obj[key]; dup {
 					return nil, cfgErr(sub, "duplicate key")
 				}
@@ -190,6 +190,25 @@ func syntaxErr(dec *json.Decoder, path string, err error) error {
 	return cfgErr(path, "malformed JSON (at byte %d)", dec.InputOffset())
 }
 
+// childPath returns the path of the member key of the object at path:
+// path.key for a plain name, path["key"] otherwise.
+func childPath(path, key string) string {
+	plain := key != ""
+	for i, r := range key {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			plain = false
+			break
+		}
+	}
+	switch {
+	case !plain:
+		return path + "[" + strconv.Quote(clip(key)) + "]"
+	case path == "":
+		return clip(key)
+	}
+	return path + "." + clip(key)
+}
+
 // jsonType names the JSON type of a decoded value.
 func jsonType(v any) string {
 	switch v.(type) {
@@ -213,7 +232,7 @@ func jsonType(v any) string {
 func checkKeys(obj map[string]any, path string, allowed ...string) error {
 	for _, k := range sortedKeys(obj) {
 		if !contains(allowed, k) {
-			return cfgErr(path+"["+strconv.Quote(clip(k))+"]", "unknown key (allowed: %s)", strings.Join(allowed, ", "))
+			return cfgErr(childPath(path, k), "unknown key (allowed: %s)", strings.Join(allowed, ", "))
 		}
 	}
 	return nil
@@ -323,7 +342,7 @@ func ruleFromJSON(item any, path string) (Rule, error) {
 		}
 		r.When = make(map[string]Condition, len(w))
 		for _, k := range sortedKeys(w) {
-			sub := path + ".when[" + strconv.Quote(clip(k)) + "]"
+			sub := path + ".when[" + strconv.Quote(clip(k)) + "]" // dot paths are always quoted
 			if k == "" || strings.HasPrefix(k, ".") || strings.HasSuffix(k, ".") || strings.Contains(k, "..") {
 				return Rule{}, cfgErr(sub, "a condition key is a dot path such as \"path\" or \"options.mode\"")
 			}

@@ -1,0 +1,156 @@
+package permission
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/storage"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// benchLines are command lines of growing size.
+var benchLines = map[string]string{
+	"short":  "git status",
+	"chain":  "git add -A && git commit -m \"$(date)\" && git push origin main | tee log.txt",
+	"nested": `bash -c "cd src && find . -name '*.go' -exec grep -l TODO {} \; | xargs wc -l > /tmp/out" && eval "echo done"`,
+}
+
+func benchRules() []Rule {
+	return []Rule{
+		BashCommand("git:*", Allow), BashCommand("ls:*", Allow), BashCommand("grep:*", Allow),
+		BashCommand("find:*", Allow), BashCommand("rm:*", Deny), BashCommand("git push:*", Ask),
+		FilePath("secrets/**", Deny), FilePath("~/.ssh/**", Deny), FilePath(".env", Deny),
+		{Tool: []string{"mcp__*"}, Effect: Ask},
+	}
+}
+
+// BenchmarkParseOnly is the raw operation the analysis builds on: parsing
+// the line with mvdan.cc/sh.
+func BenchmarkParseOnly(b *testing.B) {
+	for name, line := range benchLines {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), ""); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkAnalyzeBash(b *testing.B) {
+	for name, line := range benchLines {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				analyzeBash(line, "/home/u", "/w")
+			}
+		})
+	}
+}
+
+func BenchmarkCheckBash(b *testing.B) {
+	p, err := New(Options{Rules: benchRules(), Default: Ask, Workdir: "/w", HomeDir: "/home/u"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	ws, err := Workspace(p, WorkspaceOptions{Workdir: dir, HomeDir: "/home/u"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, pol := range []struct {
+		name string
+		p    Policy
+	}{{"lexical", p}, {"workspace", ws}} {
+		for name, line := range benchLines {
+			input, _ := json.Marshal(map[string]string{"command": line})
+			b.Run(pol.name+"/"+name, func(b *testing.B) {
+				for b.Loop() {
+					if _, err := pol.p.Check(context.Background(), Call{Name: "bash", Input: input}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+func BenchmarkCheckFileTool(b *testing.B) {
+	dir := b.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "src", "pkg"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	p, _ := New(Options{Rules: benchRules(), Default: Ask, HomeDir: "/home/u"})
+	ws, err := Workspace(p, WorkspaceOptions{Workdir: dir, HomeDir: "/home/u"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	input := json.RawMessage(`{"path":"src/pkg/../pkg/main.go"}`)
+	for b.Loop() {
+		if _, err := ws.Check(context.Background(), Call{Name: "read_file", Input: input}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkDecodeRules(b *testing.B) {
+	for _, n := range []int{10, 100, 1000} {
+		var rs []string
+		for i := range n {
+			rs = append(rs, fmt.Sprintf(`{"id":"r%d","tool":["bash"],"when":{"command":{"startsWith":"cmd%d"},"x":{"not":{"in":[1,2,3]}}},"effect":"ask"}`, i, i))
+		}
+		data := []byte(`{"version":1,"rules":[` + strings.Join(rs, ",") + `]}`)
+		b.Run(fmt.Sprintf("rules=%d", n), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if _, err := DecodeRules(data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("rules=%d/encoding-json", n), func(b *testing.B) {
+			// The raw operation: a plain, non-strict decode.
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				var v any
+				if err := json.Unmarshal(data, &v); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkFilePolicyCheck measures a check including the stat of every
+// rule file (the reload test).
+func BenchmarkFilePolicyCheck(b *testing.B) {
+	root := b.TempDir()
+	work, home := filepath.Join(root, "work"), filepath.Join(root, "home")
+	for _, d := range []string{filepath.Join(work, ".lite-agent"), home} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			b.Fatal(err)
+		}
+	}
+	doc, _ := EncodeRules(benchRules())
+	for _, f := range []string{filepath.Join(home, FileName), filepath.Join(work, ".lite-agent", FileName)} {
+		if err := os.WriteFile(f, doc, 0o600); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Setenv(ManagedEnv, "")
+	fp, err := NewFilePolicy(FileOptions{Workdir: work, Storage: storage.Options{Home: home}, HomeDir: "/home/u"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	input, _ := json.Marshal(map[string]string{"command": benchLines["chain"]})
+	for b.Loop() {
+		if _, err := fp.Check(context.Background(), Call{Name: "bash", Input: input}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
