@@ -56,11 +56,9 @@ type reader struct {
 // the caller stopped, an error was yielded, or the response is complete.
 func (r *reader) event(ev sdk.MessageStreamEventUnion) bool {
 	if err := r.acc.Accumulate(ev); err != nil {
-		r.yield(model.Chunk{}, &model.Error{
-			Class:   model.ClassStream,
-			Message: "malformed stream: " + err.Error(),
-			Started: r.started,
-		})
+		e := model.NewError(model.ClassStream, 0, "malformed stream: "+err.Error(), err)
+		e.Started = r.started
+		r.yield(model.Chunk{}, e)
 		return false
 	}
 	switch ev.Type {
