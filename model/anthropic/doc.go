@@ -63,10 +63,10 @@
 //   - an error event inside the stream is classified as the status its error
 //     type stands for (overloaded_error as 529, rate_limit_error as 429,
 //     api_error as 500, …), and Status is that status;
-//   - a failure to connect, or a connection lost before any chunk was
-//     yielded, is [model.ClassNetwork];
-//   - a malformed event, a stream that breaks after chunks were yielded, or
-//     one that ends without message_stop is [model.ClassStream].
+//   - a failure to connect is [model.ClassNetwork], and so is a stream that
+//     breaks or ends without message_stop before any chunk was yielded;
+//     after the first chunk it is [model.ClassStream];
+//   - a malformed or out-of-order event is [model.ClassStream].
 //
 // Started is set when the failure came after the first chunk was yielded.
 // When the caller's context ends, the stream yields the context's error
