@@ -407,6 +407,8 @@ type gatedTool struct {
 	t tool.Tool
 }
 
+var _ tool.Tool = (*gatedTool)(nil)
+
 func (w *gatedTool) Name() string            { return w.t.Name() }
 func (w *gatedTool) Description() string     { return w.t.Description() }
 func (w *gatedTool) Schema() json.RawMessage { return w.t.Schema() }

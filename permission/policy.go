@@ -156,6 +156,8 @@ func Compose(ps ...Policy) Policy {
 
 type composed []Policy
 
+var _ Policy = composed(nil)
+
 func (c composed) Check(ctx context.Context, call Call) (Verdict, error) {
 	if len(c) == 0 {
 		return Verdict{Decision: Allow}, nil
@@ -175,6 +177,8 @@ func (c composed) Check(ctx context.Context, call Call) (Verdict, error) {
 	}
 	return best, nil
 }
+
+var _ Policy = (*policy)(nil)
 
 // compiledRule is a rule ready to match.
 type compiledRule struct {

@@ -239,6 +239,8 @@ type workspacePolicy struct {
 	r *fsResolver
 }
 
+var _ Policy = (*workspacePolicy)(nil)
+
 func (w *workspacePolicy) Check(ctx context.Context, call Call) (Verdict, error) {
 	if call.ws == nil {
 		call.ws = newResolved(w.r)

@@ -1,0 +1,467 @@
+package permission
+
+import (
+	"path"
+	"regexp"
+	"strings"
+)
+
+// interpreters run code given inline with these options.
+var interpreters = map[string]string{
+	"python": "c", "node": "ep", "nodejs": "ep", "bun": "ep", "perl": "eE", "ruby": "e",
+	"php": "rB", "lua": "e", "luajit": "e", "Rscript": "e", "R": "e", "osascript": "e",
+	"tclsh": "", "jshell": "", "irb": "", "ghci": "", "julia": "e", "deno": "",
+}
+
+var pythonName = regexp.MustCompile(`^python[0-9.]*$`)
+
+// interpreter reports whether name is a language interpreter, and marks
+// the line opaque when the interpreter runs inline code or code from its
+// standard input.
+func (an *analyzer) interpreter(name string, args []word) bool {
+	opts, ok := interpreters[name]
+	if pythonName.MatchString(name) {
+		opts, ok = "c", true
+	}
+	if !ok {
+		switch name {
+		case "awk", "gawk", "mawk", "nawk", "busybox-awk":
+			an.awk(args)
+			return true
+		case "sed", "gsed":
+			an.sed(args)
+			return true
+		}
+		return false
+	}
+	if onlyVersion(args) {
+		return true
+	}
+	if name == "deno" || name == "bun" {
+		if len(args) > 0 && (args[0].text == "eval" || args[0].text == "-e" || args[0].text == "--eval") {
+			an.opaque(name + " runs inline code")
+		}
+		return true
+	}
+	operands := 0
+	for _, a := range args {
+		t := a.text
+		if a.dynamic {
+			an.opaque(name + " gets arguments that are only known when it runs")
+			return true
+		}
+		if t == "-" {
+			break // the program comes from standard input
+		}
+		if strings.HasPrefix(t, "--") {
+			if contains([]string{"--eval", "--print", "--exec", "--command"}, t) || strings.HasPrefix(t, "--eval=") || strings.HasPrefix(t, "--print=") {
+				an.opaque(name + " runs inline code")
+				return true
+			}
+			continue
+		}
+		if strings.HasPrefix(t, "-") && len(t) > 1 {
+			if opts != "" && strings.ContainsAny(t[1:], opts) {
+				an.opaque(name + " runs inline code")
+				return true
+			}
+			if t == "-m" {
+				operands++ // python -m runs an installed module
+				break
+			}
+			continue
+		}
+		operands++
+		break
+	}
+	if operands == 0 {
+		an.opaque(name + " reads code from its standard input")
+	}
+	return true
+}
+
+// awk records the files awk reads and marks programs that run commands.
+func (an *analyzer) awk(args []word) {
+	var prog *word
+	hasF := false
+	i := 0
+	for ; i < len(args); i++ {
+		t := args[i].text
+		if args[i].dynamic || !strings.HasPrefix(t, "-") || t == "-" {
+			break
+		}
+		if t == "--" {
+			i++
+			break
+		}
+		if t == "-f" || strings.HasPrefix(t, "--file") {
+			hasF = true
+		}
+		if len(t) == 2 && strings.IndexByte("fvF", t[1]) >= 0 {
+			i++
+		}
+	}
+	if hasF {
+		an.opaque("awk -f runs a program from a file")
+		return
+	}
+	if i < len(args) {
+		prog = &args[i]
+		i++
+	}
+	if prog == nil || prog.dynamic {
+		an.opaque("the awk program is only known when it runs")
+		return
+	}
+	if strings.Contains(prog.text, "system") || strings.Contains(prog.text, "|") {
+		an.opaque("the awk program can run commands")
+	}
+	if strings.Contains(prog.text, ">") {
+		an.pathsUnknown("the awk program may write files")
+	}
+	for ; i < len(args); i++ {
+		if strings.Contains(args[i].text, "=") && !strings.Contains(args[i].text, "/") {
+			continue // a variable assignment
+		}
+		an.pathArg(args[i], modeRead, "awk")
+	}
+}
+
+// sedExec finds the GNU sed commands that run a shell command (e, and the
+// e flag of s), roughly.
+var sedExec = regexp.MustCompile(`(^|[;{}\n]\s*|[0-9$/]\s*)e(\s|$|;)|s(.).*(.).*[gpiImMw0-9]*e`)
+
+// sed records the files sed reads or, with -i, writes.
+func (an *analyzer) sed(args []word) {
+	inPlace, haveScript := false, false
+	var scripts []word
+	i := 0
+	for ; i < len(args); i++ {
+		a := args[i]
+		t := a.text
+		if a.dynamic || !strings.HasPrefix(t, "-") || t == "-" {
+			break
+		}
+		if t == "--" {
+			i++
+			break
+		}
+		switch {
+		case t == "-i" || strings.HasPrefix(t, "--in-place") || (strings.HasPrefix(t, "-i") && !strings.HasPrefix(t, "--")):
+			inPlace = true
+		case t == "-e" || t == "--expression":
+			haveScript = true
+			if i+1 < len(args) {
+				scripts = append(scripts, args[i+1])
+				i++
+			}
+		case strings.HasPrefix(t, "--expression="):
+			haveScript = true
+			scripts = append(scripts, word{text: strings.TrimPrefix(t, "--expression=")})
+		case t == "-f" || t == "--file" || strings.HasPrefix(t, "--file="):
+			haveScript = true
+			an.pathsUnknown("sed -f reads its script from a file")
+			if !strings.Contains(t, "=") && i+1 < len(args) {
+				an.pathArg(args[i+1], modeRead, "sed -f")
+				i++
+			}
+		case t == "-l" || t == "--line-length":
+			i++
+		case !strings.HasPrefix(t, "--"):
+			for k := 1; k < len(t); k++ {
+				if t[k] == 'i' {
+					inPlace = true
+					break
+				}
+				if t[k] == 'e' || t[k] == 'f' {
+					haveScript = true
+					if k == len(t)-1 && i+1 < len(args) {
+						scripts = append(scripts, args[i+1])
+						i++
+					} else {
+						scripts = append(scripts, word{text: t[k+1:]})
+					}
+					break
+				}
+			}
+		}
+	}
+	if !haveScript && i < len(args) {
+		scripts = append(scripts, args[i])
+		i++
+	}
+	for _, s := range scripts {
+		if s.dynamic {
+			an.opaque("the sed script is only known when it runs")
+			continue
+		}
+		if sedExec.MatchString(s.text) {
+			an.opaque("the sed script can run commands")
+		}
+		if strings.Contains(s.text, "w") {
+			an.pathsUnknown("the sed script may write files")
+		}
+	}
+	mode := modeRead
+	if inPlace {
+		mode = modeWrite
+	}
+	for ; i < len(args); i++ {
+		an.pathArg(args[i], mode, "sed")
+	}
+}
+
+// A fileSpec says what a command does with its operands.
+type fileSpec struct {
+	mode      accessMode            // of every operand
+	also      accessMode            // a second mode of every operand but a designated last one
+	last      accessMode            // when set, the mode of the last operand (the destination)
+	skipFirst bool                  // the first operand is a pattern, mode or program, not a path
+	short     string                // one-letter options that take a value
+	long      []string              // long options that take a value
+	paths     map[string]accessMode // options whose value is a path
+}
+
+// fileCommands are the commands whose file operands the analysis knows.
+var fileCommands = func() map[string]fileSpec {
+	read := fileSpec{mode: modeRead}
+	m := map[string]fileSpec{}
+	for _, n := range []string{"cat", "tac", "less", "more", "nl", "wc", "od", "hexdump", "base64",
+		"base32", "strings", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum",
+		"b2sum", "cksum", "sum", "file", "stat", "diff", "cmp", "comm", "paste", "column", "fold",
+		"fmt", "rev", "bat", "view", "readlink", "realpath", "du", "ls", "tree"} {
+		m[n] = read
+	}
+	m["head"] = fileSpec{mode: modeRead, short: "nc"}
+	m["tail"] = fileSpec{mode: modeRead, short: "ncs"}
+	m["xxd"] = fileSpec{mode: modeRead, short: "cglos"}
+	m["sort"] = fileSpec{mode: modeRead, short: "otkST", long: []string{"--output"}, paths: map[string]accessMode{"-o": modeWrite, "--output": modeWrite}}
+	m["uniq"] = fileSpec{mode: modeRead, short: "fsw"}
+	m["iconv"] = fileSpec{mode: modeRead, short: "fto", paths: map[string]accessMode{"-o": modeWrite, "--output": modeWrite}}
+	m["split"] = fileSpec{mode: modeRead, short: "abln"}
+	for _, n := range []string{"grep", "egrep", "fgrep", "rg", "ag", "ack", "jq", "yq"} {
+		m[n] = fileSpec{mode: modeRead, skipFirst: true, short: "efmABCDd", paths: map[string]accessMode{"-f": modeRead}}
+	}
+	m["tee"] = fileSpec{mode: modeWrite}
+	m["sudoedit"] = fileSpec{mode: modeWrite, short: "ugChpUrtTD"}
+	m["touch"] = fileSpec{mode: modeWrite, short: "dtr", paths: map[string]accessMode{"-r": modeRead}}
+	m["truncate"] = fileSpec{mode: modeWrite, short: "sr", paths: map[string]accessMode{"-r": modeRead}}
+	m["mkdir"] = fileSpec{mode: modeWrite, short: "m"}
+	m["mkfifo"] = fileSpec{mode: modeWrite, short: "m"}
+	for _, n := range []string{"rm", "unlink", "rmdir", "shred", "srm", "trash", "trash-put"} {
+		m[n] = fileSpec{mode: modeDelete, short: "ns"}
+	}
+	for _, n := range []string{"chmod", "chown", "chgrp", "chattr", "setfacl"} {
+		m[n] = fileSpec{mode: modeWrite, skipFirst: true}
+	}
+	m["cp"] = fileSpec{mode: modeRead, last: modeWrite, short: "tS", paths: map[string]accessMode{"-t": modeWrite, "--target-directory": modeWrite}}
+	m["install"] = fileSpec{mode: modeRead, last: modeWrite, short: "tSgmo", paths: map[string]accessMode{"-t": modeWrite, "--target-directory": modeWrite}}
+	m["mv"] = fileSpec{mode: modeDelete, also: modeRead, last: modeWrite, short: "tS", paths: map[string]accessMode{"-t": modeWrite, "--target-directory": modeWrite}}
+	m["ln"] = fileSpec{mode: modeRead, last: modeWrite, short: "tS", paths: map[string]accessMode{"-t": modeWrite, "--target-directory": modeWrite}}
+	m["link"] = fileSpec{mode: modeRead, last: modeWrite}
+	m["rsync"] = fileSpec{mode: modeRead, last: modeWrite, short: "efB"}
+	m["scp"] = fileSpec{mode: modeRead, last: modeWrite, short: "cFiloPSJ"}
+	for _, n := range []string{"gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4"} {
+		m[n] = fileSpec{mode: modeWrite, also: modeRead, short: "S"}
+	}
+	m["zip"] = fileSpec{mode: modeRead}
+	m["curl"] = fileSpec{short: "XHdoTuAebcFKmwxrEyYzCQ", long: []string{"--output", "--upload-file", "--data", "--data-binary", "--data-raw", "--data-urlencode", "--form", "--config", "--cookie", "--cookie-jar", "--header", "--request", "--user", "--url", "--output-dir"},
+		paths: map[string]accessMode{"-o": modeWrite, "--output": modeWrite, "-T": modeRead, "--upload-file": modeRead, "-c": modeWrite, "--cookie-jar": modeWrite, "-K": modeRead, "--config": modeRead}}
+	m["wget"] = fileSpec{short: "OoPiaeUTtwQ", long: []string{"--output-document", "--output-file", "--post-file", "--input-file", "--directory-prefix"},
+		paths: map[string]accessMode{"-O": modeWrite, "--output-document": modeWrite, "-o": modeWrite, "--output-file": modeWrite, "--post-file": modeRead, "-i": modeRead, "--input-file": modeRead}}
+	return m
+}()
+
+// fileCommand records the files of a command in fileCommands, and of dd,
+// tar and unzip.
+func (an *analyzer) fileCommand(name string, args []word) {
+	switch name {
+	case "dd":
+		for _, a := range args {
+			switch {
+			case strings.HasPrefix(a.text, "if="):
+				an.pathArg(word{text: a.text[3:], dynamic: a.dynamic, pattern: a.pattern}, modeRead, "dd")
+			case strings.HasPrefix(a.text, "of="):
+				an.pathArg(word{text: a.text[3:], dynamic: a.dynamic, pattern: a.pattern}, modeWrite, "dd")
+			case a.dynamic:
+				an.pathsUnknown("the operands of dd are only known when it runs")
+			}
+		}
+		return
+	case "tar", "bsdtar", "unzip", "7z", "cpio":
+		an.archive(name, args)
+		return
+	case "curl", "wget":
+		for _, a := range args {
+			if u, ok := strings.CutPrefix(a.text, "file://"); ok {
+				u = strings.TrimPrefix(u, "localhost")
+				an.pathArg(word{text: u, dynamic: a.dynamic, pattern: a.pattern}, modeRead, name+" file://")
+			}
+		}
+	}
+	switch name {
+	case "curl":
+		for i, a := range args {
+			t := a.text
+			if t == "-O" || t == "--remote-name" || t == "--remote-name-all" || strings.HasPrefix(t, "--output-dir") {
+				an.pathsUnknown("curl " + t + " writes a file named by the server")
+			}
+			if i > 0 && contains([]string{"-d", "--data", "--data-binary", "--data-urlencode", "-F", "--form"}, args[i-1].text) {
+				v := t
+				if j := strings.IndexAny(v, "@<"); j >= 0 {
+					an.pathArg(word{text: strings.TrimPrefix(v[j+1:], ";"), dynamic: a.dynamic}, modeRead, "curl")
+				}
+			}
+		}
+	case "wget":
+		if !hasAny(args, "-O", "--output-document", "--spider") {
+			an.pathsUnknown("wget writes a file named by the server")
+		}
+	}
+	spec, ok := fileCommands[name]
+	if !ok {
+		return
+	}
+	ops := an.optionsPaths(args, spec.short, spec.long, true, spec.paths)
+	if _, ok := spec.paths["-t"]; ok && (hasAny(args, "-t") || hasPrefix(args, "--target-directory")) {
+		spec.last = 0
+	}
+	if spec.mode == 0 {
+		return // curl and wget: only their options name files
+	}
+	if spec.skipFirst && len(ops) > 0 && !(spec.paths["-f"] != 0 && hasAny(args, "-e", "-f", "--regexp", "--file")) {
+		ops = ops[1:]
+	}
+	tree := name == "mv" || (name == "cp" || name == "scp" || name == "rsync") &&
+		(hasShortFlag(args, 'r') || hasShortFlag(args, 'R') || hasShortFlag(args, 'a') || hasAny(args, "--recursive", "--archive"))
+	for i, op := range ops {
+		if op.text == "-" && !op.dynamic {
+			continue // standard input
+		}
+		if spec.last != 0 && i == len(ops)-1 && len(ops) > 1 {
+			an.addAccess(op, spec.last, name, tree)
+			// The destination may be a directory: each source lands
+			// inside it under its own name.
+			for _, src := range ops[:i] {
+				if src.dynamic || src.pattern || src.special || op.dynamic || op.pattern {
+					continue
+				}
+				if b := path.Base(src.text); b != "/" && b != "." && b != ".." {
+					an.addAccess(word{text: path.Join(op.text, b)}, spec.last, name, tree)
+				}
+			}
+			continue
+		}
+		an.pathArg(op, spec.mode, name)
+		if spec.also != 0 {
+			an.pathArg(op, spec.also, name)
+		}
+	}
+	if name == "ln" && hasShortFlag(args, 's') {
+		an.pathsUnknown("ln -s creates a symbolic link that changes where paths lead")
+	}
+}
+
+// archive records what archivers read, and notes that extraction writes
+// files the analysis does not know.
+func (an *analyzer) archive(name string, args []word) {
+	extract, create := name == "unzip", false
+	var archive *word
+	for i := 0; i < len(args); i++ {
+		t := args[i].text
+		cluster := ""
+		switch {
+		case strings.HasPrefix(t, "--"):
+			switch {
+			case t == "--extract" || t == "--get":
+				extract = true
+			case t == "--create" || t == "--append" || t == "--update":
+				create = true
+			case t == "--file" && i+1 < len(args):
+				archive = &args[i+1]
+				i++
+			case strings.HasPrefix(t, "--file="):
+				archive = &word{text: strings.TrimPrefix(t, "--file="), dynamic: args[i].dynamic}
+			}
+			continue
+		case strings.HasPrefix(t, "-"):
+			cluster = t[1:]
+		case i == 0 && (name == "tar" || name == "bsdtar"):
+			cluster = t // old-style "tar xzf a.tgz"
+		case name == "7z" && i == 0:
+			extract = t == "x" || t == "e"
+			create = t == "a" || t == "u"
+			continue
+		default:
+			if archive == nil && name != "tar" && name != "bsdtar" {
+				archive = &args[i]
+				continue
+			}
+			if create {
+				an.pathArg(args[i], modeRead, name)
+			}
+			continue
+		}
+		for k := 0; k < len(cluster); k++ {
+			switch cluster[k] {
+			case 'x':
+				extract = true
+			case 'c', 'r', 'u':
+				create = true
+			case 'f':
+				if k == len(cluster)-1 && i+1 < len(args) {
+					archive = &args[i+1]
+					i++
+				} else if k < len(cluster)-1 {
+					archive = &word{text: cluster[k+1:]}
+				}
+				k = len(cluster)
+			case 'C':
+				an.cwdUnknown = true
+			}
+		}
+	}
+	if archive != nil {
+		mode := modeRead
+		if create {
+			mode = modeWrite
+		}
+		an.pathArg(*archive, mode, name)
+	}
+	if extract || name == "cpio" {
+		an.pathsUnknown(name + " extracts files the analysis does not list")
+	}
+}
+
+func hasAny(args []word, opts ...string) bool {
+	for _, a := range args {
+		if contains(opts, a.text) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasPrefix(args []word, prefix string) bool {
+	for _, a := range args {
+		if strings.HasPrefix(a.text, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasShortFlag reports whether a short option cluster before the operands
+// holds c.
+func hasShortFlag(args []word, c byte) bool {
+	for _, a := range args {
+		t := a.text
+		if t == "--" || !strings.HasPrefix(t, "-") {
+			return false
+		}
+		if !strings.HasPrefix(t, "--") && strings.IndexByte(t[1:], c) >= 0 {
+			return true
+		}
+	}
+	return false
+}
