@@ -419,6 +419,21 @@ func (m *matcher) match(v any, ok bool) bool {
 	return false
 }
 
+// matchSpellings matches the spellings of one field (see [spellings]): a
+// positive condition matches when it matches any of values; Not(c) matches
+// when c matches none of trusted, the canonical spellings.
+func (m *matcher) matchSpellings(values, trusted []string) bool {
+	if m.op == opNot {
+		return len(trusted) > 0 && m.not.evaluable("") && !m.not.matchSpellings(trusted, trusted)
+	}
+	for _, s := range values {
+		if m.match(s, true) {
+			return true
+		}
+	}
+	return false
+}
+
 // evaluable reports whether m can test v at all.
 func (m *matcher) evaluable(v any) bool {
 	switch m.op {

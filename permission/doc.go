@@ -72,7 +72,10 @@
 // slashes, symbolic links resolved. Rules see the real path absolute and,
 // inside the workspace, relative. Rules that deny or ask also see the path
 // as given, lexically cleaned, and with ~ or $HOME expanded; those
-// spellings cannot grant. Rules may use ~, $HOME and $PWD, which expand
+// spellings cannot grant. A negated path condition ({"not": {"glob":
+// "src/**"}}) holds only when its inner condition matches none of the
+// canonical forms, so it fires neither on the absolute form of src/a.go nor
+// because of a raw spelling. Rules may use ~, $HOME and $PWD, which expand
 // when the policy is built; a rule using ~ when no home directory is known
 // is an error, not a rule that matches nothing. Case is folded only on
 // volumes that ignore case, by spelling the real path as the directory

@@ -476,16 +476,17 @@ func (p *policy) testsPath(tool string) bool {
 }
 
 // decide evaluates the rules for one view of a call. field names the input
-// field whose value is replaced by each spelling in turn; allow rules see
-// only the trusted spellings. restrict skips allow rules and the default;
+// field whose value has several spellings (see [spellings]); allow rules see
+// only the trusted ones. restrict skips allow rules and the default;
 // pathOnly considers only rules that test field. It reports whether a
 // rule (or, without restrict, the default) decided, and the spelling the
-// deciding rule matched.
+// deciding rule matched ("" when none in particular).
 func (p *policy) decide(name string, input any, field string, sp spellings, restrict, pathOnly bool) (Verdict, string, bool) {
 	groups := [][]*compiledRule{p.deny, p.ask, p.allow}
 	if restrict {
 		groups = groups[:2]
 	}
+	var all []string
 	for _, group := range groups {
 		for _, r := range group {
 			if !r.appliesTo(name) {
@@ -496,23 +497,20 @@ func (p *policy) decide(name string, input any, field string, sp spellings, rest
 				continue
 			}
 			if !tests {
-				if r.matches(input, "", "") {
+				if r.matches(input, "", nil, nil) {
 					return r.verdict(), "", true
 				}
 				continue
 			}
-			for _, s := range sp.trusted {
-				if r.matches(input, field, s) {
-					return r.verdict(), s, true
+			values := sp.trusted
+			if r.effect != Allow {
+				if all == nil {
+					all = append(append([]string{}, sp.trusted...), sp.other...)
 				}
+				values = all
 			}
-			if r.effect == Allow {
-				continue
-			}
-			for _, s := range sp.other {
-				if r.matches(input, field, s) {
-					return r.verdict(), s, true
-				}
+			if r.matches(input, field, values, sp.trusted) {
+				return r.verdict(), r.matchedSpelling(field, values), true
 			}
 		}
 	}
@@ -522,22 +520,42 @@ func (p *policy) decide(name string, input any, field string, sp spellings, rest
 	return Verdict{Decision: p.def, Layer: "default"}, "", true
 }
 
-// matches reports whether every condition matches input, with the value of
-// field replaced by value.
-func (r *compiledRule) matches(input any, field, value string) bool {
+// matches reports whether every condition matches input. The condition on
+// field, when there is one, is matched against the spellings of the field
+// instead of its value: a positive condition matches when any of values
+// does, a negated one when its inner condition matches none of the
+// canonical spellings (so that "not src/**" does not fire on the absolute
+// form of src/a.go, and a raw spelling cannot make a negation fire).
+func (r *compiledRule) matches(input any, field string, values, trusted []string) bool {
 	for _, c := range r.conds {
-		var v any
-		var ok bool
 		if field != "" && len(c.segs) == 1 && c.segs[0] == field {
-			v, ok = value, true
-		} else {
-			v, ok = lookup(input, c.segs)
+			if !c.m.matchSpellings(values, trusted) {
+				return false
+			}
+			continue
 		}
+		v, ok := lookup(input, c.segs)
 		if !c.m.match(v, ok) {
 			return false
 		}
 	}
 	return true
+}
+
+// matchedSpelling returns the first of values the rule's condition on
+// field matches positively, for the verdict's reason.
+func (r *compiledRule) matchedSpelling(field string, values []string) string {
+	for _, c := range r.conds {
+		if len(c.segs) != 1 || c.segs[0] != field || c.m.op == opNot {
+			continue
+		}
+		for _, s := range values {
+			if c.m.match(s, true) {
+				return s
+			}
+		}
+	}
+	return ""
 }
 
 // verdict returns the rule's verdict.

@@ -379,3 +379,35 @@ func TestPolicyIsSafeForConcurrentUse(t *testing.T) {
 		<-done
 	}
 }
+
+func TestNegatedPathConditionsJudgeAllCanonicalSpellingsTogether(t *testing.T) {
+	onlySrc := permission.Rule{Tool: []string{"read_file"}, When: map[string]permission.Condition{"path": permission.Not(permission.Glob("src/**"))}, Effect: deny}
+	onlySrcAbs := permission.Rule{Tool: []string{"read_file"}, When: map[string]permission.Condition{"path": permission.Not(permission.Glob("/w/src/**"))}, Effect: deny}
+	allowOutsideSecret := permission.Rule{Tool: []string{"read_file"}, When: map[string]permission.Condition{"path": permission.Not(permission.Glob("secret/**"))}, Effect: allow}
+	tests := []struct {
+		name string
+		rule permission.Rule
+		def  permission.Decision
+		path string
+		want permission.Decision
+	}{
+		{"RelativeNegationRelativeInput", onlySrc, allow, "src/a.go", allow},
+		{"RelativeNegationAbsoluteInput", onlySrc, allow, "/w/src/a.go", allow},
+		{"RelativeNegationOutside", onlySrc, allow, "secret/k", deny},
+		{"RelativeNegationTraversal", onlySrc, allow, "src/../secret/k", deny},
+		{"RelativeNegationOutsideWorkspace", onlySrc, allow, "/etc/passwd", deny},
+		{"AbsoluteNegationRelativeInput", onlySrcAbs, allow, "src/a.go", allow},
+		{"AbsoluteNegationOutside", onlySrcAbs, allow, "b.go", deny},
+		{"AllowNegationGrants", allowOutsideSecret, deny, "src/a", allow},
+		{"AllowNegationRefuses", allowOutsideSecret, deny, "secret/x", deny},
+		{"AllowNegationNotFooledByTraversal", allowOutsideSecret, deny, "src/../secret/x", deny},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := mustNew(t, permission.Options{Rules: []permission.Rule{tt.rule}, Default: tt.def, Workdir: "/w"})
+			if v := check(t, p, file("read_file", tt.path)); v.Decision != tt.want {
+				t.Errorf("%s: %+v, want %s", tt.path, v, tt.want)
+			}
+		})
+	}
+}
