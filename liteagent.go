@@ -24,6 +24,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/skill"
 	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/lite-agent/lite-agent-go/subagent"
 	"github.com/lite-agent/lite-agent-go/task"
 	"github.com/lite-agent/lite-agent-go/tool"
 	"github.com/lite-agent/lite-agent-go/tool/builtin"
@@ -122,6 +123,15 @@ type Options struct {
 	// Redact hides secrets in audited inputs; nil means permission.Redact.
 	Redact func(json.RawMessage) json.RawMessage
 
+	// DisableAgents removes the Agent tool and skips loading subagent
+	// definitions (<home>/agents, <workdir>/.<namespace>/agents, AgentsDir).
+	DisableAgents bool
+	// AgentsDir is one more directory of subagent definitions.
+	AgentsDir string
+	// MaxParallelSubagents bounds the subagents running at once across the
+	// whole agent; zero means 5.
+	MaxParallelSubagents int
+
 	// DisableHookFiles skips loading <home>/hooks.json and
 	// <workdir>/.<namespace>/hooks.json. Hooks run only what the host
 	// permits: command hooks are asked about as the tool "hook", which the
@@ -172,7 +182,16 @@ type Agent struct {
 	// command); nil denies.
 	permit func(ctx context.Context, name string, input json.RawMessage) (bool, error)
 
-	mu       sync.Mutex // guards the fields below
+	// pool runs the subagent groups of the whole family; nil when agents
+	// are disabled.
+	pool *subagent.Pool
+	// tools and engineOpts are the assembled tools and engine options,
+	// kept to build subagent engines.
+	tools      []tool.Tool
+	engineOpts engine.Options
+
+	mu       sync.Mutex        // guards the fields below
+	listOf   map[string]string // task list of child sessions (their parent's)
 	current  string
 	closed   bool
 	archives map[string]archive.Archive
@@ -202,11 +221,17 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 	if err != nil {
 		return nil, err
 	}
+	var defs []subagent.Definition
+	if !opts.DisableAgents {
+		if defs, err = subagent.Load(ctx, subagent.LoadOptions{Paths: lay.paths, ExtraDir: opts.AgentsDir}); err != nil {
+			return nil, err
+		}
+	}
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	a := &Agent{lay: lay, log: log, archives: map[string]archive.Archive{}, tasks: map[string]task.Store{}}
+	a := &Agent{lay: lay, log: log, archives: map[string]archive.Archive{}, tasks: map[string]task.Store{}, listOf: map[string]string{}}
 
 	if !opts.DisableCleanup {
 		c := opts.Cleanup
@@ -240,12 +265,17 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !opts.DisableAgents {
+		if a.pool, err = subagent.NewPool(opts.MaxParallelSubagents); err != nil {
+			return nil, err
+		}
+	}
 	bg, err := builtin.NewBackground(builtin.BackgroundOptions{})
 	if err != nil {
 		return nil, err
 	}
 	a.bg = bg
-	tools, err := a.buildTools(opts, skills, gate)
+	tools, err := a.buildTools(opts, skills, defs, gate)
 	if err != nil {
 		bg.Close()
 		return nil, err
@@ -266,6 +296,9 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 	system := opts.System
 	if system == "" {
 		system = defaultSystemPrompt(lay.paths.Namespace, lay.workdir, opts.ModelName, tools) + skill.PromptSection(skills)
+		if a.pool != nil {
+			system += subagent.PromptSection(defs, subagent.PromptOptions{})
+		}
 	}
 	eopts := engine.Options{
 		Provider:         provider,
@@ -293,7 +326,7 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 		bg.Close()
 		return nil, err
 	}
-	a.eng = eng
+	a.eng, a.tools, a.engineOpts = eng, tools, eopts
 	a.current = newSessionID()
 	return a, nil
 }
@@ -438,9 +471,10 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 		return err
 	}
 	a.eng.Forget(id)
+	list := a.listID(id)
 	a.mu.Lock()
 	delete(a.archives, id)
-	delete(a.tasks, a.listID(id))
+	delete(a.tasks, list)
 	a.mu.Unlock()
 	return nil
 }
@@ -457,11 +491,23 @@ func (a *Agent) Close() error {
 	}
 	a.closed = true
 	a.mu.Unlock()
+	if a.pool != nil {
+		a.pool.Close()
+	}
 	return a.bg.Close()
 }
 
-// listID returns the task list of session id.
-func (a *Agent) listID(id string) string { return task.DefaultListID(id, a.lay.taskListID) }
+// listID returns the task list of session id: a subagent's is its
+// parent's. a.mu must not be held.
+func (a *Agent) listID(id string) string {
+	a.mu.Lock()
+	parent, ok := a.listOf[id]
+	a.mu.Unlock()
+	if ok {
+		return parent
+	}
+	return task.DefaultListID(id, a.lay.taskListID)
+}
 
 // taskStore returns the task list of session id, opening it on first use.
 func (a *Agent) taskStore(sessionID string) (task.Store, error) {
@@ -503,7 +549,7 @@ func (a *Agent) archiveFor(id string) (archive.Archive, error) {
 }
 
 // buildTools assembles the built-in tools, the custom ones and the filters.
-func (a *Agent) buildTools(opts Options, skills []skill.Skill, gate *permission.Gate) ([]tool.Tool, error) {
+func (a *Agent) buildTools(opts Options, skills []skill.Skill, defs []subagent.Definition, gate *permission.Gate) ([]tool.Tool, error) {
 	resolveArchive := func(ctx context.Context) (builtin.ArchiveScope, error) {
 		id := engine.SessionID(ctx)
 		ar, err := a.archiveFor(id)
@@ -547,6 +593,9 @@ func (a *Agent) buildTools(opts Options, skills []skill.Skill, gate *permission.
 		}, builtin.TaskOptions{OnUpdate: func(ctx context.Context, t task.Task) {
 			engine.Emit(ctx, Event{Type: engine.EventTaskUpdate, TaskID: t.ID, Status: string(t.Status), Owner: t.Owner})
 		}})...)
+	}
+	if a.pool != nil {
+		tools = append(tools, a.agentTool(opts, defs))
 	}
 	tools = append(tools, builtin.BackgroundTools(a.bg)...)
 	tools = append(tools, opts.Tools...)

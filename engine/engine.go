@@ -150,6 +150,17 @@ type run struct {
 	events chan Event // events emitted by tools, drained by the loop
 
 	appendMu sync.Mutex // serializes appends of snapshots and batches
+
+	phaseMu sync.Mutex
+	phase   chan struct{} // open while tools run and events are drained; nil otherwise
+}
+
+// draining returns the channel that is closed when the loop stops draining
+// tool events, or nil when it is not draining them.
+func (r *run) draining() chan struct{} {
+	r.phaseMu.Lock()
+	defer r.phaseMu.Unlock()
+	return r.phase
 }
 
 type runKey struct{}
@@ -162,10 +173,16 @@ func Emit(ctx context.Context, ev Event) bool {
 	if !ok {
 		return false
 	}
+	phase := r.draining()
+	if phase == nil {
+		return false // not within the tool phase: nobody is listening
+	}
 	ev.SessionID, ev.Turn = r.id, r.turn
 	select {
 	case r.events <- ev:
 		return true
+	case <-phase:
+		return false
 	case <-ctx.Done():
 		return false
 	}
@@ -195,7 +212,7 @@ func (e *Engine) RecordSnapshot(ctx context.Context, ev session.FileSnapshotEven
 // turn.
 func (e *Engine) Record(ctx context.Context, ev session.Event) error {
 	r, ok := ctx.Value(runKey{}).(*run)
-	if !ok || r.e != e {
+	if !ok {
 		return errors.New("engine: event recorded outside a turn")
 	}
 	switch v := ev.(type) {
@@ -264,6 +281,13 @@ func (r *run) load(ctx context.Context) error {
 // Turns on one session run one at a time; the sequence may be ranged over
 // once.
 func (e *Engine) Turn(ctx context.Context, id string, prompt model.Message) iter.Seq2[Event, error] {
+	return e.TurnFrom(ctx, id, prompt, session.OriginUser)
+}
+
+// TurnFrom runs a turn like Turn whose prompt came from origin: a user
+// prompt (a checkpoint that time travel can return to), a background
+// completion or an internal message (neither is a checkpoint).
+func (e *Engine) TurnFrom(ctx context.Context, id string, prompt model.Message, origin session.Origin) iter.Seq2[Event, error] {
 	return func(yield func(Event, error) bool) {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
@@ -284,7 +308,7 @@ func (e *Engine) Turn(ctx context.Context, id string, prompt model.Message) iter
 				cancel()
 			}
 		}
-		res, err := r.loop(ctx, prompt, emit)
+		res, err := r.loop(ctx, prompt, origin, emit)
 		if err != nil {
 			if !stopped {
 				yield(Event{Type: EventError, SessionID: id, Err: err, Fatal: true}, err)
@@ -295,7 +319,7 @@ func (e *Engine) Turn(ctx context.Context, id string, prompt model.Message) iter
 	}
 }
 
-func (r *run) loop(ctx context.Context, prompt model.Message, emit func(Event)) (*Result, error) {
+func (r *run) loop(ctx context.Context, prompt model.Message, origin session.Origin, emit func(Event)) (*Result, error) {
 	e := r.e
 	if err := r.load(ctx); err != nil {
 		return nil, err
@@ -304,8 +328,8 @@ func (r *run) loop(ctx context.Context, prompt model.Message, emit func(Event)) 
 		return nil, err
 	}
 	res := &Result{SessionID: r.id}
-	checkpoint := true
-	if err := r.append(ctx, session.UserEvent{Message: prompt, Origin: session.OriginUser, Checkpoint: &checkpoint}); err != nil {
+	checkpoint := origin == session.OriginUser
+	if err := r.append(ctx, session.UserEvent{Message: prompt, Origin: origin, Checkpoint: &checkpoint}); err != nil {
 		return nil, err
 	}
 	res.Messages = append(res.Messages, prompt)

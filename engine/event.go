@@ -37,6 +37,9 @@ type Event struct {
 	Type EventType
 	// SessionID is the session the event belongs to.
 	SessionID string
+	// AgentID names the subagent an event is about, or "" for the agent
+	// itself.
+	AgentID string
 	// Turn is the 1-based model call number within the prompt.
 	Turn int
 	// Model is the model id of a model call.

@@ -26,6 +26,16 @@ func (r *run) runTools(ctx context.Context, calls []model.Block, emit func(Event
 	for i := range calls {
 		emit(Event{Type: EventToolUse, Turn: r.turn, Call: &calls[i]})
 	}
+	phase := make(chan struct{})
+	r.phaseMu.Lock()
+	r.phase = phase
+	r.phaseMu.Unlock()
+	defer func() {
+		r.phaseMu.Lock()
+		r.phase = nil
+		r.phaseMu.Unlock()
+		close(phase)
+	}()
 	sem := make(chan struct{}, e.opts.MaxParallelTools)
 	done := make(chan toolDone)
 	for i := range calls {

@@ -1,0 +1,115 @@
+package liteagent
+
+import (
+	"context"
+	"slices"
+
+	"github.com/lite-agent/lite-agent-go/engine"
+	"github.com/lite-agent/lite-agent-go/model"
+	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/subagent"
+	"github.com/lite-agent/lite-agent-go/task"
+	"github.com/lite-agent/lite-agent-go/tool"
+)
+
+// agentTool returns the Agent tool over the agent's pool. Children are run
+// by runChild and their group results delivered by deliver.
+func (a *Agent) agentTool(opts Options, defs []subagent.Definition) tool.Tool {
+	return subagent.Tool(subagent.ToolOptions{
+		Definitions:  defs,
+		Pool:         a.pool,
+		Run:          a.runChild,
+		Deliver:      a.deliver,
+		SessionID:    engine.SessionID,
+		Workdir:      a.lay.workdir,
+		AllowedTools: opts.AllowedTools,
+		Tasks: func(ctx context.Context) (task.Store, error) {
+			if opts.DisableTasks {
+				return nil, nil
+			}
+			return a.taskStore(engine.SessionID(ctx))
+		},
+		Emit: func(ctx context.Context, ev subagent.Event) {
+			// Announcements reach the parent's stream only while its turn
+			// still runs tools; afterwards the group is detached.
+			out := Event{AgentID: ev.CallID}
+			switch ev.Type {
+			case subagent.EventTaskUpdate:
+				out.Type, out.TaskID, out.Status, out.Owner = engine.EventTaskUpdate, ev.TaskID, string(ev.TaskStatus), ev.Owner
+			case subagent.EventDiagnostic:
+				out.Type, out.Code, out.Text = engine.EventDiagnostic, ev.Code, ev.Message
+			default:
+				return
+			}
+			engine.Emit(ctx, out)
+		},
+	})
+}
+
+// runChild runs one subagent: a turn of its own session (agent-<type>-<8
+// hex>, in the same sessions directory, same codec and project hash) on an
+// engine built from the root's frozen configuration, with the root's
+// provider, permission gate and hooks, the parent session's task list, and
+// no Agent tool.
+func (a *Agent) runChild(ctx context.Context, req subagent.ChildRequest) (subagent.ChildResult, error) {
+	a.mu.Lock()
+	a.listOf[req.SessionID] = task.DefaultListID(req.ParentSessionID, a.lay.taskListID)
+	a.mu.Unlock()
+	var tools []tool.Tool
+	for _, t := range a.tools {
+		if t.Name() == subagent.ToolName {
+			continue
+		}
+		if req.AllowedTools != nil && !slices.Contains(req.AllowedTools, t.Name()) {
+			continue
+		}
+		tools = append(tools, t)
+	}
+	eopts := a.engineOpts
+	eopts.Tools, eopts.System = tools, req.System
+	if req.Model != "" {
+		eopts.Model = req.Model
+	}
+	eng, err := engine.New(eopts)
+	if err != nil {
+		return subagent.ChildResult{}, err
+	}
+	for ev, err := range eng.Turn(ctx, req.SessionID, model.UserText(req.Prompt)) {
+		if err != nil {
+			return subagent.ChildResult{}, err
+		}
+		if ev.Type == engine.EventDone {
+			return subagent.ChildResult{Text: ev.Done.Text, StopReason: string(ev.Done.StopReason)}, nil
+		}
+	}
+	return subagent.ChildResult{}, ctx.Err()
+}
+
+// deliver appends a finished group's completion to the parent session as a
+// background message and runs one autonomous turn on it. The turn waits for
+// any prompt running on that session. Its failures are logged.
+func (a *Agent) deliver(ctx context.Context, sessionID string, c subagent.GroupCompletion) {
+	a.mu.Lock()
+	if a.closed {
+		a.mu.Unlock()
+		return
+	}
+	a.mu.Unlock()
+	for ev, err := range a.eng.TurnFrom(context.WithoutCancel(ctx), sessionID, model.UserText(c.Message), session.OriginBackground) {
+		if err != nil {
+			a.log.Warn("background turn failed", "session", sessionID, "group", c.ID, "err", err)
+			return
+		}
+		_ = ev
+	}
+}
+
+// AwaitIdle waits until the current session has no subagent group queued or
+// running and their results have been delivered (the autonomous turn that
+// follows a delivery included), or until ctx is done.
+func (a *Agent) AwaitIdle(ctx context.Context) error {
+	if a.pool == nil {
+		return nil
+	}
+	return a.pool.Wait(ctx, a.SessionID())
+}
