@@ -15,7 +15,7 @@ import "github.com/lite-agent/lite-agent-go/model"
 // The messages share their blocks and strings with events; copy them
 // before modifying them in place.
 func Fold(events []StoredEvent) []model.Message {
-	var out []model.Message
+	out := make([]model.Message, 0, len(events))
 	var results []model.Block
 	flush := func() {
 		if results != nil {
