@@ -238,3 +238,31 @@ func ExampleMessage() {
 	// {"role":"assistant","content":[{"type":"text","text":"Listing files."},{"type":"tool_call","id":"call_1","name":"bash","input":{"command":"ls"}}]}
 	// hi
 }
+
+// FuzzTextRoundTrips checks that any string survives the persisted form
+// as encoding/json would carry it (invalid UTF-8 becomes U+FFFD) and that
+// the JSON never holds a raw line break.
+func FuzzTextRoundTrips(f *testing.F) {
+	for _, s := range []string{"", "plain", "\"q\" \\ / \n\r\t\b\f \x00\x1f\x7f", "é 😀 \u2028\u2029", "\xff\xfe bad", "<&>", strings.Repeat("ab\"", 9)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		b, err := model.UserText(s).MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.ContainsAny(b, "\n\r") {
+			t.Fatalf("raw line break in %q", b)
+		}
+		var back model.Message
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatalf("%q: %v", b, err)
+		}
+		std, _ := json.Marshal(s)
+		var want string
+		json.Unmarshal(std, &want)
+		if back.Text != want {
+			t.Fatalf("round trip of %q gave %q, want %q", s, back.Text, want)
+		}
+	})
+}

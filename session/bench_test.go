@@ -151,14 +151,14 @@ func resumeEvent(i int) session.Event {
 	const code = "func main() {\n\tfmt.Println(\"hello, <world>\")\n}\n"
 	switch i % 4 {
 	case 0:
-		return session.UserEvent{Message: model.UserText(fmt.Sprintf("step %d: ", i) + strings.Repeat(prose, 20))}
+		return session.UserEvent{Message: model.UserText(fmt.Sprintf("step %d: ", i) + strings.Repeat(prose, 24))}
 	case 1:
 		return session.AssistantEvent{Message: model.AssistantBlocks(
-			model.TextBlock(strings.Repeat(prose, 25)),
+			model.TextBlock(strings.Repeat(prose, 30)),
 			model.ToolCallBlock(fmt.Sprintf("call_%d", i), "bash", json.RawMessage(fmt.Sprintf(`{"command":"go test ./... -run Test%d","timeout":120}`, i))),
 		)}
 	default:
-		return session.ToolResultEvent{Result: model.ToolResultBlock(fmt.Sprintf("call_%d", i-1), strings.Repeat(code, 46), i%7 == 0), Turn: i / 4}
+		return session.ToolResultEvent{Result: model.ToolResultBlock(fmt.Sprintf("call_%d", i-1), strings.Repeat(code, 55), i%7 == 0), Turn: i / 4}
 	}
 }
 
