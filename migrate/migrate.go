@@ -430,8 +430,10 @@ func (m *migration) checkSourceRoot() error {
 	if !st.IsDir() {
 		return fmt.Errorf("%w: %s is not a directory", ErrUnrecognized, m.srcRoot)
 	}
-	if err := CheckComplete(m.srcRoot); err != nil {
-		return fmt.Errorf("the source is not usable: %w", err)
+	for _, dir := range []string{m.srcHome, m.srcRoot} {
+		if err := CheckComplete(dir); err != nil {
+			return fmt.Errorf("the source is not usable: %w", err)
+		}
 	}
 	return nil
 }
