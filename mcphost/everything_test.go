@@ -181,15 +181,18 @@ func exerciseEverything(t *testing.T, cfg mcphost.ServerConfig) {
 }
 
 func TestEverythingOverStdio(t *testing.T) {
+	t.Parallel()
 	exerciseEverything(t, everythingStdio(t))
 }
 
 func TestEverythingOverStreamableHTTP(t *testing.T) {
+	t.Parallel()
 	url := everythingHTTP(t)
 	exerciseEverything(t, mcphost.ServerConfig{Type: mcphost.TransportHTTP, URL: url})
 }
 
 func TestLargeTextResultIsArchivedWhole(t *testing.T) {
+	t.Parallel()
 	cfg := everythingStdio(t)
 	big := strings.Repeat("0123456789abcdef", 1500) // 24000 bytes
 	cfg.Env = map[string]string{"BIG_VALUE": big}
@@ -256,6 +259,7 @@ func TestServerEnvironmentIsFiltered(t *testing.T) {
 }
 
 func TestFilesystemServerReadsTempDir(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("line one\nline two\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -289,6 +293,7 @@ func TestFilesystemServerReadsTempDir(t *testing.T) {
 }
 
 func TestCloseKillsStdioServers(t *testing.T) {
+	t.Parallel()
 	cfg := everythingStdio(t)
 	h := newHost(t, map[string]mcphost.ServerConfig{"a": cfg, "b": cfg}, mcphost.Options{Connect: allow})
 	if _, err := h.Tools(t.Context()); err != nil {
@@ -325,6 +330,7 @@ func TestCloseKillsStdioServers(t *testing.T) {
 }
 
 func TestListShowsToolsOnceConnected(t *testing.T) {
+	t.Parallel()
 	h := newHost(t, map[string]mcphost.ServerConfig{"everything": everythingStdio(t)}, mcphost.Options{Connect: allow})
 	before := h.List()
 	if len(before) != 1 || before[0].Status != mcphost.StatusConfigured || len(before[0].Tools) != 0 {

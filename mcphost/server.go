@@ -118,15 +118,19 @@ func (s *server) markChanged() {
 // reconnects, and closes it.
 func (s *server) dropConn(c *conn) {
 	s.mu.Lock()
-	if s.conn == c {
+	current := s.conn == c
+	if current {
 		s.conn = nil
 		if s.status == StatusReady {
 			s.status = StatusStale
 		}
-		s.h.opts.Logger.Warn("mcp connection lost", "server", s.def.Name)
 	}
 	s.mu.Unlock()
 	c.close()
+	if current {
+		// Logged once the server's process has been reaped.
+		s.h.opts.Logger.Warn("mcp connection lost", "server", s.def.Name)
+	}
 }
 
 // ensure returns s's connection and current catalog, connecting s or
