@@ -66,4 +66,3 @@ func BenchmarkResumeToFirstRequest(b *testing.B) {
 	}
 	b.ReportMetric(float64(first.Microseconds())/float64(b.N)/1000, "ms-to-first-request")
 }
-
