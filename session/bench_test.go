@@ -132,17 +132,6 @@ func benchAppend(b *testing.B, durable bool, batch int) {
 	b.ReportMetric(0, "ns/op") // the per-op time mixes both sides
 }
 
-// BenchmarkEncodeBatch measures what Append does besides locking and
-// writing: stamping and encoding a batch of 64 1 KB events.
-func BenchmarkEncodeBatch(b *testing.B) {
-	events := batchOf(64, 0)
-	b.ReportAllocs()
-	for b.Loop() {
-		rawBatch(b, events, 1)
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*64), "ns/rec")
-}
-
 // resumeEvent returns event i of a generated session: a mix of user
 // prompts, assistant replies with tool calls and multi-line tool results,
 // averaging about 2.3 KB per log line.
