@@ -82,8 +82,9 @@ type FileOptions struct {
 	HomeDir string
 
 	// OnReload, when set, is called after every reload after the first
-	// load, successful or not, with the policy's status. It must not call
-	// Check or Reload.
+	// load, successful or not, with the policy's status. It is called from
+	// the goroutine whose Check or Reload reloaded, possibly from several
+	// at once, and must not call Check or Reload.
 	OnReload func(Status)
 }
 

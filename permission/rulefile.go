@@ -39,6 +39,8 @@ type ConfigError struct {
 	Err error
 }
 
+// Error returns "invalid permission configuration: <file>: <path>: <msg>",
+// leaving out the parts that are empty.
 func (e *ConfigError) Error() string {
 	var b strings.Builder
 	b.WriteString("invalid permission configuration")
