@@ -35,6 +35,10 @@ type Options struct {
 	// Tools are the tools the model may call. When two tools share a name,
 	// both specs are sent and the later one runs.
 	Tools []tool.Tool
+	// ExtraTools, when set, is called at the start of every prompt for more
+	// tools, such as those of MCP servers whose catalog may change; they
+	// are offered after Tools. An error ends the prompt.
+	ExtraTools func(ctx context.Context) ([]tool.Tool, error)
 	// Checkpointer stores the session logs.
 	Checkpointer session.Checkpointer
 	// MaxTurns bounds the model calls of one prompt; zero means 50.
@@ -150,6 +154,9 @@ type run struct {
 	events chan Event // events emitted by tools, drained by the loop
 
 	appendMu sync.Mutex // serializes appends of snapshots and batches
+
+	tools *tool.Set        // the tools of this prompt
+	specs []model.ToolSpec // their specs
 
 	phaseMu sync.Mutex
 	phase   chan struct{} // open while tools run and events are drained; nil otherwise
@@ -327,6 +334,21 @@ func (r *run) loop(ctx context.Context, prompt model.Message, origin session.Ori
 	if err := r.answerDangling(ctx); err != nil {
 		return nil, err
 	}
+	r.tools, r.specs = e.tools, e.specs
+	if e.opts.ExtraTools != nil {
+		extra, err := e.opts.ExtraTools(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("tools: %w", err)
+		}
+		if len(extra) > 0 {
+			all := append(append([]tool.Tool(nil), e.opts.Tools...), extra...)
+			r.tools = tool.NewSet(all...)
+			r.specs = append([]model.ToolSpec(nil), e.specs...)
+			for _, t := range extra {
+				r.specs = append(r.specs, model.ToolSpec{Name: t.Name(), Description: t.Description(), InputSchema: t.Schema()})
+			}
+		}
+	}
 	res := &Result{SessionID: r.id}
 	checkpoint := origin == session.OriginUser
 	if err := r.append(ctx, session.UserEvent{Message: prompt, Origin: origin, Checkpoint: &checkpoint}); err != nil {
@@ -398,7 +420,7 @@ func (r *run) request(ctx context.Context) model.Request {
 		Model:       e.opts.Model,
 		System:      e.opts.System,
 		Messages:    msgs,
-		Tools:       e.specs,
+		Tools:       r.specs,
 		MaxTokens:   e.opts.MaxTokens,
 		Temperature: e.opts.Temperature,
 		TopP:        e.opts.TopP,

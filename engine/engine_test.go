@@ -393,3 +393,25 @@ func TestNewValidatesOptions(t *testing.T) {
 		t.Error("negative MaxTurns accepted")
 	}
 }
+
+func TestExtraToolsAreOfferedPerPrompt(t *testing.T) {
+	calls := 0
+	h := newHarness(t, engine.Options{ExtraTools: func(ctx context.Context) ([]tool.Tool, error) {
+		calls++
+		return []tool.Tool{tool.New("mcp__srv__ping", "Pings.", func(ctx context.Context, in struct{}) (tool.Result, error) {
+			return tool.Text("pong"), nil
+		})}, nil
+	}})
+	h.p.Reply(modeltest.ToolCalls(call("p", "mcp__srv__ping", `{}`)))
+	h.p.Reply(modeltest.Text("ok"))
+	if _, _, err := h.turn(t, t.Context(), "s", "ping"); err != nil {
+		t.Fatal(err)
+	}
+	reqs := h.p.Requests()
+	if n := len(reqs[0].Tools); n != 2 || reqs[0].Tools[1].Name != "mcp__srv__ping" {
+		t.Errorf("tools sent: %+v", reqs[0].Tools)
+	}
+	if got := reqs[1].Messages[len(reqs[1].Messages)-1].Blocks[0].Content; got != "pong" || calls != 1 {
+		t.Errorf("result %q, ExtraTools called %d times", got, calls)
+	}
+}

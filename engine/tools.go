@@ -89,7 +89,7 @@ func (r *run) runTools(ctx context.Context, calls []model.Block, emit func(Event
 // callTool runs one call and turns every outcome into a tool_result block.
 // A panic in a tool that does not recover its own is recovered here.
 func (r *run) callTool(ctx context.Context, c model.Block) (res model.Block) {
-	t, ok := r.e.tools.Lookup(c.Name)
+	t, ok := r.tools.Lookup(c.Name)
 	if !ok {
 		return resultBlock(c, tool.Unknown(c.Name))
 	}
