@@ -38,7 +38,9 @@ type FileOptions struct {
 
 	// RepairTail lets the checkpointer drop a malformed last line of a
 	// plaintext log, after copying the file aside as
-	// <id>.jsonl.broken-<unix ms>. Encoded logs are never repaired.
+	// <id>.jsonl.broken-<unix ms>. Encoded logs are never repaired. The
+	// repair happens in whichever of Read, Head, Append or Truncate first
+	// loads the log; Verify and Scan never repair.
 	RepairTail bool
 }
 
