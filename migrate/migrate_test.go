@@ -2,14 +2,15 @@ package migrate_test
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/lite-agent/lite-agent-go/internal/filelock"
 	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -372,25 +373,46 @@ func TestTemporaryFilesAndRepairCopiesAreListedNotCopied(t *testing.T) {
 
 func TestSourceLocksAreHonored(t *testing.T) {
 	src := buildProject(t, t.TempDir(), workdir, nil, "")
-	lock, err := os.MkdirTemp(src.paths.SessionsDir, "")
+	// Hold the lock of session s1 the way a writer in another process would.
+	lock, err := filelock.Acquire(t.Context(), filepath.Join(src.paths.SessionsDir, "s1.jsonl"), filelock.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Hold the lock of session s1 the way another process would.
-	if err := os.Rename(lock, filepath.Join(src.paths.SessionsDir, "s1.jsonl.lock")); err != nil {
+	dstHome := t.TempDir()
+	copied := filepath.Join(dstHome, "projects", src.paths.Hash, "sessions", "s1.jsonl")
+	othersDone := make(chan bool, 1)
+	var once sync.Once
+	done := make(chan error, 1)
+	go func() {
+		_, err := migrate.Run(t.Context(), migrate.Options{
+			From: migrate.Endpoint{Workdir: workdir, Storage: src.opts},
+			To:   migrate.Endpoint{Storage: storage.Options{Home: dstHome}},
+			Progress: func(p migrate.Progress) {
+				if p.Files == p.TotalFiles-1 {
+					// Every file but the locked log is done; the log
+					// has not been touched.
+					_, err := os.Lstat(copied)
+					once.Do(func() { othersDone <- os.IsNotExist(err) })
+				}
+			},
+		})
+		done <- err
+	}()
+	select {
+	case untouched := <-othersDone:
+		if !untouched {
+			t.Error("the locked session was copied while its lock was held")
+		}
+	case err := <-done:
+		t.Fatalf("Run returned while a source lock was held: %v", err)
+	}
+	if err := lock.Release(); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(t.Context(), 500_000_000)
-	defer cancel()
-	dstHome := t.TempDir()
-	_, err = migrate.Run(ctx, migrate.Options{
-		From: migrate.Endpoint{Workdir: workdir, Storage: src.opts},
-		To:   migrate.Endpoint{Storage: storage.Options{Home: dstHome}},
-	})
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("err = %v, want the wait for the lock to time out", err)
+	if err := <-done; err != nil {
+		t.Fatalf("Run after the lock was released: %v", err)
 	}
-	if got := files(t, dstHome); len(got) != 0 {
-		t.Errorf("destination kept %v", got)
+	if _, err := os.Lstat(copied); err != nil {
+		t.Errorf("the session was not copied after the lock was released: %v", err)
 	}
 }
