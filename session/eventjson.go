@@ -423,6 +423,21 @@ func readEvent(r *reader) Event {
 	return ev
 }
 
+// knownRole returns role as a Role, without allocating for the usual ones.
+func knownRole(role []byte) model.Role {
+	switch model.Role(role) {
+	case model.RoleUser:
+		return model.RoleUser
+	case model.RoleAssistant:
+		return model.RoleAssistant
+	case model.RoleSystem:
+		return model.RoleSystem
+	case model.RoleTool:
+		return model.RoleTool
+	}
+	return model.Role(role)
+}
+
 // knownType returns typ as a string, without allocating for known types.
 func knownType(typ []byte) string {
 	switch string(typ) {
@@ -729,7 +744,7 @@ func readMessage(r *reader) model.Message {
 				r.failShape(errRole)
 				return m
 			}
-			m.Role, hasRole = model.Role(r.str()), true
+			m.Role, hasRole = knownRole(r.strBytes()), true
 		case "content":
 			m.Text, m.Blocks, hasContent = "", nil, true
 			switch r.peek() {
