@@ -18,6 +18,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/hook"
 	"github.com/lite-agent/lite-agent-go/internal/datahome"
+	"github.com/lite-agent/lite-agent-go/mcphost"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/permission"
 	"github.com/lite-agent/lite-agent-go/retention"
@@ -132,6 +133,13 @@ type Options struct {
 	// whole agent; zero means 5.
 	MaxParallelSubagents int
 
+	// MCPServers are the host's own MCP servers, merged after
+	// <home>/mcps.json and <workdir>/.<namespace>/mcps.json (a name defined
+	// twice is an error).
+	MCPServers map[string]mcphost.ServerConfig
+	// DisableMCPFiles skips the mcps.json files.
+	DisableMCPFiles bool
+
 	// DisableHookFiles skips loading <home>/hooks.json and
 	// <workdir>/.<namespace>/hooks.json. Hooks run only what the host
 	// permits: command hooks are asked about as the tool "hook", which the
@@ -182,6 +190,8 @@ type Agent struct {
 	// command); nil denies.
 	permit func(ctx context.Context, name string, input json.RawMessage) (bool, error)
 
+	// mcp holds the MCP connections of the family; nil without servers.
+	mcp *mcphost.Host
 	// pool runs the subagent groups of the whole family; nil when agents
 	// are disabled.
 	pool *subagent.Pool
@@ -218,6 +228,10 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 		}
 	}
 	skills, err := skill.Load(ctx, skill.LoadOptions{Paths: lay.paths, ExtraDir: opts.SkillsDir})
+	if err != nil {
+		return nil, err
+	}
+	mcpCfg, err := mcphost.LoadConfig(mcphost.LoadOptions{Paths: lay.paths, Servers: opts.MCPServers, NoFiles: opts.DisableMCPFiles})
 	if err != nil {
 		return nil, err
 	}
@@ -270,6 +284,11 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 			return nil, err
 		}
 	}
+	if len(mcpCfg.Servers) > 0 {
+		if a.mcp, err = a.newMCPHost(mcpCfg); err != nil {
+			return nil, err
+		}
+	}
 	bg, err := builtin.NewBackground(builtin.BackgroundOptions{})
 	if err != nil {
 		return nil, err
@@ -311,6 +330,9 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 		MaxTokens:        opts.MaxTokens,
 		Temperature:      opts.Temperature,
 		Logger:           log,
+	}
+	if a.mcp != nil {
+		eopts.ExtraTools = a.mcpTools(gate, opts)
 	}
 	if !opts.DisableTasks {
 		eopts.Reminder = func(ctx context.Context, id string) (string, error) {
@@ -494,6 +516,9 @@ func (a *Agent) Close() error {
 	if a.pool != nil {
 		a.pool.Close()
 	}
+	if a.mcp != nil {
+		a.mcp.Close()
+	}
 	return a.bg.Close()
 }
 
@@ -599,6 +624,12 @@ func (a *Agent) buildTools(opts Options, skills []skill.Skill, defs []subagent.D
 	}
 	tools = append(tools, builtin.BackgroundTools(a.bg)...)
 	tools = append(tools, opts.Tools...)
+	return a.filterAndWrap(tools, gate, opts), nil
+}
+
+// filterAndWrap applies the allowed and disallowed tool names, then puts
+// each tool behind the permission gate and, outside it, the tool hooks.
+func (a *Agent) filterAndWrap(tools []tool.Tool, gate *permission.Gate, opts Options) []tool.Tool {
 	var out []tool.Tool
 	for _, t := range tools {
 		if opts.AllowedTools != nil && !slices.Contains(opts.AllowedTools, t.Name()) {
@@ -613,7 +644,7 @@ func (a *Agent) buildTools(opts Options, skills []skill.Skill, defs []subagent.D
 		}
 		out = append(out, t)
 	}
-	return out, nil
+	return out
 }
 
 // snapshotter records file snapshots in the log of the turn's session.

@@ -1,6 +1,8 @@
 package liteagent_test
 
 import (
+	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/permission"
 	"os"
 	"path/filepath"
 	"slices"
@@ -43,6 +45,44 @@ func TestDefaultPolicyDeniesWritesWithoutAnApprovalHandler(t *testing.T) {
 	}
 	if !slices.Contains(types, engine.EventApprovalAsk) || !slices.Contains(types, engine.EventPermission) {
 		t.Errorf("events %v", types)
+	}
+}
+
+func TestProjectPermissionFileCanOnlyRestrict(t *testing.T) {
+	f := newFixture(t)
+	writeFile(t, filepath.Join(f.workdir, ".acme", "permissions.json"), `{"version":1,"rules":[{"tool":"bash","effect":"allow"},{"tool":"read_file","effect":"deny"}]}`)
+	writeFile(t, filepath.Join(f.workdir, ".lite-agent", "permissions.json"), `{"version":1,"rules":[{"tool":"write_file","effect":"deny"}]}`)
+	policy, err := liteagent.PermissionFilePolicy(permission.FileOptions{
+		Workdir: f.workdir,
+		Storage: storage.Options{Namespace: "acme", Home: f.home},
+		Default: permission.Allow,
+		Inline:  []permission.Rule{{Tool: []string{"bash"}, Effect: permission.Deny}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := f.options(nil)
+	opts.Permission = policy
+	a := f.agent(t, opts)
+	f.p.Reply(modeltest.ToolCalls(
+		call("b", "bash", `{"command":"echo hi"}`),
+		call("r", "read_file", `{"path":"a.txt"}`),
+		call("w", "write_file", `{"path":"a.txt","content":"ok"}`),
+	))
+	f.p.Reply(modeltest.Text("ok"))
+	if _, err := a.Send(t.Context(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	msgs := f.p.Requests()[1].Messages
+	res := msgs[len(msgs)-1].Blocks
+	if !strings.HasPrefix(res[0].Content, "Error: blocked by policy") {
+		t.Errorf("a project allow widened a host deny: %+v", res[0])
+	}
+	if !strings.HasPrefix(res[1].Content, "Error: blocked by policy") {
+		t.Errorf("a project deny did not restrict: %+v", res[1])
+	}
+	if res[2].IsError {
+		t.Errorf("the .lite-agent file was read for the acme namespace: %+v", res[2])
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/anthropic"
 	"github.com/lite-agent/lite-agent-go/permission"
+	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/spf13/cobra"
 )
 
@@ -53,10 +54,29 @@ func (f *agentFlags) register(cmd *cobra.Command) {
 // defaultAsk lists what the default policy asks about.
 var defaultAsk = []string{"bash", "write_file", "edit_file", "delete_file", "hook", "mcp_connect", "mcp__*"}
 
-// policy returns the permission policy of the flags: deny what --deny
+// policy returns the permission policy of a command: the flags' policy
+// (see flagPolicy) composed with the permission files of the project and
+// the data home, which can only make it more restrictive.
+func (f *agentFlags) policy(p project) (permission.Policy, error) {
+	fp, err := f.flagPolicy()
+	if err != nil {
+		return nil, err
+	}
+	files, err := permission.NewFilePolicy(permission.FileOptions{
+		Workdir: filepath.Dir(p.paths.ProjectConfigDir),
+		Storage: storage.Options{Namespace: p.paths.Namespace, Home: p.paths.Home},
+		Default: permission.Allow,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return permission.Compose(fp, files), nil
+}
+
+// flagPolicy returns the permission policy of the flags: deny what --deny
 // names, allow what --allow names, ask about the rest of the default
 // policy's list, allow everything else.
-func (f *agentFlags) policy() (permission.Policy, error) {
+func (f *agentFlags) flagPolicy() (permission.Policy, error) {
 	var ask []string
 	for _, name := range defaultAsk {
 		if !slices.Contains(f.allow, name) {
@@ -126,7 +146,7 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 	if err != nil {
 		return nil, err
 	}
-	policy, err := f.policy()
+	policy, err := f.policy(p)
 	if err != nil {
 		return nil, err
 	}
@@ -316,3 +336,6 @@ func turn(ctx context.Context, a *liteagent.Agent, prompt string, out, errw io.W
 }
 
 func clipJSON(raw json.RawMessage) string { return clip(string(raw)) }
+
+// workdirOf returns the project directory of p, absolute and clean.
+func workdirOf(p project) string { return filepath.Dir(p.paths.ProjectConfigDir) }

@@ -76,7 +76,7 @@ func newRootCommand() *cobra.Command {
 		return &usageError{err: err}
 	})
 	g.register(root)
-	root.AddCommand(newPathsCommand(g), newSessionsCommand(g), newTasksCommand(g), newCleanupCommand(g), newVerifyCommand(g), newRunCommand(g), newChatCommand(g), newMigrateCommand(g), newMCPCommand(g))
+	root.AddCommand(newPathsCommand(g), newSessionsCommand(g), newTasksCommand(g), newCleanupCommand(g), newVerifyCommand(g), newRunCommand(g), newChatCommand(g), newPermissionsCommand(g), newMigrateCommand(g), newMCPCommand(g))
 	return root
 }
 
