@@ -191,7 +191,22 @@ func (d *destination) finish(ctx context.Context, verified bool) error {
 	if err := d.dir.Remove(MarkerName); err != nil {
 		return err
 	}
-	return syncTree(d.dir.Real())
+	return syncDir(d.dir.Real())
+}
+
+// syncDir makes the entries of dir durable.
+func syncDir(dir string) error {
+	f, err := os.Open(dir)
+	if err == nil {
+		err = f.Sync()
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil && !errors.Is(err, syscall.EINVAL) {
+		return (&storage.Error{Op: "sync", File: dir, Message: "cannot sync destination"}).WithCause(err)
+	}
+	return nil
 }
 
 // abandon removes what this run wrote after a failure, the marker last. If
