@@ -1,5 +1,9 @@
-// Package model holds provider-neutral conversation values: messages and
-// their content blocks. Their JSON form is the persisted format of session
+// Package model is the provider-neutral side of talking to a language
+// model: conversation values (messages and their content blocks), requests
+// and streamed responses, the [Provider] contract that model/anthropic and
+// model/openai implement, and retries around any provider ([WithRetry]).
+//
+// The JSON form of [Message] and [Block] is the persisted format of session
 // logs, so it is fixed: field names and shapes never change.
 package model
 
