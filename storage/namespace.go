@@ -3,7 +3,6 @@ package storage
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"syscall"
 )
 
@@ -14,7 +13,18 @@ const DefaultNamespace = "lite-agent"
 // namespace. Custom namespaces ignore it.
 const HomeEnv = "LITE_AGENT_HOME"
 
-var namespacePattern = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,63}$`)
+// validNamespace reports whether ns matches ^[a-z][a-z0-9_-]{0,63}$.
+func validNamespace(ns string) bool {
+	if len(ns) == 0 || len(ns) > 64 || ns[0] < 'a' || ns[0] > 'z' {
+		return false
+	}
+	for i := 1; i < len(ns); i++ {
+		if c := ns[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // Options selects where and how the SDK persists its runtime state: the
 // namespace, the data home and the record codec. The zero value means the
@@ -45,7 +55,7 @@ func namespaceOrDefault(ns string) string {
 // characters, a lowercase ASCII letter first, then lowercase letters, digits,
 // underscores or hyphens. The error is a *[Error].
 func ValidateNamespace(ns string) error {
-	if !namespacePattern.MatchString(ns) {
+	if !validNamespace(ns) {
 		return &Error{Op: "validate", Message: "storage.namespace must be 1-64 lowercase letters, digits, underscores or hyphens, starting with a letter"}
 	}
 	return nil

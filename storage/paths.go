@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -140,13 +139,24 @@ func hashAbs(abs string) string {
 	return hex.EncodeToString(sum[:])[:16]
 }
 
-var idPattern = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+// validID reports whether id matches ^[A-Za-z0-9_-]+$.
+func validID(id string) bool {
+	if id == "" {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // ValidateID reports whether id may name a built-in file session or task
 // list: one or more ASCII letters, digits, underscores or hyphens. Invalid ids
 // are rejected, never rewritten. The error is a *[Error].
 func ValidateID(id string) error {
-	if !idPattern.MatchString(id) {
+	if !validID(id) {
 		return &Error{Op: "validate", Record: quoteID(id), Message: "ids must contain only letters, digits, underscores or hyphens"}
 	}
 	return nil
@@ -168,7 +178,7 @@ func quoteID(id string) string {
 // <sessionsDir>/session-<sha256 hex of id>.context, so that distinct ids
 // never share a directory.
 func SessionContextDir(sessionsDir, sessionID string) string {
-	if idPattern.MatchString(sessionID) {
+	if validID(sessionID) {
 		return filepath.Join(sessionsDir, sessionID+".context")
 	}
 	sum := sha256.Sum256([]byte(sessionID))
