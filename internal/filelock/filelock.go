@@ -81,11 +81,10 @@ func (o Options) withDefaults() Options {
 type Lock struct {
 	path    string
 	refresh time.Duration
-	stop    chan struct{}
-	done    chan struct{}
 
-	mu          sync.Mutex // guards the fields below
-	mtime       time.Time  // the mtime this holder last set
+	mu          sync.Mutex  // guards the fields below
+	timer       *time.Timer // fires the next refresh; nil once released
+	mtime       time.Time   // the mtime this holder last set
 	ino         uint64
 	compromised error
 	released    bool
@@ -178,11 +177,7 @@ func takeOver(path string, stale fs.FileInfo) error {
 }
 
 func hold(path string, o Options) (*Lock, error) {
-	now := time.Now()
-	if err := os.Chtimes(path, now, now); err != nil {
-		_ = os.Remove(path)
-		return nil, (&storage.Error{Op: "lock", File: path, Message: "cannot stamp lock"}).WithCause(err)
-	}
+	// mkdir set the mtime to now: no need to stamp it again.
 	st, err := os.Lstat(path)
 	if err != nil {
 		_ = os.Remove(path)
@@ -191,40 +186,38 @@ func hold(path string, o Options) (*Lock, error) {
 	l := &Lock{
 		path:    path,
 		refresh: o.Refresh,
-		stop:    make(chan struct{}),
-		done:    make(chan struct{}),
 		mtime:   st.ModTime(),
 		ino:     inode(st),
 	}
-	go l.keepFresh()
+	l.timer = time.AfterFunc(l.refresh, l.keepFresh)
 	return l, nil
 }
 
-// keepFresh refreshes the lock's mtime until Release, and records the lock
-// as compromised if another process removed or replaced it.
+// keepFresh refreshes the lock's mtime and schedules the next refresh, or
+// records the lock as compromised if another process removed or replaced
+// it. It runs on the timer's goroutine, so a short critical section costs
+// no goroutine at all.
 func (l *Lock) keepFresh() {
-	defer close(l.done)
-	t := time.NewTicker(l.refresh)
-	defer t.Stop()
-	for {
-		select {
-		case <-l.stop:
-			return
-		case <-t.C:
-			if err := l.touch(); err != nil {
-				l.mu.Lock()
-				l.compromised = err
-				l.mu.Unlock()
-				return
-			}
-		}
+	err := l.touch()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.released {
+		return
 	}
+	if err != nil {
+		l.compromised = err
+		return
+	}
+	l.timer.Reset(l.refresh)
 }
 
 // touch verifies that the lock is still ours and moves its mtime to now.
 func (l *Lock) touch() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.released {
+		return nil
+	}
 	if err := l.verifyLocked(); err != nil {
 		return err
 	}
@@ -268,17 +261,12 @@ func (l *Lock) Path() string { return l.path }
 // ours. It returns a *storage.Error if the lock was compromised while held.
 func (l *Lock) Release() error {
 	l.mu.Lock()
+	defer l.mu.Unlock()
 	if l.released {
-		l.mu.Unlock()
 		return nil
 	}
 	l.released = true
-	l.mu.Unlock()
-	close(l.stop)
-	<-l.done
-
-	l.mu.Lock()
-	defer l.mu.Unlock()
+	l.timer.Stop() // a refresh already running finds released set
 	if l.compromised != nil {
 		return l.compromised
 	}
