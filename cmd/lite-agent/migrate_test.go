@@ -586,3 +586,37 @@ func TestMigrateProgressIsABarOnATerminalAndLinesElsewhere(t *testing.T) {
 		t.Error("a buffer is not a terminal")
 	}
 }
+
+func TestVerifyReportsTheMarkerOfAnUnfinishedMigration(t *testing.T) {
+	isolateEnv(t)
+	const workdir = "/srv/app"
+	for _, tc := range []struct {
+		name   string
+		marker func(home string, p storage.ProjectPaths) string // the directory holding it
+	}{
+		{"home", func(home string, _ storage.ProjectPaths) string { return home }},
+		{"project", func(_ string, p storage.ProjectPaths) string { return filepath.Dir(p.SessionsDir) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			home := t.TempDir()
+			migFixture(t, home, workdir, "", nil)
+			p, _ := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: workdir, Storage: storage.Options{Home: home}})
+			for _, args := range [][]string{{"verify"}, {"verify", "--all"}} {
+				r := runCLI(t, append([]string{"--home", home, "--workdir", workdir}, args...)...)
+				if r.code != 0 {
+					t.Fatalf("%v before the marker: exit %d\n%s%s", args, r.code, r.stdout, r.stderr)
+				}
+			}
+			marker := filepath.Join(tc.marker(home, p), migrate.MarkerName)
+			if err := os.WriteFile(marker, []byte("{}"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			for _, args := range [][]string{{"verify"}, {"verify", "--all"}} {
+				r := runCLI(t, append([]string{"--home", home, "--workdir", workdir}, args...)...)
+				if r.code != 1 || !strings.Contains(r.stdout, "migration: incomplete migration: "+marker) {
+					t.Errorf("%v with the marker: exit %d\n%s%s", args, r.code, r.stdout, r.stderr)
+				}
+			}
+		})
+	}
+}
