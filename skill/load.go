@@ -3,12 +3,9 @@ package skill
 import (
 	"context"
 	"errors"
-	"fmt"
-	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 
+	front "github.com/lite-agent/lite-agent-go/internal/frontmatter"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -53,7 +50,13 @@ type LoadOptions struct {
 // than MaxSkills files fail Load. Errors are *[Error] naming the path; a
 // done ctx stops the walk with ctx.Err().
 func Load(ctx context.Context, opts LoadOptions) ([]Skill, error) {
-	l := loader{ctx: ctx, onInvalid: opts.OnInvalid, index: map[string]int{}}
+	l := loader{ctx: ctx, onInvalid: opts.OnInvalid, index: map[string]int{}, walker: front.NewWalker(front.WalkOptions{
+		Match:        func(name string) bool { return name == FileName },
+		MaxEntries:   MaxEntries,
+		MaxFiles:     MaxSkills,
+		Files:        "skill files",
+		MaxFileBytes: MaxFileBytes,
+	})}
 	extra := opts.ExtraDir
 	if extra != "" {
 		abs, err := filepath.Abs(extra)
@@ -84,10 +87,9 @@ func Load(ctx context.Context, opts LoadOptions) ([]Skill, error) {
 type loader struct {
 	ctx       context.Context // the Load call's; checked at every entry
 	onInvalid func(*Error)
-	seen      []os.FileInfo
+	walker    *front.Walker
 	skills    []Skill
 	index     map[string]int // name -> position in skills
-	files     int
 }
 
 // invalid reports a problem with one file or subdirectory: it fails the
@@ -101,61 +103,14 @@ func (l *loader) invalid(err *Error) error {
 }
 
 func (l *loader) walk(root string, source Source) error {
-	info, err := os.Stat(root)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return &Error{Path: root, Detail: "cannot read the directory", Err: err}
-	}
-	if !info.IsDir() {
-		return &Error{Path: root, Detail: "not a directory"}
-	}
-	for _, s := range l.seen {
-		if os.SameFile(s, info) {
-			return nil
-		}
-	}
-	l.seen = append(l.seen, info)
-	// Walk the directory the root names, so that a linked skills
-	// directory works; links below it are not followed.
-	real, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return &Error{Path: root, Detail: "cannot resolve the directory", Err: err}
-	}
-	entries := 0
-	return filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
-		shown := root
-		if rel, rerr := filepath.Rel(real, p); rerr == nil && rel != "." {
-			shown = filepath.Join(root, rel)
-		}
+	err := l.walker.Walk(l.ctx, root, func(shown string, data []byte) error {
+		s, err := Parse(shown, data)
 		if err != nil {
-			if p == real {
-				return &Error{Path: root, Detail: "cannot read the directory", Err: err}
+			var se *Error
+			if !errors.As(err, &se) {
+				se = &Error{Path: shown, Detail: err.Error()}
 			}
-			if ierr := l.invalid(&Error{Path: shown, Detail: "cannot read", Err: err}); ierr != nil {
-				return ierr
-			}
-			if d != nil && d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if err := l.ctx.Err(); err != nil {
-			return err
-		}
-		if entries++; entries > MaxEntries {
-			return &Error{Path: root, Detail: fmt.Sprintf("more than %d entries", MaxEntries)}
-		}
-		if d.IsDir() || d.Name() != FileName {
-			return nil
-		}
-		if l.files++; l.files > MaxSkills {
-			return &Error{Path: shown, Detail: fmt.Sprintf("more than %d skill files", MaxSkills)}
-		}
-		s, perr := readSkill(p, shown, d)
-		if perr != nil {
-			return l.invalid(perr)
+			return l.invalid(se)
 		}
 		s.Source = source
 		if i, ok := l.index[s.Name]; ok {
@@ -165,45 +120,16 @@ func (l *loader) walk(root string, source Source) error {
 			l.skills = append(l.skills, s)
 		}
 		return nil
+	}, func(p *front.Problem) error {
+		return l.invalid(problemError(p))
 	})
+	if p, ok := err.(*front.Problem); ok {
+		return problemError(p)
+	}
+	return err
 }
 
-// readSkill reads and parses the SKILL.md at p, reported as shown.
-func readSkill(p, shown string, d fs.DirEntry) (Skill, *Error) {
-	if d.Type()&fs.ModeSymlink != 0 {
-		return Skill{}, &Error{Path: shown, Detail: "is a symbolic link"}
-	}
-	if !d.Type().IsRegular() {
-		return Skill{}, &Error{Path: shown, Detail: "not a regular file"}
-	}
-	// No links and no blocking: the entry may have been replaced since it
-	// was listed.
-	f, err := os.OpenFile(p, os.O_RDONLY|openFlags, 0)
-	if err != nil {
-		return Skill{}, &Error{Path: shown, Detail: "cannot open the file", Err: err}
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return Skill{}, &Error{Path: shown, Detail: "cannot stat the file", Err: err}
-	}
-	if !info.Mode().IsRegular() {
-		return Skill{}, &Error{Path: shown, Detail: "not a regular file"}
-	}
-	if info.Size() > MaxFileBytes {
-		return Skill{}, &Error{Path: shown, Detail: fmt.Sprintf("larger than %d bytes", MaxFileBytes)}
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
-	if err != nil {
-		return Skill{}, &Error{Path: shown, Detail: "cannot read the file", Err: err}
-	}
-	s, err := Parse(shown, data)
-	if err != nil {
-		var se *Error
-		if errors.As(err, &se) {
-			return Skill{}, se
-		}
-		return Skill{}, &Error{Path: shown, Detail: err.Error()}
-	}
-	return s, nil
+// problemError turns a problem the walker found into an *Error.
+func problemError(p *front.Problem) *Error {
+	return &Error{Path: p.Path, Detail: p.Detail, Err: p.Err}
 }

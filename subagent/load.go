@@ -3,13 +3,10 @@ package subagent
 import (
 	"context"
 	"errors"
-	"fmt"
-	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
+	front "github.com/lite-agent/lite-agent-go/internal/frontmatter"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -57,7 +54,13 @@ type LoadOptions struct {
 // or more than MaxDefinitions files fail Load. Errors are *[Error] naming
 // the path; a done ctx stops the walk with ctx.Err().
 func Load(ctx context.Context, opts LoadOptions) ([]Definition, error) {
-	l := loader{ctx: ctx, onInvalid: opts.OnInvalid, index: map[string]int{}}
+	l := loader{ctx: ctx, onInvalid: opts.OnInvalid, index: map[string]int{}, walker: front.NewWalker(front.WalkOptions{
+		Match:        func(name string) bool { return strings.HasSuffix(name, ".md") },
+		MaxEntries:   MaxEntries,
+		MaxFiles:     MaxDefinitions,
+		Files:        "definition files",
+		MaxFileBytes: MaxFileBytes,
+	})}
 	l.add(GeneralPurpose())
 	extra := opts.ExtraDir
 	if extra != "" {
@@ -89,10 +92,9 @@ func Load(ctx context.Context, opts LoadOptions) ([]Definition, error) {
 type loader struct {
 	ctx       context.Context // the Load call's; checked at every entry
 	onInvalid func(*Error)
-	seen      []os.FileInfo
+	walker    *front.Walker
 	defs      []Definition
 	index     map[string]int // name -> position in defs
-	files     int
 }
 
 // add appends d, or replaces the definition of the same name in place.
@@ -116,107 +118,30 @@ func (l *loader) invalid(err *Error) error {
 }
 
 func (l *loader) walk(root string, source Source) error {
-	info, err := os.Stat(root)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return &Error{Path: root, Detail: "cannot read the directory", Err: err}
-	}
-	if !info.IsDir() {
-		return &Error{Path: root, Detail: "not a directory"}
-	}
-	for _, s := range l.seen {
-		if os.SameFile(s, info) {
-			return nil
-		}
-	}
-	l.seen = append(l.seen, info)
-	// Walk the directory the root names, so that a linked agents
-	// directory works; links below it are not followed.
-	real, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return &Error{Path: root, Detail: "cannot resolve the directory", Err: err}
-	}
-	entries := 0
-	return filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
-		shown := root
-		if rel, rerr := filepath.Rel(real, p); rerr == nil && rel != "." {
-			shown = filepath.Join(root, rel)
-		}
+	err := l.walker.Walk(l.ctx, root, func(shown string, data []byte) error {
+		def, ok, err := Parse(shown, data)
 		if err != nil {
-			if p == real {
-				return &Error{Path: root, Detail: "cannot read the directory", Err: err}
+			var de *Error
+			if !errors.As(err, &de) {
+				de = &Error{Path: shown, Detail: err.Error()}
 			}
-			if ierr := l.invalid(&Error{Path: shown, Detail: "cannot read", Err: err}); ierr != nil {
-				return ierr
-			}
-			if d != nil && d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if err := l.ctx.Err(); err != nil {
-			return err
-		}
-		if entries++; entries > MaxEntries {
-			return &Error{Path: root, Detail: fmt.Sprintf("more than %d entries", MaxEntries)}
-		}
-		if d.IsDir() || !strings.HasSuffix(d.Name(), ".md") {
-			return nil
-		}
-		if l.files++; l.files > MaxDefinitions {
-			return &Error{Path: shown, Detail: fmt.Sprintf("more than %d definition files", MaxDefinitions)}
-		}
-		def, ok, perr := readDefinition(p, shown, d)
-		if perr != nil {
-			return l.invalid(perr)
+			return l.invalid(de)
 		}
 		if ok {
 			def.Source = source
 			l.add(def)
 		}
 		return nil
+	}, func(p *front.Problem) error {
+		return l.invalid(problemError(p))
 	})
+	if p, ok := err.(*front.Problem); ok {
+		return problemError(p)
+	}
+	return err
 }
 
-// readDefinition reads and parses the definition file at p, reported as
-// shown.
-func readDefinition(p, shown string, d fs.DirEntry) (Definition, bool, *Error) {
-	if d.Type()&fs.ModeSymlink != 0 {
-		return Definition{}, false, &Error{Path: shown, Detail: "is a symbolic link"}
-	}
-	if !d.Type().IsRegular() {
-		return Definition{}, false, &Error{Path: shown, Detail: "not a regular file"}
-	}
-	// No links and no blocking: the entry may have been replaced since it
-	// was listed.
-	f, err := os.OpenFile(p, os.O_RDONLY|openFlags, 0)
-	if err != nil {
-		return Definition{}, false, &Error{Path: shown, Detail: "cannot open the file", Err: err}
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return Definition{}, false, &Error{Path: shown, Detail: "cannot stat the file", Err: err}
-	}
-	if !info.Mode().IsRegular() {
-		return Definition{}, false, &Error{Path: shown, Detail: "not a regular file"}
-	}
-	if info.Size() > MaxFileBytes {
-		return Definition{}, false, &Error{Path: shown, Detail: fmt.Sprintf("larger than %d bytes", MaxFileBytes)}
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
-	if err != nil {
-		return Definition{}, false, &Error{Path: shown, Detail: "cannot read the file", Err: err}
-	}
-	def, ok, err := Parse(shown, data)
-	if err != nil {
-		var de *Error
-		if errors.As(err, &de) {
-			return Definition{}, false, de
-		}
-		return Definition{}, false, &Error{Path: shown, Detail: err.Error()}
-	}
-	return def, ok, nil
+// problemError turns a problem the walker found into an *Error.
+func problemError(p *front.Problem) *Error {
+	return &Error{Path: p.Path, Detail: p.Detail, Err: p.Err}
 }

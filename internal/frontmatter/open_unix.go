@@ -1,6 +1,6 @@
 //go:build unix
 
-package skill
+package frontmatter
 
 import "syscall"
 

@@ -1,8 +1,0 @@
-//go:build unix
-
-package subagent
-
-import "syscall"
-
-// openFlags refuse a symbolic link and keep a FIFO from blocking the open.
-const openFlags = syscall.O_NOFOLLOW | syscall.O_NONBLOCK
