@@ -249,19 +249,19 @@ func Parse(data []byte, file string, layer Layer) ([]Hook, error) {
 	if !ok {
 		return nil, fail("the document must be an object, not %s", typeName(doc))
 	}
-	for _, k := range top.keys {
+	for _, k := range top.Keys {
 		if k != "version" && k != "hooks" {
 			return nil, fail("unknown key %s", quoteKey(k))
 		}
 	}
-	version, ok := top.vals["version"]
+	version, ok := top.Vals["version"]
 	if !ok {
 		return nil, fail("version is required")
 	}
 	if n, ok := version.(json.Number); !ok || n.String() != "1" {
 		return nil, fail("version must be 1")
 	}
-	raw, ok := top.vals["hooks"]
+	raw, ok := top.Vals["hooks"]
 	if !ok {
 		return nil, nil
 	}
@@ -270,15 +270,15 @@ func Parse(data []byte, file string, layer Layer) ([]Hook, error) {
 		return nil, fail("hooks must be an object, not %s", typeName(raw))
 	}
 	byEvent := map[Event][]Hook{}
-	for _, name := range events.keys {
+	for _, name := range events.Keys {
 		ev := Event(name)
 		if !ev.Valid() {
 			return nil, fail("hooks: unknown event %s", quoteKey(name))
 		}
 		where := fmt.Sprintf("hooks[%q]", name)
-		list, ok := events.vals[name].([]any)
+		list, ok := events.Vals[name].([]any)
 		if !ok {
-			return nil, fail("%s must be an array, not %s", where, typeName(events.vals[name]))
+			return nil, fail("%s must be an array, not %s", where, typeName(events.Vals[name]))
 		}
 		for i, item := range list {
 			at := fmt.Sprintf("%s[%d]", where, i)
@@ -305,8 +305,8 @@ func parseEntry(item any, ev Event) (Hook, error) {
 		return Hook{}, fmt.Errorf(": an entry must be an object, not %s", typeName(item))
 	}
 	h := Hook{Event: ev}
-	for _, k := range entry.keys {
-		v := entry.vals[k]
+	for _, k := range entry.Keys {
+		v := entry.Vals[k]
 		switch k {
 		case "command":
 			s, ok := v.(string)

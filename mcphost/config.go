@@ -517,12 +517,12 @@ func parseFile(data []byte) ([]Server, error) {
 	if !ok {
 		return nil, fmt.Errorf("the top level must be an object, not %s", jsonKind(v))
 	}
-	for _, k := range top.keys {
+	for _, k := range top.Keys {
 		if k != "mcpServers" {
 			return nil, fmt.Errorf("unknown top-level key %s; want only \"mcpServers\"", quoteKey(k))
 		}
 	}
-	raw, ok := top.vals["mcpServers"]
+	raw, ok := top.Vals["mcpServers"]
 	if !ok {
 		return nil, nil
 	}
@@ -531,11 +531,11 @@ func parseFile(data []byte) ([]Server, error) {
 		return nil, fmt.Errorf("mcpServers must be an object, not %s", jsonKind(raw))
 	}
 	var out []Server
-	for _, name := range servers.keys {
+	for _, name := range servers.Keys {
 		if err := ValidateName(name); err != nil {
 			return nil, &ConfigError{Server: name, Message: err.Error()}
 		}
-		c, err := decodeServer(servers.vals[name])
+		c, err := decodeServer(servers.Vals[name])
 		if err == nil {
 			err = c.Validate()
 		}
@@ -561,7 +561,7 @@ func decodeServer(v any) (ServerConfig, error) {
 		return ServerConfig{}, fmt.Errorf("the server must be an object, not %s", jsonKind(v))
 	}
 	var c ServerConfig
-	if t, ok := obj.vals["type"]; ok {
+	if t, ok := obj.Vals["type"]; ok {
 		s, ok := t.(string)
 		if !ok || (s != string(TransportStdio) && s != string(TransportHTTP)) {
 			return ServerConfig{}, errors.New(`type must be "stdio" or "http"`)
@@ -569,14 +569,14 @@ func decodeServer(v any) (ServerConfig, error) {
 		c.Type = Transport(s)
 	}
 	allowed := serverKeys[cmpOr(c.Type, TransportStdio)]
-	for _, k := range obj.keys {
+	for _, k := range obj.Keys {
 		if !slices.Contains(allowed, k) {
 			return ServerConfig{}, fmt.Errorf("unknown key %s for a %s server", quoteKey(k), cmpOr(c.Type, TransportStdio))
 		}
 	}
 	var err error
-	for _, k := range obj.keys {
-		val := obj.vals[k]
+	for _, k := range obj.Keys {
+		val := obj.Vals[k]
 		switch k {
 		case "command":
 			c.Command, err = asString(k, val)
@@ -596,10 +596,10 @@ func decodeServer(v any) (ServerConfig, error) {
 		}
 	}
 	if c.Type == TransportStdio || c.Type == "" {
-		if _, ok := obj.vals["command"]; !ok {
+		if _, ok := obj.Vals["command"]; !ok {
 			return ServerConfig{}, errors.New("command is required")
 		}
-	} else if _, ok := obj.vals["url"]; !ok {
+	} else if _, ok := obj.Vals["url"]; !ok {
 		return ServerConfig{}, errors.New("url is required")
 	}
 	return c, nil
@@ -642,11 +642,11 @@ func asStringMap(key string, v any) (map[string]string, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s must be an object of strings, not %s", key, jsonKind(v))
 	}
-	out := make(map[string]string, len(obj.keys))
-	for _, k := range obj.keys {
-		s, ok := obj.vals[k].(string)
+	out := make(map[string]string, len(obj.Keys))
+	for _, k := range obj.Keys {
+		s, ok := obj.Vals[k].(string)
 		if !ok {
-			return nil, fmt.Errorf("%s %s must be a string, not %s", key, quoteKey(k), jsonKind(obj.vals[k]))
+			return nil, fmt.Errorf("%s %s must be a string, not %s", key, quoteKey(k), jsonKind(obj.Vals[k]))
 		}
 		out[k] = s
 	}
