@@ -116,3 +116,25 @@ func TestPermissionAuditIsPersistedRedacted(t *testing.T) {
 		t.Errorf("log order %v", order)
 	}
 }
+
+func TestTaskListEnvOnlyForTheDefaultNamespace(t *testing.T) {
+	for _, ns := range []string{"", "acme"} {
+		f := newFixture(t)
+		t.Setenv(liteagent.TaskListEnv, "team")
+		opts := f.options(nil)
+		opts.Storage.Namespace = ns
+		a := f.agent(t, opts)
+		f.p.Reply(modeltest.ToolCalls(call("t", "TaskCreate", `{"subject":"x","description":""}`)))
+		f.p.Reply(modeltest.Text("ok"))
+		if _, err := a.Send(t.Context(), "go"); err != nil {
+			t.Fatal(err)
+		}
+		want := a.SessionID() // custom namespaces ignore the variable: a private list
+		if ns == "" {
+			want = "team"
+		}
+		if _, err := os.Stat(filepath.Join(a.Paths().TasksDir, want, "1.json")); err != nil {
+			t.Errorf("namespace %q: task not in list %s: %v", ns, want, err)
+		}
+	}
+}
