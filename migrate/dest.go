@@ -22,10 +22,10 @@ import (
 // destination; it sits beside the marker.
 const lockName = MarkerName + filelock.Suffix
 
-// lockOptions is the destination lock's tuning. Only migrations take this
-// lock, so it can go stale sooner than the stores' locks: a killed
-// migration blocks a rerun for a few seconds only.
-var lockOptions = filelock.Options{Stale: 4 * time.Second, Refresh: time.Second, Timeout: 10 * time.Second}
+// lockOptions is the destination lock's tuning: the stores' convention, so a
+// killed migration blocks a rerun for ten seconds at most, and a rerun waits
+// up to 30 s for a live one before it gives up.
+var lockOptions = filelock.Options{}
 
 // marker is the content of the marker file.
 type marker struct {
