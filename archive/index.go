@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/lite-agent/lite-agent-go/internal/jsonstr"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -74,9 +75,9 @@ func previewOf(content string) string {
 func marshalIndexLine(ref, preview string, metadata map[string]any) ([]byte, error) {
 	b := make([]byte, 0, len(preview)+len(ref)+64)
 	b = append(b, `{"ref":`...)
-	b = appendJSString(b, ref)
+	b = jsonstr.Append(b, ref)
 	b = append(b, `,"preview":`...)
-	b = appendJSString(b, preview)
+	b = jsonstr.Append(b, preview)
 	if metadata != nil {
 		var buf bytes.Buffer
 		enc := json.NewEncoder(&buf)
@@ -93,51 +94,14 @@ func marshalIndexLine(ref, preview string, metadata map[string]any) ([]byte, err
 // appendEntryJSON appends the JSON of a decoded entry as search shows it.
 func appendEntryJSON(b []byte, e indexEntry) []byte {
 	b = append(b, `{"ref":`...)
-	b = appendJSString(b, e.ref)
+	b = jsonstr.Append(b, e.ref)
 	b = append(b, `,"preview":`...)
-	b = appendJSString(b, e.preview)
+	b = jsonstr.Append(b, e.preview)
 	if e.metadata != nil {
 		b = append(b, `,"metadata":`...)
 		b = append(b, e.metadata...)
 	}
 	return append(b, '}')
-}
-
-// appendJSString appends s as a JSON string the way JSON.stringify does:
-// only '"', '\\' and control characters are escaped; U+2028, U+2029, '<',
-// '>' and '&' are written as they are.
-func appendJSString(b []byte, s string) []byte {
-	const hexDigits = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		b = append(b, s[start:i]...)
-		switch c {
-		case '"':
-			b = append(b, '\\', '"')
-		case '\\':
-			b = append(b, '\\', '\\')
-		case '\b':
-			b = append(b, '\\', 'b')
-		case '\f':
-			b = append(b, '\\', 'f')
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-		}
-		start = i + 1
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }
 
 // appendUnescapedJS appends the JSON text js, written by encoding/json,

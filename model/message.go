@@ -12,9 +12,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/bits"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/lite-agent/lite-agent-go/internal/jsonstr"
 )
 
 // Role says who a [Message] is from.
@@ -103,10 +103,10 @@ func (m Message) MarshalJSON() ([]byte, error) {
 // result holds no line breaks.
 func (m Message) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `{"role":`...)
-	b = appendString(b, string(m.Role))
+	b = jsonstr.Append(b, string(m.Role))
 	b = append(b, `,"content":`...)
 	if m.Blocks == nil {
-		b = appendString(b, m.Text)
+		b = jsonstr.Append(b, m.Text)
 		return append(b, '}'), nil
 	}
 	b = append(b, '[')
@@ -292,12 +292,12 @@ func (b Block) AppendJSON(dst []byte) ([]byte, error) {
 	switch b.Type {
 	case BlockText:
 		dst = append(dst, `{"type":"text","text":`...)
-		dst = appendString(dst, b.Text)
+		dst = jsonstr.Append(dst, b.Text)
 	case BlockToolCall:
 		dst = append(dst, `{"type":"tool_call","id":`...)
-		dst = appendString(dst, b.ID)
+		dst = jsonstr.Append(dst, b.ID)
 		dst = append(dst, `,"name":`...)
-		dst = appendString(dst, b.Name)
+		dst = jsonstr.Append(dst, b.Name)
 		dst = append(dst, `,"input":`...)
 		var err error
 		if dst, err = appendRaw(dst, b.Input, "{}"); err != nil {
@@ -305,15 +305,15 @@ func (b Block) AppendJSON(dst []byte) ([]byte, error) {
 		}
 	case BlockToolResult:
 		dst = append(dst, `{"type":"tool_result","id":`...)
-		dst = appendString(dst, b.ID)
+		dst = jsonstr.Append(dst, b.ID)
 		dst = append(dst, `,"content":`...)
-		dst = appendString(dst, b.Content)
+		dst = jsonstr.Append(dst, b.Content)
 		if b.IsError {
 			dst = append(dst, `,"isError":true`...)
 		}
 	case BlockNative:
 		dst = append(dst, `{"type":"native","provider":`...)
-		dst = appendString(dst, b.Provider)
+		dst = jsonstr.Append(dst, b.Provider)
 		dst = append(dst, `,"data":`...)
 		var err error
 		if dst, err = appendRaw(dst, b.Data, "null"); err != nil {
@@ -324,12 +324,12 @@ func (b Block) AppendJSON(dst []byte) ([]byte, error) {
 		if b.NullContent {
 			dst = append(dst, "null"...)
 		} else {
-			dst = appendString(dst, b.Content)
+			dst = jsonstr.Append(dst, b.Content)
 		}
 	default:
 		if b.Raw == nil {
 			dst = append(dst, `{"type":`...)
-			dst = appendString(dst, string(b.Type))
+			dst = jsonstr.Append(dst, string(b.Type))
 			break
 		}
 		trimmed := bytes.TrimSpace(b.Raw)
@@ -429,80 +429,4 @@ func appendRaw(dst []byte, raw json.RawMessage, def string) ([]byte, error) {
 		return nil, errors.New("invalid JSON")
 	}
 	return append(dst, buf.Bytes()...), nil
-}
-
-// appendString appends s as a JSON string the way JSON.stringify writes it:
-// '"', '\\' and control characters are escaped, everything else is kept;
-// invalid UTF-8 becomes U+FFFD.
-func appendString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		i = plainRun(s, i)
-		if i >= len(s) {
-			break
-		}
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r != utf8.RuneError || size != 1 {
-				i += size
-				continue
-			}
-			b = append(b, s[start:i]...)
-			b = append(b, "\ufffd"...)
-			i++
-			start = i
-			continue
-		}
-		b = append(b, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\b':
-			b = append(b, '\\', 'b')
-		case '\f':
-			b = append(b, '\\', 'f')
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-		}
-		i++
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
-
-// plainRun returns the index of the first byte at or after i that is not
-// printable ASCII other than '"' and '\\', or len(s), looking at eight bytes
-// at a time.
-func plainRun(s string, i int) int {
-	const (
-		ones  = 0x0101010101010101
-		highs = 0x8080808080808080
-	)
-	for ; i+8 <= len(s); i += 8 {
-		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		q := x ^ (ones * '"')
-		bs := x ^ (ones * '\\')
-		// Each term flags at least the first byte that needs attention, and
-		// only ever extra bytes after it, so the lowest flag is exact.
-		if m := x&highs | (x-ones*0x20)&^x&highs | (q-ones)&^q&highs | (bs-ones)&^bs&highs; m != 0 {
-			return i + bits.TrailingZeros64(m)/8
-		}
-	}
-	for ; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' {
-			return i
-		}
-	}
-	return i
 }
