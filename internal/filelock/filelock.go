@@ -189,7 +189,11 @@ func hold(path string, o Options) (*Lock, error) {
 		mtime:   st.ModTime(),
 		ino:     inode(st),
 	}
+	// Set the timer under mu: with a short refresh period the first
+	// refresh may fire before AfterFunc has even returned.
+	l.mu.Lock()
 	l.timer = time.AfterFunc(l.refresh, l.keepFresh)
+	l.mu.Unlock()
 	return l, nil
 }
 

@@ -245,3 +245,17 @@ func TestMissingParentIsAnError(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+func TestShortRefreshPeriodsAreSafe(t *testing.T) {
+	target := filepath.Join(t.TempDir(), "x")
+	for i := 0; i < 50; i++ {
+		l, err := filelock.Acquire(t.Context(), target, filelock.Options{Stale: 2 * time.Millisecond, Refresh: time.Nanosecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Millisecond)
+		if err := l.Release(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
