@@ -170,12 +170,10 @@ func parseEnvelope(stored []byte, id string) ([]byte, bool) {
 	if !ok || len(b64)%4 != 0 {
 		return nil, false
 	}
-	for _, c := range b64 {
-		// The decoder skips CR and LF even in strict mode; refuse them and
-		// anything else outside the standard alphabet here.
-		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '=') {
-			return nil, false
-		}
+	// The strict decoder refuses every byte outside the standard alphabet
+	// except CR and LF, which it skips: refuse those here.
+	if bytes.IndexAny(b64, "\r\n") >= 0 {
+		return nil, false
 	}
 	payload := make([]byte, base64.StdEncoding.DecodedLen(len(b64)))
 	n, err := base64.StdEncoding.Strict().Decode(payload, b64)

@@ -15,6 +15,9 @@
 //	tasks     list task lists
 //	cleanup   remove stale runtime files from the data home
 //	verify    check that every runtime record decodes
+//	migrate   copy the data to another home, namespace, workdir or codec, verified
+//	permissions check   print what the permission rules decide for a tool call
+//	mcp list  show the configured MCP servers
 //
 // lite-agent exits 0 on success, 1 when an operation fails and 2 when the
 // command line is wrong. Each error is one line on standard error.
