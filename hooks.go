@@ -22,7 +22,7 @@ type hookedTool struct {
 
 func (h hookedTool) Call(ctx context.Context, input json.RawMessage) (tool.Result, error) {
 	id := identity(ctx)
-	call := hook.ToolCall{ID: callID(ctx), Name: h.Name(), Input: input}
+	call := hook.ToolCall{ID: engine.CallID(ctx), Name: h.Name(), Input: input}
 	h.a.fire(ctx, hook.ToolStart{Identity: id, Call: call})
 	start := time.Now()
 	res, err := h.Tool.Call(ctx, input)
@@ -66,9 +66,6 @@ func runID(ctx context.Context) string {
 	id, _ := ctx.Value(runIDKey{}).(string)
 	return id
 }
-
-// callID is the id of the tool call running in ctx, if the engine says.
-func callID(ctx context.Context) string { return engine.CallID(ctx) }
 
 // hookedTurn wraps a turn with run:start and run:end hooks. Diagnostics of
 // run:start are yielded before the turn's first event.

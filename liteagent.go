@@ -365,14 +365,7 @@ const (
 // resolveLayout resolves and validates everything that decides where data
 // goes, without touching the disk.
 func resolveLayout(opts Options) (layout, error) {
-	wd := opts.Workdir
-	if wd == "" {
-		var err error
-		if wd, err = os.Getwd(); err != nil {
-			return layout{}, fmt.Errorf("liteagent: working directory: %w", err)
-		}
-	}
-	paths, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: wd, Storage: opts.Storage, Home: opts.Home})
+	paths, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: opts.Workdir, Storage: opts.Storage, Home: opts.Home})
 	if err != nil {
 		return layout{}, err
 	}
@@ -381,7 +374,7 @@ func resolveLayout(opts Options) (layout, error) {
 			return layout{}, err
 		}
 	}
-	wd = filepath.Dir(paths.ProjectConfigDir) // absolute and clean, as hashed
+	wd := filepath.Dir(paths.ProjectConfigDir) // absolute and clean, as hashed
 	if st, err := os.Stat(wd); err != nil || !st.IsDir() {
 		return layout{}, fmt.Errorf("liteagent: workdir %s is not a directory", wd)
 	}

@@ -144,18 +144,14 @@ func (r *run) answerDangling(ctx context.Context) error {
 		return nil
 	}
 	answered := map[string]bool{}
+	turn := 0 // the turn of the results already there, if any
 	for _, se := range evs[last+1:] {
 		if tr, ok := se.Event.(session.ToolResultEvent); ok {
 			answered[tr.Result.ID] = true
+			turn = tr.Turn
 		}
 	}
 	var missing []session.Event
-	turn := 0
-	for _, se := range evs[last+1:] {
-		if t, ok := se.Event.(session.ToolResultEvent); ok {
-			turn = t.Turn
-		}
-	}
 	for _, c := range toolCalls(evs[last].Event.(session.AssistantEvent).Message) {
 		if !answered[c.ID] {
 			missing = append(missing, session.ToolResultEvent{

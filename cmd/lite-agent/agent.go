@@ -170,9 +170,9 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 	case f.resume != "":
 		err = a.Resume(f.resume)
 	case f.cont:
-		var sessions []sessionInfo
-		if sessions, err = latest(ctx, a); err == nil && len(sessions) > 0 {
-			err = a.Resume(sessions[0].ID)
+		var id string
+		if id, err = latestSession(ctx, a); err == nil && id != "" {
+			err = a.Resume(id)
 		}
 	}
 	if err != nil {
@@ -182,22 +182,19 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 	return a, nil
 }
 
-type sessionInfo struct{ ID string }
-
-// latest lists the agent's sessions, most recent first, leaving out child
-// sessions.
-func latest(ctx context.Context, a *liteagent.Agent) ([]sessionInfo, error) {
+// latestSession returns the most recently changed session of the project
+// that is not a subagent's, or "" when there is none.
+func latestSession(ctx context.Context, a *liteagent.Agent) (string, error) {
 	infos, err := a.ListSessions(ctx)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
-	var out []sessionInfo
 	for _, in := range infos {
 		if !strings.HasPrefix(in.ID, "agent-") {
-			out = append(out, sessionInfo{ID: in.ID})
+			return in.ID, nil
 		}
 	}
-	return out, nil
+	return "", nil
 }
 
 // buildProvider returns the model provider and model id the flags select.

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -98,7 +99,7 @@ func newTasksListCommand(g *globalFlags) *cobra.Command {
 // every list directory in tasksDir, sorted. It creates nothing.
 func listIDs(tasksDir, only string) ([]string, error) {
 	if only != "" {
-		ok, err := exists(tasksDir + "/" + only)
+		ok, err := exists(filepath.Join(tasksDir, only))
 		if err != nil || !ok {
 			return nil, err
 		}
