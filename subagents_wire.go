@@ -95,12 +95,11 @@ func (a *Agent) deliver(ctx context.Context, sessionID string, c subagent.GroupC
 		return
 	}
 	a.mu.Unlock()
-	for ev, err := range a.eng.TurnFrom(context.WithoutCancel(ctx), sessionID, model.UserText(c.Message), session.OriginBackground) {
+	for _, err := range a.eng.TurnFrom(context.WithoutCancel(ctx), sessionID, model.UserText(c.Message), session.OriginBackground) {
 		if err != nil {
 			a.log.Warn("background turn failed", "session", sessionID, "group", c.ID, "err", err)
 			return
 		}
-		_ = ev
 	}
 }
 
