@@ -171,8 +171,9 @@ func parseEnvelope(stored []byte, id string) ([]byte, bool) {
 		return nil, false
 	}
 	// The strict decoder refuses every byte outside the standard alphabet
-	// except CR and LF, which it skips: refuse those here.
-	if bytes.IndexAny(b64, "\r\n") >= 0 {
+	// except CR and LF, which it skips: refuse those here. Two IndexByte
+	// scans are vectorized; IndexAny with a set is several times slower.
+	if bytes.IndexByte(b64, '\r') >= 0 || bytes.IndexByte(b64, '\n') >= 0 {
 		return nil, false
 	}
 	payload := make([]byte, base64.StdEncoding.DecodedLen(len(b64)))
