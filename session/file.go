@@ -55,6 +55,9 @@ type FileCheckpointer struct {
 	repair  bool
 	now     func() time.Time // the clock stamping batches
 	maxLine int              // MaxLineBytes; lowered by tests
+	// parallelMin is the smallest log read on several cores
+	// (parallelMinBytes); lowered by tests.
+	parallelMin int64
 
 	lines lineReaders // recycled read buffers
 	bufs  sync.Pool   // recycled *[]byte batch buffers
@@ -95,14 +98,15 @@ func NewFileCheckpointer(dir string, opts FileOptions) (*FileCheckpointer, error
 		return nil, err
 	}
 	return &FileCheckpointer{
-		dir:     d,
-		enc:     opts.Encoding,
-		durable: opts.Durable,
-		repair:  opts.RepairTail,
-		now:     time.Now,
-		maxLine: MaxLineBytes,
-		heads:   make(map[string]headEntry),
-		gates:   make(map[string]*localGate),
+		dir:         d,
+		enc:         opts.Encoding,
+		durable:     opts.Durable,
+		repair:      opts.RepairTail,
+		now:         time.Now,
+		maxLine:     MaxLineBytes,
+		parallelMin: parallelMinBytes,
+		heads:       make(map[string]headEntry),
+		gates:       make(map[string]*localGate),
 	}, nil
 }
 
@@ -289,7 +293,7 @@ func (s *session) load(ctx context.Context, o loadOpts) (loaded, error) {
 	var bad *Problem
 	lr := s.c.lines.get(f, s.c.maxLine)
 	defer s.c.lines.put(lr)
-	res, err := scan(ctx, s.c.enc, lr, scanOpts{id: s.id, file: s.file, since: since},
+	res, err := scan(ctx, s.c.enc, lr, scanOpts{id: s.id, file: s.file, since: since, workers: s.c.scanWorkers(fi.Size())},
 		func(r scanRecord) bool {
 			if r.event != nil {
 				out.events = append(out.events, *r.event)
@@ -707,10 +711,14 @@ func (c *FileCheckpointer) Verify(ctx context.Context, id string) ([]Problem, er
 		return nil, err
 	}
 	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, readError(s.file, err)
+	}
 	var problems []Problem
 	lr := c.lines.get(f, c.maxLine)
 	defer c.lines.put(lr)
-	_, err = scan(ctx, c.enc, lr, scanOpts{id: id, file: s.file, all: true},
+	_, err = scan(ctx, c.enc, lr, scanOpts{id: id, file: s.file, all: true, workers: c.scanWorkers(fi.Size())},
 		func(scanRecord) bool { return true },
 		func(p Problem) bool { problems = append(problems, p); return true })
 	if err != nil {

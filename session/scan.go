@@ -132,6 +132,9 @@ type scanOpts struct {
 	// all: keep going after a problem (Verify) instead of stopping at the
 	// first one.
 	all bool
+	// workers, when positive, is how many goroutines check records (see
+	// scanParallel).
+	workers int
 }
 
 // scanResult sums up a scan.
@@ -149,6 +152,9 @@ type scanResult struct {
 // ctx.Err(), never a problem.
 func scan(ctx context.Context, enc storage.Encoding, lr *lineReader, opts scanOpts,
 	onRecord func(scanRecord) bool, onProblem func(Problem) bool) (scanResult, error) {
+	if opts.workers > 0 {
+		return scanParallel(ctx, enc, lr, opts, opts.workers, onRecord, onProblem)
+	}
 	rd := &lr.rd
 	res := scanResult{newline: true}
 	var pending *Problem // the last problem, until we know whether it is the tail

@@ -1,0 +1,178 @@
+package session_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/lite-agent/lite-agent-go/storage/codec"
+)
+
+// scanOutcome is everything a reader can observe of a log.
+type scanOutcome struct {
+	Events   []session.StoredEvent
+	ReadErr  string
+	Head     int64
+	HeadErr  string
+	Problems []session.Problem
+	Tail     []session.StoredEvent
+	Since    int64
+}
+
+// observe reads the log "log" under dir with a checkpointer whose parallel
+// scan starts at parallelMin bytes.
+func observe(t *testing.T, dir string, c storage.Codec, parallelMin, since int64) scanOutcome {
+	t.Helper()
+	cp := newCP(t, dir, session.FileOptions{Encoding: storage.Encoding{Codec: c}})
+	session.SetParallelMin(cp, parallelMin)
+	ctx := t.Context()
+	var o scanOutcome
+	var err error
+	if o.Events, err = cp.Read(ctx, "log", 0); err != nil {
+		o.ReadErr = err.Error()
+	}
+	if o.Head, err = cp.Head(ctx, "log"); err != nil {
+		o.HeadErr = err.Error()
+	}
+	if o.Problems, err = cp.Verify(ctx, "log"); err != nil {
+		t.Fatalf("Verify: %v", err)
+	}
+	for i := range o.Problems {
+		o.Problems[i].Err = fmt.Errorf("%v", o.Problems[i].Err) // compare texts
+	}
+	o.Since = since
+	if o.Tail, err = cp.Read(ctx, "log", since); err != nil {
+		o.Tail = nil
+	}
+	return o
+}
+
+// TestParallelScanMatchesSerial checks that reading a log on several cores
+// yields exactly what the serial reader yields, event for event and error
+// for error, for intact logs and for logs damaged anywhere.
+func TestParallelScanMatchesSerial(t *testing.T) {
+	aead, err := codec.NewAEAD(codec.AEADOptions{KeyID: "k1", Key: testKey(1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	const records = 2500 // several chunks of 1024 records
+	for _, cc := range []struct {
+		name  string
+		codec storage.Codec
+	}{{"plaintext", nil}, {"xchacha", aead}} {
+		base := writeLog(t, cc.codec, 0)
+		{
+			dir := t.TempDir()
+			cp := newCP(t, dir, session.FileOptions{Encoding: storage.Encoding{Codec: cc.codec}})
+			var evs []session.Event
+			for i := range records {
+				evs = append(evs, userText(fmt.Sprintf("%s-%d", secret, i)))
+			}
+			if _, err := cp.Append(t.Context(), "log", evs, 0); err != nil {
+				t.Fatal(err)
+			}
+			base = readFile(t, filepath.Join(dir, "log.jsonl"))
+		}
+		lines := bytes.SplitAfter(base, []byte("\n"))
+		lines = lines[:len(lines)-1] // the empty piece after the last '\n'
+		damages := map[string]func() []byte{
+			"intact": func() []byte { return base },
+			"no final newline": func() []byte {
+				return base[:len(base)-1]
+			},
+			"blank lines": func() []byte {
+				out := bytes.Clone(lines[0])
+				for _, l := range lines[1:] {
+					out = append(append(out, "\n  \n"...), l...)
+				}
+				return append(out, "\n\n"...)
+			},
+			"torn tail": func() []byte {
+				return append(bytes.Clone(base), lines[5][:len(lines[5])/2]...)
+			},
+			"garbage at 1500": func() []byte {
+				return replaceAt(lines, 1499, []byte("garbage\n"))
+			},
+			"two bad records": func() []byte {
+				out := replaceAt(lines, 99, []byte("{}\n"))
+				return replaceAt(bytes.SplitAfter(out, []byte("\n")), 2100, []byte("{\n"))
+			},
+			"swapped records": func() []byte {
+				ls := append([][]byte(nil), lines...)
+				ls[1023], ls[1024] = ls[1024], ls[1023]
+				return bytes.Join(ls, nil)
+			},
+			"bad last record": func() []byte {
+				return replaceAt(lines, records-1, []byte("[1]\n"))
+			},
+		}
+		for i := range 6 {
+			// Random single-byte damage anywhere in the log.
+			damages[fmt.Sprintf("random byte %d", i)] = func() []byte {
+				out := bytes.Clone(base)
+				out[rng.IntN(len(out))] ^= byte(1 + rng.IntN(255))
+				return out
+			}
+		}
+		for name, damage := range damages {
+			t.Run(cc.name+"/"+name, func(t *testing.T) {
+				dir := t.TempDir()
+				path := filepath.Join(dir, "log.jsonl")
+				if err := os.WriteFile(path, damage(), 0o600); err != nil {
+					t.Fatal(err)
+				}
+				since := int64(rng.IntN(records))
+				serial := observe(t, dir, cc.codec, 1<<62, since)
+				parallel := observe(t, dir, cc.codec, 1, since)
+				if !reflect.DeepEqual(serial, parallel) {
+					t.Errorf("parallel read differs from serial:\nserial:   %d events, %q, head %d %q, %d problems %v\nparallel: %d events, %q, head %d %q, %d problems %v",
+						len(serial.Events), serial.ReadErr, serial.Head, serial.HeadErr, len(serial.Problems), serial.Problems,
+						len(parallel.Events), parallel.ReadErr, parallel.Head, parallel.HeadErr, len(parallel.Problems), parallel.Problems)
+				}
+				if name == "intact" && (len(serial.Events) != records || serial.ReadErr != "") {
+					t.Errorf("intact log read %d events, %q", len(serial.Events), serial.ReadErr)
+				}
+			})
+		}
+	}
+}
+
+// replaceAt returns the lines joined, with line i replaced by repl.
+func replaceAt(lines [][]byte, i int, repl []byte) []byte {
+	ls := append([][]byte(nil), lines...)
+	ls[i] = repl
+	return bytes.Join(ls, nil)
+}
+
+// TestParallelReadStopsOnCancel checks that a cancelled context ends a
+// parallel read with the context's error and leaks no goroutine that
+// still reads the file (the read returns only after they have stopped).
+func TestParallelReadStopsOnCancel(t *testing.T) {
+	dir := t.TempDir()
+	cp := newCP(t, dir, session.FileOptions{})
+	var evs []session.Event
+	for i := range 3000 {
+		evs = append(evs, userText(fmt.Sprint(i)))
+	}
+	if _, err := cp.Append(t.Context(), "c", evs, 0); err != nil {
+		t.Fatal(err)
+	}
+	session.SetParallelMin(cp, 1)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, err := cp.Read(ctx, "c", 0); err != context.Canceled {
+		t.Fatalf("Read with a cancelled context = %v", err)
+	}
+	got, err := cp.Read(t.Context(), "c", 2990)
+	if err != nil || len(got) != 10 || got[0].Seq != 2991 {
+		t.Fatalf("Read after cancel = %d events, %v", len(got), err)
+	}
+}
