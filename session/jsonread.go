@@ -29,6 +29,7 @@ type reader struct {
 	err     error
 	scratch []byte // unescaped key bytes
 	depth   int
+	plain   []byte // a decoded record, reused by the next (see checkLine)
 }
 
 // maxDepth bounds nesting so that hostile input cannot exhaust the stack.

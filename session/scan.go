@@ -222,7 +222,9 @@ func checkLine(ctx context.Context, enc storage.Encoding, opts scanOpts, rd *rea
 	plain := text
 	if enc.Encoded() {
 		var err error
-		plain, err = enc.Decode(ctx, storage.KindCheckpoint, opts.id, strconv.FormatInt(pos, 10), text)
+		// Decode into the reader's buffer: the event's strings are copied
+		// out of it, so the next record can reuse it.
+		plain, err = enc.AppendDecode(ctx, rd.plain[:0], storage.KindCheckpoint, opts.id, strconv.FormatInt(pos, 10), text)
 		if err != nil {
 			if cerr := ctx.Err(); cerr != nil {
 				return nil, nil, cerr
@@ -236,7 +238,10 @@ func checkLine(ctx context.Context, enc storage.Encoding, opts scanOpts, rd *rea
 	}
 	body := pos > opts.since
 	var f frame
-	*rd = reader{b: plain, scratch: rd.scratch[:0]}
+	if enc.Encoded() && cap(plain) <= 1<<20 {
+		rd.plain = plain
+	}
+	*rd = reader{b: plain, scratch: rd.scratch[:0], plain: rd.plain}
 	f.parse(rd, body)
 	if !enc.Encoded() && (f.envelope || f.problem != "" && bytes.Contains(text, []byte(`"liteAgentStorage"`))) {
 		// An envelope read without a codec, torn or not: the same refusal

@@ -38,6 +38,21 @@ type Codec interface {
 	Decode(ctx context.Context, encoded []byte, sc Context) ([]byte, error)
 }
 
+// An AppendDecoder is a [Codec] that can append a record's plaintext to a
+// buffer the caller provides, so that a reader decoding many records in a
+// row reuses one buffer instead of allocating one per record.
+// [Encoding.AppendDecode] uses it when the codec has it; the built-in AEAD
+// codec does.
+type AppendDecoder interface {
+	Codec
+	// AppendDecode appends the plaintext of encoded to dst and returns the
+	// extended slice, with the same result and errors as Decode. dst has
+	// at least len(encoded) bytes of spare capacity, which encoded does not
+	// overlap. encoded is valid only during the call: the codec must not
+	// keep it.
+	AppendDecode(ctx context.Context, dst, encoded []byte, sc Context) ([]byte, error)
+}
+
 // validCodecID reports whether id matches ^[a-zA-Z0-9][a-zA-Z0-9._-]{0,127}$.
 // It is checked on every record, so it avoids a regexp.
 func validCodecID(id string) bool {
@@ -101,7 +116,11 @@ type Context struct {
 // JSON.stringify escapes them, so that the bytes (and thus any associated
 // data derived from them) match other implementations.
 func (c Context) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, 96+len(c.Namespace)+len(c.ProjectID)+len(c.ScopeID)+len(c.RecordID))
+	return c.AppendJSON(make([]byte, 0, 96+len(c.Namespace)+len(c.ProjectID)+len(c.ScopeID)+len(c.RecordID))), nil
+}
+
+// AppendJSON appends the bytes of [Context.MarshalJSON] to b.
+func (c Context) AppendJSON(b []byte) []byte {
 	b = append(b, `{"namespace":`...)
 	b = appendJSString(b, c.Namespace)
 	b = append(b, `,"projectId":`...)
@@ -112,8 +131,7 @@ func (c Context) MarshalJSON() ([]byte, error) {
 	b = appendJSString(b, c.ScopeID)
 	b = append(b, `,"recordId":`...)
 	b = appendJSString(b, c.RecordID)
-	b = append(b, '}')
-	return b, nil
+	return append(b, '}')
 }
 
 // appendJSString appends s as a JSON string the way JSON.stringify writes it:

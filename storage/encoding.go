@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"slices"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // EnvelopeVersion is the value of the "liteAgentStorage" key of every
@@ -104,14 +106,65 @@ func (e Encoding) Decode(ctx context.Context, kind Kind, scopeID, recordID strin
 		}
 		return stored, nil
 	}
+	return e.decode(ctx, nil, false, kind, scopeID, recordID, stored)
+}
+
+// AppendDecode is [Encoding.Decode] that appends the plaintext to dst and
+// returns the extended slice, for readers that decode record after record
+// into one reused buffer. With an [AppendDecoder] codec it allocates
+// nothing once dst has grown to twice the size of a record. On error it
+// returns nil.
+func (e Encoding) AppendDecode(ctx context.Context, dst []byte, kind Kind, scopeID, recordID string, stored []byte) ([]byte, error) {
+	if e.Codec == nil {
+		out, err := e.Decode(ctx, kind, scopeID, recordID, stored)
+		if err != nil {
+			return nil, err
+		}
+		return append(dst, out...), nil
+	}
+	return e.decode(ctx, dst, true, kind, scopeID, recordID, stored)
+}
+
+// decode decodes an envelope with e.Codec; with appendTo, the plaintext is
+// appended to dst.
+func (e Encoding) decode(ctx context.Context, dst []byte, appendTo bool, kind Kind, scopeID, recordID string, stored []byte) ([]byte, error) {
 	if err := ValidateCodec(e.Codec); err != nil {
 		return nil, err
 	}
-	payload, ok := parseEnvelope(stored, e.Codec.ID())
+	b64, ok := envelopePayload(stored, e.Codec.ID())
 	if !ok {
 		return nil, &Error{Op: "decode", Kind: kind, Record: recordID, Message: "Storage format or codec id mismatch; explicit migration is required"}
 	}
-	out, err := e.Codec.Decode(ctx, payload, e.Context(kind, scopeID, recordID))
+	n := base64.StdEncoding.DecodedLen(len(b64))
+	ad, canAppend := e.Codec.(AppendDecoder)
+	var payload []byte
+	if appendTo && canAppend {
+		// Decode the payload into dst's spare capacity, past the room the
+		// plaintext (never longer than the payload) may take.
+		base := len(dst)
+		dst = slices.Grow(dst, 2*n)
+		payload = dst[base+n : base+2*n]
+	} else {
+		payload = make([]byte, n)
+	}
+	m, err := base64.StdEncoding.Strict().Decode(payload, b64)
+	if err != nil {
+		return nil, &Error{Op: "decode", Kind: kind, Record: recordID, Message: "Storage format or codec id mismatch; explicit migration is required"}
+	}
+	payload = payload[:m]
+	sc := e.Context(kind, scopeID, recordID)
+	var out []byte
+	start := len(dst)
+	if appendTo && canAppend {
+		// The codec sees n bytes of spare capacity, which end where the
+		// payload begins; the full buffer goes back to the caller.
+		out, err = ad.AppendDecode(ctx, dst[:start:start+n], payload, sc)
+		if err == nil && out != nil && unsafe.SliceData(out) == unsafe.SliceData(dst) {
+			out = dst[:len(out)]
+		}
+	} else {
+		out, err = e.Codec.Decode(ctx, payload, sc)
+	}
 	if err != nil {
 		if cerr := ctx.Err(); cerr != nil {
 			return nil, cerr
@@ -121,8 +174,15 @@ func (e Encoding) Decode(ctx context.Context, kind Kind, scopeID, recordID strin
 	if out == nil {
 		return nil, &Error{Op: "decode", Kind: kind, Record: recordID, Message: "Storage decode must return bytes"}
 	}
-	if !utf8.Valid(out) {
+	plain := out
+	if appendTo && canAppend {
+		plain = out[start:]
+	}
+	if !utf8.Valid(plain) {
 		return nil, &Error{Op: "decode", Kind: kind, Record: recordID, Message: "Storage decode returned invalid UTF-8"}
+	}
+	if appendTo && !canAppend {
+		return append(dst, out...), nil
 	}
 	return out, nil
 }
@@ -147,12 +207,13 @@ func looksEnveloped(stored []byte) bool {
 	return ok
 }
 
-// parseEnvelope checks that stored is exactly the canonical envelope for
-// codec id and returns its decoded payload. Accepting only the canonical
-// bytes (fixed key order, no whitespace, no extra keys, strictly canonical
-// padded base64) means that no change to an envelope, however harmless it
+// envelopePayload checks that stored is exactly the canonical envelope for
+// codec id, apart from the payload's base64, and returns that base64.
+// Accepting only the canonical bytes (fixed key order, no whitespace, no
+// extra keys, strictly canonical padded base64, checked by the caller's
+// strict decoder) means that no change to an envelope, however harmless it
 // looks to a JSON parser, can still decode.
-func parseEnvelope(stored []byte, id string) ([]byte, bool) {
+func envelopePayload(stored []byte, id string) ([]byte, bool) {
 	const head, mid, tail = `{"liteAgentStorage":1,"codec":"`, `","payload":"`, `"}`
 	rest, ok := bytes.CutPrefix(stored, []byte(head))
 	if !ok {
@@ -176,10 +237,5 @@ func parseEnvelope(stored []byte, id string) ([]byte, bool) {
 	if bytes.IndexByte(b64, '\r') >= 0 || bytes.IndexByte(b64, '\n') >= 0 {
 		return nil, false
 	}
-	payload := make([]byte, base64.StdEncoding.DecodedLen(len(b64)))
-	n, err := base64.StdEncoding.Strict().Decode(payload, b64)
-	if err != nil {
-		return nil, false
-	}
-	return payload[:n], true
+	return b64, true
 }

@@ -101,7 +101,7 @@ func NewAEAD(opts AEADOptions) (storage.Codec, error) {
 	return c, nil
 }
 
-var _ storage.Codec = (*aeadCodec)(nil)
+var _ storage.AppendDecoder = (*aeadCodec)(nil)
 
 // aeadCodec implements [NewAEAD].
 type aeadCodec struct {
@@ -155,18 +155,11 @@ func validKeyID(id string) bool {
 
 func (c *aeadCodec) ID() string { return c.id }
 
-// additionalData returns ID() || 0x00 || sc.MarshalJSON(). The zero byte
-// cannot occur in an id and the JSON always starts with '{', so the split is
-// unambiguous.
-func (c *aeadCodec) additionalData(sc storage.Context) ([]byte, error) {
-	js, err := sc.MarshalJSON()
-	if err != nil {
-		return nil, fmt.Errorf("codec: encode record context: %w", err)
-	}
-	ad := make([]byte, 0, len(c.id)+1+len(js))
-	ad = append(ad, c.id...)
-	ad = append(ad, 0)
-	return append(ad, js...), nil
+// appendAD appends the associated data of a record to b:
+// ID() || 0x00 || sc.MarshalJSON(). The zero byte cannot occur in an id and
+// the JSON always starts with '{', so the split is unambiguous.
+func (c *aeadCodec) appendAD(b []byte, sc storage.Context) []byte {
+	return sc.AppendJSON(append(append(b, c.id...), 0))
 }
 
 // cipher fetches the key and returns the AEAD for one call. With
@@ -213,10 +206,8 @@ func (c *aeadCodec) Encode(ctx context.Context, plaintext []byte, sc storage.Con
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	ad, err := c.additionalData(sc)
-	if err != nil {
-		return nil, err
-	}
+	var adBuf [256]byte
+	ad := c.appendAD(adBuf[:0], sc)
 	aead, err := c.cipher(ctx, c.nonces != nil)
 	if err != nil {
 		return nil, err
@@ -236,6 +227,12 @@ func (c *aeadCodec) Encode(ctx context.Context, plaintext []byte, sc storage.Con
 }
 
 func (c *aeadCodec) Decode(ctx context.Context, encoded []byte, sc storage.Context) ([]byte, error) {
+	return c.AppendDecode(ctx, nil, encoded, sc)
+}
+
+// AppendDecode implements [storage.AppendDecoder]: Decode, appending the
+// plaintext to dst.
+func (c *aeadCodec) AppendDecode(ctx context.Context, dst, encoded []byte, sc storage.Context) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -247,16 +244,17 @@ func (c *aeadCodec) Decode(ctx context.Context, encoded []byte, sc storage.Conte
 	if len(encoded) < minLen {
 		return nil, ErrAuthentication
 	}
-	ad, err := c.additionalData(sc)
-	if err != nil {
-		return nil, err
-	}
+	var adBuf [256]byte
+	ad := c.appendAD(adBuf[:0], sc)
 	aead, err := c.cipher(ctx, false)
 	if err != nil {
 		return nil, err
 	}
+	if dst == nil {
+		dst = make([]byte, 0, len(encoded)-minLen)
+	}
 	ns := aead.NonceSize()
-	out, err := aead.Open(make([]byte, 0, len(encoded)-minLen), encoded[:ns], encoded[ns:], ad)
+	out, err := aead.Open(dst, encoded[:ns], encoded[ns:], ad)
 	if err != nil {
 		return nil, ErrAuthentication
 	}

@@ -83,6 +83,15 @@ func FuzzAEADEnvelopeDecode(f *testing.F) {
 		for _, alg := range algorithms() {
 			ft := targets[alg]
 			got, err := ft.enc.Decode(t.Context(), fuzzKind, fuzzScope, fuzzRecord, data)
+			// AppendDecode must agree with Decode, and keep dst's prefix.
+			prefix := []byte("prefix:")
+			appended, aerr := ft.enc.AppendDecode(t.Context(), prefix, fuzzKind, fuzzScope, fuzzRecord, data)
+			if (err == nil) != (aerr == nil) || err != nil && err.Error() != aerr.Error() {
+				t.Fatalf("%v: Decode error %v, AppendDecode error %v", alg, err, aerr)
+			}
+			if err == nil && (!bytes.HasPrefix(appended, prefix) || !bytes.Equal(appended[len(prefix):], got)) {
+				t.Fatalf("%v: AppendDecode = %q, Decode = %q", alg, appended, got)
+			}
 			if want, ok := ft.valid[string(data)]; ok {
 				if err != nil || !bytes.Equal(got, want) {
 					t.Fatalf("%v: a valid envelope decoded to %q, %v; want %q", alg, got, err, want)

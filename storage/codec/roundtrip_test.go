@@ -5,11 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/lite-agent/lite-agent-go/storage/codec"
 )
 
 func TestEveryCodecRoundTripsRecordsThroughEncoding(t *testing.T) {
@@ -43,6 +45,14 @@ func TestEveryCodecRoundTripsRecordsThroughEncoding(t *testing.T) {
 				}
 				if !bytes.Equal(got, in.data) {
 					t.Fatalf("Decode returned %d bytes that differ from the %d encoded", len(got), len(in.data))
+				}
+				buf := []byte("kept")
+				for range 2 { // the second time into the grown buffer
+					out, err := enc.AppendDecode(t.Context(), buf, storage.KindCheckpoint, "session-1", "42", stored)
+					if err != nil || string(out[:4]) != "kept" || !bytes.Equal(out[4:], in.data) {
+						t.Fatalf("AppendDecode = %d bytes, %v", len(out), err)
+					}
+					buf = out[:4]
 				}
 			})
 		}
@@ -130,5 +140,44 @@ func TestSessionEventIsRealisticJSON(t *testing.T) {
 	}
 	if !json.Valid(ev) || !strings.HasPrefix(string(ev), `{"seq":`) {
 		t.Errorf("sessionEvent is not one JSON object: %.60s…", ev)
+	}
+}
+
+// TestAEADAppendDecodeReusesTheBuffer checks that a reader decoding record
+// after record into one buffer allocates nothing for the plaintext, which
+// is what keeps an encrypted resume close to a plaintext one.
+func TestAEADAppendDecodeReusesTheBuffer(t *testing.T) {
+	enc := storage.Encoding{Codec: newTestAEAD(t, codec.XChaCha20Poly1305, "k1", testKey("k1"))}
+	plain := sessionEvent(2 << 10)
+	stored, err := enc.Encode(t.Context(), storage.KindCheckpoint, "s", "7", plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf []byte
+	allocs := testing.AllocsPerRun(50, func() {
+		out, err := enc.AppendDecode(t.Context(), buf[:0], storage.KindCheckpoint, "s", "7", stored)
+		if err != nil || !bytes.Equal(out, plain) {
+			t.Fatalf("AppendDecode = %d bytes, %v", len(out), err)
+		}
+		buf = out
+	})
+	// The AEAD itself may allocate a few small objects; the plaintext
+	// and the decoded payload must not be among them.
+	if allocs > 3 {
+		t.Errorf("AppendDecode allocates %.0f times per record", allocs)
+	}
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	before := m.TotalAlloc
+	for range 100 {
+		out, err := enc.AppendDecode(t.Context(), buf[:0], storage.KindCheckpoint, "s", "7", stored)
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf = out
+	}
+	runtime.ReadMemStats(&m)
+	if per := (m.TotalAlloc - before) / 100; per >= uint64(len(plain)/2) {
+		t.Errorf("AppendDecode allocates %d bytes per %d-byte record", per, len(plain))
 	}
 }
