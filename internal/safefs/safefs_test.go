@@ -270,3 +270,28 @@ func TestRemovedDirectoryIsNotAMissingRecord(t *testing.T) {
 		t.Error("a vanished storage directory reads as a missing record")
 	}
 }
+
+func TestAncestorReplacedBySymlinkIsDetected(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "home", "sessions")
+	d, err := safefs.Anchor(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Another tree with a directory at the same relative path.
+	other := filepath.Join(root, "other", "sessions")
+	if err := os.MkdirAll(other, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(root, "home"), filepath.Join(root, "home.old")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(root, "other"), filepath.Join(root, "home")); err != nil {
+		t.Fatal(err)
+	}
+	wantStorageError(t, d.Check(), "Storage directory changed")
+	wantStorageError(t, d.WriteFile("x.json", []byte("1")), "Storage directory changed")
+	if _, err := os.Lstat(filepath.Join(other, "x.json")); !errors.Is(err, fs.ErrNotExist) {
+		t.Error("wrote through the symlinked ancestor")
+	}
+}
