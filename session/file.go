@@ -463,9 +463,15 @@ func (c *FileCheckpointer) Append(ctx context.Context, id string, events []Event
 		return 0, err
 	}
 	defer s.unlock()
-	h, err := s.head(ctx)
+	// One descriptor serves the head check (fstat), the write and the new
+	// head's stamp: an append costs a handful of system calls.
+	f, h, err := s.openForAppend(ctx)
 	if err != nil {
 		return 0, err
+	}
+	missing := f == nil
+	if !missing {
+		defer f.Close()
 	}
 	if expectedHead >= 0 && expectedHead != h.head {
 		return 0, &ConflictError{SessionID: id, Expected: expectedHead, Head: h.head}
@@ -495,20 +501,91 @@ func (c *FileCheckpointer) Append(ctx context.Context, id string, events []Event
 	if err := s.held(); err != nil {
 		return 0, err
 	}
-	if err := c.dir.Append(s.rel, buf, c.durable); err != nil {
+	if missing {
+		if f, err = c.dir.OpenAppend(s.rel, true); err != nil {
+			return 0, err
+		}
+		defer f.Close()
+		if h.st, err = fstamp(s.file, f); err != nil {
+			return 0, err
+		}
+	}
+	if err := safefs.Write(f, buf, c.durable); err != nil {
 		c.dropHead(id)
 		return 0, err
+	}
+	if missing && c.durable {
+		if err := safefs.SyncDir(filepath.Dir(f.Name())); err != nil {
+			c.dropHead(id)
+			return 0, err
+		}
 	}
 	head := h.head + int64(len(events))
 	// Cache the new head for the new stamp, unless something else changed
 	// the file between the two stamps.
 	before := h.st
-	if after, err := s.stat(); err == nil && after.exists && after.ino == before.ino && after.size == before.size+int64(len(buf)) {
-		c.setHead(id, after, head, true)
-	} else {
-		c.dropHead(id)
+	if fi, err := f.Stat(); err == nil {
+		after := stampOf(fi)
+		if after.ino == before.ino && after.size == before.size+int64(len(buf)) {
+			c.setHead(id, after, head, true)
+			return head, nil
+		}
 	}
+	c.dropHead(id)
 	return head, nil
+}
+
+// openForAppend opens the log for appending and returns it with its head,
+// taken from the cache while the file's stamp is unchanged and by loading
+// the log otherwise. A missing log returns a nil file and head 0.
+func (s *session) openForAppend(ctx context.Context) (*os.File, headEntry, error) {
+	f, err := s.c.dir.OpenAppend(s.rel, false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, headEntry{newline: true}, nil
+	}
+	if err != nil {
+		return nil, headEntry{}, err
+	}
+	st, err := fstamp(s.file, f)
+	if err != nil {
+		f.Close()
+		return nil, headEntry{}, err
+	}
+	s.c.mu.Lock()
+	e, ok := s.c.heads[s.id]
+	s.c.mu.Unlock()
+	if ok && e.st == st {
+		return f, e, nil
+	}
+	l, err := s.load(ctx, loadOpts{})
+	if err != nil {
+		f.Close()
+		return nil, headEntry{}, err
+	}
+	if cur, err := s.stat(); err != nil || cur.ino != st.ino {
+		// A repair rewrote the log as a new file: append to that one.
+		f.Close()
+		if f, err = s.c.dir.OpenAppend(s.rel, false); err != nil {
+			return nil, headEntry{}, err
+		}
+		if st, err = fstamp(s.file, f); err != nil {
+			f.Close()
+			return nil, headEntry{}, err
+		}
+	}
+	return f, headEntry{st: st, head: l.head, newline: l.newline}, nil
+}
+
+// fstamp returns the stamp of the open log f, which must be a regular file.
+func fstamp(file string, f *os.File) (stamp, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return stamp{}, readError(file, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return stamp{}, &storage.Error{Op: "read", Kind: storage.KindCheckpoint, File: file, Message: "checkpoint log is not a regular file"}
+	}
+	return stampOf(fi), nil
 }
 
 // encodeBatch stamps events as seq head+1… and appends every record to buf,

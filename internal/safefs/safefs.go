@@ -181,6 +181,45 @@ func (d *Dir) ReadDir(rel string) ([]fs.DirEntry, error) {
 	return ents, nil
 }
 
+// OpenAppend opens rel for appending (O_APPEND, never following a
+// symlink). A missing file is created 0600 only with create; otherwise
+// OpenAppend returns an error matching fs.ErrNotExist. The caller writes
+// with one Write per record batch, calls SyncData for durability, and
+// SyncDir(filepath.Dir(f.Name())) after creating the file.
+func (d *Dir) OpenAppend(rel string, create bool) (*os.File, error) {
+	p, err := d.Resolve(rel)
+	if err != nil {
+		return nil, err
+	}
+	flags := os.O_WRONLY | os.O_APPEND | syscall.O_NOFOLLOW
+	if create {
+		flags |= os.O_CREATE
+	}
+	f, err := os.OpenFile(p, flags, FileMode)
+	if err != nil {
+		return nil, fileError("write", p, err)
+	}
+	return f, nil
+}
+
+// Write writes data to f, opened by OpenAppend, with one write call, then
+// with sync flushes it with SyncData. Errors are *storage.Error naming f.
+func Write(f *os.File, data []byte, sync bool) error {
+	if _, err := f.Write(data); err != nil {
+		return fileError("write", f.Name(), err)
+	}
+	if sync {
+		if err := SyncData(f); err != nil {
+			return fileError("sync", f.Name(), err)
+		}
+	}
+	return nil
+}
+
+// SyncDir fsyncs the directory dir, so that a file just created in it
+// survives a crash of the machine.
+func SyncDir(dir string) error { return syncDir(dir) }
+
 // Append appends data to rel with one write, creating the file 0600 if it is
 // missing (never following a symlink). With sync, the file is fsynced before
 // Append returns, and so is the directory when the file was created.
@@ -205,7 +244,7 @@ func (d *Dir) Append(rel string, data []byte, sync bool) error {
 		return fileError("write", p, err)
 	}
 	if sync {
-		if err := f.Sync(); err != nil {
+		if err := SyncData(f); err != nil {
 			f.Close()
 			return fileError("sync", p, err)
 		}
