@@ -34,7 +34,7 @@ require (
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/sync v0.20.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
-	mvdan.cc/sh/v3 v3.14.1 // indirect
+	mvdan.cc/sh/v3 v3.14.1
 )
 
 require (
@@ -43,5 +43,5 @@ require (
 	github.com/klauspost/compress v1.20.4
 	github.com/spf13/pflag v1.0.9 // indirect
 	golang.org/x/crypto v0.59.0
-	golang.org/x/sys v0.50.0 // indirect
+	golang.org/x/sys v0.50.0
 )
