@@ -89,54 +89,37 @@ func scanParallel(ctx context.Context, enc storage.Encoding, lr *lineReader, opt
 		wg.Wait()
 	}()
 
-	res := scanResult{newline: true}
-	var pending *Problem
+	q := sequencer{opts: opts, onRecord: onRecord, onProblem: onProblem}
+	q.res.newline = true
 	for c := range order {
 		<-c.done
 		if c.err != nil {
-			return res, c.err
+			return q.res, c.err
 		}
 		for i := range c.lines {
-			if pending != nil {
-				p := *pending
-				pending = nil
-				if !onProblem(p) || !opts.all {
-					res.stopped = true
-					return res, nil
-				}
+			if !q.flush() {
+				return q.res, nil
 			}
-			res.records++
 			r := &c.out[i]
-			if r.prob != nil {
-				pending = r.prob
-				continue
-			}
 			var ev *StoredEvent
 			if r.has {
 				ev = &r.ev
 			}
-			if !onRecord(scanRecord{pos: c.lines[i].pos, end: c.lines[i].l.end, event: ev}) {
-				res.stopped = true
-				return res, nil
+			if !q.take(scanRecord{pos: c.lines[i].pos, end: c.lines[i].l.end, event: ev}, r.prob) {
+				return q.res, nil
 			}
 		}
-		res.newline = c.newline
+		q.res.newline = c.newline
 		if c.readErr != nil {
-			return res, readError(opts.file, c.readErr)
+			return q.res, readError(opts.file, c.readErr)
 		}
 		if err := ctx.Err(); err != nil {
-			return res, err
+			return q.res, err
 		}
 		recycle(c, free)
 	}
-	if pending != nil {
-		p := *pending
-		p.Tail = true
-		if !onProblem(p) {
-			res.stopped = true
-		}
-	}
-	return res, nil
+	q.finish()
+	return q.res, nil
 }
 
 // recycle offers c's buffers for another chunk.

@@ -156,58 +156,96 @@ func scan(ctx context.Context, enc storage.Encoding, lr *lineReader, opts scanOp
 		return scanParallel(ctx, enc, lr, opts, opts.workers, onRecord, onProblem)
 	}
 	rd := &lr.rd
-	res := scanResult{newline: true}
-	var pending *Problem // the last problem, until we know whether it is the tail
+	q := sequencer{opts: opts, onRecord: onRecord, onProblem: onProblem}
+	q.res.newline = true
 	for {
 		l, err := lr.next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return res, readError(opts.file, err)
+			return q.res, readError(opts.file, err)
 		}
-		res.newline = l.newline
+		q.res.newline = l.newline
 		text := trimSpace(l.text)
 		if len(text) == 0 && !l.tooLong {
 			continue // blank lines are ignored
 		}
-		if pending != nil {
-			p := *pending
-			pending = nil
-			if !onProblem(p) || !opts.all {
-				res.stopped = true
-				return res, nil
-			}
+		if !q.flush() {
+			return q.res, nil
 		}
-		res.records++
-		pos := res.records
+		pos := q.res.records + 1
 		if pos&1023 == 0 {
 			if err := ctx.Err(); err != nil {
-				return res, err
+				return q.res, err
 			}
 		}
 		ev, prob, err := checkLine(ctx, enc, opts, rd, pos, l, text)
 		if err != nil {
-			return res, err
+			return q.res, err
 		}
 		if prob != nil {
 			prob.Offset = l.start
-			pending = prob
-			continue
 		}
-		if !onRecord(scanRecord{pos: pos, end: l.end, event: ev}) {
-			res.stopped = true
-			return res, nil
+		if !q.take(scanRecord{pos: pos, end: l.end, event: ev}, prob) {
+			return q.res, nil
 		}
 	}
-	if pending != nil {
-		p := *pending
+	q.finish()
+	return q.res, nil
+}
+
+// sequencer hands checked records to scan's callbacks in order. A problem
+// is held back until the next record shows whether it was the last one
+// (Problem.Tail); without opts.all, the scan stops there.
+type sequencer struct {
+	opts      scanOpts
+	onRecord  func(scanRecord) bool
+	onProblem func(Problem) bool
+	res       scanResult
+	pending   *Problem
+}
+
+// flush reports the problem held back, now known not to be the tail, when
+// another record follows. It returns false when the scan must stop.
+func (q *sequencer) flush() bool {
+	if q.pending == nil {
+		return true
+	}
+	p := *q.pending
+	q.pending = nil
+	if !q.onProblem(p) || !q.opts.all {
+		q.res.stopped = true
+		return false
+	}
+	return true
+}
+
+// take counts record r, which has the problem prob or none, and reports it
+// (a problem only later, see flush). It returns false when the scan must
+// stop.
+func (q *sequencer) take(r scanRecord, prob *Problem) bool {
+	q.res.records++
+	if prob != nil {
+		q.pending = prob
+		return true
+	}
+	if !q.onRecord(r) {
+		q.res.stopped = true
+		return false
+	}
+	return true
+}
+
+// finish reports the problem held back, if any, as the tail.
+func (q *sequencer) finish() {
+	if q.pending != nil {
+		p := *q.pending
 		p.Tail = true
-		if !onProblem(p) {
-			res.stopped = true
+		if !q.onProblem(p) {
+			q.res.stopped = true
 		}
 	}
-	return res, nil
 }
 
 func readError(file string, err error) error {

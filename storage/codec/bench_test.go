@@ -2,6 +2,8 @@ package codec_test
 
 import (
 	"bytes"
+	"context"
+	"encoding/base64"
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -82,4 +84,42 @@ func BenchmarkCodecRoundTrip(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkDecodeSessionRecord decodes a 2.3 KB session record into a
+// reused buffer, as the session reader does, and reports its parts: the
+// base64 payload and the AEAD open alone.
+//
+//	go test -run '^$' -bench DecodeSessionRecord ./storage/codec
+func BenchmarkDecodeSessionRecord(b *testing.B) {
+	plain := sessionEvent(2300)
+	for _, alg := range algorithms() {
+		enc := storage.Encoding{Codec: newTestAEAD(b, alg, "k1", testKey("k1"))}
+		stored, err := enc.Encode(context.Background(), storage.KindCheckpoint, "s", "12345", plain)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(alg.String(), func(b *testing.B) {
+			b.SetBytes(int64(len(plain)))
+			b.ReportAllocs()
+			var buf []byte
+			for b.Loop() {
+				out, err := enc.AppendDecode(context.Background(), buf[:0], storage.KindCheckpoint, "s", "12345", stored)
+				if err != nil {
+					b.Fatal(err)
+				}
+				buf = out
+			}
+		})
+	}
+	b.Run("base64", func(b *testing.B) {
+		src := []byte(base64.StdEncoding.EncodeToString(plain))
+		dst := make([]byte, len(plain)+3)
+		b.SetBytes(int64(len(plain)))
+		for b.Loop() {
+			if _, err := base64.StdEncoding.Strict().Decode(dst, src); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
