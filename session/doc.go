@@ -41,7 +41,7 @@
 // with one write call. A failing codec or an invalid event therefore
 // leaves the file byte-identical and the head unchanged, and readers never
 // see part of a batch from a live writer. With [FileOptions.Durable] the
-// batch is fsynced before Append returns, so an acknowledged batch
+// batch is flushed to the disk (fdatasync on Linux) before Append returns, so an acknowledged batch
 // survives power loss. Without it, an acknowledged batch survives a crash
 // of the process, but a crash of the machine may lose the batches the
 // operating system had not yet written back and leave a torn last line.
@@ -54,6 +54,18 @@
 // *[ConflictError] instead of overwriting another writer's work. The head
 // is cached per session while the file's inode, size and times stay
 // unchanged, so a write by another process is always seen.
+//
+// # Performance
+//
+// Taking the lock creates and removes the lock directory, which on many
+// file systems costs more than writing and flushing a small batch. A
+// program that appends in bursts can hold the session with
+// [FileCheckpointer.Hold]: its operations then reuse one lock until the
+// release, and durable batches of 64 one-kilobyte events cost about what
+// write plus fdatasync of the same bytes cost. Logs of 4 MB or more are
+// read and validated on several cores, in bounded memory, with the same
+// results and errors as a serial read; an encrypted log is decoded into a
+// reused buffer per core ([storage.Encoding.AppendDecode]).
 //
 // Nothing is repaired unless asked. With [FileOptions.RepairTail], a torn
 // last line of a plaintext log (one that is not valid JSON, such as a
