@@ -140,7 +140,13 @@ func (c Context) AppendJSON(b []byte) []byte {
 func appendJSString(b []byte, s string) []byte {
 	const hexDigits = "0123456789abcdef"
 	b = append(b, '"')
-	for i := 0; i < len(s); {
+	// Ids and hashes are plain ASCII: copy their bytes as they are.
+	plain := 0
+	for plain < len(s) && s[plain] >= 0x20 && s[plain] < utf8.RuneSelf && s[plain] != '"' && s[plain] != '\\' {
+		plain++
+	}
+	b = append(b, s[:plain]...)
+	for i := plain; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		i += size
 		switch {

@@ -5,10 +5,12 @@ import (
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/rand"
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"io"
 	"strconv"
+	"sync/atomic"
 
 	"golang.org/x/crypto/chacha20poly1305"
 
@@ -73,8 +75,11 @@ type AEADOptions struct {
 
 	// Key returns the 32-byte key named keyID. It is called on every Encode
 	// and Decode, with that call's context, and must be safe for concurrent
-	// use. The codec neither keeps nor modifies the returned slice. An
-	// error, or a key of any other length, fails the call.
+	// use; whatever it returns is used at once. The codec neither keeps nor
+	// modifies the returned slice, but keeps the cipher made from the most
+	// recent key (and a copy of that key, to know when the key changes), so
+	// that consecutive records under one key expand it once. An error, or
+	// a key of any other length, fails the call.
 	Key func(ctx context.Context, keyID string) ([]byte, error)
 }
 
@@ -114,6 +119,17 @@ type aeadCodec struct {
 	// cipher.NewGCMWithRandomNonce for AES-GCM, which FIPS 140-only mode
 	// requires). Only tests set it, to make envelopes reproducible.
 	nonces io.Reader
+
+	// last caches the cipher of the last key the callback returned, per
+	// nonce mode, so that reading record after record under one key
+	// expands the key once. The callback is still asked on every call.
+	last [2]atomic.Pointer[keyedAEAD]
+}
+
+// keyedAEAD is a cipher with the key it was made from.
+type keyedAEAD struct {
+	key  [KeySize]byte
+	aead cipher.AEAD
 }
 
 func newAEAD(opts AEADOptions, nonces io.Reader) (*aeadCodec, error) {
@@ -175,6 +191,25 @@ func (c *aeadCodec) cipher(ctx context.Context, explicitNonce bool) (cipher.AEAD
 	if len(key) != KeySize {
 		return nil, fmt.Errorf("codec: key %q is %d bytes, want %d", c.keyID, len(key), KeySize)
 	}
+	mode := 0
+	if explicitNonce {
+		mode = 1
+	}
+	if k := c.last[mode].Load(); k != nil && subtle.ConstantTimeCompare(k.key[:], key) == 1 {
+		return k.aead, nil
+	}
+	aead, err := c.newCipher(key, explicitNonce)
+	if err != nil {
+		return nil, err
+	}
+	k := &keyedAEAD{aead: aead}
+	copy(k.key[:], key)
+	c.last[mode].Store(k)
+	return aead, nil
+}
+
+// newCipher returns the AEAD of the algorithm for key.
+func (c *aeadCodec) newCipher(key []byte, explicitNonce bool) (cipher.AEAD, error) {
 	// Both constructors copy or expand the key; the caller's slice is
 	// neither kept nor modified.
 	switch c.alg {

@@ -511,3 +511,49 @@ func payloadOf(t *testing.T, stored []byte) []byte {
 	}
 	return p
 }
+
+// TestAEADUsesTheKeyTheCallbackReturnsNow checks that the codec's cache of
+// the last key's cipher never outlives the key: when the callback starts
+// returning another key (or the host changes the bytes of the slice it
+// returns), the very next call uses it.
+func TestAEADUsesTheKeyTheCallbackReturnsNow(t *testing.T) {
+	for _, alg := range algorithms() {
+		t.Run(alg.String(), func(t *testing.T) {
+			var current atomic.Pointer[[]byte]
+			a, b := testKey("a"), testKey("b")
+			current.Store(&a)
+			c, err := codec.NewAEAD(codec.AEADOptions{Algorithm: alg, KeyID: "k1", Key: func(context.Context, string) ([]byte, error) {
+				return *current.Load(), nil
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sc := storage.Context{Kind: storage.KindCheckpoint}
+			underA, err := c.Encode(t.Context(), []byte("{}"), sc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.Decode(t.Context(), underA, sc); err != nil {
+				t.Fatal(err)
+			}
+			current.Store(&b)
+			if _, err := c.Decode(t.Context(), underA, sc); !errors.Is(err, codec.ErrAuthentication) {
+				t.Fatalf("decode under another key = %v, want ErrAuthentication", err)
+			}
+			underB, err := c.Encode(t.Context(), []byte("{}"), sc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The host rewrites its slice in place: the new bytes count.
+			same := bytes.Clone(a)
+			current.Store(&same)
+			if _, err := c.Decode(t.Context(), underB, sc); !errors.Is(err, codec.ErrAuthentication) {
+				t.Fatalf("decode of a key-b record under key a = %v", err)
+			}
+			copy(same, b)
+			if _, err := c.Decode(t.Context(), underB, sc); err != nil {
+				t.Fatalf("decode after the host rewrote its key slice = %v", err)
+			}
+		})
+	}
+}
