@@ -12,14 +12,17 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 	"unicode/utf8"
 
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
+	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/spill"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -28,7 +31,7 @@ import (
 
 // chunkSize is how many bytes of a session log are buffered before they
 // are written to the destination.
-const chunkSize = 1 << 20
+const chunkSize = 256 << 10
 
 // progressEvery is how many records of one log are copied between two
 // progress reports.
@@ -49,6 +52,11 @@ func (m *migration) copyAll(ctx context.Context, p *plan) error {
 			}
 		}
 	}
+	defer func() {
+		for _, pair := range p.pairs {
+			pair.close()
+		}
+	}()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
@@ -87,6 +95,36 @@ feed:
 type scratch struct {
 	br    *bufio.Reader
 	chunk []byte
+	back  []byte
+	plain []byte   // the plaintext of a record decoded again
+	ids   []string // ids[i] is strconv.Itoa(i+1)
+}
+
+// writer returns a chunk writer of f that uses the worker's buffers; one at
+// a time, returned with keep.
+func (s *scratch) writer(f *destFile) *chunkWriter {
+	if s.chunk == nil {
+		s.chunk = make([]byte, 0, chunkSize+64<<10)
+	}
+	return &chunkWriter{m: f.migration(), f: f, buf: s.chunk[:0], back: s.back}
+}
+
+// keep takes back the buffers of w.
+func (s *scratch) keep(w *chunkWriter) {
+	s.chunk, s.back = w.buf[:0], w.back[:0]
+}
+
+// id returns the record id of position pos (1-based) of a session log.
+func (s *scratch) id(pos int64) string {
+	if pos > int64(len(s.ids)) {
+		if pos > 1<<12 {
+			return strconv.FormatInt(pos, 10)
+		}
+		for i := int64(len(s.ids)) + 1; i <= pos; i++ {
+			s.ids = append(s.ids, strconv.FormatInt(i, 10))
+		}
+	}
+	return s.ids[pos-1]
 }
 
 // lines returns a line reader of r that uses the worker's buffer; one at a
@@ -102,6 +140,9 @@ func (s *scratch) lines(r io.Reader) *lineReader {
 
 // copyUnit copies one unit and reports its progress.
 func (m *migration) copyUnit(ctx context.Context, s *scratch, u *unit) error {
+	if u.files != nil {
+		defer u.files.done()
+	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -150,16 +191,37 @@ func (t *tally) done() {
 	t.m.advance(1, t.u.records-t.records, t.u.bytes-t.bytes)
 }
 
-// releaser returns a function that releases l the first time it is called
-// and returns the error of that release: a lock found compromised means that
-// what was read under it may not be consistent. Later calls return nil, so
-// that a deferred call after an explicit one is harmless.
-func releaser(l *filelock.Lock) func() error {
+// lockSource takes the lock of the source record rel of d (the lock
+// directory <rel>.lock) and returns the function that releases it. The
+// function releases the lock the first time it is called and returns the
+// error of that release: a lock found compromised means that what was read
+// under it may not be consistent. Later calls return nil, so that a deferred
+// call after an explicit one is harmless.
+//
+// The lock directory is held open while the lock is held. Removing a
+// directory frees its inode and block when the last reference to it goes;
+// with the directory open, that happens when it is closed after the removal
+// rather than during it, while the removal holds the lock of the source
+// directory (on a file system mounted with discard, freeing the block waits
+// for the disk) and every other lock taken or released in that directory
+// waits.
+func lockSource(ctx context.Context, d *safefs.Dir, rel string, opts filelock.Options) (func() error, error) {
+	lock, err := d.Lock(ctx, rel, opts)
+	if err != nil {
+		return nil, err
+	}
+	// Only a help: without it the release is the same, only slower.
+	held, _ := os.OpenFile(lock.Path(), os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0)
 	var once sync.Once
 	return func() (err error) {
-		once.Do(func() { err = l.Release() })
+		once.Do(func() {
+			err = lock.Release()
+			if held != nil {
+				_ = held.Close()
+			}
+		})
 		return err
-	}
+	}, nil
 }
 
 // unreadable marks err, a *storage.Error naming file and record, as a bad
@@ -219,11 +281,10 @@ func (m *migration) skipOrFail(file, record string, err error, note string) erro
 func (m *migration) copyArchive(ctx context.Context, u *unit) error {
 	pr, sid := u.p, u.id
 	rel := sid + contextExt
-	lock, err := pr.sessions.Lock(ctx, rel, filelock.Options{})
+	unlock, err := lockSource(ctx, pr.sessions, rel, filelock.Options{})
 	if err != nil {
 		return err
 	}
-	unlock := releaser(lock)
 	defer func() { _ = unlock() }()
 	dstRel := filepath.Join(pr.dstRel, sessionsName, rel)
 	if err := m.mkdir(dstRel); err != nil {
@@ -434,11 +495,10 @@ func (m *migration) verifyRecord(ctx context.Context, enc storage.Encoding, kind
 // reads the copy back through the task store.
 func (m *migration) copyTasks(ctx context.Context, u *unit) error {
 	pr, list := u.p, u.id
-	lock, err := pr.tasks.Lock(ctx, list, filelock.Options{Factor: 1.4})
+	unlock, err := lockSource(ctx, pr.tasks, list, filelock.Options{Factor: 1.4})
 	if err != nil {
 		return err
 	}
-	unlock := releaser(lock)
 	defer func() { _ = unlock() }()
 	dstRel := filepath.Join(pr.dstRel, tasksName, list)
 	if err := m.mkdir(dstRel); err != nil {
@@ -561,8 +621,11 @@ func (m *migration) verifyTaskStore(ctx context.Context, pr *project, list, rel 
 func (m *migration) copySpill(ctx context.Context, u *unit) error {
 	pr, ref := u.p, u.id
 	name := ref + spillExt
-	path := filepath.Join(pr.spill.Path(), name)
-	stored, err := pr.spill.ReadFile(name)
+	src, dst, err := u.files.handles(m)
+	if err != nil {
+		return err
+	}
+	stored, path, err := readAllAt(src, name)
 	if err != nil {
 		return err
 	}
@@ -581,7 +644,7 @@ func (m *migration) copySpill(ctx context.Context, u *unit) error {
 	if err != nil {
 		return err
 	}
-	back, err := m.writeFile(dstRel, enc)
+	back, err := m.writeFileAt(dst, dstRel, name, enc)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -149,6 +152,7 @@ func (m *migration) openDestination(ctx context.Context) (_ *destination, err er
 		return nil, err
 	}
 	m.dst = d.dir
+	m.flush = newFlusher(d.dir.Real())
 	return d, nil
 }
 
@@ -192,6 +196,53 @@ func (d *destination) finish(ctx context.Context, verified bool) error {
 		return err
 	}
 	return syncDir(d.dir.Real())
+}
+
+// flushEvery is how many bytes are written to the destination between two
+// syncs in the background.
+const flushEvery = 8 << 20
+
+// flusher syncs the destination's file system in the background while the
+// copy writes it, one sync at a time, each after another flushEvery bytes
+// were written, so that the sync that must come before the marker is removed
+// finds little left to write and the disk works while the processors do. A
+// nil *flusher does nothing.
+type flusher struct {
+	root    string
+	written atomic.Int64
+	busy    atomic.Bool
+	wg      sync.WaitGroup
+}
+
+// newFlusher returns the flusher of the destination root, or nil where a
+// sync is not cheap to repeat.
+func newFlusher(root string) *flusher {
+	if !syncsInBackground {
+		return nil
+	}
+	return &flusher{root: root}
+}
+
+// wrote counts n bytes written and starts a sync when another flushEvery
+// bytes were written and no sync is running.
+func (f *flusher) wrote(n int64) {
+	if f == nil {
+		return
+	}
+	after := f.written.Add(n)
+	if after/flushEvery != (after-n)/flushEvery && f.busy.CompareAndSwap(false, true) {
+		f.wg.Go(func() {
+			defer f.busy.Store(false)
+			_ = syncTree(f.root) // a failure shows in the final sync
+		})
+	}
+}
+
+// wait waits for a sync that is running.
+func (f *flusher) wait() {
+	if f != nil {
+		f.wg.Wait()
+	}
 }
 
 // syncDir makes the entries of dir durable.
@@ -271,6 +322,28 @@ func (m *migration) create(rel string) (*destFile, error) {
 	return &destFile{m: m, f: f, path: path, rel: rel}, nil
 }
 
+// createAt creates the destination file rel, named name in the open
+// directory dir, like create. In a dry run (dir nil) it returns nil.
+func (m *migration) createAt(dir *dirHandle, rel, name string) (*destFile, error) {
+	if m.dst == nil || dir == nil {
+		return nil, nil
+	}
+	path := filepath.Join(m.dstRoot, rel)
+	f, err := dir.create(name)
+	if err != nil {
+		return nil, writeError(path, err)
+	}
+	return &destFile{m: m, f: f, path: path, rel: rel}, nil
+}
+
+// migration returns the migration of d, or nil for a nil d.
+func (d *destFile) migration() *migration {
+	if d == nil {
+		return nil
+	}
+	return d.m
+}
+
 // write appends b to the file.
 func (d *destFile) write(b []byte) error {
 	if d == nil {
@@ -281,9 +354,13 @@ func (d *destFile) write(b []byte) error {
 			return writeError(d.path, err)
 		}
 	}
+	if d.m.opts.tamperWrite != nil {
+		b = d.m.opts.tamperWrite(d.rel, bytes.Clone(b))
+	}
 	if _, err := d.f.Write(b); err != nil {
 		return writeError(d.path, err)
 	}
+	d.m.flush.wrote(int64(len(b)))
 	return nil
 }
 
@@ -328,7 +405,22 @@ func (m *migration) writeFile(rel string, data []byte) ([]byte, error) {
 	if err != nil || f == nil {
 		return nil, err
 	}
-	err = f.write(data)
+	return f.writeAll(data)
+}
+
+// writeFileAt is writeFile for the file rel named name in the open
+// directory dir (nil in a dry run).
+func (m *migration) writeFileAt(dir *dirHandle, rel, name string, data []byte) ([]byte, error) {
+	f, err := m.createAt(dir, rel, name)
+	if err != nil || f == nil {
+		return nil, err
+	}
+	return f.writeAll(data)
+}
+
+// writeAll writes data to the new file f, reads it back and closes f.
+func (f *destFile) writeAll(data []byte) ([]byte, error) {
+	err := f.write(data)
 	var back []byte
 	if err == nil {
 		back, err = f.readAll()

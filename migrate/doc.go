@@ -78,18 +78,27 @@
 //
 // # Verification
 //
-// After a file is written it is read back and every record is decoded with
-// the destination configuration; the SHA-256 of its plaintext must equal
-// the SHA-256 of the source plaintext, and the counts must match. Task lists
-// are also read back through task.FileStore. Any difference is a
-// [Problem]; Run then returns an error matching [ErrVerification] and leaves
-// the destination marked incomplete, for inspection. [Report] counts
-// records, files and bytes per kind.
+// Every record written is proved to decode, as stored, with the destination
+// configuration to its source plaintext. In a session log each record is
+// decoded again as soon as it is encoded and compared byte for byte with its
+// source plaintext, and each chunk of the file is read back once written
+// and compared byte for byte with the bytes that were decoded: together this
+// proves what decoding the file read back would, without parsing the log a
+// second time. Other files are read back whole and each record
+// is decoded; the SHA-256 of its plaintext must equal the SHA-256 of the
+// source plaintext, and the counts must match. Task lists are also read back
+// through task.FileStore. Any difference is a [Problem]; Run then returns an
+// error matching [ErrVerification] and leaves the destination marked
+// incomplete, for inspection. [Report] counts records, files and bytes per
+// kind.
 //
 // # Durability
 //
 // Records are written without a sync per file; before the marker is removed
 // the destination's file system is flushed (syncfs on Linux, an fsync of
 // every written file and directory elsewhere). A crash at any moment
-// therefore leaves either the marker or a complete destination.
+// therefore leaves either the marker or a complete destination. On Linux the
+// file system is also synced in the background while the copy runs, after
+// every 8 MiB written, so that the disk writes while the processors work and
+// the last flush is short.
 package migrate

@@ -13,3 +13,9 @@ func FailWritesAfter(o *Options, n int, err error) {
 		return nil
 	}
 }
+
+// TamperWrites makes f decide what reaches the destination file rel for
+// every chunk written to it.
+func TamperWrites(o *Options, f func(rel string, b []byte) []byte) {
+	o.tamperWrite = f
+}

@@ -4,11 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"errors"
-	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strconv"
 
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
@@ -16,36 +15,39 @@ import (
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
-// copySession copies one session log record by record, under its lock,
-// then reads the copy back.
+// copySession copies one session log record by record, under its lock.
+// Each record is decoded again with the destination configuration as soon as
+// it is encoded and compared with the source plaintext, and each chunk of
+// the file is read back after it is written and compared with what was
+// written: together they prove that every record on disk decodes to its
+// source.
 func (m *migration) copySession(ctx context.Context, s *scratch, u *unit, t *tally) error {
 	pr, sid := u.p, u.id
 	name := sid + logExt
-	lock, err := pr.sessions.Lock(ctx, name, filelock.Options{})
+	srcDir, dstDir, err := u.files.handles(m)
 	if err != nil {
 		return err
 	}
-	unlock := releaser(lock)
+	unlock, err := lockSource(ctx, pr.sessions, name, filelock.Options{})
+	if err != nil {
+		return err
+	}
 	defer func() { _ = unlock() }()
-	f, path, err := openSource(pr.sessions, name)
+	f, path, err := srcDir.open(name)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
 	dstRel := filepath.Join(pr.dstRel, sessionsName, name)
 	dstPath := filepath.Join(m.dstRoot, dstRel)
-	out, err := m.create(dstRel)
+	out, err := m.createAt(dstDir, dstRel, name)
 	if err != nil {
 		return err
 	}
 	defer func() { _ = out.close() }()
-	if s.chunk == nil {
-		s.chunk = make([]byte, 0, chunkSize+64<<10)
-	}
-	w := &chunkWriter{f: out, buf: s.chunk[:0]}
-	defer func() { s.chunk = w.buf[:0] }()
+	w := s.writer(out)
+	defer s.keep(w)
 	c := Count{Files: 1}
-	var digests []digest
 	lr := s.lines(f)
 	var pos int64
 	for {
@@ -62,8 +64,8 @@ func (m *migration) copySession(ctx context.Context, s *scratch, u *unit, t *tal
 			continue
 		}
 		pos++
-		rec := strconv.FormatInt(pos, 10)
-		plain, err := sessionRecord(ctx, pr.srcEnc, sid, path, pos, l, text)
+		rec := s.id(pos)
+		plain, err := sessionRecord(ctx, pr.srcEnc, sid, path, pos, rec, l, text)
 		if err != nil {
 			rest, cerr := lr.countRest()
 			if cerr != nil {
@@ -79,10 +81,14 @@ func (m *migration) copySession(ctx context.Context, s *scratch, u *unit, t *tal
 		if err != nil {
 			return err
 		}
+		if out != nil {
+			if err := m.checkSessionRecord(ctx, s, pr.dstEnc, sid, rec, dstPath, stored, plain); err != nil {
+				return err
+			}
+		}
 		if err := w.add(stored); err != nil {
 			return err
 		}
-		digests = append(digests, sha256.Sum256(plain))
 		c.Records++
 		c.Bytes += int64(len(plain))
 		c.DestinationBytes += int64(len(stored)) + 1
@@ -94,21 +100,15 @@ func (m *migration) copySession(ctx context.Context, s *scratch, u *unit, t *tal
 	if err := unlock(); err != nil {
 		return err
 	}
-	if out != nil {
-		if err := m.verifySession(ctx, s, pr, sid, out, digests); err != nil {
-			return err
-		}
-	}
 	m.count(storage.KindCheckpoint, c)
 	return out.close()
 }
 
 // sessionRecord decodes and validates the record at position pos (1-based,
-// counting non-blank lines) of the log of sid: it must decode and be a
-// record frame whose seq is pos, whose sessionId is sid and whose parentSeq
-// precedes it, with a valid event.
-func sessionRecord(ctx context.Context, enc storage.Encoding, sid, path string, pos int64, l line, text []byte) ([]byte, error) {
-	rec := strconv.FormatInt(pos, 10)
+// counting non-blank lines, record id rec) of the log of sid: it must decode
+// and be a record frame whose seq is pos, whose sessionId is sid and whose
+// parentSeq precedes it, with a valid event.
+func sessionRecord(ctx context.Context, enc storage.Encoding, sid, path string, pos int64, rec string, l line, text []byte) ([]byte, error) {
 	if l.tooLong {
 		return nil, corrupt(storage.KindCheckpoint, path, rec, "line exceeds the length limit")
 	}
@@ -130,58 +130,42 @@ func sessionRecord(ctx context.Context, enc storage.Encoding, sid, path string, 
 	return plain, nil
 }
 
-// verifySession reads back the destination log f and checks that its
-// records decode with the destination configuration to the plaintexts
-// whose digests are want. Differences are problems, not errors.
-func (m *migration) verifySession(ctx context.Context, s *scratch, pr *project, sid string, f *destFile, want []digest) error {
-	r, err := f.reader()
-	if err != nil {
-		m.problem(f.path, "", "cannot read back: "+err.Error())
+// checkSessionRecord checks that stored, the destination form of record rec
+// of the log of sid, is one log line and decodes with the destination
+// configuration to plain. Differences are problems, not errors.
+func (m *migration) checkSessionRecord(ctx context.Context, s *scratch, enc storage.Encoding, sid, rec, path string, stored, plain []byte) error {
+	if len(stored) > session.MaxLineBytes {
+		m.problem(path, rec, "the record exceeds the length limit of a session log")
 		return nil
 	}
-	lr := s.lines(r)
-	var pos int64
-	for {
-		l, err := lr.next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			m.problem(f.path, "", "cannot read back: "+err.Error())
-			return nil
-		}
-		pos++
-		rec := strconv.FormatInt(pos, 10)
-		if pos > int64(len(want)) {
-			continue // counted below
-		}
-		if l.tooLong {
-			m.problem(f.path, rec, "the record exceeds the length limit of a session log")
-			continue
-		}
-		plain, err := pr.dstEnc.Decode(ctx, storage.KindCheckpoint, sid, rec, l.text)
-		if err != nil {
-			if cerr := ctx.Err(); cerr != nil {
-				return cerr
-			}
-			m.problem(f.path, rec, err.Error())
-			continue
-		}
-		if sha256.Sum256(plain) != want[pos-1] {
-			m.problem(f.path, rec, "the record differs from the source")
-		}
+	if bytes.IndexByte(stored, '\n') >= 0 {
+		m.problem(path, rec, "the record holds a line break")
+		return nil
 	}
-	if pos != int64(len(want)) {
-		m.problem(f.path, "", fmt.Sprintf("%d records read back, %d written", pos, len(want)))
+	back, err := enc.AppendDecode(ctx, s.plain[:0], storage.KindCheckpoint, sid, rec, stored)
+	if err == nil {
+		s.plain = back
+	}
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return ctx.Err()
+	case err != nil:
+		m.problem(path, rec, err.Error())
+	case !bytes.Equal(back, plain):
+		m.problem(path, rec, "the record differs from the source")
 	}
 	return nil
 }
 
 // chunkWriter buffers the lines of one destination file and writes them in
-// chunks.
+// chunks, reading each chunk back and comparing it with what was written.
 type chunkWriter struct {
-	f   *destFile
-	buf []byte
+	m    *migration
+	f    *destFile
+	buf  []byte
+	back []byte // the read-back buffer
+	off  int64  // where the next chunk goes
+	recs int64  // records written before buf
 }
 
 func (w *chunkWriter) add(line []byte) error {
@@ -196,13 +180,32 @@ func (w *chunkWriter) add(line []byte) error {
 	return nil
 }
 
+// flush writes the buffered lines and reads them back. A difference is a
+// problem naming the first record that differs.
 func (w *chunkWriter) flush() error {
 	if len(w.buf) == 0 {
 		return nil
 	}
-	err := w.f.write(w.buf)
+	if err := w.f.write(w.buf); err != nil {
+		return err
+	}
+	w.back = slices.Grow(w.back[:0], len(w.buf))[:len(w.buf)]
+	n, err := w.f.f.ReadAt(w.back, w.off)
+	switch {
+	case err != nil && !(err == io.EOF && n == len(w.buf)):
+		w.m.problem(w.f.path, "", "cannot read back: "+readError(w.f.path, err).Error())
+	case !bytes.Equal(w.back, w.buf):
+		i := 0
+		for i < len(w.buf) && w.back[i] == w.buf[i] {
+			i++
+		}
+		rec := w.recs + int64(bytes.Count(w.buf[:i], []byte{'\n'})) + 1
+		w.m.problem(w.f.path, strconv.FormatInt(rec, 10), "the record read back differs from what was written")
+	}
+	w.off += int64(len(w.buf))
+	w.recs += int64(bytes.Count(w.buf, []byte{'\n'}))
 	w.buf = w.buf[:0]
-	return err
+	return nil
 }
 
 // line is one line of a log.

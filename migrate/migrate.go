@@ -60,13 +60,22 @@ type Options struct {
 	// migration waits while Progress runs, so it should return quickly.
 	Progress func(Progress)
 
-	// Workers is how many files are copied at once; zero means GOMAXPROCS.
+	// Workers is how many files are copied at once; zero means four per
+	// processor (GOMAXPROCS), at most 32: copying a file waits for the disk
+	// much of the time (creating the file and the source's lock directory,
+	// removing the lock directory), so more files than processors in flight
+	// keep the processors busy.
 	Workers int
 
 	// failWrite, if not nil, is called before every write to the
 	// destination with the path relative to the destination root; an error
 	// fails that write. Tests use it to simulate a full disk.
 	failWrite func(rel string) error
+
+	// tamperWrite, if not nil, is given a copy of every chunk written to the
+	// destination and returns what reaches the file instead. Tests use it to
+	// simulate data that does not reach the disk intact.
+	tamperWrite func(rel string, b []byte) []byte
 }
 
 // Progress is a snapshot of a running migration.
@@ -109,9 +118,10 @@ type Report struct {
 	// Problems lists the differences verification found between the
 	// destination and the source; empty on success.
 	Problems []Problem `json:"problems"`
-	// Verified reports that every copied record was read back, decoded with
-	// the destination configuration and found equal to its source. It is
-	// false for a dry run.
+	// Verified reports that every copied record was found, as written to
+	// the destination, to decode with the destination configuration to its
+	// source plaintext (see the package documentation). It is false for a
+	// dry run.
 	Verified bool `json:"verified"`
 	// Elapsed is how long the migration took.
 	Elapsed time.Duration `json:"elapsedNs"`
@@ -247,6 +257,7 @@ type migration struct {
 
 	dst      *safefs.Dir // the anchored destination root; nil in a dry run
 	countBuf []byte      // the read buffer of the plan
+	flush    *flusher    // syncs the destination while it is written
 
 	mu       sync.Mutex // guards the fields below
 	rep      Report
@@ -288,7 +299,7 @@ func newMigration(opts Options) (*migration, error) {
 		workers:  opts.Workers,
 	}
 	if m.workers <= 0 {
-		m.workers = runtime.GOMAXPROCS(0)
+		m.workers = min(4*runtime.GOMAXPROCS(0), 32)
 	}
 	if m.all {
 		m.srcRoot, m.dstRoot = src.Home, dst.Home
@@ -339,6 +350,7 @@ func (m *migration) run(ctx context.Context) error {
 		return err
 	}
 	err = m.copyAll(ctx, p)
+	m.flush.wait()
 	if err == nil {
 		err = d.finish(ctx, len(m.rep.Problems) == 0)
 	} else {

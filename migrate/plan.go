@@ -64,6 +64,9 @@ type project struct {
 	srcEnc, dstEnc storage.Encoding
 	// The anchored source store directories; nil when missing.
 	sessions, tasks, spill *safefs.Dir
+	// The open source and destination directories of the session logs and
+	// spill files.
+	sessionFiles, spillFiles *dirPair
 }
 
 // unit is one file (or one archive or task list) to copy.
@@ -74,12 +77,25 @@ type unit struct {
 	id      string      // session id, list id, ref, or config path relative to the home
 	records int64       // records expected, for progress
 	bytes   int64       // stored bytes, for progress
+	files   *dirPair    // the directories of a session log or spill file
 }
 
 // plan is everything to copy.
 type plan struct {
 	units []unit
-	dirs  []string // destination directories to create, relative to the destination root
+	dirs  []string   // destination directories to create, relative to the destination root
+	pairs []*dirPair // the directories units open, to close in the end
+}
+
+// filesIn returns the dirPair of the source directory d, whose destination
+// is dstRel, creating it in *pp on first use, and counts one more unit.
+func (p *plan) filesIn(pp **dirPair, d *safefs.Dir, dstRel string) *dirPair {
+	if *pp == nil {
+		*pp = &dirPair{src: d, dstRel: dstRel}
+		p.pairs = append(p.pairs, *pp)
+	}
+	(*pp).units++
+	return *pp
 }
 
 // plan walks the source tree, refusing (or, with SkipUnreadable, listing)
@@ -339,7 +355,8 @@ func (m *migration) planSessions(p *plan, pr *project) error {
 			if err != nil {
 				return err
 			}
-			p.units = append(p.units, unit{kind: unitSession, p: pr, id: strings.TrimSuffix(name, logExt), records: n, bytes: size})
+			files := p.filesIn(&pr.sessionFiles, pr.sessions, filepath.Join(pr.dstRel, sessionsName))
+			p.units = append(p.units, unit{kind: unitSession, p: pr, id: strings.TrimSuffix(name, logExt), records: n, bytes: size, files: files})
 		case isDir && strings.HasSuffix(name, contextExt) && storage.ValidateID(strings.TrimSuffix(name, contextExt)) == nil:
 			u := unit{kind: unitArchive, p: pr, id: strings.TrimSuffix(name, contextExt)}
 			ok, err := m.planArchive(pr, &u)
@@ -526,7 +543,8 @@ func (m *migration) planSpill(p *plan, pr *project) error {
 			if err != nil {
 				return (&storage.Error{Op: "stat", File: path, Message: "cannot inspect source file"}).WithCause(err)
 			}
-			p.units = append(p.units, unit{kind: unitSpill, p: pr, id: strings.TrimSuffix(name, spillExt), records: 1, bytes: info.Size()})
+			files := p.filesIn(&pr.spillFiles, pr.spill, filepath.Join(pr.dstRel, spillName))
+			p.units = append(p.units, unit{kind: unitSpill, p: pr, id: strings.TrimSuffix(name, spillExt), records: 1, bytes: info.Size(), files: files})
 		default:
 			if err := m.reject(path, "", unrecognized(path)); err != nil {
 				return err
@@ -607,6 +625,21 @@ func openSource(d *safefs.Dir, rel string) (*os.File, string, error) {
 		return nil, path, readError(path, err)
 	}
 	return f, path, nil
+}
+
+// readAllAt returns the contents of the source file name of dir and its
+// path.
+func readAllAt(dir *dirHandle, name string) ([]byte, string, error) {
+	f, path, err := dir.open(name)
+	if err != nil {
+		return nil, path, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return nil, path, readError(path, err)
+	}
+	return b, path, nil
 }
 
 func readError(path string, err error) error {

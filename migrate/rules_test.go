@@ -1,6 +1,7 @@
 package migrate_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -321,6 +322,36 @@ func TestFailedVerificationLeavesTheDestinationMarkedIncomplete(t *testing.T) {
 	}
 	dst := resolve(t, workdir, storage.Options{Home: dstHome})
 	equalContents(t, read(t, src, dst, storage.Encoding{Codec: opts.To.Storage.Codec, ProjectID: dst.Hash}), read(t, src, src.paths, src.enc()))
+	unchanged(t, src.home, before)
+}
+
+func TestVerificationReadsBackWhatReachedTheDisk(t *testing.T) {
+	src := buildProject(t, t.TempDir(), workdir, nil, "")
+	before := treeHash(t, src.home)
+	dstHome := t.TempDir()
+	opts := migrate.Options{
+		From: migrate.Endpoint{Workdir: workdir, Storage: src.opts},
+		To:   migrate.Endpoint{Storage: storage.Options{Home: dstHome, Codec: aead(t, "k1", 1)}},
+	}
+	// One byte of the third record of s1's log changes on its way to disk.
+	migrate.TamperWrites(&opts, func(rel string, b []byte) []byte {
+		if filepath.Base(rel) == "s1.jsonl" {
+			lines := bytes.SplitAfter(b, []byte("\n"))
+			lines[2][len(lines[2])-10] ^= 1 // in the payload
+		}
+		return b
+	})
+	rep, err := migrate.Run(t.Context(), opts)
+	if !errors.Is(err, migrate.ErrVerification) || rep.Verified {
+		t.Fatalf("err = %v, verified %v", err, rep.Verified)
+	}
+	oneLine(t, err)
+	if len(rep.Problems) != 1 || filepath.Base(rep.Problems[0].File) != "s1.jsonl" || rep.Problems[0].Record != "3" {
+		t.Errorf("problems = %+v, want one naming record 3 of s1.jsonl", rep.Problems)
+	}
+	if err := migrate.CheckComplete(rep.Destination.Root); !errors.Is(err, migrate.ErrIncomplete) {
+		t.Errorf("CheckComplete = %v, want ErrIncomplete", err)
+	}
 	unchanged(t, src.home, before)
 }
 

@@ -1,0 +1,170 @@
+package migrate
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/lite-agent/lite-agent-go/internal/safefs"
+)
+
+// dirHandle is an open directory of the source or the destination. The
+// files of a directory holding many records (session logs, spill files) are
+// opened relative to it with one openat each, instead of resolving and
+// checking every component of their path again: the components were checked
+// when the directory was opened, the handle keeps pointing at that
+// directory whatever happens to its path, and the file's own name is a single
+// component opened with O_NOFOLLOW.
+type dirHandle struct {
+	f    *os.File
+	path string // the directory, for errors
+}
+
+// openDirHandle opens the directory resolved (a path that safefs resolved
+// and checked), refusing a symlink in its place.
+func openDirHandle(resolved, path string) (*dirHandle, error) {
+	fd, err := unix.Open(resolved, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, fmt.Errorf("%w: %s", ErrSymlink, path)
+		}
+		return nil, readError(path, err)
+	}
+	return &dirHandle{f: os.NewFile(uintptr(fd), resolved), path: path}, nil
+}
+
+// open opens the file name of the directory for reading, refusing a symlink.
+func (h *dirHandle) open(name string) (*os.File, string, error) {
+	path := filepath.Join(h.path, name)
+	fd, err := openat(h, name, unix.O_RDONLY, 0)
+	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, path, fmt.Errorf("%w: %s", ErrSymlink, path)
+		}
+		return nil, path, readError(path, err)
+	}
+	return os.NewFile(uintptr(fd), path), path, nil
+}
+
+// create creates the file name in the directory for reading and writing:
+// exclusively, so that nothing is ever replaced, mode 0600, never following
+// a symlink.
+func (h *dirHandle) create(name string) (*os.File, error) {
+	fd, err := openat(h, name, unix.O_RDWR|unix.O_CREAT|unix.O_EXCL, safefs.FileMode)
+	if err != nil {
+		return nil, err
+	}
+	return os.NewFile(uintptr(fd), filepath.Join(h.path, name)), nil
+}
+
+// openat opens name relative to h with O_NOFOLLOW and O_CLOEXEC added to
+// flags, retrying when interrupted.
+func openat(h *dirHandle, name string, flags int, mode uint32) (int, error) {
+	rc, err := h.f.SyscallConn()
+	if err != nil {
+		return -1, err
+	}
+	fd := -1
+	cerr := rc.Control(func(dirfd uintptr) {
+		for {
+			fd, err = unix.Openat(int(dirfd), name, flags|unix.O_NOFOLLOW|unix.O_CLOEXEC, mode)
+			if err != unix.EINTR {
+				return
+			}
+		}
+	})
+	if cerr != nil {
+		return -1, cerr
+	}
+	return fd, err
+}
+
+func (h *dirHandle) close() {
+	if h != nil {
+		_ = h.f.Close()
+	}
+}
+
+// dirPair is a source directory holding one file per unit (a sessions or
+// spill directory) and its destination. Both are opened for the first unit
+// that needs them and closed after the last, so that a home of many
+// projects never holds more than a few directories open.
+type dirPair struct {
+	src    *safefs.Dir // the anchored source directory
+	dstRel string      // the destination directory, relative to the destination root
+
+	mu      sync.Mutex
+	units   int // units of the plan not yet finished
+	opened  bool
+	srcH    *dirHandle
+	dstH    *dirHandle // nil in a dry run
+	openErr error
+	closed  bool
+}
+
+// handles returns the open source and destination directories (the latter
+// nil in a dry run), opening them on first use.
+func (p *dirPair) handles(m *migration) (src, dst *dirHandle, err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return nil, nil, errors.New("migrate: directory used after the last unit")
+	}
+	if !p.opened {
+		p.opened = true
+		p.srcH, p.dstH, p.openErr = p.open(m)
+	}
+	return p.srcH, p.dstH, p.openErr
+}
+
+func (p *dirPair) open(m *migration) (src, dst *dirHandle, err error) {
+	resolved, err := p.src.Resolve("")
+	if err != nil {
+		return nil, nil, err
+	}
+	if src, err = openDirHandle(resolved, p.src.Path()); err != nil {
+		return nil, nil, err
+	}
+	if m.dst == nil {
+		return src, nil, nil
+	}
+	resolved, err = m.dst.Resolve(p.dstRel)
+	if err == nil {
+		dst, err = openDirHandle(resolved, filepath.Join(m.dstRoot, p.dstRel))
+	}
+	if err != nil {
+		src.close()
+		return nil, nil, err
+	}
+	return src, dst, nil
+}
+
+// done records that one unit finished, closing the directories after the
+// last.
+func (p *dirPair) done() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.units--; p.units == 0 {
+		p.closeLocked()
+	}
+}
+
+// close closes the directories whatever units are left.
+func (p *dirPair) close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.closeLocked()
+}
+
+func (p *dirPair) closeLocked() {
+	if !p.closed {
+		p.closed = true
+		p.srcH.close()
+		p.dstH.close()
+	}
+}
