@@ -234,8 +234,9 @@ func (s *session) unlock() {
 // process dies holding the lock, the lock goes stale after 10 s, like any
 // lock of a killed process.
 //
-// Holds nest: the lock is released with the last release. release is
-// idempotent; it returns a *storage.Error if the lock was found
+// Holds nest: the lock is released with the last release. Like the other
+// methods, release must not be called inside a Scan loop over the same
+// session (it waits for the loop to end). release is idempotent; it returns a *storage.Error if the lock was found
 // compromised (taken over by another process) while held. Hold's errors are
 // those of taking the lock: an invalid id, a lock held too long by another
 // process, or ctx.Err().
@@ -243,6 +244,13 @@ func (c *FileCheckpointer) Hold(ctx context.Context, id string) (release func() 
 	s, err := c.lock(ctx, id)
 	if err != nil {
 		return nil, err
+	}
+	if s.kept {
+		// Nested: the lock must still be ours to hand out another hold.
+		if err := s.held(); err != nil {
+			s.unlock()
+			return nil, err
+		}
 	}
 	c.mu.Lock()
 	h := c.holds[id]
@@ -470,9 +478,12 @@ func (c *FileCheckpointer) Append(ctx context.Context, id string, events []Event
 		return 0, err
 	}
 	missing := f == nil
-	if !missing {
-		defer f.Close()
-	}
+	closed := false
+	defer func() {
+		if f != nil && !closed {
+			f.Close()
+		}
+	}()
 	if expectedHead >= 0 && expectedHead != h.head {
 		return 0, &ConflictError{SessionID: id, Expected: expectedHead, Head: h.head}
 	}
@@ -505,7 +516,6 @@ func (c *FileCheckpointer) Append(ctx context.Context, id string, events []Event
 		if f, err = c.dir.OpenAppend(s.rel, true); err != nil {
 			return 0, err
 		}
-		defer f.Close()
 		if h.st, err = fstamp(s.file, f); err != nil {
 			return 0, err
 		}
@@ -524,7 +534,14 @@ func (c *FileCheckpointer) Append(ctx context.Context, id string, events []Event
 	// Cache the new head for the new stamp, unless something else changed
 	// the file between the two stamps.
 	before := h.st
-	if fi, err := f.Stat(); err == nil {
+	fi, statErr := f.Stat()
+	// Some file systems (NFS, FUSE) report a failed write only at close.
+	closed = true
+	if err := f.Close(); err != nil {
+		c.dropHead(id)
+		return 0, &storage.Error{Op: "write", Kind: storage.KindCheckpoint, File: s.file, Message: "cannot write checkpoint log"}
+	}
+	if statErr == nil {
 		after := stampOf(fi)
 		if after.ino == before.ino && after.size == before.size+int64(len(buf)) {
 			c.setHead(id, after, head, true)

@@ -119,6 +119,11 @@ func TestHoldReportsALockLostWhileHeld(t *testing.T) {
 	if got := readFile(t, filepath.Join(dir, "lost.jsonl")); string(got) != string(before) {
 		t.Fatal("an append under a lost lock wrote to the log")
 	}
+	if _, err := cp.Hold(t.Context(), "lost"); err == nil {
+		t.Error("a nested Hold was granted on a lost lock")
+	} else {
+		storageError(t, err, "lock was compromised")
+	}
 	storageError(t, release(), "lock was compromised")
 	if !lockExists(t, dir, "lost") {
 		t.Fatal("release removed the other holder's lock")

@@ -4,7 +4,9 @@ import (
 	"context"
 	"io"
 	"runtime"
+	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/lite-agent/lite-agent-go/storage"
 )
@@ -23,6 +25,10 @@ const (
 	chunkBytes = 512 << 10
 	// chunkLines caps the records of one chunk.
 	chunkLines = 1024
+	// inflightBytes caps the bytes of the chunks between the reader and
+	// the consumer, whatever the length of the lines; a single chunk
+	// larger than that (one huge line) goes through alone.
+	inflightBytes = 16 << 20
 )
 
 // scanWorkers returns how many workers scan a log of size bytes in
@@ -57,7 +63,25 @@ type chunk struct {
 	readErr error // the read error that ended the log after these lines
 	newline bool  // whether the last line read so far ends with '\n'
 	err     error // a worker's error (ctx.Err())
+	panic   any   // what a codec panicked with, re-raised by the consumer
+	size    int   // len(buf) when sent, counted in flight until consumed
 	done    chan struct{}
+}
+
+// flight counts the bytes of the chunks in flight.
+type flight struct {
+	bytes atomic.Int64
+	peak  atomic.Int64  // the most bytes ever in flight (for tests)
+	freed chan struct{} // signalled when bytes go down
+}
+
+// land subtracts a consumed chunk's bytes and wakes the reader.
+func (f *flight) land(n int) {
+	f.bytes.Add(-int64(n))
+	select {
+	case f.freed <- struct{}{}:
+	default:
+	}
 }
 
 // scanParallel is scan with `workers` goroutines checking records. The
@@ -68,14 +92,28 @@ func scanParallel(ctx context.Context, enc storage.Encoding, lr *lineReader, opt
 	work := make(chan *chunk, workers)
 	order := make(chan *chunk, 2*workers)
 	free := make(chan *chunk, 3*workers+1)
+	fl := opts.flight
+	if fl == nil {
+		fl = &flight{}
+	}
+	fl.freed = make(chan struct{}, 1)
 	var wg sync.WaitGroup
 
-	wg.Go(func() { readChunks(lr, stop, work, order, free) })
+	wg.Go(func() { readChunks(lr, stop, work, order, free, fl) })
 	for range workers {
 		wg.Go(func() {
 			var rd reader
 			for c := range work {
-				checkChunk(ctx, enc, opts, &rd, c, stop)
+				func() {
+					// A panicking codec must not take the process down
+					// from a goroutine the caller cannot recover in.
+					defer func() {
+						if r := recover(); r != nil {
+							c.panic = r
+						}
+					}()
+					checkChunk(ctx, enc, opts, &rd, c, stop)
+				}()
 				close(c.done)
 			}
 		})
@@ -93,6 +131,9 @@ func scanParallel(ctx context.Context, enc storage.Encoding, lr *lineReader, opt
 	q.res.newline = true
 	for c := range order {
 		<-c.done
+		if c.panic != nil {
+			panic(c.panic)
+		}
 		if c.err != nil {
 			return q.res, c.err
 		}
@@ -116,6 +157,7 @@ func scanParallel(ctx context.Context, enc storage.Encoding, lr *lineReader, opt
 		if err := ctx.Err(); err != nil {
 			return q.res, err
 		}
+		fl.land(c.size)
 		recycle(c, free)
 	}
 	q.finish()
@@ -125,6 +167,9 @@ func scanParallel(ctx context.Context, enc storage.Encoding, lr *lineReader, opt
 // recycle offers c's buffers for another chunk.
 func recycle(c *chunk, free chan<- *chunk) {
 	clear(c.out) // drop the events, which the callbacks have copied
+	if cap(c.buf) > 4*chunkBytes {
+		c.buf = nil // a huge line passed through: do not keep its room
+	}
 	select {
 	case free <- c:
 	default:
@@ -134,7 +179,7 @@ func recycle(c *chunk, free chan<- *chunk) {
 // readChunks splits the log into chunks and sends each to the workers and,
 // in order, to the consumer. It closes both channels when the log ends, a
 // read fails or stop is closed.
-func readChunks(lr *lineReader, stop <-chan struct{}, work, order chan<- *chunk, free <-chan *chunk) {
+func readChunks(lr *lineReader, stop <-chan struct{}, work, order chan<- *chunk, free <-chan *chunk, fl *flight) {
 	defer close(order)
 	defer close(work)
 	newChunk := func() *chunk {
@@ -143,6 +188,9 @@ func readChunks(lr *lineReader, stop <-chan struct{}, work, order chan<- *chunk,
 		case c = <-free:
 			c.buf, c.lines, c.out = c.buf[:0], c.lines[:0], c.out[:0]
 			c.readErr, c.err = nil, nil
+			if c.buf == nil {
+				c.buf = make([]byte, 0, chunkBytes+chunkBytes/4)
+			}
 		default:
 			c = &chunk{buf: make([]byte, 0, chunkBytes+chunkBytes/4)}
 		}
@@ -150,6 +198,19 @@ func readChunks(lr *lineReader, stop <-chan struct{}, work, order chan<- *chunk,
 		return c
 	}
 	send := func(c *chunk) bool {
+		// Wait until the chunk fits in the bytes allowed in flight, unless
+		// nothing is in flight.
+		c.size = len(c.buf)
+		for n := fl.bytes.Load(); n > 0 && n+int64(c.size) > inflightBytes; n = fl.bytes.Load() {
+			select {
+			case <-fl.freed:
+			case <-stop:
+				return false
+			}
+		}
+		if n := fl.bytes.Add(int64(c.size)); n > fl.peak.Load() {
+			fl.peak.Store(n) // only this goroutine raises it
+		}
 		// order first: the consumer then waits on c.done, which a worker
 		// closes once c has gone through work.
 		select {
@@ -165,7 +226,7 @@ func readChunks(lr *lineReader, stop <-chan struct{}, work, order chan<- *chunk,
 			return false
 		}
 	}
-	var pos int64
+	var pos, read int64
 	newline := true
 	c := newChunk()
 	for {
@@ -177,15 +238,32 @@ func readChunks(lr *lineReader, stop <-chan struct{}, work, order chan<- *chunk,
 			c.readErr = err
 			break
 		}
+		if read++; read&1023 == 0 {
+			// Runs of blank or overlong lines add nothing to send:
+			// notice a stopped consumer between sends too.
+			select {
+			case <-stop:
+				return
+			default:
+			}
+		}
 		newline = l.newline
 		text := trimSpace(l.text)
 		if len(text) == 0 && !l.tooLong {
 			c.newline = newline
 			continue
 		}
+		if len(text) >= chunkBytes && len(c.lines) > 0 {
+			// A long line travels in a chunk of its own.
+			if !send(c) {
+				return
+			}
+			c = newChunk()
+			c.newline = newline
+		}
 		pos++
 		from := len(c.buf)
-		c.buf = append(c.buf, text...)
+		c.buf = append(slices.Grow(c.buf, len(text)), text...) // long lines: one exact allocation
 		l.text = nil
 		c.lines = append(c.lines, chunkLine{l: l, from: from, to: len(c.buf), pos: pos})
 		c.newline = newline

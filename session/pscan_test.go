@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sync/atomic"
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/session"
@@ -174,5 +175,50 @@ func TestParallelReadStopsOnCancel(t *testing.T) {
 	got, err := cp.Read(t.Context(), "c", 2990)
 	if err != nil || len(got) != 10 || got[0].Seq != 2991 {
 		t.Fatalf("Read after cancel = %d events, %v", len(got), err)
+	}
+}
+
+// panickyCodec stores records as they are and, once armed, panics on
+// Decode.
+type panickyCodec struct{ armed *atomic.Bool }
+
+func (panickyCodec) ID() string { return "panicky-v1" }
+func (panickyCodec) Encode(_ context.Context, p []byte, _ storage.Context) ([]byte, error) {
+	return bytes.Clone(p), nil
+}
+func (c panickyCodec) Decode(_ context.Context, p []byte, _ storage.Context) ([]byte, error) {
+	if c.armed.Load() {
+		panic("codec bug")
+	}
+	return bytes.Clone(p), nil
+}
+
+// TestCodecPanicDuringParallelReadReachesTheCaller checks that a codec
+// panicking on a worker goroutine panics the caller's goroutine instead,
+// where the caller can recover it, as in a serial read.
+func TestCodecPanicDuringParallelReadReachesTheCaller(t *testing.T) {
+	c := panickyCodec{armed: new(atomic.Bool)}
+	cp := newCP(t, t.TempDir(), session.FileOptions{Encoding: storage.Encoding{Codec: c}})
+	var evs []session.Event
+	for i := range 3000 {
+		evs = append(evs, userText(fmt.Sprint(i)))
+	}
+	if _, err := cp.Append(t.Context(), "p", evs, 0); err != nil {
+		t.Fatal(err)
+	}
+	session.SetParallelMin(cp, 1)
+	c.armed.Store(true)
+	got := func() (r any) {
+		defer func() { r = recover() }()
+		_, _ = cp.Read(t.Context(), "p", 0)
+		return nil
+	}()
+	if got != "codec bug" {
+		t.Fatalf("recovered %v, want the codec's panic", got)
+	}
+	// The read released the session: it can be read again.
+	c.armed.Store(false)
+	if got, err := cp.Read(t.Context(), "p", 2990); err != nil || len(got) != 10 {
+		t.Fatalf("Read after the panic = %d events, %v", len(got), err)
 	}
 }

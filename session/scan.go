@@ -54,6 +54,9 @@ func (p *lineReaders) put(lr *lineReader) {
 	if cap(lr.rd.scratch) > 1<<20 {
 		lr.rd.scratch = nil
 	}
+	if cap(lr.rd.plain) > 1<<20 {
+		lr.rd.plain = nil
+	}
 	lr.rd.b = nil
 	p.pool.Put(lr)
 }
@@ -135,6 +138,9 @@ type scanOpts struct {
 	// workers, when positive, is how many goroutines check records (see
 	// scanParallel).
 	workers int
+	// flight, if set, is where scanParallel counts its bytes in flight
+	// (tests read its peak).
+	flight *flight
 }
 
 // scanResult sums up a scan.
@@ -276,8 +282,8 @@ func checkLine(ctx context.Context, enc storage.Encoding, opts scanOpts, rd *rea
 	}
 	body := pos > opts.since
 	var f frame
-	if enc.Encoded() && cap(plain) <= 1<<20 {
-		rd.plain = plain
+	if enc.Encoded() {
+		rd.plain = plain // lineReaders.put drops it if it grew large
 	}
 	*rd = reader{b: plain, scratch: rd.scratch[:0], plain: rd.plain}
 	f.parse(rd, body)

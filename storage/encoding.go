@@ -112,8 +112,8 @@ func (e Encoding) Decode(ctx context.Context, kind Kind, scopeID, recordID strin
 // AppendDecode is [Encoding.Decode] that appends the plaintext to dst and
 // returns the extended slice, for readers that decode record after record
 // into one reused buffer. With an [AppendDecoder] codec it allocates
-// nothing once dst has grown to twice the size of a record. On error it
-// returns nil.
+// nothing once dst has grown to twice the size of a record. dst must not
+// overlap stored. On error it returns nil.
 func (e Encoding) AppendDecode(ctx context.Context, dst []byte, kind Kind, scopeID, recordID string, stored []byte) ([]byte, error) {
 	if e.Codec == nil {
 		out, err := e.Decode(ctx, kind, scopeID, recordID, stored)
@@ -142,6 +142,9 @@ func (e Encoding) decode(ctx context.Context, dst []byte, appendTo bool, kind Ki
 		// Decode the payload into dst's spare capacity, past the room the
 		// plaintext (never longer than the payload) may take.
 		base := len(dst)
+		if dst == nil {
+			dst = make([]byte, 0, 2*n) // non-nil even for an empty payload
+		}
 		dst = slices.Grow(dst, 2*n)
 		payload = dst[base+n : base+2*n]
 	} else {
@@ -176,6 +179,9 @@ func (e Encoding) decode(ctx context.Context, dst []byte, appendTo bool, kind Ki
 	}
 	plain := out
 	if appendTo && canAppend {
+		if len(out) < start {
+			return nil, &Error{Op: "decode", Kind: kind, Record: recordID, Message: "Storage decode must return bytes"}
+		}
 		plain = out[start:]
 	}
 	if !utf8.Valid(plain) {

@@ -46,6 +46,9 @@ func TestEveryCodecRoundTripsRecordsThroughEncoding(t *testing.T) {
 				if !bytes.Equal(got, in.data) {
 					t.Fatalf("Decode returned %d bytes that differ from the %d encoded", len(got), len(in.data))
 				}
+				if out, err := enc.AppendDecode(t.Context(), nil, storage.KindCheckpoint, "session-1", "42", stored); err != nil || !bytes.Equal(out, in.data) {
+					t.Fatalf("AppendDecode into nil = %d bytes, %v", len(out), err)
+				}
 				buf := []byte("kept")
 				for range 2 { // the second time into the grown buffer
 					out, err := enc.AppendDecode(t.Context(), buf, storage.KindCheckpoint, "session-1", "42", stored)

@@ -1,0 +1,40 @@
+package session
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// TestBytesInFlightAreCapped checks that a slow consumer of a log of long
+// lines never has more than inflightBytes (plus the one chunk that may
+// exceed it alone) between the reader and itself, however many chunks the
+// channels could hold.
+func TestBytesInFlightAreCapped(t *testing.T) {
+	const line = 3 << 20
+	var log bytes.Buffer
+	for i := range 40 {
+		log.WriteString(fmt.Sprintf(`{"seq":%d,"sessionId":"s","parentSeq":%s,"ts":"2026-07-22T12:00:00.000Z","event":{"type":"user","message":{"role":"user","content":"%s"}}}`+"\n",
+			i+1, map[bool]string{true: "null", false: fmt.Sprint(i)}[i == 0], strings.Repeat("x", line)))
+	}
+	var lrs lineReaders
+	lr := lrs.get(bytes.NewReader(log.Bytes()), MaxLineBytes)
+	defer lrs.put(lr)
+	fl := &flight{}
+	records := 0
+	res, err := scan(t.Context(), storage.Encoding{}, lr, scanOpts{id: "s", file: "s.jsonl", since: 1 << 62, workers: 8, flight: fl},
+		func(scanRecord) bool { records++; time.Sleep(2 * time.Millisecond); return true },
+		func(p Problem) bool { t.Errorf("problem: %v", p.Err); return false })
+	if err != nil || records != 40 || res.records != 40 {
+		t.Fatalf("scan: %d records, %+v, %v", records, res, err)
+	}
+	// Without the cap, the 16 slots of the order channel alone would let
+	// 48 MB through.
+	if peak, limit := fl.peak.Load(), int64(16<<20+line+1024); peak > limit || peak < line {
+		t.Errorf("peak bytes in flight %d, want between %d and %d", peak, line, limit)
+	}
+}
