@@ -109,9 +109,22 @@ func (s *scratch) writer(f *destFile) *chunkWriter {
 	return &chunkWriter{m: f.migration(), f: f, buf: s.chunk[:0], back: s.back}
 }
 
-// keep takes back the buffers of w.
+// keep takes back the buffers of w. Buffers that grew past keepMax for a
+// long record are let go.
 func (s *scratch) keep(w *chunkWriter) {
-	s.chunk, s.back = w.buf[:0], w.back[:0]
+	s.chunk, s.back = small(w.buf), small(w.back)
+	s.plain = small(s.plain)
+}
+
+// keepMax is the largest buffer a worker keeps from file to file.
+const keepMax = 4 << 20
+
+// small returns b emptied, or nil if it is larger than keepMax.
+func small(b []byte) []byte {
+	if cap(b) > keepMax {
+		return nil
+	}
+	return b[:0]
 }
 
 // id returns the record id of position pos (1-based) of a session log.
