@@ -159,13 +159,7 @@ func replaceAt(lines [][]byte, i int, repl []byte) []byte {
 func TestParallelReadStopsOnCancel(t *testing.T) {
 	dir := t.TempDir()
 	cp := newCP(t, dir, session.FileOptions{})
-	var evs []session.Event
-	for i := range 3000 {
-		evs = append(evs, userText(fmt.Sprint(i)))
-	}
-	if _, err := cp.Append(t.Context(), "c", evs, 0); err != nil {
-		t.Fatal(err)
-	}
+	appendNumbered(t, cp, "c", 3000)
 	session.SetParallelMin(cp, 1)
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
@@ -199,13 +193,7 @@ func (c panickyCodec) Decode(_ context.Context, p []byte, _ storage.Context) ([]
 func TestCodecPanicDuringParallelReadReachesTheCaller(t *testing.T) {
 	c := panickyCodec{armed: new(atomic.Bool)}
 	cp := newCP(t, t.TempDir(), session.FileOptions{Encoding: storage.Encoding{Codec: c}})
-	var evs []session.Event
-	for i := range 3000 {
-		evs = append(evs, userText(fmt.Sprint(i)))
-	}
-	if _, err := cp.Append(t.Context(), "p", evs, 0); err != nil {
-		t.Fatal(err)
-	}
+	appendNumbered(t, cp, "p", 3000)
 	session.SetParallelMin(cp, 1)
 	c.armed.Store(true)
 	got := func() (r any) {
@@ -220,5 +208,18 @@ func TestCodecPanicDuringParallelReadReachesTheCaller(t *testing.T) {
 	c.armed.Store(false)
 	if got, err := cp.Read(t.Context(), "p", 2990); err != nil || len(got) != 10 {
 		t.Fatalf("Read after the panic = %d events, %v", len(got), err)
+	}
+}
+
+// appendNumbered appends n user events "0", "1", … to session id in one
+// batch: a log of 3000 such events spans several parallel chunks.
+func appendNumbered(t *testing.T, cp session.Checkpointer, id string, n int) {
+	t.Helper()
+	evs := make([]session.Event, n)
+	for i := range evs {
+		evs[i] = userText(fmt.Sprint(i))
+	}
+	if _, err := cp.Append(t.Context(), id, evs, 0); err != nil {
+		t.Fatal(err)
 	}
 }
