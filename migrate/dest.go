@@ -152,7 +152,7 @@ func (m *migration) openDestination(ctx context.Context) (_ *destination, err er
 		return nil, err
 	}
 	m.dst = d.dir
-	m.flush = newFlusher(d.dir.Real())
+	m.flush = newFlusher(d.dir.Real(), m.opts)
 	return d, nil
 }
 
@@ -179,10 +179,18 @@ func missingDirs(path string) []string {
 // marker; a destination that failed verification stays marked incomplete.
 func (d *destination) finish(ctx context.Context, verified bool) error {
 	if err := ctx.Err(); err != nil {
+		d.m.flush.abort()
 		d.abandon()
 		return err
 	}
-	if err := syncTree(d.dir.Real()); err != nil {
+	var err error
+	if d.m.flush != nil {
+		err = d.m.flush.final()
+		d.m.flush = nil
+	} else {
+		err = syncTree(d.dir.Real())
+	}
+	if err != nil {
 		d.abandon()
 		return err
 	}
@@ -205,22 +213,42 @@ const flushEvery = 8 << 20
 // flusher syncs the destination's file system in the background while the
 // copy writes it, one sync at a time, each after another flushEvery bytes
 // were written, so that the sync that must come before the marker is removed
-// finds little left to write and the disk works while the processors do. A
-// nil *flusher does nothing.
+// finds little left to write and the disk works while the processors do.
+//
+// Every sync, the final one included, goes through one descriptor of the
+// destination root opened before the first write: Linux reports a
+// writeback error to a descriptor only if it was opened before the error,
+// and only once, so the flusher keeps the first error any sync saw and
+// the final sync returns it. A nil *flusher does nothing.
 type flusher struct {
-	root    string
+	root    *os.File
+	every   int64                        // flushEvery, or a test's interval
+	hook    func(n int, err error) error // Options.syncHook
+	calls   int                          // syncs so far, under mu
 	written atomic.Int64
 	busy    atomic.Bool
 	wg      sync.WaitGroup
+
+	mu  sync.Mutex
+	err error // the first error a sync reported
 }
 
 // newFlusher returns the flusher of the destination root, or nil where a
-// sync is not cheap to repeat.
-func newFlusher(root string) *flusher {
+// sync is not cheap to repeat or the root cannot be opened (the final
+// sync then reports the problem).
+func newFlusher(root string, o Options) *flusher {
 	if !syncsInBackground {
 		return nil
 	}
-	return &flusher{root: root}
+	f, err := os.Open(root)
+	if err != nil {
+		return nil
+	}
+	fl := &flusher{root: f, every: flushEvery, hook: o.syncHook}
+	if o.flushEvery > 0 {
+		fl.every = o.flushEvery
+	}
+	return fl
 }
 
 // wrote counts n bytes written and starts a sync when another flushEvery
@@ -230,11 +258,26 @@ func (f *flusher) wrote(n int64) {
 		return
 	}
 	after := f.written.Add(n)
-	if after/flushEvery != (after-n)/flushEvery && f.busy.CompareAndSwap(false, true) {
+	if after/f.every != (after-n)/f.every && f.busy.CompareAndSwap(false, true) {
 		f.wg.Go(func() {
 			defer f.busy.Store(false)
-			_ = syncTree(f.root) // a failure shows in the final sync
+			f.sync()
 		})
+	}
+}
+
+// sync syncs the file system through the root's descriptor and keeps the
+// first error.
+func (f *flusher) sync() {
+	err := syncFile(f.root)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls++
+	if f.hook != nil {
+		err = f.hook(f.calls, err)
+	}
+	if f.err == nil {
+		f.err = err
 	}
 }
 
@@ -243,6 +286,24 @@ func (f *flusher) wait() {
 	if f != nil {
 		f.wg.Wait()
 	}
+}
+
+// abort waits for a running sync and closes the descriptor, for a copy
+// that failed.
+func (f *flusher) abort() {
+	if f != nil {
+		f.wait()
+		_ = f.root.Close()
+	}
+}
+
+// final waits for a running sync, syncs once more and returns the first
+// error any sync reported; it closes the descriptor.
+func (f *flusher) final() error {
+	f.wait()
+	f.sync()
+	_ = f.root.Close()
+	return f.err
 }
 
 // syncDir makes the entries of dir durable.

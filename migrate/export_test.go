@@ -19,3 +19,16 @@ func FailWritesAfter(o *Options, n int, err error) {
 func TamperWrites(o *Options, f func(rel string, b []byte) []byte) {
 	o.tamperWrite = f
 }
+
+// FailBackgroundSync makes the first sync of the destination report err,
+// as Linux reports a writeback error once, to the first syncfs after it,
+// and makes the flusher sync after every every bytes written.
+func FailBackgroundSync(o *Options, every int64, err error) {
+	o.flushEvery = every
+	o.syncHook = func(n int, e error) error {
+		if n == 1 {
+			return err
+		}
+		return e
+	}
+}

@@ -76,6 +76,13 @@ type Options struct {
 	// destination and returns what reaches the file instead. Tests use it to
 	// simulate data that does not reach the disk intact.
 	tamperWrite func(rel string, b []byte) []byte
+
+	// syncHook, if not nil, is called after each sync of the destination
+	// through the flusher (n counts them from 1) and may replace its error;
+	// flushEvery, if positive, replaces the flusher's interval. Tests use
+	// them to simulate a writeback error reported to a background sync.
+	syncHook   func(n int, err error) error
+	flushEvery int64
 }
 
 // Progress is a snapshot of a running migration.
@@ -350,10 +357,10 @@ func (m *migration) run(ctx context.Context) error {
 		return err
 	}
 	err = m.copyAll(ctx, p)
-	m.flush.wait()
 	if err == nil {
-		err = d.finish(ctx, len(m.rep.Problems) == 0)
+		err = d.finish(ctx, len(m.rep.Problems) == 0) // syncs through m.flush
 	} else {
+		m.flush.abort()
 		d.abandon()
 	}
 	if err == nil && len(m.rep.Problems) > 0 {

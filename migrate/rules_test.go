@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -408,4 +410,35 @@ func TestRerunNeverDeletesWhatAMigrationDidNotWrite(t *testing.T) {
 			t.Error(err)
 		}
 	})
+}
+
+// TestWritebackErrorSeenByABackgroundSyncFailsTheMigration checks that an
+// error that only the first (background) sync of the destination sees, as
+// Linux reports a writeback error once, still fails the migration and
+// leaves the destination marked incomplete.
+func TestWritebackErrorSeenByABackgroundSyncFailsTheMigration(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("background syncs run on Linux only")
+	}
+	src := buildProject(t, t.TempDir(), workdir, nil, "")
+	before := treeHash(t, src.home)
+	opts := migrate.Options{
+		From: migrate.Endpoint{Workdir: workdir, Storage: src.opts},
+		To:   migrate.Endpoint{Storage: storage.Options{Home: t.TempDir(), Codec: aead(t, "k1", 1)}},
+	}
+	migrate.FailBackgroundSync(&opts, 1, syscall.EIO)
+	rep, err := migrate.Run(t.Context(), opts)
+	if !errors.Is(err, syscall.EIO) {
+		t.Fatalf("err = %v, want the sync's EIO", err)
+	}
+	oneLine(t, err)
+	// Nothing may be presented as complete: the failed copy is removed
+	// (or, if that failed too, left marked incomplete).
+	root := rep.Destination.Root
+	if _, err := os.Lstat(root); !errors.Is(err, fs.ErrNotExist) {
+		if err := migrate.CheckComplete(root); !errors.Is(err, migrate.ErrIncomplete) {
+			t.Errorf("destination %s is left and CheckComplete = %v, want ErrIncomplete", root, err)
+		}
+	}
+	unchanged(t, src.home, before)
 }

@@ -17,8 +17,13 @@ func syncTree(root string) error {
 		return (&storage.Error{Op: "sync", File: root, Message: "cannot sync destination"}).WithCause(err)
 	}
 	defer f.Close()
+	return syncFile(f)
+}
+
+// syncFile syncs the file system of the open directory f.
+func syncFile(f *os.File) error {
 	if err := unix.Syncfs(int(f.Fd())); err != nil {
-		return (&storage.Error{Op: "sync", File: root, Message: "cannot sync destination"}).WithCause(err)
+		return (&storage.Error{Op: "sync", File: f.Name(), Message: "cannot sync destination"}).WithCause(err)
 	}
 	return nil
 }

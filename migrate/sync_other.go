@@ -50,3 +50,6 @@ func syncPath(path string) error {
 // syncsInBackground reports that syncTree is cheap to repeat; it is not
 // here, as it syncs every file each time.
 const syncsInBackground = false
+
+// syncFile makes everything written under the open directory f durable.
+func syncFile(f *os.File) error { return syncTree(f.Name()) }
