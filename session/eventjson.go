@@ -20,13 +20,6 @@ var (
 	errNoMessage = errors.New("message event has no message")
 )
 
-func fieldErr(typ, field, want string) error {
-	return fmt.Errorf("%s event %q must be %s", typ, field, want)
-}
-
-// appendString appends s as a JSON string the way JSON.stringify writes it.
-func appendString(b []byte, s string) []byte { return jsonstr.Append(b, s) }
-
 // appendRaw appends raw JSON compacted (so it holds no line break), or def
 // when raw is nil.
 func appendRaw(b []byte, raw json.RawMessage, def, what string) ([]byte, error) {
@@ -51,7 +44,7 @@ func appendInt(b []byte, key string, n int64) []byte {
 }
 
 func appendStr(b []byte, key, s string) []byte {
-	return appendString(appendKey(b, key), s)
+	return jsonstr.Append(appendKey(b, key), s)
 }
 
 func (e UserEvent) appendJSON(b []byte) ([]byte, error) {
@@ -80,7 +73,7 @@ func (e AssistantEvent) appendJSON(b []byte) ([]byte, error) {
 
 func (e ToolStartedEvent) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, `{"type":"tool_started","id":`...)
-	b = appendString(b, e.ID)
+	b = jsonstr.Append(b, e.ID)
 	b = appendStr(b, "name", e.Name)
 	b = appendInt(b, "turn", int64(e.Turn))
 	return append(b, '}'), nil
@@ -98,12 +91,12 @@ func (e ToolResultEvent) appendJSON(b []byte) ([]byte, error) {
 
 func (e FileSnapshotEvent) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, `{"type":"file_snapshot","path":`...)
-	b = appendString(b, e.Path)
+	b = jsonstr.Append(b, e.Path)
 	b = appendKey(b, "before")
 	if e.Before == nil {
 		b = append(b, "null"...)
 	} else {
-		b = appendString(b, *e.Before)
+		b = jsonstr.Append(b, *e.Before)
 	}
 	if e.Truncated {
 		b = append(b, `,"truncated":true`...)
@@ -123,7 +116,7 @@ func (e FileSnapshotEvent) appendJSON(b []byte) ([]byte, error) {
 
 func (e ArtifactVerifiedEvent) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, `{"type":"artifact_verified","path":`...)
-	b = appendString(b, e.Path)
+	b = jsonstr.Append(b, e.Path)
 	if e.Revision != "" {
 		b = appendStr(b, "revision", e.Revision)
 	}
@@ -138,7 +131,7 @@ func (e ArtifactVerifiedEvent) appendJSON(b []byte) ([]byte, error) {
 
 func (e PermissionDecisionEvent) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, `{"type":"permission_decision","call":{"id":`...)
-	b = appendString(b, e.Call.ID)
+	b = jsonstr.Append(b, e.Call.ID)
 	b = appendStr(b, "name", e.Call.Name)
 	b, err := appendRaw(appendKey(b, "input"), e.Call.Input, "{}", "permission_decision input")
 	if err != nil {

@@ -2,6 +2,7 @@ package session
 
 import (
 	"errors"
+	"github.com/lite-agent/lite-agent-go/internal/jsonstr"
 	"strconv"
 	"time"
 )
@@ -63,7 +64,7 @@ func appendRecord(b []byte, seq int64, sessionID string, parent int64, ts string
 	b = append(b, `{"seq":`...)
 	b = strconv.AppendInt(b, seq, 10)
 	b = append(b, `,"sessionId":`...)
-	b = appendString(b, sessionID)
+	b = jsonstr.Append(b, sessionID)
 	b = append(b, `,"parentSeq":`...)
 	if parent == 0 {
 		b = append(b, "null"...)
@@ -71,7 +72,7 @@ func appendRecord(b []byte, seq int64, sessionID string, parent int64, ts string
 		b = strconv.AppendInt(b, parent, 10)
 	}
 	b = append(b, `,"ts":`...)
-	b = appendString(b, ts)
+	b = jsonstr.Append(b, ts)
 	b = append(b, `,"event":`...)
 	b, err := ev.appendJSON(b)
 	if err != nil {
