@@ -2,9 +2,10 @@ package session
 
 import (
 	"errors"
-	"github.com/lite-agent/lite-agent-go/internal/jsonstr"
 	"strconv"
 	"time"
+
+	"github.com/lite-agent/lite-agent-go/internal/jsonstr"
 )
 
 // StoredEvent is one record of a session log: an [Event] with its place in
