@@ -433,32 +433,27 @@ func (c *FileCheckpointer) dropHead(id string) {
 	c.mu.Unlock()
 }
 
-// head returns the head and the stamp it is valid for, from the cache
-// while the log's stamp is unchanged and by loading the log otherwise.
-func (s *session) head(ctx context.Context) (headEntry, error) {
-	st, err := s.stat()
-	if err != nil {
-		return headEntry{}, err
-	}
+// cachedHead returns the head cached for the log whose stamp is st, if
+// the cache holds one for that stamp.
+func (s *session) cachedHead(st stamp) (headEntry, bool) {
 	s.c.mu.Lock()
 	e, ok := s.c.heads[s.id]
 	s.c.mu.Unlock()
-	if ok && e.st == st {
-		return e, nil
+	return e, ok && e.st == st
+}
+
+// head returns the head, from the cache while the log's stamp is unchanged
+// and by loading the log otherwise.
+func (s *session) head(ctx context.Context) (int64, error) {
+	st, err := s.stat()
+	if err != nil {
+		return 0, err
+	}
+	if e, ok := s.cachedHead(st); ok {
+		return e.head, nil
 	}
 	l, err := s.load(ctx, loadOpts{})
-	if err != nil {
-		return headEntry{}, err
-	}
-	s.c.mu.Lock()
-	e, ok = s.c.heads[s.id]
-	s.c.mu.Unlock()
-	if ok {
-		st = e.st
-	} else if st, err = s.stat(); err != nil { // a repair dropped the entry
-		return headEntry{}, err
-	}
-	return headEntry{st: st, head: l.head, newline: l.newline}, nil
+	return l.head, err
 }
 
 // Append implements [Checkpointer.Append]. Every record is encoded before
@@ -568,10 +563,7 @@ func (s *session) openForAppend(ctx context.Context) (*os.File, headEntry, error
 		f.Close()
 		return nil, headEntry{}, err
 	}
-	s.c.mu.Lock()
-	e, ok := s.c.heads[s.id]
-	s.c.mu.Unlock()
-	if ok && e.st == st {
+	if e, ok := s.cachedHead(st); ok {
 		return f, e, nil
 	}
 	l, err := s.load(ctx, loadOpts{})
@@ -690,11 +682,7 @@ func (c *FileCheckpointer) Head(ctx context.Context, id string) (int64, error) {
 		return 0, err
 	}
 	defer s.unlock()
-	h, err := s.head(ctx)
-	if err != nil {
-		return 0, err
-	}
-	return h.head, nil
+	return s.head(ctx)
 }
 
 // List implements [Checkpointer.List]: every regular *.jsonl file in the
