@@ -224,36 +224,30 @@ func SyncDir(dir string) error { return syncDir(dir) }
 // missing (never following a symlink). With sync, the file is fsynced before
 // Append returns, and so is the directory when the file was created.
 func (d *Dir) Append(rel string, data []byte, sync bool) error {
-	p, err := d.Resolve(rel)
+	f, err := d.OpenAppend(rel, false)
+	created := errors.Is(err, fs.ErrNotExist)
+	if created { // the file, and maybe its directory, are missing
+		p, rerr := d.Resolve(rel)
+		if rerr != nil {
+			return rerr
+		}
+		if merr := os.MkdirAll(filepath.Dir(p), DirMode); merr != nil {
+			return fileError("write", p, merr)
+		}
+		f, err = d.OpenAppend(rel, true)
+	}
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(p), DirMode); err != nil {
-		return fileError("write", p, err)
-	}
-	created := false
-	if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
-		created = true
-	}
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW, FileMode)
-	if err != nil {
-		return fileError("write", p, err)
-	}
-	if _, err := f.Write(data); err != nil {
+	if err := Write(f, data, sync); err != nil {
 		f.Close()
-		return fileError("write", p, err)
-	}
-	if sync {
-		if err := SyncData(f); err != nil {
-			f.Close()
-			return fileError("sync", p, err)
-		}
+		return err
 	}
 	if err := f.Close(); err != nil {
-		return fileError("write", p, err)
+		return fileError("write", f.Name(), err)
 	}
 	if sync && created {
-		return syncDir(filepath.Dir(p))
+		return syncDir(filepath.Dir(f.Name()))
 	}
 	return nil
 }

@@ -295,3 +295,23 @@ func TestAncestorReplacedBySymlinkIsDetected(t *testing.T) {
 		t.Error("wrote through the symlinked ancestor")
 	}
 }
+
+func TestAppendCreatesTheFileAndItsDirectoriesThenAppends(t *testing.T) {
+	d, err := safefs.Anchor(filepath.Join(t.TempDir(), "root"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{"a\n", "b\n"} {
+		if err := d.Append("sub/dir/log.jsonl", []byte(line), true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := d.ReadFile("sub/dir/log.jsonl")
+	if err != nil || string(got) != "a\nb\n" {
+		t.Fatalf("ReadFile = %q, %v", got, err)
+	}
+	st, err := d.Lstat("sub/dir")
+	if err != nil || st.Mode().Perm() != 0o700 {
+		t.Fatalf("directory mode %v, %v", st.Mode(), err)
+	}
+}
