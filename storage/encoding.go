@@ -153,9 +153,11 @@ func (e Encoding) decode(ctx context.Context, dst []byte, appendTo bool, kind Ki
 		return nil, &Error{Op: "decode", Kind: kind, Record: recordID, Message: "Storage format or codec id mismatch; explicit migration is required"}
 	}
 	n := base64.StdEncoding.DecodedLen(len(b64))
-	ad, canAppend := e.Codec.(AppendDecoder)
+	// inPlace: the payload and the plaintext both go into dst's capacity.
+	ad, inPlace := e.Codec.(AppendDecoder)
+	inPlace = inPlace && appendTo
 	var payload []byte
-	if appendTo && canAppend {
+	if inPlace {
 		// Decode the payload into dst's spare capacity, past the room the
 		// plaintext (never longer than the payload) may take.
 		base := len(dst)
@@ -175,7 +177,7 @@ func (e Encoding) decode(ctx context.Context, dst []byte, appendTo bool, kind Ki
 	sc := e.Context(kind, scopeID, recordID)
 	var out []byte
 	start := len(dst)
-	if appendTo && canAppend {
+	if inPlace {
 		// The codec sees n bytes of spare capacity, which end where the
 		// payload begins; the full buffer goes back to the caller.
 		out, err = ad.AppendDecode(ctx, dst[:start:start+n], payload, sc)
@@ -195,7 +197,7 @@ func (e Encoding) decode(ctx context.Context, dst []byte, appendTo bool, kind Ki
 		return nil, &Error{Op: "decode", Kind: kind, Record: recordID, Message: "Storage decode must return bytes"}
 	}
 	plain := out
-	if appendTo && canAppend {
+	if inPlace {
 		if len(out) < start {
 			return nil, &Error{Op: "decode", Kind: kind, Record: recordID, Message: "Storage decode must return bytes"}
 		}
@@ -204,7 +206,7 @@ func (e Encoding) decode(ctx context.Context, dst []byte, appendTo bool, kind Ki
 	if !utf8.Valid(plain) {
 		return nil, &Error{Op: "decode", Kind: kind, Record: recordID, Message: "Storage decode returned invalid UTF-8"}
 	}
-	if appendTo && !canAppend {
+	if appendTo && !inPlace {
 		return append(dst, out...), nil
 	}
 	return out, nil
