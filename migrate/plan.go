@@ -244,11 +244,11 @@ func (m *migration) planProjects(ctx context.Context, p *plan, dir string) error
 }
 
 func (m *migration) planConfigFile(p *plan, home *safefs.Dir, rel string, e fs.DirEntry) error {
-	info, err := e.Info()
+	size, err := fileSize(filepath.Join(m.srcRoot, rel), e)
 	if err != nil {
-		return (&storage.Error{Op: "stat", File: filepath.Join(m.srcRoot, rel), Message: "cannot inspect source file"}).WithCause(err)
+		return err
 	}
-	p.units = append(p.units, unit{kind: unitConfig, home: home, id: rel, records: 1, bytes: info.Size()})
+	p.units = append(p.units, unit{kind: unitConfig, home: home, id: rel, records: 1, bytes: size})
 	return nil
 }
 
@@ -437,12 +437,12 @@ func (m *migration) planNotes(pr *project, u *unit, rel string) (bool, error) {
 		}
 		switch {
 		case !isDir && strings.HasSuffix(name, noteExt) && refPattern.MatchString(strings.TrimSuffix(name, noteExt)):
-			info, err := e.Info()
+			size, err := fileSize(path, e)
 			if err != nil {
-				return false, (&storage.Error{Op: "stat", File: path, Message: "cannot inspect source file"}).WithCause(err)
+				return false, err
 			}
 			u.records++
-			u.bytes += info.Size()
+			u.bytes += size
 		case !isDir && isTemp(name):
 			m.skip(Skipped{File: path, Reason: "temporary file of an interrupted write"})
 		default:
@@ -506,12 +506,12 @@ func (m *migration) planTaskList(pr *project, u *unit) (bool, error) {
 		case !isDir && isTemp(name):
 			m.skip(Skipped{File: path, Reason: "temporary file of an interrupted write"})
 		case !isDir && strings.HasSuffix(name, taskExt) && len(name) > len(taskExt):
-			info, err := e.Info()
+			size, err := fileSize(path, e)
 			if err != nil {
-				return false, (&storage.Error{Op: "stat", File: path, Message: "cannot inspect source file"}).WithCause(err)
+				return false, err
 			}
 			u.records++
-			u.bytes += info.Size()
+			u.bytes += size
 		default:
 			return false, m.rejectWhole(dir, unrecognized(path))
 		}
@@ -539,12 +539,12 @@ func (m *migration) planSpill(p *plan, pr *project) error {
 		case !isDir && isTemp(name):
 			m.skip(Skipped{File: path, Reason: "temporary file of an interrupted write"})
 		case !isDir && strings.HasSuffix(name, spillExt) && spill.ValidRef(strings.TrimSuffix(name, spillExt)):
-			info, err := e.Info()
+			size, err := fileSize(path, e)
 			if err != nil {
-				return (&storage.Error{Op: "stat", File: path, Message: "cannot inspect source file"}).WithCause(err)
+				return err
 			}
 			files := p.filesIn(&pr.spillFiles, pr.spill, filepath.Join(pr.dstRel, spillName))
-			p.units = append(p.units, unit{kind: unitSpill, p: pr, id: strings.TrimSuffix(name, spillExt), records: 1, bytes: info.Size(), files: files})
+			p.units = append(p.units, unit{kind: unitSpill, p: pr, id: strings.TrimSuffix(name, spillExt), records: 1, bytes: size, files: files})
 		default:
 			if err := m.reject(path, "", unrecognized(path)); err != nil {
 				return err
@@ -561,11 +561,17 @@ func (m *migration) measure(d *safefs.Dir, rel string, e fs.DirEntry) (int64, in
 	if m.opts.Progress != nil {
 		return m.countLines(d, rel)
 	}
+	size, err := fileSize(filepath.Join(d.Path(), rel), e)
+	return 0, size, err
+}
+
+// fileSize returns the size of the source file at path, whose entry is e.
+func fileSize(path string, e fs.DirEntry) (int64, error) {
 	info, err := e.Info()
 	if err != nil {
-		return 0, 0, (&storage.Error{Op: "stat", File: filepath.Join(d.Path(), rel), Message: "cannot inspect source file"}).WithCause(err)
+		return 0, (&storage.Error{Op: "stat", File: path, Message: "cannot inspect source file"}).WithCause(err)
 	}
-	return 0, info.Size(), nil
+	return info.Size(), nil
 }
 
 // countLines returns the number of non-blank lines of the file rel of d,
