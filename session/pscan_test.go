@@ -153,36 +153,61 @@ func replaceAt(lines [][]byte, i int, repl []byte) []byte {
 	return bytes.Join(ls, nil)
 }
 
-// TestParallelReadStopsOnCancel checks that a cancelled context ends a
-// parallel read with the context's error and leaks no goroutine that
-// still reads the file (the read returns only after they have stopped).
+// TestParallelReadStopsOnCancel checks that a context cancelled while
+// workers are decoding ends the read with the context's error, and that
+// the read returns only once they have stopped (the session is released
+// and reads again at once).
 func TestParallelReadStopsOnCancel(t *testing.T) {
-	dir := t.TempDir()
-	cp := newCP(t, dir, session.FileOptions{})
-	appendNumbered(t, cp, "c", 3000)
+	c := &hookCodec{}
+	cp := newCP(t, t.TempDir(), session.FileOptions{Encoding: storage.Encoding{Codec: c}})
+	const records = 20000 // 20 chunks: the workers are some chunks ahead at most
+	appendNumbered(t, cp, "c", records)
 	session.SetParallelMin(cp, 1)
 	ctx, cancel := context.WithCancel(t.Context())
-	cancel()
+	defer cancel()
+	c.set(func(n int64) {
+		if n == 1500 { // mid-read, in a later chunk
+			cancel()
+		}
+	})
 	if _, err := cp.Read(ctx, "c", 0); err != context.Canceled {
-		t.Fatalf("Read with a cancelled context = %v", err)
+		t.Fatalf("Read cancelled mid-way = %v", err)
 	}
-	got, err := cp.Read(t.Context(), "c", 2990)
-	if err != nil || len(got) != 10 || got[0].Seq != 2991 {
+	if n := c.calls.Load(); n > records/2 {
+		t.Errorf("the read went on to decode %d of %d records after the cancel at 1500", n, records)
+	}
+	c.set(nil)
+	got, err := cp.Read(t.Context(), "c", records-10)
+	if err != nil || len(got) != 10 || got[0].Seq != records-9 {
 		t.Fatalf("Read after cancel = %d events, %v", len(got), err)
 	}
 }
 
-// panickyCodec stores records as they are and, once armed, panics on
-// Decode.
-type panickyCodec struct{ armed *atomic.Bool }
+// hookCodec stores records as they are and calls its hook, if set, with
+// the number of each Decode call.
+type hookCodec struct {
+	calls atomic.Int64
+	hook  atomic.Pointer[func(n int64)]
+}
 
-func (panickyCodec) ID() string { return "panicky-v1" }
-func (panickyCodec) Encode(_ context.Context, p []byte, _ storage.Context) ([]byte, error) {
+// set installs f (nil for none) and restarts the count.
+func (c *hookCodec) set(f func(n int64)) {
+	c.calls.Store(0)
+	if f == nil {
+		c.hook.Store(nil)
+		return
+	}
+	c.hook.Store(&f)
+}
+
+func (*hookCodec) ID() string { return "hook-v1" }
+func (*hookCodec) Encode(_ context.Context, p []byte, _ storage.Context) ([]byte, error) {
 	return bytes.Clone(p), nil
 }
-func (c panickyCodec) Decode(_ context.Context, p []byte, _ storage.Context) ([]byte, error) {
-	if c.armed.Load() {
-		panic("codec bug")
+func (c *hookCodec) Decode(_ context.Context, p []byte, _ storage.Context) ([]byte, error) {
+	n := c.calls.Add(1)
+	if f := c.hook.Load(); f != nil {
+		(*f)(n)
 	}
 	return bytes.Clone(p), nil
 }
@@ -191,11 +216,11 @@ func (c panickyCodec) Decode(_ context.Context, p []byte, _ storage.Context) ([]
 // panicking on a worker goroutine panics the caller's goroutine instead,
 // where the caller can recover it, as in a serial read.
 func TestCodecPanicDuringParallelReadReachesTheCaller(t *testing.T) {
-	c := panickyCodec{armed: new(atomic.Bool)}
+	c := &hookCodec{}
 	cp := newCP(t, t.TempDir(), session.FileOptions{Encoding: storage.Encoding{Codec: c}})
 	appendNumbered(t, cp, "p", 3000)
 	session.SetParallelMin(cp, 1)
-	c.armed.Store(true)
+	c.set(func(int64) { panic("codec bug") })
 	got := func() (r any) {
 		defer func() { r = recover() }()
 		_, _ = cp.Read(t.Context(), "p", 0)
@@ -205,7 +230,7 @@ func TestCodecPanicDuringParallelReadReachesTheCaller(t *testing.T) {
 		t.Fatalf("recovered %v, want the codec's panic", got)
 	}
 	// The read released the session: it can be read again.
-	c.armed.Store(false)
+	c.set(nil)
 	if got, err := cp.Read(t.Context(), "p", 2990); err != nil || len(got) != 10 {
 		t.Fatalf("Read after the panic = %d events, %v", len(got), err)
 	}
