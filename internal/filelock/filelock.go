@@ -261,6 +261,55 @@ func (l *Lock) Check() error {
 // Path returns the lock directory's path.
 func (l *Lock) Path() string { return l.path }
 
+// Move hands the held lock over to target, whose lock directory must be in
+// the same directory as this lock's: the lock directory is renamed to
+// target's lock path, if no lock is there, and stamped fresh. The lock then
+// guards target and no longer the old one; refreshing, Check and Release
+// follow it. Moving costs a rename and a stamp where releasing one lock and
+// taking the next costs creating and removing a directory, which some file
+// systems make expensive.
+//
+// If target is locked, Move returns an error matching fs.ErrExist and the
+// lock stays where it was. Where no-replace renames are not available (other
+// systems than Linux, or a file system without them) it returns an error
+// matching errors.ErrUnsupported: release the lock and acquire target's
+// instead. A lock found compromised yields a *storage.Error, as from Check.
+func (l *Lock) Move(target string) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.released {
+		return &storage.Error{Op: "lock", File: l.path, Message: "lock was released"}
+	}
+	if l.compromised != nil {
+		return l.compromised
+	}
+	if err := l.verifyLocked(); err != nil {
+		return err
+	}
+	path := target + Suffix
+	if err := renameNoReplace(l.path, path); err != nil {
+		if errors.Is(err, fs.ErrExist) || errors.Is(err, errors.ErrUnsupported) {
+			return err
+		}
+		return (&storage.Error{Op: "lock", File: path, Message: "cannot move lock"}).WithCause(err)
+	}
+	l.path = path
+	// The rename kept the mtime of the last stamp, at most one refresh
+	// period old: fresh enough that nobody takes the moved lock over
+	// before this stamp.
+	now := time.Now()
+	if err := os.Chtimes(path, now, now); err != nil {
+		return (&storage.Error{Op: "lock", File: path, Message: "lock was compromised"}).WithCause(err)
+	}
+	st, err := os.Lstat(path)
+	if err != nil || !st.IsDir() || inode(st) != l.ino {
+		return &storage.Error{Op: "lock", File: path, Message: "lock was compromised"}
+	}
+	l.mtime = st.ModTime()
+	l.timer.Reset(l.refresh)
+	return nil
+}
+
 // Release stops refreshing and removes the lock directory if it is still
 // ours. It returns a *storage.Error if the lock was compromised while held.
 func (l *Lock) Release() error {

@@ -1,0 +1,187 @@
+package filelock_test
+
+import (
+	"bufio"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/lite-agent/lite-agent-go/internal/filelock"
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// acquire takes the lock of target or fails the test.
+func acquire(t *testing.T, target string, o filelock.Options) *filelock.Lock {
+	t.Helper()
+	l, err := filelock.Acquire(t.Context(), target, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// held reports whether another acquirer, with o, finds target locked.
+func held(t *testing.T, target string, o filelock.Options) bool {
+	t.Helper()
+	o.Timeout = 100 * time.Millisecond
+	l, err := filelock.Acquire(t.Context(), target, o)
+	if err != nil {
+		return true
+	}
+	if err := l.Release(); err != nil {
+		t.Fatal(err)
+	}
+	return false
+}
+
+func skipWithoutMove(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("Move needs renameat2")
+	}
+}
+
+func TestMoveHandsTheLockToTheNextTarget(t *testing.T) {
+	skipWithoutMove(t)
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	l := acquire(t, a, filelock.Options{})
+	if err := l.Move(b); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(a + filelock.Suffix); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the old lock directory is still there: %v", err)
+	}
+	if st, err := os.Lstat(b + filelock.Suffix); err != nil || !st.IsDir() {
+		t.Fatalf("no lock directory for the new target: %v", err)
+	}
+	if l.Path() != b+filelock.Suffix {
+		t.Errorf("Path() = %q", l.Path())
+	}
+	if held(t, a, filelock.Options{}) {
+		t.Error("the old target is still locked")
+	}
+	if !held(t, b, filelock.Options{}) {
+		t.Error("the new target is not locked")
+	}
+	if err := l.Check(); err != nil {
+		t.Error(err)
+	}
+	if err := l.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(b + filelock.Suffix); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Release left the moved lock: %v", err)
+	}
+	if err := l.Move(a); err == nil {
+		t.Error("a released lock moved")
+	}
+}
+
+func TestMoveOntoAHeldLockLeavesBothAlone(t *testing.T) {
+	skipWithoutMove(t)
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+
+	// b is held by another process.
+	cmd := child(t, "hold", b)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || line != "locked\n" {
+		t.Fatalf("child said %q, %v", line, err)
+	}
+	theirs, err := os.Lstat(b + filelock.Suffix)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	l := acquire(t, a, filelock.Options{})
+	if err := l.Move(b); !errors.Is(err, fs.ErrExist) {
+		t.Fatalf("Move onto a held lock = %v, want fs.ErrExist", err)
+	}
+	if err := l.Check(); err != nil {
+		t.Errorf("the lock is no longer held after the refused move: %v", err)
+	}
+	if !held(t, a, filelock.Options{}) {
+		t.Error("the refused move unlocked the old target")
+	}
+	now, err := os.Lstat(b + filelock.Suffix)
+	if err != nil || !os.SameFile(now, theirs) {
+		t.Errorf("the other process's lock was touched: %v", err)
+	}
+	if err := l.Release(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestMovedLockIsStampedAndKeptFresh(t *testing.T) {
+	skipWithoutMove(t)
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	// Refreshes every 100 ms: stale after 400 ms without them.
+	o := filelock.Options{Stale: 400 * time.Millisecond, Refresh: 100 * time.Millisecond}
+	// Never refreshes within the test.
+	o2 := filelock.Options{Stale: 400 * time.Millisecond, Refresh: time.Hour}
+
+	// A lock whose last stamp is 300 ms old, moved: without a new stamp
+	// the next acquirer would take it over within 100 ms.
+	l3 := acquire(t, a, o2)
+	time.Sleep(300 * time.Millisecond)
+	if err := l3.Move(b); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Lstat(b + filelock.Suffix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if age := time.Since(st.ModTime()); age > 200*time.Millisecond {
+		t.Errorf("the moved lock is %v old", age)
+	}
+	if !held(t, b, o2) {
+		t.Error("the moved lock was taken over as stale")
+	}
+	_ = l3.Release()
+
+	// Refreshing follows the move.
+	l4 := acquire(t, a, o)
+	if err := l4.Move(b); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(600 * time.Millisecond)
+	if err := l4.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if !held(t, b, o) {
+		t.Error("the moved lock went stale: refreshing stopped at the move")
+	}
+	if err := l4.Release(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestMoveOfARemovedLockIsCompromised(t *testing.T) {
+	skipWithoutMove(t)
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	l := acquire(t, a, filelock.Options{})
+	if err := os.Remove(a + filelock.Suffix); err != nil {
+		t.Fatal(err)
+	}
+	err := l.Move(b)
+	var se *storage.Error
+	if !errors.As(err, &se) {
+		t.Fatalf("Move of a removed lock = %v, want *storage.Error", err)
+	}
+	if _, err := os.Lstat(b + filelock.Suffix); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Move of a removed lock made one: %v", err)
+	}
+}

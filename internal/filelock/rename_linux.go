@@ -1,0 +1,18 @@
+package filelock
+
+import (
+	"errors"
+
+	"golang.org/x/sys/unix"
+)
+
+// renameNoReplace renames from to to unless to exists, atomically: it
+// fails with an error matching fs.ErrExist if to exists, and with
+// errors.ErrUnsupported if the file system cannot rename that way.
+func renameNoReplace(from, to string) error {
+	err := unix.Renameat2(unix.AT_FDCWD, from, unix.AT_FDCWD, to, unix.RENAME_NOREPLACE)
+	if errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOSYS) {
+		return errors.ErrUnsupported
+	}
+	return err
+}

@@ -1,0 +1,9 @@
+//go:build !linux
+
+package filelock
+
+import "errors"
+
+// renameNoReplace is not available here: a plain rename would replace a
+// lock another process holds.
+func renameNoReplace(from, to string) error { return errors.ErrUnsupported }
