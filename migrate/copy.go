@@ -68,8 +68,10 @@ func (m *migration) copyAll(ctx context.Context, p *plan) error {
 	for range min(m.workers, max(len(p.units), 1)) {
 		wg.Go(func() {
 			s := &scratch{}
+			defer func() { _ = s.lock.release() }()
 			for u := range units {
 				if err := m.copyUnit(ctx, s, u); err != nil {
+					_ = s.lock.release()
 					once.Do(func() {
 						firstErr = err
 						cancel()
@@ -98,6 +100,7 @@ type scratch struct {
 	back  []byte
 	plain []byte   // the plaintext of a record decoded again
 	ids   []string // ids[i] is strconv.Itoa(i+1)
+	lock  carriedLock
 }
 
 // writer returns a chunk writer of f that uses the worker's buffers; one at
@@ -165,7 +168,7 @@ func (m *migration) copyUnit(ctx context.Context, s *scratch, u *unit) error {
 	case unitSession:
 		err = m.copySession(ctx, s, u, t)
 	case unitArchive:
-		err = m.copyArchive(ctx, u)
+		err = m.copyArchive(ctx, s, u)
 	case unitTasks:
 		err = m.copyTasks(ctx, u)
 	case unitSpill:
@@ -176,7 +179,7 @@ func (m *migration) copyUnit(ctx context.Context, s *scratch, u *unit) error {
 	if err != nil {
 		return err
 	}
-	t.done()
+	t.done(&s.lock)
 	return nil
 }
 
@@ -195,13 +198,15 @@ func (t *tally) add(records, bytes int64) {
 	if t.pendingR >= progressEvery {
 		t.records += t.pendingR
 		t.bytes += t.pendBy
-		t.m.advance(0, t.pendingR, t.pendBy)
+		t.m.advance(0, t.pendingR, t.pendBy, nil)
 		t.pendingR, t.pendBy = 0, 0
 	}
 }
 
-func (t *tally) done() {
-	t.m.advance(1, t.u.records-t.records, t.u.bytes-t.bytes)
+// done reports the rest of the unit's counts. The worker is between files:
+// if Progress is called, the lock it carries is released first.
+func (t *tally) done(between *carriedLock) {
+	t.m.advance(1, t.u.records-t.records, t.u.bytes-t.bytes, between)
 }
 
 // lockSource takes the lock of the source record rel of d (the lock
@@ -235,6 +240,73 @@ func lockSource(ctx context.Context, d *safefs.Dir, rel string, opts filelock.Op
 		})
 		return err
 	}, nil
+}
+
+// carriedLock is the source lock a worker holds. When the worker finishes
+// one file and goes on to the next in the same directory, it moves the lock
+// there (filelock's Move, a rename) instead of removing the lock directory
+// and creating another: creating directories is the dearest part of locking
+// on some file systems, and a migration locks every log in turn. The lock is
+// released when the next file is elsewhere or locked by someone else, before
+// Progress is called between files, and when the worker stops, so that no
+// source lock outlives the migration or is held while the caller's code
+// runs between files.
+type carriedLock struct {
+	lock   *filelock.Lock
+	held   *os.File    // the lock directory, open: see lockSource
+	dir    *safefs.Dir // where the lock is
+	noMove bool        // the file system cannot move locks
+}
+
+// take locks the source record rel of d, moving the carried lock there if
+// it can, and otherwise releasing it and taking a new one.
+func (c *carriedLock) take(ctx context.Context, d *safefs.Dir, rel string) error {
+	if c.lock != nil && c.dir == d && !c.noMove {
+		target, err := d.Resolve(rel)
+		if err != nil {
+			return err
+		}
+		err = c.lock.Move(target)
+		if err == nil {
+			return nil
+		}
+		// Refused because rel is locked (wait for it as usual), unsupported
+		// (never try again) or compromised: the record the lock guarded was
+		// checked when its copy ended, so losing it now is of no
+		// consequence.
+		if errors.Is(err, errors.ErrUnsupported) {
+			c.noMove = true
+		}
+	}
+	_ = c.release()
+	lock, err := d.Lock(ctx, rel, filelock.Options{})
+	if err != nil {
+		return err
+	}
+	// Only a help: without it the release is the same, only slower.
+	c.held, _ = os.OpenFile(lock.Path(), os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0)
+	c.lock, c.dir = lock, d
+	return nil
+}
+
+// check reports an error if the lock was lost (taken over or removed by
+// someone else) while the record was read: what was read may then not be
+// consistent.
+func (c *carriedLock) check() error {
+	return c.lock.Check()
+}
+
+// release releases the carried lock, if there is one.
+func (c *carriedLock) release() error {
+	if c.lock == nil {
+		return nil
+	}
+	err := c.lock.Release()
+	if c.held != nil {
+		_ = c.held.Close()
+	}
+	c.lock, c.held, c.dir = nil, nil, nil
+	return err
 }
 
 // unreadable marks err, a *storage.Error naming file and record, as a bad
@@ -291,14 +363,12 @@ func (m *migration) skipOrFail(file, record string, err error, note string) erro
 
 // copyArchive copies one context archive, index line by index line and
 // note by note, under its lock, reading each file back after writing it.
-func (m *migration) copyArchive(ctx context.Context, u *unit) error {
+func (m *migration) copyArchive(ctx context.Context, s *scratch, u *unit) error {
 	pr, sid := u.p, u.id
 	rel := sid + contextExt
-	unlock, err := lockSource(ctx, pr.sessions, rel, filelock.Options{})
-	if err != nil {
+	if err := s.lock.take(ctx, pr.sessions, rel); err != nil {
 		return err
 	}
-	defer func() { _ = unlock() }()
 	dstRel := filepath.Join(pr.dstRel, sessionsName, rel)
 	if err := m.mkdir(dstRel); err != nil {
 		return err
@@ -416,7 +486,7 @@ func (m *migration) copyArchive(ctx context.Context, u *unit) error {
 		nc.SourceBytes += int64(len(stored))
 		nc.DestinationBytes += int64(len(enc))
 	}
-	if err := unlock(); err != nil {
+	if err := s.lock.check(); err != nil {
 		return err
 	}
 	m.count(storage.KindArchiveIndex, ic)

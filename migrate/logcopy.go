@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/lite-agent/lite-agent-go/internal/filelock"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
@@ -28,11 +27,9 @@ func (m *migration) copySession(ctx context.Context, s *scratch, u *unit, t *tal
 	if err != nil {
 		return err
 	}
-	unlock, err := lockSource(ctx, pr.sessions, name, filelock.Options{})
-	if err != nil {
+	if err := s.lock.take(ctx, pr.sessions, name); err != nil {
 		return err
 	}
-	defer func() { _ = unlock() }()
 	f, path, err := srcDir.open(name)
 	if err != nil {
 		return err
@@ -97,7 +94,7 @@ func (m *migration) copySession(ctx context.Context, s *scratch, u *unit, t *tal
 	if err := w.flush(); err != nil {
 		return err
 	}
-	if err := unlock(); err != nil {
+	if err := s.lock.check(); err != nil {
 		return err
 	}
 	m.count(storage.KindCheckpoint, c)

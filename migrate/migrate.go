@@ -55,10 +55,17 @@ type Options struct {
 	// entries; without it the first of them stops the migration.
 	SkipUnreadable bool
 
-	// Progress, if not nil, is called after every file and every few
-	// thousand records with the counts so far. Calls are serialised; the
-	// migration waits while Progress runs, so it should return quickly.
+	// Progress, if not nil, is called with the counts so far as files and
+	// records are copied, at most once per ProgressInterval, and once more
+	// when the last file is done. Calls are serialised; the migration waits
+	// while Progress runs, so it should return quickly. When it is called
+	// between two files, the worker calling it holds no source lock.
 	Progress func(Progress)
+
+	// ProgressInterval is the least time between two calls of Progress;
+	// zero means 100 ms. A negative interval reports after every file and
+	// every few thousand records of a long log.
+	ProgressInterval time.Duration
 
 	// Workers is how many files are copied at once; zero means four per
 	// processor (GOMAXPROCS), at most 32: copying a file waits for the disk
@@ -266,10 +273,13 @@ type migration struct {
 	countBuf []byte      // the read buffer of the plan
 	flush    *flusher    // syncs the destination while it is written
 
-	mu       sync.Mutex // guards the fields below
-	rep      Report
-	prog     Progress
-	copyFrom time.Time
+	reportEvery time.Duration // the least time between two reports
+
+	mu         sync.Mutex // guards the fields below
+	rep        Report
+	prog       Progress
+	copyFrom   time.Time
+	lastReport time.Time
 }
 
 func newMigration(opts Options) (*migration, error) {
@@ -307,6 +317,10 @@ func newMigration(opts Options) (*migration, error) {
 	}
 	if m.workers <= 0 {
 		m.workers = min(4*runtime.GOMAXPROCS(0), 32)
+	}
+	m.reportEvery = opts.ProgressInterval
+	if m.reportEvery == 0 {
+		m.reportEvery = 100 * time.Millisecond
 	}
 	if m.all {
 		m.srcRoot, m.dstRoot = src.Home, dst.Home
@@ -457,8 +471,11 @@ func (m *migration) checkSourceRoot() error {
 	return nil
 }
 
-// advance adds to the progress counts and reports them.
-func (m *migration) advance(files int, records, bytes int64) {
+// advance adds to the progress counts and reports them if a report is due:
+// the last file is done, or ProgressInterval has passed since the last
+// report. between is the lock of a worker that has finished a file and not
+// begun the next, released before Progress is called; nil mid-file.
+func (m *migration) advance(files int, records, bytes int64, between *carriedLock) {
 	if m.opts.Progress == nil {
 		return
 	}
@@ -467,7 +484,16 @@ func (m *migration) advance(files int, records, bytes int64) {
 	m.prog.Files += files
 	m.prog.Records += records
 	m.prog.Bytes += bytes
-	m.prog.Elapsed = time.Since(m.copyFrom)
+	now := time.Now()
+	if m.prog.Files < m.prog.TotalFiles && !m.lastReport.IsZero() && now.Sub(m.lastReport) < m.reportEvery {
+		return
+	}
+	m.lastReport = now
+	m.prog.Elapsed = now.Sub(m.copyFrom)
+	if between != nil {
+		// Its record was checked when its copy ended.
+		_ = between.release()
+	}
 	m.opts.Progress(m.prog)
 }
 

@@ -3,12 +3,15 @@ package migrate_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
 	"github.com/lite-agent/lite-agent-go/migrate"
@@ -315,6 +318,8 @@ func TestProgressCountsReachTheTotals(t *testing.T) {
 	_, err := migrate.Run(t.Context(), migrate.Options{
 		From: migrate.Endpoint{Workdir: workdir, Storage: src.opts},
 		To:   migrate.Endpoint{Storage: storage.Options{Home: t.TempDir()}},
+		// After every file, so that the calls can be counted.
+		ProgressInterval: -1,
 		Progress: func(p migrate.Progress) {
 			if p.Records < last.Records || p.Files < last.Files || p.Bytes < last.Bytes {
 				t.Errorf("progress went back: %+v after %+v", p, last)
@@ -371,48 +376,74 @@ func TestTemporaryFilesAndRepairCopiesAreListedNotCopied(t *testing.T) {
 	}
 }
 
+// TestSourceLocksAreHonored holds the lock of one session the way a writer
+// in another process would, and checks that the migration copies it only
+// once the lock is released. With one worker, the files are copied in order
+// and the lock the worker carries from the file before the locked log (s1's
+// archive) cannot move onto the log's: the worker waits for it.
 func TestSourceLocksAreHonored(t *testing.T) {
-	src := buildProject(t, t.TempDir(), workdir, nil, "")
-	// Hold the lock of session s1 the way a writer in another process would.
-	lock, err := filelock.Acquire(t.Context(), filepath.Join(src.paths.SessionsDir, "s1.jsonl"), filelock.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dstHome := t.TempDir()
-	copied := filepath.Join(dstHome, "projects", src.paths.Hash, "sessions", "s1.jsonl")
-	othersDone := make(chan bool, 1)
-	var once sync.Once
-	done := make(chan error, 1)
-	go func() {
-		_, err := migrate.Run(t.Context(), migrate.Options{
-			From: migrate.Endpoint{Workdir: workdir, Storage: src.opts},
-			To:   migrate.Endpoint{Storage: storage.Options{Home: dstHome}},
-			Progress: func(p migrate.Progress) {
-				if p.Files == p.TotalFiles-1 {
-					// Every file but the locked log is done; the log
-					// has not been touched.
-					_, err := os.Lstat(copied)
-					once.Do(func() { othersDone <- os.IsNotExist(err) })
+	for _, tc := range []struct {
+		sid     string
+		workers int
+	}{{"s1", 0}, {"s1", 1}, {"agent-general-0badc0de", 1}} {
+		t.Run(fmt.Sprintf("%s/workers=%d", tc.sid, tc.workers), func(t *testing.T) {
+			src := buildProject(t, t.TempDir(), workdir, nil, "")
+			lock, err := filelock.Acquire(t.Context(), filepath.Join(src.paths.SessionsDir, tc.sid+".jsonl"), filelock.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			dstHome := t.TempDir()
+			copied := filepath.Join(dstHome, "projects", src.paths.Hash, "sessions", tc.sid+".jsonl")
+			othersDone := make(chan bool, 1)
+			var once sync.Once
+			done := make(chan error, 1)
+			opts := migrate.Options{
+				From:    migrate.Endpoint{Workdir: workdir, Storage: src.opts},
+				To:      migrate.Endpoint{Storage: storage.Options{Home: dstHome}},
+				Workers: tc.workers,
+			}
+			if tc.workers != 1 {
+				// Reports after every file, which releases the lock a
+				// worker carries: one worker must go without them.
+				opts.ProgressInterval = -1
+				opts.Progress = func(p migrate.Progress) {
+					if p.Files == p.TotalFiles-1 {
+						// Every file but the locked log is done; the log
+						// has not been touched.
+						_, err := os.Lstat(copied)
+						once.Do(func() { othersDone <- os.IsNotExist(err) })
+					}
 				}
-			},
+			}
+			go func() {
+				_, err := migrate.Run(t.Context(), opts)
+				done <- err
+			}()
+			select {
+			case untouched := <-othersDone:
+				if !untouched {
+					t.Error("the locked session was copied while its lock was held")
+				}
+			case <-time.After(500 * time.Millisecond):
+				// One worker waits on the locked log before the files after it.
+				if tc.workers != 1 {
+					t.Error("the other files were not copied while one log was locked")
+				}
+			case err := <-done:
+				t.Fatalf("Run returned while a source lock was held: %v", err)
+			}
+			if _, err := os.Lstat(copied); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("the locked session was copied while its lock was held: %v", err)
+			}
+			if err := lock.Release(); err != nil {
+				t.Fatal(err)
+			}
+			if err := <-done; err != nil {
+				t.Fatalf("Run after the lock was released: %v", err)
+			}
+			if _, err := os.Lstat(copied); err != nil {
+				t.Errorf("the session was not copied after the lock was released: %v", err)
+			}
 		})
-		done <- err
-	}()
-	select {
-	case untouched := <-othersDone:
-		if !untouched {
-			t.Error("the locked session was copied while its lock was held")
-		}
-	case err := <-done:
-		t.Fatalf("Run returned while a source lock was held: %v", err)
-	}
-	if err := lock.Release(); err != nil {
-		t.Fatal(err)
-	}
-	if err := <-done; err != nil {
-		t.Fatalf("Run after the lock was released: %v", err)
-	}
-	if _, err := os.Lstat(copied); err != nil {
-		t.Errorf("the session was not copied after the lock was released: %v", err)
 	}
 }

@@ -44,6 +44,8 @@ func runChild() int {
 		From:    migrate.Endpoint{Workdir: workdir, Storage: storage.Options{Home: os.Getenv("MIGRATE_FROM"), Codec: from}},
 		To:      migrate.Endpoint{Storage: storage.Options{Home: os.Getenv("MIGRATE_TO"), Codec: to}},
 		Workers: 1,
+		// After every file: the child stops between two files.
+		ProgressInterval: -1,
 		Progress: func(p migrate.Progress) {
 			if p.Files < 2 {
 				return

@@ -308,6 +308,8 @@ func TestMigrateChildProcess(t *testing.T) {
 		From:    migrate.Endpoint{Workdir: os.Getenv("MIGRATE_WORKDIR"), Storage: storage.Options{Home: os.Getenv("MIGRATE_FROM")}},
 		To:      migrate.Endpoint{Storage: storage.Options{Home: os.Getenv("MIGRATE_TO"), Codec: migCodec(t, codecXChaCha, "MIGRATE_KEY", "k1")}},
 		Workers: 1,
+		// After every file: the child stops between two files.
+		ProgressInterval: -1,
 		Progress: func(p migrate.Progress) {
 			if p.Files < 2 {
 				return
