@@ -53,6 +53,20 @@ type AppendDecoder interface {
 	AppendDecode(ctx context.Context, dst, encoded []byte, sc Context) ([]byte, error)
 }
 
+// An AppendEncoder is a [Codec] that can append a record's encoded form to
+// a buffer the caller provides, so that a writer encoding many records in a
+// row reuses one buffer instead of allocating one per record.
+// [Encoding.AppendEncode] uses it when the codec has it; the built-in AEAD
+// codec does.
+type AppendEncoder interface {
+	Codec
+	// AppendEncode appends the encoded form of plaintext to dst and returns
+	// the extended slice, with the same result and errors as Encode.
+	// plaintext does not overlap dst's spare capacity and is valid only
+	// during the call: the codec must not keep it.
+	AppendEncode(ctx context.Context, dst, plaintext []byte, sc Context) ([]byte, error)
+}
+
 // validCodecID reports whether id matches ^[a-zA-Z0-9][a-zA-Z0-9._-]{0,127}$.
 // It is checked on every record, so it avoids a regexp.
 func validCodecID(id string) bool {

@@ -79,10 +79,51 @@ func (e Encoding) Encode(ctx context.Context, kind Kind, scopeID, recordID strin
 	if e.Codec == nil {
 		return plaintext, nil
 	}
+	return e.appendEncode(ctx, nil, kind, scopeID, recordID, plaintext)
+}
+
+// AppendEncode is [Encoding.Encode] that appends the stored form to dst and
+// returns the extended slice, for writers that encode record after record
+// into one buffer. With an [AppendEncoder] codec it allocates nothing once
+// dst has room for the record twice over. plaintext must not overlap dst's
+// spare capacity. On error it returns nil.
+func (e Encoding) AppendEncode(ctx context.Context, dst []byte, kind Kind, scopeID, recordID string, plaintext []byte) ([]byte, error) {
+	if e.Codec == nil {
+		return append(dst, plaintext...), nil
+	}
+	return e.appendEncode(ctx, dst, kind, scopeID, recordID, plaintext)
+}
+
+// appendEncode appends the envelope of plaintext encoded with e.Codec to
+// dst.
+func (e Encoding) appendEncode(ctx context.Context, dst []byte, kind Kind, scopeID, recordID string, plaintext []byte) ([]byte, error) {
 	if err := ValidateCodec(e.Codec); err != nil {
 		return nil, err
 	}
-	out, err := e.Codec.Encode(ctx, plaintext, e.Context(kind, scopeID, recordID))
+	sc := e.Context(kind, scopeID, recordID)
+	id := e.Codec.ID()
+	base := len(dst)
+	var out []byte
+	var err error
+	ae, inPlace := e.Codec.(AppendEncoder)
+	if inPlace {
+		// The codec appends its output past the room the envelope of an
+		// output of the guessed length takes, so that encoding the output
+		// into the envelope does not overwrite what is still to be read.
+		guess := len(plaintext) + encodeSlack
+		at := base + envelopeSize(id, guess)
+		dst = slices.Grow(dst, at-base+guess)
+		out, err = ae.AppendEncode(ctx, dst[:at], plaintext, sc)
+		if err == nil && out != nil {
+			aliased := unsafe.SliceData(out) == unsafe.SliceData(dst)
+			out = out[at:]
+			if aliased && base+envelopeSize(id, len(out)) > at {
+				out = bytes.Clone(out) // longer than guessed
+			}
+		}
+	} else {
+		out, err = e.Codec.Encode(ctx, plaintext, sc)
+	}
 	if err != nil {
 		if cerr := ctx.Err(); cerr != nil {
 			return nil, cerr
@@ -92,18 +133,37 @@ func (e Encoding) Encode(ctx context.Context, kind Kind, scopeID, recordID strin
 	if out == nil {
 		return nil, &Error{Op: "encode", Kind: kind, Record: recordID, Message: "Storage encode must return bytes"}
 	}
-	return appendEnvelope(nil, e.Codec.ID(), out), nil
+	return appendEnvelope(dst[:base], id, out), nil
 }
 
+// encodeSlack is how many bytes longer than the plaintext AppendEncode
+// expects a codec's output to be: an AEAD adds a nonce and a tag, 40 bytes
+// for XChaCha20-Poly1305.
+const encodeSlack = 64
+
+const (
+	envelopeHead = `{"liteAgentStorage":1,"codec":"`
+	envelopeMid  = `","payload":"`
+	envelopeTail = `"}`
+)
+
+// envelopeSize is the length of the envelope of a payload of n bytes under
+// the codec id.
+func envelopeSize(id string, n int) int {
+	return len(envelopeHead) + len(id) + len(envelopeMid) + base64.StdEncoding.EncodedLen(n) + len(envelopeTail)
+}
+
+// appendEnvelope appends the envelope of payload to b, growing b once.
+// payload may lie in b's spare capacity past the envelope's end.
 func appendEnvelope(b []byte, id string, payload []byte) []byte {
-	b = append(b, `{"liteAgentStorage":1,"codec":"`...)
+	b = slices.Grow(b, envelopeSize(id, len(payload)))
+	b = append(b, envelopeHead...)
 	b = append(b, id...) // the id pattern needs no escaping
-	b = append(b, `","payload":"`...)
+	b = append(b, envelopeMid...)
 	n := base64.StdEncoding.EncodedLen(len(payload))
-	b = slices.Grow(b, n)
 	fastBase64.Encode(b[len(b):len(b)+n], payload)
 	b = b[:len(b)+n]
-	return append(b, `"}`...)
+	return append(b, envelopeTail...)
 }
 
 // Decode returns the plaintext of one stored record.
@@ -239,8 +299,7 @@ func looksEnveloped(stored []byte) bool {
 // strict decoder) means that no change to an envelope, however harmless it
 // looks to a JSON parser, can still decode.
 func envelopePayload(stored []byte, id string) ([]byte, bool) {
-	const head, mid, tail = `{"liteAgentStorage":1,"codec":"`, `","payload":"`, `"}`
-	rest, ok := bytes.CutPrefix(stored, []byte(head))
+	rest, ok := bytes.CutPrefix(stored, []byte(envelopeHead))
 	if !ok {
 		return nil, false
 	}
@@ -248,11 +307,11 @@ func envelopePayload(stored []byte, id string) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	rest, ok = bytes.CutPrefix(rest, []byte(mid))
+	rest, ok = bytes.CutPrefix(rest, []byte(envelopeMid))
 	if !ok {
 		return nil, false
 	}
-	b64, ok := bytes.CutSuffix(rest, []byte(tail))
+	b64, ok := bytes.CutSuffix(rest, []byte(envelopeTail))
 	if !ok || len(b64)%4 != 0 {
 		return nil, false
 	}

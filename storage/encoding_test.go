@@ -288,3 +288,84 @@ func TestRoundTripThroughCodec(t *testing.T) {
 		}
 	}
 }
+
+// appendCodec is an AppendEncoder that XORs like testCodec and then pads
+// its output with pad bytes, or returns a fresh slice instead of appending
+// to the caller's, or fails.
+type appendCodec struct {
+	testCodec
+	pad   int
+	fresh bool
+}
+
+func (c *appendCodec) Encode(ctx context.Context, p []byte, sc storage.Context) ([]byte, error) {
+	return c.AppendEncode(ctx, nil, p, sc)
+}
+
+func (c *appendCodec) AppendEncode(_ context.Context, dst, p []byte, _ storage.Context) ([]byte, error) {
+	if c.failEnc {
+		return nil, c.secretErr
+	}
+	if c.fresh {
+		dst = append([]byte(nil), dst...)
+	}
+	for _, b := range p {
+		dst = append(dst, b^0x5a)
+	}
+	return append(dst, bytes.Repeat([]byte{0}, c.pad)...), nil
+}
+
+func (c *appendCodec) Decode(_ context.Context, p []byte, _ storage.Context) ([]byte, error) {
+	if len(p) < c.pad {
+		return nil, errors.New("short")
+	}
+	return xor(p[:len(p)-c.pad]), nil
+}
+
+// TestAppendEncodeMatchesEncode checks that AppendEncode appends what
+// Encode returns, after dst's contents, whatever the codec does with the
+// buffer: appends within the room it is given, outgrows it (output much
+// longer than the plaintext), or returns a slice of its own.
+func TestAppendEncodeMatchesEncode(t *testing.T) {
+	plain := []byte(strings.Repeat(`{"type":"user","text":"héllo"}`, 40))
+	for _, c := range []storage.Codec{
+		&testCodec{id: "xor-v1"},
+		&appendCodec{testCodec: testCodec{id: "pad-v1"}, pad: 40},
+		&appendCodec{testCodec: testCodec{id: "pad-v1"}, pad: 5000},
+		&appendCodec{testCodec: testCodec{id: "pad-v1"}, pad: 40, fresh: true},
+		nil,
+	} {
+		enc := storage.Encoding{Codec: c, Namespace: "acme"}
+		want, err := enc.Encode(t.Context(), storage.KindCheckpoint, "s1", "3", plain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, room := range []int{0, 100, 20000} {
+			dst := append(make([]byte, 0, 4+room), "kept"...)
+			got, err := enc.AppendEncode(t.Context(), dst, storage.KindCheckpoint, "s1", "3", plain)
+			if err != nil || string(got[:4]) != "kept" || !bytes.Equal(got[4:], want) {
+				t.Errorf("%T (room %d): AppendEncode = %.60q…, %v; want kept + %.60q…", c, room, got, err, want)
+				continue
+			}
+			back, err := enc.Decode(t.Context(), storage.KindCheckpoint, "s1", "3", got[4:])
+			if err != nil || !bytes.Equal(back, plain) {
+				t.Errorf("%T (room %d): the record decodes to %d bytes, %v", c, room, len(back), err)
+			}
+		}
+	}
+}
+
+func TestAppendEncodeErrorsAreEncodeErrors(t *testing.T) {
+	secret := errors.New("key server says: key=hunter2")
+	for _, c := range []storage.Codec{
+		&appendCodec{testCodec: testCodec{id: "pad-v1", failEnc: true, secretErr: secret}},
+		&testCodec{id: "xor-v1", nilOut: true},
+	} {
+		enc := storage.Encoding{Codec: c}
+		out, err := enc.AppendEncode(t.Context(), []byte("kept"), storage.KindCheckpoint, "s1", "3", []byte("{}"))
+		var se *storage.Error
+		if out != nil || !errors.As(err, &se) || errors.Is(err, secret) || strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("%T: AppendEncode = %q, %v; want nil and a *storage.Error without the codec's", c, out, err)
+		}
+	}
+}

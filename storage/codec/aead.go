@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"sync/atomic"
 
@@ -106,7 +107,10 @@ func NewAEAD(opts AEADOptions) (storage.Codec, error) {
 	return c, nil
 }
 
-var _ storage.AppendDecoder = (*aeadCodec)(nil)
+var (
+	_ storage.AppendDecoder = (*aeadCodec)(nil)
+	_ storage.AppendEncoder = (*aeadCodec)(nil)
+)
 
 // aeadCodec implements [NewAEAD].
 type aeadCodec struct {
@@ -238,6 +242,12 @@ func (c *aeadCodec) newCipher(key []byte, explicitNonce bool) (cipher.AEAD, erro
 }
 
 func (c *aeadCodec) Encode(ctx context.Context, plaintext []byte, sc storage.Context) ([]byte, error) {
+	return c.AppendEncode(ctx, nil, plaintext, sc)
+}
+
+// AppendEncode implements [storage.AppendEncoder]: Encode, appending the
+// nonce, ciphertext and tag to dst.
+func (c *aeadCodec) AppendEncode(ctx context.Context, dst, plaintext []byte, sc storage.Context) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -248,17 +258,19 @@ func (c *aeadCodec) Encode(ctx context.Context, plaintext []byte, sc storage.Con
 		return nil, err
 	}
 	ns := aead.NonceSize() // 0 when the AEAD generates the nonce itself
-	out := make([]byte, ns, ns+len(plaintext)+aead.Overhead())
+	base := len(dst)
+	dst = slices.Grow(dst, ns+len(plaintext)+aead.Overhead())[:base+ns]
+	nonce := dst[base:]
 	if ns > 0 {
 		if c.nonces != nil {
-			if _, err := io.ReadFull(c.nonces, out); err != nil {
+			if _, err := io.ReadFull(c.nonces, nonce); err != nil {
 				return nil, fmt.Errorf("codec: read nonce: %w", err)
 			}
 		} else {
-			rand.Read(out) // never returns an error (Go 1.24+)
+			rand.Read(nonce) // never returns an error (Go 1.24+)
 		}
 	}
-	return aead.Seal(out, out[:ns], plaintext, ad), nil
+	return aead.Seal(dst, nonce, plaintext, ad), nil
 }
 
 func (c *aeadCodec) Decode(ctx context.Context, encoded []byte, sc storage.Context) ([]byte, error) {

@@ -49,6 +49,20 @@ func TestEveryCodecRoundTripsRecordsThroughEncoding(t *testing.T) {
 				if out, err := enc.AppendDecode(t.Context(), nil, storage.KindCheckpoint, "session-1", "42", stored); err != nil || !bytes.Equal(out, in.data) {
 					t.Fatalf("AppendDecode into nil = %d bytes, %v", len(out), err)
 				}
+				// AppendEncode after a prefix, into nil, a full buffer and a
+				// roomy one holding garbage: the prefix is kept and the
+				// record decodes.
+				for _, dst := range [][]byte{nil, []byte("kept"), append(bytes.Repeat([]byte{'#'}, 4<<10), "kept"...)[4<<10:]} {
+					n := len(dst)
+					out, err := enc.AppendEncode(t.Context(), dst, storage.KindCheckpoint, "session-1", "42", in.data)
+					if err != nil || string(out[:n]) != string(dst) || !bytes.HasPrefix(out[n:], []byte(prefix)) {
+						t.Fatalf("AppendEncode after %q = %.80q, %v", dst, out, err)
+					}
+					got, err := enc.Decode(t.Context(), storage.KindCheckpoint, "session-1", "42", out[n:])
+					if err != nil || !bytes.Equal(got, in.data) {
+						t.Fatalf("Decode of AppendEncode's record = %d bytes, %v", len(got), err)
+					}
+				}
 				buf := []byte("kept")
 				for range 2 { // the second time into the grown buffer
 					out, err := enc.AppendDecode(t.Context(), buf, storage.KindCheckpoint, "session-1", "42", stored)
@@ -182,5 +196,31 @@ func TestAEADAppendDecodeReusesTheBuffer(t *testing.T) {
 	runtime.ReadMemStats(&m)
 	if per := (m.TotalAlloc - before) / 100; per >= uint64(len(plain)/2) {
 		t.Errorf("AppendDecode allocates %d bytes per %d-byte record", per, len(plain))
+	}
+}
+
+// TestAEADAppendEncodeReusesTheBuffer checks that a writer encoding record
+// after record into one buffer allocates nothing for the stored form.
+func TestAEADAppendEncodeReusesTheBuffer(t *testing.T) {
+	for _, alg := range []codec.Algorithm{codec.XChaCha20Poly1305, codec.AES256GCM} {
+		enc := storage.Encoding{Codec: newTestAEAD(t, alg, "k1", testKey("k1"))}
+		plain := sessionEvent(2 << 10)
+		var buf []byte
+		allocs := testing.AllocsPerRun(50, func() {
+			out, err := enc.AppendEncode(t.Context(), buf[:0], storage.KindCheckpoint, "s", "7", plain)
+			if err != nil {
+				t.Fatal(err)
+			}
+			buf = out
+		})
+		// Two small ones: the associated data, which escapes into the
+		// AEAD, and the test key callback's copy of the key.
+		if allocs > 2 {
+			t.Errorf("%v: AppendEncode allocates %.0f times per record", alg, allocs)
+		}
+		got, err := enc.Decode(t.Context(), storage.KindCheckpoint, "s", "7", buf)
+		if err != nil || !bytes.Equal(got, plain) {
+			t.Errorf("%v: the last record = %d bytes, %v", alg, len(got), err)
+		}
 	}
 }
