@@ -342,13 +342,18 @@ func decodeSource(ctx context.Context, enc storage.Encoding, kind storage.Kind, 
 func encodeDest(ctx context.Context, enc storage.Encoding, kind storage.Kind, scope, record, file string, plain []byte) ([]byte, error) {
 	stored, err := enc.Encode(ctx, kind, scope, record, plain)
 	if err != nil {
-		var se *storage.Error
-		if errors.As(err, &se) {
-			return nil, se.At(file, record)
-		}
-		return nil, err
+		return nil, encodeError(err, file, record)
 	}
 	return stored, nil
+}
+
+// encodeError names file and record in err, an encoding error.
+func encodeError(err error, file, record string) error {
+	var se *storage.Error
+	if errors.As(err, &se) {
+		return se.At(file, record)
+	}
+	return err
 }
 
 // skipOrFail leaves out an unreadable record with SkipUnreadable, and

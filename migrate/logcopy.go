@@ -74,7 +74,7 @@ func (m *migration) copySession(ctx context.Context, s *scratch, u *unit, t *tal
 			}
 			break
 		}
-		stored, err := encodeDest(ctx, pr.dstEnc, storage.KindCheckpoint, sid, rec, dstPath, plain)
+		stored, err := w.encode(ctx, pr.dstEnc, sid, rec, dstPath, plain)
 		if err != nil {
 			return err
 		}
@@ -83,7 +83,7 @@ func (m *migration) copySession(ctx context.Context, s *scratch, u *unit, t *tal
 				return err
 			}
 		}
-		if err := w.add(stored); err != nil {
+		if err := w.next(); err != nil {
 			return err
 		}
 		c.Records++
@@ -165,12 +165,26 @@ type chunkWriter struct {
 	recs int64  // records written before buf
 }
 
-func (w *chunkWriter) add(line []byte) error {
+// encode appends the stored form of record rec of the log of sid, whose
+// plaintext is plain, to the buffered lines and returns it; it is valid
+// until next is called.
+func (w *chunkWriter) encode(ctx context.Context, enc storage.Encoding, sid, rec, path string, plain []byte) ([]byte, error) {
+	start := len(w.buf)
+	buf, err := enc.AppendEncode(ctx, w.buf, storage.KindCheckpoint, sid, rec, plain)
+	if err != nil {
+		return nil, encodeError(err, path, rec)
+	}
+	w.buf = append(buf, '\n')
+	return w.buf[start : len(w.buf)-1], nil
+}
+
+// next ends the record encode appended last, writing the buffered lines out
+// once they fill a chunk. In a dry run (no file) they are dropped.
+func (w *chunkWriter) next() error {
 	if w.f == nil {
+		w.buf = w.buf[:0]
 		return nil
 	}
-	w.buf = append(w.buf, line...)
-	w.buf = append(w.buf, '\n')
 	if len(w.buf) >= chunkSize {
 		return w.flush()
 	}
