@@ -1,0 +1,84 @@
+package session_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// TestCheckRecordAgreesWithHead checks CheckRecord against Head, which
+// applies the same checks to every record of a log (Verify and Read also
+// decode the events they check).
+func TestCheckRecordAgreesWithHead(t *testing.T) {
+	const ts = `"ts":"2026-07-22T12:00:00.000Z"`
+	first := `{"seq":1,"sessionId":"s1","parentSeq":null,` + ts + `,"event":{"type":"user","message":{"role":"user","content":"hi"}}}`
+	second := func(body string) string { return `{"seq":2,"sessionId":"s1","parentSeq":1,` + ts + `,` + body + `}` }
+	for _, tc := range []struct {
+		name, line string
+		ok         bool
+	}{
+		{"valid", second(`"event":{"type":"user","message":{"role":"user","content":"hi"}}`), true},
+		{"unknown event type", second(`"event":{"type":"future_event","x":1}`), true},
+		// Head does not decode the event's members; neither does
+		// CheckRecord.
+		{"event body of the wrong shape", second(`"event":{"type":"user","message":42}`), true},
+		{"escaped session id", `{"seq":2,"sessionId":"s\u0031","parentSeq":1,` + ts + `,"event":{"type":"summary"}}`, true},
+		{"wrong seq", `{"seq":3,"sessionId":"s1","parentSeq":2,` + ts + `,"event":{"type":"user"}}`, false},
+		{"wrong session", `{"seq":2,"sessionId":"s2","parentSeq":1,` + ts + `,"event":{"type":"user"}}`, false},
+		{"wrong parent", `{"seq":2,"sessionId":"s1","parentSeq":null,` + ts + `,"event":{"type":"user"}}`, false},
+		{"no ts", `{"seq":2,"sessionId":"s1","parentSeq":1,"event":{"type":"user"}}`, false},
+		{"bad ts", `{"seq":2,"sessionId":"s1","parentSeq":1,"ts":"yesterday","event":{"type":"user"}}`, false},
+		{"no event", second(`"x":1`), false},
+		{"event without a type", second(`"event":{"message":"hi"}`), false},
+		{"event type not a string", second(`"event":{"type":7}`), false},
+		{"not JSON", second(`"event":{"type":"user"`), false},
+		{"not an object", `[1,2]`, false},
+		{"an envelope", `{"liteAgentStorage":1,"codec":"gzip-v1","payload":"AAAA"}`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := session.CheckRecord([]byte(tc.line), "s1", 2)
+			var se *storage.Error
+			switch {
+			case tc.ok && err != nil:
+				t.Errorf("CheckRecord = %v, want nil", err)
+			case !tc.ok && !errors.As(err, &se):
+				t.Errorf("CheckRecord = %v, want a *storage.Error", err)
+			case !tc.ok && !strings.HasPrefix(se.Message, "Corrupt checkpoint record 2: "):
+				t.Errorf("message %q", se.Message)
+			}
+
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "s1.jsonl"), []byte(first+"\n"+tc.line+"\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			cp, err := session.NewFileCheckpointer(dir, session.FileOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = cp.Head(t.Context(), "s1")
+			if headOK := err == nil; headOK != tc.ok {
+				t.Errorf("Head = %v, CheckRecord ok = %v", err, tc.ok)
+			}
+		})
+	}
+	if err := session.CheckRecord([]byte(first), "s1", 1); err != nil {
+		t.Errorf("first record: %v", err)
+	}
+}
+
+func TestCheckRecordAllocatesNothingForAValidRecord(t *testing.T) {
+	line := []byte(`{"seq":7,"sessionId":"s1","parentSeq":6,"ts":"2026-07-22T12:00:00.000Z","event":{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"a \"quoted\" word"}]}}}`)
+	allocs := testing.AllocsPerRun(100, func() {
+		if err := session.CheckRecord(line, "s1", 7); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("CheckRecord allocates %.0f times", allocs)
+	}
+}
