@@ -98,6 +98,7 @@ type scratch struct {
 	br    *bufio.Reader
 	chunk []byte
 	back  []byte
+	src   []byte   // the plaintext of the source record
 	plain []byte   // the plaintext of a record decoded again
 	ids   []string // ids[i] is strconv.Itoa(i+1)
 	lock  carriedLock
@@ -116,7 +117,7 @@ func (s *scratch) writer(f *destFile) *chunkWriter {
 // long record are let go.
 func (s *scratch) keep(w *chunkWriter) {
 	s.chunk, s.back = small(w.buf), small(w.back)
-	s.plain = small(s.plain)
+	s.plain, s.src = small(s.plain), small(s.src)
 }
 
 // keepMax is the largest buffer a worker keeps from file to file.
@@ -330,12 +331,18 @@ func corrupt(kind storage.Kind, file, record, reason string) error {
 func decodeSource(ctx context.Context, enc storage.Encoding, kind storage.Kind, scope, record, file string, stored []byte) ([]byte, error) {
 	plain, err := enc.Decode(ctx, kind, scope, record, stored)
 	if err != nil {
-		if cerr := ctx.Err(); cerr != nil {
-			return nil, cerr
-		}
-		return nil, unreadable(err, file, record)
+		return nil, decodeError(ctx, err, file, record)
 	}
 	return plain, nil
+}
+
+// decodeError is the error of a source record that failed to decode:
+// ctx.Err() if ctx is done, and otherwise err marked unreadable.
+func decodeError(ctx context.Context, err error, file, record string) error {
+	if cerr := ctx.Err(); cerr != nil {
+		return cerr
+	}
+	return unreadable(err, file, record)
 }
 
 // encodeDest encodes one record for the destination.

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -62,7 +63,7 @@ func (m *migration) copySession(ctx context.Context, s *scratch, u *unit, t *tal
 		}
 		pos++
 		rec := s.id(pos)
-		plain, err := sessionRecord(ctx, pr.srcEnc, sid, path, pos, rec, l, text)
+		plain, err := sessionRecord(ctx, s, pr.srcEnc, pr.dstEnc, sid, path, pos, rec, l, text)
 		if err != nil {
 			rest, cerr := lr.countRest()
 			if cerr != nil {
@@ -103,26 +104,25 @@ func (m *migration) copySession(ctx context.Context, s *scratch, u *unit, t *tal
 
 // sessionRecord decodes and validates the record at position pos (1-based,
 // counting non-blank lines, record id rec) of the log of sid: it must decode
-// and be a record frame whose seq is pos, whose sessionId is sid and whose
-// parentSeq precedes it, with a valid event.
-func sessionRecord(ctx context.Context, enc storage.Encoding, sid, path string, pos int64, rec string, l line, text []byte) ([]byte, error) {
+// and pass the checks a reader applies to every record (session.CheckRecord:
+// a frame whose seq is pos, whose sessionId is sid and whose parentSeq
+// precedes it, with a time and an event with a type). The event's body is
+// copied as it is, not decoded. An encoded destination also requires valid
+// UTF-8, which a plaintext log need not hold.
+func sessionRecord(ctx context.Context, s *scratch, enc, dst storage.Encoding, sid, path string, pos int64, rec string, l line, text []byte) ([]byte, error) {
 	if l.tooLong {
 		return nil, corrupt(storage.KindCheckpoint, path, rec, "line exceeds the length limit")
 	}
-	plain, err := decodeSource(ctx, enc, storage.KindCheckpoint, sid, rec, path, text)
+	plain, err := enc.AppendDecode(ctx, s.src[:0], storage.KindCheckpoint, sid, rec, text)
 	if err != nil {
-		return nil, err
+		return nil, decodeError(ctx, err, path, rec)
 	}
-	var ev session.StoredEvent
-	switch {
-	case ev.UnmarshalJSON(plain) != nil:
-		return nil, corrupt(storage.KindCheckpoint, path, rec, "not a valid log record")
-	case ev.Seq != pos:
-		return nil, corrupt(storage.KindCheckpoint, path, rec, "seq is not "+rec)
-	case ev.SessionID != sid:
-		return nil, corrupt(storage.KindCheckpoint, path, rec, "sessionId does not match")
-	case ev.ParentSeq != pos-1:
-		return nil, corrupt(storage.KindCheckpoint, path, rec, "parentSeq does not precede seq")
+	s.src = plain
+	if err := session.CheckRecord(plain, sid, pos); err != nil {
+		return nil, unreadable(err, path, rec)
+	}
+	if dst.Encoded() && !utf8.Valid(plain) {
+		return nil, corrupt(storage.KindCheckpoint, path, rec, "the record is not valid UTF-8, which encoded storage requires")
 	}
 	return plain, nil
 }

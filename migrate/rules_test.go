@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -441,4 +443,67 @@ func TestWritebackErrorSeenByABackgroundSyncFailsTheMigration(t *testing.T) {
 		}
 	}
 	unchanged(t, src.home, before)
+}
+
+// TestSessionRecordsAreCheckedAsAReaderChecksThem checks that a log record
+// is refused exactly when a reader must refuse it (its frame: seq,
+// sessionId, parentSeq, ts, an event with a type) and that an event body
+// of the wrong shape is copied byte for byte, as the log holds it.
+func TestSessionRecordsAreCheckedAsAReaderChecksThem(t *testing.T) {
+	const ts = `"ts":"2026-07-22T12:00:00.000Z"`
+	first := `{"seq":1,"sessionId":"s1","parentSeq":null,` + ts + `,"event":{"type":"user","message":{"role":"user","content":"hi"}}}`
+	for _, tc := range []struct {
+		name, second string
+		copied       bool
+	}{
+		{"event body of the wrong shape", `{"seq":2,"sessionId":"s1","parentSeq":1,` + ts + `,"event":{"type":"user","message":42}}`, true},
+		{"unknown event type", `{"seq":2,"sessionId":"s1","parentSeq":1,` + ts + `,"event":{"type":"from_the_future"}}`, true},
+		{"seq out of place", `{"seq":3,"sessionId":"s1","parentSeq":2,` + ts + `,"event":{"type":"user"}}`, false},
+		{"another session's record", `{"seq":2,"sessionId":"s2","parentSeq":1,` + ts + `,"event":{"type":"user"}}`, false},
+		{"event without a type", `{"seq":2,"sessionId":"s1","parentSeq":1,` + ts + `,"event":{"message":"hi"}}`, false},
+		// A plaintext log may hold any bytes; encoded storage holds UTF-8.
+		{"not UTF-8", `{"seq":2,"sessionId":"s1","parentSeq":1,` + ts + `,"event":{"type":"user","message":{"role":"user","content":"h` + "\xff" + `i"}}}`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			home := t.TempDir()
+			p := resolve(t, workdir, storage.Options{Home: home})
+			if err := os.MkdirAll(p.SessionsDir, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			log := first + "\n" + tc.second + "\n"
+			write(t, filepath.Join(p.SessionsDir, "s1.jsonl"), log)
+			to := aead(t, "k1", 1)
+			dstHome := t.TempDir()
+			rep, err := migrate.Run(t.Context(), migrate.Options{
+				From: migrate.Endpoint{Workdir: workdir, Storage: storage.Options{Home: home}},
+				To:   migrate.Endpoint{Storage: storage.Options{Home: dstHome, Codec: to}},
+			})
+			if !tc.copied {
+				var se *storage.Error
+				if !errors.Is(err, migrate.ErrUnreadable) || !errors.As(err, &se) || se.Record != "2" {
+					t.Fatalf("Run = %v, want ErrUnreadable naming record 2", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			stored, err := os.ReadFile(filepath.Join(rep.Destination.Root, "sessions", "s1.jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			enc := storage.Encoding{Codec: to, ProjectID: rep.Destination.Hash}
+			var got []string
+			for i, line := range strings.Split(strings.TrimSuffix(string(stored), "\n"), "\n") {
+				plain, err := enc.Decode(t.Context(), storage.KindCheckpoint, "s1", strconv.Itoa(i+1), []byte(line))
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, string(plain))
+			}
+			if want := []string{first, tc.second}; !slices.Equal(got, want) {
+				t.Errorf("the copy holds\n%q\nwant\n%q", got, want)
+			}
+		})
+	}
 }
