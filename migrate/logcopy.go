@@ -113,11 +113,16 @@ func sessionRecord(ctx context.Context, s *scratch, enc, dst storage.Encoding, s
 	if l.tooLong {
 		return nil, corrupt(storage.KindCheckpoint, path, rec, "line exceeds the length limit")
 	}
-	plain, err := enc.AppendDecode(ctx, s.src[:0], storage.KindCheckpoint, sid, rec, text)
-	if err != nil {
-		return nil, decodeError(ctx, err, path, rec)
+	plain := text
+	if enc.Encoded() {
+		var err error
+		plain, err = enc.AppendDecode(ctx, s.src[:0], storage.KindCheckpoint, sid, rec, text)
+		if err != nil {
+			return nil, decodeError(ctx, err, path, rec)
+		}
+		s.src = plain
 	}
-	s.src = plain
+	// Without a codec, CheckRecord refuses an envelope as Decode would.
 	if err := session.CheckRecord(plain, sid, pos); err != nil {
 		return nil, unreadable(err, path, rec)
 	}

@@ -21,24 +21,26 @@ func TestCheckRecordAgreesWithHead(t *testing.T) {
 	for _, tc := range []struct {
 		name, line string
 		ok         bool
+		message    string // the start of the error's message, if not ok
 	}{
-		{"valid", second(`"event":{"type":"user","message":{"role":"user","content":"hi"}}`), true},
-		{"unknown event type", second(`"event":{"type":"future_event","x":1}`), true},
+		{"valid", second(`"event":{"type":"user","message":{"role":"user","content":"hi"}}`), true, ""},
+		{"unknown event type", second(`"event":{"type":"future_event","x":1}`), true, ""},
 		// Head does not decode the event's members; neither does
 		// CheckRecord.
-		{"event body of the wrong shape", second(`"event":{"type":"user","message":42}`), true},
-		{"escaped session id", `{"seq":2,"sessionId":"s\u0031","parentSeq":1,` + ts + `,"event":{"type":"summary"}}`, true},
-		{"wrong seq", `{"seq":3,"sessionId":"s1","parentSeq":2,` + ts + `,"event":{"type":"user"}}`, false},
-		{"wrong session", `{"seq":2,"sessionId":"s2","parentSeq":1,` + ts + `,"event":{"type":"user"}}`, false},
-		{"wrong parent", `{"seq":2,"sessionId":"s1","parentSeq":null,` + ts + `,"event":{"type":"user"}}`, false},
-		{"no ts", `{"seq":2,"sessionId":"s1","parentSeq":1,"event":{"type":"user"}}`, false},
-		{"bad ts", `{"seq":2,"sessionId":"s1","parentSeq":1,"ts":"yesterday","event":{"type":"user"}}`, false},
-		{"no event", second(`"x":1`), false},
-		{"event without a type", second(`"event":{"message":"hi"}`), false},
-		{"event type not a string", second(`"event":{"type":7}`), false},
-		{"not JSON", second(`"event":{"type":"user"`), false},
-		{"not an object", `[1,2]`, false},
-		{"an envelope", `{"liteAgentStorage":1,"codec":"gzip-v1","payload":"AAAA"}`, false},
+		{"event body of the wrong shape", second(`"event":{"type":"user","message":42}`), true, ""},
+		{"escaped session id", `{"seq":2,"sessionId":"s\u0031","parentSeq":1,` + ts + `,"event":{"type":"summary"}}`, true, ""},
+		{"wrong seq", `{"seq":3,"sessionId":"s1","parentSeq":2,` + ts + `,"event":{"type":"user"}}`, false, ""},
+		{"wrong session", `{"seq":2,"sessionId":"s2","parentSeq":1,` + ts + `,"event":{"type":"user"}}`, false, ""},
+		{"wrong parent", `{"seq":2,"sessionId":"s1","parentSeq":null,` + ts + `,"event":{"type":"user"}}`, false, ""},
+		{"no ts", `{"seq":2,"sessionId":"s1","parentSeq":1,"event":{"type":"user"}}`, false, ""},
+		{"bad ts", `{"seq":2,"sessionId":"s1","parentSeq":1,"ts":"yesterday","event":{"type":"user"}}`, false, ""},
+		{"no event", second(`"x":1`), false, ""},
+		{"event without a type", second(`"event":{"message":"hi"}`), false, ""},
+		{"event type not a string", second(`"event":{"type":7}`), false, ""},
+		{"not JSON", second(`"event":{"type":"user"`), false, ""},
+		{"not an object", `[1,2]`, false, ""},
+		{"an envelope", `{"liteAgentStorage":1,"codec":"gzip-v1","payload":"AAAA"}`, false, "Encoded storage requires its configured codec"},
+		{"a torn envelope", `{"liteAgentStorage":1,"codec":"gzip-v1","payl`, false, "Encoded storage requires its configured codec"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := session.CheckRecord([]byte(tc.line), "s1", 2)
@@ -48,7 +50,9 @@ func TestCheckRecordAgreesWithHead(t *testing.T) {
 				t.Errorf("CheckRecord = %v, want nil", err)
 			case !tc.ok && !errors.As(err, &se):
 				t.Errorf("CheckRecord = %v, want a *storage.Error", err)
-			case !tc.ok && !strings.HasPrefix(se.Message, "Corrupt checkpoint record 2: "):
+			case !tc.ok && tc.message != "" && se.Message != tc.message:
+				t.Errorf("message %q, want %q", se.Message, tc.message)
+			case !tc.ok && tc.message == "" && !strings.HasPrefix(se.Message, "Corrupt checkpoint record 2: "):
 				t.Errorf("message %q", se.Message)
 			}
 

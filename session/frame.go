@@ -1,11 +1,13 @@
 package session
 
 import (
+	"bytes"
 	"errors"
 	"strconv"
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/internal/jsonstr"
+	"github.com/lite-agent/lite-agent-go/storage"
 )
 
 // StoredEvent is one record of a session log: an [Event] with its place in
@@ -66,15 +68,21 @@ func (s *StoredEvent) UnmarshalJSON(data []byte) error {
 // parentSeq is seq-1 (null for the first), with an ISO 8601 ts and an event
 // object with a string type. The event's other members are not decoded.
 // A problem yields a *storage.Error whose message is the reader's ("Corrupt
-// checkpoint record <seq>: …"); a valid record costs no allocation. Tools
+// checkpoint record <seq>: …", or for an encoded envelope "Encoded storage
+// requires its configured codec"); a valid record costs no allocation. Tools
 // that copy logs record by record, such as migrations, use it to refuse
 // what a reader would refuse.
 func CheckRecord(line []byte, sessionID string, seq int64) error {
 	var f frame
 	r := reader{b: line}
 	f.parse(&r, false)
-	if f.envelope && f.problem == "" {
-		f.problem, f.kind = "the record is encoded", ProblemDecode
+	if f.envelope || f.problem != "" && bytes.Contains(line, []byte(`"liteAgentStorage"`)) {
+		// An envelope, torn or not: the reader's refusal of an encoded
+		// record in a log it reads without a codec.
+		return &storage.Error{
+			Op: "decode", Kind: storage.KindCheckpoint, Record: strconv.FormatInt(seq, 10),
+			Message: "Encoded storage requires its configured codec",
+		}
 	}
 	f.check(sessionID, seq)
 	if f.problem != "" {
