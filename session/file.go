@@ -623,7 +623,8 @@ func encodeBatch(ctx context.Context, enc storage.Encoding, buf []byte, id, file
 		if scratch, err = appendRecord(scratch[:0], seq, id, parent, ts, ev); err != nil {
 			return nil, encodeError(file, rec, err)
 		}
-		out, err := enc.Encode(ctx, storage.KindCheckpoint, id, rec, scratch)
+		start := len(buf)
+		out, err := enc.AppendEncode(ctx, buf, storage.KindCheckpoint, id, rec, scratch)
 		if err != nil {
 			if cerr := ctx.Err(); cerr != nil {
 				return nil, cerr
@@ -634,11 +635,10 @@ func encodeBatch(ctx context.Context, enc storage.Encoding, buf []byte, id, file
 			}
 			return nil, &storage.Error{Op: "encode", Kind: storage.KindCheckpoint, File: file, Record: rec, Message: "Storage encode failed (checkpoint)"}
 		}
-		if len(out) > maxLine {
+		if len(out)-start > maxLine {
 			return nil, tooLongError(file, rec)
 		}
-		buf = append(buf, out...)
-		buf = append(buf, '\n')
+		buf = append(out, '\n')
 	}
 	return buf, nil
 }
