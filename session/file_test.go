@@ -16,6 +16,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/lite-agent/lite-agent-go/storage/codec"
 )
 
 func TestLogBytesMatchTheDocumentedFormat(t *testing.T) {
@@ -549,5 +550,27 @@ func TestTailReadMemoryDoesNotGrowWithTheLog(t *testing.T) {
 	if bigAllocs > smallAllocs+20 || bigBytes > smallBytes+64<<10 {
 		t.Errorf("reading the last 10 records of a 20x longer log costs %v allocs / %d B instead of %v / %d",
 			bigAllocs, bigBytes, smallAllocs, smallBytes)
+	}
+}
+
+// TestOverlongEncodedRecordsAreNeverWritten checks the line limit against
+// the stored form of an encoded record, which is longer than its
+// plaintext: a record whose plaintext fits but whose envelope does not is
+// refused, and the log is unchanged.
+func TestOverlongEncodedRecordsAreNeverWritten(t *testing.T) {
+	dir := t.TempDir()
+	enc := storage.Encoding{Codec: aead(t, codec.XChaCha20Poly1305, "k1", 1)}
+	cp := newCP(t, dir, session.FileOptions{Encoding: enc})
+	session.SetMaxLine(cp, 600)
+	appendTexts(t, cp, "long", "short")
+	before := readFile(t, filepath.Join(dir, "long.jsonl"))
+	// About 500 bytes of plaintext, about 770 stored.
+	_, err := cp.Append(t.Context(), "long", []session.Event{userText("short"), userText(strings.Repeat("x", 400))}, session.AnyHead)
+	storageError(t, err, "line length limit")
+	if after := readFile(t, filepath.Join(dir, "long.jsonl")); string(after) != string(before) {
+		t.Error("a batch holding an overlong record was written")
+	}
+	if got := readTexts(t, cp, "long"); !slices.Equal(got, []string{"short"}) {
+		t.Errorf("read %v", got)
 	}
 }
