@@ -71,6 +71,25 @@ func childHold(target string) int {
 	select {}
 }
 
+// startHolder starts a child process that takes the lock of target (with a
+// 1 s stale period) and holds it until killed, and waits until it has it.
+func startHolder(t *testing.T, target string) *exec.Cmd {
+	t.Helper()
+	cmd := child(t, "hold", target)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || line != "locked\n" {
+		t.Fatalf("child said %q, %v", line, err)
+	}
+	return cmd
+}
+
 func child(t *testing.T, mode, target string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
@@ -108,19 +127,7 @@ func TestLockExcludesProcesses(t *testing.T) {
 
 func TestKilledHolderIsTakenOverAfterStalePeriod(t *testing.T) {
 	target := filepath.Join(t.TempDir(), "log.jsonl")
-	cmd := child(t, "hold", target)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil || line != "locked\n" {
-		t.Fatalf("child said %q, %v", line, err)
-	}
+	cmd := startHolder(t, target)
 
 	// While the holder lives it refreshes the lock, so nobody takes it over.
 	opts := filelock.Options{Stale: time.Second, Timeout: 2500 * time.Millisecond}

@@ -1,7 +1,6 @@
 package filelock_test
 
 import (
-	"bufio"
 	"errors"
 	"io/fs"
 	"os"
@@ -87,18 +86,7 @@ func TestMoveOntoAHeldLockLeavesBothAlone(t *testing.T) {
 	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
 
 	// b is held by another process.
-	cmd := child(t, "hold", b)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || line != "locked\n" {
-		t.Fatalf("child said %q, %v", line, err)
-	}
+	startHolder(t, b)
 	theirs, err := os.Lstat(b + filelock.Suffix)
 	if err != nil {
 		t.Fatal(err)
@@ -134,9 +122,9 @@ func TestMovedLockIsStampedAndKeptFresh(t *testing.T) {
 
 	// A lock whose last stamp is 300 ms old, moved: without a new stamp
 	// the next acquirer would take it over within 100 ms.
-	l3 := acquire(t, a, o2)
+	old := acquire(t, a, o2)
 	time.Sleep(300 * time.Millisecond)
-	if err := l3.Move(b); err != nil {
+	if err := old.Move(b); err != nil {
 		t.Fatal(err)
 	}
 	st, err := os.Lstat(b + filelock.Suffix)
@@ -149,21 +137,21 @@ func TestMovedLockIsStampedAndKeptFresh(t *testing.T) {
 	if !held(t, b, o2) {
 		t.Error("the moved lock was taken over as stale")
 	}
-	_ = l3.Release()
+	_ = old.Release()
 
 	// Refreshing follows the move.
-	l4 := acquire(t, a, o)
-	if err := l4.Move(b); err != nil {
+	moved := acquire(t, a, o)
+	if err := moved.Move(b); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(600 * time.Millisecond)
-	if err := l4.Check(); err != nil {
+	if err := moved.Check(); err != nil {
 		t.Fatal(err)
 	}
 	if !held(t, b, o) {
 		t.Error("the moved lock went stale: refreshing stopped at the move")
 	}
-	if err := l4.Release(); err != nil {
+	if err := moved.Release(); err != nil {
 		t.Fatal(err)
 	}
 }
