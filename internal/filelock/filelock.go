@@ -16,6 +16,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -79,10 +80,10 @@ func (o Options) withDefaults() Options {
 
 // A Lock is a held lock. Release it exactly once.
 type Lock struct {
-	path    string
 	refresh time.Duration
 
 	mu          sync.Mutex  // guards the fields below
+	path        string      // the lock directory; Move changes it
 	timer       *time.Timer // fires the next refresh; nil once released
 	mtime       time.Time   // the mtime this holder last set
 	ino         uint64
@@ -259,7 +260,11 @@ func (l *Lock) Check() error {
 }
 
 // Path returns the lock directory's path.
-func (l *Lock) Path() string { return l.path }
+func (l *Lock) Path() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.path
+}
 
 // Move hands the held lock over to target, whose lock directory must be in
 // the same directory as this lock's: the lock directory is renamed to
@@ -269,16 +274,21 @@ func (l *Lock) Path() string { return l.path }
 // taking the next costs creating and removing a directory, which some file
 // systems make expensive.
 //
-// If target is locked, Move returns an error matching fs.ErrExist and the
-// lock stays where it was. Where no-replace renames are not available (other
-// systems than Linux, or a file system without them) it returns an error
-// matching errors.ErrUnsupported: release the lock and acquire target's
-// instead. A lock found compromised yields a *storage.Error, as from Check.
+// If target is locked, Move returns a *storage.Error matching fs.ErrExist
+// and the lock stays where it was. Where no-replace renames are not
+// available (other systems than Linux, or a file system without them) it
+// returns one matching errors.ErrUnsupported: release the lock and acquire
+// target's instead. A lock found compromised yields a *storage.Error, as
+// from Check; the lock is then no longer held anywhere.
 func (l *Lock) Move(target string) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	path := target + Suffix
 	if l.released {
 		return &storage.Error{Op: "lock", File: l.path, Message: "lock was released"}
+	}
+	if filepath.Dir(path) != filepath.Dir(l.path) {
+		return &storage.Error{Op: "lock", File: path, Message: "a lock moves only within its directory"}
 	}
 	if l.compromised != nil {
 		return l.compromised
@@ -286,12 +296,25 @@ func (l *Lock) Move(target string) error {
 	if err := l.verifyLocked(); err != nil {
 		return err
 	}
-	path := target + Suffix
 	if err := renameNoReplace(l.path, path); err != nil {
-		if errors.Is(err, fs.ErrExist) || errors.Is(err, errors.ErrUnsupported) {
-			return err
+		switch {
+		case errors.Is(err, fs.ErrExist):
+			return (&storage.Error{Op: "lock", File: path, Message: "lock is held by another process"}).WithCause(fs.ErrExist)
+		case errors.Is(err, errors.ErrUnsupported):
+			return (&storage.Error{Op: "lock", File: path, Message: "cannot move locks here"}).WithCause(errors.ErrUnsupported)
 		}
 		return (&storage.Error{Op: "lock", File: path, Message: "cannot move lock"}).WithCause(err)
+	}
+	// What was renamed must be our directory: if another process took
+	// over and replaced the lock after verifyLocked looked, the rename
+	// moved theirs. Give it back, unstamped, and report ours lost.
+	st, err := os.Lstat(path)
+	if err != nil || !st.IsDir() || inode(st) != l.ino {
+		if err == nil {
+			_ = renameNoReplace(path, l.path)
+		}
+		l.compromised = &storage.Error{Op: "lock", File: l.path, Message: "lock was compromised"}
+		return l.compromised
 	}
 	l.path = path
 	// The rename kept the mtime of the last stamp, at most one refresh
@@ -301,9 +324,8 @@ func (l *Lock) Move(target string) error {
 	if err := os.Chtimes(path, now, now); err != nil {
 		return (&storage.Error{Op: "lock", File: path, Message: "lock was compromised"}).WithCause(err)
 	}
-	st, err := os.Lstat(path)
-	if err != nil || !st.IsDir() || inode(st) != l.ino {
-		return &storage.Error{Op: "lock", File: path, Message: "lock was compromised"}
+	if st, err = os.Lstat(path); err != nil {
+		return (&storage.Error{Op: "lock", File: path, Message: "lock was compromised"}).WithCause(err)
 	}
 	l.mtime = st.ModTime()
 	l.timer.Reset(l.refresh)

@@ -48,6 +48,11 @@ func TestMoveHandsTheLockToTheNextTarget(t *testing.T) {
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
 	l := acquire(t, a, filelock.Options{})
+	elsewhere := filepath.Join(t.TempDir(), "c.jsonl")
+	var se *storage.Error
+	if err := l.Move(elsewhere); !errors.As(err, &se) {
+		t.Errorf("Move to another directory = %v, want a *storage.Error", err)
+	}
 	if err := l.Move(b); err != nil {
 		t.Fatal(err)
 	}
@@ -93,8 +98,10 @@ func TestMoveOntoAHeldLockLeavesBothAlone(t *testing.T) {
 	}
 
 	l := acquire(t, a, filelock.Options{})
-	if err := l.Move(b); !errors.Is(err, fs.ErrExist) {
-		t.Fatalf("Move onto a held lock = %v, want fs.ErrExist", err)
+	err = l.Move(b)
+	var se *storage.Error
+	if !errors.Is(err, fs.ErrExist) || !errors.As(err, &se) || se.File != b+filelock.Suffix {
+		t.Fatalf("Move onto a held lock = %v, want a *storage.Error naming it, matching fs.ErrExist", err)
 	}
 	if err := l.Check(); err != nil {
 		t.Errorf("the lock is no longer held after the refused move: %v", err)
