@@ -106,6 +106,8 @@ func (e Encoding) appendEncode(ctx context.Context, dst []byte, kind Kind, scope
 	var out []byte
 	var err error
 	ae, inPlace := e.Codec.(AppendEncoder)
+	// Encode (dst nil) sizes its result exactly: its caller keeps it.
+	inPlace = inPlace && dst != nil
 	if inPlace {
 		// The codec appends its output past the room the envelope of an
 		// output of the guessed length takes, so that encoding the output
@@ -114,7 +116,11 @@ func (e Encoding) appendEncode(ctx context.Context, dst []byte, kind Kind, scope
 		at := base + envelopeSize(id, guess)
 		dst = slices.Grow(dst, at-base+guess)
 		out, err = ae.AppendEncode(ctx, dst[:at], plaintext, sc)
-		if err == nil && out != nil {
+		switch {
+		case err != nil || out == nil:
+		case len(out) < at:
+			out = nil // not appended to dst: refused below
+		default:
 			aliased := unsafe.SliceData(out) == unsafe.SliceData(dst)
 			out = out[at:]
 			if aliased && base+envelopeSize(id, len(out)) > at {

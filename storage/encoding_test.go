@@ -296,6 +296,7 @@ type appendCodec struct {
 	testCodec
 	pad   int
 	fresh bool
+	own   bool // returns only its output, ignoring dst: a broken AppendEncoder
 }
 
 func (c *appendCodec) Encode(ctx context.Context, p []byte, sc storage.Context) ([]byte, error) {
@@ -308,6 +309,9 @@ func (c *appendCodec) AppendEncode(_ context.Context, dst, p []byte, _ storage.C
 	}
 	if c.fresh {
 		dst = append([]byte(nil), dst...)
+	}
+	if c.own {
+		dst = nil
 	}
 	for _, b := range p {
 		dst = append(dst, b^0x5a)
@@ -360,6 +364,7 @@ func TestAppendEncodeErrorsAreEncodeErrors(t *testing.T) {
 	for _, c := range []storage.Codec{
 		&appendCodec{testCodec: testCodec{id: "pad-v1", failEnc: true, secretErr: secret}},
 		&testCodec{id: "xor-v1", nilOut: true},
+		&appendCodec{testCodec: testCodec{id: "pad-v1"}, own: true},
 	} {
 		enc := storage.Encoding{Codec: c}
 		out, err := enc.AppendEncode(t.Context(), []byte("kept"), storage.KindCheckpoint, "s1", "3", []byte("{}"))

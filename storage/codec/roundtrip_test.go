@@ -35,6 +35,10 @@ func TestEveryCodecRoundTripsRecordsThroughEncoding(t *testing.T) {
 				if err != nil {
 					t.Fatalf("Encode: %v", err)
 				}
+				// Callers keep what Encode returns: no room to spare.
+				if cap(stored) > len(stored)+len(stored)/8+64 {
+					t.Errorf("Encode returned %d bytes in a buffer of %d", len(stored), cap(stored))
+				}
 				prefix := `{"liteAgentStorage":1,"codec":"` + c.codec.ID() + `","payload":"`
 				if !bytes.HasPrefix(stored, []byte(prefix)) {
 					t.Fatalf("stored form does not start with %s: %.80s", prefix, stored)
