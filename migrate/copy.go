@@ -163,6 +163,12 @@ func (m *migration) copyUnit(ctx context.Context, s *scratch, u *unit) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if u.kind != unitSession && u.kind != unitArchive {
+		// The carried lock is for the sessions directory: let it go
+		// rather than hold it while this unit waits for other locks.
+		// A lock found lost here guarded a record already checked.
+		_ = s.lock.release()
+	}
 	t := &tally{m: m, u: u}
 	var err error
 	switch u.kind {
@@ -244,14 +250,15 @@ func lockSource(ctx context.Context, d *safefs.Dir, rel string, opts filelock.Op
 }
 
 // carriedLock is the source lock a worker holds. When the worker finishes
-// one file and goes on to the next in the same directory, it moves the lock
-// there (filelock's Move, a rename) instead of removing the lock directory
-// and creating another: creating directories is the dearest part of locking
-// on some file systems, and a migration locks every log in turn. The lock is
-// released when the next file is elsewhere or locked by someone else, before
-// Progress is called between files, and when the worker stops, so that no
-// source lock outlives the migration or is held while the caller's code
-// runs between files.
+// one log or archive and goes on to the next in the same directory, it
+// moves the lock there (filelock's Move, a rename) instead of removing the
+// lock directory and creating another: creating directories is the dearest
+// part of locking on some file systems, and a migration locks every log in
+// turn. The lock is released when the next file is in another directory,
+// is locked by someone else or is not a log or archive, before Progress is
+// called between files, and when the worker stops, so that no source lock
+// outlives the migration, is held while the worker waits for another, or
+// is held while the caller's code runs between files.
 type carriedLock struct {
 	lock   *filelock.Lock
 	held   *os.File    // the lock directory, open: see lockSource

@@ -447,3 +447,40 @@ func TestSourceLocksAreHonored(t *testing.T) {
 		})
 	}
 }
+
+// TestNoSessionLockIsHeldWhileWaitingForAnother checks that a worker does
+// not keep the lock of the last log it copied while it goes on to other
+// files: with one worker and a task list locked by someone else, the
+// migration waits for that lock holding no session's.
+func TestNoSessionLockIsHeldWhileWaitingForAnother(t *testing.T) {
+	src := buildProject(t, t.TempDir(), workdir, nil, "")
+	lock, err := filelock.Acquire(t.Context(), filepath.Join(src.paths.TasksDir, "shared"), filelock.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := migrate.Run(t.Context(), migrate.Options{
+			From:    migrate.Endpoint{Workdir: workdir, Storage: src.opts},
+			To:      migrate.Endpoint{Storage: storage.Options{Home: t.TempDir()}},
+			Workers: 1,
+		})
+		done <- err
+	}()
+	time.Sleep(500 * time.Millisecond) // the worker is waiting for the task list by now
+	entries, err := os.ReadDir(src.paths.SessionsDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), filelock.Suffix) {
+			t.Errorf("%s is held while the migration waits for a task list", e.Name())
+		}
+	}
+	if err := lock.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
