@@ -123,7 +123,7 @@ func sessionRecord(ctx context.Context, s *scratch, enc, dst storage.Encoding, s
 		s.src = plain
 	}
 	// Without a codec, CheckRecord refuses an envelope as Decode would.
-	if err := session.CheckRecord(plain, sid, pos); err != nil {
+	if err := session.CheckRecord(plain, sid, pos, enc.Encoded()); err != nil {
 		return nil, unreadable(err, path, rec)
 	}
 	if dst.Encoded() && !utf8.Valid(plain) {

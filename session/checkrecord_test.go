@@ -9,6 +9,7 @@ import (
 
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/lite-agent/lite-agent-go/storage/codec"
 )
 
 // TestCheckRecordAgreesWithHead checks CheckRecord against Head, which
@@ -43,7 +44,7 @@ func TestCheckRecordAgreesWithHead(t *testing.T) {
 		{"a torn envelope", `{"liteAgentStorage":1,"codec":"gzip-v1","payl`, false, "Encoded storage requires its configured codec"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := session.CheckRecord([]byte(tc.line), "s1", 2)
+			err := session.CheckRecord([]byte(tc.line), "s1", 2, false)
 			var se *storage.Error
 			switch {
 			case tc.ok && err != nil:
@@ -70,7 +71,7 @@ func TestCheckRecordAgreesWithHead(t *testing.T) {
 			}
 		})
 	}
-	if err := session.CheckRecord([]byte(first), "s1", 1); err != nil {
+	if err := session.CheckRecord([]byte(first), "s1", 1, false); err != nil {
 		t.Errorf("first record: %v", err)
 	}
 }
@@ -78,11 +79,42 @@ func TestCheckRecordAgreesWithHead(t *testing.T) {
 func TestCheckRecordAllocatesNothingForAValidRecord(t *testing.T) {
 	line := []byte(`{"seq":7,"sessionId":"s1","parentSeq":6,"ts":"2026-07-22T12:00:00.000Z","event":{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"a \"quoted\" word"}]}}}`)
 	allocs := testing.AllocsPerRun(100, func() {
-		if err := session.CheckRecord(line, "s1", 7); err != nil {
+		if err := session.CheckRecord(line, "s1", 7, false); err != nil {
 			t.Fatal(err)
 		}
 	})
 	if allocs != 0 {
 		t.Errorf("CheckRecord allocates %.0f times", allocs)
+	}
+}
+
+// TestCheckRecordOfAnEncodedLogTakesAnEnvelopeKey checks that a decoded
+// record holding a liteAgentStorage member is judged by its frame, as the
+// reader of an encoded log judges it, and refused in a plaintext log.
+func TestCheckRecordOfAnEncodedLogTakesAnEnvelopeKey(t *testing.T) {
+	line := []byte(`{"seq":1,"sessionId":"s1","parentSeq":null,"ts":"2026-07-22T12:00:00.000Z","liteAgentStorage":1,"event":{"type":"user"}}`)
+	if err := session.CheckRecord(line, "s1", 1, true); err != nil {
+		t.Errorf("encoded log: %v", err)
+	}
+	var se *storage.Error
+	if err := session.CheckRecord(line, "s1", 1, false); !errors.As(err, &se) || se.Message != "Encoded storage requires its configured codec" {
+		t.Errorf("plaintext log: %v", err)
+	}
+
+	dir := t.TempDir()
+	enc := storage.Encoding{Codec: codec.Gzip()}
+	stored, err := enc.Encode(t.Context(), storage.KindCheckpoint, "s1", "1", line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "s1.jsonl"), append(stored, '\n'), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cp, err := session.NewFileCheckpointer(dir, session.FileOptions{Encoding: enc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cp.Head(t.Context(), "s1"); err != nil {
+		t.Errorf("Head of the encoded log: %v", err)
 	}
 }

@@ -67,18 +67,19 @@ func (s *StoredEvent) UnmarshalJSON(data []byte) error {
 // a JSON object whose seq is seq, whose sessionId is sessionID, whose
 // parentSeq is seq-1 (null for the first), with an ISO 8601 ts and an event
 // object with a string type. The event's other members are not decoded.
-// A problem yields a *storage.Error whose message is the reader's ("Corrupt
-// checkpoint record <seq>: …", or for an encoded envelope "Encoded storage
-// requires its configured codec"); a valid record costs no allocation. Tools
-// that copy logs record by record, such as migrations, use it to refuse
-// what a reader would refuse.
-func CheckRecord(line []byte, sessionID string, seq int64) error {
+// encoded says whether the log is encoded (line is then a record's decoded
+// plaintext); a line of a plaintext log that is an encoded envelope is
+// refused as the reader refuses it. A problem yields a *storage.Error whose
+// message is the reader's ("Corrupt checkpoint record <seq>: …", or
+// "Encoded storage requires its configured codec"); a valid record costs
+// no allocation. Tools that copy logs record by record, such as
+// migrations, use it to refuse what a reader would refuse.
+func CheckRecord(line []byte, sessionID string, seq int64, encoded bool) error {
 	var f frame
 	r := reader{b: line}
 	f.parse(&r, false)
-	if f.envelope || f.problem != "" && bytes.Contains(line, []byte(`"liteAgentStorage"`)) {
-		// An envelope, torn or not: the reader's refusal of an encoded
-		// record in a log it reads without a codec.
+	if !encoded && (f.envelope || f.problem != "" && bytes.Contains(line, []byte(`"liteAgentStorage"`))) {
+		// An envelope, torn or not, in a plaintext log.
 		return &storage.Error{
 			Op: "decode", Kind: storage.KindCheckpoint, Record: strconv.FormatInt(seq, 10),
 			Message: "Encoded storage requires its configured codec",
