@@ -111,10 +111,8 @@ func cpuTime(b *testing.B) time.Duration {
 //
 // The copy does not sync, as cp -r does not; the migration must make its
 // destination durable before it removes the marker. The file system is
-// synced between the two timed parts (untimed), so that the migration's
-// syncs write back only the migration's own files, not the copy's, and
-// after each round, so that neither side pays for the removal of the last
-// round's trees.
+// synced (untimed) after each timed part, so that the migration's syncs
+// write back only the migration's own files, never the copy's.
 //
 // Each round keeps its trees until the case ends, and the two sides take
 // turns going first: on ext4 without a journal, creating files soon after
