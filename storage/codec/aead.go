@@ -11,6 +11,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"sync"
 	"sync/atomic"
 
 	"golang.org/x/crypto/chacha20poly1305"
@@ -128,6 +129,27 @@ type aeadCodec struct {
 	// nonce mode, so that reading record after record under one key
 	// expands the key once. The callback is still asked on every call.
 	last [2]atomic.Pointer[keyedAEAD]
+
+	// ads holds buffers for records' associated data (*[]byte): handed to
+	// the AEAD, a buffer on the stack would escape, one allocation per
+	// record.
+	ads sync.Pool
+}
+
+// withAD calls f with the associated data of a record (see appendAD) in
+// a pooled buffer, valid only during the call.
+func (c *aeadCodec) withAD(sc storage.Context, f func(ad []byte) ([]byte, error)) ([]byte, error) {
+	bp, _ := c.ads.Get().(*[]byte)
+	if bp == nil {
+		bp = new([]byte)
+	}
+	ad := c.appendAD((*bp)[:0], sc)
+	out, err := f(ad)
+	if cap(ad) <= 4<<10 {
+		*bp = ad
+		c.ads.Put(bp)
+	}
+	return out, err
 }
 
 // keyedAEAD is a cipher with the key it was made from.
@@ -251,8 +273,6 @@ func (c *aeadCodec) AppendEncode(ctx context.Context, dst, plaintext []byte, sc 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var adBuf [256]byte
-	ad := c.appendAD(adBuf[:0], sc)
 	aead, err := c.cipher(ctx, c.nonces != nil)
 	if err != nil {
 		return nil, err
@@ -270,7 +290,9 @@ func (c *aeadCodec) AppendEncode(ctx context.Context, dst, plaintext []byte, sc 
 			rand.Read(nonce) // never returns an error (Go 1.24+)
 		}
 	}
-	return aead.Seal(dst, nonce, plaintext, ad), nil
+	return c.withAD(sc, func(ad []byte) ([]byte, error) {
+		return aead.Seal(dst, nonce, plaintext, ad), nil
+	})
 }
 
 func (c *aeadCodec) Decode(ctx context.Context, encoded []byte, sc storage.Context) ([]byte, error) {
@@ -291,8 +313,6 @@ func (c *aeadCodec) AppendDecode(ctx context.Context, dst, encoded []byte, sc st
 	if len(encoded) < minLen {
 		return nil, ErrAuthentication
 	}
-	var adBuf [256]byte
-	ad := c.appendAD(adBuf[:0], sc)
 	aead, err := c.cipher(ctx, false)
 	if err != nil {
 		return nil, err
@@ -301,9 +321,11 @@ func (c *aeadCodec) AppendDecode(ctx context.Context, dst, encoded []byte, sc st
 		dst = make([]byte, 0, len(encoded)-minLen)
 	}
 	ns := aead.NonceSize()
-	out, err := aead.Open(dst, encoded[:ns], encoded[ns:], ad)
-	if err != nil {
-		return nil, ErrAuthentication
-	}
-	return out, nil
+	return c.withAD(sc, func(ad []byte) ([]byte, error) {
+		out, err := aead.Open(dst, encoded[:ns], encoded[ns:], ad)
+		if err != nil {
+			return nil, ErrAuthentication
+		}
+		return out, nil
+	})
 }

@@ -182,9 +182,9 @@ func TestAEADAppendDecodeReusesTheBuffer(t *testing.T) {
 		}
 		buf = out
 	})
-	// The AEAD itself may allocate a few small objects; the plaintext
-	// and the decoded payload must not be among them.
-	if allocs > 3 {
+	// One small one: the test key callback's copy of the key. Neither
+	// the plaintext, the decoded payload nor the associated data.
+	if allocs > maxAllocs() {
 		t.Errorf("AppendDecode allocates %.0f times per record", allocs)
 	}
 	var m runtime.MemStats
@@ -217,9 +217,8 @@ func TestAEADAppendEncodeReusesTheBuffer(t *testing.T) {
 			}
 			buf = out
 		})
-		// Two small ones: the associated data, which escapes into the
-		// AEAD, and the test key callback's copy of the key.
-		if allocs > 2 {
+		// One small one: the test key callback's copy of the key.
+		if allocs > maxAllocs() {
 			t.Errorf("%v: AppendEncode allocates %.0f times per record", alg, allocs)
 		}
 		got, err := enc.Decode(t.Context(), storage.KindCheckpoint, "s", "7", buf)
@@ -227,4 +226,14 @@ func TestAEADAppendEncodeReusesTheBuffer(t *testing.T) {
 			t.Errorf("%v: the last record = %d bytes, %v", alg, len(got), err)
 		}
 	}
+}
+
+// maxAllocs is how many allocations an AEAD record may cost: the test key
+// callback's copy of the key, and under -race a pooled buffer sync.Pool
+// dropped.
+func maxAllocs() float64 {
+	if raceEnabled {
+		return 2
+	}
+	return 1
 }
