@@ -507,3 +507,64 @@ func TestSessionRecordsAreCheckedAsAReaderChecksThem(t *testing.T) {
 		})
 	}
 }
+
+// TestAnEntryAnArchiveOrTaskListCannotHoldLeavesTheWholeUnitOut checks the
+// units that are directories: an archive or task list holding an entry it
+// cannot hold is left out whole with SkipUnreadable (and listed once, as a
+// directory), and stops the migration without it; everything else is
+// copied.
+func TestAnEntryAnArchiveOrTaskListCannotHoldLeavesTheWholeUnitOut(t *testing.T) {
+	for _, tc := range []struct {
+		name, entry, unit string // entry and unit relative to the project
+		symlink           bool
+		kind              storage.Kind
+		want              error
+	}{
+		{"a symlink among the notes", "sessions/s1.context/notes/0123456789abcdef.md", "sessions/s1.context", true, storage.KindArchive, migrate.ErrSymlink},
+		{"a stray file in the archive", "sessions/s1.context/stray", "sessions/s1.context", false, storage.KindArchive, migrate.ErrUnrecognized},
+		{"a directory in a task list", "tasks/shared/sub", "tasks/shared", false, storage.KindTask, migrate.ErrUnrecognized},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := buildProject(t, t.TempDir(), workdir, nil, "")
+			path := filepath.Join(src.projectDir(), tc.entry)
+			switch {
+			case tc.symlink:
+				symlink(t, "/etc/hostname", path)
+			case strings.HasSuffix(tc.entry, "sub"):
+				if err := os.Mkdir(path, 0o700); err != nil {
+					t.Fatal(err)
+				}
+			default:
+				write(t, path, "x")
+			}
+			before := treeHash(t, src.home)
+			opts := migrate.Options{
+				From: migrate.Endpoint{Workdir: workdir, Storage: src.opts},
+				To:   migrate.Endpoint{Storage: storage.Options{Home: t.TempDir()}},
+			}
+			if _, err := migrate.Run(t.Context(), opts); !errors.Is(err, tc.want) {
+				t.Fatalf("without SkipUnreadable: %v, want %v", err, tc.want)
+			}
+			opts.SkipUnreadable = true
+			opts.To.Storage.Home = t.TempDir()
+			rep, err := migrate.Run(t.Context(), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			unchanged(t, src.home, before)
+			if len(rep.Skipped) != 1 || rep.Skipped[0].File != filepath.Join(src.projectDir(), tc.unit) ||
+				!strings.Contains(rep.Skipped[0].Reason, "the whole directory is left out") {
+				t.Fatalf("skipped %+v", rep.Skipped)
+			}
+			if _, err := os.Lstat(filepath.Join(rep.Destination.Root, tc.unit)); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("%s was copied: %v", tc.unit, err)
+			}
+			if rep.Kinds[storage.KindCheckpoint].Records != 10 {
+				t.Errorf("the logs were not copied: %+v", rep.Kinds)
+			}
+			if tc.kind == storage.KindTask && rep.Kinds[storage.KindArchive].Records != 3 || tc.kind == storage.KindArchive && rep.Kinds[storage.KindArchive].Records != 0 {
+				t.Errorf("counts %+v", rep.Kinds)
+			}
+		})
+	}
+}
