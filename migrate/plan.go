@@ -166,45 +166,80 @@ func isTemp(name string) bool {
 	return strings.HasPrefix(name, ".") && strings.HasSuffix(name, ".tmp")
 }
 
+// An entry is one regular file or directory of a listed source directory.
+type entry struct {
+	name, path string
+	dir        bool
+	e          fs.DirEntry
+}
+
+// errUnknown is what a visit returns for an entry it does not recognize;
+// the walk rejects the entry (see eachEntry).
+var errUnknown = errors.New("unrecognized entry")
+
+// errLeftOut is what a walk of a directory that is one unit (an archive, a
+// task list) returns when the unit is left out (SkipUnreadable).
+var errLeftOut = errors.New("left out")
+
+// eachEntry lists dir and calls visit with each of its regular files and
+// directories, in name order. An entry that is neither (a symlink, say), or
+// that visit returns errUnknown for, is rejected: on its own, or, if unit
+// names a directory that is one unit, by leaving that whole unit out, in
+// which case the walk stops with errLeftOut. Without SkipUnreadable a
+// rejection is an error.
+func (m *migration) eachEntry(dir, unit string, visit func(entry) error) error {
+	ents, err := entries(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		en := entry{name: e.Name(), path: filepath.Join(dir, e.Name()), e: e}
+		en.dir, err = classify(en.path, e)
+		if err == nil {
+			if err = visit(en); err == errUnknown {
+				err = unrecognized(en.path)
+			} else if err != nil {
+				return err
+			}
+		}
+		if err == nil {
+			continue
+		}
+		if unit == "" {
+			if err := m.reject(en.path, "", err); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := m.rejectWhole(unit, err); err != nil {
+			return err
+		}
+		return errLeftOut
+	}
+	return nil
+}
+
+// skipTemp lists a temporary file of an interrupted write as skipped.
+func (m *migration) skipTemp(path string) {
+	m.skip(Skipped{File: path, Reason: "temporary file of an interrupted write"})
+}
+
 func (m *migration) planHome(ctx context.Context, p *plan) error {
 	home, err := safefs.Anchor(m.srcRoot) // exists: checked by checkSourceRoot
 	if err != nil {
 		return err
 	}
-	ents, err := entries(m.srcRoot)
-	if err != nil {
-		return err
-	}
-	for _, e := range ents {
-		name := e.Name()
-		path := filepath.Join(m.srcRoot, name)
-		isDir, err := classify(path, e)
-		if err != nil {
-			if err := m.reject(path, "", err); err != nil {
-				return err
-			}
-			continue
-		}
+	return m.eachEntry(m.srcRoot, "", func(en entry) error {
 		switch {
-		case name == projectsName && isDir:
-			if err := m.planProjects(ctx, p, path); err != nil {
-				return err
-			}
-		case !isDir && contains(configFiles, name):
-			if err := m.planConfigFile(p, home, name, e); err != nil {
-				return err
-			}
-		case isDir && contains(configDirs, name):
-			if err := m.planConfigDir(p, home, name); err != nil {
-				return err
-			}
-		default:
-			if err := m.reject(path, "", unrecognized(path)); err != nil {
-				return err
-			}
+		case en.name == projectsName && en.dir:
+			return m.planProjects(ctx, p, en.path)
+		case !en.dir && contains(configFiles, en.name):
+			return m.planConfigFile(p, home, en.name, en.e)
+		case en.dir && contains(configDirs, en.name):
+			return m.planConfigDir(p, home, en.name)
 		}
-	}
-	return nil
+		return errUnknown
+	})
 }
 
 func contains(list []string, s string) bool {
@@ -217,30 +252,13 @@ func contains(list []string, s string) bool {
 }
 
 func (m *migration) planProjects(ctx context.Context, p *plan, dir string) error {
-	ents, err := entries(dir)
-	if err != nil {
-		return err
-	}
 	p.dirs = append(p.dirs, projectsName)
-	for _, e := range ents {
-		name := e.Name()
-		path := filepath.Join(dir, name)
-		isDir, err := classify(path, e)
-		if err == nil && (!isDir || !projectHashPattern.MatchString(name)) {
-			err = unrecognized(path)
+	return m.eachEntry(dir, "", func(en entry) error {
+		if !en.dir || !projectHashPattern.MatchString(en.name) {
+			return errUnknown
 		}
-		if err != nil {
-			if err := m.reject(path, "", err); err != nil {
-				return err
-			}
-			continue
-		}
-		pr := m.newProject(path, filepath.Join(projectsName, name), name, name)
-		if err := m.planProject(ctx, p, pr); err != nil {
-			return err
-		}
-	}
-	return nil
+		return m.planProject(ctx, p, m.newProject(en.path, filepath.Join(projectsName, en.name), en.name, en.name))
+	})
 }
 
 func (m *migration) planConfigFile(p *plan, home *safefs.Dir, rel string, e fs.DirEntry) error {
@@ -254,31 +272,13 @@ func (m *migration) planConfigFile(p *plan, home *safefs.Dir, rel string, e fs.D
 
 func (m *migration) planConfigDir(p *plan, home *safefs.Dir, rel string) error {
 	p.dirs = append(p.dirs, rel)
-	dir := filepath.Join(m.srcRoot, rel)
-	ents, err := entries(dir)
-	if err != nil {
-		return err
-	}
-	for _, e := range ents {
-		child := filepath.Join(rel, e.Name())
-		path := filepath.Join(m.srcRoot, child)
-		isDir, err := classify(path, e)
-		if err != nil {
-			if err := m.reject(path, "", err); err != nil {
-				return err
-			}
-			continue
+	return m.eachEntry(filepath.Join(m.srcRoot, rel), "", func(en entry) error {
+		child := filepath.Join(rel, en.name)
+		if en.dir {
+			return m.planConfigDir(p, home, child)
 		}
-		if isDir {
-			err = m.planConfigDir(p, home, child)
-		} else {
-			err = m.planConfigFile(p, home, child, e)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+		return m.planConfigFile(p, home, child, en.e)
+	})
 }
 
 // planProject lists the units of one project directory.
@@ -286,131 +286,93 @@ func (m *migration) planProject(ctx context.Context, p *plan, pr *project) error
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	ents, err := entries(pr.srcPath)
-	if err != nil {
-		return err
-	}
 	p.dirs = append(p.dirs, pr.dstRel)
-	for _, e := range ents {
-		name := e.Name()
-		path := filepath.Join(pr.srcPath, name)
-		isDir, err := classify(path, e)
-		if err == nil && (!isDir || name != sessionsName && name != tasksName && name != spillName) {
-			err = unrecognized(path)
+	return m.eachEntry(pr.srcPath, "", func(en entry) error {
+		if !en.dir || en.name != sessionsName && en.name != tasksName && en.name != spillName {
+			return errUnknown
 		}
-		if err != nil {
-			if err := m.reject(path, "", err); err != nil {
-				return err
-			}
-			continue
-		}
-		d, err := safefs.Anchor(path) // exists, so nothing is created
+		d, err := safefs.Anchor(en.path) // exists, so nothing is created
 		if err != nil {
 			return err
 		}
-		p.dirs = append(p.dirs, filepath.Join(pr.dstRel, name))
-		switch name {
+		p.dirs = append(p.dirs, filepath.Join(pr.dstRel, en.name))
+		switch en.name {
 		case sessionsName:
 			pr.sessions = d
-			err = m.planSessions(p, pr)
+			return m.planSessions(p, pr)
 		case tasksName:
 			pr.tasks = d
-			err = m.planTasks(p, pr)
-		case spillName:
+			return m.planTasks(p, pr)
+		default:
 			pr.spill = d
-			err = m.planSpill(p, pr)
+			return m.planSpill(p, pr)
 		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	})
 }
 
 func (m *migration) planSessions(p *plan, pr *project) error {
-	dir := pr.sessions.Path()
-	ents, err := entries(dir)
-	if err != nil {
-		return err
-	}
-	for _, e := range ents {
-		name := e.Name()
-		path := filepath.Join(dir, name)
-		isDir, err := classify(path, e)
-		if err != nil {
-			if err := m.reject(path, "", err); err != nil {
-				return err
-			}
-			continue
-		}
+	return m.eachEntry(pr.sessions.Path(), "", func(en entry) error {
+		name := en.name
 		switch {
-		case isDir && strings.HasSuffix(name, lockExt):
+		case en.dir && strings.HasSuffix(name, lockExt):
 			// A lock directory: transient, never copied.
-		case !isDir && isTemp(name):
-			m.skip(Skipped{File: path, Reason: "temporary file of an interrupted write"})
-		case !isDir && brokenPattern.MatchString(name):
-			m.skip(Skipped{File: path, Reason: "copy set aside by a tail repair; not a session log"})
-		case !isDir && strings.HasSuffix(name, logExt) && storage.ValidateID(strings.TrimSuffix(name, logExt)) == nil:
-			n, size, err := m.measure(pr.sessions, name, e)
+		case !en.dir && isTemp(name):
+			m.skipTemp(en.path)
+		case !en.dir && brokenPattern.MatchString(name):
+			m.skip(Skipped{File: en.path, Reason: "copy set aside by a tail repair; not a session log"})
+		case !en.dir && strings.HasSuffix(name, logExt) && storage.ValidateID(strings.TrimSuffix(name, logExt)) == nil:
+			n, size, err := m.measure(pr.sessions, name, en.e)
 			if err != nil {
 				return err
 			}
 			files := p.filesIn(&pr.sessionFiles, pr.sessions, filepath.Join(pr.dstRel, sessionsName))
 			p.units = append(p.units, unit{kind: unitSession, p: pr, id: strings.TrimSuffix(name, logExt), records: n, bytes: size, files: files})
-		case isDir && strings.HasSuffix(name, contextExt) && storage.ValidateID(strings.TrimSuffix(name, contextExt)) == nil:
+		case en.dir && strings.HasSuffix(name, contextExt) && storage.ValidateID(strings.TrimSuffix(name, contextExt)) == nil:
 			u := unit{kind: unitArchive, p: pr, id: strings.TrimSuffix(name, contextExt)}
-			ok, err := m.planArchive(pr, &u)
-			if err != nil {
-				return err
-			}
-			if ok {
-				p.units = append(p.units, u)
-			}
+			return m.addUnit(p, &u, m.planArchive(pr, &u))
 		default:
-			if err := m.reject(path, "", unrecognized(path)); err != nil {
-				return err
-			}
+			return errUnknown
 		}
+		return nil
+	})
+}
+
+// addUnit adds u to the plan once its walk returned err: unless the walk
+// left it out, or failed.
+func (m *migration) addUnit(p *plan, u *unit, err error) error {
+	switch {
+	case err == errLeftOut:
+		return nil
+	case err != nil:
+		return err
 	}
+	p.units = append(p.units, *u)
 	return nil
 }
 
 // planArchive checks the entries of one archive directory and counts its
-// records. It reports false when the archive is left out.
-func (m *migration) planArchive(pr *project, u *unit) (bool, error) {
+// records. It returns errLeftOut when the archive is left out.
+func (m *migration) planArchive(pr *project, u *unit) error {
 	rel := u.id + contextExt
 	dir := filepath.Join(pr.sessions.Path(), rel)
-	ents, err := entries(dir)
-	if err != nil {
-		return false, err
-	}
-	for _, e := range ents {
-		name := e.Name()
-		path := filepath.Join(dir, name)
-		isDir, err := classify(path, e)
-		if err != nil {
-			return false, m.rejectWhole(dir, err)
-		}
+	return m.eachEntry(dir, dir, func(en entry) error {
 		switch {
-		case !isDir && name == indexName:
-			n, size, err := m.measure(pr.sessions, filepath.Join(rel, name), e)
+		case !en.dir && en.name == indexName:
+			n, size, err := m.measure(pr.sessions, filepath.Join(rel, en.name), en.e)
 			if err != nil {
-				return false, err
+				return err
 			}
 			u.records += n
 			u.bytes += size
-		case isDir && name == notesName:
-			ok, err := m.planNotes(pr, u, filepath.Join(rel, name))
-			if err != nil || !ok {
-				return false, err
-			}
-		case !isDir && isTemp(name):
-			m.skip(Skipped{File: path, Reason: "temporary file of an interrupted write"})
+		case en.dir && en.name == notesName:
+			return m.planNotes(pr, u, dir, filepath.Join(rel, en.name))
+		case !en.dir && isTemp(en.name):
+			m.skipTemp(en.path)
 		default:
-			return false, m.rejectWhole(dir, unrecognized(path))
+			return errUnknown
 		}
-	}
-	return true, nil
+		return nil
+	})
 }
 
 // rejectWhole leaves out a whole archive or task list because of one of its
@@ -422,136 +384,81 @@ func (m *migration) rejectWhole(dir string, err error) error {
 	return m.reject(dir, "", fmt.Errorf("%w; the whole directory is left out", err))
 }
 
-func (m *migration) planNotes(pr *project, u *unit, rel string) (bool, error) {
-	dir := filepath.Join(pr.sessions.Path(), rel)
-	ents, err := entries(dir)
-	if err != nil {
-		return false, err
-	}
-	for _, e := range ents {
-		name := e.Name()
-		path := filepath.Join(dir, name)
-		isDir, err := classify(path, e)
-		if err != nil {
-			return false, m.rejectWhole(filepath.Dir(dir), err)
-		}
+// planNotes checks the notes directory rel of the archive archiveDir and
+// counts its notes.
+func (m *migration) planNotes(pr *project, u *unit, archiveDir, rel string) error {
+	return m.eachEntry(filepath.Join(pr.sessions.Path(), rel), archiveDir, func(en entry) error {
 		switch {
-		case !isDir && strings.HasSuffix(name, noteExt) && refPattern.MatchString(strings.TrimSuffix(name, noteExt)):
-			size, err := fileSize(path, e)
+		case !en.dir && strings.HasSuffix(en.name, noteExt) && refPattern.MatchString(strings.TrimSuffix(en.name, noteExt)):
+			size, err := fileSize(en.path, en.e)
 			if err != nil {
-				return false, err
+				return err
 			}
 			u.records++
 			u.bytes += size
-		case !isDir && isTemp(name):
-			m.skip(Skipped{File: path, Reason: "temporary file of an interrupted write"})
+		case !en.dir && isTemp(en.name):
+			m.skipTemp(en.path)
 		default:
-			return false, m.rejectWhole(filepath.Dir(dir), unrecognized(path))
+			return errUnknown
 		}
-	}
-	return true, nil
+		return nil
+	})
 }
 
 func (m *migration) planTasks(p *plan, pr *project) error {
-	dir := pr.tasks.Path()
-	ents, err := entries(dir)
-	if err != nil {
-		return err
-	}
-	for _, e := range ents {
-		name := e.Name()
-		path := filepath.Join(dir, name)
-		isDir, err := classify(path, e)
-		if err != nil {
-			if err := m.reject(path, "", err); err != nil {
-				return err
-			}
-			continue
-		}
+	return m.eachEntry(pr.tasks.Path(), "", func(en entry) error {
 		switch {
-		case isDir && strings.HasSuffix(name, lockExt):
+		case en.dir && strings.HasSuffix(en.name, lockExt):
 			// A lock directory.
-		case isDir && storage.ValidateID(name) == nil:
-			u := unit{kind: unitTasks, p: pr, id: name}
-			ok, err := m.planTaskList(pr, &u)
-			if err != nil {
-				return err
-			}
-			if ok {
-				p.units = append(p.units, u)
-			}
+		case en.dir && storage.ValidateID(en.name) == nil:
+			u := unit{kind: unitTasks, p: pr, id: en.name}
+			return m.addUnit(p, &u, m.planTaskList(pr, &u))
 		default:
-			if err := m.reject(path, "", unrecognized(path)); err != nil {
-				return err
-			}
+			return errUnknown
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
-func (m *migration) planTaskList(pr *project, u *unit) (bool, error) {
+// planTaskList checks the entries of one task list and counts its tasks. It
+// returns errLeftOut when the list is left out.
+func (m *migration) planTaskList(pr *project, u *unit) error {
 	dir := filepath.Join(pr.tasks.Path(), u.id)
-	ents, err := entries(dir)
-	if err != nil {
-		return false, err
-	}
-	for _, e := range ents {
-		name := e.Name()
-		path := filepath.Join(dir, name)
-		isDir, err := classify(path, e)
-		if err != nil {
-			return false, m.rejectWhole(dir, err)
-		}
+	return m.eachEntry(dir, dir, func(en entry) error {
 		switch {
-		case !isDir && isTemp(name):
-			m.skip(Skipped{File: path, Reason: "temporary file of an interrupted write"})
-		case !isDir && strings.HasSuffix(name, taskExt) && len(name) > len(taskExt):
-			size, err := fileSize(path, e)
+		case !en.dir && isTemp(en.name):
+			m.skipTemp(en.path)
+		case !en.dir && strings.HasSuffix(en.name, taskExt) && len(en.name) > len(taskExt):
+			size, err := fileSize(en.path, en.e)
 			if err != nil {
-				return false, err
+				return err
 			}
 			u.records++
 			u.bytes += size
 		default:
-			return false, m.rejectWhole(dir, unrecognized(path))
+			return errUnknown
 		}
-	}
-	return true, nil
+		return nil
+	})
 }
 
 func (m *migration) planSpill(p *plan, pr *project) error {
-	dir := pr.spill.Path()
-	ents, err := entries(dir)
-	if err != nil {
-		return err
-	}
-	for _, e := range ents {
-		name := e.Name()
-		path := filepath.Join(dir, name)
-		isDir, err := classify(path, e)
-		if err != nil {
-			if err := m.reject(path, "", err); err != nil {
-				return err
-			}
-			continue
-		}
+	return m.eachEntry(pr.spill.Path(), "", func(en entry) error {
 		switch {
-		case !isDir && isTemp(name):
-			m.skip(Skipped{File: path, Reason: "temporary file of an interrupted write"})
-		case !isDir && strings.HasSuffix(name, spillExt) && spill.ValidRef(strings.TrimSuffix(name, spillExt)):
-			size, err := fileSize(path, e)
+		case !en.dir && isTemp(en.name):
+			m.skipTemp(en.path)
+		case !en.dir && strings.HasSuffix(en.name, spillExt) && spill.ValidRef(strings.TrimSuffix(en.name, spillExt)):
+			size, err := fileSize(en.path, en.e)
 			if err != nil {
 				return err
 			}
 			files := p.filesIn(&pr.spillFiles, pr.spill, filepath.Join(pr.dstRel, spillName))
-			p.units = append(p.units, unit{kind: unitSpill, p: pr, id: strings.TrimSuffix(name, spillExt), records: 1, bytes: size, files: files})
+			p.units = append(p.units, unit{kind: unitSpill, p: pr, id: strings.TrimSuffix(en.name, spillExt), records: 1, bytes: size, files: files})
 		default:
-			if err := m.reject(path, "", unrecognized(path)); err != nil {
-				return err
-			}
+			return errUnknown
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // measure returns the number of records (non-blank lines) of the file rel
