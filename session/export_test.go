@@ -11,3 +11,6 @@ func SetMaxLine(c *FileCheckpointer, n int) { c.maxLine = n }
 // SetParallelMin sets the size from which logs are read on several cores;
 // 1 makes every non-empty log go through the parallel scan.
 func SetParallelMin(c *FileCheckpointer, n int64) { c.parallelMin = n }
+
+// SetSyncDir replaces the directory sync of durable appends.
+func SetSyncDir(c *FileCheckpointer, f func(dir string) error) { c.syncDir = f }

@@ -58,6 +58,8 @@ type FileCheckpointer struct {
 	// parallelMin is the smallest log read on several cores
 	// (parallelMinBytes); lowered by tests.
 	parallelMin int64
+	// syncDir fsyncs a directory (safefs.SyncDir); replaced by tests.
+	syncDir func(dir string) error
 
 	lines lineReaders // recycled read buffers
 	bufs  sync.Pool   // recycled *[]byte batch buffers
@@ -112,6 +114,7 @@ func NewFileCheckpointer(dir string, opts FileOptions) (*FileCheckpointer, error
 		now:         time.Now,
 		maxLine:     MaxLineBytes,
 		parallelMin: parallelMinBytes,
+		syncDir:     safefs.SyncDir,
 		heads:       make(map[string]headEntry),
 		gates:       make(map[string]*localGate),
 		holds:       make(map[string]*holding),
@@ -511,6 +514,18 @@ func (c *FileCheckpointer) Append(ctx context.Context, id string, events []Event
 		if f, err = c.dir.OpenAppend(s.rel, true); err != nil {
 			return 0, err
 		}
+		// Make the new log's name durable before anything is written to
+		// it: a later append finds the file and does not sync again, even
+		// if this write fails. If the sync fails, the empty file goes, so
+		// that the next append creates it and syncs again.
+		if c.durable {
+			if err := c.syncDir(filepath.Dir(f.Name())); err != nil {
+				if fi, serr := f.Stat(); serr == nil && fi.Size() == 0 {
+					_ = c.dir.Remove(s.rel)
+				}
+				return 0, err
+			}
+		}
 		if h.st, err = fstamp(s.file, f); err != nil {
 			return 0, err
 		}
@@ -518,12 +533,6 @@ func (c *FileCheckpointer) Append(ctx context.Context, id string, events []Event
 	if err := safefs.Write(f, buf, c.durable); err != nil {
 		c.dropHead(id)
 		return 0, err
-	}
-	if missing && c.durable {
-		if err := safefs.SyncDir(filepath.Dir(f.Name())); err != nil {
-			c.dropHead(id)
-			return 0, err
-		}
 	}
 	head := h.head + int64(len(events))
 	// Cache the new head for the new stamp, unless something else changed

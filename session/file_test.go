@@ -574,3 +574,46 @@ func TestOverlongEncodedRecordsAreNeverWritten(t *testing.T) {
 		t.Errorf("read %v", got)
 	}
 }
+
+// TestDurableAppendMakesANewLogsNameDurableFirst checks the order of a
+// durable append that creates the log: the directory is synced while the
+// file is still empty, so that a later append (which does not sync the
+// directory) never depends on a failed first write having synced it; and a
+// failed directory sync removes the empty file, so that the next append
+// creates it and syncs again.
+func TestDurableAppendMakesANewLogsNameDurableFirst(t *testing.T) {
+	dir := t.TempDir()
+	cp := newCP(t, dir, session.FileOptions{Durable: true})
+	log := filepath.Join(dir, "s1.jsonl")
+	var sizes []int64
+	fail := true
+	session.SetSyncDir(cp, func(d string) error {
+		if d != dir {
+			t.Errorf("synced %s, want %s", d, dir)
+		}
+		fi, err := os.Stat(log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sizes = append(sizes, fi.Size())
+		if fail {
+			fail = false
+			return errors.New("injected: cannot sync directory")
+		}
+		return nil
+	})
+	if _, err := cp.Append(t.Context(), "s1", []session.Event{userText("a")}, session.AnyHead); err == nil {
+		t.Fatal("Append succeeded although the directory sync failed")
+	}
+	if _, err := os.Stat(log); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the empty log was left after the failed sync: %v", err)
+	}
+	appendTexts(t, cp, "s1", "b")
+	appendTexts(t, cp, "s1", "c") // the log exists: no sync
+	if !slices.Equal(sizes, []int64{0, 0}) {
+		t.Errorf("the directory was synced with the log at sizes %v, want [0 0]", sizes)
+	}
+	if got := readTexts(t, cp, "s1"); !slices.Equal(got, []string{"b", "c"}) {
+		t.Errorf("read %v", got)
+	}
+}
