@@ -337,6 +337,30 @@ func TestProgressCountsReachTheTotals(t *testing.T) {
 	}
 }
 
+// TestProgressIsThrottledButReportsTheEnd checks that with a long
+// ProgressInterval Progress is called once when copying starts and once
+// when the last file is done, with the totals.
+func TestProgressIsThrottledButReportsTheEnd(t *testing.T) {
+	src := buildProject(t, t.TempDir(), workdir, nil, "")
+	var got []migrate.Progress
+	_, err := migrate.Run(t.Context(), migrate.Options{
+		From:             migrate.Endpoint{Workdir: workdir, Storage: src.opts},
+		To:               migrate.Endpoint{Storage: storage.Options{Home: t.TempDir()}},
+		ProgressInterval: time.Hour,
+		Progress:         func(p migrate.Progress) { got = append(got, p) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 {
+		t.Fatalf("%d calls, want 2: %+v", len(got), got)
+	}
+	last := got[1]
+	if got[0].Files != 1 || last.Files != 7 || last.TotalFiles != 7 || last.Records != 24 || last.Bytes != last.TotalBytes {
+		t.Errorf("calls %+v", got)
+	}
+}
+
 func TestTemporaryFilesAndRepairCopiesAreListedNotCopied(t *testing.T) {
 	src := buildProject(t, t.TempDir(), workdir, nil, "")
 	extra := []string{
