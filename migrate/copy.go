@@ -231,22 +231,11 @@ func (t *tally) done(between *carriedLock) {
 // for the disk) and every other lock taken or released in that directory
 // waits.
 func lockSource(ctx context.Context, d *safefs.Dir, rel string, opts filelock.Options) (func() error, error) {
-	lock, err := d.Lock(ctx, rel, opts)
-	if err != nil {
+	c := new(carriedLock)
+	if err := c.acquire(ctx, d, rel, opts); err != nil {
 		return nil, err
 	}
-	// Only a help: without it the release is the same, only slower.
-	held, _ := os.OpenFile(lock.Path(), os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0)
-	var once sync.Once
-	return func() (err error) {
-		once.Do(func() {
-			err = lock.Release()
-			if held != nil {
-				_ = held.Close()
-			}
-		})
-		return err
-	}, nil
+	return c.release, nil // release returns nil once there is no lock
 }
 
 // carriedLock is the source lock a worker holds. When the worker finishes
@@ -287,7 +276,13 @@ func (c *carriedLock) take(ctx context.Context, d *safefs.Dir, rel string) error
 		}
 	}
 	_ = c.release()
-	lock, err := d.Lock(ctx, rel, filelock.Options{})
+	return c.acquire(ctx, d, rel, filelock.Options{})
+}
+
+// acquire takes the lock of the source record rel of d, holding no lock
+// before, and holds its directory open (see lockSource).
+func (c *carriedLock) acquire(ctx context.Context, d *safefs.Dir, rel string, opts filelock.Options) error {
+	lock, err := d.Lock(ctx, rel, opts)
 	if err != nil {
 		return err
 	}
