@@ -86,7 +86,7 @@ func marshalIndexLine(ref, preview string, metadata map[string]any) ([]byte, err
 			return nil, err
 		}
 		b = append(b, `,"metadata":`...)
-		b = appendUnescapedJS(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+		b = jsonstr.AppendUnescaped(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 	}
 	return append(b, '}'), nil
 }
@@ -102,39 +102,6 @@ func appendEntryJSON(b []byte, e indexEntry) []byte {
 		b = append(b, e.metadata...)
 	}
 	return append(b, '}')
-}
-
-// appendUnescapedJS appends the JSON text js, written by encoding/json,
-// with the escapes that encoding/json adds and JSON.stringify does not
-// (\u2028, \u2029 and the \ufffd that stands for invalid UTF-8) turned back
-// into the characters themselves. Other escapes are copied unchanged.
-func appendUnescapedJS(b, js []byte) []byte {
-	for i := 0; i < len(js); i++ {
-		c := js[i]
-		if c != '\\' || i+1 >= len(js) {
-			b = append(b, c)
-			continue
-		}
-		if js[i+1] == 'u' && i+6 <= len(js) {
-			switch string(js[i+2 : i+6]) {
-			case "2028":
-				b = utf8.AppendRune(b, '\u2028')
-				i += 5
-				continue
-			case "2029":
-				b = utf8.AppendRune(b, '\u2029')
-				i += 5
-				continue
-			case "fffd":
-				b = utf8.AppendRune(b, utf8.RuneError)
-				i += 5
-				continue
-			}
-		}
-		b = append(b, c, js[i+1]) // an escape pair: never a start of another
-		i++
-	}
-	return b
 }
 
 // parseIndexLine parses the plaintext of one index line. It accepts an

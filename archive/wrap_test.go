@@ -83,19 +83,3 @@ func TestByteOffsetCountsUTF16Units(t *testing.T) {
 		t.Errorf("unitLen = %d", n)
 	}
 }
-
-func TestEncodingJSONEscapesAreUndoneWhereJavaScriptHasNone(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{`"\u2028\u2029"`, "\"\u2028\u2029\""},
-		{`"\\u2028"`, `"\\u2028"`},
-		{`"\\\u2028"`, "\"\\\\\u2028\""},
-		{`"\ufffd"`, "\"\uFFFD\""},
-		{`"\u0001\n\""`, `"\u0001\n\""`},
-		{`"\u202"`, `"\u202"`},
-	}
-	for _, tt := range tests {
-		if got := string(appendUnescapedJS(nil, []byte(tt.in))); got != tt.want {
-			t.Errorf("%s: got %s, want %s", tt.in, got, tt.want)
-		}
-	}
-}

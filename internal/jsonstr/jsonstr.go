@@ -89,3 +89,38 @@ func plainRun(s string, i int) int {
 	}
 	return i
 }
+
+// AppendUnescaped appends the JSON text js, written by encoding/json, to
+// dst with the escapes that encoding/json adds and JSON.stringify does not
+// (\u2028, \u2029 and the \ufffd that stands for invalid UTF-8) turned
+// back into the characters themselves, so that JSON text encoding/json
+// writes reads as JSON.stringify would write it. Other escapes are copied
+// unchanged.
+func AppendUnescaped(dst, js []byte) []byte {
+	for i := 0; i < len(js); i++ {
+		c := js[i]
+		if c != '\\' || i+1 >= len(js) {
+			dst = append(dst, c)
+			continue
+		}
+		if js[i+1] == 'u' && i+6 <= len(js) {
+			var r rune
+			switch string(js[i+2 : i+6]) {
+			case "2028":
+				r = '\u2028'
+			case "2029":
+				r = '\u2029'
+			case "fffd":
+				r = utf8.RuneError
+			}
+			if r != 0 {
+				dst = utf8.AppendRune(dst, r)
+				i += 5
+				continue
+			}
+		}
+		dst = append(dst, c, js[i+1]) // an escape pair: never a start of another
+		i++
+	}
+	return dst
+}

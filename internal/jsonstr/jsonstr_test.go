@@ -88,7 +88,7 @@ func checkAgainstEncodingJSON(t *testing.T, s string) {
 	if err := enc.Encode(s); err != nil {
 		t.Fatal(err)
 	}
-	want := unescapeJSExtras(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+	want := jsonstr.AppendUnescaped(nil, bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 	if !bytes.Equal(got, want) {
 		t.Fatalf("Append(%q) = %q, want %q", s, got, want)
 	}
@@ -110,37 +110,20 @@ func perByteValid(s string) string {
 	return b.String()
 }
 
-// unescapeJSExtras turns the escapes \u2028, \u2029 and \ufffd that
-// encoding/json writes and JSON.stringify does not back into characters,
-// copying every other escape pair unchanged.
-func unescapeJSExtras(js []byte) []byte {
-	var b []byte
-	for i := 0; i < len(js); i++ {
-		c := js[i]
-		if c != '\\' || i+1 >= len(js) {
-			b = append(b, c)
-			continue
-		}
-		if js[i+1] == 'u' && i+6 <= len(js) {
-			var r rune
-			switch string(js[i+2 : i+6]) {
-			case "2028":
-				r = '\u2028'
-			case "2029":
-				r = '\u2029'
-			case "fffd":
-				r = utf8.RuneError
-			}
-			if r != 0 {
-				b = utf8.AppendRune(b, r)
-				i += 5
-				continue
-			}
-		}
-		b = append(b, c, js[i+1])
-		i++
+func TestEncodingJSONEscapesAreUndoneWhereJavaScriptHasNone(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`"\u2028\u2029"`, "\"\u2028\u2029\""},
+		{`"\\u2028"`, `"\\u2028"`},
+		{`"\\\u2028"`, "\"\\\\\u2028\""},
+		{`"\ufffd"`, "\"\uFFFD\""},
+		{`"\u0001\n\""`, `"\u0001\n\""`},
+		{`"\u202"`, `"\u202"`},
 	}
-	return b
+	for _, tt := range tests {
+		if got := string(jsonstr.AppendUnescaped(nil, []byte(tt.in))); got != tt.want {
+			t.Errorf("%s: got %s, want %s", tt.in, got, tt.want)
+		}
+	}
 }
 
 func BenchmarkAppend(b *testing.B) {
