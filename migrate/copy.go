@@ -577,13 +577,20 @@ func (m *migration) verifyIndex(ctx context.Context, pr *project, sid, path stri
 // decodes to want.
 func (m *migration) verifyRecord(ctx context.Context, enc storage.Encoding, kind storage.Kind, scope, record, path string, back, want []byte) error {
 	plain, err := enc.Decode(ctx, kind, scope, record, back)
+	return m.verdict(ctx, path, record, plain, want, err, "the "+string(kind)+" record differs from the source")
+}
+
+// verdict records the outcome of decoding one destination record to got:
+// the decoding error, or differs if got is not want, as a problem. A done
+// ctx is returned instead.
+func (m *migration) verdict(ctx context.Context, path, record string, got, want []byte, err error, differs string) error {
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return ctx.Err()
 	case err != nil:
 		m.problem(path, record, err.Error())
-	case !bytes.Equal(plain, want):
-		m.problem(path, record, "the "+string(kind)+" record differs from the source")
+	case !bytes.Equal(got, want):
+		m.problem(path, record, differs)
 	}
 	return nil
 }

@@ -148,15 +148,7 @@ func (m *migration) checkSessionRecord(ctx context.Context, s *scratch, enc stor
 	if err == nil {
 		s.plain = back
 	}
-	switch {
-	case err != nil && ctx.Err() != nil:
-		return ctx.Err()
-	case err != nil:
-		m.problem(path, rec, err.Error())
-	case !bytes.Equal(back, plain):
-		m.problem(path, rec, "the record differs from the source")
-	}
-	return nil
+	return m.verdict(ctx, path, rec, back, plain, err, "the record differs from the source")
 }
 
 // chunkWriter buffers the lines of one destination file and writes them in
