@@ -81,6 +81,7 @@ func (o Options) withDefaults() Options {
 // A Lock is a held lock. Release it exactly once.
 type Lock struct {
 	refresh time.Duration
+	fresh   time.Duration // how old a stamp Move leaves as it is
 
 	mu          sync.Mutex  // guards the fields below
 	path        string      // the lock directory; Move changes it
@@ -187,6 +188,7 @@ func hold(path string, o Options) (*Lock, error) {
 	l := &Lock{
 		path:    path,
 		refresh: o.Refresh,
+		fresh:   min(o.Stale/4, o.Refresh/2),
 		mtime:   st.ModTime(),
 		ino:     inode(st),
 	}
@@ -268,11 +270,12 @@ func (l *Lock) Path() string {
 
 // Move hands the held lock over to target, whose lock directory must be in
 // the same directory as this lock's: the lock directory is renamed to
-// target's lock path, if no lock is there, and stamped fresh. The lock then
-// guards target and no longer the old one; refreshing, Check and Release
-// follow it. Moving costs a rename and a stamp where releasing one lock and
-// taking the next costs creating and removing a directory, which some file
-// systems make expensive.
+// target's lock path, if no lock is there, and stamped fresh unless its
+// last stamp is recent (younger than a quarter of the stale period and half
+// the refresh period). The lock then guards target and no longer the old
+// one; refreshing, Check and Release follow it. Moving costs a rename
+// where releasing one lock and taking the next costs creating and removing
+// a directory, which some file systems make expensive.
 //
 // If target is locked, Move returns a *storage.Error matching fs.ErrExist
 // and the lock stays where it was. Where no-replace renames are not
@@ -317,9 +320,14 @@ func (l *Lock) Move(target string) error {
 		return l.compromised
 	}
 	l.path = path
-	// The rename kept the mtime of the last stamp, at most one refresh
-	// period old: fresh enough that nobody takes the moved lock over
-	// before this stamp.
+	// The rename kept the mtime of the last stamp. A recent one is left
+	// as it is, saving two system calls a move; an older one, which the
+	// next refresh might come too late for, is stamped fresh so that
+	// nobody takes the moved lock over as stale.
+	if time.Since(l.mtime) < l.fresh {
+		l.mtime = st.ModTime() // unchanged, unless this file system stamps renamed directories
+		return nil
+	}
 	now := time.Now()
 	if err := os.Chtimes(path, now, now); err != nil {
 		return (&storage.Error{Op: "lock", File: path, Message: "lock was compromised"}).WithCause(err)

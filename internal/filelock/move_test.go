@@ -163,6 +163,42 @@ func TestMovedLockIsStampedAndKeptFresh(t *testing.T) {
 	}
 }
 
+// A lock stamped moments ago moves without a new stamp, and stays held and
+// checkable under its new name.
+func TestRecentlyStampedLockMovesUnstamped(t *testing.T) {
+	skipWithoutMove(t)
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	o := filelock.Options{Stale: 10 * time.Second}
+	l := acquire(t, a, o)
+	before, err := os.Lstat(a + filelock.Suffix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A stamp now would differ from mkdir's by more than the timestamp
+	// granularity.
+	time.Sleep(20 * time.Millisecond)
+	if err := l.Move(b); err != nil {
+		t.Fatal(err)
+	}
+	after, err := os.Lstat(b + filelock.Suffix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !after.ModTime().Equal(before.ModTime()) {
+		t.Errorf("the moved lock was stamped: mtime %v, was %v", after.ModTime(), before.ModTime())
+	}
+	if err := l.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if !held(t, b, o) {
+		t.Error("the moved lock is not held")
+	}
+	if err := l.Release(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestMoveOfARemovedLockIsCompromised(t *testing.T) {
 	skipWithoutMove(t)
 	dir := t.TempDir()
