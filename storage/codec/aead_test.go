@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -125,20 +126,43 @@ func TestAEADOutputFollowsTheDocumentedWireFormat(t *testing.T) {
 	}
 }
 
+// Nonces are drawn ahead in batches (XChaCha20-Poly1305): many records
+// from several goroutines at once, across batch boundaries, must still
+// each get their own.
 func TestAEADNoncesAreFreshForEveryRecord(t *testing.T) {
+	const goroutines, perGoroutine = 4, 500
 	for _, alg := range algorithms() {
 		c := newTestAEAD(t, alg, "k1", testKey("k1"))
+		size := chacha20poly1305.NonceSizeX
+		if alg == codec.AES256GCM {
+			size = 12
+		}
+		nonces := make([][]string, goroutines)
+		var wg sync.WaitGroup
+		for g := range goroutines {
+			wg.Go(func() {
+				for range perGoroutine {
+					out, err := c.Encode(t.Context(), []byte("same"), storage.Context{})
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					nonces[g] = append(nonces[g], string(out[:size]))
+				}
+			})
+		}
+		wg.Wait()
 		seen := map[string]bool{}
-		for range 200 {
-			out, err := c.Encode(t.Context(), []byte("same"), storage.Context{})
-			if err != nil {
-				t.Fatal(err)
+		for _, ns := range nonces {
+			for _, nonce := range ns {
+				if seen[nonce] {
+					t.Fatalf("%v: nonce %x repeated", alg, nonce)
+				}
+				seen[nonce] = true
 			}
-			nonce := string(out[:12])
-			if seen[nonce] {
-				t.Fatalf("%v: nonce %x repeated", alg, nonce)
-			}
-			seen[nonce] = true
+		}
+		if len(seen) != goroutines*perGoroutine {
+			t.Fatalf("%v: %d nonces, want %d", alg, len(seen), goroutines*perGoroutine)
 		}
 	}
 }
