@@ -258,12 +258,12 @@ type carriedLock struct {
 // take locks the source record rel of d, moving the carried lock there if
 // it can, and otherwise releasing it and taking a new one.
 func (c *carriedLock) take(ctx context.Context, d *safefs.Dir, rel string) error {
-	if c.lock != nil && c.dir == d && !c.noMove {
-		target, err := d.Resolve(rel)
-		if err != nil {
-			return err
-		}
-		err = c.lock.Move(target)
+	if c.lock != nil && c.dir == d && !c.noMove && filepath.Base(rel) == rel {
+		// No need to resolve rel as acquire does: it names a file of the
+		// directory the lock is in, whose lock is a rename away, and the
+		// file itself is opened through the directory's descriptor without
+		// following symlinks.
+		err := c.lock.Move(filepath.Join(d.Real(), rel))
 		if err == nil {
 			return nil
 		}
