@@ -262,7 +262,7 @@ func (m *migration) planProjects(ctx context.Context, p *plan, dir string) error
 }
 
 func (m *migration) planConfigFile(p *plan, home *safefs.Dir, rel string, e fs.DirEntry) error {
-	size, err := fileSize(filepath.Join(m.srcRoot, rel), e)
+	size, err := m.fileSize(filepath.Join(m.srcRoot, rel), e)
 	if err != nil {
 		return err
 	}
@@ -390,7 +390,7 @@ func (m *migration) planNotes(pr *project, u *unit, archiveDir, rel string) erro
 	return m.eachEntry(filepath.Join(pr.sessions.Path(), rel), archiveDir, func(en entry) error {
 		switch {
 		case !en.dir && strings.HasSuffix(en.name, noteExt) && refPattern.MatchString(strings.TrimSuffix(en.name, noteExt)):
-			size, err := fileSize(en.path, en.e)
+			size, err := m.fileSize(en.path, en.e)
 			if err != nil {
 				return err
 			}
@@ -429,7 +429,7 @@ func (m *migration) planTaskList(pr *project, u *unit) error {
 		case !en.dir && isTemp(en.name):
 			m.skipTemp(en.path)
 		case !en.dir && strings.HasSuffix(en.name, taskExt) && len(en.name) > len(taskExt):
-			size, err := fileSize(en.path, en.e)
+			size, err := m.fileSize(en.path, en.e)
 			if err != nil {
 				return err
 			}
@@ -448,7 +448,7 @@ func (m *migration) planSpill(p *plan, pr *project) error {
 		case !en.dir && isTemp(en.name):
 			m.skipTemp(en.path)
 		case !en.dir && strings.HasSuffix(en.name, spillExt) && spill.ValidRef(strings.TrimSuffix(en.name, spillExt)):
-			size, err := fileSize(en.path, en.e)
+			size, err := m.fileSize(en.path, en.e)
 			if err != nil {
 				return err
 			}
@@ -468,12 +468,17 @@ func (m *migration) measure(d *safefs.Dir, rel string, e fs.DirEntry) (int64, in
 	if m.opts.Progress != nil {
 		return m.countLines(d, rel)
 	}
-	size, err := fileSize(filepath.Join(d.Path(), rel), e)
+	size, err := m.fileSize(filepath.Join(d.Path(), rel), e)
 	return 0, size, err
 }
 
-// fileSize returns the size of the source file at path, whose entry is e.
-func fileSize(path string, e fs.DirEntry) (int64, error) {
+// fileSize returns the size of the source file at path, whose entry is e,
+// for progress totals: without a Progress function it is not needed, and
+// returns 0 without a system call.
+func (m *migration) fileSize(path string, e fs.DirEntry) (int64, error) {
+	if m.opts.Progress == nil {
+		return 0, nil
+	}
 	info, err := e.Info()
 	if err != nil {
 		return 0, (&storage.Error{Op: "stat", File: path, Message: "cannot inspect source file"}).WithCause(err)
