@@ -259,10 +259,13 @@ type carriedLock struct {
 // it can, and otherwise releasing it and taking a new one.
 func (c *carriedLock) take(ctx context.Context, d *safefs.Dir, rel string) error {
 	if c.lock != nil && c.dir == d && !c.noMove && filepath.Base(rel) == rel {
-		// No need to resolve rel as acquire does: it names a file of the
-		// directory the lock is in, whose lock is a rename away, and the
-		// file itself is opened through the directory's descriptor without
+		// The directory is checked as Resolve would, but rel need not be
+		// resolved component by component: it names a file of the
+		// directory the lock is in, and the file is opened without
 		// following symlinks.
+		if err := d.Check(); err != nil {
+			return err
+		}
 		err := c.lock.Move(filepath.Join(d.Real(), rel))
 		if err == nil {
 			return nil

@@ -99,6 +99,6 @@
 // every written file and directory elsewhere). A crash at any moment
 // therefore leaves either the marker or a complete destination. On Linux the
 // file system is also synced in the background while the copy runs, after
-// every 8 MiB written, so that the disk writes while the processors work and
+// every 16 MiB written, so that the disk writes while the processors work and
 // the last flush is short.
 package migrate

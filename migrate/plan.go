@@ -321,7 +321,7 @@ func (m *migration) planSessions(p *plan, pr *project) error {
 		case !en.dir && brokenPattern.MatchString(name):
 			m.skip(Skipped{File: en.path, Reason: "copy set aside by a tail repair; not a session log"})
 		case !en.dir && strings.HasSuffix(name, logExt) && storage.ValidateID(strings.TrimSuffix(name, logExt)) == nil:
-			n, size, err := m.measure(pr.sessions, name, en.e)
+			n, size, err := m.measure(pr.sessions, name)
 			if err != nil {
 				return err
 			}
@@ -358,7 +358,7 @@ func (m *migration) planArchive(pr *project, u *unit) error {
 	return m.eachEntry(dir, dir, func(en entry) error {
 		switch {
 		case !en.dir && en.name == indexName:
-			n, size, err := m.measure(pr.sessions, filepath.Join(rel, en.name), en.e)
+			n, size, err := m.measure(pr.sessions, filepath.Join(rel, en.name))
 			if err != nil {
 				return err
 			}
@@ -462,14 +462,13 @@ func (m *migration) planSpill(p *plan, pr *project) error {
 }
 
 // measure returns the number of records (non-blank lines) of the file rel
-// of d, whose entry is e, and its size, for progress totals. Without a
-// Progress callback the lines are not counted.
-func (m *migration) measure(d *safefs.Dir, rel string, e fs.DirEntry) (int64, int64, error) {
-	if m.opts.Progress != nil {
-		return m.countLines(d, rel)
+// of d and its size, for progress totals: without a Progress callback,
+// which alone needs them, it returns zeros and reads nothing.
+func (m *migration) measure(d *safefs.Dir, rel string) (int64, int64, error) {
+	if m.opts.Progress == nil {
+		return 0, 0, nil
 	}
-	size, err := m.fileSize(filepath.Join(d.Path(), rel), e)
-	return 0, size, err
+	return m.countLines(d, rel)
 }
 
 // fileSize returns the size of the source file at path, whose entry is e,

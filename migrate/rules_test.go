@@ -568,3 +568,45 @@ func TestAnEntryAnArchiveOrTaskListCannotHoldLeavesTheWholeUnitOut(t *testing.T)
 		})
 	}
 }
+
+// TestSessionsDirectoryReplacedDuringTheCopyStopsIt checks that the source
+// sessions directory is checked again before every log, including logs the
+// carried lock is moved to: replaced by a symlink while the first log is
+// copied, the copy stops with the storage directory error.
+func TestSessionsDirectoryReplacedDuringTheCopyStopsIt(t *testing.T) {
+	home := t.TempDir()
+	p := resolve(t, workdir, storage.Options{Home: home})
+	if err := os.MkdirAll(p.SessionsDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, sid := range []string{"s1", "s2", "s3"} {
+		rec := `{"seq":1,"sessionId":"` + sid + `","parentSeq":null,"ts":"2026-07-22T12:00:00.000Z","event":{"type":"user","message":{"role":"user","content":"hi"}}}` + "\n"
+		if err := os.WriteFile(filepath.Join(p.SessionsDir, sid+".jsonl"), []byte(rec), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opts := migrate.Options{
+		From:    migrate.Endpoint{Workdir: workdir, Storage: storage.Options{Home: home}},
+		To:      migrate.Endpoint{Storage: storage.Options{Home: t.TempDir(), Codec: aead(t, "k1", 1)}},
+		Workers: 1,
+	}
+	swapped := false
+	migrate.TamperWrites(&opts, func(rel string, b []byte) []byte {
+		if !swapped {
+			swapped = true
+			moved := p.SessionsDir + ".moved"
+			if err := os.Rename(p.SessionsDir, moved); err != nil {
+				t.Error(err)
+			} else if err := os.Symlink(moved, p.SessionsDir); err != nil {
+				t.Error(err)
+			}
+		}
+		return b
+	})
+	_, err := migrate.Run(t.Context(), opts)
+	var se *storage.Error
+	if !errors.As(err, &se) || !strings.Contains(err.Error(), "Storage directory changed") {
+		t.Fatalf("err = %v, want the storage directory error", err)
+	}
+	oneLine(t, err)
+}
