@@ -180,6 +180,9 @@ func TestAEADAppendDecodeReusesTheBuffer(t *testing.T) {
 		if err != nil || !bytes.Equal(out, plain) {
 			t.Fatalf("AppendDecode = %d bytes, %v", len(out), err)
 		}
+		if cap(buf) >= len(out) && &out[0] != &buf[:1][0] {
+			t.Fatal("AppendDecode did not reuse a buffer large enough")
+		}
 		buf = out
 	})
 	// One small one: the test key callback's copy of the key. Neither
@@ -210,13 +213,22 @@ func TestAEADAppendEncodeReusesTheBuffer(t *testing.T) {
 		enc := storage.Encoding{Codec: newTestAEAD(t, alg, "k1", testKey("k1"))}
 		plain := sessionEvent(2 << 10)
 		var buf []byte
+		fresh := 0 // records that did not go into buf
 		allocs := testing.AllocsPerRun(50, func() {
 			out, err := enc.AppendEncode(t.Context(), buf[:0], storage.KindCheckpoint, "s", "7", plain)
 			if err != nil {
 				t.Fatal(err)
 			}
+			if cap(buf) == 0 || &out[0] != &buf[:1][0] {
+				fresh++
+			}
 			buf = out
 		})
+		// The first record, and one more while buf grows to hold the
+		// codec's output beside the envelope's room.
+		if fresh > 2 {
+			t.Errorf("%v: AppendEncode allocated a new buffer for %d of 51 records", alg, fresh)
+		}
 		// One small one: the test key callback's copy of the key.
 		if allocs > maxAllocs() {
 			t.Errorf("%v: AppendEncode allocates %.0f times per record", alg, allocs)
@@ -229,11 +241,12 @@ func TestAEADAppendEncodeReusesTheBuffer(t *testing.T) {
 }
 
 // maxAllocs is how many allocations an AEAD record may cost: the test key
-// callback's copy of the key, and under -race a pooled buffer sync.Pool
-// dropped.
+// callback's copy of the key, and under -race the buffers sync.Pool drops
+// (it drops a quarter of what it is given there): associated data, and on
+// encoding a batch of nonces. Averaged over the runs, that stays under 3.
 func maxAllocs() float64 {
 	if raceEnabled {
-		return 2
+		return 3
 	}
 	return 1
 }
