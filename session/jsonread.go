@@ -207,10 +207,12 @@ func skipSafe(b []byte, i int) int {
 		x := binary.LittleEndian.Uint64(b[i:])
 		q := x ^ (ones * '"')
 		bs := x ^ (ones * '\\')
-		// Each term flags, at least, the first byte in memory that is
-		// non-ASCII, a control character, '"' or '\\'; terms only ever flag
-		// extra bytes after a true one, so the lowest flag is exact.
-		m := x&highs | (x-ones*0x20)&^x&highs | (q-ones)&^q&highs | (bs-ones)&^bs&highs
+		// A byte's high bit ends up set if it is non-ASCII (x), a control
+		// character (x-0x20 borrows), '"' (q-1 borrows) or '\\' (bs-1
+		// borrows). Below the first such byte nothing borrows and every
+		// difference stays under 0x80, so the lowest flag is exact; a
+		// borrow only flags extra bytes above it.
+		m := (x | (x - ones*0x20) | (q - ones) | (bs - ones)) & highs
 		if m != 0 {
 			return i + bits.TrailingZeros64(m)/8
 		}
