@@ -1,14 +1,14 @@
 package session
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"math"
-	"math/bits"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/lite-agent/lite-agent-go/internal/jsonstr"
 )
 
 // reader is a strict single-pass JSON reader over one value held in memory.
@@ -186,43 +186,6 @@ func (r *reader) nextElem(first bool) bool {
 	return true
 }
 
-// safe[c] is true for string bytes that need no attention: printable ASCII
-// other than '"' and '\\'.
-var safe = func() (t [256]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
-// skipSafe returns the index of the first byte at or after i that is not
-// safe, or len(b). It looks at eight bytes at a time: strings make up most
-// of a log, so this loop is most of the work of reading one.
-func skipSafe(b []byte, i int) int {
-	const (
-		ones  = 0x0101010101010101
-		highs = 0x8080808080808080
-	)
-	for ; i+8 <= len(b); i += 8 {
-		x := binary.LittleEndian.Uint64(b[i:])
-		q := x ^ (ones * '"')
-		bs := x ^ (ones * '\\')
-		// A byte's high bit ends up set if it is non-ASCII (x), a control
-		// character (x-0x20 borrows), '"' (q-1 borrows) or '\\' (bs-1
-		// borrows). Below the first such byte nothing borrows and every
-		// difference stays under 0x80, so the lowest flag is exact; a
-		// borrow only flags extra bytes above it.
-		m := (x | (x - ones*0x20) | (q - ones) | (bs - ones)) & highs
-		if m != 0 {
-			return i + bits.TrailingZeros64(m)/8
-		}
-	}
-	for i < len(b) && safe[b[i]] {
-		i++
-	}
-	return i
-}
-
 // scanString consumes a string. With decode, it returns its value: a
 // subslice of the input when the string has no escapes and is valid UTF-8
 // (plain), else r.scratch, valid until the next call. Without decode, it
@@ -238,7 +201,7 @@ func (r *reader) scanString(decode bool) (val []byte, plain bool) {
 	start := r.i + 1
 	i := start
 	for {
-		i = skipSafe(b, i)
+		i = jsonstr.PlainRunBytes(b, i)
 		if i >= len(b) {
 			r.fail(errSyntax)
 			return nil, false
@@ -265,7 +228,7 @@ func (r *reader) scanString(decode bool) (val []byte, plain bool) {
 		out = append(r.scratch[:0], b[start:i]...)
 	}
 	for {
-		j := skipSafe(b, i)
+		j := jsonstr.PlainRunBytes(b, i)
 		if decode {
 			out = append(out, b[i:j]...)
 		}

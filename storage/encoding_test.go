@@ -165,6 +165,14 @@ func TestContextJSONEscapesLikeJavaScript(t *testing.T) {
 	if err := json.Unmarshal(b, &back); err != nil || back["scopeId"] != sc.ScopeID {
 		t.Errorf("round trip: %v %v", back, err)
 	}
+	// A byte that is not UTF-8 becomes U+FFFD, as on its way into a
+	// JavaScript string; a long plain id is copied as it is.
+	sc = storage.Context{Namespace: "n", ProjectID: "0123456789abcdef0123", Kind: storage.KindTask, ScopeID: "x\xffy\xe2\x82", RecordID: "1"}
+	b, _ = sc.MarshalJSON()
+	want = `{"namespace":"n","projectId":"0123456789abcdef0123","kind":"task","scopeId":"x` + "\ufffd" + `y` + "\ufffd\ufffd" + `","recordId":"1"}`
+	if string(b) != want {
+		t.Errorf("got  %s\nwant %s", b, want)
+	}
 }
 
 func TestEncodingErrors(t *testing.T) {

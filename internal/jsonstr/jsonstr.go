@@ -4,6 +4,7 @@
 package jsonstr
 
 import (
+	"encoding/binary"
 	"math/bits"
 	"unicode/utf8"
 )
@@ -22,7 +23,7 @@ func Append(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		i = plainRun(s, i)
+		i = PlainRun(s, i)
 		if i >= len(s) {
 			break
 		}
@@ -63,31 +64,56 @@ func Append(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-// plainRun returns the index of the first byte at or after i that is not
-// printable ASCII other than '"' and '\\', or len(s), looking at eight bytes
-// at a time.
-func plainRun(s string, i int) int {
+// PlainRun returns the index of the first byte of s at or after i that
+// needs attention in a JSON string (a control character, '"', '\\' or a
+// byte outside ASCII), or len(s), looking at eight bytes at a time.
+func PlainRun(s string, i int) int {
+	for ; i+8 <= len(s); i += 8 {
+		// The compiler turns these eight loads into one.
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if m := attention(x); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for ; i < len(s) && plain(s[i]); i++ {
+	}
+	return i
+}
+
+// PlainRunBytes is [PlainRun] for a byte slice. Strings make up most of a
+// session log, so this loop is most of the work of reading one.
+func PlainRunBytes(b []byte, i int) int {
+	for ; i+8 <= len(b); i += 8 {
+		if m := attention(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for ; i < len(b) && plain(b[i]); i++ {
+	}
+	return i
+}
+
+// attention flags, in the high bit of each byte of the little-endian word
+// x, at least the first byte that needs attention and never one before it.
+func attention(x uint64) uint64 {
 	const (
 		ones  = 0x0101010101010101
 		highs = 0x8080808080808080
 	)
-	for ; i+8 <= len(s); i += 8 {
-		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		q := x ^ (ones * '"')
-		bs := x ^ (ones * '\\')
-		// Each term flags at least the first byte that needs attention, and
-		// only ever extra bytes after it, so the lowest flag is exact.
-		if m := x&highs | (x-ones*0x20)&^x&highs | (q-ones)&^q&highs | (bs-ones)&^bs&highs; m != 0 {
-			return i + bits.TrailingZeros64(m)/8
-		}
-	}
-	for ; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' {
-			return i
-		}
-	}
-	return i
+	q := x ^ (ones * '"')
+	bs := x ^ (ones * '\\')
+	// A byte's high bit ends up set if it is non-ASCII (x), a control
+	// character (x-0x20 borrows), '"' (q-1 borrows) or '\\' (bs-1
+	// borrows). Below the first such byte nothing borrows and every
+	// difference stays under 0x80, so the lowest flag is exact; a borrow
+	// only flags extra bytes above it.
+	return (x | (x - ones*0x20) | (q - ones) | (bs - ones)) & highs
+}
+
+// plain reports whether c needs no attention in a JSON string.
+func plain(c byte) bool {
+	return c >= 0x20 && c < utf8.RuneSelf && c != '"' && c != '\\'
 }
 
 // AppendUnescaped appends the JSON text js, written by encoding/json, to
