@@ -43,6 +43,31 @@ func skipWithoutMove(t *testing.T) {
 	}
 }
 
+// lockDir returns the lock directory of target, which must exist.
+func lockDir(t *testing.T, target string) fs.FileInfo {
+	t.Helper()
+	st, err := os.Lstat(target + filelock.Suffix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// stillHeld checks that l, which guards target, still holds it (for itself
+// and for another acquirer with o), and releases it.
+func stillHeld(t *testing.T, l *filelock.Lock, target string, o filelock.Options) {
+	t.Helper()
+	if err := l.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if !held(t, target, o) {
+		t.Errorf("the lock of %s is not held", target)
+	}
+	if err := l.Release(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestMoveHandsTheLockToTheNextTarget(t *testing.T) {
 	skipWithoutMove(t)
 	dir := t.TempDir()
@@ -92,13 +117,10 @@ func TestMoveOntoAHeldLockLeavesBothAlone(t *testing.T) {
 
 	// b is held by another process.
 	startHolder(t, b)
-	theirs, err := os.Lstat(b + filelock.Suffix)
-	if err != nil {
-		t.Fatal(err)
-	}
+	theirs := lockDir(t, b)
 
 	l := acquire(t, a, filelock.Options{})
-	err = l.Move(b)
+	err := l.Move(b)
 	var se *storage.Error
 	if !errors.Is(err, fs.ErrExist) || !errors.As(err, &se) || se.File != b+filelock.Suffix {
 		t.Fatalf("Move onto a held lock = %v, want a *storage.Error naming it, matching fs.ErrExist", err)
@@ -134,11 +156,7 @@ func TestMovedLockIsStampedAndKeptFresh(t *testing.T) {
 	if err := old.Move(b); err != nil {
 		t.Fatal(err)
 	}
-	st, err := os.Lstat(b + filelock.Suffix)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if age := time.Since(st.ModTime()); age > 200*time.Millisecond {
+	if age := time.Since(lockDir(t, b).ModTime()); age > 200*time.Millisecond {
 		t.Errorf("the moved lock is %v old", age)
 	}
 	if !held(t, b, o2) {
@@ -151,16 +169,8 @@ func TestMovedLockIsStampedAndKeptFresh(t *testing.T) {
 	if err := moved.Move(b); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(600 * time.Millisecond)
-	if err := moved.Check(); err != nil {
-		t.Fatal(err)
-	}
-	if !held(t, b, o) {
-		t.Error("the moved lock went stale: refreshing stopped at the move")
-	}
-	if err := moved.Release(); err != nil {
-		t.Fatal(err)
-	}
+	time.Sleep(600 * time.Millisecond) // stale by now, had refreshing stopped at the move
+	stillHeld(t, moved, b, o)
 }
 
 // A lock stamped moments ago moves without a new stamp, and stays held and
@@ -171,32 +181,17 @@ func TestRecentlyStampedLockMovesUnstamped(t *testing.T) {
 	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
 	o := filelock.Options{Stale: 10 * time.Second}
 	l := acquire(t, a, o)
-	before, err := os.Lstat(a + filelock.Suffix)
-	if err != nil {
-		t.Fatal(err)
-	}
+	before := lockDir(t, a).ModTime()
 	// A stamp now would differ from mkdir's by more than the timestamp
 	// granularity.
 	time.Sleep(20 * time.Millisecond)
 	if err := l.Move(b); err != nil {
 		t.Fatal(err)
 	}
-	after, err := os.Lstat(b + filelock.Suffix)
-	if err != nil {
-		t.Fatal(err)
+	if after := lockDir(t, b).ModTime(); !after.Equal(before) {
+		t.Errorf("the moved lock was stamped: mtime %v, was %v", after, before)
 	}
-	if !after.ModTime().Equal(before.ModTime()) {
-		t.Errorf("the moved lock was stamped: mtime %v, was %v", after.ModTime(), before.ModTime())
-	}
-	if err := l.Check(); err != nil {
-		t.Fatal(err)
-	}
-	if !held(t, b, o) {
-		t.Error("the moved lock is not held")
-	}
-	if err := l.Release(); err != nil {
-		t.Fatal(err)
-	}
+	stillHeld(t, l, b, o)
 }
 
 func TestMoveOfARemovedLockIsCompromised(t *testing.T) {
