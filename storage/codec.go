@@ -3,8 +3,7 @@ package storage
 import (
 	"context"
 	"reflect"
-
-	"github.com/lite-agent/lite-agent-go/internal/jsonstr"
+	"unicode/utf8"
 )
 
 // Kind names the sort of record a codec is asked to encode.
@@ -137,14 +136,56 @@ func (c Context) MarshalJSON() ([]byte, error) {
 // AppendJSON appends the bytes of [Context.MarshalJSON] to b.
 func (c Context) AppendJSON(b []byte) []byte {
 	b = append(b, `{"namespace":`...)
-	b = jsonstr.Append(b, c.Namespace)
+	b = appendJSString(b, c.Namespace)
 	b = append(b, `,"projectId":`...)
-	b = jsonstr.Append(b, c.ProjectID)
+	b = appendJSString(b, c.ProjectID)
 	b = append(b, `,"kind":`...)
-	b = jsonstr.Append(b, string(c.Kind))
+	b = appendJSString(b, string(c.Kind))
 	b = append(b, `,"scopeId":`...)
-	b = jsonstr.Append(b, c.ScopeID)
+	b = appendJSString(b, c.ScopeID)
 	b = append(b, `,"recordId":`...)
-	b = jsonstr.Append(b, c.RecordID)
+	b = appendJSString(b, c.RecordID)
 	return append(b, '}')
+}
+
+// appendJSString appends s as a JSON string the way JSON.stringify writes it:
+// only '"', '\\' and control characters are escaped; invalid UTF-8 becomes
+// U+FFFD, as it would on its way into a JavaScript string.
+// internal/jsonstr.Append writes the same bytes, but storage imports
+// nothing of this module (see ARCHITECTURE.md), so it keeps this copy; the
+// tests of both hold them to JSON.stringify.
+func appendJSString(b []byte, s string) []byte {
+	const hexDigits = "0123456789abcdef"
+	b = append(b, '"')
+	// Ids and hashes are plain ASCII: copy their bytes as they are.
+	plain := 0
+	for plain < len(s) && s[plain] >= 0x20 && s[plain] < utf8.RuneSelf && s[plain] != '"' && s[plain] != '\\' {
+		plain++
+	}
+	b = append(b, s[:plain]...)
+	for i := plain; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		switch {
+		case r == '"':
+			b = append(b, '\\', '"')
+		case r == '\\':
+			b = append(b, '\\', '\\')
+		case r == '\b':
+			b = append(b, '\\', 'b')
+		case r == '\f':
+			b = append(b, '\\', 'f')
+		case r == '\n':
+			b = append(b, '\\', 'n')
+		case r == '\r':
+			b = append(b, '\\', 'r')
+		case r == '\t':
+			b = append(b, '\\', 't')
+		case r < 0x20:
+			b = append(b, '\\', 'u', '0', '0', hexDigits[r>>4], hexDigits[r&0xf])
+		default:
+			b = utf8.AppendRune(b, r)
+		}
+	}
+	return append(b, '"')
 }
