@@ -369,8 +369,12 @@ func resolveLayout(opts Options) (layout, error) {
 	if err != nil {
 		return layout{}, err
 	}
+	// The codec is frozen once, for the root: its children inherit it,
+	// and an ID the host changes later does not reach the stores.
+	var codec storage.Codec
 	if opts.Storage.Codec != nil {
-		if err := storage.ValidateCodec(opts.Storage.Codec); err != nil {
+		var err error
+		if codec, err = storage.FreezeCodec(opts.Storage.Codec); err != nil {
 			return layout{}, err
 		}
 	}
@@ -395,7 +399,7 @@ func resolveLayout(opts Options) (layout, error) {
 	return layout{
 		workdir:    wd,
 		paths:      paths,
-		enc:        storage.Encoding{Codec: opts.Storage.Codec, Namespace: paths.Namespace, ProjectID: paths.Hash},
+		enc:        storage.Encoding{Codec: codec, Namespace: paths.Namespace, ProjectID: paths.Hash},
 		taskListID: listID,
 	}, nil
 }

@@ -1,9 +1,11 @@
 package liteagent_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,13 +13,16 @@ import (
 	"testing"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/archive"
 	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
 	"github.com/lite-agent/lite-agent-go/permission"
 	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/spill"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/storage/codec"
+	"github.com/lite-agent/lite-agent-go/task"
 )
 
 // approveAll answers every approval request with allow.
@@ -225,6 +230,51 @@ func TestLayoutIsFrozenAgainstLaterEnvironmentChanges(t *testing.T) {
 	}
 }
 
+// renamingCodec stores bytes unchanged under an id its host may change.
+type renamingCodec struct{ id string }
+
+func (c *renamingCodec) ID() string { return c.id }
+func (c *renamingCodec) Encode(_ context.Context, p []byte, _ storage.Context) ([]byte, error) {
+	return bytes.Clone(p), nil
+}
+func (c *renamingCodec) Decode(_ context.Context, p []byte, _ storage.Context) ([]byte, error) {
+	return bytes.Clone(p), nil
+}
+
+// TestCodecIDIsFrozenAtNew changes the codec's id after New, as a host
+// rotating a key in place would: the agent keeps writing the id it
+// started with, so its log stays readable with that configuration and
+// never mixes two ids.
+func TestCodecIDIsFrozenAtNew(t *testing.T) {
+	f := newFixture(t)
+	c := &renamingCodec{id: "ident-v1"}
+	a := f.agent(t, f.options(c))
+	f.p.Reply(modeltest.Text("one"))
+	if _, err := a.Send(t.Context(), "first"); err != nil {
+		t.Fatal(err)
+	}
+	c.id = "ident-v2"
+	f.p.Reply(modeltest.Text("two"))
+	if _, err := a.Send(t.Context(), "second"); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(filepath.Join(a.Paths().SessionsDir, a.SessionID()+".jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, v2 := bytes.Count(raw, []byte(`"codec":"ident-v1"`)), bytes.Count(raw, []byte(`"codec":"ident-v2"`)); n != 4 || v2 != 0 {
+		t.Fatalf("log holds %d records of ident-v1 and %d of ident-v2, want 4 and 0", n, v2)
+	}
+	b := f.agent(t, f.options(&renamingCodec{id: "ident-v1"}))
+	if err := b.Resume(a.SessionID()); err != nil {
+		t.Fatal(err)
+	}
+	f.p.Reply(modeltest.Text("three"))
+	if _, err := b.Send(t.Context(), "third"); err != nil {
+		t.Errorf("resuming with the first id: %v", err)
+	}
+}
+
 func TestDeleteSessionThroughTheAgent(t *testing.T) {
 	f := newFixture(t)
 	a := f.agent(t, f.options(nil))
@@ -363,5 +413,46 @@ func TestQueryRunsOnePrompt(t *testing.T) {
 	res, err := liteagent.Query(t.Context(), liteagent.QueryOptions{Options: f.options(nil), Prompt: "answer?"})
 	if err != nil || res.Text != "42" {
 		t.Errorf("%+v %v", res, err)
+	}
+}
+
+// TestFileStoresCheckTheirEncoding builds each built-in file store
+// directly, as the spec allows, with an invalid namespace or codec: each
+// refuses with a *storage.Error and creates nothing.
+func TestFileStoresCheckTheirEncoding(t *testing.T) {
+	stores := map[string]func(dir string, enc storage.Encoding) error{
+		"session": func(dir string, enc storage.Encoding) error {
+			_, err := session.NewFileCheckpointer(dir, session.FileOptions{Encoding: enc})
+			return err
+		},
+		"task": func(dir string, enc storage.Encoding) error {
+			_, err := task.NewFileStore(dir, "list", enc)
+			return err
+		},
+		"archive": func(dir string, enc storage.Encoding) error {
+			_, err := archive.NewFileArchive(dir, archive.Options{Encoding: enc})
+			return err
+		},
+		"spill": func(dir string, enc storage.Encoding) error {
+			_, err := spill.NewFileStore(dir, enc)
+			return err
+		},
+	}
+	for name, open := range stores {
+		for what, enc := range map[string]storage.Encoding{
+			"namespace": {Namespace: "../Not A Namespace"},
+			"codec":     {Codec: &renamingCodec{id: "no spaces allowed"}},
+		} {
+			t.Run(name+"/"+what, func(t *testing.T) {
+				dir := filepath.Join(t.TempDir(), "store")
+				var se *storage.Error
+				if err := open(dir, enc); !errors.As(err, &se) {
+					t.Fatalf("error %v, want a *storage.Error", err)
+				}
+				if _, err := os.Lstat(dir); !errors.Is(err, fs.ErrNotExist) {
+					t.Errorf("the store's directory was created: %v", err)
+				}
+			})
+		}
 	}
 }

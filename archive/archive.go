@@ -152,7 +152,8 @@ var _ Archive = (*FileArchive)(nil)
 // storage.SessionContextDir(sessionsDir, sessionID). It creates contextDir
 // (mode 0700) if needed and anchors it: a symlinked contextDir is refused,
 // and a directory replaced later is detected by every operation. It fails
-// with a *storage.Error for a bad directory or codec, and with
+// with a *storage.Error for a bad directory, namespace or codec (see
+// storage.Encoding.Frozen), and with
 // ErrMaxReadBytes for a MaxReadBytes below MinReadBytes.
 func NewFileArchive(contextDir string, opts Options) (*FileArchive, error) {
 	maxRead := opts.MaxReadBytes
@@ -162,10 +163,9 @@ func NewFileArchive(contextDir string, opts Options) (*FileArchive, error) {
 	if maxRead < MinReadBytes {
 		return nil, fmt.Errorf("archive: MaxReadBytes %d: %w", opts.MaxReadBytes, ErrMaxReadBytes)
 	}
-	if opts.Encoding.Codec != nil {
-		if err := storage.ValidateCodec(opts.Encoding.Codec); err != nil {
-			return nil, err
-		}
+	enc, err := opts.Encoding.Frozen()
+	if err != nil {
+		return nil, err
 	}
 	scope := opts.SessionID
 	if scope == "" {
@@ -177,7 +177,7 @@ func NewFileArchive(contextDir string, opts Options) (*FileArchive, error) {
 	}
 	return &FileArchive{
 		dir:         dir,
-		cs:          codecScope{enc: opts.Encoding, scope: scope},
+		cs:          codecScope{enc: enc, scope: scope},
 		maxRead:     maxRead,
 		indexAbs:    filepath.Join(dir.Path(), indexFile),
 		notesAbs:    filepath.Join(dir.Path(), notesDir),

@@ -298,9 +298,12 @@ func newMigration(opts Options) (*migration, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, c := range []storage.Codec{opts.From.Storage.Codec, to.Storage.Codec} {
+	// Each codec's ID is read once, so that the whole run reads and
+	// writes under one id per side.
+	codecs := [2]storage.Codec{opts.From.Storage.Codec, to.Storage.Codec}
+	for i, c := range codecs {
 		if c != nil {
-			if err := storage.ValidateCodec(c); err != nil {
+			if codecs[i], err = storage.FreezeCodec(c); err != nil {
 				return nil, err
 			}
 		}
@@ -311,8 +314,8 @@ func newMigration(opts Options) (*migration, error) {
 		srcHome:  src.Home,
 		srcNS:    src.Namespace,
 		dstNS:    dst.Namespace,
-		srcCodec: opts.From.Storage.Codec,
-		dstCodec: to.Storage.Codec,
+		srcCodec: codecs[0],
+		dstCodec: codecs[1],
 		workers:  opts.Workers,
 	}
 	if m.workers <= 0 {

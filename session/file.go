@@ -93,14 +93,13 @@ type localGate struct {
 }
 
 // NewFileCheckpointer returns a Checkpointer that keeps one file per
-// session in dir. It checks opts.Encoding's codec, if any, before touching
-// the disk, then anchors dir (creating it 0700 if needed) and refuses a
+// session in dir. It checks opts.Encoding and freezes its codec's ID (see
+// [storage.Encoding.Frozen]) before touching the disk, then anchors dir (creating it 0700 if needed) and refuses a
 // symlinked dir. Errors are *storage.Error.
 func NewFileCheckpointer(dir string, opts FileOptions) (*FileCheckpointer, error) {
-	if opts.Encoding.Codec != nil {
-		if err := storage.ValidateCodec(opts.Encoding.Codec); err != nil {
-			return nil, err
-		}
+	enc, err := opts.Encoding.Frozen()
+	if err != nil {
+		return nil, err
 	}
 	d, err := safefs.Anchor(dir)
 	if err != nil {
@@ -108,7 +107,7 @@ func NewFileCheckpointer(dir string, opts FileOptions) (*FileCheckpointer, error
 	}
 	return &FileCheckpointer{
 		dir:         d,
-		enc:         opts.Encoding,
+		enc:         enc,
 		durable:     opts.Durable,
 		repair:      opts.RepairTail,
 		now:         time.Now,

@@ -55,13 +55,13 @@ type FileStore struct {
 var _ Store = (*FileStore)(nil)
 
 // NewFileStore returns a FileStore over spillDir, creating it (mode 0700) if
-// needed. It refuses a symlinked spillDir and an invalid codec in enc; the
-// error is a *[storage.Error]. The zero enc stores plaintext.
+// needed. It refuses a symlinked spillDir and an invalid namespace or codec
+// in enc (see [storage.Encoding.Frozen]); the error is a *[storage.Error].
+// The zero enc stores plaintext.
 func NewFileStore(spillDir string, enc storage.Encoding) (*FileStore, error) {
-	if enc.Codec != nil {
-		if err := storage.ValidateCodec(enc.Codec); err != nil {
-			return nil, err
-		}
+	enc, err := enc.Frozen()
+	if err != nil {
+		return nil, err
 	}
 	dir, err := safefs.Anchor(spillDir)
 	if err != nil {

@@ -88,10 +88,24 @@ func validCodecID(id string) bool {
 // ValidateCodec reports whether c can be used: it must be non-nil and its ID
 // must match ^[a-zA-Z0-9][a-zA-Z0-9._-]{0,127}$. The error is a *[Error].
 func ValidateCodec(c Codec) error {
-	if c == nil || isNilPointer(c) || !validCodecID(c.ID()) {
-		return &Error{Op: "validate", Message: "Invalid storage codec: provide a stable id and encode/decode functions"}
+	_, err := checkedID(c)
+	return err
+}
+
+// checkedID returns c's ID if c can be used, reading the ID once.
+func checkedID(c Codec) (string, error) {
+	if c == nil || isNilPointer(c) {
+		return "", invalidCodec()
 	}
-	return nil
+	id := c.ID()
+	if !validCodecID(id) {
+		return "", invalidCodec()
+	}
+	return id, nil
+}
+
+func invalidCodec() error {
+	return &Error{Op: "validate", Message: "Invalid storage codec: provide a stable id and encode/decode functions"}
 }
 
 // isNilPointer reports whether c holds a nil pointer, map, func or the like.

@@ -97,14 +97,13 @@ func (e Encoding) AppendEncode(ctx context.Context, dst []byte, kind Kind, scope
 // appendEncode appends the envelope of plaintext encoded with e.Codec to
 // dst.
 func (e Encoding) appendEncode(ctx context.Context, dst []byte, kind Kind, scopeID, recordID string, plaintext []byte) ([]byte, error) {
-	if err := ValidateCodec(e.Codec); err != nil {
+	id, err := e.codecID()
+	if err != nil {
 		return nil, err
 	}
 	sc := e.Context(kind, scopeID, recordID)
-	id := e.Codec.ID()
 	base := len(dst)
 	var out []byte
-	var err error
 	ae, inPlace := e.Codec.(AppendEncoder)
 	// Encode (dst nil) sizes its result exactly: its caller keeps it.
 	inPlace = inPlace && dst != nil
@@ -211,10 +210,11 @@ func (e Encoding) AppendDecode(ctx context.Context, dst []byte, kind Kind, scope
 // decode decodes an envelope with e.Codec; with appendTo, the plaintext is
 // appended to dst.
 func (e Encoding) decode(ctx context.Context, dst []byte, appendTo bool, kind Kind, scopeID, recordID string, stored []byte) ([]byte, error) {
-	if err := ValidateCodec(e.Codec); err != nil {
+	id, err := e.codecID()
+	if err != nil {
 		return nil, err
 	}
-	b64, ok := envelopePayload(stored, e.Codec.ID())
+	b64, ok := envelopePayload(stored, id)
 	if !ok {
 		return nil, &Error{Op: "decode", Kind: kind, Record: recordID, Message: "Storage format or codec id mismatch; explicit migration is required"}
 	}

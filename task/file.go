@@ -36,8 +36,8 @@ type FileStore struct {
 var _ Store = (*FileStore)(nil)
 
 // NewFileStore returns the task list listID under tasksDir. It validates
-// listID (non-empty letters, digits, underscores and hyphens) and the codec
-// of enc before it creates anything, then creates <tasksDir>/<listID> with
+// listID (non-empty letters, digits, underscores and hyphens) and enc (see
+// [storage.Encoding.Frozen]) before it creates anything, then creates <tasksDir>/<listID> with
 // mode 0700 if needed and anchors it: a symlinked list directory is refused,
 // and a list directory replaced later is detected by every operation.
 // Errors are *storage.Error.
@@ -57,15 +57,9 @@ func NewFileStore(tasksDir, listID string, enc storage.Encoding) (*FileStore, er
 	if tasksDir == "" {
 		return nil, &storage.Error{Op: "open", Message: "task store needs a tasks directory"}
 	}
-	if enc.Codec != nil {
-		if err := storage.ValidateCodec(enc.Codec); err != nil {
-			return nil, err
-		}
-	}
-	if enc.Namespace != "" {
-		if err := storage.ValidateNamespace(enc.Namespace); err != nil {
-			return nil, err
-		}
+	enc, err := enc.Frozen()
+	if err != nil {
+		return nil, err
 	}
 	dir, err := safefs.Anchor(filepath.Join(tasksDir, listID))
 	if err != nil {
