@@ -456,3 +456,41 @@ func TestFileStoresCheckTheirEncoding(t *testing.T) {
 		}
 	}
 }
+
+// TestUnreadableTaskListStopsTheTurn gives an agent without a codec a
+// shared task list written with gzip: the turn fails with the store's
+// *storage.Error before the model is asked, instead of showing the model
+// an empty list, and the list is left as it was.
+func TestUnreadableTaskListStopsTheTurn(t *testing.T) {
+	f := newFixture(t)
+	opts := f.options(codec.Gzip())
+	opts.TaskListID = "team"
+	a := f.agent(t, opts)
+	store, err := task.NewFileStore(a.Paths().TasksDir, "team", storage.Encoding{Codec: codec.Gzip(), Namespace: "acme", ProjectID: a.Paths().Hash})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Create(t.Context(), task.CreateInput{Subject: "ship it"}); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(a.Paths().TasksDir, "team", "1.json")
+	before, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := f.options(nil)
+	plain.TaskListID = "team"
+	b := f.agent(t, plain)
+	f.p.Reply(modeltest.Text("ok"))
+	_, err = b.Send(t.Context(), "hi")
+	var se *storage.Error
+	if !errors.As(err, &se) {
+		t.Fatalf("Send error %v, want a *storage.Error", err)
+	}
+	if n := len(f.p.Requests()); n != 0 {
+		t.Errorf("the model was asked %d times", n)
+	}
+	if after, _ := os.ReadFile(file); !bytes.Equal(before, after) {
+		t.Error("the task record changed")
+	}
+}

@@ -53,7 +53,9 @@ type Options struct {
 	TopP        *float64
 	// Reminder, when set, returns text appended to each request as a last
 	// user message (such as the current task list). It is never persisted.
-	// An empty string adds nothing; an error is logged and ignored.
+	// An empty string adds nothing. An error ends the run with that error
+	// before the model is called: a task list that cannot be read (a wrong
+	// codec, say) must not reach the model as an empty one.
 	Reminder func(ctx context.Context, sessionID string) (string, error)
 	// Logger receives diagnostics (ids, sizes, durations; never payloads);
 	// nil logs nothing.
@@ -405,14 +407,15 @@ func (r *run) loop(ctx context.Context, prompt model.Message, origin session.Ori
 }
 
 // request builds the model request from the cached log.
-func (r *run) request(ctx context.Context) model.Request {
+func (r *run) request(ctx context.Context) (model.Request, error) {
 	e := r.e
 	msgs := session.Fold(r.st.events)
 	if e.opts.Reminder != nil {
 		text, err := e.opts.Reminder(ctx, r.id)
 		if err != nil {
-			e.log.Warn("reminder failed", "session", r.id, "err", err)
-		} else if text != "" {
+			return model.Request{}, fmt.Errorf("reminder: %w", err)
+		}
+		if text != "" {
 			msgs = append(msgs[:len(msgs):len(msgs)], model.UserText(text))
 		}
 	}
@@ -424,13 +427,16 @@ func (r *run) request(ctx context.Context) model.Request {
 		MaxTokens:   e.opts.MaxTokens,
 		Temperature: e.opts.Temperature,
 		TopP:        e.opts.TopP,
-	}
+	}, nil
 }
 
 // callModel streams one model response.
 func (r *run) callModel(ctx context.Context, emit func(Event)) (model.Message, model.Usage, model.StopReason, error) {
 	e := r.e
-	req := r.request(ctx)
+	req, err := r.request(ctx)
+	if err != nil {
+		return model.Message{}, model.Usage{}, "", err
+	}
 	emit(Event{Type: EventModelCallStart, Turn: r.turn, Model: e.opts.Model})
 	start := e.now()
 	var (

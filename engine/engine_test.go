@@ -15,6 +15,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
 	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/tool"
 )
 
@@ -303,6 +304,25 @@ func TestReminderIsSentButNeverPersisted(t *testing.T) {
 		if strings.Contains(string(b), "Current tasks") {
 			t.Error("reminder persisted")
 		}
+	}
+}
+
+// TestReminderErrorEndsTheRun checks that a reminder that fails (a task
+// list the configured codec cannot read) stops the run before the model
+// is called, with the store's error, instead of showing no tasks.
+func TestReminderErrorEndsTheRun(t *testing.T) {
+	failure := &storage.Error{Op: "decode", Kind: storage.KindTask, Message: "Storage format or codec id mismatch; explicit migration is required"}
+	h := newHarness(t, engine.Options{Reminder: func(ctx context.Context, id string) (string, error) {
+		return "", failure
+	}})
+	h.p.Reply(modeltest.Text("ok"))
+	_, _, err := h.turn(t, t.Context(), "s", "hi")
+	var se *storage.Error
+	if !errors.As(err, &se) || se != failure {
+		t.Fatalf("run error %v, want the reminder's *storage.Error", err)
+	}
+	if n := len(h.p.Requests()); n != 0 {
+		t.Errorf("the model was called %d times", n)
 	}
 }
 
