@@ -376,8 +376,10 @@ func (d *dispatcher) call(ctx context.Context, in Input) (tool.Result, error) {
 			return tool.Errorf("model '%s' is not a configured model; choose one of: %s", t.Model, strings.Join(d.opts.Models, ", ")), nil
 		}
 		if t.Resume != "" {
-			id := sanitizeID(t.Resume)
-			if !strings.HasPrefix(id, "agent-") || len(id) > maxResumeBytes {
+			// The id names a session file: one with other characters is
+			// refused, not rewritten into another agent's id.
+			id := t.Resume
+			if !strings.HasPrefix(id, "agent-") || len(id) > maxResumeBytes || sanitizeID(id) != id {
 				return tool.Errorf("resume must be the agentId of an earlier subagent"), nil
 			}
 			if resumes[id] {
@@ -503,7 +505,7 @@ func (g *groupRun) prepare(ctx context.Context, t TaskInput) *child {
 	}
 	c.eventID = "agent-" + typ + "-" + randomHex(4)
 	if c.known && t.Resume != "" {
-		c.eventID, c.resume = sanitizeID(t.Resume), true
+		c.eventID, c.resume = t.Resume, true // checked by the caller
 	}
 	c.agentID = c.eventID
 	c.out = ChildOutcome{AgentID: c.agentID, DisplayName: c.displayName, Type: t.SubagentType}

@@ -388,6 +388,12 @@ func TestCallValidation(t *testing.T) {
 			"Error: model 'gpt-x' is not a configured model; choose one of: simple, complex"},
 		{"ResumeNotAnAgent", subagent.ToolOptions{}, map[string]any{"tasks": []any{gp(map[string]any{"resume": "../parent-1"})}},
 			"Error: resume must be the agentId of an earlier subagent"},
+		// Rewriting these to agent-reviewer_v2-… would resume another
+		// agent's session.
+		{"ResumeWithADot", subagent.ToolOptions{}, map[string]any{"tasks": []any{gp(map[string]any{"resume": "agent-reviewer.v2-0123abcd"})}},
+			"Error: resume must be the agentId of an earlier subagent"},
+		{"ResumeWithASlash", subagent.ToolOptions{}, map[string]any{"tasks": []any{gp(map[string]any{"resume": "agent-x/../agent-y"})}},
+			"Error: resume must be the agentId of an earlier subagent"},
 		{"ResumeTwice", subagent.ToolOptions{}, map[string]any{"tasks": []any{gp(map[string]any{"resume": "agent-x-1"}), gp(map[string]any{"resume": "agent-x-1"})}},
 			"Error: a subagent may only be resumed once per group"},
 	} {
