@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	liteagent "github.com/lite-agent/lite-agent-go"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -36,6 +37,7 @@ func isolateEnv(t *testing.T) string {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv(storage.HomeEnv, "")
+	t.Setenv(liteagent.TaskListEnv, "")
 	return home
 }
 

@@ -3,10 +3,12 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	liteagent "github.com/lite-agent/lite-agent-go"
 	"github.com/lite-agent/lite-agent-go/internal/datahome"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
@@ -176,7 +178,9 @@ func newSessionsDeleteCommand(g *globalFlags) *cobra.Command {
 		Short: "Delete a session: its log, its context archive and its private task list",
 		Long: "delete removes the session's log, its context archive and its private task list\n" +
 			"(tasks/<ID>). Shared task lists are never removed; with --task-list the session is\n" +
-			"taken to have used that shared list and no task list is removed.",
+			"taken to have used that shared list and no task list is removed. In the default\n" +
+			"namespace, " + liteagent.TaskListEnv + " stands in for a missing --task-list, as it\n" +
+			"does for agents.",
 		Args: oneID,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			id := args[0]
@@ -191,7 +195,20 @@ func newSessionsDeleteCommand(g *globalFlags) *cobra.Command {
 			if cp == nil {
 				return nil // nothing stored in this project
 			}
-			if err := datahome.DeleteSession(cmd.Context(), p.paths, cp, id, datahome.DeleteOptions{SharedTaskList: sharedList}); err != nil {
+			shared := sharedList
+			if cmd.Flags().Changed("task-list") {
+				if err := storage.ValidateID(shared); err != nil {
+					return usagef("invalid --task-list %q: %w", shared, err)
+				}
+			} else if p.paths.Namespace == storage.DefaultNamespace {
+				shared = os.Getenv(liteagent.TaskListEnv)
+				if shared != "" {
+					if err := storage.ValidateID(shared); err != nil {
+						return fmt.Errorf("%s: %w", liteagent.TaskListEnv, err)
+					}
+				}
+			}
+			if err := datahome.DeleteSession(cmd.Context(), p.paths, cp, id, datahome.DeleteOptions{SharedTaskList: shared}); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "deleted session %s\n", id)

@@ -5,10 +5,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	liteagent "github.com/lite-agent/lite-agent-go"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -140,6 +142,39 @@ func TestSessionsDeleteRemovesExactlyWhatTheSpecSays(t *testing.T) {
 	}
 	if len(after) != len(before)-7 {
 		t.Errorf("%d entries left of %d, want 7 removed: %v", len(after), len(before), after)
+	}
+}
+
+// TestSessionsDeleteKeepsTheListNamedByTheEnvironment deletes session s1
+// while LITE_AGENT_TASK_LIST_ID names s1 as the shared list, as agents of
+// the default namespace use it: the list stays, and only the log and the
+// archive go. An invalid value is refused before anything is removed.
+func TestSessionsDeleteKeepsTheListNamedByTheEnvironment(t *testing.T) {
+	isolateEnv(t)
+	home, p := referenceHome(t)
+	project := filepath.Dir(p.SessionsDir)
+	t.Setenv(liteagent.TaskListEnv, "../s1")
+	before := paths(t, project)
+	if r := runCLI(t, "--home", home, "--workdir", "/srv/app", "sessions", "delete", "s1"); r.code == 0 || !strings.Contains(r.stderr, liteagent.TaskListEnv) {
+		t.Errorf("invalid %s: code %d, stderr %q", liteagent.TaskListEnv, r.code, r.stderr)
+	}
+	if got := paths(t, project); !slices.Equal(got, before) {
+		t.Fatalf("a refused delete changed the project: %v", got)
+	}
+	t.Setenv(liteagent.TaskListEnv, "s1")
+	if r := runCLI(t, "--home", home, "--workdir", "/srv/app", "sessions", "delete", "s1"); r.code != 0 {
+		t.Fatalf("delete: %d %s", r.code, r.stderr)
+	}
+	after := map[string]bool{}
+	for _, rel := range paths(t, project) {
+		after[rel] = true
+	}
+	for _, rel := range before {
+		gone := !after[rel]
+		want := strings.HasPrefix(rel, "sessions/s1.")
+		if gone != want {
+			t.Errorf("%s: removed=%v, want removed=%v", rel, gone, want)
+		}
 	}
 }
 
