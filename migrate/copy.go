@@ -390,6 +390,10 @@ func (m *migration) copyArchive(ctx context.Context, s *scratch, u *unit) error 
 	if err := m.mkdir(dstRel); err != nil {
 		return err
 	}
+	dirTime, err := modTime(pr.sessions, rel)
+	if err != nil {
+		return err
+	}
 
 	// The index: each line decodes at its source position and is written
 	// at its destination position, which differs only after a skipped line.
@@ -399,6 +403,12 @@ func (m *migration) copyArchive(ctx context.Context, s *scratch, u *unit) error 
 	hasIndex := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
+	}
+	var idxTime time.Time
+	if hasIndex {
+		if idxTime, err = modTime(pr.sessions, idxRel); err != nil {
+			return err
+		}
 	}
 	dstIdxRel := filepath.Join(dstRel, indexName)
 	dstIdxPath := filepath.Join(m.dstRoot, dstIdxRel)
@@ -435,7 +445,7 @@ func (m *migration) copyArchive(ctx context.Context, s *scratch, u *unit) error 
 	}
 	if hasIndex {
 		ic.Files = 1
-		back, err := m.writeFile(dstIdxRel, out)
+		back, err := m.writeFile(dstIdxRel, out, idxTime)
 		if err != nil {
 			return err
 		}
@@ -450,11 +460,16 @@ func (m *migration) copyArchive(ctx context.Context, s *scratch, u *unit) error 
 	var nc Count
 	notesRel := filepath.Join(rel, notesName)
 	ents, err := pr.sessions.ReadDir(notesRel)
+	hasNotes := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	if err == nil {
+	var notesTime time.Time
+	if hasNotes {
 		if err := m.mkdir(filepath.Join(dstRel, notesName)); err != nil {
+			return err
+		}
+		if notesTime, err = modTime(pr.sessions, notesRel); err != nil {
 			return err
 		}
 	}
@@ -469,6 +484,10 @@ func (m *migration) copyArchive(ctx context.Context, s *scratch, u *unit) error 
 		}
 		path := filepath.Join(pr.sessions.Path(), notesRel, name)
 		stored, err := pr.sessions.ReadFile(filepath.Join(notesRel, name))
+		if err != nil {
+			return err
+		}
+		mtime, err := modTime(pr.sessions, filepath.Join(notesRel, name))
 		if err != nil {
 			return err
 		}
@@ -488,7 +507,7 @@ func (m *migration) copyArchive(ctx context.Context, s *scratch, u *unit) error 
 		if err != nil {
 			return err
 		}
-		back, err := m.writeFile(dstNoteRel, enc)
+		back, err := m.writeFile(dstNoteRel, enc, mtime)
 		if err != nil {
 			return err
 		}
@@ -504,6 +523,15 @@ func (m *migration) copyArchive(ctx context.Context, s *scratch, u *unit) error 
 		nc.DestinationBytes += int64(len(enc))
 	}
 	if err := s.lock.check(); err != nil {
+		return err
+	}
+	// The directories' times last: writing in them changed them.
+	if hasNotes {
+		if err := m.setTime(filepath.Join(dstRel, notesName), notesTime); err != nil {
+			return err
+		}
+	}
+	if err := m.setTime(dstRel, dirTime); err != nil {
 		return err
 	}
 	m.count(storage.KindArchiveIndex, ic)
@@ -602,6 +630,12 @@ func (m *migration) verdict(ctx context.Context, path, record string, got, want 
 // reads the copy back through the task store.
 func (m *migration) copyTasks(ctx context.Context, u *unit) error {
 	pr, list := u.p, u.id
+	// The list directory's own time, read before the lock (which goes in
+	// it) changes it.
+	dirTime, err := modTime(pr.tasks, list)
+	if err != nil {
+		return err
+	}
 	unlock, err := lockSource(ctx, pr.tasks, list, filelock.Options{Factor: 1.4})
 	if err != nil {
 		return err
@@ -630,6 +664,10 @@ func (m *migration) copyTasks(ctx context.Context, u *unit) error {
 		if err != nil {
 			return err
 		}
+		mtime, err := modTime(pr.tasks, filepath.Join(list, name))
+		if err != nil {
+			return err
+		}
 		plain, err := decodeSource(ctx, pr.srcEnc, storage.KindTask, list, stem, path, stored)
 		if err == nil {
 			err = checkTask(stem, plain, path)
@@ -646,7 +684,7 @@ func (m *migration) copyTasks(ctx context.Context, u *unit) error {
 		if err != nil {
 			return err
 		}
-		back, err := m.writeFile(dstFileRel, enc)
+		back, err := m.writeFile(dstFileRel, enc, mtime)
 		if err != nil {
 			return err
 		}
@@ -668,6 +706,10 @@ func (m *migration) copyTasks(ctx context.Context, u *unit) error {
 		if err := m.verifyTaskStore(ctx, pr, list, dstRel, c.Records); err != nil {
 			return err
 		}
+	}
+	// After the task store's lock came and went.
+	if err := m.setTime(dstRel, dirTime); err != nil {
+		return err
 	}
 	m.count(storage.KindTask, c)
 	return nil
@@ -732,7 +774,7 @@ func (m *migration) copySpill(ctx context.Context, u *unit) error {
 	if err != nil {
 		return err
 	}
-	stored, path, err := readAllAt(src, name)
+	stored, path, mtime, err := readAllAt(src, name)
 	if err != nil {
 		return err
 	}
@@ -751,7 +793,7 @@ func (m *migration) copySpill(ctx context.Context, u *unit) error {
 	if err != nil {
 		return err
 	}
-	back, err := m.writeFileAt(dst, dstRel, name, enc)
+	back, err := m.writeFileAt(dst, dstRel, name, enc, mtime)
 	if err != nil {
 		return err
 	}
@@ -764,13 +806,27 @@ func (m *migration) copySpill(ctx context.Context, u *unit) error {
 	return nil
 }
 
+// modTime returns the modification time of the source file or directory
+// rel of d.
+func modTime(d *safefs.Dir, rel string) (time.Time, error) {
+	st, err := d.Lstat(rel)
+	if err != nil {
+		return time.Time{}, readError(filepath.Join(d.Path(), rel), err)
+	}
+	return st.ModTime(), nil
+}
+
 // copyConfig copies one configuration file of the home byte for byte.
 func (m *migration) copyConfig(u *unit) error {
 	data, err := u.home.ReadFile(u.id)
 	if err != nil {
 		return err
 	}
-	back, err := m.writeFile(u.id, data)
+	mtime, err := modTime(u.home, u.id)
+	if err != nil {
+		return err
+	}
+	back, err := m.writeFile(u.id, data, mtime)
 	if err != nil {
 		return err
 	}

@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -466,24 +468,73 @@ func (d *destFile) close() error {
 	return nil
 }
 
-// writeFile creates rel holding data, and returns what reading it back
-// gives (nil in a dry run).
-func (m *migration) writeFile(rel string, data []byte) ([]byte, error) {
+// writeFile creates rel holding data, with the modification time mtime
+// (the source's), and returns what reading it back gives (nil in a dry
+// run).
+func (m *migration) writeFile(rel string, data []byte, mtime time.Time) ([]byte, error) {
 	f, err := m.create(rel)
 	if err != nil || f == nil {
 		return nil, err
 	}
-	return f.writeAll(data)
+	back, err := f.writeAll(data)
+	if err != nil {
+		return nil, err
+	}
+	return back, m.setTime(rel, mtime)
 }
 
 // writeFileAt is writeFile for the file rel named name in the open
 // directory dir (nil in a dry run).
-func (m *migration) writeFileAt(dir *dirHandle, rel, name string, data []byte) ([]byte, error) {
+func (m *migration) writeFileAt(dir *dirHandle, rel, name string, data []byte, mtime time.Time) ([]byte, error) {
 	f, err := m.createAt(dir, rel, name)
 	if err != nil || f == nil {
 		return nil, err
 	}
-	return f.writeAll(data)
+	back, err := f.writeAll(data)
+	if err != nil {
+		return nil, err
+	}
+	return back, dir.setTime(name, filepath.Join(m.dstRoot, rel), mtime)
+}
+
+// setTime gives the destination file or directory rel the modification
+// (and access) time mtime, as a copy keeps its source's: listing sessions
+// by time, resuming the latest and cleanup by age see the data's times, not
+// the migration's. It does not follow a symlink. In a dry run it does
+// nothing.
+func (m *migration) setTime(rel string, mtime time.Time) error {
+	if m.dst == nil {
+		return nil
+	}
+	p, err := m.dst.Resolve(rel)
+	if err != nil {
+		return err
+	}
+	return timeError(filepath.Join(m.dstRoot, rel), utimes(unix.AT_FDCWD, p, mtime))
+}
+
+// utimes sets the access and modification times of name, relative to the
+// directory dirfd, to t, without following a symlink.
+func utimes(dirfd int, name string, t time.Time) error {
+	ts := unix.NsecToTimespec(t.UnixNano())
+	return ignoringEINTR(func() error {
+		return unix.UtimesNanoAt(dirfd, name, []unix.Timespec{ts, ts}, unix.AT_SYMLINK_NOFOLLOW)
+	})
+}
+
+func ignoringEINTR(f func() error) error {
+	for {
+		if err := f(); err != unix.EINTR {
+			return err
+		}
+	}
+}
+
+func timeError(path string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return (&storage.Error{Op: "write", File: path, Message: "cannot set the modification time"}).WithCause(err)
 }
 
 // writeAll writes data to the new file f, reads it back and closes f.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sync"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -60,6 +61,24 @@ func (h *dirHandle) create(name string) (*os.File, error) {
 		return nil, err
 	}
 	return os.NewFile(uintptr(fd), filepath.Join(h.path, name)), nil
+}
+
+// setTime gives name in the directory the modification (and access) time
+// mtime, without following a symlink; path names it for errors. A nil h
+// (a dry run) does nothing.
+func (h *dirHandle) setTime(name, path string, mtime time.Time) error {
+	if h == nil {
+		return nil
+	}
+	rc, err := h.f.SyscallConn()
+	if err != nil {
+		return timeError(path, err)
+	}
+	var uerr error
+	if err := rc.Control(func(fd uintptr) { uerr = utimes(int(fd), name, mtime) }); err != nil {
+		return timeError(path, err)
+	}
+	return timeError(path, uerr)
 }
 
 // openat opens name relative to h with O_NOFOLLOW and O_CLOEXEC added to

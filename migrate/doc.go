@@ -28,6 +28,13 @@
 //   - task lists, tasks/<list id>/<task id>.json, keeping list and task ids;
 //   - spilled output, spill/<ref>.txt.
 //
+// Every file copied keeps its source's modification time, as do the
+// directories of archives, their notes and task lists, so that sessions
+// list in the same order, "the latest session" is the same one, and cleanup
+// ages the data from its last change, not from the migration. The
+// directories above them (sessions/, tasks/, spill/ and the project's own)
+// take the time of the migration.
+//
 // Every record is decoded with the source [storage.Encoding] (source
 // namespace, source project id) and encoded with the destination's
 // (destination namespace, destination project id), so that an

@@ -95,11 +95,23 @@ func (m *migration) copySession(ctx context.Context, s *scratch, u *unit, t *tal
 	if err := w.flush(); err != nil {
 		return err
 	}
+	st, err := f.Stat()
+	if err != nil {
+		return readError(path, err)
+	}
 	if err := s.lock.check(); err != nil {
 		return err
 	}
+	if err := out.close(); err != nil {
+		return err
+	}
+	if out != nil {
+		if err := dstDir.setTime(name, dstPath, st.ModTime()); err != nil {
+			return err
+		}
+	}
 	m.count(storage.KindCheckpoint, c)
-	return out.close()
+	return nil
 }
 
 // sessionRecord decodes and validates the record at position pos (1-based,

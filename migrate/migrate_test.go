@@ -508,3 +508,101 @@ func TestNoSessionLockIsHeldWhileWaitingForAnother(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestModificationTimesAreKept gives every file of a home, and the
+// directories whose times the stores and cleanup read (context archives,
+// their notes, task lists), a distinct time in the past, migrates the
+// home to AEAD and checks the destination has the same times: sessions
+// list in the same order, the latest session is still the latest, and
+// cleanup sees the data's age, not the migration's.
+func TestModificationTimesAreKept(t *testing.T) {
+	home := t.TempDir()
+	f := buildProject(t, home, workdir, nil, "")
+	if err := os.WriteFile(filepath.Join(home, "hooks.json"), []byte(`{"hooks":[]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var kept []string // relative paths whose times must carry over
+	var dirs []string
+	err := filepath.WalkDir(home, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(home, path)
+		parent := filepath.Base(filepath.Dir(path))
+		switch {
+		case d.Type().IsRegular():
+			kept = append(kept, rel)
+		case strings.HasSuffix(d.Name(), ".context"), d.Name() == "notes", parent == "tasks":
+			kept = append(kept, rel)
+			dirs = append(dirs, rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := time.Date(2026, 3, 1, 12, 0, 0, 123456789, time.UTC)
+	want := map[string]time.Time{}
+	set := func(rel string, i int) {
+		mt := base.Add(time.Duration(i) * 97 * time.Minute)
+		if err := os.Chtimes(filepath.Join(home, rel), mt, mt); err != nil {
+			t.Fatal(err)
+		}
+		want[rel] = mt
+	}
+	for i, rel := range kept {
+		if !slices.Contains(dirs, rel) {
+			set(rel, i)
+		}
+	}
+	// Directories after their files, deepest first.
+	slices.SortFunc(dirs, func(a, b string) int { return strings.Count(b, "/") - strings.Count(a, "/") })
+	for i, rel := range dirs {
+		set(rel, len(kept)+i)
+	}
+	// The older session is made the latest, against name order.
+	set(filepath.Join("projects", f.paths.Hash, "sessions", "s1.jsonl"), 10_000)
+
+	dstHome := filepath.Join(t.TempDir(), "new")
+	c := aead(t, "k1", 1)
+	if _, err := migrate.Run(t.Context(), migrate.Options{
+		AllProjects: true,
+		From:        migrate.Endpoint{Storage: storage.Options{Home: home}},
+		To:          migrate.Endpoint{Storage: storage.Options{Home: dstHome, Codec: c}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, rel := range kept {
+		st, err := os.Lstat(filepath.Join(dstHome, rel))
+		if err != nil {
+			t.Errorf("%s: %v", rel, err)
+			continue
+		}
+		if !st.ModTime().Equal(want[rel]) {
+			t.Errorf("%s: modified %v, want %v as in the source", rel, st.ModTime(), want[rel])
+		}
+	}
+	srcList := listSessions(t, f.paths.SessionsDir, storage.Encoding{})
+	dstList := listSessions(t, resolve(t, workdir, storage.Options{Home: dstHome}).SessionsDir, storage.Encoding{Codec: c, ProjectID: f.paths.Hash})
+	if !slices.Equal(dstList, srcList) || srcList[0] != "s1" {
+		t.Errorf("sessions by time: %v in the destination, %v in the source", dstList, srcList)
+	}
+}
+
+// listSessions returns the ids of the sessions in dir, latest first.
+func listSessions(t *testing.T, dir string, enc storage.Encoding) []string {
+	t.Helper()
+	cp, err := session.NewFileCheckpointer(dir, session.FileOptions{Encoding: enc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	infos, err := cp.List(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, in := range infos {
+		ids = append(ids, in.ID)
+	}
+	return ids
+}

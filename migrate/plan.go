@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/spill"
@@ -544,19 +545,23 @@ func openSource(d *safefs.Dir, rel string) (*os.File, string, error) {
 	return f, path, nil
 }
 
-// readAllAt returns the contents of the source file name of dir and its
-// path.
-func readAllAt(dir *dirHandle, name string) ([]byte, string, error) {
+// readAllAt returns the contents of the source file name of dir, its path
+// and its modification time.
+func readAllAt(dir *dirHandle, name string) ([]byte, string, time.Time, error) {
 	f, path, err := dir.open(name)
 	if err != nil {
-		return nil, path, err
+		return nil, path, time.Time{}, err
 	}
 	defer f.Close()
 	b, err := io.ReadAll(f)
 	if err != nil {
-		return nil, path, readError(path, err)
+		return nil, path, time.Time{}, readError(path, err)
 	}
-	return b, path, nil
+	st, err := f.Stat()
+	if err != nil {
+		return nil, path, time.Time{}, readError(path, err)
+	}
+	return b, path, st.ModTime(), nil
 }
 
 func readError(path string, err error) error {
