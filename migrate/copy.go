@@ -375,6 +375,9 @@ func (m *migration) skipOrFail(file, record string, err error, note string) erro
 		return err
 	}
 	m.skip(Skipped{File: file, Record: record, Reason: err.Error() + note})
+	m.mu.Lock()
+	m.unreadable++
+	m.mu.Unlock()
 	return nil
 }
 

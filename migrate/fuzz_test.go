@@ -2,6 +2,7 @@ package migrate_test
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -44,12 +45,14 @@ func FuzzMigrateSessionLog(f *testing.F) {
 		// must refuse or that an encoded destination cannot hold (invalid
 		// UTF-8); the store may read fewer, as it decodes the events.
 		var copyable int64
+		leftOut := false
 		for l := range bytes.Lines(log) {
 			l = bytes.Trim(l, " \t\r\n")
 			if len(l) == 0 {
 				continue
 			}
 			if len(l) > session.MaxLineBytes || session.CheckRecord(l, "s1", copyable+1, false) != nil || !utf8.Valid(l) {
+				leftOut = true
 				break
 			}
 			copyable++
@@ -64,6 +67,18 @@ func FuzzMigrateSessionLog(f *testing.F) {
 			SkipUnreadable: true,
 			Workers:        1,
 		})
+		if copyable == 0 && leftOut {
+			// Nothing readable: a wrong configuration, refused even with
+			// SkipUnreadable, and nothing is left at the destination.
+			if !errors.Is(err, migrate.ErrUnreadable) {
+				t.Fatalf("Run: %v, want ErrUnreadable", err)
+			}
+			unchanged(t, home, before)
+			if left := files(t, dstHome); len(left) != 0 {
+				t.Fatalf("the refused migration left %v", left)
+			}
+			return
+		}
 		if err != nil {
 			t.Fatalf("Run: %v", err)
 		}

@@ -52,7 +52,9 @@ type Options struct {
 
 	// SkipUnreadable leaves out, and lists in [Report.Skipped], source
 	// records that do not decode or are invalid, symlinks and unrecognised
-	// entries; without it the first of them stops the migration.
+	// entries; without it the first of them stops the migration. If it
+	// leaves out every record it meets, the migration fails with
+	// ErrUnreadable all the same: that is a wrong source codec or key.
 	SkipUnreadable bool
 
 	// Progress, if not nil, is called with the counts so far as files and
@@ -280,6 +282,7 @@ type migration struct {
 	prog       Progress
 	copyFrom   time.Time
 	lastReport time.Time
+	unreadable int // records left out by SkipUnreadable
 }
 
 func newMigration(opts Options) (*migration, error) {
@@ -366,7 +369,10 @@ func (m *migration) run(ctx context.Context) error {
 		return err
 	}
 	if m.opts.DryRun {
-		return m.copyAll(ctx, p)
+		if err := m.copyAll(ctx, p); err != nil {
+			return err
+		}
+		return m.checkSomethingRead()
 	}
 
 	d, err := m.openDestination(ctx)
@@ -374,6 +380,9 @@ func (m *migration) run(ctx context.Context) error {
 		return err
 	}
 	err = m.copyAll(ctx, p)
+	if err == nil {
+		err = m.checkSomethingRead()
+	}
 	if err == nil {
 		err = d.finish(ctx, len(m.rep.Problems) == 0) // syncs through m.flush
 	} else {
@@ -390,6 +399,32 @@ func (m *migration) run(ctx context.Context) error {
 		m.rep.Verified = true
 	}
 	return err
+}
+
+// checkSomethingRead refuses a migration that, with SkipUnreadable, left
+// out every record it met: that is a wrong source codec or key, not damaged
+// data, and a destination holding nothing must not pass for the source's
+// copy.
+func (m *migration) checkSomethingRead() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.unreadable == 0 {
+		return nil
+	}
+	for _, c := range m.rep.Kinds {
+		if c.Records > 0 {
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: no record could be read with the source configuration (%s), %d unreadable; check its codec and key", ErrUnreadable, describeCodec(m.srcCodec), m.unreadable)
+}
+
+// describeCodec names a codec for a message.
+func describeCodec(c storage.Codec) string {
+	if c == nil {
+		return "no codec"
+	}
+	return "codec " + c.ID()
 }
 
 // checkOverlap refuses a destination root that is the source root or lies

@@ -56,6 +56,27 @@ func TestBadInputFailsWithOneLineAndChangesNothing(t *testing.T) {
 			text: []string{"Storage decode failed", " record "},
 		},
 		{
+			// Leaving out every record would make an empty destination
+			// that verifies: a wrong key is refused all the same.
+			name: "source read with the wrong key, skipping what is unreadable",
+			prepare: func(t *testing.T, s *setup) {
+				s.opts.From.Storage.Codec = aead(t, "k1", 9)
+				s.opts.SkipUnreadable = true
+			},
+			want: migrate.ErrUnreadable,
+			text: []string{"no record could be read with the source configuration (codec xchacha20poly1305.v1.k1)", "check its codec and key"},
+		},
+		{
+			name: "dry run without the source's codec, skipping what is unreadable",
+			prepare: func(t *testing.T, s *setup) {
+				s.opts.From.Storage.Codec = nil
+				s.opts.SkipUnreadable = true
+				s.opts.DryRun = true
+			},
+			want: migrate.ErrUnreadable,
+			text: []string{"no record could be read", "(no codec)"},
+		},
+		{
 			name: "destination project not empty",
 			prepare: func(t *testing.T, s *setup) {
 				dst := resolve(t, workdir, s.opts.To.Storage)

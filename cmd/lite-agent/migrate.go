@@ -115,7 +115,11 @@ func runMigrate(cmd *cobra.Command, g *globalFlags, f *migrateFlags) error {
 	switch {
 	case errors.Is(err, migrate.ErrOptions):
 		return &usageError{err: err}
-	case errors.Is(err, migrate.ErrUnreadable), errors.Is(err, migrate.ErrUnrecognized):
+	case errors.Is(err, migrate.ErrUnreadable) && f.skip:
+		return err // every record was unreadable: the message says to check the codec and key
+	case errors.Is(err, migrate.ErrUnreadable):
+		return fmt.Errorf("%w (if the source's --codec and key are right and only some records are damaged, --skip-unreadable leaves them out and lists them)", err)
+	case errors.Is(err, migrate.ErrUnrecognized):
 		return fmt.Errorf("%w (--skip-unreadable leaves such entries out and lists them)", err)
 	case err != nil && !errors.Is(err, migrate.ErrVerification):
 		return err
@@ -237,6 +241,8 @@ func printMigrateReport(w io.Writer, rep migrate.Report) {
 		fmt.Fprintf(w, "problem %s%s: %s\n", p.File, rec, p.Message)
 	}
 	switch {
+	case rep.Verified && len(rep.Skipped) > 0:
+		fmt.Fprintf(w, "verified: every record copied reads back as its source; the %d source entries listed as skipped are not in the destination\n", len(rep.Skipped))
 	case rep.Verified:
 		fmt.Fprintln(w, "verified: every record read back decodes with the destination configuration and equals its source")
 	case len(rep.Problems) > 0:

@@ -401,7 +401,16 @@ func TestMigrateBadInputExitsWithOneLine(t *testing.T) {
 			args: func(src, dst string) []string {
 				return []string{"--home", src, "--workdir", workdir, "--codec", codecXChaCha, "--key-env", "K2", "migrate", "--to-home", dst}
 			},
-			code: 1, want: "Storage decode failed",
+			code: 1, want: "if the source's --codec and key are right",
+		},
+		{
+			// Skipping every record would leave an empty destination that
+			// verifies: refused, with no hint to skip.
+			name: "wrong source key, skipping unreadable records",
+			args: func(src, dst string) []string {
+				return []string{"--home", src, "--workdir", workdir, "--codec", codecXChaCha, "--key-env", "K2", "migrate", "--to-home", dst, "--skip-unreadable"}
+			},
+			code: 1, want: "no record could be read with the source configuration",
 		},
 		{
 			name: "destination not empty",
