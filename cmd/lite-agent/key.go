@@ -21,6 +21,17 @@ const maxKeyFileSize = 4096
 // message never includes the text.
 var errMalformedKey = errors.New("key must be 32 bytes written as 64 hex characters or standard base64")
 
+// errKeyAsName reports a key given where the name of the variable or file
+// holding it belongs. Its message does not repeat what was given.
+var errKeyAsName = errors.New("the key flags take the name of an environment variable (--key-env) or the path of a file (--key-file) holding the key, not the key itself; what was given looks like a key and is not shown")
+
+// looksLikeKey reports whether s, given as a variable name or a path, is
+// itself a key.
+func looksLikeKey(s string) bool {
+	_, err := parseKey([]byte(s))
+	return err == nil
+}
+
 // keySource says where the key of an encrypting codec comes from: an
 // environment variable or a file. The zero value has no key.
 type keySource struct {
@@ -38,6 +49,9 @@ func (k keySource) load() ([]byte, error) {
 	case k.env != "":
 		text, ok := os.LookupEnv(k.env)
 		if !ok || text == "" {
+			if looksLikeKey(k.env) {
+				return nil, errKeyAsName
+			}
 			return nil, fmt.Errorf("key environment variable %s is not set", k.env)
 		}
 		key, err := parseKey([]byte(text))
@@ -48,6 +62,9 @@ func (k keySource) load() ([]byte, error) {
 	case k.file != "":
 		text, err := readKeyFile(k.file)
 		if err != nil {
+			if looksLikeKey(k.file) {
+				return nil, errKeyAsName
+			}
 			return nil, err
 		}
 		key, err := parseKey(text)

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -169,5 +170,26 @@ func TestKeySourceLoadsFromEnvironmentAndFile(t *testing.T) {
 				t.Errorf("load error = %v, want it to contain %q", err, tt.wantErr)
 			}
 		})
+	}
+}
+
+// TestAKeyGivenAsItsOwnNameIsNotShown passes a real key where the name of
+// its variable or the path of its file belongs, as a hurried user does:
+// the error says so without repeating the key.
+func TestAKeyGivenAsItsOwnNameIsNotShown(t *testing.T) {
+	for _, key := range []string{strings.Repeat("9fc18264", 8), base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{7}, 32))} {
+		for _, src := range []keySource{{env: key}, {file: key}} {
+			_, err := src.load()
+			if !errors.Is(err, errKeyAsName) {
+				t.Errorf("%+v: error %v, want errKeyAsName", src, err)
+			}
+			if leaked := sharedRun(fmt.Sprint(err), key, 6); leaked != "" {
+				t.Errorf("error %q shows key material %q", err, leaked)
+			}
+		}
+	}
+	// A name that is not a key is still named.
+	if _, err := (keySource{env: "NO_SUCH_KEY_VARIABLE"}).load(); err == nil || !strings.Contains(err.Error(), "NO_SUCH_KEY_VARIABLE") {
+		t.Errorf("error %v does not name the variable", err)
 	}
 }
