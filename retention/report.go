@@ -1,6 +1,9 @@
 package retention
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // A Reason says why an entry was removed.
 type Reason string
@@ -50,52 +53,66 @@ const (
 // stayed and why.
 type Report struct {
 	// Home is the absolute data home that was swept.
-	Home string
+	Home string `json:"home"`
 	// DryRun is true when nothing was removed.
-	DryRun bool
+	DryRun bool `json:"dryRun"`
 	// Removed lists the entries removed, in the order of removal: first
 	// by age, project by project, then by size, oldest first.
-	Removed []Entry
+	Removed []Entry `json:"removed"`
 	// Skipped lists the entries the sweep refused to touch, with the reason.
 	// Entries kept because they are young and within the budget are not
 	// listed.
-	Skipped []Skip
+	Skipped []Skip `json:"skipped"`
 	// Scanned counts the direct entries of spill and sessions directories
 	// that were examined.
-	Scanned int
+	Scanned int `json:"scanned"`
 	// BytesFreed is the total size of the removed regular files, including
 	// those inside removed directories.
-	BytesFreed int64
+	BytesFreed int64 `json:"bytesFreed"`
 	// BytesKept is the total size of the regular files left that count
 	// against MaxBytes (unlocked, young files directly in spill and
 	// sessions directories).
-	BytesKept int64
+	BytesKept int64 `json:"bytesKept"`
 }
 
 // An Entry is one removed file or directory.
 type Entry struct {
 	// Path is the entry's absolute path under Report.Home.
-	Path string
+	Path string `json:"path"`
 	// Size is the file's size, or the total size of the regular files in a
 	// directory.
-	Size int64
+	Size int64 `json:"size"`
 	// ModTime is the modification time the decision was based on: the
 	// file's, or for a directory the newest of the directory and the files
 	// and directories in it.
-	ModTime time.Time
+	ModTime time.Time `json:"modTime"`
 	// IsDir reports a directory, removed with its contents.
-	IsDir bool
+	IsDir bool `json:"isDir"`
 	// Reason is why the entry was removed.
-	Reason Reason
+	Reason Reason `json:"reason"`
 }
 
 // A Skip is one entry left in place.
 type Skip struct {
 	// Path is the entry's absolute path under Report.Home.
-	Path string
+	Path string `json:"path"`
 	// Reason is why the entry was left.
-	Reason SkipReason
+	Reason SkipReason `json:"reason"`
 	// Err is the problem met when Reason is SkipError, else nil. It names
 	// a path and a system error, never file contents.
-	Err error
+	Err error `json:"-"`
+}
+
+// MarshalJSON encodes s as {"path":…,"reason":…} with "error", the text of
+// Err, when there is one.
+func (s Skip) MarshalJSON() ([]byte, error) {
+	type plain Skip // without this method
+	out := struct {
+		plain
+		Error string `json:"error,omitempty"`
+	}{plain: plain(s)}
+	if s.Err != nil {
+		out.Error = s.Err.Error()
+	}
+	return json.Marshal(out)
 }

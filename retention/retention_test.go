@@ -2,7 +2,9 @@ package retention_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -543,5 +545,35 @@ func TestRemovalErrorsAreReportedAndTheSweepGoesOn(t *testing.T) {
 	}
 	if len(rep.Removed) != 1 || rep.BytesFreed != 10 {
 		t.Fatalf("removed %v, freed %d", tr.removed(rep), rep.BytesFreed)
+	}
+}
+
+// TestReportJSONUsesCamelCaseKeys checks the JSON form the CLI prints:
+// camelCase keys like every other report of the tool, and a skip's error
+// as its text.
+func TestReportJSONUsesCamelCaseKeys(t *testing.T) {
+	rep := retention.Report{
+		Home:    "/h",
+		DryRun:  true,
+		Removed: []retention.Entry{{Path: "/h/projects/p/spill/a.txt", Size: 3, ModTime: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Reason: retention.ReasonAge}},
+		Skipped: []retention.Skip{
+			{Path: "/h/projects/p/sessions/s.jsonl", Reason: retention.SkipLocked},
+			{Path: "/h/projects/p/spill/b.txt", Reason: retention.SkipError, Err: &fs.PathError{Op: "lstat", Path: "/h/projects/p/spill/b.txt", Err: fs.ErrPermission}},
+		},
+		Scanned:    4,
+		BytesFreed: 3,
+		BytesKept:  9,
+	}
+	got, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"home":"/h","dryRun":true,` +
+		`"removed":[{"path":"/h/projects/p/spill/a.txt","size":3,"modTime":"2026-01-02T03:04:05Z","isDir":false,"reason":"age"}],` +
+		`"skipped":[{"path":"/h/projects/p/sessions/s.jsonl","reason":"` + string(retention.SkipLocked) + `"},` +
+		`{"path":"/h/projects/p/spill/b.txt","reason":"` + string(retention.SkipError) + `","error":"lstat /h/projects/p/spill/b.txt: permission denied"}],` +
+		`"scanned":4,"bytesFreed":3,"bytesKept":9}`
+	if string(got) != want {
+		t.Errorf("JSON\n got %s\nwant %s", got, want)
 	}
 }
