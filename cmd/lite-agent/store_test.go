@@ -129,19 +129,24 @@ func TestSessionsDeleteRemovesExactlyWhatTheSpecSays(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("delete: %d %s", r.code, r.stderr)
 	}
-	after := map[string]bool{}
-	for _, rel := range paths(t, project) {
-		after[rel] = true
-	}
-	for _, rel := range before {
-		gone := !after[rel]
-		want := strings.HasPrefix(rel, "sessions/s1.") || strings.HasPrefix(rel, "tasks/s1")
-		if gone != want {
-			t.Errorf("%s: removed=%v, want removed=%v", rel, gone, want)
-		}
-	}
+	after := paths(t, project)
+	wantRemoved(t, before, after, func(rel string) bool {
+		return strings.HasPrefix(rel, "sessions/s1.") || strings.HasPrefix(rel, "tasks/s1")
+	})
 	if len(after) != len(before)-7 {
 		t.Errorf("%d entries left of %d, want 7 removed: %v", len(after), len(before), after)
+	}
+}
+
+// wantRemoved checks that exactly the entries of before that removed
+// reports true for are missing from after.
+func wantRemoved(t *testing.T, before, after []string, removed func(rel string) bool) {
+	t.Helper()
+	for _, rel := range before {
+		gone := !slices.Contains(after, rel)
+		if want := removed(rel); gone != want {
+			t.Errorf("%s: removed=%v, want removed=%v", rel, gone, want)
+		}
 	}
 }
 
@@ -165,17 +170,7 @@ func TestSessionsDeleteKeepsTheListNamedByTheEnvironment(t *testing.T) {
 	if r := runCLI(t, "--home", home, "--workdir", "/srv/app", "sessions", "delete", "s1"); r.code != 0 {
 		t.Fatalf("delete: %d %s", r.code, r.stderr)
 	}
-	after := map[string]bool{}
-	for _, rel := range paths(t, project) {
-		after[rel] = true
-	}
-	for _, rel := range before {
-		gone := !after[rel]
-		want := strings.HasPrefix(rel, "sessions/s1.")
-		if gone != want {
-			t.Errorf("%s: removed=%v, want removed=%v", rel, gone, want)
-		}
-	}
+	wantRemoved(t, before, paths(t, project), func(rel string) bool { return strings.HasPrefix(rel, "sessions/s1.") })
 }
 
 // paths lists the paths under root, relative to it.
