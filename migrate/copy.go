@@ -375,9 +375,14 @@ func (m *migration) skipOrFail(file, record string, err error, note string) erro
 		return err
 	}
 	m.skip(Skipped{File: file, Record: record, Reason: err.Error() + note})
-	m.mu.Lock()
-	m.unreadable++
-	m.mu.Unlock()
+	var se *storage.Error
+	if errors.As(err, &se) && se.Op == "decode" {
+		// The codec refused it (or it needed one): the configuration may
+		// be wrong, not the data.
+		m.mu.Lock()
+		m.undecodable++
+		m.mu.Unlock()
+	}
 	return nil
 }
 
@@ -633,17 +638,15 @@ func (m *migration) verdict(ctx context.Context, path, record string, got, want 
 // reads the copy back through the task store.
 func (m *migration) copyTasks(ctx context.Context, u *unit) error {
 	pr, list := u.p, u.id
-	// The list directory's own time, read before the lock (which goes in
-	// it) changes it.
-	dirTime, err := modTime(pr.tasks, list)
-	if err != nil {
-		return err
-	}
 	unlock, err := lockSource(ctx, pr.tasks, list, filelock.Options{Factor: 1.4})
 	if err != nil {
 		return err
 	}
 	defer func() { _ = unlock() }()
+	dirTime, err := modTime(pr.tasks, list)
+	if err != nil {
+		return err
+	}
 	dstRel := filepath.Join(pr.dstRel, tasksName, list)
 	if err := m.mkdir(dstRel); err != nil {
 		return err
@@ -710,7 +713,6 @@ func (m *migration) copyTasks(ctx context.Context, u *unit) error {
 			return err
 		}
 	}
-	// After the task store's lock came and went.
 	if err := m.setTime(dstRel, dirTime); err != nil {
 		return err
 	}

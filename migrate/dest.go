@@ -516,7 +516,11 @@ func (m *migration) setTime(rel string, mtime time.Time) error {
 // utimes sets the access and modification times of name, relative to the
 // directory dirfd, to t, without following a symlink.
 func utimes(dirfd int, name string, t time.Time) error {
-	ts := unix.NsecToTimespec(t.UnixNano())
+	// Not through UnixNano, which wraps outside 1678-2262.
+	ts, err := unix.TimeToTimespec(t)
+	if err != nil {
+		return err
+	}
 	return ignoringEINTR(func() error {
 		return unix.UtimesNanoAt(dirfd, name, []unix.Timespec{ts, ts}, unix.AT_SYMLINK_NOFOLLOW)
 	})

@@ -31,9 +31,10 @@
 // Every file copied keeps its source's modification time, as do the
 // directories of archives, their notes and task lists, so that sessions
 // list in the same order, "the latest session" is the same one, and cleanup
-// ages the data from its last change, not from the migration. The
-// directories above them (sessions/, tasks/, spill/ and the project's own)
-// take the time of the migration.
+// ages the data from its last change, not from the migration. Other
+// directories (sessions/, tasks/, spill/, the project's own, and with
+// AllProjects projects/ and the configuration trees) take the time of the
+// migration.
 //
 // Every record is decoded with the source [storage.Encoding] (source
 // namespace, source project id) and encoded with the destination's

@@ -53,8 +53,9 @@ type Options struct {
 	// SkipUnreadable leaves out, and lists in [Report.Skipped], source
 	// records that do not decode or are invalid, symlinks and unrecognised
 	// entries; without it the first of them stops the migration. If it
-	// leaves out every record it meets, the migration fails with
-	// ErrUnreadable all the same: that is a wrong source codec or key.
+	// copies no record and leaves out records that did not decode, the
+	// migration fails with ErrUnreadable all the same: that is a wrong
+	// source codec or key.
 	SkipUnreadable bool
 
 	// Progress, if not nil, is called with the counts so far as files and
@@ -277,12 +278,12 @@ type migration struct {
 
 	reportEvery time.Duration // the least time between two reports
 
-	mu         sync.Mutex // guards the fields below
-	rep        Report
-	prog       Progress
-	copyFrom   time.Time
-	lastReport time.Time
-	unreadable int // records left out by SkipUnreadable
+	mu          sync.Mutex // guards the fields below
+	rep         Report
+	prog        Progress
+	copyFrom    time.Time
+	lastReport  time.Time
+	undecodable int // records SkipUnreadable left out because they did not decode
 }
 
 func newMigration(opts Options) (*migration, error) {
@@ -401,14 +402,15 @@ func (m *migration) run(ctx context.Context) error {
 	return err
 }
 
-// checkSomethingRead refuses a migration that, with SkipUnreadable, left
-// out every record it met: that is a wrong source codec or key, not damaged
-// data, and a destination holding nothing must not pass for the source's
-// copy.
+// checkSomethingRead refuses a migration that, with SkipUnreadable, copied
+// no record at all and left out records the source codec could not decode:
+// that is a wrong source codec or key, not damaged data, and a destination
+// holding nothing must not pass for the source's copy. Records left out
+// for their shape (a torn line, say) do not count.
 func (m *migration) checkSomethingRead() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.unreadable == 0 {
+	if m.undecodable == 0 {
 		return nil
 	}
 	for _, c := range m.rep.Kinds {
@@ -416,7 +418,7 @@ func (m *migration) checkSomethingRead() error {
 			return nil
 		}
 	}
-	return fmt.Errorf("%w: no record could be read with the source configuration (%s), %d unreadable; check its codec and key", ErrUnreadable, describeCodec(m.srcCodec), m.unreadable)
+	return fmt.Errorf("%w: no record could be decoded with the source configuration (%s), %d could not; check its codec and key", ErrUnreadable, describeCodec(m.srcCodec), m.undecodable)
 }
 
 // describeCodec names a codec for a message.

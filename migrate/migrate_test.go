@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
 	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/session"
@@ -562,6 +564,17 @@ func TestModificationTimesAreKept(t *testing.T) {
 	}
 	// The older session is made the latest, against name order.
 	set(filepath.Join("projects", f.paths.Hash, "sessions", "s1.jsonl"), 10_000)
+	// A time past 2262 does not fit in int64 nanoseconds (os.Chtimes
+	// wraps it, so it is set here directly).
+	far := filepath.Join("projects", f.paths.Hash, "spill", f.spillRefs[0]+".txt")
+	want[far] = time.Date(2400, 1, 1, 0, 0, 0, 7, time.UTC)
+	ts, err := unix.TimeToTimespec(want[far])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.UtimesNano(filepath.Join(home, far), []unix.Timespec{ts, ts}); err != nil {
+		t.Fatal(err)
+	}
 
 	dstHome := filepath.Join(t.TempDir(), "new")
 	c := aead(t, "k1", 1)

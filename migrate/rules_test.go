@@ -64,7 +64,7 @@ func TestBadInputFailsWithOneLineAndChangesNothing(t *testing.T) {
 				s.opts.SkipUnreadable = true
 			},
 			want: migrate.ErrUnreadable,
-			text: []string{"no record could be read with the source configuration (codec xchacha20poly1305.v1.k1)", "check its codec and key"},
+			text: []string{"no record could be decoded with the source configuration (codec xchacha20poly1305.v1.k1)", "check its codec and key"},
 		},
 		{
 			name: "dry run without the source's codec, skipping what is unreadable",
@@ -74,7 +74,7 @@ func TestBadInputFailsWithOneLineAndChangesNothing(t *testing.T) {
 				s.opts.DryRun = true
 			},
 			want: migrate.ErrUnreadable,
-			text: []string{"no record could be read", "(no codec)"},
+			text: []string{"no record could be decoded", "(no codec)"},
 		},
 		{
 			name: "destination project not empty",
@@ -630,4 +630,27 @@ func TestSessionsDirectoryReplacedDuringTheCopyStopsIt(t *testing.T) {
 		t.Fatalf("err = %v, want the storage directory error", err)
 	}
 	oneLine(t, err)
+}
+
+// TestSkipUnreadableCopiesAProjectWhoseOnlyRecordIsDamaged checks that the
+// refusal of a run that decoded nothing is kept for decode failures: a
+// plaintext log whose only record is torn is damaged data, left out and
+// listed as SkipUnreadable promises.
+func TestSkipUnreadableCopiesAProjectWhoseOnlyRecordIsDamaged(t *testing.T) {
+	home := t.TempDir()
+	p := resolve(t, workdir, storage.Options{Home: home})
+	write(t, filepath.Join(p.SessionsDir, "s1.jsonl"), `{"seq":1,"sessionId":"s1","ti`)
+	before := treeHash(t, home)
+	rep, err := migrate.Run(t.Context(), migrate.Options{
+		From:           migrate.Endpoint{Workdir: workdir, Storage: storage.Options{Home: home}},
+		To:             migrate.Endpoint{Storage: storage.Options{Home: t.TempDir(), Codec: aead(t, "k1", 1)}},
+		SkipUnreadable: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	unchanged(t, home, before)
+	if len(rep.Skipped) != 1 || rep.Records != 0 || !rep.Verified {
+		t.Errorf("skipped %v, %d records, verified %v; want the torn record listed", rep.Skipped, rep.Records, rep.Verified)
+	}
 }

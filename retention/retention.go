@@ -127,7 +127,7 @@ func newSweeper(opts Options) (*sweeper, error) {
 		limit:    opts.LimitBytes || opts.MaxBytes > 0,
 		cutoff:   now().Add(-opts.MaxAge),
 		projects: filepath.Join(home, "projects"),
-		rep:      Report{Home: home, DryRun: opts.DryRun},
+		rep:      Report{Home: home, DryRun: opts.DryRun, Removed: []Entry{}, Skipped: []Skip{}},
 	}, nil
 }
 
