@@ -410,7 +410,7 @@ func TestMigrateBadInputExitsWithOneLine(t *testing.T) {
 			args: func(src, dst string) []string {
 				return []string{"--home", src, "--workdir", workdir, "--codec", codecXChaCha, "--key-env", "K2", "migrate", "--to-home", dst, "--skip-unreadable"}
 			},
-			code: 1, want: "no record could be read with the source configuration",
+			code: 1, want: "no record could be decoded with the source configuration",
 		},
 		{
 			name: "destination not empty",
