@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"iter"
 	"log/slog"
 	"os"
@@ -221,6 +222,9 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkNoUnfinishedMigration(lay.paths); err != nil {
+		return nil, err
+	}
 	var hookCfg hook.Config
 	if !opts.DisableHookFiles {
 		if hookCfg, err = hook.LoadFiles(ctx, lay.paths); err != nil {
@@ -351,6 +355,24 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 	a.eng, a.tools, a.engineOpts = eng, tools, eopts
 	a.current = newSessionID()
 	return a, nil
+}
+
+// checkNoUnfinishedMigration refuses a data home or project directory that
+// holds the marker of a migration that did not finish: its contents are a
+// partial copy, and an agent writing there (or its cleanup) would mix new
+// data into what a rerun of the migration clears.
+func checkNoUnfinishedMigration(p storage.ProjectPaths) error {
+	for _, dir := range [...]string{p.Home, filepath.Dir(p.SessionsDir)} {
+		marker := filepath.Join(dir, storage.MigrationMarker)
+		_, err := os.Lstat(marker)
+		switch {
+		case err == nil:
+			return &storage.Error{Op: "open", File: marker, Message: "A migration to this location did not finish, so its data is incomplete; run the migration again or remove the destination"}
+		case !errors.Is(err, fs.ErrNotExist):
+			return (&storage.Error{Op: "open", File: marker, Message: "cannot check for an unfinished migration"}).WithCause(err)
+		}
+	}
+	return nil
 }
 
 // storeMode says where an agent keeps its sessions.

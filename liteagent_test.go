@@ -494,3 +494,56 @@ func TestUnreadableTaskListStopsTheTurn(t *testing.T) {
 		t.Error("the task record changed")
 	}
 }
+
+// TestAnUnfinishedMigrationIsNotUsed puts the marker of an unfinished
+// migration in the data home, then in the project directory: New refuses
+// both with a *storage.Error naming the marker, and creates nothing.
+func TestAnUnfinishedMigrationIsNotUsed(t *testing.T) {
+	for _, where := range []string{"home", "project"} {
+		t.Run(where, func(t *testing.T) {
+			f := newFixture(t)
+			p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: f.workdir, Storage: storage.Options{Namespace: "acme", Home: f.home}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := p.Home
+			if where == "project" {
+				dir = filepath.Dir(p.SessionsDir)
+			}
+			marker := filepath.Join(dir, storage.MigrationMarker)
+			if err := os.MkdirAll(dir, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(marker, []byte("{}"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			before := fileList(t, f.home)
+			_, err = liteagent.New(t.Context(), f.options(nil))
+			var se *storage.Error
+			if !errors.As(err, &se) || se.File != marker || !strings.Contains(se.Message, "did not finish") {
+				t.Fatalf("New: %v, want a *storage.Error naming %s", err, marker)
+			}
+			if after := fileList(t, f.home); !slices.Equal(after, before) {
+				t.Errorf("New changed the home: %v, was %v", after, before)
+			}
+			if err := os.Remove(marker); err != nil {
+				t.Fatal(err)
+			}
+			f.agent(t, f.options(nil))
+		})
+	}
+}
+
+// fileList lists every path under root.
+func fileList(t *testing.T, root string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		out = append(out, path)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}

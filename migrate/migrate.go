@@ -223,7 +223,7 @@ var (
 
 // MarkerName is the file a migration writes at the root of its destination
 // before anything else and removes after everything else.
-const MarkerName = ".migration-incomplete"
+const MarkerName = storage.MigrationMarker
 
 // CheckComplete reports whether dir (a project directory or a data home)
 // holds the marker of an unfinished migration: nil if not, an error matching

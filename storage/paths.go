@@ -9,6 +9,12 @@ import (
 	"strings"
 )
 
+// MigrationMarker is the file a migration writes at the root of its
+// destination (a data home or a project directory) before anything else and
+// removes after everything is written and verified. A directory that holds
+// it is an incomplete copy: agents refuse to use it.
+const MigrationMarker = ".migration-incomplete"
+
 // PathsOptions is the input of [ResolveProjectPaths].
 type PathsOptions struct {
 	// Workdir is the project directory. "" means the working directory.
