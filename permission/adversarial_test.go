@@ -434,9 +434,28 @@ var corpus = []struct {
 	{"AskGitPush", rules(`{"tool":"bash","when":{"command":{"startsWith":"git push"}},"effect":"ask"}`), map[string]permission.Decision{
 		`bash {"command":"git push origin"}`:      ask,
 		`bash {"command":"git status; git push"}`: ask,
-		`bash {"command":"git pushx"}`:            allow,
+		`bash {"command":"git pushx"}`:            ask, // an ask prefix is a string prefix: it asks more, never less
 		`bash {"command":"bash -c 'git push'"}`:   ask,
 		`bash {"command":"eval \"$CMD\""}`:        ask,
+	}},
+	// Deny rules see the whole line too: what sits in no simple command
+	// (a redirection, an operator) is matched as the reference matches
+	// input.command. A negated condition never fires on the whole line.
+	{"DenyOnTheWholeLine", rules(
+		`{"tool":"bash","when":{"command":{"contains":"/etc/passwd"}},"effect":"deny"}`,
+		`{"tool":"bash","when":{"command":{"contains":">"}},"effect":"deny"}`,
+		`{"tool":"bash","when":{"command":{"contains":"|"}},"effect":"ask"}`,
+		`{"tool":"bash","when":{"command":{"regex":"&&\\s*rm"}},"effect":"deny"}`,
+		`{"tool":"bash","when":{"command":{"not":{"startsWith":"git "}}},"effect":"ask"}`,
+	), map[string]permission.Decision{
+		`bash {"command":"git cat-file < /etc/passwd"}`: deny,
+		`bash {"command":"git log > ~/.bashrc"}`:        deny,
+		`bash {"command":"git log | git apply"}`:        ask,
+		`bash {"command":"git status && rm -rf x"}`:     deny,
+		`bash {"command":"git status"}`:                 allow,
+		`bash {"command":"git  status"}`:                allow,
+		`bash {"command":"ls"}`:                         ask,
+		`bash {"command":"git commit -m 'a >= b'"}`:     deny, // as written: the reference's reading
 	}},
 	{"DenyMCPWrites", rules(`{"tool":"mcp__*","when":{"readOnly":{"not":{"equals":true}}},"effect":"deny"}`), map[string]permission.Decision{
 		`mcp__db__query {"readOnly":true}`:  allow,

@@ -88,7 +88,9 @@ func Regex(pattern string) Condition { return Condition{op: opRegex, str: patter
 // below it), ? one character except '/', [abc] and [!abc] one character of
 // a set, {a,b} either alternative, and \ escapes the next character. Dot
 // files are not special. A pattern starting with '!' is rejected; use
-// [Not].
+// [Not]. So is one with an unescaped '(', ')' or '|' outside [...]: the
+// reference reads those as groups and extglobs (@(a|b), +(a)), which are
+// not supported.
 func Glob(pattern string) Condition { return Condition{op: opGlob, str: pattern} }
 
 // StartsWith matches a string value that starts with prefix. On the
@@ -304,19 +306,27 @@ type matcher struct {
 	str    string
 	re     *regexp.Regexp
 	not    *matcher
-	tokens bool // startsWith on token boundaries (the bash command)
+	tokens bool // startsWith on token boundaries
 }
 
 // compileCondition compiles c for the field key. expand rewrites ~, $HOME
-// and $PWD in the string operands of path and command conditions.
-func compileCondition(c Condition, expand func(string) (string, error), tokens bool) (*matcher, error) {
+// and $PWD in the string operands of path and command conditions. command
+// says c tests the bash command, whose operands are squeezed as the
+// command is. allow says c belongs to an allow rule.
+//
+// On a bash command, startsWith matches on a token boundary where that
+// makes the rule match less, and as a plain prefix where a plain prefix
+// makes it match more: "git push" in an allow rule does not allow
+// "git pushx", while "rm -r" in a deny rule denies "rm -rf" (a string
+// prefix, as the reference has it). Inside not, the two swap.
+func compileCondition(c Condition, expand func(string) (string, error), command, allow bool) (*matcher, error) {
 	if err := c.validate(0); err != nil {
 		return nil, err
 	}
-	return compileValid(c, expand, tokens)
+	return compileValid(c, expand, command, command && allow)
 }
 
-func compileValid(c Condition, expand func(string) (string, error), tokens bool) (*matcher, error) {
+func compileValid(c Condition, expand func(string) (string, error), command, tokens bool) (*matcher, error) {
 	m := &matcher{op: c.op, value: c.value, str: c.str, tokens: tokens}
 	var err error
 	switch c.op {
@@ -361,11 +371,11 @@ func compileValid(c Condition, expand func(string) (string, error), tokens bool)
 				return nil, err
 			}
 		}
-		if tokens {
+		if command {
 			m.str = squeezeSpaces(m.str)
 		}
 	case opNot:
-		if m.not, err = compileValid(*c.not, expand, tokens); err != nil {
+		if m.not, err = compileValid(*c.not, expand, command, command && !tokens); err != nil {
 			return nil, err
 		}
 	}

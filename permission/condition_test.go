@@ -46,7 +46,8 @@ func TestGlobMatchesLikePicomatchWithDotFiles(t *testing.T) {
 		{"a{b", "a{b", true}, // unbalanced braces are literal
 		{"a[b", "a[b", true},
 		{"x.y", "xzy", false}, // regex metacharacters are literal
-		{"(a|b)", "(a|b)", true},
+		{`\(a\|b\)`, "(a|b)", true}, // escaped, a group's characters are literal
+		{"[(|)]x", "|x", true},     // and in a bracket expression
 		{"é?", "éa", true},
 		{"[é]", "é", true},
 	}
@@ -61,8 +62,12 @@ func TestGlobMatchesLikePicomatchWithDotFiles(t *testing.T) {
 	}
 }
 
+// TestGlobRejectsNegationAndBadClasses also rejects the groups and extglobs
+// the reference's globs have and these do not: read literally, a deny rule
+// such as "**/*.@(pem|key)" would match nothing.
 func TestGlobRejectsNegationAndBadClasses(t *testing.T) {
-	for _, g := range []string{"!secret", "[z-a]", strings.Repeat("a", maxPatternLen+1), strings.Repeat("{a,b}", 10)} {
+	for _, g := range []string{"!secret", "[z-a]", strings.Repeat("a", maxPatternLen+1), strings.Repeat("{a,b}", 10),
+		"**/*.@(pem|key)", "secret.(txt|md)", "*.+(a)", "x*(y)", "a|b", "a)"} {
 		if _, err := compileGlob(g); err == nil {
 			t.Errorf("compileGlob(%.20q) succeeded, want an error", g)
 		}
@@ -138,7 +143,7 @@ func TestConditionsMatchAsDocumented(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m, err := compileCondition(tt.c, nil, false)
+			m, err := compileCondition(tt.c, nil, false, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -171,7 +176,7 @@ func TestInvalidConditionsFailToCompile(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if _, err := compileCondition(tt.c, nil, false); err == nil {
+			if _, err := compileCondition(tt.c, nil, false, false); err == nil {
 				t.Errorf("compileCondition(%s) succeeded", tt.name)
 			}
 		})
@@ -179,7 +184,7 @@ func TestInvalidConditionsFailToCompile(t *testing.T) {
 }
 
 func TestRegexErrorsDoNotQuoteThePattern(t *testing.T) {
-	_, err := compileCondition(Regex("(sk-supersecretvalue"), nil, false)
+	_, err := compileCondition(Regex("(sk-supersecretvalue"), nil, false, false)
 	if err == nil || strings.Contains(err.Error(), "supersecret") {
 		t.Fatalf("error = %v, want one without the pattern", err)
 	}
@@ -208,6 +213,8 @@ func TestDotPathsReachNestedFieldsAndArrayElements(t *testing.T) {
 	}
 }
 
+// TestStartsWithOnCommandsRespectsTokenBoundaries checks startsWith in an
+// allow rule on a bash command, and the other cases: a deny rule and not.
 func TestStartsWithOnCommandsRespectsTokenBoundaries(t *testing.T) {
 	tests := []struct {
 		prefix, cmd string
@@ -229,12 +236,37 @@ func TestStartsWithOnCommandsRespectsTokenBoundaries(t *testing.T) {
 		{"", "anything", true},
 	}
 	for _, tt := range tests {
-		m, err := compileCondition(StartsWith(tt.prefix), nil, true)
+		allow, err := compileCondition(StartsWith(tt.prefix), nil, true, true)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := m.match(tt.cmd, true); got != tt.want {
-			t.Errorf("startsWith %q on %q = %v, want %v", tt.prefix, tt.cmd, got, tt.want)
+		if got := allow.match(tt.cmd, true); got != tt.want {
+			t.Errorf("allow: startsWith %q on %q = %v, want %v", tt.prefix, tt.cmd, got, tt.want)
+		}
+		// In a deny rule, and under not in an allow rule, the prefix is a
+		// plain string prefix, which matches more where matching more is
+		// the safe side.
+		plain := strings.HasPrefix(tt.cmd, squeezeSpaces(tt.prefix))
+		deny, err := compileCondition(StartsWith(tt.prefix), nil, true, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := deny.match(tt.cmd, true); got != plain {
+			t.Errorf("deny: startsWith %q on %q = %v, want %v", tt.prefix, tt.cmd, got, plain)
+		}
+		notAllow, err := compileCondition(Not(StartsWith(tt.prefix)), nil, true, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := notAllow.match(tt.cmd, true); got != !plain {
+			t.Errorf("allow: not startsWith %q on %q = %v, want %v", tt.prefix, tt.cmd, got, !plain)
+		}
+		notDeny, err := compileCondition(Not(StartsWith(tt.prefix)), nil, true, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := notDeny.match(tt.cmd, true); got != !tt.want {
+			t.Errorf("deny: not startsWith %q on %q = %v, want %v", tt.prefix, tt.cmd, got, !tt.want)
 		}
 	}
 }

@@ -22,6 +22,9 @@ func compileGlob(pattern string) (*regexp.Regexp, error) {
 	if strings.HasPrefix(pattern, "!") {
 		return nil, errors.New("negated globs are not supported; use not")
 	}
+	if err := checkNoGroups(pattern); err != nil {
+		return nil, err
+	}
 	alts, err := expandBraces(pattern, 0)
 	if err != nil {
 		return nil, err
@@ -40,6 +43,27 @@ func compileGlob(pattern string) (*regexp.Regexp, error) {
 		return nil, errors.New("invalid glob: " + regexCode(err))
 	}
 	return re, nil
+}
+
+// checkNoGroups rejects a glob with an unescaped '(', ')' or '|' outside a
+// bracket expression. In the reference's globs (picomatch) these make
+// groups and extglobs such as "**/*.@(pem|key)", which this matcher does
+// not implement; read as literal characters, such a deny rule would
+// silently match nothing, so it fails to load instead.
+func checkNoGroups(p string) error {
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '\\':
+			i++
+		case '[':
+			if end := classEnd(p, i); end >= 0 {
+				i = end
+			}
+		case '(', ')', '|':
+			return errors.New("glob groups and extglobs such as @(a|b) are not supported; use {a,b}, or escape the character with \\")
+		}
+	}
+	return nil
 }
 
 // checkToolGlob rejects a tool glob with characters no tool name has, such

@@ -43,9 +43,10 @@ type Rule struct {
 }
 
 // BashCommand returns a rule for bash commands. When spec ends in ":*",
-// the rule matches the commands that start with the text before it, on a
-// token boundary ("git push:*" matches "git push origin" but not "git
-// pushx"). Otherwise a deny or ask rule matches the commands that contain
+// the rule matches the commands that start with the text before it: for
+// an allow rule on a token boundary ("git push:*" allows "git push origin"
+// but not "git pushx"), for a deny or ask rule as a plain prefix ("rm -r:*"
+// denies "rm -rf"). Otherwise a deny or ask rule matches the commands that contain
 // spec, and an allow rule only the command that is exactly spec, so that an
 // allow never extends to other arguments. The rule applies to every simple
 // command of a line, after quote removal, with runs of blanks squeezed to
@@ -336,7 +337,7 @@ func (p *policy) compile(r Rule, id string) (*compiledRule, error) {
 			c.command = true
 			expand = p.expandCommand
 		}
-		m, err := compileCondition(r.When[key], expand, key == "command" && c.appliesTo("bash"))
+		m, err := compileCondition(r.When[key], expand, key == "command" && c.appliesTo("bash"), r.Effect == Allow)
 		if err != nil {
 			return nil, fmt.Errorf("condition %q: %w", clip(key), err)
 		}
@@ -592,10 +593,15 @@ func (p *policy) checkBash(res *resolved, input any, line string) Verdict {
 			best, have = v, true
 		}
 	}
+	// Deny and ask rules also see the whole line, squeezed and as written,
+	// as the reference matches conditions on input.command: a redirection
+	// target or an operator (cat < /etc/passwd, echo x > ~/.bashrc, a | b)
+	// is in no simple command. Only positive conditions can match there
+	// (see matchSpellings), so this only ever restricts.
+	raw := spellings{other: []string{squeezeSpaces(line), line}}
 	// What the analysis could not see comes first, so that on a tie its
 	// reason, the most useful one, is shown.
 	if a.opaque != "" {
-		raw := spellings{other: []string{squeezeSpaces(line), line}}
 		if v, _, ok := p.decide("bash", input, "command", raw, true, false); ok {
 			consider(v)
 		}
@@ -611,6 +617,11 @@ func (p *policy) checkBash(res *resolved, input any, line string) Verdict {
 		v, _, ok := p.decide("bash", input, "command", sp, u.wrapper, false)
 		if ok {
 			consider(withDetail(v, "command "+clip(u.name)))
+		}
+	}
+	if a.opaque == "" {
+		if v, _, ok := p.decide("bash", input, "command", raw, true, false); ok {
+			consider(withDetail(v, "the whole command line"))
 		}
 	}
 	if p.pathRestrict {

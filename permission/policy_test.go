@@ -308,7 +308,9 @@ func TestBashCommandSpecifier(t *testing.T) {
 		match  bool
 	}{
 		{"git push:*", deny, "git push origin", true},
-		{"git push:*", deny, "git pushx", false},
+		{"git push:*", deny, "git pushx", true}, // a deny prefix is a string prefix
+		{"rm -r:*", deny, "rm -rf /tmp/x", true},
+		{"git push:*", allow, "git pushx", false}, // an allow prefix stops at a token boundary
 		{"git push:*", deny, "git status && git push", true},
 		{"ls:*", allow, "lsof", false},
 		{"ls:*", allow, "ls -la", true},

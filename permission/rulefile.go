@@ -420,7 +420,7 @@ func conditionFromJSON(v any, path string, depth int) (Condition, error) {
 		default:
 			c = Contains(s)
 		}
-		if _, err := compileCondition(c, nil, false); err != nil {
+		if _, err := compileCondition(c, nil, false, false); err != nil {
 			return Condition{}, cfgErr(sub, "%v", err)
 		}
 		return c, nil
