@@ -1,6 +1,7 @@
 package subagent
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -103,12 +104,13 @@ func (e *Error) Unwrap() error { return e.Err }
 //
 // ok is false, with a nil error, for a file whose frontmatter has no keys
 // or that has no frontmatter at all (such as a README): it defines no
-// agent and is skipped.
+// agent and is skipped. So is a file whose first line "---" has no closing
+// one, or whose frontmatter is YAML but not a mapping (prose between two
+// Markdown rules).
 //
 // A file that starts with a line "---" has YAML frontmatter up to the next
 // line "---"; the rest is the body. A byte order mark and CRLF line ends
-// are accepted. The frontmatter must be a YAML mapping without duplicate
-// keys; name, description and model are scalars, tools a list of scalars or
+// are accepted. A mapping must not repeat a key; name, description and model are scalars, tools a list of scalars or
 // one comma-separated string, and other keys are ignored. Errors are
 // *[Error] naming path.
 func Parse(path string, data []byte) (def Definition, ok bool, err error) {
@@ -121,11 +123,21 @@ func Parse(path string, data []byte) (def Definition, ok bool, err error) {
 	if !utf8.Valid(data) {
 		return fail("not valid UTF-8")
 	}
+	// Every .md file of an agents directory is a candidate, READMEs
+	// included: one that opens with a thematic break ("---") and has no
+	// second one, or whose "frontmatter" is prose rather than a mapping,
+	// has no keys and defines no agent, as in the reference.
 	head, body, err := front.Split(data)
+	if errors.Is(err, front.ErrUnclosed) {
+		return Definition{}, false, nil
+	}
 	if err != nil {
 		return fail("%v", err)
 	}
 	fm, err := parseFrontmatter(head)
+	if errors.Is(err, front.ErrNotMapping) {
+		return Definition{}, false, nil
+	}
 	if err != nil {
 		return fail("frontmatter: %v", err)
 	}

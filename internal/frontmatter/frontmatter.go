@@ -15,6 +15,13 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
+// ErrUnclosed is the error of Split for a document whose first line is
+// "---" and that has no second such line.
+var ErrUnclosed = errors.New("frontmatter has no closing --- line")
+
+// ErrNotMapping is the error of Fields for YAML that is not a mapping.
+var ErrNotMapping = errors.New("must be a mapping of keys to values")
+
 // Split returns the YAML between a first line "---" and the next line
 // "---", and the body after it. Without a first line "---" the whole
 // document is body. A leading byte order mark is dropped and CRLF line
@@ -34,7 +41,7 @@ func Split(data []byte) (front, body []byte, err error) {
 		}
 		off += len(line) + 1
 	}
-	return nil, nil, errors.New("frontmatter has no closing --- line")
+	return nil, nil, ErrUnclosed
 }
 
 func isDelimiter(line []byte) bool {
@@ -63,7 +70,7 @@ func Fields(src []byte, field func(key string, value *yaml.Node) error) (keys in
 		return 0, nil
 	}
 	if root.Kind != yaml.MappingNode {
-		return 0, errors.New("must be a mapping of keys to values")
+		return 0, ErrNotMapping
 	}
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
