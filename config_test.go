@@ -13,6 +13,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/hook"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
+	"github.com/lite-agent/lite-agent-go/permission"
 )
 
 func writeFile(t *testing.T, path, content string) {
@@ -118,5 +119,72 @@ func TestMalformedHooksFileFailsConstructionAndCreatesNothing(t *testing.T) {
 	}
 	if _, err := os.Stat(f.home); err == nil {
 		t.Error("the home was created")
+	}
+}
+
+// TestHookCommandsRunUnderAuditAndDryRun runs project hooks for run:start,
+// tool:start and run:end with the host's approval, with permission audit
+// and then with a permission dry run: under audit every hook runs and its
+// decision is in the session log (those around the turn too); under a dry
+// run the hooks are still put to the approval handler, and run.
+func TestHookCommandsRunUnderAuditAndDryRun(t *testing.T) {
+	for _, mode := range []string{"audit", "dry-run"} {
+		t.Run(mode, func(t *testing.T) {
+			f := newFixture(t)
+			dir := t.TempDir()
+			writeFile(t, filepath.Join(f.workdir, ".acme", "hooks.json"), `{"version":1,"hooks":{`+
+				`"run:start":[{"command":"touch `+filepath.Join(dir, "start")+`"}],`+
+				`"tool:start":[{"command":"touch `+filepath.Join(dir, "tool")+`"}],`+
+				`"run:end":[{"command":"touch `+filepath.Join(dir, "end")+`"}]}}`)
+			opts := f.options(nil)
+			var asked int
+			var mu sync.Mutex
+			opts.OnApproval = func(ctx context.Context, req permission.ApprovalRequest) (permission.Decision, error) {
+				mu.Lock()
+				defer mu.Unlock()
+				if req.Call.Name == hook.ToolName {
+					asked++
+				}
+				return permission.Allow, nil
+			}
+			opts.PermissionAudit = mode == "audit"
+			opts.PermissionDryRun = mode == "dry-run"
+			a := f.agent(t, opts)
+			f.p.Reply(modeltest.ToolCalls(call("c", "read_file", `{"path":"missing.txt"}`)))
+			f.p.Reply(modeltest.Text("ok"))
+			var diags []string
+			for ev, err := range a.Run(t.Context(), "go") {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if ev.Type == engine.EventDiagnostic {
+					diags = append(diags, ev.Code+": "+ev.Text)
+				}
+			}
+			for _, name := range []string{"start", "tool", "end"} {
+				if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+					t.Errorf("the %s hook did not run: %v; diagnostics %v", name, err, diags)
+				}
+			}
+			if asked != 3 {
+				t.Errorf("the approval handler was asked about %d hooks, want 3", asked)
+			}
+			if mode != "audit" {
+				return
+			}
+			evs, err := os.ReadFile(filepath.Join(a.Paths().SessionsDir, a.SessionID()+".jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := strings.Count(string(evs), `"name":"`+hook.ToolName+`"`); n != 3 {
+				t.Errorf("the log holds %d decisions about hooks, want 3:\n%s", n, evs)
+			}
+			// The run:end decision came after the turn: the next turn
+			// reads it and appends after it.
+			f.p.Reply(modeltest.Text("again"))
+			if _, err := a.Send(t.Context(), "again"); err != nil {
+				t.Fatalf("the next turn: %v", err)
+			}
+		})
 	}
 }

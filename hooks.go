@@ -67,6 +67,15 @@ func runID(ctx context.Context) string {
 	return id
 }
 
+// runSessionKey carries the session of a run to what happens around its
+// turn (run:start and run:end hooks), where the engine's context has none.
+type runSessionKey struct{}
+
+func runSession(ctx context.Context) string {
+	id, _ := ctx.Value(runSessionKey{}).(string)
+	return id
+}
+
 // hookedTurn wraps a turn with run:start and run:end hooks. Diagnostics of
 // run:start are yielded before the turn's first event.
 func (a *Agent) hookedTurn(ctx context.Context, id, prompt string, start func(context.Context) iter.Seq2[Event, error]) iter.Seq2[Event, error] {
@@ -75,7 +84,7 @@ func (a *Agent) hookedTurn(ctx context.Context, id, prompt string, start func(co
 	}
 	return func(yield func(Event, error) bool) {
 		rid := newSessionID()
-		ctx := context.WithValue(ctx, runIDKey{}, rid)
+		ctx := context.WithValue(context.WithValue(ctx, runIDKey{}, rid), runSessionKey{}, id)
 		turn := start(ctx)
 		ident := hook.Identity{RunID: rid, SessionID: id, Source: hook.SourceUser}
 		input, _ := json.Marshal(prompt)

@@ -117,10 +117,13 @@ type Options struct {
 	// OnApproval answers the calls the policy asks about, one at a time
 	// for the whole agent. nil denies them.
 	OnApproval permission.ApprovalFunc
-	// PermissionDryRun records decisions but runs every tool call.
+	// PermissionDryRun records decisions but runs every tool call. Hook
+	// commands and MCP connections are still decided for real: an ask
+	// goes to OnApproval, a deny stops them.
 	PermissionDryRun bool
 	// PermissionAudit appends every decision to the session log as a
-	// permission_decision event, with redacted input.
+	// permission_decision event, with redacted input; a hook's decision
+	// around a turn (run:start, run:end) goes to the run's session.
 	PermissionAudit bool
 	// Redact hides secrets in audited inputs; nil means permission.Redact.
 	Redact func(json.RawMessage) json.RawMessage

@@ -1,8 +1,10 @@
 package liteagent
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 
 	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/model"
@@ -45,18 +47,38 @@ func (a *Agent) newGate(opts Options) (*permission.Gate, error) {
 		CallInfo: func(ctx context.Context) (string, string) { return engine.CallID(ctx), engine.SessionID(ctx) },
 	}
 	if opts.PermissionAudit {
-		g.Audit = func(ctx context.Context, ev session.PermissionDecisionEvent) error {
-			return a.eng.Record(ctx, ev)
-		}
+		g.Audit = a.audit
 	}
 	gate := permission.NewGate(g)
+	// Hook commands and MCP connections are authorized for real even in a
+	// dry run, an ask going to the approval handler: a dry run simulates
+	// the decisions about the model's tool calls only.
+	enforcing := gate
+	if g.DryRun {
+		g.DryRun = false
+		enforcing = permission.NewGate(g)
+	}
 	a.permit = func(ctx context.Context, name string, input json.RawMessage) (bool, error) {
-		out, err := gate.Authorize(ctx, permission.Call{Name: name, Input: input, SessionID: engine.SessionID(ctx)})
-		// Never run on a simulated decision: a dry run still enforces
-		// the permission of hook commands.
-		return out.Run && (!out.Simulated || out.Decision == permission.Allow), err
+		out, err := enforcing.Authorize(ctx, permission.Call{Name: name, Input: input, SessionID: cmp.Or(engine.SessionID(ctx), runSession(ctx))})
+		return out.Run, err
 	}
 	return gate, nil
+}
+
+// audit appends a permission decision to the session log: through the
+// engine within a turn (so that it precedes the tool's result), and
+// directly to the log of the run's session for a decision made around a
+// turn, such as a run:start or run:end hook's.
+func (a *Agent) audit(ctx context.Context, ev session.PermissionDecisionEvent) error {
+	if engine.SessionID(ctx) != "" {
+		return a.eng.Record(ctx, ev)
+	}
+	id := runSession(ctx)
+	if id == "" {
+		return errors.New("liteagent: a permission decision outside any run cannot be audited")
+	}
+	_, err := a.cp.Append(ctx, id, []session.Event{ev}, session.AnyHead)
+	return err
 }
 
 func decisionString(d permission.Decision) string {

@@ -45,9 +45,9 @@ func TestGlobMatchesLikePicomatchWithDotFiles(t *testing.T) {
 		{"\\*", "x", false},
 		{"a{b", "a{b", true}, // unbalanced braces are literal
 		{"a[b", "a[b", true},
-		{"x.y", "xzy", false}, // regex metacharacters are literal
+		{"x.y", "xzy", false},       // regex metacharacters are literal
 		{`\(a\|b\)`, "(a|b)", true}, // escaped, a group's characters are literal
-		{"[(|)]x", "|x", true},     // and in a bracket expression
+		{"[(|)]x", "|x", true},      // and in a bracket expression
 		{"é?", "éa", true},
 		{"[é]", "é", true},
 	}
