@@ -15,7 +15,7 @@ var redactions = []struct {
 	repl string
 }{
 	// "password: hunter22", "api_key=…", "token '…'"
-	{regexp.MustCompile(`(?i)\b(api[_ -]?key|apikey|access[_ -]?key|token|secret|password|passwd)(["'\s:=]+)([^\s"',;]{6,})`), "$1$2" + redacted},
+	{regexp.MustCompile(`(?i)(api[_ -]?key|apikey|access[_ -]?key|token|secret|password|passwd)(["'\s:=]+)([^\s"',;]{6,})`), "$1$2" + redacted},
 	{regexp.MustCompile(`(?i)\b(bearer|basic)(\s+)[A-Za-z0-9._~+/=-]{6,}`), "$1$2" + redacted},
 	{regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{16,}`), redacted},
 	{regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{17,}(?:\.[A-Za-z0-9_-]*)*`), redacted},
@@ -33,7 +33,8 @@ var sensitiveKey = regexp.MustCompile(`(?i)^(?:.*[_-])?(?:password|passwd|secret
 // "[redacted]": bearer and basic credentials, sk- keys of 16 or more
 // characters, JWT-like eyJ… strings, AWS access key ids, GitHub and Slack
 // tokens, e-mail addresses, private key blocks, and values of 6 or more
-// characters after "api key", "token", "secret" or "password" and a ':',
+// characters after "api key", "token", "secret" or "password" (also ending
+// a longer name, such as DB_PASSWORD) and a ':',
 // '=', quote or blank. It is a best effort: hex secrets, passwords without
 // a telling name and anything split across fields get through.
 func RedactString(s string) string {

@@ -24,6 +24,8 @@ func TestRedactStringHidesLikelySecrets(t *testing.T) {
 		{"SecretQuote", `secret='s3cr3t!x'`, `secret='[redacted]'`},
 		{"ValueTooShort", "password=abc", "password=abc"},
 		{"NotAKeyword", "tokenizer=abcdefgh", "tokenizer=abcdefgh"},
+		{"PrefixedName", "export DB_PASSWORD=supersecret123", "export DB_PASSWORD=[redacted]"},
+		{"PrefixedKey", "GITHUB_TOKEN: abcdef0123", "GITHUB_TOKEN: [redacted]"},
 		{"AWS", "AKIAIOSFODNN7EXAMPLE", "[redacted]"},
 		{"GitHub", "ghp_" + strings.Repeat("a", 36), "[redacted]"},
 		{"PrivateKey", "-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----", "[redacted]"},

@@ -2,6 +2,7 @@ package skill
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/lite-agent/lite-agent-go/tool"
@@ -62,8 +63,9 @@ type loadInput struct {
 //	<body>
 //	</skill>
 //
-// with &, ", < and > escaped in the name. An unknown name returns the error
-// result "Error: Unknown skill '<name>'. Available: <names, comma-separated>".
+// with &, ", < and > escaped in the name. An unknown name returns the text
+// "Error: Unknown skill '<name>'. Available: <names, comma-separated>" as
+// an ordinary (not an error) result, as the reference does.
 // If two skills share a name the later one is used. The tool keeps its own
 // copy of skills and is safe for concurrent use.
 func Tool(skills []Skill) tool.Tool {
@@ -85,7 +87,9 @@ func Tool(skills []Skill) tool.Tool {
 		func(ctx context.Context, in loadInput) (tool.Result, error) {
 			s, ok := byName[in.Name]
 			if !ok {
-				return tool.Errorf("Unknown skill '%s'. Available: %s", in.Name, available), nil
+				// Normal content, as in the reference: the call worked,
+				// the answer is that there is no such skill.
+				return tool.Text(fmt.Sprintf("Error: Unknown skill '%s'. Available: %s", in.Name, available)), nil
 			}
 			return tool.Text("<skill name=\"" + escape.Replace(s.Name) + "\">\n" + s.Body + "\n</skill>"), nil
 		})

@@ -32,8 +32,9 @@ func TestLoadSkillReturnsTheBody(t *testing.T) {
 	}{
 		{`{"name":"deploy"}`, "<skill name=\"deploy\">\n# Deploy\n1. build\n2. ship\n</skill>", false},
 		{`{"name":"a\"<b>&c"}`, "<skill name=\"a&quot;&lt;b&gt;&amp;c\">\nodd name\n</skill>", false},
-		{`{"name":"nope"}`, `Error: Unknown skill 'nope'. Available: deploy, a"<b>&c`, true},
-		{`{"name":"Deploy"}`, `Error: Unknown skill 'Deploy'. Available: deploy, a"<b>&c`, true},
+		// An unknown name is an ordinary result, as in the reference.
+		{`{"name":"nope"}`, `Error: Unknown skill 'nope'. Available: deploy, a"<b>&c`, false},
+		{`{"name":"Deploy"}`, `Error: Unknown skill 'Deploy'. Available: deploy, a"<b>&c`, false},
 		{`{}`, "", true},
 	}
 	for _, tc := range cases {

@@ -34,9 +34,12 @@ const DefaultTimeout = 30 * time.Second
 
 const lockDirMode = 0o700
 
-// Options tunes a lock. The zero value is the reference's convention: stale
-// after 10 s, refreshed every 5 s, retries from 5 ms to 100 ms with factor 2,
-// and at most 30 s of waiting.
+// Options tunes a lock. The zero value follows the reference's lock
+// directories (stale after 10 s, refreshed every 5 s, retries from 5 ms to
+// 100 ms with factor 2) but waits longer: at most 30 s, where the
+// reference gives up after 30 retries, about 2.6 s. A busy lock then costs
+// a wait, not a failed write; both still exclude each other, as the names
+// and the stale and refresh periods are the same.
 type Options struct {
 	// Stale is how old a lock's mtime must be before others take it over;
 	// zero means DefaultStale.
