@@ -152,7 +152,7 @@ type run struct {
 	e      *Engine
 	id     string
 	st     *sessionState
-	turn   int
+	turn   int        // written by the loop under phaseMu (setTurn); others read it under phaseMu
 	events chan Event // events emitted by tools, drained by the loop
 
 	appendMu sync.Mutex // serializes appends of snapshots and batches
@@ -165,11 +165,20 @@ type run struct {
 }
 
 // draining returns the channel that is closed when the loop stops draining
-// tool events, or nil when it is not draining them.
-func (r *run) draining() chan struct{} {
+// tool events, or nil when it is not draining them, and the turn.
+func (r *run) draining() (chan struct{}, int) {
 	r.phaseMu.Lock()
 	defer r.phaseMu.Unlock()
-	return r.phase
+	return r.phase, r.turn
+}
+
+// setTurn starts turn n. Tools, and the subagents they start, read the turn
+// from other goroutines, possibly after their own turn ended (see Emit and
+// Record).
+func (r *run) setTurn(n int) {
+	r.phaseMu.Lock()
+	r.turn = n
+	r.phaseMu.Unlock()
 }
 
 type runKey struct{}
@@ -182,11 +191,11 @@ func Emit(ctx context.Context, ev Event) bool {
 	if !ok {
 		return false
 	}
-	phase := r.draining()
+	phase, turn := r.draining()
 	if phase == nil {
 		return false // not within the tool phase: nobody is listening
 	}
-	ev.SessionID, ev.Turn = r.id, r.turn
+	ev.SessionID, ev.Turn = r.id, turn
 	select {
 	case r.events <- ev:
 		return true
@@ -224,15 +233,16 @@ func (e *Engine) Record(ctx context.Context, ev session.Event) error {
 	if !ok {
 		return errors.New("engine: event recorded outside a turn")
 	}
+	_, turn := r.draining()
 	switch v := ev.(type) {
 	case session.FileSnapshotEvent:
-		v.Turn = r.turn
+		v.Turn = turn
 		ev = v
 	case session.PermissionDecisionEvent:
-		v.Turn = r.turn
+		v.Turn = turn
 		ev = v
 	case session.ArtifactVerifiedEvent:
-		v.Turn = r.turn
+		v.Turn = turn
 		ev = v
 	}
 	return r.append(ctx, ev)
@@ -358,7 +368,8 @@ func (r *run) loop(ctx context.Context, prompt model.Message, origin session.Ori
 	}
 	res.Messages = append(res.Messages, prompt)
 
-	for r.turn = 1; ; r.turn++ {
+	for turn := 1; ; turn++ {
+		r.setTurn(turn)
 		if ctx.Err() != nil {
 			res.StopReason = StopAborted
 			return res, nil
