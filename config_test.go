@@ -188,3 +188,41 @@ func TestHookCommandsRunUnderAuditAndDryRun(t *testing.T) {
 		})
 	}
 }
+
+// TestAuditedHookDecisionsDoNotConflictWithTurns runs turns on one session
+// from several goroutines, with a command hook on run:start and run:end and
+// permission audit: the decisions made around each turn are appended
+// between the session's turns, so no turn meets a conflicting head.
+func TestAuditedHookDecisionsDoNotConflictWithTurns(t *testing.T) {
+	f := newFixture(t)
+	writeFile(t, filepath.Join(f.workdir, ".acme", "hooks.json"), `{"version":1,"hooks":{"run:start":[{"command":"true"}],"run:end":[{"command":"true"}]}}`)
+	opts := f.options(nil)
+	opts.PermissionAudit = true
+	a := f.agent(t, opts)
+	const turns = 6
+	for range turns {
+		f.p.Reply(modeltest.Text("ok"))
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, turns)
+	for range turns {
+		wg.Go(func() {
+			_, err := a.Send(t.Context(), "hi")
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	log, err := os.ReadFile(filepath.Join(a.Paths().SessionsDir, a.SessionID()+".jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(log), `"name":"`+hook.ToolName+`"`); n != 2*turns {
+		t.Errorf("the log holds %d hook decisions, want %d", n, 2*turns)
+	}
+}

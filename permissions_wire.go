@@ -65,10 +65,10 @@ func (a *Agent) newGate(opts Options) (*permission.Gate, error) {
 	return gate, nil
 }
 
-// audit appends a permission decision to the session log: through the
-// engine within a turn (so that it precedes the tool's result), and
-// directly to the log of the run's session for a decision made around a
-// turn, such as a run:start or run:end hook's.
+// audit appends a permission decision to the session log through the
+// engine: within a turn, so that it precedes the tool's result; around a
+// turn (a run:start or run:end hook's), to the run's session between its
+// turns.
 func (a *Agent) audit(ctx context.Context, ev session.PermissionDecisionEvent) error {
 	if engine.SessionID(ctx) != "" {
 		return a.eng.Record(ctx, ev)
@@ -77,8 +77,7 @@ func (a *Agent) audit(ctx context.Context, ev session.PermissionDecisionEvent) e
 	if id == "" {
 		return errors.New("liteagent: a permission decision outside any run cannot be audited")
 	}
-	_, err := a.cp.Append(ctx, id, []session.Event{ev}, session.AnyHead)
-	return err
+	return a.eng.RecordBetweenTurns(ctx, id, ev)
 }
 
 func decisionString(d permission.Decision) string {

@@ -248,6 +248,22 @@ func (e *Engine) Record(ctx context.Context, ev session.Event) error {
 	return r.append(ctx, ev)
 }
 
+// RecordBetweenTurns appends ev to the log of session id from outside a
+// turn, for an event made around the session's turns, such as the
+// permission decision about a run:start or run:end hook. It waits for a
+// turn running on id to end and appends at the head it tracks, so that the
+// two never conflict; the next turn sees the event.
+func (e *Engine) RecordBetweenTurns(ctx context.Context, id string, ev session.Event) error {
+	st := e.state(id)
+	st.turn.Lock()
+	defer st.turn.Unlock()
+	r := &run{e: e, id: id, st: st}
+	if err := r.load(ctx); err != nil {
+		return err
+	}
+	return r.append(ctx, ev)
+}
+
 // append adds events to the log as one batch at the tracked head, and to
 // the cache.
 func (r *run) append(ctx context.Context, evs ...session.Event) error {

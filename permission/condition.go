@@ -319,20 +319,20 @@ type matcher struct {
 // makes it match more: "git push" in an allow rule does not allow
 // "git pushx", while "rm -r" in a deny rule denies "rm -rf" (a string
 // prefix, as the reference has it). Inside not, the two swap.
-func compileCondition(c Condition, expand func(string) (string, error), command, allow bool) (*matcher, error) {
+func compileCondition(c Condition, expand func(s string, glob bool) (string, error), command, allow bool) (*matcher, error) {
 	if err := c.validate(0); err != nil {
 		return nil, err
 	}
 	return compileValid(c, expand, command, command && allow)
 }
 
-func compileValid(c Condition, expand func(string) (string, error), command, tokens bool) (*matcher, error) {
+func compileValid(c Condition, expand func(s string, glob bool) (string, error), command, tokens bool) (*matcher, error) {
 	m := &matcher{op: c.op, value: c.value, str: c.str, tokens: tokens}
 	var err error
 	switch c.op {
 	case opEquals:
 		if s, ok := c.value.(string); ok && expand != nil {
-			if m.value, err = expand(s); err != nil {
+			if m.value, err = expand(s, false); err != nil {
 				return nil, err
 			}
 		}
@@ -341,7 +341,7 @@ func compileValid(c Condition, expand func(string) (string, error), command, tok
 			list := append([]any(nil), c.value.([]any)...)
 			for i, v := range list {
 				if s, ok := v.(string); ok {
-					if list[i], err = expand(s); err != nil {
+					if list[i], err = expand(s, false); err != nil {
 						return nil, err
 					}
 				}
@@ -357,7 +357,7 @@ func compileValid(c Condition, expand func(string) (string, error), command, tok
 	case opGlob:
 		s := c.str
 		if expand != nil {
-			if s, err = expand(s); err != nil {
+			if s, err = expand(s, true); err != nil {
 				return nil, err
 			}
 		}
@@ -367,7 +367,7 @@ func compileValid(c Condition, expand func(string) (string, error), command, tok
 		}
 	case opStartsWith, opContains:
 		if expand != nil {
-			if m.str, err = expand(c.str); err != nil {
+			if m.str, err = expand(c.str, false); err != nil {
 				return nil, err
 			}
 		}

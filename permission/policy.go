@@ -328,7 +328,7 @@ func (p *policy) compile(r Rule, id string) (*compiledRule, error) {
 				return nil, fmt.Errorf("condition key %q: empty path segment", clip(key))
 			}
 		}
-		var expand func(string) (string, error)
+		var expand func(string, bool) (string, error)
 		switch key {
 		case "path":
 			c.path = true
@@ -349,32 +349,53 @@ func (p *policy) compile(r Rule, id string) (*compiledRule, error) {
 var errNoHome = errors.New("uses ~ or $HOME, but the home directory is unknown")
 
 // expandVars replaces $HOME, ${HOME}, $PWD and ${PWD} in a rule operand.
-func (p *policy) expandVars(s string) (string, error) {
+//
+// In a glob (glob true) the directories go in escaped, so that a '[', '('
+// or '*' in a home or workdir is a character of the path, not syntax.
+func (p *policy) expandVars(s string, glob bool) (string, error) {
 	if strings.Contains(s, "$HOME") || strings.Contains(s, "${HOME}") {
 		if p.lex.homeDir == "" {
 			return "", errNoHome
 		}
-		s = strings.ReplaceAll(s, "${HOME}", p.lex.homeDir)
-		s = replaceVar(s, "HOME", p.lex.homeDir)
+		home := escapeIf(glob, p.lex.homeDir)
+		s = strings.ReplaceAll(s, "${HOME}", home)
+		s = replaceVar(s, "HOME", home)
 	}
 	if strings.Contains(s, "$PWD") || strings.Contains(s, "${PWD}") {
 		if p.lex.dir == "" {
 			return "", errors.New("uses $PWD, but the policy has no workdir")
 		}
-		s = strings.ReplaceAll(s, "${PWD}", p.lex.dir)
-		s = replaceVar(s, "PWD", p.lex.dir)
+		dir := escapeIf(glob, p.lex.dir)
+		s = strings.ReplaceAll(s, "${PWD}", dir)
+		s = replaceVar(s, "PWD", dir)
 	}
 	return s, nil
 }
 
+// escapeIf returns s with every glob metacharacter escaped when glob is
+// true, and s itself otherwise.
+func escapeIf(glob bool, s string) string {
+	if !glob {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if strings.IndexByte(`\*?[]{}(),|!`, s[i]) >= 0 {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
 // expandPath normalizes a path operand: ~ at the start (or at the start of
 // a brace alternative) and the variables expand, and a leading "./" goes.
-func (p *policy) expandPath(s string) (string, error) {
-	s, err := p.expandVars(s)
+func (p *policy) expandPath(s string, glob bool) (string, error) {
+	s, err := p.expandVars(s, glob)
 	if err != nil {
 		return "", err
 	}
-	s, err = expandTildes(s, p.lex.homeDir, "{,")
+	s, err = expandTildes(s, escapeIf(glob, p.lex.homeDir), "{,")
 	if err != nil {
 		return "", err
 	}
@@ -386,12 +407,12 @@ func (p *policy) expandPath(s string) (string, error) {
 
 // expandCommand expands ~ at the start of every word of a command operand,
 // and the variables.
-func (p *policy) expandCommand(s string) (string, error) {
-	s, err := p.expandVars(s)
+func (p *policy) expandCommand(s string, glob bool) (string, error) {
+	s, err := p.expandVars(s, glob)
 	if err != nil {
 		return "", err
 	}
-	return expandTildes(s, p.lex.homeDir, " ")
+	return expandTildes(s, escapeIf(glob, p.lex.homeDir), " ")
 }
 
 // expandTildes replaces "~" standing alone or before '/' at the start of s
@@ -621,7 +642,7 @@ func (p *policy) checkBash(res *resolved, input any, line string) Verdict {
 	}
 	if a.opaque == "" {
 		if v, _, ok := p.decide("bash", input, "command", raw, true, false); ok {
-			consider(withDetail(v, "the whole command line"))
+			consider(v)
 		}
 	}
 	if p.pathRestrict {
@@ -641,8 +662,11 @@ func (p *policy) checkBash(res *resolved, input any, line string) Verdict {
 			}
 		}
 	}
-	if !have {
-		// No simple command at all (empty, comments, assignments).
+	if !have || len(a.units) == 0 && a.opaque == "" {
+		// No simple command at all (empty, comments, assignments, a bare
+		// redirection): the rules and the default decide the line as a
+		// whole, negated conditions included. consider keeps the most
+		// restrictive, so a whole-line ask cannot hide a deny here.
 		v, _, _ := p.decide("bash", input, "command", spellings{trusted: []string{squeezeSpaces(line)}}, false, false)
 		consider(v)
 	}

@@ -413,3 +413,54 @@ func TestNegatedPathConditionsJudgeAllCanonicalSpellingsTogether(t *testing.T) {
 		})
 	}
 }
+
+// TestAWholeLineAskCannotHideADenyOnALineWithoutACommand checks lines with
+// no simple command (a bare redirection, an assignment, a comment): the
+// rules decide the line as a whole, negated conditions included, so an ask
+// rule that matches the whole line does not replace the deny a negated
+// rule gives.
+func TestAWholeLineAskCannotHideADenyOnALineWithoutACommand(t *testing.T) {
+	p := mustNew(t, permission.Options{Default: deny, Rules: []permission.Rule{
+		{ID: "only-git", Tool: []string{"bash"}, When: map[string]permission.Condition{"command": permission.Not(permission.StartsWith("git"))}, Effect: deny},
+		{ID: "ask-redirect", Tool: []string{"bash"}, When: map[string]permission.Condition{"command": permission.Contains(">")}, Effect: ask},
+		{ID: "ask-assign", Tool: []string{"bash"}, When: map[string]permission.Condition{"command": permission.Contains("=")}, Effect: ask},
+		permission.BashCommand("git status", allow),
+	}})
+	for _, cmd := range []string{"> ~/.bashrc", ">> notes.txt", "FOO=bar", "# hi"} {
+		if v := check(t, p, bash(cmd)); v.Decision != deny || v.RuleID != "only-git" {
+			t.Errorf("%q: %+v, want deny by only-git", cmd, v)
+		}
+	}
+	if v := check(t, p, bash("git status")); v.Decision != allow {
+		t.Errorf("git status: %+v, want allow", v)
+	}
+	if v := check(t, p, bash("git status > out.txt")); v.Decision != ask || v.RuleID != "ask-redirect" {
+		t.Errorf("git status > out.txt: %+v, want ask by ask-redirect", v)
+	}
+}
+
+// TestDirectoriesWithGlobCharactersStayLiteralInGlobs checks that a home or
+// workdir holding glob syntax ('[', '(', '|', ...) goes into a glob rule as
+// plain characters: the rule loads and matches the real path.
+func TestDirectoriesWithGlobCharactersStayLiteralInGlobs(t *testing.T) {
+	for _, tc := range []struct{ workdir, home, glob, path string }{
+		{"/tmp/Projects (old)/repo", "/home/u", "$PWD/secrets/**", "/tmp/Projects (old)/repo/secrets/a"},
+		{"/tmp/p[1]", "/home/u", "$PWD/secret", "/tmp/p[1]/secret"},
+		{"/srv/app", "/home/a|b", "~/.ssh/**", "/home/a|b/.ssh/id_ed25519"},
+		{"/srv/app", "/home/{x,y}*", "${HOME}/.aws/**", "/home/{x,y}*/.aws/credentials"},
+	} {
+		p, err := permission.New(permission.Options{Workdir: tc.workdir, HomeDir: tc.home, Default: allow,
+			Rules: []permission.Rule{permission.FilePath(tc.glob, deny)}})
+		if err != nil {
+			t.Errorf("%s in %s, home %s: %v", tc.glob, tc.workdir, tc.home, err)
+			continue
+		}
+		if v := check(t, p, file("read_file", tc.path)); v.Decision != deny {
+			t.Errorf("%s: read %s: %+v, want deny", tc.glob, tc.path, v)
+		}
+		// The escaped characters match only themselves.
+		if v := check(t, p, file("read_file", strings.Replace(tc.path, "/secret", "/secreT", 1))); tc.glob == "$PWD/secret" && v.Decision != allow {
+			t.Errorf("%s: another file: %+v, want allow", tc.glob, v)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -106,13 +107,14 @@ func (e *Error) Unwrap() error { return e.Err }
 // or that has no frontmatter at all (such as a README): it defines no
 // agent and is skipped. So is a file whose first line "---" has no closing
 // one, or whose frontmatter is YAML but not a mapping (prose between two
-// Markdown rules).
+// Markdown rules), unless a line of it sets name, description, tools or
+// model: that is a broken definition, and an error.
 //
 // A file that starts with a line "---" has YAML frontmatter up to the next
 // line "---"; the rest is the body. A byte order mark and CRLF line ends
-// are accepted. A mapping must not repeat a key; name, description and model are scalars, tools a list of scalars or
-// one comma-separated string, and other keys are ignored. Errors are
-// *[Error] naming path.
+// are accepted. A mapping must not repeat a key; name, description and
+// model are scalars, tools a list of scalars or one comma-separated
+// string, and other keys are ignored. Errors are *[Error] naming path.
 func Parse(path string, data []byte) (def Definition, ok bool, err error) {
 	fail := func(format string, args ...any) (Definition, bool, error) {
 		return Definition{}, false, &Error{Path: path, Detail: fmt.Sprintf(format, args...)}
@@ -126,16 +128,19 @@ func Parse(path string, data []byte) (def Definition, ok bool, err error) {
 	// Every .md file of an agents directory is a candidate, READMEs
 	// included: one that opens with a thematic break ("---") and has no
 	// second one, or whose "frontmatter" is prose rather than a mapping,
-	// has no keys and defines no agent, as in the reference.
+	// has no keys and defines no agent, as in the reference. Unless it
+	// names a definition's field: then it is a broken definition, and
+	// skipping it would let another of the same name (with other tools)
+	// stand in for it.
 	head, body, err := front.Split(data)
-	if errors.Is(err, front.ErrUnclosed) {
+	if errors.Is(err, front.ErrUnclosed) && !namesAField(data) {
 		return Definition{}, false, nil
 	}
 	if err != nil {
 		return fail("%v", err)
 	}
 	fm, err := parseFrontmatter(head)
-	if errors.Is(err, front.ErrNotMapping) {
+	if errors.Is(err, front.ErrNotMapping) && !namesAField(head) {
 		return Definition{}, false, nil
 	}
 	if err != nil {
@@ -170,6 +175,14 @@ func Parse(path string, data []byte) (def Definition, ok bool, err error) {
 	}
 	return def, true, nil
 }
+
+// fieldLine matches a line that sets a definition's field, as a mapping
+// key or a list item.
+var fieldLine = regexp.MustCompile(`(?m)^[\t ]*(?:-[\t ]*)?(?:name|description|tools|model)[\t ]*:`)
+
+// namesAField reports whether text has a line that sets a definition's
+// field.
+func namesAField(text []byte) bool { return fieldLine.Match(text) }
 
 // frontmatter holds the fields a definition uses; keys counts every key,
 // used or not.

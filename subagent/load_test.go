@@ -137,10 +137,14 @@ func TestParseFrontmatterRules(t *testing.T) {
 			want: subagent.Definition{Name: "Sec Review", Description: "two lines", Model: "claude-x", Path: path}},
 		{name: "CRLFAndBOM", src: "\ufeff---\r\nname: x\r\n---\r\nbody\r\n", ok: true,
 			want: subagent.Definition{Name: "x", Description: subagent.NoDescription, Prompt: "body", Path: path}},
-		{name: "UnterminatedFrontmatter", src: "---\nname: x\n"},         // a README opening with a rule: no agent
+		{name: "ReadmeOpeningWithARule", src: "---\nSome notes\n"},       // no second rule: no agent
 		{name: "ProseBetweenRules", src: "---\nSome notes\n---\nmore\n"}, // no keys: no agent
+		{name: "ListOfProse", src: "---\n- a\n- b\n---\n"},               // not a mapping: no agent
+		// A broken definition still fails: skipped, it would let another
+		// definition of the same name stand in for it.
+		{name: "UnterminatedFrontmatter", src: "---\nname: x\ntools: [read_file]\n", err: "no closing"},
+		{name: "FieldsAsAList", src: "---\n- name: reviewer\n- tools: read_file\n---\n", err: "mapping"},
 		{name: "DuplicateKey", src: "---\nname: a\nname: b\n---\n", err: "duplicate key"},
-		{name: "NotAMapping", src: "---\n- a\n---\n"},
 		{name: "ToolsMapping", src: "---\ntools: {a: b}\n---\n", err: "tools must be"},
 		{name: "NameList", src: "---\nname: [a]\n---\n", err: "name must be a string"},
 		{name: "EmptyName", src: "---\nname: '  '\n---\n", err: "name is empty"},
