@@ -207,6 +207,30 @@ func TestMalformedEventsAreRejected(t *testing.T) {
 	}
 }
 
+// TestArtifactRevisionMayBeANumber reads an artifact_verified event whose
+// revision is a number: the reference leaves the type to its host, so the
+// log must stay readable; the revision reads as its JSON text.
+func TestArtifactRevisionMayBeANumber(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"type":"artifact_verified","path":"a","revision":3,"command":"make","result":{},"turn":1}`:      "3",
+		`{"type":"artifact_verified","path":"a","revision":-1.5e3,"command":"make","result":{},"turn":1}`: "-1.5e3",
+		`{"type":"artifact_verified","path":"a","revision":"r7","command":"make","result":{},"turn":1}`:   "r7",
+		`{"type":"artifact_verified","path":"a","revision":null,"command":"make","result":{},"turn":1}`:   "",
+	} {
+		ev, err := session.DecodeEvent([]byte(in))
+		if err != nil {
+			t.Errorf("DecodeEvent(%s): %v", in, err)
+			continue
+		}
+		if got := ev.(session.ArtifactVerifiedEvent).Revision; got != want {
+			t.Errorf("%s: revision %q, want %q", in, got, want)
+		}
+	}
+	if _, err := session.DecodeEvent([]byte(`{"type":"artifact_verified","path":"a","revision":true,"command":"make","result":{},"turn":1}`)); err == nil {
+		t.Error("a boolean revision was accepted")
+	}
+}
+
 func TestStoredEventJSON(t *testing.T) {
 	se := session.StoredEvent{Seq: 1, SessionID: "s1", Time: fixedTime, Event: userText("hi")}
 	b, err := json.Marshal(se)

@@ -516,7 +516,14 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 			case "path":
 				e.Path = r.strField("artifact_verified event", "path")
 			case "revision":
-				e.Revision = r.strField("artifact_verified event", "revision")
+				// The reference leaves its type to the host: a number
+				// reads as its JSON text, so that such a log stays
+				// readable.
+				if c := r.peek(); c == '-' || '0' <= c && c <= '9' {
+					e.Revision = string(r.number())
+				} else {
+					e.Revision = r.strField("artifact_verified event", "revision")
+				}
 			case "command":
 				e.Command = r.strField("artifact_verified event", "command")
 			case "result":
