@@ -172,18 +172,20 @@ func TestHookCommandsRunUnderAuditAndDryRun(t *testing.T) {
 			if mode != "audit" {
 				return
 			}
+			// The run:end decision is appended after the turn: the next
+			// turn appends after it.
+			f.p.Reply(modeltest.Text("again"))
+			if _, err := a.Send(t.Context(), "again"); err != nil {
+				t.Fatalf("the next turn: %v", err)
+			}
+			a.Close() // waits for the decisions made around the turns
 			evs, err := os.ReadFile(filepath.Join(a.Paths().SessionsDir, a.SessionID()+".jsonl"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n := strings.Count(string(evs), `"name":"`+hook.ToolName+`"`); n != 3 {
-				t.Errorf("the log holds %d decisions about hooks, want 3:\n%s", n, evs)
-			}
-			// The run:end decision came after the turn: the next turn
-			// reads it and appends after it.
-			f.p.Reply(modeltest.Text("again"))
-			if _, err := a.Send(t.Context(), "again"); err != nil {
-				t.Fatalf("the next turn: %v", err)
+			// run:start, tool:start and run:end, then run:start and run:end.
+			if n := strings.Count(string(evs), `"name":"`+hook.ToolName+`"`); n != 5 {
+				t.Errorf("the log holds %d decisions about hooks, want 5:\n%s", n, evs)
 			}
 		})
 	}
@@ -218,6 +220,7 @@ func TestAuditedHookDecisionsDoNotConflictWithTurns(t *testing.T) {
 			t.Error(err)
 		}
 	}
+	a.Close() // waits for the decisions made around the turns
 	log, err := os.ReadFile(filepath.Join(a.Paths().SessionsDir, a.SessionID()+".jsonl"))
 	if err != nil {
 		t.Fatal(err)

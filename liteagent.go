@@ -122,8 +122,9 @@ type Options struct {
 	// goes to OnApproval, a deny stops them.
 	PermissionDryRun bool
 	// PermissionAudit appends every decision to the session log as a
-	// permission_decision event, with redacted input; a hook's decision
-	// around a turn (run:start, run:end) goes to the run's session.
+	// permission_decision event, with redacted input. A hook's decision
+	// around a turn (run:start, run:end) goes to the run's session in the
+	// background, between its turns; Close waits for it.
 	PermissionAudit bool
 	// Redact hides secrets in audited inputs; nil means permission.Redact.
 	Redact func(json.RawMessage) json.RawMessage
@@ -187,7 +188,9 @@ type Agent struct {
 	cp   session.Checkpointer
 	mode storeMode
 	bg   *builtin.Background
-	log  *slog.Logger
+
+	audits sync.WaitGroup // permission decisions around turns being appended
+	log    *slog.Logger
 	// hooks runs hook commands and functions; nil when there are none.
 	hooks *hook.Runner
 	// permit asks the permission gate about a non-tool action (a hook
@@ -541,6 +544,7 @@ func (a *Agent) Close() error {
 	if a.mcp != nil {
 		a.mcp.Close()
 	}
+	a.audits.Wait()
 	return a.bg.Close()
 }
 

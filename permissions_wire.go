@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"time"
 
 	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/model"
@@ -65,10 +66,17 @@ func (a *Agent) newGate(opts Options) (*permission.Gate, error) {
 	return gate, nil
 }
 
+// auditTimeout bounds how long a decision made around a turn waits to be
+// appended to its session's log.
+const auditTimeout = 5 * time.Minute
+
 // audit appends a permission decision to the session log through the
-// engine: within a turn, so that it precedes the tool's result; around a
-// turn (a run:start or run:end hook's), to the run's session between its
-// turns.
+// engine. Within a turn it is appended at once, so that it precedes the
+// tool's result, and a failure stops the call. Around a turn (a run:start
+// or run:end hook's) it is appended in the background, between the
+// session's turns: waiting there for another turn to end would hold the
+// hook past its timeout. Close waits for those appends; a failure is
+// logged.
 func (a *Agent) audit(ctx context.Context, ev session.PermissionDecisionEvent) error {
 	if engine.SessionID(ctx) != "" {
 		return a.eng.Record(ctx, ev)
@@ -77,7 +85,14 @@ func (a *Agent) audit(ctx context.Context, ev session.PermissionDecisionEvent) e
 	if id == "" {
 		return errors.New("liteagent: a permission decision outside any run cannot be audited")
 	}
-	return a.eng.RecordBetweenTurns(ctx, id, ev)
+	a.audits.Go(func() {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), auditTimeout)
+		defer cancel()
+		if err := a.eng.RecordBetweenTurns(ctx, id, ev); err != nil {
+			a.log.Warn("permission audit failed", "session", id, "tool", ev.Call.Name, "err", err)
+		}
+	})
+	return nil
 }
 
 func decisionString(d permission.Decision) string {

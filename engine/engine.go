@@ -77,11 +77,24 @@ type Engine struct {
 // sessionState caches one session's log between turns and serializes turns
 // on it.
 type sessionState struct {
-	turn   sync.Mutex // held for a whole Turn
-	head   int64      // head of events, guarded by turn
+	turn   chan struct{} // holds a token while a Turn (or a record between turns) runs
+	refs   int           // holders and waiters of turn, under Engine.mu: never evicted while > 0
+	head   int64         // head of events, guarded by turn
 	events []session.StoredEvent
 	loaded bool
 }
+
+// lock takes the session's turn, or fails when ctx is done first.
+func (st *sessionState) lock(ctx context.Context) error {
+	select {
+	case st.turn <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (st *sessionState) unlock() { <-st.turn }
 
 // maxCachedSessions bounds the sessions whose folded logs stay in memory.
 const maxCachedSessions = 8
@@ -124,27 +137,41 @@ func New(opts Options) (*Engine, error) {
 func (e *Engine) Forget(id string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	delete(e.sessions, id)
+	// A state in use stays, so that its users keep sharing one lock; its
+	// next turn reloads the log if the head moved.
+	if st, ok := e.sessions[id]; ok && st.refs == 0 {
+		delete(e.sessions, id)
+	}
 }
 
-func (e *Engine) state(id string) *sessionState {
+// acquire returns the state of session id, counted as in use until
+// release: a state in use is never dropped from the cache, so that two
+// callers for one session always share one turn lock.
+func (e *Engine) acquire(id string) *sessionState {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	st, ok := e.sessions[id]
 	if !ok {
 		if len(e.sessions) >= maxCachedSessions {
 			for k, v := range e.sessions {
-				if v.turn.TryLock() { // not in use: safe to drop
-					v.turn.Unlock()
+				if v.refs == 0 { // not in use: safe to drop
 					delete(e.sessions, k)
 					break
 				}
 			}
 		}
-		st = &sessionState{}
+		st = &sessionState{turn: make(chan struct{}, 1)}
 		e.sessions[id] = st
 	}
+	st.refs++
 	return st
+}
+
+// release ends a use of st that acquire counted.
+func (e *Engine) release(st *sessionState) {
+	e.mu.Lock()
+	st.refs--
+	e.mu.Unlock()
 }
 
 // run is the state of one Turn call.
@@ -251,12 +278,15 @@ func (e *Engine) Record(ctx context.Context, ev session.Event) error {
 // RecordBetweenTurns appends ev to the log of session id from outside a
 // turn, for an event made around the session's turns, such as the
 // permission decision about a run:start or run:end hook. It waits for a
-// turn running on id to end and appends at the head it tracks, so that the
-// two never conflict; the next turn sees the event.
+// turn running on id to end (or for ctx to be done) and appends at the head
+// it tracks, so that the two never conflict; the next turn sees the event.
 func (e *Engine) RecordBetweenTurns(ctx context.Context, id string, ev session.Event) error {
-	st := e.state(id)
-	st.turn.Lock()
-	defer st.turn.Unlock()
+	st := e.acquire(id)
+	defer e.release(st)
+	if err := st.lock(ctx); err != nil {
+		return err
+	}
+	defer st.unlock()
 	r := &run{e: e, id: id, st: st}
 	if err := r.load(ctx); err != nil {
 		return err
@@ -326,9 +356,10 @@ func (e *Engine) TurnFrom(ctx context.Context, id string, prompt model.Message, 
 	return func(yield func(Event, error) bool) {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		st := e.state(id)
-		st.turn.Lock()
-		defer st.turn.Unlock()
+		st := e.acquire(id)
+		defer e.release(st)
+		_ = st.lock(context.Background()) // a turn waits for the one before
+		defer st.unlock()
 		r := &run{e: e, id: id, st: st, events: make(chan Event)}
 		ctx = context.WithValue(ctx, runKey{}, r)
 

@@ -391,11 +391,12 @@ func escapeIf(glob bool, s string) string {
 // expandPath normalizes a path operand: ~ at the start (or at the start of
 // a brace alternative) and the variables expand, and a leading "./" goes.
 func (p *policy) expandPath(s string, glob bool) (string, error) {
-	s, err := p.expandVars(s, glob)
+	// Tildes first: a '~' inside an expanded directory is a character.
+	s, err := expandTildes(s, escapeIf(glob, p.lex.homeDir), "{,")
 	if err != nil {
 		return "", err
 	}
-	s, err = expandTildes(s, escapeIf(glob, p.lex.homeDir), "{,")
+	s, err = p.expandVars(s, glob)
 	if err != nil {
 		return "", err
 	}
@@ -408,11 +409,11 @@ func (p *policy) expandPath(s string, glob bool) (string, error) {
 // expandCommand expands ~ at the start of every word of a command operand,
 // and the variables.
 func (p *policy) expandCommand(s string, glob bool) (string, error) {
-	s, err := p.expandVars(s, glob)
+	s, err := expandTildes(s, escapeIf(glob, p.lex.homeDir), " ")
 	if err != nil {
 		return "", err
 	}
-	return expandTildes(s, escapeIf(glob, p.lex.homeDir), " ")
+	return p.expandVars(s, glob)
 }
 
 // expandTildes replaces "~" standing alone or before '/' at the start of s
@@ -642,7 +643,7 @@ func (p *policy) checkBash(res *resolved, input any, line string) Verdict {
 	}
 	if a.opaque == "" {
 		if v, _, ok := p.decide("bash", input, "command", raw, true, false); ok {
-			consider(v)
+			consider(withDetail(v, "the whole command line"))
 		}
 	}
 	if p.pathRestrict {

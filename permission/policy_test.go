@@ -448,6 +448,7 @@ func TestDirectoriesWithGlobCharactersStayLiteralInGlobs(t *testing.T) {
 		{"/tmp/p[1]", "/home/u", "$PWD/secret", "/tmp/p[1]/secret"},
 		{"/srv/app", "/home/a|b", "~/.ssh/**", "/home/a|b/.ssh/id_ed25519"},
 		{"/srv/app", "/home/{x,y}*", "${HOME}/.aws/**", "/home/{x,y}*/.aws/credentials"},
+		{"/srv/x,~", "/home/u", "$PWD/a", "/srv/x,~/a"}, // a '~' in an expanded directory stays one
 	} {
 		p, err := permission.New(permission.Options{Workdir: tc.workdir, HomeDir: tc.home, Default: allow,
 			Rules: []permission.Rule{permission.FilePath(tc.glob, deny)}})

@@ -176,9 +176,11 @@ func Parse(path string, data []byte) (def Definition, ok bool, err error) {
 	return def, true, nil
 }
 
-// fieldLine matches a line that sets a definition's field, as a mapping
-// key or a list item.
-var fieldLine = regexp.MustCompile(`(?m)^[\t ]*(?:-[\t ]*)?(?:name|description|tools|model)[\t ]*:`)
+// fieldLine matches text that sets a definition's field: a key, in any
+// case and quoted or not, at the start of a line (after a list dash, a '{'
+// or a '?'), or after a ',' or '{' in flow style, followed by ':' (on the
+// same line, or the next for an explicit "? key").
+var fieldLine = regexp.MustCompile(`(?mi)(?:^[\t ]*(?:[-{?][\t ]*)?|[{,][\t ]*)["']?(?:name|description|tools|model)["']?[\t ]*(?::|\n[\t ]*:)`)
 
 // namesAField reports whether text has a line that sets a definition's
 // field.

@@ -144,6 +144,10 @@ func TestParseFrontmatterRules(t *testing.T) {
 		// definition of the same name stand in for it.
 		{name: "UnterminatedFrontmatter", src: "---\nname: x\ntools: [read_file]\n", err: "no closing"},
 		{name: "FieldsAsAList", src: "---\n- name: reviewer\n- tools: read_file\n---\n", err: "mapping"},
+		{name: "QuotedKeysUnterminated", src: "---\n\"name\": reviewer\n'tools': [read_file]\n", err: "no closing"},
+		{name: "FlowStyleUnterminated", src: "---\n{name: reviewer, tools: [read_file]}\n", err: "no closing"},
+		{name: "ExplicitKeyUnterminated", src: "---\n? tools\n: read_file\n", err: "no closing"},
+		{name: "CapitalisedKeysUnterminated", src: "---\nName: reviewer\nTools: [read_file]\n", err: "no closing"},
 		{name: "DuplicateKey", src: "---\nname: a\nname: b\n---\n", err: "duplicate key"},
 		{name: "ToolsMapping", src: "---\ntools: {a: b}\n---\n", err: "tools must be"},
 		{name: "NameList", src: "---\nname: [a]\n---\n", err: "name must be a string"},
