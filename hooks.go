@@ -48,7 +48,7 @@ func (a *Agent) fire(ctx context.Context, p hook.Payload) {
 	if a.hooks == nil {
 		return
 	}
-	out := a.hooks.Fire(ctx, p)
+	out := a.hooks.Fire(a.hookContext(ctx), p)
 	for _, d := range out.Diagnostics {
 		a.log.Warn("hook failed", "event", d.Event, "hook", d.Label)
 		engine.Emit(ctx, Event{Type: engine.EventDiagnostic, Code: d.Code, Text: d.Message})
@@ -58,6 +58,20 @@ func (a *Agent) fire(ctx context.Context, p hook.Payload) {
 // identity is the hook identity of the turn running in ctx.
 func identity(ctx context.Context) hook.Identity {
 	return hook.Identity{RunID: runID(ctx), SessionID: engine.SessionID(ctx), Source: hook.SourceUser}
+}
+
+// inHookKey marks the context a hook of an agent is given.
+type inHookKey struct{}
+
+// hookContext returns ctx marked as a hook's of a.
+func (a *Agent) hookContext(ctx context.Context) context.Context {
+	return context.WithValue(ctx, inHookKey{}, a)
+}
+
+// inHook reports whether ctx is one a hook of a was given.
+func inHook(ctx context.Context, a *Agent) bool {
+	h, _ := ctx.Value(inHookKey{}).(*Agent)
+	return h == a
 }
 
 type runIDKey struct{}
@@ -88,14 +102,14 @@ func (a *Agent) hookedTurn(ctx context.Context, id, prompt string, start func(co
 		turn := start(ctx)
 		ident := hook.Identity{RunID: rid, SessionID: id, Source: hook.SourceUser}
 		input, _ := json.Marshal(prompt)
-		for _, d := range a.hooks.Fire(ctx, hook.RunStart{Identity: ident, Input: input}).Diagnostics {
+		for _, d := range a.hooks.Fire(a.hookContext(ctx), hook.RunStart{Identity: ident, Input: input}).Diagnostics {
 			if !yield(Event{Type: engine.EventDiagnostic, SessionID: id, Code: d.Code, Text: d.Message}, nil) {
 				return
 			}
 		}
 		end := hook.RunEnd{Identity: ident, Status: hook.StatusCompleted}
 		defer func() {
-			for _, d := range a.hooks.Fire(context.WithoutCancel(ctx), end).Diagnostics {
+			for _, d := range a.hooks.Fire(a.hookContext(context.WithoutCancel(ctx)), end).Diagnostics {
 				a.log.Warn("hook failed", "event", d.Event, "hook", d.Label)
 			}
 		}()

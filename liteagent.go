@@ -45,6 +45,11 @@ type Result = engine.Result
 // ErrClosed is returned by an Agent after Close.
 var ErrClosed = errors.New("liteagent: agent is closed")
 
+// ErrReentrant is returned when a hook of an agent, with the context it was
+// given, runs a prompt on that agent, deletes a session or waits for it to
+// be idle: the agent waits for the hook, so that would never end.
+var ErrReentrant = errors.New("liteagent: a hook cannot await another run, maintenance, or close on the same agent family; schedule it after the hook returns")
+
 // ErrNoSessions is returned by the session management methods of an agent
 // whose sessions are disabled and that has no Checkpointer.
 var ErrNoSessions = errors.New("liteagent: session management requires a checkpointer (it is disabled when sessions are off)")
@@ -207,12 +212,19 @@ type Agent struct {
 	tools      []tool.Tool
 	engineOpts engine.Options
 
+	// life ends when the agent closes; every turn's context ends with it.
+	life context.Context
+	stop context.CancelFunc
+
 	mu       sync.Mutex        // guards the fields below
 	listOf   map[string]string // task list of child sessions (their parent's)
 	current  string
 	closed   bool
 	archives map[string]archive.Archive
 	tasks    map[string]task.Store
+	running  map[string]map[uint64]context.CancelFunc // the turns of each session, by number
+	turnSeq  uint64
+	deleted  map[string]bool // sessions deleted since their last prompt: no autonomous turn revives them
 }
 
 // New returns an Agent. It validates every option and the codec before it
@@ -255,7 +267,9 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	a := &Agent{lay: lay, log: log, archives: map[string]archive.Archive{}, tasks: map[string]task.Store{}, listOf: map[string]string{}}
+	a := &Agent{lay: lay, log: log, archives: map[string]archive.Archive{}, tasks: map[string]task.Store{}, listOf: map[string]string{},
+		running: map[string]map[uint64]context.CancelFunc{}, deleted: map[string]bool{}}
+	a.life, a.stop = context.WithCancel(context.Background())
 
 	if !opts.DisableCleanup {
 		c := opts.Cleanup
@@ -472,18 +486,72 @@ func (a *Agent) Clear() {
 // [Result]. The session is the one current when Run is called. A failure
 // that ends the turn is yielded once with its error. Breaking out of the
 // loop cancels the turn; the log stays valid and resumable.
+//
+// The turn also stops, as if ctx were cancelled, when the agent closes or
+// the session is deleted. Ranging over the sequence after Close yields
+// ErrClosed; from within a hook of this agent (with the hook's context),
+// ErrReentrant.
 func (a *Agent) Run(ctx context.Context, prompt string) iter.Seq2[Event, error] {
 	a.mu.Lock()
-	id, closed := a.current, a.closed
+	id := a.current
 	a.mu.Unlock()
-	if closed {
-		return func(yield func(Event, error) bool) {
-			yield(Event{Type: engine.EventError, SessionID: id, Err: ErrClosed, Fatal: true}, ErrClosed)
+	return func(yield func(Event, error) bool) {
+		ctx, done, err := a.startTurn(ctx, id, false)
+		if err != nil {
+			yield(Event{Type: engine.EventError, SessionID: id, Err: err, Fatal: true}, err)
+			return
+		}
+		defer done()
+		for ev, err := range a.hookedTurn(ctx, id, prompt, func(ctx context.Context) iter.Seq2[Event, error] {
+			return a.eng.Turn(ctx, id, model.UserText(prompt))
+		}) {
+			if !yield(ev, err) {
+				return
+			}
 		}
 	}
-	return a.hookedTurn(ctx, id, prompt, func(ctx context.Context) iter.Seq2[Event, error] {
-		return a.eng.Turn(ctx, id, model.UserText(prompt))
-	})
+}
+
+// errSessionDeleted stops an autonomous turn on a session deleted since
+// its work started.
+var errSessionDeleted = errors.New("liteagent: the session was deleted")
+
+// startTurn registers a turn on session id and returns its context, which
+// ends with ctx, when the agent closes, or when the session is deleted, and
+// the function that ends the registration. A prompt (background false)
+// makes a deleted session live again; an autonomous turn (background true)
+// on a deleted session is refused.
+func (a *Agent) startTurn(ctx context.Context, id string, background bool) (context.Context, func(), error) {
+	if inHook(ctx, a) {
+		return nil, nil, ErrReentrant
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	switch {
+	case a.closed:
+		return nil, nil, ErrClosed
+	case background && a.deleted[id]:
+		return nil, nil, errSessionDeleted
+	}
+	delete(a.deleted, id)
+	ctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(a.life, cancel)
+	a.turnSeq++
+	n := a.turnSeq
+	if a.running[id] == nil {
+		a.running[id] = map[uint64]context.CancelFunc{}
+	}
+	a.running[id][n] = cancel
+	return ctx, func() {
+		stop()
+		cancel()
+		a.mu.Lock()
+		delete(a.running[id], n)
+		if len(a.running[id]) == 0 {
+			delete(a.running, id)
+		}
+		a.mu.Unlock()
+	}, nil
 }
 
 // Send runs prompt like Run and returns its result.
@@ -510,14 +578,33 @@ func (a *Agent) ListSessions(ctx context.Context) ([]session.Info, error) {
 // DeleteSession removes session id: its log, its context archive and, unless
 // the agent uses a shared task list, its private task list. Shared lists
 // remain.
+//
+// It first cancels the session's work: its running turns and its subagent
+// groups, whose results then start no autonomous turn. It waits for a
+// running turn to stop before it removes anything, so that nothing is
+// written to the session after it is gone.
 func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 	if !a.persistent() {
 		return ErrNoSessions
 	}
-	if err := datahome.DeleteSession(ctx, a.lay.paths, a.cp, id, datahome.DeleteOptions{SharedTaskList: a.lay.taskListID}); err != nil {
+	if inHook(ctx, a) {
+		return ErrReentrant
+	}
+	a.mu.Lock()
+	a.deleted[id] = true
+	for _, cancel := range a.running[id] {
+		cancel()
+	}
+	a.mu.Unlock()
+	if a.pool != nil {
+		a.pool.Cancel(id)
+	}
+	err := a.eng.Exclusive(ctx, id, func() error {
+		return datahome.DeleteSession(ctx, a.lay.paths, a.cp, id, datahome.DeleteOptions{SharedTaskList: a.lay.taskListID})
+	})
+	if err != nil {
 		return err
 	}
-	a.eng.Forget(id)
 	list := a.listID(id)
 	a.mu.Lock()
 	delete(a.archives, id)
@@ -538,6 +625,7 @@ func (a *Agent) Close() error {
 	}
 	a.closed = true
 	a.mu.Unlock()
+	a.stop() // ends every turn: prompts and autonomous ones
 	if a.pool != nil {
 		a.pool.Close()
 	}

@@ -88,14 +88,16 @@ func (a *Agent) runChild(ctx context.Context, req subagent.ChildRequest) (subage
 // deliver appends a finished group's completion to the parent session as a
 // background message and runs one autonomous turn on it. The turn waits for
 // any prompt running on that session. Its failures are logged.
+//
+// The turn ends when the agent closes; none starts on a session deleted
+// since the group was dispatched.
 func (a *Agent) deliver(ctx context.Context, sessionID string, c subagent.GroupCompletion) {
-	a.mu.Lock()
-	if a.closed {
-		a.mu.Unlock()
+	ctx, done, err := a.startTurn(context.WithoutCancel(ctx), sessionID, true)
+	if err != nil {
 		return
 	}
-	a.mu.Unlock()
-	for _, err := range a.eng.TurnFrom(context.WithoutCancel(ctx), sessionID, model.UserText(c.Message), session.OriginBackground) {
+	defer done()
+	for _, err := range a.eng.TurnFrom(ctx, sessionID, model.UserText(c.Message), session.OriginBackground) {
 		if err != nil {
 			a.log.Warn("background turn failed", "session", sessionID, "group", c.ID, "err", err)
 			return
@@ -107,6 +109,9 @@ func (a *Agent) deliver(ctx context.Context, sessionID string, c subagent.GroupC
 // running and their results have been delivered (the autonomous turn that
 // follows a delivery included), or until ctx is done.
 func (a *Agent) AwaitIdle(ctx context.Context) error {
+	if inHook(ctx, a) {
+		return ErrReentrant
+	}
 	if a.pool == nil {
 		return nil
 	}

@@ -275,6 +275,21 @@ func (e *Engine) Record(ctx context.Context, ev session.Event) error {
 	return r.append(ctx, ev)
 }
 
+// Exclusive runs fn while no turn runs on session id and none can start,
+// first waiting (until ctx is done) for a running one to end. Afterwards the
+// engine reads the session's log again, as after Forget: fn may have
+// changed or deleted it.
+func (e *Engine) Exclusive(ctx context.Context, id string, fn func() error) error {
+	st := e.acquire(id)
+	defer e.release(st)
+	if err := st.lock(ctx); err != nil {
+		return err
+	}
+	defer st.unlock()
+	defer func() { st.loaded, st.events, st.head = false, nil, 0 }()
+	return fn()
+}
+
 // RecordBetweenTurns appends ev to the log of session id from outside a
 // turn, for an event made around the session's turns, such as the
 // permission decision about a run:start or run:end hook. It waits for a
@@ -358,7 +373,12 @@ func (e *Engine) TurnFrom(ctx context.Context, id string, prompt model.Message, 
 		defer cancel()
 		st := e.acquire(id)
 		defer e.release(st)
-		_ = st.lock(context.Background()) // a turn waits for the one before
+		// A turn waits for the one before; cancelling ctx ends the wait,
+		// and the turn, which has written nothing, stops as aborted.
+		if err := st.lock(ctx); err != nil {
+			yield(Event{Type: EventDone, SessionID: id, Done: &Result{SessionID: id, StopReason: StopAborted}}, nil)
+			return
+		}
 		defer st.unlock()
 		r := &run{e: e, id: id, st: st, events: make(chan Event)}
 		ctx = context.WithValue(ctx, runKey{}, r)
