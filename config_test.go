@@ -229,3 +229,33 @@ func TestAuditedHookDecisionsDoNotConflictWithTurns(t *testing.T) {
 		t.Errorf("the log holds %d hook decisions, want %d", n, 2*turns)
 	}
 }
+
+// TestRunEndHooksRunBeforeTheDoneEvent checks the order the reference
+// gives: the done event comes after the run:end handlers.
+func TestRunEndHooksRunBeforeTheDoneEvent(t *testing.T) {
+	f := newFixture(t)
+	var mu sync.Mutex
+	var order []string
+	opts := f.options(nil)
+	opts.Hooks = []hook.Hook{{Event: hook.EventRunEnd, Func: func(ctx context.Context, p hook.Payload) error {
+		mu.Lock()
+		defer mu.Unlock()
+		order = append(order, "run:end")
+		return nil
+	}}}
+	a := f.agent(t, opts)
+	f.p.Reply(modeltest.Text("ok"))
+	for ev, err := range a.Run(t.Context(), "hi") {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Type == engine.EventDone {
+			mu.Lock()
+			order = append(order, "done")
+			mu.Unlock()
+		}
+	}
+	if !slices.Equal(order, []string{"run:end", "done"}) {
+		t.Errorf("order %v, want run:end before done", order)
+	}
+}

@@ -91,7 +91,8 @@ func runSession(ctx context.Context) string {
 }
 
 // hookedTurn wraps a turn with run:start and run:end hooks. Diagnostics of
-// run:start are yielded before the turn's first event.
+// run:start are yielded before the turn's first event; run:end runs before
+// the done event is yielded (or when the turn ends otherwise).
 func (a *Agent) hookedTurn(ctx context.Context, id, prompt string, start func(context.Context) iter.Seq2[Event, error]) iter.Seq2[Event, error] {
 	if a.hooks == nil {
 		return start(ctx)
@@ -108,11 +109,17 @@ func (a *Agent) hookedTurn(ctx context.Context, id, prompt string, start func(co
 			}
 		}
 		end := hook.RunEnd{Identity: ident, Status: hook.StatusCompleted}
-		defer func() {
+		ended := false
+		fireEnd := func() {
+			if ended {
+				return
+			}
+			ended = true
 			for _, d := range a.hooks.Fire(a.hookContext(context.WithoutCancel(ctx)), end).Diagnostics {
 				a.log.Warn("hook failed", "event", d.Event, "hook", d.Label)
 			}
-		}()
+		}
+		defer fireEnd()
 		for ev, err := range turn {
 			if err != nil {
 				end.Status = hook.StatusFailed
@@ -129,6 +136,10 @@ func (a *Agent) hookedTurn(ctx context.Context, id, prompt string, start func(co
 					end.Status = hook.StatusMaxTurns
 				}
 				end.Result = &hook.RunResult{Text: ev.Done.Text, Usage: ev.Done.Usage, StopReason: string(ev.Done.StopReason)}
+				// The done event comes after the run:end hooks, as in
+				// the reference: a caller that stops at done sees their
+				// effects.
+				fireEnd()
 			}
 			if !yield(ev, err) {
 				end.Status = hook.StatusCancelled
