@@ -224,3 +224,36 @@ func TestCloseAbortsAnAutonomousTurn(t *testing.T) {
 		t.Errorf("Close took %v: the delivery turn's provider stream was not aborted", d)
 	}
 }
+
+// Query waits for the subagent group its prompt started and returns the
+// result of the autonomous turn that the group's result ran.
+func TestQueryWaitsForTheGroupsItsPromptStarted(t *testing.T) {
+	f := newFixture(t)
+	f.p = modeltest.NewFunc(func(ctx context.Context, req model.Request) ([]model.Chunk, error) {
+		delivered := false
+		for _, m := range req.Messages {
+			delivered = delivered || strings.Contains(m.PlainText(), "<background-task-completed")
+		}
+		switch {
+		case strings.HasPrefix(req.System, `You are the "general-purpose" subagent`):
+			select { // a child that needs 200ms
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-time.After(200 * time.Millisecond):
+			}
+			return modeltest.Text("42").Chunks(), nil
+		case delivered:
+			return modeltest.Text("the child said 42").Chunks(), nil
+		case len(req.Messages) == 1:
+			return modeltest.ToolCalls(call("a1", "Agent", `{"tasks":[{"display_name":"F","subagent_type":"general-purpose","prompt":"p"}]}`)).Chunks(), nil
+		}
+		return modeltest.Text("dispatched").Chunks(), nil
+	})
+	res, err := liteagent.Query(t.Context(), liteagent.QueryOptions{Options: f.options(nil), Prompt: "ask a child"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Text != "the child said 42" {
+		t.Errorf("Query returned the initial result; the Agent group was cancelled by Close instead of awaited")
+	}
+}

@@ -225,6 +225,9 @@ type Agent struct {
 	running  map[string]map[uint64]context.CancelFunc // the turns of each session, by number
 	turnSeq  uint64
 	deleted  map[string]bool // sessions deleted since their last prompt: no autonomous turn revives them
+	// autonomous holds the result of each session's latest autonomous
+	// turn, for Query.
+	autonomous map[string]*Result
 }
 
 // New returns an Agent. It validates every option and the codec before it
@@ -268,7 +271,7 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	a := &Agent{lay: lay, log: log, archives: map[string]archive.Archive{}, tasks: map[string]task.Store{}, listOf: map[string]string{},
-		running: map[string]map[uint64]context.CancelFunc{}, deleted: map[string]bool{}}
+		running: map[string]map[uint64]context.CancelFunc{}, deleted: map[string]bool{}, autonomous: map[string]*Result{}}
 	a.life, a.stop = context.WithCancel(context.Background())
 
 	if !opts.DisableCleanup {
@@ -592,6 +595,7 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 	}
 	a.mu.Lock()
 	a.deleted[id] = true
+	delete(a.autonomous, id)
 	for _, cancel := range a.running[id] {
 		cancel()
 	}

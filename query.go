@@ -10,13 +10,28 @@ type QueryOptions struct {
 }
 
 // Query runs one prompt on a temporary agent, in a new session, and returns
-// its result. The agent is closed before Query returns; its session stays
-// in the data home unless sessions are disabled.
+// its result. When the prompt started subagent groups, Query waits for them
+// (until ctx is done) and returns the result of the autonomous turn their
+// results ran, as the reference does. The agent is closed before Query
+// returns; its session stays in the data home unless sessions are disabled.
 func Query(ctx context.Context, opts QueryOptions) (*Result, error) {
 	a, err := New(ctx, opts.Options)
 	if err != nil {
 		return nil, err
 	}
 	defer a.Close()
-	return a.Send(ctx, opts.Prompt)
+	res, err := a.Send(ctx, opts.Prompt)
+	if err != nil || a.pool == nil || a.pool.Groups(res.SessionID) == 0 {
+		return res, err
+	}
+	if err := a.AwaitIdle(ctx); err != nil {
+		return res, err
+	}
+	a.mu.Lock()
+	auto := a.autonomous[res.SessionID]
+	a.mu.Unlock()
+	if auto != nil {
+		return auto, nil
+	}
+	return res, nil
 }

@@ -97,10 +97,15 @@ func (a *Agent) deliver(ctx context.Context, sessionID string, c subagent.GroupC
 		return
 	}
 	defer done()
-	for _, err := range a.eng.TurnFrom(ctx, sessionID, model.UserText(c.Message), session.OriginBackground) {
+	for ev, err := range a.eng.TurnFrom(ctx, sessionID, model.UserText(c.Message), session.OriginBackground) {
 		if err != nil {
 			a.log.Warn("background turn failed", "session", sessionID, "group", c.ID, "err", err)
 			return
+		}
+		if ev.Type == engine.EventDone && ev.Done != nil {
+			a.mu.Lock()
+			a.autonomous[sessionID] = ev.Done
+			a.mu.Unlock()
 		}
 	}
 }
