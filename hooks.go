@@ -55,9 +55,21 @@ func (a *Agent) fire(ctx context.Context, p hook.Payload) {
 	}
 }
 
-// identity is the hook identity of the turn running in ctx.
+// identKey carries the hook identity of a run (see hookedTurn).
+type identKey struct{}
+
+// identity is the hook identity of the turn running in ctx: that of its
+// run (its own runId, agentId for a subagent, source), with the session of
+// the turn.
 func identity(ctx context.Context) hook.Identity {
-	return hook.Identity{RunID: runID(ctx), SessionID: engine.SessionID(ctx), Source: hook.SourceUser}
+	id, ok := ctx.Value(identKey{}).(hook.Identity)
+	if !ok {
+		id = hook.Identity{RunID: runID(ctx), Source: hook.SourceUser}
+	}
+	if s := engine.SessionID(ctx); s != "" {
+		id.SessionID = s
+	}
+	return id
 }
 
 // inHookKey marks the context a hook of an agent is given.
@@ -90,18 +102,21 @@ func runSession(ctx context.Context) string {
 	return id
 }
 
-// hookedTurn wraps a turn with run:start and run:end hooks. Diagnostics of
-// run:start are yielded before the turn's first event; run:end runs before
-// the done event is yielded (or when the turn ends otherwise).
-func (a *Agent) hookedTurn(ctx context.Context, id, prompt string, start func(context.Context) iter.Seq2[Event, error]) iter.Seq2[Event, error] {
+// hookedTurn wraps a turn with run:start and run:end hooks. ident gives
+// the run's session, agentId (a subagent's) and source; the run gets its own
+// runId, which its tool hooks see too. Diagnostics of run:start are yielded
+// before the turn's first event; run:end runs before the done event is
+// yielded (or when the turn ends otherwise).
+func (a *Agent) hookedTurn(ctx context.Context, ident hook.Identity, prompt string, start func(context.Context) iter.Seq2[Event, error]) iter.Seq2[Event, error] {
 	if a.hooks == nil {
 		return start(ctx)
 	}
 	return func(yield func(Event, error) bool) {
+		id := ident.SessionID
 		rid := newSessionID()
-		ctx := context.WithValue(context.WithValue(ctx, runIDKey{}, rid), runSessionKey{}, id)
+		ident.RunID = rid
+		ctx := context.WithValue(context.WithValue(context.WithValue(ctx, runIDKey{}, rid), runSessionKey{}, id), identKey{}, ident)
 		turn := start(ctx)
-		ident := hook.Identity{RunID: rid, SessionID: id, Source: hook.SourceUser}
 		input, _ := json.Marshal(prompt)
 		for _, d := range a.hooks.Fire(a.hookContext(ctx), hook.RunStart{Identity: ident, Input: input}).Diagnostics {
 			if !yield(Event{Type: engine.EventDiagnostic, SessionID: id, Code: d.Code, Text: d.Message}, nil) {

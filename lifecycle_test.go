@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -255,5 +256,113 @@ func TestQueryWaitsForTheGroupsItsPromptStarted(t *testing.T) {
 	}
 	if res.Text != "the child said 42" {
 		t.Errorf("Query returned the initial result; the Agent group was cancelled by Close instead of awaited")
+	}
+}
+
+func idOf(p hook.Payload) hook.Identity {
+	switch v := p.(type) {
+	case hook.RunStart:
+		return v.Identity
+	case hook.RunEnd:
+		return v.Identity
+	case hook.ToolStart:
+		return v.Identity
+	case hook.ToolEnd:
+		return v.Identity
+	}
+	return hook.Identity{}
+}
+
+// TestSubagentAndBackgroundRunsHaveTheirOwnHookIdentity checks that a
+// subagent's run and the autonomous turn its result starts fire run hooks,
+// each with its own runId, which their tool hooks share; the subagent's
+// carry its agentId, the autonomous turn's the source background.
+func TestSubagentAndBackgroundRunsHaveTheirOwnHookIdentity(t *testing.T) {
+	f := newFixture(t)
+	f.p = modeltest.NewFunc(func(ctx context.Context, req model.Request) ([]model.Chunk, error) {
+		delivered := false
+		for _, m := range req.Messages {
+			delivered = delivered || strings.Contains(m.PlainText(), "<background-task-completed")
+		}
+		hasResult, bgResult := false, false
+		for _, m := range req.Messages {
+			for _, b := range m.Blocks {
+				hasResult = hasResult || b.Type == model.BlockToolResult
+				bgResult = bgResult || (b.Type == model.BlockToolResult && b.ID == "b1")
+			}
+		}
+		switch {
+		case strings.HasPrefix(req.System, `You are the "general-purpose" subagent`):
+			if !hasResult {
+				return modeltest.ToolCalls(call("k1", "TaskList", `{}`)).Chunks(), nil
+			}
+			return modeltest.Text("child").Chunks(), nil
+		case delivered && !bgResult:
+			return modeltest.ToolCalls(call("b1", "TaskList", `{}`)).Chunks(), nil
+		case delivered:
+			return modeltest.Text("bg done").Chunks(), nil
+		case len(req.Messages) == 1:
+			return modeltest.ToolCalls(call("a1", "Agent", `{"tasks":[{"display_name":"F","subagent_type":"general-purpose","prompt":"p"}]}`)).Chunks(), nil
+		}
+		return modeltest.Text("dispatched").Chunks(), nil
+	})
+	type seen struct {
+		event hook.Event
+		tool  string
+		id    hook.Identity
+	}
+	var mu sync.Mutex
+	var log []seen
+	rec := func(ctx context.Context, p hook.Payload) error {
+		s := seen{event: p.Event(), id: idOf(p)}
+		if v, ok := p.(hook.ToolStart); ok {
+			s.tool = v.Call.ID
+		}
+		mu.Lock()
+		log = append(log, s)
+		mu.Unlock()
+		return nil
+	}
+	opts := f.options(nil)
+	for _, e := range []hook.Event{hook.EventRunStart, hook.EventRunEnd, hook.EventToolStart} {
+		opts.Hooks = append(opts.Hooks, hook.Hook{Event: e, Func: rec})
+	}
+	a := f.agent(t, opts)
+	if _, err := a.Send(t.Context(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.AwaitIdle(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	runs := map[string]hook.Identity{} // runId -> the run's identity, from run:start
+	for _, s := range log {
+		if s.event == hook.EventRunStart {
+			runs[s.id.RunID] = s.id
+		}
+	}
+	if len(runs) != 3 {
+		t.Fatalf("%d runs started, want the prompt's, the subagent's and the autonomous turn's: %+v", len(runs), log)
+	}
+	want := map[string]func(hook.Identity) bool{ // tool call id -> what its run must be
+		"a1": func(id hook.Identity) bool { return id.AgentID == "" && id.Source == hook.SourceUser },
+		"k1": func(id hook.Identity) bool {
+			return strings.HasPrefix(id.AgentID, "agent-general-purpose-") && id.AgentID == id.SessionID
+		},
+		"b1": func(id hook.Identity) bool { return id.AgentID == "" && id.Source == hook.SourceBackground },
+	}
+	for _, s := range log {
+		if s.event != hook.EventToolStart {
+			continue
+		}
+		run, ok := runs[s.id.RunID]
+		if !ok || run != s.id || !want[s.tool](s.id) {
+			t.Errorf("tool:start of %s: %+v, in run %+v", s.tool, s.id, run)
+		}
+		delete(want, s.tool)
+	}
+	if len(want) != 0 {
+		t.Errorf("no tool:start for %v", want)
 	}
 }

@@ -505,7 +505,7 @@ func (a *Agent) Run(ctx context.Context, prompt string) iter.Seq2[Event, error] 
 			return
 		}
 		defer done()
-		for ev, err := range a.hookedTurn(ctx, id, prompt, func(ctx context.Context) iter.Seq2[Event, error] {
+		for ev, err := range a.hookedTurn(ctx, hook.Identity{SessionID: id, Source: hook.SourceUser}, prompt, func(ctx context.Context) iter.Seq2[Event, error] {
 			return a.eng.Turn(ctx, id, model.UserText(prompt))
 		}) {
 			if !yield(ev, err) {

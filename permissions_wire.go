@@ -66,6 +66,15 @@ func (a *Agent) newGate(opts Options) (*permission.Gate, error) {
 	return gate, nil
 }
 
+// engineKey carries the engine that runs a session's turns when it is not
+// the agent's own (a subagent's).
+type engineKey struct{}
+
+// withEngine returns ctx naming eng as the engine of the run.
+func withEngine(ctx context.Context, eng *engine.Engine) context.Context {
+	return context.WithValue(ctx, engineKey{}, eng)
+}
+
 // auditTimeout bounds how long a decision made around a turn waits to be
 // appended to its session's log.
 const auditTimeout = 5 * time.Minute
@@ -85,10 +94,14 @@ func (a *Agent) audit(ctx context.Context, ev session.PermissionDecisionEvent) e
 	if id == "" {
 		return errors.New("liteagent: a permission decision outside any run cannot be audited")
 	}
+	eng := a.eng
+	if e, ok := ctx.Value(engineKey{}).(*engine.Engine); ok {
+		eng = e
+	}
 	a.audits.Go(func() {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), auditTimeout)
 		defer cancel()
-		if err := a.eng.RecordBetweenTurns(ctx, id, ev); err != nil {
+		if err := eng.RecordBetweenTurns(ctx, id, ev); err != nil {
 			a.log.Warn("permission audit failed", "session", id, "tool", ev.Call.Name, "err", err)
 		}
 	})

@@ -2,9 +2,11 @@ package liteagent
 
 import (
 	"context"
+	"iter"
 	"slices"
 
 	"github.com/lite-agent/lite-agent-go/engine"
+	"github.com/lite-agent/lite-agent-go/hook"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/subagent"
@@ -74,7 +76,13 @@ func (a *Agent) runChild(ctx context.Context, req subagent.ChildRequest) (subage
 	if err != nil {
 		return subagent.ChildResult{}, err
 	}
-	for ev, err := range eng.Turn(ctx, req.SessionID, model.UserText(req.Prompt)) {
+	// A child's run has its own runId and its agentId; its source is that
+	// of the run that dispatched it.
+	ident := hook.Identity{SessionID: req.SessionID, AgentID: req.AgentID, Source: identity(ctx).Source}
+	ctx = withEngine(ctx, eng) // decisions around the child's turn go through its engine
+	for ev, err := range a.hookedTurn(ctx, ident, req.Prompt, func(ctx context.Context) iter.Seq2[Event, error] {
+		return eng.Turn(ctx, req.SessionID, model.UserText(req.Prompt))
+	}) {
 		if err != nil {
 			return subagent.ChildResult{}, err
 		}
@@ -97,7 +105,10 @@ func (a *Agent) deliver(ctx context.Context, sessionID string, c subagent.GroupC
 		return
 	}
 	defer done()
-	for ev, err := range a.eng.TurnFrom(ctx, sessionID, model.UserText(c.Message), session.OriginBackground) {
+	ident := hook.Identity{SessionID: sessionID, Source: hook.SourceBackground}
+	for ev, err := range a.hookedTurn(ctx, ident, c.Message, func(ctx context.Context) iter.Seq2[Event, error] {
+		return a.eng.TurnFrom(ctx, sessionID, model.UserText(c.Message), session.OriginBackground)
+	}) {
 		if err != nil {
 			a.log.Warn("background turn failed", "session", sessionID, "group", c.ID, "err", err)
 			return
