@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"iter"
+	"sync/atomic"
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/engine"
@@ -48,7 +49,7 @@ func (a *Agent) fire(ctx context.Context, p hook.Payload) {
 	if a.hooks == nil {
 		return
 	}
-	out := a.hooks.Fire(a.hookContext(ctx), p)
+	out := a.fireHooks(ctx, p)
 	for _, d := range out.Diagnostics {
 		a.log.Warn("hook failed", "event", d.Event, "hook", d.Label)
 		engine.Emit(ctx, Event{Type: engine.EventDiagnostic, Code: d.Code, Text: d.Message})
@@ -75,15 +76,26 @@ func identity(ctx context.Context) hook.Identity {
 // inHookKey marks the context a hook of an agent is given.
 type inHookKey struct{}
 
-// hookContext returns ctx marked as a hook's of a.
-func (a *Agent) hookContext(ctx context.Context) context.Context {
-	return context.WithValue(ctx, inHookKey{}, a)
+// hookMark is the mark: the agent whose hooks run, while they run.
+type hookMark struct {
+	a    *Agent
+	done atomic.Bool
 }
 
-// inHook reports whether ctx is one a hook of a was given.
+// fireHooks runs the hooks of p with a context marked as a hook's of a
+// until they return.
+func (a *Agent) fireHooks(ctx context.Context, p hook.Payload) hook.Outcome {
+	m := &hookMark{a: a}
+	out := a.hooks.Fire(context.WithValue(ctx, inHookKey{}, m), p)
+	m.done.Store(true)
+	return out
+}
+
+// inHook reports whether ctx is one a hook of a was given, while that hook
+// runs: a call it schedules for later, with its context, is not refused.
 func inHook(ctx context.Context, a *Agent) bool {
-	h, _ := ctx.Value(inHookKey{}).(*Agent)
-	return h == a
+	m, _ := ctx.Value(inHookKey{}).(*hookMark)
+	return m != nil && m.a == a && !m.done.Load()
 }
 
 type runIDKey struct{}
@@ -118,11 +130,6 @@ func (a *Agent) hookedTurn(ctx context.Context, ident hook.Identity, prompt stri
 		ctx := context.WithValue(context.WithValue(context.WithValue(ctx, runIDKey{}, rid), runSessionKey{}, id), identKey{}, ident)
 		turn := start(ctx)
 		input, _ := json.Marshal(prompt)
-		for _, d := range a.hooks.Fire(a.hookContext(ctx), hook.RunStart{Identity: ident, Input: input}).Diagnostics {
-			if !yield(Event{Type: engine.EventDiagnostic, SessionID: id, Code: d.Code, Text: d.Message}, nil) {
-				return
-			}
-		}
 		end := hook.RunEnd{Identity: ident, Status: hook.StatusCompleted}
 		ended := false
 		fireEnd := func() {
@@ -130,11 +137,19 @@ func (a *Agent) hookedTurn(ctx context.Context, ident hook.Identity, prompt stri
 				return
 			}
 			ended = true
-			for _, d := range a.hooks.Fire(a.hookContext(context.WithoutCancel(ctx)), end).Diagnostics {
+			for _, d := range a.fireHooks(context.WithoutCancel(ctx), end).Diagnostics {
 				a.log.Warn("hook failed", "event", d.Event, "hook", d.Label)
 			}
 		}
+		// run:end fires once whatever happens from here, a consumer that
+		// stops at a run:start diagnostic included.
 		defer fireEnd()
+		for _, d := range a.fireHooks(ctx, hook.RunStart{Identity: ident, Input: input}).Diagnostics {
+			if !yield(Event{Type: engine.EventDiagnostic, SessionID: id, Code: d.Code, Text: d.Message}, nil) {
+				end.Status = hook.StatusCancelled
+				return
+			}
+		}
 		for ev, err := range turn {
 			if err != nil {
 				end.Status = hook.StatusFailed

@@ -45,6 +45,11 @@ type Result = engine.Result
 // ErrClosed is returned by an Agent after Close.
 var ErrClosed = errors.New("liteagent: agent is closed")
 
+// ErrDeletingRunningSession is returned by DeleteSession called, with the
+// tool's context, from a tool (or an approval) of a turn of the session it
+// deletes: that turn would go on writing to the session.
+var ErrDeletingRunningSession = errors.New("liteagent: a session cannot be deleted from within one of its own turns")
+
 // ErrReentrant is returned when a hook of an agent, with the context it was
 // given, runs a prompt on that agent, deletes a session or waits for it to
 // be idle: the agent waits for the hook, so that would never end.
@@ -228,6 +233,9 @@ type Agent struct {
 	// autonomous holds the result of each session's latest autonomous
 	// turn, for Query.
 	autonomous map[string]*Result
+	// dropCancelled counts, per session, the groups DeleteSession
+	// cancelled whose (cancelled) results are still to come and to drop.
+	dropCancelled map[string]int
 }
 
 // New returns an Agent. It validates every option and the codec before it
@@ -271,7 +279,8 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	a := &Agent{lay: lay, log: log, archives: map[string]archive.Archive{}, tasks: map[string]task.Store{}, listOf: map[string]string{},
-		running: map[string]map[uint64]context.CancelFunc{}, deleted: map[string]bool{}, autonomous: map[string]*Result{}}
+		running: map[string]map[uint64]context.CancelFunc{}, deleted: map[string]bool{}, autonomous: map[string]*Result{},
+		dropCancelled: map[string]int{}}
 	a.life, a.stop = context.WithCancel(context.Background())
 
 	if !opts.DisableCleanup {
@@ -583,15 +592,18 @@ func (a *Agent) ListSessions(ctx context.Context) ([]session.Info, error) {
 // remain.
 //
 // It first cancels the session's work: its running turns and its subagent
-// groups, whose results then start no autonomous turn. It waits for a
-// running turn to stop before it removes anything, so that nothing is
-// written to the session after it is gone.
+// groups, whose results then start no autonomous turn. Called from a tool
+// of a turn of the same session (with the tool's context), it fails with
+// ErrDeletingRunningSession.
 func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 	if !a.persistent() {
 		return ErrNoSessions
 	}
 	if inHook(ctx, a) {
 		return ErrReentrant
+	}
+	if engine.SessionID(ctx) == id {
+		return ErrDeletingRunningSession
 	}
 	a.mu.Lock()
 	a.deleted[id] = true
@@ -601,14 +613,20 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 	}
 	a.mu.Unlock()
 	if a.pool != nil {
+		// The cancelled groups still complete, as cancelled; their
+		// results are dropped even if a new conversation starts under the
+		// same id meanwhile.
+		a.mu.Lock()
+		a.dropCancelled[id] += a.pool.Groups(id)
+		a.mu.Unlock()
 		a.pool.Cancel(id)
 	}
-	err := a.eng.Exclusive(ctx, id, func() error {
-		return datahome.DeleteSession(ctx, a.lay.paths, a.cp, id, datahome.DeleteOptions{SharedTaskList: a.lay.taskListID})
-	})
-	if err != nil {
+	// A cancelled turn that still appends finds the log gone and fails
+	// with a conflict: nothing it writes brings the log back.
+	if err := datahome.DeleteSession(ctx, a.lay.paths, a.cp, id, datahome.DeleteOptions{SharedTaskList: a.lay.taskListID}); err != nil {
 		return err
 	}
+	a.eng.Forget(id)
 	list := a.listID(id)
 	a.mu.Lock()
 	delete(a.archives, id)
@@ -620,7 +638,10 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 func (a *Agent) persistent() bool { return a.mode != memoryStore }
 
 // Close stops background commands and releases the agent. Later prompts
-// fail with ErrClosed. Close may be called more than once.
+// fail with ErrClosed. Close may be called more than once. It ends the
+// agent's running turns and waits for its background work, so it must not
+// be called from that work: a hook, a tool or an approval handler of the
+// agent.
 func (a *Agent) Close() error {
 	a.mu.Lock()
 	if a.closed {

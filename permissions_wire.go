@@ -101,7 +101,14 @@ func (a *Agent) audit(ctx context.Context, ev session.PermissionDecisionEvent) e
 	a.audits.Go(func() {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), auditTimeout)
 		defer cancel()
-		if err := eng.RecordBetweenTurns(ctx, id, ev); err != nil {
+		// Dropped if the session was deleted meanwhile: the decision
+		// must not bring its log back.
+		keep := func() bool {
+			a.mu.Lock()
+			defer a.mu.Unlock()
+			return !a.deleted[id]
+		}
+		if err := eng.RecordBetweenTurns(ctx, id, ev, keep); err != nil {
 			a.log.Warn("permission audit failed", "session", id, "tool", ev.Call.Name, "err", err)
 		}
 	})

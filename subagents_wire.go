@@ -79,7 +79,10 @@ func (a *Agent) runChild(ctx context.Context, req subagent.ChildRequest) (subage
 	// A child's run has its own runId and its agentId; its source is that
 	// of the run that dispatched it.
 	ident := hook.Identity{SessionID: req.SessionID, AgentID: req.AgentID, Source: identity(ctx).Source}
-	ctx = withEngine(ctx, eng) // decisions around the child's turn go through its engine
+	// The child's run outlives the Agent call's turn, whose values ctx
+	// still holds: it must not reach that turn, and decisions around the
+	// child's own turn go through the child's engine.
+	ctx = withEngine(engine.Detach(ctx), eng)
 	for ev, err := range a.hookedTurn(ctx, ident, req.Prompt, func(ctx context.Context) iter.Seq2[Event, error] {
 		return eng.Turn(ctx, req.SessionID, model.UserText(req.Prompt))
 	}) {
@@ -100,7 +103,17 @@ func (a *Agent) runChild(ctx context.Context, req subagent.ChildRequest) (subage
 // The turn ends when the agent closes; none starts on a session deleted
 // since the group was dispatched.
 func (a *Agent) deliver(ctx context.Context, sessionID string, c subagent.GroupCompletion) {
-	ctx, done, err := a.startTurn(context.WithoutCancel(ctx), sessionID, true)
+	a.mu.Lock()
+	if a.dropCancelled[sessionID] > 0 && c.Status == subagent.StatusCancelled {
+		a.dropCancelled[sessionID]--
+		if a.dropCancelled[sessionID] == 0 {
+			delete(a.dropCancelled, sessionID)
+		}
+		a.mu.Unlock()
+		return
+	}
+	a.mu.Unlock()
+	ctx, done, err := a.startTurn(engine.Detach(context.WithoutCancel(ctx)), sessionID, true)
 	if err != nil {
 		return
 	}

@@ -210,12 +210,26 @@ func (r *run) setTurn(n int) {
 
 type runKey struct{}
 
+// runOf returns the turn whose tool ctx belongs to, or nil.
+func runOf(ctx context.Context) *run {
+	r, _ := ctx.Value(runKey{}).(*run)
+	return r
+}
+
+// Detach returns a context with ctx's values and cancellation but outside
+// any turn: Emit, Record and SessionID see no turn in it. Work that
+// outlives the tool call that started it, such as a subagent's run, uses
+// it, so that nothing it does reaches the finished turn.
+func Detach(ctx context.Context) context.Context {
+	return context.WithValue(ctx, runKey{}, (*run)(nil))
+}
+
 // Emit sends ev to the event stream of the turn that is running the tool
 // whose context is ctx. It reports whether there was such a turn. Tools use
 // it for progress such as task updates; SessionID and Turn are filled in.
 func Emit(ctx context.Context, ev Event) bool {
-	r, ok := ctx.Value(runKey{}).(*run)
-	if !ok {
+	r := runOf(ctx)
+	if r == nil {
 		return false
 	}
 	phase, turn := r.draining()
@@ -236,7 +250,7 @@ func Emit(ctx context.Context, ev Event) bool {
 // SessionID returns the session of the turn running the tool whose context
 // is ctx, or "" outside a turn.
 func SessionID(ctx context.Context) string {
-	if r, ok := ctx.Value(runKey{}).(*run); ok {
+	if r := runOf(ctx); r != nil {
 		return r.id
 	}
 	return ""
@@ -256,8 +270,8 @@ func (e *Engine) RecordSnapshot(ctx context.Context, ev session.FileSnapshotEven
 // tool's result. The Turn of those event types is set. It fails outside a
 // turn.
 func (e *Engine) Record(ctx context.Context, ev session.Event) error {
-	r, ok := ctx.Value(runKey{}).(*run)
-	if !ok {
+	r := runOf(ctx)
+	if r == nil {
 		return errors.New("engine: event recorded outside a turn")
 	}
 	_, turn := r.draining()
@@ -275,33 +289,24 @@ func (e *Engine) Record(ctx context.Context, ev session.Event) error {
 	return r.append(ctx, ev)
 }
 
-// Exclusive runs fn while no turn runs on session id and none can start,
-// first waiting (until ctx is done) for a running one to end. Afterwards the
-// engine reads the session's log again, as after Forget: fn may have
-// changed or deleted it.
-func (e *Engine) Exclusive(ctx context.Context, id string, fn func() error) error {
-	st := e.acquire(id)
-	defer e.release(st)
-	if err := st.lock(ctx); err != nil {
-		return err
-	}
-	defer st.unlock()
-	defer func() { st.loaded, st.events, st.head = false, nil, 0 }()
-	return fn()
-}
-
 // RecordBetweenTurns appends ev to the log of session id from outside a
 // turn, for an event made around the session's turns, such as the
 // permission decision about a run:start or run:end hook. It waits for a
 // turn running on id to end (or for ctx to be done) and appends at the head
 // it tracks, so that the two never conflict; the next turn sees the event.
-func (e *Engine) RecordBetweenTurns(ctx context.Context, id string, ev session.Event) error {
+// keep, when not nil, is asked under the session's lock whether the event
+// is still wanted (the session may have been deleted meanwhile); false
+// drops it.
+func (e *Engine) RecordBetweenTurns(ctx context.Context, id string, ev session.Event, keep func() bool) error {
 	st := e.acquire(id)
 	defer e.release(st)
 	if err := st.lock(ctx); err != nil {
 		return err
 	}
 	defer st.unlock()
+	if keep != nil && !keep() {
+		return nil
+	}
 	r := &run{e: e, id: id, st: st}
 	if err := r.load(ctx); err != nil {
 		return err
@@ -379,7 +384,12 @@ func (e *Engine) TurnFrom(ctx context.Context, id string, prompt model.Message, 
 			yield(Event{Type: EventDone, SessionID: id, Done: &Result{SessionID: id, StopReason: StopAborted}}, nil)
 			return
 		}
-		defer st.unlock()
+		locked := true
+		defer func() {
+			if locked {
+				st.unlock()
+			}
+		}()
 		r := &run{e: e, id: id, st: st, events: make(chan Event)}
 		ctx = context.WithValue(ctx, runKey{}, r)
 
@@ -401,6 +411,10 @@ func (e *Engine) TurnFrom(ctx context.Context, id string, prompt model.Message, 
 			}
 			return
 		}
+		// The session is free before done is yielded: what the consumer
+		// does on done (a next prompt, a run:end hook) may use it.
+		st.unlock()
+		locked = false
 		emit(Event{Type: EventDone, Turn: r.turn, Done: res})
 	}
 }
