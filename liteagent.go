@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"iter"
 	"log/slog"
 	"os"
@@ -395,12 +394,11 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 // data into what a rerun of the migration clears.
 func checkNoUnfinishedMigration(p storage.ProjectPaths) error {
 	for _, dir := range [...]string{p.Home, filepath.Dir(p.SessionsDir)} {
-		marker := filepath.Join(dir, storage.MigrationMarker)
-		_, err := os.Lstat(marker)
+		marker, found, err := storage.FindMigrationMarker(dir)
 		switch {
-		case err == nil:
+		case found:
 			return &storage.Error{Op: "open", File: marker, Message: "A migration to this location did not finish, so its data is incomplete; run the migration again or remove the destination"}
-		case !errors.Is(err, fs.ErrNotExist):
+		case err != nil:
 			return (&storage.Error{Op: "open", File: marker, Message: "cannot check for an unfinished migration"}).WithCause(err)
 		}
 	}

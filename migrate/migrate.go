@@ -229,16 +229,11 @@ const MarkerName = storage.MigrationMarker
 // holds the marker of an unfinished migration: nil if not, an error matching
 // [ErrIncomplete] that names the marker if it does, or the error of looking.
 func CheckComplete(dir string) error {
-	marker := filepath.Join(dir, MarkerName)
-	_, err := os.Lstat(marker)
-	switch {
-	case err == nil:
+	marker, found, err := storage.FindMigrationMarker(dir)
+	if found {
 		return fmt.Errorf("%w: %s was left by a migration that did not finish; run the migration again or delete the destination", ErrIncomplete, marker)
-	case errors.Is(err, fs.ErrNotExist):
-		return nil
-	default:
-		return err
 	}
+	return err
 }
 
 // Run migrates as opts say and returns what it did. See the package
