@@ -65,7 +65,7 @@ type identKey struct{}
 func identity(ctx context.Context) hook.Identity {
 	id, ok := ctx.Value(identKey{}).(hook.Identity)
 	if !ok {
-		id = hook.Identity{RunID: runID(ctx), Source: hook.SourceUser}
+		id = hook.Identity{Source: hook.SourceUser}
 	}
 	if s := engine.SessionID(ctx); s != "" {
 		id.SessionID = s
@@ -98,20 +98,12 @@ func inHook(ctx context.Context, a *Agent) bool {
 	return m != nil && m.a == a && !m.done.Load()
 }
 
-type runIDKey struct{}
-
-func runID(ctx context.Context) string {
-	id, _ := ctx.Value(runIDKey{}).(string)
-	return id
-}
-
-// runSessionKey carries the session of a run to what happens around its
-// turn (run:start and run:end hooks), where the engine's context has none.
-type runSessionKey struct{}
-
+// runSession returns the session of the run ctx belongs to, also around
+// its turn (run:start and run:end hooks), where the engine's context has
+// none; "" outside a run with hooks.
 func runSession(ctx context.Context) string {
-	id, _ := ctx.Value(runSessionKey{}).(string)
-	return id
+	id, _ := ctx.Value(identKey{}).(hook.Identity)
+	return id.SessionID
 }
 
 // hookedTurn wraps a turn with run:start and run:end hooks. ident gives
@@ -125,9 +117,8 @@ func (a *Agent) hookedTurn(ctx context.Context, ident hook.Identity, prompt stri
 	}
 	return func(yield func(Event, error) bool) {
 		id := ident.SessionID
-		rid := newSessionID()
-		ident.RunID = rid
-		ctx := context.WithValue(context.WithValue(context.WithValue(ctx, runIDKey{}, rid), runSessionKey{}, id), identKey{}, ident)
+		ident.RunID = newSessionID()
+		ctx := context.WithValue(ctx, identKey{}, ident)
 		turn := start(ctx)
 		input, _ := json.Marshal(prompt)
 		end := hook.RunEnd{Identity: ident, Status: hook.StatusCompleted}
