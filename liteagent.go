@@ -230,7 +230,7 @@ type Agent struct {
 	turnSeq  uint64
 	deleted  map[string]bool // sessions deleted since their last prompt: no autonomous turn revives them
 	// autonomous holds the result of each session's latest autonomous
-	// turn, for Query.
+	// turn; only Query, which reads it, makes it (nil otherwise).
 	autonomous map[string]*Result
 	// dropCancelled counts, per session, the groups DeleteSession
 	// cancelled whose (cancelled) results are still to come and to drop.
@@ -278,7 +278,7 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	a := &Agent{lay: lay, log: log, archives: map[string]archive.Archive{}, tasks: map[string]task.Store{}, listOf: map[string]string{},
-		running: map[string]map[uint64]context.CancelFunc{}, deleted: map[string]bool{}, autonomous: map[string]*Result{},
+		running: map[string]map[uint64]context.CancelFunc{}, deleted: map[string]bool{},
 		dropCancelled: map[string]int{}}
 	a.life, a.stop = context.WithCancel(context.Background())
 

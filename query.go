@@ -20,6 +20,9 @@ func Query(ctx context.Context, opts QueryOptions) (*Result, error) {
 		return nil, err
 	}
 	defer a.Close()
+	a.mu.Lock()
+	a.autonomous = map[string]*Result{}
+	a.mu.Unlock()
 	res, err := a.Send(ctx, opts.Prompt)
 	if err != nil || a.pool == nil || a.pool.Groups(res.SessionID) == 0 {
 		return res, err

@@ -128,7 +128,9 @@ func (a *Agent) deliver(ctx context.Context, sessionID string, c subagent.GroupC
 		}
 		if ev.Type == engine.EventDone && ev.Done != nil {
 			a.mu.Lock()
-			a.autonomous[sessionID] = ev.Done
+			if a.autonomous != nil {
+				a.autonomous[sessionID] = ev.Done
+			}
 			a.mu.Unlock()
 		}
 	}
