@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/lite-agent/lite-agent-go/internal/utf16text"
 	"github.com/lite-agent/lite-agent-go/tool"
 )
 
@@ -202,7 +203,7 @@ func (b *Background) wait(bp *bgProc) {
 	code, sig := bp.p.exitCode()
 	bp.mu.Lock()
 	bp.exited = true
-	tail := lastUTF16(strings.TrimSpace(validText(trimPartialRune(bp.buf))), completionChars)
+	tail := utf16text.Last(strings.TrimSpace(validText(trimPartialRune(bp.buf))), completionChars)
 	bp.mu.Unlock()
 	b.mu.Lock()
 	b.running--

@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/lite-agent/lite-agent-go/internal/utf16text"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/tool"
@@ -239,8 +240,8 @@ func (ft *fileTools) readFile(ctx context.Context, in readFileInput) (tool.Resul
 				entry.Ref, len(text), in.Path, entry.Preview, entry.Ref)), nil
 		}
 	}
-	if cut, ok := cutUTF16(out, MaxReadChars); ok {
-		out = cut + fmt.Sprintf("\n[truncated: showing the first %d of %d characters; read the rest with limit or bash]", utf16Len(cut), utf16Len(out))
+	if cut, ok := utf16text.Cut(out, MaxReadChars); ok {
+		out = cut + fmt.Sprintf("\n[truncated: showing the first %d of %d characters; read the rest with limit or bash]", utf16text.Len(cut), utf16text.Len(out))
 	}
 	return tool.Text(out), nil
 }
@@ -341,7 +342,7 @@ func (ft *fileTools) writeFile(ctx context.Context, in writeFileInput) (tool.Res
 		if err := writeAtomic(m.root, m.t.rel, data, m.old); err != nil {
 			return tool.Result{}, fmt.Errorf("write %s: %w", in.Path, unwrapPathError(err))
 		}
-		return tool.Text(fmt.Sprintf("Wrote %d bytes to %s", utf16Len(in.Content), in.Path)), nil
+		return tool.Text(fmt.Sprintf("Wrote %d bytes to %s", utf16text.Len(in.Content), in.Path)), nil
 	})
 	return res, err
 }
