@@ -20,6 +20,35 @@
 // resumable. A log that does end with unanswered calls (after a crash) gets
 // "interrupted" results appended at the start of the next turn.
 //
+// # Context
+//
+// With [Options.Context] set, a context engine keeps every request within
+// the model's context window (estimated at four UTF-16 code units a token,
+// system prompt and tool specs included). Below 65% of the window the
+// folded log goes out as it is. Above, levels apply in turn, measuring
+// between each, as the reference's context engine does:
+//
+//   - level 1 (over 65%): tool results of at least 256 characters that the
+//     model has already answered go to the session's context archive and
+//     are replaced by "[tool result archived: <ref>] <preview>", which the
+//     model can read back with the context tool;
+//   - level 2 (over 75%): a user message repeating an earlier reminder is
+//     replaced by a marker;
+//   - level 4 (over 95%): a message of pinned facts (the first prompt,
+//     prompts stating goals or constraints, verified artifacts) goes first,
+//     and every message before the current prompt is cut to 768
+//     characters, tool results to 256, keeping 70% from the head;
+//   - level 5 (still over the window): only the facts and the last two
+//     messages, cut to 512 characters, or the last one cut to 256.
+//
+// A request the provider refuses as too long before streaming anything is
+// made once more with every level applied. A context_status event reports
+// what was done. The log is never changed: the levels shape each request
+// from it, and since archive refs are content hashes, the same log gives the
+// same request every time. Unlike the reference, the engine does not commit
+// views to the log (the reference's view format is not fixed), and it has no
+// planner, so no level 3.
+//
 // # Events
 //
 // Turn yields [Event] values as they happen: turn and model-call

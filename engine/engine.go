@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"iter"
@@ -9,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/archive"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/tool"
@@ -57,6 +59,11 @@ type Options struct {
 	// before the model is called: a task list that cannot be read (a wrong
 	// codec, say) must not reach the model as an empty one.
 	Reminder func(ctx context.Context, sessionID string) (string, error)
+	// Context, when set, turns on the context engine, which keeps each
+	// request within the model's context window and retries a request the
+	// provider refuses as too long once, compacted. Nil sends the whole
+	// folded log every time.
+	Context *ContextOptions
 	// Logger receives diagnostics (ids, sizes, durations; never payloads);
 	// nil logs nothing.
 	Logger *slog.Logger
@@ -82,6 +89,9 @@ type sessionState struct {
 	head   int64         // head of events, guarded by turn
 	events []session.StoredEvent
 	loaded bool
+	// archived maps the SHA-256 of tool results the context engine put in
+	// the session's archive to their entries, guarded by turn.
+	archived map[[sha256.Size]byte]archive.Entry
 }
 
 // lock takes the session's turn, or fails when ctx is done first.
@@ -109,6 +119,13 @@ func New(opts Options) (*Engine, error) {
 	}
 	if opts.MaxTurns < 0 || opts.MaxParallelTools < 0 || opts.MaxTokens < 0 {
 		return nil, errors.New("engine: MaxTurns, MaxParallelTools and MaxTokens must not be negative")
+	}
+	if opts.Context != nil {
+		if opts.Context.WindowTokens < 0 {
+			return nil, errors.New("engine: Context.WindowTokens must not be negative")
+		}
+		c := *opts.Context // later changes to the caller's value change nothing
+		opts.Context = &c
 	}
 	if opts.MaxTurns == 0 {
 		opts.MaxTurns = DefaultMaxTurns
@@ -498,18 +515,22 @@ func (r *run) loop(ctx context.Context, prompt model.Message, origin session.Ori
 	}
 }
 
-// request builds the model request from the cached log.
-func (r *run) request(ctx context.Context) (model.Request, error) {
+// request builds the model request from the cached log, through the
+// context engine when it is on; force applies every context level (the
+// retry after an overflow). The status is nil when no level applied.
+func (r *run) request(ctx context.Context, force bool) (model.Request, *ContextStatus, error) {
 	e := r.e
-	msgs := session.Fold(r.st.events)
+	var reminder string
 	if e.opts.Reminder != nil {
 		text, err := e.opts.Reminder(ctx, r.id)
 		if err != nil {
-			return model.Request{}, fmt.Errorf("reminder: %w", err)
+			return model.Request{}, nil, fmt.Errorf("reminder: %w", err)
 		}
-		if text != "" {
-			msgs = append(msgs[:len(msgs):len(msgs)], model.UserText(text))
-		}
+		reminder = text
+	}
+	msgs, status, err := r.messages(ctx, reminder, force)
+	if err != nil {
+		return model.Request{}, nil, err
 	}
 	return model.Request{
 		Model:       e.opts.Model,
@@ -519,29 +540,41 @@ func (r *run) request(ctx context.Context) (model.Request, error) {
 		MaxTokens:   e.opts.MaxTokens,
 		Temperature: e.opts.Temperature,
 		TopP:        e.opts.TopP,
-	}, nil
+	}, status, nil
 }
 
-// callModel streams one model response.
+// callModel streams one model response. With the context engine on, a
+// request the provider refuses as too long before streaming anything is
+// made once more with every context level applied.
 func (r *run) callModel(ctx context.Context, emit func(Event)) (model.Message, model.Usage, model.StopReason, error) {
+	msg, use, stop, streamed, err := r.stream(ctx, emit, false)
+	if err != nil && !streamed && r.e.opts.Context != nil && ctx.Err() == nil && model.IsClass(err, model.ClassContextOverflow) {
+		emit(Event{Type: EventRetry, Turn: r.turn, Err: err})
+		msg, use, stop, _, err = r.stream(ctx, emit, true)
+	}
+	return msg, use, stop, err
+}
+
+// stream makes one model request and streams its response; streamed
+// reports whether any chunk arrived.
+func (r *run) stream(ctx context.Context, emit func(Event), force bool) (msg model.Message, use model.Usage, stop model.StopReason, streamed bool, err error) {
 	e := r.e
-	req, err := r.request(ctx)
+	req, status, err := r.request(ctx, force)
 	if err != nil {
-		return model.Message{}, model.Usage{}, "", err
+		return model.Message{}, model.Usage{}, "", false, err
+	}
+	if status != nil {
+		emit(Event{Type: EventContextStatus, Turn: r.turn, Context: status})
 	}
 	emit(Event{Type: EventModelCallStart, Turn: r.turn, Model: e.opts.Model})
 	start := e.now()
-	var (
-		msg  model.Message
-		use  model.Usage
-		stop model.StopReason
-		done bool
-	)
+	done := false
 	for ch, err := range e.opts.Provider.Stream(ctx, req) {
 		if err != nil {
 			emit(Event{Type: EventModelCallEnd, Turn: r.turn, Model: e.opts.Model, Duration: e.now().Sub(start), Err: err})
-			return msg, use, stop, fmt.Errorf("model call %d: %w", r.turn, err)
+			return msg, use, stop, streamed, fmt.Errorf("model call %d: %w", r.turn, err)
 		}
+		streamed = true
 		switch ch.Kind {
 		case model.ChunkText:
 			emit(Event{Type: EventTextDelta, Turn: r.turn, Text: ch.Text})
@@ -555,13 +588,13 @@ func (r *run) callModel(ctx context.Context, emit func(Event)) (model.Message, m
 			err = model.NewError(model.ClassStream, 0, "provider produced no message_done chunk", nil)
 		}
 		emit(Event{Type: EventModelCallEnd, Turn: r.turn, Model: e.opts.Model, Duration: e.now().Sub(start), Err: err})
-		return msg, use, stop, fmt.Errorf("model call %d: %w", r.turn, err)
+		return msg, use, stop, streamed, fmt.Errorf("model call %d: %w", r.turn, err)
 	}
 	if msg.Role == "" {
 		msg.Role = model.RoleAssistant
 	}
 	emit(Event{Type: EventModelCallEnd, Turn: r.turn, Model: e.opts.Model, Duration: e.now().Sub(start), Usage: &use})
-	return msg, use, stop, nil
+	return msg, use, stop, streamed, nil
 }
 
 func toolCalls(m model.Message) []model.Block {

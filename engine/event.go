@@ -23,6 +23,7 @@ const (
 	EventTaskUpdate     EventType = "task_update"         // TaskID, Status, Owner
 	EventTurnEnd        EventType = "turn_end"            // Turn, StopReason
 	EventRetry          EventType = "retry"               // Err: a model call is retried (not fatal)
+	EventContextStatus  EventType = "context_status"      // Context: the context engine changed the request
 	EventDiagnostic     EventType = "diagnostic"          // Code, Text: something went wrong beside the turn (a hook failed)
 	EventPermission     EventType = "permission_decision" // Call, Decision, By, RuleID, Reason, Simulated
 	EventApprovalAsk    EventType = "approval_request"    // Call, Reason
@@ -68,6 +69,8 @@ type Event struct {
 	// Reason and Simulated describe a permission decision.
 	Decision, By, RuleID, Reason string
 	Simulated                    bool
+	// Context is what the context engine did to the next request.
+	Context *ContextStatus
 	// Err is the error of an error, retry or failed model_call_end event.
 	Err error
 	// Fatal marks an error that ended the turn.

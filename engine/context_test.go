@@ -1,0 +1,314 @@
+package engine_test
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/engine"
+	"github.com/lite-agent/lite-agent-go/internal/utf16text"
+	"github.com/lite-agent/lite-agent-go/model"
+	"github.com/lite-agent/lite-agent-go/model/modeltest"
+	"github.com/lite-agent/lite-agent-go/session"
+)
+
+// archiveIn returns a Context option backed by real file archives under
+// dir, one per session, and a way to reach them.
+func archiveIn(t *testing.T, dir string) (func(context.Context, string) (archive.Archive, error), func(id string) *archive.FileArchive) {
+	t.Helper()
+	open := func(id string) *archive.FileArchive {
+		ar, err := archive.NewFileArchive(filepath.Join(dir, id+".context"), archive.Options{SessionID: id})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ar
+	}
+	return func(_ context.Context, id string) (archive.Archive, error) { return open(id), nil }, open
+}
+
+// statuses returns the context_status payloads of evs.
+func statuses(evs []engine.Event) []engine.ContextStatus {
+	var out []engine.ContextStatus
+	for _, ev := range evs {
+		if ev.Type == engine.EventContextStatus {
+			out = append(out, *ev.Context)
+		}
+	}
+	return out
+}
+
+// resultContents returns the contents of the tool results in msgs.
+func resultContents(msgs []model.Message) []string {
+	var out []string
+	for _, m := range msgs {
+		for _, b := range m.Blocks {
+			if b.Type == model.BlockToolResult {
+				out = append(out, b.Content)
+			}
+		}
+	}
+	return out
+}
+
+// echoTurn runs a prompt whose model echoes text through the echo tool and
+// then answers "ok".
+func (h *harness) echoTurn(t *testing.T, id, prompt, text string) []engine.Event {
+	t.Helper()
+	in, _ := json.Marshal(map[string]string{"text": text})
+	h.p.Reply(modeltest.ToolCalls(call("c-"+prompt, "echo", string(in))), modeltest.Text("ok"))
+	evs, _, err := h.turn(t, t.Context(), id, prompt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return evs
+}
+
+var archivedRef = regexp.MustCompile(`^\[tool result archived: ([0-9a-f]{64})\] `)
+
+func TestContextLevel1ArchivesToolResultsTheModelHasSeen(t *testing.T) {
+	resolve, open := archiveIn(t, t.TempDir())
+	h := newHarness(t, engine.Options{Context: &engine.ContextOptions{WindowTokens: 2000, Archive: resolve}})
+	big := strings.Repeat("lorem ipsum ", 250) // 3,000 characters
+
+	h.echoTurn(t, "s", "first", big)
+	// The result was not yet seen by the model when it was sent back.
+	reqs := h.p.Requests()
+	if got := resultContents(reqs[1].Messages); len(got) != 1 || got[0] != "echo: "+big {
+		t.Fatalf("a result the model has not seen was changed: %.80q", got)
+	}
+
+	h.p.Reply(modeltest.Text("done"))
+	evs, _, err := h.turn(t, t.Context(), "s", "second")
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := h.p.Requests()[2]
+	got := resultContents(req.Messages)
+	if len(got) != 1 {
+		t.Fatalf("results %q", got)
+	}
+	m := archivedRef.FindStringSubmatch(got[0])
+	if m == nil {
+		t.Fatalf("the seen result was not archived: %.120q", got[0])
+	}
+	page, err := open("s").Read(t.Context(), archive.ReadRequest{Ref: m[1], Limit: 16000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(page, "echo: lorem ipsum") || !strings.Contains(page, "nextOffset=end") {
+		t.Errorf("the archive does not give the result back whole: %.200q", page)
+	}
+	st := statuses(evs)
+	if len(st) != 1 || st[0].Level != 1 || st[0].Reason != "pressure" || len(st[0].ArchiveRefs) != 1 || st[0].ArchiveRefs[0] != m[1] ||
+		st[0].AfterTokens >= st[0].BeforeTokens {
+		t.Errorf("status %+v", st)
+	}
+	// The log keeps the whole result: only the request is compacted.
+	logged, err := h.cp.Read(t.Context(), "s", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, se := range logged {
+		if tr, ok := se.Event.(session.ToolResultEvent); ok && tr.Result.Content != "echo: "+big {
+			t.Errorf("the log's result changed: %.80q", tr.Result.Content)
+		}
+	}
+}
+
+func TestContextLevel1WithoutArchiveKeepsAPreview(t *testing.T) {
+	h := newHarness(t, engine.Options{Context: &engine.ContextOptions{WindowTokens: 2000}})
+	big := strings.Repeat("dolor sit ", 300)
+	h.echoTurn(t, "s", "first", big)
+	h.p.Reply(modeltest.Text("done"))
+	if _, _, err := h.turn(t, t.Context(), "s", "second"); err != nil {
+		t.Fatal(err)
+	}
+	got := resultContents(h.p.Requests()[2].Messages)
+	want := "[tool result externalized after presentation] " + ("echo: " + big)[:160]
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("result %q, want %q", got, want)
+	}
+}
+
+func TestContextBelowPressureSendsTheLogAsIs(t *testing.T) {
+	h := newHarness(t, engine.Options{Context: &engine.ContextOptions{}})
+	plain := newHarness(t, engine.Options{})
+	for _, hh := range []*harness{h, plain} {
+		hh.echoTurn(t, "s", "first", strings.Repeat("x", 3000))
+		hh.p.Reply(modeltest.Text("done"))
+		evs, _, err := hh.turn(t, t.Context(), "s", "second")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st := statuses(evs); st != nil {
+			t.Errorf("status under the window: %+v", st)
+		}
+	}
+	a, b := h.p.Requests(), plain.p.Requests()
+	if len(a) != len(b) {
+		t.Fatalf("%d requests, want %d", len(a), len(b))
+	}
+	for i := range a {
+		ja, _ := json.Marshal(a[i].Messages)
+		jb, _ := json.Marshal(b[i].Messages)
+		if string(ja) != string(jb) {
+			t.Errorf("request %d differs from the engine without a context engine", i)
+		}
+	}
+}
+
+func TestContextLevel4PinsFactsAndShortensEarlierMessages(t *testing.T) {
+	h := newHarness(t, engine.Options{Context: &engine.ContextOptions{WindowTokens: 2000}})
+	goal := "Goal: port the parser. You must not change the public API."
+	long := strings.Repeat("a long answer ", 300) // 4,200 characters
+	h.p.Reply(modeltest.Text(long))
+	if _, _, err := h.turn(t, t.Context(), "s", goal); err != nil {
+		t.Fatal(err)
+	}
+	h.p.Reply(modeltest.Text(long))
+	if _, _, err := h.turn(t, t.Context(), "s", "The acceptance criteria: every test passes."); err != nil {
+		t.Fatal(err)
+	}
+	h.p.Reply(modeltest.Text("fine"))
+	evs, _, err := h.turn(t, t.Context(), "s", "third")
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs := h.p.Requests()[2].Messages
+	facts := msgs[0].Text
+	if !strings.HasPrefix(facts, "[Pinned facts — verbatim, do not rewrite]") ||
+		!strings.Contains(facts, "goal: "+goal) || !strings.Contains(facts, "constraint: The acceptance criteria: every test passes.") {
+		t.Errorf("facts message %q", facts)
+	}
+	for _, m := range msgs[1 : len(msgs)-1] {
+		if n := utf16text.Len(m.PlainText()); n > 768 {
+			t.Errorf("a message before the prompt kept %d characters", n)
+		}
+	}
+	if !strings.Contains(msgs[2].PlainText(), "chars omitted") {
+		t.Errorf("no omission marker in %.100q", msgs[2].PlainText())
+	}
+	if last := msgs[len(msgs)-1]; last.Text != "third" {
+		t.Errorf("last message %+v", last)
+	}
+	if st := statuses(evs); len(st) != 1 || st[0].Level != 4 || st[0].AfterTokens > 2000 {
+		t.Errorf("status %+v", st)
+	}
+}
+
+func TestContextLevel2ReplacesRepeatedReminders(t *testing.T) {
+	h := newHarness(t, engine.Options{Context: &engine.ContextOptions{WindowTokens: 1000}})
+	reminder := "Reminder: the background task build finished."
+	filler := strings.Repeat("z", 1400)
+	for _, p := range []string{reminder, reminder, "go on"} {
+		h.p.Reply(modeltest.Text(filler))
+		if _, _, err := h.turn(t, t.Context(), "s", p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	msgs := h.p.Requests()[2].Messages
+	var texts []string
+	for _, m := range msgs {
+		if m.Role == model.RoleUser && m.Blocks == nil {
+			texts = append(texts, m.Text)
+		}
+	}
+	if len(texts) < 3 || texts[len(texts)-3] != reminder || texts[len(texts)-2] != "[repeated reminder omitted]" {
+		t.Errorf("user texts %q", texts)
+	}
+}
+
+func TestContextLevel5KeepsNoResultWithoutItsCall(t *testing.T) {
+	cp := session.NewMemoryCheckpointer()
+	// A log whose last turn was cut off after its tool ran.
+	big := strings.Repeat("q", 5000)
+	if _, err := cp.Append(t.Context(), "s", []session.Event{
+		session.UserEvent{Message: model.UserText("start")},
+		session.AssistantEvent{Message: model.AssistantBlocks(call("c1", "echo", `{"text":"q"}`))},
+		session.ToolResultEvent{Result: model.ToolResultBlock("c1", big, false), Turn: 1},
+	}, 0); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, engine.Options{Checkpointer: cp, Context: &engine.ContextOptions{WindowTokens: 400}})
+	h.p.Reply(modeltest.Text("ok"))
+	// A prompt too long for the window by itself leaves only level 5.
+	evs, _, err := h.turn(t, t.Context(), "s", "next "+strings.Repeat("p", 3000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs := h.p.Requests()[0].Messages
+	calls := map[string]bool{}
+	for _, m := range msgs {
+		for _, b := range m.Blocks {
+			switch b.Type {
+			case model.BlockToolCall:
+				calls[b.ID] = true
+			case model.BlockToolResult:
+				if !calls[b.ID] {
+					t.Errorf("result %s sent without its call", b.ID)
+				}
+			}
+		}
+	}
+	if len(msgs) != 3 || !strings.HasPrefix(msgs[0].Text, "[Pinned facts") || !strings.HasPrefix(msgs[2].Text, "next ppp") ||
+		utf16text.Len(msgs[1].PlainText()) > 512+64 || utf16text.Len(msgs[2].Text) > 512 ||
+		!strings.Contains(msgs[1].PlainText(), "[tool result of an earlier call c1]") {
+		t.Errorf("messages %+v", msgs)
+	}
+	if st := statuses(evs); len(st) != 1 || st[0].Level != 5 {
+		t.Errorf("status %+v", st)
+	}
+}
+
+func TestContextOverflowIsRetriedOnceCompacted(t *testing.T) {
+	overflow := model.NewError(model.ClassContextOverflow, 413, "prompt is too long", nil)
+	for _, tc := range []struct {
+		name      string
+		context   *engine.ContextOptions
+		streamed  bool
+		wantRetry bool
+	}{
+		{name: "before any chunk", context: &engine.ContextOptions{}, wantRetry: true},
+		{name: "after a chunk", context: &engine.ContextOptions{}, streamed: true},
+		{name: "context engine off"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, engine.Options{Context: tc.context})
+			if tc.streamed {
+				h.p.FailAfter([]model.Chunk{{Kind: model.ChunkText, Text: "par"}}, overflow)
+			} else {
+				h.p.Fail(overflow)
+			}
+			h.p.Reply(modeltest.Text("fits now"))
+			evs, res, err := h.turn(t, t.Context(), "s", "hello")
+			if !tc.wantRetry {
+				if !model.IsClass(err, model.ClassContextOverflow) || len(h.p.Requests()) != 1 {
+					t.Errorf("err %v after %d requests; want the overflow, unretried", err, len(h.p.Requests()))
+				}
+				return
+			}
+			if err != nil || res.Text != "fits now" {
+				t.Fatalf("err %v, result %+v", err, res)
+			}
+			st := statuses(evs)
+			if len(st) != 1 || !st[0].Retry || st[0].Reason != "overflow" || st[0].Level != 5 {
+				t.Errorf("status %+v", st)
+			}
+			if reqs := h.p.Requests(); len(reqs) != 2 || !strings.HasPrefix(reqs[1].Messages[0].Text, "[Pinned facts") {
+				t.Errorf("retry request %+v", reqs)
+			}
+		})
+	}
+}
+
+func TestContextWindowMustNotBeNegative(t *testing.T) {
+	_, err := engine.New(engine.Options{Provider: modeltest.New(), Checkpointer: session.NewMemoryCheckpointer(),
+		Context: &engine.ContextOptions{WindowTokens: -1}})
+	if err == nil {
+		t.Fatal("a negative window was accepted")
+	}
+}
