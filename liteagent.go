@@ -97,6 +97,17 @@ type Options struct {
 	Temperature *float64
 	// MaxParallelTools bounds the tool calls run at once; zero means 10.
 	MaxParallelTools int
+	// ContextWindow is the model's context window in tokens, within which
+	// the context engine keeps every request (see the engine package):
+	// under pressure, tool results the model has seen go to the session's
+	// context archive, and older messages are shortened in the request,
+	// never in the log. Zero means engine.DefaultWindowTokens (32,000), the
+	// reference's default; set your model's window to use all of it.
+	ContextWindow int
+	// DisableContext turns the context engine off: every request carries
+	// the whole session history, and a request the provider refuses as too
+	// long ends the run.
+	DisableContext bool
 
 	// TaskListID names a task list shared by every session that names it.
 	// "" means each session has a private list named after it, unless the
@@ -369,6 +380,11 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 	if a.mcp != nil {
 		eopts.ExtraTools = a.mcpTools(gate, opts)
 	}
+	if !opts.DisableContext {
+		eopts.Context = &engine.ContextOptions{WindowTokens: opts.ContextWindow, Archive: func(_ context.Context, id string) (archive.Archive, error) {
+			return a.archiveFor(id)
+		}}
+	}
 	if !opts.DisableTasks {
 		eopts.Reminder = func(ctx context.Context, id string) (string, error) {
 			st, err := a.taskStore(id)
@@ -443,9 +459,9 @@ func resolveLayout(opts Options) (layout, error) {
 			return layout{}, fmt.Errorf("liteagent: task list id: %w", err)
 		}
 	}
-	for _, n := range [...]int{opts.MaxTurns, opts.MaxTokens, opts.MaxParallelTools} {
+	for _, n := range [...]int{opts.MaxTurns, opts.MaxTokens, opts.MaxParallelTools, opts.ContextWindow} {
 		if n < 0 {
-			return layout{}, errors.New("liteagent: MaxTurns, MaxTokens and MaxParallelTools must not be negative")
+			return layout{}, errors.New("liteagent: MaxTurns, MaxTokens, MaxParallelTools and ContextWindow must not be negative")
 		}
 	}
 	return layout{

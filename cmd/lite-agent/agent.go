@@ -35,6 +35,7 @@ type agentFlags struct {
 	resume   string
 	cont     bool
 	maxTurns int
+	window   int
 	allow    []string
 	deny     []string
 }
@@ -47,6 +48,7 @@ func (f *agentFlags) register(cmd *cobra.Command) {
 	fs.StringVar(&f.resume, "resume", "", "continue the session `ID`")
 	fs.BoolVar(&f.cont, "continue", false, "continue the most recent session of this project")
 	fs.IntVar(&f.maxTurns, "max-turns", 0, "bound the model calls of one prompt (default 50)")
+	fs.IntVar(&f.window, "context-window", 0, "the model's context window in `tokens`, within which history is compacted (default 32000)")
 	fs.StringArrayVar(&f.allow, "allow", nil, "allow the tools matching `GLOB` without asking (repeatable), such as bash or 'mcp__*'")
 	fs.StringArrayVar(&f.deny, "deny", nil, "deny the tools matching `GLOB` (repeatable); deny wins over allow")
 }
@@ -142,6 +144,9 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 	if f.maxTurns < 0 {
 		return nil, usagef("--max-turns must not be negative")
 	}
+	if f.window < 0 {
+		return nil, usagef("--context-window must not be negative")
+	}
 	p, err := g.project()
 	if err != nil {
 		return nil, err
@@ -155,13 +160,14 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 		return nil, err
 	}
 	a, err := liteagent.New(ctx, liteagent.Options{
-		Model:      provider,
-		ModelName:  name,
-		Workdir:    filepath.Dir(p.paths.ProjectConfigDir),
-		Storage:    p.opts,
-		MaxTurns:   f.maxTurns,
-		Permission: policy,
-		OnApproval: terminalApprover(in, errw),
+		Model:         provider,
+		ModelName:     name,
+		Workdir:       filepath.Dir(p.paths.ProjectConfigDir),
+		Storage:       p.opts,
+		MaxTurns:      f.maxTurns,
+		ContextWindow: f.window,
+		Permission:    policy,
+		OnApproval:    terminalApprover(in, errw),
 	})
 	if err != nil {
 		return nil, err
@@ -323,6 +329,8 @@ func turn(ctx context.Context, a *liteagent.Agent, prompt string, out, errw io.W
 			}
 		case engine.EventTaskUpdate:
 			fmt.Fprintf(errw, "task #%s %s\n", ev.TaskID, ev.Status)
+		case engine.EventContextStatus:
+			fmt.Fprintf(errw, "context: level %d, %d → %d tokens\n", ev.Context.Level, ev.Context.BeforeTokens, ev.Context.AfterTokens)
 		case engine.EventDone:
 			if ev.Done.StopReason != engine.StopDone {
 				fmt.Fprintf(errw, "stopped: %s\n", ev.Done.StopReason)
