@@ -9,10 +9,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
 	"github.com/lite-agent/lite-agent-go/engine"
+	"github.com/lite-agent/lite-agent-go/hook"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -98,5 +100,59 @@ func TestContextWindowMustNotBeNegative(t *testing.T) {
 	opts.ContextWindow = -1
 	if _, err := liteagent.New(t.Context(), opts); err == nil {
 		t.Fatal("a negative context window was accepted")
+	}
+}
+
+// Compaction by the context engine fires compact:start and compact:end,
+// paired by their compaction id, with the run's identity.
+func TestContextCompactionFiresCompactHooks(t *testing.T) {
+	f := newFixture(t)
+	opts := f.options(nil)
+	opts.System = "You help."
+	opts.AllowedTools = []string{"read_file", "context"}
+	opts.ContextWindow = 2000
+	var (
+		mu   sync.Mutex
+		seen []hook.Payload
+	)
+	for _, ev := range []hook.Event{hook.EventRunStart, hook.EventCompactStart, hook.EventCompactEnd} {
+		opts.Hooks = append(opts.Hooks, hook.Hook{Event: ev, Func: func(_ context.Context, p hook.Payload) error {
+			mu.Lock()
+			defer mu.Unlock()
+			seen = append(seen, p)
+			return nil
+		}})
+	}
+	a := f.agent(t, opts)
+	if err := os.WriteFile(filepath.Join(f.workdir, "big.txt"), []byte(strings.Repeat("data ", 2000)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f.p.Reply(modeltest.ToolCalls(call("r", "read_file", `{"path":"big.txt"}`)), modeltest.Text("read"))
+	if _, err := a.Send(t.Context(), "read big.txt"); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	var starts, ends []hook.Payload
+	var run hook.RunStart
+	for _, p := range seen {
+		switch p := p.(type) {
+		case hook.RunStart:
+			run = p
+		case hook.CompactStart:
+			starts = append(starts, p)
+		case hook.CompactEnd:
+			ends = append(ends, p)
+		}
+	}
+	if len(starts) == 0 || len(starts) != len(ends) {
+		t.Fatalf("%d compact:start, %d compact:end", len(starts), len(ends))
+	}
+	for i := range starts {
+		s, e := starts[i].(hook.CompactStart), ends[i].(hook.CompactEnd)
+		if s.CompactionID == "" || s.CompactionID != e.CompactionID || s.Kind != hook.CompactAuto || e.Status != hook.StatusCompleted ||
+			s.Before != e.Before || s.Before <= 0 || s.RunID != run.RunID || s.SessionID != a.SessionID() {
+			t.Errorf("start %+v, end %+v (run %s)", s, e, run.RunID)
+		}
 	}
 }

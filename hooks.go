@@ -43,6 +43,27 @@ func (h hookedTool) Call(ctx context.Context, input json.RawMessage) (tool.Resul
 	return res, err
 }
 
+// compactHooks fires compact:start before the context engine compacts a
+// request and returns what fires compact:end after it, both with kind auto
+// and the identity of the run.
+func (a *Agent) compactHooks(ctx context.Context, before int) func(after int, err error) {
+	if a.hooks == nil {
+		return nil
+	}
+	id, cid := identity(ctx), newSessionID()
+	a.fire(ctx, hook.CompactStart{Identity: id, CompactionID: cid, Kind: hook.CompactAuto, Before: int64(before)})
+	return func(after int, err error) {
+		end := hook.CompactEnd{Identity: id, CompactionID: cid, Kind: hook.CompactAuto, Before: int64(before), After: int64(after), Status: hook.StatusCompleted}
+		switch {
+		case err != nil && ctx.Err() != nil:
+			end.Status = hook.StatusCancelled
+		case err != nil:
+			end.Status, end.Err = hook.StatusFailed, &hook.ErrorInfo{Name: "Error", Message: err.Error()}
+		}
+		a.fire(context.WithoutCancel(ctx), end)
+	}
+}
+
 // fire runs the hooks of p and reports failures as diagnostic events of the
 // current turn.
 func (a *Agent) fire(ctx context.Context, p hook.Payload) {

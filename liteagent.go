@@ -381,9 +381,13 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 		eopts.ExtraTools = a.mcpTools(gate, opts)
 	}
 	if !opts.DisableContext {
-		eopts.Context = &engine.ContextOptions{WindowTokens: opts.ContextWindow, Archive: func(_ context.Context, id string) (archive.Archive, error) {
-			return a.archiveFor(id)
-		}}
+		eopts.Context = &engine.ContextOptions{
+			WindowTokens: opts.ContextWindow,
+			Archive: func(_ context.Context, id string) (archive.Archive, error) {
+				return a.archiveFor(id)
+			},
+			Compacting: a.compactHooks,
+		}
 	}
 	if !opts.DisableTasks {
 		eopts.Reminder = func(ctx context.Context, id string) (string, error) {

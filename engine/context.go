@@ -34,6 +34,12 @@ type ContextOptions struct {
 	// context tool. Nil, or a nil archive, shortens them in place instead.
 	// An error ends the turn.
 	Archive func(ctx context.Context, sessionID string) (archive.Archive, error)
+	// Compacting, when set, is called before the levels change a request,
+	// with its estimated size in tokens; the function it returns (if not
+	// nil) is called once after them, with the size then and the error that
+	// stopped them, if any. Hosts fire compact:start and compact:end hooks
+	// from it.
+	Compacting func(ctx context.Context, before int) (done func(after int, err error))
 }
 
 // The pressure thresholds of the context levels, as fractions of the
@@ -201,21 +207,8 @@ func (r *run) messages(ctx context.Context, reminder string, force bool) ([]mode
 		c.status.Reason, c.status.Retry = "overflow", true
 	}
 	if force || c.over(level1At) {
-		if err := c.externalize(ctx); err != nil {
+		if err := c.compact(ctx, force); err != nil {
 			return nil, nil, err
-		}
-		c.status.Level = 1
-		if force || c.over(level2At) {
-			c.dedupeReminders()
-			c.status.Level = 2
-			if force || c.over(level4At) {
-				c.pinAndShrink()
-				c.status.Level = 4
-			}
-		}
-		if force || c.over(1) {
-			c.emergency()
-			c.status.Level = 5
 		}
 	}
 	msgs := make([]model.Message, 0, len(c.entries)+1)
@@ -228,8 +221,35 @@ func (r *run) messages(ctx context.Context, reminder string, force bool) ([]mode
 	if c.status.Level == 0 {
 		return msgs, nil, nil
 	}
-	c.status.AfterTokens = c.measure()
 	return msgs, &c.status, nil
+}
+
+// compact applies the levels the pressure calls for, or all of them with
+// force, between the Compacting callbacks.
+func (c *contextRun) compact(ctx context.Context, force bool) (err error) {
+	if c.opts.Compacting != nil {
+		if done := c.opts.Compacting(ctx, c.status.BeforeTokens); done != nil {
+			defer func() { done(c.measure(), err) }()
+		}
+	}
+	defer func() { c.status.AfterTokens = c.measure() }()
+	if err := c.externalize(ctx); err != nil {
+		return err
+	}
+	c.status.Level = 1
+	if force || c.over(level2At) {
+		c.dedupeReminders()
+		c.status.Level = 2
+		if force || c.over(level4At) {
+			c.pinAndShrink()
+			c.status.Level = 4
+		}
+	}
+	if force || c.over(1) {
+		c.emergency()
+		c.status.Level = 5
+	}
+	return nil
 }
 
 // externalize is level 1: tool results of at least minExternalized units
@@ -243,12 +263,22 @@ func (c *contextRun) externalize(ctx context.Context) error {
 			last = i
 		}
 	}
-	var ar archive.Archive
-	if c.opts.Archive != nil {
+	var (
+		ar     archive.Archive
+		opened bool
+	)
+	// open resolves the archive at the first result to take out, so that
+	// a request with none opens (and creates) nothing.
+	open := func() error {
+		if opened || c.opts.Archive == nil {
+			return nil
+		}
+		opened = true
 		var err error
 		if ar, err = c.opts.Archive(ctx, c.r.id); err != nil {
 			return fmt.Errorf("context: open archive: %w", err)
 		}
+		return nil
 	}
 	for i := 0; i < last; i++ {
 		e := &c.entries[i]
@@ -260,6 +290,9 @@ func (c *contextRun) externalize(ctx context.Context) error {
 			if b.Type != model.BlockToolResult || utf16text.Len(b.Content) < minExternalized ||
 				strings.HasPrefix(b.Content, archivedPrefix) || strings.HasPrefix(b.Content, externalizedLabel) {
 				continue
+			}
+			if err := open(); err != nil {
+				return err
 			}
 			var short string
 			if ar == nil {

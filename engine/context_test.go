@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -310,5 +311,55 @@ func TestContextWindowMustNotBeNegative(t *testing.T) {
 		Context: &engine.ContextOptions{WindowTokens: -1}})
 	if err == nil {
 		t.Fatal("a negative window was accepted")
+	}
+}
+
+func TestContextCompactingIsCalledAroundTheLevels(t *testing.T) {
+	type call struct {
+		before, after int
+		err           error
+		ended         bool
+	}
+	for _, tc := range []struct {
+		name    string
+		archive func(context.Context, string) (archive.Archive, error)
+	}{
+		{name: "levels applied"},
+		{name: "archive fails", archive: func(context.Context, string) (archive.Archive, error) {
+			return nil, errors.New("disk on fire")
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var calls []*call
+			opts := &engine.ContextOptions{WindowTokens: 2000, Archive: tc.archive,
+				Compacting: func(_ context.Context, before int) func(int, error) {
+					c := &call{before: before}
+					calls = append(calls, c)
+					return func(after int, err error) {
+						if c.ended {
+							t.Error("done called twice")
+						}
+						c.after, c.err, c.ended = after, err, true
+					}
+				}}
+			h := newHarness(t, engine.Options{Context: opts})
+			h.echoTurn(t, "s", "first", strings.Repeat("x", 4000))
+			calls = nil // the first prompt's second request was over level 1 too
+			h.p.Reply(modeltest.Text("done"))
+			evs, _, err := h.turn(t, t.Context(), "s", "second")
+			if len(calls) != 1 || !calls[0].ended {
+				t.Fatalf("calls %+v", calls)
+			}
+			if tc.archive != nil {
+				if err == nil || calls[0].err == nil || !errors.Is(err, calls[0].err) || !strings.Contains(err.Error(), "disk on fire") {
+					t.Errorf("turn error %v, done got %v", err, calls[0].err)
+				}
+				return
+			}
+			st := statuses(evs)
+			if err != nil || len(st) != 1 || calls[0].before != st[0].BeforeTokens || calls[0].after != st[0].AfterTokens || calls[0].err != nil {
+				t.Errorf("err %v, calls %+v, status %+v", err, *calls[0], st)
+			}
+		})
 	}
 }
