@@ -227,6 +227,9 @@ type Agent struct {
 	tools      []tool.Tool
 	engineOpts engine.Options
 
+	// subs are the functions of Subscribe.
+	subs subscribers
+
 	// life ends when the agent closes; every turn's context ends with it.
 	life context.Context
 	stop context.CancelFunc
@@ -535,6 +538,7 @@ func (a *Agent) Run(ctx context.Context, prompt string) iter.Seq2[Event, error] 
 		for ev, err := range a.hookedTurn(ctx, hook.Identity{SessionID: id, Source: hook.SourceUser}, prompt, func(ctx context.Context) iter.Seq2[Event, error] {
 			return a.eng.Turn(ctx, id, model.UserText(prompt))
 		}) {
+			a.publish(Notice{SessionID: id, Source: hook.SourceUser, Event: ev})
 			if !yield(ev, err) {
 				return
 			}

@@ -118,10 +118,12 @@ func (a *Agent) deliver(ctx context.Context, sessionID string, c subagent.GroupC
 		return
 	}
 	defer done()
+	a.publish(Notice{SessionID: sessionID, Source: hook.SourceBackground, Event: Event{Type: EventBackgroundCompleted, SessionID: sessionID, Text: c.Message}})
 	ident := hook.Identity{SessionID: sessionID, Source: hook.SourceBackground}
 	for ev, err := range a.hookedTurn(ctx, ident, c.Message, func(ctx context.Context) iter.Seq2[Event, error] {
 		return a.eng.TurnFrom(ctx, sessionID, model.UserText(c.Message), session.OriginBackground)
 	}) {
+		a.publish(Notice{SessionID: sessionID, Source: hook.SourceBackground, Event: ev})
 		if err != nil {
 			a.log.Warn("background turn failed", "session", sessionID, "group", c.ID, "err", err)
 			return

@@ -1,0 +1,110 @@
+package liteagent
+
+import (
+	"errors"
+	"slices"
+	"sync"
+
+	"github.com/lite-agent/lite-agent-go/engine"
+	"github.com/lite-agent/lite-agent-go/hook"
+)
+
+// EventBackgroundCompleted is the event [Agent.Subscribe] delivers when a
+// group of subagents has finished and an autonomous turn is about to hand
+// its results to the session. Its Text is the completion message that turn
+// receives, a <background-task-completed …> block.
+const EventBackgroundCompleted engine.EventType = "background_completed"
+
+// A Notice is one event of the agent's runs, as [Agent.Subscribe] delivers
+// it.
+type Notice struct {
+	// SessionID is the session the run belongs to.
+	SessionID string
+	// Source is [hook.SourceUser] for prompts (Run, Send) and
+	// [hook.SourceBackground] for the autonomous turns that deliver the
+	// results of subagent groups.
+	Source hook.Source
+	// Event is the event.
+	Event Event
+}
+
+// subscribers holds the functions of [Agent.Subscribe].
+type subscribers struct {
+	mu   sync.Mutex
+	next uint64
+	fns  map[uint64]func(Notice)
+}
+
+// Subscribe calls f with every event of the agent's runs until the
+// returned function is called: the events of prompts, as Run yields them,
+// and those of the autonomous turns that deliver the results of subagent
+// groups, which no caller sees otherwise, each such turn preceded by an
+// [EventBackgroundCompleted] event. Subagents' own runs are not included.
+//
+// f runs on the run's goroutine before the run goes on (for a prompt,
+// before Run yields the event), so it should return quickly. Calls for one
+// run come in order; calls for different runs may come concurrently. A
+// panic in f is recovered and logged, and the run goes on. f must not call
+// the agent's Run, Send, AwaitIdle, DeleteSession or Close, which may wait
+// for the run that is calling f.
+//
+// After the returned function returns, f is not called again, except by a
+// call already in progress. Subscribe fails with [ErrClosed] after Close.
+func (a *Agent) Subscribe(f func(Notice)) (unsubscribe func(), err error) {
+	if f == nil {
+		return nil, errors.New("liteagent: Subscribe needs a function")
+	}
+	a.mu.Lock()
+	closed := a.closed
+	a.mu.Unlock()
+	if closed {
+		return nil, ErrClosed
+	}
+	s := &a.subs
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fns == nil {
+		s.fns = make(map[uint64]func(Notice))
+	}
+	s.next++
+	n := s.next
+	s.fns[n] = f
+	return func() {
+		s.mu.Lock()
+		delete(s.fns, n)
+		s.mu.Unlock()
+	}, nil
+}
+
+// publish calls every subscriber with n, in the order they subscribed.
+func (a *Agent) publish(n Notice) {
+	s := &a.subs
+	s.mu.Lock()
+	if len(s.fns) == 0 {
+		s.mu.Unlock()
+		return
+	}
+	ids := make([]uint64, 0, len(s.fns))
+	for id := range s.fns {
+		ids = append(ids, id)
+	}
+	s.mu.Unlock()
+	slices.Sort(ids)
+	for _, id := range ids {
+		s.mu.Lock()
+		f, ok := s.fns[id]
+		s.mu.Unlock()
+		if ok {
+			a.callSubscriber(f, n)
+		}
+	}
+}
+
+func (a *Agent) callSubscriber(f func(Notice), n Notice) {
+	defer func() {
+		if r := recover(); r != nil {
+			a.log.Warn("subscriber panicked", "session", n.SessionID, "event", string(n.Event.Type), "panic", r)
+		}
+	}()
+	f(n)
+}

@@ -1,0 +1,97 @@
+package liteagent_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/engine"
+	"github.com/lite-agent/lite-agent-go/hook"
+	"github.com/lite-agent/lite-agent-go/model"
+	"github.com/lite-agent/lite-agent-go/model/modeltest"
+)
+
+// A subscriber sees the prompt's events and then the autonomous turn that
+// delivers the subagent group's result, which no Run yields.
+func TestSubscribeSeesPromptsAndAutonomousTurns(t *testing.T) {
+	f := newFixture(t)
+	f.p = groupProvider(func(context.Context) ([]model.Chunk, error) {
+		return modeltest.Text("42").Chunks(), nil
+	}, func(context.Context) ([]model.Chunk, error) {
+		return modeltest.Text("the child said 42").Chunks(), nil
+	})
+	a := f.agent(t, f.options(nil))
+	var (
+		mu      sync.Mutex
+		notices []liteagent.Notice
+		late    int
+	)
+	unsubscribe, err := a.Subscribe(func(n liteagent.Notice) {
+		mu.Lock()
+		defer mu.Unlock()
+		notices = append(notices, n)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A panicking subscriber changes nothing for the runs or the others.
+	if _, err := a.Subscribe(func(liteagent.Notice) { panic("boom") }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Send(t.Context(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.AwaitIdle(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	unsubscribe()
+	unsubscribe() // harmless twice
+	mu.Lock()
+	got := slices.Clone(notices)
+	mu.Unlock()
+
+	var seq []string
+	var autonomousText string
+	for _, n := range got {
+		if n.SessionID != a.SessionID() {
+			t.Errorf("notice of session %q", n.SessionID)
+		}
+		switch n.Event.Type {
+		case engine.EventDone, liteagent.EventBackgroundCompleted:
+			seq = append(seq, string(n.Source)+":"+string(n.Event.Type))
+		}
+		if n.Event.Type == liteagent.EventBackgroundCompleted && !strings.Contains(n.Event.Text, "<background-task-completed") {
+			t.Errorf("completion text %q", n.Event.Text)
+		}
+		if n.Source == hook.SourceBackground && n.Event.Type == engine.EventDone {
+			autonomousText = n.Event.Done.Text
+		}
+	}
+	want := []string{"user:done", "background:background_completed", "background:done"}
+	if !slices.Equal(seq, want) {
+		t.Errorf("notices %v, want %v", seq, want)
+	}
+	if autonomousText != "the child said 42" {
+		t.Errorf("the autonomous turn's answer %q", autonomousText)
+	}
+	// After unsubscribe, a new prompt reaches only a new subscriber.
+	if _, err := a.Subscribe(func(liteagent.Notice) { mu.Lock(); late++; mu.Unlock() }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Send(t.Context(), "hello"); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	if len(notices) != len(got) || late == 0 {
+		t.Errorf("after unsubscribe: %d more notices to the old subscriber, %d to the new one", len(notices)-len(got), late)
+	}
+	mu.Unlock()
+	a.Close()
+	if _, err := a.Subscribe(func(liteagent.Notice) {}); !errors.Is(err, liteagent.ErrClosed) {
+		t.Errorf("Subscribe after Close: %v", err)
+	}
+}
