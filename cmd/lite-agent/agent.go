@@ -11,9 +11,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
 	"github.com/lite-agent/lite-agent-go/engine"
+	"github.com/lite-agent/lite-agent-go/hook"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/anthropic"
 	"github.com/lite-agent/lite-agent-go/permission"
@@ -246,7 +248,16 @@ func newRunCommand(g *globalFlags) *cobra.Command {
 				return err
 			}
 			defer a.Close()
-			err = turn(cmd.Context(), a, args[0], cmd.OutOrStdout(), cmd.ErrOrStderr())
+			p := &printer{out: cmd.OutOrStdout(), errw: cmd.ErrOrStderr()}
+			unsubscribe, err := p.showBackground(a)
+			if err != nil {
+				return err
+			}
+			defer unsubscribe()
+			err = turn(cmd.Context(), a, args[0], p)
+			if err == nil {
+				err = awaitBackground(cmd.Context(), a, p)
+			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "session %s\n", a.SessionID())
 			return err
 		},
@@ -269,6 +280,12 @@ func newChatCommand(g *globalFlags) *cobra.Command {
 				return err
 			}
 			defer a.Close()
+			p := &printer{out: out, errw: errw}
+			unsubscribe, err := p.showBackground(a)
+			if err != nil {
+				return err
+			}
+			defer unsubscribe()
 			fmt.Fprintf(errw, "session %s (empty line or Ctrl-D to quit)\n", a.SessionID())
 			for {
 				fmt.Fprint(errw, "> ")
@@ -280,7 +297,7 @@ func newChatCommand(g *globalFlags) *cobra.Command {
 				if line == "" || line == "/exit" {
 					break
 				}
-				if err := turn(cmd.Context(), a, line, out, errw); err != nil {
+				if err := turn(cmd.Context(), a, line, p); err != nil {
 					if cmd.Context().Err() != nil {
 						return err
 					}
@@ -288,6 +305,9 @@ func newChatCommand(g *globalFlags) *cobra.Command {
 				}
 			}
 			fmt.Fprintln(errw)
+			if err := awaitBackground(cmd.Context(), a, p); err != nil {
+				return err
+			}
 			return in.sc.Err()
 		},
 	}
@@ -295,49 +315,105 @@ func newChatCommand(g *globalFlags) *cobra.Command {
 	return cmd
 }
 
-// turn runs one prompt, writing answer text to out and tool activity to
-// errw.
-func turn(ctx context.Context, a *liteagent.Agent, prompt string, out, errw io.Writer) error {
-	wroteText := false
+// turn runs one prompt, writing its events with p.
+func turn(ctx context.Context, a *liteagent.Agent, prompt string, p *printer) error {
 	for ev, err := range a.Run(ctx, prompt) {
 		if err != nil {
-			if wroteText {
-				fmt.Fprintln(out)
-			}
+			p.endText()
 			return err
 		}
-		switch ev.Type {
-		case engine.EventTextDelta:
-			fmt.Fprint(out, ev.Text)
-			wroteText = true
-		case engine.EventMessage:
-			if wroteText {
-				fmt.Fprintln(out)
-				wroteText = false
-			}
-		case engine.EventToolCallStart:
-			fmt.Fprintf(errw, "→ %s %s\n", ev.Call.Name, clipJSON(ev.Call.Input))
-		case engine.EventToolResult:
-			mark := "←"
-			if ev.Result.IsError {
-				mark = "← error:"
-			}
-			fmt.Fprintf(errw, "%s %s\n", mark, clip(ev.Result.Content))
-		case engine.EventPermission:
-			if ev.Decision == "deny" {
-				fmt.Fprintf(errw, "denied %s (%s)\n", ev.Call.Name, cmpOr(ev.Reason, "by "+ev.By))
-			}
-		case engine.EventTaskUpdate:
-			fmt.Fprintf(errw, "task #%s %s\n", ev.TaskID, ev.Status)
-		case engine.EventContextStatus:
-			fmt.Fprintf(errw, "context: level %d, %d → %d tokens\n", ev.Context.Level, ev.Context.BeforeTokens, ev.Context.AfterTokens)
-		case engine.EventDone:
-			if ev.Done.StopReason != engine.StopDone {
-				fmt.Fprintf(errw, "stopped: %s\n", ev.Done.StopReason)
-			}
-		}
+		p.event(ev)
 	}
 	return nil
+}
+
+// awaitBackground waits for the subagent groups the session's prompts
+// started and for the turns that deliver their results, which p shows: a
+// command that closed the agent first would cancel them.
+func awaitBackground(ctx context.Context, a *liteagent.Agent, p *printer) error {
+	err := a.AwaitIdle(ctx)
+	p.endText()
+	return err
+}
+
+// printer writes run events: answer text to out, tool activity to errw.
+// Autonomous turns print through it from their own goroutines, so it
+// serializes its writes.
+type printer struct {
+	mu        sync.Mutex
+	out, errw io.Writer
+	wroteText bool // a line of answer text is open
+}
+
+// showBackground makes p print the autonomous turns that deliver subagent
+// results to the agent's sessions; the returned function stops it.
+func (p *printer) showBackground(a *liteagent.Agent) (func(), error) {
+	return a.Subscribe(func(n liteagent.Notice) {
+		if n.Source != hook.SourceBackground {
+			return
+		}
+		switch n.Event.Type {
+		case liteagent.EventBackgroundCompleted:
+			p.mu.Lock()
+			p.endTextLocked()
+			fmt.Fprintln(p.errw, "background work finished; the agent continues")
+			p.mu.Unlock()
+		case engine.EventError:
+			p.mu.Lock()
+			p.endTextLocked()
+			fmt.Fprintf(p.errw, "background turn failed: %s\n", oneLine(n.Event.Err.Error()))
+			p.mu.Unlock()
+		default:
+			p.event(n.Event)
+		}
+	})
+}
+
+// endText ends an open line of answer text.
+func (p *printer) endText() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.endTextLocked()
+}
+
+func (p *printer) endTextLocked() {
+	if p.wroteText {
+		fmt.Fprintln(p.out)
+		p.wroteText = false
+	}
+}
+
+// event writes one event.
+func (p *printer) event(ev liteagent.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch ev.Type {
+	case engine.EventTextDelta:
+		fmt.Fprint(p.out, ev.Text)
+		p.wroteText = true
+	case engine.EventMessage:
+		p.endTextLocked()
+	case engine.EventToolCallStart:
+		fmt.Fprintf(p.errw, "→ %s %s\n", ev.Call.Name, clipJSON(ev.Call.Input))
+	case engine.EventToolResult:
+		mark := "←"
+		if ev.Result.IsError {
+			mark = "← error:"
+		}
+		fmt.Fprintf(p.errw, "%s %s\n", mark, clip(ev.Result.Content))
+	case engine.EventPermission:
+		if ev.Decision == "deny" {
+			fmt.Fprintf(p.errw, "denied %s (%s)\n", ev.Call.Name, cmpOr(ev.Reason, "by "+ev.By))
+		}
+	case engine.EventTaskUpdate:
+		fmt.Fprintf(p.errw, "task #%s %s\n", ev.TaskID, ev.Status)
+	case engine.EventContextStatus:
+		fmt.Fprintf(p.errw, "context: level %d, %d → %d tokens\n", ev.Context.Level, ev.Context.BeforeTokens, ev.Context.AfterTokens)
+	case engine.EventDone:
+		if ev.Done.StopReason != engine.StopDone {
+			fmt.Fprintf(p.errw, "stopped: %s\n", ev.Done.StopReason)
+		}
+	}
 }
 
 func clipJSON(raw json.RawMessage) string { return clip(string(raw)) }
