@@ -36,23 +36,36 @@ func seedSession(b *testing.B, cp session.Checkpointer, id string, n int) {
 
 // BenchmarkTurnOverhead measures one prompt's engine work on a session of
 // 10,000 events with a scripted model: fold, request building and the two
-// appends (user and assistant), against the file checkpointer.
+// appends (user and assistant), against the file checkpointer. With
+// context=on, the context engine shapes every request to the default
+// 32,000-token window: the session holds about 500,000 tokens, so each
+// request goes through every level.
 func BenchmarkTurnOverhead(b *testing.B) {
-	cp, err := session.NewFileCheckpointer(b.TempDir(), session.FileOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	seedSession(b, cp, "s", 10000)
-	eng, err := engine.New(engine.Options{Provider: replyProvider{modeltest.Text("ok").Chunks()}, Checkpointer: cp, Model: "m"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	for b.Loop() {
-		for _, err := range eng.Turn(b.Context(), "s", model.UserText("next")) {
+	for _, tc := range []struct {
+		name string
+		ctx  *engine.ContextOptions
+	}{
+		{"context=off", nil},
+		{"context=on", &engine.ContextOptions{}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			cp, err := session.NewFileCheckpointer(b.TempDir(), session.FileOptions{})
 			if err != nil {
 				b.Fatal(err)
 			}
-		}
+			seedSession(b, cp, "s", 10000)
+			eng, err := engine.New(engine.Options{Provider: replyProvider{modeltest.Text("ok").Chunks()}, Checkpointer: cp, Model: "m", Context: tc.ctx})
+			if err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				for _, err := range eng.Turn(b.Context(), "s", model.UserText("next")) {
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
 	}
 }
 

@@ -93,6 +93,21 @@ type entry struct {
 	// results holds, for a message of tool results, the seq and turn of
 	// each block's event.
 	results []resultSource
+	// chars caches messageChars(msg) when sized; set changes msg and
+	// clears it.
+	chars int
+	sized bool
+}
+
+// set replaces the entry's message.
+func (e *entry) set(m model.Message) { e.msg, e.sized = m, false }
+
+// size returns messageChars of the entry's message, computed once.
+func (e *entry) size() int {
+	if !e.sized {
+		e.chars, e.sized = messageChars(e.msg), true
+	}
+	return e.chars
 }
 
 type resultSource struct {
@@ -170,8 +185,8 @@ type contextRun struct {
 
 func (c *contextRun) measure() int {
 	n := 0
-	for _, e := range c.entries {
-		n += messageChars(e.msg)
+	for i := range c.entries {
+		n += c.entries[i].size()
 	}
 	return c.fixed + tokens(n)
 }
@@ -315,7 +330,9 @@ func (c *contextRun) externalize(ctx context.Context) error {
 			blocks[j].Content = short
 		}
 		if blocks != nil {
-			e.msg.Blocks = blocks
+			m := e.msg
+			m.Blocks = blocks
+			e.set(m)
 		}
 	}
 	return nil
@@ -351,17 +368,21 @@ const repeatedReminder = "[repeated reminder omitted]"
 // dedupeReminders is level 2: a plain-text user message that looks like a
 // reminder and repeats an earlier one is replaced by a short marker.
 func (c *contextRun) dedupeReminders() {
+	// Only a repeated text can be replaced, so the pattern is tried on
+	// repeats alone: a long log holds thousands of distinct prompts.
 	seen := make(map[string]bool)
 	for i := range c.entries {
-		m := &c.entries[i].msg
-		if m.Role != model.RoleUser || m.Blocks != nil || !reminderLike.MatchString(m.Text) {
+		e := &c.entries[i]
+		if e.msg.Role != model.RoleUser || e.msg.Blocks != nil {
 			continue
 		}
-		if seen[m.Text] {
-			m.Text = repeatedReminder
+		if !seen[e.msg.Text] {
+			seen[e.msg.Text] = true
 			continue
 		}
-		seen[m.Text] = true
+		if reminderLike.MatchString(e.msg.Text) {
+			e.set(model.UserText(repeatedReminder))
+		}
 	}
 }
 
@@ -375,7 +396,10 @@ func (c *contextRun) pinAndShrink() {
 		}
 	}
 	for i := 0; i < active; i++ {
-		c.entries[i].msg = shrinkMessage(c.entries[i].msg, shrunkMessage, shrunkResult)
+		e := &c.entries[i]
+		if e.size() > shrunkResult {
+			e.set(shrinkMessage(e.msg, shrunkMessage, shrunkResult))
+		}
 	}
 	c.entries = append([]entry{{msg: model.UserText(c.r.facts())}}, c.entries...)
 	c.pinned = true
@@ -397,7 +421,7 @@ func (c *contextRun) emergency() {
 		kept := make([]entry, 0, n+1)
 		kept = append(kept, facts)
 		for _, e := range all[len(all)-n:] {
-			e.msg = shrinkMessage(e.msg, max, max)
+			e.set(shrinkMessage(e.msg, max, max))
 			kept = append(kept, e)
 		}
 		orphanResults(kept)
@@ -415,7 +439,7 @@ func (c *contextRun) emergency() {
 func orphanResults(entries []entry) {
 	calls := make(map[string]bool)
 	for i := range entries {
-		m := &entries[i].msg
+		m := entries[i].msg
 		var blocks []model.Block
 		for j, b := range m.Blocks {
 			switch {
@@ -430,6 +454,7 @@ func orphanResults(entries []entry) {
 		}
 		if blocks != nil {
 			m.Blocks = blocks
+			entries[i].set(m)
 		}
 	}
 }
@@ -480,31 +505,80 @@ func shrink(s string, max int) string {
 	return head + marker(n-utf16text.Len(head)-utf16text.Len(tail)) + tail
 }
 
+// The words that make a prompt a constraint or a goal fact: English words
+// (case-insensitive, whole words, an optional plural s) and Chinese ones.
 var (
-	constraintLike = regexp.MustCompile(`(?i)\b(constraints?|requirements?|must|must not|acceptance criteria)\b|约束|要求|必须|不得|验收标准`)
-	goalLike       = regexp.MustCompile(`(?i)\b(goals?|objectives?)\b|目标`)
+	constraintWords = []string{"constraint", "requirement", "must", "acceptance criteria"}
+	constraintHan   = []string{"约束", "要求", "必须", "不得", "验收标准"}
+	goalWords       = []string{"goal", "objective"}
+	goalHan         = []string{"目标"}
 )
 
-// facts renders the pinned facts of the whole log: the first prompt and
-// later prompts that state goals or constraints, and verified artifacts.
-// Each fact is cut to maxFactChars; past maxFacts, the first goal and the
-// latest facts are kept.
-func (r *run) facts() string {
-	type fact struct{ kind, text string }
-	var (
-		facts []fact
-		seen  = make(map[string]bool)
-	)
-	add := func(kind, text string) {
-		text = strings.TrimSpace(text)
-		if text == "" || seen[kind+"\x00"+text] {
-			return
+// mentions reports whether text holds one of words as a whole word (ASCII
+// case folded, an optional plural s) or one of han anywhere. A regular
+// expression did the same some thirty times slower, which a long log's
+// first request paid for every prompt in it.
+func mentions(text string, words, han []string) bool {
+	for _, h := range han {
+		if strings.Contains(text, h) {
+			return true
 		}
-		seen[kind+"\x00"+text] = true
-		facts = append(facts, fact{kind, shrink(text, maxFactChars)})
 	}
-	first := true
-	for _, se := range r.st.events {
+	lower := strings.ToLower(text)
+	for _, w := range words {
+		for from := 0; ; {
+			i := strings.Index(lower[from:], w)
+			if i < 0 {
+				break
+			}
+			start, end := from+i, from+i+len(w)
+			if end < len(lower) && lower[end] == 's' && (end+1 == len(lower) || !isWordByte(lower[end+1])) {
+				end++
+			}
+			if (start == 0 || !isWordByte(lower[start-1])) && (end == len(lower) || !isWordByte(lower[end])) {
+				return true
+			}
+			from = start + 1
+		}
+	}
+	return false
+}
+
+// isWordByte reports whether b is an ASCII word character, as \b sees it.
+func isWordByte(b byte) bool {
+	return b == '_' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
+}
+
+// A factSet holds the pinned facts of a log's first scanned events; it
+// grows with the log, so that each event is read once.
+type factSet struct {
+	scanned   int
+	sawPrompt bool // the first prompt, a goal, was seen
+	list      []fact
+	seen      map[string]bool
+}
+
+type fact struct{ kind, text string }
+
+func (fs *factSet) add(kind, text string) {
+	text = strings.TrimSpace(text)
+	key := kind + "\x00" + text
+	if text == "" || fs.seen[key] {
+		return
+	}
+	if fs.seen == nil {
+		fs.seen = make(map[string]bool)
+	}
+	fs.seen[key] = true
+	fs.list = append(fs.list, fact{kind, shrink(text, maxFactChars)})
+}
+
+// scan reads the events past those already scanned.
+func (fs *factSet) scan(events []session.StoredEvent) {
+	if fs.scanned > len(events) {
+		*fs = factSet{} // not the log it was built from
+	}
+	for _, se := range events[fs.scanned:] {
 		switch ev := se.Event.(type) {
 		case session.UserEvent:
 			if ev.Origin != "" && ev.Origin != session.OriginUser {
@@ -512,23 +586,34 @@ func (r *run) facts() string {
 			}
 			text := ev.Message.PlainText()
 			switch {
-			case first:
-				add("goal", text)
-			case constraintLike.MatchString(text):
-				add("constraint", text)
-			case goalLike.MatchString(text):
-				add("goal", text)
+			case !fs.sawPrompt:
+				fs.add("goal", text)
+			case mentions(text, constraintWords, constraintHan):
+				fs.add("constraint", text)
+			case mentions(text, goalWords, goalHan):
+				fs.add("goal", text)
 			}
-			first = false
+			fs.sawPrompt = true
 		case session.ArtifactVerifiedEvent:
-			add("artifact", fmt.Sprintf("%s verified by %q: %s", ev.Path, ev.Command, string(ev.Result)))
+			fs.add("artifact", fmt.Sprintf("%s verified by %q: %s", ev.Path, ev.Command, string(ev.Result)))
 		}
 	}
+	fs.scanned = len(events)
+}
+
+// facts renders the pinned facts of the whole log: the first prompt and
+// later prompts that state goals or constraints, and verified artifacts.
+// Each fact is cut to maxFactChars; past maxFacts, the first goal and the
+// latest facts are kept.
+func (r *run) facts() string {
+	fs := &r.st.facts
+	fs.scan(r.st.events)
+	facts := fs.list
 	if len(facts) == 0 {
 		return "[No pinned facts]"
 	}
 	if len(facts) > maxFacts {
-		facts = append(facts[:1], facts[len(facts)-maxFacts+1:]...)
+		facts = append(facts[:1:1], facts[len(facts)-maxFacts+1:]...)
 	}
 	var b strings.Builder
 	b.WriteString("[Pinned facts — verbatim, do not rewrite]")

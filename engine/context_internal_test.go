@@ -58,3 +58,31 @@ func TestShrinkKeepsHeadAndTailWithinMax(t *testing.T) {
 		})
 	}
 }
+
+func TestMentionsFindsWholeWords(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"You must keep the API.", true},
+		{"You MUST NOT change it", true},
+		{"Constraints: none", true},
+		{"the requirements are listed", true},
+		{"Acceptance criteria: green tests", true},
+		{"mustard on the side", false},
+		{"a requirementless plan", false},
+		{"must_have is a variable", false},
+		{"x-must-y", true},
+		{"必须使用 Go", true},
+		{"nothing here", false},
+		{"musts", true},
+	}
+	for _, tt := range tests {
+		if got := mentions(tt.text, constraintWords, constraintHan); got != tt.want {
+			t.Errorf("mentions(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+	if !mentions("Our objectives:", goalWords, goalHan) || mentions("goalkeeper", goalWords, goalHan) {
+		t.Error("goal words")
+	}
+}

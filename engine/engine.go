@@ -92,6 +92,9 @@ type sessionState struct {
 	// archived maps the SHA-256 of tool results the context engine put in
 	// the session's archive to their entries, guarded by turn.
 	archived map[[sha256.Size]byte]archive.Entry
+	// facts are the context engine's pinned facts of events[:facts.scanned],
+	// guarded by turn.
+	facts factSet
 }
 
 // lock takes the session's turn, or fails when ctx is done first.
@@ -366,6 +369,7 @@ func (r *run) load(ctx context.Context) error {
 		return fmt.Errorf("read session %s: %w", r.id, err)
 	}
 	r.st.events = evs
+	r.st.facts = factSet{} // derived from the events replaced
 	r.st.head = 0
 	if n := len(evs); n > 0 {
 		r.st.head = evs[n-1].Seq

@@ -9,8 +9,13 @@ import "unicode/utf8"
 // Len returns the length of s in UTF-16 code units. Invalid bytes count as
 // one unit each, as their replacement character would.
 func Len(s string) int {
-	n := 0
-	for _, r := range s {
+	// Most text is ASCII: one unit a byte, counted without decoding.
+	i := 0
+	for i < len(s) && s[i] < utf8.RuneSelf {
+		i++
+	}
+	n := i
+	for _, r := range s[i:] {
 		if r >= 0x10000 {
 			n += 2
 		} else {
