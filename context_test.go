@@ -3,6 +3,7 @@ package liteagent_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -154,5 +155,35 @@ func TestContextCompactionFiresCompactHooks(t *testing.T) {
 			s.Before != e.Before || s.Before <= 0 || s.RunID != run.RunID || s.SessionID != a.SessionID() {
 			t.Errorf("start %+v, end %+v (run %s)", s, e, run.RunID)
 		}
+	}
+}
+
+// A failing compact hook is reported like a failing tool hook: as a
+// diagnostic event of the run.
+func TestAFailingCompactHookIsADiagnostic(t *testing.T) {
+	f := newFixture(t)
+	opts := f.options(nil)
+	opts.System = "You help."
+	opts.AllowedTools = []string{"read_file"}
+	opts.ContextWindow = 2000
+	opts.Hooks = []hook.Hook{{Event: hook.EventCompactStart, Func: func(context.Context, hook.Payload) error {
+		return errors.New("compact hook boom")
+	}}}
+	a := f.agent(t, opts)
+	if err := os.WriteFile(filepath.Join(f.workdir, "big.txt"), []byte(strings.Repeat("data ", 2000)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f.p.Reply(modeltest.ToolCalls(call("r", "read_file", `{"path":"big.txt"}`)), modeltest.Text("read"))
+	var diags []string
+	for ev, err := range a.Run(t.Context(), "read big.txt") {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Type == engine.EventDiagnostic {
+			diags = append(diags, ev.Text)
+		}
+	}
+	if len(diags) == 0 || !strings.Contains(diags[0], "compact hook boom") {
+		t.Errorf("diagnostics %q", diags)
 	}
 }

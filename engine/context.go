@@ -306,6 +306,11 @@ func (c *contextRun) externalize(ctx context.Context) error {
 				strings.HasPrefix(b.Content, archivedPrefix) || strings.HasPrefix(b.Content, externalizedLabel) {
 				continue
 			}
+			// A result no longer than its replacement stays whole, and
+			// then is not archived either.
+			if c.opts.Archive != nil && len(b.Content) <= archivedSize {
+				continue
+			}
 			if err := open(); err != nil {
 				return err
 			}
@@ -313,6 +318,9 @@ func (c *contextRun) externalize(ctx context.Context) error {
 			if ar == nil {
 				cut, _ := utf16text.Cut(b.Content, externalPreview)
 				short = externalizedLabel + " " + cut
+				if len(short) >= len(b.Content) {
+					continue
+				}
 			} else {
 				en, err := c.r.put(ctx, ar, b, e.results[j])
 				if err != nil {
@@ -320,9 +328,6 @@ func (c *contextRun) externalize(ctx context.Context) error {
 				}
 				short = archivedPrefix + en.Ref + "] " + en.Preview
 				c.status.ArchiveRefs = append(c.status.ArchiveRefs, en.Ref)
-			}
-			if len(short) >= len(b.Content) {
-				continue // a short result gains nothing
 			}
 			if blocks == nil {
 				blocks = append([]model.Block(nil), e.msg.Blocks...)
@@ -358,6 +363,10 @@ func (r *run) put(ctx context.Context, ar archive.Archive, b model.Block, src re
 	return en, nil
 }
 
+// archivedSize is the most bytes an archived result's replacement takes:
+// the prefix, a ref and the longest preview.
+const archivedSize = len(archivedPrefix) + 2*sha256.Size + len("] ") + archive.PreviewBytes
+
 // reminderLike matches the user messages level 2 takes for reminders.
 var reminderLike = regexp.MustCompile(`(?i)reminder|background task|task update`)
 
@@ -365,13 +374,26 @@ var reminderLike = regexp.MustCompile(`(?i)reminder|background task|task update`
 // marker, not a removal, keeps user and assistant messages alternating.
 const repeatedReminder = "[repeated reminder omitted]"
 
+// active returns the index of the current prompt's message, where the
+// active segment starts; everything before it is history.
+func (c *contextRun) active() int {
+	for i := len(c.entries) - 1; i >= 0; i-- {
+		if c.entries[i].prompt {
+			return i
+		}
+	}
+	return 0
+}
+
 // dedupeReminders is level 2: a plain-text user message that looks like a
 // reminder and repeats an earlier one is replaced by a short marker.
 func (c *contextRun) dedupeReminders() {
 	// Only a repeated text can be replaced, so the pattern is tried on
-	// repeats alone: a long log holds thousands of distinct prompts.
+	// repeats alone: a long log holds thousands of distinct prompts. The
+	// current prompt and what follows it are the model's task: a repeat
+	// there stays whole.
 	seen := make(map[string]bool)
-	for i := range c.entries {
+	for i := range c.entries[:c.active()] {
 		e := &c.entries[i]
 		if e.msg.Role != model.RoleUser || e.msg.Blocks != nil {
 			continue
@@ -389,13 +411,7 @@ func (c *contextRun) dedupeReminders() {
 // pinAndShrink is level 4: a message of pinned facts goes first, and every
 // message before the current prompt is shortened.
 func (c *contextRun) pinAndShrink() {
-	active := 0
-	for i, e := range c.entries {
-		if e.prompt {
-			active = i
-		}
-	}
-	for i := 0; i < active; i++ {
+	for i := range c.active() {
 		e := &c.entries[i]
 		if e.size() > shrunkResult {
 			e.set(shrinkMessage(e.msg, shrunkMessage, shrunkResult))

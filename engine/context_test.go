@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -361,5 +362,50 @@ func TestContextCompactingIsCalledAroundTheLevels(t *testing.T) {
 				t.Errorf("err %v, calls %+v, status %+v", err, *calls[0], st)
 			}
 		})
+	}
+}
+
+// Level 2 replaces repeats in the history only: a prompt that repeats an
+// earlier one is the model's task and goes whole.
+func TestContextLevel2KeepsTheCurrentPrompt(t *testing.T) {
+	h := newHarness(t, engine.Options{Context: &engine.ContextOptions{WindowTokens: 1000}})
+	p := "What is the status of the background task?"
+	h.p.Reply(modeltest.Text(strings.Repeat("z", 3000)))
+	if _, _, err := h.turn(t, t.Context(), "s", p); err != nil {
+		t.Fatal(err)
+	}
+	h.p.Reply(modeltest.Text("ok"))
+	evs, _, err := h.turn(t, t.Context(), "s", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs := h.p.Requests()[1].Messages
+	if last := msgs[len(msgs)-1]; last.Text != p {
+		t.Errorf("the current prompt was sent as %q (status %+v)", last.Text, statuses(evs))
+	}
+}
+
+// A seen result no longer than its replacement stays whole, is not
+// archived and is not reported.
+func TestContextLevel1LeavesResultsShorterThanTheirReplacement(t *testing.T) {
+	dir := t.TempDir()
+	resolve, _ := archiveIn(t, dir)
+	h := newHarness(t, engine.Options{Context: &engine.ContextOptions{WindowTokens: 300, Archive: resolve}})
+	mid := strings.Repeat("m", 300)
+	h.echoTurn(t, "s", "first", mid)
+	h.p.Reply(modeltest.Text("done"))
+	evs, _, err := h.turn(t, t.Context(), "s", "second")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resultContents(h.p.Requests()[2].Messages); len(got) != 1 || got[0] != "echo: "+mid {
+		t.Errorf("results %q", got)
+	}
+	st := statuses(evs)
+	if len(st) != 1 || st[0].Level == 0 || st[0].ArchiveRefs != nil {
+		t.Errorf("status %+v", st)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("the archive was written: %v", ents)
 	}
 }

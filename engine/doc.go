@@ -32,8 +32,9 @@
 //     model has already answered go to the session's context archive and
 //     are replaced by "[tool result archived: <ref>] <preview>", which the
 //     model can read back with the context tool;
-//   - level 2 (over 75%): a user message repeating an earlier reminder is
-//     replaced by a marker;
+//   - level 2 (over 75%): a user message before the current prompt that
+//     repeats an earlier one and looks like a reminder (background task
+//     completions) is replaced by a marker;
 //   - level 4 (over 95%): a message of pinned facts (the first prompt,
 //     prompts stating goals or constraints, verified artifacts) goes first,
 //     and every message before the current prompt is cut to 768
@@ -45,9 +46,22 @@
 // made once more with every level applied. A context_status event reports
 // what was done. The log is never changed: the levels shape each request
 // from it, and since archive refs are content hashes, the same log gives the
-// same request every time. Unlike the reference, the engine does not commit
-// views to the log (the reference's view format is not fixed), and it has no
-// planner, so no level 3.
+// same request every time. Differences from the reference:
+//
+//   - no view is committed to the log (the reference's view format is not
+//     fixed), so a context_status has no generation;
+//   - there is no planner, so no level 3;
+//   - tokens are always estimated: providers here neither count them nor
+//     advertise a window, so the window is ContextOptions.WindowTokens or
+//     32,000;
+//   - no provider-native context edits are requested;
+//   - the task reminder is added after the levels, so level 2 never sees
+//     it, and level 2 leaves the current prompt alone;
+//   - pinned facts skip background and internal prompts, drop duplicates,
+//     and keep at most 20 facts of 512 characters each.
+//
+// Every request above 65% of the window is reported, and calls
+// ContextOptions.Compacting, even when no level found anything to change.
 //
 // # Events
 //

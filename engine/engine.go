@@ -209,6 +209,26 @@ type run struct {
 
 	phaseMu sync.Mutex
 	phase   chan struct{} // open while tools run and events are drained; nil otherwise
+	holding bool          // the loop builds a request: Emit keeps events in held
+	held    []Event
+}
+
+// hold makes Emit keep events until unhold while the loop itself runs
+// callbacks (the context engine's, the reminder), which may emit, such
+// as a compact hook's diagnostic.
+func (r *run) hold() {
+	r.phaseMu.Lock()
+	r.holding = true
+	r.phaseMu.Unlock()
+}
+
+// unhold ends hold and returns the events kept.
+func (r *run) unhold() []Event {
+	r.phaseMu.Lock()
+	defer r.phaseMu.Unlock()
+	evs := r.held
+	r.holding, r.held = false, nil
+	return evs
 }
 
 // draining returns the channel that is closed when the loop stops draining
@@ -245,14 +265,24 @@ func Detach(ctx context.Context) context.Context {
 }
 
 // Emit sends ev to the event stream of the turn that is running the tool
-// whose context is ctx. It reports whether there was such a turn. Tools use
+// whose context is ctx, or that is building a request and calls back with
+// ctx (the context engine's Compacting, the Reminder). It reports whether
+// there was such a turn. Tools use
 // it for progress such as task updates; SessionID and Turn are filled in.
 func Emit(ctx context.Context, ev Event) bool {
 	r := runOf(ctx)
 	if r == nil {
 		return false
 	}
-	phase, turn := r.draining()
+	r.phaseMu.Lock()
+	if r.holding {
+		ev.SessionID, ev.Turn = r.id, r.turn
+		r.held = append(r.held, ev)
+		r.phaseMu.Unlock()
+		return true
+	}
+	phase, turn := r.phase, r.turn
+	r.phaseMu.Unlock()
 	if phase == nil {
 		return false // not within the tool phase: nobody is listening
 	}
@@ -563,7 +593,11 @@ func (r *run) callModel(ctx context.Context, emit func(Event)) (model.Message, m
 // reports whether any chunk arrived.
 func (r *run) stream(ctx context.Context, emit func(Event), force bool) (msg model.Message, use model.Usage, stop model.StopReason, streamed bool, err error) {
 	e := r.e
+	r.hold()
 	req, status, err := r.request(ctx, force)
+	for _, ev := range r.unhold() {
+		emit(ev)
+	}
 	if err != nil {
 		return model.Message{}, model.Usage{}, "", false, err
 	}
