@@ -181,6 +181,9 @@ type contextRun struct {
 	entries []entry
 	pinned  bool // entries[0] is the facts message level 4 added
 	status  ContextStatus
+	// scale turns estimates into the provider's counts: its count of the
+	// uncompacted request over the estimate; zero without a count.
+	scale float64
 }
 
 func (c *contextRun) measure() int {
@@ -188,7 +191,11 @@ func (c *contextRun) measure() int {
 	for i := range c.entries {
 		n += c.entries[i].size()
 	}
-	return c.fixed + tokens(n)
+	est := c.fixed + tokens(n)
+	if c.scale > 0 {
+		return int(math.Ceil(float64(est) * c.scale))
+	}
+	return est
 }
 
 func (c *contextRun) over(fraction float64) bool {
@@ -216,6 +223,9 @@ func (r *run) messages(ctx context.Context, reminder string, force bool) ([]mode
 		fixed += utf16text.Len(string(specs))
 	}
 	c.fixed = tokens(fixed) + tokens(utf16text.Len(reminder))
+	if tc, ok := model.AsTokenCounter(r.e.opts.Provider); ok {
+		c.calibrate(ctx, tc, reminder)
+	}
 	c.status.BeforeTokens = c.measure()
 	c.status.Reason = "pressure"
 	if force {
@@ -237,6 +247,30 @@ func (r *run) messages(ctx context.Context, reminder string, force bool) ([]mode
 		return msgs, nil, nil
 	}
 	return msgs, &c.status, nil
+}
+
+// calibrate asks the provider to count the uncompacted request, once: the
+// levels then measure with estimates scaled to that count, since counting
+// after each level would cost a provider call each. A failed or negative
+// count leaves plain estimates.
+func (c *contextRun) calibrate(ctx context.Context, tc model.TokenCounter, reminder string) {
+	est := c.measure()
+	if est <= 0 {
+		return
+	}
+	msgs := make([]model.Message, 0, len(c.entries)+1)
+	for _, e := range c.entries {
+		msgs = append(msgs, e.msg)
+	}
+	if reminder != "" {
+		msgs = append(msgs, model.UserText(reminder))
+	}
+	n, err := tc.CountTokens(ctx, c.r.newRequest(msgs))
+	if err != nil || n < 0 {
+		c.r.e.log.Debug("token count failed; estimating", "session", c.r.id, "err", err)
+		return
+	}
+	c.scale = float64(n) / float64(est)
 }
 
 // compact applies the levels the pressure calls for, or all of them with

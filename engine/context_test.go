@@ -409,3 +409,54 @@ func TestContextLevel1LeavesResultsShorterThanTheirReplacement(t *testing.T) {
 		t.Errorf("the archive was written: %v", ents)
 	}
 }
+
+// countingProvider is a scripted model that also counts tokens: count
+// returns what it says for each request.
+type countingProvider struct {
+	*modeltest.Provider
+	count func(model.Request) (int, error)
+}
+
+func (p countingProvider) CountTokens(_ context.Context, req model.Request) (int, error) {
+	return p.count(req)
+}
+
+// A provider that counts tokens decides when compaction starts: a small
+// session it counts as large is compacted, and a failed count falls back
+// to estimates.
+func TestContextUsesTheProvidersTokenCount(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		count     func(model.Request) (int, error)
+		wantLevel bool
+	}{
+		{"large count", func(model.Request) (int, error) { return 1800, nil }, true},
+		{"count fails", func(model.Request) (int, error) { return 0, errors.New("no counting today") }, false},
+		{"negative count", func(model.Request) (int, error) { return -1, nil }, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := countingProvider{Provider: modeltest.New(), count: tc.count}
+			eng, err := engine.New(engine.Options{Provider: model.WithRetry(p, model.RetryOptions{}), Checkpointer: session.NewMemoryCheckpointer(),
+				Model: "m", Context: &engine.ContextOptions{WindowTokens: 2000}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.Reply(modeltest.Text("ok"))
+			var st []engine.ContextStatus
+			for ev, err := range eng.Turn(t.Context(), "s", model.UserText("a short prompt")) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if ev.Type == engine.EventContextStatus {
+					st = append(st, *ev.Context)
+				}
+			}
+			if got := len(st) == 1; got != tc.wantLevel {
+				t.Fatalf("status %+v", st)
+			}
+			if tc.wantLevel && (st[0].BeforeTokens != 1800 || st[0].Level != 2) {
+				t.Errorf("status %+v, want 1,800 tokens before (levels 1 and 2 at 90%%)", st[0])
+			}
+		})
+	}
+}

@@ -24,7 +24,7 @@
 //
 // With [Options.Context] set, a context engine keeps every request within
 // the model's context window (estimated at four UTF-16 code units a token,
-// system prompt and tool specs included). Below 65% of the window the
+// system prompt and tool specs included, unless the provider counts them). Below 65% of the window the
 // folded log goes out as it is. Above, levels apply in turn, measuring
 // between each, as the reference's context engine does:
 //
@@ -51,9 +51,10 @@
 //   - no view is committed to the log (the reference's view format is not
 //     fixed), so a context_status has no generation;
 //   - there is no planner, so no level 3;
-//   - tokens are always estimated: providers here neither count them nor
-//     advertise a window, so the window is ContextOptions.WindowTokens or
-//     32,000;
+//   - a provider that counts tokens ([model.TokenCounter]) is asked once a
+//     request, for the uncompacted one, and the estimates between levels are
+//     scaled to its count; providers advertise no window, so the window is
+//     ContextOptions.WindowTokens or 32,000;
 //   - no provider-native context edits are requested;
 //   - the task reminder is added after the levels, so level 2 never sees
 //     it, and level 2 leaves the current prompt alone;

@@ -566,6 +566,12 @@ func (r *run) request(ctx context.Context, force bool) (model.Request, *ContextS
 	if err != nil {
 		return model.Request{}, nil, err
 	}
+	return r.newRequest(msgs), status, nil
+}
+
+// newRequest returns the request of this prompt with msgs.
+func (r *run) newRequest(msgs []model.Message) model.Request {
+	e := r.e
 	return model.Request{
 		Model:       e.opts.Model,
 		System:      e.opts.System,
@@ -574,7 +580,7 @@ func (r *run) request(ctx context.Context, force bool) (model.Request, *ContextS
 		MaxTokens:   e.opts.MaxTokens,
 		Temperature: e.opts.Temperature,
 		TopP:        e.opts.TopP,
-	}, status, nil
+	}
 }
 
 // callModel streams one model response. With the context engine on, a

@@ -3,6 +3,9 @@
 // and streamed responses, the [Provider] contract that model/anthropic and
 // model/openai implement, and retries around any provider ([WithRetry]).
 //
+// Optional interfaces a Provider may implement: [TokenCounter], which the
+// engine's context engine uses to measure requests.
+//
 // The JSON form of [Message] and [Block] is the persisted format of session
 // logs, so it is fixed: field names and shapes never change.
 package model

@@ -20,6 +20,30 @@ type Provider interface {
 	Stream(ctx context.Context, req Request) iter.Seq2[Chunk, error]
 }
 
+// A TokenCounter is a Provider that can count the tokens of a request
+// exactly. The engine's context engine uses it when present and estimates
+// from the request's text otherwise. Find it with [AsTokenCounter], which
+// also looks through wrappers such as [WithRetry].
+type TokenCounter interface {
+	CountTokens(ctx context.Context, req Request) (int, error)
+}
+
+// AsTokenCounter returns p as a [TokenCounter], or the first provider p
+// wraps (through Unwrap() Provider methods) that is one.
+func AsTokenCounter(p Provider) (TokenCounter, bool) {
+	for p != nil {
+		if tc, ok := p.(TokenCounter); ok {
+			return tc, true
+		}
+		u, ok := p.(interface{ Unwrap() Provider })
+		if !ok {
+			break
+		}
+		p = u.Unwrap()
+	}
+	return nil, false
+}
+
 // Request is one model call in provider-neutral form.
 type Request struct {
 	// Model is the provider's model id, such as "claude-sonnet-4-5".
