@@ -177,7 +177,7 @@ func (a *Agent) hookedTurn(ctx context.Context, ident hook.Identity, prompt stri
 				case engine.StopMaxTurns:
 					end.Status = hook.StatusMaxTurns
 				}
-				end.Result = &hook.RunResult{Text: ev.Done.Text, Usage: ev.Done.Usage, StopReason: string(ev.Done.StopReason)}
+				end.Result = &hook.RunResult{Text: ev.Done.Text, Usage: ev.Done.Usage, StopReason: string(ev.Done.StopReason), Output: ev.Done.Output}
 				// The done event comes after the run:end hooks, as in
 				// the reference: a caller that stops at done sees their
 				// effects.

@@ -97,6 +97,14 @@ type Options struct {
 	Temperature *float64
 	// MaxParallelTools bounds the tool calls run at once; zero means 10.
 	MaxParallelTools int
+	// OutputSchema, when set, is the JSON Schema (an object schema) of a
+	// structured answer: the agent offers a final_answer tool taking it,
+	// after the AllowedTools and DisallowedTools filters, and its system
+	// prompt (the host's too) asks the model to call it when done. The
+	// input of the prompt's last valid call is the Result's Output; see
+	// DecodeOutput, and OutputSchemaFor to infer a schema from a Go type.
+	// Subagents do not inherit it.
+	OutputSchema json.RawMessage
 	// ContextWindow is the model's context window in tokens, within which
 	// the context engine keeps every request (see the engine package):
 	// under pressure, tool results the model has seen go to the session's
@@ -367,6 +375,9 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 		if a.pool != nil {
 			system += subagent.PromptSection(defs, subagent.PromptOptions{})
 		}
+	}
+	if opts.OutputSchema != nil {
+		system += finalAnswerPrompt
 	}
 	eopts := engine.Options{
 		Provider:         provider,
@@ -785,7 +796,15 @@ func (a *Agent) buildTools(opts Options, skills []skill.Skill, defs []subagent.D
 	}
 	tools = append(tools, builtin.BackgroundTools(a.bg)...)
 	tools = append(tools, opts.Tools...)
-	return a.filterAndWrap(tools, gate, opts), nil
+	tools = a.filterAndWrap(tools, gate, opts)
+	if opts.OutputSchema != nil {
+		fa, err := finalAnswerTool(opts.OutputSchema)
+		if err != nil {
+			return nil, err
+		}
+		tools = append(tools, a.filterAndWrap([]tool.Tool{fa}, gate, Options{})...)
+	}
+	return tools, nil
 }
 
 // filterAndWrap applies the allowed and disallowed tool names, then puts

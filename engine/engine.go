@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
@@ -211,6 +213,7 @@ type run struct {
 	phase   chan struct{} // open while tools run and events are drained; nil otherwise
 	holding bool          // the loop builds a request: Emit keeps events in held
 	held    []Event
+	output  json.RawMessage // set by SetOutput, under phaseMu
 }
 
 // hold makes Emit keep events until unhold while the loop itself runs
@@ -295,6 +298,21 @@ func Emit(ctx context.Context, ev Event) bool {
 	case <-ctx.Done():
 		return false
 	}
+}
+
+// SetOutput makes v the structured answer of the prompt whose turn is
+// running the tool whose context is ctx: the Output of its [Result], unless
+// a later call replaces it. It reports whether there was such a turn. A
+// final-answer tool uses it.
+func SetOutput(ctx context.Context, v json.RawMessage) bool {
+	r := runOf(ctx)
+	if r == nil {
+		return false
+	}
+	r.phaseMu.Lock()
+	r.output = bytes.Clone(v)
+	r.phaseMu.Unlock()
+	return true
 }
 
 // SessionID returns the session of the turn running the tool whose context
@@ -456,6 +474,11 @@ func (e *Engine) TurnFrom(ctx context.Context, id string, prompt model.Message, 
 			}
 		}
 		res, err := r.loop(ctx, prompt, origin, emit)
+		if res != nil {
+			r.phaseMu.Lock()
+			res.Output = r.output
+			r.phaseMu.Unlock()
+		}
 		if err != nil {
 			if !stopped {
 				yield(Event{Type: EventError, SessionID: id, Err: err, Fatal: true}, err)

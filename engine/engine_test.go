@@ -435,3 +435,25 @@ func TestExtraToolsAreOfferedPerPrompt(t *testing.T) {
 		t.Errorf("result %q, ExtraTools called %d times", got, calls)
 	}
 }
+
+func TestSetOutputBelongsToTheRunningPrompt(t *testing.T) {
+	if engine.SetOutput(t.Context(), json.RawMessage(`{}`)) {
+		t.Error("SetOutput outside a turn reported a turn")
+	}
+	answer := tool.New("answer", "Answers.", func(ctx context.Context, in struct {
+		N int `json:"n"`
+	}) (tool.Result, error) {
+		engine.SetOutput(ctx, json.RawMessage(fmt.Sprintf(`{"n":%d}`, in.N)))
+		return tool.Text("ok"), nil
+	})
+	h := newHarness(t, engine.Options{Tools: []tool.Tool{answer}})
+	h.p.Reply(modeltest.ToolCalls(call("a", "answer", `{"n":1}`)), modeltest.ToolCalls(call("b", "answer", `{"n":2}`)), modeltest.Text("done"))
+	_, res, err := h.turn(t, t.Context(), "s", "go")
+	if err != nil || string(res.Output) != `{"n":2}` {
+		t.Errorf("output %s, %v; want the last call's", res.Output, err)
+	}
+	h.p.Reply(modeltest.Text("again"))
+	if _, res, _ := h.turn(t, t.Context(), "s", "go"); res.Output != nil {
+		t.Errorf("the next prompt has output %s", res.Output)
+	}
+}

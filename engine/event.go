@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/model"
@@ -104,4 +105,8 @@ type Result struct {
 	StopReason StopReason
 	// Turns is the number of model calls made.
 	Turns int
+	// Output is the prompt's structured answer, when the host asked for
+	// one (liteagent's Options.OutputSchema): the input of the last valid
+	// final_answer call. The engine itself leaves it nil.
+	Output json.RawMessage
 }

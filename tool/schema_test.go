@@ -321,3 +321,21 @@ func TestIgnoredFieldsMayHaveAnyType(t *testing.T) {
 		t.Errorf("schema %s", tl.Schema())
 	}
 }
+
+func TestSchemaForMatchesNew(t *testing.T) {
+	type answer struct {
+		City  string  `json:"city"`
+		Score float64 `json:"score,omitempty"`
+	}
+	got, err := tool.SchemaFor[answer]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := tool.New("t", "d", func(context.Context, answer) (tool.Result, error) { return tool.Result{}, nil }).Schema()
+	if string(got) != string(want) {
+		t.Errorf("SchemaFor %s, New %s", got, want)
+	}
+	if _, err := tool.SchemaFor[[]string](); err == nil {
+		t.Error("a slice type was accepted")
+	}
+}

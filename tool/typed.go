@@ -195,3 +195,18 @@ func joinPath(path, name string) string {
 		return path + "." + name
 	}
 }
+
+// SchemaFor returns the JSON Schema [New] infers for an input of type In,
+// refined if In is a [SchemaRefiner], for schemas the host hands over as
+// JSON, such as an agent's output schema. It returns an error where New
+// would panic.
+func SchemaFor[In any]() (json.RawMessage, error) {
+	s, err := inferSchema[In]()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := newSpec("schema", "", s); err != nil {
+		return nil, err
+	}
+	return json.Marshal(s)
+}
