@@ -2,11 +2,13 @@ package liteagent_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log"
 	"os"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/storage/codec"
@@ -47,4 +49,44 @@ func Example() {
 	}
 	fmt.Println(res.Text)
 	// Output: Hello from acme.
+}
+
+// A structured answer: the model calls final_answer with input that follows
+// the schema inferred from Forecast, and the result decodes into one.
+func ExampleDecodeOutput() {
+	type Forecast struct {
+		City  string `json:"city"`
+		TempC int    `json:"tempC"`
+	}
+	ctx := context.Background()
+	home, _ := os.MkdirTemp("", "forecast-home")
+	defer os.RemoveAll(home)
+	schema, err := liteagent.OutputSchemaFor[Forecast]()
+	if err != nil {
+		log.Fatal(err)
+	}
+	provider := modeltest.New()
+	provider.Reply(
+		modeltest.ToolCalls(model.ToolCallBlock("c1", liteagent.FinalAnswerTool, json.RawMessage(`{"city":"Oslo","tempC":-3}`))),
+		modeltest.Text("Recorded."),
+	)
+	agent, err := liteagent.New(ctx, liteagent.Options{
+		Model: provider, ModelName: "claude-sonnet-4-5", Workdir: ".",
+		Storage:      storage.Options{Home: home},
+		OutputSchema: schema,
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer agent.Close()
+	res, err := agent.Send(ctx, "What is the weather in Oslo?")
+	if err != nil {
+		log.Fatal(err)
+	}
+	f, err := liteagent.DecodeOutput[Forecast](res)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%s: %d°C\n", f.City, f.TempC)
+	// Output: Oslo: -3°C
 }
