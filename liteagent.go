@@ -249,8 +249,14 @@ type Agent struct {
 	archives map[string]archive.Archive
 	tasks    map[string]task.Store
 	running  map[string]map[uint64]context.CancelFunc // the turns of each session, by number
-	turnSeq  uint64
-	deleted  map[string]bool // sessions deleted since their last prompt: no autonomous turn revives them
+	// prompts counts the prompts (Run) in progress on each session, until
+	// their done event was yielded; promptsOver[id] is closed when the
+	// count drops to zero. Autonomous turns wait for it, so that a
+	// session's prompts and the deliveries after them never overlap.
+	prompts     map[string]int
+	promptsOver map[string]chan struct{}
+	turnSeq     uint64
+	deleted     map[string]bool // sessions deleted since their last prompt: no autonomous turn revives them
 	// autonomous holds the result of each session's latest autonomous
 	// turn; only Query, which reads it, makes it (nil otherwise).
 	autonomous map[string]*Result
@@ -301,6 +307,7 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 	}
 	a := &Agent{lay: lay, log: log, archives: map[string]archive.Archive{}, tasks: map[string]task.Store{}, listOf: map[string]string{},
 		running: map[string]map[uint64]context.CancelFunc{}, deleted: map[string]bool{},
+		prompts: map[string]int{}, promptsOver: map[string]chan struct{}{},
 		dropCancelled: map[string]int{}}
 	a.life, a.stop = context.WithCancel(context.Background())
 
@@ -557,6 +564,29 @@ func (a *Agent) Run(ctx context.Context, prompt string) iter.Seq2[Event, error] 
 	}
 }
 
+// awaitPrompts waits until no prompt is in progress on session id, or ctx
+// is done.
+func (a *Agent) awaitPrompts(ctx context.Context, id string) error {
+	for {
+		a.mu.Lock()
+		if a.prompts[id] == 0 {
+			a.mu.Unlock()
+			return nil
+		}
+		ch := a.promptsOver[id]
+		if ch == nil {
+			ch = make(chan struct{})
+			a.promptsOver[id] = ch
+		}
+		a.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
 // errSessionDeleted stops an autonomous turn on a session deleted since
 // its work started.
 var errSessionDeleted = errors.New("liteagent: the session was deleted")
@@ -587,6 +617,9 @@ func (a *Agent) startTurn(ctx context.Context, id string, background bool) (cont
 		a.running[id] = map[uint64]context.CancelFunc{}
 	}
 	a.running[id][n] = cancel
+	if !background {
+		a.prompts[id]++
+	}
 	return ctx, func() {
 		stop()
 		cancel()
@@ -594,6 +627,15 @@ func (a *Agent) startTurn(ctx context.Context, id string, background bool) (cont
 		delete(a.running[id], n)
 		if len(a.running[id]) == 0 {
 			delete(a.running, id)
+		}
+		if !background {
+			if a.prompts[id]--; a.prompts[id] == 0 {
+				delete(a.prompts, id)
+				if ch := a.promptsOver[id]; ch != nil {
+					close(ch)
+					delete(a.promptsOver, id)
+				}
+			}
 		}
 		a.mu.Unlock()
 	}, nil

@@ -118,6 +118,11 @@ func (a *Agent) deliver(ctx context.Context, sessionID string, c subagent.GroupC
 		return
 	}
 	defer done()
+	// The delivery comes after the prompts in progress on the session, as
+	// subscribers see it too: their done events come first.
+	if err := a.awaitPrompts(ctx, sessionID); err != nil {
+		return
+	}
 	a.publish(Notice{SessionID: sessionID, Source: hook.SourceBackground, Event: Event{Type: EventBackgroundCompleted, SessionID: sessionID, Text: c.Message}})
 	ident := hook.Identity{SessionID: sessionID, Source: hook.SourceBackground}
 	for ev, err := range a.hookedTurn(ctx, ident, c.Message, func(ctx context.Context) iter.Seq2[Event, error] {

@@ -48,8 +48,12 @@ type subscribers struct {
 // the agent's Run, Send, AwaitIdle, DeleteSession or Close, which may wait
 // for the run that is calling f.
 //
-// After the returned function returns, f is not called again, except by a
-// call already in progress. Subscribe fails with [ErrClosed] after Close.
+// A delivery starts after the prompts in progress on its session have
+// ended, so a subscriber sees their done events first.
+//
+// After the returned function returns, no new publication calls f; one
+// already under way may still call it once. Subscribe fails with [ErrClosed]
+// after Close; events of runs that Close ends are still delivered.
 func (a *Agent) Subscribe(f func(Notice)) (unsubscribe func(), err error) {
 	if f == nil {
 		return nil, errors.New("liteagent: Subscribe needs a function")

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
 	"github.com/lite-agent/lite-agent-go/engine"
@@ -93,5 +94,53 @@ func TestSubscribeSeesPromptsAndAutonomousTurns(t *testing.T) {
 	a.Close()
 	if _, err := a.Subscribe(func(liteagent.Notice) {}); !errors.Is(err, liteagent.ErrClosed) {
 		t.Errorf("Subscribe after Close: %v", err)
+	}
+}
+
+// A group that finishes while its prompt's answer is still being produced is
+// delivered after the prompt: subscribers see the prompt's done first.
+func TestSubscribersSeeTheDeliveryAfterThePrompt(t *testing.T) {
+	f := newFixture(t)
+	childDone := make(chan struct{})
+	var once sync.Once
+	f.p = modeltest.NewFunc(func(ctx context.Context, req model.Request) ([]model.Chunk, error) {
+		switch {
+		case strings.HasPrefix(req.System, `You are the "general-purpose" subagent`):
+			once.Do(func() { close(childDone) })
+			return modeltest.Text("42").Chunks(), nil
+		case isDelivered(req):
+			return modeltest.Text("the child said 42").Chunks(), nil
+		case len(req.Messages) == 1:
+			return modeltest.ToolCalls(call("a1", "Agent", `{"tasks":[{"display_name":"F","subagent_type":"general-purpose","prompt":"p"}]}`)).Chunks(), nil
+		}
+		<-childDone // the prompt's last answer is slow: the group is done first
+		time.Sleep(100 * time.Millisecond)
+		return modeltest.Text("dispatched").Chunks(), nil
+	})
+	a := f.agent(t, f.options(nil))
+	var (
+		mu  sync.Mutex
+		seq []string
+	)
+	if _, err := a.Subscribe(func(n liteagent.Notice) {
+		switch n.Event.Type {
+		case engine.EventDone, liteagent.EventBackgroundCompleted:
+			mu.Lock()
+			seq = append(seq, string(n.Source)+":"+string(n.Event.Type))
+			mu.Unlock()
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Send(t.Context(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.AwaitIdle(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []string{"user:done", "background:background_completed", "background:done"}; !slices.Equal(seq, want) {
+		t.Errorf("notices %v, want %v", seq, want)
 	}
 }

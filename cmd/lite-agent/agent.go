@@ -288,8 +288,9 @@ func newChatCommand(g *globalFlags) *cobra.Command {
 			defer unsubscribe()
 			fmt.Fprintf(errw, "session %s (empty line or Ctrl-D to quit)\n", a.SessionID())
 			for {
-				fmt.Fprint(errw, "> ")
+				p.showPrompt()
 				text, ok := in.readLine()
+				p.leavePrompt()
 				if !ok {
 					break
 				}
@@ -343,6 +344,23 @@ type printer struct {
 	mu        sync.Mutex
 	out, errw io.Writer
 	wroteText bool // a line of answer text is open
+	atPrompt  bool // chat shows its input marker and waits for a line
+	reprompt  bool // background output moved off the marker: show it again after
+}
+
+// showPrompt shows chat's input marker.
+func (p *printer) showPrompt() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprint(p.errw, "> ")
+	p.atPrompt = true
+}
+
+// leavePrompt records that chat read a line.
+func (p *printer) leavePrompt() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.atPrompt, p.reprompt = false, false
 }
 
 // showBackground makes p print the autonomous turns that deliver subagent
@@ -355,6 +373,10 @@ func (p *printer) showBackground(a *liteagent.Agent) (func(), error) {
 		switch n.Event.Type {
 		case liteagent.EventBackgroundCompleted:
 			p.mu.Lock()
+			if p.atPrompt { // off chat's marker, which comes back after
+				fmt.Fprintln(p.errw)
+				p.atPrompt, p.reprompt = false, true
+			}
 			p.endTextLocked()
 			fmt.Fprintln(p.errw, "background work finished; the agent continues")
 			p.mu.Unlock()
@@ -362,11 +384,27 @@ func (p *printer) showBackground(a *liteagent.Agent) (func(), error) {
 			p.mu.Lock()
 			p.endTextLocked()
 			fmt.Fprintf(p.errw, "background turn failed: %s\n", oneLine(n.Event.Err.Error()))
+			p.backToPromptLocked()
+			p.mu.Unlock()
+		case engine.EventDone:
+			p.event(n.Event)
+			p.mu.Lock()
+			p.endTextLocked()
+			p.backToPromptLocked()
 			p.mu.Unlock()
 		default:
 			p.event(n.Event)
 		}
 	})
+}
+
+// backToPromptLocked shows chat's marker again if background output
+// moved off it.
+func (p *printer) backToPromptLocked() {
+	if p.reprompt {
+		fmt.Fprint(p.errw, "> ")
+		p.atPrompt, p.reprompt = true, false
+	}
 }
 
 // endText ends an open line of answer text.

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// A group that ends while the prompt's answer is still streaming: its
+// delivery waits for the prompt, so the answer's line stays whole.
+func TestRunKeepsTheAnswerWholeWhenSubagentsFinishEarly(t *testing.T) {
+	isolateEnv(t)
+	childDone := make(chan struct{})
+	var once sync.Once
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		body := string(b)
+		w.Header().Set("Content-Type", "text/event-stream")
+		switch {
+		case strings.Contains(body, `You are the \"general-purpose\" subagent`):
+			once.Do(func() { close(childDone) })
+			io.WriteString(w, textReply("The answer is 42."))
+		case strings.Contains(body, "background-task-completed"):
+			io.WriteString(w, textReply("My subagent found 42."))
+		case strings.Contains(body, `"tool_use"`):
+			// stream "Dispatched" ... " and waiting." with a pause
+			full := textReply("Dispatched")
+			i := strings.Index(full, "event: content_block_stop")
+			io.WriteString(w, full[:i])
+			w.(http.Flusher).Flush()
+			<-childDone
+			time.Sleep(300 * time.Millisecond)
+			fmt.Fprintf(w, "event: content_block_delta\ndata: %s\n\n", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":" and waiting."}}`)
+			io.WriteString(w, full[i:])
+		default:
+			io.WriteString(w, toolReply("toolu_1", "Agent", `{"tasks":[{"display_name":"Finder","subagent_type":"general-purpose","prompt":"find the answer"}]}`))
+		}
+	}))
+	defer ts.Close()
+	t.Setenv("ANTHROPIC_API_KEY", "test-key")
+	r := runCLI(t, "--home", t.TempDir(), "--workdir", t.TempDir(), "run", "--base-url", ts.URL, "--allow", "Agent", "find the answer")
+	if r.code != 0 || r.stdout != "Dispatched and waiting.\nMy subagent found 42.\n" {
+		t.Errorf("code %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+type lockedBuf struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuf) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+func (l *lockedBuf) String() string { l.mu.Lock(); defer l.mu.Unlock(); return l.b.String() }
+
+// In chat, a delivery that prints while the user sits at "> " starts on a
+// new line, and the marker comes back after it.
+func TestChatShowsItsMarkerAgainAfterBackgroundOutput(t *testing.T) {
+	isolateEnv(t)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		body := string(b)
+		w.Header().Set("Content-Type", "text/event-stream")
+		switch {
+		case strings.Contains(body, `You are the \"general-purpose\" subagent`):
+			time.Sleep(100 * time.Millisecond)
+			io.WriteString(w, textReply("The answer is 42."))
+		case strings.Contains(body, "background-task-completed"):
+			io.WriteString(w, textReply("My subagent found 42."))
+		case strings.Contains(body, `"tool_use"`):
+			io.WriteString(w, textReply("Dispatched."))
+		default:
+			io.WriteString(w, toolReply("toolu_1", "Agent", `{"tasks":[{"display_name":"Finder","subagent_type":"general-purpose","prompt":"find the answer"}]}`))
+		}
+	}))
+	defer ts.Close()
+	t.Setenv("ANTHROPIC_API_KEY", "test-key")
+	pr, pw := io.Pipe()
+	term := &lockedBuf{} // stdout and stderr share a terminal
+	done := make(chan int)
+	go func() {
+		done <- runWithInput(t.Context(), []string{"--home", t.TempDir(), "--workdir", t.TempDir(), "chat", "--base-url", ts.URL, "--allow", "Agent"}, pr, term, term)
+	}()
+	io.WriteString(pw, "find the answer\n")
+	for i := 0; i < 100 && !strings.Contains(term.String(), "My subagent found 42."); i++ {
+		time.Sleep(20 * time.Millisecond)
+	}
+	pw.Close()
+	<-done
+	out := term.String()
+	if strings.Contains(out, "> background work finished") || !strings.Contains(out, "My subagent found 42.\n> ") {
+		t.Errorf("terminal:\n%s", out)
+	}
+}
+
+// A subagent that never answers: run waits for it until interrupted, then
+// fails with the interruption.
+func TestRunStopsWaitingForSubagentsWhenInterrupted(t *testing.T) {
+	isolateEnv(t)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		body := string(b)
+		w.Header().Set("Content-Type", "text/event-stream")
+		switch {
+		case strings.Contains(body, `You are the \"general-purpose\" subagent`):
+			<-r.Context().Done()
+			return
+		case strings.Contains(body, `"tool_use"`):
+			io.WriteString(w, textReply("Dispatched."))
+		default:
+			io.WriteString(w, toolReply("toolu_1", "Agent", `{"tasks":[{"display_name":"Finder","subagent_type":"general-purpose","prompt":"find the answer"}]}`))
+		}
+	}))
+	defer ts.Close()
+	t.Setenv("ANTHROPIC_API_KEY", "test-key")
+	ctx, cancel := context.WithCancel(t.Context())
+	time.AfterFunc(time.Second, cancel)
+	var stdout, stderr strings.Builder
+	start := time.Now()
+	code := runWithInput(ctx, []string{"--home", t.TempDir(), "--workdir", t.TempDir(), "run", "--base-url", ts.URL, "--allow", "Agent", "go"}, strings.NewReader(""), &stdout, &stderr)
+	if elapsed := time.Since(start); code != 1 || elapsed > 10*time.Second || !strings.Contains(stderr.String(), "context canceled") {
+		t.Errorf("after %v: code %d stdout %q stderr %q", elapsed, code, stdout.String(), stderr.String())
+	}
+}
