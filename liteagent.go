@@ -97,6 +97,11 @@ type Options struct {
 	Temperature *float64
 	// MaxParallelTools bounds the tool calls run at once; zero means 10.
 	MaxParallelTools int
+	// OnAskUser, when set, offers the model an ask_user tool for questions
+	// to the person it works for, which it answers. Questions come one at a
+	// time; input_request and input_resolved events frame each. Subagents
+	// do not inherit it.
+	OnAskUser AskUserFunc
 	// OutputSchema, when set, is the JSON Schema (an object schema) of a
 	// structured answer: the agent offers a final_answer tool taking it,
 	// after the AllowedTools and DisallowedTools filters, and its system
@@ -838,6 +843,9 @@ func (a *Agent) buildTools(opts Options, skills []skill.Skill, defs []subagent.D
 	}
 	tools = append(tools, builtin.BackgroundTools(a.bg)...)
 	tools = append(tools, opts.Tools...)
+	if opts.OnAskUser != nil {
+		tools = append(tools, askUserTool(opts.OnAskUser))
+	}
 	tools = a.filterAndWrap(tools, gate, opts)
 	if opts.OutputSchema != nil {
 		fa, err := finalAnswerTool(opts.OutputSchema)

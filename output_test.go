@@ -99,8 +99,8 @@ func TestAnInvalidOutputSchemaFailsNew(t *testing.T) {
 	}
 }
 
-// Subagents do not inherit the parent's final_answer tool.
-func TestSubagentsDoNotGetTheFinalAnswerTool(t *testing.T) {
+// Subagents do not inherit the parent's final_answer and ask_user tools.
+func TestSubagentsDoNotGetTheFinalAnswerOrAskUserTools(t *testing.T) {
 	f := newFixture(t)
 	var (
 		mu        sync.Mutex
@@ -127,6 +127,7 @@ func TestSubagentsDoNotGetTheFinalAnswerTool(t *testing.T) {
 	})
 	opts := f.options(nil)
 	opts.OutputSchema = json.RawMessage(`{"type":"object"}`)
+	opts.OnAskUser = func(context.Context, liteagent.Question) (liteagent.Answer, error) { return liteagent.Answer{}, nil }
 	a := f.agent(t, opts)
 	if _, err := a.Send(t.Context(), "go"); err != nil {
 		t.Fatal(err)
@@ -136,7 +137,7 @@ func TestSubagentsDoNotGetTheFinalAnswerTool(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if len(childTool) == 0 || strings.Contains(strings.Join(childTool, ","), "final_answer") {
+	if names := strings.Join(childTool, ","); len(childTool) == 0 || strings.Contains(names, "final_answer") || strings.Contains(names, "ask_user") {
 		t.Errorf("child tools %v", childTool)
 	}
 }

@@ -59,8 +59,8 @@ func (a *Agent) runChild(ctx context.Context, req subagent.ChildRequest) (subage
 	a.mu.Unlock()
 	var tools []tool.Tool
 	for _, t := range a.tools {
-		if t.Name() == subagent.ToolName || t.Name() == FinalAnswerTool {
-			continue // children dispatch no groups, and the output schema is the parent's
+		if t.Name() == subagent.ToolName || t.Name() == FinalAnswerTool || t.Name() == AskUserTool {
+			continue // children dispatch no groups; the output schema and the user are the parent's
 		}
 		if req.AllowedTools != nil && !slices.Contains(req.AllowedTools, t.Name()) {
 			continue

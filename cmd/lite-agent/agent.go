@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -102,6 +103,8 @@ func terminalApprover(in *lineReader, errw io.Writer) permission.ApprovalFunc {
 		return nil
 	}
 	return func(ctx context.Context, req permission.ApprovalRequest) (permission.Decision, error) {
+		in.ask.Lock()
+		defer in.ask.Unlock()
 		fmt.Fprintf(errw, "allow %s %s? [y/N] ", req.Call.Name, clip(string(req.Call.Input)))
 		line, ok := in.readLine()
 		if ok && (strings.EqualFold(strings.TrimSpace(line), "y") || strings.EqualFold(strings.TrimSpace(line), "yes")) {
@@ -111,11 +114,67 @@ func terminalApprover(in *lineReader, errw io.Writer) permission.ApprovalFunc {
 	}
 }
 
+// terminalAsker answers the model's ask_user questions from in when it is
+// a terminal; nil otherwise, and the model is offered no ask_user.
+func terminalAsker(in *lineReader, errw io.Writer) liteagent.AskUserFunc {
+	if in == nil || !in.terminal {
+		return nil
+	}
+	return func(ctx context.Context, q liteagent.Question) (liteagent.Answer, error) {
+		in.ask.Lock()
+		defer in.ask.Unlock()
+		fmt.Fprintf(errw, "? %s\n", oneLine(q.Text))
+		for i, o := range q.Options {
+			fmt.Fprintf(errw, "  %d) %s\n", i+1, oneLine(o))
+		}
+		switch {
+		case len(q.Options) > 0 && q.MultiSelect:
+			fmt.Fprint(errw, "numbers separated by commas, or an answer: ")
+		case len(q.Options) > 0:
+			fmt.Fprint(errw, "a number, or an answer: ")
+		default:
+			fmt.Fprint(errw, "answer: ")
+		}
+		line, ok := in.readLine()
+		if !ok {
+			return liteagent.Answer{}, errors.New("no input to answer from")
+		}
+		return parseAnswer(line, q), nil
+	}
+}
+
+// parseAnswer reads line as the numbers of q's options (one unless
+// MultiSelect) when it is exactly that, else as a free answer.
+func parseAnswer(line string, q liteagent.Question) liteagent.Answer {
+	line = strings.TrimSpace(line)
+	if len(q.Options) > 0 && line != "" {
+		fields := strings.Split(line, ",")
+		if len(fields) == 1 || q.MultiSelect {
+			var sel []string
+			for _, f := range fields {
+				n, err := strconv.Atoi(strings.TrimSpace(f))
+				if err != nil || n < 1 || n > len(q.Options) {
+					sel = nil
+					break
+				}
+				sel = append(sel, q.Options[n-1])
+			}
+			if sel != nil {
+				return liteagent.Answer{Selected: sel}
+			}
+		}
+	}
+	return liteagent.Answer{Text: line}
+}
+
 // lineReader reads lines from the command's input, shared between chat
-// prompts and approval questions.
+// prompts, approval questions and the model's questions.
 type lineReader struct {
 	sc       *bufio.Scanner
 	terminal bool
+	// ask is held by a question (an approval, ask_user) from its prompt
+	// to its answer, so that two never read each other's lines.
+	ask sync.Mutex
 }
 
 func newLineReader(r io.Reader) *lineReader {
@@ -170,6 +229,7 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 		ContextWindow: f.window,
 		Permission:    policy,
 		OnApproval:    terminalApprover(in, errw),
+		OnAskUser:     terminalAsker(in, errw),
 	})
 	if err != nil {
 		return nil, err

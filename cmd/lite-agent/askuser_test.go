@@ -1,0 +1,58 @@
+package main
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	liteagent "github.com/lite-agent/lite-agent-go"
+)
+
+func TestParseAnswerTakesOptionNumbersOrText(t *testing.T) {
+	opts := []string{"red", "green", "blue"}
+	tests := []struct {
+		line  string
+		multi bool
+		want  liteagent.Answer
+	}{
+		{"2", false, liteagent.Answer{Selected: []string{"green"}}},
+		{" 1, 3 ", true, liteagent.Answer{Selected: []string{"red", "blue"}}},
+		{"1,3", false, liteagent.Answer{Text: "1,3"}}, // one choice only
+		{"4", false, liteagent.Answer{Text: "4"}},     // no such option
+		{"purple", false, liteagent.Answer{Text: "purple"}},
+		{"", true, liteagent.Answer{Text: ""}},
+	}
+	for _, tt := range tests {
+		got := parseAnswer(tt.line, liteagent.Question{Options: opts, MultiSelect: tt.multi})
+		if !slices.Equal(got.Selected, tt.want.Selected) || got.Text != tt.want.Text {
+			t.Errorf("parseAnswer(%q, multi %v) = %+v, want %+v", tt.line, tt.multi, got, tt.want)
+		}
+	}
+	if got := parseAnswer("3", liteagent.Question{}); got.Text != "3" {
+		t.Errorf("without options: %+v", got)
+	}
+}
+
+// On a terminal, a question shows its options and reads one line.
+func TestTerminalAskerShowsOptionsAndReadsALine(t *testing.T) {
+	in := newLineReader(strings.NewReader("1,2\nnext line\n"))
+	if terminalAsker(in, nil) != nil {
+		t.Fatal("an asker without a terminal")
+	}
+	in.terminal = true // as on a terminal
+	var errw strings.Builder
+	ask := terminalAsker(in, &errw)
+	ans, err := ask(t.Context(), liteagent.Question{Text: "Which?", Options: []string{"a", "b"}, MultiSelect: true})
+	if err != nil || !slices.Equal(ans.Selected, []string{"a", "b"}) {
+		t.Errorf("answer %+v, %v", ans, err)
+	}
+	if want := "? Which?\n  1) a\n  2) b\nnumbers separated by commas, or an answer: "; errw.String() != want {
+		t.Errorf("shown %q, want %q", errw.String(), want)
+	}
+	if line, _ := in.readLine(); line != "next line" {
+		t.Errorf("the asker read more than its line: next is %q", line)
+	}
+	if _, err := ask(t.Context(), liteagent.Question{Text: "More?"}); err == nil {
+		t.Error("an answer at end of input")
+	}
+}
