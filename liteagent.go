@@ -108,7 +108,8 @@ type Options struct {
 	// prompt (the host's too) asks the model to call it when done. The
 	// input of the prompt's last valid call is the Result's Output; see
 	// DecodeOutput, and OutputSchemaFor to infer a schema from a Go type.
-	// Subagents do not inherit it.
+	// final_answer goes through the permission policy like any tool, so a
+	// policy must allow it. Subagents do not inherit it.
 	OutputSchema json.RawMessage
 	// ContextWindow is the model's context window in tokens, within which
 	// the context engine keeps every request (see the engine package):
@@ -283,6 +284,12 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 	if err != nil {
 		return nil, err
 	}
+	var finalAnswer tool.Tool
+	if opts.OutputSchema != nil {
+		if finalAnswer, err = finalAnswerTool(opts.OutputSchema); err != nil {
+			return nil, err
+		}
+	}
 	if err := checkNoUnfinishedMigration(lay.paths); err != nil {
 		return nil, err
 	}
@@ -363,7 +370,7 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 		return nil, err
 	}
 	a.bg = bg
-	tools, err := a.buildTools(opts, skills, defs, gate)
+	tools, err := a.buildTools(opts, skills, defs, gate, finalAnswer)
 	if err != nil {
 		bg.Close()
 		return nil, err
@@ -489,9 +496,9 @@ func resolveLayout(opts Options) (layout, error) {
 			return layout{}, fmt.Errorf("liteagent: task list id: %w", err)
 		}
 	}
-	for _, n := range [...]int{opts.MaxTurns, opts.MaxTokens, opts.MaxParallelTools, opts.ContextWindow} {
+	for _, n := range [...]int{opts.MaxTurns, opts.MaxTokens, opts.MaxParallelTools, opts.MaxParallelSubagents, opts.ContextWindow} {
 		if n < 0 {
-			return layout{}, errors.New("liteagent: MaxTurns, MaxTokens, MaxParallelTools and ContextWindow must not be negative")
+			return layout{}, errors.New("liteagent: MaxTurns, MaxTokens, MaxParallelTools, MaxParallelSubagents and ContextWindow must not be negative")
 		}
 	}
 	return layout{
@@ -793,7 +800,7 @@ func (a *Agent) archiveFor(id string) (archive.Archive, error) {
 }
 
 // buildTools assembles the built-in tools, the custom ones and the filters.
-func (a *Agent) buildTools(opts Options, skills []skill.Skill, defs []subagent.Definition, gate *permission.Gate) ([]tool.Tool, error) {
+func (a *Agent) buildTools(opts Options, skills []skill.Skill, defs []subagent.Definition, gate *permission.Gate, finalAnswer tool.Tool) ([]tool.Tool, error) {
 	resolveArchive := func(ctx context.Context) (builtin.ArchiveScope, error) {
 		id := engine.SessionID(ctx)
 		ar, err := a.archiveFor(id)
@@ -847,12 +854,8 @@ func (a *Agent) buildTools(opts Options, skills []skill.Skill, defs []subagent.D
 		tools = append(tools, askUserTool(opts.OnAskUser))
 	}
 	tools = a.filterAndWrap(tools, gate, opts)
-	if opts.OutputSchema != nil {
-		fa, err := finalAnswerTool(opts.OutputSchema)
-		if err != nil {
-			return nil, err
-		}
-		tools = append(tools, a.filterAndWrap([]tool.Tool{fa}, gate, Options{})...)
+	if finalAnswer != nil {
+		tools = append(tools, a.filterAndWrap([]tool.Tool{finalAnswer}, gate, Options{})...)
 	}
 	return tools, nil
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io/fs"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -139,5 +141,54 @@ func TestSubagentsDoNotGetTheFinalAnswerOrAskUserTools(t *testing.T) {
 	defer mu.Unlock()
 	if names := strings.Join(childTool, ","); len(childTool) == 0 || strings.Contains(names, "final_answer") || strings.Contains(names, "ask_user") {
 		t.Errorf("child tools %v", childTool)
+	}
+}
+
+// Query returns the delivery turn's result when the prompt started a
+// subagent group; the prompt's final answer stays its Output.
+func TestQueryKeepsTheAnswerGivenBeforeTheGroupsResults(t *testing.T) {
+	f := newFixture(t)
+	f.p = modeltest.NewFunc(func(ctx context.Context, req model.Request) ([]model.Chunk, error) {
+		switch {
+		case strings.HasPrefix(req.System, `You are the "general-purpose" subagent`):
+			return modeltest.Text("42").Chunks(), nil
+		case isDelivered(req):
+			return modeltest.Text("the child said 42").Chunks(), nil
+		case len(req.Messages) == 1:
+			return modeltest.ToolCalls(
+				call("a1", "Agent", `{"tasks":[{"display_name":"F","subagent_type":"general-purpose","prompt":"p"}]}`),
+				call("f1", "final_answer", `{"city":"Oslo","tempC":-3}`),
+			).Chunks(), nil
+		}
+		return modeltest.Text("dispatched").Chunks(), nil
+	})
+	opts := f.options(nil)
+	opts.OutputSchema, _ = liteagent.OutputSchemaFor[forecast]()
+	res, err := liteagent.Query(t.Context(), liteagent.QueryOptions{Options: opts, Prompt: "go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := liteagent.DecodeOutput[forecast](res); err != nil || res.Text != "the child said 42" || got.City != "Oslo" {
+		t.Errorf("result %q, output %+v, %v", res.Text, got, err)
+	}
+}
+
+// A bad output schema, like every bad option, fails New before anything
+// is created on disk.
+func TestABadOutputSchemaCreatesNothing(t *testing.T) {
+	f := newFixture(t)
+	for _, bad := range []func(*liteagent.Options){
+		func(o *liteagent.Options) { o.OutputSchema = json.RawMessage(`{"type":"string"}`) },
+		func(o *liteagent.Options) { o.MaxParallelSubagents = -1 },
+	} {
+		opts := f.options(nil)
+		bad(&opts)
+		if a, err := liteagent.New(t.Context(), opts); err == nil {
+			a.Close()
+			t.Fatal("accepted")
+		}
+		if _, err := os.Stat(f.home); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("the data home exists after a failed New: %v", err)
+		}
 	}
 }

@@ -34,6 +34,9 @@ func Query(ctx context.Context, opts QueryOptions) (*Result, error) {
 	auto := a.autonomous[res.SessionID]
 	a.mu.Unlock()
 	if auto != nil {
+		if auto.Output == nil {
+			auto.Output = res.Output // the answer given before the group's results came
+		}
 		return auto, nil
 	}
 	return res, nil

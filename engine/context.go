@@ -182,8 +182,9 @@ type contextRun struct {
 	pinned  bool // entries[0] is the facts message level 4 added
 	status  ContextStatus
 	// scale turns estimates into the provider's counts: its count of the
-	// uncompacted request over the estimate; zero without a count.
-	scale float64
+	// uncompacted request over the estimate, when counted.
+	scale   float64
+	counted bool
 }
 
 func (c *contextRun) measure() int {
@@ -192,8 +193,8 @@ func (c *contextRun) measure() int {
 		n += c.entries[i].size()
 	}
 	est := c.fixed + tokens(n)
-	if c.scale > 0 {
-		return int(math.Ceil(float64(est) * c.scale))
+	if c.counted {
+		return int(math.Min(math.Round(float64(est)*c.scale), maxTokens))
 	}
 	return est
 }
@@ -249,13 +250,20 @@ func (r *run) messages(ctx context.Context, reminder string, force bool) ([]mode
 	return msgs, &c.status, nil
 }
 
+// maxTokens bounds a scaled measure, so that a provider's absurd count
+// cannot overflow it.
+const maxTokens = 1 << 40
+
 // calibrate asks the provider to count the uncompacted request, once: the
 // levels then measure with estimates scaled to that count, since counting
-// after each level would cost a provider call each. A failed or negative
-// count leaves plain estimates.
+// after each level would cost a provider call each. A request whose
+// estimate is under a quarter of level 1's threshold is not counted: text
+// takes at most about one token a character, four times the estimate, so
+// it cannot reach the threshold, and most requests of a session then cost
+// no count. A failed or negative count leaves plain estimates.
 func (c *contextRun) calibrate(ctx context.Context, tc model.TokenCounter, reminder string) {
 	est := c.measure()
-	if est <= 0 {
+	if est <= 0 || float64(est)*4 <= level1At*float64(c.window) {
 		return
 	}
 	msgs := make([]model.Message, 0, len(c.entries)+1)
@@ -270,7 +278,7 @@ func (c *contextRun) calibrate(ctx context.Context, tc model.TokenCounter, remin
 		c.r.e.log.Debug("token count failed; estimating", "session", c.r.id, "err", err)
 		return
 	}
-	c.scale = float64(n) / float64(est)
+	c.scale, c.counted = float64(n)/float64(est), true
 }
 
 // compact applies the levels the pressure calls for, or all of them with

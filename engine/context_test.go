@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/archive"
@@ -423,7 +424,7 @@ func (p countingProvider) CountTokens(_ context.Context, req model.Request) (int
 
 // A provider that counts tokens decides when compaction starts: a small
 // session it counts as large is compacted, and a failed count falls back
-// to estimates.
+// to estimates. A tiny request is not counted at all.
 func TestContextUsesTheProvidersTokenCount(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
@@ -443,7 +444,9 @@ func TestContextUsesTheProvidersTokenCount(t *testing.T) {
 			}
 			p.Reply(modeltest.Text("ok"))
 			var st []engine.ContextStatus
-			for ev, err := range eng.Turn(t.Context(), "s", model.UserText("a short prompt")) {
+			// ~375 estimated tokens: counted (over a quarter of 65% of the
+			// window), yet far under the threshold by estimate.
+			for ev, err := range eng.Turn(t.Context(), "s", model.UserText(strings.Repeat("word ", 300))) {
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -458,5 +461,23 @@ func TestContextUsesTheProvidersTokenCount(t *testing.T) {
 				t.Errorf("status %+v, want 1,800 tokens before (levels 1 and 2 at 90%%)", st[0])
 			}
 		})
+	}
+}
+
+func TestContextDoesNotCountTinyRequests(t *testing.T) {
+	var calls atomic.Int32
+	p := countingProvider{Provider: modeltest.New(), count: func(model.Request) (int, error) { calls.Add(1); return 10, nil }}
+	eng, err := engine.New(engine.Options{Provider: p, Checkpointer: session.NewMemoryCheckpointer(), Model: "m", Context: &engine.ContextOptions{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Reply(modeltest.Text("ok"))
+	for _, err := range eng.Turn(t.Context(), "s", model.UserText("hi")) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := calls.Load(); n != 0 {
+		t.Errorf("%d counts for a tiny request", n)
 	}
 }

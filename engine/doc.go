@@ -53,7 +53,8 @@
 //   - there is no planner, so no level 3;
 //   - a provider that counts tokens ([model.TokenCounter]) is asked once a
 //     request, for the uncompacted one, and the estimates between levels are
-//     scaled to its count; providers advertise no window, so the window is
+//     scaled to its count; a request estimated under a quarter of the 65%
+//     threshold is not counted, since no text is that dense; providers advertise no window, so the window is
 //     ContextOptions.WindowTokens or 32,000;
 //   - no provider-native context edits are requested;
 //   - the task reminder is added after the levels, so level 2 never sees

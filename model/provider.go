@@ -22,8 +22,9 @@ type Provider interface {
 
 // A TokenCounter is a Provider that can count the tokens of a request
 // exactly. The engine's context engine uses it when present and estimates
-// from the request's text otherwise. Find it with [AsTokenCounter], which
-// also looks through wrappers such as [WithRetry].
+// from the request's text otherwise. The turn waits for CountTokens, which
+// should return promptly once ctx is done. Find it with [AsTokenCounter],
+// which also looks through wrappers such as [WithRetry].
 type TokenCounter interface {
 	CountTokens(ctx context.Context, req Request) (int, error)
 }
