@@ -223,8 +223,9 @@ type Agent struct {
 	mode storeMode
 	bg   *builtin.Background
 
-	audits sync.WaitGroup // permission decisions around turns being appended
-	log    *slog.Logger
+	audits     sync.WaitGroup // permission decisions around turns being appended
+	deliveries sync.WaitGroup // turns delivering background bash completions
+	log        *slog.Logger
 	// hooks runs hook commands and functions; nil when there are none.
 	hooks *hook.Runner
 	// permit asks the permission gate about a non-tool action (a hook
@@ -365,7 +366,7 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 			return nil, err
 		}
 	}
-	bg, err := builtin.NewBackground(builtin.BackgroundOptions{})
+	bg, err := builtin.NewBackground(builtin.BackgroundOptions{OnExit: a.bashExited})
 	if err != nil {
 		return nil, err
 	}
@@ -745,7 +746,9 @@ func (a *Agent) Close() error {
 		a.mcp.Close()
 	}
 	a.audits.Wait()
-	return a.bg.Close()
+	err := a.bg.Close() // kills the commands: their deliveries find the agent closed
+	a.deliveries.Wait()
+	return err
 }
 
 // listID returns the task list of session id: a subagent's is its
@@ -828,7 +831,7 @@ func (a *Agent) buildTools(opts Options, skills []skill.Skill, defs []subagent.D
 		return nil, err
 	}
 	bopts := opts.Bash
-	bopts.Workdir, bopts.Background = a.lay.workdir, a.bg
+	bopts.Workdir, bopts.Background, bopts.SessionID = a.lay.workdir, a.bg, engine.SessionID
 	bash, err := builtin.BashTool(bopts)
 	if err != nil {
 		return nil, err

@@ -12,6 +12,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/subagent"
 	"github.com/lite-agent/lite-agent-go/task"
 	"github.com/lite-agent/lite-agent-go/tool"
+	"github.com/lite-agent/lite-agent-go/tool/builtin"
 )
 
 // agentTool returns the Agent tool over the agent's pool. Children are run
@@ -113,6 +114,26 @@ func (a *Agent) deliver(ctx context.Context, sessionID string, c subagent.GroupC
 		return
 	}
 	a.mu.Unlock()
+	a.deliverMessage(ctx, sessionID, c.ID, c.Message)
+}
+
+// bashExited delivers the completion of a background bash command to the
+// session that started it, as a group's is delivered; the agent's Close
+// waits for the delivery.
+func (a *Agent) bashExited(c builtin.Completion) {
+	if c.SessionID == "" {
+		return
+	}
+	a.deliveries.Add(1)
+	go func() {
+		defer a.deliveries.Done()
+		a.deliverMessage(a.life, c.SessionID, c.ID, c.Notice())
+	}()
+}
+
+// deliverMessage runs one autonomous turn on session sessionID whose input
+// is message, the notice of background work id that ended.
+func (a *Agent) deliverMessage(ctx context.Context, sessionID, id, message string) {
 	ctx, done, err := a.startTurn(engine.Detach(context.WithoutCancel(ctx)), sessionID, true)
 	if err != nil {
 		return
@@ -123,14 +144,14 @@ func (a *Agent) deliver(ctx context.Context, sessionID string, c subagent.GroupC
 	if err := a.awaitPrompts(ctx, sessionID); err != nil {
 		return
 	}
-	a.publish(Notice{SessionID: sessionID, Source: hook.SourceBackground, Event: Event{Type: EventBackgroundCompleted, SessionID: sessionID, Text: c.Message}})
+	a.publish(Notice{SessionID: sessionID, Source: hook.SourceBackground, Event: Event{Type: EventBackgroundCompleted, SessionID: sessionID, Text: message}})
 	ident := hook.Identity{SessionID: sessionID, Source: hook.SourceBackground}
-	for ev, err := range a.hookedTurn(ctx, ident, c.Message, func(ctx context.Context) iter.Seq2[Event, error] {
-		return a.eng.TurnFrom(ctx, sessionID, model.UserText(c.Message), session.OriginBackground)
+	for ev, err := range a.hookedTurn(ctx, ident, message, func(ctx context.Context) iter.Seq2[Event, error] {
+		return a.eng.TurnFrom(ctx, sessionID, model.UserText(message), session.OriginBackground)
 	}) {
 		a.publish(Notice{SessionID: sessionID, Source: hook.SourceBackground, Event: ev})
 		if err != nil {
-			a.log.Warn("background turn failed", "session", sessionID, "group", c.ID, "err", err)
+			a.log.Warn("background turn failed", "session", sessionID, "task", id, "err", err)
 			return
 		}
 		if ev.Type == engine.EventDone && ev.Done != nil {

@@ -73,6 +73,40 @@ type Completion struct {
 	// "[killed SIGKILL] …" when a signal ended it, or
 	// "[timed out after <ms>ms] …".
 	Content string
+	// SessionID is the session of the bash call that started the command
+	// (see BashOptions.SessionID); "" when unknown.
+	SessionID string
+}
+
+// Notice returns the message that tells a session about c, in the form
+// subagent group completions take:
+//
+//	<background-task-completed id="<ID>" label="bash: <command>"[ status="error|cancelled"]>
+//	<Content>
+//	</background-task-completed>
+//
+// status is error for a non-zero exit or a timeout and cancelled for a
+// command a signal ended; a command that exited 0 has none.
+func (c Completion) Notice() string {
+	attr := ""
+	switch {
+	case c.Signal != "" && !c.TimedOut:
+		attr = ` status="cancelled"`
+	case c.ExitCode != 0 || c.TimedOut:
+		attr = ` status="error"`
+	}
+	label := strings.ReplaceAll(oneLineLabel(c.Command), `"`, "'")
+	return `<background-task-completed id="` + c.ID + `" label="bash: ` + label + `"` + attr + ">\n" + c.Content + "\n</background-task-completed>"
+}
+
+// oneLineLabel shortens a command line to one line of at most 80
+// characters for a label.
+func oneLineLabel(command string) string {
+	line, _, cut := strings.Cut(strings.TrimSpace(command), "\n")
+	if short, more := utf16text.Cut(line, 80); more || cut {
+		return short + "…"
+	}
+	return line
 }
 
 // Background is a registry of shell commands running in the background,
@@ -102,6 +136,7 @@ type Background struct {
 type bgProc struct {
 	id      string
 	command string
+	session string // of the call that started it
 	p       *proc
 	done    chan struct{} // closed when the command ended and its output was read
 
@@ -139,7 +174,7 @@ var errClosed = errors.New("background tasks are closed")
 
 // start runs command through sh in the background and returns its id,
 // bg_<counter in base 36>_<6 hex digits>.
-func (b *Background) start(sh shell, command string) (string, error) {
+func (b *Background) start(sh shell, command, session string) (string, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {
@@ -154,6 +189,7 @@ func (b *Background) start(sh shell, command string) (string, error) {
 	bp := &bgProc{
 		id:      "bg_" + strconv.FormatUint(b.counter, 36) + "_" + hex.EncodeToString(r[:]),
 		command: command,
+		session: session,
 		done:    make(chan struct{}),
 	}
 	p, err := sh.start(command, bp.write(b.bufferBytes))
@@ -212,7 +248,7 @@ func (b *Background) wait(bp *bgProc) {
 	if b.onExit == nil {
 		return
 	}
-	c := Completion{ID: bp.id, Command: bp.command, ExitCode: code, Signal: sig, TimedOut: timedOut}
+	c := Completion{ID: bp.id, Command: bp.command, ExitCode: code, Signal: sig, TimedOut: timedOut, SessionID: bp.session}
 	switch {
 	case timedOut:
 		c.Content = fmt.Sprintf("[timed out after %dms] %s", b.timeout.Milliseconds(), tail)

@@ -53,6 +53,10 @@ type BashOptions struct {
 	// background. nil means such commands run in the foreground like any
 	// other.
 	Background *Background
+
+	// SessionID, when set, returns the session of the call in ctx, which
+	// the Completion of a background command it starts carries.
+	SessionID func(ctx context.Context) string
 }
 
 // bashTool holds the bash tool's configuration; it is fixed at
@@ -62,6 +66,7 @@ type bashTool struct {
 	timeout   time.Duration
 	maxOutput int
 	bg        *Background
+	sessionOf func(context.Context) string
 }
 
 // BashTool returns the bash tool, which runs a shell command in
@@ -113,6 +118,7 @@ func BashTool(opts BashOptions) (tool.Tool, error) {
 		timeout:   opts.Timeout,
 		maxOutput: opts.MaxOutputBytes,
 		bg:        opts.Background,
+		sessionOf: opts.SessionID,
 	}
 	if b.timeout == 0 {
 		b.timeout = DefaultBashTimeout
@@ -161,12 +167,20 @@ func (b *bashTool) call(ctx context.Context, in bashInput) (tool.Result, error) 
 		return tool.Errorf("Dangerous command blocked"), nil
 	}
 	if in.RunInBackground && b.bg != nil {
-		id, err := b.bg.start(b.sh, in.Command)
+		session := ""
+		if b.sessionOf != nil {
+			session = b.sessionOf(ctx)
+		}
+		id, err := b.bg.start(b.sh, in.Command, session)
 		if err != nil {
 			return tool.Result{}, err
 		}
-		return tool.Text(fmt.Sprintf("[background:%s] started: %s. Read output with BashOutput(id: %s); stop it with KillBackground(id: %s).",
-			id, in.Command, id, id)), nil
+		notice := ""
+		if b.bg.onExit != nil {
+			notice = " You will be told when it ends."
+		}
+		return tool.Text(fmt.Sprintf("[background:%s] started: %s. Read output with BashOutput(id: %s); stop it with KillBackground(id: %s).%s",
+			id, in.Command, id, id, notice)), nil
 	}
 	return b.foreground(ctx, in.Command)
 }

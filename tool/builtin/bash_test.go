@@ -494,3 +494,27 @@ func TestBackgroundToolsAreSafeForConcurrentUse(t *testing.T) {
 		<-e.finished
 	}
 }
+
+func TestCompletionNoticeSaysHowTheCommandEnded(t *testing.T) {
+	long := "make all && " + strings.Repeat("x", 100)
+	tests := []struct {
+		c    builtin.Completion
+		want string
+	}{
+		{builtin.Completion{ID: "bg_1_aa", Command: "make", ExitCode: 0, Content: "[exit 0] ok"},
+			"<background-task-completed id=\"bg_1_aa\" label=\"bash: make\">\n[exit 0] ok\n</background-task-completed>"},
+		{builtin.Completion{ID: "bg_2_bb", Command: `echo "hi"`, ExitCode: 2, Content: "[exit 2] no"},
+			"<background-task-completed id=\"bg_2_bb\" label=\"bash: echo 'hi'\" status=\"error\">\n[exit 2] no\n</background-task-completed>"},
+		{builtin.Completion{ID: "bg_3_cc", Command: "sleep 9", ExitCode: -1, Signal: "SIGKILL", Content: "[killed SIGKILL] "},
+			"<background-task-completed id=\"bg_3_cc\" label=\"bash: sleep 9\" status=\"cancelled\">\n[killed SIGKILL] \n</background-task-completed>"},
+		{builtin.Completion{ID: "bg_4_dd", Command: "a\nb", ExitCode: -1, Signal: "SIGKILL", TimedOut: true, Content: "[timed out after 5ms] "},
+			"<background-task-completed id=\"bg_4_dd\" label=\"bash: a…\" status=\"error\">\n[timed out after 5ms] \n</background-task-completed>"},
+		{builtin.Completion{ID: "bg_5_ee", Command: long, Content: "[exit 0] "},
+			"<background-task-completed id=\"bg_5_ee\" label=\"bash: " + long[:80] + "…\">\n[exit 0] \n</background-task-completed>"},
+	}
+	for _, tt := range tests {
+		if got := tt.c.Notice(); got != tt.want {
+			t.Errorf("Notice() =\n%q\nwant\n%q", got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,97 @@
+package liteagent_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/engine"
+	"github.com/lite-agent/lite-agent-go/hook"
+	"github.com/lite-agent/lite-agent-go/model"
+	"github.com/lite-agent/lite-agent-go/model/modeltest"
+)
+
+// A command the model runs in the background wakes its session when it
+// ends: an autonomous turn receives the completion notice.
+func TestABackgroundCommandsCompletionIsDelivered(t *testing.T) {
+	f := newFixture(t)
+	var (
+		mu        sync.Mutex
+		delivered string
+	)
+	f.p = modeltest.NewFunc(func(ctx context.Context, req model.Request) ([]model.Chunk, error) {
+		last := req.Messages[len(req.Messages)-1]
+		switch {
+		case strings.Contains(last.PlainText(), "<background-task-completed"):
+			mu.Lock()
+			delivered = last.PlainText()
+			mu.Unlock()
+			return modeltest.Text("The build failed with 3.").Chunks(), nil
+		case len(req.Messages) == 1:
+			return modeltest.ToolCalls(call("b1", "bash", `{"command":"sleep 0.2; echo build-output; exit 3","run_in_background":true}`)).Chunks(), nil
+		}
+		return modeltest.Text("Started the build.").Chunks(), nil
+	})
+	a := f.agent(t, f.options(nil))
+	answered := make(chan string, 1)
+	if _, err := a.Subscribe(func(n liteagent.Notice) {
+		if n.Source == hook.SourceBackground && n.Event.Type == engine.EventDone {
+			answered <- n.Event.Done.Text
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.Send(t.Context(), "build it in the background")
+	if err != nil || res.Text != "Started the build." {
+		t.Fatalf("prompt: %+v %v", res, err)
+	}
+	if r := f.p.Requests()[1].Messages[2].Blocks[0].Content; !strings.Contains(r, "You will be told when it ends.") {
+		t.Errorf("bash result %q", r)
+	}
+	select {
+	case text := <-answered:
+		if text != "The build failed with 3." {
+			t.Errorf("autonomous answer %q", text)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the completion was not delivered")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !strings.HasPrefix(delivered, `<background-task-completed id="bg_`) || !strings.Contains(delivered, `label="bash: sleep 0.2; echo build-output; exit 3" status="error">`) ||
+		!strings.Contains(delivered, "[exit 3] build-output") {
+		t.Errorf("notice %q", delivered)
+	}
+}
+
+// Close kills background commands; their completions start no turn.
+func TestCloseEndsBackgroundCommandsWithoutADelivery(t *testing.T) {
+	f := newFixture(t)
+	f.p = modeltest.NewFunc(func(ctx context.Context, req model.Request) ([]model.Chunk, error) {
+		if len(req.Messages) == 1 {
+			return modeltest.ToolCalls(call("b1", "bash", `{"command":"sleep 30","run_in_background":true}`)).Chunks(), nil
+		}
+		return modeltest.Text("started").Chunks(), nil
+	})
+	a, err := liteagent.New(t.Context(), f.options(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Send(t.Context(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	n := len(f.p.Requests())
+	start := time.Now()
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("Close took %v", d)
+	}
+	if m := len(f.p.Requests()); m != n {
+		t.Errorf("%d model requests after Close", m-n)
+	}
+}
