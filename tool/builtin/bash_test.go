@@ -2,6 +2,7 @@ package builtin_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -261,7 +262,7 @@ func newBgEnv(t *testing.T, opts builtin.BackgroundOptions) *bgEnv {
 	return e
 }
 
-var startedRE = regexp.MustCompile(`^\[background:(bg_[0-9a-z]+_[0-9a-f]{6})\] started: (.*)\. Read output with BashOutput\(id: (bg_[0-9a-z]+_[0-9a-f]{6})\); stop it with KillBackground\(id: (bg_[0-9a-z]+_[0-9a-f]{6})\)\.$`)
+var startedRE = regexp.MustCompile(`^\[background:(bg_[0-9a-z]+_[0-9a-f]{6})\] started: (.*)\. Read output with BashOutput\(id: (bg_[0-9a-z]+_[0-9a-f]{6})\); stop it with KillBackground\(id: (bg_[0-9a-z]+_[0-9a-f]{6})\)\. You will be told when it ends\.$`)
 
 // start starts command in the background and returns its id.
 func (e *bgEnv) start(t *testing.T, command string) string {
@@ -516,5 +517,43 @@ func TestCompletionNoticeSaysHowTheCommandEnded(t *testing.T) {
 		if got := tt.c.Notice(); got != tt.want {
 			t.Errorf("Notice() =\n%q\nwant\n%q", got, tt.want)
 		}
+	}
+}
+
+// Without OnExit nobody is told when a command ends, and the bash result
+// promises nothing; with it, the Completion names the call's session.
+func TestBackgroundNoticeFollowsOnExit(t *testing.T) {
+	bg, err := builtin.NewBackground(builtin.BackgroundOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bg.Close()
+	bash, _ := newBash(t, builtin.BashOptions{Background: bg})
+	res, err := bash.Call(t.Context(), json.RawMessage(`{"command":"true","run_in_background":true}`))
+	if err != nil || strings.Contains(res.Content, "You will be told") || !strings.HasSuffix(res.Content, ").") {
+		t.Errorf("result %q, %v", res.Content, err)
+	}
+
+	done := make(chan builtin.Completion, 1)
+	bg2, err := builtin.NewBackground(builtin.BackgroundOptions{OnExit: func(c builtin.Completion) { done <- c }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bg2.Close()
+	type key struct{}
+	bash2, _ := newBash(t, builtin.BashOptions{Background: bg2, SessionID: func(ctx context.Context) string {
+		s, _ := ctx.Value(key{}).(string)
+		return s
+	}})
+	if _, err := bash2.Call(context.WithValue(t.Context(), key{}, "sess-1"), json.RawMessage(`{"command":"true","run_in_background":true}`)); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case c := <-done:
+		if c.SessionID != "sess-1" {
+			t.Errorf("completion session %q", c.SessionID)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no completion")
 	}
 }
