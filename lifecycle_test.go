@@ -297,12 +297,7 @@ func TestSubagentAndBackgroundRunsHaveTheirOwnHookIdentity(t *testing.T) {
 		opts.Hooks = append(opts.Hooks, hook.Hook{Event: e, Func: rec})
 	}
 	a := f.agent(t, opts)
-	if _, err := a.Send(t.Context(), "go"); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.AwaitIdle(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	sendAndAwait(t, a, "go")
 	mu.Lock()
 	defer mu.Unlock()
 	runs := map[string]hook.Identity{} // runId -> the run's identity, from run:start
@@ -481,12 +476,7 @@ func TestACancelledGroupIsNotDeliveredToANewConversation(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The host keeps using the agent: the current session id is unchanged.
-	if _, err := a.Send(t.Context(), "a new conversation"); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.AwaitIdle(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	sendAndAwait(t, a, "a new conversation")
 	b, _ := os.ReadFile(filepath.Join(a.Paths().SessionsDir, id+".jsonl"))
 	if strings.Contains(string(b), "LATE AUTONOMOUS TURN") || strings.Contains(string(b), "background-task-completed") {
 		t.Errorf("the group cancelled by DeleteSession was delivered into the new conversation on the same id:\n%s", b)
@@ -725,5 +715,17 @@ func TestARunEndHookMayPromptTheSessionWithAFreshContext(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Error("a run:end hook's prompt on its session (fresh context) did not finish in 5s")
+	}
+}
+
+// sendAndAwait sends prompt and waits until the subagent groups it started
+// and their deliveries are done.
+func sendAndAwait(t *testing.T, a *liteagent.Agent, prompt string) {
+	t.Helper()
+	if _, err := a.Send(t.Context(), prompt); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.AwaitIdle(t.Context()); err != nil {
+		t.Fatal(err)
 	}
 }

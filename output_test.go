@@ -131,12 +131,7 @@ func TestSubagentsDoNotGetTheFinalAnswerOrAskUserTools(t *testing.T) {
 	opts.OutputSchema = json.RawMessage(`{"type":"object"}`)
 	opts.OnAskUser = func(context.Context, liteagent.Question) (liteagent.Answer, error) { return liteagent.Answer{}, nil }
 	a := f.agent(t, opts)
-	if _, err := a.Send(t.Context(), "go"); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.AwaitIdle(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	sendAndAwait(t, a, "go")
 	mu.Lock()
 	defer mu.Unlock()
 	if names := strings.Join(childTool, ","); len(childTool) == 0 || strings.Contains(names, "final_answer") || strings.Contains(names, "ask_user") {

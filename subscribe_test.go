@@ -43,12 +43,7 @@ func TestSubscribeSeesPromptsAndAutonomousTurns(t *testing.T) {
 	if _, err := a.Subscribe(func(liteagent.Notice) { panic("boom") }); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.Send(t.Context(), "go"); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.AwaitIdle(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	sendAndAwait(t, a, "go")
 	unsubscribe()
 	unsubscribe() // harmless twice
 	mu.Lock()
@@ -132,12 +127,7 @@ func TestSubscribersSeeTheDeliveryAfterThePrompt(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.Send(t.Context(), "go"); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.AwaitIdle(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	sendAndAwait(t, a, "go")
 	mu.Lock()
 	defer mu.Unlock()
 	if want := []string{"user:done", "background:background_completed", "background:done"}; !slices.Equal(seq, want) {

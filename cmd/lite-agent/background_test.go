@@ -8,9 +8,69 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
+
+// groupServer starts an Anthropic server for a prompt whose model
+// dispatches one general-purpose subagent ("Finder") and sets
+// ANTHROPIC_API_KEY. child answers the subagent's request and followUp the
+// parent's request after the Agent call ("Dispatched." when nil); the turn
+// that receives the group's results says "My subagent found 42.".
+func groupServer(t *testing.T, child, followUp func(w http.ResponseWriter, r *http.Request)) *httptest.Server {
+	t.Helper()
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		body := string(b)
+		w.Header().Set("Content-Type", "text/event-stream")
+		switch {
+		case strings.Contains(body, `You are the \"general-purpose\" subagent`):
+			child(w, r)
+		case strings.Contains(body, "background-task-completed"):
+			io.WriteString(w, textReply("My subagent found 42."))
+		case strings.Contains(body, `"tool_use"`) && followUp != nil:
+			followUp(w, r)
+		case strings.Contains(body, `"tool_use"`):
+			io.WriteString(w, textReply("Dispatched."))
+		default:
+			io.WriteString(w, toolReply("toolu_1", "Agent", `{"tasks":[{"display_name":"Finder","subagent_type":"general-purpose","prompt":"find the answer"}]}`))
+		}
+	}))
+	t.Cleanup(ts.Close)
+	t.Setenv("ANTHROPIC_API_KEY", "test-key")
+	return ts
+}
+
+// answerAfter returns a child that answers "The answer is 42." after d.
+func answerAfter(d time.Duration) func(http.ResponseWriter, *http.Request) {
+	return func(w http.ResponseWriter, _ *http.Request) {
+		time.Sleep(d)
+		io.WriteString(w, textReply("The answer is 42."))
+	}
+}
+
+// run dispatches a subagent group and, before it exits, waits for the
+// group and prints the answer of the turn that receives its results;
+// closing the agent at once used to cancel the group and lose them.
+func TestRunWaitsForSubagentsAndPrintsTheirDelivery(t *testing.T) {
+	isolateEnv(t)
+	var children atomic.Int32
+	ts := groupServer(t, func(w http.ResponseWriter, r *http.Request) {
+		children.Add(1)
+		answerAfter(100*time.Millisecond)(w, r) // still running when the parent's turn ends
+	}, nil)
+	r := runCLI(t, "--home", t.TempDir(), "--workdir", t.TempDir(), "run", "--base-url", ts.URL, "--allow", "Agent", "find the answer")
+	if r.code != 0 {
+		t.Fatalf("run: %d %s", r.code, r.stderr)
+	}
+	if r.stdout != "Dispatched.\nMy subagent found 42.\n" || !strings.Contains(r.stderr, "background work finished") {
+		t.Errorf("stdout %q stderr %q", r.stdout, r.stderr)
+	}
+	if n := children.Load(); n != 1 {
+		t.Errorf("%d child requests", n)
+	}
+}
 
 // A group that ends while the prompt's answer is still streaming: its
 // delivery waits for the prompt, so the answer's line stays whole.
@@ -18,32 +78,20 @@ func TestRunKeepsTheAnswerWholeWhenSubagentsFinishEarly(t *testing.T) {
 	isolateEnv(t)
 	childDone := make(chan struct{})
 	var once sync.Once
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		body := string(b)
-		w.Header().Set("Content-Type", "text/event-stream")
-		switch {
-		case strings.Contains(body, `You are the \"general-purpose\" subagent`):
-			once.Do(func() { close(childDone) })
-			io.WriteString(w, textReply("The answer is 42."))
-		case strings.Contains(body, "background-task-completed"):
-			io.WriteString(w, textReply("My subagent found 42."))
-		case strings.Contains(body, `"tool_use"`):
-			// stream "Dispatched" ... " and waiting." with a pause
-			full := textReply("Dispatched")
-			i := strings.Index(full, "event: content_block_stop")
-			io.WriteString(w, full[:i])
-			w.(http.Flusher).Flush()
-			<-childDone
-			time.Sleep(300 * time.Millisecond)
-			fmt.Fprintf(w, "event: content_block_delta\ndata: %s\n\n", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":" and waiting."}}`)
-			io.WriteString(w, full[i:])
-		default:
-			io.WriteString(w, toolReply("toolu_1", "Agent", `{"tasks":[{"display_name":"Finder","subagent_type":"general-purpose","prompt":"find the answer"}]}`))
-		}
-	}))
-	defer ts.Close()
-	t.Setenv("ANTHROPIC_API_KEY", "test-key")
+	ts := groupServer(t, func(w http.ResponseWriter, _ *http.Request) {
+		once.Do(func() { close(childDone) })
+		io.WriteString(w, textReply("The answer is 42."))
+	}, func(w http.ResponseWriter, _ *http.Request) {
+		// "Dispatched" ... " and waiting.", with the group done in between
+		full := textReply("Dispatched")
+		i := strings.Index(full, "event: content_block_stop")
+		io.WriteString(w, full[:i])
+		w.(http.Flusher).Flush()
+		<-childDone
+		time.Sleep(300 * time.Millisecond)
+		fmt.Fprintf(w, "event: content_block_delta\ndata: %s\n\n", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":" and waiting."}}`)
+		io.WriteString(w, full[i:])
+	})
 	r := runCLI(t, "--home", t.TempDir(), "--workdir", t.TempDir(), "run", "--base-url", ts.URL, "--allow", "Agent", "find the answer")
 	if r.code != 0 || r.stdout != "Dispatched and waiting.\nMy subagent found 42.\n" {
 		t.Errorf("code %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
@@ -66,24 +114,7 @@ func (l *lockedBuf) String() string { l.mu.Lock(); defer l.mu.Unlock(); return l
 // new line, and the marker comes back after it.
 func TestChatShowsItsMarkerAgainAfterBackgroundOutput(t *testing.T) {
 	isolateEnv(t)
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		body := string(b)
-		w.Header().Set("Content-Type", "text/event-stream")
-		switch {
-		case strings.Contains(body, `You are the \"general-purpose\" subagent`):
-			time.Sleep(100 * time.Millisecond)
-			io.WriteString(w, textReply("The answer is 42."))
-		case strings.Contains(body, "background-task-completed"):
-			io.WriteString(w, textReply("My subagent found 42."))
-		case strings.Contains(body, `"tool_use"`):
-			io.WriteString(w, textReply("Dispatched."))
-		default:
-			io.WriteString(w, toolReply("toolu_1", "Agent", `{"tasks":[{"display_name":"Finder","subagent_type":"general-purpose","prompt":"find the answer"}]}`))
-		}
-	}))
-	defer ts.Close()
-	t.Setenv("ANTHROPIC_API_KEY", "test-key")
+	ts := groupServer(t, answerAfter(100*time.Millisecond), nil)
 	pr, pw := io.Pipe()
 	term := &lockedBuf{} // stdout and stderr share a terminal
 	done := make(chan int)
@@ -106,22 +137,7 @@ func TestChatShowsItsMarkerAgainAfterBackgroundOutput(t *testing.T) {
 // fails with the interruption.
 func TestRunStopsWaitingForSubagentsWhenInterrupted(t *testing.T) {
 	isolateEnv(t)
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		body := string(b)
-		w.Header().Set("Content-Type", "text/event-stream")
-		switch {
-		case strings.Contains(body, `You are the \"general-purpose\" subagent`):
-			<-r.Context().Done()
-			return
-		case strings.Contains(body, `"tool_use"`):
-			io.WriteString(w, textReply("Dispatched."))
-		default:
-			io.WriteString(w, toolReply("toolu_1", "Agent", `{"tasks":[{"display_name":"Finder","subagent_type":"general-purpose","prompt":"find the answer"}]}`))
-		}
-	}))
-	defer ts.Close()
-	t.Setenv("ANTHROPIC_API_KEY", "test-key")
+	ts := groupServer(t, func(_ http.ResponseWriter, r *http.Request) { <-r.Context().Done() }, nil)
 	ctx, cancel := context.WithCancel(t.Context())
 	time.AfterFunc(time.Second, cancel)
 	var stdout, stderr strings.Builder
