@@ -39,6 +39,7 @@ type agentFlags struct {
 	cont     bool
 	maxTurns int
 	window   int
+	count    bool
 	allow    []string
 	deny     []string
 }
@@ -52,6 +53,7 @@ func (f *agentFlags) register(cmd *cobra.Command) {
 	fs.BoolVar(&f.cont, "continue", false, "continue the most recent session of this project")
 	fs.IntVar(&f.maxTurns, "max-turns", 0, "bound the model calls of one prompt (default 50)")
 	fs.IntVar(&f.window, "context-window", 0, "the model's context window in `tokens`, within which history is compacted (default 32000)")
+	fs.BoolVar(&f.count, "count-tokens", false, "measure large requests with Anthropic's token counting endpoint (one more API call each) instead of estimating")
 	fs.StringArrayVar(&f.allow, "allow", nil, "allow the tools matching `GLOB` without asking (repeatable), such as bash or 'mcp__*'")
 	fs.StringArrayVar(&f.deny, "deny", nil, "deny the tools matching `GLOB` (repeatable); deny wins over allow")
 }
@@ -277,8 +279,14 @@ func buildProvider(f *agentFlags) (model.Provider, string, error) {
 			}
 			return nil, "", err
 		}
+		if f.count {
+			return p.WithTokenCounting(), cmpOr(f.model, "claude-sonnet-4-5"), nil
+		}
 		return p, cmpOr(f.model, "claude-sonnet-4-5"), nil
 	case providerOpenAI:
+		if f.count {
+			return nil, "", usagef("--count-tokens needs --provider anthropic")
+		}
 		return buildOpenAI(f)
 	}
 	return nil, "", usagef("invalid --provider %q: want anthropic or openai", f.provider)

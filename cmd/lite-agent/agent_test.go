@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -177,5 +178,31 @@ func TestRunAgainstALocalOpenAICompatibleServer(t *testing.T) {
 	r = runCLI(t, "--home", t.TempDir(), "--workdir", t.TempDir(), "run", "--provider", "openai", "hi")
 	if r.code != 1 || !strings.Contains(r.stderr, "OPENAI_API_KEY") || strings.Count(r.stderr, "\n") != 1 {
 		t.Errorf("no key: code %d stderr %q", r.code, r.stderr)
+	}
+}
+
+// --count-tokens measures requests with Anthropic's count endpoint: a
+// count near the window makes the agent compact, which run reports.
+func TestRunCountsTokensWithTheAPI(t *testing.T) {
+	isolateEnv(t)
+	var counts atomic.Int32
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/v1/messages/count_tokens" {
+			counts.Add(1)
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"input_tokens":3900}`)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, textReply("ok"))
+	}))
+	defer ts.Close()
+	t.Setenv("ANTHROPIC_API_KEY", "test-key")
+	r := runCLI(t, "--home", t.TempDir(), "--workdir", t.TempDir(), "run", "--base-url", ts.URL, "--context-window", "4000", "--count-tokens", "hello")
+	if r.code != 0 || counts.Load() != 1 || !strings.Contains(r.stderr, "context: level 4, 3900 → ") {
+		t.Errorf("code %d, %d counts, stderr %q", r.code, counts.Load(), r.stderr)
+	}
+	if r := runCLI(t, "--home", t.TempDir(), "--workdir", t.TempDir(), "run", "--provider", "openai", "--count-tokens", "hello"); r.code != 2 {
+		t.Errorf("--count-tokens with openai: code %d %q", r.code, r.stderr)
 	}
 }

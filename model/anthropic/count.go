@@ -1,0 +1,55 @@
+package anthropic
+
+import (
+	"context"
+
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
+
+	"github.com/lite-agent/lite-agent-go/model"
+)
+
+// A CountingProvider is a [Provider] that also counts the tokens of a
+// request with the Messages API's token counting endpoint, as a
+// [model.TokenCounter]: the engine's context engine then measures requests
+// exactly instead of estimating. Each count is one more API call, made for
+// every request large enough to matter (see the engine package), which is
+// why a plain Provider does not count. Get one with
+// [Provider.WithTokenCounting].
+type CountingProvider struct {
+	*Provider
+}
+
+var _ model.TokenCounter = CountingProvider{}
+
+// WithTokenCounting returns p as a [CountingProvider].
+func (p *Provider) WithTokenCounting() CountingProvider { return CountingProvider{p} }
+
+// CountTokens returns the input tokens of req as the API counts them: the
+// system prompt, the messages and the tools, mapped as Stream maps them.
+// Errors are *[model.Error] values classified as Stream's are.
+func (p CountingProvider) CountTokens(ctx context.Context, req model.Request) (int, error) {
+	if err := p.CheckKey(); err != nil {
+		return 0, err
+	}
+	full, err := p.params(req)
+	if err != nil {
+		return 0, model.NewError(model.ClassBadRequest, 0, err.Error(), err)
+	}
+	params := sdk.MessageCountTokensParams{
+		Messages:   full.Messages,
+		Model:      full.Model,
+		System:     sdk.MessageCountTokensParamsSystemUnion{OfTextBlockArray: full.System},
+		ToolChoice: full.ToolChoice,
+	}
+	for _, t := range full.Tools {
+		params.Tools = append(params.Tools, sdk.MessageCountTokensToolUnionParam{OfTool: t.OfTool})
+	}
+	res, err := p.client.Messages.CountTokens(ctx, params)
+	if err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return 0, ctxErr
+		}
+		return 0, p.streamError(err, false)
+	}
+	return int(res.InputTokens), nil
+}
