@@ -115,8 +115,10 @@ type Options struct {
 	// the context engine keeps every request (see the engine package):
 	// under pressure, tool results the model has seen go to the session's
 	// context archive, and older messages are shortened in the request,
-	// never in the log. Zero means engine.DefaultWindowTokens (32,000), the
-	// reference's default; set your model's window to use all of it.
+	// never in the log. Zero means the window the provider reports for the
+	// model (model.WindowReporter: 200,000 tokens for Claude models with
+	// model/anthropic), else engine.DefaultWindowTokens (32,000), as in the
+	// reference.
 	ContextWindow int
 	// DisableContext turns the context engine off: every request carries
 	// the whole session history, and a request the provider refuses as too

@@ -16,17 +16,18 @@ import (
 )
 
 // DefaultWindowTokens is the context window the context engine assumes
-// when [ContextOptions.WindowTokens] is zero, as the reference does for a
-// provider that advertises none.
+// when neither [ContextOptions.WindowTokens] nor the provider gives one, as
+// the reference does.
 const DefaultWindowTokens = 32000
 
 // ContextOptions turns on the context engine, which keeps every model
 // request within the model's context window. See the package
 // documentation for what it does at each level of pressure.
 type ContextOptions struct {
-	// WindowTokens is the model's context window in tokens; zero means
-	// [DefaultWindowTokens]. Token counts are estimates: a quarter of the
-	// length in UTF-16 code units.
+	// WindowTokens is the model's context window in tokens; zero means the
+	// window the provider reports for the model ([model.WindowReporter]),
+	// else [DefaultWindowTokens]. Token counts are estimates (a quarter of
+	// the length in UTF-16 code units) unless the provider counts them.
 	WindowTokens int
 	// Archive returns the context archive of a session. Tool results the
 	// model has already seen are put there under pressure and replaced in
@@ -172,6 +173,21 @@ func messageChars(m model.Message) int {
 	return n
 }
 
+// window returns the context window requests are kept within: the
+// options', else the one the provider reports for the model, else
+// DefaultWindowTokens.
+func (e *Engine) window() int {
+	if n := e.opts.Context.WindowTokens; n > 0 {
+		return n
+	}
+	if wr, ok := model.AsWindowReporter(e.opts.Provider); ok {
+		if n := wr.ContextWindow(e.opts.Model); n > 0 {
+			return n
+		}
+	}
+	return DefaultWindowTokens
+}
+
 // contextRun is the context engine's work on one request.
 type contextRun struct {
 	r       *run
@@ -215,10 +231,7 @@ func (r *run) messages(ctx context.Context, reminder string, force bool) ([]mode
 		}
 		return msgs, nil, nil
 	}
-	c := &contextRun{r: r, opts: opts, window: opts.WindowTokens, entries: project(r.st.events)}
-	if c.window == 0 {
-		c.window = DefaultWindowTokens
-	}
+	c := &contextRun{r: r, opts: opts, window: r.e.window(), entries: project(r.st.events)}
 	fixed := utf16text.Len(r.e.opts.System)
 	if specs, err := json.Marshal(r.specs); err == nil {
 		fixed += utf16text.Len(string(specs))

@@ -481,3 +481,48 @@ func TestContextDoesNotCountTinyRequests(t *testing.T) {
 		t.Errorf("%d counts for a tiny request", n)
 	}
 }
+
+// windowProvider is a scripted model that reports a context window.
+type windowProvider struct {
+	*modeltest.Provider
+	window int
+}
+
+func (p windowProvider) ContextWindow(string) int { return p.window }
+
+// The window is the option's, else the provider's, else 32,000.
+func TestContextWindowComesFromTheOptionsOrTheProvider(t *testing.T) {
+	prompt := strings.Repeat("word ", 1000) // ~1,250 tokens
+	for _, tc := range []struct {
+		name      string
+		option    int
+		reported  int
+		wantLevel bool
+	}{
+		{"provider's small window", 0, 1500, true},
+		{"option over the provider", 100000, 1500, false},
+		{"provider knows no window", 0, 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := windowProvider{Provider: modeltest.New(), window: tc.reported}
+			eng, err := engine.New(engine.Options{Provider: model.WithRetry(p, model.RetryOptions{}), Checkpointer: session.NewMemoryCheckpointer(),
+				Model: "m", Context: &engine.ContextOptions{WindowTokens: tc.option}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.Reply(modeltest.Text("ok"))
+			var st []engine.ContextStatus
+			for ev, err := range eng.Turn(t.Context(), "s", model.UserText(prompt)) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if ev.Type == engine.EventContextStatus {
+					st = append(st, *ev.Context)
+				}
+			}
+			if got := len(st) > 0; got != tc.wantLevel {
+				t.Errorf("status %+v", st)
+			}
+		})
+	}
+}

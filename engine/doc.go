@@ -24,7 +24,9 @@
 //
 // With [Options.Context] set, a context engine keeps every request within
 // the model's context window (estimated at four UTF-16 code units a token,
-// system prompt and tool specs included, unless the provider counts them). Below 65% of the window the
+// system prompt and tool specs included, unless the provider counts them).
+// The window is ContextOptions.WindowTokens, else the one the provider
+// reports for the model ([model.WindowReporter]), else 32,000 tokens. Below 65% of the window the
 // folded log goes out as it is. Above, levels apply in turn, measuring
 // between each, as the reference's context engine does:
 //
@@ -54,8 +56,7 @@
 //   - a provider that counts tokens ([model.TokenCounter]) is asked once a
 //     request, for the uncompacted one, and the estimates between levels are
 //     scaled to its count; a request estimated under a quarter of the 65%
-//     threshold is not counted, since no text is that dense; providers advertise no window, so the window is
-//     ContextOptions.WindowTokens or 32,000;
+//     threshold is not counted, since no text is that dense;
 //   - no provider-native context edits are requested;
 //   - the task reminder is added after the levels, so level 2 never sees
 //     it, and level 2 leaves the current prompt alone;

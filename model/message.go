@@ -3,8 +3,9 @@
 // and streamed responses, the [Provider] contract that model/anthropic and
 // model/openai implement, and retries around any provider ([WithRetry]).
 //
-// Optional interfaces a Provider may implement: [TokenCounter], which the
-// engine's context engine uses to measure requests.
+// Optional interfaces a Provider may implement, which the engine's context
+// engine uses: [TokenCounter] to measure requests and [WindowReporter] for
+// the context window of a model.
 //
 // The JSON form of [Message] and [Block] is the persisted format of session
 // logs, so it is fixed: field names and shapes never change.

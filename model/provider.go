@@ -31,10 +31,14 @@ type TokenCounter interface {
 
 // AsTokenCounter returns p as a [TokenCounter], or the first provider p
 // wraps (through Unwrap() Provider methods) that is one.
-func AsTokenCounter(p Provider) (TokenCounter, bool) {
+func AsTokenCounter(p Provider) (TokenCounter, bool) { return find[TokenCounter](p) }
+
+// find returns p, or the first provider p wraps (through Unwrap() Provider
+// methods), that implements T.
+func find[T any](p Provider) (T, bool) {
 	for p != nil {
-		if tc, ok := p.(TokenCounter); ok {
-			return tc, true
+		if v, ok := p.(T); ok {
+			return v, true
 		}
 		u, ok := p.(interface{ Unwrap() Provider })
 		if !ok {
@@ -42,8 +46,22 @@ func AsTokenCounter(p Provider) (TokenCounter, bool) {
 		}
 		p = u.Unwrap()
 	}
-	return nil, false
+	var zero T
+	return zero, false
 }
+
+// A WindowReporter is a Provider that knows the context window of the
+// models it serves. The engine's context engine keeps requests within it
+// when the host sets no window. Find it with [AsWindowReporter].
+type WindowReporter interface {
+	// ContextWindow returns the context window of model in tokens, or 0
+	// when it does not know the model.
+	ContextWindow(model string) int
+}
+
+// AsWindowReporter returns p as a [WindowReporter], or the first provider
+// p wraps (through Unwrap() Provider methods) that is one.
+func AsWindowReporter(p Provider) (WindowReporter, bool) { return find[WindowReporter](p) }
 
 // Request is one model call in provider-neutral form.
 type Request struct {

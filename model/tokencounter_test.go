@@ -43,3 +43,16 @@ func TestAsTokenCounterLooksThroughWrappers(t *testing.T) {
 		}
 	}
 }
+
+type windowProvider struct{ plainProvider }
+
+func (windowProvider) ContextWindow(string) int { return 99 }
+
+func TestAsWindowReporterLooksThroughWrappers(t *testing.T) {
+	if wr, ok := model.AsWindowReporter(model.WithRetry(windowProvider{}, model.RetryOptions{})); !ok || wr.ContextWindow("m") != 99 {
+		t.Errorf("retried reporter: %v", ok)
+	}
+	if _, ok := model.AsWindowReporter(plainProvider{}); ok {
+		t.Error("a plain provider reports a window")
+	}
+}

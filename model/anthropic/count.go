@@ -2,6 +2,7 @@ package anthropic
 
 import (
 	"context"
+	"strings"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 
@@ -52,4 +53,18 @@ func (p CountingProvider) CountTokens(ctx context.Context, req model.Request) (i
 		return 0, p.streamError(err, false)
 	}
 	return int(res.InputTokens), nil
+}
+
+// claudeWindow is the context window of every Claude model since Claude 3,
+// in tokens. Larger windows need a beta header this provider does not send.
+const claudeWindow = 200_000
+
+// ContextWindow reports the context window of model ([model.WindowReporter]):
+// 200,000 tokens for a Claude model (an id starting with "claude-"), 0 for
+// an id it does not know.
+func (p *Provider) ContextWindow(model string) int {
+	if strings.HasPrefix(model, "claude-") {
+		return claudeWindow
+	}
+	return 0
 }

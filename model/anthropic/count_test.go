@@ -73,3 +73,15 @@ func TestCountTokensClassifiesErrors(t *testing.T) {
 		t.Errorf("no key: %v", err)
 	}
 }
+
+func TestContextWindowOfClaudeModels(t *testing.T) {
+	p := New(Options{APIKey: testKey})
+	for m, want := range map[string]int{"claude-sonnet-4-5": 200000, "claude-3-haiku-20240307": 200000, "gpt-4.1": 0, "": 0} {
+		if got := p.ContextWindow(m); got != want {
+			t.Errorf("ContextWindow(%q) = %d, want %d", m, got, want)
+		}
+	}
+	if wr, ok := model.AsWindowReporter(p.WithTokenCounting()); !ok || wr.ContextWindow("claude-x") != 200000 {
+		t.Error("a CountingProvider does not report windows")
+	}
+}
