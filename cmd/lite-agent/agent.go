@@ -108,7 +108,7 @@ func terminalApprover(in *lineReader, errw io.Writer) permission.ApprovalFunc {
 		in.ask.Lock()
 		defer in.ask.Unlock()
 		fmt.Fprintf(errw, "allow %s %s? [y/N] ", req.Call.Name, clip(string(req.Call.Input)))
-		line, ok := in.readLine()
+		line, ok := in.answer(ctx)
 		if ok && (strings.EqualFold(strings.TrimSpace(line), "y") || strings.EqualFold(strings.TrimSpace(line), "yes")) {
 			return permission.Allow, nil
 		}
@@ -137,8 +137,11 @@ func terminalAsker(in *lineReader, errw io.Writer) liteagent.AskUserFunc {
 		default:
 			fmt.Fprint(errw, "answer: ")
 		}
-		line, ok := in.readLine()
+		line, ok := in.answer(ctx)
 		if !ok {
+			if err := ctx.Err(); err != nil {
+				return liteagent.Answer{}, err
+			}
 			return liteagent.Answer{}, errors.New("no input to answer from")
 		}
 		return parseAnswer(line, q), nil
@@ -169,20 +172,28 @@ func parseAnswer(line string, q liteagent.Question) liteagent.Answer {
 	return liteagent.Answer{Text: line}
 }
 
-// lineReader reads lines from the command's input, shared between chat
-// prompts, approval questions and the model's questions.
+// lineReader reads lines from the command's input for chat's prompts and
+// for questions (approvals, ask_user), which may come from background
+// turns while chat waits for a prompt. One goroutine, started at the first
+// read, scans the input; each line goes to a waiting question first, else
+// to chat, so that no two readers ever share the scanner and a question's
+// answer never becomes a prompt.
 type lineReader struct {
-	sc       *bufio.Scanner
+	r        io.Reader
 	terminal bool
-	// ask is held by a question (an approval, ask_user) from its prompt
-	// to its answer, so that two never read each other's lines.
+	// ask is held by a question from its prompt to its answer, so that
+	// two questions never take each other's lines.
 	ask sync.Mutex
+
+	start   sync.Once
+	chat    chan string   // lines for chat
+	answers chan string   // lines for a question
+	done    chan struct{} // closed at the end of input; err is set then
+	err     error
 }
 
 func newLineReader(r io.Reader) *lineReader {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	lr := &lineReader{sc: sc}
+	lr := &lineReader{r: r, chat: make(chan string), answers: make(chan string), done: make(chan struct{})}
 	if f, ok := r.(*os.File); ok {
 		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
 			lr.terminal = true
@@ -191,11 +202,59 @@ func newLineReader(r io.Reader) *lineReader {
 	return lr
 }
 
+// scan hands each line to a question waiting for one, else to whoever
+// reads first.
+func (l *lineReader) scan() {
+	sc := bufio.NewScanner(l.r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		select {
+		case l.answers <- line:
+			continue
+		default:
+		}
+		select {
+		case l.answers <- line:
+		case l.chat <- line:
+		}
+	}
+	l.err = sc.Err()
+	close(l.done)
+}
+
+// readLine returns chat's next line; false at the end of input.
 func (l *lineReader) readLine() (string, bool) {
-	if !l.sc.Scan() {
+	l.start.Do(func() { go l.scan() })
+	select {
+	case s := <-l.chat:
+		return s, true
+	case <-l.done:
 		return "", false
 	}
-	return l.sc.Text(), true
+}
+
+// answer returns a question's answer line; false at the end of input or
+// when ctx is done.
+func (l *lineReader) answer(ctx context.Context) (string, bool) {
+	l.start.Do(func() { go l.scan() })
+	select {
+	case s := <-l.answers:
+		return s, true
+	case <-l.done:
+	case <-ctx.Done():
+	}
+	return "", false
+}
+
+// Err returns the error that ended the input, if any, once it ended.
+func (l *lineReader) Err() error {
+	select {
+	case <-l.done:
+		return l.err
+	default:
+		return nil
+	}
 }
 
 // newAgent builds the agent the flags describe and selects its session.
@@ -377,7 +436,7 @@ func newChatCommand(g *globalFlags) *cobra.Command {
 			if err := awaitBackground(cmd.Context(), a, p); err != nil {
 				return err
 			}
-			return in.sc.Err()
+			return in.Err()
 		},
 	}
 	f.register(cmd)

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"context"
+	"io"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
 )
@@ -54,5 +57,37 @@ func TestTerminalAskerShowsOptionsAndReadsALine(t *testing.T) {
 	}
 	if _, err := ask(t.Context(), liteagent.Question{Text: "More?"}); err == nil {
 		t.Error("an answer at end of input")
+	}
+}
+
+// A question waiting for its answer gets the next line even while chat
+// waits for a prompt too; chat gets the line after that.
+func TestAWaitingQuestionTakesTheLineBeforeChat(t *testing.T) {
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	in := newLineReader(pr)
+	chat := make(chan string, 1)
+	go func() {
+		line, _ := in.readLine()
+		chat <- line
+	}()
+	answer := make(chan string, 1)
+	go func() {
+		line, _ := in.answer(t.Context())
+		answer <- line
+	}()
+	time.Sleep(100 * time.Millisecond) // both wait
+	io.WriteString(pw, "y\n")
+	if got := <-answer; got != "y" {
+		t.Errorf("answer %q", got)
+	}
+	io.WriteString(pw, "next prompt\n")
+	if got := <-chat; got != "next prompt" {
+		t.Errorf("chat %q", got)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, ok := in.answer(ctx); ok {
+		t.Error("an answer after ctx was done")
 	}
 }
