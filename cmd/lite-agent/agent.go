@@ -105,8 +105,11 @@ func terminalApprover(in *lineReader, errw io.Writer) permission.ApprovalFunc {
 		return nil
 	}
 	return func(ctx context.Context, req permission.ApprovalRequest) (permission.Decision, error) {
-		in.ask.Lock()
-		defer in.ask.Unlock()
+		end, ok := in.question(ctx)
+		if !ok {
+			return permission.Deny, ctx.Err()
+		}
+		defer end()
 		fmt.Fprintf(errw, "allow %s %s? [y/N] ", req.Call.Name, clip(string(req.Call.Input)))
 		line, ok := in.answer(ctx)
 		if ok && (strings.EqualFold(strings.TrimSpace(line), "y") || strings.EqualFold(strings.TrimSpace(line), "yes")) {
@@ -123,8 +126,11 @@ func terminalAsker(in *lineReader, errw io.Writer) liteagent.AskUserFunc {
 		return nil
 	}
 	return func(ctx context.Context, q liteagent.Question) (liteagent.Answer, error) {
-		in.ask.Lock()
-		defer in.ask.Unlock()
+		end, ok := in.question(ctx)
+		if !ok {
+			return liteagent.Answer{}, ctx.Err()
+		}
+		defer end()
 		fmt.Fprintf(errw, "? %s\n", oneLine(q.Text))
 		for i, o := range q.Options {
 			fmt.Fprintf(errw, "  %d) %s\n", i+1, oneLine(o))
@@ -181,9 +187,9 @@ func parseAnswer(line string, q liteagent.Question) liteagent.Answer {
 type lineReader struct {
 	r        io.Reader
 	terminal bool
-	// ask is held by a question from its prompt to its answer, so that
-	// two questions never take each other's lines.
-	ask sync.Mutex
+	// ask holds a token while a question runs, from its prompt to its
+	// answer, so that two questions never take each other's lines.
+	ask chan struct{}
 
 	start   sync.Once
 	chat    chan string   // lines for chat
@@ -193,7 +199,7 @@ type lineReader struct {
 }
 
 func newLineReader(r io.Reader) *lineReader {
-	lr := &lineReader{r: r, chat: make(chan string), answers: make(chan string), done: make(chan struct{})}
+	lr := &lineReader{r: r, ask: make(chan struct{}, 1), chat: make(chan string), answers: make(chan string), done: make(chan struct{})}
 	if f, ok := r.(*os.File); ok {
 		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
 			lr.terminal = true
@@ -245,6 +251,17 @@ func (l *lineReader) answer(ctx context.Context) (string, bool) {
 	case <-ctx.Done():
 	}
 	return "", false
+}
+
+// question waits for its turn to ask (false when ctx ends first) and
+// returns what ends it.
+func (l *lineReader) question(ctx context.Context) (func(), bool) {
+	select {
+	case l.ask <- struct{}{}:
+		return func() { <-l.ask }, true
+	case <-ctx.Done():
+		return nil, false
+	}
 }
 
 // Err returns the error that ended the input, if any, once it ended.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/permission"
 )
 
 func TestParseAnswerTakesOptionNumbersOrText(t *testing.T) {
@@ -89,5 +90,27 @@ func TestAWaitingQuestionTakesTheLineBeforeChat(t *testing.T) {
 	cancel()
 	if _, ok := in.answer(ctx); ok {
 		t.Error("an answer after ctx was done")
+	}
+}
+
+// Ctrl-C during a question ends it: the asker returns the context's error
+// instead of waiting for a line.
+func TestTerminalAskerStopsWhenItsContextEnds(t *testing.T) {
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	in := newLineReader(pr)
+	in.terminal = true
+	ask := terminalAsker(in, io.Discard)
+	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if _, err := ask(ctx, liteagent.Question{Text: "Which?"}); err == nil || time.Since(start) > 5*time.Second {
+		t.Errorf("err %v after %v", err, time.Since(start))
+	}
+	approve := terminalApprover(in, io.Discard)
+	ctx2, cancel2 := context.WithTimeout(t.Context(), 100*time.Millisecond)
+	defer cancel2()
+	if d, _ := approve(ctx2, permission.ApprovalRequest{Call: permission.Call{Name: "bash"}}); d == permission.Allow {
+		t.Error("a cancelled approval allowed the call")
 	}
 }
