@@ -95,3 +95,94 @@ func TestCloseEndsBackgroundCommandsWithoutADelivery(t *testing.T) {
 		t.Errorf("%d model requests after Close", m-n)
 	}
 }
+
+// allText returns every text, tool input and result of req's messages.
+func allText(req model.Request) string {
+	var b strings.Builder
+	for _, m := range req.Messages {
+		b.WriteString(m.PlainText())
+		for _, bl := range m.Blocks {
+			b.WriteString(bl.Content)
+			b.Write(bl.Input)
+		}
+	}
+	return b.String()
+}
+
+// A command a subagent runs in the background is delivered to the session
+// that dispatched the subagent, never as a turn on the child's session.
+func TestASubagentsBackgroundCommandWakesItsParent(t *testing.T) {
+	f := newFixture(t)
+	f.p = modeltest.NewFunc(func(ctx context.Context, req model.Request) ([]model.Chunk, error) {
+		child := strings.HasPrefix(req.System, `You are the "general-purpose" subagent`)
+		all := allText(req)
+		switch {
+		case strings.Contains(all, `label="bash:`):
+			return modeltest.Text("woken").Chunks(), nil
+		case isDelivered(req):
+			return modeltest.Text("group delivered").Chunks(), nil
+		case child && !strings.Contains(all, "background:bg_"):
+			return modeltest.ToolCalls(call("b1", "bash", `{"command":"sleep 0.2; echo hi","run_in_background":true}`)).Chunks(), nil
+		case child:
+			return modeltest.Text("child started it").Chunks(), nil
+		case len(req.Messages) == 1:
+			return modeltest.ToolCalls(call("a1", "Agent", `{"tasks":[{"display_name":"F","subagent_type":"general-purpose","prompt":"p"}]}`)).Chunks(), nil
+		}
+		return modeltest.Text("dispatched").Chunks(), nil
+	})
+	a := f.agent(t, f.options(nil))
+	woken := make(chan string, 4)
+	if _, err := a.Subscribe(func(n liteagent.Notice) {
+		if n.Event.Type == liteagent.EventBackgroundCompleted && strings.Contains(n.Event.Text, `label="bash:`) {
+			woken <- n.SessionID
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	sendAndAwait(t, a, "go")
+	select {
+	case id := <-woken:
+		if id != a.SessionID() {
+			t.Errorf("the command's completion went to session %q, not the parent %q", id, a.SessionID())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the command's completion was not delivered")
+	}
+}
+
+// Deleting a session kills its background commands; their completions do
+// not reach a new conversation under the same id.
+func TestDeleteSessionKillsItsBackgroundCommands(t *testing.T) {
+	f := newFixture(t)
+	delivered := make(chan string, 4)
+	f.p = modeltest.NewFunc(func(ctx context.Context, req model.Request) ([]model.Chunk, error) {
+		all := allText(req)
+		switch {
+		case strings.Contains(all, `label="bash:`):
+			delivered <- all
+			return modeltest.Text("noted").Chunks(), nil
+		case strings.Contains(all, "start it") && !strings.Contains(all, "background:bg_"):
+			return modeltest.ToolCalls(call("b1", "bash", `{"command":"sleep 0.5; echo OLD-SECRET","run_in_background":true}`)).Chunks(), nil
+		}
+		return modeltest.Text("ok").Chunks(), nil
+	})
+	a := f.agent(t, f.options(nil))
+	id := a.SessionID()
+	if _, err := a.Send(t.Context(), "start it"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.DeleteSession(t.Context(), id); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Resume(id); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Send(t.Context(), "a new conversation"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case m := <-delivered:
+		t.Errorf("the deleted session's command reached the new conversation: %.200q", m)
+	case <-time.After(time.Second):
+	}
+}

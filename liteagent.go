@@ -253,6 +253,7 @@ type Agent struct {
 
 	mu       sync.Mutex        // guards the fields below
 	listOf   map[string]string // task list of child sessions (their parent's)
+	parentOf map[string]string // the session that dispatched each child session
 	current  string
 	closed   bool
 	archives map[string]archive.Archive
@@ -272,6 +273,9 @@ type Agent struct {
 	// dropCancelled counts, per session, the groups DeleteSession
 	// cancelled whose (cancelled) results are still to come and to drop.
 	dropCancelled map[string]int
+	// dropBash holds the background commands DeleteSession killed, whose
+	// completions start no turn.
+	dropBash map[string]bool
 }
 
 // New returns an Agent. It validates every option and the codec before it
@@ -323,7 +327,7 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 	a := &Agent{lay: lay, log: log, archives: map[string]archive.Archive{}, tasks: map[string]task.Store{}, listOf: map[string]string{},
 		running: map[string]map[uint64]context.CancelFunc{}, deleted: map[string]bool{},
 		prompts: map[string]int{}, promptsOver: map[string]chan struct{}{},
-		dropCancelled: map[string]int{}}
+		dropCancelled: map[string]int{}, dropBash: map[string]bool{}, parentOf: map[string]string{}}
 	a.life, a.stop = context.WithCancel(context.Background())
 
 	if !opts.DisableCleanup {
@@ -568,10 +572,18 @@ func (a *Agent) Run(ctx context.Context, prompt string) iter.Seq2[Event, error] 
 			return
 		}
 		defer done()
+		// The prompt is over for deliveries once its last event was
+		// published: what the consumer does with it (AwaitIdle, say)
+		// must not wait for the consumer.
+		over := a.promptOver(id)
+		defer over()
 		for ev, err := range a.hookedTurn(ctx, hook.Identity{SessionID: id, Source: hook.SourceUser}, prompt, func(ctx context.Context) iter.Seq2[Event, error] {
 			return a.eng.Turn(ctx, id, model.UserText(prompt))
 		}) {
 			a.publish(Notice{SessionID: id, Source: hook.SourceUser, Event: ev})
+			if ev.Type == engine.EventDone || err != nil {
+				over()
+			}
 			if !yield(ev, err) {
 				return
 			}
@@ -643,17 +655,24 @@ func (a *Agent) startTurn(ctx context.Context, id string, background bool) (cont
 		if len(a.running[id]) == 0 {
 			delete(a.running, id)
 		}
-		if !background {
-			if a.prompts[id]--; a.prompts[id] == 0 {
-				delete(a.prompts, id)
-				if ch := a.promptsOver[id]; ch != nil {
-					close(ch)
-					delete(a.promptsOver, id)
-				}
-			}
-		}
 		a.mu.Unlock()
 	}, nil
+}
+
+// promptOver returns the function that ends the count of a prompt on
+// session id that startTurn began; calls after the first do nothing.
+func (a *Agent) promptOver(id string) func() {
+	return sync.OnceFunc(func() {
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		if a.prompts[id]--; a.prompts[id] == 0 {
+			delete(a.prompts, id)
+			if ch := a.promptsOver[id]; ch != nil {
+				close(ch)
+				delete(a.promptsOver, id)
+			}
+		}
+	})
 }
 
 // Send runs prompt like Run and returns its result.
@@ -702,6 +721,17 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 		cancel()
 	}
 	a.mu.Unlock()
+	// Its background commands, and its children's, are killed; their
+	// completions are dropped like the groups' results.
+	for _, s := range a.familyOf(id) {
+		running := a.bg.Running(s)
+		a.mu.Lock()
+		for _, b := range running {
+			a.dropBash[b] = true // before the kill: its completion may come at once
+		}
+		a.mu.Unlock()
+		a.bg.KillSession(s)
+	}
 	if a.pool != nil {
 		// The cancelled groups still complete, as cancelled; their
 		// results are dropped even if a new conversation starts under the

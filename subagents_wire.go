@@ -57,6 +57,7 @@ func (a *Agent) agentTool(opts Options, defs []subagent.Definition) tool.Tool {
 func (a *Agent) runChild(ctx context.Context, req subagent.ChildRequest) (subagent.ChildResult, error) {
 	a.mu.Lock()
 	a.listOf[req.SessionID] = task.DefaultListID(req.ParentSessionID, a.lay.taskListID)
+	a.parentOf[req.SessionID] = req.ParentSessionID
 	a.mu.Unlock()
 	var tools []tool.Tool
 	for _, t := range a.tools {
@@ -120,15 +121,40 @@ func (a *Agent) deliver(ctx context.Context, sessionID string, c subagent.GroupC
 // bashExited delivers the completion of a background bash command to the
 // session that started it, as a group's is delivered; the agent's Close
 // waits for the delivery.
+//
+// A subagent's command is delivered to the session that dispatched the
+// subagent: the child's own session has no turns after its run. Commands
+// that DeleteSession killed are not delivered.
 func (a *Agent) bashExited(c builtin.Completion) {
-	if c.SessionID == "" {
+	a.mu.Lock()
+	dropped := a.dropBash[c.ID]
+	delete(a.dropBash, c.ID)
+	target := c.SessionID
+	if p, ok := a.parentOf[target]; ok {
+		target = p
+	}
+	a.mu.Unlock()
+	if target == "" || dropped {
 		return
 	}
 	a.deliveries.Add(1)
 	go func() {
 		defer a.deliveries.Done()
-		a.deliverMessage(a.life, c.SessionID, c.ID, c.Notice())
+		a.deliverMessage(a.life, target, c.ID, c.Notice())
 	}()
+}
+
+// familyOf returns session id and the child sessions it dispatched.
+func (a *Agent) familyOf(id string) []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	out := []string{id}
+	for child, parent := range a.parentOf {
+		if parent == id {
+			out = append(out, child)
+		}
+	}
+	return out
 }
 
 // deliverMessage runs one autonomous turn on session sessionID whose input

@@ -134,3 +134,24 @@ func TestSubscribersSeeTheDeliveryAfterThePrompt(t *testing.T) {
 		t.Errorf("notices %v, want %v", seq, want)
 	}
 }
+
+// AwaitIdle called from the loop over Run, at its done event, waits for the
+// prompt's groups without waiting for the loop itself.
+func TestAwaitIdleFromTheRunLoop(t *testing.T) {
+	f := newFixture(t)
+	f.p = groupProvider(func(context.Context) ([]model.Chunk, error) { return modeltest.Text("42").Chunks(), nil }, nil)
+	a := f.agent(t, f.options(nil))
+	for ev, err := range a.Run(t.Context(), "go") {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Type == engine.EventDone {
+			ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+			err := a.AwaitIdle(ctx)
+			cancel()
+			if err != nil {
+				t.Errorf("AwaitIdle from the Run loop: %v", err)
+			}
+		}
+	}
+}

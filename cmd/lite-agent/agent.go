@@ -53,7 +53,7 @@ func (f *agentFlags) register(cmd *cobra.Command) {
 	fs.BoolVar(&f.cont, "continue", false, "continue the most recent session of this project")
 	fs.IntVar(&f.maxTurns, "max-turns", 0, "bound the model calls of one prompt (default 50)")
 	fs.IntVar(&f.window, "context-window", 0, "the model's context window in `tokens`, within which history is compacted (default: the model's if known, else 32000)")
-	fs.BoolVar(&f.count, "count-tokens", false, "measure large requests with Anthropic's token counting endpoint (one more API call each) instead of estimating")
+	fs.BoolVar(&f.count, "count-tokens", false, "scale the size estimates of large requests to Anthropic's token count (one more API call each)")
 	fs.StringArrayVar(&f.allow, "allow", nil, "allow the tools matching `GLOB` without asking (repeatable), such as bash or 'mcp__*'")
 	fs.StringArrayVar(&f.deny, "deny", nil, "deny the tools matching `GLOB` (repeatable); deny wins over allow")
 }

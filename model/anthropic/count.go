@@ -11,10 +11,10 @@ import (
 
 // A CountingProvider is a [Provider] that also counts the tokens of a
 // request with the Messages API's token counting endpoint, as a
-// [model.TokenCounter]: the engine's context engine then measures requests
-// exactly instead of estimating. Each count is one more API call, made for
-// every request large enough to matter (see the engine package), which is
-// why a plain Provider does not count. Get one with
+// [model.TokenCounter]: the engine's context engine then scales its
+// estimates to the API's count of each request large enough to matter (see
+// the engine package). Each count is one more API call, which is why a
+// plain Provider does not count. Get one with
 // [Provider.WithTokenCounting].
 type CountingProvider struct {
 	*Provider

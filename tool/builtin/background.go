@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -68,6 +69,9 @@ type Completion struct {
 	// TimedOut reports that the registry killed the command because it
 	// ran longer than BackgroundOptions.Timeout.
 	TimedOut bool
+	// Killed reports that the command was killed on request: by Kill
+	// (KillBackground), KillSession or Close.
+	Killed bool
 	// Content is the text a completion notice gives the model:
 	// "[exit N] <the last 500 characters of output>", or
 	// "[killed SIGKILL] …" when a signal ended it, or
@@ -85,14 +89,15 @@ type Completion struct {
 //	<Content>
 //	</background-task-completed>
 //
-// status is error for a non-zero exit or a timeout and cancelled for a
-// command a signal ended; a command that exited 0 has none.
+// status is cancelled for a command killed on request, error for any
+// other end but a zero exit (a non-zero exit, a timeout, a crash), and
+// absent for a zero exit.
 func (c Completion) Notice() string {
 	attr := ""
 	switch {
-	case c.Signal != "" && !c.TimedOut:
+	case c.Killed && !c.TimedOut:
 		attr = ` status="cancelled"`
-	case c.ExitCode != 0 || c.TimedOut:
+	case c.ExitCode != 0 || c.Signal != "" || c.TimedOut:
 		attr = ` status="error"`
 	}
 	label := strings.ReplaceAll(oneLineLabel(c.Command), `"`, "'")
@@ -142,6 +147,7 @@ type bgProc struct {
 
 	mu      sync.Mutex
 	buf     []byte // guarded by mu: the most recent output
+	killed  bool   // guarded by mu: killed on request
 	dropped int64  // guarded by mu: output bytes dropped from the front of buf
 	cursor  int64  // guarded by mu: output bytes already returned (or skipped)
 	exited  bool   // guarded by mu
@@ -239,6 +245,7 @@ func (b *Background) wait(bp *bgProc) {
 	code, sig := bp.p.exitCode()
 	bp.mu.Lock()
 	bp.exited = true
+	killed := bp.killed
 	tail := utf16text.Last(strings.TrimSpace(validText(trimPartialRune(bp.buf))), completionChars)
 	bp.mu.Unlock()
 	b.mu.Lock()
@@ -248,7 +255,7 @@ func (b *Background) wait(bp *bgProc) {
 	if b.onExit == nil {
 		return
 	}
-	c := Completion{ID: bp.id, Command: bp.command, ExitCode: code, Signal: sig, TimedOut: timedOut, SessionID: bp.session}
+	c := Completion{ID: bp.id, Command: bp.command, ExitCode: code, Signal: sig, TimedOut: timedOut, Killed: killed, SessionID: bp.session}
 	switch {
 	case timedOut:
 		c.Content = fmt.Sprintf("[timed out after %dms] %s", b.timeout.Milliseconds(), tail)
@@ -287,12 +294,50 @@ func (b *Background) Kill(id string) bool {
 	}
 	bp.mu.Lock()
 	exited := bp.exited
+	if !exited {
+		bp.killed = true
+	}
 	bp.mu.Unlock()
 	if exited {
 		return false
 	}
 	killGroup(bp.p.cmd)
 	return true
+}
+
+// Running returns the ids of the commands that calls of session started
+// (see BashOptions.SessionID) and that have not ended, in id order.
+func (b *Background) Running(session string) []string {
+	if session == "" {
+		return nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var ids []string
+	for id, bp := range b.procs {
+		if bp.session != session {
+			continue
+		}
+		select {
+		case <-bp.done:
+		default:
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// KillSession kills the running commands that calls of session started
+// and returns their ids. Their completions still come, killed.
+func (b *Background) KillSession(session string) []string {
+	var killed []string
+	for _, id := range b.Running(session) {
+		if b.Kill(id) {
+			killed = append(killed, id)
+		}
+	}
+	return killed
 }
 
 // Close kills every running command and waits until all have ended and
@@ -311,6 +356,9 @@ func (b *Background) Close() error {
 		select {
 		case <-bp.done:
 		default:
+			bp.mu.Lock()
+			bp.killed = true
+			bp.mu.Unlock()
 			killGroup(bp.p.cmd)
 		}
 	}

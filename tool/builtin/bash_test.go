@@ -506,12 +506,14 @@ func TestCompletionNoticeSaysHowTheCommandEnded(t *testing.T) {
 			"<background-task-completed id=\"bg_1_aa\" label=\"bash: make\">\n[exit 0] ok\n</background-task-completed>"},
 		{builtin.Completion{ID: "bg_2_bb", Command: `echo "hi"`, ExitCode: 2, Content: "[exit 2] no"},
 			"<background-task-completed id=\"bg_2_bb\" label=\"bash: echo 'hi'\" status=\"error\">\n[exit 2] no\n</background-task-completed>"},
-		{builtin.Completion{ID: "bg_3_cc", Command: "sleep 9", ExitCode: -1, Signal: "SIGKILL", Content: "[killed SIGKILL] "},
+		{builtin.Completion{ID: "bg_3_cc", Command: "sleep 9", ExitCode: -1, Signal: "SIGKILL", Killed: true, Content: "[killed SIGKILL] "},
 			"<background-task-completed id=\"bg_3_cc\" label=\"bash: sleep 9\" status=\"cancelled\">\n[killed SIGKILL] \n</background-task-completed>"},
-		{builtin.Completion{ID: "bg_4_dd", Command: "a\nb", ExitCode: -1, Signal: "SIGKILL", TimedOut: true, Content: "[timed out after 5ms] "},
+		{builtin.Completion{ID: "bg_4_dd", Command: "a\nb", ExitCode: -1, Signal: "SIGKILL", TimedOut: true, Killed: true, Content: "[timed out after 5ms] "},
 			"<background-task-completed id=\"bg_4_dd\" label=\"bash: a…\" status=\"error\">\n[timed out after 5ms] \n</background-task-completed>"},
 		{builtin.Completion{ID: "bg_5_ee", Command: long, Content: "[exit 0] "},
 			"<background-task-completed id=\"bg_5_ee\" label=\"bash: " + long[:80] + "…\">\n[exit 0] \n</background-task-completed>"},
+		{builtin.Completion{ID: "bg_6_ff", Command: "./crash", ExitCode: -1, Signal: "SIGSEGV", Content: "[killed SIGSEGV] "},
+			"<background-task-completed id=\"bg_6_ff\" label=\"bash: ./crash\" status=\"error\">\n[killed SIGSEGV] \n</background-task-completed>"},
 	}
 	for _, tt := range tests {
 		if got := tt.c.Notice(); got != tt.want {
@@ -555,5 +557,47 @@ func TestBackgroundNoticeFollowsOnExit(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("no completion")
+	}
+}
+
+// KillSession kills the commands one session started, and only those; their
+// completions say they were killed on request.
+func TestKillSessionKillsThatSessionsCommands(t *testing.T) {
+	done := make(chan builtin.Completion, 4)
+	bg, err := builtin.NewBackground(builtin.BackgroundOptions{OnExit: func(c builtin.Completion) { done <- c }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bg.Close()
+	type key struct{}
+	bash, _ := newBash(t, builtin.BashOptions{Background: bg, SessionID: func(ctx context.Context) string {
+		s, _ := ctx.Value(key{}).(string)
+		return s
+	}})
+	for _, s := range []string{"a", "a", "b"} {
+		if _, err := bash.Call(context.WithValue(t.Context(), key{}, s), json.RawMessage(`{"command":"sleep 30","run_in_background":true}`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if killed := bg.KillSession("a"); len(killed) != 2 {
+		t.Fatalf("killed %v", killed)
+	}
+	for range 2 {
+		select {
+		case c := <-done:
+			if c.SessionID != "a" || !c.Killed || !strings.Contains(c.Notice(), `status="cancelled"`) {
+				t.Errorf("completion %+v", c)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("no completion")
+		}
+	}
+	select {
+	case c := <-done:
+		t.Errorf("session b's command ended too: %+v", c)
+	case <-time.After(200 * time.Millisecond):
+	}
+	if got := bg.KillSession(""); got != nil {
+		t.Errorf("KillSession(\"\") = %v", got)
 	}
 }
