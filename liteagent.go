@@ -97,6 +97,12 @@ type Options struct {
 	Temperature *float64
 	// MaxParallelTools bounds the tool calls run at once; zero means 10.
 	MaxParallelTools int
+	// LogToolStarts records each tool call's start in the session log before
+	// the call runs (the reference's crashRecovery "safe"), so that after a
+	// crash the log tells which calls may have had effects. It costs one
+	// log append a call. Either way, calls a crash left unanswered get
+	// "interrupted" results on the next prompt, with tool_recovered events.
+	LogToolStarts bool
 	// OnAskUser, when set, offers the model an ask_user tool for questions
 	// to the person it works for, which it answers. Questions come one at a
 	// time; input_request and input_resolved events frame each. Subagents
@@ -413,6 +419,7 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 		Checkpointer:     a.cp,
 		MaxTurns:         opts.MaxTurns,
 		MaxParallelTools: opts.MaxParallelTools,
+		LogToolStarts:    opts.LogToolStarts,
 		MaxTokens:        opts.MaxTokens,
 		Temperature:      opts.Temperature,
 		Logger:           log,

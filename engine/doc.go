@@ -18,7 +18,9 @@
 // still appended for every call (an error result for calls that did not
 // finish), so the log never holds a tool call without its result and stays
 // resumable. A log that does end with unanswered calls (after a crash) gets
-// "interrupted" results appended at the start of the next turn.
+// "interrupted" results appended at the start of the next turn, each
+// reported by a tool_recovered event. With [Options.LogToolStarts], each
+// call's start is appended before it runs.
 //
 // # Context
 //

@@ -61,6 +61,12 @@ type Options struct {
 	// before the model is called: a task list that cannot be read (a wrong
 	// codec, say) must not reach the model as an empty one.
 	Reminder func(ctx context.Context, sessionID string) (string, error)
+	// LogToolStarts appends a tool_started event before each tool call
+	// runs (the reference's crashRecovery "safe"), so that after a crash
+	// the log tells which calls may have had effects. It costs one append
+	// a call; a call whose start cannot be appended does not run. Calls a
+	// crash left unanswered get "interrupted" results either way.
+	LogToolStarts bool
 	// Context, when set, turns on the context engine, which keeps each
 	// request within the model's context window and retries a request the
 	// provider refuses as too long once, compacted. Nil sends the whole
@@ -498,7 +504,7 @@ func (r *run) loop(ctx context.Context, prompt model.Message, origin session.Ori
 	if err := r.load(ctx); err != nil {
 		return nil, err
 	}
-	if err := r.answerDangling(ctx); err != nil {
+	if err := r.answerDangling(ctx, emit); err != nil {
 		return nil, err
 	}
 	r.tools, r.specs = e.tools, e.specs

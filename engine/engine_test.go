@@ -277,12 +277,22 @@ func TestDanglingCallsAreAnsweredOnResume(t *testing.T) {
 	}
 	h := newHarness(t, engine.Options{Checkpointer: cp})
 	h.p.Reply(modeltest.Text("ok"))
-	if _, _, err := h.turn(t, t.Context(), "s", "continue"); err != nil {
+	evs, _, err := h.turn(t, t.Context(), "s", "continue")
+	if err != nil {
 		t.Fatal(err)
 	}
 	msgs := h.p.Requests()[0].Messages
-	if len(msgs) != 4 || msgs[2].Blocks[0].ID != "c9" || !strings.Contains(msgs[2].Blocks[0].Content, "interrupted") {
+	if len(msgs) != 4 || msgs[2].Blocks[0].ID != "c9" || !strings.Contains(msgs[2].Blocks[0].Content, "interrupted before completion (echo)") {
 		t.Errorf("conversation %+v", msgs)
+	}
+	var recovered []string
+	for _, ev := range evs {
+		if ev.Type == engine.EventToolRecovered {
+			recovered = append(recovered, ev.Call.ID+" "+ev.Call.Name)
+		}
+	}
+	if !slices.Equal(recovered, []string{"c9 echo"}) {
+		t.Errorf("tool_recovered events %v", recovered)
 	}
 }
 
@@ -455,5 +465,35 @@ func TestSetOutputBelongsToTheRunningPrompt(t *testing.T) {
 	h.p.Reply(modeltest.Text("again"))
 	if _, res, _ := h.turn(t, t.Context(), "s", "go"); res.Output != nil {
 		t.Errorf("the next prompt has output %s", res.Output)
+	}
+}
+
+// With LogToolStarts, each call's start is in the log before it runs, so a
+// crash leaves a record of what may have had effects.
+func TestToolStartsAreLoggedBeforeTheCallsRun(t *testing.T) {
+	cp := session.NewMemoryCheckpointer()
+	var seenInLog []string
+	probe := tool.New("probe", "Looks at the log.", func(ctx context.Context, in struct{}) (tool.Result, error) {
+		seenInLog = logTypes(t, cp, "s")
+		return tool.Text("ok"), nil
+	})
+	h := newHarness(t, engine.Options{LogToolStarts: true, Tools: []tool.Tool{probe}, Checkpointer: cp})
+	h.p.Reply(modeltest.ToolCalls(call("p1", "probe", `{}`)), modeltest.Text("done"))
+	if _, _, err := h.turn(t, t.Context(), "s", "go"); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"user", "assistant", "tool_started"}; !slices.Equal(seenInLog, want) {
+		t.Errorf("log while the tool ran %v, want %v", seenInLog, want)
+	}
+	if got := logTypes(t, h.cp, "s"); !slices.Equal(got, []string{"user", "assistant", "tool_started", "tool_result", "assistant"}) {
+		t.Errorf("log %v", got)
+	}
+	// The log still folds into a valid conversation.
+	h.p.Reply(modeltest.Text("again"))
+	if _, _, err := h.turn(t, t.Context(), "s", "more"); err != nil {
+		t.Fatal(err)
+	}
+	if msgs := h.p.Requests()[2].Messages; len(msgs) != 5 || msgs[2].Blocks[0].ID != "p1" {
+		t.Errorf("conversation %+v", msgs)
 	}
 }

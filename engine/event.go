@@ -21,6 +21,7 @@ const (
 	EventToolCallStart  EventType = "tool_call_start"     // Call, Turn
 	EventToolCallEnd    EventType = "tool_call_end"       // Call, Turn, Duration, IsError
 	EventToolResult     EventType = "tool_result"         // Call, Result: in completion order
+	EventToolRecovered  EventType = "tool_recovered"      // Call, Turn: a call a crash left unanswered got an "interrupted" result
 	EventTaskUpdate     EventType = "task_update"         // TaskID, Status, Owner
 	EventTurnEnd        EventType = "turn_end"            // Turn, StopReason
 	EventRetry          EventType = "retry"               // Err: a model call is retried (not fatal)

@@ -52,6 +52,14 @@ func (r *run) runTools(ctx context.Context, calls []model.Block, emit func(Event
 				done <- toolDone{index: i, result: aborted(c)}
 				return
 			}
+			if e.opts.LogToolStarts {
+				// A call whose start cannot be recorded does not run: after
+				// a crash, the log must tell what may have run.
+				if err := r.append(ctx, session.ToolStartedEvent{ID: c.ID, Name: c.Name, Turn: r.turn}); err != nil {
+					done <- toolDone{index: i, result: resultBlock(c, tool.Errorf("the call's start could not be recorded: %v", err))}
+					return
+				}
+			}
 			start := e.now()
 			res := r.callTool(ctx, c)
 			done <- toolDone{index: i, result: res, duration: e.now().Sub(start)}
@@ -128,7 +136,7 @@ func aborted(c model.Block) model.Block {
 // answerDangling appends an error result for every tool call of the last
 // assistant message that has no result yet, as a crash mid-turn leaves
 // them, so that the conversation sent to the model stays well formed.
-func (r *run) answerDangling(ctx context.Context) error {
+func (r *run) answerDangling(ctx context.Context, emit func(Event)) error {
 	evs := r.st.events
 	last := -1
 	for i := len(evs) - 1; i >= 0; i-- {
@@ -151,18 +159,28 @@ func (r *run) answerDangling(ctx context.Context) error {
 			turn = tr.Turn
 		}
 	}
-	var missing []session.Event
+	var (
+		missing   []session.Event
+		recovered []model.Block
+	)
 	for _, c := range toolCalls(evs[last].Event.(session.AssistantEvent).Message) {
 		if !answered[c.ID] {
 			missing = append(missing, session.ToolResultEvent{
 				Result: model.ToolResultBlock(c.ID, "Error: interrupted before completion ("+c.Name+")", true),
 				Turn:   turn,
 			})
+			recovered = append(recovered, c)
 		}
 	}
 	if len(missing) == 0 {
 		return nil
 	}
 	r.e.log.Info("answering interrupted tool calls", "session", r.id, "calls", len(missing))
-	return r.append(ctx, missing...)
+	if err := r.append(ctx, missing...); err != nil {
+		return err
+	}
+	for i := range recovered {
+		emit(Event{Type: EventToolRecovered, Turn: turn, Call: &recovered[i]})
+	}
+	return nil
 }
