@@ -37,9 +37,13 @@ func TestABackgroundCommandsCompletionIsDelivered(t *testing.T) {
 	})
 	a := f.agent(t, f.options(nil))
 	answered := make(chan string, 1)
+	completions := make(chan liteagent.Completion, 1)
 	if _, err := a.Subscribe(func(n liteagent.Notice) {
-		if n.Source == hook.SourceBackground && n.Event.Type == engine.EventDone {
+		switch {
+		case n.Source == hook.SourceBackground && n.Event.Type == engine.EventDone:
 			answered <- n.Event.Done.Text
+		case n.Event.Type == liteagent.EventBackgroundCompleted:
+			completions <- *n.Event.Completion
 		}
 	}); err != nil {
 		t.Fatal(err)
@@ -58,6 +62,10 @@ func TestABackgroundCommandsCompletionIsDelivered(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("the completion was not delivered")
+	}
+	if c := <-completions; !strings.HasPrefix(c.ID, "bg_") || c.Label != "bash: sleep 0.2; echo build-output; exit 3" ||
+		c.Status != "error" || !c.IsError || c.Content != "[exit 3] build-output" {
+		t.Errorf("completion %+v", c)
 	}
 	mu.Lock()
 	defer mu.Unlock()

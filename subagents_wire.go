@@ -115,7 +115,11 @@ func (a *Agent) deliver(ctx context.Context, sessionID string, c subagent.GroupC
 		return
 	}
 	a.mu.Unlock()
-	a.deliverMessage(ctx, sessionID, c.ID, c.Message)
+	status := string(c.Status)
+	if c.Status == subagent.StatusFailed {
+		status = "error" // as the notice says it
+	}
+	a.deliverMessage(ctx, sessionID, c.Message, Completion{ID: c.ID, Label: c.Label, Status: status, IsError: c.IsError, Content: c.Content})
 }
 
 // bashExited delivers the completion of a background bash command to the
@@ -140,7 +144,8 @@ func (a *Agent) bashExited(c builtin.Completion) {
 	a.deliveries.Add(1)
 	go func() {
 		defer a.deliveries.Done()
-		a.deliverMessage(a.life, target, c.ID, c.Notice())
+		st := c.Status()
+		a.deliverMessage(a.life, target, c.Notice(), Completion{ID: c.ID, Label: c.Label(), Status: st, IsError: st != "completed", Content: c.Content})
 	}()
 }
 
@@ -158,8 +163,8 @@ func (a *Agent) familyOf(id string) []string {
 }
 
 // deliverMessage runs one autonomous turn on session sessionID whose input
-// is message, the notice of background work id that ended.
-func (a *Agent) deliverMessage(ctx context.Context, sessionID, id, message string) {
+// is message, the notice of the background work c that ended.
+func (a *Agent) deliverMessage(ctx context.Context, sessionID, message string, c Completion) {
 	ctx, done, err := a.startTurn(engine.Detach(context.WithoutCancel(ctx)), sessionID, true)
 	if err != nil {
 		return
@@ -170,14 +175,14 @@ func (a *Agent) deliverMessage(ctx context.Context, sessionID, id, message strin
 	if err := a.awaitPrompts(ctx, sessionID); err != nil {
 		return
 	}
-	a.publish(Notice{SessionID: sessionID, Source: hook.SourceBackground, Event: Event{Type: EventBackgroundCompleted, SessionID: sessionID, Text: message}})
+	a.publish(Notice{SessionID: sessionID, Source: hook.SourceBackground, Event: Event{Type: EventBackgroundCompleted, SessionID: sessionID, Text: message, Completion: &c}})
 	ident := hook.Identity{SessionID: sessionID, Source: hook.SourceBackground}
 	for ev, err := range a.hookedTurn(ctx, ident, message, func(ctx context.Context) iter.Seq2[Event, error] {
 		return a.eng.TurnFrom(ctx, sessionID, model.UserText(message), session.OriginBackground)
 	}) {
 		a.publish(Notice{SessionID: sessionID, Source: hook.SourceBackground, Event: ev})
 		if err != nil {
-			a.log.Warn("background turn failed", "session", sessionID, "task", id, "err", err)
+			a.log.Warn("background turn failed", "session", sessionID, "task", c.ID, "err", err)
 			return
 		}
 		if ev.Type == engine.EventDone && ev.Done != nil {

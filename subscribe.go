@@ -9,11 +9,16 @@ import (
 	"github.com/lite-agent/lite-agent-go/hook"
 )
 
-// EventBackgroundCompleted is the event [Agent.Subscribe] delivers when a
-// group of subagents has finished and an autonomous turn is about to hand
-// its results to the session. Its Text is the completion message that turn
+// EventBackgroundCompleted is the event [Agent.Subscribe] delivers when
+// background work (a group of subagents, a background command) has ended
+// and an autonomous turn is about to hand its results to the session. Its
+// Completion describes the work, and its Text is the message that turn
 // receives, a <background-task-completed …> block.
 const EventBackgroundCompleted engine.EventType = "background_completed"
+
+// Completion describes background work that ended; see
+// [EventBackgroundCompleted].
+type Completion = engine.Completion
 
 // A Notice is one event of the agent's runs, as [Agent.Subscribe] delivers
 // it.

@@ -60,8 +60,12 @@ func TestSubscribeSeesPromptsAndAutonomousTurns(t *testing.T) {
 		case engine.EventDone, liteagent.EventBackgroundCompleted:
 			seq = append(seq, string(n.Source)+":"+string(n.Event.Type))
 		}
-		if n.Event.Type == liteagent.EventBackgroundCompleted && !strings.Contains(n.Event.Text, "<background-task-completed") {
-			t.Errorf("completion text %q", n.Event.Text)
+		if n.Event.Type == liteagent.EventBackgroundCompleted {
+			c := n.Event.Completion
+			if !strings.Contains(n.Event.Text, "<background-task-completed") || c == nil || !strings.HasPrefix(c.ID, "bg_g") ||
+				c.Label != "Subagent group: F" || c.Status != "completed" || c.IsError || !strings.Contains(c.Content, "42") {
+				t.Errorf("completion %+v, text %q", c, n.Event.Text)
+			}
 		}
 		if n.Source == hook.SourceBackground && n.Event.Type == engine.EventDone {
 			autonomousText = n.Event.Done.Text

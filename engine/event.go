@@ -73,6 +73,8 @@ type Event struct {
 	Simulated                    bool
 	// Context is what the context engine did to the next request.
 	Context *ContextStatus
+	// Completion is background work that ended (background_completed).
+	Completion *Completion
 	// Err is the error of an error, retry or failed model_call_end event.
 	Err error
 	// Fatal marks an error that ended the turn.
@@ -110,4 +112,20 @@ type Result struct {
 	// one (liteagent's Options.OutputSchema): the input of the last valid
 	// final_answer call. The engine itself leaves it nil.
 	Output json.RawMessage
+}
+
+// A Completion describes background work that ended, a subagent group or
+// a background command, as the session it belongs to is told about it.
+type Completion struct {
+	// ID is the work's background id.
+	ID string
+	// Label names the work: "Subagent group: <names>" or "bash: <command>".
+	Label string
+	// Status is completed, partial (some of a group's subagents failed),
+	// error or cancelled.
+	Status string
+	// IsError reports a Status other than completed.
+	IsError bool
+	// Content is what the work produced, as the session receives it.
+	Content string
 }

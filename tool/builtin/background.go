@@ -82,26 +82,39 @@ type Completion struct {
 	SessionID string
 }
 
+// Status says how the command ended, in the words of subagent groups:
+// "cancelled" when it was killed on request, "error" for any other end but
+// a zero exit (a non-zero exit, a timeout, a crash), "completed" for a zero
+// exit.
+func (c Completion) Status() string {
+	switch {
+	case c.Killed && !c.TimedOut:
+		return "cancelled"
+	case c.ExitCode != 0 || c.Signal != "" || c.TimedOut:
+		return "error"
+	}
+	return "completed"
+}
+
+// Label names the command for a notice: "bash: " and its first line, cut
+// to 80 characters.
+func (c Completion) Label() string { return "bash: " + oneLineLabel(c.Command) }
+
 // Notice returns the message that tells a session about c, in the form
 // subagent group completions take:
 //
-//	<background-task-completed id="<ID>" label="bash: <command>"[ status="error|cancelled"]>
+//	<background-task-completed id="<ID>" label="<Label>"[ status="error|cancelled"]>
 //	<Content>
 //	</background-task-completed>
 //
-// status is cancelled for a command killed on request, error for any
-// other end but a zero exit (a non-zero exit, a timeout, a crash), and
-// absent for a zero exit.
+// with the status of [Completion.Status] unless it is completed.
 func (c Completion) Notice() string {
 	attr := ""
-	switch {
-	case c.Killed && !c.TimedOut:
-		attr = ` status="cancelled"`
-	case c.ExitCode != 0 || c.Signal != "" || c.TimedOut:
-		attr = ` status="error"`
+	if st := c.Status(); st != "completed" {
+		attr = ` status="` + st + `"`
 	}
-	label := strings.ReplaceAll(oneLineLabel(c.Command), `"`, "'")
-	return `<background-task-completed id="` + c.ID + `" label="bash: ` + label + `"` + attr + ">\n" + c.Content + "\n</background-task-completed>"
+	label := strings.ReplaceAll(c.Label(), `"`, "'")
+	return `<background-task-completed id="` + c.ID + `" label="` + label + `"` + attr + ">\n" + c.Content + "\n</background-task-completed>"
 }
 
 // oneLineLabel shortens a command line to one line of at most 80
