@@ -16,16 +16,6 @@ import (
 // offers for questions to the person it works for.
 const AskUserTool = "ask_user"
 
-// The events of a question through ask_user, as the reference names them.
-const (
-	// EventInputRequest: the model asks; Call is the ask_user call, Text
-	// the question.
-	EventInputRequest engine.EventType = "input_request"
-	// EventInputResolved: the question was answered; Call is the ask_user
-	// call, Text the answer as the model receives it.
-	EventInputResolved engine.EventType = "input_resolved"
-)
-
 // A Question is what the model asks through ask_user.
 type Question struct {
 	// CallID is the id of the ask_user call.
@@ -43,8 +33,13 @@ type Question struct {
 // An Answer is the person's answer to a [Question]: the options chosen,
 // or a free text.
 type Answer struct {
+	// Selected are the options chosen. When not empty, they are the
+	// answer, joined with ", ", and Text is ignored. They are passed on
+	// as given, not checked against the question's options.
 	Selected []string
-	Text     string
+	// Text is a free answer; empty (or blank) with no Selected means
+	// "(no answer)".
+	Text string
 }
 
 // An AskUserFunc answers the model's questions (see [Options.OnAskUser]).
@@ -82,7 +77,7 @@ func askUserTool(ask AskUserFunc) tool.Tool {
 			case <-ctx.Done():
 				return tool.Result{}, ctx.Err()
 			}
-			engine.Emit(ctx, Event{Type: EventInputRequest, Call: call, Text: in.Question})
+			engine.Emit(ctx, Event{Type: engine.EventInputRequest, Call: call, Text: in.Question})
 			ans, err := ask(ctx, Question{CallID: id, SessionID: engine.SessionID(ctx), Text: in.Question, Options: in.Options, MultiSelect: in.MultiSelect})
 			if err != nil {
 				if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
@@ -97,7 +92,7 @@ func askUserTool(ask AskUserFunc) tool.Tool {
 			case strings.TrimSpace(ans.Text) != "":
 				text = ans.Text
 			}
-			engine.Emit(ctx, Event{Type: EventInputResolved, Call: call, Text: text})
+			engine.Emit(ctx, Event{Type: engine.EventInputResolved, Call: call, Text: text})
 			return tool.Text(text), nil
 		})
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
 )
 
@@ -41,7 +42,7 @@ func TestAskUserAsksTheHost(t *testing.T) {
 			t.Fatal(err)
 		}
 		switch ev.Type {
-		case liteagent.EventInputRequest, liteagent.EventInputResolved:
+		case engine.EventInputRequest, engine.EventInputResolved:
 			frames = append(frames, string(ev.Type)+" "+ev.Call.ID+": "+ev.Text)
 		}
 	}

@@ -37,12 +37,12 @@ func TestABackgroundCommandsCompletionIsDelivered(t *testing.T) {
 	})
 	a := f.agent(t, f.options(nil))
 	answered := make(chan string, 1)
-	completions := make(chan liteagent.Completion, 1)
+	completions := make(chan engine.BackgroundCompletion, 1)
 	if _, err := a.Subscribe(func(n liteagent.Notice) {
 		switch {
 		case n.Source == hook.SourceBackground && n.Event.Type == engine.EventDone:
 			answered <- n.Event.Done.Text
-		case n.Event.Type == liteagent.EventBackgroundCompleted:
+		case n.Event.Type == engine.EventBackgroundCompleted:
 			completions <- *n.Event.Completion
 		}
 	}); err != nil {
@@ -64,7 +64,7 @@ func TestABackgroundCommandsCompletionIsDelivered(t *testing.T) {
 		t.Fatal("the completion was not delivered")
 	}
 	if c := <-completions; !strings.HasPrefix(c.ID, "bg_") || c.Label != "bash: sleep 0.2; echo build-output; exit 3" ||
-		c.Status != "error" || !c.IsError || c.Content != "[exit 3] build-output" {
+		c.Status != engine.CompletionError || !c.IsError || c.Content != "[exit 3] build-output" {
 		t.Errorf("completion %+v", c)
 	}
 	mu.Lock()
@@ -141,7 +141,7 @@ func TestASubagentsBackgroundCommandWakesItsParent(t *testing.T) {
 	a := f.agent(t, f.options(nil))
 	woken := make(chan string, 4)
 	if _, err := a.Subscribe(func(n liteagent.Notice) {
-		if n.Event.Type == liteagent.EventBackgroundCompleted && strings.Contains(n.Event.Text, `label="bash:`) {
+		if n.Event.Type == engine.EventBackgroundCompleted && strings.Contains(n.Event.Text, `label="bash:`) {
 			woken <- n.SessionID
 		}
 	}); err != nil {

@@ -123,7 +123,7 @@ type Options struct {
 	// context archive, and older messages are shortened in the request,
 	// never in the log. Zero means the window the provider reports for the
 	// model (model.WindowReporter: 200,000 tokens for Claude models with
-	// model/anthropic), else engine.DefaultWindowTokens (32,000), as in the
+	// model/anthropic), else engine.DefaultContextWindow (32,000), as in the
 	// reference.
 	ContextWindow int
 	// DisableContext turns the context engine off: every request carries
@@ -429,7 +429,7 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 	}
 	if !opts.DisableContext {
 		eopts.Context = &engine.ContextOptions{
-			WindowTokens: opts.ContextWindow,
+			Window: opts.ContextWindow,
 			Archive: func(_ context.Context, id string) (archive.Archive, error) {
 				return a.archiveFor(id)
 			},

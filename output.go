@@ -32,7 +32,11 @@ var ErrNoOutput = errors.New("liteagent: the prompt produced no final answer")
 // [Options.OutputSchema], by the rules that infer tool input schemas (see
 // the tool package): T must be a struct or a map with string keys.
 func OutputSchemaFor[T any]() (json.RawMessage, error) {
-	return tool.SchemaFor[T]()
+	s, err := tool.SchemaFor[T]()
+	if err != nil {
+		return nil, fmt.Errorf("liteagent: OutputSchemaFor: %w", err)
+	}
+	return s, nil
 }
 
 // DecodeOutput decodes the structured answer of res into a T. It returns

@@ -115,11 +115,11 @@ func (a *Agent) deliver(ctx context.Context, sessionID string, c subagent.GroupC
 		return
 	}
 	a.mu.Unlock()
-	status := string(c.Status)
+	status := engine.CompletionStatus(c.Status)
 	if c.Status == subagent.StatusFailed {
-		status = "error" // as the notice says it
+		status = engine.CompletionError // as the message says it
 	}
-	a.deliverMessage(ctx, sessionID, c.Message, Completion{ID: c.ID, Label: c.Label, Status: status, IsError: c.IsError, Content: c.Content})
+	a.deliverMessage(ctx, sessionID, c.Message, engine.BackgroundCompletion{ID: c.ID, Label: c.Label, Status: status, IsError: c.IsError, Content: c.Content})
 }
 
 // bashExited delivers the completion of a background bash command to the
@@ -144,8 +144,8 @@ func (a *Agent) bashExited(c builtin.Completion) {
 	a.deliveries.Add(1)
 	go func() {
 		defer a.deliveries.Done()
-		st := c.Status()
-		a.deliverMessage(a.life, target, c.Notice(), Completion{ID: c.ID, Label: c.Label(), Status: st, IsError: st != "completed", Content: c.Content})
+		st := engine.CompletionStatus(c.Status())
+		a.deliverMessage(a.life, target, c.Message(), engine.BackgroundCompletion{ID: c.ID, Label: c.Label(), Status: st, IsError: st != engine.CompletionCompleted, Content: c.Content})
 	}()
 }
 
@@ -164,7 +164,7 @@ func (a *Agent) familyOf(id string) []string {
 
 // deliverMessage runs one autonomous turn on session sessionID whose input
 // is message, the notice of the background work c that ended.
-func (a *Agent) deliverMessage(ctx context.Context, sessionID, message string, c Completion) {
+func (a *Agent) deliverMessage(ctx context.Context, sessionID, message string, c engine.BackgroundCompletion) {
 	ctx, done, err := a.startTurn(engine.Detach(context.WithoutCancel(ctx)), sessionID, true)
 	if err != nil {
 		return
@@ -175,7 +175,7 @@ func (a *Agent) deliverMessage(ctx context.Context, sessionID, message string, c
 	if err := a.awaitPrompts(ctx, sessionID); err != nil {
 		return
 	}
-	a.publish(Notice{SessionID: sessionID, Source: hook.SourceBackground, Event: Event{Type: EventBackgroundCompleted, SessionID: sessionID, Text: message, Completion: &c}})
+	a.publish(Notice{SessionID: sessionID, Source: hook.SourceBackground, Event: Event{Type: engine.EventBackgroundCompleted, SessionID: sessionID, Text: message, Completion: &c}})
 	ident := hook.Identity{SessionID: sessionID, Source: hook.SourceBackground}
 	for ev, err := range a.hookedTurn(ctx, ident, message, func(ctx context.Context) iter.Seq2[Event, error] {
 		return a.eng.TurnFrom(ctx, sessionID, model.UserText(message), session.OriginBackground)

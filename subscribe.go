@@ -5,20 +5,8 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/hook"
 )
-
-// EventBackgroundCompleted is the event [Agent.Subscribe] delivers when
-// background work (a group of subagents, a background command) has ended
-// and an autonomous turn is about to hand its results to the session. Its
-// Completion describes the work, and its Text is the message that turn
-// receives, a <background-task-completed …> block.
-const EventBackgroundCompleted engine.EventType = "background_completed"
-
-// Completion describes background work that ended; see
-// [EventBackgroundCompleted].
-type Completion = engine.Completion
 
 // A Notice is one event of the agent's runs, as [Agent.Subscribe] delivers
 // it.
@@ -27,7 +15,7 @@ type Notice struct {
 	SessionID string
 	// Source is [hook.SourceUser] for prompts (Run, Send) and
 	// [hook.SourceBackground] for the autonomous turns that deliver the
-	// results of subagent groups.
+	// results of background work (subagent groups, background commands).
 	Source hook.Source
 	// Event is the event.
 	Event Event
@@ -42,9 +30,10 @@ type subscribers struct {
 
 // Subscribe calls f with every event of the agent's runs until the
 // returned function is called: the events of prompts, as Run yields them,
-// and those of the autonomous turns that deliver the results of subagent
-// groups, which no caller sees otherwise, each such turn preceded by an
-// [EventBackgroundCompleted] event. Subagents' own runs are not included.
+// and those of the autonomous turns that deliver the results of background
+// work (subagent groups, background commands), which no caller sees
+// otherwise, each such turn preceded by an [engine.EventBackgroundCompleted]
+// event. Subagents' own runs are not included.
 //
 // f runs on the run's goroutine before the run goes on (for a prompt,
 // before Run yields the event), so it should return quickly. Calls for one

@@ -57,13 +57,13 @@ func TestSubscribeSeesPromptsAndAutonomousTurns(t *testing.T) {
 			t.Errorf("notice of session %q", n.SessionID)
 		}
 		switch n.Event.Type {
-		case engine.EventDone, liteagent.EventBackgroundCompleted:
+		case engine.EventDone, engine.EventBackgroundCompleted:
 			seq = append(seq, string(n.Source)+":"+string(n.Event.Type))
 		}
-		if n.Event.Type == liteagent.EventBackgroundCompleted {
+		if n.Event.Type == engine.EventBackgroundCompleted {
 			c := n.Event.Completion
 			if !strings.Contains(n.Event.Text, "<background-task-completed") || c == nil || !strings.HasPrefix(c.ID, "bg_g") ||
-				c.Label != "Subagent group: F" || c.Status != "completed" || c.IsError || !strings.Contains(c.Content, "42") {
+				c.Label != "Subagent group: F" || c.Status != engine.CompletionCompleted || c.IsError || !strings.Contains(c.Content, "42") {
 				t.Errorf("completion %+v, text %q", c, n.Event.Text)
 			}
 		}
@@ -123,7 +123,7 @@ func TestSubscribersSeeTheDeliveryAfterThePrompt(t *testing.T) {
 	)
 	if _, err := a.Subscribe(func(n liteagent.Notice) {
 		switch n.Event.Type {
-		case engine.EventDone, liteagent.EventBackgroundCompleted:
+		case engine.EventDone, engine.EventBackgroundCompleted:
 			mu.Lock()
 			seq = append(seq, string(n.Source)+":"+string(n.Event.Type))
 			mu.Unlock()

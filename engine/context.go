@@ -15,20 +15,20 @@ import (
 	"github.com/lite-agent/lite-agent-go/session"
 )
 
-// DefaultWindowTokens is the context window the context engine assumes
-// when neither [ContextOptions.WindowTokens] nor the provider gives one, as
+// DefaultContextWindow is the context window the context engine assumes
+// when neither [ContextOptions.Window] nor the provider gives one, as
 // the reference does.
-const DefaultWindowTokens = 32000
+const DefaultContextWindow = 32000
 
 // ContextOptions turns on the context engine, which keeps every model
 // request within the model's context window. See the package
 // documentation for what it does at each level of pressure.
 type ContextOptions struct {
-	// WindowTokens is the model's context window in tokens; zero means the
+	// Window is the model's context window in tokens; zero means the
 	// window the provider reports for the model ([model.WindowReporter]),
-	// else [DefaultWindowTokens]. Token counts are estimates (a quarter of
+	// else [DefaultContextWindow]. Token counts are estimates (a quarter of
 	// the length in UTF-16 code units) unless the provider counts them.
-	WindowTokens int
+	Window int
 	// Archive returns the context archive of a session. Tool results the
 	// model has already seen are put there under pressure and replaced in
 	// the request by their ref, which the model can read back with the
@@ -67,14 +67,14 @@ const (
 type ContextStatus struct {
 	// Level is the highest level applied, 1 to 5:
 	//   1 tool results the model has seen are externalized;
-	//   2 repeated reminders are dropped;
+	//   2 repeated reminders are replaced by a marker;
 	//   4 pinned facts are prepended and messages before the current
 	//     prompt are shortened;
 	//   5 only the pinned facts and the last messages are sent.
 	// The reference's level 3 needs a planner, which this engine has not.
 	Level int
 	// Reason is "pressure", or "overflow" when the provider refused the
-	// request as too long and it is retried.
+	// request as too long and this is the retry.
 	Reason string
 	// BeforeTokens and AfterTokens are the request's estimated size before
 	// and after the levels.
@@ -82,8 +82,6 @@ type ContextStatus struct {
 	// ArchiveRefs are the archive refs that replaced tool results in this
 	// request.
 	ArchiveRefs []string
-	// Retry marks the request made again after an overflow error.
-	Retry bool
 }
 
 // An entry is one message of the folded log, with what the context levels
@@ -175,9 +173,9 @@ func messageChars(m model.Message) int {
 
 // window returns the context window requests are kept within: the
 // options', else the one the provider reports for the model, else
-// DefaultWindowTokens.
+// DefaultContextWindow.
 func (e *Engine) window() int {
-	if n := e.opts.Context.WindowTokens; n > 0 {
+	if n := e.opts.Context.Window; n > 0 {
 		return n
 	}
 	if wr, ok := model.AsWindowReporter(e.opts.Provider); ok {
@@ -185,7 +183,7 @@ func (e *Engine) window() int {
 			return n
 		}
 	}
-	return DefaultWindowTokens
+	return DefaultContextWindow
 }
 
 // contextRun is the context engine's work on one request.
@@ -243,7 +241,7 @@ func (r *run) messages(ctx context.Context, reminder string, force bool) ([]mode
 	c.status.BeforeTokens = c.measure()
 	c.status.Reason = "pressure"
 	if force {
-		c.status.Reason, c.status.Retry = "overflow", true
+		c.status.Reason = "overflow"
 	}
 	if force || c.over(level1At) {
 		if err := c.compact(ctx, force); err != nil {

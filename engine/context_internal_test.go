@@ -152,7 +152,7 @@ func FuzzContextLevels(f *testing.F) {
 			t.Fatal(err)
 		}
 		e, err := New(Options{Provider: nopProvider{}, Checkpointer: session.NewMemoryCheckpointer(), Tools: nil,
-			Context: &ContextOptions{WindowTokens: int(window) + 1}})
+			Context: &ContextOptions{Window: int(window) + 1}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -74,7 +74,7 @@ var archivedRef = regexp.MustCompile(`^\[tool result archived: ([0-9a-f]{64})\] 
 
 func TestContextLevel1ArchivesToolResultsTheModelHasSeen(t *testing.T) {
 	resolve, open := archiveIn(t, t.TempDir())
-	h := newHarness(t, engine.Options{Context: &engine.ContextOptions{WindowTokens: 2000, Archive: resolve}})
+	h := newHarness(t, engine.Options{Context: &engine.ContextOptions{Window: 2000, Archive: resolve}})
 	big := strings.Repeat("lorem ipsum ", 250) // 3,000 characters
 
 	h.echoTurn(t, "s", "first", big)
@@ -123,7 +123,7 @@ func TestContextLevel1ArchivesToolResultsTheModelHasSeen(t *testing.T) {
 }
 
 func TestContextLevel1WithoutArchiveKeepsAPreview(t *testing.T) {
-	h := newHarness(t, engine.Options{Context: &engine.ContextOptions{WindowTokens: 2000}})
+	h := newHarness(t, engine.Options{Context: &engine.ContextOptions{Window: 2000}})
 	big := strings.Repeat("dolor sit ", 300)
 	h.echoTurn(t, "s", "first", big)
 	h.p.Reply(modeltest.Text("done"))
@@ -165,7 +165,7 @@ func TestContextBelowPressureSendsTheLogAsIs(t *testing.T) {
 }
 
 func TestContextLevel4PinsFactsAndShortensEarlierMessages(t *testing.T) {
-	h := newHarness(t, engine.Options{Context: &engine.ContextOptions{WindowTokens: 2000}})
+	h := newHarness(t, engine.Options{Context: &engine.ContextOptions{Window: 2000}})
 	goal := "Goal: port the parser. You must not change the public API."
 	long := strings.Repeat("a long answer ", 300) // 4,200 characters
 	h.p.Reply(modeltest.Text(long))
@@ -204,7 +204,7 @@ func TestContextLevel4PinsFactsAndShortensEarlierMessages(t *testing.T) {
 }
 
 func TestContextLevel2ReplacesRepeatedReminders(t *testing.T) {
-	h := newHarness(t, engine.Options{Context: &engine.ContextOptions{WindowTokens: 1000}})
+	h := newHarness(t, engine.Options{Context: &engine.ContextOptions{Window: 1000}})
 	reminder := "Reminder: the background task build finished."
 	filler := strings.Repeat("z", 1400)
 	for _, p := range []string{reminder, reminder, "go on"} {
@@ -236,7 +236,7 @@ func TestContextLevel5KeepsNoResultWithoutItsCall(t *testing.T) {
 	}, 0); err != nil {
 		t.Fatal(err)
 	}
-	h := newHarness(t, engine.Options{Checkpointer: cp, Context: &engine.ContextOptions{WindowTokens: 400}})
+	h := newHarness(t, engine.Options{Checkpointer: cp, Context: &engine.ContextOptions{Window: 400}})
 	h.p.Reply(modeltest.Text("ok"))
 	// A prompt too long for the window by itself leaves only level 5.
 	evs, _, err := h.turn(t, t.Context(), "s", "next "+strings.Repeat("p", 3000))
@@ -298,7 +298,7 @@ func TestContextOverflowIsRetriedOnceCompacted(t *testing.T) {
 				t.Fatalf("err %v, result %+v", err, res)
 			}
 			st := statuses(evs)
-			if len(st) != 1 || !st[0].Retry || st[0].Reason != "overflow" || st[0].Level != 5 {
+			if len(st) != 1 || st[0].Reason != "overflow" || st[0].Level != 5 {
 				t.Errorf("status %+v", st)
 			}
 			if reqs := h.p.Requests(); len(reqs) != 2 || !strings.HasPrefix(reqs[1].Messages[0].Text, "[Pinned facts") {
@@ -310,7 +310,7 @@ func TestContextOverflowIsRetriedOnceCompacted(t *testing.T) {
 
 func TestContextWindowMustNotBeNegative(t *testing.T) {
 	_, err := engine.New(engine.Options{Provider: modeltest.New(), Checkpointer: session.NewMemoryCheckpointer(),
-		Context: &engine.ContextOptions{WindowTokens: -1}})
+		Context: &engine.ContextOptions{Window: -1}})
 	if err == nil {
 		t.Fatal("a negative window was accepted")
 	}
@@ -333,7 +333,7 @@ func TestContextCompactingIsCalledAroundTheLevels(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var calls []*call
-			opts := &engine.ContextOptions{WindowTokens: 2000, Archive: tc.archive,
+			opts := &engine.ContextOptions{Window: 2000, Archive: tc.archive,
 				Compacting: func(_ context.Context, before int) func(int, error) {
 					c := &call{before: before}
 					calls = append(calls, c)
@@ -369,7 +369,7 @@ func TestContextCompactingIsCalledAroundTheLevels(t *testing.T) {
 // Level 2 replaces repeats in the history only: a prompt that repeats an
 // earlier one is the model's task and goes whole.
 func TestContextLevel2KeepsTheCurrentPrompt(t *testing.T) {
-	h := newHarness(t, engine.Options{Context: &engine.ContextOptions{WindowTokens: 1000}})
+	h := newHarness(t, engine.Options{Context: &engine.ContextOptions{Window: 1000}})
 	p := "What is the status of the background task?"
 	h.p.Reply(modeltest.Text(strings.Repeat("z", 3000)))
 	if _, _, err := h.turn(t, t.Context(), "s", p); err != nil {
@@ -391,7 +391,7 @@ func TestContextLevel2KeepsTheCurrentPrompt(t *testing.T) {
 func TestContextLevel1LeavesResultsShorterThanTheirReplacement(t *testing.T) {
 	dir := t.TempDir()
 	resolve, _ := archiveIn(t, dir)
-	h := newHarness(t, engine.Options{Context: &engine.ContextOptions{WindowTokens: 300, Archive: resolve}})
+	h := newHarness(t, engine.Options{Context: &engine.ContextOptions{Window: 300, Archive: resolve}})
 	mid := strings.Repeat("m", 300)
 	h.echoTurn(t, "s", "first", mid)
 	h.p.Reply(modeltest.Text("done"))
@@ -438,7 +438,7 @@ func TestContextUsesTheProvidersTokenCount(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := countingProvider{Provider: modeltest.New(), count: tc.count}
 			eng, err := engine.New(engine.Options{Provider: model.WithRetry(p, model.RetryOptions{}), Checkpointer: session.NewMemoryCheckpointer(),
-				Model: "m", Context: &engine.ContextOptions{WindowTokens: 2000}})
+				Model: "m", Context: &engine.ContextOptions{Window: 2000}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -506,7 +506,7 @@ func TestContextWindowComesFromTheOptionsOrTheProvider(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := windowProvider{Provider: modeltest.New(), window: tc.reported}
 			eng, err := engine.New(engine.Options{Provider: model.WithRetry(p, model.RetryOptions{}), Checkpointer: session.NewMemoryCheckpointer(),
-				Model: "m", Context: &engine.ContextOptions{WindowTokens: tc.option}})
+				Model: "m", Context: &engine.ContextOptions{Window: tc.option}})
 			if err != nil {
 				t.Fatal(err)
 			}

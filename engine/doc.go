@@ -27,15 +27,16 @@
 // With [Options.Context] set, a context engine keeps every request within
 // the model's context window (estimated at four UTF-16 code units a token,
 // system prompt and tool specs included, unless the provider counts them).
-// The window is ContextOptions.WindowTokens, else the one the provider
+// The window is ContextOptions.Window, else the one the provider
 // reports for the model ([model.WindowReporter]), else 32,000 tokens. Below 65% of the window the
 // folded log goes out as it is. Above, levels apply in turn, measuring
 // between each, as the reference's context engine does:
 //
 //   - level 1 (over 65%): tool results of at least 256 characters that the
-//     model has already answered go to the session's context archive and
-//     are replaced by "[tool result archived: <ref>] <preview>", which the
-//     model can read back with the context tool;
+//     model has already answered, and that are longer than what replaces
+//     them, go to the session's context archive and are replaced by
+//     "[tool result archived: <ref>] <preview>" (a 512-byte preview), which
+//     the model can read back with the context tool;
 //   - level 2 (over 75%): a user message before the current prompt that
 //     repeats an earlier one and looks like a reminder (background task
 //     completions) is replaced by a marker;

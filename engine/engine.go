@@ -132,8 +132,8 @@ func New(opts Options) (*Engine, error) {
 		return nil, errors.New("engine: MaxTurns, MaxParallelTools and MaxTokens must not be negative")
 	}
 	if opts.Context != nil {
-		if opts.Context.WindowTokens < 0 {
-			return nil, errors.New("engine: Context.WindowTokens must not be negative")
+		if opts.Context.Window < 0 {
+			return nil, errors.New("engine: Context.Window must not be negative")
 		}
 		c := *opts.Context // later changes to the caller's value change nothing
 		opts.Context = &c

@@ -12,26 +12,29 @@ type EventType string
 
 // The event types, as in the reference event stream.
 const (
-	EventTurnStart      EventType = "turn_start"          // Turn
-	EventModelCallStart EventType = "model_call_start"    // Turn, Model
-	EventModelCallEnd   EventType = "model_call_end"      // Turn, Model, Duration, Usage, Err
-	EventTextDelta      EventType = "text_delta"          // Text
-	EventMessage        EventType = "message"             // Message
-	EventToolUse        EventType = "tool_use"            // Call: every call of a turn, up front, in input order
-	EventToolCallStart  EventType = "tool_call_start"     // Call, Turn
-	EventToolCallEnd    EventType = "tool_call_end"       // Call, Turn, Duration, IsError
-	EventToolResult     EventType = "tool_result"         // Call, Result: in completion order
-	EventToolRecovered  EventType = "tool_recovered"      // Call, Turn: a call a crash left unanswered got an "interrupted" result
-	EventTaskUpdate     EventType = "task_update"         // TaskID, Status, Owner
-	EventTurnEnd        EventType = "turn_end"            // Turn, StopReason
-	EventRetry          EventType = "retry"               // Err: a model call is retried (not fatal)
-	EventContextStatus  EventType = "context_status"      // Context: the context engine changed the request
-	EventDiagnostic     EventType = "diagnostic"          // Code, Text: something went wrong beside the turn (a hook failed)
-	EventPermission     EventType = "permission_decision" // Call, Decision, By, RuleID, Reason, Simulated
-	EventApprovalAsk    EventType = "approval_request"    // Call, Reason
-	EventApprovalAnswer EventType = "approval_resolved"   // Call, Decision, By
-	EventError          EventType = "error"               // Err, Fatal
-	EventDone           EventType = "done"                // Result
+	EventTurnStart           EventType = "turn_start"           // Turn
+	EventModelCallStart      EventType = "model_call_start"     // Turn, Model
+	EventModelCallEnd        EventType = "model_call_end"       // Turn, Model, Duration, Usage, Err
+	EventTextDelta           EventType = "text_delta"           // Text
+	EventMessage             EventType = "message"              // Message
+	EventToolUse             EventType = "tool_use"             // Call: every call of a turn, up front, in input order
+	EventToolCallStart       EventType = "tool_call_start"      // Call, Turn
+	EventToolCallEnd         EventType = "tool_call_end"        // Call, Turn, Duration, IsError
+	EventToolResult          EventType = "tool_result"          // Call, Result: in completion order
+	EventToolRecovered       EventType = "tool_recovered"       // Call, Turn: a call a crash left unanswered got an "interrupted" result
+	EventInputRequest        EventType = "input_request"        // Call, Text: the model asks the user (ask_user) Text
+	EventInputResolved       EventType = "input_resolved"       // Call, Text: the answer, as the model receives it
+	EventTaskUpdate          EventType = "task_update"          // TaskID, Status, Owner
+	EventTurnEnd             EventType = "turn_end"             // Turn, StopReason
+	EventRetry               EventType = "retry"                // Err: a model call is retried (not fatal)
+	EventContextStatus       EventType = "context_status"       // Context: the request was over 65% of the window; the levels that ran
+	EventDiagnostic          EventType = "diagnostic"           // Code, Text: something went wrong beside the turn (a hook failed)
+	EventBackgroundCompleted EventType = "background_completed" // Completion, Text: background work ended; Text is the message its delivery turn receives
+	EventPermission          EventType = "permission_decision"  // Call, Decision, By, RuleID, Reason, Simulated
+	EventApprovalAsk         EventType = "approval_request"     // Call, Reason
+	EventApprovalAnswer      EventType = "approval_resolved"    // Call, Decision, By
+	EventError               EventType = "error"                // Err, Fatal
+	EventDone                EventType = "done"                 // Result
 )
 
 // Event is one thing that happened during a turn. Type says which fields are
@@ -74,7 +77,7 @@ type Event struct {
 	// Context is what the context engine did to the next request.
 	Context *ContextStatus
 	// Completion is background work that ended (background_completed).
-	Completion *Completion
+	Completion *BackgroundCompletion
 	// Err is the error of an error, retry or failed model_call_end event.
 	Err error
 	// Fatal marks an error that ended the turn.
@@ -108,24 +111,35 @@ type Result struct {
 	StopReason StopReason
 	// Turns is the number of model calls made.
 	Turns int
-	// Output is the prompt's structured answer, when the host asked for
-	// one (liteagent's Options.OutputSchema): the input of the last valid
-	// final_answer call. The engine itself leaves it nil.
+	// Output is the value a tool of the prompt last gave [SetOutput]
+	// (such as a final-answer tool's input); nil when none did.
 	Output json.RawMessage
 }
 
-// A Completion describes background work that ended, a subagent group or
-// a background command, as the session it belongs to is told about it.
-type Completion struct {
+// A BackgroundCompletion describes background work that ended, a subagent
+// group or a background command, as the session it belongs to is told
+// about it.
+type BackgroundCompletion struct {
 	// ID is the work's background id.
 	ID string
 	// Label names the work: "Subagent group: <names>" or "bash: <command>".
 	Label string
-	// Status is completed, partial (some of a group's subagents failed),
-	// error or cancelled.
-	Status string
-	// IsError reports a Status other than completed.
+	// Status says how it ended.
+	Status CompletionStatus
+	// IsError reports a Status other than CompletionCompleted.
 	IsError bool
 	// Content is what the work produced, as the session receives it.
 	Content string
 }
+
+// CompletionStatus says how background work ended, in the words of the
+// status attribute of its <background-task-completed> message.
+type CompletionStatus string
+
+// The statuses of background work.
+const (
+	CompletionCompleted CompletionStatus = "completed"
+	CompletionPartial   CompletionStatus = "partial" // some of a group's subagents did not complete
+	CompletionError     CompletionStatus = "error"   // failed: a non-zero exit, a crash, a timeout, failed subagents
+	CompletionCancelled CompletionStatus = "cancelled"
+)

@@ -474,7 +474,8 @@ func turn(ctx context.Context, a *liteagent.Agent, prompt string, p *printer) er
 
 // awaitBackground waits for the subagent groups the session's prompts
 // started and for the turns that deliver their results, which p shows: a
-// command that closed the agent first would cancel them.
+// command that closed the agent first would cancel them. Background
+// commands are not waited for; closing the agent kills them.
 func awaitBackground(ctx context.Context, a *liteagent.Agent, p *printer) error {
 	err := a.AwaitIdle(ctx)
 	p.endText()
@@ -507,15 +508,16 @@ func (p *printer) leavePrompt() {
 	p.atPrompt, p.reprompt = false, false
 }
 
-// showBackground makes p print the autonomous turns that deliver subagent
-// results to the agent's sessions; the returned function stops it.
+// showBackground makes p print the autonomous turns that deliver the
+// results of background work (subagent groups, background commands) to the
+// agent's sessions; the returned function stops it.
 func (p *printer) showBackground(a *liteagent.Agent) (func(), error) {
 	return a.Subscribe(func(n liteagent.Notice) {
 		if n.Source != hook.SourceBackground {
 			return
 		}
 		switch n.Event.Type {
-		case liteagent.EventBackgroundCompleted:
+		case engine.EventBackgroundCompleted:
 			p.mu.Lock()
 			if p.atPrompt { // off chat's marker, which comes back after
 				fmt.Fprintln(p.errw)
@@ -590,7 +592,9 @@ func (p *printer) event(ev liteagent.Event) {
 	case engine.EventTaskUpdate:
 		fmt.Fprintf(p.errw, "task #%s %s\n", ev.TaskID, ev.Status)
 	case engine.EventContextStatus:
-		fmt.Fprintf(p.errw, "context: level %d, %d → %d tokens\n", ev.Context.Level, ev.Context.BeforeTokens, ev.Context.AfterTokens)
+		if ev.Context.AfterTokens < ev.Context.BeforeTokens { // something was compacted
+			fmt.Fprintf(p.errw, "context: level %d, %d → %d tokens\n", ev.Context.Level, ev.Context.BeforeTokens, ev.Context.AfterTokens)
+		}
 	case engine.EventDone:
 		if ev.Done.StopReason != engine.StopDone {
 			fmt.Fprintf(p.errw, "stopped: %s\n", ev.Done.StopReason)

@@ -181,11 +181,11 @@ func TestRunAgainstALocalOpenAICompatibleServer(t *testing.T) {
 	}
 }
 
-// --count-tokens measures requests with Anthropic's count endpoint: a
-// count near the window makes the agent compact, which run reports.
+// --count-tokens scales the estimates to Anthropic's count: a count near
+// the window makes the agent compact the history, which run reports.
 func TestRunCountsTokensWithTheAPI(t *testing.T) {
 	isolateEnv(t)
-	var counts atomic.Int32
+	var counts, answers atomic.Int32
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/v1/messages/count_tokens" {
 			counts.Add(1)
@@ -194,12 +194,20 @@ func TestRunCountsTokensWithTheAPI(t *testing.T) {
 			return
 		}
 		w.Header().Set("Content-Type", "text/event-stream")
+		if answers.Add(1) == 1 {
+			io.WriteString(w, textReply(strings.Repeat("a long answer ", 300)))
+			return
+		}
 		io.WriteString(w, textReply("ok"))
 	}))
 	defer ts.Close()
 	t.Setenv("ANTHROPIC_API_KEY", "test-key")
-	r := runCLI(t, "--home", t.TempDir(), "--workdir", t.TempDir(), "run", "--base-url", ts.URL, "--context-window", "4000", "--count-tokens", "hello")
-	if r.code != 0 || counts.Load() != 1 || !strings.Contains(r.stderr, "context: level 4, 3900 → ") {
+	base := []string{"--home", t.TempDir(), "--workdir", t.TempDir(), "run", "--base-url", ts.URL, "--context-window", "4000", "--count-tokens"}
+	if r := runCLI(t, append(base, "hello")...); r.code != 0 || strings.Contains(r.stderr, "context:") {
+		t.Fatalf("first run: code %d stderr %q", r.code, r.stderr)
+	}
+	r := runCLI(t, append(base, "--continue", "next")...)
+	if r.code != 0 || counts.Load() != 2 || !strings.Contains(r.stderr, "context: level 4, 3900 → ") {
 		t.Errorf("code %d, %d counts, stderr %q", r.code, counts.Load(), r.stderr)
 	}
 	if r := runCLI(t, "--home", t.TempDir(), "--workdir", t.TempDir(), "run", "--provider", "openai", "--count-tokens", "hello"); r.code != 2 {

@@ -122,7 +122,9 @@ func TestChatShowsItsMarkerAgainAfterBackgroundOutput(t *testing.T) {
 		done <- runWithInput(t.Context(), []string{"--home", t.TempDir(), "--workdir", t.TempDir(), "chat", "--base-url", ts.URL, "--allow", "Agent"}, pr, term, term)
 	}()
 	io.WriteString(pw, "find the answer\n")
-	for i := 0; i < 100 && !strings.Contains(term.String(), "My subagent found 42."); i++ {
+	// The marker comes back after the delivery's done event: wait for it
+	// before ending the input, which leaves the prompt.
+	for i := 0; i < 250 && !strings.Contains(term.String(), "My subagent found 42.\n> "); i++ {
 		time.Sleep(20 * time.Millisecond)
 	}
 	pw.Close()

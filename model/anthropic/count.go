@@ -15,7 +15,8 @@ import (
 // estimates to the API's count of each request large enough to matter (see
 // the engine package). Each count is one more API call, which is why a
 // plain Provider does not count. Get one with
-// [Provider.WithTokenCounting].
+// [Provider.WithTokenCounting] (the zero value has no Provider and cannot
+// be used); it is safe for concurrent use, as a Provider is.
 type CountingProvider struct {
 	*Provider
 }

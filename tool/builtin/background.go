@@ -72,7 +72,7 @@ type Completion struct {
 	// Killed reports that the command was killed on request: by Kill
 	// (KillBackground), KillSession or Close.
 	Killed bool
-	// Content is the text a completion notice gives the model:
+	// Content is the text the completion's message gives the model:
 	// "[exit N] <the last 500 characters of output>", or
 	// "[killed SIGKILL] …" when a signal ended it, or
 	// "[timed out after <ms>ms] …".
@@ -96,11 +96,11 @@ func (c Completion) Status() string {
 	return "completed"
 }
 
-// Label names the command for a notice: "bash: " and its first line, cut
-// to 80 characters.
+// Label names the command for its message: "bash: " and the first line of
+// the command, at most 80 characters (and "…" when it was longer).
 func (c Completion) Label() string { return "bash: " + oneLineLabel(c.Command) }
 
-// Notice returns the message that tells a session about c, in the form
+// Message returns the message that tells a session about c, in the form
 // subagent group completions take:
 //
 //	<background-task-completed id="<ID>" label="<Label>"[ status="error|cancelled"]>
@@ -108,7 +108,7 @@ func (c Completion) Label() string { return "bash: " + oneLineLabel(c.Command) }
 //	</background-task-completed>
 //
 // with the status of [Completion.Status] unless it is completed.
-func (c Completion) Notice() string {
+func (c Completion) Message() string {
 	attr := ""
 	if st := c.Status(); st != "completed" {
 		attr = ` status="` + st + `"`

@@ -496,7 +496,7 @@ func TestBackgroundToolsAreSafeForConcurrentUse(t *testing.T) {
 	}
 }
 
-func TestCompletionNoticeSaysHowTheCommandEnded(t *testing.T) {
+func TestCompletionMessageSaysHowTheCommandEnded(t *testing.T) {
 	long := "make all && " + strings.Repeat("x", 100)
 	tests := []struct {
 		c    builtin.Completion
@@ -516,8 +516,8 @@ func TestCompletionNoticeSaysHowTheCommandEnded(t *testing.T) {
 			"<background-task-completed id=\"bg_6_ff\" label=\"bash: ./crash\" status=\"error\">\n[killed SIGSEGV] \n</background-task-completed>"},
 	}
 	for _, tt := range tests {
-		if got := tt.c.Notice(); got != tt.want {
-			t.Errorf("Notice() =\n%q\nwant\n%q", got, tt.want)
+		if got := tt.c.Message(); got != tt.want {
+			t.Errorf("Message() =\n%q\nwant\n%q", got, tt.want)
 		}
 	}
 }
@@ -585,7 +585,7 @@ func TestKillSessionKillsThatSessionsCommands(t *testing.T) {
 	for range 2 {
 		select {
 		case c := <-done:
-			if c.SessionID != "a" || !c.Killed || !strings.Contains(c.Notice(), `status="cancelled"`) {
+			if c.SessionID != "a" || !c.Killed || !strings.Contains(c.Message(), `status="cancelled"`) {
 				t.Errorf("completion %+v", c)
 			}
 		case <-time.After(10 * time.Second):
