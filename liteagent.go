@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -48,6 +49,10 @@ var ErrClosed = errors.New("liteagent: agent is closed")
 // tool's context, from a tool (or an approval) of a turn of the session it
 // deletes: that turn would go on writing to the session.
 var ErrDeletingRunningSession = errors.New("liteagent: a session cannot be deleted from within one of its own turns")
+
+// ErrNotRunning is returned by [Agent.Steer] when no prompt is running on
+// the current session.
+var ErrNotRunning = errors.New("liteagent: no prompt is running on the session")
 
 // ErrReentrant is returned when a hook of an agent, with the context it was
 // given, runs a prompt on that agent, deletes a session or waits for it to
@@ -619,6 +624,21 @@ func (a *Agent) awaitPrompts(ctx context.Context, id string) error {
 			return ctx.Err()
 		}
 	}
+}
+
+// Steer adds text, as a user message, to the prompt running on the current
+// session: the model gets it at its next call, after the running tools or,
+// when it has just answered, in one more call. It returns ErrNotRunning
+// when no prompt runs there. Text steered into a prompt that then stops
+// (cancelled, at its turn limit, failed) is dropped.
+func (a *Agent) Steer(text string) error {
+	if strings.TrimSpace(text) == "" {
+		return errors.New("liteagent: Steer needs text")
+	}
+	if !a.eng.Steer(a.SessionID(), model.UserText(text)) {
+		return ErrNotRunning
+	}
+	return nil
 }
 
 // errSessionDeleted stops an autonomous turn on a session deleted since

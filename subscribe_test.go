@@ -159,3 +159,27 @@ func TestAwaitIdleFromTheRunLoop(t *testing.T) {
 		}
 	}
 }
+
+// A host steers the running prompt: the model gets the text at its next
+// call; with no prompt running, Steer fails with ErrNotRunning.
+func TestSteerTheRunningPrompt(t *testing.T) {
+	f := newFixture(t)
+	a := f.agent(t, f.options(nil))
+	if err := a.Steer("hello?"); !errors.Is(err, liteagent.ErrNotRunning) {
+		t.Errorf("Steer with no prompt: %v", err)
+	}
+	f.p.Respond(func(ctx context.Context, req model.Request) ([]model.Chunk, error) {
+		if err := a.Steer("answer in French"); err != nil {
+			t.Errorf("Steer: %v", err)
+		}
+		return modeltest.Text("Done.").Chunks(), nil
+	})
+	f.p.Reply(modeltest.Text("Fait."))
+	res, err := a.Send(t.Context(), "do it")
+	if err != nil || res.Text != "Fait." {
+		t.Fatalf("result %+v, %v", res, err)
+	}
+	if reqs := f.p.Requests(); len(reqs) != 2 || reqs[1].Messages[len(reqs[1].Messages)-1].PlainText() != "answer in French" {
+		t.Errorf("requests %+v", reqs)
+	}
+}

@@ -22,6 +22,13 @@
 // reported by a tool_recovered event. With [Options.LogToolStarts], each
 // call's start is appended before it runs.
 //
+// # Steering
+//
+// [Engine.Steer] queues user messages for the turn running on a session;
+// they are appended to the log (origin user, not a checkpoint) and sent
+// at the turn's next model call, after the running tools, or, when the
+// model has just ended its turn, in one more call that answers them.
+//
 // # Context
 //
 // With [Options.Context] set, a context engine keeps every request within

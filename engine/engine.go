@@ -103,6 +103,9 @@ type sessionState struct {
 	// facts are the context engine's pinned facts of events[:facts.scanned],
 	// guarded by turn.
 	facts factSet
+	// active is the turn running on the session, under Engine.mu; nil
+	// between turns.
+	active *run
 }
 
 // lock takes the session's turn, or fails when ctx is done first.
@@ -220,6 +223,10 @@ type run struct {
 	holding bool          // the loop builds a request: Emit keeps events in held
 	held    []Event
 	output  json.RawMessage // set by SetOutput, under phaseMu
+
+	steerMu sync.Mutex
+	steered []model.Message // messages Steer queued for the next model call
+	steerOK bool            // Steer may still queue
 }
 
 // hold makes Emit keep events until unhold while the loop itself runs
@@ -465,8 +472,19 @@ func (e *Engine) TurnFrom(ctx context.Context, id string, prompt model.Message, 
 				st.unlock()
 			}
 		}()
-		r := &run{e: e, id: id, st: st, events: make(chan Event)}
+		r := &run{e: e, id: id, st: st, events: make(chan Event), steerOK: true}
 		ctx = context.WithValue(ctx, runKey{}, r)
+		e.mu.Lock()
+		st.active = r
+		e.mu.Unlock()
+		defer func() {
+			r.closeSteer()
+			e.mu.Lock()
+			if st.active == r {
+				st.active = nil
+			}
+			e.mu.Unlock()
+		}()
 
 		stopped := false
 		emit := func(ev Event) {
@@ -558,15 +576,28 @@ func (r *run) loop(ctx context.Context, prompt model.Message, origin session.Ori
 		calls := toolCalls(msg)
 		if len(calls) == 0 {
 			emit(Event{Type: EventTurnEnd, Turn: r.turn, StopReason: stop})
-			res.StopReason = StopDone
-			return res, nil
+			// Messages steered in meanwhile get an answer: the loop goes on.
+			steered := r.takeSteer(true)
+			if len(steered) == 0 {
+				res.StopReason = StopDone
+				return res, nil
+			}
+			if err := r.addSteered(ctx, steered, res, emit); err != nil {
+				return nil, err
+			}
+		} else {
+			results, err := r.runTools(ctx, calls, emit)
+			if err != nil {
+				return nil, err
+			}
+			res.Messages = append(res.Messages, model.UserBlocks(results...))
+			emit(Event{Type: EventTurnEnd, Turn: r.turn, StopReason: model.StopToolUse})
+			if ctx.Err() == nil {
+				if err := r.addSteered(ctx, r.takeSteer(false), res, emit); err != nil {
+					return nil, err
+				}
+			}
 		}
-		results, err := r.runTools(ctx, calls, emit)
-		if err != nil {
-			return nil, err
-		}
-		res.Messages = append(res.Messages, model.UserBlocks(results...))
-		emit(Event{Type: EventTurnEnd, Turn: r.turn, StopReason: model.StopToolUse})
 		if ctx.Err() != nil {
 			res.StopReason = StopAborted
 			return res, nil
@@ -576,6 +607,75 @@ func (r *run) loop(ctx context.Context, prompt model.Message, origin session.Ori
 			return res, nil
 		}
 	}
+}
+
+// Steer queues msgs for the turn running on session id: they are added to
+// the conversation, as user messages, before its next model call, or after
+// the model's last answer, which the model then answers too. It reports
+// whether a turn was running and took them. Messages steered into a turn
+// that then stops (cancelled, at the turn limit, failed) are dropped.
+func (e *Engine) Steer(id string, msgs ...model.Message) bool {
+	e.mu.Lock()
+	var r *run
+	if st := e.sessions[id]; st != nil {
+		r = st.active
+	}
+	e.mu.Unlock()
+	if r == nil || len(msgs) == 0 {
+		return r != nil && len(msgs) == 0
+	}
+	r.steerMu.Lock()
+	defer r.steerMu.Unlock()
+	if !r.steerOK {
+		return false
+	}
+	for _, m := range msgs {
+		m.Role = model.RoleUser
+		r.steered = append(r.steered, m)
+	}
+	return true
+}
+
+// takeSteer returns the messages queued by Steer; with last, an empty
+// queue also closes it, so that no message is queued into a turn that is
+// about to end.
+func (r *run) takeSteer(last bool) []model.Message {
+	r.steerMu.Lock()
+	defer r.steerMu.Unlock()
+	msgs := r.steered
+	r.steered = nil
+	if last && len(msgs) == 0 {
+		r.steerOK = false
+	}
+	return msgs
+}
+
+// closeSteer ends Steer for this turn.
+func (r *run) closeSteer() {
+	r.steerMu.Lock()
+	r.steerOK, r.steered = false, nil
+	r.steerMu.Unlock()
+}
+
+// addSteered appends steered messages to the log and the result and
+// reports each with a steer event.
+func (r *run) addSteered(ctx context.Context, msgs []model.Message, res *Result, emit func(Event)) error {
+	if len(msgs) == 0 {
+		return nil
+	}
+	evs := make([]session.Event, len(msgs))
+	no := false
+	for i, m := range msgs {
+		evs[i] = session.UserEvent{Message: m, Origin: session.OriginUser, Checkpoint: &no}
+	}
+	if err := r.append(ctx, evs...); err != nil {
+		return err
+	}
+	for i := range msgs {
+		res.Messages = append(res.Messages, msgs[i])
+		emit(Event{Type: EventSteer, Turn: r.turn, Message: &msgs[i]})
+	}
+	return nil
 }
 
 // request builds the model request from the cached log, through the

@@ -497,3 +497,61 @@ func TestToolStartsAreLoggedBeforeTheCallsRun(t *testing.T) {
 		t.Errorf("conversation %+v", msgs)
 	}
 }
+
+// Messages steered into a running turn reach the model at its next call:
+// after the running tools, or, when the model has just answered, in one
+// more call. Steer outside a turn reports false.
+func TestSteerAddsMessagesToTheRunningTurn(t *testing.T) {
+	var eng *engine.Engine
+	gate := make(chan struct{})
+	wait := tool.New("wait", "Waits.", func(ctx context.Context, _ struct{}) (tool.Result, error) {
+		if !eng.Steer("s", model.UserText("also check the tests")) {
+			t.Error("Steer during a tool call was refused")
+		}
+		close(gate)
+		return tool.Text("waited"), nil
+	})
+	h := newHarness(t, engine.Options{Tools: []tool.Tool{wait}})
+	eng = h.eng
+	if eng.Steer("s", model.UserText("nobody listens")) {
+		t.Error("Steer without a running turn reported true")
+	}
+	h.p.Reply(modeltest.ToolCalls(call("w1", "wait", `{}`)))
+	h.p.Respond(func(ctx context.Context, req model.Request) ([]model.Chunk, error) {
+		// While the model answers, another message comes in.
+		if !eng.Steer("s", model.UserText("and be brief")) {
+			t.Error("Steer during a model call was refused")
+		}
+		return modeltest.Text("Tests checked.").Chunks(), nil
+	})
+	h.p.Reply(modeltest.Text("Brief."))
+	evs, res, err := h.turn(t, t.Context(), "s", "do it")
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-gate
+	var steered []string
+	for _, ev := range evs {
+		if ev.Type == engine.EventSteer {
+			steered = append(steered, ev.Message.PlainText())
+		}
+	}
+	if !slices.Equal(steered, []string{"also check the tests", "and be brief"}) {
+		t.Errorf("steer events %q", steered)
+	}
+	reqs := h.p.Requests()
+	if len(reqs) != 3 || reqs[1].Messages[len(reqs[1].Messages)-1].PlainText() != "also check the tests" ||
+		reqs[2].Messages[len(reqs[2].Messages)-1].PlainText() != "and be brief" {
+		t.Fatalf("requests %+v", reqs)
+	}
+	if res.Text != "Brief." || res.Turns != 3 {
+		t.Errorf("result %+v", res)
+	}
+	want := []string{"user", "assistant", "tool_result", "user", "assistant", "user", "assistant"}
+	if got := logTypes(t, h.cp, "s"); !slices.Equal(got, want) {
+		t.Errorf("log %v, want %v", got, want)
+	}
+	if eng.Steer("s", model.UserText("too late")) {
+		t.Error("Steer after the turn reported true")
+	}
+}

@@ -21,6 +21,7 @@ const (
 	EventToolCallStart       EventType = "tool_call_start"      // Call, Turn
 	EventToolCallEnd         EventType = "tool_call_end"        // Call, Turn, Duration, IsError
 	EventToolResult          EventType = "tool_result"          // Call, Result: in completion order
+	EventSteer               EventType = "steer"                // Message: a message Engine.Steer added to the running turn
 	EventToolRecovered       EventType = "tool_recovered"       // Call, Turn: a call a crash left unanswered got an "interrupted" result
 	EventInputRequest        EventType = "input_request"        // Call, Text: the model asks the user (ask_user) Text
 	EventInputResolved       EventType = "input_resolved"       // Call, Text: the answer, as the model receives it
