@@ -629,8 +629,9 @@ func (a *Agent) awaitPrompts(ctx context.Context, id string) error {
 // Steer adds text, as a user message, to the prompt running on the current
 // session: the model gets it at its next call, after the running tools or,
 // when it has just answered, in one more call. It returns ErrNotRunning
-// when no prompt runs there. Text steered into a prompt that then stops
-// (cancelled, at its turn limit, failed) is dropped.
+// when no prompt runs there (an autonomous turn that delivers background
+// work is not one), or when the prompt is at its last model call. Text
+// taken by a prompt that is then cancelled or fails is dropped.
 func (a *Agent) Steer(text string) error {
 	if strings.TrimSpace(text) == "" {
 		return errors.New("liteagent: Steer needs text")

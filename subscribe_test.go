@@ -183,3 +183,22 @@ func TestSteerTheRunningPrompt(t *testing.T) {
 		t.Errorf("requests %+v", reqs)
 	}
 }
+
+// An autonomous turn that delivers background work is not a prompt: Steer
+// does not reach it.
+func TestSteerDoesNotReachAnAutonomousTurn(t *testing.T) {
+	f := newFixture(t)
+	var a *liteagent.Agent
+	steerErr := make(chan error, 1)
+	f.p = groupProvider(func(context.Context) ([]model.Chunk, error) {
+		return modeltest.Text("42").Chunks(), nil
+	}, func(context.Context) ([]model.Chunk, error) {
+		steerErr <- a.Steer("host text")
+		return modeltest.Text("the child said 42").Chunks(), nil
+	})
+	a = f.agent(t, f.options(nil))
+	sendAndAwait(t, a, "go")
+	if err := <-steerErr; !errors.Is(err, liteagent.ErrNotRunning) {
+		t.Errorf("Steer during an autonomous turn: %v, want ErrNotRunning", err)
+	}
+}

@@ -24,10 +24,12 @@
 //
 // # Steering
 //
-// [Engine.Steer] queues user messages for the turn running on a session;
+// [Engine.Steer] queues user messages for the prompt running on a session;
 // they are appended to the log (origin user, not a checkpoint) and sent
 // at the turn's next model call, after the running tools, or, when the
 // model has just ended its turn, in one more call that answers them.
+// Steer refuses when no such call can come: between turns, during an
+// autonomous turn, during the last call the turn limit allows.
 //
 // # Context
 //

@@ -472,19 +472,20 @@ func (e *Engine) TurnFrom(ctx context.Context, id string, prompt model.Message, 
 				st.unlock()
 			}
 		}()
-		r := &run{e: e, id: id, st: st, events: make(chan Event), steerOK: true}
+		r := &run{e: e, id: id, st: st, events: make(chan Event), steerOK: origin == session.OriginUser}
 		ctx = context.WithValue(ctx, runKey{}, r)
 		e.mu.Lock()
 		st.active = r
 		e.mu.Unlock()
-		defer func() {
+		inactive := func() {
 			r.closeSteer()
 			e.mu.Lock()
 			if st.active == r {
 				st.active = nil
 			}
 			e.mu.Unlock()
-		}()
+		}
+		defer inactive()
 
 		stopped := false
 		emit := func(ev Event) {
@@ -498,6 +499,7 @@ func (e *Engine) TurnFrom(ctx context.Context, id string, prompt model.Message, 
 			}
 		}
 		res, err := r.loop(ctx, prompt, origin, emit)
+		inactive() // Steer refuses from here: nothing more is sent
 		if res != nil {
 			r.phaseMu.Lock()
 			res.Output = r.output
@@ -549,6 +551,9 @@ func (r *run) loop(ctx context.Context, prompt model.Message, origin session.Ori
 
 	for turn := 1; ; turn++ {
 		r.setTurn(turn)
+		if turn >= e.opts.MaxTurns {
+			r.closeSteer() // no call would be left to answer what comes now
+		}
 		if ctx.Err() != nil {
 			res.StopReason = StopAborted
 			return res, nil
@@ -582,6 +587,10 @@ func (r *run) loop(ctx context.Context, prompt model.Message, origin session.Ori
 				res.StopReason = StopDone
 				return res, nil
 			}
+			if ctx.Err() != nil {
+				res.StopReason = StopAborted // the steered messages are dropped
+				return res, nil
+			}
 			if err := r.addSteered(ctx, steered, res, emit); err != nil {
 				return nil, err
 			}
@@ -609,11 +618,13 @@ func (r *run) loop(ctx context.Context, prompt model.Message, origin session.Ori
 	}
 }
 
-// Steer queues msgs for the turn running on session id: they are added to
-// the conversation, as user messages, before its next model call, or after
-// the model's last answer, which the model then answers too. It reports
-// whether a turn was running and took them. Messages steered into a turn
-// that then stops (cancelled, at the turn limit, failed) are dropped.
+// Steer queues msgs for the prompt (a turn of origin user) running on
+// session id: they are added to the conversation, as user messages, before
+// its next model call, or after the model's last answer, which the model
+// then answers too. It reports whether such a turn was running and took
+// them; it refuses during the last call the turn limit allows, since no
+// call would be left to answer them. Messages taken by a turn that is then
+// cancelled or fails are dropped.
 func (e *Engine) Steer(id string, msgs ...model.Message) bool {
 	e.mu.Lock()
 	var r *run

@@ -154,9 +154,14 @@ func (r *run) answerDangling(ctx context.Context, emit func(Event)) error {
 	answered := map[string]bool{}
 	turn := 0 // the turn of the results already there, if any
 	for _, se := range evs[last+1:] {
-		if tr, ok := se.Event.(session.ToolResultEvent); ok {
-			answered[tr.Result.ID] = true
-			turn = tr.Turn
+		switch ev := se.Event.(type) {
+		case session.ToolResultEvent:
+			answered[ev.Result.ID] = true
+			turn = ev.Turn
+		case session.ToolStartedEvent:
+			if turn == 0 {
+				turn = ev.Turn // the only record of the turn when no result came
+			}
 		}
 	}
 	var (
