@@ -283,8 +283,8 @@ func Detach(ctx context.Context) context.Context {
 // Emit sends ev to the event stream of the turn that is running the tool
 // whose context is ctx, or that is building a request and calls back with
 // ctx (the context engine's Compacting, the Reminder). It reports whether
-// there was such a turn. Tools use
-// it for progress such as task updates; SessionID and Turn are filled in.
+// there was such a turn. Tools use it for progress such as task updates;
+// SessionID and Turn are filled in.
 func Emit(ctx context.Context, ev Event) bool {
 	r := runOf(ctx)
 	if r == nil {
