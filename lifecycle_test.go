@@ -729,3 +729,92 @@ func sendAndAwait(t *testing.T, a *liteagent.Agent, prompt string) {
 		t.Fatal(err)
 	}
 }
+
+// A subagent's tool may shut the agent down with its own context: Close
+// from there would wait for that tool forever.
+func TestShutdownFromASubagentsTool(t *testing.T) {
+	f := newFixture(t)
+	var a *liteagent.Agent
+	returned := make(chan error, 1)
+	stop := tool.New("stop_agent", "Stops the agent.", func(ctx context.Context, _ struct{}) (tool.Result, error) {
+		returned <- a.Shutdown(ctx)
+		return tool.Text("stopping"), nil
+	})
+	f.p = childCalls("stop_agent")
+	opts := f.options(nil)
+	opts.Tools = []tool.Tool{stop}
+	a = f.agent(t, opts)
+	if _, err := a.Send(t.Context(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-returned:
+		if err != nil {
+			t.Errorf("Shutdown from the tool: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Shutdown from a subagent's tool did not return")
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	if err := a.Shutdown(ctx); err != nil {
+		t.Errorf("Shutdown from the host: %v", err)
+	}
+	if _, err := a.Send(t.Context(), "again"); !errors.Is(err, liteagent.ErrClosed) {
+		t.Errorf("Send after Shutdown: %v", err)
+	}
+}
+
+// Shutdown stops waiting when its context ends; closing goes on.
+func TestShutdownHonoursItsContext(t *testing.T) {
+	f := newFixture(t)
+	release, started := make(chan struct{}), make(chan struct{})
+	stubborn := tool.New("stubborn", "Ignores cancellation for a while.", func(ctx context.Context, _ struct{}) (tool.Result, error) {
+		close(started)
+		<-release
+		return tool.Text("done"), nil
+	})
+	f.p = childCalls("stubborn")
+	opts := f.options(nil)
+	opts.Tools = []tool.Tool{stubborn}
+	a, err := liteagent.New(t.Context(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Send(t.Context(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	<-started // a subagent's tool runs, which Close waits for
+	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
+	defer cancel()
+	if err := a.Shutdown(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Shutdown with a stubborn tool: %v", err)
+	}
+	close(release)
+	if err := a.Close(); err != nil { // waits for the close under way
+		t.Errorf("Close: %v", err)
+	}
+}
+
+// childCalls is a model for the prompt "go": it dispatches one
+// general-purpose subagent, which calls the tool name and then answers.
+func childCalls(name string) *modeltest.Provider {
+	return modeltest.NewFunc(func(ctx context.Context, req model.Request) ([]model.Chunk, error) {
+		child := strings.HasPrefix(req.System, `You are the "general-purpose" subagent`)
+		called := false
+		for _, m := range req.Messages {
+			for _, b := range m.Blocks {
+				called = called || b.Type == model.BlockToolResult
+			}
+		}
+		switch {
+		case child && !called:
+			return modeltest.ToolCalls(call("c1", name, `{}`)).Chunks(), nil
+		case child:
+			return modeltest.Text("child done").Chunks(), nil
+		case len(req.Messages) == 1:
+			return modeltest.ToolCalls(call("a1", "Agent", `{"tasks":[{"display_name":"F","subagent_type":"general-purpose","prompt":"p"}]}`)).Chunks(), nil
+		}
+		return modeltest.Text("dispatched").Chunks(), nil
+	})
+}

@@ -785,11 +785,30 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 
 func (a *Agent) persistent() bool { return a.mode != memoryStore }
 
+// Shutdown closes the agent as Close does, waiting for its work only
+// until ctx is done; it then returns ctx's error while closing goes on.
+// Called with the context of the agent's own work (a tool, hook or
+// approval handler of the agent or of its subagents), it starts closing
+// and returns nil at once, since that work cannot end while it waits.
+func (a *Agent) Shutdown(ctx context.Context) error {
+	done := make(chan error, 1)
+	go func() { done <- a.Close() }()
+	if inHook(ctx, a) || engine.SessionID(ctx) != "" {
+		return nil
+	}
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // Close stops background commands and releases the agent. Later prompts
 // fail with ErrClosed. Close may be called more than once. It ends the
 // agent's running turns and waits for its background work, so it must not
 // be called from that work: a hook, a tool or an approval handler of the
-// agent.
+// agent; use Shutdown there.
 func (a *Agent) Close() error {
 	a.mu.Lock()
 	if a.closed {
