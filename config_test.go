@@ -259,3 +259,33 @@ func TestRunEndHooksRunBeforeTheDoneEvent(t *testing.T) {
 		t.Errorf("order %v, want run:end before done", order)
 	}
 }
+
+// Decisions about hook commands around a turn (run:start, run:end) are in
+// the run's event stream: run:start's before the turn's events, run:end's
+// before done.
+func TestHookCommandDecisionsAreRunEvents(t *testing.T) {
+	f := newFixture(t)
+	opts := f.options(nil)
+	opts.Hooks = []hook.Hook{{Event: hook.EventRunStart, Command: "true"}, {Event: hook.EventRunEnd, Command: "true"}}
+	a := f.agent(t, opts)
+	f.p.Reply(modeltest.Text("ok"))
+	var seq []string
+	for ev, err := range a.Run(t.Context(), "hi") {
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch ev.Type {
+		case engine.EventPermission:
+			if ev.Call.Name != hook.ToolName || ev.SessionID != a.SessionID() {
+				t.Errorf("decision %+v", ev)
+			}
+			seq = append(seq, string(ev.Type)+":"+ev.Decision)
+		case engine.EventTurnStart, engine.EventDone:
+			seq = append(seq, string(ev.Type))
+		}
+	}
+	want := []string{"permission_decision:allow", "turn_start", "permission_decision:allow", "done"}
+	if !slices.Equal(seq, want) {
+		t.Errorf("events %v, want %v", seq, want)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"iter"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -77,6 +78,45 @@ func (a *Agent) fire(ctx context.Context, p hook.Payload) {
 	}
 }
 
+// aroundKey carries the events of a run's run:start or run:end hooks
+// (permission decisions about hook commands), which no turn is there to
+// stream; hookedTurn yields them.
+type aroundKey struct{}
+
+// around collects events emitted around a turn.
+type around struct {
+	mu  sync.Mutex
+	evs []Event
+}
+
+// aroundOf returns the collector in ctx, or nil.
+func aroundOf(ctx context.Context) *around {
+	c, _ := ctx.Value(aroundKey{}).(*around)
+	return c
+}
+
+// add keeps ev; a nil collector drops it.
+func (c *around) add(ev Event) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	c.evs = append(c.evs, ev)
+	c.mu.Unlock()
+}
+
+// take returns and forgets the events kept, with their session set.
+func (c *around) take(session string) []Event {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	evs := c.evs
+	c.evs = nil
+	for i := range evs {
+		evs[i].SessionID = session
+	}
+	return evs
+}
+
 // identKey carries the hook identity of a run (see hookedTurn).
 type identKey struct{}
 
@@ -141,6 +181,10 @@ func (a *Agent) hookedTurn(ctx context.Context, ident hook.Identity, prompt stri
 		ident.RunID = newSessionID()
 		ctx := context.WithValue(ctx, identKey{}, ident)
 		turn := start(ctx)
+		// Decisions about hook commands come before the turn's events and
+		// before done.
+		evs := &around{}
+		hookCtx := context.WithValue(ctx, aroundKey{}, evs)
 		input, _ := json.Marshal(prompt)
 		end := hook.RunEnd{Identity: ident, Status: hook.StatusCompleted}
 		ended := false
@@ -149,14 +193,21 @@ func (a *Agent) hookedTurn(ctx context.Context, ident hook.Identity, prompt stri
 				return
 			}
 			ended = true
-			for _, d := range a.fireHooks(context.WithoutCancel(ctx), end).Diagnostics {
+			for _, d := range a.fireHooks(context.WithoutCancel(hookCtx), end).Diagnostics {
 				a.log.Warn("hook failed", "event", d.Event, "hook", d.Label)
 			}
 		}
 		// run:end fires once whatever happens from here, a consumer that
 		// stops at a run:start diagnostic included.
 		defer fireEnd()
-		for _, d := range a.fireHooks(ctx, hook.RunStart{Identity: ident, Input: input}).Diagnostics {
+		out := a.fireHooks(hookCtx, hook.RunStart{Identity: ident, Input: input})
+		for _, ev := range evs.take(id) {
+			if !yield(ev, nil) {
+				end.Status = hook.StatusCancelled
+				return
+			}
+		}
+		for _, d := range out.Diagnostics {
 			if !yield(Event{Type: engine.EventDiagnostic, SessionID: id, Code: d.Code, Text: d.Message}, nil) {
 				end.Status = hook.StatusCancelled
 				return
@@ -182,6 +233,11 @@ func (a *Agent) hookedTurn(ctx context.Context, ident hook.Identity, prompt stri
 				// the reference: a caller that stops at done sees their
 				// effects.
 				fireEnd()
+				for _, hev := range evs.take(id) {
+					if !yield(hev, nil) {
+						return
+					}
+				}
 			}
 			if !yield(ev, err) {
 				end.Status = hook.StatusCancelled

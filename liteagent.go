@@ -267,9 +267,13 @@ type Agent struct {
 	parentOf map[string]string // the session that dispatched each child session
 	current  string
 	closed   bool
-	archives map[string]archive.Archive
-	tasks    map[string]task.Store
-	running  map[string]map[uint64]context.CancelFunc // the turns of each session, by number
+	// closeDone is closed when the first Close has finished; closeErr is
+	// its result, written before.
+	closeDone chan struct{}
+	closeErr  error
+	archives  map[string]archive.Archive
+	tasks     map[string]task.Store
+	running   map[string]map[uint64]context.CancelFunc // the turns of each session, by number
 	// prompts counts the prompts (Run) in progress on each session, until
 	// their done event was yielded; promptsOver[id] is closed when the
 	// count drops to zero. Autonomous turns wait for it, so that a
@@ -805,17 +809,21 @@ func (a *Agent) Shutdown(ctx context.Context) error {
 }
 
 // Close stops background commands and releases the agent. Later prompts
-// fail with ErrClosed. Close may be called more than once. It ends the
+// fail with ErrClosed. Close may be called more than once: a later call
+// waits for the first to finish and returns its result. It ends the
 // agent's running turns and waits for its background work, so it must not
 // be called from that work: a hook, a tool or an approval handler of the
 // agent; use Shutdown there.
 func (a *Agent) Close() error {
 	a.mu.Lock()
 	if a.closed {
+		done := a.closeDone
 		a.mu.Unlock()
-		return nil
+		<-done // a later call returns when the first has finished
+		return a.closeErr
 	}
 	a.closed = true
+	a.closeDone = make(chan struct{})
 	a.mu.Unlock()
 	a.stop() // ends every turn: prompts and autonomous ones
 	if a.pool != nil {
@@ -825,9 +833,10 @@ func (a *Agent) Close() error {
 		a.mcp.Close()
 	}
 	a.audits.Wait()
-	err := a.bg.Close() // kills the commands: their deliveries find the agent closed
+	a.closeErr = a.bg.Close() // kills the commands: their deliveries find the agent closed
 	a.deliveries.Wait()
-	return err
+	close(a.closeDone)
+	return a.closeErr
 }
 
 // listID returns the task list of session id: a subagent's is its

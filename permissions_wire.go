@@ -43,7 +43,9 @@ func (a *Agent) newGate(opts Options) (*permission.Gate, error) {
 			default:
 				out.Type = engine.EventApprovalAnswer
 			}
-			engine.Emit(ctx, out)
+			if !engine.Emit(ctx, out) {
+				aroundOf(ctx).add(out) // a hook command's, around a turn
+			}
 		},
 		CallInfo: func(ctx context.Context) (string, string) { return engine.CallID(ctx), engine.SessionID(ctx) },
 	}
