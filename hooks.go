@@ -183,8 +183,10 @@ func (a *Agent) hookedTurn(ctx context.Context, ident hook.Identity, prompt stri
 		turn := start(ctx)
 		// Decisions about hook commands come before the turn's events and
 		// before done.
+		// The hooks' context is outside any turn: a run started from
+		// another agent's tool must not hand its decisions to that turn.
 		evs := &around{}
-		hookCtx := context.WithValue(ctx, aroundKey{}, evs)
+		hookCtx := context.WithValue(engine.Detach(ctx), aroundKey{}, evs)
 		input, _ := json.Marshal(prompt)
 		end := hook.RunEnd{Identity: ident, Status: hook.StatusCompleted}
 		ended := false
@@ -219,6 +221,14 @@ func (a *Agent) hookedTurn(ctx context.Context, ident hook.Identity, prompt stri
 				end.Err = &hook.ErrorInfo{Name: "Error", Message: err.Error()}
 				if errors.Is(err, context.Canceled) {
 					end.Status = hook.StatusCancelled
+				}
+				// A failed turn yields no done: run:end fires here, and
+				// its decisions come before the error.
+				fireEnd()
+				for _, hev := range evs.take(id) {
+					if !yield(hev, nil) {
+						return
+					}
 				}
 			}
 			if ev.Type == engine.EventDone && ev.Done != nil {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/hook"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
@@ -817,4 +818,160 @@ func childCalls(name string) *modeltest.Provider {
 		}
 		return modeltest.Text("dispatched").Chunks(), nil
 	})
+}
+
+// An agent run from another agent's tool keeps the decisions about its own
+// hook commands: they are in its run's events, not the outer turn's.
+func TestANestedRunKeepsItsHookDecisions(t *testing.T) {
+	fa := newFixture(t)
+	optsA := fa.options(nil)
+	optsA.Hooks = []hook.Hook{{Event: hook.EventRunStart, Command: "true"}}
+	a := fa.agent(t, optsA)
+	fa.p.Reply(modeltest.Text("inner ok"))
+
+	var inner []string
+	ask := tool.New("ask_a", "Asks agent A.", func(ctx context.Context, _ struct{}) (tool.Result, error) {
+		for ev, err := range a.Run(ctx, "hi") {
+			if err != nil {
+				return tool.Result{}, err
+			}
+			inner = append(inner, string(ev.Type))
+		}
+		return tool.Text("asked"), nil
+	})
+	fb := newFixture(t)
+	optsB := fb.options(nil)
+	optsB.Tools = []tool.Tool{ask}
+	b := fb.agent(t, optsB)
+	fb.p.Reply(modeltest.ToolCalls(call("b1", "ask_a", `{}`)), modeltest.Text("outer ok"))
+	var leaked []string
+	for ev, err := range b.Run(t.Context(), "go") {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Type == engine.EventPermission && ev.Call != nil && ev.Call.Name == hook.ToolName {
+			leaked = append(leaked, ev.SessionID)
+		}
+	}
+	hasDecision := false
+	for _, s := range inner {
+		hasDecision = hasDecision || s == string(engine.EventPermission)
+	}
+	if !hasDecision || len(leaked) > 0 {
+		t.Errorf("inner run events %v (want a permission decision); A's hook decisions in B's stream, session %v (B is %s, A is %s)", inner, leaked, b.SessionID(), a.SessionID())
+	}
+}
+
+// A turn that fails still reports its run:end hook's decision, before the
+// error.
+func TestRunEndDecisionsComeBeforeAFailure(t *testing.T) {
+	f := newFixture(t)
+	opts := f.options(nil)
+	opts.DisableRetry = true
+	opts.Hooks = []hook.Hook{{Event: hook.EventRunEnd, Command: "true"}}
+	a := f.agent(t, opts)
+	f.p.Fail(errors.New("boom"))
+	var seq []string
+	for ev := range a.Run(t.Context(), "hi") {
+		seq = append(seq, string(ev.Type))
+	}
+	for _, s := range seq {
+		if s == string(engine.EventPermission) {
+			return
+		}
+	}
+	t.Errorf("events %v: run:end hook decision not streamed", seq)
+}
+
+// Shutdown from the agent's own work returns at once, but the agent is
+// closed by then: what comes next fails with ErrClosed.
+func TestShutdownClosesBeforeItReturns(t *testing.T) {
+	f := newFixture(t)
+	var a *liteagent.Agent
+	res := make(chan error, 1)
+	stop := tool.New("stop_agent", "Stops.", func(ctx context.Context, _ struct{}) (tool.Result, error) {
+		if err := a.Shutdown(ctx); err != nil {
+			res <- err
+			return tool.Text("x"), nil
+		}
+		_, err := a.Subscribe(func(liteagent.Notice) {})
+		res <- err
+		return tool.Text("stopping"), nil
+	})
+	opts := f.options(nil)
+	opts.Tools = []tool.Tool{stop}
+	a = f.agent(t, opts)
+	f.p.Reply(modeltest.ToolCalls(call("c1", "stop_agent", `{}`)), modeltest.Text("done"))
+	a.Send(t.Context(), "go")
+	if err := <-res; !errors.Is(err, liteagent.ErrClosed) {
+		t.Errorf("Subscribe right after Shutdown returned nil: %v, want ErrClosed", err)
+	}
+}
+
+// Another agent's tool context is not this agent's work: Shutdown with it
+// waits, until its context ends, for this agent's running tool.
+func TestShutdownWaitsWithAnotherAgentsToolContext(t *testing.T) {
+	fa := newFixture(t)
+	release, started := make(chan struct{}), make(chan struct{})
+	stubborn := tool.New("stubborn", "x", func(ctx context.Context, _ struct{}) (tool.Result, error) {
+		close(started)
+		<-release
+		return tool.Text("done"), nil
+	})
+	fa.p = childCalls("stubborn")
+	optsA := fa.options(nil)
+	optsA.Tools = []tool.Tool{stubborn}
+	a, err := liteagent.New(t.Context(), optsA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { close(release); a.Close() }()
+	if _, err := a.Send(t.Context(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	<-started
+	got := make(chan error, 1)
+	sd := tool.New("shut_a", "x", func(ctx context.Context, _ struct{}) (tool.Result, error) {
+		c, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+		defer cancel()
+		got <- a.Shutdown(c)
+		return tool.Text("ok"), nil
+	})
+	fb := newFixture(t)
+	optsB := fb.options(nil)
+	optsB.Tools = []tool.Tool{sd}
+	b := fb.agent(t, optsB)
+	fb.p.Reply(modeltest.ToolCalls(call("b1", "shut_a", `{}`)), modeltest.Text("ok"))
+	b.Send(t.Context(), "go")
+	if err := <-got; !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Shutdown from another agent's tool while A's tool still runs: %v, want DeadlineExceeded", err)
+	}
+}
+
+// A subagent's run:start hook may shut the agent down with its context:
+// Close there would wait for the hook's own run.
+func TestShutdownFromASubagentsHook(t *testing.T) {
+	f := newFixture(t)
+	f.p = groupProvider(func(context.Context) ([]model.Chunk, error) { return modeltest.Text("42").Chunks(), nil }, nil)
+	var a *liteagent.Agent
+	returned := make(chan error, 1)
+	opts := f.options(nil)
+	opts.Hooks = []hook.Hook{{Event: hook.EventRunStart, Timeout: 5 * time.Second, Func: func(ctx context.Context, p hook.Payload) error {
+		if idOf(p).AgentID != "" {
+			returned <- a.Shutdown(ctx)
+		}
+		return nil
+	}}}
+	a = f.agent(t, opts)
+	if _, err := a.Send(t.Context(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-returned:
+		if err != nil {
+			t.Errorf("Shutdown from a subagent's hook: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Shutdown from a subagent's hook did not return")
+	}
 }

@@ -267,8 +267,8 @@ type Agent struct {
 	parentOf map[string]string // the session that dispatched each child session
 	current  string
 	closed   bool
-	// closeDone is closed when the first Close has finished; closeErr is
-	// its result, written before.
+	// closeDone is closed when closing has finished; closeErr is its
+	// result, written before.
 	closeDone chan struct{}
 	closeErr  error
 	archives  map[string]archive.Archive
@@ -342,7 +342,7 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 	a := &Agent{lay: lay, log: log, archives: map[string]archive.Archive{}, tasks: map[string]task.Store{}, listOf: map[string]string{},
 		running: map[string]map[uint64]context.CancelFunc{}, deleted: map[string]bool{},
 		prompts: map[string]int{}, promptsOver: map[string]chan struct{}{},
-		dropCancelled: map[string]int{}, dropBash: map[string]bool{}, parentOf: map[string]string{}}
+		dropCancelled: map[string]int{}, dropBash: map[string]bool{}, parentOf: map[string]string{}, closeDone: make(chan struct{})}
 	a.life, a.stop = context.WithCancel(context.Background())
 
 	if !opts.DisableCleanup {
@@ -795,17 +795,42 @@ func (a *Agent) persistent() bool { return a.mode != memoryStore }
 // approval handler of the agent or of its subagents), it starts closing
 // and returns nil at once, since that work cannot end while it waits.
 func (a *Agent) Shutdown(ctx context.Context) error {
-	done := make(chan error, 1)
-	go func() { done <- a.Close() }()
-	if inHook(ctx, a) || engine.SessionID(ctx) != "" {
+	own := a.ownWork(ctx) // before closing ends that work's context
+	// The agent is closed (prompts fail with ErrClosed) before Shutdown
+	// returns, whatever it then waits for.
+	if a.beginClose() {
+		go a.finishClose()
+	}
+	if own {
 		return nil
 	}
 	select {
-	case err := <-done:
-		return err
+	case <-a.closeDone:
+		return a.closeErr
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// ownWork reports whether ctx is that of work the agent is doing and that
+// Close would wait for: a hook of the agent while it runs, or a tool (or
+// an approval) of a running turn of one of its sessions or of its
+// subagents' sessions.
+func (a *Agent) ownWork(ctx context.Context) bool {
+	if ctx.Err() != nil {
+		return false // a finished turn's tool context, kept past its turn
+	}
+	if inHook(ctx, a) {
+		return true
+	}
+	id := engine.SessionID(ctx)
+	if id == "" {
+		return false
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	_, child := a.parentOf[id]
+	return child || len(a.running[id]) > 0
 }
 
 // Close stops background commands and releases the agent. Later prompts
@@ -815,16 +840,27 @@ func (a *Agent) Shutdown(ctx context.Context) error {
 // be called from that work: a hook, a tool or an approval handler of the
 // agent; use Shutdown there.
 func (a *Agent) Close() error {
+	if a.beginClose() {
+		a.finishClose()
+	}
+	<-a.closeDone // a later call returns when the first has finished
+	return a.closeErr
+}
+
+// beginClose marks the agent closed and reports whether this call is the
+// first, which must then call finishClose.
+func (a *Agent) beginClose() bool {
 	a.mu.Lock()
+	defer a.mu.Unlock()
 	if a.closed {
-		done := a.closeDone
-		a.mu.Unlock()
-		<-done // a later call returns when the first has finished
-		return a.closeErr
+		return false
 	}
 	a.closed = true
-	a.closeDone = make(chan struct{})
-	a.mu.Unlock()
+	return true
+}
+
+// finishClose ends the agent's work and releases it.
+func (a *Agent) finishClose() {
 	a.stop() // ends every turn: prompts and autonomous ones
 	if a.pool != nil {
 		a.pool.Close()
@@ -832,11 +868,12 @@ func (a *Agent) Close() error {
 	if a.mcp != nil {
 		a.mcp.Close()
 	}
-	a.audits.Wait()
 	a.closeErr = a.bg.Close() // kills the commands: their deliveries find the agent closed
 	a.deliveries.Wait()
+	// Last: the turns ended above may still fire run:end hooks whose
+	// decisions are appended in the background.
+	a.audits.Wait()
 	close(a.closeDone)
-	return a.closeErr
 }
 
 // listID returns the task list of session id: a subagent's is its

@@ -40,7 +40,8 @@ type subscribers struct {
 // run come in order; calls for different runs may come concurrently. A
 // panic in f is recovered and logged, and the run goes on. f must not call
 // the agent's Run, Send, AwaitIdle, DeleteSession or Close, which may wait
-// for the run that is calling f.
+// for the run that is calling f; nor Shutdown, unless from a goroutine of
+// its own or with a context that ends.
 //
 // A delivery starts after the prompts in progress on its session have
 // ended, so a subscriber sees their done events first.
