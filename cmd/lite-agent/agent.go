@@ -229,6 +229,13 @@ func (l *lineReader) scan() {
 	close(l.done)
 }
 
+// lines returns the channels readLine reads: chat's lines, and one closed
+// at the end of input.
+func (l *lineReader) lines() (<-chan string, <-chan struct{}) {
+	l.start.Do(func() { go l.scan() })
+	return l.chat, l.done
+}
+
 // readLine returns chat's next line; false at the end of input.
 func (l *lineReader) readLine() (string, bool) {
 	l.start.Do(func() { go l.scan() })
@@ -430,19 +437,28 @@ func newChatCommand(g *globalFlags) *cobra.Command {
 				return err
 			}
 			defer unsubscribe()
-			fmt.Fprintf(errw, "session %s (empty line or Ctrl-D to quit)\n", a.SessionID())
+			fmt.Fprintf(errw, "session %s (empty line or Ctrl-D to quit; type while the agent works to steer it)\n", a.SessionID())
+			var next []string // lines typed during a turn that it could not take
 			for {
-				p.showPrompt()
-				text, ok := in.readLine()
-				p.leavePrompt()
-				if !ok {
-					break
+				var text string
+				if len(next) > 0 {
+					text, next = next[0], next[1:]
+				} else {
+					p.showPrompt()
+					line, ok := in.readLine()
+					p.leavePrompt()
+					if !ok {
+						break
+					}
+					text = line
 				}
 				line := strings.TrimSpace(text)
 				if line == "" || line == "/exit" {
 					break
 				}
-				if err := turn(cmd.Context(), a, line, p); err != nil {
+				more, err := steeredTurn(cmd.Context(), a, line, in, p)
+				next = append(next, more...)
+				if err != nil {
 					if cmd.Context().Err() != nil {
 						return err
 					}
@@ -470,6 +486,32 @@ func turn(ctx context.Context, a *liteagent.Agent, prompt string, p *printer) er
 		p.event(ev)
 	}
 	return nil
+}
+
+// steeredTurn runs one prompt like turn, while lines typed meanwhile
+// steer it (Agent.Steer). It returns the lines the prompt could not take
+// (it was at its last call or had ended), in order, for chat to send next.
+func steeredTurn(ctx context.Context, a *liteagent.Agent, prompt string, in *lineReader, p *printer) ([]string, error) {
+	done := make(chan error, 1)
+	go func() { done <- turn(ctx, a, prompt, p) }()
+	var left []string
+	lines, eof := in.lines()
+	for {
+		select {
+		case err := <-done:
+			return left, err
+		case line := <-lines:
+			switch {
+			case strings.TrimSpace(line) == "":
+			case len(left) == 0 && a.Steer(line) == nil:
+				p.note("(steering: the agent reads that next)")
+			default:
+				left = append(left, line)
+			}
+		case <-eof:
+			lines, eof = nil, nil // nothing more to read; the turn goes on
+		}
+	}
 }
 
 // awaitBackground waits for the subagent groups the session's prompts
@@ -551,6 +593,14 @@ func (p *printer) backToPromptLocked() {
 		fmt.Fprint(p.errw, "> ")
 		p.atPrompt, p.reprompt = true, false
 	}
+}
+
+// note writes a line of the CLI's own to errw, after any open answer text.
+func (p *printer) note(s string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.endTextLocked()
+	fmt.Fprintln(p.errw, s)
 }
 
 // endText ends an open line of answer text.

@@ -149,3 +149,70 @@ func TestRunStopsWaitingForSubagentsWhenInterrupted(t *testing.T) {
 		t.Errorf("after %v: code %d stdout %q stderr %q", elapsed, code, stdout.String(), stderr.String())
 	}
 }
+
+// A line typed in chat while the agent works steers the running prompt,
+// which answers it; when the prompt cannot take it (at its last call), it
+// becomes the next prompt.
+func TestChatSteersTheRunningPrompt(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		flags []string
+		steer bool
+	}{
+		{"steered", nil, true},
+		{"next prompt", []string{"--max-turns", "1"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			isolateEnv(t)
+			started, typed := make(chan struct{}), make(chan struct{})
+			var requests atomic.Int32
+			ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				b, _ := io.ReadAll(r.Body)
+				w.Header().Set("Content-Type", "text/event-stream")
+				switch requests.Add(1) {
+				case 1:
+					close(started)
+					<-typed // the model is still working when the user types
+					io.WriteString(w, textReply("Working on it."))
+				default:
+					if !strings.Contains(string(b), "be brief") {
+						t.Errorf("the typed line is not in the request: %s", b)
+					}
+					io.WriteString(w, textReply("Brief."))
+				}
+			}))
+			defer ts.Close()
+			t.Setenv("ANTHROPIC_API_KEY", "test-key")
+			pr, pw := io.Pipe()
+			term := &lockedBuf{}
+			done := make(chan int)
+			go func() {
+				args := append([]string{"--home", t.TempDir(), "--workdir", t.TempDir(), "chat", "--base-url", ts.URL}, tc.flags...)
+				done <- runWithInput(t.Context(), args, pr, term, term)
+			}()
+			io.WriteString(pw, "do the thing\n")
+			<-started
+			io.WriteString(pw, "be brief\n")
+			// chat reads the line while the model works
+			for i := 0; i < 250 && tc.steer && !strings.Contains(term.String(), "(steering"); i++ {
+				time.Sleep(20 * time.Millisecond)
+			}
+			if !tc.steer {
+				time.Sleep(100 * time.Millisecond) // either way the line is the next prompt
+			}
+			close(typed)
+			for i := 0; i < 250 && !strings.Contains(term.String(), "Brief.\n> "); i++ {
+				time.Sleep(20 * time.Millisecond)
+			}
+			pw.Close()
+			if code := <-done; code != 0 {
+				t.Errorf("code %d", code)
+			}
+			out := term.String()
+			if strings.Contains(out, "(steering: the agent reads that next)") != tc.steer || !strings.Contains(out, "Working on it.\n") ||
+				!strings.Contains(out, "Brief.\n") || requests.Load() != 2 {
+				t.Errorf("%d requests, terminal:\n%s", requests.Load(), out)
+			}
+		})
+	}
+}
