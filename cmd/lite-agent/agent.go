@@ -419,6 +419,7 @@ func newRunCommand(g *globalFlags) *cobra.Command {
 
 func newChatCommand(g *globalFlags) *cobra.Command {
 	f := &agentFlags{}
+	var steerFlag bool
 	cmd := &cobra.Command{
 		Use:   "chat",
 		Short: "Talk with the agent in one session; an empty line or EOF ends",
@@ -437,7 +438,18 @@ func newChatCommand(g *globalFlags) *cobra.Command {
 				return err
 			}
 			defer unsubscribe()
-			fmt.Fprintf(errw, "session %s (empty line or Ctrl-D to quit; type while the agent works to steer it)\n", a.SessionID())
+			// Steering reads lines while a prompt runs: on a terminal they
+			// are the user's second thoughts; piped input is a script
+			// of prompts, one after the other.
+			steer := in.terminal
+			if cmd.Flags().Changed("steer") {
+				steer = steerFlag
+			}
+			hint := ""
+			if steer {
+				hint = "; type while the agent works to steer it"
+			}
+			fmt.Fprintf(errw, "session %s (empty line or Ctrl-D to quit%s)\n", a.SessionID(), hint)
 			var next []string // lines typed during a turn that it could not take
 			for {
 				var text string
@@ -456,8 +468,14 @@ func newChatCommand(g *globalFlags) *cobra.Command {
 				if line == "" || line == "/exit" {
 					break
 				}
-				more, err := steeredTurn(cmd.Context(), a, line, in, p)
-				next = append(next, more...)
+				var err error
+				if steer {
+					var more []string
+					more, err = steeredTurn(cmd.Context(), a, line, in, p)
+					next = append(next, more...)
+				} else {
+					err = turn(cmd.Context(), a, line, p)
+				}
 				if err != nil {
 					if cmd.Context().Err() != nil {
 						return err
@@ -472,6 +490,7 @@ func newChatCommand(g *globalFlags) *cobra.Command {
 			return in.Err()
 		},
 	}
+	cmd.Flags().BoolVar(&steerFlag, "steer", false, "send lines typed while the agent works to the running prompt (default: when standard input is a terminal)")
 	f.register(cmd)
 	return cmd
 }

@@ -187,7 +187,7 @@ func TestChatSteersTheRunningPrompt(t *testing.T) {
 			term := &lockedBuf{}
 			done := make(chan int)
 			go func() {
-				args := append([]string{"--home", t.TempDir(), "--workdir", t.TempDir(), "chat", "--base-url", ts.URL}, tc.flags...)
+				args := append([]string{"--home", t.TempDir(), "--workdir", t.TempDir(), "chat", "--steer", "--base-url", ts.URL}, tc.flags...)
 				done <- runWithInput(t.Context(), args, pr, term, term)
 			}()
 			io.WriteString(pw, "do the thing\n")
@@ -214,5 +214,29 @@ func TestChatSteersTheRunningPrompt(t *testing.T) {
 				t.Errorf("%d requests, terminal:\n%s", requests.Load(), out)
 			}
 		})
+	}
+}
+
+// Piped input is a script of prompts: without --steer, a line that comes
+// while a prompt runs is the next prompt, not a steer of the running one.
+func TestPipedChatLinesArePrompts(t *testing.T) {
+	isolateEnv(t)
+	var requests atomic.Int32
+	srv := &anthropicServer{replies: []string{textReply("one"), textReply("two")}}
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if requests.Add(1) == 1 {
+			time.Sleep(200 * time.Millisecond) // the second line is there long before
+		}
+		srv.ServeHTTP(w, r)
+	}))
+	defer ts.Close()
+	t.Setenv("ANTHROPIC_API_KEY", "test-key")
+	var stdout, stderr strings.Builder
+	code := runWithInput(t.Context(), []string{"--home", t.TempDir(), "--workdir", t.TempDir(), "chat", "--base-url", ts.URL}, strings.NewReader("first\nsecond\n"), &stdout, &stderr)
+	if code != 0 || stdout.String() != "one\ntwo\n" || strings.Contains(stderr.String(), "steer") {
+		t.Errorf("code %d stdout %q stderr %q", code, stdout.String(), stderr.String())
+	}
+	if len(srv.bodies) != 2 || len(srv.bodies[1]["messages"].([]any)) != 3 {
+		t.Errorf("requests: %v", srv.bodies)
 	}
 }
