@@ -552,7 +552,13 @@ func (r *run) loop(ctx context.Context, prompt model.Message, origin session.Ori
 	for turn := 1; ; turn++ {
 		r.setTurn(turn)
 		if turn >= e.opts.MaxTurns {
-			r.closeSteer() // no call would be left to answer what comes now
+			// No call would be left to answer what comes from now on;
+			// what came before goes into this last call.
+			if late := r.takeSteerAndClose(); ctx.Err() == nil {
+				if err := r.addSteered(ctx, late, res, emit); err != nil {
+					return nil, err
+				}
+			}
 		}
 		if ctx.Err() != nil {
 			res.StopReason = StopAborted
@@ -658,6 +664,16 @@ func (r *run) takeSteer(last bool) []model.Message {
 	if last && len(msgs) == 0 {
 		r.steerOK = false
 	}
+	return msgs
+}
+
+// takeSteerAndClose returns the messages queued by Steer and ends Steer
+// for this turn, at once.
+func (r *run) takeSteerAndClose() []model.Message {
+	r.steerMu.Lock()
+	defer r.steerMu.Unlock()
+	msgs := r.steered
+	r.steered, r.steerOK = nil, false
 	return msgs
 }
 

@@ -136,3 +136,30 @@ func TestARecoveredCallKeepsItsTurn(t *testing.T) {
 		t.Errorf("tool_recovered turns %v, result %+v", turns, logged[3].Event)
 	}
 }
+
+// A message steered while the one before it is being added, just before
+// the last call the turn limit allows, goes into that call: Steer took it.
+func TestSteerRightBeforeTheLastCallIsSent(t *testing.T) {
+	h := newHarness(t, engine.Options{MaxTurns: 2})
+	h.p.Respond(func(context.Context, model.Request) ([]model.Chunk, error) {
+		if !h.eng.Steer("s", model.UserText("first steer")) {
+			t.Error("refused")
+		}
+		return modeltest.Text("One.").Chunks(), nil
+	})
+	h.p.Reply(modeltest.Text("Two."))
+	accepted := false
+	for ev, err := range h.eng.Turn(t.Context(), "s", model.UserText("go")) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Type == engine.EventSteer && !accepted {
+			accepted = h.eng.Steer("s", model.UserText("second steer"))
+		}
+	}
+	reqs := h.p.Requests()
+	last := reqs[len(reqs)-1].Messages
+	if accepted && last[len(last)-1].PlainText() != "second steer" {
+		t.Errorf("Steer took %q, but the last request ends with %q", "second steer", last[len(last)-1].PlainText())
+	}
+}

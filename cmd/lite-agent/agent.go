@@ -455,6 +455,7 @@ func newChatCommand(g *globalFlags) *cobra.Command {
 				var text string
 				if len(next) > 0 {
 					text, next = next[0], next[1:]
+					fmt.Fprintf(errw, "> %s\n", text) // typed earlier: shown as it is sent
 				} else {
 					p.showPrompt()
 					line, ok := in.readLine()
@@ -513,18 +514,30 @@ func turn(ctx context.Context, a *liteagent.Agent, prompt string, p *printer) er
 func steeredTurn(ctx context.Context, a *liteagent.Agent, prompt string, in *lineReader, p *printer) ([]string, error) {
 	done := make(chan error, 1)
 	go func() { done <- turn(ctx, a, prompt, p) }()
-	var left []string
+	var (
+		left    []string
+		steered bool
+	)
 	lines, eof := in.lines()
 	for {
 		select {
 		case err := <-done:
+			if err != nil && steered {
+				p.note("(the prompt failed: what you typed during it may not have been read)")
+			}
 			return left, err
 		case line := <-lines:
+			// An empty line or /exit ends chat after this prompt, and so
+			// does whatever follows it: lines keep their order.
+			end := strings.TrimSpace(line) == "" || strings.TrimSpace(line) == "/exit"
 			switch {
-			case strings.TrimSpace(line) == "":
-			case len(left) == 0 && a.Steer(line) == nil:
+			case len(left) == 0 && !end && a.Steer(line) == nil:
+				steered = true
 				p.note("(steering: the agent reads that next)")
 			default:
+				if !end && len(left) == 0 {
+					p.note("(that will be the next prompt)")
+				}
 				left = append(left, line)
 			}
 		case <-eof:
@@ -614,11 +627,11 @@ func (p *printer) backToPromptLocked() {
 	}
 }
 
-// note writes a line of the CLI's own to errw, after any open answer text.
+// note writes a line of the CLI's own to errw; answer text on out is left
+// as it is.
 func (p *printer) note(s string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.endTextLocked()
 	fmt.Fprintln(p.errw, s)
 }
 

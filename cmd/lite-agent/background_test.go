@@ -240,3 +240,60 @@ func TestPipedChatLinesArePrompts(t *testing.T) {
 		t.Errorf("requests: %v", srv.bodies)
 	}
 }
+
+// An empty line or /exit typed while the agent works ends chat after the
+// prompt, as at the marker: neither it nor what follows reaches the model.
+func TestChatEndsOnAnEmptyLineOrExitTypedDuringATurn(t *testing.T) {
+	for _, during := range []string{"\nmore\n", "/exit\nmore\n"} {
+		t.Run(strings.TrimSpace(strings.SplitN(during, "\n", 2)[0])+"|", func(t *testing.T) {
+			isolateEnv(t)
+			started, typed := make(chan struct{}), make(chan struct{})
+			var (
+				mu     sync.Mutex
+				bodies []string
+				n      atomic.Int32
+			)
+			ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				b, _ := io.ReadAll(r.Body)
+				mu.Lock()
+				bodies = append(bodies, string(b))
+				mu.Unlock()
+				if n.Add(1) == 1 {
+					close(started)
+					<-typed
+				}
+				w.Header().Set("Content-Type", "text/event-stream")
+				io.WriteString(w, textReply("ok"))
+			}))
+			defer ts.Close()
+			t.Setenv("ANTHROPIC_API_KEY", "test-key")
+			pr, pw := io.Pipe()
+			term := &lockedBuf{}
+			done := make(chan int)
+			go func() {
+				done <- runWithInput(t.Context(), []string{"--home", t.TempDir(), "--workdir", t.TempDir(), "chat", "--steer", "--base-url", ts.URL}, pr, term, term)
+			}()
+			io.WriteString(pw, "first\n")
+			<-started
+			go io.WriteString(pw, during) // blocks once chat stops reading
+			time.Sleep(200 * time.Millisecond)
+			close(typed)
+			select {
+			case code := <-done:
+				if code != 0 {
+					t.Errorf("code %d", code)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("chat did not end")
+			}
+			pw.Close()
+			mu.Lock()
+			defer mu.Unlock()
+			for _, b := range bodies {
+				if strings.Contains(b, "more") || strings.Contains(b, "/exit") {
+					t.Errorf("a line after the end reached the model (%d requests); terminal:\n%s", len(bodies), term.String())
+				}
+			}
+		})
+	}
+}
