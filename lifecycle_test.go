@@ -768,24 +768,7 @@ func TestShutdownFromASubagentsTool(t *testing.T) {
 
 // Shutdown stops waiting when its context ends; closing goes on.
 func TestShutdownHonoursItsContext(t *testing.T) {
-	f := newFixture(t)
-	release, started := make(chan struct{}), make(chan struct{})
-	stubborn := tool.New("stubborn", "Ignores cancellation for a while.", func(ctx context.Context, _ struct{}) (tool.Result, error) {
-		close(started)
-		<-release
-		return tool.Text("done"), nil
-	})
-	f.p = childCalls("stubborn")
-	opts := f.options(nil)
-	opts.Tools = []tool.Tool{stubborn}
-	a, err := liteagent.New(t.Context(), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := a.Send(t.Context(), "go"); err != nil {
-		t.Fatal(err)
-	}
-	<-started // a subagent's tool runs, which Close waits for
+	a, release := stubbornChild(t, newFixture(t))
 	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
 	defer cancel()
 	if err := a.Shutdown(ctx); !errors.Is(err, context.DeadlineExceeded) {
@@ -911,25 +894,8 @@ func TestShutdownClosesBeforeItReturns(t *testing.T) {
 // Another agent's tool context is not this agent's work: Shutdown with it
 // waits, until its context ends, for this agent's running tool.
 func TestShutdownWaitsWithAnotherAgentsToolContext(t *testing.T) {
-	fa := newFixture(t)
-	release, started := make(chan struct{}), make(chan struct{})
-	stubborn := tool.New("stubborn", "x", func(ctx context.Context, _ struct{}) (tool.Result, error) {
-		close(started)
-		<-release
-		return tool.Text("done"), nil
-	})
-	fa.p = childCalls("stubborn")
-	optsA := fa.options(nil)
-	optsA.Tools = []tool.Tool{stubborn}
-	a, err := liteagent.New(t.Context(), optsA)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, release := stubbornChild(t, newFixture(t))
 	defer func() { close(release); a.Close() }()
-	if _, err := a.Send(t.Context(), "go"); err != nil {
-		t.Fatal(err)
-	}
-	<-started
 	got := make(chan error, 1)
 	sd := tool.New("shut_a", "x", func(ctx context.Context, _ struct{}) (tool.Result, error) {
 		c, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
@@ -974,4 +940,29 @@ func TestShutdownFromASubagentsHook(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("Shutdown from a subagent's hook did not return")
 	}
+}
+
+// stubbornChild returns an agent whose subagent is running a tool that
+// ignores cancellation until release is closed: Close waits for it. The
+// caller closes release and the agent.
+func stubbornChild(t *testing.T, f *fixture) (a *liteagent.Agent, release chan struct{}) {
+	t.Helper()
+	release, started := make(chan struct{}), make(chan struct{})
+	stubborn := tool.New("stubborn", "Ignores cancellation for a while.", func(ctx context.Context, _ struct{}) (tool.Result, error) {
+		close(started)
+		<-release
+		return tool.Text("done"), nil
+	})
+	f.p = childCalls("stubborn")
+	opts := f.options(nil)
+	opts.Tools = []tool.Tool{stubborn}
+	a, err := liteagent.New(t.Context(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Send(t.Context(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	<-started
+	return a, release
 }
