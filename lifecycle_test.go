@@ -745,17 +745,7 @@ func TestShutdownFromASubagentsTool(t *testing.T) {
 	opts := f.options(nil)
 	opts.Tools = []tool.Tool{stop}
 	a = f.agent(t, opts)
-	if _, err := a.Send(t.Context(), "go"); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case err := <-returned:
-		if err != nil {
-			t.Errorf("Shutdown from the tool: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Shutdown from a subagent's tool did not return")
-	}
+	sendAndAwaitShutdown(t, a, returned)
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
 	if err := a.Shutdown(ctx); err != nil {
@@ -929,16 +919,24 @@ func TestShutdownFromASubagentsHook(t *testing.T) {
 		return nil
 	}}}
 	a = f.agent(t, opts)
+	sendAndAwaitShutdown(t, a, returned)
+}
+
+// sendAndAwaitShutdown sends "go" to a, whose subagent's work calls
+// Shutdown and reports its result on returned, and checks that the call
+// returns nil.
+func sendAndAwaitShutdown(t *testing.T, a *liteagent.Agent, returned <-chan error) {
+	t.Helper()
 	if _, err := a.Send(t.Context(), "go"); err != nil {
 		t.Fatal(err)
 	}
 	select {
 	case err := <-returned:
 		if err != nil {
-			t.Errorf("Shutdown from a subagent's hook: %v", err)
+			t.Errorf("Shutdown from the subagent's work: %v", err)
 		}
 	case <-time.After(10 * time.Second):
-		t.Fatal("Shutdown from a subagent's hook did not return")
+		t.Fatal("Shutdown from the subagent's work did not return")
 	}
 }
 

@@ -98,6 +98,19 @@ func TestRunKeepsTheAnswerWholeWhenSubagentsFinishEarly(t *testing.T) {
 	}
 }
 
+// startChat runs chat against the API at url, with flags, on a fresh home
+// and workdir. Its input is the returned pipe writer; its standard output
+// and error share term, as on a terminal; done gets its exit code.
+func startChat(t *testing.T, url string, flags ...string) (*io.PipeWriter, *lockedBuf, chan int) {
+	t.Helper()
+	pr, pw := io.Pipe()
+	term := &lockedBuf{}
+	done := make(chan int, 1)
+	args := append([]string{"--home", t.TempDir(), "--workdir", t.TempDir(), "chat", "--base-url", url}, flags...)
+	go func() { done <- runWithInput(t.Context(), args, pr, term, term) }()
+	return pw, term, done
+}
+
 type lockedBuf struct {
 	mu sync.Mutex
 	b  strings.Builder
@@ -115,12 +128,7 @@ func (l *lockedBuf) String() string { l.mu.Lock(); defer l.mu.Unlock(); return l
 func TestChatShowsItsMarkerAgainAfterBackgroundOutput(t *testing.T) {
 	isolateEnv(t)
 	ts := groupServer(t, answerAfter(100*time.Millisecond), nil)
-	pr, pw := io.Pipe()
-	term := &lockedBuf{} // stdout and stderr share a terminal
-	done := make(chan int)
-	go func() {
-		done <- runWithInput(t.Context(), []string{"--home", t.TempDir(), "--workdir", t.TempDir(), "chat", "--base-url", ts.URL, "--allow", "Agent"}, pr, term, term)
-	}()
+	pw, term, done := startChat(t, ts.URL, "--allow", "Agent")
 	io.WriteString(pw, "find the answer\n")
 	// The marker comes back after the delivery's done event: wait for it
 	// before ending the input, which leaves the prompt.
@@ -183,13 +191,7 @@ func TestChatSteersTheRunningPrompt(t *testing.T) {
 			}))
 			defer ts.Close()
 			t.Setenv("ANTHROPIC_API_KEY", "test-key")
-			pr, pw := io.Pipe()
-			term := &lockedBuf{}
-			done := make(chan int)
-			go func() {
-				args := append([]string{"--home", t.TempDir(), "--workdir", t.TempDir(), "chat", "--steer", "--base-url", ts.URL}, tc.flags...)
-				done <- runWithInput(t.Context(), args, pr, term, term)
-			}()
+			pw, term, done := startChat(t, ts.URL, append([]string{"--steer"}, tc.flags...)...)
 			io.WriteString(pw, "do the thing\n")
 			<-started
 			io.WriteString(pw, "be brief\n")
@@ -267,12 +269,7 @@ func TestChatEndsOnAnEmptyLineOrExitTypedDuringATurn(t *testing.T) {
 			}))
 			defer ts.Close()
 			t.Setenv("ANTHROPIC_API_KEY", "test-key")
-			pr, pw := io.Pipe()
-			term := &lockedBuf{}
-			done := make(chan int)
-			go func() {
-				done <- runWithInput(t.Context(), []string{"--home", t.TempDir(), "--workdir", t.TempDir(), "chat", "--steer", "--base-url", ts.URL}, pr, term, term)
-			}()
+			pw, term, done := startChat(t, ts.URL, "--steer")
 			io.WriteString(pw, "first\n")
 			<-started
 			go io.WriteString(pw, during) // blocks once chat stops reading
