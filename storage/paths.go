@@ -208,3 +208,27 @@ func SessionContextDir(sessionsDir, sessionID string) string {
 	sum := sha256.Sum256([]byte(sessionID))
 	return filepath.Join(sessionsDir, "session-"+hex.EncodeToString(sum[:])+".context")
 }
+
+// Workdir is the project directory the layout was resolved for: the parent
+// of ProjectConfigDir.
+func (p ProjectPaths) Workdir() string { return filepath.Dir(p.ProjectConfigDir) }
+
+// ProtectedPaths lists, as absolute lexically clean paths, what the agent's
+// own tools must never write or delete: the data home, the project's
+// permissions.json, hooks.json, mcps.json, agents/ and skills/ under
+// ProjectConfigDir, and the workdir's .git/hooks and .git/config. A path
+// in the list protects everything beneath it. Host code may still write
+// them; callers compare canonical paths (symlinks resolved), not names.
+func (p ProjectPaths) ProtectedPaths() []string {
+	wd := p.Workdir()
+	return []string{
+		p.Home,
+		filepath.Join(p.ProjectConfigDir, "permissions.json"),
+		filepath.Join(p.ProjectConfigDir, "hooks.json"),
+		filepath.Join(p.ProjectConfigDir, "mcps.json"),
+		p.ProjectAgentsDir,
+		p.ProjectSkillsDir,
+		filepath.Join(wd, ".git", "hooks"),
+		filepath.Join(wd, ".git", "config"),
+	}
+}

@@ -326,3 +326,34 @@ func TestSessionContextDirNeverAliases(t *testing.T) {
 		t.Error("an id escaped the sessions dir")
 	}
 }
+
+func TestProjectPathsProtectedPaths(t *testing.T) {
+	wd := t.TempDir()
+	home := t.TempDir()
+	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: wd, Storage: storage.Options{Namespace: "acme", Home: home}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Workdir() != wd {
+		t.Fatalf("Workdir() = %q, want %q", p.Workdir(), wd)
+	}
+	want := map[string]bool{
+		home:                           true,
+		wd + "/.acme/permissions.json": true,
+		wd + "/.acme/hooks.json":       true,
+		wd + "/.acme/mcps.json":        true,
+		wd + "/.acme/agents":           true,
+		wd + "/.acme/skills":           true,
+		wd + "/.git/hooks":             true,
+		wd + "/.git/config":            true,
+	}
+	got := p.ProtectedPaths()
+	if len(got) != len(want) {
+		t.Fatalf("ProtectedPaths() = %q", got)
+	}
+	for _, g := range got {
+		if !want[g] {
+			t.Errorf("unexpected protected path %q", g)
+		}
+	}
+}
