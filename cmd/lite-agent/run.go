@@ -44,7 +44,7 @@ func runWithInput(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "lite-agent: %s\n", oneLine(err.Error()))
+	fmt.Fprintf(stderr, "lite-agent: %s\n", oneLine(describe(err)))
 	var ue *usageError
 	if errors.As(err, &ue) {
 		return exitUsage
