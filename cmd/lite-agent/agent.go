@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -32,16 +31,17 @@ const (
 
 // agentFlags are the flags of the commands that run an agent.
 type agentFlags struct {
-	provider string
-	model    string
-	baseURL  string
-	resume   string
-	cont     bool
-	maxTurns int
-	window   int
-	count    bool
-	allow    []string
-	deny     []string
+	provider  string
+	model     string
+	baseURL   string
+	resume    string
+	sessionID string
+	cont      bool
+	maxTurns  int
+	window    int
+	count     bool
+	allow     []string
+	deny      []string
 }
 
 func (f *agentFlags) register(cmd *cobra.Command) {
@@ -49,8 +49,9 @@ func (f *agentFlags) register(cmd *cobra.Command) {
 	fs.StringVar(&f.provider, "provider", providerAnthropic, "model `provider`: anthropic or openai (OpenAI-compatible servers)")
 	fs.StringVar(&f.model, "model", "", "model id (default: claude-sonnet-4-5 for anthropic, gpt-4.1-mini for openai)")
 	fs.StringVar(&f.baseURL, "base-url", "", "API endpoint `URL` (default: ANTHROPIC_BASE_URL / OPENAI_BASE_URL, else the provider's)")
-	fs.StringVar(&f.resume, "resume", "", "continue the session `ID`")
-	fs.BoolVar(&f.cont, "continue", false, "continue the most recent session of this project")
+	fs.StringVarP(&f.resume, "resume", "r", "", "continue the stored session `ID`")
+	fs.StringVar(&f.sessionID, "session-id", "", "start a new session with the id `ID` (an error if it exists)")
+	fs.BoolVarP(&f.cont, "continue", "c", false, "continue the most recent session of this project")
 	fs.IntVar(&f.maxTurns, "max-turns", 0, "bound the model calls of one prompt (default 50)")
 	fs.IntVar(&f.window, "context-window", 0, "the model's context window in `tokens`, within which history is compacted (default: the model's if known, else 32000)")
 	fs.BoolVar(&f.count, "count-tokens", false, "scale the size estimates of large requests to Anthropic's token count (one more API call each)")
@@ -58,44 +59,9 @@ func (f *agentFlags) register(cmd *cobra.Command) {
 	fs.StringArrayVar(&f.deny, "deny", nil, "deny the tools matching `GLOB` (repeatable); deny wins over allow")
 }
 
-// defaultAsk lists what the default policy asks about.
+// defaultAsk lists what the CLI asks about where no rule and no flag
+// decides.
 var defaultAsk = []string{"bash", "write_file", "edit_file", "delete_file", "hook", "mcp_connect", "mcp__*"}
-
-// policy returns the permission policy of a command: the flags' policy
-// (see flagPolicy) composed with the permission files of the project and
-// the data home, which can only make it more restrictive.
-func (f *agentFlags) policy(p project) (permission.Policy, error) {
-	fp, err := f.flagPolicy()
-	if err != nil {
-		return nil, err
-	}
-	files, err := permission.NewFilePolicy(permission.FileOptions{
-		Workdir: filepath.Dir(p.paths.ProjectConfigDir),
-		Storage: storage.Options{Namespace: p.paths.Namespace, Home: p.paths.Home},
-		Default: permission.Allow,
-	})
-	if err != nil {
-		return nil, err
-	}
-	return permission.Compose(fp, files), nil
-}
-
-// flagPolicy returns the permission policy of the flags: deny what --deny
-// names, allow what --allow names, ask about the rest of the default
-// policy's list, allow everything else.
-func (f *agentFlags) flagPolicy() (permission.Policy, error) {
-	var ask []string
-	for _, name := range defaultAsk {
-		if !slices.Contains(f.allow, name) {
-			ask = append(ask, name)
-		}
-	}
-	p, err := permission.New(permission.Options{Allow: f.allow, Ask: ask, Deny: f.deny, Default: permission.Allow})
-	if err != nil {
-		return nil, usagef("invalid --allow or --deny: %w", err)
-	}
-	return p, nil
-}
 
 // terminalApprover asks on the terminal about each call the policy asks
 // about, reading the answer from in. It returns nil (deny every ask) when
@@ -284,8 +250,15 @@ func (l *lineReader) Err() error {
 // newAgent builds the agent the flags describe and selects its session.
 // Approval questions are read from in when it is a terminal.
 func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader, errw io.Writer) (*liteagent.Agent, error) {
-	if f.resume != "" && f.cont {
-		return nil, usagef("--resume and --continue are mutually exclusive")
+	if n := countTrue(f.resume != "", f.cont, f.sessionID != ""); n > 1 {
+		return nil, usagef("--resume, --continue and --session-id are mutually exclusive")
+	}
+	for _, id := range []struct{ flag, id string }{{"--resume", f.resume}, {"--session-id", f.sessionID}} {
+		if id.id != "" {
+			if err := storage.ValidateID(id.id); err != nil {
+				return nil, usagef("invalid %s %q: %w", id.flag, id.id, err)
+			}
+		}
 	}
 	if f.maxTurns < 0 {
 		return nil, usagef("--max-turns must not be negative")
@@ -296,6 +269,19 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 	p, err := g.project()
 	if err != nil {
 		return nil, err
+	}
+	if f.resume != "" || f.sessionID != "" {
+		// Checked before the agent exists, which creates the store.
+		id := cmpOr(f.resume, f.sessionID)
+		ok, err := sessionExists(p, id)
+		switch {
+		case err != nil:
+			return nil, err
+		case f.resume != "" && !ok:
+			return nil, &noSessionError{ID: id}
+		case f.sessionID != "" && ok:
+			return nil, fmt.Errorf("session %s already exists; continue it with --resume %s", id, id)
+		}
 	}
 	policy, err := f.policy(p)
 	if err != nil {
@@ -320,8 +306,8 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 		return nil, err
 	}
 	switch {
-	case f.resume != "":
-		err = a.Resume(f.resume)
+	case f.resume != "" || f.sessionID != "":
+		err = a.Resume(cmpOr(f.resume, f.sessionID))
 	case f.cont:
 		var id string
 		if id, err = latestSession(ctx, a); err == nil && id != "" {
@@ -333,6 +319,35 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 		return nil, err
 	}
 	return a, nil
+}
+
+// A noSessionError reports a session id that names no stored session of
+// the project.
+type noSessionError struct {
+	ID string
+}
+
+func (e *noSessionError) Error() string { return "no session " + e.ID }
+
+// sessionExists reports whether the project stores a log for session id.
+// It creates nothing.
+func sessionExists(p project, id string) (bool, error) {
+	return exists(filepath.Join(p.paths.SessionsDir, id+sessionLogSuffix))
+}
+
+// sessionLogSuffix ends the name of a session's log in the sessions
+// directory.
+const sessionLogSuffix = ".jsonl"
+
+// countTrue returns how many of bs are true.
+func countTrue(bs ...bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
+	}
+	return n
 }
 
 // latestSession returns the most recently changed session of the project
@@ -384,37 +399,81 @@ func cmpOr(s, def string) string {
 
 func newRunCommand(g *globalFlags) *cobra.Command {
 	f := &agentFlags{}
+	var output string
 	cmd := &cobra.Command{
-		Use:   "run PROMPT",
+		Use:   "run PROMPT | run -",
 		Short: "Run one prompt: the answer streams to stdout, tool activity to stderr",
+		Long: "run sends one prompt to the agent and prints its answer. With \"-\" the prompt is read\n" +
+			"from standard input. --output json prints one JSON object at the end, --output\n" +
+			"stream-json one JSON event per line as the run goes (see the README for the fields).\n" +
+			"An interrupt (Ctrl-C) stops the run and exits 130.",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 || strings.TrimSpace(args[0]) == "" {
-				return usagef("run takes one prompt")
+				return usagef("run takes one prompt, or - to read it from standard input")
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			a, err := newAgent(cmd.Context(), g, f, newLineReader(cmd.InOrStdin()), cmd.ErrOrStderr())
+			switch output {
+			case outputText, outputJSON, outputStreamJSON:
+			default:
+				return usagef("invalid --output %q: want %s, %s or %s", output, outputText, outputJSON, outputStreamJSON)
+			}
+			prompt := args[0]
+			in := newLineReader(cmd.InOrStdin())
+			if prompt == "-" {
+				var err error
+				if prompt, err = readPrompt(cmd.InOrStdin()); err != nil {
+					return err
+				}
+				in = nil // standard input is spent: nobody is there to approve
+			}
+			a, err := newAgent(cmd.Context(), g, f, in, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
 			defer a.Close()
 			p := &printer{out: cmd.OutOrStdout(), errw: cmd.ErrOrStderr()}
+			if output != outputText {
+				p.json = &jsonOutput{w: cmd.OutOrStdout(), stream: output == outputStreamJSON}
+			}
 			unsubscribe, err := p.showBackground(a)
 			if err != nil {
 				return err
 			}
 			defer unsubscribe()
-			err = turn(cmd.Context(), a, args[0], p)
+			err = turn(cmd.Context(), a, prompt, p)
 			if err == nil {
 				err = awaitBackground(cmd.Context(), a, p)
+			}
+			if p.json != nil {
+				p.json.finish(a.SessionID(), err)
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "session %s\n", a.SessionID())
 			return err
 		},
 	}
 	f.register(cmd)
+	cmd.Flags().StringVarP(&output, "output", "o", outputText, "output `format`: text, json (one object at the end) or stream-json (one event per line)")
 	return cmd
+}
+
+// maxPromptBytes bounds a prompt read from standard input.
+const maxPromptBytes = 8 << 20
+
+// readPrompt reads run's prompt from r, to its end.
+func readPrompt(r io.Reader) (string, error) {
+	b, err := io.ReadAll(io.LimitReader(r, maxPromptBytes+1))
+	if err != nil {
+		return "", fmt.Errorf("read the prompt from standard input: %w", err)
+	}
+	if len(b) > maxPromptBytes {
+		return "", usagef("the prompt on standard input is over %d bytes", maxPromptBytes)
+	}
+	if strings.TrimSpace(string(b)) == "" {
+		return "", usagef("run -: standard input holds no prompt")
+	}
+	return strings.TrimRight(string(b), "\n"), nil
 }
 
 func newChatCommand(g *globalFlags) *cobra.Command {
@@ -562,9 +621,10 @@ func awaitBackground(ctx context.Context, a *liteagent.Agent, p *printer) error 
 type printer struct {
 	mu        sync.Mutex
 	out, errw io.Writer
-	wroteText bool // a line of answer text is open
-	atPrompt  bool // chat shows its input marker and waits for a line
-	reprompt  bool // background output moved off the marker: show it again after
+	json      *jsonOutput // set: events go to it instead, as JSON
+	wroteText bool        // a line of answer text is open
+	atPrompt  bool        // chat shows its input marker and waits for a line
+	reprompt  bool        // background output moved off the marker: show it again after
 }
 
 // showPrompt shows chat's input marker.
@@ -588,6 +648,10 @@ func (p *printer) leavePrompt() {
 func (p *printer) showBackground(a *liteagent.Agent) (func(), error) {
 	return a.Subscribe(func(n liteagent.Notice) {
 		if n.Source != hook.SourceBackground {
+			return
+		}
+		if p.json != nil {
+			p.json.event(n.Event)
 			return
 		}
 		switch n.Event.Type {
@@ -651,6 +715,10 @@ func (p *printer) endTextLocked() {
 
 // event writes one event.
 func (p *printer) event(ev liteagent.Event) {
+	if p.json != nil {
+		p.json.event(ev)
+		return
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	switch ev.Type {
