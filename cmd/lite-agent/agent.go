@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
 	"github.com/lite-agent/lite-agent-go/engine"
@@ -21,6 +22,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/permission"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 )
 
 // The values of --provider.
@@ -64,25 +66,78 @@ func (f *agentFlags) register(cmd *cobra.Command) {
 var defaultAsk = []string{"bash", "write_file", "edit_file", "delete_file", "hook", "mcp_connect", "mcp__*"}
 
 // terminalApprover asks on the terminal about each call the policy asks
-// about, reading the answer from in. It returns nil (deny every ask) when
-// in is not a terminal, so that scripts never block on a prompt.
+// about, reading the answer from in: y allows the call, a allows calls
+// with exactly this input for the rest of the session (and says so, as the
+// rule it adds), anything else denies. It returns nil (deny every ask)
+// when in is not a terminal, so that scripts never block on a prompt.
 func terminalApprover(in *lineReader, errw io.Writer) permission.ApprovalFunc {
 	if in == nil || !in.terminal {
 		return nil
 	}
+	var (
+		mu      sync.Mutex
+		allowed = map[string]bool{} // the patterns answered with a
+	)
 	return func(ctx context.Context, req permission.ApprovalRequest) (permission.Decision, error) {
+		key, rule := callPattern(req.Call)
+		mu.Lock()
+		ok := allowed[key]
+		mu.Unlock()
+		if ok {
+			return permission.Allow, nil
+		}
 		end, ok := in.question(ctx)
 		if !ok {
 			return permission.Deny, ctx.Err()
 		}
 		defer end()
-		fmt.Fprintf(errw, "allow %s %s? [y/N] ", req.Call.Name, clip(string(req.Call.Input)))
+		why := ""
+		if req.Verdict.RuleID != "" {
+			why = " (" + req.Verdict.RuleID + ")"
+		}
+		fmt.Fprintf(errw, "allow %s %s?%s [y]es, [n]o, [a]lways this call in this session: ", req.Call.Name, clip(string(req.Call.Input)), why)
 		line, ok := in.answer(ctx)
-		if ok && (strings.EqualFold(strings.TrimSpace(line), "y") || strings.EqualFold(strings.TrimSpace(line), "yes")) {
+		if !ok {
+			return permission.Deny, ctx.Err()
+		}
+		switch strings.ToLower(strings.TrimSpace(line)) {
+		case "y", "yes":
+			return permission.Allow, nil
+		case "a", "always":
+			mu.Lock()
+			allowed[key] = true
+			mu.Unlock()
+			fmt.Fprintf(errw, "allowed for the rest of this session: %s\n", rule)
 			return permission.Allow, nil
 		}
 		return permission.Deny, nil
 	}
+}
+
+// callPattern returns the pattern of call that an "a" answer allows: the
+// tool with exactly this input. key compares patterns; rule shows the
+// pattern as a permissions.json rule, which would allow it for good.
+func callPattern(call permission.Call) (key, rule string) {
+	var input map[string]json.RawMessage
+	if err := json.Unmarshal(rawOrEmpty(call.Input), &input); err != nil || input == nil {
+		input = map[string]json.RawMessage{}
+	}
+	when := map[string]map[string]json.RawMessage{}
+	canon := map[string]json.RawMessage{}
+	for k, v := range input {
+		var x any
+		json.Unmarshal(v, &x)
+		c, _ := json.Marshal(x) // compact, object keys sorted
+		canon[k] = c
+		when[k] = map[string]json.RawMessage{"equals": c}
+	}
+	k, _ := json.Marshal(canon)
+	r := map[string]any{"tool": call.Name, "effect": "allow"}
+	if len(when) > 0 {
+		r["when"] = when
+	}
+	rb, _ := json.Marshal(r)
+	return call.Name + "\x00" + string(k), string(rb)
 }
 
 // terminalAsker answers the model's ask_user questions from in when it is
@@ -166,11 +221,7 @@ type lineReader struct {
 
 func newLineReader(r io.Reader) *lineReader {
 	lr := &lineReader{r: r, ask: make(chan struct{}, 1), chat: make(chan string), answers: make(chan string), done: make(chan struct{})}
-	if f, ok := r.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-			lr.terminal = true
-		}
-	}
+	lr.terminal = inputIsTerminal(r)
 	return lr
 }
 
@@ -245,6 +296,13 @@ func (l *lineReader) Err() error {
 	default:
 		return nil
 	}
+}
+
+// inputIsTerminal reports whether r is a terminal. A character device that is
+// not one, such as /dev/null, is not.
+func inputIsTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // newAgent builds the agent the flags describe and selects its session.
@@ -433,7 +491,7 @@ func newRunCommand(g *globalFlags) *cobra.Command {
 				return err
 			}
 			defer a.Close()
-			p := &printer{out: cmd.OutOrStdout(), errw: cmd.ErrOrStderr()}
+			p := &printer{out: cmd.OutOrStdout(), errw: cmd.ErrOrStderr(), paths: a.Paths()}
 			if output != outputText {
 				p.json = &jsonOutput{w: cmd.OutOrStdout(), stream: output == outputStreamJSON}
 			}
@@ -491,7 +549,7 @@ func newChatCommand(g *globalFlags) *cobra.Command {
 				return err
 			}
 			defer a.Close()
-			p := &printer{out: out, errw: errw}
+			p := &printer{out: out, errw: errw, paths: a.Paths()}
 			unsubscribe, err := p.showBackground(a)
 			if err != nil {
 				return err
@@ -509,6 +567,7 @@ func newChatCommand(g *globalFlags) *cobra.Command {
 				hint = "; type while the agent works to steer it"
 			}
 			fmt.Fprintf(errw, "session %s (empty line or Ctrl-D to quit%s)\n", a.SessionID(), hint)
+			ctx := cmd.Context()
 			var next []string // lines typed during a turn that it could not take
 			for {
 				var text string
@@ -516,9 +575,7 @@ func newChatCommand(g *globalFlags) *cobra.Command {
 					text, next = next[0], next[1:]
 					fmt.Fprintf(errw, "> %s\n", text) // typed earlier: shown as it is sent
 				} else {
-					p.showPrompt()
-					line, ok := in.readLine()
-					p.leavePrompt()
+					line, ok := readChatLine(ctx, in, p, g.intr)
 					if !ok {
 						break
 					}
@@ -528,18 +585,37 @@ func newChatCommand(g *globalFlags) *cobra.Command {
 				if line == "" || line == "/exit" {
 					break
 				}
+				// Ctrl-C aborts this turn only; a second one while it
+				// winds down ends chat at once.
+				turnCtx, cancelTurn := context.WithCancel(ctx)
+				var aborted atomic.Bool
+				restore := g.intr.Handle(func() {
+					if aborted.Swap(true) {
+						g.intr.exitNow()
+						return
+					}
+					cancelTurn()
+				})
 				var err error
 				if steer {
 					var more []string
-					more, err = steeredTurn(cmd.Context(), a, line, in, p)
+					more, err = steeredTurn(turnCtx, a, line, in, p)
 					next = append(next, more...)
 				} else {
-					err = turn(cmd.Context(), a, line, p)
+					err = turn(turnCtx, a, line, p)
 				}
-				if err != nil {
-					if cmd.Context().Err() != nil {
-						return err
+				restore()
+				cancelTurn()
+				switch {
+				case ctx.Err() != nil:
+					if err == nil {
+						err = ctx.Err()
 					}
+					return err
+				case aborted.Load():
+					next = nil // what was typed for the aborted turn goes too
+					p.note("(interrupted: the turn stopped; what it said so far is kept)")
+				case err != nil:
 					fmt.Fprintf(errw, "error: %s\n", oneLine(err.Error()))
 				}
 			}
@@ -553,6 +629,41 @@ func newChatCommand(g *globalFlags) *cobra.Command {
 	cmd.Flags().BoolVar(&steerFlag, "steer", false, "send lines typed while the agent works to the running prompt (default: when standard input is a terminal)")
 	f.register(cmd)
 	return cmd
+}
+
+// readChatLine shows chat's marker and reads the next line. An interrupt
+// at the marker shows how to leave, and a second one in a row leaves;
+// false means leave (that, or the end of input).
+func readChatLine(ctx context.Context, in *lineReader, p *printer, intr *interrupter) (string, bool) {
+	interrupts := make(chan struct{}, 1)
+	restore := intr.Handle(func() {
+		select {
+		case interrupts <- struct{}{}:
+		default:
+		}
+	})
+	defer restore()
+	lines, eof := in.lines()
+	p.showPrompt()
+	defer p.leavePrompt()
+	warned := false
+	for {
+		select {
+		case line := <-lines:
+			return line, true
+		case <-eof:
+			return "", false
+		case <-ctx.Done():
+			return "", false
+		case <-interrupts:
+			if warned {
+				return "", false
+			}
+			warned = true
+			p.note("\n(press Ctrl-C again, Ctrl-D or an empty line to quit)")
+			p.showPrompt()
+		}
+	}
 }
 
 // turn runs one prompt, writing its events with p.
@@ -621,8 +732,10 @@ func awaitBackground(ctx context.Context, a *liteagent.Agent, p *printer) error 
 type printer struct {
 	mu        sync.Mutex
 	out, errw io.Writer
-	json      *jsonOutput // set: events go to it instead, as JSON
-	wroteText bool        // a line of answer text is open
+	json      *jsonOutput           // set: events go to it instead, as JSON
+	paths     storage.ProjectPaths // where the permission files are, for hints
+	wroteText bool                 // a line of answer text is open
+	hinted    bool                 // the hint about a denial was shown
 	atPrompt  bool        // chat shows its input marker and waits for a line
 	reprompt  bool        // background output moved off the marker: show it again after
 }
@@ -715,6 +828,9 @@ func (p *printer) endTextLocked() {
 
 // event writes one event.
 func (p *printer) event(ev liteagent.Event) {
+	if ev.Type == engine.EventPermission && ev.Decision == "deny" {
+		p.hint(ev)
+	}
 	if p.json != nil {
 		p.json.event(ev)
 		return
@@ -750,6 +866,40 @@ func (p *printer) event(ev liteagent.Event) {
 			fmt.Fprintf(p.errw, "stopped: %s\n", ev.Done.StopReason)
 		}
 	}
+}
+
+// hint writes, once per run, how the call a denial refused could be
+// allowed: the --allow flag, or the rule that denied it.
+func (p *printer) hint(ev liteagent.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.hinted || ev.Call == nil {
+		return
+	}
+	name := ev.Call.Name
+	var text string
+	switch {
+	case ev.By == permission.ByAuto:
+		_, rule := callPattern(permission.Call{Name: name, Input: ev.Call.Input})
+		text = fmt.Sprintf("%s needs approval, and only a terminal can give it; to allow it, pass --allow %s, or add %s to %s",
+			name, name, rule, filepath.Join(p.paths.Home, permission.FileName))
+	case ev.By != permission.ByPolicy || ev.RuleID == "" || ev.RuleID == permission.LayerSelfProtection:
+		return // the user said no, or nothing can allow it
+	case strings.HasPrefix(ev.RuleID, "--deny "):
+		text = fmt.Sprintf("%s was denied by %s; leave it out to allow %s", name, ev.RuleID, name)
+	default:
+		file := ""
+		switch layer, _, _ := strings.Cut(ev.RuleID, ":"); layer {
+		case permission.LayerUser:
+			file = " in " + filepath.Join(p.paths.Home, permission.FileName)
+		case permission.LayerProject:
+			file = " in " + filepath.Join(p.paths.ProjectConfigDir, permission.FileName)
+		}
+		text = fmt.Sprintf("%s was denied by the rule %s%s; --allow cannot override a rule, change the rule to allow it", name, ev.RuleID, file)
+	}
+	p.hinted = true
+	p.endTextLocked()
+	fmt.Fprintf(p.errw, "hint: %s\n", text)
 }
 
 func clipJSON(raw json.RawMessage) string { return clip(string(raw)) }

@@ -193,3 +193,48 @@ func TestTasksListJSONIsNeverNull(t *testing.T) {
 		t.Errorf("an empty list: code %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
 	}
 }
+
+// Without a terminal an ask is denied, the model is told nobody could
+// approve, and stderr shows once how to allow the call.
+func TestDenialsAreExplainedOnce(t *testing.T) {
+	tests := []struct {
+		name    string
+		flags   []string
+		rules   string
+		toModel string
+		hint    string
+	}{
+		{"no approver", nil, "", "Error: denied automatically", "hint: write_file needs approval, and only a terminal can give it; to allow it, pass --allow write_file"},
+		{"--deny", []string{"--deny", "write_file"}, "", "Error: blocked by policy rule --deny write_file", "hint: write_file was denied by --deny write_file"},
+		{"a user rule", []string{"--allow", "write_file"}, `{"id":"ro","tool":"write_file","effect":"deny"}`, "Error: blocked by policy rule user:ro", "hint: write_file was denied by the rule user:ro in "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			isolateEnv(t)
+			srv := fakeAPI(t,
+				toolReply("toolu_1", "write_file", `{"path":"a.txt","content":"1"}`),
+				toolReply("toolu_2", "write_file", `{"path":"b.txt","content":"2"}`),
+				textReply("gave up"))
+			home := t.TempDir()
+			if tt.rules != "" {
+				os.WriteFile(filepath.Join(home, "permissions.json"), []byte(`{"version":1,"rules":[`+tt.rules+`]}`), 0o600)
+			}
+			devNull, err := os.Open(os.DevNull) // a character device, not a terminal
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer devNull.Close()
+			var stdout, stderr strings.Builder
+			args := append([]string{"--home", home, "--workdir", t.TempDir(), "run"}, append(tt.flags, "write")...)
+			if code := runWithInput(t.Context(), args, devNull, &stdout, &stderr); code != 0 {
+				t.Fatalf("code %d stderr %q", code, stderr.String())
+			}
+			if got := srv.lastUserText(t, 1); !strings.Contains(got, tt.toModel) {
+				t.Errorf("the model was told %s, want %q", got, tt.toModel)
+			}
+			if n := strings.Count(stderr.String(), "hint:"); n != 1 || !strings.Contains(stderr.String(), tt.hint) {
+				t.Errorf("%d hints in %q, want one: %q", n, stderr.String(), tt.hint)
+			}
+		})
+	}
+}
