@@ -732,12 +732,12 @@ func awaitBackground(ctx context.Context, a *liteagent.Agent, p *printer) error 
 type printer struct {
 	mu        sync.Mutex
 	out, errw io.Writer
-	json      *jsonOutput           // set: events go to it instead, as JSON
+	json      *jsonOutput          // set: events go to it instead, as JSON
 	paths     storage.ProjectPaths // where the permission files are, for hints
 	wroteText bool                 // a line of answer text is open
 	hinted    bool                 // the hint about a denial was shown
-	atPrompt  bool        // chat shows its input marker and waits for a line
-	reprompt  bool        // background output moved off the marker: show it again after
+	atPrompt  bool                 // chat shows its input marker and waits for a line
+	reprompt  bool                 // background output moved off the marker: show it again after
 }
 
 // showPrompt shows chat's input marker.
