@@ -33,17 +33,17 @@ const (
 
 // agentFlags are the flags of the commands that run an agent.
 type agentFlags struct {
-	provider  string
-	model     string
-	baseURL   string
-	resume    string
-	sessionID string
-	cont      bool
-	maxTurns  int
-	window    int
-	count     bool
-	allow     []string
-	deny      []string
+	provider string
+	model    string
+	baseURL  string
+	resume   string
+	newID    string // --session-id
+	cont     bool
+	maxTurns int
+	window   int
+	count    bool
+	allow    []string
+	deny     []string
 }
 
 func (f *agentFlags) register(cmd *cobra.Command) {
@@ -52,7 +52,7 @@ func (f *agentFlags) register(cmd *cobra.Command) {
 	fs.StringVar(&f.model, "model", "", "model id (default: claude-sonnet-4-5 for anthropic, gpt-4.1-mini for openai)")
 	fs.StringVar(&f.baseURL, "base-url", "", "API endpoint `URL` (default: ANTHROPIC_BASE_URL / OPENAI_BASE_URL, else the provider's)")
 	fs.StringVarP(&f.resume, "resume", "r", "", "continue the stored session `ID`")
-	fs.StringVar(&f.sessionID, "session-id", "", "start a new session with the id `ID` (an error if it exists)")
+	fs.StringVar(&f.newID, "session-id", "", "start a new session with the id `ID` (an error if it exists)")
 	fs.BoolVarP(&f.cont, "continue", "c", false, "continue the most recent session of this project")
 	fs.IntVar(&f.maxTurns, "max-turns", 0, "bound the model calls of one prompt (default 50)")
 	fs.IntVar(&f.window, "context-window", 0, "the model's context window in `tokens`, within which history is compacted (default: the model's if known, else 32000)")
@@ -308,10 +308,10 @@ func inputIsTerminal(r io.Reader) bool {
 // newAgent builds the agent the flags describe and selects its session.
 // Approval questions are read from in when it is a terminal.
 func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader, errw io.Writer) (*liteagent.Agent, error) {
-	if n := countTrue(f.resume != "", f.cont, f.sessionID != ""); n > 1 {
+	if n := countTrue(f.resume != "", f.cont, f.newID != ""); n > 1 {
 		return nil, usagef("--resume, --continue and --session-id are mutually exclusive")
 	}
-	for _, id := range []struct{ flag, id string }{{"--resume", f.resume}, {"--session-id", f.sessionID}} {
+	for _, id := range []struct{ flag, id string }{{"--resume", f.resume}, {"--session-id", f.newID}} {
 		if id.id != "" {
 			if err := storage.ValidateID(id.id); err != nil {
 				return nil, usagef("invalid %s %q: %w", id.flag, id.id, err)
@@ -328,16 +328,16 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 	if err != nil {
 		return nil, err
 	}
-	if f.resume != "" || f.sessionID != "" {
+	if f.resume != "" || f.newID != "" {
 		// Checked before the agent exists, which creates the store.
-		id := cmpOr(f.resume, f.sessionID)
+		id := cmpOr(f.resume, f.newID)
 		ok, err := sessionExists(p, id)
 		switch {
 		case err != nil:
 			return nil, err
 		case f.resume != "" && !ok:
 			return nil, &noSessionError{ID: id}
-		case f.sessionID != "" && ok:
+		case f.newID != "" && ok:
 			return nil, fmt.Errorf("session %s already exists; continue it with --resume %s", id, id)
 		}
 	}
@@ -364,8 +364,8 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 		return nil, err
 	}
 	switch {
-	case f.resume != "" || f.sessionID != "":
-		err = a.Resume(cmpOr(f.resume, f.sessionID))
+	case f.resume != "" || f.newID != "":
+		err = a.Resume(cmpOr(f.resume, f.newID))
 	case f.cont:
 		var id string
 		if id, err = latestSession(ctx, a); err == nil && id != "" {
