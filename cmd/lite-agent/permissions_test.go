@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lite-agent/lite-agent-go/permission"
 )
 
 func TestPermissionsCheckNamesTheDecidingRule(t *testing.T) {
@@ -97,5 +99,37 @@ func TestPermissionLayersDecideInOrder(t *testing.T) {
 	r := runCLI(t, "--home", home, "--workdir", work, "permissions", "check", "read_file", `{"path":"main.go"}`)
 	if r.stdout != "allow (layer default, rule -)\n" {
 		t.Errorf("text: %q", r.stdout)
+	}
+}
+
+// An "a" answer allows exactly the call's input, whatever its key order
+// or spacing, and is echoed as a rule a permissions.json file accepts.
+func TestCallPatternIsTheExactInput(t *testing.T) {
+	call := func(name, input string) permission.Call {
+		return permission.Call{Name: name, Input: json.RawMessage(input)}
+	}
+	tests := []struct {
+		name string
+		a, b permission.Call
+		same bool
+	}{
+		{"key order and spacing", call("bash", `{"command":"ls","timeout":5}`), call("bash", `{ "timeout": 5, "command": "ls" }`), true},
+		{"another command", call("bash", `{"command":"ls"}`), call("bash", `{"command":"ls -la"}`), false},
+		{"another tool", call("write_file", `{"path":"a"}`), call("edit_file", `{"path":"a"}`), false},
+		{"an extra field", call("bash", `{"command":"ls"}`), call("bash", `{"command":"ls","background":true}`), false},
+		{"empty input", call("mcp__x__y", ``), call("mcp__x__y", `{}`), true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ka, rule := callPattern(tt.a)
+			kb, _ := callPattern(tt.b)
+			if (ka == kb) != tt.same {
+				t.Errorf("same pattern = %v, want %v", ka == kb, tt.same)
+			}
+			rules, err := permission.DecodeRules([]byte(`{"version":1,"rules":[` + rule + `]}`))
+			if err != nil || len(rules) != 1 || rules[0].Effect != permission.Allow {
+				t.Errorf("rule %s: %v", rule, err)
+			}
+		})
 	}
 }
