@@ -491,7 +491,7 @@ func newRunCommand(g *globalFlags) *cobra.Command {
 				return err
 			}
 			defer a.Close()
-			p := &printer{out: cmd.OutOrStdout(), errw: cmd.ErrOrStderr(), paths: a.Paths()}
+			p := &printer{out: cmd.OutOrStdout(), errw: cmd.ErrOrStderr(), paths: a.Paths(), asks: in != nil && in.terminal}
 			if output != outputText {
 				p.json = &jsonOutput{w: cmd.OutOrStdout(), stream: output == outputStreamJSON}
 			}
@@ -505,7 +505,11 @@ func newRunCommand(g *globalFlags) *cobra.Command {
 				err = awaitBackground(cmd.Context(), a, p)
 			}
 			if p.json != nil {
-				p.json.finish(a.SessionID(), err)
+				ferr := err
+				if g.intr.Interrupted() {
+					ferr = errInterrupted
+				}
+				p.json.finish(a.SessionID(), ferr)
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "session %s\n", a.SessionID())
 			return err
@@ -549,7 +553,7 @@ func newChatCommand(g *globalFlags) *cobra.Command {
 				return err
 			}
 			defer a.Close()
-			p := &printer{out: out, errw: errw, paths: a.Paths()}
+			p := &printer{out: out, errw: errw, paths: a.Paths(), asks: in.terminal}
 			unsubscribe, err := p.showBackground(a)
 			if err != nil {
 				return err
@@ -735,6 +739,7 @@ type printer struct {
 	json      *jsonOutput          // set: events go to it instead, as JSON
 	paths     storage.ProjectPaths // where the permission files are, for hints
 	wroteText bool                 // a line of answer text is open
+	asks      bool                 // approvals are asked on the terminal
 	hinted    bool                 // the hint about a denial was shown
 	atPrompt  bool                 // chat shows its input marker and waits for a line
 	reprompt  bool                 // background output moved off the marker: show it again after
@@ -879,6 +884,8 @@ func (p *printer) hint(ev liteagent.Event) {
 	name := ev.Call.Name
 	var text string
 	switch {
+	case ev.By == permission.ByAuto && p.asks:
+		return // the question was cancelled: the user knows
 	case ev.By == permission.ByAuto:
 		_, rule := callPattern(permission.Call{Name: name, Input: ev.Call.Input})
 		text = fmt.Sprintf("%s needs approval, and only a terminal can give it; to allow it, pass --allow %s, or add %s to %s",
