@@ -92,8 +92,13 @@ func (d *dirHandle) openDir(rel string, create bool) (*dirHandle, error) {
 	if !errors.Is(err, unix.ENOSYS) && !(create && errors.Is(err, unix.ENOENT)) {
 		return nil, openErr(err)
 	}
-	// No openat2, or directories to make: one component at a time, each
-	// opened without following a link from the directory before it.
+	return d.walk(rel, create)
+}
+
+// walk opens rel below d one component at a time, each opened without
+// following a link from the directory before it: the fallback without
+// openat2, and the way to make missing directories.
+func (d *dirHandle) walk(rel string, create bool) (*dirHandle, error) {
 	cur := d
 	for _, name := range splitRel(rel) {
 		next, err := cur.openChild(name, create)
