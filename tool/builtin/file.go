@@ -558,7 +558,11 @@ func (m *mutation) makeParent() error {
 	if m.dir != nil {
 		return nil
 	}
-	return m.openParent(true)
+	err := m.openParent(true)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s %s: %w", m.mode, m.p, syscall.ENOTDIR)
+	}
+	return err
 }
 
 // checkExisting opens the deepest existing directory on the way to the

@@ -1,11 +1,13 @@
 package builtin_test
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/tool/builtin"
 )
@@ -206,4 +208,87 @@ func toolInput(name, p, old string) map[string]any {
 	default:
 		return map[string]any{"path": p}
 	}
+}
+
+// TestSwapDuringCallIsNotFollowed swaps the file's directory for a link to
+// the config directory at a fixed point of the call, while the snapshot is
+// recorded, and checks that the write lands in the directory that was
+// opened, or fails, and leaves no temporary file.
+func TestSwapDuringCallIsNotFollowed(t *testing.T) {
+	tests := []struct {
+		name    string
+		swap    func(t *testing.T, ws string)
+		wantErr bool
+		landed  string // where the new content must be, when no error
+	}{
+		{"DirBecomesLink", func(t *testing.T, ws string) {
+			if err := os.Rename(filepath.Join(ws, "a"), filepath.Join(ws, "moved")); err != nil {
+				t.Fatal(err)
+			}
+			symlink(t, ".acme", filepath.Join(ws, "a"))
+		}, false, "moved/permissions.json"},
+		{"FileBecomesDir", func(t *testing.T, ws string) {
+			if err := os.Remove(filepath.Join(ws, "a", "permissions.json")); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Mkdir(filepath.Join(ws, "a", "permissions.json"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}, true, ""},
+		{"FileBecomesLink", func(t *testing.T, ws string) {
+			if err := os.Remove(filepath.Join(ws, "a", "permissions.json")); err != nil {
+				t.Fatal(err)
+			}
+			symlink(t, "../.acme/permissions.json", filepath.Join(ws, "a", "permissions.json"))
+		}, false, "a/permissions.json"},
+	}
+	for _, tt := range tests {
+		for _, name := range []string{"write_file", "edit_file"} {
+			t.Run(tt.name+"/"+name, func(t *testing.T) {
+				e := newFileEnv(t, builtin.FileOptions{})
+				const original = `{"version":1,"rules":[]}`
+				writeFile(t, e.path(".acme/permissions.json"), original)
+				writeFile(t, e.path("a/permissions.json"), original)
+				tools, err := builtin.FileTools(builtin.FileOptions{Workdir: e.dir, Snapshots: e.rec, Protected: []string{e.path(".acme/permissions.json")}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				e.rec.onEvent = func(session.FileSnapshotEvent) { tt.swap(t, e.dir) }
+				res := call(t, byName(t, tools, name), toolInput(name, "a/permissions.json", original))
+				if tt.wantErr != res.IsError {
+					t.Errorf("%s = %q, want an error: %t", name, res.Content, tt.wantErr)
+				}
+				if !tt.wantErr {
+					if got := readFile(t, e.path(tt.landed)); got != "pwned" {
+						t.Errorf("%s holds %q, want the new content", tt.landed, got)
+					}
+				}
+				if got := readFile(t, e.path(".acme/permissions.json")); got != original {
+					t.Errorf("the protected file now holds %q", got)
+				}
+				if temps := tempFiles(t, e.dir); len(temps) > 0 {
+					t.Errorf("temporary files left: %q", temps)
+				}
+			})
+		}
+	}
+}
+
+// tempFiles returns the temporary files of the file tools below dir.
+func tempFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	var temps []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if strings.HasSuffix(d.Name(), ".tmp") {
+			temps = append(temps, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return temps
 }

@@ -3,7 +3,6 @@
 package builtin_test
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -131,23 +130,4 @@ func inode(t *testing.T, p string) uint64 {
 		return 0
 	}
 	return info.Sys().(*syscall.Stat_t).Ino
-}
-
-// tempFiles returns the temporary files of the file tools below dir.
-func tempFiles(t *testing.T, dir string) []string {
-	t.Helper()
-	var temps []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if strings.HasSuffix(d.Name(), ".tmp") {
-			temps = append(temps, p)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return temps
 }
