@@ -164,3 +164,36 @@ func BenchmarkBash(b *testing.B) {
 type discard struct{}
 
 func (discard) RecordSnapshot(context.Context, session.FileSnapshotEvent) error { return nil }
+
+// BenchmarkProtectedRefusal measures a write_file the protected list
+// refuses, with no disk write to hide the cost of the check, against a
+// path the workspace rules refuse before any check ("../escape.txt"): by name
+// (".acme/hooks.json") and by identity only (a hard link to
+// permissions.json, opened beneath the workspace first).
+func BenchmarkProtectedRefusal(b *testing.B) {
+	dir := b.TempDir()
+	paths, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: dir, Storage: storage.Options{Namespace: "acme", Home: b.TempDir()}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	writeFile(b, filepath.Join(dir, ".acme", "permissions.json"), "{}")
+	if err := os.Link(filepath.Join(dir, ".acme", "permissions.json"), filepath.Join(dir, "hard.json")); err != nil {
+		b.Fatal(err)
+	}
+	tools, err := builtin.FileTools(builtin.FileOptions{Workdir: dir, Protected: paths.ProtectedPaths()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	write := byName(b, tools, "write_file")
+	for _, p := range []string{"../escape.txt", ".acme/hooks.json", "hard.json"} {
+		input, _ := json.Marshal(map[string]string{"path": p, "content": "x"})
+		b.Run("path="+p, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if res, err := write.Call(context.Background(), input); err != nil || !res.IsError {
+					b.Fatal(res.Content, err)
+				}
+			}
+		})
+	}
+}

@@ -478,10 +478,10 @@ func (ft *fileTools) mutate(ctx context.Context, p string, mode access, change f
 	if t.rel == "." {
 		return tool.Result{}, notRegular(p)
 	}
-	now := ft.protect.current()
-	if _, ok := ft.protect.byName(filepath.Join(t.base, t.rel), now); ok {
+	if _, ok := ft.protect.byName(filepath.Join(t.base, t.rel)); ok {
 		return tool.Result{}, &ProtectedPathError{Op: mode.String(), Path: p}
 	}
+	now := ft.protect.current()
 	unlock, err := ft.locks.lock(ctx, t.rel)
 	if err != nil {
 		return tool.Result{}, err

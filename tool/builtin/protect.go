@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -43,50 +44,64 @@ type protector struct {
 	paths []string
 }
 
-// newProtector validates paths and adds the spellings through the real
-// workspace dir (real) of those given through its configured path (dir).
+// newProtector validates paths and adds two more spellings of each: through
+// the real workspace dir (real) when given through its configured path
+// (dir), and with the symbolic links of its existing part resolved.
 func newProtector(paths []string, dir, real string) (protector, error) {
 	var p protector
+	add := func(q string) {
+		if !slices.Contains(p.paths, q) {
+			p.paths = append(p.paths, q)
+		}
+	}
 	for _, q := range paths {
 		if !filepath.IsAbs(q) {
 			return protector{}, fmt.Errorf("file tools: protected path %q is not an absolute path", q)
 		}
 		q = filepath.Clean(q)
-		p.paths = append(p.paths, q)
-		if rel, ok := within(dir, q); ok && dir != real {
-			p.paths = append(p.paths, filepath.Join(real, rel))
+		add(q)
+		if rel, ok := within(dir, q); ok {
+			add(filepath.Join(real, rel))
 		}
+		add(canonical(q))
 	}
 	return p, nil
 }
 
+// canonical returns q with the symbolic links of its longest existing
+// part resolved.
+func canonical(q string) string {
+	var rest []string
+	for cur := q; ; {
+		if real, err := filepath.EvalSymlinks(cur); err == nil {
+			return filepath.Join(append([]string{real}, rest...)...)
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return q
+		}
+		rest = append([]string{filepath.Base(cur)}, rest...)
+		cur = parent
+	}
+}
+
 // A protection is one protected path as it is when a call checks it: the
 // identity of its deepest existing ancestor (the path itself when it
-// exists) and the names below that ancestor.
+// exists, links followed) and the names below that ancestor.
 type protection struct {
-	canon  string // the path with the symlinks of its existing part resolved
 	anchor fileID
 	rest   []string
 }
 
-// current resolves the protected paths as they are now. A path whose
-// ancestors cannot be inspected is kept by name only.
+// current resolves the protected paths as they are now: the identities
+// change when a file is replaced or a missing one is created.
 func (p protector) current() []protection {
 	out := make([]protection, 0, len(p.paths))
 	for _, q := range p.paths {
 		var rest []string
-		cur := q
-		for {
+		for cur := q; ; {
 			if info, err := os.Stat(cur); err == nil {
-				real, err := filepath.EvalSymlinks(cur)
-				if err != nil {
-					real = cur
-				}
-				out = append(out, protection{
-					canon:  filepath.Join(append([]string{real}, rest...)...),
-					anchor: idOf(info),
-					rest:   rest,
-				})
+				out = append(out, protection{anchor: idOf(info), rest: rest})
 				break
 			}
 			parent := filepath.Dir(cur)
@@ -104,15 +119,10 @@ func (p protector) current() []protection {
 // with no symbolic link in it, is or lies beneath, comparing names without
 // regard to case (a case-insensitive file system gives one file many
 // spellings). It reports false when there is none.
-func (p protector) byName(target string, now []protection) (string, bool) {
+func (p protector) byName(target string) (string, bool) {
 	for _, q := range p.paths {
 		if beneathFold(q, target) {
 			return q, true
-		}
-	}
-	for _, pr := range now {
-		if beneathFold(pr.canon, target) {
-			return pr.canon, true
 		}
 	}
 	return "", false
