@@ -1,0 +1,169 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// A Sandbox contains the commands an agent runs.
+//
+// Wrap rewrites cmd, which must be prepared but not started, so that it
+// runs inside the sandbox: it may change cmd.Path, cmd.Args and
+// cmd.ExtraFiles, and keeps cmd.Dir, cmd.Env, the standard streams and
+// cmd.SysProcAttr. Killing the started process (or its process group)
+// must kill everything the command started. Wrap returns an error, and
+// leaves cmd unchanged, when it cannot contain the command; the caller
+// must then not start it.
+type Sandbox interface {
+	Wrap(cmd *exec.Cmd) error
+}
+
+// Options says what a sandboxed command may see and change. All paths
+// must be absolute.
+type Options struct {
+	// Workdir is the directory commands run in when the command sets no
+	// Dir, and the first writable area. It is required.
+	Workdir string
+
+	// Writable lists more directories commands may write, besides the
+	// workdir and the private /tmp. nil means none.
+	Writable []string
+
+	// ReadOnly lists paths that stay read-only where they lie inside a
+	// writable area, each protecting everything beneath it: they can be
+	// neither written, nor renamed or removed, nor (when missing) created.
+	// Paths outside the writable areas are read-only anyway. nil means
+	// none.
+	ReadOnly []string
+
+	// Hidden lists directories replaced by an empty directory: their
+	// contents cannot be read or changed. Missing ones are skipped. A hidden
+	// path must not contain the workdir or a writable directory. nil means
+	// none.
+	Hidden []string
+
+	// Network lets commands use the host's network. false gives them a
+	// network namespace of their own with only a loopback device.
+	Network bool
+
+	// Bwrap is the bubblewrap program. "" means "bwrap" looked up in
+	// PATH.
+	Bwrap string
+}
+
+// ErrUnavailable is matched (with errors.Is) by the error of a sandbox
+// that cannot run on this host, such as bubblewrap not installed or not
+// allowed to create namespaces here.
+var ErrUnavailable = errors.New("sandbox unavailable")
+
+// An UnavailableError says why a sandbox cannot run on this host. It
+// matches [ErrUnavailable].
+type UnavailableError struct {
+	// Program is the sandbox program, such as "bwrap".
+	Program string
+	// Reason says what failed, such as "not found in PATH" or the first line
+	// bwrap wrote when the probe failed.
+	Reason string
+	// Err is the underlying error, if any.
+	Err error
+}
+
+func (e *UnavailableError) Error() string {
+	return fmt.Sprintf("sandbox %s unavailable: %s", e.Program, e.Reason)
+}
+
+// Unwrap returns the underlying error.
+func (e *UnavailableError) Unwrap() error { return e.Err }
+
+// Is reports whether target is ErrUnavailable.
+func (e *UnavailableError) Is(target error) bool { return target == ErrUnavailable }
+
+// An OptionsError reports invalid [Options].
+type OptionsError struct {
+	// Field is the Options field, such as "Workdir" or "Hidden".
+	Field string
+	// Path is the offending path, if any.
+	Path string
+	// Problem says what is wrong with it.
+	Problem string
+}
+
+func (e *OptionsError) Error() string {
+	if e.Path == "" {
+		return fmt.Sprintf("sandbox options: %s: %s", e.Field, e.Problem)
+	}
+	return fmt.Sprintf("sandbox options: %s %q: %s", e.Field, e.Path, e.Problem)
+}
+
+// ProjectOptions returns the options of a project's sandbox: the workdir
+// of paths writable, its ProtectedPaths read-only, and hidden: userHome's
+// .ssh, .aws, .gnupg and .config/gcloud, the data home of paths, the
+// default namespace's data home, and every directory userHome/.<name>
+// whose name is a valid namespace and that holds a "projects" directory,
+// as a lite-agent data home does. userHome "" means os.UserHomeDir();
+// without a user home only the data homes are hidden. Network is off.
+//
+// It reads the user's home directory, so call it when the sandbox is
+// built; homes created later are not seen.
+func ProjectOptions(paths storage.ProjectPaths, userHome string) Options {
+	opts := Options{
+		Workdir:  paths.Workdir(),
+		ReadOnly: paths.ProtectedPaths(),
+		Hidden:   []string{paths.Home},
+	}
+	if userHome == "" {
+		userHome, _ = os.UserHomeDir()
+	}
+	if h, err := storage.DefaultHome(storage.DefaultNamespace); err == nil && h != paths.Home {
+		opts.Hidden = append(opts.Hidden, h)
+	}
+	if userHome == "" || !filepath.IsAbs(userHome) {
+		return opts
+	}
+	userHome = filepath.Clean(userHome)
+	for _, p := range []string{".ssh", ".aws", ".gnupg", filepath.Join(".config", "gcloud")} {
+		opts.Hidden = append(opts.Hidden, filepath.Join(userHome, p))
+	}
+	entries, _ := os.ReadDir(userHome) // an unreadable home hides nothing more
+	for _, e := range entries {
+		name := e.Name()
+		if len(name) < 2 || name[0] != '.' || storage.ValidateNamespace(name[1:]) != nil {
+			continue
+		}
+		dir := filepath.Join(userHome, name)
+		if fi, err := os.Stat(filepath.Join(dir, "projects")); err == nil && fi.IsDir() {
+			opts.Hidden = appendNew(opts.Hidden, dir)
+		}
+	}
+	return opts
+}
+
+// appendNew appends p to list unless list holds it already.
+func appendNew(list []string, p string) []string {
+	for _, q := range list {
+		if q == p {
+			return list
+		}
+	}
+	return append(list, p)
+}
+
+// Auto returns the sandbox that works on this host: a [*Bubblewrap] when
+// bwrap is installed and can start a sandbox here. When no sandbox works
+// it returns a nil Sandbox and an error matching [ErrUnavailable] that says
+// why; a host that accepts running commands uncontained checks for it with
+// errors.Is and tells its user. Any other error (such as an
+// [*OptionsError]) means the options are wrong.
+func Auto(ctx context.Context, opts Options) (Sandbox, error) {
+	b, err := NewBubblewrap(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
