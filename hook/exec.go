@@ -38,6 +38,12 @@ func (r *Runner) exec(ctx context.Context, command string, stdin []byte) error {
 	cmd.Stderr = pw
 	cmd.WaitDelay = stdinDelay
 	inOwnGroup(cmd)
+	if r.sandbox != nil {
+		if err := r.sandbox.Wrap(cmd); err != nil {
+			pw.Close()
+			return fmt.Errorf("start command: %w", err)
+		}
+	}
 	err = cmd.Start()
 	pw.Close()
 	if err != nil {
