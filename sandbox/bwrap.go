@@ -32,7 +32,8 @@ var _ Sandbox = (*Bubblewrap)(nil)
 
 // NewBubblewrap returns a Bubblewrap with opts, after checking that bwrap
 // exists and can start a sandbox with these options here (it runs "true"
-// in one). It returns an [*OptionsError] for invalid options and an
+// in one, without the read-only paths, so that it changes nothing on
+// disk). It returns an [*OptionsError] for invalid options and an
 // [*UnavailableError] (matching [ErrUnavailable]) when bwrap is missing or
 // does not work on this host, for example where namespaces are not
 // allowed.
@@ -60,7 +61,8 @@ func NewBubblewrap(ctx context.Context, opts Options) (*Bubblewrap, error) {
 	return b, nil
 }
 
-// probe runs true in the sandbox.
+// probe runs true in the sandbox. It leaves the protected paths out, so
+// that building a sandbox creates no mount point in the workdir.
 func (b *Bubblewrap) probe(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
@@ -69,7 +71,9 @@ func (b *Bubblewrap) probe(ctx context.Context) error {
 		cmd = exec.CommandContext(ctx, p)
 	}
 	cmd.Dir = b.opts.Workdir
-	if err := b.Wrap(cmd); err != nil {
+	probe := *b
+	probe.opts.ReadOnly = nil
+	if err := probe.Wrap(cmd); err != nil {
 		return err
 	}
 	var out bytes.Buffer

@@ -450,3 +450,17 @@ func TestGitWorksInside(t *testing.T) {
 		t.Errorf("git config wrote .git/config: %s", out)
 	}
 }
+
+func TestNewBubblewrapChangesNothingOnDisk(t *testing.T) {
+	wd := hostDir(t)
+	paths, err := storage.ResolveProjectPaths(storage.PathsOptions{
+		Workdir: wd, Storage: storage.Options{Namespace: "acme", Home: filepath.Join(hostDir(t), "h")},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sandboxtest.Bubblewrap(t, sandbox.ProjectOptions(paths, hostDir(t)))
+	if entries, _ := os.ReadDir(wd); len(entries) != 0 {
+		t.Errorf("building the sandbox created %v in the workdir", entries)
+	}
+}

@@ -23,9 +23,12 @@
 //     path that is missing cannot be created: its nearest existing directory
 //     below the writable root is bound read-only instead, or, when that is
 //     the writable root itself, an empty read-only directory is mounted over
-//     the missing name (bubblewrap leaves that empty directory behind on the
-//     host, where it does no harm: an empty project config directory
-//     configures nothing and git ignores an empty .git);
+//     the missing name. Bubblewrap needs a mount point for it, so the first
+//     command leaves that empty directory behind in the workdir (in a
+//     project without one: an empty .<namespace> and an empty .git), where
+//     it does no harm: an empty project config directory configures
+//     nothing and git ignores an empty .git. Inside the sandbox "git init"
+//     then fails; initialise repositories outside it;
 //   - every existing path of [Options.Hidden] (for a project: ~/.ssh,
 //     ~/.aws, ~/.gnupg, ~/.config/gcloud, the data home and every other
 //     lite-agent data home in the user's home directory) replaced by an
