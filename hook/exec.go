@@ -46,6 +46,9 @@ func (r *Runner) exec(ctx context.Context, command string, stdin []byte) error {
 	}
 	err = cmd.Start()
 	pw.Close()
+	for _, f := range cmd.ExtraFiles { // the sandbox's, for the child only
+		f.Close()
+	}
 	if err != nil {
 		return fmt.Errorf("start command: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -78,7 +79,14 @@ func (b *Bubblewrap) probe(ctx context.Context) error {
 	}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
+	err := cmd.Start()
+	for _, f := range cmd.ExtraFiles {
+		f.Close()
+	}
+	if err == nil {
+		err = cmd.Wait()
+	}
+	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -110,7 +118,7 @@ func cleanOptions(opts Options) (Options, error) {
 	if err != nil {
 		return Options{}, err
 	}
-	o := Options{Workdir: wd[0], Network: opts.Network, Bwrap: opts.Bwrap}
+	o := Options{Workdir: wd[0], Network: opts.Network, AllowUnixSockets: opts.AllowUnixSockets, Bwrap: opts.Bwrap}
 	if o.Writable, err = clean("Writable", opts.Writable); err != nil {
 		return Options{}, err
 	}
@@ -158,13 +166,43 @@ func (b *Bubblewrap) Wrap(cmd *exec.Cmd) error {
 	if err != nil {
 		return err
 	}
+	var filter *os.File
+	if !b.opts.AllowUnixSockets {
+		if bpf, ok := unixSocketFilter(); ok {
+			if filter, err = pipeWith(bpf); err != nil {
+				return fmt.Errorf("sandbox: seccomp filter: %w", err)
+			}
+			args = append(args, "--seccomp", strconv.Itoa(3+len(cmd.ExtraFiles)))
+		}
+	}
 	var argv []string
 	if len(cmd.Args) > 1 {
 		argv = cmd.Args[1:]
 	}
 	cmd.Args = slices.Concat([]string{b.bwrap}, args, []string{"--", prog}, argv)
 	cmd.Path = b.bwrap
+	if filter != nil {
+		cmd.ExtraFiles = append(cmd.ExtraFiles, filter)
+	}
 	return nil
+}
+
+// pipeWith returns the read end of a pipe that holds data, which must fit
+// in the pipe's buffer, and then ends.
+func pipeWith(data []byte) (*os.File, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	_, err = w.Write(data)
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
+	return r, nil
 }
 
 // args returns bwrap's options for a command starting in dir.

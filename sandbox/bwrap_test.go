@@ -27,8 +27,21 @@ func run(t *testing.T, sb sandbox.Sandbox, dir, script string, env ...string) (s
 	if err := sb.Wrap(cmd); err != nil {
 		t.Fatalf("Wrap: %v", err)
 	}
-	out, err := cmd.CombinedOutput()
-	return string(out), err
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Start()
+	closeExtraFiles(cmd)
+	if err == nil {
+		err = cmd.Wait()
+	}
+	return out.String(), err
+}
+
+// closeExtraFiles closes what Wrap passed to the started process.
+func closeExtraFiles(cmd *exec.Cmd) {
+	for _, f := range cmd.ExtraFiles {
+		f.Close()
+	}
 }
 
 // mustRun is run that fails the test when the script fails.
@@ -404,7 +417,9 @@ func TestKillingTheGroupKillsTheSandboxedTree(t *testing.T) {
 	if err := sb.Wrap(cmd); err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
+	err := cmd.Start()
+	closeExtraFiles(cmd)
+	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
@@ -462,5 +477,45 @@ func TestNewBubblewrapChangesNothingOnDisk(t *testing.T) {
 	sandboxtest.Bubblewrap(t, sandbox.ProjectOptions(paths, hostDir(t)))
 	if entries, _ := os.ReadDir(wd); len(entries) != 0 {
 		t.Errorf("building the sandbox created %v in the workdir", entries)
+	}
+}
+
+func TestUnixSocketsAreBlocked(t *testing.T) {
+	if _, err := exec.LookPath("perl"); err != nil {
+		t.Skip("needs perl to make a socket")
+	}
+	wd := t.TempDir()
+	sock := filepath.Join(wd, "host.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	script := `perl -e 'use Socket; socket(S, PF_UNIX, SOCK_STREAM, 0) or die "socket: $!\n"; connect(S, pack_sockaddr_un($ARGV[0])) or die "connect: $!\n"; print "connected\n"' ` + sock
+	pair := `perl -e 'use Socket; socketpair(A, B, AF_UNIX, SOCK_STREAM, PF_UNSPEC) or die "socketpair: $!\n"; print "pair\n"'`
+
+	allowed := sandboxtest.Bubblewrap(t, sandbox.Options{Workdir: wd, AllowUnixSockets: true})
+	if out := mustRun(t, allowed, wd, script); !strings.Contains(out, "connected") {
+		t.Fatalf("with AllowUnixSockets the host socket should answer: %q", out)
+	}
+	sb := sandboxtest.Bubblewrap(t, sandbox.Options{Workdir: wd})
+	if out, err := run(t, sb, wd, script); err == nil || !strings.Contains(out, "socket: Operation not permitted") {
+		t.Errorf("a Unix socket was made in the sandbox: %q, %v", out, err)
+	}
+	if out := mustRun(t, sb, wd, pair); !strings.Contains(out, "pair") {
+		t.Errorf("socketpair: %q", out)
+	}
+	// Ordinary programs still run under the filter.
+	if out := mustRun(t, sb, wd, "ls / >/dev/null && echo ok"); strings.TrimSpace(out) != "ok" {
+		t.Errorf("ls: %q", out)
 	}
 }

@@ -38,7 +38,13 @@
 //     reach), its own IPC and UTS namespaces, a new session (no access to
 //     the controlling terminal), no capabilities, and, where user namespaces
 //     work, its own user namespace in which no further user namespace can be
-//     made.
+//     made;
+//   - on amd64 and arm64, unless [Options.AllowUnixSockets], a seccomp
+//     filter under which socket(AF_UNIX, …) and io_uring_setup fail with
+//     EPERM and system calls of another architecture kill the process, so
+//     the host's Unix sockets on the read-only root (such as
+//     /run/docker.sock) cannot be connected to. Abstract Unix sockets
+//     belong to the network namespace and are out of reach anyway.
 //
 // The sandbox dies with the process that started it (bwrap
 // --die-with-parent): killing the started process, or its process group,
@@ -50,9 +56,10 @@
 //   - Reading: everything on the root file system that is not hidden is
 //     readable, including the environment the host passes to the command.
 //     Keep secrets out of the command's environment.
-//   - Unix sockets on the read-only root (for example /run/docker.sock)
-//     can still be connected to: read-only mounts do not stop connect(2).
-//     There is no seccomp filter.
+//   - On other architectures, or with AllowUnixSockets, Unix sockets on the
+//     read-only root (for example /run/docker.sock) can be connected to:
+//     read-only mounts do not stop connect(2). A Unix socket passed in
+//     from outside (an inherited file descriptor) stays usable.
 //   - Hard links and bind mounts made before the sandbox starts reach what
 //     they point at; a symbolic link on the way from the workdir to a
 //     protected path is resolved when the command starts, and the link

@@ -14,9 +14,11 @@ import (
 // A Sandbox contains the commands an agent runs.
 //
 // Wrap rewrites cmd, which must be prepared but not started, so that it
-// runs inside the sandbox: it may change cmd.Path, cmd.Args and
-// cmd.ExtraFiles, and keeps cmd.Dir, cmd.Env, the standard streams and
-// cmd.SysProcAttr. Killing the started process (or its process group)
+// runs inside the sandbox: it may change cmd.Path and cmd.Args and append
+// to cmd.ExtraFiles, and keeps cmd.Dir, cmd.Env, the standard streams and
+// cmd.SysProcAttr. The files Wrap appends are for the started process
+// only: the caller closes them once cmd.Start has returned, whether it
+// succeeded or not. Killing the started process (or its process group)
 // must kill everything the command started. Wrap returns an error, and
 // leaves cmd unchanged, when it cannot contain the command; the caller
 // must then not start it.
@@ -51,6 +53,13 @@ type Options struct {
 	// Network lets commands use the host's network. false gives them a
 	// network namespace of their own with only a loopback device.
 	Network bool
+
+	// AllowUnixSockets lets commands create Unix domain sockets. false (on
+	// amd64 and arm64) installs a seccomp filter under which
+	// socket(AF_UNIX, …) and io_uring_setup fail with EPERM, so that the
+	// host's sockets visible on the read-only root (such as
+	// /run/docker.sock) cannot be connected to; socketpair(2) still works.
+	AllowUnixSockets bool
 
 	// Bwrap is the bubblewrap program. "" means "bwrap" looked up in
 	// PATH.

@@ -60,6 +60,9 @@ func (sh shell) start(command string, sink func([]byte) bool) (*proc, error) {
 	}
 	err = cmd.Start()
 	w.Close()
+	for _, f := range cmd.ExtraFiles { // the sandbox's, for the child only
+		f.Close()
+	}
 	if err != nil {
 		r.Close()
 		return nil, err
