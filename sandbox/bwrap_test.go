@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -240,7 +241,7 @@ func TestSecretsAndDataHomesAreHidden(t *testing.T) {
 		".gnupg/private-keys-v1.d/k",
 		".config/gcloud/credentials.db",
 		".acme/projects/x/sessions/s.jsonl",  // this namespace's data home
-		".other/projects/y/sessions/s.jsonl", // another namespace's
+		".other/projects/0123456789abcdef/sessions/s.jsonl", // another namespace's
 	}
 	for _, s := range secrets {
 		writeFile(t, filepath.Join(home, s), "SECRET")
@@ -517,5 +518,41 @@ func TestUnixSocketsAreBlocked(t *testing.T) {
 	// Ordinary programs still run under the filter.
 	if out := mustRun(t, sb, wd, "ls / >/dev/null && echo ok"); strings.TrimSpace(out) != "ok" {
 		t.Errorf("ls: %q", out)
+	}
+}
+
+func TestProjectOptionsHidesSecretsAndEveryDataHome(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv(storage.HomeEnv, "")
+	t.Setenv("HOME", home)
+	for _, d := range []string{".lite-agent/projects", ".acme/projects/0123456789abcdef", ".other/projects/fedcba9876543210", ".cache/projects/not-a-hash", ".Bad/projects/0123456789abcdef", ".plain"} {
+		if err := os.MkdirAll(filepath.Join(home, d), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wd := t.TempDir()
+	paths, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: wd, Storage: storage.Options{Namespace: "acme", Home: "/data/acme"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := sandbox.ProjectOptions(paths, "")
+	if opts.Workdir != wd || opts.Network || opts.AllowUnixSockets || len(opts.Writable) != 0 {
+		t.Errorf("options = %+v", opts)
+	}
+	if !slices.Equal(opts.ReadOnly, paths.ProtectedPaths()) {
+		t.Errorf("ReadOnly = %q, want ProtectedPaths", opts.ReadOnly)
+	}
+	for _, want := range []string{"/data/acme", ".lite-agent", ".ssh", ".aws", ".gnupg", ".config/gcloud", ".acme", ".other"} {
+		if !strings.HasPrefix(want, "/") {
+			want = filepath.Join(home, want)
+		}
+		if !slices.Contains(opts.Hidden, want) {
+			t.Errorf("Hidden = %q, missing %s", opts.Hidden, want)
+		}
+	}
+	for _, not := range []string{".Bad", ".plain", ".cache"} {
+		if slices.Contains(opts.Hidden, filepath.Join(home, not)) {
+			t.Errorf("Hidden = %q, should not hold %s", opts.Hidden, not)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 
 	"github.com/lite-agent/lite-agent-go/storage"
 )
@@ -114,8 +115,8 @@ func (e *OptionsError) Error() string {
 // of paths writable, its ProtectedPaths read-only, and hidden: userHome's
 // .ssh, .aws, .gnupg and .config/gcloud, the data home of paths, the
 // default namespace's data home, and every directory userHome/.<name>
-// whose name is a valid namespace and that holds a "projects" directory,
-// as a lite-agent data home does. userHome "" means os.UserHomeDir();
+// whose name is a valid namespace and that looks like a data home (it has
+// projects/<project hash>/). userHome "" means os.UserHomeDir();
 // without a user home only the data homes are hidden. Network is off.
 //
 // It reads the user's home directory, so call it when the sandbox is
@@ -145,12 +146,24 @@ func ProjectOptions(paths storage.ProjectPaths, userHome string) Options {
 		if len(name) < 2 || name[0] != '.' || storage.ValidateNamespace(name[1:]) != nil {
 			continue
 		}
-		dir := filepath.Join(userHome, name)
-		if fi, err := os.Stat(filepath.Join(dir, "projects")); err == nil && fi.IsDir() {
+		if dir := filepath.Join(userHome, name); holdsProjects(dir) {
 			opts.Hidden = appendNew(opts.Hidden, dir)
 		}
 	}
 	return opts
+}
+
+// holdsProjects reports whether dir looks like a data home: its projects
+// directory holds a directory named like a project hash (16 lowercase
+// hexadecimal digits).
+func holdsProjects(dir string) bool {
+	entries, _ := os.ReadDir(filepath.Join(dir, "projects"))
+	for _, e := range entries {
+		if name := e.Name(); e.IsDir() && len(name) == 16 && strings.Trim(name, "0123456789abcdef") == "" {
+			return true
+		}
+	}
+	return false
 }
 
 // appendNew appends p to list unless list holds it already.
