@@ -240,7 +240,7 @@ func TestSecretsAndDataHomesAreHidden(t *testing.T) {
 		".aws/credentials",
 		".gnupg/private-keys-v1.d/k",
 		".config/gcloud/credentials.db",
-		".acme/projects/x/sessions/s.jsonl",  // this namespace's data home
+		".acme/projects/x/sessions/s.jsonl",                 // this namespace's data home
 		".other/projects/0123456789abcdef/sessions/s.jsonl", // another namespace's
 	}
 	for _, s := range secrets {
