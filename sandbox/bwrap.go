@@ -260,6 +260,8 @@ func (b *Bubblewrap) args(dir string) ([]string, error) {
 	if b.userNS {
 		a = append(a, "--unshare-user", "--disable-userns")
 	}
+	// The host's TMPDIR may name a directory the sandbox does not show.
+	a = append(a, "--setenv", "TMPDIR", "/tmp")
 	a = append(a, "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--chdir", dir)
 	return a, nil
 }

@@ -93,7 +93,7 @@ func TestWritesOutsideTheWritableAreasFail(t *testing.T) {
 	sb := sandboxtest.Bubblewrap(t, sandbox.Options{Workdir: wd, Writable: []string{extra}})
 	tmpName := fmt.Sprintf("/tmp/sandbox-test-%d", time.Now().UnixNano())
 
-	mustRun(t, sb, wd, "echo in > in.txt && echo extra > "+extra+"/x.txt && echo tmp > "+tmpName+" && cat "+tmpName)
+	mustRun(t, sb, wd, "echo in > in.txt && echo extra > "+extra+"/x.txt && echo tmp > "+tmpName+" && cat "+tmpName+" && mktemp", "TMPDIR="+outside)
 	if got := readFile(t, filepath.Join(wd, "in.txt")); got != "in\n" {
 		t.Errorf("workdir file = %q", got)
 	}

@@ -14,7 +14,7 @@
 //   - the root file system, read-only; a minimal /dev and a /proc of its own
 //     PID namespace;
 //   - a private, empty /tmp (a fresh tmpfs for each command: files left in
-//     /tmp do not carry over to the next command);
+//     /tmp do not carry over to the next command), and TMPDIR=/tmp;
 //   - the workdir and [Options.Writable], writable;
 //   - inside those, every path of [Options.ReadOnly] (for a project:
 //     storage.ProjectPaths.ProtectedPaths) bound read-only, and every
