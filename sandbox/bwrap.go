@@ -235,12 +235,14 @@ func (b *Bubblewrap) args(dir string) ([]string, error) {
 		}
 	}
 	var hidden []string
+	hiddenFiles := map[string]bool{}
 	for _, h := range b.opts.Hidden {
 		c := canonical(h)
 		fi, err := os.Stat(c)
-		if err != nil || !fi.IsDir() || slices.Contains(hidden, c) {
-			continue // nothing to hide, or not a directory a tmpfs can cover
+		if err != nil || slices.Contains(hidden, c) {
+			continue // nothing to hide
 		}
+		hiddenFiles[c] = !fi.IsDir()
 		if within(c, "/tmp") && !slices.ContainsFunc(roots, func(r string) bool { return within(c, r) }) {
 			continue // the private /tmp hides it already
 		}
@@ -251,7 +253,11 @@ func (b *Bubblewrap) args(dir string) ([]string, error) {
 	}
 	sortByDepth(hidden)
 	for _, h := range hidden {
-		a = append(a, "--tmpfs", h, "--remount-ro", h)
+		if hiddenFiles[h] {
+			a = append(a, "--ro-bind", "/dev/null", h)
+		} else {
+			a = append(a, "--tmpfs", h, "--remount-ro", h)
+		}
 	}
 	a = append(a, "--unshare-pid", "--unshare-ipc", "--unshare-uts")
 	if !b.opts.Network {

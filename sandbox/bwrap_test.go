@@ -240,7 +240,9 @@ func TestSecretsAndDataHomesAreHidden(t *testing.T) {
 		".aws/credentials",
 		".gnupg/private-keys-v1.d/k",
 		".config/gcloud/credentials.db",
-		".acme/projects/x/sessions/s.jsonl",                 // this namespace's data home
+		".netrc",
+		".git-credentials",
+		".acme/projects/x/sessions/s.jsonl", // this namespace's data home
 		".other/projects/0123456789abcdef/sessions/s.jsonl", // another namespace's
 	}
 	for _, s := range secrets {
@@ -266,6 +268,9 @@ func TestSecretsAndDataHomesAreHidden(t *testing.T) {
 	}
 	if out := mustRun(t, sb, home, "ls -A .ssh .acme; cat .profile"); strings.TrimSpace(out) != ".acme:\n\n.ssh:\nvisible" {
 		t.Errorf("hidden directories are not empty or .profile not visible: %q", out)
+	}
+	if out, err := run(t, sb, home, "echo x > .netrc"); err == nil || readFile(t, filepath.Join(home, ".netrc")) != "SECRET" {
+		t.Errorf("hidden .netrc is writable: %s", out)
 	}
 	if out, err := run(t, sb, home, "echo x > .ssh/authorized_keys"); err == nil {
 		t.Errorf("hidden .ssh is writable: %s", out)

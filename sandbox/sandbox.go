@@ -45,10 +45,10 @@ type Options struct {
 	// none.
 	ReadOnly []string
 
-	// Hidden lists directories replaced by an empty directory: their
-	// contents cannot be read or changed. Missing ones are skipped. A hidden
-	// path must not contain the workdir or a writable directory. nil means
-	// none.
+	// Hidden lists paths whose contents cannot be read or changed: a
+	// directory is replaced by an empty one, a file by an empty one
+	// (/dev/null). Missing ones are skipped. A hidden path must not contain
+	// the workdir or a writable directory. nil means none.
 	Hidden []string
 
 	// Network lets commands use the host's network. false gives them a
@@ -113,7 +113,8 @@ func (e *OptionsError) Error() string {
 
 // ProjectOptions returns the options of a project's sandbox: the workdir
 // of paths writable, its ProtectedPaths read-only, and hidden: userHome's
-// .ssh, .aws, .gnupg and .config/gcloud, the data home of paths, the
+// .ssh, .aws, .gnupg, .config/gcloud, .azure, .kube, .docker, .config/gh,
+// .netrc and .git-credentials, the data home of paths, the
 // default namespace's data home, and every directory userHome/.<name>
 // whose name is a valid namespace and that looks like a data home (it has
 // projects/<project hash>/). userHome "" means os.UserHomeDir();
@@ -137,7 +138,8 @@ func ProjectOptions(paths storage.ProjectPaths, userHome string) Options {
 		return opts
 	}
 	userHome = filepath.Clean(userHome)
-	for _, p := range []string{".ssh", ".aws", ".gnupg", filepath.Join(".config", "gcloud")} {
+	for _, p := range []string{".ssh", ".aws", ".gnupg", filepath.Join(".config", "gcloud"),
+		".azure", ".kube", ".docker", filepath.Join(".config", "gh"), ".netrc", ".git-credentials"} {
 		opts.Hidden = append(opts.Hidden, filepath.Join(userHome, p))
 	}
 	entries, _ := os.ReadDir(userHome) // an unreadable home hides nothing more
