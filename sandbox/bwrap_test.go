@@ -561,3 +561,41 @@ func TestProjectOptionsHidesSecretsAndEveryDataHome(t *testing.T) {
 		}
 	}
 }
+
+func TestProtectionFollowsSymlinks(t *testing.T) {
+	real := hostDir(t)
+	wd := filepath.Join(hostDir(t), "link")
+	if err := os.Symlink(real, wd); err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(hostDir(t), "perms.json")
+	writeFile(t, target, "{}")
+	writeFile(t, filepath.Join(real, ".acme", "hooks.json"), "{}")
+	if err := os.Symlink(target, filepath.Join(real, ".acme", "permissions.json")); err != nil {
+		t.Fatal(err)
+	}
+	paths, err := storage.ResolveProjectPaths(storage.PathsOptions{
+		Workdir: wd, Storage: storage.Options{Namespace: "acme", Home: filepath.Join(hostDir(t), "h")},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb := sandboxtest.Bubblewrap(t, sandbox.ProjectOptions(paths, hostDir(t)))
+	for _, script := range []string{
+		"echo x > " + wd + "/.acme/hooks.json",
+		"echo x > " + real + "/.acme/hooks.json",
+		"rm -f .acme/permissions.json && echo x > .acme/permissions.json",
+		"ln -sfn /etc/passwd .acme/permissions.json",
+	} {
+		if out, err := run(t, sb, wd, script); err == nil {
+			t.Errorf("%q succeeded: %s", script, out)
+		}
+	}
+	if got := readFile(t, filepath.Join(real, ".acme", "hooks.json")); got != "{}" {
+		t.Errorf("hooks.json = %q", got)
+	}
+	if got, err := os.Readlink(filepath.Join(real, ".acme", "permissions.json")); err != nil || got != target {
+		t.Errorf("permissions.json link = %q, %v", got, err)
+	}
+	mustRun(t, sb, wd, "echo ok > "+wd+"/free.txt")
+}
