@@ -43,8 +43,9 @@ type agentFlags struct {
 	allow    []string
 	deny     []string
 
-	sandbox    string
-	sandboxNet bool
+	sandbox      string
+	sandboxNet   bool
+	sandboxWrite []string
 }
 
 func (f *agentFlags) register(cmd *cobra.Command) {
@@ -61,6 +62,7 @@ func (f *agentFlags) register(cmd *cobra.Command) {
 	fs.StringArrayVar(&f.deny, "deny", nil, "deny the tools matching `GLOB` (repeatable); deny wins over allow")
 	fs.StringVar(&f.sandbox, "sandbox", sandboxAuto, "contain bash and hook commands: auto (bubblewrap when it works, else a notice), bwrap (required) or off")
 	fs.BoolVar(&f.sandboxNet, "sandbox-network", false, "let sandboxed commands use the network")
+	fs.StringArrayVar(&f.sandboxWrite, "sandbox-write", nil, "let sandboxed commands write `DIR` too (repeatable), such as a build cache")
 }
 
 // defaultAsk lists what the default policy asks about.

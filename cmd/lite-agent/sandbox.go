@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"github.com/lite-agent/lite-agent-go/sandbox"
 )
@@ -29,6 +30,13 @@ func (f *agentFlags) buildSandbox(ctx context.Context, p project, errw io.Writer
 	}
 	opts := sandbox.ProjectOptions(p.paths, "")
 	opts.Network = f.sandboxNet
+	for _, dir := range f.sandboxWrite {
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return nil, usagef("--sandbox-write %q: %w", dir, err)
+		}
+		opts.Writable = append(opts.Writable, abs)
+	}
 	if f.sandbox == sandboxBwrap {
 		b, err := sandbox.NewBubblewrap(ctx, opts)
 		if err != nil {

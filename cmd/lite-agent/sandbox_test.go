@@ -80,6 +80,19 @@ func TestRunContainsBashInTheSandboxByDefault(t *testing.T) {
 	if _, err := os.Stat(target); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("bash wrote outside the workdir: %v", err)
 	}
+
+	// --sandbox-write opens one more directory.
+	sandboxServer(t,
+		toolReply("toolu_2", "bash", `{"command":"echo x > `+target+`"}`),
+		textReply("done"),
+	)
+	r = runCLI(t, "--home", t.TempDir(), "--workdir", work, "run", "--allow", "bash", "--sandbox-write", outside, "write")
+	if r.code != 0 {
+		t.Fatalf("--sandbox-write: code %d stderr %q", r.code, r.stderr)
+	}
+	if b, err := os.ReadFile(target); err != nil || string(b) != "x\n" {
+		t.Errorf("--sandbox-write: %q, %v", b, err)
+	}
 	if b, err := os.ReadFile(filepath.Join(work, "in.txt")); err != nil || string(b) != "in\n" {
 		t.Errorf("bash did not write the workdir: %q, %v", b, err)
 	}
