@@ -23,6 +23,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/permission"
 	"github.com/lite-agent/lite-agent-go/retention"
+	"github.com/lite-agent/lite-agent-go/sandbox"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/skill"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -222,6 +223,14 @@ type Options struct {
 	// .git/hooks and .git/config) besides any Protected given here.
 	FileTools builtin.FileOptions
 
+	// Sandbox contains the commands of the whole family: the bash tool's
+	// foreground and background commands (subagents share the tool) and
+	// command hooks. Bash.Sandbox, when set, takes precedence for the bash
+	// tool. nil runs commands uncontained, with the rights of the host
+	// process: build one with sandbox.Auto or sandbox.NewBubblewrap from
+	// sandbox.ProjectOptions(storage.ResolveProjectPaths(…)).
+	Sandbox sandbox.Sandbox
+
 	// Logger receives diagnostics (ids, sizes, durations; never prompts or
 	// payloads). nil logs nothing.
 	Logger *slog.Logger
@@ -378,7 +387,7 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 	}
 
 	if len(hookCfg.Hooks) > 0 || len(opts.Hooks) > 0 {
-		if a.hooks, err = hook.New(hookCfg, hook.Options{Programmatic: opts.Hooks, Workdir: lay.workdir, Permit: a.permitHook}); err != nil {
+		if a.hooks, err = hook.New(hookCfg, hook.Options{Programmatic: opts.Hooks, Workdir: lay.workdir, Permit: a.permitHook, Sandbox: opts.Sandbox}); err != nil {
 			return nil, err
 		}
 	}
@@ -971,6 +980,9 @@ func (a *Agent) buildTools(opts Options, skills []skill.Skill, defs []subagent.D
 	}
 	bopts := opts.Bash
 	bopts.Workdir, bopts.Background, bopts.SessionID = a.lay.workdir, a.bg, engine.SessionID
+	if bopts.Sandbox == nil {
+		bopts.Sandbox = opts.Sandbox
+	}
 	bash, err := builtin.BashTool(bopts)
 	if err != nil {
 		return nil, err

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/lite-agent/lite-agent-go/sandbox"
 )
 
 const (
@@ -78,6 +80,12 @@ type Options struct {
 	// fails. Zero means DefaultMaxOutputBytes. The output itself is
 	// discarded.
 	MaxOutputBytes int
+
+	// Sandbox, when set, contains every command hook: each command is
+	// wrapped by it before it starts, and one it cannot wrap fails without
+	// running. nil runs hook commands uncontained. Go hooks are host code
+	// and never sandboxed.
+	Sandbox sandbox.Sandbox
 }
 
 // A PermitRequest asks whether a command hook may run.
@@ -173,6 +181,7 @@ type Runner struct {
 	shell     string
 	env       []string
 	maxOutput int
+	sandbox   sandbox.Sandbox // nil: none
 
 	mu      sync.Mutex
 	prog    []registration // guarded by mu
@@ -193,6 +202,7 @@ func New(cfg Config, opts Options) (*Runner, error) {
 		permit:    opts.Permit,
 		shell:     opts.Shell,
 		maxOutput: opts.MaxOutputBytes,
+		sandbox:   opts.Sandbox,
 	}
 	for _, h := range cfg.Hooks {
 		if err := h.validate(); err != nil {

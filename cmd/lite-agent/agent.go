@@ -44,6 +44,10 @@ type agentFlags struct {
 	count    bool
 	allow    []string
 	deny     []string
+
+	sandbox      string
+	sandboxNet   bool
+	sandboxWrite []string
 }
 
 func (f *agentFlags) register(cmd *cobra.Command) {
@@ -59,6 +63,9 @@ func (f *agentFlags) register(cmd *cobra.Command) {
 	fs.BoolVar(&f.count, "count-tokens", false, "scale the size estimates of large requests to Anthropic's token count (one more API call each)")
 	fs.StringArrayVar(&f.allow, "allow", nil, "allow the tools matching `GLOB` without asking (repeatable), such as bash or 'mcp__*'")
 	fs.StringArrayVar(&f.deny, "deny", nil, "deny the tools matching `GLOB` (repeatable); deny wins over allow")
+	fs.StringVar(&f.sandbox, "sandbox", sandboxAuto, "contain bash and hook commands: auto (bubblewrap when it works, else a notice), bwrap (required) or off")
+	fs.BoolVar(&f.sandboxNet, "sandbox-network", false, "let sandboxed commands use the network")
+	fs.StringArrayVar(&f.sandboxWrite, "sandbox-write", nil, "let sandboxed commands write `DIR` too (repeatable), such as a build cache")
 }
 
 // defaultAsk lists what the CLI asks about where no rule and no flag
@@ -324,6 +331,9 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 	if f.window < 0 {
 		return nil, usagef("--context-window must not be negative")
 	}
+	if f.sandbox != sandboxAuto && f.sandbox != sandboxBwrap && f.sandbox != sandboxOff {
+		return nil, usagef("--sandbox must be auto, bwrap or off, not %q", f.sandbox)
+	}
 	p, err := g.project()
 	if err != nil {
 		return nil, err
@@ -349,6 +359,10 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 	if err != nil {
 		return nil, err
 	}
+	sb, err := f.buildSandbox(ctx, p, errw)
+	if err != nil {
+		return nil, err
+	}
 	a, err := liteagent.New(ctx, liteagent.Options{
 		Model:         provider,
 		ModelName:     name,
@@ -359,6 +373,7 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 		Permission:    policy,
 		OnApproval:    terminalApprover(in, errw),
 		OnAskUser:     terminalAsker(in, errw),
+		Sandbox:       sb,
 	})
 	if err != nil {
 		return nil, err
