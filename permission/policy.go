@@ -7,9 +7,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/lite-agent/lite-agent-go/internal/glob"
 )
 
 // A Rule matches tool calls and says what to do with them.
@@ -186,7 +187,7 @@ type compiledRule struct {
 	id, desc, layer string
 	bare            bool // from a name list: the verdict has no id
 	effect          Decision
-	tools           []*regexp.Regexp // nil: every tool
+	tools           []*glob.Pattern // nil: every tool
 	conds           []compiledCond
 	path, command   bool // tests the "path" or "command" field
 }
@@ -201,8 +202,8 @@ func (r *compiledRule) appliesTo(name string) bool {
 	if r.tools == nil {
 		return true
 	}
-	for _, re := range r.tools {
-		if re.MatchString(name) {
+	for _, g := range r.tools {
+		if g.Match(name) {
 			return true
 		}
 	}
@@ -271,14 +272,14 @@ func newPolicy(opts Options) (*policy, error) {
 	}{{opts.Deny, Deny}, {opts.Ask, Ask}, {opts.Allow, Allow}} {
 		for _, name := range list.names {
 			err := checkToolGlob(name)
-			var re *regexp.Regexp
+			var g *glob.Pattern
 			if err == nil {
-				re, err = compileGlob(name)
+				g, err = compileGlob(name)
 			}
 			if err != nil || name == "" {
 				return nil, fmt.Errorf("permission: %s list: invalid tool glob: %w", list.effect, orEmpty(err))
 			}
-			add(&compiledRule{bare: true, effect: list.effect, tools: []*regexp.Regexp{re}})
+			add(&compiledRule{bare: true, effect: list.effect, tools: []*glob.Pattern{g}})
 		}
 	}
 	for i, r := range opts.Rules {
@@ -372,20 +373,13 @@ func (p *policy) expandVars(s string, glob bool) (string, error) {
 	return s, nil
 }
 
-// escapeIf returns s with every glob metacharacter escaped when glob is
+// escapeIf returns s with every glob metacharacter escaped when quote is
 // true, and s itself otherwise.
-func escapeIf(glob bool, s string) string {
-	if !glob {
+func escapeIf(quote bool, s string) string {
+	if !quote {
 		return s
 	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if strings.IndexByte(`\*?[]{}(),|!`, s[i]) >= 0 {
-			b.WriteByte('\\')
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
+	return glob.QuoteMeta(s)
 }
 
 // expandPath normalizes a path operand: ~ at the start (or at the start of

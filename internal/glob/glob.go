@@ -161,14 +161,17 @@ func (p *Pattern) Depth() int { return p.depth }
 // pattern matches s literally.
 func QuoteMeta(s string) string {
 	var b strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune(`\*?[]{},!^()|`, r) {
+	for i := 0; i < len(s); i++ {
+		if strings.IndexByte(metaChars, s[i]) >= 0 {
 			b.WriteByte('\\')
 		}
-		b.WriteRune(r)
+		b.WriteByte(s[i])
 	}
 	return b.String()
 }
+
+// metaChars are the bytes QuoteMeta escapes.
+const metaChars = `\*?[]{},!^()|`
 
 // The nodes of a parsed pattern.
 type nodeKind int
