@@ -131,17 +131,27 @@ func Strict(opts Options) (Policy, error) {
 	return New(opts)
 }
 
+// ReadOnlyTools are the built-in tools that only read the workspace:
+// read_file and the search tools glob, grep and list_dir. [Default]
+// allows them by name.
+func ReadOnlyTools() []string { return []string{"read_file", "glob", "grep", "list_dir"} }
+
 // Default returns the SDK's default policy: ask before bash, write_file,
-// edit_file, delete_file, hook, mcp_connect and every mcp__* tool, and
-// allow everything else (custom tools are trusted by their host). With no
-// approval handler, the [Gate] denies what this policy asks about.
+// edit_file, delete_file, hook, mcp_connect and every mcp__* tool, allow
+// the read-only tools ([ReadOnlyTools]) and everything else (custom tools
+// are trusted by their host). With no approval handler, the [Gate] denies
+// what this policy asks about. Its allow verdicts have the layer "default".
 func Default() Policy {
 	p, err := newPolicy(Options{
 		Ask:     []string{"bash", "write_file", "edit_file", "delete_file", "hook", "mcp_connect", "mcp__*"},
+		Allow:   ReadOnlyTools(),
 		Default: Allow,
 	})
 	if err != nil {
 		panic("permission: default policy: " + err.Error())
+	}
+	for _, r := range p.allow {
+		r.layer = "default" // as when the default decided, before the list
 	}
 	return p
 }
