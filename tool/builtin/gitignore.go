@@ -33,16 +33,16 @@ func (r *ignoreRules) ignored(components []string, isDir bool) bool {
 
 // with returns the rules of the directory dir (relative to the workspace
 // root, in OS form, "." for the root) given r, the rules of its parent:
-// r plus dir's own .gitignore, read through root. A missing or unreadable
-// .gitignore adds nothing.
-func (r *ignoreRules) with(root *os.Root, dir string) *ignoreRules {
+// r plus dir's own .gitignore, read through dirRoot, a root on dir. A
+// missing or unreadable .gitignore adds nothing.
+func (r *ignoreRules) with(dirRoot *os.Root, dir string) *ignoreRules {
 	var domain []string
 	if dir != "." {
 		domain = strings.Split(filepath.ToSlash(dir), "/")
 	}
-	more := readIgnoreFile(root, filepath.Join(dir, ".gitignore"), domain)
+	more := readIgnoreFile(dirRoot, ".gitignore", domain)
 	if dir == "." {
-		more = append(readIgnoreFile(root, filepath.Join(".git", "info", "exclude"), nil), more...)
+		more = append(readIgnoreFile(dirRoot, filepath.Join(".git", "info", "exclude"), nil), more...)
 	}
 	if len(more) == 0 {
 		return r

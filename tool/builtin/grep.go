@@ -102,6 +102,8 @@ func (grepInput) RefineSchema(s *jsonschema.Schema) {
 type grepRun struct {
 	st       *searchTools
 	re       *regexp.Regexp
+	br       *bufio.Reader // reused from file to file
+	line     []byte        // reused from line to line
 	out      strings.Builder
 	budget   *budget
 	matches  int
@@ -161,13 +163,19 @@ func (st *searchTools) grep(ctx context.Context, in grepInput) (tool.Result, err
 			g.withheld++
 			break
 		}
-		if err := g.file(ctx, d, d.t.rel, shown); err != nil {
+		open := func() (*os.File, error) {
+			if d.root == nil {
+				return os.OpenFile(d.t.rel, os.O_RDONLY|oNonblock|oNoFollow, 0)
+			}
+			return d.root.OpenFile(d.t.rel, os.O_RDONLY|oNonblock|oNoFollow, 0)
+		}
+		if err := g.file(ctx, open, shown); err != nil {
 			return tool.Result{}, err
 		}
 	case info.IsDir():
 		searchRoot := d.t.rel
 		w = &walk{ctx: ctx, dir: d, gitignore: d.t.inWorkspace, maxDepth: -1, maxVisited: st.maxVisited}
-		err := w.run(searchRoot, func(rel string, _ int, e fs.DirEntry) error {
+		err := w.run(searchRoot, func(rel string, _ int, e fs.DirEntry, dirRoot *os.Root) error {
 			name := e.Name()
 			if len(typeFilter) > 0 && !slices.ContainsFunc(typeFilter, func(p *glob.Pattern) bool { return p.Match(name) }) {
 				return nil
@@ -190,7 +198,8 @@ func (st *searchTools) grep(ctx context.Context, in grepInput) (tool.Result, err
 				g.withheld++
 				return nil
 			}
-			if err := g.file(ctx, d, rel, shown); err != nil {
+			open := func() (*os.File, error) { return dirRoot.OpenFile(name, os.O_RDONLY|oNonblock|oNoFollow, 0) }
+			if err := g.file(ctx, open, shown); err != nil {
 				return err
 			}
 			if g.full {
@@ -228,15 +237,10 @@ func (st *searchTools) grep(ctx context.Context, in grepInput) (tool.Result, err
 	return tool.Text(finish(g.out.String(), notes)), nil
 }
 
-// file searches the regular file rel of d, shown to the model as shown.
-func (g *grepRun) file(ctx context.Context, d *searchDir, rel, shown string) error {
-	var f *os.File
-	var err error
-	if d.root == nil {
-		f, err = os.OpenFile(rel, os.O_RDONLY|oNonblock|oNoFollow, 0)
-	} else {
-		f, err = d.root.OpenFile(rel, os.O_RDONLY|oNonblock|oNoFollow, 0)
-	}
+// file searches the regular file that open opens, shown to the model as
+// shown.
+func (g *grepRun) file(ctx context.Context, open func() (*os.File, error), shown string) error {
+	f, err := open()
 	if err != nil {
 		return nil // vanished, replaced by a link, or unreadable
 	}
@@ -249,13 +253,18 @@ func (g *grepRun) file(ctx context.Context, d *searchDir, rel, shown string) err
 		g.large++
 		return nil
 	}
-	br := bufio.NewReaderSize(io.LimitReader(f, g.st.maxFileBytes), 64<<10)
+	if g.br == nil {
+		g.br = bufio.NewReaderSize(nil, 64<<10)
+	}
+	br := g.br
+	br.Reset(io.LimitReader(f, g.st.maxFileBytes))
 	if head, _ := br.Peek(binarySniffBytes); bytes.IndexByte(head, 0) >= 0 {
 		g.binary++
 		return nil
 	}
 	matched := false
-	var line []byte
+	line := g.line[:0]
+	defer func() { g.line = line[:0] }()
 	for n := 1; ; n++ {
 		if n%4096 == 0 {
 			if err := ctx.Err(); err != nil {

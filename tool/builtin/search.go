@@ -198,17 +198,27 @@ type walk struct {
 // errStop ends a walk early without an error.
 var errStop = errors.New("stop walking")
 
+// A visitFunc is called for each regular file of a walk with its path
+// below the search's base, its depth below the directory the walk started
+// from (1 for a child), its entry, and a root on its directory, through
+// which it opens with one system call.
+type visitFunc func(rel string, depth int, e fs.DirEntry, dirRoot *os.Root) error
+
 // run calls visit for every regular file below from (a directory below the
-// search's base, in OS form), in lexical order of paths, with the file's
-// path below the base and its depth below from (1 for a child). It does
-// not follow symbolic links, skips .git directories and, when asked,
-// ignored paths. A visit returning errStop ends the walk without error.
-func (w *walk) run(from string, visit func(rel string, depth int, e fs.DirEntry) error) error {
+// search's base, in OS form), in lexical order of paths. It does not
+// follow symbolic links, skips .git directories and, when asked, ignored
+// paths. A visit returning errStop ends the walk without error.
+func (w *walk) run(from string, visit visitFunc) error {
+	dirRoot, err := w.dir.root.OpenRoot(from)
+	if err != nil {
+		return nil // vanished, or not a directory: nothing to find
+	}
+	defer dirRoot.Close()
 	var rules *ignoreRules
 	if w.gitignore {
 		rules = w.ancestorRules(from)
 	}
-	err := w.dirEntries(from, 1, rules, visit)
+	err = w.dirEntries(dirRoot, from, 1, rules, visit)
 	if errors.Is(err, errStop) {
 		return nil
 	}
@@ -226,22 +236,27 @@ func (w *walk) ancestorRules(dir string) *ignoreRules {
 	parts := strings.Split(dir, string(filepath.Separator))
 	for _, part := range parts[:len(parts)-1] {
 		cur = filepath.Join(cur, part)
-		rules = rules.with(w.dir.root, cur)
+		if r, err := w.dir.root.OpenRoot(cur); err == nil {
+			rules = rules.with(r, cur)
+			r.Close()
+		}
 	}
 	return rules
 }
 
-func (w *walk) dirEntries(dir string, depth int, parent *ignoreRules, visit func(string, int, fs.DirEntry) error) error {
+// dirEntries walks the directory dir, open as dirRoot, whose parent's
+// ignore rules are parent.
+func (w *walk) dirEntries(dirRoot *os.Root, dir string, depth int, parent *ignoreRules, visit visitFunc) error {
 	if err := w.ctx.Err(); err != nil {
 		return err
 	}
 	rules := parent
 	if w.gitignore && dir != "." {
-		rules = parent.with(w.dir.root, dir)
+		rules = parent.with(dirRoot, dir)
 	}
-	f, err := w.dir.root.OpenFile(dir, os.O_RDONLY|oNonblock, 0)
+	f, err := dirRoot.OpenFile(".", os.O_RDONLY|oNonblock, 0)
 	if err != nil {
-		return nil // vanished or unreadable: nothing to find there
+		return nil // unreadable: nothing to find there
 	}
 	entries, err := f.ReadDir(-1)
 	f.Close()
@@ -266,13 +281,22 @@ func (w *walk) dirEntries(dir string, depth int, parent *ignoreRules, visit func
 		}
 		switch {
 		case isDir:
-			if (w.maxDepth < 0 || depth < w.maxDepth) && depth < maxWalkDepth {
-				if err := w.dirEntries(rel, depth+1, rules, visit); err != nil {
-					return err
-				}
+			if (w.maxDepth >= 0 && depth >= w.maxDepth) || depth >= maxWalkDepth {
+				continue
+			}
+			// OpenRoot refuses to leave dirRoot, so a directory swapped
+			// for a link after ReadDir cannot lead the walk outside.
+			sub, err := dirRoot.OpenRoot(e.Name())
+			if err != nil {
+				continue
+			}
+			err = w.dirEntries(sub, rel, depth+1, rules, visit)
+			sub.Close()
+			if err != nil {
+				return err
 			}
 		case e.Type().IsRegular():
-			if err := visit(rel, depth, e); err != nil {
+			if err := visit(rel, depth, e, dirRoot); err != nil {
 				return err
 			}
 		}
@@ -334,7 +358,7 @@ func (st *searchTools) glob(ctx context.Context, in globInput) (tool.Result, err
 	var matches []globMatch
 	withheld := 0
 	if fi, err := d.root.Lstat(from); err == nil && fi.IsDir() {
-		err := w.run(from, func(rel string, _ int, e fs.DirEntry) error {
+		err := w.run(from, func(rel string, _ int, e fs.DirEntry, _ *os.Root) error {
 			below, ok := within(searchRoot, rel)
 			if searchRoot == "." {
 				below, ok = rel, true
