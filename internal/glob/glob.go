@@ -21,15 +21,14 @@
 // dialects, such as "*.@(a|b)") are errors rather than literals, so that
 // such a pattern fails to load instead of silently matching nothing.
 //
-// A pattern compiles to an RE2 automaton, so matching takes time linear
-// in the length of the name whatever the pattern ("*a*a*a*a*b" cannot
-// backtrack), and braces are never expanded, so the automaton grows
-// linearly with the pattern.
+// A pattern compiles to a Thompson automaton (no backtracking), so
+// matching takes time linear in the length of the name whatever the
+// pattern ("*a*a*a*a*b" included), and braces are never expanded, so the
+// automaton grows linearly with the pattern.
 package glob
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -82,7 +81,7 @@ func (e *Error) Error() string {
 // use.
 type Pattern struct {
 	src    string
-	re     *regexp.Regexp
+	prog   *program
 	prefix string
 	depth  int
 }
@@ -115,18 +114,8 @@ func Compile(pattern string, opts Options) (*Pattern, error) {
 	if n := count(seq, maxAlts); n > maxAlts {
 		return nil, &Error{Offset: -1, Msg: fmt.Sprintf("pattern stands for more than %d alternatives", maxAlts)}
 	}
-	var b strings.Builder
-	b.WriteString(`(?s)^(?:`)
-	emit(&b, seq, true, true)
-	b.WriteString(`)$`)
-	re, err := regexp.Compile(b.String())
-	if err != nil {
-		// The emitter quotes every literal and checks every class, so
-		// this is a size limit of the automaton.
-		return nil, &Error{Offset: -1, Msg: "pattern too complex"}
-	}
 	prefix, depth := shape(seq)
-	return &Pattern{src: pattern, re: re, prefix: prefix, depth: depth}, nil
+	return &Pattern{src: pattern, prog: compileProgram(lower(seq, true, true)), prefix: prefix, depth: depth}, nil
 }
 
 // MustCompile is [Compile] with default options for patterns known to be
@@ -140,7 +129,7 @@ func MustCompile(pattern string) *Pattern {
 }
 
 // Match reports whether name matches the whole pattern.
-func (p *Pattern) Match(name string) bool { return p.re.MatchString(name) }
+func (p *Pattern) Match(name string) bool { return p.prog.run(name) }
 
 // String returns the pattern as given to Compile.
 func (p *Pattern) String() string { return p.src }
@@ -186,11 +175,11 @@ const (
 )
 
 type node struct {
-	kind  nodeKind
-	r     rune
-	n     int
-	class string // the class's regexp, brackets included
-	alts  [][]node
+	kind nodeKind
+	r    rune
+	n    int
+	cls  *charClass
+	alts [][]node
 }
 
 type parser struct {
@@ -386,31 +375,24 @@ func (p *parser) parseClass() (node, bool, error) {
 		return node{}, false, nil
 	}
 	body := p.src[start+1 : end]
-	var b strings.Builder
-	b.WriteByte('[')
+	cls := &charClass{}
 	if body != "" && (body[0] == '!' || body[0] == '^') {
-		b.WriteByte('^')
+		cls.negate = true
 		body = body[1:]
 	}
 	// Each item is a character or a range lo-hi; a '-' first or last is
 	// literal.
-	items := classItems(body)
-	if len(items) == 0 {
+	cls.items = classItems(body)
+	if len(cls.items) == 0 {
 		return node{}, false, &Error{Offset: start, Msg: "malformed pattern: empty class"}
 	}
-	for _, it := range items {
+	for _, it := range cls.items {
 		if it.hi < it.lo {
 			return node{}, false, &Error{Offset: start, Msg: "malformed pattern: class range out of order"}
 		}
-		b.WriteString(quoteClassRune(it.lo))
-		if it.hi != it.lo {
-			b.WriteByte('-')
-			b.WriteString(quoteClassRune(it.hi))
-		}
 	}
-	b.WriteByte(']')
 	p.pos = end + 1
-	return node{kind: nodeClass, class: b.String()}, true, nil
+	return node{kind: nodeClass, cls: cls}, true, nil
 }
 
 type classItem struct{ lo, hi rune }
@@ -445,17 +427,6 @@ func classItems(body string) []classItem {
 	return items
 }
 
-// quoteClassRune returns r as it may stand inside a regexp class.
-func quoteClassRune(r rune) string {
-	if r == utf8.RuneError {
-		return `\x{FFFD}`
-	}
-	if r < utf8.RuneSelf && strings.ContainsRune(`\[]^-`, r) {
-		return `\` + string(r)
-	}
-	return string(r)
-}
-
 // count returns the number of names seq stands for, stopping early once it
 // exceeds limit.
 func count(seq []node, limit int) int {
@@ -477,58 +448,6 @@ func count(seq []node, limit int) int {
 		}
 	}
 	return n
-}
-
-// emit writes the regexp of seq. segStart reports that seq begins a path
-// segment (at the start of the pattern or after a "/"), segEnd that it
-// ends one (at the end of the pattern or before a "/").
-func emit(b *strings.Builder, seq []node, segStart, segEnd bool) {
-	for i := 0; i < len(seq); i++ {
-		nd := seq[i]
-		start := segStart
-		if i > 0 {
-			start = seq[i-1].kind == nodeSlash
-		}
-		end := segEnd
-		if i+1 < len(seq) {
-			end = seq[i+1].kind == nodeSlash
-		}
-		switch nd.kind {
-		case nodeLiteral:
-			b.WriteString(regexp.QuoteMeta(string(nd.r)))
-		case nodeSlash:
-			// "dir/**" matches dir itself and everything below it.
-			if i+2 == len(seq) && seq[i+1].kind == nodeStar && seq[i+1].n >= 2 && segEnd {
-				b.WriteString(`(?:/.*)?`)
-				return
-			}
-			b.WriteByte('/')
-		case nodeStar:
-			switch {
-			case nd.n >= 2 && start && end && i+1 < len(seq):
-				// "**/" matches zero or more whole segments.
-				b.WriteString(`(?:.*/)?`)
-				i++ // the slash
-			case nd.n >= 2 && start && end:
-				b.WriteString(`.*`)
-			default:
-				b.WriteString(`[^/]*`)
-			}
-		case nodeQuestion:
-			b.WriteString(`[^/]`)
-		case nodeClass:
-			b.WriteString(nd.class)
-		case nodeGroup:
-			b.WriteString(`(?:`)
-			for j, alt := range nd.alts {
-				if j > 0 {
-					b.WriteByte('|')
-				}
-				emit(b, alt, start, end)
-			}
-			b.WriteByte(')')
-		}
-	}
 }
 
 // shape returns the literal directory prefix of seq and its fixed depth
