@@ -357,7 +357,7 @@ func (st *searchTools) glob(ctx context.Context, in globInput) (tool.Result, err
 	}
 	var matches []globMatch
 	withheld := 0
-	if fi, err := d.root.Lstat(from); err == nil && fi.IsDir() {
+	if realDir(d.root, searchRoot, base) {
 		err := w.run(from, func(rel string, _ int, e fs.DirEntry, _ *os.Root) error {
 			below, ok := within(searchRoot, rel)
 			if searchRoot == "." {
@@ -408,6 +408,27 @@ func (st *searchTools) glob(ctx context.Context, in globInput) (tool.Result, err
 	}
 	notes = append(notes, commonNotes(withheld, "matching files withheld", w)...)
 	return tool.Text(finish(out.String(), notes)), nil
+}
+
+// realDir reports whether base (a slash-separated relative path, "" for
+// none) names a directory below dir, reached through root without a
+// symbolic link: the literal start of a glob pattern is below the search
+// path, where no link is followed.
+func realDir(root *os.Root, dir, base string) bool {
+	cur := dir
+	if base != "" {
+		for _, part := range strings.Split(base, "/") {
+			if part == "" || part == "." {
+				continue
+			}
+			cur = filepath.Join(cur, part)
+			fi, err := root.Lstat(cur)
+			if err != nil || !fi.IsDir() {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // commonNotes returns the notes about files the permission policy withheld

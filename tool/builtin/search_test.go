@@ -237,6 +237,9 @@ func TestSearchNeverFollowsSymlinksOutOfTheWorkspace(t *testing.T) {
 		want  string
 	}{
 		{"glob", map[string]any{"pattern": "**"}, "in/a.txt"},
+		{"glob", map[string]any{"pattern": "indir/*.txt"}, "No files found"},
+		{"glob", map[string]any{"pattern": "outdir/*.txt"}, "No files found"},
+		{"glob", map[string]any{"pattern": "in/loop/in/*.txt"}, "No files found"},
 		{"grep", map[string]any{"pattern": "needle"}, "in/a.txt:1: needle inside"},
 		{"grep", map[string]any{"pattern": "needle", "path": "outdir"}, "Error: Symlink escapes workspace: outdir"},
 		{"grep", map[string]any{"pattern": "needle", "path": "leak.txt"}, "Error: Symlink escapes workspace: leak.txt"},
@@ -541,6 +544,19 @@ func TestSearchHonoursCancellation(t *testing.T) {
 		_, err := byName(t, e.tools, name).Call(ctx, json.RawMessage(`{"pattern":"**"}`))
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("%s after cancel: err = %v, want context.Canceled", name, err)
+		}
+	}
+}
+
+func TestGrepReadsCRLFLinesAndLastLineWithoutNewline(t *testing.T) {
+	e := newSearchEnv(t, map[string]string{"crlf.txt": "first\r\nneedle\r\nlast needle"}, nil, builtin.FileOptions{}, builtin.SearchOptions{})
+	for _, tc := range []struct{ pattern, want string }{
+		{"needle$", "crlf.txt:2: needle\ncrlf.txt:3: last needle"},
+		{"^needle$", "crlf.txt:2: needle"},
+		{`\r`, "No matches found"},
+	} {
+		if res := e.call(t, "grep", map[string]any{"pattern": tc.pattern}); res.Content != tc.want {
+			t.Errorf("grep %q = %q, want %q", tc.pattern, res.Content, tc.want)
 		}
 	}
 }
