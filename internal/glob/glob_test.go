@@ -73,6 +73,12 @@ func TestMatch(t *testing.T) {
 		{`\(a\|b\)`, "(a|b)", true}, // escaped, a group's characters are literal
 		{"[(|)]x", "|x", true},      // and in a class
 		{"a+b$", "a+b$", true},
+		{"\xffx", "\xffx", true}, // invalid UTF-8 reads as U+FFFD, on both sides
+		{"\xffx", "\uFFFDx", true},
+		{"x\xff", "x\xfe", true},
+		{"abc", "ab", false},
+		{"ab*ba", "aba", false}, // prefix and suffix may not overlap
+		{"ab*ba", "abba", true},
 	}
 	for _, tt := range tests {
 		for _, lenient := range []bool{false, true} {
@@ -317,7 +323,10 @@ func benchPair(b *testing.B, label, pattern, name string, want bool) {
 // linearly with the length of the name.
 func BenchmarkHostilePattern(b *testing.B) {
 	for _, n := range []int{1_000, 10_000, 100_000} {
+		// The literal "b" at the end rejects the name before the
+		// automaton runs; a class there makes it run.
 		benchPair(b, "stars/n="+itoa(n), "*a*a*a*a*a*a*a*a*b", strings.Repeat("a", n), false)
+		benchPair(b, "stars-class/n="+itoa(n), "*a*a*a*a*a*a*a*a*[bc]", strings.Repeat("a", n), false)
 	}
 	benchPair(b, "globstars/n=10000", "**/a/**/a/**/a/**/a/**/b", strings.Repeat("a/", 5_000), false)
 }

@@ -1,6 +1,10 @@
 package glob
 
-import "sync"
+import (
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
 
 // A pattern runs as a Thompson automaton: Match keeps the set of states
 // the name read so far may be in, and advances every state of the set by
@@ -117,7 +121,10 @@ func lower(seq []node, segStart, segEnd bool) []token {
 
 // A program is a compiled pattern.
 type program struct {
-	insts []inst
+	// prefix and suffix are literal text every matching name starts and
+	// ends with, checked before the automaton runs.
+	prefix, suffix string
+	insts          []inst
 	start int
 	match int
 	// closure[i] lists the states reachable from state i without
@@ -133,6 +140,21 @@ const maxClosureEntries = 1 << 16
 // compileProgram builds the program of tokens.
 func compileProgram(toks []token) *program {
 	p := &program{}
+	var b strings.Builder
+	i := 0
+	for ; i < len(toks) && literalToken(toks[i]); i++ {
+		b.WriteRune(toks[i].r)
+	}
+	p.prefix = b.String()
+	j := len(toks)
+	for j > i && literalToken(toks[j-1]) {
+		j--
+	}
+	b.Reset()
+	for _, t := range toks[j:] {
+		b.WriteRune(t.r)
+	}
+	p.suffix = b.String()
 	p.match = p.add(inst{op: opMatch})
 	p.start = p.seq(toks, p.match)
 	p.precompute()
@@ -157,6 +179,10 @@ func (p *program) precompute() {
 	}
 	p.closure = closure
 }
+
+// literalToken reports whether t matches exactly the bytes of its rune.
+// U+FFFD does not: it also matches each byte of invalid UTF-8.
+func literalToken(t token) bool { return t.kind == tokRune && t.r != utf8.RuneError }
 
 func (p *program) add(in inst) int {
 	p.insts = append(p.insts, in)
@@ -270,6 +296,9 @@ func (p *program) walkClosure(m *matchState, set *stateSet, i int) {
 
 // run reports whether the program matches the whole of name.
 func (p *program) run(name string) bool {
+	if !strings.HasPrefix(name, p.prefix) || !strings.HasSuffix(name[len(p.prefix):], p.suffix) {
+		return false
+	}
 	m, _ := p.pool.Get().(*matchState)
 	if m == nil {
 		n := len(p.insts)
