@@ -125,8 +125,8 @@ type program struct {
 	// ends with, checked before the automaton runs.
 	prefix, suffix string
 	insts          []inst
-	start int
-	match int
+	start          int
+	match          int
 	// closure[i] lists the states reachable from state i without
 	// consuming a character that consume one or match; nil when the
 	// lists would be too large, and then run walks the splits instead.
