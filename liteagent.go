@@ -978,6 +978,11 @@ func (a *Agent) buildTools(opts Options, skills []skill.Skill, defs []subagent.D
 	if err != nil {
 		return nil, err
 	}
+	search, err := builtin.SearchTools(fopts, builtin.SearchOptions{Readable: readableBy(gate)})
+	if err != nil {
+		return nil, err
+	}
+	tools = append(tools, search...)
 	bopts := opts.Bash
 	bopts.Workdir, bopts.Background, bopts.SessionID = a.lay.workdir, a.bg, engine.SessionID
 	if bopts.Sandbox == nil {

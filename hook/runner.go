@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/lite-agent/lite-agent-go/internal/glob"
 	"github.com/lite-agent/lite-agent-go/sandbox"
 )
 
@@ -175,7 +176,8 @@ func (e *OutputLimitError) Error() string {
 // with, then the programmatic ones. It is safe for concurrent use; a nil
 // *Runner runs nothing.
 type Runner struct {
-	file      []Hook // fixed at construction
+	file      []Hook          // fixed at construction
+	fileMatch []*glob.Pattern // the Match of each file hook; fixed at construction
 	permit    func(ctx context.Context, req PermitRequest) (bool, error)
 	workdir   string
 	shell     string
@@ -190,8 +192,9 @@ type Runner struct {
 
 // registration is a programmatic hook and its number.
 type registration struct {
-	seq  int
-	hook Hook
+	seq   int
+	hook  Hook
+	match *glob.Pattern // hook.Match compiled; nil when empty
 }
 
 // New returns a Runner for the hooks of cfg, followed by
@@ -215,6 +218,7 @@ func New(cfg Config, opts Options) (*Runner, error) {
 			return nil, &ConfigError{File: h.File, Detail: "a file hook's layer must be global or project"}
 		}
 		r.file = append(r.file, h)
+		r.fileMatch = append(r.fileMatch, matchOf(h))
 	}
 	if r.shell == "" {
 		r.shell = defaultShell
@@ -272,7 +276,7 @@ func (r *Runner) Register(h Hook) (unregister func(), err error) {
 	defer r.mu.Unlock()
 	r.nextSeq++
 	seq := r.nextSeq
-	r.prog = append(r.prog, registration{seq: seq, hook: h})
+	r.prog = append(r.prog, registration{seq: seq, hook: h, match: matchOf(h)})
 	return func() {
 		r.mu.Lock()
 		defer r.mu.Unlock()
@@ -309,19 +313,19 @@ type labelled struct {
 // snapshot returns the hooks that run for p, in order.
 func (r *Runner) snapshot(p Payload) []labelled {
 	ev, tool := p.Event(), p.toolName()
-	matches := func(h Hook) bool {
-		return h.Event == ev && (h.Match == "" || matchGlob(h.Match, tool))
+	matches := func(h Hook, m *glob.Pattern) bool {
+		return h.Event == ev && (m == nil || m.Match(tool))
 	}
 	var out []labelled
-	for _, h := range r.file {
-		if matches(h) {
+	for i, h := range r.file {
+		if matches(h, r.fileMatch[i]) {
 			out = append(out, labelled{h, string(h.Layer) + ":" + h.File})
 		}
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, reg := range r.prog {
-		if matches(reg.hook) {
+		if matches(reg.hook, reg.match) {
 			out = append(out, labelled{reg.hook, "programmatic:" + strconv.Itoa(reg.seq)})
 		}
 	}

@@ -1,5 +1,6 @@
 // Package builtin holds the agent's built-in tools: the file tools
-// (read_file, write_file, edit_file, delete_file), bash with its
+// (read_file, write_file, edit_file, delete_file), the read-only search
+// tools (glob, grep, list_dir), bash with its
 // background commands (BashOutput, KillBackground), the task tools
 // (TaskCreate, TaskUpdate, TaskGet, TaskList) and the context tool with
 // its read_spilled alias. Every tool is built with [tool.New], so its input
@@ -67,6 +68,33 @@
 // left out) and up to 5 files of the same name, found breadth first within
 // 8 levels and 20,000 directory entries, skipping hidden directories,
 // node_modules, dist and coverage.
+//
+// # Search
+//
+// [SearchTools] returns glob, grep and list_dir, which read under the
+// rules above for read_file: the path they are given resolves as
+// read_file's would, and below it they follow no symbolic link at all, so
+// a link can neither lead a search out of the workspace nor make it loop.
+// In the workspace, glob and grep skip the .git directory and what the
+// .gitignore files (from the workspace root down, negations included) and
+// .git/info/exclude ignore. A [SearchOptions.Readable] filter, which the
+// agent gives the permission policy's read_file verdict, hides every file
+// read_file may not read; grep does not open such a file, and each result
+// says how many it left out.
+//
+//	glob {"pattern": "src/**/*.go"}      src/b.go, src/a/a.go (newest first, at most 100)
+//	grep {"pattern": "func \w+", "type": "go"}
+//	                                     src/a/a.go:3: func A() {}
+//	list_dir {"path": "src"}             a/ (dir)
+//	                                     b.go (file, 120 bytes)
+//
+// Patterns use the project's glob syntax ("**" for any number of
+// segments, "{a,b}" alternatives); grep takes Go regular expressions and
+// searches line by line, skips binary files (a NUL byte in the first 8,000
+// bytes) and files over [FileOptions.MaxFileBytes], and shows at most 500
+// characters of a line. Every result stays within
+// [SearchOptions.MaxOutputChars] (50,000 characters by default) and ends
+// with a note when something was cut or left out.
 //
 // # Changes and snapshots
 //
