@@ -30,7 +30,7 @@ func TestAgentFileToolsRefuseProtectedPaths(t *testing.T) {
 		".git/config":            "[core]",
 	}
 	for rel, content := range protected {
-		writeTestFile(t, filepath.Join(f.workdir, rel), content)
+		writeFile(t, filepath.Join(f.workdir, rel), content)
 	}
 	if err := os.Symlink(".acme", filepath.Join(f.workdir, "cfg")); err != nil {
 		t.Fatal(err)
@@ -78,9 +78,9 @@ func TestAgentFileToolsRefuseProtectedPaths(t *testing.T) {
 func TestAgentFileToolsOptions(t *testing.T) {
 	f := newFixture(t)
 	extra := t.TempDir()
-	writeTestFile(t, filepath.Join(extra, "ref.txt"), "reference")
-	writeTestFile(t, filepath.Join(f.workdir, "big.txt"), strings.Repeat("x", 100))
-	writeTestFile(t, filepath.Join(f.workdir, "locked.md"), "locked")
+	writeFile(t, filepath.Join(extra, "ref.txt"), "reference")
+	writeFile(t, filepath.Join(f.workdir, "big.txt"), strings.Repeat("x", 100))
+	writeFile(t, filepath.Join(f.workdir, "locked.md"), "locked")
 	opts := f.options(nil)
 	opts.FileTools.ReadRoots = []string{extra}
 	opts.FileTools.MaxFileBytes = 50
@@ -110,15 +110,5 @@ func TestAgentFileToolsOptions(t *testing.T) {
 		if !strings.HasPrefix(b.Content, want[b.ID]) {
 			t.Errorf("tool call %s: %q, want it to start %q", b.ID, b.Content, want[b.ID])
 		}
-	}
-}
-
-func writeTestFile(t *testing.T, p, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }

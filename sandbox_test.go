@@ -24,7 +24,7 @@ func TestOptionsSandboxContainsBashSubagentsAndHooks(t *testing.T) {
 	outside := t.TempDir()
 	perms := filepath.Join(f.workdir, ".acme", "permissions.json")
 	var childCalled atomic.Bool
-	writeTestFile(t, perms, `{"version":1,"rules":[]}`)
+	writeFile(t, perms, `{"version":1,"rules":[]}`)
 	f.p = modeltest.NewFunc(func(ctx context.Context, req model.Request) ([]model.Chunk, error) {
 		delivered := false
 		for _, m := range req.Messages {
@@ -73,15 +73,5 @@ func TestOptionsSandboxContainsBashSubagentsAndHooks(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(perms); string(got) != `{"version":1,"rules":[]}` {
 		t.Errorf("permissions.json changed: %q", got)
-	}
-}
-
-func writeTestFile(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
-		t.Fatal(err)
 	}
 }
