@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -89,7 +90,7 @@ func newSessionsShowCommand(g *globalFlags) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "show ID",
-		Short: "Print a session's records; stops at the first unreadable one (exit 1)",
+		Short: "Print a session's records; stops at the first unreadable one (exit 1), notes a torn tail on stderr",
 		Args:  oneID,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			id := args[0]
@@ -108,6 +109,13 @@ func newSessionsShowCommand(g *globalFlags) *cobra.Command {
 			var records []json.RawMessage
 			var failure error
 			for ev, err := range cp.Scan(cmd.Context(), id, 0) {
+				var torn *session.TornTailError
+				if errors.As(err, &torn) {
+					// Never acknowledged, so not a record: note it, exit 0.
+					fmt.Fprintf(cmd.ErrOrStderr(), "note: session %s ends with a torn tail of %d bytes after record %d (an append that never completed); the next append sets it aside as %s.jsonl.torn-<ms>\n",
+						id, torn.Bytes, torn.Head, id)
+					break
+				}
 				if err != nil {
 					failure = err
 					break
