@@ -129,7 +129,8 @@ var ErrTornTail = errors.New("torn tail")
 // the next Append, under the session's lock, moves the bytes into
 // <id>.jsonl.torn-<unix ms> beside the log before appending, so they are
 // never lost silently. [FileCheckpointer.Scan] yields it after the last
-// record, and [FileCheckpointer.Verify] reports it as a [ProblemTorn].
+// record, [FileCheckpointer.Verify] reports it as a [ProblemTorn], and
+// [Summary.Torn] flags it.
 type TornTailError struct {
 	// SessionID is the session whose log has the torn tail.
 	SessionID string

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestShowPrintsEveryCompleteRecordAndNotesATornTail(t *testing.T) {
@@ -34,5 +35,44 @@ func TestShowPrintsEveryCompleteRecordAndNotesATornTail(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(log); string(after) != string(before) {
 		t.Error("show changed the log")
+	}
+}
+
+func TestListShowsTitleActivitySizeAndTornTail(t *testing.T) {
+	isolateEnv(t)
+	home, p := referenceHome(t)
+	log := filepath.Join(p.SessionsDir, "s1.jsonl")
+	f, err := os.OpenFile(log, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"seq":3,"sess`)
+	f.Close()
+	st, err := os.Stat(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"--home", home, "--workdir", "/srv/app", "sessions", "list"}
+	r := runCLI(t, append(base, "--json")...)
+	var rows []sessionRow
+	if err := json.Unmarshal([]byte(r.stdout), &rows); r.code != 0 || err != nil {
+		t.Fatalf("list --json: code %d %v %s %s", r.code, err, r.stdout, r.stderr)
+	}
+	want := []sessionRow{
+		{ID: "s1", Title: "hi", Modified: time.Date(2026, 7, 22, 12, 0, 1, 0, time.UTC), Records: 2, Size: st.Size(), Torn: true},
+		{ID: "s2", Title: "other", Modified: time.Date(2026, 7, 22, 12, 0, 0, 0, time.UTC), Records: 1, Size: 144},
+	}
+	if len(rows) != 2 || rows[0] != want[0] || rows[1] != want[1] {
+		t.Errorf("rows %+v\nwant %+v", rows, want)
+	}
+	r = runCLI(t, base...)
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	if r.code != 0 || len(lines) != 3 || !strings.HasPrefix(lines[0], "ID") ||
+		!strings.Contains(lines[1], "s1") || !strings.Contains(lines[1], "(torn tail) hi") || !strings.HasSuffix(lines[2], "144B  other") {
+		t.Errorf("list: code %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	// Listing takes no lock and creates nothing.
+	if m, _ := filepath.Glob(filepath.Join(p.SessionsDir, "*.lock")); len(m) != 0 {
+		t.Errorf("locks left: %v", m)
 	}
 }
