@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -102,4 +103,52 @@ func singleTornLine(garbage []byte) bool {
 	trimmed := bytes.Trim(line, " \t\r")
 	return len(trimmed) > 0 && !bytes.Contains(line, []byte("\n")) && !json.Valid(trimmed) &&
 		!bytes.Contains(line, []byte(`"liteAgentStorage"`))
+}
+
+// FuzzSummaries appends arbitrary bytes to a valid log of n records and
+// summarizes it. Summaries never fails the listing for a bad log, and
+// agrees with a full read wherever the full read succeeds: the same record
+// count, the first prompt as title, and a torn tail exactly when the file
+// has bytes after its last newline.
+func FuzzSummaries(f *testing.F) {
+	bases := make([][]byte, 4)
+	for n := range bases {
+		bases[n] = writeLog(f, nil, n)
+	}
+	f.Add(uint8(2), []byte(`{"seq":3,"sessionId":"log","par`))
+	f.Add(uint8(1), []byte("\n\n  \n"))
+	f.Fuzz(func(t *testing.T, n uint8, garbage []byte) {
+		valid := bases[int(n)%len(bases)]
+		dir := t.TempDir()
+		path := filepath.Join(dir, "log.jsonl")
+		damaged := append(bytes.Clone(valid), garbage...)
+		if err := os.WriteFile(path, damaged, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		cp, err := session.NewFileCheckpointer(dir, session.FileOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sums, err := cp.Summaries(t.Context())
+		if err != nil || len(sums) != 1 {
+			t.Fatalf("Summaries = %v, %v", sums, err)
+		}
+		s := sums[0]
+		if s.Size != int64(len(damaged)) || s.Torn != (len(damaged) > 0 && damaged[len(damaged)-1] != '\n') {
+			t.Fatalf("summary %+v of %d bytes", s, len(damaged))
+		}
+		if s.Err != nil && strings.Contains(s.Err.Error(), secret) {
+			t.Fatalf("error leaks record contents: %v", s.Err)
+		}
+		evs, err := cp.Read(t.Context(), "log", 0)
+		if err != nil {
+			return
+		}
+		if s.Err != nil || s.Records != int64(len(evs)) {
+			t.Fatalf("summary %+v of a log that reads %d records", s, len(evs))
+		}
+		if len(evs) > 0 && s.Title != textsOf(evs)[0] && strings.HasPrefix(textsOf(evs)[0], secret) {
+			t.Fatalf("title %q, first prompt %q", s.Title, textsOf(evs)[0])
+		}
+	})
 }
