@@ -136,3 +136,31 @@ func ExampleFileCheckpointer_Verify() {
 	// then a torn tail: 29 bytes
 	// head 3 and 1 file set aside
 }
+
+func ExampleFileCheckpointer_Summaries() {
+	dir, err := os.MkdirTemp("", "sessions")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	cp, err := session.NewFileCheckpointer(dir, session.FileOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	prompt := session.UserEvent{Message: model.UserText("Why does the\nbuild fail on arm64?")}
+	answer := session.AssistantEvent{Message: model.AssistantBlocks(model.TextBlock("Because…"))}
+	if _, err := cp.Append(ctx, "s1", []session.Event{prompt, answer}, 0); err != nil {
+		log.Fatal(err)
+	}
+	// A listing reads the first and last records of each log, nothing more.
+	sums, err := cp.Summaries(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, s := range sums {
+		fmt.Printf("%s: %q, %d records, torn %v\n", s.ID, s.Title, s.Records, s.Torn)
+	}
+	// Output:
+	// s1: "Why does the build fail on arm64?", 2 records, torn false
+}
