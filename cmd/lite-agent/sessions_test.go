@@ -76,3 +76,23 @@ func TestListShowsTitleActivitySizeAndTornTail(t *testing.T) {
 		t.Errorf("locks left: %v", m)
 	}
 }
+
+func TestVerifyWarnsOfATornTailWithoutFailing(t *testing.T) {
+	isolateEnv(t)
+	home, p := referenceHome(t)
+	log := filepath.Join(p.SessionsDir, "s1.jsonl")
+	f, err := os.OpenFile(log, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"seq":3,"sess`)
+	f.Close()
+	r := runCLI(t, "--home", home, "--workdir", "/srv/app", "verify", "--json")
+	var rep verifyReport
+	if err := json.Unmarshal([]byte(r.stdout), &rep); r.code != 0 || err != nil {
+		t.Fatalf("verify: code %d %v\n%s\n%s", r.code, err, r.stdout, r.stderr)
+	}
+	if len(rep.Problems) != 0 || len(rep.Warnings) != 1 || rep.Warnings[0].Kind != "torn" || rep.Warnings[0].Record != "3" || rep.Warnings[0].File != log {
+		t.Errorf("problems %+v, warnings %+v; want one torn warning", rep.Problems, rep.Warnings)
+	}
+}
