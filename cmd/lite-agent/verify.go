@@ -252,6 +252,12 @@ func verifySessions(ctx context.Context, dir string, enc storage.Encoding, rep *
 				continue
 			}
 			for _, pr := range probs {
+				if pr.Kind == session.ProblemTorn {
+					// An append that never completed: not damage, and
+					// set aside by the next append.
+					rep.Warnings = append(rep.Warnings, problem{File: filepath.Join(dir, name), Record: fmt.Sprint(pr.Record), Kind: string(pr.Kind), Message: pr.Err.Error()})
+					continue
+				}
 				rep.add(filepath.Join(dir, name), fmt.Sprint(pr.Record), string(pr.Kind), pr.Err)
 			}
 		case strings.HasSuffix(name, ".context") && e.IsDir():
