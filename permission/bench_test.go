@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/lite-agent/lite-agent-go/internal/shellscan"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,7 +48,7 @@ func BenchmarkAnalyzeBash(b *testing.B) {
 	for name, line := range benchLines {
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
-				analyzeBash(line, "/home/u", "/w")
+				shellscan.Analyze(line, shellscan.Options{Home: "/home/u", Workdir: "/w"})
 			}
 		})
 	}
