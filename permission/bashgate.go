@@ -50,6 +50,8 @@ func (g *Gate) screenBash(call Call) bashScreen {
 	var s bashScreen
 	if a.Opaque {
 		s.opaque = a.Reason()
+	} else if why := g.gitOutsideRepo(a); why != "" {
+		s.opaque = why
 	}
 	for _, acc := range a.Accesses {
 		if acc.Mode == shellscan.Read {
@@ -90,6 +92,38 @@ func (g *Gate) screenBash(call Call) bashScreen {
 		}
 	}
 	return s
+}
+
+// gitOutsideRepo says why a git command of the line makes it opaque: git
+// only runs under the protection of .git/config and .git/hooks when the
+// workdir holds a real .git directory; elsewhere it may find a repository
+// (a parent's, or a bare one the agent laid out) whose configuration, and
+// the programs it names, nobody protects. It returns "" otherwise.
+func (g *Gate) gitOutsideRepo(a *shellscan.Analysis) string {
+	for _, c := range a.Commands {
+		if path.Base(c.Name) != "git" || c.Wrapper {
+			continue
+		}
+		sub := ""
+		for _, arg := range c.Args {
+			if !strings.HasPrefix(arg, "-") {
+				sub = arg
+				break
+			}
+		}
+		switch sub {
+		case "", "init", "clone", "version", "help":
+			continue
+		}
+		if g.workdir == "" {
+			return "git runs in an unknown workdir"
+		}
+		fi, err := os.Lstat(filepath.Join(g.workdir, ".git"))
+		if err != nil || !fi.IsDir() {
+			return "git runs where the workdir holds no .git directory, so the repository's configuration is not protected"
+		}
+	}
+	return ""
 }
 
 // absTarget returns the absolute, unresolved path a line's access names

@@ -87,13 +87,26 @@ type analyzer struct {
 	a             *bashAnalysis
 	cwdChanged    bool
 	cwdUnknown    bool
+	// linkFrom, once a command that may create or move a symbolic link
+	// ran (cp, mv, rsync, some git commands), is the number of accesses
+	// recorded before it ended: no path the line writes after that can
+	// be resolved before the line runs. It is -1 before such a command.
+	linkFrom int
 }
 
 // analyzeBash analyzes a bash command line. It never fails: what it cannot
 // see through is recorded in the result's reasons and pathsUnknown.
 func analyzeBash(line, home, workdir string) *bashAnalysis {
-	an := &analyzer{home: home, workdir: workdir, a: &bashAnalysis{cwds: []string{""}}}
+	an := &analyzer{home: home, workdir: workdir, a: &bashAnalysis{cwds: []string{""}}, linkFrom: -1}
 	an.a.parsed = an.script(line, syntax.LangBash, 0)
+	if an.linkFrom >= 0 {
+		for _, acc := range an.a.accesses[an.linkFrom:] {
+			if acc.mode != modeRead && acc.path != "/dev/null" {
+				an.opaque("the command writes a path in a line that may create or move symbolic links first")
+				break
+			}
+		}
+	}
 	if an.cwdUnknown {
 		for _, acc := range an.a.accesses {
 			if !path.IsAbs(acc.path) {
@@ -391,6 +404,14 @@ func (an *analyzer) addAccessOf(w word, mode accessMode, what string, tree, redi
 		return
 	}
 	an.a.accesses = append(an.a.accesses, access{mode: mode, path: w.text, tree: tree, redirect: redirect, pattern: w.pattern})
+}
+
+// mayLink notes that the command just recorded may create or move a
+// symbolic link.
+func (an *analyzer) mayLink() {
+	if an.linkFrom < 0 {
+		an.linkFrom = len(an.a.accesses)
+	}
 }
 
 // addUnit records a simple command.

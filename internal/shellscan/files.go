@@ -314,6 +314,10 @@ func (an *analyzer) fileCommand(name string, args []word) {
 			an.pathsUnknown("wget writes a file named by the server")
 		}
 	}
+	switch name {
+	case "cp", "mv", "rsync", "scp":
+		defer an.mayLink()
+	}
 	spec, ok := fileCommands[name]
 	if !ok {
 		return

@@ -5,7 +5,7 @@ import "strings"
 // gitGlobal are the options git may take before its subcommand without
 // changing which repository, configuration or programs it uses.
 var gitGlobal = map[string]bool{
-	"--no-pager": true, "-P": true, "--paginate": true, "-p": true, "--no-optional-locks": true,
+	"--no-pager": true, "-P": true, "--no-optional-locks": true,
 	"--version": true, "--help": true, "-h": true, "--no-replace-objects": true, "--no-advice": true,
 	"--literal-pathspecs": true, "--glob-pathspecs": true, "--noglob-pathspecs": true, "--icase-pathspecs": true,
 }
@@ -73,8 +73,8 @@ func (an *analyzer) git(args []word) {
 		an.opaque("git " + clipName(sub) + " is not a built-in command the analysis knows (it may be an alias)")
 		return
 	}
-	if sub == "config" {
-		return
+	if gitLinkers[sub] {
+		defer an.mayLink()
 	}
 	short := gitShortDanger[sub]
 	for _, a := range args[i+1:] {
@@ -105,4 +105,12 @@ func (an *analyzer) git(args []word) {
 			}
 		}
 	}
+}
+
+// gitLinkers are the subcommands that may create or move symbolic links
+// in the worktree (a checked-out or applied symlink).
+var gitLinkers = map[string]bool{
+	"checkout": true, "switch": true, "restore": true, "reset": true, "stash": true, "merge": true,
+	"pull": true, "am": true, "apply": true, "cherry-pick": true, "rebase": true, "revert": true,
+	"clone": true, "worktree": true, "mv": true,
 }
