@@ -313,29 +313,9 @@ func (o Outcome) Result() tool.Result {
 // audits the decision. It returns an error only when ctx is done before the
 // policy decided or the audit failed; the call must then not run.
 func (g *Gate) Authorize(ctx context.Context, call Call) (Outcome, error) {
-	var screen bashScreen
-	if call.Name == "bash" {
-		screen = g.screenBash(call)
-	}
-	var v Verdict
-	if screen.protected != "" {
-		v = Verdict{Decision: Deny, RuleID: RuleBashProtected, Layer: LayerSelfProtection,
-			Reason: "the command writes or deletes a protected path: " + clip(screen.protected)}
-	} else {
-		var err error
-		v, err = g.opts.Policy.Check(ctx, call)
-		if err != nil {
-			if cerr := ctx.Err(); cerr != nil {
-				return Outcome{}, cerr
-			}
-			v = Verdict{Decision: Deny, Reason: "policy error: " + err.Error()}
-		} else if !v.Decision.Valid() {
-			v = Verdict{Decision: Deny, Reason: "policy error: no decision"}
-		}
-		if v.Decision == Allow && screen.opaque != "" {
-			v = Verdict{Decision: Ask, RuleID: RuleBashAnalysis,
-				Reason: "the command cannot be fully analyzed: " + screen.opaque}
-		}
+	v, err := g.Decide(ctx, call)
+	if err != nil {
+		return Outcome{}, err
 	}
 	shown := call
 	shown.ws = nil
@@ -366,6 +346,39 @@ func (g *Gate) Authorize(ctx context.Context, call Call) (Outcome, error) {
 	out.Run = out.Decision == Allow
 	g.emit(ctx, Event{Type: EventApprovalResolved, Call: shown, Decision: out.Decision, By: out.By, RuleID: v.RuleID, Reason: reason, Layer: v.Layer})
 	return out, g.decided(ctx, shown, out, reason)
+}
+
+// Decide returns the gate's verdict about call before any approval, and
+// emits and audits nothing: for a bash line that writes a protected path,
+// the deny of [RuleBashProtected] without asking the policy; otherwise the
+// policy's verdict (an error of the policy is a deny with the reason
+// "policy error: <message>"), turned into the ask of [RuleBashAnalysis]
+// when the policy allows a bash line the analysis does not fully
+// understand. It returns an error only when ctx is done before the policy
+// decided.
+func (g *Gate) Decide(ctx context.Context, call Call) (Verdict, error) {
+	var screen bashScreen
+	if call.Name == "bash" {
+		screen = g.screenBash(call)
+	}
+	if screen.protected != "" {
+		return Verdict{Decision: Deny, RuleID: RuleBashProtected, Layer: LayerSelfProtection,
+			Reason: "the command writes or deletes a protected path: " + clip(screen.protected)}, nil
+	}
+	v, err := g.opts.Policy.Check(ctx, call)
+	if err != nil {
+		if cerr := ctx.Err(); cerr != nil {
+			return Verdict{}, cerr
+		}
+		v = Verdict{Decision: Deny, Reason: "policy error: " + err.Error()}
+	} else if !v.Decision.Valid() {
+		v = Verdict{Decision: Deny, Reason: "policy error: no decision"}
+	}
+	if v.Decision == Allow && screen.opaque != "" {
+		v = Verdict{Decision: Ask, RuleID: RuleBashAnalysis,
+			Reason: "the command cannot be fully analyzed: " + screen.opaque}
+	}
+	return v, nil
 }
 
 // decided audits and emits a final decision.

@@ -21,6 +21,8 @@ func TestPermissionsCheckNamesTheDecidingRule(t *testing.T) {
 		{[]string{"bash", `{"command":"ls && git push"}`}, "deny (layer project, rule project:no-push)"},
 		{[]string{"bash", `{"command":"ls"}`}, "ask"},
 		{[]string{"bash", `{"command":"ls"}`, "--allow", "bash"}, "allow"},
+		{[]string{"bash", `{"command":"echo x > .acm?/permissions.jso?"}`, "--allow", "bash"}, "deny (layer self-protection, rule bash-protected)"},
+		{[]string{"bash", `{"command":"x='a[$(id)]'; echo $((x))"}`, "--allow", "bash"}, "ask: the command cannot be fully analyzed"},
 		{[]string{"read_file", `{"path":"README.md"}`}, "allow"},
 		{[]string{"write_file", `{"path":"a.txt","content":""}`, "--deny", "write_file"}, "deny"},
 	}
