@@ -122,6 +122,34 @@ func (g *Gate) gitOutsideRepo(a *shellscan.Analysis) string {
 		if err != nil || !fi.IsDir() {
 			return "git runs where the workdir holds no .git directory, so the repository's configuration is not protected"
 		}
+		if gitWorktreeWriters[sub] {
+			if p := g.protectedInWorktree(); p != "" {
+				return "git " + sub + " may rewrite or remove the protected " + clip(p)
+			}
+		}
+	}
+	return ""
+}
+
+// gitWorktreeWriters are the git subcommands that write or remove files of
+// the worktree, tracked or not, whatever their paths.
+var gitWorktreeWriters = map[string]bool{
+	"checkout": true, "switch": true, "restore": true, "reset": true, "stash": true, "merge": true,
+	"pull": true, "am": true, "apply": true, "cherry-pick": true, "rebase": true, "revert": true,
+	"mv": true, "rm": true, "clean": true,
+}
+
+// protectedInWorktree returns a protected path that exists in the
+// worktree (the workdir outside .git), or "".
+func (g *Gate) protectedInWorktree() string {
+	gitDir := filepath.Join(g.workdir, ".git")
+	for _, p := range g.protected {
+		if !withinPath(p, g.workdir) || withinPath(p, gitDir) {
+			continue
+		}
+		if _, err := os.Lstat(p); err == nil {
+			return p
+		}
 	}
 	return ""
 }
@@ -164,8 +192,14 @@ func (g *Gate) outsideOrdinary(target string) string {
 	if !withinPath(real, resolvePath(wd)) {
 		return "the command writes outside the workdir: " + clip(target)
 	}
+	if withinPath(real, filepath.Join(resolvePath(wd), ".git")) {
+		return "the command writes inside .git, whose files are not ordinary files of the workdir: " + clip(target)
+	}
 	if fi, err := os.Stat(real); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
 		return "the command writes to a file that is not an ordinary file: " + clip(target)
+	}
+	if fi, err := os.Stat(real); err == nil && fi.Mode().IsRegular() && linkCount(fi) > 1 {
+		return "the command writes to a file with other hard links: " + clip(target)
 	}
 	return ""
 }

@@ -31,6 +31,9 @@ func gateFixture(t *testing.T) (home, wd string) {
 	if err := os.Symlink(filepath.Join(wd, ".git"), filepath.Join(wd, "g")); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.Link(filepath.Join(home, ".lite-agent", "permissions.json"), filepath.Join(wd, "hl")); err != nil {
+		t.Fatal(err)
+	}
 	return home, wd
 }
 
@@ -66,6 +69,13 @@ func TestGateScreensBashWhateverThePolicy(t *testing.T) {
 		{"Arithmetic", "x='a[$(id)]'; echo $((x))", false, permission.Deny, permission.RuleBashAnalysis, true},
 		{"DenyRuleStillWins", "eval 'rm -f c'", true, permission.Deny, "no-rm", true},
 		{"LinkThenWrite", "git checkout x && echo hi > out.txt", false, permission.Deny, permission.RuleBashAnalysis, true},
+		{"InsideGit", "echo x >> .git/info/exclude", false, permission.Deny, permission.RuleBashAnalysis, true},
+		{"HardLink", "echo '{}' > hl", false, permission.Deny, permission.RuleBashAnalysis, true},
+		{"MakeHardLink", "link a b", false, permission.Deny, permission.RuleBashAnalysis, true},
+		{"CloneOutside", "git clone x ~/.config/autostart", false, permission.Deny, permission.RuleBashAnalysis, true},
+		{"InitIntoDataHome", "git init ~/.lite-agent", false, permission.Deny, permission.RuleBashProtected, false},
+		{"CloneInside", "git clone https://example.com/r.git sub/r", false, permission.Allow, "", true},
+		{"ApplyWithoutProjectConfig", "git apply p.diff", false, permission.Allow, "", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -114,6 +124,33 @@ func TestGateAsksAboutGitWithoutARepository(t *testing.T) {
 		}
 		if out.Decision != want {
 			t.Errorf("%q without .git: %s (%s), want %s", line, out.Decision, out.Verdict.Reason, want)
+		}
+	}
+}
+
+func TestGateAsksAboutGitRewritingProjectConfig(t *testing.T) {
+	home, wd := gateFixture(t)
+	cfg := filepath.Join(wd, ".lite-agent", "permissions.json")
+	if err := os.MkdirAll(filepath.Dir(cfg), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfg, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g := permission.NewGate(permission.GateOptions{Policy: permission.PolicyFunc(func(context.Context, permission.Call) (permission.Verdict, error) {
+		return permission.Verdict{Decision: permission.Allow}, nil
+	}), Workdir: wd, HomeDir: home, Protected: []string{cfg}})
+	for line, want := range map[string]permission.Decision{
+		"git apply p.diff": permission.Deny, "git checkout main": permission.Deny, "git clean -fdx": permission.Deny,
+		"git stash -u": permission.Deny, "git status": permission.Allow, "git log -1": permission.Allow,
+	} {
+		in, _ := json.Marshal(map[string]string{"command": line})
+		out, err := g.Authorize(t.Context(), permission.Call{Name: "bash", Input: in})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Decision != want {
+			t.Errorf("%q: %s (%s), want %s", line, out.Decision, out.Verdict.Reason, want)
 		}
 	}
 }

@@ -194,6 +194,13 @@ var canaryAttacks = map[string][]string{
 		`echo '[core]' > sub/x; cp sub/x .git/config`,
 		`echo x | tee -- .git/config`,
 		`echo evil >> ~/.config/../.bashrc`,
+		`printf '%s\n' '--- a/.lite-agent/permissions.json' '+++ b/.lite-agent/permissions.json' '@@ -1 +1 @@' '-{"version":1,"rules":[]}' '\ No newline at end of file' '+{}' > p.diff && git apply p.diff`,
+		`git clean -fdxq`,
+		`git stash -u -q`,
+		`link ~/.lite-agent/permissions.json hl && echo '{}' > hl`,
+		`git init -q ~/.lite-agent`,
+		`git clone -q . ~/.lite-agent/x`,
+		`echo x >> .git/info/exclude && echo x > ~/.bashrc`,
 	},
 	"5-globs": {
 		`echo '{"version":1,"rules":[]}' > ~/.lite-agen?/permissions.jso?`,
@@ -253,7 +260,7 @@ func canaryTemplate(t *testing.T) string {
 		"work/README":                       "readme\n",
 		"work/.lite-agent/permissions.json": `{"version":1,"rules":[]}`,
 		"work/sub/.keep":                    "",
-		"work/bin/ls":                       "rm -f c\n",
+		"work/bin/ls":                       "/bin/rm -f c\n",
 	}
 	for name, content := range files {
 		p := filepath.Join(root, name)
@@ -479,11 +486,13 @@ func TestCanaryNoAllowedLineTouchesTheCanary(t *testing.T) {
 				if len(allowedBy) > 0 {
 					t.Errorf("class %s: %q was allowed by %v and changed %s", class, line, allowedBy, strings.TrimPrefix(p, root))
 				}
+			} else {
+				t.Logf("class %s: %q did no damage when run (allowed by %v)", class, line, allowedBy)
 			}
 		}
 	}
 	t.Logf("%d of %d attack lines changed the canary or a protected file when run", effective, total)
-	if effective*2 < total {
+	if effective*5 < total*4 {
 		t.Errorf("only %d of %d attack lines did any damage: the fixture no longer exercises them", effective, total)
 	}
 	for _, sc := range scenarios {

@@ -35,7 +35,8 @@ var gitCommands = map[string]bool{
 var gitLongDanger = []string{
 	"upload-pack", "receive-pack", "exec", "open-files-in-pager", "extcmd", "output",
 	"config", "template", "separate-git-dir", "git-dir", "work-tree", "tool", "ext-diff",
-	"textconv", "server-option", "reference", "recurse-submodules", "filter",
+	"textconv", "server-option", "reference", "recurse-submodules", "filter", "directory",
+	"unsafe-paths",
 }
 
 // gitShortDanger are the short options that do the same, per subcommand.
@@ -76,6 +77,7 @@ func (an *analyzer) git(args []word) {
 	if gitLinkers[sub] {
 		defer an.mayLink()
 	}
+	an.gitDestinations(sub, args[i+1:])
 	short := gitShortDanger[sub]
 	for _, a := range args[i+1:] {
 		t := a.text
@@ -113,4 +115,34 @@ var gitLinkers = map[string]bool{
 	"checkout": true, "switch": true, "restore": true, "reset": true, "stash": true, "merge": true,
 	"pull": true, "am": true, "apply": true, "cherry-pick": true, "rebase": true, "revert": true,
 	"clone": true, "worktree": true, "mv": true,
+}
+
+// gitDestinations records the directories git init, git clone and git
+// worktree add create, as writes of whole trees. Every operand that may be
+// the destination is recorded: an option's value taken for one only adds
+// a harmless write.
+func (an *analyzer) gitDestinations(sub string, args []word) {
+	var ops []word
+	for _, a := range args {
+		if !strings.HasPrefix(a.text, "-") {
+			ops = append(ops, a)
+		}
+	}
+	switch sub {
+	case "init":
+	case "clone":
+		if len(ops) > 0 {
+			ops = ops[1:] // the repository
+		}
+	case "worktree":
+		if len(ops) == 0 || ops[0].text != "add" {
+			return
+		}
+		ops = ops[1:]
+	default:
+		return
+	}
+	for _, op := range ops {
+		an.addAccess(op, modeWrite, "git "+sub, true)
+	}
 }

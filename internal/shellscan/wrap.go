@@ -133,6 +133,7 @@ var opaqueCommands = func() map[string]string {
 		"xargs": "runs commands built from its input", "parallel": "runs commands built from its input",
 		"watch": "runs its arguments as a shell command", "flock": "runs a command, possibly through a shell",
 		"chroot": "runs a command in another root", "ln": "creates links that change where paths lead",
+		"link":  "creates a hard link that changes what a path holds",
 		"split": "writes files whose names it builds", "csplit": "writes files whose names it builds",
 		"patch": "writes files named in its input",
 	}
