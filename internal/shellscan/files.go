@@ -121,11 +121,6 @@ func (an *analyzer) awk(args []word) {
 	}
 }
 
-// sedExec finds, roughly and erring on the side of finding too much, the
-// GNU sed commands that run a shell command (e, and the e flag of s) or
-// write a file (w, W, and the w flag of s).
-var sedExec = regexp.MustCompile(`(^|[;{}\n!]\s*|[0-9$/]\s*)[eEwWrR]|s(.).*[gpiImMew0-9]*[ew]`)
-
 // sed records the files sed reads or, with -i, writes. A script that can
 // run commands or write files, and a script from a file, make the line
 // opaque.
@@ -188,7 +183,7 @@ func (an *analyzer) sed(args []word) {
 		i++
 	}
 	for _, s := range scripts {
-		if sedExec.MatchString(s.text) {
+		if sedRuns(s.text) {
 			an.opaque("the sed script can run commands or write files")
 		}
 	}

@@ -2,6 +2,7 @@ package shellscan_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -111,4 +112,21 @@ func FuzzAnalyze(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestSedScriptsThatRunOrWriteAreOpaque(t *testing.T) {
+	tests := map[string]bool{
+		"s/hello/world/g": false, "s/error/warning/": false, "1,10p": false, "/re/d": false,
+		"s|a|b|; s,x,y,2": false, "$!N; P; D": false, "y/abc/xyz/": false, "/start/,/end/{s/a/b/;p}": false,
+		`s/a\/e/b/`: false, "10q": false, "a appended": false, ":a;N;ba": false,
+		"s/a/b/e": true, "s/a/b/w out": true, "1e rm x": true, "w out": true, "r /etc/passwd": true,
+		"R x": true, "W x": true, "$e id": true, "/x/ e id": true, "s/a/b/ge": true, "1!e id": true,
+		"s/unterminated": true, "s/a/b/gw x": true, "{e id\n}": true, "v": true,
+	}
+	for script, want := range tests {
+		a := shellscan.Analyze("sed -e '"+strings.ReplaceAll(script, "'", `'\''`)+"' f", opts)
+		if a.Opaque != want {
+			t.Errorf("sed %q: opaque %v (%v), want %v", script, a.Opaque, a.Reasons, want)
+		}
+	}
 }
