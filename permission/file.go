@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/lite-agent/lite-agent-go/internal/shellscan"
 	"io"
 	"io/fs"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/shellscan"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 

@@ -2,9 +2,10 @@ package permission
 
 import (
 	"encoding/json"
-	"github.com/lite-agent/lite-agent-go/internal/shellscan"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/lite-agent/lite-agent-go/internal/shellscan"
 )
 
 func FuzzDecodeRules(f *testing.F) {

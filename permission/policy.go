@@ -5,12 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/lite-agent/lite-agent-go/internal/shellscan"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/lite-agent/lite-agent-go/internal/shellscan"
 )
 
 // A Rule matches tool calls and says what to do with them.

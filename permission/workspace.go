@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/lite-agent/lite-agent-go/internal/shellscan"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,6 +11,8 @@ import (
 	"sync"
 	"syscall"
 	"unicode"
+
+	"github.com/lite-agent/lite-agent-go/internal/shellscan"
 )
 
 // The file tools whose "path" input the policies resolve.
