@@ -41,7 +41,17 @@ type bashScreen struct {
 // deletes a protected path, and whether it is opaque, either to the
 // analysis or because it writes outside the workdir's ordinary files.
 func (g *Gate) screenBash(call Call) bashScreen {
-	v, _ := lookup(parseInput(call.Input), []string{"command"})
+	input := parseInput(call.Input)
+	if m, ok := input.(map[string]any); ok {
+		for k := range m {
+			if k != "command" && strings.EqualFold(k, "command") {
+				// encoding/json matches field names without case: a tool
+				// could run this field while rules read "command".
+				return bashScreen{opaque: "the input has a field " + clip(k) + " besides command"}
+			}
+		}
+	}
+	v, _ := lookup(input, []string{"command"})
 	line, ok := v.(string)
 	if !ok {
 		return bashScreen{}

@@ -154,3 +154,18 @@ func TestGateAsksAboutGitRewritingProjectConfig(t *testing.T) {
 		}
 	}
 }
+
+func TestGateAsksAboutACommandFieldInAnotherCase(t *testing.T) {
+	g := permission.NewGate(permission.GateOptions{Policy: permission.PolicyFunc(func(context.Context, permission.Call) (permission.Verdict, error) {
+		return permission.Verdict{Decision: permission.Allow}, nil
+	}), Workdir: t.TempDir(), HomeDir: t.TempDir()})
+	for _, in := range []string{`{"Command":"rm -f c"}`, `{"command":"ls","COMMAND":"rm -f c"}`} {
+		out, err := g.Authorize(t.Context(), permission.Call{Name: "bash", Input: json.RawMessage(in)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Run || out.Verdict.RuleID != permission.RuleBashAnalysis {
+			t.Errorf("%s: %+v", in, out)
+		}
+	}
+}
