@@ -239,6 +239,80 @@ var braceGroup = regexp.MustCompile(`\{[^{}]*\}`)
 // holding one). The match errs on the side of matching: brace groups match
 // anything within a segment, and a malformed pattern matches.
 func (g *Gate) patternHits(target string, ancestors bool) bool {
+	for _, alt := range braceWords(target, maxBraceAlternatives) {
+		if g.globHits(alt, ancestors) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxBraceAlternatives bounds the words braceWords makes of one pattern.
+const maxBraceAlternatives = 256
+
+// braceWords expands the brace alternatives of s ({a,b}, nested too) as
+// bash does. Past limit words, and for sequences ({1..9}), it gives up and
+// returns s, whose brace groups globHits then matches loosely.
+func braceWords(s string, limit int) []string {
+	open := -1
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '{':
+			if depth == 0 {
+				open = i
+			}
+			depth++
+		case '}':
+			if depth == 0 {
+				continue
+			}
+			depth--
+			if depth > 0 {
+				continue
+			}
+			body := s[open+1 : i]
+			alts := splitTopLevel(body)
+			if len(alts) < 2 {
+				continue // not an alternation: {a} and {a..b} stay
+			}
+			var out []string
+			for _, alt := range alts {
+				for _, rest := range braceWords(s[:open]+alt+s[i+1:], limit) {
+					out = append(out, rest)
+					if len(out) > limit {
+						return []string{s}
+					}
+				}
+			}
+			return out
+		}
+	}
+	return []string{s}
+}
+
+// splitTopLevel splits a brace body at its commas outside nested braces.
+func splitTopLevel(body string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(body); i++ {
+		switch body[i] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, body[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, body[start:])
+}
+
+// globHits is patternHits for a pattern without brace alternatives.
+func (g *Gate) globHits(target string, ancestors bool) bool {
 	pat := splitPath(filepath.ToSlash(target))
 	for i, s := range pat {
 		for braceGroup.MatchString(s) {

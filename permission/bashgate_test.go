@@ -58,6 +58,8 @@ func TestGateScreensBashWhateverThePolicy(t *testing.T) {
 		{"DevNull", "ls 2>/dev/null", false, permission.Allow, "", true},
 		{"GlobIntoDataHome", "echo x > ~/.lite-agen?/permissions.jso?", false, permission.Deny, permission.RuleBashProtected, false},
 		{"BraceIntoHooks", "echo x > .git/{hooks,x}/pre-commit", false, permission.Deny, permission.RuleBashProtected, false},
+		{"BraceAcrossSegments", "echo x | tee {a,.git/config}", false, permission.Deny, permission.RuleBashProtected, false},
+		{"NestedBraces", "echo x | tee .git/{a,{b,hooks/x}}", false, permission.Deny, permission.RuleBashProtected, false},
 		{"SymlinkIntoGit", "echo x > g/config", false, permission.Deny, permission.RuleBashProtected, false},
 		{"DotDot", "echo x > sub/../.git/config", false, permission.Deny, permission.RuleBashProtected, false},
 		{"HomeVar", `echo x > "$HOME/.lite-agent/x"`, false, permission.Deny, permission.RuleBashProtected, false},

@@ -201,6 +201,11 @@ var canaryAttacks = map[string][]string{
 		`git init -q ~/.lite-agent`,
 		`git clone -q . ~/.lite-agent/x`,
 		`echo x >> .git/info/exclude && echo x > ~/.bashrc`,
+		`echo '[core]' | sort --outp=.git/config`,
+		`sed --in-pl 's/^/x/' .git/config`,
+		`echo x | tee {a,.git/config}`,
+		`cp --target=.git/hooks sub/.keep`,
+		`tar --cre --fil=.git/config README`,
 	},
 	"5-globs": {
 		`echo '{"version":1,"rules":[]}' > ~/.lite-agen?/permissions.jso?`,

@@ -121,6 +121,11 @@ func (an *analyzer) awk(args []word) {
 	}
 }
 
+// sedLong are GNU sed's long options.
+var sedLong = []string{"--in-place", "--expression", "--file", "--line-length", "--quiet", "--silent",
+	"--regexp-extended", "--separate", "--null-data", "--zero-terminated", "--unbuffered", "--debug",
+	"--posix", "--sandbox", "--follow-symlinks", "--binary", "--help", "--version"}
+
 // sed records the files sed reads or, with -i, writes. A script that can
 // run commands or write files, and a script from a file, make the line
 // opaque.
@@ -137,6 +142,18 @@ func (an *analyzer) sed(args []word) {
 		if t == "--" {
 			i++
 			break
+		}
+		if strings.HasPrefix(t, "--") {
+			name, val, hasVal := strings.Cut(t, "=")
+			c := canonLong(name, sedLong)
+			if !contains(sedLong, c) {
+				an.opaque("sed " + clipName(name) + " is an option the analysis does not know")
+				return
+			}
+			t = c
+			if hasVal {
+				t += "=" + val
+			}
 		}
 		switch {
 		case t == "-i" || strings.HasPrefix(t, "--in-place") || (strings.HasPrefix(t, "-i") && !strings.HasPrefix(t, "--")):
@@ -367,16 +384,24 @@ func (an *analyzer) archive(name string, args []word) {
 		cluster := ""
 		switch {
 		case strings.HasPrefix(t, "--"):
-			switch {
-			case t == "--extract" || t == "--get":
+			name, val, hasVal := strings.Cut(t, "=")
+			// Any abbreviation counts, ambiguous ones for every option
+			// they may stand for.
+			abbr := func(opt string) bool { return len(name) >= 3 && strings.HasPrefix(opt, name) }
+			if abbr("--extract") || abbr("--get") {
 				extract = true
-			case t == "--create" || t == "--append" || t == "--update":
+			}
+			if abbr("--create") || abbr("--append") || abbr("--update") || abbr("--concatenate") || abbr("--catenate") || abbr("--delete") {
 				create = true
-			case t == "--file" && i+1 < len(args):
+			}
+			switch {
+			case abbr("--file") && hasVal:
+				archive = &word{text: val, dynamic: args[i].dynamic, pattern: args[i].pattern}
+			case abbr("--file") && i+1 < len(args):
 				archive = &args[i+1]
 				i++
-			case strings.HasPrefix(t, "--file="):
-				archive = &word{text: strings.TrimPrefix(t, "--file="), dynamic: args[i].dynamic}
+			case abbr("--directory"):
+				an.cwdUnknown = true
 			}
 			continue
 		case strings.HasPrefix(t, "-"):

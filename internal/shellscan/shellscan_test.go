@@ -130,3 +130,31 @@ func TestSedScriptsThatRunOrWriteAreOpaque(t *testing.T) {
 		}
 	}
 }
+
+func TestAnalyzeSeesAbbreviatedLongOptions(t *testing.T) {
+	tests := map[string]string{
+		"sort --outp=x a":          "writes x",
+		"sort --out x a":           "writes x",
+		"cp --target=d a":          "writes d",
+		"sed --in-pl s/a/b/ f":     "writes f",
+		"tar --create --fil=out x": "writes out",
+		"tar --cre --fi out x":     "writes out",
+		"sort --output=x a":        "writes x",
+	}
+	for line, want := range tests {
+		a := shellscan.Analyze(line, opts)
+		var got []string
+		for _, x := range a.Accesses {
+			got = append(got, x.Mode.String()+" "+x.Path)
+		}
+		if !slices.Contains(got, want) {
+			t.Errorf("%q: accesses %q, want %q among them", line, got, want)
+		}
+	}
+	if a := shellscan.Analyze("sed --sand s/a/b/ f", opts); a.Opaque {
+		t.Errorf("sed --sand: opaque %v", a.Reasons)
+	}
+	if a := shellscan.Analyze("sed --frobnicate f", opts); !a.Opaque {
+		t.Error("sed with an unknown long option is not opaque")
+	}
+}

@@ -215,8 +215,8 @@ func eachOption(args []word, short string, long []string, permute bool, fn func(
 		}
 		if strings.HasPrefix(t, "--") {
 			if j := strings.IndexByte(t, '='); j > 0 {
-				call(t[:j], &word{text: t[j+1:], dynamic: a.dynamic, pattern: a.pattern})
-			} else if contains(long, t) && i < len(args) {
+				call(canonLong(t[:j], long), &word{text: t[j+1:], dynamic: a.dynamic, pattern: a.pattern})
+			} else if t = canonLong(t, long); contains(long, t) && i < len(args) {
 				call(t, &args[i])
 				i++
 			} else {
@@ -253,6 +253,11 @@ func optionsEnd(args []word, short string, long []string) []word {
 // optionsPaths is eachOption that also records the values of the options
 // in paths as file accesses.
 func (an *analyzer) optionsPaths(args []word, short string, long []string, permute bool, paths map[string]accessMode) []word {
+	for opt := range paths {
+		if strings.HasPrefix(opt, "--") && !contains(long, opt) {
+			long = append(long[:len(long):len(long)], opt)
+		}
+	}
 	return eachOption(args, short, long, permute, func(opt string, val *word) {
 		if m, ok := paths[opt]; ok && val != nil {
 			an.pathArg(*val, m, opt)
@@ -576,4 +581,26 @@ func (an *analyzer) seeInside(name string, args []word, depth, chain int) {
 		n++
 		an.inner(args[i:], depth, chain)
 	}
+}
+
+// canonLong returns the long option of known that opt abbreviates, as GNU
+// getopt_long accepts any unambiguous prefix, or opt itself when it is
+// exact, ambiguous or unknown.
+func canonLong(opt string, known []string) string {
+	if contains(known, opt) || len(opt) < 3 {
+		return opt
+	}
+	found := ""
+	for _, k := range known {
+		if strings.HasPrefix(k, opt) {
+			if found != "" {
+				return opt
+			}
+			found = k
+		}
+	}
+	if found == "" {
+		return opt
+	}
+	return found
 }
