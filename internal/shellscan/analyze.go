@@ -572,9 +572,8 @@ func (an *analyzer) part(p syntax.WordPart, src string, first, quoted bool, b *s
 			b.WriteString(v)
 			return
 		}
-		if !quoted {
-			an.opaque("an unquoted expansion is split into words and globbed when the command runs")
-		}
+		// Quoted or not, the value is only known at run time; command
+		// lets only the commands in dataArgs take such a word.
 		out.dynamic = true
 		b.WriteString(sourceText(src, p))
 	case *syntax.ProcSubst:

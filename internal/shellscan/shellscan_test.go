@@ -30,7 +30,7 @@ func TestAnalyzeMakesTheIssueExamplesOpaque(t *testing.T) {
 		`eval ls`, `source x`, `. x`, `builtin ls`, `command -p ls`, `enable -n ls`, `set -e`, `shopt -s x`,
 		`exec ls`, `coproc ls`, `select x in a; do :; done`, `f() { :; }`, `alias ls=rm`, `sed 's/a/b/e' f`,
 		`sed -n '1w out' f`, `awk 'BEGIN{system("x")}'`, `tar xf a.tar`, `tar cf a.tar --to-command=x b`,
-		`rsync -e ssh a b:c`, `ln -s a b`, `$CMD`, `l* -a`, `echo $x`, `echo $(ls)`, "echo `ls`", `cat <(ls)`,
+		`rsync -e ssh a b:c`, `ln -s a b`, `$CMD`, `l* -a`, `git status $x`, `echo $(ls)`, "echo `ls`", `cat <(ls)`,
 		"cat <<EOF\n$x\nEOF", `zip -TT x a.zip b`,
 		// Class 4: redirections the analysis cannot resolve.
 		`echo x > $OUT`, `echo x > /dev/tcp/127.0.0.1/9`, `cat < /dev/tcp/h/1`, `echo x > ~bob/x`, `echo x >&$fd`,
@@ -51,7 +51,7 @@ func TestAnalyzeUnderstandsOrdinaryLines(t *testing.T) {
 		`echo "$HOME" "$x"`, "ls ~ $HOME", "cat <<'EOF'\n$x\nEOF", "cat <<EOF\nplain\nEOF",
 		"for f in *.go; do echo \"$f\"; done", "[[ -f a && $x == b* ]]", "grep -rn x . | head -5",
 		"git log --oneline -5", "git diff --stat", "timeout 5 ls", "nice -n 5 ls", "env ls", "command ls",
-		"cp a b", "mv a b", "sed -n 1p f", "awk '{print $1}' f", "tar czf a.tgz src", "ls 2>&1 >/dev/null",
+		"cp a b", "mv a b", "sed -n 1p f", "echo $PATH $x", "ls $HOME/x", "awk '{print $1}' f", "tar czf a.tgz src", "ls 2>&1 >/dev/null",
 	}
 	for _, line := range lines {
 		if a := shellscan.Analyze(line, opts); a.Opaque {
