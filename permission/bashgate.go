@@ -94,8 +94,8 @@ func (g *Gate) screenBash(call Call) bashScreen {
 			if g.hitsProtected(target, ancestors) {
 				return bashScreen{protected: acc.Path}
 			}
-			if s.opaque == "" && acc.Mode == shellscan.Write {
-				if why := g.outsideOrdinary(target); why != "" {
+			if s.opaque == "" {
+				if why := g.outsideOrdinary(target, acc.Mode); why != "" {
 					s.opaque = why
 				}
 			}
@@ -187,10 +187,11 @@ func (g *Gate) absTarget(dir, p string) string {
 // specialFiles are the files outside the workdir a line may write.
 var specialFiles = map[string]bool{"/dev/null": true, "/dev/stdout": true, "/dev/stderr": true}
 
-// outsideOrdinary says why writing target makes a line opaque: it lies
-// outside the workdir, or is not an ordinary file there (a device, a FIFO,
-// a socket). It returns "" for an ordinary file of the workdir.
-func (g *Gate) outsideOrdinary(target string) string {
+// outsideOrdinary says why writing (or deleting, with mode Delete) target
+// makes a line opaque: it lies outside the workdir, or inside .git, or is
+// not an ordinary file there (a device, a FIFO, a socket, a file with other
+// hard links). It returns "" for an ordinary file of the workdir.
+func (g *Gate) outsideOrdinary(target string, mode shellscan.Mode) string {
 	if specialFiles[filepath.Clean(target)] {
 		return ""
 	}
@@ -200,7 +201,10 @@ func (g *Gate) outsideOrdinary(target string) string {
 		return "the command writes a file and the workdir is unknown"
 	}
 	if !withinPath(real, resolvePath(wd)) {
-		return "the command writes outside the workdir: " + clip(target)
+		return "the command " + mode.String() + " outside the workdir: " + clip(target)
+	}
+	if mode == shellscan.Delete {
+		return ""
 	}
 	if withinPath(real, filepath.Join(resolvePath(wd), ".git")) {
 		return "the command writes inside .git, whose files are not ordinary files of the workdir: " + clip(target)

@@ -67,6 +67,8 @@ func TestGateScreensBashWhateverThePolicy(t *testing.T) {
 		{"MoveGitAway", "mv .git old", false, permission.Deny, permission.RuleBashProtected, false},
 		{"ProtectedEvenWithApproval", "echo x >> .git/config", true, permission.Deny, permission.RuleBashProtected, false},
 		{"OutsideWorkdir", "echo x >> ~/.bashrc", false, permission.Deny, permission.RuleBashAnalysis, true},
+		{"DeleteOutsideWorkdir", "unlink ~/.bashrc", false, permission.Deny, permission.RuleBashAnalysis, true},
+		{"DeleteInWorkdir", "unlink sub/x", false, permission.Allow, "", true},
 		{"OutsideWorkdirApproved", "echo x >> ~/.bashrc", true, permission.Allow, permission.RuleBashAnalysis, true},
 		{"Arithmetic", "x='a[$(id)]'; echo $((x))", false, permission.Deny, permission.RuleBashAnalysis, true},
 		{"DenyRuleStillWins", "eval 'rm -f c'", true, permission.Deny, "no-rm", true},

@@ -206,6 +206,9 @@ var canaryAttacks = map[string][]string{
 		`echo x | tee {a,.git/config}`,
 		`cp --target=.git/hooks sub/.keep`,
 		`tar --cre --fil=.git/config README`,
+		`unlink ~/.bashrc`,
+		`shred -u ~/.bashrc`,
+		`rmdir ~/.config/../.config 2>/dev/null; unlink link2/../.bashrc`,
 	},
 	"5-globs": {
 		`echo '{"version":1,"rules":[]}' > ~/.lite-agen?/permissions.jso?`,
