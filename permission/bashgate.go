@@ -86,8 +86,26 @@ func (g *Gate) screenBash(call Call) bashScreen {
 						return bashScreen{protected: acc.Path}
 					}
 				}
-				if s.opaque == "" {
-					s.opaque = "the command writes paths named by a pattern"
+				if s.opaque != "" {
+					continue
+				}
+				// A redirection to a pattern is opaque; a command's
+				// pattern operands (sed -i … *.go) are fine when the
+				// pattern stays in the workdir and matches only its
+				// ordinary files.
+				if acc.Redirect {
+					s.opaque = "a redirection target is a pattern"
+					continue
+				}
+				if why := g.outsideOrdinary(literalDir(target), shellscan.Write); why != "" {
+					s.opaque = "the command " + acc.Mode.String() + " paths named by a pattern outside the workdir"
+					continue
+				}
+				for _, m := range matches {
+					if why := g.outsideOrdinary(m, acc.Mode); why != "" {
+						s.opaque = why
+						break
+					}
 				}
 				continue
 			}
@@ -102,6 +120,20 @@ func (g *Gate) screenBash(call Call) bashScreen {
 		}
 	}
 	return s
+}
+
+// literalDir returns the directory part of a pattern before its first
+// glob or brace character.
+func literalDir(pattern string) string {
+	i := strings.IndexAny(pattern, "*?[{")
+	if i < 0 {
+		return filepath.Dir(pattern)
+	}
+	j := strings.LastIndexByte(pattern[:i], filepath.Separator)
+	if j <= 0 {
+		return string(filepath.Separator)
+	}
+	return pattern[:j]
 }
 
 // gitOutsideRepo says why a git command of the line makes it opaque: git
