@@ -213,6 +213,15 @@ type Options struct {
 	// the agent.
 	Bash builtin.BashOptions
 
+	// FileTools configures read_file, write_file, edit_file and
+	// delete_file: extra ReadRoots, Symlinks, MaxSnapshotBytes,
+	// MaxFileBytes. The agent sets Workdir, Snapshots and Archive; its
+	// session read roots apply besides any SessionReadRoots given here,
+	// and the protected paths of its layout (the data home, the project's
+	// permissions.json, hooks.json, mcps.json, agents/ and skills/, and
+	// .git/hooks and .git/config) besides any Protected given here.
+	FileTools builtin.FileOptions
+
 	// Logger receives diagnostics (ids, sizes, durations; never prompts or
 	// payloads). nil logs nothing.
 	Logger *slog.Logger
@@ -941,14 +950,19 @@ func (a *Agent) buildTools(opts Options, skills []skill.Skill, defs []subagent.D
 		}
 		return builtin.ArchiveScope{Archive: ar, SessionID: id, Generation: head}, nil
 	}
-	fopts := builtin.FileOptions{
-		Workdir:   a.lay.workdir,
-		Snapshots: snapshotter{a},
-		Archive:   resolveArchive,
-	}
+	fopts := opts.FileTools
+	fopts.Workdir, fopts.Snapshots, fopts.Archive = a.lay.workdir, snapshotter{a}, resolveArchive
+	fopts.ReadRoots = slices.Clone(fopts.ReadRoots)
+	fopts.Protected = append(a.lay.paths.ProtectedPaths(), fopts.Protected...)
 	if a.mode == fileStore && a.lay.enc.Codec == nil {
+		hostRoots := fopts.SessionReadRoots
 		fopts.SessionReadRoots = func(ctx context.Context) ([]string, error) {
-			return builtin.SessionDataRoots(a.lay.paths.SessionsDir, engine.SessionID(ctx), a.lay.enc), nil
+			roots := builtin.SessionDataRoots(a.lay.paths.SessionsDir, engine.SessionID(ctx), a.lay.enc)
+			if hostRoots == nil {
+				return roots, nil
+			}
+			more, err := hostRoots(ctx)
+			return append(roots, more...), err
 		}
 	}
 	tools, err := builtin.FileTools(fopts)

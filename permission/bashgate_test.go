@@ -112,7 +112,7 @@ func TestGateScreensBashWhateverThePolicy(t *testing.T) {
 				t.Errorf("%q: policy consulted = %v, want %v", tt.line, checked.Load(), tt.askedPol)
 			}
 			if out.Decision == permission.Deny && (tt.rule == permission.RuleBashAnalysis || tt.rule == permission.RuleBashProtected) {
-				if res := out.Result(); !strings.HasPrefix(res.Content, "Error: blocked by policy: ") {
+				if res := out.Result(); !strings.Contains(res.Content, "rule "+tt.rule+": "+out.Verdict.Reason) {
 					t.Errorf("%q: result %q does not say why", tt.line, res.Content)
 				}
 			}

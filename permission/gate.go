@@ -13,10 +13,12 @@ import (
 	"github.com/lite-agent/lite-agent-go/tool"
 )
 
-// The texts of blocked calls, as the model reads them.
+// The texts of blocked calls, as the model reads them. Each says who
+// decided: the policy (and its rule), the user, or nobody.
 const (
 	blockedText = "Error: blocked by policy"
 	deniedText  = "Error: denied by user"
+	autoText    = "Error: denied automatically: the call needs approval and no approver answered"
 )
 
 // EventType names the kind of an [Event].
@@ -292,15 +294,27 @@ type Outcome struct {
 	Run bool
 }
 
-// Result returns the error result a blocked call gives the model:
-// "Error: blocked by policy" (with ": <reason>" when the policy gave one)
-// when the policy denied, or when a [RuleBashAnalysis] ask found no one to
-// answer it, and "Error: denied by user" when the approval did.
+// Result returns the error result a blocked call gives the model, saying
+// who decided: "Error: blocked by policy" (with " rule <id>" and ": <reason>"
+// when the verdict has them) when the policy denied, "Error: denied by user"
+// when the approval handler did, and "Error: denied automatically: …" when
+// no handler answered (none was set, the wait was cancelled, or it failed),
+// followed by the rule and reason of a [RuleBashAnalysis] ask.
 func (o Outcome) Result() tool.Result {
-	if o.By == ByPolicy || o.By == ByAuto && o.Verdict.RuleID == RuleBashAnalysis {
+	switch o.By {
+	case ByPolicy:
 		text := blockedText
+		if o.Verdict.RuleID != "" {
+			text += " rule " + o.Verdict.RuleID
+		}
 		if o.Verdict.Reason != "" {
 			text += ": " + o.Verdict.Reason
+		}
+		return tool.Result{Content: text, IsError: true}
+	case ByAuto:
+		text := autoText
+		if o.Verdict.RuleID == RuleBashAnalysis {
+			text += "; rule " + RuleBashAnalysis + ": " + o.Verdict.Reason
 		}
 		return tool.Result{Content: text, IsError: true}
 	}

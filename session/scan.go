@@ -293,7 +293,7 @@ func checkLine(ctx context.Context, enc storage.Encoding, opts scanOpts, rd *rea
 		rec := strconv.FormatInt(pos, 10)
 		return nil, &Problem{Record: pos, Kind: ProblemDecode, Err: &storage.Error{
 			Op: "decode", Kind: storage.KindCheckpoint, File: opts.file, Record: rec,
-			Message: "Encoded storage requires its configured codec",
+			Message: "Encoded storage requires its configured codec", Found: storage.StoredCodec(text),
 		}}, nil
 	}
 	f.check(opts.id, pos)

@@ -28,9 +28,34 @@
 // follows none. write_file, edit_file and delete_file never follow or
 // replace a symbolic link: a path with a link in any component, a dangling
 // final link included, fails with
-// "Symlink paths are not allowed for write: <path>" (or "delete"). Files
-// are opened through an [os.Root] on the workspace, so a link swapped in
-// after a path was checked still cannot lead outside it.
+// "Symlink paths are not allowed for write: <path>" (or "delete").
+//
+// The mutating tools open the file's parent directory beneath the
+// workspace in one step, refusing every link on the way: on Linux with
+// openat2 and RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS, elsewhere (and on
+// kernels without openat2) one component at a time with O_NOFOLLOW. The
+// temporary file is created, renamed over the target and, on any error,
+// removed relative to that open directory, so a directory swapped for a
+// link while a call runs cannot redirect the change, and no temporary file
+// is left behind.
+//
+// # Protected paths
+//
+// write_file, edit_file and delete_file never create, change or delete
+// a path in [FileOptions.Protected] or beneath one; the agent passes the
+// data home, the project's permissions.json, hooks.json, mcps.json,
+// agents/ and skills/, and .git/hooks and .git/config
+// ([storage.ProjectPaths.ProtectedPaths]). The call fails with the text of
+// a [ProtectedPathError]. The check compares the path below the real
+// workspace by name, ignoring letter case, and the device and inode of
+// every directory from the workspace to the opened parent and of the file
+// itself, so "..", a case variant, an absolute spelling through a linked
+// workdir or a hard link to a protected file are refused alike. read_file
+// is not affected, and host code may still write these files. Not covered:
+// a hard link in the workspace to a file outside it can be read (writes
+// replace the link, never the file), and a concurrent process that renames
+// whole directories (not the tools, but a command) can move the directory
+// a write was checked in; the command sandbox is what contains that.
 //
 // A missing file gives read_file and edit_file a hint:
 //
