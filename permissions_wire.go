@@ -52,6 +52,14 @@ func (a *Agent) newGate(opts Options) (*permission.Gate, error) {
 	if opts.PermissionAudit {
 		g.Audit = a.audit
 	}
+	// The gate denies bash lines that write the protected paths, and asks
+	// about those it cannot analyze, whatever the policy says.
+	g.Workdir, g.Protected = a.lay.workdir, a.lay.paths.ProtectedPaths()
+	if fp, ok := opts.Permission.(*permission.FilePolicy); ok {
+		for _, src := range fp.Sources() {
+			g.Protected = append(g.Protected, src.Path)
+		}
+	}
 	gate := permission.NewGate(g)
 	// Hook commands and MCP connections are authorized for real even in a
 	// dry run, an ask going to the approval handler: a dry run simulates

@@ -167,7 +167,7 @@ func TestAdversarialClass2ShellWrapping(t *testing.T) {
 		{"EnvPath", rules, 0, cmd("env PATH=/tmp/evil ls"), ask},
 		{"TimeoutWrapper", rules, 0, cmd("timeout 5 rm x"), deny},
 		{"InterpreterOneLiner", rules, 0, cmd(`python3 -c "import os; os.remove('x')"`), ask},
-		{"SeenThroughWrapperStaysAllowed", rules, 0, cmd("timeout 5 env X=1 ls"), allow},
+		{"SeenThroughWrapperStaysAllowed", rules, 0, cmd("timeout 5 env ls"), allow},
 		{"SeenThroughShCStaysAllowed", rules, 0, cmd(`bash -c "ls && cat public/readme"`), allow},
 	})
 }

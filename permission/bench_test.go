@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/storage"
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // benchLines are command lines of growing size.
@@ -29,25 +28,22 @@ func benchRules() []Rule {
 	}
 }
 
-// BenchmarkParseOnly is the raw operation the analysis builds on: parsing
-// the line with mvdan.cc/sh.
-func BenchmarkParseOnly(b *testing.B) {
+// BenchmarkGateBash measures the gate's own screening of a bash line
+// (analysis, path resolution, protected paths) on top of a policy that
+// allows everything, against BenchmarkCheckBash and shellscan's
+// BenchmarkParseOnly.
+func BenchmarkGateBash(b *testing.B) {
+	wd := b.TempDir()
+	allow := PolicyFunc(func(context.Context, Call) (Verdict, error) { return Verdict{Decision: Allow}, nil })
+	g := NewGate(GateOptions{Policy: allow, Workdir: wd, HomeDir: b.TempDir(),
+		Protected: []string{filepath.Join(wd, ".git", "config"), filepath.Join(wd, ".git", "hooks")}})
 	for name, line := range benchLines {
+		in, _ := json.Marshal(map[string]string{"command": line})
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
-				if _, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), ""); err != nil {
+				if _, err := g.Decide(context.Background(), Call{Name: "bash", Input: in}); err != nil {
 					b.Fatal(err)
 				}
-			}
-		})
-	}
-}
-
-func BenchmarkAnalyzeBash(b *testing.B) {
-	for name, line := range benchLines {
-		b.Run(name, func(b *testing.B) {
-			for b.Loop() {
-				analyzeBash(line, "/home/u", "/w")
 			}
 		})
 	}

@@ -83,54 +83,59 @@
 //
 // # Bash commands
 //
-// A bash call's command line is parsed (mvdan.cc/sh, bash dialect) and
-// every simple command is checked as if it were the whole command: the
-// parts of "&&", "||", ";", "|", "&" and newlines, subshells, brace groups,
-// functions, command substitutions ($(…) and backquotes), process
-// substitutions, arithmetic and test expressions, and the scripts of
-// sh -c, bash -c (any -c option cluster, -lc included), zsh -c, su -c,
-// eval and watch, parsed in turn. Wrappers are seen through: env, nice,
-// nohup, timeout, time, stdbuf, setsid, exec, command, builtin, busybox,
-// xargs, flock, find -exec and sudo/doas (whose own unit still needs an
-// allow). A rule on "command" sees each command after quote removal, with
-// ~, $HOME and (before any cd) $PWD expanded and blanks squeezed; startsWith
-// matches on token boundaries, so "ls" never matches "lsof", and a
-// command name given as a path (/bin/rm) also meets deny and ask rules as
-// its base name.
+// A bash call's command line is analyzed (internal/shellscan, on
+// mvdan.cc/sh, bash dialect) and every simple command is checked as if it
+// were the whole command: the parts of "&&", "||", ";", "|", "&" and
+// newlines, subshells, brace groups, and the scripts of sh -c, bash -c (any
+// -c option cluster, -lc included), zsh -c and su -c, parsed in turn. The
+// transparent wrappers are seen through: command, nice, nohup, timeout,
+// time, setsid and a bare env. A rule on "command" sees each command after
+// quote removal, with ~, $HOME and (before any cd) $PWD expanded and blanks
+// squeezed; startsWith matches on token boundaries, so "ls" never matches
+// "lsof", and a command name given as a path (/bin/rm) also meets deny and
+// ask rules as its base name.
 //
 // File rules also apply to the paths a line reads, writes or deletes:
 // redirections (> >> &> <> <), and the operands of common commands (cat,
-// head, tail, grep, sort -o, tee, cp, mv, ln, rm, touch, chmod, sed -i, dd,
-// tar, curl -o/-T/-d @file and file:// URLs, wget, and more), from every
+// head, tail, grep, sort -o, tee, cp, mv, rm, touch, chmod, sed -i, dd, tar,
+// uniq, curl -o/-T/-d @file and file:// URLs, wget, and more), from every
 // working directory cd may have moved to. "echo x > secret/f" is a write
 // of secret/f.
 //
-// What the analysis cannot see through is never allowed by a rule that
-// looks inside commands: a line that does not parse, a command name that
-// is an expansion ($CMD, $(…)), bash -c "$VAR", eval $x, a shell reading
-// its standard input (curl … | sh), a script file (sh x.sh, source),
-// inline interpreter code (python -c, node -e, perl -e, ruby -e, awk
-// programs that call system or pipes, sed scripts that execute), alias,
-// trap, hash -p, env -S, assignments to PATH, BASH_ENV, LD_PRELOAD and the
-// like, and lines beyond the size limits. Such a line is asked about when
-// the policy has rules on "command" or file rules that deny or ask (deny
-// rules still see its raw text). A line whose file accesses cannot be
-// listed ($OUT, globs like secret/*, xargs, find -exec, archive extraction,
-// ln -s, cd $DIR) is asked about when the policy has file rules that deny
-// or ask. A policy with no such rules (say, one that allows or asks for
-// every bash call) does not depend on the analysis at all.
+// The analysis is a whitelist. A line is opaque — never allowed, by a rule
+// or by a policy that allows every bash call — unless every word is a
+// literal or a plain quoted expansion, every command is known, and every
+// redirection target is a literal path. Arithmetic ($((…)), ((…)), let,
+// for ((…)), [[ -eq ]]), subscripts, ${!x}, ${x@P}, substrings, command
+// and process substitution, expanding here-documents, any assignment or
+// assignment prefix, env with assignments or options, declare and its
+// kin, functions, alias, eval, source, trap, hash, enable, builtin,
+// command -p, exec, set, shopt, read, printf -v, test -v, coproc, select,
+// wrappers not known to be transparent (xargs, find -exec, strace, script,
+// unshare, setpriv, prlimit …), git global options, aliases and config,
+// the options of sed, awk, tar, rsync, curl and cp that run programs or
+// write files, writes after a command that may create symbolic links, and
+// lines beyond the size limits all make a line opaque. Deny rules still
+// see every command the analysis found, including what an opaque wrapper
+// seems to run.
 //
-// The analysis is a guard against mistakes and the common bypasses, not a
-// sandbox: a parser differential with the real shell, programs that run
-// other programs by their own logic (make, git aliases and hooks, npm
-// scripts, interpreters running files), files created by a command and
-// used later on the same line, and hard links are beyond it. An allow rule
-// for an interpreter or package runner allows arbitrary code. Use an OS
-// sandbox for containment.
+// The analysis is a guard, not a sandbox: a parser differential with the
+// real shell, programs that run other programs by their own logic (make,
+// npm scripts, interpreters running files), and hard links are beyond it.
+// An allow rule for an interpreter or package runner allows arbitrary code.
+// Use an OS sandbox for containment.
 //
 // # The gate
 //
-// [NewGate] wraps tools ([Gate.Wrap]) so that each call is checked first:
+// [NewGate] wraps tools ([Gate.Wrap]) so that each call is checked first.
+// Before any policy, the gate screens bash lines itself, whatever the
+// policy: a line that writes or deletes a protected path
+// ([GateOptions.Protected]), however it names it (~, $HOME, "..", a
+// symbolic link, a glob such as ~/.lite-agen?/permissions.jso?), is
+// denied ([RuleBashProtected]); a line the policy allows is turned into an
+// ask ([RuleBashAnalysis]) when it is opaque, writes outside the workdir or
+// to a file there that is not an ordinary file, or runs git in a workdir
+// without a .git directory. Then:
 // allow runs it, deny returns "Error: blocked by policy" (with " rule <id>"
 // and ": <reason>" when there are), and ask emits approval_request, asks the
 // [ApprovalFunc] through an [ApprovalQueue] (one prompt at a time for a

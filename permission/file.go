@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/shellscan"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -558,17 +559,17 @@ func (fp *FilePolicy) selfProtect(call Call) (Verdict, bool) {
 			return Verdict{}, false
 		}
 		a := call.ws.analyze(line)
-		for _, acc := range a.accesses {
-			if acc.mode == modeRead {
+		for _, acc := range a.Accesses {
+			if acc.Mode == shellscan.Read {
 				continue
 			}
-			for _, t := range targets(acc.path, a.cwds) {
-				if fp.hits(call.ws, t, acc.mode == modeDelete || acc.tree) {
+			for _, t := range targets(acc.Path, a.Dirs) {
+				if fp.hits(call.ws, t, acc.Mode == shellscan.Delete || acc.Tree) {
 					return deny, true
 				}
 			}
 		}
-		if a.opaque != "" || a.pathsUnknown != "" {
+		if a.Opaque || a.Unlisted != "" {
 			for _, s := range fp.sources {
 				if strings.Contains(line, filepath.Base(s.Path)) || strings.Contains(line, filepath.Base(filepath.Dir(s.Path))) {
 					return Verdict{Decision: Ask, Reason: "the command may change permission configuration", RuleID: LayerSelfProtection, Layer: LayerSelfProtection}, true

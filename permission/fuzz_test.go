@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/lite-agent/lite-agent-go/internal/shellscan"
 )
 
 func FuzzDecodeRules(f *testing.F) {
@@ -81,8 +83,8 @@ func FuzzBashCommands(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
-		a := analyzeBash(line, "/home/u", "/w")
-		if !utf8.ValidString(line) && a.opaque == "" {
+		a := shellscan.Analyze(line, shellscan.Options{Home: "/home/u", Workdir: "/w"})
+		if !utf8.ValidString(line) && !a.Opaque {
 			t.Fatal("a line that is not UTF-8 is not opaque")
 		}
 		// The policy sees the line as JSON carries it (invalid UTF-8
@@ -93,24 +95,21 @@ func FuzzBashCommands(f *testing.F) {
 			t.Fatal(err)
 		}
 		line = in.Command
-		a = analyzeBash(line, "/home/u", "/w")
-		if !a.parsed && a.opaque == "" {
-			t.Fatal("an unparsed line is not opaque")
-		}
-		for _, acc := range a.accesses {
-			if acc.path == "" || acc.mode < modeRead || acc.mode > modeDelete {
+		a = shellscan.Analyze(line, shellscan.Options{Home: "/home/u", Workdir: "/w"})
+		for _, acc := range a.Accesses {
+			if acc.Path == "" || acc.Mode < shellscan.Read || acc.Mode > shellscan.Delete {
 				t.Fatalf("bad access %+v", acc)
 			}
 		}
-		if len(a.cwds) == 0 || a.cwds[0] != "" || len(a.cwds) > maxCwds {
-			t.Fatalf("bad working directories %q", a.cwds)
+		if len(a.Dirs) == 0 || a.Dirs[0] != "" {
+			t.Fatalf("bad working directories %q", a.Dirs)
 		}
 		v, err := p.Check(t.Context(), Call{Name: "bash", Input: b})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a.opaque != "" && v.Decision == Allow {
-			t.Fatalf("%q cannot be analyzed (%s) but was allowed", line, a.opaque)
+		if a.Opaque && v.Decision == Allow {
+			t.Fatalf("%q cannot be analyzed (%s) but was allowed", line, a.Reason())
 		}
 	})
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sync"
 
 	"github.com/lite-agent/lite-agent-go/session"
@@ -197,6 +199,21 @@ type GateOptions struct {
 	// call whose context is ctx, for tools wrapped by [Gate.Wrap]; nil
 	// leaves both empty.
 	CallInfo func(ctx context.Context) (callID, sessionID string)
+
+	// Workdir is the directory bash commands start in: a bash line that
+	// writes outside it, or to a file there that is not an ordinary file,
+	// is opaque (see [RuleBashAnalysis]). "" means the process's working
+	// directory when the gate is built.
+	Workdir string
+	// HomeDir is the user's home directory, for ~ and $HOME in bash lines;
+	// "" means [os.UserHomeDir].
+	HomeDir string
+	// Protected lists absolute paths that bash lines may never write or
+	// delete, each protecting everything beneath it; whatever name, glob,
+	// symbolic link or ".." a line uses for them, such a line is denied
+	// ([RuleBashProtected]) before the policy is asked. Pass
+	// [storage.ProjectPaths.ProtectedPaths] and the managed policy file.
+	Protected []string
 }
 
 // A Gate checks tool calls against a policy before they run: it asks the
@@ -205,6 +222,10 @@ type GateOptions struct {
 // safe for concurrent use.
 type Gate struct {
 	opts GateOptions
+	// workdir and home are the resolved GateOptions.Workdir and HomeDir
+	// ("" when unknown); protected the clean absolute Protected paths.
+	workdir, home string
+	protected     []string
 }
 
 // NewGate returns a gate.
@@ -218,7 +239,29 @@ func NewGate(opts GateOptions) *Gate {
 	if opts.Redact == nil {
 		opts.Redact = Redact
 	}
-	return &Gate{opts: opts}
+	g := &Gate{opts: opts, workdir: opts.Workdir, home: opts.HomeDir}
+	if g.workdir == "" {
+		g.workdir, _ = os.Getwd()
+	}
+	if g.workdir != "" {
+		if abs, err := filepath.Abs(g.workdir); err == nil {
+			g.workdir = abs
+		} else {
+			g.workdir = ""
+		}
+	}
+	if g.home == "" {
+		g.home, _ = os.UserHomeDir()
+	}
+	if g.home != "" {
+		g.home = filepath.Clean(g.home)
+	}
+	for _, p := range opts.Protected {
+		if abs, err := filepath.Abs(p); err == nil && p != "" {
+			g.protected = append(g.protected, abs)
+		}
+	}
+	return g
 }
 
 // Policy returns the gate's policy.
@@ -228,11 +271,11 @@ func (g *Gate) Policy() Policy { return g.opts.Policy }
 // queue, with the policy Compose(g's policy, p), which can never allow what
 // g's policy does not. A nil p keeps g's policy.
 func (g *Gate) Child(p Policy) *Gate {
-	opts := g.opts
+	c := *g
 	if p != nil {
-		opts.Policy = Compose(g.opts.Policy, p)
+		c.opts.Policy = Compose(g.opts.Policy, p)
 	}
-	return &Gate{opts: opts}
+	return &c
 }
 
 // An Outcome is the gate's final word on one call.
@@ -255,7 +298,8 @@ type Outcome struct {
 // who decided: "Error: blocked by policy" (with " rule <id>" and ": <reason>"
 // when the verdict has them) when the policy denied, "Error: denied by user"
 // when the approval handler did, and "Error: denied automatically: …" when
-// no handler answered (none was set, the wait was cancelled, or it failed).
+// no handler answered (none was set, the wait was cancelled, or it failed),
+// followed by the rule and reason of a [RuleBashAnalysis] ask.
 func (o Outcome) Result() tool.Result {
 	switch o.By {
 	case ByPolicy:
@@ -268,7 +312,11 @@ func (o Outcome) Result() tool.Result {
 		}
 		return tool.Result{Content: text, IsError: true}
 	case ByAuto:
-		return tool.Result{Content: autoText, IsError: true}
+		text := autoText
+		if o.Verdict.RuleID == RuleBashAnalysis {
+			text += "; rule " + RuleBashAnalysis + ": " + o.Verdict.Reason
+		}
+		return tool.Result{Content: text, IsError: true}
 	}
 	return tool.Result{Content: deniedText, IsError: true}
 }
@@ -279,14 +327,9 @@ func (o Outcome) Result() tool.Result {
 // audits the decision. It returns an error only when ctx is done before the
 // policy decided or the audit failed; the call must then not run.
 func (g *Gate) Authorize(ctx context.Context, call Call) (Outcome, error) {
-	v, err := g.opts.Policy.Check(ctx, call)
+	v, err := g.Decide(ctx, call)
 	if err != nil {
-		if cerr := ctx.Err(); cerr != nil {
-			return Outcome{}, cerr
-		}
-		v = Verdict{Decision: Deny, Reason: "policy error: " + err.Error()}
-	} else if !v.Decision.Valid() {
-		v = Verdict{Decision: Deny, Reason: "policy error: no decision"}
+		return Outcome{}, err
 	}
 	shown := call
 	shown.ws = nil
@@ -317,6 +360,39 @@ func (g *Gate) Authorize(ctx context.Context, call Call) (Outcome, error) {
 	out.Run = out.Decision == Allow
 	g.emit(ctx, Event{Type: EventApprovalResolved, Call: shown, Decision: out.Decision, By: out.By, RuleID: v.RuleID, Reason: reason, Layer: v.Layer})
 	return out, g.decided(ctx, shown, out, reason)
+}
+
+// Decide returns the gate's verdict about call before any approval, and
+// emits and audits nothing: for a bash line that writes a protected path,
+// the deny of [RuleBashProtected] without asking the policy; otherwise the
+// policy's verdict (an error of the policy is a deny with the reason
+// "policy error: <message>"), turned into the ask of [RuleBashAnalysis]
+// when the policy allows a bash line the analysis does not fully
+// understand. It returns an error only when ctx is done before the policy
+// decided.
+func (g *Gate) Decide(ctx context.Context, call Call) (Verdict, error) {
+	var screen bashScreen
+	if call.Name == "bash" {
+		screen = g.screenBash(call)
+	}
+	if screen.protected != "" {
+		return Verdict{Decision: Deny, RuleID: RuleBashProtected, Layer: LayerSelfProtection,
+			Reason: "the command writes or deletes a protected path: " + clip(screen.protected)}, nil
+	}
+	v, err := g.opts.Policy.Check(ctx, call)
+	if err != nil {
+		if cerr := ctx.Err(); cerr != nil {
+			return Verdict{}, cerr
+		}
+		v = Verdict{Decision: Deny, Reason: "policy error: " + err.Error()}
+	} else if !v.Decision.Valid() {
+		v = Verdict{Decision: Deny, Reason: "policy error: no decision"}
+	}
+	if v.Decision == Allow && screen.opaque != "" {
+		v = Verdict{Decision: Ask, RuleID: RuleBashAnalysis,
+			Reason: "the command cannot be fully analyzed: " + screen.opaque}
+	}
+	return v, nil
 }
 
 // decided audits and emits a final decision.

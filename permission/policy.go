@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/lite-agent/lite-agent-go/internal/glob"
+	"github.com/lite-agent/lite-agent-go/internal/shellscan"
 )
 
 // A Rule matches tool calls and says what to do with them.
@@ -627,47 +628,47 @@ func (p *policy) checkBash(res *resolved, input any, line string) Verdict {
 	raw := spellings{other: []string{squeezeSpaces(line), line}}
 	// What the analysis could not see comes first, so that on a tie its
 	// reason, the most useful one, is shown.
-	if a.opaque != "" {
+	if a.Opaque {
 		if v, _, ok := p.decide("bash", input, "command", raw, true, false); ok {
 			consider(v)
 		}
 		if p.bashContent || p.pathRestrict {
-			consider(Verdict{Decision: Ask, Reason: "the command cannot be fully analyzed: " + a.opaque})
+			consider(Verdict{Decision: Ask, Reason: "the command cannot be fully analyzed: " + a.Reason()})
 		}
 	}
-	if a.pathsUnknown != "" && p.pathRestrict {
-		consider(Verdict{Decision: Ask, Reason: "the command may touch files that cannot be checked: " + a.pathsUnknown})
+	if a.Unlisted != "" && p.pathRestrict {
+		consider(Verdict{Decision: Ask, Reason: "the command may touch files that cannot be checked: " + a.Unlisted})
 	}
-	for _, u := range a.units {
-		sp := spellings{trusted: []string{u.text}, other: u.others}
-		v, _, ok := p.decide("bash", input, "command", sp, u.wrapper, false)
+	for _, u := range a.Commands {
+		sp := spellings{trusted: []string{u.Text}, other: u.Alt}
+		v, _, ok := p.decide("bash", input, "command", sp, u.Wrapper, false)
 		if ok {
-			consider(withDetail(v, "command "+clip(u.name)))
+			consider(withDetail(v, "command "+clip(u.Name)))
 		}
 	}
-	if a.opaque == "" {
+	if !a.Opaque {
 		if v, _, ok := p.decide("bash", input, "command", raw, true, false); ok {
 			consider(withDetail(v, "the whole command line"))
 		}
 	}
 	if p.pathRestrict {
-		for _, acc := range a.accesses {
-			for _, target := range targets(acc.path, a.cwds) {
+		for _, acc := range a.Accesses {
+			for _, target := range targets(acc.Path, a.Dirs) {
 				sp, err := res.spell(target)
 				if err != nil {
-					consider(Verdict{Decision: Ask, Reason: "the command " + acc.mode.String() + " a path that cannot be resolved"})
+					consider(Verdict{Decision: Ask, Reason: "the command " + acc.Mode.String() + " a path that cannot be resolved"})
 					continue
 				}
-				for _, tool := range acc.mode.tools() {
+				for _, tool := range modeTools(acc.Mode) {
 					in := map[string]any{"path": target}
 					if v, _, ok := p.decide(tool, in, "path", sp, true, true); ok {
-						consider(withDetail(v, "bash "+acc.mode.String()+" "+clip(filepath.ToSlash(target))))
+						consider(withDetail(v, "bash "+acc.Mode.String()+" "+clip(filepath.ToSlash(target))))
 					}
 				}
 			}
 		}
 	}
-	if !have || len(a.units) == 0 && a.opaque == "" {
+	if !have || len(a.Commands) == 0 {
 		// No simple command at all (empty, comments, assignments, a bare
 		// redirection): the rules and the default decide the line as a
 		// whole, negated conditions included. consider keeps the most
@@ -693,4 +694,15 @@ func targets(p string, cwds []string) []string {
 		}
 	}
 	return out
+}
+
+// modeTools returns the file tools whose rules apply to an access of mode m.
+func modeTools(m shellscan.Mode) []string {
+	switch m {
+	case shellscan.Write:
+		return []string{"write_file", "edit_file"}
+	case shellscan.Delete:
+		return []string{"delete_file"}
+	}
+	return []string{"read_file"}
 }

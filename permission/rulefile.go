@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -233,7 +234,7 @@ func jsonType(v any) string {
 // checkKeys rejects keys of obj that are not in allowed.
 func checkKeys(obj map[string]any, path string, allowed ...string) error {
 	for _, k := range sortedKeys(obj) {
-		if !contains(allowed, k) {
+		if !slices.Contains(allowed, k) {
 			return cfgErr(childPath(path, k), "unknown key (allowed: %s)", strings.Join(allowed, ", "))
 		}
 	}

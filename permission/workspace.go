@@ -11,6 +11,8 @@ import (
 	"sync"
 	"syscall"
 	"unicode"
+
+	"github.com/lite-agent/lite-agent-go/internal/shellscan"
 )
 
 // The file tools whose "path" input the policies resolve.
@@ -67,7 +69,7 @@ type resolver interface {
 type resolved struct {
 	r     resolver
 	mu    sync.Mutex
-	bash  map[string]*bashAnalysis
+	bash  map[string]*shellscan.Analysis
 	paths map[string]spellResult
 }
 
@@ -79,15 +81,15 @@ type spellResult struct {
 func newResolved(r resolver) *resolved { return &resolved{r: r} }
 
 // analyze returns the analysis of a command line.
-func (c *resolved) analyze(line string) *bashAnalysis {
+func (c *resolved) analyze(line string) *shellscan.Analysis {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if a, ok := c.bash[line]; ok {
 		return a
 	}
-	a := analyzeBash(line, c.r.home(), c.r.workdir())
+	a := shellscan.Analyze(line, shellscan.Options{Home: c.r.home(), Workdir: c.r.workdir()})
 	if c.bash == nil {
-		c.bash = map[string]*bashAnalysis{}
+		c.bash = map[string]*shellscan.Analysis{}
 	}
 	c.bash[line] = a
 	return a

@@ -68,7 +68,10 @@ func newPermissionsCheckCommand(g *globalFlags) *cobra.Command {
 			if len(args) == 2 {
 				input = json.RawMessage(args[1])
 			}
-			v, err := policy.Check(cmd.Context(), permission.Call{Name: args[0], Input: input})
+			// The gate's own verdicts on bash lines (protected paths,
+			// lines it cannot analyze) apply as they do in a run.
+			gate := permission.NewGate(permission.GateOptions{Policy: policy, Workdir: workdirOf(p), Protected: p.paths.ProtectedPaths()})
+			v, err := gate.Decide(cmd.Context(), permission.Call{Name: args[0], Input: input})
 			if err != nil {
 				return err
 			}

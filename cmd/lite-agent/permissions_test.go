@@ -24,6 +24,8 @@ func TestPermissionsCheckNamesTheDecidingRule(t *testing.T) {
 		{[]string{"bash", `{"command":"ls && git push"}`}, "deny (layer project, rule project:no-push)"},
 		{[]string{"bash", `{"command":"ls"}`}, "ask"},
 		{[]string{"bash", `{"command":"ls"}`, "--allow", "bash"}, "allow"},
+		{[]string{"bash", `{"command":"echo x > .acm?/permissions.jso?"}`, "--allow", "bash"}, "deny (layer self-protection, rule bash-protected)"},
+		{[]string{"bash", `{"command":"x='a[$(id)]'; echo $((x))"}`, "--allow", "bash"}, "ask: the command cannot be fully analyzed"},
 		{[]string{"read_file", `{"path":"README.md"}`}, "allow"},
 		{[]string{"write_file", `{"path":"a.txt","content":""}`, "--deny", "write_file"}, "deny"},
 	}
@@ -58,6 +60,11 @@ func TestPermissionLayersDecideInOrder(t *testing.T) {
 			`{"id":"tests","tool":"bash","when":{"command":{"startsWith":"go test"}},"effect":"allow"},`+
 			`{"id":"push","tool":"bash","when":{"command":{"startsWith":"git push"}},"effect":"ask"},`+
 			`{"id":"env","tool":"read_file","when":{"path":{"glob":"**/.env"}},"effect":"deny"}`)
+	// The gate asks about git in a workdir without .git, whose
+	// configuration nobody protects.
+	if err := os.MkdirAll(filepath.Join(work, ".git"), 0o700); err != nil {
+		t.Fatal(err)
+	}
 	write(filepath.Join(work, ".lite-agent", "permissions.json"),
 		`{"id":"no-tests","tool":"bash","when":{"command":{"startsWith":"go test ./secret"}},"effect":"deny"},`+
 			`{"id":"rm","tool":"bash","when":{"command":{"startsWith":"rm"}},"effect":"allow"}`)

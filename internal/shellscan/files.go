@@ -1,4 +1,4 @@
-package permission
+package shellscan
 
 import (
 	"path"
@@ -80,44 +80,38 @@ func (an *analyzer) interpreter(name string, args []word) bool {
 	return true
 }
 
-// awk records the files awk reads and marks programs that run commands.
+// awk records the files awk reads. A program that can run commands or
+// write files (system, pipes, >, @load …), a program from a file, and
+// options other than -F and -v make the line opaque.
 func (an *analyzer) awk(args []word) {
-	var prog *word
-	hasF := false
 	i := 0
 	for ; i < len(args); i++ {
 		t := args[i].text
-		if args[i].dynamic || !strings.HasPrefix(t, "-") || t == "-" {
+		if !strings.HasPrefix(t, "-") || t == "-" {
 			break
 		}
 		if t == "--" {
 			i++
 			break
 		}
-		if t == "-f" || strings.HasPrefix(t, "--file") {
-			hasF = true
-		}
-		if len(t) == 2 && strings.IndexByte("fvF", t[1]) >= 0 {
+		switch {
+		case t == "-F" || t == "-v" || t == "--field-separator" || t == "--assign":
 			i++
+		case strings.HasPrefix(t, "-F") || strings.HasPrefix(t, "-v") ||
+			strings.HasPrefix(t, "--field-separator=") || strings.HasPrefix(t, "--assign="):
+		default:
+			an.opaque("awk " + clipName(t) + " is an option the analysis does not model")
+			return
 		}
 	}
-	if hasF {
-		an.opaque("awk -f runs a program from a file")
+	if i >= len(args) {
+		an.opaque("awk without a program")
 		return
 	}
-	if i < len(args) {
-		prog = &args[i]
-		i++
-	}
-	if prog == nil || prog.dynamic {
-		an.opaque("the awk program is only known when it runs")
-		return
-	}
-	if strings.Contains(prog.text, "system") || strings.Contains(prog.text, "|") {
-		an.opaque("the awk program can run commands")
-	}
-	if strings.Contains(prog.text, ">") {
-		an.pathsUnknown("the awk program may write files")
+	prog := args[i].text
+	i++
+	if strings.Contains(prog, "system") || strings.ContainsAny(prog, "|>@") || strings.Contains(prog, "ENVIRON") {
+		an.opaque("the awk program can run commands or write files")
 	}
 	for ; i < len(args); i++ {
 		if strings.Contains(args[i].text, "=") && !strings.Contains(args[i].text, "/") {
@@ -127,11 +121,14 @@ func (an *analyzer) awk(args []word) {
 	}
 }
 
-// sedExec finds the GNU sed commands that run a shell command (e, and the
-// e flag of s), roughly.
-var sedExec = regexp.MustCompile(`(^|[;{}\n]\s*|[0-9$/]\s*)e(\s|$|;)|s(.).*(.).*[gpiImMw0-9]*e`)
+// sedLong are GNU sed's long options.
+var sedLong = []string{"--in-place", "--expression", "--file", "--line-length", "--quiet", "--silent",
+	"--regexp-extended", "--separate", "--null-data", "--zero-terminated", "--unbuffered", "--debug",
+	"--posix", "--sandbox", "--follow-symlinks", "--binary", "--help", "--version"}
 
-// sed records the files sed reads or, with -i, writes.
+// sed records the files sed reads or, with -i, writes. A script that can
+// run commands or write files, and a script from a file, make the line
+// opaque.
 func (an *analyzer) sed(args []word) {
 	inPlace, haveScript := false, false
 	var scripts []word
@@ -139,12 +136,24 @@ func (an *analyzer) sed(args []word) {
 	for ; i < len(args); i++ {
 		a := args[i]
 		t := a.text
-		if a.dynamic || !strings.HasPrefix(t, "-") || t == "-" {
+		if !strings.HasPrefix(t, "-") || t == "-" {
 			break
 		}
 		if t == "--" {
 			i++
 			break
+		}
+		if strings.HasPrefix(t, "--") {
+			name, val, hasVal := strings.Cut(t, "=")
+			c := canonLong(name, sedLong)
+			if !contains(sedLong, c) {
+				an.opaque("sed " + clipName(name) + " is an option the analysis does not know")
+				return
+			}
+			t = c
+			if hasVal {
+				t += "=" + val
+			}
 		}
 		switch {
 		case t == "-i" || strings.HasPrefix(t, "--in-place") || (strings.HasPrefix(t, "-i") && !strings.HasPrefix(t, "--")):
@@ -158,13 +167,9 @@ func (an *analyzer) sed(args []word) {
 		case strings.HasPrefix(t, "--expression="):
 			haveScript = true
 			scripts = append(scripts, word{text: strings.TrimPrefix(t, "--expression=")})
-		case t == "-f" || t == "--file" || strings.HasPrefix(t, "--file="):
-			haveScript = true
-			an.pathsUnknown("sed -f reads its script from a file")
-			if !strings.Contains(t, "=") && i+1 < len(args) {
-				an.pathArg(args[i+1], modeRead, "sed -f")
-				i++
-			}
+		case strings.HasPrefix(t, "--f") || strings.HasPrefix(t, "--e"):
+			an.opaque("sed " + clipName(t) + " is an option the analysis does not model")
+			return
 		case t == "-l" || t == "--line-length":
 			i++
 		case !strings.HasPrefix(t, "--"):
@@ -173,7 +178,11 @@ func (an *analyzer) sed(args []word) {
 					inPlace = true
 					break
 				}
-				if t[k] == 'e' || t[k] == 'f' {
+				if t[k] == 'f' {
+					an.opaque("sed -f runs a script from a file")
+					return
+				}
+				if t[k] == 'e' {
 					haveScript = true
 					if k == len(t)-1 && i+1 < len(args) {
 						scripts = append(scripts, args[i+1])
@@ -191,15 +200,8 @@ func (an *analyzer) sed(args []word) {
 		i++
 	}
 	for _, s := range scripts {
-		if s.dynamic {
-			an.opaque("the sed script is only known when it runs")
-			continue
-		}
-		if sedExec.MatchString(s.text) {
-			an.opaque("the sed script can run commands")
-		}
-		if strings.Contains(s.text, "w") {
-			an.pathsUnknown("the sed script may write files")
+		if sedRuns(s.text) {
+			an.opaque("the sed script can run commands or write files")
 		}
 	}
 	mode := modeRead
@@ -236,7 +238,7 @@ var fileCommands = func() map[string]fileSpec {
 	m["tail"] = fileSpec{mode: modeRead, short: "ncs"}
 	m["xxd"] = fileSpec{mode: modeRead, short: "cglos"}
 	m["sort"] = fileSpec{mode: modeRead, short: "otkST", long: []string{"--output"}, paths: map[string]accessMode{"-o": modeWrite, "--output": modeWrite}}
-	m["uniq"] = fileSpec{mode: modeRead, short: "fsw"}
+	m["uniq"] = fileSpec{mode: modeRead, last: modeWrite, short: "fsw"}
 	m["iconv"] = fileSpec{mode: modeRead, short: "fto", paths: map[string]accessMode{"-o": modeWrite, "--output": modeWrite}}
 	m["split"] = fileSpec{mode: modeRead, short: "abln"}
 	for _, n := range []string{"grep", "egrep", "fgrep", "rg", "ag", "ack", "jq", "yq"} {
@@ -275,6 +277,12 @@ var fileCommands = func() map[string]fileSpec {
 // fileCommand records the files of a command in fileCommands, and of dd,
 // tar and unzip.
 func (an *analyzer) fileCommand(name string, args []word) {
+	if d, ok := optionDanger[name]; ok {
+		if t := d.find(name, args); t != "" {
+			an.opaque(name + " " + clipName(t) + " runs a program or writes files the analysis does not model")
+			return
+		}
+	}
 	switch name {
 	case "dd":
 		for _, a := range args {
@@ -317,6 +325,10 @@ func (an *analyzer) fileCommand(name string, args []word) {
 		if !hasAny(args, "-O", "--output-document", "--spider") {
 			an.pathsUnknown("wget writes a file named by the server")
 		}
+	}
+	switch name {
+	case "cp", "mv", "rsync", "scp":
+		defer an.mayLink()
 	}
 	spec, ok := fileCommands[name]
 	if !ok {
@@ -372,16 +384,24 @@ func (an *analyzer) archive(name string, args []word) {
 		cluster := ""
 		switch {
 		case strings.HasPrefix(t, "--"):
-			switch {
-			case t == "--extract" || t == "--get":
+			name, val, hasVal := strings.Cut(t, "=")
+			// Any abbreviation counts, ambiguous ones for every option
+			// they may stand for.
+			abbr := func(opt string) bool { return len(name) >= 3 && strings.HasPrefix(opt, name) }
+			if abbr("--extract") || abbr("--get") {
 				extract = true
-			case t == "--create" || t == "--append" || t == "--update":
+			}
+			if abbr("--create") || abbr("--append") || abbr("--update") || abbr("--concatenate") || abbr("--catenate") || abbr("--delete") {
 				create = true
-			case t == "--file" && i+1 < len(args):
+			}
+			switch {
+			case abbr("--file") && hasVal:
+				archive = &word{text: val, dynamic: args[i].dynamic, pattern: args[i].pattern}
+			case abbr("--file") && i+1 < len(args):
 				archive = &args[i+1]
 				i++
-			case strings.HasPrefix(t, "--file="):
-				archive = &word{text: strings.TrimPrefix(t, "--file="), dynamic: args[i].dynamic}
+			case abbr("--directory"):
+				an.cwdUnknown = true
 			}
 			continue
 		case strings.HasPrefix(t, "-"):
@@ -429,7 +449,7 @@ func (an *analyzer) archive(name string, args []word) {
 		an.pathArg(*archive, mode, name)
 	}
 	if extract || name == "cpio" {
-		an.pathsUnknown(name + " extracts files the analysis does not list")
+		an.opaque(name + " extracts files the analysis does not list")
 	}
 }
 
@@ -464,4 +484,70 @@ func hasShortFlag(args []word, c byte) bool {
 		}
 	}
 	return false
+}
+
+// A danger lists the options of a command that run a program, read a
+// configuration, or write files the analysis does not model.
+type danger struct {
+	// long are long option names without "--"; a prefix of one (an
+	// abbreviation, which GNU tools accept) is as dangerous.
+	long []string
+	// short are the one-letter options.
+	short string
+	// oldStyle marks a command (tar) whose first word may be an option
+	// cluster without a dash.
+	oldStyle bool
+}
+
+// optionDanger are the dangerous options of the commands fileCommand
+// models.
+var optionDanger = map[string]danger{
+	"tar": {long: []string{"to-command", "use-compress-program", "checkpoint-action", "info-script",
+		"new-volume-script", "rsh-command", "rmt-command", "index-file"}, short: "IF", oldStyle: true},
+	"bsdtar": {long: []string{"use-compress-program", "options"}, short: "I", oldStyle: true},
+	"rsync": {long: []string{"rsh", "rsync-path", "config", "log-file", "write-batch", "only-write-batch",
+		"read-batch", "backup-dir", "temp-dir", "partial-dir", "daemon", "compare-dest", "copy-dest", "link-dest"}, short: "eT"},
+	"sort": {long: []string{"compress-program", "temporary-directory"}, short: "T"},
+	"curl": {long: []string{"config", "output-dir", "libcurl", "dump-header", "trace", "trace-ascii",
+		"stderr", "etag-save", "hsts", "alt-svc", "create-dirs"}, short: "KD"},
+	"wget": {long: []string{"execute", "config", "directory-prefix", "append-output", "load-cookies",
+		"save-cookies", "warc-file", "rejected-log", "input-file", "base"}, short: "eaPiB"},
+	"rg":   {long: []string{"pre", "pre-glob"}},
+	"yq":   {long: []string{"inplace", "in-place"}, short: "i"},
+	"cp":   {long: []string{"symbolic-link", "link"}, short: "sl"},
+	"ssh":  {short: "oF"},
+	"gzip": {long: []string{"suffix"}, short: "S"}, "gunzip": {long: []string{"suffix"}, short: "S"},
+}
+
+// find returns the first dangerous option of args, or "".
+func (d danger) find(name string, args []word) string {
+	for i, a := range args {
+		t := a.text
+		if t == "--" {
+			break
+		}
+		if i == 0 && d.oldStyle && !strings.HasPrefix(t, "-") && strings.ContainsAny(t, d.short) {
+			return t
+		}
+		switch {
+		case strings.HasPrefix(t, "--"):
+			n := strings.TrimPrefix(t, "--")
+			if j := strings.IndexByte(n, '='); j >= 0 {
+				n = n[:j]
+			}
+			if n == "" {
+				continue
+			}
+			for _, l := range d.long {
+				if strings.HasPrefix(l, n) || strings.HasPrefix(n, l) {
+					return t
+				}
+			}
+		case strings.HasPrefix(t, "-") && len(t) > 1 && d.short != "":
+			if strings.ContainsAny(t[1:], d.short) {
+				return t
+			}
+		}
+	}
+	return ""
 }

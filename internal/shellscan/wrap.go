@@ -1,4 +1,4 @@
-package permission
+package shellscan
 
 import (
 	"path"
@@ -7,13 +7,22 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// wrapped looks inside the command ws: shells, eval, wrappers, the
-// commands whose file operands it knows, cd, and the builtins that make a
-// line unanalyzable. It reports whether ws only wraps another command that
-// was recorded as a unit of its own.
+// wrapped looks inside the command ws: shells, wrappers, the commands
+// whose file operands it knows, cd, and the commands and builtins that make
+// a line opaque. It reports whether ws only wraps another command that was
+// recorded as a unit of its own.
 func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	name := path.Base(ws[0].text)
 	args := ws[1:]
+	if why, ok := opaqueCommands[name]; ok {
+		an.opaque(name + " " + why)
+		an.seeInside(name, args, depth, chain)
+		return false
+	}
+	if strings.HasPrefix(name, "git-") {
+		an.opaque(name + " is a git program run outside git's own option checks")
+		return false
+	}
 	switch name {
 	case "sh", "bash", "rbash", "dash", "ash", "zsh", "ksh", "mksh", "yash":
 		return an.shell(name, args, depth)
@@ -22,59 +31,39 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 			an.opaque(name + " commands are not analyzed")
 		}
 		return false
-	case "eval":
-		return an.eval(args, depth)
-	case "source", ".":
-		an.opaque(name + " runs the commands of a file")
-		if len(args) > 0 {
-			an.pathArg(args[0], modeRead, name)
-		}
-		return false
-	case "alias":
+	case "printf":
 		for _, a := range args {
-			if strings.Contains(a.text, "=") || a.dynamic {
-				an.opaque("alias changes what later commands run")
+			if a.dynamic || strings.HasPrefix(a.text, "-v") {
+				an.opaque("printf -v assigns a variable")
+				break
 			}
-		}
-		return false
-	case "trap":
-		if len(args) >= 2 && args[0].text != "" && args[0].text != "-" && !strings.HasPrefix(args[0].text, "-") {
-			an.opaque("trap runs a command later")
-		}
-		return false
-	case "hash", "enable":
-		for _, a := range args {
-			if a.dynamic || strings.HasPrefix(a.text, "-p") || strings.HasPrefix(a.text, "-f") {
-				an.opaque(name + " changes what later commands run")
-			}
-		}
-		return false
-	case "read", "mapfile", "readarray", "printf", "getopts":
-		for _, a := range args {
-			if dangerousVars[a.text] || a.dynamic && name != "printf" {
-				an.opaque(name + " may assign a variable that changes what later commands run")
+			if !strings.HasPrefix(a.text, "-") || a.text == "--" {
 				break
 			}
 		}
-		if name == "printf" {
-			for i, a := range args {
-				if a.text == "-v" && i+1 < len(args) && (args[i+1].dynamic || dangerousVars[args[i+1].text]) {
-					an.opaque("printf -v assigns a variable that changes what later commands run")
-				}
+		return false
+	case "test", "[":
+		for _, a := range args {
+			switch a.text {
+			case "-v", "-R", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-o":
+				an.opaque(name + " " + a.text + " evaluates its operands as code or reads shell state")
+			}
+			if a.dynamic {
+				an.opaque(name + " gets an operand that is only known when it runs")
 			}
 		}
 		return false
 	case "cd", "pushd", "popd":
 		an.cd(name, args)
 		return false
-	case "exec":
-		return an.inner(optionsEnd(args, "a", nil), depth, chain)
-	case "builtin", "nohup", "busybox", "toybox":
-		return an.inner(optionsEnd(args, "", nil), depth, chain)
 	case "command":
 		for _, a := range args {
-			if !strings.HasPrefix(a.text, "-") {
+			if !strings.HasPrefix(a.text, "-") || a.text == "--" {
 				break
+			}
+			if strings.Contains(a.text, "p") || strings.HasPrefix(a.text, "--") {
+				an.opaque("command " + a.text + " changes how the command is found")
+				return false
 			}
 			if strings.ContainsAny(a.text, "vV") {
 				return false // only looks the command up
@@ -83,25 +72,23 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		return an.inner(optionsEnd(args, "", nil), depth, chain)
 	case "time":
 		return an.inner(an.optionsPaths(args, "fo", []string{"--format", "--output"}, false, map[string]accessMode{"-o": modeWrite, "--output": modeWrite}), depth, chain)
-	case "nice", "ionice", "taskset", "chrt":
-		if name == "taskset" || name == "chrt" {
-			ops := optionsEnd(args, "", nil)
-			if len(ops) > 0 {
-				ops = ops[1:] // the mask or the priority
+	case "nice":
+		return an.inner(optionsEnd(args, "n", []string{"--adjustment"}), depth, chain)
+	case "nohup", "setsid":
+		for _, a := range args {
+			if strings.HasPrefix(a.text, "-") && a.text != "--" {
+				an.opaque(name + " " + a.text + " is an option the analysis does not know")
+				return false
 			}
-			return an.inner(ops, depth, chain)
+			break
 		}
-		return an.inner(optionsEnd(args, "nct", []string{"--adjustment", "--class", "--classdata"}), depth, chain)
+		return an.inner(optionsEnd(args, "", nil), depth, chain)
 	case "timeout":
 		ops := optionsEnd(args, "sk", []string{"--signal", "--kill-after"})
 		if len(ops) > 0 {
 			ops = ops[1:] // the duration
 		}
 		return an.inner(ops, depth, chain)
-	case "stdbuf":
-		return an.inner(optionsEnd(args, "ioe", []string{"--input", "--output", "--error"}), depth, chain)
-	case "setsid":
-		return an.inner(optionsEnd(args, "", nil), depth, chain)
 	case "env":
 		return an.env(args, depth, chain)
 	case "sudo", "doas":
@@ -110,24 +97,12 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	case "su", "runuser":
 		an.su(name, args, depth)
 		return false
-	case "chroot":
-		ops := optionsEnd(args, "", []string{"--userspec", "--groups"})
-		if len(ops) <= 1 {
-			an.opaque("chroot without a command runs an interactive shell")
-			return false
-		}
-		an.cwdUnknown = true
-		an.command(ops[1:], depth, chain+1)
-		return false
-	case "xargs":
-		return an.xargs(args, depth, chain)
 	case "find":
 		an.find(args, depth, chain)
 		return false
-	case "watch":
-		return an.watch(args, depth, chain)
-	case "flock":
-		return an.flock(args, depth, chain)
+	case "git":
+		an.git(args)
+		return false
 	}
 	if an.interpreter(name, args) {
 		return false
@@ -135,6 +110,54 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	an.fileCommand(name, args)
 	return false
 }
+
+// opaqueCommands are the commands and builtins that run code the analysis
+// cannot see, change what later commands run, or evaluate data as code,
+// with the reason.
+var opaqueCommands = func() map[string]string {
+	m := map[string]string{
+		"eval": "runs a string as commands", "source": "runs the commands of a file",
+		".": "runs the commands of a file", "trap": "runs a command later",
+		"hash": "changes what later commands run", "enable": "changes what later commands run",
+		"builtin": "bypasses functions and changes how the command is found", "exec": "replaces the shell",
+		"set": "changes shell options", "shopt": "changes shell options", "alias": "changes what later commands run",
+		"unalias": "changes what later commands run", "unset": "changes the environment",
+		"read": "assigns variables from its input", "mapfile": "assigns variables from its input",
+		"readarray": "assigns variables from its input", "getopts": "assigns variables",
+		"let": "evaluates its arguments as arithmetic", "declare": "assigns variables or their attributes",
+		"typeset": "assigns variables or their attributes", "local": "assigns variables",
+		"export": "changes the environment", "readonly": "assigns variables", "fc": "runs commands from the history",
+		"history": "changes the history", "bind": "changes key bindings", "complete": "registers commands to run",
+		"compgen": "can run commands and functions", "coproc": "runs a command with pipes to the shell",
+		"select": "runs its body for input it reads", "ulimit": "changes resource limits",
+		"xargs": "runs commands built from its input", "parallel": "runs commands built from its input",
+		"watch": "runs its arguments as a shell command", "flock": "runs a command, possibly through a shell",
+		"chroot": "runs a command in another root", "ln": "creates links that change where paths lead",
+		"link":  "creates a hard link that changes what a path holds",
+		"split": "writes files whose names it builds", "csplit": "writes files whose names it builds",
+		"patch": "writes files named in its input",
+	}
+	for _, n := range []string{"strace", "ltrace", "script", "unshare", "setpriv", "prlimit", "nsenter",
+		"firejail", "bwrap", "systemd-run", "flatpak-spawn", "fakeroot", "fakechroot", "proot", "faketime",
+		"valgrind", "gdb", "lldb", "perf", "catchsegv", "dbus-run-session", "xvfb-run", "sg", "newgrp",
+		"expect", "tmux", "screen", "torsocks", "proxychains", "proxychains4", "numactl", "cgexec",
+		"capsh", "unbuffer", "rlwrap", "nix-shell", "run-parts", "start-stop-daemon", "daemonize",
+		"setarch", "linux32", "linux64", "pkexec", "stdbuf", "ionice", "taskset", "chrt", "busybox",
+		"toybox", "ssh", "ld.so", "ld-linux.so.2", "ld-linux-x86-64.so.2", "ld-linux-aarch64.so.1",
+		"time-wrapper", "entr", "inotifywait", "nsjail", "minijail0", "sandbox-exec", "socat", "nc",
+		"ncat", "netcat", "telnet", "at", "batch", "crontab", "systemctl", "service", "install",
+		"dpkg", "apt", "apt-get", "vi", "vim", "nvim", "emacs", "nano", "ed", "ex", "less", "more",
+		"man", "git-shell", "tclsh", "wish", "lua", "luajit", "R", "Rscript", "gawk", "dc", "bc",
+		"m4", "env-update", "sudoedit", "zip", "7z", "7za", "cpio", "pax", "ar", "dd", "tee"} {
+		if _, ok := m[n]; !ok {
+			m[n] = "runs commands or writes files in ways the analysis does not model"
+		}
+	}
+	for _, n := range []string{"tee", "dd", "gawk", "less", "more"} {
+		delete(m, n) // modeled below
+	}
+	return m
+}()
 
 // inner records ws, the command a wrapper runs; it reports whether there
 // was one.
@@ -192,8 +215,8 @@ func eachOption(args []word, short string, long []string, permute bool, fn func(
 		}
 		if strings.HasPrefix(t, "--") {
 			if j := strings.IndexByte(t, '='); j > 0 {
-				call(t[:j], &word{text: t[j+1:], dynamic: a.dynamic, pattern: a.pattern})
-			} else if contains(long, t) && i < len(args) {
+				call(canonLong(t[:j], long), &word{text: t[j+1:], dynamic: a.dynamic, pattern: a.pattern})
+			} else if t = canonLong(t, long); contains(long, t) && i < len(args) {
 				call(t, &args[i])
 				i++
 			} else {
@@ -230,6 +253,11 @@ func optionsEnd(args []word, short string, long []string) []word {
 // optionsPaths is eachOption that also records the values of the options
 // in paths as file accesses.
 func (an *analyzer) optionsPaths(args []word, short string, long []string, permute bool, paths map[string]accessMode) []word {
+	for opt := range paths {
+		if strings.HasPrefix(opt, "--") && !contains(long, opt) {
+			long = append(long[:len(long):len(long)], opt)
+		}
+	}
 	return eachOption(args, short, long, permute, func(opt string, val *word) {
 		if m, ok := paths[opt]; ok && val != nil {
 			an.pathArg(*val, m, opt)
@@ -322,62 +350,47 @@ options:
 	return false
 }
 
-// eval looks inside eval.
-func (an *analyzer) eval(args []word, depth int) bool {
-	if len(args) == 0 {
-		return false
-	}
-	texts := make([]string, len(args))
-	for i, a := range args {
-		if a.dynamic || a.pattern || a.special {
-			an.opaque("the script of eval is only known when it runs")
-			return false
-		}
-		texts[i] = a.text
-	}
-	an.script(strings.Join(texts, " "), syntax.LangBash, depth+1)
-	return true
-}
-
-// env looks inside env.
+// env looks inside env. Only a bare env (or env --) is transparent: an
+// assignment, -i, -u, -S, -C or any other option changes what the command
+// runs or where, and makes the line opaque; the command is still recorded
+// for deny rules.
 func (an *analyzer) env(args []word, depth, chain int) bool {
 	i := 0
-	for i < len(args) {
-		a := args[i]
-		t := a.text
-		if a.dynamic {
-			an.opaque("the arguments of env are only known when it runs")
-			return false
-		}
-		switch {
-		case t == "-":
-		case t == "--":
-			i++
-			return an.inner(args[min(i, len(args)):], depth, chain)
-		case t == "-S" || strings.HasPrefix(t, "--split-string") || t == "-P" || strings.HasPrefix(t, "-S"):
-			an.opaque("env " + t + " builds its command at run time")
-			return false
-		case t == "-C" || strings.HasPrefix(t, "--chdir"):
-			an.cwdUnknown = true
-			if t == "-C" || t == "--chdir" {
-				i++
-			}
-		case t == "-u" || t == "--unset":
-			i++
-		case strings.HasPrefix(t, "-") && t != "-":
-			if strings.HasPrefix(t, "-C") {
-				an.cwdUnknown = true
-			}
-		case strings.Contains(t, "=") && !strings.HasPrefix(t, "="):
-			name := t[:strings.IndexByte(t, '=')]
-			if dangerousVars[name] || strings.HasPrefix(name, "BASH_FUNC_") {
-				an.opaque("env sets " + name + ", which changes what the command runs")
-			}
-		default:
-			return an.inner(args[i:], depth, chain)
-		}
+	if i < len(args) && args[i].text == "--" {
 		i++
 	}
+	if i < len(args) && !strings.HasPrefix(args[i].text, "-") && !strings.Contains(args[i].text, "=") {
+		return an.inner(args[i:], depth, chain)
+	}
+	for i < len(args) {
+		t := args[i].text
+		switch {
+		case t == "--":
+			i++
+			an.opaque("env changes the environment of what it runs")
+			an.inner(args[i:], depth, chain)
+			return false
+		case t == "-S" || t == "--split-string" || strings.HasPrefix(t, "-S") || strings.HasPrefix(t, "--split-string="):
+			an.opaque("env " + clipName(t) + " builds its command at run time")
+			if v, ok := strings.CutPrefix(t, "--split-string="); ok {
+				an.evalScript([]word{{text: v}}, depth)
+			} else if v := strings.TrimPrefix(t, "-S"); v != "" && v != t {
+				an.evalScript([]word{{text: v}}, depth)
+			} else if i+1 < len(args) {
+				an.evalScript(args[i+1:], depth)
+			}
+			return false
+		case t == "-u" || t == "--unset" || t == "-C" || t == "--chdir":
+			i += 2
+		case strings.HasPrefix(t, "-") || strings.Contains(t, "="):
+			i++
+		default:
+			an.opaque("env changes the environment of what it runs")
+			an.inner(args[i:], depth, chain)
+			return false
+		}
+	}
+	an.opaque("env changes the environment")
 	return false
 }
 
@@ -438,64 +451,9 @@ func (an *analyzer) su(name string, args []word, depth int) {
 	an.opaque(name + " without -c runs a shell that reads its standard input")
 }
 
-// xargs records the command xargs runs. Its arguments come from the
-// input, so the files it touches are unknown.
-func (an *analyzer) xargs(args []word, depth, chain int) bool {
-	repl := ""
-	i := 0
-	for i < len(args) {
-		t := args[i].text
-		if args[i].dynamic || !strings.HasPrefix(t, "-") || t == "-" {
-			break
-		}
-		i++
-		switch {
-		case t == "--":
-			goto operands
-		case t == "-I":
-			if i < len(args) {
-				repl = args[i].text
-				i++
-			}
-		case strings.HasPrefix(t, "-I"):
-			repl = t[2:]
-		case t == "-i" || t == "--replace":
-			repl = "{}"
-		case strings.HasPrefix(t, "-i"):
-			repl = t[2:]
-		case strings.HasPrefix(t, "--replace="):
-			repl = strings.TrimPrefix(t, "--replace=")
-		case t == "-a" || t == "--arg-file":
-			if i < len(args) {
-				an.pathArg(args[i], modeRead, "xargs")
-				i++
-			}
-		case strings.HasPrefix(t, "--arg-file="):
-			an.pathArg(word{text: strings.TrimPrefix(t, "--arg-file=")}, modeRead, "xargs")
-		case len(t) == 2 && strings.IndexByte("EdLnPs", t[1]) >= 0:
-			i++
-		case contains([]string{"--delimiter", "--eof", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"}, t):
-			i++
-		}
-	}
-operands:
-	an.pathsUnknown("xargs adds arguments from its input")
-	inner := args[min(i, len(args)):]
-	if len(inner) == 0 {
-		inner = []word{{text: "echo"}}
-	}
-	if repl != "" {
-		inner = append([]word(nil), inner...)
-		for k := range inner {
-			if strings.Contains(inner[k].text, repl) {
-				inner[k].dynamic = true
-			}
-		}
-	}
-	return an.inner(inner, depth, chain)
-}
-
-// find records find's start paths and the commands of -exec and friends.
+// find records find's start paths and the files -fprint and friends
+// write; -exec and friends, -delete and the options it does not know make
+// the line opaque.
 func (an *analyzer) find(args []word, depth, chain int) {
 	i := 0
 	for i < len(args) && (args[i].text == "-H" || args[i].text == "-L" || args[i].text == "-P" || strings.HasPrefix(args[i].text, "-O") || strings.HasPrefix(args[i].text, "-D")) {
@@ -504,30 +462,22 @@ func (an *analyzer) find(args []word, depth, chain int) {
 	var starts []word
 	for ; i < len(args); i++ {
 		t := args[i].text
-		if !args[i].dynamic && (strings.HasPrefix(t, "-") || t == "(" || t == "!" || t == ")" || t == ",") {
+		if strings.HasPrefix(t, "-") || t == "(" || t == "!" || t == ")" || t == "," {
 			break
 		}
 		starts = append(starts, args[i])
 	}
-	if len(starts) == 0 {
-		starts = []word{{text: "."}}
-	}
-	del := false
 	for ; i < len(args); i++ {
 		switch t := args[i].text; t {
 		case "-exec", "-execdir", "-ok", "-okdir":
+			an.opaque("find " + t + " runs a command on the files it finds")
 			var inner []word
 			for i++; i < len(args) && args[i].text != ";" && args[i].text != "+"; i++ {
-				w := args[i]
-				if strings.Contains(w.text, "{}") {
-					w.dynamic = true
-				}
-				inner = append(inner, w)
+				inner = append(inner, args[i])
 			}
-			an.pathsUnknown("find " + t + " runs a command on the files it finds")
 			an.inner(inner, depth, chain)
 		case "-delete":
-			del = true
+			an.opaque("find -delete deletes the files it finds")
 		case "-fprint", "-fprint0", "-fprintf", "-fls":
 			if i+1 < len(args) {
 				an.pathArg(args[i+1], modeWrite, "find "+t)
@@ -536,46 +486,7 @@ func (an *analyzer) find(args []word, depth, chain int) {
 	}
 	for _, s := range starts {
 		an.pathArg(s, modeRead, "find")
-		if del {
-			an.pathArg(s, modeDelete, "find -delete")
-		}
 	}
-}
-
-// watch looks inside watch, which runs its arguments with sh -c unless
-// given -x.
-func (an *analyzer) watch(args []word, depth, chain int) bool {
-	exec := false
-	for _, a := range args {
-		if !strings.HasPrefix(a.text, "-") || a.text == "--" {
-			break
-		}
-		if a.text == "-x" || a.text == "--exec" {
-			exec = true
-		}
-	}
-	ops := optionsEnd(args, "nq", []string{"--interval", "--equexit"})
-	if exec {
-		return an.inner(ops, depth, chain)
-	}
-	return an.eval(ops, depth)
-}
-
-// flock looks inside flock FILE COMMAND and flock FILE -c COMMAND.
-func (an *analyzer) flock(args []word, depth, chain int) bool {
-	for i, a := range args {
-		if a.text == "-c" || a.text == "--command" {
-			if i+1 < len(args) {
-				return an.eval(args[i+1:i+2], depth)
-			}
-			return false
-		}
-	}
-	ops := optionsEnd(args, "wEc", []string{"--timeout", "--conflict-exit-code", "--command"})
-	if len(ops) <= 1 {
-		return false
-	}
-	return an.inner(ops[1:], depth, chain)
 }
 
 // cd tracks the candidate working directories.
@@ -616,4 +527,80 @@ func (an *analyzer) cd(name string, args []word) {
 		return
 	}
 	an.a.cwds = append(an.a.cwds, next...)
+}
+
+// evalScript records the commands of an eval whose words are all literal,
+// so that deny rules see them; eval itself stays opaque.
+func (an *analyzer) evalScript(args []word, depth int) {
+	texts := make([]string, len(args))
+	for i, a := range args {
+		if a.dynamic || a.pattern || a.special {
+			return
+		}
+		texts[i] = a.text
+	}
+	if len(texts) > 0 {
+		an.script(strings.Join(texts, " "), syntax.LangBash, depth+1)
+	}
+}
+
+// maxGuesses bounds the candidate inner commands seeInside records for one
+// wrapper.
+const maxGuesses = 4
+
+// seeInside records what an opaque command seems to run, so that deny
+// rules still see it. The line stays opaque: these units can only make a
+// decision more restrictive.
+func (an *analyzer) seeInside(name string, args []word, depth, chain int) {
+	if _, ok := fileCommands[name]; ok {
+		an.fileCommand(name, args)
+		return
+	}
+	switch name {
+	case "eval", "watch":
+		an.evalScript(optionsEnd(args, "nd", []string{"--interval", "--differences"}), depth)
+		return
+	case "xargs":
+		an.inner(optionsEnd(args, "EdLnPsaI", []string{"--delimiter", "--eof", "--max-lines", "--max-args",
+			"--max-procs", "--max-chars", "--arg-file", "--process-slot-var"}), depth, chain)
+		return
+	case "flock", "script", "su", "runuser":
+		for i, a := range args {
+			if (a.text == "-c" || a.text == "--command") && i+1 < len(args) {
+				an.evalScript(args[i+1:i+2], depth)
+				return
+			}
+		}
+	}
+	// Any word that does not look like an option may start the command.
+	n := 0
+	for i, a := range args {
+		if strings.HasPrefix(a.text, "-") || a.dynamic || n >= maxGuesses {
+			continue
+		}
+		n++
+		an.inner(args[i:], depth, chain)
+	}
+}
+
+// canonLong returns the long option of known that opt abbreviates, as GNU
+// getopt_long accepts any unambiguous prefix, or opt itself when it is
+// exact, ambiguous or unknown.
+func canonLong(opt string, known []string) string {
+	if contains(known, opt) || len(opt) < 3 {
+		return opt
+	}
+	found := ""
+	for _, k := range known {
+		if strings.HasPrefix(k, opt) {
+			if found != "" {
+				return opt
+			}
+			found = k
+		}
+	}
+	if found == "" {
+		return opt
+	}
+	return found
 }

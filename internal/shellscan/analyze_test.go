@@ -1,4 +1,4 @@
-package permission
+package shellscan
 
 import (
 	"slices"
@@ -8,7 +8,7 @@ import (
 
 // acc formats an access as "<mode> <path>", with "+tree" for tree writes.
 func acc(a access) string {
-	s := a.mode.String() + " " + a.path
+	s := Mode(a.mode).String() + " " + a.path
 	if a.tree {
 		s += " +tree"
 	}
@@ -63,7 +63,7 @@ func TestBashAnalysisFindsEverySimpleCommand(t *testing.T) {
 		{"Wrappers", "timeout -s KILL 10 nice -n 5 nohup a", []string{"timeout -s KILL 10 nice -n 5 nohup a", "nice -n 5 nohup a", "nohup a", "a"}},
 		{"Sudo", "sudo -u bob a", []string{"sudo -u bob a", "a"}},
 		{"Xargs", "xargs -n 1 a b", []string{"xargs -n 1 a b", "a b"}},
-		{"XargsDefault", "xargs", []string{"xargs", "echo"}},
+		{"XargsDefault", "xargs", []string{"xargs"}},
 		{"FindExec", `find . -exec a {} \; -execdir b {} +`, []string{"find . -exec a {} ; -execdir b {} +", "a {}", "b {}"}},
 		{"Watch", "watch -n 1 a b", []string{"watch -n 1 a b", "a b"}},
 		{"SuC", "su -c 'a' bob", []string{"su -c a bob", "a"}},
@@ -76,7 +76,7 @@ func TestBashAnalysisFindsEverySimpleCommand(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			a := analyzeBash(tt.line, "/home/u", "/w")
 			if !a.parsed {
-				t.Fatalf("%q did not parse: %s", tt.line, a.opaque)
+				t.Fatalf("%q did not parse: %s", tt.line, a.reasons)
 			}
 			var got []string
 			for _, u := range a.units {
@@ -136,8 +136,7 @@ func TestBashAnalysisListsFileAccesses(t *testing.T) {
 		{"CurlUpload", "curl -T a -o b -d @c --data-binary @d -F f=@e https://x", []string{"reads c", "reads d", "reads e", "reads a", "writes b"}},
 		{"CurlFileURL", "curl file:///etc/passwd", []string{"reads /etc/passwd"}},
 		{"Tar", "tar czf out.tgz src", []string{"reads src", "writes out.tgz"}},
-		{"Find", "find a b -name x -delete", []string{"reads a", "deletes a", "reads b", "deletes b"}},
-		{"Source", ". ./env.sh", []string{"reads ./env.sh"}},
+		{"Find", "find a b -name x", []string{"reads a", "reads b"}},
 		{"ShScript", "bash x.sh", []string{"reads x.sh"}},
 		{"TildeAfterEquals", "dd of=~/x", []string{"writes /home/u/x"}},
 		{"SudoEdit", "sudo -e a", []string{"writes a"}},
@@ -172,7 +171,6 @@ func TestBashAnalysisTracksWorkingDirectories(t *testing.T) {
 		{"cd $D; cat /abs", []string{""}, false}, // absolute paths do not care
 		{"pushd a; popd; cat f", []string{"", "a"}, false},
 		{"cd; cat f", []string{"", "/home/u"}, false},
-		{"env -C d cat f", []string{""}, true},
 		{"tar -C d -xf a.tar", []string{""}, true},
 	}
 	for _, tt := range tests {
@@ -206,7 +204,9 @@ func TestBashAnalysisMarksWhatItCannotSee(t *testing.T) {
 		"xargs sh -c",
 		"ls | xargs -I{} sh -c '{}'",
 		`find . -exec sh -c {} \;`,
-		"env -S 'a b'",
+		"env -S 'a b'", "eval 'a b'", "env X=1 a", "read line", "trap - EXIT", "X=1; echo $X",
+		"echo x > $OUT", "xargs rm", `find . -exec cat {} \;`, "tar -xf a.tar", "unzip a.zip", "ln -s /etc x",
+		"sed -f s.sed f", "awk '{print > \"o\"}' f",
 		"env PATH=/tmp a",
 		"PATH=/tmp a",
 		"PATH=/tmp; a",
@@ -242,24 +242,23 @@ func TestBashAnalysisMarksWhatItCannotSee(t *testing.T) {
 		strings.Repeat(`eval "`, maxNesting+2) + "a" + strings.Repeat(`"`, maxNesting+2),
 	}
 	for _, line := range opaque {
-		if a := analyzeBash(line, "/home/u", "/w"); a.opaque == "" {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
 			t.Errorf("%.60q: not opaque (units %v)", line, a.units)
 		}
 	}
 	seen := []string{
 		"git status", "ls -la", "python3 x.py", "python3 -m pytest", "node x.js", "bash -c 'a'",
-		"awk '{print $1}' f", "sed -n 1p f", "eval 'a b'", "python --version", "bash --version",
-		"env X=1 a", "read line", "command -v a", "trap - EXIT", "X=1; echo $X",
+		"awk '{print $1}' f", "sed -n 1p f", "python --version", "bash --version",
+		"command -v a", "env a", "nice -n 5 a", "timeout 5 a", "nohup a",
 	}
 	for _, line := range seen {
-		if a := analyzeBash(line, "/home/u", "/w"); a.opaque != "" {
-			t.Errorf("%q: opaque: %s", line, a.opaque)
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
+			t.Errorf("%q: opaque: %s", line, a.reasons)
 		}
 	}
 	unknownPaths := []string{
-		"echo x > $OUT", "cat $F", "cat secret/*", "rm {a,b}", "cat ~bob/x", "xargs rm",
-		`find . -exec cat {} \;`, "tar -xf a.tar", "unzip a.zip", "ln -s /etc x", "curl -O https://x/y",
-		"wget https://x/y", "sed -f s.sed f", "awk '{print > \"o\"}' f", "cd $D && cat f",
+		"cat \"$F\"", "cat secret/*", "rm {a,b}", "cat ~bob/x",
+		"curl -O https://x/y", "wget https://x/y", "cd \"$D\" && cat f",
 	}
 	for _, line := range unknownPaths {
 		if a := analyzeBash(line, "/home/u", "/w"); a.pathsUnknown == "" {

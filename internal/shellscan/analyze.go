@@ -1,4 +1,4 @@
-package permission
+package shellscan
 
 import (
 	"path"
@@ -19,51 +19,33 @@ const (
 	maxAccessPaths = 1024     // file paths one line reads, writes or deletes
 )
 
-// accessMode is what a command does with a path.
+// accessMode is what a command does with a path; its values are those of
+// [Mode].
 type accessMode uint8
 
 const (
-	modeRead accessMode = 1 + iota
-	modeWrite
-	modeDelete
+	modeRead   = accessMode(Read)
+	modeWrite  = accessMode(Write)
+	modeDelete = accessMode(Delete)
 )
 
-// String returns "reads", "writes" or "deletes".
-func (m accessMode) String() string {
-	switch m {
-	case modeWrite:
-		return "writes"
-	case modeDelete:
-		return "deletes"
-	}
-	return "reads"
-}
+// maxReasons bounds the reasons one analysis keeps.
+const maxReasons = 8
 
-// tools returns the file tools whose rules apply to an access of mode m.
-func (m accessMode) tools() []string {
-	switch m {
-	case modeWrite:
-		return []string{"write_file", "edit_file"}
-	case modeDelete:
-		return []string{"delete_file"}
-	}
-	return []string{"read_file"}
-}
-
-// A unit is one simple command of a line, as rules see it.
+// A unit is one simple command of a line.
 type unit struct {
 	// text is the command's words after quote removal and the expansions
 	// the analysis knows (~, $HOME, $PWD), joined by single spaces.
 	// Expansions it does not know keep their source text.
 	text string
-	// name is the command name (the first word).
+	// name is the command name (the first word), args the others.
 	name string
+	args []string
 	// others are other spellings that may only restrict: the text with
 	// the command name reduced to its base name (/bin/rm → rm).
 	others []string
 	// wrapper marks a command that only runs another one (env, nice,
-	// xargs, sh -c …); its rules may restrict but not grant, since the
-	// wrapped command is a unit of its own.
+	// timeout …); the wrapped command is a unit of its own.
 	wrapper bool
 }
 
@@ -76,6 +58,9 @@ type access struct {
 	// tree marks a write of a whole directory tree (cp -r, mv), which can
 	// create files anywhere below path.
 	tree bool
+	// redirect marks a redirection target, pattern a path holding an
+	// unquoted glob or brace pattern.
+	redirect, pattern bool
 }
 
 // A bashAnalysis is what the analysis found in one command line.
@@ -87,12 +72,10 @@ type bashAnalysis struct {
 	// for the starting directory, then the targets of cd (relative to
 	// the starting directory, or absolute).
 	cwds []string
-	// opaque, when set, says why some command of the line cannot be seen
-	// (a parse failure, bash -c "$VAR", eval $x, a script read from
-	// standard input …).
-	opaque string
+	// reasons, when not empty, say why the line is opaque.
+	reasons []string
 	// pathsUnknown, when set, says why the line may touch files the
-	// analysis did not list (a redirection to $OUT, cat *.txt, xargs …).
+	// analysis did not list (cat $F, cat *.txt …).
 	pathsUnknown string
 }
 
@@ -104,28 +87,45 @@ type analyzer struct {
 	a             *bashAnalysis
 	cwdChanged    bool
 	cwdUnknown    bool
+	// linkFrom, once a command that may create or move a symbolic link
+	// ran (cp, mv, rsync, some git commands), is the number of accesses
+	// recorded before it ended: no path the line writes after that can
+	// be resolved before the line runs. It is -1 before such a command.
+	linkFrom int
 }
 
 // analyzeBash analyzes a bash command line. It never fails: what it cannot
-// see through is recorded in the result's opaque and pathsUnknown.
+// see through is recorded in the result's reasons and pathsUnknown.
 func analyzeBash(line, home, workdir string) *bashAnalysis {
-	an := &analyzer{home: home, workdir: workdir, a: &bashAnalysis{cwds: []string{""}}}
+	an := &analyzer{home: home, workdir: workdir, a: &bashAnalysis{cwds: []string{""}}, linkFrom: -1}
 	an.a.parsed = an.script(line, syntax.LangBash, 0)
+	if an.linkFrom >= 0 {
+		for _, acc := range an.a.accesses[an.linkFrom:] {
+			if acc.mode != modeRead && acc.path != "/dev/null" {
+				an.opaque("the command writes a path in a line that may create or move symbolic links first")
+				break
+			}
+		}
+	}
 	if an.cwdUnknown {
 		for _, acc := range an.a.accesses {
 			if !path.IsAbs(acc.path) {
 				an.pathsUnknown("the working directory changes to a place the analysis cannot follow")
-				break
+				if acc.mode != modeRead {
+					an.opaque("a relative path is written after the working directory changed to a place the analysis cannot follow")
+				}
 			}
 		}
 	}
 	return an.a
 }
 
+// opaque records why the line is not fully understood.
 func (an *analyzer) opaque(why string) {
-	if an.a.opaque == "" {
-		an.a.opaque = why
+	if len(an.a.reasons) >= maxReasons || contains(an.a.reasons, why) {
+		return
 	}
+	an.a.reasons = append(an.a.reasons, why)
 }
 
 func (an *analyzer) pathsUnknown(why string) {
@@ -152,31 +152,141 @@ func (an *analyzer) script(src string, lang syntax.LangVariant, depth int) bool 
 		an.opaque("the command contains a NUL byte")
 		return false
 	}
+	if strings.Contains(src, "/dev/tcp/") || strings.Contains(src, "/dev/udp/") {
+		an.opaque("the command names a /dev/tcp or /dev/udp socket")
+	}
 	f, err := syntax.NewParser(syntax.Variant(lang)).Parse(strings.NewReader(src), "")
 	if err != nil {
 		an.opaque("the command cannot be parsed")
 		return false
 	}
 	syntax.Walk(f, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.CallExpr:
-			an.call(n, src, depth)
-		case *syntax.Redirect:
-			an.redirect(n, src)
-		case *syntax.Assign:
-			an.assign(n, src)
-		case *syntax.DeclClause:
-			an.decl(n, src)
-		}
-		return true
+		return an.node(n, src, depth)
 	})
 	return true
+}
+
+// node checks one node of the syntax tree against the whitelist and
+// records what it holds; it reports whether the walk should look inside.
+func (an *analyzer) node(n syntax.Node, src string, depth int) bool {
+	switch n := n.(type) {
+	case nil, *syntax.File, *syntax.Stmt, *syntax.Comment, *syntax.Block, *syntax.Subshell,
+		*syntax.IfClause, *syntax.WhileClause, *syntax.CaseClause, *syntax.CaseItem,
+		*syntax.TimeClause, *syntax.Word, *syntax.Lit, *syntax.SglQuoted, *syntax.DblQuoted,
+		*syntax.BraceExp, *syntax.ExtGlob, *syntax.WordIter:
+	case *syntax.BinaryCmd:
+		switch n.Op {
+		case syntax.AndStmt, syntax.OrStmt, syntax.Pipe, syntax.PipeAll:
+		default:
+			an.opaque("the command uses an operator the analysis does not know")
+		}
+	case *syntax.CallExpr:
+		an.call(n, src, depth)
+	case *syntax.Redirect:
+		an.redirect(n, src)
+	case *syntax.Assign:
+		an.opaque("an assignment changes the environment of what runs")
+		return true
+	case *syntax.DeclClause:
+		an.opaque(n.Variant.Value + " assigns variables or their attributes")
+		an.decl(n, src)
+	case *syntax.ForClause:
+		if it, ok := n.Loop.(*syntax.WordIter); !ok {
+			an.opaque("an arithmetic for loop evaluates its expressions")
+		} else if !loopVar(it.Name.Value) {
+			an.opaque("a for loop assigns " + clipName(it.Name.Value) + ", which may change what later commands do")
+		}
+		if n.Select {
+			an.opaque("select runs its body for input it reads")
+		}
+	case *syntax.ParamExp:
+		if !plainParam(n) {
+			an.opaque("a parameter expansion with an index, a modifier or an indirection evaluates data")
+		}
+	case *syntax.CmdSubst:
+		an.opaque("a command substitution builds words at run time")
+	case *syntax.ProcSubst:
+		an.opaque("a process substitution runs a command whose output is a file")
+	case *syntax.ArithmExp, *syntax.ArithmCmd, *syntax.LetClause:
+		an.opaque("an arithmetic context evaluates variables' contents as code")
+		return true
+	case *syntax.TestClause:
+		an.testExpr(n.X)
+	case *syntax.UnaryTest, *syntax.BinaryTest, *syntax.ParenTest:
+		// checked by testExpr
+	case *syntax.FuncDecl:
+		an.opaque("a function changes what later commands run")
+	case *syntax.CoprocClause:
+		an.opaque("coproc runs a command in the background with pipes to the shell")
+	default:
+		an.opaque("the command uses shell syntax the analysis does not know")
+	}
+	return true
+}
+
+// loopVar reports whether a for loop may assign name: a short lower-case
+// name with no underscore, which no program reads from its environment.
+func loopVar(name string) bool {
+	if name == "" || len(name) > 16 || name[0] < 'a' || name[0] > 'z' {
+		return false
+	}
+	for i := range len(name) {
+		c := name[i]
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// clipName shortens a name for a reason.
+func clipName(s string) string {
+	if len(s) > 32 {
+		return s[:32] + "…"
+	}
+	return s
+}
+
+// plainParam reports whether p is $name or ${name} (or ${#name}) with no
+// index, modifier, indirection or transformation.
+func plainParam(p *syntax.ParamExp) bool {
+	return p.Param != nil && !p.Excl && !p.Width && !p.IsSet && p.Index == nil &&
+		p.Slice == nil && p.Repl == nil && p.Exp == nil && p.Names == 0 && p.NestedParam == nil &&
+		len(p.Modifiers) == 0 && p.Flags == nil
+}
+
+// testExpr checks the operators of a [[ ]] expression: arithmetic
+// comparisons and -v, -R evaluate data as code.
+func (an *analyzer) testExpr(x syntax.TestExpr) {
+	switch x := x.(type) {
+	case *syntax.BinaryTest:
+		switch x.Op {
+		case syntax.TsMatchShort, syntax.TsMatch, syntax.TsNoMatch, syntax.TsReMatch,
+			syntax.TsNewer, syntax.TsOlder, syntax.TsDevIno, syntax.TsBefore, syntax.TsAfter,
+			syntax.AndTest, syntax.OrTest:
+		default:
+			an.opaque("an arithmetic comparison in [[ ]] evaluates its operands as code")
+		}
+		an.testExpr(x.X)
+		an.testExpr(x.Y)
+	case *syntax.UnaryTest:
+		switch x.Op {
+		case syntax.TsVarSet, syntax.TsRefVar, syntax.TsOptSet:
+			an.opaque("[[ " + x.Op.String() + " ]] evaluates a subscript or reads shell state")
+		}
+		an.testExpr(x.X)
+	case *syntax.ParenTest:
+		an.testExpr(x.X)
+	}
 }
 
 // call records a simple command.
 func (an *analyzer) call(c *syntax.CallExpr, src string, depth int) {
 	if len(c.Args) == 0 {
-		return // assignments only; see assign
+		return // assignments only; the walk marks them
+	}
+	if len(c.Assigns) > 0 {
+		an.opaque("an assignment prefix changes the environment of the command")
 	}
 	ws := make([]word, len(c.Args))
 	for i, w := range c.Args {
@@ -195,38 +305,30 @@ func (an *analyzer) decl(d *syntax.DeclClause, src string) {
 	for _, a := range d.Args {
 		words = append(words, sourceText(src, a))
 	}
-	an.addUnit(unit{text: strings.Join(words, " "), name: d.Variant.Value})
-}
-
-// dangerousVars change what later commands run or read.
-var dangerousVars = map[string]bool{
-	"PATH": true, "BASH_ENV": true, "ENV": true, "IFS": true, "PROMPT_COMMAND": true,
-	"SHELLOPTS": true, "BASHOPTS": true, "PS4": true, "CDPATH": true, "GLOBIGNORE": true,
-	"LD_PRELOAD": true, "LD_LIBRARY_PATH": true, "LD_AUDIT": true,
-	"DYLD_INSERT_LIBRARIES": true, "DYLD_LIBRARY_PATH": true, "BASH_LOADABLES_PATH": true,
-	"HOME": true, "PWD": true, "OLDPWD": true,
-}
-
-// assign checks an assignment: one to a variable that changes what runs
-// makes the line opaque.
-func (an *analyzer) assign(a *syntax.Assign, src string) {
-	if a.Name == nil {
-		if a.Naked && a.Value != nil && an.word(a.Value, src).dynamic {
-			an.opaque("a declaration assigns a variable whose name is not a literal")
-		}
-		return
-	}
-	if a.Naked && a.Value == nil && a.Array == nil {
-		return // export NAME
-	}
-	name := a.Name.Value
-	if dangerousVars[name] || strings.HasPrefix(name, "BASH_FUNC_") {
-		an.opaque("an assignment to " + name + " changes what later commands run")
-	}
+	an.addUnit(unit{text: strings.Join(words, " "), name: d.Variant.Value, args: words[1:]})
 }
 
 // redirect records the file a redirection reads or writes.
 func (an *analyzer) redirect(r *syntax.Redirect, src string) {
+	if r.Hdoc != nil && r.Word != nil {
+		// A here-document expands its body unless its delimiter is quoted.
+		quoted := false
+		for _, p := range r.Word.Parts {
+			if _, ok := p.(*syntax.Lit); !ok {
+				quoted = true
+			} else if strings.ContainsAny(p.(*syntax.Lit).Value, `\'"`) {
+				quoted = true
+			}
+		}
+		if !quoted {
+			for _, p := range r.Hdoc.Parts {
+				if lit, ok := p.(*syntax.Lit); !ok || strings.ContainsAny(lit.Value, "$`") {
+					an.opaque("a here-document expands its body")
+					break
+				}
+			}
+		}
+	}
 	if r.Word == nil {
 		return
 	}
@@ -241,15 +343,27 @@ func (an *analyzer) redirect(r *syntax.Redirect, src string) {
 		mode = modeWrite
 	case syntax.DplOut, syntax.DplIn:
 		w := an.word(r.Word, src)
-		if !w.dynamic && (w.text == "-" || isDigits(strings.TrimSuffix(w.text, "-"))) {
+		if !w.dynamic && !w.pattern && (w.text == "-" || isDigits(strings.TrimSuffix(w.text, "-"))) {
 			return // a file descriptor
 		}
 		mode = modeWrite
 	default:
 		return // here-documents and here-strings
 	}
+	if r.N != nil && !isDigits(r.N.Value) {
+		an.opaque("a redirection names its file descriptor with a variable")
+	}
 	w := an.word(r.Word, src)
-	an.pathArg(w, mode, "a redirection")
+	switch {
+	case w.dynamic || w.special:
+		an.opaque("a redirection target is only known when the command runs")
+		return
+	case w.pattern:
+		if mode != modeRead {
+			an.opaque("a redirection target is a pattern")
+		}
+	}
+	an.addAccessOf(w, mode, "a redirection", false, true)
 }
 
 // pathArg records w as a path of mode, or notes that it cannot be known.
@@ -259,23 +373,45 @@ func (an *analyzer) pathArg(w word, mode accessMode, what string) {
 
 // addAccess is pathArg for a write of a whole tree when tree is set.
 func (an *analyzer) addAccess(w word, mode accessMode, what string, tree bool) {
+	an.addAccessOf(w, mode, what, tree, false)
+}
+
+// addAccessOf records an access. A written pattern is recorded with
+// pattern set, so that the caller can match it against the paths it
+// protects; any other path that is only known when the line runs is
+// noted as unknown.
+func (an *analyzer) addAccessOf(w word, mode accessMode, what string, tree, redirect bool) {
 	switch {
 	case w.special:
 		return
 	case w.dynamic:
 		an.pathsUnknown(what + " uses a path that is only known when the command runs")
+		if mode != modeRead {
+			an.opaque(what + " writes a path that is only known when the command runs")
+		}
 		return
 	case w.pattern:
 		an.pathsUnknown(what + " uses a pattern that matches paths only known when the command runs")
-		return
+		if mode == modeRead {
+			return
+		}
 	case w.text == "":
 		return
 	}
 	if len(an.a.accesses) >= maxAccessPaths {
 		an.pathsUnknown("the command touches too many paths to check")
+		an.opaque("the command touches too many paths to check")
 		return
 	}
-	an.a.accesses = append(an.a.accesses, access{mode: mode, path: w.text, tree: tree})
+	an.a.accesses = append(an.a.accesses, access{mode: mode, path: w.text, tree: tree, redirect: redirect, pattern: w.pattern})
+}
+
+// mayLink notes that the command just recorded may create or move a
+// symbolic link.
+func (an *analyzer) mayLink() {
+	if an.linkFrom < 0 {
+		an.linkFrom = len(an.a.accesses)
+	}
 }
 
 // addUnit records a simple command.
@@ -300,7 +436,7 @@ func (an *analyzer) command(ws []word, depth, chain int) {
 	for i, w := range ws {
 		texts[i] = w.text
 	}
-	u := unit{text: strings.Join(texts, " "), name: ws[0].text}
+	u := unit{text: strings.Join(texts, " "), name: ws[0].text, args: texts[1:]}
 	if i := strings.LastIndexByte(u.name, '/'); i >= 0 && i < len(u.name)-1 {
 		u.others = append(u.others, strings.Join(append([]string{u.name[i+1:]}, texts[1:]...), " "))
 	}
@@ -314,6 +450,25 @@ func (an *analyzer) command(ws []word, depth, chain int) {
 	if inner := an.wrapped(ws, depth, chain); inner && idx < len(an.a.units) {
 		an.a.units[idx].wrapper = true
 	}
+	if !dataArgs[path.Base(ws[0].text)] {
+		for _, w := range ws[1:] {
+			if w.dynamic {
+				an.opaque(clipName(path.Base(ws[0].text)) + " gets an argument that is only known when it runs")
+				break
+			}
+		}
+	}
+}
+
+// dataArgs are the commands whose arguments, whatever they hold, cannot
+// make them run code or write files: a quoted expansion may be handed to
+// them.
+var dataArgs = map[string]bool{
+	"echo": true, "cat": true, "ls": true, "wc": true, "head": true, "tail": true,
+	"grep": true, "egrep": true, "fgrep": true, "basename": true, "dirname": true,
+	"realpath": true, "readlink": true, "stat": true, "file": true, "du": true,
+	"diff": true, "cmp": true, "md5sum": true, "sha1sum": true, "sha256sum": true,
+	"true": true, "false": true, ":": true,
 }
 
 // isDigits reports whether s is a non-empty run of ASCII digits.
@@ -417,6 +572,8 @@ func (an *analyzer) part(p syntax.WordPart, src string, first, quoted bool, b *s
 			b.WriteString(v)
 			return
 		}
+		// Quoted or not, the value is only known at run time; command
+		// lets only the commands in dataArgs take such a word.
 		out.dynamic = true
 		b.WriteString(sourceText(src, p))
 	case *syntax.ProcSubst:

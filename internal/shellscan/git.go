@@ -1,0 +1,148 @@
+package shellscan
+
+import "strings"
+
+// gitGlobal are the options git may take before its subcommand without
+// changing which repository, configuration or programs it uses.
+var gitGlobal = map[string]bool{
+	"--no-pager": true, "-P": true, "--no-optional-locks": true,
+	"--version": true, "--help": true, "-h": true, "--no-replace-objects": true, "--no-advice": true,
+	"--literal-pathspecs": true, "--glob-pathspecs": true, "--noglob-pathspecs": true, "--icase-pathspecs": true,
+}
+
+// gitCommands are the git subcommands the analysis knows to be built in:
+// anything else may be an alias ("!sh -c …") or an external git-* program.
+// Their code runs only through hooks and configuration, which the caller
+// protects (.git/hooks, .git/config).
+var gitCommands = map[string]bool{
+	"status": true, "log": true, "diff": true, "show": true, "branch": true, "add": true,
+	"commit": true, "checkout": true, "switch": true, "restore": true, "reset": true, "stash": true,
+	"fetch": true, "pull": true, "push": true, "merge": true, "rebase": true, "tag": true,
+	"remote": true, "rev-parse": true, "ls-files": true, "blame": true, "grep": true,
+	"describe": true, "shortlog": true, "init": true, "clone": true, "mv": true, "rm": true,
+	"cherry-pick": true, "revert": true, "clean": true, "reflog": true, "show-ref": true,
+	"ls-tree": true, "cat-file": true, "rev-list": true, "format-patch": true, "worktree": true,
+	"version": true, "help": true, "notes": true, "fsck": true, "gc": true, "count-objects": true,
+	"whatchanged": true, "range-diff": true, "merge-base": true, "name-rev": true,
+	"symbolic-ref": true, "for-each-ref": true, "check-ignore": true, "diff-tree": true,
+	"diff-files": true, "diff-index": true, "apply": true, "am": true,
+}
+
+// gitLongDanger are long options of git subcommands that run a program,
+// read another configuration, or write a file the analysis does not model.
+// git accepts any unambiguous abbreviation of a long option, so a prefix of
+// one of these is as dangerous as the option itself.
+var gitLongDanger = []string{
+	"upload-pack", "receive-pack", "exec", "open-files-in-pager", "extcmd", "output",
+	"config", "template", "separate-git-dir", "git-dir", "work-tree", "tool", "ext-diff",
+	"textconv", "server-option", "reference", "recurse-submodules", "filter", "directory",
+	"unsafe-paths",
+}
+
+// gitShortDanger are the short options that do the same, per subcommand.
+var gitShortDanger = map[string]string{
+	"clone": "uc", "rebase": "x", "grep": "O", "fetch": "o", "pull": "o", "push": "o",
+	"format-patch": "o", "am": "", "log": "o", "show": "o", "diff": "o",
+}
+
+// git checks a git command line: global options other than a few harmless
+// ones (-c, -C, --git-dir, --exec-path …), subcommands that are not known
+// built-ins (aliases, external programs, config, submodule, bisect …) and
+// the options of a subcommand that run programs make the line opaque, as
+// does running git after a cd, where it may find a repository whose
+// configuration the caller does not protect.
+func (an *analyzer) git(args []word) {
+	if an.cwdChanged {
+		an.opaque("git runs after a cd, where it may use a configuration that is not protected")
+	}
+	i := 0
+	for ; i < len(args); i++ {
+		t := args[i].text
+		if !strings.HasPrefix(t, "-") {
+			break
+		}
+		if !gitGlobal[t] {
+			an.opaque("git " + clipName(t) + " changes the repository, configuration or programs git uses")
+			return
+		}
+	}
+	if i == len(args) {
+		return
+	}
+	sub := args[i].text
+	if !gitCommands[sub] {
+		an.opaque("git " + clipName(sub) + " is not a built-in command the analysis knows (it may be an alias)")
+		return
+	}
+	if gitLinkers[sub] {
+		defer an.mayLink()
+	}
+	an.gitDestinations(sub, args[i+1:])
+	short := gitShortDanger[sub]
+	for _, a := range args[i+1:] {
+		t := a.text
+		if t == "--" {
+			break
+		}
+		switch {
+		case strings.HasPrefix(t, "--"):
+			name := strings.TrimPrefix(t, "--")
+			if j := strings.IndexByte(name, '='); j >= 0 {
+				name = name[:j]
+			}
+			name = strings.TrimPrefix(name, "no-")
+			if name == "" {
+				continue
+			}
+			for _, d := range gitLongDanger {
+				if strings.HasPrefix(d, name) || strings.HasPrefix(name, d) {
+					an.opaque("git " + sub + " --" + clipName(name) + " runs a program or writes a file the analysis does not model")
+					return
+				}
+			}
+		case strings.HasPrefix(t, "-") && len(t) > 1 && short != "":
+			if strings.ContainsAny(t[1:], short) {
+				an.opaque("git " + sub + " " + clipName(t) + " runs a program or writes a file the analysis does not model")
+				return
+			}
+		}
+	}
+}
+
+// gitLinkers are the subcommands that may create or move symbolic links
+// in the worktree (a checked-out or applied symlink).
+var gitLinkers = map[string]bool{
+	"checkout": true, "switch": true, "restore": true, "reset": true, "stash": true, "merge": true,
+	"pull": true, "am": true, "apply": true, "cherry-pick": true, "rebase": true, "revert": true,
+	"clone": true, "worktree": true, "mv": true,
+}
+
+// gitDestinations records the directories git init, git clone and git
+// worktree add create, as writes of whole trees. Every operand that may be
+// the destination is recorded: an option's value taken for one only adds
+// a harmless write.
+func (an *analyzer) gitDestinations(sub string, args []word) {
+	var ops []word
+	for _, a := range args {
+		if !strings.HasPrefix(a.text, "-") {
+			ops = append(ops, a)
+		}
+	}
+	switch sub {
+	case "init":
+	case "clone":
+		if len(ops) > 0 {
+			ops = ops[1:] // the repository
+		}
+	case "worktree":
+		if len(ops) == 0 || ops[0].text != "add" {
+			return
+		}
+		ops = ops[1:]
+	default:
+		return
+	}
+	for _, op := range ops {
+		an.addAccess(op, modeWrite, "git "+sub, true)
+	}
+}

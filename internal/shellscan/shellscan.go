@@ -1,0 +1,137 @@
+// Package shellscan analyzes bash command lines for the permission gate. It
+// is the only package that imports mvdan.cc/sh.
+//
+// The analysis is a whitelist: a line is fully understood only when every
+// word is a literal (after quote removal and the expansions of ~, $HOME and
+// $PWD) or a plain quoted expansion handed to a command known to treat it as
+// data, every command is known not to run code the analysis cannot see, and
+// every redirection target is a literal path. Anything else makes the line
+// opaque, with a reason: arithmetic contexts, subscripts, indirect and
+// transform expansions, command and process substitution, expanding
+// here-documents, assignments of any kind, functions, aliases, traps,
+// eval-like builtins, shell options, wrappers that are not known to be
+// transparent, git global options and aliases, and the options of sed, awk,
+// tar, rsync and find that run commands or write files.
+//
+// Opaque is the analysis admitting it cannot tell what the line does; the
+// caller must never let an opaque line run on an allow. Deny rules may
+// still be checked against the commands the analysis did see.
+package shellscan
+
+// Options configures [Analyze]. The zero value knows no home directory and
+// no working directory: ~, $HOME and $PWD are then unknown expansions.
+type Options struct {
+	// Home is the user's home directory, for ~ and $HOME.
+	Home string
+	// Workdir is the directory the line starts in, for $PWD.
+	Workdir string
+}
+
+// A Mode is what a command does with a path.
+type Mode uint8
+
+// The modes of an [Access].
+const (
+	Read Mode = 1 + iota
+	Write
+	Delete
+)
+
+// String returns "reads", "writes" or "deletes".
+func (m Mode) String() string {
+	switch m {
+	case Write:
+		return "writes"
+	case Delete:
+		return "deletes"
+	}
+	return "reads"
+}
+
+// A Command is one simple command of a line, after the transparent wrappers
+// around it (command, nice, timeout, nohup, env without assignments …)
+// were looked through; each wrapper is a Command of its own with Wrapper set.
+type Command struct {
+	// Name is the program as written, after quote removal.
+	Name string
+	// Args are the arguments after quote removal and the known
+	// expansions; an expansion the analysis does not know keeps its
+	// source text.
+	Args []string
+	// Text is Name and Args joined by single spaces.
+	Text string
+	// Alt are other spellings of Text that may only restrict, such as the
+	// text with the program reduced to its base name (/bin/rm → rm).
+	Alt []string
+	// Wrapper marks a command that only runs another one, which follows
+	// it as a Command of its own.
+	Wrapper bool
+}
+
+// An Access is a path a line reads, writes or deletes.
+type Access struct {
+	Mode Mode
+	// Path is as written, after quote removal and the known expansions;
+	// a relative path is taken from each of [Analysis.Dirs].
+	Path string
+	// Tree marks a write of a whole directory tree (cp -r, mv), which can
+	// create files anywhere below Path.
+	Tree bool
+	// Redirect marks the target of a shell redirection.
+	Redirect bool
+	// Pattern marks a Path that holds an unquoted glob or brace pattern;
+	// the files it names are only known when the line runs.
+	Pattern bool
+}
+
+// An Analysis is what [Analyze] found in one command line.
+type Analysis struct {
+	// Commands are the simple commands, in the order they appear.
+	Commands []Command
+	// Accesses are the paths the line reads, writes and deletes, as far
+	// as the analysis models them.
+	Accesses []Access
+	// Dirs are the candidate working directories of relative paths: ""
+	// for the starting directory, then the targets of cd, relative to
+	// the starting directory or absolute.
+	Dirs []string
+	// Opaque reports that the line is not fully understood; Reasons say
+	// why, the first one the most useful.
+	Opaque  bool
+	Reasons []string
+	// Unlisted, when set, says why the line may touch files that are not
+	// in Accesses (cat $F, cat *.txt …). It does not make the line opaque.
+	Unlisted string
+}
+
+// Reason returns the first reason the line is opaque, or "".
+func (a *Analysis) Reason() string {
+	if len(a.Reasons) == 0 {
+		return ""
+	}
+	return a.Reasons[0]
+}
+
+// Analyze analyzes a bash command line. It never fails and never panics:
+// what it cannot see through makes the result opaque.
+func Analyze(line string, opts Options) *Analysis {
+	in := analyzeBash(line, opts.Home, opts.Workdir)
+	out := &Analysis{
+		Dirs:     in.cwds,
+		Opaque:   len(in.reasons) > 0,
+		Reasons:  in.reasons,
+		Unlisted: in.pathsUnknown,
+	}
+	if !in.parsed && !out.Opaque {
+		out.Opaque, out.Reasons = true, []string{"the command cannot be parsed"}
+	}
+	out.Commands = make([]Command, len(in.units))
+	for i, u := range in.units {
+		out.Commands[i] = Command{Name: u.name, Args: u.args, Text: u.text, Alt: u.others, Wrapper: u.wrapper}
+	}
+	out.Accesses = make([]Access, len(in.accesses))
+	for i, a := range in.accesses {
+		out.Accesses[i] = Access{Mode: Mode(a.mode), Path: a.path, Tree: a.tree, Redirect: a.redirect, Pattern: a.pattern}
+	}
+	return out
+}

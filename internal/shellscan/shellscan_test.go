@@ -1,0 +1,160 @@
+package shellscan_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/lite-agent/lite-agent-go/internal/shellscan"
+)
+
+var opts = shellscan.Options{Home: "/home/u", Workdir: "/w"}
+
+func TestAnalyzeMakesTheIssueExamplesOpaque(t *testing.T) {
+	lines := []string{
+		// Class 1: arithmetic, indirect and prompt expansion.
+		`x='a[$(rm -f c)]'; echo $((x))`, `echo ${!x}`, `echo "${x@P}"`, `echo ${HOME:x:1}`,
+		`echo "${a[x]}"`, `[[ x -eq 1 ]]`, `(( x ))`, `for ((i=x;0;)); do :; done`, `let x`,
+		`printf -v x y`, `read x`, `test -v 'a[$(rm -f c)]'`, `[ -v x ]`, `echo $[x]`,
+		// Class 2: assignments and environment.
+		`GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0='rm -f c; false' git status`,
+		`env GIT_CONFIG_PARAMETERS=x git status`, `env -i git status`, `git -c alias.p=push p`,
+		`git -C . push`, `git --exec-path=. foo`, `git --git-dir=x status`, `git p`, `git config core.pager x`,
+		`git-upload-pack .`, `git clone --upload-pack=x y`, `git clone --upl=x y`, `git rebase -x 'rm c' main`,
+		`git log --output=x`, `git grep -Ox y`, `X=1 ls`, `X=1`,
+		// Class 3: guards and wrappers.
+		`for PATH in /evil; do ls; done`, `export "PATH=/evil"`, `declare -n p=PATH`, `printf -vPATH /evil`,
+		`hash -p /bin/rm ls`, `trap -- 'rm -f c' EXIT`, `env -S 'rm -f c'`, `strace rm c`, `script -c 'rm c'`,
+		`unshare rm c`, `setpriv rm c`, `prlimit rm c`, `xargs rm`, `find . -exec rm {} +`, `find . -delete`,
+		`eval ls`, `source x`, `. x`, `builtin ls`, `command -p ls`, `enable -n ls`, `set -e`, `shopt -s x`,
+		`exec ls`, `coproc ls`, `select x in a; do :; done`, `f() { :; }`, `alias ls=rm`, `sed 's/a/b/e' f`,
+		`sed -n '1w out' f`, `awk 'BEGIN{system("x")}'`, `tar xf a.tar`, `tar cf a.tar --to-command=x b`,
+		`rsync -e ssh a b:c`, `ln -s a b`, `$CMD`, `l* -a`, `git status $x`, `echo $(ls)`, "echo `ls`", `cat <(ls)`,
+		"cat <<EOF\n$x\nEOF", `zip -TT x a.zip b`,
+		// Class 4: redirections the analysis cannot resolve.
+		`echo x > $OUT`, `echo x > /dev/tcp/127.0.0.1/9`, `cat < /dev/tcp/h/1`, `echo x > ~bob/x`, `echo x >&$fd`,
+		`cp -a d e && echo x > e/link`,
+		// Class 5: globs in redirection targets.
+		`echo x > ~/.lite-agen?/permissions.jso?`, `echo x > *.json`,
+	}
+	for _, line := range lines {
+		if a := shellscan.Analyze(line, opts); !a.Opaque || a.Reason() == "" {
+			t.Errorf("%q is not opaque (commands %v)", line, a.Commands)
+		}
+	}
+}
+
+func TestAnalyzeUnderstandsOrdinaryLines(t *testing.T) {
+	lines := []string{
+		"ls -la", "git status", "echo hi", "echo hi > out.txt", "git status --short && ls",
+		`echo "$HOME" "$x"`, "ls ~ $HOME", "cat <<'EOF'\n$x\nEOF", "cat <<EOF\nplain\nEOF",
+		"for f in *.go; do echo \"$f\"; done", "[[ -f a && $x == b* ]]", "grep -rn x . | head -5",
+		"git log --oneline -5", "git diff --stat", "timeout 5 ls", "nice -n 5 ls", "env ls", "command ls",
+		"cp a b", "mv a b", "sed -n 1p f", "echo $PATH $x", "ls $HOME/x", "awk '{print $1}' f", "tar czf a.tgz src", "ls 2>&1 >/dev/null",
+	}
+	for _, line := range lines {
+		if a := shellscan.Analyze(line, opts); a.Opaque {
+			t.Errorf("%q is opaque: %v", line, a.Reasons)
+		}
+	}
+}
+
+func TestAnalyzeListsCommandsAndRedirections(t *testing.T) {
+	a := shellscan.Analyze(`timeout 5 /bin/echo 'a  b' > ~/x 2>>"o u t" && git status`, opts)
+	var names []string
+	for _, c := range a.Commands {
+		names = append(names, c.Text)
+	}
+	if want := []string{"timeout 5 /bin/echo a  b", "/bin/echo a  b", "git status"}; !slices.Equal(names, want) {
+		t.Errorf("commands = %q, want %q", names, want)
+	}
+	if !a.Commands[0].Wrapper || a.Commands[1].Wrapper || !slices.Equal(a.Commands[1].Alt, []string{"echo a  b"}) {
+		t.Errorf("commands = %+v", a.Commands)
+	}
+	var got []shellscan.Access
+	for _, x := range a.Accesses {
+		got = append(got, x)
+	}
+	want := []shellscan.Access{
+		{Mode: shellscan.Write, Path: "/home/u/x", Redirect: true},
+		{Mode: shellscan.Write, Path: "o u t", Redirect: true},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("accesses = %+v, want %+v", got, want)
+	}
+	if p := shellscan.Analyze("echo x > ~/.a?/b", opts); len(p.Accesses) != 1 || !p.Accesses[0].Pattern || p.Accesses[0].Path != "/home/u/.a?/b" {
+		t.Errorf("pattern target: %+v", p.Accesses)
+	}
+}
+
+func FuzzAnalyze(f *testing.F) {
+	for _, s := range []string{
+		"git status && rm -rf x", `x='a[$(rm -f c)]'; echo $((x))`, "echo x > ~/.lite-agen?/p.jso?",
+		"env -S 'a b' c", "a 'unterminated", "cat <<EOF\n$x\nEOF",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		a := shellscan.Analyze(line, opts)
+		if !utf8.ValidString(line) && !a.Opaque {
+			t.Fatal("a line that is not UTF-8 is not opaque")
+		}
+		if a.Opaque != (len(a.Reasons) > 0) {
+			t.Fatalf("Opaque %v with reasons %q", a.Opaque, a.Reasons)
+		}
+		if len(a.Dirs) == 0 || a.Dirs[0] != "" {
+			t.Fatalf("bad dirs %q", a.Dirs)
+		}
+		for _, x := range a.Accesses {
+			if x.Path == "" || x.Mode < shellscan.Read || x.Mode > shellscan.Delete {
+				t.Fatalf("bad access %+v", x)
+			}
+		}
+	})
+}
+
+func TestSedScriptsThatRunOrWriteAreOpaque(t *testing.T) {
+	tests := map[string]bool{
+		"s/hello/world/g": false, "s/error/warning/": false, "1,10p": false, "/re/d": false,
+		"s|a|b|; s,x,y,2": false, "$!N; P; D": false, "y/abc/xyz/": false, "/start/,/end/{s/a/b/;p}": false,
+		`s/a\/e/b/`: false, "10q": false, "a appended": false, ":a;N;ba": false,
+		"s/a/b/e": true, "s/a/b/w out": true, "1e rm x": true, "w out": true, "r /etc/passwd": true,
+		"R x": true, "W x": true, "$e id": true, "/x/ e id": true, "s/a/b/ge": true, "1!e id": true,
+		"s/unterminated": true, "s/a/b/gw x": true, "{e id\n}": true, "v": true,
+	}
+	for script, want := range tests {
+		a := shellscan.Analyze("sed -e '"+strings.ReplaceAll(script, "'", `'\''`)+"' f", opts)
+		if a.Opaque != want {
+			t.Errorf("sed %q: opaque %v (%v), want %v", script, a.Opaque, a.Reasons, want)
+		}
+	}
+}
+
+func TestAnalyzeSeesAbbreviatedLongOptions(t *testing.T) {
+	tests := map[string]string{
+		"sort --outp=x a":          "writes x",
+		"sort --out x a":           "writes x",
+		"cp --target=d a":          "writes d",
+		"sed --in-pl s/a/b/ f":     "writes f",
+		"tar --create --fil=out x": "writes out",
+		"tar --cre --fi out x":     "writes out",
+		"sort --output=x a":        "writes x",
+	}
+	for line, want := range tests {
+		a := shellscan.Analyze(line, opts)
+		var got []string
+		for _, x := range a.Accesses {
+			got = append(got, x.Mode.String()+" "+x.Path)
+		}
+		if !slices.Contains(got, want) {
+			t.Errorf("%q: accesses %q, want %q among them", line, got, want)
+		}
+	}
+	if a := shellscan.Analyze("sed --sand s/a/b/ f", opts); a.Opaque {
+		t.Errorf("sed --sand: opaque %v", a.Reasons)
+	}
+	if a := shellscan.Analyze("sed --frobnicate f", opts); !a.Opaque {
+		t.Error("sed with an unknown long option is not opaque")
+	}
+}

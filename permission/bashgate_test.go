@@ -1,0 +1,180 @@
+package permission_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/permission"
+)
+
+// gateFixture lays out a home with a data home and a workdir with a .git
+// directory, and returns them.
+func gateFixture(t *testing.T) (home, wd string) {
+	t.Helper()
+	root := t.TempDir()
+	home, wd = filepath.Join(root, "home"), filepath.Join(root, "work")
+	for _, d := range []string{filepath.Join(home, ".lite-agent"), filepath.Join(wd, ".git", "hooks"), filepath.Join(wd, "sub")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{filepath.Join(home, ".lite-agent", "permissions.json"), filepath.Join(wd, ".git", "config")} {
+		if err := os.WriteFile(f, []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(wd, ".git"), filepath.Join(wd, "g")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(filepath.Join(home, ".lite-agent", "permissions.json"), filepath.Join(wd, "hl")); err != nil {
+		t.Fatal(err)
+	}
+	return home, wd
+}
+
+func TestGateScreensBashWhateverThePolicy(t *testing.T) {
+	home, wd := gateFixture(t)
+	protected := []string{filepath.Join(home, ".lite-agent"), filepath.Join(wd, ".git", "hooks"), filepath.Join(wd, ".git", "config")}
+	denyRm := permission.PolicyFunc(func(_ context.Context, c permission.Call) (permission.Verdict, error) {
+		if strings.Contains(string(c.Input), "rm ") {
+			return permission.Verdict{Decision: permission.Deny, RuleID: "no-rm"}, nil
+		}
+		return permission.Verdict{Decision: permission.Allow}, nil
+	})
+	tests := []struct {
+		name, line string
+		approve    bool
+		decision   permission.Decision
+		rule       string
+		askedPol   bool // the policy was consulted
+	}{
+		{"Ordinary", "echo hi > out.txt", false, permission.Allow, "", true},
+		{"OrdinaryInSubdir", "cd sub && echo hi > out.txt", false, permission.Allow, "", true},
+		{"DevNull", "ls 2>/dev/null", false, permission.Allow, "", true},
+		{"GlobIntoDataHome", "echo x > ~/.lite-agen?/permissions.jso?", false, permission.Deny, permission.RuleBashProtected, false},
+		{"BraceIntoHooks", "echo x > .git/{hooks,x}/pre-commit", false, permission.Deny, permission.RuleBashProtected, false},
+		{"BraceAcrossSegments", "echo x | tee {a,.git/config}", false, permission.Deny, permission.RuleBashProtected, false},
+		{"NestedBraces", "echo x | tee .git/{a,{b,hooks/x}}", false, permission.Deny, permission.RuleBashProtected, false},
+		{"SymlinkIntoGit", "echo x > g/config", false, permission.Deny, permission.RuleBashProtected, false},
+		{"DotDot", "echo x > sub/../.git/config", false, permission.Deny, permission.RuleBashProtected, false},
+		{"HomeVar", `echo x > "$HOME/.lite-agent/x"`, false, permission.Deny, permission.RuleBashProtected, false},
+		{"TeeIntoHooks", "echo x | tee .git/hooks/pre-push", false, permission.Deny, permission.RuleBashProtected, false},
+		{"MoveGitAway", "mv .git old", false, permission.Deny, permission.RuleBashProtected, false},
+		{"ProtectedEvenWithApproval", "echo x >> .git/config", true, permission.Deny, permission.RuleBashProtected, false},
+		{"OutsideWorkdir", "echo x >> ~/.bashrc", false, permission.Deny, permission.RuleBashAnalysis, true},
+		{"PatternOperandsInWorkdir", "sed -i s/a/b/ sub/*.go", false, permission.Allow, "", true},
+		{"PatternOperandsOutside", "sed -i s/a/b/ ~/.bash*", false, permission.Deny, permission.RuleBashAnalysis, true},
+		{"PatternRedirect", "echo x > sub/*.txt", false, permission.Deny, permission.RuleBashAnalysis, true},
+		{"PatternMatchingGitConfig", "sed -i s/a/b/ .gi?/conf*", false, permission.Deny, permission.RuleBashProtected, false},
+		{"PatternThroughSymlinkToGit", "chmod 600 g/*", false, permission.Deny, permission.RuleBashProtected, false},
+		{"DeleteOutsideWorkdir", "unlink ~/.bashrc", false, permission.Deny, permission.RuleBashAnalysis, true},
+		{"DeleteInWorkdir", "unlink sub/x", false, permission.Allow, "", true},
+		{"OutsideWorkdirApproved", "echo x >> ~/.bashrc", true, permission.Allow, permission.RuleBashAnalysis, true},
+		{"Arithmetic", "x='a[$(id)]'; echo $((x))", false, permission.Deny, permission.RuleBashAnalysis, true},
+		{"DenyRuleStillWins", "eval 'rm -f c'", true, permission.Deny, "no-rm", true},
+		{"LinkThenWrite", "git checkout x && echo hi > out.txt", false, permission.Deny, permission.RuleBashAnalysis, true},
+		{"InsideGit", "echo x >> .git/info/exclude", false, permission.Deny, permission.RuleBashAnalysis, true},
+		{"HardLink", "echo '{}' > hl", false, permission.Deny, permission.RuleBashAnalysis, true},
+		{"MakeHardLink", "link a b", false, permission.Deny, permission.RuleBashAnalysis, true},
+		{"CloneOutside", "git clone x ~/.config/autostart", false, permission.Deny, permission.RuleBashAnalysis, true},
+		{"InitIntoDataHome", "git init ~/.lite-agent", false, permission.Deny, permission.RuleBashProtected, false},
+		{"CloneInside", "git clone https://example.com/r.git sub/r", false, permission.Allow, "", true},
+		{"ApplyWithoutProjectConfig", "git apply p.diff", false, permission.Allow, "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var checked atomic.Bool
+			pol := permission.PolicyFunc(func(ctx context.Context, c permission.Call) (permission.Verdict, error) {
+				checked.Store(true)
+				return denyRm.Check(ctx, c)
+			})
+			opts := permission.GateOptions{Policy: pol, Workdir: wd, HomeDir: home, Protected: protected}
+			if tt.approve {
+				opts.Approve = func(context.Context, permission.ApprovalRequest) (permission.Decision, error) {
+					return permission.Allow, nil
+				}
+			}
+			g := permission.NewGate(opts)
+			in, _ := json.Marshal(map[string]string{"command": tt.line})
+			out, err := g.Authorize(t.Context(), permission.Call{Name: "bash", Input: in})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.Decision != tt.decision || out.Verdict.RuleID != tt.rule {
+				t.Errorf("%q: decision %s by rule %q (%s), want %s by %q", tt.line, out.Decision, out.Verdict.RuleID, out.Verdict.Reason, tt.decision, tt.rule)
+			}
+			if checked.Load() != tt.askedPol {
+				t.Errorf("%q: policy consulted = %v, want %v", tt.line, checked.Load(), tt.askedPol)
+			}
+			if out.Decision == permission.Deny && (tt.rule == permission.RuleBashAnalysis || tt.rule == permission.RuleBashProtected) {
+				if res := out.Result(); !strings.Contains(res.Content, "rule "+tt.rule+": "+out.Verdict.Reason) {
+					t.Errorf("%q: result %q does not say why", tt.line, res.Content)
+				}
+			}
+		})
+	}
+}
+
+func TestGateAsksAboutGitWithoutARepository(t *testing.T) {
+	wd := t.TempDir()
+	g := permission.NewGate(permission.GateOptions{Policy: permission.PolicyFunc(func(context.Context, permission.Call) (permission.Verdict, error) {
+		return permission.Verdict{Decision: permission.Allow}, nil
+	}), Workdir: wd, HomeDir: t.TempDir()})
+	for line, want := range map[string]permission.Decision{"git status": permission.Deny, "git init": permission.Allow, "git --version": permission.Allow} {
+		in, _ := json.Marshal(map[string]string{"command": line})
+		out, err := g.Authorize(t.Context(), permission.Call{Name: "bash", Input: in})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Decision != want {
+			t.Errorf("%q without .git: %s (%s), want %s", line, out.Decision, out.Verdict.Reason, want)
+		}
+	}
+}
+
+func TestGateAsksAboutGitRewritingProjectConfig(t *testing.T) {
+	home, wd := gateFixture(t)
+	cfg := filepath.Join(wd, ".lite-agent", "permissions.json")
+	if err := os.MkdirAll(filepath.Dir(cfg), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfg, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g := permission.NewGate(permission.GateOptions{Policy: permission.PolicyFunc(func(context.Context, permission.Call) (permission.Verdict, error) {
+		return permission.Verdict{Decision: permission.Allow}, nil
+	}), Workdir: wd, HomeDir: home, Protected: []string{cfg}})
+	for line, want := range map[string]permission.Decision{
+		"git apply p.diff": permission.Deny, "git checkout main": permission.Deny, "git clean -fdx": permission.Deny,
+		"git stash -u": permission.Deny, "git status": permission.Allow, "git log -1": permission.Allow,
+	} {
+		in, _ := json.Marshal(map[string]string{"command": line})
+		out, err := g.Authorize(t.Context(), permission.Call{Name: "bash", Input: in})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Decision != want {
+			t.Errorf("%q: %s (%s), want %s", line, out.Decision, out.Verdict.Reason, want)
+		}
+	}
+}
+
+func TestGateAsksAboutACommandFieldInAnotherCase(t *testing.T) {
+	g := permission.NewGate(permission.GateOptions{Policy: permission.PolicyFunc(func(context.Context, permission.Call) (permission.Verdict, error) {
+		return permission.Verdict{Decision: permission.Allow}, nil
+	}), Workdir: t.TempDir(), HomeDir: t.TempDir()})
+	for _, in := range []string{`{"Command":"rm -f c"}`, `{"command":"ls","COMMAND":"rm -f c"}`} {
+		out, err := g.Authorize(t.Context(), permission.Call{Name: "bash", Input: json.RawMessage(in)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Run || out.Verdict.RuleID != permission.RuleBashAnalysis {
+			t.Errorf("%s: %+v", in, out)
+		}
+	}
+}

@@ -1,0 +1,8 @@
+//go:build !unix
+
+package permission
+
+import "io/fs"
+
+// linkCount returns 1: this system does not report hard links.
+func linkCount(fs.FileInfo) uint64 { return 1 }
