@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/lite-agent/lite-agent-go/internal/glob"
 	"github.com/lite-agent/lite-agent-go/internal/shellscan"
 )
 
@@ -377,13 +378,17 @@ func (g *Gate) globHits(target string, ancestors bool) bool {
 
 // segmentMatch reports whether the glob pat may match the name of one path
 // segment, as bash matches it without dotglob: a leading dot only matches
-// a pattern that does not start with * or ?.
+// a pattern that does not start with * or ?. Classes are bash's: "[!x]"
+// and "[^x]" both negate (path.Match would read "!" as a member).
 func segmentMatch(pat, name string) bool {
 	if strings.HasPrefix(name, ".") && pat != "" && (pat[0] == '*' || pat[0] == '?') {
 		return false
 	}
-	ok, err := path.Match(pat, name)
-	return ok || err != nil
+	g, err := glob.Compile(pat, glob.Options{LiteralUnbalanced: true})
+	if err != nil {
+		return true // a pattern we cannot read may match anything
+	}
+	return g.Match(name)
 }
 
 // splitPath splits an absolute slash path into its segments, ignoring
