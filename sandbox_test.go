@@ -25,6 +25,11 @@ func TestOptionsSandboxContainsBashSubagentsAndHooks(t *testing.T) {
 	perms := filepath.Join(f.workdir, ".acme", "permissions.json")
 	var childCalled atomic.Bool
 	writeFile(t, perms, `{"version":1,"rules":[]}`)
+	// The gate denies a line that names a protected path or writes outside
+	// the workdir; a script it cannot see into runs once approved, and the
+	// sandbox is what contains it.
+	writeFile(t, filepath.Join(f.workdir, "parent.sh"), "echo '{}' > "+perms+"; echo parent > "+outside+"/parent; echo parent > parent.txt\n")
+	writeFile(t, filepath.Join(f.workdir, "child.sh"), "echo child > "+outside+"/child; echo child > child.txt\n")
 	f.p = modeltest.NewFunc(func(ctx context.Context, req model.Request) ([]model.Chunk, error) {
 		delivered := false
 		for _, m := range req.Messages {
@@ -33,13 +38,13 @@ func TestOptionsSandboxContainsBashSubagentsAndHooks(t *testing.T) {
 		child := strings.HasPrefix(req.System, `You are the "general-purpose" subagent`)
 		switch {
 		case child && childCalled.CompareAndSwap(false, true):
-			return modeltest.ToolCalls(call("c1", "bash", `{"command":"echo child > `+outside+`/child; echo child > child.txt"}`)).Chunks(), nil
+			return modeltest.ToolCalls(call("c1", "bash", `{"command":"bash child.sh"}`)).Chunks(), nil
 		case child:
 			return modeltest.Text("child done").Chunks(), nil
 		case delivered:
 			return modeltest.Text("all done").Chunks(), nil
 		case len(req.Messages) == 1:
-			return modeltest.ToolCalls(call("b1", "bash", `{"command":"echo '{}' > `+perms+`; echo parent > `+outside+`/parent; echo parent > parent.txt"}`)).Chunks(), nil
+			return modeltest.ToolCalls(call("b1", "bash", `{"command":"bash parent.sh"}`)).Chunks(), nil
 		case len(req.Messages) == 3:
 			return modeltest.ToolCalls(call("a1", "Agent", `{"tasks":[{"display_name":"Child","subagent_type":"general-purpose","prompt":"write"}]}`)).Chunks(), nil
 		}

@@ -69,8 +69,14 @@ func TestRunContainsBashInTheSandboxByDefault(t *testing.T) {
 	work, outside := t.TempDir(), t.TempDir()
 	sandboxtest.Bubblewrap(t, sandbox.Options{Workdir: work}) // skips without bubblewrap
 	target := filepath.Join(outside, "escaped")
+	// The gate asks before a line that writes outside the workdir (and
+	// nobody answers here); a program of the workdir's runs under
+	// --allow bash, and the sandbox is what contains it.
+	if err := os.WriteFile(filepath.Join(work, "w.sh"), []byte("#!/bin/sh\necho x > "+target+"; echo in > in.txt\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
 	sandboxServer(t,
-		toolReply("toolu_1", "bash", `{"command":"echo x > `+target+`; echo in > in.txt"}`),
+		toolReply("toolu_1", "bash", `{"command":"./w.sh"}`),
 		textReply("done"),
 	)
 	r := runCLI(t, "--home", t.TempDir(), "--workdir", work, "run", "--allow", "bash", "write")
@@ -83,7 +89,7 @@ func TestRunContainsBashInTheSandboxByDefault(t *testing.T) {
 
 	// --sandbox-write opens one more directory.
 	sandboxServer(t,
-		toolReply("toolu_2", "bash", `{"command":"echo x > `+target+`"}`),
+		toolReply("toolu_2", "bash", `{"command":"./w.sh"}`),
 		textReply("done"),
 	)
 	r = runCLI(t, "--home", t.TempDir(), "--workdir", work, "run", "--allow", "bash", "--sandbox-write", outside, "write")
