@@ -47,7 +47,7 @@ var _ Store = (*FileStore)(nil)
 func NewFileStore(tasksDir, listID string, enc storage.Encoding) (*FileStore, error) {
 	if err := storage.ValidateID(listID); err != nil {
 		var se *storage.Error
-		if errors.As(err, &se) {
+		if errors.As(err, &se) && !errors.Is(err, storage.ErrIDTooLong) {
 			c := *se
 			c.Message = listIDMessage
 			return nil, &c
