@@ -151,10 +151,19 @@ type Options struct {
 	Checkpointer session.Checkpointer
 
 	// DisableCleanup skips the sweep of stale runtime files that New runs
-	// over the data home.
+	// over the data home (see package retention for what it removes:
+	// session logs, context archives and spilled output of every project
+	// of the home older than 30 days, and orphaned temporary files older
+	// than an hour; never task lists, locked files or symlinks).
 	DisableCleanup bool
 	// Cleanup configures that sweep; Home is always the agent's data home.
+	// A zero MaxAge means CleanupDaysEnv's value in the default namespace,
+	// else 30 days.
 	Cleanup retention.Options
+	// OnCleanup, when set, receives the report of the sweep New runs,
+	// before New returns (whether or not anything was removed). The
+	// sweep also logs one line to Logger when it removed anything.
+	OnCleanup func(retention.Report)
 
 	// Permission decides about every tool call, hook command and MCP
 	// connection. nil means permission.Default(): ask before bash,
@@ -306,6 +315,10 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 	if err != nil {
 		return nil, err
 	}
+	sweepOpts, sweep, err := cleanupOptions(opts, lay.paths)
+	if err != nil {
+		return nil, err
+	}
 	var finalAnswer tool.Tool
 	if opts.OutputSchema != nil {
 		if finalAnswer, err = finalAnswerTool(opts.OutputSchema); err != nil {
@@ -345,14 +358,8 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 		dropCancelled: map[string]int{}, dropBash: map[string]bool{}, parentOf: map[string]string{}, closeDone: make(chan struct{})}
 	a.life, a.stop = context.WithCancel(context.Background())
 
-	if !opts.DisableCleanup {
-		c := opts.Cleanup
-		c.Home = lay.paths.Home
-		if rep, err := retention.Sweep(ctx, c); err != nil {
-			log.Warn("cleanup failed", "home", lay.paths.Home, "err", err)
-		} else if len(rep.Removed) > 0 {
-			log.Info("cleanup", "removed", len(rep.Removed), "bytes", rep.BytesFreed)
-		}
+	if sweep {
+		cleanup(ctx, sweepOpts, opts.OnCleanup, log)
 	}
 
 	switch {

@@ -42,6 +42,7 @@ type agentFlags struct {
 	count    bool
 	allow    []string
 	deny     []string
+	cleanup  cleanupFlags
 }
 
 func (f *agentFlags) register(cmd *cobra.Command) {
@@ -56,6 +57,7 @@ func (f *agentFlags) register(cmd *cobra.Command) {
 	fs.BoolVar(&f.count, "count-tokens", false, "scale the size estimates of large requests to Anthropic's token count (one more API call each)")
 	fs.StringArrayVar(&f.allow, "allow", nil, "allow the tools matching `GLOB` without asking (repeatable), such as bash or 'mcp__*'")
 	fs.StringArrayVar(&f.deny, "deny", nil, "deny the tools matching `GLOB` (repeatable); deny wins over allow")
+	f.cleanup.register(cmd)
 }
 
 // defaultAsk lists what the default policy asks about.
@@ -305,7 +307,7 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 	if err != nil {
 		return nil, err
 	}
-	a, err := liteagent.New(ctx, liteagent.Options{
+	opts := liteagent.Options{
 		Model:         provider,
 		ModelName:     name,
 		Workdir:       filepath.Dir(p.paths.ProjectConfigDir),
@@ -315,7 +317,11 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 		Permission:    policy,
 		OnApproval:    terminalApprover(in, errw),
 		OnAskUser:     terminalAsker(in, errw),
-	})
+	}
+	if err := f.cleanup.apply(&opts, errw); err != nil {
+		return nil, err
+	}
+	a, err := liteagent.New(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
