@@ -735,9 +735,13 @@ func (a *Agent) ListSessions(ctx context.Context) ([]session.Info, error) {
 	return a.cp.List(ctx)
 }
 
-// DeleteSession removes session id: its log, its context archive and, unless
-// the agent uses a shared task list, its private task list. Shared lists
-// remain.
+// DeleteSession removes session id: its log, the copies of it that a
+// repair or a torn tail set aside, its context archive and, unless the
+// agent uses a shared task list, its private task list. Shared lists
+// remain, and so does a list named like the session but marked shared by
+// the agent that uses it. A session with nothing stored is an error
+// matching session.ErrNotFound (a *session.NotFoundError) and nothing is
+// cancelled or removed.
 //
 // It first cancels the session's work: its running turns and its subagent
 // groups, whose results then start no autonomous turn. Called from a tool
@@ -752,6 +756,10 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 	}
 	if engine.SessionID(ctx) == id {
 		return ErrDeletingRunningSession
+	}
+	del := datahome.DeleteOptions{SharedTaskList: a.lay.taskListID}
+	if _, err := datahome.DeleteSession(ctx, a.lay.paths, a.cp, id, datahome.DeleteOptions{SharedTaskList: del.SharedTaskList, DryRun: true}); err != nil {
+		return err // a *session.NotFoundError: nothing to cancel or remove
 	}
 	a.mu.Lock()
 	a.deleted[id] = true
@@ -782,7 +790,7 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 	}
 	// A cancelled turn that still appends finds the log gone and fails
 	// with a conflict: nothing it writes brings the log back.
-	if err := datahome.DeleteSession(ctx, a.lay.paths, a.cp, id, datahome.DeleteOptions{SharedTaskList: a.lay.taskListID}); err != nil {
+	if _, err := datahome.DeleteSession(ctx, a.lay.paths, a.cp, id, del); err != nil && !errors.Is(err, session.ErrNotFound) {
 		return err
 	}
 	a.eng.Forget(id)
@@ -908,6 +916,12 @@ func (a *Agent) taskStore(sessionID string) (task.Store, error) {
 		fs, err := task.NewFileStore(a.lay.paths.TasksDir, id, a.lay.enc)
 		if err != nil {
 			return nil, err
+		}
+		if id == a.lay.taskListID {
+			// Shared: deleting a session named like it must not remove it.
+			if err := fs.MarkShared(); err != nil {
+				return nil, err
+			}
 		}
 		st = fs
 	}

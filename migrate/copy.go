@@ -658,6 +658,12 @@ func (m *migration) copyTasks(ctx context.Context, u *unit) error {
 	c := Count{}
 	for _, e := range ents {
 		name := e.Name()
+		if name == task.SharedMarker && e.Type().IsRegular() {
+			if _, err := m.writeFile(filepath.Join(dstRel, name), nil, dirTime); err != nil {
+				return err
+			}
+			continue
+		}
 		if isTemp(name) || !strings.HasSuffix(name, taskExt) || len(name) == len(taskExt) {
 			continue
 		}
