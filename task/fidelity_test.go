@@ -1,0 +1,164 @@
+package task
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// tsRecord is task 1 as the reference implementation writes it
+// (JSON.stringify(task, null, 2)), with a member this package does not know
+// ("priority"), metadata keys out of sorted order, a number written as
+// 1.5e1 and a lone UTF-16 surrogate in the description.
+const tsRecord = `{
+  "id": "1",
+  "subject": "Ship it",
+  "priority": "high",
+  "description": "half \ud800 a pair",
+  "status": "pending",
+  "blockedBy": [],
+  "blocks": [],
+  "metadata": {
+    "zeta": 1.5e1,
+    "alpha": {
+      "y": 1,
+      "x": 2
+    }
+  },
+  "createdAt": 1740000000000,
+  "updatedAt": 1749999999999,
+  "x-host": [
+    1,
+    "two"
+  ]
+}`
+
+func TestRewriteKeepsWhatItDoesNotKnow(t *testing.T) {
+	tests := []struct {
+		name string
+		in   UpdateInput
+		want string
+	}{
+		{
+			name: "status",
+			in:   UpdateInput{Status: ptr(InProgress)},
+			want: strings.NewReplacer(`"status": "pending"`, `"status": "in_progress"`,
+				`"updatedAt": 1749999999999`, `"updatedAt": 1750000000000`).Replace(tsRecord),
+		},
+		{
+			name: "metadata merge keeps key order",
+			in:   UpdateInput{Metadata: map[string]any{"alpha": "flat", "new": true}},
+			want: strings.NewReplacer(`"alpha": {
+      "y": 1,
+      "x": 2
+    }`, `"alpha": "flat",
+    "new": true`, `"updatedAt": 1749999999999`, `"updatedAt": 1750000000000`).Replace(tsRecord),
+		},
+		{
+			name: "owner and activeForm are added after the known order",
+			in:   UpdateInput{Owner: ptr("ana"), ActiveForm: ptr("Shipping")},
+			want: strings.NewReplacer(`"updatedAt": 1749999999999,`, `"updatedAt": 1750000000000,`,
+				"\n  ]\n}", "\n  ],\n  \"activeForm\": \"Shipping\",\n  \"owner\": \"ana\"\n}").Replace(tsRecord),
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			s := newFile(t, dir, "list", plain)
+			file := filepath.Join(dir, "list", "1.json")
+			if err := os.WriteFile(file, []byte(tsRecord), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			mustUpdate(t, s, "1", tt.in)
+			got, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tt.want {
+				t.Errorf("rewritten record:\n%s\nwant:\n%s", got, tt.want)
+			}
+			// What the store reads back is the update.
+			tk, ok, err := s.Get(context.Background(), "1")
+			if err != nil || !ok {
+				t.Fatalf("Get: %v %v", ok, err)
+			}
+			if tt.in.Status != nil && tk.Status != *tt.in.Status || tt.in.Owner != nil && tk.Owner != *tt.in.Owner {
+				t.Errorf("read back %+v", tk)
+			}
+		})
+	}
+}
+
+func TestGoWrittenRecordRewritesAsMarshal(t *testing.T) {
+	dir := t.TempDir()
+	s := newFile(t, dir, "list", plain)
+	if _, err := s.Create(context.Background(), CreateInput{Subject: "a", Metadata: map[string]any{"b": 1, "a": []any{"x"}}}); err != nil {
+		t.Fatal(err)
+	}
+	mustUpdate(t, s, "1", UpdateInput{Owner: ptr("o")})
+	tk := mustUpdate(t, s, "1", UpdateInput{Owner: ptr(""), Status: ptr(InProgress)})
+	got, err := os.ReadFile(filepath.Join(dir, "list", "1.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Marshal(tk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("record:\n%s\nwant Marshal's:\n%s", got, want)
+	}
+}
+
+func TestTaskFileNamesFollowTheReference(t *testing.T) {
+	rec := func(id string) string {
+		return `{"id":"` + id + `","subject":"s","description":"","status":"pending","blockedBy":[],"blocks":[],"createdAt":1,"updatedAt":1}`
+	}
+	tests := []struct {
+		name  string
+		files map[string]string // file name -> record
+		id    string
+		// after an update of id: the files left
+		after []string
+	}{
+		{name: "reference name", files: map[string]string{"a_b.json": rec("a.b")}, id: "a.b", after: []string{"a_b.json"}},
+		{name: "legacy Go name moves", files: map[string]string{"a.b.json": rec("a.b")}, id: "a.b", after: []string{"a_b.json"}},
+		{name: "both names: the reference one counts", files: map[string]string{"a.b.json": rec("a.b"), "a_b.json": rec("a.b")}, id: "a.b", after: []string{"a_b.json"}},
+		{name: "numeric", files: map[string]string{"7.json": rec("7")}, id: "7", after: []string{"7.json"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			s := newFile(t, dir, "list", plain)
+			for name, data := range tt.files {
+				if err := os.WriteFile(filepath.Join(dir, "list", name), []byte(data), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, ok, err := s.Get(context.Background(), tt.id); !ok || err != nil {
+				t.Fatalf("Get(%q) = %v, %v", tt.id, ok, err)
+			}
+			all, err := s.List(context.Background())
+			if err != nil || len(all) != 1 || all[0].ID != tt.id {
+				t.Fatalf("List = %+v, %v; want one task %s", all, err, tt.id)
+			}
+			mustUpdate(t, s, tt.id, UpdateInput{Status: ptr(Review)})
+			ents, err := os.ReadDir(filepath.Join(dir, "list"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, e := range ents {
+				names = append(names, e.Name())
+			}
+			if strings.Join(names, ",") != strings.Join(tt.after, ",") {
+				t.Errorf("files after the update: %v, want %v", names, tt.after)
+			}
+			if tk, ok, err := s.Get(context.Background(), tt.id); !ok || err != nil || tk.Status != Review {
+				t.Errorf("after update Get = %+v %v %v", tk, ok, err)
+			}
+		})
+	}
+}
