@@ -37,3 +37,44 @@ func TestSessionsShowJSONPrintsUnknownMembersBack(t *testing.T) {
 		t.Errorf("the lone surrogate was not printed back: %s", recs[0].Event)
 	}
 }
+
+func TestVerifyReportsInvalidUTF8InPlaintextRecords(t *testing.T) {
+	isolateEnv(t)
+	home, p := referenceHome(t)
+	log := filepath.Join(p.SessionsDir, "s2.jsonl")
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(log, []byte(strings.Replace(string(b), "other", "oth\xffer", 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	task := filepath.Join(p.TasksDir, "shared", "1.json")
+	if b, err = os.ReadFile(task); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(task, []byte(strings.Replace(string(b), "Shared", "Sh\xc3red", 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"--home", home, "--workdir", "/srv/app"}
+	// Reads stay lenient.
+	if r := runCLI(t, append(base, "sessions", "show", "s2")...); r.code != 0 {
+		t.Errorf("show: %d %s", r.code, r.stderr)
+	}
+	r := runCLI(t, append(base, "verify", "--json")...)
+	if r.code != 1 {
+		t.Fatalf("verify: exit %d, stderr %s", r.code, r.stderr)
+	}
+	var rep verifyReport
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, pr := range rep.Problems {
+		got = append(got, pr.Kind+" "+filepath.Base(pr.File)+"#"+pr.Record)
+	}
+	want := []string{"utf8 s2.jsonl#1", "utf8 1.json#1"}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("problems %v, want %v", got, want)
+	}
+}
