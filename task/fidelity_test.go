@@ -162,3 +162,52 @@ func TestTaskFileNamesFollowTheReference(t *testing.T) {
 		})
 	}
 }
+
+// FuzzMergeRecord checks the rewrite of any record the store accepts: the
+// result is a record the store accepts, it reads back as the updated task,
+// and every member the Task type does not hold is still there.
+func FuzzMergeRecord(f *testing.F) {
+	f.Add([]byte(tsRecord), "in_progress", "o")
+	f.Add([]byte(`{"id":"1","subject":"s","status":"pending","blockedBy":[],"blocks":[],"owner":null,"x":{"b":1,"a":2}}`), "completed", "")
+	f.Fuzz(func(t *testing.T, orig []byte, status, owner string) {
+		task, err := decodeRecord("1", orig)
+		if err != nil || !Status(status).Valid() {
+			return
+		}
+		upd := cloneTask(task)
+		upd.Status, upd.Owner = Status(status), owner
+		updated, err := Marshal(upd)
+		if err != nil {
+			return
+		}
+		out, err := mergeRecord(orig, task, updated)
+		if err != nil {
+			t.Fatalf("mergeRecord(%q): %v", orig, err)
+		}
+		back, err := decodeRecord("1", out)
+		if err != nil {
+			t.Fatalf("merged record %q does not decode: %v", out, err)
+		}
+		// Compared as read back, since Marshal writes invalid UTF-8 as
+		// \ufffd escapes that read back as the character.
+		want, _ := Marshal(upd)
+		if w, err := decodeRecord("1", want); err == nil {
+			want, _ = Marshal(w)
+		}
+		got, _ := Marshal(back)
+		if string(got) != string(want) {
+			t.Fatalf("merged record reads as\n%s\nwant\n%s", got, want)
+		}
+		om, _ := members(orig)
+		bm, _ := members(out)
+		known, _ := members(updated)
+		for _, m := range om {
+			if _, isKnown := find(known, m.key); isKnown || m.key == "owner" || m.key == "activeForm" || m.key == "metadata" || m.key == "execution" {
+				continue
+			}
+			if _, ok := find(bm, m.key); !ok && string(m.raw) != "null" {
+				t.Fatalf("member %q of %q was dropped: %q", m.key, orig, out)
+			}
+		}
+	})
+}
