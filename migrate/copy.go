@@ -659,7 +659,11 @@ func (m *migration) copyTasks(ctx context.Context, u *unit) error {
 	for _, e := range ents {
 		name := e.Name()
 		if name == task.SharedMarker && e.Type().IsRegular() {
-			if _, err := m.writeFile(filepath.Join(dstRel, name), nil, dirTime); err != nil {
+			mtime, err := modTime(pr.tasks, filepath.Join(list, name))
+			if err != nil {
+				return err
+			}
+			if _, err := m.writeFile(filepath.Join(dstRel, name), nil, mtime); err != nil {
 				return err
 			}
 			continue
