@@ -68,6 +68,9 @@ func TestRewriteKeepsWhatItDoesNotKnow(t *testing.T) {
 			dir := t.TempDir()
 			s := newFile(t, dir, "list", plain)
 			file := filepath.Join(dir, "list", "1.json")
+			if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+				t.Fatal(err)
+			}
 			if err := os.WriteFile(file, []byte(tsRecord), 0o600); err != nil {
 				t.Fatal(err)
 			}
@@ -132,6 +135,9 @@ func TestTaskFileNamesFollowTheReference(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			s := newFile(t, dir, "list", plain)
+			if err := os.MkdirAll(filepath.Join(dir, "list"), 0o700); err != nil {
+				t.Fatal(err)
+			}
 			for name, data := range tt.files {
 				if err := os.WriteFile(filepath.Join(dir, "list", name), []byte(data), 0o600); err != nil {
 					t.Fatal(err)
@@ -210,4 +216,31 @@ func FuzzMergeRecord(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestMarkSharedCreatesNoDirectoryAndMarksTheFirstWrite(t *testing.T) {
+	dir := t.TempDir()
+	s := newFile(t, dir, "team", plain)
+	if err := s.MarkShared(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "team")); err == nil {
+		t.Fatal("MarkShared created the list directory")
+	}
+	if IsShared(dir, "team") {
+		t.Error("a missing list counts as shared")
+	}
+	mustCreate(t, s, "a")
+	if !IsShared(dir, "team") {
+		t.Error("the first write did not mark the list")
+	}
+	all, err := s.List(context.Background())
+	if err != nil || len(all) != 1 {
+		t.Errorf("List = %v, %v: the mark is not a record", all, err)
+	}
+	other := newFile(t, dir, "solo", plain)
+	mustCreate(t, other, "b")
+	if IsShared(dir, "solo") {
+		t.Error("an unmarked list counts as shared")
+	}
 }

@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/lite-agent/lite-agent-go/internal/safefs"
 )
 
 // SharedMarker is the name of the empty file that marks a list directory
@@ -16,10 +18,27 @@ import (
 // (this package's and the reference's) never take it for a record.
 const SharedMarker = ".shared"
 
-// MarkShared marks the list as shared (see [SharedMarker]). It is
-// idempotent and never replaces or follows anything already there.
+// MarkShared marks the list as shared (see [SharedMarker]): at once if its
+// directory exists, else with the first write, so that marking creates no
+// directory. It is idempotent and never replaces or follows anything
+// already there.
 func (s *FileStore) MarkShared() error {
-	err := s.dir.WriteFileExclusive(SharedMarker, nil)
+	s.mu.Lock()
+	s.shared = true
+	s.mu.Unlock()
+	dir, err := s.anchored(false)
+	if err != nil || dir == nil {
+		return err
+	}
+	return markShared(dir)
+}
+
+// markShared writes the mark in dir unless it is there.
+func markShared(dir *safefs.Dir) error {
+	if _, err := dir.Lstat(SharedMarker); err == nil {
+		return nil
+	}
+	err := dir.WriteFileExclusive(SharedMarker, nil)
 	if errors.Is(err, fs.ErrExist) {
 		return nil
 	}
