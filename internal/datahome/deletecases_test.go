@@ -173,3 +173,32 @@ func TestDeleteThroughAMemoryCheckpointer(t *testing.T) {
 		t.Errorf("head %d after delete", h)
 	}
 }
+
+// The copy a torn tail leaves when the next append sets it aside goes with
+// the session.
+func TestDeleteRemovesTheTornTailCopy(t *testing.T) {
+	p := layout(t)
+	cp := seed(t, p, "a")
+	log := filepath.Join(p.SessionsDir, "a.jsonl")
+	f, err := os.OpenFile(log, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(`{"seq":2,"sessionId":"a","par`); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if _, err := cp.Append(t.Context(), "a", seedEvents(), session.AnyHead); err != nil {
+		t.Fatal(err)
+	}
+	copies, _ := filepath.Glob(filepath.Join(p.SessionsDir, "a.jsonl.torn-*"))
+	if len(copies) != 1 {
+		t.Fatalf("torn copies %v, want one", copies)
+	}
+	if _, err := datahome.DeleteSession(t.Context(), p, cp, "a", datahome.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(p.SessionsDir, "a.*")); len(left) != 0 {
+		t.Errorf("left behind: %v", left)
+	}
+}
