@@ -152,10 +152,19 @@ type Options struct {
 	Checkpointer session.Checkpointer
 
 	// DisableCleanup skips the sweep of stale runtime files that New runs
-	// over the data home.
+	// over the data home (see package retention for what it removes:
+	// session logs, context archives and spilled output of every project
+	// of the home older than 30 days, and orphaned temporary files older
+	// than an hour; never task lists, locked files or symlinks).
 	DisableCleanup bool
 	// Cleanup configures that sweep; Home is always the agent's data home.
+	// A zero MaxAge means CleanupDaysEnv's value in the default namespace,
+	// else 30 days.
 	Cleanup retention.Options
+	// OnCleanup, when set, receives the report of the sweep New runs,
+	// before New returns (whether or not anything was removed). The
+	// sweep also logs one line to Logger when it removed anything.
+	OnCleanup func(retention.Report)
 
 	// Permission decides about every tool call, hook command and MCP
 	// connection. nil means permission.Default(): ask before bash,
@@ -324,6 +333,10 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 	if err != nil {
 		return nil, err
 	}
+	sweepOpts, sweep, err := cleanupOptions(opts, lay.paths)
+	if err != nil {
+		return nil, err
+	}
 	var finalAnswer tool.Tool
 	if opts.OutputSchema != nil {
 		if finalAnswer, err = finalAnswerTool(opts.OutputSchema); err != nil {
@@ -363,14 +376,8 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 		dropCancelled: map[string]int{}, dropBash: map[string]bool{}, parentOf: map[string]string{}, closeDone: make(chan struct{})}
 	a.life, a.stop = context.WithCancel(context.Background())
 
-	if !opts.DisableCleanup {
-		c := opts.Cleanup
-		c.Home = lay.paths.Home
-		if rep, err := retention.Sweep(ctx, c); err != nil {
-			log.Warn("cleanup failed", "home", lay.paths.Home, "err", err)
-		} else if len(rep.Removed) > 0 {
-			log.Info("cleanup", "removed", len(rep.Removed), "bytes", rep.BytesFreed)
-		}
+	if sweep {
+		cleanup(ctx, sweepOpts, opts.OnCleanup, log)
 	}
 
 	switch {
@@ -746,9 +753,13 @@ func (a *Agent) ListSessions(ctx context.Context) ([]session.Info, error) {
 	return a.cp.List(ctx)
 }
 
-// DeleteSession removes session id: its log, its context archive and, unless
-// the agent uses a shared task list, its private task list. Shared lists
-// remain.
+// DeleteSession removes session id: its log, the copies of it that a
+// repair or a torn tail set aside, its context archive and, unless the
+// agent uses a shared task list, its private task list. Shared lists
+// remain, and so does a list named like the session but marked shared by
+// the agent that uses it. A session with nothing stored is an error
+// matching session.ErrNotFound (a *session.NotFoundError) and nothing is
+// cancelled or removed.
 //
 // It first cancels the session's work: its running turns and its subagent
 // groups, whose results then start no autonomous turn. Called from a tool
@@ -763,6 +774,10 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 	}
 	if engine.SessionID(ctx) == id {
 		return ErrDeletingRunningSession
+	}
+	del := datahome.DeleteOptions{SharedTaskList: a.lay.taskListID}
+	if _, err := datahome.DeleteSession(ctx, a.lay.paths, a.cp, id, datahome.DeleteOptions{SharedTaskList: del.SharedTaskList, DryRun: true}); err != nil {
+		return err // a *session.NotFoundError: nothing to cancel or remove
 	}
 	a.mu.Lock()
 	a.deleted[id] = true
@@ -793,7 +808,7 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 	}
 	// A cancelled turn that still appends finds the log gone and fails
 	// with a conflict: nothing it writes brings the log back.
-	if err := datahome.DeleteSession(ctx, a.lay.paths, a.cp, id, datahome.DeleteOptions{SharedTaskList: a.lay.taskListID}); err != nil {
+	if _, err := datahome.DeleteSession(ctx, a.lay.paths, a.cp, id, del); err != nil && !errors.Is(err, session.ErrNotFound) {
 		return err
 	}
 	a.eng.Forget(id)
@@ -919,6 +934,12 @@ func (a *Agent) taskStore(sessionID string) (task.Store, error) {
 		fs, err := task.NewFileStore(a.lay.paths.TasksDir, id, a.lay.enc)
 		if err != nil {
 			return nil, err
+		}
+		if id == a.lay.taskListID {
+			// Shared: deleting a session named like it must not remove it.
+			if err := fs.MarkShared(); err != nil {
+				return nil, err
+			}
 		}
 		st = fs
 	}

@@ -658,6 +658,16 @@ func (m *migration) copyTasks(ctx context.Context, u *unit) error {
 	c := Count{}
 	for _, e := range ents {
 		name := e.Name()
+		if name == task.SharedMarker && e.Type().IsRegular() {
+			mtime, err := modTime(pr.tasks, filepath.Join(list, name))
+			if err != nil {
+				return err
+			}
+			if _, err := m.writeFile(filepath.Join(dstRel, name), nil, mtime); err != nil {
+				return err
+			}
+			continue
+		}
 		if isTemp(name) || !strings.HasSuffix(name, taskExt) || len(name) == len(taskExt) {
 			continue
 		}

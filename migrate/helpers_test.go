@@ -153,6 +153,12 @@ func buildProject(t testing.TB, home, workdir string, c storage.Codec, namespace
 			t.Fatal(err)
 		}
 		f.lists = append(f.lists, list)
+		if list == "shared" {
+			// The mark agents leave on their shared list; migrations copy it.
+			if err := st.MarkShared(); err != nil {
+				t.Fatal(err)
+			}
+		}
 		for _, subj := range []string{"design " + secret, "build", "ship"} {
 			if _, err := st.Create(ctx, task.CreateInput{Subject: subj, Description: "d " + secret, Metadata: map[string]any{"n": 1}}); err != nil {
 				t.Fatal(err)

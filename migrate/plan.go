@@ -16,6 +16,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/spill"
 	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/lite-agent/lite-agent-go/task"
 )
 
 // Names in a project directory and a home.
@@ -432,6 +433,8 @@ func (m *migration) planTaskList(pr *project, u *unit) error {
 		switch {
 		case !en.dir && isTemp(en.name):
 			m.skipTemp(en.path)
+		case !en.dir && en.name == task.SharedMarker:
+			// The mark of a shared list, copied with it.
 		case !en.dir && strings.HasSuffix(en.name, taskExt) && len(en.name) > len(taskExt):
 			size, err := m.fileSize(en.path, en.e)
 			if err != nil {

@@ -22,7 +22,15 @@
 //     modification time changes only when entries are added or removed, a
 //     directory counts as old only when nothing inside it is younger, and
 //     one that contains a lock is skipped.
-//  5. When a size limit is set, the remaining regular files (directories
+//  5. A store's temporary file (.<record>.<12 hex>.tmp), directly in a
+//     sessions or spill directory, in a context archive directory or in a
+//     task list directory, is removed once it was last modified more than
+//     [TempMaxAge] (one hour) ago, unless its record's lock
+//     (<record>.lock) or its directory's lock (<dir>.lock) exists. Stores
+//     write such a file and rename it over the record within one locked
+//     operation, so an older one is what a killed writer left. This is
+//     the only thing the sweep ever removes under tasks/.
+//  6. When a size limit is set, the remaining regular files (directories
 //     never count) are removed least recently modified first until their
 //     total size is at most MaxBytes. The budget spans all projects.
 //
@@ -38,7 +46,7 @@
 //     was inspected, and entries are removed by name within it.
 //   - Symlinks are never followed and never removed, wherever they point.
 //     Removing a directory removes the links inside it, never their targets.
-//   - tasks/ is never entered.
+//   - Under tasks/, nothing but orphaned temporary files is removed.
 //   - Just before removing an entry the sweep inspects it again; if it is
 //     no longer the same file, was modified, or gained a lock, it stays and
 //     is reported as changed or locked. A lock taken after that last check

@@ -15,6 +15,11 @@ const (
 	// ReasonSize: the file was among the least recently modified while the
 	// files counted against MaxBytes exceeded it.
 	ReasonSize Reason = "size"
+	// ReasonTemp: the file is a store's temporary file
+	// (.<record>.<12 hex>.tmp) last modified before now − TempMaxAge whose
+	// record was not locked: what a writer killed between writing and
+	// renaming leaves behind.
+	ReasonTemp Reason = "temp"
 )
 
 // A SkipReason says why an entry was left in place although the sweep

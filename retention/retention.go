@@ -19,6 +19,13 @@ import (
 // [Options.MaxAge] is zero: 30 days.
 const DefaultMaxAge = 30 * 24 * time.Hour
 
+// TempMaxAge is the age after which an orphaned temporary file of a store
+// (.<record>.<12 hex>.tmp) is removed, whatever MaxAge says: one hour. A
+// store writes such a file and renames it over its record within one
+// operation, under the record's lock; one older than an hour whose record
+// is not locked was left by a writer that died.
+const TempMaxAge = time.Hour
+
 // lockSuffix names the lock directory of an entry: <entry>.lock.
 const lockSuffix = ".lock"
 
@@ -78,11 +85,12 @@ func Sweep(ctx context.Context, opts Options) (Report, error) {
 
 // sweeper holds the state of one sweep.
 type sweeper struct {
-	opts     Options
-	limit    bool      // a size limit applies
-	cutoff   time.Time // entries modified before it are old
-	projects string    // <home>/projects
-	rep      Report
+	opts       Options
+	limit      bool      // a size limit applies
+	cutoff     time.Time // entries modified before it are old
+	tempCutoff time.Time // temporary files modified before it are orphans
+	projects   string    // <home>/projects
+	rep        Report
 
 	roots      []*os.Root  // open directories, closed at the end
 	candidates []candidate // files counted against MaxBytes
@@ -122,12 +130,14 @@ func newSweeper(opts Options) (*sweeper, error) {
 	if opts.now != nil {
 		now = opts.now
 	}
+	t := now()
 	return &sweeper{
-		opts:     opts,
-		limit:    opts.LimitBytes || opts.MaxBytes > 0,
-		cutoff:   now().Add(-opts.MaxAge),
-		projects: filepath.Join(home, "projects"),
-		rep:      Report{Home: home, DryRun: opts.DryRun, Removed: []Entry{}, Skipped: []Skip{}},
+		opts:       opts,
+		limit:      opts.LimitBytes || opts.MaxBytes > 0,
+		cutoff:     t.Add(-opts.MaxAge),
+		tempCutoff: t.Add(-TempMaxAge),
+		projects:   filepath.Join(home, "projects"),
+		rep:        Report{Home: home, DryRun: opts.DryRun, Removed: []Entry{}, Skipped: []Skip{}},
 	}, nil
 }
 
@@ -205,8 +215,117 @@ func (s *sweeper) project(ctx context.Context, projects *os.Root, name string) e
 	}
 	if _, err := pr.Lstat("tasks"); err == nil {
 		s.skip(filepath.Join(p, "tasks"), SkipTasks, nil)
+		if err := s.taskTemps(ctx, pr, filepath.Join(p, "tasks")); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// taskTemps removes the orphaned temporary files of the task lists under
+// tasks, the only thing the sweep ever removes there. A list whose lock
+// (<list>.lock beside it) exists is left alone.
+func (s *sweeper) taskTemps(ctx context.Context, pr *os.Root, path string) error {
+	st, err := pr.Lstat("tasks")
+	if err != nil || !st.IsDir() {
+		return nil
+	}
+	tr, err := pr.OpenRoot("tasks")
+	if err != nil {
+		s.skip(path, SkipError, err)
+		return nil
+	}
+	defer tr.Close()
+	if !sameDir(tr, st) {
+		s.skip(path, SkipChanged, nil)
+		return nil
+	}
+	names, err := list(tr, ".")
+	if err != nil {
+		s.skip(path, SkipError, err)
+		return nil
+	}
+	for _, name := range names {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if strings.HasSuffix(name, lockSuffix) {
+			continue
+		}
+		st, err := tr.Lstat(name)
+		if err != nil || !st.IsDir() || locked(tr, name) {
+			continue // not a list, or a list in use
+		}
+		ld, ok := s.openDir(tr, name, filepath.Join(path, name))
+		if !ok {
+			continue
+		}
+		s.temps(ctx, ld, filepath.Join(path, name), func() bool { return locked(tr, name) })
+		_ = ld.Close()
+	}
+	return nil
+}
+
+// dirTemps removes the orphaned temporary files directly in the kept
+// directory d/name (a context archive), whose lock is d/name.lock.
+func (s *sweeper) dirTemps(ctx context.Context, d *os.Root, name, path string) {
+	if cd, ok := s.openDir(d, name, path); ok {
+		s.temps(ctx, cd, path, func() bool { return locked(d, name) })
+		_ = cd.Close()
+	}
+}
+
+// temps removes the orphaned temporary files directly in d, a directory of
+// records; dirLocked reports whether the store holds the lock of d as a
+// whole.
+func (s *sweeper) temps(ctx context.Context, d *os.Root, path string, dirLocked func() bool) {
+	names, err := list(d, ".")
+	if err != nil {
+		s.skip(path, SkipError, err)
+		return
+	}
+	for _, name := range names {
+		if ctx.Err() != nil {
+			return
+		}
+		record, ok := tempRecord(name)
+		if !ok {
+			continue
+		}
+		st, err := d.Lstat(name)
+		if err != nil || !st.Mode().IsRegular() || !st.ModTime().Before(s.tempCutoff) {
+			continue
+		}
+		s.removeTemp(d, name, filepath.Join(path, name), st, record, dirLocked)
+	}
+}
+
+// removeTemp removes the orphaned temporary file d/name of record unless
+// the record, or the directory as a whole (dirLocked), is locked.
+func (s *sweeper) removeTemp(d *os.Root, name, path string, st fs.FileInfo, record string, dirLocked func() bool) bool {
+	if locked(d, record) || dirLocked != nil && dirLocked() {
+		s.skip(path, SkipLocked, nil)
+		return false
+	}
+	return s.remove(d, name, path, st, Entry{Path: path, Size: st.Size(), ModTime: st.ModTime(), Reason: ReasonTemp})
+}
+
+// tempRecord returns the record name of a store's temporary file name
+// (.<record>.<12 hex>.tmp), or false if name is not one.
+func tempRecord(name string) (string, bool) {
+	rest, ok := strings.CutPrefix(name, ".")
+	if !ok {
+		return "", false
+	}
+	if rest, ok = strings.CutSuffix(rest, ".tmp"); !ok || len(rest) < 14 || rest[len(rest)-13] != '.' {
+		return "", false
+	}
+	for _, c := range rest[len(rest)-12:] {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return "", false
+		}
+	}
+	return rest[:len(rest)-13], true
 }
 
 // openDir opens parent/name as a root if it is a real directory: not a
@@ -262,14 +381,14 @@ func (s *sweeper) dir(ctx context.Context, d *os.Root, path string) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		s.entry(d, name, filepath.Join(path, name), listed[name+lockSuffix])
+		s.entry(ctx, d, name, filepath.Join(path, name), listed[name+lockSuffix])
 	}
 	return nil
 }
 
 // entry applies the rules to the direct entry name of d; hasLock says
 // whether name.lock was listed beside it.
-func (s *sweeper) entry(d *os.Root, name, path string, hasLock bool) {
+func (s *sweeper) entry(ctx context.Context, d *os.Root, name, path string, hasLock bool) {
 	s.rep.Scanned++
 	st, err := d.Lstat(name)
 	switch {
@@ -294,9 +413,15 @@ func (s *sweeper) entry(d *os.Root, name, path string, hasLock bool) {
 		s.skip(path, SkipHardLink, nil)
 		return
 	}
+	if record, ok := tempRecord(name); ok && st.Mode().IsRegular() && st.ModTime().Before(s.tempCutoff) {
+		s.removeTemp(d, name, path, st, record, nil)
+		return
+	}
 	if !st.ModTime().Before(s.cutoff) {
 		if st.Mode().IsRegular() {
 			s.candidates = append(s.candidates, candidate{dir: d, name: name, path: path, info: st})
+		} else {
+			s.dirTemps(ctx, d, name, path)
 		}
 		return
 	}
@@ -313,7 +438,9 @@ func (s *sweeper) entry(d *os.Root, name, path string, hasLock bool) {
 	case t.locked:
 		s.skip(path, SkipLocked, nil)
 	case !t.newest.Before(s.cutoff):
-		// Young contents: kept, and never counted against MaxBytes.
+		// Young contents: kept, and never counted against MaxBytes; only
+		// the orphaned temporary files inside go.
+		s.dirTemps(ctx, d, name, path)
 	default:
 		s.remove(d, name, path, st, Entry{Path: path, Size: t.size, ModTime: t.newest, IsDir: true, Reason: ReasonAge})
 	}

@@ -201,6 +201,14 @@ func (e fieldError) Error() string {
 	return fmt.Sprintf("%s %q must be %s", e.in, e.field, e.want)
 }
 
+// skipUnknown consumes the value of a member that the value being read
+// does not hold, noting that the value read is not the whole input (see
+// reader.lossy).
+func (r *reader) skipUnknown() {
+	r.lossy = true
+	r.skip()
+}
+
 // failShape records a shape error for the value at the current position,
 // after validating that value, so that a syntax error later in it still
 // counts as a syntax error.
@@ -417,7 +425,7 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 					e.Checkpoint = &v
 				}
 			default:
-				r.skip()
+				r.skipUnknown()
 			}
 		}
 		if !hasMsg {
@@ -434,7 +442,7 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 			case "message":
 				e.Message, hasMsg = readMessage(r), true
 			default:
-				r.skip()
+				r.skipUnknown()
 			}
 		}
 		if !hasMsg {
@@ -454,7 +462,7 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 			case "turn":
 				e.Turn = int(r.intField("tool_started event", "turn"))
 			default:
-				r.skip()
+				r.skipUnknown()
 			}
 		}
 		return e, conflict
@@ -470,7 +478,7 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 			case "turn":
 				e.Turn = int(r.intField("tool_result event", "turn"))
 			default:
-				r.skip()
+				r.skipUnknown()
 			}
 		}
 		if !hasResult {
@@ -503,7 +511,7 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 			case "turn":
 				e.Turn = int(r.intField("file_snapshot event", "turn"))
 			default:
-				r.skip()
+				r.skipUnknown()
 			}
 		}
 		return e, conflict
@@ -531,7 +539,7 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 			case "turn":
 				e.Turn = int(r.intField("artifact_verified event", "turn"))
 			default:
-				r.skip()
+				r.skipUnknown()
 			}
 		}
 		return e, conflict
@@ -556,7 +564,7 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 			case "turn":
 				e.Turn = int(r.intField("permission_decision event", "turn"))
 			default:
-				r.skip()
+				r.skipUnknown()
 			}
 		}
 		return e, conflict
@@ -587,7 +595,7 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 			case "after":
 				e.After = int(r.intField("summary event", "after"))
 			default:
-				r.skip()
+				r.skipUnknown()
 			}
 		}
 		return e, conflict
@@ -602,7 +610,7 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 			case "view":
 				e.View = r.raw()
 			default:
-				r.skip()
+				r.skipUnknown()
 			}
 		}
 		return e, conflict
@@ -644,7 +652,7 @@ func readCall(r *reader) PermissionCall {
 		case "input":
 			c.Input = r.raw()
 		default:
-			r.skip()
+			r.skipUnknown()
 		}
 	}
 }
@@ -693,7 +701,7 @@ func readMessage(r *reader) model.Message {
 				r.failShape(errContent)
 			}
 		default:
-			r.skip()
+			r.skipUnknown()
 		}
 	}
 	if r.err == nil && !hasRole {
@@ -771,6 +779,7 @@ func readBlockTyped(r *reader, typ model.BlockType, first bool, start int) (b mo
 	b.Type = typ
 	b.NullContent = typ == model.BlockCompaction
 	in := blockIn(typ)
+	lossy := r.lossy // a block of an unknown type keeps its members in Raw
 	for {
 		key, ok := r.nextKey(first)
 		first = false
@@ -786,43 +795,43 @@ func readBlockTyped(r *reader, typ model.BlockType, first bool, start int) (b mo
 			conflict = string(r.strBytes()) != string(typ) || conflict
 		case "text":
 			if typ != model.BlockText {
-				r.skip()
+				r.skipUnknown()
 				break
 			}
 			b.Text = r.strField(in, "text")
 		case "id":
 			if typ != model.BlockToolCall && typ != model.BlockToolResult {
-				r.skip()
+				r.skipUnknown()
 				break
 			}
 			b.ID = r.strField(in, "id")
 		case "name":
 			if typ != model.BlockToolCall {
-				r.skip()
+				r.skipUnknown()
 				break
 			}
 			b.Name = r.strField(in, "name")
 		case "input":
 			if typ != model.BlockToolCall {
-				r.skip()
+				r.skipUnknown()
 				break
 			}
 			b.Input = r.raw()
 		case "isError":
 			if typ != model.BlockToolResult {
-				r.skip()
+				r.skipUnknown()
 				break
 			}
 			b.IsError = r.boolField(in, "isError")
 		case "provider":
 			if typ != model.BlockNative {
-				r.skip()
+				r.skipUnknown()
 				break
 			}
 			b.Provider = r.strField(in, "provider")
 		case "data":
 			if typ != model.BlockNative {
-				r.skip()
+				r.skipUnknown()
 				break
 			}
 			b.Data = r.raw()
@@ -836,10 +845,10 @@ func readBlockTyped(r *reader, typ model.BlockType, first bool, start int) (b mo
 					b.Content = r.strField(in, "content")
 				}
 			default:
-				r.skip()
+				r.skipUnknown()
 			}
 		default:
-			r.skip()
+			r.skipUnknown()
 		}
 	}
 	switch typ {
@@ -847,6 +856,7 @@ func readBlockTyped(r *reader, typ model.BlockType, first bool, start int) (b mo
 	default:
 		if r.err == nil {
 			b = model.Block{Type: typ, Raw: append(json.RawMessage(nil), r.b[start:r.i]...)}
+			r.lossy = lossy
 		}
 	}
 	return b, conflict

@@ -144,7 +144,7 @@ func (c *FileCheckpointer) Path(id string) (string, error) {
 func validateID(id string) error {
 	if err := storage.ValidateID(id); err != nil {
 		var se *storage.Error
-		if errors.As(err, &se) {
+		if errors.As(err, &se) && !errors.Is(err, storage.ErrIDTooLong) {
 			se = se.At("", "")
 			se.Kind = storage.KindCheckpoint
 			se.Message = "File session ids must contain only letters, digits, underscores or hyphens"

@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"strconv"
 	"time"
@@ -28,6 +29,15 @@ type StoredEvent struct {
 	Time time.Time
 	// Event is the event itself.
 	Event Event
+	// Raw is the event object exactly as stored when Event does not hold
+	// all of it: members its type has no place for (written by another
+	// implementation or a newer version) or strings it could not decode
+	// exactly (a lone UTF-16 surrogate reads as U+FFFD). It is nil
+	// otherwise, and for a [RawEvent], which keeps everything. MarshalJSON
+	// writes Raw in place of Event's own form, so that a record read and
+	// written back keeps what Event lacks; set it to nil after changing
+	// Event.
+	Raw json.RawMessage
 }
 
 // timeLayout is the frame's timestamp format: ISO 8601 in UTC with
@@ -42,7 +52,11 @@ func (s StoredEvent) MarshalJSON() ([]byte, error) {
 	if s.Event == nil {
 		return nil, errors.New("session: nil event")
 	}
-	return appendRecord(nil, s.Seq, s.SessionID, s.ParentSeq, formatTime(s.Time), s.Event)
+	ev := s.Event
+	if s.Raw != nil {
+		ev = RawEvent{Type: ev.EventType(), JSON: s.Raw}
+	}
+	return appendRecord(nil, s.Seq, s.SessionID, s.ParentSeq, formatTime(s.Time), ev)
 }
 
 // UnmarshalJSON decodes one log line. It checks the shape of the frame and
@@ -57,8 +71,14 @@ func (s *StoredEvent) UnmarshalJSON(data []byte) error {
 	if !f.hasSeq || !f.hasSession || !f.hasParent || !f.hasTime || f.event == nil {
 		return errors.New("session: record lacks seq, sessionId, parentSeq, ts or event")
 	}
-	*s = StoredEvent{Seq: f.seq, SessionID: string(f.session), ParentSeq: f.parent, Time: f.ts, Event: f.event}
+	*s = f.stored(string(f.session), f.seq)
 	return nil
+}
+
+// stored returns the record at pos of session id, after a successful parse
+// with the body.
+func (f *frame) stored(id string, pos int64) StoredEvent {
+	return StoredEvent{Seq: pos, SessionID: id, ParentSeq: pos - 1, Time: f.ts, Event: f.event, Raw: f.raw}
 }
 
 // CheckRecord reports whether line, the plaintext of one log record, is
@@ -121,7 +141,8 @@ type frame struct {
 	session    []byte // valid only as long as the line
 	parent     int64  // 0 for null
 	ts         time.Time
-	event      Event // nil unless decoded
+	event      Event           // nil unless decoded
+	raw        json.RawMessage // the event as stored, when event lacks some of it
 	hasSeq     bool
 	hasSession bool
 	hasParent  bool
@@ -203,7 +224,13 @@ func (f *frame) parse(r *reader, body bool) {
 			f.hasEvent = true
 			before := r.err
 			if body {
+				r.ws()
+				start := r.i
+				r.lossy = false
 				f.event = readEvent(r)
+				if _, isRaw := f.event.(RawEvent); r.lossy && r.err == nil && !isRaw {
+					f.raw = append(json.RawMessage(nil), r.b[start:r.i]...)
+				}
 			} else {
 				skimEventNoAlloc(r)
 			}

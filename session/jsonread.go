@@ -30,6 +30,11 @@ type reader struct {
 	scratch []byte // unescaped key bytes
 	depth   int
 	plain   []byte // a decoded record, reused by the next (see checkLine)
+	// lossy is set when a value read holds less than its input: a member
+	// the typed value has no place for, or a lone UTF-16 surrogate
+	// decoded as U+FFFD. Readers that must give the input back (see
+	// StoredEvent.Raw) check it.
+	lossy bool
 }
 
 // maxDepth bounds nesting so that hostile input cannot exhaust the stack.
@@ -281,6 +286,9 @@ func (r *reader) scanString(decode bool) (val []byte, plain bool) {
 						}
 					} else {
 						rr = utf8.RuneError
+					}
+					if rr == utf8.RuneError && decode {
+						r.lossy = true
 					}
 				}
 				if decode {

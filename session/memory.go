@@ -110,7 +110,7 @@ func (m *MemoryCheckpointer) Read(ctx context.Context, id string, sinceSeq int64
 			// Only a bug could get here: the lines were written by Append.
 			return nil, errors.New("session: corrupt in-memory record " + itoa(pos) + ": " + f.problem)
 		}
-		out = append(out, StoredEvent{Seq: pos, SessionID: id, ParentSeq: pos - 1, Time: f.ts, Event: f.event})
+		out = append(out, f.stored(id, pos))
 	}
 	return out, nil
 }

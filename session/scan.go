@@ -329,7 +329,8 @@ func checkLine(ctx context.Context, enc storage.Encoding, opts scanOpts, rd *rea
 	if !body {
 		return nil, nil, nil
 	}
-	return &StoredEvent{Seq: pos, SessionID: opts.id, ParentSeq: pos - 1, Time: f.ts, Event: f.event}, nil, nil
+	ev := f.stored(opts.id, pos)
+	return &ev, nil, nil
 }
 
 // newProblem builds a Problem whose error is the reference's "Corrupt

@@ -55,13 +55,13 @@ func FuzzValidateNamespace(f *testing.F) {
 }
 
 // FuzzValidateID checks the id rule against a hand-written reading of
-// ^[A-Za-z0-9_-]+$, and that a valid id always stays inside its directory.
+// ^[A-Za-z0-9_-]{1,128}$, and that a valid id always stays inside its directory.
 func FuzzValidateID(f *testing.F) {
 	for _, s := range []string{"abc", "", " ", "..", "/", ".", "é", "a-b_C9"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, id string) {
-		want := len(id) > 0
+		want := len(id) > 0 && len(id) <= storage.MaxIDLength
 		for i := 0; want && i < len(id); i++ {
 			c := id[i]
 			want = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'

@@ -163,11 +163,25 @@ func hashAbs(abs string) string {
 	return hex.EncodeToString(sum[:])[:16]
 }
 
-// validID reports whether id matches ^[A-Za-z0-9_-]+$.
+// MaxIDLength is the longest valid session or task-list id: 128
+// characters (bytes, since only ASCII is allowed). Longer ids are rejected
+// by [ValidateID], so that every file name derived from an id
+// (<id>.jsonl.broken-<unix ms>, .<id>.jsonl.<12 hex>.tmp, <id>.lock) stays
+// well within the 255-byte name limit of common file systems.
+const MaxIDLength = 128
+
+// ErrIDTooLong is the cause of the *[Error] that [ValidateID] returns for
+// an id longer than [MaxIDLength]: errors.Is(err, storage.ErrIDTooLong).
+var ErrIDTooLong = errors.New("id too long")
+
+// validID reports whether id matches ^[A-Za-z0-9_-]{1,128}$.
 func validID(id string) bool {
-	if id == "" {
-		return false
-	}
+	return id != "" && len(id) <= MaxIDLength && idChars(id)
+}
+
+// idChars reports whether id holds only ASCII letters, digits, underscores
+// and hyphens.
+func idChars(id string) bool {
 	for i := 0; i < len(id); i++ {
 		if c := id[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
 			return false
@@ -177,9 +191,13 @@ func validID(id string) bool {
 }
 
 // ValidateID reports whether id may name a built-in file session or task
-// list: one or more ASCII letters, digits, underscores or hyphens. Invalid ids
-// are rejected, never rewritten. The error is a *[Error].
+// list: one to [MaxIDLength] ASCII letters, digits, underscores or hyphens.
+// Invalid ids are rejected, never rewritten. The error is a *[Error]; for
+// an id that is only too long, it wraps [ErrIDTooLong].
 func ValidateID(id string) error {
+	if len(id) > MaxIDLength && idChars(id) {
+		return (&Error{Op: "validate", Record: quoteID(id), Message: "ids must be at most " + strconv.Itoa(MaxIDLength) + " characters"}).WithCause(ErrIDTooLong)
+	}
 	if !validID(id) {
 		return &Error{Op: "validate", Record: quoteID(id), Message: "ids must contain only letters, digits, underscores or hyphens"}
 	}

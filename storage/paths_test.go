@@ -308,6 +308,38 @@ func TestIDsAreValidatedNeverRewritten(t *testing.T) {
 	}
 }
 
+func TestIDsAreAtMostMaxIDLength(t *testing.T) {
+	long := strings.Repeat("a", storage.MaxIDLength)
+	if err := storage.ValidateID(long); err != nil {
+		t.Fatalf("ValidateID of %d characters = %v", len(long), err)
+	}
+	tests := []struct {
+		name    string
+		id      string
+		tooLong bool
+	}{
+		{"one over", long + "b", true},
+		{"300", strings.Repeat("x", 300), true},
+		{"long and bad", long + "/", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := storage.ValidateID(tt.id)
+			asStorageError(t, err)
+			if got := errors.Is(err, storage.ErrIDTooLong); got != tt.tooLong {
+				t.Errorf("errors.Is(err, ErrIDTooLong) = %v, want %v (%v)", got, tt.tooLong, err)
+			}
+			if len(err.Error()) > 200 {
+				t.Errorf("error text is %d bytes: the id is not clipped", len(err.Error()))
+			}
+		})
+	}
+	// A too-long id never names a context directory of its own.
+	if got := storage.SessionContextDir("/h", long+"b"); !strings.HasPrefix(filepath.Base(got), "session-") {
+		t.Errorf("context dir of a too-long id: %s", got)
+	}
+}
+
 func TestSessionContextDirNeverAliases(t *testing.T) {
 	dir := "/h/sessions"
 	if got := storage.SessionContextDir(dir, "abc-1_2"); got != "/h/sessions/abc-1_2.context" {

@@ -19,10 +19,15 @@
 //
 // A list lives in the directory <tasksDir>/<listID>/ (mode 0700), one file
 // per task named <id>.json (mode 0600), where every character of the id
-// outside [A-Za-z0-9_.-] becomes "_" in the file name, so "../secret" can
-// only ever name ".._secret.json" inside the list directory. The plaintext
-// record is the task as JSON with two-space indentation and no trailing
-// newline, keys in a fixed order, blockedBy and blocks always present,
+// outside [A-Za-z0-9_-] becomes "_" in the file name (as the reference
+// implementation names them), so "../secret" can only ever name
+// "___secret.json" inside the list directory. Records that earlier versions
+// stored under a name keeping "." are still found, and move to the current
+// name when rewritten. The plaintext record is the task as JSON with
+// two-space indentation and no trailing newline, keys in a fixed order
+// (a rewrite keeps the order of the record it replaces, and the members
+// this package does not know, so that records written by other
+// implementations survive an update), blockedBy and blocks always present,
 // activeForm, owner, metadata and execution only when set, and times in
 // milliseconds since the Unix epoch. Task 2 of a list, waiting for task 1:
 //

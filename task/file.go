@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -34,8 +35,9 @@ type FileStore struct {
 	lock   filelock.Options
 	now    func() time.Time
 
-	mu  sync.Mutex  // guards dir
-	dir *safefs.Dir // the anchored list directory; nil until it exists
+	mu     sync.Mutex  // guards dir and shared
+	dir    *safefs.Dir // the anchored list directory; nil until it exists
+	shared bool        // MarkShared was called: writes leave the mark
 }
 
 var _ Store = (*FileStore)(nil)
@@ -54,7 +56,7 @@ var _ Store = (*FileStore)(nil)
 func NewFileStore(tasksDir, listID string, enc storage.Encoding) (*FileStore, error) {
 	if err := storage.ValidateID(listID); err != nil {
 		var se *storage.Error
-		if errors.As(err, &se) {
+		if errors.As(err, &se) && !errors.Is(err, storage.ErrIDTooLong) {
 			c := *se
 			c.Message = listIDMessage
 			return nil, &c
@@ -145,8 +147,9 @@ func (s *FileStore) Update(ctx context.Context, id string, in UpdateInput) (Task
 
 // Get returns task id, or false if the list has no record for it. The id
 // is mapped to a file name by replacing every character outside
-// [A-Za-z0-9_.-] with "_", so Get("../secret") looks for ".._secret.json"
-// in the list directory and finds nothing. A record that exists but cannot
+// [A-Za-z0-9_-] with "_", so Get("../secret") looks for "___secret.json"
+// in the list directory (and, for lists written by earlier versions,
+// ".._secret.json") and finds nothing. A record that exists but cannot
 // be read is an error, never a "not found".
 func (s *FileStore) Get(ctx context.Context, id string) (Task, bool, error) {
 	var (
@@ -218,7 +221,7 @@ func (s *FileStore) locked(ctx context.Context, create bool, fn func(*fileRecord
 			err = rerr
 		}
 	}()
-	return fn(&fileRecords{s: s, dir: dir, lock: l})
+	return fn(&fileRecords{s: s, dir: dir, lock: l, loaded: map[string]loaded{}})
 }
 
 // fileRecords is a FileStore seen from inside its lock.
@@ -226,6 +229,17 @@ type fileRecords struct {
 	s    *FileStore
 	dir  *safefs.Dir
 	lock *filelock.Lock
+	// loaded holds, by task id, the records read so far, so that a
+	// rewrite keeps what this package does not know (see mergeRecord)
+	// and replaces a record stored under a legacy name.
+	loaded map[string]loaded
+}
+
+// loaded is one record as read.
+type loaded struct {
+	name  string // its file name
+	plain []byte // its plaintext
+	task  Task   // what decodeRecord made of it
 }
 
 // path returns the path of a record file for error messages.
@@ -234,16 +248,24 @@ func (r *fileRecords) path(name string) string { return filepath.Join(r.dir.Path
 // load reads the record of id. The file name is derived from id; a record
 // whose stored id is not id itself (because several ids map to one file
 // name) is reported as missing.
+//
+// A record is looked for under its file name, then under the name earlier
+// versions of this package gave it (which kept "."), so lists they wrote
+// stay readable.
 func (r *fileRecords) load(ctx context.Context, id string) (Task, bool, error) {
-	stem := fileStem(id)
-	t, ok, err := r.read(ctx, stem)
-	if err != nil || !ok {
-		return Task{}, false, err
+	for _, stem := range []string{fileStem(id), legacyStem(id)} {
+		t, ok, err := r.read(ctx, stem)
+		if err != nil {
+			return Task{}, false, err
+		}
+		if ok && t.ID == id {
+			return t, true, nil
+		}
+		if legacyStem(id) == fileStem(id) {
+			break
+		}
 	}
-	if t.ID != id {
-		return Task{}, false, nil
-	}
-	return t, true, nil
+	return Task{}, false, nil
 }
 
 // read reads, decodes and validates the record file <stem>.json. A missing
@@ -266,6 +288,14 @@ func (r *fileRecords) read(ctx context.Context, stem string) (Task, bool, error)
 		return Task{}, false, (&storage.Error{
 			Op: "read", Kind: storage.KindTask, File: r.path(name), Record: stem, Message: corruptMessage,
 		}).WithCause(err) // a corruption's text is fixed and holds no payload
+	}
+	// Of two files holding one id (a record moved from its legacy name by
+	// a writer that died before removing the old file), the one under the
+	// current name counts.
+	if prev, ok := r.loaded[t.ID]; !ok || prev.name != fileStem(t.ID)+recordExt {
+		r.loaded[t.ID] = loaded{name: name, plain: append([]byte(nil), plain...), task: cloneTask(t)}
+	} else if name != prev.name {
+		return prev.task, true, nil
 	}
 	return t, true, nil
 }
@@ -295,6 +325,12 @@ func (r *fileRecords) loadAll(ctx context.Context) ([]Task, error) {
 		ts = append(ts, t)
 	}
 	sortTasks(ts)
+	// One task per id: a record left under its legacy name beside its
+	// current one is not listed twice.
+	ts = slices.CompactFunc(ts, func(a, b Task) bool { return a.ID == b.ID })
+	for i, t := range ts {
+		ts[i] = cloneTask(r.loaded[t.ID].task)
+	}
 	return ts, nil
 }
 
@@ -308,11 +344,24 @@ func (r *fileRecords) commit(ctx context.Context, tasks []Task) error {
 		data []byte
 	}
 	batch := make([]prepared, 0, len(tasks))
+	var legacy []string // records that move from a legacy name
 	for _, t := range tasks {
 		name := fileStem(t.ID) + recordExt
 		plain, err := Marshal(t)
 		if err != nil {
 			return &InputError{ID: t.ID, Field: "metadata", Err: err}
+		}
+		if old, ok := r.loaded[t.ID]; ok {
+			// Keep the members this package does not know, in their
+			// order, and the stored form of what did not change.
+			if plain, err = mergeRecord(old.plain, old.task, plain); err != nil {
+				return &InputError{ID: t.ID, Field: "metadata", Err: err}
+			}
+		}
+		if l := legacyStem(t.ID) + recordExt; l != name {
+			if _, err := r.dir.Lstat(l); err == nil {
+				legacy = append(legacy, l)
+			}
 		}
 		data, err := r.s.enc.Encode(ctx, storage.KindTask, r.s.listID, t.ID, plain)
 		if err != nil {
@@ -330,6 +379,17 @@ func (r *fileRecords) commit(ctx context.Context, tasks []Task) error {
 		if err := r.dir.WriteFile(p.name, p.data); err != nil {
 			return atRecord(err, r.path(p.name), strings.TrimSuffix(p.name, recordExt))
 		}
+	}
+	for _, name := range legacy {
+		if err := r.dir.Remove(name); err != nil {
+			return atRecord(err, r.path(name), strings.TrimSuffix(name, recordExt))
+		}
+	}
+	r.s.mu.Lock()
+	shared := r.s.shared
+	r.s.mu.Unlock()
+	if shared {
+		return markShared(r.dir)
 	}
 	return nil
 }

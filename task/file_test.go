@@ -111,7 +111,7 @@ func TestTraversalIDIsSanitized(t *testing.T) {
 		}
 	}
 	assertSameFiles(t, before, snapshot(t, dir))
-	if got := fileStem("../secret") + recordExt; got != ".._secret.json" {
+	if got := fileStem("../secret") + recordExt; got != "___secret.json" {
 		t.Fatalf("file name of ../secret is %q", got)
 	}
 }

@@ -13,19 +13,26 @@ import (
 // recordExt is the extension of a task record file.
 const recordExt = ".json"
 
-// fileStem returns the file name stem of task id: every character outside
-// [A-Za-z0-9_.-] becomes "_", counted in UTF-16 code units as the reference
-// implementation does (a character outside the Basic Multilingual Plane
-// becomes "__"), and every byte of invalid UTF-8 becomes "_". The stem of
-// "../secret" is ".._secret": with every separator replaced, no id can name
-// a file outside the list directory (".." alone becomes "...json").
-func fileStem(id string) string {
+// fileStem returns the file name stem of task id as the reference
+// implementation forms it: every character outside [A-Za-z0-9_-] becomes
+// "_", counted in UTF-16 code units (a character outside the Basic
+// Multilingual Plane becomes "__"), and every byte of invalid UTF-8 becomes
+// "_". The stem of "../secret" is "___secret": with every separator and dot
+// replaced, no id can name a file outside the list directory.
+func fileStem(id string) string { return stem(id, false) }
+
+// legacyStem returns the stem earlier versions of this package used, which
+// kept "." (so "../secret" was ".._secret"). Records written under such a
+// name are still found, and move to the fileStem name when rewritten.
+func legacyStem(id string) string { return stem(id, true) }
+
+func stem(id string, keepDot bool) string {
 	var b strings.Builder
 	b.Grow(len(id))
 	for i := 0; i < len(id); {
 		r, n := utf8.DecodeRuneInString(id[i:])
 		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '-', r == '.':
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '-', keepDot && r == '.':
 			b.WriteRune(r)
 		case r > 0xFFFF:
 			b.WriteString("__")
@@ -35,6 +42,12 @@ func fileStem(id string) string {
 		i += n
 	}
 	return b.String()
+}
+
+// stemOf reports whether a record holding id may be stored under the file
+// name stem: its own stem, or the stem earlier versions gave it.
+func stemOf(id, stem string) bool {
+	return id == stem || fileStem(id) == stem || legacyStem(id) == stem
 }
 
 // Marshal returns the plaintext record of t, byte for byte what
@@ -115,8 +128,9 @@ const (
 
 // decodeRecord parses and validates the plaintext record of the file with
 // the given stem. Keys match exactly (case-sensitively), unknown keys are
-// ignored, and null counts as absent. The record must be an object whose id
-// equals stem, with a string subject, a known status and string arrays
+// ignored (a rewrite keeps them, see mergeRecord), and null counts as
+// absent. The record must be an object whose id belongs under stem (see
+// stemOf), with a string subject, a known status and string arrays
 // blockedBy and blocks; the other fields must have their types when
 // present. The error is a corruption.
 func decodeRecord(stem string, data []byte) (Task, error) {
@@ -130,7 +144,7 @@ func decodeRecord(stem string, data []byte) (Task, error) {
 	if t.ID, ok, err = stringField(m, "id"); err != nil || !ok {
 		return Task{}, errBadID
 	}
-	if t.ID != stem {
+	if !stemOf(t.ID, stem) {
 		return Task{}, errIDMismatch
 	}
 	if t.Subject, ok, err = stringField(m, "subject"); err != nil || !ok {

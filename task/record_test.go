@@ -108,14 +108,15 @@ func TestFileNamesReplaceUnsafeCharacters(t *testing.T) {
 	for id, want := range map[string]string{
 		"12":        "12",
 		"a-b_C9":    "a-b_C9",
-		"../secret": ".._secret",
+		"../secret": "___secret",
 		"a/b\\c":    "a_b_c",
 		"é":         "_",
 		"😀x":        "__x",
 		"\xff\xfe":  "__",
 		"":          "",
-		"a.json":    "a.json",
-		"..":        "..",
+		"a.json":    "a_json",
+		"..":        "__",
+		"1.5":       "1_5",
 	} {
 		if got := fileStem(id); got != want {
 			t.Errorf("fileStem(%q) = %q, want %q", id, got, want)

@@ -44,6 +44,7 @@ type agentFlags struct {
 	count    bool
 	allow    []string
 	deny     []string
+	cleanup  cleanupFlags
 
 	sandbox      string
 	sandboxNet   bool
@@ -63,6 +64,7 @@ func (f *agentFlags) register(cmd *cobra.Command) {
 	fs.BoolVar(&f.count, "count-tokens", false, "scale the size estimates of large requests to Anthropic's token count (one more API call each)")
 	fs.StringArrayVar(&f.allow, "allow", nil, "allow the tools matching `GLOB` without asking (repeatable), such as bash or 'mcp__*'")
 	fs.StringArrayVar(&f.deny, "deny", nil, "deny the tools matching `GLOB` (repeatable); deny wins over allow")
+	f.cleanup.register(cmd)
 	fs.StringVar(&f.sandbox, "sandbox", sandboxAuto, "contain bash and hook commands: auto (bubblewrap when it works, else a notice), bwrap (required) or off")
 	fs.BoolVar(&f.sandboxNet, "sandbox-network", false, "let sandboxed commands use the network")
 	fs.StringArrayVar(&f.sandboxWrite, "sandbox-write", nil, "let sandboxed commands write `DIR` too (repeatable), such as a build cache")
@@ -363,7 +365,7 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 	if err != nil {
 		return nil, err
 	}
-	a, err := liteagent.New(ctx, liteagent.Options{
+	opts := liteagent.Options{
 		Model:         provider,
 		ModelName:     name,
 		Workdir:       filepath.Dir(p.paths.ProjectConfigDir),
@@ -374,7 +376,11 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 		OnApproval:    terminalApprover(in, errw),
 		OnAskUser:     terminalAsker(in, errw),
 		Sandbox:       sb,
-	})
+	}
+	if err := f.cleanup.apply(&opts, errw); err != nil {
+		return nil, err
+	}
+	a, err := liteagent.New(ctx, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -22,8 +22,9 @@ func newCleanupCommand(g *globalFlags) *cobra.Command {
 		Short: "Remove stale session logs, archives and spilled output from the data home",
 		Long: "cleanup sweeps every project of the data home: entries of sessions/ and spill/\n" +
 			"older than --max-age go, then the oldest files until the rest fits in --max-bytes.\n" +
-			"It never decodes records, never follows symlinks, skips anything locked and never\n" +
-			"touches task lists.",
+			"Stores' temporary files (.<name>.<12 hex>.tmp) left by killed writers go after an\n" +
+			"hour, task lists included; nothing else in task lists is touched. It never decodes\n" +
+			"records, never follows symlinks and skips anything locked.",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			age, err := parseAge(maxAge)

@@ -134,8 +134,10 @@ func newSessionsShowCommand(g *globalFlags) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if cp == nil {
-				return fmt.Errorf("no session %q in this project", id)
+			if ok, err := sessionExists(p, id); err != nil {
+				return err
+			} else if !ok || cp == nil {
+				return &session.NotFoundError{SessionID: id}
 			}
 			out := cmd.OutOrStdout()
 			var records []json.RawMessage
@@ -213,14 +215,17 @@ func clip(s string) string {
 
 func newSessionsDeleteCommand(g *globalFlags) *cobra.Command {
 	var sharedList string
+	var dryRun bool
 	cmd := &cobra.Command{
 		Use:   "delete ID",
 		Short: "Delete a session: its log, its context archive and its private task list",
-		Long: "delete removes the session's log, its context archive and its private task list\n" +
-			"(tasks/<ID>). Shared task lists are never removed; with --task-list the session is\n" +
-			"taken to have used that shared list and no task list is removed. In the default\n" +
-			"namespace, " + liteagent.TaskListEnv + " stands in for a missing --task-list, as it\n" +
-			"does for agents.",
+		Long: "delete removes the session's log, the copies of it set aside by repairs\n" +
+			"(<ID>.jsonl.broken-*, <ID>.jsonl.torn-*), its context archive and its private task\n" +
+			"list (tasks/<ID>). Shared task lists are never removed: neither a list marked shared\n" +
+			"by the agents that use it, nor, with --task-list, any list (the session is taken to\n" +
+			"have used that shared list). In the default namespace, " + liteagent.TaskListEnv + "\n" +
+			"stands in for a missing --task-list, as it does for agents. A session with nothing\n" +
+			"stored is an error (exit 1) and nothing is removed; --dry-run lists what would go.",
 		Args: oneID,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			id := args[0]
@@ -233,7 +238,7 @@ func newSessionsDeleteCommand(g *globalFlags) *cobra.Command {
 				return err
 			}
 			if cp == nil {
-				return nil // nothing stored in this project
+				return &session.NotFoundError{SessionID: id} // nothing stored in this project
 			}
 			shared := sharedList
 			if cmd.Flags().Changed("task-list") {
@@ -248,14 +253,23 @@ func newSessionsDeleteCommand(g *globalFlags) *cobra.Command {
 					}
 				}
 			}
-			if err := datahome.DeleteSession(cmd.Context(), p.paths, cp, id, datahome.DeleteOptions{SharedTaskList: shared}); err != nil {
+			removed, err := datahome.DeleteSession(cmd.Context(), p.paths, cp, id, datahome.DeleteOptions{SharedTaskList: shared, DryRun: dryRun})
+			if err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "deleted session %s\n", id)
+			out := cmd.OutOrStdout()
+			if dryRun {
+				for _, path := range removed {
+					fmt.Fprintf(out, "would remove %s\n", path)
+				}
+				return nil
+			}
+			fmt.Fprintf(out, "deleted session %s\n", id)
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&sharedList, "task-list", "", "the shared task list the session used (kept)")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "list what would be removed and remove nothing")
 	return cmd
 }
 

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/lite-agent/lite-agent-go/archive"
 	"github.com/lite-agent/lite-agent-go/migrate"
@@ -260,6 +261,12 @@ func verifySessions(ctx context.Context, dir string, enc storage.Encoding, rep *
 				}
 				rep.add(filepath.Join(dir, name), fmt.Sprint(pr.Record), string(pr.Kind), pr.Err)
 			}
+			// Reads take invalid UTF-8 leniently; verify reports it.
+			if probs, err = cp.CheckUTF8(ctx, id); err == nil {
+				for _, pr := range probs {
+					rep.add(filepath.Join(dir, name), fmt.Sprint(pr.Record), string(pr.Kind), pr.Err)
+				}
+			}
 		case strings.HasSuffix(name, ".context") && e.IsDir():
 			id := strings.TrimSuffix(name, ".context")
 			if storage.ValidateID(id) != nil || strings.HasPrefix(id, "session-") && len(id) == len("session-")+64 {
@@ -325,6 +332,14 @@ func verifyTasks(ctx context.Context, dir string, enc storage.Encoding, rep *ver
 					kind = "decode"
 				}
 				rep.add(filepath.Join(dir, list, id+".json"), id, kind, err)
+				continue
+			}
+			if !enc.Encoded() {
+				// Reads take invalid UTF-8 leniently; verify reports it.
+				file := filepath.Join(dir, list, id+".json")
+				if b, err := os.ReadFile(file); err == nil && !utf8.Valid(b) {
+					rep.add(file, id, string(session.ProblemUTF8), &storage.Error{Op: "verify", Kind: storage.KindTask, File: file, Record: id, Message: "Task record is not valid UTF-8"})
+				}
 			}
 		}
 	}

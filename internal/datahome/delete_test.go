@@ -1,6 +1,7 @@
 package datahome_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -31,7 +32,7 @@ func seed(t *testing.T, p storage.ProjectPaths, id string) *session.FileCheckpoi
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := cp.Append(ctx, id, []session.Event{session.UserEvent{Message: model.UserText("hi")}}, session.AnyHead); err != nil {
+	if _, err := cp.Append(ctx, id, seedEvents(), session.AnyHead); err != nil {
 		t.Fatal(err)
 	}
 	a, err := archive.NewFileArchive(storage.SessionContextDir(p.SessionsDir, id), archive.Options{SessionID: id})
@@ -51,6 +52,10 @@ func seed(t *testing.T, p storage.ProjectPaths, id string) *session.FileCheckpoi
 	return cp
 }
 
+func seedEvents() []session.Event {
+	return []session.Event{session.UserEvent{Message: model.UserText("hi")}}
+}
+
 func exists(t *testing.T, p string) bool {
 	t.Helper()
 	_, err := os.Lstat(p)
@@ -68,7 +73,7 @@ func TestDeleteSessionRemovesLogArchiveAndPrivateList(t *testing.T) {
 	if _, err := shared.Create(t.Context(), task.CreateInput{Subject: "s"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := datahome.DeleteSession(t.Context(), p, cp, "a", datahome.DeleteOptions{}); err != nil {
+	if _, err := datahome.DeleteSession(t.Context(), p, cp, "a", datahome.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, gone := range []string{
@@ -104,7 +109,7 @@ func TestDeleteSessionRemovesLogArchiveAndPrivateList(t *testing.T) {
 func TestDeleteSessionKeepsTheSharedList(t *testing.T) {
 	p := layout(t)
 	cp := seed(t, p, "a")
-	if err := datahome.DeleteSession(t.Context(), p, cp, "a", datahome.DeleteOptions{SharedTaskList: "team"}); err != nil {
+	if _, err := datahome.DeleteSession(t.Context(), p, cp, "a", datahome.DeleteOptions{SharedTaskList: "team"}); err != nil {
 		t.Fatal(err)
 	}
 	if !exists(t, filepath.Join(p.TasksDir, "a")) {
@@ -118,8 +123,10 @@ func TestDeleteSessionKeepsTheSharedList(t *testing.T) {
 func TestDeleteUnknownSessionCreatesNothing(t *testing.T) {
 	p := layout(t)
 	cp := session.NewMemoryCheckpointer()
-	if err := datahome.DeleteSession(t.Context(), p, cp, "ghost", datahome.DeleteOptions{}); err != nil {
-		t.Fatal(err)
+	_, err := datahome.DeleteSession(t.Context(), p, cp, "ghost", datahome.DeleteOptions{})
+	var nf *session.NotFoundError
+	if !errors.As(err, &nf) || nf.SessionID != "ghost" {
+		t.Fatalf("DeleteSession of an unknown session = %v, want a *session.NotFoundError", err)
 	}
 	if exists(t, filepath.Join(p.Home, "projects")) {
 		t.Error("deleting created directories")
@@ -140,7 +147,7 @@ func TestDeleteRefusesASymlinkedArchive(t *testing.T) {
 	if err := os.Symlink(decoy, ctxDir); err != nil {
 		t.Fatal(err)
 	}
-	if err := datahome.DeleteSession(t.Context(), p, cp, "a", datahome.DeleteOptions{}); err == nil {
+	if _, err := datahome.DeleteSession(t.Context(), p, cp, "a", datahome.DeleteOptions{}); err == nil {
 		t.Error("a symlinked archive was accepted")
 	}
 	if !exists(t, filepath.Join(decoy, "keep")) {

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/retention"
+	"github.com/spf13/cobra"
+)
+
+// cleanupFlags control the sweep of stale runtime files that starting an
+// agent runs (see package retention).
+type cleanupFlags struct {
+	days daysValue
+	off  bool
+}
+
+// daysValue is the value of --cleanup-days; it remembers being set.
+type daysValue struct {
+	n   int
+	set bool
+}
+
+func (d *daysValue) String() string { return strconv.Itoa(d.n) }
+func (d *daysValue) Type() string   { return "int" }
+
+func (d *daysValue) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 || n > 100_000 {
+		return fmt.Errorf("want a whole number of days, 0 to turn the sweep off")
+	}
+	d.n, d.set = n, true
+	return nil
+}
+
+func (c *cleanupFlags) register(cmd *cobra.Command) {
+	fs := cmd.Flags()
+	fs.Var(&c.days, "cleanup-days", "at startup, remove the session logs, context archives and spilled output of every project of the data home unchanged for `N` days (default 30, or "+liteagent.CleanupDaysEnv+" in the default namespace); 0 turns the sweep off")
+	fs.BoolVar(&c.off, "no-cleanup", false, "do not sweep stale runtime files at startup")
+}
+
+// apply sets the cleanup fields of opts from the flags, and makes the sweep
+// report on errw, in one line, what it removed.
+func (c *cleanupFlags) apply(opts *liteagent.Options, errw io.Writer) error {
+	switch {
+	case c.off && c.days.set:
+		return usagef("--no-cleanup and --cleanup-days are mutually exclusive")
+	case c.off || c.days.set && c.days.n == 0:
+		opts.DisableCleanup = true
+		return nil
+	case c.days.set:
+		opts.Cleanup.MaxAge = time.Duration(c.days.n) * 24 * time.Hour
+	}
+	opts.OnCleanup = func(r retention.Report) {
+		if len(r.Removed) > 0 {
+			fmt.Fprintf(errw, "cleanup: removed %d stale entries (%s) from %s; --cleanup-days N or --no-cleanup to change\n",
+				len(r.Removed), formatBytes(r.BytesFreed), r.Home)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	liteagent "github.com/lite-agent/lite-agent-go"
+)
+
+func TestRunCleanupFlags(t *testing.T) {
+	const day = 24 * time.Hour
+	tests := []struct {
+		name      string
+		flags     []string
+		env       string
+		namespace string // "" means the default namespace
+		code      int
+		removed   []string // of old100 and old40
+		line      bool     // the one-line stderr report
+	}{
+		{name: "default", removed: []string{"old100", "old40"}, line: true},
+		{name: "no-cleanup", flags: []string{"--no-cleanup"}},
+		{name: "cleanup-days 60", flags: []string{"--cleanup-days", "60"}, removed: []string{"old100"}, line: true},
+		{name: "cleanup-days 0", flags: []string{"--cleanup-days", "0"}},
+		{name: "cleanup-days 200 removes nothing", flags: []string{"--cleanup-days", "200"}},
+		{name: "env 60", env: "60", removed: []string{"old100"}, line: true},
+		{name: "flag wins over env", env: "0", flags: []string{"--cleanup-days", "60"}, removed: []string{"old100"}, line: true},
+		{name: "env ignored in a custom namespace", env: "0", namespace: "acme", removed: []string{"old100", "old40"}, line: true},
+		{name: "both flags", flags: []string{"--no-cleanup", "--cleanup-days", "3"}, code: 2},
+		{name: "negative days", flags: []string{"--cleanup-days", "-1"}, code: 2},
+		{name: "env invalid", env: "x", code: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			isolateEnv(t)
+			t.Setenv(liteagent.CleanupDaysEnv, tt.env)
+			srv := &anthropicServer{replies: []string{textReply("ok")}}
+			ts := httptest.NewServer(srv)
+			defer ts.Close()
+			t.Setenv("ANTHROPIC_API_KEY", "test-key")
+			t.Setenv("ANTHROPIC_BASE_URL", ts.URL)
+			home, work := t.TempDir(), t.TempDir()
+			sessions := filepath.Join(home, "projects", "0123456789abcdef", "sessions")
+			if err := os.MkdirAll(sessions, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			for name, age := range map[string]time.Duration{"old100": 100 * day, "old40": 40 * day} {
+				p := filepath.Join(sessions, name+".jsonl")
+				if err := os.WriteFile(p, make([]byte, 1000), 0o600); err != nil {
+					t.Fatal(err)
+				}
+				when := time.Now().Add(-age)
+				if err := os.Chtimes(p, when, when); err != nil {
+					t.Fatal(err)
+				}
+			}
+			args := []string{"--home", home, "--workdir", work}
+			if tt.namespace != "" {
+				args = append(args, "--namespace", tt.namespace)
+			}
+			args = append(append(append(args, "run"), tt.flags...), "hello")
+			r := runCLI(t, args...)
+			if r.code != tt.code {
+				t.Fatalf("exit %d, want %d; stderr %q", r.code, tt.code, r.stderr)
+			}
+			var gone []string
+			for _, name := range []string{"old100", "old40"} {
+				if _, err := os.Stat(filepath.Join(sessions, name+".jsonl")); err != nil {
+					gone = append(gone, name)
+				}
+			}
+			if strings.Join(gone, ",") != strings.Join(tt.removed, ",") {
+				t.Errorf("removed %v, want %v", gone, tt.removed)
+			}
+			var lines []string
+			for _, l := range strings.Split(r.stderr, "\n") {
+				if strings.HasPrefix(l, "cleanup: ") {
+					lines = append(lines, l)
+				}
+			}
+			if !tt.line {
+				if len(lines) != 0 {
+					t.Errorf("cleanup lines %q, want none", lines)
+				}
+				return
+			}
+			n := len(tt.removed)
+			want := "cleanup: removed " + string(rune('0'+n)) + " stale entries (" + formatBytes(int64(1000*n)) + ") from " + home
+			if len(lines) != 1 || !strings.HasPrefix(lines[0], want) {
+				t.Errorf("cleanup lines %q, want one starting %q", lines, want)
+			}
+		})
+	}
+}

@@ -1,0 +1,54 @@
+package task
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/lite-agent/lite-agent-go/internal/safefs"
+)
+
+// SharedMarker is the name of the empty file that marks a list directory
+// as a shared list: one named explicitly (an agent's task-list option or
+// LITE_AGENT_TASK_LIST_ID) rather than after a session. Deleting a session
+// removes the list named after it only when the list lacks this marker, so
+// a shared list that happens to share a session's name survives. Its name
+// starts with "." and does not end in ".json", so readers of the list
+// (this package's and the reference's) never take it for a record.
+const SharedMarker = ".shared"
+
+// MarkShared marks the list as shared (see [SharedMarker]): at once if its
+// directory exists, else with the first write, so that marking creates no
+// directory. It is idempotent and never replaces or follows anything
+// already there.
+func (s *FileStore) MarkShared() error {
+	s.mu.Lock()
+	s.shared = true
+	s.mu.Unlock()
+	dir, err := s.anchored(false)
+	if err != nil || dir == nil {
+		return err
+	}
+	return markShared(dir)
+}
+
+// markShared writes the mark in dir unless it is there.
+func markShared(dir *safefs.Dir) error {
+	if _, err := dir.Lstat(SharedMarker); err == nil {
+		return nil
+	}
+	err := dir.WriteFileExclusive(SharedMarker, nil)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	return err
+}
+
+// IsShared reports whether the list listID under tasksDir is marked as
+// shared. A missing list is not shared; an entry that cannot be inspected
+// counts as shared, so that nothing is removed on a guess.
+func IsShared(tasksDir, listID string) bool {
+	_, err := os.Lstat(filepath.Join(tasksDir, listID, SharedMarker))
+	return !errors.Is(err, fs.ErrNotExist)
+}
