@@ -66,7 +66,10 @@
 //   - a failure to connect is [model.ClassNetwork], and so is a stream that
 //     breaks or ends without message_stop before any chunk was yielded;
 //     after the first chunk it is [model.ClassStream];
-//   - a malformed or out-of-order event is [model.ClassStream].
+//   - a malformed or out-of-order event is [model.ClassStream]: among them
+//     a second message_start, a content block event before message_start or
+//     without an index, and a delta or stop for a block that has stopped,
+//     so that the chunks always agree with the final message.
 //
 // Started is set when the failure came after the first chunk was yielded.
 // When the caller's context ends, the stream yields the context's error

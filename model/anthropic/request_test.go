@@ -256,3 +256,18 @@ func TestDropMember(t *testing.T) {
 		}
 	}
 }
+
+func TestDropMemberRefusesWhatIsNotOneJSONObject(t *testing.T) {
+	for _, in := range []string{
+		"{}\v", "\v{}", "{}\f", "{}\u00a0", "{} {}", "{}x", "{}}", `{"a":1}]`, "", " ", "[]", "null",
+	} {
+		if got, err := dropMember(json.RawMessage(in), "$schema"); err == nil {
+			t.Errorf("dropMember(%q) = %s, want an error", in, got)
+		}
+	}
+	for _, in := range []string{"{}", " \t\r\n{} \t\r\n", "\n{\"a\":1}\n"} {
+		if _, err := dropMember(json.RawMessage(in), "$schema"); err != nil {
+			t.Errorf("dropMember(%q): %v", in, err)
+		}
+	}
+}
