@@ -24,7 +24,10 @@
 // # Requests
 //
 // A [model.Request] becomes a Messages API request as follows.
-//   - max_tokens is Request.MaxTokens, else [Options.DefaultMaxTokens], else 4096.
+//   - max_tokens is Request.MaxTokens, else [Options.DefaultMaxTokens], else
+//     the model's documented output limit ([MaxOutputTokens]: 128,000 for
+//     Claude Opus 4.6 and later, 64,000 for the 4.5 models, …), else
+//     [FallbackMaxTokens] (4096) for a model the table does not know.
 //   - System-role messages are left out of messages and their text is
 //     appended to Request.System, separated by a blank line. Assistant
 //     messages keep their role; every other role is sent as user.

@@ -17,7 +17,7 @@ import (
 func (p *Provider) params(req model.Request) (sdk.MessageNewParams, error) {
 	out := sdk.MessageNewParams{
 		Model:     sdk.Model(req.Model),
-		MaxTokens: p.maxTokens,
+		MaxTokens: p.maxTokensFor(req.Model),
 	}
 	if req.MaxTokens > 0 {
 		out.MaxTokens = int64(req.MaxTokens)
