@@ -94,7 +94,13 @@ func (f *agentFlags) flagPolicy() (permission.Policy, error) {
 	if err != nil {
 		return nil, usagef("invalid --allow or --deny: %w", err)
 	}
-	return p, nil
+	// --allow hook and --allow mcp_connect grant the user's and the host's
+	// own hooks and servers, not a cloned repository's.
+	own, err := ownConfigOnly(f.allow)
+	if err != nil || own == nil {
+		return p, err
+	}
+	return permission.Compose(p, own), nil
 }
 
 // terminalApprover asks on the terminal about each call the policy asks
