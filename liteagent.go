@@ -23,6 +23,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/permission"
 	"github.com/lite-agent/lite-agent-go/retention"
+	"github.com/lite-agent/lite-agent-go/sandbox"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/skill"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -217,6 +218,23 @@ type Options struct {
 	// the agent.
 	Bash builtin.BashOptions
 
+	// FileTools configures read_file, write_file, edit_file and
+	// delete_file: extra ReadRoots, Symlinks, MaxSnapshotBytes,
+	// MaxFileBytes. The agent sets Workdir, Snapshots and Archive; its
+	// session read roots apply besides any SessionReadRoots given here,
+	// and the protected paths of its layout (the data home, the project's
+	// permissions.json, hooks.json, mcps.json, agents/ and skills/, and
+	// .git/hooks and .git/config) besides any Protected given here.
+	FileTools builtin.FileOptions
+
+	// Sandbox contains the commands of the whole family: the bash tool's
+	// foreground and background commands (subagents share the tool) and
+	// command hooks. Bash.Sandbox, when set, takes precedence for the bash
+	// tool. nil runs commands uncontained, with the rights of the host
+	// process: build one with sandbox.Auto or sandbox.NewBubblewrap from
+	// sandbox.ProjectOptions(storage.ResolveProjectPaths(…)).
+	Sandbox sandbox.Sandbox
+
 	// Logger receives diagnostics (ids, sizes, durations; never prompts or
 	// payloads). nil logs nothing.
 	Logger *slog.Logger
@@ -373,7 +391,7 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 	}
 
 	if len(hookCfg.Hooks) > 0 || len(opts.Hooks) > 0 {
-		if a.hooks, err = hook.New(hookCfg, hook.Options{Programmatic: opts.Hooks, Workdir: lay.workdir, Permit: a.permitHook}); err != nil {
+		if a.hooks, err = hook.New(hookCfg, hook.Options{Programmatic: opts.Hooks, Workdir: lay.workdir, Permit: a.permitHook, Sandbox: opts.Sandbox}); err != nil {
 			return nil, err
 		}
 	}
@@ -945,22 +963,35 @@ func (a *Agent) buildTools(opts Options, skills []skill.Skill, defs []subagent.D
 		}
 		return builtin.ArchiveScope{Archive: ar, SessionID: id, Generation: head}, nil
 	}
-	fopts := builtin.FileOptions{
-		Workdir:   a.lay.workdir,
-		Snapshots: snapshotter{a},
-		Archive:   resolveArchive,
-	}
+	fopts := opts.FileTools
+	fopts.Workdir, fopts.Snapshots, fopts.Archive = a.lay.workdir, snapshotter{a}, resolveArchive
+	fopts.ReadRoots = slices.Clone(fopts.ReadRoots)
+	fopts.Protected = append(a.lay.paths.ProtectedPaths(), fopts.Protected...)
 	if a.mode == fileStore && a.lay.enc.Codec == nil {
+		hostRoots := fopts.SessionReadRoots
 		fopts.SessionReadRoots = func(ctx context.Context) ([]string, error) {
-			return builtin.SessionDataRoots(a.lay.paths.SessionsDir, engine.SessionID(ctx), a.lay.enc), nil
+			roots := builtin.SessionDataRoots(a.lay.paths.SessionsDir, engine.SessionID(ctx), a.lay.enc)
+			if hostRoots == nil {
+				return roots, nil
+			}
+			more, err := hostRoots(ctx)
+			return append(roots, more...), err
 		}
 	}
 	tools, err := builtin.FileTools(fopts)
 	if err != nil {
 		return nil, err
 	}
+	search, err := builtin.SearchTools(fopts, builtin.SearchOptions{Readable: readableBy(gate)})
+	if err != nil {
+		return nil, err
+	}
+	tools = append(tools, search...)
 	bopts := opts.Bash
 	bopts.Workdir, bopts.Background, bopts.SessionID = a.lay.workdir, a.bg, engine.SessionID
+	if bopts.Sandbox == nil {
+		bopts.Sandbox = opts.Sandbox
+	}
 	bash, err := builtin.BashTool(bopts)
 	if err != nil {
 		return nil, err

@@ -1,11 +1,11 @@
 package liteagent_test
 
 import (
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lite-agent/lite-agent-go/internal/mcptest"
 
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
 )
@@ -14,17 +14,7 @@ import (
 // server-everything over stdio, installed by scripts/install-mcp-servers.sh.
 func everythingConfig(t *testing.T) string {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("node is required under CI")
-		}
-		t.Skip("node not found: skipping the MCP test")
-	}
-	script, _ := filepath.Abs("scripts/mcp/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
-	if _, err := os.Stat(script); err != nil {
-		t.Fatalf("run scripts/install-mcp-servers.sh: %v", err)
-	}
+	node, script := mcptest.Server(t, "server-everything")
 	return `{"mcpServers":{"everything":{"command":"` + node + `","args":["` + script + `","stdio"]}}}`
 }
 

@@ -35,7 +35,7 @@ func TestDefaultPolicyDeniesWritesWithoutAnApprovalHandler(t *testing.T) {
 	}
 	msgs := f.p.Requests()[1].Messages
 	res := msgs[len(msgs)-1].Blocks
-	if res[0].Content != "Error: denied by user" || res[1].Content != "Error: denied by user" || strings.HasPrefix(res[2].Content, "Error: denied") {
+	if auto := "Error: denied automatically: the call needs approval and no approver answered"; res[0].Content != auto || res[1].Content != auto || strings.HasPrefix(res[2].Content, "Error: denied") {
 		t.Errorf("results %+v", res)
 	}
 	for _, name := range []string{"x.txt", "y.txt"} {

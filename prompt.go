@@ -28,9 +28,13 @@ func defaultSystemPrompt(namespace, workdir, modelName string, tools []tool.Tool
 	b.WriteString(`
 # Files
 - Use read_file, write_file, edit_file and delete_file for files rather than cat, sed or shell redirection.
-- Use bash to run commands, builds and tests, and to search (grep, find).
-- Large outputs are archived: read them by ref with the context tool, continuing from nextOffset.
 `)
+	if has["glob"] && has["grep"] {
+		b.WriteString("- Use glob, grep and list_dir to find files and search their contents; use bash to run commands, builds and tests.\n")
+	} else {
+		b.WriteString("- Use bash to run commands, builds and tests, and to search (grep, find).\n")
+	}
+	b.WriteString("- Large outputs are archived: read them by ref with the context tool, continuing from nextOffset.\n")
 	if has["TaskCreate"] {
 		b.WriteString(`
 # Task Planning

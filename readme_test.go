@@ -2,77 +2,77 @@ package liteagent_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"log"
 	"os"
 	"strings"
 	"testing"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
-	"github.com/lite-agent/lite-agent-go/model/anthropic"
-	"github.com/lite-agent/lite-agent-go/storage"
-	"github.com/lite-agent/lite-agent-go/storage/codec"
+	"github.com/lite-agent/lite-agent-go/model/modeltest"
+	"github.com/lite-agent/lite-agent-go/tool"
 )
 
-// loadKey stands in for the host's secret store in the README program.
-func loadKey(keyID string) ([]byte, error) {
-	return nil, errors.New("no key store in this example")
+type weatherInput struct {
+	City string `json:"city" jsonschema:"the city to report on"`
 }
 
-// Example_readme is the program the README shows; it compiles with the
-// package's tests but does not run (it would call the Anthropic API).
-func Example_readme() {
-	ctx := context.Background()
-	enc, err := codec.NewAEAD(codec.AEADOptions{
-		KeyID: "k1", // the key version: part of every record's codec id
-		Key:   func(ctx context.Context, keyID string) ([]byte, error) { return loadKey(keyID) },
-	})
+// customToolReadme is the README's custom tool, between the markers; it
+// runs against a scripted model in TestReadmeCustomTool.
+func customToolReadme(ctx context.Context, t *testing.T, m *modeltest.Provider, name string) *liteagent.Agent {
+	// readme:begin
+	weather := tool.New("weather", "Current weather in a city.",
+		func(ctx context.Context, in weatherInput) (tool.Result, error) {
+			return tool.Text("Sunny in " + in.City), nil
+		})
+	agent, err := liteagent.New(ctx, liteagent.Options{Model: m, ModelName: name, Tools: []tool.Tool{weather}})
+	// readme:end
 	if err != nil {
-		log.Fatal(err)
+		t.Fatal(err)
 	}
-	agent, err := liteagent.New(ctx, liteagent.Options{
-		Model:     anthropic.New(anthropic.Options{}), // ANTHROPIC_API_KEY
-		ModelName: "claude-sonnet-4-5",
-		Workdir:   ".",
-		Storage:   storage.Options{Namespace: "acme", Home: "/data/acme", Codec: enc},
-	})
-	if err != nil {
-		log.Fatal(err)
-	}
+	return agent
+}
+
+// TestReadmeCustomTool runs the README's custom tool and checks that the
+// README quotes it verbatim.
+func TestReadmeCustomTool(t *testing.T) {
+	t.Chdir(t.TempDir())
+	t.Setenv("LITE_AGENT_HOME", t.TempDir())
+	m := modeltest.New()
+	m.Reply(modeltest.ToolCalls(call("w1", "weather", `{"city":"Lisbon"}`)))
+	m.Reply(modeltest.Text("done"))
+	agent := customToolReadme(t.Context(), t, m, "test-model")
 	defer agent.Close()
-	res, err := agent.Send(ctx, "Summarize README.md in three lines.")
-	if err != nil {
-		log.Fatal(err)
+	if _, err := agent.Send(t.Context(), "weather?"); err != nil {
+		t.Fatal(err)
 	}
-	fmt.Println(res.Text, "\nsession:", agent.SessionID())
+	msgs := m.Requests()[1].Messages
+	if got := msgs[len(msgs)-1].Blocks[0].Content; got != "Sunny in Lisbon" {
+		t.Errorf("tool result %q", got)
+	}
+
+	readme, src := readRepoFile(t, "README.md"), readRepoFile(t, "readme_test.go")
+	_, body, _ := strings.Cut(src, "\t// readme:begin\n")
+	body, _, _ = strings.Cut(body, "\t// readme:end\n")
+	var dedented strings.Builder
+	for _, line := range strings.SplitAfter(body, "\n") {
+		dedented.WriteString(strings.TrimPrefix(line, "\t"))
+	}
+	if !strings.Contains(readme, dedented.String()) {
+		t.Errorf("README does not quote the custom tool:\n%s", dedented.String())
+	}
+	if !strings.Contains(readme, "type weatherInput struct {\n\tCity string `json:\"city\" jsonschema:\"the city to report on\"`\n}\n") {
+		t.Error("README does not show weatherInput as declared here")
+	}
 }
 
-// TestReadmeProgramIsTheExample keeps the README's Go program and
-// Example_readme identical, so the README always compiles.
-func TestReadmeProgramIsTheExample(t *testing.T) {
-	readme, err := os.ReadFile("README.md")
+// repoRoot is the package directory at the time the test binary started.
+var repoRoot, _ = os.Getwd()
+
+func readRepoFile(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(repoRoot + "/" + name)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatal(fmt.Errorf("reading %s: %w", name, err))
 	}
-	src, err := os.ReadFile("readme_test.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, after, ok := strings.Cut(string(readme), "func main() {\n")
-	if !ok {
-		t.Fatal("README has no Go program with func main")
-	}
-	body, _, ok := strings.Cut(after, "\n}\n")
-	if !ok {
-		t.Fatal("README's main has no end")
-	}
-	_, exAfter, _ := strings.Cut(string(src), "func Example_readme() {\n")
-	exBody, _, _ := strings.Cut(exAfter, "\n}\n")
-	if body != exBody {
-		t.Errorf("README program and Example_readme differ:\nREADME:\n%s\nexample:\n%s", body, exBody)
-	}
-	if n := strings.Count(body, "\n") + 1; n > 30 {
-		t.Errorf("README program body has %d lines", n)
-	}
+	return string(b)
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"iter"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -443,7 +444,9 @@ func (r *run) load(ctx context.Context) error {
 // is a done event carrying the [Result]; a failure that ends the turn is
 // yielded once, as an error event together with the error, and ends the
 // sequence. Cancelling ctx, or breaking out of the loop, stops the turn at
-// the next boundary with stop reason aborted; the log stays valid.
+// the next boundary with stop reason aborted; the log stays valid. The text
+// a cancelled model call had streamed is stored as an assistant message
+// ending in [AbortedMark].
 //
 // Turns on one session run one at a time; the sequence may be ranged over
 // once.
@@ -566,9 +569,18 @@ func (r *run) loop(ctx context.Context, prompt model.Message, origin session.Ori
 		}
 		res.Turns = r.turn
 		emit(Event{Type: EventTurnStart, Turn: r.turn})
-		msg, usage, stop, err := r.callModel(ctx, emit)
+		var partial strings.Builder // the answer's text so far
+		msg, usage, stop, err := r.callModel(ctx, func(ev Event) {
+			if ev.Type == EventTextDelta {
+				partial.WriteString(ev.Text)
+			}
+			emit(ev)
+		})
 		if err != nil {
 			if ctx.Err() != nil {
+				if err := r.keepAborted(ctx, partial.String(), res); err != nil {
+					return nil, err
+				}
 				res.StopReason = StopAborted
 				return res, nil
 			}
@@ -622,6 +634,27 @@ func (r *run) loop(ctx context.Context, prompt model.Message, origin session.Ori
 			return res, nil
 		}
 	}
+}
+
+// AbortedMark ends the stored text of an answer whose model call was
+// cancelled while it streamed.
+const AbortedMark = "\n[aborted]"
+
+// keepAborted stores the text an answer streamed before its model call was
+// cancelled, as an assistant message ending in [AbortedMark], so that the
+// session shows what was said and the model knows it was cut off. Nothing
+// is stored when no text came.
+func (r *run) keepAborted(ctx context.Context, text string, res *Result) error {
+	if text == "" {
+		return nil
+	}
+	msg := model.AssistantText(text + AbortedMark)
+	if err := r.append(context.WithoutCancel(ctx), session.AssistantEvent{Message: msg}); err != nil {
+		return err
+	}
+	res.Messages = append(res.Messages, msg)
+	res.Text = msg.Text
+	return nil
 }
 
 // Steer queues msgs for the prompt (a turn of origin user) running on

@@ -231,14 +231,24 @@ func TestCancelDuringToolsKeepsTheLogResumable(t *testing.T) {
 func TestBreakingOutOfTheLoopAborts(t *testing.T) {
 	h := newHarness(t, engine.Options{})
 	h.p.Reply(modeltest.Text("one two three four"))
+	var seen string
 	for ev := range h.eng.Turn(t.Context(), "s", model.UserText("go")) {
 		if ev.Type == engine.EventTextDelta {
+			seen = ev.Text
 			break
 		}
 	}
-	// The user event is in the log; the partial reply is not.
-	if lt := logTypes(t, h.cp, "s"); !slices.Equal(lt, []string{"user"}) {
-		t.Errorf("log %v", lt)
+	// The user event is in the log, and the text seen so far, marked
+	// aborted.
+	if lt := logTypes(t, h.cp, "s"); !slices.Equal(lt, []string{"user", "assistant"}) {
+		t.Fatalf("log %v", lt)
+	}
+	evs, err := h.cp.Read(t.Context(), "s", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := evs[0].Event.(session.AssistantEvent).Message.PlainText(); seen == "" || got != seen+engine.AbortedMark {
+		t.Errorf("stored %q, want %q", got, seen+engine.AbortedMark)
 	}
 }
 

@@ -66,10 +66,14 @@ type Hook struct {
 	// Event is the event the hook runs for.
 	Event Event
 
-	// Match, for tool events only, is a glob the tool's name must match:
-	// "*" and "?" match any run of characters and any one character,
-	// "[abc]", "[a-z]" and "[!abc]" match one character of a class, and
-	// "{a,b}" matches either alternative. "" matches every tool.
+	// Match, for tool events only, is a glob the tool's name must match,
+	// in the project's one glob syntax (that of permission rules): "*"
+	// and "?" match any run of characters and any one character, "[abc]",
+	// "[a-z]" and "[!abc]" match one character of a class, and "{a,b}"
+	// matches either alternative (braces without a comma are literal).
+	// An unbalanced bracket or brace, a leading "!", groups such as
+	// "@(a|b)", more than 256 bytes or more than 64 alternatives are
+	// errors. "" matches every tool.
 	Match string
 
 	// Command is a shell command, run as "<shell> -c <Command>" with the

@@ -38,8 +38,17 @@ func (r *Runner) exec(ctx context.Context, command string, stdin []byte) error {
 	cmd.Stderr = pw
 	cmd.WaitDelay = stdinDelay
 	inOwnGroup(cmd)
+	if r.sandbox != nil {
+		if err := r.sandbox.Wrap(cmd); err != nil {
+			pw.Close()
+			return fmt.Errorf("start command: %w", err)
+		}
+	}
 	err = cmd.Start()
 	pw.Close()
+	for _, f := range cmd.ExtraFiles { // the sandbox's, for the child only
+		f.Close()
+	}
 	if err != nil {
 		return fmt.Errorf("start command: %w", err)
 	}

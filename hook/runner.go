@@ -12,6 +12,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/lite-agent/lite-agent-go/internal/glob"
+	"github.com/lite-agent/lite-agent-go/sandbox"
 )
 
 const (
@@ -78,6 +81,12 @@ type Options struct {
 	// fails. Zero means DefaultMaxOutputBytes. The output itself is
 	// discarded.
 	MaxOutputBytes int
+
+	// Sandbox, when set, contains every command hook: each command is
+	// wrapped by it before it starts, and one it cannot wrap fails without
+	// running. nil runs hook commands uncontained. Go hooks are host code
+	// and never sandboxed.
+	Sandbox sandbox.Sandbox
 }
 
 // A PermitRequest asks whether a command hook may run.
@@ -168,12 +177,14 @@ func (e *OutputLimitError) Error() string {
 // with, then the programmatic ones. It is safe for concurrent use; a nil
 // *Runner runs nothing.
 type Runner struct {
-	file      []Hook // fixed at construction
+	file      []Hook          // fixed at construction
+	fileMatch []*glob.Pattern // the Match of each file hook; fixed at construction
 	permit    func(ctx context.Context, req PermitRequest) (bool, error)
 	workdir   string
 	shell     string
 	env       []string
 	maxOutput int
+	sandbox   sandbox.Sandbox // nil: none
 
 	mu      sync.Mutex
 	prog    []registration // guarded by mu
@@ -182,8 +193,9 @@ type Runner struct {
 
 // registration is a programmatic hook and its number.
 type registration struct {
-	seq  int
-	hook Hook
+	seq   int
+	hook  Hook
+	match *glob.Pattern // hook.Match compiled; nil when empty
 }
 
 // New returns a Runner for the hooks of cfg, followed by
@@ -194,6 +206,7 @@ func New(cfg Config, opts Options) (*Runner, error) {
 		permit:    opts.Permit,
 		shell:     opts.Shell,
 		maxOutput: opts.MaxOutputBytes,
+		sandbox:   opts.Sandbox,
 	}
 	for _, h := range cfg.Hooks {
 		if err := h.validate(); err != nil {
@@ -206,6 +219,7 @@ func New(cfg Config, opts Options) (*Runner, error) {
 			return nil, &ConfigError{File: h.File, Detail: "a file hook's layer must be global or project"}
 		}
 		r.file = append(r.file, h)
+		r.fileMatch = append(r.fileMatch, matchOf(h))
 	}
 	if r.shell == "" {
 		r.shell = defaultShell
@@ -263,7 +277,7 @@ func (r *Runner) Register(h Hook) (unregister func(), err error) {
 	defer r.mu.Unlock()
 	r.nextSeq++
 	seq := r.nextSeq
-	r.prog = append(r.prog, registration{seq: seq, hook: h})
+	r.prog = append(r.prog, registration{seq: seq, hook: h, match: matchOf(h)})
 	return func() {
 		r.mu.Lock()
 		defer r.mu.Unlock()
@@ -300,19 +314,19 @@ type labelled struct {
 // snapshot returns the hooks that run for p, in order.
 func (r *Runner) snapshot(p Payload) []labelled {
 	ev, tool := p.Event(), p.toolName()
-	matches := func(h Hook) bool {
-		return h.Event == ev && (h.Match == "" || matchGlob(h.Match, tool))
+	matches := func(h Hook, m *glob.Pattern) bool {
+		return h.Event == ev && (m == nil || m.Match(tool))
 	}
 	var out []labelled
-	for _, h := range r.file {
-		if matches(h) {
+	for i, h := range r.file {
+		if matches(h, r.fileMatch[i]) {
 			out = append(out, labelled{h, string(h.Layer) + ":" + h.File})
 		}
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, reg := range r.prog {
-		if matches(reg.hook) {
+		if matches(reg.hook, reg.match) {
 			out = append(out, labelled{reg.hook, "programmatic:" + strconv.Itoa(reg.seq)})
 		}
 	}

@@ -569,6 +569,10 @@ func TestMatchSelectsToolHooks(t *testing.T) {
 		{"[!b]ash", "bash", false},
 		{"mcp__{a,b{1,2}}__*", "mcp__b2__x", true},
 		{"mcp__{a,b{1,2}}__*", "mcp__b3__x", false},
+		{"[]x]ash", "xash", true},
+		// Braces without a comma are literal, as in permission rules
+		// (before the one glob engine, "{bash}" matched bash).
+		{"{bash}", "bash", false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.match+"~"+tc.tool, func(t *testing.T) {

@@ -10,11 +10,12 @@ import (
 	"net"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/lite-agent/lite-agent-go/internal/mcptest"
 
 	"github.com/lite-agent/lite-agent-go/mcphost"
 )
@@ -22,51 +23,19 @@ import (
 // This file locates and starts the real MCP servers that
 // scripts/install-mcp-servers.sh installs from the npm registry.
 
-// nodeModules is where the install script puts the servers, relative to
-// this package's directory.
-const nodeModules = "../scripts/mcp/node_modules/@modelcontextprotocol"
-
-// needNode returns the path of node. It skips the test when node is absent,
-// except under CI, where the integration tests must run.
-func needNode(t *testing.T) string {
-	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("node is required when CI is set: the MCP integration tests must not skip")
-		}
-		t.Skip("node not found: skipping the MCP integration tests against the npm servers")
-	}
-	return node
-}
-
-// serverScript returns the absolute path of an installed server's entry
-// point, failing with a hint when the servers are not installed.
-func serverScript(t *testing.T, pkg string) string {
-	t.Helper()
-	p, err := filepath.Abs(filepath.Join(nodeModules, pkg, "dist", "index.js"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(p); err != nil {
-		t.Fatalf("%s is not installed: run scripts/install-mcp-servers.sh (%v)", pkg, err)
-	}
-	return p
-}
-
 // everythingStdio returns the configuration of server-everything over stdio.
 func everythingStdio(t *testing.T) mcphost.ServerConfig {
 	t.Helper()
-	node := needNode(t)
-	return mcphost.ServerConfig{Command: node, Args: []string{serverScript(t, "server-everything"), "stdio"}}
+	node, script := mcptest.Server(t, "server-everything")
+	return mcphost.ServerConfig{Command: node, Args: []string{script, "stdio"}}
 }
 
 // filesystemStdio returns the configuration of server-filesystem over
 // stdio, allowed to reach dir.
 func filesystemStdio(t *testing.T, dir string) mcphost.ServerConfig {
 	t.Helper()
-	node := needNode(t)
-	return mcphost.ServerConfig{Command: node, Args: []string{serverScript(t, "server-filesystem"), dir}}
+	node, script := mcptest.Server(t, "server-filesystem")
+	return mcphost.ServerConfig{Command: node, Args: []string{script, dir}}
 }
 
 // everythingHTTP starts server-everything in Streamable HTTP mode on a free
@@ -74,8 +43,7 @@ func filesystemStdio(t *testing.T, dir string) mcphost.ServerConfig {
 // server is killed when the test ends.
 func everythingHTTP(t *testing.T) string {
 	t.Helper()
-	node := needNode(t)
-	script := serverScript(t, "server-everything")
+	node, script := mcptest.Server(t, "server-everything")
 	var lastErr error
 	for range 3 { // a port found free may be taken before node binds it
 		port := freePort(t)

@@ -57,6 +57,14 @@ func (m *migration) copySession(ctx context.Context, s *scratch, u *unit, t *tal
 			return readError(path, err)
 		}
 		c.SourceBytes += l.size
+		if l.torn {
+			// Bytes after the last newline: an append that never
+			// completed, so not a record (session.TornTailError). The
+			// source keeps them; the next append there sets them aside.
+			m.skip(Skipped{File: path, Record: s.id(pos + 1), Reason: "torn tail of " + strconv.FormatInt(l.size, 10) +
+				" bytes (an append that never completed): not a record, left out"})
+			break
+		}
 		text := bytes.Trim(l.text, " \t\r\n")
 		if len(text) == 0 && !l.tooLong {
 			continue
@@ -233,6 +241,7 @@ type line struct {
 	text    []byte // without the newline; valid until the next call
 	size    int64  // bytes taken from the file, newline included
 	tooLong bool   // longer than the limit; text is then empty
+	torn    bool   // the file's last bytes, without a newline: a torn tail
 }
 
 // lineReader splits a file into lines with bounded memory.
@@ -266,6 +275,7 @@ func (lr *lineReader) next() (line, error) {
 		if l.size == 0 {
 			return l, io.EOF
 		}
+		l.torn = true
 	default:
 		return l, err
 	}

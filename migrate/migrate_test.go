@@ -368,6 +368,7 @@ func TestTemporaryFilesAndRepairCopiesAreListedNotCopied(t *testing.T) {
 	extra := []string{
 		filepath.Join(src.paths.SessionsDir, ".s1.jsonl.0123456789ab.tmp"),
 		filepath.Join(src.paths.SessionsDir, "s1.jsonl.broken-1753185600000"),
+		filepath.Join(src.paths.SessionsDir, "s1.jsonl.torn-1753185600000"),
 		filepath.Join(src.paths.SpillDir, ".0123456789abcdef.txt.0123456789ab.tmp"),
 	}
 	for _, p := range extra {

@@ -45,6 +45,7 @@ var (
 	projectHashPattern = regexp.MustCompile(`^[0-9a-f]{16}$`)
 	refPattern         = regexp.MustCompile(`^[0-9a-f]{64}$`)
 	brokenPattern      = regexp.MustCompile(`^[A-Za-z0-9_-]+\.jsonl\.broken-[0-9]+$`)
+	tornPattern        = regexp.MustCompile(`^[A-Za-z0-9_-]+\.jsonl\.torn-[0-9]+$`)
 )
 
 // unitKind says what a unit of work copies.
@@ -321,6 +322,8 @@ func (m *migration) planSessions(p *plan, pr *project) error {
 			m.skipTemp(en.path)
 		case !en.dir && brokenPattern.MatchString(name):
 			m.skip(Skipped{File: en.path, Reason: "copy set aside by a tail repair; not a session log"})
+		case !en.dir && tornPattern.MatchString(name):
+			m.skip(Skipped{File: en.path, Reason: "torn tail set aside by an append; not a session log"})
 		case !en.dir && strings.HasSuffix(name, logExt) && storage.ValidateID(strings.TrimSuffix(name, logExt)) == nil:
 			n, size, err := m.measure(pr.sessions, name)
 			if err != nil {

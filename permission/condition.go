@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/lite-agent/lite-agent-go/internal/glob"
 )
 
 // condOp is the operator of a Condition.
@@ -304,7 +306,8 @@ type matcher struct {
 	op     condOp
 	value  any
 	str    string
-	re     *regexp.Regexp
+	re     *regexp.Regexp // regex
+	pat    *glob.Pattern  // glob
 	not    *matcher
 	tokens bool // startsWith on token boundaries
 }
@@ -362,7 +365,7 @@ func compileValid(c Condition, expand func(s string, glob bool) (string, error),
 			}
 		}
 		m.str = s
-		if m.re, err = compileGlob(s); err != nil {
+		if m.pat, err = compileGlob(s); err != nil {
 			return nil, err
 		}
 	case opStartsWith, opContains:
@@ -416,8 +419,10 @@ func (m *matcher) match(v any, ok bool) bool {
 		return false
 	}
 	switch m.op {
-	case opRegex, opGlob:
+	case opRegex:
 		return m.re.MatchString(s)
+	case opGlob:
+		return m.pat.Match(s)
 	case opStartsWith:
 		if m.tokens {
 			return tokenPrefix(s, m.str)

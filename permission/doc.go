@@ -131,12 +131,13 @@
 // # The gate
 //
 // [NewGate] wraps tools ([Gate.Wrap]) so that each call is checked first:
-// allow runs it, deny returns "Error: blocked by policy" (with ": <reason>"
-// when there is one), and ask emits approval_request, asks the
+// allow runs it, deny returns "Error: blocked by policy" (with " rule <id>"
+// and ": <reason>" when there are), and ask emits approval_request, asks the
 // [ApprovalFunc] through an [ApprovalQueue] (one prompt at a time for a
 // whole agent family), emits approval_resolved and runs the call only if
 // allowed, else returns "Error: denied by user". Without a handler, asks
-// are denied (by "auto"). A policy error is a deny ("policy error: …").
+// are denied (by "auto", "Error: denied automatically: …", so that the
+// model is not told a person refused). A policy error is a deny ("policy error: …").
 // Every decision is emitted as permission_decision and, with
 // [GateOptions.Audit], recorded as a session.PermissionDecisionEvent, with
 // the input redacted ([Redact]) first. In a dry run, decisions are recorded

@@ -11,10 +11,12 @@ import (
 	"github.com/lite-agent/lite-agent-go/tool"
 )
 
-// The texts of blocked calls, as the model reads them.
+// The texts of blocked calls, as the model reads them. Each says who
+// decided: the policy (and its rule), the user, or nobody.
 const (
 	blockedText = "Error: blocked by policy"
 	deniedText  = "Error: denied by user"
+	autoText    = "Error: denied automatically: the call needs approval and no approver answered"
 )
 
 // EventType names the kind of an [Event].
@@ -249,16 +251,24 @@ type Outcome struct {
 	Run bool
 }
 
-// Result returns the error result a blocked call gives the model:
-// "Error: blocked by policy" (with ": <reason>" when the policy gave one)
-// when the policy denied, "Error: denied by user" when the approval did.
+// Result returns the error result a blocked call gives the model, saying
+// who decided: "Error: blocked by policy" (with " rule <id>" and ": <reason>"
+// when the verdict has them) when the policy denied, "Error: denied by user"
+// when the approval handler did, and "Error: denied automatically: …" when
+// no handler answered (none was set, the wait was cancelled, or it failed).
 func (o Outcome) Result() tool.Result {
-	if o.By == ByPolicy {
+	switch o.By {
+	case ByPolicy:
 		text := blockedText
+		if o.Verdict.RuleID != "" {
+			text += " rule " + o.Verdict.RuleID
+		}
 		if o.Verdict.Reason != "" {
 			text += ": " + o.Verdict.Reason
 		}
 		return tool.Result{Content: text, IsError: true}
+	case ByAuto:
+		return tool.Result{Content: autoText, IsError: true}
 	}
 	return tool.Result{Content: deniedText, IsError: true}
 }

@@ -103,9 +103,9 @@ func TestGatePaths(t *testing.T) {
 		prompted int32
 	}{
 		{"Allow", policyOf(allow, "ok"), 0, nil, true, "", []string{"permission_decision:allow:policy"}, 0},
-		{"DenyWithReason", policyOf(deny, "no shell"), 0, nil, false, "Error: blocked by policy: no shell", []string{"permission_decision:deny:policy"}, 0},
+		{"DenyWithReason", policyOf(deny, "no shell"), 0, nil, false, "Error: blocked by policy rule r1: no shell", []string{"permission_decision:deny:policy"}, 0},
 		{"DenyWithoutReason", mustNew(t, permission.Options{Deny: []string{"bash"}}), 0, nil, false, "Error: blocked by policy", []string{"permission_decision:deny:policy"}, 0},
-		{"AskWithoutHandlerDeniesAutomatically", policyOf(ask, "r"), 0, nil, false, "Error: denied by user",
+		{"AskWithoutHandlerDeniesAutomatically", policyOf(ask, "r"), 0, nil, false, "Error: denied automatically: the call needs approval and no approver answered",
 			[]string{"approval_request:ask:", "approval_resolved:deny:auto", "permission_decision:deny:auto"}, 0},
 		{"AskApproved", policyOf(ask, "r"), allow, nil, true, "",
 			[]string{"approval_request:ask:", "approval_resolved:allow:user", "permission_decision:allow:user"}, 1},
@@ -113,7 +113,7 @@ func TestGatePaths(t *testing.T) {
 			[]string{"approval_request:ask:", "approval_resolved:deny:user", "permission_decision:deny:user"}, 1},
 		{"AskAnsweredAskIsDeny", policyOf(ask, "r"), ask, nil, false, "Error: denied by user",
 			[]string{"approval_request:ask:", "approval_resolved:deny:user", "permission_decision:deny:user"}, 1},
-		{"HandlerErrorDenies", policyOf(ask, "r"), allow, errors.New("tty gone"), false, "Error: denied by user",
+		{"HandlerErrorDenies", policyOf(ask, "r"), allow, errors.New("tty gone"), false, "Error: denied automatically: the call needs approval and no approver answered",
 			[]string{"approval_request:ask:", "approval_resolved:deny:auto", "permission_decision:deny:auto"}, 1},
 		{"PolicyErrorDenies", permission.PolicyFunc(func(context.Context, permission.Call) (permission.Verdict, error) {
 			return permission.Verdict{}, errors.New("broken file")
@@ -227,7 +227,7 @@ func TestGateWithoutAuditOrEmitStillGates(t *testing.T) {
 	g := permission.NewGate(permission.GateOptions{})
 	ft := &fakeTool{name: "bash"}
 	res, err := g.Wrap(ft).Call(t.Context(), json.RawMessage(`{"command":"ls"}`))
-	if err != nil || res.Content != "Error: denied by user" || ft.calls.Load() != 0 {
+	if err != nil || res.Content != "Error: denied automatically: the call needs approval and no approver answered" || ft.calls.Load() != 0 {
 		t.Errorf("default gate on bash: %+v, %v, calls %d", res, err, ft.calls.Load())
 	}
 	rf := &fakeTool{name: "read_file"}
@@ -398,7 +398,7 @@ func TestLateApprovalAfterCancelIsADeny(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ft.calls.Load() != 0 || res.Content != "Error: denied by user" {
+	if ft.calls.Load() != 0 || !strings.HasPrefix(res.Content, "Error: denied") {
 		t.Errorf("a late approval ran the tool: %+v", res)
 	}
 	want := []string{"approval_request:ask:", "approval_resolved:deny:auto", "permission_decision:deny:auto"}

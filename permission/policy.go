@@ -7,9 +7,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/lite-agent/lite-agent-go/internal/glob"
 )
 
 // A Rule matches tool calls and says what to do with them.
@@ -130,17 +131,27 @@ func Strict(opts Options) (Policy, error) {
 	return New(opts)
 }
 
+// ReadOnlyTools are the built-in tools that only read the workspace:
+// read_file and the search tools glob, grep and list_dir. [Default]
+// allows them by name.
+func ReadOnlyTools() []string { return []string{"read_file", "glob", "grep", "list_dir"} }
+
 // Default returns the SDK's default policy: ask before bash, write_file,
-// edit_file, delete_file, hook, mcp_connect and every mcp__* tool, and
-// allow everything else (custom tools are trusted by their host). With no
-// approval handler, the [Gate] denies what this policy asks about.
+// edit_file, delete_file, hook, mcp_connect and every mcp__* tool, allow
+// the read-only tools ([ReadOnlyTools]) and everything else (custom tools
+// are trusted by their host). With no approval handler, the [Gate] denies
+// what this policy asks about. Its allow verdicts have the layer "default".
 func Default() Policy {
 	p, err := newPolicy(Options{
 		Ask:     []string{"bash", "write_file", "edit_file", "delete_file", "hook", "mcp_connect", "mcp__*"},
+		Allow:   ReadOnlyTools(),
 		Default: Allow,
 	})
 	if err != nil {
 		panic("permission: default policy: " + err.Error())
+	}
+	for _, r := range p.allow {
+		r.layer = "default" // as when the default decided, before the list
 	}
 	return p
 }
@@ -186,7 +197,7 @@ type compiledRule struct {
 	id, desc, layer string
 	bare            bool // from a name list: the verdict has no id
 	effect          Decision
-	tools           []*regexp.Regexp // nil: every tool
+	tools           []*glob.Pattern // nil: every tool
 	conds           []compiledCond
 	path, command   bool // tests the "path" or "command" field
 }
@@ -201,8 +212,8 @@ func (r *compiledRule) appliesTo(name string) bool {
 	if r.tools == nil {
 		return true
 	}
-	for _, re := range r.tools {
-		if re.MatchString(name) {
+	for _, g := range r.tools {
+		if g.Match(name) {
 			return true
 		}
 	}
@@ -271,14 +282,14 @@ func newPolicy(opts Options) (*policy, error) {
 	}{{opts.Deny, Deny}, {opts.Ask, Ask}, {opts.Allow, Allow}} {
 		for _, name := range list.names {
 			err := checkToolGlob(name)
-			var re *regexp.Regexp
+			var g *glob.Pattern
 			if err == nil {
-				re, err = compileGlob(name)
+				g, err = compileGlob(name)
 			}
 			if err != nil || name == "" {
 				return nil, fmt.Errorf("permission: %s list: invalid tool glob: %w", list.effect, orEmpty(err))
 			}
-			add(&compiledRule{bare: true, effect: list.effect, tools: []*regexp.Regexp{re}})
+			add(&compiledRule{bare: true, effect: list.effect, tools: []*glob.Pattern{g}})
 		}
 	}
 	for i, r := range opts.Rules {
@@ -372,20 +383,13 @@ func (p *policy) expandVars(s string, glob bool) (string, error) {
 	return s, nil
 }
 
-// escapeIf returns s with every glob metacharacter escaped when glob is
+// escapeIf returns s with every glob metacharacter escaped when quote is
 // true, and s itself otherwise.
-func escapeIf(glob bool, s string) string {
-	if !glob {
+func escapeIf(quote bool, s string) string {
+	if !quote {
 		return s
 	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if strings.IndexByte(`\*?[]{}(),|!`, s[i]) >= 0 {
-			b.WriteByte('\\')
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
+	return glob.QuoteMeta(s)
 }
 
 // expandPath normalizes a path operand: ~ at the start (or at the start of

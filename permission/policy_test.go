@@ -288,14 +288,17 @@ func TestDefaultPolicyAsksBeforeSideEffectsAndTrustsTheRest(t *testing.T) {
 		{"mcp__github__create_issue", ask},
 		{"mcp__x", ask},
 		{"read_file", allow},
+		{"glob", allow},
+		{"grep", allow},
+		{"list_dir", allow},
 		{"TaskCreate", allow},
 		{"context", allow},
 		{"my_custom_tool", allow},
 		{"mcp_other", allow},
 	}
 	for _, tt := range tests {
-		if v := check(t, permission.Default(), call(tt.name, `{"command":"ls","path":"a"}`)); v.Decision != tt.want {
-			t.Errorf("%s: %s, want %s", tt.name, v.Decision, tt.want)
+		if v := check(t, permission.Default(), call(tt.name, `{"command":"ls","path":"a"}`)); v.Decision != tt.want || (v.Decision == allow && v.Layer != "default") {
+			t.Errorf("%s: %s (layer %q), want %s", tt.name, v.Decision, v.Layer, tt.want)
 		}
 	}
 }

@@ -23,11 +23,14 @@ type Checkpointer interface {
 	// expectedHead >= 0 it fails with a *ConflictError, appending nothing,
 	// unless the head equals expectedHead; use AnyHead to append
 	// unconditionally. An empty batch appends nothing and returns the head.
-	// A batch is appended whole or not at all.
+	// A batch is appended whole or not at all: an Append that returns an
+	// error leaves the head as it was.
 	Append(ctx context.Context, id string, events []Event, expectedHead int64) (int64, error)
 
 	// Read returns the records of session id with Seq > sinceSeq, in
-	// order. An unknown session reads as empty.
+	// order. An unknown session reads as empty. What an interrupted Append
+	// may have left behind (for a file log, a torn tail) is not a record
+	// and not an error: Read returns every complete record.
 	Read(ctx context.Context, id string, sinceSeq int64) ([]StoredEvent, error)
 
 	// Head returns the Seq of the last record of session id, or 0 when the
@@ -108,7 +111,45 @@ const (
 	// ProblemEvent: the event's members do not have the types its type
 	// defines.
 	ProblemEvent ProblemKind = "event"
+	// ProblemTorn: the log ends with bytes after its last newline, the
+	// remains of an append that never completed (see [TornTailError]).
+	// Readers ignore them and the next Append sets them aside; the
+	// problem's Err is a *TornTailError.
+	ProblemTorn ProblemKind = "torn"
 )
+
+// ErrTornTail is matched by every *[TornTailError]:
+// errors.Is(err, ErrTornTail).
+var ErrTornTail = errors.New("torn tail")
+
+// A TornTailError reports that a session log ends with bytes after its last
+// newline: the remains of an append that was interrupted (the process
+// killed, the disk full) and therefore never acknowledged. It is not a
+// failure of the log: readers return every complete record before it, and
+// the next Append, under the session's lock, moves the bytes into
+// <id>.jsonl.torn-<unix ms> beside the log before appending, so they are
+// never lost silently. [FileCheckpointer.Scan] yields it after the last
+// record, [FileCheckpointer.Verify] reports it as a [ProblemTorn], and
+// [Summary.Torn] flags it.
+type TornTailError struct {
+	// SessionID is the session whose log has the torn tail.
+	SessionID string
+	// File is the log's path.
+	File string
+	// Offset is where the torn bytes start, just after the last complete
+	// record; Bytes is how many there are.
+	Offset, Bytes int64
+	// Head is the number of complete records before the torn tail.
+	Head int64
+}
+
+func (e *TornTailError) Error() string {
+	return fmt.Sprintf("session %s: torn tail of %d bytes after record %d (an interrupted append, never acknowledged; the next append sets it aside)",
+		e.SessionID, e.Bytes, e.Head)
+}
+
+// Is reports whether target is [ErrTornTail].
+func (e *TornTailError) Is(target error) bool { return target == ErrTornTail }
 
 // A Problem is one bad record found by [FileCheckpointer.Verify].
 type Problem struct {
@@ -125,7 +166,7 @@ type Problem struct {
 	// record: it is a torn last line of a plaintext log with no other
 	// problem.
 	Repairable bool
-	// Err is a *storage.Error naming the file and record; it never holds
-	// payload bytes.
+	// Err is a *storage.Error naming the file and record, or for a
+	// ProblemTorn a *TornTailError; it never holds payload bytes.
 	Err error
 }

@@ -32,6 +32,10 @@ type corruption struct {
 	// repairable, a repair must refuse and change nothing.
 	left       int64
 	repairable bool
+	// torn says that the damage leaves bytes after the last newline (a
+	// torn tail): with bad == 0 the log reads, Scan and Verify report the
+	// tail, and the next Append sets it aside.
+	torn bool
 	// light skips the strict Head, Append and Truncate checks, for the
 	// hundreds of cases of the every-offset test.
 	light bool
@@ -68,6 +72,8 @@ func checkCorruption(t *testing.T, c corruption) {
 		if int64(len(evs)) != c.left {
 			t.Fatalf("strict Read gave %d records, want %d", len(evs), c.left)
 		}
+		checkTornReported(t, strict, path, c.left, c.torn)
+		sameSnapshot(t, "reading a log with a torn tail", damaged, dirSnapshot(t, dir))
 	default:
 		checkBadRecord(t, err, path, c.bad)
 		if c.light {
@@ -109,9 +115,11 @@ func checkCorruption(t *testing.T, c corruption) {
 	if got := readTexts(t, newCP(t, dir, session.FileOptions{Encoding: enc}), "log"); int64(len(got)) != c.left {
 		t.Fatalf("second read: %d records, want %d", len(got), c.left)
 	}
+	beforeAppend := readFile(t, path)
 	if h, err := strict.Append(ctx, "log", []session.Event{userText("after")}, c.left); err != nil || h != c.left+1 {
 		t.Fatalf("Append after recovery = %d, %v", h, err)
 	}
+	checkTornSetAside(t, dir, beforeAppend, c.torn)
 	got := readTexts(t, newCP(t, dir, session.FileOptions{Encoding: enc}), "log")
 	if int64(len(got)) != c.left+1 || got[len(got)-1] != "after" {
 		t.Fatalf("final read %v", got)
@@ -120,6 +128,78 @@ func checkCorruption(t *testing.T, c corruption) {
 		if want := fmt.Sprintf("%s-%d", secret, i+1); s != want {
 			t.Fatalf("record %d is %q, want %q", i+1, s, want)
 		}
+	}
+}
+
+// checkTornReported checks that Scan yields head records and then, for a
+// torn log, a *TornTailError (and nothing for an intact one), and that
+// Verify ends with the matching ProblemTorn.
+func checkTornReported(t *testing.T, cp *session.FileCheckpointer, path string, head int64, torn bool) {
+	t.Helper()
+	var n int64
+	var errs []error
+	for _, err := range cp.Scan(t.Context(), "log", 0) {
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		n++
+	}
+	if n != head {
+		t.Errorf("Scan yielded %d records, want %d", n, head)
+	}
+	if !torn {
+		if len(errs) != 0 {
+			t.Errorf("Scan of an intact log yielded %v", errs)
+		}
+		return
+	}
+	var te *session.TornTailError
+	if len(errs) != 1 || !errors.As(errs[0], &te) || !errors.Is(errs[0], session.ErrTornTail) {
+		t.Fatalf("Scan errors %v, want one *TornTailError", errs)
+	}
+	b := readFile(t, path)
+	end := int64(bytes.LastIndexByte(b, '\n') + 1)
+	if te.File != path || te.Head != head || te.Offset != end || te.Bytes != int64(len(b))-end || te.SessionID != "log" {
+		t.Errorf("TornTailError %+v, want file %s head %d offset %d bytes %d", *te, path, head, end, int64(len(b))-end)
+	}
+	if strings.Contains(te.Error(), secret) {
+		t.Errorf("error leaks record contents: %v", te)
+	}
+	probs, err := cp.Verify(t.Context(), "log")
+	if err != nil || len(probs) == 0 {
+		t.Fatalf("Verify = %v, %v", probs, err)
+	}
+	last := probs[len(probs)-1]
+	if last.Kind != session.ProblemTorn || last.Record != head+1 || last.Offset != end || !last.Tail || last.Repairable || !errors.As(last.Err, &te) {
+		t.Errorf("Verify's last problem %+v, want a torn tail at record %d offset %d", last, head+1, end)
+	}
+}
+
+// checkTornSetAside checks, after an Append to a log that held before, that
+// a torn tail was moved into exactly one <id>.jsonl.torn-* file, byte for
+// byte, and that the log kept every byte before it.
+func checkTornSetAside(t *testing.T, dir string, before []byte, torn bool) {
+	t.Helper()
+	matches, _ := filepath.Glob(filepath.Join(dir, "log.jsonl.torn-*"))
+	if !torn {
+		if len(matches) != 0 {
+			t.Errorf("torn copies %v for a log without a torn tail", matches)
+		}
+		return
+	}
+	if len(matches) != 1 {
+		t.Fatalf("torn copies: %v, want one", matches)
+	}
+	end := bytes.LastIndexByte(before, '\n') + 1
+	if got := readFile(t, matches[0]); !bytes.Equal(got, before[end:]) {
+		t.Errorf("the torn copy holds %q, want %q", got, before[end:])
+	}
+	if st, err := os.Stat(matches[0]); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("torn copy mode %v, %v", st, err)
+	}
+	if after := readFile(t, filepath.Join(dir, "log.jsonl")); !bytes.HasPrefix(after, before[:end]) || len(after) == end || after[len(after)-1] != '\n' {
+		t.Errorf("the log after the append does not keep the complete records and add whole lines")
 	}
 }
 
@@ -243,10 +323,10 @@ func TestCutAtEveryOffsetOfTheLastLine(t *testing.T) {
 						switch {
 						case cut == start: // the whole last record is gone: a valid log
 							c.left = 2
-						case cut >= end: // the record is whole, with or without its newline
+						case cut > end: // the record is whole, with its newline
 							c.left = 3
-						default:
-							c.bad, c.left, c.repairable = 3, 2, cc.codec == nil
+						default: // a torn tail, even a whole record without its newline
+							c.left, c.torn = 2, true
 						}
 						t.Run(fmt.Sprintf("cut%d", cut-start), func(t *testing.T) { checkCorruption(t, c) })
 					}
@@ -265,7 +345,7 @@ func TestZeroFilledTail(t *testing.T) {
 	for _, cc := range []codecCase{{name: "plaintext"}, {name: "zstd", codec: codec.Zstd()}} {
 		plain := cc.codec == nil
 		t.Run(cc.name+"/last line zeroed", func(t *testing.T) {
-			checkCorruption(t, corruption{codec: cc.codec, records: 4, bad: 4, left: 3, repairable: plain,
+			checkCorruption(t, corruption{codec: cc.codec, records: 4, left: 3, torn: true,
 				corrupt: func(t *testing.T, path string) {
 					b := readFile(t, path)
 					start, _ := lastLine(t, path)
@@ -274,20 +354,36 @@ func TestZeroFilledTail(t *testing.T) {
 				}})
 		})
 		t.Run(cc.name+"/zero block after the last line", func(t *testing.T) {
-			checkCorruption(t, corruption{codec: cc.codec, records: 4, bad: 5, left: 4, repairable: plain,
+			checkCorruption(t, corruption{codec: cc.codec, records: 4, left: 4, torn: true,
 				corrupt: appendBytes(make([]byte, 4096))})
+		})
+		t.Run(cc.name+"/zero block ending in a newline", func(t *testing.T) {
+			checkCorruption(t, corruption{codec: cc.codec, records: 4, bad: 5, left: 4, repairable: plain,
+				corrupt: appendBytes(append(make([]byte, 4096), '\n'))})
 		})
 	}
 }
 
 func TestGarbageAfterTheLastNewline(t *testing.T) {
-	for _, garbage := range []string{"x", "{\"seq\":", "\x00\x01\x02", "{\"seq\":5}x", "\xff\xfe garbage", "[", "{\"seq\":5,\"sessionId\":\"log\"\n"} {
-		t.Run(fmt.Sprintf("%q", garbage), func(t *testing.T) {
-			checkCorruption(t, corruption{records: 2, bad: 3, left: 2, repairable: true, corrupt: appendBytes([]byte(garbage))})
+	for _, garbage := range []string{"x", "{\"seq\":", "\x00\x01\x02", "{\"seq\":5}x", "\xff\xfe garbage", "[", " "} {
+		t.Run(fmt.Sprintf("torn %q", garbage), func(t *testing.T) {
+			checkCorruption(t, corruption{records: 2, left: 2, torn: true, corrupt: appendBytes([]byte(garbage))})
+		})
+		t.Run(fmt.Sprintf("line %q", garbage+"\n"), func(t *testing.T) {
+			if strings.TrimSpace(garbage) == "" {
+				return // a blank line
+			}
+			checkCorruption(t, corruption{records: 2, bad: 3, left: 2, repairable: true, corrupt: appendBytes([]byte(garbage + "\n"))})
 		})
 	}
-	t.Run("encoded", func(t *testing.T) {
-		checkCorruption(t, corruption{codec: codec.Gzip(), records: 2, bad: 3, left: 2, corrupt: appendBytes([]byte("garbage"))})
+	t.Run("encoded torn", func(t *testing.T) {
+		checkCorruption(t, corruption{codec: codec.Gzip(), records: 2, left: 2, torn: true, corrupt: appendBytes([]byte("garbage"))})
+	})
+	t.Run("encoded line", func(t *testing.T) {
+		checkCorruption(t, corruption{codec: codec.Gzip(), records: 2, bad: 3, left: 2, corrupt: appendBytes([]byte("garbage\n"))})
+	})
+	t.Run("bad line then a torn tail", func(t *testing.T) {
+		checkCorruption(t, corruption{records: 2, bad: 3, left: 2, repairable: true, corrupt: appendBytes([]byte("garbage\n{\"se"))})
 	})
 	t.Run("garbage then a blank line", func(t *testing.T) {
 		checkCorruption(t, corruption{records: 2, bad: 3, left: 2, repairable: true, corrupt: appendBytes([]byte("garbage\n\n  \n"))})
@@ -392,16 +488,24 @@ func TestValidLineUnderTheWrongCodecIsNeverRepaired(t *testing.T) {
 		{name: "encrypted line with another key", log: k1, lastBy: aead(t, codec.XChaCha20Poly1305, "k1", 2)},
 		{name: "envelope in a plaintext log", log: nil, lastBy: gz},
 		{name: "torn envelope in a plaintext log", log: nil, lastBy: gz, torn: true},
+		{name: "torn line of another key in an encrypted log", log: k1, lastBy: aead(t, codec.XChaCha20Poly1305, "k1", 2), torn: true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			checkCorruption(t, corruption{codec: tt.log, records: 2, bad: 3,
+			c := corruption{codec: tt.log, records: 2, bad: 3,
 				corrupt: func(t *testing.T, path string) {
 					line := encodedLine(t, tt.lastBy, 3, secret+"-3")
 					if tt.torn {
+						// A missing newline is framing: whatever the bytes
+						// before it, they are a torn tail, set aside by the
+						// next append rather than decoded.
 						line = line[:len(line)/2]
 					}
 					appendBytes(line)(t, path)
-				}})
+				}}
+			if tt.torn {
+				c.bad, c.left, c.torn = 0, 2, true
+			}
+			checkCorruption(t, c)
 		})
 	}
 }
@@ -412,7 +516,7 @@ func TestRepairNamesTheCopyAfterTheClockAndNeverOverwrites(t *testing.T) {
 	session.SetClock(cp, func() time.Time { return fixedTime })
 	appendTexts(t, cp, "log", "a", "b")
 	path := filepath.Join(dir, "log.jsonl")
-	appendBytes([]byte(`{"seq":3,"sess`))(t, path)
+	appendBytes([]byte("{\"seq\":3,\"sess\n"))(t, path)
 	damaged := readFile(t, path)
 	ms := fixedTime.UnixMilli()
 	taken := filepath.Join(dir, fmt.Sprintf("log.jsonl.broken-%d", ms))
@@ -450,7 +554,7 @@ func TestVerifyReportsEveryProblemAndChangesNothing(t *testing.T) {
 		kind session.ProblemKind
 		tail bool
 	}
-	wants := []want{{2, session.ProblemSyntax, false}, {4, session.ProblemEvent, false}, {6, session.ProblemSyntax, true}}
+	wants := []want{{2, session.ProblemSyntax, false}, {4, session.ProblemEvent, false}, {6, session.ProblemTorn, true}}
 	if len(problems) != len(wants) {
 		t.Fatalf("Verify = %+v", problems)
 	}
@@ -463,18 +567,32 @@ func TestVerifyReportsEveryProblemAndChangesNothing(t *testing.T) {
 		if off := int64(len(bytes.Join(lines[:w.rec-1], nil))); p.Offset != off {
 			t.Errorf("problem %d offset %d, want %d", i, p.Offset, off)
 		}
+		if w.kind == session.ProblemTorn {
+			var te *session.TornTailError
+			if !errors.As(p.Err, &te) || te.Head != 5 || te.Bytes != 8 {
+				t.Errorf("torn problem's error %v", p.Err)
+			}
+			continue
+		}
 		checkBadRecord(t, p.Err, path, w.rec)
 	}
 	sameSnapshot(t, "Verify", before, dirSnapshot(t, dir))
 
-	// A lone torn tail is reported as repairable, and still not repaired.
+	// A lone malformed last line is reported as repairable, and still not
+	// repaired; so is one followed by a torn tail.
 	appendTexts(t, cp, "w", "1")
-	appendBytes([]byte("{"))(t, filepath.Join(dir, "w.jsonl"))
+	appendBytes([]byte("{\n"))(t, filepath.Join(dir, "w.jsonl"))
 	before = dirSnapshot(t, dir)
 	problems, err = cp.Verify(t.Context(), "w")
 	if err != nil || len(problems) != 1 || !problems[0].Repairable || !problems[0].Tail {
 		t.Errorf("Verify = %+v, %v", problems, err)
 	}
+	appendBytes([]byte("{"))(t, filepath.Join(dir, "w.jsonl"))
+	problems, err = cp.Verify(t.Context(), "w")
+	if err != nil || len(problems) != 2 || !problems[0].Repairable || problems[1].Kind != session.ProblemTorn {
+		t.Errorf("Verify = %+v, %v", problems, err)
+	}
+	before = dirSnapshot(t, dir)
 	sameSnapshot(t, "Verify with RepairTail", before, dirSnapshot(t, dir))
 	if problems, err := cp.Verify(t.Context(), "missing"); err != nil || problems != nil {
 		t.Errorf("Verify of a missing log = %v, %v", problems, err)

@@ -46,6 +46,25 @@
 // of the process, but a crash of the machine may lose the batches the
 // operating system had not yet written back and leave a torn last line.
 //
+// # Torn tails
+//
+// A write can still be cut short: a process killed while its write crosses
+// a page boundary, a full disk, an I/O error. Every record ends with its
+// newline, so bytes after the last newline of a log (a torn tail) are the
+// remains of an append that never returned, and were never acknowledged.
+// They are not a record and never an error: Read, Head and Truncate see
+// every complete record before them, [FileCheckpointer.Scan] yields those
+// records and then a *[TornTailError], [FileCheckpointer.Verify] reports
+// a [ProblemTorn], and [FileCheckpointer.Summaries] flags the session. The
+// next Append (or a Truncate that rewrites the log), under the session's
+// lock, copies the torn bytes into <id>.jsonl.torn-<unix ms> beside the
+// log, cuts them from it, and goes on; nothing is dropped silently. This
+// holds for encoded logs too, since a missing newline is framing: a
+// complete encoded line that fails to decode is still an error and is
+// never repaired. An Append whose write fails part-way (ENOSPC, EIO)
+// truncates the log back to its previous length before returning the
+// error, so the next Append, once the cause is gone, just works.
+//
 // Every operation on a session except List holds the session's lock: this
 // process's queue plus the lock directory <id>.jsonl.lock, which other
 // processes (including other implementations of this format) honor. Appends
@@ -67,11 +86,11 @@
 // results and errors as a serial read; an encrypted log is decoded into a
 // reused buffer per core ([storage.Encoding.AppendDecode]).
 //
-// Nothing is repaired unless asked. With [FileOptions.RepairTail], a torn
-// last line of a plaintext log (one that is not valid JSON, such as a
-// write cut short by a crash, a zero-filled tail or trailing garbage) is
-// dropped after the original file has been copied aside as
-// <id>.jsonl.broken-<unix ms>. A bad record anywhere else, a valid line
+// Beyond torn tails, nothing is repaired unless asked. With
+// [FileOptions.RepairTail], a malformed last line of a plaintext log (one
+// that ends with its newline but is not valid JSON, such as a zero-filled
+// block after a power loss, or garbage) is dropped after the original file
+// has been copied aside as <id>.jsonl.broken-<unix ms>. A bad record anywhere else, a valid line
 // that is not the expected record, and any record of an encoded log (or a
 // line that holds an envelope) are never repaired, retried as plaintext,
 // or treated as an empty session: they are errors, and the file is left

@@ -111,17 +111,56 @@ func ExampleFileCheckpointer_Verify() {
 	for _, p := range problems {
 		fmt.Printf("record %d: %s, tail %v, repairable %v\n", p.Record, p.Kind, p.Tail, p.Repairable)
 	}
-	// What is readable before the bad record:
+	// Every complete record reads; the torn tail is reported last.
 	for ev, err := range cp.Scan(ctx, "v", 0) {
-		if err != nil {
-			fmt.Println("stopped at a bad record")
+		if errors.Is(err, session.ErrTornTail) {
+			fmt.Println("then a torn tail:", err.(*session.TornTailError).Bytes, "bytes")
 			break
+		}
+		if err != nil {
+			log.Fatal(err)
 		}
 		fmt.Println(ev.Seq, ev.Event.(session.UserEvent).Message.Text)
 	}
+	// The next append sets the torn bytes aside and goes on.
+	head, err := cp.Append(ctx, "v", []session.Event{session.UserEvent{Message: model.UserText("three")}}, 2)
+	if err != nil {
+		log.Fatal(err)
+	}
+	aside, _ := filepath.Glob(filepath.Join(dir, "v.jsonl.torn-*"))
+	fmt.Println("head", head, "and", len(aside), "file set aside")
 	// Output:
-	// record 3: syntax, tail true, repairable true
+	// record 3: torn, tail true, repairable false
 	// 1 one
 	// 2 two
-	// stopped at a bad record
+	// then a torn tail: 29 bytes
+	// head 3 and 1 file set aside
+}
+
+func ExampleFileCheckpointer_Summaries() {
+	dir, err := os.MkdirTemp("", "sessions")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	cp, err := session.NewFileCheckpointer(dir, session.FileOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	prompt := session.UserEvent{Message: model.UserText("Why does the\nbuild fail on arm64?")}
+	answer := session.AssistantEvent{Message: model.AssistantBlocks(model.TextBlock("Because…"))}
+	if _, err := cp.Append(ctx, "s1", []session.Event{prompt, answer}, 0); err != nil {
+		log.Fatal(err)
+	}
+	// A listing reads the first and last records of each log, nothing more.
+	sums, err := cp.Summaries(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, s := range sums {
+		fmt.Printf("%s: %q, %d records, torn %v\n", s.ID, s.Title, s.Records, s.Torn)
+	}
+	// Output:
+	// s1: "Why does the build fail on arm64?", 2 records, torn false
 }

@@ -25,6 +25,8 @@ const logSuffix = ".jsonl"
 
 // FileOptions configures a FileCheckpointer. The zero value stores
 // plaintext, does not fsync, and reports a malformed last line as an error.
+// A torn tail (bytes after the last newline, see [TornTailError]) is never
+// an error, whatever the options: it is set aside by the next append.
 type FileOptions struct {
 	// Encoding encodes each record. The zero value stores plaintext
 	// under the default namespace and the "standalone" project.
@@ -37,10 +39,12 @@ type FileOptions struct {
 	Durable bool
 
 	// RepairTail lets the checkpointer drop a malformed last line of a
-	// plaintext log, after copying the file aside as
-	// <id>.jsonl.broken-<unix ms>. Encoded logs are never repaired. The
-	// repair happens in whichever of Read, Head, Append or Truncate first
-	// loads the log; Verify and Scan never repair.
+	// plaintext log (one that ends with its newline but is not valid JSON
+	// or is overlong, as a zero-filled block after a power loss leaves
+	// it), after copying the file aside as <id>.jsonl.broken-<unix ms>.
+	// Encoded logs are never repaired. The repair happens in whichever of
+	// Read, Head, Append or Truncate first loads the log; Verify and Scan
+	// never repair. A torn tail needs no RepairTail.
 	RepairTail bool
 }
 
@@ -80,10 +84,13 @@ var _ Checkpointer = (*FileCheckpointer)(nil)
 
 // headEntry is a cached head, valid while the log's stamp is unchanged.
 type headEntry struct {
-	st      stamp
-	head    int64
-	newline bool // the log is empty or ends with '\n'
+	st   stamp
+	head int64
+	end  int64 // offset after the last complete record; < st.size when the tail is torn
 }
+
+// torn reports whether the log ends with a torn tail.
+func (e headEntry) torn() bool { return e.end < e.st.size }
 
 // localGate serializes the goroutines of this process on one session, so
 // that they queue here instead of polling the lock directory.
@@ -345,7 +352,8 @@ func (s *session) stat() (stamp, error) {
 type loaded struct {
 	exists  bool
 	head    int64
-	newline bool
+	end     int64 // offset after the last complete record
+	size    int64 // the log's size; more than end when the tail is torn
 	events  []StoredEvent
 	keepEnd int64 // offset after record opts.keep
 }
@@ -357,16 +365,16 @@ type loadOpts struct {
 	keep    int64 // remember where record keep ends (Truncate)
 }
 
-// load reads and validates the whole log. A bad record is an error, except
-// a torn last line of a plaintext log when RepairTail is set, which is
-// repaired. It refreshes the head cache.
+// load reads and validates the whole log, up to its torn tail if it has
+// one (which is not an error: see [TornTailError]). A bad record is an
+// error, except a malformed last line of a plaintext log when RepairTail
+// is set, which is repaired. It refreshes the head cache.
 func (s *session) load(ctx context.Context, o loadOpts) (loaded, error) {
 	var out loaded
 	f, err := s.open()
 	if err != nil || f == nil {
-		out.newline = true
 		if err == nil {
-			s.c.setHead(s.id, stamp{}, 0, true)
+			s.c.setHead(s.id, stamp{}, 0, 0)
 		}
 		return out, err
 	}
@@ -399,8 +407,8 @@ func (s *session) load(ctx context.Context, o loadOpts) (loaded, error) {
 		return out, err
 	}
 	if bad == nil {
-		out.head, out.newline = res.records, res.newline
-		s.c.setHead(s.id, st, out.head, out.newline)
+		out.head, out.end, out.size = res.records, res.end, fi.Size()
+		s.c.setHead(s.id, st, out.head, out.end)
 		return out, nil
 	}
 	if !s.c.repair || !repairable(s.c.enc, *bad) {
@@ -409,23 +417,23 @@ func (s *session) load(ctx context.Context, o loadOpts) (loaded, error) {
 	if err := s.repairTail(bad); err != nil {
 		return out, err
 	}
-	out.head, out.newline = bad.Record-1, true
+	out.head, out.end, out.size = bad.Record-1, bad.Offset, bad.Offset
 	if o.keep > out.head {
 		out.keepEnd = 0
 	}
 	return out, nil
 }
 
-// repairable reports whether RepairTail may drop the bad record p: a torn
-// (unparseable or overlong) last line of a plaintext log.
+// repairable reports whether RepairTail may drop the bad record p: a
+// malformed (unparseable or overlong) last line of a plaintext log.
 func repairable(enc storage.Encoding, p Problem) bool {
 	return !enc.Encoded() && p.Tail && (p.Kind == ProblemSyntax || p.Kind == ProblemTooLong)
 }
 
 // setHead caches the head of a session for the stamp st.
-func (c *FileCheckpointer) setHead(id string, st stamp, head int64, newline bool) {
+func (c *FileCheckpointer) setHead(id string, st stamp, head, end int64) {
 	c.mu.Lock()
-	c.heads[id] = headEntry{st: st, head: head, newline: newline}
+	c.heads[id] = headEntry{st: st, head: head, end: end}
 	c.mu.Unlock()
 }
 
@@ -461,6 +469,13 @@ func (s *session) head(ctx context.Context) (int64, error) {
 // Append implements [Checkpointer.Append]. Every record is encoded before
 // anything is written, so a failing codec leaves the log untouched; the
 // batch is then written with one write call (and fsynced when Durable).
+//
+// A torn tail left by an earlier, interrupted append (see [TornTailError])
+// is first copied into <id>.jsonl.torn-<unix ms> beside the log, never
+// replacing a file, and cut from the log. A write that fails part-way (a
+// full disk, an I/O error) is cut back too: the log is truncated to its
+// length before the call, and the error returned.
+//
 // Errors are *storage.Error, *ConflictError or ctx.Err().
 func (c *FileCheckpointer) Append(ctx context.Context, id string, events []Event, expectedHead int64) (int64, error) {
 	s, err := c.lock(ctx, id)
@@ -497,10 +512,6 @@ func (c *FileCheckpointer) Append(ctx context.Context, id string, events []Event
 		}
 	}()
 	buf := (*bp)[:0]
-	if !h.newline {
-		// The last record lacks its newline: start on a fresh line.
-		buf = append(buf, '\n')
-	}
 	buf, err = encodeBatch(ctx, c.enc, buf, id, s.file, h.head, formatTime(c.now()), events, c.maxLine)
 	if err != nil {
 		return 0, err
@@ -528,10 +539,20 @@ func (c *FileCheckpointer) Append(ctx context.Context, id string, events []Event
 		if h.st, err = fstamp(s.file, f); err != nil {
 			return 0, err
 		}
+		h.end = 0
+	} else if h.torn() {
+		c.dropHead(id)
+		if err := s.setAsideTorn(h.end, h.st.size); err != nil {
+			return 0, err
+		}
+		if err := f.Truncate(h.end); err != nil {
+			return 0, (&storage.Error{Op: "write", Kind: storage.KindCheckpoint, File: s.file, Message: "cannot cut the torn tail of checkpoint log"}).WithCause(err)
+		}
+		h.st.size = h.end
 	}
 	if err := safefs.Write(f, buf, c.durable); err != nil {
 		c.dropHead(id)
-		return 0, err
+		return 0, s.cutBack(f, h.end, missing, err)
 	}
 	head := h.head + int64(len(events))
 	// Cache the new head for the new stamp, unless something else changed
@@ -542,12 +563,12 @@ func (c *FileCheckpointer) Append(ctx context.Context, id string, events []Event
 	closed = true
 	if err := f.Close(); err != nil {
 		c.dropHead(id)
-		return 0, &storage.Error{Op: "write", Kind: storage.KindCheckpoint, File: s.file, Message: "cannot write checkpoint log"}
+		return 0, s.cutBack(nil, h.end, missing, (&storage.Error{Op: "write", Kind: storage.KindCheckpoint, File: s.file, Message: "cannot write checkpoint log"}).WithCause(err))
 	}
 	if statErr == nil {
 		after := stampOf(fi)
 		if after.ino == before.ino && after.size == before.size+int64(len(buf)) {
-			c.setHead(id, after, head, true)
+			c.setHead(id, after, head, after.size)
 			return head, nil
 		}
 	}
@@ -561,7 +582,7 @@ func (c *FileCheckpointer) Append(ctx context.Context, id string, events []Event
 func (s *session) openForAppend(ctx context.Context) (*os.File, headEntry, error) {
 	f, err := s.c.dir.OpenAppend(s.rel, false)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, headEntry{newline: true}, nil
+		return nil, headEntry{}, nil
 	}
 	if err != nil {
 		return nil, headEntry{}, err
@@ -590,7 +611,7 @@ func (s *session) openForAppend(ctx context.Context) (*os.File, headEntry, error
 			return nil, headEntry{}, err
 		}
 	}
-	return f, headEntry{st: st, head: l.head, newline: l.newline}, nil
+	return f, headEntry{st: st, head: l.head, end: l.end}, nil
 }
 
 // fstamp returns the stamp of the open log f, which must be a regular file.
@@ -662,8 +683,11 @@ func tooLongError(file, rec string) error {
 
 // Read implements [Checkpointer.Read]. It validates every record of the
 // log, decoding the events it returns; the first bad record fails the whole
-// read with a *storage.Error naming file and record, unless it is a torn
-// last line that RepairTail repairs. To get the records before a bad one,
+// read with a *storage.Error naming file and record, unless it is a
+// malformed last line that RepairTail repairs. A torn tail (see
+// [TornTailError]) is not a record and not an error: Read returns every
+// complete record before it and leaves it for the next Append to set
+// aside. To get the records before a bad one, or to learn of a torn tail,
 // use [FileCheckpointer.Scan].
 func (c *FileCheckpointer) Read(ctx context.Context, id string, sinceSeq int64) ([]StoredEvent, error) {
 	s, err := c.lock(ctx, id)
@@ -754,7 +778,8 @@ func (c *FileCheckpointer) Delete(ctx context.Context, id string) error {
 
 // Truncate implements [Checkpointer.Truncate]. It validates the log, keeps
 // the lines of the first toSeq records byte for byte (they are not
-// re-encoded) and replaces the file atomically.
+// re-encoded) and replaces the file atomically. A torn tail dropped by the
+// rewrite is first set aside as Append sets it aside.
 func (c *FileCheckpointer) Truncate(ctx context.Context, id string, toSeq, expectedHead int64) error {
 	s, err := c.lock(ctx, id)
 	if err != nil {
@@ -780,6 +805,12 @@ func (c *FileCheckpointer) Truncate(ctx context.Context, id string, toSeq, expec
 	}
 	if err := s.held(); err != nil {
 		return err
+	}
+	if l.end < l.size {
+		// The rewrite drops the torn tail too: keep it, as Append would.
+		if err := s.setAsideTorn(l.end, l.size); err != nil {
+			return err
+		}
 	}
 	err = c.dir.WriteFile(s.rel, prefix)
 	c.dropHead(id)
@@ -807,8 +838,10 @@ func (s *session) readPrefix(n int64) ([]byte, error) {
 // streaming the log with memory bounded by its longest line. It validates
 // every record like Read, but at the first bad record it yields the error
 // (a *storage.Error naming file and record) once and stops, so the records
-// before it are still seen; it never repairs anything. An unknown session
-// yields nothing.
+// before it are still seen; it never repairs anything. A log that ends with
+// a torn tail yields every complete record and then a *[TornTailError],
+// which callers that only want the records may ignore
+// (errors.Is(err, ErrTornTail)). An unknown session yields nothing.
 //
 // The session stays locked until the loop ends, so the loop body must not
 // call other methods for the same session. Breaking out of the loop
@@ -831,11 +864,16 @@ func (c *FileCheckpointer) Scan(ctx context.Context, id string, sinceSeq int64) 
 			return
 		}
 		defer f.Close()
+		fi, err := f.Stat()
+		if err != nil {
+			yield(StoredEvent{}, readError(s.file, err))
+			return
+		}
 		stopped := false
 		var checked time.Time
 		lr := c.lines.get(f, c.maxLine)
 		defer c.lines.put(lr)
-		_, err = scan(ctx, c.enc, lr, scanOpts{id: id, file: s.file, since: max(sinceSeq, 0)},
+		res, err := scan(ctx, c.enc, lr, scanOpts{id: id, file: s.file, since: max(sinceSeq, 0)},
 			func(r scanRecord) bool {
 				if r.event == nil {
 					return true
@@ -863,13 +901,23 @@ func (c *FileCheckpointer) Scan(ctx context.Context, id string, sinceSeq int64) 
 			})
 		if err != nil && !stopped {
 			yield(StoredEvent{}, err)
+			return
+		}
+		if err == nil && !res.stopped && res.torn(fi.Size()) {
+			yield(StoredEvent{}, s.tornError(res, fi.Size()))
 		}
 	}
 }
 
+// tornError describes the torn tail found by the scan res of a log of size
+// bytes.
+func (s *session) tornError(res scanResult, size int64) *TornTailError {
+	return &TornTailError{SessionID: s.id, File: s.file, Offset: res.end, Bytes: size - res.end, Head: res.records}
+}
+
 // Verify checks every record of the log of session id, decoding each event,
-// and returns every problem found, in order; it changes nothing, whatever
-// RepairTail says. A missing log has no problems. The error reports a
+// and returns every problem found, in order, a torn tail last (as a
+// [ProblemTorn]); it changes nothing, whatever RepairTail says. A missing log has no problems. The error reports a
 // failure to check (invalid id, lock, I/O, ctx), not a bad record.
 func (c *FileCheckpointer) Verify(ctx context.Context, id string) ([]Problem, error) {
 	s, err := c.lock(ctx, id)
@@ -889,7 +937,7 @@ func (c *FileCheckpointer) Verify(ctx context.Context, id string) ([]Problem, er
 	var problems []Problem
 	lr := c.lines.get(f, c.maxLine)
 	defer c.lines.put(lr)
-	_, err = scan(ctx, c.enc, lr, scanOpts{id: id, file: s.file, all: true, workers: c.scanWorkers(fi.Size())},
+	res, err := scan(ctx, c.enc, lr, scanOpts{id: id, file: s.file, all: true, workers: c.scanWorkers(fi.Size())},
 		func(scanRecord) bool { return true },
 		func(p Problem) bool { problems = append(problems, p); return true })
 	if err != nil {
@@ -897,6 +945,10 @@ func (c *FileCheckpointer) Verify(ctx context.Context, id string) ([]Problem, er
 	}
 	if len(problems) == 1 && repairable(c.enc, problems[0]) {
 		problems[0].Repairable = true
+	}
+	if res.torn(fi.Size()) {
+		problems = append(problems, Problem{Record: res.records + 1, Offset: res.end, Kind: ProblemTorn, Tail: true,
+			Err: s.tornError(res, fi.Size())})
 	}
 	return problems, nil
 }

@@ -6,17 +6,23 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/session"
 )
 
-// FuzzRepairTail appends arbitrary bytes to a valid log of n records and
-// reads it with RepairTail. The property: valid records are never lost;
-// the result is either an error that changed nothing, or a log that reads
-// and is a prefix of the damaged file, with the original copied aside if
-// anything was dropped; and repair(valid + one torn line) == valid.
+// FuzzRepairTail appends arbitrary bytes to a valid log of n records,
+// reads it with RepairTail, then appends. The garbage splits into complete
+// lines and a torn tail (the bytes after its last newline). The
+// properties: valid records are never lost; the read either fails having
+// changed nothing, or leaves a log that is a prefix of the damaged file
+// holding every valid record, with the original copied aside if anything
+// was dropped; a torn tail alone never fails a read nor changes the file;
+// repair(valid + one malformed line + torn tail) == valid; and after a
+// successful read the next append succeeds, moving a remaining torn tail,
+// byte for byte, into <id>.jsonl.torn-*.
 func FuzzRepairTail(f *testing.F) {
 	bases := make([][]byte, 4)
 	for n := range bases {
@@ -25,6 +31,7 @@ func FuzzRepairTail(f *testing.F) {
 	f.Add(uint8(2), []byte(`{"seq":3,"sessionId":"log","par`))
 	f.Add(uint8(0), []byte("\x00\x00\x00\x00"))
 	f.Add(uint8(1), []byte("garbage\n"))
+	f.Add(uint8(1), []byte("garbage\n{\"se"))
 	dir := f.TempDir()
 	var counter atomic.Int64
 	f.Fuzz(func(t *testing.T, n uint8, garbage []byte) {
@@ -38,6 +45,7 @@ func FuzzRepairTail(f *testing.F) {
 			t.Fatal(err)
 		}
 		validLen := len(damaged) - len(garbage)
+		lines := garbage[:bytes.LastIndexByte(garbage, '\n')+1]
 		cp, err := session.NewFileCheckpointer(dir, session.FileOptions{RepairTail: true})
 		if err != nil {
 			t.Fatal(err)
@@ -49,8 +57,8 @@ func FuzzRepairTail(f *testing.F) {
 			if !bytes.Equal(after, damaged) || len(broken) != 0 {
 				t.Fatalf("a failed repair changed the log or copied it aside")
 			}
-			if singleTornLine(garbage) {
-				t.Fatalf("repair(valid + %q) failed: %v", garbage, err)
+			if len(lines) == 0 || singleTornLine(lines) {
+				t.Fatalf("read(valid + %q) failed: %v", garbage, err)
 			}
 			return
 		}
@@ -63,11 +71,26 @@ func FuzzRepairTail(f *testing.F) {
 		if changed := len(after) != len(damaged); changed != (len(broken) == 1) || changed && !bytes.Equal(readFile(t, broken[0]), damaged) {
 			t.Fatalf("copy aside %v for a change %v", broken, changed)
 		}
-		if singleTornLine(garbage) && len(after) != validLen {
+		if len(lines) == 0 && len(after) != len(damaged) {
+			t.Fatalf("reading valid + torn tail %q changed the log", garbage)
+		}
+		if singleTornLine(lines) && len(after) != validLen {
 			t.Fatalf("repair(valid + %q) kept %d bytes, want the %d valid ones", garbage, len(after), validLen)
 		}
 		if again, err := cp.Read(t.Context(), id, 0); err != nil || len(again) != len(evs) {
 			t.Fatalf("reading the repaired log again: %d records, %v", len(again), err)
+		}
+		head, err := session.NewFileCheckpointer(dir, session.FileOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h, err := head.Append(t.Context(), id, []session.Event{userText("next")}, int64(len(evs))); err != nil || h != int64(len(evs))+1 {
+			t.Fatalf("append after a successful read = %d, %v", h, err)
+		}
+		torn := after[bytes.LastIndexByte(after, '\n')+1:]
+		aside, _ := filepath.Glob(path + ".torn-*")
+		if len(torn) > 0 != (len(aside) == 1) || len(aside) > 1 || len(torn) > 0 && !bytes.Equal(readFile(t, aside[0]), torn) {
+			t.Fatalf("torn tail %q, copies aside %v", torn, aside)
 		}
 	})
 }
@@ -80,4 +103,52 @@ func singleTornLine(garbage []byte) bool {
 	trimmed := bytes.Trim(line, " \t\r")
 	return len(trimmed) > 0 && !bytes.Contains(line, []byte("\n")) && !json.Valid(trimmed) &&
 		!bytes.Contains(line, []byte(`"liteAgentStorage"`))
+}
+
+// FuzzSummaries appends arbitrary bytes to a valid log of n records and
+// summarizes it. Summaries never fails the listing for a bad log, and
+// agrees with a full read wherever the full read succeeds: the same record
+// count, the first prompt as title, and a torn tail exactly when the file
+// has bytes after its last newline.
+func FuzzSummaries(f *testing.F) {
+	bases := make([][]byte, 4)
+	for n := range bases {
+		bases[n] = writeLog(f, nil, n)
+	}
+	f.Add(uint8(2), []byte(`{"seq":3,"sessionId":"log","par`))
+	f.Add(uint8(1), []byte("\n\n  \n"))
+	f.Fuzz(func(t *testing.T, n uint8, garbage []byte) {
+		valid := bases[int(n)%len(bases)]
+		dir := t.TempDir()
+		path := filepath.Join(dir, "log.jsonl")
+		damaged := append(bytes.Clone(valid), garbage...)
+		if err := os.WriteFile(path, damaged, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		cp, err := session.NewFileCheckpointer(dir, session.FileOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sums, err := cp.Summaries(t.Context())
+		if err != nil || len(sums) != 1 {
+			t.Fatalf("Summaries = %v, %v", sums, err)
+		}
+		s := sums[0]
+		if s.Size != int64(len(damaged)) || s.Torn != (len(damaged) > 0 && damaged[len(damaged)-1] != '\n') {
+			t.Fatalf("summary %+v of %d bytes", s, len(damaged))
+		}
+		if s.Err != nil && strings.Contains(s.Err.Error(), secret) {
+			t.Fatalf("error leaks record contents: %v", s.Err)
+		}
+		evs, err := cp.Read(t.Context(), "log", 0)
+		if err != nil {
+			return
+		}
+		if s.Err != nil || s.Records != int64(len(evs)) {
+			t.Fatalf("summary %+v of a log that reads %d records", s, len(evs))
+		}
+		if len(evs) > 0 && s.Title != textsOf(evs)[0] && strings.HasPrefix(textsOf(evs)[0], secret) {
+			t.Fatalf("title %q, first prompt %q", s.Title, textsOf(evs)[0])
+		}
+	})
 }

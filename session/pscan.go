@@ -61,7 +61,6 @@ type chunk struct {
 	lines   []chunkLine
 	out     []lineResult
 	readErr error // the read error that ended the log after these lines
-	newline bool  // whether the last line read so far ends with '\n'
 	err     error // a worker's error (ctx.Err())
 	panic   any   // what a codec panicked with, re-raised by the consumer
 	size    int   // len(buf) when sent, counted in flight until consumed
@@ -128,7 +127,6 @@ func scanParallel(ctx context.Context, enc storage.Encoding, lr *lineReader, opt
 	}()
 
 	q := sequencer{opts: opts, onRecord: onRecord, onProblem: onProblem}
-	q.res.newline = true
 	for c := range order {
 		<-c.done
 		if c.panic != nil {
@@ -150,7 +148,6 @@ func scanParallel(ctx context.Context, enc storage.Encoding, lr *lineReader, opt
 				return q.res, nil
 			}
 		}
-		q.res.newline = c.newline
 		if c.readErr != nil {
 			return q.res, readError(opts.file, c.readErr)
 		}
@@ -227,7 +224,6 @@ func readChunks(lr *lineReader, stop <-chan struct{}, work, order chan<- *chunk,
 		}
 	}
 	var pos, read int64
-	newline := true
 	c := newChunk()
 	for {
 		l, err := lr.next()
@@ -247,10 +243,8 @@ func readChunks(lr *lineReader, stop <-chan struct{}, work, order chan<- *chunk,
 			default:
 			}
 		}
-		newline = l.newline
 		text := trimSpace(l.text)
 		if len(text) == 0 && !l.tooLong {
-			c.newline = newline
 			continue
 		}
 		if len(text) >= chunkBytes && len(c.lines) > 0 {
@@ -259,23 +253,20 @@ func readChunks(lr *lineReader, stop <-chan struct{}, work, order chan<- *chunk,
 				return
 			}
 			c = newChunk()
-			c.newline = newline
 		}
 		pos++
 		from := len(c.buf)
 		c.buf = append(slices.Grow(c.buf, len(text)), text...) // long lines: one exact allocation
 		l.text = nil
 		c.lines = append(c.lines, chunkLine{l: l, from: from, to: len(c.buf), pos: pos})
-		c.newline = newline
 		if len(c.buf) >= chunkBytes || len(c.lines) >= chunkLines {
 			if !send(c) {
 				return
 			}
 			c = newChunk()
-			c.newline = newline
 		}
 	}
-	send(c) // even empty, it carries the final newline state
+	send(c) // even empty, it carries the read error, if any
 }
 
 // checkChunk checks every line of c, stopping early at a context error or

@@ -4,7 +4,13 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"strconv"
+	"syscall"
+
+	"github.com/lite-agent/lite-agent-go/internal/safefs"
+	"github.com/lite-agent/lite-agent-go/storage"
 )
 
 // repairTail drops the torn last line bad of a plaintext log: it copies the
@@ -42,5 +48,89 @@ func (s *session) repairTail(bad *Problem) error {
 	}
 	err = s.c.dir.WriteFile(s.rel, orig[:bad.Offset])
 	s.c.dropHead(s.id)
+	return err
+}
+
+// setAsideTorn copies the torn tail of the log, the bytes from..to, into
+// <id>.jsonl.torn-<unix ms> beside it (never replacing an existing file,
+// fsynced with its directory), so that cutting it from the log loses
+// nothing. The bytes are streamed: a torn record may be large.
+func (s *session) setAsideTorn(from, to int64) error {
+	src, err := s.open()
+	if err != nil {
+		return err
+	}
+	if src == nil {
+		return readError(s.file, fs.ErrNotExist)
+	}
+	defer src.Close()
+	if err := s.held(); err != nil {
+		return err
+	}
+	ms := s.c.now().UnixMilli()
+	for try := 0; ; try++ {
+		err = s.writeExclusive(s.rel+".torn-"+strconv.FormatInt(ms+int64(try), 10), io.NewSectionReader(src, from, to-from))
+		if err == nil || !errors.Is(err, fs.ErrExist) || try == 99 {
+			return err
+		}
+	}
+}
+
+// writeExclusive creates rel (0600, failing with an error matching
+// fs.ErrExist if it exists) with the bytes of r, fsyncs it and its
+// directory. On failure nothing is left behind.
+func (s *session) writeExclusive(rel string, r io.Reader) error {
+	p, err := s.c.dir.Resolve(rel)
+	if err != nil {
+		return err
+	}
+	fail := func(err error) error {
+		return (&storage.Error{Op: "write", Kind: storage.KindCheckpoint, File: p, Message: "cannot set aside the torn tail of " + s.rel}).WithCause(err)
+	}
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, safefs.FileMode)
+	if err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return err
+		}
+		return fail(err)
+	}
+	_, err = io.Copy(f, r)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = s.c.syncDir(filepath.Dir(p))
+	}
+	if err != nil {
+		_ = os.Remove(p)
+		return fail(err)
+	}
+	return nil
+}
+
+// cutBack undoes a write that failed part-way (err): it truncates the log
+// to end, its length before the write, through f if still open (else by
+// path), or removes it when the append had just created it. It returns err,
+// joined with the failure to cut back if there is one.
+func (s *session) cutBack(f *os.File, end int64, created bool, err error) error {
+	var terr error
+	switch {
+	case created:
+		terr = s.c.dir.Remove(s.rel)
+	case f != nil:
+		terr = f.Truncate(end)
+	default:
+		p, rerr := s.c.dir.Resolve(s.rel)
+		if terr = rerr; terr == nil {
+			terr = os.Truncate(p, end)
+		}
+	}
+	if terr != nil {
+		return errors.Join(err, (&storage.Error{Op: "write", Kind: storage.KindCheckpoint, File: s.file,
+			Message: "cannot cut a failed append back from checkpoint log"}).WithCause(terr))
+	}
 	return err
 }

@@ -25,7 +25,11 @@ type lineReader struct {
 	long []byte
 	off  int64 // offset of the next line
 	max  int
-	rd   reader // the JSON reader of the current line, kept for its scratch buffer
+	// torn is set when the log ends with bytes after its last newline,
+	// which next does not return as a line; tornAt is where they start.
+	torn   bool
+	tornAt int64
+	rd     reader // the JSON reader of the current line, kept for its scratch buffer
 }
 
 // lineReaders recycles line readers and their buffers between reads. Fresh
@@ -42,6 +46,7 @@ func (p *lineReaders) get(r io.Reader, max int) *lineReader {
 		lr.br.Reset(r)
 	}
 	lr.off, lr.max = 0, max
+	lr.torn, lr.tornAt = false, 0
 	return lr
 }
 
@@ -66,11 +71,13 @@ type line struct {
 	text    []byte // without the newline; valid until the next call
 	start   int64  // offset of the line
 	end     int64  // offset after the line and its newline
-	newline bool   // the line ends with '\n' (only the last may not)
 	tooLong bool   // longer than max; text is then empty
 }
 
-// next returns the next line, or io.EOF after the last.
+// next returns the next line, or io.EOF after the last. Bytes after the
+// last newline are not a line: they are the torn tail of an interrupted
+// append, and next records them in lr.torn and lr.tornAt and returns
+// io.EOF.
 func (lr *lineReader) next() (line, error) {
 	l := line{start: lr.off}
 	frag, err := lr.br.ReadSlice('\n')
@@ -92,12 +99,12 @@ func (lr *lineReader) next() (line, error) {
 	l.end = lr.off
 	switch {
 	case err == nil:
-		l.newline = true
 		frag = frag[:len(frag)-1]
 	case err == io.EOF:
-		if n == 0 {
-			return l, io.EOF
+		if n > 0 {
+			lr.torn, lr.tornAt = true, l.start
 		}
+		return l, io.EOF
 	default:
 		return l, err
 	}
@@ -146,9 +153,15 @@ type scanOpts struct {
 // scanResult sums up a scan.
 type scanResult struct {
 	records int64 // non-blank lines seen (the head when there was no problem)
-	newline bool  // the file is empty or ends with '\n'
 	stopped bool  // a callback stopped the scan
+	// end is the offset after the last complete line: the file's size,
+	// or where its torn tail starts. Set only when the scan reached the
+	// end of the log.
+	end int64
 }
+
+// torn reports whether the scan found a torn tail, given the log's size.
+func (r scanResult) torn(size int64) bool { return r.end < size }
 
 // scan reads a log from lr, validating each record, and calls onRecord for
 // every good record and onProblem for every bad one, in order. Without
@@ -156,14 +169,28 @@ type scanResult struct {
 // whether the bad record was the last non-blank line (Problem.Tail). Either
 // callback returning false stops the scan. The error is an I/O error or
 // ctx.Err(), never a problem.
+//
+// The bytes after the last newline, if any, are not a record: they are
+// the torn tail of an append that never completed (see lineReader.next).
+// When the scan reaches the end of the log, res.end is where they start
+// (or the log's length when there are none).
 func scan(ctx context.Context, enc storage.Encoding, lr *lineReader, opts scanOpts,
-	onRecord func(scanRecord) bool, onProblem func(Problem) bool) (scanResult, error) {
+	onRecord func(scanRecord) bool, onProblem func(Problem) bool) (res scanResult, err error) {
+	defer func() {
+		// Only complete lines have been counted: the log ends (for
+		// readers) at the torn tail, or at the last line read.
+		if err == nil && !res.stopped {
+			res.end = lr.off
+			if lr.torn {
+				res.end = lr.tornAt
+			}
+		}
+	}()
 	if opts.workers > 0 {
 		return scanParallel(ctx, enc, lr, opts, opts.workers, onRecord, onProblem)
 	}
 	rd := &lr.rd
 	q := sequencer{opts: opts, onRecord: onRecord, onProblem: onProblem}
-	q.res.newline = true
 	for {
 		l, err := lr.next()
 		if err == io.EOF {
@@ -172,7 +199,6 @@ func scan(ctx context.Context, enc storage.Encoding, lr *lineReader, opts scanOp
 		if err != nil {
 			return q.res, readError(opts.file, err)
 		}
-		q.res.newline = l.newline
 		text := trimSpace(l.text)
 		if len(text) == 0 && !l.tooLong {
 			continue // blank lines are ignored
@@ -293,7 +319,7 @@ func checkLine(ctx context.Context, enc storage.Encoding, opts scanOpts, rd *rea
 		rec := strconv.FormatInt(pos, 10)
 		return nil, &Problem{Record: pos, Kind: ProblemDecode, Err: &storage.Error{
 			Op: "decode", Kind: storage.KindCheckpoint, File: opts.file, Record: rec,
-			Message: "Encoded storage requires its configured codec",
+			Message: "Encoded storage requires its configured codec", Found: storage.StoredCodec(text),
 		}}, nil
 	}
 	f.check(opts.id, pos)

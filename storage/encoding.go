@@ -184,7 +184,7 @@ func appendEnvelope(b []byte, id string, payload []byte) []byte {
 func (e Encoding) Decode(ctx context.Context, kind Kind, scopeID, recordID string, stored []byte) ([]byte, error) {
 	if e.Codec == nil {
 		if looksEnveloped(stored) {
-			return nil, &Error{Op: "decode", Kind: kind, Record: recordID, Message: "Encoded storage requires its configured codec"}
+			return nil, &Error{Op: "decode", Kind: kind, Record: recordID, Message: "Encoded storage requires its configured codec", Found: StoredCodec(stored)}
 		}
 		return stored, nil
 	}
@@ -216,7 +216,11 @@ func (e Encoding) decode(ctx context.Context, dst []byte, appendTo bool, kind Ki
 	}
 	b64, ok := envelopePayload(stored, id)
 	if !ok {
-		return nil, &Error{Op: "decode", Kind: kind, Record: recordID, Message: "Storage format or codec id mismatch; explicit migration is required"}
+		e := &Error{Op: "decode", Kind: kind, Record: recordID, Message: "Storage format or codec id mismatch; explicit migration is required"}
+		if found := StoredCodec(stored); found != id {
+			e.Found = found // "" when the envelope is damaged rather than foreign
+		}
+		return nil, e
 	}
 	n := base64.StdEncoding.DecodedLen(len(b64))
 	// inPlace: the payload and the plaintext both go into dst's capacity.
@@ -296,6 +300,26 @@ func looksEnveloped(stored []byte) bool {
 	}
 	_, ok := m["liteAgentStorage"]
 	return ok
+}
+
+// StoredCodec names the configuration a stored record was written under:
+// the codec id of a well-formed envelope, [FoundPlaintext] for a record that
+// is no envelope at all, or "" for an envelope whose codec id cannot be read
+// (damage, not a mismatch).
+func StoredCodec(stored []byte) string {
+	if !looksEnveloped(stored) {
+		if bytes.Contains(stored, []byte(`"liteAgentStorage"`)) {
+			return "" // a damaged envelope
+		}
+		return FoundPlaintext
+	}
+	var env struct {
+		Codec string `json:"codec"`
+	}
+	if json.Unmarshal(stored, &env) != nil || !validCodecID(env.Codec) {
+		return ""
+	}
+	return env.Codec
 }
 
 // envelopePayload checks that stored is exactly the canonical envelope for

@@ -382,3 +382,39 @@ func TestAppendEncodeErrorsAreEncodeErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeNamesTheCodecARecordWasWrittenWith: a record refused because it
+// was written under another configuration says which (Error.Found), so that
+// a reader can tell the user which --codec to pass; damage does not.
+func TestDecodeNamesTheCodecARecordWasWrittenWith(t *testing.T) {
+	ctx := t.Context()
+	other := storage.Encoding{Codec: identity{}}
+	enveloped, err := other.Encode(ctx, storage.KindTask, "l", "1", []byte(`{"id":"1"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		enc    storage.Encoding
+		stored string
+		found  string
+	}{
+		{"envelope read without codec", storage.Encoding{}, string(enveloped), "identity-v1"},
+		{"envelope of another codec", storage.Encoding{Codec: &testCodec{id: "other-v2"}}, string(enveloped), "identity-v1"},
+		{"plaintext read with codec", storage.Encoding{Codec: identity{}}, `{"id":"1"}`, storage.FoundPlaintext},
+		{"damaged envelope", storage.Encoding{Codec: identity{}}, `{"liteAgentStorage":1,"codec":"identity-v1","payload":"@@"}`, ""},
+		{"truncated envelope", storage.Encoding{Codec: identity{}}, `{"liteAgentStorage":1,"codec":"ident`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := tt.enc.Decode(ctx, storage.KindTask, "l", "1", []byte(tt.stored))
+			var se *storage.Error
+			if !errors.As(err, &se) {
+				t.Fatalf("Decode error %v, want *storage.Error", err)
+			}
+			if se.Found != tt.found || se.CodecMismatch() != (tt.found != "") {
+				t.Errorf("Found = %q (mismatch %t), want %q", se.Found, se.CodecMismatch(), tt.found)
+			}
+		})
+	}
+}

@@ -26,6 +26,12 @@ type Error struct {
 	Record string
 	// Message is the description of the failure in our own words.
 	Message string
+	// Found is set when a decode was refused because the record was
+	// written under another codec configuration: it is the codec id the
+	// stored envelope names, or [FoundPlaintext] for a plaintext record
+	// read with a codec. Codec ids are not secret (they are stored in clear
+	// in every envelope). It is "" for every other failure.
+	Found string
 
 	err error // a safe cause (never a host codec's error)
 }
@@ -45,6 +51,13 @@ func (e *Error) Error() string {
 	}
 	return b.String()
 }
+
+// FoundPlaintext is [Error.Found] for a plaintext record read with a codec.
+const FoundPlaintext = "plaintext"
+
+// CodecMismatch reports whether the failure is a record written under
+// another codec configuration (see [Error.Found]), as opposed to damage.
+func (e *Error) CodecMismatch() bool { return e.Found != "" }
 
 // Unwrap returns the safe cause of the error, if any: a file-system error or
 // another *Error. It never returns an error produced by a host codec.

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
@@ -26,21 +28,26 @@ const corruptMessage = "Corrupt task record"
 // use by multiple goroutines and by multiple processes, including programs
 // that only follow the lock-directory convention.
 type FileStore struct {
-	dir    *safefs.Dir
+	path   string // <tasksDir>/<listID>, absolute
 	listID string
 	enc    storage.Encoding
 	lock   filelock.Options
 	now    func() time.Time
+
+	mu  sync.Mutex  // guards dir
+	dir *safefs.Dir // the anchored list directory; nil until it exists
 }
 
 var _ Store = (*FileStore)(nil)
 
 // NewFileStore returns the task list listID under tasksDir. It validates
 // listID (non-empty letters, digits, underscores and hyphens) and enc (see
-// [storage.Encoding.Frozen]) before it creates anything, then creates <tasksDir>/<listID> with
-// mode 0700 if needed and anchors it: a symlinked list directory is refused,
-// and a list directory replaced later is detected by every operation.
-// Errors are *storage.Error.
+// [storage.Encoding.Frozen]), then anchors <tasksDir>/<listID> if it
+// exists: a symlinked list directory is refused, and a list directory
+// replaced later is detected by every operation. A missing list directory
+// is created (mode 0700) and anchored by the first Create or Update, not
+// before: until then the list reads as empty, so that an agent that
+// creates no task leaves no directory behind. Errors are *storage.Error.
 //
 // enc.Codec, when set, encodes every record; a list written with one codec
 // (or with none) can only be read with the same one.
@@ -61,24 +68,50 @@ func NewFileStore(tasksDir, listID string, enc storage.Encoding) (*FileStore, er
 	if err != nil {
 		return nil, err
 	}
-	dir, err := safefs.Anchor(filepath.Join(tasksDir, listID))
+	path, err := filepath.Abs(filepath.Join(tasksDir, listID))
 	if err != nil {
-		return nil, err
+		return nil, (&storage.Error{Op: "open", File: filepath.Join(tasksDir, listID), Message: "cannot make storage directory absolute"}).WithCause(err)
 	}
-	return &FileStore{
-		dir:    dir,
+	s := &FileStore{
+		path:   path,
 		listID: listID,
 		enc:    enc,
 		lock:   filelock.Options{Factor: 1.4},
 		now:    time.Now,
-	}, nil
+	}
+	if _, err := s.anchored(false); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// anchored returns the anchored list directory. A missing one is created
+// with create, and otherwise reported as nil.
+func (s *FileStore) anchored(create bool) (*safefs.Dir, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.dir != nil {
+		return s.dir, nil
+	}
+	if !create {
+		if _, err := os.Lstat(s.path); errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+	}
+	d, err := safefs.Anchor(s.path)
+	if err != nil {
+		return nil, err
+	}
+	s.dir = d
+	return d, nil
 }
 
 // ListID returns the id of the list.
 func (s *FileStore) ListID() string { return s.listID }
 
-// Dir returns the list directory, <tasksDir>/<listID>.
-func (s *FileStore) Dir() string { return s.dir.Path() }
+// Dir returns the list directory, <tasksDir>/<listID>, which may not exist
+// yet.
+func (s *FileStore) Dir() string { return s.path }
 
 // Create adds a pending task whose id is one more than the largest numeric
 // id in the list, and writes it atomically. The id is chosen under the
@@ -88,7 +121,7 @@ func (s *FileStore) Dir() string { return s.dir.Path() }
 // and nothing is written.
 func (s *FileStore) Create(ctx context.Context, in CreateInput) (Task, error) {
 	var t Task
-	err := s.locked(ctx, func(r *fileRecords) error {
+	err := s.locked(ctx, true, func(r *fileRecords) error {
 		var err error
 		t, err = create(ctx, r, in, s.now().UnixMilli())
 		return err
@@ -102,7 +135,7 @@ func (s *FileStore) Create(ctx context.Context, in CreateInput) (Task, error) {
 // them therefore leaves every file as it was.
 func (s *FileStore) Update(ctx context.Context, id string, in UpdateInput) (Task, error) {
 	var t Task
-	err := s.locked(ctx, func(r *fileRecords) error {
+	err := s.locked(ctx, true, func(r *fileRecords) error {
 		var err error
 		t, err = update(ctx, r, id, in, s.now().UnixMilli())
 		return err
@@ -120,7 +153,7 @@ func (s *FileStore) Get(ctx context.Context, id string) (Task, bool, error) {
 		t  Task
 		ok bool
 	)
-	err := s.locked(ctx, func(r *fileRecords) error {
+	err := s.locked(ctx, false, func(r *fileRecords) error {
 		var err error
 		t, ok, err = r.load(ctx, id)
 		return err
@@ -133,7 +166,7 @@ func (s *FileStore) Get(ctx context.Context, id string) (Task, bool, error) {
 // not fails the call with a *storage.Error naming it.
 func (s *FileStore) List(ctx context.Context) ([]Task, error) {
 	var ts []Task
-	err := s.locked(ctx, func(r *fileRecords) error {
+	err := s.locked(ctx, false, func(r *fileRecords) error {
 		var err error
 		ts, err = r.loadAll(ctx)
 		return err
@@ -151,9 +184,15 @@ func (s *FileStore) Render(ctx context.Context, opts RenderOptions) (string, err
 }
 
 // locked runs fn with the list's lock held, in this process and across
-// processes. The lock covers reading, decoding, encoding and writing.
-func (s *FileStore) locked(ctx context.Context, fn func(*fileRecords) error) (err error) {
+// processes. The lock covers reading, decoding, encoding and writing. A
+// missing list directory is created with create; without, fn is not
+// called, since the list is empty.
+func (s *FileStore) locked(ctx context.Context, create bool, fn func(*fileRecords) error) (err error) {
 	if err := ctx.Err(); err != nil {
+		return err
+	}
+	dir, err := s.anchored(create)
+	if err != nil || dir == nil {
 		return err
 	}
 	// The queue and the lock directory share one deadline, so a holder
@@ -164,13 +203,13 @@ func (s *FileStore) locked(ctx context.Context, fn func(*fileRecords) error) (er
 		opts.Timeout = filelock.DefaultTimeout
 	}
 	deadline := time.Now().Add(opts.Timeout)
-	dequeue, err := queue(ctx, s.dir.Real(), deadline)
+	dequeue, err := queue(ctx, dir.Real(), deadline)
 	if err != nil {
 		return err
 	}
 	defer dequeue()
 	opts.Timeout = max(time.Until(deadline), time.Nanosecond)
-	l, err := s.dir.Lock(ctx, "", opts)
+	l, err := dir.Lock(ctx, "", opts)
 	if err != nil {
 		return err
 	}
@@ -179,17 +218,18 @@ func (s *FileStore) locked(ctx context.Context, fn func(*fileRecords) error) (er
 			err = rerr
 		}
 	}()
-	return fn(&fileRecords{s: s, lock: l})
+	return fn(&fileRecords{s: s, dir: dir, lock: l})
 }
 
 // fileRecords is a FileStore seen from inside its lock.
 type fileRecords struct {
 	s    *FileStore
+	dir  *safefs.Dir
 	lock *filelock.Lock
 }
 
 // path returns the path of a record file for error messages.
-func (r *fileRecords) path(name string) string { return filepath.Join(r.s.dir.Path(), name) }
+func (r *fileRecords) path(name string) string { return filepath.Join(r.dir.Path(), name) }
 
 // load reads the record of id. The file name is derived from id; a record
 // whose stored id is not id itself (because several ids map to one file
@@ -210,7 +250,7 @@ func (r *fileRecords) load(ctx context.Context, id string) (Task, bool, error) {
 // file is reported as false.
 func (r *fileRecords) read(ctx context.Context, stem string) (Task, bool, error) {
 	name := stem + recordExt
-	data, err := r.s.dir.ReadFile(name)
+	data, err := r.dir.ReadFile(name)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return Task{}, false, nil
@@ -231,7 +271,7 @@ func (r *fileRecords) read(ctx context.Context, stem string) (Task, bool, error)
 }
 
 func (r *fileRecords) loadAll(ctx context.Context) ([]Task, error) {
-	ents, err := r.s.dir.ReadDir("")
+	ents, err := r.dir.ReadDir("")
 	if err != nil {
 		return nil, err
 	}
@@ -287,7 +327,7 @@ func (r *fileRecords) commit(ctx context.Context, tasks []Task) error {
 		return err
 	}
 	for _, p := range batch {
-		if err := r.s.dir.WriteFile(p.name, p.data); err != nil {
+		if err := r.dir.WriteFile(p.name, p.data); err != nil {
 			return atRecord(err, r.path(p.name), strings.TrimSuffix(p.name, recordExt))
 		}
 	}

@@ -122,6 +122,7 @@ func TestAliasedIDIsNotFound(t *testing.T) {
 	dir := t.TempDir()
 	s := newFile(t, dir, "list", plain)
 	rec := []byte(`{"id":"1_","subject":"s","status":"pending","blockedBy":[],"blocks":[]}`)
+	mkdir(t, filepath.Join(dir, "list")) // a list written by another program
 	if err := os.WriteFile(filepath.Join(dir, "list", "1_.json"), rec, 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -537,6 +538,7 @@ func TestAEADBindsRecordContext(t *testing.T) {
 	asStorageError(t, err, "Storage decode failed (task)")
 
 	other := newFile(t, dir, "other", storage.Encoding{Codec: newAEAD(t, codec.XChaCha20Poly1305, "k1", key)})
+	mkdir(t, filepath.Join(dir, "other")) // a list written by another program
 	if err := os.WriteFile(filepath.Join(dir, "other", "1.json"), one, 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -626,6 +628,7 @@ func TestNonNumericRecordsSortAfterNumericOnesAndDoNotBreakIDs(t *testing.T) {
 	dir := t.TempDir()
 	s := newFile(t, dir, "list", plain)
 	rec := []byte(`{"id":"imported","subject":"from elsewhere","status":"pending","blockedBy":[],"blocks":[]}`)
+	mkdir(t, filepath.Join(dir, "list")) // a list written by another program
 	if err := os.WriteFile(filepath.Join(dir, "list", "imported.json"), rec, 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -661,5 +664,48 @@ func TestWaitForAStuckHolderIsBounded(t *testing.T) {
 	}
 	if _, ok, err := waiter.Get(t.Context(), "1"); !ok || err != nil {
 		t.Fatalf("Get after the holder finished = %v, %v", ok, err)
+	}
+}
+
+// mkdir creates dir, as another program writing a list would.
+func mkdir(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestListDirectoryIsCreatedByTheFirstWriteOnly(t *testing.T) {
+	dir := t.TempDir()
+	s := newFile(t, dir, "lazy", plain)
+	list := filepath.Join(dir, "lazy")
+	if s.Dir() != list {
+		t.Errorf("Dir() = %q, want %q", s.Dir(), list)
+	}
+	if _, ok, err := s.Get(t.Context(), "1"); ok || err != nil {
+		t.Fatalf("Get on a missing list = %v, %v", ok, err)
+	}
+	if ts, err := s.List(t.Context()); len(ts) != 0 || err != nil {
+		t.Fatalf("List on a missing list = %v, %v", ts, err)
+	}
+	if _, err := s.Render(t.Context(), RenderOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Fatalf("reads of a missing list created %v", ents)
+	}
+	mustCreate(t, s, "first")
+	if st, err := os.Lstat(list); err != nil || !st.IsDir() || st.Mode().Perm() != 0o700 {
+		t.Fatalf("list directory after Create: %v, %v", st, err)
+	}
+	if ts, err := s.List(t.Context()); len(ts) != 1 || err != nil {
+		t.Fatalf("List after Create = %v, %v", ts, err)
+	}
+	// An existing symlinked list is still refused at construction.
+	if err := os.Symlink(list, filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewFileStore(dir, "link", plain); err == nil {
+		t.Error("a symlinked list directory was accepted")
 	}
 }

@@ -9,10 +9,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
 	"github.com/lite-agent/lite-agent-go/engine"
@@ -22,6 +22,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/permission"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 )
 
 // The values of --provider.
@@ -36,12 +37,17 @@ type agentFlags struct {
 	model    string
 	baseURL  string
 	resume   string
+	newID    string // --session-id
 	cont     bool
 	maxTurns int
 	window   int
 	count    bool
 	allow    []string
 	deny     []string
+
+	sandbox      string
+	sandboxNet   bool
+	sandboxWrite []string
 }
 
 func (f *agentFlags) register(cmd *cobra.Command) {
@@ -49,80 +55,96 @@ func (f *agentFlags) register(cmd *cobra.Command) {
 	fs.StringVar(&f.provider, "provider", providerAnthropic, "model `provider`: anthropic or openai (OpenAI-compatible servers)")
 	fs.StringVar(&f.model, "model", "", "model id (default: claude-sonnet-4-5 for anthropic, gpt-4.1-mini for openai)")
 	fs.StringVar(&f.baseURL, "base-url", "", "API endpoint `URL` (default: ANTHROPIC_BASE_URL / OPENAI_BASE_URL, else the provider's)")
-	fs.StringVar(&f.resume, "resume", "", "continue the session `ID`")
-	fs.BoolVar(&f.cont, "continue", false, "continue the most recent session of this project")
+	fs.StringVarP(&f.resume, "resume", "r", "", "continue the stored session `ID`")
+	fs.StringVar(&f.newID, "session-id", "", "start a new session with the id `ID` (an error if it exists)")
+	fs.BoolVarP(&f.cont, "continue", "c", false, "continue the most recent session of this project")
 	fs.IntVar(&f.maxTurns, "max-turns", 0, "bound the model calls of one prompt (default 50)")
 	fs.IntVar(&f.window, "context-window", 0, "the model's context window in `tokens`, within which history is compacted (default: the model's if known, else 32000)")
 	fs.BoolVar(&f.count, "count-tokens", false, "scale the size estimates of large requests to Anthropic's token count (one more API call each)")
 	fs.StringArrayVar(&f.allow, "allow", nil, "allow the tools matching `GLOB` without asking (repeatable), such as bash or 'mcp__*'")
 	fs.StringArrayVar(&f.deny, "deny", nil, "deny the tools matching `GLOB` (repeatable); deny wins over allow")
+	fs.StringVar(&f.sandbox, "sandbox", sandboxAuto, "contain bash and hook commands: auto (bubblewrap when it works, else a notice), bwrap (required) or off")
+	fs.BoolVar(&f.sandboxNet, "sandbox-network", false, "let sandboxed commands use the network")
+	fs.StringArrayVar(&f.sandboxWrite, "sandbox-write", nil, "let sandboxed commands write `DIR` too (repeatable), such as a build cache")
 }
 
-// defaultAsk lists what the default policy asks about.
+// defaultAsk lists what the CLI asks about where no rule and no flag
+// decides.
 var defaultAsk = []string{"bash", "write_file", "edit_file", "delete_file", "hook", "mcp_connect", "mcp__*"}
 
-// policy returns the permission policy of a command: the flags' policy
-// (see flagPolicy) composed with the permission files of the project and
-// the data home, which can only make it more restrictive.
-func (f *agentFlags) policy(p project) (permission.Policy, error) {
-	fp, err := f.flagPolicy()
-	if err != nil {
-		return nil, err
-	}
-	files, err := permission.NewFilePolicy(permission.FileOptions{
-		Workdir: filepath.Dir(p.paths.ProjectConfigDir),
-		Storage: storage.Options{Namespace: p.paths.Namespace, Home: p.paths.Home},
-		Default: permission.Allow,
-	})
-	if err != nil {
-		return nil, err
-	}
-	return permission.Compose(fp, files), nil
-}
-
-// flagPolicy returns the permission policy of the flags: deny what --deny
-// names, allow what --allow names, ask about the rest of the default
-// policy's list, allow everything else.
-func (f *agentFlags) flagPolicy() (permission.Policy, error) {
-	var ask []string
-	for _, name := range defaultAsk {
-		if !slices.Contains(f.allow, name) {
-			ask = append(ask, name)
-		}
-	}
-	p, err := permission.New(permission.Options{Allow: f.allow, Ask: ask, Deny: f.deny, Default: permission.Allow})
-	if err != nil {
-		return nil, usagef("invalid --allow or --deny: %w", err)
-	}
-	// --allow hook and --allow mcp_connect grant the user's and the host's
-	// own hooks and servers, not a cloned repository's.
-	own, err := ownConfigOnly(f.allow)
-	if err != nil || own == nil {
-		return p, err
-	}
-	return permission.Compose(p, own), nil
-}
-
 // terminalApprover asks on the terminal about each call the policy asks
-// about, reading the answer from in. It returns nil (deny every ask) when
-// in is not a terminal, so that scripts never block on a prompt.
+// about, reading the answer from in: y allows the call, a allows calls
+// with exactly this input for the rest of the session (and says so, as the
+// rule it adds), anything else denies. It returns nil (deny every ask)
+// when in is not a terminal, so that scripts never block on a prompt.
 func terminalApprover(in *lineReader, errw io.Writer) permission.ApprovalFunc {
 	if in == nil || !in.terminal {
 		return nil
 	}
+	var (
+		mu      sync.Mutex
+		allowed = map[string]bool{} // the patterns answered with a
+	)
 	return func(ctx context.Context, req permission.ApprovalRequest) (permission.Decision, error) {
+		key, rule := callPattern(req.Call)
+		mu.Lock()
+		ok := allowed[key]
+		mu.Unlock()
+		if ok {
+			return permission.Allow, nil
+		}
 		end, ok := in.question(ctx)
 		if !ok {
 			return permission.Deny, ctx.Err()
 		}
 		defer end()
-		fmt.Fprintf(errw, "allow %s %s? [y/N] ", req.Call.Name, clip(string(req.Call.Input)))
+		why := ""
+		if req.Verdict.RuleID != "" {
+			why = " (" + req.Verdict.RuleID + ")"
+		}
+		fmt.Fprintf(errw, "allow %s %s?%s [y]es, [n]o, [a]lways this call in this session: ", req.Call.Name, clip(string(req.Call.Input)), why)
 		line, ok := in.answer(ctx)
-		if ok && (strings.EqualFold(strings.TrimSpace(line), "y") || strings.EqualFold(strings.TrimSpace(line), "yes")) {
+		if !ok {
+			return permission.Deny, ctx.Err()
+		}
+		switch strings.ToLower(strings.TrimSpace(line)) {
+		case "y", "yes":
+			return permission.Allow, nil
+		case "a", "always":
+			mu.Lock()
+			allowed[key] = true
+			mu.Unlock()
+			fmt.Fprintf(errw, "allowed for the rest of this session: %s\n", rule)
 			return permission.Allow, nil
 		}
 		return permission.Deny, nil
 	}
+}
+
+// callPattern returns the pattern of call that an "a" answer allows: the
+// tool with exactly this input. key compares patterns; rule shows the
+// pattern as a permissions.json rule, which would allow it for good.
+func callPattern(call permission.Call) (key, rule string) {
+	var input map[string]json.RawMessage
+	if err := json.Unmarshal(rawOrEmpty(call.Input), &input); err != nil || input == nil {
+		input = map[string]json.RawMessage{}
+	}
+	when := map[string]map[string]json.RawMessage{}
+	canon := map[string]json.RawMessage{}
+	for k, v := range input {
+		var x any
+		json.Unmarshal(v, &x)
+		c, _ := json.Marshal(x) // compact, object keys sorted
+		canon[k] = c
+		when[k] = map[string]json.RawMessage{"equals": c}
+	}
+	k, _ := json.Marshal(canon)
+	r := map[string]any{"tool": call.Name, "effect": "allow"}
+	if len(when) > 0 {
+		r["when"] = when
+	}
+	rb, _ := json.Marshal(r)
+	return call.Name + "\x00" + string(k), string(rb)
 }
 
 // terminalAsker answers the model's ask_user questions from in when it is
@@ -206,11 +228,7 @@ type lineReader struct {
 
 func newLineReader(r io.Reader) *lineReader {
 	lr := &lineReader{r: r, ask: make(chan struct{}, 1), chat: make(chan string), answers: make(chan string), done: make(chan struct{})}
-	if f, ok := r.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-			lr.terminal = true
-		}
-	}
+	lr.terminal = inputIsTerminal(r)
 	return lr
 }
 
@@ -287,11 +305,25 @@ func (l *lineReader) Err() error {
 	}
 }
 
+// inputIsTerminal reports whether r is a terminal. A character device that is
+// not one, such as /dev/null, is not.
+func inputIsTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
 // newAgent builds the agent the flags describe and selects its session.
 // Approval questions are read from in when it is a terminal.
 func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader, errw io.Writer) (*liteagent.Agent, error) {
-	if f.resume != "" && f.cont {
-		return nil, usagef("--resume and --continue are mutually exclusive")
+	if n := countTrue(f.resume != "", f.cont, f.newID != ""); n > 1 {
+		return nil, usagef("--resume, --continue and --session-id are mutually exclusive")
+	}
+	for _, id := range []struct{ flag, id string }{{"--resume", f.resume}, {"--session-id", f.newID}} {
+		if id.id != "" {
+			if err := storage.ValidateID(id.id); err != nil {
+				return nil, usagef("invalid %s %q: %w", id.flag, id.id, err)
+			}
+		}
 	}
 	if f.maxTurns < 0 {
 		return nil, usagef("--max-turns must not be negative")
@@ -299,15 +331,35 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 	if f.window < 0 {
 		return nil, usagef("--context-window must not be negative")
 	}
+	if f.sandbox != sandboxAuto && f.sandbox != sandboxBwrap && f.sandbox != sandboxOff {
+		return nil, usagef("--sandbox must be auto, bwrap or off, not %q", f.sandbox)
+	}
 	p, err := g.project()
 	if err != nil {
 		return nil, err
+	}
+	if f.resume != "" || f.newID != "" {
+		// Checked before the agent exists, which creates the store.
+		id := cmpOr(f.resume, f.newID)
+		ok, err := sessionExists(p, id)
+		switch {
+		case err != nil:
+			return nil, err
+		case f.resume != "" && !ok:
+			return nil, &noSessionError{ID: id}
+		case f.newID != "" && ok:
+			return nil, fmt.Errorf("session %s already exists; continue it with --resume %s", id, id)
+		}
 	}
 	policy, err := f.policy(p)
 	if err != nil {
 		return nil, err
 	}
 	provider, name, err := buildProvider(f)
+	if err != nil {
+		return nil, err
+	}
+	sb, err := f.buildSandbox(ctx, p, errw)
 	if err != nil {
 		return nil, err
 	}
@@ -321,13 +373,14 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 		Permission:    policy,
 		OnApproval:    terminalApprover(in, errw),
 		OnAskUser:     terminalAsker(in, errw),
+		Sandbox:       sb,
 	})
 	if err != nil {
 		return nil, err
 	}
 	switch {
-	case f.resume != "":
-		err = a.Resume(f.resume)
+	case f.resume != "" || f.newID != "":
+		err = a.Resume(cmpOr(f.resume, f.newID))
 	case f.cont:
 		var id string
 		if id, err = latestSession(ctx, a); err == nil && id != "" {
@@ -339,6 +392,35 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 		return nil, err
 	}
 	return a, nil
+}
+
+// A noSessionError reports a session id that names no stored session of
+// the project.
+type noSessionError struct {
+	ID string
+}
+
+func (e *noSessionError) Error() string { return "no session " + e.ID }
+
+// sessionExists reports whether the project stores a log for session id.
+// It creates nothing.
+func sessionExists(p project, id string) (bool, error) {
+	return exists(filepath.Join(p.paths.SessionsDir, id+sessionLogSuffix))
+}
+
+// sessionLogSuffix ends the name of a session's log in the sessions
+// directory.
+const sessionLogSuffix = ".jsonl"
+
+// countTrue returns how many of bs are true.
+func countTrue(bs ...bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
+	}
+	return n
 }
 
 // latestSession returns the most recently changed session of the project
@@ -390,37 +472,85 @@ func cmpOr(s, def string) string {
 
 func newRunCommand(g *globalFlags) *cobra.Command {
 	f := &agentFlags{}
+	var output string
 	cmd := &cobra.Command{
-		Use:   "run PROMPT",
+		Use:   "run PROMPT | run -",
 		Short: "Run one prompt: the answer streams to stdout, tool activity to stderr",
+		Long: "run sends one prompt to the agent and prints its answer. With \"-\" the prompt is read\n" +
+			"from standard input. --output json prints one JSON object at the end, --output\n" +
+			"stream-json one JSON event per line as the run goes (see the README for the fields).\n" +
+			"An interrupt (Ctrl-C) stops the run and exits 130.",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 || strings.TrimSpace(args[0]) == "" {
-				return usagef("run takes one prompt")
+				return usagef("run takes one prompt, or - to read it from standard input")
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			a, err := newAgent(cmd.Context(), g, f, newLineReader(cmd.InOrStdin()), cmd.ErrOrStderr())
+			switch output {
+			case outputText, outputJSON, outputStreamJSON:
+			default:
+				return usagef("invalid --output %q: want %s, %s or %s", output, outputText, outputJSON, outputStreamJSON)
+			}
+			prompt := args[0]
+			in := newLineReader(cmd.InOrStdin())
+			if prompt == "-" {
+				var err error
+				if prompt, err = readPrompt(cmd.InOrStdin()); err != nil {
+					return err
+				}
+				in = nil // standard input is spent: nobody is there to approve
+			}
+			a, err := newAgent(cmd.Context(), g, f, in, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
 			defer a.Close()
-			p := &printer{out: cmd.OutOrStdout(), errw: cmd.ErrOrStderr()}
+			p := &printer{out: cmd.OutOrStdout(), errw: cmd.ErrOrStderr(), paths: a.Paths(), asks: in != nil && in.terminal}
+			if output != outputText {
+				p.json = &jsonOutput{w: cmd.OutOrStdout(), stream: output == outputStreamJSON}
+			}
 			unsubscribe, err := p.showBackground(a)
 			if err != nil {
 				return err
 			}
 			defer unsubscribe()
-			err = turn(cmd.Context(), a, args[0], p)
+			err = turn(cmd.Context(), a, prompt, p)
 			if err == nil {
 				err = awaitBackground(cmd.Context(), a, p)
+			}
+			if p.json != nil {
+				ferr := err
+				if g.intr.Interrupted() {
+					ferr = errInterrupted
+				}
+				p.json.finish(a.SessionID(), ferr)
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "session %s\n", a.SessionID())
 			return err
 		},
 	}
 	f.register(cmd)
+	cmd.Flags().StringVarP(&output, "output", "o", outputText, "output `format`: text, json (one object at the end) or stream-json (one event per line)")
 	return cmd
+}
+
+// maxPromptBytes bounds a prompt read from standard input.
+const maxPromptBytes = 8 << 20
+
+// readPrompt reads run's prompt from r, to its end.
+func readPrompt(r io.Reader) (string, error) {
+	b, err := io.ReadAll(io.LimitReader(r, maxPromptBytes+1))
+	if err != nil {
+		return "", fmt.Errorf("read the prompt from standard input: %w", err)
+	}
+	if len(b) > maxPromptBytes {
+		return "", usagef("the prompt on standard input is over %d bytes", maxPromptBytes)
+	}
+	if strings.TrimSpace(string(b)) == "" {
+		return "", usagef("run -: standard input holds no prompt")
+	}
+	return strings.TrimRight(string(b), "\n"), nil
 }
 
 func newChatCommand(g *globalFlags) *cobra.Command {
@@ -438,7 +568,7 @@ func newChatCommand(g *globalFlags) *cobra.Command {
 				return err
 			}
 			defer a.Close()
-			p := &printer{out: out, errw: errw}
+			p := &printer{out: out, errw: errw, paths: a.Paths(), asks: in.terminal}
 			unsubscribe, err := p.showBackground(a)
 			if err != nil {
 				return err
@@ -456,6 +586,7 @@ func newChatCommand(g *globalFlags) *cobra.Command {
 				hint = "; type while the agent works to steer it"
 			}
 			fmt.Fprintf(errw, "session %s (empty line or Ctrl-D to quit%s)\n", a.SessionID(), hint)
+			ctx := cmd.Context()
 			var next []string // lines typed during a turn that it could not take
 			for {
 				var text string
@@ -463,9 +594,7 @@ func newChatCommand(g *globalFlags) *cobra.Command {
 					text, next = next[0], next[1:]
 					fmt.Fprintf(errw, "> %s\n", text) // typed earlier: shown as it is sent
 				} else {
-					p.showPrompt()
-					line, ok := in.readLine()
-					p.leavePrompt()
+					line, ok := readChatLine(ctx, in, p, g.intr)
 					if !ok {
 						break
 					}
@@ -475,18 +604,37 @@ func newChatCommand(g *globalFlags) *cobra.Command {
 				if line == "" || line == "/exit" {
 					break
 				}
+				// Ctrl-C aborts this turn only; a second one while it
+				// winds down ends chat at once.
+				turnCtx, cancelTurn := context.WithCancel(ctx)
+				var aborted atomic.Bool
+				restore := g.intr.Handle(func() {
+					if aborted.Swap(true) {
+						g.intr.exitNow()
+						return
+					}
+					cancelTurn()
+				})
 				var err error
 				if steer {
 					var more []string
-					more, err = steeredTurn(cmd.Context(), a, line, in, p)
+					more, err = steeredTurn(turnCtx, a, line, in, p)
 					next = append(next, more...)
 				} else {
-					err = turn(cmd.Context(), a, line, p)
+					err = turn(turnCtx, a, line, p)
 				}
-				if err != nil {
-					if cmd.Context().Err() != nil {
-						return err
+				restore()
+				cancelTurn()
+				switch {
+				case ctx.Err() != nil:
+					if err == nil {
+						err = ctx.Err()
 					}
+					return err
+				case aborted.Load():
+					next = nil // what was typed for the aborted turn goes too
+					p.note("(interrupted: the turn stopped; what it said so far is kept)")
+				case err != nil:
 					fmt.Fprintf(errw, "error: %s\n", oneLine(err.Error()))
 				}
 			}
@@ -500,6 +648,41 @@ func newChatCommand(g *globalFlags) *cobra.Command {
 	cmd.Flags().BoolVar(&steerFlag, "steer", false, "send lines typed while the agent works to the running prompt (default: when standard input is a terminal)")
 	f.register(cmd)
 	return cmd
+}
+
+// readChatLine shows chat's marker and reads the next line. An interrupt
+// at the marker shows how to leave, and a second one in a row leaves;
+// false means leave (that, or the end of input).
+func readChatLine(ctx context.Context, in *lineReader, p *printer, intr *interrupter) (string, bool) {
+	interrupts := make(chan struct{}, 1)
+	restore := intr.Handle(func() {
+		select {
+		case interrupts <- struct{}{}:
+		default:
+		}
+	})
+	defer restore()
+	lines, eof := in.lines()
+	p.showPrompt()
+	defer p.leavePrompt()
+	warned := false
+	for {
+		select {
+		case line := <-lines:
+			return line, true
+		case <-eof:
+			return "", false
+		case <-ctx.Done():
+			return "", false
+		case <-interrupts:
+			if warned {
+				return "", false
+			}
+			warned = true
+			p.note("\n(press Ctrl-C again, Ctrl-D or an empty line to quit)")
+			p.showPrompt()
+		}
+	}
 }
 
 // turn runs one prompt, writing its events with p.
@@ -568,9 +751,13 @@ func awaitBackground(ctx context.Context, a *liteagent.Agent, p *printer) error 
 type printer struct {
 	mu        sync.Mutex
 	out, errw io.Writer
-	wroteText bool // a line of answer text is open
-	atPrompt  bool // chat shows its input marker and waits for a line
-	reprompt  bool // background output moved off the marker: show it again after
+	json      *jsonOutput          // set: events go to it instead, as JSON
+	paths     storage.ProjectPaths // where the permission files are, for hints
+	wroteText bool                 // a line of answer text is open
+	asks      bool                 // approvals are asked on the terminal
+	hinted    bool                 // the hint about a denial was shown
+	atPrompt  bool                 // chat shows its input marker and waits for a line
+	reprompt  bool                 // background output moved off the marker: show it again after
 }
 
 // showPrompt shows chat's input marker.
@@ -594,6 +781,10 @@ func (p *printer) leavePrompt() {
 func (p *printer) showBackground(a *liteagent.Agent) (func(), error) {
 	return a.Subscribe(func(n liteagent.Notice) {
 		if n.Source != hook.SourceBackground {
+			return
+		}
+		if p.json != nil {
+			p.json.event(n.Event)
 			return
 		}
 		switch n.Event.Type {
@@ -657,6 +848,13 @@ func (p *printer) endTextLocked() {
 
 // event writes one event.
 func (p *printer) event(ev liteagent.Event) {
+	if ev.Type == engine.EventPermission && ev.Decision == "deny" {
+		p.hint(ev)
+	}
+	if p.json != nil {
+		p.json.event(ev)
+		return
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	switch ev.Type {
@@ -677,9 +875,6 @@ func (p *printer) event(ev liteagent.Event) {
 		if ev.Decision == "deny" {
 			fmt.Fprintf(p.errw, "denied %s (%s)\n", ev.Call.Name, cmpOr(ev.Reason, "by "+ev.By))
 		}
-	case engine.EventRetry:
-		p.endTextLocked()
-		fmt.Fprintf(p.errw, "retry %d in %s: %s\n", ev.Attempt, waitText(ev.Wait), ev.Reason)
 	case engine.EventTaskUpdate:
 		fmt.Fprintf(p.errw, "task #%s %s\n", ev.TaskID, ev.Status)
 	case engine.EventContextStatus:
@@ -691,6 +886,42 @@ func (p *printer) event(ev liteagent.Event) {
 			fmt.Fprintf(p.errw, "stopped: %s\n", ev.Done.StopReason)
 		}
 	}
+}
+
+// hint writes, once per run, how the call a denial refused could be
+// allowed: the --allow flag, or the rule that denied it.
+func (p *printer) hint(ev liteagent.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.hinted || ev.Call == nil {
+		return
+	}
+	name := ev.Call.Name
+	var text string
+	switch {
+	case ev.By == permission.ByAuto && p.asks:
+		return // the question was cancelled: the user knows
+	case ev.By == permission.ByAuto:
+		_, rule := callPattern(permission.Call{Name: name, Input: ev.Call.Input})
+		text = fmt.Sprintf("%s needs approval, and only a terminal can give it; to allow it, pass --allow %s, or add %s to %s",
+			name, name, rule, filepath.Join(p.paths.Home, permission.FileName))
+	case ev.By != permission.ByPolicy || ev.RuleID == "" || ev.RuleID == permission.LayerSelfProtection:
+		return // the user said no, or nothing can allow it
+	case strings.HasPrefix(ev.RuleID, "--deny "):
+		text = fmt.Sprintf("%s was denied by %s; leave it out to allow %s", name, ev.RuleID, name)
+	default:
+		file := ""
+		switch layer, _, _ := strings.Cut(ev.RuleID, ":"); layer {
+		case permission.LayerUser:
+			file = " in " + filepath.Join(p.paths.Home, permission.FileName)
+		case permission.LayerProject:
+			file = " in " + filepath.Join(p.paths.ProjectConfigDir, permission.FileName)
+		}
+		text = fmt.Sprintf("%s was denied by the rule %s%s; --allow cannot override a rule, change the rule to allow it", name, ev.RuleID, file)
+	}
+	p.hinted = true
+	p.endTextLocked()
+	fmt.Fprintf(p.errw, "hint: %s\n", text)
 }
 
 func clipJSON(raw json.RawMessage) string { return clip(string(raw)) }

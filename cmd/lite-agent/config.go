@@ -40,6 +40,8 @@ type globalFlags struct {
 	keyEnv    optionalString // --key-env: environment variable holding the AEAD key
 	keyFile   optionalString // --key-file: file holding the AEAD key
 	keyID     optionalString // --key-id: key version in the AEAD codec id
+
+	intr *interrupter // delivers interrupts to run and chat (not a flag)
 }
 
 // register adds the global flags to cmd as persistent flags.

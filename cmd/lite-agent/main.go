@@ -19,8 +19,11 @@
 //	permissions check   print what the permission rules decide for a tool call
 //	mcp list  show the configured MCP servers
 //
-// lite-agent exits 0 on success, 1 when an operation fails and 2 when the
-// command line is wrong. Each error is one line on standard error.
+// lite-agent exits 0 on success, 1 when an operation fails, 2 when the
+// command line is wrong and 130 when an interrupt (Ctrl-C) stopped it; a
+// second interrupt during the shutdown exits at once. In chat, Ctrl-C
+// aborts the running turn, and at the prompt, twice, ends chat. Each
+// error is one line on standard error.
 package main
 
 import (
@@ -31,8 +34,7 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := runWithInput(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	os.Exit(runInterruptible(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr, sigs, os.Exit))
 }

@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lite-agent/lite-agent-go/internal/mcptest"
 
 	"github.com/lite-agent/lite-agent-go/mcphost"
 )
@@ -132,20 +133,7 @@ func TestMCPListWithoutServers(t *testing.T) {
 }
 
 func TestMCPListConnectListsTools(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("node is required when CI is set")
-		}
-		t.Skip("node not found: skipping the MCP integration test")
-	}
-	script, err := filepath.Abs("../../scripts/mcp/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(script); err != nil {
-		t.Fatalf("server-everything is not installed: run scripts/install-mcp-servers.sh (%v)", err)
-	}
+	node, script := mcptest.Server(t, "server-everything")
 	marker := filepath.Join(t.TempDir(), "ran")
 	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
 		"everything": map[string]any{"command": node, "args": []string{script, "stdio"}},

@@ -394,7 +394,7 @@ func TestMigrateBadInputExitsWithOneLine(t *testing.T) {
 			args: func(src, dst string) []string {
 				return []string{"--home", src, "--workdir", workdir, "migrate", "--to-home", dst}
 			},
-			code: 1, want: "Encoded storage requires its configured codec",
+			code: 1, want: "records are encoded with xchacha20poly1305.v1.k1; pass --codec and the key",
 		},
 		{
 			name: "wrong source key",

@@ -36,9 +36,12 @@ func newPermissionsCheckCommand(g *globalFlags) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "check TOOL [INPUT-JSON]",
 		Short: "Print the decision (allow, ask or deny) for a tool call and the rule that made it",
-		Long: "check evaluates the policy lite-agent run would use — the --allow/--deny flags, the\n" +
-			"default asks, and the permissions.json files of the data home and the project — for one\n" +
-			"tool call, and prints the decision with the layer and id of the deciding rule.",
+		Long: "check evaluates the policy lite-agent run would use for one tool call and prints the\n" +
+			"decision with the layer and id of the deciding rule. The layers decide in this order:\n" +
+			"--deny (flags); a rule of a permissions.json file (managed, user, project) that denies or\n" +
+			"asks; a rule of the managed or user file that allows the whole call; --allow (flags); the\n" +
+			"CLI's default asks (cli-default: bash, file changes, hooks, MCP); else allow (default).\n" +
+			"A project file only restricts: its allow rules grant nothing.",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) < 1 || len(args) > 2 {
 				return usagef("check takes a tool name and an optional JSON input")

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"unicode"
@@ -30,21 +32,39 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // goes to stdout, errors to stderr as one line each; nothing else is
 // written to.
 func runWithInput(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runInterruptible(ctx, args, stdin, stdout, stderr, nil, nil)
+}
+
+// runInterruptible is runWithInput with interrupts: the signals of sigs
+// (SIGINT, SIGTERM) go to the command through an interrupter, and exit
+// ends the process when a second interrupt comes during shutdown (nil:
+// never). A command an interrupt stopped exits 130.
+func runInterruptible(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, sigs <-chan os.Signal, exit func(int)) int {
 	if args == nil {
 		// cobra reads os.Args when it is given nil.
 		args = []string{}
 	}
-	root := newRootCommand()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	intr := newInterrupter(cancel, exit)
+	if sigs != nil {
+		defer intr.watch(sigs)()
+	}
+	root := newRoot(intr)
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 
 	err := root.ExecuteContext(ctx)
+	if intr.Interrupted() {
+		fmt.Fprintf(stderr, "lite-agent: %s\n", errInterrupted)
+		return exitInterrupted
+	}
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "lite-agent: %s\n", oneLine(err.Error()))
+	fmt.Fprintf(stderr, "lite-agent: %s\n", oneLine(describe(err)))
 	var ue *usageError
 	if errors.As(err, &ue) {
 		return exitUsage
@@ -55,7 +75,13 @@ func runWithInput(ctx context.Context, args []string, stdin io.Reader, stdout, s
 // newRootCommand returns the lite-agent command tree. Each call returns a
 // fresh tree, so that flag values never leak from one run to the next.
 func newRootCommand() *cobra.Command {
-	g := &globalFlags{codec: codecNone}
+	return newRoot(newInterrupter(func() {}, nil))
+}
+
+// newRoot returns the command tree whose commands take interrupts from
+// intr.
+func newRoot(intr *interrupter) *cobra.Command {
+	g := &globalFlags{codec: codecNone, intr: intr}
 	root := &cobra.Command{
 		Use:   "lite-agent <command>",
 		Short: "Operate on the data home of lite-agent agents",
@@ -69,6 +95,8 @@ func newRootCommand() *cobra.Command {
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
+	root.Version = buildVersion()
+	root.SetVersionTemplate("lite-agent {{.Version}}\n")
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.SuggestionsMinimumDistance = 2
 	root.SetHelpCommand(newHelpCommand())
@@ -78,6 +106,35 @@ func newRootCommand() *cobra.Command {
 	g.register(root)
 	root.AddCommand(newPathsCommand(g), newSessionsCommand(g), newTasksCommand(g), newCleanupCommand(g), newVerifyCommand(g), newRunCommand(g), newChatCommand(g), newPermissionsCommand(g), newMigrateCommand(g), newMCPCommand(g))
 	return root
+}
+
+// buildVersion returns the version of lite-agent from the build
+// information: the module version ("(devel)" for a build from a checkout),
+// the VCS revision when it was recorded, and the Go version.
+func buildVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown)"
+	}
+	v := cmpOr(bi.Main.Version, "(devel)")
+	var rev, dirty string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = "+dirty"
+			}
+		}
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if rev != "" {
+		v += " " + rev + dirty
+	}
+	return v + " " + bi.GoVersion
 }
 
 // rootArgs rejects an unknown command with one line, where cobra's own

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -31,18 +33,27 @@ func newSessionsCommand(g *globalFlags) *cobra.Command {
 
 // sessionRow is one session in the output of sessions list.
 type sessionRow struct {
-	ID       string    `json:"id"`
+	ID string `json:"id"`
+	// Title is the session's first prompt, on one line, clipped.
+	Title string `json:"title"`
+	// Modified is the time of the last record (the last activity).
 	Modified time.Time `json:"modified"`
 	Records  int64     `json:"records"`
-	Error    string    `json:"error,omitempty"`
+	Size     int64     `json:"size"`
+	// Torn reports a torn tail, which the next append sets aside.
+	Torn  bool   `json:"torn,omitempty"`
+	Error string `json:"error,omitempty"`
 }
 
 func newSessionsListCommand(g *globalFlags) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "list",
-		Short: "List the project's sessions, most recent first",
-		Args:  noArgs,
+		Short: "List the project's sessions, most recently active first",
+		Long: "list prints each session's id, last activity, records, size and title (its first prompt).\n" +
+			"It reads only the first and last records of each log and takes no lock, so it is fast on\n" +
+			"many sessions; it does not validate the logs: use verify for that.",
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			p, err := g.project()
 			if err != nil {
@@ -54,14 +65,14 @@ func newSessionsListCommand(g *globalFlags) *cobra.Command {
 			}
 			rows := []sessionRow{}
 			if cp != nil {
-				infos, err := cp.List(cmd.Context())
+				sums, err := cp.Summaries(cmd.Context())
 				if err != nil {
 					return err
 				}
-				for _, in := range infos {
-					row := sessionRow{ID: in.ID, Modified: in.ModTime.UTC()}
-					if row.Records, err = cp.Head(cmd.Context(), in.ID); err != nil {
-						row.Error = err.Error()
+				for _, s := range sums {
+					row := sessionRow{ID: s.ID, Title: s.Title, Modified: s.Updated.UTC(), Records: s.Records, Size: s.Size, Torn: s.Torn}
+					if s.Err != nil {
+						row.Error = s.Err.Error()
 					}
 					rows = append(rows, row)
 				}
@@ -69,27 +80,49 @@ func newSessionsListCommand(g *globalFlags) *cobra.Command {
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), rows)
 			}
-			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tMODIFIED\tRECORDS")
+			w := bufio.NewWriter(cmd.OutOrStdout())
+			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tMODIFIED\tRECORDS\tSIZE\tTITLE")
 			for _, r := range rows {
-				n := fmt.Sprint(r.Records)
-				if r.Error != "" {
-					n = "unreadable: " + r.Error
+				title := r.Title
+				switch {
+				case r.Error != "":
+					title = "unreadable: " + r.Error
+				case r.Torn:
+					title = "(torn tail) " + title
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\n", r.ID, r.Modified.Format(time.RFC3339), n)
+				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", r.ID, r.Modified.Format(time.RFC3339), r.Records, formatSize(r.Size), title)
 			}
-			return tw.Flush()
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			return w.Flush()
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the sessions as a JSON array")
 	return cmd
 }
 
+// formatSize renders n bytes for a listing: 512B, 4.0K, 1.2M, 3.4G.
+func formatSize(n int64) string {
+	if n < 1024 {
+		return fmt.Sprintf("%dB", n)
+	}
+	f, unit := float64(n)/1024, "K"
+	for _, u := range []string{"M", "G", "T"} {
+		if f < 1024 {
+			break
+		}
+		f, unit = f/1024, u
+	}
+	return fmt.Sprintf("%.1f%s", f, unit)
+}
+
 func newSessionsShowCommand(g *globalFlags) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "show ID",
-		Short: "Print a session's records; stops at the first unreadable one (exit 1)",
+		Short: "Print a session's records; stops at the first unreadable one (exit 1), notes a torn tail on stderr",
 		Args:  oneID,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			id := args[0]
@@ -108,6 +141,13 @@ func newSessionsShowCommand(g *globalFlags) *cobra.Command {
 			var records []json.RawMessage
 			var failure error
 			for ev, err := range cp.Scan(cmd.Context(), id, 0) {
+				var torn *session.TornTailError
+				if errors.As(err, &torn) {
+					// Never acknowledged, so not a record: note it, exit 0.
+					fmt.Fprintf(cmd.ErrOrStderr(), "note: session %s ends with a torn tail of %d bytes after record %d (an append that never completed); the next append sets it aside as %s.jsonl.torn-<ms>\n",
+						id, torn.Bytes, torn.Head, id)
+					break
+				}
 				if err != nil {
 					failure = err
 					break

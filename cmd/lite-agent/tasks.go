@@ -66,6 +66,9 @@ func newTasksListCommand(g *globalFlags) *cobra.Command {
 					if err != nil {
 						return fmt.Errorf("task list %s: %w", id, err)
 					}
+					if ts == nil {
+						ts = []task.Task{} // [] in JSON, never null
+					}
 					lists = append(lists, taskList{ID: id, Tasks: ts})
 					continue
 				}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -24,20 +26,97 @@ type problem struct {
 	Record  string `json:"record,omitempty"`
 	Kind    string `json:"kind"`
 	Message string `json:"message"`
+	// Found is the codec a record was written with ("plaintext" for none)
+	// when it was refused for being written under another configuration.
+	Found string `json:"found,omitempty"`
 }
+
+// maxListed caps the problems a report lists one by one; the rest are
+// counted (verify of a home read with the wrong codec has one problem per
+// record).
+const maxListed = 1000
 
 // verifyReport is the result of verify.
 type verifyReport struct {
-	Projects int       `json:"projects"`
-	Files    int       `json:"files"`
-	Problems []problem `json:"problems"`
+	Projects int `json:"projects"`
+	Files    int `json:"files"`
+	// ProblemCount counts every problem, listed or not.
+	ProblemCount int       `json:"problemCount"`
+	Problems     []problem `json:"problems"`
+	// Omitted counts the problems past the first maxListed, not listed.
+	Omitted int `json:"omitted,omitempty"`
+	// Mismatches sum up the records written under another codec
+	// configuration, one entry per record kind and codec.
+	Mismatches []mismatch `json:"mismatches,omitempty"`
 	// Warnings are findings that are not damage, such as an archive note
 	// no index line lists (an interrupted put leaves one).
 	Warnings []problem `json:"warnings,omitempty"`
+
+	files map[string]map[string]bool // per mismatch key, the files seen
+}
+
+// mismatch sums up the records of one kind written with one other codec.
+type mismatch struct {
+	Kind    string `json:"kind"`
+	Found   string `json:"found"`
+	Records int    `json:"records"`
+	Files   int    `json:"files"`
 }
 
 func (r *verifyReport) add(file, record, kind string, err error) {
-	r.Problems = append(r.Problems, problem{File: file, Record: record, Kind: kind, Message: err.Error()})
+	r.ProblemCount++
+	pr := problem{File: file, Record: record, Kind: kind, Message: err.Error()}
+	var se *storage.Error
+	if errors.As(err, &se) && se.CodecMismatch() {
+		pr.Found = se.Found
+		r.countMismatch(string(se.Kind), se.Found, file)
+	}
+	if len(r.Problems) >= maxListed {
+		r.Omitted++
+		return
+	}
+	r.Problems = append(r.Problems, pr)
+}
+
+func (r *verifyReport) countMismatch(kind, found, file string) {
+	key := kind + "\x00" + found
+	if r.files == nil {
+		r.files = map[string]map[string]bool{}
+	}
+	if r.files[key] == nil {
+		r.files[key] = map[string]bool{}
+	}
+	i := slices.IndexFunc(r.Mismatches, func(m mismatch) bool { return m.Kind == kind && m.Found == found })
+	if i < 0 {
+		r.Mismatches = append(r.Mismatches, mismatch{Kind: kind, Found: found})
+		i = len(r.Mismatches) - 1
+	}
+	r.Mismatches[i].Records++
+	if !r.files[key][file] {
+		r.files[key][file] = true
+		r.Mismatches[i].Files++
+	}
+}
+
+// writeText prints the report for a person: one line per kind of record
+// written under another codec, then each other problem (capped), then the
+// warnings and a summary.
+func (r *verifyReport) writeText(out io.Writer) {
+	for _, m := range r.Mismatches {
+		fmt.Fprintf(out, "%s: %s\n", m.Kind, mismatchHint(m.Found, m.Records, m.Files))
+	}
+	for _, pr := range r.Problems {
+		if pr.Found == "" {
+			fmt.Fprintf(out, "%s: %s\n", pr.Kind, pr.Message)
+		}
+	}
+	if r.Omitted > 0 {
+		fmt.Fprintf(out, "… %d more problems not listed (--json lists the first %d)\n", r.Omitted, maxListed)
+	}
+	for _, pr := range r.Warnings {
+		fmt.Fprintf(out, "warning: %s: %s\n", pr.Kind, pr.Message)
+	}
+	fmt.Fprintf(out, "checked %d files in %d projects: %d problems\n", r.Files, r.Projects, r.ProblemCount)
 }
 
 func newVerifyCommand(g *globalFlags) *cobra.Command {
@@ -85,16 +164,10 @@ func newVerifyCommand(g *globalFlags) *cobra.Command {
 					return err
 				}
 			} else {
-				for _, pr := range rep.Problems {
-					fmt.Fprintf(out, "%s: %s\n", pr.Kind, pr.Message)
-				}
-				for _, pr := range rep.Warnings {
-					fmt.Fprintf(out, "warning: %s: %s\n", pr.Kind, pr.Message)
-				}
-				fmt.Fprintf(out, "checked %d files in %d projects: %d problems\n", rep.Files, rep.Projects, len(rep.Problems))
+				rep.writeText(out)
 			}
-			if len(rep.Problems) > 0 {
-				return errFailed{fmt.Sprintf("verify found %d problems", len(rep.Problems))}
+			if rep.ProblemCount > 0 {
+				return errFailed{fmt.Sprintf("verify found %d problems", rep.ProblemCount)}
 			}
 			return nil
 		},
@@ -179,6 +252,12 @@ func verifySessions(ctx context.Context, dir string, enc storage.Encoding, rep *
 				continue
 			}
 			for _, pr := range probs {
+				if pr.Kind == session.ProblemTorn {
+					// An append that never completed: not damage, and
+					// set aside by the next append.
+					rep.Warnings = append(rep.Warnings, problem{File: filepath.Join(dir, name), Record: fmt.Sprint(pr.Record), Kind: string(pr.Kind), Message: pr.Err.Error()})
+					continue
+				}
 				rep.add(filepath.Join(dir, name), fmt.Sprint(pr.Record), string(pr.Kind), pr.Err)
 			}
 		case strings.HasSuffix(name, ".context") && e.IsDir():

@@ -461,6 +461,14 @@ func testInvalidBatchAppendsNothing(t *testing.T, cp session.Checkpointer) {
 	if got := texts(t, id, mustRead(t, cp, id, 0), 1); !slices.Equal(got, []string{"kept"}) {
 		t.Errorf("after invalid batches the log holds %v", got)
 	}
+	// An Append that returns an error leaves the head as it was, and the
+	// next one goes on from there.
+	if h := mustHead(t, cp, id); h != 1 {
+		t.Errorf("head after invalid batches = %d, want 1", h)
+	}
+	if h := mustAppend(t, cp, id, 1, text("next")); h != 2 {
+		t.Errorf("Append after invalid batches = %d, want 2", h)
+	}
 }
 
 func testCancelledContext(t *testing.T, cp session.Checkpointer) {

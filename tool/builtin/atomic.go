@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"sync"
 )
 
@@ -20,34 +19,28 @@ const (
 	tempMode    = 0o600
 )
 
-// writeAtomic replaces the file rel below root with data: it creates the
-// missing parent directories, writes a temporary file .<name>.<12 hex>.tmp
-// beside it, syncs it, gives it the mode (and, where allowed, the owner) of
-// the file it replaces, renames it over rel and syncs the directory. old
-// describes the file being replaced, or is nil for a new file. Readers see
-// the old content or the new, never a part.
-func writeAtomic(root *os.Root, rel string, data []byte, old fs.FileInfo) (err error) {
-	dir, name := filepath.Split(rel)
-	dir = filepath.Clean(dir)
-	if dir != "." {
-		if err := root.MkdirAll(dir, newDirMode); err != nil {
-			return err
-		}
-	}
+// writeAtomic replaces the file name in dir with data: it writes a
+// temporary file .<name>.<12 hex>.tmp in the same open directory, syncs
+// it, gives it the mode (and, where allowed, the owner) of the file it
+// replaces, renames it over name and syncs the directory. old describes
+// the file being replaced, or is nil for a new file. Readers see the old
+// content or the new, never a part. On every error the temporary file is
+// removed, through the same open directory.
+func writeAtomic(dir *dirHandle, name string, data []byte, old *fileStat) (err error) {
 	var suffix [6]byte
 	rand.Read(suffix[:])
-	tmp := filepath.Join(dir, "."+name+"."+hex.EncodeToString(suffix[:])+".tmp")
+	tmp := "." + name + "." + hex.EncodeToString(suffix[:]) + ".tmp"
 	mode := fs.FileMode(newFileMode)
 	if old != nil {
 		mode = tempMode // until it gets the old file's mode
 	}
-	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	f, err := dir.openFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
 	if err != nil {
 		return err
 	}
 	defer func() {
 		if err != nil {
-			root.Remove(tmp)
+			dir.remove(tmp)
 		}
 	}()
 	if _, err := f.Write(data); err != nil {
@@ -55,7 +48,7 @@ func writeAtomic(root *os.Root, rel string, data []byte, old fs.FileInfo) (err e
 		return err
 	}
 	if old != nil {
-		if err := f.Chmod(old.Mode().Perm()); err != nil {
+		if err := f.Chmod(old.mode.Perm()); err != nil {
 			f.Close()
 			return err
 		}
@@ -68,22 +61,11 @@ func writeAtomic(root *os.Root, rel string, data []byte, old fs.FileInfo) (err e
 	if err := f.Close(); err != nil {
 		return err
 	}
-	if err := root.Rename(tmp, rel); err != nil {
+	if err := dir.rename(tmp, name); err != nil {
 		return err
 	}
-	syncDir(root, dir)
+	dir.sync()
 	return nil
-}
-
-// syncDir makes a rename or removal in dir durable, as far as the file
-// system allows; it is best effort.
-func syncDir(root *os.Root, dir string) {
-	d, err := root.Open(dir)
-	if err != nil {
-		return
-	}
-	d.Sync()
-	d.Close()
 }
 
 // pathLocks serializes the changes to one file made through one set of

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/lite-agent/lite-agent-go/sandbox"
 	"github.com/lite-agent/lite-agent-go/tool"
 )
 
@@ -57,6 +58,12 @@ type BashOptions struct {
 	// SessionID, when set, returns the session of the call in ctx, which
 	// the Completion of a background command it starts carries.
 	SessionID func(ctx context.Context) string
+
+	// Sandbox, when set, contains every command the tool runs, in the
+	// foreground and in the background: each is wrapped by it before it
+	// starts, and one it cannot wrap does not run. nil runs commands
+	// uncontained, with the rights of the current process.
+	Sandbox sandbox.Sandbox
 }
 
 // bashTool holds the bash tool's configuration; it is fixed at
@@ -89,8 +96,9 @@ type bashTool struct {
 //     ctx.Err();
 //   - a command containing "rm -rf /", "sudo", "shutdown", "reboot" or
 //     "> /dev/" is refused with "Error: Dangerous command blocked". This is
-//     a speed bump against accidents, not a sandbox: run the agent in an OS
-//     sandbox or container when commands must be contained;
+//     a speed bump against accidents, not a sandbox: set
+//     [BashOptions.Sandbox] (or run the agent in a container) when commands
+//     must be contained;
 //   - with run_in_background and a [Background] registry, the command
 //     starts in the registry and the call returns its id at once.
 //
@@ -114,7 +122,7 @@ func BashTool(opts BashOptions) (tool.Tool, error) {
 		return nil, fmt.Errorf("bash tool: shell: %w", err)
 	}
 	b := &bashTool{
-		sh:        shell{path: path, dir: filepath.Clean(opts.Workdir), env: cloneEnv(opts.Env)},
+		sh:        shell{path: path, dir: filepath.Clean(opts.Workdir), env: cloneEnv(opts.Env), sandbox: opts.Sandbox},
 		timeout:   opts.Timeout,
 		maxOutput: opts.MaxOutputBytes,
 		bg:        opts.Background,

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/tool"
 	"github.com/lite-agent/lite-agent-go/tool/builtin"
 )
@@ -64,7 +65,8 @@ func BenchmarkReadFile(b *testing.B) {
 // BenchmarkWriteFile measures write_file (path rules, a snapshot of the
 // old content to an in-memory recorder, the atomic replace) against a bare
 // atomic replace of the same file: temporary file, write, fsync, rename,
-// fsync of the directory ("x-raw").
+// fsync of the directory ("x-raw"), with and without the agent's list of
+// protected paths.
 func BenchmarkWriteFile(b *testing.B) {
 	for _, size := range []int{1 << 10, 64 << 10} {
 		content := strings.Repeat("x", size)
@@ -90,10 +92,23 @@ func BenchmarkWriteFile(b *testing.B) {
 			}
 			baseline = perOp(b)
 		})
-		for _, snap := range []bool{false, true} {
+		paths, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: dir, Storage: storage.Options{Home: b.TempDir()}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, cfg := range []struct {
+			snap    bool
+			protect bool
+		}{{false, false}, {true, false}, {true, true}} {
+			snap := cfg.snap
 			opts := builtin.FileOptions{Workdir: dir}
 			if snap {
 				opts.Snapshots = discard{}
+			}
+			name := fmt.Sprintf("size=%d/write_file/snapshots=%t", size, snap)
+			if cfg.protect {
+				opts.Protected = paths.ProtectedPaths()
+				name += "/protected"
 			}
 			tools, err := builtin.FileTools(opts)
 			if err != nil {
@@ -101,7 +116,7 @@ func BenchmarkWriteFile(b *testing.B) {
 			}
 			write := byName(b, tools, "write_file")
 			input, _ := json.Marshal(map[string]string{"path": "w.txt", "content": content})
-			b.Run(fmt.Sprintf("size=%d/write_file/snapshots=%t", size, snap), func(b *testing.B) {
+			b.Run(name, func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
 					if res, err := write.Call(context.Background(), input); err != nil || res.IsError {
@@ -149,3 +164,36 @@ func BenchmarkBash(b *testing.B) {
 type discard struct{}
 
 func (discard) RecordSnapshot(context.Context, session.FileSnapshotEvent) error { return nil }
+
+// BenchmarkProtectedRefusal measures a write_file the protected list
+// refuses, with no disk write to hide the cost of the check, against a
+// path the workspace rules refuse before any check ("../escape.txt"): by name
+// (".acme/hooks.json") and by identity only (a hard link to
+// permissions.json, opened beneath the workspace first).
+func BenchmarkProtectedRefusal(b *testing.B) {
+	dir := b.TempDir()
+	paths, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: dir, Storage: storage.Options{Namespace: "acme", Home: b.TempDir()}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	writeFile(b, filepath.Join(dir, ".acme", "permissions.json"), "{}")
+	if err := os.Link(filepath.Join(dir, ".acme", "permissions.json"), filepath.Join(dir, "hard.json")); err != nil {
+		b.Fatal(err)
+	}
+	tools, err := builtin.FileTools(builtin.FileOptions{Workdir: dir, Protected: paths.ProtectedPaths()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	write := byName(b, tools, "write_file")
+	for _, p := range []string{"../escape.txt", ".acme/hooks.json", "hard.json"} {
+		input, _ := json.Marshal(map[string]string{"path": p, "content": "x"})
+		b.Run("path="+p, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if res, err := write.Call(context.Background(), input); err != nil || !res.IsError {
+					b.Fatal(res.Content, err)
+				}
+			}
+		})
+	}
+}

@@ -1,5 +1,6 @@
 // Package builtin holds the agent's built-in tools: the file tools
-// (read_file, write_file, edit_file, delete_file), bash with its
+// (read_file, write_file, edit_file, delete_file), the read-only search
+// tools (glob, grep, list_dir), bash with its
 // background commands (BashOutput, KillBackground), the task tools
 // (TaskCreate, TaskUpdate, TaskGet, TaskList) and the context tool with
 // its read_spilled alias. Every tool is built with [tool.New], so its input
@@ -28,9 +29,34 @@
 // follows none. write_file, edit_file and delete_file never follow or
 // replace a symbolic link: a path with a link in any component, a dangling
 // final link included, fails with
-// "Symlink paths are not allowed for write: <path>" (or "delete"). Files
-// are opened through an [os.Root] on the workspace, so a link swapped in
-// after a path was checked still cannot lead outside it.
+// "Symlink paths are not allowed for write: <path>" (or "delete").
+//
+// The mutating tools open the file's parent directory beneath the
+// workspace in one step, refusing every link on the way: on Linux with
+// openat2 and RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS, elsewhere (and on
+// kernels without openat2) one component at a time with O_NOFOLLOW. The
+// temporary file is created, renamed over the target and, on any error,
+// removed relative to that open directory, so a directory swapped for a
+// link while a call runs cannot redirect the change, and no temporary file
+// is left behind.
+//
+// # Protected paths
+//
+// write_file, edit_file and delete_file never create, change or delete
+// a path in [FileOptions.Protected] or beneath one; the agent passes the
+// data home, the project's permissions.json, hooks.json, mcps.json,
+// agents/ and skills/, and .git/hooks and .git/config
+// ([storage.ProjectPaths.ProtectedPaths]). The call fails with the text of
+// a [ProtectedPathError]. The check compares the path below the real
+// workspace by name, ignoring letter case, and the device and inode of
+// every directory from the workspace to the opened parent and of the file
+// itself, so "..", a case variant, an absolute spelling through a linked
+// workdir or a hard link to a protected file are refused alike. read_file
+// is not affected, and host code may still write these files. Not covered:
+// a hard link in the workspace to a file outside it can be read (writes
+// replace the link, never the file), and a concurrent process that renames
+// whole directories (not the tools, but a command) can move the directory
+// a write was checked in; the command sandbox is what contains that.
 //
 // A missing file gives read_file and edit_file a hint:
 //
@@ -42,6 +68,33 @@
 // left out) and up to 5 files of the same name, found breadth first within
 // 8 levels and 20,000 directory entries, skipping hidden directories,
 // node_modules, dist and coverage.
+//
+// # Search
+//
+// [SearchTools] returns glob, grep and list_dir, which read under the
+// rules above for read_file: the path they are given resolves as
+// read_file's would, and below it they follow no symbolic link at all, so
+// a link can neither lead a search out of the workspace nor make it loop.
+// In the workspace, glob and grep skip the .git directory and what the
+// .gitignore files (from the workspace root down, negations included) and
+// .git/info/exclude ignore. A [SearchOptions.Readable] filter, which the
+// agent gives the permission policy's read_file verdict, hides every file
+// read_file may not read; grep does not open such a file, and each result
+// says how many it left out.
+//
+//	glob {"pattern": "src/**/*.go"}      src/b.go, src/a/a.go (newest first, at most 100)
+//	grep {"pattern": "func \w+", "type": "go"}
+//	                                     src/a/a.go:3: func A() {}
+//	list_dir {"path": "src"}             a/ (dir)
+//	                                     b.go (file, 120 bytes)
+//
+// Patterns use the project's glob syntax ("**" for any number of
+// segments, "{a,b}" alternatives); grep takes Go regular expressions and
+// searches line by line, skips binary files (a NUL byte in the first 8,000
+// bytes) and files over [FileOptions.MaxFileBytes], and shows at most 500
+// characters of a line. Every result stays within
+// [SearchOptions.MaxOutputChars] (50,000 characters by default) and ends
+// with a note when something was cut or left out.
 //
 // # Changes and snapshots
 //

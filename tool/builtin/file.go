@@ -58,6 +58,15 @@ type FileOptions struct {
 	// SymlinksInside. The mutating tools refuse every symbolic link.
 	Symlinks SymlinkPolicy
 
+	// Protected lists absolute paths, files or directories, that
+	// write_file, edit_file and delete_file never create, change or
+	// delete, nor anything beneath them, whatever name, "..", symbolic
+	// link or letter case leads there: typically
+	// [storage.ProjectPaths.ProtectedPaths]. A refused call is an error
+	// result with the text of a [ProtectedPathError]. nil protects
+	// nothing beyond the workspace rules. read_file is not affected.
+	Protected []string
+
 	// Snapshots records a file's previous content before every change;
 	// nil records nothing.
 	Snapshots SnapshotRecorder
@@ -85,6 +94,8 @@ type FileOptions struct {
 // except for locks, which is safe for concurrent use.
 type fileTools struct {
 	ws           workspace
+	wsID         fileID // the real workdir's identity at construction
+	protect      protector
 	snapshots    SnapshotRecorder
 	maxSnapshot  int64
 	maxFileBytes int64
@@ -143,6 +154,10 @@ func newFileTools(opts FileOptions) (*fileTools, error) {
 	if opts.MaxSnapshotBytes < 0 || opts.MaxFileBytes < 0 {
 		return nil, errors.New("file tools: negative size limit")
 	}
+	protect, err := newProtector(opts.Protected, dir, real)
+	if err != nil {
+		return nil, err
+	}
 	ft := &fileTools{
 		ws: workspace{
 			dir:      dir,
@@ -151,6 +166,8 @@ func newFileTools(opts FileOptions) (*fileTools, error) {
 			rootsFor: opts.SessionReadRoots,
 			symlinks: opts.Symlinks,
 		},
+		wsID:         workspaceID(real),
+		protect:      protect,
 		snapshots:    opts.Snapshots,
 		maxSnapshot:  opts.MaxSnapshotBytes,
 		maxFileBytes: opts.MaxFileBytes,
@@ -333,13 +350,16 @@ func (writeFileInput) RefineSchema(s *jsonschema.Schema) {
 func (ft *fileTools) writeFile(ctx context.Context, in writeFileInput) (tool.Result, error) {
 	data := []byte(in.Content)
 	res, err := ft.mutate(ctx, in.Path, accessWrite, func(m *mutation) (tool.Result, error) {
-		if m.old != nil && !m.old.Mode().IsRegular() {
+		if m.old != nil && !m.old.mode.IsRegular() {
 			return tool.Result{}, notRegular(in.Path)
 		}
 		if err := m.snapshot(nil, data, false); err != nil {
 			return tool.Result{}, err
 		}
-		if err := writeAtomic(m.root, m.t.rel, data, m.old); err != nil {
+		if err := m.makeParent(); err != nil {
+			return tool.Result{}, err
+		}
+		if err := writeAtomic(m.dir, m.name, data, m.old); err != nil {
 			return tool.Result{}, fmt.Errorf("write %s: %w", in.Path, unwrapPathError(err))
 		}
 		return tool.Text(fmt.Sprintf("Wrote %d bytes to %s", utf16text.Len(in.Content), in.Path)), nil
@@ -364,12 +384,12 @@ func (editFileInput) RefineSchema(s *jsonschema.Schema) {
 func (ft *fileTools) editFile(ctx context.Context, in editFileInput) (tool.Result, error) {
 	return ft.mutate(ctx, in.Path, accessWrite, func(m *mutation) (tool.Result, error) {
 		if m.old == nil {
-			return tool.Errorf("%s", notFoundHint(ctx, m.root, m.t.rel, in.Path)), nil
+			return ft.notFound(ctx, m.t, in.Path)
 		}
-		if !m.old.Mode().IsRegular() {
+		if !m.old.mode.IsRegular() {
 			return tool.Result{}, notRegular(in.Path)
 		}
-		f, err := m.root.OpenFile(m.t.rel, os.O_RDONLY|oNonblock|oNoFollow, 0)
+		f, err := m.dir.openFile(m.name, os.O_RDONLY|oNonblock, 0)
 		if err != nil {
 			return tool.Result{}, fmt.Errorf("read %s: %w", in.Path, unwrapPathError(err))
 		}
@@ -387,7 +407,7 @@ func (ft *fileTools) editFile(ctx context.Context, in editFileInput) (tool.Resul
 		if err := m.snapshot(old, data, false); err != nil {
 			return tool.Result{}, err
 		}
-		if err := writeAtomic(m.root, m.t.rel, data, m.old); err != nil {
+		if err := writeAtomic(m.dir, m.name, data, m.old); err != nil {
 			return tool.Result{}, fmt.Errorf("write %s: %w", in.Path, unwrapPathError(err))
 		}
 		return tool.Text("Edited " + in.Path), nil
@@ -411,16 +431,16 @@ func (ft *fileTools) deleteFile(ctx context.Context, in deleteFileInput) (tool.R
 		if m.old == nil {
 			return tool.Errorf("File not found: %s", in.Path), nil
 		}
-		if !m.old.Mode().IsRegular() {
+		if !m.old.mode.IsRegular() {
 			return tool.Result{}, notRegular(in.Path)
 		}
 		if err := m.snapshot(nil, nil, true); err != nil {
 			return tool.Result{}, err
 		}
-		if err := m.root.Remove(m.t.rel); err != nil {
+		if err := m.dir.remove(m.name); err != nil {
 			return tool.Result{}, fmt.Errorf("delete %s: %w", in.Path, unwrapPathError(err))
 		}
-		syncDir(m.root, filepath.Dir(m.t.rel))
+		m.dir.sync()
 		return tool.Text("Deleted " + in.Path), nil
 	})
 }
@@ -431,12 +451,25 @@ type mutation struct {
 	ft   *fileTools
 	ctx  context.Context
 	t    target
-	root *os.Root    // the workspace
-	old  fs.FileInfo // the file as it is, not followed; nil if missing
+	p    string // the path as the model gave it
+	mode access
+	root *dirHandle   // the workspace, open
+	now  []protection // the protected paths as they were at the start
+	dir  *dirHandle   // the file's parent directory, open; nil if missing
+	name string       // the file's name in dir
+	old  *fileStat    // the file as it is, not followed; nil if missing
 }
 
-// mutate resolves p for mode, locks the file, opens the workspace and runs
-// change. The workspace itself is never a file to change.
+// mutate resolves p for mode, locks the file, opens its parent directory
+// beneath the workspace without following any symbolic link, refuses a
+// protected path and runs change. The workspace itself is never a file to
+// change.
+//
+// Protection is checked twice: by name, on the path below the real
+// workspace (which has no link in it once opened so), and by identity, on
+// the device and inode of every directory from the workspace to the open
+// parent and of the file itself, so that a case variant or another name
+// for a protected file is refused as well.
 func (ft *fileTools) mutate(ctx context.Context, p string, mode access, change func(*mutation) (tool.Result, error)) (tool.Result, error) {
 	t, err := ft.ws.resolve(ctx, p, mode)
 	if err != nil {
@@ -445,29 +478,120 @@ func (ft *fileTools) mutate(ctx context.Context, p string, mode access, change f
 	if t.rel == "." {
 		return tool.Result{}, notRegular(p)
 	}
+	if _, ok := ft.protect.byName(filepath.Join(t.base, t.rel)); ok {
+		return tool.Result{}, &ProtectedPathError{Op: mode.String(), Path: p}
+	}
+	now := ft.protect.current()
 	unlock, err := ft.locks.lock(ctx, t.rel)
 	if err != nil {
 		return tool.Result{}, err
 	}
 	defer unlock()
-	root, err := os.OpenRoot(t.base)
+	root, err := openWorkspace(t.base, ft.wsID)
 	if err != nil {
 		return tool.Result{}, fmt.Errorf("open workspace: %w", unwrapPathError(err))
 	}
-	defer root.Close()
-	m := &mutation{ft: ft, ctx: ctx, t: t, root: root}
-	info, err := root.Lstat(t.rel)
-	switch {
-	case err == nil:
-		if info.Mode()&fs.ModeSymlink != 0 {
-			// It became a link after the path was checked.
-			return tool.Errorf("%s", symlinkRefused(mode, p).Error()), nil
+	defer root.close()
+	m := &mutation{ft: ft, ctx: ctx, t: t, p: p, mode: mode, root: root, now: now, name: filepath.Base(t.rel)}
+	defer func() {
+		if m.dir != nil {
+			m.dir.close()
 		}
-		m.old = info
-	case !isNotFound(err):
-		return tool.Result{}, fmt.Errorf("%s %s: %w", mode, p, unwrapPathError(err))
+	}()
+	err = m.openParent(false)
+	if errors.Is(err, fs.ErrNotExist) {
+		// Nothing to edit or delete; write_file makes the directories
+		// once the snapshot is recorded, so check those that exist now.
+		if mode == accessWrite {
+			if err := m.checkExisting(); err != nil {
+				return tool.Result{}, err
+			}
+		}
+		return change(m)
+	}
+	if err != nil {
+		return tool.Result{}, err
 	}
 	return change(m)
+}
+
+// openParent opens the file's parent directory, making the missing ones
+// with create, refuses a protected file and fills in m.dir and m.old.
+func (m *mutation) openParent(create bool) error {
+	dirRel := filepath.Dir(m.t.rel)
+	names := splitRel(m.t.rel)
+	dir, err := m.root.openDir(dirRel, create)
+	switch {
+	case errors.Is(err, errSymlink):
+		return symlinkRefused(m.mode, m.p)
+	case errors.Is(err, fs.ErrNotExist):
+		return fs.ErrNotExist
+	case err != nil:
+		return fmt.Errorf("%s %s: %w", m.mode, m.p, unwrapPathError(err))
+	}
+	m.dir = dir
+	chain, err := dir.chain(m.root, len(names)-1)
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", m.mode, m.p, unwrapPathError(err))
+	}
+	st, err := dir.stat(m.name)
+	switch {
+	case err == nil:
+		if st.mode&fs.ModeSymlink != 0 {
+			// It became a link after the path was checked.
+			return symlinkRefused(m.mode, m.p)
+		}
+		m.old = st
+		chain = append(chain, st.id)
+	case !isNotFound(err):
+		return fmt.Errorf("%s %s: %w", m.mode, m.p, unwrapPathError(err))
+	}
+	if byIdentity(m.now, chain, names) {
+		return &ProtectedPathError{Op: m.mode.String(), Path: m.p}
+	}
+	return nil
+}
+
+// makeParent makes the file's missing parent directories, unless it has
+// one already, and opens it.
+func (m *mutation) makeParent() error {
+	if m.dir != nil {
+		return nil
+	}
+	err := m.openParent(true)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s %s: %w", m.mode, m.p, syscall.ENOTDIR)
+	}
+	return err
+}
+
+// checkExisting opens the deepest existing directory on the way to the
+// file and refuses the change when it, or a directory above it, is
+// protected for what lies below it.
+func (m *mutation) checkExisting() error {
+	names := splitRel(m.t.rel)
+	for n := len(names) - 1; n >= 0; n-- {
+		d, err := m.root.openDir(filepath.Join(append([]string{"."}, names[:n]...)...), false)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if errors.Is(err, errSymlink) {
+			return symlinkRefused(m.mode, m.p)
+		}
+		if err != nil {
+			return fmt.Errorf("%s %s: %w", m.mode, m.p, unwrapPathError(err))
+		}
+		chain, err := d.chain(m.root, n)
+		d.close()
+		if err != nil {
+			return fmt.Errorf("%s %s: %w", m.mode, m.p, err)
+		}
+		if byIdentity(m.now, chain, names) {
+			return &ProtectedPathError{Op: m.mode.String(), Path: m.p}
+		}
+		return nil
+	}
+	return nil
 }
 
 // snapshot records the file's previous content before it changes: old is
@@ -485,10 +609,10 @@ func (m *mutation) snapshot(old, data []byte, deleted bool) error {
 	}
 	var size int64
 	if m.old != nil {
-		size = m.old.Size()
+		size = m.old.size
 	}
 	err := snapshotBefore(&ev, m.old != nil, size, old, old != nil, m.ft.maxSnapshot, func() (*os.File, error) {
-		return m.root.OpenFile(m.t.rel, os.O_RDONLY|oNonblock|oNoFollow, 0)
+		return m.dir.openFile(m.name, os.O_RDONLY|oNonblock, 0)
 	})
 	if err != nil {
 		return fmt.Errorf("snapshot %s: %w", ev.Path, unwrapPathError(err))

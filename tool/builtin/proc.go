@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/exec"
 	"time"
+
+	"github.com/lite-agent/lite-agent-go/sandbox"
 )
 
 // drainGrace is how long the output of a finished command is still read
@@ -12,12 +14,13 @@ import (
 // (a daemon that called setsid) can keep the pipe open that long.
 const drainGrace = 250 * time.Millisecond
 
-// A shell runs commands: the shell program, the directory and the
-// environment.
+// A shell runs commands: the shell program, the directory, the
+// environment and the sandbox that contains them.
 type shell struct {
-	path string
-	dir  string
-	env  []string // nil: the current environment at each start
+	path    string
+	dir     string
+	env     []string        // nil: the current environment at each start
+	sandbox sandbox.Sandbox // nil: none
 }
 
 // A proc is a shell command running in its own process group, its
@@ -48,8 +51,18 @@ func (sh shell) start(command string, sink func([]byte) bool) (*proc, error) {
 	cmd.Stdout = w // an *os.File goes to the child as it is, with no copying
 	cmd.Stderr = w
 	inOwnGroup(cmd)
+	if sh.sandbox != nil {
+		if err := sh.sandbox.Wrap(cmd); err != nil {
+			r.Close()
+			w.Close()
+			return nil, err
+		}
+	}
 	err = cmd.Start()
 	w.Close()
+	for _, f := range cmd.ExtraFiles { // the sandbox's, for the child only
+		f.Close()
+	}
 	if err != nil {
 		r.Close()
 		return nil, err

@@ -3,7 +3,6 @@
 package builtin
 
 import (
-	"io/fs"
 	"os"
 )
 
@@ -14,4 +13,4 @@ const (
 )
 
 // keepOwner does nothing on platforms without Unix ownership.
-func keepOwner(f *os.File, old fs.FileInfo) {}
+func keepOwner(f *os.File, old *fileStat) {}

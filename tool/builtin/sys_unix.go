@@ -3,7 +3,6 @@
 package builtin
 
 import (
-	"io/fs"
 	"os"
 	"syscall"
 )
@@ -20,13 +19,9 @@ const (
 // old, the owner and group of the old file when they differ from f's, as
 // an editor does. It is best effort: only a privileged process may give a
 // file away.
-func keepOwner(f *os.File, old fs.FileInfo) {
-	st, ok := old.Sys().(*syscall.Stat_t)
-	if !ok {
+func keepOwner(f *os.File, old *fileStat) {
+	if old.uid < 0 || (old.uid == os.Geteuid() && old.gid == os.Getegid()) {
 		return
 	}
-	if int(st.Uid) == os.Geteuid() && int(st.Gid) == os.Getegid() {
-		return
-	}
-	_ = f.Chown(int(st.Uid), int(st.Gid))
+	_ = f.Chown(old.uid, old.gid)
 }

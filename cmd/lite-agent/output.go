@@ -1,0 +1,203 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"sync"
+
+	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/engine"
+	"github.com/lite-agent/lite-agent-go/model"
+)
+
+// The values of run --output.
+const (
+	outputText       = "text"        // the answer on stdout, activity on stderr
+	outputJSON       = "json"        // one JSON object when the run ends
+	outputStreamJSON = "stream-json" // one JSON event per line as it happens
+)
+
+// wireEvent is one line of run --output stream-json. Its field names are
+// stable: new fields may be added, none renamed or removed. Type is the
+// event type of the agent's event stream (turn_start, text_delta, message,
+// tool_call_start, tool_result, permission_decision, approval_request,
+// approval_resolved, turn_end, retry, error, done, …); which other fields
+// are set depends on it, as in [engine.Event]. The last line of a run is a
+// "result" line, as in --output json.
+type wireEvent struct {
+	Type       string          `json:"type"`
+	SessionID  string          `json:"sessionId,omitempty"`
+	AgentID    string          `json:"agentId,omitempty"`
+	Turn       int             `json:"turn,omitempty"`
+	Model      string          `json:"model,omitempty"`
+	Text       string          `json:"text,omitempty"`
+	Message    *wireMessage    `json:"message,omitempty"`
+	Call       *wireCall       `json:"call,omitempty"`
+	Result     *wireToolResult `json:"result,omitempty"`
+	IsError    bool            `json:"isError,omitempty"`
+	DurationMS int64           `json:"durationMs,omitempty"`
+	Usage      *model.Usage    `json:"usage,omitempty"`
+	StopReason string          `json:"stopReason,omitempty"`
+	TaskID     string          `json:"taskId,omitempty"`
+	Status     string          `json:"status,omitempty"`
+	Owner      string          `json:"owner,omitempty"`
+	Code       string          `json:"code,omitempty"`
+	Decision   string          `json:"decision,omitempty"`
+	By         string          `json:"by,omitempty"`
+	RuleID     string          `json:"ruleId,omitempty"`
+	Reason     string          `json:"reason,omitempty"`
+	Simulated  bool            `json:"simulated,omitempty"`
+	Error      string          `json:"error,omitempty"`
+	Fatal      bool            `json:"fatal,omitempty"`
+	Done       *wireDone       `json:"done,omitempty"`
+}
+
+// wireMessage is an assistant message: its text and its tool calls.
+type wireMessage struct {
+	Text  string     `json:"text"`
+	Calls []wireCall `json:"calls,omitempty"`
+}
+
+// wireCall is a tool call.
+type wireCall struct {
+	ID    string          `json:"id"`
+	Name  string          `json:"name"`
+	Input json.RawMessage `json:"input"`
+}
+
+// wireToolResult is a tool's result.
+type wireToolResult struct {
+	ID      string `json:"id"`
+	Content string `json:"content"`
+	IsError bool   `json:"isError,omitempty"`
+}
+
+// wireDone is the outcome of one prompt (a done event).
+type wireDone struct {
+	StopReason string          `json:"stopReason"`
+	Text       string          `json:"text"`
+	Turns      int             `json:"turns"`
+	Usage      model.Usage     `json:"usage"`
+	Output     json.RawMessage `json:"output,omitempty"`
+}
+
+// runResult is the object run --output json prints, and the last line of
+// --output stream-json (type "result"). Its field names are stable.
+type runResult struct {
+	Type      string `json:"type"` // always "result"
+	SessionID string `json:"sessionId"`
+	// StopReason is the prompt's: stop, aborted or max_turns; "" when it
+	// failed before it ended.
+	StopReason string `json:"stopReason"`
+	// Text is the last answer: the prompt's, or that of the last turn that
+	// delivered background work to the session.
+	Text  string      `json:"text"`
+	Turns int         `json:"turns"`
+	Usage model.Usage `json:"usage"`
+	// Output is the structured answer, when the prompt gave one.
+	Output json.RawMessage `json:"output,omitempty"`
+	// Error is why the run failed; "" on success.
+	Error string `json:"error,omitempty"`
+}
+
+// toWire converts an event of the agent to its stream-json form.
+func toWire(ev liteagent.Event) wireEvent {
+	w := wireEvent{
+		Type: string(ev.Type), SessionID: ev.SessionID, AgentID: ev.AgentID, Turn: ev.Turn, Model: ev.Model,
+		Text: ev.Text, IsError: ev.IsError, DurationMS: ev.Duration.Milliseconds(), Usage: ev.Usage,
+		StopReason: string(ev.StopReason), TaskID: ev.TaskID, Status: ev.Status, Owner: ev.Owner, Code: ev.Code,
+		Decision: ev.Decision, By: ev.By, RuleID: ev.RuleID, Reason: ev.Reason, Simulated: ev.Simulated, Fatal: ev.Fatal,
+	}
+	if ev.Message != nil {
+		m := &wireMessage{Text: ev.Message.PlainText()}
+		for _, b := range ev.Message.Blocks {
+			if b.Type == model.BlockToolCall {
+				m.Calls = append(m.Calls, wireCall{ID: b.ID, Name: b.Name, Input: rawOrEmpty(b.Input)})
+			}
+		}
+		w.Message = m
+	}
+	if ev.Call != nil {
+		w.Call = &wireCall{ID: ev.Call.ID, Name: ev.Call.Name, Input: rawOrEmpty(ev.Call.Input)}
+	}
+	if ev.Result != nil {
+		w.Result = &wireToolResult{ID: ev.Result.ID, Content: ev.Result.Content, IsError: ev.Result.IsError}
+	}
+	if ev.Err != nil {
+		w.Error = oneLine(ev.Err.Error())
+	}
+	if ev.Completion != nil {
+		w.Status = string(ev.Completion.Status)
+		w.IsError = ev.Completion.IsError
+	}
+	if d := ev.Done; d != nil {
+		w.Done = &wireDone{StopReason: string(d.StopReason), Text: d.Text, Turns: d.Turns, Usage: d.Usage, Output: d.Output}
+	}
+	return w
+}
+
+// rawOrEmpty returns raw, or {} when it is empty or not JSON.
+func rawOrEmpty(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 || !json.Valid(raw) {
+		return json.RawMessage(`{}`)
+	}
+	return raw
+}
+
+// jsonOutput writes run's machine-readable output: every event as a line
+// (stream-json) and, at the end, the run's result. It is safe for
+// concurrent use: background turns report through it from their own
+// goroutines.
+type jsonOutput struct {
+	w      io.Writer
+	stream bool
+
+	mu  sync.Mutex // guards the fields below and writes to w
+	res runResult
+}
+
+// event records ev in the result and, when streaming, writes it.
+func (o *jsonOutput) event(ev liteagent.Event) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if ev.Type == engine.EventDone && ev.Done != nil {
+		d := ev.Done
+		if o.res.SessionID == "" {
+			o.res.SessionID = d.SessionID
+		}
+		if o.res.StopReason == "" {
+			o.res.StopReason = string(d.StopReason)
+		}
+		if d.Text != "" {
+			o.res.Text = d.Text
+		}
+		if d.Output != nil {
+			o.res.Output = d.Output
+		}
+		o.res.Turns += d.Turns
+		o.res.Usage = o.res.Usage.Add(d.Usage)
+	}
+	if o.stream {
+		o.writeLocked(toWire(ev))
+	}
+}
+
+// finish writes the result of a run in session id that ended with err.
+func (o *jsonOutput) finish(id string, err error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.res.Type = "result"
+	o.res.SessionID = id
+	if err != nil {
+		o.res.Error = oneLine(err.Error())
+	}
+	o.writeLocked(o.res)
+}
+
+func (o *jsonOutput) writeLocked(v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return // every field marshals; raw JSON fields are checked
+	}
+	o.w.Write(append(b, '\n'))
+}

@@ -1,0 +1,71 @@
+// Package sandbox contains the commands an agent runs — the bash tool's
+// foreground and background commands and hook commands — in an operating
+// system sandbox, so that what the permission gate lets through still
+// cannot reach what it must not.
+//
+// A [Sandbox] rewrites a prepared [exec.Cmd] before it starts. The one
+// implementation, [Bubblewrap], runs the command under bubblewrap (the
+// bwrap program, Debian package "bubblewrap") on Linux. [Auto] picks it
+// when it works on this host; [NewBubblewrap] insists on it. Build the
+// [Options] of a project with [ProjectOptions].
+//
+// # What a bubblewrapped command sees
+//
+//   - the root file system, read-only; a minimal /dev and a /proc of its own
+//     PID namespace;
+//   - a private, empty /tmp (a fresh tmpfs for each command: files left in
+//     /tmp do not carry over to the next command), and TMPDIR=/tmp;
+//   - the workdir and [Options.Writable], writable;
+//   - inside those, every path of [Options.ReadOnly] (for a project:
+//     storage.ProjectPaths.ProtectedPaths) bound read-only, and every
+//     directory between the writable root and such a path made a mount point
+//     of its own, so that it can be neither renamed nor removed. A protected
+//     path that is missing cannot be created: its nearest existing directory
+//     below the writable root is bound read-only instead, or, when that is
+//     the writable root itself, an empty read-only directory is mounted over
+//     the missing name. Bubblewrap needs a mount point for it, so the first
+//     command leaves that empty directory behind in the workdir (in a
+//     project without one: an empty .<namespace> and an empty .git), where
+//     it does no harm: an empty project config directory configures
+//     nothing and git ignores an empty .git. Inside the sandbox "git init"
+//     then fails; initialise repositories outside it;
+//   - every existing path of [Options.Hidden] (for a project: ~/.ssh,
+//     ~/.aws, ~/.gnupg, ~/.config/gcloud and a few more credential stores,
+//     the data home and every other lite-agent data home in the user's home
+//     directory) replaced by an empty read-only tmpfs, or, for a file, by
+//     /dev/null;
+//   - no network unless [Options.Network] (its own network namespace with
+//     only a loopback device, so listeners on the host's 127.0.0.1 are out of
+//     reach), its own IPC and UTS namespaces, a new session (no access to
+//     the controlling terminal), no capabilities, and, where user namespaces
+//     work, its own user namespace in which no further user namespace can be
+//     made;
+//   - on amd64 and arm64, unless [Options.AllowUnixSockets], a seccomp
+//     filter under which socket(AF_UNIX, …) and io_uring_setup fail with
+//     EPERM and system calls of another architecture kill the process, so
+//     the host's Unix sockets on the read-only root (such as
+//     /run/docker.sock) cannot be connected to. Abstract Unix sockets
+//     belong to the network namespace and are out of reach anyway.
+//
+// The sandbox dies with the process that started it (bwrap
+// --die-with-parent): killing the started process, or its process group,
+// kills everything the command started, daemons that called setsid
+// included, because they live in the sandbox's PID namespace.
+//
+// # What it does not contain
+//
+//   - Reading: everything on the root file system that is not hidden is
+//     readable, including the environment the host passes to the command.
+//     Keep secrets out of the command's environment.
+//   - On other architectures, or with AllowUnixSockets, Unix sockets on the
+//     read-only root (for example /run/docker.sock) can be connected to:
+//     read-only mounts do not stop connect(2). A Unix socket passed in
+//     from outside (an inherited file descriptor) stays usable.
+//   - Hard links and bind mounts made before the sandbox starts reach what
+//     they point at; a symbolic link on the way from the workdir to a
+//     protected path is resolved when the command starts, and the link
+//     itself can be replaced by the command.
+//   - Resource use (CPU, memory, disk in the workdir) is not limited.
+//
+// A Bubblewrap is safe for concurrent use.
+package sandbox

@@ -1,0 +1,193 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// A Sandbox contains the commands an agent runs.
+//
+// Wrap rewrites cmd, which must be prepared but not started, so that it
+// runs inside the sandbox: it may change cmd.Path and cmd.Args and append
+// to cmd.ExtraFiles, and keeps cmd.Dir, cmd.Env, the standard streams and
+// cmd.SysProcAttr. The files Wrap appends are for the started process
+// only: the caller closes them once cmd.Start has returned, whether it
+// succeeded or not. Killing the started process (or its process group)
+// must kill everything the command started. Wrap returns an error, and
+// leaves cmd unchanged, when it cannot contain the command; the caller
+// must then not start it.
+type Sandbox interface {
+	Wrap(cmd *exec.Cmd) error
+}
+
+// Options says what a sandboxed command may see and change. All paths
+// must be absolute.
+type Options struct {
+	// Workdir is the directory commands run in when the command sets no
+	// Dir, and the first writable area. It is required.
+	Workdir string
+
+	// Writable lists more directories commands may write, besides the
+	// workdir and the private /tmp. nil means none.
+	Writable []string
+
+	// ReadOnly lists paths that stay read-only where they lie inside a
+	// writable area, each protecting everything beneath it: they can be
+	// neither written, nor renamed or removed, nor (when missing) created.
+	// Paths outside the writable areas are read-only anyway. nil means
+	// none.
+	ReadOnly []string
+
+	// Hidden lists paths whose contents cannot be read or changed: a
+	// directory is replaced by an empty one, a file by an empty one
+	// (/dev/null). Missing ones are skipped. A hidden path must not contain
+	// the workdir or a writable directory. nil means none.
+	Hidden []string
+
+	// Network lets commands use the host's network. false gives them a
+	// network namespace of their own with only a loopback device.
+	Network bool
+
+	// AllowUnixSockets lets commands create Unix domain sockets. false (on
+	// amd64 and arm64) installs a seccomp filter under which
+	// socket(AF_UNIX, …) and io_uring_setup fail with EPERM, so that the
+	// host's sockets visible on the read-only root (such as
+	// /run/docker.sock) cannot be connected to; socketpair(2) still works.
+	AllowUnixSockets bool
+
+	// Bwrap is the bubblewrap program. "" means "bwrap" looked up in
+	// PATH.
+	Bwrap string
+}
+
+// ErrUnavailable is matched (with errors.Is) by the error of a sandbox
+// that cannot run on this host, such as bubblewrap not installed or not
+// allowed to create namespaces here.
+var ErrUnavailable = errors.New("sandbox unavailable")
+
+// An UnavailableError says why a sandbox cannot run on this host. It
+// matches [ErrUnavailable].
+type UnavailableError struct {
+	// Program is the sandbox program, such as "bwrap".
+	Program string
+	// Reason says what failed, such as "not found in PATH" or the first line
+	// bwrap wrote when the probe failed.
+	Reason string
+	// Err is the underlying error, if any.
+	Err error
+}
+
+func (e *UnavailableError) Error() string {
+	return fmt.Sprintf("sandbox %s unavailable: %s", e.Program, e.Reason)
+}
+
+// Unwrap returns the underlying error.
+func (e *UnavailableError) Unwrap() error { return e.Err }
+
+// Is reports whether target is ErrUnavailable.
+func (e *UnavailableError) Is(target error) bool { return target == ErrUnavailable }
+
+// An OptionsError reports invalid [Options].
+type OptionsError struct {
+	// Field is the Options field, such as "Workdir" or "Hidden".
+	Field string
+	// Path is the offending path, if any.
+	Path string
+	// Problem says what is wrong with it.
+	Problem string
+}
+
+func (e *OptionsError) Error() string {
+	if e.Path == "" {
+		return fmt.Sprintf("sandbox options: %s: %s", e.Field, e.Problem)
+	}
+	return fmt.Sprintf("sandbox options: %s %q: %s", e.Field, e.Path, e.Problem)
+}
+
+// ProjectOptions returns the options of a project's sandbox: the workdir
+// of paths writable, its ProtectedPaths read-only, and hidden: userHome's
+// .ssh, .aws, .gnupg, .config/gcloud, .azure, .kube, .docker, .config/gh,
+// .netrc and .git-credentials, the data home of paths, the
+// default namespace's data home, and every directory userHome/.<name>
+// whose name is a valid namespace and that looks like a data home (it has
+// projects/<project hash>/). userHome "" means os.UserHomeDir();
+// without a user home only the data homes are hidden. Network is off.
+//
+// It reads the user's home directory, so call it when the sandbox is
+// built; homes created later are not seen.
+func ProjectOptions(paths storage.ProjectPaths, userHome string) Options {
+	opts := Options{
+		Workdir:  paths.Workdir(),
+		ReadOnly: paths.ProtectedPaths(),
+		Hidden:   []string{paths.Home},
+	}
+	if userHome == "" {
+		userHome, _ = os.UserHomeDir()
+	}
+	if h, err := storage.DefaultHome(storage.DefaultNamespace); err == nil && h != paths.Home {
+		opts.Hidden = append(opts.Hidden, h)
+	}
+	if userHome == "" || !filepath.IsAbs(userHome) {
+		return opts
+	}
+	userHome = filepath.Clean(userHome)
+	for _, p := range []string{".ssh", ".aws", ".gnupg", filepath.Join(".config", "gcloud"),
+		".azure", ".kube", ".docker", filepath.Join(".config", "gh"), ".netrc", ".git-credentials"} {
+		opts.Hidden = append(opts.Hidden, filepath.Join(userHome, p))
+	}
+	entries, _ := os.ReadDir(userHome) // an unreadable home hides nothing more
+	for _, e := range entries {
+		name := e.Name()
+		if len(name) < 2 || name[0] != '.' || storage.ValidateNamespace(name[1:]) != nil {
+			continue
+		}
+		if dir := filepath.Join(userHome, name); holdsProjects(dir) {
+			opts.Hidden = appendNew(opts.Hidden, dir)
+		}
+	}
+	return opts
+}
+
+// holdsProjects reports whether dir looks like a data home: its projects
+// directory holds a directory named like a project hash (16 lowercase
+// hexadecimal digits).
+func holdsProjects(dir string) bool {
+	entries, _ := os.ReadDir(filepath.Join(dir, "projects"))
+	for _, e := range entries {
+		if name := e.Name(); e.IsDir() && len(name) == 16 && strings.Trim(name, "0123456789abcdef") == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// appendNew appends p to list unless list holds it already.
+func appendNew(list []string, p string) []string {
+	for _, q := range list {
+		if q == p {
+			return list
+		}
+	}
+	return append(list, p)
+}
+
+// Auto returns the sandbox that works on this host: a [*Bubblewrap] when
+// bwrap is installed and can start a sandbox here. When no sandbox works
+// it returns a nil Sandbox and an error matching [ErrUnavailable] that says
+// why; a host that accepts running commands uncontained checks for it with
+// errors.Is and tells its user. Any other error (such as an
+// [*OptionsError]) means the options are wrong.
+func Auto(ctx context.Context, opts Options) (Sandbox, error) {
+	b, err := NewBubblewrap(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}

@@ -1,0 +1,79 @@
+package builtin
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+)
+
+// maxIgnoreFileBytes bounds how much of one .gitignore file is read.
+const maxIgnoreFileBytes = 1 << 20
+
+// ignoreRules are the .gitignore patterns that apply in one directory of
+// the workspace: those of the workspace root's .git/info/exclude and of
+// every .gitignore from the root down to the directory, in increasing
+// priority. A value is never changed once made; with adds a level.
+type ignoreRules struct {
+	patterns []gitignore.Pattern
+	matcher  gitignore.Matcher
+}
+
+// ignored reports whether the path with the given components (relative to
+// the workspace root) is ignored.
+func (r *ignoreRules) ignored(components []string, isDir bool) bool {
+	if r == nil || r.matcher == nil {
+		return false
+	}
+	return r.matcher.Match(components, isDir)
+}
+
+// with returns the rules of the directory dir (relative to the workspace
+// root, in OS form, "." for the root) given r, the rules of its parent:
+// r plus dir's own .gitignore, read through dirRoot, a root on dir. A
+// missing or unreadable .gitignore adds nothing.
+func (r *ignoreRules) with(dirRoot *os.Root, dir string) *ignoreRules {
+	var domain []string
+	if dir != "." {
+		domain = strings.Split(filepath.ToSlash(dir), "/")
+	}
+	more := readIgnoreFile(dirRoot, ".gitignore", domain)
+	if dir == "." {
+		more = append(readIgnoreFile(dirRoot, filepath.Join(".git", "info", "exclude"), nil), more...)
+	}
+	if len(more) == 0 {
+		return r
+	}
+	var patterns []gitignore.Pattern
+	if r != nil {
+		patterns = append(patterns, r.patterns...)
+	}
+	patterns = append(patterns, more...)
+	return &ignoreRules{patterns: patterns, matcher: gitignore.NewMatcher(patterns)}
+}
+
+// readIgnoreFile parses the gitignore file at name below root, whose
+// patterns apply below domain.
+func readIgnoreFile(root *os.Root, name string, domain []string) []gitignore.Pattern {
+	f, err := root.OpenFile(name, os.O_RDONLY|oNonblock, 0)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+		return nil
+	}
+	var out []gitignore.Pattern
+	sc := bufio.NewScanner(io.LimitReader(f, maxIgnoreFileBytes))
+	for sc.Scan() {
+		line := strings.TrimSuffix(sc.Text(), "\r")
+		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
+			continue
+		}
+		out = append(out, gitignore.ParsePattern(line, domain))
+	}
+	return out
+}

@@ -1,0 +1,100 @@
+package builtin
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/lite-agent/lite-agent-go/tool"
+)
+
+const listDirDescription = `List the entries of a directory, sorted by name, one per line: ` +
+	`"name/ (dir)", "name (file, N bytes)", "name (symlink)" or "name (other)". ` +
+	`The path is relative to the workspace, or absolute inside it; the workspace root when omitted. ` +
+	`Symbolic links are shown, not followed.`
+
+type listDirInput struct {
+	Path string `json:"path,omitempty" jsonschema:"the directory to list, relative to the workspace or absolute inside it; the workspace root when omitted"`
+}
+
+func (st *searchTools) listDir(ctx context.Context, in listDirInput) (tool.Result, error) {
+	d, res, err := st.open(ctx, in.Path)
+	if d == nil {
+		return *res, err
+	}
+	defer d.close()
+	info, err := d.stat()
+	if err != nil {
+		return tool.Result{}, fmt.Errorf("list %s: %w", in.Path, unwrapPathError(err))
+	}
+	if !info.IsDir() || d.root == nil {
+		return tool.Errorf("Not a directory: %s", cmp.Or(in.Path, ".")), nil
+	}
+	f, err := d.root.OpenFile(d.t.rel, os.O_RDONLY|oNonblock, 0)
+	if err != nil {
+		return tool.Result{}, fmt.Errorf("list %s: %w", in.Path, unwrapPathError(err))
+	}
+	entries, err := f.ReadDir(-1)
+	f.Close()
+	if err != nil && len(entries) == 0 {
+		return tool.Result{}, fmt.Errorf("list %s: %w", in.Path, unwrapPathError(err))
+	}
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	var out strings.Builder
+	bu := newBudget(st.maxChars)
+	shown, withheld, total := 0, 0, 0
+	cut := false // the budget is spent
+	for _, e := range entries {
+		if err := ctx.Err(); err != nil {
+			return tool.Result{}, err
+		}
+		if !st.allowed(ctx, d.display(filepath.Join(d.t.rel, e.Name()))) {
+			withheld++
+			continue
+		}
+		total++
+		if cut || shown == st.maxList {
+			continue
+		}
+		if !bu.add(&out, describeEntry(e)+"\n") {
+			cut = true
+			continue
+		}
+		shown++
+	}
+	var notes []string
+	switch {
+	case total == 0 && withheld == 0:
+		notes = append(notes, "(empty directory)")
+	case shown < total:
+		notes = append(notes, fmt.Sprintf("(Showing the first %d of %d entries.)", shown, total))
+	}
+	if withheld > 0 {
+		notes = append(notes, fmt.Sprintf("(%d entries withheld: the permission policy does not allow reading them.)", withheld))
+	}
+	return tool.Text(finish(out.String(), notes)), nil
+}
+
+// describeEntry returns the line list_dir shows for e. It follows no
+// link: the type and size are those of the entry itself.
+func describeEntry(e fs.DirEntry) string {
+	switch t := e.Type(); {
+	case t.IsDir():
+		return e.Name() + "/ (dir)"
+	case t&fs.ModeSymlink != 0:
+		return e.Name() + " (symlink)"
+	case t.IsRegular():
+		info, err := e.Info()
+		if err != nil {
+			return e.Name() + " (file)"
+		}
+		return fmt.Sprintf("%s (file, %d bytes)", e.Name(), info.Size())
+	default:
+		return e.Name() + " (other)"
+	}
+}
