@@ -68,8 +68,9 @@ func TestAllowHookMeansTheUsersOwnHooks(t *testing.T) {
 	defer ts.Close()
 	t.Setenv("ANTHROPIC_API_KEY", "test-key")
 	t.Setenv("ANTHROPIC_BASE_URL", ts.URL)
-	home, work, marks := t.TempDir(), t.TempDir(), t.TempDir()
-	mine, theirs := filepath.Join(marks, "mine"), filepath.Join(marks, "theirs")
+	// The markers are in the workdir, which a sandboxed hook may write.
+	home, work := t.TempDir(), t.TempDir()
+	mine, theirs := filepath.Join(work, "mine"), filepath.Join(work, "theirs")
 	writeHooks := func(path, marker string) {
 		t.Helper()
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {

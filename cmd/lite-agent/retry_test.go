@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -13,7 +14,7 @@ func TestRunPrintsOneLinePerRetry(t *testing.T) {
 	isolateEnv(t)
 	var calls atomic.Int32
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if calls.Add(1) == 1 {
+		if calls.Add(1)%2 == 1 { // every first request of a run
 			w.Header().Set("Content-Type", "application/json")
 			w.Header().Set("Retry-After", "1")
 			w.WriteHeader(http.StatusTooManyRequests)
@@ -39,6 +40,22 @@ func TestRunPrintsOneLinePerRetry(t *testing.T) {
 	}
 	if n := calls.Load(); n != 2 {
 		t.Errorf("%d requests, want 2", n)
+	}
+
+	// stream-json carries the retry as an event with stable fields.
+	r = runCLI(t, "--home", t.TempDir(), "--workdir", t.TempDir(), "run", "-o", "stream-json", "hello")
+	if r.code != 0 {
+		t.Fatalf("run: %d %s", r.code, r.stderr)
+	}
+	var retry map[string]any
+	for _, line := range strings.Split(r.stdout, "\n") {
+		var ev map[string]any
+		if json.Unmarshal([]byte(line), &ev) == nil && ev["type"] == "retry" {
+			retry = ev
+		}
+	}
+	if retry == nil || retry["attempt"] != 1.0 || retry["waitMs"] != 1000.0 || retry["reason"] != "rate limited (429)" || retry["turn"] != 1.0 {
+		t.Errorf("stream-json retry event = %v in:\n%s", retry, r.stdout)
 	}
 }
 
