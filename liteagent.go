@@ -170,6 +170,10 @@ type Options struct {
 	// connection. nil means permission.Default(): ask before bash,
 	// write_file, edit_file, delete_file, hook, mcp_connect and mcp__*,
 	// allow the rest. Use PermissionFilePolicy for permissions.json files.
+	// The input of a hook or mcp_connect check carries "source": "user"
+	// (the data home's files), "project" (the project directory's, which
+	// a cloned repository may supply) or "host" (Hooks, MCPServers);
+	// permission.OwnConfig narrows an allow to "user" and "host".
 	Permission permission.Policy
 	// OnApproval answers the calls the policy asks about, one at a time
 	// for the whole agent. nil denies them.

@@ -778,7 +778,7 @@ func (r *run) newRequest(msgs []model.Message) model.Request {
 func (r *run) callModel(ctx context.Context, emit func(Event)) (model.Message, model.Usage, model.StopReason, error) {
 	msg, use, stop, streamed, err := r.stream(ctx, emit, false)
 	if err != nil && !streamed && r.e.opts.Context != nil && ctx.Err() == nil && model.IsClass(err, model.ClassContextOverflow) {
-		emit(Event{Type: EventRetry, Turn: r.turn, Err: err})
+		emit(Event{Type: EventRetry, Turn: r.turn, Attempt: 1, Reason: "context overflow; compacting", Err: err})
 		msg, use, stop, _, err = r.stream(ctx, emit, true)
 	}
 	return msg, use, stop, err
@@ -802,6 +802,11 @@ func (r *run) stream(ctx context.Context, emit func(Event), force bool) (msg mod
 	emit(Event{Type: EventModelCallStart, Turn: r.turn, Model: e.opts.Model})
 	start := e.now()
 	done := false
+	// A provider wrapped in model.WithRetry reports each retry of this call
+	// before its wait, so that consumers see why nothing streams.
+	ctx = model.WithRetryObserver(ctx, func(rt model.Retry) {
+		emit(Event{Type: EventRetry, Turn: r.turn, Attempt: rt.Attempt, Reason: rt.Reason(), Wait: rt.Wait, Err: rt.Err})
+	})
 	for ch, err := range e.opts.Provider.Stream(ctx, req) {
 		if err != nil {
 			emit(Event{Type: EventModelCallEnd, Turn: r.turn, Model: e.opts.Model, Duration: e.now().Sub(start), Err: err})

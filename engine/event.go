@@ -27,7 +27,7 @@ const (
 	EventInputResolved       EventType = "input_resolved"       // Call, Text: the answer, as the model receives it
 	EventTaskUpdate          EventType = "task_update"          // TaskID, Status, Owner
 	EventTurnEnd             EventType = "turn_end"             // Turn, StopReason
-	EventRetry               EventType = "retry"                // Err: a model call is retried (not fatal)
+	EventRetry               EventType = "retry"                // Turn, Attempt, Reason, Wait, Err: a model call is retried (not fatal)
 	EventContextStatus       EventType = "context_status"       // Context: the request was over 65% of the window; the levels that ran
 	EventDiagnostic          EventType = "diagnostic"           // Code, Text: something went wrong beside the turn (a hook failed)
 	EventBackgroundCompleted EventType = "background_completed" // Completion, Text: background work ended; Text is the message its delivery turn receives
@@ -72,9 +72,16 @@ type Event struct {
 	// Code classifies a diagnostic, such as "hook_failed".
 	Code string
 	// Decision (allow, ask or deny), By (policy, user or auto), RuleID,
-	// Reason and Simulated describe a permission decision.
+	// Reason and Simulated describe a permission decision. On retry,
+	// Reason says why the model call is retried, such as "rate limited
+	// (429)" (see [model.Retry.Reason]).
 	Decision, By, RuleID, Reason string
 	Simulated                    bool
+	// Attempt is a retry's number, 1 for the first retry of a model call;
+	// Wait is how long the engine waits before sending it, which honours
+	// the provider's Retry-After.
+	Attempt int
+	Wait    time.Duration
 	// Context is what the context engine did to the next request.
 	Context *ContextStatus
 	// Completion is background work that ended (background_completed).

@@ -43,6 +43,23 @@ const (
 	LayerProgrammatic Layer = "programmatic" // registered by the host in Go
 )
 
+// PermissionSource returns the "source" of a command hook's permission
+// input: "user" for LayerGlobal (the user's own data home), "project" for
+// LayerProject (the project directory, which a cloned repository may
+// supply), and "host" for LayerProgrammatic. An unknown layer is
+// "project", the least trusted. Permission rules match on it, so a host
+// can allow the user's and its own hooks and still ask about a
+// repository's.
+func (l Layer) PermissionSource() string {
+	switch l {
+	case LayerGlobal:
+		return "user"
+	case LayerProgrammatic:
+		return "host"
+	}
+	return "project"
+}
+
 // A Hook is one registration: what runs, for which event, and where it
 // came from. Exactly one of Command and Func is set.
 type Hook struct {

@@ -59,7 +59,14 @@
 // synthetic tool call "hook" with input
 // {"command","event","source","configFile"}; the "hook" capability is
 // separate from bash's. Without a Permit callback no command runs, so a
-// hostile project directory runs nothing without the host's grant.
+// hostile project directory runs nothing without the host's grant. The
+// source says where the hook was configured: "user" (<home>/hooks.json),
+// "project" (<workdir>/.<namespace>/hooks.json, which a cloned repository
+// may supply) or "host" (programmatic), so that a permission rule such as
+//
+//	{"tool": "hook", "when": {"source": {"in": ["user", "host"]}}, "effect": "allow"}
+//
+// allows the user's own hooks and leaves a repository's to be asked about.
 //
 // The command's environment is only PATH, HOME, TMPDIR, LANG, LC_ALL and
 // TERM from the host (or [Options.Env]), so a secret in the host's

@@ -70,7 +70,7 @@ func ExampleRunner_Fire() {
 		fmt.Println(d.Code, d.Message)
 	}
 	// Output:
-	// permit hook {"command":"read -r payload; exit 7","event":"tool:start","source":"programmatic"}
+	// permit hook {"command":"read -r payload; exit 7","event":"tool:start","source":"host"}
 	// go hook sees bash
 	// hook_failed tool:start (programmatic:1): command exited with code 7
 }

@@ -94,9 +94,10 @@ type PermitRequest struct {
 	// CallID identifies the synthetic tool call: "hook-<uuid>".
 	CallID string
 	// Input is the synthetic call's input, exactly
-	// {"command":…,"event":…,"source":<layer>,"configFile":…}, with
-	// configFile left out for a programmatic hook without a file. It never
-	// holds the payload.
+	// {"command":…,"event":…,"source":…,"configFile":…}, where source is
+	// "user", "project" or "host" ([Layer.PermissionSource]) and
+	// configFile is left out for a programmatic hook without a file. It
+	// never holds the payload.
 	Input json.RawMessage
 	// Hook is the hook about to run.
 	Hook Hook
@@ -463,7 +464,7 @@ func ctxErr(hctx context.Context) error {
 type permitInput struct {
 	Command    string `json:"command"`
 	Event      Event  `json:"event"`
-	Source     Layer  `json:"source"`
+	Source     string `json:"source"`
 	ConfigFile string `json:"configFile,omitempty"`
 }
 
@@ -472,7 +473,7 @@ func (r *Runner) allowed(ctx context.Context, h Hook, ev Event) error {
 	if r.permit == nil {
 		return fmt.Errorf("%w: no permission check is configured", ErrDenied)
 	}
-	input, err := encode(permitInput{Command: h.Command, Event: ev, Source: h.Layer, ConfigFile: h.File})
+	input, err := encode(permitInput{Command: h.Command, Event: ev, Source: h.Layer.PermissionSource(), ConfigFile: h.File})
 	if err != nil {
 		return fmt.Errorf("encode permission input: %w", err)
 	}

@@ -503,7 +503,7 @@ func TestProgrammaticCommandPermitInputHasNoConfigFile(t *testing.T) {
 		Programmatic: []hook.Hook{{Event: hook.EventCompactStart, Command: "true"}},
 	})
 	r.Fire(t.Context(), hook.CompactStart{Identity: identity(), CompactionID: "k", Kind: hook.CompactAuto})
-	if want := `{"command":"true","event":"compact:start","source":"programmatic"}`; string(input) != want {
+	if want := `{"command":"true","event":"compact:start","source":"host"}`; string(input) != want {
 		t.Fatalf("input = %s, want %s", input, want)
 	}
 }

@@ -44,6 +44,23 @@ const (
 	SourceConstructor Source = "constructor"
 )
 
+// PermissionSource returns the "source" of the "mcp_connect" permission
+// input for a server of source s: "user" for SourceGlobal (the user's own
+// data home), "project" for SourceProject (the project directory, which a
+// cloned repository may supply), and "host" for SourceConstructor. An
+// unknown source is "project", the least trusted. Permission rules match
+// on it, so a host can allow the user's and its own servers and still ask
+// about a repository's.
+func (s Source) PermissionSource() string {
+	switch s {
+	case SourceGlobal:
+		return "user"
+	case SourceConstructor:
+		return "host"
+	}
+	return "project"
+}
+
 // ConfigFile is the name of the file, in the data home and in the project
 // configuration directory, that lists MCP servers.
 const ConfigFile = "mcps.json"

@@ -71,7 +71,15 @@
 // lazily, each only after [Options.Connect], the "mcp_connect" permission,
 // grants it; a nil Connect denies all. The check receives a
 // [ConnectRequest] carrying the command and arguments, or the origin, and
-// only the names of env variables and headers. A denied or failed server
+// only the names of env variables and headers, and where the server was
+// configured: its permission input's "source" is "user" for the global
+// file, "project" for the project file (which a cloned repository may
+// supply) and "host" for the constructor's servers, so a rule such as
+//
+//	{"tool": "mcp_connect", "when": {"source": {"in": ["user", "host"]}}, "effect": "allow"}
+//
+// allows the user's own servers and leaves a repository's to be asked
+// about. A denied or failed server
 // stays failed, and Tools returns an error, until [Host.Reset].
 //
 // A stdio server runs as a child process in its own process group, with an

@@ -136,10 +136,16 @@ type ConnectRequest struct {
 }
 
 // Input returns the input of the "mcp_connect" permission check as JSON:
-// {"server","source","type":"stdio","command","args","envKeys"} or
-// {"server","source","type":"http","origin","headerKeys"}.
+// {"server","source","configFile","type":"stdio","command","args","envKeys"}
+// or {"server","source","configFile","type":"http","origin","headerKeys"},
+// where source is "user", "project" or "host" ([Source.PermissionSource])
+// and configFile, the file that configured the server, is left out for
+// the host's own servers.
 func (r ConnectRequest) Input() json.RawMessage {
-	m := map[string]any{"server": r.Server, "source": r.Source, "type": r.Type}
+	m := map[string]any{"server": r.Server, "source": r.Source.PermissionSource(), "type": r.Type}
+	if r.File != "" {
+		m["configFile"] = r.File
+	}
 	if r.Type == TransportHTTP {
 		m["origin"] = r.Origin
 		m["headerKeys"] = nonNil(r.HeaderKeys)

@@ -130,7 +130,7 @@ func TestDeniedConnectionStartsNothing(t *testing.T) {
 			t.Errorf("permission input %s carries a secret", req.Input())
 		}
 	}
-	if got := string(asked[0].Input()); got != `{"args":["-c","touch \"$1\"; exit 1","sh","`+marker+`"],"command":"/bin/sh","envKeys":["API_TOKEN"],"server":"local","source":"constructor","type":"stdio"}` {
+	if got := string(asked[0].Input()); got != `{"args":["-c","touch \"$1\"; exit 1","sh","`+marker+`"],"command":"/bin/sh","envKeys":["API_TOKEN"],"server":"local","source":"host","type":"stdio"}` {
 		t.Errorf("stdio permission input = %s", got)
 	}
 }

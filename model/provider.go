@@ -78,7 +78,8 @@ type Request struct {
 	// It is sent only when Tools is not empty.
 	ToolChoice ToolChoice
 	// MaxTokens bounds the response; zero means the provider's default
-	// (4096 for Anthropic, unset for OpenAI-compatible servers).
+	// (for Anthropic the model's documented output limit, else 4096;
+	// unset for OpenAI-compatible servers).
 	MaxTokens int
 	// Temperature and TopP are forwarded when not nil.
 	Temperature, TopP *float64

@@ -49,8 +49,8 @@ type RetryOptions struct {
 	// OnRetry, when not nil, is called before each retry's wait with the
 	// retry's number (1 for the first retry), the error that caused it and
 	// the delay about to be waited. It runs on the goroutine ranging the
-	// stream, so it should return quickly; an engine uses it to report a
-	// non-fatal error event.
+	// stream, so it should return quickly. To watch the retries of one
+	// request rather than all of them, see [WithRetryObserver].
 	OnRetry func(attempt int, err error, delay time.Duration)
 
 	// Retryable decides whether a failure that happened before the first
@@ -64,9 +64,10 @@ type RetryOptions struct {
 //
 // Before retry n (n = 1, 2, …) it waits a delay drawn uniformly from
 // [0, min(BaseDelay·2^(n−1), MaxDelay)] ("full jitter"), or the failure's
-// [Error.RetryAfter] (capped at MaxRetryAfter) when that is longer. When ctx
-// is done, retrying stops: a wait in progress ends at once and the stream
-// ends with ctx.Err().
+// [Error.RetryAfter] (capped at MaxRetryAfter) when that is longer. Before
+// each wait it calls opts.OnRetry and the observer of the request's context
+// ([WithRetryObserver]). When ctx is done, retrying stops: a wait in
+// progress ends at once and the stream ends with ctx.Err().
 //
 // Once a chunk has been yielded, a later error passes through unretried; an
 // *[Error] is then reported with Started set. When all attempts fail, the
@@ -169,6 +170,9 @@ func (r *retrier) Stream(ctx context.Context, req Request) iter.Seq2[Chunk, erro
 			d := r.delay(attempt+1, failure)
 			if r.onRetry != nil {
 				r.onRetry(attempt+1, failure, d)
+			}
+			if observe := retryObserver(ctx); observe != nil {
+				observe(Retry{Attempt: attempt + 1, Err: failure, Wait: d})
 			}
 			if err := wait(ctx, d); err != nil {
 				yield(Chunk{}, err)

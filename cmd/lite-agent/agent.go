@@ -881,6 +881,9 @@ func (p *printer) event(ev liteagent.Event) {
 		if ev.Decision == "deny" {
 			fmt.Fprintf(p.errw, "denied %s (%s)\n", ev.Call.Name, cmpOr(ev.Reason, "by "+ev.By))
 		}
+	case engine.EventRetry:
+		p.endTextLocked()
+		fmt.Fprintf(p.errw, "retry %d in %s: %s\n", ev.Attempt, waitText(ev.Wait), ev.Reason)
 	case engine.EventTaskUpdate:
 		fmt.Fprintf(p.errw, "task #%s %s\n", ev.TaskID, ev.Status)
 	case engine.EventContextStatus:

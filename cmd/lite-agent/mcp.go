@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -38,9 +37,11 @@ func newMCPListCommand(g *globalFlags) *cobra.Command {
 			"file, transport, command or URL, and the names (never the values) of its env\n" +
 			"variables and headers. It starts and contacts nothing.\n\n" +
 			"--connect starts each listed stdio server's command and contacts each http\n" +
-			"server, to list its tools. Giving it is your consent to run those commands,\n" +
-			"including the ones a project directory configures; list first without it to\n" +
-			"see what would run.",
+			"server, to list its tools, through the permission policy of a run given\n" +
+			"--allow mcp_connect: the servers of <home>/" + mcphost.ConfigFile + " connect, those a project\n" +
+			"directory configures are asked about on a terminal (and denied otherwise),\n" +
+			"and a deny rule on mcp_connect in a permissions.json wins. List first without\n" +
+			"it to see what would run.",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p, err := g.project()
 			if err != nil {
@@ -55,8 +56,14 @@ func newMCPListCommand(g *globalFlags) *cobra.Command {
 			}
 			opts := mcphost.Options{Dir: filepath.Dir(p.paths.ProjectConfigDir)}
 			if connect {
-				// --connect is the user's grant for exactly the servers listed.
-				opts.Connect = func(context.Context, mcphost.ConnectRequest) error { return nil }
+				// The policy of a run with --allow mcp_connect: the
+				// user's own servers connect, a project's are asked
+				// about on a terminal (denied otherwise), and a deny
+				// rule in a permissions.json wins.
+				approve := terminalApprover(newLineReader(cmd.InOrStdin()), cmd.ErrOrStderr())
+				if opts.Connect, err = mcpConnectPolicy(p, approve); err != nil {
+					return err
+				}
 			}
 			host, err := mcphost.New(cfg, opts)
 			if err != nil {

@@ -139,7 +139,8 @@ func TestMCPListConnectListsTools(t *testing.T) {
 		"everything": map[string]any{"command": node, "args": []string{script, "stdio"}},
 		"broken":     map[string]any{"command": "/bin/sh", "args": []string{"-c", `touch "$1"; exit 1`, "sh", marker}},
 	}})
-	workdir, home := mcpProject(t, string(cfg), "")
+	// The user's own servers: --connect lists them without asking.
+	workdir, home := mcpProject(t, "", string(cfg))
 
 	res := runCLI(t, "--workdir", workdir, "--home", home, "mcp", "list", "--connect", "everything")
 	if res.code != 0 {

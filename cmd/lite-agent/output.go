@@ -47,6 +47,8 @@ type wireEvent struct {
 	RuleID     string          `json:"ruleId,omitempty"`
 	Reason     string          `json:"reason,omitempty"`
 	Simulated  bool            `json:"simulated,omitempty"`
+	Attempt    int             `json:"attempt,omitempty"` // retry: 1 for the first
+	WaitMS     int64           `json:"waitMs,omitempty"`  // retry: the wait before it
 	Error      string          `json:"error,omitempty"`
 	Fatal      bool            `json:"fatal,omitempty"`
 	Done       *wireDone       `json:"done,omitempty"`
@@ -107,6 +109,7 @@ func toWire(ev liteagent.Event) wireEvent {
 		Text: ev.Text, IsError: ev.IsError, DurationMS: ev.Duration.Milliseconds(), Usage: ev.Usage,
 		StopReason: string(ev.StopReason), TaskID: ev.TaskID, Status: ev.Status, Owner: ev.Owner, Code: ev.Code,
 		Decision: ev.Decision, By: ev.By, RuleID: ev.RuleID, Reason: ev.Reason, Simulated: ev.Simulated, Fatal: ev.Fatal,
+		Attempt: ev.Attempt, WaitMS: ev.Wait.Milliseconds(),
 	}
 	if ev.Message != nil {
 		m := &wireMessage{Text: ev.Message.PlainText()}

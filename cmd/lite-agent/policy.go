@@ -23,7 +23,8 @@ const (
 //     or asks decides; so does the guard of the files themselves;
 //  3. a rule of the host files (managed, user) that allows the whole call
 //     pre-approves it;
-//  4. --allow flags allow;
+//  4. --allow flags allow (for hook and mcp_connect, only the hooks and
+//     servers of the data home and the host: see ownConfigOnly);
 //  5. the CLI's default asks (bash, the file-changing tools, hooks, MCP);
 //  6. anything else is allowed.
 //
@@ -51,6 +52,15 @@ func (f *agentFlags) policy(p project) (permission.Policy, error) {
 	allow, err := globPolicy(f.allow, "--allow ", permission.Allow, permission.Deny)
 	if err != nil {
 		return nil, usagef("invalid --allow: %w", err)
+	}
+	// --allow hook and --allow mcp_connect grant the user's and the host's
+	// own hooks and servers; a project's fall through to the default ask.
+	own, err := ownConfigOnly(f.allow)
+	if err != nil {
+		return nil, usagef("invalid --allow: %w", err)
+	}
+	if own != nil {
+		allow = permission.Compose(allow, own)
 	}
 	ask, err := globPolicy(defaultAsk, layerCLIDefault+":", permission.Ask, permission.Allow)
 	if err != nil {

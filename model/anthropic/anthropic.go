@@ -23,10 +23,6 @@ const (
 // and the only one whose native blocks it sends.
 const ProviderName = "anthropic"
 
-// defaultMaxTokens is max_tokens when neither the request nor the options
-// set it.
-const defaultMaxTokens = 4096
-
 // headerTimeout bounds the wait for response headers when the provider makes
 // its own HTTP client. It does not limit how long a response streams.
 const headerTimeout = 10 * time.Minute
@@ -51,7 +47,9 @@ type Options struct {
 	// at most 10 minutes for response headers.
 	HTTPClient *http.Client
 	// DefaultMaxTokens is max_tokens for requests whose MaxTokens is zero;
-	// zero means 4096.
+	// zero means the model's documented output limit ([MaxOutputTokens]),
+	// or [FallbackMaxTokens] for a model not in that table. Set it to
+	// bound the cost or the rate-limit share of one response.
 	DefaultMaxTokens int
 }
 
@@ -60,7 +58,7 @@ type Options struct {
 type Provider struct {
 	client    sdk.Client
 	configErr *model.Error // set when requests cannot be made; reported by Stream
-	maxTokens int64
+	maxTokens int64        // Options.DefaultMaxTokens; zero: by model
 	now       func() time.Time
 }
 
@@ -70,7 +68,7 @@ var _ model.Provider = (*Provider)(nil)
 // or a malformed base URL is reported by [Provider.CheckKey] and by every
 // request, which then fails before anything is sent.
 func New(opts Options) *Provider {
-	p := &Provider{maxTokens: defaultMaxTokens, now: time.Now}
+	p := &Provider{now: time.Now}
 	if opts.DefaultMaxTokens > 0 {
 		p.maxTokens = int64(opts.DefaultMaxTokens)
 	}

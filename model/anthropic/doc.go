@@ -24,7 +24,10 @@
 // # Requests
 //
 // A [model.Request] becomes a Messages API request as follows.
-//   - max_tokens is Request.MaxTokens, else [Options.DefaultMaxTokens], else 4096.
+//   - max_tokens is Request.MaxTokens, else [Options.DefaultMaxTokens], else
+//     the model's documented output limit ([MaxOutputTokens]: 128,000 for
+//     Claude Opus 4.6 and later, 64,000 for the 4.5 models, …), else
+//     [FallbackMaxTokens] (4096) for a model the table does not know.
 //   - System-role messages are left out of messages and their text is
 //     appended to Request.System, separated by a blank line. Assistant
 //     messages keep their role; every other role is sent as user.
@@ -66,7 +69,10 @@
 //   - a failure to connect is [model.ClassNetwork], and so is a stream that
 //     breaks or ends without message_stop before any chunk was yielded;
 //     after the first chunk it is [model.ClassStream];
-//   - a malformed or out-of-order event is [model.ClassStream].
+//   - a malformed or out-of-order event is [model.ClassStream]: among them
+//     a second message_start, a content block event before message_start or
+//     without an index, and a delta or stop for a block that has stopped,
+//     so that the chunks always agree with the final message.
 //
 // Started is set when the failure came after the first chunk was yielded.
 // When the caller's context ends, the stream yields the context's error

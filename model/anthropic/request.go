@@ -17,7 +17,7 @@ import (
 func (p *Provider) params(req model.Request) (sdk.MessageNewParams, error) {
 	out := sdk.MessageNewParams{
 		Model:     sdk.Model(req.Model),
-		MaxTokens: p.maxTokens,
+		MaxTokens: p.maxTokensFor(req.Model),
 	}
 	if req.MaxTokens > 0 {
 		out.MaxTokens = int64(req.MaxTokens)
@@ -158,17 +158,23 @@ func toolInput(in json.RawMessage) json.RawMessage {
 	return in
 }
 
-// isObject reports whether raw is one valid JSON object.
+// isObject reports whether raw is one valid JSON object, with nothing
+// around it but JSON whitespace (space, tab, CR, LF). bytes.TrimSpace
+// would not do: it also trims \v, \f and Unicode spaces, which JSON
+// decoders refuse.
 func isObject(raw json.RawMessage) bool {
-	t := bytes.TrimSpace(raw)
-	return len(t) > 0 && t[0] == '{' && json.Valid(t)
+	t := bytes.TrimLeft(raw, jsonSpace)
+	return len(t) > 0 && t[0] == '{' && json.Valid(raw)
 }
+
+// jsonSpace is the whitespace JSON allows between tokens.
+const jsonSpace = " \t\r\n"
 
 // inputSchema returns schema without its top-level "$schema" member, keeping
 // the order of the others. A nil or empty schema means an object with no
 // properties.
 func inputSchema(schema json.RawMessage) (sdk.ToolInputSchemaParam, error) {
-	if len(bytes.TrimSpace(schema)) == 0 {
+	if len(bytes.TrimLeft(schema, jsonSpace)) == 0 {
 		return sdk.ToolInputSchemaParam{Properties: map[string]any{}}, nil
 	}
 	raw, err := dropMember(schema, "$schema")

@@ -39,9 +39,20 @@ func TestRequestMapping(t *testing.T) {
 		want map[string]string // member → JSON; "" means absent
 	}{
 		{
-			name: "MaxTokensDefaultsTo4096",
+			name: "UnknownModelMaxTokensIs4096",
 			req:  model.Request{Model: "m", Messages: user},
 			want: map[string]string{"max_tokens": `4096`},
+		},
+		{
+			name: "KnownModelMaxTokensIsItsOutputLimit",
+			req:  model.Request{Model: "claude-sonnet-4-5-20250929", Messages: user},
+			want: map[string]string{"max_tokens": `64000`},
+		},
+		{
+			name: "MaxTokensFromOptionsWinOverTheModelTable",
+			opts: Options{DefaultMaxTokens: 2000},
+			req:  model.Request{Model: "claude-opus-4-6", Messages: user},
+			want: map[string]string{"max_tokens": `2000`},
 		},
 		{
 			name: "MaxTokensFromOptionsWhenRequestHasNone",
@@ -253,6 +264,58 @@ func TestDropMember(t *testing.T) {
 		got, err := dropMember(json.RawMessage(tc.in), "$schema")
 		if err != nil || string(got) != tc.want {
 			t.Errorf("dropMember(%s) = %s, %v; want %s", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+func TestDropMemberRefusesWhatIsNotOneJSONObject(t *testing.T) {
+	for _, in := range []string{
+		"{}\v", "\v{}", "{}\f", "{}\u00a0", "{} {}", "{}x", "{}}", `{"a":1}]`, "", " ", "[]", "null",
+	} {
+		if got, err := dropMember(json.RawMessage(in), "$schema"); err == nil {
+			t.Errorf("dropMember(%q) = %s, want an error", in, got)
+		}
+	}
+	for _, in := range []string{"{}", " \t\r\n{} \t\r\n", "\n{\"a\":1}\n"} {
+		if _, err := dropMember(json.RawMessage(in), "$schema"); err != nil {
+			t.Errorf("dropMember(%q): %v", in, err)
+		}
+	}
+}
+
+func TestMaxOutputTokens(t *testing.T) {
+	for _, tc := range []struct {
+		model string
+		want  int
+		known bool
+	}{
+		{"claude-opus-5-5", 128_000, true},
+		{"claude-fable-5-1", 128_000, true},
+		{"claude-sonnet-5", 128_000, true},
+		{"claude-opus-4-8", 128_000, true},
+		{"claude-opus-4-6", 128_000, true},
+		{"claude-sonnet-4-6", 128_000, true},
+		{"claude-opus-4-5-20251101", 64_000, true},
+		{"claude-sonnet-4-5", 64_000, true},
+		{"claude-haiku-4-5@20251001", 64_000, true},
+		{"anthropic.claude-haiku-4-5-20251001-v1:0", 64_000, true},
+		{"us.anthropic.claude-opus-4-6-v1", 128_000, true},
+		{"Claude-Sonnet-4-5", 64_000, true},
+		{"claude-opus-4-1-20250805", 32_000, true},
+		{"claude-opus-4-20250514", 32_000, true},
+		{"claude-opus-4-0", 32_000, true},
+		{"claude-sonnet-4-20250514", 64_000, true},
+		{"claude-3-7-sonnet-latest", 64_000, true},
+		{"claude-3-5-haiku-20241022", 8_192, true},
+		{"claude-3-haiku-20240307", 4_096, true},
+		{"claude-test", 0, false},
+		{"claude", 0, false},
+		{"gpt-4.1", 0, false},
+		{"", 0, false},
+	} {
+		got, ok := MaxOutputTokens(tc.model)
+		if got != tc.want || ok != tc.known {
+			t.Errorf("MaxOutputTokens(%q) = %d, %v; want %d, %v", tc.model, got, ok, tc.want, tc.known)
 		}
 	}
 }

@@ -3,6 +3,8 @@ package anthropic
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"iter"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
@@ -49,13 +51,19 @@ type reader struct {
 	yield     func(model.Chunk, error) bool
 	acc       sdk.Message
 	started   bool           // a chunk has been yielded
+	begun     bool           // message_start has come
+	stopped   map[int64]bool // blocks whose content_block_stop has come, by index
 	announced map[int64]bool // tool_use blocks yielded as ChunkToolCall, by index
 }
 
 // event handles one stream event. It reports false when the stream is over:
 // the caller stopped, an error was yielded, or the response is complete.
 func (r *reader) event(ev sdk.MessageStreamEventUnion) bool {
-	if err := r.acc.Accumulate(ev); err != nil {
+	err := r.check(ev)
+	if err == nil {
+		err = r.acc.Accumulate(ev)
+	}
+	if err != nil {
 		e := model.NewError(model.ClassStream, 0, "malformed stream: "+err.Error(), err)
 		e.Started = r.started
 		r.yield(model.Chunk{}, e)
@@ -90,6 +98,45 @@ func (r *reader) event(ev sdk.MessageStreamEventUnion) bool {
 		return false
 	}
 	return true
+}
+
+// check refuses the events that would make the streamed chunks differ
+// from the final message: a second message_start (the SDK would start the
+// message over), a content block event before message_start or without a
+// numeric index (the SDK would read it as block 0), and a delta or stop for
+// a block that has already stopped (its tool call may have been announced
+// with the input it had then).
+func (r *reader) check(ev sdk.MessageStreamEventUnion) error {
+	switch ev.Type {
+	case "message_start":
+		if r.begun {
+			return errors.New("a second message_start")
+		}
+		r.begun = true
+		return nil
+	case "content_block_start", "content_block_delta", "content_block_stop":
+		if !r.begun {
+			return fmt.Errorf("%s before message_start", ev.Type)
+		}
+	default:
+		return nil
+	}
+	if !ev.JSON.Index.Valid() {
+		return fmt.Errorf("%s without an index", ev.Type)
+	}
+	if ev.Type == "content_block_start" {
+		return nil
+	}
+	if r.stopped[ev.Index] {
+		return fmt.Errorf("%s for content block %d after its content_block_stop", ev.Type, ev.Index)
+	}
+	if ev.Type == "content_block_stop" && ev.Index >= 0 && ev.Index < int64(len(r.acc.Content)) {
+		if r.stopped == nil {
+			r.stopped = make(map[int64]bool)
+		}
+		r.stopped[ev.Index] = true
+	}
+	return nil
 }
 
 // emit yields c and notes that the response has started.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -479,5 +480,38 @@ func TestTextChunksAddUpToTheFinalText(t *testing.T) {
 	}
 	if r.text() != "prefix" || r.done.Message.PlainText() != "prefix" {
 		t.Errorf("text chunks %q, final text %q; want both %q", r.text(), r.done.Message.PlainText(), "prefix")
+	}
+}
+
+func TestEventsThatWouldSplitChunksFromTheFinalMessageAreMalformed(t *testing.T) {
+	noIndex := event("content_block_delta", `{"type":"content_block_delta","delta":{"type":"input_json_delta","partial_json":"x"}}`)
+	for _, tc := range []struct {
+		name   string
+		events []string
+		want   string
+	}{
+		{"delta without index", []string{messageStart(1, 0, 0), toolStart(0, "t1", "f"), inputDelta(0, `{"a":1}`), blockStop(0), noIndex, messageStop()}, "without an index"},
+		{"delta without index before stop", []string{messageStart(1, 0, 0), toolStart(0, "t1", "f"), noIndex, blockStop(0), messageStop()}, "without an index"},
+		{"stop without index", []string{messageStart(1, 0, 0), toolStart(0, "t1", "f"), event("content_block_stop", `{"type":"content_block_stop"}`), messageStop()}, "without an index"},
+		{"start with a null index", []string{messageStart(1, 0, 0), event("content_block_start", `{"type":"content_block_start","index":null,"content_block":{"type":"text","text":"x"}}`), messageStop()}, "without an index"},
+		{"delta after stop", []string{messageStart(1, 0, 0), toolStart(0, "t1", "f"), inputDelta(0, `{"a":1}`), blockStop(0), inputDelta(0, `}`), messageStop()}, "after its content_block_stop"},
+		{"second stop", []string{messageStart(1, 0, 0), toolStart(0, "t1", "f"), blockStop(0), blockStop(0), messageStop()}, "after its content_block_stop"},
+		{"second message_start", []string{messageStart(1, 0, 0), toolStart(0, "t1", "f"), blockStop(0), messageStart(1, 0, 0), toolStart(0, "t2", "f"), messageStop()}, "second message_start"},
+		{"block before message_start", []string{textStart(0), textDelta(0, "x"), messageStart(1, 0, 0), messageStop()}, "before message_start"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			api := newFakeAPI(t, sse(tc.events...))
+			r := collect(t, api.provider(Options{}).Stream(t.Context(), question))
+			if r.err == nil {
+				t.Fatalf("stream ended with %+v, want a malformed-stream error", r.done.Message)
+			}
+			e := modelError(t, r.err)
+			if e.Class != model.ClassStream || !strings.Contains(e.Message, tc.want) {
+				t.Errorf("error %v (class %s), want a %s error saying %q", e, e.Class, model.ClassStream, tc.want)
+			}
+			if e.Started != (len(r.chunks) > 0) {
+				t.Errorf("Started = %v after %d chunks", e.Started, len(r.chunks))
+			}
+		})
 	}
 }
