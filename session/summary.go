@@ -259,7 +259,14 @@ func lastLine(b []byte) ([]byte, bool) {
 func (r *summaryRead) last(line []byte, seq int64) error {
 	var f frame
 	if seq == 0 {
-		f.parse(r.reader(trimSpace(line)), false)
+		text := trimSpace(line)
+		f.parse(r.reader(text), false)
+		if f.envelope || f.problem != "" && bytes.Contains(text, []byte(`"liteAgentStorage"`)) {
+			// An encoded record read without a codec: the readers' refusal,
+			// naming the codec found, not a corrupt record.
+			return &storage.Error{Op: "decode", Kind: storage.KindCheckpoint, File: r.file,
+				Message: "Encoded storage requires its configured codec", Found: storage.StoredCodec(text)}
+		}
 		if f.problem == "" && f.hasSeq && f.seq > 0 {
 			seq = f.seq
 			f.check(r.s.ID, seq)

@@ -139,6 +139,18 @@ func TestSummariesReportBadEndsWithoutFailing(t *testing.T) {
 			t.Errorf("%s read under the wrong codec", s.ID)
 		}
 	}
+	// The other way round: encoded logs listed without a codec are a codec
+	// mismatch naming the codec found, not corrupt records.
+	edir := t.TempDir()
+	appendTexts(t, newCP(t, edir, session.FileOptions{Encoding: storage.Encoding{Codec: codec.Gzip()}}), "enc", "a", "b")
+	sums, err = newCP(t, edir, session.FileOptions{}).Summaries(t.Context())
+	if err != nil || len(sums) != 1 {
+		t.Fatalf("summaries of an encoded log without a codec: %d, %v", len(sums), err)
+	}
+	var se *storage.Error
+	if !errors.As(sums[0].Err, &se) || !se.CodecMismatch() || se.Found != codec.Gzip().ID() {
+		t.Errorf("encoded log without a codec: %v, want a codec mismatch naming %s", sums[0].Err, codec.Gzip().ID())
+	}
 }
 
 // writeSessions writes n plaintext logs of 4 to 12 records of about 400
