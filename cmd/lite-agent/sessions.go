@@ -64,6 +64,7 @@ func newSessionsListCommand(g *globalFlags) *cobra.Command {
 				return err
 			}
 			rows := []sessionRow{}
+			mismatched, founds := map[string]int{}, []string(nil)
 			if cp != nil {
 				sums, err := cp.Summaries(cmd.Context())
 				if err != nil {
@@ -73,9 +74,25 @@ func newSessionsListCommand(g *globalFlags) *cobra.Command {
 					row := sessionRow{ID: s.ID, Title: s.Title, Modified: s.Updated.UTC(), Records: s.Records, Size: s.Size, Torn: s.Torn}
 					if s.Err != nil {
 						row.Error = s.Err.Error()
+						var se *storage.Error
+						if errors.As(s.Err, &se) && se.CodecMismatch() {
+							if mismatched[se.Found] == 0 {
+								founds = append(founds, se.Found)
+							}
+							mismatched[se.Found]++
+						}
 					}
 					rows = append(rows, row)
 				}
+			}
+			// Logs written under another codec configuration: one line per
+			// codec found, with what to pass, instead of a line per log.
+			for _, found := range founds {
+				n, what := mismatched[found], "sessions"
+				if n == 1 {
+					what = "session"
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "note: %d %s: %s\n", n, what, mismatchHint(found, 0, 0))
 			}
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), rows)

@@ -77,6 +77,28 @@ func TestListShowsTitleActivitySizeAndTornTail(t *testing.T) {
 	}
 }
 
+func TestListUnderTheWrongCodecSaysWhatToPassOnce(t *testing.T) {
+	isolateEnv(t)
+	home, work := t.TempDir(), t.TempDir()
+	t.Setenv("K1", migKey1)
+	migFixture(t, home, work, "lite-agent", migCodec(t, codecXChaCha, "K1", "k1"))
+	for _, tt := range []struct {
+		name  string
+		flags []string
+		hint  string
+	}{
+		{"no codec", []string{"--home", home, "--workdir", work}, "note: 1 session: records are encoded with xchacha20poly1305.v1.k1; pass --codec"},
+		{"another codec", []string{"--home", home, "--workdir", work, "--codec", "gzip"}, "note: 1 session: records are encoded with xchacha20poly1305.v1.k1; pass --codec"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := runCLI(t, append(tt.flags, "sessions", "list")...)
+			if r.code != 0 || strings.Count(r.stderr, "\n") != 1 || !strings.HasPrefix(r.stderr, tt.hint) {
+				t.Errorf("code %d\nstdout %s\nstderr %q, want one line %q", r.code, r.stdout, r.stderr, tt.hint)
+			}
+		})
+	}
+}
+
 func TestVerifyWarnsOfATornTailWithoutFailing(t *testing.T) {
 	isolateEnv(t)
 	home, p := referenceHome(t)
