@@ -27,10 +27,22 @@ func describe(err error) string {
 func mismatchHint(found string, records, files int) string {
 	what := "records are"
 	if records > 0 {
-		what = fmt.Sprintf("%d records in %d files are", records, files)
+		verb := "are"
+		if records == 1 {
+			verb = "is"
+		}
+		what = fmt.Sprintf("%s in %s %s", plural(records, "record"), plural(files, "file"), verb)
 	}
 	if found == storage.FoundPlaintext {
 		return what + " plaintext; run without --codec, or migrate them (lite-agent migrate)"
 	}
 	return fmt.Sprintf("%s encoded with %s; pass --codec and the key (--key-env or --key-file)", what, found)
+}
+
+// plural returns n and noun, with an s unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -69,6 +69,8 @@ func TestMismatchHint(t *testing.T) {
 		{"gzip-v1", 0, 0, "records are encoded with gzip-v1; pass --codec and the key (--key-env or --key-file)"},
 		{"xchacha20poly1305.v1.k1", 12, 3, "12 records in 3 files are encoded with xchacha20poly1305.v1.k1; pass --codec and the key (--key-env or --key-file)"},
 		{"plaintext", 0, 0, "records are plaintext; run without --codec, or migrate them (lite-agent migrate)"},
+		{"gzip-v1", 1, 1, "1 record in 1 file is encoded with gzip-v1; pass --codec and the key (--key-env or --key-file)"},
+		{"plaintext", 3, 1, "3 records in 1 file are plaintext; run without --codec, or migrate them (lite-agent migrate)"},
 	}
 	for _, tt := range tests {
 		if got := mismatchHint(tt.found, tt.records, tt.files); got != tt.want {
