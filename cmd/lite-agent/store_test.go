@@ -249,6 +249,16 @@ func mustTime(t *testing.T, s string) (tm time.Time) {
 	return tm
 }
 
+func TestVerifyCountsInTheSingular(t *testing.T) {
+	isolateEnv(t)
+	home, p := referenceHome(t)
+	os.WriteFile(filepath.Join(p.TasksDir, "shared", "1.json"), []byte(`{"id":"1"`), 0o600)
+	r := runCLI(t, "--home", home, "--workdir", "/srv/app", "verify")
+	if r.code != 1 || !strings.HasSuffix(r.stdout, " in 1 project: 1 problem\n") || r.stderr != "lite-agent: verify found 1 problem\n" {
+		t.Errorf("code %d\nstdout %s\nstderr %q", r.code, r.stdout, r.stderr)
+	}
+}
+
 func TestVerifyReportsEveryProblemAndChangesNothing(t *testing.T) {
 	isolateEnv(t)
 	home, p := referenceHome(t)

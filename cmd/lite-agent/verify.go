@@ -117,7 +117,7 @@ func (r *verifyReport) writeText(out io.Writer) {
 	for _, pr := range r.Warnings {
 		fmt.Fprintf(out, "warning: %s: %s\n", pr.Kind, pr.Message)
 	}
-	fmt.Fprintf(out, "checked %d files in %d projects: %d problems\n", r.Files, r.Projects, r.ProblemCount)
+	fmt.Fprintf(out, "checked %s in %s: %s\n", plural(r.Files, "file"), plural(r.Projects, "project"), plural(r.ProblemCount, "problem"))
 }
 
 func newVerifyCommand(g *globalFlags) *cobra.Command {
@@ -168,7 +168,7 @@ func newVerifyCommand(g *globalFlags) *cobra.Command {
 				rep.writeText(out)
 			}
 			if rep.ProblemCount > 0 {
-				return errFailed{fmt.Sprintf("verify found %d problems", rep.ProblemCount)}
+				return errFailed{"verify found " + plural(rep.ProblemCount, "problem")}
 			}
 			return nil
 		},
