@@ -56,8 +56,12 @@ func (c *cleanupFlags) apply(opts *liteagent.Options, errw io.Writer) error {
 	}
 	opts.OnCleanup = func(r retention.Report) {
 		if len(r.Removed) > 0 {
-			fmt.Fprintf(errw, "cleanup: removed %d stale entries (%s) from %s; --cleanup-days N or --no-cleanup to change\n",
-				len(r.Removed), formatBytes(r.BytesFreed), r.Home)
+			entries := "entries"
+			if len(r.Removed) == 1 {
+				entries = "entry"
+			}
+			fmt.Fprintf(errw, "cleanup: removed %d stale %s (%s) from %s; --cleanup-days N or --no-cleanup to change\n",
+				len(r.Removed), entries, formatBytes(r.BytesFreed), r.Home)
 		}
 	}
 	return nil

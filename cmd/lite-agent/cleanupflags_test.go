@@ -89,7 +89,11 @@ func TestRunCleanupFlags(t *testing.T) {
 				return
 			}
 			n := len(tt.removed)
-			want := "cleanup: removed " + string(rune('0'+n)) + " stale entries (" + formatBytes(int64(1000*n)) + ") from " + home
+			entries := " stale entries ("
+			if n == 1 {
+				entries = " stale entry ("
+			}
+			want := "cleanup: removed " + string(rune('0'+n)) + entries + formatBytes(int64(1000*n)) + ") from " + home
 			if len(lines) != 1 || !strings.HasPrefix(lines[0], want) {
 				t.Errorf("cleanup lines %q, want one starting %q", lines, want)
 			}
