@@ -352,6 +352,11 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 		case f.newID != "" && ok:
 			return nil, fmt.Errorf("session %s already exists; continue it with --resume %s", id, id)
 		}
+		if f.resume != "" {
+			if err := keepFromSweep(p, f.resume); err != nil {
+				return nil, err
+			}
+		}
 	}
 	policy, err := f.policy(p)
 	if err != nil {

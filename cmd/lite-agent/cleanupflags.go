@@ -1,13 +1,18 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strconv"
 	"time"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
 	"github.com/lite-agent/lite-agent-go/retention"
+	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/spf13/cobra"
 )
 
@@ -62,6 +67,31 @@ func (c *cleanupFlags) apply(opts *liteagent.Options, errw io.Writer) error {
 			}
 			fmt.Fprintf(errw, "cleanup: removed %d stale %s (%s) from %s; --cleanup-days N or --no-cleanup to change\n",
 				len(r.Removed), entries, formatBytes(r.BytesFreed), r.Home)
+		}
+	}
+	return nil
+}
+
+// keepFromSweep marks the log and context archive of session id, which the
+// user is resuming, as used now, so that the startup sweep, which removes
+// what has not changed for the cleanup age, does not remove the very
+// session being resumed (and the run then start an empty one under its
+// id). Only regular files and directories are touched, never a symlink.
+func keepFromSweep(p project, id string) error {
+	log := filepath.Join(p.paths.SessionsDir, id+sessionLogSuffix)
+	now := time.Now()
+	for _, path := range []string{log, storage.SessionContextDir(p.paths.SessionsDir, id)} {
+		fi, err := os.Lstat(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if fi.Mode().IsRegular() || fi.IsDir() {
+			if err := os.Chtimes(path, now, now); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
