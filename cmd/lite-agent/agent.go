@@ -915,6 +915,8 @@ func (p *printer) hint(ev liteagent.Event) {
 	switch {
 	case ev.By == permission.ByAuto && p.asks:
 		return // the question was cancelled: the user knows
+	case ev.By == permission.ByAuto && p.opaque(ev.Call):
+		text = fmt.Sprintf("%s: the line cannot be fully analyzed, so no --allow flag or rule allows it; only an approval on a terminal can run it", name)
 	case ev.By == permission.ByAuto:
 		_, rule := callPattern(permission.Call{Name: name, Input: ev.Call.Input})
 		text = fmt.Sprintf("%s needs approval, and only a terminal can give it; to allow it, pass --allow %s, or add %s to %s",
@@ -936,6 +938,20 @@ func (p *printer) hint(ev liteagent.Event) {
 	p.hinted = true
 	p.endTextLocked()
 	fmt.Fprintf(p.errw, "hint: %s\n", text)
+}
+
+// opaque reports whether call is a bash line that the gate's analysis
+// does not fully understand, which it never lets a flag or rule allow.
+func (p *printer) opaque(call *model.Block) bool {
+	if call.Name != "bash" {
+		return false
+	}
+	allow := permission.PolicyFunc(func(context.Context, permission.Call) (permission.Verdict, error) {
+		return permission.Verdict{Decision: permission.Allow}, nil
+	})
+	gate := permission.NewGate(permission.GateOptions{Policy: allow, Workdir: filepath.Dir(p.paths.ProjectConfigDir), Protected: p.paths.ProtectedPaths()})
+	v, err := gate.Decide(context.Background(), permission.Call{Name: call.Name, Input: call.Input})
+	return err == nil && v.RuleID == permission.RuleBashAnalysis
 }
 
 func clipJSON(raw json.RawMessage) string { return clip(string(raw)) }

@@ -207,14 +207,18 @@ func TestDenialsAreExplainedOnce(t *testing.T) {
 		{"no approver", nil, "", "Error: denied automatically", "hint: write_file needs approval, and only a terminal can give it; to allow it, pass --allow write_file"},
 		{"--deny", []string{"--deny", "write_file"}, "", "Error: blocked by policy rule --deny write_file", "hint: write_file was denied by --deny write_file"},
 		{"a user rule", []string{"--allow", "write_file"}, `{"id":"ro","tool":"write_file","effect":"deny"}`, "Error: blocked by policy rule user:ro", "hint: write_file was denied by the rule user:ro in "},
+		// No flag or rule allows an opaque line: the hint must not offer one.
+		{"an opaque bash line", []string{"--sandbox", "off"}, "", "Error: denied automatically", "hint: bash: the line cannot be fully analyzed, so no --allow flag or rule allows it"},
+		{"an opaque bash line with --allow bash", []string{"--sandbox", "off", "--allow", "bash"}, "", "Error: denied automatically", "hint: bash: the line cannot be fully analyzed, so no --allow flag or rule allows it"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			isolateEnv(t)
-			srv := fakeAPI(t,
-				toolReply("toolu_1", "write_file", `{"path":"a.txt","content":"1"}`),
-				toolReply("toolu_2", "write_file", `{"path":"b.txt","content":"2"}`),
-				textReply("gave up"))
+			first, second := toolReply("toolu_1", "write_file", `{"path":"a.txt","content":"1"}`), toolReply("toolu_2", "write_file", `{"path":"b.txt","content":"2"}`)
+			if strings.HasPrefix(tt.name, "an opaque bash line") {
+				first, second = toolReply("toolu_1", "bash", `{"command":"eval ls"}`), toolReply("toolu_2", "bash", `{"command":"eval pwd"}`)
+			}
+			srv := fakeAPI(t, first, second, textReply("gave up"))
 			home := t.TempDir()
 			if tt.rules != "" {
 				os.WriteFile(filepath.Join(home, "permissions.json"), []byte(`{"version":1,"rules":[`+tt.rules+`]}`), 0o600)
