@@ -2,10 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -332,5 +334,41 @@ func TestVerifyUnderTheWrongCodecReportsDecodeProblems(t *testing.T) {
 	}
 	if decode < 5 || rep.Projects != 1 {
 		t.Errorf("report %+v", rep)
+	}
+}
+
+// TestVerifyTextCountsOnlyUnlistedOtherProblems: records under another codec
+// are summed up in one line each, so the text report's "more problems not
+// listed" counts only the other problems past the cap.
+func TestVerifyTextCountsOnlyUnlistedOtherProblems(t *testing.T) {
+	for _, tt := range []struct {
+		name            string
+		mismatch, other int
+		want            string // the "more" line, "" for none
+	}{
+		{"only mismatches past the cap", maxListed + 500, 0, ""},
+		{"others past the cap", maxListed - 2, 5, "… 3 more problems not listed"},
+		{"both past the cap", maxListed + 10, 4, "… 4 more problems not listed"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var r verifyReport
+			for i := range tt.mismatch {
+				r.add("/h/s.jsonl", strconv.Itoa(i+1), "decode", &storage.Error{Kind: storage.KindCheckpoint, Message: "Encoded storage requires its configured codec", Found: "gzip-v1"})
+			}
+			for i := range tt.other {
+				r.add("/h/t.jsonl", strconv.Itoa(i+1), "syntax", errors.New("Corrupt checkpoint record"))
+			}
+			var b strings.Builder
+			r.writeText(&b)
+			got := ""
+			for _, l := range strings.Split(b.String(), "\n") {
+				if strings.HasPrefix(l, "… ") {
+					got = l
+				}
+			}
+			if !strings.HasPrefix(got, tt.want) || (tt.want == "") != (got == "") {
+				t.Errorf("more line %q, want %q\n%s", got, tt.want, b.String())
+			}
+		})
 	}
 }

@@ -54,6 +54,9 @@ type verifyReport struct {
 	Warnings []problem `json:"warnings,omitempty"`
 
 	files map[string]map[string]bool // per mismatch key, the files seen
+	// omittedOther counts the omitted problems that are not mismatches
+	// (those are summed up in Mismatches), for the text report.
+	omittedOther int
 }
 
 // mismatch sums up the records of one kind written with one other codec.
@@ -74,6 +77,9 @@ func (r *verifyReport) add(file, record, kind string, err error) {
 	}
 	if len(r.Problems) >= maxListed {
 		r.Omitted++
+		if pr.Found == "" {
+			r.omittedOther++
+		}
 		return
 	}
 	r.Problems = append(r.Problems, pr)
@@ -111,8 +117,8 @@ func (r *verifyReport) writeText(out io.Writer) {
 			fmt.Fprintf(out, "%s: %s\n", pr.Kind, pr.Message)
 		}
 	}
-	if r.Omitted > 0 {
-		fmt.Fprintf(out, "… %d more problems not listed (--json lists the first %d)\n", r.Omitted, maxListed)
+	if r.omittedOther > 0 {
+		fmt.Fprintf(out, "… %d more problems not listed (--json lists the first %d)\n", r.omittedOther, maxListed)
 	}
 	for _, pr := range r.Warnings {
 		fmt.Fprintf(out, "warning: %s: %s\n", pr.Kind, pr.Message)
