@@ -20,6 +20,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/anthropic"
 	"github.com/lite-agent/lite-agent-go/permission"
+	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -358,6 +359,26 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 			}
 		}
 	}
+	if f.cont {
+		// The session --continue picks, kept from the sweep like a
+		// resumed one; being then the most recently changed, it is still
+		// the one picked after the sweep.
+		cp, err := p.checkpointer()
+		if err != nil {
+			return nil, err
+		}
+		if cp != nil {
+			id, err := latestSession(ctx, cp.List)
+			if err != nil {
+				return nil, err
+			}
+			if id != "" {
+				if err := keepFromSweep(p, id); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
 	policy, err := f.policy(p)
 	if err != nil {
 		return nil, err
@@ -394,7 +415,7 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 		err = a.Resume(cmpOr(f.resume, f.newID))
 	case f.cont:
 		var id string
-		if id, err = latestSession(ctx, a); err == nil && id != "" {
+		if id, err = latestSession(ctx, a.ListSessions); err == nil && id != "" {
 			err = a.Resume(id)
 		}
 	}
@@ -436,8 +457,8 @@ func countTrue(bs ...bool) int {
 
 // latestSession returns the most recently changed session of the project
 // that is not a subagent's, or "" when there is none.
-func latestSession(ctx context.Context, a *liteagent.Agent) (string, error) {
-	infos, err := a.ListSessions(ctx)
+func latestSession(ctx context.Context, list func(context.Context) ([]session.Info, error)) (string, error) {
+	infos, err := list(ctx)
 	if err != nil {
 		return "", err
 	}

@@ -102,51 +102,68 @@ func TestRunCleanupFlags(t *testing.T) {
 	}
 }
 
-// TestResumeKeepsAnOldSessionFromTheSweep resumes a session unchanged for
-// longer than the cleanup age: the startup sweep must not remove it (and
-// the run then start an empty session under its id), nor its context
-// archive; another old session still goes.
+// TestResumeKeepsAnOldSessionFromTheSweep resumes (-r) or continues (-c) a
+// session unchanged for longer than the cleanup age: the startup sweep
+// must not remove it (and the run then start an empty session under its
+// id, or a new one), nor its context archive; the other old session still
+// goes.
 func TestResumeKeepsAnOldSessionFromTheSweep(t *testing.T) {
-	isolateEnv(t)
-	srv := &anthropicServer{replies: []string{textReply("one"), textReply("two"), textReply("three")}}
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
-	t.Setenv("ANTHROPIC_API_KEY", "test-key")
-	t.Setenv("ANTHROPIC_BASE_URL", ts.URL)
-	home, work := t.TempDir(), t.TempDir()
-	base := []string{"--home", home, "--workdir", work, "run", "--sandbox", "off"}
-	for _, id := range []string{"s1", "s2"} {
-		if r := runCLI(t, append(base, "--session-id", id, "hi")...); r.code != 0 {
-			t.Fatalf("run --session-id %s: code %d\n%s", id, r.code, r.stderr)
-		}
-	}
-	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: work, Storage: storage.Options{Home: home}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	note := filepath.Join(storage.SessionContextDir(p.SessionsDir, "s1"), "note")
-	if err := os.MkdirAll(filepath.Dir(note), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(note, []byte("x"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	old := time.Now().Add(-40 * 24 * time.Hour)
-	for _, path := range []string{filepath.Join(p.SessionsDir, "s1.jsonl"), filepath.Join(p.SessionsDir, "s2.jsonl"), note, filepath.Dir(note)} {
-		if err := os.Chtimes(path, old, old); err != nil {
-			t.Fatal(err)
-		}
-	}
-	r := runCLI(t, append(base, "-r", "s1", "again")...)
-	if r.code != 0 {
-		t.Fatalf("run -r s1: code %d\n%s", r.code, r.stderr)
-	}
-	if msgs, _ := srv.bodies[2]["messages"].([]any); len(msgs) < 3 {
-		t.Errorf("the model saw %d messages, want the stored history and the new prompt", len(msgs))
-	}
-	for path, want := range map[string]bool{filepath.Join(p.SessionsDir, "s1.jsonl"): true, note: true, filepath.Join(p.SessionsDir, "s2.jsonl"): false} {
-		if _, err := os.Stat(path); (err == nil) != want {
-			t.Errorf("%s: exists %v, want %v", path, err == nil, want)
-		}
+	for _, tt := range []struct {
+		name       string
+		flags      []string
+		kept, gone string
+	}{
+		{"resume the older", []string{"-r", "s1"}, "s1", "s2"},
+		{"continue the latest", []string{"-c"}, "s2", "s1"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			isolateEnv(t)
+			srv := &anthropicServer{replies: []string{textReply("one"), textReply("two"), textReply("three")}}
+			ts := httptest.NewServer(srv)
+			defer ts.Close()
+			t.Setenv("ANTHROPIC_API_KEY", "test-key")
+			t.Setenv("ANTHROPIC_BASE_URL", ts.URL)
+			home, work := t.TempDir(), t.TempDir()
+			base := []string{"--home", home, "--workdir", work, "run", "--sandbox", "off"}
+			for _, id := range []string{"s1", "s2"} {
+				if r := runCLI(t, append(base, "--session-id", id, "hi")...); r.code != 0 {
+					t.Fatalf("run --session-id %s: code %d\n%s", id, r.code, r.stderr)
+				}
+			}
+			p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: work, Storage: storage.Options{Home: home}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			note := filepath.Join(storage.SessionContextDir(p.SessionsDir, tt.kept), "note")
+			if err := os.MkdirAll(filepath.Dir(note), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(note, []byte("x"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			old := time.Now().Add(-40 * 24 * time.Hour)
+			for path, when := range map[string]time.Time{
+				filepath.Join(p.SessionsDir, "s1.jsonl"): old.Add(-time.Hour), // s2 is the latest
+				filepath.Join(p.SessionsDir, "s2.jsonl"): old,
+				note:                                     old,
+				filepath.Dir(note):                       old,
+			} {
+				if err := os.Chtimes(path, when, when); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r := runCLI(t, append(append(base, tt.flags...), "again")...)
+			if r.code != 0 || !strings.Contains(r.stderr, "session "+tt.kept) {
+				t.Fatalf("run %v: code %d\n%s", tt.flags, r.code, r.stderr)
+			}
+			if msgs, _ := srv.bodies[2]["messages"].([]any); len(msgs) < 3 {
+				t.Errorf("the model saw %d messages, want the stored history and the new prompt", len(msgs))
+			}
+			for path, want := range map[string]bool{filepath.Join(p.SessionsDir, tt.kept+".jsonl"): true, note: true, filepath.Join(p.SessionsDir, tt.gone+".jsonl"): false} {
+				if _, err := os.Stat(path); (err == nil) != want {
+					t.Errorf("%s: exists %v, want %v", path, err == nil, want)
+				}
+			}
+		})
 	}
 }
