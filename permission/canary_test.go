@@ -114,6 +114,8 @@ x ))`,
 		`nice git -c core.fsmonitor='rm -f c; false' status`,
 	},
 	"3-guards-and-wrappers": {
+		`jobs -x rm -f c`,
+		`jobs -x /bin/rm -f c`,
 		`nice --adj 5 rm -f c`,
 		`timeout --k 1 5 rm -f c`,
 		`command -- rm -f c`,

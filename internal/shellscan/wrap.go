@@ -136,6 +136,7 @@ var opaqueCommands = func() map[string]string {
 		"link":  "creates a hard link that changes what a path holds",
 		"split": "writes files whose names it builds", "csplit": "writes files whose names it builds",
 		"patch": "writes files named in its input",
+		"jobs":  "-x runs a command",
 	}
 	for _, n := range []string{"strace", "ltrace", "script", "unshare", "setpriv", "prlimit", "nsenter",
 		"firejail", "bwrap", "systemd-run", "flatpak-spawn", "fakeroot", "fakechroot", "proot", "faketime",
