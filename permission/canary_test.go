@@ -114,6 +114,8 @@ x ))`,
 		`nice git -c core.fsmonitor='rm -f c; false' status`,
 	},
 	"3-guards-and-wrappers": {
+		`perl '-MPOSIX;qx(rm -f c)' /dev/null`,
+		`node --import 'data:text/javascript,import cp from "child_process"; cp.execSync("rm -f c")' /dev/null`,
 		`jobs -x rm -f c`,
 		`jobs -x /bin/rm -f c`,
 		`nice --adj 5 rm -f c`,

@@ -6,9 +6,10 @@ import (
 	"strings"
 )
 
-// interpreters run code given inline with these options.
+// interpreters run code given inline with these options. Perl's -M, -m
+// and -d:MOD insert their text into the program ("-MPOSIX;qx(…)").
 var interpreters = map[string]string{
-	"python": "c", "node": "ep", "nodejs": "ep", "bun": "ep", "perl": "eE", "ruby": "e",
+	"python": "c", "node": "ep", "nodejs": "ep", "bun": "ep", "perl": "eEMmd", "ruby": "e",
 	"php": "rB", "lua": "e", "luajit": "e", "Rscript": "e", "R": "e", "osascript": "e",
 	"tclsh": "", "jshell": "", "irb": "", "ghci": "", "julia": "e", "deno": "",
 }
@@ -48,6 +49,10 @@ func (an *analyzer) interpreter(name string, args []word) bool {
 		t := a.text
 		if a.dynamic {
 			an.opaque(name + " gets arguments that are only known when it runs")
+			return true
+		}
+		if strings.Contains(strings.ToLower(t), "data:") {
+			an.opaque(name + " may load inline code from a data: URL")
 			return true
 		}
 		if t == "-" {
