@@ -62,6 +62,8 @@ func TestBashAnalysisFindsEverySimpleCommand(t *testing.T) {
 		{"Env", "env -i X=1 a b", []string{"env -i X=1 a b", "a b"}},
 		{"Wrappers", "timeout -s KILL 10 nice -n 5 nohup a", []string{"timeout -s KILL 10 nice -n 5 nohup a", "nice -n 5 nohup a", "nohup a", "a"}},
 		{"Sudo", "sudo -u bob a", []string{"sudo -u bob a", "a"}},
+		{"SudoAssignment", "sudo -u bob X=1 a b", []string{"sudo -u bob X=1 a b", "a b"}},
+		{"Runner", "pyenv exec a -x", []string{"pyenv exec a -x", "a -x"}},
 		{"Xargs", "xargs -n 1 a b", []string{"xargs -n 1 a b", "a b"}},
 		{"XargsDefault", "xargs", []string{"xargs"}},
 		{"FindExec", `find . -exec a {} \; -execdir b {} +`, []string{"find . -exec a {} ; -execdir b {} +", "a {}", "b {}"}},
