@@ -241,7 +241,16 @@ var fileCommands = func() map[string]fileSpec {
 	}
 	m["head"] = fileSpec{mode: modeRead, short: "nc"}
 	m["tail"] = fileSpec{mode: modeRead, short: "ncs"}
-	m["xxd"] = fileSpec{mode: modeRead, short: "cglos"}
+	m["xxd"] = fileSpec{mode: modeRead} // see fileCommand
+	m["tree"] = fileSpec{mode: modeRead, short: "LPIHTo", paths: map[string]accessMode{"-o": modeWrite}}
+	m["shuf"] = fileSpec{mode: modeRead, short: "ino", long: []string{"--input-range", "--head-count", "--output", "--random-source"},
+		paths: map[string]accessMode{"-o": modeWrite, "--output": modeWrite, "--random-source": modeRead}}
+	m["sdiff"] = fileSpec{mode: modeRead, short: "owI", long: []string{"--output", "--width", "--ignore-matching-lines", "--diff-program", "--tabsize"},
+		paths: map[string]accessMode{"-o": modeWrite, "--output": modeWrite}}
+	m["diff3"] = fileSpec{mode: modeRead, short: "L", long: []string{"--label", "--diff-program"}}
+	// ptx -G writes its second operand; without -G all operands are read,
+	// but taking the last one as written only errs on the safe side.
+	m["ptx"] = fileSpec{mode: modeRead, last: modeWrite, short: "bFgiMoSWw", paths: map[string]accessMode{"-b": modeRead, "-i": modeRead, "-o": modeRead}}
 	m["sort"] = fileSpec{mode: modeRead, short: "otkST", long: []string{"--output"}, paths: map[string]accessMode{"-o": modeWrite, "--output": modeWrite}}
 	m["uniq"] = fileSpec{mode: modeRead, last: modeWrite, short: "fsw"}
 	m["iconv"] = fileSpec{mode: modeRead, short: "fto", paths: map[string]accessMode{"-o": modeWrite, "--output": modeWrite}}
@@ -289,6 +298,26 @@ func (an *analyzer) fileCommand(name string, args []word) {
 		}
 	}
 	switch name {
+	case "xxd":
+		// xxd [options] [infile [outfile]]: its options take their values
+		// in ways getopt does not (-ps, -cols 8), so any second word that
+		// is not an option is taken as the file it writes.
+		var ops []word
+		for _, a := range args {
+			if !strings.HasPrefix(a.text, "-") || a.dynamic || a.text == "-" {
+				ops = append(ops, a)
+			}
+		}
+		for i, op := range ops {
+			mode := modeRead
+			if i > 0 && i == len(ops)-1 {
+				mode = modeWrite
+			}
+			if op.text != "-" || op.dynamic {
+				an.pathArg(op, mode, name)
+			}
+		}
+		return
 	case "dd":
 		for _, a := range args {
 			switch {
@@ -517,7 +546,8 @@ var optionDanger = map[string]danger{
 		"stderr", "etag-save", "hsts", "alt-svc", "create-dirs"}, short: "KD"},
 	"wget": {long: []string{"execute", "config", "directory-prefix", "append-output", "load-cookies",
 		"save-cookies", "warc-file", "rejected-log", "input-file", "base"}, short: "eaPiB"},
-	"rg":   {long: []string{"pre", "pre-glob"}},
+	"rg":    {long: []string{"pre", "pre-glob"}},
+	"sdiff": {long: []string{"diff-program"}}, "diff3": {long: []string{"diff-program"}},
 	"yq":   {long: []string{"inplace", "in-place"}, short: "i"},
 	"cp":   {long: []string{"symbolic-link", "link"}, short: "sl"},
 	"ssh":  {short: "oF"},
