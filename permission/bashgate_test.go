@@ -69,6 +69,8 @@ func TestGateScreensBashWhateverThePolicy(t *testing.T) {
 		{"TeeIntoHooks", "echo x | tee .git/hooks/pre-push", false, permission.Deny, permission.RuleBashProtected, false},
 		{"MoveGitAway", "mv .git old", false, permission.Deny, permission.RuleBashProtected, false},
 		{"ProtectedEvenWithApproval", "echo x >> .git/config", true, permission.Deny, permission.RuleBashProtected, false},
+		{"DecompressIntoGitConfig", "gunzip -f .git/config.gz", true, permission.Deny, permission.RuleBashProtected, false},
+		{"DecompressTarball", "gunzip sub/x.tgz", false, permission.Allow, "", true},
 		{"OutsideWorkdir", "echo x >> ~/.bashrc", false, permission.Deny, permission.RuleBashAnalysis, true},
 		{"PatternOperandsInWorkdir", "sed -i s/a/b/ sub/*.go", false, permission.Allow, "", true},
 		{"PatternOperandsOutside", "sed -i s/a/b/ ~/.bash*", false, permission.Deny, permission.RuleBashAnalysis, true},

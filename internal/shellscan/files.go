@@ -298,6 +298,21 @@ func (an *analyzer) fileCommand(name string, args []word) {
 		}
 	}
 	switch name {
+	case "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4":
+		// Decompressing writes the operand without its suffix
+		// (x.json.gz → x.json, x.tgz → x.tar).
+		for _, a := range args {
+			if strings.HasPrefix(a.text, "-") || a.dynamic || a.special {
+				continue
+			}
+			if ext := path.Ext(a.text); ext != "" && ext != a.text {
+				out := strings.TrimSuffix(a.text, ext)
+				an.addAccess(word{text: out, pattern: a.pattern}, modeWrite, name, false)
+				if strings.HasPrefix(ext, ".t") {
+					an.addAccess(word{text: out + ".tar", pattern: a.pattern}, modeWrite, name, false)
+				}
+			}
+		}
 	case "xxd":
 		// xxd [options] [infile [outfile]]: its options take their values
 		// in ways getopt does not (-ps, -cols 8), so any second word that
@@ -551,7 +566,7 @@ var optionDanger = map[string]danger{
 	"yq":   {long: []string{"inplace", "in-place"}, short: "i"},
 	"cp":   {long: []string{"symbolic-link", "link"}, short: "sl"},
 	"ssh":  {short: "oF"},
-	"gzip": {long: []string{"suffix"}, short: "S"}, "gunzip": {long: []string{"suffix"}, short: "S"},
+	"gzip": {long: []string{"suffix", "name"}, short: "SN"}, "gunzip": {long: []string{"suffix", "name"}, short: "SN"},
 }
 
 // find returns the first dangerous option of args, or "".
