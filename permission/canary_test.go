@@ -192,6 +192,7 @@ x ))`,
 		`rsync -e 'sh -c "rm -f c"' c x:y`,
 	},
 	"4-redirections": {
+		`gzip -rq .git`,
 		`echo '{}' | gzip > .lite-agent/permissions.json.gz && gunzip -f .lite-agent/permissions.json.gz`,
 		`echo '{}' | xz > .lite-agent/permissions.json.xz && xz -dfq .lite-agent/permissions.json.xz`,
 		`echo '{}' | zstd -q > .lite-agent/permissions.json.zst && unzstd -qf .lite-agent/permissions.json.zst`,

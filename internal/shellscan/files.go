@@ -395,6 +395,11 @@ func (an *analyzer) fileCommand(name string, args []word) {
 	}
 	tree := name == "mv" || (name == "cp" || name == "scp" || name == "rsync") &&
 		(hasShortFlag(args, 'r') || hasShortFlag(args, 'R') || hasShortFlag(args, 'a') || hasAny(args, "--recursive", "--archive"))
+	// chmod -R .git and gzip -r .git write every file beneath the operand,
+	// wherever the option stands among the operands.
+	if recursiveWriters[name] && (anyShortFlag(args, "rR") || hasPrefix(args, "--rec")) {
+		tree = true
+	}
 	for i, op := range ops {
 		if op.text == "-" && !op.dynamic {
 			continue // standard input
@@ -413,7 +418,7 @@ func (an *analyzer) fileCommand(name string, args []word) {
 			}
 			continue
 		}
-		an.pathArg(op, spec.mode, name)
+		an.addAccess(op, spec.mode, name, tree && spec.mode == modeWrite)
 		if spec.also != 0 {
 			an.pathArg(op, spec.also, name)
 		}
@@ -500,6 +505,27 @@ func (an *analyzer) archive(name string, args []word) {
 	if extract || name == "cpio" {
 		an.opaque(name + " extracts files the analysis does not list")
 	}
+}
+
+// recursiveWriters are the commands whose -r or -R writes a whole tree.
+var recursiveWriters = map[string]bool{
+	"chmod": true, "chown": true, "chgrp": true, "chattr": true, "setfacl": true, "gzip": true,
+	"gunzip": true, "zstd": true, "unzstd": true, "lz4": true,
+}
+
+// anyShortFlag reports whether a short option cluster anywhere before "--"
+// holds one of cs.
+func anyShortFlag(args []word, cs string) bool {
+	for _, a := range args {
+		t := a.text
+		if t == "--" {
+			return false
+		}
+		if len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.ContainsAny(t[1:], cs) {
+			return true
+		}
+	}
+	return false
 }
 
 func hasAny(args []word, opts ...string) bool {
