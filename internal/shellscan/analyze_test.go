@@ -131,7 +131,7 @@ func TestBashAnalysisListsFileAccesses(t *testing.T) {
 		{"Mv", "mv a b", []string{"deletes a", "reads a", "writes b +tree", "writes b/a +tree"}},
 		{"Rm", "rm -rf a b", []string{"deletes a", "deletes b"}},
 		{"Chmod", "chmod 600 a", []string{"writes a"}},
-		{"SedInPlace", "sed -i.bak -e s/a/b/ f", []string{"writes f"}},
+		{"SedInPlace", "sed -i.bak -e s/a/b/ f", []string{"writes f", "writes f.bak"}},
 		{"SedRead", "sed s/a/b/ f", []string{"reads f"}},
 		{"Dd", "dd if=a of=b bs=1", []string{"reads a", "writes b"}},
 		{"Touch", "touch -r ref a", []string{"reads ref", "writes a"}},

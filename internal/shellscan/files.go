@@ -136,6 +136,7 @@ var sedLong = []string{"--in-place", "--expression", "--file", "--line-length", 
 // opaque.
 func (an *analyzer) sed(args []word) {
 	inPlace, haveScript := false, false
+	suffix := "" // of the backups -i makes
 	var scripts []word
 	i := 0
 	for ; i < len(args); i++ {
@@ -163,6 +164,11 @@ func (an *analyzer) sed(args []word) {
 		switch {
 		case t == "-i" || strings.HasPrefix(t, "--in-place") || (strings.HasPrefix(t, "-i") && !strings.HasPrefix(t, "--")):
 			inPlace = true
+			if v, ok := strings.CutPrefix(t, "--in-place="); ok {
+				suffix = v
+			} else if !strings.HasPrefix(t, "--") {
+				suffix = t[2:]
+			}
 		case t == "-e" || t == "--expression":
 			haveScript = true
 			if i+1 < len(args) {
@@ -181,6 +187,7 @@ func (an *analyzer) sed(args []word) {
 			for k := 1; k < len(t); k++ {
 				if t[k] == 'i' {
 					inPlace = true
+					suffix = t[k+1:]
 					break
 				}
 				if t[k] == 'f' {
@@ -213,8 +220,20 @@ func (an *analyzer) sed(args []word) {
 	if inPlace {
 		mode = modeWrite
 	}
+	if inPlace && strings.Contains(suffix, "/") {
+		an.opaque("sed -i makes its backups in another directory")
+	}
 	for ; i < len(args); i++ {
 		an.pathArg(args[i], mode, "sed")
+		if f := args[i]; inPlace && suffix != "" && !f.dynamic && !f.special {
+			// The original moves to its backup: FILE+SUFFIX, or SUFFIX with
+			// each * replaced by FILE's base name, beside FILE.
+			b := path.Base(f.text) + suffix
+			if strings.Contains(suffix, "*") {
+				b = strings.ReplaceAll(suffix, "*", path.Base(f.text))
+			}
+			an.pathArg(word{text: path.Join(path.Dir(f.text), b), pattern: f.pattern}, modeWrite, "sed -i")
+		}
 	}
 }
 
@@ -298,6 +317,10 @@ func (an *analyzer) fileCommand(name string, args []word) {
 		}
 	}
 	switch name {
+	case "cp", "mv":
+		if anyShortFlag(args, "bS") || hasPrefix(args, "--b") || hasPrefix(args, "--su") {
+			an.opaque(name + " makes backups under names the analysis does not model")
+		}
 	case "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4":
 		// Decompressing writes the operand without its suffix
 		// (x.json.gz → x.json, x.tgz → x.tar).
@@ -581,7 +604,7 @@ var optionDanger = map[string]danger{
 		"new-volume-script", "rsh-command", "rmt-command", "index-file"}, short: "IF", oldStyle: true},
 	"bsdtar": {long: []string{"use-compress-program", "options"}, short: "I", oldStyle: true},
 	"rsync": {long: []string{"rsh", "rsync-path", "config", "log-file", "write-batch", "only-write-batch",
-		"read-batch", "backup-dir", "temp-dir", "partial-dir", "daemon", "compare-dest", "copy-dest", "link-dest"}, short: "eT"},
+		"read-batch", "backup", "suffix", "temp-dir", "partial-dir", "daemon", "compare-dest", "copy-dest", "link-dest"}, short: "eTb"},
 	"sort": {long: []string{"compress-program", "temporary-directory"}, short: "T"},
 	"curl": {long: []string{"config", "output-dir", "libcurl", "dump-header", "trace", "trace-ascii",
 		"stderr", "etag-save", "hsts", "alt-svc", "create-dirs"}, short: "KD"},
