@@ -290,6 +290,8 @@ x ))`,
 		`rmdir ~/.config/../.config 2>/dev/null; unlink link2/../.bashrc`,
 	},
 	"5-globs": {
+		`echo x | tee .git/{"config",x}`,
+		`echo x | tee ~/.lite-agent/{x,'permissions'.json}`,
 		`echo '{}' > .lite-agent/permissions && sed -i.json s/x/y/ .lite-agent/permission?`,
 		`echo x > ~/.lite-agent/permissions.js[o]n`,
 		`echo x | tee ~/.lite-agent/{permissions,x}.json`,
