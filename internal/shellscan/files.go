@@ -456,6 +456,7 @@ func (an *analyzer) fileCommand(name string, args []word) {
 func (an *analyzer) archive(name string, args []word) {
 	extract, create := name == "unzip", false
 	var archive *word
+	var dirs []word // of -C, --directory and unzip -d
 	for i := 0; i < len(args); i++ {
 		t := args[i].text
 		cluster := ""
@@ -479,6 +480,11 @@ func (an *analyzer) archive(name string, args []word) {
 				i++
 			case abbr("--directory"):
 				an.cwdUnknown = true
+				if hasVal {
+					dirs = append(dirs, word{text: val, dynamic: args[i].dynamic, pattern: args[i].pattern})
+				} else if i+1 < len(args) {
+					dirs = append(dirs, args[i+1])
+				}
 			}
 			continue
 		case strings.HasPrefix(t, "-"):
@@ -515,6 +521,16 @@ func (an *analyzer) archive(name string, args []word) {
 				k = len(cluster)
 			case 'C':
 				an.cwdUnknown = true
+				if k < len(cluster)-1 {
+					dirs = append(dirs, word{text: cluster[k+1:]})
+					k = len(cluster)
+				} else if i+1 < len(args) {
+					dirs = append(dirs, args[i+1])
+				}
+			case 'd':
+				if name == "unzip" && i+1 < len(args) {
+					dirs = append(dirs, args[i+1])
+				}
 			}
 		}
 	}
@@ -527,6 +543,10 @@ func (an *analyzer) archive(name string, args []word) {
 	}
 	if extract || name == "cpio" {
 		an.opaque(name + " extracts files the analysis does not list")
+		// Extraction into a directory may write anything beneath it.
+		for _, d := range dirs {
+			an.addAccess(d, modeWrite, name, true)
+		}
 	}
 }
 
