@@ -378,11 +378,14 @@ func (g *Gate) globHits(target string, ancestors bool) bool {
 
 // segmentMatch reports whether the glob pat may match the name of one path
 // segment, as bash matches it without dotglob: a leading dot only matches
-// a pattern that does not start with * or ?. Classes are bash's: "[!x]"
+// a pattern that does not start with *, ? or [. Classes are bash's: "[!x]"
 // and "[^x]" both negate (path.Match would read "!" as a member).
 func segmentMatch(pat, name string) bool {
-	if strings.HasPrefix(name, ".") && pat != "" && (pat[0] == '*' || pat[0] == '?') {
+	if strings.HasPrefix(name, ".") && pat != "" && (pat[0] == '*' || pat[0] == '?' || pat[0] == '[') {
 		return false
+	}
+	if strings.Contains(pat, "[:") || strings.Contains(pat, "[=") || strings.Contains(pat, "[.") {
+		return true // bash's [[:alpha:]], [[=a=]] and [[.a.]], which the glob engine does not read
 	}
 	g, err := glob.Compile(pat, glob.Options{LiteralUnbalanced: true})
 	if err != nil {

@@ -507,10 +507,41 @@ func (an *analyzer) word(w *syntax.Word, src string) word {
 		an.part(p, src, i == 0 && tilde, false, &b, &out)
 	}
 	out.text = b.String()
+	if !out.pattern && braceAcrossQuotes(w) {
+		out.pattern = true // .git/{"config",x} expands to .git/config
+	}
 	if !out.dynamic && !out.pattern {
 		out.text = an.tildeAfterEquals(out.text)
 	}
 	return out
+}
+
+// braceAcrossQuotes reports whether w holds an unquoted '{' and a later
+// unquoted '}' with a quoted part between them: bash still expands such a
+// brace, whose alternatives unescapeLit, seeing one part at a time, misses.
+func braceAcrossQuotes(w *syntax.Word) bool {
+	open, quoted := false, false
+	for _, p := range w.Parts {
+		lit, ok := p.(*syntax.Lit)
+		if !ok {
+			quoted = quoted || open
+			continue
+		}
+		v := lit.Value
+		for i := 0; i < len(v); i++ {
+			switch v[i] {
+			case '\\':
+				i++
+			case '{':
+				open, quoted = true, false
+			case '}':
+				if open && quoted {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // tildeAfterEquals expands "~" right after the first '=' of an

@@ -6,9 +6,10 @@ import (
 	"strings"
 )
 
-// interpreters run code given inline with these options.
+// interpreters run code given inline with these options. Perl's -M, -m
+// and -d:MOD insert their text into the program ("-MPOSIX;qx(…)").
 var interpreters = map[string]string{
-	"python": "c", "node": "ep", "nodejs": "ep", "bun": "ep", "perl": "eE", "ruby": "e",
+	"python": "c", "node": "ep", "nodejs": "ep", "bun": "ep", "perl": "eEMmd", "ruby": "e",
 	"php": "rB", "lua": "e", "luajit": "e", "Rscript": "e", "R": "e", "osascript": "e",
 	"tclsh": "", "jshell": "", "irb": "", "ghci": "", "julia": "e", "deno": "",
 }
@@ -48,6 +49,10 @@ func (an *analyzer) interpreter(name string, args []word) bool {
 		t := a.text
 		if a.dynamic {
 			an.opaque(name + " gets arguments that are only known when it runs")
+			return true
+		}
+		if strings.Contains(strings.ToLower(t), "data:") {
+			an.opaque(name + " may load inline code from a data: URL")
 			return true
 		}
 		if t == "-" {
@@ -131,6 +136,7 @@ var sedLong = []string{"--in-place", "--expression", "--file", "--line-length", 
 // opaque.
 func (an *analyzer) sed(args []word) {
 	inPlace, haveScript := false, false
+	suffix := "" // of the backups -i makes
 	var scripts []word
 	i := 0
 	for ; i < len(args); i++ {
@@ -158,6 +164,11 @@ func (an *analyzer) sed(args []word) {
 		switch {
 		case t == "-i" || strings.HasPrefix(t, "--in-place") || (strings.HasPrefix(t, "-i") && !strings.HasPrefix(t, "--")):
 			inPlace = true
+			if v, ok := strings.CutPrefix(t, "--in-place="); ok {
+				suffix = v
+			} else if !strings.HasPrefix(t, "--") {
+				suffix = t[2:]
+			}
 		case t == "-e" || t == "--expression":
 			haveScript = true
 			if i+1 < len(args) {
@@ -176,6 +187,7 @@ func (an *analyzer) sed(args []word) {
 			for k := 1; k < len(t); k++ {
 				if t[k] == 'i' {
 					inPlace = true
+					suffix = t[k+1:]
 					break
 				}
 				if t[k] == 'f' {
@@ -208,8 +220,20 @@ func (an *analyzer) sed(args []word) {
 	if inPlace {
 		mode = modeWrite
 	}
+	if inPlace && strings.Contains(suffix, "/") {
+		an.opaque("sed -i makes its backups in another directory")
+	}
 	for ; i < len(args); i++ {
 		an.pathArg(args[i], mode, "sed")
+		if f := args[i]; inPlace && suffix != "" && !f.dynamic && !f.special {
+			// The original moves to its backup: FILE+SUFFIX, or SUFFIX with
+			// each * replaced by FILE's base name, beside FILE.
+			b := path.Base(f.text) + suffix
+			if strings.Contains(suffix, "*") {
+				b = strings.ReplaceAll(suffix, "*", path.Base(f.text))
+			}
+			an.pathArg(word{text: path.Join(path.Dir(f.text), b), pattern: f.pattern}, modeWrite, "sed -i")
+		}
 	}
 }
 
@@ -236,7 +260,16 @@ var fileCommands = func() map[string]fileSpec {
 	}
 	m["head"] = fileSpec{mode: modeRead, short: "nc"}
 	m["tail"] = fileSpec{mode: modeRead, short: "ncs"}
-	m["xxd"] = fileSpec{mode: modeRead, short: "cglos"}
+	m["xxd"] = fileSpec{mode: modeRead} // see fileCommand
+	m["tree"] = fileSpec{mode: modeRead, short: "LPIHTo", paths: map[string]accessMode{"-o": modeWrite}}
+	m["shuf"] = fileSpec{mode: modeRead, short: "ino", long: []string{"--input-range", "--head-count", "--output", "--random-source"},
+		paths: map[string]accessMode{"-o": modeWrite, "--output": modeWrite, "--random-source": modeRead}}
+	m["sdiff"] = fileSpec{mode: modeRead, short: "owI", long: []string{"--output", "--width", "--ignore-matching-lines", "--diff-program", "--tabsize"},
+		paths: map[string]accessMode{"-o": modeWrite, "--output": modeWrite}}
+	m["diff3"] = fileSpec{mode: modeRead, short: "L", long: []string{"--label", "--diff-program"}}
+	// ptx -G writes its second operand; without -G all operands are read,
+	// but taking the last one as written only errs on the safe side.
+	m["ptx"] = fileSpec{mode: modeRead, last: modeWrite, short: "bFgiMoSWw", paths: map[string]accessMode{"-b": modeRead, "-i": modeRead, "-o": modeRead}}
 	m["sort"] = fileSpec{mode: modeRead, short: "otkST", long: []string{"--output"}, paths: map[string]accessMode{"-o": modeWrite, "--output": modeWrite}}
 	m["uniq"] = fileSpec{mode: modeRead, last: modeWrite, short: "fsw"}
 	m["iconv"] = fileSpec{mode: modeRead, short: "fto", paths: map[string]accessMode{"-o": modeWrite, "--output": modeWrite}}
@@ -284,6 +317,45 @@ func (an *analyzer) fileCommand(name string, args []word) {
 		}
 	}
 	switch name {
+	case "cp", "mv":
+		if anyShortFlag(args, "bS") || hasPrefix(args, "--b") || hasPrefix(args, "--su") {
+			an.opaque(name + " makes backups under names the analysis does not model")
+		}
+	case "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4":
+		// Decompressing writes the operand without its suffix
+		// (x.json.gz → x.json, x.tgz → x.tar).
+		for _, a := range args {
+			if strings.HasPrefix(a.text, "-") || a.dynamic || a.special {
+				continue
+			}
+			if ext := path.Ext(a.text); ext != "" && ext != a.text {
+				out := strings.TrimSuffix(a.text, ext)
+				an.addAccess(word{text: out, pattern: a.pattern}, modeWrite, name, false)
+				if strings.HasPrefix(ext, ".t") {
+					an.addAccess(word{text: out + ".tar", pattern: a.pattern}, modeWrite, name, false)
+				}
+			}
+		}
+	case "xxd":
+		// xxd [options] [infile [outfile]]: its options take their values
+		// in ways getopt does not (-ps, -cols 8), so any second word that
+		// is not an option is taken as the file it writes.
+		var ops []word
+		for _, a := range args {
+			if !strings.HasPrefix(a.text, "-") || a.dynamic || a.text == "-" {
+				ops = append(ops, a)
+			}
+		}
+		for i, op := range ops {
+			mode := modeRead
+			if i > 0 && i == len(ops)-1 {
+				mode = modeWrite
+			}
+			if op.text != "-" || op.dynamic {
+				an.pathArg(op, mode, name)
+			}
+		}
+		return
 	case "dd":
 		for _, a := range args {
 			switch {
@@ -346,6 +418,11 @@ func (an *analyzer) fileCommand(name string, args []word) {
 	}
 	tree := name == "mv" || (name == "cp" || name == "scp" || name == "rsync") &&
 		(hasShortFlag(args, 'r') || hasShortFlag(args, 'R') || hasShortFlag(args, 'a') || hasAny(args, "--recursive", "--archive"))
+	// chmod -R .git and gzip -r .git write every file beneath the operand,
+	// wherever the option stands among the operands.
+	if recursiveWriters[name] && (anyShortFlag(args, "rR") || hasPrefix(args, "--rec")) {
+		tree = true
+	}
 	for i, op := range ops {
 		if op.text == "-" && !op.dynamic {
 			continue // standard input
@@ -364,7 +441,7 @@ func (an *analyzer) fileCommand(name string, args []word) {
 			}
 			continue
 		}
-		an.pathArg(op, spec.mode, name)
+		an.addAccess(op, spec.mode, name, tree && spec.mode == modeWrite)
 		if spec.also != 0 {
 			an.pathArg(op, spec.also, name)
 		}
@@ -379,6 +456,7 @@ func (an *analyzer) fileCommand(name string, args []word) {
 func (an *analyzer) archive(name string, args []word) {
 	extract, create := name == "unzip", false
 	var archive *word
+	var dirs []word // of -C, --directory and unzip -d
 	for i := 0; i < len(args); i++ {
 		t := args[i].text
 		cluster := ""
@@ -402,6 +480,11 @@ func (an *analyzer) archive(name string, args []word) {
 				i++
 			case abbr("--directory"):
 				an.cwdUnknown = true
+				if hasVal {
+					dirs = append(dirs, word{text: val, dynamic: args[i].dynamic, pattern: args[i].pattern})
+				} else if i+1 < len(args) {
+					dirs = append(dirs, args[i+1])
+				}
 			}
 			continue
 		case strings.HasPrefix(t, "-"):
@@ -438,6 +521,16 @@ func (an *analyzer) archive(name string, args []word) {
 				k = len(cluster)
 			case 'C':
 				an.cwdUnknown = true
+				if k < len(cluster)-1 {
+					dirs = append(dirs, word{text: cluster[k+1:]})
+					k = len(cluster)
+				} else if i+1 < len(args) {
+					dirs = append(dirs, args[i+1])
+				}
+			case 'd':
+				if name == "unzip" && i+1 < len(args) {
+					dirs = append(dirs, args[i+1])
+				}
 			}
 		}
 	}
@@ -450,7 +543,32 @@ func (an *analyzer) archive(name string, args []word) {
 	}
 	if extract || name == "cpio" {
 		an.opaque(name + " extracts files the analysis does not list")
+		// Extraction into a directory may write anything beneath it.
+		for _, d := range dirs {
+			an.addAccess(d, modeWrite, name, true)
+		}
 	}
+}
+
+// recursiveWriters are the commands whose -r or -R writes a whole tree.
+var recursiveWriters = map[string]bool{
+	"chmod": true, "chown": true, "chgrp": true, "chattr": true, "setfacl": true, "gzip": true,
+	"gunzip": true, "zstd": true, "unzstd": true, "lz4": true,
+}
+
+// anyShortFlag reports whether a short option cluster anywhere before "--"
+// holds one of cs.
+func anyShortFlag(args []word, cs string) bool {
+	for _, a := range args {
+		t := a.text
+		if t == "--" {
+			return false
+		}
+		if len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.ContainsAny(t[1:], cs) {
+			return true
+		}
+	}
+	return false
 }
 
 func hasAny(args []word, opts ...string) bool {
@@ -506,17 +624,18 @@ var optionDanger = map[string]danger{
 		"new-volume-script", "rsh-command", "rmt-command", "index-file"}, short: "IF", oldStyle: true},
 	"bsdtar": {long: []string{"use-compress-program", "options"}, short: "I", oldStyle: true},
 	"rsync": {long: []string{"rsh", "rsync-path", "config", "log-file", "write-batch", "only-write-batch",
-		"read-batch", "backup-dir", "temp-dir", "partial-dir", "daemon", "compare-dest", "copy-dest", "link-dest"}, short: "eT"},
+		"read-batch", "backup", "suffix", "temp-dir", "partial-dir", "daemon", "compare-dest", "copy-dest", "link-dest"}, short: "eTb"},
 	"sort": {long: []string{"compress-program", "temporary-directory"}, short: "T"},
 	"curl": {long: []string{"config", "output-dir", "libcurl", "dump-header", "trace", "trace-ascii",
 		"stderr", "etag-save", "hsts", "alt-svc", "create-dirs"}, short: "KD"},
 	"wget": {long: []string{"execute", "config", "directory-prefix", "append-output", "load-cookies",
 		"save-cookies", "warc-file", "rejected-log", "input-file", "base"}, short: "eaPiB"},
-	"rg":   {long: []string{"pre", "pre-glob"}},
+	"rg":    {long: []string{"pre", "pre-glob"}},
+	"sdiff": {long: []string{"diff-program"}}, "diff3": {long: []string{"diff-program"}},
 	"yq":   {long: []string{"inplace", "in-place"}, short: "i"},
 	"cp":   {long: []string{"symbolic-link", "link"}, short: "sl"},
 	"ssh":  {short: "oF"},
-	"gzip": {long: []string{"suffix"}, short: "S"}, "gunzip": {long: []string{"suffix"}, short: "S"},
+	"gzip": {long: []string{"suffix", "name"}, short: "SN"}, "gunzip": {long: []string{"suffix", "name"}, short: "SN"},
 }
 
 // find returns the first dangerous option of args, or "".

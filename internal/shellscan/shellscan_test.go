@@ -32,6 +32,10 @@ func TestAnalyzeMakesTheIssueExamplesOpaque(t *testing.T) {
 		`sed -n '1w out' f`, `awk 'BEGIN{system("x")}'`, `tar xf a.tar`, `tar cf a.tar --to-command=x b`,
 		`rsync -e ssh a b:c`, `ln -s a b`, `$CMD`, `l* -a`, `git status $x`, `echo $(ls)`, "echo `ls`", `cat <(ls)`,
 		"cat <<EOF\n$x\nEOF", `zip -TT x a.zip b`,
+		`pyenv exec rm c`, `rbenv exec rm c`, `uv run rm c`, `mise x -- rm c`, `eatmydata rm c`, `chronic rm c`,
+		`runcon -t x rm c`, `sshpass -p x rm c`, `tini -- rm c`, `ifne rm c`, `npx rm c`, `sudo X=1 rm c`,
+		`sudo -u root LD_PRELOAD=x.so ls`, `doas X=1 ls`,
+		`rsync -b --suffix=.json a b`, `rsync -ab a b`, `sed -i'../*' s/a/b/ f`,
 		// Class 4: redirections the analysis cannot resolve.
 		`echo x > $OUT`, `echo x > /dev/tcp/127.0.0.1/9`, `cat < /dev/tcp/h/1`, `echo x > ~bob/x`, `echo x >&$fd`,
 		`cp -a d e && echo x > e/link`,

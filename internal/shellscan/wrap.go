@@ -19,6 +19,11 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		an.seeInside(name, args, depth, chain)
 		return false
 	}
+	if subs, ok := runners[name]; ok && len(args) > 0 && contains(subs, args[0].text) {
+		an.opaque(name + " " + args[0].text + " runs a command the analysis does not see")
+		an.seeInside(name, args[1:], depth, chain)
+		return false
+	}
 	if strings.HasPrefix(name, "git-") {
 		an.opaque(name + " is a git program run outside git's own option checks")
 		return false
@@ -136,6 +141,7 @@ var opaqueCommands = func() map[string]string {
 		"link":  "creates a hard link that changes what a path holds",
 		"split": "writes files whose names it builds", "csplit": "writes files whose names it builds",
 		"patch": "writes files named in its input",
+		"jobs":  "-x runs a command",
 	}
 	for _, n := range []string{"strace", "ltrace", "script", "unshare", "setpriv", "prlimit", "nsenter",
 		"firejail", "bwrap", "systemd-run", "flatpak-spawn", "fakeroot", "fakechroot", "proot", "faketime",
@@ -148,7 +154,10 @@ var opaqueCommands = func() map[string]string {
 		"ncat", "netcat", "telnet", "at", "batch", "crontab", "systemctl", "service", "install",
 		"dpkg", "apt", "apt-get", "vi", "vim", "nvim", "emacs", "nano", "ed", "ex", "less", "more",
 		"man", "git-shell", "tclsh", "wish", "lua", "luajit", "R", "Rscript", "gawk", "dc", "bc",
-		"m4", "env-update", "sudoedit", "zip", "7z", "7za", "cpio", "pax", "ar", "dd", "tee"} {
+		"m4", "env-update", "sudoedit", "zip", "7z", "7za", "cpio", "pax", "ar", "dd", "tee",
+		"eatmydata", "chronic", "nocache", "trickle", "tini", "dumb-init", "catatonit", "runcon", "chpst",
+		"sshpass", "ifne", "pee", "sem", "lckdo", "with-lock-ex", "envdir", "envuidgid", "softlimit",
+		"setuidgid", "npx", "bunx", "pnpx"} {
 		if _, ok := m[n]; !ok {
 			m[n] = "runs commands or writes files in ways the analysis does not model"
 		}
@@ -158,6 +167,17 @@ var opaqueCommands = func() map[string]string {
 	}
 	return m
 }()
+
+// runners are the tools whose subcommands run any command given to them
+// (pyenv exec rm …), with those subcommands.
+var runners = map[string][]string{
+	"pyenv": {"exec"}, "rbenv": {"exec"}, "nodenv": {"exec"}, "goenv": {"exec"}, "jenv": {"exec"},
+	"plenv": {"exec"}, "asdf": {"exec"}, "mise": {"exec", "x"}, "rtx": {"exec", "x"}, "direnv": {"exec"},
+	"uv": {"run"}, "poetry": {"run"}, "pipenv": {"run"}, "pdm": {"run"}, "hatch": {"run"}, "rye": {"run"},
+	"pixi": {"run", "exec"}, "conda": {"run"}, "mamba": {"run"}, "micromamba": {"run"},
+	"nix": {"run", "shell", "develop"}, "bundle": {"exec"}, "opam": {"exec"}, "npm": {"exec", "x"},
+	"pnpm": {"exec", "dlx"}, "yarn": {"exec", "dlx"},
+}
 
 // inner records ws, the command a wrapper runs; it reports whether there
 // was one.
@@ -420,8 +440,28 @@ func (an *analyzer) sudo(name string, args []word, depth, chain int) {
 	case shell:
 		an.opaque(name + " runs a shell")
 	default:
+		// sudo takes VAR=value operands before the command, as env does.
+		for len(ops) > 0 && isAssignment(ops[0].text) {
+			an.opaque(name + " " + clipName(ops[0].text) + " changes the environment of what it runs")
+			ops = ops[1:]
+		}
 		an.inner(ops, depth, chain)
 	}
+}
+
+// isAssignment reports whether s has the form NAME=value.
+func isAssignment(s string) bool {
+	name, _, ok := strings.Cut(s, "=")
+	if !ok || name == "" || name[0] >= '0' && name[0] <= '9' {
+		return false
+	}
+	for i := range len(name) {
+		c := name[i]
+		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // su records the command of su -c.
