@@ -544,8 +544,22 @@ func TestProjectOptionsHidesSecretsAndEveryDataHome(t *testing.T) {
 	if opts.Workdir != wd || opts.Network || opts.AllowUnixSockets || len(opts.Writable) != 0 {
 		t.Errorf("options = %+v", opts)
 	}
-	if !slices.Equal(opts.ReadOnly, paths.ProtectedPaths()) {
-		t.Errorf("ReadOnly = %q, want ProtectedPaths", opts.ReadOnly)
+	// ProtectedPaths, less the git control files that do not exist (so
+	// that .git stays writable for commits); an existing one is bound.
+	want := slices.DeleteFunc(paths.ProtectedPaths(), func(p string) bool {
+		return strings.HasSuffix(p, "/.git/commondir") || strings.HasSuffix(p, "/.git/config.worktree")
+	})
+	if !slices.Equal(opts.ReadOnly, want) {
+		t.Errorf("ReadOnly = %q, want ProtectedPaths without missing git control files", opts.ReadOnly)
+	}
+	if err := os.MkdirAll(filepath.Join(wd, ".git"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(wd, ".git", "commondir"), []byte("x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if ro := sandbox.ProjectOptions(paths, "").ReadOnly; !slices.Contains(ro, filepath.Join(wd, ".git", "commondir")) {
+		t.Errorf("an existing .git/commondir is not read-only: %q", ro)
 	}
 	for _, want := range []string{"/data/acme", ".lite-agent", ".ssh", ".aws", ".gnupg", ".config/gcloud", ".acme", ".other"} {
 		if !strings.HasPrefix(want, "/") {

@@ -111,6 +111,24 @@ func (e *OptionsError) Error() string {
 	return fmt.Sprintf("sandbox options: %s %q: %s", e.Field, e.Path, e.Problem)
 }
 
+// protectedInSandbox is paths.ProtectedPaths() less .git/commondir and
+// .git/config.worktree where they do not exist: a missing protected path
+// makes its nearest directory read-only, and .git itself read-only would
+// stop every commit. The gate and the file tools still refuse to create
+// them.
+func protectedInSandbox(paths storage.ProjectPaths) []string {
+	var out []string
+	for _, p := range paths.ProtectedPaths() {
+		if dir, name := filepath.Split(p); filepath.Base(dir) == ".git" && (name == "commondir" || name == "config.worktree") {
+			if _, err := os.Lstat(p); err != nil {
+				continue
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
 // ProjectOptions returns the options of a project's sandbox: the workdir
 // of paths writable, its ProtectedPaths read-only, and hidden: userHome's
 // .ssh, .aws, .gnupg, .config/gcloud, .azure, .kube, .docker, .config/gh,
@@ -125,7 +143,7 @@ func (e *OptionsError) Error() string {
 func ProjectOptions(paths storage.ProjectPaths, userHome string) Options {
 	opts := Options{
 		Workdir:  paths.Workdir(),
-		ReadOnly: paths.ProtectedPaths(),
+		ReadOnly: protectedInSandbox(paths),
 		Hidden:   []string{paths.Home},
 	}
 	if userHome == "" {

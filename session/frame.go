@@ -102,7 +102,7 @@ func CheckRecord(line []byte, sessionID string, seq int64, encoded bool) error {
 		// An envelope, torn or not, in a plaintext log.
 		return &storage.Error{
 			Op: "decode", Kind: storage.KindCheckpoint, Record: strconv.FormatInt(seq, 10),
-			Message: "Encoded storage requires its configured codec",
+			Message: "Encoded storage requires its configured codec", Found: storage.StoredCodec(line),
 		}
 	}
 	f.check(sessionID, seq)

@@ -234,7 +234,9 @@ func (p ProjectPaths) Workdir() string { return filepath.Dir(p.ProjectConfigDir)
 // ProtectedPaths lists, as absolute lexically clean paths, what the agent's
 // own tools must never write or delete: the data home, the project's
 // permissions.json, hooks.json, mcps.json, agents/ and skills/ under
-// ProjectConfigDir, and the workdir's .git/hooks and .git/config. A path
+// ProjectConfigDir, and the workdir's .git/hooks and .git/config, and
+// .git/commondir and .git/config.worktree (which make git read
+// configuration, and so run code, from elsewhere; they rarely exist). A path
 // in the list protects everything beneath it. Host code may still write
 // them; callers compare canonical paths (symlinks resolved), not names.
 func (p ProjectPaths) ProtectedPaths() []string {
@@ -248,5 +250,7 @@ func (p ProjectPaths) ProtectedPaths() []string {
 		p.ProjectSkillsDir,
 		filepath.Join(wd, ".git", "hooks"),
 		filepath.Join(wd, ".git", "config"),
+		filepath.Join(wd, ".git", "commondir"),
+		filepath.Join(wd, ".git", "config.worktree"),
 	}
 }

@@ -378,6 +378,8 @@ func TestProjectPathsProtectedPaths(t *testing.T) {
 		wd + "/.acme/skills":           true,
 		wd + "/.git/hooks":             true,
 		wd + "/.git/config":            true,
+		wd + "/.git/commondir":         true,
+		wd + "/.git/config.worktree":   true,
 	}
 	got := p.ProtectedPaths()
 	if len(got) != len(want) {

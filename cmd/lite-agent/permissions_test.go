@@ -140,3 +140,28 @@ func TestCallPatternIsTheExactInput(t *testing.T) {
 		})
 	}
 }
+
+// TestGitControlFilesAreProtected: .git/commondir points git at another
+// repository's config (whose core.fsmonitor runs on the next git status),
+// and config.worktree adds to it; a bash line that writes either is denied
+// as a protected path, even under --allow bash, and whatever the approver
+// would say.
+func TestGitControlFilesAreProtected(t *testing.T) {
+	isolateEnv(t)
+	home, work := t.TempDir(), t.TempDir()
+	if err := os.MkdirAll(filepath.Join(work, ".git"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{
+		"echo /evil > .git/commondir",
+		"echo x >> .git/config.worktree",
+		"printf '%s' /evil | tee .git/common?ir",
+		"echo /evil > sub/../.git/commondir",
+	} {
+		input, _ := json.Marshal(map[string]string{"command": line})
+		r := runCLI(t, "--home", home, "--workdir", work, "permissions", "check", "bash", string(input), "--allow", "bash")
+		if !strings.HasPrefix(r.stdout, "deny ") || !strings.Contains(r.stdout, "bash-protected") {
+			t.Errorf("%q: %q", line, r.stdout)
+		}
+	}
+}
