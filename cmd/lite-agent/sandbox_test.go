@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,21 +11,9 @@ import (
 	"github.com/lite-agent/lite-agent-go/sandbox/sandboxtest"
 )
 
-// sandboxServer starts a model server with replies and points the
-// Anthropic provider at it.
-func sandboxServer(t *testing.T, replies ...string) *anthropicServer {
-	t.Helper()
-	srv := &anthropicServer{replies: replies}
-	ts := httptest.NewServer(srv)
-	t.Cleanup(ts.Close)
-	t.Setenv("ANTHROPIC_API_KEY", "test-key")
-	t.Setenv("ANTHROPIC_BASE_URL", ts.URL)
-	return srv
-}
-
 func TestSandboxFlagRejectsUnknownValues(t *testing.T) {
 	isolateEnv(t)
-	sandboxServer(t, textReply("hi"))
+	fakeAPI(t, textReply("hi"))
 	r := runCLI(t, "--home", t.TempDir(), "--workdir", t.TempDir(), "run", "--sandbox", "docker", "hello")
 	if r.code != 2 || !strings.Contains(r.stderr, "--sandbox") {
 		t.Errorf("code %d stderr %q", r.code, r.stderr)
@@ -35,7 +22,7 @@ func TestSandboxFlagRejectsUnknownValues(t *testing.T) {
 
 func TestSandboxBwrapThatCannotStartIsAnError(t *testing.T) {
 	isolateEnv(t)
-	srv := sandboxServer(t, textReply("hi"))
+	srv := fakeAPI(t, textReply("hi"))
 	t.Setenv("PATH", t.TempDir()) // no bwrap
 	r := runCLI(t, "--home", t.TempDir(), "--workdir", t.TempDir(), "run", "--sandbox", "bwrap", "hello")
 	if r.code != 1 || !strings.Contains(r.stderr, "bwrap") {
@@ -49,7 +36,7 @@ func TestSandboxBwrapThatCannotStartIsAnError(t *testing.T) {
 
 func TestSandboxAutoWithoutBwrapSaysSoOnce(t *testing.T) {
 	isolateEnv(t)
-	sandboxServer(t, textReply("hi"))
+	fakeAPI(t, textReply("hi"))
 	t.Setenv("PATH", t.TempDir()) // no bwrap
 	r := runCLI(t, "--home", t.TempDir(), "--workdir", t.TempDir(), "run", "hello")
 	if r.code != 0 || r.stdout != "hi\n" {
@@ -75,7 +62,7 @@ func TestRunContainsBashInTheSandboxByDefault(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(work, "w.sh"), []byte("#!/bin/sh\necho x > "+target+"; echo in > in.txt\n"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	sandboxServer(t,
+	fakeAPI(t,
 		toolReply("toolu_1", "bash", `{"command":"./w.sh"}`),
 		textReply("done"),
 	)
@@ -88,7 +75,7 @@ func TestRunContainsBashInTheSandboxByDefault(t *testing.T) {
 	}
 
 	// --sandbox-write opens one more directory.
-	sandboxServer(t,
+	fakeAPI(t,
 		toolReply("toolu_2", "bash", `{"command":"./w.sh"}`),
 		textReply("done"),
 	)
