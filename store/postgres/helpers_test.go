@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/lite-agent/lite-agent-go/archive"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/storage/codec"
 	"github.com/lite-agent/lite-agent-go/store/postgres"
@@ -91,3 +92,5 @@ func aeadEncoding(t testing.TB, keyID string) storage.Encoding {
 	}
 	return storage.Encoding{Codec: c, Namespace: "acme", ProjectID: "p0"}
 }
+
+func archiveQuery(text string) archive.Query { return archive.Query{Text: text, Limit: 10} }
