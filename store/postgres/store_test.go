@@ -516,3 +516,49 @@ func withParam(u, k, v string) string {
 	}
 	return u + sep + url.QueryEscape(k) + "=" + url.QueryEscape(v)
 }
+
+func TestEnumerateForMigration(t *testing.T) {
+	st := openStore(t, postgres.Options{})
+	ctx := t.Context()
+	p, err := st.Project(aeadEncoding(t, "k1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := p.Archive("s1", 0)
+	e1, err := a.Put(ctx, "first note", map[string]any{"tool": "bash"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e2, err := a.Put(ctx, "second note", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, _ := p.TaskList("shared-list")
+	if err := l.MarkShared(ctx); err != nil {
+		t.Fatal(err)
+	}
+	ref, err := p.Spill().Put(ctx, "body")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := p.ArchiveEntries(ctx, "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Ref != e1.Ref || got[0].Content != "first note" || got[0].Metadata["tool"] != "bash" ||
+		got[1].Ref != e2.Ref || got[1].Metadata != nil {
+		t.Errorf("ArchiveEntries = %+v", got)
+	}
+	if ids, err := p.Archives(ctx); err != nil || strings.Join(ids, ",") != "s1" {
+		t.Errorf("Archives = %v, %v", ids, err)
+	}
+	if ls, err := p.TaskLists(ctx); err != nil || len(ls) != 1 || ls[0] != (postgres.TaskListInfo{ID: "shared-list", Shared: true}) {
+		t.Errorf("TaskLists = %v, %v", ls, err)
+	}
+	if refs, err := p.SpillRefs(ctx); err != nil || strings.Join(refs, ",") != ref {
+		t.Errorf("SpillRefs = %v, %v", refs, err)
+	}
+	if ps, err := st.Projects(ctx, "acme"); err != nil || strings.Join(ps, ",") != "p0" {
+		t.Errorf("Projects = %v, %v", ps, err)
+	}
+}
