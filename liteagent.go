@@ -293,35 +293,18 @@ type Agent struct {
 	life context.Context
 	stop context.CancelFunc
 
-	mu       sync.Mutex        // guards the fields below
-	listOf   map[string]string // task list of child sessions (their parent's)
-	parentOf map[string]string // the session that dispatched each child session
-	current  string
-	closed   bool
+	// sched tracks the turns, prompts, subagent sessions and cancelled
+	// background work of the family; its close refuses new turns.
+	sched *schedule
 	// closeDone is closed when closing has finished; closeErr is its
 	// result, written before.
 	closeDone chan struct{}
 	closeErr  error
-	archives  map[string]archive.Archive
-	tasks     map[string]task.Store
-	running   map[string]map[uint64]context.CancelFunc // the turns of each session, by number
-	// prompts counts the prompts (Run) in progress on each session, until
-	// their done event was yielded; promptsOver[id] is closed when the
-	// count drops to zero. Autonomous turns wait for it, so that a
-	// session's prompts and the deliveries after them never overlap.
-	prompts     map[string]int
-	promptsOver map[string]chan struct{}
-	turnSeq     uint64
-	deleted     map[string]bool // sessions deleted since their last prompt: no autonomous turn revives them
-	// autonomous holds the result of each session's latest autonomous
-	// turn; only Query, which reads it, makes it (nil otherwise).
-	autonomous map[string]*Result
-	// dropCancelled counts, per session, the groups DeleteSession
-	// cancelled whose (cancelled) results are still to come and to drop.
-	dropCancelled map[string]int
-	// dropBash holds the background commands DeleteSession killed, whose
-	// completions start no turn.
-	dropBash map[string]bool
+
+	mu       sync.Mutex // guards the fields below
+	current  string
+	archives map[string]archive.Archive
+	tasks    map[string]task.Store
 }
 
 // New returns an Agent. It validates every option and the codec before it
@@ -424,10 +407,8 @@ func loadConfig(ctx context.Context, opts Options) (config, error) {
 // newAgent returns an Agent with its layout and logger, its current
 // session and its life, and nothing opened yet.
 func newAgent(cfg config) *Agent {
-	a := &Agent{lay: cfg.lay, log: cfg.log, archives: map[string]archive.Archive{}, tasks: map[string]task.Store{}, listOf: map[string]string{},
-		running: map[string]map[uint64]context.CancelFunc{}, deleted: map[string]bool{},
-		prompts: map[string]int{}, promptsOver: map[string]chan struct{}{},
-		dropCancelled: map[string]int{}, dropBash: map[string]bool{}, parentOf: map[string]string{}, closeDone: make(chan struct{})}
+	a := &Agent{lay: cfg.lay, log: cfg.log, sched: newSchedule(), closeDone: make(chan struct{}),
+		archives: map[string]archive.Archive{}, tasks: map[string]task.Store{}}
 	a.life, a.stop = context.WithCancel(context.Background())
 	a.current = newSessionID()
 	return a
@@ -688,7 +669,7 @@ func (a *Agent) Run(ctx context.Context, prompt string) iter.Seq2[Event, error] 
 		// The prompt is over for deliveries once its last event was
 		// published: what the consumer does with it (AwaitIdle, say)
 		// must not wait for the consumer.
-		over := a.promptOver(id)
+		over := a.sched.promptOver(id)
 		defer over()
 		for ev, err := range a.hookedTurn(ctx, hook.Identity{SessionID: id, Source: hook.SourceUser}, prompt, func(ctx context.Context) iter.Seq2[Event, error] {
 			return a.eng.Turn(ctx, id, model.UserText(prompt))
@@ -700,29 +681,6 @@ func (a *Agent) Run(ctx context.Context, prompt string) iter.Seq2[Event, error] 
 			if !yield(ev, err) {
 				return
 			}
-		}
-	}
-}
-
-// awaitPrompts waits until no prompt is in progress on session id, or ctx
-// is done.
-func (a *Agent) awaitPrompts(ctx context.Context, id string) error {
-	for {
-		a.mu.Lock()
-		if a.prompts[id] == 0 {
-			a.mu.Unlock()
-			return nil
-		}
-		ch := a.promptsOver[id]
-		if ch == nil {
-			ch = make(chan struct{})
-			a.promptsOver[id] = ch
-		}
-		a.mu.Unlock()
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return ctx.Err()
 		}
 	}
 }
@@ -743,65 +701,15 @@ func (a *Agent) Steer(text string) error {
 	return nil
 }
 
-// errSessionDeleted stops an autonomous turn on a session deleted since
-// its work started.
-var errSessionDeleted = errors.New("liteagent: the session was deleted")
-
-// startTurn registers a turn on session id and returns its context, which
-// ends with ctx, when the agent closes, or when the session is deleted, and
-// the function that ends the registration. A prompt (background false)
-// makes a deleted session live again; an autonomous turn (background true)
-// on a deleted session is refused.
+// startTurn registers a turn on session id with the schedule (see
+// [schedule.startTurn]); its context also ends when the agent closes. A
+// hook of the agent, with its context, may start none: the agent waits
+// for the hook.
 func (a *Agent) startTurn(ctx context.Context, id string, background bool) (context.Context, func(), error) {
 	if inHook(ctx, a) {
 		return nil, nil, ErrReentrant
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	switch {
-	case a.closed:
-		return nil, nil, ErrClosed
-	case background && a.deleted[id]:
-		return nil, nil, errSessionDeleted
-	}
-	delete(a.deleted, id)
-	ctx, cancel := context.WithCancel(ctx)
-	stop := context.AfterFunc(a.life, cancel)
-	a.turnSeq++
-	n := a.turnSeq
-	if a.running[id] == nil {
-		a.running[id] = map[uint64]context.CancelFunc{}
-	}
-	a.running[id][n] = cancel
-	if !background {
-		a.prompts[id]++
-	}
-	return ctx, func() {
-		stop()
-		cancel()
-		a.mu.Lock()
-		delete(a.running[id], n)
-		if len(a.running[id]) == 0 {
-			delete(a.running, id)
-		}
-		a.mu.Unlock()
-	}, nil
-}
-
-// promptOver returns the function that ends the count of a prompt on
-// session id that startTurn began; calls after the first do nothing.
-func (a *Agent) promptOver(id string) func() {
-	return sync.OnceFunc(func() {
-		a.mu.Lock()
-		defer a.mu.Unlock()
-		if a.prompts[id]--; a.prompts[id] == 0 {
-			delete(a.prompts, id)
-			if ch := a.promptsOver[id]; ch != nil {
-				close(ch)
-				delete(a.promptsOver, id)
-			}
-		}
-	})
+	return a.sched.startTurn(ctx, a.life, id, background)
 }
 
 // Send runs prompt like Run and returns its result.
@@ -851,31 +759,18 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 	if _, err := datahome.DeleteSession(ctx, a.lay.paths, a.cp, id, datahome.DeleteOptions{SharedTaskList: del.SharedTaskList, DryRun: true}); err != nil {
 		return err // a *session.NotFoundError: nothing to cancel or remove
 	}
-	a.mu.Lock()
-	a.deleted[id] = true
-	delete(a.autonomous, id)
-	for _, cancel := range a.running[id] {
-		cancel()
-	}
-	a.mu.Unlock()
+	a.sched.cancelSession(id)
 	// Its background commands, and its children's, are killed; their
 	// completions are dropped like the groups' results.
-	for _, s := range a.familyOf(id) {
-		running := a.bg.Running(s)
-		a.mu.Lock()
-		for _, b := range running {
-			a.dropBash[b] = true // before the kill: its completion may come at once
-		}
-		a.mu.Unlock()
+	for _, s := range a.sched.family(id) {
+		a.sched.dropCommands(a.bg.Running(s)) // before the kill: its completion may come at once
 		a.bg.KillSession(s)
 	}
 	if a.pool != nil {
 		// The cancelled groups still complete, as cancelled; their
 		// results are dropped even if a new conversation starts under the
 		// same id meanwhile.
-		a.mu.Lock()
-		a.dropCancelled[id] += a.pool.Groups(id)
-		a.mu.Unlock()
+		a.sched.dropGroups(id, a.pool.Groups(id))
 		a.pool.Cancel(id)
 	}
 	// A cancelled turn that still appends finds the log gone and fails
@@ -929,13 +824,7 @@ func (a *Agent) ownWork(ctx context.Context) bool {
 		return true
 	}
 	id := engine.SessionID(ctx)
-	if id == "" {
-		return false
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	_, child := a.parentOf[id]
-	return child || len(a.running[id]) > 0
+	return id != "" && a.sched.busy(id)
 }
 
 // Close stops background commands and releases the agent. Later prompts
@@ -955,13 +844,7 @@ func (a *Agent) Close() error {
 // beginClose marks the agent closed and reports whether this call is the
 // first, which must then call finishClose.
 func (a *Agent) beginClose() bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.closed {
-		return false
-	}
-	a.closed = true
-	return true
+	return a.sched.close()
 }
 
 // finishClose ends the agent's work and releases it.
@@ -982,13 +865,10 @@ func (a *Agent) finishClose() {
 }
 
 // listID returns the task list of session id: a subagent's is its
-// parent's. a.mu must not be held.
+// parent's.
 func (a *Agent) listID(id string) string {
-	a.mu.Lock()
-	parent, ok := a.listOf[id]
-	a.mu.Unlock()
-	if ok {
-		return parent
+	if list, ok := a.sched.taskList(id); ok {
+		return list
 	}
 	return task.DefaultListID(id, a.lay.taskListID)
 }
