@@ -96,6 +96,7 @@ func (p *Project) ArchiveEntries(ctx context.Context, id string) ([]ArchivedEntr
 		return nil, err
 	}
 	b := &archiveBackend{p: p, session: id}
+	loc := p.locator("archive", id)
 	var out []ArchivedEntry
 	err := p.s.tx(ctx, func(tx db) error {
 		at := &archiveTx{b: b, tx: tx}
@@ -107,25 +108,25 @@ func (p *Project) ArchiveEntries(ctx context.Context, id string) ([]ArchivedEntr
 			pos := strconv.Itoa(n)
 			plain, err := p.enc.Decode(ctx, storage.KindArchiveIndex, id, pos, rec)
 			if err != nil {
-				return atLocator(err, b.Locator(), pos)
+				return atLocator(err, loc, pos)
 			}
 			var line struct {
 				Ref      string         `json:"ref"`
 				Metadata map[string]any `json:"metadata"`
 			}
 			if err := json.Unmarshal(plain, &line); err != nil {
-				return &storage.Error{Op: "read", Kind: storage.KindArchiveIndex, File: b.Locator(), Record: pos, Message: "Corrupt archive index"}
+				return &storage.Error{Op: "read", Kind: storage.KindArchiveIndex, File: loc, Record: pos, Message: "Corrupt archive index"}
 			}
 			note, ok, err := at.Note(ctx, line.Ref)
 			if err != nil {
 				return err
 			}
 			if !ok {
-				return &storage.Error{Op: "read", Kind: storage.KindArchive, File: b.Locator(), Record: line.Ref, Message: "Archive note missing"}
+				return &storage.Error{Op: "read", Kind: storage.KindArchive, File: loc, Record: line.Ref, Message: "Archive note missing"}
 			}
 			content, err := p.enc.Decode(ctx, storage.KindArchive, id, line.Ref, note)
 			if err != nil {
-				return atLocator(err, b.Locator(), line.Ref)
+				return atLocator(err, loc, line.Ref)
 			}
 			out = append(out, ArchivedEntry{Ref: line.Ref, Content: string(content), Metadata: line.Metadata})
 		}
