@@ -20,6 +20,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/hook"
 	"github.com/lite-agent/lite-agent-go/internal/datahome"
 	"github.com/lite-agent/lite-agent-go/mcphost"
+	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/permission"
 	"github.com/lite-agent/lite-agent-go/retention"
@@ -498,10 +499,10 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 // partial copy, and an agent writing there (or its cleanup) would mix new
 // data into what a rerun of the migration clears.
 func checkNoUnfinishedMigration(p storage.ProjectPaths) error {
-	for _, dir := range [...]string{p.Home, filepath.Dir(p.SessionsDir)} {
-		marker, found, err := storage.FindMigrationMarker(dir)
-		switch {
-		case found:
+	for _, dir := range [...]string{p.Home, p.ProjectDir()} {
+		marker := filepath.Join(dir, migrate.MarkerName)
+		switch err := migrate.CheckComplete(dir); {
+		case errors.Is(err, migrate.ErrIncomplete):
 			return &storage.Error{Op: "open", File: marker, Message: "A migration to this location did not finish, so its data is incomplete; run the migration again or remove the destination"}
 		case err != nil:
 			return (&storage.Error{Op: "open", File: marker, Message: "cannot check for an unfinished migration"}).WithCause(err)
@@ -535,7 +536,7 @@ func resolveLayout(opts Options) (layout, error) {
 			return layout{}, err
 		}
 	}
-	wd := filepath.Dir(paths.ProjectConfigDir) // absolute and clean, as hashed
+	wd := paths.Workdir() // absolute and clean, as hashed
 	if st, err := os.Stat(wd); err != nil || !st.IsDir() {
 		return layout{}, fmt.Errorf("liteagent: workdir %s is not a directory", wd)
 	}
