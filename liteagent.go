@@ -18,7 +18,6 @@ import (
 	"github.com/lite-agent/lite-agent-go/archive"
 	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/hook"
-	"github.com/lite-agent/lite-agent-go/internal/datahome"
 	"github.com/lite-agent/lite-agent-go/mcphost"
 	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/model"
@@ -780,8 +779,8 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 	if engine.SessionID(ctx) == id {
 		return ErrDeletingRunningSession
 	}
-	del := datahome.DeleteOptions{SharedTaskList: a.lay.taskListID}
-	if _, err := datahome.DeleteSession(ctx, a.lay.paths, a.cp, id, datahome.DeleteOptions{SharedTaskList: del.SharedTaskList, DryRun: true}); err != nil {
+	del := DeleteDataOptions{SharedTaskList: a.lay.taskListID}
+	if _, err := DeleteSessionData(ctx, a.lay.paths, a.cp, id, DeleteDataOptions{SharedTaskList: del.SharedTaskList, DryRun: true}); err != nil {
 		return err // a *session.NotFoundError: nothing to cancel or remove
 	}
 	a.mu.Lock()
@@ -813,7 +812,7 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 	}
 	// A cancelled turn that still appends finds the log gone and fails
 	// with a conflict: nothing it writes brings the log back.
-	if _, err := datahome.DeleteSession(ctx, a.lay.paths, a.cp, id, del); err != nil && !errors.Is(err, session.ErrNotFound) {
+	if _, err := DeleteSessionData(ctx, a.lay.paths, a.cp, id, del); err != nil && !errors.Is(err, session.ErrNotFound) {
 		return err
 	}
 	a.eng.Forget(id)
