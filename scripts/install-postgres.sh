@@ -80,7 +80,7 @@ echo "$password" | asuser tee "$pwfile" >/dev/null
 asuser "$bin/initdb" -D "$dir/data" -U postgres --pwfile="$pwfile" -A scram-sha-256 -E UTF8 --no-locale >/dev/null
 rm -f "$pwfile"
 asuser "$bin/pg_ctl" -D "$dir/data" -l "$dir/log" -w \
-	-o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c max_connections=200 -c fsync=off" \
+	-o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c max_connections=200" \
 	start >/dev/null || { cat "$dir/log" >&2; fail "the cluster did not start"; }
 
 url="postgres://postgres:$password@127.0.0.1:$port/postgres?sslmode=disable"

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -560,5 +561,63 @@ func TestEnumerateForMigration(t *testing.T) {
 	}
 	if ps, err := st.Projects(ctx, "acme"); err != nil || strings.Join(ps, ",") != "p0" {
 		t.Errorf("Projects = %v, %v", ps, err)
+	}
+}
+
+func TestAppendsRacingDeletesLeaveNoOrphans(t *testing.T) {
+	st := openStore(t, postgres.Options{})
+	p, err := st.Project(storage.Encoding{ProjectID: "p"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	cp := p.Checkpointer()
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 40 {
+				if w == 0 && i%4 == 0 {
+					if err := cp.Delete(ctx, "s1"); err != nil {
+						t.Error(err)
+					}
+					continue
+				}
+				if _, err := cp.Append(ctx, "s1", events("x", "y"), session.AnyHead); err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	head, err := cp.Head(ctx, "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs, err := cp.Read(ctx, "s1", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if int64(len(evs)) != head {
+		t.Fatalf("head %d but %d records", head, len(evs))
+	}
+	for i, ev := range evs {
+		if ev.Seq != int64(i+1) {
+			t.Fatalf("record %d has seq %d", i, ev.Seq)
+		}
+	}
+	conn, err := pgx.Connect(ctx, testURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	var orphans int
+	if err := conn.QueryRow(ctx, `SELECT count(*) FROM `+st.Schema()+`.events e WHERE NOT EXISTS
+		(SELECT 1 FROM `+st.Schema()+`.sessions s WHERE s.namespace = e.namespace AND s.project = e.project AND s.session = e.session)`).Scan(&orphans); err != nil {
+		t.Fatal(err)
+	}
+	if orphans != 0 {
+		t.Errorf("%d events without a session row", orphans)
 	}
 }
