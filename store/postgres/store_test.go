@@ -621,3 +621,32 @@ func TestAppendsRacingDeletesLeaveNoOrphans(t *testing.T) {
 		t.Errorf("%d events without a session row", orphans)
 	}
 }
+
+func TestMissingPermissionIsOneClearLine(t *testing.T) {
+	good := testURL(t)
+	conn, err := pgx.Connect(t.Context(), good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	role := freshSchema(t) // a fresh name; the schema itself is never created
+	const pw = "R0lePassw0rd"
+	if _, err := conn.Exec(t.Context(), `CREATE ROLE `+role+` LOGIN PASSWORD '`+pw+`'`); err != nil {
+		t.Skipf("cannot create a role on the test database: %v", err)
+	}
+	t.Cleanup(func() { conn.Exec(context.Background(), `DROP ROLE IF EXISTS `+role) })
+	// A new role has no CREATE on the database (PUBLIC never gets it), so
+	// it cannot create the store's schema.
+	u, _ := url.Parse(good)
+	u.User = url.UserPassword(role, pw)
+	_, err = postgres.Open(t.Context(), u.String(), postgres.Options{Schema: role})
+	var ce *postgres.ConnectError
+	if !errors.As(err, &ce) {
+		t.Fatalf("Open without CREATE = %v, want *ConnectError", err)
+	}
+	msg := err.Error()
+	t.Log(msg)
+	if strings.Contains(msg, pw) || strings.Contains(msg, "\n") || !strings.Contains(msg, "permission denied") || !strings.Contains(msg, ce.Database()) {
+		t.Errorf("error is not one clear line naming the database without the password: %q", msg)
+	}
+}
