@@ -1,9 +1,7 @@
 package liteagent
 
 import (
-	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"time"
 
@@ -43,9 +41,11 @@ func (a *Agent) newGate(opts Options) (*permission.Gate, error) {
 			default:
 				out.Type = engine.EventApprovalAnswer
 			}
-			if !engine.Emit(ctx, out) {
-				aroundOf(ctx).add(out) // a hook command's, around a turn
+			if c, ok := a.runs.call(ev.Call.ID); ok && c.run != nil {
+				c.run.around.add(out) // a hook command's, around a turn
+				return
 			}
+			engine.Emit(ctx, out)
 		},
 		CallInfo: func(ctx context.Context) (string, string) { return engine.CallID(ctx), engine.SessionID(ctx) },
 	}
@@ -69,20 +69,11 @@ func (a *Agent) newGate(opts Options) (*permission.Gate, error) {
 		g.DryRun = false
 		enforcing = permission.NewGate(g)
 	}
-	a.permit = func(ctx context.Context, name string, input json.RawMessage) (bool, error) {
-		out, err := enforcing.Authorize(ctx, permission.Call{Name: name, Input: input, SessionID: cmp.Or(engine.SessionID(ctx), runSession(ctx))})
+	a.permit = func(ctx context.Context, call permission.Call) (bool, error) {
+		out, err := enforcing.Authorize(ctx, call)
 		return out.Run, err
 	}
 	return gate, nil
-}
-
-// engineKey carries the engine that runs a session's turns when it is not
-// the agent's own (a subagent's).
-type engineKey struct{}
-
-// withEngine returns ctx naming eng as the engine of the run.
-func withEngine(ctx context.Context, eng *engine.Engine) context.Context {
-	return context.WithValue(ctx, engineKey{}, eng)
 }
 
 // auditTimeout bounds how long a decision made around a turn waits to be
@@ -97,17 +88,14 @@ const auditTimeout = 5 * time.Minute
 // hook past its timeout. Close waits for those appends; a failure is
 // logged.
 func (a *Agent) audit(ctx context.Context, ev session.PermissionDecisionEvent) error {
-	if engine.SessionID(ctx) != "" {
+	c, ok := a.runs.call(ev.Call.ID)
+	if !ok || c.run == nil {
+		if engine.SessionID(ctx) == "" {
+			return errors.New("liteagent: a permission decision outside any run cannot be audited")
+		}
 		return a.eng.Record(ctx, ev)
 	}
-	id := runSession(ctx)
-	if id == "" {
-		return errors.New("liteagent: a permission decision outside any run cannot be audited")
-	}
-	eng := a.eng
-	if e, ok := ctx.Value(engineKey{}).(*engine.Engine); ok {
-		eng = e
-	}
+	id, eng := c.session, c.run.eng
 	a.audits.Go(func() {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), auditTimeout)
 		defer cancel()

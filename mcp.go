@@ -18,7 +18,7 @@ func (a *Agent) newMCPHost(cfg mcphost.Config) (*mcphost.Host, error) {
 	return mcphost.New(cfg, mcphost.Options{
 		Dir: a.lay.workdir,
 		Connect: func(ctx context.Context, req mcphost.ConnectRequest) error {
-			ok, err := a.permit(ctx, mcphost.PermissionName, req.Input())
+			ok, err := a.permit(ctx, permission.Call{Name: mcphost.PermissionName, Input: req.Input(), SessionID: engine.SessionID(ctx)})
 			if err != nil {
 				return err
 			}

@@ -77,12 +77,12 @@ func (a *Agent) runChild(ctx context.Context, req subagent.ChildRequest) (subage
 	}
 	// A child's run has its own runId and its agentId; its source is that
 	// of the run that dispatched it.
-	ident := hook.Identity{SessionID: req.SessionID, AgentID: req.AgentID, Source: identity(ctx).Source}
+	ident := hook.Identity{SessionID: req.SessionID, AgentID: req.AgentID, Source: a.runs.identity(req.ParentSessionID).Source}
 	// The child's run outlives the Agent call's turn, whose values ctx
 	// still holds: it must not reach that turn, and decisions around the
 	// child's own turn go through the child's engine.
-	ctx = withEngine(engine.Detach(ctx), eng)
-	for ev, err := range a.hookedTurn(ctx, ident, req.Prompt, func(ctx context.Context) iter.Seq2[Event, error] {
+	ctx = engine.Detach(ctx)
+	for ev, err := range a.hookedTurn(ctx, eng, ident, req.Prompt, func(ctx context.Context) iter.Seq2[Event, error] {
 		return eng.Turn(ctx, req.SessionID, model.UserText(req.Prompt))
 	}) {
 		if err != nil {
@@ -151,7 +151,7 @@ func (a *Agent) deliverMessage(ctx context.Context, sessionID, message string, c
 	}
 	a.publish(Notice{SessionID: sessionID, Source: hook.SourceBackground, Event: Event{Type: engine.EventBackgroundCompleted, SessionID: sessionID, Text: message, Completion: &c}})
 	ident := hook.Identity{SessionID: sessionID, Source: hook.SourceBackground}
-	for ev, err := range a.hookedTurn(ctx, ident, message, func(ctx context.Context) iter.Seq2[Event, error] {
+	for ev, err := range a.hookedTurn(ctx, a.eng, ident, message, func(ctx context.Context) iter.Seq2[Event, error] {
 		return a.eng.TurnFrom(ctx, sessionID, model.UserText(message), session.OriginBackground)
 	}) {
 		a.publish(Notice{SessionID: sessionID, Source: hook.SourceBackground, Event: ev})
