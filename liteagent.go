@@ -104,7 +104,7 @@ type Options struct {
 	// MaxParallelTools bounds the tool calls run at once; zero means 10.
 	MaxParallelTools int
 	// LogToolStarts records each tool call's start in the session log before
-	// the call runs (the reference's crashRecovery "safe"), so that after a
+	// the call runs (the TypeScript SDK's crashRecovery "safe"), so that after a
 	// crash the log tells which calls may have had effects. It costs one
 	// log append a call. Either way, calls a crash left unanswered get
 	// "interrupted" results on the next prompt, with tool_recovered events.
@@ -129,8 +129,7 @@ type Options struct {
 	// context archive, and older messages are shortened in the request,
 	// never in the log. Zero means the window the provider reports for the
 	// model (model.WindowReporter: 200,000 tokens for Claude models with
-	// model/anthropic), else engine.DefaultContextWindow (32,000), as in the
-	// reference.
+	// model/anthropic), else engine.DefaultContextWindow (32,000).
 	ContextWindow int
 	// DisableContext turns the context engine off: every request carries
 	// the whole session history, and a request the provider refuses as too

@@ -12,7 +12,7 @@ type QueryOptions struct {
 // Query runs one prompt on a temporary agent, in a new session, and returns
 // its result. When the prompt started subagent groups, Query waits for them
 // (until ctx is done) and returns the result of the autonomous turn their
-// results ran, as the reference does. The agent is closed before Query
+// results ran. The agent is closed before Query
 // returns; its session stays in the data home unless sessions are disabled.
 func Query(ctx context.Context, opts QueryOptions) (*Result, error) {
 	a, err := New(ctx, opts.Options)
