@@ -68,7 +68,7 @@ func goCall(ctx context.Context, tl tool.Tool, input string) <-chan callResult {
 	ch := make(chan callResult, 1)
 	start := time.Now()
 	go func() {
-		res, err := tl.Call(ctx, []byte(input))
+		res, err := tl.Call(ctx, nil, []byte(input))
 		ch <- callResult{res, err, time.Since(start)}
 	}()
 	return ch
@@ -531,7 +531,7 @@ func TestBackgroundNoticeFollowsOnExit(t *testing.T) {
 	}
 	defer bg.Close()
 	bash, _ := newBash(t, builtin.BashOptions{Background: bg})
-	res, err := bash.Call(t.Context(), json.RawMessage(`{"command":"true","run_in_background":true}`))
+	res, err := bash.Call(t.Context(), nil, json.RawMessage(`{"command":"true","run_in_background":true}`))
 	if err != nil || strings.Contains(res.Content, "You will be told") || !strings.HasSuffix(res.Content, ").") {
 		t.Errorf("result %q, %v", res.Content, err)
 	}
@@ -547,7 +547,7 @@ func TestBackgroundNoticeFollowsOnExit(t *testing.T) {
 		s, _ := ctx.Value(key{}).(string)
 		return s
 	}})
-	if _, err := bash2.Call(context.WithValue(t.Context(), key{}, "sess-1"), json.RawMessage(`{"command":"true","run_in_background":true}`)); err != nil {
+	if _, err := bash2.Call(context.WithValue(t.Context(), key{}, "sess-1"), nil, json.RawMessage(`{"command":"true","run_in_background":true}`)); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -575,7 +575,7 @@ func TestKillSessionKillsThatSessionsCommands(t *testing.T) {
 		return s
 	}})
 	for _, s := range []string{"a", "a", "b"} {
-		if _, err := bash.Call(context.WithValue(t.Context(), key{}, s), json.RawMessage(`{"command":"sleep 30","run_in_background":true}`)); err != nil {
+		if _, err := bash.Call(context.WithValue(t.Context(), key{}, s), nil, json.RawMessage(`{"command":"sleep 30","run_in_background":true}`)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -53,7 +53,7 @@ func BenchmarkReadFile(b *testing.B) {
 			b.SetBytes(int64(size))
 			b.ReportAllocs()
 			for b.Loop() {
-				if res, err := read.Call(context.Background(), input); err != nil || res.IsError {
+				if res, err := read.Call(context.Background(), nil, input); err != nil || res.IsError {
 					b.Fatal(res.Content, err)
 				}
 			}
@@ -119,7 +119,7 @@ func BenchmarkWriteFile(b *testing.B) {
 			b.Run(name, func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					if res, err := write.Call(context.Background(), input); err != nil || res.IsError {
+					if res, err := write.Call(context.Background(), nil, input); err != nil || res.IsError {
 						b.Fatal(res.Content, err)
 					}
 				}
@@ -152,7 +152,7 @@ func BenchmarkBash(b *testing.B) {
 	b.Run("bash", func(b *testing.B) {
 		var tl tool.Tool = bash
 		for b.Loop() {
-			if res, err := tl.Call(context.Background(), json.RawMessage(`{"command":"true"}`)); err != nil || res.IsError {
+			if res, err := tl.Call(context.Background(), nil, json.RawMessage(`{"command":"true"}`)); err != nil || res.IsError {
 				b.Fatal(res.Content, err)
 			}
 		}
@@ -190,7 +190,7 @@ func BenchmarkProtectedRefusal(b *testing.B) {
 		b.Run("path="+p, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if res, err := write.Call(context.Background(), input); err != nil || !res.IsError {
+				if res, err := write.Call(context.Background(), nil, input); err != nil || !res.IsError {
 					b.Fatal(res.Content, err)
 				}
 			}

@@ -81,7 +81,7 @@ func ContextTool(resolve ArchiveResolver) tool.Tool {
 	if resolve == nil {
 		panic("builtin.ContextTool: nil resolver")
 	}
-	return tool.New("context", contextDescription, func(ctx context.Context, in contextInput) (tool.Result, error) {
+	return tool.New("context", contextDescription, func(ctx context.Context, _ *tool.Call, in contextInput) (tool.Result, error) {
 		return contextCall(ctx, resolve, in)
 	})
 }
@@ -97,7 +97,7 @@ func ReadSpilledTool(resolve ArchiveResolver) tool.Tool {
 	if resolve == nil {
 		panic("builtin.ReadSpilledTool: nil resolver")
 	}
-	return tool.New("read_spilled", readSpilledDescription, func(ctx context.Context, in contextInput) (tool.Result, error) {
+	return tool.New("read_spilled", readSpilledDescription, func(ctx context.Context, _ *tool.Call, in contextInput) (tool.Result, error) {
 		res, err := contextCall(ctx, resolve, in)
 		if err == nil && strings.Contains(res.Content, noArchivedContent) {
 			res = tool.Text(fmt.Sprintf("No spilled content for ref '%s'", in.Ref))

@@ -34,7 +34,7 @@ func ExampleFileTools() {
 		{read, `{"path": "notes/todo.txt"}`},
 		{read, `{"path": "../elsewhere.txt"}`},
 	} {
-		res, err := c.tool.Call(ctx, []byte(c.input))
+		res, err := c.tool.Call(ctx, nil, []byte(c.input))
 		if err != nil {
 			panic(err)
 		}
@@ -58,7 +58,7 @@ func ExampleBashTool() {
 		`{"command": "exit 1"}`,
 		`{"command": "sudo reboot"}`,
 	} {
-		res, err := bash.Call(context.Background(), []byte(input))
+		res, err := bash.Call(context.Background(), nil, []byte(input))
 		if err != nil {
 			panic(err)
 		}
@@ -78,10 +78,10 @@ func ExampleTaskReminder() {
 		`{"subject": "Read the spec", "description": ""}`,
 		`{"subject": "Write the code", "description": ""}`,
 	} {
-		res, _ := tools[0].Call(ctx, []byte(input)) // TaskCreate
+		res, _ := tools[0].Call(ctx, nil, []byte(input)) // TaskCreate
 		fmt.Println(res.Content)
 	}
-	res, _ := tools[1].Call(ctx, []byte(`{"taskId": "1", "status": "completed"}`)) // TaskUpdate
+	res, _ := tools[1].Call(ctx, nil, []byte(`{"taskId": "1", "status": "completed"}`)) // TaskUpdate
 	fmt.Println(res.Content)
 
 	reminder, err := builtin.TaskReminder(ctx, store)
@@ -113,13 +113,13 @@ func ExampleBackgroundTools() {
 		panic(err)
 	}
 	ctx := context.Background()
-	if _, err := bash.Call(ctx, []byte(`{"command": "echo building; echo built", "run_in_background": true}`)); err != nil {
+	if _, err := bash.Call(ctx, nil, []byte(`{"command": "echo building; echo built", "run_in_background": true}`)); err != nil {
 		panic(err)
 	}
 	id := <-exited
 
 	bashOutput := builtin.BackgroundTools(bg)[1]
-	res, err := bashOutput.Call(ctx, []byte(`{"id": "`+id+`"}`))
+	res, err := bashOutput.Call(ctx, nil, []byte(`{"id": "`+id+`"}`))
 	if err != nil {
 		panic(err)
 	}

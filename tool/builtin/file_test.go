@@ -749,7 +749,7 @@ func TestCancelledCallChangesNothing(t *testing.T) {
 	e := newFileEnv(t, builtin.FileOptions{})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := e.tool(t, "write_file").Call(ctx, []byte(`{"path":"a","content":"x"}`))
+	_, err := e.tool(t, "write_file").Call(ctx, nil, []byte(`{"path":"a","content":"x"}`))
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("got %v, want context.Canceled", err)
 	}

@@ -37,7 +37,7 @@ func callCtx(t testing.TB, ctx context.Context, tl tool.Tool, input any) tool.Re
 		}
 		raw = string(b)
 	}
-	res, err := tl.Call(ctx, json.RawMessage(raw))
+	res, err := tl.Call(ctx, nil, json.RawMessage(raw))
 	if err != nil {
 		t.Fatalf("%s(%s): runtime error %v", tl.Name(), raw, err)
 	}
