@@ -1,7 +1,6 @@
 package liteagent
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +10,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/permission"
 	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/tool"
 )
 
 // newGate builds the permission gate of an agent family: the policy (the
@@ -32,7 +32,7 @@ func (a *Agent) newGate(opts Options) (*permission.Gate, error) {
 		Queue:   permission.NewApprovalQueue(),
 		DryRun:  opts.PermissionDryRun,
 		Redact:  opts.Redact,
-		Emit: func(ctx context.Context, ev permission.Event) {
+		Emit: func(ctx context.Context, c *tool.Call, ev permission.Event) {
 			call := model.ToolCallBlock(ev.Call.ID, ev.Call.Name, ev.Call.Input)
 			out := Event{Call: &call, Decision: decisionString(ev.Decision), By: ev.By, RuleID: ev.RuleID, Reason: ev.Reason, Simulated: ev.Simulated}
 			switch ev.Type {
@@ -43,11 +43,15 @@ func (a *Agent) newGate(opts Options) (*permission.Gate, error) {
 			default:
 				out.Type = engine.EventApprovalAnswer
 			}
-			if !engine.Emit(ctx, out) {
+			switch {
+			case c != nil:
+				c.Emit(out) // a tool call's, into its turn
+			case a.eng.Notify(ev.Call.SessionID, out):
+				// a hook command's, while its run's turn runs tools
+			default:
 				aroundOf(ctx).add(out) // a hook command's, around a turn
 			}
 		},
-		CallInfo: func(ctx context.Context) (string, string) { return engine.CallID(ctx), engine.SessionID(ctx) },
 	}
 	if opts.PermissionAudit {
 		g.Audit = a.audit
@@ -70,7 +74,7 @@ func (a *Agent) newGate(opts Options) (*permission.Gate, error) {
 		enforcing = permission.NewGate(g)
 	}
 	a.permit = func(ctx context.Context, name string, input json.RawMessage) (bool, error) {
-		out, err := enforcing.Authorize(ctx, permission.Call{Name: name, Input: input, SessionID: cmp.Or(engine.SessionID(ctx), runSession(ctx))})
+		out, err := enforcing.Authorize(ctx, permission.Call{Name: name, Input: input, SessionID: runSession(ctx)})
 		return out.Run, err
 	}
 	return gate, nil
@@ -96,9 +100,9 @@ const auditTimeout = 5 * time.Minute
 // session's turns: waiting there for another turn to end would hold the
 // hook past its timeout. Close waits for those appends; a failure is
 // logged.
-func (a *Agent) audit(ctx context.Context, ev session.PermissionDecisionEvent) error {
-	if engine.SessionID(ctx) != "" {
-		return a.eng.Record(ctx, ev)
+func (a *Agent) audit(ctx context.Context, c *tool.Call, ev session.PermissionDecisionEvent) error {
+	if c != nil {
+		return engine.Record(ctx, c, ev)
 	}
 	id := runSession(ctx)
 	if id == "" {

@@ -22,12 +22,18 @@ type hookedTool struct {
 	a *Agent
 }
 
-func (h hookedTool) Call(ctx context.Context, input json.RawMessage) (tool.Result, error) {
+func (h hookedTool) Call(ctx context.Context, c *tool.Call, input json.RawMessage) (tool.Result, error) {
+	if c == nil {
+		c = &tool.Call{}
+	}
 	id := identity(ctx)
-	call := hook.ToolCall{ID: engine.CallID(ctx), Name: h.Name(), Input: input}
+	if c.SessionID != "" {
+		id.SessionID = c.SessionID
+	}
+	call := hook.ToolCall{ID: c.ID, Name: h.Name(), Input: input}
 	h.a.fire(ctx, hook.ToolStart{Identity: id, Call: call})
 	start := time.Now()
-	res, err := h.Tool.Call(ctx, input)
+	res, err := h.Tool.Call(ctx, c, input)
 	end := hook.ToolEnd{Identity: id, Call: call, Duration: time.Since(start), Status: hook.StatusCompleted}
 	switch {
 	case err != nil && ctx.Err() != nil:
@@ -74,7 +80,7 @@ func (a *Agent) fire(ctx context.Context, p hook.Payload) {
 	out := a.fireHooks(ctx, p)
 	for _, d := range out.Diagnostics {
 		a.log.Warn("hook failed", "event", d.Event, "hook", d.Label)
-		engine.Emit(ctx, Event{Type: engine.EventDiagnostic, Code: d.Code, Text: d.Message})
+		a.eng.Notify(identity(ctx).SessionID, Event{Type: engine.EventDiagnostic, Code: d.Code, Text: d.Message})
 	}
 }
 
@@ -120,16 +126,12 @@ func (c *around) take(session string) []Event {
 // identKey carries the hook identity of a run (see hookedTurn).
 type identKey struct{}
 
-// identity is the hook identity of the turn running in ctx: that of its
-// run (its own runId, agentId for a subagent, source), with the session of
-// the turn.
+// identity is the hook identity of the run ctx belongs to (its session,
+// its own runId, agentId for a subagent, source).
 func identity(ctx context.Context) hook.Identity {
 	id, ok := ctx.Value(identKey{}).(hook.Identity)
 	if !ok {
 		id = hook.Identity{Source: hook.SourceUser}
-	}
-	if s := engine.SessionID(ctx); s != "" {
-		id.SessionID = s
 	}
 	return id
 }
@@ -183,10 +185,11 @@ func (a *Agent) hookedTurn(ctx context.Context, ident hook.Identity, prompt stri
 		turn := start(ctx)
 		// Decisions about hook commands come before the turn's events and
 		// before done.
-		// The hooks' context is outside any turn: a run started from
-		// another agent's tool must not hand its decisions to that turn.
+		// The hooks' decisions go to this run's turn or its collector,
+		// never to the turn of a tool that started the run: they are
+		// routed by this run's session.
 		evs := &around{}
-		hookCtx := context.WithValue(engine.Detach(ctx), aroundKey{}, evs)
+		hookCtx := context.WithValue(ctx, aroundKey{}, evs)
 		input, _ := json.Marshal(prompt)
 		end := hook.RunEnd{Identity: ident, Status: hook.StatusCompleted}
 		ended := false

@@ -5,7 +5,6 @@ import (
 	"errors"
 
 	"github.com/lite-agent/lite-agent-go/archive"
-	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/mcphost"
 	"github.com/lite-agent/lite-agent-go/permission"
 	"github.com/lite-agent/lite-agent-go/tool"
@@ -27,8 +26,8 @@ func (a *Agent) newMCPHost(cfg mcphost.Config) (*mcphost.Host, error) {
 			}
 			return nil
 		},
-		Archive: func(ctx context.Context) (archive.Archive, error) {
-			return a.archiveFor(engine.SessionID(ctx))
+		Archive: func(ctx context.Context, sessionID string) (archive.Archive, error) {
+			return a.archiveFor(sessionID)
 		},
 		Logger: a.log,
 	})

@@ -55,10 +55,6 @@ type BashOptions struct {
 	// other.
 	Background *Background
 
-	// SessionID, when set, returns the session of the call in ctx, which
-	// the Completion of a background command it starts carries.
-	SessionID func(ctx context.Context) string
-
 	// Sandbox, when set, contains every command the tool runs, in the
 	// foreground and in the background: each is wrapped by it before it
 	// starts, and one it cannot wrap does not run. nil runs commands
@@ -73,7 +69,6 @@ type bashTool struct {
 	timeout   time.Duration
 	maxOutput int
 	bg        *Background
-	sessionOf func(context.Context) string
 }
 
 // BashTool returns the bash tool, which runs a shell command in
@@ -126,7 +121,6 @@ func BashTool(opts BashOptions) (tool.Tool, error) {
 		timeout:   opts.Timeout,
 		maxOutput: opts.MaxOutputBytes,
 		bg:        opts.Background,
-		sessionOf: opts.SessionID,
 	}
 	if b.timeout == 0 {
 		b.timeout = DefaultBashTimeout
@@ -170,16 +164,13 @@ func dangerous(command string) bool {
 	return false
 }
 
-func (b *bashTool) call(ctx context.Context, in bashInput) (tool.Result, error) {
+func (b *bashTool) call(ctx context.Context, c *tool.Call, in bashInput) (tool.Result, error) {
 	if dangerous(in.Command) {
 		return tool.Errorf("Dangerous command blocked"), nil
 	}
 	if in.RunInBackground && b.bg != nil {
-		session := ""
-		if b.sessionOf != nil {
-			session = b.sessionOf(ctx)
-		}
-		id, err := b.bg.start(b.sh, in.Command, session)
+		// The Completion of the command carries the call's session.
+		id, err := b.bg.start(b.sh, in.Command, c.SessionID)
 		if err != nil {
 			return tool.Result{}, err
 		}

@@ -542,12 +542,8 @@ func TestBackgroundNoticeFollowsOnExit(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer bg2.Close()
-	type key struct{}
-	bash2, _ := newBash(t, builtin.BashOptions{Background: bg2, SessionID: func(ctx context.Context) string {
-		s, _ := ctx.Value(key{}).(string)
-		return s
-	}})
-	if _, err := bash2.Call(context.WithValue(t.Context(), key{}, "sess-1"), nil, json.RawMessage(`{"command":"true","run_in_background":true}`)); err != nil {
+	bash2, _ := newBash(t, builtin.BashOptions{Background: bg2})
+	if _, err := bash2.Call(t.Context(), &tool.Call{SessionID: "sess-1"}, json.RawMessage(`{"command":"true","run_in_background":true}`)); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -569,13 +565,9 @@ func TestKillSessionKillsThatSessionsCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer bg.Close()
-	type key struct{}
-	bash, _ := newBash(t, builtin.BashOptions{Background: bg, SessionID: func(ctx context.Context) string {
-		s, _ := ctx.Value(key{}).(string)
-		return s
-	}})
+	bash, _ := newBash(t, builtin.BashOptions{Background: bg})
 	for _, s := range []string{"a", "a", "b"} {
-		if _, err := bash.Call(context.WithValue(t.Context(), key{}, s), nil, json.RawMessage(`{"command":"sleep 30","run_in_background":true}`)); err != nil {
+		if _, err := bash.Call(t.Context(), &tool.Call{SessionID: s}, json.RawMessage(`{"command":"sleep 30","run_in_background":true}`)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -72,7 +72,7 @@ func ExampleBashTool() {
 
 func ExampleTaskReminder() {
 	store := task.NewMemoryStore()
-	tools := builtin.TaskTools(func(context.Context) (task.Store, error) { return store, nil }, builtin.TaskOptions{})
+	tools := builtin.TaskTools(func(context.Context, string) (task.Store, error) { return store, nil }, builtin.TaskOptions{})
 	ctx := context.Background()
 	for _, input := range []string{
 		`{"subject": "Read the spec", "description": ""}`,

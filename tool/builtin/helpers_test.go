@@ -29,6 +29,12 @@ func call(t testing.TB, tl tool.Tool, input any) tool.Result {
 
 func callCtx(t testing.TB, ctx context.Context, tl tool.Tool, input any) tool.Result {
 	t.Helper()
+	return callAs(t, ctx, nil, tl, input)
+}
+
+// callAs is callCtx for the tool call c (such as one of a session).
+func callAs(t testing.TB, ctx context.Context, c *tool.Call, tl tool.Tool, input any) tool.Result {
+	t.Helper()
 	raw, ok := input.(string)
 	if !ok {
 		b, err := json.Marshal(input)
@@ -37,7 +43,7 @@ func callCtx(t testing.TB, ctx context.Context, tl tool.Tool, input any) tool.Re
 		}
 		raw = string(b)
 	}
-	res, err := tl.Call(ctx, nil, json.RawMessage(raw))
+	res, err := tl.Call(ctx, c, json.RawMessage(raw))
 	if err != nil {
 		t.Fatalf("%s(%s): runtime error %v", tl.Name(), raw, err)
 	}
@@ -68,7 +74,7 @@ type recorder struct {
 
 var _ builtin.SnapshotRecorder = (*recorder)(nil)
 
-func (r *recorder) RecordSnapshot(ctx context.Context, ev session.FileSnapshotEvent) error {
+func (r *recorder) RecordSnapshot(ctx context.Context, _ *tool.Call, ev session.FileSnapshotEvent) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.panics {

@@ -75,7 +75,7 @@ func BenchmarkSearch(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	readable := func(ctx context.Context, p string) (bool, error) {
+	readable := func(ctx context.Context, _, p string) (bool, error) {
 		in, _ := json.Marshal(map[string]string{"path": p})
 		v, err := policy.Check(ctx, permission.Call{Name: "read_file", Input: in})
 		return v.Decision == permission.Allow, err

@@ -454,7 +454,7 @@ func TestListDir(t *testing.T) {
 func TestSearchHonoursReadDenyRules(t *testing.T) {
 	var e *searchEnv
 	var policy permission.Policy
-	readable := func(ctx context.Context, p string) (bool, error) {
+	readable := func(ctx context.Context, _, p string) (bool, error) {
 		in, err := json.Marshal(map[string]string{"path": p})
 		if err != nil {
 			return false, err
