@@ -163,7 +163,9 @@ func BenchmarkBash(b *testing.B) {
 // discard is a recorder that keeps nothing.
 type discard struct{}
 
-func (discard) RecordSnapshot(context.Context, *tool.Call, session.FileSnapshotEvent) error { return nil }
+func (discard) RecordSnapshot(context.Context, *tool.Call, session.FileSnapshotEvent) error {
+	return nil
+}
 
 // BenchmarkProtectedRefusal measures a write_file the protected list
 // refuses, with no disk write to hide the cost of the check, against a

@@ -250,7 +250,9 @@ func TestContextToolErrors(t *testing.T) {
 	}{
 		{"OffsetPastTheEnd", turns(a), map[string]any{"ref": entry.Ref, "offset": 1000}, "Error: offset exceeds archived content length"},
 		{"NoArchive", func(context.Context, string) (builtin.ArchiveScope, error) { return builtin.ArchiveScope{}, nil }, map[string]any{"query": "x"}, "Error: this session has no context archive"},
-		{"ResolverFails", func(context.Context, string) (builtin.ArchiveScope, error) { return builtin.ArchiveScope{}, errors.New("boom") }, map[string]any{}, "Error: context archive: boom"},
+		{"ResolverFails", func(context.Context, string) (builtin.ArchiveScope, error) {
+			return builtin.ArchiveScope{}, errors.New("boom")
+		}, map[string]any{}, "Error: context archive: boom"},
 		{"StorageFails", func(context.Context, string) (builtin.ArchiveScope, error) {
 			return builtin.ArchiveScope{Archive: &fakeArchive{err: errors.New("Corrupt archive index")}}, nil
 		}, map[string]any{"query": "x"}, "Error: Corrupt archive index"},

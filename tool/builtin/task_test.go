@@ -115,7 +115,9 @@ func TestTaskToolInputIsValidated(t *testing.T) {
 }
 
 func TestTaskStoreFailuresAreErrorResults(t *testing.T) {
-	failing := builtin.TaskTools(func(context.Context, string) (task.Store, error) { return nil, errors.New("no task list for this session") }, builtin.TaskOptions{})
+	failing := builtin.TaskTools(func(context.Context, string) (task.Store, error) {
+		return nil, errors.New("no task list for this session")
+	}, builtin.TaskOptions{})
 	for _, tl := range failing {
 		input := `{"taskId":"1"}`
 		switch tl.Name() {
