@@ -31,6 +31,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/task"
 	"github.com/lite-agent/lite-agent-go/tool"
 	"github.com/lite-agent/lite-agent-go/tool/builtin"
+	"github.com/lite-agent/lite-agent-go/tool/builtin/bash"
 )
 
 // TaskListEnv names the environment variable that sets the shared task list
@@ -225,7 +226,7 @@ type Options struct {
 
 	// Bash configures the bash tool; Workdir and Background are set by
 	// the agent.
-	Bash builtin.BashOptions
+	Bash bash.Options
 
 	// FileTools configures read_file, write_file, edit_file and
 	// delete_file: extra ReadRoots, Symlinks, MaxSnapshotBytes,
@@ -265,7 +266,7 @@ type Agent struct {
 	eng  *engine.Engine
 	cp   session.Checkpointer
 	mode storeMode
-	bg   *builtin.Background
+	bg   *bash.Background
 
 	audits     sync.WaitGroup // permission decisions around turns being appended
 	deliveries sync.WaitGroup // turns delivering background bash completions
@@ -416,7 +417,7 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 			return nil, err
 		}
 	}
-	bg, err := builtin.NewBackground(builtin.BackgroundOptions{OnExit: a.bashExited})
+	bg, err := bash.NewBackground(bash.BackgroundOptions{OnExit: a.bashExited})
 	if err != nil {
 		return nil, err
 	}
@@ -1013,11 +1014,11 @@ func (a *Agent) buildTools(opts Options, skills []skill.Skill, defs []subagent.D
 	if bopts.Sandbox == nil {
 		bopts.Sandbox = opts.Sandbox
 	}
-	bash, err := builtin.BashTool(bopts)
+	bt, err := bash.Tool(bopts)
 	if err != nil {
 		return nil, err
 	}
-	tools = append([]tool.Tool{bash}, tools...)
+	tools = append([]tool.Tool{bt}, tools...)
 	if t := skill.Tool(skills); t != nil {
 		tools = append(tools, t)
 	}
@@ -1032,7 +1033,7 @@ func (a *Agent) buildTools(opts Options, skills []skill.Skill, defs []subagent.D
 	if a.pool != nil {
 		tools = append(tools, a.agentTool(opts, defs))
 	}
-	tools = append(tools, builtin.BackgroundTools(a.bg)...)
+	tools = append(tools, bash.BackgroundTools(a.bg)...)
 	tools = append(tools, opts.Tools...)
 	if opts.OnAskUser != nil {
 		tools = append(tools, askUserTool(opts.OnAskUser))

@@ -12,7 +12,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/subagent"
 	"github.com/lite-agent/lite-agent-go/task"
 	"github.com/lite-agent/lite-agent-go/tool"
-	"github.com/lite-agent/lite-agent-go/tool/builtin"
+	"github.com/lite-agent/lite-agent-go/tool/builtin/bash"
 )
 
 // agentTool returns the Agent tool over the agent's pool. Children are run
@@ -128,7 +128,7 @@ func (a *Agent) deliver(ctx context.Context, sessionID string, c subagent.GroupC
 // A subagent's command is delivered to the session that dispatched the
 // subagent: the child's own session has no turns after its run. Commands
 // that DeleteSession killed are not delivered.
-func (a *Agent) bashExited(c builtin.Completion) {
+func (a *Agent) bashExited(c bash.Completion) {
 	a.mu.Lock()
 	dropped := a.dropBash[c.ID]
 	delete(a.dropBash, c.ID)

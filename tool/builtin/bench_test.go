@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -127,37 +126,6 @@ func BenchmarkWriteFile(b *testing.B) {
 			})
 		}
 	}
-}
-
-// BenchmarkBash measures a bash call of "true" (a process group, a pipe,
-// the reader and the kill of the group) against running the same shell
-// with os/exec ("x-exec").
-func BenchmarkBash(b *testing.B) {
-	dir := b.TempDir()
-	bash, err := builtin.BashTool(builtin.BashOptions{Workdir: dir})
-	if err != nil {
-		b.Fatal(err)
-	}
-	var baseline float64
-	b.Run("baseline=exec", func(b *testing.B) {
-		for b.Loop() {
-			cmd := exec.Command("/bin/bash", "-c", "true")
-			cmd.Dir = dir
-			if err := cmd.Run(); err != nil {
-				b.Fatal(err)
-			}
-		}
-		baseline = perOp(b)
-	})
-	b.Run("bash", func(b *testing.B) {
-		var tl tool.Tool = bash
-		for b.Loop() {
-			if res, err := tl.Call(context.Background(), nil, json.RawMessage(`{"command":"true"}`)); err != nil || res.IsError {
-				b.Fatal(res.Content, err)
-			}
-		}
-		ratio(b, baseline, "x-exec")
-	})
 }
 
 // discard is a recorder that keeps nothing.

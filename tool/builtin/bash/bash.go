@@ -1,4 +1,4 @@
-package builtin
+package bash
 
 import (
 	"context"
@@ -17,17 +17,17 @@ import (
 
 // Defaults of the bash tool.
 const (
-	// DefaultBashTimeout is how long a foreground command may run when
-	// [BashOptions.Timeout] is zero.
-	DefaultBashTimeout = 120 * time.Second
+	// DefaultTimeout is how long a foreground command may run when
+	// [Options.Timeout] is zero.
+	DefaultTimeout = 120 * time.Second
 	// DefaultMaxOutputBytes is the most output a foreground command may
-	// produce when [BashOptions.MaxOutputBytes] is zero: 1,000,000 bytes,
+	// produce when [Options.MaxOutputBytes] is zero: 1,000,000 bytes,
 	// already more than a model can usefully read in one result.
 	DefaultMaxOutputBytes = 1_000_000
 )
 
-// BashOptions configures the bash tool. Only Workdir is required.
-type BashOptions struct {
+// Options configures the bash tool. Only Workdir is required.
+type Options struct {
 	// Workdir is the directory commands start in: an absolute path.
 	Workdir string
 
@@ -41,7 +41,7 @@ type BashOptions struct {
 	Env []string
 
 	// Timeout is how long a foreground command may run before its process
-	// group is killed; zero means DefaultBashTimeout.
+	// group is killed; zero means DefaultTimeout.
 	Timeout time.Duration
 
 	// MaxOutputBytes is the most combined output, in bytes, a foreground
@@ -71,7 +71,7 @@ type bashTool struct {
 	bg        *Background
 }
 
-// BashTool returns the bash tool, which runs a shell command in
+// Tool returns the bash tool, which runs a shell command in
 // opts.Workdir and returns its combined, trimmed standard output and
 // standard error:
 //
@@ -92,14 +92,14 @@ type bashTool struct {
 //   - a command containing "rm -rf /", "sudo", "shutdown", "reboot" or
 //     "> /dev/" is refused with "Error: Dangerous command blocked". This is
 //     a speed bump against accidents, not a sandbox: set
-//     [BashOptions.Sandbox] (or run the agent in a container) when commands
+//     [Options.Sandbox] (or run the agent in a container) when commands
 //     must be contained;
 //   - with run_in_background and a [Background] registry, the command
 //     starts in the registry and the call returns its id at once.
 //
-// BashTool returns an error if Workdir is not absolute, a limit is negative
+// Tool returns an error if Workdir is not absolute, a limit is negative
 // or no shell is found. The tool is safe for concurrent use.
-func BashTool(opts BashOptions) (tool.Tool, error) {
+func Tool(opts Options) (tool.Tool, error) {
 	if !filepath.IsAbs(opts.Workdir) {
 		return nil, fmt.Errorf("bash tool: workdir %q is not an absolute path", opts.Workdir)
 	}
@@ -123,7 +123,7 @@ func BashTool(opts BashOptions) (tool.Tool, error) {
 		bg:        opts.Background,
 	}
 	if b.timeout == 0 {
-		b.timeout = DefaultBashTimeout
+		b.timeout = DefaultTimeout
 	}
 	if b.maxOutput == 0 {
 		b.maxOutput = DefaultMaxOutputBytes
