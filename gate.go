@@ -9,6 +9,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/permission"
 	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/tool"
 )
 
 // newGate builds the permission gate of an agent family: the policy (the
@@ -30,7 +31,7 @@ func (a *Agent) newGate(opts Options) (*permission.Gate, error) {
 		Queue:   permission.NewApprovalQueue(),
 		DryRun:  opts.PermissionDryRun,
 		Redact:  opts.Redact,
-		Emit: func(ctx context.Context, ev permission.Event) {
+		Emit: func(ctx context.Context, c *tool.Call, ev permission.Event) {
 			call := model.ToolCallBlock(ev.Call.ID, ev.Call.Name, ev.Call.Input)
 			out := Event{Call: &call, Decision: decisionString(ev.Decision), By: ev.By, RuleID: ev.RuleID, Reason: ev.Reason, Simulated: ev.Simulated}
 			switch ev.Type {
@@ -41,13 +42,16 @@ func (a *Agent) newGate(opts Options) (*permission.Gate, error) {
 			default:
 				out.Type = engine.EventApprovalAnswer
 			}
-			if c, ok := a.runs.call(ev.Call.ID); ok && c.run != nil {
-				c.run.around.add(out) // a hook command's, around a turn
-				return
+			hc, isHook := a.runs.call(ev.Call.ID)
+			switch {
+			case c != nil:
+				c.Emit(out) // a tool call's, into its turn
+			case isHook && hc.run != nil:
+				hc.run.around.add(out) // a hook command's, around a turn
+			case isHook:
+				hc.eng.Notify(hc.session, out) // a hook command's, within its run's turn
 			}
-			engine.Emit(ctx, out)
 		},
-		CallInfo: func(ctx context.Context) (string, string) { return engine.CallID(ctx), engine.SessionID(ctx) },
 	}
 	if opts.PermissionAudit {
 		g.Audit = a.audit
@@ -81,21 +85,21 @@ func (a *Agent) newGate(opts Options) (*permission.Gate, error) {
 const auditTimeout = 5 * time.Minute
 
 // audit appends a permission decision to the session log through the
-// engine. Within a turn it is appended at once, so that it precedes the
-// tool's result, and a failure stops the call. Around a turn (a run:start
-// or run:end hook's) it is appended in the background, between the
-// session's turns: waiting there for another turn to end would hold the
-// hook past its timeout. Close waits for those appends; a failure is
-// logged.
-func (a *Agent) audit(ctx context.Context, ev session.PermissionDecisionEvent) error {
-	c, ok := a.runs.call(ev.Call.ID)
-	if !ok || c.run == nil {
-		if engine.SessionID(ctx) == "" {
-			return errors.New("liteagent: a permission decision outside any run cannot be audited")
-		}
-		return a.eng.Record(ctx, ev)
+// engine. A tool call's (c not nil) is appended at once, so that it
+// precedes the tool's result, and a failure stops the call. A hook
+// command's is appended in the background, between the session's turns:
+// waiting there for a turn to end (its own, for a tool's or a compaction's
+// hook) would hold the hook past its timeout. Close waits for those
+// appends; a failure is logged.
+func (a *Agent) audit(ctx context.Context, c *tool.Call, ev session.PermissionDecisionEvent) error {
+	if c != nil {
+		return engine.Record(ctx, c, ev)
 	}
-	id, eng := c.session, c.run.eng
+	hc, ok := a.runs.call(ev.Call.ID)
+	if !ok || hc.session == "" {
+		return errors.New("liteagent: a permission decision outside any run cannot be audited")
+	}
+	id, eng := hc.session, hc.eng
 	a.audits.Go(func() {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), auditTimeout)
 		defer cancel()

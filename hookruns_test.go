@@ -41,7 +41,7 @@ func TestToolHooksOfQueuedPromptsKeepTheirRun(t *testing.T) {
 		}
 		return modeltest.Text("ok").Chunks(), nil
 	})
-	probe := tool.New("probe", "Does nothing.", func(context.Context, struct{}) (tool.Result, error) {
+	probe := tool.New("probe", "Does nothing.", func(context.Context, *tool.Call, struct{}) (tool.Result, error) {
 		return tool.Text("probed"), nil
 	})
 	var mu sync.Mutex

@@ -23,12 +23,15 @@ type hookedTool struct {
 	a *Agent
 }
 
-func (h hookedTool) Call(ctx context.Context, input json.RawMessage) (tool.Result, error) {
-	id := h.a.runs.identity(engine.SessionID(ctx))
-	call := hook.ToolCall{ID: engine.CallID(ctx), Name: h.Name(), Input: input}
+func (h hookedTool) Call(ctx context.Context, c *tool.Call, input json.RawMessage) (tool.Result, error) {
+	if c == nil {
+		c = &tool.Call{}
+	}
+	id := h.a.runs.identity(c.SessionID)
+	call := hook.ToolCall{ID: c.ID, Name: h.Name(), Input: input}
 	h.a.fire(ctx, hook.ToolStart{Identity: id, Call: call})
 	start := time.Now()
-	res, err := h.Tool.Call(ctx, input)
+	res, err := h.Tool.Call(ctx, c, input)
 	end := hook.ToolEnd{Identity: id, Call: call, Duration: time.Since(start), Status: hook.StatusCompleted}
 	switch {
 	case err != nil && ctx.Err() != nil:
@@ -48,11 +51,11 @@ func (h hookedTool) Call(ctx context.Context, input json.RawMessage) (tool.Resul
 // compactHooks fires compact:start before the context engine compacts a
 // request and returns what fires compact:end after it, both with kind auto
 // and the identity of the run.
-func (a *Agent) compactHooks(ctx context.Context, before int) func(after int, err error) {
+func (a *Agent) compactHooks(ctx context.Context, sessionID string, before int) func(after int, err error) {
 	if a.hooks == nil {
 		return nil
 	}
-	id, cid := a.runs.identity(engine.SessionID(ctx)), newSessionID()
+	id, cid := a.runs.identity(sessionID), newSessionID()
 	a.fire(ctx, hook.CompactStart{Identity: id, CompactionID: cid, Kind: hook.CompactAuto, Before: int64(before)})
 	return func(after int, err error) {
 		end := hook.CompactEnd{Identity: id, CompactionID: cid, Kind: hook.CompactAuto, Before: int64(before), After: int64(after), Status: hook.StatusCompleted}
@@ -66,16 +69,21 @@ func (a *Agent) compactHooks(ctx context.Context, before int) func(after int, er
 	}
 }
 
-// fire runs the hooks of p and reports failures as diagnostic events of the
-// current turn.
+// fire runs the hooks of p, fired within a turn, and reports failures as
+// diagnostic events of that turn.
 func (a *Agent) fire(ctx context.Context, p hook.Payload) {
 	if a.hooks == nil {
 		return
 	}
 	out := a.fireHooks(ctx, p)
+	if len(out.Diagnostics) == 0 {
+		return
+	}
+	id, _ := payloadIdentity(p)
+	eng := a.runs.engine(id.SessionID, a.eng)
 	for _, d := range out.Diagnostics {
 		a.log.Warn("hook failed", "event", d.Event, "hook", d.Label)
-		engine.Emit(ctx, Event{Type: engine.EventDiagnostic, Code: d.Code, Text: d.Message})
+		eng.Notify(id.SessionID, Event{Type: engine.EventDiagnostic, Code: d.Code, Text: d.Message})
 	}
 }
 
@@ -115,10 +123,11 @@ func (c *around) take(session string) []Event {
 }
 
 // hookCall is a hook command's synthetic call while the gate decides about
-// it: the session it is attributed to and, for a decision made around a
-// turn, the run whose hooks fire.
+// it: the session it is attributed to, the engine of that session's run
+// and, for a decision made around a turn, the run whose hooks fire.
 type hookCall struct {
 	session string
+	eng     *engine.Engine
 	run     *hookRun // nil within a turn (a tool's or a compaction's hook)
 }
 
@@ -192,6 +201,17 @@ func (rs *hookRuns) identity(id string) hook.Identity {
 	return hook.Identity{SessionID: id, Source: hook.SourceUser}
 }
 
+// engine returns the engine of the run whose turn holds session id, or
+// fallback.
+func (rs *hookRuns) engine(id string, fallback *engine.Engine) *engine.Engine {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if r := rs.bySession[id]; r != nil {
+		return r.eng
+	}
+	return fallback
+}
+
 // decide registers c as the hook command call id until the returned
 // function is called.
 func (rs *hookRuns) decide(id string, c hookCall) (done func()) {
@@ -260,10 +280,11 @@ func (a *Agent) hookedTurn(ctx context.Context, eng *engine.Engine, ident hook.I
 		turn := start(ctx)
 		// Decisions about hook commands come before the turn's events and
 		// before done.
-		// The hooks' context is outside any turn: a run started from
-		// another agent's tool must not hand its decisions to that turn.
+		// The hooks' decisions reach this run's turn or its collector
+		// through their call ids (see permitHook), never the turn of a
+		// tool that started the run.
 		evs := &run.around
-		hookCtx := engine.Detach(ctx)
+		hookCtx := ctx
 		input, _ := json.Marshal(prompt)
 		end := hook.RunEnd{Identity: ident, Status: hook.StatusCompleted}
 		ended := false
@@ -352,9 +373,11 @@ func (a *Agent) permitHook(ctx context.Context, req hook.PermitRequest) (bool, e
 		return false, nil
 	}
 	ident, aroundTurn := payloadIdentity(req.Payload)
-	c := hookCall{session: ident.SessionID}
+	c := hookCall{session: ident.SessionID, eng: a.runs.engine(ident.SessionID, a.eng)}
 	if aroundTurn {
-		c.run = a.runs.run(ident.RunID)
+		if c.run = a.runs.run(ident.RunID); c.run != nil {
+			c.eng = c.run.eng
+		}
 	}
 	defer a.runs.decide(req.CallID, c)()
 	return a.permit(ctx, permission.Call{ID: req.CallID, Name: hook.ToolName, Input: req.Input, SessionID: ident.SessionID})
