@@ -16,7 +16,7 @@ import (
 // whole file aside as <id>.jsonl.broken-<unix ms> (never replacing an
 // existing file), then atomically rewrites the log with the bytes before
 // the bad line, which are kept exactly as they were.
-func (s *session) repairTail(bad *Problem) error {
+func (s *session) repairTail(bad *problem) error {
 	f, err := s.open()
 	if err != nil {
 		return err
