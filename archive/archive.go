@@ -170,8 +170,8 @@ func NewFileArchive(contextDir string, opts Options) (*FileArchive, error) {
 		return nil, err
 	}
 	return &FileArchive{
-		dir:         dir,
-		cs:          codecScope{enc: enc, scope: scope},
+		dir:      dir,
+		cs:       codecScope{enc: enc, scope: scope},
 		indexAbs: filepath.Join(dir.Path(), indexFile),
 		notesAbs: filepath.Join(dir.Path(), notesDir),
 		op:       make(chan struct{}, 1),
