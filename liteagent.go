@@ -19,6 +19,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/hook"
 	"github.com/lite-agent/lite-agent-go/internal/datahome"
+	"github.com/lite-agent/lite-agent-go/internal/migrationmark"
 	"github.com/lite-agent/lite-agent-go/mcphost"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/permission"
@@ -547,7 +548,7 @@ func (a *Agent) systemPrompt(opts Options, cfg config, tools []tool.Tool) string
 // data into what a rerun of the migration clears.
 func checkNoUnfinishedMigration(p storage.ProjectPaths) error {
 	for _, dir := range [...]string{p.Home, filepath.Dir(p.SessionsDir)} {
-		marker, found, err := storage.FindMigrationMarker(dir)
+		marker, found, err := migrationmark.Find(dir)
 		switch {
 		case found:
 			return &storage.Error{Op: "open", File: marker, Message: "A migration to this location did not finish, so its data is incomplete; run the migration again or remove the destination"}

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/migrationmark"
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
@@ -223,13 +224,13 @@ var (
 
 // MarkerName is the file a migration writes at the root of its destination
 // before anything else and removes after everything else.
-const MarkerName = storage.MigrationMarker
+const MarkerName = migrationmark.Name
 
 // CheckComplete reports whether dir (a project directory or a data home)
 // holds the marker of an unfinished migration: nil if not, an error matching
 // [ErrIncomplete] that names the marker if it does, or the error of looking.
 func CheckComplete(dir string) error {
-	marker, found, err := storage.FindMigrationMarker(dir)
+	marker, found, err := migrationmark.Find(dir)
 	if found {
 		return fmt.Errorf("%w: %s was left by a migration that did not finish; run the migration again or delete the destination", ErrIncomplete, marker)
 	}

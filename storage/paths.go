@@ -5,33 +5,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 )
-
-// MigrationMarker is the file a migration writes at the root of its
-// destination (a data home or a project directory) before anything else and
-// removes after everything is written and verified. A directory that holds
-// it is an incomplete copy: agents refuse to use it.
-const MigrationMarker = ".migration-incomplete"
-
-// FindMigrationMarker reports whether dir holds the [MigrationMarker] (of
-// any type: it is not followed) and returns the marker's path. A missing
-// dir holds none. The error is the one of looking.
-func FindMigrationMarker(dir string) (path string, found bool, err error) {
-	path = filepath.Join(dir, MigrationMarker)
-	_, err = os.Lstat(path)
-	switch {
-	case err == nil:
-		return path, true, nil
-	case errors.Is(err, fs.ErrNotExist):
-		return path, false, nil
-	}
-	return path, false, err
-}
 
 // PathsOptions is the input of [ResolveProjectPaths].
 type PathsOptions struct {
