@@ -250,27 +250,16 @@ func readEvent(r *reader) Event {
 	return ev
 }
 
+// eventTypes are the event types readTyped knows.
+var eventTypes = [...]string{"user", "assistant", "tool_started", "tool_result", "file_snapshot",
+	"artifact_verified", "permission_decision", "summary", "context_view"}
+
 // knownType returns typ as a string, without allocating for known types.
 func knownType(typ []byte) string {
-	switch string(typ) {
-	case "user":
-		return "user"
-	case "assistant":
-		return "assistant"
-	case "tool_started":
-		return "tool_started"
-	case "tool_result":
-		return "tool_result"
-	case "file_snapshot":
-		return "file_snapshot"
-	case "artifact_verified":
-		return "artifact_verified"
-	case "permission_decision":
-		return "permission_decision"
-	case "summary":
-		return "summary"
-	case "context_view":
-		return "context_view"
+	for _, k := range eventTypes {
+		if string(typ) == k {
+			return k
+		}
 	}
 	return string(typ)
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
+	"github.com/lite-agent/lite-agent-go/internal/jsonstr"
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
@@ -512,7 +513,7 @@ func (c *FileCheckpointer) Append(ctx context.Context, id string, events []Event
 		}
 	}()
 	buf := (*bp)[:0]
-	buf, err = encodeBatch(ctx, c.enc, buf, id, s.file, h.head, formatTime(c.now()), events, c.maxLine)
+	buf, err = encodeBatch(ctx, c.enc, buf, id, s.file, h.head, jsonstr.FormatTime(c.now()), events, c.maxLine)
 	if err != nil {
 		return 0, err
 	}
