@@ -391,7 +391,7 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 			case "path":
 				e.Path = r.StrField("artifact_verified event", "path")
 			case "revision":
-				// The reference leaves its type to the host: a number
+				// The log format leaves its type to the host: a number
 				// reads as its JSON text, so that such a log stays
 				// readable.
 				if c := r.Peek(); c == '-' || '0' <= c && c <= '9' {

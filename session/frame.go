@@ -78,7 +78,7 @@ func (f *frame) stored(id string, pos int64) StoredEvent {
 
 // CheckRecord reports whether line, the plaintext of one log record, is
 // record seq of the log of session sessionID, checked as Head and Append
-// check every record of a log (the reference reader's checks, and a time):
+// check every record of a log (the TypeScript SDK reader's checks, and a time):
 // a JSON object whose seq is seq, whose sessionId is sessionID, whose
 // parentSeq is seq-1 (null for the first), with an ISO 8601 ts and an event
 // object with a string type. The event's other members are not decoded.
@@ -148,7 +148,7 @@ type frame struct {
 	// problem describes what is wrong, in our own words ("" if nothing);
 	// kind classifies it.
 	problem string
-	kind    ProblemKind
+	kind    storage.ProblemKind
 }
 
 // parse reads one line. With body, the event is decoded; without, it is
@@ -256,16 +256,16 @@ func (f *frame) fail(r *reader, err error, inEvent bool) {
 		err = r.Err
 	}
 	if err == msgjson.ErrSyntax || !msgjson.Valid(r.Buf) {
-		f.problem, f.kind = "not valid JSON", ProblemSyntax
+		f.problem, f.kind = "not valid JSON", storage.ProblemSyntax
 		return
 	}
 	switch {
 	case err == errNoType:
-		f.problem, f.kind = "event has no string type", ProblemFrame
+		f.problem, f.kind = "event has no string type", storage.ProblemFrame
 	case inEvent:
-		f.problem, f.kind = "invalid event: "+err.Error(), ProblemEvent
+		f.problem, f.kind = "invalid event: "+err.Error(), storage.ProblemEvent
 	default:
-		f.problem, f.kind = err.Error(), ProblemFrame
+		f.problem, f.kind = err.Error(), storage.ProblemFrame
 	}
 }
 
@@ -275,14 +275,14 @@ func (f *frame) check(sessionID string, pos int64) {
 	switch {
 	case f.problem != "":
 	case !f.hasSeq || f.seq != pos:
-		f.problem, f.kind = "seq is not "+strconv.FormatInt(pos, 10), ProblemFrame
+		f.problem, f.kind = "seq is not "+strconv.FormatInt(pos, 10), storage.ProblemFrame
 	case !f.hasSession || string(f.session) != sessionID:
-		f.problem, f.kind = "sessionId does not match", ProblemFrame
+		f.problem, f.kind = "sessionId does not match", storage.ProblemFrame
 	case !f.hasParent || f.parent != pos-1:
-		f.problem, f.kind = "parentSeq does not precede seq", ProblemFrame
+		f.problem, f.kind = "parentSeq does not precede seq", storage.ProblemFrame
 	case !f.hasTime:
-		f.problem, f.kind = "ts is missing", ProblemFrame
+		f.problem, f.kind = "ts is missing", storage.ProblemFrame
 	case !f.hasEvent:
-		f.problem, f.kind = "event is missing", ProblemFrame
+		f.problem, f.kind = "event is missing", storage.ProblemFrame
 	}
 }

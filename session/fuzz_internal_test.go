@@ -6,6 +6,7 @@ import (
 
 	"github.com/lite-agent/lite-agent-go/internal/jsonstr"
 	"github.com/lite-agent/lite-agent-go/internal/msgjson"
+	"github.com/lite-agent/lite-agent-go/storage"
 )
 
 // FuzzDecodeLine feeds arbitrary bytes to the log line decoder as record 1
@@ -25,13 +26,13 @@ func FuzzDecodeLine(f *testing.F) {
 			full.check("s", pos)
 			skim.parse(newReader(line), false)
 			skim.check("s", pos)
-			if !msgjson.Valid(line) && (full.kind != ProblemSyntax || skim.kind != ProblemSyntax) {
+			if !msgjson.Valid(line) && (full.kind != storage.ProblemSyntax || skim.kind != storage.ProblemSyntax) {
 				t.Fatalf("invalid JSON classified %q/%q", full.kind, skim.kind)
 			}
 			if full.problem == "" && skim.problem != "" {
 				t.Fatalf("skim refuses (%s) a line the full decode accepts", skim.problem)
 			}
-			if skim.problem == "" && full.problem != "" && full.kind != ProblemEvent {
+			if skim.problem == "" && full.problem != "" && full.kind != storage.ProblemEvent {
 				t.Fatalf("skim accepts a line the full decode refuses for its frame (%s)", full.problem)
 			}
 			if full.problem != "" {
