@@ -268,10 +268,16 @@ func knownType(typ []byte) string {
 // whose '{' (and, unless first, some members) were consumed; start is the
 // offset of the '{'. conflict reports a later "type" member that differs.
 func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict bool) {
+	// next returns the next member's key, handling "type" members itself.
 	next := func() ([]byte, bool) {
-		key, ok := r.NextKey(first)
-		first = false
-		return key, ok
+		for {
+			key, ok := r.NextKey(first)
+			first = false
+			if !ok || string(key) != "type" {
+				return key, ok
+			}
+			conflict = typeMember(r, typ) || conflict
+		}
 	}
 	switch typ {
 	case "user":
@@ -279,8 +285,6 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 		hasMsg := false
 		for key, ok := next(); ok; key, ok = next() {
 			switch string(key) {
-			case "type":
-				conflict = typeMember(r, typ) || conflict
 			case "message":
 				e.Message, hasMsg = readMessage(r), true
 			case "origin":
@@ -304,8 +308,6 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 		hasMsg := false
 		for key, ok := next(); ok; key, ok = next() {
 			switch string(key) {
-			case "type":
-				conflict = typeMember(r, typ) || conflict
 			case "message":
 				e.Message, hasMsg = readMessage(r), true
 			default:
@@ -320,8 +322,6 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 		var e ToolStartedEvent
 		for key, ok := next(); ok; key, ok = next() {
 			switch string(key) {
-			case "type":
-				conflict = typeMember(r, typ) || conflict
 			case "id":
 				e.ID = r.StrField("tool_started event", "id")
 			case "name":
@@ -338,8 +338,6 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 		hasResult := false
 		for key, ok := next(); ok; key, ok = next() {
 			switch string(key) {
-			case "type":
-				conflict = typeMember(r, typ) || conflict
 			case "result":
 				e.Result, hasResult = readBlock(r), true
 			case "turn":
@@ -356,8 +354,6 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 		var e FileSnapshotEvent
 		for key, ok := next(); ok; key, ok = next() {
 			switch string(key) {
-			case "type":
-				conflict = typeMember(r, typ) || conflict
 			case "path":
 				e.Path = r.StrField("file_snapshot event", "path")
 			case "before":
@@ -386,8 +382,6 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 		var e ArtifactVerifiedEvent
 		for key, ok := next(); ok; key, ok = next() {
 			switch string(key) {
-			case "type":
-				conflict = typeMember(r, typ) || conflict
 			case "path":
 				e.Path = r.StrField("artifact_verified event", "path")
 			case "revision":
@@ -414,8 +408,6 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 		var e PermissionDecisionEvent
 		for key, ok := next(); ok; key, ok = next() {
 			switch string(key) {
-			case "type":
-				conflict = typeMember(r, typ) || conflict
 			case "call":
 				e.Call = readCall(r)
 			case "decision":
@@ -439,8 +431,6 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 		var e SummaryEvent
 		for key, ok := next(); ok; key, ok = next() {
 			switch string(key) {
-			case "type":
-				conflict = typeMember(r, typ) || conflict
 			case "messages":
 				e.Messages = nil
 				if r.IsNull() {
@@ -470,8 +460,6 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 		var e ContextViewEvent
 		for key, ok := next(); ok; key, ok = next() {
 			switch string(key) {
-			case "type":
-				conflict = typeMember(r, typ) || conflict
 			case "throughSeq":
 				e.ThroughSeq = r.IntField("context_view event", "throughSeq")
 			case "view":
@@ -482,12 +470,8 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 		}
 		return e, conflict
 	}
-	for key, ok := next(); ok; key, ok = next() {
-		if string(key) == "type" {
-			conflict = typeMember(r, typ) || conflict
-		} else {
-			r.Skip()
-		}
+	for _, ok := next(); ok; _, ok = next() {
+		r.Skip()
 	}
 	if r.Err != nil {
 		return nil, conflict

@@ -6,8 +6,10 @@ package jsonl
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"io"
+	"unicode/utf8"
 )
 
 // bufSize is the size of a Reader's buffer; a line that fits is returned
@@ -131,4 +133,83 @@ func LastLine(b []byte) ([]byte, bool) {
 		}
 		b = b[:i]
 	}
+}
+
+// A ReadError is a failure to read the log, as opposed to ctx's error.
+type ReadError struct{ Err error }
+
+// Error returns the read error's message.
+func (e *ReadError) Error() string { return e.Err.Error() }
+
+// Unwrap returns e.Err.
+func (e *ReadError) Unwrap() error { return e.Err }
+
+// CheckUTF8 reads the log r to its end and calls bad with the number and
+// offset of every record (non-blank line, the last one with or without its
+// newline) that is not valid UTF-8. Lines of any length are checked in
+// chunks, so memory stays bounded. It returns ctx's error if ctx is done
+// (checked every 1024 records) and a *[ReadError] if reading fails.
+func CheckUTF8(ctx context.Context, r io.Reader, bad func(rec, off int64)) error {
+	var (
+		rec, off int64 // records seen; offset of the current line
+		pos      int64 // offset of the next byte
+		blank    = true
+		invalid  bool
+		carry    []byte // an incomplete character at the end of a chunk
+	)
+	br := bufio.NewReaderSize(r, bufSize)
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if err != nil && !errors.Is(err, bufio.ErrBufferFull) && !errors.Is(err, io.EOF) {
+			return &ReadError{Err: err}
+		}
+		pos += int64(len(chunk))
+		end := len(chunk) > 0 && chunk[len(chunk)-1] == '\n' || errors.Is(err, io.EOF)
+		data := chunk
+		if len(carry) > 0 {
+			data = append(carry, chunk...)
+		}
+		if blank && len(TrimSpace(data)) > 0 {
+			blank = false
+		}
+		if end {
+			invalid = invalid || !utf8.Valid(data)
+			carry = carry[:0]
+		} else {
+			cut := completePrefix(data)
+			invalid = invalid || !utf8.Valid(data[:cut])
+			carry = append(carry[:0], data[cut:]...)
+		}
+		if end {
+			if !blank {
+				rec++
+				if invalid {
+					bad(rec, off)
+				}
+			}
+			off, blank, invalid = pos, true, false
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if rec&1023 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// completePrefix returns the length of the longest prefix of b that does
+// not end inside a UTF-8 sequence which more bytes could complete.
+func completePrefix(b []byte) int {
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			if !utf8.FullRune(b[i:]) {
+				return i
+			}
+			break
+		}
+	}
+	return len(b)
 }
