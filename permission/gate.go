@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/tool"
 )
 
@@ -190,11 +189,12 @@ type GateOptions struct {
 	// Emit receives the gate's events; nil drops them. It is called from
 	// the goroutine of the call and should not block for long.
 	Emit func(ctx context.Context, ev Event)
-	// Audit, when set, receives every permission decision as the record
-	// to append to the session log (Turn is left 0 for the caller to
-	// set); an error stops the call, which is then not run, and is
-	// returned as a failure of the runtime. nil audits nothing.
-	Audit func(ctx context.Context, ev session.PermissionDecisionEvent) error
+	// Audit, when set, receives every final decision as the
+	// [EventPermissionDecision] event that Emit receives next, before
+	// the call runs, for the caller to record (the agent appends it to
+	// the session log); an error stops the call, which is then not run,
+	// and is returned as a failure of the runtime. nil audits nothing.
+	Audit func(ctx context.Context, ev Event) error
 	// CallInfo returns the model's call id and the session id of the tool
 	// call whose context is ctx, for tools wrapped by [Gate.Wrap]; nil
 	// leaves both empty.
@@ -398,21 +398,14 @@ func (g *Gate) Decide(ctx context.Context, call Call) (Verdict, error) {
 // decided audits and emits a final decision.
 func (g *Gate) decided(ctx context.Context, shown Call, out Outcome, reason string) error {
 	v := out.Verdict
+	ev := Event{Type: EventPermissionDecision, Call: shown, Decision: out.Decision, By: out.By,
+		RuleID: v.RuleID, Reason: reason, Layer: v.Layer, Simulated: out.Simulated}
 	if g.opts.Audit != nil {
-		ev := session.PermissionDecisionEvent{
-			Call:      session.PermissionCall{ID: shown.ID, Name: shown.Name, Input: shown.Input},
-			Decision:  out.Decision.String(),
-			RuleID:    v.RuleID,
-			Reason:    reason,
-			Simulated: out.Simulated,
-			By:        out.By,
-		}
 		if err := g.opts.Audit(ctx, ev); err != nil {
 			return fmt.Errorf("permission: audit %s: %w", shown.Name, err)
 		}
 	}
-	g.emit(ctx, Event{Type: EventPermissionDecision, Call: shown, Decision: out.Decision, By: out.By,
-		RuleID: v.RuleID, Reason: reason, Layer: v.Layer, Simulated: out.Simulated})
+	g.emit(ctx, ev)
 	return nil
 }
 

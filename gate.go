@@ -50,7 +50,7 @@ func (a *Agent) newGate(opts Options) (*permission.Gate, error) {
 		CallInfo: func(ctx context.Context) (string, string) { return engine.CallID(ctx), engine.SessionID(ctx) },
 	}
 	if opts.PermissionAudit {
-		g.Audit = a.audit
+		g.Audit = func(ctx context.Context, ev permission.Event) error { return a.audit(ctx, auditRecord(ev)) }
 	}
 	// The gate denies bash lines that write the protected paths, and asks
 	// about those it cannot analyze, whatever the policy says.
@@ -113,16 +113,25 @@ func (a *Agent) audit(ctx context.Context, ev session.PermissionDecisionEvent) e
 		defer cancel()
 		// Dropped if the session was deleted meanwhile: the decision
 		// must not bring its log back.
-		keep := func() bool {
-			a.mu.Lock()
-			defer a.mu.Unlock()
-			return !a.deleted[id]
-		}
+		keep := func() bool { return !a.sched.isDeleted(id) }
 		if err := eng.RecordBetweenTurns(ctx, id, ev, keep); err != nil {
 			a.log.Warn("permission audit failed", "session", id, "tool", ev.Call.Name, "err", err)
 		}
 	})
 	return nil
+}
+
+// auditRecord converts the gate's decision event into the session log's
+// audit record (its Turn is set when it is appended).
+func auditRecord(ev permission.Event) session.PermissionDecisionEvent {
+	return session.PermissionDecisionEvent{
+		Call:      session.PermissionCall{ID: ev.Call.ID, Name: ev.Call.Name, Input: ev.Call.Input},
+		Decision:  decisionString(ev.Decision),
+		RuleID:    ev.RuleID,
+		Reason:    ev.Reason,
+		Simulated: ev.Simulated,
+		By:        ev.By,
+	}
 }
 
 func decisionString(d permission.Decision) string {
