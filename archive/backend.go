@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -49,12 +48,9 @@ type BackendTx interface {
 // *storage.Error for an invalid namespace or codec, and with
 // ErrMaxReadBytes for a MaxReadBytes below MinReadBytes.
 func NewArchive(b Backend, opts Options) (Archive, error) {
-	maxRead := opts.MaxReadBytes
-	if maxRead == 0 {
-		maxRead = DefaultMaxReadBytes
-	}
-	if maxRead < MinReadBytes {
-		return nil, fmt.Errorf("archive: MaxReadBytes %d: %w", opts.MaxReadBytes, ErrMaxReadBytes)
+	maxRead, err := readBudget(opts.MaxReadBytes)
+	if err != nil {
+		return nil, err
 	}
 	enc, err := opts.Encoding.Frozen()
 	if err != nil {
@@ -64,21 +60,15 @@ func NewArchive(b Backend, opts Options) (Archive, error) {
 	if scope == "" {
 		scope = StandaloneScope
 	}
-	return newBacked(b, codecScope{enc: enc, scope: scope}, maxRead), nil
+	return &backed{b: b, cs: codecScope{enc: enc, scope: scope}, pages: newPager(maxRead)}, nil
 }
 
-func newBacked(b Backend, cs codecScope, maxRead int) *backed {
-	return &backed{b: b, cs: cs, maxRead: maxRead, generations: map[int64]*genBudget{}}
-}
-
-// backed is the Archive NewArchive returns, and the core of a FileArchive.
+// backed is the Archive NewArchive returns: Put's rules here, Search and
+// Read by the pager every archive of this package shares.
 type backed struct {
-	b       Backend
-	cs      codecScope
-	maxRead int
-
-	mu          sync.Mutex           // guards generations
-	generations map[int64]*genBudget // read budget and repeats per generation
+	b     Backend
+	cs    codecScope
+	pages *pager
 }
 
 func (a *backed) index(ctx context.Context, tx BackendTx) ([]indexEntry, error) {
@@ -101,7 +91,9 @@ func (a *backed) note(ctx context.Context, tx BackendTx, ref string) (string, bo
 	return string(plain), true, nil
 }
 
-// Put stores content as [FileArchive.Put] does.
+// Put stores content as [FileArchive.Put] does: content already in the
+// archive adds nothing (after its stored copy is decoded and compared), and
+// every record is encoded before anything is written.
 func (a *backed) Put(ctx context.Context, content string, metadata map[string]any) (Entry, error) {
 	if err := ctx.Err(); err != nil {
 		return Entry{}, err
@@ -157,49 +149,17 @@ func (a *backed) Put(ctx context.Context, content string, metadata map[string]an
 
 // Search returns matching entries as [FileArchive.Search] does.
 func (a *backed) Search(ctx context.Context, q Query) (string, error) {
-	if q.Limit < 0 {
-		return "", fmt.Errorf("archive: search limit %d: %w", q.Limit, ErrSearchLimit)
-	}
-	limit := q.Limit
-	if limit == 0 {
-		limit = DefaultSearchLimit
+	if err := checkQuery(q); err != nil {
+		return "", err
 	}
 	var out string
 	err := a.b.Locked(ctx, func(tx BackendTx) error {
-		if a.remaining(q.Generation) < MinReadBytes {
-			out = exhausted(q.Generation)
-			return nil
-		}
-		entries, err := a.index(ctx, tx)
-		if err != nil {
-			return err
-		}
-		needle := strings.ToLower(q.Text)
-		var body []byte
-		matches := 0
-		for _, e := range entries {
-			if matches >= limit {
-				break
-			}
-			content, _, err := a.note(ctx, tx, e.ref)
-			if err != nil {
-				return err
-			}
-			meta := "undefined"
-			if e.metadata != nil {
-				meta = string(e.metadata)
-			}
-			hay := e.ref + "\n" + e.preview + "\n" + meta + "\n" + content
-			if !strings.Contains(strings.ToLower(hay), needle) {
-				continue
-			}
-			if matches > 0 {
-				body = append(body, '\n')
-			}
-			body = appendEntryJSON(body, e)
-			matches++
-		}
-		out, err = a.charge(q.Generation, openSearch(q.Text), string(body))
+		var err error
+		out, err = a.pages.search(q, func() ([]indexEntry, error) { return a.index(ctx, tx) },
+			func(ref string) (string, error) {
+				content, _, err := a.note(ctx, tx, ref)
+				return content, err
+			})
 		return err
 	})
 	if err != nil {
@@ -210,64 +170,13 @@ func (a *backed) Search(ctx context.Context, q Query) (string, error) {
 
 // Read returns one page as [FileArchive.Read] does.
 func (a *backed) Read(ctx context.Context, req ReadRequest) (string, error) {
-	if req.Offset < 0 || req.Limit < 0 || req.Offset > maxSafeInteger || req.Limit > maxSafeInteger {
-		return "", fmt.Errorf("archive: read offset %d limit %d: %w", req.Offset, req.Limit, ErrPageRange)
-	}
-	limit := req.Limit
-	if limit == 0 {
-		limit = a.maxRead
+	if err := checkReadRequest(req); err != nil {
+		return "", err
 	}
 	var out string
 	err := a.b.Locked(ctx, func(tx BackendTx) error {
-		remaining := a.remaining(req.Generation)
-		if remaining < MinReadBytes {
-			out = exhausted(req.Generation)
-			return nil
-		}
-		open := openRead(req.Ref, req.Generation)
-		content, found, err := a.lookup(ctx, tx, req.Ref)
-		if err != nil {
-			return err
-		}
-		if !found {
-			out, err = a.charge(req.Generation, open, noContentBody)
-			return err
-		}
-		from, splits, ok := byteOffset(content, req.Offset)
-		if !ok {
-			return fmt.Errorf("archive: read %s offset %d: %w", req.Ref, req.Offset, ErrOffsetBeyondEnd)
-		}
-		if splits {
-			return fmt.Errorf("archive: read %s offset %d: %w", req.Ref, req.Offset, ErrOffsetSplitsCharacter)
-		}
-		total := unitLen(content)
-		capUnits := min(limit, total-req.Offset)
-		key := pageKey{req.Ref, req.Offset}
-		if a.seen(req.Generation, key) {
-			capUnits = min(capUnits, repeatCapUnits)
-		}
-		bodyBudget := remaining - len(open) - len("\n"+warningLine+"\n") - pageSlackBytes
-		end, units := page(content, from, capUnits, max(bodyBudget, 0))
-		if units == 0 && req.Offset < total {
-			return fmt.Errorf("archive: read %s offset %d: %w", req.Ref, req.Offset, ErrPageBudget)
-		}
-		next := req.Offset + units
-		var body strings.Builder
-		body.WriteString("offset=" + strconv.Itoa(req.Offset) + "; nextOffset=")
-		if next >= total {
-			body.WriteString("end")
-		} else {
-			body.WriteString(strconv.Itoa(next))
-		}
-		body.WriteString("; totalChars=" + strconv.Itoa(total) + "\n")
-		body.WriteString(content[from:end])
-		if next < total {
-			body.WriteString(continueMark)
-		}
-		out, err = a.charge(req.Generation, open, body.String())
-		if err == nil {
-			a.markSeen(req.Generation, key)
-		}
+		var err error
+		out, err = a.pages.read(req, func() (string, bool, error) { return a.lookup(ctx, tx, req.Ref) })
 		return err
 	})
 	if err != nil {
@@ -303,48 +212,4 @@ func (a *backed) lookup(ctx context.Context, tx BackendTx, ref string) (string, 
 		return "", false, integrityError(a.b.Locator(storage.KindArchive, ref), ref)
 	}
 	return content, true, nil
-}
-
-// The read budgets of a backed archive work as those of a FileArchive.
-
-func (a *backed) budget(g int64) *genBudget {
-	b, ok := a.generations[g]
-	if !ok {
-		if len(a.generations) >= maxGenerations {
-			clear(a.generations)
-		}
-		b = &genBudget{remaining: a.maxRead, seen: make(map[pageKey]bool)}
-		a.generations[g] = b
-	}
-	return b
-}
-
-func (a *backed) remaining(g int64) int {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.budget(g).remaining
-}
-
-func (a *backed) seen(g int64, k pageKey) bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.budget(g).seen[k]
-}
-
-func (a *backed) markSeen(g int64, k pageKey) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.budget(g).seen[k] = true
-}
-
-func (a *backed) charge(g int64, open, body string) (string, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	b := a.budget(g)
-	out, err := wrap(open, body, b.remaining)
-	if err != nil {
-		return "", err
-	}
-	b.remaining -= len(out)
-	return out, nil
 }
