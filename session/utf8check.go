@@ -16,7 +16,8 @@ import (
 // not valid UTF-8, as a [storage.Problem] of kind [storage.ProblemUTF8], in
 // order; File, Record and Offset are as in [FileCheckpointer.Verify].
 // Reading such a record succeeds, with each invalid byte read as U+FFFD
-// (reads are lenient), so the damage would otherwise go unnoticed. An encoded log has nothing to check here (its
+// (reads are lenient, as the TypeScript SDK's are), so the damage would
+// otherwise go unnoticed. An encoded log has nothing to check here (its
 // decoded records are checked by every read) and a missing log has no
 // problems. It changes nothing; the error reports a failure to check.
 func (c *FileCheckpointer) CheckUTF8(ctx context.Context, id string) ([]storage.Problem, error) {
