@@ -9,6 +9,7 @@ import (
 	"iter"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -17,8 +18,8 @@ import (
 	"github.com/lite-agent/lite-agent-go/archive"
 	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/hook"
-	"github.com/lite-agent/lite-agent-go/internal/migrationmark"
 	"github.com/lite-agent/lite-agent-go/mcphost"
+	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/permission"
 	"github.com/lite-agent/lite-agent-go/retention"
@@ -550,9 +551,9 @@ func (a *Agent) systemPrompt(opts Options, cfg config, tools []tool.Tool) string
 // data into what a rerun of the migration clears.
 func checkNoUnfinishedMigration(p storage.ProjectPaths) error {
 	for _, dir := range [...]string{p.Home, p.ProjectDir()} {
-		marker, found, err := migrationmark.Find(dir)
-		switch {
-		case found:
+		marker := filepath.Join(dir, migrate.MarkerName)
+		switch err := migrate.CheckComplete(dir); {
+		case errors.Is(err, migrate.ErrIncomplete):
 			return &storage.Error{Op: "open", File: marker, Message: "A migration to this location did not finish, so its data is incomplete; run the migration again or remove the destination"}
 		case err != nil:
 			return (&storage.Error{Op: "open", File: marker, Message: "cannot check for an unfinished migration"}).WithCause(err)
@@ -573,6 +574,7 @@ const (
 // resolveLayout resolves and validates everything that decides where data
 // goes, without touching the disk.
 func resolveLayout(opts Options) (layout, error) {
+	//lint:ignore SA1019 the deprecated Home is passed on so that ResolveProjectPaths rejects one conflicting with Storage.Home
 	paths, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: opts.Workdir, Storage: opts.Storage, Home: opts.Home})
 	if err != nil {
 		return layout{}, err
