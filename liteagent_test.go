@@ -509,7 +509,7 @@ func TestAnUnfinishedMigrationIsNotUsed(t *testing.T) {
 			}
 			dir := p.Home
 			if where == "project" {
-				dir = filepath.Dir(p.SessionsDir)
+				dir = p.ProjectDir()
 			}
 			marker := filepath.Join(dir, migrate.MarkerName)
 			if err := os.MkdirAll(dir, 0o700); err != nil {

@@ -760,8 +760,9 @@ func (c *FileCheckpointer) List(ctx context.Context) ([]Info, error) {
 }
 
 // Delete implements [Checkpointer.Delete]: it removes the log under the
-// session's lock. Other files of the session (its context archive, its
-// task list) are not this package's to remove.
+// session's lock. The copies set aside beside it go with
+// [FileCheckpointer.DeleteCopies]; the session's context archive and task
+// list belong to their stores (archive.Delete, task.DeleteList).
 func (c *FileCheckpointer) Delete(ctx context.Context, id string) error {
 	s, err := c.lock(ctx, id)
 	if err != nil {

@@ -56,13 +56,13 @@ func (p *lineReaders) put(lr *lineReader) {
 	if cap(lr.long) > 1<<20 {
 		lr.long = nil
 	}
-	if cap(lr.rd.scratch) > 1<<20 {
-		lr.rd.scratch = nil
+	if cap(lr.rd.Scratch) > 1<<20 {
+		lr.rd.Scratch = nil
 	}
 	if cap(lr.rd.plain) > 1<<20 {
 		lr.rd.plain = nil
 	}
-	lr.rd.b = nil
+	lr.rd.Buf = nil
 	p.pool.Put(lr)
 }
 
@@ -311,7 +311,7 @@ func checkLine(ctx context.Context, enc storage.Encoding, opts scanOpts, rd *rea
 	if enc.Encoded() {
 		rd.plain = plain // lineReaders.put drops it if it grew large
 	}
-	*rd = reader{b: plain, scratch: rd.scratch[:0], plain: rd.plain}
+	rd.Reset(plain)
 	f.parse(rd, body)
 	if !enc.Encoded() && (f.envelope || f.problem != "" && bytes.Contains(text, []byte(`"liteAgentStorage"`))) {
 		// An envelope read without a codec, torn or not: the same refusal

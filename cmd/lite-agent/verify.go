@@ -153,7 +153,7 @@ func newVerifyCommand(g *globalFlags) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			dirs := []string{filepath.Dir(p.paths.SessionsDir)}
+			dirs := []string{p.paths.ProjectDir()}
 			if all {
 				if dirs, err = projectDirs(filepath.Join(p.paths.Home, "projects")); err != nil {
 					return err
