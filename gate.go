@@ -1,9 +1,7 @@
 package liteagent
 
 import (
-	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"time"
 
@@ -11,6 +9,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/permission"
 	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/tool"
 )
 
 // newGate builds the permission gate of an agent family: the policy (the
@@ -32,7 +31,7 @@ func (a *Agent) newGate(opts Options) (*permission.Gate, error) {
 		Queue:   permission.NewApprovalQueue(),
 		DryRun:  opts.PermissionDryRun,
 		Redact:  opts.Redact,
-		Emit: func(ctx context.Context, ev permission.Event) {
+		Emit: func(ctx context.Context, c *tool.Call, ev permission.Event) {
 			call := model.ToolCallBlock(ev.Call.ID, ev.Call.Name, ev.Call.Input)
 			out := Event{Call: &call, Decision: decisionString(ev.Decision), By: ev.By, RuleID: ev.RuleID, Reason: ev.Reason, Simulated: ev.Simulated}
 			switch ev.Type {
@@ -43,14 +42,21 @@ func (a *Agent) newGate(opts Options) (*permission.Gate, error) {
 			default:
 				out.Type = engine.EventApprovalAnswer
 			}
-			if !engine.Emit(ctx, out) {
-				aroundOf(ctx).add(out) // a hook command's, around a turn
+			hc, isHook := a.runs.call(ev.Call.ID)
+			switch {
+			case c != nil:
+				c.Emit(out) // a tool call's, into its turn
+			case isHook && hc.run != nil:
+				hc.run.around.add(out) // a hook command's, around a turn
+			case isHook:
+				hc.eng.Notify(hc.session, out) // a hook command's, within its run's turn
 			}
 		},
-		CallInfo: func(ctx context.Context) (string, string) { return engine.CallID(ctx), engine.SessionID(ctx) },
 	}
 	if opts.PermissionAudit {
-		g.Audit = func(ctx context.Context, ev permission.Event) error { return a.audit(ctx, auditRecord(ev)) }
+		g.Audit = func(ctx context.Context, c *tool.Call, ev permission.Event) error {
+			return a.audit(ctx, c, auditRecord(ev))
+		}
 	}
 	// The gate denies bash lines that write the protected paths, and asks
 	// about those it cannot analyze, whatever the policy says.
@@ -69,20 +75,11 @@ func (a *Agent) newGate(opts Options) (*permission.Gate, error) {
 		g.DryRun = false
 		enforcing = permission.NewGate(g)
 	}
-	a.permit = func(ctx context.Context, name string, input json.RawMessage) (bool, error) {
-		out, err := enforcing.Authorize(ctx, permission.Call{Name: name, Input: input, SessionID: cmp.Or(engine.SessionID(ctx), runSession(ctx))})
+	a.permit = func(ctx context.Context, call permission.Call) (bool, error) {
+		out, err := enforcing.Authorize(ctx, call)
 		return out.Run, err
 	}
 	return gate, nil
-}
-
-// engineKey carries the engine that runs a session's turns when it is not
-// the agent's own (a subagent's).
-type engineKey struct{}
-
-// withEngine returns ctx naming eng as the engine of the run.
-func withEngine(ctx context.Context, eng *engine.Engine) context.Context {
-	return context.WithValue(ctx, engineKey{}, eng)
 }
 
 // auditTimeout bounds how long a decision made around a turn waits to be
@@ -90,24 +87,21 @@ func withEngine(ctx context.Context, eng *engine.Engine) context.Context {
 const auditTimeout = 5 * time.Minute
 
 // audit appends a permission decision to the session log through the
-// engine. Within a turn it is appended at once, so that it precedes the
-// tool's result, and a failure stops the call. Around a turn (a run:start
-// or run:end hook's) it is appended in the background, between the
-// session's turns: waiting there for another turn to end would hold the
-// hook past its timeout. Close waits for those appends; a failure is
-// logged.
-func (a *Agent) audit(ctx context.Context, ev session.PermissionDecisionEvent) error {
-	if engine.SessionID(ctx) != "" {
-		return a.eng.Record(ctx, ev)
+// engine. A tool call's (c not nil) is appended at once, so that it
+// precedes the tool's result, and a failure stops the call. A hook
+// command's is appended in the background, between the session's turns:
+// waiting there for a turn to end (its own, for a tool's or a compaction's
+// hook) would hold the hook past its timeout. Close waits for those
+// appends; a failure is logged.
+func (a *Agent) audit(ctx context.Context, c *tool.Call, ev session.PermissionDecisionEvent) error {
+	if c != nil {
+		return engine.Record(ctx, c, ev)
 	}
-	id := runSession(ctx)
-	if id == "" {
+	hc, ok := a.runs.call(ev.Call.ID)
+	if !ok || hc.session == "" {
 		return errors.New("liteagent: a permission decision outside any run cannot be audited")
 	}
-	eng := a.eng
-	if e, ok := ctx.Value(engineKey{}).(*engine.Engine); ok {
-		eng = e
-	}
+	id, eng := hc.session, hc.eng
 	a.audits.Go(func() {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), auditTimeout)
 		defer cancel()

@@ -31,6 +31,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/task"
 	"github.com/lite-agent/lite-agent-go/tool"
 	"github.com/lite-agent/lite-agent-go/tool/builtin"
+	"github.com/lite-agent/lite-agent-go/tool/builtin/bash"
 )
 
 // TaskListEnv names the environment variable that sets the shared task list
@@ -224,7 +225,7 @@ type Options struct {
 
 	// Bash configures the bash tool; Workdir and Background are set by
 	// the agent.
-	Bash builtin.BashOptions
+	Bash bash.Options
 
 	// FileTools configures read_file, write_file, edit_file and
 	// delete_file: extra ReadRoots, Symlinks, MaxSnapshotBytes,
@@ -264,7 +265,7 @@ type Agent struct {
 	eng  *engine.Engine
 	cp   session.Checkpointer
 	mode storeMode
-	bg   *builtin.Background
+	bg   *bash.Background
 
 	audits     sync.WaitGroup // permission decisions around turns being appended
 	deliveries sync.WaitGroup // turns delivering background bash completions
@@ -272,8 +273,11 @@ type Agent struct {
 	// hooks runs hook commands and functions; nil when there are none.
 	hooks *hook.Runner
 	// permit asks the permission gate about a non-tool action (a hook
-	// command); nil denies.
-	permit func(ctx context.Context, name string, input json.RawMessage) (bool, error)
+	// command, an MCP connection); nil denies.
+	permit func(ctx context.Context, call permission.Call) (bool, error)
+	// runs are the runs whose hooks may fire, and the hook commands being
+	// decided about.
+	runs hookRuns
 
 	// mcp holds the MCP connections of the family; nil without servers.
 	mcp *mcphost.Host
@@ -460,7 +464,7 @@ func (a *Agent) startServices(opts Options, cfg config) error {
 			return err
 		}
 	}
-	a.bg, err = builtin.NewBackground(builtin.BackgroundOptions{OnExit: a.bashExited})
+	a.bg, err = bash.NewBackground(bash.BackgroundOptions{OnExit: a.bashExited})
 	return err
 }
 
@@ -671,7 +675,7 @@ func (a *Agent) Run(ctx context.Context, prompt string) iter.Seq2[Event, error] 
 		// must not wait for the consumer.
 		over := a.sched.promptOver(id)
 		defer over()
-		for ev, err := range a.hookedTurn(ctx, hook.Identity{SessionID: id, Source: hook.SourceUser}, prompt, func(ctx context.Context) iter.Seq2[Event, error] {
+		for ev, err := range a.hookedTurn(ctx, a.eng, hook.Identity{SessionID: id, Source: hook.SourceUser}, prompt, func(ctx context.Context) iter.Seq2[Event, error] {
 			return a.eng.Turn(ctx, id, model.UserText(prompt))
 		}) {
 			a.publish(Notice{SessionID: id, Source: hook.SourceUser, Event: ev})
@@ -752,7 +756,7 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 	if inHook(ctx, a) {
 		return ErrReentrant
 	}
-	if engine.SessionID(ctx) == id {
+	if m := callMarkOf(ctx, a); m != nil && m.session == id {
 		return ErrDeletingRunningSession
 	}
 	del := DeleteDataOptions{SharedTaskList: a.lay.taskListID}
@@ -823,8 +827,8 @@ func (a *Agent) ownWork(ctx context.Context) bool {
 	if inHook(ctx, a) {
 		return true
 	}
-	id := engine.SessionID(ctx)
-	return id != "" && a.sched.busy(id)
+	m := callMarkOf(ctx, a)
+	return m != nil && m.session != "" && a.sched.busy(m.session)
 }
 
 // Close stops background commands and releases the agent. Later prompts
@@ -920,8 +924,7 @@ func (a *Agent) archiveFor(id string) (archive.Archive, error) {
 
 // buildTools assembles the built-in tools, the custom ones and the filters.
 func (a *Agent) buildTools(opts Options, skills []skill.Skill, defs []subagent.Definition, gate *permission.Gate, finalAnswer tool.Tool) ([]tool.Tool, error) {
-	resolveArchive := func(ctx context.Context) (builtin.ArchiveScope, error) {
-		id := engine.SessionID(ctx)
+	resolveArchive := func(ctx context.Context, id string) (builtin.ArchiveScope, error) {
 		ar, err := a.archiveFor(id)
 		if err != nil || ar == nil {
 			return builtin.ArchiveScope{SessionID: id}, err
@@ -933,17 +936,17 @@ func (a *Agent) buildTools(opts Options, skills []skill.Skill, defs []subagent.D
 		return builtin.ArchiveScope{Archive: ar, SessionID: id, Generation: head}, nil
 	}
 	fopts := opts.FileTools
-	fopts.Workdir, fopts.Snapshots, fopts.Archive = a.lay.workdir, snapshotter{a}, resolveArchive
+	fopts.Workdir, fopts.Snapshots, fopts.Archive = a.lay.workdir, snapshotter{}, resolveArchive
 	fopts.ReadRoots = slices.Clone(fopts.ReadRoots)
 	fopts.Protected = append(a.lay.paths.ProtectedPaths(), fopts.Protected...)
 	if a.mode == fileStore && a.lay.enc.Codec == nil {
 		hostRoots := fopts.SessionReadRoots
-		fopts.SessionReadRoots = func(ctx context.Context) ([]string, error) {
-			roots := builtin.SessionDataRoots(a.lay.paths.SessionsDir, engine.SessionID(ctx), a.lay.enc)
+		fopts.SessionReadRoots = func(ctx context.Context, id string) ([]string, error) {
+			roots := builtin.SessionDataRoots(a.lay.paths.SessionsDir, id, a.lay.enc)
 			if hostRoots == nil {
 				return roots, nil
 			}
-			more, err := hostRoots(ctx)
+			more, err := hostRoots(ctx, id)
 			return append(roots, more...), err
 		}
 	}
@@ -957,30 +960,30 @@ func (a *Agent) buildTools(opts Options, skills []skill.Skill, defs []subagent.D
 	}
 	tools = append(tools, search...)
 	bopts := opts.Bash
-	bopts.Workdir, bopts.Background, bopts.SessionID = a.lay.workdir, a.bg, engine.SessionID
+	bopts.Workdir, bopts.Background = a.lay.workdir, a.bg
 	if bopts.Sandbox == nil {
 		bopts.Sandbox = opts.Sandbox
 	}
-	bash, err := builtin.BashTool(bopts)
+	bt, err := bash.Tool(bopts)
 	if err != nil {
 		return nil, err
 	}
-	tools = append([]tool.Tool{bash}, tools...)
+	tools = append([]tool.Tool{bt}, tools...)
 	if t := skill.Tool(skills); t != nil {
 		tools = append(tools, t)
 	}
 	tools = append(tools, builtin.ContextTool(resolveArchive), builtin.ReadSpilledTool(resolveArchive))
 	if !opts.DisableTasks {
-		tools = append(tools, builtin.TaskTools(func(ctx context.Context) (task.Store, error) {
-			return a.taskStore(engine.SessionID(ctx))
-		}, builtin.TaskOptions{OnUpdate: func(ctx context.Context, t task.Task) {
-			engine.Emit(ctx, Event{Type: engine.EventTaskUpdate, TaskID: t.ID, Status: string(t.Status), Owner: t.Owner})
+		tools = append(tools, builtin.TaskTools(func(ctx context.Context, id string) (task.Store, error) {
+			return a.taskStore(id)
+		}, builtin.TaskOptions{OnUpdate: func(ctx context.Context, c *tool.Call, t task.Task) {
+			c.Emit(Event{Type: engine.EventTaskUpdate, TaskID: t.ID, Status: string(t.Status), Owner: t.Owner})
 		}})...)
 	}
 	if a.pool != nil {
 		tools = append(tools, a.agentTool(opts, defs))
 	}
-	tools = append(tools, builtin.BackgroundTools(a.bg)...)
+	tools = append(tools, bash.BackgroundTools(a.bg)...)
 	tools = append(tools, opts.Tools...)
 	if opts.OnAskUser != nil {
 		tools = append(tools, askUserTool(opts.OnAskUser))
@@ -1007,16 +1010,16 @@ func (a *Agent) filterAndWrap(tools []tool.Tool, gate *permission.Gate, opts Opt
 		if a.hooks != nil {
 			t = hookedTool{Tool: t, a: a} // tool:start fires before the gate
 		}
-		out = append(out, t)
+		out = append(out, markedTool{Tool: t, a: a})
 	}
 	return out
 }
 
 // snapshotter records file snapshots in the log of the turn's session.
-type snapshotter struct{ a *Agent }
+type snapshotter struct{}
 
-func (s snapshotter) RecordSnapshot(ctx context.Context, ev session.FileSnapshotEvent) error {
-	return s.a.eng.RecordSnapshot(ctx, ev)
+func (s snapshotter) RecordSnapshot(ctx context.Context, c *tool.Call, ev session.FileSnapshotEvent) error {
+	return engine.Record(ctx, c, ev)
 }
 
 // newSessionID returns a random UUID v4.

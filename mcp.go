@@ -5,7 +5,6 @@ import (
 	"errors"
 
 	"github.com/lite-agent/lite-agent-go/archive"
-	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/mcphost"
 	"github.com/lite-agent/lite-agent-go/permission"
 	"github.com/lite-agent/lite-agent-go/tool"
@@ -18,7 +17,7 @@ func (a *Agent) newMCPHost(cfg mcphost.Config) (*mcphost.Host, error) {
 	return mcphost.New(cfg, mcphost.Options{
 		Dir: a.lay.workdir,
 		Connect: func(ctx context.Context, req mcphost.ConnectRequest) error {
-			ok, err := a.permit(ctx, mcphost.PermissionName, req.Input())
+			ok, err := a.permit(ctx, permission.Call{Name: mcphost.PermissionName, Input: req.Input()})
 			if err != nil {
 				return err
 			}
@@ -27,8 +26,8 @@ func (a *Agent) newMCPHost(cfg mcphost.Config) (*mcphost.Host, error) {
 			}
 			return nil
 		},
-		Archive: func(ctx context.Context) (archive.Archive, error) {
-			return a.archiveFor(engine.SessionID(ctx))
+		Archive: func(ctx context.Context, sessionID string) (archive.Archive, error) {
+			return a.archiveFor(sessionID)
 		},
 		Logger: a.log,
 	})

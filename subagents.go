@@ -12,7 +12,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/subagent"
 	"github.com/lite-agent/lite-agent-go/task"
 	"github.com/lite-agent/lite-agent-go/tool"
-	"github.com/lite-agent/lite-agent-go/tool/builtin"
+	"github.com/lite-agent/lite-agent-go/tool/builtin/bash"
 )
 
 // agentTool returns the Agent tool over the agent's pool. Children are run
@@ -23,16 +23,15 @@ func (a *Agent) agentTool(opts Options, defs []subagent.Definition) tool.Tool {
 		Pool:         a.pool,
 		Run:          a.runChild,
 		Deliver:      a.deliver,
-		SessionID:    engine.SessionID,
 		Workdir:      a.lay.workdir,
 		AllowedTools: opts.AllowedTools,
-		Tasks: func(ctx context.Context) (task.Store, error) {
+		Tasks: func(ctx context.Context, sessionID string) (task.Store, error) {
 			if opts.DisableTasks {
 				return nil, nil
 			}
-			return a.taskStore(engine.SessionID(ctx))
+			return a.taskStore(sessionID)
 		},
-		Emit: func(ctx context.Context, ev subagent.Event) {
+		Emit: func(ctx context.Context, c *tool.Call, ev subagent.Event) {
 			// Announcements reach the parent's stream only while its turn
 			// still runs tools; afterwards the group is detached.
 			out := Event{AgentID: ev.CallID}
@@ -44,7 +43,7 @@ func (a *Agent) agentTool(opts Options, defs []subagent.Definition) tool.Tool {
 			default:
 				return
 			}
-			engine.Emit(ctx, out)
+			c.Emit(out)
 		},
 	})
 }
@@ -77,12 +76,11 @@ func (a *Agent) runChild(ctx context.Context, req subagent.ChildRequest) (subage
 	}
 	// A child's run has its own runId and its agentId; its source is that
 	// of the run that dispatched it.
-	ident := hook.Identity{SessionID: req.SessionID, AgentID: req.AgentID, Source: identity(ctx).Source}
-	// The child's run outlives the Agent call's turn, whose values ctx
-	// still holds: it must not reach that turn, and decisions around the
-	// child's own turn go through the child's engine.
-	ctx = withEngine(engine.Detach(ctx), eng)
-	for ev, err := range a.hookedTurn(ctx, ident, req.Prompt, func(ctx context.Context) iter.Seq2[Event, error] {
+	ident := hook.Identity{SessionID: req.SessionID, AgentID: req.AgentID, Source: a.runs.identity(req.ParentSessionID).Source}
+	// Decisions around the child's own turn go through the child's
+	// engine. Nothing of the Agent call's turn is in ctx: the child's run
+	// cannot reach that turn.
+	for ev, err := range a.hookedTurn(ctx, eng, ident, req.Prompt, func(ctx context.Context) iter.Seq2[Event, error] {
 		return eng.Turn(ctx, req.SessionID, model.UserText(req.Prompt))
 	}) {
 		if err != nil {
@@ -119,7 +117,7 @@ func (a *Agent) deliver(ctx context.Context, sessionID string, c subagent.GroupC
 // A subagent's command is delivered to the session that dispatched the
 // subagent: the child's own session has no turns after its run. Commands
 // that DeleteSession killed are not delivered.
-func (a *Agent) bashExited(c builtin.Completion) {
+func (a *Agent) bashExited(c bash.Completion) {
 	dropped := a.sched.commandDropped(c.ID)
 	target := c.SessionID
 	if p, ok := a.sched.parent(target); ok {
@@ -139,7 +137,7 @@ func (a *Agent) bashExited(c builtin.Completion) {
 // deliverMessage runs one autonomous turn on session sessionID whose input
 // is message, the notice of the background work c that ended.
 func (a *Agent) deliverMessage(ctx context.Context, sessionID, message string, c engine.BackgroundCompletion) {
-	ctx, done, err := a.startTurn(engine.Detach(context.WithoutCancel(ctx)), sessionID, true)
+	ctx, done, err := a.startTurn(context.WithoutCancel(ctx), sessionID, true)
 	if err != nil {
 		return
 	}
@@ -151,7 +149,7 @@ func (a *Agent) deliverMessage(ctx context.Context, sessionID, message string, c
 	}
 	a.publish(Notice{SessionID: sessionID, Source: hook.SourceBackground, Event: Event{Type: engine.EventBackgroundCompleted, SessionID: sessionID, Text: message, Completion: &c}})
 	ident := hook.Identity{SessionID: sessionID, Source: hook.SourceBackground}
-	for ev, err := range a.hookedTurn(ctx, ident, message, func(ctx context.Context) iter.Seq2[Event, error] {
+	for ev, err := range a.hookedTurn(ctx, a.eng, ident, message, func(ctx context.Context) iter.Seq2[Event, error] {
 		return a.eng.TurnFrom(ctx, sessionID, model.UserText(message), session.OriginBackground)
 	}) {
 		a.publish(Notice{SessionID: sessionID, Source: hook.SourceBackground, Event: ev})

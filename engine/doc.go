@@ -13,7 +13,7 @@
 // Every append names the head it expects, so a second writer on the same
 // session makes the turn fail with a session conflict instead of
 // interleaving records. File snapshots recorded by tools through
-// [Engine.RecordSnapshot] are appended as soon as they are recorded, before
+// [Record] are appended as soon as they are recorded, before
 // the tool's result. When a turn is cancelled while tools run, results are
 // still appended for every call (an error result for calls that did not
 // finish), so the log never holds a tool call without its result and stays
@@ -82,7 +82,18 @@
 //
 // Turn yields [Event] values as they happen: turn and model-call
 // boundaries, text deltas, messages, tool calls and results, task updates
-// that tools report through [Emit], errors and a final done event.
+// that tools report through their [tool.Call], errors and a final done
+// event.
+//
+// # Tool calls
+//
+// Each tool call receives a [tool.Call] next to its input: the call's id,
+// the session and turn, and a [tool.Reporter] through which it emits
+// events (an [Event] passed to [tool.Call.Emit]) and sets the prompt's
+// output ([tool.Call.SetOutput]); [Record] appends sidecar events for it.
+// Nothing of a turn travels in context values. Code beside the calls that
+// has no call value, such as a hook that fails, reaches the turn running
+// on a session with [Engine.Notify].
 //
 // An Engine is safe for concurrent use by turns on different sessions. Two
 // concurrent turns on one session conflict: the second one to append fails.

@@ -119,7 +119,7 @@ type Result struct {
 	StopReason StopReason
 	// Turns is the number of model calls made.
 	Turns int
-	// Output is the value a tool of the prompt last gave [SetOutput]
+	// Output is the value a tool of the prompt last gave [tool.Call.SetOutput]
 	// (such as a final-answer tool's input); nil when none did.
 	Output json.RawMessage
 }

@@ -409,7 +409,7 @@ func (s *server) list(ctx context.Context, c *conn) ([]remoteTool, error) {
 }
 
 // noCall is the handler of the tool that only checks a schema.
-func noCall(context.Context, json.RawMessage) (tool.Result, error) {
+func noCall(context.Context, *tool.Call, json.RawMessage) (tool.Result, error) {
 	return tool.Result{}, errors.New("not callable")
 }
 
@@ -427,8 +427,8 @@ func (s *server) tool(name string, rt remoteTool) (tool.Tool, error) {
 	if strings.TrimSpace(desc) == "" {
 		desc = rt.name
 	}
-	t, err := tool.NewRaw(name, desc, rt.schema, func(ctx context.Context, input json.RawMessage) (tool.Result, error) {
-		return s.call(ctx, name, rt, input)
+	t, err := tool.NewRaw(name, desc, rt.schema, func(ctx context.Context, c *tool.Call, input json.RawMessage) (tool.Result, error) {
+		return s.call(ctx, c, name, rt, input)
 	})
 	if err != nil {
 		return nil, err

@@ -84,7 +84,7 @@ func Tool(skills []Skill) tool.Tool {
 	escape := strings.NewReplacer("&", "&amp;", `"`, "&quot;", "<", "&lt;", ">", "&gt;")
 	return tool.New(ToolName,
 		"Load the full instructions of a skill listed in the system prompt's Skills section, by name.",
-		func(ctx context.Context, in loadInput) (tool.Result, error) {
+		func(ctx context.Context, _ *tool.Call, in loadInput) (tool.Result, error) {
 			s, ok := byName[in.Name]
 			if !ok {
 				// Normal content: the call worked,

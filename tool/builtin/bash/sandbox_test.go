@@ -1,4 +1,4 @@
-package builtin_test
+package bash_test
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 
 	"github.com/lite-agent/lite-agent-go/sandbox"
 	"github.com/lite-agent/lite-agent-go/sandbox/sandboxtest"
-	"github.com/lite-agent/lite-agent-go/tool/builtin"
+	"github.com/lite-agent/lite-agent-go/tool/builtin/bash"
 )
 
 // sleepers returns how many processes run "sleep token".
@@ -49,14 +49,14 @@ func TestSandboxedBashCannotWriteOutsideTheWorkdir(t *testing.T) {
 	command := "echo inside > in.txt; echo x > " + target + " && echo wrote"
 
 	// Without the sandbox the write succeeds, so the test can tell.
-	plain, _ := newBash(t, builtin.BashOptions{Workdir: wd})
+	plain, _ := newBash(t, bash.Options{Workdir: wd})
 	if res := call(t, plain, map[string]any{"command": command}); res.Content != "wrote" {
 		t.Fatalf("unsandboxed: %q", res.Content)
 	}
 	os.Remove(target)
 
 	sb := sandboxtest.Bubblewrap(t, sandbox.Options{Workdir: wd})
-	b, _ := newBash(t, builtin.BashOptions{Workdir: wd, Sandbox: sb})
+	b, _ := newBash(t, bash.Options{Workdir: wd, Sandbox: sb})
 	if res := call(t, b, map[string]any{"command": command}); strings.Contains(res.Content, "wrote") {
 		t.Errorf("sandboxed: %q", res.Content)
 	}
@@ -72,13 +72,13 @@ func TestSandboxedBackgroundCommandIsContained(t *testing.T) {
 	wd, outside := t.TempDir(), t.TempDir()
 	target := filepath.Join(outside, "escaped")
 	sb := sandboxtest.Bubblewrap(t, sandbox.Options{Workdir: wd})
-	finished := make(chan builtin.Completion, 1)
-	bg, err := builtin.NewBackground(builtin.BackgroundOptions{OnExit: func(c builtin.Completion) { finished <- c }})
+	finished := make(chan bash.Completion, 1)
+	bg, err := bash.NewBackground(bash.BackgroundOptions{OnExit: func(c bash.Completion) { finished <- c }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { bg.Close() })
-	b, _ := newBash(t, builtin.BashOptions{Workdir: wd, Background: bg, Sandbox: sb})
+	b, _ := newBash(t, bash.Options{Workdir: wd, Background: bg, Sandbox: sb})
 	res := call(t, b, map[string]any{"command": "echo x > " + target + "; echo done > bg.txt", "run_in_background": true})
 	if res.IsError {
 		t.Fatal(res.Content)
@@ -102,7 +102,7 @@ func TestSandboxedBashTimeoutAndAbortKillTheTree(t *testing.T) {
 	for _, how := range []string{"timeout", "abort"} {
 		t.Run(how, func(t *testing.T) {
 			token := uniqueSleep()
-			opts := builtin.BashOptions{Workdir: wd, Sandbox: sb}
+			opts := bash.Options{Workdir: wd, Sandbox: sb}
 			if how == "timeout" {
 				opts.Timeout = 2 * time.Second
 			}
@@ -138,7 +138,7 @@ func TestSandboxedBashTimeoutAndAbortKillTheTree(t *testing.T) {
 func TestBashDoesNotRunWhatTheSandboxCannotWrap(t *testing.T) {
 	wd := t.TempDir()
 	sb := sandboxtest.Bubblewrap(t, sandbox.Options{Workdir: wd})
-	b, _ := newBash(t, builtin.BashOptions{Workdir: wd, Sandbox: sb})
+	b, _ := newBash(t, bash.Options{Workdir: wd, Sandbox: sb})
 	// A workdir that is gone cannot be bound.
 	if err := os.Remove(wd); err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package builtin
+package bash
 
 import (
 	"context"
@@ -78,7 +78,7 @@ type Completion struct {
 	// "[timed out after <ms>ms] …".
 	Content string
 	// SessionID is the session of the bash call that started the command
-	// (see BashOptions.SessionID); "" when unknown.
+	// (its [tool.Call.SessionID]); "" when unknown.
 	SessionID string
 }
 
@@ -319,7 +319,7 @@ func (b *Background) Kill(id string) bool {
 }
 
 // Running returns the ids of the commands that calls of session started
-// (see BashOptions.SessionID) and that have not ended, in id order.
+// (its [tool.Call.SessionID]) and that have not ended, in id order.
 func (b *Background) Running(session string) []string {
 	if session == "" {
 		return nil
@@ -489,7 +489,7 @@ func (b *Background) lookup(id string) *bgProc {
 	return b.procs[id]
 }
 
-func (b *Background) killTool(ctx context.Context, in killBackgroundInput) (tool.Result, error) {
+func (b *Background) killTool(ctx context.Context, c *tool.Call, in killBackgroundInput) (tool.Result, error) {
 	if b == nil {
 		return disabled(), nil
 	}
@@ -504,7 +504,7 @@ func (b *Background) killTool(ctx context.Context, in killBackgroundInput) (tool
 	return tool.Text("Cancelled " + in.ID + "."), nil
 }
 
-func (b *Background) outputTool(ctx context.Context, in bashOutputInput) (tool.Result, error) {
+func (b *Background) outputTool(ctx context.Context, c *tool.Call, in bashOutputInput) (tool.Result, error) {
 	if b == nil {
 		return disabled(), nil
 	}

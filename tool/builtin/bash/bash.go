@@ -1,4 +1,4 @@
-package builtin
+package bash
 
 import (
 	"context"
@@ -17,17 +17,17 @@ import (
 
 // Defaults of the bash tool.
 const (
-	// DefaultBashTimeout is how long a foreground command may run when
-	// [BashOptions.Timeout] is zero.
-	DefaultBashTimeout = 120 * time.Second
+	// DefaultTimeout is how long a foreground command may run when
+	// [Options.Timeout] is zero.
+	DefaultTimeout = 120 * time.Second
 	// DefaultMaxOutputBytes is the most output a foreground command may
-	// produce when [BashOptions.MaxOutputBytes] is zero: 1,000,000 bytes,
+	// produce when [Options.MaxOutputBytes] is zero: 1,000,000 bytes,
 	// already more than a model can usefully read in one result.
 	DefaultMaxOutputBytes = 1_000_000
 )
 
-// BashOptions configures the bash tool. Only Workdir is required.
-type BashOptions struct {
+// Options configures the bash tool. Only Workdir is required.
+type Options struct {
 	// Workdir is the directory commands start in: an absolute path.
 	Workdir string
 
@@ -41,7 +41,7 @@ type BashOptions struct {
 	Env []string
 
 	// Timeout is how long a foreground command may run before its process
-	// group is killed; zero means DefaultBashTimeout.
+	// group is killed; zero means DefaultTimeout.
 	Timeout time.Duration
 
 	// MaxOutputBytes is the most combined output, in bytes, a foreground
@@ -54,10 +54,6 @@ type BashOptions struct {
 	// background. nil means such commands run in the foreground like any
 	// other.
 	Background *Background
-
-	// SessionID, when set, returns the session of the call in ctx, which
-	// the Completion of a background command it starts carries.
-	SessionID func(ctx context.Context) string
 
 	// Sandbox, when set, contains every command the tool runs, in the
 	// foreground and in the background: each is wrapped by it before it
@@ -73,10 +69,9 @@ type bashTool struct {
 	timeout   time.Duration
 	maxOutput int
 	bg        *Background
-	sessionOf func(context.Context) string
 }
 
-// BashTool returns the bash tool, which runs a shell command in
+// Tool returns the bash tool, which runs a shell command in
 // opts.Workdir and returns its combined, trimmed standard output and
 // standard error:
 //
@@ -97,14 +92,14 @@ type bashTool struct {
 //   - a command containing "rm -rf /", "sudo", "shutdown", "reboot" or
 //     "> /dev/" is refused with "Error: Dangerous command blocked". This is
 //     a speed bump against accidents, not a sandbox: set
-//     [BashOptions.Sandbox] (or run the agent in a container) when commands
+//     [Options.Sandbox] (or run the agent in a container) when commands
 //     must be contained;
 //   - with run_in_background and a [Background] registry, the command
 //     starts in the registry and the call returns its id at once.
 //
-// BashTool returns an error if Workdir is not absolute, a limit is negative
+// Tool returns an error if Workdir is not absolute, a limit is negative
 // or no shell is found. The tool is safe for concurrent use.
-func BashTool(opts BashOptions) (tool.Tool, error) {
+func Tool(opts Options) (tool.Tool, error) {
 	if !filepath.IsAbs(opts.Workdir) {
 		return nil, fmt.Errorf("bash tool: workdir %q is not an absolute path", opts.Workdir)
 	}
@@ -126,10 +121,9 @@ func BashTool(opts BashOptions) (tool.Tool, error) {
 		timeout:   opts.Timeout,
 		maxOutput: opts.MaxOutputBytes,
 		bg:        opts.Background,
-		sessionOf: opts.SessionID,
 	}
 	if b.timeout == 0 {
-		b.timeout = DefaultBashTimeout
+		b.timeout = DefaultTimeout
 	}
 	if b.maxOutput == 0 {
 		b.maxOutput = DefaultMaxOutputBytes
@@ -170,16 +164,13 @@ func dangerous(command string) bool {
 	return false
 }
 
-func (b *bashTool) call(ctx context.Context, in bashInput) (tool.Result, error) {
+func (b *bashTool) call(ctx context.Context, c *tool.Call, in bashInput) (tool.Result, error) {
 	if dangerous(in.Command) {
 		return tool.Errorf("Dangerous command blocked"), nil
 	}
 	if in.RunInBackground && b.bg != nil {
-		session := ""
-		if b.sessionOf != nil {
-			session = b.sessionOf(ctx)
-		}
-		id, err := b.bg.start(b.sh, in.Command, session)
+		// The Completion of the command carries the call's session.
+		id, err := b.bg.start(b.sh, in.Command, c.SessionID)
 		if err != nil {
 			return tool.Result{}, err
 		}

@@ -1,4 +1,4 @@
-package builtin_test
+package bash_test
 
 import (
 	"context"
@@ -16,15 +16,15 @@ import (
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/tool"
-	"github.com/lite-agent/lite-agent-go/tool/builtin"
+	"github.com/lite-agent/lite-agent-go/tool/builtin/bash"
 )
 
-func newBash(t testing.TB, opts builtin.BashOptions) (tool.Tool, string) {
+func newBash(t testing.TB, opts bash.Options) (tool.Tool, string) {
 	t.Helper()
 	if opts.Workdir == "" {
 		opts.Workdir = t.TempDir()
 	}
-	b, err := builtin.BashTool(opts)
+	b, err := bash.Tool(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,14 +68,14 @@ func goCall(ctx context.Context, tl tool.Tool, input string) <-chan callResult {
 	ch := make(chan callResult, 1)
 	start := time.Now()
 	go func() {
-		res, err := tl.Call(ctx, []byte(input))
+		res, err := tl.Call(ctx, nil, []byte(input))
 		ch <- callResult{res, err, time.Since(start)}
 	}()
 	return ch
 }
 
 func TestBashResults(t *testing.T) {
-	b, dir := newBash(t, builtin.BashOptions{Env: []string{"GREETING=hello there", "PATH=" + os.Getenv("PATH")}})
+	b, dir := newBash(t, bash.Options{Env: []string{"GREETING=hello there", "PATH=" + os.Getenv("PATH")}})
 	tests := []struct {
 		name, command, want string
 		isErr               bool
@@ -104,18 +104,18 @@ func TestBashResults(t *testing.T) {
 
 func TestBashInheritsTheEnvironmentByDefault(t *testing.T) {
 	t.Setenv("BUILTIN_TEST_VAR", "inherited")
-	b, _ := newBash(t, builtin.BashOptions{})
+	b, _ := newBash(t, bash.Options{})
 	if res := call(t, b, map[string]any{"command": "echo $BUILTIN_TEST_VAR"}); res.Content != "inherited" {
 		t.Errorf("got %q", res.Content)
 	}
-	empty, _ := newBash(t, builtin.BashOptions{Env: []string{}})
+	empty, _ := newBash(t, bash.Options{Env: []string{}})
 	if res := call(t, empty, map[string]any{"command": "echo \"[$BUILTIN_TEST_VAR]\""}); res.Content != "[]" {
 		t.Errorf("empty env: got %q", res.Content)
 	}
 }
 
 func TestBashBlocksDangerousCommands(t *testing.T) {
-	b, dir := newBash(t, builtin.BashOptions{})
+	b, dir := newBash(t, bash.Options{})
 	for _, c := range []string{
 		"touch marker; rm -rf /",
 		"touch marker; rm -rf /tmp/x",
@@ -138,7 +138,7 @@ func TestBashBlocksDangerousCommands(t *testing.T) {
 }
 
 func TestBashTimeoutKillsTheProcessGroup(t *testing.T) {
-	b, dir := newBash(t, builtin.BashOptions{Timeout: 300 * time.Millisecond})
+	b, dir := newBash(t, bash.Options{Timeout: 300 * time.Millisecond})
 	pidPipe := fifo(t, dir, "pid")
 	done := goCall(context.Background(), b, `{"command":"echo started; sleep 30 & echo $! > pid; wait"}`)
 	pid := readPID(t, pidPipe)
@@ -156,7 +156,7 @@ func TestBashTimeoutKillsTheProcessGroup(t *testing.T) {
 }
 
 func TestBashKillsWhatTheCommandLeftRunning(t *testing.T) {
-	b, dir := newBash(t, builtin.BashOptions{})
+	b, dir := newBash(t, bash.Options{})
 	pidPipe := fifo(t, dir, "pid")
 	// The sleep keeps the output pipe open; the call must still return.
 	done := goCall(context.Background(), b, `{"command":"sleep 30 & echo $! > pid; echo leaving"}`)
@@ -172,7 +172,7 @@ func TestBashKillsWhatTheCommandLeftRunning(t *testing.T) {
 }
 
 func TestBashCancelKillsTheProcessGroup(t *testing.T) {
-	b, dir := newBash(t, builtin.BashOptions{})
+	b, dir := newBash(t, bash.Options{})
 	pidPipe := fifo(t, dir, "pid")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -190,7 +190,7 @@ func TestBashCancelKillsTheProcessGroup(t *testing.T) {
 }
 
 func TestBashOutputCap(t *testing.T) {
-	b, _ := newBash(t, builtin.BashOptions{MaxOutputBytes: 1000})
+	b, _ := newBash(t, bash.Options{MaxOutputBytes: 1000})
 	start := time.Now()
 	res := call(t, b, map[string]any{"command": "yes"})
 	if res.Content != "Error: command output exceeded 1000 bytes" || !res.IsError {
@@ -207,27 +207,27 @@ func TestBashOutputCap(t *testing.T) {
 }
 
 func TestBashOptionsAreValidated(t *testing.T) {
-	for name, opts := range map[string]builtin.BashOptions{
+	for name, opts := range map[string]bash.Options{
 		"RelativeWorkdir":  {Workdir: "x"},
 		"NegativeTimeout":  {Workdir: "/", Timeout: -1},
 		"NegativeMaxBytes": {Workdir: "/", MaxOutputBytes: -1},
 		"MissingShell":     {Workdir: "/", Shell: "/nonexistent/sh"},
 	} {
-		if _, err := builtin.BashTool(opts); err == nil {
+		if _, err := bash.Tool(opts); err == nil {
 			t.Errorf("%s: no error", name)
 		}
 	}
-	if _, err := builtin.NewBackground(builtin.BackgroundOptions{BufferBytes: -1}); err == nil {
+	if _, err := bash.NewBackground(bash.BackgroundOptions{BufferBytes: -1}); err == nil {
 		t.Errorf("negative buffer: no error")
 	}
 }
 
 func TestBashWithoutBackgroundRunsInTheForeground(t *testing.T) {
-	b, _ := newBash(t, builtin.BashOptions{})
+	b, _ := newBash(t, bash.Options{})
 	if res := call(t, b, map[string]any{"command": "echo fg", "run_in_background": true}); res.Content != "fg" {
 		t.Errorf("got %q", res.Content)
 	}
-	for _, tl := range builtin.BackgroundTools(nil) {
+	for _, tl := range bash.BackgroundTools(nil) {
 		res := call(t, tl, map[string]any{"id": "bg_1_abcdef"})
 		if res.Content != "Background tasks are disabled." || !res.IsError {
 			t.Errorf("%s: got %q", tl.Name(), res.Content)
@@ -239,25 +239,25 @@ func TestBashWithoutBackgroundRunsInTheForeground(t *testing.T) {
 // delivered on a channel.
 type bgEnv struct {
 	dir      string
-	bg       *builtin.Background
+	bg       *bash.Background
 	bash     tool.Tool
 	output   tool.Tool
 	kill     tool.Tool
-	finished chan builtin.Completion
+	finished chan bash.Completion
 }
 
-func newBgEnv(t *testing.T, opts builtin.BackgroundOptions) *bgEnv {
+func newBgEnv(t *testing.T, opts bash.BackgroundOptions) *bgEnv {
 	t.Helper()
-	e := &bgEnv{dir: t.TempDir(), finished: make(chan builtin.Completion, 16)}
-	opts.OnExit = func(c builtin.Completion) { e.finished <- c }
-	bg, err := builtin.NewBackground(opts)
+	e := &bgEnv{dir: t.TempDir(), finished: make(chan bash.Completion, 16)}
+	opts.OnExit = func(c bash.Completion) { e.finished <- c }
+	bg, err := bash.NewBackground(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { bg.Close() })
 	e.bg = bg
-	e.bash, _ = newBash(t, builtin.BashOptions{Workdir: e.dir, Background: bg})
-	tools := builtin.BackgroundTools(bg)
+	e.bash, _ = newBash(t, bash.Options{Workdir: e.dir, Background: bg})
+	tools := bash.BackgroundTools(bg)
 	e.kill, e.output = byName(t, tools, "KillBackground"), byName(t, tools, "BashOutput")
 	return e
 }
@@ -289,7 +289,7 @@ func (e *bgEnv) read(t *testing.T, id, filter string) string {
 }
 
 // waitExit waits for the completion of id.
-func (e *bgEnv) waitExit(t *testing.T, id string) builtin.Completion {
+func (e *bgEnv) waitExit(t *testing.T, id string) bash.Completion {
 	t.Helper()
 	select {
 	case c := <-e.finished:
@@ -299,12 +299,12 @@ func (e *bgEnv) waitExit(t *testing.T, id string) builtin.Completion {
 		return c
 	case <-time.After(30 * time.Second):
 		t.Fatalf("%s did not finish", id)
-		return builtin.Completion{}
+		return bash.Completion{}
 	}
 }
 
 func TestBackgroundStartAndExit(t *testing.T) {
-	e := newBgEnv(t, builtin.BackgroundOptions{})
+	e := newBgEnv(t, bash.BackgroundOptions{})
 	id := e.start(t, "echo one; echo two >&2; exit 4")
 	c := e.waitExit(t, id)
 	if c.ExitCode != 4 || c.Signal != "" || c.Content != "[exit 4] one\ntwo" || c.Command != "echo one; echo two >&2; exit 4" {
@@ -322,7 +322,7 @@ func TestBackgroundStartAndExit(t *testing.T) {
 }
 
 func TestBackgroundIDsAreDistinct(t *testing.T) {
-	e := newBgEnv(t, builtin.BackgroundOptions{})
+	e := newBgEnv(t, bash.BackgroundOptions{})
 	a, b := e.start(t, "true"), e.start(t, "true")
 	if a == b || !strings.HasPrefix(a, "bg_1_") || !strings.HasPrefix(b, "bg_2_") {
 		t.Errorf("ids %s and %s", a, b)
@@ -330,7 +330,7 @@ func TestBackgroundIDsAreDistinct(t *testing.T) {
 }
 
 func TestBackgroundReadsOnlyNewOutput(t *testing.T) {
-	e := newBgEnv(t, builtin.BackgroundOptions{})
+	e := newBgEnv(t, bash.BackgroundOptions{})
 	ctl := fifo(t, e.dir, "ctl")
 	id := e.start(t, "echo first; read x < ctl; echo second")
 	// Output reaches the ring through a goroutine; poll until it is there.
@@ -361,7 +361,7 @@ func TestBackgroundReadsOnlyNewOutput(t *testing.T) {
 }
 
 func TestBackgroundFilter(t *testing.T) {
-	e := newBgEnv(t, builtin.BackgroundOptions{})
+	e := newBgEnv(t, bash.BackgroundOptions{})
 	id := e.start(t, `printf 'a1\nb2\na3\n'`)
 	e.waitExit(t, id)
 	if res := call(t, e.output, map[string]any{"id": id, "filter": "("}); !res.IsError || !strings.HasPrefix(res.Content, "Error: invalid filter: ") {
@@ -378,7 +378,7 @@ func TestBackgroundFilter(t *testing.T) {
 }
 
 func TestBackgroundRingDropsTheOldest(t *testing.T) {
-	e := newBgEnv(t, builtin.BackgroundOptions{BufferBytes: 101})
+	e := newBgEnv(t, bash.BackgroundOptions{BufferBytes: 101})
 	// 300 two-byte characters, so the ring's cut lands inside one.
 	id := e.start(t, `for i in $(seq 300); do printf 'é'; done; echo; echo last`)
 	e.waitExit(t, id)
@@ -396,7 +396,7 @@ func TestBackgroundRingDropsTheOldest(t *testing.T) {
 }
 
 func TestKillBackgroundKillsTheProcessGroup(t *testing.T) {
-	e := newBgEnv(t, builtin.BackgroundOptions{})
+	e := newBgEnv(t, bash.BackgroundOptions{})
 	pidPipe := fifo(t, e.dir, "pid")
 	id := e.start(t, "echo running; sleep 30 & echo $! > pid; wait")
 	pid := readPID(t, pidPipe)
@@ -420,7 +420,7 @@ func TestKillBackgroundKillsTheProcessGroup(t *testing.T) {
 }
 
 func TestBackgroundUnknownIDs(t *testing.T) {
-	e := newBgEnv(t, builtin.BackgroundOptions{})
+	e := newBgEnv(t, bash.BackgroundOptions{})
 	if res := call(t, e.output, map[string]any{"id": "bg_9_000000"}); res.Content != "No detached background task with id 'bg_9_000000'." || !res.IsError {
 		t.Errorf("BashOutput: %q", res.Content)
 	}
@@ -430,7 +430,7 @@ func TestBackgroundUnknownIDs(t *testing.T) {
 }
 
 func TestBackgroundCloseKillsEverything(t *testing.T) {
-	e := newBgEnv(t, builtin.BackgroundOptions{})
+	e := newBgEnv(t, bash.BackgroundOptions{})
 	var pids []int
 	for i := range 3 {
 		p := fifo(t, e.dir, fmt.Sprintf("pid%d", i))
@@ -460,7 +460,7 @@ func TestBackgroundCloseKillsEverything(t *testing.T) {
 }
 
 func TestBackgroundLimitAndTimeout(t *testing.T) {
-	e := newBgEnv(t, builtin.BackgroundOptions{MaxRunning: 1, Timeout: 200 * time.Millisecond})
+	e := newBgEnv(t, bash.BackgroundOptions{MaxRunning: 1, Timeout: 200 * time.Millisecond})
 	id := e.start(t, "echo slow; sleep 30")
 	res := call(t, e.bash, map[string]any{"command": "true", "run_in_background": true})
 	if res.Content != "Error: background task limit reached (1)" {
@@ -475,7 +475,7 @@ func TestBackgroundLimitAndTimeout(t *testing.T) {
 }
 
 func TestBackgroundToolsAreSafeForConcurrentUse(t *testing.T) {
-	e := newBgEnv(t, builtin.BackgroundOptions{MaxRunning: 8})
+	e := newBgEnv(t, bash.BackgroundOptions{MaxRunning: 8})
 	var wg sync.WaitGroup
 	ids := make(chan string, 8)
 	for range 8 {
@@ -499,20 +499,20 @@ func TestBackgroundToolsAreSafeForConcurrentUse(t *testing.T) {
 func TestCompletionMessageSaysHowTheCommandEnded(t *testing.T) {
 	long := "make all && " + strings.Repeat("x", 100)
 	tests := []struct {
-		c    builtin.Completion
+		c    bash.Completion
 		want string
 	}{
-		{builtin.Completion{ID: "bg_1_aa", Command: "make", ExitCode: 0, Content: "[exit 0] ok"},
+		{bash.Completion{ID: "bg_1_aa", Command: "make", ExitCode: 0, Content: "[exit 0] ok"},
 			"<background-task-completed id=\"bg_1_aa\" label=\"bash: make\">\n[exit 0] ok\n</background-task-completed>"},
-		{builtin.Completion{ID: "bg_2_bb", Command: `echo "hi"`, ExitCode: 2, Content: "[exit 2] no"},
+		{bash.Completion{ID: "bg_2_bb", Command: `echo "hi"`, ExitCode: 2, Content: "[exit 2] no"},
 			"<background-task-completed id=\"bg_2_bb\" label=\"bash: echo 'hi'\" status=\"error\">\n[exit 2] no\n</background-task-completed>"},
-		{builtin.Completion{ID: "bg_3_cc", Command: "sleep 9", ExitCode: -1, Signal: "SIGKILL", Killed: true, Content: "[killed SIGKILL] "},
+		{bash.Completion{ID: "bg_3_cc", Command: "sleep 9", ExitCode: -1, Signal: "SIGKILL", Killed: true, Content: "[killed SIGKILL] "},
 			"<background-task-completed id=\"bg_3_cc\" label=\"bash: sleep 9\" status=\"cancelled\">\n[killed SIGKILL] \n</background-task-completed>"},
-		{builtin.Completion{ID: "bg_4_dd", Command: "a\nb", ExitCode: -1, Signal: "SIGKILL", TimedOut: true, Killed: true, Content: "[timed out after 5ms] "},
+		{bash.Completion{ID: "bg_4_dd", Command: "a\nb", ExitCode: -1, Signal: "SIGKILL", TimedOut: true, Killed: true, Content: "[timed out after 5ms] "},
 			"<background-task-completed id=\"bg_4_dd\" label=\"bash: a…\" status=\"error\">\n[timed out after 5ms] \n</background-task-completed>"},
-		{builtin.Completion{ID: "bg_5_ee", Command: long, Content: "[exit 0] "},
+		{bash.Completion{ID: "bg_5_ee", Command: long, Content: "[exit 0] "},
 			"<background-task-completed id=\"bg_5_ee\" label=\"bash: " + long[:80] + "…\">\n[exit 0] \n</background-task-completed>"},
-		{builtin.Completion{ID: "bg_6_ff", Command: "./crash", ExitCode: -1, Signal: "SIGSEGV", Content: "[killed SIGSEGV] "},
+		{bash.Completion{ID: "bg_6_ff", Command: "./crash", ExitCode: -1, Signal: "SIGSEGV", Content: "[killed SIGSEGV] "},
 			"<background-task-completed id=\"bg_6_ff\" label=\"bash: ./crash\" status=\"error\">\n[killed SIGSEGV] \n</background-task-completed>"},
 	}
 	for _, tt := range tests {
@@ -525,29 +525,25 @@ func TestCompletionMessageSaysHowTheCommandEnded(t *testing.T) {
 // Without OnExit nobody is told when a command ends, and the bash result
 // promises nothing; with it, the Completion names the call's session.
 func TestBackgroundNoticeFollowsOnExit(t *testing.T) {
-	bg, err := builtin.NewBackground(builtin.BackgroundOptions{})
+	bg, err := bash.NewBackground(bash.BackgroundOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer bg.Close()
-	bash, _ := newBash(t, builtin.BashOptions{Background: bg})
-	res, err := bash.Call(t.Context(), json.RawMessage(`{"command":"true","run_in_background":true}`))
+	bt, _ := newBash(t, bash.Options{Background: bg})
+	res, err := bt.Call(t.Context(), nil, json.RawMessage(`{"command":"true","run_in_background":true}`))
 	if err != nil || strings.Contains(res.Content, "You will be told") || !strings.HasSuffix(res.Content, ").") {
 		t.Errorf("result %q, %v", res.Content, err)
 	}
 
-	done := make(chan builtin.Completion, 1)
-	bg2, err := builtin.NewBackground(builtin.BackgroundOptions{OnExit: func(c builtin.Completion) { done <- c }})
+	done := make(chan bash.Completion, 1)
+	bg2, err := bash.NewBackground(bash.BackgroundOptions{OnExit: func(c bash.Completion) { done <- c }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer bg2.Close()
-	type key struct{}
-	bash2, _ := newBash(t, builtin.BashOptions{Background: bg2, SessionID: func(ctx context.Context) string {
-		s, _ := ctx.Value(key{}).(string)
-		return s
-	}})
-	if _, err := bash2.Call(context.WithValue(t.Context(), key{}, "sess-1"), json.RawMessage(`{"command":"true","run_in_background":true}`)); err != nil {
+	bash2, _ := newBash(t, bash.Options{Background: bg2})
+	if _, err := bash2.Call(t.Context(), &tool.Call{SessionID: "sess-1"}, json.RawMessage(`{"command":"true","run_in_background":true}`)); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -563,19 +559,15 @@ func TestBackgroundNoticeFollowsOnExit(t *testing.T) {
 // KillSession kills the commands one session started, and only those; their
 // completions say they were killed on request.
 func TestKillSessionKillsThatSessionsCommands(t *testing.T) {
-	done := make(chan builtin.Completion, 4)
-	bg, err := builtin.NewBackground(builtin.BackgroundOptions{OnExit: func(c builtin.Completion) { done <- c }})
+	done := make(chan bash.Completion, 4)
+	bg, err := bash.NewBackground(bash.BackgroundOptions{OnExit: func(c bash.Completion) { done <- c }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer bg.Close()
-	type key struct{}
-	bash, _ := newBash(t, builtin.BashOptions{Background: bg, SessionID: func(ctx context.Context) string {
-		s, _ := ctx.Value(key{}).(string)
-		return s
-	}})
+	bt, _ := newBash(t, bash.Options{Background: bg})
 	for _, s := range []string{"a", "a", "b"} {
-		if _, err := bash.Call(context.WithValue(t.Context(), key{}, s), json.RawMessage(`{"command":"sleep 30","run_in_background":true}`)); err != nil {
+		if _, err := bt.Call(t.Context(), &tool.Call{SessionID: s}, json.RawMessage(`{"command":"sleep 30","run_in_background":true}`)); err != nil {
 			t.Fatal(err)
 		}
 	}

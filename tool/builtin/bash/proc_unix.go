@@ -1,6 +1,6 @@
 //go:build unix
 
-package builtin
+package bash
 
 import (
 	"errors"
