@@ -260,7 +260,8 @@ func conditionFromJSON(v any, path string, depth int) (Condition, error) {
 	if err := checkKeys(obj, path, opNames[1:]...); err != nil {
 		return Condition{}, err
 	}
-	op := obj.Keys[0] // the only one
+	// obj has exactly one key (checked above): the operator.
+	op := obj.Keys[0]
 	operand := obj.Vals[op]
 	sub := path + "." + op
 	switch op {
