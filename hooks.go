@@ -6,7 +6,6 @@ import (
 	"errors"
 	"iter"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/engine"
@@ -237,29 +236,13 @@ func (rs *hookRuns) call(id string) (hookCall, bool) {
 	return c, ok
 }
 
-// inHookKey marks the context a hook of an agent is given.
-type inHookKey struct{}
-
-// hookMark is the mark: the agent whose hooks run, while they run.
-type hookMark struct {
-	a    *Agent
-	done atomic.Bool
-}
-
 // fireHooks runs the hooks of p with a context marked as a hook's of a
 // until they return.
 func (a *Agent) fireHooks(ctx context.Context, p hook.Payload) hook.Outcome {
-	m := &hookMark{a: a}
-	out := a.hooks.Fire(context.WithValue(ctx, inHookKey{}, m), p)
-	m.done.Store(true)
+	w := &work{a: a, hook: true}
+	out := a.hooks.Fire(withWork(ctx, w), p)
+	w.done.Store(true)
 	return out
-}
-
-// inHook reports whether ctx is one a hook of a was given, while that hook
-// runs: a call it schedules for later, with its context, is not refused.
-func inHook(ctx context.Context, a *Agent) bool {
-	m, _ := ctx.Value(inHookKey{}).(*hookMark)
-	return m != nil && m.a == a && !m.done.Load()
 }
 
 // hookedTurn wraps a turn, run by eng, with run:start and run:end hooks.
