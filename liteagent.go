@@ -755,7 +755,7 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 	if inHook(ctx, a) {
 		return ErrReentrant
 	}
-	if m := callMarkOf(ctx, a); m != nil && m.session == id {
+	if s, ok := a.callSession(ctx); ok && s == id {
 		return ErrDeletingRunningSession
 	}
 	del := datahome.DeleteOptions{SharedTaskList: a.lay.taskListID}
@@ -826,8 +826,8 @@ func (a *Agent) ownWork(ctx context.Context) bool {
 	if inHook(ctx, a) {
 		return true
 	}
-	m := callMarkOf(ctx, a)
-	return m != nil && m.session != "" && a.sched.busy(m.session)
+	s, ok := a.callSession(ctx)
+	return ok && s != "" && a.sched.busy(s)
 }
 
 // Close stops background commands and releases the agent. Later prompts

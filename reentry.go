@@ -22,15 +22,15 @@ import (
 type workKey struct{}
 
 // work is the mark: whose work it is, what work (a hook, or a tool call
-// of a turn on a session), and whether it still runs. A mark keeps the one
-// it covers in ctx, so that work nested in work of another agent is
-// recognised by both agents.
+// of a turn), and whether it still runs. It holds no ids: the agent's
+// schedule knows the session of a tool call's mark (see callSession). A
+// mark keeps the one it covers in ctx, so that work nested in work of
+// another agent is recognised by both agents.
 type work struct {
-	a       *Agent
-	hook    bool   // a hook of a; else a tool call of a's turn
-	session string // the tool call's session
-	done    atomic.Bool
-	outer   *work
+	a     *Agent
+	hook  bool // a hook of a; else a tool call of a's turn
+	done  atomic.Bool
+	outer *work
 }
 
 // withWork returns ctx marked with w until w.done is set.
@@ -51,8 +51,15 @@ func workOf(ctx context.Context, a *Agent, hook bool) *work {
 	return nil
 }
 
-// callMarkOf returns the mark of a running tool call of a in ctx, or nil.
-func callMarkOf(ctx context.Context, a *Agent) *work { return workOf(ctx, a, false) }
+// callSession returns the session of the running tool call of a whose
+// context ctx is, if it is one.
+func (a *Agent) callSession(ctx context.Context) (string, bool) {
+	w := workOf(ctx, a, false)
+	if w == nil {
+		return "", false
+	}
+	return a.sched.callSession(w)
+}
 
 // inHook reports whether ctx is one a hook of a was given, while that hook
 // runs: a call it schedules for later, with its context, is not refused.
@@ -70,9 +77,14 @@ func (m markedTool) Unwrap() tool.Tool { return m.Tool }
 // Call calls the tool with ctx marked as the call's of m.a.
 func (m markedTool) Call(ctx context.Context, c *tool.Call, input json.RawMessage) (tool.Result, error) {
 	w := &work{a: m.a}
+	var session string
 	if c != nil {
-		w.session = c.SessionID
+		session = c.SessionID
 	}
-	defer w.done.Store(true)
+	end := m.a.sched.startCall(w, session)
+	defer func() {
+		w.done.Store(true)
+		end()
+	}()
 	return m.Tool.Call(withWork(ctx, w), c, input)
 }

@@ -6,8 +6,9 @@ import (
 )
 
 func TestWorkMarks(t *testing.T) {
-	a, b := &Agent{}, &Agent{}
-	aCall := &work{a: a, session: "s-a"}
+	a, b := &Agent{sched: newSchedule()}, &Agent{sched: newSchedule()}
+	aCall := &work{a: a}
+	endCall := a.sched.startCall(aCall, "s-a")
 	bHook := &work{a: b, hook: true}
 	ctx := withWork(withWork(context.Background(), aCall), bHook) // b's hook within a's tool call
 	tests := []struct {
@@ -27,16 +28,14 @@ func TestWorkMarks(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if tt.afterDone {
 				aCall.done.Store(true)
+				endCall()
 			}
 			if got := inHook(tt.ctx, tt.agent); got != tt.wantHook {
 				t.Errorf("inHook = %v, want %v", got, tt.wantHook)
 			}
-			got := ""
-			if m := callMarkOf(tt.ctx, tt.agent); m != nil {
-				got = m.session
-			}
-			if got != tt.wantCall {
-				t.Errorf("callMarkOf session = %q, want %q", got, tt.wantCall)
+			got, ok := tt.agent.callSession(tt.ctx)
+			if got != tt.wantCall || ok != (tt.wantCall != "") {
+				t.Errorf("callSession = %q, %v; want %q", got, ok, tt.wantCall)
 			}
 		})
 	}
