@@ -54,7 +54,9 @@ func (a *Agent) newGate(opts Options) (*permission.Gate, error) {
 		},
 	}
 	if opts.PermissionAudit {
-		g.Audit = a.audit
+		g.Audit = func(ctx context.Context, c *tool.Call, ev permission.Event) error {
+			return a.audit(ctx, c, auditRecord(ev))
+		}
 	}
 	// The gate denies bash lines that write the protected paths, and asks
 	// about those it cannot analyze, whatever the policy says.
@@ -111,6 +113,19 @@ func (a *Agent) audit(ctx context.Context, c *tool.Call, ev session.PermissionDe
 		}
 	})
 	return nil
+}
+
+// auditRecord converts the gate's decision event into the session log's
+// audit record (its Turn is set when it is appended).
+func auditRecord(ev permission.Event) session.PermissionDecisionEvent {
+	return session.PermissionDecisionEvent{
+		Call:      session.PermissionCall{ID: ev.Call.ID, Name: ev.Call.Name, Input: ev.Call.Input},
+		Decision:  decisionString(ev.Decision),
+		RuleID:    ev.RuleID,
+		Reason:    ev.Reason,
+		Simulated: ev.Simulated,
+		By:        ev.By,
+	}
 }
 
 func decisionString(d permission.Decision) string {

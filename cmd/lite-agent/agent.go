@@ -394,7 +394,7 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 	opts := liteagent.Options{
 		Model:         provider,
 		ModelName:     name,
-		Workdir:       filepath.Dir(p.paths.ProjectConfigDir),
+		Workdir:       p.paths.Workdir(),
 		Storage:       p.opts,
 		MaxTurns:      f.maxTurns,
 		ContextWindow: f.window,
@@ -970,7 +970,7 @@ func (p *printer) opaque(call *model.Block) bool {
 	allow := permission.PolicyFunc(func(context.Context, permission.Call) (permission.Verdict, error) {
 		return permission.Verdict{Decision: permission.Allow}, nil
 	})
-	gate := permission.NewGate(permission.GateOptions{Policy: allow, Workdir: filepath.Dir(p.paths.ProjectConfigDir), Protected: p.paths.ProtectedPaths()})
+	gate := permission.NewGate(permission.GateOptions{Policy: allow, Workdir: p.paths.Workdir(), Protected: p.paths.ProtectedPaths()})
 	v, err := gate.Decide(context.Background(), permission.Call{Name: call.Name, Input: call.Input})
 	return err == nil && v.RuleID == permission.RuleBashAnalysis
 }
@@ -978,4 +978,4 @@ func (p *printer) opaque(call *model.Block) bool {
 func clipJSON(raw json.RawMessage) string { return clip(string(raw)) }
 
 // workdirOf returns the project directory of p, absolute and clean.
-func workdirOf(p project) string { return filepath.Dir(p.paths.ProjectConfigDir) }
+func workdirOf(p project) string { return p.paths.Workdir() }

@@ -85,6 +85,18 @@ func (r *verifyReport) add(file, record, kind string, err error) {
 	r.Problems = append(r.Problems, pr)
 }
 
+// addProblems adds what a store's Verify found: damage as problems, the
+// rest (a torn tail, an unreferenced note) as warnings.
+func (r *verifyReport) addProblems(probs []storage.Problem) {
+	for _, pr := range probs {
+		if !pr.Kind.Damage() {
+			r.Warnings = append(r.Warnings, problem{File: pr.File, Record: pr.Record, Kind: string(pr.Kind), Message: pr.Err.Error()})
+			continue
+		}
+		r.add(pr.File, pr.Record, string(pr.Kind), pr.Err)
+	}
+}
+
 func (r *verifyReport) countMismatch(kind, found, file string) {
 	key := kind + "\x00" + found
 	if r.files == nil {
@@ -141,7 +153,7 @@ func newVerifyCommand(g *globalFlags) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			dirs := []string{filepath.Dir(p.paths.SessionsDir)}
+			dirs := []string{p.paths.ProjectDir()}
 			if all {
 				if dirs, err = projectDirs(filepath.Join(p.paths.Home, "projects")); err != nil {
 					return err
@@ -224,9 +236,7 @@ func verifyProject(ctx context.Context, dir string, enc storage.Encoding, rep *v
 			return nil
 		}
 		rep.Files += countFiles(spillDir, ".txt")
-		for _, pr := range probs {
-			rep.add(pr.File, pr.Record, string(pr.Kind), pr.Err)
-		}
+		rep.addProblems(probs)
 	}
 	return nil
 }
@@ -258,20 +268,12 @@ func verifySessions(ctx context.Context, dir string, enc storage.Encoding, rep *
 				rep.add(filepath.Join(dir, name), "", "file", err)
 				continue
 			}
-			for _, pr := range probs {
-				if pr.Kind == session.ProblemTorn {
-					// An append that never completed: not damage, and
-					// set aside by the next append.
-					rep.Warnings = append(rep.Warnings, problem{File: filepath.Join(dir, name), Record: fmt.Sprint(pr.Record), Kind: string(pr.Kind), Message: pr.Err.Error()})
-					continue
-				}
-				rep.add(filepath.Join(dir, name), fmt.Sprint(pr.Record), string(pr.Kind), pr.Err)
-			}
+			// A torn tail (an append that never completed) is a warning:
+			// not damage, and set aside by the next append.
+			rep.addProblems(probs)
 			// Reads take invalid UTF-8 leniently; verify reports it.
 			if probs, err = cp.CheckUTF8(ctx, id); err == nil {
-				for _, pr := range probs {
-					rep.add(filepath.Join(dir, name), fmt.Sprint(pr.Record), string(pr.Kind), pr.Err)
-				}
+				rep.addProblems(probs)
 			}
 		case strings.HasSuffix(name, ".context") && e.IsDir():
 			id := strings.TrimSuffix(name, ".context")
@@ -292,13 +294,7 @@ func verifySessions(ctx context.Context, dir string, enc storage.Encoding, rep *
 				rep.add(filepath.Join(dir, name), "", "directory", err)
 				continue
 			}
-			for _, pr := range probs {
-				if pr.Kind == archive.ProblemUnreferenced {
-					rep.Warnings = append(rep.Warnings, problem{File: pr.File, Record: pr.Record, Kind: string(pr.Kind), Message: pr.Err.Error()})
-					continue
-				}
-				rep.add(pr.File, pr.Record, string(pr.Kind), pr.Err)
-			}
+			rep.addProblems(probs)
 		}
 	}
 	return nil
@@ -344,7 +340,7 @@ func verifyTasks(ctx context.Context, dir string, enc storage.Encoding, rep *ver
 				// Reads take invalid UTF-8 leniently; verify reports it.
 				file := filepath.Join(dir, list, id+".json")
 				if b, err := os.ReadFile(file); err == nil && !utf8.Valid(b) {
-					rep.add(file, id, string(session.ProblemUTF8), &storage.Error{Op: "verify", Kind: storage.KindTask, File: file, Record: id, Message: "Task record is not valid UTF-8"})
+					rep.add(file, id, string(storage.ProblemUTF8), &storage.Error{Op: "verify", Kind: storage.KindTask, File: file, Record: id, Message: "Task record is not valid UTF-8"})
 				}
 			}
 		}
