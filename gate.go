@@ -117,11 +117,7 @@ func (a *Agent) audit(ctx context.Context, c *tool.Call, ev session.PermissionDe
 		defer cancel()
 		// Dropped if the session was deleted meanwhile: the decision
 		// must not bring its log back.
-		keep := func() bool {
-			a.mu.Lock()
-			defer a.mu.Unlock()
-			return !a.deleted[id]
-		}
+		keep := func() bool { return !a.sched.isDeleted(id) }
 		if err := eng.RecordBetweenTurns(ctx, id, ev, keep); err != nil {
 			a.log.Warn("permission audit failed", "session", id, "tool", ev.Call.Name, "err", err)
 		}

@@ -242,9 +242,8 @@ func (a *Agent) hookedTurn(ctx context.Context, ident hook.Identity, prompt stri
 					end.Status = hook.StatusMaxTurns
 				}
 				end.Result = &hook.RunResult{Text: ev.Done.Text, Usage: ev.Done.Usage, StopReason: string(ev.Done.StopReason), Output: ev.Done.Output}
-				// The done event comes after the run:end hooks, as in
-				// the reference: a caller that stops at done sees their
-				// effects.
+				// The done event comes after the run:end hooks, so a
+				// caller that stops at done sees their effects.
 				fireEnd()
 				for _, hev := range evs.take(id) {
 					if !yield(hev, nil) {

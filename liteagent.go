@@ -105,7 +105,7 @@ type Options struct {
 	// MaxParallelTools bounds the tool calls run at once; zero means 10.
 	MaxParallelTools int
 	// LogToolStarts records each tool call's start in the session log before
-	// the call runs (the reference's crashRecovery "safe"), so that after a
+	// the call runs (the TypeScript SDK's crashRecovery "safe"), so that after a
 	// crash the log tells which calls may have had effects. It costs one
 	// log append a call. Either way, calls a crash left unanswered get
 	// "interrupted" results on the next prompt, with tool_recovered events.
@@ -130,8 +130,7 @@ type Options struct {
 	// context archive, and older messages are shortened in the request,
 	// never in the log. Zero means the window the provider reports for the
 	// model (model.WindowReporter: 200,000 tokens for Claude models with
-	// model/anthropic), else engine.DefaultContextWindow (32,000), as in the
-	// reference.
+	// model/anthropic), else engine.DefaultContextWindow (32,000).
 	ContextWindow int
 	// DisableContext turns the context engine off: every request carries
 	// the whole session history, and a request the provider refuses as too
@@ -294,166 +293,185 @@ type Agent struct {
 	life context.Context
 	stop context.CancelFunc
 
-	mu       sync.Mutex        // guards the fields below
-	listOf   map[string]string // task list of child sessions (their parent's)
-	parentOf map[string]string // the session that dispatched each child session
-	current  string
-	closed   bool
+	// sched tracks the turns, prompts, subagent sessions and cancelled
+	// background work of the family; its close refuses new turns.
+	sched *schedule
 	// closeDone is closed when closing has finished; closeErr is its
 	// result, written before.
 	closeDone chan struct{}
 	closeErr  error
-	archives  map[string]archive.Archive
-	tasks     map[string]task.Store
-	running   map[string]map[uint64]context.CancelFunc // the turns of each session, by number
-	// prompts counts the prompts (Run) in progress on each session, until
-	// their done event was yielded; promptsOver[id] is closed when the
-	// count drops to zero. Autonomous turns wait for it, so that a
-	// session's prompts and the deliveries after them never overlap.
-	prompts     map[string]int
-	promptsOver map[string]chan struct{}
-	turnSeq     uint64
-	deleted     map[string]bool // sessions deleted since their last prompt: no autonomous turn revives them
-	// autonomous holds the result of each session's latest autonomous
-	// turn; only Query, which reads it, makes it (nil otherwise).
-	autonomous map[string]*Result
-	// dropCancelled counts, per session, the groups DeleteSession
-	// cancelled whose (cancelled) results are still to come and to drop.
-	dropCancelled map[string]int
-	// dropBash holds the background commands DeleteSession killed, whose
-	// completions start no turn.
-	dropBash map[string]bool
+
+	mu       sync.Mutex // guards the fields below
+	current  string
+	archives map[string]archive.Archive
+	tasks    map[string]task.Store
 }
 
 // New returns an Agent. It validates every option and the codec before it
 // creates anything on disk.
 func New(ctx context.Context, opts Options) (*Agent, error) {
+	cfg, err := loadConfig(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	a := newAgent(cfg)
+	if cfg.sweep {
+		cleanup(ctx, cfg.sweepOpts, opts.OnCleanup, a.log)
+	}
+	if err := a.openStores(opts); err != nil {
+		return nil, err
+	}
+	gate, err := a.buildGate(opts, cfg.hooks)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.startServices(opts, cfg); err != nil {
+		return nil, err
+	}
+	tools, err := a.buildTools(opts, cfg.skills, cfg.defs, gate, cfg.finalAnswer)
+	if err != nil {
+		a.bg.Close()
+		return nil, err
+	}
+	if err := a.buildEngine(opts, cfg, gate, tools); err != nil {
+		a.bg.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+// config is what New reads and checks before it creates anything: the
+// layout, the sweep to run, and the definitions loaded from the data home
+// and the project (hooks, skills, MCP servers, subagents).
+type config struct {
+	lay         layout
+	log         *slog.Logger
+	sweep       bool
+	sweepOpts   retention.Options
+	finalAnswer tool.Tool // nil without an OutputSchema
+	hooks       hook.Config
+	skills      []skill.Skill
+	mcp         mcphost.Config
+	defs        []subagent.Definition // nil when agents are disabled
+}
+
+// loadConfig validates opts, resolves the layout and loads the definition
+// files. It writes nothing.
+func loadConfig(ctx context.Context, opts Options) (config, error) {
 	if opts.Model == nil {
-		return nil, errors.New("liteagent: Model is required")
+		return config{}, errors.New("liteagent: Model is required")
 	}
 	if opts.ModelName == "" {
-		return nil, errors.New("liteagent: ModelName must be non-empty")
+		return config{}, errors.New("liteagent: ModelName must be non-empty")
 	}
-	lay, err := resolveLayout(opts)
-	if err != nil {
-		return nil, err
+	var cfg config
+	var err error
+	if cfg.lay, err = resolveLayout(opts); err != nil {
+		return config{}, err
 	}
-	sweepOpts, sweep, err := cleanupOptions(opts, lay.paths)
-	if err != nil {
-		return nil, err
+	if cfg.sweepOpts, cfg.sweep, err = cleanupOptions(opts, cfg.lay.paths); err != nil {
+		return config{}, err
 	}
-	var finalAnswer tool.Tool
 	if opts.OutputSchema != nil {
-		if finalAnswer, err = finalAnswerTool(opts.OutputSchema); err != nil {
-			return nil, err
+		if cfg.finalAnswer, err = finalAnswerTool(opts.OutputSchema); err != nil {
+			return config{}, err
 		}
 	}
-	if err := checkNoUnfinishedMigration(lay.paths); err != nil {
-		return nil, err
+	paths := cfg.lay.paths
+	if err := checkNoUnfinishedMigration(paths); err != nil {
+		return config{}, err
 	}
-	var hookCfg hook.Config
 	if !opts.DisableHookFiles {
-		if hookCfg, err = hook.LoadFiles(ctx, lay.paths); err != nil {
-			return nil, err
+		if cfg.hooks, err = hook.LoadFiles(ctx, paths); err != nil {
+			return config{}, err
 		}
 	}
-	skills, err := skill.Load(ctx, skill.LoadOptions{Paths: lay.paths, ExtraDir: opts.SkillsDir})
-	if err != nil {
-		return nil, err
+	if cfg.skills, err = skill.Load(ctx, skill.LoadOptions{Paths: paths, ExtraDir: opts.SkillsDir}); err != nil {
+		return config{}, err
 	}
-	mcpCfg, err := mcphost.LoadConfig(mcphost.LoadOptions{Paths: lay.paths, Servers: opts.MCPServers, NoFiles: opts.DisableMCPFiles})
-	if err != nil {
-		return nil, err
+	if cfg.mcp, err = mcphost.LoadConfig(mcphost.LoadOptions{Paths: paths, Servers: opts.MCPServers, NoFiles: opts.DisableMCPFiles}); err != nil {
+		return config{}, err
 	}
-	var defs []subagent.Definition
 	if !opts.DisableAgents {
-		if defs, err = subagent.Load(ctx, subagent.LoadOptions{Paths: lay.paths, ExtraDir: opts.AgentsDir}); err != nil {
-			return nil, err
+		if cfg.defs, err = subagent.Load(ctx, subagent.LoadOptions{Paths: paths, ExtraDir: opts.AgentsDir}); err != nil {
+			return config{}, err
 		}
 	}
-	log := opts.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
+	cfg.log = opts.Logger
+	if cfg.log == nil {
+		cfg.log = slog.New(slog.DiscardHandler)
 	}
-	a := &Agent{lay: lay, log: log, archives: map[string]archive.Archive{}, tasks: map[string]task.Store{}, listOf: map[string]string{},
-		running: map[string]map[uint64]context.CancelFunc{}, deleted: map[string]bool{},
-		prompts: map[string]int{}, promptsOver: map[string]chan struct{}{},
-		dropCancelled: map[string]int{}, dropBash: map[string]bool{}, parentOf: map[string]string{}, closeDone: make(chan struct{})}
+	return cfg, nil
+}
+
+// newAgent returns an Agent with its layout and logger, its current
+// session and its life, and nothing opened yet.
+func newAgent(cfg config) *Agent {
+	a := &Agent{lay: cfg.lay, log: cfg.log, sched: newSchedule(), closeDone: make(chan struct{}),
+		archives: map[string]archive.Archive{}, tasks: map[string]task.Store{}}
 	a.life, a.stop = context.WithCancel(context.Background())
+	a.current = newSessionID()
+	return a
+}
 
-	if sweep {
-		cleanup(ctx, sweepOpts, opts.OnCleanup, log)
-	}
-
+// openStores sets the session store: the host's Checkpointer, memory when
+// sessions are disabled, else the file store of the project.
+func (a *Agent) openStores(opts Options) error {
 	switch {
 	case opts.Checkpointer != nil:
 		a.cp, a.mode = opts.Checkpointer, customStore
 	case opts.DisableSessions:
 		a.cp, a.mode = session.NewMemoryCheckpointer(), memoryStore
 	default:
-		cp, err := session.NewFileCheckpointer(lay.paths.SessionsDir, session.FileOptions{Encoding: lay.enc})
+		cp, err := session.NewFileCheckpointer(a.lay.paths.SessionsDir, session.FileOptions{Encoding: a.lay.enc})
 		if err != nil {
-			return nil, err
+			return err
 		}
 		a.cp, a.mode = cp, fileStore
 	}
+	return nil
+}
 
-	if len(hookCfg.Hooks) > 0 || len(opts.Hooks) > 0 {
-		if a.hooks, err = hook.New(hookCfg, hook.Options{Programmatic: opts.Hooks, Workdir: lay.workdir, Permit: a.permitHook, Sandbox: opts.Sandbox}); err != nil {
+// buildGate sets up the hook runner, when there are hooks, and returns the
+// permission gate of the family. The runner asks the gate (through
+// a.permit, set by newGate) before each command hook.
+func (a *Agent) buildGate(opts Options, hooks hook.Config) (*permission.Gate, error) {
+	if len(hooks.Hooks) > 0 || len(opts.Hooks) > 0 {
+		var err error
+		if a.hooks, err = hook.New(hooks, hook.Options{Programmatic: opts.Hooks, Workdir: a.lay.workdir, Permit: a.permitHook, Sandbox: opts.Sandbox}); err != nil {
 			return nil, err
 		}
 	}
-	gate, err := a.newGate(opts)
-	if err != nil {
-		return nil, err
-	}
+	return a.newGate(opts)
+}
+
+// startServices creates what the family shares besides the stores: the
+// subagent pool, the MCP host (which connects nothing yet) and the
+// registry of background commands. Only the last holds resources, which
+// a.bg.Close releases.
+func (a *Agent) startServices(opts Options, cfg config) error {
+	var err error
 	if !opts.DisableAgents {
 		if a.pool, err = subagent.NewPool(opts.MaxParallelSubagents); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	if len(mcpCfg.Servers) > 0 {
-		if a.mcp, err = a.newMCPHost(mcpCfg); err != nil {
-			return nil, err
+	if len(cfg.mcp.Servers) > 0 {
+		if a.mcp, err = a.newMCPHost(cfg.mcp); err != nil {
+			return err
 		}
 	}
-	bg, err := bash.NewBackground(bash.BackgroundOptions{OnExit: a.bashExited})
-	if err != nil {
-		return nil, err
-	}
-	a.bg = bg
-	tools, err := a.buildTools(opts, skills, defs, gate, finalAnswer)
-	if err != nil {
-		bg.Close()
-		return nil, err
-	}
+	a.bg, err = bash.NewBackground(bash.BackgroundOptions{OnExit: a.bashExited})
+	return err
+}
 
-	provider := opts.Model
-	if opts.DisableRetry {
-		provider = model.Checked(provider)
-	} else {
-		r := opts.Retry
-		if r.OnRetry == nil {
-			r.OnRetry = func(attempt int, err error, delay time.Duration) {
-				log.Warn("retrying model request", "attempt", attempt, "delay", delay, "err", err)
-			}
-		}
-		provider = model.WithRetry(provider, r)
-	}
-	system := opts.System
-	if system == "" {
-		system = defaultSystemPrompt(lay.paths.Namespace, lay.workdir, opts.ModelName, tools) + skill.PromptSection(skills)
-		if a.pool != nil {
-			system += subagent.PromptSection(defs, subagent.PromptOptions{})
-		}
-	}
-	if opts.OutputSchema != nil {
-		system += finalAnswerPrompt
-	}
+// buildEngine builds the engine that runs the agent's turns over tools,
+// and keeps its options for the subagents' engines.
+func (a *Agent) buildEngine(opts Options, cfg config, gate *permission.Gate, tools []tool.Tool) error {
 	eopts := engine.Options{
-		Provider:         provider,
+		Provider:         a.provider(opts),
 		Model:            opts.ModelName,
-		System:           system,
+		System:           a.systemPrompt(opts, cfg, tools),
 		Tools:            tools,
 		Checkpointer:     a.cp,
 		MaxTurns:         opts.MaxTurns,
@@ -461,7 +479,7 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 		LogToolStarts:    opts.LogToolStarts,
 		MaxTokens:        opts.MaxTokens,
 		Temperature:      opts.Temperature,
-		Logger:           log,
+		Logger:           a.log,
 	}
 	if a.mcp != nil {
 		eopts.ExtraTools = a.mcpTools(gate, opts)
@@ -486,12 +504,42 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 	}
 	eng, err := engine.New(eopts)
 	if err != nil {
-		bg.Close()
-		return nil, err
+		return err
 	}
 	a.eng, a.tools, a.engineOpts = eng, tools, eopts
-	a.current = newSessionID()
-	return a, nil
+	return nil
+}
+
+// provider returns the model provider of opts, with retries unless they
+// are disabled; retries are logged.
+func (a *Agent) provider(opts Options) model.Provider {
+	if opts.DisableRetry {
+		return model.Checked(opts.Model)
+	}
+	r := opts.Retry
+	if r.OnRetry == nil {
+		r.OnRetry = func(attempt int, err error, delay time.Duration) {
+			a.log.Warn("retrying model request", "attempt", attempt, "delay", delay, "err", err)
+		}
+	}
+	return model.WithRetry(opts.Model, r)
+}
+
+// systemPrompt returns opts.System, or the default prompt for tools with
+// the skills' and the subagents' sections, and the final-answer request
+// when there is an output schema.
+func (a *Agent) systemPrompt(opts Options, cfg config, tools []tool.Tool) string {
+	system := opts.System
+	if system == "" {
+		system = defaultSystemPrompt(a.lay.paths.Namespace, a.lay.workdir, opts.ModelName, tools) + skill.PromptSection(cfg.skills)
+		if a.pool != nil {
+			system += subagent.PromptSection(cfg.defs, subagent.PromptOptions{})
+		}
+	}
+	if opts.OutputSchema != nil {
+		system += finalAnswerPrompt
+	}
+	return system
 }
 
 // checkNoUnfinishedMigration refuses a data home or project directory that
@@ -621,7 +669,7 @@ func (a *Agent) Run(ctx context.Context, prompt string) iter.Seq2[Event, error] 
 		// The prompt is over for deliveries once its last event was
 		// published: what the consumer does with it (AwaitIdle, say)
 		// must not wait for the consumer.
-		over := a.promptOver(id)
+		over := a.sched.promptOver(id)
 		defer over()
 		for ev, err := range a.hookedTurn(ctx, hook.Identity{SessionID: id, Source: hook.SourceUser}, prompt, func(ctx context.Context) iter.Seq2[Event, error] {
 			return a.eng.Turn(ctx, id, model.UserText(prompt))
@@ -633,29 +681,6 @@ func (a *Agent) Run(ctx context.Context, prompt string) iter.Seq2[Event, error] 
 			if !yield(ev, err) {
 				return
 			}
-		}
-	}
-}
-
-// awaitPrompts waits until no prompt is in progress on session id, or ctx
-// is done.
-func (a *Agent) awaitPrompts(ctx context.Context, id string) error {
-	for {
-		a.mu.Lock()
-		if a.prompts[id] == 0 {
-			a.mu.Unlock()
-			return nil
-		}
-		ch := a.promptsOver[id]
-		if ch == nil {
-			ch = make(chan struct{})
-			a.promptsOver[id] = ch
-		}
-		a.mu.Unlock()
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return ctx.Err()
 		}
 	}
 }
@@ -676,65 +701,15 @@ func (a *Agent) Steer(text string) error {
 	return nil
 }
 
-// errSessionDeleted stops an autonomous turn on a session deleted since
-// its work started.
-var errSessionDeleted = errors.New("liteagent: the session was deleted")
-
-// startTurn registers a turn on session id and returns its context, which
-// ends with ctx, when the agent closes, or when the session is deleted, and
-// the function that ends the registration. A prompt (background false)
-// makes a deleted session live again; an autonomous turn (background true)
-// on a deleted session is refused.
+// startTurn registers a turn on session id with the schedule (see
+// [schedule.startTurn]); its context also ends when the agent closes. A
+// hook of the agent, with its context, may start none: the agent waits
+// for the hook.
 func (a *Agent) startTurn(ctx context.Context, id string, background bool) (context.Context, func(), error) {
 	if inHook(ctx, a) {
 		return nil, nil, ErrReentrant
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	switch {
-	case a.closed:
-		return nil, nil, ErrClosed
-	case background && a.deleted[id]:
-		return nil, nil, errSessionDeleted
-	}
-	delete(a.deleted, id)
-	ctx, cancel := context.WithCancel(ctx)
-	stop := context.AfterFunc(a.life, cancel)
-	a.turnSeq++
-	n := a.turnSeq
-	if a.running[id] == nil {
-		a.running[id] = map[uint64]context.CancelFunc{}
-	}
-	a.running[id][n] = cancel
-	if !background {
-		a.prompts[id]++
-	}
-	return ctx, func() {
-		stop()
-		cancel()
-		a.mu.Lock()
-		delete(a.running[id], n)
-		if len(a.running[id]) == 0 {
-			delete(a.running, id)
-		}
-		a.mu.Unlock()
-	}, nil
-}
-
-// promptOver returns the function that ends the count of a prompt on
-// session id that startTurn began; calls after the first do nothing.
-func (a *Agent) promptOver(id string) func() {
-	return sync.OnceFunc(func() {
-		a.mu.Lock()
-		defer a.mu.Unlock()
-		if a.prompts[id]--; a.prompts[id] == 0 {
-			delete(a.prompts, id)
-			if ch := a.promptsOver[id]; ch != nil {
-				close(ch)
-				delete(a.promptsOver, id)
-			}
-		}
-	})
+	return a.sched.startTurn(ctx, a.life, id, background)
 }
 
 // Send runs prompt like Run and returns its result.
@@ -784,31 +759,18 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 	if _, err := datahome.DeleteSession(ctx, a.lay.paths, a.cp, id, datahome.DeleteOptions{SharedTaskList: del.SharedTaskList, DryRun: true}); err != nil {
 		return err // a *session.NotFoundError: nothing to cancel or remove
 	}
-	a.mu.Lock()
-	a.deleted[id] = true
-	delete(a.autonomous, id)
-	for _, cancel := range a.running[id] {
-		cancel()
-	}
-	a.mu.Unlock()
+	a.sched.cancelSession(id)
 	// Its background commands, and its children's, are killed; their
 	// completions are dropped like the groups' results.
-	for _, s := range a.familyOf(id) {
-		running := a.bg.Running(s)
-		a.mu.Lock()
-		for _, b := range running {
-			a.dropBash[b] = true // before the kill: its completion may come at once
-		}
-		a.mu.Unlock()
+	for _, s := range a.sched.family(id) {
+		a.sched.dropCommands(a.bg.Running(s)) // before the kill: its completion may come at once
 		a.bg.KillSession(s)
 	}
 	if a.pool != nil {
 		// The cancelled groups still complete, as cancelled; their
 		// results are dropped even if a new conversation starts under the
 		// same id meanwhile.
-		a.mu.Lock()
-		a.dropCancelled[id] += a.pool.Groups(id)
-		a.mu.Unlock()
+		a.sched.dropGroups(id, a.pool.Groups(id))
 		a.pool.Cancel(id)
 	}
 	// A cancelled turn that still appends finds the log gone and fails
@@ -862,14 +824,7 @@ func (a *Agent) ownWork(ctx context.Context) bool {
 		return true
 	}
 	m := callMarkOf(ctx, a)
-	if m == nil || m.session == "" {
-		return false
-	}
-	id := m.session
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	_, child := a.parentOf[id]
-	return child || len(a.running[id]) > 0
+	return m != nil && m.session != "" && a.sched.busy(m.session)
 }
 
 // Close stops background commands and releases the agent. Later prompts
@@ -889,13 +844,7 @@ func (a *Agent) Close() error {
 // beginClose marks the agent closed and reports whether this call is the
 // first, which must then call finishClose.
 func (a *Agent) beginClose() bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.closed {
-		return false
-	}
-	a.closed = true
-	return true
+	return a.sched.close()
 }
 
 // finishClose ends the agent's work and releases it.
@@ -916,13 +865,10 @@ func (a *Agent) finishClose() {
 }
 
 // listID returns the task list of session id: a subagent's is its
-// parent's. a.mu must not be held.
+// parent's.
 func (a *Agent) listID(id string) string {
-	a.mu.Lock()
-	parent, ok := a.listOf[id]
-	a.mu.Unlock()
-	if ok {
-		return parent
+	if list, ok := a.sched.taskList(id); ok {
+		return list
 	}
 	return task.DefaultListID(id, a.lay.taskListID)
 }

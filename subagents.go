@@ -54,10 +54,7 @@ func (a *Agent) agentTool(opts Options, defs []subagent.Definition) tool.Tool {
 // provider, permission gate and hooks, the parent session's task list, and
 // no Agent tool.
 func (a *Agent) runChild(ctx context.Context, req subagent.ChildRequest) (subagent.ChildResult, error) {
-	a.mu.Lock()
-	a.listOf[req.SessionID] = task.DefaultListID(req.ParentSessionID, a.lay.taskListID)
-	a.parentOf[req.SessionID] = req.ParentSessionID
-	a.mu.Unlock()
+	a.sched.addChild(req.SessionID, req.ParentSessionID, task.DefaultListID(req.ParentSessionID, a.lay.taskListID))
 	var tools []tool.Tool
 	for _, t := range a.tools {
 		if t.Name() == subagent.ToolName || t.Name() == FinalAnswerTool || t.Name() == AskUserTool {
@@ -104,16 +101,9 @@ func (a *Agent) runChild(ctx context.Context, req subagent.ChildRequest) (subage
 // The turn ends when the agent closes; none starts on a session deleted
 // since the group was dispatched.
 func (a *Agent) deliver(ctx context.Context, sessionID string, c subagent.GroupCompletion) {
-	a.mu.Lock()
-	if a.dropCancelled[sessionID] > 0 && c.Status == subagent.StatusCancelled {
-		a.dropCancelled[sessionID]--
-		if a.dropCancelled[sessionID] == 0 {
-			delete(a.dropCancelled, sessionID)
-		}
-		a.mu.Unlock()
+	if c.Status == subagent.StatusCancelled && a.sched.groupDropped(sessionID) {
 		return
 	}
-	a.mu.Unlock()
 	status := engine.CompletionStatus(c.Status)
 	if c.Status == subagent.StatusFailed {
 		status = engine.CompletionError // as the message says it
@@ -129,14 +119,11 @@ func (a *Agent) deliver(ctx context.Context, sessionID string, c subagent.GroupC
 // subagent: the child's own session has no turns after its run. Commands
 // that DeleteSession killed are not delivered.
 func (a *Agent) bashExited(c bash.Completion) {
-	a.mu.Lock()
-	dropped := a.dropBash[c.ID]
-	delete(a.dropBash, c.ID)
+	dropped := a.sched.commandDropped(c.ID)
 	target := c.SessionID
-	if p, ok := a.parentOf[target]; ok {
+	if p, ok := a.sched.parent(target); ok {
 		target = p
 	}
-	a.mu.Unlock()
 	if target == "" || dropped {
 		return
 	}
@@ -146,19 +133,6 @@ func (a *Agent) bashExited(c bash.Completion) {
 		st := engine.CompletionStatus(c.Status())
 		a.deliverMessage(a.life, target, c.Message(), engine.BackgroundCompletion{ID: c.ID, Label: c.Label(), Status: st, IsError: st != engine.CompletionCompleted, Content: c.Content})
 	}()
-}
-
-// familyOf returns session id and the child sessions it dispatched.
-func (a *Agent) familyOf(id string) []string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	out := []string{id}
-	for child, parent := range a.parentOf {
-		if parent == id {
-			out = append(out, child)
-		}
-	}
-	return out
 }
 
 // deliverMessage runs one autonomous turn on session sessionID whose input
@@ -171,7 +145,7 @@ func (a *Agent) deliverMessage(ctx context.Context, sessionID, message string, c
 	defer done()
 	// The delivery comes after the prompts in progress on the session, as
 	// subscribers see it too: their done events come first.
-	if err := a.awaitPrompts(ctx, sessionID); err != nil {
+	if err := a.sched.awaitPrompts(ctx, sessionID); err != nil {
 		return
 	}
 	a.publish(Notice{SessionID: sessionID, Source: hook.SourceBackground, Event: Event{Type: engine.EventBackgroundCompleted, SessionID: sessionID, Text: message, Completion: &c}})
@@ -185,11 +159,7 @@ func (a *Agent) deliverMessage(ctx context.Context, sessionID, message string, c
 			return
 		}
 		if ev.Type == engine.EventDone && ev.Done != nil {
-			a.mu.Lock()
-			if a.autonomous != nil {
-				a.autonomous[sessionID] = ev.Done
-			}
-			a.mu.Unlock()
+			a.sched.setAutonomous(sessionID, ev.Done)
 		}
 	}
 }

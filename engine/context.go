@@ -16,8 +16,7 @@ import (
 )
 
 // DefaultContextWindow is the context window the context engine assumes
-// when neither [ContextOptions.Window] nor the provider gives one, as
-// the reference does.
+// when neither [ContextOptions.Window] nor the provider gives one.
 const DefaultContextWindow = 32000
 
 // ContextOptions turns on the context engine, which keeps every model
@@ -71,7 +70,7 @@ type ContextStatus struct {
 	//   4 pinned facts are prepended and messages before the current
 	//     prompt are shortened;
 	//   5 only the pinned facts and the last messages are sent.
-	// The reference's level 3 needs a planner, which this engine has not.
+	// There is no level 3: it would need a planner, which this engine has not.
 	Level int
 	// Reason is "pressure", or "overflow" when the provider refused the
 	// request as too long and this is the retry.

@@ -39,7 +39,7 @@
 // The window is ContextOptions.Window, else the one the provider
 // reports for the model ([model.WindowReporter]), else 32,000 tokens. Below 65% of the window the
 // folded log goes out as it is. Above, levels apply in turn, measuring
-// between each, as the reference's context engine does:
+// between each:
 //
 //   - level 1 (over 65%): tool results of at least 256 characters that the
 //     model has already answered, and that are longer than what replaces
@@ -60,9 +60,9 @@
 // made once more with every level applied. A context_status event reports
 // what was done. The log is never changed: the levels shape each request
 // from it, and since archive refs are content hashes, the same log gives the
-// same request every time. Differences from the reference:
+// same request every time. Differences from the TypeScript SDK:
 //
-//   - no view is committed to the log (the reference's view format is not
+//   - no view is committed to the log (the TypeScript SDK's view format is not
 //     fixed), so a context_status has no generation;
 //   - there is no planner, so no level 3;
 //   - a provider that counts tokens ([model.TokenCounter]) is asked once a

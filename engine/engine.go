@@ -63,7 +63,7 @@ type Options struct {
 	// codec, say) must not reach the model as an empty one.
 	Reminder func(ctx context.Context, sessionID string) (string, error)
 	// LogToolStarts appends a tool_started event before each tool call
-	// runs (the reference's crashRecovery "safe"), so that after a crash
+	// runs (the TypeScript SDK's crashRecovery "safe"), so that after a crash
 	// the log tells which calls may have had effects. It costs one append
 	// a call; a call whose start cannot be appended does not run. Calls a
 	// crash left unanswered get "interrupted" results either way.

@@ -10,7 +10,7 @@ import (
 // EventType names the kind of an [Event].
 type EventType string
 
-// The event types, as in the reference event stream.
+// The event types of the event stream.
 const (
 	EventTurnStart           EventType = "turn_start"           // Turn
 	EventModelCallStart      EventType = "model_call_start"     // Turn, Model

@@ -370,8 +370,8 @@ func parseEntry(item any, ev Event) (Hook, error) {
 }
 
 // intIn reports the integer value of a JSON number if it is a whole number
-// from lo to hi. Forms such as 1e3 and 1000.0 count, as they do in the
-// reference implementation's JSON.
+// from lo to hi. Forms such as 1e3 and 1000.0 count, as they do in
+// JavaScript's JSON (the TypeScript SDK reads the same files).
 func intIn(v any, lo, hi int64) (int64, bool) {
 	n, ok := v.(json.Number)
 	if !ok {

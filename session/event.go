@@ -108,7 +108,7 @@ type FileSnapshotEvent struct {
 //	{"type":"artifact_verified","path":"out.bin","revision":"r1","command":"make test","result":{…},"turn":2}
 //
 // revision is written only when set, as a string; a revision stored as a
-// JSON number (the reference leaves its type to the host) reads as the
+// JSON number (the log format leaves its type to the host) reads as the
 // number's text.
 type ArtifactVerifiedEvent struct {
 	Path     string

@@ -524,7 +524,7 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 			case "path":
 				e.Path = r.strField("artifact_verified event", "path")
 			case "revision":
-				// The reference leaves its type to the host: a number
+				// The log format leaves its type to the host: a number
 				// reads as its JSON text, so that such a log stays
 				// readable.
 				if c := r.peek(); c == '-' || '0' <= c && c <= '9' {

@@ -83,7 +83,7 @@ func (f *frame) stored(id string, pos int64) StoredEvent {
 
 // CheckRecord reports whether line, the plaintext of one log record, is
 // record seq of the log of session sessionID, checked as Head and Append
-// check every record of a log (the reference reader's checks, and a time):
+// check every record of a log (the TypeScript SDK reader's checks, and a time):
 // a JSON object whose seq is seq, whose sessionId is sessionID, whose
 // parentSeq is seq-1 (null for the first), with an ISO 8601 ts and an event
 // object with a string type. The event's other members are not decoded.

@@ -333,7 +333,7 @@ func checkLine(ctx context.Context, enc storage.Encoding, opts scanOpts, rd *rea
 	return &ev, nil, nil
 }
 
-// newProblem builds a Problem whose error is the reference's "Corrupt
+// newProblem builds a Problem whose error is the TypeScript SDK's "Corrupt
 // checkpoint record <i>" message plus a reason in our own words.
 func newProblem(opts scanOpts, pos int64, kind ProblemKind, reason string) *Problem {
 	rec := strconv.FormatInt(pos, 10)

@@ -13,7 +13,7 @@ import (
 )
 
 // ProblemUTF8: a record of a plaintext log is not valid UTF-8. Reads are
-// lenient, as the reference's are (each invalid byte reads as U+FFFD), so
+// lenient, as the TypeScript SDK's are (each invalid byte reads as U+FFFD), so
 // only [FileCheckpointer.CheckUTF8] reports it.
 const ProblemUTF8 ProblemKind = "utf8"
 
