@@ -2,7 +2,6 @@ package liteagent
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"time"
 
@@ -43,14 +42,15 @@ func (a *Agent) newGate(opts Options) (*permission.Gate, error) {
 			default:
 				out.Type = engine.EventApprovalAnswer
 			}
-			switch {
-			case c != nil:
+			if c != nil {
 				c.Emit(out) // a tool call's, into its turn
-			case a.eng.Notify(ev.Call.SessionID, out):
-				// a hook command's, while its run's turn runs tools
-			default:
-				aroundOf(ctx).add(out) // a hook command's, around a turn
+				return
 			}
+			if hc, ok := a.runs.call(ev.Call.ID); ok && hc.run != nil {
+				hc.run.around.add(out) // a hook command's, around a turn
+				return
+			}
+			a.notify(ev.Call.SessionID, out) // a hook command's or a connection's, within a turn
 		},
 	}
 	if opts.PermissionAudit {
@@ -73,20 +73,11 @@ func (a *Agent) newGate(opts Options) (*permission.Gate, error) {
 		g.DryRun = false
 		enforcing = permission.NewGate(g)
 	}
-	a.permit = func(ctx context.Context, name string, input json.RawMessage) (bool, error) {
-		out, err := enforcing.Authorize(ctx, permission.Call{Name: name, Input: input, SessionID: runSession(ctx)})
+	a.permit = func(ctx context.Context, call permission.Call) (bool, error) {
+		out, err := enforcing.Authorize(ctx, call)
 		return out.Run, err
 	}
 	return gate, nil
-}
-
-// engineKey carries the engine that runs a session's turns when it is not
-// the agent's own (a subagent's).
-type engineKey struct{}
-
-// withEngine returns ctx naming eng as the engine of the run.
-func withEngine(ctx context.Context, eng *engine.Engine) context.Context {
-	return context.WithValue(ctx, engineKey{}, eng)
 }
 
 // auditTimeout bounds how long a decision made around a turn waits to be
@@ -100,18 +91,18 @@ const auditTimeout = 5 * time.Minute
 // session's turns: waiting there for another turn to end would hold the
 // hook past its timeout. Close waits for those appends; a failure is
 // logged.
-func (a *Agent) audit(ctx context.Context, c *tool.Call, ev session.PermissionDecisionEvent) error {
-	if c != nil {
-		return engine.Record(ctx, c, ev)
+func (a *Agent) audit(ctx context.Context, tc *tool.Call, ev session.PermissionDecisionEvent) error {
+	if tc != nil {
+		return engine.Record(ctx, tc, ev)
 	}
-	id := runSession(ctx)
-	if id == "" {
-		return errors.New("liteagent: a permission decision outside any run cannot be audited")
+	c, ok := a.runs.call(ev.Call.ID)
+	if !ok || c.run == nil {
+		if c.session == "" {
+			return errors.New("liteagent: a permission decision outside any run cannot be audited")
+		}
+		return a.engineOf(c.session).RecordInTurn(ctx, c.session, ev)
 	}
-	eng := a.eng
-	if e, ok := ctx.Value(engineKey{}).(*engine.Engine); ok {
-		eng = e
-	}
+	id, eng := c.session, c.run.eng
 	a.audits.Go(func() {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), auditTimeout)
 		defer cancel()

@@ -273,8 +273,11 @@ type Agent struct {
 	// hooks runs hook commands and functions; nil when there are none.
 	hooks *hook.Runner
 	// permit asks the permission gate about a non-tool action (a hook
-	// command); nil denies.
-	permit func(ctx context.Context, name string, input json.RawMessage) (bool, error)
+	// command, an MCP connection); nil denies.
+	permit func(ctx context.Context, call permission.Call) (bool, error)
+	// runs are the runs whose hooks may fire, and the hook commands being
+	// decided about.
+	runs hookRuns
 
 	// mcp holds the MCP connections of the family; nil without servers.
 	mcp *mcphost.Host
@@ -671,7 +674,7 @@ func (a *Agent) Run(ctx context.Context, prompt string) iter.Seq2[Event, error] 
 		// must not wait for the consumer.
 		over := a.sched.promptOver(id)
 		defer over()
-		for ev, err := range a.hookedTurn(ctx, hook.Identity{SessionID: id, Source: hook.SourceUser}, prompt, func(ctx context.Context) iter.Seq2[Event, error] {
+		for ev, err := range a.hookedTurn(ctx, a.eng, hook.Identity{SessionID: id, Source: hook.SourceUser}, prompt, func(ctx context.Context) iter.Seq2[Event, error] {
 			return a.eng.Turn(ctx, id, model.UserText(prompt))
 		}) {
 			a.publish(Notice{SessionID: id, Source: hook.SourceUser, Event: ev})

@@ -76,12 +76,11 @@ func (a *Agent) runChild(ctx context.Context, req subagent.ChildRequest) (subage
 	}
 	// A child's run has its own runId and its agentId; its source is that
 	// of the run that dispatched it.
-	ident := hook.Identity{SessionID: req.SessionID, AgentID: req.AgentID, Source: identity(ctx).Source}
-	// Decisions around the child's own turn go through the child's
-	// engine. Nothing of the Agent call's turn is in ctx: the child's run
+	ident := hook.Identity{SessionID: req.SessionID, AgentID: req.AgentID, Source: a.runs.identity(req.ParentSessionID).Source}
+	// Decisions around the child's own turn go through the child's engine;
+	// nothing of the Agent call's turn is in ctx, so the child's run
 	// cannot reach that turn.
-	ctx = withEngine(ctx, eng)
-	for ev, err := range a.hookedTurn(ctx, ident, req.Prompt, func(ctx context.Context) iter.Seq2[Event, error] {
+	for ev, err := range a.hookedTurn(ctx, eng, ident, req.Prompt, func(ctx context.Context) iter.Seq2[Event, error] {
 		return eng.Turn(ctx, req.SessionID, model.UserText(req.Prompt))
 	}) {
 		if err != nil {
@@ -150,7 +149,7 @@ func (a *Agent) deliverMessage(ctx context.Context, sessionID, message string, c
 	}
 	a.publish(Notice{SessionID: sessionID, Source: hook.SourceBackground, Event: Event{Type: engine.EventBackgroundCompleted, SessionID: sessionID, Text: message, Completion: &c}})
 	ident := hook.Identity{SessionID: sessionID, Source: hook.SourceBackground}
-	for ev, err := range a.hookedTurn(ctx, ident, message, func(ctx context.Context) iter.Seq2[Event, error] {
+	for ev, err := range a.hookedTurn(ctx, a.eng, ident, message, func(ctx context.Context) iter.Seq2[Event, error] {
 		return a.eng.TurnFrom(ctx, sessionID, model.UserText(message), session.OriginBackground)
 	}) {
 		a.publish(Notice{SessionID: sessionID, Source: hook.SourceBackground, Event: ev})

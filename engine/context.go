@@ -34,12 +34,12 @@ type ContextOptions struct {
 	// context tool. Nil, or a nil archive, shortens them in place instead.
 	// An error ends the turn.
 	Archive func(ctx context.Context, sessionID string) (archive.Archive, error)
-	// Compacting, when set, is called before the levels change a request,
-	// with its estimated size in tokens; the function it returns (if not
+	// Compacting, when set, is called before the levels change a request
+	// of session sessionID, with its estimated size in tokens; the function it returns (if not
 	// nil) is called once after them, with the size then and the error that
 	// stopped them, if any. Hosts fire compact:start and compact:end hooks
 	// from it.
-	Compacting func(ctx context.Context, before int) (done func(after int, err error))
+	Compacting func(ctx context.Context, sessionID string, before int) (done func(after int, err error))
 }
 
 // The pressure thresholds of the context levels, as fractions of the
@@ -295,7 +295,7 @@ func (c *contextRun) calibrate(ctx context.Context, tc model.TokenCounter, remin
 // force, between the Compacting callbacks.
 func (c *contextRun) compact(ctx context.Context, force bool) (err error) {
 	if c.opts.Compacting != nil {
-		if done := c.opts.Compacting(ctx, c.status.BeforeTokens); done != nil {
+		if done := c.opts.Compacting(ctx, c.r.id, c.status.BeforeTokens); done != nil {
 			defer func() { done(c.measure(), err) }()
 		}
 	}
