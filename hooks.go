@@ -79,10 +79,9 @@ func (a *Agent) fire(ctx context.Context, p hook.Payload) {
 		return
 	}
 	id, _ := payloadIdentity(p)
-	eng := a.runs.engine(id.SessionID, a.eng)
 	for _, d := range out.Diagnostics {
 		a.log.Warn("hook failed", "event", d.Event, "hook", d.Label)
-		eng.Notify(id.SessionID, Event{Type: engine.EventDiagnostic, Code: d.Code, Text: d.Message})
+		a.notify(id.SessionID, Event{Type: engine.EventDiagnostic, Code: d.Code, Text: d.Message})
 	}
 }
 
@@ -122,11 +121,10 @@ func (c *around) take(session string) []Event {
 }
 
 // hookCall is a hook command's synthetic call while the gate decides about
-// it: the session it is attributed to, the engine of that session's run
-// and, for a decision made around a turn, the run whose hooks fire.
+// it: the session it is attributed to and, for a decision made around a
+// turn, the run whose hooks fire.
 type hookCall struct {
 	session string
-	eng     *engine.Engine
 	run     *hookRun // nil within a turn (a tool's or a compaction's hook)
 }
 
@@ -200,17 +198,6 @@ func (rs *hookRuns) identity(id string) hook.Identity {
 	return hook.Identity{SessionID: id, Source: hook.SourceUser}
 }
 
-// engine returns the engine of the run whose turn holds session id, or
-// fallback.
-func (rs *hookRuns) engine(id string, fallback *engine.Engine) *engine.Engine {
-	rs.mu.Lock()
-	defer rs.mu.Unlock()
-	if r := rs.bySession[id]; r != nil {
-		return r.eng
-	}
-	return fallback
-}
-
 // decide registers c as the hook command call id until the returned
 // function is called.
 func (rs *hookRuns) decide(id string, c hookCall) (done func()) {
@@ -263,9 +250,8 @@ func (a *Agent) hookedTurn(ctx context.Context, eng *engine.Engine, ident hook.I
 		turn := start(ctx)
 		// Decisions about hook commands come before the turn's events and
 		// before done.
-		// The hooks' decisions reach this run's turn or its collector
-		// through their call ids (see permitHook), never the turn of a
-		// tool that started the run.
+		// The hooks' decisions go to this run (see permitHook), never to
+		// the turn of a tool that started it.
 		evs := &run.around
 		hookCtx := ctx
 		input, _ := json.Marshal(prompt)
@@ -356,11 +342,9 @@ func (a *Agent) permitHook(ctx context.Context, req hook.PermitRequest) (bool, e
 		return false, nil
 	}
 	ident, aroundTurn := payloadIdentity(req.Payload)
-	c := hookCall{session: ident.SessionID, eng: a.runs.engine(ident.SessionID, a.eng)}
+	c := hookCall{session: ident.SessionID}
 	if aroundTurn {
-		if c.run = a.runs.run(ident.RunID); c.run != nil {
-			c.eng = c.run.eng
-		}
+		c.run = a.runs.run(ident.RunID)
 	}
 	defer a.runs.decide(req.CallID, c)()
 	return a.permit(ctx, permission.Call{ID: req.CallID, Name: hook.ToolName, Input: req.Input, SessionID: ident.SessionID})
@@ -384,4 +368,15 @@ func payloadIdentity(p hook.Payload) (hook.Identity, bool) {
 		return p.Identity, false
 	}
 	return hook.Identity{}, false
+}
+
+// engineOf returns the engine of the run whose turn holds session id, or
+// nil.
+func (rs *hookRuns) engineOf(id string) *engine.Engine {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if r := rs.bySession[id]; r != nil {
+		return r.eng
+	}
+	return nil
 }

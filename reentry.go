@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"sync/atomic"
 
+	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/tool"
 )
 
@@ -72,19 +73,36 @@ type markedTool struct {
 }
 
 // Unwrap returns the marked tool.
-func (m markedTool) Unwrap() tool.Tool { return m.Tool }
+func (t markedTool) Unwrap() tool.Tool { return t.Tool }
 
-// Call calls the tool with ctx marked as the call's of m.a.
-func (m markedTool) Call(ctx context.Context, c *tool.Call, input json.RawMessage) (tool.Result, error) {
-	w := &work{a: m.a}
+// Call calls the tool with ctx marked as the call's of t.a.
+func (t markedTool) Call(ctx context.Context, c *tool.Call, input json.RawMessage) (tool.Result, error) {
+	w := &work{a: t.a}
 	var session string
 	if c != nil {
 		session = c.SessionID
 	}
-	end := m.a.sched.startCall(w, session)
+	end := t.a.sched.startCall(w, session)
 	defer func() {
 		w.done.Store(true)
 		end()
 	}()
-	return m.Tool.Call(withWork(ctx, w), c, input)
+	return t.Tool.Call(withWork(ctx, w), c, input)
+}
+
+// engineOf returns the engine that runs the turns of session id: that of
+// the run holding it (a subagent's own), or the agent's.
+func (a *Agent) engineOf(id string) *engine.Engine {
+	if eng := a.runs.engineOf(id); eng != nil {
+		return eng
+	}
+	return a.eng
+}
+
+// notify sends ev to the turn running on session id, if one runs and
+// listens (see [engine.Engine.Notify]).
+func (a *Agent) notify(id string, ev Event) {
+	if id != "" {
+		a.engineOf(id).Notify(id, ev)
+	}
 }

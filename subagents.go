@@ -77,8 +77,8 @@ func (a *Agent) runChild(ctx context.Context, req subagent.ChildRequest) (subage
 	// A child's run has its own runId and its agentId; its source is that
 	// of the run that dispatched it.
 	ident := hook.Identity{SessionID: req.SessionID, AgentID: req.AgentID, Source: a.runs.identity(req.ParentSessionID).Source}
-	// Decisions around the child's own turn go through the child's
-	// engine. Nothing of the Agent call's turn is in ctx: the child's run
+	// Decisions around the child's own turn go through the child's engine;
+	// nothing of the Agent call's turn is in ctx, so the child's run
 	// cannot reach that turn.
 	for ev, err := range a.hookedTurn(ctx, eng, ident, req.Prompt, func(ctx context.Context) iter.Seq2[Event, error] {
 		return eng.Turn(ctx, req.SessionID, model.UserText(req.Prompt))

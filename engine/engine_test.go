@@ -450,7 +450,7 @@ func TestNewValidatesOptions(t *testing.T) {
 
 func TestExtraToolsAreOfferedPerPrompt(t *testing.T) {
 	calls := 0
-	h := newHarness(t, engine.Options{ExtraTools: func(ctx context.Context) ([]tool.Tool, error) {
+	h := newHarness(t, engine.Options{ExtraTools: func(ctx context.Context, _ string) ([]tool.Tool, error) {
 		calls++
 		return []tool.Tool{tool.New("mcp__srv__ping", "Pings.", func(ctx context.Context, _ *tool.Call, in struct{}) (tool.Result, error) {
 			return tool.Text("pong"), nil
