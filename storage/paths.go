@@ -239,20 +239,21 @@ const (
 	hashedContextPrefix = "session-"
 )
 
-// ContextDirSessionID returns the session id whose context archive
-// directory (see [SessionContextDir]) has the base name name, and whether
-// name is such a directory's name. A directory named after the hash of an
-// id that is not a valid file id (session-<64 hex>.context) gives ok
-// with an empty id: the id itself cannot be recovered from it.
-func ContextDirSessionID(name string) (id string, ok bool) {
+// ParseContextDirName reports whether name is the base name of a context
+// archive directory (see [SessionContextDir]) and returns its stem, the
+// name without ".context": the session id for a session whose id is a
+// valid file id. hashed reports a name of the form session-<64 hex>.context,
+// which is what the directory of a session with any other id is called; its
+// stem is not that session's id, which the name does not recover (a valid
+// id may also have that form: hashed says only what the name looks like).
+func ParseContextDirName(name string) (id string, hashed, ok bool) {
 	id, ok = strings.CutSuffix(name, contextDirSuffix)
 	if !ok || !validID(id) {
-		return "", false
+		return "", false, false
 	}
-	if h, hashed := strings.CutPrefix(id, hashedContextPrefix); hashed && len(h) == 64 && strings.Trim(h, "0123456789abcdef") == "" {
-		return "", true
-	}
-	return id, true
+	h, hashed := strings.CutPrefix(id, hashedContextPrefix)
+	hashed = hashed && len(h) == 2*sha256.Size && strings.Trim(h, "0123456789abcdef") == ""
+	return id, hashed, true
 }
 
 // Workdir is the project directory the layout was resolved for: the parent

@@ -437,21 +437,18 @@ func TestIsProjectHash(t *testing.T) {
 	}
 }
 
-func TestContextDirSessionIDInvertsSessionContextDir(t *testing.T) {
+func TestParseContextDirNameInvertsSessionContextDir(t *testing.T) {
 	for _, id := range []string{"s1", "a-b_C", "with space", "../x", ""} {
 		name := filepath.Base(storage.SessionContextDir("/d", id))
-		got, ok := storage.ContextDirSessionID(name)
-		want := id
-		if storage.ValidateID(id) != nil {
-			want = "" // a hashed name: the id cannot be recovered
-		}
-		if !ok || got != want {
-			t.Errorf("ContextDirSessionID(%q) = %q, %v; want %q, true", name, got, ok, want)
+		got, hashed, ok := storage.ParseContextDirName(name)
+		valid := storage.ValidateID(id) == nil
+		if !ok || hashed == valid || valid && got != id {
+			t.Errorf("ParseContextDirName(%q) = %q, %v, %v; want ok, hashed %v, id %q", name, got, hashed, ok, !valid, id)
 		}
 	}
 	for _, name := range []string{"s1.jsonl", "s1.context.lock", ".context", "a b.context", "s1"} {
-		if id, ok := storage.ContextDirSessionID(name); ok {
-			t.Errorf("ContextDirSessionID(%q) = %q, true; want not an archive directory", name, id)
+		if id, _, ok := storage.ParseContextDirName(name); ok {
+			t.Errorf("ParseContextDirName(%q) = %q, true; want not an archive directory", name, id)
 		}
 	}
 }

@@ -437,12 +437,8 @@ func (e *noSessionError) Error() string { return "no session " + e.ID }
 // sessionExists reports whether the project stores a log for session id.
 // It creates nothing.
 func sessionExists(p project, id string) (bool, error) {
-	return exists(filepath.Join(p.paths.SessionsDir, id+sessionLogSuffix))
+	return exists(filepath.Join(p.paths.SessionsDir, id+session.LogSuffix))
 }
-
-// sessionLogSuffix ends the name of a session's log in the sessions
-// directory.
-const sessionLogSuffix = ".jsonl"
 
 // countTrue returns how many of bs are true.
 func countTrue(bs ...bool) int {

@@ -155,7 +155,7 @@ func newVerifyCommand(g *globalFlags) *cobra.Command {
 			}
 			dirs := []string{p.paths.ProjectDir()}
 			if all {
-				if dirs, err = projectDirs(filepath.Join(p.paths.Home, "projects")); err != nil {
+				if dirs, err = projectDirs(storage.ProjectsDir(p.paths.Home)); err != nil {
 					return err
 				}
 			}
@@ -217,13 +217,13 @@ func projectDirs(projects string) ([]string, error) {
 
 // verifyProject checks the stores of one project directory.
 func verifyProject(ctx context.Context, dir string, enc storage.Encoding, rep *verifyReport) error {
-	if err := verifySessions(ctx, filepath.Join(dir, "sessions"), enc, rep); err != nil {
+	if err := verifySessions(ctx, filepath.Join(dir, storage.SessionsDirName), enc, rep); err != nil {
 		return err
 	}
-	if err := verifyTasks(ctx, filepath.Join(dir, "tasks"), enc, rep); err != nil {
+	if err := verifyTasks(ctx, filepath.Join(dir, storage.TasksDirName), enc, rep); err != nil {
 		return err
 	}
-	spillDir := filepath.Join(dir, "spill")
+	spillDir := filepath.Join(dir, storage.SpillDirName)
 	if ok, _ := exists(spillDir); ok {
 		st, err := spill.NewFileStore(spillDir, enc)
 		if err != nil {
@@ -235,7 +235,7 @@ func verifyProject(ctx context.Context, dir string, enc storage.Encoding, rep *v
 			rep.add(spillDir, "", "directory", err)
 			return nil
 		}
-		rep.Files += countFiles(spillDir, ".txt")
+		rep.Files += countFiles(spillDir, spill.FileSuffix)
 		rep.addProblems(probs)
 	}
 	return nil
@@ -257,8 +257,8 @@ func verifySessions(ctx context.Context, dir string, enc storage.Encoding, rep *
 	for _, e := range ents {
 		name := e.Name()
 		switch {
-		case strings.HasSuffix(name, ".jsonl") && !strings.HasPrefix(name, "."):
-			id := strings.TrimSuffix(name, ".jsonl")
+		case strings.HasSuffix(name, session.LogSuffix) && !strings.HasPrefix(name, "."):
+			id := strings.TrimSuffix(name, session.LogSuffix)
 			rep.Files++
 			probs, err := cp.Verify(ctx, id)
 			if err != nil {
@@ -275,9 +275,9 @@ func verifySessions(ctx context.Context, dir string, enc storage.Encoding, rep *
 			if probs, err = cp.CheckUTF8(ctx, id); err == nil {
 				rep.addProblems(probs)
 			}
-		case strings.HasSuffix(name, ".context") && e.IsDir():
-			id := strings.TrimSuffix(name, ".context")
-			if storage.ValidateID(id) != nil || strings.HasPrefix(id, "session-") && len(id) == len("session-")+64 {
+		case e.IsDir() && isContextDir(name):
+			id, hashed, _ := storage.ParseContextDirName(name)
+			if hashed {
 				continue // a hashed name: the session id, part of the codec context, is not known
 			}
 			rep.Files++
@@ -317,8 +317,8 @@ func verifyTasks(ctx context.Context, dir string, enc storage.Encoding, rep *ver
 		}
 		var ids []string
 		for _, e := range ents {
-			if n := e.Name(); strings.HasSuffix(n, ".json") && !strings.HasPrefix(n, ".") {
-				ids = append(ids, strings.TrimSuffix(n, ".json"))
+			if stem, ok := task.RecordStem(e.Name()); ok && !strings.HasPrefix(stem, ".") {
+				ids = append(ids, stem)
 			}
 		}
 		sort.Strings(ids)
@@ -333,12 +333,12 @@ func verifyTasks(ctx context.Context, dir string, enc storage.Encoding, rep *ver
 				if errors.As(err, &se) && se.Op == "decode" {
 					kind = "decode"
 				}
-				rep.add(filepath.Join(dir, list, id+".json"), id, kind, err)
+				rep.add(filepath.Join(dir, list, id+task.RecordSuffix), id, kind, err)
 				continue
 			}
 			if !enc.Encoded() {
 				// Reads take invalid UTF-8 leniently; verify reports it.
-				file := filepath.Join(dir, list, id+".json")
+				file := filepath.Join(dir, list, id+task.RecordSuffix)
 				if b, err := os.ReadFile(file); err == nil && !utf8.Valid(b) {
 					rep.add(file, id, string(storage.ProblemUTF8), &storage.Error{Op: "verify", Kind: storage.KindTask, File: file, Record: id, Message: "Task record is not valid UTF-8"})
 				}
@@ -346,6 +346,12 @@ func verifyTasks(ctx context.Context, dir string, enc storage.Encoding, rep *ver
 		}
 	}
 	return nil
+}
+
+// isContextDir reports whether name is a context archive directory's.
+func isContextDir(name string) bool {
+	_, _, ok := storage.ParseContextDirName(name)
+	return ok
 }
 
 // countFiles counts the entries of dir with the given suffix.
