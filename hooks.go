@@ -292,15 +292,15 @@ func (a *Agent) hookedTurn(ctx context.Context, eng *engine.Engine, ident hook.I
 					}
 				}
 			}
-			if ev.Type == engine.EventDone && ev.Done != nil {
+			if ev.Type == engine.EventDone && ev.Result != nil {
 				a.runs.release(run) // the engine let the session go before done
-				switch ev.Done.StopReason {
+				switch ev.Result.StopReason {
 				case engine.StopAborted:
 					end.Status = hook.StatusCancelled
 				case engine.StopMaxTurns:
 					end.Status = hook.StatusMaxTurns
 				}
-				end.Result = &hook.RunResult{Text: ev.Done.Text, Usage: ev.Done.Usage, StopReason: string(ev.Done.StopReason), Output: ev.Done.Output}
+				end.Result = &hook.RunResult{Text: ev.Result.Text, Usage: ev.Result.Usage, StopReason: string(ev.Result.StopReason), Output: ev.Result.Output}
 				// The done event comes after the run:end hooks, so a
 				// caller that stops at done sees their effects.
 				fireEnd()
