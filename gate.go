@@ -54,7 +54,9 @@ func (a *Agent) newGate(opts Options) (*permission.Gate, error) {
 		},
 	}
 	if opts.PermissionAudit {
-		g.Audit = a.audit
+		g.Audit = func(ctx context.Context, c *tool.Call, ev permission.Event) error {
+			return a.audit(ctx, c, auditRecord(ev))
+		}
 	}
 	// The gate denies bash lines that write the protected paths, and asks
 	// about those it cannot analyze, whatever the policy says.
@@ -96,10 +98,10 @@ func (a *Agent) audit(ctx context.Context, tc *tool.Call, ev session.PermissionD
 		return engine.Record(ctx, tc, ev)
 	}
 	c, ok := a.runs.call(ev.Call.ID)
-	if !ok || c.run == nil {
-		if c.session == "" {
-			return errors.New("liteagent: a permission decision outside any run cannot be audited")
-		}
+	if !ok || c.session == "" {
+		return errors.New("liteagent: a permission decision outside any run cannot be audited")
+	}
+	if c.run == nil { // a tool's or a compaction's hook, within the turn
 		return a.engineOf(c.session).RecordInTurn(ctx, c.session, ev)
 	}
 	id, eng := c.session, c.run.eng
@@ -114,6 +116,19 @@ func (a *Agent) audit(ctx context.Context, tc *tool.Call, ev session.PermissionD
 		}
 	})
 	return nil
+}
+
+// auditRecord converts the gate's decision event into the session log's
+// audit record (its Turn is set when it is appended).
+func auditRecord(ev permission.Event) session.PermissionDecisionEvent {
+	return session.PermissionDecisionEvent{
+		Call:      session.PermissionCall{ID: ev.Call.ID, Name: ev.Call.Name, Input: ev.Call.Input},
+		Decision:  decisionString(ev.Decision),
+		RuleID:    ev.RuleID,
+		Reason:    ev.Reason,
+		Simulated: ev.Simulated,
+		By:        ev.By,
+	}
 }
 
 func decisionString(d permission.Decision) string {

@@ -68,17 +68,21 @@ func (a *Agent) compactHooks(ctx context.Context, sessionID string, before int) 
 	}
 }
 
-// fire runs the hooks of p and reports failures as diagnostic events of the
-// current turn.
+// fire runs the hooks of p, fired within a turn, and reports failures as
+// diagnostic events of that turn.
 func (a *Agent) fire(ctx context.Context, p hook.Payload) {
 	if a.hooks == nil {
 		return
 	}
 	out := a.fireHooks(ctx, p)
+	if len(out.Diagnostics) == 0 {
+		return
+	}
+	id, _ := payloadIdentity(p)
+	eng := a.runs.engine(id.SessionID, a.eng)
 	for _, d := range out.Diagnostics {
 		a.log.Warn("hook failed", "event", d.Event, "hook", d.Label)
-		id, _ := payloadIdentity(p)
-		a.notify(id.SessionID, Event{Type: engine.EventDiagnostic, Code: d.Code, Text: d.Message})
+		eng.Notify(id.SessionID, Event{Type: engine.EventDiagnostic, Code: d.Code, Text: d.Message})
 	}
 }
 
@@ -118,10 +122,11 @@ func (c *around) take(session string) []Event {
 }
 
 // hookCall is a hook command's synthetic call while the gate decides about
-// it: the session it is attributed to and, for a decision made around a
-// turn, the run whose hooks fire.
+// it: the session it is attributed to, the engine of that session's run
+// and, for a decision made around a turn, the run whose hooks fire.
 type hookCall struct {
 	session string
+	eng     *engine.Engine
 	run     *hookRun // nil within a turn (a tool's or a compaction's hook)
 }
 
@@ -195,6 +200,17 @@ func (rs *hookRuns) identity(id string) hook.Identity {
 	return hook.Identity{SessionID: id, Source: hook.SourceUser}
 }
 
+// engine returns the engine of the run whose turn holds session id, or
+// fallback.
+func (rs *hookRuns) engine(id string, fallback *engine.Engine) *engine.Engine {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if r := rs.bySession[id]; r != nil {
+		return r.eng
+	}
+	return fallback
+}
+
 // decide registers c as the hook command call id until the returned
 // function is called.
 func (rs *hookRuns) decide(id string, c hookCall) (done func()) {
@@ -238,8 +254,9 @@ func (a *Agent) hookedTurn(ctx context.Context, eng *engine.Engine, ident hook.I
 		turn := start(ctx)
 		// Decisions about hook commands come before the turn's events and
 		// before done.
-		// The hooks' decisions go to this run (see permitHook), never to
-		// the turn of a tool that started it.
+		// The hooks' decisions reach this run's turn or its collector
+		// through their call ids (see permitHook), never the turn of a
+		// tool that started the run.
 		evs := &run.around
 		hookCtx := ctx
 		input, _ := json.Marshal(prompt)
@@ -330,9 +347,11 @@ func (a *Agent) permitHook(ctx context.Context, req hook.PermitRequest) (bool, e
 		return false, nil
 	}
 	ident, aroundTurn := payloadIdentity(req.Payload)
-	c := hookCall{session: ident.SessionID}
+	c := hookCall{session: ident.SessionID, eng: a.runs.engine(ident.SessionID, a.eng)}
 	if aroundTurn {
-		c.run = a.runs.run(ident.RunID)
+		if c.run = a.runs.run(ident.RunID); c.run != nil {
+			c.eng = c.run.eng
+		}
 	}
 	defer a.runs.decide(req.CallID, c)()
 	return a.permit(ctx, permission.Call{ID: req.CallID, Name: hook.ToolName, Input: req.Input, SessionID: ident.SessionID})
@@ -356,15 +375,4 @@ func payloadIdentity(p hook.Payload) (hook.Identity, bool) {
 		return p.Identity, false
 	}
 	return hook.Identity{}, false
-}
-
-// engineOf returns the engine of the run whose turn holds session id, or
-// nil.
-func (rs *hookRuns) engineOf(id string) *engine.Engine {
-	rs.mu.Lock()
-	defer rs.mu.Unlock()
-	if r := rs.bySession[id]; r != nil {
-		return r.eng
-	}
-	return nil
 }

@@ -18,8 +18,8 @@ import (
 	"github.com/lite-agent/lite-agent-go/archive"
 	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/hook"
-	"github.com/lite-agent/lite-agent-go/internal/datahome"
 	"github.com/lite-agent/lite-agent-go/mcphost"
+	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/permission"
 	"github.com/lite-agent/lite-agent-go/retention"
@@ -544,10 +544,10 @@ func (a *Agent) systemPrompt(opts Options, cfg config, tools []tool.Tool) string
 // partial copy, and an agent writing there (or its cleanup) would mix new
 // data into what a rerun of the migration clears.
 func checkNoUnfinishedMigration(p storage.ProjectPaths) error {
-	for _, dir := range [...]string{p.Home, filepath.Dir(p.SessionsDir)} {
-		marker, found, err := storage.FindMigrationMarker(dir)
-		switch {
-		case found:
+	for _, dir := range [...]string{p.Home, p.ProjectDir()} {
+		marker := filepath.Join(dir, migrate.MarkerName)
+		switch err := migrate.CheckComplete(dir); {
+		case errors.Is(err, migrate.ErrIncomplete):
 			return &storage.Error{Op: "open", File: marker, Message: "A migration to this location did not finish, so its data is incomplete; run the migration again or remove the destination"}
 		case err != nil:
 			return (&storage.Error{Op: "open", File: marker, Message: "cannot check for an unfinished migration"}).WithCause(err)
@@ -568,6 +568,7 @@ const (
 // resolveLayout resolves and validates everything that decides where data
 // goes, without touching the disk.
 func resolveLayout(opts Options) (layout, error) {
+	//lint:ignore SA1019 the deprecated Home is passed on so that ResolveProjectPaths rejects one conflicting with Storage.Home
 	paths, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: opts.Workdir, Storage: opts.Storage, Home: opts.Home})
 	if err != nil {
 		return layout{}, err
@@ -581,7 +582,7 @@ func resolveLayout(opts Options) (layout, error) {
 			return layout{}, err
 		}
 	}
-	wd := filepath.Dir(paths.ProjectConfigDir) // absolute and clean, as hashed
+	wd := paths.Workdir() // absolute and clean, as hashed
 	if st, err := os.Stat(wd); err != nil || !st.IsDir() {
 		return layout{}, fmt.Errorf("liteagent: workdir %s is not a directory", wd)
 	}
@@ -752,8 +753,8 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 	if m := callMarkOf(ctx, a); m != nil && m.session == id {
 		return ErrDeletingRunningSession
 	}
-	del := datahome.DeleteOptions{SharedTaskList: a.lay.taskListID}
-	if _, err := datahome.DeleteSession(ctx, a.lay.paths, a.cp, id, datahome.DeleteOptions{SharedTaskList: del.SharedTaskList, DryRun: true}); err != nil {
+	del := DeleteDataOptions{SharedTaskList: a.lay.taskListID}
+	if _, err := DeleteSessionData(ctx, a.lay.paths, a.cp, id, DeleteDataOptions{SharedTaskList: del.SharedTaskList, DryRun: true}); err != nil {
 		return err // a *session.NotFoundError: nothing to cancel or remove
 	}
 	a.sched.cancelSession(id)
@@ -772,7 +773,7 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 	}
 	// A cancelled turn that still appends finds the log gone and fails
 	// with a conflict: nothing it writes brings the log back.
-	if _, err := datahome.DeleteSession(ctx, a.lay.paths, a.cp, id, del); err != nil && !errors.Is(err, session.ErrNotFound) {
+	if _, err := DeleteSessionData(ctx, a.lay.paths, a.cp, id, del); err != nil && !errors.Is(err, session.ErrNotFound) {
 		return err
 	}
 	a.eng.Forget(id)

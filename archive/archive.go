@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
@@ -89,8 +88,8 @@ const (
 )
 
 const (
-	indexFile = "index.jsonl"
-	notesDir  = "notes"
+	indexFile = IndexFile
+	notesDir  = NotesDir
 )
 
 // Options configures a FileArchive. The zero value stores plaintext in the
@@ -122,7 +121,6 @@ type Options struct {
 type FileArchive struct {
 	dir      *safefs.Dir
 	cs       codecScope
-	maxRead  int
 	indexAbs string // for error messages
 	notesAbs string
 
@@ -131,8 +129,7 @@ type FileArchive struct {
 	// the lock directory.
 	op chan struct{}
 
-	mu          sync.Mutex           // guards generations
-	generations map[int64]*genBudget // read budget and repeats per generation
+	pages *pager // read budgets and repeats per generation
 }
 
 // genBudget is the read state of one generation.
@@ -156,12 +153,9 @@ var _ Archive = (*FileArchive)(nil)
 // storage.Encoding.Frozen), and with
 // ErrMaxReadBytes for a MaxReadBytes below MinReadBytes.
 func NewFileArchive(contextDir string, opts Options) (*FileArchive, error) {
-	maxRead := opts.MaxReadBytes
-	if maxRead == 0 {
-		maxRead = DefaultMaxReadBytes
-	}
-	if maxRead < MinReadBytes {
-		return nil, fmt.Errorf("archive: MaxReadBytes %d: %w", opts.MaxReadBytes, ErrMaxReadBytes)
+	maxRead, err := readBudget(opts.MaxReadBytes)
+	if err != nil {
+		return nil, err
 	}
 	enc, err := opts.Encoding.Frozen()
 	if err != nil {
@@ -176,13 +170,12 @@ func NewFileArchive(contextDir string, opts Options) (*FileArchive, error) {
 		return nil, err
 	}
 	return &FileArchive{
-		dir:         dir,
-		cs:          codecScope{enc: enc, scope: scope},
-		maxRead:     maxRead,
-		indexAbs:    filepath.Join(dir.Path(), indexFile),
-		notesAbs:    filepath.Join(dir.Path(), notesDir),
-		op:          make(chan struct{}, 1),
-		generations: make(map[int64]*genBudget),
+		dir:      dir,
+		cs:       codecScope{enc: enc, scope: scope},
+		indexAbs: filepath.Join(dir.Path(), indexFile),
+		notesAbs: filepath.Join(dir.Path(), notesDir),
+		op:       make(chan struct{}, 1),
+		pages:    newPager(maxRead),
 	}, nil
 }
 
@@ -192,7 +185,7 @@ func (a *FileArchive) Dir() string { return a.dir.Path() }
 // notePath returns the note of ref relative to the directory, and its
 // absolute path for errors.
 func (a *FileArchive) notePath(ref string) (rel, abs string) {
-	return notesDir + "/" + ref + ".md", filepath.Join(a.notesAbs, ref+".md")
+	return notesDir + "/" + ref + NoteSuffix, filepath.Join(a.notesAbs, ref+NoteSuffix)
 }
 
 // locked runs fn while holding both this value's operation slot and the
@@ -347,49 +340,17 @@ func (a *FileArchive) Put(ctx context.Context, content string, metadata map[stri
 // wrapper (ErrWrapperBudget), or a *storage.Error for an index or note that
 // cannot be read or decoded.
 func (a *FileArchive) Search(ctx context.Context, q Query) (string, error) {
-	if q.Limit < 0 {
-		return "", fmt.Errorf("archive: search limit %d: %w", q.Limit, ErrSearchLimit)
-	}
-	limit := q.Limit
-	if limit == 0 {
-		limit = DefaultSearchLimit
+	if err := checkQuery(q); err != nil {
+		return "", err
 	}
 	var out string
 	err := a.locked(ctx, func(*filelock.Lock) error {
-		if a.remaining(q.Generation) < MinReadBytes {
-			out = exhausted(q.Generation)
-			return nil
-		}
-		entries, err := a.loadIndex(ctx)
-		if err != nil {
-			return err
-		}
-		needle := strings.ToLower(q.Text)
-		var body []byte
-		matches := 0
-		for _, e := range entries {
-			if matches >= limit {
-				break
-			}
-			content, _, err := a.loadNote(ctx, e.ref)
-			if err != nil {
-				return err
-			}
-			meta := "undefined"
-			if e.metadata != nil {
-				meta = string(e.metadata)
-			}
-			hay := e.ref + "\n" + e.preview + "\n" + meta + "\n" + content
-			if !strings.Contains(strings.ToLower(hay), needle) {
-				continue
-			}
-			if matches > 0 {
-				body = append(body, '\n')
-			}
-			body = appendEntryJSON(body, e)
-			matches++
-		}
-		out, err = a.charge(q.Generation, openSearch(q.Text), string(body))
+		var err error
+		out, err = a.pages.search(q, func() ([]indexEntry, error) { return a.loadIndex(ctx) },
+			func(ref string) (string, error) {
+				content, _, err := a.loadNote(ctx, ref)
+				return content, err
+			})
 		return err
 	})
 	if err != nil {
@@ -420,64 +381,13 @@ func (a *FileArchive) Search(ctx context.Context, q Query) (string, error) {
 // that no page answers, and *storage.Error for an index or note that cannot
 // be read, decoded or trusted ("Archive integrity mismatch", a symlink).
 func (a *FileArchive) Read(ctx context.Context, req ReadRequest) (string, error) {
-	if req.Offset < 0 || req.Limit < 0 || req.Offset > maxSafeInteger || req.Limit > maxSafeInteger {
-		return "", fmt.Errorf("archive: read offset %d limit %d: %w", req.Offset, req.Limit, ErrPageRange)
-	}
-	limit := req.Limit
-	if limit == 0 {
-		limit = a.maxRead
+	if err := checkReadRequest(req); err != nil {
+		return "", err
 	}
 	var out string
 	err := a.locked(ctx, func(*filelock.Lock) error {
-		remaining := a.remaining(req.Generation)
-		if remaining < MinReadBytes {
-			out = exhausted(req.Generation)
-			return nil
-		}
-		open := openRead(req.Ref, req.Generation)
-		content, found, err := a.lookup(ctx, req.Ref)
-		if err != nil {
-			return err
-		}
-		if !found {
-			out, err = a.charge(req.Generation, open, noContentBody)
-			return err
-		}
-		from, splits, ok := byteOffset(content, req.Offset)
-		if !ok {
-			return fmt.Errorf("archive: read %s offset %d: %w", req.Ref, req.Offset, ErrOffsetBeyondEnd)
-		}
-		if splits {
-			return fmt.Errorf("archive: read %s offset %d: %w", req.Ref, req.Offset, ErrOffsetSplitsCharacter)
-		}
-		total := unitLen(content)
-		capUnits := min(limit, total-req.Offset)
-		key := pageKey{req.Ref, req.Offset}
-		if a.seen(req.Generation, key) {
-			capUnits = min(capUnits, repeatCapUnits)
-		}
-		bodyBudget := remaining - len(open) - len("\n"+warningLine+"\n") - pageSlackBytes
-		end, units := page(content, from, capUnits, max(bodyBudget, 0))
-		if units == 0 && req.Offset < total {
-			return fmt.Errorf("archive: read %s offset %d: %w", req.Ref, req.Offset, ErrPageBudget)
-		}
-		next := req.Offset + units
-		var body strings.Builder
-		body.WriteString("offset=" + strconv.Itoa(req.Offset) + "; nextOffset=")
-		if next >= total {
-			body.WriteString("end")
-		} else {
-			body.WriteString(strconv.Itoa(next))
-		}
-		body.WriteString("; totalChars=" + strconv.Itoa(total) + "\n")
-		body.WriteString(content[from:end])
-		if next < total {
-			body.WriteString(continueMark)
-		}
-		out, err = a.charge(req.Generation, open, body.String())
-		if err == nil {
-			a.markSeen(req.Generation, key)
-		}
+		var err error
+		out, err = a.pages.read(req, func() (string, bool, error) { return a.lookup(ctx, req.Ref) })
 		return err
 	})
 	if err != nil {
@@ -515,54 +425,4 @@ func (a *FileArchive) lookup(ctx context.Context, ref string) (string, bool, err
 		return "", false, integrityError(abs, ref)
 	}
 	return content, true, nil
-}
-
-// budget returns the state of generation g, creating it with a full budget.
-// When more than maxGenerations would be tracked, all state is forgotten
-// first. a.mu must be held.
-func (a *FileArchive) budget(g int64) *genBudget {
-	b, ok := a.generations[g]
-	if !ok {
-		if len(a.generations) >= maxGenerations {
-			clear(a.generations)
-		}
-		b = &genBudget{remaining: a.maxRead, seen: make(map[pageKey]bool)}
-		a.generations[g] = b
-	}
-	return b
-}
-
-// remaining returns generation g's remaining budget in bytes.
-func (a *FileArchive) remaining(g int64) int {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.budget(g).remaining
-}
-
-// seen reports whether (ref, offset) was read in generation g.
-func (a *FileArchive) seen(g int64, k pageKey) bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.budget(g).seen[k]
-}
-
-// markSeen records that (ref, offset) was read in generation g.
-func (a *FileArchive) markSeen(g int64, k pageKey) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.budget(g).seen[k] = true
-}
-
-// charge wraps body within generation g's remaining budget and subtracts
-// the result's size from it.
-func (a *FileArchive) charge(g int64, open, body string) (string, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	b := a.budget(g)
-	out, err := wrap(open, body, b.remaining)
-	if err != nil {
-		return "", err
-	}
-	b.remaining -= len(out)
-	return out, nil
 }

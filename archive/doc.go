@@ -9,6 +9,10 @@
 // entry. Search and Read results are wrapped as historical data, escaped,
 // and charged to a per-generation read budget (see [FileArchive.Read]).
 //
+// [FileArchive] keeps an archive on disk and [MemoryArchive] in memory;
+// both apply the same rules, and the suite in archive/archivetest checks
+// any implementation.
+//
 // # On-disk format
 //
 // A [FileArchive] lives in one directory, for a session
@@ -79,8 +83,9 @@
 // # Verification
 //
 // [FileArchive.Verify] checks a whole archive without changing anything and
-// returns every [Problem] it finds, each naming the file, the record (index
-// line number or ref) and a [ProblemKind]: a bad index line ("decode",
+// returns every [storage.Problem] it finds, each naming the file, the
+// record (index line number or ref) and a [storage.ProblemKind], the kinds
+// every store's verification shares: a bad index line ("decode",
 // "syntax" for a torn or non-JSON line, "frame" for JSON that is not an
 // entry, "duplicate"), a bad note ("decode", "integrity", "symlink", "name",
 // "file"), a listed note that is missing ("missing"), and a valid note that

@@ -35,10 +35,10 @@ type ContextOptions struct {
 	// An error ends the turn.
 	Archive func(ctx context.Context, sessionID string) (archive.Archive, error)
 	// Compacting, when set, is called before the levels change a request
-	// of session sessionID, with its estimated size in tokens; the function it returns (if not
-	// nil) is called once after them, with the size then and the error that
-	// stopped them, if any. Hosts fire compact:start and compact:end hooks
-	// from it.
+	// of session sessionID, with its estimated size in tokens; the function
+	// it returns (if not nil) is called once after them, with the size then
+	// and the error that stopped them, if any. Hosts fire compact:start and
+	// compact:end hooks from it.
 	Compacting func(ctx context.Context, sessionID string, before int) (done func(after int, err error))
 }
 

@@ -72,7 +72,7 @@ func ExampleDecodeRules() {
 	fmt.Println(err)
 	// Output:
 	// 1 push ask {"startsWith":"git push"} <nil>
-	// invalid permission configuration: rules[0].effect: duplicate key
+	// invalid permission configuration: rules[0]: duplicate key "effect" (at byte 38)
 }
 
 func ExampleNewGate() {

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/tool"
 )
 
@@ -193,12 +192,13 @@ type GateOptions struct {
 	// through [Gate.Authorize] or [Gate.Check]. It is called from the
 	// goroutine of the call and should not block for long.
 	Emit func(ctx context.Context, c *tool.Call, ev Event)
-	// Audit, when set, receives every permission decision as the record
-	// to append to the session log (Turn is left 0 for the caller to
-	// set); an error stops the call, which is then not run, and is
-	// returned as a failure of the runtime. nil audits nothing.
+	// Audit, when set, receives every final decision as the
+	// [EventPermissionDecision] event that Emit receives next, before
+	// the call runs, for the caller to record (the agent appends it to
+	// the session log); an error stops the call, which is then not run,
+	// and is returned as a failure of the runtime. nil audits nothing.
 	// c is the tool call decided about, as for Emit.
-	Audit func(ctx context.Context, c *tool.Call, ev session.PermissionDecisionEvent) error
+	Audit func(ctx context.Context, c *tool.Call, ev Event) error
 
 	// Workdir is the directory bash commands start in: a bash line that
 	// writes outside it, or to a file there that is not an ordinary file,
@@ -405,21 +405,14 @@ func (g *Gate) Decide(ctx context.Context, call Call) (Verdict, error) {
 // decided audits and emits a final decision.
 func (g *Gate) decided(ctx context.Context, tc *tool.Call, shown Call, out Outcome, reason string) error {
 	v := out.Verdict
+	ev := Event{Type: EventPermissionDecision, Call: shown, Decision: out.Decision, By: out.By,
+		RuleID: v.RuleID, Reason: reason, Layer: v.Layer, Simulated: out.Simulated}
 	if g.opts.Audit != nil {
-		ev := session.PermissionDecisionEvent{
-			Call:      session.PermissionCall{ID: shown.ID, Name: shown.Name, Input: shown.Input},
-			Decision:  out.Decision.String(),
-			RuleID:    v.RuleID,
-			Reason:    reason,
-			Simulated: out.Simulated,
-			By:        out.By,
-		}
 		if err := g.opts.Audit(ctx, tc, ev); err != nil {
 			return fmt.Errorf("permission: audit %s: %w", shown.Name, err)
 		}
 	}
-	g.emit(ctx, tc, Event{Type: EventPermissionDecision, Call: shown, Decision: out.Decision, By: out.By,
-		RuleID: v.RuleID, Reason: reason, Layer: v.Layer, Simulated: out.Simulated})
+	g.emit(ctx, tc, ev)
 	return nil
 }
 

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/permission"
-	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/tool"
 )
 
@@ -36,7 +35,7 @@ var testCall = &tool.Call{ID: "call-7", Name: "bash", SessionID: "sess-1"}
 type recorder struct {
 	mu     sync.Mutex
 	events []permission.Event
-	audits []session.PermissionDecisionEvent
+	audits []permission.Event
 	calls  []*tool.Call // the tool call handed with each event and audit record
 	fail   error
 }
@@ -48,7 +47,7 @@ func (r *recorder) emit(_ context.Context, c *tool.Call, ev permission.Event) {
 	r.calls = append(r.calls, c)
 }
 
-func (r *recorder) audit(_ context.Context, c *tool.Call, ev session.PermissionDecisionEvent) error {
+func (r *recorder) audit(_ context.Context, c *tool.Call, ev permission.Event) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.calls = append(r.calls, c)
@@ -159,7 +158,7 @@ func TestGatePaths(t *testing.T) {
 			}
 			a := rec.audits[0]
 			last := rec.events[len(rec.events)-1]
-			if a.Decision != last.Decision.String() || a.By != last.By || a.Call.ID != "call-7" || a.Call.Name != "bash" || a.Simulated {
+			if a.Decision != last.Decision || a.Type != permission.EventPermissionDecision || a.By != last.By || a.Call.ID != "call-7" || a.Call.Name != "bash" || a.Simulated {
 				t.Errorf("audit %+v does not match the decision %+v", a, last)
 			}
 			if string(a.Call.Input) != `{"command":"ls","token":"[redacted]"}` {
@@ -225,7 +224,7 @@ func TestGateDryRunRunsEverythingAndMarksDecisionsSimulated(t *testing.T) {
 		if got := rec.kinds(); !slices.Equal(got, want) {
 			t.Errorf("%s: events %q, want %q", d, got, want)
 		}
-		if len(rec.audits) != 1 || !rec.audits[0].Simulated || rec.audits[0].Decision != d.String() {
+		if len(rec.audits) != 1 || !rec.audits[0].Simulated || rec.audits[0].Decision != d {
 			t.Errorf("%s: audits %+v", d, rec.audits)
 		}
 		if prompted.Load() != 0 {
@@ -295,7 +294,7 @@ func TestGateCheckGatesHooksAndMCPConnections(t *testing.T) {
 		t.Error("unmarshalable input accepted")
 	}
 	last := rec.audits[len(rec.audits)-2]
-	if last.Call.Name != "mcp_connect" || last.Call.ID != "" || last.Decision != "deny" || last.By != "auto" {
+	if last.Call.Name != "mcp_connect" || last.Call.ID != "" || last.Decision != deny || last.By != "auto" {
 		t.Errorf("audit of mcp_connect %+v", last)
 	}
 }

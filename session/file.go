@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
+	"github.com/lite-agent/lite-agent-go/internal/filestamp"
+	"github.com/lite-agent/lite-agent-go/internal/jsonstr"
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
@@ -82,6 +84,10 @@ type holding struct {
 
 var _ Checkpointer = (*FileCheckpointer)(nil)
 
+// stamp identifies one state of a log file; a cached head is valid only
+// while the log's stamp is unchanged.
+type stamp = filestamp.Stamp
+
 // headEntry is a cached head, valid while the log's stamp is unchanged.
 type headEntry struct {
 	st   stamp
@@ -90,7 +96,7 @@ type headEntry struct {
 }
 
 // torn reports whether the log ends with a torn tail.
-func (e headEntry) torn() bool { return e.end < e.st.size }
+func (e headEntry) torn() bool { return e.end < e.st.Size }
 
 // localGate serializes the goroutines of this process on one session, so
 // that they queue here instead of polling the lock directory.
@@ -345,7 +351,7 @@ func (s *session) stat() (stamp, error) {
 	if st.Mode()&fs.ModeSymlink != 0 {
 		return stamp{}, &storage.Error{Op: "read", Kind: storage.KindCheckpoint, File: s.file, Message: "Symlink paths are not allowed for read: " + s.rel}
 	}
-	return stampOf(st), nil
+	return filestamp.Of(st), nil
 }
 
 // loaded is the outcome of loading a log under its lock.
@@ -384,12 +390,12 @@ func (s *session) load(ctx context.Context, o loadOpts) (loaded, error) {
 	if err != nil {
 		return out, readError(s.file, err)
 	}
-	st := stampOf(fi)
+	st := filestamp.Of(fi)
 	since := o.since
 	if !o.collect {
 		since = int64(^uint64(0) >> 1)
 	}
-	var bad *Problem
+	var bad *problem
 	lr := s.c.lines.get(f, s.c.maxLine)
 	defer s.c.lines.put(lr)
 	res, err := scan(ctx, s.c.enc, lr, scanOpts{id: s.id, file: s.file, since: since, workers: s.c.scanWorkers(fi.Size())},
@@ -402,7 +408,7 @@ func (s *session) load(ctx context.Context, o loadOpts) (loaded, error) {
 			}
 			return true
 		},
-		func(p Problem) bool { bad = &p; return false })
+		func(p problem) bool { bad = &p; return false })
 	if err != nil {
 		return out, err
 	}
@@ -426,8 +432,8 @@ func (s *session) load(ctx context.Context, o loadOpts) (loaded, error) {
 
 // repairable reports whether RepairTail may drop the bad record p: a
 // malformed (unparseable or overlong) last line of a plaintext log.
-func repairable(enc storage.Encoding, p Problem) bool {
-	return !enc.Encoded() && p.Tail && (p.Kind == ProblemSyntax || p.Kind == ProblemTooLong)
+func repairable(enc storage.Encoding, p problem) bool {
+	return !enc.Encoded() && p.Tail && (p.Kind == storage.ProblemSyntax || p.Kind == storage.ProblemTooLong)
 }
 
 // setHead caches the head of a session for the stamp st.
@@ -512,7 +518,7 @@ func (c *FileCheckpointer) Append(ctx context.Context, id string, events []Event
 		}
 	}()
 	buf := (*bp)[:0]
-	buf, err = encodeBatch(ctx, c.enc, buf, id, s.file, h.head, formatTime(c.now()), events, c.maxLine)
+	buf, err = encodeBatch(ctx, c.enc, buf, id, s.file, h.head, jsonstr.FormatTime(c.now()), events, c.maxLine)
 	if err != nil {
 		return 0, err
 	}
@@ -542,13 +548,13 @@ func (c *FileCheckpointer) Append(ctx context.Context, id string, events []Event
 		h.end = 0
 	} else if h.torn() {
 		c.dropHead(id)
-		if err := s.setAsideTorn(h.end, h.st.size); err != nil {
+		if err := s.setAsideTorn(h.end, h.st.Size); err != nil {
 			return 0, err
 		}
 		if err := f.Truncate(h.end); err != nil {
 			return 0, (&storage.Error{Op: "write", Kind: storage.KindCheckpoint, File: s.file, Message: "cannot cut the torn tail of checkpoint log"}).WithCause(err)
 		}
-		h.st.size = h.end
+		h.st.Size = h.end
 	}
 	if err := safefs.Write(f, buf, c.durable); err != nil {
 		c.dropHead(id)
@@ -566,9 +572,9 @@ func (c *FileCheckpointer) Append(ctx context.Context, id string, events []Event
 		return 0, s.cutBack(nil, h.end, missing, (&storage.Error{Op: "write", Kind: storage.KindCheckpoint, File: s.file, Message: "cannot write checkpoint log"}).WithCause(err))
 	}
 	if statErr == nil {
-		after := stampOf(fi)
-		if after.ino == before.ino && after.size == before.size+int64(len(buf)) {
-			c.setHead(id, after, head, after.size)
+		after := filestamp.Of(fi)
+		if after.Ino == before.Ino && after.Size == before.Size+int64(len(buf)) {
+			c.setHead(id, after, head, after.Size)
 			return head, nil
 		}
 	}
@@ -600,7 +606,7 @@ func (s *session) openForAppend(ctx context.Context) (*os.File, headEntry, error
 		f.Close()
 		return nil, headEntry{}, err
 	}
-	if cur, err := s.stat(); err != nil || cur.ino != st.ino {
+	if cur, err := s.stat(); err != nil || cur.Ino != st.Ino {
 		// A repair rewrote the log as a new file: append to that one.
 		f.Close()
 		if f, err = s.c.dir.OpenAppend(s.rel, false); err != nil {
@@ -623,7 +629,7 @@ func fstamp(file string, f *os.File) (stamp, error) {
 	if !fi.Mode().IsRegular() {
 		return stamp{}, &storage.Error{Op: "read", Kind: storage.KindCheckpoint, File: file, Message: "checkpoint log is not a regular file"}
 	}
-	return stampOf(fi), nil
+	return filestamp.Of(fi), nil
 }
 
 // encodeBatch stamps events as seq head+1… and appends every record to buf,
@@ -760,8 +766,9 @@ func (c *FileCheckpointer) List(ctx context.Context) ([]Info, error) {
 }
 
 // Delete implements [Checkpointer.Delete]: it removes the log under the
-// session's lock. Other files of the session (its context archive, its
-// task list) are not this package's to remove.
+// session's lock. The copies set aside beside it go with
+// [FileCheckpointer.DeleteCopies]; the session's context archive and task
+// list belong to their stores (archive.Delete, task.DeleteList).
 func (c *FileCheckpointer) Delete(ctx context.Context, id string) error {
 	s, err := c.lock(ctx, id)
 	if err != nil {
@@ -894,7 +901,7 @@ func (c *FileCheckpointer) Scan(ctx context.Context, id string, sinceSeq int64) 
 				}
 				return true
 			},
-			func(p Problem) bool {
+			func(p problem) bool {
 				stopped = true
 				yield(StoredEvent{}, p.Err)
 				return false
@@ -916,10 +923,32 @@ func (s *session) tornError(res scanResult, size int64) *TornTailError {
 }
 
 // Verify checks every record of the log of session id, decoding each event,
-// and returns every problem found, in order, a torn tail last (as a
-// [ProblemTorn]); it changes nothing, whatever RepairTail says. A missing log has no problems. The error reports a
-// failure to check (invalid id, lock, I/O, ctx), not a bad record.
-func (c *FileCheckpointer) Verify(ctx context.Context, id string) ([]Problem, error) {
+// and returns every problem found, in order, a torn tail last; it changes
+// nothing, whatever RepairTail says. A missing log has no problems. The
+// error reports a failure to check (invalid id, lock, I/O, ctx), not a bad
+// record.
+//
+// Each [storage.Problem] names the log's path and the record's seq (its
+// 1-based position among the non-blank lines, which is also the seq it
+// should have), with the byte offset of its line, whether it is the last
+// line (Tail), and whether [FileOptions.RepairTail] would drop it
+// (Repairable: a torn last line of a plaintext log with no other problem).
+// Its Err is a *storage.Error naming the file and record, never holding
+// payload bytes. The kinds are:
+//
+//   - [storage.ProblemDecode]: the configured encoding refused the record.
+//   - [storage.ProblemSyntax]: the record is not valid JSON, as a torn
+//     write leaves it.
+//   - [storage.ProblemTooLong]: the line exceeds the line length limit.
+//   - [storage.ProblemFrame]: valid JSON that is not the record expected at
+//     its position: wrong seq, sessionId or parentSeq, bad ts, or an event
+//     without a string type.
+//   - [storage.ProblemEvent]: the event's members do not have the types its
+//     type defines.
+//   - [storage.ProblemTorn]: the log ends with bytes after its last newline
+//     (see [TornTailError], which is then the problem's Err). Readers
+//     ignore them and the next Append sets them aside; it is not damage.
+func (c *FileCheckpointer) Verify(ctx context.Context, id string) ([]storage.Problem, error) {
 	s, err := c.lock(ctx, id)
 	if err != nil {
 		return nil, err
@@ -934,12 +963,12 @@ func (c *FileCheckpointer) Verify(ctx context.Context, id string) ([]Problem, er
 	if err != nil {
 		return nil, readError(s.file, err)
 	}
-	var problems []Problem
+	var problems []problem
 	lr := c.lines.get(f, c.maxLine)
 	defer c.lines.put(lr)
 	res, err := scan(ctx, c.enc, lr, scanOpts{id: id, file: s.file, all: true, workers: c.scanWorkers(fi.Size())},
 		func(scanRecord) bool { return true },
-		func(p Problem) bool { problems = append(problems, p); return true })
+		func(p problem) bool { problems = append(problems, p); return true })
 	if err != nil {
 		return nil, err
 	}
@@ -947,8 +976,12 @@ func (c *FileCheckpointer) Verify(ctx context.Context, id string) ([]Problem, er
 		problems[0].Repairable = true
 	}
 	if res.torn(fi.Size()) {
-		problems = append(problems, Problem{Record: res.records + 1, Offset: res.end, Kind: ProblemTorn, Tail: true,
+		problems = append(problems, problem{Record: res.records + 1, Offset: res.end, Kind: storage.ProblemTorn, Tail: true,
 			Err: s.tornError(res, fi.Size())})
 	}
-	return problems, nil
+	out := make([]storage.Problem, len(problems))
+	for i, p := range problems {
+		out[i] = p.public(s.file)
+	}
+	return out, nil
 }

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/msgjson"
+
 	"github.com/lite-agent/lite-agent-go/internal/jsonstr"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
@@ -40,13 +42,6 @@ type StoredEvent struct {
 	Raw json.RawMessage
 }
 
-// timeLayout is the frame's timestamp format: ISO 8601 in UTC with
-// milliseconds, as JavaScript's Date.prototype.toISOString writes it.
-const timeLayout = "2006-01-02T15:04:05.000Z"
-
-// formatTime formats t as a frame timestamp: UTC, milliseconds, "Z".
-func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
-
 // MarshalJSON encodes the record as one log line (without the newline).
 func (s StoredEvent) MarshalJSON() ([]byte, error) {
 	if s.Event == nil {
@@ -56,7 +51,7 @@ func (s StoredEvent) MarshalJSON() ([]byte, error) {
 	if s.Raw != nil {
 		ev = RawEvent{Type: ev.EventType(), JSON: s.Raw}
 	}
-	return appendRecord(nil, s.Seq, s.SessionID, s.ParentSeq, formatTime(s.Time), ev)
+	return appendRecord(nil, s.Seq, s.SessionID, s.ParentSeq, jsonstr.FormatTime(s.Time), ev)
 }
 
 // UnmarshalJSON decodes one log line. It checks the shape of the frame and
@@ -96,7 +91,7 @@ func (f *frame) stored(id string, pos int64) StoredEvent {
 // migrations, use it to refuse what a reader would refuse.
 func CheckRecord(line []byte, sessionID string, seq int64, encoded bool) error {
 	var f frame
-	r := reader{b: line}
+	r := reader{Reader: msgjson.Reader{Buf: line}}
 	f.parse(&r, false)
 	if !encoded && (f.envelope || f.problem != "" && bytes.Contains(line, []byte(`"liteAgentStorage"`))) {
 		// An envelope, torn or not, in a plaintext log.
@@ -153,102 +148,102 @@ type frame struct {
 	// problem describes what is wrong, in our own words ("" if nothing);
 	// kind classifies it.
 	problem string
-	kind    ProblemKind
+	kind    storage.ProblemKind
 }
 
 // parse reads one line. With body, the event is decoded; without, it is
 // only validated (the line's JSON and the event's string "type"), which
 // allocates nothing.
 func (f *frame) parse(r *reader, body bool) {
-	if r.peek() != '{' {
-		r.skip()
+	if r.Peek() != '{' {
+		r.Skip()
 		f.fail(r, errors.New("not an object"), false)
 		return
 	}
-	r.beginObject()
+	r.BeginObject()
 	var evErr error
 	for first := true; ; first = false {
-		key, ok := r.nextKey(first)
+		key, ok := r.NextKey(first)
 		if !ok {
 			break
 		}
 		switch string(key) {
 		case "seq":
 			f.hasSeq = false
-			c := r.peek()
+			c := r.Peek()
 			if c != '-' && (c < '0' || c > '9') {
-				r.failShape(errors.New("seq is not an integer"))
+				r.FailShape(errors.New("seq is not an integer"))
 				break
 			}
-			n, ok := r.integer()
+			n, ok := r.Integer()
 			if !ok {
-				r.fail(errors.New("seq is not an integer"))
+				r.Fail(errors.New("seq is not an integer"))
 			}
 			f.seq, f.hasSeq = n, true
 		case "sessionId":
-			if r.peek() != '"' {
-				r.failShape(errors.New("sessionId is not a string"))
+			if r.Peek() != '"' {
+				r.FailShape(errors.New("sessionId is not a string"))
 				break
 			}
-			val, plain := r.scanString(true)
+			val, plain := r.ScanString(true)
 			if !plain {
-				val = append([]byte(nil), val...) // rare; r.scratch would not outlive the next key
+				val = append([]byte(nil), val...) // rare; r.Scratch would not outlive the next key
 			}
 			f.session, f.hasSession = val, true
 		case "parentSeq":
 			f.parent, f.hasParent = 0, true
-			if r.isNull() {
+			if r.IsNull() {
 				break
 			}
-			c := r.peek()
+			c := r.Peek()
 			if c != '-' && (c < '0' || c > '9') {
-				r.failShape(errors.New("parentSeq is not an integer or null"))
+				r.FailShape(errors.New("parentSeq is not an integer or null"))
 				break
 			}
-			n, ok := r.integer()
+			n, ok := r.Integer()
 			if !ok || n == 0 {
-				r.fail(errors.New("parentSeq is not an integer or null"))
+				r.Fail(errors.New("parentSeq is not an integer or null"))
 			}
 			f.parent = n
 		case "ts":
-			if r.peek() != '"' {
-				r.failShape(errors.New("ts is not a string"))
+			if r.Peek() != '"' {
+				r.FailShape(errors.New("ts is not a string"))
 				break
 			}
-			t, ok := parseTime(r.strBytes())
+			t, ok := jsonstr.ParseTime(r.StrBytes())
 			if !ok {
-				r.fail(errors.New("ts is not an ISO 8601 time"))
+				r.Fail(errors.New("ts is not an ISO 8601 time"))
 			}
 			f.ts, f.hasTime = t, true
 		case "event":
 			f.hasEvent = true
-			before := r.err
+			before := r.Err
 			if body {
-				r.ws()
-				start := r.i
-				r.lossy = false
+				r.SkipSpace()
+				start := r.Pos
+				r.Lossy = false
 				f.event = readEvent(r)
-				if _, isRaw := f.event.(RawEvent); r.lossy && r.err == nil && !isRaw {
-					f.raw = append(json.RawMessage(nil), r.b[start:r.i]...)
+				if _, isRaw := f.event.(RawEvent); r.Lossy && r.Err == nil && !isRaw {
+					f.raw = append(json.RawMessage(nil), r.Buf[start:r.Pos]...)
 				}
 			} else {
 				skimEventNoAlloc(r)
 			}
-			if before == nil && r.err != nil && r.err != errSyntax && r.err != errNoType {
-				evErr = r.err
+			if before == nil && r.Err != nil && r.Err != msgjson.ErrSyntax && r.Err != errNoType {
+				evErr = r.Err
 			}
 		case "liteAgentStorage":
 			f.envelope = true
-			r.skip()
+			r.Skip()
 		default:
-			r.skip()
+			r.Skip()
 		}
 	}
-	if r.err == nil {
-		r.end()
+	if r.Err == nil {
+		r.End()
 	}
-	if r.err != nil {
-		f.fail(r, r.err, evErr != nil && r.err == evErr)
+	if r.Err != nil {
+		f.fail(r, r.Err, evErr != nil && r.Err == evErr)
 		return
 	}
 }
@@ -258,19 +253,19 @@ func (f *frame) parse(r *reader, body bool) {
 // line, since parsing stops at the first error.
 func (f *frame) fail(r *reader, err error, inEvent bool) {
 	if err == nil {
-		err = r.err
+		err = r.Err
 	}
-	if err == errSyntax || !validJSON(r.b) {
-		f.problem, f.kind = "not valid JSON", ProblemSyntax
+	if err == msgjson.ErrSyntax || !msgjson.Valid(r.Buf) {
+		f.problem, f.kind = "not valid JSON", storage.ProblemSyntax
 		return
 	}
 	switch {
 	case err == errNoType:
-		f.problem, f.kind = "event has no string type", ProblemFrame
+		f.problem, f.kind = "event has no string type", storage.ProblemFrame
 	case inEvent:
-		f.problem, f.kind = "invalid event: "+err.Error(), ProblemEvent
+		f.problem, f.kind = "invalid event: "+err.Error(), storage.ProblemEvent
 	default:
-		f.problem, f.kind = err.Error(), ProblemFrame
+		f.problem, f.kind = err.Error(), storage.ProblemFrame
 	}
 }
 
@@ -280,52 +275,14 @@ func (f *frame) check(sessionID string, pos int64) {
 	switch {
 	case f.problem != "":
 	case !f.hasSeq || f.seq != pos:
-		f.problem, f.kind = "seq is not "+strconv.FormatInt(pos, 10), ProblemFrame
+		f.problem, f.kind = "seq is not "+strconv.FormatInt(pos, 10), storage.ProblemFrame
 	case !f.hasSession || string(f.session) != sessionID:
-		f.problem, f.kind = "sessionId does not match", ProblemFrame
+		f.problem, f.kind = "sessionId does not match", storage.ProblemFrame
 	case !f.hasParent || f.parent != pos-1:
-		f.problem, f.kind = "parentSeq does not precede seq", ProblemFrame
+		f.problem, f.kind = "parentSeq does not precede seq", storage.ProblemFrame
 	case !f.hasTime:
-		f.problem, f.kind = "ts is missing", ProblemFrame
+		f.problem, f.kind = "ts is missing", storage.ProblemFrame
 	case !f.hasEvent:
-		f.problem, f.kind = "event is missing", ProblemFrame
+		f.problem, f.kind = "event is missing", storage.ProblemFrame
 	}
-}
-
-func validJSON(b []byte) bool {
-	r := newReader(b)
-	r.skip()
-	return r.end() == nil
-}
-
-// parseTime parses a frame timestamp: the exact toISOString form without
-// allocating, or else any RFC 3339 time.
-func parseTime(b []byte) (time.Time, bool) {
-	if len(b) == len(timeLayout) && b[4] == '-' && b[7] == '-' && b[10] == 'T' && b[13] == ':' &&
-		b[16] == ':' && b[19] == '.' && b[23] == 'Z' {
-		num := func(s []byte) int {
-			n := 0
-			for _, c := range s {
-				if c < '0' || c > '9' {
-					return -1
-				}
-				n = n*10 + int(c-'0')
-			}
-			return n
-		}
-		y, mo, d := num(b[0:4]), num(b[5:7]), num(b[8:10])
-		h, mi, s, ms := num(b[11:13]), num(b[14:16]), num(b[17:19]), num(b[20:23])
-		if y >= 0 && mo >= 1 && mo <= 12 && d >= 1 && h >= 0 && h < 24 && mi >= 0 && mi < 60 && s >= 0 && s < 60 && ms >= 0 {
-			t := time.Date(y, time.Month(mo), d, h, mi, s, ms*int(time.Millisecond), time.UTC)
-			if t.Day() == d {
-				return t, true
-			}
-		}
-		return time.Time{}, false
-	}
-	t, err := time.Parse(time.RFC3339Nano, string(b))
-	if err != nil {
-		return time.Time{}, false
-	}
-	return t, true
 }
