@@ -198,6 +198,17 @@ func (rs *hookRuns) identity(id string) hook.Identity {
 	return hook.Identity{SessionID: id, Source: hook.SourceUser}
 }
 
+// engine returns the engine of the run whose turn holds session id, or
+// fallback.
+func (rs *hookRuns) engine(id string, fallback *engine.Engine) *engine.Engine {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if r := rs.bySession[id]; r != nil {
+		return r.eng
+	}
+	return fallback
+}
+
 // decide registers c as the hook command call id until the returned
 // function is called.
 func (rs *hookRuns) decide(id string, c hookCall) (done func()) {
@@ -304,15 +315,15 @@ func (a *Agent) hookedTurn(ctx context.Context, eng *engine.Engine, ident hook.I
 					}
 				}
 			}
-			if ev.Type == engine.EventDone && ev.Done != nil {
+			if ev.Type == engine.EventDone && ev.Result != nil {
 				a.runs.release(run) // the engine let the session go before done
-				switch ev.Done.StopReason {
+				switch ev.Result.StopReason {
 				case engine.StopAborted:
 					end.Status = hook.StatusCancelled
 				case engine.StopMaxTurns:
 					end.Status = hook.StatusMaxTurns
 				}
-				end.Result = &hook.RunResult{Text: ev.Done.Text, Usage: ev.Done.Usage, StopReason: string(ev.Done.StopReason), Output: ev.Done.Output}
+				end.Result = &hook.RunResult{Text: ev.Result.Text, Usage: ev.Result.Usage, StopReason: string(ev.Result.StopReason), Output: ev.Result.Output}
 				// The done event comes after the run:end hooks, so a
 				// caller that stops at done sees their effects.
 				fireEnd()
@@ -368,15 +379,4 @@ func payloadIdentity(p hook.Payload) (hook.Identity, bool) {
 		return p.Identity, false
 	}
 	return hook.Identity{}, false
-}
-
-// engineOf returns the engine of the run whose turn holds session id, or
-// nil.
-func (rs *hookRuns) engineOf(id string) *engine.Engine {
-	rs.mu.Lock()
-	defer rs.mu.Unlock()
-	if r := rs.bySession[id]; r != nil {
-		return r.eng
-	}
-	return nil
 }

@@ -17,7 +17,12 @@ func (a *Agent) newMCPHost(cfg mcphost.Config) (*mcphost.Host, error) {
 	return mcphost.New(cfg, mcphost.Options{
 		Dir: a.lay.workdir,
 		Connect: func(ctx context.Context, req mcphost.ConnectRequest) error {
-			ok, err := a.permit(ctx, permission.Call{Name: mcphost.PermissionName, Input: req.Input(), SessionID: req.SessionID})
+			// The decision is registered under an id of its own, as a hook
+			// command's is, so that its events and audit record reach the
+			// turn of the prompt that connects.
+			id := newSessionID()
+			defer a.runs.decide(id, hookCall{session: req.SessionID})()
+			ok, err := a.permit(ctx, permission.Call{ID: id, Name: mcphost.PermissionName, Input: req.Input(), SessionID: req.SessionID})
 			if err != nil {
 				return err
 			}

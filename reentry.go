@@ -93,10 +93,7 @@ func (t markedTool) Call(ctx context.Context, c *tool.Call, input json.RawMessag
 // engineOf returns the engine that runs the turns of session id: that of
 // the run holding it (a subagent's own), or the agent's.
 func (a *Agent) engineOf(id string) *engine.Engine {
-	if eng := a.runs.engineOf(id); eng != nil {
-		return eng
-	}
-	return a.eng
+	return a.runs.engine(id, a.eng)
 }
 
 // notify sends ev to the turn running on session id, if one runs and

@@ -491,7 +491,7 @@ func (e *Engine) TurnFrom(ctx context.Context, id string, prompt model.Message, 
 		// A turn waits for the one before; cancelling ctx ends the wait,
 		// and the turn, which has written nothing, stops as aborted.
 		if err := st.lock(ctx); err != nil {
-			yield(Event{Type: EventDone, SessionID: id, Done: &Result{SessionID: id, StopReason: StopAborted}}, nil)
+			yield(Event{Type: EventDone, SessionID: id, Result: &Result{SessionID: id, StopReason: StopAborted}}, nil)
 			return
 		}
 		locked := true
@@ -542,7 +542,7 @@ func (e *Engine) TurnFrom(ctx context.Context, id string, prompt model.Message, 
 		// does on done (a next prompt, a run:end hook) may use it.
 		st.unlock()
 		locked = false
-		emit(Event{Type: EventDone, Turn: r.turn, Done: res})
+		emit(Event{Type: EventDone, Turn: r.turn, Result: res})
 	}
 }
 
