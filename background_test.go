@@ -41,7 +41,7 @@ func TestABackgroundCommandsCompletionIsDelivered(t *testing.T) {
 	if _, err := a.Subscribe(func(n liteagent.Notice) {
 		switch {
 		case n.Source == hook.SourceBackground && n.Event.Type == engine.EventDone:
-			answered <- n.Event.Done.Text
+			answered <- n.Event.Result.Text
 		case n.Event.Type == engine.EventBackgroundCompleted:
 			completions <- *n.Event.Completion
 		}

@@ -279,7 +279,7 @@ func TestHookCommandDecisionsAreRunEvents(t *testing.T) {
 			if ev.Call.Name != hook.ToolName || ev.SessionID != a.SessionID() {
 				t.Errorf("decision %+v", ev)
 			}
-			seq = append(seq, string(ev.Type)+":"+ev.Decision)
+			seq = append(seq, string(ev.Type)+":"+string(ev.Decision))
 		case engine.EventTurnStart, engine.EventDone:
 			seq = append(seq, string(ev.Type))
 		}

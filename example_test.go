@@ -90,3 +90,38 @@ func ExampleDecodeOutput() {
 	fmt.Printf("%s: %d°C\n", f.City, f.TempC)
 	// Output: Oslo: -3°C
 }
+
+// Streaming a prompt: the events and their kinds come from this package
+// alone.
+func ExampleAgent_Run() {
+	ctx := context.Background()
+	home, _ := os.MkdirTemp("", "run-home")
+	defer os.RemoveAll(home)
+	provider := modeltest.New()
+	provider.Reply(modeltest.Text("Hi there."))
+	agent, err := liteagent.New(ctx, liteagent.Options{
+		Model:     provider,
+		ModelName: "claude-sonnet-4-5",
+		Workdir:   ".",
+		Storage:   storage.Options{Home: home},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer agent.Close()
+	for ev, err := range agent.Run(ctx, "Say hi.") {
+		if err != nil {
+			log.Fatal(err)
+		}
+		switch ev.Type {
+		case liteagent.EventTextDelta:
+			fmt.Print(ev.Text)
+		case liteagent.EventDone:
+			fmt.Println()
+			fmt.Println(ev.Result.StopReason == liteagent.StopDone)
+		}
+	}
+	// Output:
+	// Hi there.
+	// true
+}

@@ -33,7 +33,7 @@ func (a *Agent) newGate(opts Options) (*permission.Gate, error) {
 		Redact:  opts.Redact,
 		Emit: func(ctx context.Context, c *tool.Call, ev permission.Event) {
 			call := model.ToolCallBlock(ev.Call.ID, ev.Call.Name, ev.Call.Input)
-			out := Event{Call: &call, Decision: decisionString(ev.Decision), By: ev.By, RuleID: ev.RuleID, Reason: ev.Reason, Simulated: ev.Simulated}
+			out := Event{Call: &call, Decision: engine.Decision(decisionString(ev.Decision)), By: ev.By, RuleID: ev.RuleID, Reason: ev.Reason, Simulated: ev.Simulated}
 			switch ev.Type {
 			case permission.EventPermissionDecision:
 				out.Type = engine.EventPermission
@@ -42,15 +42,15 @@ func (a *Agent) newGate(opts Options) (*permission.Gate, error) {
 			default:
 				out.Type = engine.EventApprovalAnswer
 			}
-			hc, isHook := a.runs.call(ev.Call.ID)
-			switch {
-			case c != nil:
+			if c != nil {
 				c.Emit(out) // a tool call's, into its turn
-			case isHook && hc.run != nil:
-				hc.run.around.add(out) // a hook command's, around a turn
-			case isHook:
-				hc.eng.Notify(hc.session, out) // a hook command's, within its run's turn
+				return
 			}
+			if hc, ok := a.runs.call(ev.Call.ID); ok && hc.run != nil {
+				hc.run.around.add(out) // a hook command's, around a turn
+				return
+			}
+			a.notify(ev.Call.SessionID, out) // a hook command's or a connection's, within a turn
 		},
 	}
 	if opts.PermissionAudit {
@@ -87,21 +87,24 @@ func (a *Agent) newGate(opts Options) (*permission.Gate, error) {
 const auditTimeout = 5 * time.Minute
 
 // audit appends a permission decision to the session log through the
-// engine. A tool call's (c not nil) is appended at once, so that it
-// precedes the tool's result, and a failure stops the call. A hook
-// command's is appended in the background, between the session's turns:
-// waiting there for a turn to end (its own, for a tool's or a compaction's
-// hook) would hold the hook past its timeout. Close waits for those
-// appends; a failure is logged.
-func (a *Agent) audit(ctx context.Context, c *tool.Call, ev session.PermissionDecisionEvent) error {
-	if c != nil {
-		return engine.Record(ctx, c, ev)
+// engine. Within a turn it is appended at once, so that it precedes the
+// tool's result, and a failure stops the call. Around a turn (a run:start
+// or run:end hook's) it is appended in the background, between the
+// session's turns: waiting there for another turn to end would hold the
+// hook past its timeout. Close waits for those appends; a failure is
+// logged.
+func (a *Agent) audit(ctx context.Context, tc *tool.Call, ev session.PermissionDecisionEvent) error {
+	if tc != nil {
+		return engine.Record(ctx, tc, ev)
 	}
-	hc, ok := a.runs.call(ev.Call.ID)
-	if !ok || hc.session == "" {
+	c, ok := a.runs.call(ev.Call.ID)
+	if !ok || c.session == "" {
 		return errors.New("liteagent: a permission decision outside any run cannot be audited")
 	}
-	id, eng := hc.session, hc.eng
+	if c.run == nil { // a tool's or a compaction's hook, within the turn
+		return a.engineOf(c.session).RecordInTurn(ctx, c.session, ev)
+	}
+	id, eng := c.session, c.run.eng
 	a.audits.Go(func() {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), auditTimeout)
 		defer cancel()

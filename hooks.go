@@ -6,7 +6,6 @@ import (
 	"errors"
 	"iter"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/engine"
@@ -80,10 +79,9 @@ func (a *Agent) fire(ctx context.Context, p hook.Payload) {
 		return
 	}
 	id, _ := payloadIdentity(p)
-	eng := a.runs.engine(id.SessionID, a.eng)
 	for _, d := range out.Diagnostics {
 		a.log.Warn("hook failed", "event", d.Event, "hook", d.Label)
-		eng.Notify(id.SessionID, Event{Type: engine.EventDiagnostic, Code: d.Code, Text: d.Message})
+		a.notify(id.SessionID, Event{Type: engine.EventDiagnostic, Code: d.Code, Text: d.Message})
 	}
 }
 
@@ -123,11 +121,10 @@ func (c *around) take(session string) []Event {
 }
 
 // hookCall is a hook command's synthetic call while the gate decides about
-// it: the session it is attributed to, the engine of that session's run
-// and, for a decision made around a turn, the run whose hooks fire.
+// it: the session it is attributed to and, for a decision made around a
+// turn, the run whose hooks fire.
 type hookCall struct {
 	session string
-	eng     *engine.Engine
 	run     *hookRun // nil within a turn (a tool's or a compaction's hook)
 }
 
@@ -237,29 +234,13 @@ func (rs *hookRuns) call(id string) (hookCall, bool) {
 	return c, ok
 }
 
-// inHookKey marks the context a hook of an agent is given.
-type inHookKey struct{}
-
-// hookMark is the mark: the agent whose hooks run, while they run.
-type hookMark struct {
-	a    *Agent
-	done atomic.Bool
-}
-
 // fireHooks runs the hooks of p with a context marked as a hook's of a
 // until they return.
 func (a *Agent) fireHooks(ctx context.Context, p hook.Payload) hook.Outcome {
-	m := &hookMark{a: a}
-	out := a.hooks.Fire(context.WithValue(ctx, inHookKey{}, m), p)
-	m.done.Store(true)
+	w := &work{a: a, hook: true}
+	out := a.hooks.Fire(withWork(ctx, w), p)
+	w.done.Store(true)
 	return out
-}
-
-// inHook reports whether ctx is one a hook of a was given, while that hook
-// runs: a call it schedules for later, with its context, is not refused.
-func inHook(ctx context.Context, a *Agent) bool {
-	m, _ := ctx.Value(inHookKey{}).(*hookMark)
-	return m != nil && m.a == a && !m.done.Load()
 }
 
 // hookedTurn wraps a turn, run by eng, with run:start and run:end hooks.
@@ -280,9 +261,8 @@ func (a *Agent) hookedTurn(ctx context.Context, eng *engine.Engine, ident hook.I
 		turn := start(ctx)
 		// Decisions about hook commands come before the turn's events and
 		// before done.
-		// The hooks' decisions reach this run's turn or its collector
-		// through their call ids (see permitHook), never the turn of a
-		// tool that started the run.
+		// The hooks' decisions go to this run (see permitHook), never to
+		// the turn of a tool that started it.
 		evs := &run.around
 		hookCtx := ctx
 		input, _ := json.Marshal(prompt)
@@ -335,15 +315,15 @@ func (a *Agent) hookedTurn(ctx context.Context, eng *engine.Engine, ident hook.I
 					}
 				}
 			}
-			if ev.Type == engine.EventDone && ev.Done != nil {
+			if ev.Type == engine.EventDone && ev.Result != nil {
 				a.runs.release(run) // the engine let the session go before done
-				switch ev.Done.StopReason {
+				switch ev.Result.StopReason {
 				case engine.StopAborted:
 					end.Status = hook.StatusCancelled
 				case engine.StopMaxTurns:
 					end.Status = hook.StatusMaxTurns
 				}
-				end.Result = &hook.RunResult{Text: ev.Done.Text, Usage: ev.Done.Usage, StopReason: string(ev.Done.StopReason), Output: ev.Done.Output}
+				end.Result = &hook.RunResult{Text: ev.Result.Text, Usage: ev.Result.Usage, StopReason: string(ev.Result.StopReason), Output: ev.Result.Output}
 				// The done event comes after the run:end hooks, so a
 				// caller that stops at done sees their effects.
 				fireEnd()
@@ -373,11 +353,9 @@ func (a *Agent) permitHook(ctx context.Context, req hook.PermitRequest) (bool, e
 		return false, nil
 	}
 	ident, aroundTurn := payloadIdentity(req.Payload)
-	c := hookCall{session: ident.SessionID, eng: a.runs.engine(ident.SessionID, a.eng)}
+	c := hookCall{session: ident.SessionID}
 	if aroundTurn {
-		if c.run = a.runs.run(ident.RunID); c.run != nil {
-			c.eng = c.run.eng
-		}
+		c.run = a.runs.run(ident.RunID)
 	}
 	defer a.runs.decide(req.CallID, c)()
 	return a.permit(ctx, permission.Call{ID: req.CallID, Name: hook.ToolName, Input: req.Input, SessionID: ident.SessionID})

@@ -115,7 +115,7 @@ func TestARunIteratedAfterCloseFails(t *testing.T) {
 			return
 		}
 		if ev.Type == "done" {
-			t.Errorf("run iterated after Close completed: %q", ev.Done.Text)
+			t.Errorf("run iterated after Close completed: %q", ev.Result.Text)
 		}
 	}
 	t.Error("the run ended without ErrClosed")

@@ -38,12 +38,6 @@ import (
 // of the default namespace. Custom namespaces ignore it.
 const TaskListEnv = "LITE_AGENT_TASK_LIST_ID"
 
-// Event is one thing that happened during a prompt; see [engine.Event].
-type Event = engine.Event
-
-// Result is the outcome of one prompt; see [engine.Result].
-type Result = engine.Result
-
 // ErrClosed is returned by an Agent after Close.
 var ErrClosed = errors.New("liteagent: agent is closed")
 
@@ -723,7 +717,7 @@ func (a *Agent) Send(ctx context.Context, prompt string) (*Result, error) {
 			return nil, err
 		}
 		if ev.Type == engine.EventDone {
-			return ev.Done, nil
+			return ev.Result, nil
 		}
 	}
 	return nil, errors.New("liteagent: turn ended without a result")
@@ -756,7 +750,7 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 	if inHook(ctx, a) {
 		return ErrReentrant
 	}
-	if m := callMarkOf(ctx, a); m != nil && m.session == id {
+	if s, ok := a.callSession(ctx); ok && s == id {
 		return ErrDeletingRunningSession
 	}
 	del := DeleteDataOptions{SharedTaskList: a.lay.taskListID}
@@ -827,8 +821,8 @@ func (a *Agent) ownWork(ctx context.Context) bool {
 	if inHook(ctx, a) {
 		return true
 	}
-	m := callMarkOf(ctx, a)
-	return m != nil && m.session != "" && a.sched.busy(m.session)
+	s, ok := a.callSession(ctx)
+	return ok && s != "" && a.sched.busy(s)
 }
 
 // Close stops background commands and releases the agent. Later prompts
@@ -977,7 +971,7 @@ func (a *Agent) buildTools(opts Options, skills []skill.Skill, defs []subagent.D
 		tools = append(tools, builtin.TaskTools(func(ctx context.Context, id string) (task.Store, error) {
 			return a.taskStore(id)
 		}, builtin.TaskOptions{OnUpdate: func(ctx context.Context, c *tool.Call, t task.Task) {
-			c.Emit(Event{Type: engine.EventTaskUpdate, TaskID: t.ID, Status: string(t.Status), Owner: t.Owner})
+			c.Emit(Event{Type: engine.EventTaskUpdate, TaskID: t.ID, Status: t.Status, Owner: t.Owner})
 		}})...)
 	}
 	if a.pool != nil {

@@ -17,7 +17,12 @@ func (a *Agent) newMCPHost(cfg mcphost.Config) (*mcphost.Host, error) {
 	return mcphost.New(cfg, mcphost.Options{
 		Dir: a.lay.workdir,
 		Connect: func(ctx context.Context, req mcphost.ConnectRequest) error {
-			ok, err := a.permit(ctx, permission.Call{Name: mcphost.PermissionName, Input: req.Input()})
+			// The decision is registered under an id of its own, as a hook
+			// command's is, so that its events and audit record reach the
+			// turn of the prompt that connects.
+			id := newSessionID()
+			defer a.runs.decide(id, hookCall{session: req.SessionID})()
+			ok, err := a.permit(ctx, permission.Call{ID: id, Name: mcphost.PermissionName, Input: req.Input(), SessionID: req.SessionID})
 			if err != nil {
 				return err
 			}
@@ -37,9 +42,9 @@ func (a *Agent) newMCPHost(cfg mcphost.Config) (*mcphost.Host, error) {
 // tool hooks. A server that cannot be reached (or is not permitted) leaves
 // the prompt without MCP tools and a diagnostic in the log; it does not fail
 // the prompt.
-func (a *Agent) mcpTools(gate *permission.Gate, opts Options) func(ctx context.Context) ([]tool.Tool, error) {
-	return func(ctx context.Context) ([]tool.Tool, error) {
-		ts, err := a.mcp.Tools(ctx)
+func (a *Agent) mcpTools(gate *permission.Gate, opts Options) func(ctx context.Context, sessionID string) ([]tool.Tool, error) {
+	return func(ctx context.Context, sessionID string) ([]tool.Tool, error) {
+		ts, err := a.mcp.ToolsFor(ctx, sessionID)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()

@@ -74,7 +74,7 @@ func TestModelRetriesAreRunAndSubscribeEvents(t *testing.T) {
 		case engine.EventRetry:
 			retries = append(retries, ev)
 		case engine.EventDone:
-			text = ev.Done.Text
+			text = ev.Result.Text
 		}
 	}
 	if text != "ok" {

@@ -39,6 +39,9 @@ type schedule struct {
 	// dropBash holds the background commands DeleteSession killed, whose
 	// completions start no turn.
 	dropBash map[string]bool
+	// calls holds the session of each running tool call, by the mark of
+	// its context.
+	calls map[*work]string
 }
 
 // newSchedule returns an empty, open schedule.
@@ -52,6 +55,7 @@ func newSchedule() *schedule {
 		listOf:        map[string]string{},
 		dropCancelled: map[string]int{},
 		dropBash:      map[string]bool{},
+		calls:         map[*work]string{},
 	}
 }
 
@@ -285,4 +289,26 @@ func (s *schedule) autonomousResult(id string) *Result {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.autonomous[id]
+}
+
+// startCall records w as the mark of a running tool call of a turn on
+// session, until the returned function is called.
+func (s *schedule) startCall(w *work, session string) (end func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls[w] = session
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		delete(s.calls, w)
+	}
+}
+
+// callSession returns the session of the running tool call whose mark is
+// w, if it runs.
+func (s *schedule) callSession(w *work) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id, ok := s.calls[w]
+	return id, ok
 }

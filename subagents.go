@@ -37,7 +37,7 @@ func (a *Agent) agentTool(opts Options, defs []subagent.Definition) tool.Tool {
 			out := Event{AgentID: ev.CallID}
 			switch ev.Type {
 			case subagent.EventTaskUpdate:
-				out.Type, out.TaskID, out.Status, out.Owner = engine.EventTaskUpdate, ev.TaskID, string(ev.TaskStatus), ev.Owner
+				out.Type, out.TaskID, out.Status, out.Owner = engine.EventTaskUpdate, ev.TaskID, ev.TaskStatus, ev.Owner
 			case subagent.EventDiagnostic:
 				out.Type, out.Code, out.Text = engine.EventDiagnostic, ev.Code, ev.Message
 			default:
@@ -77,8 +77,8 @@ func (a *Agent) runChild(ctx context.Context, req subagent.ChildRequest) (subage
 	// A child's run has its own runId and its agentId; its source is that
 	// of the run that dispatched it.
 	ident := hook.Identity{SessionID: req.SessionID, AgentID: req.AgentID, Source: a.runs.identity(req.ParentSessionID).Source}
-	// Decisions around the child's own turn go through the child's
-	// engine. Nothing of the Agent call's turn is in ctx: the child's run
+	// Decisions around the child's own turn go through the child's engine;
+	// nothing of the Agent call's turn is in ctx, so the child's run
 	// cannot reach that turn.
 	for ev, err := range a.hookedTurn(ctx, eng, ident, req.Prompt, func(ctx context.Context) iter.Seq2[Event, error] {
 		return eng.Turn(ctx, req.SessionID, model.UserText(req.Prompt))
@@ -87,7 +87,7 @@ func (a *Agent) runChild(ctx context.Context, req subagent.ChildRequest) (subage
 			return subagent.ChildResult{}, err
 		}
 		if ev.Type == engine.EventDone {
-			return subagent.ChildResult{Text: ev.Done.Text, StopReason: string(ev.Done.StopReason)}, nil
+			return subagent.ChildResult{Text: ev.Result.Text, StopReason: string(ev.Result.StopReason)}, nil
 		}
 	}
 	return subagent.ChildResult{}, ctx.Err()
@@ -157,8 +157,8 @@ func (a *Agent) deliverMessage(ctx context.Context, sessionID, message string, c
 			a.log.Warn("background turn failed", "session", sessionID, "task", c.ID, "err", err)
 			return
 		}
-		if ev.Type == engine.EventDone && ev.Done != nil {
-			a.sched.setAutonomous(sessionID, ev.Done)
+		if ev.Type == engine.EventDone && ev.Result != nil {
+			a.sched.setAutonomous(sessionID, ev.Result)
 		}
 	}
 }

@@ -68,7 +68,7 @@ func TestSubscribeSeesPromptsAndAutonomousTurns(t *testing.T) {
 			}
 		}
 		if n.Source == hook.SourceBackground && n.Event.Type == engine.EventDone {
-			autonomousText = n.Event.Done.Text
+			autonomousText = n.Event.Result.Text
 		}
 	}
 	want := []string{"user:done", "background:background_completed", "background:done"}

@@ -40,10 +40,11 @@ type Options struct {
 	// Tools are the tools the model may call. When two tools share a name,
 	// both specs are sent and the later one runs.
 	Tools []tool.Tool
-	// ExtraTools, when set, is called at the start of every prompt for more
+	// ExtraTools, when set, is called at the start of every prompt, with
+	// the prompt's session, for more
 	// tools, such as those of MCP servers whose catalog may change; they
 	// are offered after Tools. An error ends the prompt.
-	ExtraTools func(ctx context.Context) ([]tool.Tool, error)
+	ExtraTools func(ctx context.Context, sessionID string) ([]tool.Tool, error)
 	// Checkpointer stores the session logs.
 	Checkpointer session.Checkpointer
 	// MaxTurns bounds the model calls of one prompt; zero means 50.
@@ -345,6 +346,19 @@ func (e *Engine) Notify(id string, ev Event) bool {
 	return r.emit(ev)
 }
 
+// RecordInTurn appends a sidecar event, as [Record] does, to the log of
+// session id while a turn runs on it, for an event about something other
+// than a tool call of the turn, such as the permission decision about a
+// hook command that a tool's hooks run. It fails when no turn runs on id;
+// around a turn, use [Engine.RecordBetweenTurns].
+func (e *Engine) RecordInTurn(ctx context.Context, id string, ev session.Event) error {
+	r := e.active(id)
+	if r == nil {
+		return fmt.Errorf("engine: event recorded outside a turn of session %s", id)
+	}
+	return r.record(ctx, ev)
+}
+
 // Record appends a sidecar event — a file snapshot, a permission decision,
 // a verified artifact — to the log of the session whose turn makes call c,
 // right away and so before c's result. The Turn of those event types is
@@ -361,6 +375,12 @@ func Record(ctx context.Context, c *tool.Call, ev session.Event) error {
 	if r == nil {
 		return errors.New("engine: event recorded outside a turn")
 	}
+	return r.record(ctx, ev)
+}
+
+// record appends ev to r's log at once, with the Turn of the event types
+// that have one set.
+func (r *run) record(ctx context.Context, ev session.Event) error {
 	_, turn := r.draining()
 	switch v := ev.(type) {
 	case session.FileSnapshotEvent:
@@ -471,7 +491,7 @@ func (e *Engine) TurnFrom(ctx context.Context, id string, prompt model.Message, 
 		// A turn waits for the one before; cancelling ctx ends the wait,
 		// and the turn, which has written nothing, stops as aborted.
 		if err := st.lock(ctx); err != nil {
-			yield(Event{Type: EventDone, SessionID: id, Done: &Result{SessionID: id, StopReason: StopAborted}}, nil)
+			yield(Event{Type: EventDone, SessionID: id, Result: &Result{SessionID: id, StopReason: StopAborted}}, nil)
 			return
 		}
 		locked := true
@@ -522,7 +542,7 @@ func (e *Engine) TurnFrom(ctx context.Context, id string, prompt model.Message, 
 		// does on done (a next prompt, a run:end hook) may use it.
 		st.unlock()
 		locked = false
-		emit(Event{Type: EventDone, Turn: r.turn, Done: res})
+		emit(Event{Type: EventDone, Turn: r.turn, Result: res})
 	}
 }
 
@@ -536,7 +556,7 @@ func (r *run) loop(ctx context.Context, prompt model.Message, origin session.Ori
 	}
 	r.tools, r.specs = e.tools, e.specs
 	if e.opts.ExtraTools != nil {
-		extra, err := e.opts.ExtraTools(ctx)
+		extra, err := e.opts.ExtraTools(ctx, r.id)
 		if err != nil {
 			return nil, fmt.Errorf("tools: %w", err)
 		}

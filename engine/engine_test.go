@@ -75,7 +75,7 @@ func (h *harness) turn(t *testing.T, ctx context.Context, id, prompt string) ([]
 		}
 		evs = append(evs, ev)
 		if ev.Type == engine.EventDone {
-			res = ev.Done
+			res = ev.Result
 		}
 	}
 	return evs, res, nil
@@ -134,7 +134,7 @@ func TestToolResultsReturnInInputOrder(t *testing.T) {
 	var order []string
 	for _, ev := range evs {
 		if ev.Type == engine.EventToolResult {
-			order = append(order, ev.Result.ID)
+			order = append(order, ev.ToolResult.ID)
 		}
 	}
 	if !slices.Equal(order, []string{"c2", "c1"}) {
@@ -204,11 +204,11 @@ func TestCancelDuringToolsKeepsTheLogResumable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ev.Type == engine.EventToolResult && ev.Result.ID == "c1" {
+		if ev.Type == engine.EventToolResult && ev.ToolResult.ID == "c1" {
 			cancel()
 		}
 		if ev.Type == engine.EventDone {
-			res = ev.Done
+			res = ev.Result
 		}
 	}
 	if res == nil || res.StopReason != engine.StopAborted {
@@ -450,7 +450,7 @@ func TestNewValidatesOptions(t *testing.T) {
 
 func TestExtraToolsAreOfferedPerPrompt(t *testing.T) {
 	calls := 0
-	h := newHarness(t, engine.Options{ExtraTools: func(ctx context.Context) ([]tool.Tool, error) {
+	h := newHarness(t, engine.Options{ExtraTools: func(ctx context.Context, _ string) ([]tool.Tool, error) {
 		calls++
 		return []tool.Tool{tool.New("mcp__srv__ping", "Pings.", func(ctx context.Context, _ *tool.Call, in struct{}) (tool.Result, error) {
 			return tool.Text("pong"), nil

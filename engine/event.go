@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/model"
+	"github.com/lite-agent/lite-agent-go/task"
 )
 
 // EventType names the kind of an [Event].
@@ -20,7 +21,7 @@ const (
 	EventToolUse             EventType = "tool_use"             // Call: every call of a turn, up front, in input order
 	EventToolCallStart       EventType = "tool_call_start"      // Call, Turn
 	EventToolCallEnd         EventType = "tool_call_end"        // Call, Turn, Duration, IsError
-	EventToolResult          EventType = "tool_result"          // Call, Result: in completion order
+	EventToolResult          EventType = "tool_result"          // Call, ToolResult: in completion order
 	EventSteer               EventType = "steer"                // Message: a message Engine.Steer added to the running turn
 	EventToolRecovered       EventType = "tool_recovered"       // Call, Turn: a call a crash left unanswered got an "interrupted" result
 	EventInputRequest        EventType = "input_request"        // Call, Text: the model asks the user (ask_user) Text
@@ -57,8 +58,8 @@ type Event struct {
 	Message *model.Message
 	// Call is a tool call (a tool_call block).
 	Call *model.Block
-	// Result is a tool result (a tool_result block).
-	Result *model.Block
+	// ToolResult is a tool result (a tool_result block).
+	ToolResult *model.Block
 	// IsError marks a failed tool call on tool_call_end.
 	IsError bool
 	// Duration is how long a model or tool call took.
@@ -68,15 +69,19 @@ type Event struct {
 	// StopReason is why the model stopped, on turn_end.
 	StopReason model.StopReason
 	// TaskID, Status and Owner describe a task update.
-	TaskID, Status, Owner string
+	TaskID string
+	Status task.Status
+	Owner  string
 	// Code classifies a diagnostic, such as "hook_failed".
 	Code string
-	// Decision (allow, ask or deny), By (policy, user or auto), RuleID,
-	// Reason and Simulated describe a permission decision. On retry,
-	// Reason says why the model call is retried, such as "rate limited
-	// (429)" (see [model.Retry.Reason]).
-	Decision, By, RuleID, Reason string
-	Simulated                    bool
+	// Decision, By (policy, user or auto), RuleID, Reason and Simulated
+	// describe a permission decision. On retry, Reason says why the model
+	// call is retried, such as "rate limited (429)" (see
+	// [model.Retry.Reason]).
+	Decision   Decision
+	By, RuleID string
+	Reason     string
+	Simulated  bool
 	// Attempt is a retry's number, 1 for the first retry of a model call;
 	// Wait is how long the engine waits before sending it, which honours
 	// the provider's Retry-After.
@@ -90,9 +95,19 @@ type Event struct {
 	Err error
 	// Fatal marks an error that ended the turn.
 	Fatal bool
-	// Result of the whole prompt, on done.
-	Done *Result
+	// Result is the outcome of the whole prompt, on done.
+	Result *Result
 }
+
+// A Decision is the outcome of a permission decision as events carry it.
+type Decision string
+
+// The permission decisions.
+const (
+	DecisionAllow Decision = "allow"
+	DecisionAsk   Decision = "ask" // on approval_request: the policy asks
+	DecisionDeny  Decision = "deny"
+)
 
 // StopReason says why a prompt's turn loop ended.
 type StopReason string

@@ -71,7 +71,7 @@ func TestSteerIsRefusedOnceTheTurnStopped(t *testing.T) {
 			t.Fatal(err)
 		}
 		if ev.Type == engine.EventDone && h.eng.Steer("s", model.UserText("lost")) {
-			t.Errorf("Steer after the turn stopped (%s) reported true", ev.Done.StopReason)
+			t.Errorf("Steer after the turn stopped (%s) reported true", ev.Result.StopReason)
 		}
 	}
 }
@@ -97,7 +97,7 @@ func TestSteerThenCancelStopsAsAborted(t *testing.T) {
 		case engine.EventTurnEnd:
 			cancel()
 		case engine.EventDone:
-			stop = ev.Done.StopReason
+			stop = ev.Result.StopReason
 		}
 	}
 	if stop != engine.StopAborted {

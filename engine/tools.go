@@ -73,7 +73,7 @@ func (r *run) runTools(ctx context.Context, calls []model.Block, emit func(Event
 			results[d.index] = d.result
 			c := calls[d.index]
 			emit(Event{Type: EventToolCallEnd, Turn: r.turn, Call: &c, Duration: d.duration, IsError: d.result.IsError})
-			emit(Event{Type: EventToolResult, Turn: r.turn, Call: &c, Result: &results[d.index]})
+			emit(Event{Type: EventToolResult, Turn: r.turn, Call: &c, ToolResult: &results[d.index]})
 		case ev := <-r.events:
 			emit(ev)
 		}

@@ -40,7 +40,7 @@ func errorResult(msg string) tool.Result {
 
 // call runs the tool rt of s, which the model knows as name.
 func (s *server) call(ctx context.Context, c *tool.Call, name string, rt remoteTool, input json.RawMessage) (tool.Result, error) {
-	snap, err := s.ensure(ctx, false)
+	snap, err := s.ensure(ctx, false, c.SessionID)
 	if err != nil {
 		if ctx.Err() != nil {
 			return tool.Result{}, ctx.Err()

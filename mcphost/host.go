@@ -118,6 +118,9 @@ type ProgressEvent struct {
 type ConnectRequest struct {
 	// Server is the server's name.
 	Server string
+	// SessionID is the session whose prompt connects the server (see
+	// [Host.ToolsFor]); "" when none is known.
+	SessionID string
 	// Source and File say where the server was configured.
 	Source Source
 	File   string
@@ -340,6 +343,12 @@ func (h *Host) isClosed() bool {
 // later calls of Tools: a call of a tool whose server's catalog no longer
 // lists it as it was is refused with an error result, never sent.
 func (h *Host) Tools(ctx context.Context) ([]tool.Tool, error) {
+	return h.ToolsFor(ctx, "")
+}
+
+// ToolsFor is [Host.Tools] for a prompt of session sessionID, which the
+// [ConnectRequest] of a server it connects carries.
+func (h *Host) ToolsFor(ctx context.Context, sessionID string) ([]tool.Tool, error) {
 	if h.isClosed() {
 		return nil, ErrClosed
 	}
@@ -348,7 +357,7 @@ func (h *Host) Tools(ctx context.Context) ([]tool.Tool, error) {
 		if !s.needsConnect() {
 			continue
 		}
-		if err := h.authorize(ctx, s); err != nil {
+		if err := h.authorize(ctx, s, sessionID); err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
@@ -363,7 +372,7 @@ func (h *Host) Tools(ctx context.Context) ([]tool.Tool, error) {
 	var wg sync.WaitGroup
 	for i, s := range h.servers {
 		wg.Go(func() {
-			snaps[i], errs[i] = s.ensure(ctx, granted[i])
+			snaps[i], errs[i] = s.ensure(ctx, granted[i], sessionID)
 		})
 	}
 	wg.Wait()
@@ -392,7 +401,7 @@ func (h *Host) Tools(ctx context.Context) ([]tool.Tool, error) {
 }
 
 // authorize asks Options.Connect whether s may be connected.
-func (h *Host) authorize(ctx context.Context, s *server) error {
+func (h *Host) authorize(ctx context.Context, s *server, sessionID string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -401,7 +410,9 @@ func (h *Host) authorize(ctx context.Context, s *server) error {
 	}
 	h.permMu.Lock()
 	defer h.permMu.Unlock()
-	if err := h.opts.Connect(ctx, connectRequest(s.def)); err != nil {
+	req := connectRequest(s.def)
+	req.SessionID = sessionID
+	if err := h.opts.Connect(ctx, req); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}

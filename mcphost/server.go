@@ -138,8 +138,9 @@ func (s *server) dropConn(c *conn) {
 // listing its catalog again first if needed. granted says that
 // Options.Connect has just granted a connection; without it ensure asks
 // before connecting. Failures other than ctx being done are recorded as
-// the server's sticky error.
-func (s *server) ensure(ctx context.Context, granted bool) (snapshot, error) {
+// the server's sticky error. sessionID is the session whose prompt or call
+// needs the connection, for the ConnectRequest.
+func (s *server) ensure(ctx context.Context, granted bool, sessionID string) (snapshot, error) {
 	select {
 	case s.busy <- struct{}{}:
 	case <-ctx.Done():
@@ -183,7 +184,7 @@ func (s *server) ensure(ctx context.Context, granted bool) (snapshot, error) {
 	}
 
 	if !granted {
-		if err := s.h.authorize(ctx, s); err != nil {
+		if err := s.h.authorize(ctx, s, sessionID); err != nil {
 			if ctx.Err() != nil {
 				return snapshot{}, ctx.Err()
 			}

@@ -15,7 +15,6 @@ import (
 	"sync/atomic"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
-	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/hook"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/anthropic"
@@ -816,7 +815,7 @@ func (p *printer) showBackground(a *liteagent.Agent) (func(), error) {
 			return
 		}
 		switch n.Event.Type {
-		case engine.EventBackgroundCompleted:
+		case liteagent.EventBackgroundCompleted:
 			p.mu.Lock()
 			if p.atPrompt { // off chat's marker, which comes back after
 				fmt.Fprintln(p.errw)
@@ -825,13 +824,13 @@ func (p *printer) showBackground(a *liteagent.Agent) (func(), error) {
 			p.endTextLocked()
 			fmt.Fprintln(p.errw, "background work finished; the agent continues")
 			p.mu.Unlock()
-		case engine.EventError:
+		case liteagent.EventError:
 			p.mu.Lock()
 			p.endTextLocked()
 			fmt.Fprintf(p.errw, "background turn failed: %s\n", oneLine(n.Event.Err.Error()))
 			p.backToPromptLocked()
 			p.mu.Unlock()
-		case engine.EventDone:
+		case liteagent.EventDone:
 			p.event(n.Event)
 			p.mu.Lock()
 			p.endTextLocked()
@@ -876,7 +875,7 @@ func (p *printer) endTextLocked() {
 
 // event writes one event.
 func (p *printer) event(ev liteagent.Event) {
-	if ev.Type == engine.EventPermission && ev.Decision == "deny" {
+	if ev.Type == liteagent.EventPermission && ev.Decision == liteagent.DecisionDeny {
 		p.hint(ev)
 	}
 	if p.json != nil {
@@ -886,35 +885,35 @@ func (p *printer) event(ev liteagent.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	switch ev.Type {
-	case engine.EventTextDelta:
+	case liteagent.EventTextDelta:
 		fmt.Fprint(p.out, ev.Text)
 		p.wroteText = true
-	case engine.EventMessage:
+	case liteagent.EventMessage:
 		p.endTextLocked()
-	case engine.EventToolCallStart:
+	case liteagent.EventToolCallStart:
 		fmt.Fprintf(p.errw, "→ %s %s\n", ev.Call.Name, clipJSON(ev.Call.Input))
-	case engine.EventToolResult:
+	case liteagent.EventToolResult:
 		mark := "←"
-		if ev.Result.IsError {
+		if ev.ToolResult.IsError {
 			mark = "← error:"
 		}
-		fmt.Fprintf(p.errw, "%s %s\n", mark, clip(ev.Result.Content))
-	case engine.EventPermission:
-		if ev.Decision == "deny" {
+		fmt.Fprintf(p.errw, "%s %s\n", mark, clip(ev.ToolResult.Content))
+	case liteagent.EventPermission:
+		if ev.Decision == liteagent.DecisionDeny {
 			fmt.Fprintf(p.errw, "denied %s (%s)\n", ev.Call.Name, cmpOr(ev.Reason, "by "+ev.By))
 		}
-	case engine.EventRetry:
+	case liteagent.EventRetry:
 		p.endTextLocked()
 		fmt.Fprintf(p.errw, "retry %d in %s: %s\n", ev.Attempt, waitText(ev.Wait), ev.Reason)
-	case engine.EventTaskUpdate:
+	case liteagent.EventTaskUpdate:
 		fmt.Fprintf(p.errw, "task #%s %s\n", ev.TaskID, ev.Status)
-	case engine.EventContextStatus:
+	case liteagent.EventContextStatus:
 		if ev.Context.AfterTokens < ev.Context.BeforeTokens { // something was compacted
 			fmt.Fprintf(p.errw, "context: level %d, %d → %d tokens\n", ev.Context.Level, ev.Context.BeforeTokens, ev.Context.AfterTokens)
 		}
-	case engine.EventDone:
-		if ev.Done.StopReason != engine.StopDone {
-			fmt.Fprintf(p.errw, "stopped: %s\n", ev.Done.StopReason)
+	case liteagent.EventDone:
+		if ev.Result.StopReason != liteagent.StopDone {
+			fmt.Fprintf(p.errw, "stopped: %s\n", ev.Result.StopReason)
 		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
-	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/model"
 )
 
@@ -22,7 +21,7 @@ const (
 // event type of the agent's event stream (turn_start, text_delta, message,
 // tool_call_start, tool_result, permission_decision, approval_request,
 // approval_resolved, turn_end, retry, error, done, …); which other fields
-// are set depends on it, as in [engine.Event]. The last line of a run is a
+// are set depends on it, as in [liteagent.Event]. The last line of a run is a
 // "result" line, as in --output json.
 type wireEvent struct {
 	Type       string          `json:"type"`
@@ -107,8 +106,8 @@ func toWire(ev liteagent.Event) wireEvent {
 	w := wireEvent{
 		Type: string(ev.Type), SessionID: ev.SessionID, AgentID: ev.AgentID, Turn: ev.Turn, Model: ev.Model,
 		Text: ev.Text, IsError: ev.IsError, DurationMS: ev.Duration.Milliseconds(), Usage: ev.Usage,
-		StopReason: string(ev.StopReason), TaskID: ev.TaskID, Status: ev.Status, Owner: ev.Owner, Code: ev.Code,
-		Decision: ev.Decision, By: ev.By, RuleID: ev.RuleID, Reason: ev.Reason, Simulated: ev.Simulated, Fatal: ev.Fatal,
+		StopReason: string(ev.StopReason), TaskID: ev.TaskID, Status: string(ev.Status), Owner: ev.Owner, Code: ev.Code,
+		Decision: string(ev.Decision), By: ev.By, RuleID: ev.RuleID, Reason: ev.Reason, Simulated: ev.Simulated, Fatal: ev.Fatal,
 		Attempt: ev.Attempt, WaitMS: ev.Wait.Milliseconds(),
 	}
 	if ev.Message != nil {
@@ -123,8 +122,8 @@ func toWire(ev liteagent.Event) wireEvent {
 	if ev.Call != nil {
 		w.Call = &wireCall{ID: ev.Call.ID, Name: ev.Call.Name, Input: rawOrEmpty(ev.Call.Input)}
 	}
-	if ev.Result != nil {
-		w.Result = &wireToolResult{ID: ev.Result.ID, Content: ev.Result.Content, IsError: ev.Result.IsError}
+	if ev.ToolResult != nil {
+		w.Result = &wireToolResult{ID: ev.ToolResult.ID, Content: ev.ToolResult.Content, IsError: ev.ToolResult.IsError}
 	}
 	if ev.Err != nil {
 		w.Error = oneLine(ev.Err.Error())
@@ -133,7 +132,7 @@ func toWire(ev liteagent.Event) wireEvent {
 		w.Status = string(ev.Completion.Status)
 		w.IsError = ev.Completion.IsError
 	}
-	if d := ev.Done; d != nil {
+	if d := ev.Result; d != nil {
 		w.Done = &wireDone{StopReason: string(d.StopReason), Text: d.Text, Turns: d.Turns, Usage: d.Usage, Output: d.Output}
 	}
 	return w
@@ -163,8 +162,8 @@ type jsonOutput struct {
 func (o *jsonOutput) event(ev liteagent.Event) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if ev.Type == engine.EventDone && ev.Done != nil {
-		d := ev.Done
+	if ev.Type == liteagent.EventDone && ev.Result != nil {
+		d := ev.Result
 		if o.res.SessionID == "" {
 			o.res.SessionID = d.SessionID
 		}
