@@ -908,7 +908,7 @@ func (a *Agent) archiveFor(id string) (archive.Archive, error) {
 	if ar, ok := a.archives[id]; ok {
 		return ar, nil
 	}
-	ar, err := archive.NewFileArchive(storage.SessionContextDir(a.lay.paths.SessionsDir, id), archive.Options{Encoding: a.lay.enc, SessionID: id})
+	ar, err := archive.NewFileArchive(a.lay.paths.ArchiveDir(id), archive.Options{Encoding: a.lay.enc, SessionID: id})
 	if err != nil {
 		return nil, err
 	}

@@ -260,48 +260,46 @@ func conditionFromJSON(v any, path string, depth int) (Condition, error) {
 	if err := checkKeys(obj, path, opNames[1:]...); err != nil {
 		return Condition{}, err
 	}
-	for _, op := range obj.Keys {
-		operand := obj.Vals[op]
-		sub := path + "." + op
-		switch op {
-		case "equals":
-			return Condition{op: opEquals, value: strictjson.Plain(operand)}, nil
-		case "in":
-			if _, ok := operand.([]any); !ok {
-				return Condition{}, cfgErr(sub, "must be a list, not %s", strictjson.TypeName(operand))
-			}
-			return Condition{op: opIn, value: strictjson.Plain(operand)}, nil
-		case "not":
-			inner, err := conditionFromJSON(operand, sub, depth+1)
-			if err != nil {
-				return Condition{}, err
-			}
-			return Not(inner), nil
+	op := obj.Keys[0] // the only one
+	operand := obj.Vals[op]
+	sub := path + "." + op
+	switch op {
+	case "equals":
+		return Condition{op: opEquals, value: strictjson.Plain(operand)}, nil
+	case "in":
+		if _, ok := operand.([]any); !ok {
+			return Condition{}, cfgErr(sub, "must be a list, not %s", strictjson.TypeName(operand))
 		}
-		s, ok := operand.(string)
-		if !ok {
-			return Condition{}, cfgErr(sub, "must be a string, not %s", strictjson.TypeName(operand))
+		return Condition{op: opIn, value: strictjson.Plain(operand)}, nil
+	case "not":
+		inner, err := conditionFromJSON(operand, sub, depth+1)
+		if err != nil {
+			return Condition{}, err
 		}
-		if len(s) > maxPatternLen {
-			return Condition{}, cfgErr(sub, "longer than %d bytes", maxPatternLen)
-		}
-		var c Condition
-		switch op {
-		case "regex":
-			c = Regex(s)
-		case "glob":
-			c = Glob(s)
-		case "startsWith":
-			c = StartsWith(s)
-		default:
-			c = Contains(s)
-		}
-		if _, err := compileCondition(c, nil, false, false); err != nil {
-			return Condition{}, cfgErr(sub, "%v", err)
-		}
-		return c, nil
+		return Not(inner), nil
 	}
-	return Condition{}, cfgErr(path, "empty condition")
+	s, ok := operand.(string)
+	if !ok {
+		return Condition{}, cfgErr(sub, "must be a string, not %s", strictjson.TypeName(operand))
+	}
+	if len(s) > maxPatternLen {
+		return Condition{}, cfgErr(sub, "longer than %d bytes", maxPatternLen)
+	}
+	var c Condition
+	switch op {
+	case "regex":
+		c = Regex(s)
+	case "glob":
+		c = Glob(s)
+	case "startsWith":
+		c = StartsWith(s)
+	default:
+		c = Contains(s)
+	}
+	if _, err := compileCondition(c, nil, false, false); err != nil {
+		return Condition{}, cfgErr(sub, "%v", err)
+	}
+	return c, nil
 }
 
 // EncodeRules returns the rule file holding rules, in the format

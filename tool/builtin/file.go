@@ -192,7 +192,7 @@ func SessionDataRoots(sessionsDir, sessionID string, enc storage.Encoding) []str
 		return nil
 	}
 	return []string{
-		filepath.Join(sessionsDir, sessionID+".jsonl"),
+		filepath.Join(sessionsDir, sessionID+session.LogSuffix),
 		storage.SessionContextDir(sessionsDir, sessionID),
 	}
 }
