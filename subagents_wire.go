@@ -170,6 +170,12 @@ func (a *Agent) deliverMessage(ctx context.Context, sessionID, message string, c
 		return
 	}
 	defer done()
+	release, err := a.leaseSession(ctx, sessionID)
+	if err != nil {
+		a.log.Warn("background turn not run", "session", sessionID, "task", c.ID, "err", err)
+		return
+	}
+	defer release()
 	// The delivery comes after the prompts in progress on the session, as
 	// subscribers see it too: their done events come first.
 	if err := a.awaitPrompts(ctx, sessionID); err != nil {

@@ -1,0 +1,89 @@
+package liteagent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/spill"
+	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/lite-agent/lite-agent-go/task"
+)
+
+// A Store keeps what agents write as they work (session logs, task lists,
+// context archives and spilled output) somewhere other than the data
+// home's projects directory, such as a database that several hosts share.
+// [Options.Store] selects one; nil keeps that data in the data home's
+// files. Package store/postgres provides a Store on PostgreSQL.
+//
+// Every method takes the project's storage.Encoding: its Namespace and
+// ProjectID say whose records are meant, and its Codec encodes every
+// payload, bound to the same storage.Context as in the files. Session and
+// task-list ids follow storage.ValidateID. Implementations are safe for
+// concurrent use by goroutines and by processes on any host.
+type Store interface {
+	// Checkpointer returns the session logs of the project.
+	Checkpointer(ctx context.Context, enc storage.Encoding) (session.Checkpointer, error)
+	// TaskList returns the task list listID of the project.
+	TaskList(ctx context.Context, enc storage.Encoding, listID string) (task.Store, error)
+	// Archive returns the context archive of session sessionID.
+	Archive(ctx context.Context, enc storage.Encoding, sessionID string) (archive.Archive, error)
+	// Spill returns the project's spilled output.
+	Spill(ctx context.Context, enc storage.Encoding) (spill.Store, error)
+	// DeleteSession removes session sessionID: its log, its context
+	// archive and, when sharedTaskList is "", its private task list (the
+	// list named after the session). A shared list is never removed. A
+	// session with neither a log nor an archive is a
+	// *session.NotFoundError, and nothing is removed.
+	DeleteSession(ctx context.Context, enc storage.Encoding, sessionID, sharedTaskList string) error
+}
+
+// A SessionLeaser is a [Store] that lets one writer at a time work on a
+// session, across processes and hosts. An [Agent] whose Store is a
+// SessionLeaser takes the lease for each turn it runs (a prompt or the
+// autonomous turn that delivers background work) before the turn writes
+// anything, and releases it when the turn ends. A subagent writes a
+// session of its own, so it never contends with its parent.
+type SessionLeaser interface {
+	Store
+	// LeaseSession takes the lease of session sessionID, waiting for it
+	// at most until ctx is done, and returns the function that releases
+	// it. A session another holder leases is an error naming the holder.
+	LeaseSession(ctx context.Context, enc storage.Encoding, sessionID string) (release func(), err error)
+}
+
+// errNoStore reports a Store that returned no value and no error.
+var errNoStore = errors.New("liteagent: the Store returned nil")
+
+// storeValue checks what a Store method returned: a nil value without an
+// error is errNoStore.
+func storeValue[T comparable](v T, err error) (T, error) {
+	var zero T
+	switch {
+	case err != nil:
+		return zero, err
+	case v == zero:
+		return zero, errNoStore
+	}
+	return v, nil
+}
+
+// leaseSession takes the lease of session id for a turn when the agent's
+// store leases sessions, and returns the function that releases it; it
+// does nothing otherwise.
+func (a *Agent) leaseSession(ctx context.Context, id string) (func(), error) {
+	l, ok := a.store.(SessionLeaser)
+	if !ok || a.mode != externalStore {
+		return func() {}, nil
+	}
+	release, err := l.LeaseSession(ctx, a.lay.enc, id)
+	if err != nil {
+		return nil, fmt.Errorf("liteagent: session %s: %w", id, err)
+	}
+	if release == nil {
+		release = func() {}
+	}
+	return release, nil
+}
