@@ -277,7 +277,7 @@ type Agent struct {
 	// store keeps the tasks and archives (and, in externalStore mode, the
 	// sessions) when not nil; nil means the data home's files.
 	store Store
-	bg   *builtin.Background
+	bg    *builtin.Background
 
 	audits     sync.WaitGroup // permission decisions around turns being appended
 	deliveries sync.WaitGroup // turns delivering background bash completions
@@ -534,10 +534,10 @@ func checkNoUnfinishedMigration(p storage.ProjectPaths) error {
 type storeMode int
 
 const (
-	fileStore   storeMode = iota // the built-in file stores in the data home
-	customStore                  // a host Checkpointer; tasks and archives in the data home or the Store
-	externalStore                // Options.Store keeps everything
-	memoryStore                  // sessions disabled: everything in memory, lost on Close
+	fileStore     storeMode = iota // the built-in file stores in the data home
+	customStore                    // a host Checkpointer; tasks and archives in the data home or the Store
+	externalStore                  // Options.Store keeps everything
+	memoryStore                    // sessions disabled: everything in memory, lost on Close
 )
 
 // resolveLayout resolves and validates everything that decides where data
