@@ -857,7 +857,7 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 func (a *Agent) sessionDeleter(id string) (check, remove func(context.Context) error) {
 	if a.mode == externalStore {
 		remove = func(ctx context.Context) error {
-			return a.store.DeleteSession(ctx, a.lay.enc, id, a.lay.taskListID)
+			return a.store.DeleteSession(ctx, a.lay.enc, id)
 		}
 		check = func(ctx context.Context) error {
 			head, err := a.cp.Head(ctx, id)
@@ -996,6 +996,11 @@ func (a *Agent) taskStore(sessionID string) (task.Store, error) {
 		var err error
 		if st, err = storeValue(a.store.TaskList(context.Background(), a.lay.enc, id)); err != nil {
 			return nil, fmt.Errorf("liteagent: task list %s: %w", id, err)
+		}
+		if sh, ok := st.(sharer); ok && id == a.lay.taskListID {
+			if err := sh.MarkShared(context.Background()); err != nil {
+				return nil, fmt.Errorf("liteagent: task list %s: %w", id, err)
+			}
 		}
 	} else if a.persistent() {
 		fs, err := task.NewFileStore(a.lay.paths.TasksDir, id, a.lay.enc)

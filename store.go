@@ -18,6 +18,8 @@ import (
 // [Options.Store] selects one; nil keeps that data in the data home's
 // files. Package store/postgres provides a Store on PostgreSQL.
 //
+// A task list the agent shares ([Options.TaskListID]) is marked shared
+// through its MarkShared(ctx) method, when it has one, before first use.
 // Every method takes the project's storage.Encoding: its Namespace and
 // ProjectID say whose records are meant, and its Codec encodes every
 // payload, bound to the same storage.Context as in the files. Session and
@@ -33,25 +35,30 @@ type Store interface {
 	// Spill returns the project's spilled output.
 	Spill(ctx context.Context, enc storage.Encoding) (spill.Store, error)
 	// DeleteSession removes session sessionID: its log, its context
-	// archive and, when sharedTaskList is "", its private task list (the
-	// list named after the session). A shared list is never removed. A
-	// session with neither a log nor an archive is a
+	// archive and its private task list (the list named after the
+	// session, unless it was marked shared). A session without a log is a
 	// *session.NotFoundError, and nothing is removed.
-	DeleteSession(ctx context.Context, enc storage.Encoding, sessionID, sharedTaskList string) error
+	DeleteSession(ctx context.Context, enc storage.Encoding, sessionID string) error
 }
 
-// A SessionLeaser is a [Store] that lets one writer at a time work on a
-// session, across processes and hosts. An [Agent] whose Store is a
+// A SessionLeaser is a session.Checkpointer that lets one writer at a time
+// work on a session, across processes and hosts: while one holds the
+// lease, appends by others fail. An [Agent] whose checkpointer is a
 // SessionLeaser takes the lease for each turn it runs (a prompt or the
 // autonomous turn that delivers background work) before the turn writes
 // anything, and releases it when the turn ends. A subagent writes a
 // session of its own, so it never contends with its parent.
 type SessionLeaser interface {
-	Store
-	// LeaseSession takes the lease of session sessionID, waiting for it
-	// at most until ctx is done, and returns the function that releases
-	// it. A session another holder leases is an error naming the holder.
-	LeaseSession(ctx context.Context, enc storage.Encoding, sessionID string) (release func(), err error)
+	// LeaseSession takes the lease of session sessionID and returns the
+	// function that releases it. A session another holder leases is an
+	// error naming the holder (store/postgres: a *postgres.BusyError).
+	LeaseSession(ctx context.Context, sessionID string) (release func(), err error)
+}
+
+// A sharer is a task list that can be marked as shared by several
+// sessions, so that deleting the session named like it keeps it.
+type sharer interface {
+	MarkShared(ctx context.Context) error
 }
 
 // errNoStore reports a Store that returned no value and no error.
@@ -71,14 +78,14 @@ func storeValue[T comparable](v T, err error) (T, error) {
 }
 
 // leaseSession takes the lease of session id for a turn when the agent's
-// store leases sessions, and returns the function that releases it; it
+// checkpointer leases sessions, and returns the function that releases it; it
 // does nothing otherwise.
 func (a *Agent) leaseSession(ctx context.Context, id string) (func(), error) {
-	l, ok := a.store.(SessionLeaser)
-	if !ok || a.mode != externalStore {
+	l, ok := a.cp.(SessionLeaser)
+	if !ok {
 		return func() {}, nil
 	}
-	release, err := l.LeaseSession(ctx, a.lay.enc, id)
+	release, err := l.LeaseSession(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("liteagent: session %s: %w", id, err)
 	}

@@ -34,7 +34,10 @@ type elsewhere struct {
 	archives map[string]archive.Archive
 }
 
-var _ liteagent.SessionLeaser = (*elsewhere)(nil)
+var (
+	_ liteagent.Store         = (*elsewhere)(nil)
+	_ liteagent.SessionLeaser = (*leasedLog)(nil)
+)
 
 func newElsewhere(t *testing.T) *elsewhere {
 	s := &elsewhere{dir: t.TempDir(), busy: map[string]string{}, lists: map[string]task.Store{}, archives: map[string]archive.Archive{}}
@@ -88,7 +91,7 @@ func (s *elsewhere) Spill(_ context.Context, enc storage.Encoding) (spill.Store,
 	return spill.NewFileStore(filepath.Join(s.dir, "spill"), enc)
 }
 
-func (s *elsewhere) DeleteSession(ctx context.Context, enc storage.Encoding, id, shared string) error {
+func (s *elsewhere) DeleteSession(ctx context.Context, enc storage.Encoding, id string) error {
 	s.saw(enc)
 	head, err := s.cp.Head(ctx, id)
 	if err != nil {
@@ -98,7 +101,7 @@ func (s *elsewhere) DeleteSession(ctx context.Context, enc storage.Encoding, id,
 		return &session.NotFoundError{SessionID: id}
 	}
 	s.mu.Lock()
-	s.deleted = append(s.deleted, id+"|"+shared)
+	s.deleted = append(s.deleted, id)
 	s.mu.Unlock()
 	return s.cp.Delete(ctx, id)
 }
@@ -106,8 +109,8 @@ func (s *elsewhere) DeleteSession(ctx context.Context, enc storage.Encoding, id,
 // errBusy is what elsewhere's LeaseSession returns for a session marked busy.
 var errBusy = errors.New("session busy")
 
-func (s *elsewhere) LeaseSession(_ context.Context, enc storage.Encoding, id string) (func(), error) {
-	s.saw(enc)
+func (l *leasedLog) LeaseSession(_ context.Context, id string) (func(), error) {
+	s := l.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if holder := s.busy[id]; holder != "" {
@@ -199,7 +202,7 @@ func TestAStoreKeepsTheRecordsOutOfTheDataHome(t *testing.T) {
 	if err := a.DeleteSession(t.Context(), id); err != nil {
 		t.Fatal(err)
 	}
-	if len(st.deleted) != 1 || st.deleted[0] != id+"|" {
+	if len(st.deleted) != 1 || st.deleted[0] != id {
 		t.Errorf("store deleted %v", st.deleted)
 	}
 	if err := a.DeleteSession(t.Context(), id); !errors.Is(err, session.ErrNotFound) {
@@ -258,6 +261,6 @@ func (nilStore) Archive(context.Context, storage.Encoding, string) (archive.Arch
 	return nil, nil
 }
 func (nilStore) Spill(context.Context, storage.Encoding) (spill.Store, error) { return nil, nil }
-func (nilStore) DeleteSession(context.Context, storage.Encoding, string, string) error {
+func (nilStore) DeleteSession(context.Context, storage.Encoding, string) error {
 	return nil
 }
