@@ -277,7 +277,12 @@ type Agent struct {
 	// store keeps the tasks and archives (and, in externalStore mode, the
 	// sessions) when not nil; nil means the data home's files.
 	store Store
-	bg    *builtin.Background
+	// leaseMu guards leases, the session leases the agent's turns hold
+	// (see leaseSession). It is held while a lease is taken or released,
+	// never with mu.
+	leaseMu sync.Mutex
+	leases  map[string]*heldLease
+	bg      *builtin.Background
 
 	audits     sync.WaitGroup // permission decisions around turns being appended
 	deliveries sync.WaitGroup // turns delivering background bash completions

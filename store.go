@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/lite-agent/lite-agent-go/archive"
 	"github.com/lite-agent/lite-agent-go/session"
@@ -78,19 +79,44 @@ func storeValue[T comparable](v T, err error) (T, error) {
 }
 
 // leaseSession takes the lease of session id for a turn when the agent's
-// checkpointer leases sessions, and returns the function that releases it; it
-// does nothing otherwise.
+// checkpointer leases sessions, and returns the function that releases it;
+// it does nothing otherwise. Turns of the agent on one session share one
+// lease, released when the last ends: the agent orders its own turns.
 func (a *Agent) leaseSession(ctx context.Context, id string) (func(), error) {
 	l, ok := a.cp.(SessionLeaser)
 	if !ok {
 		return func() {}, nil
 	}
-	release, err := l.LeaseSession(ctx, id)
-	if err != nil {
-		return nil, fmt.Errorf("liteagent: session %s: %w", id, err)
+	a.leaseMu.Lock()
+	defer a.leaseMu.Unlock()
+	h := a.leases[id]
+	if h == nil {
+		release, err := l.LeaseSession(ctx, id)
+		if err != nil {
+			return nil, fmt.Errorf("liteagent: session %s: %w", id, err)
+		}
+		if release == nil {
+			release = func() {}
+		}
+		h = &heldLease{release: release}
+		if a.leases == nil {
+			a.leases = map[string]*heldLease{}
+		}
+		a.leases[id] = h
 	}
-	if release == nil {
-		release = func() {}
-	}
-	return release, nil
+	h.turns++
+	return sync.OnceFunc(func() {
+		a.leaseMu.Lock()
+		defer a.leaseMu.Unlock()
+		if h.turns--; h.turns == 0 {
+			delete(a.leases, id)
+			h.release()
+		}
+	}), nil
+}
+
+// heldLease is a session lease the agent holds, shared by its turns.
+type heldLease struct {
+	turns   int
+	release func()
 }

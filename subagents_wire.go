@@ -170,17 +170,17 @@ func (a *Agent) deliverMessage(ctx context.Context, sessionID, message string, c
 		return
 	}
 	defer done()
+	// The delivery comes after the prompts in progress on the session, as
+	// subscribers see it too: their done events come first.
+	if err := a.awaitPrompts(ctx, sessionID); err != nil {
+		return
+	}
 	release, err := a.leaseSession(ctx, sessionID)
 	if err != nil {
 		a.log.Warn("background turn not run", "session", sessionID, "task", c.ID, "err", err)
 		return
 	}
 	defer release()
-	// The delivery comes after the prompts in progress on the session, as
-	// subscribers see it too: their done events come first.
-	if err := a.awaitPrompts(ctx, sessionID); err != nil {
-		return
-	}
 	a.publish(Notice{SessionID: sessionID, Source: hook.SourceBackground, Event: Event{Type: engine.EventBackgroundCompleted, SessionID: sessionID, Text: message, Completion: &c}})
 	ident := hook.Identity{SessionID: sessionID, Source: hook.SourceBackground}
 	for ev, err := range a.hookedTurn(ctx, ident, message, func(ctx context.Context) iter.Seq2[Event, error] {
