@@ -1,0 +1,298 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// A Checkpointer is the [session.Checkpointer] of one project in a [Store].
+// Each record is one row of the events table, keyed by (namespace, project,
+// session, seq), holding the record's JSON line encoded with the project's
+// storage.Encoding under the same storage.Context as a file log (kind
+// checkpoint, scope the session id, record id the seq).
+//
+// Append is one transaction: it locks the session's row, checks
+// expectedHead (a stale one is the *session.ConflictError of the file
+// store) and the session's lease, and inserts the batch. While another
+// process holds a live lease on a session (see [Project.Acquire]), appends
+// and truncations through any other Project fail with a *BusyError; the
+// holder's own carry its fencing token, and fail with a *LeaseLostError if
+// the lease has passed to someone else.
+type Checkpointer struct {
+	p *Project
+}
+
+var _ session.Checkpointer = (*Checkpointer)(nil)
+
+// Checkpointer returns the project's session store.
+func (p *Project) Checkpointer() *Checkpointer { return p.cp }
+
+// locator names a session in storage errors, in place of a file path.
+func (p *Project) locator(table, scope string) string {
+	return "postgres:" + p.s.schema + "." + table + "/" + p.ns + "/" + p.project + "/" + scope
+}
+
+func validID(id string) error {
+	if err := storage.ValidateID(id); err != nil {
+		return err
+	}
+	return nil
+}
+
+// lockSession creates the session's row if needed, locks it and returns its
+// head, then checks the lease. It must run in tx.
+func (c *Checkpointer) lockSession(ctx context.Context, tx db, id string, create bool) (head int64, exists bool, err error) {
+	q := c.p.s.q
+	if create {
+		if _, err := tx.exec(ctx, q.sql(`INSERT INTO {sessions} (namespace, project, session, head, bytes, modified)
+			VALUES ($1, $2, $3, 0, 0, now()) ON CONFLICT DO NOTHING`), c.p.ns, c.p.project, id); err != nil {
+			return 0, false, err
+		}
+	}
+	err = tx.scan(ctx, q.sql(`SELECT head FROM {sessions} WHERE namespace = $1 AND project = $2 AND session = $3 FOR UPDATE`),
+		[]any{c.p.ns, c.p.project, id}, &head)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, false, c.p.checkLease(ctx, tx, id)
+	}
+	if err != nil {
+		return 0, false, err
+	}
+	return head, true, c.p.checkLease(ctx, tx, id)
+}
+
+// Append adds events to session id as one transaction; see
+// [session.Checkpointer].
+func (c *Checkpointer) Append(ctx context.Context, id string, events []session.Event, expectedHead int64) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	if err := validID(id); err != nil {
+		return 0, err
+	}
+	if len(events) == 0 {
+		head, err := c.Head(ctx, id)
+		if err != nil {
+			return 0, err
+		}
+		if expectedHead >= 0 && head != expectedHead {
+			return 0, &session.ConflictError{SessionID: id, Expected: expectedHead, Head: head}
+		}
+		return head, nil
+	}
+	var newHead int64
+	err := c.p.s.tx(ctx, func(tx db) error {
+		head, _, err := c.lockSession(ctx, tx, id, true)
+		if err != nil {
+			return err
+		}
+		if expectedHead >= 0 && head != expectedHead {
+			return &session.ConflictError{SessionID: id, Expected: expectedHead, Head: head}
+		}
+		now := time.Now().UTC().Truncate(time.Millisecond)
+		seqs := make([]int64, len(events))
+		data := make([][]byte, len(events))
+		var total int64
+		for i, ev := range events {
+			seq := head + 1 + int64(i)
+			rec := strconv.FormatInt(seq, 10)
+			line, err := json.Marshal(session.StoredEvent{Seq: seq, SessionID: id, ParentSeq: seq - 1, Time: now, Event: ev})
+			if err != nil {
+				return &storage.Error{Op: "encode", Kind: storage.KindCheckpoint, File: c.p.locator("events", id), Record: rec, Message: "Event cannot be encoded"}
+			}
+			stored, err := c.p.enc.Encode(ctx, storage.KindCheckpoint, id, rec, line)
+			if err != nil {
+				return atLocator(err, c.p.locator("events", id), rec)
+			}
+			seqs[i], data[i] = seq, stored
+			total += int64(len(stored))
+		}
+		q := c.p.s.q
+		if _, err := tx.exec(ctx, q.sql(`INSERT INTO {events} (namespace, project, session, seq, data)
+			SELECT $1, $2, $3, s, d FROM unnest($4::bigint[], $5::bytea[]) AS b(s, d)`),
+			c.p.ns, c.p.project, id, seqs, data); err != nil {
+			return err
+		}
+		newHead = head + int64(len(events))
+		_, err = tx.exec(ctx, q.sql(`UPDATE {sessions} SET head = $4, bytes = bytes + $5, modified = $6
+			WHERE namespace = $1 AND project = $2 AND session = $3`), c.p.ns, c.p.project, id, newHead, total, now)
+		return err
+	})
+	if err != nil {
+		return 0, err
+	}
+	return newHead, nil
+}
+
+// Read returns the records of session id after sinceSeq; see
+// [session.Checkpointer]. A record that does not decode is a
+// *storage.Error naming the session and seq; nothing is skipped.
+func (c *Checkpointer) Read(ctx context.Context, id string, sinceSeq int64) ([]session.StoredEvent, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := validID(id); err != nil {
+		return nil, err
+	}
+	var out []session.StoredEvent
+	err := c.p.s.db().each(ctx, c.p.s.q.sql(`SELECT seq, data FROM {events}
+		WHERE namespace = $1 AND project = $2 AND session = $3 AND seq > $4 ORDER BY seq`),
+		[]any{c.p.ns, c.p.project, id, max(sinceSeq, 0)}, func(rows pgx.Rows) error {
+			var seq int64
+			var data []byte
+			if err := rows.Scan(&seq, &data); err != nil {
+				return err
+			}
+			ev, err := c.decode(ctx, id, seq, data)
+			if err != nil {
+				return err
+			}
+			out = append(out, ev)
+			return nil
+		})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// decode returns the record seq of session id from its stored form.
+func (c *Checkpointer) decode(ctx context.Context, id string, seq int64, data []byte) (session.StoredEvent, error) {
+	rec := strconv.FormatInt(seq, 10)
+	loc := c.p.locator("events", id)
+	plain, err := c.p.enc.Decode(ctx, storage.KindCheckpoint, id, rec, data)
+	if err != nil {
+		return session.StoredEvent{}, atLocator(err, loc, rec)
+	}
+	var ev session.StoredEvent
+	if err := json.Unmarshal(plain, &ev); err != nil || ev.Seq != seq || ev.SessionID != id || ev.ParentSeq != seq-1 {
+		return session.StoredEvent{}, &storage.Error{Op: "read", Kind: storage.KindCheckpoint, File: loc, Record: rec, Message: "Corrupt checkpoint record"}
+	}
+	return ev, nil
+}
+
+// Head returns the seq of the last record of session id, or 0.
+func (c *Checkpointer) Head(ctx context.Context, id string) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	if err := validID(id); err != nil {
+		return 0, err
+	}
+	var head int64
+	err := c.p.s.db().scan(ctx, c.p.s.q.sql(`SELECT head FROM {sessions} WHERE namespace = $1 AND project = $2 AND session = $3`),
+		[]any{c.p.ns, c.p.project, id}, &head)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	return head, nil
+}
+
+// List returns the project's sessions, most recently modified first.
+func (c *Checkpointer) List(ctx context.Context) ([]session.Info, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var infos []session.Info
+	err := c.p.s.db().each(ctx, c.p.s.q.sql(`SELECT session, modified FROM {sessions}
+		WHERE namespace = $1 AND project = $2 ORDER BY modified DESC, session`), []any{c.p.ns, c.p.project}, func(r pgx.Rows) error {
+		var in session.Info
+		if err := r.Scan(&in.ID, &in.ModTime); err != nil {
+			return err
+		}
+		infos = append(infos, in)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return infos, nil
+}
+
+// Delete removes the log of session id (not its archive or task list: see
+// [Project.DeleteSession]). An unknown session is not an error. A session
+// leased by another process is a *BusyError.
+func (c *Checkpointer) Delete(ctx context.Context, id string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := validID(id); err != nil {
+		return err
+	}
+	return c.p.s.tx(ctx, func(tx db) error {
+		if _, _, err := c.lockSession(ctx, tx, id, false); err != nil {
+			return err
+		}
+		return c.p.deleteLog(ctx, tx, id)
+	})
+}
+
+func (p *Project) deleteLog(ctx context.Context, tx db, id string) error {
+	q := p.s.q
+	if _, err := tx.exec(ctx, q.sql(`DELETE FROM {events} WHERE namespace = $1 AND project = $2 AND session = $3`), p.ns, p.project, id); err != nil {
+		return err
+	}
+	_, err := tx.exec(ctx, q.sql(`DELETE FROM {sessions} WHERE namespace = $1 AND project = $2 AND session = $3`), p.ns, p.project, id)
+	return err
+}
+
+// Truncate drops the records of session id after toSeq; see
+// [session.Checkpointer].
+func (c *Checkpointer) Truncate(ctx context.Context, id string, toSeq, expectedHead int64) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := validID(id); err != nil {
+		return err
+	}
+	return c.p.s.tx(ctx, func(tx db) error {
+		head, exists, err := c.lockSession(ctx, tx, id, false)
+		if err != nil {
+			return err
+		}
+		if expectedHead >= 0 && head != expectedHead {
+			return &session.ConflictError{SessionID: id, Expected: expectedHead, Head: head}
+		}
+		if toSeq < 0 || toSeq > head {
+			return &session.RangeError{SessionID: id, ToSeq: toSeq, Head: head}
+		}
+		if !exists || toSeq == head {
+			return nil
+		}
+		q := c.p.s.q
+		if _, err := tx.exec(ctx, q.sql(`DELETE FROM {events} WHERE namespace = $1 AND project = $2 AND session = $3 AND seq > $4`),
+			c.p.ns, c.p.project, id, toSeq); err != nil {
+			return err
+		}
+		_, err = tx.exec(ctx, q.sql(`UPDATE {sessions} SET head = $4, modified = now(),
+			bytes = (SELECT coalesce(sum(length(data)), 0) FROM {events} WHERE namespace = $1 AND project = $2 AND session = $3)
+			WHERE namespace = $1 AND project = $2 AND session = $3`), c.p.ns, c.p.project, id, toSeq)
+		return err
+	})
+}
+
+// atLocator names the row in a *storage.Error that does not name one yet;
+// other errors pass unchanged.
+func atLocator(err error, loc, record string) error {
+	var se *storage.Error
+	if !errors.As(err, &se) {
+		return err
+	}
+	if se.File != "" {
+		loc = ""
+	}
+	if se.Record != "" {
+		record = ""
+	}
+	return se.At(loc, record)
+}

@@ -1,0 +1,100 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// A DatabaseError reports a failed statement or a lost connection. Its
+// message names host and database, never the password. A statement that
+// fails leaves its transaction rolled back: an Append that fails wrote
+// nothing, and the next call runs on a fresh connection.
+type DatabaseError struct {
+	target target
+	// Err is the driver's error (a *pgconn.PgError for an error the server
+	// reported).
+	Err error
+}
+
+func (e *DatabaseError) Error() string {
+	return "postgres: " + e.target.host + " database " + e.target.database + ": " + e.Err.Error()
+}
+
+// Unwrap returns Err.
+func (e *DatabaseError) Unwrap() error { return e.Err }
+
+// querier is what pgxpool.Pool and pgx.Tx have in common that we use.
+type querier interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// db runs statements and wraps the driver's errors in *DatabaseError, so
+// that they are told apart from the typed errors of the store's rules.
+type db struct {
+	q querier
+	s *Store
+}
+
+func (d db) wrap(err error) error {
+	if err == nil || errors.Is(err, pgx.ErrNoRows) {
+		return err
+	}
+	var de *DatabaseError
+	if errors.As(err, &de) {
+		return err
+	}
+	return &DatabaseError{target: d.s.target, Err: err}
+}
+
+func (d db) exec(ctx context.Context, sql string, args ...any) (int64, error) {
+	tag, err := d.q.Exec(ctx, sql, args...)
+	return tag.RowsAffected(), d.wrap(err)
+}
+
+func (d db) scan(ctx context.Context, sql string, args []any, dest ...any) error {
+	return d.wrap(d.q.QueryRow(ctx, sql, args...).Scan(dest...))
+}
+
+// each runs fn for every row of the query's result.
+func (d db) each(ctx context.Context, sql string, args []any, fn func(pgx.Rows) error) error {
+	rows, err := d.q.Query(ctx, sql, args...)
+	if err != nil {
+		return d.wrap(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := fn(rows); err != nil {
+			return d.wrap(err)
+		}
+	}
+	return d.wrap(rows.Err())
+}
+
+// pool returns the db that runs statements on the pool.
+func (s *Store) db() db { return db{q: s.pool, s: s} }
+
+// tx runs fn in one transaction, committing if fn returns nil and rolling
+// back otherwise. A driver failure is a *DatabaseError, or ctx.Err() when
+// ctx ended; fn's own errors are returned as they are.
+func (s *Store) tx(ctx context.Context, fn func(db) error) error {
+	var ferr error
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		ferr = fn(db{q: tx, s: s})
+		return ferr
+	})
+	if err == nil {
+		return nil
+	}
+	if cerr := ctx.Err(); cerr != nil {
+		return cerr
+	}
+	if ferr != nil {
+		return ferr
+	}
+	return db{s: s}.wrap(err)
+}

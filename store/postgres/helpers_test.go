@@ -1,0 +1,80 @@
+package postgres_test
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"os"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/lite-agent/lite-agent-go/store/postgres"
+)
+
+// envURL names the variable holding the test database's URL.
+const envURL = "LITE_AGENT_TEST_POSTGRES"
+
+// testURL returns the test database's URL. Without one the test skips,
+// naming the variable and the script that starts a database; with CI set
+// it fails instead.
+func testURL(t testing.TB) string {
+	t.Helper()
+	url := os.Getenv(envURL)
+	if url == "" {
+		msg := envURL + " is not set: run `eval \"$(scripts/install-postgres.sh)\"` to start a throwaway PostgreSQL"
+		if os.Getenv("CI") != "" {
+			t.Fatal(msg + " (CI is set: PostgreSQL tests must not skip)")
+		}
+		t.Skip(msg)
+	}
+	return url
+}
+
+// freshSchema returns a new schema name, dropped when t ends.
+func freshSchema(t testing.TB) string {
+	t.Helper()
+	url := testURL(t)
+	b := make([]byte, 6)
+	rand.Read(b)
+	schema := "t_" + hex.EncodeToString(b)
+	t.Cleanup(func() {
+		ctx := context.Background()
+		conn, err := pgx.Connect(ctx, url)
+		if err != nil {
+			t.Logf("drop schema %s: %v", schema, err)
+			return
+		}
+		defer conn.Close(ctx)
+		if _, err := conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+schema+" CASCADE"); err != nil {
+			t.Logf("drop schema %s: %v", schema, err)
+		}
+	})
+	return schema
+}
+
+// openStore opens a store on a fresh schema, closed when t ends.
+func openStore(t testing.TB, opts postgres.Options) *postgres.Store {
+	t.Helper()
+	url := testURL(t)
+	if opts.Schema == "" {
+		opts.Schema = freshSchema(t)
+	}
+	st, err := postgres.Open(context.Background(), url, opts)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(st.Close)
+	return st
+}
+
+// project returns a project of a store on a fresh schema.
+func project(t testing.TB, enc storage.Encoding) *postgres.Project {
+	t.Helper()
+	p, err := openStore(t, postgres.Options{}).Project(enc)
+	if err != nil {
+		t.Fatalf("Project: %v", err)
+	}
+	return p
+}

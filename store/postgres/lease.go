@@ -1,0 +1,238 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// ErrBusy is matched by every *[BusyError]: errors.Is(err, ErrBusy).
+var ErrBusy = errors.New("session busy")
+
+// A BusyError reports that another process holds a live lease on a session,
+// so that this one may not write it.
+type BusyError struct {
+	SessionID string
+	// Holder names the process holding the lease (Options.Holder of its
+	// Store), Expires is when its lease ends unless renewed.
+	Holder  string
+	Expires time.Time
+}
+
+func (e *BusyError) Error() string {
+	return fmt.Sprintf("session %s is busy: leased by %s until %s", e.SessionID, e.Holder, e.Expires.UTC().Format(time.RFC3339))
+}
+
+// Is reports whether target is [ErrBusy].
+func (e *BusyError) Is(target error) bool { return target == ErrBusy }
+
+// A LeaseLostError reports that a lease this process held has passed to
+// another holder (it expired unrenewed, and someone acquired it), so the
+// write was refused.
+type LeaseLostError struct {
+	SessionID string
+	// Token is the fencing token this process held.
+	Token int64
+}
+
+func (e *LeaseLostError) Error() string {
+	return fmt.Sprintf("session %s: lease %d was lost to another holder", e.SessionID, e.Token)
+}
+
+// LeaseOptions configures [Project.Acquire].
+type LeaseOptions struct {
+	// Wait makes Acquire wait for a busy session's lease to be released or
+	// to expire, until ctx ends; without it a busy session fails at once
+	// with a *BusyError.
+	Wait bool
+}
+
+// A Lease is one process's right to write one session: a row holding the
+// holder's name, a fencing token that grows with every acquisition, and an
+// expiry that a goroutine renews while the lease is held. Every append and
+// truncation through the Project that acquired it carries the token, so a
+// holder whose lease expired and passed on can no longer write.
+type Lease struct {
+	p       *Project
+	session string
+	token   int64
+
+	stop chan struct{}
+	done chan struct{}
+	once sync.Once
+
+	mu  sync.Mutex
+	err error // set when a renewal finds the lease gone
+}
+
+// Acquire takes the lease on session id for this Project, so that other
+// processes (and other Projects) cannot write the session until Release or
+// until the lease expires unrenewed. A session leased by someone else is a
+// *BusyError naming the holder, or, with opts.Wait, waited for until ctx
+// ends. A Project holds at most one lease per session: acquiring a session
+// it already holds is a *BusyError naming this holder. Subagents write their
+// own sessions and take their own leases.
+func (p *Project) Acquire(ctx context.Context, id string, opts LeaseOptions) (*Lease, error) {
+	if err := validID(id); err != nil {
+		return nil, err
+	}
+	p.mu.Lock()
+	if _, held := p.leases[id]; held {
+		p.mu.Unlock()
+		return nil, &BusyError{SessionID: id, Holder: p.s.holder + " (this process)"}
+	}
+	p.mu.Unlock()
+	delay := 20 * time.Millisecond
+	for {
+		l, err := p.tryAcquire(ctx, id)
+		if err == nil {
+			return l, nil
+		}
+		var busy *BusyError
+		if !opts.Wait || !errors.As(err, &busy) {
+			return nil, err
+		}
+		t := time.NewTimer(delay)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, fmt.Errorf("waiting for the lease: %w (%w)", ctx.Err(), err)
+		case <-t.C:
+		}
+		delay = min(delay*2, 500*time.Millisecond)
+	}
+}
+
+func (p *Project) tryAcquire(ctx context.Context, id string) (*Lease, error) {
+	q := p.s.q
+	var token int64
+	var busy *BusyError
+	err := p.s.tx(ctx, func(tx db) error {
+		err := tx.scan(ctx, q.sql(`INSERT INTO {leases} AS l (namespace, project, session, holder, token, expires)
+			VALUES ($1, $2, $3, $4, 1, now() + $5 * interval '1 millisecond')
+			ON CONFLICT (namespace, project, session) DO UPDATE
+				SET holder = excluded.holder, token = l.token + 1, expires = excluded.expires
+				WHERE l.expires < now()
+			RETURNING token`), []any{p.ns, p.project, id, p.s.holder, p.s.ttl.Milliseconds()}, &token)
+		if !errors.Is(err, pgx.ErrNoRows) {
+			return err
+		}
+		busy = &BusyError{SessionID: id}
+		return tx.scan(ctx, q.sql(`SELECT holder, expires FROM {leases} WHERE namespace = $1 AND project = $2 AND session = $3`),
+			[]any{p.ns, p.project, id}, &busy.Holder, &busy.Expires)
+	})
+	if errors.Is(err, pgx.ErrNoRows) {
+		// Released between the two statements: try again.
+		return p.tryAcquire(ctx, id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if busy != nil {
+		return nil, busy
+	}
+	l := &Lease{p: p, session: id, token: token, stop: make(chan struct{}), done: make(chan struct{})}
+	p.mu.Lock()
+	p.leases[id] = l
+	p.mu.Unlock()
+	go l.renew()
+	return l, nil
+}
+
+// Token returns the lease's fencing token.
+func (l *Lease) Token() int64 { return l.token }
+
+// SessionID returns the leased session's id.
+func (l *Lease) SessionID() string { return l.session }
+
+// Err returns a *LeaseLostError once a renewal has found the lease taken by
+// another holder, and nil while it is held.
+func (l *Lease) Err() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.err
+}
+
+// renew extends the lease every third of its TTL until Release.
+func (l *Lease) renew() {
+	defer close(l.done)
+	tick := time.NewTicker(l.p.s.ttl / 3)
+	defer tick.Stop()
+	for {
+		select {
+		case <-l.stop:
+			return
+		case <-tick.C:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), l.p.s.ttl/3)
+		n, err := l.p.s.db().exec(ctx, l.p.s.q.sql(`UPDATE {leases} SET expires = now() + $5 * interval '1 millisecond'
+			WHERE namespace = $1 AND project = $2 AND session = $3 AND token = $4`),
+			l.p.ns, l.p.project, l.session, l.token, l.p.s.ttl.Milliseconds())
+		cancel()
+		if err == nil && n == 0 {
+			l.mu.Lock()
+			l.err = &LeaseLostError{SessionID: l.session, Token: l.token}
+			l.mu.Unlock()
+			return
+		}
+		// A failed renewal (database unreachable) is retried at the next
+		// tick; the lease may expire meanwhile, which appends then detect.
+	}
+}
+
+// Release stops renewing the lease and deletes it, so that another process
+// may acquire the session at once. Releasing twice is not an error.
+func (l *Lease) Release(ctx context.Context) error {
+	var err error
+	l.once.Do(func() {
+		close(l.stop)
+		<-l.done
+		l.p.mu.Lock()
+		if l.p.leases[l.session] == l {
+			delete(l.p.leases, l.session)
+		}
+		l.p.mu.Unlock()
+		_, err = l.p.s.db().exec(ctx, l.p.s.q.sql(`DELETE FROM {leases}
+			WHERE namespace = $1 AND project = $2 AND session = $3 AND token = $4`), l.p.ns, l.p.project, l.session, l.token)
+	})
+	return err
+}
+
+// checkLease enforces the lease of session id inside a writing
+// transaction: the lease row is locked (FOR SHARE) so that it cannot pass to
+// another holder before the transaction ends. With a lease held through p,
+// the row must still carry its token; without one, nobody else may hold a
+// live lease.
+func (p *Project) checkLease(ctx context.Context, tx db, id string) error {
+	p.mu.Lock()
+	mine := p.leases[id]
+	p.mu.Unlock()
+	var (
+		holder string
+		token  int64
+		live   bool
+		exp    time.Time
+	)
+	err := tx.scan(ctx, p.s.q.sql(`SELECT holder, token, expires > now(), expires FROM {leases}
+		WHERE namespace = $1 AND project = $2 AND session = $3 FOR SHARE`), []any{p.ns, p.project, id}, &holder, &token, &live, &exp)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		if mine != nil {
+			return &LeaseLostError{SessionID: id, Token: mine.token}
+		}
+		return nil
+	case err != nil:
+		return err
+	case mine != nil && token == mine.token:
+		return nil
+	case mine != nil:
+		return &LeaseLostError{SessionID: id, Token: mine.token}
+	case live:
+		return &BusyError{SessionID: id, Holder: holder, Expires: exp}
+	}
+	return nil
+}

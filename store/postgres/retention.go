@@ -1,0 +1,136 @@
+package postgres
+
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// SweepOptions configures [Store.Sweep]. Zero MaxAge and MaxBytes delete
+// nothing.
+type SweepOptions struct {
+	// Namespace selects the rows swept; "" means storage.DefaultNamespace.
+	Namespace string
+	// MaxAge deletes every session (log, archive, private task list) not
+	// modified for longer, and spilled bodies older than it.
+	MaxAge time.Duration
+	// MaxBytes then deletes the least recently modified sessions until the
+	// stored size of the namespace's sessions is at most MaxBytes.
+	MaxBytes int64
+	// DryRun reports what would be deleted and deletes nothing.
+	DryRun bool
+}
+
+// SweepReport is what [Store.Sweep] did (or, with DryRun, would do).
+type SweepReport struct {
+	// Deleted lists the sessions deleted, oldest first.
+	Deleted []SweptSession
+	// Spilled is how many spilled bodies were deleted.
+	Spilled int64
+	// Bytes is the stored size freed by the deleted sessions.
+	Bytes int64
+	// Leased counts sessions kept because a live lease holds them.
+	Leased int
+}
+
+// SweptSession is one session deleted by a sweep.
+type SweptSession struct {
+	Project, Session string
+	// Modified is when the session last changed, Bytes its stored size
+	// (log and archive rows).
+	Modified time.Time
+	Bytes    int64
+	// Reason is "age" or "size".
+	Reason string
+}
+
+// Sweep applies retention by age and size to the sessions of one namespace,
+// in SQL on sizes and times only: it never decodes a record, so it works
+// whatever codec wrote them, and it skips sessions under a live lease. Each
+// session is deleted as by [Project.DeleteSession], in its own
+// transaction.
+func (s *Store) Sweep(ctx context.Context, opts SweepOptions) (SweepReport, error) {
+	var rep SweepReport
+	ns := opts.Namespace
+	if ns == "" {
+		ns = storage.DefaultNamespace
+	}
+	if err := storage.ValidateNamespace(ns); err != nil {
+		return rep, err
+	}
+	if opts.MaxAge <= 0 && opts.MaxBytes <= 0 {
+		return rep, nil
+	}
+	type cand struct {
+		SweptSession
+		leased bool
+	}
+	var cands []cand
+	var total int64
+	err := s.db().each(ctx, s.q.sql(`SELECT s.project, s.session,
+			greatest(s.modified, coalesce(a.modified, s.modified)),
+			s.bytes + coalesce(a.bytes, 0),
+			EXISTS (SELECT 1 FROM {leases} l WHERE l.namespace = s.namespace AND l.project = s.project
+				AND l.session = s.session AND l.expires > now())
+		FROM {sessions} s LEFT JOIN {archives} a USING (namespace, project, session)
+		WHERE s.namespace = $1 ORDER BY 3, 1, 2`), []any{ns}, func(r pgx.Rows) error {
+		var c cand
+		if err := r.Scan(&c.Project, &c.Session, &c.Modified, &c.Bytes, &c.leased); err != nil {
+			return err
+		}
+		total += c.Bytes
+		cands = append(cands, c)
+		return nil
+	})
+	if err != nil {
+		return rep, err
+	}
+	now := time.Now()
+	for _, c := range cands {
+		switch {
+		case opts.MaxAge > 0 && now.Sub(c.Modified) > opts.MaxAge:
+			c.Reason = "age"
+		case opts.MaxBytes > 0 && total > opts.MaxBytes:
+			c.Reason = "size"
+		default:
+			continue
+		}
+		if c.leased {
+			rep.Leased++
+			continue
+		}
+		if !opts.DryRun {
+			p := &Project{s: s, ns: ns, project: c.Project, leases: map[string]*Lease{}}
+			p.cp = &Checkpointer{p: p}
+			err := s.tx(ctx, func(tx db) error {
+				if _, _, err := p.cp.lockSession(ctx, tx, c.Session, false); err != nil {
+					return err
+				}
+				return p.deleteSession(ctx, tx, c.Session)
+			})
+			if err != nil {
+				if _, busy := err.(*BusyError); busy {
+					rep.Leased++
+					continue
+				}
+				return rep, err
+			}
+		}
+		total -= c.Bytes
+		rep.Bytes += c.Bytes
+		rep.Deleted = append(rep.Deleted, c.SweptSession)
+	}
+	if opts.MaxAge > 0 {
+		if opts.DryRun {
+			err = s.db().scan(ctx, s.q.sql(`SELECT count(*) FROM {spill} WHERE namespace = $1 AND created < now() - $2 * interval '1 millisecond'`),
+				[]any{ns, opts.MaxAge.Milliseconds()}, &rep.Spilled)
+		} else {
+			rep.Spilled, err = s.db().exec(ctx, s.q.sql(`DELETE FROM {spill} WHERE namespace = $1 AND created < now() - $2 * interval '1 millisecond'`),
+				ns, opts.MaxAge.Milliseconds())
+		}
+	}
+	return rep, err
+}

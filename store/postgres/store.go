@@ -1,0 +1,248 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// DefaultSchema is the schema that holds the tables when Options.Schema is
+// empty.
+const DefaultSchema = "lite_agent"
+
+// DefaultLeaseTTL is how long a session lease lives without being renewed
+// when Options.LeaseTTL is zero.
+const DefaultLeaseTTL = 30 * time.Second
+
+// Options configures a [Store]. The zero value uses the schema
+// [DefaultSchema] and leases of [DefaultLeaseTTL].
+type Options struct {
+	// Schema is the PostgreSQL schema holding the store's tables, so that
+	// one database can serve several deployments. It must match
+	// ^[a-z_][a-z0-9_]{0,62}$; "" means DefaultSchema. It is created on
+	// first use.
+	Schema string
+	// MaxConns caps the connection pool; 0 means pgxpool's default (the
+	// larger of 4 and the number of CPUs).
+	MaxConns int32
+	// LeaseTTL is how long a session lease lives after its last renewal;
+	// a holder renews it every third of that while it runs, and a crashed
+	// holder's lease expires after it. 0 means DefaultLeaseTTL.
+	LeaseTTL time.Duration
+	// Holder names this process in leases and in the *BusyError another
+	// process gets; "" means "<hostname>:<pid>".
+	Holder string
+}
+
+// A Store is a lite-agent store on one PostgreSQL database and schema. It
+// provides, per namespace and project, the contracts the file home provides
+// (see [Store.Project]). It is safe for concurrent use; several processes on
+// several hosts may open the same database and schema at once.
+type Store struct {
+	pool   *pgxpool.Pool
+	schema string
+	q      queries
+	ttl    time.Duration
+	holder string
+	target target
+}
+
+// target names a database in errors: never the password.
+type target struct {
+	host, database, user string
+}
+
+func (t target) String() string {
+	return fmt.Sprintf("host %s database %s user %s", t.host, t.database, t.user)
+}
+
+var schemaPattern = regexp.MustCompile(`^[a-z_][a-z0-9_]{0,62}$`)
+
+// Open connects to the database named by dsn (a postgres:// or
+// postgresql:// URL, or a libpq key=value string) and makes sure the schema
+// exists with the version this package writes: an empty or missing schema
+// is created, under an advisory lock so that concurrent first users do not
+// race; a schema of another version is refused with a *[SchemaError].
+//
+// Errors never hold the password: a dsn that does not parse is a
+// *[ConfigError]; a database that cannot be reached or refuses the login is
+// a *[ConnectError] naming host, database and user.
+func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
+	schema := opts.Schema
+	if schema == "" {
+		schema = DefaultSchema
+	}
+	if !schemaPattern.MatchString(schema) {
+		return nil, &ConfigError{Message: fmt.Sprintf("invalid schema name %q: want ^[a-z_][a-z0-9_]{0,62}$", schema)}
+	}
+	if opts.LeaseTTL < 0 {
+		return nil, &ConfigError{Message: "negative LeaseTTL"}
+	}
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, &ConfigError{Message: "invalid connection string: " + parseProblem(err, dsn)}
+	}
+	if opts.MaxConns > 0 {
+		cfg.MaxConns = opts.MaxConns
+	}
+	cc := cfg.ConnConfig
+	t := target{host: net.JoinHostPort(cc.Host, strconv.Itoa(int(cc.Port))), database: cc.Database, user: cc.User}
+	if strings.HasPrefix(cc.Host, "/") {
+		t.host = cc.Host
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, &ConnectError{target: t, cause: scrub(err, cc.Password)}
+	}
+	s := &Store{
+		pool:   pool,
+		schema: schema,
+		q:      newQueries(pgx.Identifier{schema}.Sanitize()),
+		ttl:    opts.LeaseTTL,
+		holder: opts.Holder,
+		target: t,
+	}
+	if s.ttl == 0 {
+		s.ttl = DefaultLeaseTTL
+	}
+	if s.holder == "" {
+		host, _ := os.Hostname()
+		s.holder = host + ":" + strconv.Itoa(os.Getpid())
+	}
+	if err := s.ensureSchema(ctx); err != nil {
+		pool.Close()
+		var se *SchemaError
+		if errors.As(err, &se) {
+			return nil, err
+		}
+		if cerr := ctx.Err(); cerr != nil {
+			return nil, cerr
+		}
+		return nil, &ConnectError{target: t, cause: scrub(err, cc.Password)}
+	}
+	return s, nil
+}
+
+// Close closes the connection pool. Leases still held are not released
+// (release them first); they expire after their TTL.
+func (s *Store) Close() { s.pool.Close() }
+
+// Schema returns the schema the store uses.
+func (s *Store) Schema() string { return s.schema }
+
+// Project returns the stores of one namespace and project: enc.Namespace
+// and enc.ProjectID select the rows (and "" means storage.DefaultNamespace
+// and storage.StandaloneProject, as for files), and enc encodes every
+// payload with the same storage.Context a file store binds. It fails with a
+// *storage.Error for an invalid namespace or codec.
+func (s *Store) Project(enc storage.Encoding) (*Project, error) {
+	frozen, err := enc.Frozen()
+	if err != nil {
+		return nil, err
+	}
+	sc := frozen.Context(storage.KindCheckpoint, "", "")
+	p := &Project{s: s, enc: frozen, ns: sc.Namespace, project: sc.ProjectID, leases: map[string]*Lease{}}
+	p.cp = &Checkpointer{p: p}
+	return p, nil
+}
+
+// A Project is the stores of one namespace and project in a [Store]. It is
+// safe for concurrent use.
+type Project struct {
+	s           *Store
+	enc         storage.Encoding
+	ns, project string
+	cp          *Checkpointer
+
+	mu     sync.Mutex
+	leases map[string]*Lease // session id -> lease held through this Project
+}
+
+// ConfigError reports a connection string or option that cannot be used.
+// Its message never holds the password.
+type ConfigError struct {
+	Message string
+}
+
+func (e *ConfigError) Error() string { return "postgres: " + e.Message }
+
+// ConnectError reports a database that could not be reached or refused the
+// connection (wrong password, missing permission, unknown database). Its
+// message names host, database and user, never the password.
+type ConnectError struct {
+	target target
+	cause  string
+}
+
+func (e *ConnectError) Error() string {
+	return "postgres: " + e.target.String() + ": " + e.cause
+}
+
+// Host returns the host (and port) the connection was for.
+func (e *ConnectError) Host() string { return e.target.host }
+
+// Database returns the database the connection was for.
+func (e *ConnectError) Database() string { return e.target.database }
+
+// SchemaError reports a schema this package cannot use: one written by
+// another version, or one holding tables that are not ours. Nothing was
+// changed in it.
+type SchemaError struct {
+	// Schema is the schema's name.
+	Schema string
+	// Found is the version recorded in the schema, or 0 if it holds
+	// foreign tables and no version; Want is the version this package
+	// uses.
+	Found, Want int
+}
+
+func (e *SchemaError) Error() string {
+	if e.Found == 0 {
+		return fmt.Sprintf("postgres: schema %q holds tables but no lite-agent schema version: choose an empty schema (Options.Schema, or ?search_path in --store)", e.Schema)
+	}
+	if e.Found > e.Want {
+		return fmt.Sprintf("postgres: schema %q has version %d, newer than this build's %d: upgrade lite-agent, or use another schema", e.Schema, e.Found, e.Want)
+	}
+	return fmt.Sprintf("postgres: schema %q has version %d, older than this build's %d: copy it out with the build that wrote it (lite-agent migrate --from-store) and into a new schema with this one (lite-agent migrate --to-store); nothing is migrated in place", e.Schema, e.Found, e.Want)
+}
+
+// parseProblem describes why dsn does not parse without repeating it.
+func parseProblem(err error, dsn string) string {
+	msg := err.Error()
+	var pe *pgconn.ParseConfigError
+	if errors.As(err, &pe) && pe.Unwrap() != nil {
+		msg = pe.Unwrap().Error()
+	}
+	msg = strings.ReplaceAll(msg, dsn, "<dsn>")
+	if u := strings.Index(dsn, "://"); u >= 0 {
+		rest := dsn[u+3:]
+		if at := strings.LastIndex(rest, "@"); at >= 0 {
+			if c := strings.Index(rest[:at], ":"); c >= 0 {
+				msg = scrub(errors.New(msg), rest[c+1:at])
+			}
+		}
+	}
+	return msg
+}
+
+// scrub returns err's text with every occurrence of password replaced.
+func scrub(err error, password string) string {
+	msg := err.Error()
+	if password != "" {
+		msg = strings.ReplaceAll(msg, password, "xxxxx")
+	}
+	return msg
+}
