@@ -1,0 +1,286 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/lite-agent/lite-agent-go/store/postgres"
+)
+
+// testPostgresEnv names the variable holding the URL of a PostgreSQL
+// database the tests may write to.
+const testPostgresEnv = "LITE_AGENT_TEST_POSTGRES"
+
+// testStore returns the URL of the test database. Without one the test
+// skips, naming the script that starts one, except under CI, where it
+// fails.
+func testStore(t *testing.T) string {
+	t.Helper()
+	u := os.Getenv(testPostgresEnv)
+	if u == "" {
+		msg := "no PostgreSQL: set " + testPostgresEnv + " (scripts/install-postgres.sh starts a throwaway cluster and prints it)"
+		if os.Getenv("CI") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	return u
+}
+
+func TestStoreURLsAreCheckedAndNeverShowTheirPassword(t *testing.T) {
+	isolateEnv(t)
+	home := t.TempDir()
+	for _, tc := range []struct {
+		name string
+		args []string
+		env  string
+		code int
+		want string
+	}{
+		{"another scheme", []string{"--store", "mysql://u:sekret@db/x", "sessions", "list"}, "", exitUsage, "postgres:// or postgresql://"},
+		{"empty", []string{"--store", " ", "sessions", "list"}, "", exitUsage, "--store must not be empty"},
+		{"not a URL", []string{"--store", "postgres://u:sekret@db:port/x", "sessions", "list"}, "", exitUsage, "not a URL"},
+		{"bad environment", []string{"sessions", "list"}, "http://u:sekret@db/x", exitFailure, "$" + storeEnv},
+		// A custom namespace ignores LITE_AGENT_STORE: the files are listed.
+		{"custom namespace", []string{"--namespace", "acme", "sessions", "list"}, "http://u:sekret@db/x", exitOK, ""},
+		{"unreachable", []string{"--store", "postgres://u:sekret@127.0.0.1:1/agents?connect_timeout=5", "sessions", "list"}, "", exitFailure, "127.0.0.1:1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv(storeEnv, tc.env)
+			r := runCLI(t, append([]string{"--home", home, "--workdir", t.TempDir()}, tc.args...)...)
+			if r.code != tc.code || !strings.Contains(r.stderr, tc.want) {
+				t.Errorf("exit %d, want %d; stderr %q, want %q in it", r.code, tc.code, r.stderr, tc.want)
+			}
+			if strings.Contains(r.stderr+r.stdout, "sekret") {
+				t.Errorf("the password is shown: %q", r.stderr)
+			}
+		})
+	}
+}
+
+func TestRedactURL(t *testing.T) {
+	for in, want := range map[string]string{
+		"postgres://u:sekret@db:5432/x?sslmode=disable": "postgres://u:xxxxx@db:5432/x?sslmode=disable",
+		"postgresql://u@db/x":                           "postgresql://u@db/x",
+		"postgres://u:sekret@db:port/x":                 "postgres://(malformed)",
+		"u:sekret@@:://":                                "(a malformed URL)",
+	} {
+		if got := redactURL(in); got != want {
+			t.Errorf("redactURL(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestRunWithAStoreWritesNothingIntoTheHome(t *testing.T) {
+	u := testStore(t)
+	isolateEnv(t)
+	fakeAPI(t, textReply("stored answer"), textReply("again"))
+	home, work := t.TempDir(), t.TempDir()
+	base := []string{"--home", home, "--workdir", work, "--store", u}
+
+	r := runCLI(t, append(base, "run", "--session-id", "db-session", "hello database")...)
+	if r.code != 0 || r.stdout != "stored answer\n" {
+		t.Fatalf("run: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if r := runCLI(t, append(base, "run", "--resume", "db-session", "more")...); r.code != 0 {
+		t.Fatalf("run --resume: %d %q", r.code, r.stderr)
+	}
+	if got := tree(t, home); len(got) > 1 {
+		t.Errorf("the data home was written: %v", got)
+	}
+
+	r = runCLI(t, append(base, "sessions", "list", "--json")...)
+	var rows []sessionRow
+	if err := json.Unmarshal([]byte(r.stdout), &rows); err != nil || len(rows) != 1 || rows[0].ID != "db-session" || rows[0].Records != 4 {
+		t.Errorf("sessions list: %v %s %s", err, r.stdout, r.stderr)
+	}
+	r = runCLI(t, append(base, "sessions", "show", "db-session")...)
+	if r.code != 0 || !strings.Contains(r.stdout, "user\thello database") || !strings.Contains(r.stdout, "assistant\tagain") {
+		t.Errorf("sessions show: %d %s %s", r.code, r.stdout, r.stderr)
+	}
+	// The file home of the same project knows nothing of it.
+	if r := runCLI(t, "--home", home, "--workdir", work, "sessions", "show", "db-session"); r.code != exitFailure {
+		t.Errorf("the session is in the files too: %d %s", r.code, r.stdout)
+	}
+	if r := runCLI(t, append(base, "sessions", "delete", "db-session")...); r.code != 0 {
+		t.Errorf("sessions delete: %d %s", r.code, r.stderr)
+	}
+	if r := runCLI(t, append(base, "sessions", "show", "db-session")...); r.code != exitFailure || !strings.Contains(r.stderr, "db-session") {
+		t.Errorf("show after delete: %d %s", r.code, r.stderr)
+	}
+}
+
+func TestTheStoreEnvironmentVariableServesTheDefaultNamespace(t *testing.T) {
+	u := testStore(t)
+	isolateEnv(t)
+	fakeAPI(t, textReply("via env"))
+	t.Setenv(storeEnv, u)
+	home, work := t.TempDir(), t.TempDir()
+	if r := runCLI(t, "--home", home, "--workdir", work, "run", "--session-id", "env-session", "hi"); r.code != 0 {
+		t.Fatalf("run: %d %s", r.code, r.stderr)
+	}
+	if got := tree(t, home); len(got) > 1 {
+		t.Errorf("the data home was written: %v", got)
+	}
+	st, err := postgres.Open(t.Context(), u, postgres.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: work, Storage: storage.Options{Home: home}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp, err := st.Checkpointer(t.Context(), storage.Encoding{Namespace: storage.DefaultNamespace, ProjectID: p.Hash})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if head, err := cp.Head(t.Context(), "env-session"); err != nil || head != 2 {
+		t.Errorf("head in the database %d %v", head, err)
+	}
+}
+
+// gatedAPI is an Anthropic server that answers one request at a time and
+// holds each answer until release is closed (or a timeout), recording
+// whether two requests were ever in flight at once.
+type gatedAPI struct {
+	release chan struct{}
+
+	mu          sync.Mutex
+	inFlight    int
+	overlapped  bool
+	requests    int
+	lastPrompts []string
+}
+
+func (g *gatedAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	b, _ := io.ReadAll(r.Body)
+	var body struct {
+		Messages []struct {
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	json.Unmarshal(b, &body)
+	prompt := ""
+	if n := len(body.Messages); n > 0 {
+		prompt = string(body.Messages[n-1].Content)
+	}
+	g.mu.Lock()
+	g.inFlight++
+	g.requests++
+	if g.inFlight > 1 {
+		g.overlapped = true
+	}
+	g.lastPrompts = append(g.lastPrompts, prompt)
+	g.mu.Unlock()
+	select {
+	case <-g.release:
+	case <-time.After(20 * time.Second):
+	}
+	g.mu.Lock()
+	g.inFlight--
+	g.mu.Unlock()
+	w.Header().Set("Content-Type", "text/event-stream")
+	io.WriteString(w, textReply("answer to "+prompt))
+}
+
+func TestTwoProcessesNeverInterleaveTurnsOfOneSession(t *testing.T) {
+	u := testStore(t)
+	isolateEnv(t)
+	fakeAPI(t, textReply("created"))
+	home, work := t.TempDir(), t.TempDir()
+	base := []string{"--home", home, "--workdir", work, "--store", u}
+	if r := runCLI(t, append(base, "run", "--session-id", "contended", "start")...); r.code != 0 {
+		t.Fatalf("run: %d %s", r.code, r.stderr)
+	}
+
+	api := &gatedAPI{release: make(chan struct{})}
+	srv := httptest.NewServer(api)
+	defer srv.Close()
+	t.Setenv("ANTHROPIC_BASE_URL", srv.URL)
+
+	type outcome struct {
+		prompt string
+		code   int
+		stderr string
+	}
+	results := make(chan outcome, 2)
+	for _, prompt := range []string{"first host", "second host"} {
+		args, _ := json.Marshal(append(base, "run", "--resume", "contended", prompt))
+		cmd := exec.Command(os.Args[0], "-test.run=^TestCLIChildProcess$")
+		cmd.Env = append(os.Environ(), childEnvCLI+"="+string(args))
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			err := cmd.Wait()
+			code := cmd.ProcessState.ExitCode()
+			var ee *exec.ExitError
+			if err != nil && !errors.As(err, &ee) {
+				code = -1
+			}
+			results <- outcome{prompt, code, stderr.String()}
+		}()
+	}
+	// The first process to end is the one that found the session busy;
+	// the other's answer is then released.
+	first := <-results
+	close(api.release)
+	second := <-results
+
+	if api.overlapped {
+		t.Error("two turns of one session were in flight at once")
+	}
+	if first.code != exitFailure || !strings.Contains(first.stderr, "busy") || !strings.Contains(first.stderr, "leased by") {
+		t.Errorf("the process that lost: exit %d, stderr %q", first.code, first.stderr)
+	}
+	if second.code != 0 {
+		t.Errorf("the process that won: exit %d, stderr %q", second.code, second.stderr)
+	}
+	if strings.Contains(first.stderr+second.stderr, "password") {
+		t.Errorf("stderr mentions a password: %q", first.stderr)
+	}
+
+	// The log holds whole turns: each user prompt is followed by the
+	// answer to it.
+	st, err := postgres.Open(t.Context(), u, postgres.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	p, _ := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: work, Storage: storage.Options{Home: home}})
+	cp, err := st.Checkpointer(t.Context(), storage.Encoding{ProjectID: p.Hash})
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs, err := cp.Read(t.Context(), "contended", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, ev := range evs {
+		kinds = append(kinds, ev.Event.EventType())
+	}
+	if fmt.Sprint(kinds) != "[user assistant user assistant]" {
+		t.Fatalf("log %v", kinds)
+	}
+	prompt := evs[2].Event.(session.UserEvent).Message.PlainText()
+	answer := evs[3].Event.(session.AssistantEvent).Message.PlainText()
+	if prompt != second.prompt || !strings.Contains(answer, second.prompt) {
+		t.Errorf("the turn of %q holds %q, %q", second.prompt, prompt, answer)
+	}
+}
