@@ -9,14 +9,20 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/spill"
 	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/lite-agent/lite-agent-go/storage/codec"
 	"github.com/lite-agent/lite-agent-go/store/postgres"
+	"github.com/lite-agent/lite-agent-go/task"
 )
 
 // testPostgresEnv names the variable holding the URL of a PostgreSQL
@@ -282,5 +288,130 @@ func TestTwoProcessesNeverInterleaveTurnsOfOneSession(t *testing.T) {
 	answer := evs[3].Event.(session.AssistantEvent).Message.PlainText()
 	if prompt != second.prompt || !strings.Contains(answer, second.prompt) {
 		t.Errorf("the turn of %q holds %q, %q", second.prompt, prompt, answer)
+	}
+}
+
+func TestMigrateToStoreCopiesEveryRecordAndLeavesTheFiles(t *testing.T) {
+	u := testStore(t)
+	isolateEnv(t)
+	home, work := t.TempDir(), t.TempDir()
+	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: work, Storage: storage.Options{Home: home}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc := storage.Encoding{Codec: codec.Gzip(), Namespace: storage.DefaultNamespace, ProjectID: p.Hash}
+	ctx := t.Context()
+	cp, err := session.NewFileCheckpointer(p.SessionsDir, session.FileOptions{Encoding: enc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"s1", "s2"} {
+		if _, err := cp.Append(ctx, id, []session.Event{session.UserEvent{Message: model.UserText("hello " + id)}, session.UserEvent{Message: model.UserText("more")}}, session.AnyHead); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ar, err := archive.NewFileArchive(storage.SessionContextDir(p.SessionsDir, "s1"), archive.Options{Encoding: enc, SessionID: "s1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ar.Put(ctx, strings.Repeat("archived ", 100), map[string]any{"tool": "bash"}); err != nil {
+		t.Fatal(err)
+	}
+	ts, err := task.NewFileStore(p.TasksDir, "shared", enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ts.Create(ctx, task.CreateInput{Subject: "shared work"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ts.MarkShared(); err != nil {
+		t.Fatal(err)
+	}
+	sp, err := spill.NewFileStore(p.SpillDir, enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := sp.Put(ctx, "spilled body")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The file stores lock a record with a directory beside it while they
+	// read it, which touches the parent directory's time: files must not
+	// change.
+	files := func() []string {
+		var out []string
+		for _, e := range tree(t, home) {
+			if !strings.Contains(e, " d") {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	before := files()
+
+	base := []string{"--home", home, "--workdir", work, "--codec", "gzip"}
+	r := runCLI(t, append(base, "migrate", "--to-store", u, "--json")...)
+	if r.code != 0 {
+		t.Fatalf("migrate: %d %s", r.code, r.stderr)
+	}
+	var rep storeMigration
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || rep != (storeMigration{Sessions: 2, Records: 4, Archives: 1, TaskLists: 1, Tasks: 1, Spilled: 1, Verified: true}) {
+		t.Errorf("report %+v %v", rep, err)
+	}
+	if after := files(); !slices.Equal(before, after) {
+		t.Errorf("the source changed:\n%v\n%v", before, after)
+	}
+	// Into a project that is no longer empty: refused.
+	if r := runCLI(t, append(base, "migrate", "--to-store", u)...); r.code != exitFailure || !strings.Contains(r.stderr, "not empty") {
+		t.Errorf("second migrate: %d %s", r.code, r.stderr)
+	}
+	if r := runCLI(t, append(base, "migrate", "--to-store", u, "--to-home", t.TempDir())...); r.code != exitUsage {
+		t.Errorf("--to-store with --to-home: %d %s", r.code, r.stderr)
+	}
+
+	// The agents' view through the database is the files'.
+	st, err := postgres.Open(ctx, u, postgres.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	dcp, err := st.Checkpointer(ctx, enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"s1", "s2"} {
+		a, _ := cp.Read(ctx, id, 0)
+		b, err := dcp.Read(ctx, id, 0)
+		if err != nil || sameJSON(a, b) != nil {
+			t.Errorf("session %s: %v", id, err)
+		}
+	}
+	dar, err := st.Archive(ctx, enc, "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := dar.Search(ctx, archive.Query{Text: "bash"}); err != nil || !strings.Contains(out, "archived") {
+		t.Errorf("archive search %q %v", out, err)
+	}
+	dts, err := st.TaskList(ctx, enc, "shared")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := dts.List(ctx); err != nil || len(got) != 1 || got[0].Subject != "shared work" {
+		t.Errorf("tasks %+v %v", got, err)
+	}
+	dsp, err := st.Spill(ctx, enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body, ok, err := dsp.Get(ctx, ref); err != nil || !ok || body != "spilled body" {
+		t.Errorf("spill %q %v %v", body, ok, err)
+	}
+	// The shared list survives deleting the session named like it.
+	if err := st.DeleteSession(ctx, enc, "s1"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := dts.List(ctx); len(got) != 1 {
+		t.Error("the shared list was deleted")
 	}
 }
