@@ -5,10 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -291,7 +294,7 @@ func TestTwoProcessesNeverInterleaveTurnsOfOneSession(t *testing.T) {
 	}
 }
 
-func TestMigrateToStoreCopiesEveryRecordAndLeavesTheFiles(t *testing.T) {
+func TestMigrateToStoreAndBackIsIdenticalRecordByRecord(t *testing.T) {
 	u := testStore(t)
 	isolateEnv(t)
 	home, work := t.TempDir(), t.TempDir()
@@ -407,6 +410,22 @@ func TestMigrateToStoreCopiesEveryRecordAndLeavesTheFiles(t *testing.T) {
 	if body, ok, err := dsp.Get(ctx, ref); err != nil || !ok || body != "spilled body" {
 		t.Errorf("spill %q %v %v", body, ok, err)
 	}
+	// And back out into another home: the same files, byte for byte.
+	home2 := t.TempDir()
+	r = runCLI(t, "--workdir", work, "--codec", "gzip", "migrate", "--from-store", u, "--to-home", home2)
+	if r.code != 0 || !strings.Contains(r.stdout, "verified") {
+		t.Fatalf("migrate --from-store: %d %s %s", r.code, r.stdout, r.stderr)
+	}
+	if a, b := fileContents(t, home), fileContents(t, home2); !maps.Equal(a, b) {
+		t.Errorf("round trip differs:\n%v\n%v", a, b)
+	}
+	if r := runCLI(t, "--workdir", work, "--codec", "gzip", "migrate", "--from-store", u, "--to-home", home2); r.code != exitFailure || !strings.Contains(r.stderr, "not empty") {
+		t.Errorf("--from-store into a project that is not empty: %d %s", r.code, r.stderr)
+	}
+	if r := runCLI(t, "--workdir", work, "migrate", "--from-store", u); r.code != exitUsage {
+		t.Errorf("--from-store without --to-home: %d %s", r.code, r.stderr)
+	}
+
 	// The shared list survives deleting the session named like it.
 	if err := st.DeleteSession(ctx, enc, "s1"); err != nil {
 		t.Fatal(err)
@@ -414,4 +433,23 @@ func TestMigrateToStoreCopiesEveryRecordAndLeavesTheFiles(t *testing.T) {
 	if got, _ := dts.List(ctx); len(got) != 1 {
 		t.Error("the shared list was deleted")
 	}
+}
+
+// fileContents maps the path of every file under root to its content.
+func fileContents(t *testing.T, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		rel, _ := filepath.Rel(root, path)
+		out[rel] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

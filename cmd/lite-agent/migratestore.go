@@ -10,8 +10,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
+	"time"
 
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/spill"
@@ -384,10 +384,202 @@ func sameJSON(a, b any) error {
 // it keeps namespace, project and codec.
 var storeMigrationFlags = []string{"to-home", "to-namespace", "to-workdir", "to-codec", "to-key-env", "to-key-file", "to-key-id", "all-projects", "dry-run", "skip-unreadable"}
 
-// checkToStoreFlags rejects the flags --to-store cannot be combined with.
-func checkToStoreFlags(changed func(string) bool) error {
-	if i := slices.IndexFunc(storeMigrationFlags, changed); i >= 0 {
-		return usagef("--to-store copies one project as it is: --%s cannot be combined with it", storeMigrationFlags[i])
+// checkStoreMigrationFlags rejects the flags that --to-store (or, when
+// fromStore, --from-store, which takes --to-home) cannot be combined with.
+func checkStoreMigrationFlags(changed func(string) bool, fromStore bool) error {
+	flag := "--to-store"
+	if fromStore {
+		flag = "--from-store"
+		if changed("to-store") {
+			return usagef("--from-store and --to-store are mutually exclusive")
+		}
+		if !changed("to-home") {
+			return usagef("--from-store needs --to-home DIR, the destination data home")
+		}
+	}
+	for _, name := range storeMigrationFlags {
+		if changed(name) && !(fromStore && name == "to-home") {
+			return usagef("%s copies one project as it is: --%s cannot be combined with it", flag, name)
+		}
 	}
 	return nil
+}
+
+// File modes of what migrate --from-store writes.
+const (
+	exportDirMode  = 0o700
+	exportFileMode = 0o600
+)
+
+// runMigrateFromStore copies the project the global flags select from the
+// database at url into the data home toHome, keeping namespace, project
+// hash and codec, so that each record's encoded bytes are written as they
+// are; then it reads every record back through both stores and compares
+// them. The database is only read. The project directory under toHome
+// must not exist or be empty; it carries storage.MigrationMarker until the
+// copy is verified, and is removed again if anything fails.
+func runMigrateFromStore(ctx context.Context, g *globalFlags, url, toHome string, asJSON bool, out io.Writer) (err error) {
+	if err := checkStoreURL(url); err != nil {
+		return usagef("invalid --from-store: %w", err)
+	}
+	workdir, err := g.workdirOption()
+	if err != nil {
+		return err
+	}
+	opts, err := g.storageOptions()
+	if err != nil {
+		return err
+	}
+	opts.Home = toHome
+	paths, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: workdir, Storage: opts})
+	if err != nil {
+		return err
+	}
+	dst := project{paths: paths, opts: opts, enc: storage.Encoding{Codec: opts.Codec, Namespace: paths.Namespace, ProjectID: paths.Hash}}
+	dir := filepath.Dir(paths.SessionsDir)
+	if ents, err := readDir(dir); err != nil {
+		return err
+	} else if len(ents) > 0 {
+		return fmt.Errorf("%s is not empty: migrate only into an empty project directory", dir)
+	}
+	st, err := postgres.Open(ctx, url, postgres.Options{})
+	if err != nil {
+		return scrub(fmt.Errorf("open store: %w", err), passwordOf(url))
+	}
+	defer st.Close()
+	src, err := st.Project(dst.enc)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, exportDirMode); err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			if rerr := os.RemoveAll(dir); rerr != nil {
+				err = fmt.Errorf("%w; removing the partial copy also failed: %w", err, rerr)
+			}
+		}
+	}()
+	marker := filepath.Join(dir, storage.MigrationMarker)
+	if err := os.WriteFile(marker, nil, exportFileMode); err != nil {
+		return err
+	}
+	var rep storeMigration
+	if err := exportProject(ctx, st, src, dst, &rep); err != nil {
+		return err
+	}
+	if err := verifyStoreCopy(ctx, dst, st, src); err != nil {
+		return fmt.Errorf("verification failed, nothing is kept: %w", err)
+	}
+	if err := os.Remove(marker); err != nil {
+		return err
+	}
+	rep.Verified = true
+	if asJSON {
+		return writeJSON(out, rep)
+	}
+	fmt.Fprintf(out, "migrated project %s (namespace %s) from the database into %s\n  %d sessions (%d records), %d archives, %d task lists (%d tasks), %d spilled bodies\nverified: every record read back from the files equals its source\n",
+		paths.Hash, paths.Namespace, dir, rep.Sessions, rep.Records, rep.Archives, rep.TaskLists, rep.Tasks, rep.Spilled)
+	return nil
+}
+
+// writeRecords writes the records as the lines of file path.
+func writeRecords(path string, recs [][]byte, mtime time.Time) error {
+	var b bytes.Buffer
+	for _, r := range recs {
+		b.Write(r)
+		b.WriteByte('\n')
+	}
+	return writeExported(path, b.Bytes(), mtime)
+}
+
+// writeExported writes data as the new file path, its directory made if
+// needed, and sets its modification time when mtime is not zero.
+func writeExported(path string, data []byte, mtime time.Time) error {
+	if err := os.MkdirAll(filepath.Dir(path), exportDirMode); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, exportFileMode)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if mtime.IsZero() {
+		return nil
+	}
+	return os.Chtimes(path, mtime, mtime)
+}
+
+// exportProject writes every session, archive, task list and spilled body
+// of src into the files of dst.
+func exportProject(ctx context.Context, st *postgres.Store, src *postgres.Project, dst project, rep *storeMigration) error {
+	infos, err := src.Checkpointer().List(ctx)
+	if err != nil {
+		return err
+	}
+	for _, in := range infos {
+		recs, mod, err := src.ExportSession(ctx, in.ID)
+		if err != nil {
+			return fmt.Errorf("session %s: %w", in.ID, err)
+		}
+		if err := writeRecords(filepath.Join(dst.paths.SessionsDir, in.ID+".jsonl"), recs, mod); err != nil {
+			return err
+		}
+		rep.Sessions++
+		rep.Records += len(recs)
+		index, notes, err := src.ExportArchive(ctx, in.ID)
+		if err != nil {
+			return fmt.Errorf("session %s archive: %w", in.ID, err)
+		}
+		if len(index) == 0 && len(notes) == 0 {
+			continue
+		}
+		ctxDir := storage.SessionContextDir(dst.paths.SessionsDir, in.ID)
+		if err := writeRecords(filepath.Join(ctxDir, "index.jsonl"), index, time.Time{}); err != nil {
+			return err
+		}
+		for ref, note := range notes {
+			if err := writeExported(filepath.Join(ctxDir, "notes", ref+".md"), note, time.Time{}); err != nil {
+				return err
+			}
+		}
+		rep.Archives++
+	}
+	lists, err := st.TaskListIDs(ctx, dst.enc)
+	if err != nil {
+		return err
+	}
+	for _, id := range lists {
+		recs, shared, err := src.ExportTaskList(ctx, id)
+		if err != nil {
+			return fmt.Errorf("task list %s: %w", id, err)
+		}
+		for tid, rec := range recs {
+			if err := writeExported(filepath.Join(dst.paths.TasksDir, id, tid+".json"), rec, time.Time{}); err != nil {
+				return err
+			}
+		}
+		if shared {
+			if err := writeExported(filepath.Join(dst.paths.TasksDir, id, task.SharedMarker), nil, time.Time{}); err != nil {
+				return err
+			}
+		}
+		rep.TaskLists++
+		rep.Tasks += len(recs)
+	}
+	return src.ExportSpill(ctx, func(ref string, body []byte, created time.Time) error {
+		rep.Spilled++
+		return writeExported(filepath.Join(dst.paths.SpillDir, ref+".txt"), body, created)
+	})
 }

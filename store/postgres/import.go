@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -183,4 +184,71 @@ func (p *Project) ExportArchive(ctx context.Context, id string) (index [][]byte,
 			return nil
 		})
 	return index, notes, err
+}
+
+// ExportSession returns the stored records of session id in seq order, as
+// ImportSession takes them, and when the log last changed. An unknown
+// session has no records.
+func (p *Project) ExportSession(ctx context.Context, id string) (records [][]byte, modified time.Time, err error) {
+	if err := validID(id); err != nil {
+		return nil, time.Time{}, err
+	}
+	err = p.s.db().scan(ctx, p.s.q.sql(`SELECT modified FROM {sessions} WHERE namespace = $1 AND project = $2 AND session = $3`),
+		[]any{p.ns, p.project, id}, &modified)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, time.Time{}, nil
+	}
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	err = p.s.db().each(ctx, p.s.q.sql(`SELECT data FROM {events} WHERE namespace = $1 AND project = $2 AND session = $3 ORDER BY seq`),
+		[]any{p.ns, p.project, id}, func(r pgx.Rows) error {
+			var data []byte
+			if err := r.Scan(&data); err != nil {
+				return err
+			}
+			records = append(records, data)
+			return nil
+		})
+	return records, modified, err
+}
+
+// ExportTaskList returns the stored records of the task list listID by
+// task id, as ImportTaskList takes them, and whether it is marked shared.
+func (p *Project) ExportTaskList(ctx context.Context, listID string) (records map[string][]byte, shared bool, err error) {
+	if err := validID(listID); err != nil {
+		return nil, false, err
+	}
+	err = p.s.db().scan(ctx, p.s.q.sql(`SELECT shared FROM {task_lists} WHERE namespace = $1 AND project = $2 AND list = $3`),
+		[]any{p.ns, p.project, listID}, &shared)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return nil, false, err
+	}
+	records = map[string][]byte{}
+	err = p.s.db().each(ctx, p.s.q.sql(`SELECT id, data FROM {tasks} WHERE namespace = $1 AND project = $2 AND list = $3`),
+		[]any{p.ns, p.project, listID}, func(r pgx.Rows) error {
+			var id string
+			var data []byte
+			if err := r.Scan(&id, &data); err != nil {
+				return err
+			}
+			records[id] = data
+			return nil
+		})
+	return records, shared, err
+}
+
+// ExportSpill calls fn with each stored spilled body of the project, its
+// ref and when it was stored.
+func (p *Project) ExportSpill(ctx context.Context, fn func(ref string, body []byte, created time.Time) error) error {
+	return p.s.db().each(ctx, p.s.q.sql(`SELECT ref, data, created FROM {spill} WHERE namespace = $1 AND project = $2 ORDER BY ref`),
+		[]any{p.ns, p.project}, func(r pgx.Rows) error {
+			var ref string
+			var data []byte
+			var created time.Time
+			if err := r.Scan(&ref, &data, &created); err != nil {
+				return err
+			}
+			return fn(ref, data, created)
+		})
 }
