@@ -68,17 +68,16 @@ const noAnswer = "(no answer)"
 func askUserTool(ask AskUserFunc) tool.Tool {
 	turn := make(chan struct{}, 1)
 	return tool.New(AskUserTool, "Ask the user a question and wait for the answer. Use it only when you cannot go on without the user's decision or information; offer options when the choices are known.",
-		func(ctx context.Context, in askUserInput) (tool.Result, error) {
-			id := engine.CallID(ctx)
-			call := &model.Block{Type: model.BlockToolCall, ID: id, Name: AskUserTool}
+		func(ctx context.Context, c *tool.Call, in askUserInput) (tool.Result, error) {
+			call := &model.Block{Type: model.BlockToolCall, ID: c.ID, Name: AskUserTool}
 			select {
 			case turn <- struct{}{}:
 				defer func() { <-turn }()
 			case <-ctx.Done():
 				return tool.Result{}, ctx.Err()
 			}
-			engine.Emit(ctx, Event{Type: engine.EventInputRequest, Call: call, Text: in.Question})
-			ans, err := ask(ctx, Question{CallID: id, SessionID: engine.SessionID(ctx), Text: in.Question, Options: in.Options, MultiSelect: in.MultiSelect})
+			c.Emit(Event{Type: engine.EventInputRequest, Call: call, Text: in.Question})
+			ans, err := ask(ctx, Question{CallID: c.ID, SessionID: c.SessionID, Text: in.Question, Options: in.Options, MultiSelect: in.MultiSelect})
 			if err != nil {
 				if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
 					return tool.Result{}, ctxErr
@@ -92,7 +91,7 @@ func askUserTool(ask AskUserFunc) tool.Tool {
 			case strings.TrimSpace(ans.Text) != "":
 				text = ans.Text
 			}
-			engine.Emit(ctx, Event{Type: engine.EventInputResolved, Call: call, Text: text})
+			c.Emit(Event{Type: engine.EventInputResolved, Call: call, Text: text})
 			return tool.Text(text), nil
 		})
 }

@@ -37,7 +37,7 @@ func TestMain(m *testing.M) {
 
 func runCrashChild(v string) int {
 	home, workdir, _ := strings.Cut(v, " ")
-	hang := tool.New("hang", "Never returns.", func(ctx context.Context, _ struct{}) (tool.Result, error) {
+	hang := tool.New("hang", "Never returns.", func(ctx context.Context, _ *tool.Call, _ struct{}) (tool.Result, error) {
 		fmt.Println("ready")
 		select {}
 	})

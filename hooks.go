@@ -11,6 +11,7 @@ import (
 
 	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/hook"
+	"github.com/lite-agent/lite-agent-go/permission"
 	"github.com/lite-agent/lite-agent-go/tool"
 )
 
@@ -22,12 +23,15 @@ type hookedTool struct {
 	a *Agent
 }
 
-func (h hookedTool) Call(ctx context.Context, input json.RawMessage) (tool.Result, error) {
-	id := identity(ctx)
-	call := hook.ToolCall{ID: engine.CallID(ctx), Name: h.Name(), Input: input}
+func (h hookedTool) Call(ctx context.Context, c *tool.Call, input json.RawMessage) (tool.Result, error) {
+	if c == nil {
+		c = &tool.Call{}
+	}
+	id := h.a.runs.identity(c.SessionID)
+	call := hook.ToolCall{ID: c.ID, Name: h.Name(), Input: input}
 	h.a.fire(ctx, hook.ToolStart{Identity: id, Call: call})
 	start := time.Now()
-	res, err := h.Tool.Call(ctx, input)
+	res, err := h.Tool.Call(ctx, c, input)
 	end := hook.ToolEnd{Identity: id, Call: call, Duration: time.Since(start), Status: hook.StatusCompleted}
 	switch {
 	case err != nil && ctx.Err() != nil:
@@ -47,11 +51,11 @@ func (h hookedTool) Call(ctx context.Context, input json.RawMessage) (tool.Resul
 // compactHooks fires compact:start before the context engine compacts a
 // request and returns what fires compact:end after it, both with kind auto
 // and the identity of the run.
-func (a *Agent) compactHooks(ctx context.Context, before int) func(after int, err error) {
+func (a *Agent) compactHooks(ctx context.Context, sessionID string, before int) func(after int, err error) {
 	if a.hooks == nil {
 		return nil
 	}
-	id, cid := identity(ctx), newSessionID()
+	id, cid := a.runs.identity(sessionID), newSessionID()
 	a.fire(ctx, hook.CompactStart{Identity: id, CompactionID: cid, Kind: hook.CompactAuto, Before: int64(before)})
 	return func(after int, err error) {
 		end := hook.CompactEnd{Identity: id, CompactionID: cid, Kind: hook.CompactAuto, Before: int64(before), After: int64(after), Status: hook.StatusCompleted}
@@ -65,41 +69,42 @@ func (a *Agent) compactHooks(ctx context.Context, before int) func(after int, er
 	}
 }
 
-// fire runs the hooks of p and reports failures as diagnostic events of the
-// current turn.
+// fire runs the hooks of p, fired within a turn, and reports failures as
+// diagnostic events of that turn.
 func (a *Agent) fire(ctx context.Context, p hook.Payload) {
 	if a.hooks == nil {
 		return
 	}
 	out := a.fireHooks(ctx, p)
+	if len(out.Diagnostics) == 0 {
+		return
+	}
+	id, _ := payloadIdentity(p)
+	eng := a.runs.engine(id.SessionID, a.eng)
 	for _, d := range out.Diagnostics {
 		a.log.Warn("hook failed", "event", d.Event, "hook", d.Label)
-		engine.Emit(ctx, Event{Type: engine.EventDiagnostic, Code: d.Code, Text: d.Message})
+		eng.Notify(id.SessionID, Event{Type: engine.EventDiagnostic, Code: d.Code, Text: d.Message})
 	}
 }
 
-// aroundKey carries the events of a run's run:start or run:end hooks
-// (permission decisions about hook commands), which no turn is there to
-// stream; hookedTurn yields them.
-type aroundKey struct{}
+// hookRun is a run whose hooks fire: its identity (its own runId,
+// agentId for a subagent, source), the engine running its turn, and the
+// events of the permission decisions made around that turn (about run:start
+// and run:end hook commands), which no turn is there to stream.
+type hookRun struct {
+	ident  hook.Identity
+	eng    *engine.Engine
+	around around
+}
 
-// around collects events emitted around a turn.
+// around collects the events emitted around a turn.
 type around struct {
 	mu  sync.Mutex
 	evs []Event
 }
 
-// aroundOf returns the collector in ctx, or nil.
-func aroundOf(ctx context.Context) *around {
-	c, _ := ctx.Value(aroundKey{}).(*around)
-	return c
-}
-
-// add keeps ev; a nil collector drops it.
+// add keeps ev.
 func (c *around) add(ev Event) {
-	if c == nil {
-		return
-	}
 	c.mu.Lock()
 	c.evs = append(c.evs, ev)
 	c.mu.Unlock()
@@ -117,21 +122,119 @@ func (c *around) take(session string) []Event {
 	return evs
 }
 
-// identKey carries the hook identity of a run (see hookedTurn).
-type identKey struct{}
+// hookCall is a hook command's synthetic call while the gate decides about
+// it: the session it is attributed to, the engine of that session's run
+// and, for a decision made around a turn, the run whose hooks fire.
+type hookCall struct {
+	session string
+	eng     *engine.Engine
+	run     *hookRun // nil within a turn (a tool's or a compaction's hook)
+}
 
-// identity is the hook identity of the turn running in ctx: that of its
-// run (its own runId, agentId for a subagent, source), with the session of
-// the turn.
-func identity(ctx context.Context) hook.Identity {
-	id, ok := ctx.Value(identKey{}).(hook.Identity)
-	if !ok {
-		id = hook.Identity{Source: hook.SourceUser}
+// hookRuns tracks the runs of an agent family whose hooks may fire: by run
+// id while the run lasts, and by session while its turn holds the session
+// (turns on one session run one at a time), so that a tool's or a
+// compaction's hook gets the identity of its run from the session alone.
+// It also holds the hook commands being decided about, by call id, so that
+// the gate's events and audit records about them reach their run.
+type hookRuns struct {
+	mu        sync.Mutex
+	byID      map[string]*hookRun
+	bySession map[string]*hookRun
+	calls     map[string]hookCall
+}
+
+// add registers r until remove.
+func (rs *hookRuns) add(r *hookRun) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if rs.byID == nil {
+		rs.byID = map[string]*hookRun{}
 	}
-	if s := engine.SessionID(ctx); s != "" {
-		id.SessionID = s
+	rs.byID[r.ident.RunID] = r
+}
+
+// remove forgets r, and ends its hold on its session.
+func (rs *hookRuns) remove(r *hookRun) {
+	rs.release(r)
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	delete(rs.byID, r.ident.RunID)
+}
+
+// hold records that r's turn holds its session: the engine yields a turn's
+// events (other than the done of a turn that never started) only then.
+func (rs *hookRuns) hold(r *hookRun) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if rs.bySession == nil {
+		rs.bySession = map[string]*hookRun{}
 	}
-	return id
+	rs.bySession[r.ident.SessionID] = r
+}
+
+// release ends r's hold on its session, unless the next turn there took
+// it already.
+func (rs *hookRuns) release(r *hookRun) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if rs.bySession[r.ident.SessionID] == r {
+		delete(rs.bySession, r.ident.SessionID)
+	}
+}
+
+// run returns the run with id runID, or nil.
+func (rs *hookRuns) run(runID string) *hookRun {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	return rs.byID[runID]
+}
+
+// identity is the hook identity of the run whose turn holds session id,
+// with that session; outside any such run, a user run's without a runId.
+func (rs *hookRuns) identity(id string) hook.Identity {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if r := rs.bySession[id]; r != nil {
+		return r.ident
+	}
+	return hook.Identity{SessionID: id, Source: hook.SourceUser}
+}
+
+// engine returns the engine of the run whose turn holds session id, or
+// fallback.
+func (rs *hookRuns) engine(id string, fallback *engine.Engine) *engine.Engine {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if r := rs.bySession[id]; r != nil {
+		return r.eng
+	}
+	return fallback
+}
+
+// decide registers c as the hook command call id until the returned
+// function is called.
+func (rs *hookRuns) decide(id string, c hookCall) (done func()) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if rs.calls == nil {
+		rs.calls = map[string]hookCall{}
+	}
+	rs.calls[id] = c
+	return func() {
+		rs.mu.Lock()
+		defer rs.mu.Unlock()
+		delete(rs.calls, id)
+	}
+}
+
+// call returns the hook command call id being decided about, if it is
+// one.
+func (rs *hookRuns) call(id string) (hookCall, bool) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	c, ok := rs.calls[id]
+	return c, ok
 }
 
 // inHookKey marks the context a hook of an agent is given.
@@ -159,34 +262,29 @@ func inHook(ctx context.Context, a *Agent) bool {
 	return m != nil && m.a == a && !m.done.Load()
 }
 
-// runSession returns the session of the run ctx belongs to, also around
-// its turn (run:start and run:end hooks), where the engine's context has
-// none; "" outside a run with hooks.
-func runSession(ctx context.Context) string {
-	id, _ := ctx.Value(identKey{}).(hook.Identity)
-	return id.SessionID
-}
-
-// hookedTurn wraps a turn with run:start and run:end hooks. ident gives
-// the run's session, agentId (a subagent's) and source; the run gets its own
-// runId, which its tool hooks see too. Diagnostics of run:start are yielded
+// hookedTurn wraps a turn, run by eng, with run:start and run:end hooks.
+// ident gives the run's session, agentId (a subagent's) and source; the run
+// gets its own runId, which its tool hooks see too. Diagnostics of run:start are yielded
 // before the turn's first event; run:end runs before the done event is
 // yielded (or when the turn ends otherwise).
-func (a *Agent) hookedTurn(ctx context.Context, ident hook.Identity, prompt string, start func(context.Context) iter.Seq2[Event, error]) iter.Seq2[Event, error] {
+func (a *Agent) hookedTurn(ctx context.Context, eng *engine.Engine, ident hook.Identity, prompt string, start func(context.Context) iter.Seq2[Event, error]) iter.Seq2[Event, error] {
 	if a.hooks == nil {
 		return start(ctx)
 	}
 	return func(yield func(Event, error) bool) {
 		id := ident.SessionID
 		ident.RunID = newSessionID()
-		ctx := context.WithValue(ctx, identKey{}, ident)
+		run := &hookRun{ident: ident, eng: eng}
+		a.runs.add(run)
+		defer a.runs.remove(run)
 		turn := start(ctx)
 		// Decisions about hook commands come before the turn's events and
 		// before done.
-		// The hooks' context is outside any turn: a run started from
-		// another agent's tool must not hand its decisions to that turn.
-		evs := &around{}
-		hookCtx := context.WithValue(engine.Detach(ctx), aroundKey{}, evs)
+		// The hooks' decisions reach this run's turn or its collector
+		// through their call ids (see permitHook), never the turn of a
+		// tool that started the run.
+		evs := &run.around
+		hookCtx := ctx
 		input, _ := json.Marshal(prompt)
 		end := hook.RunEnd{Identity: ident, Status: hook.StatusCompleted}
 		ended := false
@@ -215,8 +313,14 @@ func (a *Agent) hookedTurn(ctx context.Context, ident hook.Identity, prompt stri
 				return
 			}
 		}
+		held := false
 		for ev, err := range turn {
+			if !held && ev.Type != engine.EventDone {
+				a.runs.hold(run) // the turn started: its tools' hooks are this run's
+				held = true
+			}
 			if err != nil {
+				a.runs.release(run)
 				end.Status = hook.StatusFailed
 				end.Err = &hook.ErrorInfo{Name: "Error", Message: err.Error()}
 				if errors.Is(err, context.Canceled) {
@@ -232,6 +336,7 @@ func (a *Agent) hookedTurn(ctx context.Context, ident hook.Identity, prompt stri
 				}
 			}
 			if ev.Type == engine.EventDone && ev.Done != nil {
+				a.runs.release(run) // the engine let the session go before done
 				switch ev.Done.StopReason {
 				case engine.StopAborted:
 					end.Status = hook.StatusCancelled
@@ -239,9 +344,8 @@ func (a *Agent) hookedTurn(ctx context.Context, ident hook.Identity, prompt stri
 					end.Status = hook.StatusMaxTurns
 				}
 				end.Result = &hook.RunResult{Text: ev.Done.Text, Usage: ev.Done.Usage, StopReason: string(ev.Done.StopReason), Output: ev.Done.Output}
-				// The done event comes after the run:end hooks, as in
-				// the reference: a caller that stops at done sees their
-				// effects.
+				// The done event comes after the run:end hooks, so a
+				// caller that stops at done sees their effects.
 				fireEnd()
 				for _, hev := range evs.take(id) {
 					if !yield(hev, nil) {
@@ -260,9 +364,41 @@ func (a *Agent) hookedTurn(ctx context.Context, ident hook.Identity, prompt stri
 // permitHook decides whether a command hook may run. Until a permission
 // policy is configured, the default policy applies: hooks are asked about,
 // and with no approval handler they are denied.
+//
+// The decision goes to the session of the run the hook observes, and its
+// events and audit record to that run's turn, or, for a run:start or
+// run:end hook, around it (see hookedTurn).
 func (a *Agent) permitHook(ctx context.Context, req hook.PermitRequest) (bool, error) {
 	if a.permit == nil {
 		return false, nil
 	}
-	return a.permit(ctx, hook.ToolName, req.Input)
+	ident, aroundTurn := payloadIdentity(req.Payload)
+	c := hookCall{session: ident.SessionID, eng: a.runs.engine(ident.SessionID, a.eng)}
+	if aroundTurn {
+		if c.run = a.runs.run(ident.RunID); c.run != nil {
+			c.eng = c.run.eng
+		}
+	}
+	defer a.runs.decide(req.CallID, c)()
+	return a.permit(ctx, permission.Call{ID: req.CallID, Name: hook.ToolName, Input: req.Input, SessionID: ident.SessionID})
+}
+
+// payloadIdentity returns the identity of p and whether p is fired around
+// a turn (run:start, run:end) rather than within one.
+func payloadIdentity(p hook.Payload) (hook.Identity, bool) {
+	switch p := p.(type) {
+	case hook.RunStart:
+		return p.Identity, true
+	case hook.RunEnd:
+		return p.Identity, true
+	case hook.ToolStart:
+		return p.Identity, false
+	case hook.ToolEnd:
+		return p.Identity, false
+	case hook.CompactStart:
+		return p.Identity, false
+	case hook.CompactEnd:
+		return p.Identity, false
+	}
+	return hook.Identity{}, false
 }

@@ -373,7 +373,7 @@ func TestDeleteSessionFromAToolOfTheSession(t *testing.T) {
 			f := newFixture(t)
 			var a *liteagent.Agent
 			var derr atomic.Value
-			tl, err := tool.NewRaw("wipe", "wipe", json.RawMessage(`{"type":"object"}`), func(ctx context.Context, _ json.RawMessage) (tool.Result, error) {
+			tl, err := tool.NewRaw("wipe", "wipe", json.RawMessage(`{"type":"object"}`), func(ctx context.Context, _ *tool.Call, _ json.RawMessage) (tool.Result, error) {
 				c := ctx
 				if mode == "background-ctx" {
 					c = context.Background()
@@ -737,7 +737,7 @@ func TestShutdownFromASubagentsTool(t *testing.T) {
 	f := newFixture(t)
 	var a *liteagent.Agent
 	returned := make(chan error, 1)
-	stop := tool.New("stop_agent", "Stops the agent.", func(ctx context.Context, _ struct{}) (tool.Result, error) {
+	stop := tool.New("stop_agent", "Stops the agent.", func(ctx context.Context, _ *tool.Call, _ struct{}) (tool.Result, error) {
 		returned <- a.Shutdown(ctx)
 		return tool.Text("stopping"), nil
 	})
@@ -803,7 +803,7 @@ func TestANestedRunKeepsItsHookDecisions(t *testing.T) {
 	fa.p.Reply(modeltest.Text("inner ok"))
 
 	var inner []string
-	ask := tool.New("ask_a", "Asks agent A.", func(ctx context.Context, _ struct{}) (tool.Result, error) {
+	ask := tool.New("ask_a", "Asks agent A.", func(ctx context.Context, _ *tool.Call, _ struct{}) (tool.Result, error) {
 		for ev, err := range a.Run(ctx, "hi") {
 			if err != nil {
 				return tool.Result{}, err
@@ -862,7 +862,7 @@ func TestShutdownClosesBeforeItReturns(t *testing.T) {
 	f := newFixture(t)
 	var a *liteagent.Agent
 	res := make(chan error, 1)
-	stop := tool.New("stop_agent", "Stops.", func(ctx context.Context, _ struct{}) (tool.Result, error) {
+	stop := tool.New("stop_agent", "Stops.", func(ctx context.Context, _ *tool.Call, _ struct{}) (tool.Result, error) {
 		if err := a.Shutdown(ctx); err != nil {
 			res <- err
 			return tool.Text("x"), nil
@@ -887,7 +887,7 @@ func TestShutdownWaitsWithAnotherAgentsToolContext(t *testing.T) {
 	a, release := stubbornChild(t, newFixture(t))
 	defer func() { close(release); a.Close() }()
 	got := make(chan error, 1)
-	sd := tool.New("shut_a", "x", func(ctx context.Context, _ struct{}) (tool.Result, error) {
+	sd := tool.New("shut_a", "x", func(ctx context.Context, _ *tool.Call, _ struct{}) (tool.Result, error) {
 		c, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
 		defer cancel()
 		got <- a.Shutdown(c)
@@ -946,7 +946,7 @@ func sendAndAwaitShutdown(t *testing.T, a *liteagent.Agent, returned <-chan erro
 func stubbornChild(t *testing.T, f *fixture) (a *liteagent.Agent, release chan struct{}) {
 	t.Helper()
 	release, started := make(chan struct{}), make(chan struct{})
-	stubborn := tool.New("stubborn", "Ignores cancellation for a while.", func(ctx context.Context, _ struct{}) (tool.Result, error) {
+	stubborn := tool.New("stubborn", "Ignores cancellation for a while.", func(ctx context.Context, _ *tool.Call, _ struct{}) (tool.Result, error) {
 		close(started)
 		<-release
 		return tool.Text("done"), nil

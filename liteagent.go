@@ -18,8 +18,8 @@ import (
 	"github.com/lite-agent/lite-agent-go/archive"
 	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/hook"
-	"github.com/lite-agent/lite-agent-go/internal/datahome"
 	"github.com/lite-agent/lite-agent-go/mcphost"
+	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/permission"
 	"github.com/lite-agent/lite-agent-go/retention"
@@ -31,6 +31,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/task"
 	"github.com/lite-agent/lite-agent-go/tool"
 	"github.com/lite-agent/lite-agent-go/tool/builtin"
+	"github.com/lite-agent/lite-agent-go/tool/builtin/bash"
 )
 
 // TaskListEnv names the environment variable that sets the shared task list
@@ -104,7 +105,7 @@ type Options struct {
 	// MaxParallelTools bounds the tool calls run at once; zero means 10.
 	MaxParallelTools int
 	// LogToolStarts records each tool call's start in the session log before
-	// the call runs (the reference's crashRecovery "safe"), so that after a
+	// the call runs (the TypeScript SDK's crashRecovery "safe"), so that after a
 	// crash the log tells which calls may have had effects. It costs one
 	// log append a call. Either way, calls a crash left unanswered get
 	// "interrupted" results on the next prompt, with tool_recovered events.
@@ -129,8 +130,7 @@ type Options struct {
 	// context archive, and older messages are shortened in the request,
 	// never in the log. Zero means the window the provider reports for the
 	// model (model.WindowReporter: 200,000 tokens for Claude models with
-	// model/anthropic), else engine.DefaultContextWindow (32,000), as in the
-	// reference.
+	// model/anthropic), else engine.DefaultContextWindow (32,000).
 	ContextWindow int
 	// DisableContext turns the context engine off: every request carries
 	// the whole session history, and a request the provider refuses as too
@@ -234,7 +234,7 @@ type Options struct {
 
 	// Bash configures the bash tool; Workdir and Background are set by
 	// the agent.
-	Bash builtin.BashOptions
+	Bash bash.Options
 
 	// FileTools configures read_file, write_file, edit_file and
 	// delete_file: extra ReadRoots, Symlinks, MaxSnapshotBytes,
@@ -282,7 +282,7 @@ type Agent struct {
 	// never with mu.
 	leaseMu sync.Mutex
 	leases  map[string]*heldLease
-	bg      *builtin.Background
+	bg      *bash.Background
 
 	audits     sync.WaitGroup // permission decisions around turns being appended
 	deliveries sync.WaitGroup // turns delivering background bash completions
@@ -290,8 +290,11 @@ type Agent struct {
 	// hooks runs hook commands and functions; nil when there are none.
 	hooks *hook.Runner
 	// permit asks the permission gate about a non-tool action (a hook
-	// command); nil denies.
-	permit func(ctx context.Context, name string, input json.RawMessage) (bool, error)
+	// command, an MCP connection); nil denies.
+	permit func(ctx context.Context, call permission.Call) (bool, error)
+	// runs are the runs whose hooks may fire, and the hook commands being
+	// decided about.
+	runs hookRuns
 
 	// mcp holds the MCP connections of the family; nil without servers.
 	mcp *mcphost.Host
@@ -310,97 +313,132 @@ type Agent struct {
 	life context.Context
 	stop context.CancelFunc
 
-	mu       sync.Mutex        // guards the fields below
-	listOf   map[string]string // task list of child sessions (their parent's)
-	parentOf map[string]string // the session that dispatched each child session
-	current  string
-	closed   bool
+	// sched tracks the turns, prompts, subagent sessions and cancelled
+	// background work of the family; its close refuses new turns.
+	sched *schedule
 	// closeDone is closed when closing has finished; closeErr is its
 	// result, written before.
 	closeDone chan struct{}
 	closeErr  error
-	archives  map[string]archive.Archive
-	tasks     map[string]task.Store
-	running   map[string]map[uint64]context.CancelFunc // the turns of each session, by number
-	// prompts counts the prompts (Run) in progress on each session, until
-	// their done event was yielded; promptsOver[id] is closed when the
-	// count drops to zero. Autonomous turns wait for it, so that a
-	// session's prompts and the deliveries after them never overlap.
-	prompts     map[string]int
-	promptsOver map[string]chan struct{}
-	turnSeq     uint64
-	deleted     map[string]bool // sessions deleted since their last prompt: no autonomous turn revives them
-	// autonomous holds the result of each session's latest autonomous
-	// turn; only Query, which reads it, makes it (nil otherwise).
-	autonomous map[string]*Result
-	// dropCancelled counts, per session, the groups DeleteSession
-	// cancelled whose (cancelled) results are still to come and to drop.
-	dropCancelled map[string]int
-	// dropBash holds the background commands DeleteSession killed, whose
-	// completions start no turn.
-	dropBash map[string]bool
+
+	mu       sync.Mutex // guards the fields below
+	current  string
+	archives map[string]archive.Archive
+	tasks    map[string]task.Store
 }
 
 // New returns an Agent. It validates every option and the codec before it
 // creates anything on disk.
 func New(ctx context.Context, opts Options) (*Agent, error) {
+	cfg, err := loadConfig(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	a := newAgent(cfg)
+	if cfg.sweep {
+		cleanup(ctx, cfg.sweepOpts, opts.OnCleanup, a.log)
+	}
+	if err := a.openStores(ctx, opts); err != nil {
+		return nil, err
+	}
+	gate, err := a.buildGate(opts, cfg.hooks)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.startServices(opts, cfg); err != nil {
+		return nil, err
+	}
+	tools, err := a.buildTools(opts, cfg.skills, cfg.defs, gate, cfg.finalAnswer)
+	if err != nil {
+		a.bg.Close()
+		return nil, err
+	}
+	if err := a.buildEngine(opts, cfg, gate, tools); err != nil {
+		a.bg.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+// config is what New reads and checks before it creates anything: the
+// layout, the sweep to run, and the definitions loaded from the data home
+// and the project (hooks, skills, MCP servers, subagents).
+type config struct {
+	lay         layout
+	log         *slog.Logger
+	sweep       bool
+	sweepOpts   retention.Options
+	finalAnswer tool.Tool // nil without an OutputSchema
+	hooks       hook.Config
+	skills      []skill.Skill
+	mcp         mcphost.Config
+	defs        []subagent.Definition // nil when agents are disabled
+}
+
+// loadConfig validates opts, resolves the layout and loads the definition
+// files. It writes nothing.
+func loadConfig(ctx context.Context, opts Options) (config, error) {
 	if opts.Model == nil {
-		return nil, errors.New("liteagent: Model is required")
+		return config{}, errors.New("liteagent: Model is required")
 	}
 	if opts.ModelName == "" {
-		return nil, errors.New("liteagent: ModelName must be non-empty")
+		return config{}, errors.New("liteagent: ModelName must be non-empty")
 	}
-	lay, err := resolveLayout(opts)
-	if err != nil {
-		return nil, err
+	var cfg config
+	var err error
+	if cfg.lay, err = resolveLayout(opts); err != nil {
+		return config{}, err
 	}
-	sweepOpts, sweep, err := cleanupOptions(opts, lay.paths)
-	if err != nil {
-		return nil, err
+	if cfg.sweepOpts, cfg.sweep, err = cleanupOptions(opts, cfg.lay.paths); err != nil {
+		return config{}, err
 	}
-	var finalAnswer tool.Tool
 	if opts.OutputSchema != nil {
-		if finalAnswer, err = finalAnswerTool(opts.OutputSchema); err != nil {
-			return nil, err
+		if cfg.finalAnswer, err = finalAnswerTool(opts.OutputSchema); err != nil {
+			return config{}, err
 		}
 	}
-	if err := checkNoUnfinishedMigration(lay.paths); err != nil {
-		return nil, err
+	paths := cfg.lay.paths
+	if err := checkNoUnfinishedMigration(paths); err != nil {
+		return config{}, err
 	}
-	var hookCfg hook.Config
 	if !opts.DisableHookFiles {
-		if hookCfg, err = hook.LoadFiles(ctx, lay.paths); err != nil {
-			return nil, err
+		if cfg.hooks, err = hook.LoadFiles(ctx, paths); err != nil {
+			return config{}, err
 		}
 	}
-	skills, err := skill.Load(ctx, skill.LoadOptions{Paths: lay.paths, ExtraDir: opts.SkillsDir})
-	if err != nil {
-		return nil, err
+	if cfg.skills, err = skill.Load(ctx, skill.LoadOptions{Paths: paths, ExtraDir: opts.SkillsDir}); err != nil {
+		return config{}, err
 	}
-	mcpCfg, err := mcphost.LoadConfig(mcphost.LoadOptions{Paths: lay.paths, Servers: opts.MCPServers, NoFiles: opts.DisableMCPFiles})
-	if err != nil {
-		return nil, err
+	if cfg.mcp, err = mcphost.LoadConfig(mcphost.LoadOptions{Paths: paths, Servers: opts.MCPServers, NoFiles: opts.DisableMCPFiles}); err != nil {
+		return config{}, err
 	}
-	var defs []subagent.Definition
 	if !opts.DisableAgents {
-		if defs, err = subagent.Load(ctx, subagent.LoadOptions{Paths: lay.paths, ExtraDir: opts.AgentsDir}); err != nil {
-			return nil, err
+		if cfg.defs, err = subagent.Load(ctx, subagent.LoadOptions{Paths: paths, ExtraDir: opts.AgentsDir}); err != nil {
+			return config{}, err
 		}
 	}
-	log := opts.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
+	cfg.log = opts.Logger
+	if cfg.log == nil {
+		cfg.log = slog.New(slog.DiscardHandler)
 	}
-	a := &Agent{lay: lay, log: log, archives: map[string]archive.Archive{}, tasks: map[string]task.Store{}, listOf: map[string]string{},
-		running: map[string]map[uint64]context.CancelFunc{}, deleted: map[string]bool{},
-		prompts: map[string]int{}, promptsOver: map[string]chan struct{}{},
-		dropCancelled: map[string]int{}, dropBash: map[string]bool{}, parentOf: map[string]string{}, closeDone: make(chan struct{})}
+	return cfg, nil
+}
+
+// newAgent returns an Agent with its layout and logger, its current
+// session and its life, and nothing opened yet.
+func newAgent(cfg config) *Agent {
+	a := &Agent{lay: cfg.lay, log: cfg.log, sched: newSchedule(), closeDone: make(chan struct{}),
+		archives: map[string]archive.Archive{}, tasks: map[string]task.Store{}}
 	a.life, a.stop = context.WithCancel(context.Background())
+	a.current = newSessionID()
+	return a
+}
 
-	if sweep {
-		cleanup(ctx, sweepOpts, opts.OnCleanup, log)
-	}
-
+// openStores sets the session store: the host's Checkpointer, memory when
+// sessions are disabled, the Store's when there is one, else the file
+// store of the project. The Store, if any, keeps the tasks and archives
+// unless sessions are in memory.
+func (a *Agent) openStores(ctx context.Context, opts Options) error {
 	if !opts.DisableSessions || opts.Checkpointer != nil {
 		a.store = opts.Store
 	}
@@ -410,74 +448,61 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 	case opts.DisableSessions:
 		a.cp, a.mode = session.NewMemoryCheckpointer(), memoryStore
 	case opts.Store != nil:
-		if a.cp, err = storeValue(opts.Store.Checkpointer(ctx, lay.enc)); err != nil {
-			return nil, fmt.Errorf("liteagent: sessions: %w", err)
-		}
-		a.mode = externalStore
-	default:
-		cp, err := session.NewFileCheckpointer(lay.paths.SessionsDir, session.FileOptions{Encoding: lay.enc})
+		cp, err := storeValue(opts.Store.Checkpointer(ctx, a.lay.enc))
 		if err != nil {
-			return nil, err
+			return fmt.Errorf("liteagent: sessions: %w", err)
+		}
+		a.cp, a.mode = cp, externalStore
+	default:
+		cp, err := session.NewFileCheckpointer(a.lay.paths.SessionsDir, session.FileOptions{Encoding: a.lay.enc})
+		if err != nil {
+			return err
 		}
 		a.cp, a.mode = cp, fileStore
 	}
+	return nil
+}
 
-	if len(hookCfg.Hooks) > 0 || len(opts.Hooks) > 0 {
-		if a.hooks, err = hook.New(hookCfg, hook.Options{Programmatic: opts.Hooks, Workdir: lay.workdir, Permit: a.permitHook, Sandbox: opts.Sandbox}); err != nil {
+// buildGate sets up the hook runner, when there are hooks, and returns the
+// permission gate of the family. The runner asks the gate (through
+// a.permit, set by newGate) before each command hook.
+func (a *Agent) buildGate(opts Options, hooks hook.Config) (*permission.Gate, error) {
+	if len(hooks.Hooks) > 0 || len(opts.Hooks) > 0 {
+		var err error
+		if a.hooks, err = hook.New(hooks, hook.Options{Programmatic: opts.Hooks, Workdir: a.lay.workdir, Permit: a.permitHook, Sandbox: opts.Sandbox}); err != nil {
 			return nil, err
 		}
 	}
-	gate, err := a.newGate(opts)
-	if err != nil {
-		return nil, err
-	}
+	return a.newGate(opts)
+}
+
+// startServices creates what the family shares besides the stores: the
+// subagent pool, the MCP host (which connects nothing yet) and the
+// registry of background commands. Only the last holds resources, which
+// a.bg.Close releases.
+func (a *Agent) startServices(opts Options, cfg config) error {
+	var err error
 	if !opts.DisableAgents {
 		if a.pool, err = subagent.NewPool(opts.MaxParallelSubagents); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	if len(mcpCfg.Servers) > 0 {
-		if a.mcp, err = a.newMCPHost(mcpCfg); err != nil {
-			return nil, err
+	if len(cfg.mcp.Servers) > 0 {
+		if a.mcp, err = a.newMCPHost(cfg.mcp); err != nil {
+			return err
 		}
 	}
-	bg, err := builtin.NewBackground(builtin.BackgroundOptions{OnExit: a.bashExited})
-	if err != nil {
-		return nil, err
-	}
-	a.bg = bg
-	tools, err := a.buildTools(opts, skills, defs, gate, finalAnswer)
-	if err != nil {
-		bg.Close()
-		return nil, err
-	}
+	a.bg, err = bash.NewBackground(bash.BackgroundOptions{OnExit: a.bashExited})
+	return err
+}
 
-	provider := opts.Model
-	if opts.DisableRetry {
-		provider = model.Checked(provider)
-	} else {
-		r := opts.Retry
-		if r.OnRetry == nil {
-			r.OnRetry = func(attempt int, err error, delay time.Duration) {
-				log.Warn("retrying model request", "attempt", attempt, "delay", delay, "err", err)
-			}
-		}
-		provider = model.WithRetry(provider, r)
-	}
-	system := opts.System
-	if system == "" {
-		system = defaultSystemPrompt(lay.paths.Namespace, lay.workdir, opts.ModelName, tools) + skill.PromptSection(skills)
-		if a.pool != nil {
-			system += subagent.PromptSection(defs, subagent.PromptOptions{})
-		}
-	}
-	if opts.OutputSchema != nil {
-		system += finalAnswerPrompt
-	}
+// buildEngine builds the engine that runs the agent's turns over tools,
+// and keeps its options for the subagents' engines.
+func (a *Agent) buildEngine(opts Options, cfg config, gate *permission.Gate, tools []tool.Tool) error {
 	eopts := engine.Options{
-		Provider:         provider,
+		Provider:         a.provider(opts),
 		Model:            opts.ModelName,
-		System:           system,
+		System:           a.systemPrompt(opts, cfg, tools),
 		Tools:            tools,
 		Checkpointer:     a.cp,
 		MaxTurns:         opts.MaxTurns,
@@ -485,7 +510,7 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 		LogToolStarts:    opts.LogToolStarts,
 		MaxTokens:        opts.MaxTokens,
 		Temperature:      opts.Temperature,
-		Logger:           log,
+		Logger:           a.log,
 	}
 	if a.mcp != nil {
 		eopts.ExtraTools = a.mcpTools(gate, opts)
@@ -510,12 +535,42 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 	}
 	eng, err := engine.New(eopts)
 	if err != nil {
-		bg.Close()
-		return nil, err
+		return err
 	}
 	a.eng, a.tools, a.engineOpts = eng, tools, eopts
-	a.current = newSessionID()
-	return a, nil
+	return nil
+}
+
+// provider returns the model provider of opts, with retries unless they
+// are disabled; retries are logged.
+func (a *Agent) provider(opts Options) model.Provider {
+	if opts.DisableRetry {
+		return model.Checked(opts.Model)
+	}
+	r := opts.Retry
+	if r.OnRetry == nil {
+		r.OnRetry = func(attempt int, err error, delay time.Duration) {
+			a.log.Warn("retrying model request", "attempt", attempt, "delay", delay, "err", err)
+		}
+	}
+	return model.WithRetry(opts.Model, r)
+}
+
+// systemPrompt returns opts.System, or the default prompt for tools with
+// the skills' and the subagents' sections, and the final-answer request
+// when there is an output schema.
+func (a *Agent) systemPrompt(opts Options, cfg config, tools []tool.Tool) string {
+	system := opts.System
+	if system == "" {
+		system = defaultSystemPrompt(a.lay.paths.Namespace, a.lay.workdir, opts.ModelName, tools) + skill.PromptSection(cfg.skills)
+		if a.pool != nil {
+			system += subagent.PromptSection(cfg.defs, subagent.PromptOptions{})
+		}
+	}
+	if opts.OutputSchema != nil {
+		system += finalAnswerPrompt
+	}
+	return system
 }
 
 // checkNoUnfinishedMigration refuses a data home or project directory that
@@ -523,10 +578,10 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 // partial copy, and an agent writing there (or its cleanup) would mix new
 // data into what a rerun of the migration clears.
 func checkNoUnfinishedMigration(p storage.ProjectPaths) error {
-	for _, dir := range [...]string{p.Home, filepath.Dir(p.SessionsDir)} {
-		marker, found, err := storage.FindMigrationMarker(dir)
-		switch {
-		case found:
+	for _, dir := range [...]string{p.Home, p.ProjectDir()} {
+		marker := filepath.Join(dir, migrate.MarkerName)
+		switch err := migrate.CheckComplete(dir); {
+		case errors.Is(err, migrate.ErrIncomplete):
 			return &storage.Error{Op: "open", File: marker, Message: "A migration to this location did not finish, so its data is incomplete; run the migration again or remove the destination"}
 		case err != nil:
 			return (&storage.Error{Op: "open", File: marker, Message: "cannot check for an unfinished migration"}).WithCause(err)
@@ -561,7 +616,7 @@ func resolveLayout(opts Options) (layout, error) {
 			return layout{}, err
 		}
 	}
-	wd := filepath.Dir(paths.ProjectConfigDir) // absolute and clean, as hashed
+	wd := paths.Workdir() // absolute and clean, as hashed
 	if st, err := os.Stat(wd); err != nil || !st.IsDir() {
 		return layout{}, fmt.Errorf("liteagent: workdir %s is not a directory", wd)
 	}
@@ -652,9 +707,9 @@ func (a *Agent) Run(ctx context.Context, prompt string) iter.Seq2[Event, error] 
 		// The prompt is over for deliveries once its last event was
 		// published: what the consumer does with it (AwaitIdle, say)
 		// must not wait for the consumer.
-		over := a.promptOver(id)
+		over := a.sched.promptOver(id)
 		defer over()
-		for ev, err := range a.hookedTurn(ctx, hook.Identity{SessionID: id, Source: hook.SourceUser}, prompt, func(ctx context.Context) iter.Seq2[Event, error] {
+		for ev, err := range a.hookedTurn(ctx, a.eng, hook.Identity{SessionID: id, Source: hook.SourceUser}, prompt, func(ctx context.Context) iter.Seq2[Event, error] {
 			return a.eng.Turn(ctx, id, model.UserText(prompt))
 		}) {
 			a.publish(Notice{SessionID: id, Source: hook.SourceUser, Event: ev})
@@ -664,29 +719,6 @@ func (a *Agent) Run(ctx context.Context, prompt string) iter.Seq2[Event, error] 
 			if !yield(ev, err) {
 				return
 			}
-		}
-	}
-}
-
-// awaitPrompts waits until no prompt is in progress on session id, or ctx
-// is done.
-func (a *Agent) awaitPrompts(ctx context.Context, id string) error {
-	for {
-		a.mu.Lock()
-		if a.prompts[id] == 0 {
-			a.mu.Unlock()
-			return nil
-		}
-		ch := a.promptsOver[id]
-		if ch == nil {
-			ch = make(chan struct{})
-			a.promptsOver[id] = ch
-		}
-		a.mu.Unlock()
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return ctx.Err()
 		}
 	}
 }
@@ -707,65 +739,15 @@ func (a *Agent) Steer(text string) error {
 	return nil
 }
 
-// errSessionDeleted stops an autonomous turn on a session deleted since
-// its work started.
-var errSessionDeleted = errors.New("liteagent: the session was deleted")
-
-// startTurn registers a turn on session id and returns its context, which
-// ends with ctx, when the agent closes, or when the session is deleted, and
-// the function that ends the registration. A prompt (background false)
-// makes a deleted session live again; an autonomous turn (background true)
-// on a deleted session is refused.
+// startTurn registers a turn on session id with the schedule (see
+// [schedule.startTurn]); its context also ends when the agent closes. A
+// hook of the agent, with its context, may start none: the agent waits
+// for the hook.
 func (a *Agent) startTurn(ctx context.Context, id string, background bool) (context.Context, func(), error) {
 	if inHook(ctx, a) {
 		return nil, nil, ErrReentrant
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	switch {
-	case a.closed:
-		return nil, nil, ErrClosed
-	case background && a.deleted[id]:
-		return nil, nil, errSessionDeleted
-	}
-	delete(a.deleted, id)
-	ctx, cancel := context.WithCancel(ctx)
-	stop := context.AfterFunc(a.life, cancel)
-	a.turnSeq++
-	n := a.turnSeq
-	if a.running[id] == nil {
-		a.running[id] = map[uint64]context.CancelFunc{}
-	}
-	a.running[id][n] = cancel
-	if !background {
-		a.prompts[id]++
-	}
-	return ctx, func() {
-		stop()
-		cancel()
-		a.mu.Lock()
-		delete(a.running[id], n)
-		if len(a.running[id]) == 0 {
-			delete(a.running, id)
-		}
-		a.mu.Unlock()
-	}, nil
-}
-
-// promptOver returns the function that ends the count of a prompt on
-// session id that startTurn began; calls after the first do nothing.
-func (a *Agent) promptOver(id string) func() {
-	return sync.OnceFunc(func() {
-		a.mu.Lock()
-		defer a.mu.Unlock()
-		if a.prompts[id]--; a.prompts[id] == 0 {
-			delete(a.prompts, id)
-			if ch := a.promptsOver[id]; ch != nil {
-				close(ch)
-				delete(a.promptsOver, id)
-			}
-		}
-	})
+	return a.sched.startTurn(ctx, a.life, id, background)
 }
 
 // Send runs prompt like Run and returns its result.
@@ -808,38 +790,25 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 	if inHook(ctx, a) {
 		return ErrReentrant
 	}
-	if engine.SessionID(ctx) == id {
+	if m := callMarkOf(ctx, a); m != nil && m.session == id {
 		return ErrDeletingRunningSession
 	}
 	check, remove := a.sessionDeleter(id)
 	if err := check(ctx); err != nil {
 		return err // a *session.NotFoundError: nothing to cancel or remove
 	}
-	a.mu.Lock()
-	a.deleted[id] = true
-	delete(a.autonomous, id)
-	for _, cancel := range a.running[id] {
-		cancel()
-	}
-	a.mu.Unlock()
+	a.sched.cancelSession(id)
 	// Its background commands, and its children's, are killed; their
 	// completions are dropped like the groups' results.
-	for _, s := range a.familyOf(id) {
-		running := a.bg.Running(s)
-		a.mu.Lock()
-		for _, b := range running {
-			a.dropBash[b] = true // before the kill: its completion may come at once
-		}
-		a.mu.Unlock()
+	for _, s := range a.sched.family(id) {
+		a.sched.dropCommands(a.bg.Running(s)) // before the kill: its completion may come at once
 		a.bg.KillSession(s)
 	}
 	if a.pool != nil {
 		// The cancelled groups still complete, as cancelled; their
 		// results are dropped even if a new conversation starts under the
 		// same id meanwhile.
-		a.mu.Lock()
-		a.dropCancelled[id] += a.pool.Groups(id)
-		a.mu.Unlock()
+		a.sched.dropGroups(id, a.pool.Groups(id))
 		a.pool.Cancel(id)
 	}
 	// A cancelled turn that still appends finds the log gone and fails
@@ -875,13 +844,13 @@ func (a *Agent) sessionDeleter(id string) (check, remove func(context.Context) e
 		}
 		return check, remove
 	}
-	del := datahome.DeleteOptions{SharedTaskList: a.lay.taskListID}
+	del := DeleteDataOptions{SharedTaskList: a.lay.taskListID}
 	check = func(ctx context.Context) error {
-		_, err := datahome.DeleteSession(ctx, a.lay.paths, a.cp, id, datahome.DeleteOptions{SharedTaskList: del.SharedTaskList, DryRun: true})
+		_, err := DeleteSessionData(ctx, a.lay.paths, a.cp, id, DeleteDataOptions{SharedTaskList: del.SharedTaskList, DryRun: true})
 		return err
 	}
 	remove = func(ctx context.Context) error {
-		_, err := datahome.DeleteSession(ctx, a.lay.paths, a.cp, id, del)
+		_, err := DeleteSessionData(ctx, a.lay.paths, a.cp, id, del)
 		return err
 	}
 	return check, remove
@@ -923,14 +892,8 @@ func (a *Agent) ownWork(ctx context.Context) bool {
 	if inHook(ctx, a) {
 		return true
 	}
-	id := engine.SessionID(ctx)
-	if id == "" {
-		return false
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	_, child := a.parentOf[id]
-	return child || len(a.running[id]) > 0
+	m := callMarkOf(ctx, a)
+	return m != nil && m.session != "" && a.sched.busy(m.session)
 }
 
 // Close stops background commands and releases the agent. Later prompts
@@ -950,13 +913,7 @@ func (a *Agent) Close() error {
 // beginClose marks the agent closed and reports whether this call is the
 // first, which must then call finishClose.
 func (a *Agent) beginClose() bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.closed {
-		return false
-	}
-	a.closed = true
-	return true
+	return a.sched.close()
 }
 
 // finishClose ends the agent's work and releases it.
@@ -977,13 +934,10 @@ func (a *Agent) finishClose() {
 }
 
 // listID returns the task list of session id: a subagent's is its
-// parent's. a.mu must not be held.
+// parent's.
 func (a *Agent) listID(id string) string {
-	a.mu.Lock()
-	parent, ok := a.listOf[id]
-	a.mu.Unlock()
-	if ok {
-		return parent
+	if list, ok := a.sched.taskList(id); ok {
+		return list
 	}
 	return task.DefaultListID(id, a.lay.taskListID)
 }
@@ -1053,8 +1007,7 @@ func (a *Agent) archiveFor(id string) (archive.Archive, error) {
 
 // buildTools assembles the built-in tools, the custom ones and the filters.
 func (a *Agent) buildTools(opts Options, skills []skill.Skill, defs []subagent.Definition, gate *permission.Gate, finalAnswer tool.Tool) ([]tool.Tool, error) {
-	resolveArchive := func(ctx context.Context) (builtin.ArchiveScope, error) {
-		id := engine.SessionID(ctx)
+	resolveArchive := func(ctx context.Context, id string) (builtin.ArchiveScope, error) {
 		ar, err := a.archiveFor(id)
 		if err != nil || ar == nil {
 			return builtin.ArchiveScope{SessionID: id}, err
@@ -1066,17 +1019,17 @@ func (a *Agent) buildTools(opts Options, skills []skill.Skill, defs []subagent.D
 		return builtin.ArchiveScope{Archive: ar, SessionID: id, Generation: head}, nil
 	}
 	fopts := opts.FileTools
-	fopts.Workdir, fopts.Snapshots, fopts.Archive = a.lay.workdir, snapshotter{a}, resolveArchive
+	fopts.Workdir, fopts.Snapshots, fopts.Archive = a.lay.workdir, snapshotter{}, resolveArchive
 	fopts.ReadRoots = slices.Clone(fopts.ReadRoots)
 	fopts.Protected = append(a.lay.paths.ProtectedPaths(), fopts.Protected...)
 	if a.mode == fileStore && a.lay.enc.Codec == nil {
 		hostRoots := fopts.SessionReadRoots
-		fopts.SessionReadRoots = func(ctx context.Context) ([]string, error) {
-			roots := builtin.SessionDataRoots(a.lay.paths.SessionsDir, engine.SessionID(ctx), a.lay.enc)
+		fopts.SessionReadRoots = func(ctx context.Context, id string) ([]string, error) {
+			roots := builtin.SessionDataRoots(a.lay.paths.SessionsDir, id, a.lay.enc)
 			if hostRoots == nil {
 				return roots, nil
 			}
-			more, err := hostRoots(ctx)
+			more, err := hostRoots(ctx, id)
 			return append(roots, more...), err
 		}
 	}
@@ -1090,30 +1043,30 @@ func (a *Agent) buildTools(opts Options, skills []skill.Skill, defs []subagent.D
 	}
 	tools = append(tools, search...)
 	bopts := opts.Bash
-	bopts.Workdir, bopts.Background, bopts.SessionID = a.lay.workdir, a.bg, engine.SessionID
+	bopts.Workdir, bopts.Background = a.lay.workdir, a.bg
 	if bopts.Sandbox == nil {
 		bopts.Sandbox = opts.Sandbox
 	}
-	bash, err := builtin.BashTool(bopts)
+	bt, err := bash.Tool(bopts)
 	if err != nil {
 		return nil, err
 	}
-	tools = append([]tool.Tool{bash}, tools...)
+	tools = append([]tool.Tool{bt}, tools...)
 	if t := skill.Tool(skills); t != nil {
 		tools = append(tools, t)
 	}
 	tools = append(tools, builtin.ContextTool(resolveArchive), builtin.ReadSpilledTool(resolveArchive))
 	if !opts.DisableTasks {
-		tools = append(tools, builtin.TaskTools(func(ctx context.Context) (task.Store, error) {
-			return a.taskStore(engine.SessionID(ctx))
-		}, builtin.TaskOptions{OnUpdate: func(ctx context.Context, t task.Task) {
-			engine.Emit(ctx, Event{Type: engine.EventTaskUpdate, TaskID: t.ID, Status: string(t.Status), Owner: t.Owner})
+		tools = append(tools, builtin.TaskTools(func(ctx context.Context, id string) (task.Store, error) {
+			return a.taskStore(id)
+		}, builtin.TaskOptions{OnUpdate: func(ctx context.Context, c *tool.Call, t task.Task) {
+			c.Emit(Event{Type: engine.EventTaskUpdate, TaskID: t.ID, Status: string(t.Status), Owner: t.Owner})
 		}})...)
 	}
 	if a.pool != nil {
 		tools = append(tools, a.agentTool(opts, defs))
 	}
-	tools = append(tools, builtin.BackgroundTools(a.bg)...)
+	tools = append(tools, bash.BackgroundTools(a.bg)...)
 	tools = append(tools, opts.Tools...)
 	if opts.OnAskUser != nil {
 		tools = append(tools, askUserTool(opts.OnAskUser))
@@ -1140,16 +1093,16 @@ func (a *Agent) filterAndWrap(tools []tool.Tool, gate *permission.Gate, opts Opt
 		if a.hooks != nil {
 			t = hookedTool{Tool: t, a: a} // tool:start fires before the gate
 		}
-		out = append(out, t)
+		out = append(out, markedTool{Tool: t, a: a})
 	}
 	return out
 }
 
 // snapshotter records file snapshots in the log of the turn's session.
-type snapshotter struct{ a *Agent }
+type snapshotter struct{}
 
-func (s snapshotter) RecordSnapshot(ctx context.Context, ev session.FileSnapshotEvent) error {
-	return s.a.eng.RecordSnapshot(ctx, ev)
+func (s snapshotter) RecordSnapshot(ctx context.Context, c *tool.Call, ev session.FileSnapshotEvent) error {
+	return engine.Record(ctx, c, ev)
 }
 
 // newSessionID returns a random UUID v4.

@@ -15,6 +15,7 @@ import (
 	liteagent "github.com/lite-agent/lite-agent-go"
 	"github.com/lite-agent/lite-agent-go/archive"
 	"github.com/lite-agent/lite-agent-go/engine"
+	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
 	"github.com/lite-agent/lite-agent-go/permission"
@@ -508,9 +509,9 @@ func TestAnUnfinishedMigrationIsNotUsed(t *testing.T) {
 			}
 			dir := p.Home
 			if where == "project" {
-				dir = filepath.Dir(p.SessionsDir)
+				dir = p.ProjectDir()
 			}
-			marker := filepath.Join(dir, storage.MigrationMarker)
+			marker := filepath.Join(dir, migrate.MarkerName)
 			if err := os.MkdirAll(dir, 0o700); err != nil {
 				t.Fatal(err)
 			}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/tool"
 )
 
@@ -56,8 +55,8 @@ func DecodeOutput[T any](res *Result) (T, error) {
 // input becomes the Output of the prompt that called it.
 func finalAnswerTool(schema json.RawMessage) (tool.Tool, error) {
 	t, err := tool.NewRaw(FinalAnswerTool, "Record the final answer of the task, as the input of this tool, following its schema. Call it once, when the task is done.", schema,
-		func(ctx context.Context, input json.RawMessage) (tool.Result, error) {
-			if !engine.SetOutput(ctx, input) {
+		func(ctx context.Context, c *tool.Call, input json.RawMessage) (tool.Result, error) {
+			if !c.SetOutput(input) {
 				return tool.Errorf("final_answer can only be called by the model during a prompt"), nil
 			}
 			return tool.Text("Final answer recorded."), nil

@@ -12,7 +12,7 @@ type QueryOptions struct {
 // Query runs one prompt on a temporary agent, in a new session, and returns
 // its result. When the prompt started subagent groups, Query waits for them
 // (until ctx is done) and returns the result of the autonomous turn their
-// results ran, as the reference does. The agent is closed before Query
+// results ran. The agent is closed before Query
 // returns; its session stays in the data home unless sessions are disabled.
 func Query(ctx context.Context, opts QueryOptions) (*Result, error) {
 	a, err := New(ctx, opts.Options)
@@ -20,9 +20,7 @@ func Query(ctx context.Context, opts QueryOptions) (*Result, error) {
 		return nil, err
 	}
 	defer a.Close()
-	a.mu.Lock()
-	a.autonomous = map[string]*Result{}
-	a.mu.Unlock()
+	a.sched.keepAutonomous()
 	res, err := a.Send(ctx, opts.Prompt)
 	if err != nil || a.pool == nil || a.pool.Groups(res.SessionID) == 0 {
 		return res, err
@@ -30,9 +28,7 @@ func Query(ctx context.Context, opts QueryOptions) (*Result, error) {
 	if err := a.AwaitIdle(ctx); err != nil {
 		return res, err
 	}
-	a.mu.Lock()
-	auto := a.autonomous[res.SessionID]
-	a.mu.Unlock()
+	auto := a.sched.autonomousResult(res.SessionID)
 	if auto != nil {
 		if auto.Output == nil {
 			auto.Output = res.Output // the answer given before the group's results came

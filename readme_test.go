@@ -21,7 +21,7 @@ type weatherInput struct {
 func customToolReadme(ctx context.Context, t *testing.T, m *modeltest.Provider, name string) *liteagent.Agent {
 	// readme:begin
 	weather := tool.New("weather", "Current weather in a city.",
-		func(ctx context.Context, in weatherInput) (tool.Result, error) {
+		func(ctx context.Context, _ *tool.Call, in weatherInput) (tool.Result, error) {
 			return tool.Text("Sunny in " + in.City), nil
 		})
 	agent, err := liteagent.New(ctx, liteagent.Options{Model: m, ModelName: name, Tools: []tool.Tool{weather}})

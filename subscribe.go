@@ -53,10 +53,7 @@ func (a *Agent) Subscribe(f func(Notice)) (unsubscribe func(), err error) {
 	if f == nil {
 		return nil, errors.New("liteagent: Subscribe needs a function")
 	}
-	a.mu.Lock()
-	closed := a.closed
-	a.mu.Unlock()
-	if closed {
+	if a.sched.isClosed() {
 		return nil, ErrClosed
 	}
 	s := &a.subs

@@ -89,8 +89,8 @@ const (
 )
 
 const (
-	indexFile = "index.jsonl"
-	notesDir  = "notes"
+	indexFile = IndexFile
+	notesDir  = NotesDir
 )
 
 // Options configures a FileArchive. The zero value stores plaintext in the
@@ -192,7 +192,7 @@ func (a *FileArchive) Dir() string { return a.dir.Path() }
 // notePath returns the note of ref relative to the directory, and its
 // absolute path for errors.
 func (a *FileArchive) notePath(ref string) (rel, abs string) {
-	return notesDir + "/" + ref + ".md", filepath.Join(a.notesAbs, ref+".md")
+	return notesDir + "/" + ref + NoteSuffix, filepath.Join(a.notesAbs, ref+NoteSuffix)
 }
 
 // locked runs fn while holding both this value's operation slot and the

@@ -79,8 +79,9 @@
 // # Verification
 //
 // [FileArchive.Verify] checks a whole archive without changing anything and
-// returns every [Problem] it finds, each naming the file, the record (index
-// line number or ref) and a [ProblemKind]: a bad index line ("decode",
+// returns every [storage.Problem] it finds, each naming the file, the
+// record (index line number or ref) and a [storage.ProblemKind], the kinds
+// every store's verification shares: a bad index line ("decode",
 // "syntax" for a torn or non-JSON line, "frame" for JSON that is not an
 // entry, "duplicate"), a bad note ("decode", "integrity", "symlink", "name",
 // "file"), a listed note that is missing ("missing"), and a valid note that

@@ -15,65 +15,6 @@ import (
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
-// ProblemKind classifies what is wrong with one record of an archive. The
-// values are shared with the other stores' Verify methods (session, spill),
-// so that a report can group problems by kind across stores.
-type ProblemKind string
-
-// The kinds of problem [FileArchive.Verify] reports. All but
-// ProblemUnreferenced are damage: an operation touching the record fails.
-const (
-	// ProblemDecode: the configured encoding refused the record (a wrong or
-	// missing codec, another codec id, a wrong key or scope, a damaged
-	// envelope, or an envelope where plaintext was expected).
-	ProblemDecode ProblemKind = "decode"
-	// ProblemSyntax: an index line that is not valid UTF-8 JSON, is empty,
-	// or has no terminating newline, as a torn write leaves it.
-	ProblemSyntax ProblemKind = "syntax"
-	// ProblemFrame: an index line that is valid JSON but not an index
-	// entry (no 64-hex "ref", no string "preview").
-	ProblemFrame ProblemKind = "frame"
-	// ProblemDuplicate: an index line whose ref an earlier line already
-	// lists; the index holds one line per distinct ref.
-	ProblemDuplicate ProblemKind = "duplicate"
-	// ProblemIntegrity: a note whose decoded content does not hash to its
-	// ref ("Archive integrity mismatch").
-	ProblemIntegrity ProblemKind = "integrity"
-	// ProblemMissing: the index lists a ref whose note file does not exist.
-	ProblemMissing ProblemKind = "missing"
-	// ProblemSymlink: a record, or the notes directory, is a symlink. It
-	// is reported and never followed.
-	ProblemSymlink ProblemKind = "symlink"
-	// ProblemName: a file in notes/ ending in ".md" whose name is not
-	// <64 lowercase hex>.md. Its content is not examined.
-	ProblemName ProblemKind = "name"
-	// ProblemFile: a record that is not a regular file (a directory, a
-	// device) or that could not be read.
-	ProblemFile ProblemKind = "file"
-	// ProblemUnreferenced: a valid note that no index line lists. This is
-	// not damage: a Put that failed after writing its note leaves one, reads
-	// ignore it, and a later Put of the same content lists it. It is
-	// reported only when the index itself could be read.
-	ProblemUnreferenced ProblemKind = "unreferenced"
-)
-
-// A Problem is one bad record found by [FileArchive.Verify].
-type Problem struct {
-	// File is the absolute path of the file involved: index.jsonl for an
-	// index line or the whole index, notes/<name> for a note (for
-	// ProblemMissing, the path it should have), or the notes directory.
-	File string
-	// Record is the index line's 0-based number as a decimal string, the
-	// note's ref, or "" when the problem is about a whole file or the file
-	// name is not a ref.
-	Record string
-	// Kind classifies the problem.
-	Kind ProblemKind
-	// Err is a *storage.Error naming File and Record; it never holds
-	// content, keys or a codec's error text.
-	Err error
-}
-
 // Verify checks every line of index.jsonl and every note in notes/ and
 // returns every problem found, without changing, repairing or following
 // anything. It holds the archive's lock, like every other operation, and
@@ -86,17 +27,44 @@ type Problem struct {
 // kind "archive" whose record id is the ref, and its content must hash to
 // the ref. Other files, such as the temp files .<name>.<12 hex>.tmp an
 // interrupted write leaves, are not records and are ignored. Finally every
-// ref the index lists without a note file is reported as ProblemMissing.
+// ref the index lists without a note file is reported as missing.
 // Problems come in that order: index lines, note files by name, missing
 // notes in index order. A missing archive index with no notes has no
 // problems.
+//
+// Each [storage.Problem] names the file involved (index.jsonl for an index
+// line or the whole index, notes/<name> for a note, the path it should
+// have for a missing note, or the notes directory) and the record (the
+// index line's 0-based number as a decimal string, the note's ref, or ""
+// for a whole file or a name that is no ref). Its kind is one of:
+//
+//   - [storage.ProblemDecode]: the configured encoding refused the record.
+//   - [storage.ProblemSyntax]: an index line that is not valid UTF-8 JSON,
+//     is empty, or has no terminating newline, as a torn write leaves it.
+//   - [storage.ProblemFrame]: an index line that is valid JSON but not an
+//     index entry (no 64-hex "ref", no string "preview").
+//   - [storage.ProblemDuplicate]: an index line whose ref an earlier line
+//     already lists.
+//   - [storage.ProblemIntegrity]: a note whose content does not hash to its
+//     ref ("Archive integrity mismatch").
+//   - [storage.ProblemMissing]: the index lists a ref that has no note file.
+//   - [storage.ProblemSymlink]: a record, or the notes directory, is a
+//     symlink.
+//   - [storage.ProblemName]: a file in notes/ ending in ".md" whose name is
+//     not <64 lowercase hex>.md; its content is not examined.
+//   - [storage.ProblemFile]: a record that is not a regular file, or that
+//     could not be read.
+//   - [storage.ProblemUnreferenced]: a valid note that no index line lists.
+//     This is not damage: a Put that failed after writing its note leaves
+//     one, reads ignore it, and a later Put of the same content lists it.
+//     It is reported only when the index itself could be read.
 //
 // The error reports a failure to verify at all: the lock could not be
 // taken or was lost, the archive directory was replaced or removed, a
 // directory could not be listed, or ctx ended. Per-record failures,
 // including a file that cannot be read, are Problems.
-func (a *FileArchive) Verify(ctx context.Context) ([]Problem, error) {
-	var problems []Problem
+func (a *FileArchive) Verify(ctx context.Context) ([]storage.Problem, error) {
+	var problems []storage.Problem
 	err := a.locked(ctx, func(l *filelock.Lock) error {
 		v := verifier{a: a}
 		if err := v.run(ctx); err != nil {
@@ -119,11 +87,11 @@ func (a *FileArchive) Verify(ctx context.Context) ([]Problem, error) {
 // verifier collects the problems of one Verify call.
 type verifier struct {
 	a        *FileArchive
-	problems []Problem
+	problems []storage.Problem
 }
 
-func (v *verifier) add(file, record string, kind ProblemKind, err error) {
-	v.problems = append(v.problems, Problem{File: file, Record: record, Kind: kind, Err: err})
+func (v *verifier) add(file, record string, kind storage.ProblemKind, err error) {
+	v.problems = append(v.problems, storage.Problem{File: file, Record: record, Kind: kind, Err: err})
 }
 
 // addError records err, a failure to read or decode the record (file,
@@ -136,11 +104,11 @@ func (v *verifier) addError(rel, file, record string, kind storage.Kind, err err
 	}
 	var se *storage.Error
 	errors.As(err, &se) // whole returned nil, so err is one
-	pk := ProblemFile
+	pk := storage.ProblemFile
 	if se.Op == "decode" {
-		pk = ProblemDecode
+		pk = storage.ProblemDecode
 	} else if st, lerr := v.a.dir.Lstat(rel); lerr == nil && st.Mode()&fs.ModeSymlink != 0 {
-		pk = ProblemSymlink // replaced by a symlink since it was listed
+		pk = storage.ProblemSymlink // replaced by a symlink since it was listed
 	}
 	c := *se
 	if c.Kind == "" {
@@ -181,7 +149,7 @@ func (v *verifier) run(ctx context.Context) error {
 	for _, ref := range refs {
 		if !notes[ref] {
 			_, abs := v.a.notePath(ref)
-			v.add(abs, ref, ProblemMissing, verifyError(storage.KindArchive, abs, ref, "Archive note is missing"))
+			v.add(abs, ref, storage.ProblemMissing, verifyError(storage.KindArchive, abs, ref, "Archive note is missing"))
 		}
 	}
 	return nil
@@ -198,10 +166,10 @@ func (v *verifier) index(ctx context.Context) (refs []string, indexOK bool, err 
 	case err != nil:
 		return nil, false, v.addError(indexFile, file, "", storage.KindArchiveIndex, err)
 	case st.Mode()&fs.ModeSymlink != 0:
-		v.add(file, "", ProblemSymlink, verifyError(storage.KindArchiveIndex, file, "", "Archive index is a symlink; it is not followed"))
+		v.add(file, "", storage.ProblemSymlink, verifyError(storage.KindArchiveIndex, file, "", "Archive index is a symlink; it is not followed"))
 		return nil, false, nil
 	case !st.Mode().IsRegular():
-		v.add(file, "", ProblemFile, verifyError(storage.KindArchiveIndex, file, "", "Archive index is not a regular file"))
+		v.add(file, "", storage.ProblemFile, verifyError(storage.KindArchiveIndex, file, "", "Archive index is not a regular file"))
 		return nil, false, nil
 	}
 	data, err := v.a.dir.ReadFile(indexFile)
@@ -230,7 +198,7 @@ func (v *verifier) index(ctx context.Context) (refs []string, indexOK bool, err 
 			continue
 		}
 		if seen[ref] {
-			v.add(file, record, ProblemDuplicate, verifyError(storage.KindArchiveIndex, file, record,
+			v.add(file, record, storage.ProblemDuplicate, verifyError(storage.KindArchiveIndex, file, record,
 				"Corrupt archive index: ref listed by an earlier line"))
 			continue
 		}
@@ -243,10 +211,10 @@ func (v *verifier) index(ctx context.Context) (refs []string, indexOK bool, err 
 // checkIndexLine decodes and validates index line record. It returns the
 // ref the line names, if any, and its problem: a kind with a
 // *storage.Error, "" with the error of Decode, or "" and nil for a good
-// line. An unterminated last line is always ProblemSyntax, as a torn write
+// line. An unterminated last line is always storage.ProblemSyntax, as a torn write
 // leaves it, but its ref is still returned when it decodes to an entry, so
 // that its note is not also reported as unreferenced.
-func (a *FileArchive) checkIndexLine(ctx context.Context, record string, line []byte, terminated bool) (string, ProblemKind, error) {
+func (a *FileArchive) checkIndexLine(ctx context.Context, record string, line []byte, terminated bool) (string, storage.ProblemKind, error) {
 	corrupt := func(why string) error {
 		return verifyError(storage.KindArchiveIndex, a.indexAbs, record, "Corrupt archive index: "+why)
 	}
@@ -254,29 +222,29 @@ func (a *FileArchive) checkIndexLine(ctx context.Context, record string, line []
 	if len(line) == 0 {
 		// Only a terminated line can be empty: an unterminated empty
 		// line is the end of the file.
-		return "", ProblemSyntax, corrupt("empty line")
+		return "", storage.ProblemSyntax, corrupt("empty line")
 	}
 	plain, err := a.cs.enc.Decode(ctx, storage.KindArchiveIndex, a.cs.scope, record, line)
 	switch {
 	case err != nil && !terminated && errors.As(err, new(*storage.Error)):
-		return "", ProblemSyntax, torn
+		return "", storage.ProblemSyntax, torn
 	case err != nil:
 		return "", "", err
 	}
 	if !utf8.Valid(plain) || !json.Valid(plain) {
 		if !terminated {
-			return "", ProblemSyntax, torn
+			return "", storage.ProblemSyntax, torn
 		}
-		return "", ProblemSyntax, corrupt("line is not JSON")
+		return "", storage.ProblemSyntax, corrupt("line is not JSON")
 	}
 	e, ok := parseIndexLine(plain)
 	switch {
 	case !ok && !terminated:
-		return "", ProblemSyntax, torn
+		return "", storage.ProblemSyntax, torn
 	case !ok:
-		return "", ProblemFrame, corrupt("line is not an index entry")
+		return "", storage.ProblemFrame, corrupt("line is not an index entry")
 	case !terminated:
-		return e.ref, ProblemSyntax, torn
+		return e.ref, storage.ProblemSyntax, torn
 	}
 	return e.ref, "", nil
 }
@@ -293,10 +261,10 @@ func (v *verifier) notes(ctx context.Context, refs []string, indexOK bool) (map[
 	case err != nil:
 		return nil, v.addError(notesDir, dirAbs, "", storage.KindArchive, err)
 	case st.Mode()&fs.ModeSymlink != 0:
-		v.add(dirAbs, "", ProblemSymlink, verifyError(storage.KindArchive, dirAbs, "", "Archive notes directory is a symlink; it is not followed"))
+		v.add(dirAbs, "", storage.ProblemSymlink, verifyError(storage.KindArchive, dirAbs, "", "Archive notes directory is a symlink; it is not followed"))
 		return nil, nil
 	case !st.IsDir():
-		v.add(dirAbs, "", ProblemFile, verifyError(storage.KindArchive, dirAbs, "", "Archive notes directory is not a directory"))
+		v.add(dirAbs, "", storage.ProblemFile, verifyError(storage.KindArchive, dirAbs, "", "Archive notes directory is not a directory"))
 		return nil, nil
 	}
 	ents, err := v.a.dir.ReadDir(notesDir)
@@ -319,17 +287,17 @@ func (v *verifier) notes(ctx context.Context, refs []string, indexOK bool) (map[
 		}
 		abs := filepath.Join(dirAbs, name)
 		if !validRef(stem) {
-			v.add(abs, "", ProblemName, verifyError(storage.KindArchive, abs, "", "Archive note name is not <ref>.md"))
+			v.add(abs, "", storage.ProblemName, verifyError(storage.KindArchive, abs, "", "Archive note name is not <ref>.md"))
 			continue
 		}
 		ref := stem
 		found[ref] = true
 		switch t := ent.Type(); {
 		case t&fs.ModeSymlink != 0:
-			v.add(abs, ref, ProblemSymlink, verifyError(storage.KindArchive, abs, ref, "Archive note is a symlink; it is not followed"))
+			v.add(abs, ref, storage.ProblemSymlink, verifyError(storage.KindArchive, abs, ref, "Archive note is a symlink; it is not followed"))
 			continue
 		case !t.IsRegular():
-			v.add(abs, ref, ProblemFile, verifyError(storage.KindArchive, abs, ref, "Archive note is not a regular file"))
+			v.add(abs, ref, storage.ProblemFile, verifyError(storage.KindArchive, abs, ref, "Archive note is not a regular file"))
 			continue
 		}
 		bad, err := v.note(ctx, ref)
@@ -337,7 +305,7 @@ func (v *verifier) notes(ctx context.Context, refs []string, indexOK bool) (map[
 			return nil, err
 		}
 		if !bad && indexOK && !listed[ref] {
-			v.add(abs, ref, ProblemUnreferenced, verifyError(storage.KindArchive, abs, ref, "Archive note is not listed in the index"))
+			v.add(abs, ref, storage.ProblemUnreferenced, verifyError(storage.KindArchive, abs, ref, "Archive note is not listed in the index"))
 		}
 	}
 	return found, nil
@@ -356,7 +324,7 @@ func (v *verifier) note(ctx context.Context, ref string) (bool, error) {
 		return true, v.addError(rel, abs, ref, storage.KindArchive, err)
 	}
 	if refOf(string(plain)) != ref || !utf8.Valid(plain) {
-		v.add(abs, ref, ProblemIntegrity, verifyError(storage.KindArchive, abs, ref, "Archive integrity mismatch"))
+		v.add(abs, ref, storage.ProblemIntegrity, verifyError(storage.KindArchive, abs, ref, "Archive integrity mismatch"))
 		return true, nil
 	}
 	return false, nil

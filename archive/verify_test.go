@@ -17,10 +17,10 @@ import (
 	"github.com/lite-agent/lite-agent-go/storage/codec"
 )
 
-// found is the comparable part of an archive.Problem.
+// found is the comparable part of an storage.Problem.
 type found struct {
 	File, Record string
-	Kind         archive.ProblemKind
+	Kind         storage.ProblemKind
 }
 
 func (p found) String() string {
@@ -111,67 +111,67 @@ func TestVerifyReportsEveryProblemAndChangesNothing(t *testing.T) {
 			l[1] = l[1][:30]
 			f.writeIndex(t, l, true)
 		}, func(f fixture) []found {
-			return []found{{f.index, "1", archive.ProblemSyntax}, {f.note(f.refs[1]), f.refs[1], archive.ProblemUnreferenced}}
+			return []found{{f.index, "1", storage.ProblemSyntax}, {f.note(f.refs[1]), f.refs[1], storage.ProblemUnreferenced}}
 		}},
 		{"a torn encoded index line in the middle", sealed, func(t *testing.T, f fixture) {
 			l := f.lines(t)
 			l[1] = l[1][:60]
 			f.writeIndex(t, l, true)
 		}, func(f fixture) []found {
-			return []found{{f.index, "1", archive.ProblemDecode}, {f.note(f.refs[1]), f.refs[1], archive.ProblemUnreferenced}}
+			return []found{{f.index, "1", storage.ProblemDecode}, {f.note(f.refs[1]), f.refs[1], storage.ProblemUnreferenced}}
 		}},
 		{"a torn index line at the end", plain, func(t *testing.T, f fixture) {
 			l := f.lines(t)
 			l[2] = l[2][:50]
 			f.writeIndex(t, l, false)
 		}, func(f fixture) []found {
-			return []found{{f.index, "2", archive.ProblemSyntax}, {f.note(f.refs[2]), f.refs[2], archive.ProblemUnreferenced}}
+			return []found{{f.index, "2", storage.ProblemSyntax}, {f.note(f.refs[2]), f.refs[2], storage.ProblemUnreferenced}}
 		}},
 		{"a torn encoded index line at the end", gzip, func(t *testing.T, f fixture) {
 			l := f.lines(t)
 			l[2] = l[2][:50]
 			f.writeIndex(t, l, false)
 		}, func(f fixture) []found {
-			return []found{{f.index, "2", archive.ProblemSyntax}, {f.note(f.refs[2]), f.refs[2], archive.ProblemUnreferenced}}
+			return []found{{f.index, "2", storage.ProblemSyntax}, {f.note(f.refs[2]), f.refs[2], storage.ProblemUnreferenced}}
 		}},
 		{"a last line without its newline still lists its note", sealed, func(t *testing.T, f fixture) {
 			f.writeIndex(t, f.lines(t), false)
-		}, func(f fixture) []found { return []found{{f.index, "2", archive.ProblemSyntax}} }},
+		}, func(f fixture) []found { return []found{{f.index, "2", storage.ProblemSyntax}} }},
 		{"an empty index line", plain, func(t *testing.T, f fixture) {
 			l := f.lines(t)
 			f.writeIndex(t, append(l[:1], append([]string{""}, l[1:]...)...), true)
-		}, func(f fixture) []found { return []found{{f.index, "1", archive.ProblemSyntax}} }},
+		}, func(f fixture) []found { return []found{{f.index, "1", storage.ProblemSyntax}} }},
 		{"an index line that is JSON but not an entry", plain, func(t *testing.T, f fixture) {
 			l := f.lines(t)
 			l[0] = `{"ref":"../` + secretWord + `","preview":"x"}`
 			f.writeIndex(t, l, true)
 		}, func(f fixture) []found {
-			return []found{{f.index, "0", archive.ProblemFrame}, {f.note(f.refs[0]), f.refs[0], archive.ProblemUnreferenced}}
+			return []found{{f.index, "0", storage.ProblemFrame}, {f.note(f.refs[0]), f.refs[0], storage.ProblemUnreferenced}}
 		}},
 		{"a duplicated index line", plain, func(t *testing.T, f fixture) {
 			l := f.lines(t)
 			f.writeIndex(t, append(l, l[0]), true)
-		}, func(f fixture) []found { return []found{{f.index, "3", archive.ProblemDuplicate}} }},
+		}, func(f fixture) []found { return []found{{f.index, "3", storage.ProblemDuplicate}} }},
 		{"a plaintext index line under a codec", gzip, func(t *testing.T, f fixture) {
 			l := f.lines(t)
 			l[1] = `{"ref":"` + f.refs[1] + `","preview":"second"}`
 			f.writeIndex(t, l, true)
 		}, func(f fixture) []found {
-			return []found{{f.index, "1", archive.ProblemDecode}, {f.note(f.refs[1]), f.refs[1], archive.ProblemUnreferenced}}
+			return []found{{f.index, "1", storage.ProblemDecode}, {f.note(f.refs[1]), f.refs[1], storage.ProblemUnreferenced}}
 		}},
 		{"an index line under another codec", gzip, func(t *testing.T, f fixture) {
 			l := f.lines(t)
 			l[2] = encodeAs(t, codec.Zstd(), storage.KindArchiveIndex, "2", `{"ref":"`+f.refs[2]+`","preview":"third"}`)
 			f.writeIndex(t, l, true)
 		}, func(f fixture) []found {
-			return []found{{f.index, "2", archive.ProblemDecode}, {f.note(f.refs[2]), f.refs[2], archive.ProblemUnreferenced}}
+			return []found{{f.index, "2", storage.ProblemDecode}, {f.note(f.refs[2]), f.refs[2], storage.ProblemUnreferenced}}
 		}},
 		{"an encoded index line in a plaintext archive", plain, func(t *testing.T, f fixture) {
 			l := f.lines(t)
 			l[0] = encodeAs(t, codec.Gzip(), storage.KindArchiveIndex, "0", `{"ref":"`+f.refs[0]+`","preview":"first"}`)
 			f.writeIndex(t, l, true)
 		}, func(f fixture) []found {
-			return []found{{f.index, "0", archive.ProblemDecode}, {f.note(f.refs[0]), f.refs[0], archive.ProblemUnreferenced}}
+			return []found{{f.index, "0", storage.ProblemDecode}, {f.note(f.refs[0]), f.refs[0], storage.ProblemUnreferenced}}
 		}},
 		{"sealed index lines swapped", sealed, func(t *testing.T, f fixture) {
 			l := f.lines(t)
@@ -179,58 +179,58 @@ func TestVerifyReportsEveryProblemAndChangesNothing(t *testing.T) {
 			f.writeIndex(t, l, true)
 		}, func(f fixture) []found {
 			return []found{
-				{f.index, "0", archive.ProblemDecode}, {f.index, "1", archive.ProblemDecode},
-				{f.note(f.refs[0]), f.refs[0], archive.ProblemUnreferenced}, {f.note(f.refs[1]), f.refs[1], archive.ProblemUnreferenced},
+				{f.index, "0", storage.ProblemDecode}, {f.index, "1", storage.ProblemDecode},
+				{f.note(f.refs[0]), f.refs[0], storage.ProblemUnreferenced}, {f.note(f.refs[1]), f.refs[1], storage.ProblemUnreferenced},
 			}
 		}},
 		{"a note whose plaintext was altered", plain, func(t *testing.T, f fixture) {
 			writeFile(t, f.note(f.refs[1]), "second "+secretWord+" altered")
-		}, func(f fixture) []found { return []found{{f.note(f.refs[1]), f.refs[1], archive.ProblemIntegrity}} }},
+		}, func(f fixture) []found { return []found{{f.note(f.refs[1]), f.refs[1], storage.ProblemIntegrity}} }},
 		{"a compressed note whose content was altered", gzip, func(t *testing.T, f fixture) {
 			writeFile(t, f.note(f.refs[0]), encodeAs(t, codec.Gzip(), storage.KindArchive, f.refs[0], "altered "+secretWord))
-		}, func(f fixture) []found { return []found{{f.note(f.refs[0]), f.refs[0], archive.ProblemIntegrity}} }},
+		}, func(f fixture) []found { return []found{{f.note(f.refs[0]), f.refs[0], storage.ProblemIntegrity}} }},
 		{"a sealed note swapped for another", sealed, func(t *testing.T, f fixture) {
 			b, err := os.ReadFile(f.note(f.refs[0]))
 			if err != nil {
 				t.Fatal(err)
 			}
 			writeFile(t, f.note(f.refs[2]), string(b))
-		}, func(f fixture) []found { return []found{{f.note(f.refs[2]), f.refs[2], archive.ProblemDecode}} }},
+		}, func(f fixture) []found { return []found{{f.note(f.refs[2]), f.refs[2], storage.ProblemDecode}} }},
 		{"a plaintext note under a codec", sealed, func(t *testing.T, f fixture) {
 			writeFile(t, f.note(f.refs[2]), "third "+secretWord)
-		}, func(f fixture) []found { return []found{{f.note(f.refs[2]), f.refs[2], archive.ProblemDecode}} }},
+		}, func(f fixture) []found { return []found{{f.note(f.refs[2]), f.refs[2], storage.ProblemDecode}} }},
 		{"an encoded note in a plaintext archive", plain, func(t *testing.T, f fixture) {
 			writeFile(t, f.note(f.refs[2]), encodeAs(t, codec.Gzip(), storage.KindArchive, f.refs[2], "third "+secretWord))
-		}, func(f fixture) []found { return []found{{f.note(f.refs[2]), f.refs[2], archive.ProblemDecode}} }},
+		}, func(f fixture) []found { return []found{{f.note(f.refs[2]), f.refs[2], storage.ProblemDecode}} }},
 		{"a missing note", sealed, func(t *testing.T, f fixture) {
 			if err := os.Remove(f.note(f.refs[1])); err != nil {
 				t.Fatal(err)
 			}
-		}, func(f fixture) []found { return []found{{f.note(f.refs[1]), f.refs[1], archive.ProblemMissing}} }},
+		}, func(f fixture) []found { return []found{{f.note(f.refs[1]), f.refs[1], storage.ProblemMissing}} }},
 		{"a missing notes directory", plain, func(t *testing.T, f fixture) {
 			if err := os.RemoveAll(filepath.Join(f.dir, "notes")); err != nil {
 				t.Fatal(err)
 			}
 		}, func(f fixture) []found {
 			return []found{
-				{f.note(f.refs[0]), f.refs[0], archive.ProblemMissing},
-				{f.note(f.refs[1]), f.refs[1], archive.ProblemMissing},
-				{f.note(f.refs[2]), f.refs[2], archive.ProblemMissing},
+				{f.note(f.refs[0]), f.refs[0], storage.ProblemMissing},
+				{f.note(f.refs[1]), f.refs[1], storage.ProblemMissing},
+				{f.note(f.refs[2]), f.refs[2], storage.ProblemMissing},
 			}
 		}},
 		{"a symlinked note", plain, func(t *testing.T, f fixture) {
 			target := filepath.Join(t.TempDir(), "note.md")
 			copyFile(t, f.note(f.refs[0]), target)
 			replaceWithSymlink(t, f.note(f.refs[0]), target)
-		}, func(f fixture) []found { return []found{{f.note(f.refs[0]), f.refs[0], archive.ProblemSymlink}} }},
+		}, func(f fixture) []found { return []found{{f.note(f.refs[0]), f.refs[0], storage.ProblemSymlink}} }},
 		{"a dangling symlinked note", plain, func(t *testing.T, f fixture) {
 			replaceWithSymlink(t, f.note(f.refs[0]), filepath.Join(t.TempDir(), "nothing"))
-		}, func(f fixture) []found { return []found{{f.note(f.refs[0]), f.refs[0], archive.ProblemSymlink}} }},
+		}, func(f fixture) []found { return []found{{f.note(f.refs[0]), f.refs[0], storage.ProblemSymlink}} }},
 		{"a symlinked index", plain, func(t *testing.T, f fixture) {
 			target := filepath.Join(t.TempDir(), "index.jsonl")
 			copyFile(t, f.index, target)
 			replaceWithSymlink(t, f.index, target)
-		}, func(f fixture) []found { return []found{{f.index, "", archive.ProblemSymlink}} }},
+		}, func(f fixture) []found { return []found{{f.index, "", storage.ProblemSymlink}} }},
 		{"a symlinked notes directory", plain, func(t *testing.T, f fixture) {
 			notes := filepath.Join(f.dir, "notes")
 			target := filepath.Join(t.TempDir(), "notes")
@@ -240,7 +240,7 @@ func TestVerifyReportsEveryProblemAndChangesNothing(t *testing.T) {
 			if err := os.Symlink(target, notes); err != nil {
 				t.Fatal(err)
 			}
-		}, func(f fixture) []found { return []found{{filepath.Join(f.dir, "notes"), "", archive.ProblemSymlink}} }},
+		}, func(f fixture) []found { return []found{{filepath.Join(f.dir, "notes"), "", storage.ProblemSymlink}} }},
 		{"a note that is a directory", plain, func(t *testing.T, f fixture) {
 			if err := os.Remove(f.note(f.refs[1])); err != nil {
 				t.Fatal(err)
@@ -248,7 +248,7 @@ func TestVerifyReportsEveryProblemAndChangesNothing(t *testing.T) {
 			if err := os.Mkdir(f.note(f.refs[1]), 0o700); err != nil {
 				t.Fatal(err)
 			}
-		}, func(f fixture) []found { return []found{{f.note(f.refs[1]), f.refs[1], archive.ProblemFile}} }},
+		}, func(f fixture) []found { return []found{{f.note(f.refs[1]), f.refs[1], storage.ProblemFile}} }},
 		{"an index that is a directory", plain, func(t *testing.T, f fixture) {
 			if err := os.Remove(f.index); err != nil {
 				t.Fatal(err)
@@ -256,26 +256,26 @@ func TestVerifyReportsEveryProblemAndChangesNothing(t *testing.T) {
 			if err := os.Mkdir(f.index, 0o700); err != nil {
 				t.Fatal(err)
 			}
-		}, func(f fixture) []found { return []found{{f.index, "", archive.ProblemFile}} }},
+		}, func(f fixture) []found { return []found{{f.index, "", storage.ProblemFile}} }},
 		{"misnamed notes", plain, func(t *testing.T, f fixture) {
 			writeFile(t, filepath.Join(f.dir, "notes", strings.ToUpper(f.refs[0])+".md"), "first "+secretWord)
 			writeFile(t, filepath.Join(f.dir, "notes", "x.md"), secretWord)
 		}, func(f fixture) []found {
 			return []found{
-				{filepath.Join(f.dir, "notes", strings.ToUpper(f.refs[0])+".md"), "", archive.ProblemName},
-				{filepath.Join(f.dir, "notes", "x.md"), "", archive.ProblemName},
+				{filepath.Join(f.dir, "notes", strings.ToUpper(f.refs[0])+".md"), "", storage.ProblemName},
+				{filepath.Join(f.dir, "notes", "x.md"), "", storage.ProblemName},
 			}
 		}},
 		{"a note no index line lists", sealed, func(t *testing.T, f fixture) {
 			content := "unlisted " + secretWord
 			writeFile(t, f.note(sha(content)), encodeAs(t, f.opts.Encoding.Codec, storage.KindArchive, sha(content), content))
 		}, func(f fixture) []found {
-			return []found{{f.note(sha("unlisted " + secretWord)), sha("unlisted " + secretWord), archive.ProblemUnreferenced}}
+			return []found{{f.note(sha("unlisted " + secretWord)), sha("unlisted " + secretWord), storage.ProblemUnreferenced}}
 		}},
 		{"an unlisted note that is damaged is reported as damaged only", plain, func(t *testing.T, f fixture) {
 			writeFile(t, f.note(sha("unlisted")), "altered")
 		}, func(f fixture) []found {
-			return []found{{f.note(sha("unlisted")), sha("unlisted"), archive.ProblemIntegrity}}
+			return []found{{f.note(sha("unlisted")), sha("unlisted"), storage.ProblemIntegrity}}
 		}},
 		{"all problems of an archive with several", plain, func(t *testing.T, f fixture) {
 			l := f.lines(t)
@@ -290,19 +290,19 @@ func TestVerifyReportsEveryProblemAndChangesNothing(t *testing.T) {
 			writeFile(t, filepath.Join(f.dir, "notes", "bad.md"), "")
 		}, func(f fixture) []found {
 			notes := []found{ // note files come in name order
-				{filepath.Join(f.dir, "notes", "bad.md"), "", archive.ProblemName},
-				{f.note(f.refs[0]), f.refs[0], archive.ProblemUnreferenced},
-				{f.note(f.refs[1]), f.refs[1], archive.ProblemIntegrity},
+				{filepath.Join(f.dir, "notes", "bad.md"), "", storage.ProblemName},
+				{f.note(f.refs[0]), f.refs[0], storage.ProblemUnreferenced},
+				{f.note(f.refs[1]), f.refs[1], storage.ProblemIntegrity},
 			}
 			slices.SortFunc(notes, func(a, b found) int { return strings.Compare(a.File, b.File) })
 			list := []found{
-				{f.index, "0", archive.ProblemSyntax},
-				{f.index, "3", archive.ProblemSyntax},
-				{f.index, "4", archive.ProblemDuplicate},
-				{f.index, "5", archive.ProblemSyntax},
+				{f.index, "0", storage.ProblemSyntax},
+				{f.index, "3", storage.ProblemSyntax},
+				{f.index, "4", storage.ProblemDuplicate},
+				{f.index, "5", storage.ProblemSyntax},
 			}
 			list = append(list, notes...)
-			return append(list, found{f.note(f.refs[2]), f.refs[2], archive.ProblemMissing})
+			return append(list, found{f.note(f.refs[2]), f.refs[2], storage.ProblemMissing})
 		}},
 	}
 	for _, tt := range tests {
@@ -326,7 +326,7 @@ func TestVerifyReportsAFailingCodecWithoutItsError(t *testing.T) {
 	got := f.verify(t, opts)
 	var want []found
 	for _, ref := range slices.Sorted(slices.Values(f.refs)) {
-		want = append(want, found{f.note(ref), ref, archive.ProblemDecode})
+		want = append(want, found{f.note(ref), ref, storage.ProblemDecode})
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("Verify found %v, want %v", got, want)
@@ -449,14 +449,14 @@ func FuzzVerifyIndex(f *testing.F) {
 			if !errors.As(p.Err, &se) || se.File != p.File || se.Record != p.Record {
 				t.Fatalf("problem %+v: Err does not name its file and record", p)
 			}
-			if p.Kind == archive.ProblemMissing {
+			if p.Kind == storage.ProblemMissing {
 				continue
 			}
 			n, aerr := strconv.Atoi(p.Record)
 			if p.File != index || aerr != nil || n < 0 || n >= lines {
 				t.Fatalf("problem %+v does not name an index line of %d", p, lines)
 			}
-			if first == "" && p.Kind != archive.ProblemDuplicate {
+			if first == "" && p.Kind != storage.ProblemDuplicate {
 				first = p.Record
 			}
 		}

@@ -16,8 +16,7 @@ import (
 )
 
 // DefaultContextWindow is the context window the context engine assumes
-// when neither [ContextOptions.Window] nor the provider gives one, as
-// the reference does.
+// when neither [ContextOptions.Window] nor the provider gives one.
 const DefaultContextWindow = 32000
 
 // ContextOptions turns on the context engine, which keeps every model
@@ -35,12 +34,12 @@ type ContextOptions struct {
 	// context tool. Nil, or a nil archive, shortens them in place instead.
 	// An error ends the turn.
 	Archive func(ctx context.Context, sessionID string) (archive.Archive, error)
-	// Compacting, when set, is called before the levels change a request,
-	// with its estimated size in tokens; the function it returns (if not
-	// nil) is called once after them, with the size then and the error that
-	// stopped them, if any. Hosts fire compact:start and compact:end hooks
-	// from it.
-	Compacting func(ctx context.Context, before int) (done func(after int, err error))
+	// Compacting, when set, is called before the levels change a request
+	// of session sessionID, with its estimated size in tokens; the function
+	// it returns (if not nil) is called once after them, with the size then
+	// and the error that stopped them, if any. Hosts fire compact:start and
+	// compact:end hooks from it.
+	Compacting func(ctx context.Context, sessionID string, before int) (done func(after int, err error))
 }
 
 // The pressure thresholds of the context levels, as fractions of the
@@ -71,7 +70,7 @@ type ContextStatus struct {
 	//   4 pinned facts are prepended and messages before the current
 	//     prompt are shortened;
 	//   5 only the pinned facts and the last messages are sent.
-	// The reference's level 3 needs a planner, which this engine has not.
+	// There is no level 3: it would need a planner, which this engine has not.
 	Level int
 	// Reason is "pressure", or "overflow" when the provider refused the
 	// request as too long and this is the retry.
@@ -296,7 +295,7 @@ func (c *contextRun) calibrate(ctx context.Context, tc model.TokenCounter, remin
 // force, between the Compacting callbacks.
 func (c *contextRun) compact(ctx context.Context, force bool) (err error) {
 	if c.opts.Compacting != nil {
-		if done := c.opts.Compacting(ctx, c.status.BeforeTokens); done != nil {
+		if done := c.opts.Compacting(ctx, c.r.id, c.status.BeforeTokens); done != nil {
 			defer func() { done(c.measure(), err) }()
 		}
 	}

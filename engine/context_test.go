@@ -334,7 +334,7 @@ func TestContextCompactingIsCalledAroundTheLevels(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var calls []*call
 			opts := &engine.ContextOptions{Window: 2000, Archive: tc.archive,
-				Compacting: func(_ context.Context, before int) func(int, error) {
+				Compacting: func(_ context.Context, _ string, before int) func(int, error) {
 					c := &call{before: before}
 					calls = append(calls, c)
 					return func(after int, err error) {

@@ -13,7 +13,7 @@
 // Every append names the head it expects, so a second writer on the same
 // session makes the turn fail with a session conflict instead of
 // interleaving records. File snapshots recorded by tools through
-// [Engine.RecordSnapshot] are appended as soon as they are recorded, before
+// [Record] are appended as soon as they are recorded, before
 // the tool's result. When a turn is cancelled while tools run, results are
 // still appended for every call (an error result for calls that did not
 // finish), so the log never holds a tool call without its result and stays
@@ -39,7 +39,7 @@
 // The window is ContextOptions.Window, else the one the provider
 // reports for the model ([model.WindowReporter]), else 32,000 tokens. Below 65% of the window the
 // folded log goes out as it is. Above, levels apply in turn, measuring
-// between each, as the reference's context engine does:
+// between each:
 //
 //   - level 1 (over 65%): tool results of at least 256 characters that the
 //     model has already answered, and that are longer than what replaces
@@ -60,9 +60,9 @@
 // made once more with every level applied. A context_status event reports
 // what was done. The log is never changed: the levels shape each request
 // from it, and since archive refs are content hashes, the same log gives the
-// same request every time. Differences from the reference:
+// same request every time. Differences from the TypeScript SDK:
 //
-//   - no view is committed to the log (the reference's view format is not
+//   - no view is committed to the log (the TypeScript SDK's view format is not
 //     fixed), so a context_status has no generation;
 //   - there is no planner, so no level 3;
 //   - a provider that counts tokens ([model.TokenCounter]) is asked once a
@@ -82,7 +82,18 @@
 //
 // Turn yields [Event] values as they happen: turn and model-call
 // boundaries, text deltas, messages, tool calls and results, task updates
-// that tools report through [Emit], errors and a final done event.
+// that tools report through their [tool.Call], errors and a final done
+// event.
+//
+// # Tool calls
+//
+// Each tool call receives a [tool.Call] next to its input: the call's id,
+// the session and turn, and a [tool.Reporter] through which it emits
+// events (an [Event] passed to [tool.Call.Emit]) and sets the prompt's
+// output ([tool.Call.SetOutput]); [Record] appends sidecar events for it.
+// Nothing of a turn travels in context values. Code beside the calls that
+// has no call value, such as a hook that fails, reaches the turn running
+// on a session with [Engine.Notify].
 //
 // An Engine is safe for concurrent use by turns on different sessions. Two
 // concurrent turns on one session conflict: the second one to append fails.

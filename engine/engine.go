@@ -63,7 +63,7 @@ type Options struct {
 	// codec, say) must not reach the model as an empty one.
 	Reminder func(ctx context.Context, sessionID string) (string, error)
 	// LogToolStarts appends a tool_started event before each tool call
-	// runs (the reference's crashRecovery "safe"), so that after a crash
+	// runs (the TypeScript SDK's crashRecovery "safe"), so that after a crash
 	// the log tells which calls may have had effects. It costs one append
 	// a call; a call whose start cannot be appended does not run. Calls a
 	// crash left unanswered get "interrupted" results either way.
@@ -221,16 +221,16 @@ type run struct {
 
 	phaseMu sync.Mutex
 	phase   chan struct{} // open while tools run and events are drained; nil otherwise
-	holding bool          // the loop builds a request: Emit keeps events in held
+	holding bool          // the loop builds a request: emit keeps events in held
 	held    []Event
-	output  json.RawMessage // set by SetOutput, under phaseMu
+	output  json.RawMessage // set by a call's SetOutput, under phaseMu
 
 	steerMu sync.Mutex
 	steered []model.Message // messages Steer queued for the next model call
 	steerOK bool            // Steer may still queue
 }
 
-// hold makes Emit keep events until unhold while the loop itself runs
+// hold makes emit keep events until unhold while the loop itself runs
 // callbacks (the context engine's, the reminder), which may emit, such
 // as a compact hook's diagnostic.
 func (r *run) hold() {
@@ -257,7 +257,7 @@ func (r *run) draining() (chan struct{}, int) {
 }
 
 // setTurn starts turn n. Tools, and the subagents they start, read the turn
-// from other goroutines, possibly after their own turn ended (see Emit and
+// from other goroutines, possibly after their own turn ended (see emit and
 // Record).
 func (r *run) setTurn(n int) {
 	r.phaseMu.Lock()
@@ -265,32 +265,11 @@ func (r *run) setTurn(n int) {
 	r.phaseMu.Unlock()
 }
 
-type runKey struct{}
-
-// runOf returns the turn whose tool ctx belongs to, or nil.
-func runOf(ctx context.Context) *run {
-	r, _ := ctx.Value(runKey{}).(*run)
-	return r
-}
-
-// Detach returns a context with ctx's values and cancellation but outside
-// any turn: Emit, Record and SessionID see no turn in it. Work that
-// outlives the tool call that started it, such as a subagent's run, uses
-// it, so that nothing it does reaches the finished turn.
-func Detach(ctx context.Context) context.Context {
-	return context.WithValue(ctx, runKey{}, (*run)(nil))
-}
-
-// Emit sends ev to the event stream of the turn that is running the tool
-// whose context is ctx, or that is building a request and calls back with
-// ctx (the context engine's Compacting, the Reminder). It reports whether
-// there was such a turn. Tools use it for progress such as task updates;
-// SessionID and Turn are filled in.
-func Emit(ctx context.Context, ev Event) bool {
-	r := runOf(ctx)
-	if r == nil {
-		return false
-	}
+// emit sends ev to the event stream of r: kept while the loop builds a
+// request (see hold), passed to the loop while tools run, dropped
+// otherwise. It reports whether the turn took ev. SessionID and Turn are
+// filled in.
+func (r *run) emit(ev Event) bool {
 	r.phaseMu.Lock()
 	if r.holding {
 		ev.SessionID, ev.Turn = r.id, r.turn
@@ -309,50 +288,76 @@ func Emit(ctx context.Context, ev Event) bool {
 		return true
 	case <-phase:
 		return false
-	case <-ctx.Done():
-		return false
 	}
 }
 
-// SetOutput makes v the structured answer of the prompt whose turn is
-// running the tool whose context is ctx: the Output of its [Result], unless
-// a later call replaces it. It reports whether there was such a turn. A
-// final-answer tool uses it.
-func SetOutput(ctx context.Context, v json.RawMessage) bool {
-	r := runOf(ctx)
-	if r == nil {
-		return false
-	}
+// setOutput makes v the structured answer of r's prompt.
+func (r *run) setOutput(v json.RawMessage) {
 	r.phaseMu.Lock()
 	r.output = bytes.Clone(v)
 	r.phaseMu.Unlock()
+}
+
+// reporter is the [tool.Reporter] of the calls of one turn.
+type reporter struct{ r *run }
+
+// Emit implements [tool.Reporter]: it takes an [Event] (or *Event) and
+// refuses other values.
+func (rp reporter) Emit(v any) bool {
+	switch ev := v.(type) {
+	case Event:
+		return rp.r.emit(ev)
+	case *Event:
+		return ev != nil && rp.r.emit(*ev)
+	}
+	return false
+}
+
+// SetOutput implements [tool.Reporter]: v becomes the Output of the
+// prompt's [Result], unless a later call replaces it.
+func (rp reporter) SetOutput(v json.RawMessage) bool {
+	rp.r.setOutput(v)
 	return true
 }
 
-// SessionID returns the session of the turn running the tool whose context
-// is ctx, or "" outside a turn.
-func SessionID(ctx context.Context) string {
-	if r := runOf(ctx); r != nil {
-		return r.id
+// active returns the turn running on session id, or nil.
+func (e *Engine) active(id string) *run {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if st := e.sessions[id]; st != nil {
+		return st.active
 	}
-	return ""
+	return nil
 }
 
-// RecordSnapshot appends ev, with its Turn set, to the log of the session
-// whose turn is running the tool that called it (found through ctx), before
-// that tool's result. It fails outside a turn. File tools call it before
-// every change.
-func (e *Engine) RecordSnapshot(ctx context.Context, ev session.FileSnapshotEvent) error {
-	return e.Record(ctx, ev)
+// Notify sends ev to the event stream of the turn running on session id,
+// for code beside its tool calls that has no [tool.Call] to report through,
+// such as a hook that fails while a tool runs, or a callback of the context
+// engine. Events sent while the turn builds a request come out before that
+// request's; while tools run, among their events; at any other time, and
+// when no turn runs on id, ev is dropped. It reports whether the turn took
+// ev. SessionID and Turn are filled in.
+func (e *Engine) Notify(id string, ev Event) bool {
+	r := e.active(id)
+	if r == nil {
+		return false
+	}
+	return r.emit(ev)
 }
 
 // Record appends a sidecar event — a file snapshot, a permission decision,
-// a verified artifact — to the log of the session whose turn is running the
-// tool that called it (found through ctx), right away and so before that
-// tool's result. The Turn of those event types is set. It fails outside a
-// turn.
-func (e *Engine) Record(ctx context.Context, ev session.Event) error {
-	r := runOf(ctx)
+// a verified artifact — to the log of the session whose turn makes call c,
+// right away and so before c's result. The Turn of those event types is
+// set. It fails for a call that no turn of an engine made (a nil call or a
+// detached one); around a turn, use [Engine.RecordBetweenTurns]. File tools
+// call it before every change.
+func Record(ctx context.Context, c *tool.Call, ev session.Event) error {
+	var r *run
+	if c != nil {
+		if rp, ok := c.Reporter.(reporter); ok {
+			r = rp.r
+		}
+	}
 	if r == nil {
 		return errors.New("engine: event recorded outside a turn")
 	}
@@ -476,7 +481,6 @@ func (e *Engine) TurnFrom(ctx context.Context, id string, prompt model.Message, 
 			}
 		}()
 		r := &run{e: e, id: id, st: st, events: make(chan Event), steerOK: origin == session.OriginUser}
-		ctx = context.WithValue(ctx, runKey{}, r)
 		e.mu.Lock()
 		st.active = r
 		e.mu.Unlock()

@@ -25,7 +25,7 @@ type echoIn struct {
 }
 
 func echoTool() tool.Tool {
-	return tool.New("echo", "Echoes its text.", func(ctx context.Context, in echoIn) (tool.Result, error) {
+	return tool.New("echo", "Echoes its text.", func(ctx context.Context, _ *tool.Call, in echoIn) (tool.Result, error) {
 		if in.Sleep > 0 {
 			select {
 			case <-time.After(time.Duration(in.Sleep) * time.Millisecond):
@@ -155,8 +155,8 @@ func TestToolResultsReturnInInputOrder(t *testing.T) {
 }
 
 func TestToolFailuresBecomeErrorResults(t *testing.T) {
-	panicky := tool.New("boom", "Panics.", func(ctx context.Context, in struct{}) (tool.Result, error) { panic("kaboom") })
-	failing := tool.New("fail", "Fails.", func(ctx context.Context, in struct{}) (tool.Result, error) {
+	panicky := tool.New("boom", "Panics.", func(ctx context.Context, _ *tool.Call, in struct{}) (tool.Result, error) { panic("kaboom") })
+	failing := tool.New("fail", "Fails.", func(ctx context.Context, _ *tool.Call, in struct{}) (tool.Result, error) {
 		return tool.Result{}, errors.New("disk on fire")
 	})
 	h := newHarness(t, engine.Options{Tools: []tool.Tool{echoTool(), panicky, failing}})
@@ -347,17 +347,28 @@ func TestReminderErrorEndsTheRun(t *testing.T) {
 }
 
 func TestSnapshotsAreAppendedBeforeTheResultAndEmitReachesTheStream(t *testing.T) {
-	var eng *engine.Engine
-	writer := tool.New("write", "Writes.", func(ctx context.Context, in struct{}) (tool.Result, error) {
+	var kept *tool.Call
+	writer := tool.New("write", "Writes.", func(ctx context.Context, c *tool.Call, in struct{}) (tool.Result, error) {
+		if c.ID != "w" || c.Name != "write" || c.SessionID != "s" || c.Turn != 1 {
+			t.Errorf("call %+v", *c)
+		}
 		before := "old"
-		if err := eng.RecordSnapshot(ctx, session.FileSnapshotEvent{Path: "a.txt", Before: &before, Encoding: "utf8", After: "abc"}); err != nil {
+		if err := engine.Record(ctx, c, session.FileSnapshotEvent{Path: "a.txt", Before: &before, Encoding: "utf8", After: "abc"}); err != nil {
 			return tool.Result{}, err
 		}
-		engine.Emit(ctx, engine.Event{Type: engine.EventTaskUpdate, TaskID: "1", Status: "in_progress"})
+		if !c.Emit(engine.Event{Type: engine.EventTaskUpdate, TaskID: "1", Status: "in_progress"}) {
+			t.Error("Emit during the call reported no turn")
+		}
+		if c.Emit("not an event") {
+			t.Error("Emit took a value that is not an engine.Event")
+		}
+		if c.Detach().Emit(engine.Event{Type: engine.EventDiagnostic}) {
+			t.Error("a detached call reached the turn")
+		}
+		kept = c
 		return tool.Text("written"), nil
 	})
 	h := newHarness(t, engine.Options{Tools: []tool.Tool{writer}})
-	eng = h.eng
 	h.p.Reply(modeltest.ToolCalls(call("w", "write", `{}`)))
 	h.p.Reply(modeltest.Text("ok"))
 	evs, _, err := h.turn(t, t.Context(), "s", "go")
@@ -374,15 +385,18 @@ func TestSnapshotsAreAppendedBeforeTheResultAndEmitReachesTheStream(t *testing.T
 	if snap := stored[0].Event.(session.FileSnapshotEvent); snap.Turn != 1 {
 		t.Errorf("snapshot turn %d", snap.Turn)
 	}
-	if err := eng.RecordSnapshot(t.Context(), session.FileSnapshotEvent{Path: "x"}); err == nil {
+	if err := engine.Record(t.Context(), nil, session.FileSnapshotEvent{Path: "x"}); err == nil {
 		t.Error("snapshot outside a turn accepted")
+	}
+	if kept.Emit(engine.Event{Type: engine.EventDiagnostic}) {
+		t.Error("a call kept past its turn still reached the stream")
 	}
 }
 
 func TestAnotherWriterMidTurnIsAConflict(t *testing.T) {
 	cp := session.NewMemoryCheckpointer()
 	var once atomic.Bool
-	intruder := tool.New("intrude", "Appends behind the engine's back.", func(ctx context.Context, in struct{}) (tool.Result, error) {
+	intruder := tool.New("intrude", "Appends behind the engine's back.", func(ctx context.Context, _ *tool.Call, in struct{}) (tool.Result, error) {
 		if once.CompareAndSwap(false, true) {
 			cp.Append(ctx, "s", []session.Event{session.UserEvent{Message: model.UserText("other writer")}}, session.AnyHead)
 		}
@@ -438,7 +452,7 @@ func TestExtraToolsAreOfferedPerPrompt(t *testing.T) {
 	calls := 0
 	h := newHarness(t, engine.Options{ExtraTools: func(ctx context.Context) ([]tool.Tool, error) {
 		calls++
-		return []tool.Tool{tool.New("mcp__srv__ping", "Pings.", func(ctx context.Context, in struct{}) (tool.Result, error) {
+		return []tool.Tool{tool.New("mcp__srv__ping", "Pings.", func(ctx context.Context, _ *tool.Call, in struct{}) (tool.Result, error) {
 			return tool.Text("pong"), nil
 		})}, nil
 	}})
@@ -457,13 +471,13 @@ func TestExtraToolsAreOfferedPerPrompt(t *testing.T) {
 }
 
 func TestSetOutputBelongsToTheRunningPrompt(t *testing.T) {
-	if engine.SetOutput(t.Context(), json.RawMessage(`{}`)) {
+	if (&tool.Call{}).SetOutput(json.RawMessage(`{}`)) {
 		t.Error("SetOutput outside a turn reported a turn")
 	}
-	answer := tool.New("answer", "Answers.", func(ctx context.Context, in struct {
+	answer := tool.New("answer", "Answers.", func(ctx context.Context, c *tool.Call, in struct {
 		N int `json:"n"`
 	}) (tool.Result, error) {
-		engine.SetOutput(ctx, json.RawMessage(fmt.Sprintf(`{"n":%d}`, in.N)))
+		c.SetOutput(json.RawMessage(fmt.Sprintf(`{"n":%d}`, in.N)))
 		return tool.Text("ok"), nil
 	})
 	h := newHarness(t, engine.Options{Tools: []tool.Tool{answer}})
@@ -483,7 +497,7 @@ func TestSetOutputBelongsToTheRunningPrompt(t *testing.T) {
 func TestToolStartsAreLoggedBeforeTheCallsRun(t *testing.T) {
 	cp := session.NewMemoryCheckpointer()
 	var seenInLog []string
-	probe := tool.New("probe", "Looks at the log.", func(ctx context.Context, in struct{}) (tool.Result, error) {
+	probe := tool.New("probe", "Looks at the log.", func(ctx context.Context, _ *tool.Call, in struct{}) (tool.Result, error) {
 		seenInLog = logTypes(t, cp, "s")
 		return tool.Text("ok"), nil
 	})
@@ -514,7 +528,7 @@ func TestToolStartsAreLoggedBeforeTheCallsRun(t *testing.T) {
 func TestSteerAddsMessagesToTheRunningTurn(t *testing.T) {
 	var eng *engine.Engine
 	gate := make(chan struct{})
-	wait := tool.New("wait", "Waits.", func(ctx context.Context, _ struct{}) (tool.Result, error) {
+	wait := tool.New("wait", "Waits.", func(ctx context.Context, _ *tool.Call, _ struct{}) (tool.Result, error) {
 		if !eng.Steer("s", model.UserText("also check the tests")) {
 			t.Error("Steer during a tool call was refused")
 		}

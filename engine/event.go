@@ -10,7 +10,7 @@ import (
 // EventType names the kind of an [Event].
 type EventType string
 
-// The event types, as in the reference event stream.
+// The event types of the event stream.
 const (
 	EventTurnStart           EventType = "turn_start"           // Turn
 	EventModelCallStart      EventType = "model_call_start"     // Turn, Model
@@ -119,7 +119,7 @@ type Result struct {
 	StopReason StopReason
 	// Turns is the number of model calls made.
 	Turns int
-	// Output is the value a tool of the prompt last gave [SetOutput]
+	// Output is the value a tool of the prompt last gave [tool.Call.SetOutput]
 	// (such as a final-answer tool's input); nil when none did.
 	Output json.RawMessage
 }

@@ -33,7 +33,7 @@ func TestSteerIsRefusedAtTheTurnLimit(t *testing.T) {
 					t.Error("Steer at the turn limit reported true")
 				}
 			}
-			w := tool.New("wait", "Waits.", func(ctx context.Context, _ struct{}) (tool.Result, error) {
+			w := tool.New("wait", "Waits.", func(ctx context.Context, _ *tool.Call, _ struct{}) (tool.Result, error) {
 				steer()
 				return tool.Text("ok"), nil
 			})

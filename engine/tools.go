@@ -48,7 +48,7 @@ func (r *run) runTools(ctx context.Context, calls []model.Block, emit func(Event
 				return
 			}
 			defer func() { <-sem }()
-			if !Emit(ctx, Event{Type: EventToolCallStart, Call: &c}) {
+			if !r.emit(Event{Type: EventToolCallStart, Call: &c}) {
 				done <- toolDone{index: i, result: aborted(c)}
 				return
 			}
@@ -107,7 +107,8 @@ func (r *run) callTool(ctx context.Context, c model.Block) (res model.Block) {
 			res = resultBlock(c, tool.Result{Content: fmt.Sprintf("Error: tool %s panicked: %v", c.Name, p), IsError: true})
 		}
 	}()
-	out, err := t.Call(context.WithValue(ctx, callKey{}, c.ID), c.Input)
+	call := &tool.Call{ID: c.ID, Name: c.Name, SessionID: r.id, Turn: r.turn, Reporter: reporter{r}}
+	out, err := t.Call(ctx, call, c.Input)
 	if err != nil {
 		if ctx.Err() != nil {
 			return aborted(c)
@@ -115,14 +116,6 @@ func (r *run) callTool(ctx context.Context, c model.Block) (res model.Block) {
 		return resultBlock(c, tool.Result{Content: "Error: " + err.Error(), IsError: true})
 	}
 	return resultBlock(c, out)
-}
-
-type callKey struct{}
-
-// CallID returns the id of the tool call whose handler has ctx, or "".
-func CallID(ctx context.Context) string {
-	id, _ := ctx.Value(callKey{}).(string)
-	return id
 }
 
 func resultBlock(c model.Block, r tool.Result) model.Block {

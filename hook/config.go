@@ -14,8 +14,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/strictjson"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
+
+// maxDepth bounds the nesting of a hooks file; the schema needs four levels.
+const maxDepth = 32
 
 const (
 	// FileName is the name of a hooks file in the data home and in the
@@ -102,7 +106,7 @@ type Hook struct {
 // and File are not checked.
 func (h Hook) validate() error {
 	if !h.Event.Valid() {
-		return fmt.Errorf("unknown event %s", quoteKey(string(h.Event)))
+		return fmt.Errorf("unknown event %s", strictjson.QuoteKey(string(h.Event)))
 	}
 	switch {
 	case h.Func == nil && strings.TrimSpace(h.Command) == "":
@@ -262,17 +266,17 @@ func Parse(data []byte, file string, layer Layer) ([]Hook, error) {
 	if len(data) > MaxFileBytes {
 		return nil, fail("larger than %d bytes", MaxFileBytes)
 	}
-	doc, err := decodeStrict(data)
+	doc, err := strictjson.Decode(data, maxDepth)
 	if err != nil {
 		return nil, fail("%v", err)
 	}
-	top, ok := doc.(*object)
+	top, ok := doc.(*strictjson.Object)
 	if !ok {
-		return nil, fail("the document must be an object, not %s", typeName(doc))
+		return nil, fail("the document must be an object, not %s", strictjson.TypeName(doc))
 	}
 	for _, k := range top.Keys {
 		if k != "version" && k != "hooks" {
-			return nil, fail("unknown key %s", quoteKey(k))
+			return nil, fail("unknown key %s", strictjson.QuoteKey(k))
 		}
 	}
 	version, ok := top.Vals["version"]
@@ -286,20 +290,20 @@ func Parse(data []byte, file string, layer Layer) ([]Hook, error) {
 	if !ok {
 		return nil, nil
 	}
-	events, ok := raw.(*object)
+	events, ok := raw.(*strictjson.Object)
 	if !ok {
-		return nil, fail("hooks must be an object, not %s", typeName(raw))
+		return nil, fail("hooks must be an object, not %s", strictjson.TypeName(raw))
 	}
 	byEvent := map[Event][]Hook{}
 	for _, name := range events.Keys {
 		ev := Event(name)
 		if !ev.Valid() {
-			return nil, fail("hooks: unknown event %s", quoteKey(name))
+			return nil, fail("hooks: unknown event %s", strictjson.QuoteKey(name))
 		}
 		where := fmt.Sprintf("hooks[%q]", name)
 		list, ok := events.Vals[name].([]any)
 		if !ok {
-			return nil, fail("%s must be an array, not %s", where, typeName(events.Vals[name]))
+			return nil, fail("%s must be an array, not %s", where, strictjson.TypeName(events.Vals[name]))
 		}
 		for i, item := range list {
 			at := fmt.Sprintf("%s[%d]", where, i)
@@ -321,9 +325,9 @@ func Parse(data []byte, file string, layer Layer) ([]Hook, error) {
 // parseEntry decodes one entry of an event's list. Its errors start with
 // the field (".command: …") or with ": " for the entry itself.
 func parseEntry(item any, ev Event) (Hook, error) {
-	entry, ok := item.(*object)
+	entry, ok := item.(*strictjson.Object)
 	if !ok {
-		return Hook{}, fmt.Errorf(": an entry must be an object, not %s", typeName(item))
+		return Hook{}, fmt.Errorf(": an entry must be an object, not %s", strictjson.TypeName(item))
 	}
 	h := Hook{Event: ev}
 	for _, k := range entry.Keys {
@@ -332,7 +336,7 @@ func parseEntry(item any, ev Event) (Hook, error) {
 		case "command":
 			s, ok := v.(string)
 			if !ok {
-				return Hook{}, fmt.Errorf(".command: must be a string, not %s", typeName(v))
+				return Hook{}, fmt.Errorf(".command: must be a string, not %s", strictjson.TypeName(v))
 			}
 			if strings.TrimSpace(s) == "" {
 				return Hook{}, errors.New(".command: must not be empty")
@@ -360,7 +364,7 @@ func parseEntry(item any, ev Event) (Hook, error) {
 			}
 			h.Match = s
 		default:
-			return Hook{}, fmt.Errorf(": unknown key %s", quoteKey(k))
+			return Hook{}, fmt.Errorf(": unknown key %s", strictjson.QuoteKey(k))
 		}
 	}
 	if h.Command == "" {
@@ -370,8 +374,8 @@ func parseEntry(item any, ev Event) (Hook, error) {
 }
 
 // intIn reports the integer value of a JSON number if it is a whole number
-// from lo to hi. Forms such as 1e3 and 1000.0 count, as they do in the
-// reference implementation's JSON.
+// from lo to hi. Forms such as 1e3 and 1000.0 count, as they do in
+// JavaScript's JSON (the TypeScript SDK reads the same files).
 func intIn(v any, lo, hi int64) (int64, bool) {
 	n, ok := v.(json.Number)
 	if !ok {

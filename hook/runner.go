@@ -103,6 +103,10 @@ type PermitRequest struct {
 	Hook Hook
 	// Event is the event being fired.
 	Event Event
+	// Payload is a copy of the payload being fired. Its Identity names
+	// the run the hook observes, so that the host can attribute the
+	// decision to that run's session without reading it from ctx.
+	Payload Payload
 }
 
 // A Diagnostic reports a hook that failed. Hooks never change what they
@@ -380,7 +384,7 @@ func (r *Runner) Fire(ctx context.Context, p Payload) Outcome {
 			}
 			err = payloadErr
 			if err == nil {
-				err = r.runCommand(ctx, lh.hook, p.Event(), payload)
+				err = r.runCommand(ctx, lh.hook, p, payload)
 			}
 		}
 		if err != nil {
@@ -468,8 +472,9 @@ type permitInput struct {
 	ConfigFile string `json:"configFile,omitempty"`
 }
 
-// allowed asks the permission check about h.
-func (r *Runner) allowed(ctx context.Context, h Hook, ev Event) error {
+// allowed asks the permission check about h, fired for p.
+func (r *Runner) allowed(ctx context.Context, h Hook, p Payload) error {
+	ev := p.Event()
 	if r.permit == nil {
 		return fmt.Errorf("%w: no permission check is configured", ErrDenied)
 	}
@@ -477,7 +482,7 @@ func (r *Runner) allowed(ctx context.Context, h Hook, ev Event) error {
 	if err != nil {
 		return fmt.Errorf("encode permission input: %w", err)
 	}
-	ok, err := r.permit(ctx, PermitRequest{CallID: "hook-" + newUUID(), Input: input, Hook: h, Event: ev})
+	ok, err := r.permit(ctx, PermitRequest{CallID: "hook-" + newUUID(), Input: input, Hook: h, Event: ev, Payload: p.clone()})
 	if cerr := ctxErr(ctx); cerr != nil {
 		return cerr
 	}
@@ -501,13 +506,13 @@ func newUUID() string {
 }
 
 // runCommand checks the permission for a command hook and runs it.
-func (r *Runner) runCommand(ctx context.Context, h Hook, ev Event, stdin []byte) error {
+func (r *Runner) runCommand(ctx context.Context, h Hook, p Payload, stdin []byte) error {
 	hctx, cancel := withTimeout(ctx, h)
 	defer cancel()
 	if err := ctxErr(hctx); err != nil {
 		return err
 	}
-	if err := r.allowed(hctx, h, ev); err != nil {
+	if err := r.allowed(hctx, h, p); err != nil {
 		return err
 	}
 	return r.exec(hctx, h.Command, stdin)

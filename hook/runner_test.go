@@ -811,3 +811,27 @@ func readFileOrEmpty(path string) string {
 	b, _ := os.ReadFile(path)
 	return string(b)
 }
+
+func TestPermitRequestCarriesThePayload(t *testing.T) {
+	var got hook.Payload
+	r := newRunner(t, hook.Config{}, hook.Options{
+		Permit: func(_ context.Context, req hook.PermitRequest) (bool, error) {
+			got = req.Payload
+			return false, nil
+		},
+		Programmatic: []hook.Hook{{Event: hook.EventToolStart, Command: "true"}},
+	})
+	fired := hook.ToolStart{Identity: identity(), Call: hook.ToolCall{ID: "call-1", Name: "bash", Input: json.RawMessage(`{"command":"ls"}`)}}
+	r.Fire(t.Context(), fired)
+	ts, ok := got.(hook.ToolStart)
+	if !ok {
+		t.Fatalf("Payload = %#v, want the hook.ToolStart fired", got)
+	}
+	if ts.Identity != fired.Identity || ts.Call.ID != "call-1" {
+		t.Fatalf("Payload identity %+v call %q, want %+v call-1", ts.Identity, ts.Call.ID, fired.Identity)
+	}
+	ts.Call.Input[0] = 'X' // a copy: the permit function cannot change what hooks see
+	if fired.Call.Input[0] != '{' {
+		t.Fatal("the permit function's payload shares memory with the fired one")
+	}
+}

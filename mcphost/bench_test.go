@@ -88,7 +88,7 @@ func BenchmarkCall(b *testing.B) {
 			}
 			raw := float64(time.Since(start).Nanoseconds()) / rawCalls
 			for b.Loop() {
-				res, err := repeat.Call(b.Context(), input)
+				res, err := repeat.Call(b.Context(), nil, input)
 				if err != nil || res.IsError {
 					b.Fatal(err, res.Content)
 				}

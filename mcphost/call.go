@@ -39,7 +39,7 @@ func errorResult(msg string) tool.Result {
 }
 
 // call runs the tool rt of s, which the model knows as name.
-func (s *server) call(ctx context.Context, name string, rt remoteTool, input json.RawMessage) (tool.Result, error) {
+func (s *server) call(ctx context.Context, c *tool.Call, name string, rt remoteTool, input json.RawMessage) (tool.Result, error) {
 	snap, err := s.ensure(ctx, false)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -62,7 +62,7 @@ func (s *server) call(ctx context.Context, name string, rt remoteTool, input jso
 	defer timer.Stop()
 
 	token := fmt.Sprintf("lite-agent-%d", s.h.tokens.Add(1))
-	p := s.h.startProgress(ctx, token, name, s.def.Name, func() { timer.Reset(timeout) })
+	p := s.h.startProgress(ctx, c, token, name, s.def.Name, func() { timer.Reset(timeout) })
 	params := &mcp.CallToolParams{Name: rt.name, Arguments: input}
 	params.SetProgressToken(token)
 	res, err := snap.conn.sess.CallTool(cctx, params)
@@ -90,7 +90,7 @@ func (s *server) call(ctx context.Context, name string, rt remoteTool, input jso
 		}
 		return errorResult(fmt.Sprintf(callFailedText, s.def.Name) + " (" + reason + ")"), nil
 	}
-	return s.project(ctx, name, rt, res)
+	return s.project(ctx, c, name, rt, res)
 }
 
 // listed reports whether tools still has rt exactly as it was listed.
@@ -112,7 +112,7 @@ type projection struct {
 
 // project turns a call result into what the model reads: its text, or a
 // note that it was archived.
-func (s *server) project(ctx context.Context, name string, rt remoteTool, res *mcp.CallToolResult) (tool.Result, error) {
+func (s *server) project(ctx context.Context, c *tool.Call, name string, rt remoteTool, res *mcp.CallToolResult) (tool.Result, error) {
 	h := s.h
 	content := res.Content
 	if content == nil {
@@ -139,7 +139,7 @@ func (s *server) project(ctx context.Context, name string, rt remoteTool, res *m
 	}
 	var a archive.Archive
 	if h.opts.Archive != nil {
-		if a, err = h.opts.Archive(ctx); err != nil {
+		if a, err = h.opts.Archive(ctx, c.SessionID); err != nil {
 			if ctx.Err() != nil {
 				return tool.Result{}, ctx.Err()
 			}
@@ -253,6 +253,7 @@ func clip(s string, n int) string {
 type callProgress struct {
 	h      *Host
 	ctx    context.Context
+	call   *tool.Call // the tool call the progress is about
 	token  string
 	tool   string
 	server string
@@ -265,15 +266,15 @@ type callProgress struct {
 }
 
 // startProgress registers token for a call of tool on server.
-func (h *Host) startProgress(ctx context.Context, token, tool, server string, reset func()) *callProgress {
-	p := &callProgress{h: h, ctx: ctx, token: token, tool: tool, server: server, reset: reset}
+func (h *Host) startProgress(ctx context.Context, c *tool.Call, token, tool, server string, reset func()) *callProgress {
+	p := &callProgress{h: h, ctx: ctx, call: c, token: token, tool: tool, server: server, reset: reset}
 	if h.opts.OnProgress != nil {
 		p.ch = make(chan ProgressEvent, progressBuffer)
 		p.done = make(chan struct{})
 		go func() {
 			defer close(p.done)
 			for ev := range p.ch {
-				h.opts.OnProgress(p.ctx, ev)
+				h.opts.OnProgress(p.ctx, p.call, ev)
 			}
 		}()
 	}

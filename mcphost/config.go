@@ -15,8 +15,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/strictjson"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
+
+// maxJSONDepth bounds the nesting of a configuration file. mcps.json needs
+// four levels; the margin keeps hostile files from costing anything.
+const maxJSONDepth = 16
 
 // A Transport is how the host talks to a server.
 type Transport string
@@ -243,7 +248,7 @@ func quoteName(name string) string {
 	if validName(name) {
 		return "'" + name + "'"
 	}
-	return quoteKey(name)
+	return strictjson.QuoteKey(name)
 }
 
 // serverNameRE is the syntax of a server name, with "__" excluded separately.
@@ -293,7 +298,7 @@ func (c ServerConfig) Validate() error {
 		}
 		for _, k := range slices.Sorted(maps.Keys(c.Env)) {
 			if !envNameRE.MatchString(k) {
-				return fmt.Errorf("env name %s must match ^[A-Za-z_][A-Za-z0-9_]*$", quoteKey(k))
+				return fmt.Errorf("env name %s must match ^[A-Za-z_][A-Za-z0-9_]*$", strictjson.QuoteKey(k))
 			}
 			if strings.ContainsRune(c.Env[k], 0) {
 				return fmt.Errorf("env %s: value contains NUL", k)
@@ -309,7 +314,7 @@ func (c ServerConfig) Validate() error {
 		}
 		for _, k := range slices.Sorted(maps.Keys(c.Headers)) {
 			if !validHeaderName(k) {
-				return fmt.Errorf("header name %s is not a valid HTTP header name", quoteKey(k))
+				return fmt.Errorf("header name %s is not a valid HTTP header name", strictjson.QuoteKey(k))
 			}
 			if slices.Contains(reservedHeaders, strings.ToLower(k)) {
 				return fmt.Errorf("headers contains a reserved HTTP header (%s)", k)
@@ -526,26 +531,26 @@ func readFile(file string, source Source) ([]Server, error) {
 //
 // The servers come back in file order, validated and normalized.
 func parseFile(data []byte) ([]Server, error) {
-	v, err := parseStrict(data)
+	v, err := strictjson.Decode(data, maxJSONDepth)
 	if err != nil {
 		return nil, err
 	}
-	top, ok := v.(*object)
+	top, ok := v.(*strictjson.Object)
 	if !ok {
-		return nil, fmt.Errorf("the top level must be an object, not %s", jsonKind(v))
+		return nil, fmt.Errorf("the top level must be an object, not %s", strictjson.TypeName(v))
 	}
 	for _, k := range top.Keys {
 		if k != "mcpServers" {
-			return nil, fmt.Errorf("unknown top-level key %s; want only \"mcpServers\"", quoteKey(k))
+			return nil, fmt.Errorf("unknown top-level key %s; want only \"mcpServers\"", strictjson.QuoteKey(k))
 		}
 	}
 	raw, ok := top.Vals["mcpServers"]
 	if !ok {
 		return nil, nil
 	}
-	servers, ok := raw.(*object)
+	servers, ok := raw.(*strictjson.Object)
 	if !ok {
-		return nil, fmt.Errorf("mcpServers must be an object, not %s", jsonKind(raw))
+		return nil, fmt.Errorf("mcpServers must be an object, not %s", strictjson.TypeName(raw))
 	}
 	var out []Server
 	for _, name := range servers.Keys {
@@ -573,9 +578,9 @@ var serverKeys = map[Transport][]string{
 // decodeServer converts one parsed server object to a ServerConfig,
 // checking JSON types and keys; Validate checks the values.
 func decodeServer(v any) (ServerConfig, error) {
-	obj, ok := v.(*object)
+	obj, ok := v.(*strictjson.Object)
 	if !ok {
-		return ServerConfig{}, fmt.Errorf("the server must be an object, not %s", jsonKind(v))
+		return ServerConfig{}, fmt.Errorf("the server must be an object, not %s", strictjson.TypeName(v))
 	}
 	var c ServerConfig
 	if t, ok := obj.Vals["type"]; ok {
@@ -588,7 +593,7 @@ func decodeServer(v any) (ServerConfig, error) {
 	allowed := serverKeys[cmpOr(c.Type, TransportStdio)]
 	for _, k := range obj.Keys {
 		if !slices.Contains(allowed, k) {
-			return ServerConfig{}, fmt.Errorf("unknown key %s for a %s server", quoteKey(k), cmpOr(c.Type, TransportStdio))
+			return ServerConfig{}, fmt.Errorf("unknown key %s for a %s server", strictjson.QuoteKey(k), cmpOr(c.Type, TransportStdio))
 		}
 	}
 	var err error
@@ -633,7 +638,7 @@ func cmpOr(t, def Transport) Transport {
 func asString(key string, v any) (string, error) {
 	s, ok := v.(string)
 	if !ok {
-		return "", fmt.Errorf("%s must be a string, not %s", key, jsonKind(v))
+		return "", fmt.Errorf("%s must be a string, not %s", key, strictjson.TypeName(v))
 	}
 	return s, nil
 }
@@ -641,13 +646,13 @@ func asString(key string, v any) (string, error) {
 func asStrings(key string, v any) ([]string, error) {
 	arr, ok := v.([]any)
 	if !ok {
-		return nil, fmt.Errorf("%s must be an array of strings, not %s", key, jsonKind(v))
+		return nil, fmt.Errorf("%s must be an array of strings, not %s", key, strictjson.TypeName(v))
 	}
 	out := make([]string, 0, len(arr))
 	for i, e := range arr {
 		s, ok := e.(string)
 		if !ok {
-			return nil, fmt.Errorf("%s[%d] must be a string, not %s", key, i, jsonKind(e))
+			return nil, fmt.Errorf("%s[%d] must be a string, not %s", key, i, strictjson.TypeName(e))
 		}
 		out = append(out, s)
 	}
@@ -655,15 +660,15 @@ func asStrings(key string, v any) ([]string, error) {
 }
 
 func asStringMap(key string, v any) (map[string]string, error) {
-	obj, ok := v.(*object)
+	obj, ok := v.(*strictjson.Object)
 	if !ok {
-		return nil, fmt.Errorf("%s must be an object of strings, not %s", key, jsonKind(v))
+		return nil, fmt.Errorf("%s must be an object of strings, not %s", key, strictjson.TypeName(v))
 	}
 	out := make(map[string]string, len(obj.Keys))
 	for _, k := range obj.Keys {
 		s, ok := obj.Vals[k].(string)
 		if !ok {
-			return nil, fmt.Errorf("%s %s must be a string, not %s", key, quoteKey(k), jsonKind(obj.Vals[k]))
+			return nil, fmt.Errorf("%s %s must be a string, not %s", key, strictjson.QuoteKey(k), strictjson.TypeName(obj.Vals[k]))
 		}
 		out[k] = s
 	}

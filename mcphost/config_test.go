@@ -116,8 +116,8 @@ func TestBadConfigFilesFailNamingTheFileWithoutSecrets(t *testing.T) {
 	cases := []struct {
 		name, data, want string
 	}{
-		{"MalformedJSON", `{"mcpServers": {"a": {"command": "x", "env": {"K": ` + secret + `}}}}`, "not valid JSON"},
-		{"TruncatedJSON", `{"mcpServers": {"a": {"command": "` + secret, "not valid JSON"},
+		{"MalformedJSON", `{"mcpServers": {"a": {"command": "x", "env": {"K": ` + secret + `}}}}`, "invalid JSON"},
+		{"TruncatedJSON", `{"mcpServers": {"a": {"command": "` + secret, "invalid JSON"},
 		{"Oversized", big, "exceeds 256 KiB"},
 		{"TrailingData", `{} {"env": "` + secret + `"}`, "after the top-level value"},
 		{"NotUTF8", "{\"mcpServers\": {\"a\": {\"command\": \"\xff" + secret + "\"}}}", "UTF-8"},
@@ -145,7 +145,7 @@ func TestBadConfigFilesFailNamingTheFileWithoutSecrets(t *testing.T) {
 		{"URLFragment", `{"mcpServers": {"a": {"type": "http", "url": "https://example.com/mcp#` + secret + `"}}}`, "requires HTTPS"},
 		{"ReservedHeader", `{"mcpServers": {"a": {"type": "http", "url": "https://example.com", "headers": {"mcp-session-id": "` + secret + `"}}}}`, "reserved HTTP header"},
 		{"HeaderWithNewline", `{"mcpServers": {"a": {"type": "http", "url": "https://example.com", "headers": {"X-Key": "` + secret + `\r\nHost: evil"}}}}`, "CR, LF or NUL"},
-		{"DeepNesting", `{"mcpServers": {"a": {"command": "x", "args": ` + strings.Repeat("[", 40) + strings.Repeat("]", 40) + `}}}`, "nested deeper"},
+		{"DeepNesting", `{"mcpServers": {"a": {"command": "x", "args": ` + strings.Repeat("[", 40) + strings.Repeat("]", 40) + `}}}`, "nesting deeper"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

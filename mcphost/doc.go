@@ -165,8 +165,8 @@
 //		Connect: func(ctx context.Context, req mcphost.ConnectRequest) error {
 //			return gate.Check(ctx, "mcp_connect", req.Input()) // the permission layer
 //		},
-//		Archive:    func(ctx context.Context) (archive.Archive, error) { return archiveOf(engine.SessionID(ctx)) },
-//		OnProgress: func(ctx context.Context, ev mcphost.ProgressEvent) { engine.Emit(ctx, progressEvent(ev)) },
+//		Archive:    func(ctx context.Context, sessionID string) (archive.Archive, error) { return archiveOf(sessionID) },
+//		OnProgress: func(ctx context.Context, c *tool.Call, ev mcphost.ProgressEvent) { c.Emit(progressEvent(ev)) },
 //	})
 //	defer host.Close()
 //	tools, err := host.Tools(ctx) // before each run; connects on first use

@@ -39,7 +39,7 @@ func toolByName(t *testing.T, tools []tool.Tool, name string) tool.Tool {
 // error.
 func callOK(t *testing.T, tl tool.Tool, input string) tool.Result {
 	t.Helper()
-	res, err := tl.Call(t.Context(), json.RawMessage(input))
+	res, err := tl.Call(t.Context(), nil, json.RawMessage(input))
 	if err != nil {
 		t.Fatalf("%s: %v", tl.Name(), err)
 	}
@@ -48,13 +48,13 @@ func callOK(t *testing.T, tl tool.Tool, input string) tool.Result {
 
 // fileArchive returns a real archive in a temp dir and the Options.Archive
 // callback returning it.
-func fileArchive(t *testing.T) (*archive.FileArchive, func(context.Context) (archive.Archive, error)) {
+func fileArchive(t *testing.T) (*archive.FileArchive, func(context.Context, string) (archive.Archive, error)) {
 	t.Helper()
 	a, err := archive.NewFileArchive(filepath.Join(t.TempDir(), "s1.context"), archive.Options{SessionID: "s1"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return a, func(context.Context) (archive.Archive, error) { return a, nil }
+	return a, func(context.Context, string) (archive.Archive, error) { return a, nil }
 }
 
 // archivedRef extracts the ref of an archived-result note.
@@ -93,7 +93,7 @@ func exerciseEverything(t *testing.T, cfg mcphost.ServerConfig) {
 	h := newHost(t, map[string]mcphost.ServerConfig{"everything": cfg}, mcphost.Options{
 		Connect: allow,
 		Archive: archiveOf,
-		OnProgress: func(_ context.Context, ev mcphost.ProgressEvent) {
+		OnProgress: func(_ context.Context, _ *tool.Call, ev mcphost.ProgressEvent) {
 			mu.Lock()
 			progress = append(progress, ev)
 			mu.Unlock()

@@ -75,21 +75,22 @@ type Options struct {
 	MaxInlineBytes int
 
 	// Archive returns the archive of the session whose turn is calling the
-	// tool (found through ctx). Results that must be archived are put
+	// tool (the call's [tool.Call.SessionID]). Results that must be archived are put
 	// there with metadata {"kind":"mcp-result","server","tool","name"}.
 	// nil, or a nil Archive, makes such results an error telling the model
 	// to ask for a smaller text result.
-	Archive func(ctx context.Context) (archive.Archive, error)
+	Archive func(ctx context.Context, sessionID string) (archive.Archive, error)
 
 	// OnProgress receives the progress a server reports for a call, in
-	// order, with the context of the call. It runs on a goroutine of the
+	// order, with the context of the call and the tool call value, through
+	// which a host reports it to the call's turn. It runs on a goroutine of the
 	// call and has returned for every event it was given before the call's
 	// result is returned; it is never called after that. So an event the
 	// SDK hands over only after the result has arrived (the SDK handles
 	// notifications apart from responses) is dropped, as are events that
 	// arrive while it is still busy with 16 earlier ones of the same call.
 	// nil discards progress.
-	OnProgress func(ctx context.Context, ev ProgressEvent)
+	OnProgress func(ctx context.Context, c *tool.Call, ev ProgressEvent)
 
 	// Logger receives connection failures and lost connections, naming
 	// servers and never values of their configuration. nil logs nothing.

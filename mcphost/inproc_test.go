@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/mcphost"
+	"github.com/lite-agent/lite-agent-go/tool"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -400,7 +401,7 @@ func TestStdioCallLimits(t *testing.T) {
 	h := newHost(t, map[string]mcphost.ServerConfig{"child": {Command: exe, Env: env, Timeout: 2 * time.Second}}, mcphost.Options{
 		Connect:          allow,
 		MaxResponseBytes: 64 << 10,
-		OnProgress: func(_ context.Context, ev mcphost.ProgressEvent) {
+		OnProgress: func(_ context.Context, _ *tool.Call, ev mcphost.ProgressEvent) {
 			mu.Lock()
 			msgs = append(msgs, ev.Message)
 			mu.Unlock()

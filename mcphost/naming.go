@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/lite-agent/lite-agent-go/internal/strictjson"
 )
 
 // PermissionName is the name under which a permission layer sees
@@ -90,7 +92,7 @@ func assignNames(servers []*server, snaps []snapshot) ([][]string, error) {
 				name = suffixed(plain, s.def.Name, rt.name)
 			}
 			if used[name] {
-				return nil, &ServerError{Server: s.def.Name, Err: fmt.Errorf("tool %s has the same name as another tool", quoteKey(rt.name))}
+				return nil, &ServerError{Server: s.def.Name, Err: fmt.Errorf("tool %s has the same name as another tool", strictjson.QuoteKey(rt.name))}
 			}
 			used[name] = true
 			out[i] = append(out[i], name)

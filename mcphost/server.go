@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/strictjson"
 	"github.com/lite-agent/lite-agent-go/tool"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -373,7 +374,7 @@ func (s *server) list(ctx context.Context, c *conn) ([]remoteTool, error) {
 		for _, t := range res.Tools {
 			b, err := json.Marshal(t)
 			if err != nil {
-				return nil, fmt.Errorf("tool %s: %w", quoteKey(t.Name), err)
+				return nil, fmt.Errorf("tool %s: %w", strictjson.QuoteKey(t.Name), err)
 			}
 			size += len(b)
 			if size > MaxCatalogBytes {
@@ -383,17 +384,17 @@ func (s *server) list(ctx context.Context, c *conn) ([]remoteTool, error) {
 				return nil, fmt.Errorf("tool list exceeds %d tools", s.h.opts.MaxTools)
 			}
 			if t.Name == "" || seen[t.Name] {
-				return nil, fmt.Errorf("tool list has an empty or duplicate name %s", quoteKey(t.Name))
+				return nil, fmt.Errorf("tool list has an empty or duplicate name %s", strictjson.QuoteKey(t.Name))
 			}
 			seen[t.Name] = true
 			schema, err := json.Marshal(t.InputSchema)
 			if err != nil || t.InputSchema == nil {
-				return nil, fmt.Errorf("tool %s has no input schema", quoteKey(t.Name))
+				return nil, fmt.Errorf("tool %s has no input schema", strictjson.QuoteKey(t.Name))
 			}
 			// Check the schema now, so that a bad one fails discovery
 			// rather than the listing of every later Tools call.
 			if _, err := tool.NewRaw("schema_check", "", schema, noCall); err != nil {
-				return nil, fmt.Errorf("tool %s: %s", quoteKey(t.Name), strings.TrimPrefix(err.Error(), "tool schema_check: "))
+				return nil, fmt.Errorf("tool %s: %s", strictjson.QuoteKey(t.Name), strings.TrimPrefix(err.Error(), "tool schema_check: "))
 			}
 			rt := remoteTool{name: t.Name, description: t.Description, schema: schema}
 			sum := sha256.Sum256([]byte(rt.name + "\x00" + rt.description + "\x00" + string(schema)))
@@ -408,7 +409,7 @@ func (s *server) list(ctx context.Context, c *conn) ([]remoteTool, error) {
 }
 
 // noCall is the handler of the tool that only checks a schema.
-func noCall(context.Context, json.RawMessage) (tool.Result, error) {
+func noCall(context.Context, *tool.Call, json.RawMessage) (tool.Result, error) {
 	return tool.Result{}, errors.New("not callable")
 }
 
@@ -426,8 +427,8 @@ func (s *server) tool(name string, rt remoteTool) (tool.Tool, error) {
 	if strings.TrimSpace(desc) == "" {
 		desc = rt.name
 	}
-	t, err := tool.NewRaw(name, desc, rt.schema, func(ctx context.Context, input json.RawMessage) (tool.Result, error) {
-		return s.call(ctx, name, rt, input)
+	t, err := tool.NewRaw(name, desc, rt.schema, func(ctx context.Context, c *tool.Call, input json.RawMessage) (tool.Result, error) {
+		return s.call(ctx, c, name, rt, input)
 	})
 	if err != nil {
 		return nil, err

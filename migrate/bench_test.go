@@ -142,7 +142,7 @@ func BenchmarkMigratePlaintextToAEAD(b *testing.B) {
 				n++
 				copyRun := func() {
 					start, cpu := time.Now(), cpuTime(b)
-					if err := copyTree(filepath.Dir(p.SessionsDir), filepath.Join(scratch, fmt.Sprintf("copy%d", n))); err != nil {
+					if err := copyTree(p.ProjectDir(), filepath.Join(scratch, fmt.Sprintf("copy%d", n))); err != nil {
 						b.Fatal(err)
 					}
 					copyTime += time.Since(start)

@@ -15,12 +15,12 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
 	"unicode/utf8"
 
+	"github.com/lite-agent/lite-agent-go/archive"
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/session"
@@ -390,7 +390,7 @@ func (m *migration) skipOrFail(file, record string, err error, note string) erro
 // note by note, under its lock, reading each file back after writing it.
 func (m *migration) copyArchive(ctx context.Context, s *scratch, u *unit) error {
 	pr, sid := u.p, u.id
-	rel := sid + contextExt
+	rel := filepath.Base(storage.SessionContextDir(pr.sessions.Path(), sid))
 	if err := s.lock.take(ctx, pr.sessions, rel); err != nil {
 		return err
 	}
@@ -405,7 +405,7 @@ func (m *migration) copyArchive(ctx context.Context, s *scratch, u *unit) error 
 
 	// The index: each line decodes at its source position and is written
 	// at its destination position, which differs only after a skipped line.
-	idxRel := filepath.Join(rel, indexName)
+	idxRel := filepath.Join(rel, archive.IndexFile)
 	idxPath := filepath.Join(pr.sessions.Path(), idxRel)
 	data, err := pr.sessions.ReadFile(idxRel)
 	hasIndex := err == nil
@@ -418,7 +418,7 @@ func (m *migration) copyArchive(ctx context.Context, s *scratch, u *unit) error 
 			return err
 		}
 	}
-	dstIdxRel := filepath.Join(dstRel, indexName)
+	dstIdxRel := filepath.Join(dstRel, archive.IndexFile)
 	dstIdxPath := filepath.Join(m.dstRoot, dstIdxRel)
 	var out []byte
 	var idxDigests []digest
@@ -466,7 +466,7 @@ func (m *migration) copyArchive(ctx context.Context, s *scratch, u *unit) error 
 
 	// The notes.
 	var nc Count
-	notesRel := filepath.Join(rel, notesName)
+	notesRel := filepath.Join(rel, archive.NotesDir)
 	ents, err := pr.sessions.ReadDir(notesRel)
 	hasNotes := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -474,7 +474,7 @@ func (m *migration) copyArchive(ctx context.Context, s *scratch, u *unit) error 
 	}
 	var notesTime time.Time
 	if hasNotes {
-		if err := m.mkdir(filepath.Join(dstRel, notesName)); err != nil {
+		if err := m.mkdir(filepath.Join(dstRel, archive.NotesDir)); err != nil {
 			return err
 		}
 		if notesTime, err = modTime(pr.sessions, notesRel); err != nil {
@@ -483,8 +483,8 @@ func (m *migration) copyArchive(ctx context.Context, s *scratch, u *unit) error 
 	}
 	for _, e := range ents {
 		name := e.Name()
-		ref := strings.TrimSuffix(name, noteExt)
-		if isTemp(name) || !strings.HasSuffix(name, noteExt) || !refPattern.MatchString(ref) {
+		ref, ok := archive.NoteRef(name)
+		if isTemp(name) || !ok {
 			continue // checked by the plan
 		}
 		if err := ctx.Err(); err != nil {
@@ -509,7 +509,7 @@ func (m *migration) copyArchive(ctx context.Context, s *scratch, u *unit) error 
 			}
 			continue
 		}
-		dstNoteRel := filepath.Join(dstRel, notesName, name)
+		dstNoteRel := filepath.Join(dstRel, archive.NotesDir, name)
 		dstNotePath := filepath.Join(m.dstRoot, dstNoteRel)
 		enc, err := encodeDest(ctx, pr.dstEnc, storage.KindArchive, sid, ref, dstNotePath, plain)
 		if err != nil {
@@ -535,7 +535,7 @@ func (m *migration) copyArchive(ctx context.Context, s *scratch, u *unit) error 
 	}
 	// The directories' times last: writing in them changed them.
 	if hasNotes {
-		if err := m.setTime(filepath.Join(dstRel, notesName), notesTime); err != nil {
+		if err := m.setTime(filepath.Join(dstRel, archive.NotesDir), notesTime); err != nil {
 			return err
 		}
 	}
@@ -569,7 +569,7 @@ func indexRecord(ctx context.Context, enc storage.Encoding, sid, path, rec strin
 	var fields map[string]json.RawMessage
 	var ref, preview string
 	if !utf8.Valid(plain) || json.Unmarshal(plain, &fields) != nil || fields == nil ||
-		!jsonString(fields["ref"], &ref) || !refPattern.MatchString(ref) || !jsonString(fields["preview"], &preview) {
+		!jsonString(fields["ref"], &ref) || !archive.ValidRef(ref) || !jsonString(fields["preview"], &preview) {
 		return nil, corrupt(storage.KindArchiveIndex, path, rec, "not an index entry")
 	}
 	return plain, nil
@@ -668,13 +668,13 @@ func (m *migration) copyTasks(ctx context.Context, u *unit) error {
 			}
 			continue
 		}
-		if isTemp(name) || !strings.HasSuffix(name, taskExt) || len(name) == len(taskExt) {
+		stem, ok := task.RecordStem(name)
+		if isTemp(name) || !ok {
 			continue
 		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		stem := strings.TrimSuffix(name, taskExt)
 		path := filepath.Join(pr.tasks.Path(), list, name)
 		stored, err := pr.tasks.ReadFile(filepath.Join(list, name))
 		if err != nil {
@@ -784,7 +784,7 @@ func (m *migration) verifyTaskStore(ctx context.Context, pr *project, list, rel 
 // by a rename, so no lock is needed to read one.
 func (m *migration) copySpill(ctx context.Context, u *unit) error {
 	pr, ref := u.p, u.id
-	name := ref + spillExt
+	name := ref + spill.FileSuffix
 	src, dst, err := u.files.handles(m)
 	if err != nil {
 		return err

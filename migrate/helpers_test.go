@@ -83,7 +83,7 @@ func (f fixture) enc() storage.Encoding {
 	return storage.Encoding{Codec: f.opts.Codec, Namespace: f.paths.Namespace, ProjectID: f.paths.Hash}
 }
 
-func (f fixture) projectDir() string { return filepath.Dir(f.paths.SessionsDir) }
+func (f fixture) projectDir() string { return f.paths.ProjectDir() }
 
 func resolve(t testing.TB, workdir string, opts storage.Options) storage.ProjectPaths {
 	t.Helper()

@@ -23,7 +23,7 @@ import (
 // source.
 func (m *migration) copySession(ctx context.Context, s *scratch, u *unit, t *tally) error {
 	pr, sid := u.p, u.id
-	name := sid + logExt
+	name := sid + session.LogSuffix
 	srcDir, dstDir, err := u.files.handles(m)
 	if err != nil {
 		return err

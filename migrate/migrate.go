@@ -222,16 +222,23 @@ var (
 )
 
 // MarkerName is the file a migration writes at the root of its destination
-// before anything else and removes after everything else.
-const MarkerName = storage.MigrationMarker
+// (a data home or a project directory) before anything else and removes
+// after everything is written and verified. A directory that holds it is
+// an incomplete copy: agents refuse to use it.
+const MarkerName = ".migration-incomplete"
 
 // CheckComplete reports whether dir (a project directory or a data home)
-// holds the marker of an unfinished migration: nil if not, an error matching
+// holds the marker of an unfinished migration (of any type: it is not
+// followed; a missing dir holds none): nil if not, an error matching
 // [ErrIncomplete] that names the marker if it does, or the error of looking.
 func CheckComplete(dir string) error {
-	marker, found, err := storage.FindMigrationMarker(dir)
-	if found {
+	marker := filepath.Join(dir, MarkerName)
+	_, err := os.Lstat(marker)
+	switch {
+	case err == nil:
 		return fmt.Errorf("%w: %s was left by a migration that did not finish; run the migration again or delete the destination", ErrIncomplete, marker)
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
 	}
 	return err
 }
@@ -327,7 +334,7 @@ func newMigration(opts Options) (*migration, error) {
 	if m.all {
 		m.srcRoot, m.dstRoot = src.Home, dst.Home
 	} else {
-		m.srcRoot, m.dstRoot = filepath.Dir(src.SessionsDir), filepath.Dir(dst.SessionsDir)
+		m.srcRoot, m.dstRoot = src.ProjectDir(), dst.ProjectDir()
 		m.srcHash, m.dstHash = src.Hash, dst.Hash
 	}
 	m.rep = Report{

@@ -50,7 +50,7 @@ func TestRoundTripBetweenEveryPairOfCodecs(t *testing.T) {
 					}
 					enc := storage.Encoding{Codec: to.codec, ProjectID: dst.Hash}
 					equalContents(t, read(t, src, dst, enc), want)
-					if err := migrate.CheckComplete(filepath.Dir(dst.SessionsDir)); err != nil {
+					if err := migrate.CheckComplete(dst.ProjectDir()); err != nil {
 						t.Errorf("CheckComplete: %v", err)
 					}
 					if to.hides {

@@ -8,31 +8,25 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/internal/filelock"
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
+	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/spill"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/task"
 )
 
-// Names in a project directory and a home.
+// The names of a project directory's stores, from the layout storage owns.
 const (
-	sessionsName = "sessions"
-	tasksName    = "tasks"
-	spillName    = "spill"
-	projectsName = "projects"
-	logExt       = ".jsonl"
-	contextExt   = ".context"
-	lockExt      = ".lock"
-	indexName    = "index.jsonl"
-	notesName    = "notes"
-	noteExt      = ".md"
-	taskExt      = ".json"
-	spillExt     = ".txt"
+	sessionsName = storage.SessionsDirName
+	tasksName    = storage.TasksDirName
+	spillName    = storage.SpillDirName
+	projectsName = storage.ProjectsDirName
 )
 
 // configFiles and configDirs are the home's configuration, copied byte for
@@ -40,13 +34,6 @@ const (
 var (
 	configFiles = []string{"hooks.json", "mcps.json", "permissions.json"}
 	configDirs  = []string{"skills", "agents"}
-)
-
-var (
-	projectHashPattern = regexp.MustCompile(`^[0-9a-f]{16}$`)
-	refPattern         = regexp.MustCompile(`^[0-9a-f]{64}$`)
-	brokenPattern      = regexp.MustCompile(`^[A-Za-z0-9_-]+\.jsonl\.broken-[0-9]+$`)
-	tornPattern        = regexp.MustCompile(`^[A-Za-z0-9_-]+\.jsonl\.torn-[0-9]+$`)
 )
 
 // unitKind says what a unit of work copies.
@@ -257,7 +244,7 @@ func contains(list []string, s string) bool {
 func (m *migration) planProjects(ctx context.Context, p *plan, dir string) error {
 	p.dirs = append(p.dirs, projectsName)
 	return m.eachEntry(dir, "", func(en entry) error {
-		if !en.dir || !projectHashPattern.MatchString(en.name) {
+		if !en.dir || !storage.IsProjectHash(en.name) {
 			return errUnknown
 		}
 		return m.planProject(ctx, p, m.newProject(en.path, filepath.Join(projectsName, en.name), en.name, en.name))
@@ -316,24 +303,27 @@ func (m *migration) planProject(ctx context.Context, p *plan, pr *project) error
 func (m *migration) planSessions(p *plan, pr *project) error {
 	return m.eachEntry(pr.sessions.Path(), "", func(en entry) error {
 		name := en.name
+		_, copyKind, isCopy := session.ParseCopyName(name)
+		logID, isLog := session.LogID(name)
+		archiveID, _, isArchive := storage.ParseContextDirName(name)
 		switch {
-		case en.dir && strings.HasSuffix(name, lockExt):
+		case en.dir && strings.HasSuffix(name, filelock.Suffix):
 			// A lock directory: transient, never copied.
 		case !en.dir && isTemp(name):
 			m.skipTemp(en.path)
-		case !en.dir && brokenPattern.MatchString(name):
+		case !en.dir && isCopy && copyKind == session.CopyBroken:
 			m.skip(Skipped{File: en.path, Reason: "copy set aside by a tail repair; not a session log"})
-		case !en.dir && tornPattern.MatchString(name):
+		case !en.dir && isCopy:
 			m.skip(Skipped{File: en.path, Reason: "torn tail set aside by an append; not a session log"})
-		case !en.dir && strings.HasSuffix(name, logExt) && storage.ValidateID(strings.TrimSuffix(name, logExt)) == nil:
+		case !en.dir && isLog:
 			n, size, err := m.measure(pr.sessions, name)
 			if err != nil {
 				return err
 			}
 			files := p.filesIn(&pr.sessionFiles, pr.sessions, filepath.Join(pr.dstRel, sessionsName))
-			p.units = append(p.units, unit{kind: unitSession, p: pr, id: strings.TrimSuffix(name, logExt), records: n, bytes: size, files: files})
-		case en.dir && strings.HasSuffix(name, contextExt) && storage.ValidateID(strings.TrimSuffix(name, contextExt)) == nil:
-			u := unit{kind: unitArchive, p: pr, id: strings.TrimSuffix(name, contextExt)}
+			p.units = append(p.units, unit{kind: unitSession, p: pr, id: logID, records: n, bytes: size, files: files})
+		case en.dir && isArchive:
+			u := unit{kind: unitArchive, p: pr, id: archiveID}
 			return m.addUnit(p, &u, m.planArchive(pr, &u))
 		default:
 			return errUnknown
@@ -358,18 +348,18 @@ func (m *migration) addUnit(p *plan, u *unit, err error) error {
 // planArchive checks the entries of one archive directory and counts its
 // records. It returns errLeftOut when the archive is left out.
 func (m *migration) planArchive(pr *project, u *unit) error {
-	rel := u.id + contextExt
-	dir := filepath.Join(pr.sessions.Path(), rel)
+	dir := storage.SessionContextDir(pr.sessions.Path(), u.id)
+	rel := filepath.Base(dir)
 	return m.eachEntry(dir, dir, func(en entry) error {
 		switch {
-		case !en.dir && en.name == indexName:
+		case !en.dir && en.name == archive.IndexFile:
 			n, size, err := m.measure(pr.sessions, filepath.Join(rel, en.name))
 			if err != nil {
 				return err
 			}
 			u.records += n
 			u.bytes += size
-		case en.dir && en.name == notesName:
+		case en.dir && en.name == archive.NotesDir:
 			return m.planNotes(pr, u, dir, filepath.Join(rel, en.name))
 		case !en.dir && isTemp(en.name):
 			m.skipTemp(en.path)
@@ -394,7 +384,7 @@ func (m *migration) rejectWhole(dir string, err error) error {
 func (m *migration) planNotes(pr *project, u *unit, archiveDir, rel string) error {
 	return m.eachEntry(filepath.Join(pr.sessions.Path(), rel), archiveDir, func(en entry) error {
 		switch {
-		case !en.dir && strings.HasSuffix(en.name, noteExt) && refPattern.MatchString(strings.TrimSuffix(en.name, noteExt)):
+		case !en.dir && isNote(en.name):
 			size, err := m.fileSize(en.path, en.e)
 			if err != nil {
 				return err
@@ -413,7 +403,7 @@ func (m *migration) planNotes(pr *project, u *unit, archiveDir, rel string) erro
 func (m *migration) planTasks(p *plan, pr *project) error {
 	return m.eachEntry(pr.tasks.Path(), "", func(en entry) error {
 		switch {
-		case en.dir && strings.HasSuffix(en.name, lockExt):
+		case en.dir && strings.HasSuffix(en.name, filelock.Suffix):
 			// A lock directory.
 		case en.dir && storage.ValidateID(en.name) == nil:
 			u := unit{kind: unitTasks, p: pr, id: en.name}
@@ -435,7 +425,7 @@ func (m *migration) planTaskList(pr *project, u *unit) error {
 			m.skipTemp(en.path)
 		case !en.dir && en.name == task.SharedMarker:
 			// The mark of a shared list, copied with it.
-		case !en.dir && strings.HasSuffix(en.name, taskExt) && len(en.name) > len(taskExt):
+		case !en.dir && isTaskRecord(en.name):
 			size, err := m.fileSize(en.path, en.e)
 			if err != nil {
 				return err
@@ -454,19 +444,26 @@ func (m *migration) planSpill(p *plan, pr *project) error {
 		switch {
 		case !en.dir && isTemp(en.name):
 			m.skipTemp(en.path)
-		case !en.dir && strings.HasSuffix(en.name, spillExt) && spill.ValidRef(strings.TrimSuffix(en.name, spillExt)):
+		case !en.dir && isSpillFile(en.name):
 			size, err := m.fileSize(en.path, en.e)
 			if err != nil {
 				return err
 			}
 			files := p.filesIn(&pr.spillFiles, pr.spill, filepath.Join(pr.dstRel, spillName))
-			p.units = append(p.units, unit{kind: unitSpill, p: pr, id: strings.TrimSuffix(en.name, spillExt), records: 1, bytes: size, files: files})
+			ref, _ := spill.FileRef(en.name)
+			p.units = append(p.units, unit{kind: unitSpill, p: pr, id: ref, records: 1, bytes: size, files: files})
 		default:
 			return errUnknown
 		}
 		return nil
 	})
 }
+
+// isNote, isTaskRecord and isSpillFile report whether a file name is one
+// of a note, a task record or a spill file, as their stores name them.
+func isNote(name string) bool       { _, ok := archive.NoteRef(name); return ok }
+func isTaskRecord(name string) bool { _, ok := task.RecordStem(name); return ok }
+func isSpillFile(name string) bool  { _, ok := spill.FileRef(name); return ok }
 
 // measure returns the number of records (non-blank lines) of the file rel
 // of d and its size, for progress totals: without a Progress callback,

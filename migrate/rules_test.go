@@ -80,7 +80,7 @@ func TestBadInputFailsWithOneLineAndChangesNothing(t *testing.T) {
 			name: "destination project not empty",
 			prepare: func(t *testing.T, s *setup) {
 				dst := resolve(t, workdir, s.opts.To.Storage)
-				write(t, filepath.Join(filepath.Dir(dst.SessionsDir), "sessions", "other.jsonl"), "x\n")
+				write(t, filepath.Join(dst.ProjectDir(), "sessions", "other.jsonl"), "x\n")
 			},
 			want: migrate.ErrDestinationNotEmpty,
 		},
@@ -97,7 +97,7 @@ func TestBadInputFailsWithOneLineAndChangesNothing(t *testing.T) {
 			name: "destination is a file",
 			prepare: func(t *testing.T, s *setup) {
 				dst := resolve(t, workdir, s.opts.To.Storage)
-				write(t, filepath.Dir(dst.SessionsDir), "x")
+				write(t, dst.ProjectDir(), "x")
 			},
 			want: migrate.ErrDestinationNotEmpty,
 		},
@@ -192,10 +192,10 @@ func TestBadInputFailsWithOneLineAndChangesNothing(t *testing.T) {
 			name: "destination is a symlink",
 			prepare: func(t *testing.T, s *setup) {
 				dst := resolve(t, workdir, s.opts.To.Storage)
-				if err := os.MkdirAll(filepath.Dir(filepath.Dir(dst.SessionsDir)), 0o700); err != nil {
+				if err := os.MkdirAll(filepath.Dir(dst.ProjectDir()), 0o700); err != nil {
 					t.Fatal(err)
 				}
-				symlink(t, t.TempDir(), filepath.Dir(dst.SessionsDir))
+				symlink(t, t.TempDir(), dst.ProjectDir())
 			},
 			want: migrate.ErrSymlink,
 		},

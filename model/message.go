@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/lite-agent/lite-agent-go/internal/jsonstr"
+	"github.com/lite-agent/lite-agent-go/internal/msgjson"
 )
 
 // Role says who a [Message] is from.
@@ -129,83 +130,15 @@ func (m Message) AppendJSON(b []byte) ([]byte, error) {
 // UnmarshalJSON decodes a message. "role" must be a string and "content"
 // a string or an array of blocks; anything else, null included, is an
 // error. Of duplicate members the last wins, but each must be valid.
+// Session logs are read by the same rules.
 func (m *Message) UnmarshalJSON(data []byte) error {
-	mems, err := members(data)
-	if err != nil {
-		return errors.New("model: message must be a JSON object")
-	}
-	var out Message
-	var hasRole, hasContent bool
-	for _, mem := range mems {
-		switch mem.key {
-		case "role":
-			if !isString(mem.val) || json.Unmarshal(mem.val, &out.Role) != nil {
-				return errors.New("model: message role must be a string")
-			}
-			hasRole = true
-		case "content":
-			out.Text, out.Blocks = "", nil
-			switch {
-			case isString(mem.val):
-				if err := json.Unmarshal(mem.val, &out.Text); err != nil {
-					return errors.New("model: message content must be a string or an array")
-				}
-			case isArray(mem.val):
-				var raw []json.RawMessage
-				if err := json.Unmarshal(mem.val, &raw); err != nil {
-					return errors.New("model: message content must be a string or an array")
-				}
-				out.Blocks = make([]Block, len(raw))
-				for i, r := range raw {
-					if err := out.Blocks[i].UnmarshalJSON(r); err != nil {
-						return fmt.Errorf("model: message block %d: %w", i, err)
-					}
-				}
-			default:
-				return errors.New("model: message content must be a string or an array")
-			}
-			hasContent = true
-		}
-	}
-	if !hasRole {
-		return errors.New("model: message role must be a string")
-	}
-	if !hasContent {
-		return errors.New("model: message content must be a string or an array")
+	r := msgjson.Reader{Buf: data}
+	out := msgjson.ReadMessage[Role, BlockType, Block, Message](&r)
+	if err := r.End(); err != nil {
+		return fmt.Errorf("model: %w", err)
 	}
 	*m = out
 	return nil
-}
-
-// member is one member of a JSON object, in document order.
-type member struct {
-	key string
-	val json.RawMessage
-}
-
-// members returns the members of the JSON object data in order, duplicates
-// included. It fails if data is not exactly one JSON object.
-func members(data []byte) ([]member, error) {
-	if !json.Valid(data) {
-		return nil, errors.New("invalid JSON")
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return nil, errors.New("not an object")
-	}
-	var out []member
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		var val json.RawMessage
-		if err := dec.Decode(&val); err != nil {
-			return nil, err
-		}
-		out = append(out, member{key: tok.(string), val: val})
-	}
-	return out, nil
 }
 
 // BlockType names the kind of a content [Block].
@@ -348,80 +281,17 @@ func (b Block) AppendJSON(dst []byte) ([]byte, error) {
 // UnmarshalJSON decodes a block. "type" must be a string; the members of a
 // known type must have the JSON types the type defines, where null counts
 // as absent (except a compaction's null content, kept as NullContent). Of
-// duplicate members the last wins, but each must be valid.
+// duplicate members the last wins, but each must be valid. Session logs are
+// read by the same rules.
 func (b *Block) UnmarshalJSON(data []byte) error {
-	mems, err := members(data)
-	if err != nil {
-		return errors.New("block must be a JSON object")
-	}
-	var typ string
-	hasType := false
-	for _, mem := range mems {
-		if mem.key == "type" {
-			if !isString(mem.val) || json.Unmarshal(mem.val, &typ) != nil {
-				return errors.New("block type must be a string")
-			}
-			hasType = true
-		}
-	}
-	if !hasType {
-		return errors.New("block type must be a string")
-	}
-	out := Block{Type: BlockType(typ)}
-	switch out.Type {
-	case BlockText, BlockToolCall, BlockToolResult, BlockNative, BlockCompaction:
-	default:
-		out.Raw = append(json.RawMessage(nil), bytes.TrimSpace(data)...)
-		*b = out
-		return nil
-	}
-	out.NullContent = out.Type == BlockCompaction
-	for _, mem := range mems {
-		var dst *string
-		switch {
-		case mem.key == "text" && out.Type == BlockText:
-			dst = &out.Text
-		case mem.key == "content" && out.Type == BlockToolResult:
-			dst = &out.Content
-		case mem.key == "id" && (out.Type == BlockToolCall || out.Type == BlockToolResult):
-			dst = &out.ID
-		case mem.key == "name" && out.Type == BlockToolCall:
-			dst = &out.Name
-		case mem.key == "provider" && out.Type == BlockNative:
-			dst = &out.Provider
-		case mem.key == "input" && out.Type == BlockToolCall:
-			out.Input = append(json.RawMessage(nil), mem.val...)
-		case mem.key == "data" && out.Type == BlockNative:
-			out.Data = append(json.RawMessage(nil), mem.val...)
-		case mem.key == "isError" && out.Type == BlockToolResult:
-			out.IsError = false
-			if !isNull(mem.val) && json.Unmarshal(mem.val, &out.IsError) != nil {
-				return errors.New(`tool_result block "isError" must be a boolean`)
-			}
-		case mem.key == "content" && out.Type == BlockCompaction:
-			out.Content, out.NullContent = "", isNull(mem.val)
-			if !out.NullContent {
-				dst = &out.Content
-			}
-		}
-		if dst == nil {
-			continue
-		}
-		*dst = ""
-		if isNull(mem.val) {
-			continue
-		}
-		if !isString(mem.val) || json.Unmarshal(mem.val, dst) != nil {
-			return fmt.Errorf("%s block %q must be a string", typ, mem.key)
-		}
+	r := msgjson.Reader{Buf: data}
+	out := msgjson.ReadBlock[BlockType, Block](&r)
+	if err := r.End(); err != nil {
+		return fmt.Errorf("model: %w", err)
 	}
 	*b = out
 	return nil
 }
-
-func isString(v json.RawMessage) bool { return len(v) > 0 && v[0] == '"' }
-func isArray(v json.RawMessage) bool  { return len(v) > 0 && v[0] == '[' }
-func isNull(v json.RawMessage) bool   { return string(v) == "null" }
 
 // appendRaw appends the compacted form of raw JSON, or def when raw is nil.
 func appendRaw(dst []byte, raw json.RawMessage, def string) ([]byte, error) {

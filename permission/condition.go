@@ -91,8 +91,8 @@ func Regex(pattern string) Condition { return Condition{op: opRegex, str: patter
 // a set, {a,b} either alternative, and \ escapes the next character. Dot
 // files are not special. A pattern starting with '!' is rejected; use
 // [Not]. So is one with an unescaped '(', ')' or '|' outside [...]: the
-// reference reads those as groups and extglobs (@(a|b), +(a)), which are
-// not supported.
+// TypeScript SDK reads those as groups and extglobs (@(a|b), +(a)), which
+// are not supported here.
 func Glob(pattern string) Condition { return Condition{op: opGlob, str: pattern} }
 
 // StartsWith matches a string value that starts with prefix. On the
@@ -321,7 +321,7 @@ type matcher struct {
 // makes the rule match less, and as a plain prefix where a plain prefix
 // makes it match more: "git push" in an allow rule does not allow
 // "git pushx", while "rm -r" in a deny rule denies "rm -rf" (a string
-// prefix, as the reference has it). Inside not, the two swap.
+// prefix). Inside not, the two swap.
 func compileCondition(c Condition, expand func(s string, glob bool) (string, error), command, allow bool) (*matcher, error) {
 	if err := c.validate(0); err != nil {
 		return nil, err

@@ -144,8 +144,8 @@
 // are denied (by "auto", "Error: denied automatically: …", so that the
 // model is not told a person refused). A policy error is a deny ("policy error: …").
 // Every decision is emitted as permission_decision and, with
-// [GateOptions.Audit], recorded as a session.PermissionDecisionEvent, with
-// the input redacted ([Redact]) first. In a dry run, decisions are recorded
+// [GateOptions.Audit], handed to the caller to record (the agent appends
+// it to the session log), with the input redacted ([Redact]) first. In a dry run, decisions are recorded
 // as simulated and every call runs. [Gate.Check] applies the same to
 // operations that are not tool calls, such as hook commands ("hook") and
 // MCP connections ("mcp_connect").

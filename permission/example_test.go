@@ -72,7 +72,7 @@ func ExampleDecodeRules() {
 	fmt.Println(err)
 	// Output:
 	// 1 push ask {"startsWith":"git push"} <nil>
-	// invalid permission configuration: rules[0].effect: duplicate key
+	// invalid permission configuration: rules[0]: duplicate key "effect" (at byte 38)
 }
 
 func ExampleNewGate() {
@@ -80,7 +80,7 @@ func ExampleNewGate() {
 		Path    string `json:"path"`
 		Content string `json:"content"`
 	}
-	write := tool.New("write_file", "Write a file.", func(ctx context.Context, in writeInput) (tool.Result, error) {
+	write := tool.New("write_file", "Write a file.", func(ctx context.Context, _ *tool.Call, in writeInput) (tool.Result, error) {
 		return tool.Text("wrote " + in.Path), nil
 	})
 	gate := permission.NewGate(permission.GateOptions{
@@ -93,7 +93,7 @@ func ExampleNewGate() {
 			}
 			return permission.Deny, nil
 		},
-		Emit: func(ctx context.Context, ev permission.Event) {
+		Emit: func(ctx context.Context, _ *tool.Call, ev permission.Event) {
 			if ev.Type == permission.EventPermissionDecision {
 				fmt.Printf("  [%s by %s]\n", ev.Decision, ev.By)
 			}
@@ -101,7 +101,7 @@ func ExampleNewGate() {
 	})
 	gated := gate.Wrap(write)
 	for _, p := range []string{"notes.md", "main.go"} {
-		res, _ := gated.Call(context.Background(), json.RawMessage(`{"path":"`+p+`","content":"x"}`))
+		res, _ := gated.Call(context.Background(), nil, json.RawMessage(`{"path":"`+p+`","content":"x"}`))
 		fmt.Println(res.Content)
 	}
 	// Output:

@@ -310,7 +310,7 @@ func TestBrokenFileAfterReloadFailsClosedUntilFixed(t *testing.T) {
 	fp := p.policy(opts)
 	g := permission.NewGate(permission.GateOptions{Policy: fp})
 	ft := &fakeTool{name: "read_file"}
-	if res, _ := g.Wrap(ft).Call(t.Context(), json.RawMessage(`{"path":"a"}`)); res.IsError {
+	if res, _ := g.Wrap(ft).Call(t.Context(), nil, json.RawMessage(`{"path":"a"}`)); res.IsError {
 		t.Fatalf("before: %+v", res)
 	}
 	p.write("home/permissions.json", `{"version":1,"rules":[{"effect":"allow","effect":"allow"}]}`)
@@ -321,7 +321,7 @@ func TestBrokenFileAfterReloadFailsClosedUntilFixed(t *testing.T) {
 			t.Fatalf("check after breaking: %v, want a *ConfigError naming %s", err, user)
 		}
 	}
-	res, _ := g.Wrap(ft).Call(t.Context(), json.RawMessage(`{"path":"a"}`))
+	res, _ := g.Wrap(ft).Call(t.Context(), nil, json.RawMessage(`{"path":"a"}`))
 	if !res.IsError || !strings.HasPrefix(res.Content, "Error: blocked by policy: policy error: invalid permission configuration: "+user) {
 		t.Errorf("gate with a broken file: %+v", res)
 	}

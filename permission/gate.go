@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/tool"
 )
 
@@ -187,18 +186,19 @@ type GateOptions struct {
 	// Redact hides secrets in inputs before they are emitted or audited;
 	// nil means [Redact].
 	Redact func(json.RawMessage) json.RawMessage
-	// Emit receives the gate's events; nil drops them. It is called from
-	// the goroutine of the call and should not block for long.
-	Emit func(ctx context.Context, ev Event)
-	// Audit, when set, receives every permission decision as the record
-	// to append to the session log (Turn is left 0 for the caller to
-	// set); an error stops the call, which is then not run, and is
-	// returned as a failure of the runtime. nil audits nothing.
-	Audit func(ctx context.Context, ev session.PermissionDecisionEvent) error
-	// CallInfo returns the model's call id and the session id of the tool
-	// call whose context is ctx, for tools wrapped by [Gate.Wrap]; nil
-	// leaves both empty.
-	CallInfo func(ctx context.Context) (callID, sessionID string)
+	// Emit receives the gate's events; nil drops them. c is the tool call
+	// decided about, as a tool wrapped by [Gate.Wrap] received it, through
+	// which the host reports to the call's turn; nil for a decision made
+	// through [Gate.Authorize] or [Gate.Check]. It is called from the
+	// goroutine of the call and should not block for long.
+	Emit func(ctx context.Context, c *tool.Call, ev Event)
+	// Audit, when set, receives every final decision as the
+	// [EventPermissionDecision] event that Emit receives next, before
+	// the call runs, for the caller to record (the agent appends it to
+	// the session log); an error stops the call, which is then not run,
+	// and is returned as a failure of the runtime. nil audits nothing.
+	// c is the tool call decided about, as for Emit.
+	Audit func(ctx context.Context, c *tool.Call, ev Event) error
 
 	// Workdir is the directory bash commands start in: a bash line that
 	// writes outside it, or to a file there that is not an ordinary file,
@@ -327,6 +327,13 @@ func (o Outcome) Result() tool.Result {
 // audits the decision. It returns an error only when ctx is done before the
 // policy decided or the audit failed; the call must then not run.
 func (g *Gate) Authorize(ctx context.Context, call Call) (Outcome, error) {
+	return g.authorize(ctx, call, nil)
+}
+
+// authorize is Authorize for the tool call tc, which the gate's events and
+// audit records are handed with; tc is nil for a call that is not a tool
+// call of a turn.
+func (g *Gate) authorize(ctx context.Context, call Call, tc *tool.Call) (Outcome, error) {
 	v, err := g.Decide(ctx, call)
 	if err != nil {
 		return Outcome{}, err
@@ -338,16 +345,16 @@ func (g *Gate) Authorize(ctx context.Context, call Call) (Outcome, error) {
 	out := Outcome{Verdict: v, Decision: v.Decision, By: ByPolicy}
 	if g.opts.DryRun {
 		out.Simulated, out.Run = true, true
-		return out, g.decided(ctx, shown, out, reason)
+		return out, g.decided(ctx, tc, shown, out, reason)
 	}
 	switch v.Decision {
 	case Allow:
 		out.Run = true
-		return out, g.decided(ctx, shown, out, reason)
+		return out, g.decided(ctx, tc, shown, out, reason)
 	case Deny:
-		return out, g.decided(ctx, shown, out, reason)
+		return out, g.decided(ctx, tc, shown, out, reason)
 	}
-	g.emit(ctx, Event{Type: EventApprovalRequest, Call: shown, Decision: Ask, RuleID: v.RuleID, Reason: reason, Layer: v.Layer})
+	g.emit(ctx, tc, Event{Type: EventApprovalRequest, Call: shown, Decision: Ask, RuleID: v.RuleID, Reason: reason, Layer: v.Layer})
 	out.Decision, out.By = Deny, ByAuto
 	if g.opts.Approve != nil {
 		req := ApprovalRequest{Call: call, Verdict: v}
@@ -358,8 +365,8 @@ func (g *Gate) Authorize(ctx context.Context, call Call) (Outcome, error) {
 		}
 	}
 	out.Run = out.Decision == Allow
-	g.emit(ctx, Event{Type: EventApprovalResolved, Call: shown, Decision: out.Decision, By: out.By, RuleID: v.RuleID, Reason: reason, Layer: v.Layer})
-	return out, g.decided(ctx, shown, out, reason)
+	g.emit(ctx, tc, Event{Type: EventApprovalResolved, Call: shown, Decision: out.Decision, By: out.By, RuleID: v.RuleID, Reason: reason, Layer: v.Layer})
+	return out, g.decided(ctx, tc, shown, out, reason)
 }
 
 // Decide returns the gate's verdict about call before any approval, and
@@ -396,29 +403,22 @@ func (g *Gate) Decide(ctx context.Context, call Call) (Verdict, error) {
 }
 
 // decided audits and emits a final decision.
-func (g *Gate) decided(ctx context.Context, shown Call, out Outcome, reason string) error {
+func (g *Gate) decided(ctx context.Context, tc *tool.Call, shown Call, out Outcome, reason string) error {
 	v := out.Verdict
+	ev := Event{Type: EventPermissionDecision, Call: shown, Decision: out.Decision, By: out.By,
+		RuleID: v.RuleID, Reason: reason, Layer: v.Layer, Simulated: out.Simulated}
 	if g.opts.Audit != nil {
-		ev := session.PermissionDecisionEvent{
-			Call:      session.PermissionCall{ID: shown.ID, Name: shown.Name, Input: shown.Input},
-			Decision:  out.Decision.String(),
-			RuleID:    v.RuleID,
-			Reason:    reason,
-			Simulated: out.Simulated,
-			By:        out.By,
-		}
-		if err := g.opts.Audit(ctx, ev); err != nil {
+		if err := g.opts.Audit(ctx, tc, ev); err != nil {
 			return fmt.Errorf("permission: audit %s: %w", shown.Name, err)
 		}
 	}
-	g.emit(ctx, Event{Type: EventPermissionDecision, Call: shown, Decision: out.Decision, By: out.By,
-		RuleID: v.RuleID, Reason: reason, Layer: v.Layer, Simulated: out.Simulated})
+	g.emit(ctx, tc, ev)
 	return nil
 }
 
-func (g *Gate) emit(ctx context.Context, ev Event) {
+func (g *Gate) emit(ctx context.Context, tc *tool.Call, ev Event) {
 	if g.opts.Emit != nil {
-		g.opts.Emit(ctx, ev)
+		g.opts.Emit(ctx, tc, ev)
 	}
 }
 
@@ -442,7 +442,7 @@ func (g *Gate) redactText(s string) string {
 // hook command (name "hook") or an MCP connection (name "mcp_connect"),
 // with input marshaled to JSON (a json.RawMessage is used as it is). It
 // returns the final verdict: Decision is Allow only when the operation may
-// go ahead. The session id comes from CallInfo.
+// go ahead. The call has no session id.
 func (g *Gate) Check(ctx context.Context, name string, input any) (Verdict, error) {
 	var raw json.RawMessage
 	switch x := input.(type) {
@@ -458,9 +458,6 @@ func (g *Gate) Check(ctx context.Context, name string, input any) (Verdict, erro
 		raw = b
 	}
 	call := Call{Name: name, Input: raw}
-	if g.opts.CallInfo != nil {
-		_, call.SessionID = g.opts.CallInfo(ctx)
-	}
 	out, err := g.Authorize(ctx, call)
 	if err != nil {
 		return Verdict{}, err
@@ -502,17 +499,17 @@ func (w *gatedTool) Schema() json.RawMessage { return w.t.Schema() }
 // Unwrap returns the gated tool.
 func (w *gatedTool) Unwrap() tool.Tool { return w.t }
 
-func (w *gatedTool) Call(ctx context.Context, input json.RawMessage) (tool.Result, error) {
+func (w *gatedTool) Call(ctx context.Context, c *tool.Call, input json.RawMessage) (tool.Result, error) {
 	call := Call{Name: w.t.Name(), Input: input}
-	if w.g.opts.CallInfo != nil {
-		call.ID, call.SessionID = w.g.opts.CallInfo(ctx)
+	if c != nil {
+		call.ID, call.SessionID = c.ID, c.SessionID
 	}
-	out, err := w.g.Authorize(ctx, call)
+	out, err := w.g.authorize(ctx, call, c)
 	if err != nil {
 		return tool.Result{}, err
 	}
 	if !out.Run {
 		return out.Result(), nil
 	}
-	return w.t.Call(ctx, input)
+	return w.t.Call(ctx, c, input)
 }

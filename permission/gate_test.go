@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/permission"
-	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/tool"
 )
 
@@ -24,28 +23,34 @@ type fakeTool struct {
 func (f *fakeTool) Name() string            { return f.name }
 func (f *fakeTool) Description() string     { return "a fake " + f.name }
 func (f *fakeTool) Schema() json.RawMessage { return json.RawMessage(`{"type":"object"}`) }
-func (f *fakeTool) Call(ctx context.Context, input json.RawMessage) (tool.Result, error) {
+func (f *fakeTool) Call(ctx context.Context, _ *tool.Call, input json.RawMessage) (tool.Result, error) {
 	f.calls.Add(1)
 	return tool.Text("ran " + string(input)), nil
 }
+
+// testCall is the tool call the tests' gated tools receive.
+var testCall = &tool.Call{ID: "call-7", Name: "bash", SessionID: "sess-1"}
 
 // recorder keeps a gate's events and audit records.
 type recorder struct {
 	mu     sync.Mutex
 	events []permission.Event
-	audits []session.PermissionDecisionEvent
+	audits []permission.Event
+	calls  []*tool.Call // the tool call handed with each event and audit record
 	fail   error
 }
 
-func (r *recorder) emit(_ context.Context, ev permission.Event) {
+func (r *recorder) emit(_ context.Context, c *tool.Call, ev permission.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.events = append(r.events, ev)
+	r.calls = append(r.calls, c)
 }
 
-func (r *recorder) audit(_ context.Context, ev session.PermissionDecisionEvent) error {
+func (r *recorder) audit(_ context.Context, c *tool.Call, ev permission.Event) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.calls = append(r.calls, c)
 	if r.fail != nil {
 		return r.fail
 	}
@@ -72,7 +77,6 @@ func newGate(t *testing.T, rec *recorder, opts permission.GateOptions) *permissi
 	t.Helper()
 	opts.Emit = rec.emit
 	opts.Audit = rec.audit
-	opts.CallInfo = func(context.Context) (string, string) { return "call-7", "sess-1" }
 	return permission.NewGate(opts)
 }
 
@@ -130,7 +134,7 @@ func TestGatePaths(t *testing.T) {
 			}
 			g := newGate(t, rec, opts)
 			ft := &fakeTool{name: "bash"}
-			res, err := g.Wrap(ft).Call(t.Context(), json.RawMessage(input))
+			res, err := g.Wrap(ft).Call(t.Context(), testCall, json.RawMessage(input))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -154,7 +158,7 @@ func TestGatePaths(t *testing.T) {
 			}
 			a := rec.audits[0]
 			last := rec.events[len(rec.events)-1]
-			if a.Decision != last.Decision.String() || a.By != last.By || a.Call.ID != "call-7" || a.Call.Name != "bash" || a.Simulated {
+			if a.Decision != last.Decision || a.Type != permission.EventPermissionDecision || a.By != last.By || a.Call.ID != "call-7" || a.Call.Name != "bash" || a.Simulated {
 				t.Errorf("audit %+v does not match the decision %+v", a, last)
 			}
 			if string(a.Call.Input) != `{"command":"ls","token":"[redacted]"}` {
@@ -169,13 +173,31 @@ func TestGatePaths(t *testing.T) {
 	}
 }
 
+// The host reports a wrapped tool's decisions through the call value the
+// tool received; decisions made through Authorize and Check have none.
+func TestGateHandsTheToolCallToEmitAndAudit(t *testing.T) {
+	rec := &recorder{}
+	g := newGate(t, rec, permission.GateOptions{Policy: policyOf(permission.Allow, "")})
+	if _, err := g.Wrap(&fakeTool{name: "bash"}).Call(t.Context(), testCall, json.RawMessage(`{"command":"ls"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Check(t.Context(), "hook", nil); err != nil {
+		t.Fatal(err)
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if len(rec.calls) != 4 || rec.calls[0] != testCall || rec.calls[1] != testCall || rec.calls[2] != nil || rec.calls[3] != nil {
+		t.Errorf("calls handed to Emit and Audit: %v, want the tool call twice, then nil twice", rec.calls)
+	}
+}
+
 func TestGateRedactsReasonsAndUsesTheHostRedactor(t *testing.T) {
 	rec := &recorder{}
 	g := newGate(t, rec, permission.GateOptions{
 		Policy: policyOf(deny, "matched password=hunter22"),
 		Redact: func(json.RawMessage) json.RawMessage { return json.RawMessage(`{"hidden":true}`) },
 	})
-	if _, err := g.Wrap(&fakeTool{name: "x"}).Call(t.Context(), json.RawMessage(`{"a":"b"}`)); err != nil {
+	if _, err := g.Wrap(&fakeTool{name: "x"}).Call(t.Context(), testCall, json.RawMessage(`{"a":"b"}`)); err != nil {
 		t.Fatal(err)
 	}
 	if got := string(rec.audits[0].Call.Input); got != `{"hidden":true}` {
@@ -194,7 +216,7 @@ func TestGateDryRunRunsEverythingAndMarksDecisionsSimulated(t *testing.T) {
 		approve, prompted := approver(allow, nil)
 		g := newGate(t, rec, permission.GateOptions{Policy: policyOf(d, "r"), DryRun: true, Approve: approve})
 		ft := &fakeTool{name: "bash"}
-		res, err := g.Wrap(ft).Call(t.Context(), json.RawMessage(`{}`))
+		res, err := g.Wrap(ft).Call(t.Context(), testCall, json.RawMessage(`{}`))
 		if err != nil || res.IsError || ft.calls.Load() != 1 {
 			t.Errorf("%s: result %+v, %v, calls %d; want the tool to run", d, res, err, ft.calls.Load())
 		}
@@ -202,7 +224,7 @@ func TestGateDryRunRunsEverythingAndMarksDecisionsSimulated(t *testing.T) {
 		if got := rec.kinds(); !slices.Equal(got, want) {
 			t.Errorf("%s: events %q, want %q", d, got, want)
 		}
-		if len(rec.audits) != 1 || !rec.audits[0].Simulated || rec.audits[0].Decision != d.String() {
+		if len(rec.audits) != 1 || !rec.audits[0].Simulated || rec.audits[0].Decision != d {
 			t.Errorf("%s: audits %+v", d, rec.audits)
 		}
 		if prompted.Load() != 0 {
@@ -215,7 +237,7 @@ func TestGateAuditFailureStopsTheCall(t *testing.T) {
 	rec := &recorder{fail: errors.New("disk full")}
 	g := newGate(t, rec, permission.GateOptions{Policy: policyOf(allow, "")})
 	ft := &fakeTool{name: "bash"}
-	if _, err := g.Wrap(ft).Call(t.Context(), json.RawMessage(`{}`)); err == nil || !strings.Contains(err.Error(), "disk full") {
+	if _, err := g.Wrap(ft).Call(t.Context(), testCall, json.RawMessage(`{}`)); err == nil || !strings.Contains(err.Error(), "disk full") {
 		t.Errorf("error %v, want the audit failure", err)
 	}
 	if ft.calls.Load() != 0 {
@@ -226,12 +248,12 @@ func TestGateAuditFailureStopsTheCall(t *testing.T) {
 func TestGateWithoutAuditOrEmitStillGates(t *testing.T) {
 	g := permission.NewGate(permission.GateOptions{})
 	ft := &fakeTool{name: "bash"}
-	res, err := g.Wrap(ft).Call(t.Context(), json.RawMessage(`{"command":"ls"}`))
+	res, err := g.Wrap(ft).Call(t.Context(), testCall, json.RawMessage(`{"command":"ls"}`))
 	if err != nil || res.Content != "Error: denied automatically: the call needs approval and no approver answered" || ft.calls.Load() != 0 {
 		t.Errorf("default gate on bash: %+v, %v, calls %d", res, err, ft.calls.Load())
 	}
 	rf := &fakeTool{name: "read_file"}
-	if res, _ := g.Wrap(rf).Call(t.Context(), json.RawMessage(`{"path":"a"}`)); res.IsError || rf.calls.Load() != 1 {
+	if res, _ := g.Wrap(rf).Call(t.Context(), testCall, json.RawMessage(`{"path":"a"}`)); res.IsError || rf.calls.Load() != 1 {
 		t.Errorf("default gate on read_file: %+v", res)
 	}
 }
@@ -272,7 +294,7 @@ func TestGateCheckGatesHooksAndMCPConnections(t *testing.T) {
 		t.Error("unmarshalable input accepted")
 	}
 	last := rec.audits[len(rec.audits)-2]
-	if last.Call.Name != "mcp_connect" || last.Call.ID != "" || last.Decision != "deny" || last.By != "auto" {
+	if last.Call.Name != "mcp_connect" || last.Call.ID != "" || last.Decision != deny || last.By != "auto" {
 		t.Errorf("audit of mcp_connect %+v", last)
 	}
 }
@@ -281,7 +303,7 @@ func TestChildGateCannotWidenItsParent(t *testing.T) {
 	parent := permission.NewGate(permission.GateOptions{Policy: mustNew(t, permission.Options{Deny: []string{"bash"}})})
 	child := parent.Child(mustNew(t, permission.Options{Allow: []string{"*"}}))
 	ft := &fakeTool{name: "bash"}
-	if res, _ := child.Wrap(ft).Call(t.Context(), json.RawMessage(`{"command":"ls"}`)); !res.IsError || ft.calls.Load() != 0 {
+	if res, _ := child.Wrap(ft).Call(t.Context(), testCall, json.RawMessage(`{"command":"ls"}`)); !res.IsError || ft.calls.Load() != 0 {
 		t.Errorf("child ran what the parent denies: %+v", res)
 	}
 	narrower := parent.Child(mustNew(t, permission.Options{Deny: []string{"read_file"}}))
@@ -328,7 +350,7 @@ func TestApprovalsAreSerializedAcrossConcurrentCallsAndGates(t *testing.T) {
 			g, name = child, "reject"
 		}
 		wg.Go(func() {
-			results[i], _ = g.Wrap(&fakeTool{name: name}).Call(context.Background(), json.RawMessage(`{}`))
+			results[i], _ = g.Wrap(&fakeTool{name: name}).Call(context.Background(), testCall, json.RawMessage(`{}`))
 		})
 	}
 	for range n {
@@ -394,7 +416,7 @@ func TestLateApprovalAfterCancelIsADeny(t *testing.T) {
 	rec := &recorder{}
 	g := newGate(t, rec, permission.GateOptions{Policy: policyOf(ask, ""), Approve: approve})
 	ft := &fakeTool{name: "write_file"}
-	res, err := g.Wrap(ft).Call(ctx, json.RawMessage(`{"path":"a","content":"x"}`))
+	res, err := g.Wrap(ft).Call(ctx, testCall, json.RawMessage(`{"path":"a","content":"x"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -436,7 +458,7 @@ func TestApprovalRequestShowsTheUnredactedCallAndTheVerdict(t *testing.T) {
 		},
 	})
 	in := `{"command":"git push https://token:abcdefgh@host"}`
-	if _, err := g.Wrap(&fakeTool{name: "bash"}).Call(t.Context(), json.RawMessage(in)); err != nil {
+	if _, err := g.Wrap(&fakeTool{name: "bash"}).Call(t.Context(), testCall, json.RawMessage(in)); err != nil {
 		t.Fatal(err)
 	}
 	if string(got.Call.Input) != in || got.Verdict.Decision != ask || got.Verdict.RuleID != "rule-0" || !strings.Contains(got.Verdict.Reason, "bash git push:*") {

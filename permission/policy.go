@@ -621,7 +621,7 @@ func (p *policy) checkBash(res *resolved, input any, line string) Verdict {
 		}
 	}
 	// Deny and ask rules also see the whole line, squeezed and as written,
-	// as the reference matches conditions on input.command: a redirection
+	// as conditions on input.command match it: a redirection
 	// target or an operator (cat < /etc/passwd, echo x > ~/.bashrc, a | b)
 	// is in no simple command. Only positive conditions can match there
 	// (see matchSpellings), so this only ever restricts.

@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/lite-agent/lite-agent-go/internal/strictjson"
 )
 
 // Limits of rule files.
@@ -91,151 +91,26 @@ func cfgErr(path, format string, args ...any) error {
 	return &ConfigError{Path: path, Msg: fmt.Sprintf(format, args...)}
 }
 
-// decodeStrict decodes one JSON document, rejecting invalid UTF-8,
-// duplicate keys, deep nesting and trailing data. Numbers stay
-// json.Number.
+// decodeStrict decodes one JSON document with [strictjson.Decode],
+// turning its errors into *ConfigError. Numbers stay json.Number and
+// objects *strictjson.Object.
 func decodeStrict(data []byte) (any, error) {
 	if len(data) > MaxRuleFileSize {
 		return nil, cfgErr("", "the file is larger than %d bytes", MaxRuleFileSize)
 	}
-	if !utf8.Valid(data) {
-		off := 0
-		for off < len(data) {
-			r, size := utf8.DecodeRune(data[off:])
-			if r == utf8.RuneError && size <= 1 {
-				break
-			}
-			off += size
-		}
-		return nil, cfgErr("", "not valid UTF-8 (at byte %d)", off)
-	}
-	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, cfgErr("", "the file is empty")
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	v, err := readJSON(dec, "", 0)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, cfgErr("", "unexpected data after the document (at byte %d)", dec.InputOffset())
-	}
-	return v, nil
-}
-
-// readJSON reads one value from dec.
-func readJSON(dec *json.Decoder, path string, depth int) (any, error) {
-	if depth > maxJSONDepth {
-		return nil, cfgErr(path, "nested too deeply")
-	}
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, syntaxErr(dec, path, err)
-	}
-	switch t := tok.(type) {
-	case json.Delim:
-		switch t {
-		case '{':
-			obj := map[string]any{}
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return nil, syntaxErr(dec, path, err)
-				}
-				key, ok := kt.(string)
-				if !ok {
-					return nil, cfgErr(path, "malformed JSON (at byte %d)", dec.InputOffset())
-				}
-				sub := childPath(path, key)
-				if _, dup := obj[key]; dup {
-					return nil, cfgErr(sub, "duplicate key")
-				}
-				v, err := readJSON(dec, sub, depth+1)
-				if err != nil {
-					return nil, err
-				}
-				obj[key] = v
-			}
-			if _, err := dec.Token(); err != nil {
-				return nil, syntaxErr(dec, path, err)
-			}
-			return obj, nil
-		case '[':
-			list := []any{}
-			for i := 0; dec.More(); i++ {
-				v, err := readJSON(dec, path+"["+strconv.Itoa(i)+"]", depth+1)
-				if err != nil {
-					return nil, err
-				}
-				list = append(list, v)
-			}
-			if _, err := dec.Token(); err != nil {
-				return nil, syntaxErr(dec, path, err)
-			}
-			return list, nil
-		}
-		return nil, cfgErr(path, "malformed JSON (at byte %d)", dec.InputOffset())
-	default:
-		return t, nil
-	}
-}
-
-// syntaxErr reports a JSON syntax error by offset, without the text.
-func syntaxErr(dec *json.Decoder, path string, err error) error {
-	var se *json.SyntaxError
+	v, err := strictjson.Decode(data, maxJSONDepth)
+	var se *strictjson.Error
 	if errors.As(err, &se) {
-		return cfgErr(path, "malformed JSON (at byte %d)", se.Offset)
+		return nil, &ConfigError{Path: se.Path, Msg: se.Detail()}
 	}
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return cfgErr(path, "the document ends too early")
-	}
-	return cfgErr(path, "malformed JSON (at byte %d)", dec.InputOffset())
-}
-
-// childPath returns the path of the member key of the object at path:
-// path.key for a plain name, path["key"] otherwise.
-func childPath(path, key string) string {
-	plain := key != ""
-	for i, r := range key {
-		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
-			plain = false
-			break
-		}
-	}
-	switch {
-	case !plain:
-		return path + "[" + strconv.Quote(clip(key)) + "]"
-	case path == "":
-		return clip(key)
-	}
-	return path + "." + clip(key)
-}
-
-// jsonType names the JSON type of a decoded value.
-func jsonType(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case json.Number:
-		return "a number"
-	case string:
-		return "a string"
-	case []any:
-		return "a list"
-	case map[string]any:
-		return "an object"
-	}
-	return "an unknown value"
+	return v, err
 }
 
 // checkKeys rejects keys of obj that are not in allowed.
-func checkKeys(obj map[string]any, path string, allowed ...string) error {
-	for _, k := range sortedKeys(obj) {
+func checkKeys(obj *strictjson.Object, path string, allowed ...string) error {
+	for _, k := range obj.Keys {
 		if !slices.Contains(allowed, k) {
-			return cfgErr(childPath(path, k), "unknown key (allowed: %s)", strings.Join(allowed, ", "))
+			return cfgErr(strictjson.ChildPath(path, k), "unknown key (allowed: %s)", strings.Join(allowed, ", "))
 		}
 	}
 	return nil
@@ -243,27 +118,27 @@ func checkKeys(obj map[string]any, path string, allowed ...string) error {
 
 // rulesFromDoc checks a decoded document against the schema.
 func rulesFromDoc(doc any) ([]Rule, error) {
-	obj, ok := doc.(map[string]any)
+	obj, ok := doc.(*strictjson.Object)
 	if !ok {
-		return nil, cfgErr("", "the document must be an object, not %s", jsonType(doc))
+		return nil, cfgErr("", "the document must be an object, not %s", strictjson.TypeName(doc))
 	}
 	if err := checkKeys(obj, "", "version", "rules"); err != nil {
 		return nil, err
 	}
-	v, ok := obj["version"]
+	v, ok := obj.Vals["version"]
 	if !ok {
 		return nil, cfgErr("version", "missing")
 	}
 	if n, ok := v.(json.Number); !ok || string(n) != strconv.Itoa(RuleFileVersion) {
 		return nil, cfgErr("version", "unsupported version (want %d)", RuleFileVersion)
 	}
-	raw, ok := obj["rules"]
+	raw, ok := obj.Vals["rules"]
 	if !ok {
 		return nil, nil
 	}
 	list, ok := raw.([]any)
 	if !ok {
-		return nil, cfgErr("rules", "must be a list, not %s", jsonType(raw))
+		return nil, cfgErr("rules", "must be a list, not %s", strictjson.TypeName(raw))
 	}
 	if len(list) > maxRules {
 		return nil, cfgErr("rules", "more than %d rules", maxRules)
@@ -280,35 +155,35 @@ func rulesFromDoc(doc any) ([]Rule, error) {
 }
 
 func ruleFromJSON(item any, path string) (Rule, error) {
-	obj, ok := item.(map[string]any)
+	obj, ok := item.(*strictjson.Object)
 	if !ok {
-		return Rule{}, cfgErr(path, "a rule must be an object, not %s", jsonType(item))
+		return Rule{}, cfgErr(path, "a rule must be an object, not %s", strictjson.TypeName(item))
 	}
 	if err := checkKeys(obj, path, "id", "description", "tool", "when", "effect"); err != nil {
 		return Rule{}, err
 	}
 	var r Rule
-	if v, ok := obj["id"]; ok {
+	if v, ok := obj.Vals["id"]; ok {
 		s, ok := v.(string)
 		switch {
 		case !ok:
-			return Rule{}, cfgErr(path+".id", "must be a string, not %s", jsonType(v))
+			return Rule{}, cfgErr(path+".id", "must be a string, not %s", strictjson.TypeName(v))
 		case s == "" || len(s) > maxIDLen || strings.ContainsFunc(s, isControl):
 			return Rule{}, cfgErr(path+".id", "must be 1 to %d printable characters", maxIDLen)
 		}
 		r.ID = s
 	}
-	if v, ok := obj["description"]; ok {
+	if v, ok := obj.Vals["description"]; ok {
 		s, ok := v.(string)
 		if !ok {
-			return Rule{}, cfgErr(path+".description", "must be a string, not %s", jsonType(v))
+			return Rule{}, cfgErr(path+".description", "must be a string, not %s", strictjson.TypeName(v))
 		}
 		if len(s) > maxDescLen {
 			return Rule{}, cfgErr(path+".description", "longer than %d bytes", maxDescLen)
 		}
 		r.Description = s
 	}
-	if v, ok := obj["tool"]; ok {
+	if v, ok := obj.Vals["tool"]; ok {
 		switch t := v.(type) {
 		case string:
 			r.Tool = []string{t}
@@ -319,12 +194,12 @@ func ruleFromJSON(item any, path string) (Rule, error) {
 			for i, e := range t {
 				s, ok := e.(string)
 				if !ok {
-					return Rule{}, cfgErr(path+".tool["+strconv.Itoa(i)+"]", "must be a string, not %s", jsonType(e))
+					return Rule{}, cfgErr(path+".tool["+strconv.Itoa(i)+"]", "must be a string, not %s", strictjson.TypeName(e))
 				}
 				r.Tool = append(r.Tool, s)
 			}
 		default:
-			return Rule{}, cfgErr(path+".tool", "must be a string or a list of strings, not %s", jsonType(v))
+			return Rule{}, cfgErr(path+".tool", "must be a string or a list of strings, not %s", strictjson.TypeName(v))
 		}
 		for i, t := range r.Tool {
 			if t == "" {
@@ -338,25 +213,25 @@ func ruleFromJSON(item any, path string) (Rule, error) {
 			}
 		}
 	}
-	if v, ok := obj["when"]; ok {
-		w, ok := v.(map[string]any)
+	if v, ok := obj.Vals["when"]; ok {
+		w, ok := v.(*strictjson.Object)
 		if !ok {
-			return Rule{}, cfgErr(path+".when", "must be an object, not %s", jsonType(v))
+			return Rule{}, cfgErr(path+".when", "must be an object, not %s", strictjson.TypeName(v))
 		}
-		r.When = make(map[string]Condition, len(w))
-		for _, k := range sortedKeys(w) {
+		r.When = make(map[string]Condition, len(w.Keys))
+		for _, k := range w.Keys {
 			sub := path + ".when[" + strconv.Quote(clip(k)) + "]" // dot paths are always quoted
 			if k == "" || strings.HasPrefix(k, ".") || strings.HasSuffix(k, ".") || strings.Contains(k, "..") {
 				return Rule{}, cfgErr(sub, "a condition key is a dot path such as \"path\" or \"options.mode\"")
 			}
-			c, err := conditionFromJSON(w[k], sub, 0)
+			c, err := conditionFromJSON(w.Vals[k], sub, 0)
 			if err != nil {
 				return Rule{}, err
 			}
 			r.When[k] = c
 		}
 	}
-	v, ok := obj["effect"]
+	v, ok := obj.Vals["effect"]
 	if !ok {
 		return Rule{}, cfgErr(path+".effect", "missing")
 	}
@@ -375,27 +250,27 @@ func conditionFromJSON(v any, path string, depth int) (Condition, error) {
 	if depth > maxCondDepth {
 		return Condition{}, cfgErr(path, "conditions nest too deeply")
 	}
-	obj, ok := v.(map[string]any)
+	obj, ok := v.(*strictjson.Object)
 	if !ok {
-		return Condition{}, cfgErr(path, "a condition must be an object, not %s", jsonType(v))
+		return Condition{}, cfgErr(path, "a condition must be an object, not %s", strictjson.TypeName(v))
 	}
-	if len(obj) != 1 {
+	if len(obj.Keys) != 1 {
 		return Condition{}, cfgErr(path, "a condition must have exactly one of equals, in, regex, glob, startsWith, contains, not")
 	}
 	if err := checkKeys(obj, path, opNames[1:]...); err != nil {
 		return Condition{}, err
 	}
-	for op, operand := range obj {
+	for _, op := range obj.Keys {
+		operand := obj.Vals[op]
 		sub := path + "." + op
 		switch op {
 		case "equals":
-			return Condition{op: opEquals, value: operand}, nil
+			return Condition{op: opEquals, value: strictjson.Plain(operand)}, nil
 		case "in":
-			list, ok := operand.([]any)
-			if !ok {
-				return Condition{}, cfgErr(sub, "must be a list, not %s", jsonType(operand))
+			if _, ok := operand.([]any); !ok {
+				return Condition{}, cfgErr(sub, "must be a list, not %s", strictjson.TypeName(operand))
 			}
-			return Condition{op: opIn, value: list}, nil
+			return Condition{op: opIn, value: strictjson.Plain(operand)}, nil
 		case "not":
 			inner, err := conditionFromJSON(operand, sub, depth+1)
 			if err != nil {
@@ -405,7 +280,7 @@ func conditionFromJSON(v any, path string, depth int) (Condition, error) {
 		}
 		s, ok := operand.(string)
 		if !ok {
-			return Condition{}, cfgErr(sub, "must be a string, not %s", jsonType(operand))
+			return Condition{}, cfgErr(sub, "must be a string, not %s", strictjson.TypeName(operand))
 		}
 		if len(s) > maxPatternLen {
 			return Condition{}, cfgErr(sub, "longer than %d bytes", maxPatternLen)

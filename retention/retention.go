@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/filelock"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -27,7 +28,7 @@ const DefaultMaxAge = 30 * 24 * time.Hour
 const TempMaxAge = time.Hour
 
 // lockSuffix names the lock directory of an entry: <entry>.lock.
-const lockSuffix = ".lock"
+const lockSuffix = filelock.Suffix
 
 // Options configures [Sweep]. The zero value sweeps the default home,
 // removes entries older than 30 days and sets no size limit.
@@ -136,7 +137,7 @@ func newSweeper(opts Options) (*sweeper, error) {
 		limit:      opts.LimitBytes || opts.MaxBytes > 0,
 		cutoff:     t.Add(-opts.MaxAge),
 		tempCutoff: t.Add(-TempMaxAge),
-		projects:   filepath.Join(home, "projects"),
+		projects:   storage.ProjectsDir(home),
 		rep:        Report{Home: home, DryRun: opts.DryRun, Removed: []Entry{}, Skipped: []Skip{}},
 	}, nil
 }
@@ -197,7 +198,7 @@ func (s *sweeper) project(ctx context.Context, projects *os.Root, name string) e
 	}
 	defer pr.Close()
 	// Only spill/ and sessions/ are swept; tasks/ never is.
-	for _, sub := range [...]string{"spill", "sessions"} {
+	for _, sub := range [...]string{storage.SpillDirName, storage.SessionsDirName} {
 		d, ok := s.openDir(pr, sub, filepath.Join(p, sub))
 		if !ok {
 			continue
@@ -213,9 +214,9 @@ func (s *sweeper) project(ctx context.Context, projects *os.Root, name string) e
 			return err
 		}
 	}
-	if _, err := pr.Lstat("tasks"); err == nil {
-		s.skip(filepath.Join(p, "tasks"), SkipTasks, nil)
-		if err := s.taskTemps(ctx, pr, filepath.Join(p, "tasks")); err != nil {
+	if _, err := pr.Lstat(storage.TasksDirName); err == nil {
+		s.skip(filepath.Join(p, storage.TasksDirName), SkipTasks, nil)
+		if err := s.taskTemps(ctx, pr, filepath.Join(p, storage.TasksDirName)); err != nil {
 			return err
 		}
 	}
@@ -226,11 +227,11 @@ func (s *sweeper) project(ctx context.Context, projects *os.Root, name string) e
 // tasks, the only thing the sweep ever removes there. A list whose lock
 // (<list>.lock beside it) exists is left alone.
 func (s *sweeper) taskTemps(ctx context.Context, pr *os.Root, path string) error {
-	st, err := pr.Lstat("tasks")
+	st, err := pr.Lstat(storage.TasksDirName)
 	if err != nil || !st.IsDir() {
 		return nil
 	}
-	tr, err := pr.OpenRoot("tasks")
+	tr, err := pr.OpenRoot(storage.TasksDirName)
 	if err != nil {
 		s.skip(path, SkipError, err)
 		return nil

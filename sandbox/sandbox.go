@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 
 	"github.com/lite-agent/lite-agent-go/storage"
 )
@@ -177,9 +176,9 @@ func ProjectOptions(paths storage.ProjectPaths, userHome string) Options {
 // directory holds a directory named like a project hash (16 lowercase
 // hexadecimal digits).
 func holdsProjects(dir string) bool {
-	entries, _ := os.ReadDir(filepath.Join(dir, "projects"))
+	entries, _ := os.ReadDir(storage.ProjectsDir(dir))
 	for _, e := range entries {
-		if name := e.Name(); e.IsDir() && len(name) == 16 && strings.Trim(name, "0123456789abcdef") == "" {
+		if e.IsDir() && storage.IsProjectHash(e.Name()) {
 			return true
 		}
 	}

@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
+
+	"github.com/lite-agent/lite-agent-go/storage"
 )
 
 // AnyHead is the expectedHead that accepts any head: Append and Truncate
@@ -91,33 +94,6 @@ func (e *RangeError) Error() string {
 	return fmt.Sprintf("Invalid checkpoint sequence %d for '%s': head is %d", e.ToSeq, e.SessionID, e.Head)
 }
 
-// ProblemKind classifies what is wrong with one record of a log.
-type ProblemKind string
-
-// The kinds of problem [FileCheckpointer.Verify] reports.
-const (
-	// ProblemDecode: the configured encoding refused the record (wrong or
-	// missing codec, a different codec id, a wrong key, a damaged
-	// envelope, or an envelope where plaintext was expected).
-	ProblemDecode ProblemKind = "decode"
-	// ProblemSyntax: the record is not valid JSON, as a torn write leaves it.
-	ProblemSyntax ProblemKind = "syntax"
-	// ProblemTooLong: the line exceeds the line length limit.
-	ProblemTooLong ProblemKind = "too-long"
-	// ProblemFrame: valid JSON that is not the record expected at this
-	// position: wrong seq, sessionId or parentSeq, bad ts, or an event
-	// without a string type.
-	ProblemFrame ProblemKind = "frame"
-	// ProblemEvent: the event's members do not have the types its type
-	// defines.
-	ProblemEvent ProblemKind = "event"
-	// ProblemTorn: the log ends with bytes after its last newline, the
-	// remains of an append that never completed (see [TornTailError]).
-	// Readers ignore them and the next Append sets them aside; the
-	// problem's Err is a *TornTailError.
-	ProblemTorn ProblemKind = "torn"
-)
-
 // ErrTornTail is matched by every *[TornTailError]:
 // errors.Is(err, ErrTornTail).
 var ErrTornTail = errors.New("torn tail")
@@ -129,7 +105,7 @@ var ErrTornTail = errors.New("torn tail")
 // the next Append, under the session's lock, moves the bytes into
 // <id>.jsonl.torn-<unix ms> beside the log before appending, so they are
 // never lost silently. [FileCheckpointer.Scan] yields it after the last
-// record, [FileCheckpointer.Verify] reports it as a [ProblemTorn], and
+// record, [FileCheckpointer.Verify] reports it as a [storage.ProblemTorn], and
 // [Summary.Torn] flags it.
 type TornTailError struct {
 	// SessionID is the session whose log has the torn tail.
@@ -151,22 +127,19 @@ func (e *TornTailError) Error() string {
 // Is reports whether target is [ErrTornTail].
 func (e *TornTailError) Is(target error) bool { return target == ErrTornTail }
 
-// A Problem is one bad record found by [FileCheckpointer.Verify].
-type Problem struct {
-	// Record is the record's 1-based position among the non-blank lines,
-	// which is also the seq it should have.
-	Record int64
-	// Offset is the byte offset of the record's line in the file.
-	Offset int64
-	// Kind classifies the problem.
-	Kind ProblemKind
-	// Tail reports that the record is the last non-blank line.
-	Tail bool
-	// Repairable reports that [FileOptions.RepairTail] would drop this
-	// record: it is a torn last line of a plaintext log with no other
-	// problem.
-	Repairable bool
-	// Err is a *storage.Error naming the file and record, or for a
-	// ProblemTorn a *TornTailError; it never holds payload bytes.
-	Err error
+// A problem is one bad record found by a scan of a log, with its seq
+// (Record) as a number; see storage.Problem for the fields.
+type problem struct {
+	Record, Offset   int64
+	Kind             storage.ProblemKind
+	Tail, Repairable bool
+	Err              error
+}
+
+// public returns p as the storage.Problem of a record of file.
+func (p problem) public(file string) storage.Problem {
+	return storage.Problem{
+		File: file, Record: strconv.FormatInt(p.Record, 10), Offset: p.Offset,
+		Kind: p.Kind, Tail: p.Tail, Repairable: p.Repairable, Err: p.Err,
+	}
 }

@@ -137,7 +137,7 @@ func TestChangingTheCodecFailsAndChangesNothing(t *testing.T) {
 					check("Scan", err)
 				}
 				problems, err := cp.Verify(ctx, "s")
-				if err != nil || len(problems) != 2 || problems[0].Kind != session.ProblemDecode || problems[1].Kind != session.ProblemDecode {
+				if err != nil || len(problems) != 2 || problems[0].Kind != storage.ProblemDecode || problems[1].Kind != storage.ProblemDecode {
 					t.Errorf("Verify = %+v, %v; want two decode problems", problems, err)
 				}
 				sameSnapshot(t, "every operation under the changed codec", before, dirSnapshot(t, dir))

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -171,7 +172,7 @@ func checkTornReported(t *testing.T, cp *session.FileCheckpointer, path string, 
 		t.Fatalf("Verify = %v, %v", probs, err)
 	}
 	last := probs[len(probs)-1]
-	if last.Kind != session.ProblemTorn || last.Record != head+1 || last.Offset != end || !last.Tail || last.Repairable || !errors.As(last.Err, &te) {
+	if last.Kind != storage.ProblemTorn || last.File != path || last.Record != strconv.FormatInt(head+1, 10) || last.Offset != end || !last.Tail || last.Repairable || !errors.As(last.Err, &te) {
 		t.Errorf("Verify's last problem %+v, want a torn tail at record %d offset %d", last, head+1, end)
 	}
 }
@@ -551,23 +552,23 @@ func TestVerifyReportsEveryProblemAndChangesNothing(t *testing.T) {
 	}
 	type want struct {
 		rec  int64
-		kind session.ProblemKind
+		kind storage.ProblemKind
 		tail bool
 	}
-	wants := []want{{2, session.ProblemSyntax, false}, {4, session.ProblemEvent, false}, {6, session.ProblemTorn, true}}
+	wants := []want{{2, storage.ProblemSyntax, false}, {4, storage.ProblemEvent, false}, {6, storage.ProblemTorn, true}}
 	if len(problems) != len(wants) {
 		t.Fatalf("Verify = %+v", problems)
 	}
 	lines := bytes.SplitAfter(readFile(t, path), []byte("\n"))
 	for i, w := range wants {
 		p := problems[i]
-		if p.Record != w.rec || p.Kind != w.kind || p.Tail != w.tail || p.Repairable {
+		if p.Record != strconv.FormatInt(w.rec, 10) || p.Kind != w.kind || p.Tail != w.tail || p.Repairable {
 			t.Errorf("problem %d = %+v, want %+v", i, p, w)
 		}
 		if off := int64(len(bytes.Join(lines[:w.rec-1], nil))); p.Offset != off {
 			t.Errorf("problem %d offset %d, want %d", i, p.Offset, off)
 		}
-		if w.kind == session.ProblemTorn {
+		if w.kind == storage.ProblemTorn {
 			var te *session.TornTailError
 			if !errors.As(p.Err, &te) || te.Head != 5 || te.Bytes != 8 {
 				t.Errorf("torn problem's error %v", p.Err)
@@ -589,7 +590,7 @@ func TestVerifyReportsEveryProblemAndChangesNothing(t *testing.T) {
 	}
 	appendBytes([]byte("{"))(t, filepath.Join(dir, "w.jsonl"))
 	problems, err = cp.Verify(t.Context(), "w")
-	if err != nil || len(problems) != 2 || !problems[0].Repairable || problems[1].Kind != session.ProblemTorn {
+	if err != nil || len(problems) != 2 || !problems[0].Repairable || problems[1].Kind != storage.ProblemTorn {
 		t.Errorf("Verify = %+v, %v", problems, err)
 	}
 	before = dirSnapshot(t, dir)

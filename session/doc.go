@@ -55,7 +55,7 @@
 // They are not a record and never an error: Read, Head and Truncate see
 // every complete record before them, [FileCheckpointer.Scan] yields those
 // records and then a *[TornTailError], [FileCheckpointer.Verify] reports
-// a [ProblemTorn], and [FileCheckpointer.Summaries] flags the session. The
+// a [storage.ProblemTorn], and [FileCheckpointer.Summaries] flags the session. The
 // next Append (or a Truncate that rewrites the log), under the session's
 // lock, copies the torn bytes into <id>.jsonl.torn-<unix ms> beside the
 // log, cuts them from it, and goes on; nothing is dropped silently. This

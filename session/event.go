@@ -108,7 +108,7 @@ type FileSnapshotEvent struct {
 //	{"type":"artifact_verified","path":"out.bin","revision":"r1","command":"make test","result":{…},"turn":2}
 //
 // revision is written only when set, as a string; a revision stored as a
-// JSON number (the reference leaves its type to the host) reads as the
+// JSON number (the log format leaves its type to the host) reads as the
 // number's text.
 type ArtifactVerifiedEvent struct {
 	Path     string
@@ -226,7 +226,7 @@ func MarshalEvent(ev Event) ([]byte, error) {
 func DecodeEvent(data []byte) (Event, error) {
 	r := newReader(data)
 	ev := readEvent(r)
-	if err := r.end(); err != nil {
+	if err := r.End(); err != nil {
 		return nil, err
 	}
 	return ev, nil
@@ -293,16 +293,16 @@ func (e *ContextViewEvent) UnmarshalJSON(data []byte) error { return unmarshalAs
 // with a string "type", known or not, verbatim.
 func (e *RawEvent) UnmarshalJSON(data []byte) error {
 	r := newReader(data)
-	r.ws()
-	start := r.i
+	r.SkipSpace()
+	start := r.Pos
 	typ, ok := skimEvent(r)
-	if err := r.end(); err != nil {
+	if err := r.End(); err != nil {
 		return err
 	}
 	if !ok {
 		return errNoType
 	}
-	*e = RawEvent{Type: typ, JSON: append(json.RawMessage(nil), data[start:r.i]...)}
+	*e = RawEvent{Type: typ, JSON: append(json.RawMessage(nil), data[start:r.Pos]...)}
 	return nil
 }
 

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/lite-agent/lite-agent-go/internal/msgjson"
+
 	"github.com/lite-agent/lite-agent-go/internal/jsonstr"
 	"github.com/lite-agent/lite-agent-go/model"
 )
@@ -184,7 +186,7 @@ func (e ContextViewEvent) appendJSON(b []byte) ([]byte, error) {
 func (e RawEvent) appendJSON(b []byte) ([]byte, error) {
 	r := newReader(e.JSON)
 	typ, ok := skimEvent(r)
-	if r.end() != nil || !ok {
+	if r.End() != nil || !ok {
 		return nil, fmt.Errorf("session: raw event of type %q: %w", e.Type, errNoType)
 	}
 	if typ != e.Type {
@@ -193,183 +195,59 @@ func (e RawEvent) appendJSON(b []byte) ([]byte, error) {
 	return appendRaw(b, e.JSON, "", "raw event")
 }
 
-// fieldError reports a member with the wrong JSON type. It is a value so
-// that passing one costs nothing until it is needed.
-type fieldError struct{ in, field, want string }
-
-func (e fieldError) Error() string {
-	return fmt.Sprintf("%s %q must be %s", e.in, e.field, e.want)
-}
-
-// skipUnknown consumes the value of a member that the value being read
-// does not hold, noting that the value read is not the whole input (see
-// reader.lossy).
-func (r *reader) skipUnknown() {
-	r.lossy = true
-	r.skip()
-}
-
-// failShape records a shape error for the value at the current position,
-// after validating that value, so that a syntax error later in it still
-// counts as a syntax error.
-func (r *reader) failShape(err error) {
-	r.skip()
-	r.fail(err)
-}
-
-// strField reads a string member, or null as "".
-func (r *reader) strField(in, field string) string {
-	switch r.peek() {
-	case '"':
-		return r.str()
-	case 'n':
-		r.literal("null")
-		return ""
-	}
-	r.failShape(fieldError{in, field, "a string"})
-	return ""
-}
-
-func (r *reader) intField(in, field string) int64 {
-	if r.isNull() {
-		return 0
-	}
-	c := r.peek()
-	if c != '-' && (c < '0' || c > '9') {
-		r.failShape(fieldError{in, field, "an integer"})
-		return 0
-	}
-	n, ok := r.integer()
-	if !ok {
-		r.fail(fieldError{in, field, "an integer"})
-	}
-	return n
-}
-
-func (r *reader) boolField(in, field string) bool {
-	switch r.peek() {
-	case 't':
-		r.literal("true")
-		return true
-	case 'f':
-		r.literal("false")
-	case 'n':
-		r.literal("null")
-	default:
-		r.failShape(fieldError{in, field, "a boolean"})
-	}
-	return false
-}
-
 // typeMember reads a "type" member and reports whether it differs from typ.
-func (r *reader) typeMember(typ string) (differs bool) {
-	if r.peek() != '"' {
-		r.failShape(errNoType)
+func typeMember(r *reader, typ string) (differs bool) {
+	if r.Peek() != '"' {
+		r.FailShape(errNoType)
 		return true
 	}
-	return string(r.strBytes()) != typ
-}
-
-// skimType reads an object, validating it, and returns the value of its
-// last "type" member; every "type" member must be a string.
-func skimType(r *reader, errType error) (typ []byte, ok bool) {
-	if r.peek() != '{' {
-		r.failShape(errType)
-		return nil, false
-	}
-	r.beginObject()
-	var start, end int
-	for first := true; ; first = false {
-		key, more := r.nextKey(first)
-		if !more {
-			break
-		}
-		if string(key) != "type" {
-			r.skip()
-			continue
-		}
-		if r.peek() != '"' {
-			r.failShape(errType)
-			return nil, false
-		}
-		r.ws()
-		start = r.i
-		r.scanString(false)
-		end = r.i
-		ok = true
-	}
-	if r.err != nil {
-		return nil, false
-	}
-	if !ok {
-		r.fail(errType)
-		return nil, false
-	}
-	// Re-read the string body from the input (the scratch buffer may have
-	// been reused by a later key).
-	sub := reader{b: r.b[start:end]}
-	return sub.strBytes(), true
+	return string(r.StrBytes()) != typ
 }
 
 // skimEvent validates one event object without keeping anything and
 // returns its type.
 func skimEvent(r *reader) (string, bool) {
-	typ, ok := skimType(r, errNoType)
+	typ, ok := msgjson.SkimType(&r.Reader, errNoType)
 	return string(typ), ok
 }
 
 // skimEventNoAlloc is skimEvent for records a read does not return: it only
 // reports whether the event is an object with a string type.
 func skimEventNoAlloc(r *reader) bool {
-	_, ok := skimType(r, errNoType)
+	_, ok := msgjson.SkimType(&r.Reader, errNoType)
 	return ok
 }
 
 // readEvent decodes one event object.
 func readEvent(r *reader) Event {
-	if r.peek() != '{' {
-		r.failShape(errNoType)
+	if r.Peek() != '{' {
+		r.FailShape(errNoType)
 		return nil
 	}
-	start, depth := r.i, r.depth
-	r.beginObject()
+	start, depth := r.Pos, r.Depth
+	r.BeginObject()
 	// Writers put "type" first, so normally one pass suffices. If not, or
 	// if anything went wrong but the syntax (a later "type" member may
 	// differ), find the last type and read again.
-	if key, ok := r.nextKey(true); ok && string(key) == "type" && r.peek() == '"' {
-		typ := knownType(r.strBytes())
+	if key, ok := r.NextKey(true); ok && string(key) == "type" && r.Peek() == '"' {
+		typ := knownType(r.StrBytes())
 		ev, conflict := readTyped(r, typ, false, start)
-		if r.err == nil && !conflict || r.err == errSyntax {
+		if r.Err == nil && !conflict || r.Err == msgjson.ErrSyntax {
 			return ev
 		}
-		r.err = nil // a shape error may be moot if a later "type" differs
-	} else if r.err != nil {
+		r.Err = nil // a shape error may be moot if a later "type" differs
+	} else if r.Err != nil {
 		return nil
 	}
-	r.i, r.depth = start, depth
-	typ, ok := skimType(r, errNoType)
+	r.Pos, r.Depth = start, depth
+	typ, ok := msgjson.SkimType(&r.Reader, errNoType)
 	if !ok {
 		return nil
 	}
-	r.i, r.depth = start, depth
-	r.beginObject()
+	r.Pos, r.Depth = start, depth
+	r.BeginObject()
 	ev, _ := readTyped(r, knownType(typ), true, start)
 	return ev
-}
-
-// knownRole returns role as a Role, without allocating for the usual ones.
-func knownRole(role []byte) model.Role {
-	switch model.Role(role) {
-	case model.RoleUser:
-		return model.RoleUser
-	case model.RoleAssistant:
-		return model.RoleAssistant
-	case model.RoleSystem:
-		return model.RoleSystem
-	case model.RoleTool:
-		return model.RoleTool
-	}
-	return model.Role(role)
 }
 
 // knownType returns typ as a string, without allocating for known types.
@@ -402,7 +280,7 @@ func knownType(typ []byte) string {
 // offset of the '{'. conflict reports a later "type" member that differs.
 func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict bool) {
 	next := func() ([]byte, bool) {
-		key, ok := r.nextKey(first)
+		key, ok := r.NextKey(first)
 		first = false
 		return key, ok
 	}
@@ -413,23 +291,23 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 		for key, ok := next(); ok; key, ok = next() {
 			switch string(key) {
 			case "type":
-				conflict = r.typeMember(typ) || conflict
+				conflict = typeMember(r, typ) || conflict
 			case "message":
 				e.Message, hasMsg = readMessage(r), true
 			case "origin":
-				e.Origin = Origin(r.strField("user event", "origin"))
+				e.Origin = Origin(r.StrField("user event", "origin"))
 			case "checkpoint":
 				e.Checkpoint = nil
-				if !r.isNull() {
-					v := r.boolField("user event", "checkpoint")
+				if !r.IsNull() {
+					v := r.BoolField("user event", "checkpoint")
 					e.Checkpoint = &v
 				}
 			default:
-				r.skipUnknown()
+				r.SkipUnknown()
 			}
 		}
 		if !hasMsg {
-			r.fail(errNoMessage)
+			r.Fail(errNoMessage)
 		}
 		return e, conflict
 	case "assistant":
@@ -438,15 +316,15 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 		for key, ok := next(); ok; key, ok = next() {
 			switch string(key) {
 			case "type":
-				conflict = r.typeMember(typ) || conflict
+				conflict = typeMember(r, typ) || conflict
 			case "message":
 				e.Message, hasMsg = readMessage(r), true
 			default:
-				r.skipUnknown()
+				r.SkipUnknown()
 			}
 		}
 		if !hasMsg {
-			r.fail(errNoMessage)
+			r.Fail(errNoMessage)
 		}
 		return e, conflict
 	case "tool_started":
@@ -454,15 +332,15 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 		for key, ok := next(); ok; key, ok = next() {
 			switch string(key) {
 			case "type":
-				conflict = r.typeMember(typ) || conflict
+				conflict = typeMember(r, typ) || conflict
 			case "id":
-				e.ID = r.strField("tool_started event", "id")
+				e.ID = r.StrField("tool_started event", "id")
 			case "name":
-				e.Name = r.strField("tool_started event", "name")
+				e.Name = r.StrField("tool_started event", "name")
 			case "turn":
-				e.Turn = int(r.intField("tool_started event", "turn"))
+				e.Turn = int(r.IntField("tool_started event", "turn"))
 			default:
-				r.skipUnknown()
+				r.SkipUnknown()
 			}
 		}
 		return e, conflict
@@ -472,17 +350,17 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 		for key, ok := next(); ok; key, ok = next() {
 			switch string(key) {
 			case "type":
-				conflict = r.typeMember(typ) || conflict
+				conflict = typeMember(r, typ) || conflict
 			case "result":
 				e.Result, hasResult = readBlock(r), true
 			case "turn":
-				e.Turn = int(r.intField("tool_result event", "turn"))
+				e.Turn = int(r.IntField("tool_result event", "turn"))
 			default:
-				r.skipUnknown()
+				r.SkipUnknown()
 			}
 		}
 		if !hasResult {
-			r.fail(errors.New("tool_result event has no result"))
+			r.Fail(errors.New("tool_result event has no result"))
 		}
 		return e, conflict
 	case "file_snapshot":
@@ -490,28 +368,28 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 		for key, ok := next(); ok; key, ok = next() {
 			switch string(key) {
 			case "type":
-				conflict = r.typeMember(typ) || conflict
+				conflict = typeMember(r, typ) || conflict
 			case "path":
-				e.Path = r.strField("file_snapshot event", "path")
+				e.Path = r.StrField("file_snapshot event", "path")
 			case "before":
 				e.Before = nil
-				if !r.isNull() {
-					v := r.strField("file_snapshot event", "before")
+				if !r.IsNull() {
+					v := r.StrField("file_snapshot event", "before")
 					e.Before = &v
 				}
 			case "truncated":
-				e.Truncated = r.boolField("file_snapshot event", "truncated")
+				e.Truncated = r.BoolField("file_snapshot event", "truncated")
 			case "encoding":
-				e.Encoding = r.strField("file_snapshot event", "encoding")
+				e.Encoding = r.StrField("file_snapshot event", "encoding")
 			case "after":
-				e.After, e.Deleted = "", r.isNull()
+				e.After, e.Deleted = "", r.IsNull()
 				if !e.Deleted {
-					e.After = r.strField("file_snapshot event", "after")
+					e.After = r.StrField("file_snapshot event", "after")
 				}
 			case "turn":
-				e.Turn = int(r.intField("file_snapshot event", "turn"))
+				e.Turn = int(r.IntField("file_snapshot event", "turn"))
 			default:
-				r.skipUnknown()
+				r.SkipUnknown()
 			}
 		}
 		return e, conflict
@@ -520,26 +398,26 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 		for key, ok := next(); ok; key, ok = next() {
 			switch string(key) {
 			case "type":
-				conflict = r.typeMember(typ) || conflict
+				conflict = typeMember(r, typ) || conflict
 			case "path":
-				e.Path = r.strField("artifact_verified event", "path")
+				e.Path = r.StrField("artifact_verified event", "path")
 			case "revision":
-				// The reference leaves its type to the host: a number
+				// The log format leaves its type to the host: a number
 				// reads as its JSON text, so that such a log stays
 				// readable.
-				if c := r.peek(); c == '-' || '0' <= c && c <= '9' {
-					e.Revision = string(r.number())
+				if c := r.Peek(); c == '-' || '0' <= c && c <= '9' {
+					e.Revision = string(r.Number())
 				} else {
-					e.Revision = r.strField("artifact_verified event", "revision")
+					e.Revision = r.StrField("artifact_verified event", "revision")
 				}
 			case "command":
-				e.Command = r.strField("artifact_verified event", "command")
+				e.Command = r.StrField("artifact_verified event", "command")
 			case "result":
-				e.Result = r.raw()
+				e.Result = r.Raw()
 			case "turn":
-				e.Turn = int(r.intField("artifact_verified event", "turn"))
+				e.Turn = int(r.IntField("artifact_verified event", "turn"))
 			default:
-				r.skipUnknown()
+				r.SkipUnknown()
 			}
 		}
 		return e, conflict
@@ -548,23 +426,23 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 		for key, ok := next(); ok; key, ok = next() {
 			switch string(key) {
 			case "type":
-				conflict = r.typeMember(typ) || conflict
+				conflict = typeMember(r, typ) || conflict
 			case "call":
 				e.Call = readCall(r)
 			case "decision":
-				e.Decision = r.strField("permission_decision event", "decision")
+				e.Decision = r.StrField("permission_decision event", "decision")
 			case "ruleId":
-				e.RuleID = r.strField("permission_decision event", "ruleId")
+				e.RuleID = r.StrField("permission_decision event", "ruleId")
 			case "reason":
-				e.Reason = r.strField("permission_decision event", "reason")
+				e.Reason = r.StrField("permission_decision event", "reason")
 			case "simulated":
-				e.Simulated = r.boolField("permission_decision event", "simulated")
+				e.Simulated = r.BoolField("permission_decision event", "simulated")
 			case "by":
-				e.By = r.strField("permission_decision event", "by")
+				e.By = r.StrField("permission_decision event", "by")
 			case "turn":
-				e.Turn = int(r.intField("permission_decision event", "turn"))
+				e.Turn = int(r.IntField("permission_decision event", "turn"))
 			default:
-				r.skipUnknown()
+				r.SkipUnknown()
 			}
 		}
 		return e, conflict
@@ -573,29 +451,29 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 		for key, ok := next(); ok; key, ok = next() {
 			switch string(key) {
 			case "type":
-				conflict = r.typeMember(typ) || conflict
+				conflict = typeMember(r, typ) || conflict
 			case "messages":
 				e.Messages = nil
-				if r.isNull() {
+				if r.IsNull() {
 					break
 				}
-				if r.peek() != '[' {
-					r.failShape(fieldError{"summary event", "messages", "an array"})
+				if r.Peek() != '[' {
+					r.FailShape(msgjson.FieldError{In: "summary event", Field: "messages", Want: "an array"})
 					break
 				}
-				r.beginArray()
+				r.BeginArray()
 				e.Messages = []model.Message{}
-				for first := true; r.nextElem(first); first = false {
+				for first := true; r.NextElem(first); first = false {
 					e.Messages = append(e.Messages, readMessage(r))
 				}
 			case "throughSeq":
-				e.ThroughSeq = r.intField("summary event", "throughSeq")
+				e.ThroughSeq = r.IntField("summary event", "throughSeq")
 			case "before":
-				e.Before = int(r.intField("summary event", "before"))
+				e.Before = int(r.IntField("summary event", "before"))
 			case "after":
-				e.After = int(r.intField("summary event", "after"))
+				e.After = int(r.IntField("summary event", "after"))
 			default:
-				r.skipUnknown()
+				r.SkipUnknown()
 			}
 		}
 		return e, conflict
@@ -604,260 +482,65 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 		for key, ok := next(); ok; key, ok = next() {
 			switch string(key) {
 			case "type":
-				conflict = r.typeMember(typ) || conflict
+				conflict = typeMember(r, typ) || conflict
 			case "throughSeq":
-				e.ThroughSeq = r.intField("context_view event", "throughSeq")
+				e.ThroughSeq = r.IntField("context_view event", "throughSeq")
 			case "view":
-				e.View = r.raw()
+				e.View = r.Raw()
 			default:
-				r.skipUnknown()
+				r.SkipUnknown()
 			}
 		}
 		return e, conflict
 	}
 	for key, ok := next(); ok; key, ok = next() {
 		if string(key) == "type" {
-			conflict = r.typeMember(typ) || conflict
+			conflict = typeMember(r, typ) || conflict
 		} else {
-			r.skip()
+			r.Skip()
 		}
 	}
-	if r.err != nil {
+	if r.Err != nil {
 		return nil, conflict
 	}
-	return RawEvent{Type: typ, JSON: append(json.RawMessage(nil), r.b[start:r.i]...)}, conflict
+	return RawEvent{Type: typ, JSON: append(json.RawMessage(nil), r.Buf[start:r.Pos]...)}, conflict
 }
 
 // readCall reads the "call" member of a permission decision.
 func readCall(r *reader) PermissionCall {
 	var c PermissionCall
-	if r.isNull() {
+	if r.IsNull() {
 		return c
 	}
-	if r.peek() != '{' {
-		r.failShape(fieldError{"permission_decision event", "call", "an object"})
+	if r.Peek() != '{' {
+		r.FailShape(msgjson.FieldError{In: "permission_decision event", Field: "call", Want: "an object"})
 		return c
 	}
-	r.beginObject()
+	r.BeginObject()
 	for first := true; ; first = false {
-		key, ok := r.nextKey(first)
+		key, ok := r.NextKey(first)
 		if !ok {
 			return c
 		}
 		switch string(key) {
 		case "id":
-			c.ID = r.strField("permission_decision call", "id")
+			c.ID = r.StrField("permission_decision call", "id")
 		case "name":
-			c.Name = r.strField("permission_decision call", "name")
+			c.Name = r.StrField("permission_decision call", "name")
 		case "input":
-			c.Input = r.raw()
+			c.Input = r.Raw()
 		default:
-			r.skipUnknown()
+			r.SkipUnknown()
 		}
 	}
 }
 
-var (
-	errMessage     = errors.New("message must be a JSON object")
-	errRole        = errors.New("message role must be a string")
-	errContent     = errors.New("message content must be a string or an array")
-	errBlockType   = errors.New("block type must be a string")
-	errBlockObject = errors.New("block must be a JSON object")
-)
-
-// readMessage reads a model.Message with the rules of its UnmarshalJSON.
+// readMessage reads a model.Message by the rules of its UnmarshalJSON.
 func readMessage(r *reader) model.Message {
-	var m model.Message
-	if r.peek() != '{' {
-		r.failShape(errMessage)
-		return m
-	}
-	r.beginObject()
-	hasRole, hasContent := false, false
-	for first := true; ; first = false {
-		key, ok := r.nextKey(first)
-		if !ok {
-			break
-		}
-		switch string(key) {
-		case "role":
-			if r.peek() != '"' {
-				r.failShape(errRole)
-				return m
-			}
-			m.Role, hasRole = knownRole(r.strBytes()), true
-		case "content":
-			m.Text, m.Blocks, hasContent = "", nil, true
-			switch r.peek() {
-			case '"':
-				m.Text = r.str()
-			case '[':
-				r.beginArray()
-				m.Blocks = []model.Block{}
-				for first := true; r.nextElem(first); first = false {
-					m.Blocks = append(m.Blocks, readBlock(r))
-				}
-			default:
-				r.failShape(errContent)
-			}
-		default:
-			r.skipUnknown()
-		}
-	}
-	if r.err == nil && !hasRole {
-		r.fail(errRole)
-	}
-	if r.err == nil && !hasContent {
-		r.fail(errContent)
-	}
-	return m
+	return msgjson.ReadMessage[model.Role, model.BlockType, model.Block, model.Message](&r.Reader)
 }
 
-// readBlock reads a model.Block with the rules of its UnmarshalJSON.
+// readBlock reads a model.Block by the rules of its UnmarshalJSON.
 func readBlock(r *reader) model.Block {
-	if r.peek() != '{' {
-		r.failShape(errBlockObject)
-		return model.Block{}
-	}
-	start, depth := r.i, r.depth
-	r.beginObject()
-	if key, ok := r.nextKey(true); ok && string(key) == "type" && r.peek() == '"' {
-		typ := blockType(r.strBytes())
-		b, conflict := readBlockTyped(r, typ, false, start)
-		if r.err == nil && !conflict || r.err == errSyntax {
-			return b
-		}
-		r.err = nil // a shape error may be moot if a later "type" differs
-	} else if r.err != nil {
-		return model.Block{}
-	}
-	r.i, r.depth = start, depth
-	typ, ok := skimType(r, errBlockType)
-	if !ok {
-		return model.Block{}
-	}
-	r.i, r.depth = start, depth
-	r.beginObject()
-	b, _ := readBlockTyped(r, blockType(typ), true, start)
-	return b
-}
-
-// blockIn names a block type in error messages.
-func blockIn(typ model.BlockType) string {
-	switch typ {
-	case model.BlockText:
-		return "text block"
-	case model.BlockToolCall:
-		return "tool_call block"
-	case model.BlockToolResult:
-		return "tool_result block"
-	case model.BlockNative:
-		return "native block"
-	case model.BlockCompaction:
-		return "compaction block"
-	}
-	return "block"
-}
-
-func blockType(typ []byte) model.BlockType {
-	switch model.BlockType(typ) {
-	case model.BlockText:
-		return model.BlockText
-	case model.BlockToolCall:
-		return model.BlockToolCall
-	case model.BlockToolResult:
-		return model.BlockToolResult
-	case model.BlockNative:
-		return model.BlockNative
-	case model.BlockCompaction:
-		return model.BlockCompaction
-	}
-	return model.BlockType(typ)
-}
-
-func readBlockTyped(r *reader, typ model.BlockType, first bool, start int) (b model.Block, conflict bool) {
-	b.Type = typ
-	b.NullContent = typ == model.BlockCompaction
-	in := blockIn(typ)
-	lossy := r.lossy // a block of an unknown type keeps its members in Raw
-	for {
-		key, ok := r.nextKey(first)
-		first = false
-		if !ok {
-			break
-		}
-		switch string(key) {
-		case "type":
-			if r.peek() != '"' {
-				r.failShape(errBlockType)
-				return b, true
-			}
-			conflict = string(r.strBytes()) != string(typ) || conflict
-		case "text":
-			if typ != model.BlockText {
-				r.skipUnknown()
-				break
-			}
-			b.Text = r.strField(in, "text")
-		case "id":
-			if typ != model.BlockToolCall && typ != model.BlockToolResult {
-				r.skipUnknown()
-				break
-			}
-			b.ID = r.strField(in, "id")
-		case "name":
-			if typ != model.BlockToolCall {
-				r.skipUnknown()
-				break
-			}
-			b.Name = r.strField(in, "name")
-		case "input":
-			if typ != model.BlockToolCall {
-				r.skipUnknown()
-				break
-			}
-			b.Input = r.raw()
-		case "isError":
-			if typ != model.BlockToolResult {
-				r.skipUnknown()
-				break
-			}
-			b.IsError = r.boolField(in, "isError")
-		case "provider":
-			if typ != model.BlockNative {
-				r.skipUnknown()
-				break
-			}
-			b.Provider = r.strField(in, "provider")
-		case "data":
-			if typ != model.BlockNative {
-				r.skipUnknown()
-				break
-			}
-			b.Data = r.raw()
-		case "content":
-			switch typ {
-			case model.BlockToolResult:
-				b.Content = r.strField(in, "content")
-			case model.BlockCompaction:
-				b.Content, b.NullContent = "", r.isNull()
-				if !b.NullContent {
-					b.Content = r.strField(in, "content")
-				}
-			default:
-				r.skipUnknown()
-			}
-		default:
-			r.skipUnknown()
-		}
-	}
-	switch typ {
-	case model.BlockText, model.BlockToolCall, model.BlockToolResult, model.BlockNative, model.BlockCompaction:
-	default:
-		if r.err == nil {
-			b = model.Block{Type: typ, Raw: append(json.RawMessage(nil), r.b[start:r.i]...)}
-			r.lossy = lossy
-		}
-	}
-	return b, conflict
+	return msgjson.ReadBlock[model.BlockType, model.Block](&r.Reader)
 }

@@ -109,7 +109,7 @@ func ExampleFileCheckpointer_Verify() {
 		log.Fatal(err)
 	}
 	for _, p := range problems {
-		fmt.Printf("record %d: %s, tail %v, repairable %v\n", p.Record, p.Kind, p.Tail, p.Repairable)
+		fmt.Printf("record %s: %s, tail %v, repairable %v\n", p.Record, p.Kind, p.Tail, p.Repairable)
 	}
 	// Every complete record reads; the torn tail is reported last.
 	for ev, err := range cp.Scan(ctx, "v", 0) {

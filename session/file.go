@@ -389,7 +389,7 @@ func (s *session) load(ctx context.Context, o loadOpts) (loaded, error) {
 	if !o.collect {
 		since = int64(^uint64(0) >> 1)
 	}
-	var bad *Problem
+	var bad *problem
 	lr := s.c.lines.get(f, s.c.maxLine)
 	defer s.c.lines.put(lr)
 	res, err := scan(ctx, s.c.enc, lr, scanOpts{id: s.id, file: s.file, since: since, workers: s.c.scanWorkers(fi.Size())},
@@ -402,7 +402,7 @@ func (s *session) load(ctx context.Context, o loadOpts) (loaded, error) {
 			}
 			return true
 		},
-		func(p Problem) bool { bad = &p; return false })
+		func(p problem) bool { bad = &p; return false })
 	if err != nil {
 		return out, err
 	}
@@ -426,8 +426,8 @@ func (s *session) load(ctx context.Context, o loadOpts) (loaded, error) {
 
 // repairable reports whether RepairTail may drop the bad record p: a
 // malformed (unparseable or overlong) last line of a plaintext log.
-func repairable(enc storage.Encoding, p Problem) bool {
-	return !enc.Encoded() && p.Tail && (p.Kind == ProblemSyntax || p.Kind == ProblemTooLong)
+func repairable(enc storage.Encoding, p problem) bool {
+	return !enc.Encoded() && p.Tail && (p.Kind == storage.ProblemSyntax || p.Kind == storage.ProblemTooLong)
 }
 
 // setHead caches the head of a session for the stamp st.
@@ -760,8 +760,9 @@ func (c *FileCheckpointer) List(ctx context.Context) ([]Info, error) {
 }
 
 // Delete implements [Checkpointer.Delete]: it removes the log under the
-// session's lock. Other files of the session (its context archive, its
-// task list) are not this package's to remove.
+// session's lock. The copies set aside beside it go with
+// [FileCheckpointer.DeleteCopies]; the session's context archive and task
+// list belong to their stores (archive.Delete, task.DeleteList).
 func (c *FileCheckpointer) Delete(ctx context.Context, id string) error {
 	s, err := c.lock(ctx, id)
 	if err != nil {
@@ -894,7 +895,7 @@ func (c *FileCheckpointer) Scan(ctx context.Context, id string, sinceSeq int64) 
 				}
 				return true
 			},
-			func(p Problem) bool {
+			func(p problem) bool {
 				stopped = true
 				yield(StoredEvent{}, p.Err)
 				return false
@@ -916,10 +917,32 @@ func (s *session) tornError(res scanResult, size int64) *TornTailError {
 }
 
 // Verify checks every record of the log of session id, decoding each event,
-// and returns every problem found, in order, a torn tail last (as a
-// [ProblemTorn]); it changes nothing, whatever RepairTail says. A missing log has no problems. The error reports a
-// failure to check (invalid id, lock, I/O, ctx), not a bad record.
-func (c *FileCheckpointer) Verify(ctx context.Context, id string) ([]Problem, error) {
+// and returns every problem found, in order, a torn tail last; it changes
+// nothing, whatever RepairTail says. A missing log has no problems. The
+// error reports a failure to check (invalid id, lock, I/O, ctx), not a bad
+// record.
+//
+// Each [storage.Problem] names the log's path and the record's seq (its
+// 1-based position among the non-blank lines, which is also the seq it
+// should have), with the byte offset of its line, whether it is the last
+// line (Tail), and whether [FileOptions.RepairTail] would drop it
+// (Repairable: a torn last line of a plaintext log with no other problem).
+// Its Err is a *storage.Error naming the file and record, never holding
+// payload bytes. The kinds are:
+//
+//   - [storage.ProblemDecode]: the configured encoding refused the record.
+//   - [storage.ProblemSyntax]: the record is not valid JSON, as a torn
+//     write leaves it.
+//   - [storage.ProblemTooLong]: the line exceeds the line length limit.
+//   - [storage.ProblemFrame]: valid JSON that is not the record expected at
+//     its position: wrong seq, sessionId or parentSeq, bad ts, or an event
+//     without a string type.
+//   - [storage.ProblemEvent]: the event's members do not have the types its
+//     type defines.
+//   - [storage.ProblemTorn]: the log ends with bytes after its last newline
+//     (see [TornTailError], which is then the problem's Err). Readers
+//     ignore them and the next Append sets them aside; it is not damage.
+func (c *FileCheckpointer) Verify(ctx context.Context, id string) ([]storage.Problem, error) {
 	s, err := c.lock(ctx, id)
 	if err != nil {
 		return nil, err
@@ -934,12 +957,12 @@ func (c *FileCheckpointer) Verify(ctx context.Context, id string) ([]Problem, er
 	if err != nil {
 		return nil, readError(s.file, err)
 	}
-	var problems []Problem
+	var problems []problem
 	lr := c.lines.get(f, c.maxLine)
 	defer c.lines.put(lr)
 	res, err := scan(ctx, c.enc, lr, scanOpts{id: id, file: s.file, all: true, workers: c.scanWorkers(fi.Size())},
 		func(scanRecord) bool { return true },
-		func(p Problem) bool { problems = append(problems, p); return true })
+		func(p problem) bool { problems = append(problems, p); return true })
 	if err != nil {
 		return nil, err
 	}
@@ -947,8 +970,12 @@ func (c *FileCheckpointer) Verify(ctx context.Context, id string) ([]Problem, er
 		problems[0].Repairable = true
 	}
 	if res.torn(fi.Size()) {
-		problems = append(problems, Problem{Record: res.records + 1, Offset: res.end, Kind: ProblemTorn, Tail: true,
+		problems = append(problems, problem{Record: res.records + 1, Offset: res.end, Kind: storage.ProblemTorn, Tail: true,
 			Err: s.tornError(res, fi.Size())})
 	}
-	return problems, nil
+	out := make([]storage.Problem, len(problems))
+	for i, p := range problems {
+		out[i] = p.public(s.file)
+	}
+	return out, nil
 }

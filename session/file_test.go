@@ -443,7 +443,7 @@ func TestOverlongLinesAreCorruptRecordsAndNeverWritten(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 	problems, err := cp.Verify(t.Context(), "long")
-	if err != nil || len(problems) != 1 || problems[0].Kind != session.ProblemTooLong || problems[0].Tail {
+	if err != nil || len(problems) != 1 || problems[0].Kind != storage.ProblemTooLong || problems[0].Tail {
 		t.Errorf("Verify = %+v, %v", problems, err)
 	}
 }

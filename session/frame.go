@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/msgjson"
+
 	"github.com/lite-agent/lite-agent-go/internal/jsonstr"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
@@ -83,7 +85,7 @@ func (f *frame) stored(id string, pos int64) StoredEvent {
 
 // CheckRecord reports whether line, the plaintext of one log record, is
 // record seq of the log of session sessionID, checked as Head and Append
-// check every record of a log (the reference reader's checks, and a time):
+// check every record of a log (the TypeScript SDK reader's checks, and a time):
 // a JSON object whose seq is seq, whose sessionId is sessionID, whose
 // parentSeq is seq-1 (null for the first), with an ISO 8601 ts and an event
 // object with a string type. The event's other members are not decoded.
@@ -96,7 +98,7 @@ func (f *frame) stored(id string, pos int64) StoredEvent {
 // migrations, use it to refuse what a reader would refuse.
 func CheckRecord(line []byte, sessionID string, seq int64, encoded bool) error {
 	var f frame
-	r := reader{b: line}
+	r := reader{Reader: msgjson.Reader{Buf: line}}
 	f.parse(&r, false)
 	if !encoded && (f.envelope || f.problem != "" && bytes.Contains(line, []byte(`"liteAgentStorage"`))) {
 		// An envelope, torn or not, in a plaintext log.
@@ -153,102 +155,102 @@ type frame struct {
 	// problem describes what is wrong, in our own words ("" if nothing);
 	// kind classifies it.
 	problem string
-	kind    ProblemKind
+	kind    storage.ProblemKind
 }
 
 // parse reads one line. With body, the event is decoded; without, it is
 // only validated (the line's JSON and the event's string "type"), which
 // allocates nothing.
 func (f *frame) parse(r *reader, body bool) {
-	if r.peek() != '{' {
-		r.skip()
+	if r.Peek() != '{' {
+		r.Skip()
 		f.fail(r, errors.New("not an object"), false)
 		return
 	}
-	r.beginObject()
+	r.BeginObject()
 	var evErr error
 	for first := true; ; first = false {
-		key, ok := r.nextKey(first)
+		key, ok := r.NextKey(first)
 		if !ok {
 			break
 		}
 		switch string(key) {
 		case "seq":
 			f.hasSeq = false
-			c := r.peek()
+			c := r.Peek()
 			if c != '-' && (c < '0' || c > '9') {
-				r.failShape(errors.New("seq is not an integer"))
+				r.FailShape(errors.New("seq is not an integer"))
 				break
 			}
-			n, ok := r.integer()
+			n, ok := r.Integer()
 			if !ok {
-				r.fail(errors.New("seq is not an integer"))
+				r.Fail(errors.New("seq is not an integer"))
 			}
 			f.seq, f.hasSeq = n, true
 		case "sessionId":
-			if r.peek() != '"' {
-				r.failShape(errors.New("sessionId is not a string"))
+			if r.Peek() != '"' {
+				r.FailShape(errors.New("sessionId is not a string"))
 				break
 			}
-			val, plain := r.scanString(true)
+			val, plain := r.ScanString(true)
 			if !plain {
-				val = append([]byte(nil), val...) // rare; r.scratch would not outlive the next key
+				val = append([]byte(nil), val...) // rare; r.Scratch would not outlive the next key
 			}
 			f.session, f.hasSession = val, true
 		case "parentSeq":
 			f.parent, f.hasParent = 0, true
-			if r.isNull() {
+			if r.IsNull() {
 				break
 			}
-			c := r.peek()
+			c := r.Peek()
 			if c != '-' && (c < '0' || c > '9') {
-				r.failShape(errors.New("parentSeq is not an integer or null"))
+				r.FailShape(errors.New("parentSeq is not an integer or null"))
 				break
 			}
-			n, ok := r.integer()
+			n, ok := r.Integer()
 			if !ok || n == 0 {
-				r.fail(errors.New("parentSeq is not an integer or null"))
+				r.Fail(errors.New("parentSeq is not an integer or null"))
 			}
 			f.parent = n
 		case "ts":
-			if r.peek() != '"' {
-				r.failShape(errors.New("ts is not a string"))
+			if r.Peek() != '"' {
+				r.FailShape(errors.New("ts is not a string"))
 				break
 			}
-			t, ok := parseTime(r.strBytes())
+			t, ok := parseTime(r.StrBytes())
 			if !ok {
-				r.fail(errors.New("ts is not an ISO 8601 time"))
+				r.Fail(errors.New("ts is not an ISO 8601 time"))
 			}
 			f.ts, f.hasTime = t, true
 		case "event":
 			f.hasEvent = true
-			before := r.err
+			before := r.Err
 			if body {
-				r.ws()
-				start := r.i
-				r.lossy = false
+				r.SkipSpace()
+				start := r.Pos
+				r.Lossy = false
 				f.event = readEvent(r)
-				if _, isRaw := f.event.(RawEvent); r.lossy && r.err == nil && !isRaw {
-					f.raw = append(json.RawMessage(nil), r.b[start:r.i]...)
+				if _, isRaw := f.event.(RawEvent); r.Lossy && r.Err == nil && !isRaw {
+					f.raw = append(json.RawMessage(nil), r.Buf[start:r.Pos]...)
 				}
 			} else {
 				skimEventNoAlloc(r)
 			}
-			if before == nil && r.err != nil && r.err != errSyntax && r.err != errNoType {
-				evErr = r.err
+			if before == nil && r.Err != nil && r.Err != msgjson.ErrSyntax && r.Err != errNoType {
+				evErr = r.Err
 			}
 		case "liteAgentStorage":
 			f.envelope = true
-			r.skip()
+			r.Skip()
 		default:
-			r.skip()
+			r.Skip()
 		}
 	}
-	if r.err == nil {
-		r.end()
+	if r.Err == nil {
+		r.End()
 	}
-	if r.err != nil {
-		f.fail(r, r.err, evErr != nil && r.err == evErr)
+	if r.Err != nil {
+		f.fail(r, r.Err, evErr != nil && r.Err == evErr)
 		return
 	}
 }
@@ -258,19 +260,19 @@ func (f *frame) parse(r *reader, body bool) {
 // line, since parsing stops at the first error.
 func (f *frame) fail(r *reader, err error, inEvent bool) {
 	if err == nil {
-		err = r.err
+		err = r.Err
 	}
-	if err == errSyntax || !validJSON(r.b) {
-		f.problem, f.kind = "not valid JSON", ProblemSyntax
+	if err == msgjson.ErrSyntax || !validJSON(r.Buf) {
+		f.problem, f.kind = "not valid JSON", storage.ProblemSyntax
 		return
 	}
 	switch {
 	case err == errNoType:
-		f.problem, f.kind = "event has no string type", ProblemFrame
+		f.problem, f.kind = "event has no string type", storage.ProblemFrame
 	case inEvent:
-		f.problem, f.kind = "invalid event: "+err.Error(), ProblemEvent
+		f.problem, f.kind = "invalid event: "+err.Error(), storage.ProblemEvent
 	default:
-		f.problem, f.kind = err.Error(), ProblemFrame
+		f.problem, f.kind = err.Error(), storage.ProblemFrame
 	}
 }
 
@@ -280,22 +282,22 @@ func (f *frame) check(sessionID string, pos int64) {
 	switch {
 	case f.problem != "":
 	case !f.hasSeq || f.seq != pos:
-		f.problem, f.kind = "seq is not "+strconv.FormatInt(pos, 10), ProblemFrame
+		f.problem, f.kind = "seq is not "+strconv.FormatInt(pos, 10), storage.ProblemFrame
 	case !f.hasSession || string(f.session) != sessionID:
-		f.problem, f.kind = "sessionId does not match", ProblemFrame
+		f.problem, f.kind = "sessionId does not match", storage.ProblemFrame
 	case !f.hasParent || f.parent != pos-1:
-		f.problem, f.kind = "parentSeq does not precede seq", ProblemFrame
+		f.problem, f.kind = "parentSeq does not precede seq", storage.ProblemFrame
 	case !f.hasTime:
-		f.problem, f.kind = "ts is missing", ProblemFrame
+		f.problem, f.kind = "ts is missing", storage.ProblemFrame
 	case !f.hasEvent:
-		f.problem, f.kind = "event is missing", ProblemFrame
+		f.problem, f.kind = "event is missing", storage.ProblemFrame
 	}
 }
 
 func validJSON(b []byte) bool {
 	r := newReader(b)
-	r.skip()
-	return r.end() == nil
+	r.Skip()
+	return r.End() == nil
 }
 
 // parseTime parses a frame timestamp: the exact toISOString form without

@@ -3,6 +3,8 @@ package session
 import (
 	"bytes"
 	"testing"
+
+	"github.com/lite-agent/lite-agent-go/storage"
 )
 
 // FuzzDecodeLine feeds arbitrary bytes to the log line decoder as record 1
@@ -22,13 +24,13 @@ func FuzzDecodeLine(f *testing.F) {
 			full.check("s", pos)
 			skim.parse(newReader(line), false)
 			skim.check("s", pos)
-			if !validJSON(line) && (full.kind != ProblemSyntax || skim.kind != ProblemSyntax) {
+			if !validJSON(line) && (full.kind != storage.ProblemSyntax || skim.kind != storage.ProblemSyntax) {
 				t.Fatalf("invalid JSON classified %q/%q", full.kind, skim.kind)
 			}
 			if full.problem == "" && skim.problem != "" {
 				t.Fatalf("skim refuses (%s) a line the full decode accepts", skim.problem)
 			}
-			if skim.problem == "" && full.problem != "" && full.kind != ProblemEvent {
+			if skim.problem == "" && full.problem != "" && full.kind != storage.ProblemEvent {
 				t.Fatalf("skim accepts a line the full decode refuses for its frame (%s)", full.problem)
 			}
 			if full.problem != "" {

@@ -52,7 +52,7 @@ type chunkLine struct {
 type lineResult struct {
 	ev   StoredEvent
 	has  bool // ev is set
-	prob *Problem
+	prob *problem
 }
 
 // chunk is a run of consecutive lines read from the log.
@@ -86,7 +86,7 @@ func (f *flight) land(n int) {
 // scanParallel is scan with `workers` goroutines checking records. The
 // callbacks run on the caller's goroutine, in record order.
 func scanParallel(ctx context.Context, enc storage.Encoding, lr *lineReader, opts scanOpts, workers int,
-	onRecord func(scanRecord) bool, onProblem func(Problem) bool) (scanResult, error) {
+	onRecord func(scanRecord) bool, onProblem func(problem) bool) (scanResult, error) {
 	stop := make(chan struct{})
 	work := make(chan *chunk, workers)
 	order := make(chan *chunk, 2*workers)

@@ -28,7 +28,7 @@ func TestBytesInFlightAreCapped(t *testing.T) {
 	records := 0
 	res, err := scan(t.Context(), storage.Encoding{}, lr, scanOpts{id: "s", file: "s.jsonl", since: 1 << 62, workers: 8, flight: fl},
 		func(scanRecord) bool { records++; time.Sleep(2 * time.Millisecond); return true },
-		func(p Problem) bool { t.Errorf("problem: %v", p.Err); return false })
+		func(p problem) bool { t.Errorf("problem: %v", p.Err); return false })
 	if err != nil || records != 40 || res.records != 40 {
 		t.Fatalf("scan: %d records, %+v, %v", records, res, err)
 	}

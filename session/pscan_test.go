@@ -22,7 +22,7 @@ type scanOutcome struct {
 	ReadErr  string
 	Head     int64
 	HeadErr  string
-	Problems []session.Problem
+	Problems []storage.Problem
 	Tail     []session.StoredEvent
 	Since    int64
 }

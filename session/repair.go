@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"syscall"
 
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
@@ -17,7 +16,7 @@ import (
 // whole file aside as <id>.jsonl.broken-<unix ms> (never replacing an
 // existing file), then atomically rewrites the log with the bytes before
 // the bad line, which are kept exactly as they were.
-func (s *session) repairTail(bad *Problem) error {
+func (s *session) repairTail(bad *problem) error {
 	f, err := s.open()
 	if err != nil {
 		return err
@@ -38,7 +37,7 @@ func (s *session) repairTail(bad *Problem) error {
 	}
 	ms := s.c.now().UnixMilli()
 	for try := 0; ; try++ {
-		err = s.c.dir.WriteFileExclusive(s.rel+".broken-"+strconv.FormatInt(ms+int64(try), 10), orig)
+		err = s.c.dir.WriteFileExclusive(copyName(s.rel, CopyBroken, ms+int64(try)), orig)
 		if err == nil || !errors.Is(err, fs.ErrExist) || try == 99 {
 			break
 		}
@@ -69,7 +68,7 @@ func (s *session) setAsideTorn(from, to int64) error {
 	}
 	ms := s.c.now().UnixMilli()
 	for try := 0; ; try++ {
-		err = s.writeExclusive(s.rel+".torn-"+strconv.FormatInt(ms+int64(try), 10), io.NewSectionReader(src, from, to-from))
+		err = s.writeExclusive(copyName(s.rel, CopyTorn, ms+int64(try)), io.NewSectionReader(src, from, to-from))
 		if err == nil || !errors.Is(err, fs.ErrExist) || try == 99 {
 			return err
 		}

@@ -56,13 +56,13 @@ func (p *lineReaders) put(lr *lineReader) {
 	if cap(lr.long) > 1<<20 {
 		lr.long = nil
 	}
-	if cap(lr.rd.scratch) > 1<<20 {
-		lr.rd.scratch = nil
+	if cap(lr.rd.Scratch) > 1<<20 {
+		lr.rd.Scratch = nil
 	}
 	if cap(lr.rd.plain) > 1<<20 {
 		lr.rd.plain = nil
 	}
-	lr.rd.b = nil
+	lr.rd.Buf = nil
 	p.pool.Put(lr)
 }
 
@@ -166,7 +166,7 @@ func (r scanResult) torn(size int64) bool { return r.end < size }
 // scan reads a log from lr, validating each record, and calls onRecord for
 // every good record and onProblem for every bad one, in order. Without
 // opts.all it stops after the first problem, having read on only to learn
-// whether the bad record was the last non-blank line (Problem.Tail). Either
+// whether the bad record was the last non-blank line (problem.Tail). Either
 // callback returning false stops the scan. The error is an I/O error or
 // ctx.Err(), never a problem.
 //
@@ -175,7 +175,7 @@ func (r scanResult) torn(size int64) bool { return r.end < size }
 // When the scan reaches the end of the log, res.end is where they start
 // (or the log's length when there are none).
 func scan(ctx context.Context, enc storage.Encoding, lr *lineReader, opts scanOpts,
-	onRecord func(scanRecord) bool, onProblem func(Problem) bool) (res scanResult, err error) {
+	onRecord func(scanRecord) bool, onProblem func(problem) bool) (res scanResult, err error) {
 	defer func() {
 		// Only complete lines have been counted: the log ends (for
 		// readers) at the torn tail, or at the last line read.
@@ -229,13 +229,13 @@ func scan(ctx context.Context, enc storage.Encoding, lr *lineReader, opts scanOp
 
 // sequencer hands checked records to scan's callbacks in order. A problem
 // is held back until the next record shows whether it was the last one
-// (Problem.Tail); without opts.all, the scan stops there.
+// (problem.Tail); without opts.all, the scan stops there.
 type sequencer struct {
 	opts      scanOpts
 	onRecord  func(scanRecord) bool
-	onProblem func(Problem) bool
+	onProblem func(problem) bool
 	res       scanResult
-	pending   *Problem
+	pending   *problem
 }
 
 // flush reports the problem held back, now known not to be the tail, when
@@ -256,7 +256,7 @@ func (q *sequencer) flush() bool {
 // take counts record r, which has the problem prob or none, and reports it
 // (a problem only later, see flush). It returns false when the scan must
 // stop.
-func (q *sequencer) take(r scanRecord, prob *Problem) bool {
+func (q *sequencer) take(r scanRecord, prob *problem) bool {
 	q.res.records++
 	if prob != nil {
 		q.pending = prob
@@ -285,9 +285,9 @@ func readError(file string, err error) error {
 }
 
 // checkLine decodes and validates one non-blank line at position pos.
-func checkLine(ctx context.Context, enc storage.Encoding, opts scanOpts, rd *reader, pos int64, l line, text []byte) (*StoredEvent, *Problem, error) {
+func checkLine(ctx context.Context, enc storage.Encoding, opts scanOpts, rd *reader, pos int64, l line, text []byte) (*StoredEvent, *problem, error) {
 	if l.tooLong {
-		return nil, newProblem(opts, pos, ProblemTooLong, "line exceeds the length limit"), nil
+		return nil, newProblem(opts, pos, storage.ProblemTooLong, "line exceeds the length limit"), nil
 	}
 	plain := text
 	if enc.Encoded() {
@@ -303,7 +303,7 @@ func checkLine(ctx context.Context, enc storage.Encoding, opts scanOpts, rd *rea
 			if !errors.As(err, &se) {
 				se = &storage.Error{Op: "decode", Kind: storage.KindCheckpoint, Message: "Storage decode failed (checkpoint)"}
 			}
-			return nil, &Problem{Record: pos, Kind: ProblemDecode, Err: se.At(opts.file, strconv.FormatInt(pos, 10))}, nil
+			return nil, &problem{Record: pos, Kind: storage.ProblemDecode, Err: se.At(opts.file, strconv.FormatInt(pos, 10))}, nil
 		}
 	}
 	body := pos > opts.since
@@ -311,13 +311,13 @@ func checkLine(ctx context.Context, enc storage.Encoding, opts scanOpts, rd *rea
 	if enc.Encoded() {
 		rd.plain = plain // lineReaders.put drops it if it grew large
 	}
-	*rd = reader{b: plain, scratch: rd.scratch[:0], plain: rd.plain}
+	rd.Reset(plain)
 	f.parse(rd, body)
 	if !enc.Encoded() && (f.envelope || f.problem != "" && bytes.Contains(text, []byte(`"liteAgentStorage"`))) {
 		// An envelope read without a codec, torn or not: the same refusal
 		// as storage.Encoding.Decode, and never a repairable tail.
 		rec := strconv.FormatInt(pos, 10)
-		return nil, &Problem{Record: pos, Kind: ProblemDecode, Err: &storage.Error{
+		return nil, &problem{Record: pos, Kind: storage.ProblemDecode, Err: &storage.Error{
 			Op: "decode", Kind: storage.KindCheckpoint, File: opts.file, Record: rec,
 			Message: "Encoded storage requires its configured codec", Found: storage.StoredCodec(text),
 		}}, nil
@@ -333,11 +333,11 @@ func checkLine(ctx context.Context, enc storage.Encoding, opts scanOpts, rd *rea
 	return &ev, nil, nil
 }
 
-// newProblem builds a Problem whose error is the reference's "Corrupt
+// newProblem builds a Problem whose error is the TypeScript SDK's "Corrupt
 // checkpoint record <i>" message plus a reason in our own words.
-func newProblem(opts scanOpts, pos int64, kind ProblemKind, reason string) *Problem {
+func newProblem(opts scanOpts, pos int64, kind storage.ProblemKind, reason string) *problem {
 	rec := strconv.FormatInt(pos, 10)
-	return &Problem{
+	return &problem{
 		Record: pos,
 		Kind:   kind,
 		Err: &storage.Error{

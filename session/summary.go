@@ -295,7 +295,7 @@ func (r *summaryRead) last(line []byte, seq int64) error {
 
 // reader returns the summarizer's JSON reader over b.
 func (r *summaryRead) reader(b []byte) *reader {
-	r.sc.rd = reader{b: b, scratch: r.sc.rd.scratch[:0]}
+	r.sc.rd.Reset(b)
 	return &r.sc.rd
 }
 

@@ -12,19 +12,15 @@ import (
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
-// ProblemUTF8: a record of a plaintext log is not valid UTF-8. Reads are
-// lenient, as the reference's are (each invalid byte reads as U+FFFD), so
-// only [FileCheckpointer.CheckUTF8] reports it.
-const ProblemUTF8 ProblemKind = "utf8"
-
 // CheckUTF8 reports every record of the plaintext log of session id that is
-// not valid UTF-8, as a Problem of kind [ProblemUTF8], in order; Record and
-// Offset are as in [FileCheckpointer.Verify]. Reading such a record
-// succeeds, with each invalid byte read as U+FFFD, so the damage would
+// not valid UTF-8, as a [storage.Problem] of kind [storage.ProblemUTF8], in
+// order; File, Record and Offset are as in [FileCheckpointer.Verify].
+// Reading such a record succeeds, with each invalid byte read as U+FFFD
+// (reads are lenient, as the TypeScript SDK's are), so the damage would
 // otherwise go unnoticed. An encoded log has nothing to check here (its
 // decoded records are checked by every read) and a missing log has no
 // problems. It changes nothing; the error reports a failure to check.
-func (c *FileCheckpointer) CheckUTF8(ctx context.Context, id string) ([]Problem, error) {
+func (c *FileCheckpointer) CheckUTF8(ctx context.Context, id string) ([]storage.Problem, error) {
 	if c.enc.Encoded() {
 		return nil, validateID(id)
 	}
@@ -39,7 +35,7 @@ func (c *FileCheckpointer) CheckUTF8(ctx context.Context, id string) ([]Problem,
 	}
 	defer f.Close()
 	var (
-		problems []Problem
+		problems []storage.Problem
 		rec, off int64 // records seen; offset of the current line
 		pos      int64 // offset of the next byte
 		blank    = true
@@ -73,8 +69,9 @@ func (c *FileCheckpointer) CheckUTF8(ctx context.Context, id string) ([]Problem,
 			if !blank {
 				rec++
 				if bad {
-					problems = append(problems, Problem{Record: rec, Offset: off, Kind: ProblemUTF8, Err: &storage.Error{
-						Op: "verify", Kind: storage.KindCheckpoint, File: s.file, Record: strconv.FormatInt(rec, 10),
+					id := strconv.FormatInt(rec, 10)
+					problems = append(problems, storage.Problem{File: s.file, Record: id, Offset: off, Kind: storage.ProblemUTF8, Err: &storage.Error{
+						Op: "verify", Kind: storage.KindCheckpoint, File: s.file, Record: id,
 						Message: "Checkpoint record is not valid UTF-8",
 					}})
 				}

@@ -49,9 +49,10 @@ func TestCheckUTF8FindsInvalidPlaintextRecords(t *testing.T) {
 			}
 			var got []int64
 			for _, p := range probs {
-				got = append(got, p.Record)
+				n, _ := strconv.ParseInt(p.Record, 10, 64)
+				got = append(got, n)
 				var se *storage.Error
-				if p.Kind != session.ProblemUTF8 || !errors.As(p.Err, &se) || bytes.Contains([]byte(p.Err.Error()), []byte("bad")) {
+				if p.Kind != storage.ProblemUTF8 || !errors.As(p.Err, &se) || bytes.Contains([]byte(p.Err.Error()), []byte("bad")) {
 					t.Errorf("problem %+v", p)
 				}
 			}

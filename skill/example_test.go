@@ -56,7 +56,7 @@ func ExampleTool() {
 		{Name: "release-notes", Description: "Write release notes.", Body: "1. Collect the merged pull requests."},
 	})
 	for _, in := range []string{`{"name":"release-notes"}`, `{"name":"deploy"}`} {
-		res, err := loadSkill.Call(context.Background(), json.RawMessage(in))
+		res, err := loadSkill.Call(context.Background(), nil, json.RawMessage(in))
 		if err != nil {
 			panic(err)
 		}

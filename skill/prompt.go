@@ -65,7 +65,7 @@ type loadInput struct {
 //
 // with &, ", < and > escaped in the name. An unknown name returns the text
 // "Error: Unknown skill '<name>'. Available: <names, comma-separated>" as
-// an ordinary (not an error) result, as the reference does.
+// an ordinary (not an error) result.
 // If two skills share a name the later one is used. The tool keeps its own
 // copy of skills and is safe for concurrent use.
 func Tool(skills []Skill) tool.Tool {
@@ -84,10 +84,10 @@ func Tool(skills []Skill) tool.Tool {
 	escape := strings.NewReplacer("&", "&amp;", `"`, "&quot;", "<", "&lt;", ">", "&gt;")
 	return tool.New(ToolName,
 		"Load the full instructions of a skill listed in the system prompt's Skills section, by name.",
-		func(ctx context.Context, in loadInput) (tool.Result, error) {
+		func(ctx context.Context, _ *tool.Call, in loadInput) (tool.Result, error) {
 			s, ok := byName[in.Name]
 			if !ok {
-				// Normal content, as in the reference: the call worked,
+				// Normal content: the call worked,
 				// the answer is that there is no such skill.
 				return tool.Text(fmt.Sprintf("Error: Unknown skill '%s'. Available: %s", in.Name, available)), nil
 			}

@@ -38,7 +38,7 @@ func TestLoadSkillReturnsTheBody(t *testing.T) {
 		{`{}`, "", true},
 	}
 	for _, tc := range cases {
-		res, err := lt.Call(t.Context(), json.RawMessage(tc.input))
+		res, err := lt.Call(t.Context(), nil, json.RawMessage(tc.input))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -50,11 +50,11 @@ func TestLoadSkillReturnsTheBody(t *testing.T) {
 
 func TestLoadSkillUsesTheLastOfSameNamedSkills(t *testing.T) {
 	lt := skill.Tool([]skill.Skill{{Name: "x", Body: "old"}, {Name: "y", Body: "y"}, {Name: "x", Body: "new"}})
-	res, _ := lt.Call(t.Context(), json.RawMessage(`{"name":"x"}`))
+	res, _ := lt.Call(t.Context(), nil, json.RawMessage(`{"name":"x"}`))
 	if !strings.Contains(res.Content, "\nnew\n") {
 		t.Fatalf("content = %q", res.Content)
 	}
-	res, _ = lt.Call(t.Context(), json.RawMessage(`{"name":"z"}`))
+	res, _ = lt.Call(t.Context(), nil, json.RawMessage(`{"name":"z"}`))
 	if !strings.HasSuffix(res.Content, "Available: x, y") {
 		t.Fatalf("content = %q", res.Content)
 	}
@@ -64,7 +64,7 @@ func TestLoadSkillKeepsItsOwnCopy(t *testing.T) {
 	skills := []skill.Skill{{Name: "x", Body: "original"}}
 	lt := skill.Tool(skills)
 	skills[0].Body = "changed"
-	res, _ := lt.Call(t.Context(), json.RawMessage(`{"name":"x"}`))
+	res, _ := lt.Call(t.Context(), nil, json.RawMessage(`{"name":"x"}`))
 	if !strings.Contains(res.Content, "original") {
 		t.Fatalf("content = %q", res.Content)
 	}
@@ -76,7 +76,7 @@ func TestLoadSkillIsSafeForConcurrentUse(t *testing.T) {
 	for range 8 {
 		wg.Go(func() {
 			for range 100 {
-				if res, err := lt.Call(t.Context(), json.RawMessage(`{"name":"x"}`)); err != nil || res.IsError {
+				if res, err := lt.Call(t.Context(), nil, json.RawMessage(`{"name":"x"}`)); err != nil || res.IsError {
 					t.Error(res, err)
 					return
 				}

@@ -36,11 +36,11 @@
 // # Verification
 //
 // [FileStore.Verify] checks every <ref>.txt file without changing anything
-// and returns every [Problem] it finds, each naming the file, the ref and a
-// [ProblemKind] ("decode", "integrity", "symlink", "name", "file"), the
-// same kinds, with the same meaning, as the archive's and the session
-// log's. One bad file never hides another; temp files are ignored and
-// symlinks are reported, never followed.
+// and returns every [storage.Problem] it finds, each naming the file, the
+// ref and a [storage.ProblemKind] ("decode", "integrity", "symlink",
+// "name", "file"), the kinds every store's verification shares. One bad
+// file never hides another; temp files are ignored and symlinks are
+// reported, never followed.
 //
 // Stores are safe for concurrent use by goroutines and processes: writes are
 // atomic renames of complete files, so a reader sees a whole body or none.

@@ -154,7 +154,7 @@ func isMismatch(err error) bool {
 	return errors.As(err, &se) && se.Message == mismatchMessage
 }
 
-func fileName(ref string) string { return ref + ".txt" }
+func fileName(ref string) string { return ref + FileSuffix }
 
 // fileError names the spill file and ref in err when err is a
 // *storage.Error; other errors (ctx.Err()) pass unchanged.

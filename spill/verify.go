@@ -10,47 +10,6 @@ import (
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
-// ProblemKind classifies what is wrong with one spill file. The values are
-// shared with the other stores' Verify methods (session, archive), so that a
-// report can group problems by kind across stores.
-type ProblemKind string
-
-// The kinds of problem [FileStore.Verify] reports. Each is damage: Get of
-// the file's ref fails, or the file can never be found by a ref.
-const (
-	// ProblemDecode: the store's encoding refused the file (plaintext under
-	// a codec, an envelope without one, another codec id, a wrong key, a
-	// damaged envelope).
-	ProblemDecode ProblemKind = "decode"
-	// ProblemIntegrity: the decoded body does not hash to the ref its file
-	// name gives ("Spilled content does not match its ref").
-	ProblemIntegrity ProblemKind = "integrity"
-	// ProblemSymlink: the file is a symlink. It is reported and never
-	// followed.
-	ProblemSymlink ProblemKind = "symlink"
-	// ProblemName: a file ending in ".txt" whose name is not <ref>.txt
-	// with a ref of 16 lowercase hex characters. Its content is not
-	// examined, since no record id can be derived from the name.
-	ProblemName ProblemKind = "name"
-	// ProblemFile: the entry is not a regular file (a directory, a device)
-	// or could not be read.
-	ProblemFile ProblemKind = "file"
-)
-
-// A Problem is one bad spill file found by [FileStore.Verify].
-type Problem struct {
-	// File is the absolute path of the spill file.
-	File string
-	// Record is the ref the file name gives, or "" when the name is not
-	// <ref>.txt.
-	Record string
-	// Kind classifies the problem.
-	Kind ProblemKind
-	// Err is a *storage.Error naming File and Record; it never holds the
-	// body, keys or a codec's error text.
-	Err error
-}
-
 // Verify checks every file of the spill directory whose name ends in
 // ".txt", in name order, and returns every problem found, without changing
 // or following anything: the name must be <ref>.txt, the file must not be a
@@ -60,6 +19,15 @@ type Problem struct {
 // write leaves, are not records and are ignored. An empty directory has no
 // problems.
 //
+// Each [storage.Problem] names the file and the ref (Record; "" when the
+// name is not <ref>.txt) and has one of these kinds, all damage:
+// [storage.ProblemName] (a ".txt" file whose name is not <ref>.txt with a
+// ref of 16 lowercase hex characters), [storage.ProblemSymlink],
+// [storage.ProblemFile] (not a regular file, or unreadable),
+// [storage.ProblemDecode] (refused by the store's encoding) and
+// [storage.ProblemIntegrity] (the body does not hash to its ref, "Spilled
+// content does not match its ref").
+//
 // Verify takes no lock: spill files are only ever replaced whole by an
 // atomic rename, so it sees each file as it was before or after a
 // concurrent Put.
@@ -67,7 +35,7 @@ type Problem struct {
 // The error reports a failure to verify at all: the spill directory was
 // replaced or removed, it could not be listed, or ctx ended. Per-file
 // failures, including a file that cannot be read, are Problems.
-func (s *FileStore) Verify(ctx context.Context) ([]Problem, error) {
+func (s *FileStore) Verify(ctx context.Context) ([]storage.Problem, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -75,9 +43,9 @@ func (s *FileStore) Verify(ctx context.Context) ([]Problem, error) {
 	if err != nil {
 		return nil, spillError(err, "", "")
 	}
-	var problems []Problem
-	add := func(file, ref string, kind ProblemKind, err error) {
-		problems = append(problems, Problem{File: file, Record: ref, Kind: kind, Err: err})
+	var problems []storage.Problem
+	add := func(file, ref string, kind storage.ProblemKind, err error) {
+		problems = append(problems, storage.Problem{File: file, Record: ref, Kind: kind, Err: err})
 	}
 	for _, ent := range ents { // ReadDir sorts by name
 		if err := ctx.Err(); err != nil {
@@ -90,15 +58,15 @@ func (s *FileStore) Verify(ctx context.Context) ([]Problem, error) {
 		}
 		file := filepath.Join(s.dir.Path(), name)
 		if !ValidRef(ref) {
-			add(file, "", ProblemName, verifyError(file, "", "Spill file name is not <ref>.txt"))
+			add(file, "", storage.ProblemName, verifyError(file, "", "Spill file name is not <ref>.txt"))
 			continue
 		}
 		switch t := ent.Type(); {
 		case t&fs.ModeSymlink != 0:
-			add(file, ref, ProblemSymlink, verifyError(file, ref, "Spill file is a symlink; it is not followed"))
+			add(file, ref, storage.ProblemSymlink, verifyError(file, ref, "Spill file is a symlink; it is not followed"))
 			continue
 		case !t.IsRegular():
-			add(file, ref, ProblemFile, verifyError(file, ref, "Spill file is not a regular file"))
+			add(file, ref, storage.ProblemFile, verifyError(file, ref, "Spill file is not a regular file"))
 			continue
 		}
 		kind, err := s.check(ctx, ref)
@@ -109,13 +77,13 @@ func (s *FileStore) Verify(ctx context.Context) ([]Problem, error) {
 		if !errors.As(err, &se) {
 			return nil, err // ctx.Err()
 		}
-		if kind == ProblemFile {
+		if kind == storage.ProblemFile {
 			if cerr := s.dir.Check(); cerr != nil {
 				return nil, spillError(cerr, "", "")
 			}
 			// Replaced by a symlink since it was listed?
 			if st, lerr := s.dir.Lstat(name); lerr == nil && st.Mode()&fs.ModeSymlink != 0 {
-				kind = ProblemSymlink
+				kind = storage.ProblemSymlink
 			}
 		}
 		add(file, ref, kind, err)
@@ -126,17 +94,17 @@ func (s *FileStore) Verify(ctx context.Context) ([]Problem, error) {
 // check reads, decodes and hashes the regular file of ref, as Get does,
 // and returns the kind of its problem with a *storage.Error naming the file
 // and ref, or ctx.Err().
-func (s *FileStore) check(ctx context.Context, ref string) (ProblemKind, error) {
+func (s *FileStore) check(ctx context.Context, ref string) (storage.ProblemKind, error) {
 	stored, err := s.dir.ReadFile(fileName(ref))
 	if err != nil {
-		return ProblemFile, s.fileError(err, ref)
+		return storage.ProblemFile, s.fileError(err, ref)
 	}
 	plain, err := s.enc.Decode(ctx, storage.KindSpill, Scope, ref, stored)
 	if err != nil {
-		return ProblemDecode, s.fileError(err, ref)
+		return storage.ProblemDecode, s.fileError(err, ref)
 	}
 	if Ref(string(plain)) != ref {
-		return ProblemIntegrity, s.fileError(&storage.Error{Op: "verify", Message: mismatchMessage}, ref)
+		return storage.ProblemIntegrity, s.fileError(&storage.Error{Op: "verify", Message: mismatchMessage}, ref)
 	}
 	return "", nil
 }

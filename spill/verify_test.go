@@ -60,10 +60,10 @@ func treeHash(t *testing.T, root string) string {
 // no error carries a body.
 const bodySecret = "s3cr3t-spill-body"
 
-// spillFound is the comparable part of a spill.Problem.
+// spillFound is the comparable part of a storage.Problem.
 type spillFound struct {
 	File, Record string
-	Kind         spill.ProblemKind
+	Kind         storage.ProblemKind
 }
 
 // verify runs Verify on a fresh store over dir, checks that it changed
@@ -127,12 +127,12 @@ func TestVerifyReportsEveryBadSpillFileAndChangesNothing(t *testing.T) {
 			}
 			writeFile(t, at(dir, ref(1)+".txt"), b)
 		}, func(dir string) []spillFound {
-			return []spillFound{{at(dir, ref(1)+".txt"), ref(1), spill.ProblemDecode}}
+			return []spillFound{{at(dir, ref(1)+".txt"), ref(1), storage.ProblemDecode}}
 		}},
 		{"a plaintext file under a codec", sealed, func(t *testing.T, dir string, _ storage.Encoding) {
 			writeFile(t, at(dir, ref(2)+".txt"), []byte(bodies[2]))
 		}, func(dir string) []spillFound {
-			return []spillFound{{at(dir, ref(2)+".txt"), ref(2), spill.ProblemDecode}}
+			return []spillFound{{at(dir, ref(2)+".txt"), ref(2), storage.ProblemDecode}}
 		}},
 		{"an encoded file without a codec", plain, func(t *testing.T, dir string, _ storage.Encoding) {
 			b, err := storage.Encoding{Codec: codec.Gzip()}.Encode(t.Context(), storage.KindSpill, spill.Scope, ref(0), []byte(bodies[0]))
@@ -141,19 +141,19 @@ func TestVerifyReportsEveryBadSpillFileAndChangesNothing(t *testing.T) {
 			}
 			writeFile(t, at(dir, ref(0)+".txt"), b)
 		}, func(dir string) []spillFound {
-			return []spillFound{{at(dir, ref(0)+".txt"), ref(0), spill.ProblemDecode}}
+			return []spillFound{{at(dir, ref(0)+".txt"), ref(0), storage.ProblemDecode}}
 		}},
 		{"a sealed file renamed to another ref", sealed, func(t *testing.T, dir string, _ storage.Encoding) {
 			if err := os.Rename(at(dir, ref(0)+".txt"), at(dir, "0000000000000000.txt")); err != nil {
 				t.Fatal(err)
 			}
 		}, func(dir string) []spillFound {
-			return []spillFound{{at(dir, "0000000000000000.txt"), "0000000000000000", spill.ProblemDecode}}
+			return []spillFound{{at(dir, "0000000000000000.txt"), "0000000000000000", storage.ProblemDecode}}
 		}},
 		{"a plaintext body that does not match its ref", plain, func(t *testing.T, dir string, _ storage.Encoding) {
 			writeFile(t, at(dir, ref(1)+".txt"), []byte("altered "+bodySecret))
 		}, func(dir string) []spillFound {
-			return []spillFound{{at(dir, ref(1)+".txt"), ref(1), spill.ProblemIntegrity}}
+			return []spillFound{{at(dir, ref(1)+".txt"), ref(1), storage.ProblemIntegrity}}
 		}},
 		{"a compressed body that does not match its ref", gzip, func(t *testing.T, dir string, enc storage.Encoding) {
 			b, err := enc.Encode(t.Context(), storage.KindSpill, spill.Scope, ref(1), []byte("altered "+bodySecret))
@@ -162,7 +162,7 @@ func TestVerifyReportsEveryBadSpillFileAndChangesNothing(t *testing.T) {
 			}
 			writeFile(t, at(dir, ref(1)+".txt"), b)
 		}, func(dir string) []spillFound {
-			return []spillFound{{at(dir, ref(1)+".txt"), ref(1), spill.ProblemIntegrity}}
+			return []spillFound{{at(dir, ref(1)+".txt"), ref(1), storage.ProblemIntegrity}}
 		}},
 		{"misnamed files", plain, func(t *testing.T, dir string, _ storage.Encoding) {
 			writeFile(t, at(dir, strings.ToUpper(ref(0))+".txt"), []byte(bodies[0]))
@@ -170,9 +170,9 @@ func TestVerifyReportsEveryBadSpillFileAndChangesNothing(t *testing.T) {
 			writeFile(t, at(dir, ref(0)[:15]+"g.txt"), []byte("a body"))
 		}, func(dir string) []spillFound {
 			got := []spillFound{
-				{at(dir, strings.ToUpper(ref(0))+".txt"), "", spill.ProblemName},
-				{at(dir, "short.txt"), "", spill.ProblemName},
-				{at(dir, ref(0)[:15]+"g.txt"), "", spill.ProblemName},
+				{at(dir, strings.ToUpper(ref(0))+".txt"), "", storage.ProblemName},
+				{at(dir, "short.txt"), "", storage.ProblemName},
+				{at(dir, ref(0)[:15]+"g.txt"), "", storage.ProblemName},
 			}
 			slices.SortFunc(got, func(a, b spillFound) int { return strings.Compare(a.File, b.File) })
 			return got
@@ -187,14 +187,14 @@ func TestVerifyReportsEveryBadSpillFileAndChangesNothing(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, func(dir string) []spillFound {
-			return []spillFound{{at(dir, ref(2)+".txt"), ref(2), spill.ProblemSymlink}}
+			return []spillFound{{at(dir, ref(2)+".txt"), ref(2), storage.ProblemSymlink}}
 		}},
 		{"a file that is a directory", plain, func(t *testing.T, dir string, _ storage.Encoding) {
 			if err := os.Mkdir(at(dir, "1111111111111111.txt"), 0o700); err != nil {
 				t.Fatal(err)
 			}
 		}, func(dir string) []spillFound {
-			return []spillFound{{at(dir, "1111111111111111.txt"), "1111111111111111", spill.ProblemFile}}
+			return []spillFound{{at(dir, "1111111111111111.txt"), "1111111111111111", storage.ProblemFile}}
 		}},
 		{"all problems of a store with several", gzip, func(t *testing.T, dir string, _ storage.Encoding) {
 			writeFile(t, at(dir, ref(0)+".txt"), []byte(bodies[0]))
@@ -209,10 +209,10 @@ func TestVerifyReportsEveryBadSpillFileAndChangesNothing(t *testing.T) {
 			}
 		}, func(dir string) []spillFound {
 			got := []spillFound{
-				{at(dir, ref(0)+".txt"), ref(0), spill.ProblemDecode},
-				{at(dir, ref(1)+".txt"), ref(1), spill.ProblemIntegrity},
-				{at(dir, "bad.txt"), "", spill.ProblemName},
-				{at(dir, "2222222222222222.txt"), "2222222222222222", spill.ProblemSymlink},
+				{at(dir, ref(0)+".txt"), ref(0), storage.ProblemDecode},
+				{at(dir, ref(1)+".txt"), ref(1), storage.ProblemIntegrity},
+				{at(dir, "bad.txt"), "", storage.ProblemName},
+				{at(dir, "2222222222222222.txt"), "2222222222222222", storage.ProblemSymlink},
 			}
 			slices.SortFunc(got, func(a, b spillFound) int { return strings.Compare(a.File, b.File) })
 			return got
@@ -246,7 +246,7 @@ func TestVerifyReportsAFailingSpillCodecWithoutItsError(t *testing.T) {
 	}
 	c.fail = true
 	got := verify(t, dir, storage.Encoding{Codec: c})
-	want := []spillFound{{filepath.Join(s.Dir(), ref+".txt"), ref, spill.ProblemDecode}}
+	want := []spillFound{{filepath.Join(s.Dir(), ref+".txt"), ref, storage.ProblemDecode}}
 	if !slices.Equal(got, want) {
 		t.Errorf("Verify found %+v, want %+v", got, want)
 	}

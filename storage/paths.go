@@ -5,32 +5,39 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 )
 
-// MigrationMarker is the file a migration writes at the root of its
-// destination (a data home or a project directory) before anything else and
-// removes after everything is written and verified. A directory that holds
-// it is an incomplete copy: agents refuse to use it.
-const MigrationMarker = ".migration-incomplete"
+// The names of the directories of the data home's project layout:
+// <home>/<ProjectsDirName>/<hash>/{<SessionsDirName>,<TasksDirName>,<SpillDirName>}.
+// Code that walks a data home (migration, retention, verification) matches
+// entries against these; code that has a [ProjectPaths] uses its fields and
+// methods instead.
+const (
+	ProjectsDirName = "projects"
+	SessionsDirName = "sessions"
+	TasksDirName    = "tasks"
+	SpillDirName    = "spill"
+)
 
-// FindMigrationMarker reports whether dir holds the [MigrationMarker] (of
-// any type: it is not followed) and returns the marker's path. A missing
-// dir holds none. The error is the one of looking.
-func FindMigrationMarker(dir string) (path string, found bool, err error) {
-	path = filepath.Join(dir, MigrationMarker)
-	_, err = os.Lstat(path)
-	switch {
-	case err == nil:
-		return path, true, nil
-	case errors.Is(err, fs.ErrNotExist):
-		return path, false, nil
+// ProjectsDir returns the directory holding every project's runtime data
+// under the data home home: <home>/projects.
+func ProjectsDir(home string) string { return filepath.Join(home, ProjectsDirName) }
+
+// IsProjectHash reports whether name has the form of a [ProjectHash]: 16
+// lowercase hex digits.
+func IsProjectHash(name string) bool {
+	if len(name) != 16 {
+		return false
 	}
-	return path, false, err
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // PathsOptions is the input of [ResolveProjectPaths].
@@ -97,16 +104,16 @@ func ResolveProjectPaths(opts PathsOptions) (ProjectPaths, error) {
 		return ProjectPaths{}, err
 	}
 	hash := hashAbs(wd)
-	project := filepath.Join(home, "projects", hash)
+	project := filepath.Join(ProjectsDir(home), hash)
 	config := filepath.Join(wd, "."+ns)
 	return ProjectPaths{
 		Home:             home,
 		Namespace:        ns,
 		ProjectConfigDir: config,
 		Hash:             hash,
-		SessionsDir:      filepath.Join(project, "sessions"),
-		TasksDir:         filepath.Join(project, "tasks"),
-		SpillDir:         filepath.Join(project, "spill"),
+		SessionsDir:      filepath.Join(project, SessionsDirName),
+		TasksDir:         filepath.Join(project, TasksDirName),
+		SpillDir:         filepath.Join(project, SpillDirName),
 		GlobalSkillsDir:  filepath.Join(home, "skills"),
 		ProjectSkillsDir: filepath.Join(config, "skills"),
 		GlobalAgentsDir:  filepath.Join(home, "agents"),
@@ -221,15 +228,52 @@ func quoteID(id string) string {
 // never share a directory.
 func SessionContextDir(sessionsDir, sessionID string) string {
 	if validID(sessionID) {
-		return filepath.Join(sessionsDir, sessionID+".context")
+		return filepath.Join(sessionsDir, sessionID+contextDirSuffix)
 	}
 	sum := sha256.Sum256([]byte(sessionID))
-	return filepath.Join(sessionsDir, "session-"+hex.EncodeToString(sum[:])+".context")
+	return filepath.Join(sessionsDir, hashedContextPrefix+hex.EncodeToString(sum[:])+contextDirSuffix)
+}
+
+const (
+	contextDirSuffix    = ".context"
+	hashedContextPrefix = "session-"
+)
+
+// ParseContextDirName reports whether name is the base name of a context
+// archive directory (see [SessionContextDir]) and returns its stem, the
+// name without ".context": the session id for a session whose id is a
+// valid file id. hashed reports a name of the form session-<64 hex>.context,
+// which is what the directory of a session with any other id is called; its
+// stem is not that session's id, which the name does not recover (a valid
+// id may also have that form: hashed says only what the name looks like).
+func ParseContextDirName(name string) (id string, hashed, ok bool) {
+	id, ok = strings.CutSuffix(name, contextDirSuffix)
+	if !ok || !validID(id) {
+		return "", false, false
+	}
+	h, hashed := strings.CutPrefix(id, hashedContextPrefix)
+	hashed = hashed && len(h) == 2*sha256.Size && strings.Trim(h, "0123456789abcdef") == ""
+	return id, hashed, true
 }
 
 // Workdir is the project directory the layout was resolved for: the parent
 // of ProjectConfigDir.
 func (p ProjectPaths) Workdir() string { return filepath.Dir(p.ProjectConfigDir) }
+
+// ProjectDir is the directory of the project's runtime data in the data
+// home, <home>/projects/<hash>: the parent of SessionsDir, TasksDir and
+// SpillDir, and what a migration of one project copies.
+func (p ProjectPaths) ProjectDir() string { return filepath.Dir(p.SessionsDir) }
+
+// ArchiveDir is the context archive directory of session sessionID, see
+// [SessionContextDir].
+func (p ProjectPaths) ArchiveDir(sessionID string) string {
+	return SessionContextDir(p.SessionsDir, sessionID)
+}
+
+// TaskListDir is the directory of task list listID: <TasksDir>/<listID>.
+// listID is not validated; see [ValidateID].
+func (p ProjectPaths) TaskListDir(listID string) string { return filepath.Join(p.TasksDir, listID) }
 
 // ProtectedPaths lists, as absolute lexically clean paths, what the agent's
 // own tools must never write or delete: the data home, the project's

@@ -391,3 +391,64 @@ func TestProjectPathsProtectedPaths(t *testing.T) {
 		}
 	}
 }
+
+func TestProjectPathsNameEveryDirectory(t *testing.T) {
+	home, wd := t.TempDir(), t.TempDir()
+	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: wd, Storage: storage.Options{Home: home}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	project := filepath.Join(home, "projects", p.Hash)
+	tests := []struct{ name, got, want string }{
+		{"ProjectsDir", storage.ProjectsDir(home), filepath.Join(home, "projects")},
+		{"ProjectDir", p.ProjectDir(), project},
+		{"Workdir", p.Workdir(), wd},
+		{"SessionsDir", p.SessionsDir, filepath.Join(project, storage.SessionsDirName)},
+		{"TasksDir", p.TasksDir, filepath.Join(project, storage.TasksDirName)},
+		{"SpillDir", p.SpillDir, filepath.Join(project, storage.SpillDirName)},
+		{"ArchiveDir", p.ArchiveDir("s1"), filepath.Join(project, "sessions", "s1.context")},
+		{"TaskListDir", p.TaskListDir("l1"), filepath.Join(project, "tasks", "l1")},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("%s = %q, want %q", tt.name, tt.got, tt.want)
+		}
+	}
+	if !storage.IsProjectHash(p.Hash) {
+		t.Errorf("IsProjectHash(%q) = false", p.Hash)
+	}
+}
+
+func TestIsProjectHash(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		want bool
+	}{
+		{"0123456789abcdef", true},
+		{"0123456789ABCDEF", false},
+		{"0123456789abcde", false},
+		{"0123456789abcdefa", false},
+		{"0123456789abcdeg", false},
+		{"", false},
+	} {
+		if got := storage.IsProjectHash(tt.name); got != tt.want {
+			t.Errorf("IsProjectHash(%q) = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestParseContextDirNameInvertsSessionContextDir(t *testing.T) {
+	for _, id := range []string{"s1", "a-b_C", "with space", "../x", ""} {
+		name := filepath.Base(storage.SessionContextDir("/d", id))
+		got, hashed, ok := storage.ParseContextDirName(name)
+		valid := storage.ValidateID(id) == nil
+		if !ok || hashed == valid || valid && got != id {
+			t.Errorf("ParseContextDirName(%q) = %q, %v, %v; want ok, hashed %v, id %q", name, got, hashed, ok, !valid, id)
+		}
+	}
+	for _, name := range []string{"s1.jsonl", "s1.context.lock", ".context", "a b.context", "s1"} {
+		if id, _, ok := storage.ParseContextDirName(name); ok {
+			t.Errorf("ParseContextDirName(%q) = %q, true; want not an archive directory", name, id)
+		}
+	}
+}

@@ -83,20 +83,18 @@ type ToolOptions struct {
 	// cancellation.
 	Deliver func(ctx context.Context, sessionID string, c GroupCompletion)
 
-	// SessionID returns the parent session of an Agent call, from the
-	// call's context. nil means "".
-	SessionID func(ctx context.Context) string
-
-	// Tasks returns the parent session's task list, from the Agent call's
-	// context. nil, or a nil Store, means no task tracking: task_id is
-	// refused and children get no task. An error fails the call.
-	Tasks func(ctx context.Context) (task.Store, error)
+	// Tasks returns the task list of session sessionID, the parent session
+	// of an Agent call (its [tool.Call.SessionID]). nil, or a nil Store,
+	// means no task tracking: task_id is refused and children get no
+	// task. An error fails the call.
+	Tasks func(ctx context.Context, sessionID string) (task.Store, error)
 
 	// Emit receives the group's announcements: tool_use and tool_result
 	// for each child and task_update for its task. nil drops them. It is
 	// called from the group's goroutines, concurrently, and must not
-	// block for long.
-	Emit func(ctx context.Context, ev Event)
+	// block for long. c is the Agent call that started the group, through
+	// which a host reports to that call's turn (which may have ended).
+	Emit func(ctx context.Context, c *tool.Call, ev Event)
 
 	// DisableBackground makes every call fail with "Agent requires
 	// background tasks; enable background to dispatch subagents.", for a
@@ -349,7 +347,7 @@ type child struct {
 	done        bool // out is final before the child was queued
 }
 
-func (d *dispatcher) call(ctx context.Context, in Input) (tool.Result, error) {
+func (d *dispatcher) call(ctx context.Context, c *tool.Call, in Input) (tool.Result, error) {
 	if len(in.Tasks) == 0 {
 		return tool.Errorf("tasks must contain at least 1 task"), nil
 	}
@@ -390,7 +388,7 @@ func (d *dispatcher) call(ctx context.Context, in Input) (tool.Result, error) {
 	}
 	var store task.Store
 	if d.opts.Tasks != nil {
-		s, err := d.opts.Tasks(ctx)
+		s, err := d.opts.Tasks(ctx, c.SessionID)
 		if err != nil {
 			return tool.Errorf("task tracking unavailable: %v", err), nil
 		}
@@ -399,10 +397,7 @@ func (d *dispatcher) call(ctx context.Context, in Input) (tool.Result, error) {
 	if store == nil && len(taskIDs) > 0 {
 		return tool.Errorf("task_id requires task tracking"), nil
 	}
-	sessionID := ""
-	if d.opts.SessionID != nil {
-		sessionID = d.opts.SessionID(ctx)
-	}
+	sessionID := c.SessionID
 	names := make([]string, len(in.Tasks))
 	for i, t := range in.Tasks {
 		names[i] = cleanName(t.DisplayName)
@@ -411,7 +406,7 @@ func (d *dispatcher) call(ctx context.Context, in Input) (tool.Result, error) {
 	tasks := slices.Clone(in.Tasks)
 	base := context.WithoutCancel(ctx)
 	id, err := d.opts.Pool.startGroup(ctx, sessionID, func(gctx context.Context, id string) {
-		g := &groupRun{d: d, base: base, sessionID: sessionID, id: id, label: label, store: store}
+		g := &groupRun{d: d, base: base, call: c, sessionID: sessionID, id: id, label: label, store: store}
 		g.run(gctx, tasks)
 	})
 	if err != nil {
@@ -428,6 +423,7 @@ func (d *dispatcher) call(ctx context.Context, in Input) (tool.Result, error) {
 type groupRun struct {
 	d         *dispatcher
 	base      context.Context // the call's values, never cancelled: for Emit, Deliver and task records
+	call      *tool.Call      // the Agent call that started the group, for Emit
 	sessionID string
 	id        string
 	label     string
@@ -439,7 +435,7 @@ func (g *groupRun) emit(ev Event) {
 		return
 	}
 	ev.SessionID, ev.GroupID = g.sessionID, g.id
-	g.d.opts.Emit(g.base, ev)
+	g.d.opts.Emit(g.base, g.call, ev)
 }
 
 func (g *groupRun) run(ctx context.Context, tasks []TaskInput) {

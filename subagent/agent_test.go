@@ -19,6 +19,9 @@ import (
 
 const parentSession = "parent-1"
 
+// parentCall is the Agent call of the parent session the tests make.
+var parentCall = &tool.Call{ID: "call-1", Name: subagent.ToolName, SessionID: parentSession}
+
 // harness is an Agent tool with a fake Run that acts on the prompt:
 //
 //	ok:<text>   answers text
@@ -64,8 +67,10 @@ func newHarness(t *testing.T, poolSize int, opts subagent.ToolOptions) *harness 
 		}
 		h.deliveries <- c
 	}
-	opts.SessionID = func(context.Context) string { return parentSession }
-	opts.Emit = func(ctx context.Context, ev subagent.Event) {
+	opts.Emit = func(ctx context.Context, c *tool.Call, ev subagent.Event) {
+		if c == nil || c.SessionID != parentSession {
+			t.Errorf("event %+v emitted through call %+v, want the Agent call", ev, c)
+		}
 		h.mu.Lock()
 		defer h.mu.Unlock()
 		h.events = append(h.events, ev)
@@ -129,7 +134,7 @@ func (h *harness) call(tasks ...map[string]any) tool.Result {
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	res, err := h.tool.Call(h.t.Context(), input)
+	res, err := h.tool.Call(h.t.Context(), parentCall, input)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -352,7 +357,7 @@ func TestPoolLimitIsSharedAcrossGroups(t *testing.T) {
 }
 
 func TestCallValidation(t *testing.T) {
-	store := func(context.Context) (task.Store, error) { return task.NewMemoryStore(), nil }
+	store := func(context.Context, string) (task.Store, error) { return task.NewMemoryStore(), nil }
 	gp := func(extra map[string]any) map[string]any {
 		m := task1("x", "general-purpose", "ok:y")
 		for k, v := range extra {
@@ -380,9 +385,9 @@ func TestCallValidation(t *testing.T) {
 			"Error: a task may only be dispatched once per group"},
 		{"TaskIDWithoutTracking", subagent.ToolOptions{}, map[string]any{"tasks": []any{gp(map[string]any{"task_id": "1"})}},
 			"Error: task_id requires task tracking"},
-		{"TaskIDWithNilStore", subagent.ToolOptions{Tasks: func(context.Context) (task.Store, error) { return nil, nil }},
+		{"TaskIDWithNilStore", subagent.ToolOptions{Tasks: func(context.Context, string) (task.Store, error) { return nil, nil }},
 			map[string]any{"tasks": []any{gp(map[string]any{"task_id": "1"})}}, "Error: task_id requires task tracking"},
-		{"TaskStoreFails", subagent.ToolOptions{Tasks: func(context.Context) (task.Store, error) { return nil, errors.New("locked") }},
+		{"TaskStoreFails", subagent.ToolOptions{Tasks: func(context.Context, string) (task.Store, error) { return nil, errors.New("locked") }},
 			map[string]any{"tasks": []any{gp(nil)}}, "Error: task tracking unavailable: locked"},
 		{"ModelNotInCatalog", subagent.ToolOptions{Models: []string{"simple", "complex"}}, map[string]any{"tasks": []any{gp(map[string]any{"model": "gpt-x"})}},
 			"Error: model 'gpt-x' is not a configured model; choose one of: simple, complex"},
@@ -400,7 +405,7 @@ func TestCallValidation(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t, 0, tc.opts)
 			input, _ := json.Marshal(tc.input)
-			res, err := h.tool.Call(t.Context(), input)
+			res, err := h.tool.Call(t.Context(), parentCall, input)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -540,7 +545,7 @@ func TestTaskTrackingClaimsAndRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := newHarness(t, 0, subagent.ToolOptions{Tasks: func(context.Context) (task.Store, error) { return store, nil }})
+	h := newHarness(t, 0, subagent.ToolOptions{Tasks: func(context.Context, string) (task.Store, error) { return store, nil }})
 	h.onRun = func(ctx context.Context, req subagent.ChildRequest) {
 		tk, _, _ := store.Get(ctx, req.TaskID)
 		if tk.Status != task.InProgress || tk.Owner != req.AgentID || tk.Execution == nil ||
@@ -589,7 +594,7 @@ func TestTaskTrackingFailures(t *testing.T) {
 	if _, err := store.Update(ctx, blocked.ID, task.UpdateInput{AddBlockedBy: []string{first.ID}}); err != nil {
 		t.Fatal(err)
 	}
-	h := newHarness(t, 1, subagent.ToolOptions{Tasks: func(context.Context) (task.Store, error) { return store, nil }})
+	h := newHarness(t, 1, subagent.ToolOptions{Tasks: func(context.Context, string) (task.Store, error) { return store, nil }})
 	h.call(
 		map[string]any{"display_name": "missing", "subagent_type": "general-purpose", "prompt": "ok:x", "task_id": "9"},
 		map[string]any{"display_name": "blocked", "subagent_type": "general-purpose", "prompt": "ok:x", "task_id": blocked.ID},
@@ -680,7 +685,7 @@ func TestWaitBlocksUntilDelivered(t *testing.T) {
 func TestRunInBackgroundIsIgnored(t *testing.T) {
 	h := newHarness(t, 0, subagent.ToolOptions{})
 	input, _ := json.Marshal(map[string]any{"tasks": []any{task1("a", "general-purpose", "gate:bg")}, "run_in_background": false})
-	res, err := h.tool.Call(t.Context(), input)
+	res, err := h.tool.Call(t.Context(), parentCall, input)
 	if err != nil || !acceptedRE.MatchString(res.Content) {
 		t.Fatalf("result %+v, %v", res, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/subagent"
+	"github.com/lite-agent/lite-agent-go/tool"
 )
 
 // BenchmarkParse measures parsing a typical definition file.
@@ -32,12 +33,12 @@ func BenchmarkGroup(b *testing.B) {
 			return subagent.ChildResult{Text: "ok", StopReason: subagent.StopReasonStop}, nil
 		},
 		Deliver: func(context.Context, string, subagent.GroupCompletion) { done <- struct{}{} },
-		Emit:    func(context.Context, subagent.Event) {},
+		Emit:    func(context.Context, *tool.Call, subagent.Event) {},
 	})
 	task := map[string]string{"display_name": "x", "subagent_type": "general-purpose", "prompt": "p"}
 	input, _ := json.Marshal(map[string]any{"tasks": []any{task, task, task, task}})
 	for b.Loop() {
-		if res, err := agent.Call(b.Context(), input); err != nil || res.IsError {
+		if res, err := agent.Call(b.Context(), nil, input); err != nil || res.IsError {
 			b.Fatal(res, err)
 		}
 		<-done

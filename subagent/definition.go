@@ -128,7 +128,7 @@ func Parse(path string, data []byte) (def Definition, ok bool, err error) {
 	// Every .md file of an agents directory is a candidate, READMEs
 	// included: one that opens with a thematic break ("---") and has no
 	// second one, or whose "frontmatter" is prose rather than a mapping,
-	// has no keys and defines no agent, as in the reference. Unless it
+	// has no keys and defines no agent. Unless it
 	// names a definition's field: then it is a broken definition, and
 	// skipping it would let another of the same name (with other tools)
 	// stand in for it.

@@ -59,7 +59,7 @@ func ExampleTool() {
 	input, _ := json.Marshal(map[string]any{"tasks": []map[string]string{
 		{"display_name": "Count files", "subagent_type": "general-purpose", "prompt": "count the Go files"},
 	}})
-	res, _ := agent.Call(context.Background(), input)
+	res, _ := agent.Call(context.Background(), nil, input)
 	ids := regexp.MustCompile(`bg_g\w+|agent-general-purpose-[0-9a-f]{8}`)
 	fmt.Println(ids.ReplaceAllString(res.Content, "<id>"))
 	c := <-delivered

@@ -101,7 +101,7 @@ func TestCustomNamespaceProjectDirIsFoundAndDefaultIgnored(t *testing.T) {
 	}
 	write(t, paths.ProjectAgentsDir, "acme-only.md", "---\ndescription: from .acme\n---\n")
 	write(t, paths.GlobalAgentsDir, "home-one.md", "---\ndescription: from home\n---\n")
-	write(t, filepath.Join(filepath.Dir(paths.ProjectConfigDir), ".lite-agent", "agents"), "lite-only.md", "---\ndescription: from .lite-agent\n---\n")
+	write(t, filepath.Join(paths.Workdir(), ".lite-agent", "agents"), "lite-only.md", "---\ndescription: from .lite-agent\n---\n")
 	defs, err := subagent.Load(t.Context(), subagent.LoadOptions{Paths: paths})
 	if err != nil {
 		t.Fatal(err)

@@ -19,8 +19,8 @@
 //
 // A list lives in the directory <tasksDir>/<listID>/ (mode 0700), one file
 // per task named <id>.json (mode 0600), where every character of the id
-// outside [A-Za-z0-9_-] becomes "_" in the file name (as the reference
-// implementation names them), so "../secret" can only ever name
+// outside [A-Za-z0-9_-] becomes "_" in the file name (as the TypeScript
+// SDK names them), so "../secret" can only ever name
 // "___secret.json" inside the list directory. Records that earlier versions
 // stored under a name keeping "." are still found, and move to the current
 // name when rewritten. The plaintext record is the task as JSON with

@@ -93,7 +93,8 @@ func (w *workingSet) touch(id string) {
 	}
 }
 
-// update applies in to task id, following the reference's order of checks:
+// update applies in to task id, checking in this order (the TypeScript
+// SDK's, so both report the same first error):
 // existence, execution guards, input validity, edges (whose other ends must
 // exist), cycles, readiness. Only then are the touched tasks stamped and
 // committed, all or none.

@@ -13,8 +13,8 @@ import (
 // recordExt is the extension of a task record file.
 const recordExt = ".json"
 
-// fileStem returns the file name stem of task id as the reference
-// implementation forms it: every character outside [A-Za-z0-9_-] becomes
+// fileStem returns the file name stem of task id as the TypeScript SDK
+// forms it: every character outside [A-Za-z0-9_-] becomes
 // "_", counted in UTF-16 code units (a character outside the Basic
 // Multilingual Plane becomes "__"), and every byte of invalid UTF-8 becomes
 // "_". The stem of "../secret" is "___secret": with every separator and dot
@@ -328,7 +328,7 @@ func normalizeMetadata(m map[string]any) (map[string]any, error) {
 	return out, nil
 }
 
-// compareIDs orders ids numerically, the way the reference sorts its list;
+// compareIDs orders ids numerically, the way the TypeScript SDK sorts its list;
 // ids that are not decimal numbers come after the numeric ones, in byte
 // order.
 func compareIDs(a, b string) int {

@@ -15,7 +15,7 @@ import (
 // removes the list named after it only when the list lacks this marker, so
 // a shared list that happens to share a session's name survives. Its name
 // starts with "." and does not end in ".json", so readers of the list
-// (this package's and the reference's) never take it for a record.
+// (this package's and the TypeScript SDK's) never take it for a record.
 const SharedMarker = ".shared"
 
 // MarkShared marks the list as shared (see [SharedMarker]): at once if its

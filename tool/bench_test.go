@@ -22,9 +22,9 @@ type benchInput struct {
 func BenchmarkCall(b *testing.B) {
 	valid := json.RawMessage(`{"path":"internal/safefs/safefs.go","offset":120,"limit":40}`)
 	invalid := json.RawMessage(`{"path":"internal/safefs/safefs.go","offset":"120","limit":40}`)
-	handler := func(ctx context.Context, in benchInput) (tool.Result, error) { return tool.Result{}, nil }
+	handler := func(ctx context.Context, _ *tool.Call, in benchInput) (tool.Result, error) { return tool.Result{}, nil }
 	typed := tool.New("read_file", "", handler)
-	raw, err := tool.NewRaw("read_file", "", typed.Schema(), func(ctx context.Context, input json.RawMessage) (tool.Result, error) {
+	raw, err := tool.NewRaw("read_file", "", typed.Schema(), func(ctx context.Context, _ *tool.Call, input json.RawMessage) (tool.Result, error) {
 		return tool.Result{}, nil
 	})
 	if err != nil {
@@ -60,7 +60,7 @@ func BenchmarkCall(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := bc.tool.Call(ctx, bc.input); err != nil {
+				if _, err := bc.tool.Call(ctx, nil, bc.input); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -74,6 +74,6 @@ func BenchmarkCall(b *testing.B) {
 func BenchmarkNew(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		tool.New("read_file", "", func(ctx context.Context, in benchInput) (tool.Result, error) { return tool.Result{}, nil })
+		tool.New("read_file", "", func(ctx context.Context, _ *tool.Call, in benchInput) (tool.Result, error) { return tool.Result{}, nil })
 	}
 }

@@ -89,13 +89,13 @@ func decodeDetail(err error) string {
 // recovered. A handler error becomes an error Result unless ctx is done, in
 // which case the cancellation is what Call reports. A panic becomes an error
 // Result naming the tool and the panic value, without the stack.
-func run[In any](ctx context.Context, name string, handler func(context.Context, In) (Result, error), in In) (res Result, err error) {
+func run[In any](ctx context.Context, name string, handler func(context.Context, *Call, In) (Result, error), c *Call, in In) (res Result, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			res, err = Result{Content: fmt.Sprintf("%stool %s panicked: %v", errorPrefix, name, v), IsError: true}, nil
 		}
 	}()
-	res, err = handler(ctx, in)
+	res, err = handler(ctx, c.orZero(), in)
 	if err != nil {
 		if cerr := ctx.Err(); cerr != nil {
 			return Result{}, cerr

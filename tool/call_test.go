@@ -31,7 +31,7 @@ func counting(t *testing.T) (tool.Tool, *atomic.Int64, *fileInput) {
 	t.Helper()
 	var calls atomic.Int64
 	var last fileInput
-	tl := tool.New("read_file", "Read a file.", func(ctx context.Context, in fileInput) (tool.Result, error) {
+	tl := tool.New("read_file", "Read a file.", func(ctx context.Context, _ *tool.Call, in fileInput) (tool.Result, error) {
 		calls.Add(1)
 		last = in
 		return tool.Text("read " + in.Path), nil
@@ -72,7 +72,7 @@ func TestInvalidInputNeverReachesTheHandler(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tl, calls, _ := counting(t)
-			res, err := tl.Call(t.Context(), json.RawMessage(tt.input))
+			res, err := tl.Call(t.Context(), nil, json.RawMessage(tt.input))
 			if err != nil {
 				t.Fatalf("Call returned a Go error for invalid input: %v", err)
 			}
@@ -96,7 +96,7 @@ func TestInvalidInputNeverReachesTheHandler(t *testing.T) {
 func TestValidInputReachesTheHandlerDecoded(t *testing.T) {
 	tl, calls, last := counting(t)
 	input := `  {"path": "a.go", "limit": 5, "tags": ["x"], "level": -3, "since": "2026-01-02T03:04:05Z", "nested": {"name": "n"}}  `
-	res, err := tl.Call(t.Context(), json.RawMessage(input))
+	res, err := tl.Call(t.Context(), nil, json.RawMessage(input))
 	if err != nil || res != tool.Text("read a.go") {
 		t.Fatalf("Call = %+v, %v", res, err)
 	}
@@ -114,7 +114,7 @@ func TestNullAndEmptyInputCountAsAnEmptyObject(t *testing.T) {
 	for _, input := range []string{"", "  ", "null", " null\n", "{}"} {
 		t.Run(fmt.Sprintf("%q", input), func(t *testing.T) {
 			var got *optional
-			tl := tool.New("search", "", func(ctx context.Context, in optional) (tool.Result, error) {
+			tl := tool.New("search", "", func(ctx context.Context, _ *tool.Call, in optional) (tool.Result, error) {
 				got = &in
 				return tool.Text("ok"), nil
 			})
@@ -122,7 +122,7 @@ func TestNullAndEmptyInputCountAsAnEmptyObject(t *testing.T) {
 			if input != "" {
 				raw = json.RawMessage(input)
 			}
-			res, err := tl.Call(t.Context(), raw)
+			res, err := tl.Call(t.Context(), nil, raw)
 			if err != nil || res.IsError {
 				t.Fatalf("Call = %+v, %v", res, err)
 			}
@@ -135,17 +135,17 @@ func TestNullAndEmptyInputCountAsAnEmptyObject(t *testing.T) {
 
 func TestMapInputAcceptsAnyPropertyOfItsValueType(t *testing.T) {
 	var got map[string]int
-	tl := tool.New("counts", "", func(ctx context.Context, in map[string]int) (tool.Result, error) {
+	tl := tool.New("counts", "", func(ctx context.Context, _ *tool.Call, in map[string]int) (tool.Result, error) {
 		got = in
 		return tool.Text("ok"), nil
 	})
-	if res, err := tl.Call(t.Context(), json.RawMessage(`{"a": 1, "b": 2}`)); err != nil || res.IsError {
+	if res, err := tl.Call(t.Context(), nil, json.RawMessage(`{"a": 1, "b": 2}`)); err != nil || res.IsError {
 		t.Fatalf("Call = %+v, %v", res, err)
 	}
 	if !reflect.DeepEqual(got, map[string]int{"a": 1, "b": 2}) {
 		t.Errorf("handler got %v", got)
 	}
-	res, err := tl.Call(t.Context(), json.RawMessage(`{"a": "one"}`))
+	res, err := tl.Call(t.Context(), nil, json.RawMessage(`{"a": "one"}`))
 	if err != nil || !res.IsError || !strings.Contains(res.Content, `want "integer"`) {
 		t.Errorf("wrong value type: Call = %+v, %v", res, err)
 	}
@@ -155,34 +155,34 @@ func TestHandlerOutcomeBecomesTheResult(t *testing.T) {
 	wrappedCancel := fmt.Errorf("fetch: %w", context.Canceled)
 	tests := []struct {
 		name    string
-		handler func(context.Context, struct{}) (tool.Result, error)
+		handler func(context.Context, *tool.Call, struct{}) (tool.Result, error)
 		want    tool.Result
 	}{
 		{"ResultIsReturnedAsIs",
-			func(context.Context, struct{}) (tool.Result, error) { return tool.Text("done"), nil },
+			func(context.Context, *tool.Call, struct{}) (tool.Result, error) { return tool.Text("done"), nil },
 			tool.Result{Content: "done"}},
 		{"ErrorResultIsReturnedAsIs",
-			func(context.Context, struct{}) (tool.Result, error) {
+			func(context.Context, *tool.Call, struct{}) (tool.Result, error) {
 				return tool.Errorf("Not a regular file: %s", "x"), nil
 			},
 			tool.Result{Content: "Error: Not a regular file: x", IsError: true}},
 		{"ErrorTextThatIsNotAnErrorStaysSo",
-			func(context.Context, struct{}) (tool.Result, error) {
+			func(context.Context, *tool.Call, struct{}) (tool.Result, error) {
 				return tool.Text("Error: Text not found in a.go"), nil
 			},
 			tool.Result{Content: "Error: Text not found in a.go"}},
 		{"HandlerErrorBecomesAnErrorResult",
-			func(context.Context, struct{}) (tool.Result, error) {
+			func(context.Context, *tool.Call, struct{}) (tool.Result, error) {
 				return tool.Text("ignored"), errors.New("disk full")
 			},
 			tool.Result{Content: "Error: disk full", IsError: true}},
 		{"CancellationErrorWithALiveContextIsTheToolsFailure",
-			func(context.Context, struct{}) (tool.Result, error) { return tool.Result{}, wrappedCancel },
+			func(context.Context, *tool.Call, struct{}) (tool.Result, error) { return tool.Result{}, wrappedCancel },
 			tool.Result{Content: "Error: fetch: context canceled", IsError: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := tool.New("t", "", tt.handler).Call(t.Context(), nil)
+			res, err := tool.New("t", "", tt.handler).Call(t.Context(), nil, nil)
 			if err != nil {
 				t.Fatalf("Call returned a Go error: %v", err)
 			}
@@ -200,14 +200,14 @@ func (p panicValue) String() string { return fmt.Sprintf("code %d", p.code) }
 func TestHandlerPanicBecomesAnErrorResult(t *testing.T) {
 	tests := []struct {
 		name    string
-		handler func(context.Context, struct{}) (tool.Result, error)
+		handler func(context.Context, *tool.Call, struct{}) (tool.Result, error)
 		want    string // a substring after "Error: tool crash panicked: "
 	}{
-		{"String", func(context.Context, struct{}) (tool.Result, error) { panic("boom") }, "boom"},
-		{"Error", func(context.Context, struct{}) (tool.Result, error) { panic(errors.New("bad state")) }, "bad state"},
-		{"Stringer", func(context.Context, struct{}) (tool.Result, error) { panic(panicValue{7}) }, "code 7"},
-		{"Nil", func(context.Context, struct{}) (tool.Result, error) { panic(nil) }, "nil"},
-		{"RuntimeError", func(context.Context, struct{}) (tool.Result, error) {
+		{"String", func(context.Context, *tool.Call, struct{}) (tool.Result, error) { panic("boom") }, "boom"},
+		{"Error", func(context.Context, *tool.Call, struct{}) (tool.Result, error) { panic(errors.New("bad state")) }, "bad state"},
+		{"Stringer", func(context.Context, *tool.Call, struct{}) (tool.Result, error) { panic(panicValue{7}) }, "code 7"},
+		{"Nil", func(context.Context, *tool.Call, struct{}) (tool.Result, error) { panic(nil) }, "nil"},
+		{"RuntimeError", func(context.Context, *tool.Call, struct{}) (tool.Result, error) {
 			var m map[string]int
 			m["x"]++
 			return tool.Result{}, nil
@@ -215,7 +215,7 @@ func TestHandlerPanicBecomesAnErrorResult(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := tool.New("crash", "", tt.handler).Call(t.Context(), nil)
+			res, err := tool.New("crash", "", tt.handler).Call(t.Context(), nil, nil)
 			if err != nil {
 				t.Fatalf("Call returned a Go error: %v", err)
 			}
@@ -236,7 +236,7 @@ func TestDoneContextIsARuntimeFailure(t *testing.T) {
 		ctx, cancel := context.WithCancel(t.Context())
 		cancel()
 		for _, input := range []string{`{"path": "a"}`, `{"oops": 1}`} {
-			res, err := tl.Call(ctx, json.RawMessage(input))
+			res, err := tl.Call(ctx, nil, json.RawMessage(input))
 			if !errors.Is(err, context.Canceled) || res != (tool.Result{}) {
 				t.Errorf("Call(%s) = %+v, %v; want context.Canceled", input, res, err)
 			}
@@ -249,13 +249,13 @@ func TestDoneContextIsARuntimeFailure(t *testing.T) {
 		tl, _, _ := counting(t)
 		ctx, cancel := context.WithDeadline(t.Context(), time.Unix(0, 0))
 		defer cancel()
-		if _, err := tl.Call(ctx, json.RawMessage(`{"path": "a"}`)); !errors.Is(err, context.DeadlineExceeded) {
+		if _, err := tl.Call(ctx, nil, json.RawMessage(`{"path": "a"}`)); !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("err = %v, want context.DeadlineExceeded", err)
 		}
 	})
 	t.Run("CancelledWhileTheHandlerRuns", func(t *testing.T) {
 		started := make(chan struct{})
-		tl := tool.New("wait", "", func(ctx context.Context, in struct{}) (tool.Result, error) {
+		tl := tool.New("wait", "", func(ctx context.Context, _ *tool.Call, in struct{}) (tool.Result, error) {
 			close(started)
 			<-ctx.Done()
 			return tool.Result{}, fmt.Errorf("wait: %w", context.Cause(ctx))
@@ -263,7 +263,7 @@ func TestDoneContextIsARuntimeFailure(t *testing.T) {
 		ctx, cancel := context.WithCancel(t.Context())
 		done := make(chan error, 1)
 		go func() {
-			res, err := tl.Call(ctx, nil)
+			res, err := tl.Call(ctx, nil, nil)
 			if res != (tool.Result{}) {
 				err = fmt.Errorf("result %+v with error %v", res, err)
 			}
@@ -277,22 +277,22 @@ func TestDoneContextIsARuntimeFailure(t *testing.T) {
 	})
 	t.Run("ResultFromAHandlerThatFinishedIsKept", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(t.Context())
-		tl := tool.New("write", "", func(context.Context, struct{}) (tool.Result, error) {
+		tl := tool.New("write", "", func(context.Context, *tool.Call, struct{}) (tool.Result, error) {
 			cancel()
 			return tool.Text("Wrote 3 bytes"), nil
 		})
-		res, err := tl.Call(ctx, nil)
+		res, err := tl.Call(ctx, nil, nil)
 		if err != nil || res != tool.Text("Wrote 3 bytes") {
 			t.Errorf("Call = %+v, %v; want the handler's result", res, err)
 		}
 	})
 	t.Run("PanicAfterCancellationIsStillReported", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(t.Context())
-		tl := tool.New("crash", "", func(context.Context, struct{}) (tool.Result, error) {
+		tl := tool.New("crash", "", func(context.Context, *tool.Call, struct{}) (tool.Result, error) {
 			cancel()
 			panic("boom")
 		})
-		res, err := tl.Call(ctx, nil)
+		res, err := tl.Call(ctx, nil, nil)
 		if err != nil || !res.IsError || !strings.Contains(res.Content, "panicked: boom") {
 			t.Errorf("Call = %+v, %v; want the panic as an error result", res, err)
 		}
@@ -301,7 +301,7 @@ func TestDoneContextIsARuntimeFailure(t *testing.T) {
 
 func TestCallIsSafeForConcurrentUse(t *testing.T) {
 	var calls atomic.Int64
-	tl := tool.New("read_file", "", func(ctx context.Context, in fileInput) (tool.Result, error) {
+	tl := tool.New("read_file", "", func(ctx context.Context, _ *tool.Call, in fileInput) (tool.Result, error) {
 		calls.Add(1)
 		if in.Limit%7 == 0 {
 			return tool.Result{}, fmt.Errorf("limit %d", in.Limit)
@@ -327,7 +327,7 @@ func TestCallIsSafeForConcurrentUse(t *testing.T) {
 					input, want = fmt.Sprintf(`{"path": "f%d", "limit": %d}`, n, n), fmt.Sprintf("f%d:%d", n, n)
 					valid.Add(1)
 				}
-				res, err := tl.Call(t.Context(), json.RawMessage(input))
+				res, err := tl.Call(t.Context(), nil, json.RawMessage(input))
 				if err != nil || res.Content != want {
 					errs <- fmt.Sprintf("Call(%s) = %+v, %v; want %q", input, res, err, want)
 					return

@@ -5,7 +5,11 @@
 // # The contract
 //
 // A [Tool] has a name, a description, the JSON Schema of its input (always an
-// object schema) and a Call method that takes the model's input as raw JSON.
+// object schema) and a Call method that takes the model's input as raw JSON
+// next to a [Call]: the call's id, its session and turn, and the [Reporter]
+// through which it emits events or sets the prompt's output. As in the
+// typed handlers of the MCP Go SDK, a handler receives all it knows about
+// its call explicitly, never through context values.
 // Call returns a [Result]: the text the model reads and whether the call
 // failed. A tool's failure is data for the model, not an error of the
 // program: bad input, a failing handler and a panicking handler all become a
@@ -27,7 +31,7 @@
 //	}
 //
 //	readFile := tool.New("read_file", "Read a text file.",
-//		func(ctx context.Context, in readFileInput) (tool.Result, error) { … })
+//		func(ctx context.Context, c *tool.Call, in readFileInput) (tool.Result, error) { … })
 //
 // The schema is inferred once, by [github.com/google/jsonschema-go/jsonschema]:
 //

@@ -18,7 +18,7 @@ type readFileInput struct {
 
 func Example() {
 	readFile := tool.New("read_file", "Read a text file.",
-		func(ctx context.Context, in readFileInput) (tool.Result, error) {
+		func(ctx context.Context, _ *tool.Call, in readFileInput) (tool.Result, error) {
 			return tool.Text(fmt.Sprintf("reading %s, limit %d", in.Path, in.Limit)), nil
 		})
 
@@ -33,7 +33,7 @@ func Example() {
 		`{"path": "README.md", "limit": "20"}`,
 		`{"path": "README.md", "lines": 20}`,
 	} {
-		res, err := readFile.Call(context.Background(), json.RawMessage(input))
+		res, err := readFile.Call(context.Background(), nil, json.RawMessage(input))
 		if err != nil {
 			fmt.Println("runtime failure:", err)
 			return
@@ -82,12 +82,12 @@ func (contextInput) RefineSchema(s *jsonschema.Schema) {
 // Call enforces them before the handler runs.
 func ExampleSchemaRefiner() {
 	ctxTool := tool.New("context", "Search or read the session archive.",
-		func(ctx context.Context, in contextInput) (tool.Result, error) {
+		func(ctx context.Context, _ *tool.Call, in contextInput) (tool.Result, error) {
 			return tool.Text(fmt.Sprintf("read %d bytes at %d", in.Limit, in.Offset)), nil
 		})
 
 	for _, input := range []string{`{"limit": 100}`, `{"limit": 0}`, `{"limit": 20000}`} {
-		res, _ := ctxTool.Call(context.Background(), json.RawMessage(input))
+		res, _ := ctxTool.Call(context.Background(), nil, json.RawMessage(input))
 		fmt.Println(res.Content)
 	}
 	// Output:
@@ -99,12 +99,12 @@ func ExampleSchemaRefiner() {
 // A handler's error is data for the model: it becomes an error Result.
 func ExampleErrorf() {
 	deleteFile := tool.New("delete_file", "Delete a file.",
-		func(ctx context.Context, in struct {
+		func(ctx context.Context, _ *tool.Call, in struct {
 			Path string `json:"path"`
 		}) (tool.Result, error) {
 			return tool.Errorf("Not a regular file: %s", in.Path), nil
 		})
-	res, _ := deleteFile.Call(context.Background(), json.RawMessage(`{"path":"src"}`))
+	res, _ := deleteFile.Call(context.Background(), nil, json.RawMessage(`{"path":"src"}`))
 	fmt.Printf("%+v\n", res)
 	// Output:
 	// {Content:Error: Not a regular file: src IsError:true}
@@ -114,7 +114,7 @@ func ExampleErrorf() {
 // Unknown.
 func ExampleSet() {
 	echo := func(reply string) tool.Tool {
-		return tool.New("echo", "Echo.", func(ctx context.Context, in map[string]any) (tool.Result, error) {
+		return tool.New("echo", "Echo.", func(ctx context.Context, _ *tool.Call, in map[string]any) (tool.Result, error) {
 			return tool.Text(reply), nil
 		})
 	}
@@ -126,7 +126,7 @@ func ExampleSet() {
 			fmt.Println(tool.Unknown(name).Content)
 			continue
 		}
-		res, _ := t.Call(context.Background(), nil)
+		res, _ := t.Call(context.Background(), nil, nil)
 		fmt.Println(res.Content)
 	}
 	fmt.Println(tools.Len(), "specs sent")

@@ -39,11 +39,11 @@ func FuzzCall(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, input []byte) {
 		var got *fuzzInput
-		tl := tool.New("read_file", "", func(ctx context.Context, in fuzzInput) (tool.Result, error) {
+		tl := tool.New("read_file", "", func(ctx context.Context, _ *tool.Call, in fuzzInput) (tool.Result, error) {
 			got = &in
 			return tool.Text("ok"), nil
 		})
-		res, err := tl.Call(context.Background(), json.RawMessage(input))
+		res, err := tl.Call(context.Background(), nil, json.RawMessage(input))
 		if err != nil {
 			t.Fatalf("Call returned a Go error: %v", err)
 		}

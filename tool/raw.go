@@ -12,7 +12,7 @@ import (
 // raw is a tool built by NewRaw.
 type raw struct {
 	spec
-	handler func(context.Context, json.RawMessage) (Result, error)
+	handler func(context.Context, *Call, json.RawMessage) (Result, error)
 }
 
 var _ Tool = (*raw)(nil)
@@ -33,7 +33,7 @@ var _ Tool = (*raw)(nil)
 // handled as for New.
 //
 // The Tool is safe for concurrent use if handler is.
-func NewRaw(name, description string, schema json.RawMessage, handler func(ctx context.Context, input json.RawMessage) (Result, error)) (Tool, error) {
+func NewRaw(name, description string, schema json.RawMessage, handler func(ctx context.Context, c *Call, input json.RawMessage) (Result, error)) (Tool, error) {
 	if handler == nil {
 		panic(fmt.Sprintf("tool.NewRaw(%q): nil handler", name))
 	}
@@ -57,7 +57,7 @@ func NewRaw(name, description string, schema json.RawMessage, handler func(ctx c
 }
 
 // Call implements [Tool].
-func (t *raw) Call(ctx context.Context, input json.RawMessage) (Result, error) {
+func (t *raw) Call(ctx context.Context, c *Call, input json.RawMessage) (Result, error) {
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
@@ -65,5 +65,5 @@ func (t *raw) Call(ctx context.Context, input json.RawMessage) (Result, error) {
 	if bad != nil {
 		return *bad, nil
 	}
-	return run(ctx, t.name, t.handler, input)
+	return run(ctx, t.name, t.handler, c, input)
 }

@@ -25,7 +25,7 @@ func recording(t *testing.T, schema string) (tool.Tool, *[]string) {
 	t.Helper()
 	var got []string
 	tl, err := tool.NewRaw("mcp__docs__search", "Search the docs.", json.RawMessage(schema),
-		func(ctx context.Context, input json.RawMessage) (tool.Result, error) {
+		func(ctx context.Context, _ *tool.Call, input json.RawMessage) (tool.Result, error) {
 			got = append(got, string(input))
 			return tool.Text("found"), nil
 		})
@@ -46,7 +46,7 @@ func TestNewRawPassesValidInputAsSent(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tl, got := recording(t, querySchema)
-			res, err := tl.Call(t.Context(), json.RawMessage(tt.input))
+			res, err := tl.Call(t.Context(), nil, json.RawMessage(tt.input))
 			if err != nil || res != tool.Text("found") {
 				t.Fatalf("Call = %+v, %v", res, err)
 			}
@@ -60,7 +60,7 @@ func TestNewRawPassesValidInputAsSent(t *testing.T) {
 func TestNewRawReplacesNullAndEmptyInputWithAnEmptyObject(t *testing.T) {
 	tl, got := recording(t, `{"type":"object","properties":{"q":{"type":"string"}}}`)
 	for _, input := range []string{"", "null", " null "} {
-		if res, err := tl.Call(t.Context(), json.RawMessage(input)); err != nil || res.IsError {
+		if res, err := tl.Call(t.Context(), nil, json.RawMessage(input)); err != nil || res.IsError {
 			t.Fatalf("Call(%q) = %+v, %v", input, res, err)
 		}
 	}
@@ -83,7 +83,7 @@ func TestNewRawInvalidInputNeverReachesTheHandler(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tl, got := recording(t, querySchema)
-			res, err := tl.Call(t.Context(), json.RawMessage(tt.input))
+			res, err := tl.Call(t.Context(), nil, json.RawMessage(tt.input))
 			if err != nil {
 				t.Fatalf("Call returned a Go error: %v", err)
 			}
@@ -99,7 +99,7 @@ func TestNewRawInvalidInputNeverReachesTheHandler(t *testing.T) {
 
 func TestNewRawHandlesErrorsPanicsAndCancellationAsNewDoes(t *testing.T) {
 	tl, err := tool.NewRaw("raw", "", json.RawMessage(`{"type":"object"}`),
-		func(ctx context.Context, input json.RawMessage) (tool.Result, error) {
+		func(ctx context.Context, _ *tool.Call, input json.RawMessage) (tool.Result, error) {
 			switch string(input) {
 			case `{"fail":true}`:
 				return tool.Result{}, context.DeadlineExceeded
@@ -111,15 +111,15 @@ func TestNewRawHandlesErrorsPanicsAndCancellationAsNewDoes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res, err := tl.Call(t.Context(), json.RawMessage(`{"fail":true}`)); err != nil || res != (tool.Result{Content: "Error: context deadline exceeded", IsError: true}) {
+	if res, err := tl.Call(t.Context(), nil, json.RawMessage(`{"fail":true}`)); err != nil || res != (tool.Result{Content: "Error: context deadline exceeded", IsError: true}) {
 		t.Errorf("handler error: Call = %+v, %v", res, err)
 	}
-	if res, err := tl.Call(t.Context(), json.RawMessage(`{"panic":true}`)); err != nil || res != (tool.Result{Content: "Error: tool raw panicked: boom", IsError: true}) {
+	if res, err := tl.Call(t.Context(), nil, json.RawMessage(`{"panic":true}`)); err != nil || res != (tool.Result{Content: "Error: tool raw panicked: boom", IsError: true}) {
 		t.Errorf("handler panic: Call = %+v, %v", res, err)
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	if res, err := tl.Call(ctx, nil); err != context.Canceled || res != (tool.Result{}) {
+	if res, err := tl.Call(ctx, nil, nil); err != context.Canceled || res != (tool.Result{}) {
 		t.Errorf("cancelled: Call = %+v, %v", res, err)
 	}
 }
@@ -131,7 +131,7 @@ func TestNewRawKeepsTheSchemaAsGivenCompacted(t *testing.T) {
   "definitions": {"id": {"type": "string", "pattern": "^[a-z]+$"}},
   "properties": {"id": {"$ref": "#/definitions/id"}, "x-vendor": {}}
 }`
-	tl, err := tool.NewRaw("draft7", "", json.RawMessage(given), func(ctx context.Context, input json.RawMessage) (tool.Result, error) {
+	tl, err := tool.NewRaw("draft7", "", json.RawMessage(given), func(ctx context.Context, _ *tool.Call, input json.RawMessage) (tool.Result, error) {
 		return tool.Text("ok"), nil
 	})
 	if err != nil {
@@ -143,7 +143,7 @@ func TestNewRawKeepsTheSchemaAsGivenCompacted(t *testing.T) {
 		t.Errorf("schema\n got %s\nwant %s", got, want.Bytes())
 	}
 	// The local reference is resolved and enforced.
-	res, err := tl.Call(t.Context(), json.RawMessage(`{"id": "ABC"}`))
+	res, err := tl.Call(t.Context(), nil, json.RawMessage(`{"id": "ABC"}`))
 	if err != nil || !res.IsError || !strings.Contains(res.Content, "pattern") {
 		t.Errorf("Call = %+v, %v; want a pattern failure", res, err)
 	}
@@ -166,7 +166,7 @@ func TestNewRawRejectsUnusableSchemasAndNames(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tl, err := tool.NewRaw(tt.tool, "", json.RawMessage(tt.schema), func(ctx context.Context, input json.RawMessage) (tool.Result, error) {
+			tl, err := tool.NewRaw(tt.tool, "", json.RawMessage(tt.schema), func(ctx context.Context, _ *tool.Call, input json.RawMessage) (tool.Result, error) {
 				return tool.Text("ok"), nil
 			})
 			if err == nil || tl != nil {

@@ -14,7 +14,7 @@ import (
 )
 
 // noop is a handler for tests that only look at schemas and construction.
-func noop[In any](context.Context, In) (tool.Result, error) { return tool.Text("ok"), nil }
+func noop[In any](context.Context, *tool.Call, In) (tool.Result, error) { return tool.Text("ok"), nil }
 
 // schemaOf decodes a tool's schema into plain JSON values.
 func schemaOf(t *testing.T, tl tool.Tool) any {
@@ -331,7 +331,7 @@ func TestSchemaForMatchesNew(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := tool.New("t", "d", func(context.Context, answer) (tool.Result, error) { return tool.Result{}, nil }).Schema()
+	want := tool.New("t", "d", func(context.Context, *tool.Call, answer) (tool.Result, error) { return tool.Result{}, nil }).Schema()
 	if string(got) != string(want) {
 		t.Errorf("SchemaFor %s, New %s", got, want)
 	}

@@ -10,7 +10,7 @@ import (
 
 // named returns a tool called name whose calls return reply.
 func named(name, reply string) tool.Tool {
-	return tool.New(name, "", func(context.Context, struct{}) (tool.Result, error) {
+	return tool.New(name, "", func(context.Context, *tool.Call, struct{}) (tool.Result, error) {
 		return tool.Text(reply), nil
 	})
 }
@@ -18,7 +18,7 @@ func named(name, reply string) tool.Tool {
 // replyOf calls tl with no input and returns its content.
 func replyOf(t *testing.T, tl tool.Tool) string {
 	t.Helper()
-	res, err := tl.Call(t.Context(), nil)
+	res, err := tl.Call(t.Context(), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,11 +23,93 @@ type Tool interface {
 	Schema() json.RawMessage
 
 	// Call runs the tool on input, the JSON the model sent as the call's
-	// arguments; input may be empty. The outcome of the tool's work, failure
-	// included, is the Result. A non-nil error reports a failure of the
-	// runtime, such as ctx being done, and ends the turn; Call returns it
-	// only when no Result for the model makes sense.
-	Call(ctx context.Context, input json.RawMessage) (Result, error)
+	// arguments; input may be empty. c says which call it is and carries
+	// what the call may report back to the turn making it; nil means a
+	// call made outside any turn, which is the same as a zero [Call]. The
+	// outcome of the tool's work, failure included, is the Result. A
+	// non-nil error reports a failure of the runtime, such as ctx being
+	// done, and ends the turn; Call returns it only when no Result for the
+	// model makes sense.
+	Call(ctx context.Context, c *Call, input json.RawMessage) (Result, error)
+}
+
+// A Call is one call of a tool, as its handler receives it next to its
+// input: which call it is, in which session and turn, and the [Reporter]
+// through which it reports back to that turn. The engine makes one for each
+// call of the model; nothing of it travels in the context.
+//
+// A handler may keep the Call past its return (work it started in the
+// background); what it reports after its turn's tool phase ended is dropped.
+// A zero Call is a call outside any turn: it reports nothing.
+type Call struct {
+	// ID is the id the model gave the call; "" outside a turn.
+	ID string
+	// Name is the name the model called the tool by.
+	Name string
+	// SessionID is the session whose turn makes the call; "" outside a
+	// session.
+	SessionID string
+	// Turn is the 1-based number of the model call, within its prompt, that
+	// asked for this call; 0 outside a turn.
+	Turn int
+	// Reporter receives the events and the output the call reports; nil
+	// drops them.
+	Reporter Reporter
+}
+
+// A Reporter is the side of a runtime that the calls it makes report back
+// to. The engine implements it for the calls of its turns. Implementations
+// must be safe for concurrent use.
+type Reporter interface {
+	// Emit sends ev, an event value of the runtime (an engine.Event for the
+	// engine; other values are refused), to the event stream of the call's
+	// turn, and reports whether the turn took it: false once the turn's
+	// tool phase is over.
+	Emit(ev any) bool
+	// SetOutput makes v the structured answer of the call's prompt, unless
+	// a later call replaces it, and reports whether the prompt took it.
+	SetOutput(v json.RawMessage) bool
+}
+
+// Emit sends ev to the event stream of the turn making c through its
+// Reporter, and reports whether the turn took it. It is false for a nil
+// Call or one without a Reporter.
+func (c *Call) Emit(ev any) bool {
+	if c == nil || c.Reporter == nil {
+		return false
+	}
+	return c.Reporter.Emit(ev)
+}
+
+// SetOutput makes v the structured answer of the prompt making c, such as
+// a final-answer tool's input, and reports whether the prompt took it. It
+// is false for a nil Call or one without a Reporter.
+func (c *Call) SetOutput(v json.RawMessage) bool {
+	if c == nil || c.Reporter == nil {
+		return false
+	}
+	return c.Reporter.SetOutput(v)
+}
+
+// Detach returns a copy of c that reports nothing, for work that outlives
+// the call and must not reach its turn, such as another agent's run
+// started by the call. The ids stay. Detach of nil is a zero Call.
+func (c *Call) Detach() *Call {
+	if c == nil {
+		return &Call{}
+	}
+	d := *c
+	d.Reporter = nil
+	return &d
+}
+
+// orZero returns c, or a zero Call when c is nil, so that handlers always
+// receive a Call.
+func (c *Call) orZero() *Call {
+	if c == nil {
+		return &Call{}
+	}
+	return c
 }
 
 // A Result is what one tool call returns to the model.

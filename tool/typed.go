@@ -28,13 +28,14 @@ type SchemaRefiner interface {
 // typed is a tool built by New.
 type typed[In any] struct {
 	spec
-	handler func(context.Context, In) (Result, error)
+	handler func(context.Context, *Call, In) (Result, error)
 }
 
 var _ Tool = (*typed[struct{}])(nil)
 
 // New returns a Tool named name whose input is a value of type In, decoded
-// from the model's JSON and passed to handler.
+// from the model's JSON and passed to handler with the [Call] it belongs to
+// (a zero Call when the caller passed nil).
 //
 // The input schema is inferred from In once, as the package doc describes,
 // refined if In is a [SchemaRefiner], and resolved. New panics, naming the
@@ -53,7 +54,7 @@ var _ Tool = (*typed[struct{}])(nil)
 // done.
 //
 // The Tool is safe for concurrent use if handler is.
-func New[In any](name, description string, handler func(ctx context.Context, in In) (Result, error)) Tool {
+func New[In any](name, description string, handler func(ctx context.Context, c *Call, in In) (Result, error)) Tool {
 	if err := ValidateName(name); err != nil {
 		panic("tool.New: " + err.Error())
 	}
@@ -72,7 +73,7 @@ func New[In any](name, description string, handler func(ctx context.Context, in 
 }
 
 // Call implements [Tool].
-func (t *typed[In]) Call(ctx context.Context, input json.RawMessage) (Result, error) {
+func (t *typed[In]) Call(ctx context.Context, c *Call, input json.RawMessage) (Result, error) {
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
@@ -86,7 +87,7 @@ func (t *typed[In]) Call(ctx context.Context, input json.RawMessage) (Result, er
 		// of an int8 or the layout of a time.Time.
 		return *t.invalid(decodeDetail(err)), nil
 	}
-	return run(ctx, t.name, t.handler, in)
+	return run(ctx, t.name, t.handler, c, in)
 }
 
 // inferSchema infers the object schema of In and applies its refinement.

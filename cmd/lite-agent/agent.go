@@ -401,7 +401,7 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 	opts := liteagent.Options{
 		Model:         provider,
 		ModelName:     name,
-		Workdir:       filepath.Dir(p.paths.ProjectConfigDir),
+		Workdir:       p.paths.Workdir(),
 		Storage:       p.opts,
 		MaxTurns:      f.maxTurns,
 		ContextWindow: f.window,
@@ -447,12 +447,8 @@ func (e *noSessionError) Error() string { return "no session " + e.ID }
 // sessionExists reports whether the project stores a log for session id.
 // It creates nothing.
 func sessionExists(p project, id string) (bool, error) {
-	return exists(filepath.Join(p.paths.SessionsDir, id+sessionLogSuffix))
+	return exists(filepath.Join(p.paths.SessionsDir, id+session.LogSuffix))
 }
-
-// sessionLogSuffix ends the name of a session's log in the sessions
-// directory.
-const sessionLogSuffix = ".jsonl"
 
 // countTrue returns how many of bs are true.
 func countTrue(bs ...bool) int {
@@ -982,7 +978,7 @@ func (p *printer) opaque(call *model.Block) bool {
 	allow := permission.PolicyFunc(func(context.Context, permission.Call) (permission.Verdict, error) {
 		return permission.Verdict{Decision: permission.Allow}, nil
 	})
-	gate := permission.NewGate(permission.GateOptions{Policy: allow, Workdir: filepath.Dir(p.paths.ProjectConfigDir), Protected: p.paths.ProtectedPaths()})
+	gate := permission.NewGate(permission.GateOptions{Policy: allow, Workdir: p.paths.Workdir(), Protected: p.paths.ProtectedPaths()})
 	v, err := gate.Decide(context.Background(), permission.Call{Name: call.Name, Input: call.Input})
 	return err == nil && v.RuleID == permission.RuleBashAnalysis
 }
@@ -990,4 +986,4 @@ func (p *printer) opaque(call *model.Block) bool {
 func clipJSON(raw json.RawMessage) string { return clip(string(raw)) }
 
 // workdirOf returns the project directory of p, absolute and clean.
-func workdirOf(p project) string { return filepath.Dir(p.paths.ProjectConfigDir) }
+func workdirOf(p project) string { return p.paths.Workdir() }

@@ -12,7 +12,7 @@ import (
 
 	liteagent "github.com/lite-agent/lite-agent-go"
 	"github.com/lite-agent/lite-agent-go/retention"
-	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/spf13/cobra"
 )
 
@@ -78,9 +78,9 @@ func (c *cleanupFlags) apply(opts *liteagent.Options, errw io.Writer) error {
 // session being resumed (and the run then start an empty one under its
 // id). Only regular files and directories are touched, never a symlink.
 func keepFromSweep(p project, id string) error {
-	log := filepath.Join(p.paths.SessionsDir, id+sessionLogSuffix)
+	log := filepath.Join(p.paths.SessionsDir, id+session.LogSuffix)
 	now := time.Now()
-	for _, path := range []string{log, storage.SessionContextDir(p.paths.SessionsDir, id)} {
+	for _, path := range []string{log, p.paths.ArchiveDir(id)} {
 		fi, err := os.Lstat(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue

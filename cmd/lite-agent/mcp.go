@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -54,7 +53,7 @@ func newMCPListCommand(g *globalFlags) *cobra.Command {
 			if cfg, err = selectServers(cfg, args); err != nil {
 				return err
 			}
-			opts := mcphost.Options{Dir: filepath.Dir(p.paths.ProjectConfigDir)}
+			opts := mcphost.Options{Dir: p.paths.Workdir()}
 			if connect {
 				// The policy of a run with --allow mcp_connect: the
 				// user's own servers connect, a project's are asked

@@ -606,7 +606,7 @@ func TestVerifyReportsTheMarkerOfAnUnfinishedMigration(t *testing.T) {
 		marker func(home string, p storage.ProjectPaths) string // the directory holding it
 	}{
 		{"home", func(home string, _ storage.ProjectPaths) string { return home }},
-		{"project", func(_ string, p storage.ProjectPaths) string { return filepath.Dir(p.SessionsDir) }},
+		{"project", func(_ string, p storage.ProjectPaths) string { return p.ProjectDir() }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			home := t.TempDir()

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/spill"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -110,8 +112,8 @@ func copySessions(ctx context.Context, src project, dst *postgres.Project, rep *
 		return err
 	}
 	for _, e := range ents {
-		id, ok := strings.CutSuffix(e.Name(), ".jsonl")
-		if !ok || !e.Type().IsRegular() || storage.ValidateID(id) != nil {
+		id, ok := session.LogID(e.Name())
+		if !ok || !e.Type().IsRegular() {
 			continue
 		}
 		path := filepath.Join(src.paths.SessionsDir, e.Name())
@@ -146,7 +148,7 @@ func copySessions(ctx context.Context, src project, dst *postgres.Project, rep *
 
 // copyArchive copies the context archive in dir of session id, if any.
 func copyArchive(ctx context.Context, dir, id string, dst *postgres.Project, rep *storeMigration) error {
-	data, err := os.ReadFile(filepath.Join(dir, "index.jsonl"))
+	data, err := os.ReadFile(filepath.Join(dir, archive.IndexFile))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
@@ -154,22 +156,22 @@ func copyArchive(ctx context.Context, dir, id string, dst *postgres.Project, rep
 	for len(data) > 0 {
 		line, rest, complete := bytes.Cut(data, []byte("\n"))
 		if !complete {
-			return fmt.Errorf("%s: the last index line is incomplete", filepath.Join(dir, "index.jsonl"))
+			return fmt.Errorf("%s: the last index line is incomplete", filepath.Join(dir, archive.IndexFile))
 		}
 		index = append(index, line)
 		data = rest
 	}
 	notes := map[string][]byte{}
-	ents, err := readDir(filepath.Join(dir, "notes"))
+	ents, err := readDir(filepath.Join(dir, archive.NotesDir))
 	if err != nil {
 		return err
 	}
 	for _, e := range ents {
-		ref, ok := strings.CutSuffix(e.Name(), ".md")
+		ref, ok := archive.NoteRef(e.Name())
 		if !ok || !e.Type().IsRegular() {
 			continue
 		}
-		if notes[ref], err = os.ReadFile(filepath.Join(dir, "notes", e.Name())); err != nil {
+		if notes[ref], err = os.ReadFile(filepath.Join(dir, archive.NotesDir, e.Name())); err != nil {
 			return err
 		}
 	}
@@ -187,14 +189,14 @@ func copyTaskLists(ctx context.Context, src project, dst *postgres.Project, rep 
 		return err
 	}
 	for _, id := range ids {
-		dir := filepath.Join(src.paths.TasksDir, id)
+		dir := src.paths.TaskListDir(id)
 		ents, err := readDir(dir)
 		if err != nil {
 			return err
 		}
 		recs := map[string][]byte{}
 		for _, e := range ents {
-			tid, ok := strings.CutSuffix(e.Name(), ".json")
+			tid, ok := task.RecordStem(e.Name())
 			if !ok || !e.Type().IsRegular() || strings.HasPrefix(tid, ".") {
 				continue
 			}
@@ -218,8 +220,8 @@ func copySpill(ctx context.Context, src project, dst *postgres.Project, rep *sto
 		return err
 	}
 	for _, e := range ents {
-		ref, ok := strings.CutSuffix(e.Name(), ".txt")
-		if !ok || !e.Type().IsRegular() || !spill.ValidRef(ref) {
+		ref, ok := spill.FileRef(e.Name())
+		if !ok || !e.Type().IsRegular() {
 			continue
 		}
 		body, err := os.ReadFile(filepath.Join(src.paths.SpillDir, e.Name()))
@@ -302,8 +304,8 @@ func verifyStoreCopy(ctx context.Context, src project, st *postgres.Store, dst *
 		return err
 	}
 	for _, e := range ents {
-		ref, ok := strings.CutSuffix(e.Name(), ".txt")
-		if !ok || !spill.ValidRef(ref) {
+		ref, ok := spill.FileRef(e.Name())
+		if !ok {
 			continue
 		}
 		a, _, err := fsp.Get(ctx, ref)
@@ -326,7 +328,7 @@ func sameArchive(ctx context.Context, src project, dst *postgres.Project, id str
 	if err != nil {
 		return err
 	}
-	data, err := os.ReadFile(filepath.Join(dir, "index.jsonl"))
+	data, err := os.ReadFile(filepath.Join(dir, archive.IndexFile))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
@@ -348,7 +350,7 @@ func sameArchive(ctx context.Context, src project, dst *postgres.Project, id str
 		}
 	}
 	for ref, stored := range notes {
-		file, err := os.ReadFile(filepath.Join(dir, "notes", ref+".md"))
+		file, err := os.ReadFile(filepath.Join(dir, archive.NotesDir, ref+archive.NoteSuffix))
 		if err != nil {
 			return err
 		}
@@ -416,7 +418,7 @@ const (
 // hash and codec, so that each record's encoded bytes are written as they
 // are; then it reads every record back through both stores and compares
 // them. The database is only read. The project directory under toHome
-// must not exist or be empty; it carries storage.MigrationMarker until the
+// must not exist or be empty; it carries migrate.MarkerName until the
 // copy is verified, and is removed again if anything fails.
 func runMigrateFromStore(ctx context.Context, g *globalFlags, url, toHome string, asJSON bool, out io.Writer) (err error) {
 	if err := checkStoreURL(url); err != nil {
@@ -436,7 +438,7 @@ func runMigrateFromStore(ctx context.Context, g *globalFlags, url, toHome string
 		return err
 	}
 	dst := project{paths: paths, opts: opts, enc: storage.Encoding{Codec: opts.Codec, Namespace: paths.Namespace, ProjectID: paths.Hash}}
-	dir := filepath.Dir(paths.SessionsDir)
+	dir := paths.ProjectDir()
 	if ents, err := readDir(dir); err != nil {
 		return err
 	} else if len(ents) > 0 {
@@ -461,7 +463,7 @@ func runMigrateFromStore(ctx context.Context, g *globalFlags, url, toHome string
 			}
 		}
 	}()
-	marker := filepath.Join(dir, storage.MigrationMarker)
+	marker := filepath.Join(dir, migrate.MarkerName)
 	if err := os.WriteFile(marker, nil, exportFileMode); err != nil {
 		return err
 	}
@@ -533,7 +535,7 @@ func exportProject(ctx context.Context, st *postgres.Store, src *postgres.Projec
 		if err != nil {
 			return fmt.Errorf("session %s: %w", in.ID, err)
 		}
-		if err := writeRecords(filepath.Join(dst.paths.SessionsDir, in.ID+".jsonl"), recs, mod); err != nil {
+		if err := writeRecords(filepath.Join(dst.paths.SessionsDir, in.ID+session.LogSuffix), recs, mod); err != nil {
 			return err
 		}
 		rep.Sessions++
@@ -546,11 +548,11 @@ func exportProject(ctx context.Context, st *postgres.Store, src *postgres.Projec
 			continue
 		}
 		ctxDir := storage.SessionContextDir(dst.paths.SessionsDir, in.ID)
-		if err := writeRecords(filepath.Join(ctxDir, "index.jsonl"), index, time.Time{}); err != nil {
+		if err := writeRecords(filepath.Join(ctxDir, archive.IndexFile), index, time.Time{}); err != nil {
 			return err
 		}
 		for ref, note := range notes {
-			if err := writeExported(filepath.Join(ctxDir, "notes", ref+".md"), note, time.Time{}); err != nil {
+			if err := writeExported(filepath.Join(ctxDir, archive.NotesDir, ref+archive.NoteSuffix), note, time.Time{}); err != nil {
 				return err
 			}
 		}
@@ -566,12 +568,12 @@ func exportProject(ctx context.Context, st *postgres.Store, src *postgres.Projec
 			return fmt.Errorf("task list %s: %w", id, err)
 		}
 		for tid, rec := range recs {
-			if err := writeExported(filepath.Join(dst.paths.TasksDir, id, tid+".json"), rec, time.Time{}); err != nil {
+			if err := writeExported(filepath.Join(dst.paths.TaskListDir(id), tid+task.RecordSuffix), rec, time.Time{}); err != nil {
 				return err
 			}
 		}
 		if shared {
-			if err := writeExported(filepath.Join(dst.paths.TasksDir, id, task.SharedMarker), nil, time.Time{}); err != nil {
+			if err := writeExported(filepath.Join(dst.paths.TaskListDir(id), task.SharedMarker), nil, time.Time{}); err != nil {
 				return err
 			}
 		}
@@ -580,6 +582,6 @@ func exportProject(ctx context.Context, st *postgres.Store, src *postgres.Projec
 	}
 	return src.ExportSpill(ctx, func(ref string, body []byte, created time.Time) error {
 		rep.Spilled++
-		return writeExported(filepath.Join(dst.paths.SpillDir, ref+".txt"), body, created)
+		return writeExported(filepath.Join(dst.paths.SpillDir, ref+spill.FileSuffix), body, created)
 	})
 }

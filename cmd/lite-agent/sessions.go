@@ -11,7 +11,6 @@ import (
 	"time"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
-	"github.com/lite-agent/lite-agent-go/internal/datahome"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -290,7 +289,7 @@ func newSessionsDeleteCommand(g *globalFlags) *cobra.Command {
 					}
 				}
 			}
-			removed, err := datahome.DeleteSession(cmd.Context(), p.paths, cp, id, datahome.DeleteOptions{SharedTaskList: shared, DryRun: dryRun})
+			removed, err := liteagent.DeleteSessionData(cmd.Context(), p.paths, cp, id, liteagent.DeleteDataOptions{SharedTaskList: shared, DryRun: dryRun})
 			if err != nil {
 				return err
 			}

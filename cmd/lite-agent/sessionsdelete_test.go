@@ -18,7 +18,7 @@ func TestUnknownSessionIsAnErrorThatRemovesNothing(t *testing.T) {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			isolateEnv(t)
 			home, p := referenceHome(t)
-			project := filepath.Dir(p.SessionsDir)
+			project := p.ProjectDir()
 			// A shared list named like the unknown session.
 			if err := os.MkdirAll(filepath.Join(p.TasksDir, "nope"), 0o700); err != nil {
 				t.Fatal(err)
@@ -39,7 +39,7 @@ func TestUnknownSessionIsAnErrorThatRemovesNothing(t *testing.T) {
 func TestSessionsDeleteDryRunListsWhatWouldGo(t *testing.T) {
 	isolateEnv(t)
 	home, p := referenceHome(t)
-	project := filepath.Dir(p.SessionsDir)
+	project := p.ProjectDir()
 	for _, name := range []string{"s1.jsonl.broken-1753185600000", "s1.jsonl.torn-1753185600001", "s2.jsonl.torn-1"} {
 		if err := os.WriteFile(filepath.Join(p.SessionsDir, name), []byte("{"), 0o600); err != nil {
 			t.Fatal(err)

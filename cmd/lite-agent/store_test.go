@@ -36,7 +36,7 @@ func referenceHome(t *testing.T) (string, storage.ProjectPaths) {
 		"tasks/s1/1.json":     "{\n  \"id\": \"1\",\n  \"subject\": \"Write tests\",\n  \"description\": \"\",\n  \"status\": \"in_progress\",\n  \"blockedBy\": [],\n  \"blocks\": [],\n  \"createdAt\": 1753185600000,\n  \"updatedAt\": 1753185600000\n}",
 		"tasks/shared/1.json": "{\n  \"id\": \"1\",\n  \"subject\": \"Shared work\",\n  \"description\": \"d\",\n  \"status\": \"pending\",\n  \"blockedBy\": [],\n  \"blocks\": [],\n  \"createdAt\": 1753185600000,\n  \"updatedAt\": 1753185600000\n}",
 	}
-	project := filepath.Dir(p.SessionsDir)
+	project := p.ProjectDir()
 	for rel, content := range files {
 		path := filepath.Join(project, rel)
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
@@ -125,7 +125,7 @@ func TestReferenceTaskListsAreListed(t *testing.T) {
 func TestSessionsDeleteRemovesExactlyWhatTheSpecSays(t *testing.T) {
 	isolateEnv(t)
 	home, p := referenceHome(t)
-	project := filepath.Dir(p.SessionsDir)
+	project := p.ProjectDir()
 	before := paths(t, project)
 	r := runCLI(t, "--home", home, "--workdir", "/srv/app", "sessions", "delete", "s1")
 	if r.code != 0 {
@@ -159,7 +159,7 @@ func wantRemoved(t *testing.T, before, after []string, removed func(rel string) 
 func TestSessionsDeleteKeepsTheListNamedByTheEnvironment(t *testing.T) {
 	isolateEnv(t)
 	home, p := referenceHome(t)
-	project := filepath.Dir(p.SessionsDir)
+	project := p.ProjectDir()
 	t.Setenv(liteagent.TaskListEnv, "../s1")
 	before := paths(t, project)
 	if r := runCLI(t, "--home", home, "--workdir", "/srv/app", "sessions", "delete", "s1"); r.code == 0 || !strings.Contains(r.stderr, liteagent.TaskListEnv) {

@@ -85,6 +85,18 @@ func (r *verifyReport) add(file, record, kind string, err error) {
 	r.Problems = append(r.Problems, pr)
 }
 
+// addProblems adds what a store's Verify found: damage as problems, the
+// rest (a torn tail, an unreferenced note) as warnings.
+func (r *verifyReport) addProblems(probs []storage.Problem) {
+	for _, pr := range probs {
+		if !pr.Kind.Damage() {
+			r.Warnings = append(r.Warnings, problem{File: pr.File, Record: pr.Record, Kind: string(pr.Kind), Message: pr.Err.Error()})
+			continue
+		}
+		r.add(pr.File, pr.Record, string(pr.Kind), pr.Err)
+	}
+}
+
 func (r *verifyReport) countMismatch(kind, found, file string) {
 	key := kind + "\x00" + found
 	if r.files == nil {
@@ -154,9 +166,9 @@ func newVerifyCommand(g *globalFlags) *cobra.Command {
 				}
 				return finishVerify(cmd.OutOrStdout(), &rep, asJSON)
 			}
-			dirs := []string{filepath.Dir(p.paths.SessionsDir)}
+			dirs := []string{p.paths.ProjectDir()}
 			if all {
-				if dirs, err = projectDirs(filepath.Join(p.paths.Home, "projects")); err != nil {
+				if dirs, err = projectDirs(storage.ProjectsDir(p.paths.Home)); err != nil {
 					return err
 				}
 			}
@@ -221,13 +233,13 @@ func projectDirs(projects string) ([]string, error) {
 
 // verifyProject checks the stores of one project directory.
 func verifyProject(ctx context.Context, dir string, enc storage.Encoding, rep *verifyReport) error {
-	if err := verifySessions(ctx, filepath.Join(dir, "sessions"), enc, rep); err != nil {
+	if err := verifySessions(ctx, filepath.Join(dir, storage.SessionsDirName), enc, rep); err != nil {
 		return err
 	}
-	if err := verifyTasks(ctx, filepath.Join(dir, "tasks"), enc, rep); err != nil {
+	if err := verifyTasks(ctx, filepath.Join(dir, storage.TasksDirName), enc, rep); err != nil {
 		return err
 	}
-	spillDir := filepath.Join(dir, "spill")
+	spillDir := filepath.Join(dir, storage.SpillDirName)
 	if ok, _ := exists(spillDir); ok {
 		st, err := spill.NewFileStore(spillDir, enc)
 		if err != nil {
@@ -239,10 +251,8 @@ func verifyProject(ctx context.Context, dir string, enc storage.Encoding, rep *v
 			rep.add(spillDir, "", "directory", err)
 			return nil
 		}
-		rep.Files += countFiles(spillDir, ".txt")
-		for _, pr := range probs {
-			rep.add(pr.File, pr.Record, string(pr.Kind), pr.Err)
-		}
+		rep.Files += countFiles(spillDir, spill.FileSuffix)
+		rep.addProblems(probs)
 	}
 	return nil
 }
@@ -263,8 +273,8 @@ func verifySessions(ctx context.Context, dir string, enc storage.Encoding, rep *
 	for _, e := range ents {
 		name := e.Name()
 		switch {
-		case strings.HasSuffix(name, ".jsonl") && !strings.HasPrefix(name, "."):
-			id := strings.TrimSuffix(name, ".jsonl")
+		case strings.HasSuffix(name, session.LogSuffix) && !strings.HasPrefix(name, "."):
+			id := strings.TrimSuffix(name, session.LogSuffix)
 			rep.Files++
 			probs, err := cp.Verify(ctx, id)
 			if err != nil {
@@ -274,24 +284,16 @@ func verifySessions(ctx context.Context, dir string, enc storage.Encoding, rep *
 				rep.add(filepath.Join(dir, name), "", "file", err)
 				continue
 			}
-			for _, pr := range probs {
-				if pr.Kind == session.ProblemTorn {
-					// An append that never completed: not damage, and
-					// set aside by the next append.
-					rep.Warnings = append(rep.Warnings, problem{File: filepath.Join(dir, name), Record: fmt.Sprint(pr.Record), Kind: string(pr.Kind), Message: pr.Err.Error()})
-					continue
-				}
-				rep.add(filepath.Join(dir, name), fmt.Sprint(pr.Record), string(pr.Kind), pr.Err)
-			}
+			// A torn tail (an append that never completed) is a warning:
+			// not damage, and set aside by the next append.
+			rep.addProblems(probs)
 			// Reads take invalid UTF-8 leniently; verify reports it.
 			if probs, err = cp.CheckUTF8(ctx, id); err == nil {
-				for _, pr := range probs {
-					rep.add(filepath.Join(dir, name), fmt.Sprint(pr.Record), string(pr.Kind), pr.Err)
-				}
+				rep.addProblems(probs)
 			}
-		case strings.HasSuffix(name, ".context") && e.IsDir():
-			id := strings.TrimSuffix(name, ".context")
-			if storage.ValidateID(id) != nil || strings.HasPrefix(id, "session-") && len(id) == len("session-")+64 {
+		case e.IsDir() && isContextDir(name):
+			id, hashed, _ := storage.ParseContextDirName(name)
+			if hashed {
 				continue // a hashed name: the session id, part of the codec context, is not known
 			}
 			rep.Files++
@@ -308,13 +310,7 @@ func verifySessions(ctx context.Context, dir string, enc storage.Encoding, rep *
 				rep.add(filepath.Join(dir, name), "", "directory", err)
 				continue
 			}
-			for _, pr := range probs {
-				if pr.Kind == archive.ProblemUnreferenced {
-					rep.Warnings = append(rep.Warnings, problem{File: pr.File, Record: pr.Record, Kind: string(pr.Kind), Message: pr.Err.Error()})
-					continue
-				}
-				rep.add(pr.File, pr.Record, string(pr.Kind), pr.Err)
-			}
+			rep.addProblems(probs)
 		}
 	}
 	return nil
@@ -337,8 +333,8 @@ func verifyTasks(ctx context.Context, dir string, enc storage.Encoding, rep *ver
 		}
 		var ids []string
 		for _, e := range ents {
-			if n := e.Name(); strings.HasSuffix(n, ".json") && !strings.HasPrefix(n, ".") {
-				ids = append(ids, strings.TrimSuffix(n, ".json"))
+			if stem, ok := task.RecordStem(e.Name()); ok && !strings.HasPrefix(stem, ".") {
+				ids = append(ids, stem)
 			}
 		}
 		sort.Strings(ids)
@@ -353,19 +349,25 @@ func verifyTasks(ctx context.Context, dir string, enc storage.Encoding, rep *ver
 				if errors.As(err, &se) && se.Op == "decode" {
 					kind = "decode"
 				}
-				rep.add(filepath.Join(dir, list, id+".json"), id, kind, err)
+				rep.add(filepath.Join(dir, list, id+task.RecordSuffix), id, kind, err)
 				continue
 			}
 			if !enc.Encoded() {
 				// Reads take invalid UTF-8 leniently; verify reports it.
-				file := filepath.Join(dir, list, id+".json")
+				file := filepath.Join(dir, list, id+task.RecordSuffix)
 				if b, err := os.ReadFile(file); err == nil && !utf8.Valid(b) {
-					rep.add(file, id, string(session.ProblemUTF8), &storage.Error{Op: "verify", Kind: storage.KindTask, File: file, Record: id, Message: "Task record is not valid UTF-8"})
+					rep.add(file, id, string(storage.ProblemUTF8), &storage.Error{Op: "verify", Kind: storage.KindTask, File: file, Record: id, Message: "Task record is not valid UTF-8"})
 				}
 			}
 		}
 	}
 	return nil
+}
+
+// isContextDir reports whether name is a context archive directory's.
+func isContextDir(name string) bool {
+	_, _, ok := storage.ParseContextDirName(name)
+	return ok
 }
 
 // countFiles counts the entries of dir with the given suffix.

@@ -3,8 +3,8 @@
 // time the holder refreshes while it holds the lock and which any process
 // may take over once it has not been refreshed for the stale period.
 //
-// The scheme is the one used by the reference implementation (the
-// proper-lockfile convention), so Go processes and reference processes
+// The scheme is the one used by the TypeScript SDK (the proper-lockfile
+// convention), so Go processes and TypeScript SDK processes
 // exclude each other, and the retention sweeper can see active locks.
 package filelock
 
@@ -34,10 +34,10 @@ const DefaultTimeout = 30 * time.Second
 
 const lockDirMode = 0o700
 
-// Options tunes a lock. The zero value follows the reference's lock
+// Options tunes a lock. The zero value follows the TypeScript SDK's lock
 // directories (stale after 10 s, refreshed every 5 s, retries from 5 ms to
 // 100 ms with factor 2) but waits longer: at most 30 s, where the
-// reference gives up after 30 retries, about 2.6 s. A busy lock then costs
+// TypeScript SDK gives up after 30 retries, about 2.6 s. A busy lock then costs
 // a wait, not a failed write; both still exclude each other, as the names
 // and the stale and refresh periods are the same.
 type Options struct {

@@ -34,13 +34,14 @@ func TestDecodeRefusesWhatIsNotOneStrictValue(t *testing.T) {
 		name, in string
 		want     Error
 	}{
-		{"invalid UTF-8", "\"\xff\"", Error{Reason: InvalidUTF8}},
-		{"duplicate key at depth", `{"a": {"k": 1, "k": 2}}`, Error{Reason: DuplicateKey, Key: "k", Offset: 13}},
-		{"nesting too deep", `[[[1]]]`, Error{Reason: TooDeep, Offset: 3, MaxDepth: 2}},
+		{"invalid UTF-8", "\"\xff\"", Error{Reason: InvalidUTF8, Offset: 1}},
+		{"duplicate key at depth", `{"a": {"k": 1, "k": 2}}`, Error{Reason: DuplicateKey, Key: "k", Offset: 13, Path: "a"}},
+		{"nesting too deep", `[[[1]]]`, Error{Reason: TooDeep, Offset: 3, MaxDepth: 2, Path: "[0][0]"}},
 		{"trailing data", `{} x`, Error{Reason: TrailingData, Offset: 3}},
-		{"end inside a value", `{"a": `, Error{Reason: UnexpectedEOF, Offset: 5}},
-		{"empty document", ``, Error{Reason: UnexpectedEOF}},
-		{"syntax error with offset", `{"a" 1}`, Error{Reason: Syntax, Offset: 5, OffsetKnown: true}},
+		{"end inside a value", `{"a": `, Error{Reason: UnexpectedEOF, Offset: 5, Path: "a"}},
+		{"empty document", " \n", Error{Reason: Empty}},
+		{"syntax error with offset", `{"a": [1 2]}`, Error{Reason: Syntax, Offset: 9, OffsetKnown: true, Path: "a[1]"}},
+		{"path through odd keys", `{"a b": [0, {"c": {"d": 1, "d": 2}}]}`, Error{Reason: DuplicateKey, Key: "d", Offset: 25, Path: `["a b"][1].c`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -57,6 +58,35 @@ func TestDecodeRefusesWhatIsNotOneStrictValue(t *testing.T) {
 				t.Errorf("err = %+v, want %+v", *e, tt.want)
 			}
 		})
+	}
+}
+
+func TestErrorMessagesHaveOneForm(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"{\"a\": \"\xff\"}", "not valid UTF-8 (at byte 7)"},
+		{``, "the document is empty"},
+		{`{"a": [1 2]}`, "a[1]: invalid JSON (at byte 9)"},
+		{`{"a": [`, "a: invalid JSON: unexpected end of input"},
+		{`{"a": {"b": 1, "b": 2}}`, `a: duplicate key "b" (at byte 13)`},
+		{`{"a": [[[]]]}`, "a[0][0]: nesting deeper than 3 levels (at byte 9)"},
+		{`{} []`, "unexpected data after the top-level value (at byte 4)"},
+	}
+	for _, tt := range tests {
+		_, err := Decode([]byte(tt.in), 3)
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("Decode(%q) = %v, want %q", tt.in, err, tt.want)
+		}
+	}
+}
+
+func TestPlainTurnsObjectsIntoMaps(t *testing.T) {
+	v, err := Decode([]byte(`{"a": [1, {"b": null}], "c": "s"}`), 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"a": []any{json.Number("1"), map[string]any{"b": nil}}, "c": "s"}
+	if got := Plain(v); !reflect.DeepEqual(got, want) {
+		t.Errorf("Plain = %#v, want %#v", got, want)
 	}
 }
 

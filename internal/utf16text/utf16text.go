@@ -1,5 +1,5 @@
 // Package utf16text measures and cuts strings in UTF-16 code units, the
-// unit of a JavaScript string's length. The reference implementation counts
+// unit of a JavaScript string's length. The TypeScript SDK counts
 // model-facing sizes, caps and offsets in that unit, so the Go side does too
 // wherever a limit must mean the same on both sides.
 package utf16text

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -53,7 +52,7 @@ func BenchmarkReadFile(b *testing.B) {
 			b.SetBytes(int64(size))
 			b.ReportAllocs()
 			for b.Loop() {
-				if res, err := read.Call(context.Background(), input); err != nil || res.IsError {
+				if res, err := read.Call(context.Background(), nil, input); err != nil || res.IsError {
 					b.Fatal(res.Content, err)
 				}
 			}
@@ -119,7 +118,7 @@ func BenchmarkWriteFile(b *testing.B) {
 			b.Run(name, func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					if res, err := write.Call(context.Background(), input); err != nil || res.IsError {
+					if res, err := write.Call(context.Background(), nil, input); err != nil || res.IsError {
 						b.Fatal(res.Content, err)
 					}
 				}
@@ -129,41 +128,12 @@ func BenchmarkWriteFile(b *testing.B) {
 	}
 }
 
-// BenchmarkBash measures a bash call of "true" (a process group, a pipe,
-// the reader and the kill of the group) against running the same shell
-// with os/exec ("x-exec").
-func BenchmarkBash(b *testing.B) {
-	dir := b.TempDir()
-	bash, err := builtin.BashTool(builtin.BashOptions{Workdir: dir})
-	if err != nil {
-		b.Fatal(err)
-	}
-	var baseline float64
-	b.Run("baseline=exec", func(b *testing.B) {
-		for b.Loop() {
-			cmd := exec.Command("/bin/bash", "-c", "true")
-			cmd.Dir = dir
-			if err := cmd.Run(); err != nil {
-				b.Fatal(err)
-			}
-		}
-		baseline = perOp(b)
-	})
-	b.Run("bash", func(b *testing.B) {
-		var tl tool.Tool = bash
-		for b.Loop() {
-			if res, err := tl.Call(context.Background(), json.RawMessage(`{"command":"true"}`)); err != nil || res.IsError {
-				b.Fatal(res.Content, err)
-			}
-		}
-		ratio(b, baseline, "x-exec")
-	})
-}
-
 // discard is a recorder that keeps nothing.
 type discard struct{}
 
-func (discard) RecordSnapshot(context.Context, session.FileSnapshotEvent) error { return nil }
+func (discard) RecordSnapshot(context.Context, *tool.Call, session.FileSnapshotEvent) error {
+	return nil
+}
 
 // BenchmarkProtectedRefusal measures a write_file the protected list
 // refuses, with no disk write to hide the cost of the check, against a
@@ -190,7 +160,7 @@ func BenchmarkProtectedRefusal(b *testing.B) {
 		b.Run("path="+p, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if res, err := write.Call(context.Background(), input); err != nil || !res.IsError {
+				if res, err := write.Call(context.Background(), nil, input); err != nil || !res.IsError {
 					b.Fatal(res.Content, err)
 				}
 			}

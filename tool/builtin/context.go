@@ -25,10 +25,10 @@ type ArchiveScope struct {
 	Generation int64
 }
 
-// An ArchiveResolver returns the archive scope of the tool call in ctx.
-// The engine supplies it, since only it knows which session and turn a
-// call belongs to. An error fails the call.
-type ArchiveResolver func(ctx context.Context) (ArchiveScope, error)
+// An ArchiveResolver returns the archive scope of a tool call of session
+// sessionID ("" for a call outside a session). The host supplies it, since
+// only it knows where a session's archive is. An error fails the call.
+type ArchiveResolver func(ctx context.Context, sessionID string) (ArchiveScope, error)
 
 // The limits of the context tool's input.
 const (
@@ -81,8 +81,8 @@ func ContextTool(resolve ArchiveResolver) tool.Tool {
 	if resolve == nil {
 		panic("builtin.ContextTool: nil resolver")
 	}
-	return tool.New("context", contextDescription, func(ctx context.Context, in contextInput) (tool.Result, error) {
-		return contextCall(ctx, resolve, in)
+	return tool.New("context", contextDescription, func(ctx context.Context, c *tool.Call, in contextInput) (tool.Result, error) {
+		return contextCall(ctx, resolve, c, in)
 	})
 }
 
@@ -97,8 +97,8 @@ func ReadSpilledTool(resolve ArchiveResolver) tool.Tool {
 	if resolve == nil {
 		panic("builtin.ReadSpilledTool: nil resolver")
 	}
-	return tool.New("read_spilled", readSpilledDescription, func(ctx context.Context, in contextInput) (tool.Result, error) {
-		res, err := contextCall(ctx, resolve, in)
+	return tool.New("read_spilled", readSpilledDescription, func(ctx context.Context, c *tool.Call, in contextInput) (tool.Result, error) {
+		res, err := contextCall(ctx, resolve, c, in)
 		if err == nil && strings.Contains(res.Content, noArchivedContent) {
 			res = tool.Text(fmt.Sprintf("No spilled content for ref '%s'", in.Ref))
 		}
@@ -106,8 +106,8 @@ func ReadSpilledTool(resolve ArchiveResolver) tool.Tool {
 	})
 }
 
-func contextCall(ctx context.Context, resolve ArchiveResolver, in contextInput) (tool.Result, error) {
-	scope, err := resolve(ctx)
+func contextCall(ctx context.Context, resolve ArchiveResolver, c *tool.Call, in contextInput) (tool.Result, error) {
+	scope, err := resolve(ctx, c.SessionID)
 	if err != nil {
 		return tool.Result{}, fmt.Errorf("context archive: %w", err)
 	}

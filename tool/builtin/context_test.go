@@ -33,7 +33,7 @@ func newArchive(t testing.TB) *archive.FileArchive {
 // budget.
 func turns(a archive.Archive) builtin.ArchiveResolver {
 	var gen atomic.Int64
-	return func(ctx context.Context) (builtin.ArchiveScope, error) {
+	return func(ctx context.Context, _ string) (builtin.ArchiveScope, error) {
 		return builtin.ArchiveScope{Archive: a, SessionID: "s1", Generation: gen.Add(1)}, nil
 	}
 }
@@ -111,7 +111,7 @@ func TestReadFileArchivesLargeFiles(t *testing.T) {
 
 func TestReadFileWithALimitSkipsTheArchive(t *testing.T) {
 	a := &fakeArchive{}
-	e := newFileEnv(t, builtin.FileOptions{Archive: func(context.Context) (builtin.ArchiveScope, error) {
+	e := newFileEnv(t, builtin.FileOptions{Archive: func(context.Context, string) (builtin.ArchiveScope, error) {
 		return builtin.ArchiveScope{Archive: a}, nil
 	}})
 	writeFile(t, e.path("big.txt"), strings.Repeat("0123456789\n", 6000))
@@ -130,7 +130,7 @@ func TestReadFileWithALimitSkipsTheArchive(t *testing.T) {
 }
 
 func TestReadFileWithoutArchiveCuts(t *testing.T) {
-	e := newFileEnv(t, builtin.FileOptions{Archive: func(context.Context) (builtin.ArchiveScope, error) {
+	e := newFileEnv(t, builtin.FileOptions{Archive: func(context.Context, string) (builtin.ArchiveScope, error) {
 		return builtin.ArchiveScope{}, nil // the session has no archive
 	}})
 	writeFile(t, e.path("big.txt"), strings.Repeat("y", 60000))
@@ -142,10 +142,10 @@ func TestReadFileWithoutArchiveCuts(t *testing.T) {
 
 func TestReadFileArchiveFailuresAreErrorResults(t *testing.T) {
 	for name, resolve := range map[string]builtin.ArchiveResolver{
-		"Resolver": func(context.Context) (builtin.ArchiveScope, error) {
+		"Resolver": func(context.Context, string) (builtin.ArchiveScope, error) {
 			return builtin.ArchiveScope{}, errors.New("no session")
 		},
-		"Put": func(context.Context) (builtin.ArchiveScope, error) {
+		"Put": func(context.Context, string) (builtin.ArchiveScope, error) {
 			return builtin.ArchiveScope{Archive: &fakeArchive{putErr: errors.New("disk full")}}, nil
 		},
 	} {
@@ -194,7 +194,7 @@ func (f *fakeArchive) Read(ctx context.Context, req archive.ReadRequest) (string
 
 func TestContextToolRequests(t *testing.T) {
 	f := &fakeArchive{}
-	ctxTool := builtin.ContextTool(func(context.Context) (builtin.ArchiveScope, error) {
+	ctxTool := builtin.ContextTool(func(context.Context, string) (builtin.ArchiveScope, error) {
 		return builtin.ArchiveScope{Archive: f, Generation: 42}, nil
 	})
 	for input, want := range map[string]string{
@@ -249,9 +249,11 @@ func TestContextToolErrors(t *testing.T) {
 		want    string
 	}{
 		{"OffsetPastTheEnd", turns(a), map[string]any{"ref": entry.Ref, "offset": 1000}, "Error: offset exceeds archived content length"},
-		{"NoArchive", func(context.Context) (builtin.ArchiveScope, error) { return builtin.ArchiveScope{}, nil }, map[string]any{"query": "x"}, "Error: this session has no context archive"},
-		{"ResolverFails", func(context.Context) (builtin.ArchiveScope, error) { return builtin.ArchiveScope{}, errors.New("boom") }, map[string]any{}, "Error: context archive: boom"},
-		{"StorageFails", func(context.Context) (builtin.ArchiveScope, error) {
+		{"NoArchive", func(context.Context, string) (builtin.ArchiveScope, error) { return builtin.ArchiveScope{}, nil }, map[string]any{"query": "x"}, "Error: this session has no context archive"},
+		{"ResolverFails", func(context.Context, string) (builtin.ArchiveScope, error) {
+			return builtin.ArchiveScope{}, errors.New("boom")
+		}, map[string]any{}, "Error: context archive: boom"},
+		{"StorageFails", func(context.Context, string) (builtin.ArchiveScope, error) {
 			return builtin.ArchiveScope{Archive: &fakeArchive{err: errors.New("Corrupt archive index")}}, nil
 		}, map[string]any{"query": "x"}, "Error: Corrupt archive index"},
 	}

@@ -1,15 +1,16 @@
 // Package builtin holds the agent's built-in tools: the file tools
 // (read_file, write_file, edit_file, delete_file), the read-only search
-// tools (glob, grep, list_dir), bash with its
-// background commands (BashOutput, KillBackground), the task tools
-// (TaskCreate, TaskUpdate, TaskGet, TaskList) and the context tool with
-// its read_spilled alias. Every tool is built with [tool.New], so its input
+// tools (glob, grep, list_dir), the task tools (TaskCreate, TaskUpdate,
+// TaskGet, TaskList) and the context tool with its read_spilled alias.
+// The bash tool and its background commands are in package
+// [github.com/lite-agent/lite-agent-go/tool/builtin/bash]. Every tool is built with [tool.New], so its input
 // is validated against its schema before the handler runs, and every
 // handler honours its context.
 //
 // The tools take what they work on from their options, and what depends on
 // the call (the session's task list, its archive, its read roots) from
-// functions of the call's context that the engine supplies.
+// functions of the call's session, which they find in the [tool.Call] they
+// receive.
 //
 // # Workspace rules
 //
@@ -127,16 +128,6 @@
 //
 // A limit that selects few enough lines returns them directly, even from a
 // large file.
-//
-// # Commands
-//
-// bash runs each command with "/bin/bash -c" in its own process group and
-// kills the whole group with SIGKILL when the command ends, times out (120
-// s by default), is cancelled or exceeds its output cap (1,000,000 bytes by
-// default). A [Background] registry runs commands the model starts with
-// run_in_background, keeping the last part of their output in a ring
-// buffer for BashOutput; it owns their goroutines, and its Close kills
-// them all. See [BashTool] and [BackgroundTools] for the texts.
 //
 // # Tasks and the archive
 //

@@ -34,7 +34,7 @@ func ExampleFileTools() {
 		{read, `{"path": "notes/todo.txt"}`},
 		{read, `{"path": "../elsewhere.txt"}`},
 	} {
-		res, err := c.tool.Call(ctx, []byte(c.input))
+		res, err := c.tool.Call(ctx, nil, []byte(c.input))
 		if err != nil {
 			panic(err)
 		}
@@ -48,40 +48,18 @@ func ExampleFileTools() {
 	// read_file: Error: Path escapes workspace: ../elsewhere.txt
 }
 
-func ExampleBashTool() {
-	bash, err := builtin.BashTool(builtin.BashOptions{Workdir: os.TempDir()})
-	if err != nil {
-		panic(err)
-	}
-	for _, input := range []string{
-		`{"command": "echo hello; echo world >&2"}`,
-		`{"command": "exit 1"}`,
-		`{"command": "sudo reboot"}`,
-	} {
-		res, err := bash.Call(context.Background(), []byte(input))
-		if err != nil {
-			panic(err)
-		}
-		fmt.Printf("%q isError=%t\n", res.Content, res.IsError)
-	}
-	// Output:
-	// "hello\nworld" isError=false
-	// "Error: command exited with code 1" isError=true
-	// "Error: Dangerous command blocked" isError=true
-}
-
 func ExampleTaskReminder() {
 	store := task.NewMemoryStore()
-	tools := builtin.TaskTools(func(context.Context) (task.Store, error) { return store, nil }, builtin.TaskOptions{})
+	tools := builtin.TaskTools(func(context.Context, string) (task.Store, error) { return store, nil }, builtin.TaskOptions{})
 	ctx := context.Background()
 	for _, input := range []string{
 		`{"subject": "Read the spec", "description": ""}`,
 		`{"subject": "Write the code", "description": ""}`,
 	} {
-		res, _ := tools[0].Call(ctx, []byte(input)) // TaskCreate
+		res, _ := tools[0].Call(ctx, nil, []byte(input)) // TaskCreate
 		fmt.Println(res.Content)
 	}
-	res, _ := tools[1].Call(ctx, []byte(`{"taskId": "1", "status": "completed"}`)) // TaskUpdate
+	res, _ := tools[1].Call(ctx, nil, []byte(`{"taskId": "1", "status": "completed"}`)) // TaskUpdate
 	fmt.Println(res.Content)
 
 	reminder, err := builtin.TaskReminder(ctx, store)
@@ -97,35 +75,4 @@ func ExampleTaskReminder() {
 	// Current tasks:
 	// [ ] #2 Write the code (pending)
 	// </system-reminder>
-}
-
-func ExampleBackgroundTools() {
-	exited := make(chan string, 1)
-	bg, err := builtin.NewBackground(builtin.BackgroundOptions{
-		OnExit: func(c builtin.Completion) { exited <- c.ID },
-	})
-	if err != nil {
-		panic(err)
-	}
-	defer bg.Close() // kills whatever still runs
-	bash, err := builtin.BashTool(builtin.BashOptions{Workdir: os.TempDir(), Background: bg})
-	if err != nil {
-		panic(err)
-	}
-	ctx := context.Background()
-	if _, err := bash.Call(ctx, []byte(`{"command": "echo building; echo built", "run_in_background": true}`)); err != nil {
-		panic(err)
-	}
-	id := <-exited
-
-	bashOutput := builtin.BackgroundTools(bg)[1]
-	res, err := bashOutput.Call(ctx, []byte(`{"id": "`+id+`"}`))
-	if err != nil {
-		panic(err)
-	}
-	fmt.Println(res.Content)
-	// Output:
-	// building
-	// built
-	// [process exited]
 }

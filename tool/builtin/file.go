@@ -48,11 +48,11 @@ type FileOptions struct {
 	// when a call is made is skipped.
 	ReadRoots []string
 
-	// SessionReadRoots, when set, returns more read roots for the call
-	// in ctx, such as those [SessionDataRoots] gives for the calling
-	// session. It is called only for absolute paths outside the workspace;
+	// SessionReadRoots, when set, returns more read roots for a call of
+	// session sessionID (its [tool.Call.SessionID]), such as those
+	// [SessionDataRoots] gives for that session. It is called only for absolute paths outside the workspace;
 	// an error fails the call. nil means none.
-	SessionReadRoots func(ctx context.Context) ([]string, error)
+	SessionReadRoots func(ctx context.Context, sessionID string) ([]string, error)
 
 	// Symlinks says which symbolic links read_file follows; "" means
 	// SymlinksInside. The mutating tools refuse every symbolic link.
@@ -212,8 +212,8 @@ func (readFileInput) RefineSchema(s *jsonschema.Schema) {
 	s.Properties["limit"].Minimum = jsonschema.Ptr(1.0)
 }
 
-func (ft *fileTools) readFile(ctx context.Context, in readFileInput) (tool.Result, error) {
-	t, err := ft.ws.resolve(ctx, in.Path, accessRead)
+func (ft *fileTools) readFile(ctx context.Context, c *tool.Call, in readFileInput) (tool.Result, error) {
+	t, err := ft.ws.resolve(ctx, c.SessionID, in.Path, accessRead)
 	if err != nil {
 		return pathResult(err)
 	}
@@ -240,7 +240,7 @@ func (ft *fileTools) readFile(ctx context.Context, in readFileInput) (tool.Resul
 		}
 	}
 	if len(out) > ArchiveThreshold && ft.archive != nil {
-		scope, err := ft.archive(ctx)
+		scope, err := ft.archive(ctx, c.SessionID)
 		if err != nil {
 			return tool.Result{}, fmt.Errorf("archive %s: %w", in.Path, err)
 		}
@@ -347,9 +347,9 @@ func (writeFileInput) RefineSchema(s *jsonschema.Schema) {
 	s.Properties["path"].MinLength = jsonschema.Ptr(1)
 }
 
-func (ft *fileTools) writeFile(ctx context.Context, in writeFileInput) (tool.Result, error) {
+func (ft *fileTools) writeFile(ctx context.Context, c *tool.Call, in writeFileInput) (tool.Result, error) {
 	data := []byte(in.Content)
-	res, err := ft.mutate(ctx, in.Path, accessWrite, func(m *mutation) (tool.Result, error) {
+	res, err := ft.mutate(ctx, c, in.Path, accessWrite, func(m *mutation) (tool.Result, error) {
 		if m.old != nil && !m.old.mode.IsRegular() {
 			return tool.Result{}, notRegular(in.Path)
 		}
@@ -381,8 +381,8 @@ func (editFileInput) RefineSchema(s *jsonschema.Schema) {
 	s.Properties["path"].MinLength = jsonschema.Ptr(1)
 }
 
-func (ft *fileTools) editFile(ctx context.Context, in editFileInput) (tool.Result, error) {
-	return ft.mutate(ctx, in.Path, accessWrite, func(m *mutation) (tool.Result, error) {
+func (ft *fileTools) editFile(ctx context.Context, c *tool.Call, in editFileInput) (tool.Result, error) {
+	return ft.mutate(ctx, c, in.Path, accessWrite, func(m *mutation) (tool.Result, error) {
 		if m.old == nil {
 			return ft.notFound(ctx, m.t, in.Path)
 		}
@@ -426,8 +426,8 @@ func (deleteFileInput) RefineSchema(s *jsonschema.Schema) {
 	s.Properties["path"].MinLength = jsonschema.Ptr(1)
 }
 
-func (ft *fileTools) deleteFile(ctx context.Context, in deleteFileInput) (tool.Result, error) {
-	return ft.mutate(ctx, in.Path, accessDelete, func(m *mutation) (tool.Result, error) {
+func (ft *fileTools) deleteFile(ctx context.Context, c *tool.Call, in deleteFileInput) (tool.Result, error) {
+	return ft.mutate(ctx, c, in.Path, accessDelete, func(m *mutation) (tool.Result, error) {
 		if m.old == nil {
 			return tool.Errorf("File not found: %s", in.Path), nil
 		}
@@ -450,6 +450,7 @@ func (ft *fileTools) deleteFile(ctx context.Context, in deleteFileInput) (tool.R
 type mutation struct {
 	ft   *fileTools
 	ctx  context.Context
+	call *tool.Call // the call making the change, for its snapshot
 	t    target
 	p    string // the path as the model gave it
 	mode access
@@ -470,8 +471,8 @@ type mutation struct {
 // the device and inode of every directory from the workspace to the open
 // parent and of the file itself, so that a case variant or another name
 // for a protected file is refused as well.
-func (ft *fileTools) mutate(ctx context.Context, p string, mode access, change func(*mutation) (tool.Result, error)) (tool.Result, error) {
-	t, err := ft.ws.resolve(ctx, p, mode)
+func (ft *fileTools) mutate(ctx context.Context, c *tool.Call, p string, mode access, change func(*mutation) (tool.Result, error)) (tool.Result, error) {
+	t, err := ft.ws.resolve(ctx, c.SessionID, p, mode)
 	if err != nil {
 		return pathResult(err)
 	}
@@ -492,7 +493,7 @@ func (ft *fileTools) mutate(ctx context.Context, p string, mode access, change f
 		return tool.Result{}, fmt.Errorf("open workspace: %w", unwrapPathError(err))
 	}
 	defer root.close()
-	m := &mutation{ft: ft, ctx: ctx, t: t, p: p, mode: mode, root: root, now: now, name: filepath.Base(t.rel)}
+	m := &mutation{ft: ft, ctx: ctx, call: c, t: t, p: p, mode: mode, root: root, now: now, name: filepath.Base(t.rel)}
 	defer func() {
 		if m.dir != nil {
 			m.dir.close()
@@ -617,5 +618,5 @@ func (m *mutation) snapshot(old, data []byte, deleted bool) error {
 	if err != nil {
 		return fmt.Errorf("snapshot %s: %w", ev.Path, unwrapPathError(err))
 	}
-	return m.ft.record(m.ctx, ev)
+	return m.ft.record(m.ctx, m.call, ev)
 }

@@ -242,11 +242,9 @@ func TestSessionReadRootsAreResolvedPerCall(t *testing.T) {
 	writeFile(t, filepath.Join(sessions, "s1.context", "index.jsonl"), "s1 index")
 	writeFile(t, filepath.Join(sessions, "s2.jsonl"), "s2 log")
 	writeFile(t, filepath.Join(sessions, "s2.context", "index.jsonl"), "s2 index")
-	type sessionKey struct{}
 	tools, err := builtin.FileTools(builtin.FileOptions{
 		Workdir: t.TempDir(),
-		SessionReadRoots: func(ctx context.Context) ([]string, error) {
-			id, _ := ctx.Value(sessionKey{}).(string)
+		SessionReadRoots: func(ctx context.Context, id string) ([]string, error) {
 			if id == "broken" {
 				return nil, errors.New("no session")
 			}
@@ -257,19 +255,19 @@ func TestSessionReadRootsAreResolvedPerCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	read := byName(t, tools, "read_file")
-	ctx := context.WithValue(context.Background(), sessionKey{}, "s1")
+	s1 := &tool.Call{SessionID: "s1"}
 	for p, want := range map[string]string{
 		filepath.Join(sessions, "s1.jsonl"):                  "s1 log",
 		filepath.Join(sessions, "s1.context", "index.jsonl"): "s1 index",
 		filepath.Join(sessions, "s2.jsonl"):                  "Error: Path escapes workspace: " + filepath.Join(sessions, "s2.jsonl"),
 		filepath.Join(sessions, "s2.context", "index.jsonl"): "Error: Path escapes workspace: " + filepath.Join(sessions, "s2.context", "index.jsonl"),
 	} {
-		if res := callCtx(t, ctx, read, map[string]any{"path": p}); res.Content != want {
+		if res := callAs(t, t.Context(), s1, read, map[string]any{"path": p}); res.Content != want {
 			t.Errorf("read %s as s1: got %q, want %q", p, res.Content, want)
 		}
 	}
-	broken := context.WithValue(context.Background(), sessionKey{}, "broken")
-	if res := callCtx(t, broken, read, map[string]any{"path": filepath.Join(sessions, "s1.jsonl")}); res.Content != "Error: read roots: no session" || !res.IsError {
+	broken := &tool.Call{SessionID: "broken"}
+	if res := callAs(t, t.Context(), broken, read, map[string]any{"path": filepath.Join(sessions, "s1.jsonl")}); res.Content != "Error: read roots: no session" || !res.IsError {
 		t.Errorf("failing roots: got %q", res.Content)
 	}
 }
@@ -749,7 +747,7 @@ func TestCancelledCallChangesNothing(t *testing.T) {
 	e := newFileEnv(t, builtin.FileOptions{})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := e.tool(t, "write_file").Call(ctx, []byte(`{"path":"a","content":"x"}`))
+	_, err := e.tool(t, "write_file").Call(ctx, nil, []byte(`{"path":"a","content":"x"}`))
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("got %v, want context.Canceled", err)
 	}

@@ -115,7 +115,7 @@ type grepRun struct {
 	longLine int
 }
 
-func (st *searchTools) grep(ctx context.Context, in grepInput) (tool.Result, error) {
+func (st *searchTools) grep(ctx context.Context, c *tool.Call, in grepInput) (tool.Result, error) {
 	expr := in.Pattern
 	if in.IgnoreCase {
 		expr = "(?i)" + expr
@@ -144,7 +144,7 @@ func (st *searchTools) grep(ctx context.Context, in grepInput) (tool.Result, err
 			typeFilter = append(typeFilter, glob.MustCompile(g))
 		}
 	}
-	d, res, err := st.open(ctx, in.Path)
+	d, res, err := st.open(ctx, c.SessionID, in.Path)
 	if d == nil {
 		return *res, err
 	}
@@ -159,7 +159,7 @@ func (st *searchTools) grep(ctx context.Context, in grepInput) (tool.Result, err
 	case info.Mode().IsRegular():
 		// A file named explicitly is searched even when ignored.
 		shown := d.display(d.t.rel)
-		if !st.allowed(ctx, shown) {
+		if !st.allowed(ctx, c.SessionID, shown) {
 			g.withheld++
 			break
 		}
@@ -194,7 +194,7 @@ func (st *searchTools) grep(ctx context.Context, in grepInput) (tool.Result, err
 				}
 			}
 			shown := d.display(rel)
-			if !st.allowed(ctx, shown) {
+			if !st.allowed(ctx, c.SessionID, shown) {
 				g.withheld++
 				return nil
 			}

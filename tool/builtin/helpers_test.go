@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -13,7 +12,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/tool"
@@ -29,6 +27,12 @@ func call(t testing.TB, tl tool.Tool, input any) tool.Result {
 
 func callCtx(t testing.TB, ctx context.Context, tl tool.Tool, input any) tool.Result {
 	t.Helper()
+	return callAs(t, ctx, nil, tl, input)
+}
+
+// callAs is callCtx for the tool call c (such as one of a session).
+func callAs(t testing.TB, ctx context.Context, c *tool.Call, tl tool.Tool, input any) tool.Result {
+	t.Helper()
 	raw, ok := input.(string)
 	if !ok {
 		b, err := json.Marshal(input)
@@ -37,7 +41,7 @@ func callCtx(t testing.TB, ctx context.Context, tl tool.Tool, input any) tool.Re
 		}
 		raw = string(b)
 	}
-	res, err := tl.Call(ctx, json.RawMessage(raw))
+	res, err := tl.Call(ctx, c, json.RawMessage(raw))
 	if err != nil {
 		t.Fatalf("%s(%s): runtime error %v", tl.Name(), raw, err)
 	}
@@ -68,7 +72,7 @@ type recorder struct {
 
 var _ builtin.SnapshotRecorder = (*recorder)(nil)
 
-func (r *recorder) RecordSnapshot(ctx context.Context, ev session.FileSnapshotEvent) error {
+func (r *recorder) RecordSnapshot(ctx context.Context, _ *tool.Call, ev session.FileSnapshotEvent) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.panics {
@@ -197,40 +201,4 @@ func treeHash(t testing.TB, dir string) string {
 func sha256Hex(b []byte) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
-}
-
-// processGone waits until process pid no longer runs (it is gone or a
-// zombie), failing the test after 10 s. A process that is not our child
-// sends no signal when it dies, so this polls /proc.
-func processGone(t testing.TB, pid int) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		if errors.Is(err, fs.ErrNotExist) {
-			return
-		}
-		if err == nil {
-			// The state follows the parenthesised command name.
-			s := string(stat)
-			if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) && (s[i+2] == 'Z' || s[i+2] == 'X') {
-				return
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("process %d still runs", pid)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// processAlive reports whether pid runs (and is not a zombie).
-func processAlive(pid int) bool {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	s := string(stat)
-	i := strings.LastIndexByte(s, ')')
-	return i >= 0 && i+2 < len(s) && s[i+2] != 'Z' && s[i+2] != 'X'
 }

@@ -22,8 +22,8 @@ type listDirInput struct {
 	Path string `json:"path,omitempty" jsonschema:"the directory to list, relative to the workspace or absolute inside it; the workspace root when omitted"`
 }
 
-func (st *searchTools) listDir(ctx context.Context, in listDirInput) (tool.Result, error) {
-	d, res, err := st.open(ctx, in.Path)
+func (st *searchTools) listDir(ctx context.Context, c *tool.Call, in listDirInput) (tool.Result, error) {
+	d, res, err := st.open(ctx, c.SessionID, in.Path)
 	if d == nil {
 		return *res, err
 	}
@@ -53,7 +53,7 @@ func (st *searchTools) listDir(ctx context.Context, in listDirInput) (tool.Resul
 		if err := ctx.Err(); err != nil {
 			return tool.Result{}, err
 		}
-		if !st.allowed(ctx, d.display(filepath.Join(d.t.rel, e.Name()))) {
+		if !st.allowed(ctx, c.SessionID, d.display(filepath.Join(d.t.rel, e.Name()))) {
 			withheld++
 			continue
 		}

@@ -65,7 +65,7 @@ type workspace struct {
 	dir      string // the workdir as configured, cleaned
 	real     string // dir with every symbolic link resolved
 	roots    []string
-	rootsFor func(ctx context.Context) ([]string, error)
+	rootsFor func(ctx context.Context, sessionID string) ([]string, error)
 	symlinks SymlinkPolicy
 }
 
@@ -114,7 +114,7 @@ func within(base, p string) (string, bool) {
 // workspace or the read root), unless the policy is SymlinksDeny; writes
 // and deletes refuse every path with a symbolic link in it, a dangling one
 // included. A path that does not exist resolves, with missing set.
-func (w *workspace) resolve(ctx context.Context, p string, mode access) (target, error) {
+func (w *workspace) resolve(ctx context.Context, session, p string, mode access) (target, error) {
 	abs := p
 	if !filepath.IsAbs(abs) {
 		abs = filepath.Join(w.dir, p)
@@ -132,7 +132,7 @@ func (w *workspace) resolve(ctx context.Context, p string, mode access) (target,
 	}
 	roots := w.roots
 	if w.rootsFor != nil {
-		more, err := w.rootsFor(ctx)
+		more, err := w.rootsFor(ctx, session)
 		if err != nil {
 			return target{}, fmt.Errorf("read roots: %w", err)
 		}

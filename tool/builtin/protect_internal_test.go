@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/lite-agent/lite-agent-go/tool"
 )
 
 func TestProtectedPathErrorIsTyped(t *testing.T) {
@@ -14,7 +16,7 @@ func TestProtectedPathErrorIsTyped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = ft.writeFile(t.Context(), writeFileInput{Path: ".acme/permissions.json", Content: "{}"})
+	_, err = ft.writeFile(t.Context(), &tool.Call{}, writeFileInput{Path: ".acme/permissions.json", Content: "{}"})
 	var pe *ProtectedPathError
 	if !errors.As(err, &pe) || pe.Op != "write" || pe.Path != ".acme/permissions.json" {
 		t.Fatalf("writeFile: %v (%T), want a *ProtectedPathError for write", err, err)

@@ -39,15 +39,15 @@ const (
 // list_dir. The zero value applies the documented defaults and filters
 // nothing.
 type SearchOptions struct {
-	// Readable reports whether read_file may read the file (or list the
-	// directory) at path, given as read_file would be: relative to the
+	// Readable reports whether read_file, called in session sessionID,
+	// may read the file (or list the directory) at path, given as read_file would be: relative to the
 	// workspace with "/" separators, or absolute inside a read root. The
 	// search tools leave out what it refuses, or fails for, and say how
 	// many entries they left out, so that they reveal no more than
 	// read_file would: give it the permission policy's verdict on a
 	// read_file call. grep reads no file it refuses. nil allows
 	// everything.
-	Readable func(ctx context.Context, path string) (bool, error)
+	Readable func(ctx context.Context, sessionID, path string) (bool, error)
 
 	// MaxResults is the most paths glob returns; zero means
 	// DefaultMaxGlobResults.
@@ -72,7 +72,7 @@ type SearchOptions struct {
 // construction and safe for concurrent use.
 type searchTools struct {
 	ws           workspace
-	readable     func(ctx context.Context, path string) (bool, error)
+	readable     func(ctx context.Context, sessionID, path string) (bool, error)
 	maxFileBytes int64
 	maxResults   int
 	maxList      int
@@ -116,11 +116,11 @@ func SearchTools(files FileOptions, opts SearchOptions) ([]tool.Tool, error) {
 }
 
 // allowed applies the Readable filter to the path p as the model sees it.
-func (st *searchTools) allowed(ctx context.Context, p string) bool {
+func (st *searchTools) allowed(ctx context.Context, session, p string) bool {
 	if st.readable == nil {
 		return true
 	}
-	ok, err := st.readable(ctx, p)
+	ok, err := st.readable(ctx, session, p)
 	return err == nil && ok
 }
 
@@ -145,11 +145,11 @@ func (d *searchDir) display(rel string) string {
 
 // open resolves p for a search. It returns an error Result (and a nil
 // searchDir) for a path the rules refuse or that does not exist.
-func (st *searchTools) open(ctx context.Context, p string) (*searchDir, *tool.Result, error) {
+func (st *searchTools) open(ctx context.Context, session, p string) (*searchDir, *tool.Result, error) {
 	if p == "" {
 		p = "."
 	}
-	t, err := st.ws.resolve(ctx, p, accessRead)
+	t, err := st.ws.resolve(ctx, session, p, accessRead)
 	if err != nil {
 		res, err := pathResult(err)
 		return nil, &res, err
@@ -325,7 +325,7 @@ type globMatch struct {
 	mtime time.Time
 }
 
-func (st *searchTools) glob(ctx context.Context, in globInput) (tool.Result, error) {
+func (st *searchTools) glob(ctx context.Context, c *tool.Call, in globInput) (tool.Result, error) {
 	pat, err := glob.Compile(in.Pattern, glob.Options{})
 	if err != nil {
 		return tool.Errorf("Invalid glob pattern: %v", err), nil
@@ -334,7 +334,7 @@ func (st *searchTools) glob(ctx context.Context, in globInput) (tool.Result, err
 	if path.IsAbs(in.Pattern) || slices.Contains(strings.Split(base, "/"), "..") {
 		return tool.Errorf("The pattern must be relative and stay inside path; give the directory to search as path"), nil
 	}
-	d, res, err := st.open(ctx, in.Path)
+	d, res, err := st.open(ctx, c.SessionID, in.Path)
 	if d == nil {
 		return *res, err
 	}
@@ -367,7 +367,7 @@ func (st *searchTools) glob(ctx context.Context, in globInput) (tool.Result, err
 				return nil
 			}
 			shown := d.display(rel)
-			if !st.allowed(ctx, shown) {
+			if !st.allowed(ctx, c.SessionID, shown) {
 				withheld++
 				return nil
 			}

@@ -75,7 +75,7 @@ func BenchmarkSearch(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	readable := func(ctx context.Context, p string) (bool, error) {
+	readable := func(ctx context.Context, _, p string) (bool, error) {
 		in, _ := json.Marshal(map[string]string{"path": p})
 		v, err := policy.Check(ctx, permission.Call{Name: "read_file", Input: in})
 		return v.Decision == permission.Allow, err
@@ -101,7 +101,7 @@ func BenchmarkSearch(b *testing.B) {
 			tl := byName(b, tools, tc.tool)
 			b.Run(fmt.Sprintf("filter=%s/%s%s", filter, tc.tool, tc.input), func(b *testing.B) {
 				for b.Loop() {
-					if res, err := tl.Call(context.Background(), json.RawMessage(tc.input)); err != nil || res.IsError {
+					if res, err := tl.Call(context.Background(), nil, json.RawMessage(tc.input)); err != nil || res.IsError {
 						b.Fatal(res.Content, err)
 					}
 				}

@@ -454,7 +454,7 @@ func TestListDir(t *testing.T) {
 func TestSearchHonoursReadDenyRules(t *testing.T) {
 	var e *searchEnv
 	var policy permission.Policy
-	readable := func(ctx context.Context, p string) (bool, error) {
+	readable := func(ctx context.Context, _, p string) (bool, error) {
 		in, err := json.Marshal(map[string]string{"path": p})
 		if err != nil {
 			return false, err
@@ -541,7 +541,7 @@ func TestSearchHonoursCancellation(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	for _, name := range []string{"glob", "grep", "list_dir"} {
-		_, err := byName(t, e.tools, name).Call(ctx, json.RawMessage(`{"pattern":"**"}`))
+		_, err := byName(t, e.tools, name).Call(ctx, nil, json.RawMessage(`{"pattern":"**"}`))
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("%s after cancel: err = %v, want context.Canceled", name, err)
 		}

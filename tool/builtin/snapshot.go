@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/tool"
 )
 
 // DefaultMaxSnapshotBytes is the largest file whose previous content a
@@ -28,9 +29,11 @@ const DefaultMaxSnapshotBytes = 1 << 20
 // recorder to fill in. The engine implements it by appending the event to
 // the session log, which puts the snapshot before the tool's result.
 //
-// RecordSnapshot may be called concurrently, for different files.
+// c is the call that makes the change, as the tool received it; the engine
+// finds the call's turn through it. RecordSnapshot may be called
+// concurrently, for different files.
 type SnapshotRecorder interface {
-	RecordSnapshot(ctx context.Context, ev session.FileSnapshotEvent) error
+	RecordSnapshot(ctx context.Context, c *tool.Call, ev session.FileSnapshotEvent) error
 }
 
 // snapshotBefore fills in ev.Before, ev.Truncated and ev.Encoding from the
@@ -80,11 +83,11 @@ func sha256Hex(b []byte) string {
 }
 
 // record hands ev to the recorder, if there is one.
-func (ft *fileTools) record(ctx context.Context, ev session.FileSnapshotEvent) error {
+func (ft *fileTools) record(ctx context.Context, c *tool.Call, ev session.FileSnapshotEvent) error {
 	if ft.snapshots == nil {
 		return nil
 	}
-	if err := ft.snapshots.RecordSnapshot(ctx, ev); err != nil {
+	if err := ft.snapshots.RecordSnapshot(ctx, c, ev); err != nil {
 		return fmt.Errorf("record snapshot of %s: %w", ev.Path, err)
 	}
 	return nil

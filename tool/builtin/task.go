@@ -10,17 +10,18 @@ import (
 	"github.com/lite-agent/lite-agent-go/tool"
 )
 
-// A TaskStoreFunc returns the task list of the tool call in ctx, usually
-// the list of the calling session. An error fails the call.
-type TaskStoreFunc func(ctx context.Context) (task.Store, error)
+// A TaskStoreFunc returns the task list of a tool call of session
+// sessionID (its [tool.Call.SessionID]), usually that session's list. An
+// error fails the call.
+type TaskStoreFunc func(ctx context.Context, sessionID string) (task.Store, error)
 
 // TaskOptions configures the task tools. The zero value reports changes to
 // nobody.
 type TaskOptions struct {
 	// OnUpdate, when set, is called with the task as stored after every
-	// successful TaskCreate and TaskUpdate, with the call's ctx; the
-	// engine turns it into a task_update event.
-	OnUpdate func(ctx context.Context, t task.Task)
+	// successful TaskCreate and TaskUpdate, with the call that made the
+	// change; a host reports it through c, as a task_update event.
+	OnUpdate func(ctx context.Context, c *tool.Call, t task.Task)
 }
 
 // TaskTools returns TaskCreate, TaskUpdate, TaskGet and TaskList, in that
@@ -74,7 +75,7 @@ func TaskReminder(ctx context.Context, store task.Store) (string, error) {
 // taskTools holds what the task tools share; it is fixed at construction.
 type taskTools struct {
 	store    TaskStoreFunc
-	onUpdate func(context.Context, task.Task)
+	onUpdate func(context.Context, *tool.Call, task.Task)
 }
 
 const taskCreateDescription = `Add a task to the task list, to plan and track multi-step work. ` +
@@ -128,8 +129,8 @@ type taskIDInput struct {
 
 type taskListInput struct{}
 
-func (tt *taskTools) create(ctx context.Context, in taskCreateInput) (tool.Result, error) {
-	s, err := tt.store(ctx)
+func (tt *taskTools) create(ctx context.Context, c *tool.Call, in taskCreateInput) (tool.Result, error) {
+	s, err := tt.store(ctx, c.SessionID)
 	if err != nil {
 		return tool.Result{}, err
 	}
@@ -142,12 +143,12 @@ func (tt *taskTools) create(ctx context.Context, in taskCreateInput) (tool.Resul
 	if err != nil {
 		return tool.Result{}, err
 	}
-	tt.updated(ctx, t)
+	tt.updated(ctx, c, t)
 	return tool.Text(fmt.Sprintf("Created task #%s: %s", t.ID, t.Subject)), nil
 }
 
-func (tt *taskTools) update(ctx context.Context, in taskUpdateInput) (tool.Result, error) {
-	s, err := tt.store(ctx)
+func (tt *taskTools) update(ctx context.Context, c *tool.Call, in taskUpdateInput) (tool.Result, error) {
+	s, err := tt.store(ctx, c.SessionID)
 	if err != nil {
 		return tool.Result{}, err
 	}
@@ -168,18 +169,18 @@ func (tt *taskTools) update(ctx context.Context, in taskUpdateInput) (tool.Resul
 	if err != nil {
 		return tool.Result{}, err
 	}
-	tt.updated(ctx, t)
+	tt.updated(ctx, c, t)
 	return tool.Text(fmt.Sprintf("Updated task #%s: %s (%s)", t.ID, t.Subject, t.Status)), nil
 }
 
-func (tt *taskTools) updated(ctx context.Context, t task.Task) {
+func (tt *taskTools) updated(ctx context.Context, c *tool.Call, t task.Task) {
 	if tt.onUpdate != nil {
-		tt.onUpdate(ctx, t)
+		tt.onUpdate(ctx, c, t)
 	}
 }
 
-func (tt *taskTools) get(ctx context.Context, in taskIDInput) (tool.Result, error) {
-	s, err := tt.store(ctx)
+func (tt *taskTools) get(ctx context.Context, c *tool.Call, in taskIDInput) (tool.Result, error) {
+	s, err := tt.store(ctx, c.SessionID)
 	if err != nil {
 		return tool.Result{}, err
 	}
@@ -197,8 +198,8 @@ func (tt *taskTools) get(ctx context.Context, in taskIDInput) (tool.Result, erro
 	return tool.Text(string(b)), nil
 }
 
-func (tt *taskTools) list(ctx context.Context, _ taskListInput) (tool.Result, error) {
-	s, err := tt.store(ctx)
+func (tt *taskTools) list(ctx context.Context, c *tool.Call, _ taskListInput) (tool.Result, error) {
+	s, err := tt.store(ctx, c.SessionID)
 	if err != nil {
 		return tool.Result{}, err
 	}

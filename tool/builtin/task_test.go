@@ -31,7 +31,7 @@ type updates struct {
 	got []string
 }
 
-func (u *updates) record(ctx context.Context, tk task.Task) {
+func (u *updates) record(ctx context.Context, _ *tool.Call, tk task.Task) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	u.got = append(u.got, tk.ID+":"+string(tk.Status))
@@ -44,7 +44,7 @@ func taskTools(t *testing.T, s task.Store, u *updates) map[string]tool.Tool {
 		opts.OnUpdate = u.record
 	}
 	m := map[string]tool.Tool{}
-	for _, tl := range builtin.TaskTools(func(context.Context) (task.Store, error) { return s, nil }, opts) {
+	for _, tl := range builtin.TaskTools(func(context.Context, string) (task.Store, error) { return s, nil }, opts) {
 		m[tl.Name()] = tl
 	}
 	return m
@@ -115,7 +115,9 @@ func TestTaskToolInputIsValidated(t *testing.T) {
 }
 
 func TestTaskStoreFailuresAreErrorResults(t *testing.T) {
-	failing := builtin.TaskTools(func(context.Context) (task.Store, error) { return nil, errors.New("no task list for this session") }, builtin.TaskOptions{})
+	failing := builtin.TaskTools(func(context.Context, string) (task.Store, error) {
+		return nil, errors.New("no task list for this session")
+	}, builtin.TaskOptions{})
 	for _, tl := range failing {
 		input := `{"taskId":"1"}`
 		switch tl.Name() {
@@ -129,7 +131,7 @@ func TestTaskStoreFailuresAreErrorResults(t *testing.T) {
 			t.Errorf("%s: got %q", tl.Name(), res.Content)
 		}
 	}
-	panicking := builtin.TaskTools(func(context.Context) (task.Store, error) { panic("store exploded") }, builtin.TaskOptions{})
+	panicking := builtin.TaskTools(func(context.Context, string) (task.Store, error) { panic("store exploded") }, builtin.TaskOptions{})
 	if res := call(t, panicking[3], `{}`); res.Content != "Error: tool TaskList panicked: store exploded" || !res.IsError {
 		t.Errorf("panic: got %q", res.Content)
 	}
@@ -138,7 +140,7 @@ func TestTaskStoreFailuresAreErrorResults(t *testing.T) {
 func TestTaskToolsResolveTheStorePerCall(t *testing.T) {
 	type sessionKey struct{}
 	stores := map[string]task.Store{"a": task.NewMemoryStore(), "b": task.NewMemoryStore()}
-	tools := builtin.TaskTools(func(ctx context.Context) (task.Store, error) {
+	tools := builtin.TaskTools(func(ctx context.Context, _ string) (task.Store, error) {
 		return stores[ctx.Value(sessionKey{}).(string)], nil
 	}, builtin.TaskOptions{})
 	ctxA := context.WithValue(context.Background(), sessionKey{}, "a")

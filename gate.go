@@ -1,0 +1,136 @@
+package liteagent
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/lite-agent/lite-agent-go/engine"
+	"github.com/lite-agent/lite-agent-go/model"
+	"github.com/lite-agent/lite-agent-go/permission"
+	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/tool"
+)
+
+// newGate builds the permission gate of an agent family: the policy (the
+// default one when none is given) behind the workspace wrapper that
+// canonicalises file paths, one serial approval queue, events into the
+// turn's stream and, when enabled, audit records in the session log.
+func (a *Agent) newGate(opts Options) (*permission.Gate, error) {
+	policy := opts.Permission
+	if policy == nil {
+		policy = permission.Default()
+	}
+	policy, err := permission.Workspace(policy, permission.WorkspaceOptions{Workdir: a.lay.workdir})
+	if err != nil {
+		return nil, err
+	}
+	g := permission.GateOptions{
+		Policy:  policy,
+		Approve: opts.OnApproval,
+		Queue:   permission.NewApprovalQueue(),
+		DryRun:  opts.PermissionDryRun,
+		Redact:  opts.Redact,
+		Emit: func(ctx context.Context, c *tool.Call, ev permission.Event) {
+			call := model.ToolCallBlock(ev.Call.ID, ev.Call.Name, ev.Call.Input)
+			out := Event{Call: &call, Decision: decisionString(ev.Decision), By: ev.By, RuleID: ev.RuleID, Reason: ev.Reason, Simulated: ev.Simulated}
+			switch ev.Type {
+			case permission.EventPermissionDecision:
+				out.Type = engine.EventPermission
+			case permission.EventApprovalRequest:
+				out.Type = engine.EventApprovalAsk
+			default:
+				out.Type = engine.EventApprovalAnswer
+			}
+			hc, isHook := a.runs.call(ev.Call.ID)
+			switch {
+			case c != nil:
+				c.Emit(out) // a tool call's, into its turn
+			case isHook && hc.run != nil:
+				hc.run.around.add(out) // a hook command's, around a turn
+			case isHook:
+				hc.eng.Notify(hc.session, out) // a hook command's, within its run's turn
+			}
+		},
+	}
+	if opts.PermissionAudit {
+		g.Audit = func(ctx context.Context, c *tool.Call, ev permission.Event) error {
+			return a.audit(ctx, c, auditRecord(ev))
+		}
+	}
+	// The gate denies bash lines that write the protected paths, and asks
+	// about those it cannot analyze, whatever the policy says.
+	g.Workdir, g.Protected = a.lay.workdir, a.lay.paths.ProtectedPaths()
+	if fp, ok := opts.Permission.(*permission.FilePolicy); ok {
+		for _, src := range fp.Sources() {
+			g.Protected = append(g.Protected, src.Path)
+		}
+	}
+	gate := permission.NewGate(g)
+	// Hook commands and MCP connections are authorized for real even in a
+	// dry run, an ask going to the approval handler: a dry run simulates
+	// the decisions about the model's tool calls only.
+	enforcing := gate
+	if g.DryRun {
+		g.DryRun = false
+		enforcing = permission.NewGate(g)
+	}
+	a.permit = func(ctx context.Context, call permission.Call) (bool, error) {
+		out, err := enforcing.Authorize(ctx, call)
+		return out.Run, err
+	}
+	return gate, nil
+}
+
+// auditTimeout bounds how long a decision made around a turn waits to be
+// appended to its session's log.
+const auditTimeout = 5 * time.Minute
+
+// audit appends a permission decision to the session log through the
+// engine. A tool call's (c not nil) is appended at once, so that it
+// precedes the tool's result, and a failure stops the call. A hook
+// command's is appended in the background, between the session's turns:
+// waiting there for a turn to end (its own, for a tool's or a compaction's
+// hook) would hold the hook past its timeout. Close waits for those
+// appends; a failure is logged.
+func (a *Agent) audit(ctx context.Context, c *tool.Call, ev session.PermissionDecisionEvent) error {
+	if c != nil {
+		return engine.Record(ctx, c, ev)
+	}
+	hc, ok := a.runs.call(ev.Call.ID)
+	if !ok || hc.session == "" {
+		return errors.New("liteagent: a permission decision outside any run cannot be audited")
+	}
+	id, eng := hc.session, hc.eng
+	a.audits.Go(func() {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), auditTimeout)
+		defer cancel()
+		// Dropped if the session was deleted meanwhile: the decision
+		// must not bring its log back.
+		keep := func() bool { return !a.sched.isDeleted(id) }
+		if err := eng.RecordBetweenTurns(ctx, id, ev, keep); err != nil {
+			a.log.Warn("permission audit failed", "session", id, "tool", ev.Call.Name, "err", err)
+		}
+	})
+	return nil
+}
+
+// auditRecord converts the gate's decision event into the session log's
+// audit record (its Turn is set when it is appended).
+func auditRecord(ev permission.Event) session.PermissionDecisionEvent {
+	return session.PermissionDecisionEvent{
+		Call:      session.PermissionCall{ID: ev.Call.ID, Name: ev.Call.Name, Input: ev.Call.Input},
+		Decision:  decisionString(ev.Decision),
+		RuleID:    ev.RuleID,
+		Reason:    ev.Reason,
+		Simulated: ev.Simulated,
+		By:        ev.By,
+	}
+}
+
+func decisionString(d permission.Decision) string {
+	if !d.Valid() {
+		return ""
+	}
+	return d.String()
+}

@@ -1,0 +1,258 @@
+// Package pathmatch decides whether a path, or a bash glob pattern, may
+// name one of a set of protected paths: paths are resolved through
+// symbolic links as the kernel opens them, and patterns are expanded and
+// matched as bash expands and matches them, erring on the side of a match.
+// It is the path knowledge of the permission gate's bash screen.
+package pathmatch
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/lite-agent/lite-agent-go/internal/glob"
+)
+
+// maxSymlinks bounds the symbolic links one path resolution follows, as
+// the kernel does.
+const maxSymlinks = 40
+
+// LiteralDir returns the directory part of a pattern before its first
+// glob or brace character.
+func LiteralDir(pattern string) string {
+	i := strings.IndexAny(pattern, "*?[{")
+	if i < 0 {
+		return filepath.Dir(pattern)
+	}
+	j := strings.LastIndexByte(pattern[:i], filepath.Separator)
+	if j <= 0 {
+		return string(filepath.Separator)
+	}
+	return pattern[:j]
+}
+
+// Hits reports whether target, lexically or resolved through
+// symbolic links and "..", names a path of protected or lies beneath one;
+// with ancestors, also whether it names a directory holding one.
+func Hits(target string, protected []string, ancestors bool) bool {
+	cands := []string{filepath.Clean(target), Resolve(target)}
+	for _, prot := range protected {
+		for _, pp := range []string{prot, Resolve(prot)} {
+			for _, c := range cands {
+				if Within(c, pp) || ancestors && Within(pp, c) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// braceGroup matches a brace expansion group with no nested braces.
+var braceGroup = regexp.MustCompile(`\{[^{}]*\}`)
+
+// PatternHits reports whether the bash glob pattern target could name a
+// path of protected or a path beneath one (with ancestors, also a directory
+// holding one). The match errs on the side of matching: brace groups match
+// anything within a segment, and a malformed pattern matches.
+func PatternHits(target string, protected []string, ancestors bool) bool {
+	for _, alt := range braceWords(target, maxBraceAlternatives) {
+		if globHits(alt, protected, ancestors) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxBraceAlternatives bounds the words braceWords makes of one pattern.
+const maxBraceAlternatives = 256
+
+// braceWords expands the brace alternatives of s ({a,b}, nested too) as
+// bash does. Past limit words, and for sequences ({1..9}), it gives up and
+// returns s, whose brace groups globHits then matches loosely.
+func braceWords(s string, limit int) []string {
+	open := -1
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '{':
+			if depth == 0 {
+				open = i
+			}
+			depth++
+		case '}':
+			if depth == 0 {
+				continue
+			}
+			depth--
+			if depth > 0 {
+				continue
+			}
+			body := s[open+1 : i]
+			alts := splitTopLevel(body)
+			if len(alts) < 2 {
+				continue // not an alternation: {a} and {a..b} stay
+			}
+			var out []string
+			for _, alt := range alts {
+				for _, rest := range braceWords(s[:open]+alt+s[i+1:], limit) {
+					out = append(out, rest)
+					if len(out) > limit {
+						return []string{s}
+					}
+				}
+			}
+			return out
+		}
+	}
+	return []string{s}
+}
+
+// splitTopLevel splits a brace body at its commas outside nested braces.
+func splitTopLevel(body string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(body); i++ {
+		switch body[i] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, body[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, body[start:])
+}
+
+// globHits is PatternHits for a pattern without brace alternatives.
+func globHits(target string, protected []string, ancestors bool) bool {
+	pat := splitPath(filepath.ToSlash(target))
+	for i, s := range pat {
+		for braceGroup.MatchString(s) {
+			s = braceGroup.ReplaceAllString(s, "*")
+		}
+		pat[i] = s
+	}
+	for _, prot := range protected {
+		for _, pp := range []string{prot, Resolve(prot)} {
+			segs := splitPath(filepath.ToSlash(pp))
+			n := min(len(pat), len(segs))
+			ok := true
+			for i := range n {
+				if !segmentMatch(pat[i], segs[i]) {
+					ok = false
+					break
+				}
+			}
+			if ok && (len(pat) >= len(segs) || ancestors) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// segmentMatch reports whether the glob pat may match the name of one path
+// segment, as bash matches it without dotglob: a leading dot only matches
+// a pattern that does not start with *, ? or [. Classes are bash's: "[!x]"
+// and "[^x]" both negate (path.Match would read "!" as a member).
+func segmentMatch(pat, name string) bool {
+	if strings.HasPrefix(name, ".") && pat != "" && (pat[0] == '*' || pat[0] == '?' || pat[0] == '[') {
+		return false
+	}
+	if strings.Contains(pat, "[:") || strings.Contains(pat, "[=") || strings.Contains(pat, "[.") {
+		return true // bash's [[:alpha:]], [[=a=]] and [[.a.]], which the glob engine does not read
+	}
+	g, err := glob.Compile(pat, glob.Options{LiteralUnbalanced: true})
+	if err != nil {
+		return true // a pattern we cannot read may match anything
+	}
+	return g.Match(name)
+}
+
+// splitPath splits an absolute slash path into its segments, ignoring
+// empty ones.
+func splitPath(p string) []string {
+	var out []string
+	for _, s := range strings.Split(p, "/") {
+		if s != "" && s != "." {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Within reports whether p is base or lies beneath it; both are clean
+// absolute paths.
+func Within(p, base string) bool {
+	if p == base {
+		return true
+	}
+	if base == string(filepath.Separator) {
+		return strings.HasPrefix(p, base)
+	}
+	return strings.HasPrefix(p, base+string(filepath.Separator))
+}
+
+// Resolve returns the path the kernel would open for the absolute path
+// p: symbolic links are followed and ".." steps back from where they led,
+// component by component; the components that do not exist are appended
+// as they are. A loop of links leaves the rest unresolved.
+func Resolve(p string) string {
+	if !filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	cur := string(filepath.Separator)
+	rest := splitComponents(p)
+	links := 0
+	for len(rest) > 0 {
+		c := rest[0]
+		rest = rest[1:]
+		switch c {
+		case ".":
+			continue
+		case "..":
+			cur = filepath.Dir(cur)
+			continue
+		}
+		next := filepath.Join(cur, c)
+		fi, err := os.Lstat(next)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 || links >= maxSymlinks {
+			if err != nil {
+				// Nothing below a missing component exists: the rest
+				// is taken lexically.
+				return filepath.Join(append([]string{next}, rest...)...)
+			}
+			cur = next
+			continue
+		}
+		links++
+		to, err := os.Readlink(next)
+		if err != nil {
+			cur = next
+			continue
+		}
+		if filepath.IsAbs(to) {
+			cur = string(filepath.Separator)
+		}
+		rest = append(splitComponents(to), rest...)
+	}
+	return cur
+}
+
+// splitComponents splits a path into its components, keeping "." and "..".
+func splitComponents(p string) []string {
+	var out []string
+	for _, s := range strings.Split(filepath.ToSlash(p), "/") {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}

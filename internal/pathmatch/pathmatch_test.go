@@ -1,0 +1,104 @@
+package pathmatch
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+func TestResolveFollowsLinksAsTheKernelDoes(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.MkdirAll(filepath.Join(dir, "real", "sub"), 0o755))
+	must(os.Symlink(filepath.Join(dir, "real", "sub"), filepath.Join(dir, "abs")))
+	must(os.Symlink("real/sub", filepath.Join(dir, "rel")))
+	must(os.Symlink("loop", filepath.Join(dir, "loop")))
+	tests := []struct{ in, want string }{
+		{filepath.Join(dir, "abs", "f"), filepath.Join(dir, "real", "sub", "f")},
+		{dir + "/rel/../x", filepath.Join(dir, "real", "x")}, // ".." steps back from where the link led
+		{dir + "/missing/../y", dir + "/missing/../y"},       // below a missing component, lexical
+		{filepath.Join(dir, "loop", "z"), filepath.Join(dir, "loop", "z")},
+		{"relative/../p", "p"},
+	}
+	for _, tt := range tests {
+		got := Resolve(tt.in)
+		if filepath.Clean(got) != filepath.Clean(tt.want) {
+			t.Errorf("Resolve(%s) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestHitsAndPatternHits(t *testing.T) {
+	protected := []string{"/w/.git/config", "/w/.lite-agent"}
+	tests := []struct {
+		target    string
+		ancestors bool
+		hits      bool
+		pattern   bool
+	}{
+		{"/w/.git/config", false, true, true},
+		{"/w/.lite-agent/permissions.json", false, true, true},
+		{"/w/.git", false, false, false},
+		{"/w/.git", true, true, true},
+		{"/w/src/a.go", true, false, false},
+		{"/w/.git/conf*", false, false, true},
+		{"/w/.git/{config,HEAD}", false, false, true},
+		{"/w/*/config", false, false, false}, // * does not match a leading dot
+		{"/w/.[g]it/config", false, false, true},
+		{"/w/.lite-agent/{a..z}", false, true, true},
+	}
+	for _, tt := range tests {
+		if got := Hits(tt.target, protected, tt.ancestors); got != tt.hits {
+			t.Errorf("Hits(%s, %v) = %v, want %v", tt.target, tt.ancestors, got, tt.hits)
+		}
+		if got := PatternHits(tt.target, protected, tt.ancestors); got != tt.pattern {
+			t.Errorf("PatternHits(%s, %v) = %v, want %v", tt.target, tt.ancestors, got, tt.pattern)
+		}
+	}
+}
+
+func TestBraceWordsExpandsAsBashDoes(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"a{b,c}d", []string{"abd", "acd"}},
+		{"{a,b{c,d}}", []string{"a", "bc", "bd"}},
+		{"{a}", []string{"{a}"}},
+		{"{1..3}", []string{"{1..3}"}},
+		{"x", []string{"x"}},
+	}
+	for _, tt := range tests {
+		if got := braceWords(tt.in, 256); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("braceWords(%s) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	if got := braceWords("{a,b}{c,d}{e,f}", 4); !reflect.DeepEqual(got, []string{"{a,b}{c,d}{e,f}"}) {
+		t.Errorf("past the limit: %q", got)
+	}
+}
+
+func TestLiteralDirAndWithin(t *testing.T) {
+	for in, want := range map[string]string{"/a/b/*.go": "/a/b", "/a/b/c": "/a/b", "/*": "/", "/a/{x,y}/z": "/a"} {
+		if got := LiteralDir(in); got != want {
+			t.Errorf("LiteralDir(%s) = %s, want %s", in, got, want)
+		}
+	}
+	for _, tt := range []struct {
+		p, base string
+		want    bool
+	}{{"/a/b", "/a", true}, {"/a", "/a", true}, {"/ab", "/a", false}, {"/x", "/", true}} {
+		if got := Within(tt.p, tt.base); got != tt.want {
+			t.Errorf("Within(%s, %s) = %v", tt.p, tt.base, got)
+		}
+	}
+}

@@ -1,0 +1,48 @@
+package safefs
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/lite-agent/lite-agent-go/internal/filelock"
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// RemoveTree removes the directory parent/name and everything in it while
+// holding its lock (the directory parent/name.lock), the lock its store
+// takes to write there, so that no write of a store in this or another
+// process is cut in half. A missing parent or entry is not an error, and
+// nothing is created for it. A symlink at name is refused (a *storage.Error
+// of kind kind), never followed nor removed. The wait for the lock ends
+// when ctx is done.
+func RemoveTree(ctx context.Context, kind storage.Kind, parent, name string) error {
+	if _, err := os.Lstat(filepath.Join(parent, name)); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	dir, err := Anchor(parent)
+	if err != nil {
+		return err
+	}
+	st, err := dir.Lstat(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if st.Mode()&fs.ModeSymlink != 0 {
+		return &storage.Error{Op: "remove", Kind: kind, File: filepath.Join(dir.Path(), name), Message: "Symlink paths are not allowed for delete: " + name}
+	}
+	l, err := dir.Lock(ctx, name, filelock.Options{})
+	if err != nil {
+		return err
+	}
+	rmErr := dir.RemoveAll(name)
+	if err := l.Release(); rmErr == nil {
+		rmErr = err
+	}
+	return rmErr
+}

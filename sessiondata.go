@@ -1,0 +1,158 @@
+package liteagent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+
+	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/lite-agent/lite-agent-go/task"
+)
+
+// DeleteDataOptions says what belongs to the session [DeleteSessionData]
+// deletes.
+type DeleteDataOptions struct {
+	// SharedTaskList is the explicit task-list id the session used; when
+	// set, the session had no private list and no task list is removed.
+	// "" means the session's tasks were in its private list, named after
+	// the session, which is removed unless it is marked as shared
+	// (task.SharedMarker).
+	SharedTaskList string
+
+	// DryRun finds what would be removed, and removes nothing.
+	DryRun bool
+}
+
+// DeleteSessionData removes session id's data from the project whose
+// layout is paths, each part through the store that owns it: its log
+// (through cp, so that the log's lock is honored), the copies of the log
+// set aside beside it (session.FileCheckpointer.DeleteCopies), its context
+// archive (archive.Delete) and, unless the session used a shared task list,
+// its private task list (task.DeleteList). Explicitly shared lists, and
+// lists marked shared, are never removed. Each directory is removed under
+// its store's lock, and a symlink where a directory is expected is refused,
+// never followed. The log goes last, so that a failed delete can be
+// retried.
+//
+// A session that has none of these (no log in cp, no copy, no archive) is
+// not there: DeleteSessionData then returns a *session.NotFoundError and
+// removes nothing, not even a task list named like it. With a
+// FileCheckpointer the session's lock is held from that check to the end.
+//
+// It returns the paths removed (with DryRun, those that would be), the log
+// first; a log kept by another kind of Checkpointer has no path and is not
+// listed. [Agent.DeleteSession] uses it after stopping the session's work;
+// the lite-agent command uses it directly.
+func DeleteSessionData(ctx context.Context, paths storage.ProjectPaths, cp session.Checkpointer, id string, opts DeleteDataOptions) ([]string, error) {
+	fc, isFile := cp.(*session.FileCheckpointer)
+	if isFile && storage.ValidateID(id) == nil && isDirNoFollow(paths.SessionsDir) {
+		release, err := fc.Hold(ctx, id)
+		if err != nil {
+			return nil, fmt.Errorf("delete session %s: %w", id, err)
+		}
+		defer func() { _ = release() }()
+	}
+	st, err := findSessionData(ctx, paths, cp, id)
+	if err != nil {
+		return nil, fmt.Errorf("delete session %s: %w", id, err)
+	}
+	if !st.log && len(st.copies) == 0 && st.archive == "" {
+		return nil, &session.NotFoundError{SessionID: id}
+	}
+	if opts.SharedTaskList == "" && storage.ValidateID(id) == nil {
+		if list := paths.TaskListDir(id); isDirNoFollow(list) && !task.IsShared(paths.TasksDir, id) {
+			st.taskList = list
+		}
+	}
+	if opts.DryRun {
+		return st.paths(), nil
+	}
+	if st.archive != "" {
+		if err := archive.Delete(ctx, st.archive); err != nil {
+			return nil, fmt.Errorf("delete session %s archive: %w", id, err)
+		}
+	}
+	if st.taskList != "" {
+		if err := task.DeleteList(ctx, paths.TasksDir, id); err != nil {
+			return nil, fmt.Errorf("delete session %s task list: %w", id, err)
+		}
+	}
+	if len(st.copies) > 0 {
+		if err := fc.DeleteCopies(ctx, id); err != nil {
+			return nil, fmt.Errorf("delete session %s: %w", id, err)
+		}
+	}
+	if st.log {
+		if err := cp.Delete(ctx, id); err != nil {
+			return nil, fmt.Errorf("delete session %s: %w", id, err)
+		}
+	}
+	return st.paths(), nil
+}
+
+// sessionData is what is stored of one session.
+type sessionData struct {
+	log      bool     // the checkpointer has the log
+	logPath  string   // its path, if the checkpointer keeps files
+	copies   []string // copies of the log set aside beside it
+	archive  string   // the context archive directory, if any
+	taskList string   // the private task list to remove, if any
+}
+
+// paths lists what st holds, the log first.
+func (st sessionData) paths() []string {
+	var out []string
+	if st.log && st.logPath != "" {
+		out = append(out, st.logPath)
+	}
+	out = append(out, st.copies...)
+	if st.archive != "" {
+		out = append(out, st.archive)
+	}
+	if st.taskList != "" {
+		out = append(out, st.taskList)
+	}
+	return out
+}
+
+// findSessionData finds what is stored of session id, but its task list.
+func findSessionData(ctx context.Context, paths storage.ProjectPaths, cp session.Checkpointer, id string) (sessionData, error) {
+	var st sessionData
+	if fc, ok := cp.(*session.FileCheckpointer); ok {
+		if p, err := fc.Path(id); err == nil {
+			_, err := os.Lstat(p)
+			st.log, st.logPath = err == nil, p
+		}
+		copies, err := fc.Copies(id)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return st, err
+		}
+		st.copies = copies
+	} else {
+		infos, err := cp.List(ctx)
+		if err != nil {
+			return st, err
+		}
+		st.log = slices.ContainsFunc(infos, func(in session.Info) bool { return in.ID == id })
+	}
+	if dir := paths.ArchiveDir(id); existsNoFollow(dir) {
+		st.archive = dir
+	}
+	return st, nil
+}
+
+func isDirNoFollow(p string) bool {
+	st, err := os.Lstat(p)
+	return err == nil && st.IsDir()
+}
+
+// existsNoFollow reports whether p exists, without following a final symlink.
+func existsNoFollow(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}

@@ -1,0 +1,53 @@
+package task
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+
+	"github.com/lite-agent/lite-agent-go/internal/safefs"
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// RecordSuffix ends the name of every task record in a list directory:
+// <stem>.json, where the stem is the task id with every character outside
+// [A-Za-z0-9_-] replaced by "_". Tools that walk a data home, such as a
+// migration, match entries against it instead of spelling it.
+const RecordSuffix = recordExt
+
+// RecordStem returns the stem of the task record file named name and
+// whether name is a record's name: <stem>.json with a nonempty stem
+// (records written by earlier versions may keep dots in it).
+func RecordStem(name string) (stem string, ok bool) {
+	stem, ok = strings.CutSuffix(name, RecordSuffix)
+	if !ok || stem == "" {
+		return "", false
+	}
+	return stem, true
+}
+
+// DeleteList removes task list listID of tasksDir (its directory
+// <tasksDir>/<listID> with every record and the [SharedMarker]) under the
+// list's lock, so that no update of a [FileStore] in any process is cut in
+// half. It does not look at the marker: whether a list may go (a session's
+// private list, never a shared one) is the caller's decision, see
+// [IsShared]. A missing list is not an error and nothing is created; an
+// invalid listID and a symlink in place of the list are refused with a
+// *storage.Error. The wait for the lock ends when ctx is done.
+func DeleteList(ctx context.Context, tasksDir, listID string) error {
+	if err := storage.ValidateID(listID); err != nil {
+		var se *storage.Error
+		if errors.As(err, &se) && !errors.Is(err, storage.ErrIDTooLong) {
+			c := *se
+			c.Message = listIDMessage
+			return &c
+		}
+		return err
+	}
+	abs, err := filepath.Abs(tasksDir)
+	if err != nil {
+		return (&storage.Error{Op: "remove", Kind: storage.KindTask, File: tasksDir, Message: "cannot make tasks directory absolute"}).WithCause(err)
+	}
+	return safefs.RemoveTree(ctx, storage.KindTask, abs, listID)
+}

@@ -1,0 +1,250 @@
+package bash
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/lite-agent/lite-agent-go/sandbox"
+	"github.com/lite-agent/lite-agent-go/tool"
+)
+
+// Defaults of the bash tool.
+const (
+	// DefaultTimeout is how long a foreground command may run when
+	// [Options.Timeout] is zero.
+	DefaultTimeout = 120 * time.Second
+	// DefaultMaxOutputBytes is the most output a foreground command may
+	// produce when [Options.MaxOutputBytes] is zero: 1,000,000 bytes,
+	// already more than a model can usefully read in one result.
+	DefaultMaxOutputBytes = 1_000_000
+)
+
+// Options configures the bash tool. Only Workdir is required.
+type Options struct {
+	// Workdir is the directory commands start in: an absolute path.
+	Workdir string
+
+	// Shell is the shell that runs each command as "<Shell> -c <command>".
+	// "" means /bin/bash, or /bin/sh where there is no /bin/bash.
+	Shell string
+
+	// Env is the environment of the commands, as "KEY=value" entries.
+	// nil means the environment of the current process, read at each call;
+	// an empty non-nil slice means an empty environment.
+	Env []string
+
+	// Timeout is how long a foreground command may run before its process
+	// group is killed; zero means DefaultTimeout.
+	Timeout time.Duration
+
+	// MaxOutputBytes is the most combined output, in bytes, a foreground
+	// command may produce; once it produces more, its process group is
+	// killed and the result says so. Zero means DefaultMaxOutputBytes.
+	// Redirect large output to a file and read parts of it instead.
+	MaxOutputBytes int
+
+	// Background runs the commands the model asks to run in the
+	// background. nil means such commands run in the foreground like any
+	// other.
+	Background *Background
+
+	// Sandbox, when set, contains every command the tool runs, in the
+	// foreground and in the background: each is wrapped by it before it
+	// starts, and one it cannot wrap does not run. nil runs commands
+	// uncontained, with the rights of the current process.
+	Sandbox sandbox.Sandbox
+}
+
+// bashTool holds the bash tool's configuration; it is fixed at
+// construction.
+type bashTool struct {
+	sh        shell
+	timeout   time.Duration
+	maxOutput int
+	bg        *Background
+}
+
+// Tool returns the bash tool, which runs a shell command in
+// opts.Workdir and returns its combined, trimmed standard output and
+// standard error:
+//
+//   - each command runs in its own process group, with standard input
+//     empty; when the command ends, times out, is cancelled or produces too
+//     much output, the whole group is killed with SIGKILL, so nothing it
+//     started in the foreground outlives it;
+//   - empty output reads "(no output)" when the command succeeded, and is
+//     the error "Error: command exited with code N" when it did not;
+//     non-empty output is returned whatever the exit code, followed by a
+//     line "[exit code N]" when N is not 0;
+//   - a command running longer than the timeout ends with
+//     "Error: command timed out after <ms>ms" followed by its output so far,
+//     and one producing more than MaxOutputBytes with
+//     "Error: command output exceeded <N> bytes";
+//   - cancelling the call's context kills the group and the call returns
+//     ctx.Err();
+//   - a command containing "rm -rf /", "sudo", "shutdown", "reboot" or
+//     "> /dev/" is refused with "Error: Dangerous command blocked". This is
+//     a speed bump against accidents, not a sandbox: set
+//     [Options.Sandbox] (or run the agent in a container) when commands
+//     must be contained;
+//   - with run_in_background and a [Background] registry, the command
+//     starts in the registry and the call returns its id at once.
+//
+// Tool returns an error if Workdir is not absolute, a limit is negative
+// or no shell is found. The tool is safe for concurrent use.
+func Tool(opts Options) (tool.Tool, error) {
+	if !filepath.IsAbs(opts.Workdir) {
+		return nil, fmt.Errorf("bash tool: workdir %q is not an absolute path", opts.Workdir)
+	}
+	if opts.Timeout < 0 || opts.MaxOutputBytes < 0 {
+		return nil, errors.New("bash tool: negative limit")
+	}
+	path := opts.Shell
+	if path == "" {
+		path = "/bin/bash"
+		if _, err := os.Stat(path); err != nil {
+			path = "/bin/sh"
+		}
+	}
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("bash tool: shell: %w", err)
+	}
+	b := &bashTool{
+		sh:        shell{path: path, dir: filepath.Clean(opts.Workdir), env: cloneEnv(opts.Env), sandbox: opts.Sandbox},
+		timeout:   opts.Timeout,
+		maxOutput: opts.MaxOutputBytes,
+		bg:        opts.Background,
+	}
+	if b.timeout == 0 {
+		b.timeout = DefaultTimeout
+	}
+	if b.maxOutput == 0 {
+		b.maxOutput = DefaultMaxOutputBytes
+	}
+	return tool.New("bash", bashDescription, b.call), nil
+}
+
+// cloneEnv copies env, keeping nil and empty apart.
+func cloneEnv(env []string) []string {
+	if env == nil {
+		return nil
+	}
+	return append(make([]string, 0, len(env)), env...)
+}
+
+const bashDescription = `Run a shell command in the workspace and return its combined standard output and standard error. ` +
+	`Use it to search (grep, find), build, test and inspect. Commands time out after a while; ` +
+	`for servers and other long-running processes set run_in_background and read their output with BashOutput.`
+
+type bashInput struct {
+	Command         string `json:"command" jsonschema:"the shell command to run"`
+	RunInBackground bool   `json:"run_in_background,omitempty" jsonschema:"start the command in the background and return its id at once; read its output with BashOutput and stop it with KillBackground"`
+}
+
+// RefineSchema implements [tool.SchemaRefiner].
+func (bashInput) RefineSchema(s *jsonschema.Schema) {
+	s.Properties["command"].MinLength = jsonschema.Ptr(1)
+}
+
+// dangerous reports whether command contains one of the substrings the
+// bash tool refuses.
+func dangerous(command string) bool {
+	for _, s := range [...]string{"rm -rf /", "sudo", "shutdown", "reboot", "> /dev/"} {
+		if strings.Contains(command, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *bashTool) call(ctx context.Context, c *tool.Call, in bashInput) (tool.Result, error) {
+	if dangerous(in.Command) {
+		return tool.Errorf("Dangerous command blocked"), nil
+	}
+	if in.RunInBackground && b.bg != nil {
+		// The Completion of the command carries the call's session.
+		id, err := b.bg.start(b.sh, in.Command, c.SessionID)
+		if err != nil {
+			return tool.Result{}, err
+		}
+		notice := ""
+		if b.bg.onExit != nil {
+			notice = " You will be told when it ends."
+		}
+		return tool.Text(fmt.Sprintf("[background:%s] started: %s. Read output with BashOutput(id: %s); stop it with KillBackground(id: %s).%s",
+			id, in.Command, id, id, notice)), nil
+	}
+	return b.foreground(ctx, in.Command)
+}
+
+// foreground runs command and waits for it.
+func (b *bashTool) foreground(ctx context.Context, command string) (tool.Result, error) {
+	var out []byte
+	exceeded := make(chan struct{})
+	sink := func(p []byte) bool {
+		if len(out)+len(p) > b.maxOutput {
+			close(exceeded)
+			return false
+		}
+		out = append(out, p...)
+		return true
+	}
+	p, err := b.sh.start(command, sink)
+	if err != nil {
+		return tool.Result{}, fmt.Errorf("start command: %w", err)
+	}
+	timer := time.NewTimer(b.timeout)
+	defer timer.Stop()
+	timedOut, tooMuch, cancelled := false, false, false
+	select {
+	case <-p.waitDone:
+	case <-timer.C:
+		timedOut = true
+	case <-exceeded:
+		tooMuch = true
+	case <-ctx.Done():
+		cancelled = true
+	}
+	p.stop()
+	// The reader has returned: out is complete and exceeded settled.
+	select {
+	case <-exceeded:
+		tooMuch = true
+	default:
+	}
+	if tooMuch {
+		return tool.Errorf("command output exceeded %d bytes", b.maxOutput), nil
+	}
+	if cancelled {
+		return tool.Result{}, ctx.Err()
+	}
+	text := strings.TrimSpace(validText(out))
+	if timedOut {
+		res := tool.Errorf("command timed out after %dms", b.timeout.Milliseconds())
+		if text != "" {
+			res.Content += "\n" + text
+		}
+		return res, nil
+	}
+	code, sig := p.exitCode()
+	switch {
+	case text == "" && code == 0:
+		return tool.Text("(no output)"), nil
+	case text == "" && sig != "":
+		return tool.Errorf("command killed by signal %s", sig), nil
+	case text == "":
+		return tool.Errorf("command exited with code %d", code), nil
+	case sig != "":
+		return tool.Text(text + "\n[killed by signal " + sig + "]"), nil
+	case code != 0:
+		return tool.Text(fmt.Sprintf("%s\n[exit code %d]", text, code)), nil
+	}
+	return tool.Text(text), nil
+}

@@ -1,0 +1,18 @@
+// Package bash holds the bash tool and the background commands it starts,
+// with their tools BashOutput and KillBackground. Every tool is built with
+// [tool.New], so its input is validated against its schema before the
+// handler runs, and every handler honours its context.
+//
+// bash runs each command with "/bin/bash -c" in its own process group and
+// kills the whole group with SIGKILL when the command ends, times out (120
+// s by default), is cancelled or exceeds its output cap (1,000,000 bytes by
+// default). A [Background] registry runs commands the model starts with
+// run_in_background, keeping the last part of their output in a ring
+// buffer for BashOutput; it owns their goroutines, and its Close kills
+// them all. A background command's [Completion] names the session of the
+// call that started it (its [tool.Call.SessionID]). See [Tool] and
+// [BackgroundTools] for the texts.
+//
+// A [sandbox.Sandbox] in [Options.Sandbox] contains every command, in the
+// foreground and in the background.
+package bash

@@ -1,0 +1,116 @@
+package bash
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"time"
+
+	"github.com/lite-agent/lite-agent-go/sandbox"
+)
+
+// drainGrace is how long the output of a finished command is still read
+// after its process group was killed: only a process that left the group
+// (a daemon that called setsid) can keep the pipe open that long.
+const drainGrace = 250 * time.Millisecond
+
+// A shell runs commands: the shell program, the directory, the
+// environment and the sandbox that contains them.
+type shell struct {
+	path    string
+	dir     string
+	env     []string        // nil: the current environment at each start
+	sandbox sandbox.Sandbox // nil: none
+}
+
+// A proc is a shell command running in its own process group, its
+// standard output and standard error going to one pipe that a goroutine
+// reads.
+type proc struct {
+	cmd      *exec.Cmd
+	out      *os.File      // the read end of the output pipe
+	readDone chan struct{} // closed when the reader returns
+	waitDone chan struct{} // closed when the process has been waited for
+	state    *os.ProcessState
+}
+
+// start runs command through sh. Every chunk of output is passed to sink,
+// from one goroutine, until sink returns false, which stops the reading.
+// The caller must call stop.
+func (sh shell) start(command string, sink func([]byte) bool) (*proc, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(sh.path, "-c", command)
+	cmd.Dir = sh.dir
+	cmd.Env = sh.env
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
+	}
+	cmd.Stdout = w // an *os.File goes to the child as it is, with no copying
+	cmd.Stderr = w
+	inOwnGroup(cmd)
+	if sh.sandbox != nil {
+		if err := sh.sandbox.Wrap(cmd); err != nil {
+			r.Close()
+			w.Close()
+			return nil, err
+		}
+	}
+	err = cmd.Start()
+	w.Close()
+	for _, f := range cmd.ExtraFiles { // the sandbox's, for the child only
+		f.Close()
+	}
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
+	p := &proc{cmd: cmd, out: r, readDone: make(chan struct{}), waitDone: make(chan struct{})}
+	go func() {
+		defer close(p.readDone)
+		buf := make([]byte, 32*1024)
+		for {
+			n, err := r.Read(buf)
+			if n > 0 && !sink(buf[:n]) {
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	go func() {
+		defer close(p.waitDone)
+		// The error only repeats what the state says.
+		cmd.Wait()
+		p.state = cmd.ProcessState
+	}()
+	return p, nil
+}
+
+// stop kills the process group (whatever the command left running in it
+// included), waits for the process and for the output to be read, and
+// releases the pipe. It may be called once the process has exited or to
+// end it early.
+func (p *proc) stop() {
+	killGroup(p.cmd)
+	<-p.waitDone
+	// Processes that left the group may hold the pipe open; stop waiting
+	// for them after a grace period.
+	if err := p.out.SetReadDeadline(time.Now().Add(drainGrace)); err != nil && !errors.Is(err, os.ErrNoDeadline) {
+		p.out.Close()
+	}
+	<-p.readDone
+	p.out.Close()
+}
+
+// exitCode returns the process's exit code, or -1 and the signal's name if
+// a signal ended it. It is valid after waitDone is closed.
+func (p *proc) exitCode() (int, string) {
+	if p.state == nil {
+		return -1, ""
+	}
+	return p.state.ExitCode(), signalName(p.state)
+}
