@@ -6,10 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
-	"strconv"
-	"strings"
-	"sync"
-	"unicode/utf8"
 
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
@@ -122,7 +118,6 @@ type Options struct {
 type FileArchive struct {
 	dir      *safefs.Dir
 	cs       codecScope
-	maxRead  int
 	indexAbs string // for error messages
 	notesAbs string
 
@@ -131,8 +126,9 @@ type FileArchive struct {
 	// the lock directory.
 	op chan struct{}
 
-	mu          sync.Mutex           // guards generations
-	generations map[int64]*genBudget // read budget and repeats per generation
+	// core applies the rules of every archive (see NewArchive) over this
+	// directory, and keeps the read budgets.
+	core *backed
 }
 
 // genBudget is the read state of one generation.
@@ -175,15 +171,15 @@ func NewFileArchive(contextDir string, opts Options) (*FileArchive, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &FileArchive{
-		dir:         dir,
-		cs:          codecScope{enc: enc, scope: scope},
-		maxRead:     maxRead,
-		indexAbs:    filepath.Join(dir.Path(), indexFile),
-		notesAbs:    filepath.Join(dir.Path(), notesDir),
-		op:          make(chan struct{}, 1),
-		generations: make(map[int64]*genBudget),
-	}, nil
+	a := &FileArchive{
+		dir:      dir,
+		cs:       codecScope{enc: enc, scope: scope},
+		indexAbs: filepath.Join(dir.Path(), indexFile),
+		notesAbs: filepath.Join(dir.Path(), notesDir),
+		op:       make(chan struct{}, 1),
+	}
+	a.core = newBacked(fileBackend{a}, a.cs, maxRead)
+	return a, nil
 }
 
 // Dir returns the archive's directory as an absolute path.
@@ -216,36 +212,6 @@ func (a *FileArchive) locked(ctx context.Context, fn func(l *filelock.Lock) erro
 	return fn(l)
 }
 
-// loadIndex reads and decodes index.jsonl. The lock must be held.
-func (a *FileArchive) loadIndex(ctx context.Context) ([]indexEntry, error) {
-	data, err := a.dir.ReadFile(indexFile)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return decodeIndex(ctx, a.cs, a.indexAbs, data)
-}
-
-// loadNote reads and decodes the note of ref; found is false when there is
-// no note file. The lock must be held.
-func (a *FileArchive) loadNote(ctx context.Context, ref string) (content string, found bool, err error) {
-	rel, abs := a.notePath(ref)
-	data, err := a.dir.ReadFile(rel)
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", false, nil
-	}
-	if err != nil {
-		return "", false, err
-	}
-	plain, err := a.cs.enc.Decode(ctx, storage.KindArchive, a.cs.scope, ref, data)
-	if err != nil {
-		return "", false, atFile(err, abs, ref)
-	}
-	return string(plain), true, nil
-}
-
 // integrityError reports a note whose content does not match its ref.
 func integrityError(file, ref string) error {
 	return &storage.Error{Op: "read", Kind: storage.KindArchive, File: file, Record: ref, Message: "Archive integrity mismatch"}
@@ -263,77 +229,7 @@ func integrityError(file, ref string) error {
 // ("Corrupt archive index", "Archive integrity mismatch", codec and file
 // failures) naming the file and record, or ctx.Err().
 func (a *FileArchive) Put(ctx context.Context, content string, metadata map[string]any) (Entry, error) {
-	content = strings.ToValidUTF8(content, "\uFFFD")
-	ref := refOf(content)
-	e := Entry{Ref: ref, Preview: previewOf(content)}
-	line, err := marshalIndexLine(e.Ref, e.Preview, metadata)
-	if err != nil {
-		return Entry{}, fmt.Errorf("archive: put %s: metadata: %w", ref, err)
-	}
-	err = a.locked(ctx, func(l *filelock.Lock) error {
-		entries, err := a.loadIndex(ctx)
-		if err != nil {
-			return err
-		}
-		indexed := false
-		for _, ie := range entries {
-			if ie.ref == ref {
-				indexed = true
-				break
-			}
-		}
-		rel, abs := a.notePath(ref)
-		stored, err := a.dir.ReadFile(rel)
-		noteExists := err == nil
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-		// Encode everything before the first write.
-		var encNote, encLine []byte
-		if !noteExists {
-			if encNote, err = a.cs.enc.Encode(ctx, storage.KindArchive, a.cs.scope, ref, []byte(content)); err != nil {
-				return atFile(err, abs, ref)
-			}
-		}
-		if !indexed {
-			record := strconv.Itoa(len(entries))
-			if encLine, err = a.cs.enc.Encode(ctx, storage.KindArchiveIndex, a.cs.scope, record, line); err != nil {
-				return atFile(err, a.indexAbs, record)
-			}
-			encLine = append(encLine, '\n')
-		}
-		if noteExists {
-			plain, err := a.cs.enc.Decode(ctx, storage.KindArchive, a.cs.scope, ref, stored)
-			if err != nil {
-				return atFile(err, abs, ref)
-			}
-			if string(plain) != content {
-				return integrityError(abs, ref)
-			}
-		}
-		if encNote == nil && encLine == nil {
-			return nil
-		}
-		// The codec may have run long: make sure the lock is still ours.
-		if err := l.Check(); err != nil {
-			return err
-		}
-		if encNote != nil {
-			if err := a.dir.WriteFile(rel, encNote); err != nil {
-				return err
-			}
-		}
-		if encLine != nil {
-			if err := a.dir.Append(indexFile, encLine, true); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return Entry{}, err
-	}
-	return e, nil
+	return a.core.Put(ctx, content, metadata)
 }
 
 // Search returns, inside the historical-context wrapper, one JSON line
@@ -347,55 +243,7 @@ func (a *FileArchive) Put(ctx context.Context, content string, metadata map[stri
 // wrapper (ErrWrapperBudget), or a *storage.Error for an index or note that
 // cannot be read or decoded.
 func (a *FileArchive) Search(ctx context.Context, q Query) (string, error) {
-	if q.Limit < 0 {
-		return "", fmt.Errorf("archive: search limit %d: %w", q.Limit, ErrSearchLimit)
-	}
-	limit := q.Limit
-	if limit == 0 {
-		limit = DefaultSearchLimit
-	}
-	var out string
-	err := a.locked(ctx, func(*filelock.Lock) error {
-		if a.remaining(q.Generation) < MinReadBytes {
-			out = exhausted(q.Generation)
-			return nil
-		}
-		entries, err := a.loadIndex(ctx)
-		if err != nil {
-			return err
-		}
-		needle := strings.ToLower(q.Text)
-		var body []byte
-		matches := 0
-		for _, e := range entries {
-			if matches >= limit {
-				break
-			}
-			content, _, err := a.loadNote(ctx, e.ref)
-			if err != nil {
-				return err
-			}
-			meta := "undefined"
-			if e.metadata != nil {
-				meta = string(e.metadata)
-			}
-			hay := e.ref + "\n" + e.preview + "\n" + meta + "\n" + content
-			if !strings.Contains(strings.ToLower(hay), needle) {
-				continue
-			}
-			if matches > 0 {
-				body = append(body, '\n')
-			}
-			body = appendEntryJSON(body, e)
-			matches++
-		}
-		out, err = a.charge(q.Generation, openSearch(q.Text), string(body))
-		return err
-	})
-	if err != nil {
-		return "", err
-	}
-	return out, nil
+	return a.core.Search(ctx, q)
 }
 
 // Read returns one page of the content of req.Ref inside the
@@ -420,149 +268,70 @@ func (a *FileArchive) Search(ctx context.Context, q Query) (string, error) {
 // that no page answers, and *storage.Error for an index or note that cannot
 // be read, decoded or trusted ("Archive integrity mismatch", a symlink).
 func (a *FileArchive) Read(ctx context.Context, req ReadRequest) (string, error) {
-	if req.Offset < 0 || req.Limit < 0 || req.Offset > maxSafeInteger || req.Limit > maxSafeInteger {
-		return "", fmt.Errorf("archive: read offset %d limit %d: %w", req.Offset, req.Limit, ErrPageRange)
+	return a.core.Read(ctx, req)
+}
+
+// fileBackend keeps a FileArchive's records in its directory:
+// notes/<ref>.md and index.jsonl, one record a line.
+type fileBackend struct{ a *FileArchive }
+
+func (b fileBackend) Locked(ctx context.Context, fn func(BackendTx) error) error {
+	return b.a.locked(ctx, func(l *filelock.Lock) error { return fn(fileTx{a: b.a, l: l}) })
+}
+
+func (b fileBackend) Locator(kind storage.Kind, record string) string {
+	if kind == storage.KindArchive {
+		_, abs := b.a.notePath(record)
+		return abs
 	}
-	limit := req.Limit
-	if limit == 0 {
-		limit = a.maxRead
+	return b.a.indexAbs
+}
+
+// fileTx reads and writes the directory under its lock.
+type fileTx struct {
+	a *FileArchive
+	l *filelock.Lock
+}
+
+func (t fileTx) Index(context.Context) ([][]byte, error) {
+	data, err := t.a.dir.ReadFile(indexFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
 	}
-	var out string
-	err := a.locked(ctx, func(*filelock.Lock) error {
-		remaining := a.remaining(req.Generation)
-		if remaining < MinReadBytes {
-			out = exhausted(req.Generation)
-			return nil
-		}
-		open := openRead(req.Ref, req.Generation)
-		content, found, err := a.lookup(ctx, req.Ref)
-		if err != nil {
-			return err
-		}
-		if !found {
-			out, err = a.charge(req.Generation, open, noContentBody)
-			return err
-		}
-		from, splits, ok := byteOffset(content, req.Offset)
-		if !ok {
-			return fmt.Errorf("archive: read %s offset %d: %w", req.Ref, req.Offset, ErrOffsetBeyondEnd)
-		}
-		if splits {
-			return fmt.Errorf("archive: read %s offset %d: %w", req.Ref, req.Offset, ErrOffsetSplitsCharacter)
-		}
-		total := unitLen(content)
-		capUnits := min(limit, total-req.Offset)
-		key := pageKey{req.Ref, req.Offset}
-		if a.seen(req.Generation, key) {
-			capUnits = min(capUnits, repeatCapUnits)
-		}
-		bodyBudget := remaining - len(open) - len("\n"+warningLine+"\n") - pageSlackBytes
-		end, units := page(content, from, capUnits, max(bodyBudget, 0))
-		if units == 0 && req.Offset < total {
-			return fmt.Errorf("archive: read %s offset %d: %w", req.Ref, req.Offset, ErrPageBudget)
-		}
-		next := req.Offset + units
-		var body strings.Builder
-		body.WriteString("offset=" + strconv.Itoa(req.Offset) + "; nextOffset=")
-		if next >= total {
-			body.WriteString("end")
-		} else {
-			body.WriteString(strconv.Itoa(next))
-		}
-		body.WriteString("; totalChars=" + strconv.Itoa(total) + "\n")
-		body.WriteString(content[from:end])
-		if next < total {
-			body.WriteString(continueMark)
-		}
-		out, err = a.charge(req.Generation, open, body.String())
-		if err == nil {
-			a.markSeen(req.Generation, key)
-		}
+	if err != nil {
+		return nil, err
+	}
+	return splitIndex(data), nil
+}
+
+func (t fileTx) Note(_ context.Context, ref string) ([]byte, bool, error) {
+	rel, _ := t.a.notePath(ref)
+	data, err := t.a.dir.ReadFile(rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	return data, true, nil
+}
+
+// Put writes the note, then appends the index line, once it has made sure
+// the lock is still ours (the codec may have run long).
+func (t fileTx) Put(_ context.Context, ref string, note []byte, _ int, index []byte) error {
+	if err := t.l.Check(); err != nil {
 		return err
-	})
-	if err != nil {
-		return "", err
 	}
-	return out, nil
-}
-
-// lookup returns the verified content of ref if this archive holds it.
-// The lock must be held.
-func (a *FileArchive) lookup(ctx context.Context, ref string) (string, bool, error) {
-	if !validRef(ref) {
-		return "", false, nil
-	}
-	entries, err := a.loadIndex(ctx)
-	if err != nil {
-		return "", false, err
-	}
-	indexed := false
-	for _, e := range entries {
-		if e.ref == ref {
-			indexed = true
-			break
+	if note != nil {
+		rel, _ := t.a.notePath(ref)
+		if err := t.a.dir.WriteFile(rel, note); err != nil {
+			return err
 		}
 	}
-	if !indexed {
-		return "", false, nil
-	}
-	content, found, err := a.loadNote(ctx, ref)
-	if err != nil || !found {
-		return "", false, err
-	}
-	if refOf(content) != ref || !utf8.ValidString(content) {
-		_, abs := a.notePath(ref)
-		return "", false, integrityError(abs, ref)
-	}
-	return content, true, nil
-}
-
-// budget returns the state of generation g, creating it with a full budget.
-// When more than maxGenerations would be tracked, all state is forgotten
-// first. a.mu must be held.
-func (a *FileArchive) budget(g int64) *genBudget {
-	b, ok := a.generations[g]
-	if !ok {
-		if len(a.generations) >= maxGenerations {
-			clear(a.generations)
+	if index != nil {
+		if err := t.a.dir.Append(indexFile, append(index, '\n'), true); err != nil {
+			return err
 		}
-		b = &genBudget{remaining: a.maxRead, seen: make(map[pageKey]bool)}
-		a.generations[g] = b
 	}
-	return b
-}
-
-// remaining returns generation g's remaining budget in bytes.
-func (a *FileArchive) remaining(g int64) int {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.budget(g).remaining
-}
-
-// seen reports whether (ref, offset) was read in generation g.
-func (a *FileArchive) seen(g int64, k pageKey) bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.budget(g).seen[k]
-}
-
-// markSeen records that (ref, offset) was read in generation g.
-func (a *FileArchive) markSeen(g int64, k pageKey) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.budget(g).seen[k] = true
-}
-
-// charge wraps body within generation g's remaining budget and subtracts
-// the result's size from it.
-func (a *FileArchive) charge(g int64, open, body string) (string, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	b := a.budget(g)
-	out, err := wrap(open, body, b.remaining)
-	if err != nil {
-		return "", err
-	}
-	b.remaining -= len(out)
-	return out, nil
+	return nil
 }

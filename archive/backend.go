@@ -25,13 +25,16 @@ type Backend interface {
 	// it, in this process or any other, and returns fn's error. If fn
 	// fails, nothing it put is kept.
 	Locked(ctx context.Context, fn func(tx BackendTx) error) error
-	// Locator names the archive in errors, in place of a directory.
-	Locator() string
+	// Locator names a record in errors, in place of a file path: the
+	// note of ref for kind storage.KindArchive, the index for
+	// storage.KindArchiveIndex.
+	Locator(kind storage.Kind, record string) string
 }
 
 // A BackendTx reads and writes an archive while its lock is held.
 type BackendTx interface {
 	// Index returns the stored index records in the order they were put.
+	// An empty record reads as a corrupt index.
 	Index(ctx context.Context) ([][]byte, error)
 	// Note returns the stored note of ref, or false if there is none.
 	Note(ctx context.Context, ref string) ([]byte, bool, error)
@@ -61,10 +64,14 @@ func NewArchive(b Backend, opts Options) (Archive, error) {
 	if scope == "" {
 		scope = StandaloneScope
 	}
-	return &backed{b: b, cs: codecScope{enc: enc, scope: scope}, maxRead: maxRead, generations: map[int64]*genBudget{}}, nil
+	return newBacked(b, codecScope{enc: enc, scope: scope}, maxRead), nil
 }
 
-// backed is the Archive NewArchive returns.
+func newBacked(b Backend, cs codecScope, maxRead int) *backed {
+	return &backed{b: b, cs: cs, maxRead: maxRead, generations: map[int64]*genBudget{}}
+}
+
+// backed is the Archive NewArchive returns, and the core of a FileArchive.
 type backed struct {
 	b       Backend
 	cs      codecScope
@@ -79,20 +86,7 @@ func (a *backed) index(ctx context.Context, tx BackendTx) ([]indexEntry, error) 
 	if err != nil {
 		return nil, err
 	}
-	entries := make([]indexEntry, 0, len(recs))
-	for n, rec := range recs {
-		record := strconv.Itoa(n)
-		plain, err := a.cs.enc.Decode(ctx, storage.KindArchiveIndex, a.cs.scope, record, rec)
-		if err != nil {
-			return nil, atFile(err, a.b.Locator(), record)
-		}
-		e, ok := parseIndexLine(plain)
-		if !ok {
-			return nil, corruptIndex(a.b.Locator(), record)
-		}
-		entries = append(entries, e)
-	}
-	return entries, nil
+	return decodeIndexRecords(ctx, a.cs, a.b.Locator(storage.KindArchiveIndex, ""), recs)
 }
 
 func (a *backed) note(ctx context.Context, tx BackendTx, ref string) (string, bool, error) {
@@ -102,7 +96,7 @@ func (a *backed) note(ctx context.Context, tx BackendTx, ref string) (string, bo
 	}
 	plain, err := a.cs.enc.Decode(ctx, storage.KindArchive, a.cs.scope, ref, data)
 	if err != nil {
-		return "", false, atFile(err, a.b.Locator(), ref)
+		return "", false, atFile(err, a.b.Locator(storage.KindArchive, ref), ref)
 	}
 	return string(plain), true, nil
 }
@@ -136,18 +130,18 @@ func (a *backed) Put(ctx context.Context, content string, metadata map[string]an
 			return err
 		}
 		if found && stored != content {
-			return integrityError(a.b.Locator(), ref)
+			return integrityError(a.b.Locator(storage.KindArchive, ref), ref)
 		}
 		var encNote, encLine []byte
 		if !found {
 			if encNote, err = a.cs.enc.Encode(ctx, storage.KindArchive, a.cs.scope, ref, []byte(content)); err != nil {
-				return atFile(err, a.b.Locator(), ref)
+				return atFile(err, a.b.Locator(storage.KindArchive, ref), ref)
 			}
 		}
 		if !indexed {
 			record := strconv.Itoa(len(entries))
 			if encLine, err = a.cs.enc.Encode(ctx, storage.KindArchiveIndex, a.cs.scope, record, line); err != nil {
-				return atFile(err, a.b.Locator(), record)
+				return atFile(err, a.b.Locator(storage.KindArchiveIndex, record), record)
 			}
 		}
 		if encNote == nil && encLine == nil {
@@ -306,7 +300,7 @@ func (a *backed) lookup(ctx context.Context, tx BackendTx, ref string) (string, 
 		return "", false, err
 	}
 	if refOf(content) != ref || !utf8.ValidString(content) {
-		return "", false, integrityError(a.b.Locator(), ref)
+		return "", false, integrityError(a.b.Locator(storage.KindArchive, ref), ref)
 	}
 	return content, true, nil
 }

@@ -156,19 +156,36 @@ type codecScope struct {
 // but is not an entry, the codec's error otherwise). A missing or empty
 // index is empty.
 func decodeIndex(ctx context.Context, cs codecScope, file string, data []byte) ([]indexEntry, error) {
-	var entries []indexEntry
-	for n := 0; len(data) > 0; n++ {
-		record := strconv.Itoa(n)
+	return decodeIndexRecords(ctx, cs, file, splitIndex(data))
+}
+
+// splitIndex splits the stored bytes of index.jsonl into its records. A
+// last line without its newline (torn, or written by something else) or an
+// empty line ends the records with an empty one, which decodes as corrupt
+// after every record before it has been decoded.
+func splitIndex(data []byte) [][]byte {
+	var recs [][]byte
+	for len(data) > 0 {
 		i := bytes.IndexByte(data, '\n')
-		if i < 0 { // an unterminated last line: torn or written by something else
-			return nil, corruptIndex(file, record)
+		if i <= 0 {
+			return append(recs, nil)
 		}
-		line := data[:i]
+		recs = append(recs, data[:i])
 		data = data[i+1:]
-		if len(line) == 0 {
+	}
+	return recs
+}
+
+// decodeIndexRecords decodes stored index records, the n-th with record id
+// n, named file in errors. An empty record is corrupt.
+func decodeIndexRecords(ctx context.Context, cs codecScope, file string, recs [][]byte) ([]indexEntry, error) {
+	entries := make([]indexEntry, 0, len(recs))
+	for n, rec := range recs {
+		record := strconv.Itoa(n)
+		if len(rec) == 0 {
 			return nil, corruptIndex(file, record)
 		}
-		plain, err := cs.enc.Decode(ctx, storage.KindArchiveIndex, cs.scope, record, line)
+		plain, err := cs.enc.Decode(ctx, storage.KindArchiveIndex, cs.scope, record, rec)
 		if err != nil {
 			return nil, atFile(err, file, record)
 		}

@@ -4,13 +4,18 @@
 # tests: initdb in a temporary directory as the postgres user, listening
 # only on 127.0.0.1 at a free port, with password authentication.
 #
-# It prints the line
+# It prints the lines
 #
 #	export LITE_AGENT_TEST_POSTGRES=postgres://…
+#	export LITE_AGENT_TEST_POSTGRES_STOP='…'   (the command that stops and removes the cluster)
 #
-# and writes it to the file named by $LITE_AGENT_TEST_POSTGRES_ENV (default
-# /tmp/lite-agent-test-postgres.env) for the caller to source. Stop the
-# cluster with the pg_ctl command the script prints last.
+# and writes them to the file named by $LITE_AGENT_TEST_POSTGRES_ENV (default
+# /tmp/lite-agent-test-postgres.env), so either of these works:
+#
+#	eval "$(scripts/install-postgres.sh)"
+#	scripts/install-postgres.sh >/dev/null && . /tmp/lite-agent-test-postgres.env
+#
+# and eval "$LITE_AGENT_TEST_POSTGRES_STOP" stops the cluster afterwards.
 #
 # Without apt-get or root it says so and exits 0 (the tests then skip),
 # unless CI is set, when it fails instead.
@@ -75,7 +80,7 @@ echo "$password" | asuser tee "$pwfile" >/dev/null
 asuser "$bin/initdb" -D "$dir/data" -U postgres --pwfile="$pwfile" -A scram-sha-256 -E UTF8 --no-locale >/dev/null
 rm -f "$pwfile"
 asuser "$bin/pg_ctl" -D "$dir/data" -l "$dir/log" -w \
-	-o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c max_connections=200 -c fsync=off" \
+	-o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c max_connections=200" \
 	start >/dev/null || { cat "$dir/log" >&2; fail "the cluster did not start"; }
 
 url="postgres://postgres:$password@127.0.0.1:$port/postgres?sslmode=disable"
@@ -84,6 +89,11 @@ url="postgres://postgres:$password@127.0.0.1:$port/lite_agent_test?sslmode=disab
 
 envfile="${LITE_AGENT_TEST_POSTGRES_ENV:-/tmp/lite-agent-test-postgres.env}"
 umask 077
-echo "export LITE_AGENT_TEST_POSTGRES='$url'" >"$envfile"
-echo "export LITE_AGENT_TEST_POSTGRES='$url'"
-echo "install-postgres: cluster in $dir (written to $envfile); stop it with: runuser -u postgres -- $bin/pg_ctl -D $dir/data stop" >&2
+stop="runuser -u postgres -- $bin/pg_ctl -D $dir/data -m fast stop; rm -rf $dir"
+[[ "$(id -u)" == 0 ]] || stop="sudo -u postgres $bin/pg_ctl -D $dir/data -m fast stop; sudo rm -rf $dir"
+{
+	echo "export LITE_AGENT_TEST_POSTGRES='$url'"
+	echo "export LITE_AGENT_TEST_POSTGRES_STOP='$stop'"
+} >"$envfile"
+cat "$envfile"
+echo "install-postgres: cluster in $dir (written to $envfile); stop it with: eval \"\$LITE_AGENT_TEST_POSTGRES_STOP\"" >&2

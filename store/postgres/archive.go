@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/storage"
 )
 
 // Archive returns the context archive of session id, with the rules of
@@ -31,7 +32,9 @@ type archiveBackend struct {
 	session string
 }
 
-func (b *archiveBackend) Locator() string { return b.p.locator("archive", b.session) }
+func (b *archiveBackend) Locator(storage.Kind, string) string {
+	return b.p.locator("archive", b.session)
+}
 
 func (b *archiveBackend) Locked(ctx context.Context, fn func(archive.BackendTx) error) error {
 	p := b.p

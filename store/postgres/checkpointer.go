@@ -47,25 +47,33 @@ func validID(id string) error {
 	return nil
 }
 
-// lockSession creates the session's row if needed, locks it and returns its
-// head, then checks the lease. It must run in tx.
+// lockSession locks the session's row (creating it first if create is
+// set) and returns its head, then checks the lease. It must run in tx.
 func (c *Checkpointer) lockSession(ctx context.Context, tx db, id string, create bool) (head int64, exists bool, err error) {
 	q := c.p.s.q
-	if create {
-		if _, err := tx.exec(ctx, q.sql(`INSERT INTO {sessions} (namespace, project, session, head, bytes, modified)
-			VALUES ($1, $2, $3, 0, 0, now()) ON CONFLICT DO NOTHING`), c.p.ns, c.p.project, id); err != nil {
+	// A concurrent Delete may remove the row between the insert and the
+	// lock: insert again until the row is there and locked.
+	for range 10 {
+		if create {
+			if _, err := tx.exec(ctx, q.sql(`INSERT INTO {sessions} (namespace, project, session, head, bytes, modified)
+				VALUES ($1, $2, $3, 0, 0, now()) ON CONFLICT DO NOTHING`), c.p.ns, c.p.project, id); err != nil {
+				return 0, false, err
+			}
+		}
+		err = tx.scan(ctx, q.sql(`SELECT head FROM {sessions} WHERE namespace = $1 AND project = $2 AND session = $3 FOR UPDATE`),
+			[]any{c.p.ns, c.p.project, id}, &head)
+		if errors.Is(err, pgx.ErrNoRows) && create {
+			continue
+		}
+		if errors.Is(err, pgx.ErrNoRows) {
+			return 0, false, c.p.checkLease(ctx, tx, id)
+		}
+		if err != nil {
 			return 0, false, err
 		}
+		return head, true, c.p.checkLease(ctx, tx, id)
 	}
-	err = tx.scan(ctx, q.sql(`SELECT head FROM {sessions} WHERE namespace = $1 AND project = $2 AND session = $3 FOR UPDATE`),
-		[]any{c.p.ns, c.p.project, id}, &head)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return 0, false, c.p.checkLease(ctx, tx, id)
-	}
-	if err != nil {
-		return 0, false, err
-	}
-	return head, true, c.p.checkLease(ctx, tx, id)
+	return 0, false, &DatabaseError{target: c.p.s.target, Err: errors.New("session row deleted repeatedly during append")}
 }
 
 // Append adds events to session id as one transaction; see

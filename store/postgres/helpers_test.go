@@ -9,7 +9,9 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/lite-agent/lite-agent-go/archive"
 	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/lite-agent/lite-agent-go/storage/codec"
 	"github.com/lite-agent/lite-agent-go/store/postgres"
 )
 
@@ -78,3 +80,17 @@ func project(t testing.TB, enc storage.Encoding) *postgres.Project {
 	}
 	return p
 }
+
+// aeadEncoding returns an XChaCha20-Poly1305 encoding with a fixed test key
+// named keyID, in namespace "acme" and project "p0".
+func aeadEncoding(t testing.TB, keyID string) storage.Encoding {
+	t.Helper()
+	key := []byte("0123456789abcdef0123456789abcdef")
+	c, err := codec.NewAEAD(codec.AEADOptions{KeyID: keyID, Key: func(context.Context, string) ([]byte, error) { return key, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return storage.Encoding{Codec: c, Namespace: "acme", ProjectID: "p0"}
+}
+
+func archiveQuery(text string) archive.Query { return archive.Query{Text: text, Limit: 10} }

@@ -91,6 +91,9 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 	if opts.LeaseTTL < 0 {
 		return nil, &ConfigError{Message: "negative LeaseTTL"}
 	}
+	if scheme, _, ok := strings.Cut(dsn, "://"); ok && !strings.ContainsAny(scheme, " =") && scheme != "postgres" && scheme != "postgresql" {
+		return nil, &ConfigError{Message: fmt.Sprintf("unknown URL scheme %q: want postgres:// or postgresql://", scheme)}
+	}
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		return nil, &ConfigError{Message: "invalid connection string: " + parseProblem(err, dsn)}

@@ -1,0 +1,272 @@
+package postgres_test
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/lite-agent/lite-agent-go/model"
+	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/lite-agent/lite-agent-go/store/postgres"
+	"github.com/lite-agent/lite-agent-go/task"
+)
+
+// The helper process: the test binary re-executed with helperEnv set to a
+// role. It opens the store on the schema in helperSchema and does its part.
+const (
+	helperEnv    = "LITE_AGENT_PG_HELPER"
+	helperSchema = "LITE_AGENT_PG_HELPER_SCHEMA"
+	helperArg    = "LITE_AGENT_PG_HELPER_ARG"
+)
+
+func TestHelperProcess(t *testing.T) {
+	role := os.Getenv(helperEnv)
+	if role == "" {
+		return
+	}
+	ctx := context.Background()
+	arg := os.Getenv(helperArg)
+	st, err := postgres.Open(ctx, os.Getenv(envURL), postgres.Options{
+		Schema: os.Getenv(helperSchema), LeaseTTL: time.Second, Holder: "helper-" + arg,
+	})
+	if err != nil {
+		fmt.Println("error:", err)
+		os.Exit(1)
+	}
+	defer st.Close()
+	p, err := st.Project(storage.Encoding{ProjectID: "mp"})
+	if err != nil {
+		fmt.Println("error:", err)
+		os.Exit(1)
+	}
+	if err := runHelper(ctx, role, arg, p); err != nil {
+		fmt.Println("error:", err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+func runHelper(ctx context.Context, role, arg string, p *postgres.Project) error {
+	switch role {
+	case "hold":
+		// Take the lease, say so, and hold it until killed.
+		if _, err := p.Acquire(ctx, "s1", postgres.LeaseOptions{}); err != nil {
+			return err
+		}
+		fmt.Println("held")
+		time.Sleep(time.Minute)
+		return nil
+	case "turns":
+		// Run turns of two events each, one lease per turn.
+		cp := p.Checkpointer()
+		for i := range 10 {
+			wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+			l, err := p.Acquire(wctx, "s1", postgres.LeaseOptions{Wait: true})
+			cancel()
+			if err != nil {
+				return err
+			}
+			head, err := cp.Head(ctx, "s1")
+			if err != nil {
+				return err
+			}
+			for j, part := range []string{"start", "end"} {
+				ev := session.UserEvent{Message: model.UserText(fmt.Sprintf("%s %s %d", arg, part, i))}
+				if head, err = cp.Append(ctx, "s1", []session.Event{ev}, head); err != nil {
+					return fmt.Errorf("turn %d part %d: %w", i, j, err)
+				}
+				time.Sleep(time.Millisecond)
+			}
+			if err := l.Release(ctx); err != nil {
+				return err
+			}
+		}
+		return nil
+	case "tasks":
+		// Create tasks and add metadata keys to task 1.
+		l, err := p.TaskList("shared")
+		if err != nil {
+			return err
+		}
+		for i := range 25 {
+			if _, err := l.Create(ctx, task.CreateInput{Subject: arg + "-" + strconv.Itoa(i)}); err != nil {
+				return err
+			}
+			if _, err := l.Update(ctx, "1", task.UpdateInput{Metadata: map[string]any{arg + "-" + strconv.Itoa(i): true}}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return fmt.Errorf("unknown role %q", role)
+}
+
+// helper starts the test binary as a helper process with role and arg on
+// schema.
+func helper(t *testing.T, schema, role, arg string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperProcess$", "-test.count=1")
+	cmd.Env = append(os.Environ(), helperEnv+"="+role, helperSchema+"="+schema, helperArg+"="+arg)
+	return cmd
+}
+
+func TestLeaseAcrossProcesses(t *testing.T) {
+	schema := freshSchema(t)
+	st := openStore(t, postgres.Options{Schema: schema, LeaseTTL: time.Second, Holder: "parent"})
+	p, err := st.Project(storage.Encoding{ProjectID: "mp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := helper(t, schema, "hold", "child")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	line, _ := bufio.NewReader(out).ReadString('\n')
+	if strings.TrimSpace(line) != "held" {
+		t.Fatalf("child said %q, want held", line)
+	}
+
+	// A second process gets a typed busy error naming the holder, and so
+	// does an unleased append.
+	_, err = p.Acquire(t.Context(), "s1", postgres.LeaseOptions{})
+	var busy *postgres.BusyError
+	if !errors.As(err, &busy) || busy.Holder != "helper-child" || !errors.Is(err, postgres.ErrBusy) {
+		t.Fatalf("Acquire while held = %v, want *BusyError naming helper-child", err)
+	}
+	ev := []session.Event{session.UserEvent{Message: model.UserText("x")}}
+	if _, err := p.Checkpointer().Append(t.Context(), "s1", ev, session.AnyHead); !errors.As(err, &busy) {
+		t.Fatalf("Append while leased elsewhere = %v, want *BusyError", err)
+	}
+	// Waiting is bounded by the context.
+	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+	_, err = p.Acquire(ctx, "s1", postgres.LeaseOptions{Wait: true})
+	cancel()
+	if !errors.Is(err, context.DeadlineExceeded) || !errors.As(err, &busy) {
+		t.Fatalf("Acquire with Wait under a short deadline = %v, want deadline and busy", err)
+	}
+
+	// The holder crashes: its lease expires and a waiter gets it.
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	ctx, cancel = context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	l, err := p.Acquire(ctx, "s1", postgres.LeaseOptions{Wait: true})
+	if err != nil {
+		t.Fatalf("Acquire after the holder died: %v", err)
+	}
+	if l.Token() < 2 {
+		t.Errorf("token after takeover = %d, want > 1", l.Token())
+	}
+	if _, err := p.Checkpointer().Append(t.Context(), "s1", ev, session.AnyHead); err != nil {
+		t.Fatalf("Append under our lease: %v", err)
+	}
+	if err := l.Release(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestTurnsFromProcessesNeverInterleave(t *testing.T) {
+	schema := freshSchema(t)
+	st := openStore(t, postgres.Options{Schema: schema})
+	p, err := st.Project(storage.Encoding{ProjectID: "mp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const procs = 3
+	runHelpers(t, schema, "turns", procs)
+	evs, err := p.Checkpointer().Read(t.Context(), "s1", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(evs) != procs*10*2 {
+		t.Fatalf("%d records, want %d", len(evs), procs*10*2)
+	}
+	for i := 0; i < len(evs); i += 2 {
+		a := userText(evs[i].Event)
+		b := userText(evs[i+1].Event)
+		who, turn, _ := strings.Cut(a, " start ")
+		if b != who+" end "+turn {
+			t.Fatalf("records %d and %d are %q and %q: turns interleaved", i+1, i+2, a, b)
+		}
+	}
+}
+
+func TestTaskUpdatesFromEightProcesses(t *testing.T) {
+	schema := freshSchema(t)
+	st := openStore(t, postgres.Options{Schema: schema})
+	p, err := st.Project(storage.Encoding{ProjectID: "mp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := p.TaskList("shared")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Create(t.Context(), task.CreateInput{Subject: "target"}); err != nil {
+		t.Fatal(err)
+	}
+	const procs = 8
+	runHelpers(t, schema, "tasks", procs)
+	ts, err := l.List(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ts) != 1+procs*25 {
+		t.Errorf("%d tasks, want %d", len(ts), 1+procs*25)
+	}
+	seen := map[string]bool{}
+	for _, tk := range ts {
+		if seen[tk.ID] {
+			t.Errorf("id %s twice", tk.ID)
+		}
+		seen[tk.ID] = true
+	}
+	if n := len(ts[0].Metadata); n != procs*25 {
+		t.Errorf("task 1 has %d metadata keys, want %d: %d updates lost", n, procs*25, procs*25-n)
+	}
+}
+
+// runHelpers runs n helper processes with role at once and waits for all.
+func runHelpers(t *testing.T, schema, role string, n int) {
+	t.Helper()
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	outs := make([][]byte, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			outs[i], errs[i] = helper(t, schema, role, "p"+strconv.Itoa(i)).CombinedOutput()
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("helper %d: %v\n%s", i, err, outs[i])
+		}
+	}
+}
+
+func userText(ev session.Event) string {
+	u, ok := ev.(session.UserEvent)
+	if !ok {
+		return fmt.Sprintf("%T", ev)
+	}
+	return u.Message.PlainText()
+}
