@@ -105,7 +105,7 @@ func (p *Project) ImportArchive(ctx context.Context, id string, index [][]byte, 
 			return err
 		}
 		if n == 0 {
-			return &storage.Error{Op: "import", Kind: storage.KindArchive, File: b.Locator(), Message: "The archive already exists"}
+			return &storage.Error{Op: "import", Kind: storage.KindArchive, File: p.locator("archive", id), Message: "The archive already exists"}
 		}
 		at := &archiveTx{b: b, tx: tx}
 		indexed := map[string]bool{}
