@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"slices"
 	"strings"
@@ -23,8 +22,7 @@ const storeEnv = "LITE_AGENT_STORE"
 
 // storeURL returns the database URL the flags select: --store, else, in the
 // default namespace, $LITE_AGENT_STORE; "" means the data home's files. A
-// URL that is not postgres:// or postgresql:// is an error that shows it
-// without its password.
+// URL that is not postgres:// or postgresql:// is an error.
 func (g *globalFlags) storeURL() (string, error) {
 	if g.store.set {
 		u := strings.TrimSpace(g.store.value)
@@ -49,65 +47,14 @@ func (g *globalFlags) storeURL() (string, error) {
 	return u, nil
 }
 
-// checkStoreURL checks that u is a PostgreSQL URL. Its errors show u
-// without its password.
+// checkStoreURL checks that u is a PostgreSQL URL. Its errors do not show
+// u, which may hold a password; postgres.Open reports a URL it cannot
+// use without the password.
 func checkStoreURL(u string) error {
-	p, err := url.Parse(u)
-	if err != nil {
-		return fmt.Errorf("%s is not a URL", redactURL(u))
+	if !strings.HasPrefix(u, "postgres://") && !strings.HasPrefix(u, "postgresql://") {
+		return errors.New("want a postgres:// or postgresql:// URL")
 	}
-	switch p.Scheme {
-	case "postgres", "postgresql":
-		return nil
-	}
-	return fmt.Errorf("%s: want a postgres:// or postgresql:// URL", redactURL(u))
-}
-
-// redactURL returns u with its password replaced by "xxxxx"; a string that
-// does not parse as a URL with a host part is shown as its scheme at most.
-func redactURL(u string) string {
-	p, err := url.Parse(u)
-	if err == nil && p.Opaque != "" {
-		return "(a malformed URL)" // such as user:password@host
-	}
-	if err != nil {
-		scheme, _, ok := strings.Cut(u, "://")
-		if !ok || strings.ContainsAny(scheme, "@:/") {
-			return "(a malformed URL)"
-		}
-		return scheme + "://(malformed)"
-	}
-	return p.Redacted()
-}
-
-// passwordOf returns the password in URL u, or "".
-func passwordOf(u string) string {
-	p, err := url.Parse(u)
-	if err != nil || p.User == nil {
-		return ""
-	}
-	pw, _ := p.User.Password()
-	return pw
-}
-
-// scrubbedError is an error whose text has a password taken out. It
-// unwraps to the original error for errors.As, whose own text must then
-// not be printed as is.
-type scrubbedError struct {
-	msg string
-	err error
-}
-
-func (e *scrubbedError) Error() string { return e.msg }
-func (e *scrubbedError) Unwrap() error { return e.err }
-
-// scrub returns err with every occurrence of password removed from its
-// text; nil and an empty password return err as it is.
-func scrub(err error, password string) error {
-	if err == nil || password == "" || !strings.Contains(err.Error(), password) {
-		return err
-	}
-	return &scrubbedError{msg: strings.ReplaceAll(err.Error(), password, "xxxxx"), err: err}
+	return nil
 }
 
 // openStore opens the database the flags select, or returns nil when they
@@ -119,7 +66,7 @@ func (g *globalFlags) openStore(ctx context.Context) (*postgres.Store, error) {
 	}
 	st, err := postgres.Open(ctx, u, postgres.Options{})
 	if err != nil {
-		return nil, scrub(fmt.Errorf("open store: %w", err), passwordOf(u))
+		return nil, fmt.Errorf("open store: %w", err)
 	}
 	g.opened = append(g.opened, st)
 	return st, nil
@@ -148,10 +95,6 @@ func storeSessionExists(ctx context.Context, st liteagent.Store, p project, id s
 	head, err := cp.Head(ctx, id)
 	return head > 0, err
 }
-
-// errNoStoreSupport reports a command that does not work on a database
-// store yet.
-var errNoStoreSupport = errors.New("not supported with --store")
 
 // storeSessionRows lists the sessions of project p in st, most recently
 // active first. A database row has no file size, and the title is not
