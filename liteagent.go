@@ -603,6 +603,7 @@ const (
 // resolveLayout resolves and validates everything that decides where data
 // goes, without touching the disk.
 func resolveLayout(opts Options) (layout, error) {
+	//lint:ignore SA1019 the deprecated Home is passed on so that ResolveProjectPaths rejects one conflicting with Storage.Home
 	paths, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: opts.Workdir, Storage: opts.Storage, Home: opts.Home})
 	if err != nil {
 		return layout{}, err

@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
@@ -126,9 +129,7 @@ type FileArchive struct {
 	// the lock directory.
 	op chan struct{}
 
-	// core applies the rules of every archive (see NewArchive) over this
-	// directory, and keeps the read budgets.
-	core *backed
+	pages *pager // read budgets and repeats per generation
 }
 
 // genBudget is the read state of one generation.
@@ -152,12 +153,9 @@ var _ Archive = (*FileArchive)(nil)
 // storage.Encoding.Frozen), and with
 // ErrMaxReadBytes for a MaxReadBytes below MinReadBytes.
 func NewFileArchive(contextDir string, opts Options) (*FileArchive, error) {
-	maxRead := opts.MaxReadBytes
-	if maxRead == 0 {
-		maxRead = DefaultMaxReadBytes
-	}
-	if maxRead < MinReadBytes {
-		return nil, fmt.Errorf("archive: MaxReadBytes %d: %w", opts.MaxReadBytes, ErrMaxReadBytes)
+	maxRead, err := readBudget(opts.MaxReadBytes)
+	if err != nil {
+		return nil, err
 	}
 	enc, err := opts.Encoding.Frozen()
 	if err != nil {
@@ -171,15 +169,14 @@ func NewFileArchive(contextDir string, opts Options) (*FileArchive, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &FileArchive{
+	return &FileArchive{
 		dir:      dir,
 		cs:       codecScope{enc: enc, scope: scope},
 		indexAbs: filepath.Join(dir.Path(), indexFile),
 		notesAbs: filepath.Join(dir.Path(), notesDir),
 		op:       make(chan struct{}, 1),
-	}
-	a.core = newBacked(fileBackend{a}, a.cs, maxRead)
-	return a, nil
+		pages:    newPager(maxRead),
+	}, nil
 }
 
 // Dir returns the archive's directory as an absolute path.
@@ -212,6 +209,36 @@ func (a *FileArchive) locked(ctx context.Context, fn func(l *filelock.Lock) erro
 	return fn(l)
 }
 
+// loadIndex reads and decodes index.jsonl. The lock must be held.
+func (a *FileArchive) loadIndex(ctx context.Context) ([]indexEntry, error) {
+	data, err := a.dir.ReadFile(indexFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return decodeIndex(ctx, a.cs, a.indexAbs, data)
+}
+
+// loadNote reads and decodes the note of ref; found is false when there is
+// no note file. The lock must be held.
+func (a *FileArchive) loadNote(ctx context.Context, ref string) (content string, found bool, err error) {
+	rel, abs := a.notePath(ref)
+	data, err := a.dir.ReadFile(rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	plain, err := a.cs.enc.Decode(ctx, storage.KindArchive, a.cs.scope, ref, data)
+	if err != nil {
+		return "", false, atFile(err, abs, ref)
+	}
+	return string(plain), true, nil
+}
+
 // integrityError reports a note whose content does not match its ref.
 func integrityError(file, ref string) error {
 	return &storage.Error{Op: "read", Kind: storage.KindArchive, File: file, Record: ref, Message: "Archive integrity mismatch"}
@@ -229,7 +256,77 @@ func integrityError(file, ref string) error {
 // ("Corrupt archive index", "Archive integrity mismatch", codec and file
 // failures) naming the file and record, or ctx.Err().
 func (a *FileArchive) Put(ctx context.Context, content string, metadata map[string]any) (Entry, error) {
-	return a.core.Put(ctx, content, metadata)
+	content = strings.ToValidUTF8(content, "\uFFFD")
+	ref := refOf(content)
+	e := Entry{Ref: ref, Preview: previewOf(content)}
+	line, err := marshalIndexLine(e.Ref, e.Preview, metadata)
+	if err != nil {
+		return Entry{}, fmt.Errorf("archive: put %s: metadata: %w", ref, err)
+	}
+	err = a.locked(ctx, func(l *filelock.Lock) error {
+		entries, err := a.loadIndex(ctx)
+		if err != nil {
+			return err
+		}
+		indexed := false
+		for _, ie := range entries {
+			if ie.ref == ref {
+				indexed = true
+				break
+			}
+		}
+		rel, abs := a.notePath(ref)
+		stored, err := a.dir.ReadFile(rel)
+		noteExists := err == nil
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		// Encode everything before the first write.
+		var encNote, encLine []byte
+		if !noteExists {
+			if encNote, err = a.cs.enc.Encode(ctx, storage.KindArchive, a.cs.scope, ref, []byte(content)); err != nil {
+				return atFile(err, abs, ref)
+			}
+		}
+		if !indexed {
+			record := strconv.Itoa(len(entries))
+			if encLine, err = a.cs.enc.Encode(ctx, storage.KindArchiveIndex, a.cs.scope, record, line); err != nil {
+				return atFile(err, a.indexAbs, record)
+			}
+			encLine = append(encLine, '\n')
+		}
+		if noteExists {
+			plain, err := a.cs.enc.Decode(ctx, storage.KindArchive, a.cs.scope, ref, stored)
+			if err != nil {
+				return atFile(err, abs, ref)
+			}
+			if string(plain) != content {
+				return integrityError(abs, ref)
+			}
+		}
+		if encNote == nil && encLine == nil {
+			return nil
+		}
+		// The codec may have run long: make sure the lock is still ours.
+		if err := l.Check(); err != nil {
+			return err
+		}
+		if encNote != nil {
+			if err := a.dir.WriteFile(rel, encNote); err != nil {
+				return err
+			}
+		}
+		if encLine != nil {
+			if err := a.dir.Append(indexFile, encLine, true); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return Entry{}, err
+	}
+	return e, nil
 }
 
 // Search returns, inside the historical-context wrapper, one JSON line
@@ -243,7 +340,23 @@ func (a *FileArchive) Put(ctx context.Context, content string, metadata map[stri
 // wrapper (ErrWrapperBudget), or a *storage.Error for an index or note that
 // cannot be read or decoded.
 func (a *FileArchive) Search(ctx context.Context, q Query) (string, error) {
-	return a.core.Search(ctx, q)
+	if err := checkQuery(q); err != nil {
+		return "", err
+	}
+	var out string
+	err := a.locked(ctx, func(*filelock.Lock) error {
+		var err error
+		out, err = a.pages.search(q, func() ([]indexEntry, error) { return a.loadIndex(ctx) },
+			func(ref string) (string, error) {
+				content, _, err := a.loadNote(ctx, ref)
+				return content, err
+			})
+		return err
+	})
+	if err != nil {
+		return "", err
+	}
+	return out, nil
 }
 
 // Read returns one page of the content of req.Ref inside the
@@ -268,70 +381,48 @@ func (a *FileArchive) Search(ctx context.Context, q Query) (string, error) {
 // that no page answers, and *storage.Error for an index or note that cannot
 // be read, decoded or trusted ("Archive integrity mismatch", a symlink).
 func (a *FileArchive) Read(ctx context.Context, req ReadRequest) (string, error) {
-	return a.core.Read(ctx, req)
-}
-
-// fileBackend keeps a FileArchive's records in its directory:
-// notes/<ref>.md and index.jsonl, one record a line.
-type fileBackend struct{ a *FileArchive }
-
-func (b fileBackend) Locked(ctx context.Context, fn func(BackendTx) error) error {
-	return b.a.locked(ctx, func(l *filelock.Lock) error { return fn(fileTx{a: b.a, l: l}) })
-}
-
-func (b fileBackend) Locator(kind storage.Kind, record string) string {
-	if kind == storage.KindArchive {
-		_, abs := b.a.notePath(record)
-		return abs
+	if err := checkReadRequest(req); err != nil {
+		return "", err
 	}
-	return b.a.indexAbs
-}
-
-// fileTx reads and writes the directory under its lock.
-type fileTx struct {
-	a *FileArchive
-	l *filelock.Lock
-}
-
-func (t fileTx) Index(context.Context) ([][]byte, error) {
-	data, err := t.a.dir.ReadFile(indexFile)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return splitIndex(data), nil
-}
-
-func (t fileTx) Note(_ context.Context, ref string) ([]byte, bool, error) {
-	rel, _ := t.a.notePath(ref)
-	data, err := t.a.dir.ReadFile(rel)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, false, nil
-	}
-	if err != nil {
-		return nil, false, err
-	}
-	return data, true, nil
-}
-
-// Put writes the note, then appends the index line, once it has made sure
-// the lock is still ours (the codec may have run long).
-func (t fileTx) Put(_ context.Context, ref string, note []byte, _ int, index []byte) error {
-	if err := t.l.Check(); err != nil {
+	var out string
+	err := a.locked(ctx, func(*filelock.Lock) error {
+		var err error
+		out, err = a.pages.read(req, func() (string, bool, error) { return a.lookup(ctx, req.Ref) })
 		return err
+	})
+	if err != nil {
+		return "", err
 	}
-	if note != nil {
-		rel, _ := t.a.notePath(ref)
-		if err := t.a.dir.WriteFile(rel, note); err != nil {
-			return err
+	return out, nil
+}
+
+// lookup returns the verified content of ref if this archive holds it.
+// The lock must be held.
+func (a *FileArchive) lookup(ctx context.Context, ref string) (string, bool, error) {
+	if !validRef(ref) {
+		return "", false, nil
+	}
+	entries, err := a.loadIndex(ctx)
+	if err != nil {
+		return "", false, err
+	}
+	indexed := false
+	for _, e := range entries {
+		if e.ref == ref {
+			indexed = true
+			break
 		}
 	}
-	if index != nil {
-		if err := t.a.dir.Append(indexFile, append(index, '\n'), true); err != nil {
-			return err
-		}
+	if !indexed {
+		return "", false, nil
 	}
-	return nil
+	content, found, err := a.loadNote(ctx, ref)
+	if err != nil || !found {
+		return "", false, err
+	}
+	if refOf(content) != ref || !utf8.ValidString(content) {
+		_, abs := a.notePath(ref)
+		return "", false, integrityError(abs, ref)
+	}
+	return content, true, nil
 }

@@ -27,3 +27,7 @@ func TestFileArchiveEncodedConformance(t *testing.T) {
 		}
 	})
 }
+
+func TestMemoryArchiveConformance(t *testing.T) {
+	archivetest.Run(t, func(t *testing.T) archive.Archive { return archive.NewMemoryArchive() })
+}

@@ -9,6 +9,10 @@
 // entry. Search and Read results are wrapped as historical data, escaped,
 // and charged to a per-generation read budget (see [FileArchive.Read]).
 //
+// [FileArchive] keeps an archive on disk and [MemoryArchive] in memory;
+// both apply the same rules, and the suite in archive/archivetest checks
+// any implementation.
+//
 // # On-disk format
 //
 // A [FileArchive] lives in one directory, for a session

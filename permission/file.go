@@ -170,6 +170,7 @@ type stamp struct {
 // *[ConfigError] naming the file; NewFilePolicy then fails, and later
 // reloads make Check fail, so a broken file always fails closed.
 func NewFilePolicy(opts FileOptions) (*FilePolicy, error) {
+	//lint:ignore SA1019 the deprecated Home is passed on so that ResolveProjectPaths rejects one conflicting with Storage.Home
 	paths, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: opts.Workdir, Storage: opts.Storage, Home: opts.Home})
 	if err != nil {
 		return nil, fmt.Errorf("permission: %w", err)

@@ -588,12 +588,13 @@ func TestVerifyReportsEveryProblemAndChangesNothing(t *testing.T) {
 	if err != nil || len(problems) != 1 || !problems[0].Repairable || !problems[0].Tail {
 		t.Errorf("Verify = %+v, %v", problems, err)
 	}
+	sameSnapshot(t, "Verify with RepairTail", before, dirSnapshot(t, dir))
 	appendBytes([]byte("{"))(t, filepath.Join(dir, "w.jsonl"))
+	before = dirSnapshot(t, dir)
 	problems, err = cp.Verify(t.Context(), "w")
 	if err != nil || len(problems) != 2 || !problems[0].Repairable || problems[1].Kind != storage.ProblemTorn {
 		t.Errorf("Verify = %+v, %v", problems, err)
 	}
-	before = dirSnapshot(t, dir)
 	sameSnapshot(t, "Verify with RepairTail", before, dirSnapshot(t, dir))
 	if problems, err := cp.Verify(t.Context(), "missing"); err != nil || problems != nil {
 		t.Errorf("Verify of a missing log = %v, %v", problems, err)

@@ -250,27 +250,16 @@ func readEvent(r *reader) Event {
 	return ev
 }
 
+// eventTypes are the event types readTyped knows.
+var eventTypes = [...]string{"user", "assistant", "tool_started", "tool_result", "file_snapshot",
+	"artifact_verified", "permission_decision", "summary", "context_view"}
+
 // knownType returns typ as a string, without allocating for known types.
 func knownType(typ []byte) string {
-	switch string(typ) {
-	case "user":
-		return "user"
-	case "assistant":
-		return "assistant"
-	case "tool_started":
-		return "tool_started"
-	case "tool_result":
-		return "tool_result"
-	case "file_snapshot":
-		return "file_snapshot"
-	case "artifact_verified":
-		return "artifact_verified"
-	case "permission_decision":
-		return "permission_decision"
-	case "summary":
-		return "summary"
-	case "context_view":
-		return "context_view"
+	for _, k := range eventTypes {
+		if string(typ) == k {
+			return k
+		}
 	}
 	return string(typ)
 }
@@ -279,10 +268,16 @@ func knownType(typ []byte) string {
 // whose '{' (and, unless first, some members) were consumed; start is the
 // offset of the '{'. conflict reports a later "type" member that differs.
 func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict bool) {
+	// next returns the next member's key, handling "type" members itself.
 	next := func() ([]byte, bool) {
-		key, ok := r.NextKey(first)
-		first = false
-		return key, ok
+		for {
+			key, ok := r.NextKey(first)
+			first = false
+			if !ok || string(key) != "type" {
+				return key, ok
+			}
+			conflict = typeMember(r, typ) || conflict
+		}
 	}
 	switch typ {
 	case "user":
@@ -290,8 +285,6 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 		hasMsg := false
 		for key, ok := next(); ok; key, ok = next() {
 			switch string(key) {
-			case "type":
-				conflict = typeMember(r, typ) || conflict
 			case "message":
 				e.Message, hasMsg = readMessage(r), true
 			case "origin":
@@ -315,8 +308,6 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 		hasMsg := false
 		for key, ok := next(); ok; key, ok = next() {
 			switch string(key) {
-			case "type":
-				conflict = typeMember(r, typ) || conflict
 			case "message":
 				e.Message, hasMsg = readMessage(r), true
 			default:
@@ -331,8 +322,6 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 		var e ToolStartedEvent
 		for key, ok := next(); ok; key, ok = next() {
 			switch string(key) {
-			case "type":
-				conflict = typeMember(r, typ) || conflict
 			case "id":
 				e.ID = r.StrField("tool_started event", "id")
 			case "name":
@@ -349,8 +338,6 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 		hasResult := false
 		for key, ok := next(); ok; key, ok = next() {
 			switch string(key) {
-			case "type":
-				conflict = typeMember(r, typ) || conflict
 			case "result":
 				e.Result, hasResult = readBlock(r), true
 			case "turn":
@@ -367,8 +354,6 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 		var e FileSnapshotEvent
 		for key, ok := next(); ok; key, ok = next() {
 			switch string(key) {
-			case "type":
-				conflict = typeMember(r, typ) || conflict
 			case "path":
 				e.Path = r.StrField("file_snapshot event", "path")
 			case "before":
@@ -397,8 +382,6 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 		var e ArtifactVerifiedEvent
 		for key, ok := next(); ok; key, ok = next() {
 			switch string(key) {
-			case "type":
-				conflict = typeMember(r, typ) || conflict
 			case "path":
 				e.Path = r.StrField("artifact_verified event", "path")
 			case "revision":
@@ -425,8 +408,6 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 		var e PermissionDecisionEvent
 		for key, ok := next(); ok; key, ok = next() {
 			switch string(key) {
-			case "type":
-				conflict = typeMember(r, typ) || conflict
 			case "call":
 				e.Call = readCall(r)
 			case "decision":
@@ -450,8 +431,6 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 		var e SummaryEvent
 		for key, ok := next(); ok; key, ok = next() {
 			switch string(key) {
-			case "type":
-				conflict = typeMember(r, typ) || conflict
 			case "messages":
 				e.Messages = nil
 				if r.IsNull() {
@@ -481,8 +460,6 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 		var e ContextViewEvent
 		for key, ok := next(); ok; key, ok = next() {
 			switch string(key) {
-			case "type":
-				conflict = typeMember(r, typ) || conflict
 			case "throughSeq":
 				e.ThroughSeq = r.IntField("context_view event", "throughSeq")
 			case "view":
@@ -493,12 +470,8 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 		}
 		return e, conflict
 	}
-	for key, ok := next(); ok; key, ok = next() {
-		if string(key) == "type" {
-			conflict = typeMember(r, typ) || conflict
-		} else {
-			r.Skip()
-		}
+	for _, ok := next(); ok; _, ok = next() {
+		r.Skip()
 	}
 	if r.Err != nil {
 		return nil, conflict

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
+	"github.com/lite-agent/lite-agent-go/internal/filestamp"
+	"github.com/lite-agent/lite-agent-go/internal/jsonstr"
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
@@ -82,6 +84,10 @@ type holding struct {
 
 var _ Checkpointer = (*FileCheckpointer)(nil)
 
+// stamp identifies one state of a log file; a cached head is valid only
+// while the log's stamp is unchanged.
+type stamp = filestamp.Stamp
+
 // headEntry is a cached head, valid while the log's stamp is unchanged.
 type headEntry struct {
 	st   stamp
@@ -90,7 +96,7 @@ type headEntry struct {
 }
 
 // torn reports whether the log ends with a torn tail.
-func (e headEntry) torn() bool { return e.end < e.st.size }
+func (e headEntry) torn() bool { return e.end < e.st.Size }
 
 // localGate serializes the goroutines of this process on one session, so
 // that they queue here instead of polling the lock directory.
@@ -345,7 +351,7 @@ func (s *session) stat() (stamp, error) {
 	if st.Mode()&fs.ModeSymlink != 0 {
 		return stamp{}, &storage.Error{Op: "read", Kind: storage.KindCheckpoint, File: s.file, Message: "Symlink paths are not allowed for read: " + s.rel}
 	}
-	return stampOf(st), nil
+	return filestamp.Of(st), nil
 }
 
 // loaded is the outcome of loading a log under its lock.
@@ -384,7 +390,7 @@ func (s *session) load(ctx context.Context, o loadOpts) (loaded, error) {
 	if err != nil {
 		return out, readError(s.file, err)
 	}
-	st := stampOf(fi)
+	st := filestamp.Of(fi)
 	since := o.since
 	if !o.collect {
 		since = int64(^uint64(0) >> 1)
@@ -512,7 +518,7 @@ func (c *FileCheckpointer) Append(ctx context.Context, id string, events []Event
 		}
 	}()
 	buf := (*bp)[:0]
-	buf, err = encodeBatch(ctx, c.enc, buf, id, s.file, h.head, formatTime(c.now()), events, c.maxLine)
+	buf, err = encodeBatch(ctx, c.enc, buf, id, s.file, h.head, jsonstr.FormatTime(c.now()), events, c.maxLine)
 	if err != nil {
 		return 0, err
 	}
@@ -542,13 +548,13 @@ func (c *FileCheckpointer) Append(ctx context.Context, id string, events []Event
 		h.end = 0
 	} else if h.torn() {
 		c.dropHead(id)
-		if err := s.setAsideTorn(h.end, h.st.size); err != nil {
+		if err := s.setAsideTorn(h.end, h.st.Size); err != nil {
 			return 0, err
 		}
 		if err := f.Truncate(h.end); err != nil {
 			return 0, (&storage.Error{Op: "write", Kind: storage.KindCheckpoint, File: s.file, Message: "cannot cut the torn tail of checkpoint log"}).WithCause(err)
 		}
-		h.st.size = h.end
+		h.st.Size = h.end
 	}
 	if err := safefs.Write(f, buf, c.durable); err != nil {
 		c.dropHead(id)
@@ -566,9 +572,9 @@ func (c *FileCheckpointer) Append(ctx context.Context, id string, events []Event
 		return 0, s.cutBack(nil, h.end, missing, (&storage.Error{Op: "write", Kind: storage.KindCheckpoint, File: s.file, Message: "cannot write checkpoint log"}).WithCause(err))
 	}
 	if statErr == nil {
-		after := stampOf(fi)
-		if after.ino == before.ino && after.size == before.size+int64(len(buf)) {
-			c.setHead(id, after, head, after.size)
+		after := filestamp.Of(fi)
+		if after.Ino == before.Ino && after.Size == before.Size+int64(len(buf)) {
+			c.setHead(id, after, head, after.Size)
 			return head, nil
 		}
 	}
@@ -600,7 +606,7 @@ func (s *session) openForAppend(ctx context.Context) (*os.File, headEntry, error
 		f.Close()
 		return nil, headEntry{}, err
 	}
-	if cur, err := s.stat(); err != nil || cur.ino != st.ino {
+	if cur, err := s.stat(); err != nil || cur.Ino != st.Ino {
 		// A repair rewrote the log as a new file: append to that one.
 		f.Close()
 		if f, err = s.c.dir.OpenAppend(s.rel, false); err != nil {
@@ -623,7 +629,7 @@ func fstamp(file string, f *os.File) (stamp, error) {
 	if !fi.Mode().IsRegular() {
 		return stamp{}, &storage.Error{Op: "read", Kind: storage.KindCheckpoint, File: file, Message: "checkpoint log is not a regular file"}
 	}
-	return stampOf(fi), nil
+	return filestamp.Of(fi), nil
 }
 
 // encodeBatch stamps events as seq head+1… and appends every record to buf,

@@ -42,13 +42,6 @@ type StoredEvent struct {
 	Raw json.RawMessage
 }
 
-// timeLayout is the frame's timestamp format: ISO 8601 in UTC with
-// milliseconds, as JavaScript's Date.prototype.toISOString writes it.
-const timeLayout = "2006-01-02T15:04:05.000Z"
-
-// formatTime formats t as a frame timestamp: UTC, milliseconds, "Z".
-func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
-
 // MarshalJSON encodes the record as one log line (without the newline).
 func (s StoredEvent) MarshalJSON() ([]byte, error) {
 	if s.Event == nil {
@@ -58,7 +51,7 @@ func (s StoredEvent) MarshalJSON() ([]byte, error) {
 	if s.Raw != nil {
 		ev = RawEvent{Type: ev.EventType(), JSON: s.Raw}
 	}
-	return appendRecord(nil, s.Seq, s.SessionID, s.ParentSeq, formatTime(s.Time), ev)
+	return appendRecord(nil, s.Seq, s.SessionID, s.ParentSeq, jsonstr.FormatTime(s.Time), ev)
 }
 
 // UnmarshalJSON decodes one log line. It checks the shape of the frame and
@@ -217,7 +210,7 @@ func (f *frame) parse(r *reader, body bool) {
 				r.FailShape(errors.New("ts is not a string"))
 				break
 			}
-			t, ok := parseTime(r.StrBytes())
+			t, ok := jsonstr.ParseTime(r.StrBytes())
 			if !ok {
 				r.Fail(errors.New("ts is not an ISO 8601 time"))
 			}
@@ -262,7 +255,7 @@ func (f *frame) fail(r *reader, err error, inEvent bool) {
 	if err == nil {
 		err = r.Err
 	}
-	if err == msgjson.ErrSyntax || !validJSON(r.Buf) {
+	if err == msgjson.ErrSyntax || !msgjson.Valid(r.Buf) {
 		f.problem, f.kind = "not valid JSON", storage.ProblemSyntax
 		return
 	}
@@ -292,42 +285,4 @@ func (f *frame) check(sessionID string, pos int64) {
 	case !f.hasEvent:
 		f.problem, f.kind = "event is missing", storage.ProblemFrame
 	}
-}
-
-func validJSON(b []byte) bool {
-	r := newReader(b)
-	r.Skip()
-	return r.End() == nil
-}
-
-// parseTime parses a frame timestamp: the exact toISOString form without
-// allocating, or else any RFC 3339 time.
-func parseTime(b []byte) (time.Time, bool) {
-	if len(b) == len(timeLayout) && b[4] == '-' && b[7] == '-' && b[10] == 'T' && b[13] == ':' &&
-		b[16] == ':' && b[19] == '.' && b[23] == 'Z' {
-		num := func(s []byte) int {
-			n := 0
-			for _, c := range s {
-				if c < '0' || c > '9' {
-					return -1
-				}
-				n = n*10 + int(c-'0')
-			}
-			return n
-		}
-		y, mo, d := num(b[0:4]), num(b[5:7]), num(b[8:10])
-		h, mi, s, ms := num(b[11:13]), num(b[14:16]), num(b[17:19]), num(b[20:23])
-		if y >= 0 && mo >= 1 && mo <= 12 && d >= 1 && h >= 0 && h < 24 && mi >= 0 && mi < 60 && s >= 0 && s < 60 && ms >= 0 {
-			t := time.Date(y, time.Month(mo), d, h, mi, s, ms*int(time.Millisecond), time.UTC)
-			if t.Day() == d {
-				return t, true
-			}
-		}
-		return time.Time{}, false
-	}
-	t, err := time.Parse(time.RFC3339Nano, string(b))
-	if err != nil {
-		return time.Time{}, false
-	}
-	return t, true
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/lite-agent/lite-agent-go/internal/jsonstr"
+	"github.com/lite-agent/lite-agent-go/internal/msgjson"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -24,7 +26,7 @@ func FuzzDecodeLine(f *testing.F) {
 			full.check("s", pos)
 			skim.parse(newReader(line), false)
 			skim.check("s", pos)
-			if !validJSON(line) && (full.kind != storage.ProblemSyntax || skim.kind != storage.ProblemSyntax) {
+			if !msgjson.Valid(line) && (full.kind != storage.ProblemSyntax || skim.kind != storage.ProblemSyntax) {
 				t.Fatalf("invalid JSON classified %q/%q", full.kind, skim.kind)
 			}
 			if full.problem == "" && skim.problem != "" {
@@ -36,7 +38,7 @@ func FuzzDecodeLine(f *testing.F) {
 			if full.problem != "" {
 				continue
 			}
-			again, err := appendRecord(nil, pos, "s", pos-1, formatTime(full.ts), full.event)
+			again, err := appendRecord(nil, pos, "s", pos-1, jsonstr.FormatTime(full.ts), full.event)
 			if err != nil {
 				t.Fatalf("re-encoding an accepted line: %v", err)
 			}
@@ -46,7 +48,7 @@ func FuzzDecodeLine(f *testing.F) {
 			if back.problem != "" {
 				t.Fatalf("re-encoded line %s refused: %s", again, back.problem)
 			}
-			third, err := appendRecord(nil, pos, "s", pos-1, formatTime(back.ts), back.event)
+			third, err := appendRecord(nil, pos, "s", pos-1, jsonstr.FormatTime(back.ts), back.event)
 			if err != nil || !bytes.Equal(third, again) {
 				t.Fatalf("encoding is not stable:\n%s\n%s", again, third)
 			}

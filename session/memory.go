@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/lite-agent/lite-agent-go/internal/jsonstr"
 )
 
 // MemoryCheckpointer is a [Checkpointer] that keeps session logs in memory,
@@ -63,7 +65,7 @@ func (m *MemoryCheckpointer) Append(ctx context.Context, id string, events []Eve
 		return head, nil
 	}
 	now := m.now()
-	ts := formatTime(now)
+	ts := jsonstr.FormatTime(now)
 	lines := make([][]byte, len(events))
 	for i, ev := range events {
 		seq := head + int64(i) + 1

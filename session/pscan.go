@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/lite-agent/lite-agent-go/internal/jsonl"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -43,7 +44,7 @@ func (c *FileCheckpointer) scanWorkers(size int64) int {
 
 // chunkLine is one non-blank line of a chunk.
 type chunkLine struct {
-	l        line  // l.text is unset; the text is buf[from:to]
+	l        line  // l.Text is unset; the text is buf[from:to]
 	from, to int   // the trimmed text in the chunk's buffer
 	pos      int64 // the record's position
 }
@@ -144,7 +145,7 @@ func scanParallel(ctx context.Context, enc storage.Encoding, lr *lineReader, opt
 			if r.has {
 				ev = &r.ev
 			}
-			if !q.take(scanRecord{pos: c.lines[i].pos, end: c.lines[i].l.end, event: ev}, r.prob) {
+			if !q.take(scanRecord{pos: c.lines[i].pos, end: c.lines[i].l.End, event: ev}, r.prob) {
 				return q.res, nil
 			}
 		}
@@ -226,7 +227,7 @@ func readChunks(lr *lineReader, stop <-chan struct{}, work, order chan<- *chunk,
 	var pos, read int64
 	c := newChunk()
 	for {
-		l, err := lr.next()
+		l, err := lr.Next()
 		if err == io.EOF {
 			break
 		}
@@ -243,8 +244,8 @@ func readChunks(lr *lineReader, stop <-chan struct{}, work, order chan<- *chunk,
 			default:
 			}
 		}
-		text := trimSpace(l.text)
-		if len(text) == 0 && !l.tooLong {
+		text := jsonl.TrimSpace(l.Text)
+		if len(text) == 0 && !l.TooLong {
 			continue
 		}
 		if len(text) >= chunkBytes && len(c.lines) > 0 {
@@ -257,7 +258,7 @@ func readChunks(lr *lineReader, stop <-chan struct{}, work, order chan<- *chunk,
 		pos++
 		from := len(c.buf)
 		c.buf = append(slices.Grow(c.buf, len(text)), text...) // long lines: one exact allocation
-		l.text = nil
+		l.Text = nil
 		c.lines = append(c.lines, chunkLine{l: l, from: from, to: len(c.buf), pos: pos})
 		if len(c.buf) >= chunkBytes || len(c.lines) >= chunkLines {
 			if !send(c) {
@@ -290,7 +291,7 @@ func checkChunk(ctx context.Context, enc storage.Encoding, opts scanOpts, rd *re
 		}
 		r := &c.out[i]
 		if prob != nil {
-			prob.Offset = cl.l.start
+			prob.Offset = cl.l.Start
 			r.prob = prob
 			continue
 		}

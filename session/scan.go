@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -9,6 +8,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/lite-agent/lite-agent-go/internal/jsonl"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -17,20 +17,15 @@ import (
 // into memory, and Append refuses to write one.
 const MaxLineBytes = 256 << 20
 
-// lineReader splits a log into lines with bounded memory: a line is held
-// in the bufio buffer when it fits and in one reused buffer otherwise, and
-// a line longer than max is skipped rather than held.
+// lineReader splits a log into lines (see jsonl.Reader) and keeps the
+// JSON reader of the current line for its buffers.
 type lineReader struct {
-	br   *bufio.Reader
-	long []byte
-	off  int64 // offset of the next line
-	max  int
-	// torn is set when the log ends with bytes after its last newline,
-	// which next does not return as a line; tornAt is where they start.
-	torn   bool
-	tornAt int64
-	rd     reader // the JSON reader of the current line, kept for its scratch buffer
+	jsonl.Reader
+	rd reader
 }
+
+// line is one line of a log.
+type line = jsonl.Line
 
 // lineReaders recycles line readers and their buffers between reads. Fresh
 // memory costs page faults, which on small virtual machines cost more than
@@ -41,21 +36,15 @@ type lineReaders struct{ pool sync.Pool }
 func (p *lineReaders) get(r io.Reader, max int) *lineReader {
 	lr, _ := p.pool.Get().(*lineReader)
 	if lr == nil {
-		lr = &lineReader{br: bufio.NewReaderSize(r, 64<<10)}
-	} else {
-		lr.br.Reset(r)
+		lr = &lineReader{}
 	}
-	lr.off, lr.max = 0, max
-	lr.torn, lr.tornAt = false, 0
+	lr.Reset(r, max)
 	return lr
 }
 
 // put recycles lr, dropping buffers that grew large.
 func (p *lineReaders) put(lr *lineReader) {
-	lr.br.Reset(nil)
-	if cap(lr.long) > 1<<20 {
-		lr.long = nil
-	}
+	lr.Release()
 	if cap(lr.rd.Scratch) > 1<<20 {
 		lr.rd.Scratch = nil
 	}
@@ -64,66 +53,6 @@ func (p *lineReaders) put(lr *lineReader) {
 	}
 	lr.rd.Buf = nil
 	p.pool.Put(lr)
-}
-
-// line is one line of a log.
-type line struct {
-	text    []byte // without the newline; valid until the next call
-	start   int64  // offset of the line
-	end     int64  // offset after the line and its newline
-	tooLong bool   // longer than max; text is then empty
-}
-
-// next returns the next line, or io.EOF after the last. Bytes after the
-// last newline are not a line: they are the torn tail of an interrupted
-// append, and next records them in lr.torn and lr.tornAt and returns
-// io.EOF.
-func (lr *lineReader) next() (line, error) {
-	l := line{start: lr.off}
-	frag, err := lr.br.ReadSlice('\n')
-	n := int64(len(frag))
-	if errors.Is(err, bufio.ErrBufferFull) {
-		lr.long = append(lr.long[:0], frag...)
-		for errors.Is(err, bufio.ErrBufferFull) {
-			frag, err = lr.br.ReadSlice('\n')
-			n += int64(len(frag))
-			if !l.tooLong && len(lr.long)+len(frag) <= lr.max+1 {
-				lr.long = append(lr.long, frag...)
-			} else {
-				l.tooLong = true
-			}
-		}
-		frag = lr.long
-	}
-	lr.off += n
-	l.end = lr.off
-	switch {
-	case err == nil:
-		frag = frag[:len(frag)-1]
-	case err == io.EOF:
-		if n > 0 {
-			lr.torn, lr.tornAt = true, l.start
-		}
-		return l, io.EOF
-	default:
-		return l, err
-	}
-	if len(frag) > lr.max {
-		l.tooLong = true
-	}
-	if l.tooLong {
-		frag = nil
-		if cap(lr.long) > 64<<20 {
-			lr.long = nil // do not keep a huge buffer for the rest of the log
-		}
-	}
-	l.text = frag
-	return l, nil
-}
-
-// trimSpace trims the whitespace JSON allows around a value.
-func trimSpace(b []byte) []byte {
-	return bytes.Trim(b, " \t\r\n")
 }
 
 // scanRecord is what scan reports for each good record.
@@ -180,9 +109,9 @@ func scan(ctx context.Context, enc storage.Encoding, lr *lineReader, opts scanOp
 		// Only complete lines have been counted: the log ends (for
 		// readers) at the torn tail, or at the last line read.
 		if err == nil && !res.stopped {
-			res.end = lr.off
-			if lr.torn {
-				res.end = lr.tornAt
+			res.end = lr.Offset()
+			if lr.Torn {
+				res.end = lr.TornAt
 			}
 		}
 	}()
@@ -192,15 +121,15 @@ func scan(ctx context.Context, enc storage.Encoding, lr *lineReader, opts scanOp
 	rd := &lr.rd
 	q := sequencer{opts: opts, onRecord: onRecord, onProblem: onProblem}
 	for {
-		l, err := lr.next()
+		l, err := lr.Next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			return q.res, readError(opts.file, err)
 		}
-		text := trimSpace(l.text)
-		if len(text) == 0 && !l.tooLong {
+		text := jsonl.TrimSpace(l.Text)
+		if len(text) == 0 && !l.TooLong {
 			continue // blank lines are ignored
 		}
 		if !q.flush() {
@@ -217,9 +146,9 @@ func scan(ctx context.Context, enc storage.Encoding, lr *lineReader, opts scanOp
 			return q.res, err
 		}
 		if prob != nil {
-			prob.Offset = l.start
+			prob.Offset = l.Start
 		}
-		if !q.take(scanRecord{pos: pos, end: l.end, event: ev}, prob) {
+		if !q.take(scanRecord{pos: pos, end: l.End, event: ev}, prob) {
 			return q.res, nil
 		}
 	}
@@ -286,7 +215,7 @@ func readError(file string, err error) error {
 
 // checkLine decodes and validates one non-blank line at position pos.
 func checkLine(ctx context.Context, enc storage.Encoding, opts scanOpts, rd *reader, pos int64, l line, text []byte) (*StoredEvent, *problem, error) {
-	if l.tooLong {
+	if l.TooLong {
 		return nil, newProblem(opts, pos, storage.ProblemTooLong, "line exceeds the length limit"), nil
 	}
 	plain := text

@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/jsonl"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -220,7 +221,7 @@ func (r *summaryRead) plaintext() error {
 			continue
 		}
 		r.s.Torn = end+1 < len(b)
-		line, ok := lastLine(b[:end])
+		line, ok := jsonl.LastLine(b[:end])
 		if !ok && w < size {
 			continue // the line may start before the window
 		}
@@ -230,7 +231,7 @@ func (r *summaryRead) plaintext() error {
 		}
 		break
 	}
-	if len(trimSpace(last)) == 0 {
+	if len(jsonl.TrimSpace(last)) == 0 {
 		return nil // only blank lines
 	}
 	if err := r.last(last, 0); err != nil {
@@ -239,27 +240,13 @@ func (r *summaryRead) plaintext() error {
 	return r.title(whole)
 }
 
-// lastLine returns the last non-blank line of b (which holds complete
-// lines, without the final newline), and whether it is known to start in
-// b: false when b holds no newline before it.
-func lastLine(b []byte) ([]byte, bool) {
-	for {
-		i := bytes.LastIndexByte(b, '\n')
-		line := b[i+1:]
-		if len(trimSpace(line)) > 0 || i < 0 {
-			return line, i >= 0
-		}
-		b = b[:i]
-	}
-}
-
 // last reads the last complete record from its line. For a plaintext log
 // (seq 0) its seq is read from the line; an encoded log passes the seq it
 // counted.
 func (r *summaryRead) last(line []byte, seq int64) error {
 	var f frame
 	if seq == 0 {
-		text := trimSpace(line)
+		text := jsonl.TrimSpace(line)
 		f.parse(r.reader(text), false)
 		if f.envelope || f.problem != "" && bytes.Contains(text, []byte(`"liteAgentStorage"`)) {
 			// An encoded record read without a codec: the readers' refusal,
@@ -302,7 +289,7 @@ func (r *summaryRead) reader(b []byte) *reader {
 // decode decodes the encoded line of record seq.
 func (r *summaryRead) decode(line []byte, seq int64) ([]byte, error) {
 	rec := strconv.FormatInt(seq, 10)
-	plain, err := r.c.enc.AppendDecode(context.Background(), r.sc.plain[:0], storage.KindCheckpoint, r.s.ID, rec, trimSpace(line))
+	plain, err := r.c.enc.AppendDecode(context.Background(), r.sc.plain[:0], storage.KindCheckpoint, r.s.ID, rec, jsonl.TrimSpace(line))
 	if err != nil {
 		var se *storage.Error
 		if !errors.As(err, &se) {
@@ -344,7 +331,7 @@ func (r *summaryRead) titleIn(b []byte) (found, complete bool, err error) {
 		if i < 0 {
 			return false, false, nil // the line goes on beyond b
 		}
-		line := trimSpace(b[:i])
+		line := jsonl.TrimSpace(b[:i])
 		b = b[i+1:]
 		if len(line) == 0 {
 			continue

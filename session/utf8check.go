@@ -1,14 +1,11 @@
 package session
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
-	"io"
 	"strconv"
-	"unicode/utf8"
 
+	"github.com/lite-agent/lite-agent-go/internal/jsonl"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -34,71 +31,20 @@ func (c *FileCheckpointer) CheckUTF8(ctx context.Context, id string) ([]storage.
 		return nil, err
 	}
 	defer f.Close()
-	var (
-		problems []storage.Problem
-		rec, off int64 // records seen; offset of the current line
-		pos      int64 // offset of the next byte
-		blank    = true
-		bad      bool
-		carry    []byte // an incomplete character at the end of a chunk
-	)
-	br := bufio.NewReaderSize(f, 64<<10)
-	for {
-		chunk, err := br.ReadSlice('\n')
-		if err != nil && !errors.Is(err, bufio.ErrBufferFull) && !errors.Is(err, io.EOF) {
-			return nil, readError(s.file, err)
-		}
-		pos += int64(len(chunk))
-		end := len(chunk) > 0 && chunk[len(chunk)-1] == '\n' || errors.Is(err, io.EOF)
-		data := chunk
-		if len(carry) > 0 {
-			data = append(carry, chunk...)
-		}
-		if blank && len(bytes.Trim(data, " \t\r\n")) > 0 {
-			blank = false
-		}
-		if end {
-			bad = bad || !utf8.Valid(data)
-			carry = carry[:0]
-		} else {
-			cut := completePrefix(data)
-			bad = bad || !utf8.Valid(data[:cut])
-			carry = append(carry[:0], data[cut:]...)
-		}
-		if end {
-			if !blank {
-				rec++
-				if bad {
-					id := strconv.FormatInt(rec, 10)
-					problems = append(problems, storage.Problem{File: s.file, Record: id, Offset: off, Kind: storage.ProblemUTF8, Err: &storage.Error{
-						Op: "verify", Kind: storage.KindCheckpoint, File: s.file, Record: id,
-						Message: "Checkpoint record is not valid UTF-8",
-					}})
-				}
-			}
-			off, blank, bad = pos, true, false
-		}
-		if errors.Is(err, io.EOF) {
-			return problems, nil
-		}
-		if rec&1023 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
+	var problems []storage.Problem
+	err = jsonl.CheckUTF8(ctx, f, func(rec, off int64) {
+		id := strconv.FormatInt(rec, 10)
+		problems = append(problems, storage.Problem{File: s.file, Record: id, Offset: off, Kind: storage.ProblemUTF8, Err: &storage.Error{
+			Op: "verify", Kind: storage.KindCheckpoint, File: s.file, Record: id,
+			Message: "Checkpoint record is not valid UTF-8",
+		}})
+	})
+	var re *jsonl.ReadError
+	if errors.As(err, &re) {
+		return nil, readError(s.file, re.Err)
 	}
-}
-
-// completePrefix returns the length of the longest prefix of b that does
-// not end inside a UTF-8 sequence which more bytes could complete.
-func completePrefix(b []byte) int {
-	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
-		if utf8.RuneStart(b[i]) {
-			if !utf8.FullRune(b[i:]) {
-				return i
-			}
-			break
-		}
+	if err != nil {
+		return nil, err
 	}
-	return len(b)
+	return problems, nil
 }

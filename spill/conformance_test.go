@@ -9,7 +9,7 @@ import (
 )
 
 func TestMemoryStoreConformance(t *testing.T) {
-	spilltest.Run(t, func(t *testing.T) spill.Store { return new(spill.MemoryStore) })
+	spilltest.Run(t, func(t *testing.T) spill.Store { return spill.NewMemoryStore() })
 }
 
 func TestFileStoreConformance(t *testing.T) {

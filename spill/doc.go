@@ -44,4 +44,6 @@
 //
 // Stores are safe for concurrent use by goroutines and processes: writes are
 // atomic renames of complete files, so a reader sees a whole body or none.
+// [MemoryStore] keeps bodies in memory instead; the suite in
+// spill/spilltest checks any [Store].
 package spill

@@ -181,14 +181,19 @@ func spillError(err error, file, ref string) error {
 }
 
 // MemoryStore is a [Store] that keeps bodies in memory, for tests and for
-// agents that must not write spill files. The zero value is ready to use and
-// it is safe for concurrent use.
+// agents that must not write spill files. It is safe for concurrent use;
+// the zero value is not ready, use [NewMemoryStore].
 type MemoryStore struct {
 	mu     sync.Mutex
 	bodies map[string]string // guarded by mu
 }
 
 var _ Store = (*MemoryStore)(nil)
+
+// NewMemoryStore returns an empty MemoryStore.
+func NewMemoryStore() *MemoryStore {
+	return &MemoryStore{bodies: make(map[string]string)}
+}
 
 // Put stores content and returns its ref, as [FileStore.Put] does.
 func (m *MemoryStore) Put(ctx context.Context, content string) (string, error) {
@@ -199,9 +204,6 @@ func (m *MemoryStore) Put(ctx context.Context, content string) (string, error) {
 	ref := Ref(content)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.bodies == nil {
-		m.bodies = make(map[string]string)
-	}
 	m.bodies[ref] = content
 	return ref, nil
 }

@@ -118,7 +118,7 @@ func TestFileStoreContract(t *testing.T) {
 
 func TestMemoryStoreContract(t *testing.T) {
 	runContract(t, func(t *testing.T) (spill.Store, spill.Store) {
-		s := new(spill.MemoryStore)
+		s := spill.NewMemoryStore()
 		return s, s
 	})
 }

@@ -1,7 +1,8 @@
 // Package task holds task lists: numbered tasks with a status, an owner,
 // free-form metadata, the agent run working on them, and dependency edges
 // kept on both ends. A [Store] is the contract; [FileStore] keeps a list on
-// disk and [MemoryStore] in memory, and both apply the same rules.
+// disk and [MemoryStore] in memory, and both apply the same rules; the
+// suite in task/tasktest checks any implementation.
 //
 // # Rules
 //

@@ -12,7 +12,8 @@ import (
 // [FileStore] (ids, edges, cycles, readiness, execution guards, rendering)
 // and returns the same values: tasks are stored as their plaintext records,
 // so metadata reads back as plain JSON values. It is safe for concurrent
-// use by multiple goroutines.
+// use by multiple goroutines; the zero value is not ready, use
+// [NewMemoryStore].
 type MemoryStore struct {
 	now func() time.Time
 

@@ -199,7 +199,7 @@ func TestChatCtrlCAbortsTheTurnAndChatGoesOn(t *testing.T) {
 	at = term.waitFor("Awake again.", at)
 	at = term.waitFor("> ", at)
 	term.send("\x03")
-	at = term.waitFor("press Ctrl-C again", at)
+	term.waitFor("press Ctrl-C again", at)
 	term.send("\x03")
 	if code := term.exit(); code != 0 {
 		t.Errorf("exit code %d, want 0:\n%s", code, term.out.String())

@@ -72,12 +72,6 @@ func runInterruptible(ctx context.Context, args []string, stdin io.Reader, stdou
 	return exitFailure
 }
 
-// newRootCommand returns the lite-agent command tree. Each call returns a
-// fresh tree, so that flag values never leak from one run to the next.
-func newRootCommand() *cobra.Command {
-	return newRoot(newInterrupter(func() {}, nil))
-}
-
 // newRoot returns the command tree whose commands take interrupts from
 // intr.
 func newRoot(intr *interrupter) *cobra.Command {

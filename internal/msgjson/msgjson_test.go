@@ -59,16 +59,10 @@ var messageCorpus = []string{
 	`{"role":"user","content":"x"}x`,
 }
 
-func validJSON(b []byte) bool {
-	r := Reader{Buf: b}
-	r.Skip()
-	return r.End() == nil
-}
-
 func TestReaderAcceptsWhatEncodingJSONAccepts(t *testing.T) {
 	for _, in := range jsonCorpus {
-		if got, want := validJSON([]byte(in)), json.Valid([]byte(in)); got != want {
-			t.Errorf("validJSON(%q) = %v, json.Valid = %v", in, got, want)
+		if got, want := Valid([]byte(in)), json.Valid([]byte(in)); got != want {
+			t.Errorf("Valid(%q) = %v, json.Valid = %v", in, got, want)
 		}
 	}
 }
@@ -195,8 +189,8 @@ func FuzzReaderMatchesEncodingJSON(f *testing.F) {
 		f.Add([]byte(in))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if got, want := validJSON(data), json.Valid(data); got != want {
-			t.Fatalf("validJSON(%q) = %v, json.Valid = %v", data, got, want)
+		if got, want := Valid(data), json.Valid(data); got != want {
+			t.Fatalf("Valid(%q) = %v, json.Valid = %v", data, got, want)
 		}
 		var want string
 		if strings.HasPrefix(strings.TrimLeft(string(data), " \t\r\n"), `"`) && json.Unmarshal(data, &want) == nil {

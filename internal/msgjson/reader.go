@@ -60,6 +60,13 @@ var ErrSyntax = errors.New("invalid JSON")
 // NewReader returns a Reader over b.
 func NewReader(b []byte) *Reader { return &Reader{Buf: b} }
 
+// Valid reports whether b is one JSON value, as json.Valid does.
+func Valid(b []byte) bool {
+	r := Reader{Buf: b}
+	r.Skip()
+	return r.End() == nil
+}
+
 // Reset makes r read b from its start, keeping its scratch buffer.
 func (r *Reader) Reset(b []byte) { *r = Reader{Buf: b, Scratch: r.Scratch[:0]} }
 

@@ -77,9 +77,7 @@ func TestAnalyzeListsCommandsAndRedirections(t *testing.T) {
 		t.Errorf("commands = %+v", a.Commands)
 	}
 	var got []shellscan.Access
-	for _, x := range a.Accesses {
-		got = append(got, x)
-	}
+	got = append(got, a.Accesses...)
 	want := []shellscan.Access{
 		{Mode: shellscan.Write, Path: "/home/u/x", Redirect: true},
 		{Mode: shellscan.Write, Path: "o u t", Redirect: true},

@@ -80,12 +80,9 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	case "nice":
 		return an.inner(optionsEnd(args, "n", []string{"--adjustment"}), depth, chain)
 	case "nohup", "setsid":
-		for _, a := range args {
-			if strings.HasPrefix(a.text, "-") && a.text != "--" {
-				an.opaque(name + " " + a.text + " is an option the analysis does not know")
-				return false
-			}
-			break
+		if len(args) > 0 && strings.HasPrefix(args[0].text, "-") && args[0].text != "--" {
+			an.opaque(name + " " + args[0].text + " is an option the analysis does not know")
+			return false
 		}
 		return an.inner(optionsEnd(args, "", nil), depth, chain)
 	case "timeout":

@@ -114,4 +114,6 @@ func (p *pathLocks) lock(ctx context.Context, key string) (func(), error) {
 
 // notRegular is the error for a path that is a directory, a device or
 // anything else but a regular file.
+//
+//lint:ignore ST1005 the model reads this text as the tool's result: a sentence, not a message for wrapping
 func notRegular(p string) error { return fmt.Errorf("Not a regular file: %s", p) }

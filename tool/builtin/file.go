@@ -301,6 +301,7 @@ func (ft *fileTools) readRegular(f *os.File, p string) ([]byte, error) {
 }
 
 func tooLarge(p string, size, max int64) error {
+	//lint:ignore ST1005 the model reads this text as the tool's result: a sentence, not a message for wrapping
 	return fmt.Errorf("File too large: %s is %d bytes, over the limit of %d; use bash (head, tail, sed -n) to read parts of it", p, size, max)
 }
 

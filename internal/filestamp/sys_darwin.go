@@ -1,0 +1,16 @@
+//go:build darwin
+
+package filestamp
+
+import (
+	"io/fs"
+	"syscall"
+)
+
+// sysStamp adds the device, inode and change time of fi to s.
+func sysStamp(s *Stamp, fi fs.FileInfo) {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		s.Dev, s.Ino = uint64(st.Dev), uint64(st.Ino)
+		s.Ctime = st.Ctimespec.Nano()
+	}
+}
