@@ -144,6 +144,15 @@ type Options struct {
 	// Checkpointer replaces the file checkpointer. It keeps its own
 	// serialization: Storage.Codec is not applied to it.
 	Checkpointer session.Checkpointer
+	// Store keeps session logs, task lists and context archives in place
+	// of the data home's projects directory, where the agent then writes
+	// nothing (its configuration files are still read from the data home
+	// and the project directory): store/postgres keeps them in PostgreSQL
+	// for agents on several hosts. Storage.Codec applies to every record
+	// it keeps. nil means the data home's files. A Checkpointer, when set,
+	// keeps the sessions instead; DisableSessions keeps everything in
+	// memory.
+	Store Store
 
 	// DisableCleanup skips the sweep of stale runtime files that New runs
 	// over the data home (see package retention for what it removes:
@@ -259,7 +268,15 @@ type Agent struct {
 	eng  *engine.Engine
 	cp   session.Checkpointer
 	mode storeMode
-	bg   *bash.Background
+	// store keeps the tasks and archives (and, in externalStore mode, the
+	// sessions) when not nil; nil means the data home's files.
+	store Store
+	// leaseMu guards leases, the session leases the agent's turns hold
+	// (see leaseSession). It is held while a lease is taken or released,
+	// never with mu.
+	leaseMu sync.Mutex
+	leases  map[string]*heldLease
+	bg      *bash.Background
 
 	audits     sync.WaitGroup // permission decisions around turns being appended
 	deliveries sync.WaitGroup // turns delivering background bash completions
@@ -315,7 +332,7 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 	if cfg.sweep {
 		cleanup(ctx, cfg.sweepOpts, opts.OnCleanup, a.log)
 	}
-	if err := a.openStores(opts); err != nil {
+	if err := a.openStores(ctx, opts); err != nil {
 		return nil, err
 	}
 	gate, err := a.buildGate(opts, cfg.hooks)
@@ -412,13 +429,24 @@ func newAgent(cfg config) *Agent {
 }
 
 // openStores sets the session store: the host's Checkpointer, memory when
-// sessions are disabled, else the file store of the project.
-func (a *Agent) openStores(opts Options) error {
+// sessions are disabled, the Store's when there is one, else the file
+// store of the project. The Store, if any, keeps the tasks and archives
+// unless sessions are in memory.
+func (a *Agent) openStores(ctx context.Context, opts Options) error {
+	if !opts.DisableSessions || opts.Checkpointer != nil {
+		a.store = opts.Store
+	}
 	switch {
 	case opts.Checkpointer != nil:
 		a.cp, a.mode = opts.Checkpointer, customStore
 	case opts.DisableSessions:
 		a.cp, a.mode = session.NewMemoryCheckpointer(), memoryStore
+	case opts.Store != nil:
+		cp, err := storeValue(opts.Store.Checkpointer(ctx, a.lay.enc))
+		if err != nil {
+			return fmt.Errorf("liteagent: sessions: %w", err)
+		}
+		a.cp, a.mode = cp, externalStore
 	default:
 		cp, err := session.NewFileCheckpointer(a.lay.paths.SessionsDir, session.FileOptions{Encoding: a.lay.enc})
 		if err != nil {
@@ -560,9 +588,10 @@ func checkNoUnfinishedMigration(p storage.ProjectPaths) error {
 type storeMode int
 
 const (
-	fileStore   storeMode = iota // the built-in file stores in the data home
-	customStore                  // a host Checkpointer; tasks and archives in the data home
-	memoryStore                  // sessions disabled: everything in memory, lost on Close
+	fileStore     storeMode = iota // the built-in file stores in the data home
+	customStore                    // a host Checkpointer; tasks and archives in the data home or the Store
+	externalStore                  // Options.Store keeps everything
+	memoryStore                    // sessions disabled: everything in memory, lost on Close
 )
 
 // resolveLayout resolves and validates everything that decides where data
@@ -625,7 +654,7 @@ func (a *Agent) Resume(id string) error {
 	if id == "" {
 		return errors.New("liteagent: empty session id")
 	}
-	if a.mode == fileStore {
+	if a.mode == fileStore || a.mode == externalStore {
 		if err := storage.ValidateID(id); err != nil {
 			return err
 		}
@@ -664,6 +693,12 @@ func (a *Agent) Run(ctx context.Context, prompt string) iter.Seq2[Event, error] 
 			return
 		}
 		defer done()
+		release, err := a.leaseSession(ctx, id)
+		if err != nil {
+			yield(Event{Type: engine.EventError, SessionID: id, Err: err, Fatal: true}, err)
+			return
+		}
+		defer release()
 		// The prompt is over for deliveries once its last event was
 		// published: what the consumer does with it (AwaitIdle, say)
 		// must not wait for the consumer.
@@ -753,8 +788,8 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 	if s, ok := a.callSession(ctx); ok && s == id {
 		return ErrDeletingRunningSession
 	}
-	del := DeleteDataOptions{SharedTaskList: a.lay.taskListID}
-	if _, err := DeleteSessionData(ctx, a.lay.paths, a.cp, id, DeleteDataOptions{SharedTaskList: del.SharedTaskList, DryRun: true}); err != nil {
+	check, remove := a.sessionDeleter(id)
+	if err := check(ctx); err != nil {
 		return err // a *session.NotFoundError: nothing to cancel or remove
 	}
 	a.sched.cancelSession(id)
@@ -773,7 +808,7 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 	}
 	// A cancelled turn that still appends finds the log gone and fails
 	// with a conflict: nothing it writes brings the log back.
-	if _, err := DeleteSessionData(ctx, a.lay.paths, a.cp, id, del); err != nil && !errors.Is(err, session.ErrNotFound) {
+	if err := remove(ctx); err != nil && !errors.Is(err, session.ErrNotFound) {
 		return err
 	}
 	a.eng.Forget(id)
@@ -783,6 +818,37 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 	delete(a.tasks, list)
 	a.mu.Unlock()
 	return nil
+}
+
+// sessionDeleter returns the functions that DeleteSession uses for session
+// id: check fails with a *session.NotFoundError when nothing is stored of
+// the session, and remove removes it.
+func (a *Agent) sessionDeleter(id string) (check, remove func(context.Context) error) {
+	if a.mode == externalStore {
+		remove = func(ctx context.Context) error {
+			return a.store.DeleteSession(ctx, a.lay.enc, id)
+		}
+		check = func(ctx context.Context) error {
+			head, err := a.cp.Head(ctx, id)
+			if err != nil || head > 0 {
+				return err
+			}
+			// No log: the store tells whether an archive is left, and
+			// then removes it, with nothing running to cancel.
+			return remove(ctx)
+		}
+		return check, remove
+	}
+	del := DeleteDataOptions{SharedTaskList: a.lay.taskListID}
+	check = func(ctx context.Context) error {
+		_, err := DeleteSessionData(ctx, a.lay.paths, a.cp, id, DeleteDataOptions{SharedTaskList: del.SharedTaskList, DryRun: true})
+		return err
+	}
+	remove = func(ctx context.Context) error {
+		_, err := DeleteSessionData(ctx, a.lay.paths, a.cp, id, del)
+		return err
+	}
+	return check, remove
 }
 
 func (a *Agent) persistent() bool { return a.mode != memoryStore }
@@ -880,7 +946,17 @@ func (a *Agent) taskStore(sessionID string) (task.Store, error) {
 		return st, nil
 	}
 	var st task.Store = task.NewMemoryStore()
-	if a.persistent() {
+	if a.store != nil {
+		var err error
+		if st, err = storeValue(a.store.TaskList(context.Background(), a.lay.enc, id)); err != nil {
+			return nil, fmt.Errorf("liteagent: task list %s: %w", id, err)
+		}
+		if sh, ok := st.(sharer); ok && id == a.lay.taskListID {
+			if err := sh.MarkShared(context.Background()); err != nil {
+				return nil, fmt.Errorf("liteagent: task list %s: %w", id, err)
+			}
+		}
+	} else if a.persistent() {
 		fs, err := task.NewFileStore(a.lay.paths.TasksDir, id, a.lay.enc)
 		if err != nil {
 			return nil, err
@@ -906,6 +982,14 @@ func (a *Agent) archiveFor(id string) (archive.Archive, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if ar, ok := a.archives[id]; ok {
+		return ar, nil
+	}
+	if a.store != nil {
+		ar, err := storeValue(a.store.Archive(context.Background(), a.lay.enc, id))
+		if err != nil {
+			return nil, fmt.Errorf("liteagent: context archive of session %s: %w", id, err)
+		}
+		a.archives[id] = ar
 		return ar, nil
 	}
 	ar, err := archive.NewFileArchive(a.lay.paths.ArchiveDir(id), archive.Options{Encoding: a.lay.enc, SessionID: id})

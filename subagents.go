@@ -147,6 +147,12 @@ func (a *Agent) deliverMessage(ctx context.Context, sessionID, message string, c
 	if err := a.sched.awaitPrompts(ctx, sessionID); err != nil {
 		return
 	}
+	release, err := a.leaseSession(ctx, sessionID)
+	if err != nil {
+		a.log.Warn("background turn not run", "session", sessionID, "task", c.ID, "err", err)
+		return
+	}
+	defer release()
 	a.publish(Notice{SessionID: sessionID, Source: hook.SourceBackground, Event: Event{Type: engine.EventBackgroundCompleted, SessionID: sessionID, Text: message, Completion: &c}})
 	ident := hook.Identity{SessionID: sessionID, Source: hook.SourceBackground}
 	for ev, err := range a.hookedTurn(ctx, a.eng, ident, message, func(ctx context.Context) iter.Seq2[Event, error] {

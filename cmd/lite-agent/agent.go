@@ -340,10 +340,17 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 	if err != nil {
 		return nil, err
 	}
+	st, err := g.openStore(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if f.resume != "" || f.newID != "" {
 		// Checked before the agent exists, which creates the store.
 		id := cmpOr(f.resume, f.newID)
 		ok, err := sessionExists(p, id)
+		if st != nil {
+			ok, err = storeSessionExists(ctx, st, p, id)
+		}
 		switch {
 		case err != nil:
 			return nil, err
@@ -352,13 +359,13 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 		case f.newID != "" && ok:
 			return nil, fmt.Errorf("session %s already exists; continue it with --resume %s", id, id)
 		}
-		if f.resume != "" {
+		if f.resume != "" && st == nil {
 			if err := keepFromSweep(p, f.resume); err != nil {
 				return nil, err
 			}
 		}
 	}
-	if f.cont {
+	if f.cont && st == nil {
 		// The session --continue picks, kept from the sweep like a
 		// resumed one; being then the most recently changed, it is still
 		// the one picked after the sweep.
@@ -401,6 +408,9 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 		OnApproval:    terminalApprover(in, errw),
 		OnAskUser:     terminalAsker(in, errw),
 		Sandbox:       sb,
+	}
+	if st != nil {
+		opts.Store = st
 	}
 	if err := f.cleanup.apply(&opts, errw); err != nil {
 		return nil, err
@@ -528,6 +538,7 @@ func newRunCommand(g *globalFlags) *cobra.Command {
 				}
 				in = nil // standard input is spent: nobody is there to approve
 			}
+			defer g.closeStores() // after the agent's Close
 			a, err := newAgent(cmd.Context(), g, f, in, cmd.ErrOrStderr())
 			if err != nil {
 				return err
@@ -590,6 +601,7 @@ func newChatCommand(g *globalFlags) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			out, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
 			in := newLineReader(cmd.InOrStdin())
+			defer g.closeStores() // after the agent's Close
 			a, err := newAgent(cmd.Context(), g, f, in, errw)
 			if err != nil {
 				return err

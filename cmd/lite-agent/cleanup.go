@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/retention"
+	"github.com/lite-agent/lite-agent-go/store/postgres"
 	"github.com/spf13/cobra"
 )
 
@@ -38,6 +39,12 @@ func newCleanupCommand(g *globalFlags) *cobra.Command {
 			p, err := g.project()
 			if err != nil {
 				return err
+			}
+			if st, err := g.openStore(cmd.Context()); err != nil {
+				return err
+			} else if st != nil {
+				defer g.closeStores()
+				return storeCleanup(cmd.Context(), st, p, postgres.SweepOptions{MaxAge: age, MaxBytes: maxBytes, DryRun: dryRun}, asJSON, cmd.OutOrStdout())
 			}
 			rep, err := retention.Sweep(cmd.Context(), retention.Options{
 				Home: p.paths.Home, MaxAge: age, MaxBytes: maxBytes, LimitBytes: limit, DryRun: dryRun,

@@ -40,6 +40,9 @@ type globalFlags struct {
 	keyEnv    optionalString // --key-env: environment variable holding the AEAD key
 	keyFile   optionalString // --key-file: file holding the AEAD key
 	keyID     optionalString // --key-id: key version in the AEAD codec id
+	store     optionalString // --store: the database URL
+
+	opened []interface{ Close() } // the stores openStore opened (not a flag)
 
 	intr *interrupter // delivers interrupts to run and chat (not a flag)
 }
@@ -54,6 +57,7 @@ func (g *globalFlags) register(cmd *cobra.Command) {
 	fs.Var(&g.keyEnv, "key-env", "read the codec key from environment variable `VAR` (32 bytes as 64 hex characters or base64)")
 	fs.Var(&g.keyFile, "key-file", "read the codec key from file `F` (32 bytes as 64 hex characters or base64)")
 	fs.Var(&g.keyID, "key-id", "key version `ID` recorded in the AEAD codec id (default: "+defaultKeyID+")")
+	fs.Var(&g.store, "store", "keep sessions, task lists and archives in the PostgreSQL database at `URL` (postgres://…) instead of the data home (default: $"+storeEnv+" in the default namespace)")
 }
 
 // workdirOption returns the project directory the flags select: "" for the

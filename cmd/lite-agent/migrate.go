@@ -24,6 +24,8 @@ type migrateFlags struct {
 	toKeyEnv    optionalString
 	toKeyFile   optionalString
 	toKeyID     optionalString
+	toStore     optionalString
+	fromStore   optionalString
 	all         bool
 	dryRun      bool
 	skip        bool
@@ -55,6 +57,8 @@ func newMigrateCommand(g *globalFlags) *cobra.Command {
 	fs.Var(&f.toKeyEnv, "to-key-env", "read the destination key from environment variable `VAR`")
 	fs.Var(&f.toKeyFile, "to-key-file", "read the destination key from file `F`")
 	fs.Var(&f.toKeyID, "to-key-id", "key version `ID` in the destination's AEAD codec id (default: "+defaultKeyID+")")
+	fs.Var(&f.toStore, "to-store", "copy the project into the PostgreSQL database at `URL` (postgres://…), keeping namespace, project and codec")
+	fs.Var(&f.fromStore, "from-store", "copy the project from the PostgreSQL database at `URL` into the data home --to-home, keeping namespace, project and codec")
 	fs.BoolVar(&f.all, "all-projects", false, "migrate every project of the home and its configuration files")
 	fs.BoolVar(&f.dryRun, "dry-run", false, "read and decode every source record and check the destination, writing nothing")
 	fs.BoolVar(&f.skip, "skip-unreadable", false, "leave out, and list, source records that do not decode, symlinks and unknown files")
@@ -63,6 +67,18 @@ func newMigrateCommand(g *globalFlags) *cobra.Command {
 }
 
 func runMigrate(cmd *cobra.Command, g *globalFlags, f *migrateFlags) error {
+	if f.fromStore.set {
+		if err := checkStoreMigrationFlags(cmd.Flags().Changed, true); err != nil {
+			return err
+		}
+		return runMigrateFromStore(cmd.Context(), g, strings.TrimSpace(f.fromStore.value), f.toHome.value, f.asJSON, cmd.OutOrStdout())
+	}
+	if f.toStore.set {
+		if err := checkStoreMigrationFlags(cmd.Flags().Changed, false); err != nil {
+			return err
+		}
+		return runMigrateToStore(cmd.Context(), g, strings.TrimSpace(f.toStore.value), f.asJSON, cmd.OutOrStdout())
+	}
 	// Check the command line before anything reads a key or a file.
 	if !f.toHome.set || strings.TrimSpace(f.toHome.value) == "" {
 		return usagef("migrate needs --to-home DIR, the destination data home")

@@ -38,6 +38,7 @@ func isolateEnv(t *testing.T) string {
 	t.Setenv("HOME", home)
 	t.Setenv(storage.HomeEnv, "")
 	t.Setenv(liteagent.TaskListEnv, "")
+	t.Setenv(storeEnv, "")
 	return home
 }
 

@@ -58,11 +58,19 @@ func newSessionsListCommand(g *globalFlags) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			cp, err := p.checkpointer()
-			if err != nil {
+			rows := []sessionRow{}
+			var cp *session.FileCheckpointer
+			if st, err := g.openStore(cmd.Context()); err != nil || st != nil {
+				if err == nil {
+					defer g.closeStores()
+					rows, err = storeSessionRows(cmd.Context(), st, p)
+				}
+				if err != nil {
+					return err
+				}
+			} else if cp, err = p.checkpointer(); err != nil {
 				return err
 			}
-			rows := []sessionRow{}
 			mismatched, founds := map[string]int{}, []string(nil)
 			if cp != nil {
 				sums, err := cp.Summaries(cmd.Context())
@@ -145,6 +153,12 @@ func newSessionsShowCommand(g *globalFlags) *cobra.Command {
 			p, err := g.project()
 			if err != nil {
 				return err
+			}
+			if st, err := g.openStore(cmd.Context()); err != nil {
+				return err
+			} else if st != nil {
+				defer g.closeStores()
+				return storeShow(cmd.Context(), st, p, id, asJSON, cmd.OutOrStdout())
 			}
 			cp, err := p.checkpointer()
 			if err != nil {
@@ -248,6 +262,12 @@ func newSessionsDeleteCommand(g *globalFlags) *cobra.Command {
 			p, err := g.project()
 			if err != nil {
 				return err
+			}
+			if st, err := g.openStore(cmd.Context()); err != nil {
+				return err
+			} else if st != nil {
+				defer g.closeStores()
+				return storeDelete(cmd.Context(), st, p, id, dryRun, cmd.OutOrStdout())
 			}
 			cp, err := p.checkpointer()
 			if err != nil {

@@ -51,13 +51,21 @@ func newTasksListCommand(g *globalFlags) *cobra.Command {
 				return err
 			}
 			ids, err := listIDs(p.paths.TasksDir, listID)
+			open := func(id string) (task.Store, error) { return task.NewFileStore(p.paths.TasksDir, id, p.enc) }
+			if st, serr := g.openStore(cmd.Context()); serr != nil {
+				return serr
+			} else if st != nil {
+				defer g.closeStores()
+				ids, err = storeTaskListIDs(cmd.Context(), st, p, listID)
+				open = func(id string) (task.Store, error) { return st.TaskList(cmd.Context(), p.enc, id) }
+			}
 			if err != nil {
 				return err
 			}
 			lists := []taskList{}
 			out := cmd.OutOrStdout()
 			for i, id := range ids {
-				st, err := task.NewFileStore(p.paths.TasksDir, id, p.enc)
+				st, err := open(id)
 				if err != nil {
 					return err
 				}

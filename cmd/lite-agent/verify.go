@@ -153,13 +153,25 @@ func newVerifyCommand(g *globalFlags) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			rep := verifyReport{Problems: []problem{}}
+			if st, err := g.openStore(cmd.Context()); err != nil {
+				return err
+			} else if st != nil {
+				defer g.closeStores()
+				if all {
+					return usagef("--all is not supported with --store: verify one project at a time")
+				}
+				if err := storeVerify(cmd.Context(), st, p, &rep); err != nil {
+					return err
+				}
+				return finishVerify(cmd.OutOrStdout(), &rep, asJSON)
+			}
 			dirs := []string{p.paths.ProjectDir()}
 			if all {
 				if dirs, err = projectDirs(storage.ProjectsDir(p.paths.Home)); err != nil {
 					return err
 				}
 			}
-			rep := verifyReport{Problems: []problem{}}
 			// A migration that did not finish leaves its marker in the home or
 			// the project directory: its data is incomplete.
 			for _, dir := range append([]string{p.paths.Home}, dirs...) {
@@ -177,23 +189,27 @@ func newVerifyCommand(g *globalFlags) *cobra.Command {
 					return err
 				}
 			}
-			out := cmd.OutOrStdout()
-			if asJSON {
-				if err := writeJSON(out, rep); err != nil {
-					return err
-				}
-			} else {
-				rep.writeText(out)
-			}
-			if rep.ProblemCount > 0 {
-				return errFailed{"verify found " + plural(rep.ProblemCount, "problem")}
-			}
-			return nil
+			return finishVerify(cmd.OutOrStdout(), &rep, asJSON)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().BoolVar(&all, "all", false, "verify every project of the data home")
 	return cmd
+}
+
+// finishVerify prints rep and fails when it lists a problem.
+func finishVerify(out io.Writer, rep *verifyReport, asJSON bool) error {
+	if asJSON {
+		if err := writeJSON(out, rep); err != nil {
+			return err
+		}
+	} else {
+		rep.writeText(out)
+	}
+	if rep.ProblemCount > 0 {
+		return errFailed{"verify found " + plural(rep.ProblemCount, "problem")}
+	}
+	return nil
 }
 
 // projectDirs lists the project directories under projects (not following

@@ -1,0 +1,122 @@
+package liteagent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/spill"
+	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/lite-agent/lite-agent-go/task"
+)
+
+// A Store keeps what agents write as they work (session logs, task lists,
+// context archives and spilled output) somewhere other than the data
+// home's projects directory, such as a database that several hosts share.
+// [Options.Store] selects one; nil keeps that data in the data home's
+// files. Package store/postgres provides a Store on PostgreSQL.
+//
+// A task list the agent shares ([Options.TaskListID]) is marked shared
+// through its MarkShared(ctx) method, when it has one, before first use.
+// Every method takes the project's storage.Encoding: its Namespace and
+// ProjectID say whose records are meant, and its Codec encodes every
+// payload, bound to the same storage.Context as in the files. Session and
+// task-list ids follow storage.ValidateID. Implementations are safe for
+// concurrent use by goroutines and by processes on any host.
+type Store interface {
+	// Checkpointer returns the session logs of the project.
+	Checkpointer(ctx context.Context, enc storage.Encoding) (session.Checkpointer, error)
+	// TaskList returns the task list listID of the project.
+	TaskList(ctx context.Context, enc storage.Encoding, listID string) (task.Store, error)
+	// Archive returns the context archive of session sessionID.
+	Archive(ctx context.Context, enc storage.Encoding, sessionID string) (archive.Archive, error)
+	// Spill returns the project's spilled output.
+	Spill(ctx context.Context, enc storage.Encoding) (spill.Store, error)
+	// DeleteSession removes session sessionID: its log, its context
+	// archive and its private task list (the list named after the
+	// session, unless it was marked shared). A session without a log is a
+	// *session.NotFoundError, and nothing is removed.
+	DeleteSession(ctx context.Context, enc storage.Encoding, sessionID string) error
+}
+
+// A SessionLeaser is a session.Checkpointer that lets one writer at a time
+// work on a session, across processes and hosts: while one holds the
+// lease, appends by others fail. An [Agent] whose checkpointer is a
+// SessionLeaser takes the lease for each turn it runs (a prompt or the
+// autonomous turn that delivers background work) before the turn writes
+// anything, and releases it when the turn ends. A subagent writes a
+// session of its own, so it never contends with its parent.
+type SessionLeaser interface {
+	// LeaseSession takes the lease of session sessionID and returns the
+	// function that releases it. A session another holder leases is an
+	// error naming the holder (store/postgres: a *postgres.BusyError).
+	LeaseSession(ctx context.Context, sessionID string) (release func(), err error)
+}
+
+// A sharer is a task list that can be marked as shared by several
+// sessions, so that deleting the session named like it keeps it.
+type sharer interface {
+	MarkShared(ctx context.Context) error
+}
+
+// errNoStore reports a Store that returned no value and no error.
+var errNoStore = errors.New("liteagent: the Store returned nil")
+
+// storeValue checks what a Store method returned: a nil value without an
+// error is errNoStore.
+func storeValue[T comparable](v T, err error) (T, error) {
+	var zero T
+	switch {
+	case err != nil:
+		return zero, err
+	case v == zero:
+		return zero, errNoStore
+	}
+	return v, nil
+}
+
+// leaseSession takes the lease of session id for a turn when the agent's
+// checkpointer leases sessions, and returns the function that releases it;
+// it does nothing otherwise. Turns of the agent on one session share one
+// lease, released when the last ends: the agent orders its own turns.
+func (a *Agent) leaseSession(ctx context.Context, id string) (func(), error) {
+	l, ok := a.cp.(SessionLeaser)
+	if !ok {
+		return func() {}, nil
+	}
+	a.leaseMu.Lock()
+	defer a.leaseMu.Unlock()
+	h := a.leases[id]
+	if h == nil {
+		release, err := l.LeaseSession(ctx, id)
+		if err != nil {
+			return nil, fmt.Errorf("liteagent: session %s: %w", id, err)
+		}
+		if release == nil {
+			release = func() {}
+		}
+		h = &heldLease{release: release}
+		if a.leases == nil {
+			a.leases = map[string]*heldLease{}
+		}
+		a.leases[id] = h
+	}
+	h.turns++
+	return sync.OnceFunc(func() {
+		a.leaseMu.Lock()
+		defer a.leaseMu.Unlock()
+		if h.turns--; h.turns == 0 {
+			delete(a.leases, id)
+			h.release()
+		}
+	}), nil
+}
+
+// heldLease is a session lease the agent holds, shared by its turns.
+type heldLease struct {
+	turns   int
+	release func()
+}

@@ -1,0 +1,118 @@
+package postgres
+
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/spill"
+	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/lite-agent/lite-agent-go/task"
+)
+
+// The methods in this file make a *Store a liteagent.Store, so that
+// liteagent.Options{Store: st} keeps an agent's sessions, task lists,
+// archives and spilled output in the database. Each takes the project's
+// storage.Encoding, as [Store.Project] does.
+
+// Checkpointer returns the session logs of the project enc names: the
+// [Project.Checkpointer] of Project(enc). Its LeaseSession leases sessions
+// for the appends made through it.
+func (s *Store) Checkpointer(ctx context.Context, enc storage.Encoding) (session.Checkpointer, error) {
+	p, err := s.Project(enc)
+	if err != nil {
+		return nil, err
+	}
+	return p.Checkpointer(), nil
+}
+
+// TaskList returns the task list listID of the project enc names; see
+// [Project.TaskList].
+func (s *Store) TaskList(ctx context.Context, enc storage.Encoding, listID string) (task.Store, error) {
+	p, err := s.Project(enc)
+	if err != nil {
+		return nil, err
+	}
+	return p.TaskList(listID)
+}
+
+// Archive returns the context archive of session sessionID of the project
+// enc names, with the default read budget; see [Project.Archive].
+func (s *Store) Archive(ctx context.Context, enc storage.Encoding, sessionID string) (archive.Archive, error) {
+	p, err := s.Project(enc)
+	if err != nil {
+		return nil, err
+	}
+	return p.Archive(sessionID, 0)
+}
+
+// Spill returns the spilled output of the project enc names.
+func (s *Store) Spill(ctx context.Context, enc storage.Encoding) (spill.Store, error) {
+	p, err := s.Project(enc)
+	if err != nil {
+		return nil, err
+	}
+	return p.Spill(), nil
+}
+
+// DeleteSession removes session sessionID of the project enc names, as
+// [Project.DeleteSession] does, except that a session without a log is a
+// *session.NotFoundError and nothing is removed.
+func (s *Store) DeleteSession(ctx context.Context, enc storage.Encoding, sessionID string) error {
+	p, err := s.Project(enc)
+	if err != nil {
+		return err
+	}
+	head, err := p.Checkpointer().Head(ctx, sessionID)
+	if err != nil {
+		return err
+	}
+	if head == 0 {
+		return &session.NotFoundError{SessionID: sessionID}
+	}
+	return p.DeleteSession(ctx, sessionID)
+}
+
+// TaskListIDs returns the ids of the task lists of the project enc names
+// that hold at least one task, sorted.
+func (s *Store) TaskListIDs(ctx context.Context, enc storage.Encoding) ([]string, error) {
+	p, err := s.Project(enc)
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	err = s.db().each(ctx, s.q.sql(`SELECT DISTINCT list FROM {tasks}
+		WHERE namespace = $1 AND project = $2 ORDER BY list`), []any{p.ns, p.project}, func(r pgx.Rows) error {
+		var id string
+		if err := r.Scan(&id); err != nil {
+			return err
+		}
+		ids = append(ids, id)
+		return nil
+	})
+	return ids, err
+}
+
+// releaseTimeout bounds the release of a lease at the end of a turn.
+const releaseTimeout = 10 * time.Second
+
+// LeaseSession takes the lease of session id through c's Project, so that
+// appends through c carry its token and nobody else writes the session
+// until the returned function releases it; see [Project.Acquire]. A
+// session another process leases is a *BusyError naming the holder. This
+// makes c a liteagent.SessionLeaser: an agent takes the lease for each
+// turn.
+func (c *Checkpointer) LeaseSession(ctx context.Context, id string) (func(), error) {
+	l, err := c.p.Acquire(ctx, id, LeaseOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return func() {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseTimeout)
+		defer cancel()
+		_ = l.Release(ctx) // a lease not released expires after its TTL
+	}, nil
+}

@@ -1,0 +1,524 @@
+package postgres
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/spill"
+	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/lite-agent/lite-agent-go/task"
+)
+
+// FilesReport counts what [Project.ImportFiles] or [Project.ExportFiles]
+// copied.
+type FilesReport struct {
+	Sessions  int `json:"sessions"`
+	Records   int `json:"records"`
+	Archives  int `json:"archives"`
+	TaskLists int `json:"taskLists"`
+	Tasks     int `json:"tasks"`
+	Spilled   int `json:"spilled"`
+	// Verified reports that every record read back equals its source.
+	Verified bool `json:"verified"`
+}
+
+// fileSide is the file home's project on the other side of a copy.
+type fileSide struct {
+	paths storage.ProjectPaths
+	enc   storage.Encoding
+}
+
+// side checks that paths is the data home layout of p's project and
+// returns it with p's encoding.
+func (p *Project) side(paths storage.ProjectPaths) (fileSide, error) {
+	if paths.Hash != p.project || paths.Namespace != p.ns {
+		return fileSide{}, fmt.Errorf("postgres: the files are project %s of namespace %s, the database's %s of %s", paths.Hash, paths.Namespace, p.project, p.ns)
+	}
+	return fileSide{paths: paths, enc: p.enc}, nil
+}
+
+// ImportFiles copies the project's records from the file home laid out in
+// paths (its sessions with their archives, task lists and spilled output)
+// into p, which must be empty, then reads every record back through the
+// file stores and through p and compares them. The encoded bytes are
+// copied as they are, since a record's storage.Context names no path, so
+// paths must be the layout of p's namespace and project and the files
+// must be encoded with p's codec. A torn tail is not a record and stays
+// behind. The files are only read (the file stores lock each record
+// while reading it). If anything fails, everything copied is deleted.
+func (p *Project) ImportFiles(ctx context.Context, paths storage.ProjectPaths) (rep FilesReport, err error) {
+	src, err := p.side(paths)
+	if err != nil {
+		return FilesReport{}, err
+	}
+	empty, err := p.Empty(ctx)
+	switch {
+	case err != nil:
+		return FilesReport{}, err
+	case !empty:
+		return FilesReport{}, fmt.Errorf("postgres: the project %s of namespace %s in the database is not empty: copy only into an empty project", p.project, p.ns)
+	}
+	defer func() {
+		if err != nil {
+			if cerr := p.Clear(context.WithoutCancel(ctx)); cerr != nil {
+				err = fmt.Errorf("%w; removing the partial copy also failed: %w", err, cerr)
+			}
+		}
+	}()
+	if err := copySessions(ctx, src, p, &rep); err != nil {
+		return rep, err
+	}
+	if err := copyTaskLists(ctx, src, p, &rep); err != nil {
+		return rep, err
+	}
+	if err := copySpill(ctx, src, p, &rep); err != nil {
+		return rep, err
+	}
+	if err := verifyFiles(ctx, src, p); err != nil {
+		return rep, fmt.Errorf("verification failed, nothing is kept: %w", err)
+	}
+	rep.Verified = true
+	return rep, nil
+}
+
+// ExportFiles writes every record of p into new files in the file home
+// laid out in paths, whose project directory the caller has made sure is
+// empty, then reads every record back through the file stores and
+// through p and compares them. Encoded bytes are written as they are (see
+// [Project.ImportFiles]). p is only read. On failure the caller removes
+// the project directory.
+func (p *Project) ExportFiles(ctx context.Context, paths storage.ProjectPaths) (FilesReport, error) {
+	dst, err := p.side(paths)
+	if err != nil {
+		return FilesReport{}, err
+	}
+	var rep FilesReport
+	if err := exportFiles(ctx, p, dst, &rep); err != nil {
+		return rep, err
+	}
+	if err := verifyFiles(ctx, dst, p); err != nil {
+		return rep, fmt.Errorf("verification failed: %w", err)
+	}
+	rep.Verified = true
+	return rep, nil
+}
+
+// fileTaskLists returns the task lists in tasksDir: its directories named
+// with a valid id.
+func fileTaskLists(tasksDir string) ([]string, error) {
+	ents, err := readDir(tasksDir)
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, e := range ents {
+		if e.IsDir() && storage.ValidateID(e.Name()) == nil {
+			ids = append(ids, e.Name())
+		}
+	}
+	return ids, nil
+}
+
+// copySessions copies every session log of src and its context archive.
+// A torn tail (bytes after the last newline) is not a record and stays
+// behind.
+func copySessions(ctx context.Context, src fileSide, dst *Project, rep *FilesReport) error {
+	ents, err := readDir(src.paths.SessionsDir)
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		id, ok := session.LogID(e.Name())
+		if !ok || !e.Type().IsRegular() {
+			continue
+		}
+		path := filepath.Join(src.paths.SessionsDir, e.Name())
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		info, err := e.Info()
+		if err != nil {
+			return err
+		}
+		var recs [][]byte
+		for len(data) > 0 {
+			line, rest, complete := bytes.Cut(data, []byte("\n"))
+			if !complete {
+				break // a torn tail
+			}
+			recs = append(recs, line)
+			data = rest
+		}
+		if err := dst.ImportSession(ctx, id, recs, info.ModTime()); err != nil {
+			return fmt.Errorf("session %s: %w", id, err)
+		}
+		rep.Sessions++
+		rep.Records += len(recs)
+		if err := copyArchive(ctx, storage.SessionContextDir(src.paths.SessionsDir, id), id, dst, rep); err != nil {
+			return fmt.Errorf("session %s archive: %w", id, err)
+		}
+	}
+	return nil
+}
+
+// copyArchive copies the context archive in dir of session id, if any.
+func copyArchive(ctx context.Context, dir, id string, dst *Project, rep *FilesReport) error {
+	data, err := os.ReadFile(filepath.Join(dir, archive.IndexFile))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	var index [][]byte
+	for len(data) > 0 {
+		line, rest, complete := bytes.Cut(data, []byte("\n"))
+		if !complete {
+			return fmt.Errorf("%s: the last index line is incomplete", filepath.Join(dir, archive.IndexFile))
+		}
+		index = append(index, line)
+		data = rest
+	}
+	notes := map[string][]byte{}
+	ents, err := readDir(filepath.Join(dir, archive.NotesDir))
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		ref, ok := archive.NoteRef(e.Name())
+		if !ok || !e.Type().IsRegular() {
+			continue
+		}
+		if notes[ref], err = os.ReadFile(filepath.Join(dir, archive.NotesDir, e.Name())); err != nil {
+			return err
+		}
+	}
+	if len(index) == 0 && len(notes) == 0 {
+		return nil
+	}
+	rep.Archives++
+	return dst.ImportArchive(ctx, id, index, notes)
+}
+
+// copyTaskLists copies every task list of src, shared marks included.
+func copyTaskLists(ctx context.Context, src fileSide, dst *Project, rep *FilesReport) error {
+	ids, err := fileTaskLists(src.paths.TasksDir)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		dir := src.paths.TaskListDir(id)
+		ents, err := readDir(dir)
+		if err != nil {
+			return err
+		}
+		recs := map[string][]byte{}
+		for _, e := range ents {
+			tid, ok := task.RecordStem(e.Name())
+			if !ok || !e.Type().IsRegular() || strings.HasPrefix(tid, ".") {
+				continue
+			}
+			if recs[tid], err = os.ReadFile(filepath.Join(dir, e.Name())); err != nil {
+				return err
+			}
+		}
+		if err := dst.ImportTaskList(ctx, id, recs, task.IsShared(src.paths.TasksDir, id)); err != nil {
+			return fmt.Errorf("task list %s: %w", id, err)
+		}
+		rep.TaskLists++
+		rep.Tasks += len(recs)
+	}
+	return nil
+}
+
+// copySpill copies every spilled body of src.
+func copySpill(ctx context.Context, src fileSide, dst *Project, rep *FilesReport) error {
+	ents, err := readDir(src.paths.SpillDir)
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		ref, ok := spill.FileRef(e.Name())
+		if !ok || !e.Type().IsRegular() {
+			continue
+		}
+		body, err := os.ReadFile(filepath.Join(src.paths.SpillDir, e.Name()))
+		if err != nil {
+			return err
+		}
+		info, err := e.Info()
+		if err != nil {
+			return err
+		}
+		if err := dst.ImportSpill(ctx, ref, body, info.ModTime()); err != nil {
+			return err
+		}
+		rep.Spilled++
+	}
+	return nil
+}
+
+// readDir lists dir, or nothing when it does not exist.
+func readDir(dir string) ([]fs.DirEntry, error) {
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return ents, err
+}
+
+// verifyStoreCopy reads every record of src through the file stores and
+// through the database's, and fails at the first that differs or does not
+// read.
+func verifyFiles(ctx context.Context, src fileSide, dst *Project) error {
+	if _, err := os.Lstat(src.paths.SessionsDir); err == nil {
+		fcp, err := session.NewFileCheckpointer(src.paths.SessionsDir, session.FileOptions{Encoding: src.enc})
+		if err != nil {
+			return err
+		}
+		infos, err := fcp.List(ctx)
+		if err != nil {
+			return err
+		}
+		for _, in := range infos {
+			a, err := fcp.Read(ctx, in.ID, 0)
+			if err != nil {
+				return fmt.Errorf("session %s in the files: %w", in.ID, err)
+			}
+			b, err := dst.Checkpointer().Read(ctx, in.ID, 0)
+			if err != nil {
+				return fmt.Errorf("session %s in the database: %w", in.ID, err)
+			}
+			if err := sameJSON(a, b); err != nil {
+				return fmt.Errorf("session %s: %w", in.ID, err)
+			}
+			if err := sameArchive(ctx, src, dst, in.ID); err != nil {
+				return fmt.Errorf("session %s archive: %w", in.ID, err)
+			}
+		}
+	}
+	ids, err := fileTaskLists(src.paths.TasksDir)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		fs, err := task.NewFileStore(src.paths.TasksDir, id, src.enc)
+		if err != nil {
+			return err
+		}
+		a, err := fs.List(ctx)
+		if err != nil {
+			return fmt.Errorf("task list %s in the files: %w", id, err)
+		}
+		tl, err := dst.TaskList(id)
+		if err != nil {
+			return err
+		}
+		b, err := tl.List(ctx)
+		if err != nil {
+			return fmt.Errorf("task list %s in the database: %w", id, err)
+		}
+		if err := sameJSON(a, b); err != nil {
+			return fmt.Errorf("task list %s: %w", id, err)
+		}
+	}
+	ents, err := readDir(src.paths.SpillDir)
+	if err != nil || len(ents) == 0 {
+		return err
+	}
+	fsp, err := spill.NewFileStore(src.paths.SpillDir, src.enc)
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		ref, ok := spill.FileRef(e.Name())
+		if !ok {
+			continue
+		}
+		a, _, err := fsp.Get(ctx, ref)
+		if err != nil {
+			return fmt.Errorf("spilled %s in the files: %w", ref, err)
+		}
+		b, found, err := dst.Spill().Get(ctx, ref)
+		if err != nil || !found || a != b {
+			return fmt.Errorf("spilled %s differs in the database (found %v): %v", ref, found, err)
+		}
+	}
+	return nil
+}
+
+// sameArchive checks that the archive of session id decodes to the same
+// index records and notes in the files and in the database.
+func sameArchive(ctx context.Context, src fileSide, dst *Project, id string) error {
+	dir := storage.SessionContextDir(src.paths.SessionsDir, id)
+	index, notes, err := dst.ExportArchive(ctx, id)
+	if err != nil {
+		return err
+	}
+	data, err := os.ReadFile(filepath.Join(dir, archive.IndexFile))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	var want [][]byte
+	for line := range bytes.Lines(data) {
+		want = append(want, bytes.TrimSuffix(line, []byte("\n")))
+	}
+	if len(want) != len(index) {
+		return fmt.Errorf("%d index records in the files, %d in the database", len(want), len(index))
+	}
+	for i := range want {
+		a, err := src.enc.Decode(ctx, storage.KindArchiveIndex, id, fmt.Sprint(i), want[i])
+		if err != nil {
+			return err
+		}
+		b, err := src.enc.Decode(ctx, storage.KindArchiveIndex, id, fmt.Sprint(i), index[i])
+		if err != nil || !bytes.Equal(a, b) {
+			return fmt.Errorf("index record %d differs: %v", i, err)
+		}
+	}
+	for ref, stored := range notes {
+		file, err := os.ReadFile(filepath.Join(dir, archive.NotesDir, ref+archive.NoteSuffix))
+		if err != nil {
+			return err
+		}
+		a, err := src.enc.Decode(ctx, storage.KindArchive, id, ref, file)
+		if err != nil {
+			return err
+		}
+		b, err := src.enc.Decode(ctx, storage.KindArchive, id, ref, stored)
+		if err != nil || !bytes.Equal(a, b) {
+			return fmt.Errorf("note %s differs: %v", ref, err)
+		}
+	}
+	return nil
+}
+
+// sameJSON reports whether a and b encode to the same JSON.
+func sameJSON(a, b any) error {
+	ja, err := json.Marshal(a)
+	if err != nil {
+		return err
+	}
+	jb, err := json.Marshal(b)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(ja, jb) {
+		return errors.New("the copy differs from the source")
+	}
+	return nil
+}
+
+// writeRecords writes the records as the lines of file path.
+func writeRecords(path string, recs [][]byte, mtime time.Time) error {
+	var b bytes.Buffer
+	for _, r := range recs {
+		b.Write(r)
+		b.WriteByte('\n')
+	}
+	return writeExported(path, b.Bytes(), mtime)
+}
+
+// writeExported writes data as the new file path, its directory made if
+// needed, and sets its modification time when mtime is not zero.
+func writeExported(path string, data []byte, mtime time.Time) error {
+	if err := os.MkdirAll(filepath.Dir(path), exportDirMode); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, exportFileMode)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if mtime.IsZero() {
+		return nil
+	}
+	return os.Chtimes(path, mtime, mtime)
+}
+
+// exportProject writes every session, archive, task list and spilled body
+// of src into the files of dst.
+func exportFiles(ctx context.Context, src *Project, dst fileSide, rep *FilesReport) error {
+	infos, err := src.Checkpointer().List(ctx)
+	if err != nil {
+		return err
+	}
+	for _, in := range infos {
+		recs, mod, err := src.ExportSession(ctx, in.ID)
+		if err != nil {
+			return fmt.Errorf("session %s: %w", in.ID, err)
+		}
+		if err := writeRecords(filepath.Join(dst.paths.SessionsDir, in.ID+session.LogSuffix), recs, mod); err != nil {
+			return err
+		}
+		rep.Sessions++
+		rep.Records += len(recs)
+		index, notes, err := src.ExportArchive(ctx, in.ID)
+		if err != nil {
+			return fmt.Errorf("session %s archive: %w", in.ID, err)
+		}
+		if len(index) == 0 && len(notes) == 0 {
+			continue
+		}
+		ctxDir := storage.SessionContextDir(dst.paths.SessionsDir, in.ID)
+		if err := writeRecords(filepath.Join(ctxDir, archive.IndexFile), index, time.Time{}); err != nil {
+			return err
+		}
+		for ref, note := range notes {
+			if err := writeExported(filepath.Join(ctxDir, archive.NotesDir, ref+archive.NoteSuffix), note, time.Time{}); err != nil {
+				return err
+			}
+		}
+		rep.Archives++
+	}
+	lists, err := src.s.TaskListIDs(ctx, src.enc)
+	if err != nil {
+		return err
+	}
+	for _, id := range lists {
+		recs, shared, err := src.ExportTaskList(ctx, id)
+		if err != nil {
+			return fmt.Errorf("task list %s: %w", id, err)
+		}
+		for tid, rec := range recs {
+			if err := writeExported(filepath.Join(dst.paths.TaskListDir(id), tid+task.RecordSuffix), rec, time.Time{}); err != nil {
+				return err
+			}
+		}
+		if shared {
+			if err := writeExported(filepath.Join(dst.paths.TaskListDir(id), task.SharedMarker), nil, time.Time{}); err != nil {
+				return err
+			}
+		}
+		rep.TaskLists++
+		rep.Tasks += len(recs)
+	}
+	return src.ExportSpill(ctx, func(ref string, body []byte, created time.Time) error {
+		rep.Spilled++
+		return writeExported(filepath.Join(dst.paths.SpillDir, ref+spill.FileSuffix), body, created)
+	})
+}
+
+// File modes of what ExportFiles writes, as the file stores make them.
+const (
+	exportDirMode  = 0o700
+	exportFileMode = 0o600
+)

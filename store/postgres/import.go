@@ -1,0 +1,254 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// The methods in this file copy records that are already encoded, as a
+// file store of the same namespace, project and codec keeps them, into an
+// empty project: a record's storage.Context names no path, so its encoded
+// bytes are the same in a file and in a row. lite-agent migrate
+// --to-store uses them and then reads every record back through both
+// stores.
+
+// Empty reports whether the project holds no session, archive, task list
+// or spilled body.
+func (p *Project) Empty(ctx context.Context) (bool, error) {
+	var n int64
+	err := p.s.db().scan(ctx, p.s.q.sql(`SELECT
+		(SELECT count(*) FROM {sessions} WHERE namespace = $1 AND project = $2) +
+		(SELECT count(*) FROM {archives} WHERE namespace = $1 AND project = $2) +
+		(SELECT count(*) FROM {task_lists} WHERE namespace = $1 AND project = $2) +
+		(SELECT count(*) FROM {tasks} WHERE namespace = $1 AND project = $2) +
+		(SELECT count(*) FROM {spill} WHERE namespace = $1 AND project = $2)`), []any{p.ns, p.project}, &n)
+	return n == 0, err
+}
+
+// Clear deletes every row of the project: its sessions, archives, task
+// lists, spilled bodies and leases. A migration that failed part-way uses
+// it to leave the destination as empty as it found it.
+func (p *Project) Clear(ctx context.Context) error {
+	return p.s.tx(ctx, func(tx db) error {
+		for _, table := range []string{"events", "sessions", "archive_index", "archive_notes", "archives", "tasks", "task_lists", "spill", "leases"} {
+			if _, err := tx.exec(ctx, p.s.q.sql(`DELETE FROM {`+table+`} WHERE namespace = $1 AND project = $2`), p.ns, p.project); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// ImportSession stores records, the encoded records of session id in seq
+// order (records[i] is seq i+1), as its log, last modified at modified. The
+// session must have no log. It is one transaction.
+func (p *Project) ImportSession(ctx context.Context, id string, records [][]byte, modified time.Time) error {
+	if err := validID(id); err != nil {
+		return err
+	}
+	seqs := make([]int64, len(records))
+	var total int64
+	for i, r := range records {
+		seqs[i] = int64(i + 1)
+		total += int64(len(r))
+	}
+	return p.s.tx(ctx, func(tx db) error {
+		n, err := tx.exec(ctx, p.s.q.sql(`INSERT INTO {sessions} (namespace, project, session, head, bytes, modified)
+			VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`), p.ns, p.project, id, int64(len(records)), total, modified)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return &storage.Error{Op: "import", Kind: storage.KindCheckpoint, File: p.locator("events", id), Message: "The session already exists"}
+		}
+		_, err = tx.exec(ctx, p.s.q.sql(`INSERT INTO {events} (namespace, project, session, seq, data)
+			SELECT $1, $2, $3, s, d FROM unnest($4::bigint[], $5::bytea[]) AS b(s, d)`), p.ns, p.project, id, seqs, records)
+		return err
+	})
+}
+
+// ImportArchive stores the context archive of session id: index holds its
+// encoded index records in order, notes its encoded notes by ref. Each
+// index record must decode to an entry naming a ref. The archive must be
+// empty.
+func (p *Project) ImportArchive(ctx context.Context, id string, index [][]byte, notes map[string][]byte) error {
+	if err := validID(id); err != nil {
+		return err
+	}
+	refs := make([]string, len(index))
+	for i, rec := range index {
+		plain, err := p.enc.Decode(ctx, storage.KindArchiveIndex, id, strconv.Itoa(i), rec)
+		if err != nil {
+			return atLocator(err, p.locator("archive", id), strconv.Itoa(i))
+		}
+		var e struct {
+			Ref string `json:"ref"`
+		}
+		if json.Unmarshal(plain, &e) != nil || e.Ref == "" {
+			return &storage.Error{Op: "import", Kind: storage.KindArchiveIndex, File: p.locator("archive", id), Record: strconv.Itoa(i), Message: "Corrupt archive index"}
+		}
+		refs[i] = e.Ref
+	}
+	b := &archiveBackend{p: p, session: id}
+	return p.s.tx(ctx, func(tx db) error {
+		n, err := tx.exec(ctx, p.s.q.sql(`INSERT INTO {archives} (namespace, project, session, entries, bytes, modified)
+			VALUES ($1, $2, $3, 0, 0, now()) ON CONFLICT DO NOTHING`), p.ns, p.project, id)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return &storage.Error{Op: "import", Kind: storage.KindArchive, File: p.locator("archive", id), Message: "The archive already exists"}
+		}
+		at := &archiveTx{b: b, tx: tx}
+		indexed := map[string]bool{}
+		for i, rec := range index {
+			indexed[refs[i]] = true
+			if err := at.Put(ctx, refs[i], notes[refs[i]], i, rec); err != nil {
+				return err
+			}
+		}
+		for ref, note := range notes {
+			if !indexed[ref] { // a note an interrupted put left unindexed
+				if err := at.Put(ctx, ref, note, 0, nil); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// ImportTaskList stores the task list listID: records holds its encoded
+// task records by task id, and shared whether it is marked shared. The
+// list must have no task.
+func (p *Project) ImportTaskList(ctx context.Context, listID string, records map[string][]byte, shared bool) error {
+	if err := validID(listID); err != nil {
+		return err
+	}
+	return p.s.tx(ctx, func(tx db) error {
+		n, err := tx.exec(ctx, p.s.q.sql(`INSERT INTO {task_lists} (namespace, project, list, shared, modified)
+			VALUES ($1, $2, $3, $4, now()) ON CONFLICT DO NOTHING`), p.ns, p.project, listID, shared)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return &storage.Error{Op: "import", Kind: storage.KindTask, File: p.locator("tasks", listID), Message: "The task list already exists"}
+		}
+		for id, rec := range records {
+			if _, err := tx.exec(ctx, p.s.q.sql(`INSERT INTO {tasks} (namespace, project, list, id, data) VALUES ($1, $2, $3, $4, $5)`),
+				p.ns, p.project, listID, id, rec); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// ImportSpill stores the encoded spilled body of ref, created at created.
+func (p *Project) ImportSpill(ctx context.Context, ref string, body []byte, created time.Time) error {
+	n, err := p.s.db().exec(ctx, p.s.q.sql(`INSERT INTO {spill} (namespace, project, ref, data, created)
+		VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`), p.ns, p.project, ref, body, created)
+	if err == nil && n == 0 {
+		err = fmt.Errorf("postgres: spilled body %s already exists", ref)
+	}
+	return err
+}
+
+// ExportArchive returns the stored records of the context archive of
+// session id, as ImportArchive takes them: its encoded index records in
+// order and its encoded notes by ref. An unknown archive is empty.
+func (p *Project) ExportArchive(ctx context.Context, id string) (index [][]byte, notes map[string][]byte, err error) {
+	if err := validID(id); err != nil {
+		return nil, nil, err
+	}
+	if index, err = (&archiveTx{b: &archiveBackend{p: p, session: id}, tx: p.s.db()}).Index(ctx); err != nil {
+		return nil, nil, err
+	}
+	notes = map[string][]byte{}
+	err = p.s.db().each(ctx, p.s.q.sql(`SELECT ref, data FROM {archive_notes} WHERE namespace = $1 AND project = $2 AND session = $3`),
+		[]any{p.ns, p.project, id}, func(r pgx.Rows) error {
+			var ref string
+			var data []byte
+			if err := r.Scan(&ref, &data); err != nil {
+				return err
+			}
+			notes[ref] = data
+			return nil
+		})
+	return index, notes, err
+}
+
+// ExportSession returns the stored records of session id in seq order, as
+// ImportSession takes them, and when the log last changed. An unknown
+// session has no records.
+func (p *Project) ExportSession(ctx context.Context, id string) (records [][]byte, modified time.Time, err error) {
+	if err := validID(id); err != nil {
+		return nil, time.Time{}, err
+	}
+	err = p.s.db().scan(ctx, p.s.q.sql(`SELECT modified FROM {sessions} WHERE namespace = $1 AND project = $2 AND session = $3`),
+		[]any{p.ns, p.project, id}, &modified)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, time.Time{}, nil
+	}
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	err = p.s.db().each(ctx, p.s.q.sql(`SELECT data FROM {events} WHERE namespace = $1 AND project = $2 AND session = $3 ORDER BY seq`),
+		[]any{p.ns, p.project, id}, func(r pgx.Rows) error {
+			var data []byte
+			if err := r.Scan(&data); err != nil {
+				return err
+			}
+			records = append(records, data)
+			return nil
+		})
+	return records, modified, err
+}
+
+// ExportTaskList returns the stored records of the task list listID by
+// task id, as ImportTaskList takes them, and whether it is marked shared.
+func (p *Project) ExportTaskList(ctx context.Context, listID string) (records map[string][]byte, shared bool, err error) {
+	if err := validID(listID); err != nil {
+		return nil, false, err
+	}
+	err = p.s.db().scan(ctx, p.s.q.sql(`SELECT shared FROM {task_lists} WHERE namespace = $1 AND project = $2 AND list = $3`),
+		[]any{p.ns, p.project, listID}, &shared)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return nil, false, err
+	}
+	records = map[string][]byte{}
+	err = p.s.db().each(ctx, p.s.q.sql(`SELECT id, data FROM {tasks} WHERE namespace = $1 AND project = $2 AND list = $3`),
+		[]any{p.ns, p.project, listID}, func(r pgx.Rows) error {
+			var id string
+			var data []byte
+			if err := r.Scan(&id, &data); err != nil {
+				return err
+			}
+			records[id] = data
+			return nil
+		})
+	return records, shared, err
+}
+
+// ExportSpill calls fn with each stored spilled body of the project, its
+// ref and when it was stored.
+func (p *Project) ExportSpill(ctx context.Context, fn func(ref string, body []byte, created time.Time) error) error {
+	return p.s.db().each(ctx, p.s.q.sql(`SELECT ref, data, created FROM {spill} WHERE namespace = $1 AND project = $2 ORDER BY ref`),
+		[]any{p.ns, p.project}, func(r pgx.Rows) error {
+			var ref string
+			var data []byte
+			var created time.Time
+			if err := r.Scan(&ref, &data, &created); err != nil {
+				return err
+			}
+			return fn(ref, data, created)
+		})
+}
