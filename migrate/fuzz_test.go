@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/lite-agent/lite-agent-go/internal/logframe"
 	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -57,7 +58,7 @@ func FuzzMigrateSessionLog(f *testing.F) {
 			if len(l) > session.MaxLineBytes {
 				break
 			}
-			if err := session.CheckRecord(l, "s1", copyable+1, false); err != nil {
+			if err := logframe.Check(l, "s1", copyable+1, false); err != nil {
 				var se *storage.Error
 				undecodable = errors.As(err, &se) && se.Op == "decode"
 				break

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/lite-agent/lite-agent-go/internal/logframe"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
@@ -124,7 +125,7 @@ func (m *migration) copySession(ctx context.Context, s *scratch, u *unit, t *tal
 
 // sessionRecord decodes and validates the record at position pos (1-based,
 // counting non-blank lines, record id rec) of the log of sid: it must decode
-// and pass the checks a reader applies to every record (session.CheckRecord:
+// and pass the checks a reader applies to every record (logframe.Check:
 // a frame whose seq is pos, whose sessionId is sid and whose parentSeq
 // precedes it, with a time and an event with a type). The event's body is
 // copied as it is, not decoded. An encoded destination also requires valid
@@ -142,8 +143,8 @@ func sessionRecord(ctx context.Context, s *scratch, enc, dst storage.Encoding, s
 		}
 		s.src = plain
 	}
-	// Without a codec, CheckRecord refuses an envelope as Decode would.
-	if err := session.CheckRecord(plain, sid, pos, enc.Encoded()); err != nil {
+	// Without a codec, logframe.Check refuses an envelope as Decode would.
+	if err := logframe.Check(plain, sid, pos, enc.Encoded()); err != nil {
 		return nil, unreadable(err, path, rec)
 	}
 	if dst.Encoded() && !utf8.Valid(plain) {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/lite-agent/lite-agent-go/internal/logframe"
 	"github.com/lite-agent/lite-agent-go/internal/msgjson"
 
 	"github.com/lite-agent/lite-agent-go/internal/jsonstr"
@@ -18,7 +19,7 @@ import (
 // JSON.stringify escapes them, nothing else), and readers built on reader.
 
 var (
-	errNoType    = errors.New("event must be an object with a string \"type\"")
+	errNoType    = logframe.ErrNoType
 	errNoMessage = errors.New("message event has no message")
 )
 
@@ -212,11 +213,8 @@ func skimEvent(r *reader) (string, bool) {
 }
 
 // skimEventNoAlloc is skimEvent for records a read does not return: it only
-// reports whether the event is an object with a string type.
-func skimEventNoAlloc(r *reader) bool {
-	_, ok := msgjson.SkimType(&r.Reader, errNoType)
-	return ok
-}
+// checks that the event is an object with a string type.
+func skimEventNoAlloc(r *msgjson.Reader) { msgjson.SkimType(r, errNoType) }
 
 // readEvent decodes one event object.
 func readEvent(r *reader) Event {

@@ -23,32 +23,32 @@ func FuzzDecodeLine(f *testing.F) {
 		for pos := int64(1); pos <= 2; pos++ {
 			var full, skim frame
 			full.parse(newReader(line), true)
-			full.check("s", pos)
+			full.Check("s", pos)
 			skim.parse(newReader(line), false)
-			skim.check("s", pos)
-			if !msgjson.Valid(line) && (full.kind != storage.ProblemSyntax || skim.kind != storage.ProblemSyntax) {
-				t.Fatalf("invalid JSON classified %q/%q", full.kind, skim.kind)
+			skim.Check("s", pos)
+			if !msgjson.Valid(line) && (full.Kind != storage.ProblemSyntax || skim.Kind != storage.ProblemSyntax) {
+				t.Fatalf("invalid JSON classified %q/%q", full.Kind, skim.Kind)
 			}
-			if full.problem == "" && skim.problem != "" {
-				t.Fatalf("skim refuses (%s) a line the full decode accepts", skim.problem)
+			if full.Problem == "" && skim.Problem != "" {
+				t.Fatalf("skim refuses (%s) a line the full decode accepts", skim.Problem)
 			}
-			if skim.problem == "" && full.problem != "" && full.kind != storage.ProblemEvent {
-				t.Fatalf("skim accepts a line the full decode refuses for its frame (%s)", full.problem)
+			if skim.Problem == "" && full.Problem != "" && full.Kind != storage.ProblemEvent {
+				t.Fatalf("skim accepts a line the full decode refuses for its frame (%s)", full.Problem)
 			}
-			if full.problem != "" {
+			if full.Problem != "" {
 				continue
 			}
-			again, err := appendRecord(nil, pos, "s", pos-1, jsonstr.FormatTime(full.ts), full.event)
+			again, err := appendRecord(nil, pos, "s", pos-1, jsonstr.FormatTime(full.Time), full.event)
 			if err != nil {
 				t.Fatalf("re-encoding an accepted line: %v", err)
 			}
 			var back frame
 			back.parse(newReader(again), true)
-			back.check("s", pos)
-			if back.problem != "" {
-				t.Fatalf("re-encoded line %s refused: %s", again, back.problem)
+			back.Check("s", pos)
+			if back.Problem != "" {
+				t.Fatalf("re-encoded line %s refused: %s", again, back.Problem)
 			}
-			third, err := appendRecord(nil, pos, "s", pos-1, jsonstr.FormatTime(back.ts), back.event)
+			third, err := appendRecord(nil, pos, "s", pos-1, jsonstr.FormatTime(back.Time), back.event)
 			if err != nil || !bytes.Equal(third, again) {
 				t.Fatalf("encoding is not stable:\n%s\n%s", again, third)
 			}

@@ -107,10 +107,10 @@ func (m *MemoryCheckpointer) Read(ctx context.Context, id string, sinceSeq int64
 		pos := i + 1
 		var f frame
 		f.parse(newReader(lines[i]), true)
-		f.check(id, pos)
-		if f.problem != "" {
+		f.Check(id, pos)
+		if f.Problem != "" {
 			// Only a bug could get here: the lines were written by Append.
-			return nil, errors.New("session: corrupt in-memory record " + itoa(pos) + ": " + f.problem)
+			return nil, errors.New("session: corrupt in-memory record " + itoa(pos) + ": " + f.Problem)
 		}
 		out = append(out, f.stored(id, pos))
 	}

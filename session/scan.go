@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -9,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/lite-agent/lite-agent-go/internal/jsonl"
+	"github.com/lite-agent/lite-agent-go/internal/logframe"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -242,18 +242,14 @@ func checkLine(ctx context.Context, enc storage.Encoding, opts scanOpts, rd *rea
 	}
 	rd.Reset(plain)
 	f.parse(rd, body)
-	if !enc.Encoded() && (f.envelope || f.problem != "" && bytes.Contains(text, []byte(`"liteAgentStorage"`))) {
+	if !enc.Encoded() && f.EnvelopeIn(text) {
 		// An envelope read without a codec, torn or not: the same refusal
 		// as storage.Encoding.Decode, and never a repairable tail.
-		rec := strconv.FormatInt(pos, 10)
-		return nil, &problem{Record: pos, Kind: storage.ProblemDecode, Err: &storage.Error{
-			Op: "decode", Kind: storage.KindCheckpoint, File: opts.file, Record: rec,
-			Message: "Encoded storage requires its configured codec", Found: storage.StoredCodec(text),
-		}}, nil
+		return nil, &problem{Record: pos, Kind: storage.ProblemDecode, Err: logframe.CodecRequired(opts.file, pos, text)}, nil
 	}
-	f.check(opts.id, pos)
-	if f.problem != "" {
-		return nil, newProblem(opts, pos, f.kind, f.problem), nil
+	f.Check(opts.id, pos)
+	if f.Problem != "" {
+		return nil, newProblem(opts, pos, f.Kind, f.Problem), nil
 	}
 	if !body {
 		return nil, nil, nil
@@ -265,16 +261,5 @@ func checkLine(ctx context.Context, enc storage.Encoding, opts scanOpts, rd *rea
 // newProblem builds a Problem whose error is the TypeScript SDK's "Corrupt
 // checkpoint record <i>" message plus a reason in our own words.
 func newProblem(opts scanOpts, pos int64, kind storage.ProblemKind, reason string) *problem {
-	rec := strconv.FormatInt(pos, 10)
-	return &problem{
-		Record: pos,
-		Kind:   kind,
-		Err: &storage.Error{
-			Op:      "read",
-			Kind:    storage.KindCheckpoint,
-			File:    opts.file,
-			Record:  rec,
-			Message: "Corrupt checkpoint record " + rec + ": " + reason,
-		},
-	}
+	return &problem{Record: pos, Kind: kind, Err: logframe.Corrupt(opts.file, pos, reason)}
 }

@@ -248,15 +248,15 @@ func (r *summaryRead) last(line []byte, seq int64) error {
 	if seq == 0 {
 		text := jsonl.TrimSpace(line)
 		f.parse(r.reader(text), false)
-		if f.envelope || f.problem != "" && bytes.Contains(text, []byte(`"liteAgentStorage"`)) {
+		if f.EnvelopeIn(text) {
 			// An encoded record read without a codec: the readers' refusal,
 			// naming the codec found, not a corrupt record.
 			return &storage.Error{Op: "decode", Kind: storage.KindCheckpoint, File: r.file,
 				Message: "Encoded storage requires its configured codec", Found: storage.StoredCodec(text)}
 		}
-		if f.problem == "" && f.hasSeq && f.seq > 0 {
-			seq = f.seq
-			f.check(r.s.ID, seq)
+		if f.Problem == "" && f.HasSeq && f.Seq > 0 {
+			seq = f.Seq
+			f.Check(r.s.ID, seq)
 		}
 	} else {
 		plain, err := r.decode(line, seq)
@@ -264,19 +264,19 @@ func (r *summaryRead) last(line []byte, seq int64) error {
 			return err
 		}
 		f.parse(r.reader(plain), false)
-		f.check(r.s.ID, seq)
+		f.Check(r.s.ID, seq)
 	}
 	if seq == 0 {
 		// Which record this is is not known without reading the log.
-		if f.problem == "" {
-			f.problem = "seq is not a positive integer"
+		if f.Problem == "" {
+			f.Problem = "seq is not a positive integer"
 		}
-		return &storage.Error{Op: "read", Kind: storage.KindCheckpoint, File: r.file, Message: "Corrupt checkpoint record (the last one): " + f.problem}
+		return &storage.Error{Op: "read", Kind: storage.KindCheckpoint, File: r.file, Message: "Corrupt checkpoint record (the last one): " + f.Problem}
 	}
-	if f.problem != "" {
-		return newProblem(scanOpts{id: r.s.ID, file: r.file}, seq, f.kind, f.problem).Err
+	if f.Problem != "" {
+		return newProblem(scanOpts{id: r.s.ID, file: r.file}, seq, f.Kind, f.Problem).Err
 	}
-	r.s.Records, r.s.Updated = seq, f.ts
+	r.s.Records, r.s.Updated = seq, f.Time
 	return nil
 }
 
@@ -345,9 +345,9 @@ func (r *summaryRead) titleIn(b []byte) (found, complete bool, err error) {
 		}
 		var f frame
 		f.parse(r.reader(plain), true)
-		f.check(r.s.ID, pos)
-		if f.problem != "" {
-			return false, true, newProblem(scanOpts{id: r.s.ID, file: r.file}, pos, f.kind, f.problem).Err
+		f.Check(r.s.ID, pos)
+		if f.Problem != "" {
+			return false, true, newProblem(scanOpts{id: r.s.ID, file: r.file}, pos, f.Kind, f.Problem).Err
 		}
 		if ue, ok := f.event.(UserEvent); ok && (ue.Origin == "" || ue.Origin == OriginUser) {
 			if t := clipTitle(ue.Message.PlainText()); t != "" {

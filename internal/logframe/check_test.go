@@ -1,4 +1,4 @@
-package session_test
+package logframe_test
 
 import (
 	"errors"
@@ -7,15 +7,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lite-agent/lite-agent-go/internal/logframe"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/storage/codec"
 )
 
-// TestCheckRecordAgreesWithHead checks CheckRecord against Head, which
+// TestCheckAgreesWithHead checks Check against Head, which
 // applies the same checks to every record of a log (Verify and Read also
 // decode the events they check).
-func TestCheckRecordAgreesWithHead(t *testing.T) {
+func TestCheckAgreesWithHead(t *testing.T) {
 	const ts = `"ts":"2026-07-22T12:00:00.000Z"`
 	first := `{"seq":1,"sessionId":"s1","parentSeq":null,` + ts + `,"event":{"type":"user","message":{"role":"user","content":"hi"}}}`
 	second := func(body string) string { return `{"seq":2,"sessionId":"s1","parentSeq":1,` + ts + `,` + body + `}` }
@@ -27,7 +28,7 @@ func TestCheckRecordAgreesWithHead(t *testing.T) {
 		{"valid", second(`"event":{"type":"user","message":{"role":"user","content":"hi"}}`), true, ""},
 		{"unknown event type", second(`"event":{"type":"future_event","x":1}`), true, ""},
 		// Head does not decode the event's members; neither does
-		// CheckRecord.
+		// Check.
 		{"event body of the wrong shape", second(`"event":{"type":"user","message":42}`), true, ""},
 		{"escaped session id", `{"seq":2,"sessionId":"s\u0031","parentSeq":1,` + ts + `,"event":{"type":"summary"}}`, true, ""},
 		{"wrong seq", `{"seq":3,"sessionId":"s1","parentSeq":2,` + ts + `,"event":{"type":"user"}}`, false, ""},
@@ -44,13 +45,13 @@ func TestCheckRecordAgreesWithHead(t *testing.T) {
 		{"a torn envelope", `{"liteAgentStorage":1,"codec":"gzip-v1","payl`, false, "Encoded storage requires its configured codec"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := session.CheckRecord([]byte(tc.line), "s1", 2, false)
+			err := logframe.Check([]byte(tc.line), "s1", 2, false)
 			var se *storage.Error
 			switch {
 			case tc.ok && err != nil:
-				t.Errorf("CheckRecord = %v, want nil", err)
+				t.Errorf("Check = %v, want nil", err)
 			case !tc.ok && !errors.As(err, &se):
-				t.Errorf("CheckRecord = %v, want a *storage.Error", err)
+				t.Errorf("Check = %v, want a *storage.Error", err)
 			case !tc.ok && tc.message != "" && se.Message != tc.message:
 				t.Errorf("message %q, want %q", se.Message, tc.message)
 			case !tc.ok && tc.message == "" && !strings.HasPrefix(se.Message, "Corrupt checkpoint record 2: "):
@@ -67,37 +68,37 @@ func TestCheckRecordAgreesWithHead(t *testing.T) {
 			}
 			_, err = cp.Head(t.Context(), "s1")
 			if headOK := err == nil; headOK != tc.ok {
-				t.Errorf("Head = %v, CheckRecord ok = %v", err, tc.ok)
+				t.Errorf("Head = %v, Check ok = %v", err, tc.ok)
 			}
 		})
 	}
-	if err := session.CheckRecord([]byte(first), "s1", 1, false); err != nil {
+	if err := logframe.Check([]byte(first), "s1", 1, false); err != nil {
 		t.Errorf("first record: %v", err)
 	}
 }
 
-func TestCheckRecordAllocatesNothingForAValidRecord(t *testing.T) {
+func TestCheckAllocatesNothingForAValidRecord(t *testing.T) {
 	line := []byte(`{"seq":7,"sessionId":"s1","parentSeq":6,"ts":"2026-07-22T12:00:00.000Z","event":{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"a \"quoted\" word"}]}}}`)
 	allocs := testing.AllocsPerRun(100, func() {
-		if err := session.CheckRecord(line, "s1", 7, false); err != nil {
+		if err := logframe.Check(line, "s1", 7, false); err != nil {
 			t.Fatal(err)
 		}
 	})
 	if allocs != 0 {
-		t.Errorf("CheckRecord allocates %.0f times", allocs)
+		t.Errorf("Check allocates %.0f times", allocs)
 	}
 }
 
-// TestCheckRecordOfAnEncodedLogTakesAnEnvelopeKey checks that a decoded
+// TestCheckOfAnEncodedLogTakesAnEnvelopeKey checks that a decoded
 // record holding a liteAgentStorage member is judged by its frame, as the
 // reader of an encoded log judges it, and refused in a plaintext log.
-func TestCheckRecordOfAnEncodedLogTakesAnEnvelopeKey(t *testing.T) {
+func TestCheckOfAnEncodedLogTakesAnEnvelopeKey(t *testing.T) {
 	line := []byte(`{"seq":1,"sessionId":"s1","parentSeq":null,"ts":"2026-07-22T12:00:00.000Z","liteAgentStorage":1,"event":{"type":"user"}}`)
-	if err := session.CheckRecord(line, "s1", 1, true); err != nil {
+	if err := logframe.Check(line, "s1", 1, true); err != nil {
 		t.Errorf("encoded log: %v", err)
 	}
 	var se *storage.Error
-	if err := session.CheckRecord(line, "s1", 1, false); !errors.As(err, &se) || se.Message != "Encoded storage requires its configured codec" {
+	if err := logframe.Check(line, "s1", 1, false); !errors.As(err, &se) || se.Message != "Encoded storage requires its configured codec" {
 		t.Errorf("plaintext log: %v", err)
 	}
 
