@@ -11,14 +11,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"sync"
 	"syscall"
 	"time"
-	"unicode/utf8"
 
 	"github.com/lite-agent/lite-agent-go/archive"
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
@@ -388,6 +386,8 @@ func (m *migration) skipOrFail(file, record string, err error, note string) erro
 
 // copyArchive copies one context archive, index line by index line and
 // note by note, under its lock, reading each file back after writing it.
+// The archive package walks the source and names the files: migrate only
+// decodes, checks, encodes and writes.
 func (m *migration) copyArchive(ctx context.Context, s *scratch, u *unit) error {
 	pr, sid := u.p, u.id
 	rel := filepath.Base(storage.SessionContextDir(pr.sessions.Path(), sid))
@@ -402,40 +402,24 @@ func (m *migration) copyArchive(ctx context.Context, s *scratch, u *unit) error 
 	if err != nil {
 		return err
 	}
+	l, err := archive.List(pr.sessions, rel)
+	if err != nil {
+		return err // names the file
+	}
 
 	// The index: each line decodes at its source position and is written
 	// at its destination position, which differs only after a skipped line.
-	idxRel := filepath.Join(rel, archive.IndexFile)
-	idxPath := filepath.Join(pr.sessions.Path(), idxRel)
-	data, err := pr.sessions.ReadFile(idxRel)
-	hasIndex := err == nil
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	var idxTime time.Time
-	if hasIndex {
-		if idxTime, err = modTime(pr.sessions, idxRel); err != nil {
-			return err
-		}
-	}
+	idxPath := filepath.Join(pr.sessions.Path(), rel, archive.IndexFile)
 	dstIdxRel := filepath.Join(dstRel, archive.IndexFile)
 	dstIdxPath := filepath.Join(m.dstRoot, dstIdxRel)
 	var out []byte
 	var idxDigests []digest
 	var ic Count
-	for n := 0; len(data) > 0; n++ {
-		rec := strconv.Itoa(n)
-		var text []byte
-		i := bytes.IndexByte(data, '\n')
-		if i < 0 {
-			text, data = data, nil
-		} else {
-			text, data = data[:i], data[i+1:]
-		}
-		ic.SourceBytes += int64(len(text)) + 1
-		plain, err := indexRecord(ctx, pr.srcEnc, sid, idxPath, rec, text, i >= 0)
+	for rec := range l.IndexLines() {
+		ic.SourceBytes += int64(len(rec.Stored)) + 1
+		plain, err := indexRecord(ctx, pr.srcEnc, sid, idxPath, rec)
 		if err != nil {
-			if err := m.skipOrFail(idxPath, rec, err, ""); err != nil {
+			if err := m.skipOrFail(idxPath, rec.ID, err, ""); err != nil {
 				return err
 			}
 			continue
@@ -444,16 +428,15 @@ func (m *migration) copyArchive(ctx context.Context, s *scratch, u *unit) error 
 		if err != nil {
 			return err
 		}
-		out = append(out, stored...)
-		out = append(out, '\n')
+		out = archive.AppendIndexLine(out, stored)
 		idxDigests = append(idxDigests, sha256.Sum256(plain))
 		ic.Records++
 		ic.Bytes += int64(len(plain))
 		ic.DestinationBytes += int64(len(stored)) + 1
 	}
-	if hasIndex {
+	if l.HasIndex {
 		ic.Files = 1
-		back, err := m.writeFile(dstIdxRel, out, idxTime)
+		back, err := m.writeFile(dstIdxRel, out, l.IndexTime)
 		if err != nil {
 			return err
 		}
@@ -466,41 +449,22 @@ func (m *migration) copyArchive(ctx context.Context, s *scratch, u *unit) error 
 
 	// The notes.
 	var nc Count
-	notesRel := filepath.Join(rel, archive.NotesDir)
-	ents, err := pr.sessions.ReadDir(notesRel)
-	hasNotes := err == nil
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	var notesTime time.Time
-	if hasNotes {
-		if err := m.mkdir(filepath.Join(dstRel, archive.NotesDir)); err != nil {
-			return err
-		}
-		if notesTime, err = modTime(pr.sessions, notesRel); err != nil {
+	if l.HasNotes {
+		if err := m.mkdir(filepath.Join(dstRel, l.NotesDirName())); err != nil {
 			return err
 		}
 	}
-	for _, e := range ents {
-		name := e.Name()
-		ref, ok := archive.NoteRef(name)
-		if isTemp(name) || !ok {
-			continue // checked by the plan
+	for rec, err := range l.Notes() {
+		if err != nil {
+			return err // names the file
 		}
+		path := filepath.Join(pr.sessions.Path(), rel, rec.Name)
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		path := filepath.Join(pr.sessions.Path(), notesRel, name)
-		stored, err := pr.sessions.ReadFile(filepath.Join(notesRel, name))
-		if err != nil {
-			return err
-		}
-		mtime, err := modTime(pr.sessions, filepath.Join(notesRel, name))
-		if err != nil {
-			return err
-		}
-		plain, err := decodeSource(ctx, pr.srcEnc, storage.KindArchive, sid, ref, path, stored)
-		if err == nil && hex.EncodeToString(sha256Sum(plain)) != ref {
+		ref := rec.ID
+		plain, err := decodeSource(ctx, pr.srcEnc, storage.KindArchive, sid, ref, path, rec.Stored)
+		if err == nil && !archive.NoteMatches(ref, plain) {
 			err = corrupt(storage.KindArchive, path, ref, "content does not match its ref")
 		}
 		if err != nil {
@@ -509,13 +473,13 @@ func (m *migration) copyArchive(ctx context.Context, s *scratch, u *unit) error 
 			}
 			continue
 		}
-		dstNoteRel := filepath.Join(dstRel, archive.NotesDir, name)
+		dstNoteRel := filepath.Join(dstRel, rec.Name)
 		dstNotePath := filepath.Join(m.dstRoot, dstNoteRel)
 		enc, err := encodeDest(ctx, pr.dstEnc, storage.KindArchive, sid, ref, dstNotePath, plain)
 		if err != nil {
 			return err
 		}
-		back, err := m.writeFile(dstNoteRel, enc, mtime)
+		back, err := m.writeFile(dstNoteRel, enc, rec.ModTime)
 		if err != nil {
 			return err
 		}
@@ -527,15 +491,15 @@ func (m *migration) copyArchive(ctx context.Context, s *scratch, u *unit) error 
 		nc.Files++
 		nc.Records++
 		nc.Bytes += int64(len(plain))
-		nc.SourceBytes += int64(len(stored))
+		nc.SourceBytes += int64(len(rec.Stored))
 		nc.DestinationBytes += int64(len(enc))
 	}
 	if err := s.lock.check(); err != nil {
 		return err
 	}
 	// The directories' times last: writing in them changed them.
-	if hasNotes {
-		if err := m.setTime(filepath.Join(dstRel, archive.NotesDir), notesTime); err != nil {
+	if l.HasNotes {
+		if err := m.setTime(filepath.Join(dstRel, l.NotesDirName()), l.NotesTime); err != nil {
 			return err
 		}
 	}
@@ -547,30 +511,21 @@ func (m *migration) copyArchive(ctx context.Context, s *scratch, u *unit) error 
 	return nil
 }
 
-func sha256Sum(b []byte) []byte {
-	s := sha256.Sum256(b)
-	return s[:]
-}
-
 // indexRecord decodes and validates one source index line: it must end
-// with a newline and decode to a JSON object with a ref of 64 lowercase
-// hex digits and a string preview.
-func indexRecord(ctx context.Context, enc storage.Encoding, sid, path, rec string, text []byte, terminated bool) ([]byte, error) {
-	if !terminated {
-		return nil, corrupt(storage.KindArchiveIndex, path, rec, "unterminated last line")
+// with a newline and decode to an index entry.
+func indexRecord(ctx context.Context, enc storage.Encoding, sid, path string, rec archive.Record) ([]byte, error) {
+	if rec.Torn {
+		return nil, corrupt(storage.KindArchiveIndex, path, rec.ID, "unterminated last line")
 	}
-	if len(text) == 0 {
-		return nil, corrupt(storage.KindArchiveIndex, path, rec, "blank line")
+	if len(rec.Stored) == 0 {
+		return nil, corrupt(storage.KindArchiveIndex, path, rec.ID, "blank line")
 	}
-	plain, err := decodeSource(ctx, enc, storage.KindArchiveIndex, sid, rec, path, text)
+	plain, err := decodeSource(ctx, enc, storage.KindArchiveIndex, sid, rec.ID, path, rec.Stored)
 	if err != nil {
 		return nil, err
 	}
-	var fields map[string]json.RawMessage
-	var ref, preview string
-	if !utf8.Valid(plain) || json.Unmarshal(plain, &fields) != nil || fields == nil ||
-		!jsonString(fields["ref"], &ref) || !archive.ValidRef(ref) || !jsonString(fields["preview"], &preview) {
-		return nil, corrupt(storage.KindArchiveIndex, path, rec, "not an index entry")
+	if !archive.ValidIndexLine(plain) {
+		return nil, corrupt(storage.KindArchiveIndex, path, rec.ID, "not an index entry")
 	}
 	return plain, nil
 }
@@ -584,26 +539,23 @@ func jsonString(raw json.RawMessage, s *string) bool {
 // want, each decoding at its position to the plaintext of that digest.
 func (m *migration) verifyIndex(ctx context.Context, pr *project, sid, path string, data []byte, want []digest) error {
 	n := 0
-	for ; len(data) > 0; n++ {
-		i := bytes.IndexByte(data, '\n')
-		if i < 0 {
-			m.problem(path, strconv.Itoa(n), "unterminated last line")
+	for rec := range archive.IndexLines(data) {
+		if rec.Torn {
+			m.problem(path, rec.ID, "unterminated last line")
 			break
 		}
-		text := data[:i]
-		data = data[i+1:]
-		if n >= len(want) {
+		n++
+		if n > len(want) {
 			continue
 		}
-		rec := strconv.Itoa(n)
-		plain, err := pr.dstEnc.Decode(ctx, storage.KindArchiveIndex, sid, rec, text)
+		plain, err := pr.dstEnc.Decode(ctx, storage.KindArchiveIndex, sid, rec.ID, rec.Stored)
 		switch {
 		case err != nil && ctx.Err() != nil:
 			return ctx.Err()
 		case err != nil:
-			m.problem(path, rec, err.Error())
-		case sha256.Sum256(plain) != want[n]:
-			m.problem(path, rec, "the index line differs from the source")
+			m.problem(path, rec.ID, err.Error())
+		case sha256.Sum256(plain) != want[n-1]:
+			m.problem(path, rec.ID, "the index line differs from the source")
 		}
 	}
 	if n != len(want) {
