@@ -240,13 +240,20 @@ func (c *Checkpointer) Read(ctx context.Context, id string, sinceSeq int64) ([]s
 		return nil, err
 	}
 	var out []session.StoredEvent
-	err := c.p.s.db().each(ctx, c.p.s.q.sql(`SELECT seq, data FROM {events}
+	// Each row carries the session's head, so that the first sizes the
+	// result once instead of growing it record by record.
+	err := c.p.s.db().each(ctx, c.p.s.q.sql(`SELECT seq, data,
+			(SELECT head FROM {sessions} WHERE namespace = $1 AND project = $2 AND session = $3)
+		FROM {events}
 		WHERE namespace = $1 AND project = $2 AND session = $3 AND seq > $4 ORDER BY seq`),
 		[]any{c.p.ns, c.p.project, id, max(sinceSeq, 0)}, func(rows pgx.Rows) error {
-			var seq int64
+			var seq, head int64
 			var data []byte
-			if err := rows.Scan(&seq, &data); err != nil {
+			if err := rows.Scan(&seq, &data, &head); err != nil {
 				return err
+			}
+			if out == nil {
+				out = make([]session.StoredEvent, 0, min(max(head-seq+1, 1), 1<<20))
 			}
 			ev, err := c.decode(ctx, id, seq, data)
 			if err != nil {
@@ -269,8 +276,10 @@ func (c *Checkpointer) decode(ctx context.Context, id string, seq int64, data []
 	if err != nil {
 		return session.StoredEvent{}, atLocator(err, loc, rec)
 	}
+	// UnmarshalJSON checks the whole line itself (json.Unmarshal would
+	// scan it twice).
 	var ev session.StoredEvent
-	if err := json.Unmarshal(plain, &ev); err != nil || ev.Seq != seq || ev.SessionID != id || ev.ParentSeq != seq-1 {
+	if err := ev.UnmarshalJSON(plain); err != nil || ev.Seq != seq || ev.SessionID != id || ev.ParentSeq != seq-1 {
 		return session.StoredEvent{}, &storage.Error{Op: "read", Kind: storage.KindCheckpoint, File: loc, Record: rec, Message: "Corrupt checkpoint record"}
 	}
 	return ev, nil
