@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"strconv"
 	"sync"
@@ -163,7 +162,9 @@ func (c *Checkpointer) encodeBatch(ctx context.Context, id string, events []sess
 	for i, ev := range events {
 		seq := head + 1 + int64(i)
 		rec := strconv.FormatInt(seq, 10)
-		line, err := json.Marshal(session.StoredEvent{Seq: seq, SessionID: id, ParentSeq: seq - 1, Time: b.now, Event: ev})
+		// MarshalJSON writes the log line compact; json.Marshal would
+		// only scan and copy it again.
+		line, err := session.StoredEvent{Seq: seq, SessionID: id, ParentSeq: seq - 1, Time: b.now, Event: ev}.MarshalJSON()
 		if err != nil {
 			return batch{}, &storage.Error{Op: "encode", Kind: storage.KindCheckpoint, File: c.p.locator("events", id), Record: rec, Message: "Event cannot be encoded"}
 		}
