@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/verify"
 	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
@@ -357,7 +358,7 @@ func TestMigrateInterruptedIsReportedByVerifyAndRerunSucceeds(t *testing.T) {
 		t.Fatalf("verify of the interrupted destination: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	r = runCLI(t, append(target, "verify", "--json")...)
-	var rep verifyReport
+	var rep verify.Report
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || r.code != 1 || len(rep.Problems) == 0 || rep.Problems[0].Kind != "migration" {
 		t.Fatalf("verify --json: exit %d, %v, %s", r.code, err, r.stdout)
 	}
