@@ -76,7 +76,7 @@ func askUserTool(ask AskUserFunc) tool.Tool {
 			case <-ctx.Done():
 				return tool.Result{}, ctx.Err()
 			}
-			c.Emit(Event{Type: engine.EventInputRequest, Call: call, Text: in.Question})
+			c.Emit(Event{Type: engine.EventInputRequest, Tool: &ToolEvent{Call: call}, Text: in.Question})
 			ans, err := ask(ctx, Question{CallID: c.ID, SessionID: c.SessionID, Text: in.Question, Options: in.Options, MultiSelect: in.MultiSelect})
 			if err != nil {
 				if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
@@ -91,7 +91,7 @@ func askUserTool(ask AskUserFunc) tool.Tool {
 			case strings.TrimSpace(ans.Text) != "":
 				text = ans.Text
 			}
-			c.Emit(Event{Type: engine.EventInputResolved, Call: call, Text: text})
+			c.Emit(Event{Type: engine.EventInputResolved, Tool: &ToolEvent{Call: call}, Text: text})
 			return tool.Text(text), nil
 		})
 }

@@ -43,7 +43,7 @@ func TestAskUserAsksTheHost(t *testing.T) {
 		}
 		switch ev.Type {
 		case engine.EventInputRequest, engine.EventInputResolved:
-			frames = append(frames, string(ev.Type)+" "+ev.Call.ID+": "+ev.Text)
+			frames = append(frames, string(ev.Type)+" "+ev.Tool.Call.ID+": "+ev.Text)
 		}
 	}
 	wantFrames := []string{

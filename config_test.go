@@ -86,7 +86,7 @@ func TestProjectHookCommandsNeedTheHostsGrant(t *testing.T) {
 			t.Fatal(err)
 		}
 		if ev.Type == engine.EventDiagnostic {
-			diags = append(diags, ev.Code)
+			diags = append(diags, ev.Diagnostic.Code)
 		}
 	}
 	if _, err := os.Stat(marker); err == nil {
@@ -158,7 +158,7 @@ func TestHookCommandsRunUnderAuditAndDryRun(t *testing.T) {
 					t.Fatal(err)
 				}
 				if ev.Type == engine.EventDiagnostic {
-					diags = append(diags, ev.Code+": "+ev.Text)
+					diags = append(diags, ev.Diagnostic.Code+": "+ev.Text)
 				}
 			}
 			for _, name := range []string{"start", "tool", "end"} {
@@ -276,10 +276,10 @@ func TestHookCommandDecisionsAreRunEvents(t *testing.T) {
 		}
 		switch ev.Type {
 		case engine.EventPermission:
-			if ev.Call.Name != hook.ToolName || ev.SessionID != a.SessionID() {
+			if ev.Tool.Call.Name != hook.ToolName || ev.SessionID != a.SessionID() {
 				t.Errorf("decision %+v", ev)
 			}
-			seq = append(seq, string(ev.Type)+":"+string(ev.Decision))
+			seq = append(seq, string(ev.Type)+":"+string(ev.Permission.Decision))
 		case engine.EventTurnStart, engine.EventDone:
 			seq = append(seq, string(ev.Type))
 		}

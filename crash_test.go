@@ -106,7 +106,7 @@ func TestAKilledAgentsCallIsRecoveredByTheNextPrompt(t *testing.T) {
 			t.Fatal(err)
 		}
 		if ev.Type == engine.EventToolRecovered {
-			recovered = append(recovered, ev.Call.ID+" "+ev.Call.Name)
+			recovered = append(recovered, ev.Tool.Call.ID+" "+ev.Tool.Call.Name)
 		}
 	}
 	if !slices.Equal(recovered, []string{"h1 hang"}) {

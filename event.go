@@ -6,9 +6,30 @@ import "github.com/lite-agent/lite-agent-go/engine"
 // it imports this package alone. Each is the [engine] name of the same
 // meaning.
 
-// Event is one thing that happened during a prompt; its Type says which
-// fields are set. See [engine.Event].
+// Event is one thing that happened during a prompt: an envelope whose Type
+// says which of its kind-specific parts is set. See [engine.Event].
 type Event = engine.Event
+
+// ToolEvent is the tool call part of an [Event]; see [engine.ToolEvent].
+type ToolEvent = engine.ToolEvent
+
+// ModelCallEvent is the model call part of an [Event]; see
+// [engine.ModelCallEvent].
+type ModelCallEvent = engine.ModelCallEvent
+
+// TaskEvent is the task update part of an [Event]; see [engine.TaskEvent].
+type TaskEvent = engine.TaskEvent
+
+// PermissionEvent is the permission part of an [Event]; see
+// [engine.PermissionEvent].
+type PermissionEvent = engine.PermissionEvent
+
+// RetryEvent is the retry part of an [Event]; see [engine.RetryEvent].
+type RetryEvent = engine.RetryEvent
+
+// DiagnosticEvent is the diagnostic part of an [Event]; see
+// [engine.DiagnosticEvent].
+type DiagnosticEvent = engine.DiagnosticEvent
 
 // EventType names the kind of an [Event].
 type EventType = engine.EventType
@@ -63,6 +84,16 @@ const (
 	DecisionAllow = engine.DecisionAllow
 	DecisionAsk   = engine.DecisionAsk
 	DecisionDeny  = engine.DecisionDeny
+)
+
+// DecidedBy says who made a permission decision in an event.
+type DecidedBy = engine.DecidedBy
+
+// Who decides a permission decision.
+const (
+	ByPolicy = engine.ByPolicy
+	ByUser   = engine.ByUser
+	ByAuto   = engine.ByAuto
 )
 
 // ContextStatus is what the context engine did to a request, on a

@@ -33,7 +33,10 @@ func (a *Agent) newGate(opts Options) (*permission.Gate, error) {
 		Redact:  opts.Redact,
 		Emit: func(ctx context.Context, c *tool.Call, ev permission.Event) {
 			call := model.ToolCallBlock(ev.Call.ID, ev.Call.Name, ev.Call.Input)
-			out := Event{Call: &call, Decision: engine.Decision(decisionString(ev.Decision)), By: ev.By, RuleID: ev.RuleID, Reason: ev.Reason, Simulated: ev.Simulated}
+			out := Event{Tool: &ToolEvent{Call: &call}, Permission: &PermissionEvent{
+				Decision: engine.Decision(decisionString(ev.Decision)), By: engine.DecidedBy(ev.By),
+				RuleID: ev.RuleID, Reason: ev.Reason, Simulated: ev.Simulated,
+			}}
 			switch ev.Type {
 			case permission.EventPermissionDecision:
 				out.Type = engine.EventPermission

@@ -81,7 +81,7 @@ func (a *Agent) fire(ctx context.Context, p hook.Payload) {
 	id, _ := payloadIdentity(p)
 	for _, d := range out.Diagnostics {
 		a.log.Warn("hook failed", "event", d.Event, "hook", d.Label)
-		a.notify(id.SessionID, Event{Type: engine.EventDiagnostic, Code: d.Code, Text: d.Message})
+		a.notify(id.SessionID, Event{Type: engine.EventDiagnostic, Diagnostic: &DiagnosticEvent{Code: d.Code}, Text: d.Message})
 	}
 }
 
@@ -288,7 +288,7 @@ func (a *Agent) hookedTurn(ctx context.Context, eng *engine.Engine, ident hook.I
 			}
 		}
 		for _, d := range out.Diagnostics {
-			if !yield(Event{Type: engine.EventDiagnostic, SessionID: id, Code: d.Code, Text: d.Message}, nil) {
+			if !yield(Event{Type: engine.EventDiagnostic, SessionID: id, Diagnostic: &DiagnosticEvent{Code: d.Code}, Text: d.Message}, nil) {
 				end.Status = hook.StatusCancelled
 				return
 			}

@@ -822,7 +822,7 @@ func TestANestedRunKeepsItsHookDecisions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ev.Type == engine.EventPermission && ev.Call != nil && ev.Call.Name == hook.ToolName {
+		if ev.Type == engine.EventPermission && ev.Tool != nil && ev.Tool.Call != nil && ev.Tool.Call.Name == hook.ToolName {
 			leaked = append(leaked, ev.SessionID)
 		}
 	}

@@ -1055,7 +1055,7 @@ func (a *Agent) buildTools(opts Options, skills []skill.Skill, defs []subagent.D
 		tools = append(tools, builtin.TaskTools(func(ctx context.Context, id string) (task.Store, error) {
 			return a.taskStore(id)
 		}, builtin.TaskOptions{OnUpdate: func(ctx context.Context, c *tool.Call, t task.Task) {
-			c.Emit(Event{Type: engine.EventTaskUpdate, TaskID: t.ID, Status: t.Status, Owner: t.Owner})
+			c.Emit(Event{Type: engine.EventTaskUpdate, Task: &TaskEvent{ID: t.ID, Status: t.Status, Owner: t.Owner}})
 		}})...)
 	}
 	if a.pool != nil {

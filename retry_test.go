@@ -84,12 +84,16 @@ func TestModelRetriesAreRunAndSubscribeEvents(t *testing.T) {
 		t.Fatalf("Run yielded %d retry events, want 1", len(retries))
 	}
 	ev := retries[0]
-	if ev.Attempt != 1 || ev.Reason != "rate limited (429)" || ev.Wait != 20*time.Millisecond || ev.Turn != 1 || !model.IsClass(ev.Err, model.ClassRateLimit) {
-		t.Errorf("retry event = attempt %d, reason %q, wait %v, turn %d, err %v", ev.Attempt, ev.Reason, ev.Wait, ev.Turn, ev.Err)
+	rt := ev.Retry
+	if rt == nil {
+		t.Fatal("retry event carries no Retry part")
+	}
+	if rt.Attempt != 1 || rt.Reason != "rate limited (429)" || rt.Wait != 20*time.Millisecond || ev.Turn != 1 || !model.IsClass(ev.Err, model.ClassRateLimit) {
+		t.Errorf("retry event = attempt %d, reason %q, wait %v, turn %d, err %v", rt.Attempt, rt.Reason, rt.Wait, ev.Turn, ev.Err)
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if len(noticed) != 1 || noticed[0].Attempt != 1 || noticed[0].Reason != ev.Reason {
+	if len(noticed) != 1 || noticed[0].Retry == nil || noticed[0].Retry.Attempt != 1 || noticed[0].Retry.Reason != rt.Reason {
 		t.Errorf("Subscribe saw %+v, want the same retry", noticed)
 	}
 }

@@ -37,9 +37,9 @@ func (a *Agent) agentTool(opts Options, defs []subagent.Definition) tool.Tool {
 			out := Event{AgentID: ev.CallID}
 			switch ev.Type {
 			case subagent.EventTaskUpdate:
-				out.Type, out.TaskID, out.Status, out.Owner = engine.EventTaskUpdate, ev.TaskID, ev.TaskStatus, ev.Owner
+				out.Type, out.Task = engine.EventTaskUpdate, &TaskEvent{ID: ev.TaskID, Status: ev.TaskStatus, Owner: ev.Owner}
 			case subagent.EventDiagnostic:
-				out.Type, out.Code, out.Text = engine.EventDiagnostic, ev.Code, ev.Message
+				out.Type, out.Diagnostic, out.Text = engine.EventDiagnostic, &DiagnosticEvent{Code: ev.Code}, ev.Message
 			default:
 				return
 			}

@@ -622,7 +622,7 @@ func (r *run) loop(ctx context.Context, prompt model.Message, origin session.Ori
 
 		calls := toolCalls(msg)
 		if len(calls) == 0 {
-			emit(Event{Type: EventTurnEnd, Turn: r.turn, StopReason: stop})
+			emit(Event{Type: EventTurnEnd, Turn: r.turn, ModelCall: &ModelCallEvent{StopReason: stop}})
 			// Messages steered in meanwhile get an answer: the loop goes on.
 			steered := r.takeSteer(true)
 			if len(steered) == 0 {
@@ -642,7 +642,7 @@ func (r *run) loop(ctx context.Context, prompt model.Message, origin session.Ori
 				return nil, err
 			}
 			res.Messages = append(res.Messages, model.UserBlocks(results...))
-			emit(Event{Type: EventTurnEnd, Turn: r.turn, StopReason: model.StopToolUse})
+			emit(Event{Type: EventTurnEnd, Turn: r.turn, ModelCall: &ModelCallEvent{StopReason: model.StopToolUse}})
 			if ctx.Err() == nil {
 				if err := r.addSteered(ctx, r.takeSteer(false), res, emit); err != nil {
 					return nil, err
@@ -802,7 +802,7 @@ func (r *run) newRequest(msgs []model.Message) model.Request {
 func (r *run) callModel(ctx context.Context, emit func(Event)) (model.Message, model.Usage, model.StopReason, error) {
 	msg, use, stop, streamed, err := r.stream(ctx, emit, false)
 	if err != nil && !streamed && r.e.opts.Context != nil && ctx.Err() == nil && model.IsClass(err, model.ClassContextOverflow) {
-		emit(Event{Type: EventRetry, Turn: r.turn, Attempt: 1, Reason: "context overflow; compacting", Err: err})
+		emit(Event{Type: EventRetry, Turn: r.turn, Retry: &RetryEvent{Attempt: 1, Reason: "context overflow; compacting"}, Err: err})
 		msg, use, stop, _, err = r.stream(ctx, emit, true)
 	}
 	return msg, use, stop, err
@@ -823,17 +823,17 @@ func (r *run) stream(ctx context.Context, emit func(Event), force bool) (msg mod
 	if status != nil {
 		emit(Event{Type: EventContextStatus, Turn: r.turn, Context: status})
 	}
-	emit(Event{Type: EventModelCallStart, Turn: r.turn, Model: e.opts.Model})
+	emit(Event{Type: EventModelCallStart, Turn: r.turn, ModelCall: &ModelCallEvent{Model: e.opts.Model}})
 	start := e.now()
 	done := false
 	// A provider wrapped in model.WithRetry reports each retry of this call
 	// before its wait, so that consumers see why nothing streams.
 	ctx = model.WithRetryObserver(ctx, func(rt model.Retry) {
-		emit(Event{Type: EventRetry, Turn: r.turn, Attempt: rt.Attempt, Reason: rt.Reason(), Wait: rt.Wait, Err: rt.Err})
+		emit(Event{Type: EventRetry, Turn: r.turn, Retry: &RetryEvent{Attempt: rt.Attempt, Reason: rt.Reason(), Wait: rt.Wait}, Err: rt.Err})
 	})
 	for ch, err := range e.opts.Provider.Stream(ctx, req) {
 		if err != nil {
-			emit(Event{Type: EventModelCallEnd, Turn: r.turn, Model: e.opts.Model, Duration: e.now().Sub(start), Err: err})
+			emit(Event{Type: EventModelCallEnd, Turn: r.turn, ModelCall: &ModelCallEvent{Model: e.opts.Model, Duration: e.now().Sub(start)}, Err: err})
 			return msg, use, stop, streamed, fmt.Errorf("model call %d: %w", r.turn, err)
 		}
 		streamed = true
@@ -849,13 +849,13 @@ func (r *run) stream(ctx context.Context, emit func(Event), force bool) (msg mod
 		if err == nil {
 			err = model.NewError(model.ClassStream, 0, "provider produced no message_done chunk", nil)
 		}
-		emit(Event{Type: EventModelCallEnd, Turn: r.turn, Model: e.opts.Model, Duration: e.now().Sub(start), Err: err})
+		emit(Event{Type: EventModelCallEnd, Turn: r.turn, ModelCall: &ModelCallEvent{Model: e.opts.Model, Duration: e.now().Sub(start)}, Err: err})
 		return msg, use, stop, streamed, fmt.Errorf("model call %d: %w", r.turn, err)
 	}
 	if msg.Role == "" {
 		msg.Role = model.RoleAssistant
 	}
-	emit(Event{Type: EventModelCallEnd, Turn: r.turn, Model: e.opts.Model, Duration: e.now().Sub(start), Usage: &use})
+	emit(Event{Type: EventModelCallEnd, Turn: r.turn, ModelCall: &ModelCallEvent{Model: e.opts.Model, Duration: e.now().Sub(start), Usage: &use}})
 	return msg, use, stop, streamed, nil
 }
 

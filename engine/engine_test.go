@@ -16,6 +16,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/lite-agent/lite-agent-go/task"
 	"github.com/lite-agent/lite-agent-go/tool"
 )
 
@@ -134,7 +135,7 @@ func TestToolResultsReturnInInputOrder(t *testing.T) {
 	var order []string
 	for _, ev := range evs {
 		if ev.Type == engine.EventToolResult {
-			order = append(order, ev.ToolResult.ID)
+			order = append(order, ev.Tool.Result.ID)
 		}
 	}
 	if !slices.Equal(order, []string{"c2", "c1"}) {
@@ -204,7 +205,7 @@ func TestCancelDuringToolsKeepsTheLogResumable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ev.Type == engine.EventToolResult && ev.ToolResult.ID == "c1" {
+		if ev.Type == engine.EventToolResult && ev.Tool.Result.ID == "c1" {
 			cancel()
 		}
 		if ev.Type == engine.EventDone {
@@ -298,7 +299,7 @@ func TestDanglingCallsAreAnsweredOnResume(t *testing.T) {
 	var recovered []string
 	for _, ev := range evs {
 		if ev.Type == engine.EventToolRecovered {
-			recovered = append(recovered, ev.Call.ID+" "+ev.Call.Name)
+			recovered = append(recovered, ev.Tool.Call.ID+" "+ev.Tool.Call.Name)
 		}
 	}
 	if !slices.Equal(recovered, []string{"c9 echo"}) {
@@ -356,7 +357,7 @@ func TestSnapshotsAreAppendedBeforeTheResultAndEmitReachesTheStream(t *testing.T
 		if err := engine.Record(ctx, c, session.FileSnapshotEvent{Path: "a.txt", Before: &before, Encoding: "utf8", After: "abc"}); err != nil {
 			return tool.Result{}, err
 		}
-		if !c.Emit(engine.Event{Type: engine.EventTaskUpdate, TaskID: "1", Status: "in_progress"}) {
+		if !c.Emit(engine.Event{Type: engine.EventTaskUpdate, Task: &engine.TaskEvent{ID: "1", Status: task.InProgress}}) {
 			t.Error("Emit during the call reported no turn")
 		}
 		if c.Emit("not an event") {

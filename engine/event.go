@@ -14,33 +14,37 @@ type EventType string
 // The event types of the event stream.
 const (
 	EventTurnStart           EventType = "turn_start"           // Turn
-	EventModelCallStart      EventType = "model_call_start"     // Turn, Model
-	EventModelCallEnd        EventType = "model_call_end"       // Turn, Model, Duration, Usage, Err
+	EventModelCallStart      EventType = "model_call_start"     // Turn, ModelCall.Model
+	EventModelCallEnd        EventType = "model_call_end"       // Turn, ModelCall (Model, Duration, Usage), Err
 	EventTextDelta           EventType = "text_delta"           // Text
 	EventMessage             EventType = "message"              // Message
-	EventToolUse             EventType = "tool_use"             // Call: every call of a turn, up front, in input order
-	EventToolCallStart       EventType = "tool_call_start"      // Call, Turn
-	EventToolCallEnd         EventType = "tool_call_end"        // Call, Turn, Duration, IsError
-	EventToolResult          EventType = "tool_result"          // Call, ToolResult: in completion order
+	EventToolUse             EventType = "tool_use"             // Tool.Call: every call of a turn, up front, in input order
+	EventToolCallStart       EventType = "tool_call_start"      // Tool.Call, Turn
+	EventToolCallEnd         EventType = "tool_call_end"        // Tool (Call, Duration, IsError), Turn
+	EventToolResult          EventType = "tool_result"          // Tool (Call, Result): in completion order
 	EventSteer               EventType = "steer"                // Message: a message Engine.Steer added to the running turn
-	EventToolRecovered       EventType = "tool_recovered"       // Call, Turn: a call a crash left unanswered got an "interrupted" result
-	EventInputRequest        EventType = "input_request"        // Call, Text: the model asks the user (ask_user) Text
-	EventInputResolved       EventType = "input_resolved"       // Call, Text: the answer, as the model receives it
-	EventTaskUpdate          EventType = "task_update"          // TaskID, Status, Owner
-	EventTurnEnd             EventType = "turn_end"             // Turn, StopReason
-	EventRetry               EventType = "retry"                // Turn, Attempt, Reason, Wait, Err: a model call is retried (not fatal)
+	EventToolRecovered       EventType = "tool_recovered"       // Tool.Call, Turn: a call a crash left unanswered got an "interrupted" result
+	EventInputRequest        EventType = "input_request"        // Tool.Call, Text: the model asks the user (ask_user) Text
+	EventInputResolved       EventType = "input_resolved"       // Tool.Call, Text: the answer, as the model receives it
+	EventTaskUpdate          EventType = "task_update"          // Task
+	EventTurnEnd             EventType = "turn_end"             // Turn, ModelCall.StopReason
+	EventRetry               EventType = "retry"                // Turn, Retry, Err: a model call is retried (not fatal)
 	EventContextStatus       EventType = "context_status"       // Context: the request was over 65% of the window; the levels that ran
-	EventDiagnostic          EventType = "diagnostic"           // Code, Text: something went wrong beside the turn (a hook failed)
+	EventDiagnostic          EventType = "diagnostic"           // Diagnostic.Code, Text: something went wrong beside the turn (a hook failed)
 	EventBackgroundCompleted EventType = "background_completed" // Completion, Text: background work ended; Text is the message its delivery turn receives
-	EventPermission          EventType = "permission_decision"  // Call, Decision, By, RuleID, Reason, Simulated
-	EventApprovalAsk         EventType = "approval_request"     // Call, Reason
-	EventApprovalAnswer      EventType = "approval_resolved"    // Call, Decision, By
+	EventPermission          EventType = "permission_decision"  // Tool.Call, Permission
+	EventApprovalAsk         EventType = "approval_request"     // Tool.Call, Permission (Decision, Reason)
+	EventApprovalAnswer      EventType = "approval_resolved"    // Tool.Call, Permission (Decision, By)
 	EventError               EventType = "error"                // Err, Fatal
 	EventDone                EventType = "done"                 // Result
 )
 
-// Event is one thing that happened during a turn. Type says which fields are
-// set.
+// Event is one thing that happened during a turn: a small envelope whose
+// Type says which of its kind-specific parts is set. SessionID, AgentID and
+// Turn are common to every kind; Text, Message and Err are set by the kinds
+// that carry a text, a message or an error; every other detail sits behind
+// one pointer per kind (Tool, ModelCall, Task, Permission, Retry,
+// Diagnostic, Context, Completion, Result), nil when the kind has none.
 type Event struct {
 	Type EventType
 	// SessionID is the session the event belongs to.
@@ -50,53 +54,104 @@ type Event struct {
 	AgentID string
 	// Turn is the 1-based model call number within the prompt.
 	Turn int
-	// Model is the model id of a model call.
-	Model string
-	// Text is a text delta.
+	// Text is a text delta, the question or answer of an input request,
+	// a diagnostic's message, or the message a background completion's
+	// delivery turn receives.
 	Text string
-	// Message is a complete assistant message.
+	// Message is a complete assistant message, or a steering message.
 	Message *model.Message
-	// Call is a tool call (a tool_call block).
-	Call *model.Block
-	// ToolResult is a tool result (a tool_result block).
-	ToolResult *model.Block
-	// IsError marks a failed tool call on tool_call_end.
-	IsError bool
-	// Duration is how long a model or tool call took.
-	Duration time.Duration
-	// Usage is the token usage of a model call.
-	Usage *model.Usage
-	// StopReason is why the model stopped, on turn_end.
-	StopReason model.StopReason
-	// TaskID, Status and Owner describe a task update.
-	TaskID string
-	Status task.Status
-	Owner  string
-	// Code classifies a diagnostic, such as "hook_failed".
-	Code string
-	// Decision, By (policy, user or auto), RuleID, Reason and Simulated
-	// describe a permission decision. On retry, Reason says why the model
-	// call is retried, such as "rate limited (429)" (see
-	// [model.Retry.Reason]).
-	Decision   Decision
-	By, RuleID string
-	Reason     string
-	Simulated  bool
-	// Attempt is a retry's number, 1 for the first retry of a model call;
-	// Wait is how long the engine waits before sending it, which honours
-	// the provider's Retry-After.
-	Attempt int
-	Wait    time.Duration
-	// Context is what the context engine did to the next request.
-	Context *ContextStatus
-	// Completion is background work that ended (background_completed).
-	Completion *BackgroundCompletion
 	// Err is the error of an error, retry or failed model_call_end event.
 	Err error
 	// Fatal marks an error that ended the turn.
 	Fatal bool
+
+	// Tool is the tool call an event is about: set on the tool_* and
+	// input_* events and on the permission events.
+	Tool *ToolEvent
+	// ModelCall describes a model call (model_call_start, model_call_end)
+	// or, on turn_end, why the model stopped.
+	ModelCall *ModelCallEvent
+	// Task is a task update (task_update).
+	Task *TaskEvent
+	// Permission is a permission decision, an approval request or its
+	// answer.
+	Permission *PermissionEvent
+	// Retry is a model call being retried (retry).
+	Retry *RetryEvent
+	// Diagnostic classifies something that went wrong beside the turn
+	// (diagnostic); Text says what.
+	Diagnostic *DiagnosticEvent
+	// Context is what the context engine did to the next request.
+	Context *ContextStatus
+	// Completion is background work that ended (background_completed).
+	Completion *BackgroundCompletion
 	// Result is the outcome of the whole prompt, on done.
 	Result *Result
+}
+
+// ToolEvent is the tool part of an [Event].
+type ToolEvent struct {
+	// Call is the tool call (a tool_call block).
+	Call *model.Block
+	// Result is the call's result (a tool_result block), on tool_result.
+	Result *model.Block
+	// IsError marks a failed call on tool_call_end.
+	IsError bool
+	// Duration is how long the call took, on tool_call_end.
+	Duration time.Duration
+}
+
+// ModelCallEvent is the model call part of an [Event].
+type ModelCallEvent struct {
+	// Model is the model id of the call.
+	Model string
+	// Usage is the call's token usage, on a successful model_call_end.
+	Usage *model.Usage
+	// StopReason is why the model stopped, on turn_end.
+	StopReason model.StopReason
+	// Duration is how long the call took, on model_call_end.
+	Duration time.Duration
+}
+
+// TaskEvent is the task part of an [Event]: the task's state after an
+// update.
+type TaskEvent struct {
+	ID     string
+	Status task.Status
+	Owner  string
+}
+
+// PermissionEvent is the permission part of an [Event].
+type PermissionEvent struct {
+	// Decision is the outcome; [DecisionAsk] on approval_request.
+	Decision Decision
+	// By says who decided; "" on approval_request.
+	By DecidedBy
+	// RuleID is the policy rule that matched, if any.
+	RuleID string
+	// Reason explains the decision or the request.
+	Reason string
+	// Simulated marks a decision of a dry run, which did not take effect.
+	Simulated bool
+}
+
+// RetryEvent is the retry part of an [Event]; Event.Err is the error that
+// caused it.
+type RetryEvent struct {
+	// Attempt is the retry's number, 1 for the first retry of a model call.
+	Attempt int
+	// Wait is how long the engine waits before sending it, which honours
+	// the provider's Retry-After.
+	Wait time.Duration
+	// Reason says why the call is retried, such as "rate limited (429)"
+	// (see [model.Retry.Reason]).
+	Reason string
+}
+
+// DiagnosticEvent is the diagnostic part of an [Event].
+type DiagnosticEvent struct {
+	// Code classifies the diagnostic, such as "hook_failed".
+	Code string
 }
 
 // A Decision is the outcome of a permission decision as events carry it.
@@ -107,6 +162,16 @@ const (
 	DecisionAllow Decision = "allow"
 	DecisionAsk   Decision = "ask" // on approval_request: the policy asks
 	DecisionDeny  Decision = "deny"
+)
+
+// DecidedBy says who made a permission decision.
+type DecidedBy string
+
+// Who decides.
+const (
+	ByPolicy DecidedBy = "policy" // the policy allowed or denied
+	ByUser   DecidedBy = "user"   // the approval handler answered
+	ByAuto   DecidedBy = "auto"   // no handler, a cancelled wait or a failed handler: deny
 )
 
 // StopReason says why a prompt's turn loop ended.

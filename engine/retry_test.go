@@ -47,8 +47,12 @@ func TestModelRetriesAreRetryEvents(t *testing.T) {
 		err    error
 	}{{"rate limited (429)", 5 * time.Millisecond, limited}, {"overloaded (529)", 0, nil}} {
 		ev := retries[i]
-		if ev.Attempt != i+1 || ev.Turn != 1 || ev.Reason != want.reason || (want.err != nil && ev.Err != want.err) || ev.Wait < want.wait || ev.Wait > want.wait+time.Nanosecond {
-			t.Errorf("retry %d = attempt %d, turn %d, reason %q, wait %v, err %v", i, ev.Attempt, ev.Turn, ev.Reason, ev.Wait, ev.Err)
+		if ev.Retry == nil {
+			t.Fatalf("retry %d carries no Retry part", i)
+		}
+		rt := ev.Retry
+		if rt.Attempt != i+1 || ev.Turn != 1 || rt.Reason != want.reason || (want.err != nil && ev.Err != want.err) || rt.Wait < want.wait || rt.Wait > want.wait+time.Nanosecond {
+			t.Errorf("retry %d = attempt %d, turn %d, reason %q, wait %v, err %v", i, rt.Attempt, ev.Turn, rt.Reason, rt.Wait, ev.Err)
 		}
 	}
 	start, first := -1, -1

@@ -24,7 +24,7 @@ type toolDone struct {
 func (r *run) runTools(ctx context.Context, calls []model.Block, emit func(Event)) ([]model.Block, error) {
 	e := r.e
 	for i := range calls {
-		emit(Event{Type: EventToolUse, Turn: r.turn, Call: &calls[i]})
+		emit(Event{Type: EventToolUse, Turn: r.turn, Tool: &ToolEvent{Call: &calls[i]}})
 	}
 	phase := make(chan struct{})
 	r.phaseMu.Lock()
@@ -48,7 +48,7 @@ func (r *run) runTools(ctx context.Context, calls []model.Block, emit func(Event
 				return
 			}
 			defer func() { <-sem }()
-			if !r.emit(Event{Type: EventToolCallStart, Call: &c}) {
+			if !r.emit(Event{Type: EventToolCallStart, Tool: &ToolEvent{Call: &c}}) {
 				done <- toolDone{index: i, result: aborted(c)}
 				return
 			}
@@ -72,8 +72,8 @@ func (r *run) runTools(ctx context.Context, calls []model.Block, emit func(Event
 			remaining--
 			results[d.index] = d.result
 			c := calls[d.index]
-			emit(Event{Type: EventToolCallEnd, Turn: r.turn, Call: &c, Duration: d.duration, IsError: d.result.IsError})
-			emit(Event{Type: EventToolResult, Turn: r.turn, Call: &c, ToolResult: &results[d.index]})
+			emit(Event{Type: EventToolCallEnd, Turn: r.turn, Tool: &ToolEvent{Call: &c, Duration: d.duration, IsError: d.result.IsError}})
+			emit(Event{Type: EventToolResult, Turn: r.turn, Tool: &ToolEvent{Call: &c, Result: &results[d.index]}})
 		case ev := <-r.events:
 			emit(ev)
 		}
@@ -178,7 +178,7 @@ func (r *run) answerDangling(ctx context.Context, emit func(Event)) error {
 		return err
 	}
 	for i := range recovered {
-		emit(Event{Type: EventToolRecovered, Turn: turn, Call: &recovered[i]})
+		emit(Event{Type: EventToolRecovered, Turn: turn, Tool: &ToolEvent{Call: &recovered[i]}})
 	}
 	return nil
 }

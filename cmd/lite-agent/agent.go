@@ -887,7 +887,7 @@ func (p *printer) endTextLocked() {
 
 // event writes one event.
 func (p *printer) event(ev liteagent.Event) {
-	if ev.Type == liteagent.EventPermission && ev.Decision == liteagent.DecisionDeny {
+	if ev.Type == liteagent.EventPermission && denied(ev) {
 		p.hint(ev)
 	}
 	if p.json != nil {
@@ -903,22 +903,31 @@ func (p *printer) event(ev liteagent.Event) {
 	case liteagent.EventMessage:
 		p.endTextLocked()
 	case liteagent.EventToolCallStart:
-		fmt.Fprintf(p.errw, "→ %s %s\n", ev.Call.Name, clipJSON(ev.Call.Input))
+		if ev.Tool != nil && ev.Tool.Call != nil {
+			fmt.Fprintf(p.errw, "→ %s %s\n", ev.Tool.Call.Name, clipJSON(ev.Tool.Call.Input))
+		}
 	case liteagent.EventToolResult:
+		if ev.Tool == nil || ev.Tool.Result == nil {
+			break
+		}
 		mark := "←"
-		if ev.ToolResult.IsError {
+		if ev.Tool.Result.IsError {
 			mark = "← error:"
 		}
-		fmt.Fprintf(p.errw, "%s %s\n", mark, clip(ev.ToolResult.Content))
+		fmt.Fprintf(p.errw, "%s %s\n", mark, clip(ev.Tool.Result.Content))
 	case liteagent.EventPermission:
-		if ev.Decision == liteagent.DecisionDeny {
-			fmt.Fprintf(p.errw, "denied %s (%s)\n", ev.Call.Name, cmpOr(ev.Reason, "by "+ev.By))
+		if denied(ev) && ev.Tool != nil && ev.Tool.Call != nil {
+			fmt.Fprintf(p.errw, "denied %s (%s)\n", ev.Tool.Call.Name, cmpOr(ev.Permission.Reason, "by "+string(ev.Permission.By)))
 		}
 	case liteagent.EventRetry:
-		p.endTextLocked()
-		fmt.Fprintf(p.errw, "retry %d in %s: %s\n", ev.Attempt, waitText(ev.Wait), ev.Reason)
+		if ev.Retry != nil {
+			p.endTextLocked()
+			fmt.Fprintf(p.errw, "retry %d in %s: %s\n", ev.Retry.Attempt, waitText(ev.Retry.Wait), ev.Retry.Reason)
+		}
 	case liteagent.EventTaskUpdate:
-		fmt.Fprintf(p.errw, "task #%s %s\n", ev.TaskID, ev.Status)
+		if ev.Task != nil {
+			fmt.Fprintf(p.errw, "task #%s %s\n", ev.Task.ID, ev.Task.Status)
+		}
 	case liteagent.EventContextStatus:
 		if ev.Context.AfterTokens < ev.Context.BeforeTokens { // something was compacted
 			fmt.Fprintf(p.errw, "context: level %d, %d → %d tokens\n", ev.Context.Level, ev.Context.BeforeTokens, ev.Context.AfterTokens)
@@ -930,38 +939,44 @@ func (p *printer) event(ev liteagent.Event) {
 	}
 }
 
+// denied reports whether ev is a permission decision that denied its call.
+func denied(ev liteagent.Event) bool {
+	return ev.Permission != nil && ev.Permission.Decision == liteagent.DecisionDeny
+}
+
 // hint writes, once per run, how the call a denial refused could be
 // allowed: the --allow flag, or the rule that denied it.
 func (p *printer) hint(ev liteagent.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.hinted || ev.Call == nil {
+	if p.hinted || ev.Tool == nil || ev.Tool.Call == nil || ev.Permission == nil {
 		return
 	}
-	name := ev.Call.Name
+	call, pe := ev.Tool.Call, ev.Permission
+	name := call.Name
 	var text string
 	switch {
-	case ev.By == permission.ByAuto && p.asks:
+	case pe.By == liteagent.ByAuto && p.asks:
 		return // the question was cancelled: the user knows
-	case ev.By == permission.ByAuto && p.opaque(ev.Call):
+	case pe.By == liteagent.ByAuto && p.opaque(call):
 		text = fmt.Sprintf("%s: the line cannot be fully analyzed, so no --allow flag or rule allows it; only an approval on a terminal can run it", name)
-	case ev.By == permission.ByAuto:
-		_, rule := callPattern(permission.Call{Name: name, Input: ev.Call.Input})
+	case pe.By == liteagent.ByAuto:
+		_, rule := callPattern(permission.Call{Name: name, Input: call.Input})
 		text = fmt.Sprintf("%s needs approval, and only a terminal can give it; to allow it, pass --allow %s, or add %s to %s",
 			name, name, rule, filepath.Join(p.paths.Home, permission.FileName))
-	case ev.By != permission.ByPolicy || ev.RuleID == "" || ev.RuleID == permission.LayerSelfProtection:
+	case pe.By != liteagent.ByPolicy || pe.RuleID == "" || pe.RuleID == permission.LayerSelfProtection:
 		return // the user said no, or nothing can allow it
-	case strings.HasPrefix(ev.RuleID, "--deny "):
-		text = fmt.Sprintf("%s was denied by %s; leave it out to allow %s", name, ev.RuleID, name)
+	case strings.HasPrefix(pe.RuleID, "--deny "):
+		text = fmt.Sprintf("%s was denied by %s; leave it out to allow %s", name, pe.RuleID, name)
 	default:
 		file := ""
-		switch layer, _, _ := strings.Cut(ev.RuleID, ":"); layer {
+		switch layer, _, _ := strings.Cut(pe.RuleID, ":"); layer {
 		case permission.LayerUser:
 			file = " in " + filepath.Join(p.paths.Home, permission.FileName)
 		case permission.LayerProject:
 			file = " in " + filepath.Join(p.paths.ProjectConfigDir, permission.FileName)
 		}
-		text = fmt.Sprintf("%s was denied by the rule %s%s; --allow cannot override a rule, change the rule to allow it", name, ev.RuleID, file)
+		text = fmt.Sprintf("%s was denied by the rule %s%s; --allow cannot override a rule, change the rule to allow it", name, pe.RuleID, file)
 	}
 	p.hinted = true
 	p.endTextLocked()

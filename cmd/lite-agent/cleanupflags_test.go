@@ -9,6 +9,7 @@ import (
 	"time"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/migration"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -94,7 +95,7 @@ func TestRunCleanupFlags(t *testing.T) {
 			if n == 1 {
 				entries = " stale entry ("
 			}
-			want := "cleanup: removed " + string(rune('0'+n)) + entries + formatBytes(int64(1000*n)) + ") from " + home
+			want := "cleanup: removed " + string(rune('0'+n)) + entries + migration.FormatBytes(int64(1000*n)) + ") from " + home
 			if len(lines) != 1 || !strings.HasPrefix(lines[0], want) {
 				t.Errorf("cleanup lines %q, want one starting %q", lines, want)
 			}

@@ -203,42 +203,6 @@ func storeCleanup(ctx context.Context, st *postgres.Store, p project, opts postg
 	return nil
 }
 
-// storeVerify reads every session log and task list of project p in st,
-// decoding each record, and reports each that does not read. Archives and
-// spilled output are read when a session or tool asks for them.
-func storeVerify(ctx context.Context, st *postgres.Store, p project, rep *verifyReport) error {
-	cp, err := storeCheckpointer(ctx, st, p)
-	if err != nil {
-		return err
-	}
-	infos, err := cp.List(ctx)
-	if err != nil {
-		return err
-	}
-	rep.Projects = 1
-	for _, in := range infos {
-		rep.Files++
-		if _, err := cp.Read(ctx, in.ID, 0); err != nil {
-			rep.add("session "+in.ID, "", "session", err)
-		}
-	}
-	ids, err := st.TaskListIDs(ctx, p.enc)
-	if err != nil {
-		return err
-	}
-	for _, id := range ids {
-		rep.Files++
-		tl, err := st.TaskList(ctx, p.enc, id)
-		if err == nil {
-			_, err = tl.List(ctx)
-		}
-		if err != nil {
-			rep.add("task list "+id, "", "task", err)
-		}
-	}
-	return nil
-}
-
 // A *postgres.Store is what liteagent.Options.Store takes, and its
 // checkpointer leases sessions for each turn.
 var (

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/verify"
 )
 
 // TestWrongCodecIsOneLinePerKind: verify of a home read under the wrong
@@ -40,7 +42,7 @@ func TestWrongCodecIsOneLinePerKind(t *testing.T) {
 	}
 
 	r = runCLI(t, append(base, "verify", "--json")...)
-	var rep verifyReport
+	var rep verify.Report
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -57,24 +59,5 @@ func TestWrongCodecIsOneLinePerKind(t *testing.T) {
 	r = runCLI(t, append(base, "sessions", "show", "s1")...)
 	if r.code != 1 || !strings.Contains(r.stderr, "checkpoint: records are plaintext; run without --codec") {
 		t.Errorf("sessions show: exit %d, stderr %q", r.code, r.stderr)
-	}
-}
-
-func TestMismatchHint(t *testing.T) {
-	tests := []struct {
-		found          string
-		records, files int
-		want           string
-	}{
-		{"gzip-v1", 0, 0, "records are encoded with gzip-v1; pass --codec and the key (--key-env or --key-file)"},
-		{"xchacha20poly1305.v1.k1", 12, 3, "12 records in 3 files are encoded with xchacha20poly1305.v1.k1; pass --codec and the key (--key-env or --key-file)"},
-		{"plaintext", 0, 0, "records are plaintext; run without --codec, or migrate them (lite-agent migrate)"},
-		{"gzip-v1", 1, 1, "1 record in 1 file is encoded with gzip-v1; pass --codec and the key (--key-env or --key-file)"},
-		{"plaintext", 3, 1, "3 records in 1 file are plaintext; run without --codec, or migrate them (lite-agent migrate)"},
-	}
-	for _, tt := range tests {
-		if got := mismatchHint(tt.found, tt.records, tt.files); got != tt.want {
-			t.Errorf("mismatchHint(%q, %d, %d) = %q, want %q", tt.found, tt.records, tt.files, got, tt.want)
-		}
 	}
 }

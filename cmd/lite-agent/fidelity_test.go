@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/verify"
 )
 
 func TestSessionsShowJSONPrintsUnknownMembersBack(t *testing.T) {
@@ -65,7 +67,7 @@ func TestVerifyReportsInvalidUTF8InPlaintextRecords(t *testing.T) {
 	if r.code != 1 {
 		t.Fatalf("verify: exit %d, stderr %s", r.code, r.stderr)
 	}
-	var rep verifyReport
+	var rep verify.Report
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
 		t.Fatal(err)
 	}

@@ -3,12 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"slices"
 	"strings"
-	"time"
 
+	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/migration"
 	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/spf13/cobra"
@@ -118,16 +116,16 @@ func runMigrate(cmd *cobra.Command, g *globalFlags, f *migrateFlags) error {
 	}
 
 	stderr := cmd.ErrOrStderr()
-	pp := newProgressPrinter(stderr, isTerminal(stderr))
+	pp := migration.NewProgress(stderr, migration.IsTerminal(stderr))
 	rep, err := migrate.Run(cmd.Context(), migrate.Options{
 		From:           migrate.Endpoint{Workdir: workdir, Storage: src.opts},
 		To:             migrate.Endpoint{Workdir: f.toWorkdir.value, Storage: to},
 		AllProjects:    f.all,
 		DryRun:         f.dryRun,
 		SkipUnreadable: f.skip,
-		Progress:       pp.update,
+		Progress:       pp.Update,
 	})
-	pp.finish()
+	pp.Finish()
 	switch {
 	case errors.Is(err, migrate.ErrOptions):
 		return &usageError{err: err}
@@ -146,7 +144,7 @@ func runMigrate(cmd *cobra.Command, g *globalFlags, f *migrateFlags) error {
 			return werr
 		}
 	} else {
-		printMigrateReport(out, rep)
+		migration.WriteReport(out, rep)
 	}
 	return err
 }
@@ -219,147 +217,4 @@ func (f *migrateFlags) codec() (storage.Codec, error) {
 		}
 	}
 	return c, nil
-}
-
-// printMigrateReport writes the text form of a migration report.
-func printMigrateReport(w io.Writer, rep migrate.Report) {
-	what := "project " + rep.Source.Hash
-	if rep.Source.Hash == "" {
-		what = fmt.Sprintf("%d projects", len(rep.Projects))
-	}
-	verb := "migrated"
-	if rep.DryRun {
-		verb = "dry run: would migrate"
-	}
-	fmt.Fprintf(w, "%s %s\n  from %s (%s)\n  to   %s (%s)\n", verb, what,
-		rep.Source.Root, describeSide(rep.Source), rep.Destination.Root, describeSide(rep.Destination))
-	kinds := []storage.Kind{storage.KindCheckpoint, storage.KindArchiveIndex, storage.KindArchive, storage.KindTask, storage.KindSpill}
-	for _, k := range kinds {
-		c := rep.Kinds[k]
-		fmt.Fprintf(w, "  %-14s %6d files %8d records %12s\n", k, c.Files, c.Records, formatBytes(c.Bytes))
-	}
-	if rep.Config.Files > 0 {
-		fmt.Fprintf(w, "  %-14s %6d files %8s %12s\n", "config", rep.Config.Files, "", formatBytes(rep.Config.Bytes))
-	}
-	fmt.Fprintf(w, "  %d records, %s in %s\n", rep.Records, formatBytes(rep.Bytes), rep.Elapsed.Round(time.Millisecond))
-	for _, s := range rep.Skipped {
-		rec := ""
-		if s.Record != "" {
-			rec = " record " + s.Record
-		}
-		fmt.Fprintf(w, "skipped %s%s: %s\n", s.File, rec, s.Reason)
-	}
-	for _, p := range rep.Problems {
-		rec := ""
-		if p.Record != "" {
-			rec = " record " + p.Record
-		}
-		fmt.Fprintf(w, "problem %s%s: %s\n", p.File, rec, p.Message)
-	}
-	switch {
-	case rep.Verified && len(rep.Skipped) > 0:
-		fmt.Fprintf(w, "verified: every record copied reads back as its source; the %d source entries listed as skipped are not in the destination\n", len(rep.Skipped))
-	case rep.Verified:
-		fmt.Fprintln(w, "verified: every record read back decodes with the destination configuration and equals its source")
-	case len(rep.Problems) > 0:
-		fmt.Fprintf(w, "verification failed: %d problems; the destination stays marked incomplete\n", len(rep.Problems))
-	}
-}
-
-func describeSide(s migrate.Side) string {
-	codec := s.Codec
-	if codec == "" {
-		codec = "plaintext"
-	}
-	return "namespace " + s.Namespace + ", " + codec
-}
-
-// formatBytes renders n bytes with a binary unit.
-func formatBytes(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
-}
-
-// isTerminal reports whether w is a character device, such as a terminal,
-// that a redrawn progress bar suits. Anything else gets plain lines.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-// progressPrinter shows the progress of a migration on standard error: on a
-// terminal, one line redrawn at most ten times a second; elsewhere, a plain
-// line every second. Nothing is printed for a migration that ends within
-// its first interval.
-type progressPrinter struct {
-	w        io.Writer
-	tty      bool
-	interval time.Duration
-	now      func() time.Time
-
-	start time.Time
-	last  time.Time
-	drawn bool // a bar is on the terminal's current line
-}
-
-func newProgressPrinter(w io.Writer, tty bool) *progressPrinter {
-	p := &progressPrinter{w: w, tty: tty, interval: time.Second, now: time.Now}
-	if tty {
-		p.interval = 100 * time.Millisecond
-	}
-	return p
-}
-
-// update is the migration's Progress callback.
-func (p *progressPrinter) update(pr migrate.Progress) {
-	now := p.now()
-	if p.start.IsZero() {
-		p.start, p.last = now, now
-	}
-	if now.Sub(p.last) < p.interval {
-		return
-	}
-	p.last = now
-	line := progressLine(pr)
-	if p.tty {
-		fmt.Fprintf(p.w, "\r\033[K%s", line)
-		p.drawn = true
-		return
-	}
-	fmt.Fprintln(p.w, line)
-}
-
-// finish ends the bar's line, so that what follows starts on its own.
-func (p *progressPrinter) finish() {
-	if p.drawn {
-		fmt.Fprintln(p.w)
-		p.drawn = false
-	}
-}
-
-// progressLine renders one progress report: records done of the total, with
-// a percentage, files, and the read rate.
-func progressLine(pr migrate.Progress) string {
-	pct := 100.0
-	if pr.TotalRecords > 0 {
-		pct = 100 * float64(pr.Records) / float64(pr.TotalRecords)
-	}
-	rate := 0.0
-	if s := pr.Elapsed.Seconds(); s > 0 {
-		rate = float64(pr.Bytes) / s
-	}
-	return fmt.Sprintf("migrate: %d/%d records (%.0f%%), %d/%d files, %s/s",
-		pr.Records, pr.TotalRecords, pct, pr.Files, pr.TotalFiles, formatBytes(int64(rate)))
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -17,9 +16,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/verify"
 	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
@@ -357,7 +356,7 @@ func TestMigrateInterruptedIsReportedByVerifyAndRerunSucceeds(t *testing.T) {
 		t.Fatalf("verify of the interrupted destination: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	r = runCLI(t, append(target, "verify", "--json")...)
-	var rep verifyReport
+	var rep verify.Report
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || r.code != 1 || len(rep.Problems) == 0 || rep.Problems[0].Kind != "migration" {
 		t.Fatalf("verify --json: exit %d, %v, %s", r.code, err, r.stdout)
 	}
@@ -556,45 +555,6 @@ func TestMigrateKeepsTheSourceCodecUnlessToldAndReportsAsJSON(t *testing.T) {
 	}
 	if got := migRead(t, plain, workdir, "", nil); got != want {
 		t.Errorf("decrypted project:\n got %s\nwant %s", got, want)
-	}
-}
-
-func TestMigrateProgressIsABarOnATerminalAndLinesElsewhere(t *testing.T) {
-	clock := time.Date(2026, 7, 22, 12, 0, 0, 0, time.UTC)
-	pr := func(records int64, elapsed time.Duration) migrate.Progress {
-		return migrate.Progress{Files: 1, TotalFiles: 4, Records: records, TotalRecords: 200, Bytes: records * 1024, TotalBytes: 200 * 1024, Elapsed: elapsed}
-	}
-	for _, tc := range []struct {
-		name string
-		tty  bool
-		want string
-	}{
-		{"plain", false, "migrate: 100/200 records (50%), 1/4 files, 50.0 KiB/s\nmigrate: 150/200 records (75%), 1/4 files, 75.0 KiB/s\n"},
-		{"terminal", true, "\r\033[Kmigrate: 50/200 records (25%), 1/4 files, 100.0 KiB/s\r\033[Kmigrate: 100/200 records (50%), 1/4 files, 50.0 KiB/s" +
-			"\r\033[Kmigrate: 150/200 records (75%), 1/4 files, 75.0 KiB/s\n"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var buf bytes.Buffer
-			p := newProgressPrinter(&buf, tc.tty)
-			now := clock
-			p.now = func() time.Time { return now }
-			p.update(pr(1, 0)) // the first report only starts the clock
-			now = now.Add(500 * time.Millisecond)
-			p.update(pr(50, 500*time.Millisecond))
-			now = now.Add(600 * time.Millisecond)
-			p.update(pr(100, 2*time.Second))
-			now = now.Add(50 * time.Millisecond)
-			p.update(pr(120, 2*time.Second)) // too soon for either
-			now = now.Add(time.Second)
-			p.update(pr(150, 2*time.Second))
-			p.finish()
-			if buf.String() != tc.want {
-				t.Errorf("got  %q\nwant %q", buf.String(), tc.want)
-			}
-		})
-	}
-	if isTerminal(&bytes.Buffer{}) {
-		t.Error("a buffer is not a terminal")
 	}
 }
 

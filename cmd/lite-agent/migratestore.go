@@ -2,20 +2,15 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"os"
 
-	"github.com/lite-agent/lite-agent-go/migrate"
+	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/migration"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/store/postgres"
 )
 
 // runMigrateToStore copies the project the global flags select from its
-// data home into the database at url, keeping namespace, project hash and
-// codec (see postgres.Project.ImportFiles): the destination project must
-// be empty, every record is read back and compared, and a failed copy is
-// deleted. The files are only read.
+// data home into the database at url (see migration.ToStore).
 func runMigrateToStore(ctx context.Context, g *globalFlags, url string, asJSON bool, out io.Writer) error {
 	if err := checkStoreURL(url); err != nil {
 		return usagef("invalid --to-store: %w", err)
@@ -24,16 +19,7 @@ func runMigrateToStore(ctx context.Context, g *globalFlags, url string, asJSON b
 	if err != nil {
 		return err
 	}
-	st, err := postgres.Open(ctx, url, postgres.Options{})
-	if err != nil {
-		return fmt.Errorf("open store: %w", err)
-	}
-	defer st.Close()
-	dst, err := st.Project(src.enc)
-	if err != nil {
-		return err
-	}
-	rep, err := dst.ImportFiles(ctx, src.paths)
+	rep, err := migration.ToStore(ctx, url, src.enc, src.paths)
 	if err != nil {
 		return err
 	}
@@ -41,12 +27,8 @@ func runMigrateToStore(ctx context.Context, g *globalFlags, url string, asJSON b
 }
 
 // runMigrateFromStore copies the project the global flags select from the
-// database at url into the data home toHome, keeping namespace, project
-// hash and codec (see postgres.Project.ExportFiles). The project
-// directory under toHome must not exist or be empty; it carries
-// migrate.MarkerName until the copy is verified, and is removed again if
-// anything fails. The database is only read.
-func runMigrateFromStore(ctx context.Context, g *globalFlags, url, toHome string, asJSON bool, out io.Writer) (err error) {
+// database at url into the data home toHome (see migration.FromStore).
+func runMigrateFromStore(ctx context.Context, g *globalFlags, url, toHome string, asJSON bool, out io.Writer) error {
 	if err := checkStoreURL(url); err != nil {
 		return usagef("invalid --from-store: %w", err)
 	}
@@ -63,43 +45,11 @@ func runMigrateFromStore(ctx context.Context, g *globalFlags, url, toHome string
 	if err != nil {
 		return err
 	}
-	dir := paths.ProjectDir()
-	if ents, err := os.ReadDir(dir); err != nil && !os.IsNotExist(err) {
-		return err
-	} else if len(ents) > 0 {
-		return fmt.Errorf("%s is not empty: migrate only into an empty project directory", dir)
-	}
-	st, err := postgres.Open(ctx, url, postgres.Options{})
-	if err != nil {
-		return fmt.Errorf("open store: %w", err)
-	}
-	defer st.Close()
-	src, err := st.Project(storage.Encoding{Codec: opts.Codec, Namespace: paths.Namespace, ProjectID: paths.Hash})
+	rep, err := migration.FromStore(ctx, url, opts.Codec, paths)
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			if rerr := os.RemoveAll(dir); rerr != nil {
-				err = fmt.Errorf("%w; removing the partial copy also failed: %w", err, rerr)
-			}
-		}
-	}()
-	marker := dir + string(os.PathSeparator) + migrate.MarkerName
-	if err := os.WriteFile(marker, nil, 0o600); err != nil {
-		return err
-	}
-	rep, err := src.ExportFiles(ctx, paths)
-	if err != nil {
-		return err
-	}
-	if err := os.Remove(marker); err != nil {
-		return err
-	}
-	return printStoreMigration(out, rep, asJSON, "from the database into "+dir, paths)
+	return printStoreMigration(out, rep, asJSON, "from the database into "+paths.ProjectDir(), paths)
 }
 
 // printStoreMigration prints the report of migrate --to-store or
@@ -108,9 +58,7 @@ func printStoreMigration(out io.Writer, rep postgres.FilesReport, asJSON bool, w
 	if asJSON {
 		return writeJSON(out, rep)
 	}
-	_, err := fmt.Fprintf(out, "migrated project %s (namespace %s) %s\n  %d sessions (%d records), %d archives, %d task lists (%d tasks), %d spilled bodies\nverified: every record read back equals its source\n",
-		p.Hash, p.Namespace, where, rep.Sessions, rep.Records, rep.Archives, rep.TaskLists, rep.Tasks, rep.Spilled)
-	return err
+	return migration.WriteStoreReport(out, rep, where, p)
 }
 
 // storeMigrationFlags lists the migrate flags that --to-store cannot take:

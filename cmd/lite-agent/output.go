@@ -104,11 +104,23 @@ type runResult struct {
 // toWire converts an event of the agent to its stream-json form.
 func toWire(ev liteagent.Event) wireEvent {
 	w := wireEvent{
-		Type: string(ev.Type), SessionID: ev.SessionID, AgentID: ev.AgentID, Turn: ev.Turn, Model: ev.Model,
-		Text: ev.Text, IsError: ev.IsError, DurationMS: ev.Duration.Milliseconds(), Usage: ev.Usage,
-		StopReason: string(ev.StopReason), TaskID: ev.TaskID, Status: string(ev.Status), Owner: ev.Owner, Code: ev.Code,
-		Decision: string(ev.Decision), By: ev.By, RuleID: ev.RuleID, Reason: ev.Reason, Simulated: ev.Simulated, Fatal: ev.Fatal,
-		Attempt: ev.Attempt, WaitMS: ev.Wait.Milliseconds(),
+		Type: string(ev.Type), SessionID: ev.SessionID, AgentID: ev.AgentID, Turn: ev.Turn,
+		Text: ev.Text, Fatal: ev.Fatal,
+	}
+	if m := ev.ModelCall; m != nil {
+		w.Model, w.DurationMS, w.Usage, w.StopReason = m.Model, m.Duration.Milliseconds(), m.Usage, string(m.StopReason)
+	}
+	if t := ev.Task; t != nil {
+		w.TaskID, w.Status, w.Owner = t.ID, string(t.Status), t.Owner
+	}
+	if d := ev.Diagnostic; d != nil {
+		w.Code = d.Code
+	}
+	if pe := ev.Permission; pe != nil {
+		w.Decision, w.By, w.RuleID, w.Reason, w.Simulated = string(pe.Decision), string(pe.By), pe.RuleID, pe.Reason, pe.Simulated
+	}
+	if r := ev.Retry; r != nil {
+		w.Attempt, w.WaitMS, w.Reason = r.Attempt, r.Wait.Milliseconds(), r.Reason
 	}
 	if ev.Message != nil {
 		m := &wireMessage{Text: ev.Message.PlainText()}
@@ -119,11 +131,14 @@ func toWire(ev liteagent.Event) wireEvent {
 		}
 		w.Message = m
 	}
-	if ev.Call != nil {
-		w.Call = &wireCall{ID: ev.Call.ID, Name: ev.Call.Name, Input: rawOrEmpty(ev.Call.Input)}
-	}
-	if ev.ToolResult != nil {
-		w.Result = &wireToolResult{ID: ev.ToolResult.ID, Content: ev.ToolResult.Content, IsError: ev.ToolResult.IsError}
+	if t := ev.Tool; t != nil {
+		w.IsError, w.DurationMS = t.IsError, t.Duration.Milliseconds()
+		if t.Call != nil {
+			w.Call = &wireCall{ID: t.Call.ID, Name: t.Call.Name, Input: rawOrEmpty(t.Call.Input)}
+		}
+		if t.Result != nil {
+			w.Result = &wireToolResult{ID: t.Result.ID, Content: t.Result.Content, IsError: t.Result.IsError}
+		}
 	}
 	if ev.Err != nil {
 		w.Error = oneLine(ev.Err.Error())

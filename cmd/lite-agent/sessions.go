@@ -11,6 +11,7 @@ import (
 	"time"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/verify"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -99,7 +100,7 @@ func newSessionsListCommand(g *globalFlags) *cobra.Command {
 				if n == 1 {
 					what = "session"
 				}
-				fmt.Fprintf(cmd.ErrOrStderr(), "note: %d %s: %s\n", n, what, mismatchHint(found, 0, 0))
+				fmt.Fprintf(cmd.ErrOrStderr(), "note: %d %s: %s\n", n, what, verify.MismatchHint(found, 0, 0))
 			}
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), rows)

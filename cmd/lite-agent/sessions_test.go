@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/verify"
 )
 
 func TestShowPrintsEveryCompleteRecordAndNotesATornTail(t *testing.T) {
@@ -110,7 +112,7 @@ func TestVerifyWarnsOfATornTailWithoutFailing(t *testing.T) {
 	f.WriteString(`{"seq":3,"sess`)
 	f.Close()
 	r := runCLI(t, "--home", home, "--workdir", "/srv/app", "verify", "--json")
-	var rep verifyReport
+	var rep verify.Report
 	if err := json.Unmarshal([]byte(r.stdout), &rep); r.code != 0 || err != nil {
 		t.Fatalf("verify: code %d %v\n%s\n%s", r.code, err, r.stdout, r.stderr)
 	}

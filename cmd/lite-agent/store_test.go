@@ -2,17 +2,16 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/verify"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -288,7 +287,7 @@ func TestVerifyReportsEveryProblemAndChangesNothing(t *testing.T) {
 	if r.code != 1 {
 		t.Fatalf("code %d, stderr %s", r.code, r.stderr)
 	}
-	var rep verifyReport
+	var rep verify.Report
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -319,7 +318,7 @@ func TestVerifyUnderTheWrongCodecReportsDecodeProblems(t *testing.T) {
 	isolateEnv(t)
 	home, _ := referenceHome(t)
 	r := runCLI(t, "--home", home, "--workdir", "/srv/app", "--codec", "gzip", "verify", "--all", "--json")
-	var rep verifyReport
+	var rep verify.Report
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || r.code != 1 {
 		t.Fatalf("%d %v %s", r.code, err, r.stderr)
 	}
@@ -334,41 +333,5 @@ func TestVerifyUnderTheWrongCodecReportsDecodeProblems(t *testing.T) {
 	}
 	if decode < 5 || rep.Projects != 1 {
 		t.Errorf("report %+v", rep)
-	}
-}
-
-// TestVerifyTextCountsOnlyUnlistedOtherProblems: records under another codec
-// are summed up in one line each, so the text report's "more problems not
-// listed" counts only the other problems past the cap.
-func TestVerifyTextCountsOnlyUnlistedOtherProblems(t *testing.T) {
-	for _, tt := range []struct {
-		name            string
-		mismatch, other int
-		want            string // the "more" line, "" for none
-	}{
-		{"only mismatches past the cap", maxListed + 500, 0, ""},
-		{"others past the cap", maxListed - 2, 5, "… 3 more problems not listed"},
-		{"both past the cap", maxListed + 10, 4, "… 4 more problems not listed"},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			var r verifyReport
-			for i := range tt.mismatch {
-				r.add("/h/s.jsonl", strconv.Itoa(i+1), "decode", &storage.Error{Kind: storage.KindCheckpoint, Message: "Encoded storage requires its configured codec", Found: "gzip-v1"})
-			}
-			for i := range tt.other {
-				r.add("/h/t.jsonl", strconv.Itoa(i+1), "syntax", errors.New("Corrupt checkpoint record"))
-			}
-			var b strings.Builder
-			r.writeText(&b)
-			got := ""
-			for _, l := range strings.Split(b.String(), "\n") {
-				if strings.HasPrefix(l, "… ") {
-					got = l
-				}
-			}
-			if !strings.HasPrefix(got, tt.want) || (tt.want == "") != (got == "") {
-				t.Errorf("more line %q, want %q\n%s", got, tt.want, b.String())
-			}
-		})
 	}
 }

@@ -2,11 +2,9 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 
+	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/verify"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/task"
 	"github.com/spf13/cobra"
@@ -50,7 +48,7 @@ func newTasksListCommand(g *globalFlags) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			ids, err := listIDs(p.paths.TasksDir, listID)
+			ids, err := verify.TaskLists(p.paths.TasksDir, listID)
 			open := func(id string) (task.Store, error) { return task.NewFileStore(p.paths.TasksDir, id, p.enc) }
 			if st, serr := g.openStore(cmd.Context()); serr != nil {
 				return serr
@@ -104,31 +102,4 @@ func newTasksListCommand(g *globalFlags) *cobra.Command {
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the lists as JSON")
 	cmd.Flags().StringVar(&listID, "list", "", "only the task list `ID`")
 	return cmd
-}
-
-// listIDs returns the task lists to show: only, if set and present, else
-// every list directory in tasksDir, sorted. It creates nothing.
-func listIDs(tasksDir, only string) ([]string, error) {
-	if only != "" {
-		ok, err := exists(filepath.Join(tasksDir, only))
-		if err != nil || !ok {
-			return nil, err
-		}
-		return []string{only}, nil
-	}
-	ents, err := os.ReadDir(tasksDir)
-	if err != nil {
-		if ok, _ := exists(tasksDir); !ok {
-			return nil, nil
-		}
-		return nil, err
-	}
-	var ids []string
-	for _, e := range ents {
-		if e.IsDir() && !strings.HasSuffix(e.Name(), ".lock") && storage.ValidateID(e.Name()) == nil {
-			ids = append(ids, e.Name())
-		}
-	}
-	sort.Strings(ids)
-	return ids, nil
 }

@@ -2,9 +2,9 @@ package postgres
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -21,7 +21,11 @@ import (
 //
 // Append is one transaction: it locks the session's row, checks
 // expectedHead (a stale one is the *session.ConflictError of the file
-// store) and the session's lease, and inserts the batch. While another
+// store) and the session's lease, and inserts the batch. When the head is
+// known (expectedHead, or the head this Project last wrote) the whole
+// append is a single statement, one round trip; otherwise, or when that
+// statement finds the head moved or the lease in the way, a transaction of
+// several finds the head and reports which. While another
 // process holds a live lease on a session (see [Project.Acquire]), appends
 // and truncations through any other Project fail with a *BusyError; the
 // holder's own carry its fencing token, and fail with a *LeaseLostError if
@@ -95,8 +99,26 @@ func (c *Checkpointer) Append(ctx context.Context, id string, events []session.E
 		}
 		return head, nil
 	}
+	// The fast path: one statement, with the records encoded for the head
+	// expected (or last seen here), that checks head and lease in the
+	// database. When it writes nothing, the head moved or the lease forbids
+	// the write, and the full transaction below finds out which.
+	// A session this process has not written yet is guessed new.
+	guess := expectedHead
+	if guess < 0 {
+		guess, _ = c.p.heads.get(id)
+	}
+	ok, err := c.appendAt(ctx, id, events, guess)
+	if err != nil {
+		return 0, err
+	}
+	if ok {
+		newHead := guess + int64(len(events))
+		c.p.heads.set(id, newHead)
+		return newHead, nil
+	}
 	var newHead int64
-	err := c.p.s.tx(ctx, func(tx db) error {
+	err = c.p.s.tx(ctx, func(tx db) error {
 		head, _, err := c.lockSession(ctx, tx, id, true)
 		if err != nil {
 			return err
@@ -104,39 +126,108 @@ func (c *Checkpointer) Append(ctx context.Context, id string, events []session.E
 		if expectedHead >= 0 && head != expectedHead {
 			return &session.ConflictError{SessionID: id, Expected: expectedHead, Head: head}
 		}
-		now := time.Now().UTC().Truncate(time.Millisecond)
-		seqs := make([]int64, len(events))
-		data := make([][]byte, len(events))
-		var total int64
-		for i, ev := range events {
-			seq := head + 1 + int64(i)
-			rec := strconv.FormatInt(seq, 10)
-			line, err := json.Marshal(session.StoredEvent{Seq: seq, SessionID: id, ParentSeq: seq - 1, Time: now, Event: ev})
-			if err != nil {
-				return &storage.Error{Op: "encode", Kind: storage.KindCheckpoint, File: c.p.locator("events", id), Record: rec, Message: "Event cannot be encoded"}
-			}
-			stored, err := c.p.enc.Encode(ctx, storage.KindCheckpoint, id, rec, line)
-			if err != nil {
-				return atLocator(err, c.p.locator("events", id), rec)
-			}
-			seqs[i], data[i] = seq, stored
-			total += int64(len(stored))
+		b, err := c.encodeBatch(ctx, id, events, head)
+		if err != nil {
+			return err
 		}
 		q := c.p.s.q
 		if _, err := tx.exec(ctx, q.sql(`INSERT INTO {events} (namespace, project, session, seq, data)
 			SELECT $1, $2, $3, s, d FROM unnest($4::bigint[], $5::bytea[]) AS b(s, d)`),
-			c.p.ns, c.p.project, id, seqs, data); err != nil {
+			c.p.ns, c.p.project, id, b.seqs, b.data); err != nil {
 			return err
 		}
 		newHead = head + int64(len(events))
 		_, err = tx.exec(ctx, q.sql(`UPDATE {sessions} SET head = $4, bytes = bytes + $5, modified = $6
-			WHERE namespace = $1 AND project = $2 AND session = $3`), c.p.ns, c.p.project, id, newHead, total, now)
+			WHERE namespace = $1 AND project = $2 AND session = $3`), c.p.ns, c.p.project, id, newHead, b.total, b.now)
 		return err
 	})
 	if err != nil {
 		return 0, err
 	}
+	c.p.heads.set(id, newHead)
 	return newHead, nil
+}
+
+// batch is a batch of records encoded for their place in a log.
+type batch struct {
+	seqs  []int64
+	data  [][]byte
+	total int64
+	now   time.Time
+}
+
+// encodeBatch encodes events as the records after head of session id.
+func (c *Checkpointer) encodeBatch(ctx context.Context, id string, events []session.Event, head int64) (batch, error) {
+	b := batch{seqs: make([]int64, len(events)), data: make([][]byte, len(events)), now: time.Now().UTC().Truncate(time.Millisecond)}
+	for i, ev := range events {
+		seq := head + 1 + int64(i)
+		rec := strconv.FormatInt(seq, 10)
+		// MarshalJSON writes the log line compact; json.Marshal would
+		// only scan and copy it again.
+		line, err := session.StoredEvent{Seq: seq, SessionID: id, ParentSeq: seq - 1, Time: b.now, Event: ev}.MarshalJSON()
+		if err != nil {
+			return batch{}, &storage.Error{Op: "encode", Kind: storage.KindCheckpoint, File: c.p.locator("events", id), Record: rec, Message: "Event cannot be encoded"}
+		}
+		stored, err := c.p.enc.Encode(ctx, storage.KindCheckpoint, id, rec, line)
+		if err != nil {
+			return batch{}, atLocator(err, c.p.locator("events", id), rec)
+		}
+		b.seqs[i], b.data[i] = seq, stored
+		b.total += int64(len(stored))
+	}
+	return b, nil
+}
+
+// leaseOK is the condition, on the lease row l locked FOR SHARE, under
+// which a write may proceed: $8 is the token of the lease held through this
+// Project (0 for none); with one, the row must still carry it; without one,
+// nobody may hold a live lease. It is checkLease's rule, in SQL.
+const leaseOK = `CASE WHEN $8::bigint > 0 THEN EXISTS (SELECT 1 FROM l WHERE l.token = $8::bigint)
+	ELSE NOT EXISTS (SELECT 1 FROM l WHERE l.live) END`
+
+// appendAt appends events to session id as the records after head in one
+// statement (so one transaction and one round trip): it locks the lease
+// row, then updates the session's row only if its head is head and the
+// lease allows the write, and inserts the records only if it did. It
+// reports whether it wrote; false means nothing was written.
+func (c *Checkpointer) appendAt(ctx context.Context, id string, events []session.Event, head int64) (bool, error) {
+	b, err := c.encodeBatch(ctx, id, events, head)
+	if err != nil {
+		return false, err
+	}
+	c.p.mu.Lock()
+	var token int64
+	if l := c.p.leases[id]; l != nil {
+		token = l.token
+	}
+	c.p.mu.Unlock()
+	// A session's row exists from its first append on; head 0 may also be
+	// a session not written yet, which the insert creates.
+	upsert := `UPDATE {sessions} SET head = $5, bytes = bytes + $6, modified = $7
+		WHERE namespace = $1 AND project = $2 AND session = $3 AND head = $4 AND ` + leaseOK + `
+		RETURNING head`
+	if head == 0 {
+		upsert = `INSERT INTO {sessions} AS x (namespace, project, session, head, bytes, modified)
+		SELECT $1, $2, $3, $5, $6, $7 WHERE $4::bigint = 0 AND ` + leaseOK + `
+		ON CONFLICT (namespace, project, session) DO UPDATE
+			SET head = excluded.head, bytes = x.bytes + excluded.bytes, modified = excluded.modified
+			WHERE x.head = 0
+		RETURNING head`
+	}
+	var n int64
+	err = c.p.s.db().scan(ctx, c.p.s.q.sql(`WITH l AS MATERIALIZED (
+			SELECT token, expires > now() AS live FROM {leases}
+			WHERE namespace = $1 AND project = $2 AND session = $3 FOR SHARE
+		), s AS (`+upsert+`), e AS (
+			INSERT INTO {events} (namespace, project, session, seq, data)
+			SELECT $1, $2, $3, b.s, b.d FROM s, unnest($9::bigint[], $10::bytea[]) AS b(s, d)
+		)
+		SELECT count(*) FROM s`),
+		[]any{c.p.ns, c.p.project, id, head, head + int64(len(events)), b.total, b.now, token, b.seqs, b.data}, &n)
+	if err != nil {
+		return false, err
+	}
+	return n == 1, nil
 }
 
 // Read returns the records of session id after sinceSeq; see
@@ -150,13 +241,20 @@ func (c *Checkpointer) Read(ctx context.Context, id string, sinceSeq int64) ([]s
 		return nil, err
 	}
 	var out []session.StoredEvent
-	err := c.p.s.db().each(ctx, c.p.s.q.sql(`SELECT seq, data FROM {events}
+	// Each row carries the session's head, so that the first sizes the
+	// result once instead of growing it record by record.
+	err := c.p.s.db().each(ctx, c.p.s.q.sql(`SELECT seq, data,
+			(SELECT head FROM {sessions} WHERE namespace = $1 AND project = $2 AND session = $3)
+		FROM {events}
 		WHERE namespace = $1 AND project = $2 AND session = $3 AND seq > $4 ORDER BY seq`),
 		[]any{c.p.ns, c.p.project, id, max(sinceSeq, 0)}, func(rows pgx.Rows) error {
-			var seq int64
+			var seq, head int64
 			var data []byte
-			if err := rows.Scan(&seq, &data); err != nil {
+			if err := rows.Scan(&seq, &data, &head); err != nil {
 				return err
+			}
+			if out == nil {
+				out = make([]session.StoredEvent, 0, min(max(head-seq+1, 1), 1<<20))
 			}
 			ev, err := c.decode(ctx, id, seq, data)
 			if err != nil {
@@ -179,8 +277,10 @@ func (c *Checkpointer) decode(ctx context.Context, id string, seq int64, data []
 	if err != nil {
 		return session.StoredEvent{}, atLocator(err, loc, rec)
 	}
+	// UnmarshalJSON checks the whole line itself (json.Unmarshal would
+	// scan it twice).
 	var ev session.StoredEvent
-	if err := json.Unmarshal(plain, &ev); err != nil || ev.Seq != seq || ev.SessionID != id || ev.ParentSeq != seq-1 {
+	if err := ev.UnmarshalJSON(plain); err != nil || ev.Seq != seq || ev.SessionID != id || ev.ParentSeq != seq-1 {
 		return session.StoredEvent{}, &storage.Error{Op: "read", Kind: storage.KindCheckpoint, File: loc, Record: rec, Message: "Corrupt checkpoint record"}
 	}
 	return ev, nil
@@ -237,6 +337,7 @@ func (c *Checkpointer) Delete(ctx context.Context, id string) error {
 	if err := validID(id); err != nil {
 		return err
 	}
+	defer c.p.heads.forget(id)
 	return c.p.s.tx(ctx, func(tx db) error {
 		if _, _, err := c.lockSession(ctx, tx, id, false); err != nil {
 			return err
@@ -263,6 +364,7 @@ func (c *Checkpointer) Truncate(ctx context.Context, id string, toSeq, expectedH
 	if err := validID(id); err != nil {
 		return err
 	}
+	defer c.p.heads.forget(id)
 	return c.p.s.tx(ctx, func(tx db) error {
 		head, exists, err := c.lockSession(ctx, tx, id, false)
 		if err != nil {
@@ -287,6 +389,37 @@ func (c *Checkpointer) Truncate(ctx context.Context, id string, toSeq, expectedH
 			WHERE namespace = $1 AND project = $2 AND session = $3`), c.p.ns, c.p.project, id, toSeq)
 		return err
 	})
+}
+
+// headCache remembers the head each session had after this process last
+// wrote it, so that an Append with session.AnyHead can encode its records
+// for their place without reading the head first. It is only a guess: the
+// database checks it, and a stale one costs a retry, never a wrong write.
+type headCache struct {
+	mu sync.Mutex
+	m  map[string]int64
+}
+
+func (h *headCache) get(id string) (int64, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	v, ok := h.m[id]
+	return v, ok
+}
+
+func (h *headCache) set(id string, head int64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.m == nil {
+		h.m = map[string]int64{}
+	}
+	h.m[id] = head
+}
+
+func (h *headCache) forget(id string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	delete(h.m, id)
 }
 
 // atLocator names the row in a *storage.Error that does not name one yet;

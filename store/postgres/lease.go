@@ -109,31 +109,32 @@ func (p *Project) Acquire(ctx context.Context, id string, opts LeaseOptions) (*L
 
 func (p *Project) tryAcquire(ctx context.Context, id string) (*Lease, error) {
 	q := p.s.q
+	// One statement, so one transaction and one round trip; only a busy
+	// session costs a second, to name the holder.
 	var token int64
-	var busy *BusyError
-	err := p.s.tx(ctx, func(tx db) error {
-		err := tx.scan(ctx, q.sql(`INSERT INTO {leases} AS l (namespace, project, session, holder, token, expires)
-			VALUES ($1, $2, $3, $4, 1, now() + $5 * interval '1 millisecond')
-			ON CONFLICT (namespace, project, session) DO UPDATE
-				SET holder = excluded.holder, token = l.token + 1, expires = excluded.expires
-				WHERE l.expires < now()
-			RETURNING token`), []any{p.ns, p.project, id, p.s.holder, p.s.ttl.Milliseconds()}, &token)
-		if !errors.Is(err, pgx.ErrNoRows) {
-			return err
-		}
-		busy = &BusyError{SessionID: id}
-		return tx.scan(ctx, q.sql(`SELECT holder, expires FROM {leases} WHERE namespace = $1 AND project = $2 AND session = $3`),
-			[]any{p.ns, p.project, id}, &busy.Holder, &busy.Expires)
-	})
+	err := p.s.db().scan(ctx, q.sql(`INSERT INTO {leases} AS l (namespace, project, session, holder, token, expires)
+		VALUES ($1, $2, $3, $4, 1, now() + $5 * interval '1 millisecond')
+		ON CONFLICT (namespace, project, session) DO UPDATE
+			SET holder = excluded.holder, token = l.token + 1, expires = excluded.expires
+			WHERE l.expires < now()
+		RETURNING token`), []any{p.ns, p.project, id, p.s.holder, p.s.ttl.Milliseconds()}, &token)
 	if errors.Is(err, pgx.ErrNoRows) {
-		// Released between the two statements: try again.
-		return p.tryAcquire(ctx, id)
+		busy := &BusyError{SessionID: id}
+		err = p.s.db().scan(ctx, q.sql(`SELECT holder, expires FROM {leases} WHERE namespace = $1 AND project = $2 AND session = $3`),
+			[]any{p.ns, p.project, id}, &busy.Holder, &busy.Expires)
+		if errors.Is(err, pgx.ErrNoRows) {
+			// Released between the two statements: try again.
+			return p.tryAcquire(ctx, id)
+		}
+		if err == nil {
+			err = busy
+		}
 	}
 	if err != nil {
+		if cerr := ctx.Err(); cerr != nil {
+			return nil, cerr
+		}
 		return nil, err
-	}
-	if busy != nil {
-		return nil, busy
 	}
 	l := &Lease{p: p, session: id, token: token, stop: make(chan struct{}), done: make(chan struct{})}
 	p.mu.Lock()
@@ -185,7 +186,9 @@ func (l *Lease) renew() {
 }
 
 // Release stops renewing the lease and deletes it, so that another process
-// may acquire the session at once. Releasing twice is not an error.
+// may acquire the session at once. Releasing twice is not an error. The
+// deletion is not waited to disk: should the database crash right after
+// it, the lease comes back and expires after its TTL.
 func (l *Lease) Release(ctx context.Context) error {
 	var err error
 	l.once.Do(func() {
@@ -196,8 +199,14 @@ func (l *Lease) Release(ctx context.Context) error {
 			delete(l.p.leases, l.session)
 		}
 		l.p.mu.Unlock()
-		_, err = l.p.s.db().exec(ctx, l.p.s.q.sql(`DELETE FROM {leases}
-			WHERE namespace = $1 AND project = $2 AND session = $3 AND token = $4`), l.p.ns, l.p.project, l.session, l.token)
+		// The release does not wait for the disk (synchronous_commit off
+		// for its transaction alone): it is visible to every other session
+		// at once, and a database crash that loses it leaves the lease to
+		// expire as a crashed holder's does. Safety never rests on it.
+		_, err = l.p.s.db().exec(ctx, l.p.s.q.sql(`WITH c AS MATERIALIZED (SELECT set_config('synchronous_commit', 'off', true))
+			DELETE FROM {leases}
+			WHERE namespace = $1 AND project = $2 AND session = $3 AND token = $4 AND EXISTS (SELECT 1 FROM c)`),
+			l.p.ns, l.p.project, l.session, l.token)
 	})
 	return err
 }

@@ -147,6 +147,15 @@ const schemaLockKey = 0x6c697465 // "lite"
 // ensureSchema creates the tables in an empty schema, or checks the version
 // of an existing one, under an advisory transaction lock.
 func (s *Store) ensureSchema(ctx context.Context) error {
+	// The common case, a schema already at this version, is one query
+	// without the lock: the tables and the version row are created in one
+	// transaction, so a version row means complete tables. Anything else
+	// (no such table, another version, no row) takes the locked path,
+	// which decides.
+	var v int
+	if err := s.pool.QueryRow(ctx, `SELECT version FROM `+s.q.t("schema_version")).Scan(&v); err == nil && v == SchemaVersion {
+		return nil
+	}
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, hashtext($2))`, schemaLockKey, s.schema); err != nil {
 			return err

@@ -172,6 +172,8 @@ type Project struct {
 
 	mu     sync.Mutex
 	leases map[string]*Lease // session id -> lease held through this Project
+
+	heads headCache
 }
 
 // ConfigError reports a connection string or option that cannot be used.

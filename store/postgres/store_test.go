@@ -650,3 +650,70 @@ func TestMissingPermissionIsOneClearLine(t *testing.T) {
 		t.Errorf("error is not one clear line naming the database without the password: %q", msg)
 	}
 }
+
+// TestAppendWithAKnownHeadKeepsTheRules covers appends whose head is right
+// (given, or remembered from this Project's last write), which take the
+// one-statement path: the lease and the head are still checked in the
+// database, and a head another Project moved is followed, not overwritten.
+func TestAppendWithAKnownHeadKeepsTheRules(t *testing.T) {
+	st := openStore(t, postgres.Options{})
+	ctx := t.Context()
+	project := func() *postgres.Project {
+		p, err := st.Project(storage.Encoding{ProjectID: "known"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	a, b := project(), project()
+	for _, tc := range []struct {
+		name     string
+		expected int64 // b's expectedHead
+	}{
+		{"exact head", 1},
+		{"remembered head", session.AnyHead},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			id := strings.ReplaceAll(tc.name, " ", "-")
+			if _, err := b.Checkpointer().Append(ctx, id, events("b1"), 0); err != nil {
+				t.Fatal(err)
+			}
+			l, err := a.Acquire(ctx, id, postgres.LeaseOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := b.Checkpointer().Append(ctx, id, events("b2"), tc.expected); !errors.Is(err, postgres.ErrBusy) {
+				t.Errorf("append while another Project holds the lease = %v, want busy", err)
+			}
+			// The holder's append moves the head behind b's back.
+			if _, err := a.Checkpointer().Append(ctx, id, events("a2"), 1); err != nil {
+				t.Fatalf("holder's append: %v", err)
+			}
+			if err := l.Release(ctx); err != nil {
+				t.Fatal(err)
+			}
+			head, err := b.Checkpointer().Append(ctx, id, events("b3"), tc.expected)
+			if tc.expected >= 0 {
+				var conflict *session.ConflictError
+				if !errors.As(err, &conflict) || conflict.Head != 2 {
+					t.Fatalf("append at a stale head = %v, want *session.ConflictError at head 2", err)
+				}
+				return
+			}
+			if err != nil || head != 3 {
+				t.Fatalf("append after another Project's = %d, %v; want head 3", head, err)
+			}
+			evs, err := b.Checkpointer().Read(ctx, id, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, ev := range evs {
+				got = append(got, ev.Event.(session.UserEvent).Message.Text)
+			}
+			if strings.Join(got, ",") != "b1,a2,b3" {
+				t.Errorf("log = %v, want b1,a2,b3", got)
+			}
+		})
+	}
+}

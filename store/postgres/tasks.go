@@ -57,12 +57,13 @@ func (b *taskBackend) Locked(ctx context.Context, write bool, fn func(task.Backe
 	return p.s.tx(ctx, func(tx db) error {
 		var shared bool
 		if write {
-			if _, err := tx.exec(ctx, q.sql(`INSERT INTO {task_lists} (namespace, project, list, modified)
-				VALUES ($1, $2, $3, now()) ON CONFLICT DO NOTHING`), p.ns, p.project, b.list); err != nil {
-				return err
-			}
-			if err := tx.scan(ctx, q.sql(`SELECT shared FROM {task_lists}
-				WHERE namespace = $1 AND project = $2 AND list = $3 FOR UPDATE`), []any{p.ns, p.project, b.list}, &shared); err != nil {
+			// Create and lock the list's row in one statement: the no-op
+			// update locks an existing row against every other writer
+			// and reader, as SELECT … FOR UPDATE would.
+			if err := tx.scan(ctx, q.sql(`INSERT INTO {task_lists} AS l (namespace, project, list, modified)
+				VALUES ($1, $2, $3, now())
+				ON CONFLICT (namespace, project, list) DO UPDATE SET shared = l.shared
+				RETURNING shared`), []any{p.ns, p.project, b.list}, &shared); err != nil {
 				return err
 			}
 		} else {
@@ -159,13 +160,14 @@ func (t *taskTx) Put(ctx context.Context, records map[string][]byte) error {
 		data = append(data, stored)
 	}
 	q := p.s.q
-	if _, err := t.tx.exec(ctx, q.sql(`INSERT INTO {tasks} (namespace, project, list, id, data)
+	// One statement (one round trip while the list is locked) writes the
+	// records and stamps the list.
+	_, err := t.tx.exec(ctx, q.sql(`WITH m AS (
+			UPDATE {task_lists} SET modified = now() WHERE namespace = $1 AND project = $2 AND list = $3
+		)
+		INSERT INTO {tasks} (namespace, project, list, id, data)
 		SELECT $1, $2, $3, i, d FROM unnest($4::text[], $5::bytea[]) AS b(i, d)
 		ON CONFLICT (namespace, project, list, id) DO UPDATE SET data = excluded.data`),
-		p.ns, p.project, t.b.list, ids, data); err != nil {
-		return err
-	}
-	_, err := t.tx.exec(ctx, q.sql(`UPDATE {task_lists} SET modified = now() WHERE namespace = $1 AND project = $2 AND list = $3`),
-		p.ns, p.project, t.b.list)
+		p.ns, p.project, t.b.list, ids, data)
 	return err
 }

@@ -1,0 +1,253 @@
+package verify
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/migrate"
+	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/spill"
+	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/lite-agent/lite-agent-go/task"
+)
+
+// Files checks the project directories dirs of the data home home, whose
+// records are encoded with codec under namespace, and adds what it finds
+// to rep. A migration that did not finish leaves its marker in the home or
+// a project directory: that is a problem too, since its data is
+// incomplete. Directories that do not exist are skipped. Only a failure to
+// read a directory (or ctx ending) is returned as an error.
+func Files(ctx context.Context, home string, dirs []string, codec storage.Codec, namespace string, rep *Report) error {
+	for _, dir := range append([]string{home}, dirs...) {
+		if err := migrate.CheckComplete(dir); err != nil {
+			rep.Add(filepath.Join(dir, migrate.MarkerName), "", "migration", err)
+		}
+	}
+	for _, dir := range dirs {
+		enc := storage.Encoding{Codec: codec, Namespace: namespace, ProjectID: filepath.Base(dir)}
+		if ok, _ := exists(dir); !ok {
+			continue
+		}
+		rep.Projects++
+		if err := project(ctx, dir, enc, rep); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ProjectDirs lists the project directories under projects (not following
+// symlinks); none when projects does not exist.
+func ProjectDirs(projects string) ([]string, error) {
+	ents, err := os.ReadDir(projects)
+	if err != nil {
+		if ok, _ := exists(projects); !ok {
+			return nil, nil
+		}
+		return nil, err
+	}
+	var dirs []string
+	for _, e := range ents {
+		if e.IsDir() {
+			dirs = append(dirs, filepath.Join(projects, e.Name()))
+		}
+	}
+	return dirs, nil
+}
+
+// TaskLists returns the task lists of tasksDir to show or check: only, if
+// set and present, else every list directory, sorted. It creates nothing.
+func TaskLists(tasksDir, only string) ([]string, error) {
+	if only != "" {
+		ok, err := exists(filepath.Join(tasksDir, only))
+		if err != nil || !ok {
+			return nil, err
+		}
+		return []string{only}, nil
+	}
+	ents, err := os.ReadDir(tasksDir)
+	if err != nil {
+		if ok, _ := exists(tasksDir); !ok {
+			return nil, nil
+		}
+		return nil, err
+	}
+	var ids []string
+	for _, e := range ents {
+		if e.IsDir() && !strings.HasSuffix(e.Name(), ".lock") && storage.ValidateID(e.Name()) == nil {
+			ids = append(ids, e.Name())
+		}
+	}
+	sort.Strings(ids)
+	return ids, nil
+}
+
+// exists reports whether path exists (without following a final symlink),
+// so that verify creates no store directories.
+func exists(path string) (bool, error) {
+	_, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// project checks the stores of one project directory.
+func project(ctx context.Context, dir string, enc storage.Encoding, rep *Report) error {
+	if err := sessions(ctx, filepath.Join(dir, storage.SessionsDirName), enc, rep); err != nil {
+		return err
+	}
+	if err := tasks(ctx, filepath.Join(dir, storage.TasksDirName), enc, rep); err != nil {
+		return err
+	}
+	spillDir := filepath.Join(dir, storage.SpillDirName)
+	if ok, _ := exists(spillDir); ok {
+		st, err := spill.NewFileStore(spillDir, enc)
+		if err != nil {
+			rep.Add(spillDir, "", "directory", err)
+			return nil
+		}
+		probs, err := st.Verify(ctx)
+		if err != nil {
+			rep.Add(spillDir, "", "directory", err)
+			return nil
+		}
+		rep.Files += countFiles(spillDir, spill.FileSuffix)
+		rep.AddProblems(probs)
+	}
+	return nil
+}
+
+// sessions checks the session logs and context archives in dir.
+func sessions(ctx context.Context, dir string, enc storage.Encoding, rep *Report) error {
+	if ok, _ := exists(dir); !ok {
+		return nil
+	}
+	cp, err := session.NewFileCheckpointer(dir, session.FileOptions{Encoding: enc})
+	if err != nil {
+		rep.Add(dir, "", "directory", err)
+		return nil
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		name := e.Name()
+		switch {
+		case strings.HasSuffix(name, session.LogSuffix) && !strings.HasPrefix(name, "."):
+			id := strings.TrimSuffix(name, session.LogSuffix)
+			rep.Files++
+			probs, err := cp.Verify(ctx, id)
+			if err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				rep.Add(filepath.Join(dir, name), "", "file", err)
+				continue
+			}
+			// A torn tail (an append that never completed) is a warning:
+			// not damage, and set aside by the next append.
+			rep.AddProblems(probs)
+			// Reads take invalid UTF-8 leniently; verify reports it.
+			if probs, err = cp.CheckUTF8(ctx, id); err == nil {
+				rep.AddProblems(probs)
+			}
+		case e.IsDir() && isContextDir(name):
+			id, hashed, _ := storage.ParseContextDirName(name)
+			if hashed {
+				continue // a hashed name: the session id, part of the codec context, is not known
+			}
+			rep.Files++
+			ar, err := archive.NewFileArchive(filepath.Join(dir, name), archive.Options{Encoding: enc, SessionID: id})
+			if err != nil {
+				rep.Add(filepath.Join(dir, name), "", "directory", err)
+				continue
+			}
+			probs, err := ar.Verify(ctx)
+			if err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				rep.Add(filepath.Join(dir, name), "", "directory", err)
+				continue
+			}
+			rep.AddProblems(probs)
+		}
+	}
+	return nil
+}
+
+// tasks checks the task records of every list in dir.
+func tasks(ctx context.Context, dir string, enc storage.Encoding, rep *Report) error {
+	lists, err := TaskLists(dir, "")
+	if err != nil {
+		return err
+	}
+	for _, list := range lists {
+		st, err := task.NewFileStore(dir, list, enc)
+		if err != nil {
+			rep.Add(filepath.Join(dir, list), "", "directory", err)
+			continue
+		}
+		ents, err := os.ReadDir(filepath.Join(dir, list))
+		if err != nil {
+			return err
+		}
+		var ids []string
+		for _, e := range ents {
+			if stem, ok := task.RecordStem(e.Name()); ok && !strings.HasPrefix(stem, ".") {
+				ids = append(ids, stem)
+			}
+		}
+		sort.Strings(ids)
+		for _, id := range ids {
+			rep.Files++
+			if _, _, err := st.Get(ctx, id); err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				kind := "record"
+				var se *storage.Error
+				if errors.As(err, &se) && se.Op == "decode" {
+					kind = "decode"
+				}
+				rep.Add(filepath.Join(dir, list, id+task.RecordSuffix), id, kind, err)
+				continue
+			}
+			if !enc.Encoded() {
+				// Reads take invalid UTF-8 leniently; verify reports it.
+				file := filepath.Join(dir, list, id+task.RecordSuffix)
+				if b, err := os.ReadFile(file); err == nil && !utf8.Valid(b) {
+					rep.Add(file, id, string(storage.ProblemUTF8), &storage.Error{Op: "verify", Kind: storage.KindTask, File: file, Record: id, Message: "Task record is not valid UTF-8"})
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// isContextDir reports whether name is a context archive directory's.
+func isContextDir(name string) bool {
+	_, _, ok := storage.ParseContextDirName(name)
+	return ok
+}
+
+// countFiles counts the entries of dir with the given suffix.
+func countFiles(dir, suffix string) int {
+	ents, _ := os.ReadDir(dir)
+	n := 0
+	for _, e := range ents {
+		if strings.HasSuffix(e.Name(), suffix) && !strings.HasPrefix(e.Name(), ".") {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,97 @@
+package verify
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/migrate"
+	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/lite-agent/lite-agent-go/task"
+)
+
+func TestTaskListsListsValidListDirectoriesOnly(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{"b", "a", "a.lock", "not valid"} {
+		if err := os.Mkdir(filepath.Join(dir, d), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "c"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name, dir, only string
+		want            []string
+	}{
+		{"every list", dir, "", []string{"a", "b"}},
+		{"one list", dir, "b", []string{"b"}},
+		{"a missing list", dir, "zz", nil},
+		{"a missing directory", filepath.Join(dir, "none"), "", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := TaskLists(tt.dir, tt.only)
+			if err != nil || !slices.Equal(got, tt.want) {
+				t.Errorf("TaskLists(%q) = %v, %v; want %v", tt.only, got, err, tt.want)
+			}
+		})
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "none")); !os.IsNotExist(err) {
+		t.Errorf("TaskLists created its directory: %v", err)
+	}
+}
+
+func TestFilesReportsDamageAndUnfinishedMigrations(t *testing.T) {
+	for _, tt := range []struct {
+		name         string
+		setup        func(t *testing.T, home, project string)
+		projects     int
+		files        int
+		problemKinds []string
+	}{
+		{"missing project", func(*testing.T, string, string) {}, 0, 0, nil},
+		{"empty project", func(t *testing.T, _, project string) { mkdir(t, project) }, 1, 0, nil},
+		{"marker in the home", func(t *testing.T, home, project string) {
+			mkdir(t, project)
+			write(t, filepath.Join(home, migrate.MarkerName), "{}")
+		}, 1, 0, []string{"migration"}},
+		{"damaged task record", func(t *testing.T, _, project string) {
+			list := filepath.Join(project, storage.TasksDirName, "l1")
+			mkdir(t, list)
+			write(t, filepath.Join(list, "1"+task.RecordSuffix), "{not json")
+		}, 1, 1, []string{"record"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			home := t.TempDir()
+			project := filepath.Join(storage.ProjectsDir(home), "p1")
+			tt.setup(t, home, project)
+			rep := Report{Problems: []Problem{}}
+			if err := Files(context.Background(), home, []string{project}, nil, storage.DefaultNamespace, &rep); err != nil {
+				t.Fatal(err)
+			}
+			var kinds []string
+			for _, pr := range rep.Problems {
+				kinds = append(kinds, pr.Kind)
+			}
+			if rep.Projects != tt.projects || rep.Files != tt.files || !slices.Equal(kinds, tt.problemKinds) || rep.ProblemCount != len(kinds) {
+				t.Errorf("report %+v; want %d projects, %d files, problems %v", rep, tt.projects, tt.files, tt.problemKinds)
+			}
+		})
+	}
+}
+
+func mkdir(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func write(t *testing.T, file, content string) {
+	t.Helper()
+	if err := os.WriteFile(file, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
