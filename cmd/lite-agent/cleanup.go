@@ -44,7 +44,7 @@ func newCleanupCommand(g *globalFlags) *cobra.Command {
 				return err
 			} else if st != nil {
 				defer g.closeStores()
-				return storeCleanup(cmd.Context(), st, p, postgres.SweepOptions{MaxAge: age, MaxBytes: maxBytes, DryRun: dryRun}, asJSON, cmd.OutOrStdout())
+				return storeCleanup(cmd.Context(), st, p, postgres.SweepOptions{MaxAge: age, MaxBytes: maxBytes, LimitBytes: limit, DryRun: dryRun}, asJSON, cmd.OutOrStdout())
 			}
 			rep, err := retention.Sweep(cmd.Context(), retention.Options{
 				Home: p.paths.Home, MaxAge: age, MaxBytes: maxBytes, LimitBytes: limit, DryRun: dryRun,

@@ -10,7 +10,7 @@ import (
 )
 
 // SweepOptions configures [Store.Sweep]. Zero MaxAge and MaxBytes delete
-// nothing.
+// nothing, unless LimitBytes is set.
 type SweepOptions struct {
 	// Namespace selects the rows swept; "" means storage.DefaultNamespace.
 	Namespace string
@@ -20,6 +20,10 @@ type SweepOptions struct {
 	// MaxBytes then deletes the least recently modified sessions until the
 	// stored size of the namespace's sessions is at most MaxBytes.
 	MaxBytes int64
+	// LimitBytes applies MaxBytes even when it is zero, so that every
+	// session not leased is deleted (as retention.Options.LimitBytes does
+	// for files).
+	LimitBytes bool
 	// DryRun reports what would be deleted and deletes nothing.
 	DryRun bool
 }
@@ -61,7 +65,8 @@ func (s *Store) Sweep(ctx context.Context, opts SweepOptions) (SweepReport, erro
 	if err := storage.ValidateNamespace(ns); err != nil {
 		return rep, err
 	}
-	if opts.MaxAge <= 0 && opts.MaxBytes <= 0 {
+	limit := opts.MaxBytes > 0 || opts.LimitBytes && opts.MaxBytes == 0
+	if opts.MaxAge <= 0 && !limit {
 		return rep, nil
 	}
 	type cand struct {
@@ -81,7 +86,12 @@ func (s *Store) Sweep(ctx context.Context, opts SweepOptions) (SweepReport, erro
 		if err := r.Scan(&c.Project, &c.Session, &c.Modified, &c.Bytes, &c.leased); err != nil {
 			return err
 		}
-		total += c.Bytes
+		if !c.leased {
+			// A session in use does not count against MaxBytes (as a
+			// locked file does not for the file sweeper): it cannot be
+			// deleted, and counting it would delete newer sessions instead.
+			total += c.Bytes
+		}
 		cands = append(cands, c)
 		return nil
 	})
@@ -93,7 +103,7 @@ func (s *Store) Sweep(ctx context.Context, opts SweepOptions) (SweepReport, erro
 		switch {
 		case opts.MaxAge > 0 && now.Sub(c.Modified) > opts.MaxAge:
 			c.Reason = "age"
-		case opts.MaxBytes > 0 && total > opts.MaxBytes:
+		case limit && total > opts.MaxBytes:
 			c.Reason = "size"
 		default:
 			continue
@@ -113,7 +123,8 @@ func (s *Store) Sweep(ctx context.Context, opts SweepOptions) (SweepReport, erro
 			})
 			if err != nil {
 				if _, busy := err.(*BusyError); busy {
-					rep.Leased++
+					rep.Leased++ // leased since the scan: it no longer counts
+					total -= c.Bytes
 					continue
 				}
 				return rep, err

@@ -415,8 +415,10 @@ func TestSweepByAgeAndSizeWithoutDecoding(t *testing.T) {
 	if h, _ := p.Checkpointer().Head(ctx, "old"); h != 1 {
 		t.Fatal("dry run deleted")
 	}
-	// With a size limit the oldest go first, until the rest fit.
-	rep, err := st.Sweep(ctx, postgres.SweepOptions{Namespace: "acme", MaxAge: 30 * 24 * time.Hour, MaxBytes: 12000}) // each session ~5.5 KB encoded
+	// With a size limit the oldest go first, until the rest fit; the leased
+	// session does not count against the limit (counted, it would make the
+	// sweep delete "new" too).
+	rep, err := st.Sweep(ctx, postgres.SweepOptions{Namespace: "acme", MaxAge: 30 * 24 * time.Hour, MaxBytes: 6000}) // each session ~5.5 KB encoded
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -434,6 +436,21 @@ func TestSweepByAgeAndSizeWithoutDecoding(t *testing.T) {
 	}
 	if strings.Join(left, " ") != "new held" {
 		t.Errorf("left %v, want [new held]", left)
+	}
+	// MaxBytes 0 is no limit unless LimitBytes says it is one
+	// (cleanup --max-bytes 0): then every session not leased goes.
+	if rep, err := st.Sweep(ctx, postgres.SweepOptions{Namespace: "acme"}); err != nil || len(rep.Deleted) != 0 {
+		t.Fatalf("sweep without limits = %+v, %v; want nothing deleted", rep, err)
+	}
+	rep, err = st.Sweep(ctx, postgres.SweepOptions{Namespace: "acme", LimitBytes: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Deleted) != 1 || rep.Deleted[0].Session != "new" || rep.Deleted[0].Reason != "size" {
+		t.Errorf("sweep with a zero limit = %+v, want new deleted for size", rep)
+	}
+	if h, _ := p.Checkpointer().Head(ctx, "held"); h != 1 {
+		t.Error("the leased session was deleted")
 	}
 }
 
