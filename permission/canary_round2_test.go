@@ -34,10 +34,16 @@ var canaryRound2 = map[string][]string{
 		`git config --global core.fsmonitor 'rm -f c; false'`,
 		`git init -q sub/r && printf '[core]\n\tfsmonitor = rm -f ../../c; false\n' >> sub/r/.git/config && cd sub/r && git status`,
 		`git --namespace=x -c core.fsmonitor='rm -f c; false' status`,
+		// bash's time takes "--"; the parser made "--" the command (found
+		// in this round: allowed under "allow bash").
+		`time -- git -c core.fsmonitor='rm -f c; false' status`,
+		`time -- env GIT_CONFIG_PARAMETERS="'core.fsmonitor'='rm -f c; false'" git status`,
 		`echo y >> README && git difftool -y -x 'rm -f c'`,
 	},
 	"3-guards-and-wrappers": {
 		`split --filter='rm -f c' README`,
+		`time -- rm -f c`,
+		`time -p -- rm -f c`,
 		`stdbuf -o0 rm -f c`,
 		`ionice -c3 rm -f c`,
 		`taskset 1 rm -f c`,
