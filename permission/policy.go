@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/lite-agent/lite-agent-go/internal/glob"
+	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
 	"github.com/lite-agent/lite-agent-go/internal/shellscan"
 )
 
@@ -345,6 +346,9 @@ func (p *policy) compile(r Rule, id string) (*compiledRule, error) {
 		case "path":
 			c.path = true
 			expand = p.expandPath
+			if r.Effect != Allow {
+				expand = p.expandPathRestrict
+			}
 		case "command":
 			c.command = true
 			expand = p.expandCommand
@@ -408,7 +412,58 @@ func (p *policy) expandPath(s string, glob bool) (string, error) {
 	for strings.HasPrefix(s, "./") {
 		s = s[2:]
 	}
+	if glob {
+		return cleanPathGlob(s)
+	}
 	return s, nil
+}
+
+// cleanPathGlob drops the "." segments and repeated slashes of a path
+// glob, and rejects a ".." segment and a trailing slash: matched against
+// clean paths, such a glob would never match, and a deny rule that never
+// matches fails open.
+func cleanPathGlob(s string) (string, error) {
+	if len(s) > 1 && strings.HasSuffix(s, "/") {
+		return "", fmt.Errorf("path glob %q ends in '/': write %q for what lies beneath", clip(s), clip(s+"**"))
+	}
+	segs := strings.Split(s, "/")
+	out := segs[:0]
+	for i, seg := range segs {
+		switch {
+		case seg == "..":
+			return "", fmt.Errorf("path glob %q has a \"..\" segment: name the path without it", clip(s))
+		case seg == "." || (seg == "" && i > 0):
+			continue
+		}
+		out = append(out, seg)
+	}
+	if len(out) == 1 && out[0] == "" {
+		return "/", nil
+	}
+	return strings.Join(out, "/"), nil
+}
+
+// expandPathRestrict is expandPath for a deny or ask rule: a glob whose
+// literal directory runs through a symbolic link also matches the path
+// the link leads to, since the calls it must catch are spelled there.
+func (p *policy) expandPathRestrict(s string, isGlob bool) (string, error) {
+	s, err := p.expandPath(s, isGlob)
+	if err != nil || !isGlob {
+		return s, err
+	}
+	abs := s
+	if !filepath.IsAbs(abs) {
+		if p.lex.dir == "" {
+			return s, nil
+		}
+		abs = filepath.Join(p.lex.dir, abs)
+	}
+	lit := pathmatch.LiteralDir(abs)
+	real := pathmatch.Resolve(lit)
+	if real == lit || !strings.HasPrefix(abs, lit) {
+		return s, nil
+	}
+	return "{" + s + "," + glob.QuoteMeta(real) + abs[len(lit):] + "}", nil
 }
 
 // expandCommand expands ~ at the start of every word of a command operand,

@@ -292,6 +292,11 @@ func (an *analyzer) call(c *syntax.CallExpr, src string, depth int) {
 	for i, w := range c.Args {
 		ws[i] = an.word(w, src)
 	}
+	if strings.HasPrefix(ws[0].text, "-") {
+		// bash's time takes "--" before its command ("time -- rm x"), which
+		// the parser leaves as the command's name.
+		an.opaque("a command name that starts with '-' (time -- …)")
+	}
 	an.command(ws, depth, 0)
 }
 

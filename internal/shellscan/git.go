@@ -37,13 +37,27 @@ var gitLongDanger = []string{
 	"config", "template", "separate-git-dir", "git-dir", "work-tree", "tool", "ext-diff",
 	"textconv", "server-option", "reference", "recurse-submodules", "filter", "directory",
 	"unsafe-paths",
+	// These write .git/config: upstreams, branch descriptions, a shared
+	// repository's permissions.
+	"set-upstream", "unset-upstream", "track", "edit-description", "shared",
 }
 
 // gitShortDanger are the short options that do the same, per subcommand.
 var gitShortDanger = map[string]string{
-	"clone": "uc", "rebase": "x", "grep": "O", "fetch": "o", "pull": "o", "push": "o",
+	"clone": "uc", "rebase": "x", "grep": "O", "fetch": "o", "pull": "o", "push": "ou",
 	"format-patch": "o", "am": "", "log": "o", "show": "o", "diff": "o",
+	// -u/-t set an upstream in .git/config; branch -m/-c/-d rename, copy or
+	// remove a branch's section there.
+	"branch": "tumMcCdD", "checkout": "t", "switch": "t",
 }
+
+// gitBranchLong are the long options of git branch that rename, copy or
+// remove a branch's section of .git/config.
+var gitBranchLong = []string{"move", "copy", "delete"}
+
+// gitRemoteReaders are the git remote subcommands that leave .git/config
+// as it is; every other one (add, rename, remove, set-url …) rewrites it.
+var gitRemoteReaders = map[string]bool{"show": true, "get-url": true, "prune": true, "update": true}
 
 // git checks a git command line: global options other than a few harmless
 // ones (-c, -C, --git-dir, --exec-path …), subcommands that are not known
@@ -78,6 +92,17 @@ func (an *analyzer) git(args []word) {
 		defer an.mayLink()
 	}
 	an.gitDestinations(sub, args[i+1:])
+	if sub == "remote" {
+		for _, a := range args[i+1:] {
+			if !strings.HasPrefix(a.text, "-") {
+				if !gitRemoteReaders[a.text] || a.dynamic {
+					an.opaque("git remote " + clipName(a.text) + " rewrites .git/config")
+					return
+				}
+				break
+			}
+		}
+	}
 	short := gitShortDanger[sub]
 	for _, a := range args[i+1:] {
 		t := a.text
@@ -94,7 +119,11 @@ func (an *analyzer) git(args []word) {
 			if name == "" {
 				continue
 			}
-			for _, d := range gitLongDanger {
+			danger := gitLongDanger
+			if sub == "branch" {
+				danger = append(append([]string(nil), danger...), gitBranchLong...)
+			}
+			for _, d := range danger {
 				if strings.HasPrefix(d, name) || strings.HasPrefix(name, d) {
 					an.opaque("git " + sub + " --" + clipName(name) + " runs a program or writes a file the analysis does not model")
 					return
