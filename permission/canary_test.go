@@ -566,6 +566,30 @@ func authorize(t *testing.T, g *permission.Gate, line string) permission.Outcome
 	return out
 }
 
+// canaryScenarios are the rule sets every attack line is decided under:
+// the user's allow-list, and "allow bash" (the gate's own screening alone).
+var canaryScenarios = []struct{ name, rules string }{
+	{"allow-list", canaryUserRules},
+	{"allow-bash", canaryAllowBashRules},
+}
+
+// canaryAttack decides line under every scenario in a fresh fixture made
+// from template, then runs it through real bash there. It returns the
+// scenarios that allowed it and the fixture-relative path it changed ("" if
+// it changed nothing).
+func canaryAttack(t *testing.T, template, line string) (allowedBy []string, changedPath string) {
+	t.Helper()
+	root := canaryFixture(t, template)
+	for _, sc := range canaryScenarios {
+		if out := authorize(t, canaryGate(t, root, sc.rules), line); out.Run {
+			allowedBy = append(allowedBy, sc.name)
+		}
+	}
+	before := canarySnapshot(t, root)
+	runBash(t, root, line)
+	return allowedBy, strings.TrimPrefix(changed(before, canarySnapshot(t, root)), root)
+}
+
 // TestCanaryNoAllowedLineTouchesTheCanary runs every attack through the
 // gate under both scenarios and through real bash in a throwaway fixture:
 // a line that changes the canary or a protected file must have been
@@ -579,31 +603,18 @@ func TestCanaryNoAllowedLineTouchesTheCanary(t *testing.T) {
 		t.Skip("git is not installed")
 	}
 	template := canaryTemplate(t)
-	scenarios := []struct{ name, rules string }{
-		{"allow-list", canaryUserRules},
-		{"allow-bash", canaryAllowBashRules},
-	}
 	total, effective := 0, 0
 	for class, lines := range canaryAttacks {
 		if len(lines) < 11 {
 			t.Errorf("class %s has %d lines, want the issue's example and at least ten variants", class, len(lines))
 		}
 		for _, line := range lines {
-			root := canaryFixture(t, template)
-			var allowedBy []string
-			for _, sc := range scenarios {
-				g := canaryGate(t, root, sc.rules)
-				if out := authorize(t, g, line); out.Run {
-					allowedBy = append(allowedBy, sc.name)
-				}
-			}
-			before := canarySnapshot(t, root)
-			runBash(t, root, line)
+			allowedBy, p := canaryAttack(t, template, line)
 			total++
-			if p := changed(before, canarySnapshot(t, root)); p != "" {
+			if p != "" {
 				effective++
 				if len(allowedBy) > 0 {
-					t.Errorf("class %s: %q was allowed by %v and changed %s", class, line, allowedBy, strings.TrimPrefix(p, root))
+					t.Errorf("class %s: %q was allowed by %v and changed %s", class, line, allowedBy, p)
 				}
 			} else {
 				t.Logf("class %s: %q did no damage when run (allowed by %v)", class, line, allowedBy)
@@ -614,7 +625,7 @@ func TestCanaryNoAllowedLineTouchesTheCanary(t *testing.T) {
 	if effective*5 < total*4 {
 		t.Errorf("only %d of %d attack lines did any damage: the fixture no longer exercises them", effective, total)
 	}
-	for _, sc := range scenarios {
+	for _, sc := range canaryScenarios {
 		root := canaryFixture(t, template)
 		g := canaryGate(t, root, sc.rules)
 		ordinary := canaryOrdinary
