@@ -1,0 +1,88 @@
+// Package compaction keeps model requests small: a pipeline of passes, each
+// of which takes the messages of a request and returns them, shortened or
+// as they were.
+//
+// A [Pass] returns the very slice it was given when it changed nothing, so
+// callers can tell "unchanged" from "changed" without comparing messages.
+// Passes may persist what they take out of a request (a context archive
+// put, a spill store put) and may block doing so; they get ctx for that and
+// must return promptly once it is done. [Run] feeds each pass's output to
+// the next and stops at the first error.
+package compaction
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/lite-agent/lite-agent-go/model"
+)
+
+// A Pass transforms the messages of one model request. It must not modify
+// the messages or the slice it is given: a pass that changes something
+// returns a new slice (which may share unchanged messages with the input);
+// a pass that changes nothing returns its input as it is.
+type Pass interface {
+	// Name identifies the pass in events and errors ("snip", "micro", …).
+	Name() string
+	// Apply returns the compacted messages, or msgs itself when nothing
+	// changed.
+	Apply(ctx context.Context, msgs []model.Message) ([]model.Message, error)
+}
+
+// PassFunc adapts a function to a [Pass] with the given name.
+func PassFunc(name string, apply func(ctx context.Context, msgs []model.Message) ([]model.Message, error)) Pass {
+	return funcPass{name, apply}
+}
+
+type funcPass struct {
+	name  string
+	apply func(context.Context, []model.Message) ([]model.Message, error)
+}
+
+func (p funcPass) Name() string { return p.name }
+
+func (p funcPass) Apply(ctx context.Context, msgs []model.Message) ([]model.Message, error) {
+	return p.apply(ctx, msgs)
+}
+
+// A PassError reports the pass that failed and why.
+type PassError struct {
+	Pass string // the failing pass's Name
+	Err  error
+}
+
+func (e *PassError) Error() string { return fmt.Sprintf("compaction pass %s: %v", e.Pass, e.Err) }
+
+// Unwrap returns the pass's error.
+func (e *PassError) Unwrap() error { return e.Err }
+
+// Run applies passes in order, each to the output of the one before, and
+// returns the last output. It returns msgs itself when no pass changed
+// anything. A failing pass stops the pipeline with a *[PassError]; ctx's
+// error is returned as it is when ctx is done between passes.
+func Run(ctx context.Context, msgs []model.Message, passes ...Pass) ([]model.Message, error) {
+	out := msgs
+	for _, p := range passes {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		next, err := p.Apply(ctx, out)
+		if err != nil {
+			if ctx.Err() != nil && err == ctx.Err() {
+				return nil, err
+			}
+			return nil, &PassError{Pass: p.Name(), Err: err}
+		}
+		out = next
+	}
+	return out, nil
+}
+
+// Changed reports whether a pass's output differs from its input, by the
+// contract that an unchanged pass returns its input slice.
+func Changed(in, out []model.Message) bool {
+	if len(in) != len(out) {
+		return true
+	}
+	return len(in) > 0 && &in[0] != &out[0]
+}
