@@ -152,10 +152,10 @@ type projection struct {
 	entries []entry
 	msgs    []model.Message // the entries' messages, for requests to share
 	lent    bool            // a request holds msgs: copy before changing one
-	open    bool // the last entry is a message of tool results that more results extend
-	prompt  int  // index of the last prompt entry, -1 when none
-	done    int  // how many events of the session's cache were folded in
-	ready   bool // reset was called: entries start from the view
+	open    bool            // the last entry is a message of tool results that more results extend
+	prompt  int             // index of the last prompt entry, -1 when none
+	done    int             // how many events of the session's cache were folded in
+	ready   bool            // reset was called: entries start from the view
 	// pinned reports that entries[0] is the slot of the facts message of a
 	// pinned view, which each request fills.
 	pinned bool
@@ -335,7 +335,7 @@ type contextRun struct {
 	// removes entries.
 	repeats []int
 	indexed bool
-	status ContextStatus
+	status  ContextStatus
 	// scale turns estimates into the provider's counts: its count of the
 	// uncompacted request over the estimate, when counted.
 	scale   float64
