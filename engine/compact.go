@@ -151,14 +151,11 @@ func (e *Engine) Compact(ctx context.Context, id string, opts CompactOptions) (r
 			passes = append(passes, p)
 		}
 	}
-	out, err := compaction.Run(ctx, c.msgs, passes...)
+	changed, err := c.runHost(ctx, passes)
 	if err != nil {
 		return res, fmt.Errorf("compact session %s: %w", id, err)
 	}
-	if compaction.Changed(c.msgs, out) {
-		c.adopt(out)
-		c.changed = true
-	}
+	c.changed = c.changed || changed
 	emit(CompactionEvent{Phase: CompactionProgress, Stage: StageSummarize, Before: res.Before})
 
 	stage = StagePersist

@@ -515,31 +515,47 @@ func (r *run) hostPasses(ctx context.Context, msgs []model.Message, overflow boo
 // passes changed what the base renders to, and with force then runs the
 // host's overflow passes, whose changes are not committed.
 func (c *contextRun) host(ctx context.Context, force bool) error {
-	if len(c.r.e.opts.Passes) > 0 {
-		out, err := compaction.Run(ctx, c.msgs, c.r.e.opts.Passes...)
-		if err != nil {
-			return fmt.Errorf("context: %w", err)
-		}
-		if compaction.Changed(c.msgs, out) {
-			c.adopt(out)
-			c.changed = true
-		}
+	if changed, err := c.runHost(ctx, c.r.e.opts.Passes); err != nil {
+		return err
+	} else if changed {
+		c.changed = true
 	}
 	if c.changed {
 		if err := c.commit(ctx); err != nil {
 			return err
 		}
 	}
-	if force && len(c.r.e.opts.OverflowPasses) > 0 {
-		out, err := compaction.Run(ctx, c.msgs, c.r.e.opts.OverflowPasses...)
-		if err != nil {
-			return fmt.Errorf("context: %w", err)
-		}
-		if compaction.Changed(c.msgs, out) {
-			c.adopt(out)
+	if force {
+		if _, err := c.runHost(ctx, c.r.e.opts.OverflowPasses); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// runHost runs host passes on the run's messages, the facts message aside:
+// it is the engine's, and stays first. It reports whether they changed
+// anything.
+func (c *contextRun) runHost(ctx context.Context, passes []compaction.Pass) (bool, error) {
+	if len(passes) == 0 {
+		return false, nil
+	}
+	in := c.msgs
+	if c.pinned {
+		in = in[1:]
+	}
+	out, err := compaction.Run(ctx, in, passes...)
+	if err != nil {
+		return false, fmt.Errorf("context: %w", err)
+	}
+	if !compaction.Changed(in, out) {
+		return false, nil
+	}
+	if c.pinned {
+		out = append([]model.Message{c.msgs[0]}, out...)
+	}
+	c.adopt(out)
+	return true, nil
 }
 
 // maxTokens bounds a scaled measure, so that a provider's absurd count
