@@ -130,6 +130,12 @@ type Options struct {
 	// the whole session history, and a request the provider refuses as too
 	// long ends the run.
 	DisableContext bool
+	// ContextPlanner makes the agent's model the context engine's level-3
+	// planner (engine.ModelPlanner): over 85% of the window it is asked
+	// which earlier segments to keep, summarize or archive, within
+	// engine.DefaultPlannerBudget, falling back without a plan when it is
+	// slower. Off by default: it costs a model call per compacted request.
+	ContextPlanner bool
 
 	// TaskListID names a task list shared by every session that names it.
 	// "" means each session has a private list named after it, unless the
@@ -516,6 +522,9 @@ func (a *Agent) buildEngine(opts Options, cfg config, gate *permission.Gate, too
 				return a.archiveFor(id)
 			},
 			Compacting: a.compactHooks,
+		}
+		if opts.ContextPlanner {
+			eopts.Context.Planner = engine.ModelPlanner(eopts.Provider, opts.ModelName)
 		}
 	}
 	if !opts.DisableTasks {
