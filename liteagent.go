@@ -126,16 +126,16 @@ type Options struct {
 	// model (model.WindowReporter: 200,000 tokens for Claude models with
 	// model/anthropic), else engine.DefaultContextWindow (32,000).
 	ContextWindow int
-	// DisableContext turns the context engine off: every request carries
-	// the whole session history, and a request the provider refuses as too
-	// long ends the run.
-	DisableContext bool
 	// ContextPlanner makes the agent's model the context engine's level-3
 	// planner (engine.ModelPlanner): over 85% of the window it is asked
 	// which earlier segments to keep, summarize or archive, within
 	// engine.DefaultPlannerBudget, falling back without a plan when it is
 	// slower. Off by default: it costs a model call per compacted request.
 	ContextPlanner bool
+	// DisableContext turns the context engine off: every request carries
+	// the whole session history, and a request the provider refuses as too
+	// long ends the run.
+	DisableContext bool
 
 	// TaskListID names a task list shared by every session that names it.
 	// "" means each session has a private list named after it, unless the
@@ -516,15 +516,17 @@ func (a *Agent) buildEngine(opts Options, cfg config, gate *permission.Gate, too
 		eopts.ExtraTools = a.mcpTools(gate, opts)
 	}
 	if !opts.DisableContext {
+		var planner engine.Planner
+		if opts.ContextPlanner {
+			planner = engine.ModelPlanner(eopts.Provider, opts.ModelName)
+		}
 		eopts.Context = &engine.ContextOptions{
 			Window: opts.ContextWindow,
 			Archive: func(_ context.Context, id string) (archive.Archive, error) {
 				return a.archiveFor(id)
 			},
 			Compacting: a.compactHooks,
-		}
-		if opts.ContextPlanner {
-			eopts.Context.Planner = engine.ModelPlanner(eopts.Provider, opts.ModelName)
+			Planner:    planner,
 		}
 	}
 	if !opts.DisableTasks {
