@@ -124,13 +124,15 @@ type entry struct {
 	// each block's event.
 	results []resultSource
 	// chars caches messageChars(msg) when sized; set changes msg and
-	// clears it.
+	// clears it, and fits, which records that level 4 found nothing to
+	// shorten in msg.
 	chars int
 	sized bool
+	fits  bool
 }
 
 // set replaces the entry's message.
-func (e *entry) set(m model.Message) { e.msg, e.sized = m, false }
+func (e *entry) set(m model.Message) { e.msg, e.sized, e.fits = m, false, false }
 
 // size returns messageChars of the entry's message, computed once.
 func (e *entry) size() int {
@@ -858,10 +860,15 @@ func (c *contextRun) pinAndShrink() bool {
 		if c.pinned && i == 0 {
 			continue
 		}
-		if e.size() > shrunkResult && needsShrink(e.msg, shrunkMessage, shrunkResult) {
-			c.setEntry(i, shrinkMessage(e.msg, shrunkMessage, shrunkResult))
-			changed = true
+		if e.fits || e.size() <= shrunkResult {
+			continue
 		}
+		if !needsShrink(e.msg, shrunkMessage, shrunkResult) {
+			e.fits = true // in the cache too, while shared: later requests skip it
+			continue
+		}
+		c.setEntry(i, shrinkMessage(e.msg, shrunkMessage, shrunkResult))
+		changed = true
 	}
 	if !c.pinned {
 		c.entries = append([]entry{{msg: model.UserText(c.r.facts())}}, c.entries...)
@@ -1013,33 +1020,57 @@ var (
 )
 
 // mentions reports whether text holds one of words as a whole word (ASCII
-// case folded, an optional plural s) or one of han anywhere. A regular
-// expression did the same some thirty times slower, which a long log's
-// first request paid for every prompt in it.
+// case folded, an optional plural s) or one of han anywhere. words are
+// lower case. A regular expression did the same some thirty times slower,
+// and lowercasing every prompt first cost a long log's first request
+// a copy of every prompt in it.
 func mentions(text string, words, han []string) bool {
 	for _, h := range han {
 		if strings.Contains(text, h) {
 			return true
 		}
 	}
-	lower := strings.ToLower(text)
-	for _, w := range words {
-		for from := 0; ; {
-			i := strings.Index(lower[from:], w)
-			if i < 0 {
-				break
+	for i := 0; i < len(text); i++ {
+		c := lowerASCII(text[i])
+		if c < 'a' || c > 'z' || i > 0 && isWordByte(text[i-1]) {
+			continue
+		}
+		for _, w := range words {
+			if c != w[0] || !hasPrefixFold(text[i:], w) {
+				continue
 			}
-			start, end := from+i, from+i+len(w)
-			if end < len(lower) && lower[end] == 's' && (end+1 == len(lower) || !isWordByte(lower[end+1])) {
+			end := i + len(w)
+			if end < len(text) && lowerASCII(text[end]) == 's' && (end+1 == len(text) || !isWordByte(text[end+1])) {
 				end++
 			}
-			if (start == 0 || !isWordByte(lower[start-1])) && (end == len(lower) || !isWordByte(lower[end])) {
+			if end == len(text) || !isWordByte(text[end]) {
 				return true
 			}
-			from = start + 1
 		}
 	}
 	return false
+}
+
+// lowerASCII returns b lowercased when it is an ASCII capital.
+func lowerASCII(b byte) byte {
+	if 'A' <= b && b <= 'Z' {
+		return b + 'a' - 'A'
+	}
+	return b
+}
+
+// hasPrefixFold reports whether s starts with the lower-case word w, ASCII
+// case folded.
+func hasPrefixFold(s, w string) bool {
+	if len(s) < len(w) {
+		return false
+	}
+	for j := 0; j < len(w); j++ {
+		if lowerASCII(s[j]) != w[j] {
+			return false
+		}
+	}
+	return true
 }
 
 // isWordByte reports whether b is an ASCII word character, as \b sees it.
