@@ -167,7 +167,9 @@ func (e *Engine) Compact(ctx context.Context, id string, opts CompactOptions) (r
 	if err := ctx.Err(); err != nil {
 		return res, err // a cancelled compaction commits nothing
 	}
-	if c.changed {
+	// A manual compaction commits the pin too, which requests leave to
+	// be done again.
+	if c.changed || c.pinned && (st.view == nil || !st.view.pinned) {
 		gen := st.generation()
 		if err := c.commit(ctx); err != nil {
 			return res, fmt.Errorf("compact session %s: %w", id, err)

@@ -158,8 +158,9 @@ type projection struct {
 	prompt  int             // index of the last prompt entry, -1 when none
 	done    int             // how many events of the session's cache were folded in
 	ready   bool            // reset was called: entries start from the view
-	// pinned reports that entries[0] is the slot of the facts message of a
-	// pinned view, which each request fills.
+	// entries[0] (and msgs[0]) is a slot for the facts message, which a
+	// request fills when the latest view was pinned (pinned), or when
+	// level 4 pins it: then the request shares the cache, facts included.
 	pinned bool
 	// texts holds the plain-text user messages seen, and repeats the
 	// indices of those that repeat an earlier one: level 2's candidates,
@@ -170,18 +171,25 @@ type projection struct {
 
 // reset starts p over from the entries of base (nil: none).
 func (p *projection) reset(base *viewBase) {
-	*p = projection{prompt: -1, ready: true}
+	n := 0
+	if base != nil {
+		n = len(base.entries)
+	}
+	p.start(n)
+	p.done = 0
 	if base == nil {
 		return
 	}
-	if base.pinned {
-		p.entries = make([]entry, 1, len(base.entries)+1)
-		p.msgs = make([]model.Message, 1, len(base.entries)+1)
-		p.pinned = true
-	}
+	p.pinned = base.pinned
 	for _, e := range base.entries {
 		p.push(e)
 	}
+}
+
+// start empties p, leaving the facts slot and room for n entries.
+func (p *projection) start(n int) {
+	*p = projection{prompt: -1, ready: true, done: p.done,
+		entries: make([]entry, 1, n+1), msgs: make([]model.Message, 1, n+1)}
 }
 
 // setLast replaces the message of the last entry, in a copy of msgs: the
@@ -247,7 +255,7 @@ func (p *projection) add(events []session.StoredEvent) {
 				p.entries[p.prompt].verified = true
 			}
 		case session.SummaryEvent:
-			*p = projection{prompt: -1, ready: true, done: p.done}
+			p.start(len(ev.Messages))
 			for _, m := range ev.Messages {
 				p.push(entry{msg: m, seq: se.Seq})
 			}
@@ -261,7 +269,7 @@ func project(events []session.StoredEvent) []entry {
 	var p projection
 	p.reset(nil)
 	p.add(events)
-	return p.entries
+	return p.entries[1:]
 }
 
 // projected returns the entries of the session's cached view and events,
@@ -337,6 +345,11 @@ type contextRun struct {
 	// removes entries.
 	repeats []int
 	indexed bool
+	// slot is the index in the cache of entries[0] while shared: 1, or
+	// 0 when entries start with the cache's facts slot.
+	slot int
+	// rendered reports that a level set msgs itself.
+	rendered bool
 	status  ContextStatus
 	// scale turns estimates into the provider's counts: its count of the
 	// uncompacted request over the estimate, when counted.
@@ -422,6 +435,15 @@ func (c *contextRun) own() {
 	}
 }
 
+// fillSlot puts the facts as they are now in the cache's facts slot.
+func (r *run) fillSlot() {
+	p := &r.st.proj
+	if facts := r.facts(); p.entries[0].msg.Text != facts || p.entries[0].msg.Role == "" {
+		p.entries[0] = entry{msg: model.UserText(facts)}
+		p.set(0, p.entries[0].msg)
+	}
+}
+
 // setEntry replaces the message of entry i.
 func (c *contextRun) setEntry(i int, m model.Message) {
 	c.own()
@@ -433,19 +455,16 @@ func (c *contextRun) setEntry(i int, m model.Message) {
 // was pinned, and the reminder's size.
 func (r *run) contextRun(reminder string) *contextRun {
 	c := &contextRun{r: r, opts: r.e.opts.Context, window: r.e.window()}
-	base := r.st.projected()
+	r.st.projected()
 	p := &r.st.proj
+	off := 1 // the facts slot is not sent
 	if p.pinned {
-		// The cache's slot for the facts message takes the facts as they
-		// are now; the run shares the cache until a level changes it.
-		if facts := r.facts(); p.entries[0].msg.Text != facts {
-			p.entries[0] = entry{msg: model.UserText(facts)}
-			p.set(0, p.entries[0].msg)
-		}
-		c.pinned = true
+		r.fillSlot()
+		c.pinned, off = true, 0
 	}
-	c.entries, c.shared, c.repeats, c.indexed = base[:len(base):len(base)], true, p.repeats, true
-	c.msgs, p.lent = p.msgs[:len(p.msgs):len(p.msgs)], true
+	c.entries, c.shared, c.repeats, c.indexed = p.entries[off:len(p.entries):len(p.entries)], true, p.repeats, true
+	c.msgs, p.lent, c.slot = p.msgs[off:len(p.msgs):len(p.msgs)], true, off
+
 	fixed := utf16text.Len(r.e.opts.System)
 	if specs, err := json.Marshal(r.specs); err == nil {
 		fixed += utf16text.Len(string(specs))
@@ -650,12 +669,18 @@ func (c *contextRun) levels(force bool) []compaction.Pass {
 			c.status.Level = 3
 			return c.runPlan(ctx)
 		}),
-		c.pass("pin", true, func(context.Context) (bool, error) {
+		// Pinning alone is not committed: it is cheap to do again, while
+		// a view costs the size of the whole history.
+		c.pass("pin", false, func(context.Context) (bool, error) {
 			if c.status.Level < 2 || !force && !c.over(level4At) {
 				return false, nil
 			}
 			c.status.Level = 4
-			return c.pinAndShrink(), nil
+			shrunk, pinned := c.pinAndShrink()
+			if shrunk {
+				c.changed = true
+			}
+			return shrunk || pinned, nil
 		}),
 	}
 }
@@ -680,7 +705,10 @@ func (c *contextRun) pass(name string, commits bool, apply func(context.Context)
 		if commits {
 			c.changed = true
 		}
-		c.msgs = c.render()
+		if !c.rendered {
+			c.msgs = c.render()
+		}
+		c.rendered = false
 		return c.msgs, nil
 	})
 }
@@ -828,7 +856,7 @@ func (c *contextRun) dedupeReminders() bool {
 	if c.indexed {
 		// The cache knows the repeats.
 		for _, i := range c.repeats {
-			if i >= active {
+			if i -= c.slot; i >= active {
 				break
 			}
 			replace(i)
@@ -853,8 +881,7 @@ func (c *contextRun) dedupeReminders() bool {
 // pinAndShrink is level 4: a message of pinned facts goes first, and every
 // message before the current prompt is shortened. It reports whether it
 // changed anything; a request already pinned keeps its facts message.
-func (c *contextRun) pinAndShrink() bool {
-	changed := false
+func (c *contextRun) pinAndShrink() (shrunk, pinned bool) {
 	for i := range c.active() {
 		e := &c.entries[i]
 		if c.pinned && i == 0 {
@@ -868,14 +895,24 @@ func (c *contextRun) pinAndShrink() bool {
 			continue
 		}
 		c.setEntry(i, shrinkMessage(e.msg, shrunkMessage, shrunkResult))
-		changed = true
+		shrunk = true
 	}
-	if !c.pinned {
+	if c.pinned {
+		return shrunk, false
+	}
+	if c.shared && c.slot == 1 {
+		// The cache has a slot for the facts just before the entries.
+		p := &c.r.st.proj
+		c.r.fillSlot()
+		n := len(c.entries) + 1
+		c.entries, c.msgs, c.slot = p.entries[:n:n], p.msgs[:n:n], 0
+		p.lent, c.rendered = true, true
+	} else {
 		c.entries = append([]entry{{msg: model.UserText(c.r.facts())}}, c.entries...)
-		c.pinned, c.shared, c.repeats, c.indexed = true, false, nil, false
-		changed = true
+		c.shared, c.repeats, c.indexed = false, nil, false
 	}
-	return changed
+	c.pinned = true
+	return shrunk, true
 }
 
 // needsShrink reports whether shrinkMessage(m, max, maxResult) changes m.
