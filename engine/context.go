@@ -350,7 +350,7 @@ type contextRun struct {
 	slot int
 	// rendered reports that a level set msgs itself.
 	rendered bool
-	status  ContextStatus
+	status   ContextStatus
 	// scale turns estimates into the provider's counts: its count of the
 	// uncompacted request over the estimate, when counted.
 	scale   float64
