@@ -82,7 +82,9 @@
 // from its latest valid view (throughSeq below the view's own seq) and the
 // events after it, without reading what the view covers when the
 // checkpointer has a ReadFromView method. Level 5 and the overflow passes
-// are never committed. The log is only ever appended to: the raw events
+// are never committed, nor is level 4's facts message alone (without a
+// message shortened): a request redoes it cheaply, and a view costs the
+// size of the history. [Engine.Compact] commits it too. The log is only ever appended to: the raw events
 // stay, and [session.Fold] (which skips context_view events) still gives
 // the whole transcript. The event is
 //
