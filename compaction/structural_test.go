@@ -49,8 +49,8 @@ func TestEstimateTokens(t *testing.T) {
 		{"utf-16 units", []model.Message{u("😀😀")}, 1}, // 4 units
 		{"blocks", []model.Message{
 			model.AssistantBlocks(model.TextBlock("abcd"), model.ToolCallBlock("c", "bash", json.RawMessage(`{"a":1}`))), // 4 + 7
-			model.UserBlocks(model.ToolResultBlock("c", "12345", false)),                                                   // 5
-			model.UserBlocks(model.CompactionBlock("xyz")),                                                                 // 3
+			model.UserBlocks(model.ToolResultBlock("c", "12345", false)),                                                 // 5
+			model.UserBlocks(model.CompactionBlock("xyz")),                                                               // 3
 		}, 5},
 		{"nil input counts as {}", []model.Message{model.AssistantBlocks(model.ToolCallBlock("c", "bash", nil))}, 1},
 	}
