@@ -133,7 +133,11 @@ func TestSummaryBreaker(t *testing.T) {
 	}{
 		{"opens after two failures", func(p *modeltest.Provider) { p.Fail(fail); p.Fail(fail); p.Reply(modeltest.Text("never")) },
 			4, 2, []bool{false, false, false, false}, nil},
-		{"an empty summary is a failure", func(p *modeltest.Provider) { p.Reply(modeltest.Text("  ")); p.Fail(fail); p.Reply(modeltest.Text("never")) },
+		{"an empty summary is a failure", func(p *modeltest.Provider) {
+			p.Reply(modeltest.Text("  "))
+			p.Fail(fail)
+			p.Reply(modeltest.Text("never"))
+		},
 			3, 2, []bool{false, false, false}, nil},
 		{"a success resets the count", func(p *modeltest.Provider) {
 			p.Fail(fail)
