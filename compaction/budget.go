@@ -55,6 +55,9 @@ func ToolResultBudget(store spill.Store, opts ToolResultBudgetOptions) Pass {
 	return budget{store, opts}
 }
 
+// anyRef stands for a ref where only its length, spill.RefLen, matters.
+const anyRef = "0000000000000000"
+
 type budget struct {
 	store spill.Store
 	opts  ToolResultBudgetOptions
@@ -85,9 +88,9 @@ func (p budget) Apply(ctx context.Context, msgs []model.Message) ([]model.Messag
 		if IsSpillMarker(content) {
 			continue
 		}
-		// The marker's length depends on the ref only through its fixed
-		// size, so it is known before the put.
-		mlen := utf16text.Len(SpillMarker(spill.Ref(""), b.n))
+		// Refs have a fixed size, so the marker's length is known
+		// before the put.
+		mlen := utf16text.Len(SpillMarker(anyRef, b.n))
 		if mlen >= b.n {
 			continue
 		}

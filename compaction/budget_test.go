@@ -241,3 +241,13 @@ func TestDefault(t *testing.T) {
 		t.Errorf("got\n%.120q\nwant\n%.120q", texts(out), texts(want))
 	}
 }
+
+func TestSpillMarker(t *testing.T) {
+	ref := spill.Ref("body")
+	if got, want := compaction.SpillMarker(ref, 4), marker(ref, 4); got != want {
+		t.Errorf("SpillMarker = %q, want %q", got, want)
+	}
+	if !compaction.IsSpillMarker(marker(ref, 4)) || compaction.IsSpillMarker("[tool result omitted to save context]") {
+		t.Error("IsSpillMarker")
+	}
+}
