@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	liteagent "github.com/lite-agent/lite-agent-go"
 	"github.com/lite-agent/lite-agent-go/compaction"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
@@ -137,6 +138,54 @@ func TestHostCompactionPasses(t *testing.T) {
 				if spec.Name == "read_spilled" && !strings.Contains(string(spec.InputSchema), "offset") {
 					t.Errorf("read_spilled is not the archive alias: %s", spec.InputSchema)
 				}
+			}
+		})
+	}
+}
+
+func TestLegacyCompactionSpillStore(t *testing.T) {
+	body := strings.Repeat("y", 210_000)
+	ref := spill.Ref(body)
+	tests := []struct {
+		name string
+		set  func(*liteagent.Options, *elsewhere)
+		dir  func(a *liteagent.Agent, s *elsewhere) string // where the body is, "" for nowhere on disk
+	}{
+		{"data home", func(*liteagent.Options, *elsewhere) {}, func(a *liteagent.Agent, _ *elsewhere) string { return a.Paths().SpillDir }},
+		{"Store", func(o *liteagent.Options, s *elsewhere) { o.Store = s }, func(_ *liteagent.Agent, s *elsewhere) string { return filepath.Join(s.dir, "spill") }},
+		{"memory", func(o *liteagent.Options, _ *elsewhere) { o.DisableSessions = true }, func(*liteagent.Agent, *elsewhere) string { return "" }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			s := newElsewhere(t)
+			dump := tool.New("dump", "Prints a lot.", func(context.Context, *tool.Call, struct{}) (tool.Result, error) {
+				return tool.Text(body), nil
+			})
+			opts := f.options(nil)
+			opts.Tools, opts.LegacyCompaction = []tool.Tool{dump}, true
+			tt.set(&opts, s)
+			a := f.agent(t, opts)
+			f.p.Reply(modeltest.ToolCalls(call("d", "dump", `{}`)))
+			f.p.Reply(modeltest.ToolCalls(call("r", "read_spilled", `{"ref":"`+ref+`"}`)))
+			f.p.Reply(modeltest.Text("done"))
+			res, err := a.Send(t.Context(), "go")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := resultContents(f.p.Requests()[1]); len(got) != 1 || !strings.HasPrefix(got[0], "[spilled:"+ref+"]") {
+				t.Fatalf("second request's results = %.100q", got)
+			}
+			if got := res.Messages[len(res.Messages)-2]; len(got.Blocks) != 1 || got.Blocks[0].Content != body {
+				t.Fatalf("read_spilled result %.100q", got.Blocks[0].Content)
+			}
+			if dir := tt.dir(a, s); dir != "" {
+				if _, err := os.Stat(filepath.Join(dir, ref+spill.FileSuffix)); err != nil {
+					t.Errorf("spill file: %v", err)
+				}
+			}
+			if _, err := os.Stat(a.Paths().SpillDir); (err == nil) != (tt.name == "data home") {
+				t.Errorf("data home spill directory: %v", err)
 			}
 		})
 	}
