@@ -128,6 +128,12 @@ type Options struct {
 	// model (model.WindowReporter: 200,000 tokens for Claude models with
 	// model/anthropic), else engine.DefaultContextWindow (32,000).
 	ContextWindow int
+	// ContextPlanner makes the agent's model the context engine's level-3
+	// planner (engine.ModelPlanner): over 85% of the window it is asked
+	// which earlier segments to keep, summarize or archive, within
+	// engine.DefaultPlannerBudget, falling back without a plan when it is
+	// slower. Off by default: it costs a model call per compacted request.
+	ContextPlanner bool
 	// DisableContext turns the context engine off: every request carries
 	// the whole session history, and a request the provider refuses as too
 	// long ends the run.
@@ -531,12 +537,17 @@ func (a *Agent) buildEngine(opts Options, cfg config, gate *permission.Gate, too
 		eopts.ExtraTools = a.mcpTools(gate, opts)
 	}
 	if !opts.DisableContext {
+		var planner engine.Planner
+		if opts.ContextPlanner {
+			planner = engine.ModelPlanner(eopts.Provider, opts.ModelName)
+		}
 		eopts.Context = &engine.ContextOptions{
 			Window: opts.ContextWindow,
 			Archive: func(_ context.Context, id string) (archive.Archive, error) {
 				return a.archiveFor(id)
 			},
 			Compacting: a.compactHooks,
+			Planner:    planner,
 		}
 	}
 	a.setCompaction(&eopts, opts)

@@ -45,7 +45,7 @@ const (
 // Turn are common to every kind; Text, Message and Err are set by the kinds
 // that carry a text, a message or an error; every other detail sits behind
 // one pointer per kind (Tool, ModelCall, Task, Permission, Retry,
-// Diagnostic, Context, Compaction, Completion, Result), nil when the kind has none.
+// Diagnostic, Context, Completion, Result), nil when the kind has none.
 type Event struct {
 	Type EventType
 	// SessionID is the session the event belongs to.
