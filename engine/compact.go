@@ -33,8 +33,10 @@ var ErrNoContext = errors.New("engine: compaction needs Options.Context")
 
 // CompactOptions configures one [Engine.Compact].
 type CompactOptions struct {
-	// Instructions are extra instructions for the summary pass
-	// ([ContextOptions.Summary]), such as what to keep; "" adds none.
+	// Instructions are extra instructions for the summary pass: the
+	// argument of [ContextOptions.Summary], and in the context of every
+	// pass the call runs ([compaction.WithInstructions]), for a summary
+	// pass among [Options.Passes]. "" adds none.
 	Instructions string
 	// OnEvent, when set, receives the compaction events of the call, in
 	// order, on the calling goroutine: an [EventCompaction] event with
@@ -156,7 +158,13 @@ func (e *Engine) Compact(ctx context.Context, id string, opts CompactOptions) (r
 			passes = append(passes, p)
 		}
 	}
-	changed, err := c.runHost(ctx, passes)
+	// The summary passes of package compaction read the instructions from
+	// the context; ContextOptions.Summary gets them as an argument.
+	pctx := ctx
+	if opts.Instructions != "" {
+		pctx = compaction.WithInstructions(ctx, opts.Instructions)
+	}
+	changed, err := c.runHost(pctx, passes)
 	if err != nil {
 		return res, fmt.Errorf("compact session %s: %w", id, err)
 	}

@@ -468,3 +468,35 @@ func TestCompactEmptyAndInterruptedLogs(t *testing.T) {
 		t.Errorf("results %q in %+v", got, msgs)
 	}
 }
+
+// A summary pass of package compaction among Options.Passes gets Compact's
+// instructions through the context, and its summary is committed.
+func TestCompactInstructionsReachASummaryPass(t *testing.T) {
+	summarizer := modeltest.New()
+	summarizer.Reply(modeltest.Text("the summary"))
+	sum := compaction.Summary(summarizer, compaction.SummaryOptions{Threshold: 1, KeepRecentTurns: 1, Base: []compaction.Pass{}})
+	h := newHarness(t, engine.Options{Context: &engine.ContextOptions{}})
+	for _, p := range []string{"one", "two", "three"} {
+		h.p.Reply(modeltest.Text(p + " done"))
+		if _, _, err := h.turn(t, t.Context(), "s", p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	eng, err := engine.New(engine.Options{Provider: h.p, Checkpointer: h.cp, Model: "m", Context: &engine.ContextOptions{}, Passes: []compaction.Pass{sum}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Requests run the pass too: Compact runs it first here.
+	res, err := eng.Compact(t.Context(), "s", engine.CompactOptions{Instructions: "name every prompt"})
+	if err != nil || !res.Committed {
+		t.Fatalf("%+v, %v", res, err)
+	}
+	reqs := summarizer.Requests()
+	if len(reqs) != 1 || !strings.Contains(reqs[0].Messages[len(reqs[0].Messages)-1].PlainText(), "name every prompt") {
+		t.Fatalf("summary requests %+v", reqs)
+	}
+	vs := views(t, h.cp, "s")
+	if len(vs) != 1 || !strings.Contains(string(vs[0].Event.(session.ContextViewEvent).View), "the summary") {
+		t.Errorf("views %+v", vs)
+	}
+}
