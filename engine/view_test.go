@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -93,6 +94,28 @@ func TestContextViewSurvivesARestart(t *testing.T) {
 	}
 	if st := statuses(evs); len(st) != 1 || st[0].Generation != 1 {
 		t.Errorf("status %+v", st)
+	}
+	// On disk the event has the reference's fields and no others, so that
+	// the TypeScript SDK's reader skips it.
+	raw, err := os.ReadFile(filepath.Join(dir, "s.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := strings.Split(string(raw), "\n")[vs[0].Seq-1]
+	var rec struct {
+		Seq   int64                      `json:"seq"`
+		Event map[string]json.RawMessage `json:"event"`
+	}
+	if err := json.Unmarshal([]byte(line), &rec); err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for k := range rec.Event {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	if rec.Seq != vs[0].Seq || !slices.Equal(keys, []string{"throughSeq", "type", "view"}) || string(rec.Event["type"]) != `"context_view"` {
+		t.Errorf("record %d has event keys %q", rec.Seq, keys)
 	}
 
 	// A second process starts from a copy of the log as it is now.
@@ -486,7 +509,6 @@ func TestCompactInstructionsReachASummaryPass(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Requests run the pass too: Compact runs it first here.
 	res, err := eng.Compact(t.Context(), "s", engine.CompactOptions{Instructions: "name every prompt"})
 	if err != nil || !res.Committed {
 		t.Fatalf("%+v, %v", res, err)
