@@ -164,9 +164,10 @@ type projection struct {
 	pinned bool
 	// texts holds the plain-text user messages seen, and repeats the
 	// indices of those that repeat an earlier one: level 2's candidates,
-	// kept as entries are added so that no request hashes the whole log.
+	// kept across requests so that no request hashes the whole log.
 	texts   map[string]bool
 	repeats []int
+	indexed int // entries[:indexed] were looked at for repeats
 }
 
 // reset starts p over from the entries of base (nil: none).
@@ -211,22 +212,36 @@ func (p *projection) push(e entry) {
 	if e.prompt {
 		p.prompt = len(p.entries)
 	}
-	if e.msg.Role == model.RoleUser && e.msg.Blocks == nil {
-		if p.texts[e.msg.Text] {
-			p.repeats = append(p.repeats, len(p.entries))
-		} else {
-			if p.texts == nil {
-				p.texts = make(map[string]bool)
-			}
-			p.texts[e.msg.Text] = true
-		}
-	}
 	p.entries = append(p.entries, e)
 	p.msgs = append(p.msgs, e.msg)
 }
 
+// repeatIndex returns the indices of the entries that repeat an earlier
+// plain-text user message, looking only at the entries added since it was
+// last asked: level 2 asks, once the pressure calls for it.
+func (p *projection) repeatIndex() []int {
+	for i := max(p.indexed, 1); i < len(p.entries); i++ {
+		m := p.entries[i].msg
+		if m.Role != model.RoleUser || m.Blocks != nil {
+			continue
+		}
+		if p.texts[m.Text] {
+			p.repeats = append(p.repeats, i)
+			continue
+		}
+		if p.texts == nil {
+			p.texts = make(map[string]bool)
+		}
+		p.texts[m.Text] = true
+	}
+	p.indexed = len(p.entries)
+	return p.repeats
+}
+
 // add folds events into p.
 func (p *projection) add(events []session.StoredEvent) {
+	p.entries = slices.Grow(p.entries, len(events))
+	p.msgs = slices.Grow(p.msgs, len(events))
 	for _, se := range events {
 		switch ev := se.Event.(type) {
 		case session.UserEvent:
@@ -340,10 +355,9 @@ type contextRun struct {
 	// shared reports that entries is the session's cached projection,
 	// which a level copies (own) before changing it.
 	shared bool
-	// repeats are the indices of the entries that repeat an earlier
-	// plain-text user message, valid while indexed: until a level adds or
-	// removes entries.
-	repeats []int
+	// indexed reports that entries have the cache's indices (offset by
+	// slot), so that level 2 can use the cache's repeats: until a level
+	// adds or removes entries.
 	indexed bool
 	// slot is the index in the cache of entries[0] while shared: 1, or
 	// 0 when entries start with the cache's facts slot.
@@ -424,7 +438,7 @@ func (c *contextRun) adopt(msgs []model.Message) {
 		entries[i] = e
 	}
 	c.entries, c.msgs = entries, msgs
-	c.shared, c.repeats, c.indexed = false, nil, false
+	c.shared, c.indexed = false, false
 }
 
 // own makes the run's entries its own copy, before a level changes them.
@@ -462,7 +476,7 @@ func (r *run) contextRun(reminder string) *contextRun {
 		r.fillSlot()
 		c.pinned, off = true, 0
 	}
-	c.entries, c.shared, c.repeats, c.indexed = p.entries[off:len(p.entries):len(p.entries)], true, p.repeats, true
+	c.entries, c.shared, c.indexed = p.entries[off:len(p.entries):len(p.entries)], true, true
 	c.msgs, p.lent, c.slot = p.msgs[off:len(p.msgs):len(p.msgs)], true, off
 
 	fixed := utf16text.Len(r.e.opts.System)
@@ -855,7 +869,7 @@ func (c *contextRun) dedupeReminders() bool {
 	}
 	if c.indexed {
 		// The cache knows the repeats.
-		for _, i := range c.repeats {
+		for _, i := range c.r.st.proj.repeatIndex() {
 			if i -= c.slot; i >= active {
 				break
 			}
@@ -909,7 +923,7 @@ func (c *contextRun) pinAndShrink() (shrunk, pinned bool) {
 		p.lent, c.rendered = true, true
 	} else {
 		c.entries = append([]entry{{msg: model.UserText(c.r.facts())}}, c.entries...)
-		c.shared, c.repeats, c.indexed = false, nil, false
+		c.shared, c.indexed = false, false
 	}
 	c.pinned = true
 	return shrunk, true
