@@ -86,6 +86,8 @@ type Engine struct {
 	specs []model.ToolSpec
 	log   *slog.Logger
 	now   func() time.Time
+	// lockIdle and lockMax time the session lock a turn keeps (turnLock).
+	lockIdle, lockMax time.Duration
 
 	mu       sync.Mutex               // guards sessions
 	sessions map[string]*sessionState // per-session turn lock and event cache
@@ -155,6 +157,8 @@ func New(opts Options) (*Engine, error) {
 		log:      opts.Logger,
 		now:      time.Now,
 		sessions: make(map[string]*sessionState),
+		lockIdle: defaultLockIdle,
+		lockMax:  defaultLockMax,
 	}
 	if e.log == nil {
 		e.log = slog.New(slog.DiscardHandler)
@@ -216,6 +220,7 @@ type run struct {
 	events chan Event // events emitted by tools, drained by the loop
 
 	appendMu sync.Mutex // serializes appends of snapshots and batches
+	lock     *turnLock  // the session's lock, kept across the turn's operations on the log
 
 	tools *tool.Set        // the tools of this prompt
 	specs []model.ToolSpec // their specs
@@ -414,7 +419,8 @@ func (e *Engine) RecordBetweenTurns(ctx context.Context, id string, ev session.E
 	if keep != nil && !keep() {
 		return nil
 	}
-	r := &run{e: e, id: id, st: st}
+	r := &run{e: e, id: id, st: st, lock: e.newTurnLock(id)}
+	defer r.lock.end()
 	if err := r.load(ctx); err != nil {
 		return err
 	}
@@ -427,7 +433,12 @@ func (r *run) append(ctx context.Context, evs ...session.Event) error {
 	r.appendMu.Lock()
 	defer r.appendMu.Unlock()
 	cp := r.e.opts.Checkpointer
+	if err := r.lock.enter(ctx); err != nil {
+		r.st.loaded = false
+		return fmt.Errorf("append to session %s: %w", r.id, err)
+	}
 	head, err := cp.Append(ctx, r.id, evs, r.st.head)
+	r.lock.leave()
 	if err != nil {
 		r.st.loaded = false // reload on the next turn
 		return fmt.Errorf("append to session %s: %w", r.id, err)
@@ -444,6 +455,10 @@ func (r *run) append(ctx context.Context, evs ...session.Event) error {
 // load brings the cached log of the session up to date with the store.
 func (r *run) load(ctx context.Context) error {
 	cp := r.e.opts.Checkpointer
+	if err := r.lock.enter(ctx); err != nil {
+		return fmt.Errorf("read session %s: %w", r.id, err)
+	}
+	defer r.lock.leave()
 	head, err := cp.Head(ctx, r.id)
 	if err != nil {
 		return fmt.Errorf("read session %s: %w", r.id, err)
@@ -500,7 +515,8 @@ func (e *Engine) TurnFrom(ctx context.Context, id string, prompt model.Message, 
 				st.unlock()
 			}
 		}()
-		r := &run{e: e, id: id, st: st, events: make(chan Event), steerOK: origin == session.OriginUser}
+		r := &run{e: e, id: id, st: st, events: make(chan Event), steerOK: origin == session.OriginUser, lock: e.newTurnLock(id)}
+		defer r.lock.end()
 		e.mu.Lock()
 		st.active = r
 		e.mu.Unlock()
@@ -526,7 +542,8 @@ func (e *Engine) TurnFrom(ctx context.Context, id string, prompt model.Message, 
 			}
 		}
 		res, err := r.loop(ctx, prompt, origin, emit)
-		inactive() // Steer refuses from here: nothing more is sent
+		r.lock.end() // before the consumer hears of the end
+		inactive()   // Steer refuses from here: nothing more is sent
 		if res != nil {
 			r.phaseMu.Lock()
 			res.Output = r.output
