@@ -27,7 +27,8 @@
 // that it takes the lock once rather than once per read and append; it
 // lets go after 100 ms without one (a model or a tool still working) or at
 // the first pause after a second, and always before it reports its end, so
-// other processes never wait for a model call.
+// other processes wait for the lock about that long at most, not for the
+// model's answer.
 //
 // # Steering
 //
