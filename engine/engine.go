@@ -421,7 +421,7 @@ func (e *Engine) RecordBetweenTurns(ctx context.Context, id string, ev session.E
 	}
 	r := &run{e: e, id: id, st: st, lock: e.newTurnLock(id)}
 	defer r.lock.end()
-	if err := r.load(ctx); err != nil {
+	if err := r.loadHeld(ctx); err != nil {
 		return err
 	}
 	return r.append(ctx, ev)
@@ -455,10 +455,6 @@ func (r *run) append(ctx context.Context, evs ...session.Event) error {
 // load brings the cached log of the session up to date with the store.
 func (r *run) load(ctx context.Context) error {
 	cp := r.e.opts.Checkpointer
-	if err := r.lock.enter(ctx); err != nil {
-		return fmt.Errorf("read session %s: %w", r.id, err)
-	}
-	defer r.lock.leave()
 	head, err := cp.Head(ctx, r.id)
 	if err != nil {
 		return fmt.Errorf("read session %s: %w", r.id, err)
@@ -542,8 +538,9 @@ func (e *Engine) TurnFrom(ctx context.Context, id string, prompt model.Message, 
 			}
 		}
 		res, err := r.loop(ctx, prompt, origin, emit)
-		r.lock.end() // before the consumer hears of the end
-		inactive()   // Steer refuses from here: nothing more is sent
+		// The session's lock goes before anyone hears of the end.
+		r.lock.end()
+		inactive() // Steer refuses from here: nothing more is sent
 		if res != nil {
 			r.phaseMu.Lock()
 			res.Output = r.output
@@ -565,7 +562,7 @@ func (e *Engine) TurnFrom(ctx context.Context, id string, prompt model.Message, 
 
 func (r *run) loop(ctx context.Context, prompt model.Message, origin session.Origin, emit func(Event)) (*Result, error) {
 	e := r.e
-	if err := r.load(ctx); err != nil {
+	if err := r.loadHeld(ctx); err != nil {
 		return nil, err
 	}
 	if err := r.answerDangling(ctx, emit); err != nil {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -165,4 +166,13 @@ func (l *turnLock) drop(release func() error) {
 	if err := release(); err != nil {
 		l.log.Warn("session lock lost while held", "session", l.id, "err", err)
 	}
+}
+
+// loadHeld is load under the turn's lock.
+func (r *run) loadHeld(ctx context.Context) error {
+	if err := r.lock.enter(ctx); err != nil {
+		return fmt.Errorf("read session %s: %w", r.id, err)
+	}
+	defer r.lock.leave()
+	return r.load(ctx)
 }
