@@ -133,8 +133,9 @@ func (e *Engine) Compact(ctx context.Context, id string, opts CompactOptions) (r
 		}
 	}()
 
-	r := &run{e: e, id: id, st: st, tools: e.tools, specs: e.specs}
-	if err := r.load(ctx); err != nil {
+	r := &run{e: e, id: id, st: st, tools: e.tools, specs: e.specs, lock: e.newTurnLock(id)}
+	defer r.lock.end()
+	if err := r.loadHeld(ctx); err != nil {
 		return res, err
 	}
 	// Calls a crash left unanswered get their "interrupted" results now,
