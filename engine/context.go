@@ -168,6 +168,7 @@ type projection struct {
 	texts   map[string]bool
 	repeats []int
 	indexed int // entries[:indexed] were looked at for repeats
+	baseLen int // entries[:baseLen] are the slot and the view's
 }
 
 // reset starts p over from the entries of base (nil: none).
@@ -185,11 +186,12 @@ func (p *projection) reset(base *viewBase) {
 	for _, e := range base.entries {
 		p.push(e)
 	}
+	p.baseLen = len(p.entries)
 }
 
 // start empties p, leaving the facts slot and room for n entries.
 func (p *projection) start(n int) {
-	*p = projection{prompt: -1, ready: true, done: p.done,
+	*p = projection{prompt: -1, ready: true, done: p.done, baseLen: 1,
 		entries: make([]entry, 1, n+1), msgs: make([]model.Message, 1, n+1)}
 }
 
@@ -345,8 +347,10 @@ type contextRun struct {
 	msgs   []model.Message
 	pinned bool // entries[0] is the facts message level 4 added
 	// changed reports that a pass changed what the base (the latest view
-	// and the events after it) renders to: a view is then committed.
-	changed bool
+	// and the events after it) renders to: a view is then committed, at
+	// once when durable (the planner or a host pass, whose work is not
+	// redone alike), else once the events after the view weigh enough.
+	changed, durable bool
 	// sources maps tool call ids to their results' events, for messages
 	// a host pass hands back.
 	sources map[string]resultSource
@@ -449,6 +453,17 @@ func (c *contextRun) own() {
 	}
 }
 
+// tailTokens returns the estimated tokens of the messages the events after
+// the latest view added (all of them, without a view).
+func (c *contextRun) tailTokens() int {
+	p := &c.r.st.proj
+	n := 0
+	for i := p.baseLen; i < len(p.entries); i++ {
+		n += p.entries[i].size()
+	}
+	return tokens(n)
+}
+
 // fillSlot puts the facts as they are now in the cache's facts slot.
 func (r *run) fillSlot() {
 	p := &r.st.proj
@@ -548,14 +563,18 @@ func (r *run) hostPasses(ctx context.Context, msgs []model.Message, overflow boo
 
 // host runs the host's passes, commits a view when the levels or the
 // passes changed what the base renders to, and with force then runs the
-// host's overflow passes, whose changes are not committed.
+// host's overflow passes, whose changes are not committed. A change only
+// levels 1, 2 and 4 made, which the next request (or a new process) redoes
+// alike, is committed only once the events after the latest view hold a
+// quarter of the window: each view holds the whole compacted history, and
+// committing one at every request would grow the log by a window a request.
 func (c *contextRun) host(ctx context.Context, force bool) error {
 	if changed, err := c.runHost(ctx, c.r.e.opts.Passes); err != nil {
 		return err
 	} else if changed {
-		c.changed = true
+		c.changed, c.durable = true, true
 	}
-	if c.changed {
+	if c.changed && (c.durable || c.tailTokens() >= c.window/4) {
 		if err := c.commit(ctx); err != nil {
 			return err
 		}
@@ -681,7 +700,9 @@ func (c *contextRun) levels(force bool) []compaction.Pass {
 				return false, nil
 			}
 			c.status.Level = 3
-			return c.runPlan(ctx)
+			changed, err := c.runPlan(ctx)
+			c.durable = c.durable || changed // a plan is not redone alike
+			return changed, err
 		}),
 		// Pinning alone is not committed: it is cheap to do again, while
 		// a view costs the size of the whole history.

@@ -522,3 +522,35 @@ func TestCompactInstructionsReachASummaryPass(t *testing.T) {
 		t.Errorf("views %+v", vs)
 	}
 }
+
+// A change levels 1, 2 and 4 alone make is committed only once the events
+// after the latest view weigh a quarter of the window: the next request
+// redoes it alike, and each view holds the whole compacted history.
+func TestContextCommitsLevelChangesOnlyForAHeavyTail(t *testing.T) {
+	h := newHarness(t, engine.Options{Context: &engine.ContextOptions{Window: 4000}})
+	h.echoTurn(t, "s", "first", strings.Repeat("a", 12000))
+	h.p.Reply(modeltest.Text("ok"))
+	if _, _, err := h.turn(t, t.Context(), "s", "second"); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(views(t, h.cp, "s")); n != 1 {
+		t.Fatalf("%d views after the big result, want 1", n)
+	}
+	// A small result, externalized by level 1 at the next prompt, in a
+	// tail far under a quarter of the window.
+	h.echoTurn(t, "s", "third", strings.Repeat("b", 600))
+	h.p.Reply(modeltest.Text("ok"))
+	evs, _, err := h.turn(t, t.Context(), "s", "fourth")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := statuses(evs)
+	msgs := h.p.Requests()[len(h.p.Requests())-1].Messages
+	got := resultContents(msgs)
+	if len(st) != 1 || len(got) != 2 || !strings.HasPrefix(got[1], "[tool result externalized after presentation]") {
+		t.Fatalf("status %+v, results %q", st, got)
+	}
+	if n := len(views(t, h.cp, "s")); n != 1 || st[0].Generation != 1 {
+		t.Errorf("%d views, generation %d: a light tail was committed", n, st[0].Generation)
+	}
+}
