@@ -20,6 +20,7 @@
 package rewind
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sort"
@@ -87,6 +88,21 @@ func List(events []session.StoredEvent) []Checkpoint {
 		out = append(out, cp)
 	}
 	return out
+}
+
+// Checkpoints reads the log of session id from cp and returns its
+// checkpoints (see [List]), never nil. A session with nothing stored is a
+// *session.NotFoundError.
+func Checkpoints(ctx context.Context, cp session.Checkpointer, id string) ([]Checkpoint, error) {
+	events, err := readSession(ctx, cp, id)
+	if err != nil {
+		return nil, err
+	}
+	cps := List(events)
+	if cps == nil {
+		cps = []Checkpoint{}
+	}
+	return cps, nil
 }
 
 // promptText returns the text of a user message: its content string, or
