@@ -128,11 +128,6 @@ func Commands(open Opener, oneID cobra.PositionalArgs, usagef func(string, ...an
 		Short: "Copy a session's conversation (up to SEQ, default all of it) into a new session; prints its id",
 		Args:  oneID,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			a, release, err := open(cmd.Context(), args[0])
-			if err != nil {
-				return err
-			}
-			defer release()
 			seq := liteagent.ForkAtHead
 			if cmd.Flags().Changed("at") {
 				if at < 0 {
@@ -140,6 +135,11 @@ func Commands(open Opener, oneID cobra.PositionalArgs, usagef func(string, ...an
 				}
 				seq = at
 			}
+			a, release, err := open(cmd.Context(), args[0])
+			if err != nil {
+				return err
+			}
+			defer release()
 			id, err := a.Fork(cmd.Context(), args[0], seq)
 			if err != nil {
 				return err

@@ -1,0 +1,161 @@
+package main
+
+import (
+	"encoding/json"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// rewindProject runs two prompts that write hello.txt and add notes.txt,
+// and returns the global flags and the session id.
+func rewindProject(t *testing.T, key string) (base []string, work, id string) {
+	t.Helper()
+	isolateEnv(t)
+	srv := &anthropicServer{replies: []string{
+		toolReply("toolu_1", "write_file", `{"path":"hello.txt","content":"one"}`),
+		textReply("Wrote one."),
+		toolReply("toolu_2", "write_file", `{"path":"hello.txt","content":"two"}`),
+		toolReply("toolu_3", "write_file", `{"path":"notes/n.txt","content":"new"}`),
+		textReply("Wrote two."),
+		textReply("After the fork."),
+	}}
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	t.Setenv("ANTHROPIC_API_KEY", "test-key")
+	t.Setenv("ANTHROPIC_BASE_URL", ts.URL)
+	work = t.TempDir()
+	base = []string{"--home", t.TempDir(), "--workdir", work}
+	if key != "" {
+		base = append(base, "--codec", codecXChaCha, "--key-env", "REWIND_KEY")
+		t.Setenv("REWIND_KEY", key)
+	}
+	for i, prompt := range []string{"write one", "write two"} {
+		args := append(base, "run", "--allow", "write_file", prompt)
+		if i > 0 {
+			args = append(base, "run", "--continue", "--allow", "write_file", prompt)
+		}
+		r := runCLI(t, args...)
+		if r.code != 0 {
+			t.Fatalf("run: %d %s", r.code, r.stderr)
+		}
+		id = strings.TrimPrefix(strings.TrimSpace(r.stderr[strings.LastIndex(r.stderr, "session "):]), "session ")
+	}
+	return base, work, id
+}
+
+func TestSessionsRestoreDryRunPrintsWhatTheRestoreDoes(t *testing.T) {
+	base, work, id := rewindProject(t, "")
+	r := runCLI(t, append(base, "sessions", "checkpoints", id, "--json")...)
+	var cps []struct {
+		Seq   int64    `json:"seq"`
+		Files []string `json:"files"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &cps); err != nil || r.code != 0 || len(cps) != 2 {
+		t.Fatalf("checkpoints: %d %q %s %v", r.code, r.stdout, r.stderr, err)
+	}
+	if text := runCLI(t, append(base, "sessions", "checkpoints", id)...); !strings.Contains(text.stdout, "write two") || !strings.Contains(text.stdout, "hello.txt, notes/n.txt") {
+		t.Errorf("checkpoints table:\n%s", text.stdout)
+	}
+	to := cps[1].Seq
+	dry := runCLI(t, append(base, "sessions", "restore", id, "--to", itoa(to), "--dry-run")...)
+	want := "restore hello.txt\ndelete notes/n.txt\ndrop events " + itoa(to+1) + ".."
+	if dry.code != 0 || !strings.HasPrefix(dry.stdout, want) || !strings.Contains(dry.stderr, "nothing was changed") {
+		t.Fatalf("dry run: %d %q %q", dry.code, dry.stdout, dry.stderr)
+	}
+	if b, _ := os.ReadFile(filepath.Join(work, "hello.txt")); string(b) != "two" {
+		t.Fatalf("the dry run changed hello.txt: %q", b)
+	}
+	real := runCLI(t, append(base, "sessions", "restore", id, "--to", itoa(to))...)
+	if real.code != 0 || real.stdout != dry.stdout {
+		t.Errorf("restore printed %q (%s), the dry run %q", real.stdout, real.stderr, dry.stdout)
+	}
+	if b, _ := os.ReadFile(filepath.Join(work, "hello.txt")); string(b) != "one" {
+		t.Errorf("hello.txt = %q", b)
+	}
+	if _, err := os.Stat(filepath.Join(work, "notes", "n.txt")); !os.IsNotExist(err) {
+		t.Errorf("notes/n.txt still there: %v", err)
+	}
+	if r := runCLI(t, append(base, "sessions", "checkpoints", id, "--json")...); strings.Count(r.stdout, `"seq"`) != 1 {
+		t.Errorf("after restore: %s", r.stdout)
+	}
+}
+
+func TestSessionsForkPrintsOnlyTheNewID(t *testing.T) {
+	base, work, id := rewindProject(t, "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef")
+	f := runCLI(t, append(base, "sessions", "fork", id)...)
+	forked := strings.TrimSpace(f.stdout)
+	if f.code != 0 || forked == "" || forked == id || strings.Count(f.stdout, "\n") != 1 {
+		t.Fatalf("fork: %d %q %q", f.code, f.stdout, f.stderr)
+	}
+	r := runCLI(t, append(base, "run", "--resume", forked, "go on")...)
+	if r.code != 0 || r.stdout != "After the fork.\n" {
+		t.Errorf("resume the fork: %d %q %s", r.code, r.stdout, r.stderr)
+	}
+	if b, _ := os.ReadFile(filepath.Join(work, "hello.txt")); string(b) != "two" {
+		t.Errorf("the fork changed hello.txt: %q", b)
+	}
+}
+
+func TestSessionsRewindBadInput(t *testing.T) {
+	isolateEnv(t)
+	base := []string{"--home", t.TempDir(), "--workdir", t.TempDir()}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"sessions", "restore", "nope", "--to", "0"}, 1, "no session nope"},
+		{[]string{"sessions", "checkpoints", "nope"}, 1, "no session nope"},
+		{[]string{"sessions", "fork", "nope"}, 1, "no session nope"},
+		{[]string{"sessions", "restore", "nope"}, 2, "--to"},
+		{[]string{"sessions", "restore", "nope", "--to", "0", "--files-only", "--conversation-only"}, 2, "exclude"},
+		{[]string{"sessions", "fork", "nope", "--at", "-1"}, 2, "negative"},
+	} {
+		r := runCLI(t, append(base, c.args...)...)
+		if r.code != c.code || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%v: %d %q", c.args, r.code, r.stderr)
+		}
+	}
+}
+
+func itoa(n int64) string { b, _ := json.Marshal(n); return string(b) }
+
+func TestChatRewindRestoresAfterAConfirmation(t *testing.T) {
+	isolateEnv(t)
+	srv := &anthropicServer{replies: []string{
+		toolReply("toolu_1", "write_file", `{"path":"hello.txt","content":"one"}`),
+		textReply("Wrote one."),
+		toolReply("toolu_2", "write_file", `{"path":"hello.txt","content":"two"}`),
+		textReply("Wrote two."),
+		textReply("Fresh start."),
+	}}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	t.Setenv("ANTHROPIC_API_KEY", "test-key")
+	work := t.TempDir()
+	var stdout, stderr strings.Builder
+	// /rewind 2 declined, then /rewind with the choice asked, accepted.
+	in := strings.NewReader("write one\nwrite two\n/rewind 2\nn\n/rewind\n2\ny\nagain\n")
+	code := runWithInput(t.Context(), []string{"--home", t.TempDir(), "--workdir", work, "chat", "--allow", "write_file", "--base-url", ts.URL}, in, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("code %d stderr %s", code, stderr.String())
+	}
+	for _, want := range []string{"2) ", "write two", "restore hello.txt", "(rewind cancelled: nothing changed)", "Go back to before which prompt?", "(rewound: 1 file(s) restored"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(work, "hello.txt")); string(b) != "one" {
+		t.Errorf("hello.txt = %q", b)
+	}
+	// The prompt after the rewind continues from before "write two".
+	srv.mu.Lock()
+	msgs := srv.bodies[len(srv.bodies)-1]["messages"].([]any)
+	srv.mu.Unlock()
+	if len(msgs) != 5 {
+		t.Errorf("the prompt after /rewind sent %d messages, want 5", len(msgs))
+	}
+}
