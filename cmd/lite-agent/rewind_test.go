@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -157,5 +159,92 @@ func TestChatRewindRestoresAfterAConfirmation(t *testing.T) {
 	srv.mu.Unlock()
 	if len(msgs) != 5 {
 		t.Errorf("the prompt after /rewind sent %d messages, want 5", len(msgs))
+	}
+}
+
+// readmeSection returns the command lines of the code block of README
+// section title, without comments and blank lines, and the section's
+// text.
+func readmeSection(t *testing.T, title string) (lines []string, text string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	start := strings.Index(s, "\n## "+title+"\n")
+	if start < 0 {
+		t.Fatalf("README.md has no %q section", title)
+	}
+	text = s[start+1:]
+	if end := strings.Index(text, "\n## "); end >= 0 {
+		text = text[:end]
+	}
+	in := false
+	for _, l := range strings.Split(text, "\n") {
+		switch l = strings.TrimSpace(l); {
+		case strings.HasPrefix(l, "```"):
+			in = !in
+		case in && l != "" && !strings.HasPrefix(l, "#"):
+			lines = append(lines, l)
+		}
+	}
+	return lines, text
+}
+
+func TestRewindREADMERecipeWorksAsWritten(t *testing.T) {
+	lines, text := readmeSection(t, "Rewinding a session")
+	home := isolateEnv(t)
+	srv := &anthropicServer{replies: []string{
+		toolReply("toolu_1", "write_file", `{"path":"hello.txt","content":"hi"}`),
+		textReply("Created it."),
+		toolReply("toolu_2", "write_file", `{"path":"hello.txt","content":"bye"}`),
+		textReply("Changed it."),
+	}}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	t.Setenv("ANTHROPIC_API_KEY", "test-key")
+	t.Setenv("ANTHROPIC_BASE_URL", ts.URL)
+	workdir := filepath.Join(home, "project")
+	if err := os.Mkdir(workdir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(workdir)
+	var dry, real, cat, fork string
+	for _, line := range lines {
+		if rest, ok := strings.CutPrefix(line, "lite-agent "); ok {
+			args := strings.Fields(strings.ReplaceAll(rest, `"`, ""))
+			if args[0] == "run" {
+				// The prompt is one argument.
+				i := slices.Index(args, "write_file") + 1
+				args = append(args[:i], strings.Join(args[i:], " "))
+			}
+			r := runCLI(t, args...)
+			if r.code != 0 {
+				t.Fatalf("%s: exit %d\n%s%s", line, r.code, r.stdout, r.stderr)
+			}
+			switch {
+			case strings.HasSuffix(line, "--dry-run"):
+				dry = r.stdout
+			case strings.Contains(line, " restore "):
+				real = r.stdout
+			case strings.Contains(line, " fork "):
+				fork = r.stdout
+			}
+			continue
+		}
+		out, err := exec.Command("sh", "-c", line).CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", line, err, out)
+		}
+		cat = string(out)
+	}
+	if dry == "" || dry != real || cat != "hi" || strings.Count(fork, "\n") != 1 {
+		t.Errorf("dry run %q, restore %q, hello.txt %q, fork %q", dry, real, cat, fork)
+	}
+	// The README quotes the plan.
+	plan := strings.Split(strings.TrimSpace(dry), "\n")
+	if !strings.Contains(text, "(`"+strings.Join(plan, "`, `")+"`)") {
+		t.Errorf("the README does not quote the plan %q", plan)
 	}
 }
