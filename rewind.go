@@ -114,7 +114,7 @@ func (a *Agent) Restore(ctx context.Context, id string, toSeq int64, opts Restor
 	return res, err
 }
 
-// Fork copies session id up to sequence atSeq (0, an existing record that
+// Fork copies session id up to sequence atSeq (an existing record that
 // does not split a tool call from its result, or ForkAtHead) into a new
 // session and returns its id. The new session has the same project and
 // codec and resumes like any other (Resume); the original and the

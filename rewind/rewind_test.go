@@ -510,6 +510,9 @@ func TestForkCopiesThePrefixAndLeavesTheOriginal(t *testing.T) {
 	if _, err := rewind.Fork(ctx, w.cp, "s1", at+2, "s3"); !errors.Is(err, rewind.ErrBadSequence) {
 		t.Errorf("fork splitting a call: %v", err)
 	}
+	if _, err := rewind.Fork(ctx, w.cp, "s1", 0, "s5"); !errors.Is(err, rewind.ErrBadSequence) || !strings.Contains(err.Error(), "copies nothing") {
+		t.Errorf("fork at 0: %v", err)
+	}
 	if n, err := rewind.Fork(ctx, w.cp, "s1", rewind.AtHead, "s4"); err != nil || n != head {
 		t.Errorf("fork at head: %d %v", n, err)
 	}

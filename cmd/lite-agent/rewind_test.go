@@ -13,7 +13,7 @@ import (
 
 // rewindProject runs two prompts that write hello.txt and add notes.txt,
 // and returns the global flags and the session id.
-func rewindProject(t *testing.T, key string) (base []string, work, id string) {
+func rewindProject(t *testing.T, key string, global ...string) (base []string, work, id string) {
 	t.Helper()
 	isolateEnv(t)
 	srv := &anthropicServer{replies: []string{
@@ -29,7 +29,7 @@ func rewindProject(t *testing.T, key string) (base []string, work, id string) {
 	t.Setenv("ANTHROPIC_API_KEY", "test-key")
 	t.Setenv("ANTHROPIC_BASE_URL", ts.URL)
 	work = t.TempDir()
-	base = []string{"--home", t.TempDir(), "--workdir", work}
+	base = append([]string{"--home", t.TempDir(), "--workdir", work}, global...)
 	if key != "" {
 		base = append(base, "--codec", codecXChaCha, "--key-env", "REWIND_KEY")
 		t.Setenv("REWIND_KEY", key)
@@ -50,6 +50,30 @@ func rewindProject(t *testing.T, key string) (base []string, work, id string) {
 
 func TestSessionsRestoreDryRunPrintsWhatTheRestoreDoes(t *testing.T) {
 	base, work, id := rewindProject(t, "")
+	testRestoreDryRun(t, base, work, id)
+}
+
+// Restore and fork work through the PostgreSQL store's checkpointer.
+func TestSessionsRestoreAndForkInPostgreSQL(t *testing.T) {
+	u := testStore(t)
+	base, work, id := rewindProject(t, "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", "--store", u)
+	if f := runCLI(t, append(base, "sessions", "fork", id, "--at", "0")...); f.code != 1 || !strings.Contains(f.stderr, "copies nothing") {
+		t.Errorf("fork at 0: %d %q", f.code, f.stderr)
+	}
+	f := runCLI(t, append(base, "sessions", "fork", id)...)
+	forked := strings.TrimSpace(f.stdout)
+	if f.code != 0 || forked == "" || strings.Count(f.stdout, "\n") != 1 {
+		t.Fatalf("fork: %d %q %q", f.code, f.stdout, f.stderr)
+	}
+	testRestoreDryRun(t, base, work, id)
+	r := runCLI(t, append(base, "run", "--resume", forked, "go on")...)
+	if r.code != 0 || r.stdout != "After the fork.\n" {
+		t.Errorf("resume the fork: %d %q %s", r.code, r.stdout, r.stderr)
+	}
+}
+
+func testRestoreDryRun(t *testing.T, base []string, work, id string) {
+	t.Helper()
 	r := runCLI(t, append(base, "sessions", "checkpoints", id, "--json")...)
 	var cps []struct {
 		Seq   int64    `json:"seq"`
