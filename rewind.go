@@ -3,6 +3,7 @@ package liteagent
 import (
 	"context"
 	"errors"
+	"sync"
 
 	"github.com/lite-agent/lite-agent-go/hook"
 	"github.com/lite-agent/lite-agent-go/rewind"
@@ -140,16 +141,35 @@ func (s *schedule) beginOp(id string) (end func(), err error) {
 	switch {
 	case s.closed:
 		return nil, ErrClosed
-	case len(s.running[id]) > 0 || child || s.ops[id]:
-		return nil, &SessionBusyError{SessionID: id, Op: s.ops[id]}
+	case len(s.running[id]) > 0 || child || s.ops[id] != nil:
+		return nil, &SessionBusyError{SessionID: id, Op: s.ops[id] != nil}
 	}
 	if s.ops == nil {
-		s.ops = map[string]bool{}
+		s.ops = map[string]chan struct{}{}
 	}
-	s.ops[id] = true
-	return func() {
+	ch := make(chan struct{})
+	s.ops[id] = ch
+	return sync.OnceFunc(func() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		delete(s.ops, id)
-	}, nil
+		close(ch)
+	}), nil
+}
+
+// awaitOp waits until no session operation holds session id and reports
+// true, or false when life ends first.
+func (s *schedule) awaitOp(life context.Context, id string) bool {
+	s.mu.Lock()
+	ch := s.ops[id]
+	s.mu.Unlock()
+	if ch == nil {
+		return true
+	}
+	select {
+	case <-ch:
+		return true
+	case <-life.Done():
+		return false
+	}
 }
