@@ -335,14 +335,19 @@ type filePlan struct {
 func plan(ctx context.Context, files Files, events []session.StoredEvent) ([]*filePlan, error) {
 	var plans []*filePlan
 	byPath := map[string]*filePlan{}
+	canonical := map[string]string{} // by recorded path: most files change more than once
 	for _, se := range events {
 		snap, ok := se.Event.(session.FileSnapshotEvent)
 		if !ok {
 			continue
 		}
-		path, err := files.Canonical(ctx, snap.Path)
-		if err != nil {
-			return nil, &FileError{Path: snap.Path, Reason: err}
+		path, ok := canonical[snap.Path]
+		if !ok {
+			var err error
+			if path, err = files.Canonical(ctx, snap.Path); err != nil {
+				return nil, &FileError{Path: snap.Path, Reason: err}
+			}
+			canonical[snap.Path] = path
 		}
 		before, err := decodeBefore(snap)
 		if err != nil {

@@ -24,7 +24,7 @@ import (
 // world is a session and its workspace, driven the way the file tools
 // drive them: a snapshot is appended, then the file changes.
 type world struct {
-	t     *testing.T
+	t     testing.TB
 	cp    session.Checkpointer
 	id    string
 	dir   string
@@ -32,7 +32,7 @@ type world struct {
 	calls int
 }
 
-func newWorld(t *testing.T, cp session.Checkpointer) *world {
+func newWorld(t testing.TB, cp session.Checkpointer) *world {
 	t.Helper()
 	dir := t.TempDir()
 	fr, err := builtin.NewFileRestorer(builtin.FileOptions{Workdir: dir, MaxSnapshotBytes: 64})
