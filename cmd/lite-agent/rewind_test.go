@@ -9,6 +9,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/lite-agent/lite-agent-go/store/postgres"
 )
 
 // rewindProject runs two prompts that write hello.txt and add notes.txt,
@@ -270,5 +273,37 @@ func TestRewindREADMERecipeWorksAsWritten(t *testing.T) {
 	plan := strings.Split(strings.TrimSpace(dry), "\n")
 	if !strings.Contains(text, "(`"+strings.Join(plan, "`, `")+"`)") {
 		t.Errorf("the README does not quote the plan %q", plan)
+	}
+}
+
+// A session leased by another process (a run there) is refused, naming
+// the holder, and nothing changes.
+func TestSessionsRestoreOfASessionBusyElsewhere(t *testing.T) {
+	u := testStore(t)
+	base, work, id := rewindProject(t, "", "--store", u)
+	paths, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: work, Storage: storage.Options{Home: base[1]}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := postgres.Open(t.Context(), u, postgres.Options{Holder: "other-host"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	p, err := st.Project(storage.Encoding{Namespace: paths.Namespace, ProjectID: paths.Hash})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lease, err := p.Acquire(t.Context(), id, postgres.LeaseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lease.Release(t.Context())
+	r := runCLI(t, append(base, "sessions", "restore", id, "--to", "0")...)
+	if r.code != 1 || !strings.Contains(r.stderr, "busy") || !strings.Contains(r.stderr, "other-host") || strings.Count(r.stderr, "\n") != 1 {
+		t.Errorf("restore of a leased session: %d %q", r.code, r.stderr)
+	}
+	if b, _ := os.ReadFile(filepath.Join(work, "hello.txt")); string(b) != "two" {
+		t.Errorf("hello.txt = %q", b)
 	}
 }
