@@ -179,13 +179,16 @@ func Restore(ctx context.Context, cp session.Checkpointer, files Files, id strin
 		return Result{}, errors.New("rewind: FilesOnly and ConversationOnly exclude each other")
 	}
 	if h, ok := cp.(Holder); ok {
-		release, err := h.Hold(ctx, id)
-		if err != nil {
-			return Result{}, err
+		release, herr := h.Hold(ctx, id)
+		if herr != nil {
+			return Result{}, herr
 		}
 		defer func() {
+			// A lock found taken over while held: the log may have
+			// changed under the restore, which must not pass for a
+			// success.
 			if rerr := release(); rerr != nil && err == nil {
-				err = rerr
+				res, err = Result{}, rerr
 			}
 		}()
 	}

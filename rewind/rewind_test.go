@@ -517,3 +517,30 @@ func TestForkCopiesThePrefixAndLeavesTheOriginal(t *testing.T) {
 		t.Errorf("fork at head: %d %v", n, err)
 	}
 }
+
+// holding is a checkpointer that is a rewind.Holder.
+type holding struct {
+	session.Checkpointer
+	holds, releases int
+	releaseErr      error
+}
+
+func (h *holding) Hold(context.Context, string) (func() error, error) {
+	h.holds++
+	return func() error { h.releases++; return h.releaseErr }, nil
+}
+
+func TestRestoreHoldsTheSession(t *testing.T) {
+	w := newWorld(t, nil)
+	w.write("a.txt", "a0")
+	cp := w.prompt("go")
+	w.change("a.txt", []byte("a1"))
+	h := &holding{Checkpointer: w.cp}
+	if _, err := rewind.Restore(context.Background(), h, w.files, w.id, cp, rewind.Options{DryRun: true}, nil); err != nil || h.holds != 1 || h.releases != 1 {
+		t.Fatalf("dry run: %v, %d holds, %d releases", err, h.holds, h.releases)
+	}
+	h.releaseErr = errors.New("lock compromised")
+	if _, err := rewind.Restore(context.Background(), h, w.files, w.id, cp, rewind.Options{}, nil); err == nil || !strings.Contains(err.Error(), "compromised") {
+		t.Errorf("a lost lock passed for a success: %v", err)
+	}
+}
