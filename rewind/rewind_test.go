@@ -518,7 +518,7 @@ func TestForkCopiesThePrefixAndLeavesTheOriginal(t *testing.T) {
 	}
 }
 
-// holding is a checkpointer that is a rewind.Holder.
+// holding is a checkpointer that is a session.Holder.
 type holding struct {
 	session.Checkpointer
 	holds, releases int
