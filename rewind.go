@@ -73,8 +73,9 @@ func (a *Agent) Checkpoints(ctx context.Context, id string) ([]Checkpoint, error
 // (*rewind.RollbackError if some could not be).
 //
 // Restore is a session operation: it fails with a *SessionBusyError while
-// a run of the session is in progress, and prompts on the session wait
-// for nothing but fail the same way while it works. With a store that
+// a run of the session is in progress, and a prompt started on the
+// session meanwhile fails the same way (the delivery of background work
+// waits for the restore instead). With a store that
 // leases sessions it takes the session's lease, so a session busy in
 // another process is refused too. Subscribers get its
 // [EventCheckpointRestore] events (not for a dry run). It does not change
@@ -109,8 +110,8 @@ func (a *Agent) Restore(ctx context.Context, id string, toSeq int64, opts Restor
 		}
 		a.publish(Notice{SessionID: id, Source: hook.SourceUser, Event: ev})
 	})
-	if err == nil && res.ConversationRestored && !opts.DryRun {
-		a.eng.Forget(id)
+	if !opts.DryRun && !opts.FilesOnly {
+		a.eng.Forget(id) // even after a failure: the log may have changed
 	}
 	return res, err
 }
