@@ -414,6 +414,17 @@ func (c *contextRun) adopt(msgs []model.Message) {
 			}
 		}
 	}
+	// Prompts find their seq and verified mark by their text.
+	type promptOf struct {
+		seq      int64
+		verified bool
+	}
+	prompts := make(map[string]promptOf)
+	for _, e := range c.entries {
+		if e.prompt && e.msg.Blocks == nil {
+			prompts[e.msg.Text] = promptOf{e.seq, e.verified}
+		}
+	}
 	facts := ""
 	if c.pinned {
 		facts = c.entries[0].msg.Text
@@ -438,6 +449,9 @@ func (c *contextRun) adopt(msgs []model.Message) {
 			e.seq = e.results[0].seq
 		case m.Role == model.RoleUser && !(i == 0 && c.pinned):
 			e.prompt = true
+			if p, ok := prompts[m.Text]; ok && m.Blocks == nil {
+				e.seq, e.verified = p.seq, p.verified
+			}
 		}
 		entries[i] = e
 	}
