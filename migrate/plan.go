@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -301,6 +302,10 @@ func (m *migration) planProject(ctx context.Context, p *plan, pr *project) error
 }
 
 func (m *migration) planSessions(p *plan, pr *project) error {
+	// The logs are counted through one handle of their directory, opened
+	// on first use: one openat per log rather than a path resolution.
+	var dir *dirHandle
+	defer func() { dir.close() }()
 	return m.eachEntry(pr.sessions.Path(), "", func(en entry) error {
 		name := en.name
 		_, copyKind, isCopy := session.ParseCopyName(name)
@@ -316,7 +321,16 @@ func (m *migration) planSessions(p *plan, pr *project) error {
 		case !en.dir && isCopy:
 			m.skip(Skipped{File: en.path, Reason: "torn tail set aside by an append; not a session log"})
 		case !en.dir && isLog:
-			n, size, err := m.measure(pr.sessions, name)
+			if dir == nil && m.opts.Progress != nil {
+				resolved, err := pr.sessions.Resolve("")
+				if err != nil {
+					return err
+				}
+				if dir, err = openDirHandle(resolved, pr.sessions.Path()); err != nil {
+					return err
+				}
+			}
+			n, size, err := m.measureAt(dir, name)
 			if err != nil {
 				return err
 			}
@@ -489,6 +503,20 @@ func (m *migration) fileSize(path string, e fs.DirEntry) (int64, error) {
 	return info.Size(), nil
 }
 
+// measureAt is measure for the file name of the open directory dir, which
+// is nil without a Progress callback.
+func (m *migration) measureAt(dir *dirHandle, name string) (int64, int64, error) {
+	if m.opts.Progress == nil {
+		return 0, 0, nil
+	}
+	f, path, err := dir.open(name)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer f.Close()
+	return m.countRecords(f, path)
+}
+
 // countLines returns the number of non-blank lines of the file rel of d,
 // and its size, for progress totals.
 func (m *migration) countLines(d *safefs.Dir, rel string) (int64, int64, error) {
@@ -497,8 +525,15 @@ func (m *migration) countLines(d *safefs.Dir, rel string) (int64, int64, error) 
 		return 0, 0, err
 	}
 	defer f.Close()
+	return m.countRecords(f, path)
+}
+
+// countRecords returns the number of non-blank lines of f, which is path,
+// and its size. It finds the line ends with bytes.IndexByte and looks at a
+// line's bytes only until the first that is not blank: the first, in a log.
+func (m *migration) countRecords(f *os.File, path string) (int64, int64, error) {
 	if m.countBuf == nil {
-		m.countBuf = make([]byte, 64<<10)
+		m.countBuf = make([]byte, 256<<10)
 	}
 	buf := m.countBuf
 	var lines, size int64
@@ -506,17 +541,21 @@ func (m *migration) countLines(d *safefs.Dir, rel string) (int64, int64, error) 
 	for {
 		n, err := f.Read(buf)
 		size += int64(n)
-		for _, c := range buf[:n] {
-			switch c {
-			case '\n':
-				if content {
-					lines++
-				}
-				content = false
-			case ' ', '\t', '\r':
-			default:
-				content = true
+		for b := buf[:n]; len(b) > 0; {
+			end := bytes.IndexByte(b, '\n')
+			line := b
+			if end >= 0 {
+				line = b[:end]
 			}
+			content = content || !blank(line)
+			if end < 0 {
+				break
+			}
+			if content {
+				lines++
+			}
+			content = false
+			b = b[end+1:]
 		}
 		if err == io.EOF {
 			break
@@ -529,6 +568,16 @@ func (m *migration) countLines(d *safefs.Dir, rel string) (int64, int64, error) 
 		lines++
 	}
 	return lines, size, nil
+}
+
+// blank reports whether b holds only spaces, tabs and carriage returns.
+func blank(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\t' && c != '\r' {
+			return false
+		}
+	}
+	return true
 }
 
 // openSource opens the source file rel of d for reading, refusing symlinks
