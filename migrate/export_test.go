@@ -44,5 +44,5 @@ func CountRecords(path string) (int64, int64, error) {
 		return 0, 0, err
 	}
 	defer f.Close()
-	return new(migration).countRecords(f, path)
+	return countRecords(f, path, make([]byte, countBufSize))
 }
