@@ -21,23 +21,32 @@ bench_build() {
 # bench_home writes the records as the session store writes them: one JSON
 # line per event, cycling through a user prompt, an assistant reply with a
 # tool call and a tool result, a few hundred bytes each (the shape of
-# migrate's BenchmarkMigratePlaintextToAEAD), each with its own numbers so
-# that no two records are alike.
+# migrate's BenchmarkMigratePlaintextToAEAD), of words drawn at random (a
+# fixed seed) from a small vocabulary, so that no two records are alike and
+# a compressor meets text rather than one repeated phrase.
 bench_home() {
 	local bin=$1 home=$2 wd=$3 sessions=$4 events=$5 dir
 	mkdir -p "$wd"
 	dir="$("$bin" --home "$home" --workdir "$wd" paths --json | jq -r .sessionsDir)"
 	mkdir -p "$dir"
-	awk -v dir="$dir" -v sessions="$sessions" -v events="$events" 'BEGIN {
-		text = ""
-		for (k = 0; k < 8; k++) text = text "lorem ipsum dolor sit amet "
+	awk -v dir="$dir" -v sessions="$sessions" -v events="$events" '
+	function words(n,    out, k) {
+		out = ""
+		for (k = 0; k < n; k++) out = out vocab[int(rand() * nv) + 1] " "
+		return out
+	}
+	BEGIN {
+		srand(22)
+		nv = split("the agent read file main.go and found that function handler returns an error when " \
+			"request body is empty so it proposes a patch adding check before decoding together with " \
+			"test case covering nil input plus logging of id duration status code go build ./... ok FAIL", vocab, " ")
 		for (s = 0; s < sessions; s++) {
 			sid = sprintf("s%04d", s)
 			f = dir "/" sid ".jsonl"
 			for (i = 1; i <= events; i++) {
 				parent = (i == 1) ? "null" : i - 1
 				head = "{\"seq\":" i ",\"sessionId\":\"" sid "\",\"parentSeq\":" parent ",\"ts\":\"2026-07-22T12:00:00.000Z\",\"event\":"
-				t = sprintf("%d/%d %s", s, i, text)
+				t = sprintf("%d/%d %s", s, i, words(36))
 				if (i % 3 == 1) {
 					ev = "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"" t "\"}}"
 				} else if (i % 3 == 2) {
