@@ -121,12 +121,23 @@ func (a *Agent) Restore(ctx context.Context, id string, toSeq int64, opts Restor
 // session and returns its id. The new session has the same project and
 // codec and resumes like any other (Resume); the original and the
 // workspace files are not touched. The copies carry the time of the fork.
+//
+// The new session also gets the session's data: every note of its
+// context archive, so that the archive refs of the copied events resolve
+// in the fork (re-encoded under the new session's id; refs stay the
+// same), and, unless the agent uses a shared task list, its private task
+// list with ids and records unchanged. A shared list is never copied or
+// changed. A failure to copy them is a *ForkError, and the new session's
+// data is removed again.
 func (a *Agent) Fork(ctx context.Context, id string, atSeq int64) (string, error) {
 	if !a.persistent() {
 		return "", ErrNoSessions
 	}
 	newID := newSessionID()
 	if _, err := rewind.Fork(ctx, a.cp, id, atSeq, newID); err != nil {
+		return "", err
+	}
+	if err := a.forkData(ctx, id, newID); err != nil {
 		return "", err
 	}
 	return newID, nil

@@ -45,6 +45,15 @@ func (l *TaskList) MarkShared(ctx context.Context) error {
 	return err
 }
 
+// Import stores tasks, ids and records unchanged, into the list, which
+// must have no task yet; see [task.Importer]. A fork copies a session's
+// private list with it.
+func (l *TaskList) Import(ctx context.Context, tasks []task.Task) error {
+	return l.Store.(task.Importer).Import(ctx, tasks)
+}
+
+var _ task.Importer = (*TaskList)(nil)
+
 // taskBackend stores one list's records for task.NewStore.
 type taskBackend struct {
 	p    *Project

@@ -1,0 +1,128 @@
+package liteagent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/task"
+)
+
+// The parts of a session a fork copies after its log, as
+// [ForkError].Part names them.
+const (
+	ForkPartArchive  = "context archive"
+	ForkPartTaskList = "task list"
+)
+
+// A ForkError reports a fork that failed after the new session's log was
+// written: copying Part ([ForkPartArchive] or [ForkPartTaskList]) of
+// session SessionID into the new session NewID failed with Err. The new
+// session's data was then removed, so that no half-made fork is left,
+// unless CleanupErr says that this failed too.
+type ForkError struct {
+	SessionID  string
+	NewID      string
+	Part       string
+	Err        error
+	CleanupErr error
+}
+
+func (e *ForkError) Error() string {
+	msg := "liteagent: fork of session " + e.SessionID + ": copy of its " + e.Part + ": " + e.Err.Error()
+	if e.CleanupErr != nil {
+		return msg + "; the partial fork " + e.NewID + " could not be removed: " + e.CleanupErr.Error()
+	}
+	return msg + " (nothing was forked)"
+}
+
+// Unwrap returns Err and, when removing the partial fork failed,
+// CleanupErr.
+func (e *ForkError) Unwrap() []error {
+	if e.CleanupErr != nil {
+		return []error{e.Err, e.CleanupErr}
+	}
+	return []error{e.Err}
+}
+
+// forkCleanupTimeout bounds the removal of a partial fork.
+const forkCleanupTimeout = 30 * time.Second
+
+// forkData copies what session id keeps beside its log into session
+// newID, whose log Fork has just written: its context archive and, when
+// the session has a private task list, that list. On failure it removes
+// newID's data and returns a *ForkError.
+func (a *Agent) forkData(ctx context.Context, id, newID string) error {
+	part := ForkPartArchive
+	err := a.forkArchive(ctx, id, newID)
+	if err == nil {
+		part = ForkPartTaskList
+		err = a.forkTasks(ctx, id, newID)
+	}
+	if err == nil {
+		return nil
+	}
+	fe := &ForkError{SessionID: id, NewID: newID, Part: part, Err: err}
+	// The failure may be ctx's: the removal must still run.
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), forkCleanupTimeout)
+	defer cancel()
+	_, remove := a.sessionDeleter(newID)
+	fe.CleanupErr = remove(cctx)
+	a.eng.Forget(newID)
+	a.mu.Lock()
+	delete(a.archives, newID)
+	delete(a.tasks, newID)
+	a.mu.Unlock()
+	return fe
+}
+
+// forkArchive puts every note of session id's context archive into
+// newID's: each is decoded in id's codec context and encoded again in
+// newID's, and keeps its ref.
+func (a *Agent) forkArchive(ctx context.Context, id, newID string) error {
+	if a.store == nil && !existsNoFollow(a.lay.paths.ArchiveDir(id)) {
+		return nil // nothing archived; opening the archive would create it
+	}
+	src, err := a.archiveFor(id)
+	if err != nil || src == nil {
+		return err
+	}
+	l, ok := src.(archive.Lister)
+	if !ok {
+		return fmt.Errorf("the archive (%T) cannot list its entries (it is no archive.Lister)", src)
+	}
+	dst, err := a.archiveFor(newID)
+	if err != nil {
+		return err
+	}
+	if dst == nil {
+		return errors.New("no archive for the new session")
+	}
+	_, err = archive.Copy(ctx, dst, l)
+	return err
+}
+
+// forkTasks copies session id's private task list into newID's, ids and
+// records unchanged. A session that uses a shared list (the agent's
+// TaskListID, a subagent's parent's list, or a list marked shared) has no
+// private list: nothing is copied and the shared list is not touched.
+func (a *Agent) forkTasks(ctx context.Context, id, newID string) error {
+	if a.lay.taskListID != "" || a.listID(id) != id || a.listID(newID) != newID {
+		return nil
+	}
+	if a.store == nil && task.IsShared(a.lay.paths.TasksDir, id) {
+		return nil
+	}
+	src, err := a.taskStore(id)
+	if err != nil {
+		return err
+	}
+	dst, err := a.taskStore(newID)
+	if err != nil {
+		return err
+	}
+	_, err = task.Copy(ctx, dst, src)
+	return err
+}
