@@ -121,14 +121,24 @@ var (
 	// ErrChangedDuring: the file changed between the preflight and its
 	// restore.
 	ErrChangedDuring = errors.New("changed during restore")
+	// ErrUnverifiableSnapshot: the last snapshot of the file does not
+	// record what its operation left (a log older than the after hash, or
+	// one written by hand), so nothing shows that the file on disk is the
+	// agent's to overwrite or delete.
+	ErrUnverifiableSnapshot = errors.New("its snapshot does not record what the operation left; use a conversation-only restore")
+	// ErrBadSnapshot: the snapshot holds a member this version cannot
+	// read (an unknown encoding, content that does not decode, an after
+	// that is not a sha256 hex digest).
+	ErrBadSnapshot = errors.New("its snapshot cannot be read")
 )
 
 // A FileError reports a file a restore refused or failed to put back.
 // errors.Is matches its Reason; errors.As reaches a cause below that.
 type FileError struct {
 	Path string
-	// Reason is ErrTruncatedSnapshot, ErrChangedOutside, ErrChangedDuring
-	// or the error of resolving, reading or writing the file.
+	// Reason is ErrTruncatedSnapshot, ErrUnverifiableSnapshot,
+	// ErrBadSnapshot (wrapped with what is wrong), ErrChangedOutside,
+	// ErrChangedDuring or the error of resolving, reading or writing the file.
 	Reason error
 }
 
@@ -365,9 +375,12 @@ func plan(ctx context.Context, files Files, events []session.StoredEvent) ([]*fi
 		case snap.Deleted:
 			p.expected = missing
 		case snap.After != "":
+			if !isSHA256Hex(snap.After) {
+				return nil, &FileError{Path: snap.Path, Reason: fmt.Errorf("%w: after %q is not a sha256 hex digest", ErrBadSnapshot, snap.After)}
+			}
 			p.expected = state(snap.After)
 		default:
-			p.expected = unknown // an older log: nothing to check
+			p.expected = unknown // an older or forged log: checked below
 		}
 		switch {
 		case snap.Truncated:
@@ -378,7 +391,29 @@ func plan(ctx context.Context, files Files, events []session.StoredEvent) ([]*fi
 			p.previous = hashOf(before, true)
 		}
 	}
+	for _, p := range plans {
+		// What a file restore cannot check, it must not write: without
+		// the last operation's result, a user's own file would be
+		// overwritten or deleted on the log's word alone.
+		if p.expected == unknown {
+			return nil, &FileError{Path: p.path, Reason: ErrUnverifiableSnapshot}
+		}
+	}
 	return plans, nil
+}
+
+// isSHA256Hex reports whether s is a sha256 digest in lowercase hex, the
+// form the file tools record.
+func isSHA256Hex(s string) bool {
+	if len(s) != 2*sha256.Size {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // decodeBefore returns the content a snapshot kept, nil when there was no
@@ -387,14 +422,18 @@ func decodeBefore(snap session.FileSnapshotEvent) ([]byte, error) {
 	if snap.Before == nil {
 		return nil, nil
 	}
-	if snap.Encoding == "base64" {
+	switch snap.Encoding {
+	case "base64":
 		b, err := base64.StdEncoding.DecodeString(*snap.Before)
 		if err != nil {
-			return nil, fmt.Errorf("snapshot content: %w", err)
+			return nil, fmt.Errorf("%w: content: %w", ErrBadSnapshot, err)
 		}
 		return append([]byte{}, b...), nil
+	case "", "utf8":
+		return append([]byte{}, *snap.Before...), nil
+	default:
+		return nil, fmt.Errorf("%w: unknown encoding %q", ErrBadSnapshot, snap.Encoding)
 	}
-	return append([]byte{}, *snap.Before...), nil
 }
 
 // preflight reads every planned file, keeps it as the backup and checks
@@ -406,9 +445,6 @@ func preflight(ctx context.Context, files Files, plans []*filePlan) error {
 			return &FileError{Path: p.path, Reason: err}
 		}
 		p.backup, p.backupExists = data, exists
-		if p.expected == unknown {
-			continue
-		}
 		if now := hashOf(data, exists); now != p.expected && now != p.previous {
 			return &FileError{Path: p.path, Reason: ErrChangedOutside}
 		}

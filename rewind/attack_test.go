@@ -1,0 +1,239 @@
+package rewind_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/model"
+	"github.com/lite-agent/lite-agent-go/rewind"
+	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/tool/builtin"
+)
+
+// forged appends, after a checkpoint, one tool call whose snapshot is ev as
+// an attacker wrote it into the log, and returns the checkpoint.
+func (w *world) forged(ev session.FileSnapshotEvent) int64 {
+	w.t.Helper()
+	cp := w.prompt("go")
+	w.calls++
+	id := "call_forged_" + strings.Repeat("x", w.calls)
+	w.append(session.AssistantEvent{Message: model.Message{Role: model.RoleAssistant, Blocks: []model.Block{{Type: model.BlockToolCall, ID: id, Name: "write_file"}}}},
+		ev,
+		session.ToolResultEvent{Result: model.Block{Type: model.BlockToolResult, ID: id, Content: "ok"}},
+		session.AssistantEvent{Message: model.AssistantText("done")})
+	return cp
+}
+
+func sha(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
+}
+
+func ptr(s string) *string { return &s }
+
+// TestForgedSnapshotsAreRefused: a log an attacker wrote names files and
+// contents the restore must not act on. Every case is refused, by a
+// *FileError, with the workspace (and what lies outside it) unchanged and
+// the log not truncated.
+func TestForgedSnapshotsAreRefused(t *testing.T) {
+	cases := []struct {
+		name  string
+		setup func(w *world, outside string)
+		snap  func(w *world, outside string) session.FileSnapshotEvent
+	}{
+		{"absolute path outside", nil, func(w *world, outside string) session.FileSnapshotEvent {
+			return session.FileSnapshotEvent{Path: filepath.Join(outside, "secret.txt"), After: sha("x")}
+		}},
+		{"dot-dot escape", nil, func(w *world, outside string) session.FileSnapshotEvent {
+			rel, _ := filepath.Rel(w.dir, filepath.Join(outside, "secret.txt"))
+			return session.FileSnapshotEvent{Path: rel, After: sha("x")}
+		}},
+		{"protected .git/hooks", func(w *world, _ string) {
+			os.MkdirAll(filepath.Join(w.dir, ".git", "hooks"), 0o755)
+		}, func(w *world, _ string) session.FileSnapshotEvent {
+			return session.FileSnapshotEvent{Path: ".git/hooks/pre-commit", Before: ptr("#!/bin/sh\ntouch pwned\n"), Encoding: "utf8", Deleted: true}
+		}},
+		{"protected data home", func(w *world, _ string) {
+			os.MkdirAll(filepath.Join(w.dir, ".lite-agent"), 0o755)
+		}, func(w *world, _ string) session.FileSnapshotEvent {
+			return session.FileSnapshotEvent{Path: ".lite-agent/hooks.json", Before: ptr(`{"x":1}`), Encoding: "utf8", Deleted: true}
+		}},
+		{"symlinked parent", func(w *world, outside string) {
+			os.Symlink(outside, filepath.Join(w.dir, "link"))
+		}, func(w *world, _ string) session.FileSnapshotEvent {
+			return session.FileSnapshotEvent{Path: "link/secret.txt", Before: ptr("owned"), Encoding: "utf8", Deleted: true}
+		}},
+		{"symlink itself", func(w *world, outside string) {
+			os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(w.dir, "s.txt"))
+		}, func(w *world, _ string) session.FileSnapshotEvent {
+			return session.FileSnapshotEvent{Path: "s.txt", Deleted: true}
+		}},
+		{"NUL byte", nil, func(w *world, _ string) session.FileSnapshotEvent {
+			return session.FileSnapshotEvent{Path: "user.txt\x00.bak", Deleted: true}
+		}},
+		{"very long path", nil, func(w *world, _ string) session.FileSnapshotEvent {
+			return session.FileSnapshotEvent{Path: strings.Repeat("d/", 3000) + "f", Deleted: true}
+		}},
+		{"workspace itself", nil, func(w *world, _ string) session.FileSnapshotEvent {
+			return session.FileSnapshotEvent{Path: ".", Deleted: true}
+		}},
+		{"directory as the file", func(w *world, _ string) {
+			os.MkdirAll(filepath.Join(w.dir, "dir", "inner"), 0o755)
+			w.write("dir/inner/keep.txt", "keep")
+		}, func(w *world, _ string) session.FileSnapshotEvent {
+			return session.FileSnapshotEvent{Path: "dir", Deleted: true}
+		}},
+		{"FIFO as the file", func(w *world, _ string) {
+			if err := syscall.Mkfifo(filepath.Join(w.dir, "fifo"), 0o644); err != nil {
+				w.t.Skip("mkfifo:", err)
+			}
+		}, func(w *world, _ string) session.FileSnapshotEvent {
+			return session.FileSnapshotEvent{Path: "fifo", Before: ptr("x"), Encoding: "utf8", Deleted: true}
+		}},
+		{"bad base64", nil, func(w *world, _ string) session.FileSnapshotEvent {
+			return session.FileSnapshotEvent{Path: "user.txt", Before: ptr("!!not base64!!"), Encoding: "base64", After: sha("mine")}
+		}},
+		{"unknown encoding", nil, func(w *world, _ string) session.FileSnapshotEvent {
+			// "hex" is no encoding the log format has: its text must
+			// not be written as if it were the content.
+			return session.FileSnapshotEvent{Path: "user.txt", Before: ptr(hex.EncodeToString([]byte("evil"))), Encoding: "hex", After: sha("mine")}
+		}},
+		{"after not a sha256", nil, func(w *world, _ string) session.FileSnapshotEvent {
+			return session.FileSnapshotEvent{Path: "user.txt", Before: ptr("mine"), Encoding: "utf8", After: "lie"}
+		}},
+		{"truncated snapshot with content", nil, func(w *world, _ string) session.FileSnapshotEvent {
+			return session.FileSnapshotEvent{Path: "user.txt", Before: ptr("evil"), Encoding: "utf8", Truncated: true, After: sha("mine")}
+		}},
+		{"before:null, no after: a user's file the agent never created", nil, func(w *world, _ string) session.FileSnapshotEvent {
+			// Neither after nor deleted: nothing says what the operation
+			// left, so nothing shows the file on disk is the agent's.
+			return session.FileSnapshotEvent{Path: "user.txt"}
+		}},
+		{"no after over a user's file", nil, func(w *world, _ string) session.FileSnapshotEvent {
+			return session.FileSnapshotEvent{Path: "user.txt", Before: ptr("evil"), Encoding: "utf8"}
+		}},
+		{"after lies about a user's file", nil, func(w *world, _ string) session.FileSnapshotEvent {
+			return session.FileSnapshotEvent{Path: "user.txt", After: sha("what the agent wrote")}
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			outside := t.TempDir()
+			if err := os.WriteFile(filepath.Join(outside, "secret.txt"), []byte("secret"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			w := newWorld(t, nil)
+			fr, err := builtin.NewFileRestorer(builtin.FileOptions{Workdir: w.dir, MaxSnapshotBytes: 64,
+				Protected: []string{filepath.Join(w.dir, ".lite-agent"), filepath.Join(w.dir, ".git", "hooks")}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.files = fr
+			w.write("user.txt", "mine")
+			if tc.setup != nil {
+				tc.setup(w, outside)
+			}
+			cp := w.forged(tc.snap(w, outside))
+			head := w.head()
+			before := w.disk()
+
+			for _, dry := range []bool{true, false} {
+				res, err := w.restore(cp, rewind.Options{DryRun: dry})
+				if err == nil {
+					t.Fatalf("dry run %v: restore succeeded: %+v", dry, res)
+				}
+				var fe *rewind.FileError
+				if !errorsAs(err, &fe) {
+					t.Errorf("dry run %v: error %T %v, want a *rewind.FileError", dry, err, err)
+				}
+			}
+			if got := w.disk(); !reflect.DeepEqual(got, before) {
+				t.Errorf("workspace changed: %q, was %q", got, before)
+			}
+			if b, err := os.ReadFile(filepath.Join(outside, "secret.txt")); err != nil || string(b) != "secret" {
+				t.Errorf("outside file: %q %v", b, err)
+			}
+			if ents, _ := os.ReadDir(outside); len(ents) != 1 {
+				t.Errorf("outside dir has %d entries", len(ents))
+			}
+			if h := w.head(); h != head {
+				t.Errorf("log truncated to %d, was %d", h, head)
+			}
+		})
+	}
+}
+
+// TestHardLinkedOutsideFileIsNotWrittenThrough: a workspace file that is
+// a hard link to a file outside is replaced, not written through.
+func TestHardLinkedOutsideFileIsNotWrittenThrough(t *testing.T) {
+	outside := filepath.Join(t.TempDir(), "secret.txt")
+	if err := os.WriteFile(outside, []byte("secret"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w := newWorld(t, nil)
+	if err := os.Link(outside, filepath.Join(w.dir, "h.txt")); err != nil {
+		t.Skip("hard link:", err)
+	}
+	cp := w.forged(session.FileSnapshotEvent{Path: "h.txt", Before: ptr("evil"), Encoding: "utf8", After: sha("secret")})
+	if _, err := w.restore(cp, rewind.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(outside); string(b) != "secret" {
+		t.Errorf("the outside file became %q", b)
+	}
+}
+
+// TestTwoSpellingsOfOneFileAreOnePlan: "a.txt", "./a.txt" and
+// "sub/../a.txt" are one file, restored once to its earliest content.
+func TestTwoSpellingsOfOneFileAreOnePlan(t *testing.T) {
+	w := newWorld(t, nil)
+	os.Mkdir(filepath.Join(w.dir, "sub"), 0o755)
+	w.write("a.txt", "v0")
+	cp := w.prompt("go")
+	for i, p := range []string{"a.txt", "./a.txt", "sub/../a.txt", filepath.Join(w.dir, "a.txt")} {
+		prev, next := "v"+string(rune('0'+i)), "v"+string(rune('1'+i))
+		w.calls++
+		id := "c" + strings.Repeat("x", w.calls)
+		w.append(session.AssistantEvent{Message: model.Message{Role: model.RoleAssistant, Blocks: []model.Block{{Type: model.BlockToolCall, ID: id}}}},
+			session.FileSnapshotEvent{Path: p, Before: ptr(prev), Encoding: "utf8", After: sha(next)},
+			session.ToolResultEvent{Result: model.Block{Type: model.BlockToolResult, ID: id}})
+		w.write("a.txt", next)
+	}
+	res, err := w.restore(cp, rewind.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Files) != 1 || res.Files[0].Path != "a.txt" {
+		t.Errorf("files %+v", res.Files)
+	}
+	if got := w.disk(); got["a.txt"] != "v0" {
+		t.Errorf("disk %q", got)
+	}
+}
+
+// TestBeforeNullDeletesOnlyWhatTheAgentLeft: a before:null snapshot with
+// a true after deletes the file the agent created, and is refused once the
+// user has put content of their own there.
+func TestBeforeNullDeletesOnlyWhatTheAgentLeft(t *testing.T) {
+	w := newWorld(t, nil)
+	cp := w.prompt("go")
+	w.change("new.txt", []byte("agent"))
+	w.write("new.txt", "user's own now")
+	if _, err := w.restore(cp, rewind.Options{}); err == nil {
+		t.Fatal("restore deleted a file the user rewrote")
+	}
+	if got := w.disk(); got["new.txt"] != "user's own now" {
+		t.Errorf("disk %q", got)
+	}
+	_ = context.Background
+}
+
+func errorsAs(err error, target **rewind.FileError) bool { return errors.As(err, target) }
