@@ -237,3 +237,77 @@ func TestBeforeNullDeletesOnlyWhatTheAgentLeft(t *testing.T) {
 }
 
 func errorsAs(err error, target **rewind.FileError) bool { return errors.As(err, target) }
+
+// swapping is the real file restorer with an attacker between a file's
+// check and its write: after the restore's second read of path (the
+// re-check in apply), the file's parent directory becomes a symbolic link
+// to a directory outside the workspace that holds the same file.
+type swapping struct {
+	*builtin.FileRestorer
+	t         *testing.T
+	dir, path string
+	outside   string
+	reads     int
+	swapped   bool
+}
+
+func (s *swapping) Read(ctx context.Context, p string) ([]byte, bool, error) {
+	data, exists, err := s.FileRestorer.Read(ctx, p)
+	if p == s.path {
+		s.reads++
+		if s.reads == 2 {
+			parent := filepath.Join(s.dir, filepath.Dir(p))
+			if err := os.Rename(parent, parent+".moved"); err != nil {
+				s.t.Fatal(err)
+			}
+			if err := os.Symlink(s.outside, parent); err != nil {
+				s.t.Fatal(err)
+			}
+			s.swapped = true
+		}
+	}
+	return data, exists, err
+}
+
+func TestSymlinkSwappedInBetweenCheckAndWriteIsRefused(t *testing.T) {
+	for _, del := range []bool{false, true} {
+		t.Run(map[bool]string{false: "write", true: "delete"}[del], func(t *testing.T) {
+			outside := t.TempDir()
+			w := newWorld(t, nil)
+			os.Mkdir(filepath.Join(w.dir, "sub"), 0o755)
+			w.write("sub/a.txt", "v0")
+			cp := w.prompt("go")
+			if del {
+				w.change("sub/b.txt", []byte("made"))
+				os.WriteFile(filepath.Join(outside, "b.txt"), []byte("made"), 0o600)
+			} else {
+				w.change("sub/a.txt", []byte("v1"))
+				os.WriteFile(filepath.Join(outside, "a.txt"), []byte("v1"), 0o600)
+			}
+			p := "sub/a.txt"
+			if del {
+				p = "sub/b.txt"
+			}
+			sw := &swapping{FileRestorer: w.files, t: t, dir: w.dir, path: p, outside: outside}
+			head := w.head()
+			_, err := rewind.Restore(context.Background(), w.cp, sw, w.id, cp, rewind.Options{}, nil)
+			if !sw.swapped {
+				t.Fatal("the swap did not happen")
+			}
+			if err == nil {
+				t.Fatal("restore through a swapped-in symbolic link succeeded")
+			}
+			ents, _ := os.ReadDir(outside)
+			if len(ents) != 1 {
+				t.Errorf("outside holds %d entries", len(ents))
+			}
+			name := filepath.Join(outside, filepath.Base(p))
+			if b, err := os.ReadFile(name); err != nil || (string(b) != "v1" && string(b) != "made") {
+				t.Errorf("outside file %q %v", b, err)
+			}
+			if h := w.head(); h != head {
+				t.Errorf("log truncated to %d, was %d", h, head)
+			}
+		})
+	}
+}
