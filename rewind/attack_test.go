@@ -1,6 +1,7 @@
 package rewind_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -12,6 +13,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/lite-agent/lite-agent-go/internal/testcodec"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/rewind"
 	"github.com/lite-agent/lite-agent-go/session"
@@ -309,5 +311,58 @@ func TestSymlinkSwappedInBetweenCheckAndWriteIsRefused(t *testing.T) {
 				t.Errorf("log truncated to %d, was %d", h, head)
 			}
 		})
+	}
+}
+
+// TestForkAttacksOnAFileStore: a fork's new id cannot name a file outside
+// the store, overwrite a session, write through a symbolic link planted
+// under the new id, or write an encoded session's records in plaintext.
+func TestForkAttacksOnAFileStore(t *testing.T) {
+	ctx := context.Background()
+	fc, err := session.NewFileCheckpointer(t.TempDir(), session.FileOptions{Encoding: testcodec.Encoding(testcodec.AEAD("k1", "a"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := newWorld(t, fc)
+	w.write("a.txt", "secret 0")
+	w.prompt("go")
+	w.change("a.txt", []byte("secret 1"))
+	w.id = "other"
+	w.prompt("the other session")
+	w.id = "s1"
+	outside := t.TempDir()
+	victim := filepath.Join(outside, "victim.jsonl")
+	os.WriteFile(victim, nil, 0o600)
+	os.Symlink(victim, filepath.Join(fc.Dir(), "planted.jsonl"))
+	otherLog, _ := os.ReadFile(filepath.Join(fc.Dir(), "other.jsonl"))
+
+	for _, id := range []string{"../escape", filepath.Join(outside, "abs"), "a/b", "other", "planted", "s1", "", "x\x00y"} {
+		if _, err := rewind.Fork(ctx, fc, "s1", rewind.AtHead, id); err == nil {
+			t.Errorf("fork into %q succeeded", id)
+		}
+	}
+	if ents, _ := os.ReadDir(outside); len(ents) != 1 {
+		t.Errorf("outside holds %d entries", len(ents))
+	}
+	if b, _ := os.ReadFile(victim); len(b) != 0 {
+		t.Errorf("written through the planted link: %q", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(fc.Dir(), "other.jsonl")); !bytes.Equal(b, otherLog) {
+		t.Error("the fork changed an existing session")
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(fc.Dir()), "escape.jsonl")); err == nil {
+		t.Error("a fork escaped the store")
+	}
+	if _, err := rewind.Fork(ctx, fc, "s1", rewind.AtHead, "copy"); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(fc.Dir(), "copy.jsonl"))
+	if len(b) == 0 || bytes.Contains(b, []byte("secret")) {
+		t.Errorf("the fork of an encoded session is not encoded: %q", b)
+	}
+	orig, _ := fc.Read(ctx, "s1", 0)
+	fork, err := fc.Read(ctx, "copy", 0)
+	if err != nil || !reflect.DeepEqual(session.Fold(fork), session.Fold(orig)) {
+		t.Errorf("fork reads back %v %v", len(fork), err)
 	}
 }
