@@ -366,3 +366,76 @@ func TestForkAttacksOnAFileStore(t *testing.T) {
 		t.Errorf("fork reads back %v %v", len(fork), err)
 	}
 }
+
+// TestRestoresRacingEachOtherAndATurn: two restores of one session through
+// two file checkpointers (as two processes would), while a third appends
+// as a turn does (with the head it read), end in one of two states: the
+// checkpoint's files with the log cut there (and the turn's record, if
+// it came after), or nothing restored. Never files restored with the log
+// uncut, or half the files.
+func TestRestoresRacingEachOtherAndATurn(t *testing.T) {
+	dir := t.TempDir()
+	open := func() *session.FileCheckpointer {
+		fc, err := session.NewFileCheckpointer(dir, session.FileOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fc
+	}
+	for round := 0; round < 8; round++ {
+		w := newWorld(t, open())
+		w.id = "race" + strings.Repeat("x", round)
+		w.write("a.txt", "a0")
+		w.write("b.txt", "b0")
+		cp := w.prompt("go")
+		w.change("a.txt", []byte("a1"))
+		w.change("b.txt", []byte("b1"))
+		w.change("c.txt", []byte("c1"))
+		ctx := context.Background()
+		errs := make(chan error, 3)
+		for i := 0; i < 2; i++ {
+			fc := open()
+			go func() {
+				_, err := rewind.Restore(ctx, fc, w.files, w.id, cp, rewind.Options{}, nil)
+				errs <- err
+			}()
+		}
+		turn := open()
+		go func() {
+			h, err := turn.Head(ctx, w.id)
+			if err == nil {
+				_, err = turn.Append(ctx, w.id, []session.Event{session.AssistantEvent{Message: model.AssistantText("turn")}}, h)
+			}
+			errs <- err
+		}()
+		var ok int
+		for i := 0; i < 3; i++ {
+			err := <-errs
+			var rb *rewind.RollbackError
+			if errors.As(err, &rb) {
+				t.Fatalf("round %d: %v", round, err)
+			}
+			if err == nil {
+				ok++
+			}
+		}
+		disk, head := w.disk(), w.head()
+		restored := map[string]string{"a.txt": "a0", "b.txt": "b0"}
+		untouched := map[string]string{"a.txt": "a1", "b.txt": "b1", "c.txt": "c1"}
+		switch {
+		case reflect.DeepEqual(disk, restored):
+			if head != cp && head != cp+1 {
+				t.Errorf("round %d: files restored, log head %d (checkpoint %d)", round, head, cp)
+			}
+		case reflect.DeepEqual(disk, untouched):
+			if head <= cp {
+				t.Errorf("round %d: log cut, files not restored", round)
+			}
+		default:
+			t.Errorf("round %d: half restored: %q (head %d)", round, disk, head)
+		}
+		if ok == 0 {
+			t.Errorf("round %d: nothing succeeded", round)
+		}
+	}
+}
