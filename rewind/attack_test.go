@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -437,5 +438,52 @@ func TestRestoresRacingEachOtherAndATurn(t *testing.T) {
 		if ok == 0 {
 			t.Errorf("round %d: nothing succeeded", round)
 		}
+	}
+}
+
+// TestSnapshotsReadLossilyAreRefused: a plaintext log edited by hand (an
+// agent's bash, a cloned data home) holds a file_snapshot this version
+// reads only in part: a member it does not know (which might change what
+// before means) or a lone UTF-16 surrogate, read as U+FFFD. Writing what
+// was understood would write something else than the log holds; the file
+// restore is refused, nothing changed.
+func TestSnapshotsReadLossilyAreRefused(t *testing.T) {
+	cases := map[string]string{
+		"unknown member": `{"type":"file_snapshot","path":"user.txt","before":"H4sIAAAAAAAA","encoding":"utf8","compression":"gzip","after":"%s","turn":1}`,
+		"lone surrogate": `{"type":"file_snapshot","path":"user.txt","before":"\ud800mine","encoding":"utf8","after":"%s","turn":1}`,
+	}
+	for name, event := range cases {
+		t.Run(name, func(t *testing.T) {
+			fc, err := session.NewFileCheckpointer(t.TempDir(), session.FileOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := newWorld(t, fc)
+			w.write("user.txt", "mine")
+			cp := w.prompt("go")
+			w.append(session.AssistantEvent{Message: model.Message{Role: model.RoleAssistant, Blocks: []model.Block{{Type: model.BlockToolCall, ID: "c1", Name: "write_file"}}}})
+			seq := w.head() + 1
+			line := fmt.Sprintf(`{"seq":%d,"sessionId":"s1","parentSeq":%d,"ts":"2026-12-02T05:30:00.000Z","event":`+event+"}\n", seq, seq-1, sha("mine"))
+			f, err := os.OpenFile(filepath.Join(fc.Dir(), "s1.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.WriteString(line)
+			f.Close()
+			w.append(session.ToolResultEvent{Result: model.Block{Type: model.BlockToolResult, ID: "c1", Content: "ok"}})
+			head := w.head()
+			if head != seq+1 {
+				t.Fatalf("head %d, want %d: the crafted line was not read", head, seq+1)
+			}
+			for _, dry := range []bool{true, false} {
+				var fe *rewind.FileError
+				if _, err := w.restore(cp, rewind.Options{DryRun: dry}); !errors.As(err, &fe) || !errors.Is(err, rewind.ErrBadSnapshot) {
+					t.Errorf("dry run %v: %v, want a *FileError for ErrBadSnapshot", dry, err)
+				}
+			}
+			if got := w.disk(); got["user.txt"] != "mine" || w.head() != head {
+				t.Errorf("disk %q, head %d", got, w.head())
+			}
+		})
 	}
 }

@@ -126,9 +126,10 @@ var (
 	// one written by hand), so nothing shows that the file on disk is the
 	// agent's to overwrite or delete.
 	ErrUnverifiableSnapshot = errors.New("its snapshot does not record what the operation left; use a conversation-only restore")
-	// ErrBadSnapshot: the snapshot holds a member this version cannot
-	// read (an unknown encoding, content that does not decode, an after
-	// that is not a sha256 hex digest).
+	// ErrBadSnapshot: the snapshot holds what this version cannot read
+	// exactly (an unknown encoding, content that does not decode, an after
+	// that is not a sha256 hex digest, a member it does not know, a lone
+	// UTF-16 surrogate).
 	ErrBadSnapshot = errors.New("its snapshot cannot be read")
 )
 
@@ -349,6 +350,13 @@ func plan(ctx context.Context, files Files, events []session.StoredEvent) ([]*fi
 		snap, ok := se.Event.(session.FileSnapshotEvent)
 		if !ok {
 			continue
+		}
+		if se.Raw != nil {
+			// Read in part: a member this version does not know (it
+			// might change what before means) or text that did not
+			// decode exactly. Writing what was understood would write
+			// something other than the log holds.
+			return nil, &FileError{Path: snap.Path, Reason: fmt.Errorf("%w: it holds members or text this version does not read exactly", ErrBadSnapshot)}
 		}
 		path, ok := canonical[snap.Path]
 		if !ok {
