@@ -487,3 +487,15 @@ func TestSnapshotsReadLossilyAreRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestFileErrorQuotesAForgedPath: the path a FileError names comes from
+// the log; a line break or terminal escape in it is shown quoted.
+func TestFileErrorQuotesAForgedPath(t *testing.T) {
+	msg := (&rewind.FileError{Path: "a\nb\x1b[2K", Reason: rewind.ErrChangedOutside}).Error()
+	if strings.ContainsAny(msg, "\n\x1b") || !strings.Contains(msg, `"a\nb\x1b[2K"`) {
+		t.Errorf("message %q", msg)
+	}
+	if msg := (&rewind.FileError{Path: "ok.txt", Reason: rewind.ErrChangedOutside}).Error(); !strings.HasPrefix(msg, "cannot restore ok.txt:") {
+		t.Errorf("message %q", msg)
+	}
+}

@@ -8,6 +8,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
 
 	"github.com/lite-agent/lite-agent-go/session"
 )
@@ -144,7 +147,13 @@ type FileError struct {
 }
 
 func (e *FileError) Error() string {
-	return fmt.Sprintf("cannot restore %s: %v", e.Path, e.Reason)
+	p := e.Path
+	if strings.IndexFunc(p, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+		// The path comes from the log: it must not break the message's
+		// line or drive a terminal.
+		p = strconv.Quote(p)
+	}
+	return fmt.Sprintf("cannot restore %s: %v", p, e.Reason)
 }
 
 // Unwrap returns the reason.
