@@ -342,6 +342,15 @@ func TestForkAttacksOnAFileStore(t *testing.T) {
 			t.Errorf("fork into %q succeeded", id)
 		}
 	}
+	// Nor can a source id reach another namespace's logs.
+	for _, id := range []string{"../other", "../../x/sessions/s1", filepath.Join(fc.Dir(), "s1")} {
+		if _, err := rewind.Fork(ctx, fc, id, rewind.AtHead, "from-elsewhere"); err == nil {
+			t.Errorf("fork of %q succeeded", id)
+		}
+		if _, err := rewind.Restore(ctx, fc, w.files, id, 0, rewind.Options{}, nil); err == nil {
+			t.Errorf("restore of %q succeeded", id)
+		}
+	}
 	if ents, _ := os.ReadDir(outside); len(ents) != 1 {
 		t.Errorf("outside holds %d entries", len(ents))
 	}
@@ -497,5 +506,38 @@ func TestFileErrorQuotesAForgedPath(t *testing.T) {
 	}
 	if msg := (&rewind.FileError{Path: "ok.txt", Reason: rewind.ErrChangedOutside}).Error(); !strings.HasPrefix(msg, "cannot restore ok.txt:") {
 		t.Errorf("message %q", msg)
+	}
+}
+
+// TestCraftedToolPairingStillSplits: a result placed before its call, or
+// a call id reused after its first result, does not make a cut between a
+// call and its result look whole.
+func TestCraftedToolPairingStillSplits(t *testing.T) {
+	call := func(id string) session.Event {
+		return session.AssistantEvent{Message: model.Message{Role: model.RoleAssistant, Blocks: []model.Block{{Type: model.BlockToolCall, ID: id, Name: "bash"}}}}
+	}
+	result := func(id string) session.Event {
+		return session.ToolResultEvent{Result: model.Block{Type: model.BlockToolResult, ID: id, Content: "ok"}}
+	}
+	cases := map[string][]session.Event{
+		"result before its call": {result("x"), call("x")},
+		"call id reused":         {call("x"), result("x"), call("x")},
+	}
+	for name, evs := range cases {
+		t.Run(name, func(t *testing.T) {
+			w := newWorld(t, nil)
+			w.prompt("go")
+			w.append(evs...)
+			cut := w.head()
+			w.append(result("x"))
+			for _, dry := range []bool{true, false} {
+				if _, err := w.restore(cut, rewind.Options{DryRun: dry}); !errors.Is(err, rewind.ErrBadSequence) {
+					t.Errorf("dry run %v: %v", dry, err)
+				}
+			}
+			if _, err := rewind.Fork(context.Background(), w.cp, w.id, cut, "f"); !errors.Is(err, rewind.ErrBadSequence) {
+				t.Errorf("fork: %v", err)
+			}
+		})
 	}
 }
