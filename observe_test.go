@@ -1,0 +1,153 @@
+package liteagent_test
+
+import (
+	"context"
+	"encoding/json"
+	"iter"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+
+	"github.com/lite-agent/lite-agent-go/model"
+	"github.com/lite-agent/lite-agent-go/model/modeltest"
+	"github.com/lite-agent/lite-agent-go/telemetry"
+	"github.com/lite-agent/lite-agent-go/tool"
+)
+
+// subagentScript is a model that dispatches one general-purpose subagent
+// whose answer is "42", then answers "dispatched".
+func subagentScript() *modeltest.Provider {
+	return modeltest.NewFunc(func(ctx context.Context, req model.Request) ([]model.Chunk, error) {
+		switch {
+		case strings.HasPrefix(req.System, `You are the "general-purpose" subagent`):
+			return modeltest.Text("42").Chunks(), nil
+		case len(req.Messages) == 1:
+			return modeltest.ToolCalls(call("a1", "Agent", `{"tasks":[{"display_name":"Finder","subagent_type":"general-purpose","prompt":"find it"}]}`)).Chunks(), nil
+		}
+		return modeltest.Text("dispatched").Chunks(), nil
+	})
+}
+
+// steps records what middleware saw, safe for concurrent use.
+type steps struct {
+	mu  sync.Mutex
+	got []string
+}
+
+func (s *steps) add(v string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.got = append(s.got, v)
+}
+
+func (s *steps) list() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.got)
+}
+
+func TestMiddlewareSeesEveryCallOfTheFamilyInOrder(t *testing.T) {
+	f := newFixture(t)
+	f.p = subagentScript()
+	rec := &steps{}
+	modelMW := func(name string) model.Middleware {
+		return model.Middleware{Stream: func(next model.StreamFunc) model.StreamFunc {
+			return func(ctx context.Context, req model.Request) iter.Seq2[model.Chunk, error] {
+				who := "parent"
+				if strings.Contains(req.System, "subagent") && strings.HasPrefix(req.System, "You are the") {
+					who = "child"
+				}
+				rec.add("model " + name + " " + who)
+				return next(ctx, req)
+			}
+		}}
+	}
+	toolMW := func(name string) tool.Middleware {
+		return func(next tool.CallFunc) tool.CallFunc {
+			return func(ctx context.Context, c *tool.Call, in json.RawMessage) (tool.Result, error) {
+				rec.add("tool " + name + " " + c.Name + " " + c.ID)
+				return next(ctx, c, in)
+			}
+		}
+	}
+	opts := f.options(nil)
+	opts.ModelMiddleware = []model.Middleware{modelMW("a"), modelMW("b")}
+	opts.ToolMiddleware = []tool.Middleware{toolMW("a"), toolMW("b")}
+	a := f.agent(t, opts)
+	if _, err := a.Send(t.Context(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.AwaitIdle(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	got := rec.list()
+	for _, want := range [][]string{
+		{"model a parent", "model b parent"},
+		{"tool a Agent a1", "tool b Agent a1"},
+		{"model a child", "model b child"},
+	} {
+		i := slices.Index(got, want[0])
+		if i < 0 || i+1 >= len(got) || got[i+1] != want[1] {
+			t.Errorf("steps %q lack %q then %q", got, want[0], want[1])
+		}
+	}
+}
+
+func TestTelemetryTracesTurnsCallsAndSubagents(t *testing.T) {
+	f := newFixture(t)
+	f.p = subagentScript()
+	exp := tracetest.NewInMemoryExporter()
+	opts := f.options(nil)
+	opts.Telemetry = telemetry.Options{TracerProvider: sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))}
+	a := f.agent(t, opts)
+	if _, err := a.Send(t.Context(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.AwaitIdle(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	a.Close()
+	byName := map[string][]tracetest.SpanStub{}
+	for _, s := range exp.GetSpans() {
+		byName[s.Name] = append(byName[s.Name], s)
+	}
+	root, tl, child := byName["invoke_agent"], byName["execute_tool Agent"], byName["invoke_agent general-purpose"]
+	if len(root) == 0 || len(tl) != 1 || len(child) != 1 || len(byName["chat test-model"]) < 3 {
+		t.Fatalf("spans by name: %v", names(exp.GetSpans()))
+	}
+	first := root[0]
+	if tl[0].Parent.SpanID() != first.SpanContext.SpanID() {
+		t.Error("the Agent tool call is not a child of its turn")
+	}
+	if child[0].Parent.SpanID() != tl[0].SpanContext.SpanID() {
+		t.Error("the subagent run is not a child of the Agent tool call")
+	}
+	for _, s := range byName["chat test-model"] {
+		if s.Parent.SpanID() != first.SpanContext.SpanID() && s.Parent.SpanID() != child[0].SpanContext.SpanID() && (len(root) < 2 || s.Parent.SpanID() != root[1].SpanContext.SpanID()) {
+			t.Errorf("a model call's parent %v is no agent span", s.Parent.SpanID())
+		}
+	}
+	if p := attrs(first)["gen_ai.provider.name"]; p != "modeltest" {
+		t.Errorf("provider name %q", p)
+	}
+}
+
+func names(spans tracetest.SpanStubs) []string {
+	var out []string
+	for _, s := range spans {
+		out = append(out, s.Name)
+	}
+	return out
+}
+
+func attrs(s tracetest.SpanStub) map[string]string {
+	m := map[string]string{}
+	for _, kv := range s.Attributes {
+		m[string(kv.Key)] = kv.Value.Emit()
+	}
+	return m
+}
