@@ -4,16 +4,22 @@ import (
 	"context"
 	"encoding/json"
 	"iter"
+	"log/slog"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
+	liteagent "github.com/lite-agent/lite-agent-go"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
+	"github.com/lite-agent/lite-agent-go/model/redact"
 	"github.com/lite-agent/lite-agent-go/telemetry"
 	"github.com/lite-agent/lite-agent-go/tool"
 )
@@ -150,4 +156,75 @@ func attrs(s tracetest.SpanStub) map[string]string {
 		m[string(kv.Key)] = kv.Value.Emit()
 	}
 	return m
+}
+
+// observedReadme is the README's "Observing agents" program, between the
+// markers; TestReadmeObservingAgents runs it against a scripted model.
+func observedReadme(ctx context.Context, m model.Provider, name string, tp *sdktrace.TracerProvider, mp *sdkmetric.MeterProvider, log *slog.Logger) (*liteagent.Agent, error) {
+	// readme-observe:begin
+	red, err := redact.New(redact.Options{
+		Patterns: []*regexp.Regexp{regexp.MustCompile(`\bACCT-\d{6}\b`)}, // besides the default patterns
+		Secrets:  []string{"hunter2"},                                    // literal secrets the host knows
+	})
+	if err != nil {
+		return nil, err
+	}
+	timeCalls := func(next tool.CallFunc) tool.CallFunc {
+		return func(ctx context.Context, c *tool.Call, in json.RawMessage) (tool.Result, error) {
+			start := time.Now()
+			res, err := next(ctx, c, in)
+			log.Info("tool call", "tool", c.Name, "id", c.ID, "session", c.SessionID, "took", time.Since(start))
+			return res, err
+		}
+	}
+	return liteagent.New(ctx, liteagent.Options{
+		Model: m, ModelName: name,
+		ModelMiddleware: []model.Middleware{red.Middleware()},
+		ToolMiddleware:  []tool.Middleware{timeCalls},
+		Telemetry:       telemetry.Options{TracerProvider: tp, MeterProvider: mp},
+	})
+	// readme-observe:end
+}
+
+// TestReadmeObservingAgents runs the README's program and checks that the
+// README quotes it verbatim.
+func TestReadmeObservingAgents(t *testing.T) {
+	t.Chdir(t.TempDir())
+	t.Setenv("LITE_AGENT_HOME", t.TempDir())
+	m := modeltest.New()
+	m.Reply(modeltest.ToolCalls(call("c1", "read_file", `{"path":"missing.txt"}`)))
+	m.Reply(modeltest.Text("done"))
+	spans := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans))
+	reader := sdkmetric.NewManualReader()
+	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))
+	var logged strings.Builder
+	agent, err := observedReadme(t.Context(), m, "test-model", tp, mp, slog.New(slog.NewTextHandler(&logged, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer agent.Close()
+	if _, err := agent.Send(t.Context(), "my password is hunter2, close ACCT-123456"); err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Requests()[0].Messages[0].Text; got != "my password is [redacted], close [redacted]" {
+		t.Errorf("sent %q", got)
+	}
+	if !strings.Contains(logged.String(), "tool=read_file id=c1") {
+		t.Errorf("log %q", logged.String())
+	}
+	if n := len(spans.GetSpans()); n != 4 { // the turn, two model calls, one tool call
+		t.Errorf("%d spans: %v", n, names(spans.GetSpans()))
+	}
+
+	readme, src := readRepoFile(t, "README.md"), readRepoFile(t, "observe_test.go")
+	_, body, _ := strings.Cut(src, "\t// readme-observe:begin\n")
+	body, _, _ = strings.Cut(body, "\t// readme-observe:end\n")
+	var dedented strings.Builder
+	for _, line := range strings.SplitAfter(body, "\n") {
+		dedented.WriteString(strings.TrimPrefix(line, "\t"))
+	}
+	if !strings.Contains(readme, dedented.String()) {
+		t.Errorf("README does not quote the program:\n%s", dedented.String())
+	}
 }
