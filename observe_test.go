@@ -228,3 +228,41 @@ func TestReadmeObservingAgents(t *testing.T) {
 		t.Errorf("README does not quote the program:\n%s", dedented.String())
 	}
 }
+
+func TestTelemetryTracesCompactionsWithinTheirTurn(t *testing.T) {
+	f := newFixture(t)
+	exp := tracetest.NewInMemoryExporter()
+	big := tool.New("big", "Returns a lot.", func(ctx context.Context, c *tool.Call, in struct{}) (tool.Result, error) {
+		return tool.Text(strings.Repeat("x ", 20000)), nil
+	})
+	opts := f.options(nil)
+	opts.System, opts.Tools, opts.ContextWindow = "Be brief.", []tool.Tool{big}, 8000
+	opts.AllowedTools = []string{"big"}
+	opts.Telemetry = telemetry.Options{TracerProvider: sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))}
+	f.p.Reply(modeltest.ToolCalls(call("b1", "big", `{}`)), modeltest.Text("seen"), modeltest.Text("again"))
+	a := f.agent(t, opts)
+	for _, p := range []string{"fetch", "more"} {
+		if _, err := a.Send(t.Context(), p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	turns := map[string]bool{}
+	var compactions []tracetest.SpanStub
+	for _, s := range exp.GetSpans() {
+		switch s.Name {
+		case "invoke_agent":
+			turns[s.SpanContext.SpanID().String()] = true
+		case "compaction":
+			compactions = append(compactions, s)
+		}
+	}
+	if len(compactions) == 0 {
+		t.Fatalf("no compaction span among %v", names(exp.GetSpans()))
+	}
+	for _, c := range compactions {
+		a := attrs(c)
+		if !turns[c.Parent.SpanID().String()] || a["lite_agent.compaction.before_tokens"] == "" || a["lite_agent.compaction.after_tokens"] == "" {
+			t.Errorf("compaction span parent %v attrs %v", c.Parent.SpanID(), a)
+		}
+	}
+}
