@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/compaction"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/tool"
@@ -74,6 +75,19 @@ type Options struct {
 	// provider refuses as too long once, compacted. Nil sends the whole
 	// folded log every time.
 	Context *ContextOptions
+	// Passes are compaction passes run on every request after the context
+	// levels (or on the folded log, without the context engine), such as
+	// the built-in passes of package compaction. With the context engine,
+	// what they change is committed in a context view like the levels'
+	// changes, so that the next request starts from it.
+	Passes []compaction.Pass
+	// OverflowPasses run once when the provider refuses a request as too
+	// long before streaming anything, after the levels and Passes; the
+	// request is then retried once. With the context engine, level 5
+	// then applies only if the request is still over the window; without
+	// OverflowPasses it always applies to the retry. Their changes are
+	// never committed.
+	OverflowPasses []compaction.Pass
 	// Logger receives diagnostics (ids, sizes, durations; never payloads);
 	// nil logs nothing.
 	Logger *slog.Logger
@@ -86,6 +100,8 @@ type Engine struct {
 	specs []model.ToolSpec
 	log   *slog.Logger
 	now   func() time.Time
+	// lockIdle and lockMax time the session lock a turn keeps (turnLock).
+	lockIdle, lockMax time.Duration
 
 	mu       sync.Mutex               // guards sessions
 	sessions map[string]*sessionState // per-session turn lock and event cache
@@ -102,9 +118,14 @@ type sessionState struct {
 	// archived maps the SHA-256 of tool results the context engine put in
 	// the session's archive to their entries, guarded by turn.
 	archived map[[sha256.Size]byte]archive.Entry
-	// facts are the context engine's pinned facts of events[:facts.scanned],
-	// guarded by turn.
+	// facts are the context engine's pinned facts of the view and
+	// events[:facts.scanned], guarded by turn.
 	facts factSet
+	// view is the latest committed context view, which events follow,
+	// when the context engine loaded the log from it; proj folds the two.
+	// Both guarded by turn.
+	view *viewBase
+	proj projection
 	// active is the turn running on the session, under Engine.mu; nil
 	// between turns.
 	active *run
@@ -155,6 +176,8 @@ func New(opts Options) (*Engine, error) {
 		log:      opts.Logger,
 		now:      time.Now,
 		sessions: make(map[string]*sessionState),
+		lockIdle: defaultLockIdle,
+		lockMax:  defaultLockMax,
 	}
 	if e.log == nil {
 		e.log = slog.New(slog.DiscardHandler)
@@ -216,6 +239,7 @@ type run struct {
 	events chan Event // events emitted by tools, drained by the loop
 
 	appendMu sync.Mutex // serializes appends of snapshots and batches
+	lock     *turnLock  // the session's lock, kept across the turn's operations on the log
 
 	tools *tool.Set        // the tools of this prompt
 	specs []model.ToolSpec // their specs
@@ -414,8 +438,9 @@ func (e *Engine) RecordBetweenTurns(ctx context.Context, id string, ev session.E
 	if keep != nil && !keep() {
 		return nil
 	}
-	r := &run{e: e, id: id, st: st}
-	if err := r.load(ctx); err != nil {
+	r := &run{e: e, id: id, st: st, lock: e.newTurnLock(id)}
+	defer r.lock.end()
+	if err := r.loadHeld(ctx); err != nil {
 		return err
 	}
 	return r.append(ctx, ev)
@@ -427,7 +452,12 @@ func (r *run) append(ctx context.Context, evs ...session.Event) error {
 	r.appendMu.Lock()
 	defer r.appendMu.Unlock()
 	cp := r.e.opts.Checkpointer
+	if err := r.lock.enter(ctx); err != nil {
+		r.st.loaded = false
+		return fmt.Errorf("append to session %s: %w", r.id, err)
+	}
 	head, err := cp.Append(ctx, r.id, evs, r.st.head)
+	r.lock.leave()
 	if err != nil {
 		r.st.loaded = false // reload on the next turn
 		return fmt.Errorf("append to session %s: %w", r.id, err)
@@ -451,15 +481,8 @@ func (r *run) load(ctx context.Context) error {
 	if r.st.loaded && head == r.st.head {
 		return nil
 	}
-	evs, err := cp.Read(ctx, r.id, 0)
-	if err != nil {
+	if err := r.readLog(ctx); err != nil {
 		return fmt.Errorf("read session %s: %w", r.id, err)
-	}
-	r.st.events = evs
-	r.st.facts = factSet{} // derived from the events replaced
-	r.st.head = 0
-	if n := len(evs); n > 0 {
-		r.st.head = evs[n-1].Seq
 	}
 	r.st.loaded = true
 	return nil
@@ -500,7 +523,8 @@ func (e *Engine) TurnFrom(ctx context.Context, id string, prompt model.Message, 
 				st.unlock()
 			}
 		}()
-		r := &run{e: e, id: id, st: st, events: make(chan Event), steerOK: origin == session.OriginUser}
+		r := &run{e: e, id: id, st: st, events: make(chan Event), steerOK: origin == session.OriginUser, lock: e.newTurnLock(id)}
+		defer r.lock.end()
 		e.mu.Lock()
 		st.active = r
 		e.mu.Unlock()
@@ -526,6 +550,8 @@ func (e *Engine) TurnFrom(ctx context.Context, id string, prompt model.Message, 
 			}
 		}
 		res, err := r.loop(ctx, prompt, origin, emit)
+		// The session's lock goes before anyone hears of the end.
+		r.lock.end()
 		inactive() // Steer refuses from here: nothing more is sent
 		if res != nil {
 			r.phaseMu.Lock()
@@ -548,7 +574,7 @@ func (e *Engine) TurnFrom(ctx context.Context, id string, prompt model.Message, 
 
 func (r *run) loop(ctx context.Context, prompt model.Message, origin session.Origin, emit func(Event)) (*Result, error) {
 	e := r.e
-	if err := r.load(ctx); err != nil {
+	if err := r.loadHeld(ctx); err != nil {
 		return nil, err
 	}
 	if err := r.answerDangling(ctx, emit); err != nil {
@@ -801,7 +827,8 @@ func (r *run) newRequest(msgs []model.Message) model.Request {
 // made once more with every context level applied.
 func (r *run) callModel(ctx context.Context, emit func(Event)) (model.Message, model.Usage, model.StopReason, error) {
 	msg, use, stop, streamed, err := r.stream(ctx, emit, false)
-	if err != nil && !streamed && r.e.opts.Context != nil && ctx.Err() == nil && model.IsClass(err, model.ClassContextOverflow) {
+	retry := r.e.opts.Context != nil || len(r.e.opts.OverflowPasses) > 0
+	if err != nil && !streamed && retry && ctx.Err() == nil && model.IsClass(err, model.ClassContextOverflow) {
 		emit(Event{Type: EventRetry, Turn: r.turn, Retry: &RetryEvent{Attempt: 1, Reason: "context overflow; compacting"}, Err: err})
 		msg, use, stop, _, err = r.stream(ctx, emit, true)
 	}
