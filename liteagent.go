@@ -578,6 +578,7 @@ func (a *Agent) buildEngine(opts Options, cfg config, gate *permission.Gate, too
 		}
 	}
 	a.setCompaction(&eopts, opts)
+	a.obs.tracePasses(&eopts)
 	if !opts.DisableTasks {
 		eopts.Reminder = func(ctx context.Context, id string) (string, error) {
 			st, err := a.taskStore(id)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"iter"
 
+	"github.com/lite-agent/lite-agent-go/compaction"
 	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/hook"
 	"github.com/lite-agent/lite-agent-go/model"
@@ -47,6 +48,21 @@ func (o observers) compacting(next telemetry.CompactingFunc) telemetry.Compactin
 		return next
 	}
 	return o.tel.Compacting(next)
+}
+
+// tracePasses makes the compaction passes of eopts record spans when the
+// agent records telemetry.
+func (o observers) tracePasses(eopts *engine.Options) {
+	if o.tel == nil {
+		return
+	}
+	for _, ps := range []*[]compaction.Pass{&eopts.Passes, &eopts.OverflowPasses} {
+		traced := make([]compaction.Pass, len(*ps))
+		for i, p := range *ps {
+			traced[i] = o.tel.Pass(p)
+		}
+		*ps = traced
+	}
 }
 
 // tracedTurn runs hookedTurn under the turn's span when the agent records

@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"iter"
+	"time"
 
 	"go.opentelemetry.io/otel/attribute"
 	semconv "go.opentelemetry.io/otel/semconv/v1.40.0"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/lite-agent/lite-agent-go/compaction"
 	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/tool"
@@ -167,4 +169,46 @@ func (t *Telemetry) Compacting(next CompactingFunc) CompactingFunc {
 			span.End()
 		}
 	}
+}
+
+// AttrCompactionPass names the compaction pass of a pass span, and
+// AttrMessagesBefore and AttrMessagesAfter count the messages it was given
+// and returned.
+const (
+	AttrCompactionPass = attribute.Key("lite_agent.compaction.pass")
+	AttrMessagesBefore = attribute.Key("lite_agent.compaction.messages_before")
+	AttrMessagesAfter  = attribute.Key("lite_agent.compaction.messages_after")
+)
+
+// Pass returns p recording a span "compaction <name>" for each run that
+// changed the messages or failed; runs that changed nothing, which happen
+// before every model call, record none.
+func (t *Telemetry) Pass(p compaction.Pass) compaction.Pass {
+	return tracedPass{Pass: p, t: t}
+}
+
+// tracedPass is the Pass that Telemetry.Pass returns.
+type tracedPass struct {
+	compaction.Pass
+	t *Telemetry
+}
+
+// Apply runs the pass and records a span when it did something.
+func (p tracedPass) Apply(ctx context.Context, msgs []model.Message) ([]model.Message, error) {
+	start := time.Now()
+	out, err := p.Pass.Apply(ctx, msgs)
+	if err == nil && !compaction.Changed(msgs, out) {
+		return out, err
+	}
+	_, span := p.t.tracer.Start(ctx, "compaction "+p.Name(), trace.WithTimestamp(start), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(
+		AttrCompactionPass.String(p.Name()),
+		AttrMessagesBefore.Int(len(msgs)),
+	))
+	if err != nil {
+		fail(span, errorType(err))
+	} else {
+		span.SetAttributes(AttrMessagesAfter.Int(len(out)))
+	}
+	span.End()
+	return out, err
 }

@@ -15,6 +15,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
+	"github.com/lite-agent/lite-agent-go/compaction"
 	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
@@ -329,5 +330,49 @@ func TestProviderName(t *testing.T) {
 	}
 	if got := telemetry.ProviderName(nil); got != "" {
 		t.Errorf("ProviderName(nil) = %q", got)
+	}
+}
+
+func TestPassSpansOnlyWhenSomethingHappened(t *testing.T) {
+	msgs := []model.Message{model.UserText("a"), model.AssistantText("b"), model.UserText("c")}
+	tests := []struct {
+		name     string
+		apply    func(context.Context, []model.Message) ([]model.Message, error)
+		wantSpan bool
+		wantErr  bool
+	}{
+		{"unchanged", func(_ context.Context, m []model.Message) ([]model.Message, error) { return m, nil }, false, false},
+		{"dropped one", func(_ context.Context, m []model.Message) ([]model.Message, error) { return m[1:], nil }, true, false},
+		{"failed", func(context.Context, []model.Message) ([]model.Message, error) { return nil, errors.New("no") }, true, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tel, spans, _ := recording(t, false)
+			p := tel.Pass(compaction.PassFunc("snip", tt.apply))
+			if p.Name() != "snip" {
+				t.Errorf("name %q", p.Name())
+			}
+			_, err := p.Apply(t.Context(), msgs)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("err %v", err)
+			}
+			got := spans.GetSpans()
+			if (len(got) == 1) != tt.wantSpan || len(got) > 1 {
+				t.Fatalf("%d spans", len(got))
+			}
+			if !tt.wantSpan {
+				return
+			}
+			a := attrs(got[0])
+			if got[0].Name != "compaction snip" || a[telemetry.AttrMessagesBefore].AsInt64() != 3 {
+				t.Errorf("span %q attrs %v", got[0].Name, a)
+			}
+			if tt.wantErr != (got[0].Status.Code == codes.Error) {
+				t.Errorf("status %v", got[0].Status)
+			}
+			if !tt.wantErr && a[telemetry.AttrMessagesAfter].AsInt64() != 2 {
+				t.Errorf("messages after %v", a[telemetry.AttrMessagesAfter])
+			}
+		})
 	}
 }
