@@ -16,7 +16,9 @@
 // tool call that started it. The package is wired in by liteagent through
 // Options.Telemetry; a host that assembles an engine itself installs
 // [Telemetry.ModelMiddleware] with model.Use, [Telemetry.ToolMiddleware]
-// with tool.Use, and wraps turns with [Telemetry.Agent].
+// with tool.Use, wraps turns with [Telemetry.Agent], compaction passes
+// with [Telemetry.Pass] and the context engine's Compacting callback with
+// [Telemetry.Compacting].
 package telemetry
 
 import (
@@ -143,7 +145,8 @@ func ProviderName(p model.Provider) string {
 	return path[strings.LastIndexByte(path, '/')+1:]
 }
 
-// providerAttr returns the gen_ai.provider.name attribute, if known.
+// providerAttrs appends the gen_ai.provider.name attribute, if known, to
+// attrs.
 func (t *Telemetry) providerAttrs(attrs []attribute.KeyValue) []attribute.KeyValue {
 	if t.provider != "" {
 		attrs = append(attrs, semconv.GenAIProviderNameKey.String(t.provider))

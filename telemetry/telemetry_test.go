@@ -122,8 +122,8 @@ func TestModelCallSpan(t *testing.T) {
 			}
 			a := attrs(s)
 			for k, want := range tt.wantAttrs {
-				if v, ok := a[attribute.Key(k)]; !ok || v.Emit() != want {
-					t.Errorf("%s = %q, want %q", k, v.Emit(), want)
+				if v, ok := a[attribute.Key(k)]; !ok || v.String() != want {
+					t.Errorf("%s = %q, want %q", k, v.String(), want)
 				}
 			}
 			for _, k := range tt.absent {
@@ -229,8 +229,8 @@ func TestToolCallSpan(t *testing.T) {
 			}
 			a := attrs(got[0])
 			for k, want := range tt.want {
-				if v := a[attribute.Key(k)]; v.Emit() != want {
-					t.Errorf("%s = %q, want %q", k, v.Emit(), want)
+				if v := a[attribute.Key(k)]; v.String() != want {
+					t.Errorf("%s = %q, want %q", k, v.String(), want)
 				}
 			}
 			for _, k := range tt.absent {
@@ -276,8 +276,8 @@ func TestAgentSpanParentsItsCalls(t *testing.T) {
 		"gen_ai.conversation.id": "s1", "gen_ai.usage.input_tokens": "3", "gen_ai.usage.output_tokens": "4",
 		"gen_ai.response.finish_reasons": `["stop"]`, "lite_agent.turns": "1",
 	} {
-		if v := a[attribute.Key(k)]; v.Emit() != want {
-			t.Errorf("%s = %q, want %q", k, v.Emit(), want)
+		if v := a[attribute.Key(k)]; v.String() != want {
+			t.Errorf("%s = %q, want %q", k, v.String(), want)
 		}
 	}
 }
