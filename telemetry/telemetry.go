@@ -71,9 +71,11 @@ type Options struct {
 	// (gen_ai.input.messages, gen_ai.output.messages,
 	// gen_ai.system_instructions), each turn's prompt and answer, and tool
 	// inputs and results (gen_ai.tool.call.arguments and .result). It is
-	// off by default: content may hold secrets and personal data. Content
-	// is recorded as the model middleware outside telemetry left it, so a
-	// redactor installed before it applies.
+	// off by default: content may hold secrets and personal data. A model
+	// call's content is recorded as the model middleware outside
+	// telemetry left it, so a redactor installed there applies; a turn's
+	// prompt and answer, and tool inputs and results, are recorded as
+	// they are.
 	RecordContent bool
 }
 
