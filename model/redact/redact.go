@@ -65,7 +65,21 @@ type Redactor struct {
 	mu       sync.Mutex          // guards the fields below
 	literal  map[string]struct{} // the literal secrets
 	replacer *strings.Replacer   // masks literal; nil when it must be rebuilt
+	gen      uint64              // counts the changes of literal
+	// masked caches the masked form of long strings, since each request
+	// repeats the conversation so far; cached counts its keys' bytes. It
+	// is cleared when a secret is learned and when it grows past
+	// maxCached.
+	masked map[string]string
+	cached int
 }
+
+// Strings shorter than minCached bytes are masked anew each time; the
+// cache of longer ones holds at most maxCached bytes of them.
+const (
+	minCached = 256
+	maxCached = 64 << 20
+)
 
 // New returns a Redactor configured by opts.
 func New(opts Options) (*Redactor, error) {
@@ -74,6 +88,7 @@ func New(opts Options) (*Redactor, error) {
 		defaults:   !opts.NoDefaults,
 		minLearned: cmp.Or(opts.MinLearned, 16),
 		literal:    map[string]struct{}{},
+		masked:     map[string]string{},
 	}
 	for i, p := range r.patterns {
 		if p == nil {
@@ -98,12 +113,21 @@ func (r *Redactor) Learn(secrets ...string) {
 		}
 		r.literal[s] = struct{}{}
 		r.replacer = nil
+		r.gen++
+		clear(r.masked)
+		r.cached = 0
 	}
 }
 
-// literals returns the replacer of the literal secrets, or nil when there
-// are none.
-func (r *Redactor) literals() *strings.Replacer {
+// A snapshot is the literal secrets as one request masks them: their
+// replacer (nil when there are none) and the generation it belongs to.
+type snapshot struct {
+	lit *strings.Replacer
+	gen uint64
+}
+
+// literals returns the current snapshot of the literal secrets.
+func (r *Redactor) literals() snapshot {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.replacer == nil && len(r.literal) > 0 {
@@ -120,7 +144,7 @@ func (r *Redactor) literals() *strings.Replacer {
 		}
 		r.replacer = strings.NewReplacer(pairs...)
 	}
-	return r.replacer
+	return snapshot{r.replacer, r.gen}
 }
 
 // String returns s with every secret masked: the literal secrets first,
@@ -129,8 +153,39 @@ func (r *Redactor) String(s string) string {
 	return r.mask(r.literals(), s)
 }
 
-// mask is String with the literal replacer taken once per request.
-func (r *Redactor) mask(lit *strings.Replacer, s string) string {
+// mask is String with the literal secrets taken once per request. Long
+// strings are looked up in, and added to, the cache of r, unless a secret
+// was learned since the snapshot was taken.
+func (r *Redactor) mask(lit snapshot, s string) string {
+	if len(s) < minCached {
+		return r.maskNow(lit.lit, s)
+	}
+	r.mu.Lock()
+	m, ok := r.masked[s]
+	current := r.gen == lit.gen
+	r.mu.Unlock()
+	if ok && current {
+		return m
+	}
+	m = r.maskNow(lit.lit, s)
+	if !current {
+		return m
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.gen == lit.gen { // no secret learned meanwhile
+		if r.cached+len(s) > maxCached {
+			clear(r.masked)
+			r.cached = 0
+		}
+		r.masked[s] = m
+		r.cached += len(s)
+	}
+	return m
+}
+
+// maskNow masks s.
+func (r *Redactor) maskNow(lit *strings.Replacer, s string) string {
 	if s == "" {
 		return s
 	}
@@ -186,7 +241,7 @@ func (r *Redactor) Request(req model.Request) model.Request {
 // json masks every string of the JSON value in, keys included. It returns
 // in itself when nothing changed; input that is not JSON is masked as
 // text.
-func (r *Redactor) json(lit *strings.Replacer, in json.RawMessage) json.RawMessage {
+func (r *Redactor) json(lit snapshot, in json.RawMessage) json.RawMessage {
 	if len(in) == 0 {
 		return in
 	}
@@ -210,7 +265,7 @@ func (r *Redactor) json(lit *strings.Replacer, in json.RawMessage) json.RawMessa
 }
 
 // walk masks the strings of v and reports whether any changed.
-func (r *Redactor) walk(lit *strings.Replacer, v any) (any, bool) {
+func (r *Redactor) walk(lit snapshot, v any) (any, bool) {
 	switch x := v.(type) {
 	case string:
 		m := r.mask(lit, x)

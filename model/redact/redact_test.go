@@ -211,3 +211,22 @@ func ExampleRedactor() {
 	fmt.Println(base.Requests()[0].Messages[0].Text)
 	// Output: log in as [redacted] with [redacted] and close [redacted]
 }
+
+func TestLearningReachesStringsMaskedBefore(t *testing.T) {
+	r, err := redact.New(redact.Options{NoDefaults: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("padding ", 64) + "the code is 7731-alpha-omega"
+	req := model.Request{Messages: []model.Message{model.UserText(long)}}
+	for i, tc := range []struct {
+		learn string
+		want  bool // masked
+	}{{"", false}, {"", false}, {"7731-alpha-omega", true}, {"", true}} {
+		r.Learn(tc.learn)
+		got := r.Request(req).Messages[0].Text
+		if masked := strings.HasSuffix(got, "the code is "+redact.Mask); masked != tc.want {
+			t.Errorf("request %d: masked %v, want %v", i, masked, tc.want)
+		}
+	}
+}
