@@ -23,13 +23,22 @@ const (
 // session's data was then removed, so that no half-made fork is left,
 // unless CleanupErr says that this failed too.
 type ForkError struct {
-	SessionID  string
-	NewID      string
-	Part       string
-	Err        error
+	// SessionID is the session forked.
+	SessionID string
+	// NewID is the id the fork would have had.
+	NewID string
+	// Part is what could not be copied: ForkPartArchive or
+	// ForkPartTaskList.
+	Part string
+	// Err is the copy's error.
+	Err error
+	// CleanupErr is the error removing the partial fork, or nil when it
+	// was removed.
 	CleanupErr error
 }
 
+// Error says what could not be copied and whether the partial fork is
+// left.
 func (e *ForkError) Error() string {
 	msg := "liteagent: fork of session " + e.SessionID + ": copy of its " + e.Part + ": " + e.Err.Error()
 	if e.CleanupErr != nil {
