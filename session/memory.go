@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -190,3 +191,53 @@ func (m *MemoryCheckpointer) Truncate(ctx context.Context, id string, toSeq, exp
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+var _ ViewReader = (*MemoryCheckpointer)(nil)
+
+// ReadFromView implements [ViewReader]: it decodes the records from the
+// end of the log back to the latest valid context view and the records
+// after its ThroughSeq, and no others.
+func (m *MemoryCheckpointer) ReadFromView(ctx context.Context, id string) (*StoredEvent, []StoredEvent, error) {
+	if id == "" {
+		return nil, nil, errEmptyID
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	m.mu.Lock()
+	var lines [][]byte
+	if l := m.sessions[id]; l != nil {
+		lines = l.lines[:len(l.lines):len(l.lines)]
+	}
+	m.mu.Unlock()
+	var rev []StoredEvent // newest first
+	var viewSeq, through int64
+	for pos := int64(len(lines)); pos > through; pos-- {
+		var f frame
+		f.parse(newReader(lines[pos-1]), true)
+		f.Check(id, pos)
+		if f.Problem != "" {
+			return nil, nil, errors.New("session: corrupt in-memory record " + itoa(pos) + ": " + f.Problem)
+		}
+		rev = append(rev, f.stored(id, pos))
+		if viewSeq == 0 {
+			if t, ok := viewThrough(rev[len(rev)-1]); ok {
+				viewSeq, through = pos, t
+			}
+		}
+	}
+	view, after := reverseFromView(rev, viewSeq)
+	return view, after, nil
+}
+
+// reverseFromView puts the records rev, read newest first, in order and
+// returns them with a pointer to the view record at viewSeq among them, or
+// nil when viewSeq is 0.
+func reverseFromView(rev []StoredEvent, viewSeq int64) (*StoredEvent, []StoredEvent) {
+	slices.Reverse(rev)
+	if viewSeq == 0 {
+		return nil, rev
+	}
+	i := sort.Search(len(rev), func(i int) bool { return rev[i].Seq >= viewSeq })
+	return &rev[i], rev
+}
