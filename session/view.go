@@ -1,6 +1,12 @@
 package session
 
-import "context"
+import (
+	"context"
+	"errors"
+	"io"
+
+	"github.com/lite-agent/lite-agent-go/internal/jsonl"
+)
 
 // A ViewReader reads what a resume needs of a session log: its latest
 // valid committed context view and the records after the seq the view
@@ -70,4 +76,120 @@ func viewThrough(r StoredEvent) (int64, bool) {
 		return 0, false
 	}
 	return v.ThroughSeq, true
+}
+
+var _ ViewReader = (*FileCheckpointer)(nil)
+
+// ReadFromView implements [ViewReader]. Under the session's lock it reads
+// the log backwards from its end, block by block, decoding and checking
+// each record, and stops once it has the latest valid view and the records
+// after its ThroughSeq. The head is the seq of the last record, or, for an
+// encoded log (whose records decode only at their seq) not in the head
+// cache, the count of the log's lines, a byte scan that decodes nothing;
+// it is cached, so that the Append that follows a resume does not read the
+// whole log either. A record it cannot vouch for (bad, overlong, out of
+// sequence) makes it read the whole log as Read does, which reports the
+// damage, or repairs it when RepairTail allows.
+func (c *FileCheckpointer) ReadFromView(ctx context.Context, id string) (*StoredEvent, []StoredEvent, error) {
+	s, err := c.lock(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer s.unlock()
+	view, after, ok, err := s.readBack(ctx)
+	if err == nil && !ok {
+		var l loaded
+		if l, err = s.load(ctx, loadOpts{collect: true}); err == nil {
+			view, after = LatestView(l.events)
+		}
+	}
+	if err == nil {
+		err = s.held()
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return view, after, nil
+}
+
+// readBack reads the log backwards for ReadFromView. ok is false when it
+// met a record it cannot vouch for.
+func (s *session) readBack(ctx context.Context) (view *StoredEvent, after []StoredEvent, ok bool, err error) {
+	f, err := s.open()
+	if err != nil || f == nil {
+		return nil, nil, err == nil, err
+	}
+	defer f.Close()
+	st, err := fstamp(s.file, f)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	h, cached := s.cachedHead(st)
+	if !cached {
+		h = headEntry{st: st, head: -1} // plaintext: the last record's seq
+		if h.end, err = jsonl.End(f, st.Size); err == nil && s.c.enc.Encoded() {
+			h.head, err = jsonl.CountLines(ctx, f, h.end)
+		}
+		if err != nil {
+			return nil, nil, false, backError(s.file, err)
+		}
+	}
+	br := jsonl.NewBackReader(f, h.end, s.c.maxLine)
+	opts := scanOpts{id: s.id, file: s.file}
+	var rd reader
+	var rev []StoredEvent // newest first
+	var viewSeq, through int64
+	for pos := h.head; ; {
+		text, _, err := br.Prev()
+		if err == io.EOF || (pos == 0 && err == nil && len(jsonl.TrimSpace(text)) > 0) {
+			if pos > 0 || err == nil { // lines and seqs disagree
+				return nil, nil, false, nil
+			}
+			break
+		}
+		if errors.Is(err, jsonl.ErrTooLong) {
+			return nil, nil, false, nil
+		} else if err != nil {
+			return nil, nil, false, backError(s.file, err)
+		}
+		if text = jsonl.TrimSpace(text); len(text) == 0 {
+			continue
+		}
+		if pos < 0 {
+			var fr frame
+			if fr.parse(newReader(text), false); !fr.HasSeq || fr.Seq <= 0 {
+				return nil, nil, false, nil
+			}
+			pos, h.head = fr.Seq, fr.Seq
+		}
+		if pos&1023 == 0 && ctx.Err() != nil {
+			return nil, nil, false, ctx.Err()
+		}
+		ev, prob, err := checkLine(ctx, s.c.enc, opts, &rd, pos, line{Text: text}, text)
+		if err != nil || prob != nil {
+			return nil, nil, false, err
+		}
+		rev = append(rev, *ev)
+		if viewSeq == 0 {
+			if t, ok := viewThrough(*ev); ok {
+				viewSeq, through = pos, t
+			}
+		}
+		if pos--; viewSeq != 0 && pos == through {
+			break
+		}
+	}
+	if !cached {
+		s.c.setHead(s.id, st, max(h.head, 0), h.end)
+	}
+	view, after = reverseFromView(rev, viewSeq)
+	return view, after, true, nil
+}
+
+// backError returns err, an error of jsonl's readers, as ReadFromView's.
+func backError(file string, err error) error {
+	if re, ok := err.(*jsonl.ReadError); ok {
+		return readError(file, re.Err)
+	}
+	return err
 }
