@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -210,34 +209,16 @@ func (m *MemoryCheckpointer) ReadFromView(ctx context.Context, id string) (*Stor
 		lines = l.lines[:len(l.lines):len(l.lines)]
 	}
 	m.mu.Unlock()
-	var rev []StoredEvent // newest first
-	var viewSeq, through int64
-	for pos := int64(len(lines)); pos > through; pos-- {
+	var tl tail
+	for pos, more := int64(len(lines)), true; pos > 0 && more; pos-- {
 		var f frame
 		f.parse(newReader(lines[pos-1]), true)
 		f.Check(id, pos)
 		if f.Problem != "" {
 			return nil, nil, errors.New("session: corrupt in-memory record " + itoa(pos) + ": " + f.Problem)
 		}
-		rev = append(rev, f.stored(id, pos))
-		if viewSeq == 0 {
-			if t, ok := viewThrough(rev[len(rev)-1]); ok {
-				viewSeq, through = pos, t
-			}
-		}
+		more = tl.add(f.stored(id, pos))
 	}
-	view, after := reverseFromView(rev, viewSeq)
+	view, after := tl.result()
 	return view, after, nil
-}
-
-// reverseFromView puts the records rev, read newest first, in order and
-// returns them with a pointer to the view record at viewSeq among them, or
-// nil when viewSeq is 0.
-func reverseFromView(rev []StoredEvent, viewSeq int64) (*StoredEvent, []StoredEvent) {
-	slices.Reverse(rev)
-	if viewSeq == 0 {
-		return nil, rev
-	}
-	i := sort.Search(len(rev), func(i int) bool { return rev[i].Seq >= viewSeq })
-	return &rev[i], rev
 }

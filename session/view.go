@@ -1,19 +1,18 @@
 package session
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"io"
+	"slices"
 
 	"github.com/lite-agent/lite-agent-go/internal/jsonl"
 )
 
-// A ViewReader reads what a resume needs of a session log: its latest
-// valid committed context view and the records after the seq the view
-// covers, without reading (or decoding) the records the view stands for.
-// [FileCheckpointer], [MemoryCheckpointer] and the PostgreSQL checkpointer
-// implement it; use [ReadFromView] to read any [Checkpointer], falling
-// back to [Checkpointer.Read] for those that do not.
+// A ViewReader reads what a resume needs of a session log, its latest
+// committed context view and the records after those the view covers,
+// without reading the others. [ReadFromView] reads any [Checkpointer].
 type ViewReader interface {
 	// ReadFromView returns the latest valid view of session id — the
 	// last record whose event is a [ContextViewEvent] with
@@ -30,10 +29,8 @@ type ViewReader interface {
 	ReadFromView(ctx context.Context, id string) (view *StoredEvent, after []StoredEvent, err error)
 }
 
-// ReadFromView reads session id of c from its latest valid context view,
-// as [ViewReader.ReadFromView] describes: through c's own ReadFromView when
-// c implements [ViewReader], and otherwise by reading the whole log with
-// [Checkpointer.Read] and cutting it with [LatestView].
+// ReadFromView reads session id of c as [ViewReader.ReadFromView] does:
+// through c's own method, or else with Read and [LatestView].
 func ReadFromView(ctx context.Context, c Checkpointer, id string) (view *StoredEvent, after []StoredEvent, err error) {
 	if vr, ok := c.(ViewReader); ok {
 		return vr.ReadFromView(ctx, id)
@@ -46,27 +43,45 @@ func ReadFromView(ctx context.Context, c Checkpointer, id string) (view *StoredE
 	return view, after, nil
 }
 
-// LatestView finds the latest valid context view in records, a log's
-// records in order from seq 1 or from any seq after which the view lies,
-// and returns it (a pointer into records) with the records after its
-// ThroughSeq, a subslice of records; with no valid view it returns nil and
-// records. A view is valid when 0 <= ThroughSeq < its Seq.
+// LatestView returns the latest valid context view (0 <= ThroughSeq < Seq)
+// in records, a log's records in seq order, as a pointer into records,
+// with the subslice of records after its ThroughSeq; or nil and records.
 func LatestView(records []StoredEvent) (view *StoredEvent, after []StoredEvent) {
 	for i := len(records) - 1; i >= 0; i-- {
 		through, ok := viewThrough(records[i])
 		if !ok {
 			continue
 		}
-		view = &records[i]
-		// records are consecutive: the first one after through is at
-		// index i-(Seq-through-1), unless records start later.
-		j := max(i-int(view.Seq-through-1), 0)
-		for j < i && records[j].Seq <= through {
-			j++
-		}
-		return view, records[j:]
+		j, _ := slices.BinarySearchFunc(records[:i], through+1, func(r StoredEvent, seq int64) int { return cmp.Compare(r.Seq, seq) })
+		return &records[i], records[j:]
 	}
 	return nil, records
+}
+
+// A tail collects records read backwards from the end of a log up to
+// the latest valid view and the records after its ThroughSeq.
+type tail struct {
+	rev              []StoredEvent // newest first
+	viewSeq, through int64
+}
+
+// add takes the record before those taken and reports whether more are
+// needed.
+func (t *tail) add(r StoredEvent) bool {
+	t.rev = append(t.rev, r)
+	if th, ok := viewThrough(r); ok && t.viewSeq == 0 {
+		t.viewSeq, t.through = r.Seq, th
+	}
+	return t.viewSeq == 0 || r.Seq-1 > t.through
+}
+
+// result returns the view and the records taken, in order.
+func (t *tail) result() (*StoredEvent, []StoredEvent) {
+	slices.Reverse(t.rev)
+	if t.viewSeq == 0 {
+		return nil, t.rev
+	}
+	return &t.rev[t.viewSeq-t.rev[0].Seq], t.rev
 }
 
 // viewThrough returns the ThroughSeq of r when r is a valid context view.
@@ -137,8 +152,7 @@ func (s *session) readBack(ctx context.Context) (view *StoredEvent, after []Stor
 	br := jsonl.NewBackReader(f, h.end, s.c.maxLine)
 	opts := scanOpts{id: s.id, file: s.file}
 	var rd reader
-	var rev []StoredEvent // newest first
-	var viewSeq, through int64
+	var tl tail
 	for pos := h.head; ; {
 		text, _, err := br.Prev()
 		if err == io.EOF || (pos == 0 && err == nil && len(jsonl.TrimSpace(text)) > 0) {
@@ -169,27 +183,20 @@ func (s *session) readBack(ctx context.Context) (view *StoredEvent, after []Stor
 		if err != nil || prob != nil {
 			return nil, nil, false, err
 		}
-		rev = append(rev, *ev)
-		if viewSeq == 0 {
-			if t, ok := viewThrough(*ev); ok {
-				viewSeq, through = pos, t
-			}
-		}
-		if pos--; viewSeq != 0 && pos == through {
+		if pos--; !tl.add(*ev) {
 			break
 		}
 	}
 	if !cached {
 		s.c.setHead(s.id, st, max(h.head, 0), h.end)
 	}
-	view, after = reverseFromView(rev, viewSeq)
+	view, after = tl.result()
 	return view, after, true, nil
 }
 
-// backError returns err, an error of jsonl's readers, as ReadFromView's.
 func backError(file string, err error) error {
 	if re, ok := err.(*jsonl.ReadError); ok {
-		return readError(file, re.Err)
+		err = readError(file, re.Err)
 	}
 	return err
 }

@@ -133,3 +133,34 @@ func TestReadFromViewTornAndRepairedTails(t *testing.T) {
 		t.Fatalf("broken copies: %v, want one", broken)
 	}
 }
+
+func TestLatestView(t *testing.T) {
+	rec := func(seq int64, ev session.Event) session.StoredEvent { return session.StoredEvent{Seq: seq, Event: ev} }
+	v := func(through int64) session.Event { return session.ContextViewEvent{ThroughSeq: through} }
+	u := userText("u")
+	tests := []struct {
+		name              string
+		records           []session.StoredEvent
+		wantView, wantCut int64 // seq of the view (0: none), seq of after[0]
+	}{
+		{"none", []session.StoredEvent{rec(1, u), rec(2, u)}, 0, 1},
+		{"empty", nil, 0, 0},
+		{"last", []session.StoredEvent{rec(1, u), rec(2, u), rec(3, v(2))}, 3, 3},
+		{"earlier through", []session.StoredEvent{rec(1, u), rec(2, u), rec(3, u), rec(4, v(1)), rec(5, u)}, 4, 2},
+		{"invalid skipped", []session.StoredEvent{rec(1, u), rec(2, v(1)), rec(3, v(3)), rec(4, v(-2))}, 2, 2},
+		{"records from a later seq", []session.StoredEvent{rec(7, u), rec(8, v(7)), rec(9, u)}, 8, 8},
+	}
+	for _, tt := range tests {
+		view, after := session.LatestView(tt.records)
+		var gotView, gotCut int64
+		if view != nil {
+			gotView = view.Seq
+		}
+		if len(after) > 0 {
+			gotCut = after[0].Seq
+		}
+		if gotView != tt.wantView || gotCut != tt.wantCut || (len(after) > 0 && after[len(after)-1].Seq != tt.records[len(tt.records)-1].Seq) {
+			t.Errorf("%s: view %d, after from %d; want %d, %d", tt.name, gotView, gotCut, tt.wantView, tt.wantCut)
+		}
+	}
+}
