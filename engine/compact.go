@@ -1,0 +1,107 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// ErrBusy is matched by every *[BusyError]: errors.Is(err, ErrBusy).
+var ErrBusy = errors.New("session busy")
+
+// A BusyError reports that a session operation, such as [Engine.Compact],
+// was refused because a turn is running on the session.
+type BusyError struct {
+	SessionID string
+	// Op names the refused operation ("compact").
+	Op string
+}
+
+func (e *BusyError) Error() string {
+	return fmt.Sprintf("engine: %s of session %s refused: a run is active", e.Op, e.SessionID)
+}
+
+// Is reports whether target is [ErrBusy].
+func (e *BusyError) Is(target error) bool { return target == ErrBusy }
+
+// ErrNoContext is returned by [Engine.Compact] on an engine whose
+// [Options.Context] is nil: without the context engine there are no
+// levels to force and no view to commit.
+var ErrNoContext = errors.New("engine: compaction needs Options.Context")
+
+// CompactOptions configures one [Engine.Compact].
+type CompactOptions struct {
+	// Instructions are extra instructions for the summary pass
+	// ([ContextOptions.Summary]), such as what to keep; "" adds none.
+	Instructions string
+	// OnEvent, when set, receives the compaction events of the call, in
+	// order, on the calling goroutine: an [EventCompaction] event with
+	// phase start, then progress events (one per stage: measure,
+	// summarize, persist), then one done, error or cancelled event.
+	OnEvent func(Event)
+}
+
+// CompactResult is what one [Engine.Compact] did.
+type CompactResult struct {
+	// Before and After are the estimated tokens of the session's next
+	// request (without a reminder) before and after compaction.
+	Before, After int
+	// Generation is the generation of the view committed, or of the
+	// latest view when nothing changed (0 when the log holds none).
+	Generation int
+	// Committed reports whether a context_view event was appended.
+	Committed bool
+}
+
+// CompactionPhase is the phase of a compaction event.
+type CompactionPhase string
+
+// The phases of a compaction, in the TypeScript SDK's words.
+const (
+	CompactionStart     CompactionPhase = "start"
+	CompactionProgress  CompactionPhase = "progress"
+	CompactionDone      CompactionPhase = "done"
+	CompactionError     CompactionPhase = "error"
+	CompactionCancelled CompactionPhase = "cancelled"
+)
+
+// CompactionStage is the stage a compaction event is about.
+type CompactionStage string
+
+// The stages of a compaction.
+const (
+	StageMeasure   CompactionStage = "measure"   // the request is measured and the levels run
+	StageSummarize CompactionStage = "summarize" // the summary pass runs
+	StagePersist   CompactionStage = "persist"   // the view is committed
+)
+
+// CompactionEvent is the compaction part of an [Event] of type
+// [EventCompaction].
+type CompactionEvent struct {
+	Phase CompactionPhase
+	// Stage is the stage reached, on progress events, and the stage that
+	// failed or was cancelled, on error and cancelled events.
+	Stage CompactionStage
+	// Before is the session's estimated size in tokens before compaction
+	// (from the measure stage on); After its size after, on done.
+	Before, After int
+	// Generation is the committed view's generation, on done.
+	Generation int
+}
+
+// Compact compacts session id now, whatever the pressure: it forces
+// levels 1, 2, 3 (with a [ContextOptions.Planner]) and 4, then the host's
+// [ContextOptions.Passes] and summary pass ([ContextOptions.Summary]), and
+// commits the result as a context view, so that the session's next
+// request, in this process or after a restart, starts from it. It reports
+// the request's estimated size before and after.
+//
+// It fails with a *[BusyError] while a turn runs on the session, and with
+// [ErrNoContext] when the engine has no context engine. A cancelled ctx
+// ends it with ctx's error and commits nothing.
+func (e *Engine) Compact(ctx context.Context, id string, opts CompactOptions) (CompactResult, error) {
+	if e.opts.Context == nil {
+		return CompactResult{}, ErrNoContext
+	}
+	return CompactResult{}, errors.New("engine: Compact: not implemented yet")
+}
