@@ -42,6 +42,9 @@ type schedule struct {
 	// calls holds the session of each running tool call, by the mark of
 	// its context.
 	calls map[*work]string
+	// ops holds the sessions a session operation (a restore) is changing:
+	// no turn starts on them meanwhile (see beginOp).
+	ops map[string]bool
 }
 
 // newSchedule returns an empty, open schedule.
@@ -91,6 +94,8 @@ func (s *schedule) startTurn(ctx, life context.Context, id string, background bo
 		return nil, nil, ErrClosed
 	case background && s.deleted[id]:
 		return nil, nil, errSessionDeleted
+	case s.ops[id]:
+		return nil, nil, &SessionBusyError{SessionID: id, Op: true}
 	}
 	delete(s.deleted, id)
 	ctx, cancel := context.WithCancel(ctx)

@@ -640,8 +640,18 @@ func newChatCommand(g *globalFlags) *cobra.Command {
 					text = line
 				}
 				line := strings.TrimSpace(text)
-				if line == "" || line == "/exit" {
+				if line == "" {
 					break
+				}
+				if isSlashLine(line) {
+					quit, err := runSlash(&slashEnv{ctx: ctx, a: a, in: in, p: p, intr: g.intr, out: out, errw: errw}, line)
+					if err != nil {
+						fmt.Fprintf(errw, "error: %s\n", oneLine(err.Error()))
+					}
+					if quit {
+						break
+					}
+					continue
 				}
 				// Ctrl-C aborts this turn only; a second one while it
 				// winds down ends chat at once.
@@ -757,9 +767,10 @@ func steeredTurn(ctx context.Context, a *liteagent.Agent, prompt string, in *lin
 		case line := <-lines:
 			// An empty line or /exit ends chat after this prompt, and so
 			// does whatever follows it: lines keep their order.
-			end := strings.TrimSpace(line) == "" || strings.TrimSpace(line) == "/exit"
+			// A command waits for the prompt's end too; it never steers.
+			end := endsChat(line)
 			switch {
-			case len(left) == 0 && !end && a.Steer(line) == nil:
+			case len(left) == 0 && !end && !isSlashLine(strings.TrimSpace(line)) && a.Steer(line) == nil:
 				steered = true
 				p.note("(steering: the agent reads that next)")
 			default:
