@@ -27,7 +27,7 @@ func newSessionsCommand(g *globalFlags) *cobra.Command {
 			return usagef("missing subcommand: list, show or delete")
 		},
 	}
-	cmd.AddCommand(newSessionsListCommand(g), newSessionsShowCommand(g), newSessionsDeleteCommand(g))
+	cmd.AddCommand(newSessionsListCommand(g), newSessionsShowCommand(g), newSessionsDeleteCommand(g), newSessionsCompactCommand(g))
 	return cmd
 }
 

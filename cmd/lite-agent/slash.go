@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/compactcmd"
 )
 
 // slashEnv is what a chat slash command works with: the session's
@@ -43,6 +44,7 @@ type slashCommand struct {
 func slashCommands() []slashCommand {
 	return []slashCommand{
 		{name: "/help", short: "list these commands", run: slashHelp},
+		{name: "/compact", args: "[instructions]", short: "compact the session now (see sessions compact)", run: func(e *slashEnv, args string) (bool, error) { return false, compactcmd.Slash(e.ctx, e.a, e.out, args) }},
 		{name: "/exit", short: "end chat (so does an empty line)", run: func(*slashEnv, string) (bool, error) { return true, nil }},
 	}
 }
