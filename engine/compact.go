@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/lite-agent/lite-agent-go/compaction"
 )
 
 // ErrBusy is matched by every *[BusyError]: errors.Is(err, ErrBusy).
@@ -99,9 +101,76 @@ type CompactionEvent struct {
 // It fails with a *[BusyError] while a turn runs on the session, and with
 // [ErrNoContext] when the engine has no context engine. A cancelled ctx
 // ends it with ctx's error and commits nothing.
-func (e *Engine) Compact(ctx context.Context, id string, opts CompactOptions) (CompactResult, error) {
+func (e *Engine) Compact(ctx context.Context, id string, opts CompactOptions) (res CompactResult, err error) {
 	if e.opts.Context == nil {
 		return CompactResult{}, ErrNoContext
 	}
-	return CompactResult{}, errors.New("engine: Compact: not implemented yet")
+	emit := func(ev CompactionEvent) {
+		if opts.OnEvent != nil {
+			opts.OnEvent(Event{Type: EventCompaction, SessionID: id, Compaction: &ev})
+		}
+	}
+	st := e.acquire(id)
+	defer e.release(st)
+	if e.active(id) != nil {
+		return CompactResult{}, &BusyError{SessionID: id, Op: "compact"}
+	}
+	if err := st.lock(ctx); err != nil {
+		return CompactResult{}, err
+	}
+	defer st.unlock()
+	emit(CompactionEvent{Phase: CompactionStart})
+	stage := StageMeasure
+	defer func() {
+		switch {
+		case err == nil:
+		case ctx.Err() != nil:
+			emit(CompactionEvent{Phase: CompactionCancelled, Stage: stage, Before: res.Before})
+		default:
+			emit(CompactionEvent{Phase: CompactionError, Stage: stage, Before: res.Before})
+		}
+	}()
+
+	r := &run{e: e, id: id, st: st, tools: e.tools, specs: e.specs}
+	if err := r.load(ctx); err != nil {
+		return res, err
+	}
+	c := r.contextRun("")
+	res.Before = c.measure()
+	c.status.BeforeTokens = res.Before
+	c.status.Reason = "manual"
+	if err := c.compact(ctx, true, true); err != nil {
+		return res, err
+	}
+	emit(CompactionEvent{Phase: CompactionProgress, Stage: StageMeasure, Before: res.Before})
+
+	stage = StageSummarize
+	passes := append([]compaction.Pass(nil), e.opts.Passes...)
+	if e.opts.Context.Summary != nil {
+		if p := e.opts.Context.Summary(opts.Instructions); p != nil {
+			passes = append(passes, p)
+		}
+	}
+	changed, err := c.runHost(ctx, passes)
+	if err != nil {
+		return res, fmt.Errorf("compact session %s: %w", id, err)
+	}
+	c.changed = c.changed || changed
+	emit(CompactionEvent{Phase: CompactionProgress, Stage: StageSummarize, Before: res.Before})
+
+	stage = StagePersist
+	if err := ctx.Err(); err != nil {
+		return res, err // a cancelled compaction commits nothing
+	}
+	if c.changed {
+		if err := c.commit(ctx); err != nil {
+			return res, fmt.Errorf("compact session %s: %w", id, err)
+		}
+		res.Committed = true
+	}
+	res.After = c.measure()
+	res.Generation = st.generation()
+	emit(CompactionEvent{Phase: CompactionProgress, Stage: StagePersist, Before: res.Before})
+	emit(CompactionEvent{Phase: CompactionDone, Before: res.Before, After: res.After, Generation: res.Generation})
+	return res, nil
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -149,10 +150,20 @@ type resultSource struct {
 // entries of the latest committed view, if any, and takes each event once.
 type projection struct {
 	entries []entry
-	open    bool // the last entry is a message of tool results that more results extend
-	prompt  int  // index of the last prompt entry, -1 when none
-	done    int  // how many events of the session's cache were folded in
-	ready   bool // reset was called: entries start from the view
+	msgs    []model.Message // the entries' messages, for requests to share
+	lent    bool            // a request holds msgs: copy before changing one
+	open    bool            // the last entry is a message of tool results that more results extend
+	prompt  int             // index of the last prompt entry, -1 when none
+	done    int             // how many events of the session's cache were folded in
+	ready   bool            // reset was called: entries start from the view
+	// pinned reports that entries[0] is the slot of the facts message of a
+	// pinned view, which each request fills.
+	pinned bool
+	// texts holds the plain-text user messages seen, and repeats the
+	// indices of those that repeat an earlier one: level 2's candidates,
+	// kept as entries are added so that no request hashes the whole log.
+	texts   map[string]bool
+	repeats []int
 }
 
 // reset starts p over from the entries of base (nil: none).
@@ -161,12 +172,47 @@ func (p *projection) reset(base *viewBase) {
 	if base == nil {
 		return
 	}
-	p.entries = append([]entry(nil), base.entries...)
-	for i := range p.entries {
-		if p.entries[i].prompt {
-			p.prompt = i
+	if base.pinned {
+		p.entries = make([]entry, 1, len(base.entries)+1)
+		p.msgs = make([]model.Message, 1, len(base.entries)+1)
+		p.pinned = true
+	}
+	for _, e := range base.entries {
+		p.push(e)
+	}
+}
+
+// setLast replaces the message of the last entry, in a copy of msgs: the
+// requests built before hold the old one.
+func (p *projection) setLast(m model.Message) {
+	p.set(len(p.msgs)-1, m)
+}
+
+// set replaces message i, in a copy of msgs when a request holds them.
+func (p *projection) set(i int, m model.Message) {
+	if p.lent {
+		p.msgs, p.lent = slices.Clone(p.msgs), false
+	}
+	p.msgs[i] = m
+}
+
+// push appends e to the entries.
+func (p *projection) push(e entry) {
+	if e.prompt {
+		p.prompt = len(p.entries)
+	}
+	if e.msg.Role == model.RoleUser && e.msg.Blocks == nil {
+		if p.texts[e.msg.Text] {
+			p.repeats = append(p.repeats, len(p.entries))
+		} else {
+			if p.texts == nil {
+				p.texts = make(map[string]bool)
+			}
+			p.texts[e.msg.Text] = true
 		}
 	}
+	p.entries = append(p.entries, e)
+	p.msgs = append(p.msgs, e.msg)
 }
 
 // add folds events into p.
@@ -175,11 +221,10 @@ func (p *projection) add(events []session.StoredEvent) {
 		switch ev := se.Event.(type) {
 		case session.UserEvent:
 			p.open = false
-			p.prompt = len(p.entries)
-			p.entries = append(p.entries, entry{msg: ev.Message, prompt: true, seq: se.Seq})
+			p.push(entry{msg: ev.Message, prompt: true, seq: se.Seq})
 		case session.AssistantEvent:
 			p.open = false
-			p.entries = append(p.entries, entry{msg: ev.Message, seq: se.Seq})
+			p.push(entry{msg: ev.Message, seq: se.Seq})
 		case session.ToolResultEvent:
 			src := resultSource{seq: se.Seq, turn: ev.Turn}
 			if p.open {
@@ -190,19 +235,19 @@ func (p *projection) add(events []session.StoredEvent) {
 				m.Blocks = append(m.Blocks[:len(m.Blocks):len(m.Blocks)], ev.Result)
 				e.set(m)
 				e.results = append(e.results[:len(e.results):len(e.results)], src)
+				p.setLast(m)
 				continue
 			}
 			p.open = true
-			p.entries = append(p.entries, entry{msg: model.UserBlocks(ev.Result), seq: se.Seq, results: []resultSource{src}})
+			p.push(entry{msg: model.UserBlocks(ev.Result), seq: se.Seq, results: []resultSource{src}})
 		case session.ArtifactVerifiedEvent:
 			if p.prompt >= 0 {
 				p.entries[p.prompt].verified = true
 			}
 		case session.SummaryEvent:
-			p.open, p.prompt = false, -1
-			p.entries = p.entries[:0:0]
+			*p = projection{prompt: -1, ready: true, done: p.done}
 			for _, m := range ev.Messages {
-				p.entries = append(p.entries, entry{msg: m, seq: se.Seq})
+				p.push(entry{msg: m, seq: se.Seq})
 			}
 		}
 	}
@@ -281,8 +326,16 @@ type contextRun struct {
 	// a host pass hands back.
 	sources map[string]resultSource
 	// plan is the plan level 3 used, whose state deltas are committed.
-	plan   *Plan
-	status ContextStatus
+	plan *Plan
+	// shared reports that entries is the session's cached projection,
+	// which a level copies (own) before changing it.
+	shared bool
+	// repeats are the indices of the entries that repeat an earlier
+	// plain-text user message, valid while indexed: until a level adds or
+	// removes entries.
+	repeats []int
+	indexed bool
+	status  ContextStatus
 	// scale turns estimates into the provider's counts: its count of the
 	// uncompacted request over the estimate, when counted.
 	scale   float64
@@ -356,6 +409,21 @@ func (c *contextRun) adopt(msgs []model.Message) {
 		entries[i] = e
 	}
 	c.entries, c.msgs = entries, msgs
+	c.shared, c.repeats, c.indexed = false, nil, false
+}
+
+// own makes the run's entries its own copy, before a level changes them.
+func (c *contextRun) own() {
+	if c.shared {
+		c.entries = slices.Clone(c.entries)
+		c.shared = false
+	}
+}
+
+// setEntry replaces the message of entry i.
+func (c *contextRun) setEntry(i int, m model.Message) {
+	c.own()
+	c.entries[i].set(m)
 }
 
 // contextRun starts the context engine's work on a request of r: the
@@ -364,15 +432,18 @@ func (c *contextRun) adopt(msgs []model.Message) {
 func (r *run) contextRun(reminder string) *contextRun {
 	c := &contextRun{r: r, opts: r.e.opts.Context, window: r.e.window()}
 	base := r.st.projected()
-	if r.st.view != nil && r.st.view.pinned {
-		c.entries = make([]entry, 0, len(base)+1)
-		c.entries = append(c.entries, entry{msg: model.UserText(r.facts())})
-		c.entries = append(c.entries, base...)
+	p := &r.st.proj
+	if p.pinned {
+		// The cache's slot for the facts message takes the facts as they
+		// are now; the run shares the cache until a level changes it.
+		if facts := r.facts(); p.entries[0].msg.Text != facts {
+			p.entries[0] = entry{msg: model.UserText(facts)}
+			p.set(0, p.entries[0].msg)
+		}
 		c.pinned = true
-	} else {
-		c.entries = append([]entry(nil), base...)
 	}
-	c.msgs = c.render()
+	c.entries, c.shared, c.repeats, c.indexed = base[:len(base):len(base)], true, p.repeats, true
+	c.msgs, p.lent = p.msgs[:len(p.msgs):len(p.msgs)], true
 	fixed := utf16text.Len(r.e.opts.System)
 	if specs, err := json.Marshal(r.specs); err == nil {
 		fixed += utf16text.Len(string(specs))
@@ -440,35 +511,51 @@ func (r *run) hostPasses(ctx context.Context, msgs []model.Message, overflow boo
 	return out, nil
 }
 
-// host runs the host's passes, and commits a view when the levels or the
-// passes changed what the base renders to; with commitOnly the view is
-// all (Compact): the overflow passes and level 5 are left to requests.
+// host runs the host's passes, commits a view when the levels or the
+// passes changed what the base renders to, and with force then runs the
+// host's overflow passes, whose changes are not committed.
 func (c *contextRun) host(ctx context.Context, force bool) error {
-	if len(c.r.e.opts.Passes) > 0 {
-		out, err := compaction.Run(ctx, c.msgs, c.r.e.opts.Passes...)
-		if err != nil {
-			return fmt.Errorf("context: %w", err)
-		}
-		if compaction.Changed(c.msgs, out) {
-			c.adopt(out)
-			c.changed = true
-		}
+	if changed, err := c.runHost(ctx, c.r.e.opts.Passes); err != nil {
+		return err
+	} else if changed {
+		c.changed = true
 	}
 	if c.changed {
 		if err := c.commit(ctx); err != nil {
 			return err
 		}
 	}
-	if force && len(c.r.e.opts.OverflowPasses) > 0 {
-		out, err := compaction.Run(ctx, c.msgs, c.r.e.opts.OverflowPasses...)
-		if err != nil {
-			return fmt.Errorf("context: %w", err)
-		}
-		if compaction.Changed(c.msgs, out) {
-			c.adopt(out)
+	if force {
+		if _, err := c.runHost(ctx, c.r.e.opts.OverflowPasses); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// runHost runs host passes on the run's messages, the facts message aside:
+// it is the engine's, and stays first. It reports whether they changed
+// anything.
+func (c *contextRun) runHost(ctx context.Context, passes []compaction.Pass) (bool, error) {
+	if len(passes) == 0 {
+		return false, nil
+	}
+	in := c.msgs
+	if c.pinned {
+		in = in[1:]
+	}
+	out, err := compaction.Run(ctx, in, passes...)
+	if err != nil {
+		return false, fmt.Errorf("context: %w", err)
+	}
+	if !compaction.Changed(in, out) {
+		return false, nil
+	}
+	if c.pinned {
+		out = append([]model.Message{c.msgs[0]}, out...)
+	}
+	c.adopt(out)
+	return true, nil
 }
 
 // maxTokens bounds a scaled measure, so that a provider's absurd count
@@ -505,9 +592,10 @@ func (c *contextRun) calibrate(ctx context.Context, tc model.TokenCounter, remin
 // compact applies the levels the pressure calls for, or all of them with
 // force, then the host's passes (committing a view when something changed)
 // and, when the request is still over the window, level 5 — between the
-// Compacting callbacks.
+// Compacting callbacks. With manual (Engine.Compact) it applies the levels
+// only, and no callback.
 func (c *contextRun) compact(ctx context.Context, force, manual bool) (err error) {
-	if c.opts.Compacting != nil {
+	if c.opts.Compacting != nil && !manual {
 		if done := c.opts.Compacting(ctx, c.r.id, c.status.BeforeTokens); done != nil {
 			defer func() { done(c.measure(), err) }()
 		}
@@ -670,7 +758,7 @@ func (c *contextRun) externalize(ctx context.Context) (bool, error) {
 		if blocks != nil {
 			m := e.msg
 			m.Blocks = blocks
-			e.set(m)
+			c.setEntry(i, m)
 			changed = true
 		}
 	}
@@ -728,20 +816,34 @@ func (c *contextRun) dedupeReminders() bool {
 	// repeats alone: a long log holds thousands of distinct prompts. The
 	// current prompt and what follows it are the model's task: a repeat
 	// there stays whole.
+	active := c.active()
+	replace := func(i int) {
+		if m := c.entries[i].msg; m.Text != repeatedReminder && reminderLike.MatchString(m.Text) {
+			c.setEntry(i, model.UserText(repeatedReminder))
+			changed = true
+		}
+	}
+	if c.indexed {
+		// The cache knows the repeats.
+		for _, i := range c.repeats {
+			if i >= active {
+				break
+			}
+			replace(i)
+		}
+		return changed
+	}
 	seen := make(map[string]bool)
-	for i := range c.entries[:c.active()] {
+	for i := range c.entries[:active] {
 		e := &c.entries[i]
-		if e.msg.Role != model.RoleUser || e.msg.Blocks != nil {
+		if e.msg.Role != model.RoleUser || e.msg.Blocks != nil || c.pinned && i == 0 {
 			continue
 		}
 		if !seen[e.msg.Text] {
 			seen[e.msg.Text] = true
 			continue
 		}
-		if e.msg.Text != repeatedReminder && reminderLike.MatchString(e.msg.Text) {
-			e.set(model.UserText(repeatedReminder))
-			changed = true
-		}
+		replace(i)
 	}
 	return changed
 }
@@ -757,13 +859,13 @@ func (c *contextRun) pinAndShrink() bool {
 			continue
 		}
 		if e.size() > shrunkResult && needsShrink(e.msg, shrunkMessage, shrunkResult) {
-			e.set(shrinkMessage(e.msg, shrunkMessage, shrunkResult))
+			c.setEntry(i, shrinkMessage(e.msg, shrunkMessage, shrunkResult))
 			changed = true
 		}
 	}
 	if !c.pinned {
 		c.entries = append([]entry{{msg: model.UserText(c.r.facts())}}, c.entries...)
-		c.pinned = true
+		c.pinned, c.shared, c.repeats, c.indexed = true, false, nil, false
 		changed = true
 	}
 	return changed

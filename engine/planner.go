@@ -310,7 +310,9 @@ func (c *contextRun) applyPlan(ctx context.Context, spans []segmentSpan, p Plan)
 		}
 		first := c.entries[s.start]
 		repl := entry{msg: model.UserText(text), prompt: true, seq: first.seq}
+		c.own()
 		c.entries = slices.Replace(c.entries, s.start, s.end, repl)
+		c.repeats, c.indexed = nil, false
 		changed = true
 	}
 	return changed, nil
