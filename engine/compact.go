@@ -135,6 +135,11 @@ func (e *Engine) Compact(ctx context.Context, id string, opts CompactOptions) (r
 	if err := r.load(ctx); err != nil {
 		return res, err
 	}
+	// Calls a crash left unanswered get their "interrupted" results now,
+	// as at the start of a turn: a view must not cover an unanswered call.
+	if err := r.answerDangling(ctx, func(Event) {}); err != nil {
+		return res, err
+	}
 	c := r.contextRun("")
 	res.Before = c.measure()
 	c.status.BeforeTokens = res.Before
@@ -163,10 +168,11 @@ func (e *Engine) Compact(ctx context.Context, id string, opts CompactOptions) (r
 		return res, err // a cancelled compaction commits nothing
 	}
 	if c.changed {
+		gen := st.generation()
 		if err := c.commit(ctx); err != nil {
 			return res, fmt.Errorf("compact session %s: %w", id, err)
 		}
-		res.Committed = true
+		res.Committed = st.generation() > gen // an empty log has nothing to commit
 	}
 	res.After = c.measure()
 	res.Generation = st.generation()

@@ -887,7 +887,7 @@ func needsShrink(m model.Message, max, maxResult int) bool {
 				return true
 			}
 		case model.BlockToolCall:
-			if utf16text.Len(string(b.Input)) > max {
+			if utf16text.Len(string(b.Input)) > max && !shortened(b.Input) {
 				return true
 			}
 		}
@@ -965,7 +965,7 @@ func shrinkMessage(m model.Message, max, maxResult int) model.Message {
 		case model.BlockToolResult:
 			b.Content = shrink(b.Content, maxResult)
 		case model.BlockToolCall:
-			if utf16text.Len(string(b.Input)) > max {
+			if utf16text.Len(string(b.Input)) > max && !shortened(b.Input) {
 				in, _ := json.Marshal(map[string]string{"shortenedInput": shrink(string(b.Input), max-32)})
 				b.Input = in
 			}
@@ -975,6 +975,14 @@ func shrinkMessage(m model.Message, max, maxResult int) model.Message {
 	m.Blocks = blocks
 	return m
 }
+
+// shortenedPrefix starts a tool call input shrinkMessage shortened.
+const shortenedPrefix = `{"shortenedInput":`
+
+// shortened reports whether a tool call input was shortened already: its
+// escaped text may be longer than the limit, but shortening it again would
+// only nest it, and change a committed view at every request.
+func shortened(in json.RawMessage) bool { return strings.HasPrefix(string(in), shortenedPrefix) }
 
 // shrink cuts s to at most max UTF-16 code units (the marker included when
 // max allows), keeping 70% from its head and the rest from its tail joined

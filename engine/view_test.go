@@ -436,3 +436,35 @@ func TestOverflowPassesRunBeforeTheRetry(t *testing.T) {
 		})
 	}
 }
+
+// Compact on an unknown session commits nothing; on a log a crash left
+// with an unanswered call, it answers the call before committing, so that
+// the view never holds a call without its result.
+func TestCompactEmptyAndInterruptedLogs(t *testing.T) {
+	h := newHarness(t, engine.Options{Context: &engine.ContextOptions{}})
+	res, err := h.eng.Compact(t.Context(), "none", engine.CompactOptions{})
+	if err != nil || res.Committed {
+		t.Errorf("empty session: %+v, %v", res, err)
+	}
+	if head, _ := h.cp.Head(t.Context(), "none"); head != 0 {
+		t.Errorf("an empty session got head %d", head)
+	}
+
+	if _, err := h.cp.Append(t.Context(), "s", []session.Event{
+		session.UserEvent{Message: model.UserText("start")},
+		session.AssistantEvent{Message: model.AssistantBlocks(call("c1", "echo", `{"text":"q"}`))},
+	}, 0); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := h.eng.Compact(t.Context(), "s", engine.CompactOptions{}); err != nil || !res.Committed {
+		t.Fatalf("%+v, %v", res, err)
+	}
+	h.p.Reply(modeltest.Text("ok"))
+	if _, _, err := h.turn(t, t.Context(), "s", "next"); err != nil {
+		t.Fatal(err)
+	}
+	msgs := h.p.Requests()[0].Messages
+	if got := resultContents(msgs); len(got) != 1 || !strings.Contains(got[0], "interrupted") {
+		t.Errorf("results %q in %+v", got, msgs)
+	}
+}
