@@ -3,8 +3,10 @@ package liteagent
 import (
 	"context"
 
+	"github.com/lite-agent/lite-agent-go/compaction"
 	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/hook"
+	"github.com/lite-agent/lite-agent-go/model"
 )
 
 // EventCompaction is the type of the events of a [Agent.Compact]: one per
@@ -30,6 +32,20 @@ type CompactOptions struct {
 	// Instructions are appended to the summary prompt, when the agent
 	// summarizes older turns (for example what to keep); "" adds none.
 	Instructions string
+}
+
+// compactSummary returns the summary pass of Compact with
+// opts.CompactSummary (see there), else nil. The context levels have run
+// before it, so it has no base passes, and it summarizes whatever the
+// size: the caller asked for compaction.
+func compactSummary(p model.Provider, opts Options) func(string) compaction.Pass {
+	if !opts.CompactSummary {
+		return nil
+	}
+	return func(instructions string) compaction.Pass {
+		return compaction.Summary(p, compaction.SummaryOptions{Model: opts.ModelName, MaxTokens: opts.MaxTokens, Base: []compaction.Pass{},
+			Threshold: 1, Instructions: instructions, Logger: opts.Logger})
+	}
 }
 
 // Compact compacts the current session now, whatever its size: see

@@ -108,3 +108,36 @@ func TestCompactCommitsAViewAndTheNextRunStartsFromIt(t *testing.T) {
 		t.Errorf("the request after compaction and a restart is %d bytes of JSON, the one before it %d", len(after), len(before))
 	}
 }
+
+func TestCompactSummaryReplacesOlderTurns(t *testing.T) {
+	f := newFixture(t)
+	opts := f.options(nil)
+	opts.CompactSummary = true
+	a := f.agent(t, opts)
+	for i := range 6 {
+		f.p.Reply(modeltest.Text("answer " + string(rune('a'+i))))
+		if _, err := a.Send(t.Context(), "question "+string(rune('a'+i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.p.Reply(modeltest.Text("the user asked six questions"))
+	res, err := a.Compact(t.Context(), liteagent.CompactOptions{Instructions: "count the questions"})
+	if err != nil || !res.Committed {
+		t.Fatalf("Compact = %+v, %v", res, err)
+	}
+	reqs := f.p.Requests()
+	if prompt, _ := json.Marshal(reqs[len(reqs)-1].Messages); !strings.Contains(string(prompt), "count the questions") {
+		t.Errorf("the summary request lacks the instructions: %s", prompt)
+	}
+	f.p.Reply(modeltest.Text("ok"))
+	if _, err := a.Send(t.Context(), "next"); err != nil {
+		t.Fatal(err)
+	}
+	reqs = f.p.Requests()
+	msgs := reqs[len(reqs)-1].Messages
+	b, _ := json.Marshal(msgs)
+	if !strings.Contains(string(b), "[Summary of earlier conversation]") || !strings.Contains(string(b), "the user asked six questions") ||
+		strings.Contains(string(b), "answer a") {
+		t.Errorf("the request after Compact does not start from the summary: %s", b)
+	}
+}

@@ -415,6 +415,7 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 		OnAskUser:     terminalAsker(in, errw),
 		Sandbox:       sb,
 	}
+	opts.CompactSummary = true // sessions compact and chat's /compact summarize with the model
 	if st != nil {
 		opts.Store = st
 	}
