@@ -45,32 +45,34 @@ la=("$tmp/lite-agent" --home "$tmp/home" --workdir "$tmp/work")
 sessions=$("${la[@]}" paths --json | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).sessionsDir))')
 mkdir -p "$sessions"
 
-# measure LABEL CMD...: the median wall seconds and peak RSS (KiB) of RUNS
-# runs of CMD, each after restoring the pristine logs.
+# measure LABEL CMD...: the median wall seconds, CPU seconds (user + system)
+# and peak RSS of RUNS runs of CMD, each after restoring the pristine logs.
+# On a shared machine the CPU time is the steadier figure.
 measure() {
 	local label=$1; shift
-	local walls=() rsss=()
+	local walls=() cpus=() rsss=()
 	for _ in $(seq "$runs"); do
 		cp -p "$tmp"/pristine/*.jsonl "$sessions"/
 		/usr/bin/time -v -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
 		walls+=("$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$tmp/time")")
+		cpus+=("$(awk -F': ' '/User time|System time/ {s+=$2} END {print s}' "$tmp/time")")
 		rsss+=("$(awk -F': ' '/Maximum resident set size/ {print $2}' "$tmp/time")")
 	done
-	local wall rss
-	wall=$(printf '%s\n' "${walls[@]}" | sort -g | sed -n "$(((runs + 1) / 2))p")
-	rss=$(printf '%s\n' "${rsss[@]}" | sort -g | sed -n "$(((runs + 1) / 2))p")
-	printf '%-28s %8.3f s %8.1f MiB\n' "$label" "$wall" "$(echo "$rss / 1024" | bc -l)"
+	printf '%-28s %8.3f s %8.3f s %8.1f MiB\n' "$label" "$(median "${walls[@]}")" "$(median "${cpus[@]}")" \
+		"$(echo "$(median "${rsss[@]}") / 1024" | bc -l)"
 }
 
+median() { printf '%s\n' "$@" | sort -g | sed -n "$((($# + 1) / 2))p"; }
+
 mkdir -p "$tmp/pristine"
-printf '%-28s %10s %12s\n' "case" "wall" "peak RSS"
+printf '%-28s %10s %10s %12s\n' "case" "wall" "CPU" "peak RSS"
 for n in "${sizes[@]}"; do
 	rm -f "$tmp"/pristine/* "$sessions"/*
 	node "$bench" gen "$tmp/pristine/raw$n.jsonl" "raw$n" "$n"
 	cp "$tmp/pristine/raw$n.jsonl" "$tmp/pristine/view$n.jsonl"
 	sed -i "s/\"sessionId\":\"raw$n\"/\"sessionId\":\"view$n\"/" "$tmp/pristine/view$n.jsonl"
 	cp -p "$tmp"/pristine/*.jsonl "$sessions"/
-	"${la[@]}" sessions compact "view$n" >/dev/null
+	"${la[@]}" sessions compact "view$n" >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
 	cp -p "$sessions/view$n.jsonl" "$tmp/pristine/"
 	size=$(du -m "$tmp/pristine/raw$n.jsonl" | cut -f1)
 	echo "# $n events ($size MiB log)"
