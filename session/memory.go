@@ -193,9 +193,8 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 var _ ViewReader = (*MemoryCheckpointer)(nil)
 
-// ReadFromView implements [ViewReader]: it decodes the records from the
-// end of the log back to the latest valid context view and the records
-// after its ThroughSeq, and no others.
+// ReadFromView implements [ViewReader], decoding only the records it
+// returns.
 func (m *MemoryCheckpointer) ReadFromView(ctx context.Context, id string) (*StoredEvent, []StoredEvent, error) {
 	if id == "" {
 		return nil, nil, errEmptyID

@@ -58,17 +58,22 @@ func LatestView(records []StoredEvent) (view *StoredEvent, after []StoredEvent) 
 	return nil, records
 }
 
-// A tail collects records read backwards from the end of a log up to
-// the latest valid view and the records after its ThroughSeq.
+// A tail collects records read backwards up to the latest valid view, in
+// chunks (newest first) so that a long tail is copied once, by result.
 type tail struct {
-	rev              []StoredEvent // newest first
+	chunks           [][]StoredEvent
+	n                int
 	viewSeq, through int64
 }
 
 // add takes the record before those taken and reports whether more are
 // needed.
 func (t *tail) add(r StoredEvent) bool {
-	t.rev = append(t.rev, r)
+	k := len(t.chunks) - 1
+	if k < 0 || len(t.chunks[k]) == cap(t.chunks[k]) {
+		t.chunks, k = append(t.chunks, make([]StoredEvent, 0, 1024)), k+1
+	}
+	t.chunks[k], t.n = append(t.chunks[k], r), t.n+1
 	if th, ok := viewThrough(r); ok && t.viewSeq == 0 {
 		t.viewSeq, t.through = r.Seq, th
 	}
@@ -77,11 +82,17 @@ func (t *tail) add(r StoredEvent) bool {
 
 // result returns the view and the records taken, in order.
 func (t *tail) result() (*StoredEvent, []StoredEvent) {
-	slices.Reverse(t.rev)
-	if t.viewSeq == 0 {
-		return nil, t.rev
+	out, i := make([]StoredEvent, t.n), t.n
+	for _, c := range t.chunks {
+		for _, r := range c {
+			i--
+			out[i] = r
+		}
 	}
-	return &t.rev[t.viewSeq-t.rev[0].Seq], t.rev
+	if t.viewSeq == 0 {
+		return nil, out
+	}
+	return &out[t.viewSeq-out[0].Seq], out
 }
 
 // viewThrough returns the ThroughSeq of r when r is a valid context view.
@@ -95,16 +106,12 @@ func viewThrough(r StoredEvent) (int64, bool) {
 
 var _ ViewReader = (*FileCheckpointer)(nil)
 
-// ReadFromView implements [ViewReader]. Under the session's lock it reads
-// the log backwards from its end, block by block, decoding and checking
-// each record, and stops once it has the latest valid view and the records
-// after its ThroughSeq. The head is the seq of the last record, or, for an
-// encoded log (whose records decode only at their seq) not in the head
-// cache, the count of the log's lines, a byte scan that decodes nothing;
-// it is cached, so that the Append that follows a resume does not read the
-// whole log either. A record it cannot vouch for (bad, overlong, out of
-// sequence) makes it read the whole log as Read does, which reports the
-// damage, or repairs it when RepairTail allows.
+// ReadFromView implements [ViewReader]: under the session's lock it reads
+// the log backwards, block by block, decoding and checking each record.
+// The head (the last record's seq; for an encoded log not in the head
+// cache, the count of its lines, a byte scan) is cached for the next
+// Append. A record it cannot vouch for (bad, overlong, out of sequence)
+// makes it read the whole log as Read does, reporting or repairing it.
 func (c *FileCheckpointer) ReadFromView(ctx context.Context, id string) (*StoredEvent, []StoredEvent, error) {
 	s, err := c.lock(ctx, id)
 	if err != nil {

@@ -20,6 +20,7 @@ type BackReader struct {
 	r       io.ReaderAt
 	off     int64  // start of the bytes not yet read into pending
 	pending []byte // the bytes [off, off+len(pending)) before the lines returned
+	buf     []byte // holds pending, reused
 	max     int
 	block   int
 }
@@ -28,8 +29,7 @@ type BackReader struct {
 // must be empty or end with a newline (see [End]), returning lines of at
 // most max bytes.
 func NewBackReader(r io.ReaderAt, end int64, max int) *BackReader {
-	b := &BackReader{r: r, off: end, max: max, block: bufSize}
-	return b
+	return &BackReader{r: r, off: end, max: max, block: 4 * bufSize}
 }
 
 // Prev returns the line before the last one returned (the last line of
@@ -57,9 +57,13 @@ func (b *BackReader) Prev() (text []byte, start int64, err error) {
 		}
 		// No line start in pending: read the block before it, growing
 		// the block with the line so that a long line costs linear time.
-		n := int64(max(b.block, len(b.pending)))
-		n = min(n, b.off)
-		buf := make([]byte, int(n)+len(b.pending))
+		// pending is a prefix of buf: it moves up to make room.
+		n := min(int64(max(b.block, len(b.pending))), b.off)
+		need := int(n) + len(b.pending)
+		if cap(b.buf) < need {
+			b.buf = make([]byte, max(need, 2*cap(b.buf)))
+		}
+		buf := b.buf[:need]
 		copy(buf[n:], b.pending)
 		if _, err := b.r.ReadAt(buf[:n], b.off-n); err != nil {
 			return nil, 0, &ReadError{Err: err}
