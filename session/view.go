@@ -162,14 +162,10 @@ func (s *session) readBack(ctx context.Context) (view *StoredEvent, after []Stor
 	var tl tail
 	for pos := h.head; ; {
 		text, _, err := br.Prev()
-		if err == io.EOF || (pos == 0 && err == nil && len(jsonl.TrimSpace(text)) > 0) {
-			if pos > 0 || err == nil { // lines and seqs disagree
-				return nil, nil, false, nil
-			}
+		if errors.Is(err, jsonl.ErrTooLong) || err == io.EOF && pos > 0 || err == nil && pos == 0 && len(jsonl.TrimSpace(text)) > 0 {
+			return nil, nil, false, nil // a line too long, or lines and seqs disagree
+		} else if err == io.EOF {
 			break
-		}
-		if errors.Is(err, jsonl.ErrTooLong) {
-			return nil, nil, false, nil
 		} else if err != nil {
 			return nil, nil, false, backError(s.file, err)
 		}
