@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/session/sessiontest"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -163,4 +164,12 @@ func TestLatestView(t *testing.T) {
 			t.Errorf("%s: view %d, after from %d; want %d, %d", tt.name, gotView, gotCut, tt.wantView, tt.wantCut)
 		}
 	}
+}
+
+// TestReadFromViewFallsBackToRead runs the suite on a checkpointer without
+// a ReadFromView method, so that session.ReadFromView reads and cuts.
+func TestReadFromViewFallsBackToRead(t *testing.T) {
+	sessiontest.Run(t, func(t *testing.T) session.Checkpointer {
+		return struct{ session.Checkpointer }{session.NewMemoryCheckpointer()}
+	})
 }
