@@ -190,3 +190,35 @@ func TestLegacyCompactionSpillStore(t *testing.T) {
 		})
 	}
 }
+
+func TestSummaryPassInTheAgent(t *testing.T) {
+	f := newFixture(t)
+	opts := f.options(nil)
+	opts.DisableContext, opts.DisableTasks = true, true
+	opts.Compaction = []compaction.Pass{compaction.Summary(f.p, compaction.SummaryOptions{
+		Model: "summarizer", Threshold: 1, KeepRecentTurns: 1, Base: []compaction.Pass{},
+	})}
+	a := f.agent(t, opts)
+	for _, p := range []string{"first", "second"} {
+		f.p.Reply(modeltest.Text("answer to " + p))
+		if _, err := a.Send(t.Context(), p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.p.Reply(modeltest.Text("They asked twice."), modeltest.Text("third answer"))
+	res, err := a.Send(t.Context(), "third")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := f.p.Requests()
+	if len(reqs) != 4 || reqs[2].Model != "summarizer" || res.Text != "third answer" {
+		t.Fatalf("%d requests, the third for %q; result %q", len(reqs), reqs[2].Model, res.Text)
+	}
+	var got []string
+	for _, m := range reqs[3].Messages {
+		got = append(got, m.PlainText())
+	}
+	if want := []string{"[Summary of earlier conversation]\nThey asked twice.", "third"}; strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("request after the summary %q, want %q", got, want)
+	}
+}

@@ -149,6 +149,9 @@ type Options struct {
 	// model request after the context engine's levels, or on the whole
 	// history when the context engine is off; the context engine commits
 	// what they change to the session's context view. nil runs none.
+	// read_spilled reads the spill store of LegacyCompaction only, so
+	// spill tool results through LegacyCompaction rather than a
+	// compaction.ToolResultBudget here.
 	Compaction []compaction.Pass
 	// LegacyCompaction selects the TypeScript SDK's legacy context mode in
 	// place of the context engine: every request goes through

@@ -24,6 +24,7 @@ type OptionError struct {
 	Value  int
 }
 
+// Error says which option of which pass is wrong.
 func (e *OptionError) Error() string {
 	return fmt.Sprintf("compaction: %s: %s must be positive, not %d", e.Pass, e.Option, e.Value)
 }
