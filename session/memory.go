@@ -193,31 +193,10 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 var _ ViewReader = (*MemoryCheckpointer)(nil)
 
-// ReadFromView implements [ViewReader], decoding only the records it
-// returns.
+// ReadFromView implements [ViewReader] over Read and [LatestView]: an
+// in-memory log is decoded whole, as it is read at most once per process.
 func (m *MemoryCheckpointer) ReadFromView(ctx context.Context, id string) (*StoredEvent, []StoredEvent, error) {
-	if id == "" {
-		return nil, nil, errEmptyID
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, nil, err
-	}
-	m.mu.Lock()
-	var lines [][]byte
-	if l := m.sessions[id]; l != nil {
-		lines = l.lines[:len(l.lines):len(l.lines)]
-	}
-	m.mu.Unlock()
-	var tl tail
-	for pos, more := int64(len(lines)), true; pos > 0 && more; pos-- {
-		var f frame
-		f.parse(newReader(lines[pos-1]), true)
-		f.Check(id, pos)
-		if f.Problem != "" {
-			return nil, nil, errors.New("session: corrupt in-memory record " + itoa(pos) + ": " + f.Problem)
-		}
-		more = tl.add(f.stored(id, pos))
-	}
-	view, after := tl.result()
-	return view, after, nil
+	all, err := m.Read(ctx, id, 0)
+	view, after := LatestView(all)
+	return view, after, err
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 
+	"github.com/lite-agent/lite-agent-go/internal/backlog"
 	"github.com/lite-agent/lite-agent-go/internal/jsonl"
 )
 
@@ -58,22 +59,16 @@ func LatestView(records []StoredEvent) (view *StoredEvent, after []StoredEvent) 
 	return nil, records
 }
 
-// A tail collects records read backwards up to the latest valid view, in
-// chunks (newest first) so that a long tail is copied once, by result.
+// A tail collects records read backwards up to the latest valid view.
 type tail struct {
-	chunks           [][]StoredEvent
-	n                int
+	backlog.Collector[StoredEvent]
 	viewSeq, through int64
 }
 
 // add takes the record before those taken and reports whether more are
 // needed.
 func (t *tail) add(r StoredEvent) bool {
-	k := len(t.chunks) - 1
-	if k < 0 || len(t.chunks[k]) == cap(t.chunks[k]) {
-		t.chunks, k = append(t.chunks, make([]StoredEvent, 0, 1024)), k+1
-	}
-	t.chunks[k], t.n = append(t.chunks[k], r), t.n+1
+	t.Add(r)
 	if th, ok := viewThrough(r); ok && t.viewSeq == 0 {
 		t.viewSeq, t.through = r.Seq, th
 	}
@@ -82,13 +77,7 @@ func (t *tail) add(r StoredEvent) bool {
 
 // result returns the view and the records taken, in order.
 func (t *tail) result() (*StoredEvent, []StoredEvent) {
-	out, i := make([]StoredEvent, t.n), t.n
-	for _, c := range t.chunks {
-		for _, r := range c {
-			i--
-			out[i] = r
-		}
-	}
+	out := t.Result()
 	if t.viewSeq == 0 {
 		return nil, out
 	}
