@@ -2,10 +2,10 @@ package postgres
 
 import (
 	"context"
-	"slices"
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/lite-agent/lite-agent-go/internal/backlog"
 	"github.com/lite-agent/lite-agent-go/session"
 )
 
@@ -25,10 +25,10 @@ func (c *Checkpointer) ReadFromView(ctx context.Context, id string) (*session.St
 	if err := validID(id); err != nil {
 		return nil, nil, err
 	}
-	var rev []session.StoredEvent // newest first
+	var rev backlog.Collector[session.StoredEvent]
 	var viewSeq, through int64
 	err := c.p.s.readTx(ctx, func(tx db) error {
-		rev, viewSeq, through = nil, 0, 0
+		rev, viewSeq, through = backlog.Collector[session.StoredEvent]{}, 0, 0
 		below := int64(1<<63 - 1)
 		for batch := 64; ; batch = min(batch*2, 4096) {
 			var data [][]byte
@@ -52,7 +52,7 @@ func (c *Checkpointer) ReadFromView(ctx context.Context, id string) (*session.St
 				if err != nil {
 					return err
 				}
-				rev = append(rev, ev)
+				rev.Add(ev)
 				if v, ok := ev.Event.(session.ContextViewEvent); ok && viewSeq == 0 && v.ThroughSeq >= 0 && v.ThroughSeq < seq {
 					viewSeq, through = seq, v.ThroughSeq
 				}
@@ -69,11 +69,11 @@ func (c *Checkpointer) ReadFromView(ctx context.Context, id string) (*session.St
 	if err != nil {
 		return nil, nil, err
 	}
-	slices.Reverse(rev)
+	after := rev.Result()
 	if viewSeq == 0 {
-		return nil, rev, nil
+		return nil, after, nil
 	}
-	return &rev[viewSeq-rev[0].Seq], rev, nil
+	return &after[viewSeq-after[0].Seq], after, nil
 }
 
 // readTx runs fn in one read-only, repeatable-read transaction. Errors are
