@@ -3,6 +3,7 @@ package liteagent
 import (
 	"context"
 	"errors"
+	"sync"
 
 	"github.com/lite-agent/lite-agent-go/hook"
 	"github.com/lite-agent/lite-agent-go/rewind"
@@ -72,8 +73,9 @@ func (a *Agent) Checkpoints(ctx context.Context, id string) ([]Checkpoint, error
 // (*rewind.RollbackError if some could not be).
 //
 // Restore is a session operation: it fails with a *SessionBusyError while
-// a run of the session is in progress, and prompts on the session wait
-// for nothing but fail the same way while it works. With a store that
+// a run of the session is in progress, and a prompt started on the
+// session meanwhile fails the same way (the delivery of background work
+// waits for the restore instead). With a store that
 // leases sessions it takes the session's lease, so a session busy in
 // another process is refused too. Subscribers get its
 // [EventCheckpointRestore] events (not for a dry run). It does not change
@@ -108,13 +110,13 @@ func (a *Agent) Restore(ctx context.Context, id string, toSeq int64, opts Restor
 		}
 		a.publish(Notice{SessionID: id, Source: hook.SourceUser, Event: ev})
 	})
-	if err == nil && res.ConversationRestored && !opts.DryRun {
-		a.eng.Forget(id)
+	if !opts.DryRun && !opts.FilesOnly {
+		a.eng.Forget(id) // even after a failure: the log may have changed
 	}
 	return res, err
 }
 
-// Fork copies session id up to sequence atSeq (0, an existing record that
+// Fork copies session id up to sequence atSeq (an existing record that
 // does not split a tool call from its result, or ForkAtHead) into a new
 // session and returns its id. The new session has the same project and
 // codec and resumes like any other (Resume); the original and the
@@ -140,16 +142,35 @@ func (s *schedule) beginOp(id string) (end func(), err error) {
 	switch {
 	case s.closed:
 		return nil, ErrClosed
-	case len(s.running[id]) > 0 || child || s.ops[id]:
-		return nil, &SessionBusyError{SessionID: id, Op: s.ops[id]}
+	case len(s.running[id]) > 0 || child || s.ops[id] != nil:
+		return nil, &SessionBusyError{SessionID: id, Op: s.ops[id] != nil}
 	}
 	if s.ops == nil {
-		s.ops = map[string]bool{}
+		s.ops = map[string]chan struct{}{}
 	}
-	s.ops[id] = true
-	return func() {
+	ch := make(chan struct{})
+	s.ops[id] = ch
+	return sync.OnceFunc(func() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		delete(s.ops, id)
-	}, nil
+		close(ch)
+	}), nil
+}
+
+// awaitOp waits until no session operation holds session id and reports
+// true, or false when life ends first.
+func (s *schedule) awaitOp(life context.Context, id string) bool {
+	s.mu.Lock()
+	ch := s.ops[id]
+	s.mu.Unlock()
+	if ch == nil {
+		return true
+	}
+	select {
+	case <-ch:
+		return true
+	case <-life.Done():
+		return false
+	}
 }

@@ -182,3 +182,44 @@ func TestForkThenResumeBothSessionsIndependently(t *testing.T) {
 		t.Errorf("restore splitting a call: %v", err)
 	}
 }
+
+// No prompt starts on a session while a restore changes it.
+func TestPromptDuringARestoreIsRefused(t *testing.T) {
+	f := newFixture(t)
+	a := f.agent(t, f.options(nil))
+	writePrompt(t, f, a, "first", "a.txt", "one")
+	id := a.SessionID()
+	var during error
+	unsub, _ := a.Subscribe(func(n liteagent.Notice) {
+		if n.Event.Type == liteagent.EventCheckpointRestore && n.Event.Restore.Phase == "start" {
+			_, during = a.Send(context.Background(), "sneak in")
+		}
+	})
+	defer unsub()
+	if _, err := a.Restore(t.Context(), id, 0, liteagent.RestoreOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var busy *liteagent.SessionBusyError
+	if !errors.As(during, &busy) || !busy.Op {
+		t.Errorf("prompt during the restore: %v", during)
+	}
+	if cps, err := a.Checkpoints(t.Context(), id); !errors.Is(err, session.ErrNotFound) && len(cps) != 0 {
+		t.Errorf("after restoring to 0: %+v %v", cps, err)
+	}
+}
+
+func TestRewindNeedsPersistence(t *testing.T) {
+	f := newFixture(t)
+	opts := f.options(nil)
+	opts.DisableSessions = true
+	a := f.agent(t, opts)
+	if _, err := a.Checkpoints(t.Context(), "x"); !errors.Is(err, liteagent.ErrNoSessions) {
+		t.Errorf("Checkpoints: %v", err)
+	}
+	if _, err := a.Restore(t.Context(), "x", 0, liteagent.RestoreOptions{}); !errors.Is(err, liteagent.ErrNoSessions) {
+		t.Errorf("Restore: %v", err)
+	}
+	if _, err := a.Fork(t.Context(), "x", liteagent.ForkAtHead); !errors.Is(err, liteagent.ErrNoSessions) {
+		t.Errorf("Fork: %v", err)
+	}
+}

@@ -12,9 +12,9 @@ const AtHead int64 = -1
 
 // Fork copies the records 1..atSeq of session id into session newID, which
 // must have nothing stored, through the same checkpointer (so the same
-// project and codec), and returns the new session's head. atSeq is 0, an
+// project and codec), and returns the new session's head. atSeq is an
 // existing record that does not split a tool call from its result, or
-// [AtHead]. The original session and the workspace files are not touched.
+// [AtHead]; 0, which would copy nothing, is a *SequenceError. The original session and the workspace files are not touched.
 //
 // The copies keep their order and sequence numbers, and their events as
 // stored (members this version does not know included), but carry the
@@ -34,6 +34,9 @@ func Fork(ctx context.Context, cp session.Checkpointer, id string, atSeq int64, 
 	}
 	if err := checkSeq(id, events, atSeq); err != nil {
 		return 0, err
+	}
+	if atSeq == 0 {
+		return 0, &SequenceError{SessionID: id, Head: int64(len(events)), Empty: true}
 	}
 	copies := make([]session.Event, 0, atSeq)
 	for _, se := range events[:atSeq] {

@@ -154,19 +154,13 @@ func (e *RollbackError) Error() string {
 // Unwrap returns the failure and the rollback errors.
 func (e *RollbackError) Unwrap() []error { return append([]error{e.Err}, e.Failed...) }
 
-// A Holder keeps a session locked across several operations;
-// *session.FileCheckpointer is one. Restore holds the session while it
-// works when its checkpointer is a Holder, so another process cannot
-// append in between.
-type Holder interface {
-	Hold(ctx context.Context, id string) (release func() error, err error)
-}
-
 // Restore puts session id back to sequence toSeq of cp's log: the files
 // that snapshots after toSeq recorded, through files, and the log itself,
 // truncated to toSeq. toSeq is 0 or an existing record that does not split
 // a tool call from its result; a listed [Checkpoint] always qualifies.
-// notify, when not nil, gets the progress of a real restore.
+// notify, when not nil, gets the progress of a real restore. When cp is a
+// session.Holder (a file store), the session stays locked from the first
+// read to the truncate.
 //
 // A session with nothing stored is a *session.NotFoundError. A refused
 // restore (a *SequenceError, a *NoTruncateError, a *FileError from the
@@ -178,14 +172,19 @@ func Restore(ctx context.Context, cp session.Checkpointer, files Files, id strin
 	if opts.FilesOnly && opts.ConversationOnly {
 		return Result{}, errors.New("rewind: FilesOnly and ConversationOnly exclude each other")
 	}
-	if h, ok := cp.(Holder); ok {
-		release, err := h.Hold(ctx, id)
-		if err != nil {
-			return Result{}, err
+	if h, ok := cp.(session.Holder); ok {
+		// Held, the session stays ours from the read to the truncate:
+		// another process appends only before or after.
+		release, herr := h.Hold(ctx, id)
+		if herr != nil {
+			return Result{}, herr
 		}
 		defer func() {
+			// A lock found taken over while held: the log may have
+			// changed under the restore, which must not pass for a
+			// success.
 			if rerr := release(); rerr != nil && err == nil {
-				err = rerr
+				res, err = Result{}, rerr
 			}
 		}()
 	}
@@ -335,14 +334,19 @@ type filePlan struct {
 func plan(ctx context.Context, files Files, events []session.StoredEvent) ([]*filePlan, error) {
 	var plans []*filePlan
 	byPath := map[string]*filePlan{}
+	canonical := map[string]string{} // by recorded path: most files change more than once
 	for _, se := range events {
 		snap, ok := se.Event.(session.FileSnapshotEvent)
 		if !ok {
 			continue
 		}
-		path, err := files.Canonical(ctx, snap.Path)
-		if err != nil {
-			return nil, &FileError{Path: snap.Path, Reason: err}
+		path, ok := canonical[snap.Path]
+		if !ok {
+			var err error
+			if path, err = files.Canonical(ctx, snap.Path); err != nil {
+				return nil, &FileError{Path: snap.Path, Reason: err}
+			}
+			canonical[snap.Path] = path
 		}
 		before, err := decodeBefore(snap)
 		if err != nil {

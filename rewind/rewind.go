@@ -174,9 +174,14 @@ type SequenceError struct {
 	// SplitsToolCall reports that Seq is in range but a tool call at or
 	// before it has its result after it.
 	SplitsToolCall bool
+	// Empty reports a fork at 0, which would copy nothing.
+	Empty bool
 }
 
 func (e *SequenceError) Error() string {
+	if e.Empty {
+		return fmt.Sprintf("session %s: a fork at 0 copies nothing; start a new session instead", e.SessionID)
+	}
 	if e.SplitsToolCall {
 		return fmt.Sprintf("session %s: sequence %d splits unfinished tool calls; choose a listed checkpoint", e.SessionID, e.Seq)
 	}

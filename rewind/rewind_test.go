@@ -24,7 +24,7 @@ import (
 // world is a session and its workspace, driven the way the file tools
 // drive them: a snapshot is appended, then the file changes.
 type world struct {
-	t     *testing.T
+	t     testing.TB
 	cp    session.Checkpointer
 	id    string
 	dir   string
@@ -32,7 +32,7 @@ type world struct {
 	calls int
 }
 
-func newWorld(t *testing.T, cp session.Checkpointer) *world {
+func newWorld(t testing.TB, cp session.Checkpointer) *world {
 	t.Helper()
 	dir := t.TempDir()
 	fr, err := builtin.NewFileRestorer(builtin.FileOptions{Workdir: dir, MaxSnapshotBytes: 64})
@@ -510,7 +510,37 @@ func TestForkCopiesThePrefixAndLeavesTheOriginal(t *testing.T) {
 	if _, err := rewind.Fork(ctx, w.cp, "s1", at+2, "s3"); !errors.Is(err, rewind.ErrBadSequence) {
 		t.Errorf("fork splitting a call: %v", err)
 	}
+	if _, err := rewind.Fork(ctx, w.cp, "s1", 0, "s5"); !errors.Is(err, rewind.ErrBadSequence) || !strings.Contains(err.Error(), "copies nothing") {
+		t.Errorf("fork at 0: %v", err)
+	}
 	if n, err := rewind.Fork(ctx, w.cp, "s1", rewind.AtHead, "s4"); err != nil || n != head {
 		t.Errorf("fork at head: %d %v", n, err)
+	}
+}
+
+// holding is a checkpointer that is a session.Holder.
+type holding struct {
+	session.Checkpointer
+	holds, releases int
+	releaseErr      error
+}
+
+func (h *holding) Hold(context.Context, string) (func() error, error) {
+	h.holds++
+	return func() error { h.releases++; return h.releaseErr }, nil
+}
+
+func TestRestoreHoldsTheSession(t *testing.T) {
+	w := newWorld(t, nil)
+	w.write("a.txt", "a0")
+	cp := w.prompt("go")
+	w.change("a.txt", []byte("a1"))
+	h := &holding{Checkpointer: w.cp}
+	if _, err := rewind.Restore(context.Background(), h, w.files, w.id, cp, rewind.Options{DryRun: true}, nil); err != nil || h.holds != 1 || h.releases != 1 {
+		t.Fatalf("dry run: %v, %d holds, %d releases", err, h.holds, h.releases)
+	}
+	h.releaseErr = errors.New("lock compromised")
+	if _, err := rewind.Restore(context.Background(), h, w.files, w.id, cp, rewind.Options{}, nil); err == nil || !strings.Contains(err.Error(), "compromised") {
+		t.Errorf("a lost lock passed for a success: %v", err)
 	}
 }

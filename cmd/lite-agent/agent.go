@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/slash"
 	"github.com/lite-agent/lite-agent-go/hook"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/anthropic"
@@ -650,8 +651,8 @@ func newChatCommand(g *globalFlags) *cobra.Command {
 				if line == "" {
 					break
 				}
-				if isSlashLine(line) {
-					quit, err := runSlash(&slashEnv{ctx: ctx, a: a, in: in, p: p, intr: g.intr, out: out, errw: errw}, line)
+				if slash.IsCommand(line) {
+					quit, err := slash.Run(slashCommands(), &slashEnv{ctx: ctx, a: a, in: in, p: p, intr: g.intr, out: out, errw: errw}, line)
 					if err != nil {
 						fmt.Fprintf(errw, "error: %s\n", oneLine(err.Error()))
 					}
@@ -775,9 +776,9 @@ func steeredTurn(ctx context.Context, a *liteagent.Agent, prompt string, in *lin
 			// An empty line or /exit ends chat after this prompt, and so
 			// does whatever follows it: lines keep their order.
 			// A command waits for the prompt's end too; it never steers.
-			end := endsChat(line)
+			end := slash.EndsChat(line)
 			switch {
-			case len(left) == 0 && !end && !isSlashLine(strings.TrimSpace(line)) && a.Steer(line) == nil:
+			case len(left) == 0 && !end && !slash.IsCommand(strings.TrimSpace(line)) && a.Steer(line) == nil:
 				steered = true
 				p.note("(steering: the agent reads that next)")
 			default:

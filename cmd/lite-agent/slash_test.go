@@ -6,25 +6,6 @@ import (
 	"testing"
 )
 
-func TestIsSlashLine(t *testing.T) {
-	for _, c := range []struct {
-		line string
-		want bool
-	}{
-		{"/rewind", true},
-		{"/help me", true},
-		{"/rewnd", true},
-		{"/tmp/x is big?", false},
-		{"/", false},
-		{"hello /rewind", false},
-		{"", false},
-	} {
-		if got := isSlashLine(c.line); got != c.want {
-			t.Errorf("isSlashLine(%q) = %v, want %v", c.line, got, c.want)
-		}
-	}
-}
-
 // Commands are not sent to the model; an unknown one is an error line
 // and chat goes on; a path-like line is a prompt.
 func TestChatSlashCommands(t *testing.T) {
