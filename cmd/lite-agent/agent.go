@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/otelenv"
 	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/slash"
 	"github.com/lite-agent/lite-agent-go/hook"
 	"github.com/lite-agent/lite-agent-go/model"
@@ -419,6 +420,14 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 	opts.CompactSummary = true // sessions compact and chat's /compact summarize with the model
 	if st != nil {
 		opts.Store = st
+	}
+	otel, err := otelenv.FromEnv(ctx, os.Getenv, errw)
+	if err != nil {
+		return nil, err
+	}
+	if otel != nil {
+		opts.Telemetry = otel.Options()
+		g.opened = append(g.opened, otel) // flushed by closeStores, after the agent's Close
 	}
 	if err := f.cleanup.apply(&opts, errw); err != nil {
 		return nil, err
