@@ -119,10 +119,10 @@ func decodeRecord(line []byte) (*record, error) {
 	}
 	var (
 		r          record
-		seen       = map[string]bool{}
+		seen             = map[string]bool{}
 		cutFrom    int64 = -1 // the hash member: from the end of the value before it
 		cutTo      int64 = -1 // to the end of its own value
-		prevEnd    = dec.InputOffset()
+		prevEnd          = dec.InputOffset()
 		haveEvent  bool
 		membersLen int
 	)
