@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/auditcmd"
 	"github.com/lite-agent/lite-agent-go/hook"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/anthropic"
@@ -49,6 +50,8 @@ type agentFlags struct {
 	sandbox      string
 	sandboxNet   bool
 	sandboxWrite []string
+
+	audit auditcmd.Flags
 }
 
 func (f *agentFlags) register(cmd *cobra.Command) {
@@ -68,6 +71,7 @@ func (f *agentFlags) register(cmd *cobra.Command) {
 	fs.StringVar(&f.sandbox, "sandbox", sandboxAuto, "contain bash and hook commands: auto (bubblewrap when it works, else a notice), bwrap (required) or off")
 	fs.BoolVar(&f.sandboxNet, "sandbox-network", false, "let sandboxed commands use the network")
 	fs.StringArrayVar(&f.sandboxWrite, "sandbox-write", nil, "let sandboxed commands write `DIR` too (repeatable), such as a build cache")
+	f.audit.Register(cmd)
 }
 
 // defaultAsk lists what the CLI asks about where no rule and no flag
@@ -336,6 +340,9 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 	if f.sandbox != sandboxAuto && f.sandbox != sandboxBwrap && f.sandbox != sandboxOff {
 		return nil, usagef("--sandbox must be auto, bwrap or off, not %q", f.sandbox)
 	}
+	if err := f.audit.Prepare(usagef); err != nil {
+		return nil, err
+	}
 	p, err := g.project()
 	if err != nil {
 		return nil, err
@@ -427,6 +434,9 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 		if id, err = latestSession(ctx, a.ListSessions); err == nil && id != "" {
 			err = a.Resume(id)
 		}
+	}
+	if err == nil {
+		err = f.audit.Attach(a, errw)
 	}
 	if err != nil {
 		a.Close()
@@ -523,7 +533,7 @@ func newRunCommand(g *globalFlags) *cobra.Command {
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) (err error) {
 			switch output {
 			case outputText, outputJSON, outputStreamJSON:
 			default:
@@ -532,12 +542,12 @@ func newRunCommand(g *globalFlags) *cobra.Command {
 			prompt := args[0]
 			in := newLineReader(cmd.InOrStdin())
 			if prompt == "-" {
-				var err error
 				if prompt, err = readPrompt(cmd.InOrStdin()); err != nil {
 					return err
 				}
 				in = nil // standard input is spent: nobody is there to approve
 			}
+			defer finishAudit(&f.audit, &err)
 			defer g.closeStores() // after the agent's Close
 			a, err := newAgent(cmd.Context(), g, f, in, cmd.ErrOrStderr())
 			if err != nil {
@@ -598,9 +608,10 @@ func newChatCommand(g *globalFlags) *cobra.Command {
 		Use:   "chat",
 		Short: "Talk with the agent in one session; an empty line or EOF ends",
 		Args:  noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		RunE: func(cmd *cobra.Command, _ []string) (err error) {
 			out, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
 			in := newLineReader(cmd.InOrStdin())
+			defer finishAudit(&f.audit, &err)
 			defer g.closeStores() // after the agent's Close
 			a, err := newAgent(cmd.Context(), g, f, in, errw)
 			if err != nil {

@@ -98,7 +98,7 @@ func newRoot(intr *interrupter) *cobra.Command {
 		return &usageError{err: err}
 	})
 	g.register(root)
-	root.AddCommand(newPathsCommand(g), newSessionsCommand(g), newTasksCommand(g), newCleanupCommand(g), newVerifyCommand(g), newRunCommand(g), newChatCommand(g), newPermissionsCommand(g), newMigrateCommand(g), newMCPCommand(g))
+	root.AddCommand(newPathsCommand(g), newSessionsCommand(g), newTasksCommand(g), newCleanupCommand(g), newVerifyCommand(g), newRunCommand(g), newChatCommand(g), newPermissionsCommand(g), newMigrateCommand(g), newMCPCommand(g), newAuditCommand(g))
 	return root
 }
 

@@ -1,0 +1,134 @@
+package auditcmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/audit"
+	"github.com/spf13/cobra"
+)
+
+// Command returns the audit command with its subcommand verify. key
+// returns the key the global --key-env or --key-file name (nil for none);
+// usage makes the command's usage errors, failed the error of a chain
+// found broken, after the report.
+func Command(key func() ([]byte, error), usage func(format string, a ...any) error, failed func(msg string) error) *cobra.Command {
+	var asJSON bool
+	verify := &cobra.Command{
+		Use:   "verify FILE...",
+		Short: "Check the hash chain of an audit log; name the first broken record (exit 1 if any)",
+		Long: "audit verify checks an audit log written with --audit-log: every record's hash, and that\n" +
+			"each follows the one before it, across rotated files. One FILE stands for its rotated\n" +
+			"files too (FILE.N … FILE.1, FILE); several are taken as given, oldest first. A keyed log\n" +
+			"needs its key: --key-env VAR or --key-file F (at least 16 bytes, hex or base64).",
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usage("audit verify takes the log's files")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			k, err := key()
+			if err != nil {
+				return err
+			}
+			err = Verify(cmd.Context(), cmd.OutOrStdout(), args, k, asJSON)
+			if be := (*BrokenError)(nil); errors.As(err, &be) {
+				return failed(be.Error())
+			}
+			return err
+		},
+	}
+	verify.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	cmd := &cobra.Command{
+		Use:   "audit",
+		Short: "Check audit logs (see run --audit-log)",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usage("unknown audit command %q: want verify", args[0])
+			}
+			return usage("audit needs a command: verify")
+		},
+	}
+	cmd.AddCommand(verify)
+	return cmd
+}
+
+// Flags are the audit log flags of run and chat: --audit-log and its key.
+// The zero value is ready for Register.
+type Flags struct {
+	file, keyEnv, keyFile string
+	key                   []byte       // loaded by Prepare
+	closeLog              func() error // set by Attach
+}
+
+// Register adds the flags to cmd.
+func (f *Flags) Register(cmd *cobra.Command) {
+	fs := cmd.Flags()
+	fs.StringVar(&f.file, "audit-log", "", "append every event to the hash-chained audit log `FILE` (see audit verify)")
+	fs.StringVar(&f.keyEnv, "audit-key-env", "", "HMAC the audit log with the key in environment variable `VAR`")
+	fs.StringVar(&f.keyFile, "audit-key-file", "", "HMAC the audit log with the key in file `F`")
+}
+
+// Prepare checks the flags and loads the key, before the agent exists;
+// usage makes the usage errors.
+func (f *Flags) Prepare(usage func(format string, a ...any) error) error {
+	switch {
+	case f.file == "" && (f.keyEnv != "" || f.keyFile != ""):
+		return usage("--audit-key-env and --audit-key-file need --audit-log")
+	case f.keyEnv != "" && f.keyFile != "":
+		return usage("--audit-key-env and --audit-key-file are mutually exclusive")
+	}
+	var err error
+	f.key, err = LoadKey(f.keyEnv, f.keyFile)
+	return err
+}
+
+// Attach opens the audit log the flags name, if any, and appends every
+// event of a's runs to it (see [liteagent.Agent.Subscribe]). The first
+// failing append is reported on errw at once; [Flags.Close] returns it.
+func (f *Flags) Attach(a *liteagent.Agent, errw io.Writer) error {
+	if f.file == "" {
+		return nil
+	}
+	l, err := audit.NewLog(f.file, audit.Options{Key: f.key})
+	if err != nil {
+		return err
+	}
+	var once sync.Once
+	unsubscribe, err := a.Subscribe(func(n liteagent.Notice) {
+		// The run's own context may be done (an aborted turn's last
+		// events): the record is written all the same.
+		if err := l.Append(context.Background(), n.Event); err != nil {
+			once.Do(func() { fmt.Fprintf(errw, "lite-agent: audit log: %s\n", oneLine(err.Error())) })
+		}
+	})
+	if err != nil {
+		l.Close()
+		return err
+	}
+	f.closeLog = func() error {
+		unsubscribe()
+		if err := l.Close(); err != nil {
+			return fmt.Errorf("audit log: %w", err)
+		}
+		return nil
+	}
+	return nil
+}
+
+// Close stops appending and closes the log, returning the first error an
+// append met. Call it after closing the agent, so that the events of the
+// runs its Close ends are recorded. Without a log it does nothing.
+func (f *Flags) Close() error {
+	if f.closeLog == nil {
+		return nil
+	}
+	c := f.closeLog
+	f.closeLog = nil
+	return c()
+}
