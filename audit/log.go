@@ -269,6 +269,12 @@ func (l *Log) open() error {
 		return fmt.Errorf("audit log %s: not a regular file", l.path)
 	}
 	l.f, l.fst = f, st
+	if l.sync {
+		// The file may be new, or FILE may have just been renamed.
+		if err := safefs.SyncDir(filepath.Dir(l.path)); err != nil {
+			return fmt.Errorf("audit log %s: %w", l.path, err)
+		}
+	}
 	return nil
 }
 
@@ -419,13 +425,8 @@ func (l *Log) rotate() error {
 	if err != nil {
 		return fmt.Errorf("audit log %s: rotate: %w", l.path, err)
 	}
-	if err := l.open(); err != nil {
+	if err := l.open(); err != nil { // which syncs the directory, renames and all
 		return err
-	}
-	if l.sync {
-		if err := safefs.SyncDir(dir); err != nil {
-			return fmt.Errorf("audit log %s: rotate: %w", l.path, err)
-		}
 	}
 	l.end, l.known = 0, true // seq and hash go on
 	return nil
