@@ -284,7 +284,7 @@ func (l *Log) open() error {
 func (l *Log) catchUp() error {
 	st, err := os.Lstat(l.path)
 	switch {
-	case errors.Is(err, fs.ErrNotExist) || (err == nil && !os.SameFile(st, l.fst)):
+	case l.f == nil || errors.Is(err, fs.ErrNotExist) || (err == nil && !os.SameFile(st, l.fst)):
 		if err := l.open(); err != nil {
 			return err
 		}

@@ -431,3 +431,39 @@ func TestNewLogRefuses(t *testing.T) {
 		})
 	}
 }
+
+func TestFailedRotationLosesNothing(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	l, err := NewLog(path, Options{MaxBytes: 300, MaxFiles: 4, NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	for i := 1; i <= 2; i++ { // FILE.1 and FILE
+		if err := l.Append(t.Context(), textEvent(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A directory where FILE.1 must go makes the next rotation fail.
+	if err := os.Mkdir(path+".2", 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Append(t.Context(), textEvent(3)); err == nil {
+		t.Fatal("Append succeeded though the rotation could not rename FILE.1")
+	}
+	if err := os.Remove(path + ".2"); err != nil {
+		t.Fatal(err)
+	}
+	for i := 3; i <= 4; i++ {
+		if err := l.Append(t.Context(), textEvent(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep := verifyAll(t, path, nil)
+	if rep.Records != 4 || !rep.Start {
+		t.Fatalf("report %+v, want records 1 to 4", rep)
+	}
+	if l.Err() == nil {
+		t.Fatal("Err forgot the failed Append")
+	}
+}
