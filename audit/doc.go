@@ -7,13 +7,14 @@
 // # Writing
 //
 // [NewLog] opens the log; [Log.Append] writes one [engine.Event] as a
-// record. An agent's events reach it through [liteagent.Agent.Subscribe],
-// which calls its function before the run goes on, so that, with fsync
-// (the default), each event is on the disk before the program sees it:
+// record. An agent's events reach it through [liteagent.Agent.SubscribeAll]
+// (its own runs and its subagents'; Subscribe leaves subagents out), which
+// calls its function before the run goes on, so that, with fsync (the
+// default), each event is on the disk before the program sees it:
 //
 //	log, err := audit.NewLog("/var/log/agent/audit.jsonl", audit.Options{Key: key})
 //	…
-//	unsubscribe, err := agent.Subscribe(func(n liteagent.Notice) {
+//	unsubscribe, err := agent.SubscribeAll(func(n liteagent.Notice) {
 //		log.Append(context.Background(), n.Event) // a failure is kept for log.Err and log.Close
 //	})
 //

@@ -13,8 +13,8 @@ import (
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
-// An agent's events go to the audit log through Subscribe; Verify then
-// checks the chain.
+// An agent's events, its subagents' included, go to the audit log through
+// SubscribeAll; Verify then checks the chain.
 func Example() {
 	ctx := context.Background()
 	dir, _ := os.MkdirTemp("", "audit-example")
@@ -34,7 +34,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	unsubscribe, err := agent.Subscribe(func(n liteagent.Notice) {
+	unsubscribe, err := agent.SubscribeAll(func(n liteagent.Notice) {
 		auditLog.Append(context.Background(), n.Event) // a failure is kept for Err and Close
 	})
 	if err != nil {

@@ -158,7 +158,7 @@ func (l *Log) Path() string { return l.path }
 // cannot (a write failed and the partial record could not be cut off),
 // every later Append fails with the same error. [Log.Err] and
 // [Log.Close] report the first error any Append returned, for hosts that
-// append from [liteagent.Agent.Subscribe], which cannot return one.
+// append from [liteagent.Agent.SubscribeAll], which cannot return one.
 func (l *Log) Append(ctx context.Context, ev engine.Event) error {
 	event, err := l.eventJSON(ev)
 	if err == nil {

@@ -89,7 +89,8 @@ func (f *Flags) Prepare(usage func(format string, a ...any) error) error {
 }
 
 // Attach opens the audit log the flags name, if any, and appends every
-// event of a's runs to it (see [liteagent.Agent.Subscribe]). The first
+// event of a's runs, its subagents' included, to it (see
+// [liteagent.Agent.SubscribeAll]). The first
 // failing append is reported on errw at once; [Flags.Close] returns it.
 func (f *Flags) Attach(a *liteagent.Agent, errw io.Writer) error {
 	if f.file == "" {
@@ -100,7 +101,7 @@ func (f *Flags) Attach(a *liteagent.Agent, errw io.Writer) error {
 		return err
 	}
 	var once sync.Once
-	unsubscribe, err := a.Subscribe(func(n liteagent.Notice) {
+	unsubscribe, err := a.SubscribeAll(func(n liteagent.Notice) {
 		// The run's own context may be done (an aborted turn's last
 		// events): the record is written all the same.
 		if err := l.Append(context.Background(), n.Event); err != nil {
