@@ -134,3 +134,56 @@ func TestAuditVerifyOfAnEmptyLogSucceeds(t *testing.T) {
 		t.Fatalf("%d %q %q", r.code, r.stdout, r.stderr)
 	}
 }
+
+func TestChatWritesAnAuditLog(t *testing.T) {
+	isolateEnv(t)
+	srv := &anthropicServer{replies: []string{textReply("one"), textReply("two")}}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	t.Setenv("ANTHROPIC_API_KEY", "test-key")
+	log := filepath.Join(t.TempDir(), "audit.jsonl")
+	var stdout, stderr strings.Builder
+	code := runWithInput(t.Context(), []string{"--home", t.TempDir(), "--workdir", t.TempDir(), "chat", "--base-url", ts.URL, "--audit-log", log}, strings.NewReader("first\nsecond\n"), &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("chat: %d %q", code, stderr.String())
+	}
+	b, _ := os.ReadFile(log)
+	if n := strings.Count(string(b), `"type":"done"`); n != 2 {
+		t.Fatalf("%d done events in the audit log, want 2", n)
+	}
+	if r := runCLI(t, "audit", "verify", log); r.code != 0 {
+		t.Fatalf("verify: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+// A run whose audit log cannot be appended to (its last record was
+// written under another key) still runs, says so at once and exits 1.
+func TestRunFailsWhenTheAuditLogFails(t *testing.T) {
+	isolateEnv(t)
+	srv := &anthropicServer{replies: []string{textReply("one"), textReply("two")}}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	t.Setenv("ANTHROPIC_API_KEY", "test-key")
+	t.Setenv("ANTHROPIC_BASE_URL", ts.URL)
+	t.Setenv("AUDIT_KEY", strings.Repeat("ab", 16))
+	log := filepath.Join(t.TempDir(), "audit.jsonl")
+	base := []string{"--home", t.TempDir(), "--workdir", t.TempDir(), "run", "--audit-log", log}
+	if r := runCLI(t, append(base, "--audit-key-env", "AUDIT_KEY", "first")...); r.code != 0 {
+		t.Fatalf("first run: %d %q", r.code, r.stderr)
+	}
+	before, _ := os.ReadFile(log)
+	r := runCLI(t, append(base, "second")...)
+	if r.code != 1 || r.stdout != "two\n" || strings.Count(r.stderr, "audit log") != 2 || !strings.Contains(r.stderr, "another key") {
+		t.Fatalf("second run: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if after, _ := os.ReadFile(log); !bytes.Equal(before, after) {
+		t.Fatal("the failing audit log was changed")
+	}
+	// A log that cannot be opened (its directory is a file) stops the
+	// run before it starts.
+	r = runCLI(t, "--home", t.TempDir(), "--workdir", t.TempDir(), "run", "--audit-log", filepath.Join(log, "sub.jsonl"), "third")
+	if r.code != 1 || !strings.Contains(r.stderr, "audit log") {
+		t.Fatalf("a run with an audit log in a file: %d %q", r.code, r.stderr)
+	}
+	wantOneErrorLine(t, r)
+}

@@ -62,8 +62,8 @@ func Command(key func() ([]byte, error), usage func(format string, a ...any) err
 // The zero value is ready for Register.
 type Flags struct {
 	file, keyEnv, keyFile string
-	key                   []byte       // loaded by Prepare
-	closeLog              func() error // set by Attach
+	log                   *audit.Log // opened by Prepare
+	unsubscribe           func()     // set by Attach
 }
 
 // Register adds the flags to cmd.
@@ -74,62 +74,62 @@ func (f *Flags) Register(cmd *cobra.Command) {
 	fs.StringVar(&f.keyFile, "audit-key-file", "", "HMAC the audit log with the key in file `F`")
 }
 
-// Prepare checks the flags and loads the key, before the agent exists;
-// usage makes the usage errors.
+// Prepare checks the flags, loads the key and opens the log, before the
+// agent exists; usage makes the usage errors. Close closes the log.
 func (f *Flags) Prepare(usage func(format string, a ...any) error) error {
 	switch {
 	case f.file == "" && (f.keyEnv != "" || f.keyFile != ""):
 		return usage("--audit-key-env and --audit-key-file need --audit-log")
 	case f.keyEnv != "" && f.keyFile != "":
 		return usage("--audit-key-env and --audit-key-file are mutually exclusive")
-	}
-	var err error
-	f.key, err = LoadKey(f.keyEnv, f.keyFile)
-	return err
-}
-
-// Attach opens the audit log the flags name, if any, and appends every
-// event of a's runs, its subagents' included, to it (see
-// [liteagent.Agent.SubscribeAll]). The first
-// failing append is reported on errw at once; [Flags.Close] returns it.
-func (f *Flags) Attach(a *liteagent.Agent, errw io.Writer) error {
-	if f.file == "" {
+	case f.file == "":
 		return nil
 	}
-	l, err := audit.NewLog(f.file, audit.Options{Key: f.key})
+	key, err := LoadKey(f.keyEnv, f.keyFile)
 	if err != nil {
 		return err
 	}
+	f.log, err = audit.NewLog(f.file, audit.Options{Key: key})
+	return err
+}
+
+// Attach appends every event of a's runs, its subagents' included, to the
+// log Prepare opened, if any (see [liteagent.Agent.SubscribeAll]). The
+// first failing append is reported on errw at once; [Flags.Close] returns
+// it.
+func (f *Flags) Attach(a *liteagent.Agent, errw io.Writer) error {
+	if f.log == nil {
+		return nil
+	}
+	l := f.log
 	var once sync.Once
 	unsubscribe, err := a.SubscribeAll(func(n liteagent.Notice) {
 		// The run's own context may be done (an aborted turn's last
 		// events): the record is written all the same.
 		if err := l.Append(context.Background(), n.Event); err != nil {
-			once.Do(func() { fmt.Fprintf(errw, "lite-agent: audit log: %s\n", oneLine(err.Error())) })
+			once.Do(func() { fmt.Fprintf(errw, "lite-agent: %s\n", oneLine(err.Error())) })
 		}
 	})
 	if err != nil {
-		l.Close()
 		return err
 	}
-	f.closeLog = func() error {
-		unsubscribe()
-		if err := l.Close(); err != nil {
-			return fmt.Errorf("audit log: %w", err)
-		}
-		return nil
-	}
+	f.unsubscribe = unsubscribe
 	return nil
 }
 
 // Close stops appending and closes the log, returning the first error an
-// append met. Call it after closing the agent, so that the events of the
-// runs its Close ends are recorded. Without a log it does nothing.
+// append met (which names the log). Call it after closing the agent, so
+// that the events of the runs its Close ends are recorded. Without a log
+// it does nothing.
 func (f *Flags) Close() error {
-	if f.closeLog == nil {
+	if f.unsubscribe != nil {
+		f.unsubscribe()
+		f.unsubscribe = nil
+	}
+	if f.log == nil {
 		return nil
 	}
-	c := f.closeLog
-	f.closeLog = nil
-	return c()
+	l := f.log
+	f.log = nil
+	return l.Close()
 }
