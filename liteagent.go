@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/compaction"
 	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/hook"
 	"github.com/lite-agent/lite-agent-go/mcphost"
@@ -26,6 +27,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/sandbox"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/skill"
+	"github.com/lite-agent/lite-agent-go/spill"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/subagent"
 	"github.com/lite-agent/lite-agent-go/task"
@@ -126,10 +128,31 @@ type Options struct {
 	// model (model.WindowReporter: 200,000 tokens for Claude models with
 	// model/anthropic), else engine.DefaultContextWindow (32,000).
 	ContextWindow int
+	// ContextPlanner makes the agent's model the context engine's level-3
+	// planner (engine.ModelPlanner): over 85% of the window it is asked
+	// which earlier segments to keep, summarize or archive, within
+	// engine.DefaultPlannerBudget, falling back without a plan when it is
+	// slower. Off by default: it costs a model call per compacted request.
+	ContextPlanner bool
 	// DisableContext turns the context engine off: every request carries
 	// the whole session history, and a request the provider refuses as too
 	// long ends the run.
 	DisableContext bool
+	// Compaction are compaction passes (package compaction) run on every
+	// model request after the context engine's levels, or on the whole
+	// history when the context engine is off; the context engine commits
+	// what they change to the session's context view. nil runs none.
+	// read_spilled reads the spill store of LegacyCompaction only, so
+	// spill tool results through LegacyCompaction rather than a
+	// compaction.ToolResultBudget here.
+	Compaction []compaction.Pass
+	// LegacyCompaction selects the TypeScript SDK's legacy context mode in
+	// place of the context engine: every request goes through
+	// compaction.Default with the project's spill store (tool results over
+	// the budget are spilled, and read_spilled returns them), then
+	// Compaction, and a request the provider refuses as too long is
+	// retried once, trimmed by compaction.Reactive.
+	LegacyCompaction bool
 
 	// TaskListID names a task list shared by every session that names it.
 	// "" means each session has a private list named after it, unless the
@@ -299,6 +322,8 @@ type Agent struct {
 	// kept to build subagent engines.
 	tools      []tool.Tool
 	engineOpts engine.Options
+	// spill is the project's spill store with LegacyCompaction, else nil.
+	spill spill.Store
 
 	// subs are the functions of Subscribe.
 	subs subscribers
@@ -454,6 +479,11 @@ func (a *Agent) openStores(ctx context.Context, opts Options) error {
 		}
 		a.cp, a.mode = cp, fileStore
 	}
+	if opts.LegacyCompaction {
+		var err error
+		a.spill, err = a.openSpill(ctx)
+		return err
+	}
 	return nil
 }
 
@@ -510,14 +540,20 @@ func (a *Agent) buildEngine(opts Options, cfg config, gate *permission.Gate, too
 		eopts.ExtraTools = a.mcpTools(gate, opts)
 	}
 	if !opts.DisableContext {
+		var planner engine.Planner
+		if opts.ContextPlanner {
+			planner = engine.ModelPlanner(eopts.Provider, opts.ModelName)
+		}
 		eopts.Context = &engine.ContextOptions{
 			Window: opts.ContextWindow,
 			Archive: func(_ context.Context, id string) (archive.Archive, error) {
 				return a.archiveFor(id)
 			},
 			Compacting: a.compactHooks,
+			Planner:    planner,
 		}
 	}
+	a.setCompaction(&eopts, opts)
 	if !opts.DisableTasks {
 		eopts.Reminder = func(ctx context.Context, id string) (string, error) {
 			st, err := a.taskStore(id)
@@ -1050,7 +1086,11 @@ func (a *Agent) buildTools(opts Options, skills []skill.Skill, defs []subagent.D
 	if t := skill.Tool(skills); t != nil {
 		tools = append(tools, t)
 	}
-	tools = append(tools, builtin.ContextTool(resolveArchive), builtin.ReadSpilledTool(resolveArchive))
+	readSpilled := builtin.ReadSpilledTool(resolveArchive)
+	if a.spill != nil {
+		readSpilled = builtin.SpilledTool(a.spill)
+	}
+	tools = append(tools, builtin.ContextTool(resolveArchive), readSpilled)
 	if !opts.DisableTasks {
 		tools = append(tools, builtin.TaskTools(func(ctx context.Context, id string) (task.Store, error) {
 			return a.taskStore(id)

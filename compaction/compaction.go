@@ -8,6 +8,31 @@
 // put, a spill store put) and may block doing so; they get ctx for that and
 // must return promptly once it is done. [Run] feeds each pass's output to
 // the next and stops at the first error.
+//
+// # Built-in passes
+//
+// The built-in passes follow the TypeScript reference's legacy compaction
+// pipeline, with its thresholds and marker texts:
+//
+//   - [Snip] drops the middle turns of a request of more than 50 messages,
+//     keeping the first turn and at least the last 20 messages.
+//   - [Micro] omits the bodies of all but the newest 3 tool results.
+//   - [ToolResultBudget] spills the largest tool result bodies to a
+//     spill.Store while they hold more than 200,000 characters; the
+//     read_spilled tool returns them by ref.
+//   - [TokenBudget] keeps the newest turns that fit a token budget.
+//   - [Summary] has a model summarize the older turns of a request of more
+//     than 120,000 estimated tokens, behind a circuit breaker.
+//   - [Reactive] trims a request the provider refused as too long to its
+//     newest 2 turns and 4000 tokens.
+//
+// [Default] is the reference's default pipeline: the tool result budget
+// (with a spill store), snip and micro.
+//
+// A turn starts at each user message whose content is a string ([Turns]),
+// so passes that drop turns keep every tool call with its results. Tokens
+// are estimated as a quarter of the characters, counted in UTF-16 code
+// units as the reference counts string lengths ([EstimateTokens]).
 package compaction
 
 import (

@@ -7,9 +7,12 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/compaction"
 	"github.com/lite-agent/lite-agent-go/internal/utf16text"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
@@ -40,6 +43,18 @@ type ContextOptions struct {
 	// and the error that stopped them, if any. Hosts fire compact:start and
 	// compact:end hooks from it.
 	Compacting func(ctx context.Context, sessionID string, before int) (done func(after int, err error))
+	// Planner, when set, is level 3: over 85% of the window it is asked,
+	// within [PlannerBudget], what to do with each segment of the history
+	// (keep, summarize, archive); see [Planner]. Nil skips level 3.
+	Planner Planner
+	// PlannerBudget is how long level 3 waits for the planner; zero means
+	// [DefaultPlannerBudget] (100 ms).
+	PlannerBudget time.Duration
+	// Summary, when set, returns the pass [Engine.Compact] runs after the
+	// levels and [Options.Passes] (its summarize stage), given the call's
+	// instructions: typically an LLM summary of older turns. Requests do
+	// not run it; put a summary pass in Options.Passes for that.
+	Summary func(instructions string) compaction.Pass
 }
 
 // The pressure thresholds of the context levels, as fractions of the
@@ -47,6 +62,7 @@ type ContextOptions struct {
 const (
 	level1At = 0.65
 	level2At = 0.75
+	level3At = 0.85
 	level4At = 0.95
 
 	minExternalized   = 256 // the smallest tool result level 1 takes out
@@ -70,7 +86,8 @@ type ContextStatus struct {
 	//   4 pinned facts are prepended and messages before the current
 	//     prompt are shortened;
 	//   5 only the pinned facts and the last messages are sent.
-	// There is no level 3: it would need a planner, which this engine has not.
+	//   3 the planner (ContextOptions.Planner) summarized or archived
+	//     earlier segments.
 	Level int
 	// Reason is "pressure", or "overflow" when the provider refused the
 	// request as too long and this is the retry.
@@ -78,9 +95,18 @@ type ContextStatus struct {
 	// BeforeTokens and AfterTokens are the request's estimated size before
 	// and after the levels.
 	BeforeTokens, AfterTokens int
-	// ArchiveRefs are the archive refs that replaced tool results in this
-	// request.
+	// ArchiveRefs are the archive refs that replaced tool results or
+	// segments in this request.
 	ArchiveRefs []string
+	// Generation is the generation of the context view the request was
+	// built on: the one committed for it when its levels changed
+	// something, else the latest one (0: the log holds none).
+	Generation int
+	// PlannerUsed reports that level 3 asked the planner; PlannerFallback
+	// that it failed or ran out of time, so that its plan was not used;
+	// PlannerLatency how long it took.
+	PlannerUsed, PlannerFallback bool
+	PlannerLatency               time.Duration
 }
 
 // An entry is one message of the folded log, with what the context levels
@@ -88,6 +114,12 @@ type ContextStatus struct {
 type entry struct {
 	msg    model.Message
 	prompt bool // a user event: it starts a segment
+	// verified marks a prompt whose segment holds a verified artifact:
+	// level 3 leaves such a segment alone.
+	verified bool
+	// seq is the seq of the event the message came from (of the first
+	// result, for a message of tool results); 0 when unknown.
+	seq int64
 	// results holds, for a message of tool results, the seq and turn of
 	// each block's event.
 	results []resultSource
@@ -113,41 +145,132 @@ type resultSource struct {
 	turn int
 }
 
-// project folds events into messages as [session.Fold] does, keeping where
-// each message came from.
-func project(events []session.StoredEvent) []entry {
-	out := make([]entry, 0, len(events))
-	var (
-		blocks  []model.Block
-		sources []resultSource
-	)
-	flush := func() {
-		if blocks != nil {
-			out = append(out, entry{msg: model.UserBlocks(blocks...), results: sources})
-			blocks, sources = nil, nil
+// A projection folds a session's events into entries, as [session.Fold]
+// folds them into messages, one event at a time: it starts from the
+// entries of the latest committed view, if any, and takes each event once.
+type projection struct {
+	entries []entry
+	msgs    []model.Message // the entries' messages, for requests to share
+	lent    bool            // a request holds msgs: copy before changing one
+	open    bool            // the last entry is a message of tool results that more results extend
+	prompt  int             // index of the last prompt entry, -1 when none
+	done    int             // how many events of the session's cache were folded in
+	ready   bool            // reset was called: entries start from the view
+	// pinned reports that entries[0] is the slot of the facts message of a
+	// pinned view, which each request fills.
+	pinned bool
+	// texts holds the plain-text user messages seen, and repeats the
+	// indices of those that repeat an earlier one: level 2's candidates,
+	// kept as entries are added so that no request hashes the whole log.
+	texts   map[string]bool
+	repeats []int
+}
+
+// reset starts p over from the entries of base (nil: none).
+func (p *projection) reset(base *viewBase) {
+	*p = projection{prompt: -1, ready: true}
+	if base == nil {
+		return
+	}
+	if base.pinned {
+		p.entries = make([]entry, 1, len(base.entries)+1)
+		p.msgs = make([]model.Message, 1, len(base.entries)+1)
+		p.pinned = true
+	}
+	for _, e := range base.entries {
+		p.push(e)
+	}
+}
+
+// setLast replaces the message of the last entry, in a copy of msgs: the
+// requests built before hold the old one.
+func (p *projection) setLast(m model.Message) {
+	p.set(len(p.msgs)-1, m)
+}
+
+// set replaces message i, in a copy of msgs when a request holds them.
+func (p *projection) set(i int, m model.Message) {
+	if p.lent {
+		p.msgs, p.lent = slices.Clone(p.msgs), false
+	}
+	p.msgs[i] = m
+}
+
+// push appends e to the entries.
+func (p *projection) push(e entry) {
+	if e.prompt {
+		p.prompt = len(p.entries)
+	}
+	if e.msg.Role == model.RoleUser && e.msg.Blocks == nil {
+		if p.texts[e.msg.Text] {
+			p.repeats = append(p.repeats, len(p.entries))
+		} else {
+			if p.texts == nil {
+				p.texts = make(map[string]bool)
+			}
+			p.texts[e.msg.Text] = true
 		}
 	}
+	p.entries = append(p.entries, e)
+	p.msgs = append(p.msgs, e.msg)
+}
+
+// add folds events into p.
+func (p *projection) add(events []session.StoredEvent) {
 	for _, se := range events {
 		switch ev := se.Event.(type) {
 		case session.UserEvent:
-			flush()
-			out = append(out, entry{msg: ev.Message, prompt: true})
+			p.open = false
+			p.push(entry{msg: ev.Message, prompt: true, seq: se.Seq})
 		case session.AssistantEvent:
-			flush()
-			out = append(out, entry{msg: ev.Message})
+			p.open = false
+			p.push(entry{msg: ev.Message, seq: se.Seq})
 		case session.ToolResultEvent:
-			blocks = append(blocks, ev.Result)
-			sources = append(sources, resultSource{seq: se.Seq, turn: ev.Turn})
+			src := resultSource{seq: se.Seq, turn: ev.Turn}
+			if p.open {
+				// Copied, never appended in place: requests built
+				// before share the message.
+				e := &p.entries[len(p.entries)-1]
+				m := e.msg
+				m.Blocks = append(m.Blocks[:len(m.Blocks):len(m.Blocks)], ev.Result)
+				e.set(m)
+				e.results = append(e.results[:len(e.results):len(e.results)], src)
+				p.setLast(m)
+				continue
+			}
+			p.open = true
+			p.push(entry{msg: model.UserBlocks(ev.Result), seq: se.Seq, results: []resultSource{src}})
+		case session.ArtifactVerifiedEvent:
+			if p.prompt >= 0 {
+				p.entries[p.prompt].verified = true
+			}
 		case session.SummaryEvent:
-			blocks, sources = nil, nil
-			out = out[:0:0]
+			*p = projection{prompt: -1, ready: true, done: p.done}
 			for _, m := range ev.Messages {
-				out = append(out, entry{msg: m})
+				p.push(entry{msg: m, seq: se.Seq})
 			}
 		}
 	}
-	flush()
-	return out
+}
+
+// project folds events into entries as [session.Fold] folds them into
+// messages, keeping where each message came from.
+func project(events []session.StoredEvent) []entry {
+	var p projection
+	p.reset(nil)
+	p.add(events)
+	return p.entries
+}
+
+// projected returns the entries of the session's cached view and events,
+// folding in the events not yet folded.
+func (st *sessionState) projected() []entry {
+	if !st.proj.ready || st.proj.done > len(st.events) {
+		st.proj.reset(st.view) // not the events it was built from
+	}
+	st.proj.add(st.events[st.proj.done:])
+	st.proj.done = len(st.events)
+	return st.proj.entries
 }
 
 // tokens estimates the tokens of text of n UTF-16 code units.
@@ -192,7 +315,26 @@ type contextRun struct {
 	window  int
 	fixed   int // tokens of the system prompt, tools and reminder
 	entries []entry
-	pinned  bool // entries[0] is the facts message level 4 added
+	// msgs are the entries as messages, the slice the passes last
+	// returned: a pass given another slice re-reads the entries from it.
+	msgs   []model.Message
+	pinned bool // entries[0] is the facts message level 4 added
+	// changed reports that a pass changed what the base (the latest view
+	// and the events after it) renders to: a view is then committed.
+	changed bool
+	// sources maps tool call ids to their results' events, for messages
+	// a host pass hands back.
+	sources map[string]resultSource
+	// plan is the plan level 3 used, whose state deltas are committed.
+	plan *Plan
+	// shared reports that entries is the session's cached projection,
+	// which a level copies (own) before changing it.
+	shared bool
+	// repeats are the indices of the entries that repeat an earlier
+	// plain-text user message, valid while indexed: until a level adds or
+	// removes entries.
+	repeats []int
+	indexed bool
 	status  ContextStatus
 	// scale turns estimates into the provider's counts: its count of the
 	// uncompacted request over the estimate, when counted.
@@ -216,24 +358,119 @@ func (c *contextRun) over(fraction float64) bool {
 	return float64(c.measure()) > fraction*float64(c.window)
 }
 
-// messages builds the request's messages: the projected log as the context
-// levels left it, then the reminder, if any. With force (the retry after an
-// overflow error) every level applies whatever the pressure.
-func (r *run) messages(ctx context.Context, reminder string, force bool) ([]model.Message, *ContextStatus, error) {
-	opts := r.e.opts.Context
-	if opts == nil {
-		msgs := session.Fold(r.st.events)
-		if reminder != "" {
-			msgs = append(msgs[:len(msgs):len(msgs)], model.UserText(reminder))
-		}
-		return msgs, nil, nil
+// render returns the entries as messages.
+func (c *contextRun) render() []model.Message {
+	msgs := make([]model.Message, len(c.entries))
+	for i := range c.entries {
+		msgs[i] = c.entries[i].msg
 	}
-	c := &contextRun{r: r, opts: opts, window: r.e.window(), entries: project(r.st.events)}
+	return msgs
+}
+
+// adopt makes msgs, which a pass returned, the run's messages: entries are
+// re-read from them, a prompt being a user message without tool results,
+// and tool results finding their events by call id.
+func (c *contextRun) adopt(msgs []model.Message) {
+	if c.sources == nil {
+		c.sources = make(map[string]resultSource)
+		for _, e := range c.entries {
+			for j, src := range e.results {
+				if j < len(e.msg.Blocks) {
+					c.sources[e.msg.Blocks[j].ID] = src
+				}
+			}
+		}
+	}
+	facts := ""
+	if c.pinned {
+		facts = c.entries[0].msg.Text
+	}
+	c.pinned = len(msgs) > 0 && facts != "" && msgs[0].Role == model.RoleUser && msgs[0].Blocks == nil && msgs[0].Text == facts
+	entries := make([]entry, len(msgs))
+	for i, m := range msgs {
+		e := entry{msg: m}
+		results := false
+		for _, b := range m.Blocks {
+			if b.Type == model.BlockToolResult {
+				results = true
+				break
+			}
+		}
+		switch {
+		case results:
+			e.results = make([]resultSource, len(m.Blocks))
+			for j, b := range m.Blocks {
+				e.results[j] = c.sources[b.ID]
+			}
+			e.seq = e.results[0].seq
+		case m.Role == model.RoleUser && !(i == 0 && c.pinned):
+			e.prompt = true
+		}
+		entries[i] = e
+	}
+	c.entries, c.msgs = entries, msgs
+	c.shared, c.repeats, c.indexed = false, nil, false
+}
+
+// own makes the run's entries its own copy, before a level changes them.
+func (c *contextRun) own() {
+	if c.shared {
+		c.entries = slices.Clone(c.entries)
+		c.shared = false
+	}
+}
+
+// setEntry replaces the message of entry i.
+func (c *contextRun) setEntry(i int, m model.Message) {
+	c.own()
+	c.entries[i].set(m)
+}
+
+// contextRun starts the context engine's work on a request of r: the
+// cached projection, with the facts message first when the latest view
+// was pinned, and the reminder's size.
+func (r *run) contextRun(reminder string) *contextRun {
+	c := &contextRun{r: r, opts: r.e.opts.Context, window: r.e.window()}
+	base := r.st.projected()
+	p := &r.st.proj
+	if p.pinned {
+		// The cache's slot for the facts message takes the facts as they
+		// are now; the run shares the cache until a level changes it.
+		if facts := r.facts(); p.entries[0].msg.Text != facts {
+			p.entries[0] = entry{msg: model.UserText(facts)}
+			p.set(0, p.entries[0].msg)
+		}
+		c.pinned = true
+	}
+	c.entries, c.shared, c.repeats, c.indexed = base[:len(base):len(base)], true, p.repeats, true
+	c.msgs, p.lent = p.msgs[:len(p.msgs):len(p.msgs)], true
 	fixed := utf16text.Len(r.e.opts.System)
 	if specs, err := json.Marshal(r.specs); err == nil {
 		fixed += utf16text.Len(string(specs))
 	}
 	c.fixed = tokens(fixed) + tokens(utf16text.Len(reminder))
+	c.status.Generation = r.st.generation()
+	return c
+}
+
+// messages builds the request's messages: the projected log as the context
+// levels and the host's passes left it, then the reminder, if any. With
+// force (the retry after an overflow error) every level applies whatever
+// the pressure, and the host's overflow passes run.
+func (r *run) messages(ctx context.Context, reminder string, force bool) ([]model.Message, *ContextStatus, error) {
+	opts := r.e.opts.Context
+	if opts == nil {
+		msgs := session.Fold(r.st.events)
+		var err error
+		if msgs, err = r.hostPasses(ctx, msgs, force); err != nil {
+			return nil, nil, err
+		}
+		if reminder != "" {
+			msgs = append(msgs[:len(msgs):len(msgs)], model.UserText(reminder))
+		}
+		return msgs, nil, nil
+	}
+	c := r.contextRun(reminder)
 	if tc, ok := model.AsTokenCounter(r.e.opts.Provider); ok {
 		c.calibrate(ctx, tc, reminder)
 	}
@@ -243,21 +480,82 @@ func (r *run) messages(ctx context.Context, reminder string, force bool) ([]mode
 		c.status.Reason = "overflow"
 	}
 	if force || c.over(level1At) {
-		if err := c.compact(ctx, force); err != nil {
+		if err := c.compact(ctx, force, false); err != nil {
 			return nil, nil, err
 		}
+	} else if err := c.host(ctx, false); err != nil {
+		return nil, nil, err
 	}
-	msgs := make([]model.Message, 0, len(c.entries)+1)
-	for _, e := range c.entries {
-		msgs = append(msgs, e.msg)
-	}
+	msgs := c.msgs
 	if reminder != "" {
-		msgs = append(msgs, model.UserText(reminder))
+		msgs = append(msgs[:len(msgs):len(msgs)], model.UserText(reminder))
 	}
 	if c.status.Level == 0 {
 		return msgs, nil, nil
 	}
 	return msgs, &c.status, nil
+}
+
+// hostPasses runs Options.Passes on msgs, and with overflow then
+// Options.OverflowPasses.
+func (r *run) hostPasses(ctx context.Context, msgs []model.Message, overflow bool) ([]model.Message, error) {
+	out, err := compaction.Run(ctx, msgs, r.e.opts.Passes...)
+	if err != nil {
+		return nil, fmt.Errorf("context: %w", err)
+	}
+	if overflow {
+		if out, err = compaction.Run(ctx, out, r.e.opts.OverflowPasses...); err != nil {
+			return nil, fmt.Errorf("context: %w", err)
+		}
+	}
+	return out, nil
+}
+
+// host runs the host's passes, commits a view when the levels or the
+// passes changed what the base renders to, and with force then runs the
+// host's overflow passes, whose changes are not committed.
+func (c *contextRun) host(ctx context.Context, force bool) error {
+	if changed, err := c.runHost(ctx, c.r.e.opts.Passes); err != nil {
+		return err
+	} else if changed {
+		c.changed = true
+	}
+	if c.changed {
+		if err := c.commit(ctx); err != nil {
+			return err
+		}
+	}
+	if force {
+		if _, err := c.runHost(ctx, c.r.e.opts.OverflowPasses); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runHost runs host passes on the run's messages, the facts message aside:
+// it is the engine's, and stays first. It reports whether they changed
+// anything.
+func (c *contextRun) runHost(ctx context.Context, passes []compaction.Pass) (bool, error) {
+	if len(passes) == 0 {
+		return false, nil
+	}
+	in := c.msgs
+	if c.pinned {
+		in = in[1:]
+	}
+	out, err := compaction.Run(ctx, in, passes...)
+	if err != nil {
+		return false, fmt.Errorf("context: %w", err)
+	}
+	if !compaction.Changed(in, out) {
+		return false, nil
+	}
+	if c.pinned {
+		out = append([]model.Message{c.msgs[0]}, out...)
+	}
+	c.adopt(out)
+	return true, nil
 }
 
 // maxTokens bounds a scaled measure, so that a provider's absurd count
@@ -292,39 +590,106 @@ func (c *contextRun) calibrate(ctx context.Context, tc model.TokenCounter, remin
 }
 
 // compact applies the levels the pressure calls for, or all of them with
-// force, between the Compacting callbacks.
-func (c *contextRun) compact(ctx context.Context, force bool) (err error) {
-	if c.opts.Compacting != nil {
+// force, then the host's passes (committing a view when something changed)
+// and, when the request is still over the window, level 5 — between the
+// Compacting callbacks. With manual (Engine.Compact) it applies the levels
+// only, and no callback.
+func (c *contextRun) compact(ctx context.Context, force, manual bool) (err error) {
+	if c.opts.Compacting != nil && !manual {
 		if done := c.opts.Compacting(ctx, c.r.id, c.status.BeforeTokens); done != nil {
 			defer func() { done(c.measure(), err) }()
 		}
 	}
 	defer func() { c.status.AfterTokens = c.measure() }()
-	if err := c.externalize(ctx); err != nil {
+	if _, err := compaction.Run(ctx, c.msgs, c.levels(force)...); err != nil {
 		return err
 	}
-	c.status.Level = 1
-	if force || c.over(level2At) {
-		c.dedupeReminders()
-		c.status.Level = 2
-		if force || c.over(level4At) {
-			c.pinAndShrink()
-			c.status.Level = 4
+	if manual {
+		return nil // Compact runs the summary pass, then commits
+	}
+	if err := c.host(ctx, force); err != nil {
+		return err
+	}
+	overflowPasses := force && len(c.r.e.opts.OverflowPasses) > 0
+	if force && !overflowPasses || c.over(1) {
+		if _, err := compaction.Run(ctx, c.msgs, c.pass("emergency", false, func(context.Context) (bool, error) {
+			c.emergency()
+			c.status.Level = 5
+			return true, nil
+		})); err != nil {
+			return err
 		}
 	}
-	if force || c.over(1) {
-		c.emergency()
-		c.status.Level = 5
-	}
 	return nil
+}
+
+// levels returns the context levels 1 to 4 as passes; each applies when
+// the pressure calls for it, or with force.
+func (c *contextRun) levels(force bool) []compaction.Pass {
+	return []compaction.Pass{
+		c.pass("externalize", true, func(ctx context.Context) (bool, error) {
+			changed, err := c.externalize(ctx)
+			if err == nil {
+				c.status.Level = 1
+			}
+			return changed, err
+		}),
+		c.pass("reminders", true, func(context.Context) (bool, error) {
+			if c.status.Level < 1 || !force && !c.over(level2At) {
+				return false, nil
+			}
+			c.status.Level = 2
+			return c.dedupeReminders(), nil
+		}),
+		c.pass("planner", true, func(ctx context.Context) (bool, error) {
+			if c.opts.Planner == nil || c.status.Level < 2 || !force && !c.over(level3At) {
+				return false, nil
+			}
+			c.status.Level = 3
+			return c.runPlan(ctx)
+		}),
+		c.pass("pin", true, func(context.Context) (bool, error) {
+			if c.status.Level < 2 || !force && !c.over(level4At) {
+				return false, nil
+			}
+			c.status.Level = 4
+			return c.pinAndShrink(), nil
+		}),
+	}
+}
+
+// pass returns a level as a [compaction.Pass] over the run's entries:
+// apply changes c.entries and reports whether it changed anything. Given
+// messages other than those the run last rendered (a host pass ran before
+// it), the pass re-reads the entries from them first. A pass that commits
+// marks the run changed, so that its change is committed in a view.
+func (c *contextRun) pass(name string, commits bool, apply func(context.Context) (bool, error)) compaction.Pass {
+	return compaction.PassFunc(name, func(ctx context.Context, msgs []model.Message) ([]model.Message, error) {
+		if compaction.Changed(msgs, c.msgs) {
+			c.adopt(msgs)
+		}
+		changed, err := apply(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if !changed {
+			return msgs, nil
+		}
+		if commits {
+			c.changed = true
+		}
+		c.msgs = c.render()
+		return c.msgs, nil
+	})
 }
 
 // externalize is level 1: tool results of at least minExternalized units
 // that an assistant message already answered are put in the archive and
 // replaced by their ref and preview, or shortened to a preview when there
 // is no archive. Results the model has not seen yet stay whole.
-func (c *contextRun) externalize(ctx context.Context) error {
+func (c *contextRun) externalize(ctx context.Context) (bool, error) {
 	last := -1
+	changed := false
 	for i, e := range c.entries {
 		if e.msg.Role == model.RoleAssistant {
 			last = i
@@ -364,7 +729,7 @@ func (c *contextRun) externalize(ctx context.Context) error {
 				continue
 			}
 			if err := open(); err != nil {
-				return err
+				return false, err
 			}
 			var short string
 			if ar == nil {
@@ -374,9 +739,13 @@ func (c *contextRun) externalize(ctx context.Context) error {
 					continue
 				}
 			} else {
-				en, err := c.r.put(ctx, ar, b, e.results[j])
+				src := resultSource{}
+				if j < len(e.results) {
+					src = e.results[j]
+				}
+				en, err := c.r.put(ctx, ar, b, src)
 				if err != nil {
-					return err
+					return false, err
 				}
 				short = archivedPrefix + en.Ref + "] " + en.Preview
 				c.status.ArchiveRefs = append(c.status.ArchiveRefs, en.Ref)
@@ -389,10 +758,11 @@ func (c *contextRun) externalize(ctx context.Context) error {
 		if blocks != nil {
 			m := e.msg
 			m.Blocks = blocks
-			e.set(m)
+			c.setEntry(i, m)
+			changed = true
 		}
 	}
-	return nil
+	return changed, nil
 }
 
 // put archives one tool result, once per content for the session's life in
@@ -438,39 +808,91 @@ func (c *contextRun) active() int {
 }
 
 // dedupeReminders is level 2: a plain-text user message that looks like a
-// reminder and repeats an earlier one is replaced by a short marker.
-func (c *contextRun) dedupeReminders() {
+// reminder and repeats an earlier one is replaced by a short marker. It
+// reports whether it replaced any.
+func (c *contextRun) dedupeReminders() bool {
+	changed := false
 	// Only a repeated text can be replaced, so the pattern is tried on
 	// repeats alone: a long log holds thousands of distinct prompts. The
 	// current prompt and what follows it are the model's task: a repeat
 	// there stays whole.
+	active := c.active()
+	replace := func(i int) {
+		if m := c.entries[i].msg; m.Text != repeatedReminder && reminderLike.MatchString(m.Text) {
+			c.setEntry(i, model.UserText(repeatedReminder))
+			changed = true
+		}
+	}
+	if c.indexed {
+		// The cache knows the repeats.
+		for _, i := range c.repeats {
+			if i >= active {
+				break
+			}
+			replace(i)
+		}
+		return changed
+	}
 	seen := make(map[string]bool)
-	for i := range c.entries[:c.active()] {
+	for i := range c.entries[:active] {
 		e := &c.entries[i]
-		if e.msg.Role != model.RoleUser || e.msg.Blocks != nil {
+		if e.msg.Role != model.RoleUser || e.msg.Blocks != nil || c.pinned && i == 0 {
 			continue
 		}
 		if !seen[e.msg.Text] {
 			seen[e.msg.Text] = true
 			continue
 		}
-		if reminderLike.MatchString(e.msg.Text) {
-			e.set(model.UserText(repeatedReminder))
-		}
+		replace(i)
 	}
+	return changed
 }
 
 // pinAndShrink is level 4: a message of pinned facts goes first, and every
-// message before the current prompt is shortened.
-func (c *contextRun) pinAndShrink() {
+// message before the current prompt is shortened. It reports whether it
+// changed anything; a request already pinned keeps its facts message.
+func (c *contextRun) pinAndShrink() bool {
+	changed := false
 	for i := range c.active() {
 		e := &c.entries[i]
-		if e.size() > shrunkResult {
-			e.set(shrinkMessage(e.msg, shrunkMessage, shrunkResult))
+		if c.pinned && i == 0 {
+			continue
+		}
+		if e.size() > shrunkResult && needsShrink(e.msg, shrunkMessage, shrunkResult) {
+			c.setEntry(i, shrinkMessage(e.msg, shrunkMessage, shrunkResult))
+			changed = true
 		}
 	}
-	c.entries = append([]entry{{msg: model.UserText(c.r.facts())}}, c.entries...)
-	c.pinned = true
+	if !c.pinned {
+		c.entries = append([]entry{{msg: model.UserText(c.r.facts())}}, c.entries...)
+		c.pinned, c.shared, c.repeats, c.indexed = true, false, nil, false
+		changed = true
+	}
+	return changed
+}
+
+// needsShrink reports whether shrinkMessage(m, max, maxResult) changes m.
+func needsShrink(m model.Message, max, maxResult int) bool {
+	if utf16text.Len(m.Text) > max {
+		return true
+	}
+	for _, b := range m.Blocks {
+		switch b.Type {
+		case model.BlockText:
+			if utf16text.Len(b.Text) > max {
+				return true
+			}
+		case model.BlockToolResult:
+			if utf16text.Len(b.Content) > maxResult {
+				return true
+			}
+		case model.BlockToolCall:
+			if utf16text.Len(string(b.Input)) > max && !shortened(b.Input) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // emergency is level 5: the pinned facts and the last two messages, each
@@ -543,7 +965,7 @@ func shrinkMessage(m model.Message, max, maxResult int) model.Message {
 		case model.BlockToolResult:
 			b.Content = shrink(b.Content, maxResult)
 		case model.BlockToolCall:
-			if utf16text.Len(string(b.Input)) > max {
+			if utf16text.Len(string(b.Input)) > max && !shortened(b.Input) {
 				in, _ := json.Marshal(map[string]string{"shortenedInput": shrink(string(b.Input), max-32)})
 				b.Input = in
 			}
@@ -553,6 +975,14 @@ func shrinkMessage(m model.Message, max, maxResult int) model.Message {
 	m.Blocks = blocks
 	return m
 }
+
+// shortenedPrefix starts a tool call input shrinkMessage shortened.
+const shortenedPrefix = `{"shortenedInput":`
+
+// shortened reports whether a tool call input was shortened already: its
+// escaped text may be longer than the limit, but shortening it again would
+// only nest it, and change a committed view at every request.
+func shortened(in json.RawMessage) bool { return strings.HasPrefix(string(in), shortenedPrefix) }
 
 // shrink cuts s to at most max UTF-16 code units (the marker included when
 // max allows), keeping 70% from its head and the rest from its tail joined
@@ -617,35 +1047,37 @@ func isWordByte(b byte) bool {
 	return b == '_' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
 }
 
-// A factSet holds the pinned facts of a log's first scanned events; it
-// grows with the log, so that each event is read once.
+// A factSet holds the pinned facts of the latest view and of the cached
+// events after it up to scanned; it grows with the log, so that each event
+// is read once.
 type factSet struct {
 	scanned   int
+	ready     bool // started from the view's facts
 	sawPrompt bool // the first prompt, a goal, was seen
 	list      []fact
-	seen      map[string]bool
+	seen      map[string]bool // factKey of each fact
 }
 
-type fact struct{ kind, text string }
+type fact struct{ kind, text, key string }
 
 func (fs *factSet) add(kind, text string) {
 	text = strings.TrimSpace(text)
-	key := kind + "\x00" + text
-	if text == "" || fs.seen[key] {
+	if text == "" {
+		return
+	}
+	key := factKey(kind, text)
+	if fs.seen[key] {
 		return
 	}
 	if fs.seen == nil {
 		fs.seen = make(map[string]bool)
 	}
 	fs.seen[key] = true
-	fs.list = append(fs.list, fact{kind, shrink(text, maxFactChars)})
+	fs.list = append(fs.list, fact{kind, shrink(text, maxFactChars), key})
 }
 
 // scan reads the events past those already scanned.
 func (fs *factSet) scan(events []session.StoredEvent) {
-	if fs.scanned > len(events) {
-		*fs = factSet{} // not the log it was built from
-	}
 	for _, se := range events[fs.scanned:] {
 		switch ev := se.Event.(type) {
 		case session.UserEvent:
@@ -664,6 +1096,8 @@ func (fs *factSet) scan(events []session.StoredEvent) {
 			fs.sawPrompt = true
 		case session.ArtifactVerifiedEvent:
 			fs.add("artifact", fmt.Sprintf("%s verified by %q: %s", ev.Path, ev.Command, string(ev.Result)))
+		case session.SummaryEvent:
+			// The facts survive a summary: they are what it must not lose.
 		}
 	}
 	fs.scanned = len(events)
@@ -675,9 +1109,13 @@ func (fs *factSet) scan(events []session.StoredEvent) {
 // latest facts are kept.
 func (r *run) facts() string {
 	fs := &r.st.facts
+	if !fs.ready || fs.scanned > len(r.st.events) {
+		r.st.resetFacts() // not the events it was built from
+	}
 	fs.scan(r.st.events)
 	facts := fs.list
-	if len(facts) == 0 {
+	state := r.st.viewState().render()
+	if len(facts) == 0 && state == "" {
 		return "[No pinned facts]"
 	}
 	if len(facts) > maxFacts {
@@ -688,5 +1126,6 @@ func (r *run) facts() string {
 	for _, f := range facts {
 		b.WriteString("\n" + f.kind + ": " + f.text)
 	}
+	b.WriteString(state)
 	return b.String()
 }

@@ -38,7 +38,7 @@
 // system prompt and tool specs included, unless the provider counts them).
 // The window is ContextOptions.Window, else the one the provider
 // reports for the model ([model.WindowReporter]), else 32,000 tokens. Below 65% of the window the
-// folded log goes out as it is. Above, levels apply in turn, measuring
+// projected log goes out as it is. Above, levels apply in turn, measuring
 // between each:
 //
 //   - level 1 (over 65%): tool results of at least 256 characters that the
@@ -49,22 +49,81 @@
 //   - level 2 (over 75%): a user message before the current prompt that
 //     repeats an earlier one and looks like a reminder (background task
 //     completions) is replaced by a marker;
+//   - level 3 (over 85%, with a ContextOptions.Planner): the planner is
+//     shown the segments of the history (a prompt and what followed it;
+//     never the current one, nor one holding a verified artifact) and may
+//     keep each, replace it by "[Historical segment summary]\n<summary>",
+//     or archive it ("[Historical segment archived: <ref>] <preview>");
+//     an action whose evidence refs do not all end in ":<seq>" of the
+//     segment is ignored, and a planner slower than ContextOptions.PlannerBudget
+//     (100 ms) or failing is not used (PlannerFallback). [ModelPlanner]
+//     asks a model;
 //   - level 4 (over 95%): a message of pinned facts (the first prompt,
-//     prompts stating goals or constraints, verified artifacts) goes first,
-//     and every message before the current prompt is cut to 768
-//     characters, tool results to 256, keeping 70% from the head;
+//     prompts stating goals or constraints, verified artifacts, and the
+//     planner's decisions, open questions and next step) goes first, and
+//     every message before the current prompt is cut to 768 characters,
+//     tool results to 256, keeping 70% from the head;
 //   - level 5 (still over the window): only the facts and the last two
 //     messages, cut to 512 characters, or the last one cut to 256.
 //
-// A request the provider refuses as too long before streaming anything is
-// made once more with every level applied. A context_status event reports
-// what was done. The log is never changed: the levels shape each request
-// from it, and since archive refs are content hashes, the same log gives the
-// same request every time. Differences from the TypeScript SDK:
+// Each level is a [compaction.Pass] run through [compaction.Run], and
+// [Options.Passes] (such as the built-in passes of package compaction) run
+// after them on every request, the facts message aside. A request the
+// provider refuses as too long before streaming anything is made once more
+// with every level applied, after [Options.OverflowPasses] when set. A
+// context_status event reports what was done.
 //
-//   - no view is committed to the log (the TypeScript SDK's view format is not
-//     fixed), so a context_status has no generation;
-//   - there is no planner, so no level 3;
+// # Context views
+//
+// When levels 1 to 4 or Options.Passes change what the model sees, the
+// result is committed to the log, at the head the request was built on
+// (expected head included), as a context_view event, and the next requests
+// start from it: in this process, and after a restart, which reads the log
+// from its latest valid view (throughSeq below the view's own seq) and the
+// events after it, without reading what the view covers when the
+// checkpointer has a ReadFromView method. Level 5 and the overflow passes
+// are never committed. The log is only ever appended to: the raw events
+// stay, and [session.Fold] (which skips context_view events) still gives
+// the whole transcript. The event is
+//
+//	{"type":"context_view","throughSeq":<head>,"view":<view>}
+//
+// and the view, format [ViewFormat]:
+//
+//	{
+//	  "format": "lite-agent-go/context-view/1",
+//	  "generation": <n>,                  // 1 for the first view, then +1
+//	  "pinned": true,                     // requests start with the facts message (omitted: false)
+//	  "entries": [                        // the messages through throughSeq as compacted, facts message excluded
+//	    {"message": <Message>,            // as in user/assistant events
+//	     "seq": <n>,                      // the event it came from (first result's, for tool results)
+//	     "prompt": true,                  // a user prompt: it starts a segment
+//	     "verified": true,                // its segment holds a verified artifact
+//	     "results": [{"seq": <n>, "turn": <n>}, …]}, // per block, for a message of tool results
+//	    …],
+//	  "facts": [{"kind": "goal"|"constraint"|"artifact", "text": "…", "key": "…"}, …],
+//	  "sawPrompt": true,                  // the first prompt was seen (later ones are not goals by default)
+//	  "state": {"decisions": […], "unresolved": […], "nextStep": "…"}, // merged planner deltas
+//	  "archiveRefs": ["<ref>", …]          // every archive ref the views put
+//	}
+//
+// A view of another format (one the TypeScript SDK wrote, say) is not
+// resumed from: the whole log is read and projected. Each view holds the
+// whole compacted history, so a session under pressure whose levels
+// change something at every request adds a view of up to the window's
+// size to its log at every request.
+//
+// [Engine.Compact] forces levels 1 to 4, runs Options.Passes and the
+// summary pass ([ContextOptions.Summary], given the caller's
+// instructions), commits a view and reports the sizes before and after,
+// with compaction events; it is refused ([ErrBusy]) while a turn runs on
+// the session and commits nothing once its context is done.
+//
+// Differences from the TypeScript SDK:
+//
+//   - the view format is this engine's (the TypeScript SDK's is not
+//     fixed), and the facts are kept in the view rather than re-derived
+//     from the whole log at every request;
 //   - a provider that counts tokens ([model.TokenCounter]) is asked once a
 //     request, for the uncompacted one, and the estimates between levels are
 //     scaled to its count; a request estimated under a quarter of the 65%

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/compaction"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/tool"
@@ -74,6 +75,19 @@ type Options struct {
 	// provider refuses as too long once, compacted. Nil sends the whole
 	// folded log every time.
 	Context *ContextOptions
+	// Passes are compaction passes run on every request after the context
+	// levels (or on the folded log, without the context engine), such as
+	// the built-in passes of package compaction. With the context engine,
+	// what they change is committed in a context view like the levels'
+	// changes, so that the next request starts from it.
+	Passes []compaction.Pass
+	// OverflowPasses run once when the provider refuses a request as too
+	// long before streaming anything, after the levels and Passes; the
+	// request is then retried once. With the context engine, level 5
+	// then applies only if the request is still over the window; without
+	// OverflowPasses it always applies to the retry. Their changes are
+	// never committed.
+	OverflowPasses []compaction.Pass
 	// Logger receives diagnostics (ids, sizes, durations; never payloads);
 	// nil logs nothing.
 	Logger *slog.Logger
@@ -102,9 +116,14 @@ type sessionState struct {
 	// archived maps the SHA-256 of tool results the context engine put in
 	// the session's archive to their entries, guarded by turn.
 	archived map[[sha256.Size]byte]archive.Entry
-	// facts are the context engine's pinned facts of events[:facts.scanned],
-	// guarded by turn.
+	// facts are the context engine's pinned facts of the view and
+	// events[:facts.scanned], guarded by turn.
 	facts factSet
+	// view is the latest committed context view, which events follow,
+	// when the context engine loaded the log from it; proj folds the two.
+	// Both guarded by turn.
+	view *viewBase
+	proj projection
 	// active is the turn running on the session, under Engine.mu; nil
 	// between turns.
 	active *run
@@ -451,15 +470,8 @@ func (r *run) load(ctx context.Context) error {
 	if r.st.loaded && head == r.st.head {
 		return nil
 	}
-	evs, err := cp.Read(ctx, r.id, 0)
-	if err != nil {
+	if err := r.readLog(ctx); err != nil {
 		return fmt.Errorf("read session %s: %w", r.id, err)
-	}
-	r.st.events = evs
-	r.st.facts = factSet{} // derived from the events replaced
-	r.st.head = 0
-	if n := len(evs); n > 0 {
-		r.st.head = evs[n-1].Seq
 	}
 	r.st.loaded = true
 	return nil
@@ -801,7 +813,8 @@ func (r *run) newRequest(msgs []model.Message) model.Request {
 // made once more with every context level applied.
 func (r *run) callModel(ctx context.Context, emit func(Event)) (model.Message, model.Usage, model.StopReason, error) {
 	msg, use, stop, streamed, err := r.stream(ctx, emit, false)
-	if err != nil && !streamed && r.e.opts.Context != nil && ctx.Err() == nil && model.IsClass(err, model.ClassContextOverflow) {
+	retry := r.e.opts.Context != nil || len(r.e.opts.OverflowPasses) > 0
+	if err != nil && !streamed && retry && ctx.Err() == nil && model.IsClass(err, model.ClassContextOverflow) {
 		emit(Event{Type: EventRetry, Turn: r.turn, Retry: &RetryEvent{Attempt: 1, Reason: "context overflow; compacting"}, Err: err})
 		msg, use, stop, _, err = r.stream(ctx, emit, true)
 	}

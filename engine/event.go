@@ -30,6 +30,7 @@ const (
 	EventTurnEnd             EventType = "turn_end"             // Turn, ModelCall.StopReason
 	EventRetry               EventType = "retry"                // Turn, Retry, Err: a model call is retried (not fatal)
 	EventContextStatus       EventType = "context_status"       // Context: the request was over 65% of the window; the levels that ran
+	EventCompaction          EventType = "compaction"           // Compaction: a phase of Engine.Compact
 	EventDiagnostic          EventType = "diagnostic"           // Diagnostic.Code, Text: something went wrong beside the turn (a hook failed)
 	EventBackgroundCompleted EventType = "background_completed" // Completion, Text: background work ended; Text is the message its delivery turn receives
 	EventPermission          EventType = "permission_decision"  // Tool.Call, Permission
@@ -83,6 +84,8 @@ type Event struct {
 	Diagnostic *DiagnosticEvent
 	// Context is what the context engine did to the next request.
 	Context *ContextStatus
+	// Compaction is a phase of a manual compaction (compaction).
+	Compaction *CompactionEvent
 	// Completion is background work that ended (background_completed).
 	Completion *BackgroundCompletion
 	// Result is the outcome of the whole prompt, on done.

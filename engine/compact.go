@@ -1,0 +1,182 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/lite-agent/lite-agent-go/compaction"
+)
+
+// ErrBusy is matched by every *[BusyError]: errors.Is(err, ErrBusy).
+var ErrBusy = errors.New("session busy")
+
+// A BusyError reports that a session operation, such as [Engine.Compact],
+// was refused because a turn is running on the session.
+type BusyError struct {
+	SessionID string
+	// Op names the refused operation ("compact").
+	Op string
+}
+
+func (e *BusyError) Error() string {
+	return fmt.Sprintf("engine: %s of session %s refused: a run is active", e.Op, e.SessionID)
+}
+
+// Is reports whether target is [ErrBusy].
+func (e *BusyError) Is(target error) bool { return target == ErrBusy }
+
+// ErrNoContext is returned by [Engine.Compact] on an engine whose
+// [Options.Context] is nil: without the context engine there are no
+// levels to force and no view to commit.
+var ErrNoContext = errors.New("engine: compaction needs Options.Context")
+
+// CompactOptions configures one [Engine.Compact].
+type CompactOptions struct {
+	// Instructions are extra instructions for the summary pass
+	// ([ContextOptions.Summary]), such as what to keep; "" adds none.
+	Instructions string
+	// OnEvent, when set, receives the compaction events of the call, in
+	// order, on the calling goroutine: an [EventCompaction] event with
+	// phase start, then progress events (one per stage: measure,
+	// summarize, persist), then one done, error or cancelled event.
+	OnEvent func(Event)
+}
+
+// CompactResult is what one [Engine.Compact] did.
+type CompactResult struct {
+	// Before and After are the estimated tokens of the session's next
+	// request (without a reminder) before and after compaction.
+	Before, After int
+	// Generation is the generation of the view committed, or of the
+	// latest view when nothing changed (0 when the log holds none).
+	Generation int
+	// Committed reports whether a context_view event was appended.
+	Committed bool
+}
+
+// CompactionPhase is the phase of a compaction event.
+type CompactionPhase string
+
+// The phases of a compaction, in the TypeScript SDK's words.
+const (
+	CompactionStart     CompactionPhase = "start"
+	CompactionProgress  CompactionPhase = "progress"
+	CompactionDone      CompactionPhase = "done"
+	CompactionError     CompactionPhase = "error"
+	CompactionCancelled CompactionPhase = "cancelled"
+)
+
+// CompactionStage is the stage a compaction event is about.
+type CompactionStage string
+
+// The stages of a compaction.
+const (
+	StageMeasure   CompactionStage = "measure"   // the request is measured and the levels run
+	StageSummarize CompactionStage = "summarize" // the summary pass runs
+	StagePersist   CompactionStage = "persist"   // the view is committed
+)
+
+// CompactionEvent is the compaction part of an [Event] of type
+// [EventCompaction].
+type CompactionEvent struct {
+	Phase CompactionPhase
+	// Stage is the stage reached, on progress events, and the stage that
+	// failed or was cancelled, on error and cancelled events.
+	Stage CompactionStage
+	// Before is the session's estimated size in tokens before compaction
+	// (from the measure stage on); After its size after, on done.
+	Before, After int
+	// Generation is the committed view's generation, on done.
+	Generation int
+}
+
+// Compact compacts session id now, whatever the pressure: it forces
+// levels 1, 2, 3 (with a [ContextOptions.Planner]) and 4, then the host's
+// [ContextOptions.Passes] and summary pass ([ContextOptions.Summary]), and
+// commits the result as a context view, so that the session's next
+// request, in this process or after a restart, starts from it. It reports
+// the request's estimated size before and after.
+//
+// It fails with a *[BusyError] while a turn runs on the session, and with
+// [ErrNoContext] when the engine has no context engine. A cancelled ctx
+// ends it with ctx's error and commits nothing.
+func (e *Engine) Compact(ctx context.Context, id string, opts CompactOptions) (res CompactResult, err error) {
+	if e.opts.Context == nil {
+		return CompactResult{}, ErrNoContext
+	}
+	emit := func(ev CompactionEvent) {
+		if opts.OnEvent != nil {
+			opts.OnEvent(Event{Type: EventCompaction, SessionID: id, Compaction: &ev})
+		}
+	}
+	st := e.acquire(id)
+	defer e.release(st)
+	if e.active(id) != nil {
+		return CompactResult{}, &BusyError{SessionID: id, Op: "compact"}
+	}
+	if err := st.lock(ctx); err != nil {
+		return CompactResult{}, err
+	}
+	defer st.unlock()
+	emit(CompactionEvent{Phase: CompactionStart})
+	stage := StageMeasure
+	defer func() {
+		switch {
+		case err == nil:
+		case ctx.Err() != nil:
+			emit(CompactionEvent{Phase: CompactionCancelled, Stage: stage, Before: res.Before})
+		default:
+			emit(CompactionEvent{Phase: CompactionError, Stage: stage, Before: res.Before})
+		}
+	}()
+
+	r := &run{e: e, id: id, st: st, tools: e.tools, specs: e.specs}
+	if err := r.load(ctx); err != nil {
+		return res, err
+	}
+	// Calls a crash left unanswered get their "interrupted" results now,
+	// as at the start of a turn: a view must not cover an unanswered call.
+	if err := r.answerDangling(ctx, func(Event) {}); err != nil {
+		return res, err
+	}
+	c := r.contextRun("")
+	res.Before = c.measure()
+	c.status.BeforeTokens = res.Before
+	c.status.Reason = "manual"
+	if err := c.compact(ctx, true, true); err != nil {
+		return res, err
+	}
+	emit(CompactionEvent{Phase: CompactionProgress, Stage: StageMeasure, Before: res.Before})
+
+	stage = StageSummarize
+	passes := append([]compaction.Pass(nil), e.opts.Passes...)
+	if e.opts.Context.Summary != nil {
+		if p := e.opts.Context.Summary(opts.Instructions); p != nil {
+			passes = append(passes, p)
+		}
+	}
+	changed, err := c.runHost(ctx, passes)
+	if err != nil {
+		return res, fmt.Errorf("compact session %s: %w", id, err)
+	}
+	c.changed = c.changed || changed
+	emit(CompactionEvent{Phase: CompactionProgress, Stage: StageSummarize, Before: res.Before})
+
+	stage = StagePersist
+	if err := ctx.Err(); err != nil {
+		return res, err // a cancelled compaction commits nothing
+	}
+	if c.changed {
+		gen := st.generation()
+		if err := c.commit(ctx); err != nil {
+			return res, fmt.Errorf("compact session %s: %w", id, err)
+		}
+		res.Committed = st.generation() > gen // an empty log has nothing to commit
+	}
+	res.After = c.measure()
+	res.Generation = st.generation()
+	emit(CompactionEvent{Phase: CompactionProgress, Stage: StagePersist, Before: res.Before})
+	emit(CompactionEvent{Phase: CompactionDone, Before: res.Before, After: res.After, Generation: res.Generation})
+	return res, nil
+}
