@@ -26,6 +26,7 @@ type eventJSON struct {
 	Retry      *retryJSON      `json:"retry,omitempty"`
 	Diagnostic *diagnosticJSON `json:"diagnostic,omitempty"`
 	Context    *contextJSON    `json:"context,omitempty"`
+	Compaction *compactionJSON `json:"compaction,omitempty"`
 	Completion *completionJSON `json:"completion,omitempty"`
 	Result     *resultJSON     `json:"result,omitempty"`
 }
@@ -74,6 +75,14 @@ type contextJSON struct {
 	BeforeTokens int      `json:"beforeTokens"`
 	AfterTokens  int      `json:"afterTokens"`
 	ArchiveRefs  []string `json:"archiveRefs,omitempty"`
+}
+
+type compactionJSON struct {
+	Phase      string `json:"phase"`
+	Stage      string `json:"stage,omitempty"`
+	Before     int    `json:"before,omitempty"`
+	After      int    `json:"after,omitempty"`
+	Generation int    `json:"generation,omitempty"`
 }
 
 type completionJSON struct {
@@ -125,6 +134,9 @@ func encodeEvent(ev engine.Event) ([]byte, error) {
 	}
 	if c := ev.Context; c != nil {
 		e.Context = &contextJSON{Level: c.Level, Reason: c.Reason, BeforeTokens: c.BeforeTokens, AfterTokens: c.AfterTokens, ArchiveRefs: c.ArchiveRefs}
+	}
+	if c := ev.Compaction; c != nil {
+		e.Compaction = &compactionJSON{Phase: string(c.Phase), Stage: string(c.Stage), Before: c.Before, After: c.After, Generation: c.Generation}
 	}
 	if c := ev.Completion; c != nil {
 		e.Completion = &completionJSON{ID: c.ID, Label: c.Label, Status: string(c.Status), IsError: c.IsError, Content: c.Content}

@@ -467,3 +467,14 @@ func TestFailedRotationLosesNothing(t *testing.T) {
 		t.Fatal("Err forgot the failed Append")
 	}
 }
+
+func TestEventJSONOfACompaction(t *testing.T) {
+	ev := engine.Event{Type: engine.EventCompaction, SessionID: "s", Compaction: &engine.CompactionEvent{Phase: "done", Before: 900, After: 300, Generation: 2}}
+	raw, err := encodeEvent(ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `"compaction":{"phase":"done","before":900,"after":300,"generation":2}`; !strings.Contains(string(raw), want) {
+		t.Fatalf("event %s, want %s in it", raw, want)
+	}
+}
