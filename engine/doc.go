@@ -22,6 +22,14 @@
 // reported by a tool_recovered event. With [Options.LogToolStarts], each
 // call's start is appended before it runs.
 //
+// With a Checkpointer that is a [session.Holder] (the file checkpointer),
+// a turn keeps the session's lock across its operations on the log, so
+// that it takes the lock once rather than once per read and append; it
+// lets go after 100 ms without one (a model or a tool still working) or at
+// the first pause after a second, and always before it reports its end, so
+// other processes wait for the lock about that long at most, not for the
+// model's answer.
+//
 // # Steering
 //
 // [Engine.Steer] queues user messages for the prompt running on a session;

@@ -100,6 +100,8 @@ type Engine struct {
 	specs []model.ToolSpec
 	log   *slog.Logger
 	now   func() time.Time
+	// lockIdle and lockMax time the session lock a turn keeps (turnLock).
+	lockIdle, lockMax time.Duration
 
 	mu       sync.Mutex               // guards sessions
 	sessions map[string]*sessionState // per-session turn lock and event cache
@@ -174,6 +176,8 @@ func New(opts Options) (*Engine, error) {
 		log:      opts.Logger,
 		now:      time.Now,
 		sessions: make(map[string]*sessionState),
+		lockIdle: defaultLockIdle,
+		lockMax:  defaultLockMax,
 	}
 	if e.log == nil {
 		e.log = slog.New(slog.DiscardHandler)
@@ -235,6 +239,7 @@ type run struct {
 	events chan Event // events emitted by tools, drained by the loop
 
 	appendMu sync.Mutex // serializes appends of snapshots and batches
+	lock     *turnLock  // the session's lock, kept across the turn's operations on the log
 
 	tools *tool.Set        // the tools of this prompt
 	specs []model.ToolSpec // their specs
@@ -433,8 +438,9 @@ func (e *Engine) RecordBetweenTurns(ctx context.Context, id string, ev session.E
 	if keep != nil && !keep() {
 		return nil
 	}
-	r := &run{e: e, id: id, st: st}
-	if err := r.load(ctx); err != nil {
+	r := &run{e: e, id: id, st: st, lock: e.newTurnLock(id)}
+	defer r.lock.end()
+	if err := r.loadHeld(ctx); err != nil {
 		return err
 	}
 	return r.append(ctx, ev)
@@ -446,7 +452,12 @@ func (r *run) append(ctx context.Context, evs ...session.Event) error {
 	r.appendMu.Lock()
 	defer r.appendMu.Unlock()
 	cp := r.e.opts.Checkpointer
+	if err := r.lock.enter(ctx); err != nil {
+		r.st.loaded = false
+		return fmt.Errorf("append to session %s: %w", r.id, err)
+	}
 	head, err := cp.Append(ctx, r.id, evs, r.st.head)
+	r.lock.leave()
 	if err != nil {
 		r.st.loaded = false // reload on the next turn
 		return fmt.Errorf("append to session %s: %w", r.id, err)
@@ -512,7 +523,8 @@ func (e *Engine) TurnFrom(ctx context.Context, id string, prompt model.Message, 
 				st.unlock()
 			}
 		}()
-		r := &run{e: e, id: id, st: st, events: make(chan Event), steerOK: origin == session.OriginUser}
+		r := &run{e: e, id: id, st: st, events: make(chan Event), steerOK: origin == session.OriginUser, lock: e.newTurnLock(id)}
+		defer r.lock.end()
 		e.mu.Lock()
 		st.active = r
 		e.mu.Unlock()
@@ -538,6 +550,8 @@ func (e *Engine) TurnFrom(ctx context.Context, id string, prompt model.Message, 
 			}
 		}
 		res, err := r.loop(ctx, prompt, origin, emit)
+		// The session's lock goes before anyone hears of the end.
+		r.lock.end()
 		inactive() // Steer refuses from here: nothing more is sent
 		if res != nil {
 			r.phaseMu.Lock()
@@ -560,7 +574,7 @@ func (e *Engine) TurnFrom(ctx context.Context, id string, prompt model.Message, 
 
 func (r *run) loop(ctx context.Context, prompt model.Message, origin session.Origin, emit func(Event)) (*Result, error) {
 	e := r.e
-	if err := r.load(ctx); err != nil {
+	if err := r.loadHeld(ctx); err != nil {
 		return nil, err
 	}
 	if err := r.answerDangling(ctx, emit); err != nil {

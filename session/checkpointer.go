@@ -55,6 +55,22 @@ type Checkpointer interface {
 	Truncate(ctx context.Context, id string, toSeq, expectedHead int64) error
 }
 
+// A Holder is a [Checkpointer] whose sessions can stay locked between
+// operations, so that a burst of them (the appends and reads of one turn)
+// takes the lock once instead of once per operation. Hold takes the lock of
+// session id and keeps it until release is called; meanwhile the holder's
+// own operations on the session, from any goroutine, use the held lock,
+// while other processes wait as they wait for any operation. Holds nest:
+// the lock goes with the last release. release is idempotent and reports a
+// lock found compromised (taken over by someone else) while held.
+//
+// [FileCheckpointer] implements it. A store whose operations take no
+// per-call lock has nothing to hold and need not implement it: callers use
+// it only when the Checkpointer has it.
+type Holder interface {
+	Hold(ctx context.Context, id string) (release func() error, err error)
+}
+
 // Info describes one stored session.
 type Info struct {
 	// ID is the session id.

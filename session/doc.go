@@ -79,8 +79,9 @@
 // Taking the lock creates and removes the lock directory, which on many
 // file systems costs more than writing and flushing a small batch. A
 // program that appends in bursts can hold the session with
-// [FileCheckpointer.Hold]: its operations then reuse one lock until the
-// release, and durable batches of 64 one-kilobyte events cost about what
+// [FileCheckpointer.Hold] (the [Holder] interface, which the engine uses
+// for the operations of a turn): its operations then reuse one lock until
+// the release, and durable batches of 64 one-kilobyte events cost about what
 // write plus fdatasync of the same bytes cost. Logs of 4 MB or more are
 // read and validated on several cores, in bounded memory, with the same
 // results and errors as a serial read; an encrypted log is decoded into a

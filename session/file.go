@@ -82,7 +82,10 @@ type holding struct {
 	refs int
 }
 
-var _ Checkpointer = (*FileCheckpointer)(nil)
+var (
+	_ Checkpointer = (*FileCheckpointer)(nil)
+	_ Holder       = (*FileCheckpointer)(nil)
+)
 
 // stamp identifies one state of a log file; a cached head is valid only
 // while the log's stamp is unchanged.
