@@ -31,6 +31,10 @@ type RetryEvent = engine.RetryEvent
 // [engine.DiagnosticEvent].
 type DiagnosticEvent = engine.DiagnosticEvent
 
+// RestoreEvent is the checkpoint restore part of an [Event]; see
+// [engine.RestoreEvent].
+type RestoreEvent = engine.RestoreEvent
+
 // EventType names the kind of an [Event].
 type EventType = engine.EventType
 
@@ -58,6 +62,7 @@ const (
 	EventPermission          = engine.EventPermission          // permission_decision
 	EventApprovalAsk         = engine.EventApprovalAsk         // approval_request
 	EventApprovalAnswer      = engine.EventApprovalAnswer      // approval_resolved
+	EventCheckpointRestore   = engine.EventCheckpointRestore   // checkpoint_restore
 	EventError               = engine.EventError               // error
 	EventDone                = engine.EventDone                // done
 )

@@ -294,6 +294,9 @@ type Agent struct {
 	// store keeps the tasks and archives (and, in externalStore mode, the
 	// sessions) when not nil; nil means the data home's files.
 	store Store
+	// files puts workspace files back for Restore, by the file tools'
+	// rules.
+	files *builtin.FileRestorer
 	// leaseMu guards leases, the session leases the agent's turns hold
 	// (see leaseSession). It is held while a lease is taken or released,
 	// never with mu.
@@ -1066,6 +1069,9 @@ func (a *Agent) buildTools(opts Options, skills []skill.Skill, defs []subagent.D
 	}
 	tools, err := builtin.FileTools(fopts)
 	if err != nil {
+		return nil, err
+	}
+	if a.files, err = builtin.NewFileRestorer(fopts); err != nil {
 		return nil, err
 	}
 	search, err := builtin.SearchTools(fopts, builtin.SearchOptions{Readable: readableBy(gate)})

@@ -42,6 +42,10 @@ type schedule struct {
 	// calls holds the session of each running tool call, by the mark of
 	// its context.
 	calls map[*work]string
+	// ops holds the sessions a session operation (a restore) is changing,
+	// each with a channel closed when it ends: no turn starts on them
+	// meanwhile (see beginOp).
+	ops map[string]chan struct{}
 }
 
 // newSchedule returns an empty, open schedule.
@@ -91,6 +95,8 @@ func (s *schedule) startTurn(ctx, life context.Context, id string, background bo
 		return nil, nil, ErrClosed
 	case background && s.deleted[id]:
 		return nil, nil, errSessionDeleted
+	case s.ops[id] != nil:
+		return nil, nil, &SessionBusyError{SessionID: id, Op: true}
 	}
 	delete(s.deleted, id)
 	ctx, cancel := context.WithCancel(ctx)

@@ -2,6 +2,7 @@ package liteagent
 
 import (
 	"context"
+	"errors"
 	"iter"
 	"slices"
 
@@ -139,7 +140,11 @@ func (a *Agent) bashExited(c bash.Completion) {
 // deliverMessage runs one autonomous turn on session sessionID whose input
 // is message, the notice of the background work c that ended.
 func (a *Agent) deliverMessage(ctx context.Context, sessionID, message string, c engine.BackgroundCompletion) {
-	ctx, done, err := a.startTurn(context.WithoutCancel(ctx), sessionID, true)
+	base := context.WithoutCancel(ctx)
+	ctx, done, err := a.startTurn(base, sessionID, true)
+	for errors.Is(err, ErrSessionBusy) && a.sched.awaitOp(a.life, sessionID) {
+		ctx, done, err = a.startTurn(base, sessionID, true) // after the restore
+	}
 	if err != nil {
 		return
 	}

@@ -41,8 +41,8 @@ type subscriber struct {
 // and those of the autonomous turns that deliver the results of background
 // work (subagent groups, background commands), which no caller sees
 // otherwise, each such turn preceded by an [engine.EventBackgroundCompleted]
-// event. Subagents' own runs are not included ([Agent.SubscribeAll] adds
-// them).
+// event; and the [EventCheckpointRestore] events of Restore. Subagents'
+// own runs are not included ([Agent.SubscribeAll] adds them).
 //
 // f runs on the run's goroutine before the run goes on (for a prompt,
 // before Run yields the event), so it should return quickly. Calls for one

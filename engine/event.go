@@ -36,6 +36,7 @@ const (
 	EventPermission          EventType = "permission_decision"  // Tool.Call, Permission
 	EventApprovalAsk         EventType = "approval_request"     // Tool.Call, Permission (Decision, Reason)
 	EventApprovalAnswer      EventType = "approval_resolved"    // Tool.Call, Permission (Decision, By)
+	EventCheckpointRestore   EventType = "checkpoint_restore"   // Restore (Phase, ToSeq, Completed, Total), Err on its error phase: not a turn's event
 	EventError               EventType = "error"                // Err, Fatal
 	EventDone                EventType = "done"                 // Result
 )
@@ -45,7 +46,8 @@ const (
 // Turn are common to every kind; Text, Message and Err are set by the kinds
 // that carry a text, a message or an error; every other detail sits behind
 // one pointer per kind (Tool, ModelCall, Task, Permission, Retry,
-// Diagnostic, Context, Completion, Result), nil when the kind has none.
+// Diagnostic, Context, Completion, Result, Restore), nil when the kind has
+// none.
 type Event struct {
 	Type EventType
 	// SessionID is the session the event belongs to.
@@ -90,6 +92,25 @@ type Event struct {
 	Completion *BackgroundCompletion
 	// Result is the outcome of the whole prompt, on done.
 	Result *Result
+	// Restore is the progress of a checkpoint restore
+	// (checkpoint_restore).
+	Restore *RestoreEvent
+}
+
+// RestoreEvent is the checkpoint restore part of an [Event]: a restore
+// reports Phase "start", then "progress" after each file, then "done", or
+// "error" (with Event.Err) when it fails after it started.
+type RestoreEvent struct {
+	// Phase is "start", "progress", "done" or "error".
+	Phase string
+	// ToSeq is the sequence number the session goes back to.
+	ToSeq int64
+	// Completed counts the steps done out of Total: one per file, plus
+	// one for the conversation.
+	Completed, Total int
+	// Message names the file just restored (progress) or says what
+	// failed (error).
+	Message string
 }
 
 // ToolEvent is the tool part of an [Event].

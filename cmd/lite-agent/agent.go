@@ -16,6 +16,7 @@ import (
 
 	liteagent "github.com/lite-agent/lite-agent-go"
 	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/auditcmd"
+	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/slash"
 	"github.com/lite-agent/lite-agent-go/hook"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/anthropic"
@@ -50,8 +51,7 @@ type agentFlags struct {
 	sandbox      string
 	sandboxNet   bool
 	sandboxWrite []string
-
-	audit auditcmd.Flags
+	audit        auditcmd.Flags
 }
 
 func (f *agentFlags) register(cmd *cobra.Command) {
@@ -547,7 +547,7 @@ func newRunCommand(g *globalFlags) *cobra.Command {
 				}
 				in = nil // standard input is spent: nobody is there to approve
 			}
-			defer finishAudit(&f.audit, &err)
+			defer f.audit.CloseInto(&err)
 			defer g.closeStores() // after the agent's Close
 			a, err := newAgent(cmd.Context(), g, f, in, cmd.ErrOrStderr())
 			if err != nil {
@@ -611,7 +611,7 @@ func newChatCommand(g *globalFlags) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) (err error) {
 			out, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
 			in := newLineReader(cmd.InOrStdin())
-			defer finishAudit(&f.audit, &err)
+			defer f.audit.CloseInto(&err)
 			defer g.closeStores() // after the agent's Close
 			a, err := newAgent(cmd.Context(), g, f, in, errw)
 			if err != nil {
@@ -651,8 +651,18 @@ func newChatCommand(g *globalFlags) *cobra.Command {
 					text = line
 				}
 				line := strings.TrimSpace(text)
-				if line == "" || line == "/exit" {
+				if line == "" {
 					break
+				}
+				if slash.IsCommand(line) {
+					quit, err := slash.Run(slashCommands(), &slashEnv{ctx: ctx, a: a, in: in, p: p, intr: g.intr, out: out, errw: errw}, line)
+					if err != nil {
+						fmt.Fprintf(errw, "error: %s\n", oneLine(err.Error()))
+					}
+					if quit {
+						break
+					}
+					continue
 				}
 				// Ctrl-C aborts this turn only; a second one while it
 				// winds down ends chat at once.
@@ -768,9 +778,10 @@ func steeredTurn(ctx context.Context, a *liteagent.Agent, prompt string, in *lin
 		case line := <-lines:
 			// An empty line or /exit ends chat after this prompt, and so
 			// does whatever follows it: lines keep their order.
-			end := strings.TrimSpace(line) == "" || strings.TrimSpace(line) == "/exit"
+			// A command waits for the prompt's end too; it never steers.
+			end := slash.EndsChat(line)
 			switch {
-			case len(left) == 0 && !end && a.Steer(line) == nil:
+			case len(left) == 0 && !end && !slash.IsCommand(strings.TrimSpace(line)) && a.Steer(line) == nil:
 				steered = true
 				p.note("(steering: the agent reads that next)")
 			default:

@@ -111,8 +111,10 @@ func TestAuditUsage(t *testing.T) {
 		{"verify without files", []string{"audit", "verify"}, 2, "files"},
 		{"a missing file", []string{"audit", "verify", log + ".missing"}, 1, "no such file"},
 		{"a short key", []string{"audit", "verify", "--key-env", "SHORT_KEY", log}, 1, "at least 16 bytes"},
+		{"two keys", []string{"audit", "verify", "--key-env", "SHORT_KEY", "--key-file", "f", log}, 2, "mutually exclusive"},
+		{"an empty key flag", []string{"audit", "verify", "--key-file=", log}, 2, "must not be empty"},
 		{"key without log", []string{"--home", t.TempDir(), "--workdir", t.TempDir(), "run", "--audit-key-env", "X", "hi"}, 2, "--audit-log"},
-		{"two keys", []string{"--home", t.TempDir(), "--workdir", t.TempDir(), "run", "--audit-log", log, "--audit-key-env", "X", "--audit-key-file", "f", "hi"}, 2, "mutually exclusive"},
+		{"two audit keys", []string{"--home", t.TempDir(), "--workdir", t.TempDir(), "run", "--audit-log", log, "--audit-key-env", "X", "--audit-key-file", "f", "hi"}, 2, "mutually exclusive"},
 		{"an unset key variable", []string{"--home", t.TempDir(), "--workdir", t.TempDir(), "run", "--audit-log", log, "--audit-key-env", "UNSET_AUDIT_KEY", "hi"}, 1, "UNSET_AUDIT_KEY"},
 	}
 	for _, tc := range cases {

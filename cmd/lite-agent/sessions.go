@@ -11,6 +11,7 @@ import (
 	"time"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/rewindcmd"
 	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/verify"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
@@ -21,13 +22,14 @@ import (
 func newSessionsCommand(g *globalFlags) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sessions",
-		Short: "List, show and delete the project's sessions",
+		Short: "List, show, delete, restore and fork the project's sessions",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return usagef("missing subcommand: list, show or delete")
+			return usagef("missing subcommand: list, show, delete, checkpoints, restore or fork")
 		},
 	}
 	cmd.AddCommand(newSessionsListCommand(g), newSessionsShowCommand(g), newSessionsDeleteCommand(g))
+	cmd.AddCommand(rewindcmd.Commands(g.rewindAgent, oneID, usagef)...)
 	return cmd
 }
 

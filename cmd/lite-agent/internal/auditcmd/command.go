@@ -2,7 +2,6 @@ package auditcmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -12,11 +11,11 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Command returns the audit command with its subcommand verify. key
-// returns the key the global --key-env or --key-file name (nil for none);
-// usage makes the command's usage errors, failed the error of a chain
-// found broken, after the report.
-func Command(key func() ([]byte, error), usage func(format string, a ...any) error, failed func(msg string) error) *cobra.Command {
+// Command returns the audit command with its subcommand verify, which
+// reads a keyed log's key from the global --key-env or --key-file (the
+// flags of the codec key). usage makes the command's usage errors. A chain
+// found broken is a *BrokenError, after the report.
+func Command(usage func(format string, a ...any) error) *cobra.Command {
 	var asJSON bool
 	verify := &cobra.Command{
 		Use:   "verify FILE...",
@@ -32,15 +31,19 @@ func Command(key func() ([]byte, error), usage func(format string, a ...any) err
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			k, err := key()
+			env, envSet := flagValue(cmd, "key-env")
+			file, fileSet := flagValue(cmd, "key-file")
+			switch {
+			case envSet && fileSet:
+				return usage("--key-env and --key-file are mutually exclusive")
+			case envSet && env == "" || fileSet && file == "":
+				return usage("--key-env and --key-file must not be empty")
+			}
+			key, err := LoadKey(env, file)
 			if err != nil {
 				return err
 			}
-			err = Verify(cmd.Context(), cmd.OutOrStdout(), args, k, asJSON)
-			if be := (*BrokenError)(nil); errors.As(err, &be) {
-				return failed(be.Error())
-			}
-			return err
+			return Verify(cmd.Context(), cmd.OutOrStdout(), args, key, asJSON)
 		},
 	}
 	verify.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
@@ -56,6 +59,16 @@ func Command(key func() ([]byte, error), usage func(format string, a ...any) err
 	}
 	cmd.AddCommand(verify)
 	return cmd
+}
+
+// flagValue returns the value of cmd's flag name (an inherited one too)
+// and whether it was given.
+func flagValue(cmd *cobra.Command, name string) (string, bool) {
+	f := cmd.Flag(name)
+	if f == nil || !f.Changed {
+		return "", false
+	}
+	return f.Value.String(), true
 }
 
 // Flags are the audit log flags of run and chat: --audit-log and its key.
@@ -115,6 +128,14 @@ func (f *Flags) Attach(a *liteagent.Agent, errw io.Writer) error {
 	}
 	f.unsubscribe = unsubscribe
 	return nil
+}
+
+// CloseInto closes the log (see [Flags.Close]) and makes its error *err
+// when *err is nil: deferred by run and chat before the agent's Close.
+func (f *Flags) CloseInto(err *error) {
+	if cerr := f.Close(); *err == nil {
+		*err = cerr
+	}
 }
 
 // Close stops appending and closes the log, returning the first error an

@@ -1,0 +1,50 @@
+package rewind
+
+import (
+	"context"
+	"errors"
+
+	"github.com/lite-agent/lite-agent-go/session"
+)
+
+// AtHead is the sequence number that makes [Fork] copy the whole log.
+const AtHead int64 = -1
+
+// Fork copies the records 1..atSeq of session id into session newID, which
+// must have nothing stored, through the same checkpointer (so the same
+// project and codec), and returns the new session's head. atSeq is an
+// existing record that does not split a tool call from its result, or
+// [AtHead]; 0, which would copy nothing, is a *SequenceError. The original session and the workspace files are not touched.
+//
+// The copies keep their order and sequence numbers, and their events as
+// stored (members this version does not know included), but carry the
+// fork's time: a log's timestamps are those of its appends. A session with
+// nothing stored is a *session.NotFoundError; a newID already in use is a
+// *session.ConflictError.
+func Fork(ctx context.Context, cp session.Checkpointer, id string, atSeq int64, newID string) (int64, error) {
+	if newID == "" || newID == id {
+		return 0, errors.New("rewind: a fork needs a new session id")
+	}
+	events, err := readSession(ctx, cp, id)
+	if err != nil {
+		return 0, err
+	}
+	if atSeq == AtHead {
+		atSeq = int64(len(events))
+	}
+	if err := checkSeq(id, events, atSeq); err != nil {
+		return 0, err
+	}
+	if atSeq == 0 {
+		return 0, &SequenceError{SessionID: id, Head: int64(len(events)), Empty: true}
+	}
+	copies := make([]session.Event, 0, atSeq)
+	for _, se := range events[:atSeq] {
+		ev := se.Event
+		if se.Raw != nil {
+			ev = session.RawEvent{Type: ev.EventType(), JSON: se.Raw}
+		}
+		copies = append(copies, ev)
+	}
+	return cp.Append(ctx, newID, copies, 0)
+}

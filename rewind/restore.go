@@ -1,0 +1,457 @@
+package rewind
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+
+	"github.com/lite-agent/lite-agent-go/session"
+)
+
+// Files reads, writes and deletes the workspace files that snapshots name,
+// by their recorded paths. *builtin.FileRestorer implements it with the
+// rules of the mutating file tools (inside the workspace, no symbolic
+// links, protected paths refused, atomic writes).
+type Files interface {
+	// Canonical returns the path p resolves to, in the form snapshots
+	// record; a path the rules refuse is an error.
+	Canonical(ctx context.Context, p string) (string, error)
+	// Read returns the file's content and whether it exists.
+	Read(ctx context.Context, p string) (data []byte, exists bool, err error)
+	// Write replaces the file with data, atomically.
+	Write(ctx context.Context, p string, data []byte) error
+	// Remove deletes the file; a missing file is not an error.
+	Remove(ctx context.Context, p string) error
+}
+
+// Options says what a restore does. The zero value restores both the
+// files and the conversation.
+type Options struct {
+	// FilesOnly restores the files and leaves the log as it is.
+	FilesOnly bool
+	// ConversationOnly truncates the log and leaves the files as they
+	// are; snapshots that did not keep a file's content do not matter.
+	ConversationOnly bool
+	// DryRun checks and plans everything, preflight included, and returns
+	// the plan without changing anything.
+	DryRun bool
+}
+
+// A FileChange is one file a restore puts back.
+type FileChange struct {
+	// Path is the file, as snapshots record it.
+	Path string `json:"path"`
+	// Delete reports that the file did not exist at the checkpoint, so the
+	// restore deletes it; otherwise it writes the recorded content.
+	Delete bool `json:"delete,omitempty"`
+}
+
+// A Result is what a restore did or, for a dry run, would do.
+type Result struct {
+	SessionID string `json:"sessionId"`
+	// ToSeq is the checkpoint restored to; Head the log's head before.
+	ToSeq int64 `json:"toSeq"`
+	Head  int64 `json:"head"`
+	// Files are the files restored (or to restore), in the order the log
+	// first changed them after ToSeq; empty for a conversation-only
+	// restore.
+	Files []FileChange `json:"files"`
+	// DroppedEvents is how many records the log loses (Head - ToSeq), 0
+	// for a files-only restore.
+	DroppedEvents int64 `json:"droppedEvents"`
+	// ConversationRestored reports that the log was (or would be)
+	// truncated to ToSeq.
+	ConversationRestored bool `json:"conversationRestored"`
+	// DryRun reports that nothing was changed.
+	DryRun bool `json:"dryRun,omitempty"`
+}
+
+// A Phase is the stage a restore reports progress at.
+type Phase string
+
+// The phases of a restore, in order; PhaseError replaces PhaseDone when
+// the restore fails after it started changing things.
+const (
+	PhaseStart    Phase = "start"
+	PhaseProgress Phase = "progress"
+	PhaseDone     Phase = "done"
+	PhaseError    Phase = "error"
+)
+
+// Progress is one report of a restore (not of a dry run): at the start,
+// after each file, at the end or at a failure. Completed counts the steps
+// done out of Total: one per file, plus one for the conversation.
+type Progress struct {
+	Phase            Phase
+	SessionID        string
+	ToSeq            int64
+	Completed, Total int
+	// Message says what failed, on PhaseError, or which file was just
+	// restored, on PhaseProgress.
+	Message string
+}
+
+// ErrNoTruncate is matched by every *[NoTruncateError].
+var ErrNoTruncate = errors.New("conversation restore requires a checkpointer that supports truncate")
+
+// A NoTruncateError reports a conversation restore through a checkpointer
+// whose Truncate fails with an error matching [errors.ErrUnsupported].
+// Nothing was changed.
+type NoTruncateError struct{ SessionID string }
+
+func (e *NoTruncateError) Error() string {
+	return "session " + e.SessionID + ": " + ErrNoTruncate.Error() + "; use a files-only restore"
+}
+
+// Is reports whether target is [ErrNoTruncate].
+func (e *NoTruncateError) Is(target error) bool { return target == ErrNoTruncate }
+
+// The reasons a *[FileError] gives.
+var (
+	// ErrTruncatedSnapshot: the snapshot to restore did not keep the
+	// file's content.
+	ErrTruncatedSnapshot = errors.New("its snapshot was truncated; use a conversation-only restore")
+	// ErrChangedOutside: the file is not what the last recorded
+	// operation left (nor what it found), so something else changed it.
+	ErrChangedOutside = errors.New("changed outside the recorded operation; refusing to overwrite it")
+	// ErrChangedDuring: the file changed between the preflight and its
+	// restore.
+	ErrChangedDuring = errors.New("changed during restore")
+)
+
+// A FileError reports a file a restore refused or failed to put back.
+// errors.Is matches its Reason; errors.As reaches a cause below that.
+type FileError struct {
+	Path string
+	// Reason is ErrTruncatedSnapshot, ErrChangedOutside, ErrChangedDuring
+	// or the error of resolving, reading or writing the file.
+	Reason error
+}
+
+func (e *FileError) Error() string {
+	return fmt.Sprintf("cannot restore %s: %v", e.Path, e.Reason)
+}
+
+// Unwrap returns the reason.
+func (e *FileError) Unwrap() error { return e.Reason }
+
+// A RollbackError reports a restore that failed after changing files and
+// could not put all of them back. Err is the failure; Failed holds one
+// error per file left as the restore made it, naming it.
+type RollbackError struct {
+	Err    error
+	Failed []error
+}
+
+func (e *RollbackError) Error() string {
+	return fmt.Sprintf("restore failed and %d file(s) could not be rolled back: %v; rollback: %v", len(e.Failed), e.Err, errors.Join(e.Failed...))
+}
+
+// Unwrap returns the failure and the rollback errors.
+func (e *RollbackError) Unwrap() []error { return append([]error{e.Err}, e.Failed...) }
+
+// Restore puts session id back to sequence toSeq of cp's log: the files
+// that snapshots after toSeq recorded, through files, and the log itself,
+// truncated to toSeq. toSeq is 0 or an existing record that does not split
+// a tool call from its result; a listed [Checkpoint] always qualifies.
+// notify, when not nil, gets the progress of a real restore. When cp is a
+// session.Holder (a file store), the session stays locked from the first
+// read to the truncate.
+//
+// A session with nothing stored is a *session.NotFoundError. A refused
+// restore (a *SequenceError, a *NoTruncateError, a *FileError from the
+// preflight, a *session.ConflictError when the log grew meanwhile)
+// changes nothing. A failure while applying puts back the files already
+// written, in reverse order; if some cannot be, the error is a
+// *RollbackError.
+func Restore(ctx context.Context, cp session.Checkpointer, files Files, id string, toSeq int64, opts Options, notify func(Progress)) (res Result, err error) {
+	if opts.FilesOnly && opts.ConversationOnly {
+		return Result{}, errors.New("rewind: FilesOnly and ConversationOnly exclude each other")
+	}
+	if h, ok := cp.(session.Holder); ok {
+		// Held, the session stays ours from the read to the truncate:
+		// another process appends only before or after.
+		release, herr := h.Hold(ctx, id)
+		if herr != nil {
+			return Result{}, herr
+		}
+		defer func() {
+			// A lock found taken over while held: the log may have
+			// changed under the restore, which must not pass for a
+			// success.
+			if rerr := release(); rerr != nil && err == nil {
+				res, err = Result{}, rerr
+			}
+		}()
+	}
+	events, err := readSession(ctx, cp, id)
+	if err != nil {
+		return Result{}, err
+	}
+	head := int64(len(events))
+	if err := checkSeq(id, events, toSeq); err != nil {
+		return Result{}, err
+	}
+	res = Result{SessionID: id, ToSeq: toSeq, Head: head, Files: []FileChange{}, DryRun: opts.DryRun}
+	conversation := !opts.FilesOnly
+	if conversation {
+		// A Truncate to the head with the head expected changes nothing:
+		// it tells whether the checkpointer can truncate at all.
+		if err := cp.Truncate(ctx, id, head, head); err != nil {
+			if errors.Is(err, errors.ErrUnsupported) {
+				return Result{}, &NoTruncateError{SessionID: id}
+			}
+			return Result{}, err
+		}
+		res.ConversationRestored, res.DroppedEvents = true, head-toSeq
+	}
+	var plans []*filePlan
+	if !opts.ConversationOnly {
+		if files == nil && hasSnapshots(events[toSeq:]) {
+			return Result{}, errors.New("rewind: restoring files needs the workspace; use a conversation-only restore")
+		}
+		if plans, err = plan(ctx, files, events[toSeq:]); err != nil {
+			return Result{}, err
+		}
+		if err := preflight(ctx, files, plans); err != nil {
+			return Result{}, err
+		}
+		for _, p := range plans {
+			res.Files = append(res.Files, FileChange{Path: p.path, Delete: p.target == nil})
+		}
+	}
+	if opts.DryRun {
+		return res, nil
+	}
+	now, err := cp.Head(ctx, id)
+	if err != nil {
+		return Result{}, err
+	}
+	if now != head {
+		return Result{}, &session.ConflictError{SessionID: id, Expected: head, Head: now}
+	}
+	total := len(plans)
+	if conversation {
+		total++
+	}
+	report := func(ph Phase, done int, msg string) {
+		if notify != nil {
+			notify(Progress{Phase: ph, SessionID: id, ToSeq: toSeq, Completed: done, Total: total, Message: msg})
+		}
+	}
+	report(PhaseStart, 0, "")
+	var applied []*filePlan
+	fail := func(err error) (Result, error) {
+		if failed := rollback(context.WithoutCancel(ctx), files, applied); len(failed) > 0 {
+			err = &RollbackError{Err: err, Failed: failed}
+		}
+		report(PhaseError, len(applied), err.Error())
+		return Result{}, err
+	}
+	for _, p := range plans {
+		if err := apply(ctx, files, p); err != nil {
+			return fail(err)
+		}
+		applied = append(applied, p)
+		report(PhaseProgress, len(applied), p.path)
+	}
+	if conversation {
+		if err := cp.Truncate(ctx, id, toSeq, head); err != nil {
+			return fail(fmt.Errorf("truncate session %s to %d: %w", id, toSeq, err))
+		}
+	}
+	report(PhaseDone, total, "")
+	return res, nil
+}
+
+// readSession reads the whole log of session id; an empty one is a
+// *session.NotFoundError unless cp lists the session.
+func readSession(ctx context.Context, cp session.Checkpointer, id string) ([]session.StoredEvent, error) {
+	events, err := cp.Read(ctx, id, 0)
+	if err != nil {
+		return nil, err
+	}
+	if len(events) > 0 {
+		return events, nil
+	}
+	infos, err := cp.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, in := range infos {
+		if in.ID == id {
+			return nil, nil
+		}
+	}
+	return nil, &session.NotFoundError{SessionID: id}
+}
+
+func hasSnapshots(events []session.StoredEvent) bool {
+	for _, se := range events {
+		if _, ok := se.Event.(session.FileSnapshotEvent); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// A state is a file's content as a hash: "" unknown, "-" missing, else
+// the sha256 hex of its bytes.
+type state string
+
+const (
+	unknown state = ""
+	missing state = "-"
+)
+
+func hashOf(data []byte, exists bool) state {
+	if !exists {
+		return missing
+	}
+	sum := sha256.Sum256(data)
+	return state(hex.EncodeToString(sum[:]))
+}
+
+// A filePlan is the restore of one file.
+type filePlan struct {
+	path   string // canonical
+	target []byte // the content at the checkpoint; nil: no file
+	// expected is what the last recorded operation left, previous what
+	// it found; the file on disk must be one of them.
+	expected, previous state
+	// backup is the file as the preflight found it.
+	backup       []byte
+	backupExists bool
+}
+
+// plan builds the file restores from the snapshots in events, the records
+// after the checkpoint, grouped by canonical path in the order of their
+// first snapshot.
+func plan(ctx context.Context, files Files, events []session.StoredEvent) ([]*filePlan, error) {
+	var plans []*filePlan
+	byPath := map[string]*filePlan{}
+	canonical := map[string]string{} // by recorded path: most files change more than once
+	for _, se := range events {
+		snap, ok := se.Event.(session.FileSnapshotEvent)
+		if !ok {
+			continue
+		}
+		path, ok := canonical[snap.Path]
+		if !ok {
+			var err error
+			if path, err = files.Canonical(ctx, snap.Path); err != nil {
+				return nil, &FileError{Path: snap.Path, Reason: err}
+			}
+			canonical[snap.Path] = path
+		}
+		before, err := decodeBefore(snap)
+		if err != nil {
+			return nil, &FileError{Path: snap.Path, Reason: err}
+		}
+		p := byPath[path]
+		if p == nil {
+			if snap.Truncated {
+				return nil, &FileError{Path: snap.Path, Reason: ErrTruncatedSnapshot}
+			}
+			p = &filePlan{path: path, target: before}
+			byPath[path] = p
+			plans = append(plans, p)
+		}
+		switch {
+		case snap.Deleted:
+			p.expected = missing
+		case snap.After != "":
+			p.expected = state(snap.After)
+		default:
+			p.expected = unknown // an older log: nothing to check
+		}
+		switch {
+		case snap.Truncated:
+			p.previous = unknown
+		case snap.Before == nil:
+			p.previous = missing
+		default:
+			p.previous = hashOf(before, true)
+		}
+	}
+	return plans, nil
+}
+
+// decodeBefore returns the content a snapshot kept, nil when there was no
+// file (or it was not kept), and a non-nil empty slice for an empty file.
+func decodeBefore(snap session.FileSnapshotEvent) ([]byte, error) {
+	if snap.Before == nil {
+		return nil, nil
+	}
+	if snap.Encoding == "base64" {
+		b, err := base64.StdEncoding.DecodeString(*snap.Before)
+		if err != nil {
+			return nil, fmt.Errorf("snapshot content: %w", err)
+		}
+		return append([]byte{}, b...), nil
+	}
+	return append([]byte{}, *snap.Before...), nil
+}
+
+// preflight reads every planned file, keeps it as the backup and checks
+// it against what the log says the last operation left or found.
+func preflight(ctx context.Context, files Files, plans []*filePlan) error {
+	for _, p := range plans {
+		data, exists, err := files.Read(ctx, p.path)
+		if err != nil {
+			return &FileError{Path: p.path, Reason: err}
+		}
+		p.backup, p.backupExists = data, exists
+		if p.expected == unknown {
+			continue
+		}
+		if now := hashOf(data, exists); now != p.expected && now != p.previous {
+			return &FileError{Path: p.path, Reason: ErrChangedOutside}
+		}
+	}
+	return nil
+}
+
+// apply re-checks a file against its backup and puts the checkpoint's
+// content back.
+func apply(ctx context.Context, files Files, p *filePlan) error {
+	data, exists, err := files.Read(ctx, p.path)
+	if err != nil {
+		return &FileError{Path: p.path, Reason: err}
+	}
+	if exists != p.backupExists || !bytes.Equal(data, p.backup) {
+		return &FileError{Path: p.path, Reason: ErrChangedDuring}
+	}
+	if p.target == nil {
+		err = files.Remove(ctx, p.path)
+	} else {
+		err = files.Write(ctx, p.path, p.target)
+	}
+	if err != nil {
+		return &FileError{Path: p.path, Reason: err}
+	}
+	return nil
+}
+
+// rollback puts the applied files back to their backups, last first, and
+// returns one error per file it could not.
+func rollback(ctx context.Context, files Files, applied []*filePlan) []error {
+	var failed []error
+	for i := len(applied) - 1; i >= 0; i-- {
+		p := applied[i]
+		var err error
+		if p.backupExists {
+			err = files.Write(ctx, p.path, p.backup)
+		} else {
+			err = files.Remove(ctx, p.path)
+		}
+		if err != nil {
+			failed = append(failed, fmt.Errorf("roll back %s: %w", p.path, err))
+		}
+	}
+	return failed
+}

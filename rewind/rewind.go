@@ -1,0 +1,204 @@
+// Package rewind lists the checkpoints of a session log, restores files and
+// conversation to one of them, and forks a session.
+//
+// The file tools record a [session.FileSnapshotEvent] before every write,
+// edit and delete: the file's previous content and a hash of what the tool
+// wrote. A checkpoint is the point just before a real user prompt; going
+// back to it means writing back, for every file changed after it, the
+// content its first later snapshot recorded (or deleting a file that did
+// not exist then), and truncating the log to the checkpoint. Changes made
+// by bash, or by anything else outside the file tools, are not recorded
+// and not undone.
+//
+// [Restore] follows a fixed order so that a refused restore changes
+// nothing: validate the sequence, check that the conversation can be cut
+// there, plan the files, check every file on disk against what the log
+// says the last operation left (preflight), re-check the log's head, then
+// write the files atomically with backups and truncate the log with the
+// head it planned from. Any failure after the first write puts the written
+// files back, in reverse order.
+package rewind
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/lite-agent/lite-agent-go/model"
+	"github.com/lite-agent/lite-agent-go/session"
+)
+
+// A Checkpoint is a point of a session that [Restore] can go back to: the
+// state just before a real user prompt. In JSON its members are seq,
+// prompt, ts, files and unavailableFiles.
+type Checkpoint struct {
+	// Seq is the sequence number to restore to: the prompt's own minus
+	// one, so that the prompt itself is dropped.
+	Seq int64 `json:"seq"`
+	// Prompt is the prompt's text.
+	Prompt string `json:"prompt"`
+	// Time is when the prompt was appended.
+	Time time.Time `json:"ts"`
+	// Files are the paths, as snapshots record them (relative to the
+	// workspace, "/" separators), that file tools changed after the
+	// checkpoint, sorted.
+	Files []string `json:"files"`
+	// UnavailableFiles are those of Files whose first snapshot after the
+	// checkpoint did not keep the content (the file was over the snapshot
+	// size limit): a file restore to this checkpoint is refused, a
+	// conversation-only one is not.
+	UnavailableFiles []string `json:"unavailableFiles"`
+}
+
+// List returns the checkpoints of a session log, oldest first. A user
+// event is a checkpoint when its text (its content string, or its text
+// blocks joined with "\n") is not blank and it is a real prompt: marked
+// Checkpoint true, or written by an older version (no Checkpoint and no
+// Origin) and not starting with "<background-task-completed" or
+// "<system-reminder".
+func List(events []session.StoredEvent) []Checkpoint {
+	var out []Checkpoint
+	for i, se := range events {
+		ev, ok := se.Event.(session.UserEvent)
+		if !ok || ev.Message.Role != model.RoleUser {
+			continue
+		}
+		text := promptText(ev.Message)
+		if strings.TrimSpace(text) == "" || !isPrompt(ev, text) {
+			continue
+		}
+		cp := Checkpoint{Seq: se.Seq - 1, Prompt: text, Time: se.Time, Files: []string{}, UnavailableFiles: []string{}}
+		seen := map[string]bool{}
+		for _, later := range events[i+1:] {
+			snap, ok := later.Event.(session.FileSnapshotEvent)
+			if !ok || seen[snap.Path] {
+				continue
+			}
+			seen[snap.Path] = true
+			cp.Files = append(cp.Files, snap.Path)
+			if snap.Truncated {
+				cp.UnavailableFiles = append(cp.UnavailableFiles, snap.Path)
+			}
+		}
+		sort.Strings(cp.Files)
+		sort.Strings(cp.UnavailableFiles)
+		out = append(out, cp)
+	}
+	return out
+}
+
+// Checkpoints reads the log of session id from cp and returns its
+// checkpoints (see [List]), never nil. A session with nothing stored is a
+// *session.NotFoundError.
+func Checkpoints(ctx context.Context, cp session.Checkpointer, id string) ([]Checkpoint, error) {
+	events, err := readSession(ctx, cp, id)
+	if err != nil {
+		return nil, err
+	}
+	cps := List(events)
+	if cps == nil {
+		cps = []Checkpoint{}
+	}
+	return cps, nil
+}
+
+// promptText returns the text of a user message: its content string, or
+// its text blocks joined with "\n".
+func promptText(m model.Message) string {
+	if m.Blocks == nil {
+		return m.Text
+	}
+	var parts []string
+	for _, b := range m.Blocks {
+		if b.Type == model.BlockText {
+			parts = append(parts, b.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// isPrompt reports whether a user event with text is a real prompt.
+func isPrompt(ev session.UserEvent, text string) bool {
+	if ev.Checkpoint != nil {
+		return *ev.Checkpoint
+	}
+	if ev.Origin != "" {
+		return false
+	}
+	t := strings.TrimLeft(text, " \t\r\n")
+	return !strings.HasPrefix(t, "<background-task-completed") && !strings.HasPrefix(t, "<system-reminder")
+}
+
+// splitsToolCall reports whether the events, a log's first records, hold
+// a tool call without its result: cutting the log after them would leave
+// the model a call it never saw answered.
+func splitsToolCall(events []session.StoredEvent) bool {
+	open := map[string]bool{}
+	results := func(bs []model.Block) {
+		for _, b := range bs {
+			if b.Type == model.BlockToolResult {
+				delete(open, b.ID)
+			}
+		}
+	}
+	for _, se := range events {
+		switch ev := se.Event.(type) {
+		case session.AssistantEvent:
+			for _, b := range ev.Message.Blocks {
+				if b.Type == model.BlockToolCall {
+					open[b.ID] = true
+				}
+			}
+		case session.ToolResultEvent:
+			results([]model.Block{ev.Result})
+		case session.UserEvent:
+			results(ev.Message.Blocks)
+		}
+	}
+	return len(open) > 0
+}
+
+// ErrBadSequence is matched by every *[SequenceError].
+var ErrBadSequence = errors.New("bad checkpoint sequence")
+
+// A SequenceError reports a sequence number that a restore or a fork
+// cannot use: outside 0..head, or one that would split a tool call from
+// its result. Nothing was changed.
+type SequenceError struct {
+	SessionID string
+	// Seq is the sequence number asked for, Head the log's head.
+	Seq, Head int64
+	// SplitsToolCall reports that Seq is in range but a tool call at or
+	// before it has its result after it.
+	SplitsToolCall bool
+	// Empty reports a fork at 0, which would copy nothing.
+	Empty bool
+}
+
+func (e *SequenceError) Error() string {
+	if e.Empty {
+		return fmt.Sprintf("session %s: a fork at 0 copies nothing; start a new session instead", e.SessionID)
+	}
+	if e.SplitsToolCall {
+		return fmt.Sprintf("session %s: sequence %d splits unfinished tool calls; choose a listed checkpoint", e.SessionID, e.Seq)
+	}
+	return fmt.Sprintf("session %s: checkpoint sequence must identify an existing event or zero (got %d, head %d)", e.SessionID, e.Seq, e.Head)
+}
+
+// Is reports whether target is [ErrBadSequence].
+func (e *SequenceError) Is(target error) bool { return target == ErrBadSequence }
+
+// checkSeq validates seq against events, the whole log of session id.
+func checkSeq(id string, events []session.StoredEvent, seq int64) error {
+	head := int64(len(events))
+	if seq < 0 || seq > head {
+		return &SequenceError{SessionID: id, Seq: seq, Head: head}
+	}
+	if splitsToolCall(events[:seq]) {
+		return &SequenceError{SessionID: id, Seq: seq, Head: head, SplitsToolCall: true}
+	}
+	return nil
+}
