@@ -56,9 +56,10 @@
 // text, message (a model message, as sessions store it), error and fatal,
 // and one object per kind-specific part: tool (call, result, isError,
 // durationMs), modelCall (model, usage, stopReason, durationMs), task,
-// permission, retry, diagnostic, context, compaction, completion, and
-// result (the prompt's outcome, with its user message as prompt). Empty
-// members are left out; the default redactor sorts object keys.
+// permission, retry, diagnostic, context, compaction, restore (a
+// checkpoint restore's progress), completion, and result (the prompt's
+// outcome, with its user message as prompt). Empty members are left out;
+// the default redactor sorts object keys.
 //
 // # Rotation
 //

@@ -27,6 +27,7 @@ type eventJSON struct {
 	Diagnostic *diagnosticJSON `json:"diagnostic,omitempty"`
 	Context    *contextJSON    `json:"context,omitempty"`
 	Compaction *compactionJSON `json:"compaction,omitempty"`
+	Restore    *restoreJSON    `json:"restore,omitempty"`
 	Completion *completionJSON `json:"completion,omitempty"`
 	Result     *resultJSON     `json:"result,omitempty"`
 }
@@ -85,6 +86,14 @@ type compactionJSON struct {
 	Generation int    `json:"generation,omitempty"`
 }
 
+type restoreJSON struct {
+	Phase     string `json:"phase"`
+	ToSeq     int64  `json:"toSeq"`
+	Completed int    `json:"completed"`
+	Total     int    `json:"total"`
+	Message   string `json:"message,omitempty"`
+}
+
 type completionJSON struct {
 	ID      string `json:"id"`
 	Label   string `json:"label,omitempty"`
@@ -137,6 +146,9 @@ func encodeEvent(ev engine.Event) ([]byte, error) {
 	}
 	if c := ev.Compaction; c != nil {
 		e.Compaction = &compactionJSON{Phase: string(c.Phase), Stage: string(c.Stage), Before: c.Before, After: c.After, Generation: c.Generation}
+	}
+	if r := ev.Restore; r != nil {
+		e.Restore = &restoreJSON{Phase: r.Phase, ToSeq: r.ToSeq, Completed: r.Completed, Total: r.Total, Message: r.Message}
 	}
 	if c := ev.Completion; c != nil {
 		e.Completion = &completionJSON{ID: c.ID, Label: c.Label, Status: string(c.Status), IsError: c.IsError, Content: c.Content}

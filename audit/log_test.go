@@ -468,13 +468,23 @@ func TestFailedRotationLosesNothing(t *testing.T) {
 	}
 }
 
-func TestEventJSONOfACompaction(t *testing.T) {
-	ev := engine.Event{Type: engine.EventCompaction, SessionID: "s", Compaction: &engine.CompactionEvent{Phase: "done", Before: 900, After: 300, Generation: 2}}
-	raw, err := encodeEvent(ev)
-	if err != nil {
-		t.Fatal(err)
+func TestEventJSONOfSessionOperations(t *testing.T) {
+	cases := []struct {
+		ev   engine.Event
+		want string
+	}{
+		{engine.Event{Type: engine.EventCompaction, SessionID: "s", Compaction: &engine.CompactionEvent{Phase: "done", Before: 900, After: 300, Generation: 2}},
+			`"compaction":{"phase":"done","before":900,"after":300,"generation":2}`},
+		{engine.Event{Type: engine.EventCheckpointRestore, SessionID: "s", Restore: &engine.RestoreEvent{Phase: "progress", ToSeq: 5, Completed: 1, Total: 3, Message: "a.go"}},
+			`"restore":{"phase":"progress","toSeq":5,"completed":1,"total":3,"message":"a.go"}`},
 	}
-	if want := `"compaction":{"phase":"done","before":900,"after":300,"generation":2}`; !strings.Contains(string(raw), want) {
-		t.Fatalf("event %s, want %s in it", raw, want)
+	for _, tc := range cases {
+		raw, err := encodeEvent(tc.ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(raw), tc.want) {
+			t.Errorf("event %s, want %s in it", raw, tc.want)
+		}
 	}
 }
