@@ -1,6 +1,9 @@
 package migrate
 
-import "sync/atomic"
+import (
+	"os"
+	"sync/atomic"
+)
 
 // FailWritesAfter makes every write to the destination after the first n
 // fail with err, as a full disk would.
@@ -31,4 +34,15 @@ func FailBackgroundSync(o *Options, every int64, err error) {
 		}
 		return e
 	}
+}
+
+// CountRecords returns what the plan counts for the progress totals of the
+// log at path: its non-blank lines and its size.
+func CountRecords(path string) (int64, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer f.Close()
+	return countRecords(f, path, make([]byte, countBufSize))
 }

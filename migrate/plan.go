@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -8,7 +9,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -68,6 +72,7 @@ type unit struct {
 	records int64       // records expected, for progress
 	bytes   int64       // stored bytes, for progress
 	files   *dirPair    // the directories of a session log or spill file
+	countIn *dirHandle  // the source directory of a log whose records countLogs counts
 }
 
 // plan is everything to copy.
@@ -75,6 +80,8 @@ type plan struct {
 	units []unit
 	dirs  []string   // destination directories to create, relative to the destination root
 	pairs []*dirPair // the directories units open, to close in the end
+
+	countDirs []*dirHandle // the directories countLogs reads, closed by plan
 }
 
 // filesIn returns the dirPair of the source directory d, whose destination
@@ -93,12 +100,20 @@ func (p *plan) filesIn(pp **dirPair, d *safefs.Dir, dstRel string) *dirPair {
 // changes nothing and creates nothing.
 func (m *migration) plan(ctx context.Context) (*plan, error) {
 	p := &plan{}
+	defer func() {
+		for _, d := range p.countDirs {
+			d.close()
+		}
+	}()
 	if !m.all {
 		pr := m.newProject(m.srcRoot, ".", m.srcHash, m.dstHash)
 		if err := m.planProject(ctx, p, pr); err != nil {
 			return nil, err
 		}
 	} else if err := m.planHome(ctx, p); err != nil {
+		return nil, err
+	}
+	if err := m.countLogs(ctx, p); err != nil {
 		return nil, err
 	}
 	var total Progress
@@ -301,6 +316,10 @@ func (m *migration) planProject(ctx context.Context, p *plan, pr *project) error
 }
 
 func (m *migration) planSessions(p *plan, pr *project) error {
+	// The logs are counted (see countLogs) through one handle of their
+	// directory, opened on first use: one openat per log rather than a
+	// path resolution.
+	var dir *dirHandle
 	return m.eachEntry(pr.sessions.Path(), "", func(en entry) error {
 		name := en.name
 		_, copyKind, isCopy := session.ParseCopyName(name)
@@ -316,12 +335,18 @@ func (m *migration) planSessions(p *plan, pr *project) error {
 		case !en.dir && isCopy:
 			m.skip(Skipped{File: en.path, Reason: "torn tail set aside by an append; not a session log"})
 		case !en.dir && isLog:
-			n, size, err := m.measure(pr.sessions, name)
-			if err != nil {
-				return err
+			if dir == nil && m.opts.Progress != nil {
+				resolved, err := pr.sessions.Resolve("")
+				if err != nil {
+					return err
+				}
+				if dir, err = openDirHandle(resolved, pr.sessions.Path()); err != nil {
+					return err
+				}
+				p.countDirs = append(p.countDirs, dir)
 			}
 			files := p.filesIn(&pr.sessionFiles, pr.sessions, filepath.Join(pr.dstRel, sessionsName))
-			p.units = append(p.units, unit{kind: unitSession, p: pr, id: logID, records: n, bytes: size, files: files})
+			p.units = append(p.units, unit{kind: unitSession, p: pr, id: logID, files: files, countIn: dir})
 		case en.dir && isArchive:
 			u := unit{kind: unitArchive, p: pr, id: archiveID}
 			return m.addUnit(p, &u, m.planArchive(pr, &u))
@@ -489,6 +514,59 @@ func (m *migration) fileSize(path string, e fs.DirEntry) (int64, error) {
 	return info.Size(), nil
 }
 
+// countLogs counts the records and bytes of every session log of the plan
+// for the progress totals (without a Progress callback, which alone needs
+// them, there is nothing to count), on as many goroutines as there are
+// processors: all of it happens before the copy starts.
+func (m *migration) countLogs(ctx context.Context, p *plan) error {
+	var todo []*unit
+	for i := range p.units {
+		if p.units[i].countIn != nil {
+			todo = append(todo, &p.units[i])
+		}
+	}
+	var (
+		next     atomic.Int64
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		firstErr error
+	)
+	for range min(runtime.GOMAXPROCS(0), len(todo)) {
+		wg.Go(func() {
+			buf := make([]byte, countBufSize)
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(todo) || ctx.Err() != nil {
+					return
+				}
+				u := todo[i]
+				f, path, err := u.countIn.open(u.id + session.LogSuffix)
+				if err == nil {
+					u.records, u.bytes, err = countRecords(f, path, buf)
+					f.Close()
+				}
+				if err != nil {
+					mu.Lock()
+					if firstErr == nil {
+						firstErr = err
+					}
+					mu.Unlock()
+					next.Store(int64(len(todo))) // stop the others
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	return ctx.Err()
+}
+
+// countBufSize is the size of the buffer countRecords reads with.
+const countBufSize = 256 << 10
+
 // countLines returns the number of non-blank lines of the file rel of d,
 // and its size, for progress totals.
 func (m *migration) countLines(d *safefs.Dir, rel string) (int64, int64, error) {
@@ -498,25 +576,36 @@ func (m *migration) countLines(d *safefs.Dir, rel string) (int64, int64, error) 
 	}
 	defer f.Close()
 	if m.countBuf == nil {
-		m.countBuf = make([]byte, 64<<10)
+		m.countBuf = make([]byte, countBufSize)
 	}
-	buf := m.countBuf
+	return countRecords(f, path, m.countBuf)
+}
+
+// countRecords returns the number of non-blank lines of f, which is path,
+// and its size, reading with buf. It finds the line ends with
+// bytes.IndexByte and looks at a line's bytes only until the first that is
+// not blank: the first, in a log.
+func countRecords(f *os.File, path string, buf []byte) (int64, int64, error) {
 	var lines, size int64
 	content := false // the current line has a non-blank byte
 	for {
 		n, err := f.Read(buf)
 		size += int64(n)
-		for _, c := range buf[:n] {
-			switch c {
-			case '\n':
-				if content {
-					lines++
-				}
-				content = false
-			case ' ', '\t', '\r':
-			default:
-				content = true
+		for b := buf[:n]; len(b) > 0; {
+			end := bytes.IndexByte(b, '\n')
+			line := b
+			if end >= 0 {
+				line = b[:end]
 			}
+			content = content || !blank(line)
+			if end < 0 {
+				break
+			}
+			if content {
+				lines++
+			}
+			content = false
+			b = b[end+1:]
 		}
 		if err == io.EOF {
 			break
@@ -529,6 +618,16 @@ func (m *migration) countLines(d *safefs.Dir, rel string) (int64, int64, error) 
 		lines++
 	}
 	return lines, size, nil
+}
+
+// blank reports whether b holds only spaces, tabs and carriage returns.
+func blank(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\t' && c != '\r' {
+			return false
+		}
+	}
+	return true
 }
 
 // openSource opens the source file rel of d for reading, refusing symlinks

@@ -228,14 +228,15 @@ func (e Encoding) decode(ctx context.Context, dst []byte, appendTo bool, kind Ki
 	inPlace = inPlace && appendTo
 	var payload []byte
 	if inPlace {
-		// Decode the payload into dst's spare capacity, past the room the
-		// plaintext (never longer than the payload) may take.
-		base := len(dst)
+		// Decode the payload into the end of dst's spare capacity, past
+		// the room the plaintext may take: at least n bytes, which an
+		// encrypted plaintext never exceeds, and all the rest, which a
+		// decompressed one may need.
 		if dst == nil {
 			dst = make([]byte, 0, 2*n) // non-nil even for an empty payload
 		}
 		dst = slices.Grow(dst, 2*n)
-		payload = dst[base+n : base+2*n]
+		payload = dst[cap(dst)-n : cap(dst)]
 	} else {
 		payload = make([]byte, n)
 	}
@@ -248,9 +249,9 @@ func (e Encoding) decode(ctx context.Context, dst []byte, appendTo bool, kind Ki
 	var out []byte
 	start := len(dst)
 	if inPlace {
-		// The codec sees n bytes of spare capacity, which end where the
-		// payload begins; the full buffer goes back to the caller.
-		out, err = ad.AppendDecode(ctx, dst[:start:start+n], payload, sc)
+		// The codec sees the spare capacity up to where the payload
+		// begins; the full buffer goes back to the caller.
+		out, err = ad.AppendDecode(ctx, dst[:start:cap(dst)-n], payload, sc)
 		if err == nil && out != nil && unsafe.SliceData(out) == unsafe.SliceData(dst) {
 			out = dst[:len(out)]
 		}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"slices"
 	"strings"
@@ -175,8 +174,11 @@ func buildCodec(name string, key keySource, keyID string) (storage.Codec, error)
 		return codec.NewAEAD(codec.AEADOptions{
 			Algorithm: alg,
 			KeyID:     keyID,
+			// The codec neither keeps nor modifies the slice, so every
+			// record gets the same one: a copy per record was a tenth of
+			// a migration's processor time.
 			Key: func(context.Context, string) ([]byte, error) {
-				return bytes.Clone(k), nil
+				return k, nil
 			},
 		})
 	}

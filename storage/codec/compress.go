@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 
 	"github.com/klauspost/compress/gzip"
@@ -126,18 +127,29 @@ func eofAsUnexpected(err error) error {
 // before allocating when a frame header declares a larger size or window.
 // Empty input is an error.
 //
-// The codec is safe for concurrent use: it shares one encoder and one decoder
-// that start no goroutines and run EncodeAll and DecodeAll on the calling
-// goroutine. It compresses; it does not hide anything (see the package
-// documentation).
+// The codec is safe for concurrent use and starts no goroutines: it shares
+// one encoder, whose EncodeAll runs on the calling goroutine, and keeps a
+// pool of single-threaded decoders, so that a reader decoding record after
+// record reuses one decoder's state and buffers. It is a
+// [storage.AppendEncoder] and a [storage.AppendDecoder]. It compresses; it
+// does not hide anything (see the package documentation).
 func Zstd() storage.Codec { return newZstd(MaxDecodedSize) }
+
+var (
+	_ storage.AppendDecoder = (*zstdCodec)(nil)
+	_ storage.AppendEncoder = (*zstdCodec)(nil)
+)
 
 // zstdCodec implements [Zstd].
 type zstdCodec struct {
 	maxSize int // bytes; output above this is refused
 
 	enc *zstd.Encoder // used only through EncodeAll, which is concurrency-safe
-	dec *zstd.Decoder // used only through DecodeAll, which is concurrency-safe
+
+	// decoders holds *zstd.Decoder, each with concurrency 1, used by one
+	// caller at a time through DecodeAll. Such a decoder starts no
+	// goroutine, so one the pool drops needs no Close.
+	decoders sync.Pool
 }
 
 func newZstd(maxSize int) *zstdCodec {
@@ -149,26 +161,47 @@ func newZstd(maxSize int) *zstdCodec {
 	if err != nil {
 		panic("codec: zstd encoder: " + err.Error()) // constant, valid options
 	}
-	dec, err := zstd.NewReader(nil,
-		zstd.WithDecoderMaxMemory(uint64(maxSize)),
-	)
-	if err != nil {
-		panic("codec: zstd decoder: " + err.Error()) // constant, valid options
+	c := &zstdCodec{maxSize: maxSize, enc: enc}
+	c.decoders.New = func() any {
+		dec, err := zstd.NewReader(nil,
+			zstd.WithDecoderConcurrency(1),
+			zstd.WithDecoderMaxMemory(uint64(maxSize)),
+		)
+		if err != nil {
+			panic("codec: zstd decoder: " + err.Error()) // constant, valid options
+		}
+		return dec
 	}
-	return &zstdCodec{maxSize: maxSize, enc: enc, dec: dec}
+	return c
 }
 
 func (c *zstdCodec) ID() string { return "zstd-v1" }
 
-func (c *zstdCodec) Encode(ctx context.Context, plaintext []byte, _ storage.Context) ([]byte, error) {
+func (c *zstdCodec) Encode(ctx context.Context, plaintext []byte, sc storage.Context) ([]byte, error) {
+	return c.AppendEncode(ctx, nil, plaintext, sc)
+}
+
+// AppendEncode implements [storage.AppendEncoder]: Encode, appending the
+// frame to dst.
+func (c *zstdCodec) AppendEncode(ctx context.Context, dst, plaintext []byte, _ storage.Context) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	// A non-nil dst keeps the result non-nil, as storage.Encoding requires.
-	return c.enc.EncodeAll(plaintext, make([]byte, 0, len(plaintext)/2+32)), nil
+	if dst == nil {
+		// A non-nil dst keeps the result non-nil, as storage.Encoding
+		// requires.
+		dst = make([]byte, 0, len(plaintext)/2+32)
+	}
+	return c.enc.EncodeAll(plaintext, dst), nil
 }
 
-func (c *zstdCodec) Decode(ctx context.Context, encoded []byte, _ storage.Context) ([]byte, error) {
+func (c *zstdCodec) Decode(ctx context.Context, encoded []byte, sc storage.Context) ([]byte, error) {
+	return c.AppendDecode(ctx, nil, encoded, sc)
+}
+
+// AppendDecode implements [storage.AppendDecoder]: Decode, appending the
+// record to dst.
+func (c *zstdCodec) AppendDecode(ctx context.Context, dst, encoded []byte, _ storage.Context) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -177,8 +210,12 @@ func (c *zstdCodec) Decode(ctx context.Context, encoded []byte, _ storage.Contex
 		// never writes that, so it can only be damage.
 		return nil, fmt.Errorf("codec: zstd: %w", io.ErrUnexpectedEOF)
 	}
-	out, err := c.dec.DecodeAll(encoded, nil)
-	if errors.Is(err, zstd.ErrDecoderSizeExceeded) || errors.Is(err, zstd.ErrWindowSizeExceeded) || err == nil && len(out) > c.maxSize {
+	dst = c.room(dst, encoded)
+	base := len(dst)
+	dec := c.decoders.Get().(*zstd.Decoder)
+	out, err := dec.DecodeAll(encoded, dst)
+	c.decoders.Put(dec)
+	if errors.Is(err, zstd.ErrDecoderSizeExceeded) || errors.Is(err, zstd.ErrWindowSizeExceeded) || err == nil && len(out)-base > c.maxSize {
 		return nil, ErrTooLarge
 	}
 	if err != nil {
@@ -189,3 +226,24 @@ func (c *zstdCodec) Decode(ctx context.Context, encoded []byte, _ storage.Contex
 	}
 	return out, nil
 }
+
+// room returns dst with spare capacity for the content size the first frame
+// of encoded declares, when that is at most roomMax, plus len(encoded), so
+// that a caller reusing the result as its next dst (storage.Encoding puts
+// the next payload in the spare capacity too) need not grow it again for a
+// record of about the same size. A larger or undeclared size is left to
+// DecodeAll, which checks it against the limit first.
+func (c *zstdCodec) room(dst, encoded []byte) []byte {
+	var h zstd.Header
+	if h.Decode(encoded) != nil || !h.HasFCS || h.FrameContentSize > roomMax || h.FrameContentSize > uint64(c.maxSize) {
+		return dst
+	}
+	if need := int(h.FrameContentSize); cap(dst)-len(dst) < need {
+		return slices.Grow(dst, need+len(encoded))
+	}
+	return dst
+}
+
+// roomMax is the largest declared content size, in bytes, room grows a
+// buffer for ahead of decoding.
+const roomMax = 1 << 20

@@ -9,7 +9,8 @@
 // codec's error text. A codec never sees an envelope or a path, only record
 // bytes and the record's [storage.Context]. Every codec here is safe for
 // concurrent use (an AEAD codec as long as its key callback is), starts no
-// goroutines and keeps no state between calls apart from reusable buffers.
+// goroutines and keeps no state between calls apart from reusable buffers
+// (and, for [Zstd], reusable decoders).
 //
 // # Compression
 //
