@@ -22,11 +22,10 @@
 // default the permission package's redactor, which hides likely secrets:
 // keys, tokens, passwords, private keys, e-mail addresses).
 //
-// Several processes may append to one file: each Append takes the file's
-// lock directory (FILE.lock, the lock the stores use) and reads where the
-// chain stands before writing, so that their records form one chain. A
-// process that dies holding the lock delays the others by at most the
-// lock's stale period (10 s).
+// Several processes may append to one file: each Append takes the
+// flock(2) of the lock file FILE.lock and reads where the chain stands
+// before writing, so that their records form one chain. The kernel
+// releases the lock of a process that dies, so a crash delays no one.
 //
 // # Format
 //

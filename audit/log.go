@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/engine"
-	"github.com/lite-agent/lite-agent-go/internal/filelock"
 	"github.com/lite-agent/lite-agent-go/internal/redact"
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
 )
@@ -79,8 +78,8 @@ type Options struct {
 // file, rotated by size; see the package documentation for the format.
 //
 // A Log is safe for concurrent use, and several Logs, in one process or
-// in several, may append to the same file: each Append holds the file's
-// lock directory (FILE.lock) while it reads where the chain stands, writes
+// in several, may append to the same file: each Append holds the flock(2)
+// of the lock file FILE.lock while it reads where the chain stands, writes
 // its record and, when due, rotates, so that their records form one chain.
 type Log struct {
 	path     string
@@ -92,6 +91,7 @@ type Log struct {
 	now      func() time.Time
 
 	mu     sync.Mutex // guards the fields below
+	lock   *os.File   // FILE.lock, whose flock serializes appends
 	f      *os.File   // the open FILE, or nil
 	fst    fs.FileInfo
 	end    int64  // f's size after the last record this Log wrote or read
@@ -104,10 +104,11 @@ type Log struct {
 }
 
 // NewLog returns a Log appending to the file at path, which is created
-// 0600 if missing (and its directory 0700). The chain resumes from the
-// file's last record, read at the first Append; a torn last line (an
-// append a crash interrupted) is then copied aside to FILE.torn-<ms> and
-// cut off. A symlink at path is refused.
+// 0600 if missing (and its directory 0700), with its lock file FILE.lock
+// beside it. The chain resumes from the file's last record, read at the
+// first Append; a torn last line (an append a crash interrupted) is then
+// copied aside to FILE.torn-<ms> and cut off. A symlink at path is
+// refused.
 func NewLog(path string, opts Options) (*Log, error) {
 	if path == "" {
 		return nil, fmt.Errorf("%w: empty path", ErrInvalidOptions)
@@ -143,6 +144,10 @@ func NewLog(path string, opts Options) (*Log, error) {
 	if err := l.open(); err != nil {
 		return nil, err
 	}
+	if l.lock, err = openLock(abs); err != nil {
+		l.f.Close()
+		return nil, err
+	}
 	return l, nil
 }
 
@@ -152,7 +157,7 @@ func (l *Log) Path() string { return l.path }
 // Append writes ev as the next record of the chain, under the session id
 // ev.SessionID, after redacting its JSON. With fsync (the default) the
 // record is on the disk when Append returns nil. ctx bounds the wait for
-// the file's lock, which another process may hold.
+// the log's lock while another Log, maybe in another process, appends.
 //
 // An Append that fails leaves the file as it was, when it can; if it
 // cannot (a write failed and the partial record could not be cut off),
@@ -199,13 +204,12 @@ func (l *Log) appendRecord(ctx context.Context, sessionID string, event []byte) 
 	case l.broken != nil:
 		return l.broken
 	}
-	lk, err := filelock.Acquire(ctx, l.path, filelock.Options{})
-	if err != nil {
-		return fmt.Errorf("audit log %s: %w", l.path, err)
+	if err := lockFile(ctx, l.lock); err != nil {
+		return err
 	}
 	defer func() {
-		if rerr := lk.Release(); rerr != nil && err == nil {
-			err = fmt.Errorf("audit log %s: %w", l.path, rerr)
+		if uerr := unlockFile(l.lock); uerr != nil && err == nil {
+			err = uerr
 		}
 	}()
 	if err := l.catchUp(); err != nil {
@@ -453,6 +457,7 @@ func (l *Log) Close() error {
 		cerr = l.f.Close()
 		l.f = nil
 	}
+	l.lock.Close()
 	if l.err != nil {
 		return l.err
 	}
