@@ -2,6 +2,7 @@ package audit
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -486,5 +487,38 @@ func TestEventJSONOfSessionOperations(t *testing.T) {
 		if !strings.Contains(string(raw), tc.want) {
 			t.Errorf("event %s, want %s in it", raw, tc.want)
 		}
+	}
+}
+
+// While another open file holds FILE.lock, Append waits for it (until its
+// context ends) and writes nothing.
+func TestAppendWaitsForTheLock(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	l, err := NewLog(path, Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	other, err := openLock(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if err := lockFile(t.Context(), other); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if err := l.Append(ctx, textEvent(1)); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Append while the lock is held elsewhere: %v, want context.Canceled", err)
+	}
+	if err := unlockFile(other); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Append(ctx, textEvent(2)); err != nil { // the lock is free: no wait
+		t.Fatalf("Append with the lock free: %v", err)
+	}
+	if rep := verifyAll(t, path, nil); rep.Records != 1 {
+		t.Fatalf("%d records, want 1", rep.Records)
 	}
 }
