@@ -33,8 +33,10 @@ var ErrNoContext = errors.New("engine: compaction needs Options.Context")
 
 // CompactOptions configures one [Engine.Compact].
 type CompactOptions struct {
-	// Instructions are extra instructions for the summary pass
-	// ([ContextOptions.Summary]), such as what to keep; "" adds none.
+	// Instructions are extra instructions for the summary pass: the
+	// argument of [ContextOptions.Summary], and in the context of every
+	// pass the call runs ([compaction.WithInstructions]), for a summary
+	// pass among [Options.Passes]. "" adds none.
 	Instructions string
 	// OnEvent, when set, receives the compaction events of the call, in
 	// order, on the calling goroutine: an [EventCompaction] event with
@@ -131,8 +133,9 @@ func (e *Engine) Compact(ctx context.Context, id string, opts CompactOptions) (r
 		}
 	}()
 
-	r := &run{e: e, id: id, st: st, tools: e.tools, specs: e.specs}
-	if err := r.load(ctx); err != nil {
+	r := &run{e: e, id: id, st: st, tools: e.tools, specs: e.specs, lock: e.newTurnLock(id)}
+	defer r.lock.end()
+	if err := r.loadHeld(ctx); err != nil {
 		return res, err
 	}
 	// Calls a crash left unanswered get their "interrupted" results now,
@@ -156,7 +159,13 @@ func (e *Engine) Compact(ctx context.Context, id string, opts CompactOptions) (r
 			passes = append(passes, p)
 		}
 	}
-	changed, err := c.runHost(ctx, passes)
+	// The summary passes of package compaction read the instructions from
+	// the context; ContextOptions.Summary gets them as an argument.
+	pctx := ctx
+	if opts.Instructions != "" {
+		pctx = compaction.WithInstructions(ctx, opts.Instructions)
+	}
+	changed, err := c.runHost(pctx, passes)
 	if err != nil {
 		return res, fmt.Errorf("compact session %s: %w", id, err)
 	}
@@ -167,7 +176,9 @@ func (e *Engine) Compact(ctx context.Context, id string, opts CompactOptions) (r
 	if err := ctx.Err(); err != nil {
 		return res, err // a cancelled compaction commits nothing
 	}
-	if c.changed {
+	// A manual compaction commits the pin too, which requests leave to
+	// be done again.
+	if c.changed || c.pinned && (st.view == nil || !st.view.pinned) {
 		gen := st.generation()
 		if err := c.commit(ctx); err != nil {
 			return res, fmt.Errorf("compact session %s: %w", id, err)

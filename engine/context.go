@@ -124,13 +124,15 @@ type entry struct {
 	// each block's event.
 	results []resultSource
 	// chars caches messageChars(msg) when sized; set changes msg and
-	// clears it.
+	// clears it, and fits, which records that level 4 found nothing to
+	// shorten in msg.
 	chars int
 	sized bool
+	fits  bool
 }
 
 // set replaces the entry's message.
-func (e *entry) set(m model.Message) { e.msg, e.sized = m, false }
+func (e *entry) set(m model.Message) { e.msg, e.sized, e.fits = m, false, false }
 
 // size returns messageChars of the entry's message, computed once.
 func (e *entry) size() int {
@@ -156,30 +158,41 @@ type projection struct {
 	prompt  int             // index of the last prompt entry, -1 when none
 	done    int             // how many events of the session's cache were folded in
 	ready   bool            // reset was called: entries start from the view
-	// pinned reports that entries[0] is the slot of the facts message of a
-	// pinned view, which each request fills.
+	// entries[0] (and msgs[0]) is a slot for the facts message, which a
+	// request fills when the latest view was pinned (pinned), or when
+	// level 4 pins it: then the request shares the cache, facts included.
 	pinned bool
 	// texts holds the plain-text user messages seen, and repeats the
 	// indices of those that repeat an earlier one: level 2's candidates,
-	// kept as entries are added so that no request hashes the whole log.
+	// kept across requests so that no request hashes the whole log.
 	texts   map[string]bool
 	repeats []int
+	indexed int // entries[:indexed] were looked at for repeats
+	baseLen int // entries[:baseLen] are the slot and the view's
 }
 
 // reset starts p over from the entries of base (nil: none).
 func (p *projection) reset(base *viewBase) {
-	*p = projection{prompt: -1, ready: true}
+	n := 0
+	if base != nil {
+		n = len(base.entries)
+	}
+	p.start(n)
+	p.done = 0
 	if base == nil {
 		return
 	}
-	if base.pinned {
-		p.entries = make([]entry, 1, len(base.entries)+1)
-		p.msgs = make([]model.Message, 1, len(base.entries)+1)
-		p.pinned = true
-	}
+	p.pinned = base.pinned
 	for _, e := range base.entries {
 		p.push(e)
 	}
+	p.baseLen = len(p.entries)
+}
+
+// start empties p, leaving the facts slot and room for n entries.
+func (p *projection) start(n int) {
+	*p = projection{prompt: -1, ready: true, done: p.done, baseLen: 1,
+		entries: make([]entry, 1, n+1), msgs: make([]model.Message, 1, n+1)}
 }
 
 // setLast replaces the message of the last entry, in a copy of msgs: the
@@ -201,22 +214,36 @@ func (p *projection) push(e entry) {
 	if e.prompt {
 		p.prompt = len(p.entries)
 	}
-	if e.msg.Role == model.RoleUser && e.msg.Blocks == nil {
-		if p.texts[e.msg.Text] {
-			p.repeats = append(p.repeats, len(p.entries))
-		} else {
-			if p.texts == nil {
-				p.texts = make(map[string]bool)
-			}
-			p.texts[e.msg.Text] = true
-		}
-	}
 	p.entries = append(p.entries, e)
 	p.msgs = append(p.msgs, e.msg)
 }
 
+// repeatIndex returns the indices of the entries that repeat an earlier
+// plain-text user message, looking only at the entries added since it was
+// last asked: level 2 asks, once the pressure calls for it.
+func (p *projection) repeatIndex() []int {
+	for i := max(p.indexed, 1); i < len(p.entries); i++ {
+		m := p.entries[i].msg
+		if m.Role != model.RoleUser || m.Blocks != nil {
+			continue
+		}
+		if p.texts[m.Text] {
+			p.repeats = append(p.repeats, i)
+			continue
+		}
+		if p.texts == nil {
+			p.texts = make(map[string]bool)
+		}
+		p.texts[m.Text] = true
+	}
+	p.indexed = len(p.entries)
+	return p.repeats
+}
+
 // add folds events into p.
 func (p *projection) add(events []session.StoredEvent) {
+	p.entries = slices.Grow(p.entries, len(events))
+	p.msgs = slices.Grow(p.msgs, len(events))
 	for _, se := range events {
 		switch ev := se.Event.(type) {
 		case session.UserEvent:
@@ -245,7 +272,7 @@ func (p *projection) add(events []session.StoredEvent) {
 				p.entries[p.prompt].verified = true
 			}
 		case session.SummaryEvent:
-			*p = projection{prompt: -1, ready: true, done: p.done}
+			p.start(len(ev.Messages))
 			for _, m := range ev.Messages {
 				p.push(entry{msg: m, seq: se.Seq})
 			}
@@ -259,7 +286,7 @@ func project(events []session.StoredEvent) []entry {
 	var p projection
 	p.reset(nil)
 	p.add(events)
-	return p.entries
+	return p.entries[1:]
 }
 
 // projected returns the entries of the session's cached view and events,
@@ -320,8 +347,10 @@ type contextRun struct {
 	msgs   []model.Message
 	pinned bool // entries[0] is the facts message level 4 added
 	// changed reports that a pass changed what the base (the latest view
-	// and the events after it) renders to: a view is then committed.
-	changed bool
+	// and the events after it) renders to: a view is then committed, at
+	// once when durable (the planner or a host pass, whose work is not
+	// redone alike), else once the events after the view weigh enough.
+	changed, durable bool
 	// sources maps tool call ids to their results' events, for messages
 	// a host pass hands back.
 	sources map[string]resultSource
@@ -330,12 +359,16 @@ type contextRun struct {
 	// shared reports that entries is the session's cached projection,
 	// which a level copies (own) before changing it.
 	shared bool
-	// repeats are the indices of the entries that repeat an earlier
-	// plain-text user message, valid while indexed: until a level adds or
-	// removes entries.
-	repeats []int
+	// indexed reports that entries have the cache's indices (offset by
+	// slot), so that level 2 can use the cache's repeats: until a level
+	// adds or removes entries.
 	indexed bool
-	status  ContextStatus
+	// slot is the index in the cache of entries[0] while shared: 1, or
+	// 0 when entries start with the cache's facts slot.
+	slot int
+	// rendered reports that a level set msgs itself.
+	rendered bool
+	status   ContextStatus
 	// scale turns estimates into the provider's counts: its count of the
 	// uncompacted request over the estimate, when counted.
 	scale   float64
@@ -381,6 +414,17 @@ func (c *contextRun) adopt(msgs []model.Message) {
 			}
 		}
 	}
+	// Prompts find their seq and verified mark by their text.
+	type promptOf struct {
+		seq      int64
+		verified bool
+	}
+	prompts := make(map[string]promptOf)
+	for _, e := range c.entries {
+		if e.prompt && e.msg.Blocks == nil {
+			prompts[e.msg.Text] = promptOf{e.seq, e.verified}
+		}
+	}
 	facts := ""
 	if c.pinned {
 		facts = c.entries[0].msg.Text
@@ -405,11 +449,14 @@ func (c *contextRun) adopt(msgs []model.Message) {
 			e.seq = e.results[0].seq
 		case m.Role == model.RoleUser && !(i == 0 && c.pinned):
 			e.prompt = true
+			if p, ok := prompts[m.Text]; ok && m.Blocks == nil {
+				e.seq, e.verified = p.seq, p.verified
+			}
 		}
 		entries[i] = e
 	}
 	c.entries, c.msgs = entries, msgs
-	c.shared, c.repeats, c.indexed = false, nil, false
+	c.shared, c.indexed = false, false
 }
 
 // own makes the run's entries its own copy, before a level changes them.
@@ -417,6 +464,26 @@ func (c *contextRun) own() {
 	if c.shared {
 		c.entries = slices.Clone(c.entries)
 		c.shared = false
+	}
+}
+
+// tailTokens returns the estimated tokens of the messages the events after
+// the latest view added (all of them, without a view).
+func (c *contextRun) tailTokens() int {
+	p := &c.r.st.proj
+	n := 0
+	for i := p.baseLen; i < len(p.entries); i++ {
+		n += p.entries[i].size()
+	}
+	return tokens(n)
+}
+
+// fillSlot puts the facts as they are now in the cache's facts slot.
+func (r *run) fillSlot() {
+	p := &r.st.proj
+	if facts := r.facts(); p.entries[0].msg.Text != facts || p.entries[0].msg.Role == "" {
+		p.entries[0] = entry{msg: model.UserText(facts)}
+		p.set(0, p.entries[0].msg)
 	}
 }
 
@@ -431,19 +498,16 @@ func (c *contextRun) setEntry(i int, m model.Message) {
 // was pinned, and the reminder's size.
 func (r *run) contextRun(reminder string) *contextRun {
 	c := &contextRun{r: r, opts: r.e.opts.Context, window: r.e.window()}
-	base := r.st.projected()
+	r.st.projected()
 	p := &r.st.proj
+	off := 1 // the facts slot is not sent
 	if p.pinned {
-		// The cache's slot for the facts message takes the facts as they
-		// are now; the run shares the cache until a level changes it.
-		if facts := r.facts(); p.entries[0].msg.Text != facts {
-			p.entries[0] = entry{msg: model.UserText(facts)}
-			p.set(0, p.entries[0].msg)
-		}
-		c.pinned = true
+		r.fillSlot()
+		c.pinned, off = true, 0
 	}
-	c.entries, c.shared, c.repeats, c.indexed = base[:len(base):len(base)], true, p.repeats, true
-	c.msgs, p.lent = p.msgs[:len(p.msgs):len(p.msgs)], true
+	c.entries, c.shared, c.indexed = p.entries[off:len(p.entries):len(p.entries)], true, true
+	c.msgs, p.lent, c.slot = p.msgs[off:len(p.msgs):len(p.msgs)], true, off
+
 	fixed := utf16text.Len(r.e.opts.System)
 	if specs, err := json.Marshal(r.specs); err == nil {
 		fixed += utf16text.Len(string(specs))
@@ -513,14 +577,18 @@ func (r *run) hostPasses(ctx context.Context, msgs []model.Message, overflow boo
 
 // host runs the host's passes, commits a view when the levels or the
 // passes changed what the base renders to, and with force then runs the
-// host's overflow passes, whose changes are not committed.
+// host's overflow passes, whose changes are not committed. A change only
+// levels 1, 2 and 4 made, which the next request (or a new process) redoes
+// alike, is committed only once the events after the latest view hold a
+// quarter of the window: each view holds the whole compacted history, and
+// committing one at every request would grow the log by a window a request.
 func (c *contextRun) host(ctx context.Context, force bool) error {
 	if changed, err := c.runHost(ctx, c.r.e.opts.Passes); err != nil {
 		return err
 	} else if changed {
-		c.changed = true
+		c.changed, c.durable = true, true
 	}
-	if c.changed {
+	if c.changed && (c.durable || c.tailTokens() >= c.window/4) {
 		if err := c.commit(ctx); err != nil {
 			return err
 		}
@@ -646,14 +714,22 @@ func (c *contextRun) levels(force bool) []compaction.Pass {
 				return false, nil
 			}
 			c.status.Level = 3
-			return c.runPlan(ctx)
+			changed, err := c.runPlan(ctx)
+			c.durable = c.durable || changed // a plan is not redone alike
+			return changed, err
 		}),
-		c.pass("pin", true, func(context.Context) (bool, error) {
+		// Pinning alone is not committed: it is cheap to do again, while
+		// a view costs the size of the whole history.
+		c.pass("pin", false, func(context.Context) (bool, error) {
 			if c.status.Level < 2 || !force && !c.over(level4At) {
 				return false, nil
 			}
 			c.status.Level = 4
-			return c.pinAndShrink(), nil
+			shrunk, pinned := c.pinAndShrink()
+			if shrunk {
+				c.changed = true
+			}
+			return shrunk || pinned, nil
 		}),
 	}
 }
@@ -678,7 +754,10 @@ func (c *contextRun) pass(name string, commits bool, apply func(context.Context)
 		if commits {
 			c.changed = true
 		}
-		c.msgs = c.render()
+		if !c.rendered {
+			c.msgs = c.render()
+		}
+		c.rendered = false
 		return c.msgs, nil
 	})
 }
@@ -825,8 +904,8 @@ func (c *contextRun) dedupeReminders() bool {
 	}
 	if c.indexed {
 		// The cache knows the repeats.
-		for _, i := range c.repeats {
-			if i >= active {
+		for _, i := range c.r.st.proj.repeatIndex() {
+			if i -= c.slot; i >= active {
 				break
 			}
 			replace(i)
@@ -851,24 +930,38 @@ func (c *contextRun) dedupeReminders() bool {
 // pinAndShrink is level 4: a message of pinned facts goes first, and every
 // message before the current prompt is shortened. It reports whether it
 // changed anything; a request already pinned keeps its facts message.
-func (c *contextRun) pinAndShrink() bool {
-	changed := false
+func (c *contextRun) pinAndShrink() (shrunk, pinned bool) {
 	for i := range c.active() {
 		e := &c.entries[i]
 		if c.pinned && i == 0 {
 			continue
 		}
-		if e.size() > shrunkResult && needsShrink(e.msg, shrunkMessage, shrunkResult) {
-			c.setEntry(i, shrinkMessage(e.msg, shrunkMessage, shrunkResult))
-			changed = true
+		if e.fits || e.size() <= shrunkResult {
+			continue
 		}
+		if !needsShrink(e.msg, shrunkMessage, shrunkResult) {
+			e.fits = true // in the cache too, while shared: later requests skip it
+			continue
+		}
+		c.setEntry(i, shrinkMessage(e.msg, shrunkMessage, shrunkResult))
+		shrunk = true
 	}
-	if !c.pinned {
+	if c.pinned {
+		return shrunk, false
+	}
+	if c.shared && c.slot == 1 {
+		// The cache has a slot for the facts just before the entries.
+		p := &c.r.st.proj
+		c.r.fillSlot()
+		n := len(c.entries) + 1
+		c.entries, c.msgs, c.slot = p.entries[:n:n], p.msgs[:n:n], 0
+		p.lent, c.rendered = true, true
+	} else {
 		c.entries = append([]entry{{msg: model.UserText(c.r.facts())}}, c.entries...)
-		c.pinned, c.shared, c.repeats, c.indexed = true, false, nil, false
-		changed = true
+		c.shared, c.indexed = false, false
 	}
-	return changed
+	c.pinned = true
+	return shrunk, true
 }
 
 // needsShrink reports whether shrinkMessage(m, max, maxResult) changes m.
@@ -1013,33 +1106,57 @@ var (
 )
 
 // mentions reports whether text holds one of words as a whole word (ASCII
-// case folded, an optional plural s) or one of han anywhere. A regular
-// expression did the same some thirty times slower, which a long log's
-// first request paid for every prompt in it.
+// case folded, an optional plural s) or one of han anywhere. words are
+// lower case. A regular expression did the same some thirty times slower,
+// and lowercasing every prompt first cost a long log's first request
+// a copy of every prompt in it.
 func mentions(text string, words, han []string) bool {
 	for _, h := range han {
 		if strings.Contains(text, h) {
 			return true
 		}
 	}
-	lower := strings.ToLower(text)
-	for _, w := range words {
-		for from := 0; ; {
-			i := strings.Index(lower[from:], w)
-			if i < 0 {
-				break
+	for i := 0; i < len(text); i++ {
+		c := lowerASCII(text[i])
+		if c < 'a' || c > 'z' || i > 0 && isWordByte(text[i-1]) {
+			continue
+		}
+		for _, w := range words {
+			if c != w[0] || !hasPrefixFold(text[i:], w) {
+				continue
 			}
-			start, end := from+i, from+i+len(w)
-			if end < len(lower) && lower[end] == 's' && (end+1 == len(lower) || !isWordByte(lower[end+1])) {
+			end := i + len(w)
+			if end < len(text) && lowerASCII(text[end]) == 's' && (end+1 == len(text) || !isWordByte(text[end+1])) {
 				end++
 			}
-			if (start == 0 || !isWordByte(lower[start-1])) && (end == len(lower) || !isWordByte(lower[end])) {
+			if end == len(text) || !isWordByte(text[end]) {
 				return true
 			}
-			from = start + 1
 		}
 	}
 	return false
+}
+
+// lowerASCII returns b lowercased when it is an ASCII capital.
+func lowerASCII(b byte) byte {
+	if 'A' <= b && b <= 'Z' {
+		return b + 'a' - 'A'
+	}
+	return b
+}
+
+// hasPrefixFold reports whether s starts with the lower-case word w, ASCII
+// case folded.
+func hasPrefixFold(s, w string) bool {
+	if len(s) < len(w) {
+		return false
+	}
+	for j := 0; j < len(w); j++ {
+		if lowerASCII(s[j]) != w[j] {
+			return false
+		}
+	}
+	return true
 }
 
 // isWordByte reports whether b is an ASCII word character, as \b sees it.

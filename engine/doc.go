@@ -90,7 +90,12 @@
 // from its latest valid view (throughSeq below the view's own seq) and the
 // events after it, without reading what the view covers when the
 // checkpointer has a ReadFromView method. Level 5 and the overflow passes
-// are never committed. The log is only ever appended to: the raw events
+// are never committed, nor is level 4's facts message alone (without a
+// message shortened). What the planner or a host pass changed is committed
+// at once; what only levels 1, 2 and 4 changed, which a request redoes
+// alike from the same base, once the events after the latest view hold a
+// quarter of the window, since each view holds the whole compacted history.
+// [Engine.Compact] commits whatever it changed, the facts message included. The log is only ever appended to: the raw events
 // stay, and [session.Fold] (which skips context_view events) still gives
 // the whole transcript. The event is
 //
@@ -117,9 +122,9 @@
 //
 // A view of another format (one the TypeScript SDK wrote, say) is not
 // resumed from: the whole log is read and projected. Each view holds the
-// whole compacted history, so a session under pressure whose levels
-// change something at every request adds a view of up to the window's
-// size to its log at every request.
+// whole compacted history: a session whose planner or host passes change
+// something at every request adds a view of up to the window's size to its
+// log at every request.
 //
 // [Engine.Compact] forces levels 1 to 4, runs Options.Passes and the
 // summary pass ([ContextOptions.Summary], given the caller's

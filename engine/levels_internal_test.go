@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -246,6 +247,25 @@ func FuzzViewResume(f *testing.F) {
 		jb, _ := json.Marshal(mb)
 		if string(ja) != string(jb) {
 			t.Errorf("the resumed request differs:\n%s\nwant\n%s", jb, ja)
+		}
+	})
+}
+
+// FuzzMentions checks mentions against the regular expression it replaces,
+// on ASCII text.
+func FuzzMentions(f *testing.F) {
+	f.Add("You MUST keep it")
+	f.Add("Acceptance Criteria: musts_")
+	f.Add("x-requirements-y mustard")
+	re := regexp.MustCompile(`(?i)\b(?:constraint|requirement|must|acceptance criteria)s?\b`)
+	f.Fuzz(func(t *testing.T, text string) {
+		for i := 0; i < len(text); i++ {
+			if text[i] >= 0x80 {
+				return
+			}
+		}
+		if got, want := mentions(text, constraintWords, nil), re.MatchString(text); got != want {
+			t.Errorf("mentions(%q) = %v, the expression says %v", text, got, want)
 		}
 	})
 }

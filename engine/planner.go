@@ -312,7 +312,7 @@ func (c *contextRun) applyPlan(ctx context.Context, spans []segmentSpan, p Plan)
 		repl := entry{msg: model.UserText(text), prompt: true, seq: first.seq}
 		c.own()
 		c.entries = slices.Replace(c.entries, s.start, s.end, repl)
-		c.repeats, c.indexed = nil, false
+		c.indexed = false
 		changed = true
 	}
 	return changed, nil

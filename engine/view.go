@@ -8,7 +8,10 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 
+	"github.com/lite-agent/lite-agent-go/internal/jsonstr"
+	"github.com/lite-agent/lite-agent-go/internal/msgjson"
 	"github.com/lite-agent/lite-agent-go/internal/utf16text"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
@@ -17,40 +20,6 @@ import (
 // ViewFormat is the value of the "format" member of the context views this
 // engine commits; a view of another format is not resumed from.
 const ViewFormat = "lite-agent-go/context-view/1"
-
-// viewJSON is the "view" member of a context_view event; the package
-// documentation describes it.
-type viewJSON struct {
-	Format      string      `json:"format"`
-	Generation  int         `json:"generation"`
-	Pinned      bool        `json:"pinned,omitempty"`
-	Entries     []viewEntry `json:"entries"`
-	Facts       []viewFact  `json:"facts,omitempty"`
-	SawPrompt   bool        `json:"sawPrompt,omitempty"`
-	State       *planState  `json:"state,omitempty"`
-	ArchiveRefs []string    `json:"archiveRefs,omitempty"`
-}
-
-type viewEntry struct {
-	Message  model.Message `json:"message"`
-	Seq      int64         `json:"seq,omitempty"`
-	Prompt   bool          `json:"prompt,omitempty"`
-	Verified bool          `json:"verified,omitempty"`
-	Results  []viewResult  `json:"results,omitempty"`
-}
-
-type viewResult struct {
-	Seq  int64 `json:"seq"`
-	Turn int   `json:"turn"`
-}
-
-type viewFact struct {
-	Kind string `json:"kind"`
-	Text string `json:"text"`
-	// Key identifies a fact whose text was shortened: the SHA-256 of its
-	// whole text, so that a repeat is still recognized.
-	Key string `json:"key,omitempty"`
-}
 
 // viewBase is a decoded committed view: what requests start from.
 type viewBase struct {
@@ -75,79 +44,279 @@ func (e *ViewError) Error() string { return fmt.Sprintf("context view at seq %d:
 // Unwrap returns the cause.
 func (e *ViewError) Unwrap() error { return e.Err }
 
-// decodeView decodes the view member of a context_view event.
-func decodeView(data json.RawMessage) (*viewBase, error) {
-	var v viewJSON
-	if err := json.Unmarshal(data, &v); err != nil {
+// decodeView decodes the view member of a context_view event (see the
+// package documentation), strictly: a member of the wrong JSON type, an
+// empty message or a results list that does not match its message's
+// blocks is an error; unknown members are skipped.
+func decodeView(data []byte) (*viewBase, error) {
+	r := msgjson.Reader{Buf: data}
+	b := &viewBase{}
+	var format string
+	facts := factSet{ready: true}
+	if r.BeginObject() {
+		for first := true; ; first = false {
+			key, ok := r.NextKey(first)
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "format":
+				format = r.StrField("view", "format")
+			case "generation":
+				b.generation = int(r.IntField("view", "generation"))
+			case "pinned":
+				b.pinned = r.BoolField("view", "pinned")
+			case "entries":
+				b.entries = nil
+				if array(&r, "entries") {
+					for first := true; r.NextElem(first); first = false {
+						b.entries = append(b.entries, readViewEntry(&r))
+					}
+				}
+			case "facts":
+				facts.list, facts.seen = nil, nil
+				if array(&r, "facts") {
+					for first := true; r.NextElem(first); first = false {
+						f := readFact(&r)
+						facts.list = append(facts.list, f)
+						if facts.seen == nil {
+							facts.seen = make(map[string]bool)
+						}
+						facts.seen[f.key] = true
+					}
+				}
+			case "sawPrompt":
+				facts.sawPrompt = r.BoolField("view", "sawPrompt")
+			case "state":
+				b.state = planState{}
+				if raw := r.Raw(); r.Err == nil {
+					if err := json.Unmarshal(raw, &b.state); err != nil {
+						r.Fail(fmt.Errorf("view state: %w", err))
+					}
+				}
+			case "archiveRefs":
+				b.archiveRefs = nil
+				if array(&r, "archiveRefs") {
+					for first := true; r.NextElem(first); first = false {
+						b.archiveRefs = append(b.archiveRefs, r.StrField("view", "archiveRefs"))
+					}
+				}
+			default:
+				r.Skip()
+			}
+		}
+	}
+	if err := r.End(); err != nil {
 		return nil, err
 	}
-	if v.Format != ViewFormat {
-		return nil, fmt.Errorf("format %q, want %q", v.Format, ViewFormat)
+	if format != ViewFormat {
+		return nil, fmt.Errorf("format %q, want %q", format, ViewFormat)
 	}
-	if v.Generation < 1 {
-		return nil, fmt.Errorf("generation %d", v.Generation)
+	if b.generation < 1 {
+		return nil, fmt.Errorf("generation %d", b.generation)
 	}
-	b := &viewBase{generation: v.Generation, pinned: v.Pinned, archiveRefs: v.ArchiveRefs, entries: make([]entry, len(v.Entries))}
-	for i, ve := range v.Entries {
-		if ve.Message.Role == "" || ve.Message.Text == "" && len(ve.Message.Blocks) == 0 {
+	for i, e := range b.entries {
+		if e.msg.Role == "" || e.msg.Text == "" && len(e.msg.Blocks) == 0 {
 			return nil, fmt.Errorf("entry %d: an empty message", i)
 		}
-		e := entry{msg: ve.Message, seq: ve.Seq, prompt: ve.Prompt, verified: ve.Verified}
-		if ve.Results != nil {
-			if len(ve.Results) != len(ve.Message.Blocks) {
-				return nil, fmt.Errorf("entry %d: %d results for %d blocks", i, len(ve.Results), len(ve.Message.Blocks))
-			}
-			e.results = make([]resultSource, len(ve.Results))
-			for j, r := range ve.Results {
-				e.results[j] = resultSource{seq: r.Seq, turn: r.Turn}
-			}
+		if e.results != nil && len(e.results) != len(e.msg.Blocks) {
+			return nil, fmt.Errorf("entry %d: %d results for %d blocks", i, len(e.results), len(e.msg.Blocks))
 		}
-		b.entries[i] = e
 	}
-	b.facts = factSet{sawPrompt: v.SawPrompt, ready: true}
-	for _, f := range v.Facts {
-		key := f.Key
-		if key == "" {
-			key = factKey(f.Kind, f.Text)
-		}
-		b.facts.list = append(b.facts.list, fact{f.Kind, f.Text, key})
-		if b.facts.seen == nil {
-			b.facts.seen = make(map[string]bool)
-		}
-		b.facts.seen[key] = true
-	}
-	if v.State != nil {
-		b.state = *v.State
-	}
+	b.facts = facts
 	return b, nil
+}
+
+// array consumes the '[' of member field's value, or fails.
+func array(r *msgjson.Reader, field string) bool {
+	if r.Peek() != '[' {
+		r.FailShape(msgjson.FieldError{In: "view", Field: field, Want: "an array"})
+		return false
+	}
+	return r.BeginArray()
+}
+
+// object consumes the '{' of an element of member field, or fails.
+func object(r *msgjson.Reader, field string) bool {
+	if r.Peek() != '{' {
+		r.FailShape(msgjson.FieldError{In: "view", Field: field, Want: "an array of objects"})
+		return false
+	}
+	return r.BeginObject()
+}
+
+func readViewEntry(r *msgjson.Reader) entry {
+	var e entry
+	if !object(r, "entries") {
+		return e
+	}
+	for first := true; ; first = false {
+		key, ok := r.NextKey(first)
+		if !ok {
+			break
+		}
+		switch string(key) {
+		case "message":
+			e.msg = msgjson.ReadMessage[model.Role, model.BlockType, model.Block, model.Message](r)
+		case "seq":
+			e.seq = r.IntField("view entry", "seq")
+		case "prompt":
+			e.prompt = r.BoolField("view entry", "prompt")
+		case "verified":
+			e.verified = r.BoolField("view entry", "verified")
+		case "results":
+			e.results = []resultSource{}
+			if array(r, "results") {
+				for first := true; r.NextElem(first); first = false {
+					var src resultSource
+					if object(r, "results") {
+						for first := true; ; first = false {
+							key, ok := r.NextKey(first)
+							if !ok {
+								break
+							}
+							switch string(key) {
+							case "seq":
+								src.seq = r.IntField("view result", "seq")
+							case "turn":
+								src.turn = int(r.IntField("view result", "turn"))
+							default:
+								r.Skip()
+							}
+						}
+					}
+					e.results = append(e.results, src)
+				}
+			}
+		default:
+			r.Skip()
+		}
+	}
+	if len(e.results) == 0 {
+		e.results = nil
+	}
+	return e
+}
+
+func readFact(r *msgjson.Reader) fact {
+	var f fact
+	if !object(r, "facts") {
+		return f
+	}
+	for first := true; ; first = false {
+		key, ok := r.NextKey(first)
+		if !ok {
+			break
+		}
+		switch string(key) {
+		case "kind":
+			f.kind = r.StrField("view fact", "kind")
+		case "text":
+			f.text = r.StrField("view fact", "text")
+		case "key":
+			f.key = r.StrField("view fact", "key")
+		default:
+			r.Skip()
+		}
+	}
+	if f.key == "" {
+		f.key = factKey(f.kind, f.text)
+	}
+	return f
 }
 
 // encodeView encodes the view of generation gen: entries (without the
 // facts message), the facts, the plan state and the archive refs.
 func encodeView(gen int, pinned bool, entries []entry, fs *factSet, state planState, refs []string) ([]byte, error) {
-	v := viewJSON{Format: ViewFormat, Generation: gen, Pinned: pinned, Entries: make([]viewEntry, len(entries)),
-		SawPrompt: fs.sawPrompt, ArchiveRefs: refs}
-	for i, e := range entries {
-		ve := viewEntry{Message: e.msg, Seq: e.seq, Prompt: e.prompt, Verified: e.verified}
-		if e.results != nil {
-			ve.Results = make([]viewResult, len(e.results))
-			for j, r := range e.results {
-				ve.Results[j] = viewResult{Seq: r.seq, Turn: r.turn}
-			}
-		}
-		v.Entries[i] = ve
+	n := 256
+	for i := range entries {
+		n += entries[i].size() + 64
 	}
-	for _, f := range fs.list {
-		vf := viewFact{Kind: f.kind, Text: f.text}
-		if f.key != factKey(f.kind, f.text) {
-			vf.Key = f.key
+	b := make([]byte, 0, n)
+	b = append(b, `{"format":`...)
+	b = jsonstr.Append(b, ViewFormat)
+	b = append(b, `,"generation":`...)
+	b = strconv.AppendInt(b, int64(gen), 10)
+	if pinned {
+		b = append(b, `,"pinned":true`...)
+	}
+	b = append(b, `,"entries":[`...)
+	for i, e := range entries {
+		if i > 0 {
+			b = append(b, ',')
 		}
-		v.Facts = append(v.Facts, vf)
+		b = append(b, `{"message":`...)
+		var err error
+		if b, err = e.msg.AppendJSON(b); err != nil {
+			return nil, fmt.Errorf("entry %d: %w", i, err)
+		}
+		if e.seq != 0 {
+			b = append(b, `,"seq":`...)
+			b = strconv.AppendInt(b, e.seq, 10)
+		}
+		if e.prompt {
+			b = append(b, `,"prompt":true`...)
+		}
+		if e.verified {
+			b = append(b, `,"verified":true`...)
+		}
+		if len(e.results) > 0 {
+			b = append(b, `,"results":[`...)
+			for j, r := range e.results {
+				if j > 0 {
+					b = append(b, ',')
+				}
+				b = append(b, `{"seq":`...)
+				b = strconv.AppendInt(b, r.seq, 10)
+				b = append(b, `,"turn":`...)
+				b = strconv.AppendInt(b, int64(r.turn), 10)
+				b = append(b, '}')
+			}
+			b = append(b, ']')
+		}
+		b = append(b, '}')
+	}
+	b = append(b, ']')
+	if len(fs.list) > 0 {
+		b = append(b, `,"facts":[`...)
+		for i, f := range fs.list {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"kind":`...)
+			b = jsonstr.Append(b, f.kind)
+			b = append(b, `,"text":`...)
+			b = jsonstr.Append(b, f.text)
+			if f.key != factKey(f.kind, f.text) {
+				b = append(b, `,"key":`...)
+				b = jsonstr.Append(b, f.key)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	if fs.sawPrompt {
+		b = append(b, `,"sawPrompt":true`...)
 	}
 	if !state.empty() {
-		v.State = &state
+		st, err := json.Marshal(state)
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, `,"state":`...)
+		b = append(b, st...)
 	}
-	return json.Marshal(v)
+	if len(refs) > 0 {
+		b = append(b, `,"archiveRefs":[`...)
+		for i, ref := range refs {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = jsonstr.Append(b, ref)
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}'), nil
 }
 
 // factKey is the key that tells a fact's repeats: its kind and text, or
@@ -254,8 +423,7 @@ func (r *run) readLog(ctx context.Context) error {
 
 // commit appends the run's entries as the session's next context view,
 // covering the log through its head, and makes it the base of the
-// session's next requests: in this process as after a restart, since the
-// base is decoded from the very bytes appended.
+// session's next requests: in this process as after a restart.
 func (c *contextRun) commit(ctx context.Context) error {
 	r, st := c.r, c.r.st
 	if st.head == 0 {
@@ -277,15 +445,14 @@ func (c *contextRun) commit(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("context: encode view: %w", err)
 	}
-	base, err := decodeView(data)
-	if err != nil {
-		return fmt.Errorf("context: the view committed does not decode: %w", err)
-	}
 	through := st.head
 	if err := r.append(ctx, session.ContextViewEvent{ThroughSeq: through, View: data}); err != nil {
 		return err
 	}
-	base.seq = st.head
+	// The base is what a restart decodes from data (FuzzViewResume holds
+	// the two equal), kept without decoding it.
+	base := &viewBase{seq: st.head, generation: gen, pinned: c.pinned, entries: entries, state: c.state(), archiveRefs: refs,
+		facts: factSet{sawPrompt: st.facts.sawPrompt, list: st.facts.list, seen: st.facts.seen, ready: true}}
 	st.view, st.events = base, nil
 	st.proj.ready, st.facts.ready = false, false
 	c.status.Generation = gen

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -93,6 +94,28 @@ func TestContextViewSurvivesARestart(t *testing.T) {
 	}
 	if st := statuses(evs); len(st) != 1 || st[0].Generation != 1 {
 		t.Errorf("status %+v", st)
+	}
+	// On disk the event has the reference's fields and no others, so that
+	// the TypeScript SDK's reader skips it.
+	raw, err := os.ReadFile(filepath.Join(dir, "s.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := strings.Split(string(raw), "\n")[vs[0].Seq-1]
+	var rec struct {
+		Seq   int64                      `json:"seq"`
+		Event map[string]json.RawMessage `json:"event"`
+	}
+	if err := json.Unmarshal([]byte(line), &rec); err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for k := range rec.Event {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	if rec.Seq != vs[0].Seq || !slices.Equal(keys, []string{"throughSeq", "type", "view"}) || string(rec.Event["type"]) != `"context_view"` {
+		t.Errorf("record %d has event keys %q", rec.Seq, keys)
 	}
 
 	// A second process starts from a copy of the log as it is now.
@@ -466,5 +489,68 @@ func TestCompactEmptyAndInterruptedLogs(t *testing.T) {
 	msgs := h.p.Requests()[0].Messages
 	if got := resultContents(msgs); len(got) != 1 || !strings.Contains(got[0], "interrupted") {
 		t.Errorf("results %q in %+v", got, msgs)
+	}
+}
+
+// A summary pass of package compaction among Options.Passes gets Compact's
+// instructions through the context, and its summary is committed.
+func TestCompactInstructionsReachASummaryPass(t *testing.T) {
+	summarizer := modeltest.New()
+	summarizer.Reply(modeltest.Text("the summary"))
+	sum := compaction.Summary(summarizer, compaction.SummaryOptions{Threshold: 1, KeepRecentTurns: 1, Base: []compaction.Pass{}})
+	h := newHarness(t, engine.Options{Context: &engine.ContextOptions{}})
+	for _, p := range []string{"one", "two", "three"} {
+		h.p.Reply(modeltest.Text(p + " done"))
+		if _, _, err := h.turn(t, t.Context(), "s", p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	eng, err := engine.New(engine.Options{Provider: h.p, Checkpointer: h.cp, Model: "m", Context: &engine.ContextOptions{}, Passes: []compaction.Pass{sum}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := eng.Compact(t.Context(), "s", engine.CompactOptions{Instructions: "name every prompt"})
+	if err != nil || !res.Committed {
+		t.Fatalf("%+v, %v", res, err)
+	}
+	reqs := summarizer.Requests()
+	if len(reqs) != 1 || !strings.Contains(reqs[0].Messages[len(reqs[0].Messages)-1].PlainText(), "name every prompt") {
+		t.Fatalf("summary requests %+v", reqs)
+	}
+	vs := views(t, h.cp, "s")
+	if len(vs) != 1 || !strings.Contains(string(vs[0].Event.(session.ContextViewEvent).View), "the summary") {
+		t.Errorf("views %+v", vs)
+	}
+}
+
+// A change levels 1, 2 and 4 alone make is committed only once the events
+// after the latest view weigh a quarter of the window: the next request
+// redoes it alike, and each view holds the whole compacted history.
+func TestContextCommitsLevelChangesOnlyForAHeavyTail(t *testing.T) {
+	h := newHarness(t, engine.Options{Context: &engine.ContextOptions{Window: 4000}})
+	h.echoTurn(t, "s", "first", strings.Repeat("a", 12000))
+	h.p.Reply(modeltest.Text("ok"))
+	if _, _, err := h.turn(t, t.Context(), "s", "second"); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(views(t, h.cp, "s")); n != 1 {
+		t.Fatalf("%d views after the big result, want 1", n)
+	}
+	// A small result, externalized by level 1 at the next prompt, in a
+	// tail far under a quarter of the window.
+	h.echoTurn(t, "s", "third", strings.Repeat("b", 600))
+	h.p.Reply(modeltest.Text("ok"))
+	evs, _, err := h.turn(t, t.Context(), "s", "fourth")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := statuses(evs)
+	msgs := h.p.Requests()[len(h.p.Requests())-1].Messages
+	got := resultContents(msgs)
+	if len(st) != 1 || len(got) != 2 || !strings.HasPrefix(got[1], "[tool result externalized after presentation]") {
+		t.Fatalf("status %+v, results %q", st, got)
+	}
+	if n := len(views(t, h.cp, "s")); n != 1 || st[0].Generation != 1 {
+		t.Errorf("%d views, generation %d: a light tail was committed", n, st[0].Generation)
 	}
 }
