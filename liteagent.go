@@ -31,6 +31,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/subagent"
 	"github.com/lite-agent/lite-agent-go/task"
+	"github.com/lite-agent/lite-agent-go/telemetry"
 	"github.com/lite-agent/lite-agent-go/tool"
 	"github.com/lite-agent/lite-agent-go/tool/builtin"
 	"github.com/lite-agent/lite-agent-go/tool/builtin/bash"
@@ -270,6 +271,24 @@ type Options struct {
 	// sandbox.ProjectOptions(storage.ResolveProjectPaths(…)).
 	Sandbox sandbox.Sandbox
 
+	// ModelMiddleware shapes every model call of the agent and of its
+	// subagents, the first outermost (see model.Use): it sees each request
+	// before it leaves, the streamed chunks and the final message. It runs
+	// outside the retries, so one call through it may make several
+	// attempts. redact.New (package model/redact) masks secrets in
+	// requests.
+	ModelMiddleware []model.Middleware
+	// ToolMiddleware wraps every tool call of the agent and of its
+	// subagents, the first outermost (see tool.Use). It runs inside the
+	// tool hooks and outside the permission policy: it sees every call
+	// the model makes, a denied one with the denial as its result, and
+	// an input it changes is the one the policy decides about.
+	ToolMiddleware []tool.Middleware
+	// Telemetry records OpenTelemetry spans and metrics of turns, model
+	// and tool calls, subagent runs and compactions. The zero value
+	// records nothing. See package telemetry.
+	Telemetry telemetry.Options
+
 	// Logger receives diagnostics (ids, sizes, durations; never prompts or
 	// payloads). nil logs nothing.
 	Logger *slog.Logger
@@ -330,6 +349,8 @@ type Agent struct {
 
 	// subs are the functions of Subscribe.
 	subs subscribers
+	// obs holds the host's middleware and the telemetry.
+	obs observers
 
 	// life ends when the agent closes; every turn's context ends with it.
 	life context.Context
@@ -357,6 +378,9 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 		return nil, err
 	}
 	a := newAgent(cfg)
+	if a.obs, err = newObservers(opts); err != nil {
+		return nil, err
+	}
 	if cfg.sweep {
 		cleanup(ctx, cfg.sweepOpts, opts.OnCleanup, a.log)
 	}
@@ -552,11 +576,12 @@ func (a *Agent) buildEngine(opts Options, cfg config, gate *permission.Gate, too
 			Archive: func(_ context.Context, id string) (archive.Archive, error) {
 				return a.archiveFor(id)
 			},
-			Compacting: a.compactHooks,
+			Compacting: a.obs.compacting(a.compactHooks),
 			Planner:    planner,
 		}
 	}
 	a.setCompaction(&eopts, opts)
+	a.obs.tracePasses(&eopts)
 	if !opts.DisableTasks {
 		eopts.Reminder = func(ctx context.Context, id string) (string, error) {
 			st, err := a.taskStore(id)
@@ -575,10 +600,10 @@ func (a *Agent) buildEngine(opts Options, cfg config, gate *permission.Gate, too
 }
 
 // provider returns the model provider of opts, with retries unless they
-// are disabled; retries are logged.
+// are disabled (retries are logged), inside the model middleware.
 func (a *Agent) provider(opts Options) model.Provider {
 	if opts.DisableRetry {
-		return model.Checked(opts.Model)
+		return model.Use(model.Checked(opts.Model), a.obs.model...)
 	}
 	r := opts.Retry
 	if r.OnRetry == nil {
@@ -586,7 +611,7 @@ func (a *Agent) provider(opts Options) model.Provider {
 			a.log.Warn("retrying model request", "attempt", attempt, "delay", delay, "err", err)
 		}
 	}
-	return model.WithRetry(opts.Model, r)
+	return model.Use(model.WithRetry(opts.Model, r), a.obs.model...)
 }
 
 // systemPrompt returns opts.System, or the default prompt for tools with
@@ -743,7 +768,7 @@ func (a *Agent) Run(ctx context.Context, prompt string) iter.Seq2[Event, error] 
 		// must not wait for the consumer.
 		over := a.sched.promptOver(id)
 		defer over()
-		for ev, err := range a.hookedTurn(ctx, a.eng, hook.Identity{SessionID: id, Source: hook.SourceUser}, prompt, func(ctx context.Context) iter.Seq2[Event, error] {
+		for ev, err := range a.tracedTurn(ctx, a.eng, hook.Identity{SessionID: id, Source: hook.SourceUser}, "", "", prompt, func(ctx context.Context) iter.Seq2[Event, error] {
 			return a.eng.Turn(ctx, id, model.UserText(prompt))
 		}) {
 			a.publish(Notice{SessionID: id, Source: hook.SourceUser, Event: ev})
@@ -1120,7 +1145,8 @@ func (a *Agent) buildTools(opts Options, skills []skill.Skill, defs []subagent.D
 }
 
 // filterAndWrap applies the allowed and disallowed tool names, then puts
-// each tool behind the permission gate and, outside it, the tool hooks.
+// each tool behind the permission gate and, outside it, the tool
+// middleware and the tool hooks.
 func (a *Agent) filterAndWrap(tools []tool.Tool, gate *permission.Gate, opts Options) []tool.Tool {
 	var out []tool.Tool
 	for _, t := range tools {
@@ -1130,7 +1156,7 @@ func (a *Agent) filterAndWrap(tools []tool.Tool, gate *permission.Gate, opts Opt
 		if slices.Contains(opts.DisallowedTools, t.Name()) {
 			continue
 		}
-		t = gate.Wrap(t)
+		t = tool.Use(gate.Wrap(t), a.obs.tool...)
 		if a.hooks != nil {
 			t = hookedTool{Tool: t, a: a} // tool:start fires before the gate
 		}

@@ -81,7 +81,7 @@ func (a *Agent) runChild(ctx context.Context, req subagent.ChildRequest) (subage
 	// Decisions around the child's own turn go through the child's engine;
 	// nothing of the Agent call's turn is in ctx, so the child's run
 	// cannot reach that turn.
-	for ev, err := range a.hookedTurn(ctx, eng, ident, req.Prompt, func(ctx context.Context) iter.Seq2[Event, error] {
+	for ev, err := range a.tracedTurn(ctx, eng, ident, req.Type, eopts.Model, req.Prompt, func(ctx context.Context) iter.Seq2[Event, error] {
 		return eng.Turn(ctx, req.SessionID, model.UserText(req.Prompt))
 	}) {
 		ev.AgentID = req.AgentID
@@ -162,7 +162,7 @@ func (a *Agent) deliverMessage(ctx context.Context, sessionID, message string, c
 	defer release()
 	a.publish(Notice{SessionID: sessionID, Source: hook.SourceBackground, Event: Event{Type: engine.EventBackgroundCompleted, SessionID: sessionID, Text: message, Completion: &c}})
 	ident := hook.Identity{SessionID: sessionID, Source: hook.SourceBackground}
-	for ev, err := range a.hookedTurn(ctx, a.eng, ident, message, func(ctx context.Context) iter.Seq2[Event, error] {
+	for ev, err := range a.tracedTurn(ctx, a.eng, ident, "", "", message, func(ctx context.Context) iter.Seq2[Event, error] {
 		return a.eng.TurnFrom(ctx, sessionID, model.UserText(message), session.OriginBackground)
 	}) {
 		a.publish(Notice{SessionID: sessionID, Source: hook.SourceBackground, Event: ev})

@@ -1,7 +1,9 @@
 // Package model is the provider-neutral side of talking to a language
 // model: conversation values (messages and their content blocks), requests
 // and streamed responses, the [Provider] contract that model/anthropic and
-// model/openai implement, and retries around any provider ([WithRetry]).
+// model/openai implement, retries around any provider ([WithRetry]), and
+// middleware that sees and shapes every call of a provider ([Use],
+// [Middleware]).
 //
 // Optional interfaces a Provider may implement, which the engine's context
 // engine uses: [TokenCounter] to measure requests and [WindowReporter] for

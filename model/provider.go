@@ -139,6 +139,9 @@ type Chunk struct {
 	Block Block
 	// Message is the final assistant message of a ChunkDone.
 	Message Message
+	// Model is the id of the model that served the response, on a
+	// ChunkDone, when the provider reports it; "" otherwise.
+	Model string
 	// Usage is the token usage of a ChunkDone.
 	Usage Usage
 	// StopReason is why the model stopped, on a ChunkDone.

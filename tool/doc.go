@@ -66,6 +66,13 @@
 // from outside the program, it reports a bad schema as an error rather than
 // panicking.
 //
+// # Middleware
+//
+// [Use] wraps a tool's calls in [Middleware], functions of the next
+// [CallFunc] that run before and after each call with its identity (the
+// [Call]), in order, the first outermost. The wrapped tool keeps the name,
+// description and schema, and unwraps to the tool.
+//
 // # Optional interfaces
 //
 // An input type of [New] may implement [SchemaRefiner] to add what struct

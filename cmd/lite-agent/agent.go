@@ -16,6 +16,7 @@ import (
 
 	liteagent "github.com/lite-agent/lite-agent-go"
 	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/auditcmd"
+	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/otelenv"
 	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/slash"
 	"github.com/lite-agent/lite-agent-go/hook"
 	"github.com/lite-agent/lite-agent-go/model"
@@ -418,6 +419,14 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 	}
 	if st != nil {
 		opts.Store = st
+	}
+	otel, err := otelenv.FromEnv(ctx, os.Getenv, errw)
+	if err != nil {
+		return nil, err
+	}
+	if otel != nil {
+		opts.Telemetry = otel.Options()
+		g.opened = append(g.opened, otel) // flushed by closeStores, after the agent's Close
 	}
 	if err := f.cleanup.apply(&opts, errw); err != nil {
 		return nil, err

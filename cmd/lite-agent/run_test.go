@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/otelenv"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -39,6 +40,9 @@ func isolateEnv(t *testing.T) string {
 	t.Setenv(storage.HomeEnv, "")
 	t.Setenv(liteagent.TaskListEnv, "")
 	t.Setenv(storeEnv, "")
+	// Spans and metrics would go to standard output or a collector.
+	t.Setenv(otelenv.TracesEnv, "")
+	t.Setenv(otelenv.MetricsEnv, "")
 	return home
 }
 

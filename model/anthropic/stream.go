@@ -92,6 +92,7 @@ func (r *reader) event(ev sdk.MessageStreamEventUnion) bool {
 		r.yield(model.Chunk{
 			Kind:       model.ChunkDone,
 			Message:    r.message(),
+			Model:      string(r.acc.Model),
 			Usage:      r.usage(),
 			StopReason: stopReason(string(r.acc.StopReason)),
 		}, nil)

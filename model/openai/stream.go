@@ -73,6 +73,7 @@ func (p *Provider) send(ctx context.Context, b []byte) (*http.Response, error) {
 
 // wireChunk is one chat.completion.chunk event, or an error event.
 type wireChunk struct {
+	Model   string          `json:"model"`
 	Choices []wireChoice    `json:"choices"`
 	Usage   *wireUsage      `json:"usage"`
 	Error   json.RawMessage `json:"error"`
@@ -122,6 +123,7 @@ type reader struct {
 	finish   string        // the finish_reason, once it arrived
 	finished bool          // a finish_reason arrived and the calls were announced
 	usage    model.Usage
+	model    string // the model the server named, once it did
 
 	maxEvent int // the longest event, in bytes; 0 means 16 MiB
 }
@@ -184,6 +186,9 @@ func (r *reader) event(ev sseEvent) bool {
 	if ev.typ == "error" {
 		r.yield(model.Chunk{}, eventError(ev.data, r.started))
 		return false
+	}
+	if c.Model != "" {
+		r.model = c.Model
 	}
 	if c.Usage != nil {
 		r.usage = model.Usage{InputTokens: c.Usage.PromptTokens, OutputTokens: c.Usage.CompletionTokens}
@@ -333,6 +338,7 @@ func (r *reader) done() {
 	r.yield(model.Chunk{
 		Kind:       model.ChunkDone,
 		Message:    model.AssistantBlocks(blocks...),
+		Model:      r.model,
 		Usage:      r.usage,
 		StopReason: stopReason(r.finish, len(r.blocks) > 0),
 	}, nil)
