@@ -135,6 +135,13 @@ type Options struct {
 	// engine.DefaultPlannerBudget, falling back without a plan when it is
 	// slower. Off by default: it costs a model call per compacted request.
 	ContextPlanner bool
+	// CompactSummary makes [Agent.Compact] have the agent's model summarize
+	// the session's older turns (compaction.Summary: all but the newest
+	// three turns become one summary message) after the context levels, so
+	// that the committed view, and every resume from it, stays small
+	// however long the session grew. Off by default: it costs a model call
+	// per Compact.
+	CompactSummary bool
 	// DisableContext turns the context engine off: every request carries
 	// the whole session history, and a request the provider refuses as too
 	// long ends the run.
@@ -578,6 +585,7 @@ func (a *Agent) buildEngine(opts Options, cfg config, gate *permission.Gate, too
 			},
 			Compacting: a.obs.compacting(a.compactHooks),
 			Planner:    planner,
+			Summary:    compactSummary(eopts.Provider, opts),
 		}
 	}
 	a.setCompaction(&eopts, opts)

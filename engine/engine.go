@@ -473,13 +473,16 @@ func (r *run) append(ctx context.Context, evs ...session.Event) error {
 
 // load brings the cached log of the session up to date with the store.
 func (r *run) load(ctx context.Context) error {
-	cp := r.e.opts.Checkpointer
-	head, err := cp.Head(ctx, r.id)
-	if err != nil {
-		return fmt.Errorf("read session %s: %w", r.id, err)
-	}
-	if r.st.loaded && head == r.st.head {
-		return nil
+	// Only a loaded cache needs the head check: a first read is from the
+	// view (the checkpointer's own head check would read the whole log).
+	if r.st.loaded {
+		head, err := r.e.opts.Checkpointer.Head(ctx, r.id)
+		if err != nil {
+			return fmt.Errorf("read session %s: %w", r.id, err)
+		}
+		if head == r.st.head {
+			return nil
+		}
 	}
 	if err := r.readLog(ctx); err != nil {
 		return fmt.Errorf("read session %s: %w", r.id, err)

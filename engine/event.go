@@ -46,8 +46,8 @@ const (
 // Turn are common to every kind; Text, Message and Err are set by the kinds
 // that carry a text, a message or an error; every other detail sits behind
 // one pointer per kind (Tool, ModelCall, Task, Permission, Retry,
-// Diagnostic, Context, Completion, Result, Restore), nil when the kind has
-// none.
+// Diagnostic, Context, Compaction, Completion, Result, Restore), nil when
+// the kind has none.
 type Event struct {
 	Type EventType
 	// SessionID is the session the event belongs to.

@@ -8,6 +8,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
 
 	"github.com/lite-agent/lite-agent-go/session"
 )
@@ -121,19 +124,36 @@ var (
 	// ErrChangedDuring: the file changed between the preflight and its
 	// restore.
 	ErrChangedDuring = errors.New("changed during restore")
+	// ErrUnverifiableSnapshot: the last snapshot of the file does not
+	// record what its operation left (a log older than the after hash, or
+	// one written by hand), so nothing shows that the file on disk is the
+	// agent's to overwrite or delete.
+	ErrUnverifiableSnapshot = errors.New("its snapshot does not record what the operation left; use a conversation-only restore")
+	// ErrBadSnapshot: the snapshot holds what this version cannot read
+	// exactly (an unknown encoding, content that does not decode, an after
+	// that is not a sha256 hex digest, a member it does not know, a lone
+	// UTF-16 surrogate).
+	ErrBadSnapshot = errors.New("its snapshot cannot be read")
 )
 
 // A FileError reports a file a restore refused or failed to put back.
 // errors.Is matches its Reason; errors.As reaches a cause below that.
 type FileError struct {
 	Path string
-	// Reason is ErrTruncatedSnapshot, ErrChangedOutside, ErrChangedDuring
-	// or the error of resolving, reading or writing the file.
+	// Reason is ErrTruncatedSnapshot, ErrUnverifiableSnapshot,
+	// ErrBadSnapshot (wrapped with what is wrong), ErrChangedOutside,
+	// ErrChangedDuring or the error of resolving, reading or writing the file.
 	Reason error
 }
 
 func (e *FileError) Error() string {
-	return fmt.Sprintf("cannot restore %s: %v", e.Path, e.Reason)
+	p := e.Path
+	if strings.IndexFunc(p, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+		// The path comes from the log: it must not break the message's
+		// line or drive a terminal.
+		p = strconv.Quote(p)
+	}
+	return fmt.Sprintf("cannot restore %s: %v", p, e.Reason)
 }
 
 // Unwrap returns the reason.
@@ -340,6 +360,13 @@ func plan(ctx context.Context, files Files, events []session.StoredEvent) ([]*fi
 		if !ok {
 			continue
 		}
+		if se.Raw != nil {
+			// Read in part: a member this version does not know (it
+			// might change what before means) or text that did not
+			// decode exactly. Writing what was understood would write
+			// something other than the log holds.
+			return nil, &FileError{Path: snap.Path, Reason: fmt.Errorf("%w: it holds members or text this version does not read exactly", ErrBadSnapshot)}
+		}
 		path, ok := canonical[snap.Path]
 		if !ok {
 			var err error
@@ -365,9 +392,12 @@ func plan(ctx context.Context, files Files, events []session.StoredEvent) ([]*fi
 		case snap.Deleted:
 			p.expected = missing
 		case snap.After != "":
+			if !isSHA256Hex(snap.After) {
+				return nil, &FileError{Path: snap.Path, Reason: fmt.Errorf("%w: after %q is not a sha256 hex digest", ErrBadSnapshot, snap.After)}
+			}
 			p.expected = state(snap.After)
 		default:
-			p.expected = unknown // an older log: nothing to check
+			p.expected = unknown // an older or forged log: checked below
 		}
 		switch {
 		case snap.Truncated:
@@ -378,7 +408,29 @@ func plan(ctx context.Context, files Files, events []session.StoredEvent) ([]*fi
 			p.previous = hashOf(before, true)
 		}
 	}
+	for _, p := range plans {
+		// What a file restore cannot check, it must not write: without
+		// the last operation's result, a user's own file would be
+		// overwritten or deleted on the log's word alone.
+		if p.expected == unknown {
+			return nil, &FileError{Path: p.path, Reason: ErrUnverifiableSnapshot}
+		}
+	}
 	return plans, nil
+}
+
+// isSHA256Hex reports whether s is a sha256 digest in lowercase hex, the
+// form the file tools record.
+func isSHA256Hex(s string) bool {
+	if len(s) != 2*sha256.Size {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // decodeBefore returns the content a snapshot kept, nil when there was no
@@ -387,14 +439,18 @@ func decodeBefore(snap session.FileSnapshotEvent) ([]byte, error) {
 	if snap.Before == nil {
 		return nil, nil
 	}
-	if snap.Encoding == "base64" {
+	switch snap.Encoding {
+	case "base64":
 		b, err := base64.StdEncoding.DecodeString(*snap.Before)
 		if err != nil {
-			return nil, fmt.Errorf("snapshot content: %w", err)
+			return nil, fmt.Errorf("%w: content: %w", ErrBadSnapshot, err)
 		}
 		return append([]byte{}, b...), nil
+	case "", "utf8":
+		return append([]byte{}, *snap.Before...), nil
+	default:
+		return nil, fmt.Errorf("%w: unknown encoding %q", ErrBadSnapshot, snap.Encoding)
 	}
-	return append([]byte{}, *snap.Before...), nil
 }
 
 // preflight reads every planned file, keeps it as the backup and checks
@@ -406,9 +462,6 @@ func preflight(ctx context.Context, files Files, plans []*filePlan) error {
 			return &FileError{Path: p.path, Reason: err}
 		}
 		p.backup, p.backupExists = data, exists
-		if p.expected == unknown {
-			continue
-		}
 		if now := hashOf(data, exists); now != p.expected && now != p.previous {
 			return &FileError{Path: p.path, Reason: ErrChangedOutside}
 		}

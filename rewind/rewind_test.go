@@ -121,7 +121,7 @@ func (w *world) disk() map[string]string {
 	w.t.Helper()
 	m := map[string]string{}
 	filepath.WalkDir(w.dir, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
+		if err == nil && d.Type().IsRegular() {
 			b, _ := os.ReadFile(p)
 			rel, _ := filepath.Rel(w.dir, p)
 			m[filepath.ToSlash(rel)] = string(b)

@@ -232,6 +232,27 @@ func BenchmarkResume(b *testing.B) {
 						}
 					}
 				})
+				// fromview: a fresh checkpointer (no cached head, as in a
+				// new process) reads from a view covering all but the last
+				// 10 events: it should cost the same at every size.
+				b.Run("fromview", func(b *testing.B) {
+					view := session.ContextViewEvent{ThroughSeq: int64(n - 10), View: json.RawMessage(`{"generation":1}`)}
+					if err := cp.Truncate(context.Background(), "resume", int64(n), session.AnyHead); err != nil {
+						b.Fatal(err)
+					}
+					if _, err := cp.Append(context.Background(), "resume", []session.Event{view}, int64(n)); err != nil {
+						b.Fatal(err)
+					}
+					defer cp.Truncate(context.Background(), "resume", int64(n), session.AnyHead)
+					b.ReportAllocs()
+					for b.Loop() {
+						fresh := newCP(b, dir, session.FileOptions{Encoding: storage.Encoding{Codec: cc.codec}})
+						v, after, err := fresh.ReadFromView(context.Background(), "resume")
+						if err != nil || v == nil || len(after) != 11 {
+							b.Fatalf("ReadFromView: view %v, %d records, %v", v, len(after), err)
+						}
+					}
+				})
 			})
 		}
 	}

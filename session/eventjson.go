@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/lite-agent/lite-agent-go/internal/logframe"
@@ -29,7 +30,7 @@ func appendRaw(b []byte, raw json.RawMessage, def, what string) ([]byte, error) 
 	if raw == nil {
 		return append(b, def...), nil
 	}
-	buf := bytes.NewBuffer(b)
+	buf := bytes.NewBuffer(slices.Grow(b, len(raw))) // compacting never lengthens
 	if err := json.Compact(buf, raw); err != nil {
 		return nil, fmt.Errorf("session: %s is not valid JSON", what)
 	}

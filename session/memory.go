@@ -190,3 +190,13 @@ func (m *MemoryCheckpointer) Truncate(ctx context.Context, id string, toSeq, exp
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+var _ ViewReader = (*MemoryCheckpointer)(nil)
+
+// ReadFromView implements [ViewReader] over Read and [LatestView]: an
+// in-memory log is decoded whole, as it is read at most once per process.
+func (m *MemoryCheckpointer) ReadFromView(ctx context.Context, id string) (*StoredEvent, []StoredEvent, error) {
+	all, err := m.Read(ctx, id, 0)
+	view, after := LatestView(all)
+	return view, after, err
+}

@@ -56,16 +56,12 @@ type agentFlags struct {
 }
 
 func (f *agentFlags) register(cmd *cobra.Command) {
+	f.registerModel(cmd)
 	fs := cmd.Flags()
-	fs.StringVar(&f.provider, "provider", providerAnthropic, "model `provider`: anthropic or openai (OpenAI-compatible servers)")
-	fs.StringVar(&f.model, "model", "", "model id (default: claude-sonnet-4-5 for anthropic, gpt-4.1-mini for openai)")
-	fs.StringVar(&f.baseURL, "base-url", "", "API endpoint `URL` (default: ANTHROPIC_BASE_URL / OPENAI_BASE_URL, else the provider's)")
 	fs.StringVarP(&f.resume, "resume", "r", "", "continue the stored session `ID`")
 	fs.StringVar(&f.newID, "session-id", "", "start a new session with the id `ID` (an error if it exists)")
 	fs.BoolVarP(&f.cont, "continue", "c", false, "continue the most recent session of this project")
 	fs.IntVar(&f.maxTurns, "max-turns", 0, "bound the model calls of one prompt (default 50)")
-	fs.IntVar(&f.window, "context-window", 0, "the model's context window in `tokens`, within which history is compacted (default: the model's if known, else 32000)")
-	fs.BoolVar(&f.count, "count-tokens", false, "scale the size estimates of large requests to Anthropic's token count (one more API call each)")
 	fs.StringArrayVar(&f.allow, "allow", nil, "allow the tools matching `GLOB` without asking (repeatable), such as bash or 'mcp__*'")
 	fs.StringArrayVar(&f.deny, "deny", nil, "deny the tools matching `GLOB` (repeatable); deny wins over allow")
 	f.cleanup.register(cmd)
@@ -73,6 +69,16 @@ func (f *agentFlags) register(cmd *cobra.Command) {
 	fs.BoolVar(&f.sandboxNet, "sandbox-network", false, "let sandboxed commands use the network")
 	fs.StringArrayVar(&f.sandboxWrite, "sandbox-write", nil, "let sandboxed commands write `DIR` too (repeatable), such as a build cache")
 	f.audit.Register(cmd)
+}
+
+// registerModel registers the model flags, which sessions compact shares.
+func (f *agentFlags) registerModel(cmd *cobra.Command) {
+	fs := cmd.Flags()
+	fs.StringVar(&f.provider, "provider", providerAnthropic, "model `provider`: anthropic or openai (OpenAI-compatible servers)")
+	fs.StringVar(&f.model, "model", "", "model id (default: claude-sonnet-4-5 for anthropic, gpt-4.1-mini for openai)")
+	fs.StringVar(&f.baseURL, "base-url", "", "API endpoint `URL` (default: ANTHROPIC_BASE_URL / OPENAI_BASE_URL, else the provider's)")
+	fs.IntVar(&f.window, "context-window", 0, "the model's context window in `tokens`, within which history is compacted (default: the model's if known, else 32000)")
+	fs.BoolVar(&f.count, "count-tokens", false, "scale the size estimates of large requests to Anthropic's token count (one more API call each)")
 }
 
 // defaultAsk lists what the CLI asks about where no rule and no flag
@@ -417,6 +423,7 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 		OnAskUser:     terminalAsker(in, errw),
 		Sandbox:       sb,
 	}
+	opts.CompactSummary = true // sessions compact and chat's /compact summarize with the model
 	if st != nil {
 		opts.Store = st
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/compactcmd"
 	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/rewindcmd"
 	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/verify"
 	"github.com/lite-agent/lite-agent-go/model"
@@ -28,7 +29,7 @@ func newSessionsCommand(g *globalFlags) *cobra.Command {
 			return usagef("missing subcommand: list, show, delete, checkpoints, restore or fork")
 		},
 	}
-	cmd.AddCommand(newSessionsListCommand(g), newSessionsShowCommand(g), newSessionsDeleteCommand(g))
+	cmd.AddCommand(newSessionsListCommand(g), newSessionsShowCommand(g), newSessionsDeleteCommand(g), newSessionsCompactCommand(g))
 	cmd.AddCommand(rewindcmd.Commands(g.rewindAgent, oneID, usagef)...)
 	return cmd
 }
@@ -321,4 +322,14 @@ func oneID(cmd *cobra.Command, args []string) error {
 		return usagef("invalid session id %q: %w", args[0], err)
 	}
 	return nil
+}
+
+// newSessionsCompactCommand is `sessions compact ID`, with run's model flags.
+func newSessionsCompactCommand(g *globalFlags) *cobra.Command {
+	f := &agentFlags{sandbox: sandboxAuto}
+	return compactcmd.New(compactcmd.Config{Args: oneID, Flags: f.registerModel, Done: g.closeStores,
+		Open: func(cmd *cobra.Command, id string) (compactcmd.Agent, error) {
+			f.resume = id
+			return newAgent(cmd.Context(), g, f, nil, cmd.ErrOrStderr())
+		}})
 }

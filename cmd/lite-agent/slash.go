@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/compactcmd"
 	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/rewindcmd"
 	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/slash"
 )
@@ -36,6 +37,9 @@ func (e *slashEnv) ask(question string) (string, bool) {
 func slashCommands() []slash.Command[*slashEnv] {
 	return []slash.Command[*slashEnv]{
 		{Name: "/help", Short: "list these commands", Run: func(e *slashEnv, _ string) (bool, error) { slash.Help(e.errw, slashCommands()); return false, nil }},
+		{Name: "/compact", Args: "[instructions]", Short: "compact the session now (see sessions compact)", Run: func(e *slashEnv, args string) (bool, error) {
+			return false, compactcmd.Slash(e.ctx, e.a, e.out, args)
+		}},
 		{Name: "/exit", Short: "end chat (so does an empty line)", Run: func(*slashEnv, string) (bool, error) { return true, nil }},
 		{Name: "/rewind", Args: "[N]", Short: "go back to before a prompt: files and conversation", Run: func(e *slashEnv, args string) (bool, error) {
 			return false, rewindcmd.Chat(e.ctx, e.a, e.a.SessionID(), args, e.ask, e.errw)

@@ -53,6 +53,7 @@ func Run(t *testing.T, newCheckpointer func(t *testing.T) session.Checkpointer) 
 		{"CancelledContextChangesNothing", testCancelledContext},
 		{"ConcurrentAppendsSerialize", testConcurrentAppendsSerialize},
 		{"SameExpectedHeadExactlyOneWins", testSameExpectedHeadOneWins},
+		{"ReadFromViewMatchesRead", testReadFromView},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
 	"github.com/lite-agent/lite-agent-go/model"
@@ -169,7 +170,7 @@ func files(c liteagent.Checkpoint) string {
 	}
 	out := make([]string, len(c.Files))
 	for i, f := range c.Files {
-		out[i] = f
+		out[i] = shown(f)
 		for _, u := range c.UnavailableFiles {
 			if u == f {
 				out[i] += " (too large: conversation only)"
@@ -187,7 +188,7 @@ func WritePlan(w io.Writer, res liteagent.RestoreResult) {
 		if f.Delete {
 			verb = "delete"
 		}
-		fmt.Fprintf(w, "%s %s\n", verb, f.Path)
+		fmt.Fprintf(w, "%s %s\n", verb, shown(f.Path))
 	}
 	if res.ConversationRestored {
 		if res.DroppedEvents == 0 {
@@ -261,20 +262,36 @@ func Chat(ctx context.Context, a Agent, id, args string, ask func(string) (strin
 	}
 	fmt.Fprintf(w, "(rewound: %d file(s) restored; ", len(res.Files))
 	if res.ConversationRestored {
-		fmt.Fprintf(w, "the conversation continues from before %q)\n", clip(cp.Prompt))
+		fmt.Fprintf(w, "the conversation continues from before %q)\n", trim(cp.Prompt))
 	} else {
 		fmt.Fprintln(w, "the conversation is unchanged)")
 	}
 	return nil
 }
 
-// clip renders a prompt on one line of at most 60 runes.
-func clip(s string) string {
+// clip renders a prompt on one line of at most 60 runes, quoted when it
+// holds characters that are not printable.
+func clip(s string) string { return shown(trim(s)) }
+
+// trim returns s on one line, cut to 60 characters.
+func trim(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if r := []rune(s); len(r) > 60 {
 		return string(r[:59]) + "…"
 	}
 	return s
+}
+
+// shown returns s, or s quoted when it holds a character that is not
+// printable (a line break, a terminal escape, a bidirectional override):
+// paths and prompts come from the session log, which whoever can write
+// the data home can forge, and must not draw lines of their own or drive
+// the terminal.
+func shown(s string) string {
+	if strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) < 0 {
+		return s
+	}
+	return strconv.Quote(s)
 }
 
 func writeJSON(w io.Writer, v any) error {

@@ -108,3 +108,30 @@ func TestWriteCheckpointsMarksUnavailableFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputEscapesControlCharacters: file paths and prompts come from the
+// session log, which an attacker may have written: a path holding a line
+// break or a terminal escape must not draw a line of its own (a fake
+// "restore" hiding a "delete") or drive the terminal. Such text is
+// printed quoted.
+func TestOutputEscapesControlCharacters(t *testing.T) {
+	evil := []string{"a\ndrop events 1..1 (0)", "b\r\x1b[2Krestore harmless.txt", "c\x1b]0;title\x07", "d\u202egnp.exe", "e\u0085f"}
+	var b strings.Builder
+	res := liteagent.RestoreResult{Head: 3, ToSeq: 1, DroppedEvents: 2, ConversationRestored: true}
+	for i, p := range evil {
+		res.Files = append(res.Files, rewind.FileChange{Path: p, Delete: i%2 == 0})
+	}
+	WritePlan(&b, res)
+	if lines := strings.Count(b.String(), "\n"); lines != len(evil)+1 {
+		t.Errorf("plan has %d lines, want %d:\n%s", lines, len(evil)+1, b.String())
+	}
+	cps := []liteagent.Checkpoint{{Seq: 1, Prompt: "hi\x1b[31m red \u202e", Files: evil, UnavailableFiles: []string{}}}
+	WriteCheckpoints(&b, cps)
+	f := &fakeAgent{cps: cps}
+	Chat(context.Background(), f, "s1", "", func(string) (string, bool) { return "", false }, &b)
+	for _, r := range b.String() {
+		if r != '\n' && (r < 0x20 || r == 0x7f || r == '\u202e' || r == '\u0085') {
+			t.Fatalf("output holds %q:\n%q", r, b.String())
+		}
+	}
+}

@@ -1,0 +1,98 @@
+// Package compactcmd is the CLI's `lite-agent sessions compact` command and
+// the report line it shares with chat's /compact.
+package compactcmd
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	liteagent "github.com/lite-agent/lite-agent-go"
+)
+
+// An Agent compacts its current session.
+type Agent interface {
+	Compact(ctx context.Context, opts liteagent.CompactOptions) (liteagent.CompactResult, error)
+	Subscribe(fn func(liteagent.Notice)) (func(), error)
+	SessionID() string
+	Close() error
+}
+
+// Config is what the command needs from the CLI.
+type Config struct {
+	// Args checks the arguments: one valid session id.
+	Args cobra.PositionalArgs
+	// Flags registers the model flags (those of run) on the command.
+	Flags func(cmd *cobra.Command)
+	// Open builds the agent with session id current, failing for an
+	// unknown session.
+	Open func(cmd *cobra.Command, id string) (Agent, error)
+	// Done, if set, runs after the agent is closed (or failed to open).
+	Done func()
+}
+
+// New returns `sessions compact ID [--instructions T]`.
+func New(c Config) *cobra.Command {
+	var instructions string
+	cmd := &cobra.Command{
+		Use:   "compact ID",
+		Short: "Compact a session now: commit a context view that its next run resumes from",
+		Long: "compact forces the context engine's levels on the session (and the summary of older\n" +
+			"turns, when the model is configured for it) and commits the result as a context view:\n" +
+			"the next run --resume starts from it without reading the history it covers. The log\n" +
+			"keeps every event. It prints the estimated tokens of the next request before and\n" +
+			"after. A session with a run in progress is refused.",
+		Args: c.Args,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if c.Done != nil {
+				defer c.Done()
+			}
+			a, err := c.Open(cmd, args[0])
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			unsub, err := a.Subscribe(func(n liteagent.Notice) { Progress(cmd.ErrOrStderr(), n) })
+			if err != nil {
+				return err
+			}
+			defer unsub()
+			res, err := a.Compact(cmd.Context(), liteagent.CompactOptions{Instructions: instructions})
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(cmd.OutOrStdout(), Describe(args[0], res))
+			return nil
+		},
+	}
+	c.Flags(cmd)
+	cmd.Flags().StringVar(&instructions, "instructions", "", "extra instructions for the summary of older turns, such as what to keep (`TEXT`)")
+	return cmd
+}
+
+// Slash runs chat's /compact args on a's current session, writing the
+// report line to out.
+func Slash(ctx context.Context, a Agent, out io.Writer, args string) error {
+	res, err := a.Compact(ctx, liteagent.CompactOptions{Instructions: args})
+	if err == nil {
+		fmt.Fprintln(out, Describe(a.SessionID(), res))
+	}
+	return err
+}
+
+// Progress writes the stage of a compaction event to w.
+func Progress(w io.Writer, n liteagent.Notice) {
+	if ev := n.Event.Compaction; n.Event.Type == liteagent.EventCompaction && ev != nil && ev.Phase == "progress" {
+		fmt.Fprintf(w, "compact: %s\n", ev.Stage)
+	}
+}
+
+// Describe is the line that reports res for session id.
+func Describe(id string, res liteagent.CompactResult) string {
+	if !res.Committed {
+		return fmt.Sprintf("session %s: nothing to compact (about %d tokens)", id, res.Before)
+	}
+	return fmt.Sprintf("session %s compacted: about %d → %d tokens (context view generation %d)", id, res.Before, res.After, res.Generation)
+}

@@ -1,0 +1,91 @@
+package liteagent
+
+import (
+	"context"
+
+	"github.com/lite-agent/lite-agent-go/compaction"
+	"github.com/lite-agent/lite-agent-go/engine"
+	"github.com/lite-agent/lite-agent-go/hook"
+	"github.com/lite-agent/lite-agent-go/model"
+)
+
+// EventCompaction is the type of the events of a [Agent.Compact]: one per
+// phase (start, progress per stage, then done, error or cancelled), each
+// with its [CompactionEvent].
+const EventCompaction = engine.EventCompaction
+
+// CompactionEvent is the compaction part of an [Event]; see
+// [engine.CompactionEvent].
+type CompactionEvent = engine.CompactionEvent
+
+// CompactResult is what a compaction did: the next request's estimated
+// tokens before and after, and the context view committed. See
+// [engine.CompactResult].
+type CompactResult = engine.CompactResult
+
+// ErrNoContext is returned by Compact when the agent runs without the
+// context engine ([ContextOptions] disabled): there is no view to commit.
+var ErrNoContext = engine.ErrNoContext
+
+// CompactOptions configures [Agent.Compact].
+type CompactOptions struct {
+	// Instructions are appended to the summary prompt, when the agent
+	// summarizes older turns (for example what to keep); "" adds none.
+	Instructions string
+}
+
+// compactSummary returns the summary pass of Compact with
+// opts.CompactSummary (see there), else nil. The context levels have run
+// before it, so it has no base passes, and it summarizes whatever the
+// size: the caller asked for compaction.
+func compactSummary(p model.Provider, opts Options) func(string) compaction.Pass {
+	if !opts.CompactSummary {
+		return nil
+	}
+	return func(instructions string) compaction.Pass {
+		return compaction.Summary(p, compaction.SummaryOptions{Model: opts.ModelName, MaxTokens: opts.MaxTokens, Base: []compaction.Pass{},
+			Threshold: 1, Instructions: instructions, Logger: opts.Logger})
+	}
+}
+
+// Compact compacts the current session now, whatever its size: see
+// [Agent.CompactSession].
+func (a *Agent) Compact(ctx context.Context, opts CompactOptions) (CompactResult, error) {
+	return a.CompactSession(ctx, a.SessionID(), opts)
+}
+
+// CompactSession compacts session id now, whatever its size: the context
+// engine forces its levels (and the summary of older turns, when
+// configured) and commits the result as a context view, which the
+// session's next request — in this process or after a restart — starts
+// from, without reading the history before it. The log keeps every
+// event. It returns the estimated tokens of the next request before and
+// after.
+//
+// It is a session operation, like [Agent.Restore]: it fails with a
+// *SessionBusyError while a run of the session is in progress, and prompts
+// on the session fail the same way while it works; with a store that
+// leases sessions it takes the session's lease. Subscribers get its
+// [EventCompaction] events. A cancelled ctx ends it with ctx's error and
+// commits nothing. Without the context engine it returns [ErrNoContext].
+func (a *Agent) CompactSession(ctx context.Context, id string, opts CompactOptions) (CompactResult, error) {
+	if inHook(ctx, a) {
+		return CompactResult{}, ErrReentrant
+	}
+	end, err := a.sched.beginOp(id)
+	if err != nil {
+		return CompactResult{}, err
+	}
+	defer end()
+	release, err := a.leaseSession(ctx, id)
+	if err != nil {
+		return CompactResult{}, err
+	}
+	defer release()
+	return a.eng.Compact(ctx, id, engine.CompactOptions{
+		Instructions: opts.Instructions,
+		OnEvent: func(ev engine.Event) {
+			a.publish(Notice{SessionID: id, Source: hook.SourceUser, Event: ev})
+		},
+	})
+}

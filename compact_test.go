@@ -1,0 +1,143 @@
+package liteagent_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+
+	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/model"
+	"github.com/lite-agent/lite-agent-go/model/modeltest"
+	"github.com/lite-agent/lite-agent-go/session"
+)
+
+func TestCompactIsRefusedWhileARunIsActive(t *testing.T) {
+	f := newFixture(t)
+	a := f.agent(t, f.options(nil))
+	f.p.Reply(modeltest.Text("hi"))
+	if _, err := a.Send(t.Context(), "first"); err != nil {
+		t.Fatal(err)
+	}
+	started, release := make(chan struct{}), make(chan struct{})
+	f.p.Respond(func(ctx context.Context, _ model.Request) ([]model.Chunk, error) {
+		close(started)
+		<-release
+		return modeltest.Text("late").Chunks(), nil
+	})
+	done := make(chan error, 1)
+	go func() {
+		_, err := a.Send(context.Background(), "slow")
+		done <- err
+	}()
+	<-started
+	_, err := a.Compact(t.Context(), liteagent.CompactOptions{})
+	var busy *liteagent.SessionBusyError
+	if !errors.As(err, &busy) || busy.SessionID != a.SessionID() {
+		t.Errorf("compact during a run: %v, want a *SessionBusyError", err)
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCompactCommitsAViewAndTheNextRunStartsFromIt compacts a session of
+// large tool results, checks the events and the committed view, and that
+// the next request (after a restart too) is smaller than before.
+func TestCompactCommitsAViewAndTheNextRunStartsFromIt(t *testing.T) {
+	f := newFixture(t)
+	opts := f.options(nil)
+	a := f.agent(t, opts)
+	big := strings.Repeat("line of output\n", 400)
+	for i := range 4 {
+		f.p.Reply(modeltest.ToolCalls(call("c"+string(rune('a'+i)), "bash", `{"command":"printf '`+strings.Repeat("x", 3000)+`'"}`)), modeltest.Text("done "+big))
+		if _, err := a.Send(t.Context(), "step"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	id := a.SessionID()
+	beforeReqs := f.p.Requests()
+	var mu sync.Mutex
+	var phases []liteagent.CompactionEvent
+	unsub, _ := a.Subscribe(func(n liteagent.Notice) {
+		if n.Event.Type == liteagent.EventCompaction && n.SessionID == id {
+			mu.Lock()
+			phases = append(phases, *n.Event.Compaction)
+			mu.Unlock()
+		}
+	})
+	res, err := a.Compact(t.Context(), liteagent.CompactOptions{Instructions: "keep the file names"})
+	unsub()
+	if err != nil {
+		t.Fatalf("Compact: %v", err)
+	}
+	if !res.Committed || res.After >= res.Before || res.Generation < 1 {
+		t.Fatalf("Compact = %+v, want a committed view that shrinks the request", res)
+	}
+	mu.Lock()
+	if len(phases) < 2 || phases[0].Phase != "start" || phases[len(phases)-1].Phase != "done" {
+		t.Errorf("compaction phases %+v, want start … done", phases)
+	}
+	mu.Unlock()
+
+	cp, err := session.NewFileCheckpointer(a.Paths().SessionsDir, session.FileOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	view, _, err := cp.ReadFromView(t.Context(), id)
+	if err != nil || view == nil {
+		t.Fatalf("no committed view after Compact: %v", err)
+	}
+	// A new agent (a restart) resumes from the view.
+	a.Close()
+	b := f.agent(t, opts)
+	if err := b.Resume(id); err != nil {
+		t.Fatal(err)
+	}
+	f.p.Reply(modeltest.Text("ok"))
+	if _, err := b.Send(t.Context(), "next"); err != nil {
+		t.Fatal(err)
+	}
+	reqs := f.p.Requests()
+	before, _ := json.Marshal(beforeReqs[len(beforeReqs)-1].Messages)
+	after, _ := json.Marshal(reqs[len(reqs)-1].Messages)
+	if len(after) >= len(before) {
+		t.Errorf("the request after compaction and a restart is %d bytes of JSON, the one before it %d", len(after), len(before))
+	}
+}
+
+func TestCompactSummaryReplacesOlderTurns(t *testing.T) {
+	f := newFixture(t)
+	opts := f.options(nil)
+	opts.CompactSummary = true
+	a := f.agent(t, opts)
+	for i := range 6 {
+		f.p.Reply(modeltest.Text("answer " + string(rune('a'+i))))
+		if _, err := a.Send(t.Context(), "question "+string(rune('a'+i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.p.Reply(modeltest.Text("the user asked six questions"))
+	res, err := a.Compact(t.Context(), liteagent.CompactOptions{Instructions: "count the questions"})
+	if err != nil || !res.Committed {
+		t.Fatalf("Compact = %+v, %v", res, err)
+	}
+	reqs := f.p.Requests()
+	if prompt, _ := json.Marshal(reqs[len(reqs)-1].Messages); !strings.Contains(string(prompt), "count the questions") {
+		t.Errorf("the summary request lacks the instructions: %s", prompt)
+	}
+	f.p.Reply(modeltest.Text("ok"))
+	if _, err := a.Send(t.Context(), "next"); err != nil {
+		t.Fatal(err)
+	}
+	reqs = f.p.Requests()
+	msgs := reqs[len(reqs)-1].Messages
+	b, _ := json.Marshal(msgs)
+	if !strings.Contains(string(b), "[Summary of earlier conversation]") || !strings.Contains(string(b), "the user asked six questions") ||
+		strings.Contains(string(b), "answer a") {
+		t.Errorf("the request after Compact does not start from the summary: %s", b)
+	}
+}
