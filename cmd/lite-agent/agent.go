@@ -68,7 +68,7 @@ func (f *agentFlags) register(cmd *cobra.Command) {
 	fs.StringVar(&f.sandbox, "sandbox", sandboxAuto, "contain bash and hook commands: auto (bubblewrap when it works, else a notice), bwrap (required) or off")
 	fs.BoolVar(&f.sandboxNet, "sandbox-network", false, "let sandboxed commands use the network")
 	fs.StringArrayVar(&f.sandboxWrite, "sandbox-write", nil, "let sandboxed commands write `DIR` too (repeatable), such as a build cache")
-	f.audit.Register(cmd)
+	f.audit.Register(cmd, usagef)
 }
 
 // registerModel registers the model flags, which sessions compact shares.
@@ -347,9 +347,6 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 	if f.sandbox != sandboxAuto && f.sandbox != sandboxBwrap && f.sandbox != sandboxOff {
 		return nil, usagef("--sandbox must be auto, bwrap or off, not %q", f.sandbox)
 	}
-	if err := f.audit.Prepare(usagef); err != nil {
-		return nil, err
-	}
 	p, err := g.project()
 	if err != nil {
 		return nil, err
@@ -451,14 +448,11 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 			err = a.Resume(id)
 		}
 	}
-	if err == nil {
-		err = f.audit.Attach(a, errw)
-	}
 	if err != nil {
 		a.Close()
 		return nil, err
 	}
-	return a, nil
+	return a, f.audit.Attach(a, errw)
 }
 
 // A noSessionError reports a session id that names no stored session of
@@ -549,7 +543,7 @@ func newRunCommand(g *globalFlags) *cobra.Command {
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, args []string) (err error) {
+		RunE: func(cmd *cobra.Command, args []string) error {
 			switch output {
 			case outputText, outputJSON, outputStreamJSON:
 			default:
@@ -558,12 +552,12 @@ func newRunCommand(g *globalFlags) *cobra.Command {
 			prompt := args[0]
 			in := newLineReader(cmd.InOrStdin())
 			if prompt == "-" {
+				var err error
 				if prompt, err = readPrompt(cmd.InOrStdin()); err != nil {
 					return err
 				}
 				in = nil // standard input is spent: nobody is there to approve
 			}
-			defer f.audit.CloseInto(&err)
 			defer g.closeStores() // after the agent's Close
 			a, err := newAgent(cmd.Context(), g, f, in, cmd.ErrOrStderr())
 			if err != nil {
@@ -624,10 +618,9 @@ func newChatCommand(g *globalFlags) *cobra.Command {
 		Use:   "chat",
 		Short: "Talk with the agent in one session; an empty line or EOF ends",
 		Args:  noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) (err error) {
+		RunE: func(cmd *cobra.Command, _ []string) error {
 			out, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
 			in := newLineReader(cmd.InOrStdin())
-			defer f.audit.CloseInto(&err)
 			defer g.closeStores() // after the agent's Close
 			a, err := newAgent(cmd.Context(), g, f, in, errw)
 			if err != nil {

@@ -18,7 +18,6 @@
 //	migrate   copy the data to another home, namespace, workdir or codec, verified
 //	permissions check   print what the permission rules decide for a tool call
 //	mcp list  show the configured MCP servers
-//	audit verify  check the hash chain of an audit log (run/chat --audit-log)
 //
 // lite-agent exits 0 on success, 1 when an operation fails, 2 when the
 // command line is wrong and 130 when an interrupt (Ctrl-C) stopped it; a

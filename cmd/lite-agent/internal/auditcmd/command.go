@@ -79,16 +79,32 @@ type Flags struct {
 	unsubscribe           func()     // set by Attach
 }
 
-// Register adds the flags to cmd.
-func (f *Flags) Register(cmd *cobra.Command) {
+// Register adds the flags to cmd and wraps its RunE: before it, the
+// flags are checked, the key loaded and the log opened ([Flags.Prepare];
+// usage makes the usage errors); after it, that is after the agent it
+// made was closed, the log is closed, and an append's failure becomes the
+// command's error if it had none.
+func (f *Flags) Register(cmd *cobra.Command, usage func(format string, a ...any) error) {
 	fs := cmd.Flags()
 	fs.StringVar(&f.file, "audit-log", "", "append every event to the hash-chained audit log `FILE` (see audit verify)")
 	fs.StringVar(&f.keyEnv, "audit-key-env", "", "HMAC the audit log with the key in environment variable `VAR`")
 	fs.StringVar(&f.keyFile, "audit-key-file", "", "HMAC the audit log with the key in file `F`")
+	run := cmd.RunE
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if err := f.Prepare(usage); err != nil {
+			return err
+		}
+		err := run(cmd, args)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	}
 }
 
 // Prepare checks the flags, loads the key and opens the log, before the
 // agent exists; usage makes the usage errors. Close closes the log.
+// Register's RunE calls it.
 func (f *Flags) Prepare(usage func(format string, a ...any) error) error {
 	switch {
 	case f.file == "" && (f.keyEnv != "" || f.keyFile != ""):
@@ -109,7 +125,7 @@ func (f *Flags) Prepare(usage func(format string, a ...any) error) error {
 // Attach appends every event of a's runs, its subagents' included, to the
 // log Prepare opened, if any (see [liteagent.Agent.SubscribeAll]). The
 // first failing append is reported on errw at once; [Flags.Close] returns
-// it.
+// it. If Attach fails, it closes a.
 func (f *Flags) Attach(a *liteagent.Agent, errw io.Writer) error {
 	if f.log == nil {
 		return nil
@@ -124,18 +140,11 @@ func (f *Flags) Attach(a *liteagent.Agent, errw io.Writer) error {
 		}
 	})
 	if err != nil {
+		a.Close()
 		return err
 	}
 	f.unsubscribe = unsubscribe
 	return nil
-}
-
-// CloseInto closes the log (see [Flags.Close]) and makes its error *err
-// when *err is nil: deferred by run and chat before the agent's Close.
-func (f *Flags) CloseInto(err *error) {
-	if cerr := f.Close(); *err == nil {
-		*err = cerr
-	}
 }
 
 // Close stops appending and closes the log, returning the first error an
