@@ -280,15 +280,6 @@ func (p *projection) add(events []session.StoredEvent) {
 	}
 }
 
-// project folds events into entries as [session.Fold] folds them into
-// messages, keeping where each message came from.
-func project(events []session.StoredEvent) []entry {
-	var p projection
-	p.reset(nil)
-	p.add(events)
-	return p.entries[1:]
-}
-
 // projected returns the entries of the session's cached view and events,
 // folding in the events not yet folded.
 func (st *sessionState) projected() []entry {
