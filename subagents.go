@@ -84,6 +84,8 @@ func (a *Agent) runChild(ctx context.Context, req subagent.ChildRequest) (subage
 	for ev, err := range a.tracedTurn(ctx, eng, ident, req.Type, eopts.Model, req.Prompt, func(ctx context.Context) iter.Seq2[Event, error] {
 		return eng.Turn(ctx, req.SessionID, model.UserText(req.Prompt))
 	}) {
+		ev.AgentID = req.AgentID
+		a.publishSubagent(Notice{SessionID: req.SessionID, Source: ident.Source, Event: ev})
 		if err != nil {
 			return subagent.ChildResult{}, err
 		}

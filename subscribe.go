@@ -21,11 +21,19 @@ type Notice struct {
 	Event Event
 }
 
-// subscribers holds the functions of [Agent.Subscribe].
+// subscribers holds the functions of [Agent.Subscribe] and
+// [Agent.SubscribeAll].
 type subscribers struct {
 	mu   sync.Mutex
 	next uint64
-	fns  map[uint64]func(Notice)
+	fns  map[uint64]subscriber
+}
+
+// A subscriber is one function of subscribers; all marks one of
+// SubscribeAll, which subagents' runs publish to as well.
+type subscriber struct {
+	f   func(Notice)
+	all bool
 }
 
 // Subscribe calls f with every event of the agent's runs until the
@@ -34,7 +42,7 @@ type subscribers struct {
 // work (subagent groups, background commands), which no caller sees
 // otherwise, each such turn preceded by an [engine.EventBackgroundCompleted]
 // event; and the [EventCheckpointRestore] events of Restore. Subagents'
-// own runs are not included.
+// own runs are not included ([Agent.SubscribeAll] adds them).
 //
 // f runs on the run's goroutine before the run goes on (for a prompt,
 // before Run yields the event), so it should return quickly. Calls for one
@@ -51,6 +59,19 @@ type subscribers struct {
 // already under way may still call it once. Subscribe fails with [ErrClosed]
 // after Close; events of runs that Close ends are still delivered.
 func (a *Agent) Subscribe(f func(Notice)) (unsubscribe func(), err error) {
+	return a.subscribe(f, false)
+}
+
+// SubscribeAll is [Agent.Subscribe] that also calls f with the events of
+// subagents' own runs, as they happen: each with the subagent's session
+// in Notice.SessionID and Event.SessionID, its id in Event.AgentID, and
+// the Source of the run that dispatched it. An audit log uses it to record
+// what subagents did too.
+func (a *Agent) SubscribeAll(f func(Notice)) (unsubscribe func(), err error) {
+	return a.subscribe(f, true)
+}
+
+func (a *Agent) subscribe(f func(Notice), all bool) (unsubscribe func(), err error) {
 	if f == nil {
 		return nil, errors.New("liteagent: Subscribe needs a function")
 	}
@@ -61,11 +82,11 @@ func (a *Agent) Subscribe(f func(Notice)) (unsubscribe func(), err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.fns == nil {
-		s.fns = make(map[uint64]func(Notice))
+		s.fns = make(map[uint64]subscriber)
 	}
 	s.next++
 	n := s.next
-	s.fns[n] = f
+	s.fns[n] = subscriber{f: f, all: all}
 	return func() {
 		s.mu.Lock()
 		delete(s.fns, n)
@@ -74,7 +95,15 @@ func (a *Agent) Subscribe(f func(Notice)) (unsubscribe func(), err error) {
 }
 
 // publish calls every subscriber with n, in the order they subscribed.
-func (a *Agent) publish(n Notice) {
+func (a *Agent) publish(n Notice) { a.publishTo(n, false) }
+
+// publishSubagent calls the subscribers of SubscribeAll with n, an event
+// of a subagent's own run.
+func (a *Agent) publishSubagent(n Notice) { a.publishTo(n, true) }
+
+// publishTo calls the subscribers with n, in the order they subscribed:
+// with onlyAll, those of SubscribeAll only.
+func (a *Agent) publishTo(n Notice, onlyAll bool) {
 	s := &a.subs
 	s.mu.Lock()
 	if len(s.fns) == 0 {
@@ -89,10 +118,10 @@ func (a *Agent) publish(n Notice) {
 	slices.Sort(ids)
 	for _, id := range ids {
 		s.mu.Lock()
-		f, ok := s.fns[id]
+		sub, ok := s.fns[id]
 		s.mu.Unlock()
-		if ok {
-			a.callSubscriber(f, n)
+		if ok && (sub.all || !onlyAll) {
+			a.callSubscriber(sub.f, n)
 		}
 	}
 }

@@ -202,3 +202,56 @@ func TestSteerDoesNotReachAnAutonomousTurn(t *testing.T) {
 		t.Errorf("Steer during an autonomous turn: %v, want ErrNotRunning", err)
 	}
 }
+
+// SubscribeAll adds the events of subagents' own runs, stamped with the
+// subagent's id and session; Subscribe does not see them.
+func TestSubscribeAllSeesSubagentRuns(t *testing.T) {
+	f := newFixture(t)
+	f.p = groupProvider(func(context.Context) ([]model.Chunk, error) {
+		return modeltest.Text("42").Chunks(), nil
+	}, func(context.Context) ([]model.Chunk, error) {
+		return modeltest.Text("the child said 42").Chunks(), nil
+	})
+	a := f.agent(t, f.options(nil))
+	var (
+		mu         sync.Mutex
+		all, plain []liteagent.Notice
+	)
+	if _, err := a.SubscribeAll(func(n liteagent.Notice) { mu.Lock(); all = append(all, n); mu.Unlock() }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Subscribe(func(n liteagent.Notice) { mu.Lock(); plain = append(plain, n); mu.Unlock() }); err != nil {
+		t.Fatal(err)
+	}
+	sendAndAwait(t, a, "go")
+	mu.Lock()
+	defer mu.Unlock()
+	for _, n := range plain {
+		if n.SessionID != a.SessionID() || n.Event.AgentID != "" && n.Event.Type != engine.EventTaskUpdate && n.Event.Type != engine.EventDiagnostic {
+			t.Errorf("Subscribe saw a subagent's event: %+v", n)
+		}
+	}
+	var seq []string
+	childDone := false
+	for _, n := range all {
+		if n.SessionID == a.SessionID() {
+			if n.Event.Type == engine.EventDone || n.Event.Type == engine.EventBackgroundCompleted {
+				seq = append(seq, string(n.Event.Type))
+			}
+			continue
+		}
+		if !strings.HasPrefix(n.SessionID, "agent-") || n.Event.AgentID != n.SessionID || n.Event.SessionID != n.SessionID || n.Source != hook.SourceUser {
+			t.Errorf("a subagent's notice: session %q, event session %q, agent %q, source %q", n.SessionID, n.Event.SessionID, n.Event.AgentID, n.Source)
+		}
+		if n.Event.Type == engine.EventDone {
+			childDone = n.Event.Result.Text == "42"
+			seq = append(seq, "child:done")
+		}
+	}
+	if !childDone {
+		t.Error("SubscribeAll did not see the subagent's done event")
+	}
+	if want := []string{"done", "child:done", "background_completed", "done"}; !slices.Equal(seq, want) && !slices.Equal(seq, []string{"child:done", "done", "background_completed", "done"}) {
+		t.Errorf("notices %v, want the child's done before the delivery", seq)
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/auditcmd"
 	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/otelenv"
 	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/slash"
 	"github.com/lite-agent/lite-agent-go/hook"
@@ -51,6 +52,7 @@ type agentFlags struct {
 	sandbox      string
 	sandboxNet   bool
 	sandboxWrite []string
+	audit        auditcmd.Flags
 }
 
 func (f *agentFlags) register(cmd *cobra.Command) {
@@ -66,6 +68,7 @@ func (f *agentFlags) register(cmd *cobra.Command) {
 	fs.StringVar(&f.sandbox, "sandbox", sandboxAuto, "contain bash and hook commands: auto (bubblewrap when it works, else a notice), bwrap (required) or off")
 	fs.BoolVar(&f.sandboxNet, "sandbox-network", false, "let sandboxed commands use the network")
 	fs.StringArrayVar(&f.sandboxWrite, "sandbox-write", nil, "let sandboxed commands write `DIR` too (repeatable), such as a build cache")
+	f.audit.Register(cmd, usagef)
 }
 
 // registerModel registers the model flags, which sessions compact shares.
@@ -449,7 +452,7 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 		a.Close()
 		return nil, err
 	}
-	return a, nil
+	return a, f.audit.Attach(a, errw)
 }
 
 // A noSessionError reports a session id that names no stored session of

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/auditcmd"
 	"github.com/spf13/cobra"
 )
 
@@ -98,7 +99,7 @@ func newRoot(intr *interrupter) *cobra.Command {
 		return &usageError{err: err}
 	})
 	g.register(root)
-	root.AddCommand(newPathsCommand(g), newSessionsCommand(g), newTasksCommand(g), newCleanupCommand(g), newVerifyCommand(g), newRunCommand(g), newChatCommand(g), newPermissionsCommand(g), newMigrateCommand(g), newMCPCommand(g))
+	root.AddCommand(newPathsCommand(g), newSessionsCommand(g), newTasksCommand(g), newCleanupCommand(g), newVerifyCommand(g), newRunCommand(g), newChatCommand(g), newPermissionsCommand(g), newMigrateCommand(g), newMCPCommand(g), auditcmd.Command(usagef))
 	return root
 }
 
