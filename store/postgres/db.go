@@ -82,8 +82,13 @@ func (s *Store) db() db { return db{q: s.pool, s: s} }
 // back otherwise. A driver failure is a *DatabaseError, or ctx.Err() when
 // ctx ended; fn's own errors are returned as they are.
 func (s *Store) tx(ctx context.Context, fn func(db) error) error {
+	return s.txWith(ctx, pgx.TxOptions{}, fn)
+}
+
+// txWith runs fn in one transaction with the given options; see tx.
+func (s *Store) txWith(ctx context.Context, opts pgx.TxOptions, fn func(db) error) error {
 	var ferr error
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err := pgx.BeginTxFunc(ctx, s.pool, opts, func(tx pgx.Tx) error {
 		ferr = fn(db{q: tx, s: s})
 		return ferr
 	})

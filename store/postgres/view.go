@@ -79,19 +79,5 @@ func (c *Checkpointer) ReadFromView(ctx context.Context, id string) (*session.St
 // readTx runs fn in one read-only, repeatable-read transaction. Errors are
 // as for tx.
 func (s *Store) readTx(ctx context.Context, fn func(db) error) error {
-	var ferr error
-	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-		ferr = fn(db{q: tx, s: s})
-		return ferr
-	})
-	if err == nil {
-		return nil
-	}
-	if cerr := ctx.Err(); cerr != nil {
-		return cerr
-	}
-	if ferr != nil {
-		return ferr
-	}
-	return db{s: s}.wrap(err)
+	return s.txWith(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, fn)
 }
