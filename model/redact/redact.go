@@ -24,8 +24,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -281,8 +283,29 @@ func (r *Redactor) walk(lit snapshot, v any) (any, bool) {
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		changed := false
-		for k, e := range x {
-			mk := r.mask(lit, k)
+		// Keys that mask to themselves first, then the others in key
+		// order: keys masked alike (two secrets) keep every value, under
+		// "[redacted]", "[redacted]#2", … alike at each request.
+		keys := slices.Sorted(maps.Keys(x))
+		masked := make(map[string]string, len(keys))
+		for _, k := range keys {
+			masked[k] = r.mask(lit, k)
+		}
+		slices.SortStableFunc(keys, func(a, b string) int {
+			return cmp.Compare(boolInt(masked[a] != a), boolInt(masked[b] != b))
+		})
+		for _, k := range keys {
+			e, mk := x[k], masked[k]
+			if _, dup := out[mk]; dup {
+				base := mk
+				for n := 2; ; n++ {
+					mk = base + "#" + strconv.Itoa(n)
+					_, used := out[mk]
+					if _, orig := x[mk]; !used && !orig {
+						break
+					}
+				}
+			}
 			me, c := r.walk(lit, e)
 			out[mk] = me
 			changed = changed || c || mk != k
@@ -290,6 +313,13 @@ func (r *Redactor) walk(lit snapshot, v any) (any, bool) {
 		return out, changed
 	}
 	return v, false
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // Codec returns c with learning: every record of the context archive (kind

@@ -230,3 +230,29 @@ func TestLearningReachesStringsMaskedBefore(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONKeysMaskedAlikeKeepEveryValue: two keys of a tool call's input
+// that mask to the same text (two secrets) keep both values, under
+// distinct keys, the same at every request; a key that is already the
+// mask keeps its name.
+func TestJSONKeysMaskedAlikeKeepEveryValue(t *testing.T) {
+	r, err := redact.New(redact.Options{Secrets: []string{"secret-one", "secret-two"}, NoDefaults: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ in, want string }{
+		{`{"secret-one":"a","secret-two":"b"}`, `{"[redacted]":"a","[redacted]#2":"b"}`},
+		{`{"!secret-one":1,"[redacted]":2}`, `{"!` + redact.Mask + `":1,"[redacted]":2}`},
+		{`{"secret-two":null,"[redacted]":2,"[redacted]#2":3}`, `{"[redacted]":2,"[redacted]#2":3,"[redacted]#3":null}`},
+	}
+	for _, tt := range tests {
+		for range 5 { // map order varies from run to run
+			req := model.Request{Messages: []model.Message{{Role: model.RoleAssistant, Blocks: []model.Block{
+				{Type: model.BlockToolCall, ID: "c1", Name: "t", Input: json.RawMessage(tt.in)}}}}}
+			got := r.Request(req).Messages[0].Blocks[0].Input
+			if string(got) != tt.want {
+				t.Fatalf("input %s masked to %s, want %s", tt.in, got, tt.want)
+			}
+		}
+	}
+}
