@@ -276,6 +276,8 @@ func (l *Log) open() error {
 	if l.sync {
 		// The file may be new, or FILE may have just been renamed.
 		if err := safefs.SyncDir(filepath.Dir(l.path)); err != nil {
+			l.f.Close()
+			l.f = nil
 			return fmt.Errorf("audit log %s: %w", l.path, err)
 		}
 	}
