@@ -114,7 +114,18 @@ func (r *FileRestorer) do(ctx context.Context, p string, mode access, change fun
 		return tool.Result{}, change(m)
 	})
 	if err == nil && res.IsError {
-		err = errors.New(strings.TrimPrefix(res.Content, "Error: "))
+		err = &RefusedError{Path: p, Reason: strings.TrimPrefix(res.Content, "Error: ")}
 	}
 	return err
 }
+
+// A RefusedError reports that a [FileRestorer] refused a path by the rules
+// the file tools apply to a write (a symlink, a path outside the
+// workspace, a protected path, …). Reason is the refusal as the tools word
+// it, which is also the error's text.
+type RefusedError struct {
+	Path   string // the path as it was given
+	Reason string
+}
+
+func (e *RefusedError) Error() string { return e.Reason }

@@ -2,6 +2,7 @@ package builtin_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,6 +46,11 @@ func TestFileRestorerFollowsTheWriteRules(t *testing.T) {
 		err2 := r.Write(ctx, c.path, []byte("no"))
 		if err2 == nil || !strings.Contains(strings.ToLower(err2.Error()), strings.ToLower(c.want)) {
 			t.Errorf("Write(%s) = %v, want %q", c.path, err2, c.want)
+		}
+		var refused *builtin.RefusedError
+		var protected *builtin.ProtectedPathError
+		if typed := errors.As(err2, &protected) || (errors.As(err2, &refused) && refused.Path == c.path); !typed {
+			t.Errorf("Write(%s) error %T %v, want a *builtin.RefusedError naming the path or a *builtin.ProtectedPathError", c.path, err2, err2)
 		}
 		if c.want != "protected" && err1 == nil {
 			t.Errorf("Canonical(%s) accepted", c.path)
