@@ -100,6 +100,20 @@ var canaryRound2 = map[string][]string{
 }
 
 func TestCanaryRound2(t *testing.T) {
+	template := checkCanaryRound(t, canaryRound2)
+	g := canaryGate(t, canaryFixture(t, template), canaryAllowBashRules)
+	for _, line := range canaryRound2Ordinary {
+		if out := authorize(t, g, line); !out.Run {
+			t.Errorf("ordinary line %q was refused: %+v", line, out.Verdict)
+		}
+	}
+}
+
+// checkCanaryRound runs every line of a red-team round through the gate
+// and real bash: each must do damage when run and be refused by every
+// scenario. It returns the fixture template it used.
+func checkCanaryRound(t *testing.T, round map[string][]string) string {
+	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatal("git is not installed")
@@ -107,7 +121,7 @@ func TestCanaryRound2(t *testing.T) {
 		t.Skip("git is not installed")
 	}
 	template := canaryTemplate(t)
-	for class, lines := range canaryRound2 {
+	for class, lines := range round {
 		for _, line := range lines {
 			allowedBy, p := canaryAttack(t, template, line)
 			if p == "" {
@@ -118,10 +132,5 @@ func TestCanaryRound2(t *testing.T) {
 			}
 		}
 	}
-	g := canaryGate(t, canaryFixture(t, template), canaryAllowBashRules)
-	for _, line := range canaryRound2Ordinary {
-		if out := authorize(t, g, line); !out.Run {
-			t.Errorf("ordinary line %q was refused: %+v", line, out.Verdict)
-		}
-	}
+	return template
 }
