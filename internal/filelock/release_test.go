@@ -1,0 +1,276 @@
+package filelock_test
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/lite-agent/lite-agent-go/internal/filelock"
+)
+
+// openFDs returns how many of this process's descriptors refer to path,
+// as /proc/self/fd names them (a removed directory's name gains
+// " (deleted)").
+func openFDs(t *testing.T, path string) int {
+	t.Helper()
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range entries {
+		target, err := os.Readlink(filepath.Join("/proc/self/fd", e.Name()))
+		if err == nil && strings.TrimSuffix(target, " (deleted)") == path {
+			n++
+		}
+	}
+	return n
+}
+
+// waitNoFDs fails the test unless, within 10 s, no descriptor of this
+// process refers to path.
+func waitNoFDs(t *testing.T, path string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for openFDs(t, path) > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s is still open 10 s after the release", path)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// A held lock keeps its directory open, so that removing it at release
+// only unlinks the name; the lock is free as soon as Release returns, and
+// the directory is closed soon after, by the lock, whatever the outcome.
+func TestReleaseFreesTheLockAtOnceAndClosesItsDirectory(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("counts descriptors through /proc/self/fd")
+	}
+	for _, tc := range []struct {
+		name        string
+		compromise  func(t *testing.T, path string)
+		wantRelease bool // Release returns nil
+	}{
+		{"released", func(*testing.T, string) {}, true},
+		{"removed by someone else", func(t *testing.T, path string) {
+			if err := os.Remove(path); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+		{"replaced by someone else", func(t *testing.T, path string) {
+			if err := os.Remove(path); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Mkdir(path, 0o700); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			target := filepath.Join(t.TempDir(), "s.jsonl")
+			l, err := filelock.Acquire(t.Context(), target, filelock.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := l.Path()
+			if n := openFDs(t, path); n != 1 {
+				t.Fatalf("%d descriptors refer to the held lock directory, want 1", n)
+			}
+			tc.compromise(t, path)
+			err = l.Release()
+			if (err == nil) != tc.wantRelease {
+				t.Fatalf("Release = %v", err)
+			}
+			if tc.wantRelease {
+				if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
+					t.Fatalf("lock directory after Release: %v", err)
+				}
+				// Free for the next holder at once, not after the close.
+				next, err := filelock.Acquire(t.Context(), target, filelock.Options{Timeout: time.Millisecond})
+				if err != nil {
+					t.Fatalf("acquire right after release: %v", err)
+				}
+				defer func() {
+					if err := next.Release(); err != nil {
+						t.Error(err)
+					}
+				}()
+			} else if _, err := os.Lstat(path); err == nil && tc.name == "removed by someone else" {
+				t.Fatal("a compromised release created the directory again")
+			}
+			if err := l.Release(); err != nil {
+				t.Errorf("second Release = %v", err)
+			}
+			if tc.wantRelease {
+				// The next holder's directory is open under the same
+				// name: only ours must go.
+				deadline := time.Now().Add(10 * time.Second)
+				for openFDs(t, path) > 1 {
+					if time.Now().After(deadline) {
+						t.Fatal("the released lock's directory is still open after 10 s")
+					}
+					time.Sleep(5 * time.Millisecond)
+				}
+				return
+			}
+			waitNoFDs(t, path)
+		})
+	}
+}
+
+// BenchmarkAcquireRelease measures taking and releasing an uncontended lock,
+// what every store operation outside a held session pays.
+//
+//	go test ./internal/filelock -run '^$' -bench AcquireRelease -benchtime 2000x
+func BenchmarkAcquireRelease(b *testing.B) {
+	target := filepath.Join(b.TempDir(), "s.jsonl")
+	for b.Loop() {
+		l, err := filelock.Acquire(b.Context(), target, filelock.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := l.Release(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func inodeOf(t *testing.T, path string) uint64 {
+	t.Helper()
+	st, err := os.Lstat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Sys().(*syscall.Stat_t).Ino
+}
+
+// A released lock directory is parked under IdleName and becomes the next
+// lock of its directory, stamped fresh before it appears, so that the next
+// lock allocates and frees no inode; only one is parked at a time.
+func TestReleasedLockIsParkedForTheNextLock(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("parking needs no-replace renames (Linux)")
+	}
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	idle := filepath.Join(dir, filelock.IdleName)
+
+	la, err := filelock.Acquire(t.Context(), a, filelock.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ino := inodeOf(t, la.Path())
+	if err := la.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if got := inodeOf(t, idle); got != ino {
+		t.Fatalf("parked inode %d, want the released lock's %d", got, ino)
+	}
+	// However old the parked directory's stamp, the lock it becomes is
+	// fresh: nobody may take it over as stale.
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(idle, old, old); err != nil {
+		t.Fatal(err)
+	}
+	lb, err := filelock.Acquire(t.Context(), b, filelock.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := inodeOf(t, lb.Path()); got != ino {
+		t.Errorf("lock of b has inode %d, want the parked %d", got, ino)
+	}
+	st, err := os.Lstat(lb.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if age := time.Since(st.ModTime()); age > time.Minute {
+		t.Errorf("unparked lock is %v old", age)
+	}
+	if _, err := os.Lstat(idle); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("parked directory still there while its directory is b's lock: %v", err)
+	}
+	if err := lb.Check(); err != nil {
+		t.Errorf("Check: %v", err)
+	}
+
+	// Two locks at once: one is made by mkdir; at release the first parks,
+	// the second finds the place taken and removes its own directory.
+	la, err = filelock.Acquire(t.Context(), a, filelock.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lb.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if err := la.Release(); err != nil {
+		t.Fatal(err)
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	if len(names) != 1 || names[0] != filelock.IdleName {
+		t.Errorf("directory holds %q, want only %s", names, filelock.IdleName)
+	}
+}
+
+// Whatever sits under IdleName that is not a directory is never taken as
+// a lock and never removed: locks are made by mkdir instead.
+func TestParkedPlaceHoldingAFileIsLeftAlone(t *testing.T) {
+	dir := t.TempDir()
+	idle := filepath.Join(dir, filelock.IdleName)
+	for _, tc := range []struct {
+		name  string
+		plant func() error
+	}{
+		{"file", func() error { return os.WriteFile(idle, []byte("keep"), 0o600) }},
+		{"symlink to a directory", func() error { return os.Symlink(dir, idle) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_ = os.Remove(idle)
+			if err := tc.plant(); err != nil {
+				t.Fatal(err)
+			}
+			before, err := os.Lstat(idle)
+			if err != nil {
+				t.Fatal(err)
+			}
+			target := filepath.Join(dir, "s.jsonl")
+			l, err := filelock.Acquire(t.Context(), target, filelock.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := os.Lstat(l.Path())
+			if err != nil || !st.IsDir() {
+				t.Fatalf("lock path: %v, %v", st, err)
+			}
+			if err := l.Release(); err != nil {
+				t.Fatal(err)
+			}
+			after, err := os.Lstat(idle)
+			if err != nil || !os.SameFile(before, after) {
+				t.Errorf("what was planted under %s is gone or replaced: %v", filelock.IdleName, err)
+			}
+			if _, err := os.Lstat(l.Path()); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("lock directory after release: %v", err)
+			}
+			ents, _ := os.ReadDir(dir)
+			for _, e := range ents {
+				if strings.HasPrefix(e.Name(), ".claim-") {
+					t.Errorf("left behind: %s", e.Name())
+				}
+			}
+		})
+	}
+}
