@@ -207,7 +207,7 @@ func (c *FileCheckpointer) lock(ctx context.Context, id string) (*session, error
 		s.lock, s.kept = h.lock, true
 		return s, nil
 	}
-	l, err := c.dir.Lock(ctx, s.rel, filelock.Options{})
+	l, err := c.dir.Lock(ctx, s.rel, filelock.Options{Park: true})
 	if err != nil {
 		c.leaveGate(id, g, true)
 		return nil, err

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/filelock"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -76,7 +77,9 @@ func readFile(t testing.TB, path string) []byte {
 	return b
 }
 
-// dirSnapshot returns every file name and content under dir.
+// dirSnapshot returns every file name and content under dir, leaving out
+// the parked lock directory (filelock.IdleName), which the first lock
+// leaves behind for the next one.
 func dirSnapshot(t testing.TB, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
@@ -86,6 +89,8 @@ func dirSnapshot(t testing.TB, dir string) map[string]string {
 		}
 		rel, _ := filepath.Rel(dir, p)
 		switch {
+		case d.Name() == filelock.IdleName && d.IsDir():
+			return filepath.SkipDir
 		case d.Type()&os.ModeSymlink != 0:
 			target, _ := os.Readlink(p)
 			out[rel] = "symlink:" + target
@@ -206,6 +211,23 @@ func reversed(p []byte) []byte {
 	out := make([]byte, len(p))
 	for i, c := range p {
 		out[len(p)-1-i] = c
+	}
+	return out
+}
+
+// entryNames returns the names in dir, in order, leaving out the parked lock
+// directory (filelock.IdleName).
+func entryNames(t testing.TB, dir string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range ents {
+		if e.Name() != filelock.IdleName {
+			out = append(out, e.Name())
+		}
 	}
 	return out
 }

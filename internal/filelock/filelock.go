@@ -27,7 +27,8 @@ import (
 const Suffix = ".lock"
 
 // IdleName names the directory, one per directory of targets, where a
-// released lock directory is parked for the next lock of that directory:
+// released lock directory is parked for the next lock of that directory,
+// for locks taken with Options.Park:
 // taking a lock then renames it into place (stamped fresh first) and
 // releasing renames it back, both with no-replace renames, where creating
 // and removing a directory would allocate and free an inode and a block.
@@ -71,6 +72,10 @@ type Options struct {
 	// Timeout bounds the total wait; zero means DefaultTimeout. The wait
 	// also ends when the context is done.
 	Timeout time.Duration
+	// Park makes the lock take its directory's parked lock directory
+	// when there is one, and park its own at release: see IdleName.
+	// Locks with and without Park exclude each other all the same.
+	Park bool
 }
 
 func (o Options) withDefaults() Options {
@@ -102,10 +107,11 @@ func (o Options) withDefaults() Options {
 type Lock struct {
 	refresh time.Duration
 	fresh   time.Duration // how old a stamp Move leaves as it is
+	park    bool          // Options.Park
 
 	mu          sync.Mutex  // guards the fields below
 	path        string      // the lock directory; Move changes it
-	dir         *os.File    // the lock directory, open, or nil; see Release
+	dirFD       int         // the lock directory, open, or -1; see Release
 	timer       *time.Timer // fires the next refresh; nil once released
 	mtime       time.Time   // the mtime this holder last set
 	ino         uint64
@@ -126,7 +132,7 @@ func Acquire(ctx context.Context, target string, opts Options) (*Lock, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if unpark(path) {
+		if o.Park && unpark(path) {
 			return hold(path, o)
 		}
 		err := os.Mkdir(path, lockDirMode)
@@ -210,26 +216,21 @@ func hold(path string, o Options) (*Lock, error) {
 	// mkdir set the mtime to now: no need to stamp it again. The directory
 	// is held open until the lock is released (see Release); where it
 	// cannot be opened, the lock works the same without.
-	dir := openDir(path)
-	var st fs.FileInfo
-	var err error
-	if dir != nil {
-		st, err = dir.Stat()
-	} else {
-		st, err = os.Lstat(path)
-	}
+	fd := openDir(path)
+	st, err := os.Lstat(path)
 	if err != nil {
-		closeDir(dir)
+		closeDir(fd)
 		_ = os.Remove(path)
 		return nil, (&storage.Error{Op: "lock", File: path, Message: "cannot inspect lock"}).WithCause(err)
 	}
 	if !st.IsDir() { // cannot be: made by mkdir or a parked directory checked before
-		closeDir(dir)
+		closeDir(fd)
 		return nil, &storage.Error{Op: "lock", File: path, Message: "lock path is not a directory"}
 	}
 	l := &Lock{
+		park:    o.Park,
 		path:    path,
-		dir:     dir,
+		dirFD:   fd,
 		refresh: o.Refresh,
 		fresh:   min(o.Stale/4, o.Refresh/2),
 		mtime:   st.ModTime(),
@@ -387,8 +388,9 @@ func (l *Lock) Move(target string) error {
 // ours. It returns a *storage.Error if the lock was compromised while held.
 //
 // The lock is free for others as soon as its directory has left its name,
-// before Release returns. Where it can, Release parks the directory under
-// IdleName for the next lock of the same directory instead of removing it.
+// before Release returns. With Options.Park, where it can, Release parks the
+// directory under IdleName for the next lock of the same directory instead
+// of removing it.
 // Otherwise it removes it, and freeing the directory's inode and block is
 // left to a goroutine: the lock holds its directory open from the start, so
 // the removal only unlinks the name and the last close, which Release does
@@ -404,11 +406,14 @@ func (l *Lock) Release() error {
 	}
 	l.released = true
 	l.timer.Stop() // a refresh already running finds released set
-	dir := l.dir
-	l.dir = nil
+	fd := l.dirFD
+	l.dirFD = -1
+	parked := false
 	defer func() {
-		if dir != nil {
-			go closeDir(dir)
+		if parked {
+			closeDir(fd) // frees nothing: quick
+		} else if fd >= 0 {
+			go closeDir(fd)
 		}
 	}()
 	if l.compromised != nil {
@@ -417,7 +422,8 @@ func (l *Lock) Release() error {
 	if err := l.verifyLocked(); err != nil {
 		return err
 	}
-	if park(l.path) {
+	if l.park && park(l.path) {
+		parked = true
 		return nil
 	}
 	if err := removeDir(l.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -426,10 +432,10 @@ func (l *Lock) Release() error {
 	return nil
 }
 
-// closeDir closes a lock directory held open, if any.
-func closeDir(f *os.File) {
-	if f != nil {
-		_ = f.Close()
+// closeDir closes a lock directory held open, if any (fd -1: none).
+func closeDir(fd int) {
+	if fd >= 0 {
+		_ = closeFD(fd)
 	}
 }
 

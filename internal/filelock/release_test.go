@@ -2,12 +2,12 @@ package filelock_test
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -126,29 +126,34 @@ func TestReleaseFreesTheLockAtOnceAndClosesItsDirectory(t *testing.T) {
 }
 
 // BenchmarkAcquireRelease measures taking and releasing an uncontended lock,
-// what every store operation outside a held session pays.
+// what every store operation outside a held session pays, with and
+// without parking.
 //
 //	go test ./internal/filelock -run '^$' -bench AcquireRelease -benchtime 2000x
 func BenchmarkAcquireRelease(b *testing.B) {
-	target := filepath.Join(b.TempDir(), "s.jsonl")
-	for b.Loop() {
-		l, err := filelock.Acquire(b.Context(), target, filelock.Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := l.Release(); err != nil {
-			b.Fatal(err)
-		}
+	for _, park := range []bool{false, true} {
+		b.Run(fmt.Sprintf("park=%v", park), func(b *testing.B) {
+			target := filepath.Join(b.TempDir(), "s.jsonl")
+			for b.Loop() {
+				l, err := filelock.Acquire(b.Context(), target, filelock.Options{Park: park})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := l.Release(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 
-func inodeOf(t *testing.T, path string) uint64 {
+func lstat(t *testing.T, path string) fs.FileInfo {
 	t.Helper()
 	st, err := os.Lstat(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return st.Sys().(*syscall.Stat_t).Ino
+	return st
 }
 
 // A released lock directory is parked under IdleName and becomes the next
@@ -162,16 +167,16 @@ func TestReleasedLockIsParkedForTheNextLock(t *testing.T) {
 	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
 	idle := filepath.Join(dir, filelock.IdleName)
 
-	la, err := filelock.Acquire(t.Context(), a, filelock.Options{})
+	la, err := filelock.Acquire(t.Context(), a, filelock.Options{Park: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ino := inodeOf(t, la.Path())
+	held := lstat(t, la.Path())
 	if err := la.Release(); err != nil {
 		t.Fatal(err)
 	}
-	if got := inodeOf(t, idle); got != ino {
-		t.Fatalf("parked inode %d, want the released lock's %d", got, ino)
+	if !os.SameFile(lstat(t, idle), held) {
+		t.Fatal("the parked directory is not the released lock's")
 	}
 	// However old the parked directory's stamp, the lock it becomes is
 	// fresh: nobody may take it over as stale.
@@ -179,12 +184,12 @@ func TestReleasedLockIsParkedForTheNextLock(t *testing.T) {
 	if err := os.Chtimes(idle, old, old); err != nil {
 		t.Fatal(err)
 	}
-	lb, err := filelock.Acquire(t.Context(), b, filelock.Options{})
+	lb, err := filelock.Acquire(t.Context(), b, filelock.Options{Park: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := inodeOf(t, lb.Path()); got != ino {
-		t.Errorf("lock of b has inode %d, want the parked %d", got, ino)
+	if !os.SameFile(lstat(t, lb.Path()), held) {
+		t.Error("the lock of b is not the parked directory")
 	}
 	st, err := os.Lstat(lb.Path())
 	if err != nil {
@@ -202,7 +207,7 @@ func TestReleasedLockIsParkedForTheNextLock(t *testing.T) {
 
 	// Two locks at once: one is made by mkdir; at release the first parks,
 	// the second finds the place taken and removes its own directory.
-	la, err = filelock.Acquire(t.Context(), a, filelock.Options{})
+	la, err = filelock.Acquire(t.Context(), a, filelock.Options{Park: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +252,7 @@ func TestParkedPlaceHoldingAFileIsLeftAlone(t *testing.T) {
 				t.Fatal(err)
 			}
 			target := filepath.Join(dir, "s.jsonl")
-			l, err := filelock.Acquire(t.Context(), target, filelock.Options{})
+			l, err := filelock.Acquire(t.Context(), target, filelock.Options{Park: true})
 			if err != nil {
 				t.Fatal(err)
 			}
