@@ -17,6 +17,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -73,8 +74,10 @@ type Options struct {
 	// also ends when the context is done.
 	Timeout time.Duration
 	// Park makes the lock take its directory's parked lock directory
-	// when there is one, and park its own at release: see IdleName.
-	// Locks with and without Park exclude each other all the same.
+	// when there is one, and park its own at release if its target
+	// exists then (a lock that outlives its target, such as a delete's,
+	// leaves nothing behind): see IdleName. Locks with and without Park
+	// exclude each other all the same.
 	Park bool
 }
 
@@ -111,7 +114,6 @@ type Lock struct {
 
 	mu          sync.Mutex  // guards the fields below
 	path        string      // the lock directory; Move changes it
-	dirFD       int         // the lock directory, open, or -1; see Release
 	timer       *time.Timer // fires the next refresh; nil once released
 	mtime       time.Time   // the mtime this holder last set
 	ino         uint64
@@ -213,24 +215,18 @@ func takeOver(path string, stale fs.FileInfo) error {
 }
 
 func hold(path string, o Options) (*Lock, error) {
-	// mkdir set the mtime to now: no need to stamp it again. The directory
-	// is held open until the lock is released (see Release); where it
-	// cannot be opened, the lock works the same without.
-	fd := openDir(path)
+	// mkdir set the mtime to now: no need to stamp it again.
 	st, err := os.Lstat(path)
 	if err != nil {
-		closeDir(fd)
 		_ = os.Remove(path)
 		return nil, (&storage.Error{Op: "lock", File: path, Message: "cannot inspect lock"}).WithCause(err)
 	}
 	if !st.IsDir() { // cannot be: made by mkdir or a parked directory checked before
-		closeDir(fd)
 		return nil, &storage.Error{Op: "lock", File: path, Message: "lock path is not a directory"}
 	}
 	l := &Lock{
 		park:    o.Park,
 		path:    path,
-		dirFD:   fd,
 		refresh: o.Refresh,
 		fresh:   min(o.Stale/4, o.Refresh/2),
 		mtime:   st.ModTime(),
@@ -386,18 +382,8 @@ func (l *Lock) Move(target string) error {
 
 // Release stops refreshing and removes the lock directory if it is still
 // ours. It returns a *storage.Error if the lock was compromised while held.
-//
-// The lock is free for others as soon as its directory has left its name,
-// before Release returns. With Options.Park, where it can, Release parks the
-// directory under IdleName for the next lock of the same directory instead
-// of removing it.
-// Otherwise it removes it, and freeing the directory's inode and block is
-// left to a goroutine: the lock holds its directory open from the start, so
-// the removal only unlinks the name and the last close, which Release does
-// not wait for, frees the rest. On a file system mounted with discard,
-// freeing the block waits for the disk (a tenth of a millisecond or more),
-// which would otherwise be paid by every release, and so by every store
-// operation and every turn of an agent.
+// With Options.Park, where it can, Release parks the directory under
+// IdleName for the next lock of the same directory instead of removing it.
 func (l *Lock) Release() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -406,37 +392,19 @@ func (l *Lock) Release() error {
 	}
 	l.released = true
 	l.timer.Stop() // a refresh already running finds released set
-	fd := l.dirFD
-	l.dirFD = -1
-	parked := false
-	defer func() {
-		if parked {
-			closeDir(fd) // frees nothing: quick
-		} else if fd >= 0 {
-			go closeDir(fd)
-		}
-	}()
 	if l.compromised != nil {
 		return l.compromised
 	}
 	if err := l.verifyLocked(); err != nil {
 		return err
 	}
-	if l.park && park(l.path) {
-		parked = true
+	if l.park && exists(strings.TrimSuffix(l.path, Suffix)) && park(l.path) {
 		return nil
 	}
 	if err := removeDir(l.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return (&storage.Error{Op: "lock", File: l.path, Message: "cannot release lock"}).WithCause(err)
 	}
 	return nil
-}
-
-// closeDir closes a lock directory held open, if any (fd -1: none).
-func closeDir(fd int) {
-	if fd >= 0 {
-		_ = closeFD(fd)
-	}
 }
 
 // unpark takes the parked lock directory of path's directory (see
@@ -471,6 +439,12 @@ func unpark(path string) bool {
 	}
 	_ = removeDir(claim)
 	return false
+}
+
+// exists reports whether something is at path.
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }
 
 // park moves the released lock directory path to its directory's parked
