@@ -74,10 +74,11 @@ type Options struct {
 	// also ends when the context is done.
 	Timeout time.Duration
 	// Park makes the lock take its directory's parked lock directory
-	// when there is one, and park its own at release if its target
-	// exists then (a lock that outlives its target, such as a delete's,
-	// leaves nothing behind): see IdleName. Locks with and without Park
-	// exclude each other all the same.
+	// (see IdleName) when there is one, and put it back at release. A
+	// lock made by mkdir is parked at release only if its holder asks
+	// (Lock.ParkOnRelease), so that a lock for reading leaves the
+	// directory as it found it. Locks with and without Park exclude each
+	// other all the same.
 	Park bool
 }
 
@@ -119,6 +120,8 @@ type Lock struct {
 	ino         uint64
 	compromised error
 	released    bool
+	parked      bool // the lock directory was the parked one
+	parkNew     bool // ParkOnRelease was called
 }
 
 // Acquire takes the lock of target (the directory target+".lock"). It waits
@@ -135,7 +138,11 @@ func Acquire(ctx context.Context, target string, opts Options) (*Lock, error) {
 			return nil, err
 		}
 		if o.Park && unpark(path) {
-			return hold(path, o)
+			l, err := hold(path, o)
+			if l != nil {
+				l.parked = true
+			}
+			return l, err
 		}
 		err := os.Mkdir(path, lockDirMode)
 		if err == nil {
@@ -398,13 +405,23 @@ func (l *Lock) Release() error {
 	if err := l.verifyLocked(); err != nil {
 		return err
 	}
-	if l.park && exists(strings.TrimSuffix(l.path, Suffix)) && park(l.path) {
+	if l.park && (l.parked || l.parkNew && exists(strings.TrimSuffix(l.path, Suffix))) && park(l.path) {
 		return nil
 	}
 	if err := removeDir(l.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return (&storage.Error{Op: "lock", File: l.path, Message: "cannot release lock"}).WithCause(err)
 	}
 	return nil
+}
+
+// ParkOnRelease asks Release to park the lock directory (see IdleName)
+// even if it was made by mkdir, when the lock was taken with Options.Park
+// and its target exists at release: a writer calls it, so that the
+// directory gains the parked directory its next locks take.
+func (l *Lock) ParkOnRelease() {
+	l.mu.Lock()
+	l.parkNew = true
+	l.mu.Unlock()
 }
 
 // unpark takes the parked lock directory of path's directory (see

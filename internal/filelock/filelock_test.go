@@ -45,6 +45,7 @@ func childCounter(target string, n int, park bool) int {
 			fmt.Fprintln(os.Stderr, "acquire:", err)
 			return 1
 		}
+		l.ParkOnRelease()
 		b, err := os.ReadFile(target)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			fmt.Fprintln(os.Stderr, "read:", err)

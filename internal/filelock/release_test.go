@@ -24,11 +24,15 @@ func BenchmarkAcquireRelease(b *testing.B) {
 	for _, park := range []bool{false, true} {
 		b.Run(fmt.Sprintf("park=%v", park), func(b *testing.B) {
 			target := filepath.Join(b.TempDir(), "s.jsonl")
+			if err := os.WriteFile(target, nil, 0o600); err != nil {
+				b.Fatal(err)
+			}
 			for b.Loop() {
 				l, err := filelock.Acquire(b.Context(), target, filelock.Options{Park: park})
 				if err != nil {
 					b.Fatal(err)
 				}
+				l.ParkOnRelease()
 				if err := l.Release(); err != nil {
 					b.Fatal(err)
 				}
@@ -46,9 +50,11 @@ func lstat(t *testing.T, path string) fs.FileInfo {
 	return st
 }
 
-// A released lock directory is parked under IdleName and becomes the next
-// lock of its directory, stamped fresh before it appears, so that the next
-// lock allocates and frees no inode; only one is parked at a time.
+// A lock made by mkdir is parked at release only when its holder asks
+// (a writer); a lock taken from the parked place goes back there, whatever
+// became of its target, so that a lock for reading leaves the directory as
+// it found it. The parked directory is stamped fresh before it appears as
+// a lock, and only one is parked at a time.
 func TestReleasedLockIsParkedForTheNextLock(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("parking needs no-replace renames (Linux)")
@@ -61,83 +67,99 @@ func TestReleasedLockIsParkedForTheNextLock(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	names := func() []string {
+		t.Helper()
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, e := range ents {
+			out = append(out, e.Name())
+		}
+		return out
+	}
+	acquire := func(target string) *filelock.Lock {
+		t.Helper()
+		l, err := filelock.Acquire(t.Context(), target, filelock.Options{Park: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	release := func(l *filelock.Lock) {
+		t.Helper()
+		if err := l.Release(); err != nil {
+			t.Fatal(err)
+		}
+	}
 
-	la, err := filelock.Acquire(t.Context(), a, filelock.Options{Park: true})
-	if err != nil {
-		t.Fatal(err)
+	// A reader's lock, made by mkdir: nothing left behind.
+	release(acquire(a))
+	if got, want := names(), []string{"a.jsonl", "b.jsonl"}; !slices.Equal(got, want) {
+		t.Fatalf("after a reader's lock: %q, want %q", got, want)
 	}
+
+	// A writer's: parked.
+	la := acquire(a)
+	la.ParkOnRelease()
 	held := lstat(t, la.Path())
-	if err := la.Release(); err != nil {
-		t.Fatal(err)
-	}
+	release(la)
 	if !os.SameFile(lstat(t, idle), held) {
 		t.Fatal("the parked directory is not the released lock's")
 	}
+
 	// However old the parked directory's stamp, the lock it becomes is
 	// fresh: nobody may take it over as stale.
 	old := time.Now().Add(-time.Hour)
 	if err := os.Chtimes(idle, old, old); err != nil {
 		t.Fatal(err)
 	}
-	lb, err := filelock.Acquire(t.Context(), b, filelock.Options{Park: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	lb := acquire(b)
 	if !os.SameFile(lstat(t, lb.Path()), held) {
 		t.Error("the lock of b is not the parked directory")
 	}
-	st, err := os.Lstat(lb.Path())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if age := time.Since(st.ModTime()); age > time.Minute {
+	if age := time.Since(lstat(t, lb.Path()).ModTime()); age > time.Minute {
 		t.Errorf("unparked lock is %v old", age)
 	}
 	if _, err := os.Lstat(idle); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("parked directory still there while its directory is b's lock: %v", err)
+		t.Errorf("parked directory still there while it is b's lock: %v", err)
 	}
 	if err := lb.Check(); err != nil {
 		t.Errorf("Check: %v", err)
 	}
 
-	// Two locks at once: one is made by mkdir; at release the first parks,
-	// the second finds the place taken and removes its own directory.
-	la, err = filelock.Acquire(t.Context(), a, filelock.Options{Park: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := lb.Release(); err != nil {
-		t.Fatal(err)
-	}
-	if err := la.Release(); err != nil {
-		t.Fatal(err)
-	}
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range ents {
-		names = append(names, e.Name())
-	}
-	if want := []string{filelock.IdleName, "a.jsonl", "b.jsonl"}; !slices.Equal(names, want) {
-		t.Errorf("directory holds %q, want %q", names, want)
+	// Two locks at once: the second is made by mkdir. At release the
+	// first goes back to the parked place; the second, even asked to park,
+	// finds the place taken and is removed.
+	la = acquire(a)
+	la.ParkOnRelease()
+	release(lb)
+	release(la)
+	if got, want := names(), []string{filelock.IdleName, "a.jsonl", "b.jsonl"}; !slices.Equal(got, want) {
+		t.Errorf("after two locks: %q, want %q", got, want)
 	}
 
-	// A lock that outlives its target (a delete's) takes the parked
-	// directory and leaves nothing behind.
-	lc, err := filelock.Acquire(t.Context(), a, filelock.Options{Park: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	// A lock taken from the parked place whose target is deleted under it
+	// (a delete's) goes back all the same: the directory is as it was.
+	lc := acquire(a)
 	if err := os.Remove(a); err != nil {
 		t.Fatal(err)
 	}
-	if err := lc.Release(); err != nil {
+	release(lc)
+	if got, want := names(), []string{filelock.IdleName, "b.jsonl"}; !slices.Equal(got, want) {
+		t.Errorf("after the delete's lock: %q, want %q", got, want)
+	}
+	// A writer's lock made by mkdir for a target that is gone at release
+	// is not parked either.
+	if err := os.Remove(idle); err != nil {
 		t.Fatal(err)
 	}
-	if ents, _ := os.ReadDir(dir); len(ents) != 1 || ents[0].Name() != "b.jsonl" {
-		t.Errorf("after the delete's lock the directory holds %v, want only b.jsonl", ents)
+	ld := acquire(a)
+	ld.ParkOnRelease()
+	release(ld)
+	if got, want := names(), []string{"b.jsonl"}; !slices.Equal(got, want) {
+		t.Errorf("after a lock of a missing target: %q, want %q", got, want)
 	}
 }
 
