@@ -106,7 +106,7 @@ func (a *Agent) Restore(ctx context.Context, id string, toSeq int64, opts Restor
 			Phase: string(p.Phase), ToSeq: p.ToSeq, Completed: p.Completed, Total: p.Total, Message: p.Message,
 		}}
 		if p.Phase == rewind.PhaseError {
-			ev.Err = errors.New(p.Message)
+			ev.Err = p.Err // typed, for errors.As
 		}
 		a.publish(Notice{SessionID: id, Source: hook.SourceUser, Event: ev})
 	})
