@@ -63,7 +63,8 @@ func (a *Agent) Compact(ctx context.Context, opts CompactOptions) (CompactResult
 // after.
 //
 // It is a session operation, like [Agent.Restore]: it fails with a
-// *SessionBusyError while a run of the session is in progress, and prompts
+// *SessionBusyError while a run of the session (or a restore) is in
+// progress, and prompts
 // on the session fail the same way while it works; with a store that
 // leases sessions it takes the session's lease. Subscribers get its
 // [EventCompaction] events. A cancelled ctx ends it with ctx's error and
@@ -72,7 +73,7 @@ func (a *Agent) CompactSession(ctx context.Context, id string, opts CompactOptio
 	if inHook(ctx, a) {
 		return CompactResult{}, ErrReentrant
 	}
-	end, err := a.sched.beginOp(id)
+	end, err := a.sched.beginOp(id, ActivityCompaction)
 	if err != nil {
 		return CompactResult{}, err
 	}
