@@ -80,6 +80,19 @@ type Options struct {
 	// directory as it found it. Locks with and without Park exclude each
 	// other all the same.
 	Park bool
+
+	hook *stepHook // tests only: see export_test.go
+}
+
+// A stepHook is called at named steps of taking, parking and releasing a
+// lock, so that a test can stop a process between any two of its system
+// calls. It is nil outside tests.
+type stepHook struct{ at func(step string) }
+
+func (h *stepHook) step(name string) {
+	if h != nil {
+		h.at(name)
+	}
 }
 
 func (o Options) withDefaults() Options {
@@ -112,6 +125,7 @@ type Lock struct {
 	refresh time.Duration
 	fresh   time.Duration // how old a stamp Move leaves as it is
 	park    bool          // Options.Park
+	hook    *stepHook
 
 	mu          sync.Mutex  // guards the fields below
 	path        string      // the lock directory; Move changes it
@@ -137,7 +151,7 @@ func Acquire(ctx context.Context, target string, opts Options) (*Lock, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if o.Park && unpark(path) {
+		if o.Park && unpark(path, o.hook) {
 			l, err := hold(path, o)
 			if l != nil {
 				l.parked = true
@@ -160,7 +174,7 @@ func Acquire(ctx context.Context, target string, opts Options) (*Lock, error) {
 		case !st.IsDir():
 			return nil, &storage.Error{Op: "lock", File: path, Message: "lock path is not a directory"}
 		case time.Since(st.ModTime()) > o.Stale:
-			if err := takeOver(path, st); err != nil {
+			if err := takeOver(path, st, o.hook); err != nil {
 				return nil, err
 			}
 			continue
@@ -191,10 +205,16 @@ func jitter(d time.Duration) time.Duration {
 // unique name, so that two processes taking over at once cannot both remove
 // it, and checks that what it moved is the stale lock it saw and not a fresh
 // one made in the meantime; a fresh one is put back.
-func takeOver(path string, stale fs.FileInfo) error {
+//
+// The unique name is hidden and ends in ".lock", like IdleName: a process
+// killed before it removes the directory leaves it behind, and every reader
+// of these directories skips such names (a name ending in ".stale-<hex>"
+// stopped a migration and showed in listings).
+func takeOver(path string, stale fs.FileInfo, hook *stepHook) error {
 	var b [6]byte
 	_, _ = rand.Read(b[:])
-	aside := path + ".stale-" + hex.EncodeToString(b[:])
+	aside := filepath.Join(filepath.Dir(path), ".stale-"+hex.EncodeToString(b[:])+Suffix)
+	hook.step("takeover:seen")
 	if err := os.Rename(path, aside); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil // someone else took it over
@@ -205,6 +225,7 @@ func takeOver(path string, stale fs.FileInfo) error {
 	// IdleName) keeps its inode from holder to holder, so the inode alone
 	// does not tell a stale lock from a fresh one made of the same
 	// directory.
+	hook.step("takeover:aside")
 	moved, err := os.Lstat(aside)
 	if err == nil && moved.IsDir() && sameFile(moved, stale) && moved.ModTime().Equal(stale.ModTime()) {
 		_ = os.RemoveAll(aside)
@@ -213,6 +234,7 @@ func takeOver(path string, stale fs.FileInfo) error {
 	// We moved a lock that is not the stale one: give it back unless a new
 	// lock took its place, in which case its holder has lost it already.
 	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		hook.step("takeover:giveback")
 		if os.Rename(aside, path) == nil {
 			return nil
 		}
@@ -233,6 +255,7 @@ func hold(path string, o Options) (*Lock, error) {
 	}
 	l := &Lock{
 		park:    o.Park,
+		hook:    o.hook,
 		path:    path,
 		refresh: o.Refresh,
 		fresh:   min(o.Stale/4, o.Refresh/2),
@@ -405,7 +428,9 @@ func (l *Lock) Release() error {
 	if err := l.verifyLocked(); err != nil {
 		return err
 	}
+	l.hook.step("release:verified")
 	if l.park && (l.parked || l.parkNew && exists(strings.TrimSuffix(l.path, Suffix))) && park(l.path) {
+		l.hook.step("release:parked")
 		return nil
 	}
 	if err := removeDir(l.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -436,7 +461,7 @@ func (l *Lock) ParkOnRelease() {
 // then look taken over. The directory is first claimed under a name only
 // this call knows (hidden, ending in ".lock" like IdleName, left behind only
 // by a crash at that moment), stamped there, and renamed into place.
-func unpark(path string) bool {
+func unpark(path string, hook *stepHook) bool {
 	dir := filepath.Dir(path)
 	var b [6]byte
 	_, _ = rand.Read(b[:])
@@ -444,11 +469,17 @@ func unpark(path string) bool {
 	if renameNoReplace(filepath.Join(dir, IdleName), claim) != nil {
 		return false
 	}
+	hook.step("unpark:claimed")
 	st, err := os.Lstat(claim)
 	now := time.Now()
-	if err == nil && st.IsDir() && os.Chtimes(claim, now, now) == nil && renameNoReplace(claim, path) == nil {
-		return true
+	if err == nil && st.IsDir() && os.Chtimes(claim, now, now) == nil {
+		hook.step("unpark:stamped")
+		if renameNoReplace(claim, path) == nil {
+			hook.step("unpark:placed")
+			return true
+		}
 	}
+	hook.step("unpark:putback")
 	// Locked, or not a directory: park it again, or remove it if another
 	// was parked meanwhile (only an empty directory goes).
 	if park(claim) {
