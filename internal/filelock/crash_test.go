@@ -207,3 +207,49 @@ func checkLeftovers(t *testing.T, dir string, lockOK bool) {
 		}
 	}
 }
+
+// A waiter that saw a stale lock, and moved aside a fresh one made in its
+// place meanwhile, gives the fresh one back only if the place is still
+// free: a plain rename would replace the empty lock directory a third
+// process made there in the meantime, which then holds a lock that is
+// not there (or, between its mkdir and its lstat, records the one given
+// back as its own: two holders of one directory).
+func TestTakeOverGivesBackWithoutReplacing(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("needs no-replace renames (Linux)")
+	}
+	dir := t.TempDir()
+	target := filepath.Join(dir, "s.jsonl")
+	path := target + filelock.Suffix
+	if err := os.Mkdir(path, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(path, old, old); err != nil {
+		t.Fatal(err)
+	}
+	var third fs.FileInfo
+	o := filelock.WithStepHook(filelock.Options{Stale: time.Second, Timeout: 200 * time.Millisecond}, func(step string) {
+		switch step {
+		case "takeover:seen": // another waiter took it over and locked
+			_ = syscall.Rmdir(path)
+			_ = os.Mkdir(path, 0o700)
+		case "takeover:giveback": // and a third locked once it was aside
+			if err := os.Mkdir(path, 0o700); err != nil {
+				t.Error(err)
+			}
+			third, _ = os.Lstat(path)
+		}
+	})
+	if l, err := filelock.Acquire(t.Context(), target, o); err == nil {
+		_ = l.Release()
+		t.Fatal("took a fresh lock")
+	}
+	if third == nil {
+		t.Fatal("the give-back step was never reached")
+	}
+	if now := lockDir(t, target); !os.SameFile(now, third) {
+		t.Error("the third process's lock directory was replaced by the one given back")
+	}
+	checkLeftovers(t, dir, true)
+}

@@ -233,11 +233,18 @@ func takeOver(path string, stale fs.FileInfo, hook *stepHook) error {
 	}
 	// We moved a lock that is not the stale one: give it back unless a new
 	// lock took its place, in which case its holder has lost it already.
-	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
-		hook.step("takeover:giveback")
-		if os.Rename(aside, path) == nil {
-			return nil
+	// The rename must not replace: os.Rename refuses an existing directory
+	// only after its own lstat, and a lock made by mkdir between that
+	// lstat and the rename would be replaced by the one given back.
+	hook.step("takeover:giveback")
+	err = renameNoReplace(aside, path)
+	if errors.Is(err, errors.ErrUnsupported) {
+		if _, lerr := os.Lstat(path); errors.Is(lerr, fs.ErrNotExist) {
+			err = os.Rename(aside, path)
 		}
+	}
+	if err == nil {
+		return nil
 	}
 	_ = os.RemoveAll(aside)
 	return nil
