@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -192,6 +193,17 @@ func TestKilledAtEveryStepLeavesNothingThatBlocks(t *testing.T) {
 // directory, a claim), or, if lockOK, the lock directory of s.jsonl.
 func checkLeftovers(t *testing.T, dir string, lockOK bool) {
 	t.Helper()
+	if lockOK {
+		checkLeftoversOf(t, dir, "s.jsonl", "s.jsonl"+filelock.Suffix)
+	} else {
+		checkLeftoversOf(t, dir, "s.jsonl")
+	}
+}
+
+// checkLeftoversOf fails the test if dir holds anything but the names
+// given and hidden directories whose name ends in ".lock".
+func checkLeftoversOf(t *testing.T, dir string, names ...string) {
+	t.Helper()
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -199,8 +211,7 @@ func checkLeftovers(t *testing.T, dir string, lockOK bool) {
 	for _, e := range ents {
 		n := e.Name()
 		switch {
-		case n == "s.jsonl":
-		case n == "s.jsonl"+filelock.Suffix && lockOK && e.IsDir():
+		case slices.Contains(names, n):
 		case strings.HasPrefix(n, ".") && strings.HasSuffix(n, filelock.Suffix) && e.IsDir():
 		default:
 			t.Errorf("left behind: %s (%v)", n, e.Type())

@@ -211,9 +211,7 @@ func jitter(d time.Duration) time.Duration {
 // of these directories skips such names (a name ending in ".stale-<hex>"
 // stopped a migration and showed in listings).
 func takeOver(path string, stale fs.FileInfo, hook *stepHook) error {
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	aside := filepath.Join(filepath.Dir(path), ".stale-"+hex.EncodeToString(b[:])+Suffix)
+	aside := asideName(path)
 	hook.step("takeover:seen")
 	if err := os.Rename(path, aside); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -440,10 +438,29 @@ func (l *Lock) Release() error {
 		l.hook.step("release:parked")
 		return nil
 	}
-	if err := removeDir(l.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	err := removeDir(l.path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		// Not empty (something was put in it, or a directory planted
+		// under IdleName was taken as the parked one): set it aside
+		// under a hidden name that every reader skips, so that the lock
+		// is free now and nothing in it is lost, rather than leave the
+		// target locked until a stale takeover removes it all.
+		if renameNoReplace(l.path, asideName(l.path)) == nil {
+			return nil
+		}
 		return (&storage.Error{Op: "lock", File: l.path, Message: "cannot release lock"}).WithCause(err)
 	}
 	return nil
+}
+
+// asideName returns a new unique name, hidden and ending in Suffix, in the
+// directory of the lock directory path, for setting a lock directory
+// aside: a stale one being taken over (see takeOver), or one that cannot
+// be removed.
+func asideName(path string) string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return filepath.Join(filepath.Dir(path), ".stale-"+hex.EncodeToString(b[:])+Suffix)
 }
 
 // ParkOnRelease asks Release to park the lock directory (see IdleName)
