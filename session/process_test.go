@@ -39,6 +39,8 @@ func TestMain(m *testing.M) {
 		os.Exit(runAppender())
 	case "contender":
 		os.Exit(runContender())
+	case "holder":
+		os.Exit(runHolder())
 	default:
 		fmt.Fprintln(os.Stderr, "unknown child role", os.Getenv(childEnv))
 		os.Exit(2)

@@ -264,3 +264,61 @@ func TestTakeOverGivesBackWithoutReplacing(t *testing.T) {
 	}
 	checkLeftovers(t, dir, true)
 }
+
+// A waiter that saw a stale lock made of the parked directory, which its
+// holder then parked and another process took again (the same inode, now
+// a fresh lock), does not take the fresh lock over: the takeover compares
+// the stamp too, and gives the lock back.
+func TestTakeOverSparesAFreshLockOfTheSameDirectory(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("parking needs no-replace renames (Linux)")
+	}
+	dir := t.TempDir()
+	target := filepath.Join(dir, "s.jsonl")
+	if err := os.WriteFile(target, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	path, idle := target+filelock.Suffix, filepath.Join(dir, filelock.IdleName)
+	l := acquire(t, target, filelock.Options{Park: true})
+	l.ParkOnRelease()
+	if err := l.Release(); err != nil {
+		t.Fatal(err)
+	}
+	// A slow holder's lock, made of the parked directory, looks stale.
+	if err := os.Rename(idle, path); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(path, old, old); err != nil {
+		t.Fatal(err)
+	}
+	parked := lockDir(t, target)
+	var fresh *filelock.Lock
+	o := filelock.WithStepHook(filelock.Options{Stale: time.Second, Timeout: 300 * time.Millisecond}, func(step string) {
+		if step != "takeover:seen" || fresh != nil {
+			return
+		}
+		// The slow holder releases (parks) its lock, and another
+		// process takes the parked directory as its lock.
+		if err := os.Rename(path, idle); err != nil {
+			t.Error(err)
+		}
+		fresh = acquire(t, target, filelock.Options{Park: true})
+	})
+	if l, err := filelock.Acquire(t.Context(), target, o); err == nil {
+		_ = l.Release()
+		t.Fatal("took a fresh lock")
+	}
+	if fresh == nil {
+		t.Fatal("the takeover step was never reached")
+	}
+	if !os.SameFile(lockDir(t, target), parked) {
+		t.Error("the fresh lock is not the parked directory")
+	}
+	if err := fresh.Check(); err != nil {
+		t.Errorf("the fresh lock was taken over: %v", err)
+	}
+	if err := fresh.Release(); err != nil {
+		t.Error(err)
+	}
+}
