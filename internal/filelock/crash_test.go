@@ -219,52 +219,6 @@ func checkLeftoversOf(t *testing.T, dir string, names ...string) {
 	}
 }
 
-// A waiter that saw a stale lock, and moved aside a fresh one made in its
-// place meanwhile, gives the fresh one back only if the place is still
-// free: a plain rename would replace the empty lock directory a third
-// process made there in the meantime, which then holds a lock that is
-// not there (or, between its mkdir and its lstat, records the one given
-// back as its own: two holders of one directory).
-func TestTakeOverGivesBackWithoutReplacing(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("needs no-replace renames (Linux)")
-	}
-	dir := t.TempDir()
-	target := filepath.Join(dir, "s.jsonl")
-	path := target + filelock.Suffix
-	if err := os.Mkdir(path, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	old := time.Now().Add(-time.Hour)
-	if err := os.Chtimes(path, old, old); err != nil {
-		t.Fatal(err)
-	}
-	var third fs.FileInfo
-	o := filelock.WithStepHook(filelock.Options{Stale: time.Second, Timeout: 200 * time.Millisecond}, func(step string) {
-		switch step {
-		case "takeover:seen": // another waiter took it over and locked
-			_ = syscall.Rmdir(path)
-			_ = os.Mkdir(path, 0o700)
-		case "takeover:giveback": // and a third locked once it was aside
-			if err := os.Mkdir(path, 0o700); err != nil {
-				t.Error(err)
-			}
-			third, _ = os.Lstat(path)
-		}
-	})
-	if l, err := filelock.Acquire(t.Context(), target, o); err == nil {
-		_ = l.Release()
-		t.Fatal("took a fresh lock")
-	}
-	if third == nil {
-		t.Fatal("the give-back step was never reached")
-	}
-	if now := lockDir(t, target); !os.SameFile(now, third) {
-		t.Error("the third process's lock directory was replaced by the one given back")
-	}
-	checkLeftovers(t, dir, true)
-}
-
 // A waiter that saw a stale lock made of the parked directory, which its
 // holder then parked and another process took again (the same inode, now
 // a fresh lock), does not take the fresh lock over: the takeover compares
@@ -321,4 +275,58 @@ func TestTakeOverSparesAFreshLockOfTheSameDirectory(t *testing.T) {
 	if err := fresh.Release(); err != nil {
 		t.Error(err)
 	}
+}
+
+// A waiter that saw a stale lock, which another process replaced with a
+// fresh lock meanwhile, never leaves the lock's place empty while it finds
+// out: a third process cannot lock then, and the fresh lock's holder keeps
+// it. (Moving the lock aside to look at it let a third process lock
+// while the fresh holder, which had checked its lock just before, went on
+// writing: two writers.)
+func TestTakeOverNeverLeavesTheLockPlaceEmpty(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("needs renameat2 (Linux)")
+	}
+	dir := t.TempDir()
+	target := filepath.Join(dir, "s.jsonl")
+	path := target + filelock.Suffix
+	if err := os.Mkdir(path, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(path, old, old); err != nil {
+		t.Fatal(err)
+	}
+	var fresh *filelock.Lock
+	thirdLocked := false
+	o := filelock.WithStepHook(filelock.Options{Stale: time.Second, Timeout: 200 * time.Millisecond}, func(step string) {
+		switch {
+		case step == "takeover:seen" && fresh == nil:
+			// Another waiter took the stale lock over and locked.
+			_ = syscall.Rmdir(path)
+			fresh = acquire(t, target, filelock.Options{})
+		case step == "takeover:aside":
+			// A third process tries to lock.
+			if os.Mkdir(path, 0o700) == nil {
+				thirdLocked = true
+			}
+		}
+	})
+	if l, err := filelock.Acquire(t.Context(), target, o); err == nil {
+		_ = l.Release()
+		t.Fatal("took a fresh lock")
+	}
+	if fresh == nil {
+		t.Fatal("the takeover step was never reached")
+	}
+	if thirdLocked {
+		t.Error("a third process locked while the waiter looked at the lock it took")
+	}
+	if err := fresh.Check(); err != nil {
+		t.Errorf("the fresh lock was lost: %v", err)
+	}
+	if err := fresh.Release(); err != nil {
+		t.Error(err)
+	}
+	checkLeftovers(t, dir, thirdLocked)
 }

@@ -174,8 +174,12 @@ func Acquire(ctx context.Context, target string, opts Options) (*Lock, error) {
 		case !st.IsDir():
 			return nil, &storage.Error{Op: "lock", File: path, Message: "lock path is not a directory"}
 		case time.Since(st.ModTime()) > o.Stale:
-			if err := takeOver(path, st, o.hook); err != nil {
+			mine, err := takeOver(path, st, o.hook)
+			if err != nil {
 				return nil, err
+			}
+			if mine != nil {
+				return holdAs(path, o, mine), nil
 			}
 			continue
 		}
@@ -201,50 +205,112 @@ func jitter(d time.Duration) time.Duration {
 	return d/2 + time.Duration(frac*float64(d/2))
 }
 
-// takeOver removes a stale lock. It first renames the lock directory to a
-// unique name, so that two processes taking over at once cannot both remove
-// it, and checks that what it moved is the stale lock it saw and not a fresh
-// one made in the meantime; a fresh one is put back.
+// takeOver replaces the stale lock it saw (stale) with a lock of its own.
+// It makes a fresh lock directory under a unique name and swaps it with
+// the lock in one atomic exchange, so that the lock's place is never
+// empty, then checks that what it swapped out is the stale lock and not a
+// fresh one made in the meantime: the stale one is removed and the caller
+// holds the lock (takeOver returns its directory's description); a fresh
+// one is swapped back at once and takeOver returns nil, to wait on. Two
+// processes taking over at once cannot both get the stale lock, and while
+// a fresh lock is swapped out nobody can take its place, which is what
+// moving it aside to look at it allowed: a third process locked while the
+// fresh holder, which had checked its lock just before, went on writing.
+// Its holder may see its lock compromised during the exchange, which is
+// safe.
+//
+// The check compares the stamp too: a parked lock directory (see IdleName)
+// keeps its inode from holder to holder, so the inode alone does not tell
+// a stale lock from a fresh one made of the same directory.
 //
 // The unique name is hidden and ends in ".lock", like IdleName: a process
 // killed before it removes the directory leaves it behind, and every reader
 // of these directories skips such names (a name ending in ".stale-<hex>"
 // stopped a migration and showed in listings).
-func takeOver(path string, stale fs.FileInfo, hook *stepHook) error {
+//
+// Where exchanges are not available, the lock is moved aside and looked at
+// there, and a fresh one given back.
+func takeOver(path string, stale fs.FileInfo, hook *stepHook) (fs.FileInfo, error) {
 	aside := asideName(path)
+	if err := os.Mkdir(aside, lockDirMode); err != nil {
+		return nil, (&storage.Error{Op: "lock", File: path, Message: "cannot take over stale lock"}).WithCause(err)
+	}
+	mine, err := os.Lstat(aside)
+	if err != nil {
+		_ = removeDir(aside)
+		return nil, (&storage.Error{Op: "lock", File: path, Message: "cannot take over stale lock"}).WithCause(err)
+	}
 	hook.step("takeover:seen")
+	err = exchange(aside, path)
+	if errors.Is(err, errors.ErrUnsupported) {
+		_ = removeDir(aside)
+		return nil, moveAside(path, aside, stale, hook)
+	}
+	if err != nil {
+		_ = removeDir(aside)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil // someone else took it over
+		}
+		return nil, (&storage.Error{Op: "lock", File: path, Message: "cannot take over stale lock"}).WithCause(err)
+	}
+	hook.step("takeover:aside")
+	if isStale(aside, stale) {
+		_ = os.RemoveAll(aside)
+		// Ours is in place, unless another taker's exchange has it out
+		// for a moment (and puts it back): hold it as it was made.
+		if st, err := os.Lstat(path); err == nil && sameFile(st, mine) {
+			return st, nil
+		}
+		return mine, nil
+	}
+	hook.step("takeover:giveback")
+	if exchange(aside, path) != nil {
+		// Our lock is no longer there to swap with (someone removed
+		// it): give the fresh lock back if its place is still free;
+		// if it is taken, the fresh lock's holder has lost it already.
+		if renameNoReplace(aside, path) != nil {
+			_ = os.RemoveAll(aside)
+		}
+		return nil, nil
+	}
+	_ = os.RemoveAll(aside) // ours, empty (or, if others' exchanges interleaved, a lock lost already)
+	return nil, nil
+}
+
+// isStale reports whether the lock directory at path is still the stale
+// lock it was: the same directory with the same stamp.
+func isStale(path string, stale fs.FileInfo) bool {
+	st, err := os.Lstat(path)
+	return err == nil && st.IsDir() && sameFile(st, stale) && st.ModTime().Equal(stale.ModTime())
+}
+
+// moveAside takes over the stale lock at path where exchanges are not
+// available: it renames the lock to aside, removes it if it is the stale
+// one and gives it back otherwise, unless a new lock took its place.
+func moveAside(path, aside string, stale fs.FileInfo, hook *stepHook) error {
 	if err := os.Rename(path, aside); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil // someone else took it over
 		}
 		return (&storage.Error{Op: "lock", File: path, Message: "cannot take over stale lock"}).WithCause(err)
 	}
-	// The same directory, still unstamped: a parked lock directory (see
-	// IdleName) keeps its inode from holder to holder, so the inode alone
-	// does not tell a stale lock from a fresh one made of the same
-	// directory.
-	hook.step("takeover:aside")
-	moved, err := os.Lstat(aside)
-	if err == nil && moved.IsDir() && sameFile(moved, stale) && moved.ModTime().Equal(stale.ModTime()) {
+	if isStale(aside, stale) {
 		_ = os.RemoveAll(aside)
 		return nil
 	}
-	// We moved a lock that is not the stale one: give it back unless a new
-	// lock took its place, in which case its holder has lost it already.
 	// The rename must not replace: os.Rename refuses an existing directory
 	// only after its own lstat, and a lock made by mkdir between that
 	// lstat and the rename would be replaced by the one given back.
 	hook.step("takeover:giveback")
-	err = renameNoReplace(aside, path)
+	err := renameNoReplace(aside, path)
 	if errors.Is(err, errors.ErrUnsupported) {
 		if _, lerr := os.Lstat(path); errors.Is(lerr, fs.ErrNotExist) {
 			err = os.Rename(aside, path)
 		}
 	}
-	if err == nil {
-		return nil
+	if err != nil {
+		_ = os.RemoveAll(aside)
 	}
-	_ = os.RemoveAll(aside)
 	return nil
 }
 
@@ -258,6 +324,11 @@ func hold(path string, o Options) (*Lock, error) {
 	if !st.IsDir() { // cannot be: made by mkdir or a parked directory checked before
 		return nil, &storage.Error{Op: "lock", File: path, Message: "lock path is not a directory"}
 	}
+	return holdAs(path, o, st), nil
+}
+
+// holdAs returns the lock held in the directory path, which st describes.
+func holdAs(path string, o Options, st fs.FileInfo) *Lock {
 	l := &Lock{
 		park:    o.Park,
 		hook:    o.hook,
@@ -272,7 +343,7 @@ func hold(path string, o Options) (*Lock, error) {
 	l.mu.Lock()
 	l.timer = time.AfterFunc(l.refresh, l.keepFresh)
 	l.mu.Unlock()
-	return l, nil
+	return l
 }
 
 // keepFresh refreshes the lock's mtime and schedules the next refresh, or

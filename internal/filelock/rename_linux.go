@@ -16,3 +16,13 @@ func renameNoReplace(from, to string) error {
 	}
 	return err
 }
+
+// exchange swaps the entries a and b atomically; both must exist. It
+// fails with errors.ErrUnsupported if the file system cannot.
+func exchange(a, b string) error {
+	err := unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE)
+	if errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOSYS) {
+		return errors.ErrUnsupported
+	}
+	return err
+}

@@ -7,3 +7,6 @@ import "errors"
 // renameNoReplace is not available here: a plain rename would replace a
 // lock another process holds.
 func renameNoReplace(from, to string) error { return errors.ErrUnsupported }
+
+// exchange is not available here.
+func exchange(a, b string) error { return errors.ErrUnsupported }
