@@ -240,6 +240,16 @@ func takeOver(path string, stale fs.FileInfo, hook *stepHook) (fs.FileInfo, erro
 		_ = removeDir(aside)
 		return nil, (&storage.Error{Op: "lock", File: path, Message: "cannot take over stale lock"}).WithCause(err)
 	}
+	// Waiters that saw the same stale lock all come here at about the
+	// same time; the first to swap wins. Looking again just before
+	// swapping keeps the others from swapping with the winner's lock:
+	// exchanges of several takers that interleave can leave the winner's
+	// lock swapped out (lost, which is safe) and a lock nobody holds in
+	// place until it is stale.
+	if !isStale(path, stale) {
+		_ = removeDir(aside)
+		return nil, nil
+	}
 	hook.step("takeover:seen")
 	err = exchange(aside, path)
 	if errors.Is(err, errors.ErrUnsupported) {

@@ -192,7 +192,7 @@ func TestMixedLockersKilledAtRandomExcludeEachOther(t *testing.T) {
 		procs[i] = proc{kind, cmd, done}
 	}
 	kills := 0
-	for end := time.Now().Add(6 * time.Second); time.Now().Before(end); {
+	for end := time.Now().Add(4 * time.Second); time.Now().Before(end); {
 		time.Sleep(time.Duration(20+rand.IntN(130)) * time.Millisecond)
 		p := &procs[rand.IntN(len(procs))]
 		_ = p.cmd.Process.Kill()
@@ -234,5 +234,72 @@ func TestMixedLockersKilledAtRandomExcludeEachOther(t *testing.T) {
 	checkLeftovers(t, dir, false)
 	if _, err := os.Lstat(target + filelock.Suffix); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("lock left: %v", err)
+	}
+}
+
+// Many waiters that see the same stale lock at once take it over one at a
+// time: each round, eight goroutines find a stale lock (made by mkdir or
+// the parked directory) and all of them get the lock in turn, never two
+// at once, and the round leaves no lock and nothing but hidden ".lock"
+// names behind.
+func TestManyWaitersTakeOverAStaleLockOneAtATime(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("parking needs no-replace renames (Linux)")
+	}
+	dir := t.TempDir()
+	target := filepath.Join(dir, "s.jsonl")
+	if err := os.WriteFile(target, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	path := target + filelock.Suffix
+	old := time.Now().Add(-time.Hour)
+	for round := range 20 {
+		if round%2 == 1 {
+			// The parked directory, left as a dead holder's lock.
+			l := acquire(t, target, filelock.Options{Park: true})
+			l.ParkOnRelease()
+			if err := l.Release(); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Rename(filepath.Join(dir, filelock.IdleName), path); err != nil {
+				t.Fatal(err)
+			}
+		} else if err := os.Mkdir(path, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(path, old, old); err != nil {
+			t.Fatal(err)
+		}
+		var mu sync.Mutex
+		inside, most := 0, 0
+		var wg sync.WaitGroup
+		for g := range 8 {
+			wg.Go(func() {
+				l, err := filelock.Acquire(t.Context(), target, filelock.Options{Stale: time.Second, Timeout: 10 * time.Second, Park: g%2 == 0})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				mu.Lock()
+				inside++
+				most = max(most, inside)
+				mu.Unlock()
+				time.Sleep(time.Millisecond)
+				if err := l.Check(); err != nil {
+					t.Error(err)
+				}
+				mu.Lock()
+				inside--
+				mu.Unlock()
+				if err := l.Release(); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		if most != 1 {
+			t.Fatalf("round %d: %d holders at once", round, most)
+		}
+		checkLeftovers(t, dir, false)
 	}
 }
