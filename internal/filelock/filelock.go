@@ -42,7 +42,12 @@ const Suffix = ".lock"
 // directories, in either implementation, skips it as it skips locks.
 // Only one directory is parked at a time: a release that finds one there
 // removes its own. Where no-replace renames are not available, nothing is
-// ever parked.
+// ever parked. A process killed in the middle of taking the parked
+// directory leaves it under a claim name (.claim-<hex>.lock), and one
+// killed while taking over a stale lock leaves that lock under
+// .stale-<hex>.lock: hidden names ending in ".lock" too, which no lock
+// ever takes again and readers skip (empty directories, unless something
+// was put in a lock directory).
 const IdleName = ".idle" + Suffix
 
 // DefaultStale is the age after which an unrefreshed lock may be taken over.
@@ -391,6 +396,12 @@ func (l *Lock) touch() error {
 	st, err := os.Lstat(l.path)
 	if err != nil {
 		return (&storage.Error{Op: "lock", File: l.path, Message: "lock was compromised"}).WithCause(err)
+	}
+	if inode(st) != l.ino {
+		// Replaced between the check and the stamp (taken over after
+		// this process stalled past the stale period): the stamp landed
+		// on another's lock, whose holder finds it compromised too.
+		return &storage.Error{Op: "lock", File: l.path, Message: "lock was compromised"}
 	}
 	l.mtime = st.ModTime()
 	return nil
