@@ -12,9 +12,9 @@
 //     else OTEL_EXPORTER_OTLP_PROTOCOL, says. The OTLP exporters read the
 //     other OTEL_EXPORTER_OTLP_* variables (endpoint, headers, timeout,
 //     compression, certificates) themselves.
-//   - "console" writes each span or metric batch as one line of JSON to the
-//     writer given to [FromEnv], the command's standard error, so that it
-//     never mixes with the answer or the --output json object.
+//   - "console" writes JSON, a line per span or per metrics collection, to
+//     the writer given to [FromEnv], the command's standard error, so that
+//     it never mixes with the answer or the --output json object.
 //   - "none" exports nothing.
 //
 // Any other value, such as "prometheus", "zipkin" or "http/json", is an
