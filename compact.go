@@ -63,16 +63,19 @@ func (a *Agent) Compact(ctx context.Context, opts CompactOptions) (CompactResult
 // after.
 //
 // It is a session operation, like [Agent.Restore]: it fails with a
-// *SessionBusyError while a run of the session is in progress, and prompts
+// *SessionBusyError while a run of the session (or a restore) is in
+// progress, and prompts
 // on the session fail the same way while it works; with a store that
 // leases sessions it takes the session's lease. Subscribers get its
-// [EventCompaction] events. A cancelled ctx ends it with ctx's error and
-// commits nothing. Without the context engine it returns [ErrNoContext].
+// [EventCompaction] events; with [Options.Telemetry] it records a span
+// "compaction" (see telemetry.Telemetry.Compact). A cancelled ctx ends
+// it with ctx's error and commits nothing. Without the context engine it
+// returns [ErrNoContext].
 func (a *Agent) CompactSession(ctx context.Context, id string, opts CompactOptions) (CompactResult, error) {
 	if inHook(ctx, a) {
 		return CompactResult{}, ErrReentrant
 	}
-	end, err := a.sched.beginOp(id)
+	end, err := a.sched.beginOp(id, ActivityCompaction)
 	if err != nil {
 		return CompactResult{}, err
 	}
@@ -82,10 +85,12 @@ func (a *Agent) CompactSession(ctx context.Context, id string, opts CompactOptio
 		return CompactResult{}, err
 	}
 	defer release()
-	return a.eng.Compact(ctx, id, engine.CompactOptions{
-		Instructions: opts.Instructions,
-		OnEvent: func(ev engine.Event) {
-			a.publish(Notice{SessionID: id, Source: hook.SourceUser, Event: ev})
-		},
+	return a.obs.compact(ctx, id, func(ctx context.Context) (CompactResult, error) {
+		return a.eng.Compact(ctx, id, engine.CompactOptions{
+			Instructions: opts.Instructions,
+			OnEvent: func(ev engine.Event) {
+				a.publish(Notice{SessionID: id, Source: hook.SourceUser, Event: ev})
+			},
+		})
 	})
 }

@@ -35,8 +35,9 @@ func TestCompactIsRefusedWhileARunIsActive(t *testing.T) {
 	<-started
 	_, err := a.Compact(t.Context(), liteagent.CompactOptions{})
 	var busy *liteagent.SessionBusyError
-	if !errors.As(err, &busy) || busy.SessionID != a.SessionID() {
-		t.Errorf("compact during a run: %v, want a *SessionBusyError", err)
+	if !errors.As(err, &busy) || busy.SessionID != a.SessionID() || busy.HeldBy != liteagent.ActivityRun || busy.Op ||
+		!strings.Contains(err.Error(), "run in progress") {
+		t.Errorf("compact during a run: %v, want a *SessionBusyError held by a run", err)
 	}
 	close(release)
 	if err := <-done; err != nil {
@@ -139,5 +140,63 @@ func TestCompactSummaryReplacesOlderTurns(t *testing.T) {
 	if !strings.Contains(string(b), "[Summary of earlier conversation]") || !strings.Contains(string(b), "the user asked six questions") ||
 		strings.Contains(string(b), "answer a") {
 		t.Errorf("the request after Compact does not start from the summary: %s", b)
+	}
+}
+
+// TestBusyErrorNamesWhatHoldsTheSession starts a prompt and the other
+// session operation while a compaction or a restore holds the session:
+// both are refused with a *SessionBusyError whose HeldBy and text name the
+// operation that holds it.
+func TestBusyErrorNamesWhatHoldsTheSession(t *testing.T) {
+	for _, tc := range []struct {
+		held  liteagent.SessionActivity
+		event liteagent.EventType
+		text  string
+	}{
+		{liteagent.ActivityCompaction, liteagent.EventCompaction, "being compacted"},
+		{liteagent.ActivityRestore, liteagent.EventCheckpointRestore, "being restored"},
+	} {
+		t.Run(string(tc.held), func(t *testing.T) {
+			f := newFixture(t)
+			a := f.agent(t, f.options(nil))
+			writePrompt(t, f, a, "first", "a.txt", "one")
+			id := a.SessionID()
+			compact := func() error {
+				_, err := a.CompactSession(context.Background(), id, liteagent.CompactOptions{})
+				return err
+			}
+			restore := func() error { _, err := a.Restore(context.Background(), id, 0, liteagent.RestoreOptions{}); return err }
+			own, other := compact, restore
+			if tc.held == liteagent.ActivityRestore {
+				own, other = restore, compact
+			}
+			var refused []error
+			started := false
+			unsub, _ := a.Subscribe(func(n liteagent.Notice) {
+				if n.Event.Type != tc.event || started {
+					return
+				}
+				started = true
+				_, err := a.Send(context.Background(), "sneak in")
+				refused = append(refused, err, other())
+			})
+			defer unsub()
+			if err := own(); err != nil {
+				t.Fatal(err)
+			}
+			if len(refused) != 2 {
+				t.Fatalf("no %s event", tc.event)
+			}
+			for i, err := range refused {
+				var busy *liteagent.SessionBusyError
+				if !errors.As(err, &busy) || busy.HeldBy != tc.held || !busy.Op || busy.SessionID != id {
+					t.Errorf("refusal %d: %#v, want a *SessionBusyError held by %s", i, err, tc.held)
+					continue
+				}
+				if msg := err.Error(); !strings.Contains(msg, tc.text) || !strings.Contains(msg, id) {
+					t.Errorf("refusal %d: %q does not say %q", i, msg, tc.text)
+				}
+			}
+		})
 	}
 }
