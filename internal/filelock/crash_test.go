@@ -1,3 +1,5 @@
+//go:build unix
+
 package filelock_test
 
 import (
@@ -17,6 +19,19 @@ import (
 
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
 )
+
+// unixChild runs the child processes of the tests that need Unix: mode
+// "mix" (see childMix) or "step" (see childStep).
+func unixChild(mode, target string) int {
+	switch mode {
+	case "mix":
+		return childMix(target)
+	case "step":
+		return childStep(target)
+	}
+	fmt.Fprintln(os.Stderr, "unknown child mode", mode)
+	return 2
+}
 
 // plainAcquire takes the lock of target the way the TypeScript SDK's
 // lock (proper-lockfile) does, knowing nothing of parking: mkdir

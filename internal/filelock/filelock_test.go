@@ -31,10 +31,8 @@ func TestMain(m *testing.M) {
 		os.Exit(childCounter(os.Getenv("FILELOCK_TARGET"), 200, true))
 	case "hold":
 		os.Exit(childHold(os.Getenv("FILELOCK_TARGET")))
-	case "mix":
-		os.Exit(childMix(os.Getenv("FILELOCK_TARGET")))
-	case "step":
-		os.Exit(childStep(os.Getenv("FILELOCK_TARGET")))
+	default:
+		os.Exit(unixChild(os.Getenv(childEnv), os.Getenv("FILELOCK_TARGET")))
 	}
 }
 
