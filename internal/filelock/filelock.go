@@ -152,11 +152,15 @@ func Acquire(ctx context.Context, target string, opts Options) (*Lock, error) {
 	path := target + Suffix
 	deadline := time.Now().Add(o.Timeout)
 	wait := o.MinWait
+	waited := false
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if o.Park && unpark(path, o.hook) {
+		// After a wait, the parked directory is tried only once the
+		// lock is gone: trying it while the lock is held takes it,
+		// stamps it and puts it back for nothing.
+		if o.Park && (!waited || !exists(path)) && unpark(path, o.hook) {
 			l, err := hold(path, o)
 			if l != nil {
 				l.parked = true
@@ -191,6 +195,7 @@ func Acquire(ctx context.Context, target string, opts Options) (*Lock, error) {
 		if time.Now().After(deadline) {
 			return nil, &storage.Error{Op: "lock", File: path, Message: "lock is held by another process"}
 		}
+		waited = true
 		t := time.NewTimer(jitter(wait))
 		select {
 		case <-ctx.Done():

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
 )
@@ -62,4 +63,43 @@ func TestPlantedNonEmptyParkedDirectoryIsReleased(t *testing.T) {
 		t.Errorf("the planted file is in %d directories, want 1", found)
 	}
 	checkLeftoversOf(t, dir, "a.jsonl", "b.jsonl")
+}
+
+// A waiter tries the parked directory once, not at every retry while the
+// lock is held: taking it, stamping it and putting it back cost a stamp
+// and three renames a retry, and a removal whenever the holder parked its
+// own directory meanwhile.
+func TestWaiterLeavesTheParkedDirectoryAlone(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("parking needs no-replace renames (Linux)")
+	}
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	for _, target := range []string{a, b} {
+		if err := os.WriteFile(target, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	o := filelock.Options{Park: true}
+	lb := acquire(t, b, o)
+	lb.ParkOnRelease()
+	la := acquire(t, a, o)
+	if err := lb.Release(); err != nil {
+		t.Fatal(err)
+	}
+	claims := 0
+	w := filelock.WithStepHook(filelock.Options{Park: true, Timeout: 150 * time.Millisecond}, func(step string) {
+		if step == "unpark:claimed" {
+			claims++
+		}
+	})
+	if _, err := filelock.Acquire(t.Context(), a, w); err == nil {
+		t.Fatal("took a held lock")
+	}
+	if claims > 1 {
+		t.Errorf("the waiter took the parked directory %d times", claims)
+	}
+	if err := la.Release(); err != nil {
+		t.Fatal(err)
+	}
 }
