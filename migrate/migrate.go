@@ -65,6 +65,16 @@ type Options struct {
 	// between two files, the worker calling it holds no source lock.
 	Progress func(Progress)
 
+	// CountRecords makes Progress's TotalRecords the number of records of
+	// the source: the plan then reads every session log and archive index
+	// once before the copy starts, only to count their lines (some 5 % of
+	// the time of a migration).
+	// Without it TotalRecords is 0 and Records counts the records copied so
+	// far; Files, TotalFiles, Bytes and TotalBytes are the same either way,
+	// so a progress bar can follow Bytes of TotalBytes. It has no effect
+	// without Progress.
+	CountRecords bool
+
 	// ProgressInterval is the least time between two calls of Progress;
 	// zero means 100 ms. A negative interval reports after every file and
 	// every few thousand records of a long log.
@@ -97,13 +107,16 @@ type Options struct {
 
 // Progress is a snapshot of a running migration.
 type Progress struct {
-	// Files and Records count the files and records done so far; TotalFiles
-	// and TotalRecords what the source holds (a record is a line of a log or
-	// index, or a whole file of another kind).
+	// Files counts the files done so far and TotalFiles those the source
+	// holds. Records counts the records done so far (a record is a line of
+	// a log or index, or a whole file of another kind). TotalRecords is what
+	// the source holds with [Options.CountRecords], and otherwise 0; Records
+	// then counts only the records copied, not those left out.
 	Files, TotalFiles     int
 	Records, TotalRecords int64
 	// Bytes counts the stored source bytes read so far, TotalBytes the
-	// stored bytes of the whole source.
+	// stored bytes of the whole source (from the files' sizes when the copy
+	// starts).
 	Bytes, TotalBytes int64
 	// Elapsed is the time since the copy started.
 	Elapsed time.Duration

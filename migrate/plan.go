@@ -72,7 +72,7 @@ type unit struct {
 	records int64       // records expected, for progress
 	bytes   int64       // stored bytes, for progress
 	files   *dirPair    // the directories of a session log or spill file
-	countIn *dirHandle  // the source directory of a log whose records countLogs counts
+	countIn *dirHandle  // the source directory of a log whose records countLogs counts (CountRecords)
 }
 
 // plan is everything to copy.
@@ -121,6 +121,9 @@ func (m *migration) plan(ctx context.Context) (*plan, error) {
 		total.TotalFiles++
 		total.TotalRecords += u.records
 		total.TotalBytes += u.bytes
+	}
+	if !m.countRecords() {
+		total.TotalRecords = 0
 	}
 	m.prog = total
 	return p, nil
@@ -316,9 +319,10 @@ func (m *migration) planProject(ctx context.Context, p *plan, pr *project) error
 }
 
 func (m *migration) planSessions(p *plan, pr *project) error {
-	// The logs are counted (see countLogs) through one handle of their
-	// directory, opened on first use: one openat per log rather than a
-	// path resolution.
+	// With CountRecords, the logs are counted (see countLogs) through one
+	// handle of their directory, opened on first use: one openat per log
+	// rather than a path resolution. Otherwise Progress needs only their
+	// sizes.
 	var dir *dirHandle
 	return m.eachEntry(pr.sessions.Path(), "", func(en entry) error {
 		name := en.name
@@ -335,7 +339,13 @@ func (m *migration) planSessions(p *plan, pr *project) error {
 		case !en.dir && isCopy:
 			m.skip(Skipped{File: en.path, Reason: "torn tail set aside by an append; not a session log"})
 		case !en.dir && isLog:
-			if dir == nil && m.opts.Progress != nil {
+			var size int64
+			if !m.countRecords() {
+				var err error
+				if size, err = m.fileSize(en.path, en.e); err != nil {
+					return err
+				}
+			} else if dir == nil {
 				resolved, err := pr.sessions.Resolve("")
 				if err != nil {
 					return err
@@ -346,7 +356,7 @@ func (m *migration) planSessions(p *plan, pr *project) error {
 				p.countDirs = append(p.countDirs, dir)
 			}
 			files := p.filesIn(&pr.sessionFiles, pr.sessions, filepath.Join(pr.dstRel, sessionsName))
-			p.units = append(p.units, unit{kind: unitSession, p: pr, id: logID, files: files, countIn: dir})
+			p.units = append(p.units, unit{kind: unitSession, p: pr, id: logID, bytes: size, files: files, countIn: dir})
 		case en.dir && isArchive:
 			u := unit{kind: unitArchive, p: pr, id: archiveID}
 			return m.addUnit(p, &u, m.planArchive(pr, &u))
@@ -378,7 +388,7 @@ func (m *migration) planArchive(pr *project, u *unit) error {
 	return m.eachEntry(dir, dir, func(en entry) error {
 		switch {
 		case !en.dir && en.name == archive.IndexFile:
-			n, size, err := m.measure(pr.sessions, filepath.Join(rel, en.name))
+			n, size, err := m.measure(pr.sessions, filepath.Join(rel, en.name), en)
 			if err != nil {
 				return err
 			}
@@ -491,13 +501,23 @@ func isTaskRecord(name string) bool { _, ok := task.RecordStem(name); return ok 
 func isSpillFile(name string) bool  { _, ok := spill.FileRef(name); return ok }
 
 // measure returns the number of records (non-blank lines) of the file rel
-// of d and its size, for progress totals: without a Progress callback,
-// which alone needs them, it returns zeros and reads nothing.
-func (m *migration) measure(d *safefs.Dir, rel string) (int64, int64, error) {
-	if m.opts.Progress == nil {
-		return 0, 0, nil
+// of d, whose entry is en, and its size, for progress totals: without a
+// Progress callback, which alone needs them, it returns zeros and reads
+// nothing, and without CountRecords it returns the size alone, which
+// takes no read either.
+func (m *migration) measure(d *safefs.Dir, rel string, en entry) (int64, int64, error) {
+	if !m.countRecords() {
+		size, err := m.fileSize(en.path, en.e)
+		return 0, size, err
 	}
 	return m.countLines(d, rel)
+}
+
+// countRecords reports whether the plan counts the records of logs and
+// indexes for the progress totals: only for a Progress callback that
+// asked for it with CountRecords.
+func (m *migration) countRecords() bool {
+	return m.opts.Progress != nil && m.opts.CountRecords
 }
 
 // fileSize returns the size of the source file at path, whose entry is e,
@@ -515,8 +535,8 @@ func (m *migration) fileSize(path string, e fs.DirEntry) (int64, error) {
 }
 
 // countLogs counts the records and bytes of every session log of the plan
-// for the progress totals (without a Progress callback, which alone needs
-// them, there is nothing to count), on as many goroutines as there are
+// for the progress totals (only with CountRecords, which alone needs them,
+// is there anything to count), on as many goroutines as there are
 // processors: all of it happens before the copy starts.
 func (m *migration) countLogs(ctx context.Context, p *plan) error {
 	var todo []*unit
