@@ -80,11 +80,12 @@ type Options struct {
 	// every few thousand records of a long log.
 	ProgressInterval time.Duration
 
-	// Workers is how many files are copied at once; zero means four per
-	// processor (GOMAXPROCS), at most 32: copying a file waits for the disk
-	// much of the time (creating the file and the source's lock directory,
-	// removing the lock directory), so more files than processors in flight
-	// keep the processors busy.
+	// Workers is how many files are copied at once; zero means one per
+	// processor (GOMAXPROCS) and one more, at most 32. Copying a log keeps
+	// a processor busy nearly all the time (its lock moves from log to log
+	// by a rename, and the disk is synced in the background), so one extra
+	// worker covers the one waiting in a system call; each worker more
+	// costs memory (its buffers) and scheduling, not speed.
 	Workers int
 
 	// failWrite, if not nil, is called before every write to the
@@ -338,7 +339,7 @@ func newMigration(opts Options) (*migration, error) {
 		workers:  opts.Workers,
 	}
 	if m.workers <= 0 {
-		m.workers = min(4*runtime.GOMAXPROCS(0), 32)
+		m.workers = min(runtime.GOMAXPROCS(0)+1, 32)
 	}
 	m.reportEvery = opts.ProgressInterval
 	if m.reportEvery == 0 {
