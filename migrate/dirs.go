@@ -12,6 +12,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
+	"github.com/lite-agent/lite-agent-go/storage"
 )
 
 // dirHandle is an open directory of the source or the destination. The
@@ -50,6 +51,26 @@ func (h *dirHandle) open(name string) (*os.File, string, error) {
 		return nil, path, readError(path, err)
 	}
 	return os.NewFile(uintptr(fd), path), path, nil
+}
+
+// size returns the size of the file name of the directory, without
+// following a symlink.
+func (h *dirHandle) size(name string) (int64, error) {
+	rc, err := h.f.SyscallConn()
+	if err != nil {
+		return 0, readError(filepath.Join(h.path, name), err)
+	}
+	var st unix.Stat_t
+	cerr := rc.Control(func(dirfd uintptr) {
+		err = ignoringEINTR(func() error { return unix.Fstatat(int(dirfd), name, &st, unix.AT_SYMLINK_NOFOLLOW) })
+	})
+	if cerr != nil {
+		err = cerr
+	}
+	if err != nil {
+		return 0, (&storage.Error{Op: "stat", File: filepath.Join(h.path, name), Message: "cannot inspect source file"}).WithCause(err)
+	}
+	return st.Size, nil
 }
 
 // create creates the file name in the directory for reading and writing:

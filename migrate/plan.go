@@ -72,7 +72,7 @@ type unit struct {
 	records int64       // records expected, for progress
 	bytes   int64       // stored bytes, for progress
 	files   *dirPair    // the directories of a session log or spill file
-	countIn *dirHandle  // the source directory of a log whose records countLogs counts (CountRecords)
+	countIn *dirHandle  // the source directory of a log that measureLogs sizes or counts
 }
 
 // plan is everything to copy.
@@ -81,7 +81,7 @@ type plan struct {
 	dirs  []string   // destination directories to create, relative to the destination root
 	pairs []*dirPair // the directories units open, to close in the end
 
-	countDirs []*dirHandle // the directories countLogs reads, closed by plan
+	countDirs []*dirHandle // the directories measureLogs reads, closed by plan
 }
 
 // filesIn returns the dirPair of the source directory d, whose destination
@@ -113,7 +113,7 @@ func (m *migration) plan(ctx context.Context) (*plan, error) {
 	} else if err := m.planHome(ctx, p); err != nil {
 		return nil, err
 	}
-	if err := m.countLogs(ctx, p); err != nil {
+	if err := m.measureLogs(ctx, p); err != nil {
 		return nil, err
 	}
 	var total Progress
@@ -319,10 +319,9 @@ func (m *migration) planProject(ctx context.Context, p *plan, pr *project) error
 }
 
 func (m *migration) planSessions(p *plan, pr *project) error {
-	// With CountRecords, the logs are counted (see countLogs) through one
-	// handle of their directory, opened on first use: one openat per log
-	// rather than a path resolution. Otherwise Progress needs only their
-	// sizes.
+	// For Progress, the logs are measured (see measureLogs) through one
+	// handle of their directory, opened on first use: one system call per
+	// log relative to it rather than a path resolution.
 	var dir *dirHandle
 	return m.eachEntry(pr.sessions.Path(), "", func(en entry) error {
 		name := en.name
@@ -339,13 +338,7 @@ func (m *migration) planSessions(p *plan, pr *project) error {
 		case !en.dir && isCopy:
 			m.skip(Skipped{File: en.path, Reason: "torn tail set aside by an append; not a session log"})
 		case !en.dir && isLog:
-			var size int64
-			if !m.countRecords() {
-				var err error
-				if size, err = m.fileSize(en.path, en.e); err != nil {
-					return err
-				}
-			} else if dir == nil {
+			if dir == nil && m.opts.Progress != nil {
 				resolved, err := pr.sessions.Resolve("")
 				if err != nil {
 					return err
@@ -356,7 +349,7 @@ func (m *migration) planSessions(p *plan, pr *project) error {
 				p.countDirs = append(p.countDirs, dir)
 			}
 			files := p.filesIn(&pr.sessionFiles, pr.sessions, filepath.Join(pr.dstRel, sessionsName))
-			p.units = append(p.units, unit{kind: unitSession, p: pr, id: logID, bytes: size, files: files, countIn: dir})
+			p.units = append(p.units, unit{kind: unitSession, p: pr, id: logID, files: files, countIn: dir})
 		case en.dir && isArchive:
 			u := unit{kind: unitArchive, p: pr, id: archiveID}
 			return m.addUnit(p, &u, m.planArchive(pr, &u))
@@ -534,11 +527,12 @@ func (m *migration) fileSize(path string, e fs.DirEntry) (int64, error) {
 	return info.Size(), nil
 }
 
-// countLogs counts the records and bytes of every session log of the plan
-// for the progress totals (only with CountRecords, which alone needs them,
-// is there anything to count), on as many goroutines as there are
-// processors: all of it happens before the copy starts.
-func (m *migration) countLogs(ctx context.Context, p *plan) error {
+// measureLogs finds the size of every session log of the plan, and with
+// CountRecords counts its records, for the progress totals (without a
+// Progress callback, which alone needs them, there is nothing to measure),
+// on as many goroutines as there are processors: all of it happens before
+// the copy starts.
+func (m *migration) measureLogs(ctx context.Context, p *plan) error {
 	var todo []*unit
 	for i := range p.units {
 		if p.units[i].countIn != nil {
@@ -551,19 +545,30 @@ func (m *migration) countLogs(ctx context.Context, p *plan) error {
 		mu       sync.Mutex
 		firstErr error
 	)
+	count := m.countRecords()
 	for range min(runtime.GOMAXPROCS(0), len(todo)) {
 		wg.Go(func() {
-			buf := make([]byte, countBufSize)
+			var buf []byte
+			if count {
+				buf = make([]byte, countBufSize)
+			}
 			for {
 				i := int(next.Add(1)) - 1
 				if i >= len(todo) || ctx.Err() != nil {
 					return
 				}
 				u := todo[i]
-				f, path, err := u.countIn.open(u.id + session.LogSuffix)
-				if err == nil {
-					u.records, u.bytes, err = countRecords(f, path, buf)
-					f.Close()
+				name := u.id + session.LogSuffix
+				var err error
+				if count {
+					var f *os.File
+					var path string
+					if f, path, err = u.countIn.open(name); err == nil {
+						u.records, u.bytes, err = countRecords(f, path, buf)
+						f.Close()
+					}
+				} else {
+					u.bytes, err = u.countIn.size(name)
 				}
 				if err != nil {
 					mu.Lock()
