@@ -561,7 +561,7 @@ func (m *migration) measureLogs(ctx context.Context, p *plan) error {
 				name := u.id + session.LogSuffix
 				var err error
 				if count {
-					var f *os.File
+					var f *fdFile
 					var path string
 					if f, path, err = u.countIn.open(name); err == nil {
 						u.records, u.bytes, err = countRecords(f, path, buf)
@@ -610,7 +610,7 @@ func (m *migration) countLines(d *safefs.Dir, rel string) (int64, int64, error) 
 // and its size, reading with buf. It finds the line ends with
 // bytes.IndexByte and looks at a line's bytes only until the first that is
 // not blank: the first, in a log.
-func countRecords(f *os.File, path string, buf []byte) (int64, int64, error) {
+func countRecords(f io.Reader, path string, buf []byte) (int64, int64, error) {
 	var lines, size int64
 	content := false // the current line has a non-blank byte
 	for {
@@ -680,15 +680,15 @@ func readAllAt(dir *dirHandle, name string) ([]byte, string, time.Time, error) {
 		return nil, path, time.Time{}, err
 	}
 	defer f.Close()
-	b, err := io.ReadAll(f)
+	b, err := f.readAll()
 	if err != nil {
 		return nil, path, time.Time{}, readError(path, err)
 	}
-	st, err := f.Stat()
+	mtime, err := f.modTime()
 	if err != nil {
 		return nil, path, time.Time{}, readError(path, err)
 	}
-	return b, path, st.ModTime(), nil
+	return b, path, mtime, nil
 }
 
 func readError(path string, err error) error {
