@@ -63,16 +63,19 @@ func (a *Agent) Compact(ctx context.Context, opts CompactOptions) (CompactResult
 // after.
 //
 // It is a session operation, like [Agent.Restore]: it fails with a
-// *SessionBusyError while a run of the session is in progress, and prompts
+// *SessionBusyError while a run of the session (or a restore) is in
+// progress, and prompts
 // on the session fail the same way while it works; with a store that
 // leases sessions it takes the session's lease. Subscribers get its
-// [EventCompaction] events. A cancelled ctx ends it with ctx's error and
-// commits nothing. Without the context engine it returns [ErrNoContext].
+// [EventCompaction] events; with [Options.Telemetry] it records a span
+// "compaction" (see telemetry.Telemetry.Compact). A cancelled ctx ends
+// it with ctx's error and commits nothing. Without the context engine it
+// returns [ErrNoContext].
 func (a *Agent) CompactSession(ctx context.Context, id string, opts CompactOptions) (CompactResult, error) {
 	if inHook(ctx, a) {
 		return CompactResult{}, ErrReentrant
 	}
-	end, err := a.sched.beginOp(id)
+	end, err := a.sched.beginOp(id, ActivityCompaction)
 	if err != nil {
 		return CompactResult{}, err
 	}
@@ -82,10 +85,59 @@ func (a *Agent) CompactSession(ctx context.Context, id string, opts CompactOptio
 		return CompactResult{}, err
 	}
 	defer release()
-	return a.eng.Compact(ctx, id, engine.CompactOptions{
-		Instructions: opts.Instructions,
-		OnEvent: func(ev engine.Event) {
-			a.publish(Notice{SessionID: id, Source: hook.SourceUser, Event: ev})
-		},
+	hooked, hookEnd := a.manualCompactHooks(ctx, id, opts.Instructions)
+	return a.obs.compact(ctx, id, func(ctx context.Context) (CompactResult, error) {
+		res, err := a.eng.Compact(ctx, id, engine.CompactOptions{
+			Instructions: opts.Instructions,
+			OnEvent: func(ev engine.Event) {
+				hooked(ev)
+				a.publish(Notice{SessionID: id, Source: hook.SourceUser, Event: ev})
+			},
+		})
+		hookEnd(res, err)
+		return res, err
 	})
+}
+
+// manualCompactHooks returns the hooks of a manual compaction of session
+// id, with kind and source manual and a run id of its own: onEvent fires
+// compact:start (with the host's instructions) once the compaction has
+// measured the context, end fires compact:end, after a compact:start if
+// the compaction failed before measuring. The automatic compaction hooks
+// do not fire for it (engine.ContextOptions.Compacting).
+func (a *Agent) manualCompactHooks(ctx context.Context, id, instructions string) (onEvent func(engine.Event), end func(CompactResult, error)) {
+	if a.hooks == nil {
+		return func(engine.Event) {}, func(CompactResult, error) {}
+	}
+	ident := hook.Identity{RunID: newSessionID(), SessionID: id, Source: hook.SourceManual}
+	cid := newSessionID()
+	fire := func(ctx context.Context, p hook.Payload) {
+		for _, d := range a.fireHooks(ctx, p).Diagnostics {
+			a.log.Warn("hook failed", "event", d.Event, "hook", d.Label)
+		}
+	}
+	started := false
+	start := func(before int) {
+		if !started {
+			started = true
+			fire(ctx, hook.CompactStart{Identity: ident, CompactionID: cid, Kind: hook.CompactManual, Before: int64(before), Instructions: instructions})
+		}
+	}
+	onEvent = func(ev engine.Event) {
+		if c := ev.Compaction; c != nil && c.Phase == engine.CompactionProgress && c.Stage == engine.StageMeasure {
+			start(c.Before)
+		}
+	}
+	end = func(res CompactResult, err error) {
+		start(res.Before)
+		e := hook.CompactEnd{Identity: ident, CompactionID: cid, Kind: hook.CompactManual, Before: int64(res.Before), After: int64(res.After), Status: hook.StatusCompleted}
+		switch {
+		case err != nil && ctx.Err() != nil:
+			e.Status, e.After = hook.StatusCancelled, 0
+		case err != nil:
+			e.Status, e.After, e.Err = hook.StatusFailed, 0, &hook.ErrorInfo{Name: "Error", Message: err.Error()}
+		}
+		fire(context.WithoutCancel(ctx), e)
+	}
+	return onEvent, end
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/internal/filelock"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -263,7 +264,9 @@ func dirNames(t *testing.T, dir string) []string {
 	}
 	var out []string
 	for _, e := range ents {
-		out = append(out, e.Name())
+		if e.Name() != filelock.IdleName { // a parked lock directory: no data
+			out = append(out, e.Name())
+		}
 	}
 	return out
 }

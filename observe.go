@@ -50,8 +50,18 @@ func (o observers) compacting(next telemetry.CompactingFunc) telemetry.Compactin
 	return o.tel.Compacting(next)
 }
 
-// tracePasses makes the compaction passes of eopts record spans when the
-// agent records telemetry.
+// compact runs the manual compaction compact of session id under a
+// compaction span when the agent records telemetry.
+func (o observers) compact(ctx context.Context, id string, compact func(context.Context) (CompactResult, error)) (CompactResult, error) {
+	if o.tel == nil {
+		return compact(ctx)
+	}
+	return o.tel.Compact(ctx, id, compact)
+}
+
+// tracePasses makes the compaction passes of eopts, the summary pass of
+// manual compactions among them, record spans when the agent records
+// telemetry.
 func (o observers) tracePasses(eopts *engine.Options) {
 	if o.tel == nil {
 		return
@@ -62,6 +72,15 @@ func (o observers) tracePasses(eopts *engine.Options) {
 			traced[i] = o.tel.Pass(p)
 		}
 		*ps = traced
+	}
+	if c := eopts.Context; c != nil && c.Summary != nil {
+		summary := c.Summary
+		c.Summary = func(instructions string) compaction.Pass {
+			if p := summary(instructions); p != nil {
+				return o.tel.Pass(p)
+			}
+			return nil
+		}
 	}
 }
 

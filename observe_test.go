@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"iter"
 	"log/slog"
+	"maps"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -264,5 +266,49 @@ func TestTelemetryTracesCompactionsWithinTheirTurn(t *testing.T) {
 		if !turns[c.Parent.SpanID().String()] || a["lite_agent.compaction.before_tokens"] == "" || a["lite_agent.compaction.after_tokens"] == "" {
 			t.Errorf("compaction span parent %v attrs %v", c.Parent.SpanID(), a)
 		}
+	}
+}
+
+// TestTelemetryTracesManualCompaction compacts a session by hand: one
+// span "compaction" with the attributes of an automatic one (kind manual),
+// the parent of its summary pass's span.
+func TestTelemetryTracesManualCompaction(t *testing.T) {
+	f := newFixture(t)
+	exp := tracetest.NewInMemoryExporter()
+	opts := f.options(nil)
+	opts.CompactSummary = true
+	opts.Telemetry = telemetry.Options{TracerProvider: sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))}
+	a := f.agent(t, opts)
+	for i := range 6 {
+		f.p.Reply(modeltest.Text("answer " + string(rune('a'+i))))
+		if _, err := a.Send(t.Context(), "question "+string(rune('a'+i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exp.Reset()
+	f.p.Reply(modeltest.Text("the user asked six questions"))
+	res, err := a.Compact(t.Context(), liteagent.CompactOptions{})
+	if err != nil || !res.Committed {
+		t.Fatalf("Compact = %+v, %v", res, err)
+	}
+	byName := map[string][]tracetest.SpanStub{}
+	for _, s := range exp.GetSpans() {
+		byName[s.Name] = append(byName[s.Name], s)
+	}
+	c, summary := byName["compaction"], byName["compaction summary"]
+	if len(c) != 1 || len(summary) != 1 {
+		t.Fatalf("spans %v, want one compaction and its summary pass", names(exp.GetSpans()))
+	}
+	got, want := attrs(c[0]), map[string]string{
+		"gen_ai.conversation.id":              a.SessionID(),
+		"lite_agent.compaction.kind":          "manual",
+		"lite_agent.compaction.before_tokens": strconv.Itoa(res.Before),
+		"lite_agent.compaction.after_tokens":  strconv.Itoa(res.After),
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("compaction span attrs %v, want %v", got, want)
+	}
+	if c[0].Parent.IsValid() || summary[0].Parent.SpanID() != c[0].SpanContext.SpanID() {
+		t.Error("the manual compaction is not a root span with its summary pass as its child")
 	}
 }

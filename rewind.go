@@ -28,21 +28,42 @@ const ForkAtHead = rewind.AtHead
 // ErrSessionBusy is matched by every *[SessionBusyError].
 var ErrSessionBusy = errors.New("liteagent: session busy")
 
-// A SessionBusyError reports a session operation (Restore) refused because
-// a run of the session is in progress, or a prompt refused because a
-// session operation is. Nothing was changed.
+// A SessionBusyError reports a session operation ([Agent.Restore],
+// [Agent.CompactSession]) refused because a run of the session or another
+// session operation is in progress, or a prompt refused because a session
+// operation is. Nothing was changed.
 type SessionBusyError struct {
 	SessionID string
-	// Op reports that a session operation holds the session (a prompt
-	// was refused); otherwise a run does (the operation was refused).
+	// Op reports that a session operation holds the session; otherwise a
+	// run does. HeldBy says which.
 	Op bool
+	// HeldBy names what holds the session: [ActivityRun],
+	// [ActivityRestore] or [ActivityCompaction].
+	HeldBy SessionActivity
 }
 
+// SessionActivity names what holds a busy session.
+type SessionActivity string
+
+// What may hold a session: a run (a turn of it, or of the subagent whose
+// session it is), or a session operation.
+const (
+	ActivityRun        SessionActivity = "run"
+	ActivityRestore    SessionActivity = "restore"
+	ActivityCompaction SessionActivity = "compaction"
+)
+
 func (e *SessionBusyError) Error() string {
-	if e.Op {
-		return "liteagent: session " + e.SessionID + " is being restored; try again when the restore has finished"
+	prefix := "liteagent: session " + e.SessionID
+	switch {
+	case e.HeldBy == ActivityRestore:
+		return prefix + " is being restored; try again when the restore has finished"
+	case e.HeldBy == ActivityCompaction:
+		return prefix + " is being compacted; try again when the compaction has finished"
+	case e.HeldBy == ActivityRun || !e.Op:
+		return prefix + " has a run in progress; wait for it to end (or interrupt it) first"
 	}
-	return "liteagent: session " + e.SessionID + " has a run in progress; wait for it to end (or interrupt it) first"
+	return prefix + " is busy with a session operation; try again when it has finished"
 }
 
 // Is reports whether target is [ErrSessionBusy].
@@ -73,7 +94,8 @@ func (a *Agent) Checkpoints(ctx context.Context, id string) ([]Checkpoint, error
 // (*rewind.RollbackError if some could not be).
 //
 // Restore is a session operation: it fails with a *SessionBusyError while
-// a run of the session is in progress, and a prompt started on the
+// a run of the session or another session operation (a compaction) is in
+// progress, and a prompt started on the
 // session meanwhile fails the same way (the delivery of background work
 // waits for the restore instead). With a store that
 // leases sessions it takes the session's lease, so a session busy in
@@ -87,7 +109,7 @@ func (a *Agent) Restore(ctx context.Context, id string, toSeq int64, opts Restor
 	if inHook(ctx, a) {
 		return RestoreResult{}, ErrReentrant
 	}
-	end, err := a.sched.beginOp(id)
+	end, err := a.sched.beginOp(id, ActivityRestore)
 	if err != nil {
 		return RestoreResult{}, err
 	}
@@ -106,7 +128,7 @@ func (a *Agent) Restore(ctx context.Context, id string, toSeq int64, opts Restor
 			Phase: string(p.Phase), ToSeq: p.ToSeq, Completed: p.Completed, Total: p.Total, Message: p.Message,
 		}}
 		if p.Phase == rewind.PhaseError {
-			ev.Err = errors.New(p.Message)
+			ev.Err = p.Err // typed, for errors.As
 		}
 		a.publish(Notice{SessionID: id, Source: hook.SourceUser, Event: ev})
 	})
@@ -143,43 +165,57 @@ func (a *Agent) Fork(ctx context.Context, id string, atSeq int64) (string, error
 	return newID, nil
 }
 
-// beginOp reserves session id for a session operation: it fails with a
-// *SessionBusyError while a turn of the session runs (or the session is
-// a running subagent's), and until end is called no turn starts on it.
-func (s *schedule) beginOp(id string) (end func(), err error) {
+// beginOp reserves session id for the session operation what: it fails
+// with a *SessionBusyError while a turn of the session runs (or the
+// session is a running subagent's) or another operation holds it, and
+// until end is called no turn starts on it.
+func (s *schedule) beginOp(id string, what SessionActivity) (end func(), err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	_, child := s.parentOf[id]
 	switch {
 	case s.closed:
 		return nil, ErrClosed
-	case len(s.running[id]) > 0 || child || s.ops[id] != nil:
-		return nil, &SessionBusyError{SessionID: id, Op: s.ops[id] != nil}
+	case s.ops[id] != nil:
+		return nil, s.ops[id].busy(id)
+	case len(s.running[id]) > 0 || child:
+		return nil, &SessionBusyError{SessionID: id, HeldBy: ActivityRun}
 	}
 	if s.ops == nil {
-		s.ops = map[string]chan struct{}{}
+		s.ops = map[string]*sessionOp{}
 	}
-	ch := make(chan struct{})
-	s.ops[id] = ch
+	op := &sessionOp{what: what, done: make(chan struct{})}
+	s.ops[id] = op
 	return sync.OnceFunc(func() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		delete(s.ops, id)
-		close(ch)
+		close(op.done)
 	}), nil
+}
+
+// A sessionOp is a session operation in progress.
+type sessionOp struct {
+	what SessionActivity
+	done chan struct{} // closed when it ends
+}
+
+// busy returns the error of what op refuses on session id.
+func (op *sessionOp) busy(id string) error {
+	return &SessionBusyError{SessionID: id, Op: true, HeldBy: op.what}
 }
 
 // awaitOp waits until no session operation holds session id and reports
 // true, or false when life ends first.
 func (s *schedule) awaitOp(life context.Context, id string) bool {
 	s.mu.Lock()
-	ch := s.ops[id]
+	op := s.ops[id]
 	s.mu.Unlock()
-	if ch == nil {
+	if op == nil {
 		return true
 	}
 	select {
-	case <-ch:
+	case <-op.done:
 		return true
 	case <-life.Done():
 		return false

@@ -223,3 +223,41 @@ func TestRewindNeedsPersistence(t *testing.T) {
 		t.Errorf("Fork: %v", err)
 	}
 }
+
+// TestRestoreErrorEventCarriesTheTypedError changes a file once the
+// restore has started: the error event's Err is the restore's error, which
+// errors.As reaches as a *rewind.FileError naming the file.
+func TestRestoreErrorEventCarriesTheTypedError(t *testing.T) {
+	f := newFixture(t)
+	a := f.agent(t, f.options(nil))
+	writePrompt(t, f, a, "first", "a.txt", "one")
+	id := a.SessionID()
+	var events []liteagent.Event
+	unsub, _ := a.Subscribe(func(n liteagent.Notice) {
+		if n.Event.Type != liteagent.EventCheckpointRestore {
+			return
+		}
+		events = append(events, n.Event)
+		if n.Event.Restore.Phase == "start" {
+			if err := os.WriteFile(filepath.Join(f.workdir, "a.txt"), []byte("meanwhile"), 0o644); err != nil {
+				t.Error(err)
+			}
+		}
+	})
+	defer unsub()
+	_, err := a.Restore(t.Context(), id, 0, liteagent.RestoreOptions{})
+	if !errors.Is(err, rewind.ErrChangedDuring) {
+		t.Fatalf("restore: %v, want a file changed during it", err)
+	}
+	if len(events) != 2 || events[1].Restore.Phase != "error" {
+		t.Fatalf("events %+v, want start and error", events)
+	}
+	ev := events[1]
+	var fe *rewind.FileError
+	if !errors.As(ev.Err, &fe) || fe.Path != "a.txt" || !errors.Is(ev.Err, rewind.ErrChangedDuring) {
+		t.Errorf("error event's Err = %#v, want the *rewind.FileError of a.txt", ev.Err)
+	}
+	if ev.Err == nil || ev.Restore.Message != ev.Err.Error() {
+		t.Errorf("message %q, Err %v: want the error's text", ev.Restore.Message, ev.Err)
+	}
+}

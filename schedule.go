@@ -42,10 +42,10 @@ type schedule struct {
 	// calls holds the session of each running tool call, by the mark of
 	// its context.
 	calls map[*work]string
-	// ops holds the sessions a session operation (a restore) is changing,
-	// each with a channel closed when it ends: no turn starts on them
-	// meanwhile (see beginOp).
-	ops map[string]chan struct{}
+	// ops holds the sessions a session operation (a restore, a
+	// compaction) is changing: no turn starts on them meanwhile (see
+	// beginOp).
+	ops map[string]*sessionOp
 }
 
 // newSchedule returns an empty, open schedule.
@@ -96,7 +96,7 @@ func (s *schedule) startTurn(ctx, life context.Context, id string, background bo
 	case background && s.deleted[id]:
 		return nil, nil, errSessionDeleted
 	case s.ops[id] != nil:
-		return nil, nil, &SessionBusyError{SessionID: id, Op: true}
+		return nil, nil, s.ops[id].busy(id)
 	}
 	delete(s.deleted, id)
 	ctx, cancel := context.WithCancel(ctx)

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/archive"
@@ -860,7 +861,10 @@ func (r *run) put(ctx context.Context, ar archive.Archive, b model.Block, src re
 const archivedSize = len(archivedPrefix) + 2*sha256.Size + len("] ") + archive.PreviewBytes
 
 // reminderLike matches the user messages level 2 takes for reminders.
-var reminderLike = regexp.MustCompile(`(?i)reminder|background task|task update`)
+// It is compiled on first use.
+var reminderLike = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)reminder|background task|task update`)
+})
 
 // repeatedReminder replaces a reminder the request already holds. A
 // marker, not a removal, keeps user and assistant messages alternating.
@@ -888,7 +892,7 @@ func (c *contextRun) dedupeReminders() bool {
 	// there stays whole.
 	active := c.active()
 	replace := func(i int) {
-		if m := c.entries[i].msg; m.Text != repeatedReminder && reminderLike.MatchString(m.Text) {
+		if m := c.entries[i].msg; m.Text != repeatedReminder && reminderLike().MatchString(m.Text) {
 			c.setEntry(i, model.UserText(repeatedReminder))
 			changed = true
 		}

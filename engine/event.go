@@ -99,7 +99,8 @@ type Event struct {
 
 // RestoreEvent is the checkpoint restore part of an [Event]: a restore
 // reports Phase "start", then "progress" after each file, then "done", or
-// "error" (with Event.Err) when it fails after it started.
+// "error" when it fails after it started, with Event.Err the error the
+// restore returns (errors.As reaches a *rewind.FileError through it).
 type RestoreEvent struct {
 	// Phase is "start", "progress", "done" or "error".
 	Phase string

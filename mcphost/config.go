@@ -10,7 +10,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -251,15 +250,37 @@ func quoteName(name string) string {
 	return strictjson.QuoteKey(name)
 }
 
-// serverNameRE is the syntax of a server name, with "__" excluded separately.
-var serverNameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,24}$`)
+// isWordByte reports whether c is an ASCII letter, digit or '_'.
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
 
-// envNameRE is the syntax of an environment variable name.
-var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-
-// validName reports whether name may name a server.
+// validName reports whether name may name a server: it matches
+// ^[a-zA-Z0-9_-]{1,24}$ and holds no "__".
 func validName(name string) bool {
-	return serverNameRE.MatchString(name) && !strings.Contains(name, "__")
+	if name == "" || len(name) > 24 || strings.Contains(name, "__") {
+		return false
+	}
+	for i := range len(name) {
+		if !isWordByte(name[i]) && name[i] != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// validEnvName reports whether name matches ^[A-Za-z_][A-Za-z0-9_]*$, the
+// syntax of an environment variable name.
+func validEnvName(name string) bool {
+	if name == "" || name[0] >= '0' && name[0] <= '9' {
+		return false
+	}
+	for i := range len(name) {
+		if !isWordByte(name[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // ValidateName returns an error unless name is 1 to 24 ASCII letters,
@@ -297,7 +318,7 @@ func (c ServerConfig) Validate() error {
 			}
 		}
 		for _, k := range slices.Sorted(maps.Keys(c.Env)) {
-			if !envNameRE.MatchString(k) {
+			if !validEnvName(k) {
 				return fmt.Errorf("env name %s must match ^[A-Za-z_][A-Za-z0-9_]*$", strictjson.QuoteKey(k))
 			}
 			if strings.ContainsRune(c.Env[k], 0) {

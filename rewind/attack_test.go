@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -156,6 +157,17 @@ func TestForgedSnapshotsAreRefused(t *testing.T) {
 				var fe *rewind.FileError
 				if !errorsAs(err, &fe) {
 					t.Errorf("dry run %v: error %T %v, want a *rewind.FileError", dry, err, err)
+				}
+				// What the log alone condemns, the checkpoint list says
+				// before anyone tries.
+				if errors.Is(err, rewind.ErrTruncatedSnapshot) || errors.Is(err, rewind.ErrUnverifiableSnapshot) || errors.Is(err, rewind.ErrBadSnapshot) {
+					cps, lerr := rewind.Checkpoints(t.Context(), w.cp, w.id)
+					if lerr != nil {
+						t.Fatal(lerr)
+					}
+					if last := cps[len(cps)-1]; last.Seq != cp || !slices.Contains(last.UnavailableFiles, tc.snap(w, outside).Path) {
+						t.Errorf("refused with %v, but the checkpoint lists unavailable files %q", err, last.UnavailableFiles)
+					}
 				}
 			}
 			if got := w.disk(); !reflect.DeepEqual(got, before) {

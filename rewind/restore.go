@@ -96,6 +96,10 @@ type Progress struct {
 	// Message says what failed, on PhaseError, or which file was just
 	// restored, on PhaseProgress.
 	Message string
+	// Err is the error the restore fails with, on PhaseError (Message is
+	// its text), for errors.As: a *FileError, a *RollbackError, the
+	// checkpointer's error. It is nil on the other phases.
+	Err error
 }
 
 // ErrNoTruncate is matched by every *[NoTruncateError].
@@ -258,18 +262,18 @@ func Restore(ctx context.Context, cp session.Checkpointer, files Files, id strin
 	if conversation {
 		total++
 	}
-	report := func(ph Phase, done int, msg string) {
+	report := func(ph Phase, done int, msg string, err error) {
 		if notify != nil {
-			notify(Progress{Phase: ph, SessionID: id, ToSeq: toSeq, Completed: done, Total: total, Message: msg})
+			notify(Progress{Phase: ph, SessionID: id, ToSeq: toSeq, Completed: done, Total: total, Message: msg, Err: err})
 		}
 	}
-	report(PhaseStart, 0, "")
+	report(PhaseStart, 0, "", nil)
 	var applied []*filePlan
 	fail := func(err error) (Result, error) {
 		if failed := rollback(context.WithoutCancel(ctx), files, applied); len(failed) > 0 {
 			err = &RollbackError{Err: err, Failed: failed}
 		}
-		report(PhaseError, len(applied), err.Error())
+		report(PhaseError, len(applied), err.Error(), err)
 		return Result{}, err
 	}
 	for _, p := range plans {
@@ -277,14 +281,14 @@ func Restore(ctx context.Context, cp session.Checkpointer, files Files, id strin
 			return fail(err)
 		}
 		applied = append(applied, p)
-		report(PhaseProgress, len(applied), p.path)
+		report(PhaseProgress, len(applied), p.path, nil)
 	}
 	if conversation {
 		if err := cp.Truncate(ctx, id, toSeq, head); err != nil {
 			return fail(fmt.Errorf("truncate session %s to %d: %w", id, toSeq, err))
 		}
 	}
-	report(PhaseDone, total, "")
+	report(PhaseDone, total, "", nil)
 	return res, nil
 }
 

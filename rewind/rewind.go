@@ -46,10 +46,15 @@ type Checkpoint struct {
 	// workspace, "/" separators), that file tools changed after the
 	// checkpoint, sorted.
 	Files []string `json:"files"`
-	// UnavailableFiles are those of Files whose first snapshot after the
-	// checkpoint did not keep the content (the file was over the snapshot
-	// size limit): a file restore to this checkpoint is refused, a
-	// conversation-only one is not.
+	// UnavailableFiles are those of Files that a file restore to this
+	// checkpoint refuses on the log's word alone (a conversation-only one
+	// does not): the first snapshot after the checkpoint did not keep the
+	// content (the file was over the snapshot size limit,
+	// ErrTruncatedSnapshot), the last one does not record what its
+	// operation left (an older or hand-written log,
+	// ErrUnverifiableSnapshot), or a snapshot holds what this version
+	// cannot read exactly (ErrBadSnapshot). A restore may still refuse
+	// others, for what it finds on disk.
 	UnavailableFiles []string `json:"unavailableFiles"`
 }
 
@@ -71,16 +76,26 @@ func List(events []session.StoredEvent) []Checkpoint {
 			continue
 		}
 		cp := Checkpoint{Seq: se.Seq - 1, Prompt: text, Time: se.Time, Files: []string{}, UnavailableFiles: []string{}}
-		seen := map[string]bool{}
+		type file struct{ truncated, bad, unverifiable bool }
+		seen := map[string]*file{}
 		for _, later := range events[i+1:] {
 			snap, ok := later.Event.(session.FileSnapshotEvent)
-			if !ok || seen[snap.Path] {
+			if !ok {
 				continue
 			}
-			seen[snap.Path] = true
-			cp.Files = append(cp.Files, snap.Path)
-			if snap.Truncated {
-				cp.UnavailableFiles = append(cp.UnavailableFiles, snap.Path)
+			f := seen[snap.Path]
+			if f == nil {
+				f = &file{truncated: snap.Truncated}
+				seen[snap.Path] = f
+				cp.Files = append(cp.Files, snap.Path)
+			}
+			_, berr := decodeBefore(snap)
+			f.bad = f.bad || later.Raw != nil || berr != nil || !snap.Deleted && snap.After != "" && !isSHA256Hex(snap.After)
+			f.unverifiable = !snap.Deleted && snap.After == "" // of the last snapshot
+		}
+		for path, f := range seen {
+			if f.truncated || f.bad || f.unverifiable {
+				cp.UnavailableFiles = append(cp.UnavailableFiles, path)
 			}
 		}
 		sort.Strings(cp.Files)

@@ -335,14 +335,26 @@ func TestFailureAfterTheSecondOfThreeFilesRollsBackBoth(t *testing.T) {
 		}
 		head, disk := w.head(), w.disk()
 		var phases []rewind.Phase
+		var last rewind.Progress
 		ff := &failingFiles{Files: w.files, n: 3, failRollback: failRollback}
-		_, err := rewind.Restore(context.Background(), w.cp, ff, w.id, cp, rewind.Options{}, func(p rewind.Progress) { phases = append(phases, p.Phase) })
+		_, err := rewind.Restore(context.Background(), w.cp, ff, w.id, cp, rewind.Options{}, func(p rewind.Progress) {
+			phases = append(phases, p.Phase)
+			if p.Phase != rewind.PhaseError && p.Err != nil {
+				t.Errorf("%s report with Err %v", p.Phase, p.Err)
+			}
+			last = p
+		})
 		if err == nil || !strings.Contains(err.Error(), "injected") {
 			t.Fatalf("err = %v", err)
 		}
 		wantPhases := []rewind.Phase{rewind.PhaseStart, rewind.PhaseProgress, rewind.PhaseProgress, rewind.PhaseError}
 		if !reflect.DeepEqual(phases, wantPhases) {
 			t.Errorf("phases %v", phases)
+		}
+		// The error report carries the error Restore returns, typed.
+		var fe *rewind.FileError
+		if last.Err != err || !errors.As(last.Err, &fe) || fe.Path != "c.txt" || last.Message != err.Error() {
+			t.Errorf("error report: Err %#v, Message %q; want %v", last.Err, last.Message, err)
 		}
 		if w.head() != head {
 			t.Errorf("head %d, want %d", w.head(), head)

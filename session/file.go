@@ -207,7 +207,7 @@ func (c *FileCheckpointer) lock(ctx context.Context, id string) (*session, error
 		s.lock, s.kept = h.lock, true
 		return s, nil
 	}
-	l, err := c.dir.Lock(ctx, s.rel, filelock.Options{})
+	l, err := c.dir.Lock(ctx, s.rel, filelock.Options{Park: true})
 	if err != nil {
 		c.leaveGate(id, g, true)
 		return nil, err
@@ -574,6 +574,10 @@ func (c *FileCheckpointer) Append(ctx context.Context, id string, events []Event
 		c.dropHead(id)
 		return 0, s.cutBack(nil, h.end, missing, (&storage.Error{Op: "write", Kind: storage.KindCheckpoint, File: s.file, Message: "cannot write checkpoint log"}).WithCause(err))
 	}
+	// The log is written: its lock directory (or the hold's) stays for
+	// the next lock of the directory (filelock.IdleName), as creating one
+	// costs more than a small append on some file systems.
+	s.lock.ParkOnRelease()
 	if statErr == nil {
 		after := filestamp.Of(fi)
 		if after.Ino == before.Ino && after.Size == before.Size+int64(len(buf)) {

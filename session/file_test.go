@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/filelock"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -627,5 +628,52 @@ func TestDurableAppendMakesANewLogsNameDurableFirst(t *testing.T) {
 	}
 	if got := readTexts(t, cp, "s1"); !slices.Equal(got, []string{"b", "c"}) {
 		t.Errorf("read %v", got)
+	}
+}
+
+// An append leaves its lock directory parked (filelock.IdleName) for the
+// next lock of the directory, so that a turn's hold and the appends after it
+// rename one directory instead of creating and removing one each; reads of
+// a directory without one leave none.
+func TestAppendsParkTheLockDirectoryForTheNextLock(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("parking needs no-replace renames (Linux)")
+	}
+	dir := t.TempDir()
+	cp := newCP(t, dir, session.FileOptions{})
+	idle := filepath.Join(dir, filelock.IdleName)
+	if _, err := cp.Head(t.Context(), "s"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(idle); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("a read parked a lock directory: %v", err)
+	}
+	if _, err := cp.Append(t.Context(), "s", []session.Event{userText("one")}, 0); err != nil {
+		t.Fatal(err)
+	}
+	parked, err := os.Lstat(idle)
+	if err != nil {
+		t.Fatalf("no parked lock directory after an append: %v", err)
+	}
+	release, err := cp.Hold(t.Context(), "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lock, err := os.Lstat(filepath.Join(dir, "s.jsonl"+filelock.Suffix))
+	if err != nil || !os.SameFile(lock, parked) {
+		t.Fatalf("the hold did not take the parked directory: %v", err)
+	}
+	if _, err := cp.Append(t.Context(), "s", []session.Event{userText("two")}, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := release(); err != nil {
+		t.Fatal(err)
+	}
+	again, err := os.Lstat(idle)
+	if err != nil || !os.SameFile(again, parked) {
+		t.Fatalf("the hold's lock directory was not parked again: %v", err)
+	}
+	if h, err := cp.Head(t.Context(), "s"); err != nil || h != 2 {
+		t.Fatalf("Head = %d, %v", h, err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/filelock"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -206,6 +207,23 @@ func reversed(p []byte) []byte {
 	out := make([]byte, len(p))
 	for i, c := range p {
 		out[len(p)-1-i] = c
+	}
+	return out
+}
+
+// entryNames returns the names in dir, in order, leaving out the parked lock
+// directory (filelock.IdleName).
+func entryNames(t testing.TB, dir string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range ents {
+		if e.Name() != filelock.IdleName {
+			out = append(out, e.Name())
+		}
 	}
 	return out
 }

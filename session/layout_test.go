@@ -91,11 +91,7 @@ func TestCopiesAreListedAndDeletedWithoutTheLog(t *testing.T) {
 	if err := cp.DeleteCopies(t.Context(), "a"); err != nil {
 		t.Fatal(err)
 	}
-	var left []string
-	ents, _ := os.ReadDir(dir)
-	for _, e := range ents {
-		left = append(left, e.Name())
-	}
+	left := entryNames(t, dir)
 	if want := []string{"a.jsonl", "ab.jsonl.broken-1"}; !slices.Equal(left, want) {
 		t.Errorf("left %q, want %q", left, want)
 	}

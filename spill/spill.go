@@ -7,7 +7,6 @@ import (
 	"errors"
 	"io/fs"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 
@@ -32,8 +31,6 @@ type Store interface {
 	Get(ctx context.Context, ref string) (content string, ok bool, err error)
 }
 
-var refPattern = regexp.MustCompile(`^[a-f0-9]{16}$`)
-
 // Ref returns the ref of content: the first 16 lowercase hex characters of
 // the SHA-1 of its UTF-8 form (see [FileStore.Put] for how invalid UTF-8 is treated).
 func Ref(content string) string {
@@ -42,7 +39,17 @@ func Ref(content string) string {
 }
 
 // ValidRef reports whether ref is well formed: 16 lowercase hex characters.
-func ValidRef(ref string) bool { return refPattern.MatchString(ref) }
+func ValidRef(ref string) bool {
+	if len(ref) != RefLen {
+		return false
+	}
+	for i := range len(ref) {
+		if c := ref[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
 
 // FileStore is the [Store] that keeps one file per body in a spill
 // directory; the package documentation describes the format. It is safe for

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -452,5 +453,18 @@ func TestConcurrentPutsAndGets(t *testing.T) {
 	wg.Wait()
 	if names := listDir(t, dir); len(names) != 50 {
 		t.Fatalf("spill dir holds %d files, want 50 (no temp files left)", len(names))
+	}
+}
+
+func TestValidRefMatchesItsPattern(t *testing.T) {
+	pattern := regexp.MustCompile(`^[a-f0-9]{16}$`)
+	refs := []string{
+		"", "0123456789abcdef", "0123456789ABCDEF", "0123456789abcde", "0123456789abcdef0", "0123456789abcdeg",
+		"0123456789abcde\n", "/123456789abcdef", ":123456789abcdef", "`123456789abcdef", spill.Ref("x"),
+	}
+	for _, r := range refs {
+		if got, want := spill.ValidRef(r), pattern.MatchString(r); got != want {
+			t.Errorf("ValidRef(%q) = %v, want %v", r, got, want)
+		}
 	}
 }

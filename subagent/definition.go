@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -179,12 +180,15 @@ func Parse(path string, data []byte) (def Definition, ok bool, err error) {
 // fieldLine matches text that sets a definition's field: a key, in any
 // case and quoted or not, at the start of a line (after a list dash, a '{'
 // or a '?'), or after a ',' or '{' in flow style, followed by ':' (on the
-// same line, or the next for an explicit "? key").
-var fieldLine = regexp.MustCompile(`(?mi)(?:^[\t ]*(?:[-{?][\t ]*)?|[{,][\t ]*)["']?(?:name|description|tools|model)["']?[\t ]*(?::|\n[\t ]*:)`)
+// same line, or the next for an explicit "? key"). It is compiled on first
+// use, not at every start of a program that links this package.
+var fieldLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?mi)(?:^[\t ]*(?:[-{?][\t ]*)?|[{,][\t ]*)["']?(?:name|description|tools|model)["']?[\t ]*(?::|\n[\t ]*:)`)
+})
 
 // namesAField reports whether text has a line that sets a definition's
 // field.
-func namesAField(text []byte) bool { return fieldLine.Match(text) }
+func namesAField(text []byte) bool { return fieldLine().Match(text) }
 
 // frontmatter holds the fields a definition uses; keys counts every key,
 // used or not.

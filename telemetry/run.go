@@ -147,11 +147,13 @@ type CompactingFunc = func(ctx context.Context, sessionID string, before int) (d
 
 // Compacting returns a function for engine.ContextOptions.Compacting that
 // records each compaction as a span "compaction" (with the estimated size
-// before and after it, in tokens) and then calls next, which may be nil.
+// before and after it, in tokens, and kind "auto") and then calls next,
+// which may be nil.
 func (t *Telemetry) Compacting(next CompactingFunc) CompactingFunc {
 	return func(ctx context.Context, sessionID string, before int) func(after int, err error) {
 		ctx, span := t.tracer.Start(ctx, "compaction", trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(
 			semconv.GenAIConversationIDKey.String(sessionID),
+			AttrCompactionKind.String("auto"),
 			AttrCompactionBefore.Int(before),
 		))
 		var inner func(after int, err error)
@@ -169,6 +171,31 @@ func (t *Telemetry) Compacting(next CompactingFunc) CompactingFunc {
 			span.End()
 		}
 	}
+}
+
+// Compact records the manual compaction of session sessionID that compact
+// does (an engine.Engine.Compact) as a span "compaction" with the
+// attributes of [Telemetry.Compacting]'s, kind "manual": the estimated
+// size before it (once measured) and, when it succeeds, after it. The
+// context compact gets carries the span, so the spans of the passes it
+// runs ([Telemetry.Pass]) are its children. It returns what compact
+// returns.
+func (t *Telemetry) Compact(ctx context.Context, sessionID string, compact func(context.Context) (engine.CompactResult, error)) (engine.CompactResult, error) {
+	ctx, span := t.tracer.Start(ctx, "compaction", trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(
+		semconv.GenAIConversationIDKey.String(sessionID),
+		AttrCompactionKind.String("manual"),
+	))
+	defer span.End()
+	res, err := compact(ctx)
+	if err == nil || res.Before > 0 {
+		span.SetAttributes(AttrCompactionBefore.Int(res.Before))
+	}
+	if err != nil {
+		fail(span, errorType(err))
+	} else {
+		span.SetAttributes(AttrCompactionAfter.Int(res.After))
+	}
+	return res, err
 }
 
 // AttrCompactionPass names the compaction pass of a pass span, and

@@ -17,8 +17,8 @@
 // Options.Telemetry; a host that assembles an engine itself installs
 // [Telemetry.ModelMiddleware] with model.Use, [Telemetry.ToolMiddleware]
 // with tool.Use, wraps turns with [Telemetry.Agent], compaction passes
-// with [Telemetry.Pass] and the context engine's Compacting callback with
-// [Telemetry.Compacting].
+// with [Telemetry.Pass], the context engine's Compacting callback with
+// [Telemetry.Compacting] and manual compactions with [Telemetry.Compact].
 package telemetry
 
 import (
@@ -52,6 +52,9 @@ const (
 	// estimated request size, in tokens, before and after it.
 	AttrCompactionBefore = attribute.Key("lite_agent.compaction.before_tokens")
 	AttrCompactionAfter  = attribute.Key("lite_agent.compaction.after_tokens")
+	// AttrCompactionKind is "auto" for a compaction of a request under
+	// pressure, "manual" for one the host asked for.
+	AttrCompactionKind = attribute.Key("lite_agent.compaction.kind")
 	// AttrTurns is the number of model calls of an agent turn.
 	AttrTurns = attribute.Key("lite_agent.turns")
 )

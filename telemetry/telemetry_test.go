@@ -318,8 +318,77 @@ func TestCompactingSpan(t *testing.T) {
 		t.Fatalf("%d spans", len(got))
 	}
 	a := attrs(got[0])
-	if got[0].Name != "compaction" || a[telemetry.AttrCompactionBefore].AsInt64() != 900 || a[telemetry.AttrCompactionAfter].AsInt64() != 300 {
+	if got[0].Name != "compaction" || a[telemetry.AttrCompactionBefore].AsInt64() != 900 || a[telemetry.AttrCompactionAfter].AsInt64() != 300 ||
+		a[telemetry.AttrCompactionKind].AsString() != "auto" || a["gen_ai.conversation.id"].AsString() != "s1" {
 		t.Errorf("span %q attrs %v", got[0].Name, a)
+	}
+}
+
+// TestCompactSpan records manual compactions: a span "compaction" with the
+// attributes of an automatic one (kind manual), the parent of the spans
+// of the passes the compaction runs.
+func TestCompactSpan(t *testing.T) {
+	injected := errors.New("injected")
+	tests := []struct {
+		name    string
+		res     engine.CompactResult
+		err     error
+		wantErr string // error.type; "" for success
+		absent  []attribute.Key
+	}{
+		{"committed", engine.CompactResult{Before: 900, After: 300, Generation: 2, Committed: true}, nil, "", nil},
+		{"nothing to do", engine.CompactResult{Before: 40, After: 40}, nil, "", nil},
+		{"failed after measuring", engine.CompactResult{Before: 900}, injected, "*errors.errorString", []attribute.Key{telemetry.AttrCompactionAfter}},
+		{"failed before measuring", engine.CompactResult{}, injected, "*errors.errorString",
+			[]attribute.Key{telemetry.AttrCompactionBefore, telemetry.AttrCompactionAfter}},
+		{"cancelled", engine.CompactResult{Before: 900}, context.Canceled, "cancelled", []attribute.Key{telemetry.AttrCompactionAfter}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tel, spans, _ := recording(t, false)
+			pass := tel.Pass(compaction.PassFunc("summary", func(_ context.Context, m []model.Message) ([]model.Message, error) { return m[1:], nil }))
+			res, err := tel.Compact(t.Context(), "s1", func(ctx context.Context) (engine.CompactResult, error) {
+				if _, err := pass.Apply(ctx, []model.Message{model.UserText("a"), model.UserText("b")}); err != nil {
+					t.Fatal(err)
+				}
+				return tt.res, tt.err
+			})
+			if res != tt.res || err != tt.err {
+				t.Errorf("Compact = %+v, %v; want what compact returned", res, err)
+			}
+			got := spans.GetSpans()
+			if len(got) != 2 || got[0].Name != "compaction summary" || got[1].Name != "compaction" {
+				t.Fatalf("spans %v", got)
+			}
+			span := got[1]
+			if got[0].Parent.SpanID() != span.SpanContext.SpanID() {
+				t.Error("the pass span is not a child of the compaction span")
+			}
+			a := attrs(span)
+			want := map[attribute.Key]attribute.Value{
+				"gen_ai.conversation.id":       attribute.StringValue("s1"),
+				telemetry.AttrCompactionKind:   attribute.StringValue("manual"),
+				telemetry.AttrCompactionBefore: attribute.IntValue(tt.res.Before),
+				telemetry.AttrCompactionAfter:  attribute.IntValue(tt.res.After),
+			}
+			if tt.wantErr != "" {
+				want["error.type"] = attribute.StringValue(tt.wantErr)
+			}
+			for _, k := range tt.absent {
+				delete(want, k)
+			}
+			if len(a) != len(want) {
+				t.Errorf("attrs %v, want %v", a, want)
+			}
+			for k, v := range want {
+				if a[k] != v {
+					t.Errorf("%s = %v, want %v", k, a[k].Emit(), v.Emit())
+				}
+			}
+			if (tt.wantErr != "") != (span.Status.Code == codes.Error) {
+				t.Errorf("status %v", span.Status)
+			}
+		})
 	}
 }
 

@@ -32,11 +32,13 @@ func TestConsoleExporterPrintsTheSpansOfARun(t *testing.T) {
 	tests := []struct {
 		name      string
 		env       []string
+		args      []string
 		wantSpans bool
 	}{
-		{"console", []string{"OTEL_TRACES_EXPORTER=console"}, true},
-		{"unset exports nothing", []string{"OTEL_TRACES_EXPORTER=", "OTEL_METRICS_EXPORTER="}, false},
-		{"none exports nothing", []string{"OTEL_TRACES_EXPORTER=none"}, false},
+		{"console", []string{"OTEL_TRACES_EXPORTER=console"}, nil, true},
+		{"console and json output", []string{"OTEL_TRACES_EXPORTER=console", "OTEL_METRICS_EXPORTER=console"}, []string{"-o", "json"}, true},
+		{"unset exports nothing", []string{"OTEL_TRACES_EXPORTER=", "OTEL_METRICS_EXPORTER="}, nil, false},
+		{"none exports nothing", []string{"OTEL_TRACES_EXPORTER=none"}, nil, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -52,22 +54,52 @@ func TestConsoleExporterPrintsTheSpansOfARun(t *testing.T) {
 				// reaches a collector.
 				"OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:1", "OTEL_METRICS_EXPORTER=",
 			}, tt.env...)
-			code, stdout, stderr := runChild(t, env, "--home", t.TempDir(), "--workdir", t.TempDir(), "run", "look")
+			args := append([]string{"--home", t.TempDir(), "--workdir", t.TempDir(), "run"}, tt.args...)
+			code, stdout, stderr := runChild(t, env, append(args, "look")...)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
-			if !strings.HasPrefix(stdout, "Nothing there.\n") {
-				t.Errorf("stdout does not start with the answer: %q", stdout)
+			// The spans go to standard error: standard output is the
+			// answer alone, in either output format.
+			if tt.args == nil {
+				if stdout != "Nothing there.\n" {
+					t.Errorf("stdout is not the answer alone: %q", stdout)
+				}
+			} else {
+				var res struct{ Type, Text string }
+				if err := json.Unmarshal([]byte(stdout), &res); err != nil || res.Type != "result" || res.Text != "Nothing there." {
+					t.Errorf("stdout is not the one result object (%v): %q", err, stdout)
+				}
+			}
+			// Tool activity goes to standard error too: the exported
+			// lines are those that are JSON objects.
+			var exported strings.Builder
+			for line := range strings.Lines(stderr) {
+				if strings.HasPrefix(line, "{") {
+					exported.WriteString(line)
+				}
 			}
 			spans := []string{`"Name":"invoke_agent"`, `"Name":"chat claude-sonnet-4-5"`, `"Name":"execute_tool read_file"`, `"gen_ai.usage.input_tokens"`, `"gen_ai.response.model"`}
 			for _, s := range spans {
-				if got := strings.Contains(stdout, s); got != tt.wantSpans {
-					t.Errorf("stdout has %s: %v, want %v\n%s", s, got, tt.wantSpans, stdout)
+				if got := strings.Contains(exported.String(), s); got != tt.wantSpans {
+					t.Errorf("stderr has %s: %v, want %v\n%s", s, got, tt.wantSpans, stderr)
 				}
 			}
-			if strings.Contains(stdout, "look") || strings.Contains(stdout, "missing.txt") {
+			if strings.Contains(exported.String(), "look") || strings.Contains(exported.String(), "missing.txt") {
 				t.Error("content reached the spans without being asked for")
 			}
 		})
+	}
+}
+
+func TestUnsupportedExporterIsAClearError(t *testing.T) {
+	isolateEnv(t)
+	code, stdout, stderr := runChild(t, []string{"ANTHROPIC_API_KEY=test-key", "OTEL_METRICS_EXPORTER=prometheus"},
+		"--home", t.TempDir(), "--workdir", t.TempDir(), "run", "look")
+	if code == 0 || stdout != "" {
+		t.Fatalf("exit %d, stdout %q; want a failure before the run", code, stdout)
+	}
+	if want := `OTEL_METRICS_EXPORTER="prometheus" is not supported by lite-agent (supported: otlp, console, none)`; !strings.Contains(stderr, want) {
+		t.Errorf("stderr %q does not say %q", stderr, want)
 	}
 }

@@ -40,7 +40,7 @@ func isolateEnv(t *testing.T) string {
 	t.Setenv(storage.HomeEnv, "")
 	t.Setenv(liteagent.TaskListEnv, "")
 	t.Setenv(storeEnv, "")
-	// Spans and metrics would go to standard output or a collector.
+	// Spans and metrics would go to standard error or a collector.
 	t.Setenv(otelenv.TracesEnv, "")
 	t.Setenv(otelenv.MetricsEnv, "")
 	return home

@@ -61,7 +61,7 @@ func TestSessionsDeleteDryRunListsWhatWouldGo(t *testing.T) {
 		t.Errorf("dry run printed\n%q\nwant\n%q", got, lines)
 	}
 	if after := paths(t, project); !slices.Equal(before, after) {
-		t.Fatalf("a dry run changed the project")
+		t.Fatalf("a dry run changed the project:\n before %v\n after  %v", before, paths(t, project))
 	}
 	if r := runCLI(t, append(base, "s1")...); r.code != 0 || r.stdout != "deleted session s1\n" {
 		t.Fatalf("delete: %d %q %s", r.code, r.stdout, r.stderr)

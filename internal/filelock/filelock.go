@@ -17,6 +17,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -25,6 +26,24 @@ import (
 
 // Suffix is appended to a target's path to name its lock directory.
 const Suffix = ".lock"
+
+// IdleName names the directory, one per directory of targets, where a
+// released lock directory is parked for the next lock of that directory,
+// for locks taken with Options.Park:
+// taking a lock then renames it into place (stamped fresh first) and
+// releasing renames it back, both with no-replace renames, where creating
+// and removing a directory would allocate and free an inode and a block.
+// On some file systems (ext4 without a journal, or mounted with discard)
+// that costs a tenth of a millisecond to milliseconds per lock, more than a
+// small append. The lock itself is unchanged: the directory <target>.lock,
+// which the TypeScript SDK's processes create with mkdir and see as usual.
+// The parked directory is no lock of any target (no target is named
+// ".idle"); its name ends in ".lock" so that every reader of these
+// directories, in either implementation, skips it as it skips locks.
+// Only one directory is parked at a time: a release that finds one there
+// removes its own. Where no-replace renames are not available, nothing is
+// ever parked.
+const IdleName = ".idle" + Suffix
 
 // DefaultStale is the age after which an unrefreshed lock may be taken over.
 const DefaultStale = 10 * time.Second
@@ -54,6 +73,13 @@ type Options struct {
 	// Timeout bounds the total wait; zero means DefaultTimeout. The wait
 	// also ends when the context is done.
 	Timeout time.Duration
+	// Park makes the lock take its directory's parked lock directory
+	// (see IdleName) when there is one, and put it back at release. A
+	// lock made by mkdir is parked at release only if its holder asks
+	// (Lock.ParkOnRelease), so that a lock for reading leaves the
+	// directory as it found it. Locks with and without Park exclude each
+	// other all the same.
+	Park bool
 }
 
 func (o Options) withDefaults() Options {
@@ -85,6 +111,7 @@ func (o Options) withDefaults() Options {
 type Lock struct {
 	refresh time.Duration
 	fresh   time.Duration // how old a stamp Move leaves as it is
+	park    bool          // Options.Park
 
 	mu          sync.Mutex  // guards the fields below
 	path        string      // the lock directory; Move changes it
@@ -93,6 +120,8 @@ type Lock struct {
 	ino         uint64
 	compromised error
 	released    bool
+	parked      bool // the lock directory was the parked one
+	parkNew     bool // ParkOnRelease was called
 }
 
 // Acquire takes the lock of target (the directory target+".lock"). It waits
@@ -107,6 +136,13 @@ func Acquire(ctx context.Context, target string, opts Options) (*Lock, error) {
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, err
+		}
+		if o.Park && unpark(path) {
+			l, err := hold(path, o)
+			if l != nil {
+				l.parked = true
+			}
+			return l, err
 		}
 		err := os.Mkdir(path, lockDirMode)
 		if err == nil {
@@ -165,8 +201,12 @@ func takeOver(path string, stale fs.FileInfo) error {
 		}
 		return (&storage.Error{Op: "lock", File: path, Message: "cannot take over stale lock"}).WithCause(err)
 	}
+	// The same directory, still unstamped: a parked lock directory (see
+	// IdleName) keeps its inode from holder to holder, so the inode alone
+	// does not tell a stale lock from a fresh one made of the same
+	// directory.
 	moved, err := os.Lstat(aside)
-	if err == nil && moved.IsDir() && sameFile(moved, stale) {
+	if err == nil && moved.IsDir() && sameFile(moved, stale) && moved.ModTime().Equal(stale.ModTime()) {
 		_ = os.RemoveAll(aside)
 		return nil
 	}
@@ -188,7 +228,11 @@ func hold(path string, o Options) (*Lock, error) {
 		_ = os.Remove(path)
 		return nil, (&storage.Error{Op: "lock", File: path, Message: "cannot inspect lock"}).WithCause(err)
 	}
+	if !st.IsDir() { // cannot be: made by mkdir or a parked directory checked before
+		return nil, &storage.Error{Op: "lock", File: path, Message: "lock path is not a directory"}
+	}
 	l := &Lock{
+		park:    o.Park,
 		path:    path,
 		refresh: o.Refresh,
 		fresh:   min(o.Stale/4, o.Refresh/2),
@@ -345,6 +389,8 @@ func (l *Lock) Move(target string) error {
 
 // Release stops refreshing and removes the lock directory if it is still
 // ours. It returns a *storage.Error if the lock was compromised while held.
+// With Options.Park, where it can, Release parks the directory under
+// IdleName for the next lock of the same directory instead of removing it.
 func (l *Lock) Release() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -359,8 +405,68 @@ func (l *Lock) Release() error {
 	if err := l.verifyLocked(); err != nil {
 		return err
 	}
-	if err := os.Remove(l.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if l.park && (l.parked || l.parkNew && exists(strings.TrimSuffix(l.path, Suffix))) && park(l.path) {
+		return nil
+	}
+	if err := removeDir(l.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return (&storage.Error{Op: "lock", File: l.path, Message: "cannot release lock"}).WithCause(err)
 	}
 	return nil
+}
+
+// ParkOnRelease asks Release to park the lock directory (see IdleName)
+// even if it was made by mkdir, when the lock was taken with Options.Park
+// and its target exists at release: a writer calls it, so that the
+// directory gains the parked directory its next locks take.
+func (l *Lock) ParkOnRelease() {
+	l.mu.Lock()
+	l.parkNew = true
+	l.mu.Unlock()
+}
+
+// unpark takes the parked lock directory of path's directory (see
+// IdleName) as the lock path. It reports whether it did; false when there
+// is none, another process takes it at the same moment, path is locked, or
+// renames cannot be made without replacing.
+//
+// The directory is stamped fresh before it appears under path, so that it
+// is never seen stale there, but not under IdleName: a stamp is set on the
+// directory a path named when the call began, and one aimed at the parked
+// directory could land after another process made it its lock, which would
+// then look taken over. The directory is first claimed under a name only
+// this call knows (hidden, ending in ".lock" like IdleName, left behind only
+// by a crash at that moment), stamped there, and renamed into place.
+func unpark(path string) bool {
+	dir := filepath.Dir(path)
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	claim := filepath.Join(dir, ".claim-"+hex.EncodeToString(b[:])+Suffix)
+	if renameNoReplace(filepath.Join(dir, IdleName), claim) != nil {
+		return false
+	}
+	st, err := os.Lstat(claim)
+	now := time.Now()
+	if err == nil && st.IsDir() && os.Chtimes(claim, now, now) == nil && renameNoReplace(claim, path) == nil {
+		return true
+	}
+	// Locked, or not a directory: park it again, or remove it if another
+	// was parked meanwhile (only an empty directory goes).
+	if park(claim) {
+		return false
+	}
+	_ = removeDir(claim)
+	return false
+}
+
+// exists reports whether something is at path.
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
+
+// park moves the released lock directory path to its directory's parked
+// one (see IdleName), unless one is parked there already. It reports
+// whether it did.
+func park(path string) bool {
+	return renameNoReplace(path, filepath.Join(filepath.Dir(path), IdleName)) == nil
 }

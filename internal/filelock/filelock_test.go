@@ -26,22 +26,26 @@ func TestMain(m *testing.M) {
 	case "":
 		os.Exit(m.Run())
 	case "counter":
-		os.Exit(childCounter(os.Getenv("FILELOCK_TARGET"), 200))
+		os.Exit(childCounter(os.Getenv("FILELOCK_TARGET"), 200, false))
+	case "counter-park":
+		os.Exit(childCounter(os.Getenv("FILELOCK_TARGET"), 200, true))
 	case "hold":
 		os.Exit(childHold(os.Getenv("FILELOCK_TARGET")))
 	}
 }
 
-// childCounter adds 1 to the number in target n times, each under the lock,
-// with a read-modify-write that loses updates unless the lock excludes.
-func childCounter(target string, n int) int {
+// childCounter adds 1 to the number in target n times, each under the lock
+// (taken with Options.Park if park is set), with a read-modify-write that
+// loses updates unless the lock excludes.
+func childCounter(target string, n int, park bool) int {
 	ctx := context.Background()
 	for i := 0; i < n; i++ {
-		l, err := filelock.Acquire(ctx, target, filelock.Options{Timeout: time.Minute})
+		l, err := filelock.Acquire(ctx, target, filelock.Options{Timeout: time.Minute, Park: park})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "acquire:", err)
 			return 1
 		}
+		l.ParkOnRelease()
 		b, err := os.ReadFile(target)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			fmt.Fprintln(os.Stderr, "read:", err)
@@ -98,11 +102,17 @@ func child(t *testing.T, mode, target string) *exec.Cmd {
 	return cmd
 }
 
+// Eight processes, half of them parking their lock directories (see
+// IdleName) and half not, count to 1,600 under the lock.
 func TestLockExcludesProcesses(t *testing.T) {
 	target := filepath.Join(t.TempDir(), "counter")
 	var cmds []*exec.Cmd
 	for i := 0; i < 8; i++ {
-		cmd := child(t, "counter", target)
+		mode := "counter"
+		if i%2 == 1 {
+			mode = "counter-park"
+		}
+		cmd := child(t, mode, target)
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
@@ -158,7 +168,7 @@ func TestKilledHolderIsTakenOverAfterStalePeriod(t *testing.T) {
 	}
 	ents, _ := os.ReadDir(filepath.Dir(target))
 	for _, e := range ents {
-		if strings.Contains(e.Name(), ".lock") {
+		if strings.Contains(e.Name(), ".lock") && e.Name() != filelock.IdleName {
 			t.Errorf("left behind: %s", e.Name())
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/lite-agent/lite-agent-go/internal/glob"
 )
@@ -51,7 +52,8 @@ func Hits(target string, protected []string, ancestors bool) bool {
 }
 
 // braceGroup matches a brace expansion group with no nested braces.
-var braceGroup = regexp.MustCompile(`\{[^{}]*\}`)
+// It is compiled on first use.
+var braceGroup = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{[^{}]*\}`) })
 
 // PatternHits reports whether the bash glob pattern target could name a
 // path of protected or a path beneath one (with ancestors, also a directory
@@ -134,8 +136,8 @@ func splitTopLevel(body string) []string {
 func globHits(target string, protected []string, ancestors bool) bool {
 	pat := splitPath(filepath.ToSlash(target))
 	for i, s := range pat {
-		for braceGroup.MatchString(s) {
-			s = braceGroup.ReplaceAllString(s, "*")
+		for braceGroup().MatchString(s) {
+			s = braceGroup().ReplaceAllString(s, "*")
 		}
 		pat[i] = s
 	}

@@ -8,35 +8,45 @@ import (
 	"encoding/json"
 	"errors"
 	"regexp"
+	"sync"
 )
 
 // redacted replaces what the redactor hides.
 const redacted = "[redacted]"
 
-// redactions are the default redactor's patterns, applied in order.
-var redactions = []struct {
+// A redaction replaces what its pattern matches with repl.
+type redaction struct {
 	re   *regexp.Regexp
 	repl string
-}{
-	// "password: hunter22", "api_key=…", "token '…'"
-	{regexp.MustCompile(`(?i)(api[_ -]?key|apikey|access[_ -]?key|token|secret|password|passwd)(["'\s:=]+)([^\s"',;]{6,})`), "$1$2" + redacted},
-	{regexp.MustCompile(`(?i)\b(bearer|basic)(\s+)[A-Za-z0-9._~+/=-]{6,}`), "$1$2" + redacted},
-	{regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{16,}`), redacted},
-	{regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{17,}(?:\.[A-Za-z0-9_-]*)*`), redacted},
-	{regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`), redacted},
-	{regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})\b`), redacted},
-	{regexp.MustCompile(`\bxox[abprs]-[A-Za-z0-9-]{10,}`), redacted},
-	{regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}`), redacted},
-	{regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)`), redacted},
 }
 
+// redactions are the default redactor's patterns, applied in order. They
+// are compiled on first use: every lite-agent command links this package,
+// few redact anything.
+var redactions = sync.OnceValue(func() []redaction {
+	return []redaction{
+		// "password: hunter22", "api_key=…", "token '…'"
+		{regexp.MustCompile(`(?i)(api[_ -]?key|apikey|access[_ -]?key|token|secret|password|passwd)(["'\s:=]+)([^\s"',;]{6,})`), "$1$2" + redacted},
+		{regexp.MustCompile(`(?i)\b(bearer|basic)(\s+)[A-Za-z0-9._~+/=-]{6,}`), "$1$2" + redacted},
+		{regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{16,}`), redacted},
+		{regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{17,}(?:\.[A-Za-z0-9_-]*)*`), redacted},
+		{regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`), redacted},
+		{regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})\b`), redacted},
+		{regexp.MustCompile(`\bxox[abprs]-[A-Za-z0-9-]{10,}`), redacted},
+		{regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}`), redacted},
+		{regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)`), redacted},
+	}
+})
+
 // sensitiveKey matches object keys whose string values are hidden whole.
-var sensitiveKey = regexp.MustCompile(`(?i)^(?:.*[_-])?(?:password|passwd|secret|token|api[_-]?key|apikey|authorization|credentials?|private[_-]?key|access[_-]?key|client[_-]?secret)$`)
+var sensitiveKey = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(?:.*[_-])?(?:password|passwd|secret|token|api[_-]?key|apikey|authorization|credentials?|private[_-]?key|access[_-]?key|client[_-]?secret)$`)
+})
 
 // String hides likely secrets in s, replacing them with "[redacted]"
 // (see permission.RedactString for the list).
 func String(s string) string {
-	for _, r := range redactions {
+	for _, r := range redactions() {
 		s = r.re.ReplaceAllString(s, r.repl)
 	}
 	return s
@@ -95,7 +105,7 @@ func value(v any, hide bool) any {
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			out[String(k)] = value(e, hide || sensitiveKey.MatchString(k))
+			out[String(k)] = value(e, hide || sensitiveKey().MatchString(k))
 		}
 		return out
 	case json.Number:

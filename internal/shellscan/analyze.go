@@ -4,6 +4,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -455,7 +456,7 @@ func (an *analyzer) command(ws []word, depth, chain int) {
 	if inner := an.wrapped(ws, depth, chain); inner && idx < len(an.a.units) {
 		an.a.units[idx].wrapper = true
 	}
-	if !dataArgs[path.Base(ws[0].text)] {
+	if !dataArgs()[path.Base(ws[0].text)] {
 		for _, w := range ws[1:] {
 			if w.dynamic {
 				an.opaque(clipName(path.Base(ws[0].text)) + " gets an argument that is only known when it runs")
@@ -468,13 +469,15 @@ func (an *analyzer) command(ws []word, depth, chain int) {
 // dataArgs are the commands whose arguments, whatever they hold, cannot
 // make them run code or write files: a quoted expansion may be handed to
 // them.
-var dataArgs = map[string]bool{
-	"echo": true, "cat": true, "ls": true, "wc": true, "head": true, "tail": true,
-	"grep": true, "egrep": true, "fgrep": true, "basename": true, "dirname": true,
-	"realpath": true, "readlink": true, "stat": true, "file": true, "du": true,
-	"diff": true, "cmp": true, "md5sum": true, "sha1sum": true, "sha256sum": true,
-	"true": true, "false": true, ":": true,
-}
+var dataArgs = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"echo": true, "cat": true, "ls": true, "wc": true, "head": true, "tail": true,
+		"grep": true, "egrep": true, "fgrep": true, "basename": true, "dirname": true,
+		"realpath": true, "readlink": true, "stat": true, "file": true, "du": true,
+		"diff": true, "cmp": true, "md5sum": true, "sha1sum": true, "sha256sum": true,
+		"true": true, "false": true, ":": true,
+	}
+})
 
 // isDigits reports whether s is a non-empty run of ASCII digits.
 func isDigits(s string) bool {

@@ -275,3 +275,19 @@ func TestBashAnalysisWithoutHomeTreatsTildeAsUnknown(t *testing.T) {
 		t.Errorf("without a home: units %v, pathsUnknown %q", a.units, a.pathsUnknown)
 	}
 }
+
+func TestIsPythonMatchesTheVersionedNames(t *testing.T) {
+	tests := []struct {
+		name string
+		want bool
+	}{
+		{"python", true}, {"python3", true}, {"python3.12", true}, {"python2.7.18", true}, {"python.", true},
+		{"pythonx", false}, {"python3-config", false}, {"ipython", false}, {"pytho", false}, {"", false},
+		{"python3.12m", false}, {"Python3", false},
+	}
+	for _, tt := range tests {
+		if got := isPython(tt.name); got != tt.want {
+			t.Errorf("isPython(%q) = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -2,26 +2,33 @@ package shellscan
 
 import (
 	"path"
-	"regexp"
 	"strings"
+	"sync"
 )
 
 // interpreters run code given inline with these options. Perl's -M, -m
 // and -d:MOD insert their text into the program ("-MPOSIX;qx(…)").
-var interpreters = map[string]string{
-	"python": "c", "node": "ep", "nodejs": "ep", "bun": "ep", "perl": "eEMmd", "ruby": "e",
-	"php": "rB", "lua": "e", "luajit": "e", "Rscript": "e", "R": "e", "osascript": "e",
-	"tclsh": "", "jshell": "", "irb": "", "ghci": "", "julia": "e", "deno": "",
-}
+var interpreters = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"python": "c", "node": "ep", "nodejs": "ep", "bun": "ep", "perl": "eEMmd", "ruby": "e",
+		"php": "rB", "lua": "e", "luajit": "e", "Rscript": "e", "R": "e", "osascript": "e",
+		"tclsh": "", "jshell": "", "irb": "", "ghci": "", "julia": "e", "deno": "",
+	}
+})
 
-var pythonName = regexp.MustCompile(`^python[0-9.]*$`)
+// isPython reports whether name is python followed by a version made of
+// digits and dots (python3, python3.12), as ^python[0-9.]*$ would.
+func isPython(name string) bool {
+	v, ok := strings.CutPrefix(name, "python")
+	return ok && strings.Trim(v, "0123456789.") == ""
+}
 
 // interpreter reports whether name is a language interpreter, and marks
 // the line opaque when the interpreter runs inline code or code from its
 // standard input.
 func (an *analyzer) interpreter(name string, args []word) bool {
-	opts, ok := interpreters[name]
-	if pythonName.MatchString(name) {
+	opts, ok := interpreters()[name]
+	if isPython(name) {
 		opts, ok = "c", true
 	}
 	if !ok {
@@ -249,7 +256,7 @@ type fileSpec struct {
 }
 
 // fileCommands are the commands whose file operands the analysis knows.
-var fileCommands = func() map[string]fileSpec {
+var fileCommands = sync.OnceValue(func() map[string]fileSpec {
 	read := fileSpec{mode: modeRead}
 	m := map[string]fileSpec{}
 	for _, n := range []string{"cat", "tac", "less", "more", "nl", "wc", "od", "hexdump", "base64",
@@ -305,12 +312,12 @@ var fileCommands = func() map[string]fileSpec {
 	m["wget"] = fileSpec{short: "OoPiaeUTtwQ", long: []string{"--output-document", "--output-file", "--post-file", "--input-file", "--directory-prefix"},
 		paths: map[string]accessMode{"-O": modeWrite, "--output-document": modeWrite, "-o": modeWrite, "--output-file": modeWrite, "--post-file": modeRead, "-i": modeRead, "--input-file": modeRead}}
 	return m
-}()
+})
 
 // fileCommand records the files of a command in fileCommands, and of dd,
 // tar and unzip.
 func (an *analyzer) fileCommand(name string, args []word) {
-	if d, ok := optionDanger[name]; ok {
+	if d, ok := optionDanger()[name]; ok {
 		if t := d.find(name, args); t != "" {
 			an.opaque(name + " " + clipName(t) + " runs a program or writes files the analysis does not model")
 			return
@@ -402,7 +409,7 @@ func (an *analyzer) fileCommand(name string, args []word) {
 	case "cp", "mv", "rsync", "scp":
 		defer an.mayLink()
 	}
-	spec, ok := fileCommands[name]
+	spec, ok := fileCommands()[name]
 	if !ok {
 		return
 	}
@@ -420,7 +427,7 @@ func (an *analyzer) fileCommand(name string, args []word) {
 		(hasShortFlag(args, 'r') || hasShortFlag(args, 'R') || hasShortFlag(args, 'a') || hasAny(args, "--recursive", "--archive"))
 	// chmod -R .git and gzip -r .git write every file beneath the operand,
 	// wherever the option stands among the operands.
-	if recursiveWriters[name] && (anyShortFlag(args, "rR") || hasPrefix(args, "--rec")) {
+	if recursiveWriters()[name] && (anyShortFlag(args, "rR") || hasPrefix(args, "--rec")) {
 		tree = true
 	}
 	for i, op := range ops {
@@ -551,10 +558,12 @@ func (an *analyzer) archive(name string, args []word) {
 }
 
 // recursiveWriters are the commands whose -r or -R writes a whole tree.
-var recursiveWriters = map[string]bool{
-	"chmod": true, "chown": true, "chgrp": true, "chattr": true, "setfacl": true, "gzip": true,
-	"gunzip": true, "zstd": true, "unzstd": true, "lz4": true,
-}
+var recursiveWriters = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"chmod": true, "chown": true, "chgrp": true, "chattr": true, "setfacl": true, "gzip": true,
+		"gunzip": true, "zstd": true, "unzstd": true, "lz4": true,
+	}
+})
 
 // anyShortFlag reports whether a short option cluster anywhere before "--"
 // holds one of cs.
@@ -619,24 +628,26 @@ type danger struct {
 
 // optionDanger are the dangerous options of the commands fileCommand
 // models.
-var optionDanger = map[string]danger{
-	"tar": {long: []string{"to-command", "use-compress-program", "checkpoint-action", "info-script",
-		"new-volume-script", "rsh-command", "rmt-command", "index-file"}, short: "IF", oldStyle: true},
-	"bsdtar": {long: []string{"use-compress-program", "options"}, short: "I", oldStyle: true},
-	"rsync": {long: []string{"rsh", "rsync-path", "config", "log-file", "write-batch", "only-write-batch",
-		"read-batch", "backup", "suffix", "temp-dir", "partial-dir", "daemon", "compare-dest", "copy-dest", "link-dest"}, short: "eTb"},
-	"sort": {long: []string{"compress-program", "temporary-directory"}, short: "T"},
-	"curl": {long: []string{"config", "output-dir", "libcurl", "dump-header", "trace", "trace-ascii",
-		"stderr", "etag-save", "hsts", "alt-svc", "create-dirs"}, short: "KD"},
-	"wget": {long: []string{"execute", "config", "directory-prefix", "append-output", "load-cookies",
-		"save-cookies", "warc-file", "rejected-log", "input-file", "base"}, short: "eaPiB"},
-	"rg":    {long: []string{"pre", "pre-glob"}},
-	"sdiff": {long: []string{"diff-program"}}, "diff3": {long: []string{"diff-program"}},
-	"yq":   {long: []string{"inplace", "in-place"}, short: "i"},
-	"cp":   {long: []string{"symbolic-link", "link"}, short: "sl"},
-	"ssh":  {short: "oF"},
-	"gzip": {long: []string{"suffix", "name"}, short: "SN"}, "gunzip": {long: []string{"suffix", "name"}, short: "SN"},
-}
+var optionDanger = sync.OnceValue(func() map[string]danger {
+	return map[string]danger{
+		"tar": {long: []string{"to-command", "use-compress-program", "checkpoint-action", "info-script",
+			"new-volume-script", "rsh-command", "rmt-command", "index-file"}, short: "IF", oldStyle: true},
+		"bsdtar": {long: []string{"use-compress-program", "options"}, short: "I", oldStyle: true},
+		"rsync": {long: []string{"rsh", "rsync-path", "config", "log-file", "write-batch", "only-write-batch",
+			"read-batch", "backup", "suffix", "temp-dir", "partial-dir", "daemon", "compare-dest", "copy-dest", "link-dest"}, short: "eTb"},
+		"sort": {long: []string{"compress-program", "temporary-directory"}, short: "T"},
+		"curl": {long: []string{"config", "output-dir", "libcurl", "dump-header", "trace", "trace-ascii",
+			"stderr", "etag-save", "hsts", "alt-svc", "create-dirs"}, short: "KD"},
+		"wget": {long: []string{"execute", "config", "directory-prefix", "append-output", "load-cookies",
+			"save-cookies", "warc-file", "rejected-log", "input-file", "base"}, short: "eaPiB"},
+		"rg":    {long: []string{"pre", "pre-glob"}},
+		"sdiff": {long: []string{"diff-program"}}, "diff3": {long: []string{"diff-program"}},
+		"yq":   {long: []string{"inplace", "in-place"}, short: "i"},
+		"cp":   {long: []string{"symbolic-link", "link"}, short: "sl"},
+		"ssh":  {short: "oF"},
+		"gzip": {long: []string{"suffix", "name"}, short: "SN"}, "gunzip": {long: []string{"suffix", "name"}, short: "SN"},
+	}
+})
 
 // find returns the first dangerous option of args, or "".
 func (d danger) find(name string, args []word) string {

@@ -1,32 +1,39 @@
 package shellscan
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // gitGlobal are the options git may take before its subcommand without
 // changing which repository, configuration or programs it uses.
-var gitGlobal = map[string]bool{
-	"--no-pager": true, "-P": true, "--no-optional-locks": true,
-	"--version": true, "--help": true, "-h": true, "--no-replace-objects": true, "--no-advice": true,
-	"--literal-pathspecs": true, "--glob-pathspecs": true, "--noglob-pathspecs": true, "--icase-pathspecs": true,
-}
+var gitGlobal = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"--no-pager": true, "-P": true, "--no-optional-locks": true,
+		"--version": true, "--help": true, "-h": true, "--no-replace-objects": true, "--no-advice": true,
+		"--literal-pathspecs": true, "--glob-pathspecs": true, "--noglob-pathspecs": true, "--icase-pathspecs": true,
+	}
+})
 
 // gitCommands are the git subcommands the analysis knows to be built in:
 // anything else may be an alias ("!sh -c …") or an external git-* program.
 // Their code runs only through hooks and configuration, which the caller
 // protects (.git/hooks, .git/config).
-var gitCommands = map[string]bool{
-	"status": true, "log": true, "diff": true, "show": true, "branch": true, "add": true,
-	"commit": true, "checkout": true, "switch": true, "restore": true, "reset": true, "stash": true,
-	"fetch": true, "pull": true, "push": true, "merge": true, "rebase": true, "tag": true,
-	"remote": true, "rev-parse": true, "ls-files": true, "blame": true, "grep": true,
-	"describe": true, "shortlog": true, "init": true, "clone": true, "mv": true, "rm": true,
-	"cherry-pick": true, "revert": true, "clean": true, "reflog": true, "show-ref": true,
-	"ls-tree": true, "cat-file": true, "rev-list": true, "format-patch": true, "worktree": true,
-	"version": true, "help": true, "notes": true, "fsck": true, "gc": true, "count-objects": true,
-	"whatchanged": true, "range-diff": true, "merge-base": true, "name-rev": true,
-	"symbolic-ref": true, "for-each-ref": true, "check-ignore": true, "diff-tree": true,
-	"diff-files": true, "diff-index": true, "apply": true, "am": true,
-}
+var gitCommands = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"status": true, "log": true, "diff": true, "show": true, "branch": true, "add": true,
+		"commit": true, "checkout": true, "switch": true, "restore": true, "reset": true, "stash": true,
+		"fetch": true, "pull": true, "push": true, "merge": true, "rebase": true, "tag": true,
+		"remote": true, "rev-parse": true, "ls-files": true, "blame": true, "grep": true,
+		"describe": true, "shortlog": true, "init": true, "clone": true, "mv": true, "rm": true,
+		"cherry-pick": true, "revert": true, "clean": true, "reflog": true, "show-ref": true,
+		"ls-tree": true, "cat-file": true, "rev-list": true, "format-patch": true, "worktree": true,
+		"version": true, "help": true, "notes": true, "fsck": true, "gc": true, "count-objects": true,
+		"whatchanged": true, "range-diff": true, "merge-base": true, "name-rev": true,
+		"symbolic-ref": true, "for-each-ref": true, "check-ignore": true, "diff-tree": true,
+		"diff-files": true, "diff-index": true, "apply": true, "am": true,
+	}
+})
 
 // gitLongDanger are long options of git subcommands that run a program,
 // read another configuration, or write a file the analysis does not model.
@@ -43,13 +50,15 @@ var gitLongDanger = []string{
 }
 
 // gitShortDanger are the short options that do the same, per subcommand.
-var gitShortDanger = map[string]string{
-	"clone": "uc", "rebase": "x", "grep": "O", "fetch": "o", "pull": "o", "push": "ou",
-	"format-patch": "o", "am": "", "log": "o", "show": "o", "diff": "o",
-	// -u/-t set an upstream in .git/config; branch -m/-c/-d rename, copy or
-	// remove a branch's section there.
-	"branch": "tumMcCdD", "checkout": "t", "switch": "t",
-}
+var gitShortDanger = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"clone": "uc", "rebase": "x", "grep": "O", "fetch": "o", "pull": "o", "push": "ou",
+		"format-patch": "o", "am": "", "log": "o", "show": "o", "diff": "o",
+		// -u/-t set an upstream in .git/config; branch -m/-c/-d rename, copy or
+		// remove a branch's section there.
+		"branch": "tumMcCdD", "checkout": "t", "switch": "t",
+	}
+})
 
 // gitBranchLong are the long options of git branch that rename, copy or
 // remove a branch's section of .git/config.
@@ -57,7 +66,9 @@ var gitBranchLong = []string{"move", "copy", "delete"}
 
 // gitRemoteReaders are the git remote subcommands that leave .git/config
 // as it is; every other one (add, rename, remove, set-url …) rewrites it.
-var gitRemoteReaders = map[string]bool{"show": true, "get-url": true, "prune": true, "update": true}
+var gitRemoteReaders = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"show": true, "get-url": true, "prune": true, "update": true}
+})
 
 // git checks a git command line: global options other than a few harmless
 // ones (-c, -C, --git-dir, --exec-path …), subcommands that are not known
@@ -75,7 +86,7 @@ func (an *analyzer) git(args []word) {
 		if !strings.HasPrefix(t, "-") {
 			break
 		}
-		if !gitGlobal[t] {
+		if !gitGlobal()[t] {
 			an.opaque("git " + clipName(t) + " changes the repository, configuration or programs git uses")
 			return
 		}
@@ -84,18 +95,18 @@ func (an *analyzer) git(args []word) {
 		return
 	}
 	sub := args[i].text
-	if !gitCommands[sub] {
+	if !gitCommands()[sub] {
 		an.opaque("git " + clipName(sub) + " is not a built-in command the analysis knows (it may be an alias)")
 		return
 	}
-	if gitLinkers[sub] {
+	if gitLinkers()[sub] {
 		defer an.mayLink()
 	}
 	an.gitDestinations(sub, args[i+1:])
 	if sub == "remote" {
 		for _, a := range args[i+1:] {
 			if !strings.HasPrefix(a.text, "-") {
-				if !gitRemoteReaders[a.text] || a.dynamic {
+				if !gitRemoteReaders()[a.text] || a.dynamic {
 					an.opaque("git remote " + clipName(a.text) + " rewrites .git/config")
 					return
 				}
@@ -103,7 +114,7 @@ func (an *analyzer) git(args []word) {
 			}
 		}
 	}
-	short := gitShortDanger[sub]
+	short := gitShortDanger()[sub]
 	for _, a := range args[i+1:] {
 		t := a.text
 		if t == "--" {
@@ -140,11 +151,13 @@ func (an *analyzer) git(args []word) {
 
 // gitLinkers are the subcommands that may create or move symbolic links
 // in the worktree (a checked-out or applied symlink).
-var gitLinkers = map[string]bool{
-	"checkout": true, "switch": true, "restore": true, "reset": true, "stash": true, "merge": true,
-	"pull": true, "am": true, "apply": true, "cherry-pick": true, "rebase": true, "revert": true,
-	"clone": true, "worktree": true, "mv": true,
-}
+var gitLinkers = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"checkout": true, "switch": true, "restore": true, "reset": true, "stash": true, "merge": true,
+		"pull": true, "am": true, "apply": true, "cherry-pick": true, "rebase": true, "revert": true,
+		"clone": true, "worktree": true, "mv": true,
+	}
+})
 
 // gitDestinations records the directories git init, git clone and git
 // worktree add create, as writes of whole trees. Every operand that may be

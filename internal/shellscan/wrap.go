@@ -3,6 +3,7 @@ package shellscan
 import (
 	"path"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -14,12 +15,12 @@ import (
 func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	name := path.Base(ws[0].text)
 	args := ws[1:]
-	if why, ok := opaqueCommands[name]; ok {
+	if why, ok := opaqueCommands()[name]; ok {
 		an.opaque(name + " " + why)
 		an.seeInside(name, args, depth, chain)
 		return false
 	}
-	if subs, ok := runners[name]; ok && len(args) > 0 && contains(subs, args[0].text) {
+	if subs, ok := runners()[name]; ok && len(args) > 0 && contains(subs, args[0].text) {
 		an.opaque(name + " " + args[0].text + " runs a command the analysis does not see")
 		an.seeInside(name, args[1:], depth, chain)
 		return false
@@ -116,7 +117,7 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 // opaqueCommands are the commands and builtins that run code the analysis
 // cannot see, change what later commands run, or evaluate data as code,
 // with the reason.
-var opaqueCommands = func() map[string]string {
+var opaqueCommands = sync.OnceValue(func() map[string]string {
 	m := map[string]string{
 		"eval": "runs a string as commands", "source": "runs the commands of a file",
 		".": "runs the commands of a file", "trap": "runs a command later",
@@ -163,18 +164,20 @@ var opaqueCommands = func() map[string]string {
 		delete(m, n) // modeled below
 	}
 	return m
-}()
+})
 
 // runners are the tools whose subcommands run any command given to them
 // (pyenv exec rm …), with those subcommands.
-var runners = map[string][]string{
-	"pyenv": {"exec"}, "rbenv": {"exec"}, "nodenv": {"exec"}, "goenv": {"exec"}, "jenv": {"exec"},
-	"plenv": {"exec"}, "asdf": {"exec"}, "mise": {"exec", "x"}, "rtx": {"exec", "x"}, "direnv": {"exec"},
-	"uv": {"run"}, "poetry": {"run"}, "pipenv": {"run"}, "pdm": {"run"}, "hatch": {"run"}, "rye": {"run"},
-	"pixi": {"run", "exec"}, "conda": {"run"}, "mamba": {"run"}, "micromamba": {"run"},
-	"nix": {"run", "shell", "develop"}, "bundle": {"exec"}, "opam": {"exec"}, "npm": {"exec", "x"},
-	"pnpm": {"exec", "dlx"}, "yarn": {"exec", "dlx"},
-}
+var runners = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"pyenv": {"exec"}, "rbenv": {"exec"}, "nodenv": {"exec"}, "goenv": {"exec"}, "jenv": {"exec"},
+		"plenv": {"exec"}, "asdf": {"exec"}, "mise": {"exec", "x"}, "rtx": {"exec", "x"}, "direnv": {"exec"},
+		"uv": {"run"}, "poetry": {"run"}, "pipenv": {"run"}, "pdm": {"run"}, "hatch": {"run"}, "rye": {"run"},
+		"pixi": {"run", "exec"}, "conda": {"run"}, "mamba": {"run"}, "micromamba": {"run"},
+		"nix": {"run", "shell", "develop"}, "bundle": {"exec"}, "opam": {"exec"}, "npm": {"exec", "x"},
+		"pnpm": {"exec", "dlx"}, "yarn": {"exec", "dlx"},
+	}
+})
 
 // inner records ws, the command a wrapper runs; it reports whether there
 // was one.
@@ -589,7 +592,7 @@ const maxGuesses = 4
 // rules still see it. The line stays opaque: these units can only make a
 // decision more restrictive.
 func (an *analyzer) seeInside(name string, args []word, depth, chain int) {
-	if _, ok := fileCommands[name]; ok {
+	if _, ok := fileCommands()[name]; ok {
 		an.fileCommand(name, args)
 		return
 	}

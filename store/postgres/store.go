@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -69,7 +68,21 @@ func (t target) String() string {
 	return fmt.Sprintf("host %s database %s user %s", t.host, t.database, t.user)
 }
 
-var schemaPattern = regexp.MustCompile(`^[a-z_][a-z0-9_]{0,62}$`)
+// validSchema reports whether name matches ^[a-z_][a-z0-9_]{0,62}$, an
+// unquoted PostgreSQL identifier. A function, not a regexp: the bounded
+// repetition compiles to a large program, and every lite-agent command
+// would compile it at start-up.
+func validSchema(name string) bool {
+	if name == "" || len(name) > 63 || name[0] >= '0' && name[0] <= '9' {
+		return false
+	}
+	for i := range len(name) {
+		if c := name[i]; (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '_' {
+			return false
+		}
+	}
+	return true
+}
 
 // Open connects to the database named by dsn (a postgres:// or
 // postgresql:// URL, or a libpq key=value string) and makes sure the schema
@@ -85,7 +98,7 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 	if schema == "" {
 		schema = DefaultSchema
 	}
-	if !schemaPattern.MatchString(schema) {
+	if !validSchema(schema) {
 		return nil, &ConfigError{Message: fmt.Sprintf("invalid schema name %q: want ^[a-z_][a-z0-9_]{0,62}$", schema)}
 	}
 	if opts.LeaseTTL < 0 {
