@@ -382,7 +382,7 @@ func TestCompactSpan(t *testing.T) {
 			}
 			for k, v := range want {
 				if a[k] != v {
-					t.Errorf("%s = %v, want %v", k, a[k].Emit(), v.Emit())
+					t.Errorf("%s = %v, want %v", k, a[k].String(), v.String())
 				}
 			}
 			if (tt.wantErr != "") != (span.Status.Code == codes.Error) {
