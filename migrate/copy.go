@@ -173,13 +173,13 @@ func (m *migration) copyUnit(ctx context.Context, s *scratch, u *unit) error {
 	case unitSession:
 		err = m.copySession(ctx, s, u, t)
 	case unitArchive:
-		err = m.copyArchive(ctx, s, u)
+		err = m.copyArchive(ctx, s, u, t)
 	case unitTasks:
-		err = m.copyTasks(ctx, u)
+		err = m.copyTasks(ctx, u, t)
 	case unitSpill:
-		err = m.copySpill(ctx, u)
+		err = m.copySpill(ctx, u, t)
 	case unitConfig:
-		err = m.copyConfig(u)
+		err = m.copyConfig(u, t)
 	}
 	if err != nil {
 		return err
@@ -189,7 +189,8 @@ func (m *migration) copyUnit(ctx context.Context, s *scratch, u *unit) error {
 }
 
 // tally reports the progress of one unit, so that the counts reach the
-// planned totals exactly when the unit is done.
+// planned totals exactly when the unit is done: the bytes always, the
+// records with CountRecords (without it, the records copied are reported).
 type tally struct {
 	m                *migration
 	u                *unit
@@ -197,6 +198,7 @@ type tally struct {
 	pendingR, pendBy int64
 }
 
+// add reports records copied and bytes read.
 func (t *tally) add(records, bytes int64) {
 	t.pendingR += records
 	t.pendBy += bytes
@@ -211,7 +213,11 @@ func (t *tally) add(records, bytes int64) {
 // done reports the rest of the unit's counts. The worker is between files:
 // if Progress is called, the lock it carries is released first.
 func (t *tally) done(between *carriedLock) {
-	t.m.advance(1, t.u.records-t.records, t.u.bytes-t.bytes, between)
+	records := t.pendingR
+	if t.m.countRecords() {
+		records = t.u.records - t.records
+	}
+	t.m.advance(1, records, t.u.bytes-t.bytes, between)
 }
 
 // lockSource takes the lock of the source record rel of d (the lock
@@ -388,7 +394,7 @@ func (m *migration) skipOrFail(file, record string, err error, note string) erro
 // note by note, under its lock, reading each file back after writing it.
 // The archive package walks the source and names the files: migrate only
 // decodes, checks, encodes and writes.
-func (m *migration) copyArchive(ctx context.Context, s *scratch, u *unit) error {
+func (m *migration) copyArchive(ctx context.Context, s *scratch, u *unit, t *tally) error {
 	pr, sid := u.p, u.id
 	rel := filepath.Base(storage.SessionContextDir(pr.sessions.Path(), sid))
 	if err := s.lock.take(ctx, pr.sessions, rel); err != nil {
@@ -508,6 +514,7 @@ func (m *migration) copyArchive(ctx context.Context, s *scratch, u *unit) error 
 	}
 	m.count(storage.KindArchiveIndex, ic)
 	m.count(storage.KindArchive, nc)
+	t.add(ic.Records+nc.Records, 0)
 	return nil
 }
 
@@ -588,7 +595,7 @@ func (m *migration) verdict(ctx context.Context, path, record string, got, want 
 
 // copyTasks copies one task list, record by record, under its lock, then
 // reads the copy back through the task store.
-func (m *migration) copyTasks(ctx context.Context, u *unit) error {
+func (m *migration) copyTasks(ctx context.Context, u *unit, t *tally) error {
 	pr, list := u.p, u.id
 	unlock, err := lockSource(ctx, pr.tasks, list, filelock.Options{Factor: 1.4})
 	if err != nil {
@@ -679,6 +686,7 @@ func (m *migration) copyTasks(ctx context.Context, u *unit) error {
 		return err
 	}
 	m.count(storage.KindTask, c)
+	t.add(c.Records, 0)
 	return nil
 }
 
@@ -734,7 +742,7 @@ func (m *migration) verifyTaskStore(ctx context.Context, pr *project, list, rel 
 
 // copySpill copies one spill file. Spill files are only ever replaced whole
 // by a rename, so no lock is needed to read one.
-func (m *migration) copySpill(ctx context.Context, u *unit) error {
+func (m *migration) copySpill(ctx context.Context, u *unit, t *tally) error {
 	pr, ref := u.p, u.id
 	name := ref + spill.FileSuffix
 	src, dst, err := u.files.handles(m)
@@ -770,6 +778,7 @@ func (m *migration) copySpill(ctx context.Context, u *unit) error {
 		}
 	}
 	m.count(storage.KindSpill, Count{Files: 1, Records: 1, Bytes: int64(len(plain)), SourceBytes: int64(len(stored)), DestinationBytes: int64(len(enc))})
+	t.add(1, 0)
 	return nil
 }
 
@@ -784,7 +793,7 @@ func modTime(d *safefs.Dir, rel string) (time.Time, error) {
 }
 
 // copyConfig copies one configuration file of the home byte for byte.
-func (m *migration) copyConfig(u *unit) error {
+func (m *migration) copyConfig(u *unit, t *tally) error {
 	data, err := u.home.ReadFile(u.id)
 	if err != nil {
 		return err
@@ -802,5 +811,6 @@ func (m *migration) copyConfig(u *unit) error {
 	}
 	n := int64(len(data))
 	m.count("", Count{Files: 1, Records: 1, Bytes: n, SourceBytes: n, DestinationBytes: n})
+	t.add(1, 0)
 	return nil
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -368,7 +367,7 @@ func (d *destination) removeCreated() {
 // a dry run) accepts and discards everything.
 type destFile struct {
 	m    *migration
-	f    *os.File
+	f    *fdFile
 	path string // for errors: under the destination root as given
 	rel  string
 }
@@ -385,7 +384,7 @@ func (m *migration) create(rel string) (*destFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, safefs.FileMode)
+	f, err := openFileAt(unix.AT_FDCWD, p, unix.O_RDWR|unix.O_CREAT|unix.O_EXCL, safefs.FileMode)
 	if err != nil {
 		return nil, writeError(path, err)
 	}
@@ -434,21 +433,9 @@ func (d *destFile) write(b []byte) error {
 	return nil
 }
 
-// reader returns a reader of the file from its start, for verification.
-func (d *destFile) reader() (io.Reader, error) {
-	if _, err := d.f.Seek(0, io.SeekStart); err != nil {
-		return nil, readError(d.path, err)
-	}
-	return d.f, nil
-}
-
 // readAll returns the whole file, for verification.
 func (d *destFile) readAll() ([]byte, error) {
-	r, err := d.reader()
-	if err != nil {
-		return nil, err
-	}
-	b, err := io.ReadAll(r)
+	b, err := d.f.readAll()
 	if err != nil {
 		return nil, readError(d.path, err)
 	}

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
+	"github.com/lite-agent/lite-agent-go/storage"
 )
 
 // dirHandle is an open directory of the source or the destination. The
@@ -40,27 +41,43 @@ func openDirHandle(resolved, path string) (*dirHandle, error) {
 }
 
 // open opens the file name of the directory for reading, refusing a symlink.
-func (h *dirHandle) open(name string) (*os.File, string, error) {
+func (h *dirHandle) open(name string) (*fdFile, string, error) {
 	path := filepath.Join(h.path, name)
-	fd, err := openat(h, name, unix.O_RDONLY, 0)
+	f, err := openat(h, name, unix.O_RDONLY, 0)
 	if err != nil {
 		if errors.Is(err, syscall.ELOOP) {
 			return nil, path, fmt.Errorf("%w: %s", ErrSymlink, path)
 		}
 		return nil, path, readError(path, err)
 	}
-	return os.NewFile(uintptr(fd), path), path, nil
+	return f, path, nil
+}
+
+// size returns the size of the file name of the directory, without
+// following a symlink.
+func (h *dirHandle) size(name string) (int64, error) {
+	rc, err := h.f.SyscallConn()
+	if err != nil {
+		return 0, readError(filepath.Join(h.path, name), err)
+	}
+	var st unix.Stat_t
+	cerr := rc.Control(func(dirfd uintptr) {
+		err = ignoringEINTR(func() error { return unix.Fstatat(int(dirfd), name, &st, unix.AT_SYMLINK_NOFOLLOW) })
+	})
+	if cerr != nil {
+		err = cerr
+	}
+	if err != nil {
+		return 0, (&storage.Error{Op: "stat", File: filepath.Join(h.path, name), Message: "cannot inspect source file"}).WithCause(err)
+	}
+	return st.Size, nil
 }
 
 // create creates the file name in the directory for reading and writing:
 // exclusively, so that nothing is ever replaced, mode 0600, never following
 // a symlink.
-func (h *dirHandle) create(name string) (*os.File, error) {
-	fd, err := openat(h, name, unix.O_RDWR|unix.O_CREAT|unix.O_EXCL, safefs.FileMode)
-	if err != nil {
-		return nil, err
-	}
-	return os.NewFile(uintptr(fd), filepath.Join(h.path, name)), nil
+func (h *dirHandle) create(name string) (*fdFile, error) {
+	return openat(h, name, unix.O_RDWR|unix.O_CREAT|unix.O_EXCL, safefs.FileMode)
 }
 
 // setTime gives name in the directory the modification (and access) time
@@ -82,25 +99,20 @@ func (h *dirHandle) setTime(name, path string, mtime time.Time) error {
 }
 
 // openat opens name relative to h with O_NOFOLLOW and O_CLOEXEC added to
-// flags, retrying when interrupted.
-func openat(h *dirHandle, name string, flags int, mode uint32) (int, error) {
+// flags (see openFileAt).
+func openat(h *dirHandle, name string, flags int, mode uint32) (*fdFile, error) {
 	rc, err := h.f.SyscallConn()
 	if err != nil {
-		return -1, err
+		return nil, err
 	}
-	fd := -1
+	var f *fdFile
 	cerr := rc.Control(func(dirfd uintptr) {
-		for {
-			fd, err = unix.Openat(int(dirfd), name, flags|unix.O_NOFOLLOW|unix.O_CLOEXEC, mode)
-			if err != unix.EINTR {
-				return
-			}
-		}
+		f, err = openFileAt(int(dirfd), name, flags, mode)
 	})
 	if cerr != nil {
-		return -1, cerr
+		return nil, cerr
 	}
-	return fd, err
+	return f, err
 }
 
 func (h *dirHandle) close() {

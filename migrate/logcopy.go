@@ -104,7 +104,7 @@ func (m *migration) copySession(ctx context.Context, s *scratch, u *unit, t *tal
 	if err := w.flush(); err != nil {
 		return err
 	}
-	st, err := f.Stat()
+	mtime, err := f.modTime()
 	if err != nil {
 		return readError(path, err)
 	}
@@ -115,7 +115,7 @@ func (m *migration) copySession(ctx context.Context, s *scratch, u *unit, t *tal
 		return err
 	}
 	if out != nil {
-		if err := dstDir.setTime(name, dstPath, st.ModTime()); err != nil {
+		if err := dstDir.setTime(name, dstPath, mtime); err != nil {
 			return err
 		}
 	}

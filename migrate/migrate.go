@@ -65,16 +65,27 @@ type Options struct {
 	// between two files, the worker calling it holds no source lock.
 	Progress func(Progress)
 
+	// CountRecords makes Progress's TotalRecords the number of records of
+	// the source: the plan then reads every session log and archive index
+	// once before the copy starts, only to count their lines (some 5 % of
+	// the time of a migration).
+	// Without it TotalRecords is 0 and Records counts the records copied so
+	// far; Files, TotalFiles, Bytes and TotalBytes are the same either way,
+	// so a progress bar can follow Bytes of TotalBytes. It has no effect
+	// without Progress.
+	CountRecords bool
+
 	// ProgressInterval is the least time between two calls of Progress;
 	// zero means 100 ms. A negative interval reports after every file and
 	// every few thousand records of a long log.
 	ProgressInterval time.Duration
 
-	// Workers is how many files are copied at once; zero means four per
-	// processor (GOMAXPROCS), at most 32: copying a file waits for the disk
-	// much of the time (creating the file and the source's lock directory,
-	// removing the lock directory), so more files than processors in flight
-	// keep the processors busy.
+	// Workers is how many files are copied at once; zero means one per
+	// processor (GOMAXPROCS) and one more, at most 32. Copying a log keeps
+	// a processor busy nearly all the time (its lock moves from log to log
+	// by a rename, and the disk is synced in the background), so one extra
+	// worker covers the one waiting in a system call; each worker more
+	// costs memory (its buffers) and scheduling, not speed.
 	Workers int
 
 	// failWrite, if not nil, is called before every write to the
@@ -97,13 +108,16 @@ type Options struct {
 
 // Progress is a snapshot of a running migration.
 type Progress struct {
-	// Files and Records count the files and records done so far; TotalFiles
-	// and TotalRecords what the source holds (a record is a line of a log or
-	// index, or a whole file of another kind).
+	// Files counts the files done so far and TotalFiles those the source
+	// holds. Records counts the records done so far (a record is a line of
+	// a log or index, or a whole file of another kind). TotalRecords is what
+	// the source holds with [Options.CountRecords], and otherwise 0; Records
+	// then counts only the records copied, not those left out.
 	Files, TotalFiles     int
 	Records, TotalRecords int64
 	// Bytes counts the stored source bytes read so far, TotalBytes the
-	// stored bytes of the whole source.
+	// stored bytes of the whole source (from the files' sizes when the copy
+	// starts).
 	Bytes, TotalBytes int64
 	// Elapsed is the time since the copy started.
 	Elapsed time.Duration
@@ -325,7 +339,7 @@ func newMigration(opts Options) (*migration, error) {
 		workers:  opts.Workers,
 	}
 	if m.workers <= 0 {
-		m.workers = min(4*runtime.GOMAXPROCS(0), 32)
+		m.workers = min(runtime.GOMAXPROCS(0)+1, 32)
 	}
 	m.reportEvery = opts.ProgressInterval
 	if m.reportEvery == 0 {

@@ -314,28 +314,41 @@ func TestDryRunReadsEverythingAndWritesNothing(t *testing.T) {
 }
 
 func TestProgressCountsReachTheTotals(t *testing.T) {
-	src := buildProject(t, t.TempDir(), workdir, nil, "")
-	var last migrate.Progress
-	calls := 0
-	_, err := migrate.Run(t.Context(), migrate.Options{
-		From: migrate.Endpoint{Workdir: workdir, Storage: src.opts},
-		To:   migrate.Endpoint{Storage: storage.Options{Home: t.TempDir()}},
-		// After every file, so that the calls can be counted.
-		ProgressInterval: -1,
-		Progress: func(p migrate.Progress) {
-			if p.Records < last.Records || p.Files < last.Files || p.Bytes < last.Bytes {
-				t.Errorf("progress went back: %+v after %+v", p, last)
+	for _, count := range []bool{true, false} {
+		t.Run(fmt.Sprintf("CountRecords=%v", count), func(t *testing.T) {
+			src := buildProject(t, t.TempDir(), workdir, nil, "")
+			var last migrate.Progress
+			calls := 0
+			_, err := migrate.Run(t.Context(), migrate.Options{
+				From:         migrate.Endpoint{Workdir: workdir, Storage: src.opts},
+				To:           migrate.Endpoint{Storage: storage.Options{Home: t.TempDir()}},
+				CountRecords: count,
+				// After every file, so that the calls can be counted.
+				ProgressInterval: -1,
+				Progress: func(p migrate.Progress) {
+					if p.Records < last.Records || p.Files < last.Files || p.Bytes < last.Bytes {
+						t.Errorf("progress went back: %+v after %+v", p, last)
+					}
+					if p.TotalBytes == 0 || p.Bytes > p.TotalBytes || p.TotalFiles != 7 {
+						t.Errorf("totals: %+v", p)
+					}
+					last = p
+					calls++
+				},
+			})
+			if err != nil {
+				t.Fatal(err)
 			}
-			last = p
-			calls++
-		},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// 2 logs, 1 archive, 2 task lists, 2 spill files; 10 + 6 + 6 + 2 records.
-	if calls != 7 || last.Files != 7 || last.TotalFiles != 7 || last.Records != 24 || last.TotalRecords != 24 || last.Bytes != last.TotalBytes || last.Bytes == 0 {
-		t.Errorf("%d calls, last %+v", calls, last)
+			// 2 logs, 1 archive, 2 task lists, 2 spill files; 10 + 6 + 6 + 2
+			// records. Without CountRecords the total is not known.
+			wantTotal := int64(24)
+			if !count {
+				wantTotal = 0
+			}
+			if calls != 7 || last.Files != 7 || last.TotalFiles != 7 || last.Records != 24 || last.TotalRecords != wantTotal || last.Bytes != last.TotalBytes || last.Bytes == 0 {
+				t.Errorf("%d calls, last %+v", calls, last)
+			}
+		})
 	}
 }
 

@@ -72,7 +72,7 @@ type unit struct {
 	records int64       // records expected, for progress
 	bytes   int64       // stored bytes, for progress
 	files   *dirPair    // the directories of a session log or spill file
-	countIn *dirHandle  // the source directory of a log whose records countLogs counts
+	countIn *dirHandle  // the source directory of a log that measureLogs sizes or counts
 }
 
 // plan is everything to copy.
@@ -81,7 +81,7 @@ type plan struct {
 	dirs  []string   // destination directories to create, relative to the destination root
 	pairs []*dirPair // the directories units open, to close in the end
 
-	countDirs []*dirHandle // the directories countLogs reads, closed by plan
+	countDirs []*dirHandle // the directories measureLogs reads, closed by plan
 }
 
 // filesIn returns the dirPair of the source directory d, whose destination
@@ -113,7 +113,7 @@ func (m *migration) plan(ctx context.Context) (*plan, error) {
 	} else if err := m.planHome(ctx, p); err != nil {
 		return nil, err
 	}
-	if err := m.countLogs(ctx, p); err != nil {
+	if err := m.measureLogs(ctx, p); err != nil {
 		return nil, err
 	}
 	var total Progress
@@ -121,6 +121,9 @@ func (m *migration) plan(ctx context.Context) (*plan, error) {
 		total.TotalFiles++
 		total.TotalRecords += u.records
 		total.TotalBytes += u.bytes
+	}
+	if !m.countRecords() {
+		total.TotalRecords = 0
 	}
 	m.prog = total
 	return p, nil
@@ -316,9 +319,9 @@ func (m *migration) planProject(ctx context.Context, p *plan, pr *project) error
 }
 
 func (m *migration) planSessions(p *plan, pr *project) error {
-	// The logs are counted (see countLogs) through one handle of their
-	// directory, opened on first use: one openat per log rather than a
-	// path resolution.
+	// For Progress, the logs are measured (see measureLogs) through one
+	// handle of their directory, opened on first use: one system call per
+	// log relative to it rather than a path resolution.
 	var dir *dirHandle
 	return m.eachEntry(pr.sessions.Path(), "", func(en entry) error {
 		name := en.name
@@ -378,7 +381,7 @@ func (m *migration) planArchive(pr *project, u *unit) error {
 	return m.eachEntry(dir, dir, func(en entry) error {
 		switch {
 		case !en.dir && en.name == archive.IndexFile:
-			n, size, err := m.measure(pr.sessions, filepath.Join(rel, en.name))
+			n, size, err := m.measure(pr.sessions, filepath.Join(rel, en.name), en)
 			if err != nil {
 				return err
 			}
@@ -491,13 +494,23 @@ func isTaskRecord(name string) bool { _, ok := task.RecordStem(name); return ok 
 func isSpillFile(name string) bool  { _, ok := spill.FileRef(name); return ok }
 
 // measure returns the number of records (non-blank lines) of the file rel
-// of d and its size, for progress totals: without a Progress callback,
-// which alone needs them, it returns zeros and reads nothing.
-func (m *migration) measure(d *safefs.Dir, rel string) (int64, int64, error) {
-	if m.opts.Progress == nil {
-		return 0, 0, nil
+// of d, whose entry is en, and its size, for progress totals: without a
+// Progress callback, which alone needs them, it returns zeros and reads
+// nothing, and without CountRecords it returns the size alone, which
+// takes no read either.
+func (m *migration) measure(d *safefs.Dir, rel string, en entry) (int64, int64, error) {
+	if !m.countRecords() {
+		size, err := m.fileSize(en.path, en.e)
+		return 0, size, err
 	}
 	return m.countLines(d, rel)
+}
+
+// countRecords reports whether the plan counts the records of logs and
+// indexes for the progress totals: only for a Progress callback that
+// asked for it with CountRecords.
+func (m *migration) countRecords() bool {
+	return m.opts.Progress != nil && m.opts.CountRecords
 }
 
 // fileSize returns the size of the source file at path, whose entry is e,
@@ -514,11 +527,12 @@ func (m *migration) fileSize(path string, e fs.DirEntry) (int64, error) {
 	return info.Size(), nil
 }
 
-// countLogs counts the records and bytes of every session log of the plan
-// for the progress totals (without a Progress callback, which alone needs
-// them, there is nothing to count), on as many goroutines as there are
-// processors: all of it happens before the copy starts.
-func (m *migration) countLogs(ctx context.Context, p *plan) error {
+// measureLogs finds the size of every session log of the plan, and with
+// CountRecords counts its records, for the progress totals (without a
+// Progress callback, which alone needs them, there is nothing to measure),
+// on as many goroutines as there are processors: all of it happens before
+// the copy starts.
+func (m *migration) measureLogs(ctx context.Context, p *plan) error {
 	var todo []*unit
 	for i := range p.units {
 		if p.units[i].countIn != nil {
@@ -531,19 +545,30 @@ func (m *migration) countLogs(ctx context.Context, p *plan) error {
 		mu       sync.Mutex
 		firstErr error
 	)
+	count := m.countRecords()
 	for range min(runtime.GOMAXPROCS(0), len(todo)) {
 		wg.Go(func() {
-			buf := make([]byte, countBufSize)
+			var buf []byte
+			if count {
+				buf = make([]byte, countBufSize)
+			}
 			for {
 				i := int(next.Add(1)) - 1
 				if i >= len(todo) || ctx.Err() != nil {
 					return
 				}
 				u := todo[i]
-				f, path, err := u.countIn.open(u.id + session.LogSuffix)
-				if err == nil {
-					u.records, u.bytes, err = countRecords(f, path, buf)
-					f.Close()
+				name := u.id + session.LogSuffix
+				var err error
+				if count {
+					var f *fdFile
+					var path string
+					if f, path, err = u.countIn.open(name); err == nil {
+						u.records, u.bytes, err = countRecords(f, path, buf)
+						f.Close()
+					}
+				} else {
+					u.bytes, err = u.countIn.size(name)
 				}
 				if err != nil {
 					mu.Lock()
@@ -585,7 +610,7 @@ func (m *migration) countLines(d *safefs.Dir, rel string) (int64, int64, error) 
 // and its size, reading with buf. It finds the line ends with
 // bytes.IndexByte and looks at a line's bytes only until the first that is
 // not blank: the first, in a log.
-func countRecords(f *os.File, path string, buf []byte) (int64, int64, error) {
+func countRecords(f io.Reader, path string, buf []byte) (int64, int64, error) {
 	var lines, size int64
 	content := false // the current line has a non-blank byte
 	for {
@@ -655,15 +680,15 @@ func readAllAt(dir *dirHandle, name string) ([]byte, string, time.Time, error) {
 		return nil, path, time.Time{}, err
 	}
 	defer f.Close()
-	b, err := io.ReadAll(f)
+	b, err := f.readAll()
 	if err != nil {
 		return nil, path, time.Time{}, readError(path, err)
 	}
-	st, err := f.Stat()
+	mtime, err := f.modTime()
 	if err != nil {
 		return nil, path, time.Time{}, readError(path, err)
 	}
-	return b, path, st.ModTime(), nil
+	return b, path, mtime, nil
 }
 
 func readError(path string, err error) error {

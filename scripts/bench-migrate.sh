@@ -37,6 +37,19 @@ project="$("${bins[0]}" --home "$work/src" --workdir "$work/wd" paths --json | j
 echo "source: $(du -sh "$project" | cut -f1) in $(find "$project" -type f | wc -l) files"
 
 sides=(cp "${bins[@]}")
+# label names a side in the rounds' lines: its file name, with its
+# directory's when two binaries share a name (before/lite-agent).
+label() {
+	local n=0 b
+	for b in "${bins[@]}"; do
+		[[ $(basename "$b") == $(basename "$1") ]] && n=$((n + 1))
+	done
+	if ((n > 1)); then
+		echo "$(basename "$(dirname "$1")")/$(basename "$1")"
+	else
+		basename "$1"
+	fi
+}
 declare -A wall cpu
 copy() { cp -r "$project" "$1" && sync -f "$1"; }
 for ((r = 1; r <= rounds; r++)); do
@@ -55,7 +68,7 @@ for ((r = 1; r <= rounds; r++)); do
 		read -r w c <<<"$t"
 		wall[$i]+="$w "
 		cpu[$i]+="$c "
-		line+=" $(basename "$side")=$w/$c"
+		line+=" $(label "$side")=$w/$c"
 	done
 	echo "$line"
 done

@@ -119,3 +119,24 @@ func TestCheckOfAnEncodedLogTakesAnEnvelopeKey(t *testing.T) {
 		t.Errorf("Head of the encoded log: %v", err)
 	}
 }
+
+// benchLines are records of the shapes a session log holds most: a user
+// prompt, an assistant reply with a tool call and a tool result.
+var benchLines = [][]byte{
+	[]byte(`{"seq":41,"sessionId":"s0007","parentSeq":40,"ts":"2026-07-22T12:00:00.000Z","event":{"type":"user","message":{"role":"user","content":"7/41 the agent read file main.go and found that function handler returns an error when request body is empty so it proposes a patch adding check before decoding together with test case"}}}`),
+	[]byte(`{"seq":41,"sessionId":"s0007","parentSeq":40,"ts":"2026-07-22T12:00:00.000Z","event":{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"7/41 the agent read file main.go and found that function handler returns an error when request body is empty so it proposes"},{"type":"tool_call","id":"c41","name":"bash","input":{"command":"ls -la 41"}}]}}}`),
+	[]byte(`{"seq":41,"sessionId":"s0007","parentSeq":40,"ts":"2026-07-22T12:00:00.000Z","event":{"type":"tool_result","result":{"type":"tool_result","id":"c40","content":"7/41 the agent read file main.go and found that function handler returns an error when request body is empty so it proposes a patch adding check before decoding together with test case covering nil input plus logging of id duration status code go build ./... ok FAIL"},"turn":41}}`),
+}
+
+func BenchmarkCheck(b *testing.B) {
+	var n int64
+	for _, l := range benchLines {
+		n += int64(len(l))
+	}
+	b.SetBytes(n / int64(len(benchLines)))
+	for i := 0; b.Loop(); i++ {
+		if err := logframe.Check(benchLines[i%len(benchLines)], "s0007", 41, false); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

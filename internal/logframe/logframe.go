@@ -177,8 +177,18 @@ func CodecRequired(file string, seq int64, line []byte) *storage.Error {
 // record's decoded plaintext); a line of a plaintext log that is an encoded
 // envelope is refused as the reader refuses it. A problem yields a
 // *storage.Error whose message is the reader's ([Corrupt] or
-// [CodecRequired]); a valid record costs no allocation.
+// [CodecRequired]); a valid record costs no allocation. A record exactly as
+// the session store writes it is checked in one pass over its frame; any
+// other line gets the reader's full parse, which gives the same verdict.
 func Check(line []byte, sessionID string, seq int64, encoded bool) error {
+	if wellFormed(line, sessionID, seq) {
+		return nil
+	}
+	return check(line, sessionID, seq, encoded)
+}
+
+// check is Check's full check, for any line.
+func check(line []byte, sessionID string, seq int64, encoded bool) error {
 	var f Frame
 	r := msgjson.Reader{Buf: line}
 	for f.Next(&r) {
@@ -240,4 +250,118 @@ func (f *Frame) Next(r *msgjson.Reader) bool {
 		f.Fail(r, r.Err, f.evErr != nil && r.Err == f.evErr)
 	}
 	return false
+}
+
+// The frame members in the order the session store writes them, with
+// nothing between them: the prefix wellFormed recognises.
+const (
+	headSeq     = `{"seq":`
+	headSession = `,"sessionId":"`
+	headParent  = `","parentSeq":`
+	headTime    = `,"ts":"`
+	headEvent   = `","event":`
+)
+
+// wellFormed is Check's single pass for a record exactly as the session
+// store writes it: {"seq":N,"sessionId":"ID","parentSeq":N|null,"ts":"T",
+// "event":{...}} with no white space between the frame's members and
+// nothing after the event. It reports true only for a line that the full
+// check accepts (seq is seq, the session id is sessionID, parentSeq
+// precedes seq, ts is a time, the event is a valid object with a string
+// type, and no member can be an envelope's); false means only that the
+// line needs the full check, which gives the verdict and the reason. The
+// event is read by the full check's own reader, so it is judged alike.
+func wellFormed(line []byte, sessionID string, seq int64) bool {
+	b, ok := cutPrefix(line, headSeq)
+	if !ok {
+		return false
+	}
+	if b, ok = cutInt(b, seq); !ok {
+		return false
+	}
+	if b, ok = cutPrefix(b, headSession); !ok || !plainString(sessionID) {
+		return false
+	}
+	if b, ok = cutPrefix(b, sessionID); !ok {
+		return false
+	}
+	if b, ok = cutPrefix(b, headParent); !ok {
+		return false
+	}
+	if seq == 1 {
+		b, ok = cutPrefix(b, "null")
+	} else {
+		b, ok = cutInt(b, seq-1)
+	}
+	if !ok {
+		return false
+	}
+	if b, ok = cutPrefix(b, headTime); !ok {
+		return false
+	}
+	end := bytes.IndexByte(b, '"')
+	if end < 0 || !plainBytes(b[:end]) {
+		return false
+	}
+	if _, ok := jsonstr.ParseTime(b[:end]); !ok {
+		return false
+	}
+	if b, ok = cutPrefix(b[end:], headEvent); !ok {
+		return false
+	}
+	// The event, read as the full check reads it: inside the record's
+	// object, so at depth 1.
+	r := msgjson.Reader{Buf: line, Pos: len(line) - len(b), Depth: 1}
+	msgjson.SkimType(&r, ErrNoType)
+	return r.Err == nil && r.Pos == len(line)-1 && line[r.Pos] == '}'
+}
+
+// cutPrefix returns b after prefix, if b starts with it.
+func cutPrefix(b []byte, prefix string) ([]byte, bool) {
+	if len(b) < len(prefix) || string(b[:len(prefix)]) != prefix {
+		return b, false
+	}
+	return b[len(prefix):], true
+}
+
+// cutInt returns b after the decimal digits of n, a positive integer, if
+// b starts with exactly those digits (no sign, no leading zero, no
+// fraction or exponent: a number the full check reads as n) and the next
+// byte ends the number.
+func cutInt(b []byte, n int64) ([]byte, bool) {
+	if n <= 0 || n >= 1e15 {
+		return b, false
+	}
+	var digits [15]byte
+	i := len(digits)
+	for ; n > 0; n /= 10 {
+		i--
+		digits[i] = byte('0' + n%10)
+	}
+	rest, ok := cutPrefix(b, string(digits[i:]))
+	if !ok || len(rest) == 0 || rest[0] != ',' {
+		return b, false
+	}
+	return rest, true
+}
+
+// plainString reports whether s holds only printable ASCII other than '"'
+// and '\\': a JSON string whose bytes are its value.
+func plainString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+// plainBytes is plainString for a byte slice.
+func plainBytes(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }

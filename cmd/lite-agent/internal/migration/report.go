@@ -155,17 +155,23 @@ func (p *Progress) Finish() {
 	}
 }
 
-// progressLine renders one progress report: records done of the total, with
-// a percentage, files, and the read rate.
+// progressLine renders one progress report: the source bytes read of the
+// total, with a percentage, files, records (of the total, when the
+// migration counted them: see migrate.Options.CountRecords) and the read
+// rate.
 func progressLine(pr migrate.Progress) string {
 	pct := 100.0
-	if pr.TotalRecords > 0 {
-		pct = 100 * float64(pr.Records) / float64(pr.TotalRecords)
+	if pr.TotalBytes > 0 {
+		pct = 100 * float64(pr.Bytes) / float64(pr.TotalBytes)
 	}
 	rate := 0.0
 	if s := pr.Elapsed.Seconds(); s > 0 {
 		rate = float64(pr.Bytes) / s
 	}
-	return fmt.Sprintf("migrate: %d/%d records (%.0f%%), %d/%d files, %s/s",
-		pr.Records, pr.TotalRecords, pct, pr.Files, pr.TotalFiles, FormatBytes(int64(rate)))
+	records := fmt.Sprintf("%d records", pr.Records)
+	if pr.TotalRecords > 0 {
+		records = fmt.Sprintf("%d/%d records", pr.Records, pr.TotalRecords)
+	}
+	return fmt.Sprintf("migrate: %s/%s (%.0f%%), %d/%d files, %s, %s/s",
+		FormatBytes(pr.Bytes), FormatBytes(pr.TotalBytes), pct, pr.Files, pr.TotalFiles, records, FormatBytes(int64(rate)))
 }

@@ -11,16 +11,16 @@ import (
 func TestMigrateProgressIsABarOnATerminalAndLinesElsewhere(t *testing.T) {
 	clock := time.Date(2026, 7, 22, 12, 0, 0, 0, time.UTC)
 	pr := func(records int64, elapsed time.Duration) migrate.Progress {
-		return migrate.Progress{Files: 1, TotalFiles: 4, Records: records, TotalRecords: 200, Bytes: records * 1024, TotalBytes: 200 * 1024, Elapsed: elapsed}
+		return migrate.Progress{Files: 1, TotalFiles: 4, Records: records, Bytes: records * 1024, TotalBytes: 200 * 1024, Elapsed: elapsed}
 	}
 	for _, tc := range []struct {
 		name string
 		tty  bool
 		want string
 	}{
-		{"plain", false, "migrate: 100/200 records (50%), 1/4 files, 50.0 KiB/s\nmigrate: 150/200 records (75%), 1/4 files, 75.0 KiB/s\n"},
-		{"terminal", true, "\r\033[Kmigrate: 50/200 records (25%), 1/4 files, 100.0 KiB/s\r\033[Kmigrate: 100/200 records (50%), 1/4 files, 50.0 KiB/s" +
-			"\r\033[Kmigrate: 150/200 records (75%), 1/4 files, 75.0 KiB/s\n"},
+		{"plain", false, "migrate: 100.0 KiB/200.0 KiB (50%), 1/4 files, 100 records, 50.0 KiB/s\nmigrate: 150.0 KiB/200.0 KiB (75%), 1/4 files, 150 records, 75.0 KiB/s\n"},
+		{"terminal", true, "\r\033[Kmigrate: 50.0 KiB/200.0 KiB (25%), 1/4 files, 50 records, 100.0 KiB/s\r\033[Kmigrate: 100.0 KiB/200.0 KiB (50%), 1/4 files, 100 records, 50.0 KiB/s" +
+			"\r\033[Kmigrate: 150.0 KiB/200.0 KiB (75%), 1/4 files, 150 records, 75.0 KiB/s\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var buf bytes.Buffer
@@ -44,5 +44,22 @@ func TestMigrateProgressIsABarOnATerminalAndLinesElsewhere(t *testing.T) {
 	}
 	if IsTerminal(&bytes.Buffer{}) {
 		t.Error("a buffer is not a terminal")
+	}
+}
+
+func TestMigrateProgressLineShowsRecordTotalsOnlyWhenCounted(t *testing.T) {
+	for _, tc := range []struct {
+		pr   migrate.Progress
+		want string
+	}{
+		{migrate.Progress{Files: 2, TotalFiles: 4, Records: 30, Bytes: 1 << 20, TotalBytes: 4 << 20, Elapsed: time.Second},
+			"migrate: 1.0 MiB/4.0 MiB (25%), 2/4 files, 30 records, 1.0 MiB/s"},
+		{migrate.Progress{Files: 2, TotalFiles: 4, Records: 30, TotalRecords: 60, Bytes: 1 << 20, TotalBytes: 4 << 20, Elapsed: time.Second},
+			"migrate: 1.0 MiB/4.0 MiB (25%), 2/4 files, 30/60 records, 1.0 MiB/s"},
+		{migrate.Progress{}, "migrate: 0 B/0 B (100%), 0/0 files, 0 records, 0 B/s"},
+	} {
+		if got := progressLine(tc.pr); got != tc.want {
+			t.Errorf("progressLine(%+v)\n got  %q\n want %q", tc.pr, got, tc.want)
+		}
 	}
 }

@@ -1,0 +1,126 @@
+package migrate
+
+import (
+	"io"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// fdFile is an open regular file used through its descriptor alone. A
+// migration opens two files for every log; an *os.File for each would cost
+// a system call more (os.NewFile asks for the descriptor's flags) and a
+// finalizer, for nothing a regular file needs. Every call retries when
+// interrupted. The caller closes it.
+type fdFile struct {
+	fd int
+}
+
+// openFileAt opens name relative to the directory descriptor dirfd
+// (unix.AT_FDCWD for a path) with O_NOFOLLOW and O_CLOEXEC added to flags.
+func openFileAt(dirfd int, name string, flags int, mode uint32) (*fdFile, error) {
+	for {
+		fd, err := unix.Openat(dirfd, name, flags|unix.O_NOFOLLOW|unix.O_CLOEXEC, mode)
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err != nil:
+			return nil, err
+		}
+		return &fdFile{fd: fd}, nil
+	}
+}
+
+// Read implements io.Reader.
+func (f *fdFile) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	for {
+		n, err := unix.Read(f.fd, p)
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err != nil:
+			return 0, err
+		case n == 0:
+			return 0, io.EOF
+		}
+		return n, nil
+	}
+}
+
+// Write implements io.Writer: it writes all of p or fails.
+func (f *fdFile) Write(p []byte) (int, error) {
+	done := 0
+	for done < len(p) {
+		n, err := unix.Write(f.fd, p[done:])
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err != nil:
+			return done, err
+		case n == 0:
+			return done, io.ErrShortWrite
+		}
+		done += n
+	}
+	return done, nil
+}
+
+// ReadAt implements io.ReaderAt: it fills p from off, or returns io.EOF
+// with what the file holds there.
+func (f *fdFile) ReadAt(p []byte, off int64) (int, error) {
+	done := 0
+	for done < len(p) {
+		n, err := unix.Pread(f.fd, p[done:], off+int64(done))
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err != nil:
+			return done, err
+		case n == 0:
+			return done, io.EOF
+		}
+		done += n
+	}
+	return done, nil
+}
+
+// readAll returns the whole file, read from its start.
+func (f *fdFile) readAll() ([]byte, error) {
+	b := make([]byte, 0, 512)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := f.ReadAt(b[len(b):cap(b)], int64(len(b)))
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// modTime returns the file's modification time.
+func (f *fdFile) modTime() (time.Time, error) {
+	var st unix.Stat_t
+	for {
+		err := unix.Fstat(f.fd, &st)
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err != nil:
+			return time.Time{}, err
+		}
+		return time.Unix(st.Mtim.Unix()), nil
+	}
+}
+
+// Close closes the descriptor.
+func (f *fdFile) Close() error {
+	return unix.Close(f.fd)
+}
