@@ -8,10 +8,10 @@ import (
 	"github.com/lite-agent/lite-agent-go/retention"
 )
 
-// What the lock protocol leaves in a sessions directory (the parked lock
-// directory, and after a kill a claim or a lock set aside), however old, is
-// skipped as a lock: the sweep does not fail on it, does not remove it,
-// and removes the old log beside it.
+// What the lock protocol leaves in a sessions directory does not stop a
+// sweep: the parked lock directory, however old, is skipped as a lock; a
+// claim or a lock set aside, which only a process killed at that moment
+// leaves, goes by the age rule like any other entry.
 func TestLockLeftoversAreSkippedAsLocks(t *testing.T) {
 	tr := newTree(t)
 	tr.file("projects/p1/sessions/old.jsonl", 10, 40*day)
@@ -24,12 +24,20 @@ func TestLockLeftoversAreSkippedAsLocks(t *testing.T) {
 	for _, rel := range leftovers {
 		tr.dir(rel, 40*day)
 	}
-	rep := tr.sweep(retention.Options{})
-	equal(t, "removed", tr.removed(rep), []string{"age projects/p1/sessions/old.jsonl"})
-	var want []string
-	for _, rel := range []string{leftovers[1], leftovers[0], leftovers[2]} {
-		want = append(want, string(retention.SkipLock)+" "+rel)
+	young := []string{
+		"projects/p1/sessions/.claim-ba9876543210.lock",
+		"projects/p1/sessions/.stale-ba9876543210.lock",
 	}
-	equal(t, "skipped", tr.skipped(rep), want)
-	tr.mustExist(leftovers...)
+	for _, rel := range young {
+		tr.dir(rel, time.Hour)
+	}
+	rep := tr.sweep(retention.Options{})
+	equal(t, "removed", tr.removed(rep), []string{
+		"age " + leftovers[1],
+		"age " + leftovers[2],
+		"age projects/p1/sessions/old.jsonl",
+	})
+	equal(t, "skipped", tr.skipped(rep), []string{string(retention.SkipLock) + " " + leftovers[0]})
+	tr.mustExist(leftovers[0])
+	tr.mustExist(young...)
 }

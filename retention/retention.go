@@ -401,7 +401,9 @@ func (s *sweeper) entry(ctx context.Context, d *os.Root, name, path string, hasL
 	case st.Mode()&fs.ModeSymlink != 0:
 		s.skip(path, SkipSymlink, nil)
 		return
-	case strings.HasSuffix(name, lockSuffix):
+	case strings.HasSuffix(name, lockSuffix) && !filelock.Leftover(name):
+		// A leftover of an interrupted lock operation (a claim, a lock
+		// set aside) is never a live lock: the age rule applies to it.
 		s.skip(path, SkipLock, nil)
 		return
 	case hasLock:

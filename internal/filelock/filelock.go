@@ -622,3 +622,23 @@ func exists(path string) bool {
 func park(path string) bool {
 	return renameNoReplace(path, filepath.Join(filepath.Dir(path), IdleName)) == nil
 }
+
+// Leftover reports whether name is what an interrupted lock operation
+// leaves behind in a directory of targets: a parked directory being
+// claimed (".claim-<hex>.lock") or a lock directory set aside
+// (".stale-<hex>.lock"), which a process killed at that moment never
+// removes. Neither is ever a live lock, so a sweep may remove one once it
+// is old; IdleName is not a leftover.
+func Leftover(name string) bool {
+	for _, prefix := range []string{".claim-", ".stale-"} {
+		if hexPart, ok := strings.CutPrefix(name, prefix); ok {
+			hexPart, ok = strings.CutSuffix(hexPart, Suffix)
+			if !ok || len(hexPart) != 12 {
+				return false
+			}
+			_, err := hex.DecodeString(hexPart)
+			return err == nil
+		}
+	}
+	return false
+}

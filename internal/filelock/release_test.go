@@ -212,3 +212,21 @@ func TestParkedPlaceHoldingAFileIsLeftAlone(t *testing.T) {
 		})
 	}
 }
+
+func TestLeftover(t *testing.T) {
+	for name, want := range map[string]bool{
+		".claim-0123456789ab.lock":   true,
+		".stale-abcdef012345.lock":   true,
+		filelock.IdleName:            false,
+		"s.jsonl.lock":               false,
+		".claim-0123456789a.lock":    false, // 11 digits
+		".stale-0123456789abcd.lock": false,
+		".stale-0123456789xy.lock":   false,
+		".claim-0123456789ab":        false,
+		"claim-0123456789ab.lock":    false,
+	} {
+		if got := filelock.Leftover(name); got != want {
+			t.Errorf("Leftover(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
