@@ -52,35 +52,28 @@ func (f *fdFile) Read(p []byte) (int, error) {
 
 // Write implements io.Writer: it writes all of p or fails.
 func (f *fdFile) Write(p []byte) (int, error) {
-	done := 0
-	for done < len(p) {
-		n, err := unix.Write(f.fd, p[done:])
-		switch {
-		case err == unix.EINTR:
-			continue
-		case err != nil:
-			return done, err
-		case n == 0:
-			return done, io.ErrShortWrite
-		}
-		done += n
-	}
-	return done, nil
+	return whole(p, io.ErrShortWrite, func(b []byte, _ int) (int, error) { return unix.Write(f.fd, b) })
 }
 
 // ReadAt implements io.ReaderAt: it fills p from off, or returns io.EOF
 // with what the file holds there.
 func (f *fdFile) ReadAt(p []byte, off int64) (int, error) {
+	return whole(p, io.EOF, func(b []byte, done int) (int, error) { return unix.Pread(f.fd, b, off+int64(done)) })
+}
+
+// whole calls op on what is left of p (done bytes in) until all of p is
+// done, retrying after EINTR; an op that does nothing ends it with short.
+func whole(p []byte, short error, op func(b []byte, done int) (int, error)) (int, error) {
 	done := 0
 	for done < len(p) {
-		n, err := unix.Pread(f.fd, p[done:], off+int64(done))
+		n, err := op(p[done:], done)
 		switch {
 		case err == unix.EINTR:
 			continue
 		case err != nil:
 			return done, err
 		case n == 0:
-			return done, io.EOF
+			return done, short
 		}
 		done += n
 	}
