@@ -163,7 +163,9 @@ func WriteCheckpoints(w io.Writer, cps []liteagent.Checkpoint) {
 	tw.Flush()
 }
 
-// files lists the files of a checkpoint, marking those it cannot restore.
+// files lists the files of a checkpoint, marking those it cannot restore
+// (rewind.Checkpoint.UnavailableFiles: a snapshot too large to keep, or one
+// a file restore cannot check or read, which the list does not tell apart).
 func files(c liteagent.Checkpoint) string {
 	if len(c.Files) == 0 {
 		return "-"
@@ -173,7 +175,7 @@ func files(c liteagent.Checkpoint) string {
 		out[i] = shown(f)
 		for _, u := range c.UnavailableFiles {
 			if u == f {
-				out[i] += " (too large: conversation only)"
+				out[i] += " (no usable snapshot: conversation only)"
 			}
 		}
 	}

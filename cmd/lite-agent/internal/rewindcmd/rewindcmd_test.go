@@ -8,7 +8,9 @@ import (
 	"time"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/rewind"
+	"github.com/lite-agent/lite-agent-go/session"
 )
 
 // fakeAgent records the restores asked of it; filesErr fails every
@@ -102,10 +104,34 @@ func TestWriteCheckpointsMarksUnavailableFiles(t *testing.T) {
 	var b strings.Builder
 	WriteCheckpoints(&b, []liteagent.Checkpoint{{Seq: 4, Prompt: strings.Repeat("long ", 20), Files: []string{"a", "big"}, UnavailableFiles: []string{"big"}}})
 	got := b.String()
-	for _, want := range []string{"SEQ", "a, big (too large: conversation only)", "…"} {
+	for _, want := range []string{"SEQ", "a, big (no usable snapshot: conversation only)", "…"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("table lacks %q:\n%s", want, got)
 		}
+	}
+}
+
+// TestWriteCheckpointsDoesNotCallEveryUnavailableFileTooLarge: a file is
+// unavailable for a snapshot too large to keep, but also for one that does
+// not record what the write left (an older log) or that cannot be read
+// exactly; the table must not call those "too large".
+func TestWriteCheckpointsDoesNotCallEveryUnavailableFileTooLarge(t *testing.T) {
+	before := "old"
+	yes := true
+	user := session.UserEvent{Message: model.UserText("change it"), Checkpoint: &yes}
+	events := []session.StoredEvent{
+		{Seq: 1, Event: user},
+		// No After: what the write left is not recorded.
+		{Seq: 2, Event: session.FileSnapshotEvent{Path: "old.txt", Before: &before, Encoding: "utf8", Turn: 1}},
+	}
+	cps := rewind.List(events)
+	if len(cps) != 1 || len(cps[0].UnavailableFiles) != 1 {
+		t.Fatalf("checkpoints %+v, want one with old.txt unavailable", cps)
+	}
+	var b strings.Builder
+	WriteCheckpoints(&b, cps)
+	if got := b.String(); strings.Contains(got, "too large") || !strings.Contains(got, "old.txt (no usable snapshot: conversation only)") {
+		t.Errorf("an unverifiable snapshot is listed as\n%s", got)
 	}
 }
 
