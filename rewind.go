@@ -86,8 +86,9 @@ func (a *Agent) Checkpoints(ctx context.Context, id string) ([]Checkpoint, error
 // they were, deletes those they created, and truncates the log to toSeq.
 // A refused restore changes nothing: a sequence that splits a tool call or
 // is out of range (*rewind.SequenceError), a file changed since the agent
-// last wrote it or whose snapshot was too large to keep
-// (*rewind.FileError), a checkpointer that cannot truncate
+// last wrote it or without a usable snapshot (too large to keep, not
+// recording what the write left, unreadable: *rewind.FileError, whose
+// Reason says which), a checkpointer that cannot truncate
 // (*rewind.NoTruncateError), a log that grew meanwhile
 // (*session.ConflictError), a missing session (*session.NotFoundError). A
 // failure while applying puts the written files back

@@ -86,8 +86,9 @@ func Commands(open Opener, oneID cobra.PositionalArgs, usagef func(string, ...an
 		Short: "Put a session's files and conversation back to a checkpoint (bash's changes are not undone)",
 		Long: "restore writes back the files the file tools changed after checkpoint SEQ (see sessions\n" +
 			"checkpoints), deletes those they created, and drops the log's records after SEQ. It\n" +
-			"refuses, changing nothing, when a file was changed since the agent wrote it or its\n" +
-			"snapshot was too large to keep. Changes made by bash are not tracked or undone.\n" +
+			"refuses, changing nothing, when a file was changed since the agent wrote it or has no\n" +
+			"usable snapshot (too large to keep, not recording what the write left, or unreadable).\n" +
+			"Changes made by bash are not tracked or undone.\n" +
 			"--dry-run prints the same plan and changes nothing.",
 		Args: oneID,
 		RunE: func(cmd *cobra.Command, args []string) error {
