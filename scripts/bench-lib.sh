@@ -1,6 +1,11 @@
 # bench-lib.sh: shared by scripts/bench-migrate.sh and scripts/bench-verify.sh
 # (source it; it is not run on its own).
 #
+#	bench_workdir NAME       makes a temp dir NAME.XXXXXX under BENCH_DIR (default
+#	                         TMPDIR), sets $work and bench_tmp to it and removes it
+#	                         at exit
+#	bench_bins BIN...        sets the array bins to the BINs, or to a build of this
+#	                         tree in $work when none is given
 #	bench_build DIR          builds ./cmd/lite-agent of this tree into DIR/lite-agent
 #	bench_home BIN HOME WD S E
 #	                         writes a plaintext home HOME for project directory WD
@@ -12,7 +17,21 @@
 #	bench_ratio A B          prints A/B with two decimals
 
 bench_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-bench_tmp=${TMPDIR:-/tmp} # the scripts point it at their temp dir
+bench_tmp=${TMPDIR:-/tmp} # bench_workdir points it at the script's temp dir
+
+bench_workdir() {
+	work="$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/$1.XXXXXX")"
+	trap 'rm -rf "$work"' EXIT
+	bench_tmp=$work
+}
+
+bench_bins() {
+	bins=("$@")
+	if [[ ${#bins[@]} -eq 0 ]]; then
+		bench_build "$work"
+		bins=("$work/lite-agent")
+	fi
+}
 
 bench_build() {
 	(cd "$bench_root" && go build -o "$1/lite-agent" ./cmd/lite-agent)

@@ -21,15 +21,8 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/bench-lib.sh"
 
 rounds=${ROUNDS:-5}
-work="$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/bench-migrate.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
-bench_tmp=$work
-
-bins=("$@")
-if [[ ${#bins[@]} -eq 0 ]]; then
-	bench_build "$work"
-	bins=("$work/lite-agent")
-fi
+bench_workdir bench-migrate
+bench_bins "$@"
 export BENCH_MIGRATE_KEY=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
 
 bench_home "${bins[0]}" "$work/src" "$work/wd" "${SESSIONS:-1000}" "${EVENTS:-100}"

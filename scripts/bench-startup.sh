@@ -18,9 +18,7 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/bench-lib.sh"
 
 rounds=${ROUNDS:-30}
-work="$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/bench-startup.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
-bench_tmp=$work
+bench_workdir bench-startup
 
 srcs=("$@")
 if [[ ${#srcs[@]} -eq 0 ]]; then

@@ -17,15 +17,8 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/bench-lib.sh"
 
 rounds=${ROUNDS:-5}
-work="$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/bench-verify.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
-bench_tmp=$work
-
-bins=("$@")
-if [[ ${#bins[@]} -eq 0 ]]; then
-	bench_build "$work"
-	bins=("$work/lite-agent")
-fi
+bench_workdir bench-verify
+bench_bins "$@"
 
 bench_home "${bins[0]}" "$work/plain" "$work/wd" "${SESSIONS:-1000}" "${EVENTS:-100}"
 "${bins[0]}" --home "$work/plain" --workdir "$work/wd" migrate --to-home "$work/zstd" --to-codec zstd >/dev/null 2>&1
