@@ -111,16 +111,11 @@ func (a *Agent) manualCompactHooks(ctx context.Context, id, instructions string)
 	}
 	ident := hook.Identity{RunID: newSessionID(), SessionID: id, Source: hook.SourceManual}
 	cid := newSessionID()
-	fire := func(ctx context.Context, p hook.Payload) {
-		for _, d := range a.fireHooks(ctx, p).Diagnostics {
-			a.log.Warn("hook failed", "event", d.Event, "hook", d.Label)
-		}
-	}
 	started := false
 	start := func(before int) {
 		if !started {
 			started = true
-			fire(ctx, hook.CompactStart{Identity: ident, CompactionID: cid, Kind: hook.CompactManual, Before: int64(before), Instructions: instructions})
+			a.fireLogged(ctx, hook.CompactStart{Identity: ident, CompactionID: cid, Kind: hook.CompactManual, Before: int64(before), Instructions: instructions})
 		}
 	}
 	onEvent = func(ev engine.Event) {
@@ -137,7 +132,7 @@ func (a *Agent) manualCompactHooks(ctx context.Context, id, instructions string)
 		case err != nil:
 			e.Status, e.After, e.Err = hook.StatusFailed, 0, &hook.ErrorInfo{Name: "Error", Message: err.Error()}
 		}
-		fire(context.WithoutCancel(ctx), e)
+		a.fireLogged(context.WithoutCancel(ctx), e)
 	}
 	return onEvent, end
 }

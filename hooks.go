@@ -85,6 +85,14 @@ func (a *Agent) fire(ctx context.Context, p hook.Payload) {
 	}
 }
 
+// fireLogged runs the hooks of p, fired outside a turn's events (a run's
+// end, a manual compaction), and logs failures.
+func (a *Agent) fireLogged(ctx context.Context, p hook.Payload) {
+	for _, d := range a.fireHooks(ctx, p).Diagnostics {
+		a.log.Warn("hook failed", "event", d.Event, "hook", d.Label)
+	}
+}
+
 // hookRun is a run whose hooks fire: its identity (its own runId,
 // agentId for a subagent, source), the engine running its turn, and the
 // events of the permission decisions made around that turn (about run:start
@@ -273,9 +281,7 @@ func (a *Agent) hookedTurn(ctx context.Context, eng *engine.Engine, ident hook.I
 				return
 			}
 			ended = true
-			for _, d := range a.fireHooks(context.WithoutCancel(hookCtx), end).Diagnostics {
-				a.log.Warn("hook failed", "event", d.Event, "hook", d.Label)
-			}
+			a.fireLogged(context.WithoutCancel(hookCtx), end)
 		}
 		// run:end fires once whatever happens from here, a consumer that
 		// stops at a run:start diagnostic included.
