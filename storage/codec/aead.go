@@ -239,11 +239,10 @@ func appendAD(b []byte, id string, sc storage.Context) []byte {
 }
 
 // cipher fetches the key and returns the AEAD for one call, with the key
-// it was made from. With
-// explicitNonce, AES-GCM takes its nonce from the caller; otherwise it
-// generates and prepends the nonce itself (NonceSize 0). XChaCha20-Poly1305
-// always takes an explicit nonce. Either way the output is
-// nonce || ciphertext || tag.
+// it was made from. With explicitNonce, AES-GCM takes its nonce from the
+// caller; otherwise it generates and prepends the nonce itself (NonceSize
+// 0). XChaCha20-Poly1305 always takes an explicit nonce. Either way the
+// output is nonce || ciphertext || tag.
 func (c *aeadCodec) cipher(ctx context.Context, explicitNonce bool) (*keyedAEAD, error) {
 	key, err := c.key(ctx, c.keyID)
 	if err != nil {
@@ -312,7 +311,8 @@ func (c *aeadCodec) AppendEncode(ctx context.Context, dst, plaintext []byte, sc 
 
 // seal is AppendEncode with the associated data built in a. With keep, an
 // XChaCha20-Poly1305 record is sealed in the two steps the algorithm is
-// made of, and keep notes the key, the nonce and the subkey's cipher.
+// made of (xchachaSubkey), and keep notes the key, the nonce and the
+// subkey's cipher for the open that verifies the record.
 func (c *aeadCodec) seal(ctx context.Context, dst, plaintext []byte, sc storage.Context, a *adBuf, keep *aeadCheck) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -343,7 +343,7 @@ func (c *aeadCodec) seal(ctx context.Context, dst, plaintext []byte, sc storage.
 	if err != nil {
 		return nil, err
 	}
-	keep.sealed(k.key, nonce, sub)
+	keep.sealed(k, nonce, sub)
 	return sub.Seal(dst, keep.inner[:], plaintext, ad), nil
 }
 
@@ -359,10 +359,10 @@ func (c *aeadCodec) AppendDecode(ctx context.Context, dst, encoded []byte, sc st
 	return c.open(ctx, dst, encoded, sc, a, nil)
 }
 
-// open is AppendDecode with the associated data built in a. With from, an
-// XChaCha20-Poly1305 payload under the key and nonce from sealed last is
-// opened with the cipher of the subkey from kept instead of deriving it
-// again.
+// open is AppendDecode with the associated data built in a. With from, a
+// payload that begins with the nonce of the record from sealed last, opened
+// under the key that record was sealed with, is opened with the subkey's
+// cipher from kept instead of one derived again.
 func (c *aeadCodec) open(ctx context.Context, dst, encoded []byte, sc storage.Context, a *adBuf, from *aeadCheck) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -438,10 +438,11 @@ type aeadCheck struct {
 	ad adBuf
 
 	// What the latest XChaCha20-Poly1305 seal derived, kept for one open;
-	// sub is nil when there is none. inner is the nonce's inner nonce,
-	// here rather than on the stack, where handing it to the cipher would
-	// make it escape: an allocation per record.
-	key   [KeySize]byte
+	// sub is nil when there is none. key is the codec's cached cipher of
+	// the key it was sealed under (never changed once made). inner is the
+	// nonce's inner nonce, here rather than on the stack, where handing it
+	// to the cipher would make it escape: an allocation per record.
+	key   *keyedAEAD
 	nonce [chacha20poly1305.NonceSizeX]byte
 	inner [chacha20poly1305.NonceSize]byte
 	sub   cipher.AEAD
@@ -457,7 +458,7 @@ func (k *aeadCheck) AppendDecode(ctx context.Context, dst, encoded []byte, sc st
 }
 
 // sealed notes what sealing a record under key with nonce derived.
-func (k *aeadCheck) sealed(key [KeySize]byte, nonce []byte, sub cipher.AEAD) {
+func (k *aeadCheck) sealed(key *keyedAEAD, nonce []byte, sub cipher.AEAD) {
 	k.key = key
 	copy(k.nonce[:], nonce)
 	xchachaInnerNonce(&k.inner, nonce)
@@ -466,19 +467,18 @@ func (k *aeadCheck) sealed(key [KeySize]byte, nonce []byte, sub cipher.AEAD) {
 
 // forget drops what the latest seal derived.
 func (k *aeadCheck) forget() {
-	clear(k.key[:])
-	k.sub = nil
+	k.key, k.sub = nil, nil
 }
 
 // subkeyFor returns the cipher of the subkey of the record sealed last if
-// encoded begins with that record's nonce and k holds that record's key,
-// and nil otherwise (k may be nil). The subkey depends on nothing else, so
-// the cipher opens encoded exactly as one derived again would. It is
-// handed out once.
+// encoded begins with that record's nonce and key holds the key it was
+// sealed under, and nil otherwise (k may be nil). The subkey depends on
+// nothing else, so the cipher opens encoded exactly as one derived again
+// would. It is handed out once.
 func (k *aeadCheck) subkeyFor(key *keyedAEAD, encoded []byte) cipher.AEAD {
 	if k == nil || k.sub == nil || len(encoded) < len(k.nonce) ||
 		!bytes.Equal(encoded[:len(k.nonce)], k.nonce[:]) ||
-		subtle.ConstantTimeCompare(key.key[:], k.key[:]) != 1 {
+		key != k.key && subtle.ConstantTimeCompare(key.key[:], k.key.key[:]) != 1 {
 		return nil
 	}
 	sub := k.sub
