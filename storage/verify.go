@@ -80,9 +80,17 @@ func (v *Verifier) Verify(ctx context.Context, e Encoding, kind Kind, scopeID, r
 	if err != nil {
 		return false, err
 	}
-	v.plain = back
+	if cap(back) <= verifierKeepMax {
+		v.plain = back
+	} else {
+		v.plain = nil // a rare long record: not kept for the next
+	}
 	return bytes.Equal(back, plaintext), nil
 }
+
+// verifierKeepMax is the largest buffer, in bytes, a Verifier keeps from
+// one Verify to the next.
+const verifierKeepMax = 4 << 20
 
 // checkOf returns the Check of c, made the first time c is seen, or nil if
 // c is no Checker.
