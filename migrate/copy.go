@@ -100,6 +100,10 @@ type scratch struct {
 	plain []byte   // the plaintext of a record decoded again
 	ids   []string // ids[i] is strconv.Itoa(i+1)
 	lock  carriedLock
+
+	// verify encodes destination records and decodes them again, reusing
+	// what the codec derived for a record when it checks that record.
+	verify storage.Verifier
 }
 
 // writer returns a chunk writer of f that uses the worker's buffers; one at
@@ -108,7 +112,7 @@ func (s *scratch) writer(f *destFile) *chunkWriter {
 	if s.chunk == nil {
 		s.chunk = make([]byte, 0, chunkSize+64<<10)
 	}
-	return &chunkWriter{m: f.migration(), f: f, buf: s.chunk[:0], back: s.back}
+	return &chunkWriter{m: f.migration(), f: f, v: &s.verify, buf: s.chunk[:0], back: s.back}
 }
 
 // keep takes back the buffers of w. Buffers that grew past keepMax for a
@@ -354,9 +358,10 @@ func decodeError(ctx context.Context, err error, file, record string) error {
 	return unreadable(err, file, record)
 }
 
-// encodeDest encodes one record for the destination.
-func encodeDest(ctx context.Context, enc storage.Encoding, kind storage.Kind, scope, record, file string, plain []byte) ([]byte, error) {
-	stored, err := enc.Encode(ctx, kind, scope, record, plain)
+// encodeDest encodes one record for the destination through v, which
+// verifyRecord then checks it with.
+func encodeDest(ctx context.Context, v *storage.Verifier, enc storage.Encoding, kind storage.Kind, scope, record, file string, plain []byte) ([]byte, error) {
+	stored, err := v.AppendEncode(ctx, enc, nil, kind, scope, record, plain)
 	if err != nil {
 		return nil, encodeError(err, file, record)
 	}
@@ -395,7 +400,7 @@ func (m *migration) skipOrFail(file, record string, err error, note string) erro
 // The archive package walks the source and names the files: migrate only
 // decodes, checks, encodes and writes.
 func (m *migration) copyArchive(ctx context.Context, s *scratch, u *unit, t *tally) error {
-	pr, sid := u.p, u.id
+	pr, sid, v := u.p, u.id, &s.verify
 	rel := filepath.Base(storage.SessionContextDir(pr.sessions.Path(), sid))
 	if err := s.lock.take(ctx, pr.sessions, rel); err != nil {
 		return err
@@ -430,7 +435,7 @@ func (m *migration) copyArchive(ctx context.Context, s *scratch, u *unit, t *tal
 			}
 			continue
 		}
-		stored, err := encodeDest(ctx, pr.dstEnc, storage.KindArchiveIndex, sid, strconv.Itoa(len(idxDigests)), dstIdxPath, plain)
+		stored, err := encodeDest(ctx, v, pr.dstEnc, storage.KindArchiveIndex, sid, strconv.Itoa(len(idxDigests)), dstIdxPath, plain)
 		if err != nil {
 			return err
 		}
@@ -481,7 +486,7 @@ func (m *migration) copyArchive(ctx context.Context, s *scratch, u *unit, t *tal
 		}
 		dstNoteRel := filepath.Join(dstRel, rec.Name)
 		dstNotePath := filepath.Join(m.dstRoot, dstNoteRel)
-		enc, err := encodeDest(ctx, pr.dstEnc, storage.KindArchive, sid, ref, dstNotePath, plain)
+		enc, err := encodeDest(ctx, v, pr.dstEnc, storage.KindArchive, sid, ref, dstNotePath, plain)
 		if err != nil {
 			return err
 		}
@@ -490,7 +495,7 @@ func (m *migration) copyArchive(ctx context.Context, s *scratch, u *unit, t *tal
 			return err
 		}
 		if m.dst != nil {
-			if err := m.verifyRecord(ctx, pr.dstEnc, storage.KindArchive, sid, ref, dstNotePath, back, plain); err != nil {
+			if err := m.verifyRecord(ctx, v, pr.dstEnc, storage.KindArchive, sid, ref, dstNotePath, back, plain); err != nil {
 				return err
 			}
 		}
@@ -572,22 +577,22 @@ func (m *migration) verifyIndex(ctx context.Context, pr *project, sid, path stri
 }
 
 // verifyRecord checks that back, one record read back from the destination,
-// decodes to want.
-func (m *migration) verifyRecord(ctx context.Context, enc storage.Encoding, kind storage.Kind, scope, record, path string, back, want []byte) error {
-	plain, err := enc.Decode(ctx, kind, scope, record, back)
-	return m.verdict(ctx, path, record, plain, want, err, "the "+string(kind)+" record differs from the source")
+// decodes to want, through v, which encoded it.
+func (m *migration) verifyRecord(ctx context.Context, v *storage.Verifier, enc storage.Encoding, kind storage.Kind, scope, record, path string, back, want []byte) error {
+	same, err := v.Verify(ctx, enc, kind, scope, record, back, want)
+	return m.verdict(ctx, path, record, same, err, "the "+string(kind)+" record differs from the source")
 }
 
-// verdict records the outcome of decoding one destination record to got:
-// the decoding error, or differs if got is not want, as a problem. A done
-// ctx is returned instead.
-func (m *migration) verdict(ctx context.Context, path, record string, got, want []byte, err error, differs string) error {
+// verdict records the outcome of decoding one destination record again:
+// the decoding error, or differs if it decoded to other bytes than its
+// source (same is false), as a problem. A done ctx is returned instead.
+func (m *migration) verdict(ctx context.Context, path, record string, same bool, err error, differs string) error {
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return ctx.Err()
 	case err != nil:
 		m.problem(path, record, err.Error())
-	case !bytes.Equal(got, want):
+	case !same:
 		m.problem(path, record, differs)
 	}
 	return nil
@@ -597,6 +602,7 @@ func (m *migration) verdict(ctx context.Context, path, record string, got, want 
 // reads the copy back through the task store.
 func (m *migration) copyTasks(ctx context.Context, u *unit, t *tally) error {
 	pr, list := u.p, u.id
+	var v storage.Verifier
 	unlock, err := lockSource(ctx, pr.tasks, list, filelock.Options{Factor: 1.4})
 	if err != nil {
 		return err
@@ -655,7 +661,7 @@ func (m *migration) copyTasks(ctx context.Context, u *unit, t *tally) error {
 		}
 		dstFileRel := filepath.Join(dstRel, name)
 		dstPath := filepath.Join(m.dstRoot, dstFileRel)
-		enc, err := encodeDest(ctx, pr.dstEnc, storage.KindTask, list, stem, dstPath, plain)
+		enc, err := encodeDest(ctx, &v, pr.dstEnc, storage.KindTask, list, stem, dstPath, plain)
 		if err != nil {
 			return err
 		}
@@ -664,7 +670,7 @@ func (m *migration) copyTasks(ctx context.Context, u *unit, t *tally) error {
 			return err
 		}
 		if m.dst != nil {
-			if err := m.verifyRecord(ctx, pr.dstEnc, storage.KindTask, list, stem, dstPath, back, plain); err != nil {
+			if err := m.verifyRecord(ctx, &v, pr.dstEnc, storage.KindTask, list, stem, dstPath, back, plain); err != nil {
 				return err
 			}
 		}
@@ -744,6 +750,7 @@ func (m *migration) verifyTaskStore(ctx context.Context, pr *project, list, rel 
 // by a rename, so no lock is needed to read one.
 func (m *migration) copySpill(ctx context.Context, u *unit, t *tally) error {
 	pr, ref := u.p, u.id
+	var v storage.Verifier
 	name := ref + spill.FileSuffix
 	src, dst, err := u.files.handles(m)
 	if err != nil {
@@ -764,7 +771,7 @@ func (m *migration) copySpill(ctx context.Context, u *unit, t *tally) error {
 	}
 	dstRel := filepath.Join(pr.dstRel, spillName, name)
 	dstPath := filepath.Join(m.dstRoot, dstRel)
-	enc, err := encodeDest(ctx, pr.dstEnc, storage.KindSpill, spill.Scope, ref, dstPath, plain)
+	enc, err := encodeDest(ctx, &v, pr.dstEnc, storage.KindSpill, spill.Scope, ref, dstPath, plain)
 	if err != nil {
 		return err
 	}
@@ -773,7 +780,7 @@ func (m *migration) copySpill(ctx context.Context, u *unit, t *tally) error {
 		return err
 	}
 	if m.dst != nil {
-		if err := m.verifyRecord(ctx, pr.dstEnc, storage.KindSpill, spill.Scope, ref, dstPath, back, plain); err != nil {
+		if err := m.verifyRecord(ctx, &v, pr.dstEnc, storage.KindSpill, spill.Scope, ref, dstPath, back, plain); err != nil {
 			return err
 		}
 	}

@@ -165,11 +165,8 @@ func (m *migration) checkSessionRecord(ctx context.Context, s *scratch, enc stor
 		m.problem(path, rec, "the record holds a line break")
 		return nil
 	}
-	back, err := enc.AppendDecode(ctx, s.plain[:0], storage.KindCheckpoint, sid, rec, stored)
-	if err == nil {
-		s.plain = back
-	}
-	return m.verdict(ctx, path, rec, back, plain, err, "the record differs from the source")
+	same, err := s.verify.Verify(ctx, enc, storage.KindCheckpoint, sid, rec, stored, plain)
+	return m.verdict(ctx, path, rec, same, err, "the record differs from the source")
 }
 
 // chunkWriter buffers the lines of one destination file and writes them in
@@ -177,6 +174,7 @@ func (m *migration) checkSessionRecord(ctx context.Context, s *scratch, enc stor
 type chunkWriter struct {
 	m    *migration
 	f    *destFile
+	v    *storage.Verifier // encodes, for checkSessionRecord to verify
 	buf  []byte
 	back []byte // the read-back buffer
 	off  int64  // where the next chunk goes
@@ -188,7 +186,7 @@ type chunkWriter struct {
 // until next is called.
 func (w *chunkWriter) encode(ctx context.Context, enc storage.Encoding, sid, rec, path string, plain []byte) ([]byte, error) {
 	start := len(w.buf)
-	buf, err := enc.AppendEncode(ctx, w.buf, storage.KindCheckpoint, sid, rec, plain)
+	buf, err := w.v.AppendEncode(ctx, enc, w.buf, storage.KindCheckpoint, sid, rec, plain)
 	if err != nil {
 		return nil, encodeError(err, path, rec)
 	}

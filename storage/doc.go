@@ -37,6 +37,12 @@
 // under a codec, an envelope without one, a changed codec id or a failing
 // codec are all errors, and converting data is an explicit migration.
 //
+// A codec may have more methods, each found by type assertion and each
+// with a fallback to Encode and Decode: an [AppendEncoder] or an
+// [AppendDecoder] encodes or decodes into a buffer the caller reuses, and a
+// [Checker] lets a [Verifier], which decodes every record a writer encodes
+// again to verify it, reuse what encoding the record derived.
+//
 // Encoding protects the stored representation only. File names, sizes,
 // modification times, codec ids and content references stay visible.
 package storage

@@ -79,7 +79,7 @@ func (e Encoding) Encode(ctx context.Context, kind Kind, scopeID, recordID strin
 	if e.Codec == nil {
 		return plaintext, nil
 	}
-	return e.appendEncode(ctx, nil, kind, scopeID, recordID, plaintext)
+	return e.appendEncode(ctx, nil, kind, scopeID, recordID, plaintext, nil)
 }
 
 // AppendEncode is [Encoding.Encode] that appends the stored form to dst and
@@ -91,12 +91,22 @@ func (e Encoding) AppendEncode(ctx context.Context, dst []byte, kind Kind, scope
 	if e.Codec == nil {
 		return append(dst, plaintext...), nil
 	}
-	return e.appendEncode(ctx, dst, kind, scopeID, recordID, plaintext)
+	return e.appendEncode(ctx, dst, kind, scopeID, recordID, plaintext, nil)
+}
+
+// appendEncoder is the method of an AppendEncoder, which a Check has too.
+type appendEncoder interface {
+	AppendEncode(ctx context.Context, dst, plaintext []byte, sc Context) ([]byte, error)
+}
+
+// appendDecoder is the method of an AppendDecoder, which a Check has too.
+type appendDecoder interface {
+	AppendDecode(ctx context.Context, dst, encoded []byte, sc Context) ([]byte, error)
 }
 
 // appendEncode appends the envelope of plaintext encoded with e.Codec to
-// dst.
-func (e Encoding) appendEncode(ctx context.Context, dst []byte, kind Kind, scopeID, recordID string, plaintext []byte) ([]byte, error) {
+// dst; with, if not nil, stands in for the codec's AppendEncode (a Check).
+func (e Encoding) appendEncode(ctx context.Context, dst []byte, kind Kind, scopeID, recordID string, plaintext []byte, with appendEncoder) ([]byte, error) {
 	id, err := e.codecID()
 	if err != nil {
 		return nil, err
@@ -104,9 +114,14 @@ func (e Encoding) appendEncode(ctx context.Context, dst []byte, kind Kind, scope
 	sc := e.Context(kind, scopeID, recordID)
 	base := len(dst)
 	var out []byte
-	ae, inPlace := e.Codec.(AppendEncoder)
+	var ae appendEncoder = with
+	if ae == nil {
+		if c, ok := e.Codec.(AppendEncoder); ok {
+			ae = c
+		}
+	}
 	// Encode (dst nil) sizes its result exactly: its caller keeps it.
-	inPlace = inPlace && dst != nil
+	inPlace := ae != nil && dst != nil
 	if inPlace {
 		// The codec appends its output past the room the envelope of an
 		// output of the guessed length takes, so that encoding the output
@@ -188,7 +203,7 @@ func (e Encoding) Decode(ctx context.Context, kind Kind, scopeID, recordID strin
 		}
 		return stored, nil
 	}
-	return e.decode(ctx, nil, false, kind, scopeID, recordID, stored)
+	return e.decode(ctx, nil, false, kind, scopeID, recordID, stored, nil)
 }
 
 // AppendDecode is [Encoding.Decode] that appends the plaintext to dst and
@@ -204,12 +219,13 @@ func (e Encoding) AppendDecode(ctx context.Context, dst []byte, kind Kind, scope
 		}
 		return append(dst, out...), nil
 	}
-	return e.decode(ctx, dst, true, kind, scopeID, recordID, stored)
+	return e.decode(ctx, dst, true, kind, scopeID, recordID, stored, nil)
 }
 
 // decode decodes an envelope with e.Codec; with appendTo, the plaintext is
-// appended to dst.
-func (e Encoding) decode(ctx context.Context, dst []byte, appendTo bool, kind Kind, scopeID, recordID string, stored []byte) ([]byte, error) {
+// appended to dst. with, if not nil, stands in for the codec's
+// AppendDecode (a Check); it is used only with appendTo.
+func (e Encoding) decode(ctx context.Context, dst []byte, appendTo bool, kind Kind, scopeID, recordID string, stored []byte, with appendDecoder) ([]byte, error) {
 	id, err := e.codecID()
 	if err != nil {
 		return nil, err
@@ -224,8 +240,13 @@ func (e Encoding) decode(ctx context.Context, dst []byte, appendTo bool, kind Ki
 	}
 	n := base64.StdEncoding.DecodedLen(len(b64))
 	// inPlace: the payload and the plaintext both go into dst's capacity.
-	ad, inPlace := e.Codec.(AppendDecoder)
-	inPlace = inPlace && appendTo
+	var ad appendDecoder = with
+	if ad == nil {
+		if c, ok := e.Codec.(AppendDecoder); ok {
+			ad = c
+		}
+	}
+	inPlace := ad != nil && appendTo
 	var payload []byte
 	if inPlace {
 		// Decode the payload into the end of dst's spare capacity, past

@@ -7,8 +7,8 @@ import "context"
 // A host that changes what its codec's ID returns after handing it over
 // therefore cannot make one store write records under two ids (which no
 // single configuration could read back): changing the id requires an
-// explicit migration. The result is an [AppendEncoder] or [AppendDecoder]
-// exactly when c is. Freezing a frozen codec returns it unchanged. The
+// explicit migration. The result is an [AppendEncoder], [AppendDecoder] or
+// [Checker] exactly when c is. Freezing a frozen codec returns it unchanged. The
 // error is a *[Error].
 func FreezeCodec(c Codec) (Codec, error) {
 	if f, ok := c.(frozen); ok {
@@ -21,7 +21,10 @@ func FreezeCodec(c Codec) (Codec, error) {
 	base := &frozenCodec{c: c, id: id}
 	ae, enc := c.(AppendEncoder)
 	ad, dec := c.(AppendDecoder)
+	ch, chk := c.(Checker)
 	switch {
+	case chk:
+		return &frozenChecker{frozenAppendCodec{base, ae, ad}, ch}, nil
 	case enc && dec:
 		return &frozenAppendCodec{base, ae, ad}, nil
 	case enc:
@@ -110,6 +113,14 @@ func (f *frozenAppendCodec) AppendEncode(ctx context.Context, dst, plaintext []b
 func (f *frozenAppendCodec) AppendDecode(ctx context.Context, dst, encoded []byte, sc Context) ([]byte, error) {
 	return f.ad.AppendDecode(ctx, dst, encoded, sc)
 }
+
+// frozenChecker is a frozen Checker.
+type frozenChecker struct {
+	frozenAppendCodec
+	ch Checker
+}
+
+func (f *frozenChecker) NewCheck() Check { return f.ch.NewCheck() }
 
 // codecID returns the ID of e's codec after checking the codec, which a
 // frozen codec needs only once.

@@ -63,18 +63,20 @@ func TestFreezeCodecKeepsTheFirstID(t *testing.T) {
 }
 
 // TestFreezeCodecKeepsAppendMethods checks that a frozen codec offers
-// AppendEncode or AppendDecode exactly when the codec it wraps does, and
+// AppendEncode, AppendDecode or NewCheck exactly when the codec it wraps
+// does, and
 // that the frozen codec's output is the wrapped codec's.
 func TestFreezeCodecKeepsAppendMethods(t *testing.T) {
 	for _, tc := range []struct {
-		name     string
-		c        storage.Codec
-		enc, dec bool
+		name          string
+		c             storage.Codec
+		enc, dec, chk bool
 	}{
-		{"plain", &testCodec{id: "xor-v1"}, false, false},
-		{"encoder", &appendCodec{testCodec: testCodec{id: "pad-v1"}, pad: 3}, true, false},
-		{"decoder", &decodeOnly{testCodec{id: "xor-v1"}}, false, true},
-		{"both", &appendBoth{appendCodec{testCodec: testCodec{id: "pad-v1"}, pad: 3}}, true, true},
+		{"plain", &testCodec{id: "xor-v1"}, false, false, false},
+		{"encoder", &appendCodec{testCodec: testCodec{id: "pad-v1"}, pad: 3}, true, false, false},
+		{"decoder", &decodeOnly{testCodec{id: "xor-v1"}}, false, true, false},
+		{"both", &appendBoth{appendCodec{testCodec: testCodec{id: "pad-v1"}, pad: 3}}, true, true, false},
+		{"checker", &checkerCodec{appendBoth: appendBoth{appendCodec{testCodec: testCodec{id: "pad-v1"}, pad: 3}}}, true, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f, err := storage.FreezeCodec(tc.c)
@@ -83,8 +85,9 @@ func TestFreezeCodecKeepsAppendMethods(t *testing.T) {
 			}
 			_, enc := f.(storage.AppendEncoder)
 			_, dec := f.(storage.AppendDecoder)
-			if enc != tc.enc || dec != tc.dec {
-				t.Errorf("AppendEncoder %v, AppendDecoder %v; want %v, %v", enc, dec, tc.enc, tc.dec)
+			_, chk := f.(storage.Checker)
+			if enc != tc.enc || dec != tc.dec || chk != tc.chk {
+				t.Errorf("AppendEncoder %v, AppendDecoder %v, Checker %v; want %v, %v, %v", enc, dec, chk, tc.enc, tc.dec, tc.chk)
 			}
 			again, err := storage.FreezeCodec(f)
 			if err != nil || again != f {

@@ -1,6 +1,7 @@
 package codec
 
 import (
+	"bytes"
 	"context"
 	"crypto/aes"
 	"crypto/cipher"
@@ -14,6 +15,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"golang.org/x/crypto/chacha20"
 	"golang.org/x/crypto/chacha20poly1305"
 
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -111,6 +113,7 @@ func NewAEAD(opts AEADOptions) (storage.Codec, error) {
 var (
 	_ storage.AppendDecoder = (*aeadCodec)(nil)
 	_ storage.AppendEncoder = (*aeadCodec)(nil)
+	_ storage.Checker       = (*aeadCodec)(nil)
 )
 
 // aeadCodec implements [NewAEAD].
@@ -130,7 +133,7 @@ type aeadCodec struct {
 	// expands the key once. The callback is still asked on every call.
 	last [2]atomic.Pointer[keyedAEAD]
 
-	// ads holds buffers for records' associated data (*[]byte): handed to
+	// ads holds buffers for records' associated data (*adBuf): handed to
 	// the AEAD, a buffer on the stack would escape, one allocation per
 	// record.
 	ads sync.Pool
@@ -167,20 +170,20 @@ func (c *aeadCodec) randomNonce(nonce []byte) {
 	c.random.Put(r)
 }
 
-// withAD calls f with the associated data of a record (see appendAD) in
-// a pooled buffer, valid only during the call.
-func (c *aeadCodec) withAD(sc storage.Context, f func(ad []byte) ([]byte, error)) ([]byte, error) {
-	bp, _ := c.ads.Get().(*[]byte)
-	if bp == nil {
-		bp = new([]byte)
+// getAD returns a pooled buffer for a record's associated data.
+func (c *aeadCodec) getAD() *adBuf {
+	a, _ := c.ads.Get().(*adBuf)
+	if a == nil {
+		a = new(adBuf)
 	}
-	ad := c.appendAD((*bp)[:0], sc)
-	out, err := f(ad)
-	if cap(ad) <= 4<<10 {
-		*bp = ad
-		c.ads.Put(bp)
+	return a
+}
+
+// putAD returns a to the pool, unless it grew large for a long context.
+func (c *aeadCodec) putAD(a *adBuf) {
+	if cap(a.b) <= 4<<10 {
+		c.ads.Put(a)
 	}
-	return out, err
 }
 
 // keyedAEAD is a cipher with the key it was made from.
@@ -228,19 +231,19 @@ func validKeyID(id string) bool {
 
 func (c *aeadCodec) ID() string { return c.id }
 
-// appendAD appends the associated data of a record to b:
-// ID() || 0x00 || sc.MarshalJSON(). The zero byte cannot occur in an id and
-// the JSON always starts with '{', so the split is unambiguous.
-func (c *aeadCodec) appendAD(b []byte, sc storage.Context) []byte {
-	return sc.AppendJSON(append(append(b, c.id...), 0))
+// appendAD appends the associated data of a record under the codec id id
+// to b: id || 0x00 || sc.MarshalJSON(). The zero byte cannot occur in an id
+// and the JSON always starts with '{', so the split is unambiguous.
+func appendAD(b []byte, id string, sc storage.Context) []byte {
+	return sc.AppendJSON(append(append(b, id...), 0))
 }
 
-// cipher fetches the key and returns the AEAD for one call. With
-// explicitNonce, AES-GCM takes its nonce from the caller; otherwise it
-// generates and prepends the nonce itself (NonceSize 0). XChaCha20-Poly1305
-// always takes an explicit nonce. Either way the output is
-// nonce || ciphertext || tag.
-func (c *aeadCodec) cipher(ctx context.Context, explicitNonce bool) (cipher.AEAD, error) {
+// cipher fetches the key and returns the AEAD for one call, with the key
+// it was made from. With explicitNonce, AES-GCM takes its nonce from the
+// caller; otherwise it generates and prepends the nonce itself (NonceSize
+// 0). XChaCha20-Poly1305 always takes an explicit nonce. Either way the
+// output is nonce || ciphertext || tag.
+func (c *aeadCodec) cipher(ctx context.Context, explicitNonce bool) (*keyedAEAD, error) {
 	key, err := c.key(ctx, c.keyID)
 	if err != nil {
 		return nil, fmt.Errorf("codec: fetch key %q: %w", c.keyID, err)
@@ -253,7 +256,7 @@ func (c *aeadCodec) cipher(ctx context.Context, explicitNonce bool) (cipher.AEAD
 		mode = 1
 	}
 	if k := c.last[mode].Load(); k != nil && subtle.ConstantTimeCompare(k.key[:], key) == 1 {
-		return k.aead, nil
+		return k, nil
 	}
 	aead, err := c.newCipher(key, explicitNonce)
 	if err != nil {
@@ -262,7 +265,7 @@ func (c *aeadCodec) cipher(ctx context.Context, explicitNonce bool) (cipher.AEAD
 	k := &keyedAEAD{aead: aead}
 	copy(k.key[:], key)
 	c.last[mode].Store(k)
-	return aead, nil
+	return k, nil
 }
 
 // newCipher returns the AEAD of the algorithm for key.
@@ -301,13 +304,24 @@ func (c *aeadCodec) Encode(ctx context.Context, plaintext []byte, sc storage.Con
 // AppendEncode implements [storage.AppendEncoder]: Encode, appending the
 // nonce, ciphertext and tag to dst.
 func (c *aeadCodec) AppendEncode(ctx context.Context, dst, plaintext []byte, sc storage.Context) ([]byte, error) {
+	a := c.getAD()
+	defer c.putAD(a)
+	return c.seal(ctx, dst, plaintext, sc, a, nil)
+}
+
+// seal is AppendEncode with the associated data built in a. With keep, an
+// XChaCha20-Poly1305 record is sealed in the two steps the algorithm is
+// made of (xchachaSubkey), and keep notes the key, the nonce and the
+// subkey's cipher for the open that verifies the record.
+func (c *aeadCodec) seal(ctx context.Context, dst, plaintext []byte, sc storage.Context, a *adBuf, keep *aeadCheck) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	aead, err := c.cipher(ctx, c.nonces != nil)
+	k, err := c.cipher(ctx, c.nonces != nil)
 	if err != nil {
 		return nil, err
 	}
+	aead := k.aead
 	ns := aead.NonceSize() // 0 when the AEAD generates the nonce itself
 	base := len(dst)
 	dst = slices.Grow(dst, ns+len(plaintext)+aead.Overhead())[:base+ns]
@@ -321,9 +335,16 @@ func (c *aeadCodec) AppendEncode(ctx context.Context, dst, plaintext []byte, sc 
 			c.randomNonce(nonce)
 		}
 	}
-	return c.withAD(sc, func(ad []byte) ([]byte, error) {
+	ad := a.set(c.id, sc)
+	if keep == nil || c.alg != XChaCha20Poly1305 {
 		return aead.Seal(dst, nonce, plaintext, ad), nil
-	})
+	}
+	sub, err := xchachaSubkey(k.key[:], nonce)
+	if err != nil {
+		return nil, err
+	}
+	keep.sealed(k, nonce, sub)
+	return sub.Seal(dst, keep.inner[:], plaintext, ad), nil
 }
 
 func (c *aeadCodec) Decode(ctx context.Context, encoded []byte, sc storage.Context) ([]byte, error) {
@@ -333,6 +354,16 @@ func (c *aeadCodec) Decode(ctx context.Context, encoded []byte, sc storage.Conte
 // AppendDecode implements [storage.AppendDecoder]: Decode, appending the
 // plaintext to dst.
 func (c *aeadCodec) AppendDecode(ctx context.Context, dst, encoded []byte, sc storage.Context) ([]byte, error) {
+	a := c.getAD()
+	defer c.putAD(a)
+	return c.open(ctx, dst, encoded, sc, a, nil)
+}
+
+// open is AppendDecode with the associated data built in a. With from, a
+// payload that begins with the nonce of the record from sealed last, opened
+// under the key that record was sealed with, is opened with the subkey's
+// cipher from kept instead of one derived again.
+func (c *aeadCodec) open(ctx context.Context, dst, encoded []byte, sc storage.Context, a *adBuf, from *aeadCheck) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -344,19 +375,157 @@ func (c *aeadCodec) AppendDecode(ctx context.Context, dst, encoded []byte, sc st
 	if len(encoded) < minLen {
 		return nil, ErrAuthentication
 	}
-	aead, err := c.cipher(ctx, false)
+	k, err := c.cipher(ctx, false)
 	if err != nil {
 		return nil, err
 	}
 	if dst == nil {
 		dst = make([]byte, 0, len(encoded)-minLen)
 	}
-	ns := aead.NonceSize()
-	return c.withAD(sc, func(ad []byte) ([]byte, error) {
-		out, err := aead.Open(dst, encoded[:ns], encoded[ns:], ad)
-		if err != nil {
-			return nil, ErrAuthentication
+	ad := a.set(c.id, sc)
+	var out []byte
+	if sub := from.subkeyFor(k, encoded); sub != nil {
+		// The check's nonce is encoded's: the inner nonce is too.
+		out, err = sub.Open(dst, from.inner[:], encoded[chacha20poly1305.NonceSizeX:], ad)
+	} else {
+		ns := k.aead.NonceSize()
+		out, err = k.aead.Open(dst, encoded[:ns], encoded[ns:], ad)
+	}
+	if err != nil {
+		return nil, ErrAuthentication
+	}
+	return out, nil
+}
+
+// xchachaSubkey returns the ChaCha20-Poly1305 cipher under the subkey that
+// XChaCha20-Poly1305 derives from key and the first 16 bytes of its 24-byte
+// nonce with HChaCha20. With the nonce of xchachaInnerNonce it seals and
+// opens exactly as chacha20poly1305.NewX(key) does with the whole nonce
+// (draft-irtf-cfrg-xchacha-03, section 2.3; tests hold the two to the
+// same bytes).
+func xchachaSubkey(key, nonce []byte) (cipher.AEAD, error) {
+	sub, err := chacha20.HChaCha20(key, nonce[:16])
+	if err != nil {
+		return nil, fmt.Errorf("codec: hchacha20: %w", err)
+	}
+	aead, err := chacha20poly1305.New(sub)
+	if err != nil {
+		return nil, fmt.Errorf("codec: chacha20poly1305: %w", err)
+	}
+	return aead, nil
+}
+
+// xchachaInnerNonce sets n to the 12-byte ChaCha20-Poly1305 nonce of the
+// 24-byte XChaCha20-Poly1305 nonce: four zero bytes, then the nonce's last
+// eight.
+func xchachaInnerNonce(n *[chacha20poly1305.NonceSize]byte, nonce []byte) {
+	clear(n[:4])
+	copy(n[4:], nonce[16:chacha20poly1305.NonceSizeX])
+}
+
+// NewCheck implements [storage.Checker]. The Check keeps the associated
+// data of the record it handled last, and after sealing an
+// XChaCha20-Poly1305 record, the cipher of its subkey: decoding the
+// payload it sealed last, under the same key, reuses that cipher, and
+// decoding a record of the same context reuses its associated data. Any
+// other payload, and every AES-256-GCM payload, is opened as AppendDecode
+// opens it (AES-GCM's key schedule is cached by the codec either way).
+func (c *aeadCodec) NewCheck() storage.Check { return &aeadCheck{c: c} }
+
+// aeadCheck implements [storage.Check] for an aeadCodec.
+type aeadCheck struct {
+	c  *aeadCodec
+	ad adBuf
+
+	// What the latest XChaCha20-Poly1305 seal derived, kept for one open;
+	// sub is nil when there is none. key is the codec's cached cipher of
+	// the key it was sealed under (never changed once made). inner is the
+	// nonce's inner nonce, here rather than on the stack, where handing it
+	// to the cipher would make it escape: an allocation per record.
+	key   *keyedAEAD
+	nonce [chacha20poly1305.NonceSizeX]byte
+	inner [chacha20poly1305.NonceSize]byte
+	sub   cipher.AEAD
+}
+
+func (k *aeadCheck) AppendEncode(ctx context.Context, dst, plaintext []byte, sc storage.Context) ([]byte, error) {
+	k.forget()
+	return k.c.seal(ctx, dst, plaintext, sc, &k.ad, k)
+}
+
+func (k *aeadCheck) AppendDecode(ctx context.Context, dst, encoded []byte, sc storage.Context) ([]byte, error) {
+	return k.c.open(ctx, dst, encoded, sc, &k.ad, k)
+}
+
+// sealed notes what sealing a record under key with nonce derived.
+func (k *aeadCheck) sealed(key *keyedAEAD, nonce []byte, sub cipher.AEAD) {
+	k.key = key
+	copy(k.nonce[:], nonce)
+	xchachaInnerNonce(&k.inner, nonce)
+	k.sub = sub
+}
+
+// forget drops what the latest seal derived.
+func (k *aeadCheck) forget() {
+	k.key, k.sub = nil, nil
+}
+
+// subkeyFor returns the cipher of the subkey of the record sealed last if
+// encoded begins with that record's nonce and key holds the key it was
+// sealed under, and nil otherwise (k may be nil). The subkey depends on
+// nothing else, so the cipher opens encoded exactly as one derived again
+// would. It is handed out once.
+func (k *aeadCheck) subkeyFor(key *keyedAEAD, encoded []byte) cipher.AEAD {
+	if k == nil || k.sub == nil || len(encoded) < len(k.nonce) ||
+		!bytes.Equal(encoded[:len(k.nonce)], k.nonce[:]) ||
+		key != k.key && subtle.ConstantTimeCompare(key.key[:], k.key.key[:]) != 1 {
+		return nil
+	}
+	sub := k.sub
+	k.forget()
+	return sub
+}
+
+// adBuf builds the associated data of records (see appendAD) in a reused
+// buffer. Two records of one scope differ only in the record id, the last
+// field of the context JSON, so when only the id changed since the record
+// before, the bytes in front of it are kept and the id alone is appended.
+type adBuf struct {
+	b    []byte
+	sc   storage.Context // the context whose AD b holds, if b is not empty
+	head int             // the length of b before the record id's JSON string, or 0
+}
+
+// set returns the associated data of a record of context sc under codec id
+// id, which must not change between calls on one adBuf. It is valid until
+// the next call.
+func (a *adBuf) set(id string, sc storage.Context) []byte {
+	switch {
+	case len(a.b) > 0 && a.sc == sc:
+		return a.b
+	case a.head > 0 && plainJSString(sc.RecordID) && a.sc.Namespace == sc.Namespace &&
+		a.sc.ProjectID == sc.ProjectID && a.sc.Kind == sc.Kind && a.sc.ScopeID == sc.ScopeID:
+		// The tail sc.AppendJSON writes for a record id it copies as it is.
+		a.b = append(append(append(a.b[:a.head], '"'), sc.RecordID...), '"', '}')
+	default:
+		a.b = appendAD(a.b[:0], id, sc)
+		a.head = 0
+		if plainJSString(sc.RecordID) {
+			a.head = len(a.b) - len(`"`+`"}`) - len(sc.RecordID)
 		}
-		return out, nil
-	})
+	}
+	a.sc = sc
+	return a.b
+}
+
+// plainJSString reports whether JSON.stringify, and so
+// storage.Context.AppendJSON, writes s between its quotes as it is: every
+// byte printable ASCII (or DEL) and neither '"' nor '\\'.
+func plainJSString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if b := s[i]; b < 0x20 || b >= 0x80 || b == '"' || b == '\\' {
+			return false
+		}
+	}
+	return true
 }

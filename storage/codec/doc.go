@@ -55,6 +55,14 @@
 // plaintext on failure. This format is a contract: a record written under a
 // codec id must stay readable by every later version under that id.
 //
+// An AEAD codec is a [storage.Checker]: a [storage.Verifier] that decodes
+// each record it encodes again, as a migration does, opens the payload it
+// sealed last with the XChaCha20 subkey derived for sealing it (when the
+// payload still carries that nonce and the key is unchanged) and with the
+// same associated data bytes, so that verifying costs no second key
+// derivation. The bytes and the verdicts are those of [storage.Encoding]'s
+// encode and decode.
+//
 // XChaCha20-Poly1305 is the recommended algorithm. AES-256-GCM with random
 // 12-byte nonces is limited to 2^32 records per key (NIST SP 800-38D): past
 // that, nonce collisions become likely enough to reveal plaintext and allow
