@@ -72,9 +72,13 @@
 // # Keys and rotation
 //
 // Keys come from the host through [AEADOptions.Key] on every Encode and
-// Decode; the SDK never stores, logs or caches a key beyond the call that
-// fetched it, and never modifies the slice the host returns. Keep keys apart
-// from the data they protect, not in the same home directory.
+// Decode, so a host that rotates or revokes a key is obeyed on the next
+// call. The codec keeps, in memory only, a copy of the last key the
+// callback returned together with the cipher made from it (so that record
+// after record under one key expands it once), and uses that cipher only
+// when the key fetched for a call is the same one; it never writes or logs
+// a key and never modifies the slice the host returns. Keep keys apart from
+// the data they protect, not in the same home directory.
 //
 // To rotate, give the new key a new key id (k1 → k2) and write with a codec
 // built for it, while the host keeps serving the old key for as long as
