@@ -89,6 +89,9 @@ func (m *migration) copyAll(ctx context.Context, p *plan) error {
 	}
 feed:
 	for i := range p.units {
+		if ctx.Err() != nil {
+			break
+		}
 		m.prefetch(&p.units[i])
 		select {
 		case units <- &p.units[i]:
