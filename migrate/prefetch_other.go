@@ -1,0 +1,7 @@
+//go:build !linux
+
+package migrate
+
+// prefetch does nothing where posix_fadvise is not available to ask for a
+// log ahead of its copy (see prefetch_linux.go).
+func (m *migration) prefetch(u *unit) {}
