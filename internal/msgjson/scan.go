@@ -33,19 +33,29 @@ func spaceEnd(b []byte, i int) int {
 	return i
 }
 
+// shortEnd returns the offset after the closing quote of the string whose
+// body starts at b[i], if the string ends within the eight bytes from i
+// with no escape, or else -1. Most strings of a log (keys, types, ids) do:
+// it reads them with one word, and is small enough to inline.
+func shortEnd(b []byte, i int) int {
+	if i < 0 || len(b)-i < 8 {
+		return -1
+	}
+	x := binary.LittleEndian.Uint64(b[i:])
+	// The byte that ends the run, taken from x rather than b; if none
+	// does, n is 64 and x>>n is 0.
+	n := bits.TrailingZeros64(jsonstr.RunEnds(x)) &^ 7
+	if byte(x>>n) != '"' {
+		return -1
+	}
+	return i + n/8 + 1
+}
+
 // stringEnd returns the offset after the closing quote of the string whose
-// body starts at b[i], if it is valid. Most strings of a log (keys, types,
-// ids) end within eight bytes with no escape: those it reads with one word
-// and no call.
+// body starts at b[i], if it is valid.
 func stringEnd(b []byte, i int) (int, bool) {
-	if i >= 0 && len(b)-i >= 8 {
-		x := binary.LittleEndian.Uint64(b[i:])
-		if m := jsonstr.RunEnds(x); m != 0 {
-			// The byte that ends the run, taken from x rather than b.
-			if n := bits.TrailingZeros64(m) &^ 7; byte(x>>n) == '"' {
-				return i + n/8 + 1, true
-			}
-		}
+	if end := shortEnd(b, i); end >= 0 {
+		return end, true
 	}
 	return skipString(b, i)
 }
@@ -55,7 +65,7 @@ func stringEnd(b []byte, i int) (int, bool) {
 // room levels (and fastDepth); see the fast scan above for false.
 func skipValue(b []byte, i, room int) (int, bool) {
 	var (
-		stack uint64 // bit k set: the container at depth k+1 (from the top) is an object
+		stack uint64 // the open containers, innermost in bit 0: 1 for an object, 0 for an array
 		depth int
 		ok    bool
 	)
@@ -88,7 +98,9 @@ value:
 		}
 		goto key
 	case '"':
-		if i, ok = stringEnd(b, i+1); !ok {
+		if end := shortEnd(b, i+1); end >= 0 {
+			i = end
+		} else if i, ok = skipString(b, i+1); !ok {
 			return 0, false
 		}
 	case 't':
@@ -139,6 +151,14 @@ closed:
 	stack >>= 1
 	goto next
 key:
+	// A short key and its ':' with nothing between, inline; any other
+	// through skipKey.
+	if i = spaceEnd(b, i); i < len(b) && b[i] == '"' {
+		if end := shortEnd(b, i+1); end >= 0 && end < len(b) && b[end] == ':' {
+			i = end + 1
+			goto value
+		}
+	}
 	if i, ok = skipKey(b, i); !ok {
 		return 0, false
 	}
@@ -151,24 +171,14 @@ func skipKey(b []byte, i int) (int, bool) {
 	if i = spaceEnd(b, i); i >= len(b) || b[i] != '"' {
 		return 0, false
 	}
-	i++
-	if i >= 0 && len(b)-i >= 8 {
-		x := binary.LittleEndian.Uint64(b[i:])
-		if m := jsonstr.RunEnds(x); m != 0 {
-			n := bits.TrailingZeros64(m) &^ 7
-			if byte(x>>n) != '"' {
-				return 0, false // an escape: see the fast scan
-			}
-			i += n/8 + 1
-			goto colon
+	end := shortEnd(b, i+1)
+	if end < 0 {
+		if end, _ = jsonstr.StringRun(b, i+1); end >= len(b) || b[end] != '"' {
+			return 0, false // an escape: see the fast scan
 		}
+		end++
 	}
-	if i, _ = jsonstr.StringRun(b, i); i >= len(b) || b[i] != '"' {
-		return 0, false
-	}
-	i++
-colon:
-	if i = spaceEnd(b, i); i >= len(b) || b[i] != ':' {
+	if i = spaceEnd(b, end); i >= len(b) || b[i] != ':' {
 		return 0, false
 	}
 	return i + 1, true

@@ -305,6 +305,8 @@ func TestFastScanAgreesOnNestingAndShape(t *testing.T) {
 		`{"type":"t","x":tru}`, `{"type":"t","x":nul}`, `{"type":"t","x":falsey}`, `{"type":"t","x":-}`, `{"type":"t","x":01}`,
 		`{"type":"t","x":1.}`, `{"type":"t","x":1e}`, `{"type":"t","x":1e+}`, `{"type":"t","x":-0.0e-0}`, `{"type":"t","x":.5}`,
 		`{"type":"t","x":[[],{},[{}],{"a":[]}]}`, `{"type":"t","x":[ ]}`, `{"type":"t","x":{ }}`, "\t{\r\"type\"\n:\"t\" }",
+		`{"type":"t","x" 1,"y":2222}`, `{"type":"t","x",1,"y":[2222]}`, `{"type":"t","x"1,"y":[2222]}`, `{"type":"t","x" :1,"y":[2222]}`,
+		`{"type":"t","x":{"y" 1,"z":2222}}`, `{"type":"t","x":{"y",1,"z":2222}}`, `{"type" "t","x":{"y":1,"z":2222}}`,
 		`[1,2]`, `"s"`, `12`, `null`, ``, ` `, `{`, `[`, `{"type"`, `{"type":`, `{"type":"t"`, `{"type":"t",`,
 	}
 	for _, n := range []int{1, 2, 62, 63, 64, 65, 66, 130} {
