@@ -187,12 +187,25 @@ func skipKey(b []byte, i int) (int, bool) {
 // skipString returns the offset after the closing quote of the string
 // whose body starts at b[i], if it is valid: no control character, and
 // only JSON's escapes. Invalid UTF-8 is valid here, as in ScanString,
-// which reads it as U+FFFD.
+// which reads it as U+FFFD. It looks for the end of each run a word at a
+// time in its own loop rather than calling jsonstr.StringRun, as text
+// such as code in a tool's output has an escape every few bytes.
 func skipString(b []byte, i int) (int, bool) {
 	for {
-		i, _ = jsonstr.StringRun(b, i)
-		if i >= len(b) {
-			return 0, false
+		if i >= 0 && len(b)-i >= 8 {
+			m := jsonstr.RunEnds(binary.LittleEndian.Uint64(b[i:]))
+			if m == 0 {
+				i += 8
+				continue
+			}
+			i += bits.TrailingZeros64(m) / 8
+		} else {
+			for i < len(b) && b[i] >= 0x20 && b[i] != '"' && b[i] != '\\' {
+				i++
+			}
+			if i >= len(b) {
+				return 0, false
+			}
 		}
 		switch b[i] {
 		case '"':
