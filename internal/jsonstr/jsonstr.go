@@ -94,13 +94,87 @@ func PlainRunBytes(b []byte, i int) int {
 	return i
 }
 
+// StringRun returns the index of the first '"', '\\' or control character
+// (below U+0020) of b at or after i, or len(b), and whether the bytes it
+// passed over are all ASCII. These are the only bytes that end a run of a
+// JSON string's body or make it invalid: a reader that validates a string
+// passes over every other byte, whether or not it is valid UTF-8, since
+// invalid UTF-8 is read as U+FFFD rather than refused. It looks at sixteen
+// bytes at a time.
+func StringRun(b []byte, i int) (end int, ascii bool) {
+	// rest is what is left to read: slicing it as it shrinks lets the
+	// compiler drop the bounds checks of the loads. One word first, since
+	// most strings of a log (keys, ids, types) are shorter than that.
+	rest := b[i:]
+	var high uint64
+	if len(rest) >= 8 {
+		x := binary.LittleEndian.Uint64(rest)
+		if m := RunEnds(x); m != 0 {
+			return i + bits.TrailingZeros64(m)/8, x&below(m)&highs == 0
+		}
+		high, rest = x, rest[8:]
+	}
+	for len(rest) >= 16 {
+		x, y := binary.LittleEndian.Uint64(rest), binary.LittleEndian.Uint64(rest[8:])
+		mx, my := RunEnds(x), RunEnds(y)
+		if mx|my != 0 {
+			k := 0
+			if mx == 0 {
+				high |= x
+				k, x, mx = 8, y, my
+			}
+			high |= x & below(mx)
+			return len(b) - len(rest) + k + bits.TrailingZeros64(mx)/8, high&highs == 0
+		}
+		high |= x | y
+		rest = rest[16:]
+	}
+	if len(rest) >= 8 {
+		x := binary.LittleEndian.Uint64(rest)
+		if m := RunEnds(x); m != 0 {
+			high |= x & below(m)
+			return len(b) - len(rest) + bits.TrailingZeros64(m)/8, high&highs == 0
+		}
+		high |= x
+		rest = rest[8:]
+	}
+	ascii = high&highs == 0
+	for k, c := range rest {
+		if c < 0x20 || c == '"' || c == '\\' {
+			return len(b) - len(rest) + k, ascii
+		}
+		if c >= utf8.RuneSelf {
+			ascii = false
+		}
+	}
+	return len(b), ascii
+}
+
+// below returns the mask of the bytes below the lowest flagged one of m, a
+// non-zero mask of high bits.
+func below(m uint64) uint64 { return (m&-m)>>7 - 1 }
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// RunEnds flags, in the high bit of each byte of the little-endian word x, the
+// first '"', '\\' or control character and never a byte before it. Each
+// term is the classic test for a zero byte, (v-1) &^ v, applied to x^'"',
+// x^'\\' and (for bytes below 0x20) x-0x20; the three share the high bits
+// of x, so one &^ x serves them all. A byte with its high bit set is never
+// flagged by its own value, and since a borrow starts only at a flagged
+// byte, no byte below the first flagged one is flagged.
+func RunEnds(x uint64) uint64 {
+	q := x ^ (ones * '"')
+	bs := x ^ (ones * '\\')
+	return ((x - ones*0x20) | (q - ones) | (bs - ones)) &^ x & highs
+}
+
 // attention flags, in the high bit of each byte of the little-endian word
 // x, at least the first byte that needs attention and never one before it.
 func attention(x uint64) uint64 {
-	const (
-		ones  = 0x0101010101010101
-		highs = 0x8080808080808080
-	)
 	q := x ^ (ones * '"')
 	bs := x ^ (ones * '\\')
 	// A byte's high bit ends up set if it is non-ASCII (x), a control

@@ -264,104 +264,86 @@ const (
 
 // wellFormed is Check's single pass for a record exactly as the session
 // store writes it: {"seq":N,"sessionId":"ID","parentSeq":N|null,"ts":"T",
-// "event":{...}} with no white space between the frame's members and
-// nothing after the event. It reports true only for a line that the full
-// check accepts (seq is seq, the session id is sessionID, parentSeq
+// "event":{...}} with no white space between the frame's members, a
+// session id of ASCII with nothing to escape, T in [jsonstr.TimeLayout],
+// and nothing after the event. It reports true only for a line that the
+// full check accepts (seq is seq, the session id is sessionID, parentSeq
 // precedes seq, ts is a time, the event is a valid object with a string
 // type, and no member can be an envelope's); false means only that the
 // line needs the full check, which gives the verdict and the reason. The
-// event is read by the full check's own reader, so it is judged alike.
+// event is read by msgjson.SkipTyped, which accepts only what the full
+// check's reader accepts.
 func wellFormed(line []byte, sessionID string, seq int64) bool {
-	b, ok := cutPrefix(line, headSeq)
-	if !ok {
+	// The constant parts are compared as constants, so that the compiler
+	// turns each comparison into a few word loads.
+	b := line
+	if len(b) < len(headSeq) || string(b[:len(headSeq)]) != headSeq {
 		return false
 	}
-	if b, ok = cutInt(b, seq); !ok {
+	b, ok := cutInt(b[len(headSeq):], seq)
+	if !ok || len(b) < len(headSession) || string(b[:len(headSession)]) != headSession {
 		return false
 	}
-	if b, ok = cutPrefix(b, headSession); !ok || !plainString(sessionID) {
+	b = b[len(headSession):]
+	// The session id ends at the first byte that ends a JSON string's run;
+	// it must be the closing quote, after ASCII that reads as itself.
+	end, ascii := jsonstr.StringRun(b, 0)
+	if end != len(sessionID) || !ascii || string(b[:end]) != sessionID {
 		return false
 	}
-	if b, ok = cutPrefix(b, sessionID); !ok {
+	b = b[end:]
+	if len(b) < len(headParent) || string(b[:len(headParent)]) != headParent {
 		return false
 	}
-	if b, ok = cutPrefix(b, headParent); !ok {
-		return false
-	}
+	b = b[len(headParent):]
 	if seq == 1 {
-		b, ok = cutPrefix(b, "null")
-	} else {
-		b, ok = cutInt(b, seq-1)
-	}
-	if !ok {
+		if len(b) < len("null,") || string(b[:len("null,")]) != "null," {
+			return false
+		}
+		b = b[len("null"):]
+	} else if b, ok = cutInt(b, seq-1); !ok {
 		return false
 	}
-	if b, ok = cutPrefix(b, headTime); !ok {
+	if len(b) < len(headTime) || string(b[:len(headTime)]) != headTime {
 		return false
 	}
-	end := bytes.IndexByte(b, '"')
-	if end < 0 || !plainBytes(b[:end]) {
+	b = b[len(headTime):]
+	// The time, in exactly the layout the store writes (digits and
+	// separators: nothing to escape).
+	if len(b) < len(jsonstr.TimeLayout) {
 		return false
 	}
-	if _, ok := jsonstr.ParseTime(b[:end]); !ok {
+	if !jsonstr.IsLayoutTime(b[:len(jsonstr.TimeLayout)]) {
 		return false
 	}
-	if b, ok = cutPrefix(b[end:], headEvent); !ok {
+	b = b[len(jsonstr.TimeLayout):]
+	if len(b) < len(headEvent) || string(b[:len(headEvent)]) != headEvent {
 		return false
 	}
-	// The event, read as the full check reads it: inside the record's
-	// object, so at depth 1.
-	r := msgjson.Reader{Buf: line, Pos: len(line) - len(b), Depth: 1}
-	msgjson.SkimType(&r, ErrNoType)
-	return r.Err == nil && r.Pos == len(line)-1 && line[r.Pos] == '}'
-}
-
-// cutPrefix returns b after prefix, if b starts with it.
-func cutPrefix(b []byte, prefix string) ([]byte, bool) {
-	if len(b) < len(prefix) || string(b[:len(prefix)]) != prefix {
-		return b, false
-	}
-	return b[len(prefix):], true
+	// The event, inside the record's object, so at depth 1.
+	end, ok = msgjson.SkipTyped(line, len(line)-len(b)+len(headEvent), 1)
+	return ok && end == len(line)-1 && line[end] == '}'
 }
 
 // cutInt returns b after the decimal digits of n, a positive integer, if
 // b starts with exactly those digits (no sign, no leading zero, no
 // fraction or exponent: a number the full check reads as n) and the next
-// byte ends the number.
+// byte is the ',' that ends the number.
 func cutInt(b []byte, n int64) ([]byte, bool) {
-	if n <= 0 || n >= 1e15 {
+	if n <= 0 || n >= 1e15 || len(b) == 0 || b[0] == '0' {
 		return b, false
 	}
-	var digits [15]byte
-	i := len(digits)
-	for ; n > 0; n /= 10 {
-		i--
-		digits[i] = byte('0' + n%10)
+	var v int64
+	i := 0
+	for ; i < len(b) && i < 16; i++ {
+		d := b[i] - '0'
+		if d > 9 {
+			break
+		}
+		v = v*10 + int64(d)
 	}
-	rest, ok := cutPrefix(b, string(digits[i:]))
-	if !ok || len(rest) == 0 || rest[0] != ',' {
+	if v != n || i >= len(b) || b[i] != ',' {
 		return b, false
 	}
-	return rest, true
-}
-
-// plainString reports whether s holds only printable ASCII other than '"'
-// and '\\': a JSON string whose bytes are its value.
-func plainString(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
-			return false
-		}
-	}
-	return true
-}
-
-// plainBytes is plainString for a byte slice.
-func plainBytes(b []byte) bool {
-	for _, c := range b {
-		if c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
-			return false
-		}
-	}
-	return true
+	return b[i:], true
 }

@@ -91,6 +91,11 @@ func (r *Reader) SkipSpace() {
 
 // Peek returns the first byte of the next value, or 0 at the end.
 func (r *Reader) Peek() byte {
+	if r.Err == nil && r.Pos < len(r.Buf) {
+		if c := r.Buf[r.Pos]; c > ' ' {
+			return c
+		}
+	}
 	r.SkipSpace()
 	if r.Err != nil || r.Pos >= len(r.Buf) {
 		return 0
@@ -237,7 +242,16 @@ func (r *Reader) ScanString(decode bool) (val []byte, plain bool) {
 	}
 	b := r.Buf
 	start := r.Pos + 1
-	i := start
+	// Most strings hold neither an escape nor invalid UTF-8: find the end
+	// first, then check the UTF-8 of a string that is not all ASCII.
+	i, ascii := jsonstr.StringRun(b, start)
+	if i < len(b) && b[i] == '"' && (ascii || utf8.Valid(b[start:i])) {
+		r.Pos = i + 1
+		return b[start:i], true
+	}
+	if !ascii {
+		i = start // b[start:i] may hold invalid UTF-8: read it again
+	}
 	for {
 		i = jsonstr.PlainRunBytes(b, i)
 		if i >= len(b) {
@@ -397,46 +411,14 @@ func hex4(b []byte) rune {
 // Number consumes a number and returns its text.
 func (r *Reader) Number() []byte {
 	r.SkipSpace()
-	b, start, i := r.Buf, r.Pos, r.Pos
-	if i < len(b) && b[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(b) && b[i] == '0':
-		i++
-	case i < len(b) && '1' <= b[i] && b[i] <= '9':
-		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
-			i++
-		}
-	default:
+	end := numberEnd(r.Buf, r.Pos)
+	if end < 0 {
 		r.Fail(ErrSyntax)
 		return nil
 	}
-	if i < len(b) && b[i] == '.' {
-		i++
-		if i >= len(b) || b[i] < '0' || b[i] > '9' {
-			r.Fail(ErrSyntax)
-			return nil
-		}
-		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
-			i++
-		}
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		if i >= len(b) || b[i] < '0' || b[i] > '9' {
-			r.Fail(ErrSyntax)
-			return nil
-		}
-		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
-			i++
-		}
-	}
-	r.Pos = i
-	return b[start:i]
+	start := r.Pos
+	r.Pos = end
+	return r.Buf[start:end]
 }
 
 // Integer reads a number and returns it if its value is a whole number
@@ -458,6 +440,18 @@ func (r *Reader) Integer() (int64, bool) {
 
 // Skip consumes any value, validating it.
 func (r *Reader) Skip() {
+	if r.Err == nil {
+		if end, ok := skipValue(r.Buf, r.Pos, maxDepth-r.Depth); ok {
+			r.Pos = end
+			return
+		}
+	}
+	r.skip()
+}
+
+// skip is Skip one call at a time, for any input: it gives the verdict on
+// what the fast scan gives up on.
+func (r *Reader) skip() {
 	switch c := r.Peek(); {
 	case c == '{':
 		if !r.BeginObject() {
@@ -467,14 +461,14 @@ func (r *Reader) Skip() {
 			if _, ok := r.NextKey(first); !ok {
 				return
 			}
-			r.Skip()
+			r.skip()
 		}
 	case c == '[':
 		if !r.BeginArray() {
 			return
 		}
 		for first := true; r.NextElem(first); first = false {
-			r.Skip()
+			r.skip()
 		}
 	case c == '"':
 		r.ScanString(false)
@@ -606,6 +600,18 @@ func (r *Reader) BoolField(in, field string) bool {
 // SkimType reads an object, validating it, and returns the value of its
 // last "type" member; every "type" member must be a string.
 func SkimType(r *Reader, errType error) (typ []byte, ok bool) {
+	if r.Err == nil {
+		if end, start, typEnd, ok := skimTyped(r.Buf, r.Pos, maxDepth-r.Depth); ok {
+			r.Pos = end
+			sub := Reader{Buf: r.Buf[start:typEnd]}
+			return sub.StrBytes(), true
+		}
+	}
+	return skimType(r, errType)
+}
+
+// skimType is SkimType one call at a time, for any input.
+func skimType(r *Reader, errType error) (typ []byte, ok bool) {
 	if r.Peek() != '{' {
 		r.FailShape(errType)
 		return nil, false
