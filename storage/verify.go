@@ -40,7 +40,11 @@ type Check interface {
 // [Encoding.AppendDecode] does, then compares the result with the
 // plaintext. With a [Checker] codec, the decoding of the payload the
 // Verifier encoded last reuses what encoding it derived; the verdict is
-// the same either way.
+// the same either way. Because the two then share that derivation, the
+// first record verified through a codec's Check, and every 64th after it,
+// is also decoded from scratch by the codec's own AppendDecode, and must
+// give the same bytes: a derivation gone wrong fails the verify of real
+// records instead of passing unnoticed.
 //
 // The zero Verifier is ready to use with any Encoding. It keeps a buffer
 // and the codec's [Check] from call to call, so it is not safe for
@@ -48,8 +52,14 @@ type Check interface {
 type Verifier struct {
 	checker Checker // the codec check belongs to; nil when there is none
 	check   Check
+	checked int    // records verified through check
 	plain   []byte // the record Verify decoded last
+	fresh   []byte // the record a cross-check decoded last
 }
+
+// crossCheckEvery is how often (in records verified through one Check) a
+// Verifier also decodes a record from scratch; see Verify.
+const crossCheckEvery = 64
 
 // AppendEncode is [Encoding.AppendEncode] with e, through the Verifier, so
 // that Verify of the result can reuse what the codec derived. It returns
@@ -74,6 +84,24 @@ func (v *Verifier) Verify(ctx context.Context, e Encoding, kind Kind, scopeID, r
 	var err error
 	if ch := v.checkOf(e.Codec); ch != nil {
 		back, err = e.decode(ctx, v.plain[:0], true, kind, scopeID, recordID, stored, ch)
+		crossCheck := v.checked%crossCheckEvery == 0
+		v.checked++
+		if err == nil && crossCheck {
+			// The Check and the encoding it verifies may share a
+			// derivation (an AEAD's subkey): were that wrong, both would
+			// agree and no reader could open the record. So the first
+			// record of each Check, and every crossCheckEvery-th after
+			// it, is also decoded from scratch by the codec's own
+			// decoder, which must give the same bytes.
+			var fresh []byte
+			fresh, err = e.AppendDecode(ctx, v.fresh[:0], kind, scopeID, recordID, stored)
+			if err == nil && !bytes.Equal(fresh, back) {
+				return false, nil
+			}
+			if cap(fresh) <= verifierKeepMax {
+				v.fresh = fresh
+			}
+		}
 	} else {
 		back, err = e.AppendDecode(ctx, v.plain[:0], kind, scopeID, recordID, stored)
 	}
@@ -100,7 +128,7 @@ func (v *Verifier) checkOf(c Codec) Check {
 		return nil
 	}
 	if v.checker == nil || !sameCodec(v.checker, ch) {
-		v.checker, v.check = ch, ch.NewCheck()
+		v.checker, v.check, v.checked = ch, ch.NewCheck(), 0
 	}
 	return v.check
 }

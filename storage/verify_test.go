@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,9 +17,10 @@ type checkerCodec struct {
 	appendBoth
 	noCheck bool // NewCheck returns nil
 	lie     func([]byte) []byte
-	checks  int // how many Checks NewCheck made
-	encodes int // the Checks' AppendEncode calls
-	decodes int // the Checks' AppendDecode calls
+	twisted bool // the Check encodes (and decodes) what the codec cannot read
+	checks  int  // how many Checks NewCheck made
+	encodes int  // the Checks' AppendEncode calls
+	decodes int  // the Checks' AppendDecode calls
 }
 
 func (c *checkerCodec) NewCheck() storage.Check {
@@ -33,11 +35,19 @@ type countingCheck struct{ c *checkerCodec }
 
 func (k *countingCheck) AppendEncode(ctx context.Context, dst, p []byte, sc storage.Context) ([]byte, error) {
 	k.c.encodes++
-	return k.c.AppendEncode(ctx, dst, p, sc)
+	out, err := k.c.AppendEncode(ctx, dst, p, sc)
+	if err == nil && k.c.twisted {
+		slices.Reverse(out[len(dst):])
+	}
+	return out, err
 }
 
 func (k *countingCheck) AppendDecode(ctx context.Context, dst, p []byte, sc storage.Context) ([]byte, error) {
 	k.c.decodes++
+	if k.c.twisted {
+		p = slices.Clone(p)
+		slices.Reverse(p)
+	}
 	out, err := k.c.AppendDecode(ctx, dst, p, sc)
 	if err == nil && k.c.lie != nil {
 		out = append(out[:len(dst)], k.c.lie(out[len(dst):])...)
@@ -191,5 +201,43 @@ func TestVerifierReportsACancelledContext(t *testing.T) {
 	cancel()
 	if same, err := v.Verify(ctx, enc, storage.KindTask, "l", "1", stored, []byte("{}")); same || !errors.Is(err, context.Canceled) {
 		t.Fatalf("Verify = %v, %v; want context.Canceled", same, err)
+	}
+}
+
+// TestVerifierCrossChecksTheCodec gives a Verifier a Check that agrees
+// with itself but not with its codec (as a derivation shared by a seal and
+// the open that verifies it would, gone wrong): the first record, and
+// every 64th after it, is decoded from scratch too, and the Verifier
+// refuses it.
+func TestVerifierCrossChecksTheCodec(t *testing.T) {
+	c := &checkerCodec{appendBoth: appendBoth{appendCodec{testCodec: testCodec{id: "chk-v1"}}}, twisted: true}
+	enc := storage.Encoding{Codec: c}
+	var v storage.Verifier
+	plain := []byte(`{"a":"abcdefgh"}`)
+	var refused []int
+	for i := range 130 {
+		stored, err := v.AppendEncode(t.Context(), enc, nil, storage.KindTask, "l", "1", plain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		same, err := v.Verify(t.Context(), enc, storage.KindTask, "l", "1", stored, plain)
+		if !same || err != nil {
+			refused = append(refused, i)
+		}
+	}
+	if want := []int{0, 64, 128}; !slices.Equal(refused, want) {
+		t.Errorf("refused records %v, want %v", refused, want)
+	}
+	// An honest Check passes the cross-check.
+	c.twisted = false
+	var w storage.Verifier
+	for i := range 70 {
+		stored, err := w.AppendEncode(t.Context(), enc, nil, storage.KindTask, "l", "1", plain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if same, err := w.Verify(t.Context(), enc, storage.KindTask, "l", "1", stored, plain); !same || err != nil {
+			t.Fatalf("record %d: %v, %v", i, same, err)
+		}
 	}
 }
