@@ -40,17 +40,42 @@ func openDirHandle(resolved, path string) (*dirHandle, error) {
 	return &dirHandle{f: os.NewFile(uintptr(fd), resolved), path: path}, nil
 }
 
-// open opens the file name of the directory for reading, refusing a symlink.
+// open opens the regular file name of the directory for reading, refusing
+// a symlink and anything else that is not a regular file: the plan saw a
+// regular file there, but a FIFO or device put in its place since must not
+// make the worker wait for a writer (O_NONBLOCK, which changes nothing for
+// a regular file) or become its terminal (O_NOCTTY).
 func (h *dirHandle) open(name string) (*fdFile, string, error) {
 	path := filepath.Join(h.path, name)
-	f, err := openat(h, name, unix.O_RDONLY, 0)
+	f, err := openat(h, name, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY, 0)
 	if err != nil {
 		if errors.Is(err, syscall.ELOOP) {
 			return nil, path, fmt.Errorf("%w: %s", ErrSymlink, path)
 		}
 		return nil, path, readError(path, err)
 	}
+	if regular, err := f.regular(); err != nil || !regular {
+		_ = f.Close()
+		if err != nil {
+			return nil, path, readError(path, err)
+		}
+		return nil, path, fmt.Errorf("%w: %s is not a regular file", ErrUnrecognized, path)
+	}
 	return f, path, nil
+}
+
+// isRegular reports whether name in the directory is a regular file,
+// without following a symlink.
+func (h *dirHandle) isRegular(name string) bool {
+	rc, err := h.f.SyscallConn()
+	if err != nil {
+		return false
+	}
+	var st unix.Stat_t
+	cerr := rc.Control(func(dirfd uintptr) {
+		err = ignoringEINTR(func() error { return unix.Fstatat(int(dirfd), name, &st, unix.AT_SYMLINK_NOFOLLOW) })
+	})
+	return cerr == nil && err == nil && st.Mode&unix.S_IFMT == unix.S_IFREG
 }
 
 // size returns the size of the file name of the directory, without
@@ -124,7 +149,8 @@ func (h *dirHandle) close() {
 // dirPair is a source directory holding one file per unit (a sessions or
 // spill directory) and its destination. Both are opened for the first unit
 // that needs them and closed after the last, so that a home of many
-// projects never holds more than a few directories open.
+// projects holds at most a pair per unit queued ahead of the workers (see
+// copyAll) and one per worker open.
 type dirPair struct {
 	src    *safefs.Dir // the anchored source directory
 	dstRel string      // the destination directory, relative to the destination root

@@ -113,6 +113,21 @@ func (f *fdFile) modTime() (time.Time, error) {
 	}
 }
 
+// regular reports whether the descriptor is a regular file.
+func (f *fdFile) regular() (bool, error) {
+	var st unix.Stat_t
+	for {
+		err := unix.Fstat(f.fd, &st)
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err != nil:
+			return false, err
+		}
+		return st.Mode&unix.S_IFMT == unix.S_IFREG, nil
+	}
+}
+
 // Close closes the descriptor.
 func (f *fdFile) Close() error {
 	return unix.Close(f.fd)

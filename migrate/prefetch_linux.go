@@ -21,9 +21,13 @@ const prefetchBytes = 1 << 20
 // too, a processor has nothing to do. It reads nothing itself and takes no
 // lock, as nothing it does is used: the worker opens, locks and reads the
 // log as before. It opens the log by its name in the source directory's
-// handle, never following a symlink and without blocking on anything that
-// is not a regular file (the worker refuses those). Failures are ignored:
-// the worker meets them when it opens the log.
+// handle only if a stat of that name (not following a symlink) finds a
+// regular file, so that it does not open a FIFO or device put there since
+// the plan (opening a FIFO would let a waiting writer through, and closing
+// it break the writer's pipe), and then never following a symlink, without
+// blocking and without taking a terminal. Failures are ignored: the worker
+// meets them when it opens the log (and refuses what is not a regular
+// file).
 func (m *migration) prefetch(u *unit) {
 	if u.kind != unitSession {
 		return
@@ -32,7 +36,11 @@ func (m *migration) prefetch(u *unit) {
 	if err != nil {
 		return
 	}
-	f, err := openat(src, u.id+session.LogSuffix, unix.O_RDONLY|unix.O_NONBLOCK, 0)
+	name := u.id + session.LogSuffix
+	if !src.isRegular(name) {
+		return
+	}
+	f, err := openat(src, name, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY, 0)
 	if err != nil {
 		return
 	}
