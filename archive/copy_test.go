@@ -27,7 +27,7 @@ func TestCopyReencodesUnderTheDestinationSession(t *testing.T) {
 				content string
 				meta    map[string]any
 			}{
-				{big, map[string]any{"tool": "read_file", "n": 12345678901234567, "nested": map[string]any{"a": []any{1.5, "x"}}}},
+				{big, map[string]any{"tool": "read_file", "n": int64(12345678901234567), "nested": map[string]any{"a": []any{1.5, "x"}}}},
 				{"short", nil},
 				{"", map[string]any{}},
 			}

@@ -47,7 +47,7 @@ func checkQuery(q Query) error {
 // checkReadRequest refuses a ReadRequest no Read answers, before any lock
 // is taken.
 func checkReadRequest(req ReadRequest) error {
-	if req.Offset < 0 || req.Limit < 0 || req.Offset > maxSafeInteger || req.Limit > maxSafeInteger {
+	if req.Offset < 0 || req.Limit < 0 || int64(req.Offset) > maxSafeInteger || int64(req.Limit) > maxSafeInteger {
 		return fmt.Errorf("archive: read offset %d limit %d: %w", req.Offset, req.Limit, ErrPageRange)
 	}
 	return nil

@@ -11,7 +11,7 @@ import (
 func stampOf(fi fs.FileInfo) stamp {
 	s := stamp{exists: true, mtime: fi.ModTime().UnixNano(), size: fi.Size(), mode: fi.Mode()}
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		s.ctime = st.Ctim.Sec*1e9 + st.Ctim.Nsec
+		s.ctime = int64(st.Ctim.Sec)*1e9 + int64(st.Ctim.Nsec)
 		s.dev, s.ino = uint64(st.Dev), st.Ino
 	}
 	return s
