@@ -427,7 +427,10 @@ func (r *run) record(ctx context.Context, ev session.Event) error {
 // it tracks, so that the two never conflict; the next turn sees the event.
 // keep, when not nil, is asked under the session's lock whether the event
 // is still wanted (the session may have been deleted meanwhile); false
-// drops it.
+// drops it. keep is asked again when the log is found missing, so that a
+// deletion between the first question and the load does not bring the log
+// back (a missing log is otherwise created: a run:start decision may come
+// before the session's first turn writes anything).
 func (e *Engine) RecordBetweenTurns(ctx context.Context, id string, ev session.Event, keep func() bool) error {
 	st := e.acquire(id)
 	defer e.release(st)
@@ -442,6 +445,11 @@ func (e *Engine) RecordBetweenTurns(ctx context.Context, id string, ev session.E
 	defer r.lock.end()
 	if err := r.loadHeld(ctx); err != nil {
 		return err
+	}
+	if r.st.head == 0 && keep != nil && !keep() {
+		// No log, and the session was deleted since keep was asked: the
+		// load found it gone. Appending would bring the log back.
+		return nil
 	}
 	return r.append(ctx, ev)
 }
