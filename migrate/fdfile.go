@@ -98,34 +98,29 @@ func (f *fdFile) readAll() ([]byte, error) {
 	}
 }
 
-// modTime returns the file's modification time.
-func (f *fdFile) modTime() (time.Time, error) {
+// stat returns the file's status, retrying on EINTR.
+func (f *fdFile) stat() (unix.Stat_t, error) {
 	var st unix.Stat_t
 	for {
-		err := unix.Fstat(f.fd, &st)
-		switch {
-		case err == unix.EINTR:
-			continue
-		case err != nil:
-			return time.Time{}, err
+		if err := unix.Fstat(f.fd, &st); err != unix.EINTR {
+			return st, err
 		}
-		return time.Unix(st.Mtim.Unix()), nil
 	}
+}
+
+// modTime returns the file's modification time.
+func (f *fdFile) modTime() (time.Time, error) {
+	st, err := f.stat()
+	if err != nil {
+		return time.Time{}, err
+	}
+	return time.Unix(st.Mtim.Unix()), nil
 }
 
 // regular reports whether the descriptor is a regular file.
 func (f *fdFile) regular() (bool, error) {
-	var st unix.Stat_t
-	for {
-		err := unix.Fstat(f.fd, &st)
-		switch {
-		case err == unix.EINTR:
-			continue
-		case err != nil:
-			return false, err
-		}
-		return st.Mode&unix.S_IFMT == unix.S_IFREG, nil
-	}
+	st, err := f.stat()
+	return err == nil && st.Mode&unix.S_IFMT == unix.S_IFREG, err
 }
 
 // Close closes the descriptor.
