@@ -23,7 +23,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -65,44 +65,75 @@ type Checkpoint struct {
 // Origin) and not starting with "<background-task-completed" or
 // "<system-reminder".
 func List(events []session.StoredEvent) []Checkpoint {
+	// One pass from the end: at each prompt, the state of every file
+	// holds what the snapshots after the prompt say, so each checkpoint
+	// costs what it lists.
+	byPath := map[string]*listedFile{}
+	var sorted []*listedFile // every file seen so far, by path
+	var fresh []*listedFile  // those seen since the last checkpoint, to merge in
 	var out []Checkpoint
-	for i, se := range events {
-		ev, ok := se.Event.(session.UserEvent)
-		if !ok || ev.Message.Role != model.RoleUser {
-			continue
-		}
-		text := promptText(ev.Message)
-		if strings.TrimSpace(text) == "" || !isPrompt(ev, text) {
-			continue
-		}
-		cp := Checkpoint{Seq: se.Seq - 1, Prompt: text, Time: se.Time, Files: []string{}, UnavailableFiles: []string{}}
-		type file struct{ truncated, bad, unverifiable bool }
-		seen := map[string]*file{}
-		for _, later := range events[i+1:] {
-			snap, ok := later.Event.(session.FileSnapshotEvent)
-			if !ok {
+	for i := len(events) - 1; i >= 0; i-- {
+		se := events[i]
+		switch ev := se.Event.(type) {
+		case session.FileSnapshotEvent:
+			f := byPath[ev.Path]
+			if f == nil {
+				f = &listedFile{path: ev.Path, unverifiable: !ev.Deleted && ev.After == ""}
+				byPath[ev.Path] = f
+				fresh = append(fresh, f)
+			}
+			f.truncated = ev.Truncated
+			f.bad = f.bad || se.Raw != nil || !readableBefore(ev) || !ev.Deleted && ev.After != "" && !isSHA256Hex(ev.After)
+		case session.UserEvent:
+			if ev.Message.Role != model.RoleUser {
 				continue
 			}
-			f := seen[snap.Path]
-			if f == nil {
-				f = &file{truncated: snap.Truncated}
-				seen[snap.Path] = f
-				cp.Files = append(cp.Files, snap.Path)
+			text := promptText(ev.Message)
+			if strings.TrimSpace(text) == "" || !isPrompt(ev, text) {
+				continue
 			}
-			_, berr := decodeBefore(snap)
-			f.bad = f.bad || later.Raw != nil || berr != nil || !snap.Deleted && snap.After != "" && !isSHA256Hex(snap.After)
-			f.unverifiable = !snap.Deleted && snap.After == "" // of the last snapshot
-		}
-		for path, f := range seen {
-			if f.truncated || f.bad || f.unverifiable {
-				cp.UnavailableFiles = append(cp.UnavailableFiles, path)
+			if len(fresh) > 0 {
+				sorted = mergeFiles(sorted, fresh)
+				fresh = fresh[:0]
 			}
+			cp := Checkpoint{Seq: se.Seq - 1, Prompt: text, Time: se.Time, Files: make([]string, len(sorted)), UnavailableFiles: []string{}}
+			for j, f := range sorted {
+				cp.Files[j] = f.path
+				if f.truncated || f.bad || f.unverifiable {
+					cp.UnavailableFiles = append(cp.UnavailableFiles, f.path)
+				}
+			}
+			out = append(out, cp)
 		}
-		sort.Strings(cp.Files)
-		sort.Strings(cp.UnavailableFiles)
-		out = append(out, cp)
 	}
+	slices.Reverse(out)
 	return out
+}
+
+// A listedFile is what the snapshots after the point [List] has reached
+// say about one file.
+type listedFile struct {
+	path string
+	// truncated: the first snapshot did not keep the content; bad: one
+	// of them cannot be read exactly; unverifiable: the last one does not
+	// record what its operation left.
+	truncated, bad, unverifiable bool
+}
+
+// mergeFiles returns sorted (by path) with fresh (in any order, none of
+// their paths in sorted) merged in, in a new slice.
+func mergeFiles(sorted, fresh []*listedFile) []*listedFile {
+	slices.SortFunc(fresh, func(a, b *listedFile) int { return strings.Compare(a.path, b.path) })
+	merged := make([]*listedFile, 0, len(sorted)+len(fresh))
+	for len(sorted) > 0 && len(fresh) > 0 {
+		if sorted[0].path < fresh[0].path {
+			merged, sorted = append(merged, sorted[0]), sorted[1:]
+		} else {
+			merged, fresh = append(merged, fresh[0]), fresh[1:]
+		}
+	}
+	merged = append(merged, sorted...)
+	return append(merged, fresh...)
 }
 
 // Checkpoints reads the log of session id from cp and returns its
