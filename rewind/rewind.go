@@ -23,6 +23,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -42,9 +43,10 @@ type Checkpoint struct {
 	Prompt string `json:"prompt"`
 	// Time is when the prompt was appended.
 	Time time.Time `json:"ts"`
-	// Files are the paths, as snapshots record them (relative to the
-	// workspace, "/" separators), that file tools changed after the
-	// checkpoint, sorted.
+	// Files are the paths that file tools changed after the checkpoint,
+	// sorted, relative to the workspace with "/" separators: as snapshots
+	// record them, cleaned the way [List] says, so that one file spelled
+	// two ways is listed once.
 	Files []string `json:"files"`
 	// UnavailableFiles are those of Files that a file restore to this
 	// checkpoint refuses on the log's word alone (a conversation-only one
@@ -64,6 +66,21 @@ type Checkpoint struct {
 // Checkpoint true, or written by an older version (no Checkpoint and no
 // Origin) and not starting with "<background-task-completed" or
 // "<system-reminder".
+//
+// The snapshots of a file are grouped as [Restore] groups them, by the
+// path the file resolves to, as far as the log alone tells: the recorded
+// path cleaned lexically (filepath.Clean, with "/" separators), so that
+// "a.txt", "./a.txt" and "d/../a.txt" are one file, whose first snapshot
+// after the checkpoint decides whether it was truncated and whose last
+// one whether it records what it left. The file tools record paths in
+// that form already. Restore resolves them in the workspace
+// ([Files.Canonical]) and can still see two spellings as one file where
+// List sees two: an absolute path inside the workspace, or a relative one
+// that leaves the workspace and comes back in through its directory's
+// name ("../ws/a.txt"). Neither folds case on a case-insensitive file
+// system. A path Restore refuses to resolve (outside the workspace,
+// through a symbolic link, protected) is listed all the same, and not as
+// unavailable: only the workspace tells.
 func List(events []session.StoredEvent) []Checkpoint {
 	// One pass from the end: at each prompt, the state of every file
 	// holds what the snapshots after the prompt say, so each checkpoint
@@ -76,10 +93,11 @@ func List(events []session.StoredEvent) []Checkpoint {
 		se := events[i]
 		switch ev := se.Event.(type) {
 		case session.FileSnapshotEvent:
-			f := byPath[ev.Path]
+			path := listPath(ev.Path)
+			f := byPath[path]
 			if f == nil {
-				f = &listedFile{path: ev.Path, unverifiable: !ev.Deleted && ev.After == ""}
-				byPath[ev.Path] = f
+				f = &listedFile{path: path, unverifiable: !ev.Deleted && ev.After == ""}
+				byPath[path] = f
 				fresh = append(fresh, f)
 			}
 			f.truncated = ev.Truncated
@@ -109,6 +127,10 @@ func List(events []session.StoredEvent) []Checkpoint {
 	slices.Reverse(out)
 	return out
 }
+
+// listPath returns the path [List] groups a snapshot's path p by: p
+// cleaned lexically, with "/" separators.
+func listPath(p string) string { return filepath.ToSlash(filepath.Clean(p)) }
 
 // A listedFile is what the snapshots after the point [List] has reached
 // say about one file.
