@@ -457,23 +457,6 @@ func decodeBefore(snap session.FileSnapshotEvent) ([]byte, error) {
 	}
 }
 
-// readableBefore reports whether [decodeBefore] reads the snapshot's
-// content without an error, without keeping it.
-func readableBefore(snap session.FileSnapshotEvent) bool {
-	if snap.Before == nil {
-		return true
-	}
-	switch snap.Encoding {
-	case "base64":
-		_, err := base64.StdEncoding.DecodeString(*snap.Before)
-		return err == nil
-	case "", "utf8":
-		return true
-	default:
-		return false
-	}
-}
-
 // preflight reads every planned file, keeps it as the backup and checks
 // it against what the log says the last operation left or found.
 func preflight(ctx context.Context, files Files, plans []*filePlan) error {

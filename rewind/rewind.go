@@ -101,7 +101,7 @@ func List(events []session.StoredEvent) []Checkpoint {
 				fresh = append(fresh, f)
 			}
 			f.truncated = ev.Truncated
-			f.bad = f.bad || se.Raw != nil || !readableBefore(ev) || !ev.Deleted && ev.After != "" && !isSHA256Hex(ev.After)
+			f.bad = f.bad || se.Raw != nil || !beforeDecodes(ev) || !ev.Deleted && ev.After != "" && !isSHA256Hex(ev.After)
 		case session.UserEvent:
 			if ev.Message.Role != model.RoleUser {
 				continue
@@ -131,6 +131,13 @@ func List(events []session.StoredEvent) []Checkpoint {
 // listPath returns the path [List] groups a snapshot's path p by: p
 // cleaned lexically, with "/" separators.
 func listPath(p string) string { return filepath.ToSlash(filepath.Clean(p)) }
+
+// beforeDecodes reports whether [decodeBefore] reads the snapshot's
+// content without an error.
+func beforeDecodes(snap session.FileSnapshotEvent) bool {
+	_, err := decodeBefore(snap)
+	return err == nil
+}
 
 // A listedFile is what the snapshots after the point [List] has reached
 // say about one file.
