@@ -23,7 +23,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
+	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -42,9 +43,10 @@ type Checkpoint struct {
 	Prompt string `json:"prompt"`
 	// Time is when the prompt was appended.
 	Time time.Time `json:"ts"`
-	// Files are the paths, as snapshots record them (relative to the
-	// workspace, "/" separators), that file tools changed after the
-	// checkpoint, sorted.
+	// Files are the paths that file tools changed after the checkpoint,
+	// sorted, relative to the workspace with "/" separators: as snapshots
+	// record them, cleaned the way [List] says, so that one file spelled
+	// two ways is listed once.
 	Files []string `json:"files"`
 	// UnavailableFiles are those of Files that a file restore to this
 	// checkpoint refuses on the log's word alone (a conversation-only one
@@ -64,45 +66,103 @@ type Checkpoint struct {
 // Checkpoint true, or written by an older version (no Checkpoint and no
 // Origin) and not starting with "<background-task-completed" or
 // "<system-reminder".
+//
+// The snapshots of a file are grouped as [Restore] groups them, by the
+// path the file resolves to, as far as the log alone tells: the recorded
+// path cleaned lexically (filepath.Clean, with "/" separators), so that
+// "a.txt", "./a.txt" and "d/../a.txt" are one file, whose first snapshot
+// after the checkpoint decides whether it was truncated and whose last
+// one whether it records what it left. The file tools record paths in
+// that form already. Restore resolves them in the workspace
+// ([Files.Canonical]) and can still see two spellings as one file where
+// List sees two: an absolute path inside the workspace, or a relative one
+// that leaves the workspace and comes back in through its directory's
+// name ("../ws/a.txt"). Neither folds case on a case-insensitive file
+// system. A path Restore refuses to resolve (outside the workspace,
+// through a symbolic link, protected) is listed all the same, and not as
+// unavailable: only the workspace tells.
 func List(events []session.StoredEvent) []Checkpoint {
+	// One pass from the end: at each prompt, the state of every file
+	// holds what the snapshots after the prompt say, so each checkpoint
+	// costs what it lists.
+	byPath := map[string]*listedFile{}
+	var sorted []*listedFile // every file seen so far, by path
+	var fresh []*listedFile  // those seen since the last checkpoint, to merge in
 	var out []Checkpoint
-	for i, se := range events {
-		ev, ok := se.Event.(session.UserEvent)
-		if !ok || ev.Message.Role != model.RoleUser {
-			continue
-		}
-		text := promptText(ev.Message)
-		if strings.TrimSpace(text) == "" || !isPrompt(ev, text) {
-			continue
-		}
-		cp := Checkpoint{Seq: se.Seq - 1, Prompt: text, Time: se.Time, Files: []string{}, UnavailableFiles: []string{}}
-		type file struct{ truncated, bad, unverifiable bool }
-		seen := map[string]*file{}
-		for _, later := range events[i+1:] {
-			snap, ok := later.Event.(session.FileSnapshotEvent)
-			if !ok {
+	for i := len(events) - 1; i >= 0; i-- {
+		se := events[i]
+		switch ev := se.Event.(type) {
+		case session.FileSnapshotEvent:
+			path := listPath(ev.Path)
+			f := byPath[path]
+			if f == nil {
+				f = &listedFile{path: path, unverifiable: !ev.Deleted && ev.After == ""}
+				byPath[path] = f
+				fresh = append(fresh, f)
+			}
+			f.truncated = ev.Truncated
+			f.bad = f.bad || se.Raw != nil || !beforeDecodes(ev) || !ev.Deleted && ev.After != "" && !isSHA256Hex(ev.After)
+		case session.UserEvent:
+			if ev.Message.Role != model.RoleUser {
 				continue
 			}
-			f := seen[snap.Path]
-			if f == nil {
-				f = &file{truncated: snap.Truncated}
-				seen[snap.Path] = f
-				cp.Files = append(cp.Files, snap.Path)
+			text := promptText(ev.Message)
+			if strings.TrimSpace(text) == "" || !isPrompt(ev, text) {
+				continue
 			}
-			_, berr := decodeBefore(snap)
-			f.bad = f.bad || later.Raw != nil || berr != nil || !snap.Deleted && snap.After != "" && !isSHA256Hex(snap.After)
-			f.unverifiable = !snap.Deleted && snap.After == "" // of the last snapshot
-		}
-		for path, f := range seen {
-			if f.truncated || f.bad || f.unverifiable {
-				cp.UnavailableFiles = append(cp.UnavailableFiles, path)
+			if len(fresh) > 0 {
+				sorted = mergeFiles(sorted, fresh)
+				fresh = fresh[:0]
 			}
+			cp := Checkpoint{Seq: se.Seq - 1, Prompt: text, Time: se.Time, Files: make([]string, len(sorted)), UnavailableFiles: []string{}}
+			for j, f := range sorted {
+				cp.Files[j] = f.path
+				if f.truncated || f.bad || f.unverifiable {
+					cp.UnavailableFiles = append(cp.UnavailableFiles, f.path)
+				}
+			}
+			out = append(out, cp)
 		}
-		sort.Strings(cp.Files)
-		sort.Strings(cp.UnavailableFiles)
-		out = append(out, cp)
 	}
+	slices.Reverse(out)
 	return out
+}
+
+// listPath returns the path [List] groups a snapshot's path p by: p
+// cleaned lexically, with "/" separators.
+func listPath(p string) string { return filepath.ToSlash(filepath.Clean(p)) }
+
+// beforeDecodes reports whether [decodeBefore] reads the snapshot's
+// content without an error.
+func beforeDecodes(snap session.FileSnapshotEvent) bool {
+	_, err := decodeBefore(snap)
+	return err == nil
+}
+
+// A listedFile is what the snapshots after the point [List] has reached
+// say about one file.
+type listedFile struct {
+	path string
+	// truncated: the first snapshot did not keep the content; bad: one
+	// of them cannot be read exactly; unverifiable: the last one does not
+	// record what its operation left.
+	truncated, bad, unverifiable bool
+}
+
+// mergeFiles returns sorted (by path) with fresh (in any order, none of
+// their paths in sorted) merged in, in a new slice.
+func mergeFiles(sorted, fresh []*listedFile) []*listedFile {
+	slices.SortFunc(fresh, func(a, b *listedFile) int { return strings.Compare(a.path, b.path) })
+	merged := make([]*listedFile, 0, len(sorted)+len(fresh))
+	for len(sorted) > 0 && len(fresh) > 0 {
+		if sorted[0].path < fresh[0].path {
+			merged, sorted = append(merged, sorted[0]), sorted[1:]
+		} else {
+			merged, fresh = append(merged, fresh[0]), fresh[1:]
+		}
+	}
+	merged = append(merged, sorted...)
+	return append(merged, fresh...)
 }
 
 // Checkpoints reads the log of session id from cp and returns its
