@@ -137,3 +137,9 @@ func clip(s string) string {
 	}
 	return s
 }
+
+func TestEveryRedactionHasAFinder(t *testing.T) {
+	if len(finders) != len(redactions()) {
+		t.Fatalf("%d finders for %d redactions", len(finders), len(redactions()))
+	}
+}
