@@ -28,10 +28,11 @@ type window struct{ start, end, next int }
 // none is the window a finder returns when there is no more candidate.
 var none = window{-1, -1, -1}
 
-// A finder returns the first window at or after from, or none. Its runs
-// remembers the run ends it found, so that the many candidates of one
-// long run do not each scan it again.
-type finder func(s string, from int, runs *runs) window
+// A finder returns the first window at or after from, or none. It is
+// called with increasing from on the same text and memo, where it keeps
+// what it found ahead, so that the many candidates of one long run do
+// not each scan it again.
+type finder func(s string, from int, m *memo) window
 
 // finders are the redactions' finders, in the same order.
 var finders = [...]finder{
@@ -42,13 +43,13 @@ var finders = [...]finder{
 // r.re.ReplaceAllString(s, r.repl) does, running the pattern only on the
 // windows find returns.
 func (r redaction) replace(s string, find finder) string {
-	runs := runs{{-1, -1}, {-1, -1}}
+	m := newMemo()
 	var b strings.Builder
 	done, changed := 0, false // s[:done] is in b when changed
-	w := find(s, 0, &runs)
+	w := find(s, 0, &m)
 	for w.start >= 0 {
 		start, end := w.start, w.end
-		for w = find(s, w.next, &runs); w.start >= 0 && w.start <= end; w = find(s, w.next, &runs) {
+		for w = find(s, w.next, &m); w.start >= 0 && w.start <= end; w = find(s, w.next, &m) {
 			end = max(end, w.end)
 		}
 		done, changed = r.replaceWindow(&b, s, done, changed, start, end)
@@ -134,21 +135,45 @@ func notSet(chars string) *byteSet {
 	return t
 }
 
-// runs remembers the last run found in two byte sets.
-type runs [2]struct{ from, to int }
+// A memo keeps what a finder found ahead of from in one text: the last
+// run of each of two byte sets, and the next place of each of two
+// strings.
+type memo struct {
+	runs [2]struct{ from, to int }
+	next [2]int
+}
+
+// newMemo returns a memo that remembers nothing.
+func newMemo() memo {
+	return memo{runs: [2]struct{ from, to int }{{-1, -1}, {-1, -1}}, next: [2]int{-1, -1}}
+}
 
 // skip returns the end of the run of set's bytes in s that starts at i,
 // using and updating the k-th remembered run.
-func (r *runs) skip(k int, s string, i int, set *byteSet) int {
-	if m := &r[k]; m.from <= i && i <= m.to {
-		return m.to
+func (m *memo) skip(k int, s string, i int, set *byteSet) int {
+	if r := &m.runs[k]; r.from <= i && i <= r.to {
+		return r.to
 	}
 	j := i
 	for j < len(s) && set[s[j]] {
 		j++
 	}
-	r[k].from, r[k].to = i, j
+	m.runs[k].from, m.runs[k].to = i, j
 	return j
+}
+
+// indexEither returns the index of the first a or b in s at or after
+// from, or len(s), using and updating the remembered places.
+func (m *memo) indexEither(s string, from int, a, b string) int {
+	for k, c := range [2]string{a, b} {
+		if m.next[k] < from {
+			m.next[k] = len(s)
+			if i := strings.Index(s[from:], c); i >= 0 {
+				m.next[k] = from + i
+			}
+		}
+	}
+	return min(m.next[0], m.next[1])
 }
 
 // runEnd returns the end of the run of set's bytes in s that starts at i.
@@ -217,40 +242,38 @@ func keywordEnd(s string, i int) int {
 	return foldPrefix(s, i, "secret") // s, S or ſ
 }
 
-// keywordPairs maps the first byte of a key word, in either case, to its
-// possible second bytes, lower-cased (ORed with 0x20), in a byte each:
-// "ap" and "ac", "to", "se", "pa", and 0xc5 0xbf for ſ. Other bytes map
-// to 0.
-var keywordPairs = func() (t [256]uint16) {
-	for _, p := range []string{"apc", "too", "see", "paa"} {
-		v := uint16(p[1]) | uint16(p[2])<<8
-		t[p[0]] = v
-		t[p[0]-'a'+'A'] = v
-	}
-	t[0xc5] = 0xbf | 0xbf<<8
-	return t
-}()
+// keywordSecond maps the first byte of a key word, in either case, to its
+// possible second bytes, lower-cased (ORed with 0x20), one in each byte:
+// "ap" and "ac", "to", "se" and "ſe" (0xc5 0xbf), "pa". Other bytes map to
+// 0. Only k and s have spellings beyond ASCII, and no key word has them
+// second.
+var keywordSecond = [256]uint16{
+	'a': 'p' | 'c'<<8, 'A': 'p' | 'c'<<8,
+	't': 'o' | 'o'<<8, 'T': 'o' | 'o'<<8,
+	's': 'e' | 'e'<<8, 'S': 'e' | 'e'<<8, 0xc5: 0xbf | 0xbf<<8,
+	'p': 'a' | 'a'<<8, 'P': 'a' | 'a'<<8,
+}
 
 // findKeyword finds "password: hunter22" and the like: a key word, a run
 // of separators, then at least 6 bytes of value up to the next space,
 // quote, comma or semicolon.
-func findKeyword(s string, from int, runs *runs) window {
+func findKeyword(s string, from int, m *memo) window {
 	for i := from; i+1 < len(s); i++ {
-		if w := keywordPairs[s[i]]; w == 0 || s[i+1]|0x20 != byte(w) && s[i+1]|0x20 != byte(w>>8) {
+		if w := keywordSecond[s[i]]; w == 0 || s[i+1]|0x20 != byte(w) && s[i+1]|0x20 != byte(w>>8) {
 			continue
 		}
 		k := keywordEnd(s, i)
 		if k < 0 {
 			continue
 		}
-		v := runs.skip(0, s, k, sepBytes)
+		v := m.skip(0, s, k, sepBytes)
 		if v == k {
 			continue
 		}
 		// The value may begin inside the separators with ':' or '=',
 		// but ends at the first space, quote, comma or semicolon after
 		// them.
-		end := runs.skip(1, s, v, valueBytes)
+		end := m.skip(1, s, v, valueBytes)
 		if end-k < 1+6 {
 			continue
 		}
@@ -260,9 +283,11 @@ func findKeyword(s string, from int, runs *runs) window {
 }
 
 // findScheme finds "Bearer …" and "Basic …".
-func findScheme(s string, from int, runs *runs) window {
-	for i := from; i+1 < len(s); i++ {
-		if s[i]|0x20 != 'b' || s[i+1]|0x20 != 'e' && s[i+1]|0x20 != 'a' || !wordStart(s, i) {
+func findScheme(s string, from int, m *memo) window {
+	for from < len(s) {
+		i := m.indexEither(s, from, "b", "B")
+		from = i + 1
+		if i+1 >= len(s) || s[i+1]|0x20 != 'e' && s[i+1]|0x20 != 'a' || !wordStart(s, i) {
 			continue
 		}
 		k := foldPrefix(s, i, "bearer")
@@ -272,11 +297,11 @@ func findScheme(s string, from int, runs *runs) window {
 		if k < 0 {
 			continue
 		}
-		v := runs.skip(0, s, k, spaceBytes)
+		v := m.skip(0, s, k, spaceBytes)
 		if v == k {
 			continue
 		}
-		end := runs.skip(1, s, v, schemeBytes)
+		end := m.skip(1, s, v, schemeBytes)
 		if end-v < 6 {
 			continue
 		}
@@ -287,45 +312,45 @@ func findScheme(s string, from int, runs *runs) window {
 
 // findToken finds a token that starts with prefix, after a \b, and runs
 // over set's bytes for at least min bytes, prefix included. Every other
-// candidate of its run ends where it ends.
-func findToken(s string, from int, prefix string, set *byteSet, min int) window {
-	for from < len(s) {
-		i := strings.Index(s[from:], prefix)
-		if i < 0 {
+// candidate of its run ends where it ends. It searches for prefix[lead:],
+// rarer than prefix's first byte, and checks the lead bytes before it.
+func findToken(s string, from int, prefix string, lead int, set *byteSet, min int) window {
+	for i := from; i+lead < len(s); {
+		j := strings.Index(s[i+lead:], prefix[lead:])
+		if j < 0 {
 			break
 		}
-		i += from
-		if !wordStart(s, i) {
-			from = i + 1
+		i += j
+		if s[i:i+lead] != prefix[:lead] || !wordStart(s, i) {
+			i++
 			continue
 		}
 		end := runEnd(s, i+len(prefix), set)
-		if end-i < min {
-			from = end
-			continue
+		if end-i >= min {
+			return window{i, end, end}
 		}
-		return window{i, end, end}
+		i = end
 	}
 	return none
 }
 
 // findOpenAI finds \bsk-[A-Za-z0-9_-]{16,}.
-func findOpenAI(s string, from int, _ *runs) window {
-	return findToken(s, from, "sk-", tokenBytes, 3+16)
+func findOpenAI(s string, from int, _ *memo) window {
+	return findToken(s, from, "sk-", 1, tokenBytes, 3+16)
 }
 
 // findJWT finds \beyJ[A-Za-z0-9_-]{17,}(?:\.[A-Za-z0-9_-]*)*.
-func findJWT(s string, from int, _ *runs) window {
-	return findToken(s, from, "eyJ", jwtBytes, 3+17)
+func findJWT(s string, from int, _ *memo) window {
+	return findToken(s, from, "eyJ", 1, jwtBytes, 3+17)
 }
 
 // findSlack finds \bxox[abprs]-[A-Za-z0-9-]{10,}.
-func findSlack(s string, from int, _ *runs) window {
-	return findToken(s, from, "xox", slackBytes, 5+10)
+func findSlack(s string, from int, _ *memo) window {
+	return findToken(s, from, "xox", 0, slackBytes, 5+10)
 }
 
 // findAWS finds \b(?:AKIA|ASIA)[0-9A-Z]{16}\b: a word of 20 bytes.
-func findAWS(s string, from int, _ *runs) window {
+func findAWS(s string, from int, _ *memo) window {
 	for from+2 < len(s) {
 		i := strings.Index(s[from+2:], "IA")
 		if i < 0 {
@@ -348,24 +373,18 @@ func findAWS(s string, from int, _ *runs) window {
 
 // findGitHub finds \b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})\b,
 // words of at least 40 and 33 bytes.
-func findGitHub(s string, from int, _ *runs) window {
+func findGitHub(s string, from int, m *memo) window {
 	for from < len(s) {
-		i := strings.IndexByte(s[from:], 'g')
-		if i < 0 {
-			break
-		}
-		i += from
+		i := m.indexEither(s, from, "gh", "github_pat_")
 		from = i + 1
-		if !wordStart(s, i) {
-			continue
-		}
-		min := 0
-		switch {
-		case strings.HasPrefix(s[i:], "github_pat_"):
-			min = 11 + 22
-		case len(s)-i >= 4 && s[i+1] == 'h' && strings.IndexByte("pousr", s[i+2]) >= 0 && s[i+3] == '_':
+		min := 11 + 22
+		if !strings.HasPrefix(s[i:], "github_pat_") {
+			if len(s)-i < 4 || strings.IndexByte("pousr", s[i+2]) < 0 || s[i+3] != '_' {
+				continue
+			}
 			min = 4 + 36
-		default:
+		}
+		if !wordStart(s, i) {
 			continue
 		}
 		end := runEnd(s, i, wordBytes)
@@ -380,7 +399,7 @@ func findGitHub(s string, from int, _ *runs) window {
 
 // findEmail finds the runs of the e-mail pattern's characters that hold
 // an '@' with a '.' after it.
-func findEmail(s string, from int, _ *runs) window {
+func findEmail(s string, from int, _ *memo) window {
 	for from < len(s) {
 		at := strings.IndexByte(s[from:], '@')
 		if at < 0 {
@@ -403,10 +422,15 @@ func findEmail(s string, from int, _ *runs) window {
 
 // findPrivateKey finds the first "-----BEGIN ": its window runs to the end
 // of the text, where the pattern's $ matches.
-func findPrivateKey(s string, from int, _ *runs) window {
-	i := strings.Index(s[from:], "-----BEGIN ")
-	if i < 0 {
-		return none
+func findPrivateKey(s string, from int, _ *memo) window {
+	for i := from; i+5 < len(s); i++ {
+		j := strings.Index(s[i+5:], "BEGIN ")
+		if j < 0 {
+			break
+		}
+		if i += j; s[i:i+5] == "-----" {
+			return window{i, len(s), len(s)}
+		}
 	}
-	return window{from + i, len(s), len(s)}
+	return none
 }
