@@ -65,6 +65,18 @@ func trickyCases() []string {
 		r("a", 70000) + "@b.cd", "sk-" + r("a", 50000), r("token ", 10000), r("@", 1000), r("a@", 5000),
 		"eyJ" + r("a.", 20000), r("Bearer ", 3000) + "abcdefg", r("password=", 2000) + "abcdefgh",
 		r("-----BEGIN ", 500), r("sk-", 1000) + r("a", 20), r("x", 100000),
+		// a reviewer's: key words overlapping, false second bytes, a
+		// candidate inside another's value, short runs before long ones
+		"secretoken=abcdefg", "passwordtoken: abcdefgh", "\xc5\x9fecret=abcdefg", "\xc5\xbfECRET=abcdefg",
+		"Bearer a.bearer abcdefgh", "Bearer bearer abcdefgh", "basic\t\n bearer\r\nabcdefg",
+		"eyJ.eyJ" + r("a", 17), "eyJ" + r("a", 16) + ".eyJ" + r("a", 17), "xoxb-xoxb-" + r("e", 10), "xoxb-e_xoxp-" + r("e", 10),
+		"sk-a-sk-" + r("b", 16), "sk-" + r("b", 15) + "-sk-" + r("b", 16), "------BEGIN RSA PRIVATE KEY-----\nx",
+		"ghgithub_pat_" + r("d", 22), "x github_pat_" + r("d", 22) + " gh", "gh", "ghp_", "AKIA", "IA" + akia, "AAKIA" + r("F", 16),
+		// spaces \s does not hold, runs of multi-byte runes
+		"token\v=abcdefg", "token=\vabcdef", "Bearer\vabcdefg", "token:\u00a0abcdefg", "Bearer\u00a0abcdefg",
+		"token=ééééé", "token=éééééé", "password=" + r("\u3000", 5), "Bearer \u212a\u212a\u212a\u212a\u212a",
+		"Bearer \u017f\u017f\u017f\u017f\u017f\u017f", "token=" + r("\xff", 5), "token=" + r("\xff", 6),
+		akia + "\u212a", akia + "é", "\u212a" + ghp, ghp + "\u212a", "a@b.cd\xc3", "\xc3a@b.cd", "a@b.c\u212a",
 	}
 	return cases
 }
@@ -141,5 +153,40 @@ func clip(s string) string {
 func TestEveryRedactionHasAFinder(t *testing.T) {
 	if len(finders) != len(redactions()) {
 		t.Fatalf("%d finders for %d redactions", len(finders), len(redactions()))
+	}
+}
+
+// TestStringMatchesOracleOnEdits compares String with the oracle on a
+// near-match of every pattern with one character put before it, after
+// it, in place of one of its bytes or between two of them: every ASCII
+// character, and runes and bytes beyond ASCII that fold, are no word
+// characters or are not whole.
+func TestStringMatchesOracleOnEdits(t *testing.T) {
+	r := strings.Repeat
+	chars := []string{"", "\xff", "\xc5", "\xbf", "\xe2\x84", "é", "\u212a", "\u017f", "\u00a0", "\xc5\x9f", "\U0001F600"}
+	for c := range 128 {
+		chars = append(chars, string(rune(c)))
+	}
+	bases := []string{
+		"password=abcdef", "token: 'abcdef", "api key=abcdef", "access_key:abcdef", "secret=:abcde",
+		"Bearer abcdef", "basic  abcdef", "sk-" + r("a", 16), "eyJ" + r("b", 17) + ".c", "AKIA" + r("F", 16),
+		"ghp_" + r("c", 36), "github_pat_" + r("d", 22), "xoxb-" + r("e", 10), "a@b.cd",
+		"-----BEGIN RSA PRIVATE KEY-----x-----END RSA PRIVATE KEY-----",
+	}
+	if testing.Short() {
+		chars = chars[:20]
+	}
+	for _, b := range bases {
+		for _, c := range chars {
+			ins := []string{c + b, b + c}
+			for i := range len(b) {
+				ins = append(ins, b[:i]+c+b[i:], b[:i]+c+b[i+1:])
+			}
+			for _, in := range ins {
+				if got, want := String(in), oracleString(in); got != want {
+					t.Fatalf("String(%q)\n = %q\nwant %q", in, got, want)
+				}
+			}
+		}
 	}
 }

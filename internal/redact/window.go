@@ -9,12 +9,14 @@ import "strings"
 //   - every match of the pattern lies inside a window, found by a literal
 //     that every match contains (the key words under Unicode simple case
 //     folding, so "to\u212aen" with a Kelvin sign counts as "token");
-//   - a window starts where a match may start, so the pattern's leading
-//     \b sees there what it sees in the whole text (a word character
-//     after a non-word one); windows start and end on rune boundaries;
+//   - a window starts where a match may start, so a leading \b sees
+//     there what it sees in the whole text (a word character after a
+//     non-word one); windows start and end on rune boundaries;
 //   - a window ends at the end of the text or before a character no
-//     match holds that is not a word character, so neither a greedy
-//     repetition nor a trailing \b or $ sees a different end.
+//     match holds, one that is not a word character when the pattern
+//     ends in \b (the Slack and Bearer windows may end before a '_'),
+//     so neither a greedy repetition nor a trailing \b or $ sees a
+//     different end.
 //
 // Then a path of the pattern that succeeds in a window succeeds in the
 // text, every match in the text succeeds in the window holding it, and
