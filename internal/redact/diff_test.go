@@ -156,6 +156,36 @@ func TestEveryRedactionHasAFinder(t *testing.T) {
 	}
 }
 
+// finderPatterns are the patterns the finders in window.go were written
+// for, in order: their literals, classes, counts and \b.
+var finderPatterns = []string{
+	`(?i)(api[_ -]?key|apikey|access[_ -]?key|token|secret|password|passwd)(["'\s:=]+)([^\s"',;]{6,})`,
+	`(?i)\b(bearer|basic)(\s+)[A-Za-z0-9._~+/=-]{6,}`,
+	`\bsk-[A-Za-z0-9_-]{16,}`,
+	`\beyJ[A-Za-z0-9_-]{17,}(?:\.[A-Za-z0-9_-]*)*`,
+	`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`,
+	`\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})\b`,
+	`\bxox[abprs]-[A-Za-z0-9-]{10,}`,
+	`[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}`,
+	`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)`,
+}
+
+// TestFindersKnowTheirPatterns: a pattern changed in redact.go (and in
+// the oracle) but not in its finder would leak what the finder does not
+// look for, on texts the differential tests may never build (a new key
+// word, say: they pass with "credential" added to both). Here it fails.
+func TestFindersKnowTheirPatterns(t *testing.T) {
+	rs := redactions()
+	if len(rs) != len(finderPatterns) {
+		t.Fatalf("%d redactions, finders written for %d patterns", len(rs), len(finderPatterns))
+	}
+	for i, r := range rs {
+		if r.re.String() != finderPatterns[i] {
+			t.Errorf("redaction %d is %s, its finder in window.go was written for %s: change the finder, the oracle, the differential cases and finderPatterns together", i, r.re, finderPatterns[i])
+		}
+	}
+}
+
 // TestStringMatchesOracleOnEdits compares String with the oracle on a
 // near-match of every pattern with one character put before it, after
 // it, in place of one of its bytes or between two of them: every ASCII
