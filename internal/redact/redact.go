@@ -46,8 +46,8 @@ var sensitiveKey = sync.OnceValue(func() *regexp.Regexp {
 // String hides likely secrets in s, replacing them with "[redacted]"
 // (see permission.RedactString for the list).
 func String(s string) string {
-	for _, r := range redactions() {
-		s = r.re.ReplaceAllString(s, r.repl)
+	for i, r := range redactions() {
+		s = r.replace(s, finders[i])
 	}
 	return s
 }
