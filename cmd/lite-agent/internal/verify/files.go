@@ -6,8 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/lite-agent/lite-agent-go/archive"
@@ -125,7 +128,9 @@ func project(ctx context.Context, dir string, enc storage.Encoding, rep *Report)
 	return nil
 }
 
-// sessions checks the session logs and context archives in dir.
+// sessions checks the session logs and context archives in dir, several
+// at a time (see [runChecks]); what they find is added to rep in the
+// order of the directory's entries, as one at a time would add it.
 func sessions(ctx context.Context, dir string, enc storage.Encoding, rep *Report) error {
 	if ok, _ := exists(dir); !ok {
 		return nil
@@ -139,48 +144,95 @@ func sessions(ctx context.Context, dir string, enc storage.Encoding, rep *Report
 	if err != nil {
 		return err
 	}
+	var checks []check
 	for _, e := range ents {
 		name := e.Name()
 		switch {
 		case strings.HasSuffix(name, session.LogSuffix) && !strings.HasPrefix(name, "."):
 			id := strings.TrimSuffix(name, session.LogSuffix)
-			rep.Files++
-			probs, err := cp.Verify(ctx, id)
-			if err != nil {
-				if ctx.Err() != nil {
-					return ctx.Err()
-				}
-				rep.Add(filepath.Join(dir, name), "", "file", err)
-				continue
-			}
-			// A torn tail (an append that never completed) is a warning:
-			// not damage, and set aside by the next append.
-			rep.AddProblems(probs)
-			// Reads take invalid UTF-8 leniently; verify reports it.
-			if probs, err = cp.CheckUTF8(ctx, id); err == nil {
-				rep.AddProblems(probs)
-			}
+			checks = append(checks, check{file: filepath.Join(dir, name), kind: "file", run: func(ctx context.Context) ([]storage.Problem, error) {
+				return sessionLog(ctx, cp, id)
+			}})
 		case e.IsDir() && isContextDir(name):
 			id, hashed, _ := storage.ParseContextDirName(name)
 			if hashed {
 				continue // a hashed name: the session id, part of the codec context, is not known
 			}
-			rep.Files++
-			ar, err := archive.NewFileArchive(filepath.Join(dir, name), archive.Options{Encoding: enc, SessionID: id})
-			if err != nil {
-				rep.Add(filepath.Join(dir, name), "", "directory", err)
-				continue
-			}
-			probs, err := ar.Verify(ctx)
-			if err != nil {
-				if ctx.Err() != nil {
-					return ctx.Err()
+			path := filepath.Join(dir, name)
+			checks = append(checks, check{file: path, kind: "directory", run: func(ctx context.Context) ([]storage.Problem, error) {
+				ar, err := archive.NewFileArchive(path, archive.Options{Encoding: enc, SessionID: id})
+				if err != nil {
+					return nil, err
 				}
-				rep.Add(filepath.Join(dir, name), "", "directory", err)
-				continue
-			}
-			rep.AddProblems(probs)
+				return ar.Verify(ctx)
+			}})
 		}
+	}
+	return runChecks(ctx, checks, rep)
+}
+
+// sessionLog checks the log of session id: its records, and the UTF-8 of
+// a plaintext log, which reads take leniently. Both read the log under
+// one hold of its lock. A torn tail (an append that never completed) is a
+// warning: not damage, and set aside by the next append.
+func sessionLog(ctx context.Context, cp *session.FileCheckpointer, id string) ([]storage.Problem, error) {
+	release, err := cp.Hold(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = release() }()
+	probs, err := cp.Verify(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if more, err := cp.CheckUTF8(ctx, id); err == nil {
+		probs = append(probs, more...)
+	}
+	return probs, nil
+}
+
+// A check is the check of one file or directory of a store.
+type check struct {
+	file, kind string // what a failure to check is reported against
+	run        func(context.Context) ([]storage.Problem, error)
+}
+
+// runChecks runs checks, one more at a time than there are processors
+// (a check waits for locks and reads as much as it computes), and adds
+// each one's file and problems to rep in the order of checks; a check that
+// fails is reported as a problem of its file. It returns ctx.Err() if ctx
+// ends.
+func runChecks(ctx context.Context, checks []check, rep *Report) error {
+	type result struct {
+		probs []storage.Problem
+		err   error
+	}
+	results := make([]result, len(checks))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(len(checks), runtime.GOMAXPROCS(0)+1) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(checks) || ctx.Err() != nil {
+					return
+				}
+				probs, err := checks[i].run(ctx)
+				results[i] = result{probs, err}
+			}
+		})
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for i, c := range checks {
+		rep.Files++
+		if err := results[i].err; err != nil {
+			rep.Add(c.file, "", c.kind, err)
+			continue
+		}
+		rep.AddProblems(results[i].probs)
 	}
 	return nil
 }

@@ -2,12 +2,16 @@ package verify
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/migrate"
+	"github.com/lite-agent/lite-agent-go/model"
+	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/task"
 )
@@ -92,6 +96,75 @@ func mkdir(t *testing.T, dir string) {
 func write(t *testing.T, file, content string) {
 	t.Helper()
 	if err := os.WriteFile(file, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestFilesReportsSessionLogsInDirectoryOrder checks many logs at once (the
+// checks run several at a time) and expects the report one at a time would
+// give: every log counted, damage and warnings in the directory's order.
+func TestFilesReportsSessionLogsInDirectoryOrder(t *testing.T) {
+	ctx := context.Background()
+	home := t.TempDir()
+	project := filepath.Join(home, "projects", "p")
+	dir := filepath.Join(project, storage.SessionsDirName)
+	cp, err := session.NewFileCheckpointer(dir, session.FileOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const logs = 40
+	var damaged, torn []string
+	for i := range logs {
+		id := fmt.Sprintf("s%02d", i)
+		ev := session.UserEvent{Message: model.Message{Role: model.RoleUser, Text: "hello " + id}}
+		if _, err := cp.Append(ctx, id, []session.Event{ev, ev}, 0); err != nil {
+			t.Fatal(err)
+		}
+		file := filepath.Join(dir, id+session.LogSuffix)
+		switch {
+		case i%7 == 3:
+			appendTo(t, file, "{not a record}\n")
+			damaged = append(damaged, file)
+		case i%11 == 5:
+			appendTo(t, file, `{"seq":3`)
+			torn = append(torn, file)
+		}
+	}
+	var rep Report
+	if err := Files(ctx, home, []string{project}, nil, "", &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Files != logs {
+		t.Errorf("Files = %d, want %d", rep.Files, logs)
+	}
+	var gotDamaged, gotTorn []string
+	for _, p := range rep.Problems {
+		gotDamaged = append(gotDamaged, p.File)
+	}
+	for _, w := range rep.Warnings {
+		gotTorn = append(gotTorn, w.File)
+	}
+	if !slices.Equal(gotDamaged, damaged) || !slices.Equal(gotTorn, torn) {
+		t.Errorf("problems in %v, warnings in %v; want %v and %v", gotDamaged, gotTorn, damaged, torn)
+	}
+
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if err := Files(cctx, home, []string{project}, nil, "", &Report{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Files with a cancelled context = %v, want context.Canceled", err)
+	}
+}
+
+func appendTo(t *testing.T, file, text string) {
+	t.Helper()
+	f, err := os.OpenFile(file, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
 }
