@@ -182,7 +182,7 @@ func TestFindersKnowTheirPatterns(t *testing.T) {
 	}
 	for i, r := range rs {
 		if r.re.String() != finderPatterns[i] {
-			t.Errorf("redaction %d is %s, its finder in window.go was written for %s: change the finder, the oracle, the differential cases and finderPatterns together", i, r.re, finderPatterns[i])
+			t.Errorf("redaction %d is %s, its finder in window.go was written for %s: change the finder, the differential cases and finderPatterns together", i, r.re, finderPatterns[i])
 		}
 	}
 }
