@@ -200,39 +200,63 @@ type check struct {
 // runChecks runs checks, one more at a time than there are processors
 // (a check waits for locks and reads as much as it computes), and adds
 // each one's file and problems to rep in the order of checks; a check that
-// fails is reported as a problem of its file. It returns ctx.Err() if ctx
-// ends.
+// fails is reported as a problem of its file. Checks run at most a few
+// ahead of the one reported next, so that the problems held at once are
+// those of a few files, as when they ran one at a time (a directory of
+// logs written with another codec has a problem in every record). It
+// returns ctx.Err() if ctx ends.
 func runChecks(ctx context.Context, checks []check, rep *Report) error {
 	type result struct {
 		probs []storage.Problem
 		err   error
+		done  chan struct{} // closed when the check has run
 	}
 	results := make([]result, len(checks))
+	for i := range results {
+		results[i].done = make(chan struct{})
+	}
+	workers := min(len(checks), runtime.GOMAXPROCS(0)+1)
+	ahead := make(chan struct{}, 4*workers) // one token per check run but not yet reported
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(len(checks), runtime.GOMAXPROCS(0)+1) {
+	stop := make(chan struct{})
+	defer func() {
+		close(stop)
+		wg.Wait()
+	}()
+	for range workers {
 		wg.Go(func() {
 			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(checks) || ctx.Err() != nil {
+				select {
+				case ahead <- struct{}{}:
+				case <-stop:
 					return
 				}
-				probs, err := checks[i].run(ctx)
-				results[i] = result{probs, err}
+				i := int(next.Add(1) - 1)
+				if i >= len(checks) {
+					return
+				}
+				r := &results[i]
+				if r.err = ctx.Err(); r.err == nil {
+					r.probs, r.err = checks[i].run(ctx)
+				}
+				close(r.done)
 			}
 		})
 	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return err
-	}
 	for i, c := range checks {
+		<-results[i].done
+		<-ahead
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		rep.Files++
 		if err := results[i].err; err != nil {
 			rep.Add(c.file, "", c.kind, err)
-			continue
+		} else {
+			rep.AddProblems(results[i].probs)
 		}
-		rep.AddProblems(results[i].probs)
+		results[i].probs = nil
 	}
 	return nil
 }
