@@ -46,7 +46,9 @@ type Options struct {
 
 // A FileChange is one file a restore puts back.
 type FileChange struct {
-	// Path is the file, as snapshots record it.
+	// Path is the file, as [Files.Canonical] resolves the path its
+	// snapshots record (in the form snapshots record), so that one file
+	// recorded under two spellings is one change.
 	Path string `json:"path"`
 	// Delete reports that the file did not exist at the checkpoint, so the
 	// restore deletes it; otherwise it writes the recorded content.
