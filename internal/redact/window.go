@@ -313,10 +313,10 @@ func findScheme(s string, from int, m *memo) window {
 }
 
 // findToken finds a token that starts with prefix, after a \b, and runs
-// over set's bytes for at least min bytes, prefix included. Every other
+// over set's bytes for at least least bytes, prefix included. Every other
 // candidate of its run ends where it ends. It searches for prefix[lead:],
 // rarer than prefix's first byte, and checks the lead bytes before it.
-func findToken(s string, from int, prefix string, lead int, set *byteSet, min int) window {
+func findToken(s string, from int, prefix string, lead int, set *byteSet, least int) window {
 	for i := from; i+lead < len(s); {
 		j := strings.Index(s[i+lead:], prefix[lead:])
 		if j < 0 {
@@ -328,7 +328,7 @@ func findToken(s string, from int, prefix string, lead int, set *byteSet, min in
 			continue
 		}
 		end := runEnd(s, i+len(prefix), set)
-		if end-i >= min {
+		if end-i >= least {
 			return window{i, end, end}
 		}
 		i = end
@@ -379,18 +379,18 @@ func findGitHub(s string, from int, m *memo) window {
 	for from < len(s) {
 		i := m.indexEither(s, from, "gh", "github_pat_")
 		from = i + 1
-		min := 11 + 22
+		least := 11 + 22 // the shortest match's length
 		if !strings.HasPrefix(s[i:], "github_pat_") {
 			if len(s)-i < 4 || strings.IndexByte("pousr", s[i+2]) < 0 || s[i+3] != '_' {
 				continue
 			}
-			min = 4 + 36
+			least = 4 + 36
 		}
 		if !wordStart(s, i) {
 			continue
 		}
 		end := runEnd(s, i, wordBytes)
-		if end-i < min {
+		if end-i < least {
 			from = end
 			continue
 		}
