@@ -142,9 +142,15 @@ var (
 	ErrBadSnapshot = errors.New("its snapshot cannot be read")
 )
 
+// errPartial is the reason of a snapshot read only in part.
+var errPartial = fmt.Errorf("%w: it holds members or text this version does not read exactly", ErrBadSnapshot)
+
 // A FileError reports a file a restore refused or failed to put back.
 // errors.Is matches its Reason; errors.As reaches a cause below that.
 type FileError struct {
+	// Path names the file as [FileChange.Path] does: the path resolved in
+	// the workspace, or the path as the log records it when it does not
+	// resolve there.
 	Path string
 	// Reason is ErrTruncatedSnapshot, ErrUnverifiableSnapshot,
 	// ErrBadSnapshot (wrapped with what is wrong), ErrChangedOutside,
@@ -366,29 +372,32 @@ func plan(ctx context.Context, files Files, events []session.StoredEvent) ([]*fi
 		if !ok {
 			continue
 		}
+		path, ok := canonical[snap.Path]
+		if !ok {
+			var err error
+			if path, err = files.Canonical(ctx, snap.Path); err != nil {
+				if se.Raw != nil {
+					err = errPartial
+				}
+				return nil, &FileError{Path: snap.Path, Reason: err}
+			}
+			canonical[snap.Path] = path
+		}
 		if se.Raw != nil {
 			// Read in part: a member this version does not know (it
 			// might change what before means) or text that did not
 			// decode exactly. Writing what was understood would write
 			// something other than the log holds.
-			return nil, &FileError{Path: snap.Path, Reason: fmt.Errorf("%w: it holds members or text this version does not read exactly", ErrBadSnapshot)}
-		}
-		path, ok := canonical[snap.Path]
-		if !ok {
-			var err error
-			if path, err = files.Canonical(ctx, snap.Path); err != nil {
-				return nil, &FileError{Path: snap.Path, Reason: err}
-			}
-			canonical[snap.Path] = path
+			return nil, &FileError{Path: path, Reason: errPartial}
 		}
 		before, err := decodeBefore(snap)
 		if err != nil {
-			return nil, &FileError{Path: snap.Path, Reason: err}
+			return nil, &FileError{Path: path, Reason: err}
 		}
 		p := byPath[path]
 		if p == nil {
 			if snap.Truncated {
-				return nil, &FileError{Path: snap.Path, Reason: ErrTruncatedSnapshot}
+				return nil, &FileError{Path: path, Reason: ErrTruncatedSnapshot}
 			}
 			p = &filePlan{path: path, target: before}
 			byPath[path] = p
@@ -399,7 +408,7 @@ func plan(ctx context.Context, files Files, events []session.StoredEvent) ([]*fi
 			p.expected = missing
 		case snap.After != "":
 			if !isSHA256Hex(snap.After) {
-				return nil, &FileError{Path: snap.Path, Reason: fmt.Errorf("%w: after %q is not a sha256 hex digest", ErrBadSnapshot, snap.After)}
+				return nil, &FileError{Path: path, Reason: fmt.Errorf("%w: after %q is not a sha256 hex digest", ErrBadSnapshot, snap.After)}
 			}
 			p.expected = state(snap.After)
 		default:

@@ -3,7 +3,6 @@ package rewind_test
 import (
 	"context"
 	"errors"
-	"path"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -100,7 +99,7 @@ func TestListAndRestoreAgreeOnSpellings(t *testing.T) {
 			res, err := w.restore(cp, rewind.Options{})
 			if len(c.unavail) > 0 {
 				var fe *rewind.FileError
-				if !errors.As(err, &fe) || !errors.Is(err, c.reason) || path.Clean(fe.Path) != c.unavail[0] {
+				if !errors.As(err, &fe) || !errors.Is(err, c.reason) || fe.Path != c.unavail[0] {
 					t.Fatalf("restore: %v, want a refusal of %s for %v", err, c.unavail[0], c.reason)
 				}
 				if !reflect.DeepEqual(w.disk(), disk) {
@@ -152,5 +151,49 @@ func TestListKeepsAnAbsoluteSpellingApart(t *testing.T) {
 	res, err := w.restore(cp, rewind.Options{DryRun: true})
 	if err != nil || len(res.Files) != 1 || res.Files[0].Path != "a.txt" {
 		t.Errorf("restore plan %+v, %v", res, err)
+	}
+}
+
+// partial is a checkpointer whose file snapshots read back in part, as
+// a log's record with a member this version does not know does.
+type partial struct{ session.Checkpointer }
+
+func (p partial) Read(ctx context.Context, id string, after int64) ([]session.StoredEvent, error) {
+	events, err := p.Checkpointer.Read(ctx, id, after)
+	for i := range events {
+		if _, ok := events[i].Event.(session.FileSnapshotEvent); ok {
+			events[i].Raw = []byte(`{"type":"file_snapshot","unknown":1}`)
+		}
+	}
+	return events, err
+}
+
+// TestFileErrorNamesTheResolvedPath: a refused file is named as the
+// restore's files are, by its path resolved in the workspace, whichever
+// spelling the log recorded; a path that does not resolve is named as
+// recorded, and a snapshot read in part is refused for that first.
+func TestFileErrorNamesTheResolvedPath(t *testing.T) {
+	for _, c := range []struct{ recorded, want string }{
+		{"./a.txt", "a.txt"},
+		{"d/../a.txt", "a.txt"},
+		{"../outside.txt", "../outside.txt"},
+	} {
+		t.Run(c.recorded, func(t *testing.T) {
+			w := newWorld(t, partial{session.NewMemoryCheckpointer()})
+			w.write("a.txt", "v0")
+			cp := w.prompt("go")
+			w.append(session.AssistantEvent{Message: model.Message{Role: model.RoleAssistant, Blocks: []model.Block{{Type: model.BlockToolCall, ID: "call_1", Name: "write_file"}}}},
+				session.FileSnapshotEvent{Path: c.recorded, Before: ptr("v0"), Encoding: "utf8", After: sha("v1")},
+				session.ToolResultEvent{Result: model.Block{Type: model.BlockToolResult, ID: "call_1", Content: "ok"}})
+			w.write("a.txt", "v1")
+			_, err := w.restore(cp, rewind.Options{})
+			var fe *rewind.FileError
+			if !errors.As(err, &fe) || !errors.Is(err, rewind.ErrBadSnapshot) || fe.Path != c.want {
+				t.Fatalf("restore: %v, want a refusal of %s for %v", err, c.want, rewind.ErrBadSnapshot)
+			}
+			if got := w.disk()["a.txt"]; got != "v1" {
+				t.Errorf("a.txt is %q after a refused restore", got)
+			}
+		})
 	}
 }
