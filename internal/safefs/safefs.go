@@ -143,11 +143,14 @@ func (d *Dir) ReadFile(rel string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	f, err := os.OpenFile(p, os.O_RDONLY|NoWait, 0)
 	if err != nil {
 		return nil, fileError("read", p, err)
 	}
 	defer f.Close()
+	if err := special("read", p, f); err != nil {
+		return nil, err
+	}
 	b, err := io.ReadAll(f)
 	if err != nil {
 		return nil, fileError("read", p, err)
@@ -191,7 +194,7 @@ func (d *Dir) OpenAppend(rel string, create bool) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	flags := os.O_WRONLY | os.O_APPEND | syscall.O_NOFOLLOW
+	flags := os.O_WRONLY | os.O_APPEND | NoWait
 	if create {
 		flags |= os.O_CREATE
 	}
@@ -199,7 +202,33 @@ func (d *Dir) OpenAppend(rel string, create bool) (*os.File, error) {
 	if err != nil {
 		return nil, fileError("write", p, err)
 	}
+	if err := special("write", p, f); err != nil {
+		f.Close()
+		return nil, err
+	}
 	return f, nil
+}
+
+// NoWait holds the flags every open of a record adds to its access mode:
+// O_NOFOLLOW refuses a symlink; O_NONBLOCK makes the open of a FIFO
+// planted under a record's name return at once (a plain open waits for its
+// other end forever, under the record's lock), while a regular file
+// ignores it; O_NOCTTY keeps a terminal from becoming the process's.
+const NoWait = syscall.O_NOFOLLOW | syscall.O_NONBLOCK | syscall.O_NOCTTY
+
+// special refuses the open file f at p when it is a FIFO, a device or a
+// socket: reading one would wait or yield bytes that are no record, and
+// writing one would lose them. A directory is left to fail its read or
+// write as before.
+func special(op, p string, f *os.File) error {
+	st, err := f.Stat()
+	if err != nil {
+		return fileError(op, p, err)
+	}
+	if !st.Mode().IsRegular() && !st.IsDir() {
+		return &storage.Error{Op: op, File: p, Message: "Storage file is not a regular file"}
+	}
+	return nil
 }
 
 // Write writes data to f, opened by OpenAppend, with one write call, then
