@@ -251,7 +251,8 @@ func SyncDir(dir string) error { return syncDir(dir) }
 
 // Append appends data to rel with one write, creating the file 0600 if it is
 // missing (never following a symlink). With sync, the file is fsynced before
-// Append returns, and so is the directory when the file was created.
+// Append returns, and so is the directory when the file was created. A
+// write that fails part-way is cut back: the file keeps its old bytes.
 func (d *Dir) Append(rel string, data []byte, sync bool) error {
 	f, err := d.OpenAppend(rel, false)
 	created := errors.Is(err, fs.ErrNotExist)
@@ -268,7 +269,17 @@ func (d *Dir) Append(rel string, data []byte, sync bool) error {
 	if err != nil {
 		return err
 	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return fileError("write", f.Name(), err)
+	}
+	// A write that fails part-way (a full disk) is cut back to the old
+	// end, so that no partial line is left for the next append to follow.
 	if err := Write(f, data, sync); err != nil {
+		if terr := f.Truncate(st.Size()); terr != nil {
+			err = errors.Join(err, fileError("write", f.Name(), terr))
+		}
 		f.Close()
 		return err
 	}
