@@ -335,19 +335,35 @@ func (d *Dir) WriteFileExclusive(rel string, data []byte) error {
 	return syncDir(dir)
 }
 
-func writeAtomic(p string, data []byte) (err error) {
+func writeAtomic(p string, data []byte) error {
+	tmp, err := writeTemp(p, data)
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, p); err != nil {
+		_ = os.Remove(tmp)
+		return fileError("write", p, err)
+	}
+	_ = syncDir(filepath.Dir(p)) // best effort, as the rename has happened
+	return nil
+}
+
+// writeTemp writes data, fsynced, to a new temp file beside p (creating
+// p's directory if needed) and returns its path. On failure nothing is
+// left behind.
+func writeTemp(p string, data []byte) (_ string, err error) {
 	dir := filepath.Dir(p)
 	if err := os.MkdirAll(dir, DirMode); err != nil {
-		return fileError("write", p, err)
+		return "", fileError("write", p, err)
 	}
 	var b [6]byte
 	if _, err := rand.Read(b[:]); err != nil {
-		return fileError("write", p, err)
+		return "", fileError("write", p, err)
 	}
 	tmp := filepath.Join(dir, "."+filepath.Base(p)+"."+hex.EncodeToString(b[:])+".tmp")
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, FileMode)
 	if err != nil {
-		return fileError("write", p, err)
+		return "", fileError("write", p, err)
 	}
 	defer func() {
 		if err != nil {
@@ -356,20 +372,66 @@ func writeAtomic(p string, data []byte) (err error) {
 	}()
 	if _, err := f.Write(data); err != nil {
 		f.Close()
-		return fileError("write", p, err)
+		return "", fileError("write", p, err)
 	}
 	if err := f.Sync(); err != nil {
 		f.Close()
-		return fileError("sync", p, err)
+		return "", fileError("sync", p, err)
 	}
 	if err := f.Close(); err != nil {
-		return fileError("write", p, err)
+		return "", fileError("write", p, err)
 	}
-	if err := os.Rename(tmp, p); err != nil {
-		return fileError("write", p, err)
+	return tmp, nil
+}
+
+// A Replacement is one file of [Dir.WriteFiles]: its path relative to the
+// directory and its new bytes.
+type Replacement struct {
+	Rel  string
+	Data []byte
+}
+
+// WriteFiles replaces several files like WriteFile, but writes and fsyncs
+// every temp file before renaming the first: a write that fails (a full
+// disk, a file size limit) leaves every file as it was, instead of some
+// replaced and some not. Only a failing rename, or a crash between the
+// renames, can leave a part replaced. On failure it returns the index of
+// the file the error is about.
+func (d *Dir) WriteFiles(files []Replacement) (int, error) {
+	paths := make([]string, len(files))
+	for i, f := range files {
+		p, err := d.Resolve(f.Rel)
+		if err != nil {
+			return i, err
+		}
+		paths[i] = p
 	}
-	_ = syncDir(dir) // best effort, as the rename has happened
-	return nil
+	temps := make([]string, 0, len(files))
+	renamed := 0
+	defer func() {
+		for _, tmp := range temps[renamed:] {
+			_ = os.Remove(tmp)
+		}
+	}()
+	for i, f := range files {
+		tmp, err := writeTemp(paths[i], f.Data)
+		if err != nil {
+			return i, err
+		}
+		temps = append(temps, tmp)
+	}
+	dirs := map[string]bool{}
+	for i, p := range paths {
+		if err := os.Rename(temps[i], p); err != nil {
+			return i, fileError("write", p, err)
+		}
+		renamed++
+		dirs[filepath.Dir(p)] = true
+	}
+	for dir := range dirs {
+		_ = syncDir(dir) // best effort, as the renames have happened
+	}
+	return 0, nil
 }
 
 // Remove removes the file or empty directory rel. A missing rel is not an
