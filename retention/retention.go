@@ -484,6 +484,13 @@ func (s *sweeper) remove(d *os.Root, name, path string, st fs.FileInfo, e Entry)
 	if s.opts.beforeRemove != nil {
 		s.opts.beforeRemove(path)
 	}
+	if !s.opts.DryRun {
+		unlock, ok := s.lock(d, name, path)
+		if !ok {
+			return false
+		}
+		defer unlock()
+	}
 	cur, err := d.Lstat(name)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -495,7 +502,7 @@ func (s *sweeper) remove(d *os.Root, name, path string, st fs.FileInfo, e Entry)
 	case !unchanged(st, cur):
 		s.skip(path, SkipChanged, nil)
 		return false
-	case locked(d, name):
+	case s.opts.DryRun && locked(d, name):
 		s.skip(path, SkipLocked, nil)
 		return false
 	}
@@ -513,6 +520,26 @@ func (s *sweeper) remove(d *os.Root, name, path string, st fs.FileInfo, e Entry)
 	s.rep.Removed = append(s.rep.Removed, e)
 	s.rep.BytesFreed += e.Size
 	return true
+}
+
+// lock takes the lock of d/name for its removal: the directory
+// <name>.lock, made with mkdir as the stores make it, so that a store waits
+// until the entry is gone instead of writing into it while it is removed
+// (removing a directory takes many system calls) and reporting success.
+// An entry already locked is skipped. It returns the release.
+func (s *sweeper) lock(d *os.Root, name, path string) (func(), bool) {
+	err := d.Mkdir(name+lockSuffix, 0o700)
+	switch {
+	case err == nil:
+		return func() { _ = d.Remove(name + lockSuffix) }, true
+	case errors.Is(err, syscall.ENAMETOOLONG):
+		return func() {}, true // no store can lock it either
+	case errors.Is(err, fs.ErrExist):
+		s.skip(path, SkipLocked, nil)
+	default:
+		s.skip(path, SkipError, err)
+	}
+	return nil, false
 }
 
 func (s *sweeper) skip(path string, reason SkipReason, err error) {
