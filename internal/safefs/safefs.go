@@ -17,6 +17,9 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -432,6 +435,21 @@ func (d *Dir) WriteFiles(files []Replacement) (int, error) {
 		_ = syncDir(dir) // best effort, as the renames have happened
 	}
 	return 0, nil
+}
+
+// Touch sets the access and modification times of the file rel to t,
+// without following a symlink, so that the sweep by age counts a record
+// that was used again as young without its bytes being rewritten.
+func (d *Dir) Touch(rel string, t time.Time) error {
+	p, err := d.Resolve(rel)
+	if err != nil {
+		return err
+	}
+	ts := unix.NsecToTimespec(t.UnixNano())
+	if err := unix.UtimesNanoAt(unix.AT_FDCWD, p, []unix.Timespec{ts, ts}, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		return fileError("write", p, err)
+	}
+	return nil
 }
 
 // Remove removes the file or empty directory rel. A missing rel is not an
