@@ -46,7 +46,7 @@ func Anchor(path string) (*Dir, error) {
 	if err != nil {
 		return nil, (&storage.Error{Op: "open", File: path, Message: "cannot make storage directory absolute"}).WithCause(err)
 	}
-	if err := os.MkdirAll(abs, DirMode); err != nil {
+	if err := mkdirAll(abs); err != nil {
 		// MkdirAll fails on a symlink to a non-directory; report the symlink.
 		if st, lerr := os.Lstat(abs); lerr == nil && st.Mode()&fs.ModeSymlink != 0 {
 			return nil, &storage.Error{Op: "open", File: abs, Message: "Storage directory must not be a symlink"}
@@ -264,7 +264,7 @@ func (d *Dir) Append(rel string, data []byte, sync bool) error {
 		if rerr != nil {
 			return rerr
 		}
-		if merr := os.MkdirAll(filepath.Dir(p), DirMode); merr != nil {
+		if merr := mkdirAll(filepath.Dir(p)); merr != nil {
 			return fileError("write", p, merr)
 		}
 		f, err = d.OpenAppend(rel, true)
@@ -317,7 +317,7 @@ func (d *Dir) WriteFileExclusive(rel string, data []byte) error {
 		return err
 	}
 	dir := filepath.Dir(p)
-	if err := os.MkdirAll(dir, DirMode); err != nil {
+	if err := mkdirAll(dir); err != nil {
 		return fileError("write", p, err)
 	}
 	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, FileMode)
@@ -356,7 +356,7 @@ func writeAtomic(p string, data []byte) error {
 // left behind.
 func writeTemp(p string, data []byte) (_ string, err error) {
 	dir := filepath.Dir(p)
-	if err := os.MkdirAll(dir, DirMode); err != nil {
+	if err := mkdirAll(dir); err != nil {
 		return "", fileError("write", p, err)
 	}
 	var b [6]byte
@@ -507,6 +507,34 @@ func (d *Dir) Lock(ctx context.Context, rel string, opts filelock.Options) (*fil
 		return nil, err
 	}
 	return filelock.Acquire(ctx, p, opts)
+}
+
+// mkdirAll creates dir and its missing parents like os.MkdirAll (mode
+// DirMode), then fsyncs the parent of every directory it created, outermost
+// first: a file fsynced in a new directory is lost with it on a power loss
+// unless the directory's own entry is durable too.
+func mkdirAll(dir string) error {
+	var created []string
+	for cur := dir; ; {
+		if _, err := os.Lstat(cur); !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		created = append(created, cur)
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			break
+		}
+		cur = parent
+	}
+	if err := os.MkdirAll(dir, DirMode); err != nil {
+		return err
+	}
+	for i := len(created) - 1; i >= 0; i-- {
+		if err := syncDir(filepath.Dir(created[i])); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func syncDir(dir string) error {
