@@ -134,3 +134,30 @@ func TestCountRefusesAFIFO(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkerFIFOIsRefused puts a FIFO under the marker's name in a
+// destination: looking at the destination must refuse it at once as a
+// marker that cannot be read, rather than wait for a writer.
+func TestMarkerFIFOIsRefused(t *testing.T) {
+	dst := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dst, MarkerName), 0o600); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := (&migration{srcRoot: "/nowhere", dstRoot: dst}).inspectDestination()
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrDestinationNotEmpty) {
+			t.Errorf("a FIFO marker: %v, want ErrDestinationNotEmpty", err)
+		}
+	case <-time.After(time.Second):
+		t.Errorf("looking at a FIFO marker still waits after 1s")
+		if fd, err := unix.Open(filepath.Join(dst, MarkerName), unix.O_WRONLY|unix.O_NONBLOCK, 0); err == nil {
+			unix.Close(fd)
+			<-done
+		}
+	}
+}
