@@ -21,7 +21,9 @@
 //     removed, a directory with everything in it. Because a directory's own
 //     modification time changes only when entries are added or removed, a
 //     directory counts as old only when nothing inside it is younger, and
-//     one that contains a lock is skipped.
+//     one that contains a lock is skipped. A context archive (<id>.context)
+//     is also kept while its session's log (<id>.jsonl beside it) is young:
+//     a resumed session may read its archive without writing to it.
 //  5. A store's temporary file (.<record>.<12 hex>.tmp), directly in a
 //     sessions or spill directory, in a context archive directory or in a
 //     task list directory, is removed once it was last modified more than

@@ -440,13 +440,27 @@ func (s *sweeper) entry(ctx context.Context, d *os.Root, name, path string, hasL
 		s.skip(path, SkipError, err)
 	case t.locked:
 		s.skip(path, SkipLocked, nil)
-	case !t.newest.Before(s.cutoff):
-		// Young contents: kept, and never counted against MaxBytes; only
-		// the orphaned temporary files inside go.
+	case !t.newest.Before(s.cutoff) || s.youngSession(d, name):
+		// Young contents, or the archive of a young session log: kept,
+		// and never counted against MaxBytes; only the orphaned temporary
+		// files inside go.
 		s.dirTemps(ctx, d, name, path)
 	default:
 		s.remove(d, name, path, st, Entry{Path: path, Size: t.size, ModTime: t.newest, IsDir: true, Reason: ReasonAge})
 	}
+}
+
+// youngSession reports whether name in d is the context archive of a
+// session whose log (<id>.jsonl beside it) is younger than the cutoff: a
+// session resumed after MaxAge may read its archive without writing to it,
+// and the archive must not go before the log that refers to it.
+func (s *sweeper) youngSession(d *os.Root, name string) bool {
+	id, _, ok := storage.ParseContextDirName(name)
+	if !ok {
+		return false
+	}
+	st, err := d.Lstat(id + ".jsonl")
+	return err == nil && st.Mode().IsRegular() && !st.ModTime().Before(s.cutoff)
 }
 
 // trim removes the least recently modified candidates while their total
