@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -78,7 +79,7 @@ func (m *migration) inspectDestination() (bool, error) {
 	if !slices.Contains(names, MarkerName) {
 		return false, fmt.Errorf("%w: %s", ErrDestinationNotEmpty, m.dstRoot)
 	}
-	data, err := os.ReadFile(filepath.Join(m.dstRoot, MarkerName))
+	data, err := readMarker(filepath.Join(m.dstRoot, MarkerName))
 	var mk marker
 	if err != nil || json.Unmarshal(data, &mk) != nil || mk.Version != 1 {
 		return false, fmt.Errorf("%w: %s holds a migration marker that cannot be read; remove the destination by hand", ErrDestinationNotEmpty, m.dstRoot)
@@ -92,6 +93,20 @@ func (m *migration) inspectDestination() (bool, error) {
 		}
 	}
 	return true, nil
+}
+
+// readMarker reads the marker file p, refusing a symlink and anything
+// that is not a regular file (a FIFO must not make the run wait).
+func readMarker(p string) ([]byte, error) {
+	f, err := os.OpenFile(p, os.O_RDONLY|safefs.NoWait, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", p)
+	}
+	return io.ReadAll(f)
 }
 
 // destination is the destination of a running migration, locked and

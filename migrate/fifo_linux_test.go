@@ -101,3 +101,63 @@ func TestWorkerRefusesAFIFO(t *testing.T) {
 		}
 	}
 }
+
+// TestCountRefusesAFIFO puts a FIFO where the plan saw a log, before the
+// plan counts its lines for the progress totals: the count's open must
+// refuse it at once as ErrUnrecognized rather than wait for a writer.
+func TestCountRefusesAFIFO(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "b.jsonl"), 0o600); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	d, err := safefs.Anchor(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, _, err := (&migration{}).countLines(d, "b.jsonl")
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrUnrecognized) {
+			t.Errorf("the count's open of a FIFO: %v, want ErrUnrecognized", err)
+		}
+	case <-time.After(time.Second):
+		t.Errorf("the count's open of a FIFO still waits after 1s")
+		// Unblock it: a writer lets the open return, and its close ends
+		// the read.
+		if fd, err := unix.Open(filepath.Join(dir, "b.jsonl"), unix.O_WRONLY|unix.O_NONBLOCK, 0); err == nil {
+			unix.Close(fd)
+			<-done
+		}
+	}
+}
+
+// TestMarkerFIFOIsRefused puts a FIFO under the marker's name in a
+// destination: looking at the destination must refuse it at once as a
+// marker that cannot be read, rather than wait for a writer.
+func TestMarkerFIFOIsRefused(t *testing.T) {
+	dst := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dst, MarkerName), 0o600); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := (&migration{srcRoot: "/nowhere", dstRoot: dst}).inspectDestination()
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrDestinationNotEmpty) {
+			t.Errorf("a FIFO marker: %v, want ErrDestinationNotEmpty", err)
+		}
+	case <-time.After(time.Second):
+		t.Errorf("looking at a FIFO marker still waits after 1s")
+		if fd, err := unix.Open(filepath.Join(dst, MarkerName), unix.O_WRONLY|unix.O_NONBLOCK, 0); err == nil {
+			unix.Close(fd)
+			<-done
+		}
+	}
+}

@@ -656,18 +656,27 @@ func blank(b []byte) bool {
 }
 
 // openSource opens the source file rel of d for reading, refusing symlinks
-// on the way and at the end.
+// on the way and at the end, and, like the worker's open, anything put in
+// the place of the regular file the plan saw (a FIFO must not make the
+// count wait for a writer).
 func openSource(d *safefs.Dir, rel string) (*os.File, string, error) {
 	path, err := d.Resolve(rel)
 	if err != nil {
 		return nil, "", err
 	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	f, err := os.OpenFile(path, os.O_RDONLY|safefs.NoWait, 0)
 	if err != nil {
 		if errors.Is(err, syscall.ELOOP) {
 			return nil, path, fmt.Errorf("%w: %s", ErrSymlink, path)
 		}
 		return nil, path, readError(path, err)
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		_ = f.Close()
+		if err != nil {
+			return nil, path, readError(path, err)
+		}
+		return nil, path, fmt.Errorf("%w: %s is not a regular file", ErrUnrecognized, path)
 	}
 	return f, path, nil
 }

@@ -21,7 +21,9 @@
 //     removed, a directory with everything in it. Because a directory's own
 //     modification time changes only when entries are added or removed, a
 //     directory counts as old only when nothing inside it is younger, and
-//     one that contains a lock is skipped.
+//     one that contains a lock is skipped. A context archive (<id>.context)
+//     is also kept while its session's log (<id>.jsonl beside it) is young:
+//     a resumed session may read its archive without writing to it.
 //  5. A store's temporary file (.<record>.<12 hex>.tmp), directly in a
 //     sessions or spill directory, in a context archive directory or in a
 //     task list directory, is removed once it was last modified more than
@@ -47,10 +49,14 @@
 //   - Symlinks are never followed and never removed, wherever they point.
 //     Removing a directory removes the links inside it, never their targets.
 //   - Under tasks/, nothing but orphaned temporary files is removed.
-//   - Just before removing an entry the sweep inspects it again; if it is
-//     no longer the same file, was modified, or gained a lock, it stays and
-//     is reported as changed or locked. A lock taken after that last check
-//     cannot be seen: the window is one system call.
+//   - Just before removing an entry the sweep takes its lock (mkdir of
+//     <entry>.lock, as the stores lock it) and inspects it again; if it was
+//     locked, is no longer the same file or was modified, it stays and is
+//     reported as locked or changed. The lock is held until the entry is
+//     gone, so a store that wants the entry meanwhile waits, and then finds
+//     it missing, instead of writing into a directory being removed. The
+//     lock is not refreshed: a removal that outlasts the stale period (10 s)
+//     can be taken over.
 //   - A dry run reports exactly what a real sweep would remove and removes
 //     nothing.
 //   - Every decision is in the [Report]: what went and why, what was

@@ -440,13 +440,27 @@ func (s *sweeper) entry(ctx context.Context, d *os.Root, name, path string, hasL
 		s.skip(path, SkipError, err)
 	case t.locked:
 		s.skip(path, SkipLocked, nil)
-	case !t.newest.Before(s.cutoff):
-		// Young contents: kept, and never counted against MaxBytes; only
-		// the orphaned temporary files inside go.
+	case !t.newest.Before(s.cutoff) || s.youngSession(d, name):
+		// Young contents, or the archive of a young session log: kept,
+		// and never counted against MaxBytes; only the orphaned temporary
+		// files inside go.
 		s.dirTemps(ctx, d, name, path)
 	default:
 		s.remove(d, name, path, st, Entry{Path: path, Size: t.size, ModTime: t.newest, IsDir: true, Reason: ReasonAge})
 	}
+}
+
+// youngSession reports whether name in d is the context archive of a
+// session whose log (<id>.jsonl beside it) is younger than the cutoff: a
+// session resumed after MaxAge may read its archive without writing to it,
+// and the archive must not go before the log that refers to it.
+func (s *sweeper) youngSession(d *os.Root, name string) bool {
+	id, _, ok := storage.ParseContextDirName(name)
+	if !ok {
+		return false
+	}
+	st, err := d.Lstat(id + ".jsonl")
+	return err == nil && st.Mode().IsRegular() && !st.ModTime().Before(s.cutoff)
 }
 
 // trim removes the least recently modified candidates while their total
@@ -484,6 +498,13 @@ func (s *sweeper) remove(d *os.Root, name, path string, st fs.FileInfo, e Entry)
 	if s.opts.beforeRemove != nil {
 		s.opts.beforeRemove(path)
 	}
+	if !s.opts.DryRun {
+		unlock, ok := s.lock(d, name, path)
+		if !ok {
+			return false
+		}
+		defer unlock()
+	}
 	cur, err := d.Lstat(name)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -495,7 +516,7 @@ func (s *sweeper) remove(d *os.Root, name, path string, st fs.FileInfo, e Entry)
 	case !unchanged(st, cur):
 		s.skip(path, SkipChanged, nil)
 		return false
-	case locked(d, name):
+	case s.opts.DryRun && locked(d, name):
 		s.skip(path, SkipLocked, nil)
 		return false
 	}
@@ -513,6 +534,26 @@ func (s *sweeper) remove(d *os.Root, name, path string, st fs.FileInfo, e Entry)
 	s.rep.Removed = append(s.rep.Removed, e)
 	s.rep.BytesFreed += e.Size
 	return true
+}
+
+// lock takes the lock of d/name for its removal: the directory
+// <name>.lock, made with mkdir as the stores make it, so that a store waits
+// until the entry is gone instead of writing into it while it is removed
+// (removing a directory takes many system calls) and reporting success.
+// An entry already locked is skipped. It returns the release.
+func (s *sweeper) lock(d *os.Root, name, path string) (func(), bool) {
+	err := d.Mkdir(name+lockSuffix, 0o700)
+	switch {
+	case err == nil:
+		return func() { _ = d.Remove(name + lockSuffix) }, true
+	case errors.Is(err, syscall.ENAMETOOLONG):
+		return func() {}, true // no store can lock it either
+	case errors.Is(err, fs.ErrExist):
+		s.skip(path, SkipLocked, nil)
+	default:
+		s.skip(path, SkipError, err)
+	}
+	return nil, false
 }
 
 func (s *sweeper) skip(path string, reason SkipReason, err error) {

@@ -577,3 +577,30 @@ func TestReportJSONUsesCamelCaseKeys(t *testing.T) {
 		t.Errorf("JSON\n got %s\nwant %s", got, want)
 	}
 }
+
+func TestArchiveOfAYoungSessionIsKept(t *testing.T) {
+	// A session resumed after MaxAge appends to its log but may only read
+	// its archive (the context tool): the archive goes with its session,
+	// not before it, or the refs the session holds lead nowhere.
+	tr := newTree(t)
+	tr.file(p1+"/sessions/s1.jsonl", 10, 1*day)
+	tr.file(p1+"/sessions/s1.context/index.jsonl", 10, 60*day)
+	tr.file(p1+"/sessions/s1.context/notes/aa.md", 10, 60*day)
+	tr.dir(p1+"/sessions/s1.context/notes", 60*day)
+	tr.dir(p1+"/sessions/s1.context", 60*day)
+	tr.file(p1+"/sessions/s2.jsonl", 10, 60*day)
+	tr.file(p1+"/sessions/s2.context/index.jsonl", 10, 60*day)
+	tr.dir(p1+"/sessions/s2.context", 60*day)
+	tr.file(p1+"/sessions/s3.context/index.jsonl", 10, 60*day)
+	tr.dir(p1+"/sessions/s3.context", 60*day)
+
+	rep := tr.sweep(retention.Options{})
+
+	tr.mustExist(p1+"/sessions/s1.jsonl", p1+"/sessions/s1.context/index.jsonl", p1+"/sessions/s1.context/notes/aa.md")
+	tr.mustNotExist(p1+"/sessions/s2.jsonl", p1+"/sessions/s2.context", p1+"/sessions/s3.context")
+	equal(t, "removed", tr.removed(rep), []string{
+		"age " + p1 + "/sessions/s2.context",
+		"age " + p1 + "/sessions/s2.jsonl",
+		"age " + p1 + "/sessions/s3.context",
+	})
+}

@@ -469,7 +469,9 @@ func decodeBefore(snap session.FileSnapshotEvent) ([]byte, error) {
 }
 
 // preflight reads every planned file, keeps it as the backup and checks
-// it against what the log says the last operation left or found.
+// it against what the log says the last operation left or found, or the
+// checkpoint's content itself: a restore killed part-way left the files it
+// had put back so, and running it again must finish the rest.
 func preflight(ctx context.Context, files Files, plans []*filePlan) error {
 	for _, p := range plans {
 		data, exists, err := files.Read(ctx, p.path)
@@ -477,7 +479,8 @@ func preflight(ctx context.Context, files Files, plans []*filePlan) error {
 			return &FileError{Path: p.path, Reason: err}
 		}
 		p.backup, p.backupExists = data, exists
-		if now := hashOf(data, exists); now != p.expected && now != p.previous {
+		now := hashOf(data, exists)
+		if now != p.expected && now != p.previous && now != hashOf(p.target, p.target != nil) {
 			return &FileError{Path: p.path, Reason: ErrChangedOutside}
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -85,7 +86,8 @@ func (s *FileStore) Dir() string { return s.dir.Path() }
 // which is also what a model would see.
 //
 // If the ref's file already exists and decodes to content, Put writes
-// nothing. If it exists but does not decode under the store's encoding (for
+// nothing but its modification time (now), so that the sweep by age counts
+// the body as in use. If it exists but does not decode under the store's encoding (for
 // example plaintext written before a codec was enabled), Put returns that
 // *[storage.Error] and leaves the file as it is: converting data is an
 // explicit migration. Otherwise the encoded body is written atomically with
@@ -106,6 +108,11 @@ func (s *FileStore) Put(ctx context.Context, content string) (string, error) {
 		// (damaged or replaced); rewriting it restores the only value the
 		// name can have.
 	case ok && got == content:
+		// The ref is handed out again: the sweep by age must count the
+		// body as young, as it would a rewritten one.
+		if err := s.dir.Touch(fileName(ref), time.Now()); err != nil {
+			return "", s.fileError(err, ref)
+		}
 		return ref, nil
 	}
 	stored, err := s.enc.Encode(ctx, storage.KindSpill, Scope, ref, []byte(content))

@@ -133,8 +133,9 @@ func (s *FileStore) Create(ctx context.Context, in CreateInput) (Task, error) {
 
 // Update changes task id; see [Store.Update]. Every touched task (the
 // target and the other ends of new edges) is validated, then encoded, and
-// only then written, each with an atomic replace. A codec failure on any of
-// them therefore leaves every file as it was.
+// only then written, each with an atomic replace, every new file complete
+// before the first replace. A codec failure or a full disk on any of them
+// therefore leaves every file as it was.
 func (s *FileStore) Update(ctx context.Context, id string, in UpdateInput) (Task, error) {
 	var t Task
 	err := s.locked(ctx, true, func(r *fileRecords) error {
@@ -339,11 +340,7 @@ func (r *fileRecords) loadAll(ctx context.Context) ([]Task, error) {
 // the lock is still ours; once started they all run, so that a cancelled
 // context never splits an update.
 func (r *fileRecords) commit(ctx context.Context, tasks []Task) error {
-	type prepared struct {
-		name string
-		data []byte
-	}
-	batch := make([]prepared, 0, len(tasks))
+	batch := make([]safefs.Replacement, 0, len(tasks))
 	var legacy []string // records that move from a legacy name
 	for _, t := range tasks {
 		name := fileStem(t.ID) + recordExt
@@ -367,7 +364,7 @@ func (r *fileRecords) commit(ctx context.Context, tasks []Task) error {
 		if err != nil {
 			return atRecord(err, r.path(name), t.ID)
 		}
-		batch = append(batch, prepared{name, data})
+		batch = append(batch, safefs.Replacement{Rel: name, Data: data})
 	}
 	if err := ctx.Err(); err != nil {
 		return err
@@ -375,10 +372,10 @@ func (r *fileRecords) commit(ctx context.Context, tasks []Task) error {
 	if err := r.lock.Check(); err != nil {
 		return err
 	}
-	for _, p := range batch {
-		if err := r.dir.WriteFile(p.name, p.data); err != nil {
-			return atRecord(err, r.path(p.name), strings.TrimSuffix(p.name, recordExt))
-		}
+	// Every record is written before any replaces its file: a failed
+	// write (a full disk) leaves all as they were, never half an edge.
+	if i, err := r.dir.WriteFiles(batch); err != nil {
+		return atRecord(err, r.path(batch[i].Rel), strings.TrimSuffix(batch[i].Rel, recordExt))
 	}
 	for _, name := range legacy {
 		if err := r.dir.Remove(name); err != nil {

@@ -17,6 +17,9 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -43,7 +46,7 @@ func Anchor(path string) (*Dir, error) {
 	if err != nil {
 		return nil, (&storage.Error{Op: "open", File: path, Message: "cannot make storage directory absolute"}).WithCause(err)
 	}
-	if err := os.MkdirAll(abs, DirMode); err != nil {
+	if err := mkdirAll(abs); err != nil {
 		// MkdirAll fails on a symlink to a non-directory; report the symlink.
 		if st, lerr := os.Lstat(abs); lerr == nil && st.Mode()&fs.ModeSymlink != 0 {
 			return nil, &storage.Error{Op: "open", File: abs, Message: "Storage directory must not be a symlink"}
@@ -143,11 +146,14 @@ func (d *Dir) ReadFile(rel string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	f, err := os.OpenFile(p, os.O_RDONLY|NoWait, 0)
 	if err != nil {
 		return nil, fileError("read", p, err)
 	}
 	defer f.Close()
+	if err := special("read", p, f); err != nil {
+		return nil, err
+	}
 	b, err := io.ReadAll(f)
 	if err != nil {
 		return nil, fileError("read", p, err)
@@ -191,7 +197,7 @@ func (d *Dir) OpenAppend(rel string, create bool) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	flags := os.O_WRONLY | os.O_APPEND | syscall.O_NOFOLLOW
+	flags := os.O_WRONLY | os.O_APPEND | NoWait
 	if create {
 		flags |= os.O_CREATE
 	}
@@ -199,7 +205,33 @@ func (d *Dir) OpenAppend(rel string, create bool) (*os.File, error) {
 	if err != nil {
 		return nil, fileError("write", p, err)
 	}
+	if err := special("write", p, f); err != nil {
+		f.Close()
+		return nil, err
+	}
 	return f, nil
+}
+
+// NoWait holds the flags every open of a record adds to its access mode:
+// O_NOFOLLOW refuses a symlink; O_NONBLOCK makes the open of a FIFO
+// planted under a record's name return at once (a plain open waits for its
+// other end forever, under the record's lock), while a regular file
+// ignores it; O_NOCTTY keeps a terminal from becoming the process's.
+const NoWait = syscall.O_NOFOLLOW | syscall.O_NONBLOCK | syscall.O_NOCTTY
+
+// special refuses the open file f at p when it is a FIFO, a device or a
+// socket: reading one would wait or yield bytes that are no record, and
+// writing one would lose them. A directory is left to fail its read or
+// write as before.
+func special(op, p string, f *os.File) error {
+	st, err := f.Stat()
+	if err != nil {
+		return fileError(op, p, err)
+	}
+	if !st.Mode().IsRegular() && !st.IsDir() {
+		return &storage.Error{Op: op, File: p, Message: "Storage file is not a regular file"}
+	}
+	return nil
 }
 
 // Write writes data to f, opened by OpenAppend, with one write call, then
@@ -222,7 +254,8 @@ func SyncDir(dir string) error { return syncDir(dir) }
 
 // Append appends data to rel with one write, creating the file 0600 if it is
 // missing (never following a symlink). With sync, the file is fsynced before
-// Append returns, and so is the directory when the file was created.
+// Append returns, and so is the directory when the file was created. A
+// write that fails part-way is cut back: the file keeps its old bytes.
 func (d *Dir) Append(rel string, data []byte, sync bool) error {
 	f, err := d.OpenAppend(rel, false)
 	created := errors.Is(err, fs.ErrNotExist)
@@ -231,7 +264,7 @@ func (d *Dir) Append(rel string, data []byte, sync bool) error {
 		if rerr != nil {
 			return rerr
 		}
-		if merr := os.MkdirAll(filepath.Dir(p), DirMode); merr != nil {
+		if merr := mkdirAll(filepath.Dir(p)); merr != nil {
 			return fileError("write", p, merr)
 		}
 		f, err = d.OpenAppend(rel, true)
@@ -239,7 +272,17 @@ func (d *Dir) Append(rel string, data []byte, sync bool) error {
 	if err != nil {
 		return err
 	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return fileError("write", f.Name(), err)
+	}
+	// A write that fails part-way (a full disk) is cut back to the old
+	// end, so that no partial line is left for the next append to follow.
 	if err := Write(f, data, sync); err != nil {
+		if terr := f.Truncate(st.Size()); terr != nil {
+			err = errors.Join(err, fileError("write", f.Name(), terr))
+		}
 		f.Close()
 		return err
 	}
@@ -274,7 +317,7 @@ func (d *Dir) WriteFileExclusive(rel string, data []byte) error {
 		return err
 	}
 	dir := filepath.Dir(p)
-	if err := os.MkdirAll(dir, DirMode); err != nil {
+	if err := mkdirAll(dir); err != nil {
 		return fileError("write", p, err)
 	}
 	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, FileMode)
@@ -295,19 +338,35 @@ func (d *Dir) WriteFileExclusive(rel string, data []byte) error {
 	return syncDir(dir)
 }
 
-func writeAtomic(p string, data []byte) (err error) {
-	dir := filepath.Dir(p)
-	if err := os.MkdirAll(dir, DirMode); err != nil {
+func writeAtomic(p string, data []byte) error {
+	tmp, err := writeTemp(p, data)
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, p); err != nil {
+		_ = os.Remove(tmp)
 		return fileError("write", p, err)
+	}
+	_ = syncDir(filepath.Dir(p)) // best effort, as the rename has happened
+	return nil
+}
+
+// writeTemp writes data, fsynced, to a new temp file beside p (creating
+// p's directory if needed) and returns its path. On failure nothing is
+// left behind.
+func writeTemp(p string, data []byte) (_ string, err error) {
+	dir := filepath.Dir(p)
+	if err := mkdirAll(dir); err != nil {
+		return "", fileError("write", p, err)
 	}
 	var b [6]byte
 	if _, err := rand.Read(b[:]); err != nil {
-		return fileError("write", p, err)
+		return "", fileError("write", p, err)
 	}
 	tmp := filepath.Join(dir, "."+filepath.Base(p)+"."+hex.EncodeToString(b[:])+".tmp")
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, FileMode)
 	if err != nil {
-		return fileError("write", p, err)
+		return "", fileError("write", p, err)
 	}
 	defer func() {
 		if err != nil {
@@ -316,19 +375,80 @@ func writeAtomic(p string, data []byte) (err error) {
 	}()
 	if _, err := f.Write(data); err != nil {
 		f.Close()
-		return fileError("write", p, err)
+		return "", fileError("write", p, err)
 	}
 	if err := f.Sync(); err != nil {
 		f.Close()
-		return fileError("sync", p, err)
+		return "", fileError("sync", p, err)
 	}
 	if err := f.Close(); err != nil {
+		return "", fileError("write", p, err)
+	}
+	return tmp, nil
+}
+
+// A Replacement is one file of [Dir.WriteFiles]: its path relative to the
+// directory and its new bytes.
+type Replacement struct {
+	Rel  string
+	Data []byte
+}
+
+// WriteFiles replaces several files like WriteFile, but writes and fsyncs
+// every temp file before renaming the first: a write that fails (a full
+// disk, a file size limit) leaves every file as it was, instead of some
+// replaced and some not. Only a failing rename, or a crash between the
+// renames, can leave a part replaced. On failure it returns the index of
+// the file the error is about.
+func (d *Dir) WriteFiles(files []Replacement) (int, error) {
+	paths := make([]string, len(files))
+	for i, f := range files {
+		p, err := d.Resolve(f.Rel)
+		if err != nil {
+			return i, err
+		}
+		paths[i] = p
+	}
+	temps := make([]string, 0, len(files))
+	renamed := 0
+	defer func() {
+		for _, tmp := range temps[renamed:] {
+			_ = os.Remove(tmp)
+		}
+	}()
+	for i, f := range files {
+		tmp, err := writeTemp(paths[i], f.Data)
+		if err != nil {
+			return i, err
+		}
+		temps = append(temps, tmp)
+	}
+	dirs := map[string]bool{}
+	for i, p := range paths {
+		if err := os.Rename(temps[i], p); err != nil {
+			return i, fileError("write", p, err)
+		}
+		renamed++
+		dirs[filepath.Dir(p)] = true
+	}
+	for dir := range dirs {
+		_ = syncDir(dir) // best effort, as the renames have happened
+	}
+	return 0, nil
+}
+
+// Touch sets the access and modification times of the file rel to t,
+// without following a symlink, so that the sweep by age counts a record
+// that was used again as young without its bytes being rewritten.
+func (d *Dir) Touch(rel string, t time.Time) error {
+	p, err := d.Resolve(rel)
+	if err != nil {
+		return err
+	}
+	ts := unix.NsecToTimespec(t.UnixNano())
+	if err := unix.UtimesNanoAt(unix.AT_FDCWD, p, []unix.Timespec{ts, ts}, unix.AT_SYMLINK_NOFOLLOW); err != nil {
 		return fileError("write", p, err)
 	}
-	if err := os.Rename(tmp, p); err != nil {
-		return fileError("write", p, err)
-	}
-	_ = syncDir(dir) // best effort, as the rename has happened
 	return nil
 }
 
@@ -387,6 +507,34 @@ func (d *Dir) Lock(ctx context.Context, rel string, opts filelock.Options) (*fil
 		return nil, err
 	}
 	return filelock.Acquire(ctx, p, opts)
+}
+
+// mkdirAll creates dir and its missing parents like os.MkdirAll (mode
+// DirMode), then fsyncs the parent of every directory it created, outermost
+// first: a file fsynced in a new directory is lost with it on a power loss
+// unless the directory's own entry is durable too.
+func mkdirAll(dir string) error {
+	var created []string
+	for cur := dir; ; {
+		if _, err := os.Lstat(cur); !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		created = append(created, cur)
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			break
+		}
+		cur = parent
+	}
+	if err := os.MkdirAll(dir, DirMode); err != nil {
+		return err
+	}
+	for i := len(created) - 1; i >= 0; i-- {
+		if err := syncDir(filepath.Dir(created[i])); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func syncDir(dir string) error {

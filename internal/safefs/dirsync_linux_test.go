@@ -1,0 +1,88 @@
+package safefs_test
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/internal/safefs"
+)
+
+// dirsHelperEnv names the tree TestDirsHelper works in when the test
+// binary is run by TestCreatedDirectoriesAreSyncedInTheirParents.
+const dirsHelperEnv = "SAFEFS_DIRS_HELPER"
+
+// TestDirsHelper is the traced child of
+// TestCreatedDirectoriesAreSyncedInTheirParents; it does nothing in a
+// normal run.
+func TestDirsHelper(t *testing.T) {
+	root := os.Getenv(dirsHelperEnv)
+	if root == "" {
+		t.Skip("helper of TestCreatedDirectoriesAreSyncedInTheirParents")
+	}
+	d, err := safefs.Anchor(filepath.Join(root, "home", "projects", "p", "sessions"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.WriteFile("s.context/notes/n.md", []byte("note")); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Append("t.context/index.jsonl", []byte("{}\n"), true); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.WriteFileExclusive("u.context/x", []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCreatedDirectoriesAreSyncedInTheirParents traces (strace) Anchor,
+// WriteFile, Append and WriteFileExclusive creating directories on their
+// way to a file, and checks that the parent of every directory created was
+// fsynced after it: otherwise a power loss can take the new directory
+// away, and with it the file whose own fsync (and its directory's) were
+// reported done.
+func TestCreatedDirectoriesAreSyncedInTheirParents(t *testing.T) {
+	strace, err := exec.LookPath("strace")
+	if err != nil {
+		t.Skip("no strace")
+	}
+	root := t.TempDir()
+	trace := filepath.Join(t.TempDir(), "trace")
+	cmd := exec.Command(strace, "-f", "-y", "-o", trace, "-e", "trace=mkdir,mkdirat,fsync,fdatasync",
+		os.Args[0], "-test.run=^TestDirsHelper$", "-test.count=1")
+	cmd.Env = append(os.Environ(), dirsHelperEnv+"="+root)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Skipf("strace cannot run the helper (%v): %s", err, out)
+	}
+	f, err := os.Open(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	// A call another thread interrupts is split over two lines ("<unfinished
+	// ...>", then "<... resumed>"): a sync counts once started, a mkdir
+	// unless it failed on the same line.
+	mkdir := regexp.MustCompile(`mkdir(?:at)?\((?:AT_FDCWD[^,]*, )?"([^"]+)"`)
+	sync := regexp.MustCompile(`f(?:data)?sync\(\d+<([^>]+)>`)
+	unsynced := map[string]bool{} // parents owed a sync
+	created := 0
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if m := mkdir.FindStringSubmatch(sc.Text()); m != nil && !strings.Contains(sc.Text(), "= -1") {
+			unsynced[filepath.Dir(m[1])] = true
+			created++
+		} else if m := sync.FindStringSubmatch(sc.Text()); m != nil {
+			delete(unsynced, m[1])
+		}
+	}
+	if created < 8 {
+		t.Fatalf("the trace shows %d directories created, want at least 8: is it complete?", created)
+	}
+	for p := range unsynced {
+		t.Errorf("a directory was created in %s, which was not fsynced after", p)
+	}
+}
