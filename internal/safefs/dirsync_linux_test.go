@@ -2,6 +2,7 @@ package safefs_test
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -48,7 +49,7 @@ func TestDirsHelper(t *testing.T) {
 func TestCreatedDirectoriesAreSyncedInTheirParents(t *testing.T) {
 	strace, err := exec.LookPath("strace")
 	if err != nil {
-		t.Skip("no strace")
+		missing(t, "strace is not installed")
 	}
 	root := t.TempDir()
 	trace := filepath.Join(t.TempDir(), "trace")
@@ -56,7 +57,7 @@ func TestCreatedDirectoriesAreSyncedInTheirParents(t *testing.T) {
 		os.Args[0], "-test.run=^TestDirsHelper$", "-test.count=1")
 	cmd.Env = append(os.Environ(), dirsHelperEnv+"="+root)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Skipf("strace cannot run the helper (%v): %s", err, out)
+		missing(t, fmt.Sprintf("strace cannot run the helper (%v): %s", err, out))
 	}
 	f, err := os.Open(trace)
 	if err != nil {
@@ -85,4 +86,14 @@ func TestCreatedDirectoriesAreSyncedInTheirParents(t *testing.T) {
 	for p := range unsynced {
 		t.Errorf("a directory was created in %s, which was not fsynced after", p)
 	}
+}
+
+// missing skips the test for want of strace, naming the script that
+// installs it, or fails it under CI, where nothing may skip for that.
+func missing(t *testing.T, why string) {
+	t.Helper()
+	if os.Getenv("CI") != "" {
+		t.Fatalf("%s (CI is set: run scripts/install-strace.sh)", why)
+	}
+	t.Skipf("%s; install it with scripts/install-strace.sh", why)
 }
