@@ -12,6 +12,9 @@ func acc(a access) string {
 	if a.tree {
 		s += " +tree"
 	}
+	if a.unknown {
+		s += " +unknown"
+	}
 	return s
 }
 
@@ -137,6 +140,9 @@ func TestBashAnalysisListsFileAccesses(t *testing.T) {
 		{"Touch", "touch -r ref a", []string{"reads ref", "writes a"}},
 		{"CurlUpload", "curl -T a -o b -d @c --data-binary @d -F f=@e https://x", []string{"reads c", "reads d", "reads e", "reads a", "writes b"}},
 		{"CurlFileURL", "curl file:///etc/passwd", []string{"reads /etc/passwd"}},
+		{"CurlUploadToFileURL", "curl -sT a file:///w/b", []string{"writes /w/b", "reads a"}},
+		{"UnknownCommand", "frob -l 1 --out=~/x -o/etc/y z", []string{"reads 1 +unknown", "reads /home/u/x +unknown", "reads /etc/y +unknown", "reads z +unknown"}},
+		{"NoFilesCommand", "sleep 1 /x", nil},
 		{"Tar", "tar czf out.tgz src", []string{"reads src", "writes out.tgz"}},
 		{"Find", "find a b -name x", []string{"reads a", "reads b"}},
 		{"ShScript", "bash x.sh", []string{"reads x.sh"}},
@@ -237,6 +243,16 @@ func TestBashAnalysisMarksWhatItCannotSee(t *testing.T) {
 		"su bob",
 		"fish -c a",
 		"chroot /x",
+		// Round 10 of the canary tests.
+		"sleep 0 & wait -n -p x",
+		"tar -cf x.tar -g snar f", "tar cgf snar x.tar f", "tar -cf x.tar --listed-incremental=snar f",
+		"tar -cf x.tar --remove-files f", "tar -cf x.tar --volno-file=v f",
+		"curl -o '#1' 'file:///{a,b}'", "curl --output=x#1 'https://h/[1-2]'",
+		"sed -n ':a w f' x", "sed -n 'b x w f' x", "sed -n 't x;w f' x",
+		"{ sleep 1; echo x >> y; } & cp -d l y", "{ sleep 1; echo x >> y; } | cp -d l y",
+		"for i in 1 2; do echo x >> y; cp -d l y; done", "while true; do echo x >> y; mv l y; done",
+		"for i in 1 2; do git status; cd d; done", "until false; do git status; cd d; done",
+		"mktemp x.XXX", "mknod f p",
 		strings.Repeat("a;", maxUnits+1),
 		strings.Repeat("x", maxCommandLen+1),
 		"a \x00 b",
@@ -252,6 +268,9 @@ func TestBashAnalysisMarksWhatItCannotSee(t *testing.T) {
 		"git status", "ls -la", "python3 x.py", "python3 -m pytest", "node x.js", "bash -c 'a'",
 		"awk '{print $1}' f", "sed -n 1p f", "python --version", "bash --version",
 		"command -v a", "env a", "nice -n 5 a", "timeout 5 a", "nohup a",
+		"wait", "wait -n", "tar -czf x.tgz f", "curl -o out https://x", "sed -n ':a;N;ba' f",
+		"sed '/x/b end; s/a/b/; :end' f", "echo x > y && cp y z",
+		"for i in 1 2; do echo $i; done | cat > out", "git status && cd sub && ls",
 	}
 	for _, line := range seen {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {

@@ -379,11 +379,26 @@ func (an *analyzer) fileCommand(name string, args []word) {
 		an.archive(name, args)
 		return
 	case "curl", "wget":
+		// curl -T uploads to its URLs: a file:// URL is a file it writes.
+		mode := modeRead
+		if name == "curl" && (anyShortFlag(args, "T") || hasPrefix(args, "--upload-file")) {
+			mode = modeWrite
+		}
 		for _, a := range args {
 			if u, ok := strings.CutPrefix(a.text, "file://"); ok {
 				u = strings.TrimPrefix(u, "localhost")
-				an.pathArg(word{text: u, dynamic: a.dynamic, pattern: a.pattern}, modeRead, name+" file://")
+				an.pathArg(word{text: u, dynamic: a.dynamic, pattern: a.pattern}, mode, name+" file://")
 			}
+		}
+		if name == "curl" {
+			// "#1" in an output name is replaced by the text a glob of the
+			// URL matched ({a,b}, [1-9]), which may hold slashes.
+			spec := fileCommands()["curl"]
+			eachOption(args, spec.short, spec.long, true, func(opt string, val *word) {
+				if (opt == "-o" || opt == "--output") && val != nil && strings.Contains(val.text, "#") {
+					an.opaque("curl " + opt + " names its output with text of the URL")
+				}
+			})
 		}
 	}
 	switch name {
@@ -411,6 +426,9 @@ func (an *analyzer) fileCommand(name string, args []word) {
 	}
 	spec, ok := fileCommands()[name]
 	if !ok {
+		if !noFiles()[name] {
+			an.unknownArgs(args)
+		}
 		return
 	}
 	ops := an.optionsPaths(args, spec.short, spec.long, true, spec.paths)
@@ -534,6 +552,11 @@ func (an *analyzer) archive(name string, args []word) {
 				} else if i+1 < len(args) {
 					dirs = append(dirs, args[i+1])
 				}
+			case 'g':
+				if name == "tar" || name == "bsdtar" {
+					an.opaque(name + " -g writes the snapshot file it names")
+					k = len(cluster)
+				}
 			case 'd':
 				if name == "unzip" && i+1 < len(args) {
 					dirs = append(dirs, args[i+1])
@@ -556,6 +579,22 @@ func (an *analyzer) archive(name string, args []word) {
 		}
 	}
 }
+
+// noFiles are the commands the analysis does not model whose arguments
+// never name files they write; the arguments of any other such command
+// are taken as paths it may write (see unknownArgs).
+var noFiles = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range []string{"echo", "true", "false", ":", "pwd", "sleep", "basename", "dirname",
+		"seq", "expr", "yes", "printenv", "whoami", "id", "uname", "nproc", "arch", "tty", "type",
+		"which", "exit", "return", "shift", "break", "continue", "times", "umask", "dirs", "help",
+		"tr", "cut", "join", "expand", "unexpand", "numfmt", "factor", "logname", "groups", "kill",
+		"wait", "date", "fg", "bg", "disown", "caller", "getconf", "locale", "clear", "tput",
+		"hostname", "uptime", "free", "ps", "pgrep", "df"} {
+		m[n] = true
+	}
+	return m
+})
 
 // recursiveWriters are the commands whose -r or -R writes a whole tree.
 var recursiveWriters = sync.OnceValue(func() map[string]bool {
@@ -630,8 +669,11 @@ type danger struct {
 // models.
 var optionDanger = sync.OnceValue(func() map[string]danger {
 	return map[string]danger{
+		// --listed-incremental (-g, see archive) and --volno-file write
+		// the files they name; --remove-files deletes what was archived.
 		"tar": {long: []string{"to-command", "use-compress-program", "checkpoint-action", "info-script",
-			"new-volume-script", "rsh-command", "rmt-command", "index-file"}, short: "IF", oldStyle: true},
+			"new-volume-script", "rsh-command", "rmt-command", "index-file", "listed-incremental",
+			"volno-file", "remove-files"}, short: "IF", oldStyle: true},
 		"bsdtar": {long: []string{"use-compress-program", "options"}, short: "I", oldStyle: true},
 		"rsync": {long: []string{"rsh", "rsync-path", "config", "log-file", "write-batch", "only-write-batch",
 			"read-batch", "backup", "suffix", "temp-dir", "partial-dir", "daemon", "compare-dest", "copy-dest", "link-dest"}, short: "eTb"},

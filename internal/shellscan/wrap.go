@@ -62,6 +62,14 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	case "cd", "pushd", "popd":
 		an.cd(name, args)
 		return false
+	case "wait":
+		for _, a := range args {
+			if a.dynamic || strings.HasPrefix(a.text, "-") && strings.Contains(a.text, "p") {
+				an.opaque("wait -p assigns a variable, whose subscript is evaluated as code")
+				break
+			}
+		}
+		return false
 	case "command":
 		for _, a := range args {
 			if !strings.HasPrefix(a.text, "-") || a.text == "--" {
@@ -155,7 +163,8 @@ var opaqueCommands = sync.OnceValue(func() map[string]string {
 		"m4", "env-update", "sudoedit", "zip", "7z", "7za", "cpio", "pax", "ar", "dd", "tee",
 		"eatmydata", "chronic", "nocache", "trickle", "tini", "dumb-init", "catatonit", "runcon", "chpst",
 		"sshpass", "ifne", "pee", "sem", "lckdo", "with-lock-ex", "envdir", "envuidgid", "softlimit",
-		"setuidgid", "npx", "bunx", "pnpx"} {
+		"setuidgid", "npx", "bunx", "pnpx", "mktemp", "rename", "rename.ul", "prename", "file-rename",
+		"mknod", "fallocate"} {
 		if _, ok := m[n]; !ok {
 			m[n] = "runs commands or writes files in ways the analysis does not model"
 		}
