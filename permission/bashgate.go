@@ -59,8 +59,17 @@ func (g *Gate) screenBash(call Call) bashScreen {
 		s.opaque = why
 	}
 	for _, acc := range a.Accesses {
+		if acc.Unknown {
+			if s.opaque == "" {
+				s.opaque = g.unknownWrite(a.Dirs, acc)
+			}
+			continue
+		}
 		if acc.Mode == shellscan.Read {
 			continue
+		}
+		if s.opaque == "" && gitDirComponent(acc.Path) {
+			s.opaque = "the command writes inside a .git directory, whose configuration and hooks git runs: " + clip(acc.Path)
 		}
 		ancestors := acc.Mode == shellscan.Delete || acc.Tree
 		for _, dir := range a.Dirs {
@@ -107,6 +116,9 @@ func (g *Gate) screenBash(call Call) bashScreen {
 			if g.hitsProtected(target, ancestors) {
 				return bashScreen{protected: acc.Path}
 			}
+			if s.opaque == "" && gitDirComponent(pathmatch.Resolve(target)) {
+				s.opaque = "the command writes inside a .git directory, whose configuration and hooks git runs: " + clip(acc.Path)
+			}
 			if s.opaque == "" {
 				if why := g.outsideOrdinary(target, acc.Mode); why != "" {
 					s.opaque = why
@@ -115,6 +127,48 @@ func (g *Gate) screenBash(call Call) bashScreen {
 		}
 	}
 	return s
+}
+
+// unknownWrite says why a word given to a command the analysis does not
+// model makes the line opaque: as a path, from any candidate directory, it
+// is or holds a protected path, lies outside the workdir or inside a .git
+// directory, or is not an ordinary file there. It returns "" otherwise.
+func (g *Gate) unknownWrite(dirs []string, acc shellscan.Access) string {
+	why := "the command " + clip(acc.Path) + " is given may be a file it writes, "
+	for _, dir := range dirs {
+		target := g.absTarget(dir, acc.Path)
+		if target == "" {
+			return why + "relative to an unknown directory"
+		}
+		if acc.Pattern {
+			if g.patternHits(target, true) {
+				return why + "and it may name a protected path"
+			}
+			target = pathmatch.LiteralDir(target)
+		}
+		if g.hitsProtected(target, true) {
+			return why + "and it names a protected path"
+		}
+		if gitDirComponent(acc.Path) || gitDirComponent(pathmatch.Resolve(target)) {
+			return why + "and it lies inside a .git directory"
+		}
+		if o := g.outsideOrdinary(target, shellscan.Write); o != "" {
+			return why + "and " + o
+		}
+	}
+	return ""
+}
+
+// gitDirComponent reports whether p has a component named .git (in any
+// case): a repository's own files, whose config and hooks run programs
+// when git works there (a nested repository, a submodule's, a git file).
+func gitDirComponent(p string) bool {
+	for _, c := range strings.Split(filepath.ToSlash(p), "/") {
+		if strings.EqualFold(c, ".git") {
+			return true
+		}
+	}
+	return false
 }
 
 // gitOutsideRepo says why a git command of the line makes it opaque: git
@@ -145,6 +199,11 @@ func (g *Gate) gitOutsideRepo(a *shellscan.Analysis) string {
 		if err != nil || !fi.IsDir() {
 			return "git runs where the workdir holds no .git directory, so the repository's configuration is not protected"
 		}
+		if sub == "push" {
+			if why := g.pushTarget(c.Args); why != "" {
+				return why
+			}
+		}
 		if gitWorktreeWriters[sub] {
 			if p := g.protectedInWorktree(); p != "" {
 				return "git " + sub + " may rewrite or remove the protected " + clip(p)
@@ -152,6 +211,87 @@ func (g *Gate) gitOutsideRepo(a *shellscan.Analysis) string {
 		}
 	}
 	return ""
+}
+
+// pushTarget says why the repository of a git push command makes the line
+// opaque: pushing to a repository on this machine runs git receive-pack
+// there, with that repository's configuration and hooks, which nobody
+// protects. A network URL, ".", the configured default (no repository
+// given) and a remote named in the workdir's .git/config are fine. It
+// returns "" then.
+func (g *Gate) pushTarget(args []string) string {
+	repo, seenSub := "", false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !seenSub {
+			seenSub = !strings.HasPrefix(a, "-")
+			continue
+		}
+		if a == "--" {
+			if i+1 < len(args) && repo == "" {
+				repo = args[i+1]
+			}
+			break
+		}
+		if v, ok := strings.CutPrefix(a, "--repo="); ok {
+			repo = v
+			break
+		}
+		if a == "--repo" {
+			if i+1 < len(args) {
+				repo = args[i+1]
+			}
+			break
+		}
+		if !strings.HasPrefix(a, "-") && repo == "" {
+			repo = a
+		}
+	}
+	if repo == "" || repo == "." || networkURL(repo) || g.configuredRemote(repo) {
+		return ""
+	}
+	return "git push to " + clip(repo) + " may run the hooks of a repository on this machine, which are not protected"
+}
+
+// networkURL reports whether repo is a git URL of a network transport
+// (http, https, ssh, git, or the scp-like [user@]host:path).
+func networkURL(repo string) bool {
+	if strings.Contains(repo, "::") {
+		return false // a remote helper (ext::, fd:: …)
+	}
+	if scheme, _, ok := strings.Cut(repo, "://"); ok {
+		switch strings.ToLower(scheme) {
+		case "http", "https", "ssh", "git", "git+ssh", "ssh+git":
+			return true
+		}
+		return false
+	}
+	colon := strings.IndexByte(repo, ':')
+	return colon > 0 && !strings.Contains(repo[:colon], "/")
+}
+
+// configuredRemote reports whether name is a remote of the workdir's
+// .git/config ([remote "name"]), which git prefers to a path of that name.
+func (g *Gate) configuredRemote(name string) bool {
+	if g.workdir == "" || name == "" || strings.ContainsAny(name, "\"\n") {
+		return false
+	}
+	b, err := os.ReadFile(filepath.Join(g.workdir, ".git", "config"))
+	if err != nil || len(b) > 1<<20 {
+		return false
+	}
+	want := `"` + name + `"`
+	for _, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		sect, ok := strings.CutPrefix(line, "[")
+		if !ok || len(sect) < 7 || !strings.EqualFold(sect[:6], "remote") {
+			continue
+		}
+		if strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(sect[6:]), "]")) == want {
+			return true
+		}
+	}
+	return false
 }
 
 // gitWorktreeWriters are the git subcommands that write or remove files of
