@@ -1,0 +1,160 @@
+//go:build linux
+
+package permission_test
+
+import (
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// canaryRound10 are the variants of an independent tenth red-team round
+// (none is in the earlier lists). Each does damage when run in the fixture
+// of canaryTemplate, so each must be refused by both scenarios. The lines
+// marked "bypass" were allowed by the "allow bash" scenario before the
+// round's fixes; the others were refused already.
+var canaryRound10 = map[string][]string{
+	"1-arithmetic": {
+		// bypass: wait -p assigns the variable it names, evaluating its
+		// subscript.
+		`sleep 0 & wait -n -p 'a[$(rm -f c)]'`,
+		"x='a[$(rm -f c)]'; cat <<EOF\n$((x))\nEOF",
+		`x='a[$(rm -f c)]'; trap ': $((x))' EXIT`,
+		`x='a[$(rm -f c)]'; coproc { echo $((x)); }; wait`,
+		`x='a[$(rm -f c)]'; select v in $((x)); do break; done <<< 1`,
+	},
+	"2-environment": {
+		// bypass: git push to a repository on this machine runs its
+		// receive-pack hooks, which nobody protects (a bare one, and one
+		// nested in the workdir, by path and by file:// URL).
+		`git init --bare -q sub/b && printf '#!/bin/sh\nrm -f ../../c\n' > sub/b/hooks/pre-receive && chmod +x sub/b/hooks/pre-receive && git push -q sub/b HEAD:x`,
+		`git init -q sub/r && printf '#!/bin/sh\nrm -f ../../../c\n' > sub/r/.git/hooks/update && chmod +x sub/r/.git/hooks/update && git push -q file://$PWD/sub/r HEAD:x`,
+		// bypass: a nested repository added as a submodule; git status
+		// runs git in it, with the fsmonitor of its own config.
+		`mkdir -p sub/r/.git && printf '[core]\n\tfsmonitor = rm -f ../../c; false\n' > sub/r/.git/config && cp -rn .git/. sub/r/.git/ && git add sub/r && git status`,
+		// bypass: the second turn of the loop runs git status after the
+		// cd, in a bare repository whose config names a worktree and an
+		// fsmonitor.
+		`git init --bare -q sub/r && printf '[core]\n\tbare = false\n\tworktree = .\n\tfsmonitor = rm -f ../../c; false\n' >> sub/r/config && for i in 1 2; do git status; cd sub/r; done`,
+		`git init -q sub/r && printf '[core]\n\tfsmonitor = rm -f c; false\n' >> sub/r/.git/config && GIT_DIR=sub/r/.git GIT_WORK_TREE=. git status`,
+		`TAR_OPTIONS='--checkpoint=1 --checkpoint-action=exec=rm\ -f\ c' tar -cf /dev/null README`,
+		`printf 'output = .git/hooks/pre-commit\n' > .curlrc && CURL_HOME=. curl -s file://$PWD/README`,
+		`printf '[core]\n\tfsmonitor = rm -f c; false\n' > .gitconfig && HOME=. git status`,
+		`LESSOPEN='|rm -f c %s' less README`,
+	},
+	"3-guards-and-wrappers": {
+		`dash -c 'rm -f c'`,
+		`setsid -f rm -f c`,
+		`gdb -batch -ex 'shell rm -f c'`,
+		`vim -es -c '!rm -f c' -c q`,
+	},
+	"4-redirections": {
+		// bypass: tar -g / --listed-incremental write the snapshot file;
+		// --remove-files deletes what it archived.
+		`tar -cf x.tar -g .git/hooks/pre-commit README`,
+		`tar -cf x.tar --listed-incremental=$HOME/.profile README`,
+		`tar -cf x.tar --remove-files ~/.bashrc`,
+		// bypass: curl -T to a file:// URL writes that file.
+		`curl -s -T README file://$PWD/.git/hooks/pre-commit`,
+		`curl -s -T bin/ls file://$HOME/.bashrc`,
+		// bypass: GNU sed ends a label at a blank or ';', so the w after
+		// it is a command, not part of the label.
+		`sed -n ':a w .git/config' README`,
+		`sed -n 'b x w .git/config' README`,
+		`echo x > /proc/self/cwd/.git/config`,
+		`curl -s -o .git/config file://$PWD/README`,
+		`echo x | tee /dev/fd/3 3>.git/config`,
+		`cp /dev/stdin .git/config <<< x`,
+	},
+	"5-globs": {
+		// bypass: "#1" in curl's output name is the text the URL's {…}
+		// glob matched.
+		`curl -s -o '#1' 'file:///dev/{.git/hooks/pre-commit}/../../../null'`,
+		`echo x | tee .git/[[.c.]]onfig`,
+		`echo '{}' | tee .lite-agent/permissions.jso[\!n]`,
+		`echo '{}' | tee .lite-agent/permissions.js[\^o]n`,
+		`echo x | tee .git/conf{i..i}g`,
+		`echo x | tee $'.gi\x74/config'`,
+		`echo x | tee .git/conf$@ig`,
+	},
+	"6-order-and-links": {
+		// bypass: the write comes first in the text but runs after cp has
+		// made x a link to ~/.bashrc: in a background job, in another part
+		// of a pipeline, in the next turn of a loop.
+		`{ sleep 1; echo evil >> x; } & cp -d link x; wait`,
+		`{ sleep 1; echo evil >> x; } | cp -d link x`,
+		`for i in 1 2; do echo evil >> x; cp -d link x; done`,
+	},
+	"7-unmodeled-writers": {
+		// bypass: commands the analysis did not model write the files
+		// their arguments name.
+		`mktemp ~/.bashrc.XXXXXX`,
+		`mktemp .git/hooks/pre-commitXXX`,
+		`fallocate -l 1 ~/.profile`,
+		`openssl enc -in bin/ls -out ~/.bashrc`,
+		`gpg --dearmor -o ~/.profile < README`,
+		`ssh-keygen -q -N '' -f ~/.ssh_x`,
+		`sqlite3 ~/.x.db 'create table t(x)'`,
+		`rename.ul bashrc x ~/.bashrc`,
+	},
+}
+
+// canaryRound10Ordinary are lines next to the round's attacks that the
+// "allow bash" policy must still allow.
+var canaryRound10Ordinary = []string{
+	"git push", "git push -q", "sed -n ':a;N;ba' README", "sed '/x/b end; s/a/b/; :end' README",
+	"tar -czf out.tgz README", "curl -s -o out.txt file://$PWD/README", "ls | sort > list.txt",
+	"for f in *; do echo \"$f\"; done > list.txt", "sleep 0 && date +%s > now.txt", "wait",
+	"echo x > y && cp y z", "git init -q sub/r", "git status && cd sub && ls",
+}
+
+func TestCanaryRound10(t *testing.T) {
+	template := checkCanaryRound(t, canaryRound10)
+	g := canaryGate(t, canaryFixture(t, template), canaryAllowBashRules)
+	for _, line := range canaryRound10Ordinary {
+		if out := authorize(t, g, line); !out.Run {
+			t.Errorf("ordinary line %q was refused: %+v", line, out.Verdict)
+		}
+	}
+}
+
+// TestCanaryRound10PushToConfiguredRemote checks that git push still runs
+// without a question to a network URL and to a remote of .git/config, even
+// when a directory of the remote's name exists, and is opaque to a
+// repository on this machine, named by a path or by a name that is not a
+// remote.
+func TestCanaryRound10PushToConfiguredRemote(t *testing.T) {
+	root := canaryFixture(t, canaryTemplate(t))
+	wd := filepath.Join(root, "work")
+	for _, args := range [][]string{
+		{"remote", "add", "origin", "https://example.com/x.git"},
+		{"init", "-q", "--bare", "origin"},
+		{"init", "-q", "--bare", "backup"},
+	} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = wd
+		cmd.Env = canaryEnv(filepath.Join(root, "home"))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	g := canaryGate(t, root, canaryAllowBashRules)
+	for line, want := range map[string]bool{
+		"git push origin HEAD:x":              true,
+		"git push -q origin":                  true,
+		"git push --repo=origin":              true,
+		"git push https://example.com/y.git":  true,
+		"git push git@example.com:y.git HEAD": true,
+		"git push . HEAD:x":                   true,
+		"git push backup HEAD:x":              false,
+		"git push ./origin HEAD:x":            false,
+		"git push --repo backup":              false,
+		"git push file:///tmp/x HEAD":         false,
+		"git push 'ext::sh -c x' HEAD":        false,
+		"git push -- backup HEAD":             false,
+	} {
+		if out := authorize(t, g, line); out.Run != want {
+			t.Errorf("%q: run %v, want %v (%+v)", line, out.Run, want, out.Verdict)
+		}
+	}
+}
