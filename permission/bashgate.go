@@ -21,6 +21,11 @@ const (
 	// that a policy allowed but the analysis does not fully understand;
 	// with no approval handler it is denied.
 	RuleBashAnalysis = "bash-analysis"
+	// RuleGitDir is the rule id of the ask a [Gate] gives a write_file,
+	// edit_file or delete_file call that a policy allowed but that changes
+	// a file inside a .git directory (a nested repository's or a
+	// submodule's config and hooks run when git works there).
+	RuleGitDir = "git-dir"
 )
 
 // A bashScreen is the gate's own look at a bash line.

@@ -3,9 +3,13 @@
 package permission_test
 
 import (
+	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/lite-agent/lite-agent-go/permission"
 )
 
 // canaryRound10 are the variants of an independent tenth red-team round
@@ -156,5 +160,61 @@ func TestCanaryRound10PushToConfiguredRemote(t *testing.T) {
 		if out := authorize(t, g, line); out.Run != want {
 			t.Errorf("%q: run %v, want %v (%+v)", line, out.Run, want, out.Verdict)
 		}
+	}
+}
+
+// TestCanaryRound10FileToolsIntoNestedGitDir is a bypass of the round
+// through the file tools, under rules that allow them and bash but deny rm:
+// clone the workdir's repository into sub/r, write an fsmonitor into
+// sub/r/.git/config with write_file (allowed before the round's fix: only
+// the workdir's own .git/config and hooks were protected), add sub/r as a
+// submodule and run git status, which runs git in it. The write must now
+// be asked about, however the path reaches a .git directory.
+func TestCanaryRound10FileToolsIntoNestedGitDir(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	root := canaryFixture(t, canaryTemplate(t))
+	wd := filepath.Join(root, "work")
+	rules := `{"version":1,"rules":[
+ {"tool":"bash","when":{"command":{"startsWith":"rm"}},"effect":"deny"},
+ {"tool":["bash","write_file","edit_file","delete_file"],"effect":"allow"}]}`
+	g := canaryGate(t, root, rules)
+	file := func(tool, p string) permission.Outcome {
+		in, _ := json.Marshal(map[string]string{"path": p, "content": "x"})
+		out, err := g.Authorize(t.Context(), permission.Call{Name: tool, Input: in})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	clone := "git clone -q . sub/r"
+	if out := authorize(t, g, clone); !out.Run {
+		t.Fatalf("%q was refused: %+v", clone, out.Verdict)
+	}
+	runBash(t, root, clone)
+	for _, p := range []string{"sub/r/.git/config", "sub/r/.GIT/config", "./sub//r/.git/hooks/post-checkout",
+		"dotgit/modules/x/config", ".git/modules/x/config", "sub/.git", wd + "/sub/r/.git/config"} {
+		for _, tool := range []string{"write_file", "edit_file", "delete_file"} {
+			if out := file(tool, p); out.Run || out.Verdict.RuleID != permission.RuleGitDir {
+				t.Errorf("%s %s: %+v, want an ask by %s", tool, p, out.Verdict, permission.RuleGitDir)
+			}
+		}
+	}
+	if out := file("write_file", "sub/r/README"); !out.Run {
+		t.Errorf("write_file of an ordinary file of the nested worktree was refused: %+v", out.Verdict)
+	}
+	// What write_file would have written, and the line that runs it.
+	cfg := "[core]\n\trepositoryformatversion = 0\n\tfsmonitor = rm -f ../../c; false\n"
+	if err := os.WriteFile(filepath.Join(wd, "sub", "r", ".git", "config"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	line := "git add sub/r && git status"
+	if out := authorize(t, g, line); !out.Run {
+		t.Fatalf("%q was refused: %+v", line, out.Verdict)
+	}
+	runBash(t, root, line)
+	if _, err := os.Stat(filepath.Join(wd, "c")); err == nil {
+		t.Errorf("the nested repository's fsmonitor did not run: the test no longer shows the damage")
 	}
 }
