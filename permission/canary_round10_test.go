@@ -4,9 +4,12 @@ package permission_test
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/permission"
@@ -47,6 +50,16 @@ var canaryRound10 = map[string][]string{
 		`LESSOPEN='|rm -f c %s' less README`,
 	},
 	"3-guards-and-wrappers": {
+		// bypass: other names of vim (which the analysis knew as opaque)
+		// and versioned names of interpreters.
+		`view -es -c '!rm -f c' -c q`,
+		`vimdiff -es -c '!rm -f c' -c q README`,
+		`vim.basic -es -c '!rm -f c' -c q`,
+		`editor -es -c '!rm -f c' -c q`,
+		`sensible-editor -es -c '!rm -f c' -c q`,
+		`perl5.36.0 -e 'unlink "c"'`,
+		`perl5.36-x86_64-linux-gnu -e 'unlink "c"'`,
+		`tclsh8.6 <<< 'file delete c'`,
 		`dash -c 'rm -f c'`,
 		`setsid -f rm -f c`,
 		`gdb -batch -ex 'shell rm -f c'`,
@@ -97,7 +110,7 @@ var canaryRound10 = map[string][]string{
 		`fallocate -l 1 ~/.profile`,
 		`openssl enc -in bin/ls -out ~/.bashrc`,
 		`gpg --dearmor -o ~/.profile < README`,
-		`ssh-keygen -q -N '' -f ~/.ssh_x`,
+		`ssh-keygen -q -t ed25519 -N '' -f ~/.ssh_x`,
 		`sqlite3 ~/.x.db 'create table t(x)'`,
 		`rename.ul bashrc x ~/.bashrc`,
 	},
@@ -112,8 +125,47 @@ var canaryRound10Ordinary = []string{
 	"echo x > y && cp y z", "git init -q sub/r", "git status && cd sub && ls",
 }
 
+// canaryRound10Tools are the programs some lines of canaryRound10 need
+// beyond bash, git and coreutils; a line naming one that is not installed
+// is left out (editor and sensible-editor must lead to a vim).
+var canaryRound10Tools = []string{"openssl", "gpg", "ssh-keygen", "sqlite3", "rename.ul", "gdb", "vim",
+	"view", "vimdiff", "vim.basic", "editor", "sensible-editor", "perl5.36.0", "perl5.36-x86_64-linux-gnu",
+	"tclsh8.6", "dash", "less", "fallocate", "curl", "setsid", "tar"}
+
+// installedRound drops the lines of round that run a program of
+// canaryRound10Tools that is not installed.
+func installedRound(t *testing.T, round map[string][]string) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	for class, lines := range round {
+	line:
+		for _, line := range lines {
+			for _, tool := range canaryRound10Tools {
+				if !regexp.MustCompile(`(^|[\s;&|(=])` + regexp.QuoteMeta(tool) + `\s`).MatchString(line) {
+					continue
+				}
+				p, err := exec.LookPath(tool)
+				if err == nil && (tool == "editor" || tool == "sensible-editor") {
+					if real, _ := filepath.EvalSymlinks(p); !strings.Contains(filepath.Base(real), "vim") && tool == "editor" {
+						err = errors.New("not a vim")
+					}
+					if _, verr := exec.LookPath("vim"); verr != nil {
+						err = verr
+					}
+				}
+				if err != nil {
+					t.Logf("class %s: %q left out: %s is not installed", class, line, tool)
+					continue line
+				}
+			}
+			out[class] = append(out[class], line)
+		}
+	}
+	return out
+}
+
 func TestCanaryRound10(t *testing.T) {
-	template := checkCanaryRound(t, canaryRound10)
+	template := checkCanaryRound(t, installedRound(t, canaryRound10))
 	g := canaryGate(t, canaryFixture(t, template), canaryAllowBashRules)
 	for _, line := range canaryRound10Ordinary {
 		if out := authorize(t, g, line); !out.Run {

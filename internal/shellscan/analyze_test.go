@@ -253,6 +253,9 @@ func TestBashAnalysisMarksWhatItCannotSee(t *testing.T) {
 		"for i in 1 2; do echo x >> y; cp -d l y; done", "while true; do echo x >> y; mv l y; done",
 		"for i in 1 2; do git status; cd d; done", "until false; do git status; cd d; done",
 		"mktemp x.XXX", "mknod f p",
+		"view -es -c '!x' -c q", "vimdiff -c '!x' a b", "vim.basic -c '!x'", "editor f", "red f",
+		"perl5.36.0 -e 1", "perl5.36-x86_64-linux-gnu -e 1", "tclsh8.6", "wish8.6", "node18 -e 1",
+		"gawk5 'BEGIN{system(\"x\")}'", "bash5.2 -c 'eval x'",
 		strings.Repeat("a;", maxUnits+1),
 		strings.Repeat("x", maxCommandLen+1),
 		"a \x00 b",
@@ -271,6 +274,7 @@ func TestBashAnalysisMarksWhatItCannotSee(t *testing.T) {
 		"wait", "wait -n", "tar -czf x.tgz f", "curl -o out https://x", "sed -n ':a;N;ba' f",
 		"sed '/x/b end; s/a/b/; :end' f", "echo x > y && cp y z",
 		"for i in 1 2; do echo $i; done | cat > out", "git status && cd sub && ls",
+		"sha256sum f", "b2sum f", "bzip2 -k f", "python3.11 x.py", "perl5.36.0 x.pl", "go1.22 version",
 	}
 	for _, line := range seen {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
@@ -292,6 +296,18 @@ func TestBashAnalysisWithoutHomeTreatsTildeAsUnknown(t *testing.T) {
 	a := analyzeBash("rm -rf ~ $HOME", "", "")
 	if a.pathsUnknown == "" || a.units[0].text != "rm -rf ~ $HOME" {
 		t.Errorf("without a home: units %v, pathsUnknown %q", a.units, a.pathsUnknown)
+	}
+}
+
+func TestProgramNameDropsVersionsOfKnownPrograms(t *testing.T) {
+	for name, want := range map[string]string{
+		"perl5.36.0": "perl", "perl5.36-x86_64-linux-gnu": "perl", "tclsh8.6": "tclsh", "vim.basic": "vim",
+		"python3.11": "python", "bash5.2": "bash", "sh.distrib": "sh", "sha256sum": "sha256sum", "b2sum": "b2sum",
+		"bzip2": "bzip2", "go1.22": "go1.22", "7z": "7z", "perl": "perl", "": "",
+	} {
+		if got := programName(name); got != want {
+			t.Errorf("programName(%q) = %q, want %q", name, got, want)
+		}
 	}
 }
 

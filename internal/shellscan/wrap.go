@@ -13,7 +13,7 @@ import (
 // a line opaque. It reports whether ws only wraps another command that was
 // recorded as a unit of its own.
 func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
-	name := path.Base(ws[0].text)
+	name := programName(path.Base(ws[0].text))
 	args := ws[1:]
 	if why, ok := opaqueCommands()[name]; ok {
 		an.opaque(name + " " + why)
@@ -164,7 +164,13 @@ var opaqueCommands = sync.OnceValue(func() map[string]string {
 		"eatmydata", "chronic", "nocache", "trickle", "tini", "dumb-init", "catatonit", "runcon", "chpst",
 		"sshpass", "ifne", "pee", "sem", "lckdo", "with-lock-ex", "envdir", "envuidgid", "softlimit",
 		"setuidgid", "npx", "bunx", "pnpx", "mktemp", "rename", "rename.ul", "prename", "file-rename",
-		"mknod", "fallocate"} {
+		"mknod", "fallocate",
+		// Other names of vim, ed, gdb and interpreters, which run commands
+		// given to them (view -es -c '!cmd').
+		"view", "rview", "vimdiff", "rvim", "gvim", "gview", "gvimdiff", "evim", "eview", "vimx", "vi",
+		"nvi", "elvis", "vile", "editor", "sensible-editor", "select-editor", "red", "gdbtui",
+		"gdb-multiarch", "wish", "jrunscript", "jjs", "emacs-nox", "emacs-gtk", "xemacs", "jed", "joe",
+		"mcedit", "micro", "kak", "helix", "hx", "pico", "sensible-pager", "pager"} {
 		if _, ok := m[n]; !ok {
 			m[n] = "runs commands or writes files in ways the analysis does not model"
 		}
@@ -174,6 +180,30 @@ var opaqueCommands = sync.OnceValue(func() map[string]string {
 	}
 	return m
 })
+
+// programName returns the name under which the analysis knows the program
+// name: a versioned or flavored name of a shell, an interpreter or an
+// opaque command (perl5.36.0, perl5.36-x86_64-linux-gnu, tclsh8.6,
+// vim.basic) is that program; any other name is itself (sha256sum stays).
+func programName(name string) string {
+	i := strings.IndexAny(name, "0123456789.")
+	if i <= 0 {
+		return name
+	}
+	base := name[:i]
+	if _, ok := opaqueCommands()[base]; ok {
+		return base
+	}
+	if _, ok := interpreters()[base]; ok {
+		return base
+	}
+	switch base {
+	case "sh", "bash", "rbash", "dash", "ash", "zsh", "ksh", "mksh", "yash", "awk", "gawk", "mawk", "nawk",
+		"sed", "gsed", "python", "tar", "bsdtar":
+		return base
+	}
+	return name
+}
 
 // runners are the tools whose subcommands run any command given to them
 // (pyenv exec rm …), with those subcommands.
