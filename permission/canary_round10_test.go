@@ -60,6 +60,12 @@ var canaryRound10 = map[string][]string{
 		`perl5.36.0 -e 'unlink "c"'`,
 		`perl5.36-x86_64-linux-gnu -e 'unlink "c"'`,
 		`tclsh8.6 <<< 'file delete c'`,
+		// bypass: scp and sftp run the program of -S, and ssh with a
+		// ProxyCommand of -o; ssh-agent runs its operands as a command.
+		`scp -S bin/ls h:x y`,
+		`scp -o 'ProxyCommand=rm -f c' h:x y`,
+		`sftp -S bin/ls h`,
+		`ssh-agent rm -f c`,
 		`dash -c 'rm -f c'`,
 		`setsid -f rm -f c`,
 		`gdb -batch -ex 'shell rm -f c'`,
@@ -130,7 +136,7 @@ var canaryRound10Ordinary = []string{
 // is left out (editor and sensible-editor must lead to a vim).
 var canaryRound10Tools = []string{"openssl", "gpg", "ssh-keygen", "sqlite3", "rename.ul", "gdb", "vim",
 	"view", "vimdiff", "vim.basic", "editor", "sensible-editor", "perl5.36.0", "perl5.36-x86_64-linux-gnu",
-	"tclsh8.6", "dash", "less", "fallocate", "curl", "setsid", "tar"}
+	"tclsh8.6", "dash", "less", "fallocate", "curl", "setsid", "tar", "scp", "sftp", "ssh-agent"}
 
 // installedRound drops the lines of round that run a program of
 // canaryRound10Tools that is not installed.

@@ -134,6 +134,7 @@ func TestBashAnalysisListsFileAccesses(t *testing.T) {
 		{"Mv", "mv a b", []string{"deletes a", "reads a", "writes b +tree", "writes b/a +tree"}},
 		{"Rm", "rm -rf a b", []string{"deletes a", "deletes b"}},
 		{"Chmod", "chmod 600 a", []string{"writes a"}},
+		{"ChmodReference", "chmod --reference=r a", []string{"writes a"}},
 		{"SedInPlace", "sed -i.bak -e s/a/b/ f", []string{"writes f", "writes f.bak"}},
 		{"SedRead", "sed s/a/b/ f", []string{"reads f"}},
 		{"Dd", "dd if=a of=b bs=1", []string{"reads a", "writes b"}},
@@ -256,6 +257,8 @@ func TestBashAnalysisMarksWhatItCannotSee(t *testing.T) {
 		"view -es -c '!x' -c q", "vimdiff -c '!x' a b", "vim.basic -c '!x'", "editor f", "red f",
 		"perl5.36.0 -e 1", "perl5.36-x86_64-linux-gnu -e 1", "tclsh8.6", "wish8.6", "node18 -e 1",
 		"gawk5 'BEGIN{system(\"x\")}'", "bash5.2 -c 'eval x'",
+		"scp -S prog h:x y", "scp -o ProxyCommand=x h:x y", "scp -Fcfg h:x y", "sftp -S prog h", "ssh-agent x",
+		"rsync --remove-source-files a b", "ip netns exec n x",
 		strings.Repeat("a;", maxUnits+1),
 		strings.Repeat("x", maxCommandLen+1),
 		"a \x00 b",
@@ -274,7 +277,7 @@ func TestBashAnalysisMarksWhatItCannotSee(t *testing.T) {
 		"wait", "wait -n", "tar -czf x.tgz f", "curl -o out https://x", "sed -n ':a;N;ba' f",
 		"sed '/x/b end; s/a/b/; :end' f", "echo x > y && cp y z",
 		"for i in 1 2; do echo $i; done | cat > out", "git status && cd sub && ls",
-		"sha256sum f", "b2sum f", "bzip2 -k f", "python3.11 x.py", "perl5.36.0 x.pl", "go1.22 version",
+		"sha256sum f", "b2sum f", "bzip2 -k f", "scp a b", "ip addr", "python3.11 x.py", "perl5.36.0 x.pl", "go1.22 version",
 	}
 	for _, line := range seen {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {

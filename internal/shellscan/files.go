@@ -438,7 +438,9 @@ func (an *analyzer) fileCommand(name string, args []word) {
 	if spec.mode == 0 {
 		return // curl and wget: only their options name files
 	}
-	if spec.skipFirst && len(ops) > 0 && !(spec.paths["-f"] != 0 && hasAny(args, "-e", "-f", "--regexp", "--file")) {
+	// chmod --reference=R f takes no mode operand.
+	if spec.skipFirst && len(ops) > 0 && !(spec.paths["-f"] != 0 && hasAny(args, "-e", "-f", "--regexp", "--file")) &&
+		!(spec.mode == modeWrite && hasPrefix(args, "--reference")) {
 		ops = ops[1:]
 	}
 	tree := name == "mv" || (name == "cp" || name == "scp" || name == "rsync") &&
@@ -676,7 +678,8 @@ var optionDanger = sync.OnceValue(func() map[string]danger {
 			"volno-file", "remove-files"}, short: "IF", oldStyle: true},
 		"bsdtar": {long: []string{"use-compress-program", "options"}, short: "I", oldStyle: true},
 		"rsync": {long: []string{"rsh", "rsync-path", "config", "log-file", "write-batch", "only-write-batch",
-			"read-batch", "backup", "suffix", "temp-dir", "partial-dir", "daemon", "compare-dest", "copy-dest", "link-dest"}, short: "eTb"},
+			"read-batch", "backup", "suffix", "temp-dir", "partial-dir", "daemon", "compare-dest", "copy-dest", "link-dest",
+			"remove-source-files", "remove-sent-files"}, short: "eTb"},
 		"sort": {long: []string{"compress-program", "temporary-directory"}, short: "T"},
 		"curl": {long: []string{"config", "output-dir", "libcurl", "dump-header", "trace", "trace-ascii",
 			"stderr", "etag-save", "hsts", "alt-svc", "create-dirs"}, short: "KD"},
@@ -687,6 +690,9 @@ var optionDanger = sync.OnceValue(func() map[string]danger {
 		"yq":   {long: []string{"inplace", "in-place"}, short: "i"},
 		"cp":   {long: []string{"symbolic-link", "link"}, short: "sl"},
 		"ssh":  {short: "oF"},
+		// scp runs the program of -S, and ssh with the options of -o, -F
+		// and -J (ProxyCommand …).
+		"scp": {short: "SoFJ"},
 		"gzip": {long: []string{"suffix", "name"}, short: "SN"}, "gunzip": {long: []string{"suffix", "name"}, short: "SN"},
 	}
 })

@@ -170,7 +170,12 @@ var opaqueCommands = sync.OnceValue(func() map[string]string {
 		"view", "rview", "vimdiff", "rvim", "gvim", "gview", "gvimdiff", "evim", "eview", "vimx", "vi",
 		"nvi", "elvis", "vile", "editor", "sensible-editor", "select-editor", "red", "gdbtui",
 		"gdb-multiarch", "wish", "jrunscript", "jjs", "emacs-nox", "emacs-gtk", "xemacs", "jed", "joe",
-		"mcedit", "micro", "kak", "helix", "hx", "pico", "sensible-pager", "pager"} {
+		"mcedit", "micro", "kak", "helix", "hx", "pico", "sensible-pager", "pager",
+		// More programs that run the command they are given (ssh-agent rm x)
+		// or a program named in their options (sftp -S prog).
+		"ssh-agent", "sftp", "dbus-launch", "systemd-inhibit", "systemd-cat", "gpg-agent", "xinit",
+		"startx", "openvt", "schroot", "dchroot", "cpulimit", "rr", "uftrace", "cgdb", "tsocks",
+		"lxc-attach", "xterm", "uxterm", "gnome-terminal", "konsole", "urxvt", "x-terminal-emulator"} {
 		if _, ok := m[n]; !ok {
 			m[n] = "runs commands or writes files in ways the analysis does not model"
 		}
@@ -214,7 +219,7 @@ var runners = sync.OnceValue(func() map[string][]string {
 		"uv": {"run"}, "poetry": {"run"}, "pipenv": {"run"}, "pdm": {"run"}, "hatch": {"run"}, "rye": {"run"},
 		"pixi": {"run", "exec"}, "conda": {"run"}, "mamba": {"run"}, "micromamba": {"run"},
 		"nix": {"run", "shell", "develop"}, "bundle": {"exec"}, "opam": {"exec"}, "npm": {"exec", "x"},
-		"pnpm": {"exec", "dlx"}, "yarn": {"exec", "dlx"},
+		"pnpm": {"exec", "dlx"}, "yarn": {"exec", "dlx"}, "ip": {"netns", "vrf"},
 	}
 })
 
