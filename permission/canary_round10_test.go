@@ -108,6 +108,14 @@ var canaryRound10 = map[string][]string{
 		`{ sleep 1; echo evil >> x; } | cp -d link x`,
 		`for i in 1 2; do echo evil >> x; cp -d link x; done`,
 	},
+	"8-parser": {
+		// bypass (both scenarios): the parser continued a comment over a
+		// backslash-newline and dropped the next line; bash ends the
+		// comment at the newline and runs it.
+		"echo hi # x \\\nrm -f c",
+		"git status #\\\nrm -f c",
+		"sh -c 'ls # \\\nrm -f c'",
+	},
 	"7-unmodeled-writers": {
 		// bypass: commands the analysis did not model write the files
 		// their arguments name.

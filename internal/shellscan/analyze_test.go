@@ -254,6 +254,8 @@ func TestBashAnalysisMarksWhatItCannotSee(t *testing.T) {
 		"for i in 1 2; do echo x >> y; cp -d l y; done", "while true; do echo x >> y; mv l y; done",
 		"for i in 1 2; do git status; cd d; done", "until false; do git status; cd d; done",
 		"mktemp x.XXX", "mknod f p",
+		"echo hi # x \\\nrm -f c", "echo hi #\\\nrm -f c", "ls; # \\\nrm x", `sh -c 'echo # \
+rm x'`,
 		"view -es -c '!x' -c q", "vimdiff -c '!x' a b", "vim.basic -c '!x'", "editor f", "red f",
 		"perl5.36.0 -e 1", "perl5.36-x86_64-linux-gnu -e 1", "tclsh8.6", "wish8.6", "node18 -e 1",
 		"gawk5 'BEGIN{system(\"x\")}'", "bash5.2 -c 'eval x'",
@@ -277,7 +279,7 @@ func TestBashAnalysisMarksWhatItCannotSee(t *testing.T) {
 		"wait", "wait -n", "tar -czf x.tgz f", "curl -o out https://x", "sed -n ':a;N;ba' f",
 		"sed '/x/b end; s/a/b/; :end' f", "echo x > y && cp y z",
 		"for i in 1 2; do echo $i; done | cat > out", "git status && cd sub && ls",
-		"sha256sum f", "b2sum f", "bzip2 -k f", "scp a b", "ip addr", "python3.11 x.py", "perl5.36.0 x.pl", "go1.22 version",
+		"sha256sum f", "b2sum f", "bzip2 -k f", "scp a b", "ip addr", "echo hi # a comment\nls", "# x\nls # y \\ z", "python3.11 x.py", "perl5.36.0 x.pl", "go1.22 version",
 	}
 	for _, line := range seen {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
