@@ -687,12 +687,12 @@ var optionDanger = sync.OnceValue(func() map[string]danger {
 			"save-cookies", "warc-file", "rejected-log", "input-file", "base"}, short: "eaPiB"},
 		"rg":    {long: []string{"pre", "pre-glob"}},
 		"sdiff": {long: []string{"diff-program"}}, "diff3": {long: []string{"diff-program"}},
-		"yq":   {long: []string{"inplace", "in-place"}, short: "i"},
-		"cp":   {long: []string{"symbolic-link", "link"}, short: "sl"},
-		"ssh":  {short: "oF"},
+		"yq":  {long: []string{"inplace", "in-place"}, short: "i"},
+		"cp":  {long: []string{"symbolic-link", "link"}, short: "sl"},
+		"ssh": {short: "oF"},
 		// scp runs the program of -S, and ssh with the options of -o, -F
 		// and -J (ProxyCommand …).
-		"scp": {short: "SoFJ"},
+		"scp":  {short: "SoFJ"},
 		"gzip": {long: []string{"suffix", "name"}, short: "SN"}, "gunzip": {long: []string{"suffix", "name"}, short: "SN"},
 	}
 })
