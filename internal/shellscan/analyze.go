@@ -131,7 +131,7 @@ func analyzeBash(line, home, workdir string) *bashAnalysis {
 		for _, acc := range an.a.accesses {
 			if !path.IsAbs(acc.path) {
 				an.pathsUnknown("the working directory changes to a place the analysis cannot follow")
-				if acc.mode != modeRead {
+				if acc.mode != modeRead || acc.unknown {
 					an.opaque("a relative path is written after the working directory changed to a place the analysis cannot follow")
 				}
 			}
