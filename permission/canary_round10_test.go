@@ -84,6 +84,9 @@ var canaryRound10 = map[string][]string{
 		// it is a command, not part of the label.
 		`sed -n ':a w .git/config' README`,
 		`sed -n 'b x w .git/config' README`,
+		// bypass: zstd writes its output into the directory of
+		// --output-dir-flat.
+		`zstd -q --output-dir-flat=.git/hooks README`,
 		`echo x > /proc/self/cwd/.git/config`,
 		`curl -s -o .git/config file://$PWD/README`,
 		`echo x | tee /dev/fd/3 3>.git/config`,
@@ -144,7 +147,7 @@ var canaryRound10Ordinary = []string{
 // is left out (editor and sensible-editor must lead to a vim).
 var canaryRound10Tools = []string{"openssl", "gpg", "ssh-keygen", "sqlite3", "rename.ul", "gdb", "vim",
 	"view", "vimdiff", "vim.basic", "editor", "sensible-editor", "perl5.36.0", "perl5.36-x86_64-linux-gnu",
-	"tclsh8.6", "dash", "less", "fallocate", "curl", "setsid", "tar", "scp", "sftp", "ssh-agent"}
+	"tclsh8.6", "dash", "less", "fallocate", "curl", "setsid", "tar", "scp", "sftp", "ssh-agent", "zstd"}
 
 // installedRound drops the lines of round that run a program of
 // canaryRound10Tools that is not installed.

@@ -684,7 +684,9 @@ var optionDanger = sync.OnceValue(func() map[string]danger {
 		"curl": {long: []string{"config", "output-dir", "libcurl", "dump-header", "trace", "trace-ascii",
 			"stderr", "etag-save", "hsts", "alt-svc", "create-dirs"}, short: "KD"},
 		"wget": {long: []string{"execute", "config", "directory-prefix", "append-output", "load-cookies",
-			"save-cookies", "warc-file", "rejected-log", "input-file", "base"}, short: "eaPiB"},
+			"save-cookies", "warc-file", "rejected-log", "input-file", "base", "use-askpass"}, short: "eaPiB"},
+		// zstd writes its outputs into the directory of these options.
+		"zstd": {long: []string{"output-dir-flat", "output-dir-mirror"}}, "unzstd": {long: []string{"output-dir-flat", "output-dir-mirror"}},
 		"rg":    {long: []string{"pre", "pre-glob"}},
 		"sdiff": {long: []string{"diff-program"}}, "diff3": {long: []string{"diff-program"}},
 		"yq":  {long: []string{"inplace", "in-place"}, short: "i"},
