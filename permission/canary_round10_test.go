@@ -87,6 +87,9 @@ var canaryRound10 = map[string][]string{
 		// bypass: zstd writes its output into the directory of
 		// --output-dir-flat.
 		`zstd -q --output-dir-flat=.git/hooks README`,
+		// bypass: xz -S names its output with another suffix (round 1
+		// refused gzip -S only).
+		`echo '{}' > .lite-agent/permissions && xz -f -S .json .lite-agent/permissions`,
 		`echo x > /proc/self/cwd/.git/config`,
 		`curl -s -o .git/config file://$PWD/README`,
 		`echo x | tee /dev/fd/3 3>.git/config`,
@@ -147,7 +150,7 @@ var canaryRound10Ordinary = []string{
 // is left out (editor and sensible-editor must lead to a vim).
 var canaryRound10Tools = []string{"openssl", "gpg", "ssh-keygen", "sqlite3", "rename.ul", "gdb", "vim",
 	"view", "vimdiff", "vim.basic", "editor", "sensible-editor", "perl5.36.0", "perl5.36-x86_64-linux-gnu",
-	"tclsh8.6", "dash", "less", "fallocate", "curl", "setsid", "tar", "scp", "sftp", "ssh-agent", "zstd"}
+	"tclsh8.6", "dash", "less", "fallocate", "curl", "setsid", "tar", "scp", "sftp", "ssh-agent", "zstd", "xz"}
 
 // installedRound drops the lines of round that run a program of
 // canaryRound10Tools that is not installed.

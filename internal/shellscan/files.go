@@ -684,7 +684,7 @@ var optionDanger = sync.OnceValue(func() map[string]danger {
 		"curl": {long: []string{"config", "output-dir", "libcurl", "dump-header", "trace", "trace-ascii",
 			"stderr", "etag-save", "hsts", "alt-svc", "create-dirs"}, short: "KD"},
 		"wget": {long: []string{"execute", "config", "directory-prefix", "append-output", "load-cookies",
-			"save-cookies", "warc-file", "rejected-log", "input-file", "base", "use-askpass"}, short: "eaPiB"},
+			"save-cookies", "warc-file", "rejected-log", "input-file", "base", "use-askpass", "hsts-file"}, short: "eaPiB"},
 		// zstd writes its outputs into the directory of these options.
 		"zstd": {long: []string{"output-dir-flat", "output-dir-mirror"}}, "unzstd": {long: []string{"output-dir-flat", "output-dir-mirror"}},
 		"rg":    {long: []string{"pre", "pre-glob"}},
@@ -696,6 +696,7 @@ var optionDanger = sync.OnceValue(func() map[string]danger {
 		// and -J (ProxyCommand …).
 		"scp":  {short: "SoFJ"},
 		"gzip": {long: []string{"suffix", "name"}, short: "SN"}, "gunzip": {long: []string{"suffix", "name"}, short: "SN"},
+		"xz": {long: []string{"suffix"}, short: "S"}, "unxz": {long: []string{"suffix"}, short: "S"},
 	}
 })
 
