@@ -90,6 +90,11 @@ var canaryRound10 = map[string][]string{
 		// bypass: xz -S names its output with another suffix (round 1
 		// refused gzip -S only).
 		`echo '{}' > .lite-agent/permissions && xz -f -S .json .lite-agent/permissions`,
+		// bypass: curl -O names its output after the URL, in the
+		// directory cd moved to.
+		`cd .lite-agent && curl -sO file://$HOME/.lite-agent/permissions.json`,
+		`cd .git/hooks && curl -sO file://$HOME/.bashrc`,
+		`cd ~ && curl -sO file:///etc/hostname`,
 		`echo x > /proc/self/cwd/.git/config`,
 		`curl -s -o .git/config file://$PWD/README`,
 		`echo x | tee /dev/fd/3 3>.git/config`,
@@ -142,7 +147,7 @@ var canaryRound10Ordinary = []string{
 	"git push", "git push -q", "sed -n ':a;N;ba' README", "sed '/x/b end; s/a/b/; :end' README",
 	"tar -czf out.tgz README", "curl -s -o out.txt file://$PWD/README", "ls | sort > list.txt",
 	"for f in *; do echo \"$f\"; done > list.txt", "sleep 0 && date +%s > now.txt", "wait",
-	"echo x > y && cp y z", "git init -q sub/r", "git status && cd sub && ls",
+	"echo x > y && cp y z", "git init -q sub/r", "git status && cd sub && ls", "cd sub && curl -sO file://$HOME/.bashrc",
 }
 
 // canaryRound10Tools are the programs some lines of canaryRound10 need

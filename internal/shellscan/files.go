@@ -403,11 +403,9 @@ func (an *analyzer) fileCommand(name string, args []word) {
 	}
 	switch name {
 	case "curl":
+		an.remoteNames(name, args)
 		for i, a := range args {
 			t := a.text
-			if t == "-O" || t == "--remote-name" || t == "--remote-name-all" || strings.HasPrefix(t, "--output-dir") {
-				an.pathsUnknown("curl " + t + " writes a file named by the server")
-			}
 			if i > 0 && contains([]string{"-d", "--data", "--data-binary", "--data-urlencode", "-F", "--form"}, args[i-1].text) {
 				v := t
 				if j := strings.IndexAny(v, "@<"); j >= 0 {
@@ -416,9 +414,7 @@ func (an *analyzer) fileCommand(name string, args []word) {
 			}
 		}
 	case "wget":
-		if !hasAny(args, "-O", "--output-document", "--spider") {
-			an.pathsUnknown("wget writes a file named by the server")
-		}
+		an.remoteNames(name, args)
 	}
 	switch name {
 	case "cp", "mv", "rsync", "scp":
@@ -475,6 +471,59 @@ func (an *analyzer) fileCommand(name string, args []word) {
 	}
 	if name == "ln" && hasShortFlag(args, 's') {
 		an.pathsUnknown("ln -s creates a symbolic link that changes where paths lead")
+	}
+}
+
+// remoteNames records the files curl -O and wget write in the working
+// directory, named by the last part of each URL's path; options that let
+// the server or a recursion name them make the line opaque.
+func (an *analyzer) remoteNames(name string, args []word) {
+	spec := fileCommands()[name]
+	remote := name == "wget"
+	ops := eachOption(args, spec.short, spec.long, true, func(opt string, _ *word) {
+		switch opt {
+		case "-O":
+			remote = name == "curl" // wget -O names its output
+		case "--remote-name", "--remote-name-all":
+			remote = true
+		case "--output-document", "--spider":
+			remote = remote && name != "wget"
+		case "-J", "--remote-header-name", "--content-disposition", "--trust-server-names", "-r", "--recursive",
+			"-m", "--mirror", "-p", "--page-requisites", "-x", "--force-directories", "--protocol-directories":
+			an.opaque(name + " " + opt + " writes files the server or a recursion names")
+		}
+	})
+	if !remote {
+		return
+	}
+	for _, op := range ops {
+		if op.dynamic || op.special {
+			an.opaque(name + " gets a URL that is only known when it runs")
+			continue
+		}
+		u := op.text
+		if _, rest, ok := strings.Cut(u, "://"); ok {
+			u = rest
+		}
+		u, _, _ = strings.Cut(u, "?")
+		u, _, _ = strings.Cut(u, "#")
+		i := strings.IndexByte(u, '/')
+		if i < 0 {
+			if name == "wget" {
+				an.addAccess(word{text: "index.html"}, modeWrite, name, false)
+			}
+			continue
+		}
+		file := path.Base(u[i:])
+		if file == "/" || file == "." || file == ".." {
+			file = "index.html"
+		}
+		if strings.Contains(file, "%") {
+			an.opaque(name + " names its output after an encoded URL")
+			continue
+		}
+		an.pathsUnknown(name + " writes files named after URLs")
+		an.addAccess(word{text: file, pattern: op.pattern || strings.ContainsAny(file, "{}[]")}, modeWrite, name, false)
 	}
 }
 
