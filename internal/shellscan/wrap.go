@@ -175,7 +175,10 @@ var opaqueCommands = sync.OnceValue(func() map[string]string {
 		// or a program named in their options (sftp -S prog).
 		"ssh-agent", "sftp", "dbus-launch", "systemd-inhibit", "systemd-cat", "gpg-agent", "xinit",
 		"startx", "openvt", "schroot", "dchroot", "cpulimit", "rr", "uftrace", "cgdb", "tsocks",
-		"lxc-attach", "xterm", "uxterm", "gnome-terminal", "konsole", "urxvt", "x-terminal-emulator"} {
+		"lxc-attach", "xterm", "uxterm", "gnome-terminal", "konsole", "urxvt", "x-terminal-emulator",
+		// Extractors, which write the paths their input names.
+		"dpkg-deb", "jar", "unsquashfs", "unrar", "unar", "lha", "arj", "cabextract", "uudecode", "unshar",
+		"bsdcpio", "rpm2archive"} {
 		if _, ok := m[n]; !ok {
 			m[n] = "runs commands or writes files in ways the analysis does not model"
 		}
