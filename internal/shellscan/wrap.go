@@ -406,6 +406,12 @@ options:
 			an.opaque("the script of " + name + " -c is only known when it runs")
 			return false
 		}
+		if name == "zsh" {
+			// zsh runs code from glob qualifiers (*(e:…:), *(+f)) and ties
+			// lower-case names to PATH and friends (for path in …), which
+			// the parser reads as plain words.
+			an.opaque("zsh expands words in ways the analysis does not model")
+		}
 		an.script(s.text, lang, depth+1)
 		return true
 	case stdin || len(ops) == 0:
