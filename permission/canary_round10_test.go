@@ -126,6 +126,10 @@ var canaryRound10 = map[string][]string{
 		"echo hi # x \\\nrm -f c",
 		"git status #\\\nrm -f c",
 		"sh -c 'ls # \\\nrm -f c'",
+		// bypass (both scenarios): the parser took backslash, CR, LF as a
+		// line continuation; bash escapes the CR and runs the next line.
+		"echo hi \\\r\nrm -f c",
+		"git status \\\r\nrm -f c",
 	},
 	"7-unmodeled-writers": {
 		// bypass: commands the analysis did not model write the files

@@ -172,6 +172,11 @@ func (an *analyzer) script(src string, lang syntax.LangVariant, depth int) bool 
 		an.opaque("the command contains a NUL byte")
 		return false
 	}
+	if strings.ContainsRune(src, '\r') {
+		// The parser takes "\\<CR><LF>" as a line continuation; bash takes
+		// an escaped CR and ends the command at the LF.
+		an.opaque("the command contains a carriage return, which the shell and the analysis read differently")
+	}
 	if strings.Contains(src, "/dev/tcp/") || strings.Contains(src, "/dev/udp/") {
 		an.opaque("the command names a /dev/tcp or /dev/udp socket")
 	}
