@@ -130,6 +130,11 @@ var canaryRound10 = map[string][]string{
 		// line continuation; bash escapes the CR and runs the next line.
 		"echo hi \\\r\nrm -f c",
 		"git status \\\r\nrm -f c",
+		// bypass (both scenarios): bash joins a here-document's
+		// backslash-newline before it looks for the delimiter, so
+		// "\\<newline>EOF" ends the body; the parser read on.
+		"echo hi <<EOF\nx\n\\\nEOF\nrm -f c\nEOF",
+		"cat <<-EOF\n\\\nEOF\nrm -f c\nEOF",
 	},
 	"7-unmodeled-writers": {
 		// bypass: commands the analysis did not model write the files

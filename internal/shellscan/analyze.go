@@ -366,6 +366,12 @@ func (an *analyzer) redirect(r *syntax.Redirect, src string) {
 				quoted = true
 			}
 		}
+		if !quoted && strings.Contains(hdocSource(src, r), "\\\n") {
+			// bash joins the lines of a backslash-newline before it looks
+			// for the delimiter ("\\<newline>EOF" ends the body); the parser
+			// does not.
+			an.opaque("a here-document continues a line with a backslash")
+		}
 		if !quoted {
 			for _, p := range r.Hdoc.Parts {
 				if lit, ok := p.(*syntax.Lit); !ok || strings.ContainsAny(lit.Value, "$`") {
@@ -410,6 +416,21 @@ func (an *analyzer) redirect(r *syntax.Redirect, src string) {
 		}
 	}
 	an.addAccessOf(w, mode, "a redirection", false, true)
+}
+
+// hdocSource returns the source of the body of the here-document r: from
+// the line after its operator to its end (the parser's position of the
+// body may start after a first line it joined to the next).
+func hdocSource(src string, r *syntax.Redirect) string {
+	start, end := int(r.Word.End().Offset()), int(r.Hdoc.End().Offset())
+	if start < 0 || end > len(src) || start > end {
+		return src
+	}
+	body := src[start:end]
+	if i := strings.IndexByte(body, '\n'); i >= 0 {
+		return body[i:]
+	}
+	return body
 }
 
 // pathArg records w as a path of mode, or notes that it cannot be known.

@@ -257,7 +257,7 @@ func TestBashAnalysisMarksWhatItCannotSee(t *testing.T) {
 		"for i in 1 2; do echo x >> y; cp -d l y; done", "while true; do echo x >> y; mv l y; done",
 		"for i in 1 2; do git status; cd d; done", "until false; do git status; cd d; done",
 		"mktemp x.XXX", "mknod f p", "cd - && frob out",
-		"echo hi \\\r\nrm -f c", "echo hi\r\nls",
+		"echo hi \\\r\nrm -f c", "echo hi\r\nls", "cat <<EOF\nx\n\\\nEOF\nrm -f c\nEOF", "cat <<-EOF\n\\\nEOF\nrm x\nEOF",
 		"echo hi # x \\\nrm -f c", "echo hi #\\\nrm -f c", "ls; # \\\nrm x", `sh -c 'echo # \
 rm x'`,
 		"view -es -c '!x' -c q", "vimdiff -c '!x' a b", "vim.basic -c '!x'", "editor f", "red f",
