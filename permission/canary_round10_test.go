@@ -90,6 +90,7 @@ var canaryRound10 = map[string][]string{
 		// bypass: xz -S names its output with another suffix (round 1
 		// refused gzip -S only).
 		`echo '{}' > .lite-agent/permissions && xz -f -S .json .lite-agent/permissions`,
+		`echo '{}' > .lite-agent/permissions && lzma -f -S .json .lite-agent/permissions`,
 		// bypass: curl -O names its output after the URL, in the
 		// directory cd moved to.
 		`cd .lite-agent && curl -sO file://$HOME/.lite-agent/permissions.json`,
@@ -164,7 +165,7 @@ var canaryRound10Ordinary = []string{
 // is left out (editor and sensible-editor must lead to a vim).
 var canaryRound10Tools = []string{"openssl", "gpg", "ssh-keygen", "sqlite3", "rename.ul", "gdb", "vim",
 	"view", "vimdiff", "vim.basic", "editor", "sensible-editor", "perl5.36.0", "perl5.36-x86_64-linux-gnu",
-	"tclsh8.6", "dash", "less", "fallocate", "curl", "setsid", "tar", "scp", "sftp", "ssh-agent", "zstd", "xz"}
+	"tclsh8.6", "dash", "less", "fallocate", "curl", "setsid", "tar", "scp", "sftp", "ssh-agent", "zstd", "xz", "lzma"}
 
 // installedRound drops the lines of round that run a program of
 // canaryRound10Tools that is not installed.

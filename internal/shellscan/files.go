@@ -255,6 +255,11 @@ type fileSpec struct {
 	paths     map[string]accessMode // options whose value is a path
 }
 
+// compressors write each operand's compressed or decompressed file beside
+// it (and remove the operand).
+var compressors = []string{"gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4", "lzma",
+	"unlzma", "lzip", "pigz", "unpigz", "pbzip2", "plzip", "lzop", "brotli"}
+
 // fileCommands are the commands whose file operands the analysis knows.
 var fileCommands = sync.OnceValue(func() map[string]fileSpec {
 	read := fileSpec{mode: modeRead}
@@ -303,7 +308,7 @@ var fileCommands = sync.OnceValue(func() map[string]fileSpec {
 	m["link"] = fileSpec{mode: modeRead, last: modeWrite}
 	m["rsync"] = fileSpec{mode: modeRead, last: modeWrite, short: "efB"}
 	m["scp"] = fileSpec{mode: modeRead, last: modeWrite, short: "cFiloPSJ"}
-	for _, n := range []string{"gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4"} {
+	for _, n := range compressors {
 		m[n] = fileSpec{mode: modeWrite, also: modeRead, short: "S"}
 	}
 	m["zip"] = fileSpec{mode: modeRead}
@@ -328,7 +333,8 @@ func (an *analyzer) fileCommand(name string, args []word) {
 		if anyShortFlag(args, "bS") || hasPrefix(args, "--b") || hasPrefix(args, "--su") {
 			an.opaque(name + " makes backups under names the analysis does not model")
 		}
-	case "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4":
+	case "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4", "lzma", "unlzma", "lzip",
+		"pigz", "unpigz", "pbzip2", "plzip", "lzop", "brotli":
 		// Decompressing writes the operand without its suffix
 		// (x.json.gz → x.json, x.tgz → x.tar).
 		for _, a := range args {
@@ -746,6 +752,9 @@ var optionDanger = sync.OnceValue(func() map[string]danger {
 		"scp":  {short: "SoFJ"},
 		"gzip": {long: []string{"suffix", "name"}, short: "SN"}, "gunzip": {long: []string{"suffix", "name"}, short: "SN"},
 		"xz": {long: []string{"suffix"}, short: "S"}, "unxz": {long: []string{"suffix"}, short: "S"},
+		"lzma": {long: []string{"suffix"}, short: "S"}, "unlzma": {long: []string{"suffix"}, short: "S"},
+		"lzop": {long: []string{"suffix"}, short: "S"}, "brotli": {long: []string{"suffix"}, short: "S"},
+		"pigz": {long: []string{"suffix", "name"}, short: "SN"}, "unpigz": {long: []string{"suffix", "name"}, short: "SN"},
 	}
 })
 
