@@ -221,9 +221,9 @@ func (g *Gate) gitOutsideRepo(a *shellscan.Analysis) string {
 // pushTarget says why the repository of a git push command makes the line
 // opaque: pushing to a repository on this machine runs git receive-pack
 // there, with that repository's configuration and hooks, which nobody
-// protects. A network URL, ".", the configured default (no repository
-// given) and a remote named in the workdir's .git/config are fine. It
-// returns "" then.
+// protects. A network URL, ".", and a remote of the workdir's .git/config
+// with network URLs only (or, with no repository given, every remote
+// there) are fine. It returns "" then.
 func (g *Gate) pushTarget(args []string) string {
 	repo, seenSub := "", false
 	for i := 0; i < len(args); i++ {
@@ -252,7 +252,7 @@ func (g *Gate) pushTarget(args []string) string {
 			repo = a
 		}
 	}
-	if repo == "" || repo == "." || networkURL(repo) || g.configuredRemote(repo) {
+	if repo == "." || networkURL(repo) || g.configuredRemote(repo) {
 		return ""
 	}
 	return "git push to " + clip(repo) + " may run the hooks of a repository on this machine, which are not protected"
@@ -276,9 +276,13 @@ func networkURL(repo string) bool {
 }
 
 // configuredRemote reports whether name is a remote of the workdir's
-// .git/config ([remote "name"]), which git prefers to a path of that name.
+// .git/config ([remote "name"], which git prefers to a path of that name)
+// whose url and pushurl values are all network URLs: a remote that points
+// at a repository on this machine runs its hooks as a path does. For name
+// "" (git push to its default) it reports whether every remote there has
+// only network URLs, or there is none.
 func (g *Gate) configuredRemote(name string) bool {
-	if g.workdir == "" || name == "" || strings.ContainsAny(name, "\"\n") {
+	if g.workdir == "" || strings.ContainsAny(name, "\"\n") {
 		return false
 	}
 	b, err := os.ReadFile(filepath.Join(g.workdir, ".git", "config"))
@@ -286,17 +290,29 @@ func (g *Gate) configuredRemote(name string) bool {
 		return false
 	}
 	want := `"` + name + `"`
+	in, found := false, name == ""
 	for _, line := range strings.Split(string(b), "\n") {
 		line = strings.TrimSpace(line)
-		sect, ok := strings.CutPrefix(line, "[")
-		if !ok || len(sect) < 7 || !strings.EqualFold(sect[:6], "remote") {
+		if sect, ok := strings.CutPrefix(line, "["); ok {
+			in = len(sect) >= 7 && strings.EqualFold(sect[:6], "remote") &&
+				(name == "" || strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(sect[6:]), "]")) == want)
 			continue
 		}
-		if strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(sect[6:]), "]")) == want {
-			return true
+		if !in {
+			continue
 		}
+		key, val, ok := strings.Cut(line, "=")
+		key = strings.ToLower(strings.TrimSpace(key))
+		if key != "url" && key != "pushurl" {
+			continue
+		}
+		val = strings.Trim(strings.TrimSpace(val), `"`)
+		if !ok || !networkURL(val) {
+			return false
+		}
+		found = true
 	}
-	return false
+	return found
 }
 
 // gitWorktreeWriters are the git subcommands that write or remove files of

@@ -221,6 +221,7 @@ func TestCanaryRound10PushToConfiguredRemote(t *testing.T) {
 		{"remote", "add", "origin", "https://example.com/x.git"},
 		{"init", "-q", "--bare", "origin"},
 		{"init", "-q", "--bare", "backup"},
+		{"remote", "add", "local", "./backup"},
 	} {
 		cmd := exec.Command("git", args...)
 		cmd.Dir = wd
@@ -243,6 +244,8 @@ func TestCanaryRound10PushToConfiguredRemote(t *testing.T) {
 		"git push file:///tmp/x HEAD":         false,
 		"git push 'ext::sh -c x' HEAD":        false,
 		"git push -- backup HEAD":             false,
+		"git push local HEAD":                 false,
+		"git push":                            false, // the remote "local" may be the default
 	} {
 		if out := authorize(t, g, line); out.Run != want {
 			t.Errorf("%q: run %v, want %v (%+v)", line, out.Run, want, out.Verdict)
