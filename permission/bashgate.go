@@ -94,6 +94,12 @@ func (g *Gate) screenBash(call Call) bashScreen {
 					if g.hitsProtected(m, ancestors) {
 						return bashScreen{protected: acc.Path}
 					}
+					if s.opaque == "" && gitDirComponent(pathmatch.Resolve(m)) {
+						s.opaque = "the command writes inside a .git directory, whose configuration and hooks git runs: " + clip(acc.Path)
+					}
+				}
+				if s.opaque == "" && pathmatch.SegmentMayBe(acc.Path, ".git") {
+					s.opaque = "the command writes paths named by a pattern that may lie in a .git directory: " + clip(acc.Path)
 				}
 				if s.opaque != "" {
 					continue

@@ -308,3 +308,37 @@ func TestCanaryRound10FileToolsIntoNestedGitDir(t *testing.T) {
 		t.Errorf("the nested repository's fsmonitor did not run: the test no longer shows the damage")
 	}
 }
+
+// TestCanaryRound10NestedGitDirWrites checks that bash writes into any .git
+// directory, however a line names it, are not allowed under "allow bash",
+// while writes beside one still are.
+func TestCanaryRound10NestedGitDirWrites(t *testing.T) {
+	root := canaryFixture(t, canaryTemplate(t))
+	wd := filepath.Join(root, "work")
+	cmd := exec.Command("git", "init", "-q", "sub/r")
+	cmd.Dir = wd
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	if err := os.Symlink(filepath.Join(wd, "sub", "r", ".git"), filepath.Join(wd, "rgit")); err != nil {
+		t.Fatal(err)
+	}
+	g := canaryGate(t, root, canaryAllowBashRules)
+	for line, want := range map[string]bool{
+		"echo x > sub/r/.git/config":             false,
+		"echo x | tee sub/r/.gi?/config":         false,
+		"echo x | tee sub/*/.g*/hooks/x":         false,
+		"echo x | tee sub/r/.{git,x}/config":     false,
+		"echo x > rgit/config":                   false,
+		"echo x | tee rgi?/config":               false,
+		"echo 'gitdir: ../../.git' > sub/x/.git": false,
+		"mkdir -p sub/x/.git":                    false,
+		"echo x > sub/r/README":                  true,
+		"echo x | tee sub/r/*.txt":               true,
+		"echo x >> sub/r/.gitignore":             true,
+	} {
+		if out := authorize(t, g, line); out.Run != want {
+			t.Errorf("%q: run %v, want %v (%+v)", line, out.Run, want, out.Verdict)
+		}
+	}
+}
