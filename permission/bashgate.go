@@ -155,6 +155,9 @@ func (g *Gate) unknownWrite(dirs []string, acc shellscan.Access) string {
 			if g.patternHits(target, true) {
 				return why + "and it may name a protected path"
 			}
+			if pathmatch.SegmentMayBe(acc.Path, ".git") {
+				return why + "and it may lie inside a .git directory"
+			}
 			target = pathmatch.LiteralDir(target)
 		}
 		if g.hitsProtected(target, true) {

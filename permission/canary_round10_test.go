@@ -333,6 +333,7 @@ func TestCanaryRound10NestedGitDirWrites(t *testing.T) {
 		"echo x | tee rgi?/config":               false,
 		"echo 'gitdir: ../../.git' > sub/x/.git": false,
 		"mkdir -p sub/x/.git":                    false,
+		"openssl rand -out sub/r/.gi?/x 1":       false,
 		"echo x > sub/r/README":                  true,
 		"echo x | tee sub/r/*.txt":               true,
 		"echo x >> sub/r/.gitignore":             true,
