@@ -66,6 +66,11 @@ var canaryRound10 = map[string][]string{
 		`scp -o 'ProxyCommand=rm -f c' h:x y`,
 		`sftp -S bin/ls h`,
 		`ssh-agent rm -f c`,
+		// bypass: sqlite3 runs a shell for .shell and .system, and ATTACH
+		// writes the file it names.
+		`sqlite3 :memory: '.shell rm -f c'`,
+		`sqlite3 :memory: '.system rm -f c'`,
+		`sqlite3 :memory: "ATTACH '.git/hooks/pre-commit' AS x; CREATE TABLE x.t(a);"`,
 		`dash -c 'rm -f c'`,
 		`setsid -f rm -f c`,
 		`gdb -batch -ex 'shell rm -f c'`,

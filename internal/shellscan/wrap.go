@@ -176,6 +176,10 @@ var opaqueCommands = sync.OnceValue(func() map[string]string {
 		"ssh-agent", "sftp", "dbus-launch", "systemd-inhibit", "systemd-cat", "gpg-agent", "xinit",
 		"startx", "openvt", "schroot", "dchroot", "cpulimit", "rr", "uftrace", "cgdb", "tsocks",
 		"lxc-attach", "xterm", "uxterm", "gnome-terminal", "konsole", "urxvt", "x-terminal-emulator",
+		// Clients whose commands run a shell (sqlite3 '.shell …', psql
+		// '\\! …') or write the files they name (ATTACH 'f').
+		"sqlite3", "sqlite", "sqlcipher", "psql", "mysql", "mariadb", "duckdb", "gnuplot", "octave", "ftp",
+		"lftp", "mail", "mailx", "w3m", "lynx",
 		// Extractors, which write the paths their input names.
 		"dpkg-deb", "jar", "unsquashfs", "unrar", "unar", "lha", "arj", "cabextract", "uudecode", "unshar",
 		"bsdcpio", "rpm2archive"} {
