@@ -179,7 +179,8 @@ var opaqueCommands = sync.OnceValue(func() map[string]string {
 		// Clients whose commands run a shell (sqlite3 '.shell …', psql
 		// '\\! …') or write the files they name (ATTACH 'f').
 		"sqlite3", "sqlite", "sqlcipher", "psql", "mysql", "mariadb", "duckdb", "gnuplot", "octave", "ftp",
-		"lftp", "mail", "mailx", "w3m", "lynx",
+		"lftp", "mail", "mailx", "w3m", "lynx", "scriptlive", "scriptreplay", "gpg-connect-agent", "busctl",
+		"gdbus", "dbus-send", "sensible-browser", "x-www-browser", "www-browser", "xdg-open", "corepack",
 		// Extractors, which write the paths their input names.
 		"dpkg-deb", "jar", "unsquashfs", "unrar", "unar", "lha", "arj", "cabextract", "uudecode", "unshar",
 		"bsdcpio", "rpm2archive"} {
