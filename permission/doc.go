@@ -116,8 +116,10 @@
 // the options of sed, awk, tar, rsync, curl and cp that run programs or
 // write files, writes after a command that may create symbolic links (or
 // anywhere in a line with such a command and a loop, a pipeline or a
-// background job), wait -p, git in a loop with a cd, and lines beyond the
-// size limits all make a line opaque. The words of a command the analysis
+// background job), wait -p, git in a loop with a cd, zsh -c scripts, a
+// comment or unquoted here-document that continues a line with a
+// backslash, a carriage return (where the parser and bash split lines
+// differently), and lines beyond the size limits all make a line opaque. The words of a command the analysis
 // does not model (mktemp, openssl, fallocate …) are taken as paths it may
 // write: a protected one, or one outside the workdir's ordinary files,
 // makes the line opaque. Deny rules still
