@@ -21,6 +21,11 @@ const (
 	// that a policy allowed but the analysis does not fully understand;
 	// with no approval handler it is denied.
 	RuleBashAnalysis = "bash-analysis"
+	// RuleGitDir is the rule id of the ask a [Gate] gives a write_file,
+	// edit_file or delete_file call that a policy allowed but that changes
+	// a file inside a .git directory (a nested repository's or a
+	// submodule's config and hooks run when git works there).
+	RuleGitDir = "git-dir"
 )
 
 // A bashScreen is the gate's own look at a bash line.
@@ -59,8 +64,17 @@ func (g *Gate) screenBash(call Call) bashScreen {
 		s.opaque = why
 	}
 	for _, acc := range a.Accesses {
+		if acc.Unknown {
+			if s.opaque == "" {
+				s.opaque = g.unknownWrite(a.Dirs, acc)
+			}
+			continue
+		}
 		if acc.Mode == shellscan.Read {
 			continue
+		}
+		if s.opaque == "" && gitDirComponent(acc.Path) {
+			s.opaque = "the command writes inside a .git directory, whose configuration and hooks git runs: " + clip(acc.Path)
 		}
 		ancestors := acc.Mode == shellscan.Delete || acc.Tree
 		for _, dir := range a.Dirs {
@@ -80,6 +94,12 @@ func (g *Gate) screenBash(call Call) bashScreen {
 					if g.hitsProtected(m, ancestors) {
 						return bashScreen{protected: acc.Path}
 					}
+					if s.opaque == "" && gitDirComponent(pathmatch.Resolve(m)) {
+						s.opaque = "the command writes inside a .git directory, whose configuration and hooks git runs: " + clip(acc.Path)
+					}
+				}
+				if s.opaque == "" && pathmatch.SegmentMayBe(acc.Path, ".git") {
+					s.opaque = "the command writes paths named by a pattern that may lie in a .git directory: " + clip(acc.Path)
 				}
 				if s.opaque != "" {
 					continue
@@ -107,6 +127,9 @@ func (g *Gate) screenBash(call Call) bashScreen {
 			if g.hitsProtected(target, ancestors) {
 				return bashScreen{protected: acc.Path}
 			}
+			if s.opaque == "" && gitDirComponent(pathmatch.Resolve(target)) {
+				s.opaque = "the command writes inside a .git directory, whose configuration and hooks git runs: " + clip(acc.Path)
+			}
 			if s.opaque == "" {
 				if why := g.outsideOrdinary(target, acc.Mode); why != "" {
 					s.opaque = why
@@ -115,6 +138,51 @@ func (g *Gate) screenBash(call Call) bashScreen {
 		}
 	}
 	return s
+}
+
+// unknownWrite says why a word given to a command the analysis does not
+// model makes the line opaque: as a path, from any candidate directory, it
+// is or holds a protected path, lies outside the workdir or inside a .git
+// directory, or is not an ordinary file there. It returns "" otherwise.
+func (g *Gate) unknownWrite(dirs []string, acc shellscan.Access) string {
+	why := "the command " + clip(acc.Path) + " is given may be a file it writes, "
+	for _, dir := range dirs {
+		target := g.absTarget(dir, acc.Path)
+		if target == "" {
+			return why + "relative to an unknown directory"
+		}
+		if acc.Pattern {
+			if g.patternHits(target, true) {
+				return why + "and it may name a protected path"
+			}
+			if pathmatch.SegmentMayBe(acc.Path, ".git") {
+				return why + "and it may lie inside a .git directory"
+			}
+			target = pathmatch.LiteralDir(target)
+		}
+		if g.hitsProtected(target, true) {
+			return why + "and it names a protected path"
+		}
+		if gitDirComponent(acc.Path) || gitDirComponent(pathmatch.Resolve(target)) {
+			return why + "and it lies inside a .git directory"
+		}
+		if o := g.outsideOrdinary(target, shellscan.Write); o != "" {
+			return why + "and " + o
+		}
+	}
+	return ""
+}
+
+// gitDirComponent reports whether p has a component named .git (in any
+// case): a repository's own files, whose config and hooks run programs
+// when git works there (a nested repository, a submodule's, a git file).
+func gitDirComponent(p string) bool {
+	for _, c := range strings.Split(filepath.ToSlash(p), "/") {
+		if strings.EqualFold(c, ".git") {
+			return true
+		}
+	}
+	return false
 }
 
 // gitOutsideRepo says why a git command of the line makes it opaque: git
@@ -145,6 +213,11 @@ func (g *Gate) gitOutsideRepo(a *shellscan.Analysis) string {
 		if err != nil || !fi.IsDir() {
 			return "git runs where the workdir holds no .git directory, so the repository's configuration is not protected"
 		}
+		if sub == "push" {
+			if why := g.pushTarget(c.Args); why != "" {
+				return why
+			}
+		}
 		if gitWorktreeWriters[sub] {
 			if p := g.protectedInWorktree(); p != "" {
 				return "git " + sub + " may rewrite or remove the protected " + clip(p)
@@ -152,6 +225,103 @@ func (g *Gate) gitOutsideRepo(a *shellscan.Analysis) string {
 		}
 	}
 	return ""
+}
+
+// pushTarget says why the repository of a git push command makes the line
+// opaque: pushing to a repository on this machine runs git receive-pack
+// there, with that repository's configuration and hooks, which nobody
+// protects. A network URL, ".", and a remote of the workdir's .git/config
+// with network URLs only (or, with no repository given, every remote
+// there) are fine. It returns "" then.
+func (g *Gate) pushTarget(args []string) string {
+	repo, seenSub := "", false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !seenSub {
+			seenSub = !strings.HasPrefix(a, "-")
+			continue
+		}
+		if a == "--" {
+			if i+1 < len(args) && repo == "" {
+				repo = args[i+1]
+			}
+			break
+		}
+		if v, ok := strings.CutPrefix(a, "--repo="); ok {
+			repo = v
+			break
+		}
+		if a == "--repo" {
+			if i+1 < len(args) {
+				repo = args[i+1]
+			}
+			break
+		}
+		if !strings.HasPrefix(a, "-") && repo == "" {
+			repo = a
+		}
+	}
+	if repo == "." || networkURL(repo) || g.configuredRemote(repo) {
+		return ""
+	}
+	return "git push to " + clip(repo) + " may run the hooks of a repository on this machine, which are not protected"
+}
+
+// networkURL reports whether repo is a git URL of a network transport
+// (http, https, ssh, git, or the scp-like [user@]host:path).
+func networkURL(repo string) bool {
+	if strings.Contains(repo, "::") {
+		return false // a remote helper (ext::, fd:: …)
+	}
+	if scheme, _, ok := strings.Cut(repo, "://"); ok {
+		switch strings.ToLower(scheme) {
+		case "http", "https", "ssh", "git", "git+ssh", "ssh+git":
+			return true
+		}
+		return false
+	}
+	colon := strings.IndexByte(repo, ':')
+	return colon > 0 && !strings.Contains(repo[:colon], "/")
+}
+
+// configuredRemote reports whether name is a remote of the workdir's
+// .git/config ([remote "name"], which git prefers to a path of that name)
+// whose url and pushurl values are all network URLs: a remote that points
+// at a repository on this machine runs its hooks as a path does. For name
+// "" (git push to its default) it reports whether every remote there has
+// only network URLs, or there is none.
+func (g *Gate) configuredRemote(name string) bool {
+	if g.workdir == "" || strings.ContainsAny(name, "\"\n") {
+		return false
+	}
+	b, err := os.ReadFile(filepath.Join(g.workdir, ".git", "config"))
+	if err != nil || len(b) > 1<<20 {
+		return false
+	}
+	want := `"` + name + `"`
+	in, found := false, name == ""
+	for _, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		if sect, ok := strings.CutPrefix(line, "["); ok {
+			in = len(sect) >= 7 && strings.EqualFold(sect[:6], "remote") &&
+				(name == "" || strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(sect[6:]), "]")) == want)
+			continue
+		}
+		if !in {
+			continue
+		}
+		key, val, ok := strings.Cut(line, "=")
+		key = strings.ToLower(strings.TrimSpace(key))
+		if key != "url" && key != "pushurl" {
+			continue
+		}
+		val = strings.Trim(strings.TrimSpace(val), `"`)
+		if !ok || !networkURL(val) {
+			return false
+		}
+		found = true
+	}
+	return found
 }
 
 // gitWorktreeWriters are the git subcommands that write or remove files of

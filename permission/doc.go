@@ -114,8 +114,15 @@
 // wrappers not known to be transparent (xargs, find -exec, strace, script,
 // unshare, setpriv, prlimit …), git global options, aliases and config,
 // the options of sed, awk, tar, rsync, curl and cp that run programs or
-// write files, writes after a command that may create symbolic links, and
-// lines beyond the size limits all make a line opaque. Deny rules still
+// write files, writes after a command that may create symbolic links (or
+// anywhere in a line with such a command and a loop, a pipeline or a
+// background job), wait -p, git in a loop with a cd, zsh -c scripts, a
+// comment or unquoted here-document that continues a line with a
+// backslash, a carriage return (where the parser and bash split lines
+// differently), and lines beyond the size limits all make a line opaque. The words of a command the analysis
+// does not model (mktemp, openssl, fallocate …) are taken as paths it may
+// write: a protected one, or one outside the workdir's ordinary files,
+// makes the line opaque. Deny rules still
 // see every command the analysis found, including what an opaque wrapper
 // seems to run.
 //
@@ -134,8 +141,13 @@
 // symbolic link, a glob such as ~/.lite-agen?/permissions.jso?), is
 // denied ([RuleBashProtected]); a line the policy allows is turned into an
 // ask ([RuleBashAnalysis]) when it is opaque, writes outside the workdir or
-// to a file there that is not an ordinary file, or runs git in a workdir
-// without a .git directory. Then:
+// to a file there that is not an ordinary file or lies in any .git
+// directory (a nested repository's config and hooks run when git works
+// there), runs git in a workdir without a .git directory, or pushes to a
+// repository on this machine (whose hooks run) rather than to a network
+// URL or a remote of .git/config. An allowed write_file, edit_file or
+// delete_file of a path in a .git directory, as given or resolved, is
+// asked about too ([RuleGitDir]). Then:
 // allow runs it, deny returns "Error: blocked by policy" (with " rule <id>"
 // and ": <reason>" when there are), and ask emits approval_request, asks the
 // [ApprovalFunc] through an [ApprovalQueue] (one prompt at a time for a

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
 	"github.com/lite-agent/lite-agent-go/tool"
 )
 
@@ -399,7 +400,36 @@ func (g *Gate) Decide(ctx context.Context, call Call) (Verdict, error) {
 		v = Verdict{Decision: Ask, RuleID: RuleBashAnalysis,
 			Reason: "the command cannot be fully analyzed: " + screen.opaque}
 	}
+	if v.Decision == Allow {
+		if p := g.fileInGitDir(call); p != "" {
+			v = Verdict{Decision: Ask, RuleID: RuleGitDir,
+				Reason: "the tool changes a file inside a .git directory, whose configuration and hooks git runs: " + clip(p)}
+		}
+	}
 	return v, nil
+}
+
+// fileInGitDir returns the path of a write_file, edit_file or delete_file
+// call when it, as given or with its symbolic links resolved, lies inside
+// a .git directory or is one; "" otherwise.
+func (g *Gate) fileInGitDir(call Call) string {
+	switch call.Name {
+	case "write_file", "edit_file", "delete_file":
+	default:
+		return ""
+	}
+	v, _ := lookup(parseInput(call.Input), []string{"path"})
+	p, ok := v.(string)
+	if !ok || p == "" {
+		return ""
+	}
+	if gitDirComponent(p) {
+		return p
+	}
+	if target := g.absTarget("", p); target != "" && gitDirComponent(pathmatch.Resolve(target)) {
+		return p
+	}
+	return ""
 }
 
 // decided audits and emits a final decision.

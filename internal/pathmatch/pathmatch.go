@@ -68,6 +68,22 @@ func PatternHits(target string, protected []string, ancestors bool) bool {
 	return false
 }
 
+// SegmentMayBe reports whether a segment of the bash glob pattern may
+// match name (".git"), brace alternatives expanded; see PatternHits.
+func SegmentMayBe(pattern, name string) bool {
+	for _, alt := range braceWords(pattern, maxBraceAlternatives) {
+		for _, seg := range splitPath(filepath.ToSlash(alt)) {
+			for braceGroup().MatchString(seg) {
+				seg = braceGroup().ReplaceAllString(seg, "*")
+			}
+			if segmentMatch(seg, name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // maxBraceAlternatives bounds the words braceWords makes of one pattern.
 const maxBraceAlternatives = 256
 

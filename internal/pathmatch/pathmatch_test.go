@@ -102,3 +102,14 @@ func TestLiteralDirAndWithin(t *testing.T) {
 		}
 	}
 }
+
+func TestSegmentMayBe(t *testing.T) {
+	for pat, want := range map[string]bool{
+		"sub/r/.gi?/config": true, "sub/*/.g*/x": true, "a/.{git,x}/c": true, "a/.[g]it": true, ".git": true,
+		"sub/*/config": false, "sub/?git/x": false, "a/*.txt": false, "a/.gitignore": false, "a/.git?": false,
+	} {
+		if got := SegmentMayBe(pat, ".git"); got != want {
+			t.Errorf("SegmentMayBe(%q) = %v, want %v", pat, got, want)
+		}
+	}
+}

@@ -62,6 +62,9 @@ type access struct {
 	// redirect marks a redirection target, pattern a path holding an
 	// unquoted glob or brace pattern.
 	redirect, pattern bool
+	// unknown marks an argument of a command the analysis does not
+	// model, which may write it.
+	unknown bool
 }
 
 // A bashAnalysis is what the analysis found in one command line.
@@ -93,6 +96,12 @@ type analyzer struct {
 	// recorded before it ended: no path the line writes after that can
 	// be resolved before the line runs. It is -1 before such a command.
 	linkFrom int
+	// looped is set once the line holds a loop, unordered once it holds
+	// a loop, a pipeline or a background command: commands may then run
+	// after commands that follow them in the text.
+	looped, unordered bool
+	// sawGit is set once the line runs git.
+	sawGit bool
 }
 
 // analyzeBash analyzes a bash command line. It never fails: what it cannot
@@ -101,18 +110,28 @@ func analyzeBash(line, home, workdir string) *bashAnalysis {
 	an := &analyzer{home: home, workdir: workdir, a: &bashAnalysis{cwds: []string{""}}, linkFrom: -1}
 	an.a.parsed = an.script(line, syntax.LangBash, 0)
 	if an.linkFrom >= 0 {
-		for _, acc := range an.a.accesses[an.linkFrom:] {
+		from := an.linkFrom
+		if an.unordered {
+			// A write earlier in the text may run after the link is made:
+			// in a later turn of a loop, or in a background job or another
+			// part of a pipeline that waits.
+			from = 0
+		}
+		for _, acc := range an.a.accesses[from:] {
 			if acc.mode != modeRead && acc.path != "/dev/null" {
 				an.opaque("the command writes a path in a line that may create or move symbolic links first")
 				break
 			}
 		}
 	}
+	if an.sawGit && an.cwdChanged && an.looped {
+		an.opaque("git runs in a loop that changes the working directory, where it may use a configuration that is not protected")
+	}
 	if an.cwdUnknown {
 		for _, acc := range an.a.accesses {
 			if !path.IsAbs(acc.path) {
 				an.pathsUnknown("the working directory changes to a place the analysis cannot follow")
-				if acc.mode != modeRead {
+				if acc.mode != modeRead || acc.unknown {
 					an.opaque("a relative path is written after the working directory changed to a place the analysis cannot follow")
 				}
 			}
@@ -153,10 +172,15 @@ func (an *analyzer) script(src string, lang syntax.LangVariant, depth int) bool 
 		an.opaque("the command contains a NUL byte")
 		return false
 	}
+	if strings.ContainsRune(src, '\r') {
+		// The parser takes "\\<CR><LF>" as a line continuation; bash takes
+		// an escaped CR and ends the command at the LF.
+		an.opaque("the command contains a carriage return, which the shell and the analysis read differently")
+	}
 	if strings.Contains(src, "/dev/tcp/") || strings.Contains(src, "/dev/udp/") {
 		an.opaque("the command names a /dev/tcp or /dev/udp socket")
 	}
-	f, err := syntax.NewParser(syntax.Variant(lang)).Parse(strings.NewReader(src), "")
+	f, err := syntax.NewParser(syntax.Variant(lang), syntax.KeepComments(true)).Parse(strings.NewReader(src), "")
 	if err != nil {
 		an.opaque("the command cannot be parsed")
 		return false
@@ -171,13 +195,28 @@ func (an *analyzer) script(src string, lang syntax.LangVariant, depth int) bool 
 // records what it holds; it reports whether the walk should look inside.
 func (an *analyzer) node(n syntax.Node, src string, depth int) bool {
 	switch n := n.(type) {
-	case nil, *syntax.File, *syntax.Stmt, *syntax.Comment, *syntax.Block, *syntax.Subshell,
-		*syntax.IfClause, *syntax.WhileClause, *syntax.CaseClause, *syntax.CaseItem,
+	case *syntax.Comment:
+		// The shell ends a comment at the newline, even after a
+		// backslash; the parser takes "\<newline>" as a continuation and
+		// drops the next line ("echo hi # x \<newline>rm -f c").
+		if strings.Contains(n.Text, "\n") || strings.HasSuffix(n.Text, "\\") {
+			an.opaque("a comment ends with a backslash, which the shell and the analysis read differently")
+		}
+	case nil, *syntax.File, *syntax.Block, *syntax.Subshell,
+		*syntax.IfClause, *syntax.CaseClause, *syntax.CaseItem,
 		*syntax.TimeClause, *syntax.Word, *syntax.Lit, *syntax.SglQuoted, *syntax.DblQuoted,
 		*syntax.BraceExp, *syntax.ExtGlob, *syntax.WordIter:
+	case *syntax.Stmt:
+		if n.Background {
+			an.unordered = true
+		}
+	case *syntax.WhileClause:
+		an.looped, an.unordered = true, true
 	case *syntax.BinaryCmd:
 		switch n.Op {
-		case syntax.AndStmt, syntax.OrStmt, syntax.Pipe, syntax.PipeAll:
+		case syntax.Pipe, syntax.PipeAll:
+			an.unordered = true
+		case syntax.AndStmt, syntax.OrStmt:
 		default:
 			an.opaque("the command uses an operator the analysis does not know")
 		}
@@ -192,6 +231,7 @@ func (an *analyzer) node(n syntax.Node, src string, depth int) bool {
 		an.opaque(n.Variant.Value + " assigns variables or their attributes")
 		an.decl(n, src)
 	case *syntax.ForClause:
+		an.looped, an.unordered = true, true
 		if it, ok := n.Loop.(*syntax.WordIter); !ok {
 			an.opaque("an arithmetic for loop evaluates its expressions")
 		} else if !loopVar(it.Name.Value) {
@@ -326,6 +366,12 @@ func (an *analyzer) redirect(r *syntax.Redirect, src string) {
 				quoted = true
 			}
 		}
+		if !quoted && strings.Contains(hdocSource(src, r), "\\\n") {
+			// bash joins the lines of a backslash-newline before it looks
+			// for the delimiter ("\\<newline>EOF" ends the body); the parser
+			// does not.
+			an.opaque("a here-document continues a line with a backslash")
+		}
 		if !quoted {
 			for _, p := range r.Hdoc.Parts {
 				if lit, ok := p.(*syntax.Lit); !ok || strings.ContainsAny(lit.Value, "$`") {
@@ -372,6 +418,21 @@ func (an *analyzer) redirect(r *syntax.Redirect, src string) {
 	an.addAccessOf(w, mode, "a redirection", false, true)
 }
 
+// hdocSource returns the source of the body of the here-document r: from
+// the line after its operator to its end (the parser's position of the
+// body may start after a first line it joined to the next).
+func hdocSource(src string, r *syntax.Redirect) string {
+	start, end := int(r.Word.End().Offset()), int(r.Hdoc.End().Offset())
+	if start < 0 || end > len(src) || start > end {
+		return src
+	}
+	body := src[start:end]
+	if i := strings.IndexByte(body, '\n'); i >= 0 {
+		return body[i:]
+	}
+	return body
+}
+
 // pathArg records w as a path of mode, or notes that it cannot be known.
 func (an *analyzer) pathArg(w word, mode accessMode, what string) {
 	an.addAccess(w, mode, what, false)
@@ -410,6 +471,39 @@ func (an *analyzer) addAccessOf(w word, mode accessMode, what string, tree, redi
 		return
 	}
 	an.a.accesses = append(an.a.accesses, access{mode: mode, path: w.text, tree: tree, redirect: redirect, pattern: w.pattern})
+}
+
+// unknownArgs records the words of a command the analysis does not model
+// that may name files, as paths it may write: every operand, the value of
+// an option given with '=', and what follows the first '/' of an option
+// word (-o/abs/path). The caller makes a line opaque when one of them is
+// protected, outside the workdir or not an ordinary file there.
+func (an *analyzer) unknownArgs(args []word) {
+	for _, a := range args {
+		if a.dynamic || a.special || a.text == "" {
+			continue
+		}
+		var cands []string
+		_, v, hasValue := strings.Cut(a.text, "=")
+		switch {
+		case !strings.HasPrefix(a.text, "-"):
+			cands = append(cands, a.text)
+			if hasValue && v != "" {
+				cands = append(cands, v) // of=/path, as dd takes it
+			}
+		case hasValue && v != "":
+			cands = append(cands, v)
+		case strings.IndexByte(a.text, '/') > 0:
+			cands = append(cands, a.text[strings.IndexByte(a.text, '/'):])
+		}
+		for _, c := range cands {
+			if len(an.a.accesses) >= maxAccessPaths {
+				an.opaque("the command touches too many paths to check")
+				return
+			}
+			an.a.accesses = append(an.a.accesses, access{mode: modeRead, path: c, pattern: a.pattern, unknown: true})
+		}
+	}
 }
 
 // mayLink notes that the command just recorded may create or move a

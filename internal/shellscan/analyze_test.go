@@ -12,6 +12,9 @@ func acc(a access) string {
 	if a.tree {
 		s += " +tree"
 	}
+	if a.unknown {
+		s += " +unknown"
+	}
 	return s
 }
 
@@ -131,12 +134,19 @@ func TestBashAnalysisListsFileAccesses(t *testing.T) {
 		{"Mv", "mv a b", []string{"deletes a", "reads a", "writes b +tree", "writes b/a +tree"}},
 		{"Rm", "rm -rf a b", []string{"deletes a", "deletes b"}},
 		{"Chmod", "chmod 600 a", []string{"writes a"}},
+		{"ChmodReference", "chmod --reference=r a", []string{"writes a"}},
 		{"SedInPlace", "sed -i.bak -e s/a/b/ f", []string{"writes f", "writes f.bak"}},
 		{"SedRead", "sed s/a/b/ f", []string{"reads f"}},
 		{"Dd", "dd if=a of=b bs=1", []string{"reads a", "writes b"}},
 		{"Touch", "touch -r ref a", []string{"reads ref", "writes a"}},
 		{"CurlUpload", "curl -T a -o b -d @c --data-binary @d -F f=@e https://x", []string{"reads c", "reads d", "reads e", "reads a", "writes b"}},
 		{"CurlFileURL", "curl file:///etc/passwd", []string{"reads /etc/passwd"}},
+		{"CurlRemoteName", "curl -sO https://h/a/b.txt?x=1 --remote-name-all file:///etc/c", []string{"reads /etc/c", "writes b.txt", "writes c"}},
+		{"WgetRemoteName", "wget -q https://h/x.tgz https://h", []string{"writes x.tgz", "writes index.html"}},
+		{"WgetOutputDocument", "wget -qO out https://h/x.tgz", []string{"writes out"}},
+		{"CurlUploadToFileURL", "curl -sT a file:///w/b", []string{"writes /w/b", "reads a"}},
+		{"UnknownCommand", "frob -l 1 --out=~/x -o/etc/y z", []string{"reads 1 +unknown", "reads /home/u/x +unknown", "reads /etc/y +unknown", "reads z +unknown"}},
+		{"NoFilesCommand", "sleep 1 /x", nil},
 		{"Tar", "tar czf out.tgz src", []string{"reads src", "writes out.tgz"}},
 		{"Find", "find a b -name x", []string{"reads a", "reads b"}},
 		{"ShScript", "bash x.sh", []string{"reads x.sh"}},
@@ -237,6 +247,27 @@ func TestBashAnalysisMarksWhatItCannotSee(t *testing.T) {
 		"su bob",
 		"fish -c a",
 		"chroot /x",
+		// Round 10 of the canary tests.
+		"sleep 0 & wait -n -p x",
+		"tar -cf x.tar -g snar f", "tar cgf snar x.tar f", "tar -cf x.tar --listed-incremental=snar f",
+		"tar -cf x.tar --remove-files f", "tar -cf x.tar --volno-file=v f",
+		"curl -o '#1' 'file:///{a,b}'", "curl --output=x#1 'https://h/[1-2]'",
+		"sed -n ':a w f' x", "sed -n 'b x w f' x", "sed -n 't x;w f' x",
+		"{ sleep 1; echo x >> y; } & cp -d l y", "{ sleep 1; echo x >> y; } | cp -d l y",
+		"for i in 1 2; do echo x >> y; cp -d l y; done", "while true; do echo x >> y; mv l y; done",
+		"for i in 1 2; do git status; cd d; done", "until false; do git status; cd d; done",
+		"mktemp x.XXX", "mknod f p", "cd - && frob out",
+		"echo hi \\\r\nrm -f c", "echo hi\r\nls", "cat <<EOF\nx\n\\\nEOF\nrm -f c\nEOF", "cat <<-EOF\n\\\nEOF\nrm x\nEOF",
+		"echo hi # x \\\nrm -f c", "echo hi #\\\nrm -f c", "ls; # \\\nrm x", `sh -c 'echo # \
+rm x'`,
+		"view -es -c '!x' -c q", "vimdiff -c '!x' a b", "vim.basic -c '!x'", "editor f", "red f",
+		"perl5.36.0 -e 1", "perl5.36-x86_64-linux-gnu -e 1", "tclsh8.6", "wish8.6", "node18 -e 1",
+		"gawk5 'BEGIN{system(\"x\")}'", "bash5.2 -c 'eval x'",
+		"scp -S prog h:x y", "scp -o ProxyCommand=x h:x y", "scp -Fcfg h:x y", "sftp -S prog h", "ssh-agent x",
+		"rsync --remove-source-files a b", "ip netns exec n x", "zstd --output-dir-flat=d f", "zstd --output-dir-m d f",
+		"wget --use-askpass=prog https://u@h/", "curl -OJ https://h/x", "wget -r https://h/", "wget -x https://h/a/b",
+		`zsh -c 'echo *(e:"rm -f c":)'`, `zsh -c 'for path in bin; do ls; done'`, `zsh -c 'echo *(+rm)'`,
+		"curl -O https://h/a%2Fb", "wget --content-disposition https://h/x", "dpkg-deb -x x.deb .", "uudecode x.uu", "sqlite3 :memory: '.shell x'", "psql -c '\\! x'", "xz -S .json f", "unxz --suffix=.j f.j", "lzma -S .json f", "pigz -N f.gz",
 		strings.Repeat("a;", maxUnits+1),
 		strings.Repeat("x", maxCommandLen+1),
 		"a \x00 b",
@@ -252,6 +283,10 @@ func TestBashAnalysisMarksWhatItCannotSee(t *testing.T) {
 		"git status", "ls -la", "python3 x.py", "python3 -m pytest", "node x.js", "bash -c 'a'",
 		"awk '{print $1}' f", "sed -n 1p f", "python --version", "bash --version",
 		"command -v a", "env a", "nice -n 5 a", "timeout 5 a", "nohup a",
+		"wait", "wait -n", "tar -czf x.tgz f", "curl -o out https://x", "sed -n ':a;N;ba' f",
+		"sed '/x/b end; s/a/b/; :end' f", "echo x > y && cp y z",
+		"for i in 1 2; do echo $i; done | cat > out", "git status && cd sub && ls",
+		"sha256sum f", "b2sum f", "bzip2 -k f", "scp a b", "ip addr", "echo hi # a comment\nls", "# x\nls # y \\ z", "python3.11 x.py", "perl5.36.0 x.pl", "go1.22 version",
 	}
 	for _, line := range seen {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
@@ -273,6 +308,18 @@ func TestBashAnalysisWithoutHomeTreatsTildeAsUnknown(t *testing.T) {
 	a := analyzeBash("rm -rf ~ $HOME", "", "")
 	if a.pathsUnknown == "" || a.units[0].text != "rm -rf ~ $HOME" {
 		t.Errorf("without a home: units %v, pathsUnknown %q", a.units, a.pathsUnknown)
+	}
+}
+
+func TestProgramNameDropsVersionsOfKnownPrograms(t *testing.T) {
+	for name, want := range map[string]string{
+		"perl5.36.0": "perl", "perl5.36-x86_64-linux-gnu": "perl", "tclsh8.6": "tclsh", "vim.basic": "vim",
+		"python3.11": "python", "bash5.2": "bash", "sh.distrib": "sh", "sha256sum": "sha256sum", "b2sum": "b2sum",
+		"bzip2": "bzip2", "go1.22": "go1.22", "7z": "7z", "perl": "perl", "": "",
+	} {
+		if got := programName(name); got != want {
+			t.Errorf("programName(%q) = %q, want %q", name, got, want)
+		}
 	}
 }
 

@@ -255,6 +255,11 @@ type fileSpec struct {
 	paths     map[string]accessMode // options whose value is a path
 }
 
+// compressors write each operand's compressed or decompressed file beside
+// it (and remove the operand).
+var compressors = []string{"gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4", "lzma",
+	"unlzma", "lzip", "pigz", "unpigz", "pbzip2", "plzip", "lzop", "brotli"}
+
 // fileCommands are the commands whose file operands the analysis knows.
 var fileCommands = sync.OnceValue(func() map[string]fileSpec {
 	read := fileSpec{mode: modeRead}
@@ -303,7 +308,7 @@ var fileCommands = sync.OnceValue(func() map[string]fileSpec {
 	m["link"] = fileSpec{mode: modeRead, last: modeWrite}
 	m["rsync"] = fileSpec{mode: modeRead, last: modeWrite, short: "efB"}
 	m["scp"] = fileSpec{mode: modeRead, last: modeWrite, short: "cFiloPSJ"}
-	for _, n := range []string{"gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4"} {
+	for _, n := range compressors {
 		m[n] = fileSpec{mode: modeWrite, also: modeRead, short: "S"}
 	}
 	m["zip"] = fileSpec{mode: modeRead}
@@ -328,7 +333,8 @@ func (an *analyzer) fileCommand(name string, args []word) {
 		if anyShortFlag(args, "bS") || hasPrefix(args, "--b") || hasPrefix(args, "--su") {
 			an.opaque(name + " makes backups under names the analysis does not model")
 		}
-	case "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4":
+	case "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4", "lzma", "unlzma", "lzip",
+		"pigz", "unpigz", "pbzip2", "plzip", "lzop", "brotli":
 		// Decompressing writes the operand without its suffix
 		// (x.json.gz → x.json, x.tgz → x.tar).
 		for _, a := range args {
@@ -379,20 +385,33 @@ func (an *analyzer) fileCommand(name string, args []word) {
 		an.archive(name, args)
 		return
 	case "curl", "wget":
+		// curl -T uploads to its URLs: a file:// URL is a file it writes.
+		mode := modeRead
+		if name == "curl" && (anyShortFlag(args, "T") || hasPrefix(args, "--upload-file")) {
+			mode = modeWrite
+		}
 		for _, a := range args {
 			if u, ok := strings.CutPrefix(a.text, "file://"); ok {
 				u = strings.TrimPrefix(u, "localhost")
-				an.pathArg(word{text: u, dynamic: a.dynamic, pattern: a.pattern}, modeRead, name+" file://")
+				an.pathArg(word{text: u, dynamic: a.dynamic, pattern: a.pattern}, mode, name+" file://")
 			}
+		}
+		if name == "curl" {
+			// "#1" in an output name is replaced by the text a glob of the
+			// URL matched ({a,b}, [1-9]), which may hold slashes.
+			spec := fileCommands()["curl"]
+			eachOption(args, spec.short, spec.long, true, func(opt string, val *word) {
+				if (opt == "-o" || opt == "--output") && val != nil && strings.Contains(val.text, "#") {
+					an.opaque("curl " + opt + " names its output with text of the URL")
+				}
+			})
 		}
 	}
 	switch name {
 	case "curl":
+		an.remoteNames(name, args)
 		for i, a := range args {
 			t := a.text
-			if t == "-O" || t == "--remote-name" || t == "--remote-name-all" || strings.HasPrefix(t, "--output-dir") {
-				an.pathsUnknown("curl " + t + " writes a file named by the server")
-			}
 			if i > 0 && contains([]string{"-d", "--data", "--data-binary", "--data-urlencode", "-F", "--form"}, args[i-1].text) {
 				v := t
 				if j := strings.IndexAny(v, "@<"); j >= 0 {
@@ -401,9 +420,7 @@ func (an *analyzer) fileCommand(name string, args []word) {
 			}
 		}
 	case "wget":
-		if !hasAny(args, "-O", "--output-document", "--spider") {
-			an.pathsUnknown("wget writes a file named by the server")
-		}
+		an.remoteNames(name, args)
 	}
 	switch name {
 	case "cp", "mv", "rsync", "scp":
@@ -411,6 +428,9 @@ func (an *analyzer) fileCommand(name string, args []word) {
 	}
 	spec, ok := fileCommands()[name]
 	if !ok {
+		if !noFiles()[name] {
+			an.unknownArgs(args)
+		}
 		return
 	}
 	ops := an.optionsPaths(args, spec.short, spec.long, true, spec.paths)
@@ -420,7 +440,9 @@ func (an *analyzer) fileCommand(name string, args []word) {
 	if spec.mode == 0 {
 		return // curl and wget: only their options name files
 	}
-	if spec.skipFirst && len(ops) > 0 && !(spec.paths["-f"] != 0 && hasAny(args, "-e", "-f", "--regexp", "--file")) {
+	// chmod --reference=R f takes no mode operand.
+	if spec.skipFirst && len(ops) > 0 && !(spec.paths["-f"] != 0 && hasAny(args, "-e", "-f", "--regexp", "--file")) &&
+		!(spec.mode == modeWrite && hasPrefix(args, "--reference")) {
 		ops = ops[1:]
 	}
 	tree := name == "mv" || (name == "cp" || name == "scp" || name == "rsync") &&
@@ -455,6 +477,59 @@ func (an *analyzer) fileCommand(name string, args []word) {
 	}
 	if name == "ln" && hasShortFlag(args, 's') {
 		an.pathsUnknown("ln -s creates a symbolic link that changes where paths lead")
+	}
+}
+
+// remoteNames records the files curl -O and wget write in the working
+// directory, named by the last part of each URL's path; options that let
+// the server or a recursion name them make the line opaque.
+func (an *analyzer) remoteNames(name string, args []word) {
+	spec := fileCommands()[name]
+	remote := name == "wget"
+	ops := eachOption(args, spec.short, spec.long, true, func(opt string, _ *word) {
+		switch opt {
+		case "-O":
+			remote = name == "curl" // wget -O names its output
+		case "--remote-name", "--remote-name-all":
+			remote = true
+		case "--output-document", "--spider":
+			remote = remote && name != "wget"
+		case "-J", "--remote-header-name", "--content-disposition", "--trust-server-names", "-r", "--recursive",
+			"-m", "--mirror", "-p", "--page-requisites", "-x", "--force-directories", "--protocol-directories":
+			an.opaque(name + " " + opt + " writes files the server or a recursion names")
+		}
+	})
+	if !remote {
+		return
+	}
+	for _, op := range ops {
+		if op.dynamic || op.special {
+			an.opaque(name + " gets a URL that is only known when it runs")
+			continue
+		}
+		u := op.text
+		if _, rest, ok := strings.Cut(u, "://"); ok {
+			u = rest
+		}
+		u, _, _ = strings.Cut(u, "?")
+		u, _, _ = strings.Cut(u, "#")
+		i := strings.IndexByte(u, '/')
+		if i < 0 {
+			if name == "wget" {
+				an.addAccess(word{text: "index.html"}, modeWrite, name, false)
+			}
+			continue
+		}
+		file := path.Base(u[i:])
+		if file == "/" || file == "." || file == ".." {
+			file = "index.html"
+		}
+		if strings.Contains(file, "%") {
+			an.opaque(name + " names its output after an encoded URL")
+			continue
+		}
+		an.pathsUnknown(name + " writes files named after URLs")
+		an.addAccess(word{text: file, pattern: op.pattern || strings.ContainsAny(file, "{}[]")}, modeWrite, name, false)
 	}
 }
 
@@ -534,6 +609,11 @@ func (an *analyzer) archive(name string, args []word) {
 				} else if i+1 < len(args) {
 					dirs = append(dirs, args[i+1])
 				}
+			case 'g':
+				if name == "tar" || name == "bsdtar" {
+					an.opaque(name + " -g writes the snapshot file it names")
+					k = len(cluster)
+				}
 			case 'd':
 				if name == "unzip" && i+1 < len(args) {
 					dirs = append(dirs, args[i+1])
@@ -556,6 +636,22 @@ func (an *analyzer) archive(name string, args []word) {
 		}
 	}
 }
+
+// noFiles are the commands the analysis does not model whose arguments
+// never name files they write; the arguments of any other such command
+// are taken as paths it may write (see unknownArgs).
+var noFiles = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range []string{"echo", "true", "false", ":", "pwd", "sleep", "basename", "dirname",
+		"seq", "expr", "yes", "printenv", "whoami", "id", "uname", "nproc", "arch", "tty", "type",
+		"which", "exit", "return", "shift", "break", "continue", "times", "umask", "dirs", "help",
+		"tr", "cut", "join", "expand", "unexpand", "numfmt", "factor", "logname", "groups", "kill",
+		"wait", "date", "fg", "bg", "disown", "caller", "getconf", "locale", "clear", "tput",
+		"hostname", "uptime", "free", "ps", "pgrep", "df"} {
+		m[n] = true
+	}
+	return m
+})
 
 // recursiveWriters are the commands whose -r or -R writes a whole tree.
 var recursiveWriters = sync.OnceValue(func() map[string]bool {
@@ -630,22 +726,35 @@ type danger struct {
 // models.
 var optionDanger = sync.OnceValue(func() map[string]danger {
 	return map[string]danger{
+		// --listed-incremental (-g, see archive) and --volno-file write
+		// the files they name; --remove-files deletes what was archived.
 		"tar": {long: []string{"to-command", "use-compress-program", "checkpoint-action", "info-script",
-			"new-volume-script", "rsh-command", "rmt-command", "index-file"}, short: "IF", oldStyle: true},
+			"new-volume-script", "rsh-command", "rmt-command", "index-file", "listed-incremental",
+			"volno-file", "remove-files"}, short: "IF", oldStyle: true},
 		"bsdtar": {long: []string{"use-compress-program", "options"}, short: "I", oldStyle: true},
 		"rsync": {long: []string{"rsh", "rsync-path", "config", "log-file", "write-batch", "only-write-batch",
-			"read-batch", "backup", "suffix", "temp-dir", "partial-dir", "daemon", "compare-dest", "copy-dest", "link-dest"}, short: "eTb"},
+			"read-batch", "backup", "suffix", "temp-dir", "partial-dir", "daemon", "compare-dest", "copy-dest", "link-dest",
+			"remove-source-files", "remove-sent-files"}, short: "eTb"},
 		"sort": {long: []string{"compress-program", "temporary-directory"}, short: "T"},
 		"curl": {long: []string{"config", "output-dir", "libcurl", "dump-header", "trace", "trace-ascii",
 			"stderr", "etag-save", "hsts", "alt-svc", "create-dirs"}, short: "KD"},
 		"wget": {long: []string{"execute", "config", "directory-prefix", "append-output", "load-cookies",
-			"save-cookies", "warc-file", "rejected-log", "input-file", "base"}, short: "eaPiB"},
+			"save-cookies", "warc-file", "rejected-log", "input-file", "base", "use-askpass", "hsts-file"}, short: "eaPiB"},
+		// zstd writes its outputs into the directory of these options.
+		"zstd": {long: []string{"output-dir-flat", "output-dir-mirror"}}, "unzstd": {long: []string{"output-dir-flat", "output-dir-mirror"}},
 		"rg":    {long: []string{"pre", "pre-glob"}},
 		"sdiff": {long: []string{"diff-program"}}, "diff3": {long: []string{"diff-program"}},
-		"yq":   {long: []string{"inplace", "in-place"}, short: "i"},
-		"cp":   {long: []string{"symbolic-link", "link"}, short: "sl"},
-		"ssh":  {short: "oF"},
+		"yq":  {long: []string{"inplace", "in-place"}, short: "i"},
+		"cp":  {long: []string{"symbolic-link", "link"}, short: "sl"},
+		"ssh": {short: "oF"},
+		// scp runs the program of -S, and ssh with the options of -o, -F
+		// and -J (ProxyCommand …).
+		"scp":  {short: "SoFJ"},
 		"gzip": {long: []string{"suffix", "name"}, short: "SN"}, "gunzip": {long: []string{"suffix", "name"}, short: "SN"},
+		"xz": {long: []string{"suffix"}, short: "S"}, "unxz": {long: []string{"suffix"}, short: "S"},
+		"lzma": {long: []string{"suffix"}, short: "S"}, "unlzma": {long: []string{"suffix"}, short: "S"},
+		"lzop": {long: []string{"suffix"}, short: "S"}, "brotli": {long: []string{"suffix"}, short: "S"},
+		"pigz": {long: []string{"suffix", "name"}, short: "SN"}, "unpigz": {long: []string{"suffix", "name"}, short: "SN"},
 	}
 })
 

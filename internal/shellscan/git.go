@@ -77,6 +77,7 @@ var gitRemoteReaders = sync.OnceValue(func() map[string]bool {
 // does running git after a cd, where it may find a repository whose
 // configuration the caller does not protect.
 func (an *analyzer) git(args []word) {
+	an.sawGit = true
 	if an.cwdChanged {
 		an.opaque("git runs after a cd, where it may use a configuration that is not protected")
 	}

@@ -96,10 +96,15 @@ func sedRuns(script string) bool {
 			if delim == 0 || !delimited(delim) || !delimited(delim) {
 				return true
 			}
-		case 'a', 'i', 'c', '#', ':':
+		case 'a', 'i', 'c', '#':
 			toEnd("\n")
-		case 'b', 't', 'T':
-			toEnd(";\n}")
+		case ':', 'b', 't', 'T':
+			// GNU sed ends a label at a blank or ';' ("b x w f" branches
+			// to x, then writes f); ending it no later is safe.
+			for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+				i++
+			}
+			toEnd(" \t;\n}")
 		case 'q', 'Q', 'l', 'L':
 			for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == ' ') {
 				i++

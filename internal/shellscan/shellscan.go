@@ -82,6 +82,11 @@ type Access struct {
 	// Pattern marks a Path that holds an unquoted glob or brace pattern;
 	// the files it names are only known when the line runs.
 	Pattern bool
+	// Unknown marks a word given to a command the analysis does not
+	// model (mktemp, openssl, fallocate …): Mode is Read, but the command
+	// may write the path, so it must be neither protected nor outside the
+	// workdir's ordinary files.
+	Unknown bool
 }
 
 // An Analysis is what [Analyze] found in one command line.
@@ -131,7 +136,7 @@ func Analyze(line string, opts Options) *Analysis {
 	}
 	out.Accesses = make([]Access, len(in.accesses))
 	for i, a := range in.accesses {
-		out.Accesses[i] = Access{Mode: Mode(a.mode), Path: a.path, Tree: a.tree, Redirect: a.redirect, Pattern: a.pattern}
+		out.Accesses[i] = Access{Mode: Mode(a.mode), Path: a.path, Tree: a.tree, Redirect: a.redirect, Pattern: a.pattern, Unknown: a.unknown}
 	}
 	return out
 }

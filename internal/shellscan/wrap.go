@@ -13,7 +13,7 @@ import (
 // a line opaque. It reports whether ws only wraps another command that was
 // recorded as a unit of its own.
 func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
-	name := path.Base(ws[0].text)
+	name := programName(path.Base(ws[0].text))
 	args := ws[1:]
 	if why, ok := opaqueCommands()[name]; ok {
 		an.opaque(name + " " + why)
@@ -61,6 +61,14 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		return false
 	case "cd", "pushd", "popd":
 		an.cd(name, args)
+		return false
+	case "wait":
+		for _, a := range args {
+			if a.dynamic || strings.HasPrefix(a.text, "-") && strings.Contains(a.text, "p") {
+				an.opaque("wait -p assigns a variable, whose subscript is evaluated as code")
+				break
+			}
+		}
 		return false
 	case "command":
 		for _, a := range args {
@@ -155,7 +163,27 @@ var opaqueCommands = sync.OnceValue(func() map[string]string {
 		"m4", "env-update", "sudoedit", "zip", "7z", "7za", "cpio", "pax", "ar", "dd", "tee",
 		"eatmydata", "chronic", "nocache", "trickle", "tini", "dumb-init", "catatonit", "runcon", "chpst",
 		"sshpass", "ifne", "pee", "sem", "lckdo", "with-lock-ex", "envdir", "envuidgid", "softlimit",
-		"setuidgid", "npx", "bunx", "pnpx"} {
+		"setuidgid", "npx", "bunx", "pnpx", "mktemp", "rename", "rename.ul", "prename", "file-rename",
+		"mknod", "fallocate",
+		// Other names of vim, ed, gdb and interpreters, which run commands
+		// given to them (view -es -c '!cmd').
+		"view", "rview", "vimdiff", "rvim", "gvim", "gview", "gvimdiff", "evim", "eview", "vimx", "vi",
+		"nvi", "elvis", "vile", "editor", "sensible-editor", "select-editor", "red", "gdbtui",
+		"gdb-multiarch", "wish", "jrunscript", "jjs", "emacs-nox", "emacs-gtk", "xemacs", "jed", "joe",
+		"mcedit", "micro", "kak", "helix", "hx", "pico", "sensible-pager", "pager",
+		// More programs that run the command they are given (ssh-agent rm x)
+		// or a program named in their options (sftp -S prog).
+		"ssh-agent", "sftp", "dbus-launch", "systemd-inhibit", "systemd-cat", "gpg-agent", "xinit",
+		"startx", "openvt", "schroot", "dchroot", "cpulimit", "rr", "uftrace", "cgdb", "tsocks",
+		"lxc-attach", "xterm", "uxterm", "gnome-terminal", "konsole", "urxvt", "x-terminal-emulator",
+		// Clients whose commands run a shell (sqlite3 '.shell …', psql
+		// '\\! …') or write the files they name (ATTACH 'f').
+		"sqlite3", "sqlite", "sqlcipher", "psql", "mysql", "mariadb", "duckdb", "gnuplot", "octave", "ftp",
+		"lftp", "mail", "mailx", "w3m", "lynx", "scriptlive", "scriptreplay", "gpg-connect-agent", "busctl",
+		"gdbus", "dbus-send", "sensible-browser", "x-www-browser", "www-browser", "xdg-open", "corepack",
+		// Extractors, which write the paths their input names.
+		"dpkg-deb", "jar", "unsquashfs", "unrar", "unar", "lha", "arj", "cabextract", "uudecode", "unshar",
+		"bsdcpio", "rpm2archive"} {
 		if _, ok := m[n]; !ok {
 			m[n] = "runs commands or writes files in ways the analysis does not model"
 		}
@@ -166,6 +194,30 @@ var opaqueCommands = sync.OnceValue(func() map[string]string {
 	return m
 })
 
+// programName returns the name under which the analysis knows the program
+// name: a versioned or flavored name of a shell, an interpreter or an
+// opaque command (perl5.36.0, perl5.36-x86_64-linux-gnu, tclsh8.6,
+// vim.basic) is that program; any other name is itself (sha256sum stays).
+func programName(name string) string {
+	i := strings.IndexAny(name, "0123456789.")
+	if i <= 0 {
+		return name
+	}
+	base := name[:i]
+	if _, ok := opaqueCommands()[base]; ok {
+		return base
+	}
+	if _, ok := interpreters()[base]; ok {
+		return base
+	}
+	switch base {
+	case "sh", "bash", "rbash", "dash", "ash", "zsh", "ksh", "mksh", "yash", "awk", "gawk", "mawk", "nawk",
+		"sed", "gsed", "python", "tar", "bsdtar":
+		return base
+	}
+	return name
+}
+
 // runners are the tools whose subcommands run any command given to them
 // (pyenv exec rm …), with those subcommands.
 var runners = sync.OnceValue(func() map[string][]string {
@@ -175,7 +227,7 @@ var runners = sync.OnceValue(func() map[string][]string {
 		"uv": {"run"}, "poetry": {"run"}, "pipenv": {"run"}, "pdm": {"run"}, "hatch": {"run"}, "rye": {"run"},
 		"pixi": {"run", "exec"}, "conda": {"run"}, "mamba": {"run"}, "micromamba": {"run"},
 		"nix": {"run", "shell", "develop"}, "bundle": {"exec"}, "opam": {"exec"}, "npm": {"exec", "x"},
-		"pnpm": {"exec", "dlx"}, "yarn": {"exec", "dlx"},
+		"pnpm": {"exec", "dlx"}, "yarn": {"exec", "dlx"}, "ip": {"netns", "vrf"},
 	}
 })
 
@@ -358,6 +410,12 @@ options:
 		if s.dynamic || s.pattern || s.special {
 			an.opaque("the script of " + name + " -c is only known when it runs")
 			return false
+		}
+		if name == "zsh" {
+			// zsh runs code from glob qualifiers (*(e:…:), *(+f)) and ties
+			// lower-case names to PATH and friends (for path in …), which
+			// the parser reads as plain words.
+			an.opaque("zsh expands words in ways the analysis does not model")
 		}
 		an.script(s.text, lang, depth+1)
 		return true
