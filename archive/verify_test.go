@@ -125,18 +125,20 @@ func TestVerifyReportsEveryProblemAndChangesNothing(t *testing.T) {
 			l[2] = l[2][:50]
 			f.writeIndex(t, l, false)
 		}, func(f fixture) []found {
-			return []found{{f.index, "2", storage.ProblemSyntax}, {f.note(f.refs[2]), f.refs[2], storage.ProblemUnreferenced}}
+			return []found{{f.index, "2", storage.ProblemTorn}, {f.note(f.refs[2]), f.refs[2], storage.ProblemUnreferenced}}
 		}},
 		{"a torn encoded index line at the end", gzip, func(t *testing.T, f fixture) {
 			l := f.lines(t)
 			l[2] = l[2][:50]
 			f.writeIndex(t, l, false)
 		}, func(f fixture) []found {
-			return []found{{f.index, "2", storage.ProblemSyntax}, {f.note(f.refs[2]), f.refs[2], storage.ProblemUnreferenced}}
+			return []found{{f.index, "2", storage.ProblemTorn}, {f.note(f.refs[2]), f.refs[2], storage.ProblemUnreferenced}}
 		}},
-		{"a last line without its newline still lists its note", sealed, func(t *testing.T, f fixture) {
+		{"a last line without its newline is a torn tail, which lists no note", sealed, func(t *testing.T, f fixture) {
 			f.writeIndex(t, f.lines(t), false)
-		}, func(f fixture) []found { return []found{{f.index, "2", storage.ProblemSyntax}} }},
+		}, func(f fixture) []found {
+			return []found{{f.index, "2", storage.ProblemTorn}, {f.note(f.refs[2]), f.refs[2], storage.ProblemUnreferenced}}
+		}},
 		{"an empty index line", plain, func(t *testing.T, f fixture) {
 			l := f.lines(t)
 			f.writeIndex(t, append(l[:1], append([]string{""}, l[1:]...)...), true)
@@ -299,7 +301,7 @@ func TestVerifyReportsEveryProblemAndChangesNothing(t *testing.T) {
 				{f.index, "0", storage.ProblemSyntax},
 				{f.index, "3", storage.ProblemSyntax},
 				{f.index, "4", storage.ProblemDuplicate},
-				{f.index, "5", storage.ProblemSyntax},
+				{f.index, "5", storage.ProblemTorn},
 			}
 			list = append(list, notes...)
 			return append(list, found{f.note(f.refs[2]), f.refs[2], storage.ProblemMissing})
@@ -456,7 +458,10 @@ func FuzzVerifyIndex(f *testing.F) {
 			if p.File != index || aerr != nil || n < 0 || n >= lines {
 				t.Fatalf("problem %+v does not name an index line of %d", p, lines)
 			}
-			if first == "" && p.Kind != storage.ProblemDuplicate {
+			if p.Kind == storage.ProblemTorn && (!p.Tail || n != lines-1 || p.Offset != int64(strings.LastIndexByte(string(data), '\n')+1)) {
+				t.Fatalf("torn tail %+v is not after the last newline", p)
+			}
+			if first == "" && p.Kind.Damage() && p.Kind != storage.ProblemDuplicate {
 				first = p.Record
 			}
 		}
