@@ -31,6 +31,7 @@ func FuzzDecodeIndex(f *testing.F) {
 	f.Add([]byte(`{"ref":"` + ref + `","preview":"hello, archive"}` + "\n"))
 	f.Add([]byte(`{"ref":"` + ref + `","preview":"a","metadata":{"kind":"file"}}` + "\n" + `{"ref":"` + ref + `","preview":"b"}` + "\n"))
 	f.Add([]byte(`{"ref":"` + ref + `","preview":"x"}`))
+	f.Add([]byte(`{"ref":"` + ref + `","preview":"x"}` + "\n{"))
 	f.Add([]byte("\n"))
 	f.Add([]byte(`{"liteAgentStorage":1,"codec":"identity-v1","payload":"e30="}` + "\n"))
 	f.Add([]byte(``))
@@ -56,6 +57,11 @@ func FuzzDecodeIndex(f *testing.F) {
 			}
 			if len(entries) != lines {
 				t.Fatalf("%d entries from %d lines", len(entries), lines)
+			}
+			// A torn tail, the bytes after the last newline, is no line.
+			complete := data[:bytes.LastIndexByte(data, '\n')+1]
+			if same, err := decodeIndex(ctx, cs, file, complete); err != nil || len(same) != len(entries) {
+				t.Fatalf("the index without its torn tail decodes to %d entries, %v", len(same), err)
 			}
 			var again []byte
 			for i, e := range entries {
