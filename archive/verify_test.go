@@ -446,7 +446,11 @@ func FuzzVerifyIndex(f *testing.F) {
 			lines++
 		}
 		first := ""
+		torn := 0
 		for _, p := range problems {
+			if p.Kind == storage.ProblemTorn {
+				torn++
+			}
 			var se *storage.Error
 			if !errors.As(p.Err, &se) || se.File != p.File || se.Record != p.Record {
 				t.Fatalf("problem %+v: Err does not name its file and record", p)
@@ -464,6 +468,9 @@ func FuzzVerifyIndex(f *testing.F) {
 			if first == "" && p.Kind.Damage() && p.Kind != storage.ProblemDuplicate {
 				first = p.Record
 			}
+		}
+		if wantTorn := len(data) > 0 && data[len(data)-1] != '\n'; (torn == 1) != wantTorn || torn > 1 {
+			t.Fatalf("%d torn problems for an index that ends %q", torn, data[max(0, len(data)-4):])
 		}
 		_, err = a.Search(t.Context(), archive.Query{Text: "zzz"})
 		var se *storage.Error
