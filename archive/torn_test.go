@@ -346,3 +346,14 @@ func TestKillWhileSettingATornTailAsideLosesNothing(t *testing.T) {
 		})
 	}
 }
+
+func TestDeleteRemovesTornCopiesWithTheArchive(t *testing.T) {
+	f := newFixture(t, archive.Options{})
+	writeFile(t, filepath.Join(f.dir, tornName(tornClock.UnixMilli())), "torn")
+	if err := archive.Delete(t.Context(), f.dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(f.dir); !os.IsNotExist(err) {
+		t.Errorf("the archive directory is still there: %v", err)
+	}
+}
