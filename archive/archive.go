@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
@@ -130,6 +131,11 @@ type FileArchive struct {
 	op chan struct{}
 
 	pages *pager // read budgets and repeats per generation
+
+	now func() time.Time // the clock naming set-aside torn tails
+	// step, when not nil, is called at the named steps of setting a torn
+	// tail aside (tests kill the process there).
+	step func(name string)
 }
 
 // genBudget is the read state of one generation.
@@ -176,6 +182,7 @@ func NewFileArchive(contextDir string, opts Options) (*FileArchive, error) {
 		notesAbs: filepath.Join(dir.Path(), notesDir),
 		op:       make(chan struct{}, 1),
 		pages:    newPager(maxRead),
+		now:      time.Now,
 	}, nil
 }
 
@@ -211,14 +218,81 @@ func (a *FileArchive) locked(ctx context.Context, fn func(l *filelock.Lock) erro
 
 // loadIndex reads and decodes index.jsonl. The lock must be held.
 func (a *FileArchive) loadIndex(ctx context.Context) ([]indexEntry, error) {
+	entries, _, _, err := a.loadIndexTorn(ctx)
+	return entries, err
+}
+
+// loadIndexTorn reads and decodes index.jsonl, and returns besides its
+// entries the size of its complete lines and its torn tail (see cutTorn).
+// The lock must be held.
+func (a *FileArchive) loadIndexTorn(ctx context.Context) (entries []indexEntry, end int64, torn []byte, err error) {
 	data, err := a.dir.ReadFile(indexFile)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return nil, 0, nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, 0, nil, err
 	}
-	return decodeIndex(ctx, a.cs, a.indexAbs, data)
+	complete, torn := cutTorn(data)
+	entries, err = decodeIndex(ctx, a.cs, a.indexAbs, complete)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	return entries, int64(len(complete)), torn, nil
+}
+
+// setAsideTorn moves the torn tail of the index, the bytes torn found after
+// its end complete bytes, out of the way of an append: it writes them to a
+// new file index.jsonl.torn-<unix ms> beside the index (exclusive create,
+// 0600, fsynced with the directory; the next millisecond when the name is
+// taken), then truncates the index to end and fsyncs it. A crash at any
+// point leaves the index readable and the torn bytes kept: before the cut
+// they are still in the index (and the next Put sets them aside again,
+// perhaps once more), after it they are in their own file. The lock must
+// be held.
+func (a *FileArchive) setAsideTorn(end int64, torn []byte) error {
+	ms := a.now().UnixMilli()
+	for try := 0; ; try++ {
+		err := a.dir.WriteFileExclusive(tornName(ms+int64(try)), torn)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, fs.ErrExist) || try == 99 {
+			return (&storage.Error{Op: "write", Kind: storage.KindArchiveIndex, File: filepath.Join(a.dir.Path(), tornName(ms+int64(try))),
+				Message: "cannot set aside the torn tail of archive index"}).WithCause(err)
+		}
+	}
+	a.reached("set-aside")
+	f, err := a.dir.OpenAppend(indexFile, false)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fail := func(err error) error {
+		return (&storage.Error{Op: "write", Kind: storage.KindArchiveIndex, File: a.indexAbs, Message: "cannot cut the torn tail of archive index"}).WithCause(err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		return fail(err)
+	}
+	if st.Size() != end+int64(len(torn)) { // changed since read, despite the lock
+		return fail(fmt.Errorf("index size %d, read %d", st.Size(), end+int64(len(torn))))
+	}
+	if err := f.Truncate(end); err != nil {
+		return fail(err)
+	}
+	if err := f.Sync(); err != nil {
+		return fail(err)
+	}
+	a.reached("cut")
+	return f.Close()
+}
+
+// reached calls the test hook of step name, if any.
+func (a *FileArchive) reached(name string) {
+	if a.step != nil {
+		a.step(name)
+	}
 }
 
 // loadNote reads and decodes the note of ref; found is false when there is
@@ -252,7 +326,14 @@ func integrityError(file, ref string) error {
 // Put is idempotent: content already in the archive adds nothing (its first
 // metadata stays), after its stored copy has been decoded and compared. The
 // note and the index line are both encoded before anything is written, so a
-// failing codec leaves the directory as it was. Errors are *storage.Error
+// failing codec leaves the directory as it was.
+//
+// An index that ends with a torn tail (bytes after its last newline, what a
+// Put killed while appending leaves) reads as its complete lines. Before
+// appending, Put sets the torn bytes aside in a new file
+// index.jsonl.torn-<unix ms> beside the index, then cuts them from the
+// index (see the package documentation), so the line it appends starts on
+// a line of its own. Errors are *storage.Error
 // ("Corrupt archive index", "Archive integrity mismatch", codec and file
 // failures) naming the file and record, or ctx.Err().
 func (a *FileArchive) Put(ctx context.Context, content string, metadata map[string]any) (Entry, error) {
@@ -264,7 +345,7 @@ func (a *FileArchive) Put(ctx context.Context, content string, metadata map[stri
 		return Entry{}, fmt.Errorf("archive: put %s: metadata: %w", ref, err)
 	}
 	err = a.locked(ctx, func(l *filelock.Lock) error {
-		entries, err := a.loadIndex(ctx)
+		entries, end, torn, err := a.loadIndexTorn(ctx)
 		if err != nil {
 			return err
 		}
@@ -317,6 +398,11 @@ func (a *FileArchive) Put(ctx context.Context, content string, metadata map[stri
 			}
 		}
 		if encLine != nil {
+			if len(torn) > 0 {
+				if err := a.setAsideTorn(end, torn); err != nil {
+					return err
+				}
+			}
 			if err := a.dir.Append(indexFile, encLine, true); err != nil {
 				return err
 			}

@@ -17,8 +17,8 @@
 //
 // A [FileArchive] lives in one directory, for a session
 // storage.SessionContextDir(sessionsDir, sessionID), that is
-// <sessionsDir>/<session id>.context. It holds two kinds of file, each
-// created with mode 0600:
+// <sessionsDir>/<session id>.context. It holds these files, each created
+// with mode 0600:
 //
 //   - notes/<ref>.md holds one content, encoded as one record of kind
 //     "archive" whose record id is the ref. It is written atomically (temp
@@ -31,6 +31,8 @@
 //     escaping; U+2028 and U+2029 unescaped); metadata is omitted when Put
 //     had none. Readers ignore other keys. Lines are appended with one
 //     write and fsynced.
+//   - index.jsonl.torn-<unix ms> holds a torn tail Put set aside (see
+//     below), byte for byte; it is no record and nothing reads it.
 //
 // The preview is the longest prefix of the content whose UTF-8 size is at
 // most 512 bytes, never ending inside a character.
@@ -71,12 +73,33 @@
 // Every read of a note checks its SHA-256 against its ref, and Put
 // compares a note that already exists with the content being put; a
 // difference is the *storage.Error "Archive integrity mismatch". An index
-// line that does not decode to an entry, or an unterminated last line, is
-// "Corrupt archive index". Errors name the file and record (ref or line
-// number), never the content. Nothing is ever repaired or rewritten: a
-// failing operation leaves every file as it was, except that a Put failing
-// after its note was written (on the index append) leaves the note, which
-// is unlisted until a later Put of the same content adds its index line.
+// line that does not decode to an entry, or an empty line, is "Corrupt
+// archive index". Errors name the file and record (ref or line number),
+// never the content. Nothing is ever repaired or rewritten: a failing
+// operation leaves every file as it was, except that a Put failing after
+// its note was written (on the index append) leaves the note, which is
+// unlisted until a later Put of the same content adds its index line.
+//
+// # Torn tails
+//
+// Bytes after the last newline of index.jsonl are a torn tail: what a Put
+// killed while appending (SIGKILL, power loss) leaves, a line never
+// acknowledged. They are not a line and not an error: Search, Read, Put,
+// Notes and Verify read the complete lines before them (Verify reports a
+// [storage.ProblemTorn], which is not damage). The next Put that appends a
+// line sets them aside first, under the archive's lock: it writes them to
+// a new file index.jsonl.torn-<unix ms> in the archive directory
+// (exclusive create, mode 0600, fsynced with the directory; the next
+// millisecond when the name is taken), then truncates index.jsonl back to
+// its last newline and fsyncs it, then appends. A crash between these
+// steps loses nothing and leaves the index readable: before the cut the
+// bytes are still in the index (the next Put sets them aside again, under
+// another name), after it they are in their own file. A Put that appends
+// nothing (its content is already listed) leaves a torn tail where it is.
+// The format itself does not change: an index after such a Put holds only
+// complete lines, as every reader expects. The torn files belong to the
+// archive directory and go with it ([Delete], the retention sweep); a
+// migration lists them without copying them.
 // Symlinked files and directories inside the archive, and an archive
 // directory replaced after it was opened, are refused.
 //
@@ -86,8 +109,9 @@
 // returns every [storage.Problem] it finds, each naming the file, the
 // record (index line number or ref) and a [storage.ProblemKind], the kinds
 // every store's verification shares: a bad index line ("decode",
-// "syntax" for a torn or non-JSON line, "frame" for JSON that is not an
-// entry, "duplicate"), a bad note ("decode", "integrity", "symlink", "name",
+// "syntax" for an empty or non-JSON line, "frame" for JSON that is not an
+// entry, "duplicate"), a torn tail of the index ("torn", not damage), a
+// bad note ("decode", "integrity", "symlink", "name",
 // "file"), a listed note that is missing ("missing"), and a valid note that
 // no index line lists ("unreferenced", the one kind that is not damage:
 // a failed Put leaves such a note). Every line and every note is checked on

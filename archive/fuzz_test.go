@@ -31,6 +31,7 @@ func FuzzDecodeIndex(f *testing.F) {
 	f.Add([]byte(`{"ref":"` + ref + `","preview":"hello, archive"}` + "\n"))
 	f.Add([]byte(`{"ref":"` + ref + `","preview":"a","metadata":{"kind":"file"}}` + "\n" + `{"ref":"` + ref + `","preview":"b"}` + "\n"))
 	f.Add([]byte(`{"ref":"` + ref + `","preview":"x"}`))
+	f.Add([]byte(`{"ref":"` + ref + `","preview":"x"}` + "\n{"))
 	f.Add([]byte("\n"))
 	f.Add([]byte(`{"liteAgentStorage":1,"codec":"identity-v1","payload":"e30="}` + "\n"))
 	f.Add([]byte(``))
@@ -40,13 +41,20 @@ func FuzzDecodeIndex(f *testing.F) {
 		lines := bytes.Count(data, []byte("\n"))
 		for _, cs := range []codecScope{{scope: "s"}, {enc: storage.Encoding{Codec: identityCodec{}}, scope: "s"}} {
 			entries, err := decodeIndex(ctx, cs, file, data)
+			// A torn tail, the bytes after the last newline, is no line:
+			// the index decodes as its complete lines do.
+			complete := data[:bytes.LastIndexByte(data, '\n')+1]
+			same, cerr := decodeIndex(ctx, cs, file, complete)
+			if (err == nil) != (cerr == nil) || err != nil && err.Error() != cerr.Error() || len(same) != len(entries) {
+				t.Fatalf("index decodes to %d entries, %v; without its torn tail to %d, %v", len(entries), err, len(same), cerr)
+			}
 			if err != nil {
 				var se *storage.Error
 				if !errors.As(err, &se) {
 					t.Fatalf("error %v is not a *storage.Error", err)
 				}
 				n, aerr := strconv.Atoi(se.Record)
-				if se.File != file || aerr != nil || n < 0 || n > lines {
+				if se.File != file || aerr != nil || n < 0 || n >= lines {
 					t.Fatalf("error names file %q record %q", se.File, se.Record)
 				}
 				if want := se.Message + ": " + file + " record " + se.Record; err.Error() != want {

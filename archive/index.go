@@ -150,26 +150,34 @@ type codecScope struct {
 }
 
 // decodeIndex decodes the stored bytes of index.jsonl, named file in
-// errors. Every line must end with a newline and decode to a valid entry;
-// the first that does not fails the whole index with a *storage.Error
-// naming file and line ("Corrupt archive index" for a line that decodes
-// but is not an entry, the codec's error otherwise). A missing or empty
-// index is empty.
+// errors. Bytes after the last newline are a torn tail (see cutTorn), not
+// a line, and are ignored. Every line must decode to a valid entry; the
+// first that does not fails the whole index with a *storage.Error naming
+// file and line ("Corrupt archive index" for an empty line or one that
+// decodes but is not an entry, the codec's error otherwise). A missing or
+// empty index is empty.
 func decodeIndex(ctx context.Context, cs codecScope, file string, data []byte) ([]indexEntry, error) {
 	return decodeIndexRecords(ctx, cs, file, splitIndex(data))
 }
 
-// splitIndex splits the stored bytes of index.jsonl into its records. A
-// last line without its newline (torn, or written by something else) or an
-// empty line ends the records with an empty one, which decodes as corrupt
-// after every record before it has been decoded.
+// cutTorn splits the stored bytes of index.jsonl into its complete lines,
+// each with its newline, and the torn tail after the last newline: the
+// remains of an append that never completed (the process killed, the
+// machine down), which was therefore never acknowledged. The torn tail is
+// not a line: readers ignore it and Put sets it aside before appending.
+func cutTorn(data []byte) (complete, torn []byte) {
+	i := bytes.LastIndexByte(data, '\n')
+	return data[:i+1], data[i+1:]
+}
+
+// splitIndex splits the stored bytes of index.jsonl into its records, the
+// complete lines without their newlines, leaving out a torn tail. An empty
+// line is an empty record, which decodes as corrupt.
 func splitIndex(data []byte) [][]byte {
-	var recs [][]byte
+	data, _ = cutTorn(data)
+	recs := make([][]byte, 0, bytes.Count(data, []byte{'\n'}))
 	for len(data) > 0 {
 		i := bytes.IndexByte(data, '\n')
-		if i <= 0 {
-			return append(recs, nil)
-		}
 		recs = append(recs, data[:i])
 		data = data[i+1:]
 	}

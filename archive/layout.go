@@ -3,6 +3,7 @@ package archive
 import (
 	"context"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
@@ -19,7 +20,22 @@ const (
 	NotesDir = "notes"
 	// NoteSuffix ends the name of every note: <ref>.md in NotesDir.
 	NoteSuffix = ".md"
+	// TornPrefix begins the name of a torn tail Put set aside:
+	// index.jsonl.torn-<unix ms> beside the index.
+	TornPrefix = IndexFile + ".torn-"
 )
+
+// tornName returns the name of the torn tail set aside at ms.
+func tornName(ms int64) string { return TornPrefix + strconv.FormatInt(ms, 10) }
+
+// IsTornCopy reports whether name is the name of a torn tail of the index
+// that a Put set aside, index.jsonl.torn-<decimal digits>. Such a file
+// holds the bytes of an append that never completed, as they were; it is
+// part of the archive directory but holds no record.
+func IsTornCopy(name string) bool {
+	ms, ok := strings.CutPrefix(name, TornPrefix)
+	return ok && ms != "" && strings.Trim(ms, "0123456789") == ""
+}
 
 // NoteRef returns the ref of the note file named name (<ref>.md, ref being
 // 64 lowercase hex digits) and whether name is a note's name.

@@ -25,6 +25,9 @@ const (
 )
 
 func TestMain(m *testing.M) {
+	if step := os.Getenv(killAtEnv); step != "" {
+		childKilledAt(os.Getenv(childDir), step) // never returns
+	}
 	if name := os.Getenv(childEnv); name != "" {
 		if err := childPuts(name, os.Getenv(childDir)); err != nil {
 			fmt.Fprintln(os.Stderr, err)

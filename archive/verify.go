@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"path/filepath"
 	"strconv"
@@ -40,7 +41,7 @@ import (
 //
 //   - [storage.ProblemDecode]: the configured encoding refused the record.
 //   - [storage.ProblemSyntax]: an index line that is not valid UTF-8 JSON,
-//     is empty, or has no terminating newline, as a torn write leaves it.
+//     or is empty.
 //   - [storage.ProblemFrame]: an index line that is valid JSON but not an
 //     index entry (no 64-hex "ref", no string "preview").
 //   - [storage.ProblemDuplicate]: an index line whose ref an earlier line
@@ -58,6 +59,13 @@ import (
 //     This is not damage: a Put that failed after writing its note leaves
 //     one, reads ignore it, and a later Put of the same content lists it.
 //     It is reported only when the index itself could be read.
+//   - [storage.ProblemTorn]: the index ends with bytes after its last
+//     newline, the remains of a Put killed while appending, never
+//     acknowledged. This is not damage either: readers ignore the bytes
+//     (so a note only the torn line listed is unreferenced) and the next
+//     Put that appends sets them aside as index.jsonl.torn-<unix ms>. Its
+//     Record is the number the line would have had, its Offset where the
+//     bytes start, and Tail is set; it comes after the index lines.
 //
 // The error reports a failure to verify at all: the lock could not be
 // taken or was lost, the archive directory was replaced or removed, a
@@ -176,15 +184,18 @@ func (v *verifier) index(ctx context.Context) (refs []string, indexOK bool, err 
 	if err != nil {
 		return nil, false, v.addError(indexFile, file, "", storage.KindArchiveIndex, err)
 	}
+	data, torn := cutTorn(data)
+	end := int64(len(data))
 	seen := make(map[string]bool)
-	for n := 0; len(data) > 0; n++ {
+	n := 0
+	for ; len(data) > 0; n++ {
 		if err := ctx.Err(); err != nil {
 			return nil, false, err
 		}
 		record := strconv.Itoa(n)
-		line, rest, terminated := bytes.Cut(data, []byte{'\n'})
+		line, rest, _ := bytes.Cut(data, []byte{'\n'})
 		data = rest
-		ref, kind, err := v.a.checkIndexLine(ctx, record, line, terminated)
+		ref, kind, err := v.a.checkIndexLine(ctx, record, line)
 		if err != nil {
 			if kind == "" {
 				if err := v.addError(indexFile, file, record, storage.KindArchiveIndex, err); err != nil {
@@ -205,46 +216,36 @@ func (v *verifier) index(ctx context.Context) (refs []string, indexOK bool, err 
 		seen[ref] = true
 		refs = append(refs, ref)
 	}
+	if len(torn) > 0 {
+		record := strconv.Itoa(n)
+		v.problems = append(v.problems, storage.Problem{File: file, Record: record, Offset: end,
+			Kind: storage.ProblemTorn, Tail: true, Err: verifyError(storage.KindArchiveIndex, file, record,
+				fmt.Sprintf("Archive index ends with a torn tail of %d bytes after line %d (a put that never completed, never acknowledged; the next put sets it aside)", len(torn), n))})
+	}
 	return refs, true, nil
 }
 
-// checkIndexLine decodes and validates index line record. It returns the
-// ref the line names, if any, and its problem: a kind with a
-// *storage.Error, "" with the error of Decode, or "" and nil for a good
-// line. An unterminated last line is always storage.ProblemSyntax, as a torn write
-// leaves it, but its ref is still returned when it decodes to an entry, so
-// that its note is not also reported as unreferenced.
-func (a *FileArchive) checkIndexLine(ctx context.Context, record string, line []byte, terminated bool) (string, storage.ProblemKind, error) {
+// checkIndexLine decodes and validates index line record, a complete line
+// without its newline. It returns the ref the line names, if any, and its
+// problem: a kind with a *storage.Error, "" with the error of Decode, or ""
+// and nil for a good line.
+func (a *FileArchive) checkIndexLine(ctx context.Context, record string, line []byte) (string, storage.ProblemKind, error) {
 	corrupt := func(why string) error {
 		return verifyError(storage.KindArchiveIndex, a.indexAbs, record, "Corrupt archive index: "+why)
 	}
-	torn := corrupt("unterminated last line")
 	if len(line) == 0 {
-		// Only a terminated line can be empty: an unterminated empty
-		// line is the end of the file.
 		return "", storage.ProblemSyntax, corrupt("empty line")
 	}
 	plain, err := a.cs.enc.Decode(ctx, storage.KindArchiveIndex, a.cs.scope, record, line)
-	switch {
-	case err != nil && !terminated && errors.As(err, new(*storage.Error)):
-		return "", storage.ProblemSyntax, torn
-	case err != nil:
+	if err != nil {
 		return "", "", err
 	}
 	if !utf8.Valid(plain) || !json.Valid(plain) {
-		if !terminated {
-			return "", storage.ProblemSyntax, torn
-		}
 		return "", storage.ProblemSyntax, corrupt("line is not JSON")
 	}
 	e, ok := parseIndexLine(plain)
-	switch {
-	case !ok && !terminated:
-		return "", storage.ProblemSyntax, torn
-	case !ok:
+	if !ok {
 		return "", storage.ProblemFrame, corrupt("line is not an index entry")
-	case !terminated:
-		return e.ref, storage.ProblemSyntax, torn
 	}
 	return e.ref, "", nil
 }

@@ -125,18 +125,20 @@ func TestVerifyReportsEveryProblemAndChangesNothing(t *testing.T) {
 			l[2] = l[2][:50]
 			f.writeIndex(t, l, false)
 		}, func(f fixture) []found {
-			return []found{{f.index, "2", storage.ProblemSyntax}, {f.note(f.refs[2]), f.refs[2], storage.ProblemUnreferenced}}
+			return []found{{f.index, "2", storage.ProblemTorn}, {f.note(f.refs[2]), f.refs[2], storage.ProblemUnreferenced}}
 		}},
 		{"a torn encoded index line at the end", gzip, func(t *testing.T, f fixture) {
 			l := f.lines(t)
 			l[2] = l[2][:50]
 			f.writeIndex(t, l, false)
 		}, func(f fixture) []found {
-			return []found{{f.index, "2", storage.ProblemSyntax}, {f.note(f.refs[2]), f.refs[2], storage.ProblemUnreferenced}}
+			return []found{{f.index, "2", storage.ProblemTorn}, {f.note(f.refs[2]), f.refs[2], storage.ProblemUnreferenced}}
 		}},
-		{"a last line without its newline still lists its note", sealed, func(t *testing.T, f fixture) {
+		{"a last line without its newline is a torn tail, which lists no note", sealed, func(t *testing.T, f fixture) {
 			f.writeIndex(t, f.lines(t), false)
-		}, func(f fixture) []found { return []found{{f.index, "2", storage.ProblemSyntax}} }},
+		}, func(f fixture) []found {
+			return []found{{f.index, "2", storage.ProblemTorn}, {f.note(f.refs[2]), f.refs[2], storage.ProblemUnreferenced}}
+		}},
 		{"an empty index line", plain, func(t *testing.T, f fixture) {
 			l := f.lines(t)
 			f.writeIndex(t, append(l[:1], append([]string{""}, l[1:]...)...), true)
@@ -299,7 +301,7 @@ func TestVerifyReportsEveryProblemAndChangesNothing(t *testing.T) {
 				{f.index, "0", storage.ProblemSyntax},
 				{f.index, "3", storage.ProblemSyntax},
 				{f.index, "4", storage.ProblemDuplicate},
-				{f.index, "5", storage.ProblemSyntax},
+				{f.index, "5", storage.ProblemTorn},
 			}
 			list = append(list, notes...)
 			return append(list, found{f.note(f.refs[2]), f.refs[2], storage.ProblemMissing})
@@ -444,7 +446,11 @@ func FuzzVerifyIndex(f *testing.F) {
 			lines++
 		}
 		first := ""
+		torn := 0
 		for _, p := range problems {
+			if p.Kind == storage.ProblemTorn {
+				torn++
+			}
 			var se *storage.Error
 			if !errors.As(p.Err, &se) || se.File != p.File || se.Record != p.Record {
 				t.Fatalf("problem %+v: Err does not name its file and record", p)
@@ -456,9 +462,15 @@ func FuzzVerifyIndex(f *testing.F) {
 			if p.File != index || aerr != nil || n < 0 || n >= lines {
 				t.Fatalf("problem %+v does not name an index line of %d", p, lines)
 			}
-			if first == "" && p.Kind != storage.ProblemDuplicate {
+			if p.Kind == storage.ProblemTorn && (!p.Tail || n != lines-1 || p.Offset != int64(strings.LastIndexByte(string(data), '\n')+1)) {
+				t.Fatalf("torn tail %+v is not after the last newline", p)
+			}
+			if first == "" && p.Kind.Damage() && p.Kind != storage.ProblemDuplicate {
 				first = p.Record
 			}
+		}
+		if wantTorn := len(data) > 0 && data[len(data)-1] != '\n'; (torn == 1) != wantTorn || torn > 1 {
+			t.Fatalf("%d torn problems for an index that ends %q", torn, data[max(0, len(data)-4):])
 		}
 		_, err = a.Search(t.Context(), archive.Query{Text: "zzz"})
 		var se *storage.Error

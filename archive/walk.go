@@ -38,8 +38,10 @@ type Record struct {
 	// Stored is the record as stored: an index line without its newline,
 	// or a note file's content.
 	Stored []byte
-	// Torn reports an index line without its terminating newline, the
-	// last line of an index a write was interrupted in.
+	// Torn reports the torn tail of an index: the bytes after its last
+	// newline, which a Put killed while appending leaves. It is not a
+	// record (readers ignore it, the next Put sets it aside), so a copy
+	// leaves it out.
 	Torn bool
 	// Name is the file holding the record, relative to the archive
 	// directory.
@@ -106,8 +108,9 @@ func modTime(fsys DirFS, name string) (time.Time, error) {
 }
 
 // IndexLines yields the index's lines in order, each with its 0-based
-// number as ID. An empty line is yielded too (a reader refuses it); a last
-// line without its newline is Torn.
+// number as ID. An empty line is yielded too (a reader refuses it); the
+// bytes after the last newline, if any, are yielded last as Torn: not a
+// record.
 func (l *Listing) IndexLines() iter.Seq[Record] {
 	return func(yield func(Record) bool) {
 		for rec := range IndexLines(l.index) {

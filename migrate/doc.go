@@ -44,9 +44,10 @@
 // Lock directories (*.lock) are not copied. Temporary files left by an
 // interrupted write (.<name>.<hex>.tmp), the copies a tail repair sets
 // aside (<id>.jsonl.broken-<ms>), the torn tails an append sets aside
-// (<id>.jsonl.torn-<ms>) and a torn tail still at the end of a session log
-// (bytes after its last newline, see session.TornTailError) are not
-// records: they are left out and listed in [Report.Skipped]. Anything else the package does not recognise stops
+// (<id>.jsonl.torn-<ms>), the torn tails a context archive's put sets
+// aside (index.jsonl.torn-<ms> in <id>.context) and a torn tail still at
+// the end of a session log or of an archive's index.jsonl (bytes after its
+// last newline, see session.TornTailError) are not records: they are left out and listed in [Report.Skipped]. Anything else the package does not recognise stops
 // the migration, as does a symlink anywhere in the copied tree; with
 // [Options.SkipUnreadable] they are left out and listed instead.
 //

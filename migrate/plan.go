@@ -391,6 +391,8 @@ func (m *migration) planArchive(pr *project, u *unit) error {
 			return m.planNotes(pr, u, dir, filepath.Join(rel, en.name))
 		case !en.dir && isTemp(en.name):
 			m.skipTemp(en.path)
+		case !en.dir && archive.IsTornCopy(en.name):
+			m.skip(Skipped{File: en.path, Reason: "torn tail set aside by a put; not an archive index"})
 		default:
 			return errUnknown
 		}

@@ -151,15 +151,7 @@ func copySessions(ctx context.Context, src fileSide, dst *Project, rep *FilesRep
 		if err != nil {
 			return err
 		}
-		var recs [][]byte
-		for len(data) > 0 {
-			line, rest, complete := bytes.Cut(data, []byte("\n"))
-			if !complete {
-				break // a torn tail
-			}
-			recs = append(recs, line)
-			data = rest
-		}
+		recs := completeLines(data)
 		if err := dst.ImportSession(ctx, id, recs, info.ModTime()); err != nil {
 			return fmt.Errorf("session %s: %w", id, err)
 		}
@@ -172,21 +164,34 @@ func copySessions(ctx context.Context, src fileSide, dst *Project, rep *FilesRep
 	return nil
 }
 
-// copyArchive copies the context archive in dir of session id, if any.
+// completeLines returns the lines of data, a session log or an archive
+// index as stored, without their newlines. A torn tail (bytes after the
+// last newline, what an append or put killed part-way leaves, never
+// acknowledged) is not a line and is left out, as the file stores' readers
+// ignore it.
+func completeLines(data []byte) [][]byte {
+	var recs [][]byte
+	for len(data) > 0 {
+		line, rest, complete := bytes.Cut(data, []byte("\n"))
+		if !complete {
+			break // a torn tail
+		}
+		recs = append(recs, line)
+		data = rest
+	}
+	return recs
+}
+
+// copyArchive copies the context archive in dir of session id, if any. A
+// torn tail of its index (see completeLines) stays behind, and so do the
+// torn tails a put set aside (index.jsonl.torn-<ms>), which hold no
+// record.
 func copyArchive(ctx context.Context, dir, id string, dst *Project, rep *FilesReport) error {
 	data, err := os.ReadFile(filepath.Join(dir, archive.IndexFile))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	var index [][]byte
-	for len(data) > 0 {
-		line, rest, complete := bytes.Cut(data, []byte("\n"))
-		if !complete {
-			return fmt.Errorf("%s: the last index line is incomplete", filepath.Join(dir, archive.IndexFile))
-		}
-		index = append(index, line)
-		data = rest
-	}
+	index := completeLines(data)
 	notes := map[string][]byte{}
 	ents, err := readDir(filepath.Join(dir, archive.NotesDir))
 	if err != nil {
@@ -367,10 +372,7 @@ func sameArchive(ctx context.Context, src fileSide, dst *Project, id string) err
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	var want [][]byte
-	for line := range bytes.Lines(data) {
-		want = append(want, bytes.TrimSuffix(line, []byte("\n")))
-	}
+	want := completeLines(data)
 	if len(want) != len(index) {
 		return fmt.Errorf("%d index records in the files, %d in the database", len(want), len(index))
 	}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/lite-agent/lite-agent-go/archive"
 	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
@@ -166,5 +167,37 @@ func appendTo(t *testing.T, file, text string) {
 	}
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestFilesReportsATornArchiveIndexTailAsAWarning checks that a context
+// archive whose index ends with a torn tail (a put killed while appending)
+// is reported as a session log's torn tail is: a warning, not a problem;
+// and that the tails a put set aside are not checked as records.
+func TestFilesReportsATornArchiveIndexTailAsAWarning(t *testing.T) {
+	ctx := context.Background()
+	home := t.TempDir()
+	project := filepath.Join(home, "projects", "p")
+	ctxDir := storage.SessionContextDir(filepath.Join(project, storage.SessionsDirName), "s1")
+	enc := storage.Encoding{ProjectID: "p"}
+	ar, err := archive.NewFileArchive(ctxDir, archive.Options{Encoding: enc, SessionID: "s1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ar.Put(ctx, "kept", nil); err != nil {
+		t.Fatal(err)
+	}
+	index := filepath.Join(ctxDir, archive.IndexFile)
+	appendTo(t, index, `{"ref":"0123`)
+	write(t, filepath.Join(ctxDir, archive.TornPrefix+"1753185600000"), "an older torn tail")
+	var rep Report
+	if err := Files(ctx, home, []string{project}, nil, "", &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.ProblemCount != 0 || len(rep.Warnings) != 1 {
+		t.Fatalf("problems %+v, warnings %+v; want one warning", rep.Problems, rep.Warnings)
+	}
+	if w := rep.Warnings[0]; w.File != index || w.Kind != string(storage.ProblemTorn) || w.Record != "1" {
+		t.Errorf("warning %+v, want a torn tail of %s at line 1", w, index)
 	}
 }
