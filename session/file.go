@@ -531,7 +531,7 @@ func (c *FileCheckpointer) Append(ctx context.Context, id string, events []Event
 	}
 	if missing {
 		if f, err = c.dir.OpenAppend(s.rel, true); err != nil {
-			return 0, err
+			return 0, s.openError(err)
 		}
 		// Make the new log's name durable before anything is written to
 		// it: a later append finds the file and does not sync again, even
@@ -598,7 +598,7 @@ func (s *session) openForAppend(ctx context.Context) (*os.File, headEntry, error
 		return nil, headEntry{}, nil
 	}
 	if err != nil {
-		return nil, headEntry{}, err
+		return nil, headEntry{}, s.openError(err)
 	}
 	st, err := fstamp(s.file, f)
 	if err != nil {
@@ -617,7 +617,7 @@ func (s *session) openForAppend(ctx context.Context) (*os.File, headEntry, error
 		// A repair rewrote the log as a new file: append to that one.
 		f.Close()
 		if f, err = s.c.dir.OpenAppend(s.rel, false); err != nil {
-			return nil, headEntry{}, err
+			return nil, headEntry{}, s.openError(err)
 		}
 		if st, err = fstamp(s.file, f); err != nil {
 			f.Close()
@@ -625,6 +625,15 @@ func (s *session) openForAppend(ctx context.Context) (*os.File, headEntry, error
 		}
 	}
 	return f, headEntry{st: st, head: l.head, end: l.end}, nil
+}
+
+// openError is err, from opening the log to append, with the log's own
+// text for a log that is not a regular file, as Read and Head answer.
+func (s *session) openError(err error) error {
+	if safefs.IsNotRegular(err) {
+		return &storage.Error{Op: "read", Kind: storage.KindCheckpoint, File: s.file, Message: "checkpoint log is not a regular file"}
+	}
+	return err
 }
 
 // fstamp returns the stamp of the open log f, which must be a regular file.

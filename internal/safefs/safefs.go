@@ -229,9 +229,20 @@ func special(op, p string, f *os.File) error {
 		return fileError(op, p, err)
 	}
 	if !st.Mode().IsRegular() && !st.IsDir() {
-		return &storage.Error{Op: op, File: p, Message: "Storage file is not a regular file"}
+		return &storage.Error{Op: op, File: p, Message: notRegularMessage}
 	}
 	return nil
+}
+
+// notRegularMessage is the text of special's refusal.
+const notRegularMessage = "Storage file is not a regular file"
+
+// IsNotRegular reports whether err is the refusal of a FIFO, device or
+// socket found where a store expects a regular file, so that a store with
+// its own text for that case can answer with it.
+func IsNotRegular(err error) bool {
+	var se *storage.Error
+	return errors.As(err, &se) && se.Message == notRegularMessage
 }
 
 // Write writes data to f, opened by OpenAppend, with one write call, then
