@@ -86,8 +86,9 @@ func (s *FileStore) Dir() string { return s.dir.Path() }
 // which is also what a model would see.
 //
 // If the ref's file already exists and decodes to content, Put writes
-// nothing but its modification time (now), so that the sweep by age counts
-// the body as in use. If it exists but does not decode under the store's encoding (for
+// nothing but its modification time (now, where the store allows it), so
+// that the sweep by age counts the body as in use. If it exists but does
+// not decode under the store's encoding (for
 // example plaintext written before a codec was enabled), Put returns that
 // *[storage.Error] and leaves the file as it is: converting data is an
 // explicit migration. Otherwise the encoded body is written atomically with
@@ -109,11 +110,13 @@ func (s *FileStore) Put(ctx context.Context, content string) (string, error) {
 		// name can have.
 	case ok && got == content:
 		// The ref is handed out again: the sweep by age must count the
-		// body as young, as it would a rewritten one.
-		if err := s.dir.Touch(fileName(ref), time.Now()); err != nil {
-			return "", s.fileError(err, ref)
+		// body as young, as it would a rewritten one. That is a help, not
+		// a condition: a store that cannot be touched (mounted read-only,
+		// say) still holds the body. Only a body removed since the read
+		// (by a sweep) is written again.
+		if err := s.dir.Touch(fileName(ref), time.Now()); !errors.Is(err, fs.ErrNotExist) {
+			return ref, nil
 		}
-		return ref, nil
 	}
 	stored, err := s.enc.Encode(ctx, storage.KindSpill, Scope, ref, []byte(content))
 	if err != nil {
