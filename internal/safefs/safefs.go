@@ -541,7 +541,12 @@ func mkdirAll(dir string) error {
 		return err
 	}
 	for i := len(created) - 1; i >= 0; i-- {
-		if err := syncDir(filepath.Dir(created[i])); err != nil {
+		// A parent its user may write and search but not read (mode
+		// 0300) cannot be opened to sync: the sync is a help for
+		// durability the directory's owner chose not to allow, not a
+		// condition of the store. A failed sync of one it could open is
+		// an error.
+		if err := syncDir(filepath.Dir(created[i])); err != nil && !errors.Is(err, fs.ErrPermission) {
 			return err
 		}
 	}
