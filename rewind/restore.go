@@ -276,20 +276,25 @@ func Restore(ctx context.Context, cp session.Checkpointer, files Files, id strin
 		}
 	}
 	report(PhaseStart, 0, "", nil)
-	var applied []*filePlan
+	var applied []*filePlan // the files changed, for a rollback
+	done := 0
 	fail := func(err error) (Result, error) {
 		if failed := rollback(context.WithoutCancel(ctx), files, applied); len(failed) > 0 {
 			err = &RollbackError{Err: err, Failed: failed}
 		}
-		report(PhaseError, len(applied), err.Error(), err)
+		report(PhaseError, done, err.Error(), err)
 		return Result{}, err
 	}
 	for _, p := range plans {
-		if err := apply(ctx, files, p); err != nil {
+		changed, err := apply(ctx, files, p)
+		if err != nil {
 			return fail(err)
 		}
-		applied = append(applied, p)
-		report(PhaseProgress, len(applied), p.path, nil)
+		if changed {
+			applied = append(applied, p)
+		}
+		done++
+		report(PhaseProgress, done, p.path, nil)
 	}
 	if conversation {
 		if err := cp.Truncate(ctx, id, toSeq, head); err != nil {
@@ -488,14 +493,21 @@ func preflight(ctx context.Context, files Files, plans []*filePlan) error {
 }
 
 // apply re-checks a file against its backup and puts the checkpoint's
-// content back.
-func apply(ctx context.Context, files Files, p *filePlan) error {
+// content back, unless the file already holds it; it reports whether it
+// changed the file.
+func apply(ctx context.Context, files Files, p *filePlan) (changed bool, err error) {
 	data, exists, err := files.Read(ctx, p.path)
 	if err != nil {
-		return &FileError{Path: p.path, Reason: err}
+		return false, &FileError{Path: p.path, Reason: err}
 	}
 	if exists != p.backupExists || !bytes.Equal(data, p.backup) {
-		return &FileError{Path: p.path, Reason: ErrChangedDuring}
+		return false, &FileError{Path: p.path, Reason: ErrChangedDuring}
+	}
+	if exists == (p.target != nil) && bytes.Equal(data, p.target) {
+		// Already at the checkpoint (put back by a restore killed
+		// part-way, say): replacing it with the same bytes would still
+		// make it a new file, breaking its links and taking its owner.
+		return false, nil
 	}
 	if p.target == nil {
 		err = files.Remove(ctx, p.path)
@@ -503,9 +515,9 @@ func apply(ctx context.Context, files Files, p *filePlan) error {
 		err = files.Write(ctx, p.path, p.target)
 	}
 	if err != nil {
-		return &FileError{Path: p.path, Reason: err}
+		return false, &FileError{Path: p.path, Reason: err}
 	}
-	return nil
+	return true, nil
 }
 
 // rollback puts the applied files back to their backups, last first, and
