@@ -79,27 +79,13 @@ func TestWorkerRefusesAFIFO(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() {
+	refusedAtOnce(t, filepath.Join(dir, "b.jsonl"), ErrUnrecognized, "the worker's open of a FIFO", func() error {
 		f, _, err := src.open("b.jsonl")
 		if err == nil {
 			_ = f.Close()
 		}
-		done <- err
-	}()
-	select {
-	case err := <-done:
-		if !errors.Is(err, ErrUnrecognized) {
-			t.Errorf("the worker's open of a FIFO: %v, want ErrUnrecognized", err)
-		}
-	case <-time.After(time.Second):
-		t.Errorf("the worker's open of a FIFO still waits after 1s")
-		// unblock it
-		if fd, err := unix.Open(filepath.Join(dir, "b.jsonl"), unix.O_WRONLY|unix.O_NONBLOCK, 0); err == nil {
-			<-done
-			unix.Close(fd)
-		}
-	}
+		return err
+	})
 }
 
 // TestCountRefusesAFIFO puts a FIFO where the plan saw a log, before the
@@ -114,25 +100,10 @@ func TestCountRefusesAFIFO(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() {
+	refusedAtOnce(t, filepath.Join(dir, "b.jsonl"), ErrUnrecognized, "the count's open of a FIFO", func() error {
 		_, _, err := (&migration{}).countLines(d, "b.jsonl")
-		done <- err
-	}()
-	select {
-	case err := <-done:
-		if !errors.Is(err, ErrUnrecognized) {
-			t.Errorf("the count's open of a FIFO: %v, want ErrUnrecognized", err)
-		}
-	case <-time.After(time.Second):
-		t.Errorf("the count's open of a FIFO still waits after 1s")
-		// Unblock it: a writer lets the open return, and its close ends
-		// the read.
-		if fd, err := unix.Open(filepath.Join(dir, "b.jsonl"), unix.O_WRONLY|unix.O_NONBLOCK, 0); err == nil {
-			unix.Close(fd)
-			<-done
-		}
-	}
+		return err
+	})
 }
 
 // TestMarkerFIFOIsRefused puts a FIFO under the marker's name in a
@@ -143,19 +114,27 @@ func TestMarkerFIFOIsRefused(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(dst, MarkerName), 0o600); err != nil {
 		t.Skip("no FIFOs here:", err)
 	}
-	done := make(chan error, 1)
-	go func() {
+	refusedAtOnce(t, filepath.Join(dst, MarkerName), ErrDestinationNotEmpty, "looking at a FIFO marker", func() error {
 		_, err := (&migration{srcRoot: "/nowhere", dstRoot: dst}).inspectDestination()
-		done <- err
-	}()
+		return err
+	})
+}
+
+// refusedAtOnce runs open, which meets the FIFO fifo, and fails the test
+// unless it returns an error matching want within a second; if it still
+// waits then, a writer's open and close of the FIFO let it end.
+func refusedAtOnce(t *testing.T, fifo string, want error, what string, open func() error) {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- open() }()
 	select {
 	case err := <-done:
-		if !errors.Is(err, ErrDestinationNotEmpty) {
-			t.Errorf("a FIFO marker: %v, want ErrDestinationNotEmpty", err)
+		if !errors.Is(err, want) {
+			t.Errorf("%s: %v, want %v", what, err, want)
 		}
 	case <-time.After(time.Second):
-		t.Errorf("looking at a FIFO marker still waits after 1s")
-		if fd, err := unix.Open(filepath.Join(dst, MarkerName), unix.O_WRONLY|unix.O_NONBLOCK, 0); err == nil {
+		t.Errorf("%s still waits after 1s", what)
+		if fd, err := unix.Open(fifo, unix.O_WRONLY|unix.O_NONBLOCK, 0); err == nil {
 			unix.Close(fd)
 			<-done
 		}
