@@ -6,11 +6,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/internal/safefs/safefstest"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -20,29 +20,21 @@ import (
 // the device swallowed (the entry could never be found again) or waiting
 // for the FIFO's other end forever.
 func TestSpecialIndexIsRefused(t *testing.T) {
-	for _, plant := range []struct {
-		name string
-		make func(p string) error
-	}{
-		{"device", func(p string) error { return syscall.Mknod(p, syscall.S_IFCHR|0o600, 1<<8|3) }},
-		{"fifo", func(p string) error { return syscall.Mkfifo(p, 0o600) }},
-	} {
-		t.Run(plant.name, func(t *testing.T) {
+	for _, plant := range safefstest.Specials() {
+		t.Run(plant.Name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "s.context")
 			a := open(t, dir, archive.Options{SessionID: "s"})
-			if err := plant.make(filepath.Join(dir, archive.IndexFile)); err != nil {
-				t.Skip("cannot plant it here:", err)
-			}
+			plant.Plant(t, filepath.Join(dir, archive.IndexFile))
 			done := make(chan error, 1)
 			go func() { _, err := a.Put(t.Context(), "kept?", nil); done <- err }()
 			select {
 			case err := <-done:
 				var se *storage.Error
 				if !errors.As(err, &se) {
-					t.Fatalf("Put with a %s for its index: %v, want a *storage.Error", plant.name, err)
+					t.Fatalf("Put with a %s for its index: %v, want a *storage.Error", plant.Name, err)
 				}
 			case <-time.After(3 * time.Second):
-				t.Fatalf("Put with a %s for its index still waits after 3s", plant.name)
+				t.Fatalf("Put with a %s for its index still waits after 3s", plant.Name)
 			}
 			if st, err := os.Lstat(filepath.Join(dir, archive.IndexFile)); err != nil || st.Mode().IsRegular() {
 				t.Fatalf("the planted index changed: %v %v", st, err)

@@ -5,10 +5,10 @@ package session_test
 import (
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/safefs/safefstest"
 	"github.com/lite-agent/lite-agent-go/session"
 )
 
@@ -19,36 +19,12 @@ import (
 // lock for the FIFO's other end forever (or, for the device, reading it
 // as an empty session), and the planted file stays as it was.
 func TestSpecialFileLogIsRefusedAtOnce(t *testing.T) {
-	for _, plant := range []struct {
-		name string
-		make func(t *testing.T, p string)
-	}{
-		{"fifo", func(t *testing.T, p string) {
-			if err := syscall.Mkfifo(p, 0o600); err != nil {
-				t.Skip("no FIFOs here:", err)
-			}
-		}},
-		{"fifo with both ends open", func(t *testing.T, p string) {
-			if err := syscall.Mkfifo(p, 0o600); err != nil {
-				t.Skip("no FIFOs here:", err)
-			}
-			f, err := os.OpenFile(p, os.O_RDWR, 0) // both ends, without waiting (Linux)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { f.Close() })
-		}},
-		{"device", func(t *testing.T, p string) {
-			if err := syscall.Mknod(p, syscall.S_IFCHR|0o600, 1<<8|3); err != nil { // /dev/null's numbers
-				t.Skip("cannot make a device here:", err)
-			}
-		}},
-	} {
-		t.Run(plant.name, func(t *testing.T) {
+	for _, plant := range safefstest.Specials() {
+		t.Run(plant.Name, func(t *testing.T) {
 			dir := t.TempDir()
 			cp := newCP(t, dir, session.FileOptions{Durable: true})
 			p := filepath.Join(dir, "s.jsonl")
-			plant.make(t, p)
+			plant.Plant(t, p)
 			before, err := os.Lstat(p)
 			if err != nil {
 				t.Fatal(err)
@@ -73,7 +49,7 @@ func TestSpecialFileLogIsRefusedAtOnce(t *testing.T) {
 						t.Errorf("%s: %v does not name the log", op.name, err)
 					}
 				case <-time.After(3 * time.Second):
-					t.Fatalf("%s of a log that is a %s still waits after 3s", op.name, plant.name)
+					t.Fatalf("%s of a log that is a %s still waits after 3s", op.name, plant.Name)
 				}
 			}
 			after, err := os.Lstat(p)

@@ -5,11 +5,11 @@ package safefs_test
 import (
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
+	"github.com/lite-agent/lite-agent-go/internal/safefs/safefstest"
 )
 
 // returnsWithin runs f and fails the test if it has not returned after a
@@ -32,40 +32,14 @@ func returnsWithin(t *testing.T, what string, f func() error) error {
 // name: reading and appending fail at once with a *storage.Error instead
 // of waiting for a peer forever, and the planted file is left as it was.
 func TestSpecialFilesAreRefusedAtOnce(t *testing.T) {
-	for _, plant := range []struct {
-		name string
-		make func(t *testing.T, p string)
-	}{
-		{"fifo", func(t *testing.T, p string) {
-			if err := syscall.Mkfifo(p, 0o600); err != nil {
-				t.Skip("no FIFOs here:", err)
-			}
-		}},
-		{"fifo with both ends open", func(t *testing.T, p string) {
-			if err := syscall.Mkfifo(p, 0o600); err != nil {
-				t.Skip("no FIFOs here:", err)
-			}
-			// O_RDWR opens both ends without waiting (Linux).
-			f, err := os.OpenFile(p, os.O_RDWR, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { f.Close() })
-		}},
-		{"device", func(t *testing.T, p string) {
-			// /dev/null's numbers: character device 1, 3.
-			if err := syscall.Mknod(p, syscall.S_IFCHR|0o600, 1<<8|3); err != nil {
-				t.Skip("cannot make a device here:", err)
-			}
-		}},
-	} {
-		t.Run(plant.name, func(t *testing.T) {
+	for _, plant := range safefstest.Specials() {
+		t.Run(plant.Name, func(t *testing.T) {
 			d, err := safefs.Anchor(filepath.Join(t.TempDir(), "store"))
 			if err != nil {
 				t.Fatal(err)
 			}
 			p := filepath.Join(d.Real(), "rec.json")
-			plant.make(t, p)
+			plant.Plant(t, p)
 			before, err := os.Lstat(p)
 			if err != nil {
 				t.Fatal(err)
