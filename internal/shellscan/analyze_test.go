@@ -268,6 +268,13 @@ rm x'`,
 		"wget --use-askpass=prog https://u@h/", "curl -OJ https://h/x", "wget -r https://h/", "wget -x https://h/a/b",
 		`zsh -c 'echo *(e:"rm -f c":)'`, `zsh -c 'for path in bin; do ls; done'`, `zsh -c 'echo *(+rm)'`,
 		"curl -O https://h/a%2Fb", "wget --content-disposition https://h/x", "dpkg-deb -x x.deb .", "uudecode x.uu", "sqlite3 :memory: '.shell x'", "psql -c '\\! x'", "xz -S .json f", "unxz --suffix=.j f.j", "lzma -S .json f", "pigz -N f.gz",
+		// Tools that write their own configuration, which later commands
+		// read (npm's script-shell, go's GOFLAGS, kubectl's exec plugins).
+		"go env -w GOFLAGS=-toolexec=x", "go env -wGOFLAGS=x", "go env -w=GOFLAGS=x", "go env -u GOFLAGS",
+		"go telemetry on", "npm config set script-shell x", "npm set x y", "npm --global config set a b",
+		"npm $x set a b", "pnpm config delete a", "pip3 config set a.b c", "kubectl config set-credentials u --exec-command=x",
+		"kubectl config use-context c", "direnv allow", "aws configure", "gh alias set x y", "gh extension install o/r",
+		"poetry config a b", "helm plugin install x", "tic x.ti", "conda config --set a b",
 		strings.Repeat("a;", maxUnits+1),
 		strings.Repeat("x", maxCommandLen+1),
 		"a \x00 b",
@@ -287,6 +294,9 @@ rm x'`,
 		"sed '/x/b end; s/a/b/; :end' f", "echo x > y && cp y z",
 		"for i in 1 2; do echo $i; done | cat > out", "git status && cd sub && ls",
 		"sha256sum f", "b2sum f", "bzip2 -k f", "scp a b", "ip addr", "echo hi # a comment\nls", "# x\nls # y \\ z", "python3.11 x.py", "perl5.36.0 x.pl", "go1.22 version",
+		"go env", "go env GOPATH", "go build ./...", "go telemetry", "npm config get registry", "npm config list",
+		"npm install", "npm test", "kubectl config view", "kubectl config view --raw", "kubectl get pods",
+		"pip3 config list", "gh pr list", "poetry config --list", "cargo build", "docker ps", "helm list",
 	}
 	for _, line := range seen {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {

@@ -2,6 +2,7 @@ package shellscan
 
 import (
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
@@ -23,6 +24,10 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	if subs, ok := runners()[name]; ok && len(args) > 0 && contains(subs, args[0].text) {
 		an.opaque(name + " " + args[0].text + " runs a command the analysis does not see")
 		an.seeInside(name, args[1:], depth, chain)
+		return false
+	}
+	if why := configWrite(name, args); why != "" {
+		an.opaque(why)
 		return false
 	}
 	if strings.HasPrefix(name, "git-") {
@@ -164,7 +169,7 @@ var opaqueCommands = sync.OnceValue(func() map[string]string {
 		"eatmydata", "chronic", "nocache", "trickle", "tini", "dumb-init", "catatonit", "runcon", "chpst",
 		"sshpass", "ifne", "pee", "sem", "lckdo", "with-lock-ex", "envdir", "envuidgid", "softlimit",
 		"setuidgid", "npx", "bunx", "pnpx", "mktemp", "rename", "rename.ul", "prename", "file-rename",
-		"mknod", "fallocate",
+		"mknod", "fallocate", "tic", "infocmp",
 		// Other names of vim, ed, gdb and interpreters, which run commands
 		// given to them (view -es -c '!cmd').
 		"view", "rview", "vimdiff", "rvim", "gvim", "gview", "gvimdiff", "evim", "eview", "vimx", "vi",
@@ -216,6 +221,97 @@ func programName(name string) string {
 		return base
 	}
 	return name
+}
+
+// configWriters are the tools with a subcommand that writes their own
+// configuration, kept in the home directory, which later runs of the tool
+// (and of what it runs) read: a program to run for scripts (npm's
+// script-shell), flags for every build (go env -w GOFLAGS=-toolexec=…), a
+// credential helper to run (kubectl's exec plugins). Each maps the
+// subcommand to the words after it that make it write; "" is any word.
+var configWriters = sync.OnceValue(func() map[string]map[string][]string {
+	set := []string{"set", "delete", "unset", "edit", "fix", "rm", "add", "import"}
+	return map[string]map[string][]string{
+		"go":         {"env": {"-w", "-u"}, "telemetry": {"on", "off", "local"}},
+		"npm":        {"config": set, "c": set, "set": {""}, "delete": {""}},
+		"pnpm":       {"config": set, "c": set, "set": {""}, "delete": {""}},
+		"yarn":       {"config": set},
+		"bun":        {"config": set},
+		"pip":        {"config": set},
+		"pip3":       {"config": set},
+		"poetry":     {"config": {""}},
+		"conda":      {"config": {"--set", "--add", "--append", "--prepend", "--remove", "--remove-key", "--write-default"}},
+		"mamba":      {"config": {"--set", "--add", "--append", "--prepend", "--remove", "--remove-key", "--write-default"}},
+		"micromamba": {"config": {""}},
+		"gh":         {"config": set, "alias": set, "extension": {"install", "upgrade"}, "auth": {"setup-git", "login"}},
+		"glab":       {"config": set, "alias": set},
+		"kubectl":    {"config": {""}},
+		"gcloud":     {"config": set},
+		"aws":        {"configure": {""}},
+		"az":         {"config": set},
+		"rustup":     {"default": {""}, "override": {""}, "set": {""}},
+		"cargo":      {"config": {""}},
+		"bundle":     {"config": {""}},
+		"gem":        {"sources": {"--add", "-a", "--remove", "-r"}},
+		"composer":   {"config": {""}},
+		"helm":       {"repo": {"add", "remove", "rm"}, "plugin": {"install", "update"}},
+		"docker":     {"context": {"create", "use", "update", "rm"}, "login": {""}},
+		"direnv":     {"allow": {""}, "permit": {""}, "grant": {""}},
+	}
+})
+
+// configWrite returns why the command name args writes the tool's own
+// configuration (see configWriters), or "". A word the analysis only knows
+// when the line runs counts as the subcommand and as a writing word.
+func configWrite(name string, args []word) string {
+	subs, ok := configWriters()[name]
+	if !ok {
+		return ""
+	}
+	for i, a := range args {
+		verbs, ok := subs[a.text]
+		if !ok && !a.dynamic {
+			continue
+		}
+		if !ok || writes(verbs, args[i+1:]) {
+			return name + " " + a.text + " writes configuration that later commands read"
+		}
+	}
+	return ""
+}
+
+// readOnlyWords are the first words after a configuration subcommand
+// that only show it.
+var readOnlyWords = map[string]bool{
+	"list": true, "--list": true, "-l": true, "get": true, "--get": true, "view": true, "show": true,
+	"--show": true, "--describe": true, "current-context": true, "get-contexts": true, "get-clusters": true,
+	"get-users": true, "help": true, "--help": true, "-h": true,
+}
+
+// writes reports whether the words after a configuration subcommand make
+// it write: one of verbs (an option also as -o=value or -ovalue), or, for
+// the verb "", anything but a read-only first word (no words at all
+// included: "direnv allow", "aws configure" write).
+func writes(verbs []string, after []word) bool {
+	for _, b := range after {
+		if b.dynamic {
+			return true
+		}
+		for _, v := range verbs {
+			if v != "" && (b.text == v || strings.HasPrefix(v, "-") && strings.HasPrefix(b.text, v) && len(b.text) > len(v) && (len(v) == 2 || b.text[len(v)] == '=')) {
+				return true
+			}
+		}
+	}
+	if !slices.Contains(verbs, "") {
+		return false
+	}
+	for _, b := range after {
+		if !strings.HasPrefix(b.text, "-") || readOnlyWords[b.text] {
+			return !readOnlyWords[b.text]
+		}
+	}
+	return true
 }
 
 // runners are the tools whose subcommands run any command given to them
