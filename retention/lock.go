@@ -99,6 +99,12 @@ func (s *sweeper) lock(d *os.Root, name, path string) (*entryLock, bool) {
 // anchor returns a path that names the open directory d, and the open
 // directory, to close once the path is no longer used.
 func anchor(d *os.Root) (string, *os.File, error) {
+	return anchorVia(d, "/proc/self/fd/")
+}
+
+// anchorVia is anchor with the directory of the process's descriptors
+// (fds) as a parameter, for tests.
+func anchorVia(d *os.Root, fds string) (string, *os.File, error) {
 	f, err := d.Open(".")
 	if err != nil {
 		return "", nil, err
@@ -108,7 +114,7 @@ func anchor(d *os.Root) (string, *os.File, error) {
 		_ = f.Close()
 		return "", nil, err
 	}
-	p := "/proc/self/fd/" + strconv.FormatUint(uint64(f.Fd()), 10)
+	p := fds + strconv.FormatUint(uint64(f.Fd()), 10)
 	if pst, err := os.Stat(p); err == nil && os.SameFile(pst, st) {
 		return p, f, nil
 	}
