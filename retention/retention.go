@@ -540,8 +540,9 @@ func (s *sweeper) remove(d *os.Root, name, path string, st fs.FileInfo, e Entry)
 			return false
 		case l.check() != nil:
 			// Taken over or removed by another process: the entry is
-			// left as it is, for the lock's new holder.
-			s.skip(path, SkipLocked, err)
+			// left as it is, for the lock's new holder. The error names
+			// the lock by its path, not by the descriptor it was taken in.
+			s.skip(path, SkipLocked, &storage.Error{Op: "lock", File: path + lockSuffix, Message: "lock was compromised"})
 			return false
 		default:
 			s.skip(path, SkipError, err)
