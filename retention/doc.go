@@ -14,9 +14,9 @@
 //     directories. A symlinked project is never traversed.
 //  3. Each direct entry is inspected with lstat and skipped if it is a
 //     symlink, if its name ends in ".lock" (a lock directory), if
-//     <entry>.lock exists beside it (a store holds its lock), if it is
-//     neither a regular file nor a directory, or if it is a regular file with
-//     other hard links.
+//     <entry>.lock exists beside it and is live (a store holds its lock;
+//     see the guarantees for a stale one), if it is neither a regular file
+//     nor a directory, or if it is a regular file with other hard links.
 //  4. An entry last modified before now − MaxAge (30 days by default) is
 //     removed, a directory with everything in it. Because a directory's own
 //     modification time changes only when entries are added or removed, a
@@ -49,14 +49,21 @@
 //   - Symlinks are never followed and never removed, wherever they point.
 //     Removing a directory removes the links inside it, never their targets.
 //   - Under tasks/, nothing but orphaned temporary files is removed.
-//   - Just before removing an entry the sweep takes its lock (mkdir of
-//     <entry>.lock, as the stores lock it) and inspects it again; if it was
-//     locked, is no longer the same file or was modified, it stays and is
-//     reported as locked or changed. The lock is held until the entry is
-//     gone, so a store that wants the entry meanwhile waits, and then finds
-//     it missing, instead of writing into a directory being removed. The
-//     lock is not refreshed: a removal that outlasts the stale period (10 s)
-//     can be taken over.
+//   - Just before removing an entry the sweep takes its lock as the stores
+//     take it (the directory <entry>.lock, made with mkdir inside the
+//     entry's opened directory and refreshed while held) and inspects the
+//     entry again; if it was locked, is no longer the same file or was
+//     modified, it stays and is reported as locked or changed. The lock is
+//     held until the entry is gone, so a store that wants the entry
+//     meanwhile waits, and then finds it missing, instead of writing into a
+//     directory being removed. A lock directory not refreshed for the stale
+//     period (10 s), which only a killed store or sweep leaves, protects
+//     nothing: the sweep takes it over as a store would, so an entry whose
+//     removal a killed sweep left half done goes with the next sweep. If
+//     the sweep's own lock is taken over or removed during a removal (the
+//     sweep stalled past the stale period), it stops removing the entry,
+//     reports it as locked, and leaves the other's lock in place: its
+//     release removes only its own lock. A dry run takes no lock.
 //   - A dry run reports exactly what a real sweep would remove and removes
 //     nothing.
 //   - Every decision is in the [Report]: what went and why, what was

@@ -34,7 +34,9 @@ const (
 	// SkipLock: the entry's name ends in ".lock"; it is a lock, not data.
 	SkipLock SkipReason = "lock"
 	// SkipLocked: the entry <name>.lock exists next to it (a store holds
-	// its lock), or a directory contains a lock.
+	// its lock), or a directory contains a lock, or the sweep's own lock
+	// of the entry was taken over or removed while it removed the entry
+	// (Err says so; the entry may be half removed).
 	SkipLocked SkipReason = "locked"
 	// SkipNotRegular: the entry is neither a regular file nor a directory
 	// (a FIFO, socket or device).

@@ -61,6 +61,7 @@ type Options struct {
 	now          func() time.Time  // clock; nil means time.Now
 	beforeOpen   func(path string) // test hook run between lstat and open of a directory
 	beforeRemove func(path string) // test hook run between scan and removal
+	afterLock    func(path string) // test hook run once the entry's lock is taken
 }
 
 // Sweep removes stale runtime files from the projects of a data home. The
@@ -406,7 +407,7 @@ func (s *sweeper) entry(ctx context.Context, d *os.Root, name, path string, hasL
 		// set aside) is never a live lock: the age rule applies to it.
 		s.skip(path, SkipLock, nil)
 		return
-	case hasLock:
+	case hasLock && liveLock(d, name):
 		s.skip(path, SkipLocked, nil)
 		return
 	case !st.IsDir() && !st.Mode().IsRegular():
@@ -498,12 +499,16 @@ func (s *sweeper) remove(d *os.Root, name, path string, st fs.FileInfo, e Entry)
 	if s.opts.beforeRemove != nil {
 		s.opts.beforeRemove(path)
 	}
+	var l *entryLock
 	if !s.opts.DryRun {
-		unlock, ok := s.lock(d, name, path)
-		if !ok {
+		var ok bool
+		if l, ok = s.lock(d, name, path); !ok {
 			return false
 		}
-		defer unlock()
+		defer l.release()
+		if s.opts.afterLock != nil {
+			s.opts.afterLock(path)
+		}
 	}
 	cur, err := d.Lstat(name)
 	switch {
@@ -516,17 +521,30 @@ func (s *sweeper) remove(d *os.Root, name, path string, st fs.FileInfo, e Entry)
 	case !unchanged(st, cur):
 		s.skip(path, SkipChanged, nil)
 		return false
-	case s.opts.DryRun && locked(d, name):
+	case s.opts.DryRun && liveLock(d, name):
 		s.skip(path, SkipLocked, nil)
 		return false
 	}
 	if !s.opts.DryRun {
-		if cur.IsDir() {
-			err = d.RemoveAll(name)
-		} else {
-			err = d.Remove(name)
+		if err = l.check(); err == nil {
+			if cur.IsDir() {
+				err = removeTree(d, name, cur, l.check)
+			} else {
+				err = d.Remove(name)
+			}
 		}
-		if err != nil {
+		switch {
+		case err == nil:
+		case errors.Is(err, errChanged):
+			s.skip(path, SkipChanged, nil)
+			return false
+		case l.check() != nil:
+			// Taken over or removed by another process: the entry is
+			// left as it is, for the lock's new holder. The error names
+			// the lock by its path, not by the descriptor it was taken in.
+			s.skip(path, SkipLocked, &storage.Error{Op: "lock", File: path + lockSuffix, Message: "lock was compromised"})
+			return false
+		default:
 			s.skip(path, SkipError, err)
 			return false
 		}
@@ -534,26 +552,6 @@ func (s *sweeper) remove(d *os.Root, name, path string, st fs.FileInfo, e Entry)
 	s.rep.Removed = append(s.rep.Removed, e)
 	s.rep.BytesFreed += e.Size
 	return true
-}
-
-// lock takes the lock of d/name for its removal: the directory
-// <name>.lock, made with mkdir as the stores make it, so that a store waits
-// until the entry is gone instead of writing into it while it is removed
-// (removing a directory takes many system calls) and reporting success.
-// An entry already locked is skipped. It returns the release.
-func (s *sweeper) lock(d *os.Root, name, path string) (func(), bool) {
-	err := d.Mkdir(name+lockSuffix, 0o700)
-	switch {
-	case err == nil:
-		return func() { _ = d.Remove(name + lockSuffix) }, true
-	case errors.Is(err, syscall.ENAMETOOLONG):
-		return func() {}, true // no store can lock it either
-	case errors.Is(err, fs.ErrExist):
-		s.skip(path, SkipLocked, nil)
-	default:
-		s.skip(path, SkipError, err)
-	}
-	return nil, false
 }
 
 func (s *sweeper) skip(path string, reason SkipReason, err error) {

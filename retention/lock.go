@@ -1,0 +1,201 @@
+package retention
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/lite-agent/lite-agent-go/internal/filelock"
+)
+
+// checkEvery is how many entries of a directory are removed between two
+// checks that the sweep still holds the lock of the entry being removed.
+const checkEvery = 64
+
+// errChanged reports a directory replaced while it was being removed.
+var errChanged = errors.New("changed during its removal")
+
+// entryLock is the lock of an entry held for its removal.
+type entryLock struct {
+	l   *filelock.Lock // nil when the name is too long to have a lock
+	dir *os.File       // the entry's directory, which the lock's path names
+}
+
+// check reports whether the lock is still held.
+func (e *entryLock) check() error {
+	if e.l == nil {
+		return nil
+	}
+	return e.l.Check()
+}
+
+// release releases the lock, removing its directory only if it is still
+// the sweep's own.
+func (e *entryLock) release() {
+	if e.l != nil {
+		_ = e.l.Release()
+	}
+	if e.dir != nil {
+		_ = e.dir.Close()
+	}
+}
+
+// lock takes the lock of d/name for its removal, through internal/filelock
+// as the stores take it: the directory <name>.lock, refreshed while held,
+// so that a store waits until the entry is gone instead of writing into it
+// while it is removed (removing a directory takes many system calls) and
+// reporting success. A stale lock (left by a killed store or sweep) is
+// taken over; an entry whose lock is live is skipped.
+//
+// The lock is taken in d through the path /proc/self/fd/<fd of d>, which
+// no rename or symlink along d's path can redirect out of d. Where that
+// path does not name d (no /proc), d's own path is used if it has no
+// symlink in it, and the lock is checked to be d's once taken.
+func (s *sweeper) lock(d *os.Root, name, path string) (*entryLock, bool) {
+	if liveLock(d, name) {
+		s.skip(path, SkipLocked, nil)
+		return nil, false
+	}
+	dirPath, f, err := anchor(d)
+	if err != nil {
+		s.skip(path, SkipChanged, nil)
+		return nil, false
+	}
+	// As the stores take theirs (refreshed while held, a stale one taken
+	// over), but with no wait, hence no context: an entry locked meanwhile
+	// is skipped.
+	l, err := filelock.Acquire(context.Background(), filepath.Join(dirPath, name), filelock.Options{Timeout: time.Nanosecond})
+	switch {
+	case err == nil:
+	case errors.Is(err, syscall.ENAMETOOLONG):
+		return &entryLock{dir: f}, true // no store can lock it either
+	case liveLock(d, name):
+		_ = f.Close()
+		s.skip(path, SkipLocked, nil)
+		return nil, false
+	default:
+		_ = f.Close()
+		s.skip(path, SkipError, err)
+		return nil, false
+	}
+	e := &entryLock{l: l, dir: f}
+	// On the /proc path this holds by construction; on d's own path it
+	// tells whether a symlink put along it meanwhile sent the lock elsewhere.
+	mine, err1 := os.Lstat(l.Path())
+	there, err2 := d.Lstat(name + lockSuffix)
+	if err1 != nil || err2 != nil || !os.SameFile(mine, there) {
+		e.release()
+		s.skip(path, SkipChanged, nil)
+		return nil, false
+	}
+	return e, true
+}
+
+// anchor returns a path that names the open directory d, and the open
+// directory, to close once the path is no longer used.
+func anchor(d *os.Root) (string, *os.File, error) {
+	return anchorVia(d, "/proc/self/fd/")
+}
+
+// anchorVia is anchor with the directory of the process's descriptors
+// (fds) as a parameter, for tests.
+func anchorVia(d *os.Root, fds string) (string, *os.File, error) {
+	f, err := d.Open(".")
+	if err != nil {
+		return "", nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		_ = f.Close()
+		return "", nil, err
+	}
+	p := fds + strconv.FormatUint(uint64(f.Fd()), 10)
+	if pst, err := os.Stat(p); err == nil && os.SameFile(pst, st) {
+		return p, f, nil
+	}
+	p = filepath.Clean(d.Name())
+	if real, err := filepath.EvalSymlinks(p); err == nil && real == p {
+		if pst, err := os.Lstat(p); err == nil && os.SameFile(pst, st) {
+			return p, f, nil
+		}
+	}
+	_ = f.Close()
+	return "", nil, errChanged
+}
+
+// liveLock reports whether d/name is locked by a live lock: <name>.lock
+// exists and is not a lock directory left unrefreshed for the stale
+// period, which the sweep takes over as a store would. When that cannot
+// be told, or <name>.lock is not a directory, the entry counts as locked.
+func liveLock(d *os.Root, name string) bool {
+	st, err := d.Lstat(name + lockSuffix)
+	switch {
+	case err != nil:
+		return !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENAMETOOLONG)
+	case !st.IsDir():
+		return true
+	}
+	return time.Since(st.ModTime()) <= filelock.DefaultStale
+}
+
+// removeTree removes the directory parent/name, which was st when
+// inspected, and everything in it, by single names in directories opened
+// as roots and checked to be what was inspected, so that no symlink is
+// ever followed. It stops as soon as check fails: the entry's lock was
+// taken over or removed by another process.
+func removeTree(parent *os.Root, name string, st fs.FileInfo, check func() error) error {
+	r, err := parent.OpenRoot(name)
+	if err != nil {
+		return err
+	}
+	err = removeIn(r, st, check)
+	_ = r.Close()
+	if err != nil {
+		return err
+	}
+	if err := check(); err != nil {
+		return err
+	}
+	if err := parent.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// removeIn removes everything in r, which must be the directory st.
+func removeIn(r *os.Root, st fs.FileInfo, check func() error) error {
+	if !sameDir(r, st) {
+		return errChanged
+	}
+	names, err := list(r, ".")
+	if err != nil {
+		return err
+	}
+	for i, name := range names {
+		if i%checkEvery == checkEvery-1 {
+			if err := check(); err != nil {
+				return err
+			}
+		}
+		cst, err := r.Lstat(name)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			continue
+		case err != nil:
+			return err
+		case cst.IsDir():
+			err = removeTree(r, name, cst, check)
+		default:
+			err = r.Remove(name)
+		}
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
