@@ -277,7 +277,12 @@ func TestManyWaitersTakeOverAStaleLockOneAtATime(t *testing.T) {
 		var wg sync.WaitGroup
 		for g := range 8 {
 			wg.Go(func() {
-				l, err := filelock.Acquire(t.Context(), target, filelock.Options{Stale: time.Second, Timeout: 10 * time.Second, Park: g%2 == 0})
+				// The default stale period: the lock left behind is an
+				// hour old, and a shorter period let a holder starved for
+				// a second under a loaded -race run (between stamping a
+				// parked lock and renaming it into place) be taken over
+				// as stale, failing its Check.
+				l, err := filelock.Acquire(t.Context(), target, filelock.Options{Timeout: time.Minute, Park: g%2 == 0})
 				if err != nil {
 					t.Error(err)
 					return
