@@ -65,14 +65,7 @@ func TestPrefetchLeavesAFIFOAlone(t *testing.T) {
 // worker's open (under the log's lock) must refuse it at once as
 // ErrUnrecognized rather than wait for a writer.
 func TestWorkerRefusesAFIFO(t *testing.T) {
-	dir := t.TempDir()
-	if err := syscall.Mkfifo(filepath.Join(dir, "b.jsonl"), 0o600); err != nil {
-		t.Skip("no FIFOs here:", err)
-	}
-	d, err := safefs.Anchor(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, d := fifoSource(t)
 	pair := &dirPair{src: d, units: 1}
 	defer pair.close()
 	src, _, err := pair.handles(&migration{})
@@ -92,14 +85,7 @@ func TestWorkerRefusesAFIFO(t *testing.T) {
 // plan counts its lines for the progress totals: the count's open must
 // refuse it at once as ErrUnrecognized rather than wait for a writer.
 func TestCountRefusesAFIFO(t *testing.T) {
-	dir := t.TempDir()
-	if err := syscall.Mkfifo(filepath.Join(dir, "b.jsonl"), 0o600); err != nil {
-		t.Skip("no FIFOs here:", err)
-	}
-	d, err := safefs.Anchor(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, d := fifoSource(t)
 	refusedAtOnce(t, filepath.Join(dir, "b.jsonl"), ErrUnrecognized, "the count's open of a FIFO", func() error {
 		_, _, err := (&migration{}).countLines(d, "b.jsonl")
 		return err
@@ -139,4 +125,19 @@ func refusedAtOnce(t *testing.T, fifo string, want error, what string, open func
 			<-done
 		}
 	}
+}
+
+// fifoSource returns a source directory holding a FIFO named b.jsonl, and
+// its handle.
+func fifoSource(t *testing.T) (string, *safefs.Dir) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "b.jsonl"), 0o600); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	d, err := safefs.Anchor(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, d
 }
