@@ -122,7 +122,7 @@ type destination struct {
 // openDestination creates the destination root, locks it, clears an
 // interrupted migration of the same source and writes the marker.
 func (m *migration) openDestination(ctx context.Context) (_ *destination, err error) {
-	d := &destination{m: m, created: missingDirs(m.dstRoot)}
+	d := &destination{m: m, created: safefs.MissingDirs(m.dstRoot)}
 	if d.dir, err = safefs.Anchor(m.dstRoot); err != nil {
 		d.removeCreated()
 		return nil, err
@@ -170,25 +170,6 @@ func (m *migration) openDestination(ctx context.Context) (_ *destination, err er
 	m.dst = d.dir
 	m.flush = newFlusher(d.dir.Real(), m.opts)
 	return d, nil
-}
-
-// missingDirs returns the directories of path (itself included) that do not
-// exist yet, outermost first.
-func missingDirs(path string) []string {
-	var dirs []string
-	for cur := filepath.Clean(path); ; {
-		if _, err := os.Lstat(cur); !errors.Is(err, fs.ErrNotExist) {
-			break
-		}
-		dirs = append(dirs, cur)
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			break
-		}
-		cur = parent
-	}
-	slices.Reverse(dirs)
-	return dirs
 }
 
 // finish makes the destination durable and, when it verified, removes the

@@ -15,6 +15,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -520,33 +521,41 @@ func (d *Dir) Lock(ctx context.Context, rel string, opts filelock.Options) (*fil
 	return filelock.Acquire(ctx, p, opts)
 }
 
-// mkdirAll creates dir and its missing parents like os.MkdirAll (mode
-// DirMode), then fsyncs the parent of every directory it created, outermost
-// first: a file fsynced in a new directory is lost with it on a power loss
-// unless the directory's own entry is durable too.
-func mkdirAll(dir string) error {
-	var created []string
-	for cur := dir; ; {
+// MissingDirs returns the directories of path (itself included) that do
+// not exist yet, outermost first.
+func MissingDirs(path string) []string {
+	var dirs []string
+	for cur := filepath.Clean(path); ; {
 		if _, err := os.Lstat(cur); !errors.Is(err, fs.ErrNotExist) {
 			break
 		}
-		created = append(created, cur)
+		dirs = append(dirs, cur)
 		parent := filepath.Dir(cur)
 		if parent == cur {
 			break
 		}
 		cur = parent
 	}
+	slices.Reverse(dirs)
+	return dirs
+}
+
+// mkdirAll creates dir and its missing parents like os.MkdirAll (mode
+// DirMode), then fsyncs the parent of every directory it created, outermost
+// first: a file fsynced in a new directory is lost with it on a power loss
+// unless the directory's own entry is durable too.
+func mkdirAll(dir string) error {
+	created := MissingDirs(dir)
 	if err := os.MkdirAll(dir, DirMode); err != nil {
 		return err
 	}
-	for i := len(created) - 1; i >= 0; i-- {
+	for _, c := range created {
 		// A parent its user may write and search but not read (mode
 		// 0300) cannot be opened to sync: the sync is a help for
 		// durability the directory's owner chose not to allow, not a
 		// condition of the store. A failed sync of one it could open is
 		// an error.
-		if err := syncDir(filepath.Dir(created[i])); err != nil && !errors.Is(err, fs.ErrPermission) {
+		if err := syncDir(filepath.Dir(c)); err != nil && !errors.Is(err, fs.ErrPermission) {
 			return err
 		}
 	}
