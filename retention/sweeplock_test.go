@@ -2,9 +2,9 @@ package retention
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -32,22 +32,8 @@ func TestPutDuringRemovalIsNeverLost(t *testing.T) {
 	if _, err := a.Put(t.Context(), "old entry", nil); err != nil {
 		t.Fatal(err)
 	}
-	// Bulk that makes the removal take a while (notes no index names).
-	for i := range 3000 {
-		if err := os.WriteFile(filepath.Join(dir, "notes", fmt.Sprintf("%064x.md", i)), []byte("old"), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	old := now.Add(-40 * 24 * time.Hour)
-	err = filepath.Walk(dir, func(p string, _ os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		return os.Chtimes(p, old, old)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	bulkNotes(t, dir, 3000)
+	ageTree(t, dir, now.Add(-40*24*time.Hour))
 	index := filepath.Join(dir, archive.IndexFile)
 	notes, err := os.ReadDir(filepath.Join(dir, "notes"))
 	if err != nil {
@@ -93,16 +79,7 @@ func TestPutDuringRemovalIsNeverLost(t *testing.T) {
 		return
 	}
 	got, err := a.Read(t.Context(), archive.ReadRequest{Ref: r.e.Ref})
-	if err != nil || !containsText(got, "new entry") {
+	if err != nil || !strings.Contains(got, "new entry") {
 		t.Fatalf("the Put reported success but its entry does not read back: %q %v", got, err)
 	}
-}
-
-func containsText(s, sub string) bool {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return true
-		}
-	}
-	return false
 }

@@ -21,16 +21,8 @@ func TestReleaseSparesALockTakenOverDuringRemoval(t *testing.T) {
 	home := t.TempDir()
 	sessions := filepath.Join(home, "projects", "aaaaaaaaaaaaaaaa", "sessions")
 	dir := filepath.Join(sessions, "s.context")
-	if err := os.MkdirAll(filepath.Join(dir, "notes"), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	for i := range 8000 {
-		if err := os.WriteFile(filepath.Join(dir, "notes", fmt.Sprintf("%064x.md", i)), []byte("old"), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	old := now.Add(-40 * 24 * time.Hour)
-	_ = filepath.Walk(dir, func(p string, _ os.FileInfo, _ error) error { return os.Chtimes(p, old, old) })
+	bulkNotes(t, dir, 8000)
+	ageTree(t, dir, now.Add(-40*24*time.Hour))
 	lockPath := dir + filelock.Suffix
 	got := make(chan *filelock.Lock, 1)
 	_, err := Sweep(t.Context(), Options{
@@ -94,7 +86,7 @@ func TestRemovalLeftByAKilledSweepIsFinished(t *testing.T) {
 		t.Fatal(err)
 	}
 	old, killed := now.Add(-40*24*time.Hour), now.Add(-time.Hour)
-	_ = filepath.Walk(dir, func(p string, _ os.FileInfo, _ error) error { return os.Chtimes(p, old, old) })
+	ageTree(t, dir, old)
 	_ = os.Chtimes(dir+filelock.Suffix, killed, killed)
 	rep, err := Sweep(t.Context(), Options{Home: home, now: func() time.Time { return now }})
 	if err != nil {
@@ -168,7 +160,7 @@ func TestRemovalStopsWhenItsLockIsTakenOver(t *testing.T) {
 		t.Fatal(err)
 	}
 	old := now.Add(-40 * 24 * time.Hour)
-	_ = filepath.Walk(dir, func(p string, _ os.FileInfo, _ error) error { return os.Chtimes(p, old, old) })
+	ageTree(t, dir, old)
 	var store *filelock.Lock
 	rep, err := Sweep(t.Context(), Options{
 		Home: home, now: func() time.Time { return now },
