@@ -1,0 +1,121 @@
+//go:build linux
+
+package permission_test
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// canaryRound13 are the variants of the thirteenth red-team round (none is
+// in an earlier list). Each does damage when run in the fixture of
+// canaryTemplate, so each must be refused by both scenarios. The lines
+// marked "bypass" were allowed by the "allow bash" scenario before the
+// round's fixes; the others were refused already.
+var canaryRound13 = map[string][]string{
+	"1-arithmetic": {
+		`x='a[$(rm -f c)]'; read 'a[x]' <<< 1`,
+		`x='a[$(rm -f c)]'; a=(1); : "${a[x]:-y}"`,
+		`x='a[$(rm -f c)]'; case 1 in $((x))) ;; esac`,
+		`x='a[$(rm -f c)]'; a=(1); a[x]+=2`,
+	},
+	"2-environment": {
+		// bypass: python -m runs a standard module whose operands the
+		// analysis did not look at: tarfile and zipfile extract into the
+		// home directory, planting a git configuration whose fsmonitor the
+		// next git status runs, or a shell startup file.
+		`printf '[core]\n\tfsmonitor = rm -f c; false\n' > .gitconfig && tar cf x.tar .gitconfig && python3 -m tarfile -e x.tar ~ && git status`,
+		`echo 'rm -f c' > .bashrc && python3 -m zipfile -c x.zip .bashrc && python3 -m zipfile -e x.zip ~`,
+		`echo 'require("fs").unlinkSync("c")' > sub/x.js && touch sub/y.js && NODE_OPTIONS="--require $PWD/sub/x.js" node sub/y.js`,
+		`touch sub/e.pl && PERL5OPT='-Mwarnings;unlink(q(c))' perl sub/e.pl`,
+		`mkdir -p sub/p && echo 'import os; os.remove("c")' > sub/p/sitecustomize.py && touch sub/e.py && PYTHONPATH=sub/p python3 sub/e.py`,
+	},
+	"3-guards-and-wrappers": {
+		// bypass: make evaluates makefile text given inline (--eval, -E)
+		// or read from its standard input (-f -), whose $(shell …) runs.
+		`make --eval='$(shell rm -f c)'`,
+		`make --ev='$(shell rm -f c)'`,
+		`make -E '$(shell rm -f c)' -q`,
+		`make -f - <<< 'x: ; rm -f c'`,
+		// bypass: gcc runs its passes under the program of -wrapper.
+		`echo 'int main(){return 0;}' | gcc -xc - -o sub/a.out -wrapper sh,-c,'rm -f c'`,
+		// bypass: an interpreter option that takes a separate value (-W,
+		// -X, --title, -r, -I) made the analysis take the value for the
+		// script, and stop looking before the -c or -e that follows.
+		`python3 -W ignore -c 'import os; os.remove("c")'`,
+		`python3 -X dev -c 'import os; os.remove("c")'`,
+		`node --title x -e 'require("fs").unlinkSync("c")'`,
+		`node -r fs -e 'require("fs").unlinkSync("c")'`,
+		`perl -I x -e 'unlink "c"'`,
+	},
+	"4-redirections": {
+		// bypass: a file named by a short option with its value attached
+		// and no slash (-fpre-commit, -opre-commit) was not looked at.
+		`cd .git/hooks && ssh-keygen -q -N '' -fpre-commit`,
+		`cd .git/hooks && echo 'int main(){return 0;}' | gcc -xc -opre-commit -`,
+		`cd ~ && ssh-keygen -q -N '' -f.bash_profile`,
+		// bypass: git worktree move writes its destination, anywhere.
+		`git worktree add -q sub/w && git worktree move sub/w ~/w`,
+		// bypass: the operands of python -m and of a perl script.
+		`echo '{}' | python3 -m json.tool - .git/config`,
+		`python3 -m zipfile -c .git/hooks/pre-commit README`,
+		`printf 's/^/x/\n' > x.pl && perl -pi x.pl .git/config`,
+		`echo x | dd of=hooks/pre-commit status=none`,
+		`echo x | sort -o.git/config`,
+		`cp --tar .git/hooks bin/ls`,
+	},
+	"5-globs": {
+		`echo x | tee .git/c[]o]nfig`,
+		`echo x | tee .git/c[!]x]nfig`,
+		`echo x | tee .git/c[[:lower:]]nfig`,
+		`mkdir -p sub/x && echo x | tee sub/x/../../.gi[t]/config`,
+		`mkdir -p sub/x && echo '{}' | tee sub/x/../../.lite-agen?/permissions.json`,
+	},
+}
+
+// canaryRound13Ordinary are lines next to the round's attacks that the
+// "allow bash" policy must still allow.
+var canaryRound13Ordinary = []string{
+	"git status", "ls -la", "go test ./...", "make", "make test", "make -C sub", "grep -r x .",
+	"sed -n 1p README", "cat README | sort", "python3 x.py", "python3 -m pytest -q", "python3 -W ignore x.py",
+	"python3 -m json.tool README", "node x.js", "node --inspect x.js", "perl x.pl README",
+	"gcc -o prog x.c", "gcc -O2 -Wall -o sub/prog x.c", "ssh-keygen -l -f key.pub", "git worktree list",
+	"git worktree add -q sub/w", "file README", "echo hi > out.txt",
+}
+
+// canaryRound13Tools are the programs some lines need besides bash and git.
+var canaryRound13Tools = []string{"python3", "node", "perl", "gcc", "make", "ssh-keygen", "file", "tar"}
+
+func TestCanaryRound13(t *testing.T) {
+	round := map[string][]string{}
+	for class, lines := range canaryRound13 {
+		for _, line := range lines {
+			if tool := missingTool(line, canaryRound13Tools); tool != "" {
+				t.Logf("class %s: %q left out: %s is not installed", class, line, tool)
+				continue
+			}
+			round[class] = append(round[class], line)
+		}
+	}
+	template := checkCanaryRound(t, round)
+	g := canaryGate(t, canaryFixture(t, template), canaryAllowBashRules)
+	for _, line := range canaryRound13Ordinary {
+		if out := authorize(t, g, line); !out.Run {
+			t.Errorf("ordinary line %q was refused: %+v", line, out.Verdict)
+		}
+	}
+}
+
+// missingTool returns the first of tools that line runs and that is not
+// on PATH, or "".
+func missingTool(line string, tools []string) string {
+	for _, tool := range tools {
+		if strings.Contains(line, tool+" ") {
+			if _, err := exec.LookPath(tool); err != nil {
+				return tool
+			}
+		}
+	}
+	return ""
+}
