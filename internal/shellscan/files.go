@@ -49,9 +49,17 @@ func (an *analyzer) interpreter(name string, args []word) bool {
 		if len(args) > 0 && (args[0].text == "eval" || args[0].text == "-e" || args[0].text == "--eval") {
 			an.opaque(name + " runs inline code")
 		}
+		an.unknownArgs(args)
 		return true
 	}
+	// The first operand is the script, unless it follows an option that
+	// may take it as its value (python3 -W ignore -c …, node --title x
+	// -e …, perl -I x -e …): the analysis then keeps looking for options
+	// that run inline code. For python it knows which options take a
+	// value; for the others, any option without '=' may.
 	operands := 0
+	valueNext := false
+scan:
 	for _, a := range args {
 		t := a.text
 		if a.dynamic {
@@ -70,26 +78,64 @@ func (an *analyzer) interpreter(name string, args []word) bool {
 				an.opaque(name + " runs inline code")
 				return true
 			}
+			valueNext = t != "--" && !strings.Contains(t, "=")
 			continue
 		}
 		if strings.HasPrefix(t, "-") && len(t) > 1 {
+			if isPython(name) {
+				switch pythonCluster(t[1:]) {
+				case 'c':
+					an.opaque(name + " runs inline code")
+					return true
+				case 'm':
+					operands++ // python -m runs an installed module
+					break scan
+				case 'v':
+					valueNext = true
+				default:
+					valueNext = false
+				}
+				continue
+			}
 			if opts != "" && strings.ContainsAny(t[1:], opts) {
 				an.opaque(name + " runs inline code")
 				return true
 			}
-			if t == "-m" {
-				operands++ // python -m runs an installed module
-				break
-			}
+			valueNext = !strings.Contains(t, "=")
 			continue
 		}
 		operands++
-		break
+		if !valueNext {
+			break
+		}
+		valueNext = false
 	}
 	if operands == 0 {
 		an.opaque(name + " reads code from its standard input")
 	}
+	// The script or module may write any file it is given.
+	an.unknownArgs(args)
 	return true
+}
+
+// pythonCluster reads a cluster of python's one-letter options (without
+// its '-') as python does: 'c' when it runs inline code, 'm' when it runs
+// a module, 'v' when its last option takes the next word as its value
+// (-W, -X), and 0 otherwise. The rest of the cluster after c, m, W or X
+// is that option's value.
+func pythonCluster(c string) byte {
+	for i := 0; i < len(c); i++ {
+		switch c[i] {
+		case 'c', 'm':
+			return c[i]
+		case 'W', 'X', 'Q':
+			if i == len(c)-1 {
+				return 'v'
+			}
+			return 0
+		}
+	}
+	return 0
 }
 
 // awk records the files awk reads. A program that can run commands or
