@@ -475,9 +475,11 @@ func (an *analyzer) addAccessOf(w word, mode accessMode, what string, tree, redi
 
 // unknownArgs records the words of a command the analysis does not model
 // that may name files, as paths it may write: every operand, the value of
-// an option given with '=', and what follows the first '/' of an option
-// word (-o/abs/path). The caller makes a line opaque when one of them is
-// protected, outside the workdir or not an ordinary file there.
+// an option given with '=', what follows the first '/' of an option word
+// (-o/abs/path), and each value a cluster of one-letter options may carry
+// attached (-fpre-commit: "pre-commit", "re-commit" …). The caller makes a
+// line opaque when one of them is protected, outside the workdir or not an
+// ordinary file there.
 func (an *analyzer) unknownArgs(args []word) {
 	for _, a := range args {
 		if a.dynamic || a.special || a.text == "" {
@@ -496,6 +498,7 @@ func (an *analyzer) unknownArgs(args []word) {
 		case strings.IndexByte(a.text, '/') > 0:
 			cands = append(cands, a.text[strings.IndexByte(a.text, '/'):])
 		}
+		cands = attachedValues(a.text, cands)
 		for _, c := range cands {
 			if len(an.a.accesses) >= maxAccessPaths {
 				an.opaque("the command touches too many paths to check")
@@ -504,6 +507,26 @@ func (an *analyzer) unknownArgs(args []word) {
 			an.a.accesses = append(an.a.accesses, access{mode: modeRead, path: c, pattern: a.pattern, unknown: true})
 		}
 	}
+}
+
+// attachedValues appends to cands the values a cluster of one-letter
+// options (getopt's "-qfFILE") may carry attached: the rest of the word
+// after each letter of its leading run of letters and digits. A word that
+// does not start with a single '-' carries none.
+func attachedValues(t string, cands []string) []string {
+	if len(t) < 3 || t[0] != '-' || t[1] == '-' {
+		return cands
+	}
+	for k := 2; k < len(t) && isAlnum(t[k-1]); k++ {
+		if !contains(cands, t[k:]) {
+			cands = append(cands, t[k:])
+		}
+	}
+	return cands
+}
+
+func isAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 
 // mayLink notes that the command just recorded may create or move a
