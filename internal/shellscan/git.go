@@ -160,8 +160,8 @@ var gitLinkers = sync.OnceValue(func() map[string]bool {
 	}
 })
 
-// gitDestinations records the directories git init, git clone and git
-// worktree add create, as writes of whole trees. Every operand that may be
+// gitDestinations records the directories git init, git clone, git
+// worktree add and git worktree move create, as writes of whole trees. Every operand that may be
 // the destination is recorded: an option's value taken for one only adds
 // a harmless write.
 func (an *analyzer) gitDestinations(sub string, args []word) {
@@ -178,7 +178,9 @@ func (an *analyzer) gitDestinations(sub string, args []word) {
 			ops = ops[1:] // the repository
 		}
 	case "worktree":
-		if len(ops) == 0 || ops[0].text != "add" {
+		// add makes a worktree, move moves one: both write a whole tree
+		// wherever they are told.
+		if len(ops) == 0 || ops[0].text != "add" && ops[0].text != "move" {
 			return
 		}
 		ops = ops[1:]
