@@ -32,12 +32,15 @@ var canaryRound13 = map[string][]string{
 		`mkdir -p sub/p && echo 'import os; os.remove("c")' > sub/p/sitecustomize.py && touch sub/e.py && PYTHONPATH=sub/p python3 sub/e.py`,
 	},
 	"3-guards-and-wrappers": {
-		// bypass: make evaluates makefile text given inline (--eval, -E)
-		// or read from its standard input (-f -), whose $(shell …) runs.
+		// bypass: make evaluates makefile text given inline (--eval, -E),
+		// read from its standard input (-f -), or in a variable defined on
+		// the command line (:= expands at once, != runs a shell).
 		`make --eval='$(shell rm -f c)'`,
 		`make --ev='$(shell rm -f c)'`,
 		`make -E '$(shell rm -f c)' -q`,
 		`make -f - <<< 'x: ; rm -f c'`,
+		`touch sub/m.mk && make -f sub/m.mk SHELL=sh 'x:=$(shell rm -f c)'`,
+		`touch sub/m.mk && make -f sub/m.mk SHELL=sh 'x!=rm -f c'`,
 		// bypass: gcc runs its passes under the program of -wrapper.
 		`echo 'int main(){return 0;}' | gcc -xc - -o sub/a.out -wrapper sh,-c,'rm -f c'`,
 		// bypass: an interpreter option that takes a separate value (-W,

@@ -282,6 +282,10 @@ rm x'`,
 		// Round 13: an option's separate value is not the script.
 		"python3 -W ignore -c 1", "python3 -X dev -c 1", "python3 -Wmodule -c 1", "python3 -bW x -c 1",
 		"node --title x -e 1", "node -r fs -e 1", "perl -I x -e 1",
+		// Round 13: makefile text and compiler wrappers given on the line.
+		"make --eval=x", "make -E x", "make --ev=x", "make -f -", "make -qf-", "make --file=/dev/stdin",
+		"make 'x:=$(shell y)'", "make 'x!=y'", "make CFLAGS='$(shell y)'", "make MAKEFLAGS=-k", "make -j 'x:=$(y)'",
+		"gcc -wrapper sh,-c,x a.c", "gcc @args", "x86_64-linux-gnu-gcc-12 -wrapper a b.c", "clang-16 @f",
 		strings.Repeat("a;", maxUnits+1),
 		strings.Repeat("x", maxCommandLen+1),
 		"a \x00 b",
@@ -304,6 +308,7 @@ rm x'`,
 		"go env", "go env GOPATH", "go build ./...", "go telemetry", "npm config get registry", "npm config list",
 		"npm install", "npm test", "kubectl config view", "kubectl config view --raw", "kubectl get pods",
 		"python3 -W ignore x.py", "python3 -Wdefault -m pytest", "python3 -mjson.tool f", "node --inspect x.js",
+		"make", "make -j4 all", "make CC=gcc test", "make -C sub -f Makefile.x", "gcc -O2 -o prog x.c", "cc -c x.c",
 		"pip3 config list", "gh pr list", "poetry config --list", "cargo build", "docker ps", "helm list",
 	}
 	for _, line := range seen {

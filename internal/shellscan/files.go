@@ -836,3 +836,78 @@ func (d danger) find(name string, args []word) string {
 	}
 	return ""
 }
+
+// makeLong are GNU make's long options that take a value.
+var makeLong = []string{"--file", "--makefile", "--directory", "--include-dir", "--jobs", "--load-average",
+	"--what-if", "--new-file", "--assume-new", "--old-file", "--assume-old", "--eval", "--output-sync"}
+
+// make marks the line opaque when make runs makefile text the line gives
+// it rather than a makefile of the project: --eval and -E, a makefile read
+// from standard input or a device (-f -), and a variable defined on the
+// command line that expands or runs text (x:=$(shell …), x!=cmd,
+// CFLAGS='$(shell …)' which the project's makefile expands) or sets make's
+// own flags (MAKEFLAGS=--eval=…). The operands are then recorded as those
+// of any command the analysis does not model.
+func (an *analyzer) make(name string, args []word) {
+	eachOption(args, "CfIjlWoE", makeLong, true, func(opt string, val *word) {
+		switch {
+		case opt == "-E" || strings.HasPrefix(opt, "--") && len(opt) >= 4 && strings.HasPrefix("--eval", opt):
+			an.opaque(name + " " + opt + " evaluates makefile text given on the command line")
+		case (opt == "-f" || opt == "--file" || opt == "--makefile") && val != nil:
+			if v := val.text; val.dynamic || v == "-" || strings.HasPrefix(v, "/dev/") || strings.HasPrefix(v, "/proc/") {
+				an.opaque(name + " " + opt + " reads a makefile from its standard input or a device")
+			}
+		}
+	})
+	// Every word is looked at, values of options included: -j and -l take
+	// a value only when it is a number, which eachOption cannot tell.
+	for _, a := range args {
+		lhs, def, ok := strings.Cut(a.text, "=")
+		if a.dynamic {
+			an.opaque(name + " gets an argument that is only known when it runs")
+			return
+		}
+		if !ok || strings.HasPrefix(a.text, "-") {
+			continue
+		}
+		v := strings.TrimRight(lhs, ":!?+ ")
+		if strings.ContainsAny(def, "$`") || strings.HasSuffix(lhs, "!") || v == "MAKEFLAGS" || v == "MFLAGS" ||
+			v == "GNUMAKEFLAGS" || v == "SHELL" || v == ".SHELLFLAGS" {
+			an.opaque(name + " " + clipName(a.text) + " defines a variable that runs or expands text")
+			return
+		}
+	}
+}
+
+// isCompiler reports whether name is a C or C++ compiler driver: gcc, cc,
+// g++, c++, clang or clang++, with a target prefix or a version suffix
+// (x86_64-linux-gnu-gcc-12, clang-16).
+func isCompiler(name string) bool {
+	if i := strings.LastIndexByte(name, '-'); i > 0 && strings.Trim(name[i+1:], "0123456789.") == "" {
+		name = name[:i]
+	}
+	if i := strings.LastIndexByte(name, '-'); i >= 0 {
+		name = name[i+1:]
+	}
+	switch name {
+	case "gcc", "cc", "g++", "c++", "clang", "clang++":
+		return true
+	}
+	return false
+}
+
+// compiler marks the line opaque when a compiler driver runs its passes
+// under a program the line names (-wrapper prog,args) or reads options
+// from a file the analysis does not see (@file).
+func (an *analyzer) compiler(name string, args []word) {
+	for _, a := range args {
+		switch {
+		case a.text == "-wrapper" || strings.HasPrefix(a.text, "-wrapper="):
+			an.opaque(name + " -wrapper runs its passes under a program it names")
+			return
+		case strings.HasPrefix(a.text, "@") || a.dynamic:
+			an.opaque(name + " reads options the analysis does not see")
+			return
+		}
+	}
+}

@@ -119,6 +119,11 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	case "git":
 		an.git(args)
 		return false
+	case "make", "gmake":
+		an.make(name, args)
+	}
+	if isCompiler(name) {
+		an.compiler(name, args)
 	}
 	if an.interpreter(name, args) {
 		return false
