@@ -64,6 +64,9 @@ var canaryRound13 = map[string][]string{
 		`echo '{}' | python3 -m json.tool - .git/config`,
 		`python3 -m zipfile -c .git/hooks/pre-commit README`,
 		`printf 's/^/x/\n' > x.pl && perl -pi x.pl .git/config`,
+		// bypass: with -M, tar writes a volume to each -f; only the last
+		// one was looked at.
+		`tar -c -M -f .git/hooks/pre-commit -f x.tar README`,
 		`echo x | dd of=hooks/pre-commit status=none`,
 		`echo x | sort -o.git/config`,
 		`cp --tar .git/hooks bin/ls`,

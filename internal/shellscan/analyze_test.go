@@ -150,6 +150,7 @@ func TestBashAnalysisListsFileAccesses(t *testing.T) {
 		{"PerlScriptOperands", "perl -p x.pl f", []string{"reads x.pl +unknown", "reads f +unknown"}},
 		{"UnknownAttachedValue", "frob -qfpre-c --long", []string{"reads fpre-c +unknown", "reads pre-c +unknown", "reads re-c +unknown", "reads e-c +unknown", "reads -c +unknown"}},
 		{"GitWorktreeMove", "git worktree move -f w ~/w", []string{"writes w +tree", "writes /home/u/w +tree"}},
+		{"TarEveryArchive", "tar -cM -f a -f b f", []string{"reads f", "writes a", "writes b"}},
 		{"NoFilesCommand", "sleep 1 /x", nil},
 		{"Tar", "tar czf out.tgz src", []string{"reads src", "writes out.tgz"}},
 		{"Find", "find a b -name x", []string{"reads a", "reads b"}},

@@ -583,7 +583,9 @@ func (an *analyzer) remoteNames(name string, args []word) {
 // files the analysis does not know.
 func (an *analyzer) archive(name string, args []word) {
 	extract, create := name == "unzip", false
-	var archive *word
+	// Every archive named is recorded: with -M, tar writes the volumes
+	// of each -f in turn (tar -cM -f a -f b).
+	var archives []word
 	var dirs []word // of -C, --directory and unzip -d
 	for i := 0; i < len(args); i++ {
 		t := args[i].text
@@ -602,9 +604,9 @@ func (an *analyzer) archive(name string, args []word) {
 			}
 			switch {
 			case abbr("--file") && hasVal:
-				archive = &word{text: val, dynamic: args[i].dynamic, pattern: args[i].pattern}
+				archives = append(archives, word{text: val, dynamic: args[i].dynamic, pattern: args[i].pattern})
 			case abbr("--file") && i+1 < len(args):
-				archive = &args[i+1]
+				archives = append(archives, args[i+1])
 				i++
 			case abbr("--directory"):
 				an.cwdUnknown = true
@@ -624,8 +626,8 @@ func (an *analyzer) archive(name string, args []word) {
 			create = t == "a" || t == "u"
 			continue
 		default:
-			if archive == nil && name != "tar" && name != "bsdtar" {
-				archive = &args[i]
+			if len(archives) == 0 && name != "tar" && name != "bsdtar" {
+				archives = append(archives, args[i])
 				continue
 			}
 			if create {
@@ -641,10 +643,10 @@ func (an *analyzer) archive(name string, args []word) {
 				create = true
 			case 'f':
 				if k == len(cluster)-1 && i+1 < len(args) {
-					archive = &args[i+1]
+					archives = append(archives, args[i+1])
 					i++
 				} else if k < len(cluster)-1 {
-					archive = &word{text: cluster[k+1:]}
+					archives = append(archives, word{text: cluster[k+1:], dynamic: args[i].dynamic, pattern: args[i].pattern})
 				}
 				k = len(cluster)
 			case 'C':
@@ -667,12 +669,12 @@ func (an *analyzer) archive(name string, args []word) {
 			}
 		}
 	}
-	if archive != nil {
-		mode := modeRead
-		if create {
-			mode = modeWrite
-		}
-		an.pathArg(*archive, mode, name)
+	mode := modeRead
+	if create {
+		mode = modeWrite
+	}
+	for _, a := range archives {
+		an.pathArg(a, mode, name)
 	}
 	if extract || name == "cpio" {
 		an.opaque(name + " extracts files the analysis does not list")
