@@ -51,6 +51,13 @@ var canaryRound13 = map[string][]string{
 		`node --title x -e 'require("fs").unlinkSync("c")'`,
 		`node -r fs -e 'require("fs").unlinkSync("c")'`,
 		`perl -I x -e 'unlink "c"'`,
+		// bypass: python -i reads code from its standard input after the
+		// script; python -m timeit runs its arguments, -m code and -m pdb
+		// read code from standard input.
+		`python3 -i /dev/null <<< 'import os; os.remove("c")'`,
+		`python3 -m timeit -n 1 'import os; os.remove("c")'`,
+		`python3 -m code <<< 'import os; os.remove("c")'`,
+		`python3 -m pdb README <<< '!import os; os.remove("c")'`,
 	},
 	"4-redirections": {
 		// bypass: a file named by a short option with its value attached

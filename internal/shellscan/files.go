@@ -60,7 +60,7 @@ func (an *analyzer) interpreter(name string, args []word) bool {
 	operands := 0
 	valueNext := false
 scan:
-	for _, a := range args {
+	for i, a := range args {
 		t := a.text
 		if a.dynamic {
 			an.opaque(name + " gets arguments that are only known when it runs")
@@ -83,12 +83,23 @@ scan:
 		}
 		if strings.HasPrefix(t, "-") && len(t) > 1 {
 			if isPython(name) {
-				switch pythonCluster(t[1:]) {
+				kind, rest := pythonCluster(t[1:])
+				switch kind {
 				case 'c':
 					an.opaque(name + " runs inline code")
 					return true
+				case 'i':
+					an.opaque(name + " -i reads code from its standard input after the script")
+					return true
 				case 'm':
 					operands++ // python -m runs an installed module
+					if rest == "" && i+1 < len(args) {
+						rest = args[i+1].text
+					}
+					if pythonCodeModules[rest] {
+						an.opaque(name + " -m " + rest + " runs code given on the command line or its standard input")
+						return true
+					}
 					break scan
 				case 'v':
 					valueNext = true
@@ -120,23 +131,38 @@ scan:
 
 // pythonCluster reads a cluster of python's one-letter options (without
 // its '-') as python does: 'c' when it runs inline code, 'm' when it runs
-// a module, 'v' when its last option takes the next word as its value
-// (-W, -X), and 0 otherwise. The rest of the cluster after c, m, W or X
-// is that option's value.
-func pythonCluster(c string) byte {
+// a module (rest is the module's name when attached), 'i' when it reads
+// code from its standard input after the script, 'v' when its last option
+// takes the next word as its value (-W, -X), and 0 otherwise. The rest of
+// the cluster after c, m, W or X is that option's value.
+func pythonCluster(c string) (kind byte, rest string) {
+	inspect := false
 	for i := 0; i < len(c); i++ {
 		switch c[i] {
 		case 'c', 'm':
-			return c[i]
+			return c[i], c[i+1:]
+		case 'i':
+			inspect = true
 		case 'W', 'X', 'Q':
-			if i == len(c)-1 {
-				return 'v'
+			if inspect {
+				return 'i', ""
 			}
-			return 0
+			if i == len(c)-1 {
+				return 'v', ""
+			}
+			return 0, ""
 		}
 	}
-	return 0
+	if inspect {
+		return 'i', ""
+	}
+	return 0, ""
 }
+
+// pythonCodeModules are the standard modules that run python code given
+// as their arguments (timeit) or read from their standard input (code,
+// pdb, asyncio, idlelib).
+var pythonCodeModules = map[string]bool{"code": true, "pdb": true, "timeit": true, "asyncio": true, "idlelib": true}
 
 // awk records the files awk reads. A program that can run commands or
 // write files (system, pipes, >, @load …), a program from a file, and
