@@ -939,3 +939,29 @@ func (an *analyzer) compiler(name string, args []word) {
 		}
 	}
 }
+
+// goCommand marks the line opaque when the go command runs a program the
+// line names: -toolexec runs every tool through a command line, -exec runs
+// the built binary through one, -vettool names the vet program, and
+// -ldflags=-extld=… names the external linker.
+func (an *analyzer) goCommand(name string, args []word) {
+	for i, a := range args {
+		if !strings.HasPrefix(a.text, "-") {
+			continue
+		}
+		flag, val, hasVal := strings.Cut(strings.TrimLeft(a.text, "-"), "=")
+		switch flag {
+		case "toolexec", "exec", "vettool":
+			an.opaque(name + " -" + flag + " runs a program the command line names")
+			return
+		case "ldflags":
+			if !hasVal && i+1 < len(args) {
+				val = args[i+1].text
+			}
+			if strings.Contains(val, "extld") {
+				an.opaque(name + " -ldflags names the external linker")
+				return
+			}
+		}
+	}
+}

@@ -122,6 +122,9 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	case "make", "gmake":
 		an.make(name, args)
 	}
+	if name == "go" || strings.HasPrefix(name, "go1.") {
+		an.goCommand(name, args)
+	}
 	if isCompiler(name) {
 		an.compiler(name, args)
 	}
