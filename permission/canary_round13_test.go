@@ -78,6 +78,10 @@ var canaryRound13 = map[string][]string{
 		// bypass: with -M, tar writes a volume to each -f; only the last
 		// one was looked at.
 		`tar -c -M -f .git/hooks/pre-commit -f x.tar README`,
+		// bypass: xz --files and zstd --filelist compress (and remove)
+		// the files a list names.
+		`echo .git/config > l && xz --files=l`,
+		`echo .git/config > l && zstd -q --rm --filelist=l`,
 		`echo x | dd of=hooks/pre-commit status=none`,
 		`echo x | sort -o.git/config`,
 		`cp --tar .git/hooks bin/ls`,
@@ -102,7 +106,7 @@ var canaryRound13Ordinary = []string{
 }
 
 // canaryRound13Tools are the programs some lines need besides bash and git.
-var canaryRound13Tools = []string{"python3", "node", "perl", "gcc", "make", "ssh-keygen", "file", "tar"}
+var canaryRound13Tools = []string{"python3", "node", "perl", "gcc", "make", "ssh-keygen", "file", "tar", "xz", "zstd"}
 
 // TestCanaryRound13 runs the round; GO in a line stands for the go command
 // by its absolute path (the fixture's PATH does not hold it).

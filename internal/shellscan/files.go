@@ -814,8 +814,10 @@ var optionDanger = sync.OnceValue(func() map[string]danger {
 			"stderr", "etag-save", "hsts", "alt-svc", "create-dirs"}, short: "KD"},
 		"wget": {long: []string{"execute", "config", "directory-prefix", "append-output", "load-cookies",
 			"save-cookies", "warc-file", "rejected-log", "input-file", "base", "use-askpass", "hsts-file"}, short: "eaPiB"},
-		// zstd writes its outputs into the directory of these options.
-		"zstd": {long: []string{"output-dir-flat", "output-dir-mirror"}}, "unzstd": {long: []string{"output-dir-flat", "output-dir-mirror"}},
+		// zstd writes its outputs into the directory of these options,
+		// and compresses (or decompresses) the files a --filelist names, as
+		// xz does those of --files and --files0.
+		"zstd": {long: []string{"output-dir-flat", "output-dir-mirror", "filelist"}}, "unzstd": {long: []string{"output-dir-flat", "output-dir-mirror", "filelist"}},
 		"rg":    {long: []string{"pre", "pre-glob"}},
 		"sdiff": {long: []string{"diff-program"}}, "diff3": {long: []string{"diff-program"}},
 		"yq":  {long: []string{"inplace", "in-place"}, short: "i"},
@@ -825,8 +827,8 @@ var optionDanger = sync.OnceValue(func() map[string]danger {
 		// and -J (ProxyCommand …).
 		"scp":  {short: "SoFJ"},
 		"gzip": {long: []string{"suffix", "name"}, short: "SN"}, "gunzip": {long: []string{"suffix", "name"}, short: "SN"},
-		"xz": {long: []string{"suffix"}, short: "S"}, "unxz": {long: []string{"suffix"}, short: "S"},
-		"lzma": {long: []string{"suffix"}, short: "S"}, "unlzma": {long: []string{"suffix"}, short: "S"},
+		"xz": {long: []string{"suffix", "files"}, short: "S"}, "unxz": {long: []string{"suffix", "files"}, short: "S"},
+		"lzma": {long: []string{"suffix", "files"}, short: "S"}, "unlzma": {long: []string{"suffix", "files"}, short: "S"},
 		"lzop": {long: []string{"suffix"}, short: "S"}, "brotli": {long: []string{"suffix"}, short: "S"},
 		"pigz": {long: []string{"suffix", "name"}, short: "SN"}, "unpigz": {long: []string{"suffix", "name"}, short: "SN"},
 	}
