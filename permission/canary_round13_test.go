@@ -51,6 +51,10 @@ var canaryRound13 = map[string][]string{
 		`node --title x -e 'require("fs").unlinkSync("c")'`,
 		`node -r fs -e 'require("fs").unlinkSync("c")'`,
 		`perl -I x -e 'unlink "c"'`,
+		// bypass: sed's options after its operands (--expression), and the
+		// value of -l at the end of a cluster taken for the script.
+		`sed -n p README --expression='1e rm -f c'`,
+		`sed -nl 5 '1e rm -f c' README`,
 		// bypass: python -i reads code from its standard input after the
 		// script; python -m timeit runs its arguments, -m code and -m pdb
 		// read code from standard input.
@@ -82,6 +86,10 @@ var canaryRound13 = map[string][]string{
 		// the files a list names.
 		`echo .git/config > l && xz --files=l`,
 		`echo .git/config > l && zstd -q --rm --filelist=l`,
+		// bypass: GNU sed takes its options after its operands too; the
+		// analysis stopped at the script.
+		`sed 's/^/x/' .git/config -i`,
+		`sed p README -n -e 'w .git/hooks/pre-commit'`,
 		`echo x | dd of=hooks/pre-commit status=none`,
 		`echo x | sort -o.git/config`,
 		`cp --tar .git/hooks bin/ls`,

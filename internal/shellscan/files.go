@@ -217,16 +217,19 @@ func (an *analyzer) sed(args []word) {
 	inPlace, haveScript := false, false
 	suffix := "" // of the backups -i makes
 	var scripts []word
-	i := 0
-	for ; i < len(args); i++ {
+	// GNU sed takes its options anywhere among its operands (sed p f -i);
+	// only "--" ends them.
+	var ops []word
+	for i := 0; i < len(args); i++ {
 		a := args[i]
 		t := a.text
-		if !strings.HasPrefix(t, "-") || t == "-" {
+		if t == "--" {
+			ops = append(ops, args[i+1:]...)
 			break
 		}
-		if t == "--" {
-			i++
-			break
+		if !strings.HasPrefix(t, "-") || t == "-" {
+			ops = append(ops, a)
+			continue
 		}
 		if strings.HasPrefix(t, "--") {
 			name, val, hasVal := strings.Cut(t, "=")
@@ -263,17 +266,17 @@ func (an *analyzer) sed(args []word) {
 		case t == "-l" || t == "--line-length":
 			i++
 		case !strings.HasPrefix(t, "--"):
+		cluster:
 			for k := 1; k < len(t); k++ {
-				if t[k] == 'i' {
+				switch t[k] {
+				case 'i':
 					inPlace = true
 					suffix = t[k+1:]
-					break
-				}
-				if t[k] == 'f' {
+					break cluster
+				case 'f':
 					an.opaque("sed -f runs a script from a file")
 					return
-				}
-				if t[k] == 'e' {
+				case 'e':
 					haveScript = true
 					if k == len(t)-1 && i+1 < len(args) {
 						scripts = append(scripts, args[i+1])
@@ -281,14 +284,20 @@ func (an *analyzer) sed(args []word) {
 					} else {
 						scripts = append(scripts, word{text: t[k+1:]})
 					}
-					break
+					break cluster
+				case 'l':
+					// -l takes the line length: attached, or the next word.
+					if k == len(t)-1 {
+						i++
+					}
+					break cluster
 				}
 			}
 		}
 	}
-	if !haveScript && i < len(args) {
-		scripts = append(scripts, args[i])
-		i++
+	if !haveScript && len(ops) > 0 {
+		scripts = append(scripts, ops[0])
+		ops = ops[1:]
 	}
 	for _, s := range scripts {
 		if sedRuns(s.text) {
@@ -302,9 +311,9 @@ func (an *analyzer) sed(args []word) {
 	if inPlace && strings.Contains(suffix, "/") {
 		an.opaque("sed -i makes its backups in another directory")
 	}
-	for ; i < len(args); i++ {
-		an.pathArg(args[i], mode, "sed")
-		if f := args[i]; inPlace && suffix != "" && !f.dynamic && !f.special {
+	for _, f := range ops {
+		an.pathArg(f, mode, "sed")
+		if inPlace && suffix != "" && !f.dynamic && !f.special {
 			// The original moves to its backup: FILE+SUFFIX, or SUFFIX with
 			// each * replaced by FILE's base name, beside FILE.
 			b := path.Base(f.text) + suffix
