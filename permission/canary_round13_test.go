@@ -90,6 +90,11 @@ var canaryRound13 = map[string][]string{
 		// analysis stopped at the script.
 		`sed 's/^/x/' .git/config -i`,
 		`sed p README -n -e 'w .git/hooks/pre-commit'`,
+		// bypass: file -C compiles the magic file of -m into NAME.mgc in
+		// the working directory.
+		`cd ~ && file -C -m .bashrc`,
+		`cd .git/hooks && file -C -m ~/.bashrc`,
+		`cd ~ && for o in -C; do file $o -m .bashrc; done`,
 		`echo x | dd of=hooks/pre-commit status=none`,
 		`echo x | sort -o.git/config`,
 		`cp --tar .git/hooks bin/ls`,

@@ -590,7 +590,7 @@ var dataArgs = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{
 		"echo": true, "cat": true, "ls": true, "wc": true, "head": true, "tail": true,
 		"grep": true, "egrep": true, "fgrep": true, "basename": true, "dirname": true,
-		"realpath": true, "readlink": true, "stat": true, "file": true, "du": true,
+		"realpath": true, "readlink": true, "stat": true, "du": true,
 		"diff": true, "cmp": true, "md5sum": true, "sha1sum": true, "sha256sum": true,
 		"true": true, "false": true, ":": true,
 	}

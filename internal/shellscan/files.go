@@ -827,7 +827,10 @@ var optionDanger = sync.OnceValue(func() map[string]danger {
 		// and compresses (or decompresses) the files a --filelist names, as
 		// xz does those of --files and --files0.
 		"zstd": {long: []string{"output-dir-flat", "output-dir-mirror", "filelist"}}, "unzstd": {long: []string{"output-dir-flat", "output-dir-mirror", "filelist"}},
-		"rg":    {long: []string{"pre", "pre-glob"}},
+		"rg": {long: []string{"pre", "pre-glob"}},
+		// file -C compiles the magic of -m into NAME.mgc in the working
+		// directory.
+		"file":  {long: []string{"compile"}, short: "C"},
 		"sdiff": {long: []string{"diff-program"}}, "diff3": {long: []string{"diff-program"}},
 		"yq":  {long: []string{"inplace", "in-place"}, short: "i"},
 		"cp":  {long: []string{"symbolic-link", "link"}, short: "sl"},
