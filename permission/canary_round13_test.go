@@ -99,6 +99,14 @@ var canaryRound13 = map[string][]string{
 		`echo x | sort -o.git/config`,
 		`cp --tar .git/hooks bin/ls`,
 	},
+	"6-parser": {
+		// bypass: bash decodes a here-document delimiter in $'…' quotes
+		// ("EA"), the parser keeps its escapes ("E\x41"): the body ends
+		// earlier for bash, which runs what the analysis took for data
+		// (allowed by both scenarios for echo).
+		"echo hi <<$'E\\x41'\nx\nEA\necho x > .git/config\nE\\x41",
+		"cat <<$'E\\x41'\nx\nEA\nrm -f c\nE\\x41",
+	},
 	"5-globs": {
 		`echo x | tee .git/c[]o]nfig`,
 		`echo x | tee .git/c[!]x]nfig`,

@@ -365,6 +365,12 @@ func (an *analyzer) redirect(r *syntax.Redirect, src string) {
 			} else if strings.ContainsAny(p.(*syntax.Lit).Value, `\'"`) {
 				quoted = true
 			}
+			if sq, ok := p.(*syntax.SglQuoted); ok && sq.Dollar {
+				// bash decodes the escapes of a $'…' delimiter (<<$'E\x41'
+				// ends at "EA"); the parser keeps them, and would read the
+				// lines after bash's end of the body as data.
+				an.opaque("a here-document delimiter is in $'…' quotes, which the shell and the analysis read differently")
+			}
 		}
 		if !quoted && strings.Contains(hdocSource(src, r), "\\\n") {
 			// bash joins the lines of a backslash-newline before it looks
