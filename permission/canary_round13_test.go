@@ -17,8 +17,8 @@ var canaryRound13 = map[string][]string{
 	"1-arithmetic": {
 		`x='a[$(rm -f c)]'; read 'a[x]' <<< 1`,
 		`x='a[$(rm -f c)]'; a=(1); : "${a[x]:-y}"`,
-		`x='a[$(rm -f c)]'; case 1 in $((x))) ;; esac`,
-		`x='a[$(rm -f c)]'; a=(1); a[x]+=2`,
+		`x='a[$(rm -f c)]'; a=(1); echo "${a[x]@Q}"`,
+		`x='a[$(rm -f c)]'; s=abc; echo "${s:x:1}"`,
 	},
 	"2-environment": {
 		// bypass: python -m runs a standard module whose operands the
@@ -32,6 +32,11 @@ var canaryRound13 = map[string][]string{
 		`mkdir -p sub/p && echo 'import os; os.remove("c")' > sub/p/sitecustomize.py && touch sub/e.py && PYTHONPATH=sub/p python3 sub/e.py`,
 	},
 	"3-guards-and-wrappers": {
+		`timeout --kill-after=1 5 rm -f c`,
+		`setsid -- rm -f c`,
+		`python3 -B -c 'import os; os.remove("c")'`,
+		`find . -maxdepth 1 -name c -execdir rm {} +`,
+		`node --eval='require("fs").unlinkSync("c")'`,
 		// bypass: make evaluates makefile text given inline (--eval, -E),
 		// read from its standard input (-f -), or in a variable defined on
 		// the command line (:= expands at once, != runs a shell).
