@@ -37,6 +37,9 @@ var canaryRound13 = map[string][]string{
 		`python3 -B -c 'import os; os.remove("c")'`,
 		`find . -maxdepth 1 -name c -execdir rm {} +`,
 		`node --eval='require("fs").unlinkSync("c")'`,
+		// bypass: npm explore runs its command through a shell in the
+		// package's directory.
+		`mkdir -p node_modules/x && echo '{"name":"x","version":"1.0.0"}' > node_modules/x/package.json && npm explore x -- 'cd ../.. && rm -f c'`,
 		// bypass: make evaluates makefile text given inline (--eval, -E),
 		// read from its standard input (-f -), or in a variable defined on
 		// the command line (:= expands at once, != runs a shell).
@@ -132,7 +135,7 @@ var canaryRound13Ordinary = []string{
 }
 
 // canaryRound13Tools are the programs some lines need besides bash and git.
-var canaryRound13Tools = []string{"python3", "node", "perl", "gcc", "make", "ssh-keygen", "file", "tar", "xz", "zstd"}
+var canaryRound13Tools = []string{"python3", "node", "perl", "gcc", "make", "ssh-keygen", "file", "tar", "xz", "zstd", "npm"}
 
 // TestCanaryRound13 runs the round; GO in a line stands for the go command
 // by its absolute path (the fixture's PATH does not hold it).
