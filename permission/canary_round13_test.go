@@ -78,9 +78,9 @@ var canaryRound13 = map[string][]string{
 	"4-redirections": {
 		// bypass: a file named by a short option with its value attached
 		// and no slash (-fpre-commit, -opre-commit) was not looked at.
-		`cd .git/hooks && ssh-keygen -q -N '' -fpre-commit`,
+		`cd .git/hooks && ssh-keygen -q -t ed25519 -N '' -fpre-commit`,
 		`cd .git/hooks && echo 'int main(){return 0;}' | gcc -xc -opre-commit -`,
-		`cd ~ && ssh-keygen -q -N '' -f.bash_profile`,
+		`cd ~ && ssh-keygen -q -t ed25519 -N '' -f.bash_profile`,
 		// bypass: git worktree move writes its destination, anywhere.
 		`git worktree add -q sub/w && git worktree move sub/w ~/w`,
 		// bypass: the operands of python -m and of a perl script.
@@ -103,6 +103,8 @@ var canaryRound13 = map[string][]string{
 		`cd ~ && file -C -m .bashrc`,
 		`cd .git/hooks && file -C -m ~/.bashrc`,
 		`cd ~ && for o in -C; do file $o -m .bashrc; done`,
+		`cd ~ && npm init -y`,
+		`cd .git/hooks && npm init -y`,
 		`echo x | dd of=hooks/pre-commit status=none`,
 		`echo x | sort -o.git/config`,
 		`cp --tar .git/hooks bin/ls`,
