@@ -27,6 +27,10 @@ var canaryRound13 = map[string][]string{
 		// next git status runs, or a shell startup file.
 		`printf '[core]\n\tfsmonitor = rm -f c; false\n' > .gitconfig && tar cf x.tar .gitconfig && python3 -m tarfile -e x.tar ~ && git status`,
 		`echo 'rm -f c' > .bashrc && python3 -m zipfile -c x.zip .bashrc && python3 -m zipfile -e x.zip ~`,
+		// bypass: scalar (git's large-repository front end) rewrites the
+		// repository's configuration and the user's, outside git's option
+		// checks.
+		`scalar register`,
 		`echo 'require("fs").unlinkSync("c")' > sub/x.js && touch sub/y.js && NODE_OPTIONS="--require $PWD/sub/x.js" node sub/y.js`,
 		`touch sub/e.pl && PERL5OPT='-Mwarnings;unlink(q(c))' perl sub/e.pl`,
 		`mkdir -p sub/p && echo 'import os; os.remove("c")' > sub/p/sitecustomize.py && touch sub/e.py && PYTHONPATH=sub/p python3 sub/e.py`,
@@ -40,6 +44,9 @@ var canaryRound13 = map[string][]string{
 		// bypass: npm explore runs its command through a shell in the
 		// package's directory.
 		`mkdir -p node_modules/x && echo '{"name":"x","version":"1.0.0"}' > node_modules/x/package.json && npm explore x -- 'cd ../.. && rm -f c'`,
+		// bypass: pdb3 (python's debugger) reads commands, python code
+		// included, from its standard input.
+		`pdb3 README <<< '!import os; os.remove("c")'`,
 		// bypass: make evaluates makefile text given inline (--eval, -E),
 		// read from its standard input (-f -), or in a variable defined on
 		// the command line (:= expands at once, != runs a shell).
@@ -137,7 +144,7 @@ var canaryRound13Ordinary = []string{
 }
 
 // canaryRound13Tools are the programs some lines need besides bash and git.
-var canaryRound13Tools = []string{"python3", "node", "perl", "gcc", "make", "ssh-keygen", "file", "tar", "xz", "zstd", "npm"}
+var canaryRound13Tools = []string{"python3", "node", "perl", "gcc", "make", "ssh-keygen", "file", "tar", "xz", "zstd", "npm", "pdb3", "scalar"}
 
 // TestCanaryRound13 runs the round; GO in a line stands for the go command
 // by its absolute path (the fixture's PATH does not hold it).

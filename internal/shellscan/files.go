@@ -13,6 +13,8 @@ var interpreters = sync.OnceValue(func() map[string]string {
 		"python": "c", "node": "ep", "nodejs": "ep", "bun": "ep", "perl": "eEMmd", "ruby": "e",
 		"php": "rB", "lua": "e", "luajit": "e", "Rscript": "e", "R": "e", "osascript": "e",
 		"tclsh": "", "jshell": "", "irb": "", "ghci": "", "julia": "e", "deno": "",
+		// Other pythons take -c as python does.
+		"pypy": "c", "ipython": "c", "jython": "c", "bpython": "c",
 	}
 })
 

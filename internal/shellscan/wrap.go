@@ -196,7 +196,11 @@ var opaqueCommands = sync.OnceValue(func() map[string]string {
 		"gdbus", "dbus-send", "sensible-browser", "x-www-browser", "www-browser", "xdg-open", "corepack",
 		// Extractors, which write the paths their input names.
 		"dpkg-deb", "jar", "unsquashfs", "unrar", "unar", "lha", "arj", "cabextract", "uudecode", "unshar",
-		"bsdcpio", "rpm2archive"} {
+		"bsdcpio", "rpm2archive",
+		// Python's debugger reads code from its standard input; scalar
+		// rewrites git's configuration outside git's option checks; cpan
+		// builds and installs modules.
+		"pdb", "scalar", "cpan", "cpanm"} {
 		if _, ok := m[n]; !ok {
 			m[n] = "runs commands or writes files in ways the analysis does not model"
 		}
