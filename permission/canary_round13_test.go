@@ -47,6 +47,20 @@ var canaryRound13 = map[string][]string{
 		// bypass: pdb3 (python's debugger) reads commands, python code
 		// included, from its standard input.
 		`pdb3 README <<< '!import os; os.remove("c")'`,
+		// bypass: programs that run the command they are given, which the
+		// analysis took for paths (LLVM's not, setarch's x86_64, glibc's
+		// memusage and sotruss, fakeroot-sysv, dpkg-architecture -c,
+		// gettext's msgexec, ssh's other name slogin), and groff's unsafe
+		// mode, whose .sy request runs a shell command.
+		`not-14 rm -f c`,
+		`x86_64 rm -f c`,
+		`memusage rm -f c`,
+		`sotruss rm -f c`,
+		`fakeroot-sysv rm -f c`,
+		`dpkg-architecture -c rm -f c`,
+		`printf 'msgid "a"\nmsgstr "b"\n' > x.po && msgexec -i x.po sh -c 'rm -f c'`,
+		`slogin -o ProxyCommand='rm -f c' h`,
+		`printf '.sy rm -f c\n' | groff -U -Tascii`,
 		// bypass: make evaluates makefile text given inline (--eval, -E),
 		// read from its standard input (-f -), or in a variable defined on
 		// the command line (:= expands at once, != runs a shell).
@@ -144,7 +158,7 @@ var canaryRound13Ordinary = []string{
 }
 
 // canaryRound13Tools are the programs some lines need besides bash and git.
-var canaryRound13Tools = []string{"python3", "node", "perl", "gcc", "make", "ssh-keygen", "file", "tar", "xz", "zstd", "npm", "pdb3", "scalar"}
+var canaryRound13Tools = []string{"python3", "node", "perl", "gcc", "make", "ssh-keygen", "file", "tar", "xz", "zstd", "npm", "pdb3", "scalar", "not-14", "x86_64", "memusage", "sotruss", "fakeroot-sysv", "dpkg-architecture", "msgexec", "slogin", "groff"}
 
 // TestCanaryRound13 runs the round; GO in a line stands for the go command
 // by its absolute path (the fixture's PATH does not hold it).

@@ -832,7 +832,11 @@ var optionDanger = sync.OnceValue(func() map[string]danger {
 		"rg": {long: []string{"pre", "pre-glob"}},
 		// file -C compiles the magic of -m into NAME.mgc in the working
 		// directory.
-		"file":  {long: []string{"compile"}, short: "C"},
+		"file": {long: []string{"compile"}, short: "C"},
+		// groff's unsafe mode lets the document run shell commands (.sy,
+		// pic's sh).
+		"groff": {short: "U"}, "troff": {short: "U"}, "gtroff": {short: "U"}, "nroff": {short: "U"},
+		"pic": {short: "U"}, "gpic": {short: "U"},
 		"sdiff": {long: []string{"diff-program"}}, "diff3": {long: []string{"diff-program"}},
 		"yq":  {long: []string{"inplace", "in-place"}, short: "i"},
 		"cp":  {long: []string{"symbolic-link", "link"}, short: "sl"},

@@ -200,7 +200,17 @@ var opaqueCommands = sync.OnceValue(func() map[string]string {
 		// Python's debugger reads code from its standard input; scalar
 		// rewrites git's configuration outside git's option checks; cpan
 		// builds and installs modules.
-		"pdb", "scalar", "cpan", "cpanm"} {
+		"pdb", "scalar", "cpan", "cpanm",
+		// More programs that run the command they are given: LLVM's not
+		// and lli, setarch's personality names, glibc's memusage and
+		// sotruss, profilers, fakeroot's variants, dpkg-architecture -c,
+		// gettext's msgexec and msgfilter, ssh's other names and
+		// ssh-copy-id (ssh -o ProxyCommand=…), and util-linux's uclampset
+		// and choom.
+		"not", "lli", "i386", "i486", "i586", "i686", "x86_64", "aarch64", "armv7l", "armv8l", "ppc", "ppc32",
+		"ppc64", "ppc64le", "s390", "s390x", "uname26", "memusage", "sotruss", "heaptrack", "fakeroot-sysv",
+		"fakeroot-tcp", "dpkg-architecture", "msgexec", "msgfilter", "slogin", "ssh-copy-id", "uclampset",
+		"choom", "luit", "systemd-socket-activate", "pg_virtualenv", "gcore", "jdb"} {
 		if _, ok := m[n]; !ok {
 			m[n] = "runs commands or writes files in ways the analysis does not model"
 		}
@@ -216,6 +226,12 @@ var opaqueCommands = sync.OnceValue(func() map[string]string {
 // opaque command (perl5.36.0, perl5.36-x86_64-linux-gnu, tclsh8.6,
 // vim.basic) is that program; any other name is itself (sha256sum stays).
 func programName(name string) string {
+	// A version after a dash (not-14, lli-14): the program without it.
+	if j := strings.LastIndexByte(name, '-'); j > 0 && j < len(name)-1 && strings.Trim(name[j+1:], "0123456789.") == "" {
+		if base := programName(name[:j]); base != name[:j] || knownProgram(base) {
+			return base
+		}
+	}
 	i := strings.IndexAny(name, "0123456789.")
 	if i <= 0 {
 		return name
@@ -233,6 +249,16 @@ func programName(name string) string {
 		return base
 	}
 	return name
+}
+
+// knownProgram reports whether name is an opaque command or an
+// interpreter under its own name.
+func knownProgram(name string) bool {
+	if _, ok := opaqueCommands()[name]; ok {
+		return true
+	}
+	_, ok := interpreters()[name]
+	return ok
 }
 
 // configWriters are the tools with a subcommand that writes their own
