@@ -31,6 +31,9 @@ var canaryRound13 = map[string][]string{
 		// repository's configuration and the user's, outside git's option
 		// checks.
 		`scalar register`,
+		// bypass: argcomplete's activation writes a completion script,
+		// which interactive bash runs, into the home directory.
+		`activate-global-python-argcomplete --user`,
 		`echo 'require("fs").unlinkSync("c")' > sub/x.js && touch sub/y.js && NODE_OPTIONS="--require $PWD/sub/x.js" node sub/y.js`,
 		`touch sub/e.pl && PERL5OPT='-Mwarnings;unlink(q(c))' perl sub/e.pl`,
 		`mkdir -p sub/p && echo 'import os; os.remove("c")' > sub/p/sitecustomize.py && touch sub/e.py && PYTHONPATH=sub/p python3 sub/e.py`,
@@ -126,6 +129,11 @@ var canaryRound13 = map[string][]string{
 		`cd ~ && for o in -C; do file $o -m .bashrc; done`,
 		`cd ~ && npm init -y`,
 		`cd .git/hooks && npm init -y`,
+		// bypass: extractors and splitters the analysis did not know (perl's
+		// ptar, LLVM's split-file), and zstd under its multi-threaded name.
+		`tar cf x.tar --transform 's,^,.git/hooks/,' README && ptar -xf x.tar`,
+		`printf '#--- ../.git/hooks/pre-commit\nx\n' > in && split-file-14 in sub`,
+		`echo .git/config > l && zstdmt -q --rm --filelist=l`,
 		`echo x | dd of=hooks/pre-commit status=none`,
 		`echo x | sort -o.git/config`,
 		`cp --tar .git/hooks bin/ls`,
@@ -158,7 +166,7 @@ var canaryRound13Ordinary = []string{
 }
 
 // canaryRound13Tools are the programs some lines need besides bash and git.
-var canaryRound13Tools = []string{"python3", "node", "perl", "gcc", "make", "ssh-keygen", "file", "tar", "xz", "zstd", "npm", "pdb3", "scalar", "not-14", "x86_64", "memusage", "sotruss", "fakeroot-sysv", "dpkg-architecture", "msgexec", "slogin", "groff"}
+var canaryRound13Tools = []string{"python3", "node", "perl", "gcc", "make", "ssh-keygen", "file", "tar", "xz", "zstd", "npm", "pdb3", "scalar", "not-14", "x86_64", "memusage", "sotruss", "fakeroot-sysv", "dpkg-architecture", "msgexec", "slogin", "groff", "ptar", "split-file-14", "zstdmt", "activate-global-python-argcomplete"}
 
 // TestCanaryRound13 runs the round; GO in a line stands for the go command
 // by its absolute path (the fixture's PATH does not hold it).

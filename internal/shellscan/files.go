@@ -340,7 +340,7 @@ type fileSpec struct {
 
 // compressors write each operand's compressed or decompressed file beside
 // it (and remove the operand).
-var compressors = []string{"gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4", "lzma",
+var compressors = []string{"gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "zstdmt", "lz4", "lzma",
 	"unlzma", "lzip", "pigz", "unpigz", "pbzip2", "plzip", "lzop", "brotli"}
 
 // fileCommands are the commands whose file operands the analysis knows.
@@ -416,7 +416,7 @@ func (an *analyzer) fileCommand(name string, args []word) {
 		if anyShortFlag(args, "bS") || hasPrefix(args, "--b") || hasPrefix(args, "--su") {
 			an.opaque(name + " makes backups under names the analysis does not model")
 		}
-	case "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4", "lzma", "unlzma", "lzip",
+	case "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "zstdmt", "lz4", "lzma", "unlzma", "lzip",
 		"pigz", "unpigz", "pbzip2", "plzip", "lzop", "brotli":
 		// Decompressing writes the operand without its suffix
 		// (x.json.gz → x.json, x.tgz → x.tar).
@@ -829,7 +829,8 @@ var optionDanger = sync.OnceValue(func() map[string]danger {
 		// and compresses (or decompresses) the files a --filelist names, as
 		// xz does those of --files and --files0.
 		"zstd": {long: []string{"output-dir-flat", "output-dir-mirror", "filelist"}}, "unzstd": {long: []string{"output-dir-flat", "output-dir-mirror", "filelist"}},
-		"rg": {long: []string{"pre", "pre-glob"}},
+		"zstdmt": {long: []string{"output-dir-flat", "output-dir-mirror", "filelist"}},
+		"rg":     {long: []string{"pre", "pre-glob"}},
 		// file -C compiles the magic of -m into NAME.mgc in the working
 		// directory.
 		"file": {long: []string{"compile"}, short: "C"},

@@ -210,7 +210,10 @@ var opaqueCommands = sync.OnceValue(func() map[string]string {
 		"not", "lli", "i386", "i486", "i586", "i686", "x86_64", "aarch64", "armv7l", "armv8l", "ppc", "ppc32",
 		"ppc64", "ppc64le", "s390", "s390x", "uname26", "memusage", "sotruss", "heaptrack", "fakeroot-sysv",
 		"fakeroot-tcp", "dpkg-architecture", "msgexec", "msgfilter", "slogin", "ssh-copy-id", "uclampset",
-		"choom", "luit", "systemd-socket-activate", "pg_virtualenv", "gcore", "jdb"} {
+		"choom", "luit", "systemd-socket-activate", "pg_virtualenv", "gcore", "jdb",
+		// Extractors and splitters that write the paths their input names,
+		// and argcomplete's activation, which writes shell startup code.
+		"ptar", "gpgtar", "gpg-zip", "split-file", "activate-global-python-argcomplete"} {
 		if _, ok := m[n]; !ok {
 			m[n] = "runs commands or writes files in ways the analysis does not model"
 		}
