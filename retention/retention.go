@@ -58,10 +58,11 @@ type Options struct {
 	// DryRun reports what would be removed and removes nothing.
 	DryRun bool
 
-	now          func() time.Time  // clock; nil means time.Now
-	beforeOpen   func(path string) // test hook run between lstat and open of a directory
-	beforeRemove func(path string) // test hook run between scan and removal
-	afterLock    func(path string) // test hook run once the entry's lock is taken
+	now           func() time.Time  // clock; nil means time.Now
+	beforeOpen    func(path string) // test hook run between lstat and open of a directory
+	beforeRemove  func(path string) // test hook run between scan and removal
+	afterLock     func(path string) // test hook run once the entry's lock is taken
+	beforeRelease func(path string) // test hook run after a removal, before its lock is released
 }
 
 // Sweep removes stale runtime files from the projects of a data home. The
@@ -547,6 +548,9 @@ func (s *sweeper) remove(d *os.Root, name, path string, st fs.FileInfo, e Entry)
 		default:
 			s.skip(path, SkipError, err)
 			return false
+		}
+		if s.opts.beforeRelease != nil {
+			s.opts.beforeRelease(path)
 		}
 	}
 	s.rep.Removed = append(s.rep.Removed, e)
