@@ -58,6 +58,8 @@ func ValidRef(ref string) bool {
 type FileStore struct {
 	dir *safefs.Dir
 	enc storage.Encoding
+
+	afterTouch func() // tests only: see export_test.go
 }
 
 var _ Store = (*FileStore)(nil)
@@ -114,7 +116,11 @@ func (s *FileStore) Put(ctx context.Context, content string) (string, error) {
 		// a condition: a store that cannot be touched (mounted read-only,
 		// say) still holds the body. Only a body removed since the read
 		// (by a sweep) is written again.
-		if err := s.dir.Touch(fileName(ref), time.Now()); !errors.Is(err, fs.ErrNotExist) {
+		err := s.dir.Touch(fileName(ref), time.Now())
+		if s.afterTouch != nil {
+			s.afterTouch()
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
 			return ref, nil
 		}
 	}
