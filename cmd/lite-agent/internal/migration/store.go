@@ -34,12 +34,21 @@ func ToStore(ctx context.Context, url string, enc storage.Encoding, paths storag
 // The project directory must not exist or be empty; it carries
 // migrate.MarkerName until the copy is verified, and is removed again if
 // anything fails. The database is only read.
-func FromStore(ctx context.Context, url string, codec storage.Codec, paths storage.ProjectPaths) (rep postgres.FilesReport, err error) {
+func FromStore(ctx context.Context, url string, codec storage.Codec, paths storage.ProjectPaths) (postgres.FilesReport, error) {
+	return fromStore(ctx, url, codec, paths, nil)
+}
+
+// fromStore is FromStore with a hook run once the project directory was
+// found empty, for tests.
+func fromStore(ctx context.Context, url string, codec storage.Codec, paths storage.ProjectPaths, checked func()) (rep postgres.FilesReport, err error) {
 	dir := paths.ProjectDir()
 	if ents, err := os.ReadDir(dir); err != nil && !os.IsNotExist(err) {
 		return rep, err
 	} else if len(ents) > 0 {
 		return rep, fmt.Errorf("%s is not empty: migrate only into an empty project directory", dir)
+	}
+	if checked != nil {
+		checked()
 	}
 	st, err := postgres.Open(ctx, url, postgres.Options{})
 	if err != nil {
