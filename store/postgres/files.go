@@ -95,19 +95,26 @@ func (p *Project) ImportFiles(ctx context.Context, paths storage.ProjectPaths) (
 // laid out in paths, whose project directory the caller has made sure is
 // empty, then reads every record back through the file stores and
 // through p and compares them. Encoded bytes are written as they are (see
-// [Project.ImportFiles]). p is only read. On failure the caller removes
-// the project directory.
+// [Project.ImportFiles]). p is only read. Every file is created new: a
+// file already there (an agent of the project may write its files
+// meanwhile) fails the export and is left as it is.
+//
+// On failure ExportFiles removes what it wrote, and nothing else: each
+// file it created, if it is still that file as the export left it, and
+// each directory it made, if it is empty. A file changed since is kept
+// and named in the error, which then matches [ErrExportLeftFiles].
 func (p *Project) ExportFiles(ctx context.Context, paths storage.ProjectPaths) (FilesReport, error) {
 	dst, err := p.side(paths)
 	if err != nil {
 		return FilesReport{}, err
 	}
 	var rep FilesReport
-	if err := exportFiles(ctx, p, dst, &rep); err != nil {
-		return rep, err
+	w := &exportWriter{}
+	if err := exportFiles(ctx, p, dst, &rep, w); err != nil {
+		return rep, w.abandon(err)
 	}
 	if err := verifyFiles(ctx, dst, p); err != nil {
-		return rep, fmt.Errorf("verification failed: %w", err)
+		return rep, w.abandon(fmt.Errorf("verification failed: %w", err))
 	}
 	rep.Verified = true
 	return rep, nil
@@ -419,46 +426,9 @@ func sameJSON(a, b any) error {
 	return nil
 }
 
-// writeRecords writes the records as the lines of file path.
-func writeRecords(path string, recs [][]byte, mtime time.Time) error {
-	var b bytes.Buffer
-	for _, r := range recs {
-		b.Write(r)
-		b.WriteByte('\n')
-	}
-	return writeExported(path, b.Bytes(), mtime)
-}
-
-// writeExported writes data as the new file path, its directory made if
-// needed, and sets its modification time when mtime is not zero.
-func writeExported(path string, data []byte, mtime time.Time) error {
-	if err := os.MkdirAll(filepath.Dir(path), exportDirMode); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, exportFileMode)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if mtime.IsZero() {
-		return nil
-	}
-	return os.Chtimes(path, mtime, mtime)
-}
-
 // exportProject writes every session, archive, task list and spilled body
 // of src into the files of dst.
-func exportFiles(ctx context.Context, src *Project, dst fileSide, rep *FilesReport) error {
+func exportFiles(ctx context.Context, src *Project, dst fileSide, rep *FilesReport, w *exportWriter) error {
 	infos, err := src.Checkpointer().List(ctx)
 	if err != nil {
 		return err
@@ -468,7 +438,7 @@ func exportFiles(ctx context.Context, src *Project, dst fileSide, rep *FilesRepo
 		if err != nil {
 			return fmt.Errorf("session %s: %w", in.ID, err)
 		}
-		if err := writeRecords(filepath.Join(dst.paths.SessionsDir, in.ID+session.LogSuffix), recs, mod); err != nil {
+		if err := w.writeRecords(filepath.Join(dst.paths.SessionsDir, in.ID+session.LogSuffix), recs, mod); err != nil {
 			return err
 		}
 		rep.Sessions++
@@ -481,11 +451,11 @@ func exportFiles(ctx context.Context, src *Project, dst fileSide, rep *FilesRepo
 			continue
 		}
 		ctxDir := storage.SessionContextDir(dst.paths.SessionsDir, in.ID)
-		if err := writeRecords(filepath.Join(ctxDir, archive.IndexFile), index, time.Time{}); err != nil {
+		if err := w.writeRecords(filepath.Join(ctxDir, archive.IndexFile), index, time.Time{}); err != nil {
 			return err
 		}
 		for ref, note := range notes {
-			if err := writeExported(filepath.Join(ctxDir, archive.NotesDir, ref+archive.NoteSuffix), note, time.Time{}); err != nil {
+			if err := w.write(filepath.Join(ctxDir, archive.NotesDir, ref+archive.NoteSuffix), note, time.Time{}); err != nil {
 				return err
 			}
 		}
@@ -501,12 +471,12 @@ func exportFiles(ctx context.Context, src *Project, dst fileSide, rep *FilesRepo
 			return fmt.Errorf("task list %s: %w", id, err)
 		}
 		for tid, rec := range recs {
-			if err := writeExported(filepath.Join(dst.paths.TaskListDir(id), tid+task.RecordSuffix), rec, time.Time{}); err != nil {
+			if err := w.write(filepath.Join(dst.paths.TaskListDir(id), tid+task.RecordSuffix), rec, time.Time{}); err != nil {
 				return err
 			}
 		}
 		if shared {
-			if err := writeExported(filepath.Join(dst.paths.TaskListDir(id), task.SharedMarker), nil, time.Time{}); err != nil {
+			if err := w.write(filepath.Join(dst.paths.TaskListDir(id), task.SharedMarker), nil, time.Time{}); err != nil {
 				return err
 			}
 		}
@@ -515,7 +485,7 @@ func exportFiles(ctx context.Context, src *Project, dst fileSide, rep *FilesRepo
 	}
 	return src.ExportSpill(ctx, func(ref string, body []byte, created time.Time) error {
 		rep.Spilled++
-		return writeExported(filepath.Join(dst.paths.SpillDir, ref+spill.FileSuffix), body, created)
+		return w.write(filepath.Join(dst.paths.SpillDir, ref+spill.FileSuffix), body, created)
 	})
 }
 
