@@ -68,6 +68,9 @@ func (p *Project) ImportFiles(ctx context.Context, paths storage.ProjectPaths) (
 	case !empty:
 		return FilesReport{}, fmt.Errorf("postgres: the project %s of namespace %s in the database is not empty: copy only into an empty project", p.project, p.ns)
 	}
+	if p.importChecked != nil {
+		p.importChecked()
+	}
 	defer func() {
 		if err != nil {
 			if cerr := p.Clear(context.WithoutCancel(ctx)); cerr != nil {
