@@ -55,7 +55,10 @@ func (p *Project) side(paths storage.ProjectPaths) (fileSide, error) {
 // paths must be the layout of p's namespace and project and the files
 // must be encoded with p's codec. A torn tail is not a record and stays
 // behind. The files are only read (the file stores lock each record
-// while reading it). If anything fails, everything copied is deleted.
+// while reading it). If anything fails, what the copy inserted is deleted
+// (its sessions, archives, task lists and spilled bodies, with whatever
+// was added to them since), and nothing else: an agent of the project
+// may have written its own records meanwhile, and they stay.
 func (p *Project) ImportFiles(ctx context.Context, paths storage.ProjectPaths) (rep FilesReport, err error) {
 	src, err := p.side(paths)
 	if err != nil {
@@ -71,20 +74,21 @@ func (p *Project) ImportFiles(ctx context.Context, paths storage.ProjectPaths) (
 	if p.importChecked != nil {
 		p.importChecked()
 	}
+	var imp imported
 	defer func() {
 		if err != nil {
-			if cerr := p.Clear(context.WithoutCancel(ctx)); cerr != nil {
+			if cerr := p.removeImported(context.WithoutCancel(ctx), imp); cerr != nil {
 				err = fmt.Errorf("%w; removing the partial copy also failed: %w", err, cerr)
 			}
 		}
 	}()
-	if err := copySessions(ctx, src, p, &rep); err != nil {
+	if err := copySessions(ctx, src, p, &rep, &imp); err != nil {
 		return rep, err
 	}
-	if err := copyTaskLists(ctx, src, p, &rep); err != nil {
+	if err := copyTaskLists(ctx, src, p, &rep, &imp); err != nil {
 		return rep, err
 	}
-	if err := copySpill(ctx, src, p, &rep); err != nil {
+	if err := copySpill(ctx, src, p, &rep, &imp); err != nil {
 		return rep, err
 	}
 	if err := verifyFiles(ctx, src, p); err != nil {
@@ -142,7 +146,7 @@ func fileTaskLists(tasksDir string) ([]string, error) {
 // copySessions copies every session log of src and its context archive.
 // A torn tail (bytes after the last newline) is not a record and stays
 // behind.
-func copySessions(ctx context.Context, src fileSide, dst *Project, rep *FilesReport) error {
+func copySessions(ctx context.Context, src fileSide, dst *Project, rep *FilesReport, imp *imported) error {
 	ents, err := readDir(src.paths.SessionsDir)
 	if err != nil {
 		return err
@@ -165,9 +169,10 @@ func copySessions(ctx context.Context, src fileSide, dst *Project, rep *FilesRep
 		if err := dst.ImportSession(ctx, id, recs, info.ModTime()); err != nil {
 			return fmt.Errorf("session %s: %w", id, err)
 		}
+		imp.sessions = append(imp.sessions, id)
 		rep.Sessions++
 		rep.Records += len(recs)
-		if err := copyArchive(ctx, storage.SessionContextDir(src.paths.SessionsDir, id), id, dst, rep); err != nil {
+		if err := copyArchive(ctx, storage.SessionContextDir(src.paths.SessionsDir, id), id, dst, rep, imp); err != nil {
 			return fmt.Errorf("session %s archive: %w", id, err)
 		}
 	}
@@ -196,7 +201,7 @@ func completeLines(data []byte) [][]byte {
 // torn tail of its index (see completeLines) stays behind, and so do the
 // torn tails a put set aside (index.jsonl.torn-<ms>), which hold no
 // record.
-func copyArchive(ctx context.Context, dir, id string, dst *Project, rep *FilesReport) error {
+func copyArchive(ctx context.Context, dir, id string, dst *Project, rep *FilesReport, imp *imported) error {
 	data, err := os.ReadFile(filepath.Join(dir, archive.IndexFile))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
@@ -219,12 +224,16 @@ func copyArchive(ctx context.Context, dir, id string, dst *Project, rep *FilesRe
 	if len(index) == 0 && len(notes) == 0 {
 		return nil
 	}
+	if err := dst.ImportArchive(ctx, id, index, notes); err != nil {
+		return err
+	}
+	imp.archives = append(imp.archives, id)
 	rep.Archives++
-	return dst.ImportArchive(ctx, id, index, notes)
+	return nil
 }
 
 // copyTaskLists copies every task list of src, shared marks included.
-func copyTaskLists(ctx context.Context, src fileSide, dst *Project, rep *FilesReport) error {
+func copyTaskLists(ctx context.Context, src fileSide, dst *Project, rep *FilesReport, imp *imported) error {
 	ids, err := fileTaskLists(src.paths.TasksDir)
 	if err != nil {
 		return err
@@ -248,6 +257,7 @@ func copyTaskLists(ctx context.Context, src fileSide, dst *Project, rep *FilesRe
 		if err := dst.ImportTaskList(ctx, id, recs, task.IsShared(src.paths.TasksDir, id)); err != nil {
 			return fmt.Errorf("task list %s: %w", id, err)
 		}
+		imp.lists = append(imp.lists, id)
 		rep.TaskLists++
 		rep.Tasks += len(recs)
 	}
@@ -255,7 +265,7 @@ func copyTaskLists(ctx context.Context, src fileSide, dst *Project, rep *FilesRe
 }
 
 // copySpill copies every spilled body of src.
-func copySpill(ctx context.Context, src fileSide, dst *Project, rep *FilesReport) error {
+func copySpill(ctx context.Context, src fileSide, dst *Project, rep *FilesReport, imp *imported) error {
 	ents, err := readDir(src.paths.SpillDir)
 	if err != nil {
 		return err
@@ -276,6 +286,7 @@ func copySpill(ctx context.Context, src fileSide, dst *Project, rep *FilesReport
 		if err := dst.ImportSpill(ctx, ref, body, info.ModTime()); err != nil {
 			return err
 		}
+		imp.spill = append(imp.spill, ref)
 		rep.Spilled++
 	}
 	return nil
