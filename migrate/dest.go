@@ -325,15 +325,11 @@ func syncDir(dir string) error {
 	return nil
 }
 
-// abandon removes what this run wrote after a failure, the marker last. If
-// anything cannot be removed, the marker stays.
+// abandon removes what this run wrote after a failure, the marker last,
+// and nothing else (see removeMade). If anything of it cannot be removed,
+// the marker stays.
 func (d *destination) abandon() {
-	ok := true
-	for _, n := range d.m.written() {
-		if n != MarkerName && d.dir.RemoveAll(n) != nil {
-			ok = false
-		}
-	}
+	ok := d.m.removeMade()
 	if ok && d.dir.Remove(MarkerName) == nil {
 		d.removed = true
 	}
@@ -384,6 +380,7 @@ func (m *migration) create(rel string) (*destFile, error) {
 	if err != nil {
 		return nil, writeError(path, err)
 	}
+	m.remember(rel, f)
 	return &destFile{m: m, f: f, path: path, rel: rel}, nil
 }
 
@@ -398,6 +395,7 @@ func (m *migration) createAt(dir *dirHandle, rel, name string) (*destFile, error
 	if err != nil {
 		return nil, writeError(path, err)
 	}
+	m.remember(rel, f)
 	return &destFile{m: m, f: f, path: path, rel: rel}, nil
 }
 
@@ -557,8 +555,64 @@ func (m *migration) mkdir(rel string) error {
 	if err != nil {
 		return err
 	}
+	missing := safefs.MissingDirs(p)
 	if err := os.MkdirAll(p, safefs.DirMode); err != nil {
 		return (&storage.Error{Op: "write", File: p, Message: "cannot create directory"}).WithCause(err)
 	}
+	m.mu.Lock()
+	m.madeDirs = append(m.madeDirs, missing...)
+	m.mu.Unlock()
 	return nil
+}
+
+// madeFile is a file a migration created at its destination: rel, which
+// was the file dev/ino.
+type madeFile struct {
+	rel      string
+	dev, ino uint64
+}
+
+// remember records that this run created the destination file rel, open
+// as f, for abandon.
+func (m *migration) remember(rel string, f *fdFile) {
+	st, err := f.stat()
+	if err != nil {
+		return // then abandon leaves it: never remove what is not known to be ours
+	}
+	m.mu.Lock()
+	m.made = append(m.made, madeFile{rel: rel, dev: uint64(st.Dev), ino: uint64(st.Ino)})
+	m.mu.Unlock()
+}
+
+// removeMade removes the files this run created that are still there as
+// it created them (the same file), then the directories it made, innermost
+// first, each only if empty: an agent of the destination started before
+// the marker was written may have put files there, and they stay. It
+// reports whether every file of this run went.
+func (m *migration) removeMade() bool {
+	m.mu.Lock()
+	made, dirs := slices.Clone(m.made), slices.Clone(m.madeDirs)
+	m.mu.Unlock()
+	ok := true
+	for i := len(made) - 1; i >= 0; i-- {
+		f := made[i]
+		st, err := m.dst.Lstat(f.rel)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			continue
+		case err != nil:
+			ok = false
+			continue
+		}
+		if sys, isStat := st.Sys().(*syscall.Stat_t); !isStat || uint64(sys.Dev) != f.dev || uint64(sys.Ino) != f.ino {
+			continue // replaced since: not this run's file
+		}
+		if m.dst.Remove(f.rel) != nil {
+			ok = false
+		}
+	}
+	for i := len(dirs) - 1; i >= 0; i-- {
+		_ = unix.Rmdir(dirs[i]) // only if empty, and never a file put there since
+	}
+	return ok
 }

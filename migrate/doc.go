@@ -83,9 +83,12 @@
 //     records after it are left out too (a log is a gap-free sequence), and
 //     the copy keeps the readable prefix.
 //   - When the copy fails (a source error, a full disk), Run removes what it
-//     wrote and then the marker, and returns the error. If that cleanup
-//     itself fails, the marker stays, so the destination is never mistaken for
-//     a complete one.
+//     wrote and then the marker, and returns the error: the files it
+//     created (each only while it is still the file it created) and the
+//     directories it made (each only if empty), so that files an agent of
+//     the destination, started before the marker was written, put there
+//     meanwhile stay. If that cleanup itself fails, the marker stays, so the
+//     destination is never mistaken for a complete one.
 //
 // # Verification
 //

@@ -46,3 +46,7 @@ func CountRecords(path string) (int64, int64, error) {
 	defer f.Close()
 	return countRecords(f, path, make([]byte, countBufSize))
 }
+
+// OnWrite makes f run before every write to the destination file rel; an
+// error it returns fails that write.
+func OnWrite(o *Options, f func(rel string) error) { o.failWrite = f }

@@ -299,7 +299,9 @@ type migration struct {
 	prog        Progress
 	copyFrom    time.Time
 	lastReport  time.Time
-	undecodable int // records SkipUnreadable left out because they did not decode
+	undecodable int        // records SkipUnreadable left out because they did not decode
+	made        []madeFile // the files this run created at the destination
+	madeDirs    []string   // the directories it made there, each after its parent
 }
 
 func newMigration(opts Options) (*migration, error) {

@@ -13,7 +13,8 @@
 //     are spill and sessions entries that are missing, symlinks or not
 //     directories. A symlinked project is never traversed.
 //  3. Each direct entry is inspected with lstat and skipped if it is a
-//     symlink, if its name ends in ".lock" (a lock directory), if
+//     symlink, if its name ends in ".lock" (a lock directory; but see rule
+//     7 for one whose entry is gone), if
 //     <entry>.lock exists beside it and is live (a store holds its lock;
 //     see the guarantees for a stale one), if it is neither a regular file
 //     nor a directory, or if it is a regular file with other hard links.
@@ -28,13 +29,21 @@
 //     sessions or spill directory, in a context archive directory or in a
 //     task list directory, is removed once it was last modified more than
 //     [TempMaxAge] (one hour) ago, unless its record's lock
-//     (<record>.lock) or its directory's lock (<dir>.lock) exists. Stores
-//     write such a file and rename it over the record within one locked
-//     operation, so an older one is what a killed writer left. This is
-//     the only thing the sweep ever removes under tasks/.
+//     (<record>.lock) or its directory's lock (<dir>.lock) is live: a
+//     lock directory unrefreshed for the stale period (10 s) protects
+//     nothing, by the stores' own rule. Stores write such a file and
+//     rename it over the record within one locked operation, so an older
+//     one is what a killed writer left. This is the only thing the sweep
+//     ever removes under tasks/.
 //  6. When a size limit is set, the remaining regular files (directories
 //     never count) are removed least recently modified first until their
 //     total size is at most MaxBytes. The budget spans all projects.
+//  7. A lock directory <entry>.lock whose entry is gone and which is
+//     stale (unrefreshed for 10 s) is what a store or sweep killed after
+//     removing the entry and before releasing its lock leaves. The sweep
+//     takes it over as a store would, checks that the entry is still
+//     missing, and releases it, which removes it ([ReasonStaleLock]). A
+//     live one may be a store's about to create its entry, and stays.
 //
 // The files are judged by name, type, size and modification time only.
 // Records are never opened, decoded or parsed, so an unreadable, damaged or

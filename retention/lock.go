@@ -7,10 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
+	"github.com/lite-agent/lite-agent-go/storage"
 )
 
 // checkEvery is how many entries of a directory are removed between two
@@ -56,14 +58,17 @@ func (e *entryLock) release() {
 // no rename or symlink along d's path can redirect out of d. Where that
 // path does not name d (no /proc), d's own path is used if it has no
 // symlink in it, and the lock is checked to be d's once taken.
-func (s *sweeper) lock(d *os.Root, name, path string) (*entryLock, bool) {
+//
+// path is the entry's path, which names it in errors; skips are reported
+// under at (the entry's path, or its lock's when the lock is removed).
+func (s *sweeper) lock(d *os.Root, name, path, at string) (*entryLock, bool) {
 	if liveLock(d, name) {
-		s.skip(path, SkipLocked, nil)
+		s.skip(at, SkipLocked, nil)
 		return nil, false
 	}
 	dirPath, f, err := anchor(d)
 	if err != nil {
-		s.skip(path, SkipChanged, nil)
+		s.skip(at, SkipChanged, nil)
 		return nil, false
 	}
 	// As the stores take theirs (refreshed while held, a stale one taken
@@ -76,11 +81,13 @@ func (s *sweeper) lock(d *os.Root, name, path string) (*entryLock, bool) {
 		return &entryLock{dir: f}, true // no store can lock it either
 	case liveLock(d, name):
 		_ = f.Close()
-		s.skip(path, SkipLocked, nil)
+		s.skip(at, SkipLocked, nil)
 		return nil, false
 	default:
 		_ = f.Close()
-		s.skip(path, SkipError, err)
+		// The error names the lock where it was taken, /proc/self/fd/<n>:
+		// name it by the path the user knows.
+		s.skip(at, SkipError, renamePaths(err, dirPath, filepath.Dir(path)))
 		return nil, false
 	}
 	e := &entryLock{l: l, dir: f}
@@ -90,10 +97,43 @@ func (s *sweeper) lock(d *os.Root, name, path string) (*entryLock, bool) {
 	there, err2 := d.Lstat(name + lockSuffix)
 	if err1 != nil || err2 != nil || !os.SameFile(mine, there) {
 		e.release()
-		s.skip(path, SkipChanged, nil)
+		s.skip(at, SkipChanged, nil)
 		return nil, false
 	}
 	return e, true
+}
+
+// renamePaths returns err with every path in it under the directory from
+// named under the directory to instead: in the *storage.Error and in
+// the *fs.PathError or *os.LinkError that it wraps. Other errors are
+// returned as they are.
+func renamePaths(err error, from, to string) error {
+	swap := func(p string) string {
+		if rest, ok := strings.CutPrefix(p, from); ok && (rest == "" || rest[0] == filepath.Separator) {
+			return to + rest
+		}
+		return p
+	}
+	var se *storage.Error
+	var pe *fs.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &se):
+		c := se.At(swap(se.File), "")
+		if cause := se.Unwrap(); cause != nil {
+			c = c.WithCause(renamePaths(cause, from, to))
+		}
+		return c
+	case errors.As(err, &pe):
+		c := *pe
+		c.Path = swap(c.Path)
+		return &c
+	case errors.As(err, &le):
+		c := *le
+		c.Old, c.New = swap(c.Old), swap(c.New)
+		return &c
+	}
+	return err
 }
 
 // anchor returns a path that names the open directory d, and the open

@@ -17,9 +17,17 @@ import (
 // the named file until its stdin closes.
 const lockTargetEnv = "RETENTION_TEST_LOCK_TARGET"
 
+// stopSweepEnv makes the test binary a child that sweeps the named home
+// and, after its first removal and before releasing that entry's lock,
+// prints "removed <path>" and waits to be killed.
+const stopSweepEnv = "RETENTION_TEST_SWEEP_STOPPED"
+
 func TestMain(m *testing.M) {
 	if target := os.Getenv(lockTargetEnv); target != "" {
 		os.Exit(holdLock(target))
+	}
+	if home := os.Getenv(stopSweepEnv); home != "" {
+		os.Exit(sweepUntilKilled(home))
 	}
 	os.Exit(m.Run())
 }
@@ -37,6 +45,15 @@ func holdLock(target string) int {
 		return 1
 	}
 	return 0
+}
+
+func sweepUntilKilled(home string) int {
+	_, err := retention.SweepStoppingBeforeRelease(context.Background(), home, func(path string) {
+		fmt.Println("removed " + path)
+		select {} // until killed
+	})
+	fmt.Fprintln(os.Stderr, "the sweep removed nothing:", err)
+	return 1
 }
 
 func TestLogLockedByAnotherProcessSurvives(t *testing.T) {

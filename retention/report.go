@@ -20,6 +20,12 @@ const (
 	// record was not locked: what a writer killed between writing and
 	// renaming leaves behind.
 	ReasonTemp Reason = "temp"
+	// ReasonStaleLock: the entry is a lock directory (<entry>.lock) whose
+	// entry is gone and which was not refreshed for the stale period
+	// (filelock.DefaultStale): what a store or sweep killed while holding
+	// the lock of an entry it had just removed leaves behind. The sweep
+	// takes it over, as a store would, before removing it.
+	ReasonStaleLock Reason = "stale-lock"
 )
 
 // A SkipReason says why an entry was left in place although the sweep

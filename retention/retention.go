@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
@@ -58,10 +57,11 @@ type Options struct {
 	// DryRun reports what would be removed and removes nothing.
 	DryRun bool
 
-	now          func() time.Time  // clock; nil means time.Now
-	beforeOpen   func(path string) // test hook run between lstat and open of a directory
-	beforeRemove func(path string) // test hook run between scan and removal
-	afterLock    func(path string) // test hook run once the entry's lock is taken
+	now           func() time.Time  // clock; nil means time.Now
+	beforeOpen    func(path string) // test hook run between lstat and open of a directory
+	beforeRemove  func(path string) // test hook run between scan and removal
+	afterLock     func(path string) // test hook run once the entry's lock is taken
+	beforeRelease func(path string) // test hook run after a removal, before its lock is released
 }
 
 // Sweep removes stale runtime files from the projects of a data home. The
@@ -226,7 +226,7 @@ func (s *sweeper) project(ctx context.Context, projects *os.Root, name string) e
 
 // taskTemps removes the orphaned temporary files of the task lists under
 // tasks, the only thing the sweep ever removes there. A list whose lock
-// (<list>.lock beside it) exists is left alone.
+// (<list>.lock beside it) is live is left alone.
 func (s *sweeper) taskTemps(ctx context.Context, pr *os.Root, path string) error {
 	st, err := pr.Lstat(storage.TasksDirName)
 	if err != nil || !st.IsDir() {
@@ -255,14 +255,14 @@ func (s *sweeper) taskTemps(ctx context.Context, pr *os.Root, path string) error
 			continue
 		}
 		st, err := tr.Lstat(name)
-		if err != nil || !st.IsDir() || locked(tr, name) {
+		if err != nil || !st.IsDir() || liveLock(tr, name) {
 			continue // not a list, or a list in use
 		}
 		ld, ok := s.openDir(tr, name, filepath.Join(path, name))
 		if !ok {
 			continue
 		}
-		s.temps(ctx, ld, filepath.Join(path, name), func() bool { return locked(tr, name) })
+		s.temps(ctx, ld, filepath.Join(path, name), func() bool { return liveLock(tr, name) })
 		_ = ld.Close()
 	}
 	return nil
@@ -272,14 +272,13 @@ func (s *sweeper) taskTemps(ctx context.Context, pr *os.Root, path string) error
 // directory d/name (a context archive), whose lock is d/name.lock.
 func (s *sweeper) dirTemps(ctx context.Context, d *os.Root, name, path string) {
 	if cd, ok := s.openDir(d, name, path); ok {
-		s.temps(ctx, cd, path, func() bool { return locked(d, name) })
+		s.temps(ctx, cd, path, func() bool { return liveLock(d, name) })
 		_ = cd.Close()
 	}
 }
 
 // temps removes the orphaned temporary files directly in d, a directory of
-// records; dirLocked reports whether the store holds the lock of d as a
-// whole.
+// records; dirLocked reports whether a live lock of d as a whole is held.
 func (s *sweeper) temps(ctx context.Context, d *os.Root, path string, dirLocked func() bool) {
 	names, err := list(d, ".")
 	if err != nil {
@@ -303,9 +302,12 @@ func (s *sweeper) temps(ctx context.Context, d *os.Root, path string, dirLocked 
 }
 
 // removeTemp removes the orphaned temporary file d/name of record unless
-// the record, or the directory as a whole (dirLocked), is locked.
+// the record, or the directory as a whole (dirLocked), has a live lock. A
+// stale lock (unrefreshed for filelock's stale period) protects nothing:
+// its holder is gone, and a store that takes it over writes a temporary
+// file of its own, under another name.
 func (s *sweeper) removeTemp(d *os.Root, name, path string, st fs.FileInfo, record string, dirLocked func() bool) bool {
-	if locked(d, record) || dirLocked != nil && dirLocked() {
+	if liveLock(d, record) || dirLocked != nil && dirLocked() {
 		s.skip(path, SkipLocked, nil)
 		return false
 	}
@@ -405,7 +407,9 @@ func (s *sweeper) entry(ctx context.Context, d *os.Root, name, path string, hasL
 	case strings.HasSuffix(name, lockSuffix) && !filelock.Leftover(name):
 		// A leftover of an interrupted lock operation (a claim, a lock
 		// set aside) is never a live lock: the age rule applies to it.
-		s.skip(path, SkipLock, nil)
+		if !s.loneLock(d, name, path, st) {
+			s.skip(path, SkipLock, nil)
+		}
 		return
 	case hasLock && liveLock(d, name):
 		s.skip(path, SkipLocked, nil)
@@ -449,6 +453,52 @@ func (s *sweeper) entry(ctx context.Context, d *os.Root, name, path string, hasL
 	default:
 		s.remove(d, name, path, st, Entry{Path: path, Size: t.size, ModTime: t.newest, IsDir: true, Reason: ReasonAge})
 	}
+}
+
+// loneLock removes the lock directory d/name, which was st when scanned,
+// if it is stale by filelock's rule and its entry is gone: what a store or
+// sweep killed after removing the entry and before releasing the lock
+// leaves, which would otherwise be skipped as a lock for ever. It takes the
+// lock over first, as a store would, checks under it that the entry is
+// still missing, and releases it, which removes it. It reports whether it
+// dealt with name (removed it, or reported why not); false means name is
+// to be skipped as a lock. The parked lock directory (filelock.IdleName)
+// is no entry's lock and always stays.
+func (s *sweeper) loneLock(d *os.Root, name, path string, st fs.FileInfo) bool {
+	entry := strings.TrimSuffix(name, lockSuffix)
+	if name == filelock.IdleName || entry == "" || !st.IsDir() || liveLock(d, entry) || s.exists(d, entry) {
+		return false
+	}
+	e := Entry{Path: path, ModTime: st.ModTime(), IsDir: true, Reason: ReasonStaleLock}
+	if s.opts.DryRun {
+		s.rep.Removed = append(s.rep.Removed, e)
+		return true
+	}
+	entryPath := strings.TrimSuffix(path, lockSuffix)
+	l, ok := s.lock(d, entry, entryPath, path)
+	if !ok {
+		return true
+	}
+	if s.exists(d, entry) {
+		// Created meanwhile, without the lock: the entry's business.
+		l.release()
+		s.skip(path, SkipChanged, nil)
+		return true
+	}
+	err := l.check()
+	l.release()
+	if err != nil {
+		s.skip(path, SkipLocked, &storage.Error{Op: "lock", File: path, Message: "lock was compromised"})
+		return true
+	}
+	s.rep.Removed = append(s.rep.Removed, e)
+	return true
+}
+
+// exists reports whether name is in d; when that cannot be told, it is.
+func (s *sweeper) exists(d *os.Root, name string) bool {
+	_, err := d.Lstat(name)
+	return !errors.Is(err, fs.ErrNotExist)
 }
 
 // youngSession reports whether name in d is the context archive of a
@@ -502,7 +552,7 @@ func (s *sweeper) remove(d *os.Root, name, path string, st fs.FileInfo, e Entry)
 	var l *entryLock
 	if !s.opts.DryRun {
 		var ok bool
-		if l, ok = s.lock(d, name, path); !ok {
+		if l, ok = s.lock(d, name, path, path); !ok {
 			return false
 		}
 		defer l.release()
@@ -548,6 +598,9 @@ func (s *sweeper) remove(d *os.Root, name, path string, st fs.FileInfo, e Entry)
 			s.skip(path, SkipError, err)
 			return false
 		}
+		if s.opts.beforeRelease != nil {
+			s.opts.beforeRelease(path)
+		}
 	}
 	s.rep.Removed = append(s.rep.Removed, e)
 	s.rep.BytesFreed += e.Size
@@ -565,13 +618,6 @@ func unchanged(old, cur fs.FileInfo) bool {
 		old.Mode().Type() == cur.Mode().Type() &&
 		old.ModTime().Equal(cur.ModTime()) &&
 		(cur.IsDir() || old.Size() == cur.Size())
-}
-
-// locked reports whether <name>.lock exists in d. When that cannot be
-// told, the entry counts as locked.
-func locked(d *os.Root, name string) bool {
-	_, err := d.Lstat(name + lockSuffix)
-	return err == nil || !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENAMETOOLONG)
 }
 
 // sameDir reports whether the open root r is the directory st describes.

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/filelock"
 	"github.com/lite-agent/lite-agent-go/retention"
 )
 
@@ -12,6 +13,7 @@ func TestOrphanTempFilesGoAfterAnHour(t *testing.T) {
 		hex   = ".0123456789ab.tmp"
 		old   = 2 * time.Hour
 		young = 10 * time.Minute
+		stale = filelock.DefaultStale + time.Minute // unrefreshed: its holder is gone
 	)
 	tests := []struct {
 		name    string
@@ -70,6 +72,37 @@ func TestOrphanTempFilesGoAfterAnHour(t *testing.T) {
 			},
 			gone:    []string{p1 + "/sessions/s1.context/.n1.txt" + hex},
 			kept:    []string{p1 + "/sessions/s1.context/index.jsonl"},
+			removed: []string{"temp " + p1 + "/sessions/s1.context/.n1.txt" + hex},
+		},
+		{
+			name: "task list lock stale",
+			build: func(tr *tree) {
+				tr.file(p1+"/tasks/list/.1.json"+hex, 10, old)
+				tr.dir(p1+"/tasks/list.lock", stale)
+			},
+			gone:    []string{p1 + "/tasks/list/.1.json" + hex},
+			kept:    []string{p1 + "/tasks/list.lock"},
+			removed: []string{"temp " + p1 + "/tasks/list/.1.json" + hex},
+		},
+		{
+			name: "session log lock stale",
+			build: func(tr *tree) {
+				tr.file(p1+"/sessions/s1.jsonl", 10, 0)
+				tr.file(p1+"/sessions/.s1.jsonl"+hex, 10, old)
+				tr.dir(p1+"/sessions/s1.jsonl.lock", stale)
+			},
+			gone:    []string{p1 + "/sessions/.s1.jsonl" + hex},
+			kept:    []string{p1 + "/sessions/s1.jsonl", p1 + "/sessions/s1.jsonl.lock"},
+			removed: []string{"temp " + p1 + "/sessions/.s1.jsonl" + hex},
+		},
+		{
+			name: "archive lock stale",
+			build: func(tr *tree) {
+				tr.file(p1+"/sessions/s1.context/.n1.txt"+hex, 10, old)
+				tr.dir(p1+"/sessions/s1.context.lock", stale)
+			},
+			gone:    []string{p1 + "/sessions/s1.context/.n1.txt" + hex},
+			kept:    []string{p1 + "/sessions/s1.context.lock"},
 			removed: []string{"temp " + p1 + "/sessions/s1.context/.n1.txt" + hex},
 		},
 		{

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/filelock"
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
@@ -58,6 +59,8 @@ func ValidRef(ref string) bool {
 type FileStore struct {
 	dir *safefs.Dir
 	enc storage.Encoding
+
+	afterTouch func() // tests only: see export_test.go
 }
 
 var _ Store = (*FileStore)(nil)
@@ -87,9 +90,11 @@ func (s *FileStore) Dir() string { return s.dir.Path() }
 //
 // If the ref's file already exists and decodes to content, Put writes
 // nothing but its modification time (now, where the store allows it), so
-// that the sweep by age counts the body as in use. If it exists but does
-// not decode under the store's encoding (for
-// example plaintext written before a codec was enabled), Put returns that
+// that the sweep by age counts the body as in use; if a sweep holds the
+// body's lock meanwhile, Put waits for it and writes the body again if the
+// sweep removed it after all (its last look at the time came just before
+// the refresh). If it exists but does not decode under the store's
+// encoding (for example plaintext written before a codec was enabled), Put returns that
 // *[storage.Error] and leaves the file as it is: converting data is an
 // explicit migration. Otherwise the encoded body is written atomically with
 // mode 0600. Errors are *[storage.Error] naming the file and the ref, or
@@ -114,8 +119,15 @@ func (s *FileStore) Put(ctx context.Context, content string) (string, error) {
 		// a condition: a store that cannot be touched (mounted read-only,
 		// say) still holds the body. Only a body removed since the read
 		// (by a sweep) is written again.
-		if err := s.dir.Touch(fileName(ref), time.Now()); !errors.Is(err, fs.ErrNotExist) {
+		err := s.dir.Touch(fileName(ref), time.Now())
+		if s.afterTouch != nil {
+			s.afterTouch()
+		}
+		if !errors.Is(err, fs.ErrNotExist) && s.outlivesSweep(ctx, ref) {
 			return ref, nil
+		}
+		if err := ctx.Err(); err != nil {
+			return "", err
 		}
 	}
 	stored, err := s.enc.Encode(ctx, storage.KindSpill, Scope, ref, []byte(content))
@@ -126,6 +138,31 @@ func (s *FileStore) Put(ctx context.Context, content string) (string, error) {
 		return "", s.fileError(err, ref)
 	}
 	return ref, nil
+}
+
+// outlivesSweep reports whether the body of ref, whose modification time
+// Put has just refreshed, is still there once no sweep that decided to
+// remove it before the refresh can remove it any more. A sweep removes a
+// body under the body's lock (<ref>.txt.lock), which it takes before its
+// last look at the body's time and releases after the unlink: a refresh
+// that falls between that look and the unlink does not save the body. So
+// if the lock is there, Put waits for it as a store would (taking it, or
+// taking it over if stale, and releasing it at once); then, or if it was
+// not there (no sweep, or one that has released it already), the body is
+// looked at once more. Without a lock in the way this costs two lstats.
+func (s *FileStore) outlivesSweep(ctx context.Context, ref string) bool {
+	name := fileName(ref)
+	if _, err := s.dir.Lstat(name + filelock.Suffix); err == nil {
+		// A read-only store cannot take the lock, and no sweep removes
+		// anything from it: only ctx stops the look below.
+		if l, err := s.dir.Lock(ctx, name, filelock.Options{}); err == nil {
+			_ = l.Release()
+		} else if ctx.Err() != nil {
+			return false
+		}
+	}
+	st, err := s.dir.Lstat(name)
+	return err == nil && st.Mode().IsRegular()
 }
 
 // Get returns the content stored under ref. A malformed ref or a missing

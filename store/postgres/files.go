@@ -55,7 +55,10 @@ func (p *Project) side(paths storage.ProjectPaths) (fileSide, error) {
 // paths must be the layout of p's namespace and project and the files
 // must be encoded with p's codec. A torn tail is not a record and stays
 // behind. The files are only read (the file stores lock each record
-// while reading it). If anything fails, everything copied is deleted.
+// while reading it). If anything fails, what the copy inserted is deleted
+// (its sessions, archives, task lists and spilled bodies, with whatever
+// was added to them since), and nothing else: an agent of the project
+// may have written its own records meanwhile, and they stay.
 func (p *Project) ImportFiles(ctx context.Context, paths storage.ProjectPaths) (rep FilesReport, err error) {
 	src, err := p.side(paths)
 	if err != nil {
@@ -68,20 +71,24 @@ func (p *Project) ImportFiles(ctx context.Context, paths storage.ProjectPaths) (
 	case !empty:
 		return FilesReport{}, fmt.Errorf("postgres: the project %s of namespace %s in the database is not empty: copy only into an empty project", p.project, p.ns)
 	}
+	if p.importChecked != nil {
+		p.importChecked()
+	}
+	var imp imported
 	defer func() {
 		if err != nil {
-			if cerr := p.Clear(context.WithoutCancel(ctx)); cerr != nil {
+			if cerr := p.removeImported(context.WithoutCancel(ctx), imp); cerr != nil {
 				err = fmt.Errorf("%w; removing the partial copy also failed: %w", err, cerr)
 			}
 		}
 	}()
-	if err := copySessions(ctx, src, p, &rep); err != nil {
+	if err := copySessions(ctx, src, p, &rep, &imp); err != nil {
 		return rep, err
 	}
-	if err := copyTaskLists(ctx, src, p, &rep); err != nil {
+	if err := copyTaskLists(ctx, src, p, &rep, &imp); err != nil {
 		return rep, err
 	}
-	if err := copySpill(ctx, src, p, &rep); err != nil {
+	if err := copySpill(ctx, src, p, &rep, &imp); err != nil {
 		return rep, err
 	}
 	if err := verifyFiles(ctx, src, p); err != nil {
@@ -95,19 +102,26 @@ func (p *Project) ImportFiles(ctx context.Context, paths storage.ProjectPaths) (
 // laid out in paths, whose project directory the caller has made sure is
 // empty, then reads every record back through the file stores and
 // through p and compares them. Encoded bytes are written as they are (see
-// [Project.ImportFiles]). p is only read. On failure the caller removes
-// the project directory.
+// [Project.ImportFiles]). p is only read. Every file is created new: a
+// file already there (an agent of the project may write its files
+// meanwhile) fails the export and is left as it is.
+//
+// On failure ExportFiles removes what it wrote, and nothing else: each
+// file it created, if it is still that file as the export left it, and
+// each directory it made, if it is empty. A file changed since is kept
+// and named in the error, which then matches [ErrExportLeftFiles].
 func (p *Project) ExportFiles(ctx context.Context, paths storage.ProjectPaths) (FilesReport, error) {
 	dst, err := p.side(paths)
 	if err != nil {
 		return FilesReport{}, err
 	}
 	var rep FilesReport
-	if err := exportFiles(ctx, p, dst, &rep); err != nil {
-		return rep, err
+	w := &exportWriter{}
+	if err := exportFiles(ctx, p, dst, &rep, w); err != nil {
+		return rep, w.abandon(err)
 	}
 	if err := verifyFiles(ctx, dst, p); err != nil {
-		return rep, fmt.Errorf("verification failed: %w", err)
+		return rep, w.abandon(fmt.Errorf("verification failed: %w", err))
 	}
 	rep.Verified = true
 	return rep, nil
@@ -132,7 +146,7 @@ func fileTaskLists(tasksDir string) ([]string, error) {
 // copySessions copies every session log of src and its context archive.
 // A torn tail (bytes after the last newline) is not a record and stays
 // behind.
-func copySessions(ctx context.Context, src fileSide, dst *Project, rep *FilesReport) error {
+func copySessions(ctx context.Context, src fileSide, dst *Project, rep *FilesReport, imp *imported) error {
 	ents, err := readDir(src.paths.SessionsDir)
 	if err != nil {
 		return err
@@ -155,9 +169,10 @@ func copySessions(ctx context.Context, src fileSide, dst *Project, rep *FilesRep
 		if err := dst.ImportSession(ctx, id, recs, info.ModTime()); err != nil {
 			return fmt.Errorf("session %s: %w", id, err)
 		}
+		imp.sessions = append(imp.sessions, id)
 		rep.Sessions++
 		rep.Records += len(recs)
-		if err := copyArchive(ctx, storage.SessionContextDir(src.paths.SessionsDir, id), id, dst, rep); err != nil {
+		if err := copyArchive(ctx, storage.SessionContextDir(src.paths.SessionsDir, id), id, dst, rep, imp); err != nil {
 			return fmt.Errorf("session %s archive: %w", id, err)
 		}
 	}
@@ -186,7 +201,7 @@ func completeLines(data []byte) [][]byte {
 // torn tail of its index (see completeLines) stays behind, and so do the
 // torn tails a put set aside (index.jsonl.torn-<ms>), which hold no
 // record.
-func copyArchive(ctx context.Context, dir, id string, dst *Project, rep *FilesReport) error {
+func copyArchive(ctx context.Context, dir, id string, dst *Project, rep *FilesReport, imp *imported) error {
 	data, err := os.ReadFile(filepath.Join(dir, archive.IndexFile))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
@@ -209,12 +224,16 @@ func copyArchive(ctx context.Context, dir, id string, dst *Project, rep *FilesRe
 	if len(index) == 0 && len(notes) == 0 {
 		return nil
 	}
+	if err := dst.ImportArchive(ctx, id, index, notes); err != nil {
+		return err
+	}
+	imp.archives = append(imp.archives, id)
 	rep.Archives++
-	return dst.ImportArchive(ctx, id, index, notes)
+	return nil
 }
 
 // copyTaskLists copies every task list of src, shared marks included.
-func copyTaskLists(ctx context.Context, src fileSide, dst *Project, rep *FilesReport) error {
+func copyTaskLists(ctx context.Context, src fileSide, dst *Project, rep *FilesReport, imp *imported) error {
 	ids, err := fileTaskLists(src.paths.TasksDir)
 	if err != nil {
 		return err
@@ -238,6 +257,7 @@ func copyTaskLists(ctx context.Context, src fileSide, dst *Project, rep *FilesRe
 		if err := dst.ImportTaskList(ctx, id, recs, task.IsShared(src.paths.TasksDir, id)); err != nil {
 			return fmt.Errorf("task list %s: %w", id, err)
 		}
+		imp.lists = append(imp.lists, id)
 		rep.TaskLists++
 		rep.Tasks += len(recs)
 	}
@@ -245,7 +265,7 @@ func copyTaskLists(ctx context.Context, src fileSide, dst *Project, rep *FilesRe
 }
 
 // copySpill copies every spilled body of src.
-func copySpill(ctx context.Context, src fileSide, dst *Project, rep *FilesReport) error {
+func copySpill(ctx context.Context, src fileSide, dst *Project, rep *FilesReport, imp *imported) error {
 	ents, err := readDir(src.paths.SpillDir)
 	if err != nil {
 		return err
@@ -266,6 +286,7 @@ func copySpill(ctx context.Context, src fileSide, dst *Project, rep *FilesReport
 		if err := dst.ImportSpill(ctx, ref, body, info.ModTime()); err != nil {
 			return err
 		}
+		imp.spill = append(imp.spill, ref)
 		rep.Spilled++
 	}
 	return nil
@@ -419,46 +440,9 @@ func sameJSON(a, b any) error {
 	return nil
 }
 
-// writeRecords writes the records as the lines of file path.
-func writeRecords(path string, recs [][]byte, mtime time.Time) error {
-	var b bytes.Buffer
-	for _, r := range recs {
-		b.Write(r)
-		b.WriteByte('\n')
-	}
-	return writeExported(path, b.Bytes(), mtime)
-}
-
-// writeExported writes data as the new file path, its directory made if
-// needed, and sets its modification time when mtime is not zero.
-func writeExported(path string, data []byte, mtime time.Time) error {
-	if err := os.MkdirAll(filepath.Dir(path), exportDirMode); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, exportFileMode)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if mtime.IsZero() {
-		return nil
-	}
-	return os.Chtimes(path, mtime, mtime)
-}
-
 // exportProject writes every session, archive, task list and spilled body
 // of src into the files of dst.
-func exportFiles(ctx context.Context, src *Project, dst fileSide, rep *FilesReport) error {
+func exportFiles(ctx context.Context, src *Project, dst fileSide, rep *FilesReport, w *exportWriter) error {
 	infos, err := src.Checkpointer().List(ctx)
 	if err != nil {
 		return err
@@ -468,7 +452,7 @@ func exportFiles(ctx context.Context, src *Project, dst fileSide, rep *FilesRepo
 		if err != nil {
 			return fmt.Errorf("session %s: %w", in.ID, err)
 		}
-		if err := writeRecords(filepath.Join(dst.paths.SessionsDir, in.ID+session.LogSuffix), recs, mod); err != nil {
+		if err := w.writeRecords(filepath.Join(dst.paths.SessionsDir, in.ID+session.LogSuffix), recs, mod); err != nil {
 			return err
 		}
 		rep.Sessions++
@@ -481,11 +465,11 @@ func exportFiles(ctx context.Context, src *Project, dst fileSide, rep *FilesRepo
 			continue
 		}
 		ctxDir := storage.SessionContextDir(dst.paths.SessionsDir, in.ID)
-		if err := writeRecords(filepath.Join(ctxDir, archive.IndexFile), index, time.Time{}); err != nil {
+		if err := w.writeRecords(filepath.Join(ctxDir, archive.IndexFile), index, time.Time{}); err != nil {
 			return err
 		}
 		for ref, note := range notes {
-			if err := writeExported(filepath.Join(ctxDir, archive.NotesDir, ref+archive.NoteSuffix), note, time.Time{}); err != nil {
+			if err := w.write(filepath.Join(ctxDir, archive.NotesDir, ref+archive.NoteSuffix), note, time.Time{}); err != nil {
 				return err
 			}
 		}
@@ -501,12 +485,12 @@ func exportFiles(ctx context.Context, src *Project, dst fileSide, rep *FilesRepo
 			return fmt.Errorf("task list %s: %w", id, err)
 		}
 		for tid, rec := range recs {
-			if err := writeExported(filepath.Join(dst.paths.TaskListDir(id), tid+task.RecordSuffix), rec, time.Time{}); err != nil {
+			if err := w.write(filepath.Join(dst.paths.TaskListDir(id), tid+task.RecordSuffix), rec, time.Time{}); err != nil {
 				return err
 			}
 		}
 		if shared {
-			if err := writeExported(filepath.Join(dst.paths.TaskListDir(id), task.SharedMarker), nil, time.Time{}); err != nil {
+			if err := w.write(filepath.Join(dst.paths.TaskListDir(id), task.SharedMarker), nil, time.Time{}); err != nil {
 				return err
 			}
 		}
@@ -515,7 +499,7 @@ func exportFiles(ctx context.Context, src *Project, dst fileSide, rep *FilesRepo
 	}
 	return src.ExportSpill(ctx, func(ref string, body []byte, created time.Time) error {
 		rep.Spilled++
-		return writeExported(filepath.Join(dst.paths.SpillDir, ref+spill.FileSuffix), body, created)
+		return w.write(filepath.Join(dst.paths.SpillDir, ref+spill.FileSuffix), body, created)
 	})
 }
 

@@ -47,6 +47,41 @@ func (p *Project) Clear(ctx context.Context) error {
 	})
 }
 
+// imported is what one ImportFiles inserted: each Import* call that
+// succeeded created its rows, as they refuse to add to existing ones.
+type imported struct {
+	sessions, archives, lists, spill []string
+}
+
+// removeImported deletes, in one transaction, the rows of what imp names:
+// a failed ImportFiles's own copy, and nothing an agent of the project
+// wrote beside it.
+func (p *Project) removeImported(ctx context.Context, imp imported) error {
+	return p.s.tx(ctx, func(tx db) error {
+		for _, d := range []struct {
+			table, key string
+			ids        []string
+		}{
+			{"events", "session", imp.sessions},
+			{"sessions", "session", imp.sessions},
+			{"archive_index", "session", imp.archives},
+			{"archive_notes", "session", imp.archives},
+			{"archives", "session", imp.archives},
+			{"tasks", "list", imp.lists},
+			{"task_lists", "list", imp.lists},
+			{"spill", "ref", imp.spill},
+		} {
+			if len(d.ids) == 0 {
+				continue
+			}
+			if _, err := tx.exec(ctx, p.s.q.sql(`DELETE FROM {`+d.table+`} WHERE namespace = $1 AND project = $2 AND `+d.key+` = ANY($3)`), p.ns, p.project, d.ids); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
 // ImportSession stores records, the encoded records of session id in seq
 // order (records[i] is seq i+1), as its log, last modified at modified. The
 // session must have no log. It is one transaction.

@@ -187,6 +187,8 @@ type Project struct {
 	leases map[string]*Lease // session id -> lease held through this Project
 
 	heads headCache
+
+	importChecked func() // tests only: see export_test.go
 }
 
 // ConfigError reports a connection string or option that cannot be used.

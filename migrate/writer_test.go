@@ -1,0 +1,67 @@
+package migrate_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/migrate"
+	"github.com/lite-agent/lite-agent-go/model"
+	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// A migration checks that its destination is empty and marks it
+// incomplete, which keeps agents started later out; an agent of the
+// destination project started before may still write its files there
+// while the copy runs (here: a session log, written as the copy's first
+// write happens). When the copy then fails (a full disk), its clean-up
+// must remove what the migration wrote, not the agent's log with it.
+func TestFailedMigrationKeepsAWritersFiles(t *testing.T) {
+	k1 := aead(t, "k1", 1)
+	src := buildProject(t, t.TempDir(), workdir, k1, "")
+	dstHome := filepath.Join(t.TempDir(), "dst")
+	opts := migrate.Options{
+		From: migrate.Endpoint{Workdir: workdir, Storage: src.opts},
+		To:   migrate.Endpoint{Storage: storage.Options{Home: dstHome, Codec: k1}},
+	}
+	dst := resolve(t, workdir, opts.To.Storage)
+	log := filepath.Join(dst.SessionsDir, "writer"+session.LogSuffix)
+	var once sync.Once
+	var want []byte
+	migrate.OnWrite(&opts, func(rel string) error {
+		var werr error
+		once.Do(func() {
+			cp, err := session.NewFileCheckpointer(dst.SessionsDir, session.FileOptions{})
+			if err != nil {
+				werr = err
+				return
+			}
+			if _, err := cp.Append(t.Context(), "writer", []session.Event{session.UserEvent{Message: model.UserText("the agent's")}}, session.AnyHead); err != nil {
+				werr = err
+				return
+			}
+			want, werr = os.ReadFile(log)
+		})
+		if werr != nil {
+			t.Errorf("the writer: %v", werr)
+		}
+		return syscall.ENOSPC
+	})
+	_, err := migrate.Run(t.Context(), opts)
+	if !errors.Is(err, syscall.ENOSPC) {
+		t.Fatalf("Run: %v, want ENOSPC", err)
+	}
+	if want == nil {
+		t.Fatal("the writer did not run")
+	}
+	if got, err := os.ReadFile(log); err != nil || string(got) != string(want) {
+		t.Errorf("the agent's log after the failed migration: %q %v, want %q", got, err, want)
+	}
+	if _, err := os.Lstat(filepath.Join(dst.ProjectDir(), migrate.MarkerName)); err == nil {
+		t.Error("the failed migration left its marker")
+	}
+}
