@@ -20,6 +20,7 @@ import (
 
 	liteagent "github.com/lite-agent/lite-agent-go"
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
+	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -274,14 +275,7 @@ func dirNames(t *testing.T, dir string) []string {
 // Through the PostgreSQL store a fork carries the archive and the private
 // task list too.
 func TestForkThroughPostgres(t *testing.T) {
-	url := os.Getenv("LITE_AGENT_TEST_POSTGRES")
-	if url == "" {
-		msg := "no PostgreSQL: set LITE_AGENT_TEST_POSTGRES (scripts/install-postgres.sh starts a throwaway cluster and prints it)"
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
+	url := pgtest.URL(t)
 	b := make([]byte, 6)
 	rand.Read(b)
 	schema := "t_fork_" + hex.EncodeToString(b)

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/spill"
@@ -27,26 +28,6 @@ import (
 	"github.com/lite-agent/lite-agent-go/store/postgres"
 	"github.com/lite-agent/lite-agent-go/task"
 )
-
-// testPostgresEnv names the variable holding the URL of a PostgreSQL
-// database the tests may write to.
-const testPostgresEnv = "LITE_AGENT_TEST_POSTGRES"
-
-// testStore returns the URL of the test database. Without one the test
-// skips, naming the script that starts one, except under CI, where it
-// fails.
-func testStore(t *testing.T) string {
-	t.Helper()
-	u := os.Getenv(testPostgresEnv)
-	if u == "" {
-		msg := "no PostgreSQL: set " + testPostgresEnv + " (scripts/install-postgres.sh starts a throwaway cluster and prints it)"
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	return u
-}
 
 func TestStoreURLsAreCheckedAndNeverShowTheirPassword(t *testing.T) {
 	isolateEnv(t)
@@ -80,7 +61,7 @@ func TestStoreURLsAreCheckedAndNeverShowTheirPassword(t *testing.T) {
 }
 
 func TestRunWithAStoreWritesNothingIntoTheHome(t *testing.T) {
-	u := testStore(t)
+	u := pgtest.URL(t)
 	isolateEnv(t)
 	fakeAPI(t, textReply("stored answer"), textReply("again"))
 	home, work := t.TempDir(), t.TempDir()
@@ -119,7 +100,7 @@ func TestRunWithAStoreWritesNothingIntoTheHome(t *testing.T) {
 }
 
 func TestTheStoreEnvironmentVariableServesTheDefaultNamespace(t *testing.T) {
-	u := testStore(t)
+	u := pgtest.URL(t)
 	isolateEnv(t)
 	fakeAPI(t, textReply("via env"))
 	t.Setenv(storeEnv, u)
@@ -193,7 +174,7 @@ func (g *gatedAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func TestTwoProcessesNeverInterleaveTurnsOfOneSession(t *testing.T) {
-	u := testStore(t)
+	u := pgtest.URL(t)
 	isolateEnv(t)
 	fakeAPI(t, textReply("created"))
 	home, work := t.TempDir(), t.TempDir()
@@ -282,7 +263,7 @@ func TestTwoProcessesNeverInterleaveTurnsOfOneSession(t *testing.T) {
 }
 
 func TestMigrateToStoreAndBackIsIdenticalRecordByRecord(t *testing.T) {
-	u := testStore(t)
+	u := pgtest.URL(t)
 	isolateEnv(t)
 	home, work := t.TempDir(), t.TempDir()
 	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: work, Storage: storage.Options{Home: home}})

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/store/postgres"
 )
@@ -58,7 +59,7 @@ func TestSessionsRestoreDryRunPrintsWhatTheRestoreDoes(t *testing.T) {
 
 // Restore and fork work through the PostgreSQL store's checkpointer.
 func TestSessionsRestoreAndForkInPostgreSQL(t *testing.T) {
-	u := testStore(t)
+	u := pgtest.URL(t)
 	base, work, id := rewindProject(t, "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", "--store", u)
 	if f := runCLI(t, append(base, "sessions", "fork", id, "--at", "0")...); f.code != 1 || !strings.Contains(f.stderr, "copies nothing") {
 		t.Errorf("fork at 0: %d %q", f.code, f.stderr)
@@ -279,7 +280,7 @@ func TestRewindREADMERecipeWorksAsWritten(t *testing.T) {
 // A session leased by another process (a run there) is refused, naming
 // the holder, and nothing changes.
 func TestSessionsRestoreOfASessionBusyElsewhere(t *testing.T) {
-	u := testStore(t)
+	u := pgtest.URL(t)
 	base, work, id := rewindProject(t, "", "--store", u)
 	paths, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: work, Storage: storage.Options{Home: base[1]}})
 	if err != nil {

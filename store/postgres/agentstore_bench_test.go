@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -24,26 +25,12 @@ import (
 //
 //	go test ./store/postgres -run '^$' -bench 'Durable|Resume|TaskUpdates|Lease' -benchtime 3x
 //
-// They need a database in LITE_AGENT_TEST_POSTGRES, as the tests do.
-
-// benchURL returns the test database's URL, or skips (fails under CI).
-func benchURL(tb testing.TB) string {
-	tb.Helper()
-	u := os.Getenv("LITE_AGENT_TEST_POSTGRES")
-	if u == "" {
-		msg := "no PostgreSQL: set LITE_AGENT_TEST_POSTGRES (scripts/install-postgres.sh starts a throwaway cluster and prints it)"
-		if os.Getenv("CI") != "" {
-			tb.Fatal(msg)
-		}
-		tb.Skip(msg)
-	}
-	return u
-}
+// They need a database in LITE_AGENT_TEST_POSTGRES (pgtest.Env), as the tests do.
 
 // benchStore opens the test database in the schema bench_pgwire.
 func benchStore(tb testing.TB) *postgres.Store {
 	tb.Helper()
-	st, err := postgres.Open(tb.Context(), benchURL(tb), postgres.Options{Schema: "bench_pgwire"})
+	st, err := postgres.Open(tb.Context(), pgtest.URL(tb), postgres.Options{Schema: "bench_pgwire"})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -196,7 +183,7 @@ func (j benchTaskJob) openList(ctx context.Context, tb testing.TB) task.Store {
 		}
 		return s
 	}
-	st, err := postgres.Open(ctx, benchURL(tb), postgres.Options{Schema: "bench_pgwire"})
+	st, err := postgres.Open(ctx, pgtest.URL(tb), postgres.Options{Schema: "bench_pgwire"})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -235,7 +222,7 @@ func BenchmarkTaskUpdates(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			job := benchTaskJob{Store: name, Dir: b.TempDir(), Project: benchProject().ProjectID}
 			if name == "postgres" {
-				benchURL(b)
+				pgtest.URL(b)
 			}
 			s := job.openList(b.Context(), b)
 			for range benchHubs {

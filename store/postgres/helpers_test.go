@@ -4,40 +4,21 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"os"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/storage/codec"
 	"github.com/lite-agent/lite-agent-go/store/postgres"
 )
 
-// envURL names the variable holding the test database's URL.
-const envURL = "LITE_AGENT_TEST_POSTGRES"
-
-// testURL returns the test database's URL. Without one the test skips,
-// naming the variable and the script that starts a database; with CI set
-// it fails instead.
-func testURL(t testing.TB) string {
-	t.Helper()
-	url := os.Getenv(envURL)
-	if url == "" {
-		msg := envURL + " is not set: run `eval \"$(scripts/install-postgres.sh)\"` to start a throwaway PostgreSQL"
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg + " (CI is set: PostgreSQL tests must not skip)")
-		}
-		t.Skip(msg)
-	}
-	return url
-}
-
 // freshSchema returns a new schema name, dropped when t ends.
 func freshSchema(t testing.TB) string {
 	t.Helper()
-	url := testURL(t)
+	url := pgtest.URL(t)
 	b := make([]byte, 6)
 	rand.Read(b)
 	schema := "t_" + hex.EncodeToString(b)
@@ -59,7 +40,7 @@ func freshSchema(t testing.TB) string {
 // openStore opens a store on a fresh schema, closed when t ends.
 func openStore(t testing.TB, opts postgres.Options) *postgres.Store {
 	t.Helper()
-	url := testURL(t)
+	url := pgtest.URL(t)
 	if opts.Schema == "" {
 		opts.Schema = freshSchema(t)
 	}

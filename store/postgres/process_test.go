@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -35,7 +36,7 @@ func TestHelperProcess(t *testing.T) {
 	}
 	ctx := context.Background()
 	arg := os.Getenv(helperArg)
-	st, err := postgres.Open(ctx, os.Getenv(envURL), postgres.Options{
+	st, err := postgres.Open(ctx, os.Getenv(pgtest.Env), postgres.Options{
 		Schema: os.Getenv(helperSchema), LeaseTTL: time.Second, Holder: "helper-" + arg,
 	})
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -32,7 +33,7 @@ func events(texts ...string) []session.Event {
 // hex), as a pg_dump would show them.
 func rawRows(t *testing.T, schema string) string {
 	t.Helper()
-	conn, err := pgx.Connect(t.Context(), testURL(t))
+	conn, err := pgx.Connect(t.Context(), pgtest.URL(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +104,7 @@ func TestAEADLeavesNoPlaintextInTheDatabase(t *testing.T) {
 	}
 
 	// A row copied to another session, project or namespace does not decode.
-	conn, err := pgx.Connect(ctx, testURL(t))
+	conn, err := pgx.Connect(ctx, pgtest.URL(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +134,7 @@ func TestAEADLeavesNoPlaintextInTheDatabase(t *testing.T) {
 }
 
 func TestBadInputIsOneClearLineWithoutThePassword(t *testing.T) {
-	good := testURL(t)
+	good := pgtest.URL(t)
 	u, err := url.Parse(good)
 	if err != nil {
 		t.Fatal(err)
@@ -195,7 +196,7 @@ func TestBadInputIsOneClearLineWithoutThePassword(t *testing.T) {
 }
 
 func TestSchemaOfAnotherVersionIsRefused(t *testing.T) {
-	url := testURL(t)
+	url := pgtest.URL(t)
 	schema := freshSchema(t)
 	openStore(t, postgres.Options{Schema: schema})
 	conn, err := pgx.Connect(t.Context(), url)
@@ -233,7 +234,7 @@ func TestSchemaOfAnotherVersionIsRefused(t *testing.T) {
 }
 
 func TestConcurrentFirstOpensCreateTheSchemaOnce(t *testing.T) {
-	url := testURL(t)
+	url := pgtest.URL(t)
 	schema := freshSchema(t)
 	errs := make(chan error, 6)
 	for range 6 {
@@ -290,7 +291,7 @@ func TestLeaseFencing(t *testing.T) {
 		t.Errorf("append to another session: %v", err)
 	}
 	// The lease passes on behind the holder's back: its writes are fenced.
-	conn, err := pgx.Connect(ctx, testURL(t))
+	conn, err := pgx.Connect(ctx, pgtest.URL(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -389,7 +390,7 @@ func TestSweepByAgeAndSizeWithoutDecoding(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	conn, err := pgx.Connect(ctx, testURL(t))
+	conn, err := pgx.Connect(ctx, pgtest.URL(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -480,7 +481,7 @@ func TestNextCallWorksAfterTheConnectionIsLost(t *testing.T) {
 	// The store's connections carry their own application_name, so that
 	// only they are killed, not those of tests running beside this one.
 	app := freshSchema(t)
-	st, err := postgres.Open(t.Context(), withParam(testURL(t), "application_name", app), postgres.Options{Schema: app})
+	st, err := postgres.Open(t.Context(), withParam(pgtest.URL(t), "application_name", app), postgres.Options{Schema: app})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -493,7 +494,7 @@ func TestNextCallWorksAfterTheConnectionIsLost(t *testing.T) {
 	if _, err := p.Checkpointer().Append(ctx, "s1", events("a"), 0); err != nil {
 		t.Fatal(err)
 	}
-	conn, err := pgx.Connect(ctx, testURL(t))
+	conn, err := pgx.Connect(ctx, pgtest.URL(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -624,7 +625,7 @@ func TestAppendsRacingDeletesLeaveNoOrphans(t *testing.T) {
 			t.Fatalf("record %d has seq %d", i, ev.Seq)
 		}
 	}
-	conn, err := pgx.Connect(ctx, testURL(t))
+	conn, err := pgx.Connect(ctx, pgtest.URL(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -640,7 +641,7 @@ func TestAppendsRacingDeletesLeaveNoOrphans(t *testing.T) {
 }
 
 func TestMissingPermissionIsOneClearLine(t *testing.T) {
-	good := testURL(t)
+	good := pgtest.URL(t)
 	conn, err := pgx.Connect(t.Context(), good)
 	if err != nil {
 		t.Fatal(err)

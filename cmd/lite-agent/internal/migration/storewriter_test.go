@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
@@ -14,10 +15,6 @@ import (
 	"github.com/lite-agent/lite-agent-go/store/postgres"
 )
 
-// testPostgresEnv names the variable holding the test database's URL
-// (scripts/install-postgres.sh starts a throwaway cluster and prints it).
-const testPostgresEnv = "LITE_AGENT_TEST_POSTGRES"
-
 // FromStore checks that the project directory is empty and then exports
 // into it; an agent of the same project may write its files there
 // meanwhile (here: right after the check, its session log "z" and a
@@ -25,13 +22,7 @@ const testPostgresEnv = "LITE_AGENT_TEST_POSTGRES"
 // there already: nothing is ever overwritten), and its clean-up must
 // remove what the export wrote, not the writer's files with it.
 func TestFromStoreFailureKeepsAWritersFiles(t *testing.T) {
-	url := os.Getenv(testPostgresEnv)
-	if url == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal(testPostgresEnv + " is not set (CI is set: PostgreSQL tests must not skip)")
-		}
-		t.Skip(testPostgresEnv + " is not set: run `eval \"$(scripts/install-postgres.sh)\"`")
-	}
+	url := pgtest.URL(t)
 	ctx := t.Context()
 	home, work := t.TempDir(), t.TempDir()
 	paths, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: work, Storage: storage.Options{Home: home}})
