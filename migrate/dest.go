@@ -461,7 +461,11 @@ func (m *migration) writeFile(rel string, data []byte, mtime time.Time) ([]byte,
 	if err != nil {
 		return nil, err
 	}
-	return back, m.setTime(rel, mtime)
+	if err := m.setTime(rel, mtime); err != nil {
+		return back, err
+	}
+	m.settle(rel)
+	return back, nil
 }
 
 // writeFileAt is writeFile for the file rel named name in the open
@@ -475,7 +479,11 @@ func (m *migration) writeFileAt(dir *dirHandle, rel, name string, data []byte, m
 	if err != nil {
 		return nil, err
 	}
-	return back, dir.setTime(name, filepath.Join(m.dstRoot, rel), mtime)
+	if err := dir.setTime(name, filepath.Join(m.dstRoot, rel), mtime); err != nil {
+		return back, err
+	}
+	m.settle(rel)
+	return back, nil
 }
 
 // setTime gives the destination file or directory rel the modification
@@ -566,10 +574,47 @@ func (m *migration) mkdir(rel string) error {
 }
 
 // madeFile is a file a migration created at its destination: rel, which
-// was the file dev/ino.
+// was the file dev/ino, and once the migration finished it (settled), had
+// the size, modification and change times recorded.
 type madeFile struct {
-	rel      string
-	dev, ino uint64
+	rel          string
+	dev, ino     uint64
+	settled      bool
+	size         int64
+	mtime, ctime syscall.Timespec
+}
+
+// settle records the file rel that this run created, and has finished
+// writing and stamping, as it is now: removeMade then removes it only if
+// it is still that file with those times. An inode number alone does not
+// tell: once an agent renames a file of its own over rel, the number is
+// free, and the next file made (the agent's next replacement) may get it.
+// The change time moves with every write, rename onto the inode and stamp,
+// so a reused number or an agent's append shows there.
+func (m *migration) settle(rel string) {
+	if m.dst == nil {
+		return
+	}
+	st, err := m.dst.Lstat(rel)
+	if err != nil {
+		return // then removeMade goes by the inode alone
+	}
+	sys, ok := st.Sys().(*syscall.Stat_t)
+	if !ok {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i := len(m.made) - 1; i >= 0; i-- {
+		f := &m.made[i]
+		if f.rel != rel {
+			continue
+		}
+		if uint64(sys.Dev) == f.dev && uint64(sys.Ino) == f.ino {
+			f.settled, f.size, f.mtime, f.ctime = true, sys.Size, sys.Mtim, sys.Ctim
+		}
+		return
+	}
 }
 
 // remember records that this run created the destination file rel, open
@@ -585,7 +630,8 @@ func (m *migration) remember(rel string, f *fdFile) {
 }
 
 // removeMade removes the files this run created that are still there as
-// it created them (the same file), then the directories it made, innermost
+// it left them (the same file, not written, replaced or stamped since it
+// was finished: see settle), then the directories it made, innermost
 // first, each only if empty: an agent of the destination started before
 // the marker was written may have put files there, and they stay. It
 // reports whether every file of this run went.
@@ -604,8 +650,9 @@ func (m *migration) removeMade() bool {
 			ok = false
 			continue
 		}
-		if sys, isStat := st.Sys().(*syscall.Stat_t); !isStat || uint64(sys.Dev) != f.dev || uint64(sys.Ino) != f.ino {
-			continue // replaced since: not this run's file
+		if sys, isStat := st.Sys().(*syscall.Stat_t); !isStat || uint64(sys.Dev) != f.dev || uint64(sys.Ino) != f.ino ||
+			f.settled && (sys.Size != f.size || sys.Mtim != f.mtime || sys.Ctim != f.ctime) {
+			continue // replaced or written since: not this run's file any more
 		}
 		if m.dst.Remove(f.rel) != nil {
 			ok = false

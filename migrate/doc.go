@@ -84,7 +84,8 @@
 //     the copy keeps the readable prefix.
 //   - When the copy fails (a source error, a full disk), Run removes what it
 //     wrote and then the marker, and returns the error: the files it
-//     created (each only while it is still the file it created) and the
+//     created (each only while it is still the file it created, unchanged
+//     since the copy finished it: not written to, replaced or stamped) and the
 //     directories it made (each only if empty), so that files an agent of
 //     the destination, started before the marker was written, put there
 //     meanwhile stay. If that cleanup itself fails, the marker stays, so the

@@ -511,6 +511,9 @@ func (an *analyzer) fileCommand(name string, args []word) {
 	}
 	spec, ok := fileCommands()[name]
 	if !ok {
+		if isCompiler(name) {
+			args = an.compilerDirs(name, args)
+		}
 		if !noFiles()[name] {
 			an.unknownArgs(args)
 		}
@@ -959,6 +962,40 @@ func (an *analyzer) compiler(name string, args []word) {
 			return
 		}
 	}
+}
+
+// compilerDirs records the search directories a compiler driver is given
+// (-I, -L, -iquote, -isystem, -idirafter, with the directory attached or
+// as the next word) as paths it reads, and returns its other words, which
+// are checked as paths it may write: a search directory is only read, and
+// "." or ".." there (gcc -I. -c x.c) named a tree it might write.
+func (an *analyzer) compilerDirs(name string, args []word) []word {
+	rest := make([]word, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		opt := ""
+		for _, o := range []string{"-isystem", "-iquote", "-idirafter", "-I", "-L"} {
+			if strings.HasPrefix(a.text, o) {
+				opt = o
+				break
+			}
+		}
+		if opt == "" || a.dynamic || a.special {
+			rest = append(rest, a)
+			continue
+		}
+		dir := a
+		dir.text = a.text[len(opt):]
+		if dir.text == "" {
+			if i+1 == len(args) {
+				break
+			}
+			i++
+			dir = args[i]
+		}
+		an.pathArg(dir, modeRead, name)
+	}
+	return rest
 }
 
 // goCommand marks the line opaque when the go command runs a program the

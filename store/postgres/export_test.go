@@ -4,3 +4,7 @@ package postgres
 // empty and before it copies anything, so that a test can act as an agent
 // that writes to p meanwhile.
 func SetImportChecked(p *Project, f func()) { p.importChecked = f }
+
+// SetImportCopied makes ImportFiles into p call f once it has copied
+// everything and before it verifies the copy.
+func SetImportCopied(p *Project, f func()) { p.importCopied = f }

@@ -91,6 +91,9 @@ func (p *Project) ImportFiles(ctx context.Context, paths storage.ProjectPaths) (
 	if err := copySpill(ctx, src, p, &rep, &imp); err != nil {
 		return rep, err
 	}
+	if p.importCopied != nil {
+		p.importCopied()
+	}
 	if err := verifyFiles(ctx, src, p); err != nil {
 		return rep, fmt.Errorf("verification failed, nothing is kept: %w", err)
 	}

@@ -189,6 +189,7 @@ type Project struct {
 	heads headCache
 
 	importChecked func() // tests only: see export_test.go
+	importCopied  func() // tests only: see export_test.go
 }
 
 // ConfigError reports a connection string or option that cannot be used.

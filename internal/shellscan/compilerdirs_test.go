@@ -1,0 +1,47 @@
+package shellscan
+
+import (
+	"slices"
+	"testing"
+)
+
+// Round 13 checks the value a cluster of one-letter options carries
+// attached as a path an unmodeled command may write (ssh-keygen
+// -fpre-commit). A compiler driver's search directories (-I. -L.. -iquote.
+// -isystem inc) are only read, yet "." and ".." then counted as trees it
+// may write, and "allow bash" asked for everyday lines such as
+// gcc -I. -c x.c. They are reads; the compiler's other words are still
+// checked as before (-o.git/hooks/x, -fpre-commit).
+func TestCompilerSearchDirectoriesAreRead(t *testing.T) {
+	tests := []struct {
+		line string
+		want []string
+	}{
+		{"gcc -I. -c x.c", []string{"reads .", "reads x.c +unknown"}},
+		{"cc -I.. -L. -lm -o app x.c", []string{"reads ..", "reads .", "reads m +unknown", "reads app +unknown", "reads x.c +unknown"}},
+		{"g++ -I ../include -isystem . -iquote.. -idirafter d x.cpp", []string{"reads ../include", "reads .", "reads ..", "reads d", "reads x.cpp +unknown"}},
+		{"clang-16 -Isrc/include -c x.c", []string{"reads src/include", "reads x.c +unknown"}},
+	}
+	for _, tt := range tests {
+		a := analyzeBash(tt.line, "/home/u", "/w")
+		var got []string
+		for _, x := range a.accesses {
+			got = append(got, acc(x))
+		}
+		if len(a.reasons) > 0 || !slices.Equal(got, tt.want) {
+			t.Errorf("%q: reasons %q, accesses %q; want none and %q", tt.line, a.reasons, got, tt.want)
+		}
+	}
+	// Still opaque: a protected path or the home directory among the
+	// compiler's other words.
+	for _, line := range []string{"gcc -o.git/hooks/pre-commit x.c", "gcc -I. -o ~/.bashrc x.c"} {
+		a := analyzeBash(line, "/home/u", "/w")
+		var unknown bool
+		for _, x := range a.accesses {
+			unknown = unknown || x.unknown
+		}
+		if !unknown {
+			t.Errorf("%q: no path it may write: %v", line, a.accesses)
+		}
+	}
+}
