@@ -289,7 +289,7 @@ func copySpill(ctx context.Context, src fileSide, dst *Project, rep *FilesReport
 		if err := dst.ImportSpill(ctx, ref, body, info.ModTime()); err != nil {
 			return err
 		}
-		imp.spill = append(imp.spill, ref)
+		imp.spill = append(imp.spill, importedBody{ref: ref, created: info.ModTime()})
 		rep.Spilled++
 	}
 	return nil

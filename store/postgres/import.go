@@ -50,7 +50,16 @@ func (p *Project) Clear(ctx context.Context) error {
 // imported is what one ImportFiles inserted: each Import* call that
 // succeeded created its rows, as they refuse to add to existing ones.
 type imported struct {
-	sessions, archives, lists, spill []string
+	sessions, archives, lists []string
+	spill                     []importedBody
+}
+
+// importedBody is a spilled body ImportFiles inserted: its ref and the
+// creation time it gave the row. A Put that reuses the body since has
+// moved that time on, and the row is no longer the import's alone.
+type importedBody struct {
+	ref     string
+	created time.Time
 }
 
 // removeImported deletes, in one transaction, the rows of what imp names:
@@ -69,7 +78,6 @@ func (p *Project) removeImported(ctx context.Context, imp imported) error {
 			{"archives", "session", imp.archives},
 			{"tasks", "list", imp.lists},
 			{"task_lists", "list", imp.lists},
-			{"spill", "ref", imp.spill},
 		} {
 			if len(d.ids) == 0 {
 				continue
@@ -78,7 +86,17 @@ func (p *Project) removeImported(ctx context.Context, imp imported) error {
 				return err
 			}
 		}
-		return nil
+		if len(imp.spill) == 0 {
+			return nil
+		}
+		refs := make([]string, len(imp.spill))
+		created := make([]time.Time, len(imp.spill))
+		for i, b := range imp.spill {
+			refs[i], created[i] = b.ref, b.created
+		}
+		_, err := tx.exec(ctx, p.s.q.sql(`DELETE FROM {spill} WHERE namespace = $1 AND project = $2
+			AND (ref, created) IN (SELECT * FROM unnest($3::text[], $4::timestamptz[]))`), p.ns, p.project, refs, created)
+		return err
 	})
 }
 

@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
@@ -16,9 +17,9 @@ import (
 // hold (the same file read again, say) gets the imported row's ref and
 // records it in its session. When the import then fails (here: a writer
 // of the files appends to a session, so the verification finds it
-// changed), its clean-up deletes the rows it inserted, the one the agent's
-// ref names with them: the agent's session then points at a body that no
-// longer reads.
+// changed), its clean-up deletes the rows it inserted, and must not take
+// the one the agent's ref names with them: the agent's session would then
+// point at a body that no longer reads.
 func TestFailedImportKeepsABodyAnAgentReused(t *testing.T) {
 	ctx := t.Context()
 	home, work := t.TempDir(), t.TempDir()
@@ -60,8 +61,36 @@ func TestFailedImportKeepsABodyAnAgentReused(t *testing.T) {
 		t.Logf("ImportFiles: %v", err)
 	}
 	if got, ok, err := p.Spill().Get(ctx, ref); err != nil || !ok || got != body {
-		// Put of a stored content writes nothing, so the clean-up cannot
-		// tell a row the agent reused from one nobody else knows.
-		t.Skipf("review3: a failed ImportFiles deletes a spilled body an agent's Put reused during the copy: Get(%s) after it = %q, %v, %v", ref, got, ok, err)
+		// The agent's Put moved the row's creation time on; the clean-up
+		// deletes only rows still as the import inserted them.
+		t.Errorf("a failed ImportFiles deleted a spilled body an agent's Put reused during the copy: Get(%s) after it = %q, %v, %v", ref, got, ok, err)
+	}
+}
+
+// A Put of a content already stored hands out the existing row's ref; the
+// row's age then starts again, as a reused file body's modification time
+// does, so that a sweep by age does not delete a body whose ref an agent
+// was just given.
+func TestPutOfAStoredBodyRefreshesItsAge(t *testing.T) {
+	ctx := t.Context()
+	st := openStore(t, postgres.Options{})
+	p, err := st.Project(storage.Encoding{Namespace: "acme", ProjectID: "p0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const body = "the output of an old run"
+	ref := spill.Ref(body)
+	if err := p.ImportSpill(ctx, ref, []byte(body), time.Now().Add(-40*24*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := p.Spill().Put(ctx, body); err != nil || got != ref {
+		t.Fatalf("Put = %q, %v; want %q", got, err, ref)
+	}
+	rep, err := st.Sweep(ctx, postgres.SweepOptions{Namespace: "acme", MaxAge: 30 * 24 * time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, ok, err := p.Spill().Get(ctx, ref); err != nil || !ok || got != body {
+		t.Errorf("after a Put reused it, a sweep of bodies older than 30 days (deleted %d) left Get = %q, %v, %v", rep.Spilled, got, ok, err)
 	}
 }

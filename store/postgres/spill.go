@@ -27,8 +27,9 @@ func (p *Project) Spill() *Spill { return &Spill{p: p} }
 const spillMismatch = "Spilled content does not match its ref"
 
 // Put stores content and returns its ref, as spill.FileStore.Put does: a
-// body already stored under the ref is kept; a row that does not decode is
-// an error and is left as it is.
+// body already stored under the ref is kept and its age starts again (its
+// created time is now); a row that does not decode is an error and is left
+// as it is.
 func (s *Spill) Put(ctx context.Context, content string) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
@@ -41,7 +42,19 @@ func (s *Spill) Put(ctx context.Context, content string) (string, error) {
 	case err != nil && !(errors.As(err, &se) && se.Message == spillMismatch):
 		return "", err
 	case err == nil && ok && got == content:
-		return ref, nil
+		// Reused: its age starts again, as spill.FileStore.Put refreshes a
+		// reused body's modification time, so that neither the sweep nor a
+		// failed import's clean-up (which deletes only rows still as it
+		// inserted them) removes a body whose ref was just handed out. A
+		// row deleted since the Get is written again below.
+		n, err := s.p.s.db().exec(ctx, s.p.s.q.sql(`UPDATE {spill} SET created = now() WHERE namespace = $1 AND project = $2 AND ref = $3`),
+			s.p.ns, s.p.project, ref)
+		if err != nil {
+			return "", err
+		}
+		if n > 0 {
+			return ref, nil
+		}
 	}
 	p := s.p
 	stored, err := p.enc.Encode(ctx, storage.KindSpill, spill.Scope, ref, []byte(content))
