@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/migrate"
-	"github.com/lite-agent/lite-agent-go/storage"
 )
 
 // A failed migration removes the files it created, told by their device
@@ -27,15 +26,8 @@ func TestFailedMigrationKeepsAFileReplacedWithAReusedInode(t *testing.T) {
 			name = "appended"
 		}
 		t.Run(name, func(t *testing.T) {
-			k1 := aead(t, "k1", 1)
-			src := buildProject(t, t.TempDir(), workdir, k1, "")
-			dstHome := filepath.Join(t.TempDir(), "dst")
-			opts := migrate.Options{
-				From:    migrate.Endpoint{Workdir: workdir, Storage: src.opts},
-				To:      migrate.Endpoint{Storage: storage.Options{Home: dstHome, Codec: k1}},
-				Workers: 1,
-			}
-			dst := resolve(t, workdir, opts.To.Storage)
+			opts, dst := toNewHome(t)
+			opts.Workers = 1
 			var (
 				mu     sync.Mutex
 				first  string // the first file the migration wrote

@@ -21,16 +21,9 @@ import (
 // agent's too now. With the inode number as the only test it went, and the
 // agent's ref read nothing.
 func TestFailedMigrationKeepsASpilledBodyAnAgentReused(t *testing.T) {
-	k1 := aead(t, "k1", 1)
-	src := buildProject(t, t.TempDir(), workdir, k1, "")
-	dstHome := filepath.Join(t.TempDir(), "dst")
-	opts := migrate.Options{
-		From:    migrate.Endpoint{Workdir: workdir, Storage: src.opts},
-		To:      migrate.Endpoint{Storage: storage.Options{Home: dstHome, Codec: k1}},
-		Workers: 1,
-	}
-	dst := resolve(t, workdir, opts.To.Storage)
-	enc := storage.Encoding{Codec: k1, Namespace: dst.Namespace, ProjectID: dst.Hash}
+	opts, dst := toNewHome(t)
+	opts.Workers = 1
+	enc := storage.Encoding{Codec: opts.To.Storage.Codec, Namespace: dst.Namespace, ProjectID: dst.Hash}
 	bodies := []string{"spilled " + secret, strings.Repeat("big output "+secret+"\n", 500)}
 	var (
 		mu    sync.Mutex

@@ -21,14 +21,7 @@ import (
 // write happens). When the copy then fails (a full disk), its clean-up
 // must remove what the migration wrote, not the agent's log with it.
 func TestFailedMigrationKeepsAWritersFiles(t *testing.T) {
-	k1 := aead(t, "k1", 1)
-	src := buildProject(t, t.TempDir(), workdir, k1, "")
-	dstHome := filepath.Join(t.TempDir(), "dst")
-	opts := migrate.Options{
-		From: migrate.Endpoint{Workdir: workdir, Storage: src.opts},
-		To:   migrate.Endpoint{Storage: storage.Options{Home: dstHome, Codec: k1}},
-	}
-	dst := resolve(t, workdir, opts.To.Storage)
+	opts, dst := toNewHome(t)
 	log := filepath.Join(dst.SessionsDir, "writer"+session.LogSuffix)
 	var once sync.Once
 	var want []byte
@@ -64,4 +57,19 @@ func TestFailedMigrationKeepsAWritersFiles(t *testing.T) {
 	if _, err := os.Lstat(filepath.Join(dst.ProjectDir(), migrate.MarkerName)); err == nil {
 		t.Error("the failed migration left its marker")
 	}
+}
+
+// toNewHome returns the options of a migration of a new project, encoded
+// with k1 (aead(t, "k1", 1)), to a new home with the same codec, and the
+// destination's paths: the setup of the tests whose agent of the
+// destination writes while the copy runs.
+func toNewHome(t *testing.T) (migrate.Options, storage.ProjectPaths) {
+	t.Helper()
+	k1 := aead(t, "k1", 1)
+	src := buildProject(t, t.TempDir(), workdir, k1, "")
+	opts := migrate.Options{
+		From: migrate.Endpoint{Workdir: workdir, Storage: src.opts},
+		To:   migrate.Endpoint{Storage: storage.Options{Home: filepath.Join(t.TempDir(), "dst"), Codec: k1}},
+	}
+	return opts, resolve(t, workdir, opts.To.Storage)
 }
