@@ -22,16 +22,7 @@ import (
 // point at a body that no longer reads.
 func TestFailedImportKeepsABodyAnAgentReused(t *testing.T) {
 	ctx := t.Context()
-	home, work := t.TempDir(), t.TempDir()
-	paths, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: work, Storage: storage.Options{Home: home}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	enc := storage.Encoding{Namespace: paths.Namespace, ProjectID: paths.Hash}
-	files, err := session.NewFileCheckpointer(paths.SessionsDir, session.FileOptions{Encoding: enc})
-	if err != nil {
-		t.Fatal(err)
-	}
+	paths, enc, files := filesProject(t)
 	if _, err := files.Append(ctx, "a", []session.Event{session.UserEvent{Message: model.UserText("from the files")}}, session.AnyHead); err != nil {
 		t.Fatal(err)
 	}
@@ -47,6 +38,7 @@ func TestFailedImportKeepsABodyAnAgentReused(t *testing.T) {
 	var ref string
 	postgres.SetImportCopied(p, func() {
 		// The agent of the database's project spills the same output.
+		var err error
 		if ref, err = p.Spill().Put(ctx, body); err != nil {
 			t.Fatal(err)
 		}

@@ -19,16 +19,7 @@ import (
 // session and body with the rest of the project.
 func TestFailedImportKeepsAnAgentsRecords(t *testing.T) {
 	ctx := t.Context()
-	home, work := t.TempDir(), t.TempDir()
-	paths, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: work, Storage: storage.Options{Home: home}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	enc := storage.Encoding{Namespace: paths.Namespace, ProjectID: paths.Hash}
-	files, err := session.NewFileCheckpointer(paths.SessionsDir, session.FileOptions{Encoding: enc})
-	if err != nil {
-		t.Fatal(err)
-	}
+	paths, enc, files := filesProject(t)
 	for _, id := range []string{"a", "z"} {
 		if _, err := files.Append(ctx, id, []session.Event{session.UserEvent{Message: model.UserText("from the files " + id)}}, session.AnyHead); err != nil {
 			t.Fatal(err)
@@ -43,6 +34,7 @@ func TestFailedImportKeepsAnAgentsRecords(t *testing.T) {
 		if _, err := p.Checkpointer().Append(ctx, "z", []session.Event{session.UserEvent{Message: model.UserText("the agent's")}}, session.AnyHead); err != nil {
 			t.Fatal(err)
 		}
+		var err error
 		if ref, err = p.Spill().Put(ctx, "the agent's body"); err != nil {
 			t.Fatal(err)
 		}
@@ -62,4 +54,20 @@ func TestFailedImportKeepsAnAgentsRecords(t *testing.T) {
 	if evs, err := p.Checkpointer().Read(ctx, "a", 0); err != nil || len(evs) != 0 {
 		t.Errorf("the failed import left session a: %d events, %v", len(evs), err)
 	}
+}
+
+// filesProject returns the paths and encoding of a new plaintext project in
+// a new home, and a session store of its files.
+func filesProject(t *testing.T) (storage.ProjectPaths, storage.Encoding, *session.FileCheckpointer) {
+	t.Helper()
+	paths, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: t.TempDir(), Storage: storage.Options{Home: t.TempDir()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc := storage.Encoding{Namespace: paths.Namespace, ProjectID: paths.Hash}
+	files, err := session.NewFileCheckpointer(paths.SessionsDir, session.FileOptions{Encoding: enc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return paths, enc, files
 }
