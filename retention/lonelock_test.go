@@ -90,33 +90,12 @@ func TestLoneLocksThatStay(t *testing.T) {
 	tr.file(s+"file.jsonl.lock", 0, 40*day)
 
 	// A live holder of the lock of a log it has not created yet.
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.CommandContext(t.Context(), exe, "-test.run=^$")
-	cmd.Env = append(os.Environ(), lockTargetEnv+"="+tr.path(s+"new.jsonl"))
-	cmd.Stderr = os.Stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	release := lockInChild(t, tr.path(s+"new.jsonl"))
 	defer func() {
-		_ = stdin.Close()
-		if err := cmd.Wait(); err != nil {
+		if err := release(); err != nil {
 			t.Errorf("lock holder: %v", err)
 		}
 	}()
-	if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || line != "locked\n" {
-		t.Fatalf("child said %q, %v", line, err)
-	}
 
 	rep := tr.sweep(retention.Options{})
 	equal(t, "removed", tr.removed(rep), nil)

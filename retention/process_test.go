@@ -59,13 +59,35 @@ func sweepUntilKilled(home string) int {
 func TestLogLockedByAnotherProcessSurvives(t *testing.T) {
 	tr := newTree(t)
 	log := tr.file(p1+"/sessions/live.jsonl", 100, 400*day)
+	release := lockInChild(t, log)
 
+	rep := tr.sweep(retention.Options{LimitBytes: true})
+	tr.mustExist(p1 + "/sessions/live.jsonl")
+	equal(t, "skipped", tr.skipped(rep), []string{
+		"lock " + p1 + "/sessions/live.jsonl.lock",
+		"locked " + p1 + "/sessions/live.jsonl",
+	})
+
+	// Once the holder releases the lock, the old log goes.
+	if err := release(); err != nil {
+		t.Fatalf("child: %v", err)
+	}
+	rep = tr.sweep(retention.Options{LimitBytes: true})
+	tr.mustNotExist(p1 + "/sessions/live.jsonl")
+	equal(t, "removed", tr.removed(rep), []string{"age " + p1 + "/sessions/live.jsonl"})
+}
+
+// lockInChild starts a child process (this test binary) that takes the
+// session store's lock of target and holds it; release makes the child let
+// go and waits for it to end.
+func lockInChild(t *testing.T, target string) (release func() error) {
+	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.CommandContext(t.Context(), exe, "-test.run=^$")
-	cmd.Env = append(os.Environ(), lockTargetEnv+"="+log)
+	cmd.Env = append(os.Environ(), lockTargetEnv+"="+target)
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -78,26 +100,13 @@ func TestLogLockedByAnotherProcessSurvives(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil || line != "locked\n" {
+	if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || line != "locked\n" {
 		t.Fatalf("child said %q, %v", line, err)
 	}
-
-	rep := tr.sweep(retention.Options{LimitBytes: true})
-	tr.mustExist(p1 + "/sessions/live.jsonl")
-	equal(t, "skipped", tr.skipped(rep), []string{
-		"lock " + p1 + "/sessions/live.jsonl.lock",
-		"locked " + p1 + "/sessions/live.jsonl",
-	})
-
-	// Once the holder releases the lock, the old log goes.
-	if err := stdin.Close(); err != nil {
-		t.Fatal(err)
+	return func() error {
+		if err := stdin.Close(); err != nil {
+			return err
+		}
+		return cmd.Wait()
 	}
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("child: %v", err)
-	}
-	rep = tr.sweep(retention.Options{LimitBytes: true})
-	tr.mustNotExist(p1 + "/sessions/live.jsonl")
-	equal(t, "removed", tr.removed(rep), []string{"age " + p1 + "/sessions/live.jsonl"})
 }
