@@ -206,12 +206,7 @@ func installedRound(t *testing.T, round map[string][]string) map[string][]string
 
 func TestCanaryRound10(t *testing.T) {
 	template := checkCanaryRound(t, installedRound(t, canaryRound10))
-	g := canaryGate(t, canaryFixture(t, template), canaryAllowBashRules)
-	for _, line := range canaryRound10Ordinary {
-		if out := authorize(t, g, line); !out.Run {
-			t.Errorf("ordinary line %q was refused: %+v", line, out.Verdict)
-		}
-	}
+	checkOrdinary(t, template, canaryRound10Ordinary, nil)
 }
 
 // TestCanaryRound10PushToConfiguredRemote checks that git push still runs

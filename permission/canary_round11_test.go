@@ -53,10 +53,5 @@ func TestCanaryRound11(t *testing.T) {
 		}
 	}
 	template := checkCanaryRound(t, round)
-	g := canaryGate(t, canaryFixture(t, template), canaryAllowBashRules)
-	for _, line := range canaryRound11Ordinary {
-		if out := authorize(t, g, subst(line)); !out.Run {
-			t.Errorf("ordinary line %q was refused: %+v", line, out.Verdict)
-		}
-	}
+	checkOrdinary(t, template, canaryRound11Ordinary, subst)
 }

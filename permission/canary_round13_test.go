@@ -174,30 +174,41 @@ var canaryRound13Tools = []string{"python3", "node", "perl", "gcc", "make", "ssh
 // by its absolute path (the fixture's PATH does not hold it).
 func TestCanaryRound13(t *testing.T) {
 	gobin, _ := exec.LookPath("go")
-	round := map[string][]string{}
-	for class, lines := range canaryRound13 {
+	round := installedLines(t, canaryRound13, canaryRound13Tools, func(line string) (string, string) {
+		if !strings.Contains(line, "GO ") {
+			return line, ""
+		}
+		if gobin == "" {
+			return "", "go is not on PATH"
+		}
+		return strings.ReplaceAll(line, "GO ", gobin+" "), ""
+	})
+	template := checkCanaryRound(t, round)
+	checkOrdinary(t, template, canaryRound13Ordinary, nil)
+}
+
+// installedLines returns the lines of round whose programs among tools are
+// installed, each passed through fix, which may also leave a line out by
+// naming why; lines left out are logged.
+func installedLines(t *testing.T, round map[string][]string, tools []string, fix func(line string) (string, string)) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	for class, lines := range round {
 		for _, line := range lines {
-			if tool := missingTool(line, canaryRound13Tools); tool != "" {
-				t.Logf("class %s: %q left out: %s is not installed", class, line, tool)
+			fixed, why := line, ""
+			if tool := missingTool(line, tools); tool != "" {
+				why = tool + " is not installed"
+			} else {
+				fixed, why = fix(line)
+			}
+			if why != "" {
+				t.Logf("class %s: %q left out: %s", class, line, why)
 				continue
 			}
-			if strings.Contains(line, "GO ") {
-				if gobin == "" {
-					t.Logf("class %s: %q left out: go is not on PATH", class, line)
-					continue
-				}
-				line = strings.ReplaceAll(line, "GO ", gobin+" ")
-			}
-			round[class] = append(round[class], line)
+			out[class] = append(out[class], fixed)
 		}
 	}
-	template := checkCanaryRound(t, round)
-	g := canaryGate(t, canaryFixture(t, template), canaryAllowBashRules)
-	for _, line := range canaryRound13Ordinary {
-		if out := authorize(t, g, line); !out.Run {
-			t.Errorf("ordinary line %q was refused: %+v", line, out.Verdict)
-		}
-	}
+	return out
 }
 
 // missingTool returns the first of tools that line runs and that is not

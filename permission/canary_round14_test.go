@@ -51,25 +51,12 @@ var canaryRound14Ordinary = []string{
 var canaryRound14Tools = []string{"ed", "runuser", "sg"}
 
 func TestCanaryRound14(t *testing.T) {
-	round := map[string][]string{}
-	for class, lines := range canaryRound14 {
-		for _, line := range lines {
-			if tool := missingTool(line, canaryRound14Tools); tool != "" {
-				t.Logf("class %s: %q left out: %s is not installed", class, line, tool)
-				continue
-			}
-			if (strings.Contains(line, "runuser ") || strings.HasPrefix(line, "sg ")) && os.Geteuid() != 0 {
-				t.Logf("class %s: %q left out: it needs root", class, line)
-				continue
-			}
-			round[class] = append(round[class], line)
+	round := installedLines(t, canaryRound14, canaryRound14Tools, func(line string) (string, string) {
+		if (strings.Contains(line, "runuser ") || strings.HasPrefix(line, "sg ")) && os.Geteuid() != 0 {
+			return line, "it needs root"
 		}
-	}
+		return line, ""
+	})
 	template := checkCanaryRound(t, round)
-	g := canaryGate(t, canaryFixture(t, template), canaryAllowBashRules)
-	for _, line := range canaryRound14Ordinary {
-		if out := authorize(t, g, line); !out.Run {
-			t.Errorf("ordinary line %q was refused: %+v", line, out.Verdict)
-		}
-	}
+	checkOrdinary(t, template, canaryRound14Ordinary, nil)
 }

@@ -101,8 +101,19 @@ var canaryRound2 = map[string][]string{
 
 func TestCanaryRound2(t *testing.T) {
 	template := checkCanaryRound(t, canaryRound2)
+	checkOrdinary(t, template, canaryRound2Ordinary, nil)
+}
+
+// checkOrdinary checks that the "allow bash" scenario, in a fixture of
+// template, allows each of lines (passed through subst first, if not nil):
+// the ordinary lines next to a round's attacks.
+func checkOrdinary(t *testing.T, template string, lines []string, subst func(string) string) {
+	t.Helper()
 	g := canaryGate(t, canaryFixture(t, template), canaryAllowBashRules)
-	for _, line := range canaryRound2Ordinary {
+	for _, line := range lines {
+		if subst != nil {
+			line = subst(line)
+		}
 		if out := authorize(t, g, line); !out.Run {
 			t.Errorf("ordinary line %q was refused: %+v", line, out.Verdict)
 		}
