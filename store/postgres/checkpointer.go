@@ -339,13 +339,21 @@ func (c *Checkpointer) Delete(ctx context.Context, id string) error {
 	}
 	defer c.p.heads.forget(id)
 	return c.p.s.tx(ctx, func(tx db) error {
-		if _, _, err := c.lockSession(ctx, tx, id, false); err != nil {
+		// With create, the session's row is locked even when this
+		// transaction cannot see it yet (see deleteLog).
+		if _, _, err := c.lockSession(ctx, tx, id, true); err != nil {
 			return err
 		}
 		return c.p.deleteLog(ctx, tx, id)
 	})
 }
 
+// deleteLog deletes the records and the row of session id. The caller
+// holds the row's lock, taken with lockSession's create: without a row to
+// lock, an append committing between this function's two statements (each
+// with its own snapshot) left records the first did not see and no row
+// the second did, and the next append of the session failed on a
+// duplicate key.
 func (p *Project) deleteLog(ctx context.Context, tx db, id string) error {
 	q := p.s.q
 	if _, err := tx.exec(ctx, q.sql(`DELETE FROM {events} WHERE namespace = $1 AND project = $2 AND session = $3`), p.ns, p.project, id); err != nil {

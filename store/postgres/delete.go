@@ -14,7 +14,7 @@ func (p *Project) DeleteSession(ctx context.Context, id string) error {
 		return err
 	}
 	return p.s.tx(ctx, func(tx db) error {
-		if _, _, err := p.cp.lockSession(ctx, tx, id, false); err != nil {
+		if _, _, err := p.cp.lockSession(ctx, tx, id, true); err != nil { // see deleteLog
 			return err
 		}
 		return p.deleteSession(ctx, tx, id)
