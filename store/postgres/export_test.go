@@ -8,3 +8,7 @@ func SetImportChecked(p *Project, f func()) { p.importChecked = f }
 // SetImportCopied makes ImportFiles into p call f once it has copied
 // everything and before it verifies the copy.
 func SetImportCopied(p *Project, f func()) { p.importCopied = f }
+
+// SetSweepChose makes Sweep of s call f once it has chosen the sessions to
+// delete and before it deletes the first.
+func SetSweepChose(s *Store, f func()) { s.sweepChose = f }

@@ -86,3 +86,43 @@ func TestPutOfAStoredBodyRefreshesItsAge(t *testing.T) {
 		t.Errorf("after a Put reused it, a sweep of bodies older than 30 days (deleted %d) left Get = %q, %v, %v", rep.Spilled, got, ok, err)
 	}
 }
+
+// A sweep chooses the sessions to delete from their times, then deletes
+// them one by one, each under its row lock. An agent that appends to a
+// chosen session in between (a session resumed after 40 days) made it new
+// again: its records must stay.
+func TestSweepKeepsASessionAppendedToAfterItWasChosen(t *testing.T) {
+	ctx := t.Context()
+	st := openStore(t, postgres.Options{})
+	p, err := st.Project(storage.Encoding{Namespace: "acme", ProjectID: "p0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-40 * 24 * time.Hour)
+	if err := p.ImportSession(ctx, "resumed", nil, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.ImportSession(ctx, "idle", nil, old); err != nil {
+		t.Fatal(err)
+	}
+	cp := p.Checkpointer()
+	postgres.SetSweepChose(st, func() {
+		if _, err := cp.Append(ctx, "resumed", []session.Event{session.UserEvent{Message: model.UserText("back after 40 days")}}, session.AnyHead); err != nil {
+			t.Fatal(err)
+		}
+	})
+	rep, err := st.Sweep(ctx, postgres.SweepOptions{Namespace: "acme", MaxAge: 30 * 24 * time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var deleted []string
+	for _, d := range rep.Deleted {
+		deleted = append(deleted, d.Session)
+	}
+	if len(deleted) != 1 || deleted[0] != "idle" {
+		t.Errorf("deleted %v, want [idle]", deleted)
+	}
+	if evs, err := cp.Read(ctx, "resumed", 0); err != nil || len(evs) != 1 {
+		t.Errorf("the resumed session holds %d records (%v) after the sweep, want its new one", len(evs), err)
+	}
+}

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -51,6 +52,10 @@ type SweptSession struct {
 	Reason string
 }
 
+// errSweepChanged is how Sweep's transaction for one session says that the
+// session changed since it was chosen, and stays.
+var errSweepChanged = errors.New("postgres: the session changed since the sweep chose it")
+
 // Sweep applies retention by age and size to the sessions of one namespace,
 // in SQL on sizes and times only: it never decodes a record, so it works
 // whatever codec wrote them, and it skips sessions under a live lease. Each
@@ -98,6 +103,9 @@ func (s *Store) Sweep(ctx context.Context, opts SweepOptions) (SweepReport, erro
 	if err != nil {
 		return rep, err
 	}
+	if s.sweepChose != nil {
+		s.sweepChose()
+	}
 	now := time.Now()
 	for _, c := range cands {
 		switch {
@@ -116,8 +124,24 @@ func (s *Store) Sweep(ctx context.Context, opts SweepOptions) (SweepReport, erro
 			p := &Project{s: s, ns: ns, project: c.Project, leases: map[string]*Lease{}}
 			p.cp = &Checkpointer{p: p}
 			err := s.tx(ctx, func(tx db) error {
-				if _, _, err := p.cp.lockSession(ctx, tx, c.Session, false); err != nil {
+				_, exists, err := p.cp.lockSession(ctx, tx, c.Session, false)
+				if err != nil {
 					return err
+				}
+				// Under the row's lock, the session must still be as it
+				// was chosen: an append since (a session resumed) made it
+				// new again, and a delete since left nothing to do.
+				var modified time.Time
+				if exists {
+					err = tx.scan(ctx, s.q.sql(`SELECT greatest(s.modified, coalesce(a.modified, s.modified))
+						FROM {sessions} s LEFT JOIN {archives} a USING (namespace, project, session)
+						WHERE s.namespace = $1 AND s.project = $2 AND s.session = $3`), []any{ns, c.Project, c.Session}, &modified)
+					if err != nil {
+						return err
+					}
+				}
+				if !exists || !modified.Equal(c.Modified) {
+					return errSweepChanged
 				}
 				return p.deleteSession(ctx, tx, c.Session)
 			})
@@ -126,6 +150,9 @@ func (s *Store) Sweep(ctx context.Context, opts SweepOptions) (SweepReport, erro
 					rep.Leased++ // leased since the scan: it no longer counts
 					total -= c.Bytes
 					continue
+				}
+				if errors.Is(err, errSweepChanged) {
+					continue // kept; an appended session still counts against MaxBytes
 				}
 				return rep, err
 			}

@@ -57,6 +57,8 @@ type Store struct {
 	ttl    time.Duration
 	holder string
 	target target
+
+	sweepChose func() // tests only: see export_test.go
 }
 
 // target names a database in errors: never the password.
