@@ -293,7 +293,16 @@ func TestManyWaitersTakeOverAStaleLockOneAtATime(t *testing.T) {
 				mu.Unlock()
 				time.Sleep(time.Millisecond)
 				if err := l.Check(); err != nil {
-					t.Error(err)
+					// A late taker that saw the planted lock stale just
+					// before the winner replaced it swaps the winner's
+					// fresh lock out for a moment and gives it back (see
+					// takeOver): the winner's Check may then say
+					// compromised, which is safe (it stops writing). Two
+					// holders at once must never happen (most, below).
+					if !strings.Contains(err.Error(), "lock was compromised") {
+						t.Error(err)
+					}
+					t.Logf("round %d: a holder saw its lock swapped out by a late taker: %v", round, err)
 				}
 				mu.Lock()
 				inside--
