@@ -32,6 +32,11 @@ var canaryRound14 = map[string][]string{
 		`cd sub && echo x > $OLDPWD/.git/config`,
 		`cd .git && cd .. && cd - && echo x > config`,
 		`CDPATH=.git cd hooks && echo x > pre-commit`,
+		// After the review's change that made a compiler's search
+		// directories reads: they must not hide the output.
+		`cd .git/hooks && echo 'int main(){return 0;}' | cc -L. -xc - -opre-commit`,
+		`echo 'int main(){return 0;}' | gcc -isystem ~ -xc - -o ~/.bashrc`,
+		`echo 'int main(){return 0;}' | gcc -iquote . -idirafter .. -xc - -o.git/hooks/pre-commit`,
 	},
 	"5-globs": {
 		`u=; echo x | tee .git/conf${u}ig`,
@@ -48,7 +53,7 @@ var canaryRound14Ordinary = []string{
 
 // canaryRound14Tools are the programs some lines need besides bash and
 // git; runuser and sg also need root.
-var canaryRound14Tools = []string{"ed", "runuser", "sg"}
+var canaryRound14Tools = []string{"ed", "runuser", "sg", "cc", "gcc"}
 
 func TestCanaryRound14(t *testing.T) {
 	round := installedLines(t, canaryRound14, canaryRound14Tools, func(line string) (string, string) {
