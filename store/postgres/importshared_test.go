@@ -1,9 +1,12 @@
 package postgres_test
 
 import (
+	"context"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/spill"
@@ -124,5 +127,64 @@ func TestSweepKeepsASessionAppendedToAfterItWasChosen(t *testing.T) {
 	}
 	if evs, err := cp.Read(ctx, "resumed", 0); err != nil || len(evs) != 1 {
 		t.Errorf("the resumed session holds %d records (%v) after the sweep, want its new one", len(evs), err)
+	}
+}
+
+// An archive write locks the archive's row, not the session's. A sweep
+// that re-checked the session under the session's row lock alone read the
+// archive's time around a write still in flight, then deleted the archive
+// the write had just committed to.
+func TestSweepKeepsASessionWhoseArchiveIsWrittenAsItLooks(t *testing.T) {
+	ctx := t.Context()
+	st := openStore(t, postgres.Options{})
+	p, err := st.Project(storage.Encoding{Namespace: "acme", ProjectID: "p0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-40 * 24 * time.Hour)
+	if err := p.ImportSession(ctx, "s", nil, old); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.Connect(ctx, pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	archives := st.Schema() + ".archives"
+	if _, err := conn.Exec(ctx, `INSERT INTO `+archives+` (namespace, project, session, entries, bytes, modified)
+		VALUES ('acme', 'p0', 's', 0, 0, $1)`, old); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	postgres.SetSweepChose(st, func() {
+		// An archive write, as archive.Store.Put makes it through the
+		// backend: the archive's row locked and changed, committed a
+		// moment later.
+		tx, err := conn.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tx.Exec(ctx, `UPDATE `+archives+` SET entries = entries + 1, modified = now()
+			WHERE namespace = 'acme' AND project = 'p0' AND session = 's'`); err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			time.Sleep(300 * time.Millisecond)
+			done <- tx.Commit(context.Background())
+		}()
+	})
+	rep, err := st.Sweep(ctx, postgres.SweepOptions{Namespace: "acme", MaxAge: 30 * 24 * time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := conn.QueryRow(ctx, `SELECT count(*) FROM `+archives+` WHERE session = 's'`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n != 1 || len(rep.Deleted) != 0 {
+		t.Errorf("the sweep deleted %v and left %d archive rows: the archive written as it looked is gone", rep.Deleted, n)
 	}
 }

@@ -130,9 +130,15 @@ func (s *Store) Sweep(ctx context.Context, opts SweepOptions) (SweepReport, erro
 				}
 				// Under the row's lock, the session must still be as it
 				// was chosen: an append since (a session resumed) made it
-				// new again, and a delete since left nothing to do.
+				// new again, and a delete since left nothing to do. An
+				// archive write locks only the archive's row: that is
+				// locked too, so that one in flight is waited for and seen.
 				var modified time.Time
 				if exists {
+					if _, err := tx.exec(ctx, s.q.sql(`SELECT 1 FROM {archives} WHERE namespace = $1 AND project = $2 AND session = $3 FOR UPDATE`),
+						ns, c.Project, c.Session); err != nil {
+						return err
+					}
 					err = tx.scan(ctx, s.q.sql(`SELECT greatest(s.modified, coalesce(a.modified, s.modified))
 						FROM {sessions} s LEFT JOIN {archives} a USING (namespace, project, session)
 						WHERE s.namespace = $1 AND s.project = $2 AND s.session = $3`), []any{ns, c.Project, c.Session}, &modified)
