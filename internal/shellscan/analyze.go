@@ -2,6 +2,7 @@ package shellscan
 
 import (
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -505,6 +506,11 @@ func (an *analyzer) unknownArgs(args []word) {
 			cands = append(cands, a.text[strings.IndexByte(a.text, '/'):])
 		}
 		cands = attachedValues(a.text, cands)
+		cands, ok := nestedValues(cands)
+		if !ok {
+			an.opaque("an option value holds too many nested values to check")
+			return
+		}
 		for _, c := range cands {
 			if len(an.a.accesses) >= maxAccessPaths {
 				an.opaque("the command touches too many paths to check")
@@ -513,6 +519,54 @@ func (an *analyzer) unknownArgs(args []word) {
 			an.a.accesses = append(an.a.accesses, access{mode: modeRead, path: c, pattern: a.pattern, unknown: true})
 		}
 	}
+}
+
+// maxNested bounds the values nestedValues finds in the words of one
+// command argument.
+const maxNested = 256
+
+// nestedValues appends to cands the values nested inside them, since an
+// option's value may hold another program's options: go build
+// -ldflags=-o=x and -gcflags=all=-cpuprofile=x, rustc -C link-arg=-ox and
+// --emit=link=x, gcc -Wl,-o,x, cargo --config 'build.target-dir=".git"'.
+// For each candidate it adds, in turn: the fields it splits into at white
+// space and commas, the text after each '=', the text without the quotes
+// and brackets around it, and the values an option cluster carries
+// attached; then the same for each of those. It reports false when there
+// are more than maxNested.
+func nestedValues(cands []string) ([]string, bool) {
+	queue := slices.Clone(cands)
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		if !strings.ContainsAny(s, "= \t\n,\"'{}[]()") && (len(s) < 3 || s[0] != '-') {
+			continue
+		}
+		var next []string
+		if f := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' }); len(f) != 1 || f[0] != s {
+			next = append(next, f...)
+		}
+		for i := 0; i < len(s); i++ {
+			if s[i] == '=' {
+				next = append(next, s[i+1:])
+			}
+		}
+		if t := strings.Trim(s, "\"'{}[]()"); t != s {
+			next = append(next, t)
+		}
+		next = attachedValues(s, next)
+		for _, c := range next {
+			if c == "" || contains(cands, c) {
+				continue
+			}
+			if len(cands) >= maxNested {
+				return cands, false
+			}
+			cands = append(cands, c)
+			queue = append(queue, c)
+		}
+	}
+	return cands, true
 }
 
 // attachedValues appends to cands the values a cluster of one-letter

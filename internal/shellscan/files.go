@@ -834,6 +834,10 @@ var optionDanger = sync.OnceValue(func() map[string]danger {
 		"zstd": {long: []string{"output-dir-flat", "output-dir-mirror", "filelist"}}, "unzstd": {long: []string{"output-dir-flat", "output-dir-mirror", "filelist"}},
 		"zstdmt": {long: []string{"output-dir-flat", "output-dir-mirror", "filelist"}},
 		"rg":     {long: []string{"pre", "pre-glob"}},
+		// cargo --config sets any configuration key for one run, among
+		// them the programs it runs: target.<triple>.runner, linker,
+		// build.rustc-wrapper.
+		"cargo": {long: []string{"config"}},
 		// file -C compiles the magic of -m into NAME.mgc in the working
 		// directory.
 		"file": {long: []string{"compile"}, short: "C"},
@@ -959,6 +963,29 @@ func (an *analyzer) compiler(name string, args []word) {
 			return
 		case strings.HasPrefix(a.text, "@") || a.dynamic:
 			an.opaque(name + " reads options the analysis does not see")
+			return
+		}
+	}
+}
+
+// rustc marks the line opaque when rustc (or rustdoc) is told which
+// program to link with (-C linker=prog, --codegen=linker=prog): it runs
+// that program with arguments the analysis does not model.
+func (an *analyzer) rustc(name string, args []word) {
+	for i, a := range args {
+		var val word
+		switch t := a.text; {
+		case (t == "-C" || t == "--codegen") && i+1 < len(args):
+			val = args[i+1]
+		case strings.HasPrefix(t, "-C"):
+			val = word{text: t[2:], dynamic: a.dynamic}
+		case strings.HasPrefix(t, "--codegen="):
+			val = word{text: t[len("--codegen="):], dynamic: a.dynamic}
+		default:
+			continue
+		}
+		if key, _, _ := strings.Cut(val.text, "="); val.dynamic || strings.TrimSpace(key) == "linker" {
+			an.opaque(name + " -C linker runs a program the command line names")
 			return
 		}
 	}

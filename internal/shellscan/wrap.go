@@ -128,6 +128,9 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	if isCompiler(name) {
 		an.compiler(name, args)
 	}
+	if name == "rustc" || name == "rustdoc" {
+		an.rustc(name, args)
+	}
 	if an.interpreter(name, args) {
 		return false
 	}

@@ -1,0 +1,63 @@
+package shellscan
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// Round 15: an option's value may hold another program's options, and
+// their values name files that program writes (go build -ldflags=-o=x
+// links into x). The words of a command the analysis does not model are
+// now searched for such nested values, and options that name a program
+// to run (cargo --config …runner, rustc -C linker=) make the line opaque.
+func TestNestedOptionValuesArePathsItMayWrite(t *testing.T) {
+	for _, tt := range []struct{ line, want string }{
+		{"go test -ldflags=-o=.git/config ./...", ".git/config"},
+		{"go build -gcflags=all=-cpuprofile=.git/config ./...", ".git/config"},
+		{"go build '-ldflags=-s -w -o .git/hooks/pre-commit' ./...", ".git/hooks/pre-commit"},
+		{"go list -export -asmflags=-o=.git/config ./...", ".git/config"},
+		{"rustc -C link-arg=-o.git/config x.rs", ".git/config"},
+		{"rustc -Clink-arg=-o.git/config x.rs", ".git/config"},
+		{"rustc --emit=link=.git/config x.rs", ".git/config"},
+		{`cargo build --target-dir=x '--message-format=json,x=".git"'`, ".git"},
+		{`tool --opts '{"out": ".git/config"}'`, ".git/config"},
+		{"tool -Wl,-Map,.git/config", ".git/config"},
+	} {
+		a := analyzeBash(tt.line, "/home/u", "/w")
+		var got []string
+		for _, x := range a.accesses {
+			if x.unknown {
+				got = append(got, x.path)
+			}
+		}
+		if !slices.Contains(got, tt.want) {
+			t.Errorf("%q: paths it may write %q, want %q among them", tt.line, got, tt.want)
+		}
+	}
+	for _, line := range []string{
+		`cargo run --config 'target.x86_64-unknown-linux-gnu.runner=["rm","-f","c"]'`,
+		`cargo --config=build.rustc-wrapper=x build`,
+		"rustc -C linker=rm x.rs", "rustc -Clinker=rm x.rs", "rustc --codegen=linker=rm x.rs", "rustdoc -C linker=x x.rs",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+	for _, line := range []string{"rustc -C opt-level=3 x.rs", "cargo build --release", `go build -ldflags="-s -w -X main.v=1" ./...`} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
+			t.Errorf("%q is opaque: %q", line, a.reasons)
+		}
+	}
+	// A value with more nested values than maxNested is not searched
+	// through: the line is opaque.
+	var vals []string
+	for i := range maxNested + 1 {
+		vals = append(vals, "v"+strconv.Itoa(i))
+	}
+	many := "tool --x=" + strings.Join(vals, ",")
+	if a := analyzeBash(many, "/home/u", "/w"); len(a.reasons) == 0 {
+		t.Errorf("a value with %d nested values is not opaque", maxNested+1)
+	}
+}

@@ -1,0 +1,132 @@
+//go:build linux
+
+package permission_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// goModule is the prefix of the round's go lines: a one-package module
+// in the workdir for the go command to build.
+const goModule = `printf 'module m\n' > go.mod && printf 'package main\nfunc main(){}\n' > m.go && `
+
+// canaryRound15Go are lines of the attack round after round 14 whose
+// damage is done by a program an option's value configures: the go
+// command hands -ldflags, -gcflags and -asmflags on to the linker,
+// compiler and assembler, whose own -o, -cpuprofile … write the file they
+// name. Each was allowed by the "allow bash" scenario before the
+// analysis looked inside option values (the value of -ldflags=-o=x is
+// "-o=x", whose own value is "x").
+var canaryRound15Go = []string{
+	goModule + `go build -ldflags=-o=.git/config ./...`,
+	goModule + `go build '-ldflags=-s -w -o .git/hooks/pre-commit' ./...`,
+	goModule + `go build -gcflags=all=-cpuprofile=.git/config ./...`,
+	goModule + `go list -export -gcflags=-o=.git/config ./...`,
+	goModule + `go build -ldflags=-cpuprofile=.git/config ./...`,
+	goModule + `go build -ldflags=-memprofile=.git/hooks/pre-push ./...`,
+	goModule + `printf 'package main\nimport "testing"\nfunc TestM(t *testing.T) {}\n' > m_test.go && go test -ldflags=-o=.git/config ./...`,
+}
+
+// canaryRound15GoOrdinary are go lines next to the attacks that "allow
+// bash" must still allow.
+var canaryRound15GoOrdinary = []string{
+	`go build -ldflags="-s -w -X main.version=1.2.3" ./...`,
+	`go test -gcflags=all=-d=checkptr -count=1 ./...`,
+	`go build -o bin/m ./...`,
+	`go test -run 'TestA|TestB' ./...`,
+}
+
+// TestCanaryRound15GoToolFlags checks that each of canaryRound15Go is
+// refused by both scenarios and changes .git when run. The lines run
+// with the test's own build cache and a longer time limit than the
+// canary's three seconds: a cold cache would need minutes to build the
+// runtime. Damage is judged on .git alone, since any go command writes
+// its cache.
+func TestCanaryRound15GoToolFlags(t *testing.T) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go is not on PATH")
+	}
+	out, err := exec.Command(goBin, "env", "GOCACHE").Output()
+	if err != nil {
+		t.Fatalf("go env GOCACHE: %v", err)
+	}
+	cache := strings.TrimSpace(string(out))
+	template := canaryTemplate(t)
+	for _, line := range canaryRound15Go {
+		root := canaryFixture(t, template)
+		for _, sc := range canaryScenarios {
+			if out := authorize(t, canaryGate(t, root, sc.rules), line); out.Run {
+				t.Errorf("%s: %q was allowed", sc.name, line)
+			}
+		}
+		before := gitSnapshot(t, root)
+		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+		cmd := exec.CommandContext(ctx, "/bin/bash", "-c", line)
+		cmd.Dir = filepath.Join(root, "work")
+		env := canaryEnv(filepath.Join(root, "home"))
+		for i, kv := range env {
+			if p, ok := strings.CutPrefix(kv, "PATH="); ok {
+				env[i] = "PATH=" + filepath.Dir(goBin) + ":" + p
+			}
+		}
+		cmd.Env = append(env, "GOCACHE="+cache, "GOTOOLCHAIN=local", "GOPROXY=off", "GOFLAGS=")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+		run, _ := cmd.CombinedOutput()
+		cancel()
+		if p := changedGit(before, gitSnapshot(t, root)); p == "" {
+			t.Errorf("%q did no damage when run:\n%s", line, run)
+		} else {
+			t.Logf("%q changed %s", line, strings.TrimPrefix(p, root))
+		}
+	}
+	checkOrdinary(t, template, canaryRound15GoOrdinary, nil)
+}
+
+// gitSnapshot returns the contents of the fixture's .git/config and of
+// every file under .git/hooks.
+func gitSnapshot(t *testing.T, root string) map[string][]byte {
+	t.Helper()
+	snap := map[string][]byte{}
+	git := filepath.Join(root, "work", ".git")
+	b, err := os.ReadFile(filepath.Join(git, "config"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap[filepath.Join(git, "config")] = b
+	hooks, err := os.ReadDir(filepath.Join(git, "hooks"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range hooks {
+		p := filepath.Join(git, "hooks", h.Name())
+		b, _ := os.ReadFile(p)
+		snap[p] = b
+	}
+	return snap
+}
+
+// changedGit returns a path whose contents differ between two
+// gitSnapshots, or that only one of them holds, or "".
+func changedGit(before, after map[string][]byte) string {
+	for p, b := range after {
+		if a, ok := before[p]; !ok || !bytes.Equal(a, b) {
+			return p
+		}
+	}
+	for p := range before {
+		if _, ok := after[p]; !ok {
+			return p
+		}
+	}
+	return ""
+}
