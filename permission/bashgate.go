@@ -70,6 +70,12 @@ func (g *Gate) screenBash(call Call) bashScreen {
 			}
 			continue
 		}
+		if acc.Runs {
+			if s.opaque == "" {
+				s.opaque = g.runsOutside(a.Dirs, acc)
+			}
+			continue
+		}
 		if acc.Mode == shellscan.Read {
 			continue
 		}
@@ -138,6 +144,35 @@ func (g *Gate) screenBash(call Call) bashScreen {
 		}
 	}
 	return s
+}
+
+// runsOutside says why a directory whose code the command builds or runs
+// (the packages go test tests) makes the line opaque: from some candidate
+// directory it lies outside the workdir or inside its .git directory, or
+// it is a pattern. It returns "" otherwise.
+func (g *Gate) runsOutside(dirs []string, acc shellscan.Access) string {
+	why := "the command builds or runs the code in " + clip(acc.Path) + ", "
+	if acc.Pattern {
+		return why + "a pattern whose directories are only known when it runs"
+	}
+	wd := g.workdir
+	if wd == "" {
+		return why + "and the workdir is unknown"
+	}
+	for _, dir := range dirs {
+		target := g.absTarget(dir, acc.Path)
+		if target == "" {
+			return why + "relative to an unknown directory"
+		}
+		real, root := pathmatch.Resolve(target), pathmatch.Resolve(wd)
+		if !pathmatch.Within(real, root) {
+			return why + "outside the workdir"
+		}
+		if gitDirComponent(acc.Path) || pathmatch.Within(real, filepath.Join(root, ".git")) {
+			return why + "inside a .git directory"
+		}
+	}
+	return ""
 }
 
 // unknownWrite says why a word given to a command the analysis does not

@@ -93,6 +93,16 @@ func TestGateScreensBashWhateverThePolicy(t *testing.T) {
 		{"PatternMatchingGitConfig", "sed -i s/a/b/ .gi?/conf*", false, permission.Deny, permission.RuleBashProtected, false},
 		{"PatternThroughSymlinkToGit", "chmod 600 g/*", false, permission.Deny, permission.RuleBashProtected, false},
 		{"DeleteOutsideWorkdir", "unlink ~/.bashrc", false, permission.Deny, permission.RuleBashAnalysis, true},
+		// go test runs code in the packages it is given: they must lie
+		// in the workdir, outside .git, whichever way they are named.
+		{"GoTestHere", "go test -race .", false, permission.Allow, "", true},
+		{"GoTestSub", "cd sub && go test ./...", false, permission.Allow, "", true},
+		{"GoTestThroughLinkIntoGit", "go test ./g/...", false, permission.Deny, permission.RuleBashAnalysis, true},
+		{"GoTestInGit", "cd .git && go test", false, permission.Deny, permission.RuleBashAnalysis, true},
+		{"GoTestOutside", "go test ../...", false, permission.Deny, permission.RuleBashAnalysis, true},
+		{"GoTestInHome", "cd ~ && go test ./...", false, permission.Deny, permission.RuleBashAnalysis, true},
+		{"GoTestPattern", "go test ./s*", false, permission.Deny, permission.RuleBashAnalysis, true},
+		{"GoBuildIntoGitThroughLink", "go build -o g/hooks/pre-commit .", false, permission.Deny, permission.RuleBashProtected, false},
 		{"DeleteInWorkdir", "unlink sub/x", false, permission.Allow, "", true},
 		{"OutsideWorkdirApproved", "echo x >> ~/.bashrc", true, permission.Allow, permission.RuleBashAnalysis, true},
 		{"Arithmetic", "x='a[$(id)]'; echo $((x))", false, permission.Deny, permission.RuleBashAnalysis, true},

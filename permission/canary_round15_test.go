@@ -32,12 +32,29 @@ var canaryRound15Go = []string{
 	goModule + `go list -export -gcflags=-o=.git/config ./...`,
 	goModule + `go build -ldflags=-cpuprofile=.git/config ./...`,
 	goModule + `go build -ldflags=-memprofile=.git/hooks/pre-push ./...`,
-	goModule + `printf 'package main\nimport "testing"\nfunc TestM(t *testing.T) {}\n' > m_test.go && go test -ldflags=-o=.git/config ./...`,
+	goModule + goTest + `go test -ldflags=-o=.git/config ./...`,
+	// Over the model of go test, vet, list and build -o that followed
+	// (package operands are reads, so go test . is allowed): what their
+	// flags write, and where.
+	goModule + goTest + `go test -coverprofile=.git/config .`,
+	goModule + goTest + `go test -cpuprofile=config -outputdir=.git .`,
+	goModule + goTest + `go test -c -o .git/hooks/ .`,
+	goModule + goTest + `go test -ldflags=-o=.git/hooks/post-checkout .`,
+	goModule + goTest + `cd .git/hooks && go test -o pre-push ../..`,
+	goModule + `go build -o .git/hooks/pre-commit .`,
+	goModule + `go build -trimpath -o=.git/hooks/pre-push .`,
+	goModule + `go vet -gcflags=-cpuprofile=.git/config . ; go build -gcflags=-cpuprofile=.git/config -o bin/m .`,
 }
+
+// goTest adds a test to goModule's package.
+const goTest = `printf 'package main\nimport "testing"\nfunc TestM(t *testing.T) {}\n' > m_test.go && `
 
 // canaryRound15GoOrdinary are go lines next to the attacks that "allow
 // bash" must still allow.
 var canaryRound15GoOrdinary = []string{
+	"go test .", "go test", "go test -race -count=1 -run 'TestA|TestB' -v .", "go vet .",
+	"go list -f '{{.Dir}}' .", "go build -o bin/m .", "gofmt -l .", "gofmt -d -s .",
+	"go test -cover -coverprofile=cover.out ./...", "cd sub && go test ./...", "go test -json -short . ./sub/...",
 	`go build -ldflags="-s -w -X main.version=1.2.3" ./...`,
 	`go test -gcflags=all=-d=checkptr -count=1 ./...`,
 	`go build -o bin/m ./...`,

@@ -66,6 +66,9 @@ type access struct {
 	// unknown marks an argument of a command the analysis does not
 	// model, which may write it.
 	unknown bool
+	// runs marks a directory whose code the command builds or runs (the
+	// packages go test tests), which must lie in the workdir.
+	runs bool
 }
 
 // A bashAnalysis is what the analysis found in one command line.

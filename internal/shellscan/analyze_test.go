@@ -15,6 +15,9 @@ func acc(a access) string {
 	if a.unknown {
 		s += " +unknown"
 	}
+	if a.runs {
+		s += " +runs"
+	}
 	return s
 }
 

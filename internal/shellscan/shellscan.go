@@ -87,6 +87,11 @@ type Access struct {
 	// may write the path, so it must be neither protected nor outside the
 	// workdir's ordinary files.
 	Unknown bool
+	// Runs marks a directory whose code the command builds or runs, such
+	// as the package directories go test builds and runs tests in (Mode
+	// is Read): it must lie inside the workdir, outside its .git
+	// directory.
+	Runs bool
 }
 
 // An Analysis is what [Analyze] found in one command line.
@@ -136,7 +141,7 @@ func Analyze(line string, opts Options) *Analysis {
 	}
 	out.Accesses = make([]Access, len(in.accesses))
 	for i, a := range in.accesses {
-		out.Accesses[i] = Access{Mode: Mode(a.mode), Path: a.path, Tree: a.tree, Redirect: a.redirect, Pattern: a.pattern, Unknown: a.unknown}
+		out.Accesses[i] = Access{Mode: Mode(a.mode), Path: a.path, Tree: a.tree, Redirect: a.redirect, Pattern: a.pattern, Unknown: a.unknown, Runs: a.runs}
 	}
 	return out
 }

@@ -123,7 +123,12 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		an.make(name, args)
 	}
 	if name == "go" || strings.HasPrefix(name, "go1.") {
-		an.goCommand(name, args)
+		if an.goCommand(name, args); an.goModel(name, args) {
+			return false
+		}
+	}
+	if name == "gofmt" && an.gofmt(args) {
+		return false
 	}
 	if isCompiler(name) {
 		an.compiler(name, args)

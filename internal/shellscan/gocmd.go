@@ -1,0 +1,192 @@
+package shellscan
+
+import (
+	"path"
+	"strings"
+)
+
+// goFlag is how the go command (or gofmt) takes one of its flags.
+type goFlag int
+
+const (
+	goBool    goFlag = iota + 1 // takes no value unless attached (-race, -json=Field)
+	goValue                     // takes a value it does not write to (-run, -tags, -pgo file)
+	goOutput                    // takes a file it writes (-o, -coverprofile)
+	goOutDir                    // takes a directory it writes in (-outputdir, -pkgdir)
+	goProfile                   // a profile it writes, under -outputdir if relative
+	goToolArg                   // options it passes to the compiler, linker or assembler
+)
+
+// goFlags are the flags of go test, vet, list and build that the analysis
+// models, with how each is taken. A flag not listed leaves the command to
+// the rule for commands the analysis does not model.
+var goFlags = map[string]goFlag{
+	"a": goBool, "n": goBool, "x": goBool, "v": goBool, "race": goBool, "msan": goBool, "asan": goBool,
+	"cover": goBool, "trimpath": goBool, "work": goBool, "linkshared": goBool, "short": goBool,
+	"failfast": goBool, "benchmem": goBool, "json": goBool, "e": goBool, "m": goBool, "u": goBool,
+	"deps": goBool, "test": goBool, "find": goBool, "export": goBool, "compiled": goBool,
+	"retracted": goBool, "versions": goBool,
+	"p": goValue, "tags": goValue, "mod": goValue, "buildvcs": goValue, "buildmode": goValue,
+	"compiler": goValue, "installsuffix": goValue, "run": goValue, "skip": goValue, "bench": goValue,
+	"benchtime": goValue, "count": goValue, "cpu": goValue, "parallel": goValue, "timeout": goValue,
+	"shuffle": goValue, "covermode": goValue, "coverpkg": goValue, "fuzz": goValue, "fuzztime": goValue,
+	"fuzzminimizetime": goValue, "list": goValue, "vet": goValue, "f": goValue, "c": goValue,
+	"pgo": goValue, "overlay": goValue, "reuse": goValue,
+	"o": goOutput, "modfile": goOutput, "coverprofile": goProfile, "cpuprofile": goProfile,
+	"memprofile": goProfile, "blockprofile": goProfile, "mutexprofile": goProfile, "trace": goProfile,
+	"outputdir": goOutDir, "pkgdir": goOutDir,
+	"ldflags": goToolArg, "gcflags": goToolArg, "asmflags": goToolArg, "gccgoflags": goToolArg,
+}
+
+// goModel records what go test, go vet, go list and go build -o read and
+// write, so that their package operands are reads (go test . reads the
+// package in the working directory; it writes nothing there). It reports
+// false, leaving the command to the rule for commands the analysis does
+// not model, for any other subcommand, a flag it does not model (-C, the
+// test binary's -test.* and -args, vet's analyzer flags), a word only
+// known when the line runs, go test -c and go build without -o, which
+// write a file named after the package into the working directory. The
+// flags that run programs (-exec, -toolexec, -vettool) were made opaque
+// by goCommand.
+func (an *analyzer) goModel(name string, args []word) bool {
+	if len(args) == 0 || args[0].dynamic {
+		return false
+	}
+	sub := args[0].text
+	switch sub {
+	case "test", "vet", "list", "build":
+	default:
+		return false
+	}
+	what := name + " " + sub
+	type out struct {
+		w    word
+		kind goFlag
+	}
+	var outs []out
+	var tool, ops []word
+	outputDir, output, compileOnly := "", false, false
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if a.dynamic || a.special {
+			return false
+		}
+		if !strings.HasPrefix(a.text, "-") || a.text == "-" {
+			ops = append(ops, a)
+			continue
+		}
+		flag, val, hasVal := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a.text, "-"), "-"), "=")
+		kind, ok := goFlags[flag]
+		if !ok {
+			return false
+		}
+		if flag == "c" && sub == "test" {
+			kind = goBool // go test -c compiles the test binary; vet -c=N takes a number
+			compileOnly = !hasVal || val == "true"
+		}
+		if kind == goBool {
+			continue
+		}
+		v := word{text: val, pattern: a.pattern}
+		if !hasVal {
+			if i+1 == len(args) || args[i+1].dynamic || args[i+1].special {
+				return false
+			}
+			i++
+			v = args[i]
+		}
+		switch kind {
+		case goToolArg:
+			tool = append(tool, word{text: "-" + flag + "=" + v.text})
+		case goOutput, goOutDir, goProfile:
+			if v.pattern {
+				return false
+			}
+			outs = append(outs, out{v, kind})
+			output = output || flag == "o"
+			if kind == goOutDir && flag == "outputdir" {
+				outputDir = v.text
+			}
+		}
+	}
+	if sub == "build" && !output || sub == "test" && compileOnly && !output {
+		return false
+	}
+	for _, o := range outs {
+		// -o may name a directory, which the file is written into.
+		an.addAccess(o.w, modeWrite, what, o.kind != goProfile)
+		if o.kind == goProfile && outputDir != "" && !path.IsAbs(o.w.text) {
+			an.addAccess(word{text: path.Join(outputDir, o.w.text)}, modeWrite, what, false)
+		}
+	}
+	// What the compiler, linker or assembler is told is checked as the
+	// words of a command the analysis does not model, nested values
+	// included (-ldflags=-o=x).
+	an.unknownArgs(tool)
+	for _, op := range ops {
+		an.addAccess(op, modeRead, what, false)
+	}
+	an.packageDirs(ops)
+	return true
+}
+
+// packageDirs records the directories of the packages a go subcommand is
+// given (the one in the working directory when there are none) as
+// directories whose code it builds or runs: go test runs the test binary
+// there, and building runs cgo's compiler on the C files there. A pattern's directory
+// is what precedes its "/..."; an import path (example.com/m/x, std) is
+// recorded as written, which places it in the working directory.
+func (an *analyzer) packageDirs(ops []word) {
+	if len(ops) == 0 {
+		ops = []word{{text: "."}}
+	}
+	for _, op := range ops {
+		dir := op.text
+		if dir == "..." {
+			dir = "."
+		}
+		dir = strings.TrimSuffix(dir, "/...")
+		if strings.HasSuffix(dir, ".go") {
+			dir = path.Dir(dir)
+		}
+		if len(an.a.accesses) >= maxAccessPaths {
+			an.opaque("the command touches too many paths to check")
+			return
+		}
+		an.a.accesses = append(an.a.accesses, access{mode: modeRead, path: dir, pattern: op.pattern, runs: true})
+	}
+}
+
+// gofmt records what gofmt reads: its operands, files or directories of
+// Go source it prints (-l, -d) and does not change. With -w it rewrites
+// them, and with a flag it does not model it is left to the rule for
+// commands the analysis does not model; it then reports false.
+func (an *analyzer) gofmt(args []word) bool {
+	var ops []word
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a.dynamic || a.special {
+			return false
+		}
+		if !strings.HasPrefix(a.text, "-") || a.text == "-" {
+			ops = append(ops, a)
+			continue
+		}
+		flag, _, hasVal := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a.text, "-"), "-"), "=")
+		switch flag {
+		case "l", "d", "s", "e":
+		case "r":
+			if !hasVal {
+				i++
+			}
+		default: // -w, -cpuprofile and anything else
+			return false
+		}
+	}
+	for _, op := range ops {
+		if op.text != "-" {
+			an.addAccess(op, modeRead, "gofmt", true)
+		}
+	}
+	return true
+}

@@ -1,0 +1,65 @@
+package shellscan
+
+import (
+	"slices"
+	"testing"
+)
+
+// go test . named the package in the working directory, and "allow bash"
+// asked, because "." holds .git and an unmodelled command's operands may
+// be files it writes. go test, vet, list and build -o are now modelled:
+// package operands are read and their directories are where the code is
+// built or run; the flags that write say what they write.
+func TestGoSubcommandsAreModelled(t *testing.T) {
+	tests := []struct {
+		line string
+		want []string
+	}{
+		{"go test .", []string{"reads .", "reads . +runs"}},
+		{"go test", []string{"reads . +runs"}},
+		{"go test -race -count=1 -run 'A|B' ./... ./x.go", []string{"reads ./...", "reads ./x.go", "reads . +runs", "reads . +runs"}},
+		{"go vet -tags=x -json .", []string{"reads .", "reads . +runs"}},
+		{"go list -f '{{.Dir}}' -deps ./sub/...", []string{"reads ./sub/...", "reads ./sub +runs"}},
+		{"go build -o bin/x ./cmd/x", []string{"writes bin/x +tree", "reads ./cmd/x", "reads ./cmd/x +runs"}},
+		{"go test -cpuprofile c.prof -outputdir=out .", []string{"writes c.prof", "writes out/c.prof", "writes out +tree", "reads .", "reads . +runs"}},
+		{"go test -coverprofile=/abs/c.out -outputdir out -c -o t.test .", []string{"writes /abs/c.out", "writes out +tree", "writes t.test +tree", "reads .", "reads . +runs"}},
+		{"gofmt -l -s .", []string{"reads . +tree"}},
+		{"gofmt -r 'a -> b' -d x.go", []string{"reads x.go +tree"}},
+	}
+	for _, tt := range tests {
+		a := analyzeBash(tt.line, "/home/u", "/w")
+		var got []string
+		for _, x := range a.accesses {
+			got = append(got, acc(x))
+		}
+		slices.Sort(got)
+		slices.Sort(tt.want)
+		if len(a.reasons) > 0 || !slices.Equal(got, tt.want) {
+			t.Errorf("%q: reasons %q, accesses %q; want none and %q", tt.line, a.reasons, got, tt.want)
+		}
+	}
+	// What the linker is told is checked as an unmodelled command's
+	// words, nested values included.
+	a := analyzeBash("go test -ldflags=-o=x .", "/home/u", "/w")
+	if !slices.ContainsFunc(a.accesses, func(x access) bool { return acc(x) == "reads x +unknown" }) {
+		t.Errorf("go test -ldflags=-o=x: x is not a path it may write: %v", a.accesses)
+	}
+	// Left to the rule for commands the analysis does not model (each
+	// word a path it may write): a default output in the working
+	// directory, a flag not modelled, a word known only when it runs.
+	for _, line := range []string{
+		"go build .", "go test -c .", "go -C sub test .", "go vet -printf.funcs=x .", "go test . -args -v",
+		"go test -test.cpuprofile=x .", "go run .", "go test -o $X .", "gofmt -w .", "gofmt -cpuprofile p x.go",
+		"go generate ./...", "go install ./cmd/x",
+	} {
+		a := analyzeBash(line, "/home/u", "/w")
+		var unknown, runs bool
+		for _, x := range a.accesses {
+			unknown = unknown || x.unknown
+			runs = runs || x.runs
+		}
+		if (!unknown && len(a.reasons) == 0) || runs {
+			t.Errorf("%q: modelled (reasons %q, accesses %v), want it left to the unmodelled rule", line, a.reasons, a.accesses)
+		}
+	}
+}
