@@ -25,8 +25,12 @@ var goFlags = map[string]goFlag{
 	"cover": goBool, "trimpath": goBool, "work": goBool, "linkshared": goBool, "short": goBool,
 	"failfast": goBool, "benchmem": goBool, "json": goBool, "e": goBool, "m": goBool, "u": goBool,
 	"deps": goBool, "test": goBool, "find": goBool, "export": goBool, "compiled": goBool,
-	"retracted": goBool, "versions": goBool,
-	"p": goValue, "tags": goValue, "mod": goValue, "buildvcs": goValue, "buildmode": goValue,
+	"retracted": goBool, "versions": goBool, "fullpath": goBool, "modcacherw": goBool,
+	// -buildvcs takes true, false or auto, attached, and stands alone
+	// for true: the word after it is never its value.
+	"buildvcs": goBool,
+	"p":        goValue, "tags": goValue, "mod": goValue, "buildmode": goValue,
+	"memprofilerate": goValue, "blockprofilerate": goValue, "mutexprofilefraction": goValue,
 	"compiler": goValue, "installsuffix": goValue, "run": goValue, "skip": goValue, "bench": goValue,
 	"benchtime": goValue, "count": goValue, "cpu": goValue, "parallel": goValue, "timeout": goValue,
 	"shuffle": goValue, "covermode": goValue, "coverpkg": goValue, "fuzz": goValue, "fuzztime": goValue,
@@ -61,6 +65,7 @@ func (an *analyzer) goModel(name string, args []word) bool {
 	what := name + " " + sub
 	type out struct {
 		w    word
+		flag string
 		kind goFlag
 	}
 	var outs []out
@@ -102,7 +107,7 @@ func (an *analyzer) goModel(name string, args []word) bool {
 			if v.pattern {
 				return false
 			}
-			outs = append(outs, out{v, kind})
+			outs = append(outs, out{v, flag, kind})
 			output = output || flag == "o"
 			if kind == goOutDir && flag == "outputdir" {
 				outputDir = v.text
@@ -115,6 +120,13 @@ func (an *analyzer) goModel(name string, args []word) bool {
 	for _, o := range outs {
 		// -o may name a directory, which the file is written into.
 		an.addAccess(o.w, modeWrite, what, o.kind != goProfile)
+		// -modfile=x.mod writes x.sum beside it; -buildmode=c-shared and
+		// c-archive write a C header beside -o's file.
+		if base := strings.TrimSuffix(o.w.text, path.Ext(o.w.text)); base != "" && o.flag == "modfile" {
+			an.addAccess(word{text: base + ".sum", pattern: o.w.pattern}, modeWrite, what, false)
+		} else if base != "" && o.flag == "o" {
+			an.addAccess(word{text: base + ".h", pattern: o.w.pattern}, modeWrite, what, false)
+		}
 		if o.kind == goProfile && outputDir != "" && !path.IsAbs(o.w.text) {
 			an.addAccess(word{text: path.Join(outputDir, o.w.text)}, modeWrite, what, false)
 		}

@@ -20,9 +20,11 @@ func TestGoSubcommandsAreModelled(t *testing.T) {
 		{"go test -race -count=1 -run 'A|B' ./... ./x.go", []string{"reads ./...", "reads ./x.go", "reads . +runs", "reads . +runs"}},
 		{"go vet -tags=x -json .", []string{"reads .", "reads . +runs"}},
 		{"go list -f '{{.Dir}}' -deps ./sub/...", []string{"reads ./sub/...", "reads ./sub +runs"}},
-		{"go build -o bin/x ./cmd/x", []string{"writes bin/x +tree", "reads ./cmd/x", "reads ./cmd/x +runs"}},
+		{"go build -o bin/x ./cmd/x", []string{"writes bin/x +tree", "writes bin/x.h", "reads ./cmd/x", "reads ./cmd/x +runs"}},
 		{"go test -cpuprofile c.prof -outputdir=out .", []string{"writes c.prof", "writes out/c.prof", "writes out +tree", "reads .", "reads . +runs"}},
-		{"go test -coverprofile=/abs/c.out -outputdir out -c -o t.test .", []string{"writes /abs/c.out", "writes out +tree", "writes t.test +tree", "reads .", "reads . +runs"}},
+		{"go test -coverprofile=/abs/c.out -outputdir out -c -o t.test .", []string{"writes /abs/c.out", "writes out +tree", "writes t.test +tree", "writes t.h", "reads .", "reads . +runs"}},
+		{"go list -modfile=alt.mod -m all", []string{"writes alt.mod +tree", "writes alt.sum", "reads all", "reads all +runs"}},
+		{"go build -buildvcs -o x.so -buildmode=c-shared .", []string{"writes x.so +tree", "writes x.h", "reads .", "reads . +runs"}},
 		{"gofmt -l -s .", []string{"reads . +tree"}},
 		{"gofmt -r 'a -> b' -d x.go", []string{"reads x.go +tree"}},
 	}
