@@ -103,6 +103,16 @@ func TestGateScreensBashWhateverThePolicy(t *testing.T) {
 		{"GoTestInHome", "cd ~ && go test ./...", false, permission.Deny, permission.RuleBashAnalysis, true},
 		{"GoTestPattern", "go test ./s*", false, permission.Deny, permission.RuleBashAnalysis, true},
 		{"GoBuildIntoGitThroughLink", "go build -o g/hooks/pre-commit .", false, permission.Deny, permission.RuleBashProtected, false},
+		// Linters and test runners: their operands are read, a test
+		// runner's directories hold the code it runs, and a cache is
+		// written where they run.
+		{"RuffHere", "ruff check .", false, permission.Allow, "", true},
+		{"PytestHere", "python3 -m pytest -q .", false, permission.Allow, "", true},
+		{"PytestInGit", "cd .git && pytest", false, permission.Deny, permission.RuleBashAnalysis, true},
+		{"PytestThroughLinkIntoGit", "pytest g/hooks", false, permission.Deny, permission.RuleBashAnalysis, true},
+		{"MypyCacheInGit", "cd .git/hooks && mypy ../..", false, permission.Deny, permission.RuleBashProtected, false},
+		{"RuffInHome", "cd ~ && ruff check .", false, permission.Deny, permission.RuleBashAnalysis, true},
+		{"RuffFix", "ruff check --fix .", false, permission.Deny, permission.RuleBashAnalysis, true},
 		{"DeleteInWorkdir", "unlink sub/x", false, permission.Allow, "", true},
 		{"OutsideWorkdirApproved", "echo x >> ~/.bashrc", true, permission.Allow, permission.RuleBashAnalysis, true},
 		{"Arithmetic", "x='a[$(id)]'; echo $((x))", false, permission.Deny, permission.RuleBashAnalysis, true},

@@ -49,12 +49,15 @@ var canaryRound15Go = []string{
 // goTest adds a test to goModule's package.
 const goTest = `printf 'package main\nimport "testing"\nfunc TestM(t *testing.T) {}\n' > m_test.go && `
 
-// canaryRound15GoOrdinary are go lines next to the attacks that "allow
-// bash" must still allow.
-var canaryRound15GoOrdinary = []string{
+// canaryRound15Ordinary are lines next to the attacks that "allow bash"
+// must still allow: go's and the modelled linters' and test runners'
+// everyday lines (they asked before the models: "." holds .git).
+var canaryRound15Ordinary = []string{
 	"go test .", "go test", "go test -race -count=1 -run 'TestA|TestB' -v .", "go vet .",
 	"go list -f '{{.Dir}}' .", "go build -o bin/m .", "gofmt -l .", "gofmt -d -s .",
 	"go test -cover -coverprofile=cover.out ./...", "cd sub && go test ./...", "go test -json -short . ./sub/...",
+	"ruff check .", "ruff format --check .", "python3 -m pytest -q .", "pytest", "mypy .", "black --check .",
+	"flake8 .", "eslint .", "prettier --check .",
 	`go build -ldflags="-s -w -X main.version=1.2.3" ./...`,
 	`go test -gcflags=all=-d=checkptr -count=1 ./...`,
 	`go build -o bin/m ./...`,
@@ -106,7 +109,7 @@ func TestCanaryRound15GoToolFlags(t *testing.T) {
 			t.Logf("%q changed %s", line, strings.TrimPrefix(p, root))
 		}
 	}
-	checkOrdinary(t, template, canaryRound15GoOrdinary, nil)
+	checkOrdinary(t, template, canaryRound15Ordinary, nil)
 }
 
 // gitSnapshot returns the contents of the fixture's .git/config and of

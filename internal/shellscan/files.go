@@ -102,6 +102,13 @@ scan:
 						an.opaque(name + " -m " + rest + " runs code given on the command line or its standard input")
 						return true
 					}
+					// python3 -m pytest ., -m mypy …: the module is a
+					// modelled checker, given the words after it.
+					if after := args[i+1:]; i == 0 && len(t) == 2 && len(after) > 0 && an.checker(rest, after[1:]) {
+						return true
+					} else if i == 0 && len(t) > 2 && an.checker(rest, after) {
+						return true
+					}
 					break scan
 				case 'v':
 					valueNext = true

@@ -3,6 +3,7 @@ package shellscan
 import (
 	"path"
 	"strings"
+	"sync"
 )
 
 // goFlag is how the go command (or gofmt) takes one of its flags.
@@ -20,27 +21,29 @@ const (
 // goFlags are the flags of go test, vet, list and build that the analysis
 // models, with how each is taken. A flag not listed leaves the command to
 // the rule for commands the analysis does not model.
-var goFlags = map[string]goFlag{
-	"a": goBool, "n": goBool, "x": goBool, "v": goBool, "race": goBool, "msan": goBool, "asan": goBool,
-	"cover": goBool, "trimpath": goBool, "work": goBool, "linkshared": goBool, "short": goBool,
-	"failfast": goBool, "benchmem": goBool, "json": goBool, "e": goBool, "m": goBool, "u": goBool,
-	"deps": goBool, "test": goBool, "find": goBool, "export": goBool, "compiled": goBool,
-	"retracted": goBool, "versions": goBool, "fullpath": goBool, "modcacherw": goBool,
-	// -buildvcs takes true, false or auto, attached, and stands alone
-	// for true: the word after it is never its value.
-	"buildvcs": goBool,
-	"p":        goValue, "tags": goValue, "mod": goValue, "buildmode": goValue,
-	"memprofilerate": goValue, "blockprofilerate": goValue, "mutexprofilefraction": goValue,
-	"compiler": goValue, "installsuffix": goValue, "run": goValue, "skip": goValue, "bench": goValue,
-	"benchtime": goValue, "count": goValue, "cpu": goValue, "parallel": goValue, "timeout": goValue,
-	"shuffle": goValue, "covermode": goValue, "coverpkg": goValue, "fuzz": goValue, "fuzztime": goValue,
-	"fuzzminimizetime": goValue, "list": goValue, "vet": goValue, "f": goValue, "c": goValue,
-	"pgo": goValue, "overlay": goValue, "reuse": goValue,
-	"o": goOutput, "modfile": goOutput, "coverprofile": goProfile, "cpuprofile": goProfile,
-	"memprofile": goProfile, "blockprofile": goProfile, "mutexprofile": goProfile, "trace": goProfile,
-	"outputdir": goOutDir, "pkgdir": goOutDir,
-	"ldflags": goToolArg, "gcflags": goToolArg, "asmflags": goToolArg, "gccgoflags": goToolArg,
-}
+var goFlags = sync.OnceValue(func() map[string]goFlag {
+	return map[string]goFlag{
+		"a": goBool, "n": goBool, "x": goBool, "v": goBool, "race": goBool, "msan": goBool, "asan": goBool,
+		"cover": goBool, "trimpath": goBool, "work": goBool, "linkshared": goBool, "short": goBool,
+		"failfast": goBool, "benchmem": goBool, "json": goBool, "e": goBool, "m": goBool, "u": goBool,
+		"deps": goBool, "test": goBool, "find": goBool, "export": goBool, "compiled": goBool,
+		"retracted": goBool, "versions": goBool, "fullpath": goBool, "modcacherw": goBool,
+		// -buildvcs takes true, false or auto, attached, and stands alone
+		// for true: the word after it is never its value.
+		"buildvcs": goBool,
+		"p":        goValue, "tags": goValue, "mod": goValue, "buildmode": goValue,
+		"memprofilerate": goValue, "blockprofilerate": goValue, "mutexprofilefraction": goValue,
+		"compiler": goValue, "installsuffix": goValue, "run": goValue, "skip": goValue, "bench": goValue,
+		"benchtime": goValue, "count": goValue, "cpu": goValue, "parallel": goValue, "timeout": goValue,
+		"shuffle": goValue, "covermode": goValue, "coverpkg": goValue, "fuzz": goValue, "fuzztime": goValue,
+		"fuzzminimizetime": goValue, "list": goValue, "vet": goValue, "f": goValue, "c": goValue,
+		"pgo": goValue, "overlay": goValue, "reuse": goValue,
+		"o": goOutput, "modfile": goOutput, "coverprofile": goProfile, "cpuprofile": goProfile,
+		"memprofile": goProfile, "blockprofile": goProfile, "mutexprofile": goProfile, "trace": goProfile,
+		"outputdir": goOutDir, "pkgdir": goOutDir,
+		"ldflags": goToolArg, "gcflags": goToolArg, "asmflags": goToolArg, "gccgoflags": goToolArg,
+	}
+})
 
 // goModel records what go test, go vet, go list and go build -o read and
 // write, so that their package operands are reads (go test . reads the
@@ -81,7 +84,7 @@ func (an *analyzer) goModel(name string, args []word) bool {
 			continue
 		}
 		flag, val, hasVal := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a.text, "-"), "-"), "=")
-		kind, ok := goFlags[flag]
+		kind, ok := goFlags()[flag]
 		if !ok {
 			return false
 		}
