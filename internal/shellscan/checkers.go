@@ -107,7 +107,9 @@ func (an *analyzer) checker(name string, args []word) bool {
 		}
 		seen[flag] = true
 		if kind == goValue && !hasVal {
-			if i+1 == len(args) || args[i+1].dynamic || args[i+1].special {
+			// A value that looks like an option is left alone: some
+			// parsers take it as the value, others as the next option.
+			if i+1 == len(args) || args[i+1].dynamic || args[i+1].special || strings.HasPrefix(args[i+1].text, "-") {
 				return false
 			}
 			i++

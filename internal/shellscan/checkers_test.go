@@ -47,7 +47,7 @@ func TestCheckersAreModelled(t *testing.T) {
 		"flake8 --output-file=r.txt .", "mypy --install-types .", "mypy --cache-dir=x .", "pytest -p evil .",
 		"pytest --basetemp=x .", "pytest --junitxml=r.xml .", "pytest -W error .", "python3 -B -m pytest .",
 		"eslint --fix .", "eslint -c x.js .", "eslint --format ./f.js .", "prettier --write .", "prettier .",
-		"pytest $T", "ruff check -k",
+		"pytest $T", "ruff check -k", "prettier --check --log-level --write .", "ruff check --select --fix .",
 	} {
 		a := analyzeBash(line, "/home/u", "/w")
 		var unknown bool

@@ -97,7 +97,9 @@ func (an *analyzer) goModel(name string, args []word) bool {
 		}
 		v := word{text: val, pattern: a.pattern}
 		if !hasVal {
-			if i+1 == len(args) || args[i+1].dynamic || args[i+1].special {
+			// A value that looks like an option is left alone (go's flag
+			// package takes it as the value; a reader may not).
+			if i+1 == len(args) || args[i+1].dynamic || args[i+1].special || strings.HasPrefix(args[i+1].text, "-") {
 				return false
 			}
 			i++

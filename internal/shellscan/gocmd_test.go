@@ -52,7 +52,7 @@ func TestGoSubcommandsAreModelled(t *testing.T) {
 	for _, line := range []string{
 		"go build .", "go test -c .", "go -C sub test .", "go vet -printf.funcs=x .", "go test . -args -v",
 		"go test -test.cpuprofile=x .", "go run .", "go test -o $X .", "gofmt -w .", "gofmt -cpuprofile p x.go",
-		"go generate ./...", "go install ./cmd/x",
+		"go generate ./...", "go install ./cmd/x", "go test -run -o .",
 	} {
 		a := analyzeBash(line, "/home/u", "/w")
 		var unknown, runs bool
