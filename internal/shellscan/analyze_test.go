@@ -21,6 +21,43 @@ func acc(a access) string {
 	return s
 }
 
+// checkModelled checks that each line is analyzed with no reason to be
+// opaque and with exactly the accesses want gives it (as acc prints them,
+// in any order).
+func checkModelled(t *testing.T, want map[string][]string) {
+	t.Helper()
+	for line, w := range want {
+		a := analyzeBash(line, "/home/u", "/w")
+		var got []string
+		for _, x := range a.accesses {
+			got = append(got, acc(x))
+		}
+		slices.Sort(got)
+		w = slices.Sorted(slices.Values(w))
+		if len(a.reasons) > 0 || !slices.Equal(got, w) {
+			t.Errorf("%q: reasons %q, accesses %q; want none and %q", line, a.reasons, got, w)
+		}
+	}
+}
+
+// checkUnmodelled checks that each line is left to the rule for commands
+// the analysis does not model: it is opaque, or some word is a path the
+// command may write; and that no directory is recorded as code it runs.
+func checkUnmodelled(t *testing.T, lines []string) {
+	t.Helper()
+	for _, line := range lines {
+		a := analyzeBash(line, "/home/u", "/w")
+		var unknown, runs bool
+		for _, x := range a.accesses {
+			unknown = unknown || x.unknown
+			runs = runs || x.runs
+		}
+		if (!unknown && len(a.reasons) == 0) || runs {
+			t.Errorf("%q: modelled (reasons %q, accesses %v), want it left to the unmodelled rule", line, a.reasons, a.accesses)
+		}
+	}
+}
+
 func TestBashAnalysisFindsEverySimpleCommand(t *testing.T) {
 	tests := []struct {
 		name  string

@@ -5,9 +5,9 @@ import (
 	"sync"
 )
 
-// A checkerSpec models a linter, type checker or test runner whose
-// operands are files or directories it only reads, or whose code it runs:
-// ruff check ., mypy ., pytest .; the rule for commands the analysis does
+// A checkerSpec models a linter, formatter that only reports, type
+// checker or test runner whose operands are files or directories it only
+// reads, or whose code it runs: gofmt -l ., ruff check ., mypy ., pytest .; the rule for commands the analysis does
 // not model asks about those, since "." holds .git.
 type checkerSpec struct {
 	// flags are the options modelled, spelled as given ("-q",
@@ -47,7 +47,10 @@ func checkerFlags(bools, values string) map[string]goFlag {
 // purpose.
 var checkers = sync.OnceValue(func() map[string]checkerSpec {
 	return map[string]checkerSpec{
-		"ruff check": {flags: checkerFlags(
+		// gofmt prints (-l, -d) and does not change the Go files of its
+	// operands unless told to (-w).
+	"gofmt": {flags: checkerFlags("-l -d -s -e", "-r")},
+	"ruff check": {flags: checkerFlags(
 			"-q --quiet -s --silent -v --verbose -e --exit-zero --statistics --show-fixes --no-fix --no-cache --preview --no-preview --no-show-fixes",
 			"--select --ignore --extend-select --extend-ignore --output-format --target-version --line-length --exclude --extend-exclude --per-file-ignores"),
 			cache: ".ruff_cache"},

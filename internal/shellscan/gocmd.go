@@ -173,37 +173,3 @@ func (an *analyzer) packageDirs(ops []word) {
 		an.a.accesses = append(an.a.accesses, access{mode: modeRead, path: dir, pattern: op.pattern, runs: true})
 	}
 }
-
-// gofmt records what gofmt reads: its operands, files or directories of
-// Go source it prints (-l, -d) and does not change. With -w it rewrites
-// them, and with a flag it does not model it is left to the rule for
-// commands the analysis does not model; it then reports false.
-func (an *analyzer) gofmt(args []word) bool {
-	var ops []word
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a.dynamic || a.special {
-			return false
-		}
-		if !strings.HasPrefix(a.text, "-") || a.text == "-" {
-			ops = append(ops, a)
-			continue
-		}
-		flag, _, hasVal := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a.text, "-"), "-"), "=")
-		switch flag {
-		case "l", "d", "s", "e":
-		case "r":
-			if !hasVal {
-				i++
-			}
-		default: // -w, -cpuprofile and anything else
-			return false
-		}
-	}
-	for _, op := range ops {
-		if op.text != "-" {
-			an.addAccess(op, modeRead, "gofmt", true)
-		}
-	}
-	return true
-}

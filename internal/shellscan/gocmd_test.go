@@ -11,57 +11,33 @@ import (
 // package operands are read and their directories are where the code is
 // built or run; the flags that write say what they write.
 func TestGoSubcommandsAreModelled(t *testing.T) {
-	tests := []struct {
-		line string
-		want []string
-	}{
-		{"go test .", []string{"reads .", "reads . +runs"}},
-		{"go test", []string{"reads . +runs"}},
-		{"go test -race -count=1 -run 'A|B' ./... ./x.go", []string{"reads ./...", "reads ./x.go", "reads . +runs", "reads . +runs"}},
-		{"go vet -tags=x -json .", []string{"reads .", "reads . +runs"}},
-		{"go list -f '{{.Dir}}' -deps ./sub/...", []string{"reads ./sub/...", "reads ./sub +runs"}},
-		{"go build -o bin/x ./cmd/x", []string{"writes bin/x +tree", "writes bin/x.h", "reads ./cmd/x", "reads ./cmd/x +runs"}},
-		{"go test -cpuprofile c.prof -outputdir=out .", []string{"writes c.prof", "writes out/c.prof", "writes out +tree", "reads .", "reads . +runs"}},
-		{"go test -coverprofile=/abs/c.out -outputdir out -c -o t.test .", []string{"writes /abs/c.out", "writes out +tree", "writes t.test +tree", "writes t.h", "reads .", "reads . +runs"}},
-		{"go list -modfile=alt.mod -m all", []string{"writes alt.mod +tree", "writes alt.sum", "reads all", "reads all +runs"}},
-		{"go build -buildvcs -o x.so -buildmode=c-shared .", []string{"writes x.so +tree", "writes x.h", "reads .", "reads . +runs"}},
-		{"gofmt -l -s .", []string{"reads . +tree"}},
-		{"gofmt -r 'a -> b' -d x.go", []string{"reads x.go +tree"}},
-	}
-	for _, tt := range tests {
-		a := analyzeBash(tt.line, "/home/u", "/w")
-		var got []string
-		for _, x := range a.accesses {
-			got = append(got, acc(x))
-		}
-		slices.Sort(got)
-		slices.Sort(tt.want)
-		if len(a.reasons) > 0 || !slices.Equal(got, tt.want) {
-			t.Errorf("%q: reasons %q, accesses %q; want none and %q", tt.line, a.reasons, got, tt.want)
-		}
-	}
+	checkModelled(t, map[string][]string{
+		"go test .": {"reads .", "reads . +runs"},
+		"go test":   {"reads . +runs"},
+		"go test -race -count=1 -run 'A|B' ./... ./x.go": {"reads ./...", "reads ./x.go", "reads . +runs", "reads . +runs"},
+		"go vet -tags=x -json .":                         {"reads .", "reads . +runs"},
+		"go list -f '{{.Dir}}' -deps ./sub/...":          {"reads ./sub/...", "reads ./sub +runs"},
+		"go build -o bin/x ./cmd/x":                      {"writes bin/x +tree", "writes bin/x.h", "reads ./cmd/x", "reads ./cmd/x +runs"},
+		"go test -cpuprofile c.prof -outputdir=out .":    {"writes c.prof", "writes out/c.prof", "writes out +tree", "reads .", "reads . +runs"},
+		"go test -coverprofile=/abs/c.out -outputdir out -c -o t.test .": {"writes /abs/c.out", "writes out +tree", "writes t.test +tree",
+			"writes t.h", "reads .", "reads . +runs"},
+		"go list -modfile=alt.mod -m all":                  {"writes alt.mod +tree", "writes alt.sum", "reads all", "reads all +runs"},
+		"go build -buildvcs -o x.so -buildmode=c-shared .": {"writes x.so +tree", "writes x.h", "reads .", "reads . +runs"},
+		"gofmt -l -s .":             {"reads . +tree"},
+		"gofmt -r 'a -> b' -d x.go": {"reads x.go +tree"},
+	})
 	// What the linker is told is checked as an unmodelled command's
 	// words, nested values included.
 	a := analyzeBash("go test -ldflags=-o=x .", "/home/u", "/w")
 	if !slices.ContainsFunc(a.accesses, func(x access) bool { return acc(x) == "reads x +unknown" }) {
 		t.Errorf("go test -ldflags=-o=x: x is not a path it may write: %v", a.accesses)
 	}
-	// Left to the rule for commands the analysis does not model (each
-	// word a path it may write): a default output in the working
-	// directory, a flag not modelled, a word known only when it runs.
-	for _, line := range []string{
+	// Left to the rule for commands the analysis does not model: a
+	// default output in the working directory, a flag not modelled, a
+	// word known only when it runs.
+	checkUnmodelled(t, []string{
 		"go build .", "go test -c .", "go -C sub test .", "go vet -printf.funcs=x .", "go test . -args -v",
 		"go test -test.cpuprofile=x .", "go run .", "go test -o $X .", "gofmt -w .", "gofmt -cpuprofile p x.go",
 		"go generate ./...", "go install ./cmd/x", "go test -run -o .",
-	} {
-		a := analyzeBash(line, "/home/u", "/w")
-		var unknown, runs bool
-		for _, x := range a.accesses {
-			unknown = unknown || x.unknown
-			runs = runs || x.runs
-		}
-		if (!unknown && len(a.reasons) == 0) || runs {
-			t.Errorf("%q: modelled (reasons %q, accesses %v), want it left to the unmodelled rule", line, a.reasons, a.accesses)
-		}
-	}
+	})
 }

@@ -127,7 +127,7 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 			return false
 		}
 	}
-	if name == "gofmt" && an.gofmt(args) || an.checker(name, args) {
+	if an.checker(name, args) {
 		return false
 	}
 	if isCompiler(name) {
