@@ -48,9 +48,9 @@ func checkerFlags(bools, values string) map[string]goFlag {
 var checkers = sync.OnceValue(func() map[string]checkerSpec {
 	return map[string]checkerSpec{
 		// gofmt prints (-l, -d) and does not change the Go files of its
-	// operands unless told to (-w).
-	"gofmt": {flags: checkerFlags("-l -d -s -e", "-r")},
-	"ruff check": {flags: checkerFlags(
+		// operands unless told to (-w).
+		"gofmt": {flags: checkerFlags("-l -d -s -e", "-r")},
+		"ruff check": {flags: checkerFlags(
 			"-q --quiet -s --silent -v --verbose -e --exit-zero --statistics --show-fixes --no-fix --no-cache --preview --no-preview --no-show-fixes",
 			"--select --ignore --extend-select --extend-ignore --output-format --target-version --line-length --exclude --extend-exclude --per-file-ignores"),
 			cache: ".ruff_cache"},
