@@ -103,6 +103,11 @@ func TestGateScreensBashWhateverThePolicy(t *testing.T) {
 		{"GoTestInHome", "cd ~ && go test ./...", false, permission.Deny, permission.RuleBashAnalysis, true},
 		{"GoTestPattern", "go test ./s*", false, permission.Deny, permission.RuleBashAnalysis, true},
 		{"GoBuildIntoGitThroughLink", "go build -o g/hooks/pre-commit .", false, permission.Deny, permission.RuleBashProtected, false},
+		{"GoRunHere", "go run . -v", false, permission.Allow, "", true},
+		{"GoRunGivenGitConfig", "go run . -out .git/config", false, permission.Deny, permission.RuleBashAnalysis, true},
+		{"GoRunGivenBashrc", "go run ./sub ~/.bashrc", false, permission.Deny, permission.RuleBashAnalysis, true},
+		{"GoFmtHere", "go fmt", false, permission.Allow, "", true},
+		{"GoFmtInHooks", "cd .git/hooks && go fmt", false, permission.Deny, permission.RuleBashProtected, false},
 		// Linters and test runners: their operands are read, a test
 		// runner's directories hold the code it runs, and a cache is
 		// written where they run.

@@ -44,6 +44,9 @@ var canaryRound15Go = []string{
 	goModule + `go build -o .git/hooks/pre-commit .`,
 	goModule + `go build -trimpath -o=.git/hooks/pre-push .`,
 	goModule + `go vet -gcflags=-cpuprofile=.git/config . ; go build -gcflags=-cpuprofile=.git/config -o bin/m .`,
+	// go run: the program may write any file it is given.
+	`printf 'package main\nimport "os"\nfunc main() { os.WriteFile(os.Args[1], []byte("x"), 0o755) }\n' > w.go && go run w.go .git/hooks/pre-commit`,
+	goModule + `go run -trimpath . ; printf 'package main\nimport "os"\nfunc main() { os.WriteFile(os.Args[1], nil, 0) }\n' > m.go && go run . .git/config`,
 }
 
 // goTest adds a test to goModule's package.
@@ -53,7 +56,7 @@ const goTest = `printf 'package main\nimport "testing"\nfunc TestM(t *testing.T)
 // must still allow: go's and the modelled linters' and test runners'
 // everyday lines (they asked before the models: "." holds .git).
 var canaryRound15Ordinary = []string{
-	"go test .", "go test", "go test -race -count=1 -run 'TestA|TestB' -v .", "go vet .",
+	"go test .", "go test", "go run .", "go fmt", "go test -race -count=1 -run 'TestA|TestB' -v .", "go vet .",
 	"go list -f '{{.Dir}}' .", "go build -o bin/m .", "gofmt -l .", "gofmt -d -s .",
 	"go test -cover -coverprofile=cover.out ./...", "cd sub && go test ./...", "go test -json -short . ./sub/...",
 	"ruff check .", "ruff format --check .", "python3 -m pytest -q .", "pytest", "mypy .", "black --check .",

@@ -2,6 +2,7 @@ package shellscan
 
 import (
 	"path"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -45,14 +46,18 @@ var goFlags = sync.OnceValue(func() map[string]goFlag {
 	}
 })
 
-// goModel records what go test, go vet, go list and go build -o read and
+// goModel records what go test, vet, list, build -o, run and fmt read and
 // write, so that their package operands are reads (go test . reads the
-// package in the working directory; it writes nothing there). It reports
+// package in the working directory; it writes nothing there). The
+// arguments go run passes to the program are words of a command the
+// analysis does not model; go fmt writes the Go files of its packages. It
+// reports
 // false, leaving the command to the rule for commands the analysis does
 // not model, for any other subcommand, a flag it does not model (-C, the
 // test binary's -test.* and -args, vet's analyzer flags), a word only
 // known when the line runs, go test -c and go build without -o, which
-// write a file named after the package into the working directory. The
+// write a file named after the package into the working directory, and
+// go fmt of a pattern (./...). The
 // flags that run programs (-exec, -toolexec, -vettool) were made opaque
 // by goCommand.
 func (an *analyzer) goModel(name string, args []word) bool {
@@ -61,7 +66,7 @@ func (an *analyzer) goModel(name string, args []word) bool {
 	}
 	sub := args[0].text
 	switch sub {
-	case "test", "vet", "list", "build":
+	case "test", "vet", "list", "build", "run", "fmt":
 	default:
 		return false
 	}
@@ -72,7 +77,7 @@ func (an *analyzer) goModel(name string, args []word) bool {
 		kind goFlag
 	}
 	var outs []out
-	var tool, ops []word
+	var tool, ops, progArgs []word
 	outputDir, output, compileOnly := "", false, false
 	for i := 1; i < len(args); i++ {
 		a := args[i]
@@ -80,6 +85,16 @@ func (an *analyzer) goModel(name string, args []word) bool {
 			return false
 		}
 		if !strings.HasPrefix(a.text, "-") || a.text == "-" {
+			if sub == "run" {
+				// go run [flags] package [arguments] or x.go y.go
+				// [arguments]: what follows is the program's.
+				j := i + 1
+				for strings.HasSuffix(a.text, ".go") && j < len(args) && strings.HasSuffix(args[j].text, ".go") && !args[j].dynamic {
+					j++
+				}
+				ops, progArgs = args[i:j], args[j:]
+				break
+			}
 			ops = append(ops, a)
 			continue
 		}
@@ -119,8 +134,25 @@ func (an *analyzer) goModel(name string, args []word) bool {
 			}
 		}
 	}
-	if sub == "build" && !output || sub == "test" && compileOnly && !output {
+	switch {
+	case sub == "build" && !output, sub == "test" && compileOnly && !output, sub == "run" && len(ops) == 0:
 		return false
+	case sub == "fmt":
+		// go fmt rewrites the Go files of each package it is given.
+		if len(outs) > 0 || len(tool) > 0 || slices.ContainsFunc(ops, func(w word) bool { return strings.Contains(w.text, "...") || w.pattern }) {
+			return false
+		}
+		if len(ops) == 0 {
+			ops = []word{{text: "."}}
+		}
+		for _, op := range ops {
+			if strings.HasSuffix(op.text, ".go") {
+				an.addAccess(op, modeWrite, what, false)
+			} else {
+				an.addAccess(word{text: path.Join(op.text, "*.go"), pattern: true}, modeWrite, what, false)
+			}
+		}
+		return true
 	}
 	for _, o := range outs {
 		// -o may name a directory, which the file is written into.
@@ -144,6 +176,8 @@ func (an *analyzer) goModel(name string, args []word) bool {
 		an.addAccess(op, modeRead, what, false)
 	}
 	an.packageDirs(ops)
+	// The program go run builds may write any file it is given.
+	an.unknownArgs(progArgs)
 	return true
 }
 

@@ -23,8 +23,13 @@ func TestGoSubcommandsAreModelled(t *testing.T) {
 			"writes t.h", "reads .", "reads . +runs"},
 		"go list -modfile=alt.mod -m all":                  {"writes alt.mod +tree", "writes alt.sum", "reads all", "reads all +runs"},
 		"go build -buildvcs -o x.so -buildmode=c-shared .": {"writes x.so +tree", "writes x.h", "reads .", "reads . +runs"},
-		"gofmt -l -s .":             {"reads . +tree"},
-		"gofmt -r 'a -> b' -d x.go": {"reads x.go +tree"},
+		"go run .":                              {"reads .", "reads . +runs"},
+		"go run -race ./cmd/x -v --out=build/y": {"reads ./cmd/x", "reads ./cmd/x +runs", "reads build/y +unknown"},
+		"go run a.go b.go c.txt":                {"reads a.go", "reads b.go", "reads . +runs", "reads . +runs", "reads c.txt +unknown"},
+		"go fmt":                                {"writes *.go"},
+		"go fmt -n ./sub x.go":                  {"writes sub/*.go", "writes x.go"},
+		"gofmt -l -s .":                         {"reads . +tree"},
+		"gofmt -r 'a -> b' -d x.go":             {"reads x.go +tree"},
 	})
 	// What the linker is told is checked as an unmodelled command's
 	// words, nested values included.
@@ -37,7 +42,7 @@ func TestGoSubcommandsAreModelled(t *testing.T) {
 	// word known only when it runs.
 	checkUnmodelled(t, []string{
 		"go build .", "go test -c .", "go -C sub test .", "go vet -printf.funcs=x .", "go test . -args -v",
-		"go test -test.cpuprofile=x .", "go run .", "go test -o $X .", "gofmt -w .", "gofmt -cpuprofile p x.go",
+		"go test -test.cpuprofile=x .", "go run", "go fmt ./...", "go fmt -ldflags=x .", "go test -o $X .", "gofmt -w .", "gofmt -cpuprofile p x.go",
 		"go generate ./...", "go install ./cmd/x", "go test -run -o .",
 	})
 }
