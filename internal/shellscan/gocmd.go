@@ -137,6 +137,11 @@ func (an *analyzer) goModel(name string, args []word) bool {
 	switch {
 	case sub == "build" && !output, sub == "test" && compileOnly && !output, sub == "run" && len(ops) == 0:
 		return false
+	case sub == "run" && strings.Contains(ops[0].text, "@"):
+		// go run example.com/tool@latest fetches a program and runs it,
+		// as npx does.
+		an.opaque(what + " runs a program it fetches: " + clipName(ops[0].text))
+		return true
 	case sub == "fmt":
 		// go fmt rewrites the Go files of each package it is given.
 		if len(outs) > 0 || len(tool) > 0 || slices.ContainsFunc(ops, func(w word) bool { return strings.Contains(w.text, "...") || w.pattern }) {

@@ -37,6 +37,9 @@ func TestGoSubcommandsAreModelled(t *testing.T) {
 	if !slices.ContainsFunc(a.accesses, func(x access) bool { return acc(x) == "reads x +unknown" }) {
 		t.Errorf("go test -ldflags=-o=x: x is not a path it may write: %v", a.accesses)
 	}
+	if a := analyzeBash("go run golang.org/x/tools/cmd/stringer@latest -type=T", "/home/u", "/w"); len(a.reasons) == 0 {
+		t.Errorf("go run of a module at a version is not opaque: %v", a.accesses)
+	}
 	// Left to the rule for commands the analysis does not model: a
 	// default output in the working directory, a flag not modelled, a
 	// word known only when it runs.
