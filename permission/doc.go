@@ -121,8 +121,15 @@
 // backslash, a carriage return (where the parser and bash split lines
 // differently), and lines beyond the size limits all make a line opaque. The words of a command the analysis
 // does not model (mktemp, openssl, fallocate …) are taken as paths it may
-// write: a protected one, or one outside the workdir's ordinary files,
-// makes the line opaque. Deny rules still
+// write, and so are the values nested in their option values
+// (-ldflags=-o=x, -Wl,-o,x, key=".git"): a protected one, or one outside
+// the workdir's ordinary files, makes the line opaque. The go command's
+// test, vet, list, run, fmt and build -o, gofmt, and the everyday linters
+// and test runners (ruff check, black --check, flake8, mypy, pytest,
+// eslint, prettier --check) are modelled with the options they are known
+// to take: their operands are read, and the directories whose code they
+// build or run must lie in the workdir outside .git; any other option
+// leaves them to the rule for commands not modelled. Deny rules still
 // see every command the analysis found, including what an opaque wrapper
 // seems to run.
 //
