@@ -71,15 +71,7 @@ var canaryRound15Ordinary = []string{
 // runtime. Damage is judged on .git alone, since any go command writes
 // its cache.
 func TestCanaryRound15GoToolFlags(t *testing.T) {
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("go is not on PATH")
-	}
-	out, err := exec.Command(goBin, "env", "GOCACHE").Output()
-	if err != nil {
-		t.Fatalf("go env GOCACHE: %v", err)
-	}
-	cache := strings.TrimSpace(string(out))
+	goRun := goLineRunner(t)
 	template := canaryTemplate(t)
 	for _, line := range canaryRound15Go {
 		root := canaryFixture(t, template)
@@ -89,7 +81,34 @@ func TestCanaryRound15GoToolFlags(t *testing.T) {
 			}
 		}
 		before := gitSnapshot(t, root)
+		run := goRun(root, line)
+		if p := changedGit(before, gitSnapshot(t, root)); p == "" {
+			t.Errorf("%q did no damage when run:\n%s", line, run)
+		} else {
+			t.Logf("%q changed %s", line, strings.TrimPrefix(p, root))
+		}
+	}
+	checkOrdinary(t, template, canaryRound15Ordinary, nil)
+}
+
+// goLineRunner returns a function that runs a line through real bash in
+// the workdir of the fixture at root, with go on PATH, the test's own
+// build cache and a time limit of two minutes, and returns its output.
+// It skips the test when go is not on PATH.
+func goLineRunner(t *testing.T) func(root, line string) []byte {
+	t.Helper()
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go is not on PATH")
+	}
+	out, err := exec.Command(goBin, "env", "GOCACHE").Output()
+	if err != nil {
+		t.Fatalf("go env GOCACHE: %v", err)
+	}
+	cache := strings.TrimSpace(string(out))
+	return func(root, line string) []byte {
 		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+		defer cancel()
 		cmd := exec.CommandContext(ctx, "/bin/bash", "-c", line)
 		cmd.Dir = filepath.Join(root, "work")
 		env := canaryEnv(filepath.Join(root, "home"))
@@ -102,14 +121,8 @@ func TestCanaryRound15GoToolFlags(t *testing.T) {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 		cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 		run, _ := cmd.CombinedOutput()
-		cancel()
-		if p := changedGit(before, gitSnapshot(t, root)); p == "" {
-			t.Errorf("%q did no damage when run:\n%s", line, run)
-		} else {
-			t.Logf("%q changed %s", line, strings.TrimPrefix(p, root))
-		}
+		return run
 	}
-	checkOrdinary(t, template, canaryRound15Ordinary, nil)
 }
 
 // gitSnapshot returns the contents of the fixture's .git/config and of
@@ -149,4 +162,51 @@ func changedGit(before, after map[string][]byte) string {
 		}
 	}
 	return ""
+}
+
+// canaryRound15Cwd are lines over the go model whose damage is a file the
+// go command writes into its working directory, named after the package
+// or the first file, when -o is empty (-o= is no -o to the go command) or
+// when go test keeps the test binary for a profile. The working
+// directory is .git/hooks, and the package is named by its absolute
+// path (WORK stands for the workdir), which lies in the workdir from any
+// directory. Each runs after setup, which makes the workdir a Go module
+// as a cloned repository would be; each was allowed by "allow bash", and
+// damage is the file it writes.
+var canaryRound15Cwd = []struct{ setup, line, damage string }{
+	{goModule + `printf 'package main\nfunc main(){}\n' > pre-commit.go`, `cd .git/hooks && go build -o= WORK/pre-commit.go`, "work/.git/hooks/pre-commit"},
+	{goModule + `printf 'package main\nfunc main(){}\n' > pre-push.go`, `cd hooks && go build -o '' WORK/pre-push.go`, "work/.git/hooks/pre-push"},
+	{goModule + goTest + `true`, `cd .git/hooks && go test -cpuprofile=WORK/cpu.out WORK`, "work/.git/hooks/m.test"},
+	{goModule + goTest + `true`, `cd dotgit && go test -memprofile WORK/mem.out -run X WORK`, "work/.git/m.test"},
+	{goModule + goTest + `true`, `cd .git/hooks && go test -c -o= WORK`, "work/.git/hooks/m.test"},
+}
+
+// TestCanaryRound15GoWritesItsWorkingDirectory checks that each of
+// canaryRound15Cwd is refused by both scenarios and, run, writes its
+// damage file.
+func TestCanaryRound15GoWritesItsWorkingDirectory(t *testing.T) {
+	goRun := goLineRunner(t)
+	template := canaryTemplate(t)
+	for _, c := range canaryRound15Cwd {
+		root := canaryFixture(t, template)
+		if out := goRun(root, c.setup); len(out) > 0 {
+			t.Fatalf("setup %q: %s", c.setup, out)
+		}
+		line := strings.ReplaceAll(c.line, "WORK", filepath.Join(root, "work"))
+		for _, sc := range canaryScenarios {
+			if out := authorize(t, canaryGate(t, root, sc.rules), line); out.Run {
+				t.Errorf("%s: %q was allowed", sc.name, c.line)
+			}
+		}
+		damage := filepath.Join(root, filepath.FromSlash(c.damage))
+		if _, err := os.Lstat(damage); err == nil {
+			t.Fatalf("%s exists before %q runs", c.damage, c.line)
+		}
+		run := goRun(root, line)
+		if _, err := os.Lstat(damage); err != nil {
+			t.Errorf("%q did no damage when run (%v):\n%s", c.line, err, run)
+		} else {
+			t.Logf("%q wrote %s", c.line, c.damage)
+		}
+	}
 }

@@ -45,6 +45,16 @@ var goFlags = sync.OnceValue(func() map[string]goFlag {
 	}
 })
 
+// goKeepsTestBinary reports whether flag is a profile flag for which go
+// test keeps the test binary in its working directory, as -c would.
+func goKeepsTestBinary(flag string) bool {
+	switch flag {
+	case "cpuprofile", "memprofile", "blockprofile", "mutexprofile":
+		return true
+	}
+	return false
+}
+
 // goModel records what go test, go vet, go list and go build -o read and
 // write, so that their package operands are reads (go test . reads the
 // package in the working directory; it writes nothing there). It reports
@@ -73,7 +83,7 @@ func (an *analyzer) goModel(name string, args []word) bool {
 	}
 	var outs []out
 	var tool, ops []word
-	outputDir, output, compileOnly := "", false, false
+	outputDir, output, compileOnly, keepBinary := "", false, false, false
 	for i := 1; i < len(args); i++ {
 		a := args[i]
 		if a.dynamic || a.special {
@@ -112,8 +122,15 @@ func (an *analyzer) goModel(name string, args []word) bool {
 			if v.pattern {
 				return false
 			}
+			if v.text == "" {
+				// An empty value is no value: go build -o= writes the
+				// binary it names after the package or the first file
+				// into the working directory, as without -o.
+				continue
+			}
 			outs = append(outs, out{v, flag, kind})
 			output = output || flag == "o"
+			keepBinary = keepBinary || goKeepsTestBinary(flag)
 			if kind == goOutDir && flag == "outputdir" {
 				outputDir = v.text
 			}
@@ -122,6 +139,13 @@ func (an *analyzer) goModel(name string, args []word) bool {
 	if sub == "build" && !output || sub == "test" && compileOnly && !output {
 		return false
 	}
+	if sub == "test" && keepBinary && !output {
+		// go test -cpuprofile (-memprofile, -blockprofile,
+		// -mutexprofile) keeps the test binary, named after the package,
+		// in the working directory (not -outputdir): it is recorded
+		// under a name of its own there.
+		an.addAccess(word{text: "pkg.test"}, modeWrite, what, false)
+	}
 	for _, o := range outs {
 		// -o may name a directory, which the file is written into.
 		an.addAccess(o.w, modeWrite, what, o.kind != goProfile)
@@ -129,7 +153,7 @@ func (an *analyzer) goModel(name string, args []word) bool {
 		// c-archive write a C header beside -o's file.
 		if base := strings.TrimSuffix(o.w.text, path.Ext(o.w.text)); base != "" && o.flag == "modfile" {
 			an.addAccess(word{text: base + ".sum", pattern: o.w.pattern}, modeWrite, what, false)
-		} else if base != "" && o.flag == "o" {
+		} else if base != "" && o.flag == "o" && o.w.text != "/dev/null" {
 			an.addAccess(word{text: base + ".h", pattern: o.w.pattern}, modeWrite, what, false)
 		}
 		if o.kind == goProfile && outputDir != "" && !path.IsAbs(o.w.text) {
@@ -162,7 +186,12 @@ func (an *analyzer) packageDirs(ops []word) {
 		if dir == "..." {
 			dir = "."
 		}
-		dir = strings.TrimSuffix(dir, "/...")
+		if d, ok := strings.CutSuffix(dir, "/..."); ok {
+			dir = d
+			if strings.Trim(d, "/") == "" {
+				dir = "/" // go test /... is every package under the root
+			}
+		}
 		if strings.HasSuffix(dir, ".go") {
 			dir = path.Dir(dir)
 		}

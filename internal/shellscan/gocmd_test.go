@@ -21,7 +21,7 @@ func TestGoSubcommandsAreModelled(t *testing.T) {
 		{"go vet -tags=x -json .", []string{"reads .", "reads . +runs"}},
 		{"go list -f '{{.Dir}}' -deps ./sub/...", []string{"reads ./sub/...", "reads ./sub +runs"}},
 		{"go build -o bin/x ./cmd/x", []string{"writes bin/x +tree", "writes bin/x.h", "reads ./cmd/x", "reads ./cmd/x +runs"}},
-		{"go test -cpuprofile c.prof -outputdir=out .", []string{"writes c.prof", "writes out/c.prof", "writes out +tree", "reads .", "reads . +runs"}},
+		{"go test -cpuprofile c.prof -outputdir=out .", []string{"writes c.prof", "writes out/c.prof", "writes out +tree", "writes pkg.test", "reads .", "reads . +runs"}},
 		{"go test -coverprofile=/abs/c.out -outputdir out -c -o t.test .", []string{"writes /abs/c.out", "writes out +tree", "writes t.test +tree", "writes t.h", "reads .", "reads . +runs"}},
 		{"go list -modfile=alt.mod -m all", []string{"writes alt.mod +tree", "writes alt.sum", "reads all", "reads all +runs"}},
 		{"go build -buildvcs -o x.so -buildmode=c-shared .", []string{"writes x.so +tree", "writes x.h", "reads .", "reads . +runs"}},
@@ -62,6 +62,47 @@ func TestGoSubcommandsAreModelled(t *testing.T) {
 		}
 		if (!unknown && len(a.reasons) == 0) || runs {
 			t.Errorf("%q: modelled (reasons %q, accesses %v), want it left to the unmodelled rule", line, a.reasons, a.accesses)
+		}
+	}
+}
+
+// An empty output flag is no output flag to the go command: go build -o=
+// x.go writes x into the working directory (cd .git/hooks && go build
+// -o= /w/pre-commit.go wrote a hook), and go test -c -o= writes
+// pkg.test there. go test -cpuprofile (and -memprofile, -blockprofile,
+// -mutexprofile) keeps the test binary in the working directory. go test
+// /... names every package under the root.
+func TestGoOutputsInTheWorkingDirectory(t *testing.T) {
+	for _, line := range []string{"go build -o= /w/pre-commit.go", "go build -o '' /w/x.go", "go test -c -o= /w", "go test -c -o '' ."} {
+		a := analyzeBash(line, "/home/u", "/w")
+		var unknown bool
+		for _, x := range a.accesses {
+			unknown = unknown || x.unknown
+		}
+		if !unknown && len(a.reasons) == 0 {
+			t.Errorf("%q: modelled (accesses %v), want it left to the unmodelled rule", line, a.accesses)
+		}
+	}
+	tests := []struct {
+		line string
+		want []string
+	}{
+		{"go test -cpuprofile=/w/c.out /w", []string{"writes /w/c.out", "writes pkg.test", "reads /w", "reads /w +runs"}},
+		{"go test -memprofile m.out -o t.test .", []string{"writes m.out", "writes t.test +tree", "writes t.h", "reads .", "reads . +runs"}},
+		{"go test -trace t.out -coverprofile= .", []string{"writes t.out", "reads .", "reads . +runs"}},
+		{"go test /...", []string{"reads /...", "reads / +runs"}},
+		{"go build -o /dev/null ./...", []string{"writes /dev/null +tree", "reads ./...", "reads . +runs"}},
+	}
+	for _, tt := range tests {
+		a := analyzeBash(tt.line, "/home/u", "/w")
+		var got []string
+		for _, x := range a.accesses {
+			got = append(got, acc(x))
+		}
+		slices.Sort(got)
+		slices.Sort(tt.want)
+		if len(a.reasons) > 0 || !slices.Equal(got, tt.want) {
+			t.Errorf("%q: reasons %q, accesses %q; want none and %q", tt.line, a.reasons, got, tt.want)
 		}
 	}
 }
