@@ -24,6 +24,11 @@ type checkerSpec struct {
 	runs bool
 	// cache is the directory it writes in the working directory.
 	cache string
+	// fromFile marks a command whose parser reads more arguments from
+	// the file an argument names after '@' (argparse's
+	// fromfile_prefix_chars: pytest @args.txt, mypy @flags), which may
+	// hold any option.
+	fromFile bool
 }
 
 // checkerFlags builds a flag table from the options that take no value
@@ -58,9 +63,9 @@ var checkers = sync.OnceValue(func() map[string]checkerSpec {
 		"flake8": {flags: checkerFlags("-q --quiet -v --verbose --count --statistics --show-source --exit-zero",
 			"--max-line-length --max-complexity --select --ignore --extend-select --extend-ignore --exclude --extend-exclude --per-file-ignores --format")},
 		"mypy": {flags: checkerFlags("--strict --ignore-missing-imports --no-incremental --check-untyped-defs --disallow-untyped-defs --pretty --show-error-codes --hide-error-codes --no-error-summary --show-column-numbers --warn-unused-ignores --no-implicit-optional --namespace-packages --explicit-package-bases",
-			"--python-version --follow-imports -p --package -m --module"), cache: ".mypy_cache"},
+			"--python-version --follow-imports -p --package -m --module"), cache: ".mypy_cache", fromFile: true},
 		"pytest": {flags: checkerFlags("-q --quiet -v -vv --verbose -x --exitfirst -s -l --showlocals --lf --last-failed --ff --failed-first --nf --sw --co --collect-only --no-header --strict-markers --disable-warnings",
-			"-k -m --tb --maxfail --durations -n --timeout"), runs: true, cache: ".pytest_cache"},
+			"-k -m --tb --maxfail --durations -n --timeout"), runs: true, cache: ".pytest_cache", fromFile: true},
 		"eslint": {flags: checkerFlags("--quiet --color --no-color --report-unused-disable-directives --no-inline-config --no-error-on-unmatched-pattern --no-warn-ignored",
 			"--max-warnings --ext"), runs: true},
 		"prettier": {flags: checkerFlags("--check -c -l --list-different --no-editorconfig --no-error-on-unmatched-pattern",
@@ -83,6 +88,14 @@ func (an *analyzer) checker(name string, args []word) bool {
 	}
 	if !ok {
 		return false
+	}
+	for _, a := range args {
+		if spec.fromFile && (a.dynamic || strings.HasPrefix(a.text, "@")) {
+			// The file's arguments are not on the line: --junitxml=.git/config,
+			// -p plugin.
+			an.opaque(name + " reads more arguments from a file named after '@'")
+			return true
+		}
 	}
 	var ops []word
 	seen := map[string]bool{}

@@ -59,3 +59,22 @@ func TestCheckersAreModelled(t *testing.T) {
 		}
 	}
 }
+
+// pytest (8.2 on) and mypy read more arguments from a file named after
+// '@' (argparse's fromfile_prefix_chars), which may hold any option:
+// printf -- '--junitxml=.git/config\n' > a && pytest @a clobbers the
+// repository's configuration. The line is opaque, even when an option
+// before it is not modelled (which left it to the unmodelled rule, whose
+// words "@a" are harmless paths), and when a word is only known when the
+// line runs.
+func TestCheckerArgumentFilesAreOpaque(t *testing.T) {
+	for _, line := range []string{
+		"pytest @args.txt", "pytest -q tests @a", "python3 -m pytest @a", "python3 -mpytest -x @a",
+		"pytest --cov=src @a", "mypy @flags", "mypy --python-version @v .", "python3 -m mypy @f",
+		"pytest -k $K .",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q: not opaque (accesses %v)", line, a.accesses)
+		}
+	}
+}
