@@ -24,6 +24,11 @@ func TestNestedOptionValuesArePathsItMayWrite(t *testing.T) {
 		{`cargo build --target-dir=x '--message-format=json,x=".git"'`, ".git"},
 		{`tool --opts '{"out": ".git/config"}'`, ".git/config"},
 		{"tool -Wl,-Map,.git/config", ".git/config"},
+		// The compiler's -json=0,file://DIR writes its logs under DIR.
+		{"go build -o m -gcflags=-json=0,file://hooks .", "hooks"},
+		{"go build -o m -gcflags=-json=0,file:///home/u/.config/gc .", "/home/u/.config/gc"},
+		{"go test -gcflags=all=-json=0,FILE:///w/%2Egit/hooks .", "/w/.git/hooks"},
+		{"tool --log=file:.git/x", ".git/x"},
 	} {
 		a := analyzeBash(tt.line, "/home/u", "/w")
 		var got []string
