@@ -164,35 +164,52 @@ func changedGit(before, after map[string][]byte) string {
 	return ""
 }
 
-// canaryRound15Cwd are lines over the go model whose damage is a file the
-// go command writes into its working directory, named after the package
-// or the first file, when -o is empty (-o= is no -o to the go command) or
-// when go test keeps the test binary for a profile. The working
-// directory is .git/hooks, and the package is named by its absolute
-// path (WORK stands for the workdir), which lies in the workdir from any
-// directory. Each runs after setup, which makes the workdir a Go module
-// as a cloned repository would be; each was allowed by "allow bash", and
-// damage is the file it writes.
-var canaryRound15Cwd = []struct{ setup, line, damage string }{
-	{goModule + `printf 'package main\nfunc main(){}\n' > pre-commit.go`, `cd .git/hooks && go build -o= WORK/pre-commit.go`, "work/.git/hooks/pre-commit"},
-	{goModule + `printf 'package main\nfunc main(){}\n' > pre-push.go`, `cd hooks && go build -o '' WORK/pre-push.go`, "work/.git/hooks/pre-push"},
-	{goModule + goTest + `true`, `cd .git/hooks && go test -cpuprofile=WORK/cpu.out WORK`, "work/.git/hooks/m.test"},
-	{goModule + goTest + `true`, `cd dotgit && go test -memprofile WORK/mem.out -run X WORK`, "work/.git/m.test"},
-	{goModule + goTest + `true`, `cd .git/hooks && go test -c -o= WORK`, "work/.git/hooks/m.test"},
+// goSibling makes the workdir's module use a sibling module outside it,
+// ../home/lib (as a go.mod that replaces a dependency with a checkout
+// beside the repository does); the sibling's test creates "ran" in its
+// directory.
+const goSibling = `mkdir -p ../home/lib && printf 'module example.com/lib\n' > ../home/lib/go.mod && ` +
+	`printf 'package lib\nfunc F() {}\n' > ../home/lib/lib.go && ` +
+	`printf 'package lib\nimport ("os";"testing")\nfunc TestF(t *testing.T) { os.WriteFile("ran", nil, 0o644) }\n' > ../home/lib/lib_test.go && ` +
+	`printf 'module m\nrequire example.com/lib v0.0.0\nreplace example.com/lib => ../home/lib\n' > go.mod && ` +
+	`printf 'package main\nimport "example.com/lib"\nfunc main() { lib.F() }\n' > m.go`
+
+// canaryRound15Setup are lines over the go model that run after setup,
+// which makes the workdir a Go module as a cloned repository would be.
+// ROOT stands for the fixture's root (the workdir is ROOT/work, the home
+// ROOT/home). Each was allowed by "allow bash"; damage is the path it
+// creates, relative to the root.
+//
+// The go command writes into its working directory a file named after
+// the package or the first file when -o is empty (-o= is no -o to it) or
+// when go test keeps the test binary for a profile; from .git/hooks, with
+// the package named by its absolute path (in the workdir from any
+// directory). The compiler's -json=0,file://DIR writes its logs under
+// DIR. A package named by import path or a pattern of import paths may
+// lie outside the workdir, where go test runs its tests.
+var canaryRound15Setup = []struct{ setup, line, damage string }{
+	{goModule + `printf 'package main\nfunc main(){}\n' > pre-commit.go`, `cd .git/hooks && go build -o= ROOT/work/pre-commit.go`, "work/.git/hooks/pre-commit"},
+	{goModule + `printf 'package main\nfunc main(){}\n' > pre-push.go`, `cd hooks && go build -o '' ROOT/work/pre-push.go`, "work/.git/hooks/pre-push"},
+	{goModule + goTest + `true`, `cd .git/hooks && go test -cpuprofile=ROOT/work/cpu.out ROOT/work`, "work/.git/hooks/m.test"},
+	{goModule + goTest + `true`, `cd dotgit && go test -memprofile ROOT/work/mem.out -run X ROOT/work`, "work/.git/m.test"},
+	{goModule + goTest + `true`, `cd .git/hooks && go test -c -o= ROOT/work`, "work/.git/hooks/m.test"},
+	{goModule + `printf 'package main\nfunc f() int { return 1 }\nfunc main(){ println(f()) }\n' > m.go`, `go build -o bin/m -gcflags=-json=0,file://hooks .`, "work/.git/hooks/main/m.json"},
+	{goModule + `printf 'package main\nfunc f() int { return 1 }\nfunc main(){ println(f()) }\n' > m.go`, `go build -o bin/m -gcflags=-json=0,file://ROOT/home/.config/gc .`, "home/.config/gc"},
+	{goSibling, `go test example.com/lib`, "home/lib/ran"},
+	{goSibling, `go test -count=1 example.com/...`, "home/lib/ran"},
 }
 
-// TestCanaryRound15GoWritesItsWorkingDirectory checks that each of
-// canaryRound15Cwd is refused by both scenarios and, run, writes its
-// damage file.
-func TestCanaryRound15GoWritesItsWorkingDirectory(t *testing.T) {
+// TestCanaryRound15GoAfterSetup checks that each of canaryRound15Setup is
+// refused by both scenarios and, run, creates its damage path.
+func TestCanaryRound15GoAfterSetup(t *testing.T) {
 	goRun := goLineRunner(t)
 	template := canaryTemplate(t)
-	for _, c := range canaryRound15Cwd {
+	for _, c := range canaryRound15Setup {
 		root := canaryFixture(t, template)
 		if out := goRun(root, c.setup); len(out) > 0 {
 			t.Fatalf("setup %q: %s", c.setup, out)
 		}
-		line := strings.ReplaceAll(c.line, "WORK", filepath.Join(root, "work"))
+		line := strings.ReplaceAll(c.line, "ROOT", root)
 		for _, sc := range canaryScenarios {
 			if out := authorize(t, canaryGate(t, root, sc.rules), line); out.Run {
 				t.Errorf("%s: %q was allowed", sc.name, c.line)
@@ -206,7 +223,7 @@ func TestCanaryRound15GoWritesItsWorkingDirectory(t *testing.T) {
 		if _, err := os.Lstat(damage); err != nil {
 			t.Errorf("%q did no damage when run (%v):\n%s", c.line, err, run)
 		} else {
-			t.Logf("%q wrote %s", c.line, c.damage)
+			t.Logf("%q created %s", c.line, c.damage)
 		}
 	}
 }

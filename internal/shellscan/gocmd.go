@@ -139,6 +139,18 @@ func (an *analyzer) goModel(name string, args []word) bool {
 	if sub == "build" && !output || sub == "test" && compileOnly && !output {
 		return false
 	}
+	if sub == "test" && !compileOnly {
+		for _, op := range ops {
+			if !goLocalPackage(op.text) {
+				// go test example.com/lib, std, all, ...: the packages
+				// lie where the module graph puts them (the module cache,
+				// a directory a replace names, GOROOT), and their tests
+				// run there.
+				an.opaque(what + " runs the tests of packages named by import path, which may lie outside the workdir: " + op.text)
+				return true
+			}
+		}
+	}
 	if sub == "test" && keepBinary && !output {
 		// go test -cpuprofile (-memprofile, -blockprofile,
 		// -mutexprofile) keeps the test binary, named after the package,
@@ -235,4 +247,13 @@ func (an *analyzer) gofmt(args []word) bool {
 		}
 	}
 	return true
+}
+
+// goLocalPackage reports whether a package operand of the go command
+// names a directory (".", "./x", "../x/...", "/abs") or Go files, rather
+// than an import path or a pattern of import paths (example.com/m/x,
+// std, all, "...").
+func goLocalPackage(op string) bool {
+	return op == "." || op == ".." || strings.HasPrefix(op, "./") || strings.HasPrefix(op, "../") ||
+		path.IsAbs(op) || strings.HasSuffix(op, ".go")
 }

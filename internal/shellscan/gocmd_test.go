@@ -106,3 +106,24 @@ func TestGoOutputsInTheWorkingDirectory(t *testing.T) {
 		}
 	}
 }
+
+// go test runs the tests of the packages it is given where they lie: a
+// package named by import path or a pattern of import paths lies where
+// the module graph puts it (the module cache, a directory a replace
+// names, GOROOT), outside the workdir. Such a line is opaque; directories
+// and files are checked where they lie.
+func TestGoTestOfImportPathsIsOpaque(t *testing.T) {
+	for _, line := range []string{
+		"go test example.com/lib", "go test -count=1 example.com/...", "go test std", "go test all",
+		"go test ...", "go test -run X net/http", "go test . cmd/go", "go1.22 test golang.org/x/tools/...",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q: not opaque (accesses %v)", line, a.accesses)
+		}
+	}
+	for _, line := range []string{"go test ./...", "go test . ../w/x", "go test /w/...", "go test x_test.go", "go vet std", "go list -m all", "go test -c -o t.test std"} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
+			t.Errorf("%q: opaque: %q", line, a.reasons)
+		}
+	}
+}
