@@ -1050,8 +1050,8 @@ func (an *analyzer) goCommand(name string, args []word) {
 			if !hasVal && i+1 < len(args) {
 				val = args[i+1].text
 			}
-			if strings.Contains(val, "extld") {
-				an.opaque(name + " -ldflags names the external linker")
+			if strings.Contains(val, "extld") || strings.Contains(val, "extar") {
+				an.opaque(name + " -ldflags names the external linker or archiver")
 				return
 			}
 		}

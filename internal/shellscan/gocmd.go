@@ -98,6 +98,12 @@ func (an *analyzer) goModel(name string, args []word) bool {
 		if !ok {
 			return false
 		}
+		if sub == "test" && goListOnly(flag) {
+			// go test passes a flag it does not know to the test binary
+			// and takes the words after it as the binary's too: go test
+			// -e /w/x tests the package in the working directory.
+			return false
+		}
 		if flag == "c" && sub == "test" {
 			kind = goBool // go test -c compiles the test binary; vet -c=N takes a number
 			compileOnly = !hasVal || val == "true"
@@ -256,4 +262,14 @@ func (an *analyzer) gofmt(args []word) bool {
 func goLocalPackage(op string) bool {
 	return op == "." || op == ".." || strings.HasPrefix(op, "./") || strings.HasPrefix(op, "../") ||
 		path.IsAbs(op) || strings.HasSuffix(op, ".go")
+}
+
+// goListOnly reports whether flag is one of go list's own flags, which go
+// test does not know.
+func goListOnly(flag string) bool {
+	switch flag {
+	case "e", "m", "u", "f", "deps", "test", "find", "export", "compiled", "retracted", "versions", "reuse":
+		return true
+	}
+	return false
 }

@@ -127,3 +127,26 @@ func TestGoTestOfImportPathsIsOpaque(t *testing.T) {
 		}
 	}
 }
+
+// go test does not know go list's flags: it passes such a flag to the
+// test binary with the words after it, and tests the package in the
+// working directory (go test -e /w/x tests "."), so the model's package
+// directories would be the wrong ones; the line is left to the
+// unmodelled rule. -ldflags=-extar=prog names the program the linker
+// archives with (-buildmode=c-archive), as -extld names the linker.
+func TestGoTestListFlagsAndExtar(t *testing.T) {
+	for _, line := range []string{"go test -e /w/x", "go test -deps .", "go test -m ./...", "go test -f x ."} {
+		a := analyzeBash(line, "/home/u", "/w")
+		for _, x := range a.accesses {
+			if x.runs {
+				t.Errorf("%q: modelled (accesses %v), want it left to the unmodelled rule", line, a.accesses)
+				break
+			}
+		}
+	}
+	for _, line := range []string{"go build -buildmode=c-archive -o x.a -ldflags=-extar=prog .", "go build -ldflags '-extar prog' -o x ."} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q: not opaque (accesses %v)", line, a.accesses)
+		}
+	}
+}
