@@ -113,6 +113,7 @@ func TestGateScreensBashWhateverThePolicy(t *testing.T) {
 		{"MypyCacheInGit", "cd .git/hooks && mypy ../..", false, permission.Deny, permission.RuleBashProtected, false},
 		{"RuffInHome", "cd ~ && ruff check .", false, permission.Deny, permission.RuleBashAnalysis, true},
 		{"RuffFix", "ruff check --fix .", false, permission.Deny, permission.RuleBashAnalysis, true},
+		{"EslintFromHome", "cd ~ && eslint " + filepath.Join(wd, "sub"), false, permission.Deny, permission.RuleBashAnalysis, true},
 		{"PytestArgumentFile", "pytest @args.txt", false, permission.Deny, permission.RuleBashAnalysis, true},
 		{"MypyArgumentFile", "python3 -m mypy @flags .", false, permission.Deny, permission.RuleBashAnalysis, true},
 		{"DeleteInWorkdir", "unlink sub/x", false, permission.Allow, "", true},

@@ -29,6 +29,11 @@ type checkerSpec struct {
 	// fromfile_prefix_chars: pytest @args.txt, mypy @flags), which may
 	// hold any option.
 	fromFile bool
+	// cwdConfig marks a command that loads its configuration, code, from
+	// the working directory or above rather than beside its operands
+	// (eslint.config.js): the working directory must lie in the workdir
+	// too.
+	cwdConfig bool
 }
 
 // checkerFlags builds a flag table from the options that take no value
@@ -67,7 +72,7 @@ var checkers = sync.OnceValue(func() map[string]checkerSpec {
 		"pytest": {flags: checkerFlags("-q --quiet -v -vv --verbose -x --exitfirst -s -l --showlocals --lf --last-failed --ff --failed-first --nf --sw --co --collect-only --no-header --strict-markers --disable-warnings",
 			"-k -m --tb --maxfail --durations -n --timeout"), runs: true, cache: ".pytest_cache", fromFile: true},
 		"eslint": {flags: checkerFlags("--quiet --color --no-color --report-unused-disable-directives --no-inline-config --no-error-on-unmatched-pattern --no-warn-ignored",
-			"--max-warnings --ext"), runs: true},
+			"--max-warnings --ext"), runs: true, cwdConfig: true},
 		"prettier": {flags: checkerFlags("--check -c -l --list-different --no-editorconfig --no-error-on-unmatched-pattern",
 			"--log-level"), need: []string{"--check", "-c", "-l", "--list-different"}, runs: true},
 	}
@@ -143,6 +148,9 @@ func (an *analyzer) checker(name string, args []word) bool {
 			// (tests/x.py::test_y).
 			op.text, _, _ = strings.Cut(op.text, "::")
 			dirs = append(dirs, op)
+		}
+		if spec.cwdConfig && len(dirs) > 0 {
+			dirs = append(dirs, word{text: "."})
 		}
 		an.packageDirs(dirs)
 	}

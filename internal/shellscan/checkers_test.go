@@ -26,7 +26,10 @@ func TestCheckersAreModelled(t *testing.T) {
 		{`pytest -q -k "a and not b" tests/x.py::test_y`, []string{"reads tests/x.py::test_y +tree", "reads tests/x.py +runs", "writes .pytest_cache +tree"}},
 		{"python3 -m pytest -x .", []string{"reads . +tree", "reads . +runs", "writes .pytest_cache +tree"}},
 		{"python3 -mmypy src", []string{"reads src +tree", "writes .mypy_cache +tree"}},
-		{"eslint --max-warnings 0 .", []string{"reads . +tree", "reads . +runs"}},
+		{"eslint --max-warnings 0 .", []string{"reads . +tree", "reads . +runs", "reads . +runs"}},
+		// eslint loads eslint.config.js from the working directory up,
+		// not from beside its operands: cd ~ && eslint /w/src runs ~'s.
+		{"eslint /w/src", []string{"reads /w/src +tree", "reads /w/src +runs", "reads . +runs"}},
 		{"prettier --check src", []string{"reads src +tree", "reads src +runs"}},
 		{"pytest -- -odd-name.py", []string{"reads -odd-name.py +tree", "reads -odd-name.py +runs", "writes .pytest_cache +tree"}},
 	}
