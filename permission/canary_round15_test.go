@@ -227,3 +227,46 @@ func TestCanaryRound15GoAfterSetup(t *testing.T) {
 		}
 	}
 }
+
+// TestCanaryRound15RustcArgumentFile checks that rustc @path, which reads
+// more arguments from path, is refused by both scenarios, and that the
+// line, run with real rustc, writes a hook: the file holds -o and a path
+// into .git, which the line does not show.
+func TestCanaryRound15RustcArgumentFile(t *testing.T) {
+	if _, err := exec.LookPath("rustc"); err != nil {
+		t.Skip("rustc is not on PATH")
+	}
+	if _, err := exec.LookPath("cc"); err != nil {
+		t.Skip("cc is not on PATH")
+	}
+	out, err := exec.Command("rustc", "--print", "sysroot").Output()
+	if err != nil {
+		t.Skipf("rustc --print sysroot: %v", err)
+	}
+	bin := filepath.Join(strings.TrimSpace(string(out)), "bin")
+	line := `printf -- '-o\n.git/hooks/pre-commit\n' > a.txt && printf 'fn main() {}\n' > m.rs && rustc @a.txt m.rs`
+	root := canaryFixture(t, canaryTemplate(t))
+	for _, sc := range canaryScenarios {
+		if out := authorize(t, canaryGate(t, root, sc.rules), line); out.Run {
+			t.Errorf("%s: %q was allowed", sc.name, line)
+		}
+	}
+	before := gitSnapshot(t, root)
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "/bin/bash", "-c", line)
+	cmd.Dir = filepath.Join(root, "work")
+	env := canaryEnv(filepath.Join(root, "home"))
+	for i, kv := range env {
+		if p, ok := strings.CutPrefix(kv, "PATH="); ok {
+			env[i] = "PATH=" + bin + ":" + p
+		}
+	}
+	cmd.Env = env
+	run, _ := cmd.CombinedOutput()
+	if p := changedGit(before, gitSnapshot(t, root)); p == "" {
+		t.Errorf("%q did no damage when run:\n%s", line, run)
+	} else {
+		t.Logf("%q changed %s", line, strings.TrimPrefix(p, root))
+	}
+}

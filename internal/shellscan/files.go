@@ -980,6 +980,12 @@ func (an *analyzer) compiler(name string, args []word) {
 // that program with arguments the analysis does not model.
 func (an *analyzer) rustc(name string, args []word) {
 	for i, a := range args {
+		if strings.HasPrefix(a.text, "@") {
+			// rustc @path reads more arguments from path (-o, -C
+			// linker=), which the line does not show.
+			an.opaque(name + " reads arguments from a file named after '@'")
+			return
+		}
 		var val word
 		switch t := a.text; {
 		case (t == "-C" || t == "--codegen") && i+1 < len(args):
@@ -993,6 +999,11 @@ func (an *analyzer) rustc(name string, args []word) {
 		}
 		if key, _, _ := strings.Cut(val.text, "="); val.dynamic || strings.TrimSpace(key) == "linker" {
 			an.opaque(name + " -C linker runs a program the command line names")
+			return
+		}
+		if strings.Contains(val.text, "@") {
+			// -C link-arg=@file: the linker reads arguments from file.
+			an.opaque(name + " -C passes the linker a file of arguments")
 			return
 		}
 	}
@@ -1030,6 +1041,25 @@ func (an *analyzer) compilerDirs(name string, args []word) []word {
 		an.pathArg(dir, modeRead, name)
 	}
 	return rest
+}
+
+// cargoRustc applies rustc's checks to the words cargo rustc and cargo
+// rustdoc pass on to rustc after "--" (cargo rustc -- -C linker=prog).
+func (an *analyzer) cargoRustc(name string, args []word) {
+	for i, a := range args {
+		if a.text == "--" {
+			return
+		}
+		if a.text == "rustc" || a.text == "rustdoc" {
+			for j := i + 1; j < len(args); j++ {
+				if args[j].text == "--" {
+					an.rustc(name+" "+a.text, args[j+1:])
+					return
+				}
+			}
+			return
+		}
+	}
 }
 
 // goCommand marks the line opaque when the go command runs a program the
