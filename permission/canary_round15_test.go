@@ -193,6 +193,8 @@ var canaryRound15Setup = []struct{ setup, line, damage string }{
 	{goModule + goTest + `true`, `cd .git/hooks && go test -cpuprofile=ROOT/work/cpu.out ROOT/work`, "work/.git/hooks/m.test"},
 	{goModule + goTest + `true`, `cd dotgit && go test -memprofile ROOT/work/mem.out -run X ROOT/work`, "work/.git/m.test"},
 	{goModule + goTest + `true`, `cd .git/hooks && go test -c -o= ROOT/work`, "work/.git/hooks/m.test"},
+	{goModule + `printf 'package main\nfunc main(){}\n' > post-merge.go`, `cd .git/hooks && go build -o ROOT/work/bin/m -o= ROOT/work/post-merge.go`, "work/.git/hooks/post-merge"},
+	{goModule + goTest + `true`, `cd .git/hooks && go test -c=1 ROOT/work`, "work/.git/hooks/m.test"},
 	{goModule + `printf 'package main\nfunc f() int { return 1 }\nfunc main(){ println(f()) }\n' > m.go`, `go build -o bin/m -gcflags=-json=0,file://hooks .`, "work/.git/hooks/main/m.json"},
 	{goModule + `printf 'package main\nfunc f() int { return 1 }\nfunc main(){ println(f()) }\n' > m.go`, `go build -o bin/m -gcflags=-json=0,file://ROOT/home/.config/gc .`, "home/.config/gc"},
 	{goSibling, `go test example.com/lib`, "home/lib/ran"},

@@ -106,7 +106,9 @@ func (an *analyzer) goModel(name string, args []word) bool {
 		}
 		if flag == "c" && sub == "test" {
 			kind = goBool // go test -c compiles the test binary; vet -c=N takes a number
-			compileOnly = !hasVal || val == "true"
+			// Any value strconv.ParseBool takes as true (-c=1, -c=T)
+			// counts, and the last -c.
+			compileOnly = !hasVal || !goFalse(val)
 		}
 		if kind == goBool {
 			continue
@@ -128,6 +130,10 @@ func (an *analyzer) goModel(name string, args []word) bool {
 			if v.pattern {
 				return false
 			}
+			if flag == "o" {
+				// The last -o counts (go build -o x -o= has none).
+				output = v.text != ""
+			}
 			if v.text == "" {
 				// An empty value is no value: go build -o= writes the
 				// binary it names after the package or the first file
@@ -135,7 +141,6 @@ func (an *analyzer) goModel(name string, args []word) bool {
 				continue
 			}
 			outs = append(outs, out{v, flag, kind})
-			output = output || flag == "o"
 			keepBinary = keepBinary || goKeepsTestBinary(flag)
 			if kind == goOutDir && flag == "outputdir" {
 				outputDir = v.text
@@ -269,6 +274,16 @@ func goLocalPackage(op string) bool {
 func goListOnly(flag string) bool {
 	switch flag {
 	case "e", "m", "u", "f", "deps", "test", "find", "export", "compiled", "retracted", "versions", "reuse":
+		return true
+	}
+	return false
+}
+
+// goFalse reports whether a boolean flag's value is one strconv.ParseBool
+// takes as false.
+func goFalse(val string) bool {
+	switch val {
+	case "0", "f", "F", "false", "FALSE", "False":
 		return true
 	}
 	return false

@@ -73,7 +73,11 @@ func TestGoSubcommandsAreModelled(t *testing.T) {
 // -mutexprofile) keeps the test binary in the working directory. go test
 // /... names every package under the root.
 func TestGoOutputsInTheWorkingDirectory(t *testing.T) {
-	for _, line := range []string{"go build -o= /w/pre-commit.go", "go build -o '' /w/x.go", "go test -c -o= /w", "go test -c -o '' ."} {
+	for _, line := range []string{
+		"go build -o= /w/pre-commit.go", "go build -o '' /w/x.go", "go test -c -o= /w", "go test -c -o '' .",
+		// The last -o counts; -c=1 and -c=T are -c (strconv.ParseBool).
+		"go build -o /w/bin/m -o= /w/pre-commit.go", "go test -c=1 /w", "go test -c=T .", "go test -c=false -c .",
+	} {
 		a := analyzeBash(line, "/home/u", "/w")
 		var unknown bool
 		for _, x := range a.accesses {
