@@ -62,6 +62,7 @@ var canaryRound15Ordinary = []string{
 	`go test -gcflags=all=-d=checkptr -count=1 ./...`,
 	`go build -o bin/m ./...`,
 	`go test -run 'TestA|TestB' ./...`,
+	"go build -o /dev/null ./...", "go test -cpuprofile cpu.out -run X .", "go test -c -o m.test .",
 }
 
 // TestCanaryRound15GoToolFlags checks that each of canaryRound15Go is
