@@ -200,6 +200,11 @@ var canaryRound15Setup = []struct{ setup, line, damage string }{
 	{goModule + `printf 'package main\nfunc f() int { return 1 }\nfunc main(){ println(f()) }\n' > m.go`, `go build -o bin/m -gcflags=-json=0,file://ROOT/home/.config/gc .`, "home/.config/gc"},
 	{goSibling, `go test example.com/lib`, "home/lib/ran"},
 	{goSibling, `go test -count=1 example.com/...`, "home/lib/ran"},
+	// python3 -m puts its working directory first on sys.path: from the
+	// home directory, python3 -m black (or flake8, prettier) imports the
+	// home's black.py, not the installed black, and runs it.
+	{`printf 'open("ran", "w")\n' > ../home/black.py`, `cd ~ && python3 -m black --check ROOT/work`, "home/ran"},
+	{`printf 'open("ran", "w")\n' > ../home/flake8.py`, `cd ~ && python3 -m flake8 ROOT/work/sub`, "home/ran"},
 }
 
 // TestCanaryRound15GoAfterSetup checks that each of canaryRound15Setup is

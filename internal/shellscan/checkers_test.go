@@ -24,8 +24,11 @@ func TestCheckersAreModelled(t *testing.T) {
 		{"mypy --strict .", []string{"reads . +tree", "writes .mypy_cache +tree"}},
 		{"pytest", []string{"reads . +runs", "writes .pytest_cache +tree"}},
 		{`pytest -q -k "a and not b" tests/x.py::test_y`, []string{"reads tests/x.py::test_y +tree", "reads tests/x.py +runs", "writes .pytest_cache +tree"}},
-		{"python3 -m pytest -x .", []string{"reads . +tree", "reads . +runs", "writes .pytest_cache +tree"}},
-		{"python3 -mmypy src", []string{"reads src +tree", "writes .mypy_cache +tree"}},
+		// python -m imports the module from its working directory first,
+		// which is a directory whose code runs.
+		{"python3 -m pytest -x .", []string{"reads . +tree", "reads . +runs", "reads . +runs", "writes .pytest_cache +tree"}},
+		{"python3 -mmypy src", []string{"reads src +tree", "reads . +runs", "writes .mypy_cache +tree"}},
+		{"python3 -m black --check /w", []string{"reads /w +tree", "reads . +runs"}},
 		{"eslint --max-warnings 0 .", []string{"reads . +tree", "reads . +runs", "reads . +runs"}},
 		// eslint loads eslint.config.js from the working directory up,
 		// not from beside its operands: cd ~ && eslint /w/src runs ~'s.

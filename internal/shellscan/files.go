@@ -103,10 +103,15 @@ scan:
 						return true
 					}
 					// python3 -m pytest ., -m mypy …: the module is a
-					// modelled checker, given the words after it.
+					// modelled checker, given the words after it. python
+					// -m imports it from its working directory first
+					// (sys.path[0]), which must lie in the workdir: from
+					// ~, ~/black.py would run.
 					if after := args[i+1:]; i == 0 && len(t) == 2 && len(after) > 0 && an.checker(rest, after[1:]) {
+						an.packageDirs(nil)
 						return true
 					} else if i == 0 && len(t) > 2 && an.checker(rest, after) {
+						an.packageDirs(nil)
 						return true
 					}
 					break scan
