@@ -114,6 +114,7 @@ func TestGateScreensBashWhateverThePolicy(t *testing.T) {
 		{"RuffInHome", "cd ~ && ruff check .", false, permission.Deny, permission.RuleBashAnalysis, true},
 		{"RuffFix", "ruff check --fix .", false, permission.Deny, permission.RuleBashAnalysis, true},
 		{"EslintFromHome", "cd ~ && eslint " + filepath.Join(wd, "sub"), false, permission.Deny, permission.RuleBashAnalysis, true},
+		{"Flake8FromHome", "cd ~ && flake8 " + filepath.Join(wd, "sub"), false, permission.Deny, permission.RuleBashAnalysis, true},
 		{"PytestArgumentFile", "pytest @args.txt", false, permission.Deny, permission.RuleBashAnalysis, true},
 		{"MypyArgumentFile", "python3 -m mypy @flags .", false, permission.Deny, permission.RuleBashAnalysis, true},
 		{"DeleteInWorkdir", "unlink sub/x", false, permission.Allow, "", true},

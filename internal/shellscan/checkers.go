@@ -29,10 +29,11 @@ type checkerSpec struct {
 	// fromfile_prefix_chars: pytest @args.txt, mypy @flags), which may
 	// hold any option.
 	fromFile bool
-	// cwdConfig marks a command that loads its configuration, code, from
-	// the working directory or above rather than beside its operands
-	// (eslint.config.js): the working directory must lie in the workdir
-	// too.
+	// cwdConfig marks a command that loads its configuration, which can
+	// load code, from the working directory or above rather than beside
+	// its operands (eslint.config.js; flake8's setup.cfg, tox.ini or
+	// .flake8, whose local-plugins name code to import): the working
+	// directory must lie in the workdir too.
 	cwdConfig bool
 }
 
@@ -66,7 +67,8 @@ var checkers = sync.OnceValue(func() map[string]checkerSpec {
 		"black": {flags: checkerFlags("--check --diff -q --quiet -v --verbose --color --no-color --fast --safe --preview -S --skip-string-normalization -C --skip-magic-trailing-comma",
 			"-l --line-length -t --target-version --include --exclude --extend-exclude --force-exclude"), need: []string{"--check", "--diff"}},
 		"flake8": {flags: checkerFlags("-q --quiet -v --verbose --count --statistics --show-source --exit-zero",
-			"--max-line-length --max-complexity --select --ignore --extend-select --extend-ignore --exclude --extend-exclude --per-file-ignores --format")},
+			"--max-line-length --max-complexity --select --ignore --extend-select --extend-ignore --exclude --extend-exclude --per-file-ignores --format"),
+			cwdConfig: true},
 		"mypy": {flags: checkerFlags("--strict --ignore-missing-imports --no-incremental --check-untyped-defs --disallow-untyped-defs --pretty --show-error-codes --hide-error-codes --no-error-summary --show-column-numbers --warn-unused-ignores --no-implicit-optional --namespace-packages --explicit-package-bases",
 			"--python-version --follow-imports -p --package -m --module"), cache: ".mypy_cache", fromFile: true},
 		"pytest": {flags: checkerFlags("-q --quiet -v -vv --verbose -x --exitfirst -s -l --showlocals --lf --last-failed --ff --failed-first --nf --sw --co --collect-only --no-header --strict-markers --disable-warnings",
@@ -153,6 +155,8 @@ func (an *analyzer) checker(name string, args []word) bool {
 			dirs = append(dirs, word{text: "."})
 		}
 		an.packageDirs(dirs)
+	} else if spec.cwdConfig {
+		an.packageDirs(nil)
 	}
 	if spec.cache != "" {
 		an.addAccess(word{text: spec.cache}, modeWrite, name, true)

@@ -20,7 +20,10 @@ func TestCheckersAreModelled(t *testing.T) {
 		{"ruff check --select E,F --statistics src tests", []string{"reads src +tree", "reads tests +tree", "writes .ruff_cache +tree"}},
 		{"ruff format --check .", []string{"reads . +tree", "writes .ruff_cache +tree"}},
 		{"black --check -l 100 .", []string{"reads . +tree"}},
-		{"flake8 --max-line-length=100 .", []string{"reads . +tree"}},
+		// flake8 reads its configuration (local-plugins: code) from its
+		// working directory: cd /tmp && flake8 /w would load /tmp's.
+		{"flake8 --max-line-length=100 .", []string{"reads . +tree", "reads . +runs"}},
+		{"flake8 /w/src", []string{"reads /w/src +tree", "reads . +runs"}},
 		{"mypy --strict .", []string{"reads . +tree", "writes .mypy_cache +tree"}},
 		{"pytest", []string{"reads . +runs", "writes .pytest_cache +tree"}},
 		{`pytest -q -k "a and not b" tests/x.py::test_y`, []string{"reads tests/x.py::test_y +tree", "reads tests/x.py +runs", "writes .pytest_cache +tree"}},
