@@ -65,6 +65,7 @@ var canaryRound15Ordinary = []string{
 	`go test -gcflags=all=-d=checkptr -count=1 ./...`,
 	`go build -o bin/m ./...`,
 	`go test -run 'TestA|TestB' ./...`,
+	"go build -o /dev/null ./...", "go test -cpuprofile cpu.out -run X .", "go test -c -o m.test .",
 }
 
 // TestCanaryRound15GoToolFlags checks that each of canaryRound15Go is
@@ -74,15 +75,7 @@ var canaryRound15Ordinary = []string{
 // runtime. Damage is judged on .git alone, since any go command writes
 // its cache.
 func TestCanaryRound15GoToolFlags(t *testing.T) {
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("go is not on PATH")
-	}
-	out, err := exec.Command(goBin, "env", "GOCACHE").Output()
-	if err != nil {
-		t.Fatalf("go env GOCACHE: %v", err)
-	}
-	cache := strings.TrimSpace(string(out))
+	goRun := goLineRunner(t)
 	template := canaryTemplate(t)
 	for _, line := range canaryRound15Go {
 		root := canaryFixture(t, template)
@@ -92,7 +85,34 @@ func TestCanaryRound15GoToolFlags(t *testing.T) {
 			}
 		}
 		before := gitSnapshot(t, root)
+		run := goRun(root, line)
+		if p := changedGit(before, gitSnapshot(t, root)); p == "" {
+			t.Errorf("%q did no damage when run:\n%s", line, run)
+		} else {
+			t.Logf("%q changed %s", line, strings.TrimPrefix(p, root))
+		}
+	}
+	checkOrdinary(t, template, canaryRound15Ordinary, nil)
+}
+
+// goLineRunner returns a function that runs a line through real bash in
+// the workdir of the fixture at root, with go on PATH, the test's own
+// build cache and a time limit of two minutes, and returns its output.
+// It skips the test when go is not on PATH.
+func goLineRunner(t *testing.T) func(root, line string) []byte {
+	t.Helper()
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go is not on PATH")
+	}
+	out, err := exec.Command(goBin, "env", "GOCACHE").Output()
+	if err != nil {
+		t.Fatalf("go env GOCACHE: %v", err)
+	}
+	cache := strings.TrimSpace(string(out))
+	return func(root, line string) []byte {
 		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+		defer cancel()
 		cmd := exec.CommandContext(ctx, "/bin/bash", "-c", line)
 		cmd.Dir = filepath.Join(root, "work")
 		env := canaryEnv(filepath.Join(root, "home"))
@@ -105,14 +125,8 @@ func TestCanaryRound15GoToolFlags(t *testing.T) {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 		cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 		run, _ := cmd.CombinedOutput()
-		cancel()
-		if p := changedGit(before, gitSnapshot(t, root)); p == "" {
-			t.Errorf("%q did no damage when run:\n%s", line, run)
-		} else {
-			t.Logf("%q changed %s", line, strings.TrimPrefix(p, root))
-		}
+		return run
 	}
-	checkOrdinary(t, template, canaryRound15Ordinary, nil)
 }
 
 // gitSnapshot returns the contents of the fixture's .git/config and of
@@ -152,4 +166,118 @@ func changedGit(before, after map[string][]byte) string {
 		}
 	}
 	return ""
+}
+
+// goSibling makes the workdir's module use a sibling module outside it,
+// ../home/lib (as a go.mod that replaces a dependency with a checkout
+// beside the repository does); the sibling's test creates "ran" in its
+// directory.
+const goSibling = `mkdir -p ../home/lib && printf 'module example.com/lib\n' > ../home/lib/go.mod && ` +
+	`printf 'package lib\nfunc F() {}\n' > ../home/lib/lib.go && ` +
+	`printf 'package lib\nimport ("os";"testing")\nfunc TestF(t *testing.T) { os.WriteFile("ran", nil, 0o644) }\n' > ../home/lib/lib_test.go && ` +
+	`printf 'module m\nrequire example.com/lib v0.0.0\nreplace example.com/lib => ../home/lib\n' > go.mod && ` +
+	`printf 'package main\nimport "example.com/lib"\nfunc main() { lib.F() }\n' > m.go`
+
+// canaryRound15Setup are lines over the go model that run after setup,
+// which makes the workdir a Go module as a cloned repository would be.
+// ROOT stands for the fixture's root (the workdir is ROOT/work, the home
+// ROOT/home). Each was allowed by "allow bash"; damage is the path it
+// creates, relative to the root.
+//
+// The go command writes into its working directory a file named after
+// the package or the first file when -o is empty (-o= is no -o to it) or
+// when go test keeps the test binary for a profile; from .git/hooks, with
+// the package named by its absolute path (in the workdir from any
+// directory). The compiler's -json=0,file://DIR writes its logs under
+// DIR. A package named by import path or a pattern of import paths may
+// lie outside the workdir, where go test runs its tests.
+var canaryRound15Setup = []struct{ setup, line, damage string }{
+	{goModule + `printf 'package main\nfunc main(){}\n' > pre-commit.go`, `cd .git/hooks && go build -o= ROOT/work/pre-commit.go`, "work/.git/hooks/pre-commit"},
+	{goModule + `printf 'package main\nfunc main(){}\n' > pre-push.go`, `cd hooks && go build -o '' ROOT/work/pre-push.go`, "work/.git/hooks/pre-push"},
+	{goModule + goTest + `true`, `cd .git/hooks && go test -cpuprofile=ROOT/work/cpu.out ROOT/work`, "work/.git/hooks/m.test"},
+	{goModule + goTest + `true`, `cd dotgit && go test -memprofile ROOT/work/mem.out -run X ROOT/work`, "work/.git/m.test"},
+	{goModule + goTest + `true`, `cd .git/hooks && go test -c -o= ROOT/work`, "work/.git/hooks/m.test"},
+	{goModule + `printf 'package main\nfunc main(){}\n' > post-merge.go`, `cd .git/hooks && go build -o ROOT/work/bin/m -o= ROOT/work/post-merge.go`, "work/.git/hooks/post-merge"},
+	{goModule + goTest + `true`, `cd .git/hooks && go test -c=1 ROOT/work`, "work/.git/hooks/m.test"},
+	{goModule + `printf 'package main\nfunc f() int { return 1 }\nfunc main(){ println(f()) }\n' > m.go`, `go build -o bin/m -gcflags=-json=0,file://hooks .`, "work/.git/hooks/main/m.json"},
+	{goModule + `printf 'package main\nfunc f() int { return 1 }\nfunc main(){ println(f()) }\n' > m.go`, `go build -o bin/m -gcflags=-json=0,file://ROOT/home/.config/gc .`, "home/.config/gc"},
+	{goSibling, `go test example.com/lib`, "home/lib/ran"},
+	{goSibling, `go test -count=1 example.com/...`, "home/lib/ran"},
+	// python3 -m puts its working directory first on sys.path: from the
+	// home directory, python3 -m black (or flake8, prettier) imports the
+	// home's black.py, not the installed black, and runs it.
+	{`printf 'open("ran", "w")\n' > ../home/black.py`, `cd ~ && python3 -m black --check ROOT/work`, "home/ran"},
+	{`printf 'open("ran", "w")\n' > ../home/flake8.py`, `cd ~ && python3 -m flake8 ROOT/work/sub`, "home/ran"},
+}
+
+// TestCanaryRound15GoAfterSetup checks that each of canaryRound15Setup is
+// refused by both scenarios and, run, creates its damage path.
+func TestCanaryRound15GoAfterSetup(t *testing.T) {
+	goRun := goLineRunner(t)
+	template := canaryTemplate(t)
+	for _, c := range canaryRound15Setup {
+		root := canaryFixture(t, template)
+		if out := goRun(root, c.setup); len(out) > 0 {
+			t.Fatalf("setup %q: %s", c.setup, out)
+		}
+		line := strings.ReplaceAll(c.line, "ROOT", root)
+		for _, sc := range canaryScenarios {
+			if out := authorize(t, canaryGate(t, root, sc.rules), line); out.Run {
+				t.Errorf("%s: %q was allowed", sc.name, c.line)
+			}
+		}
+		damage := filepath.Join(root, filepath.FromSlash(c.damage))
+		if _, err := os.Lstat(damage); err == nil {
+			t.Fatalf("%s exists before %q runs", c.damage, c.line)
+		}
+		run := goRun(root, line)
+		if _, err := os.Lstat(damage); err != nil {
+			t.Errorf("%q did no damage when run (%v):\n%s", c.line, err, run)
+		} else {
+			t.Logf("%q created %s", c.line, c.damage)
+		}
+	}
+}
+
+// TestCanaryRound15RustcArgumentFile checks that rustc @path, which reads
+// more arguments from path, is refused by both scenarios, and that the
+// line, run with real rustc, writes a hook: the file holds -o and a path
+// into .git, which the line does not show.
+func TestCanaryRound15RustcArgumentFile(t *testing.T) {
+	if _, err := exec.LookPath("rustc"); err != nil {
+		t.Skip("rustc is not on PATH")
+	}
+	if _, err := exec.LookPath("cc"); err != nil {
+		t.Skip("cc is not on PATH")
+	}
+	out, err := exec.Command("rustc", "--print", "sysroot").Output()
+	if err != nil {
+		t.Skipf("rustc --print sysroot: %v", err)
+	}
+	bin := filepath.Join(strings.TrimSpace(string(out)), "bin")
+	line := `printf -- '-o\n.git/hooks/pre-commit\n' > a.txt && printf 'fn main() {}\n' > m.rs && rustc @a.txt m.rs`
+	root := canaryFixture(t, canaryTemplate(t))
+	for _, sc := range canaryScenarios {
+		if out := authorize(t, canaryGate(t, root, sc.rules), line); out.Run {
+			t.Errorf("%s: %q was allowed", sc.name, line)
+		}
+	}
+	before := gitSnapshot(t, root)
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "/bin/bash", "-c", line)
+	cmd.Dir = filepath.Join(root, "work")
+	env := canaryEnv(filepath.Join(root, "home"))
+	for i, kv := range env {
+		if p, ok := strings.CutPrefix(kv, "PATH="); ok {
+			env[i] = "PATH=" + bin + ":" + p
+		}
+	}
+	cmd.Env = env
+	run, _ := cmd.CombinedOutput()
+	if p := changedGit(before, gitSnapshot(t, root)); p == "" {
+		t.Errorf("%q did no damage when run:\n%s", line, run)
+	} else {
+		t.Logf("%q changed %s", line, strings.TrimPrefix(p, root))
+	}
 }

@@ -1,6 +1,7 @@
 package shellscan
 
 import (
+	"net/url"
 	"path"
 	"slices"
 	"strconv"
@@ -542,10 +543,18 @@ func nestedValues(cands []string) ([]string, bool) {
 	for len(queue) > 0 {
 		s := queue[0]
 		queue = queue[1:]
-		if !strings.ContainsAny(s, "= \t\n,\"'{}[]()") && (len(s) < 3 || s[0] != '-') {
+		var next []string
+		if len(s) > 5 && strings.EqualFold(s[:5], "file:") {
+			// A file: URL names the path after its "//" (the compiler's
+			// -json=0,file://DIR), percent-escapes decoded.
+			p := strings.TrimPrefix(s[5:], "//")
+			next = append(next, p)
+			if u, err := url.PathUnescape(p); err == nil {
+				next = append(next, u)
+			}
+		} else if !strings.ContainsAny(s, "= \t\n,\"'{}[]()") && (len(s) < 3 || s[0] != '-') {
 			continue
 		}
-		var next []string
 		if f := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' }); len(f) != 1 || f[0] != s {
 			next = append(next, f...)
 		}

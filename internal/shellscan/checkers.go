@@ -24,6 +24,17 @@ type checkerSpec struct {
 	runs bool
 	// cache is the directory it writes in the working directory.
 	cache string
+	// fromFile marks a command whose parser reads more arguments from
+	// the file an argument names after '@' (argparse's
+	// fromfile_prefix_chars: pytest @args.txt, mypy @flags), which may
+	// hold any option.
+	fromFile bool
+	// cwdConfig marks a command that loads its configuration, which can
+	// load code, from the working directory or above rather than beside
+	// its operands (eslint.config.js; flake8's setup.cfg, tox.ini or
+	// .flake8, whose local-plugins name code to import): the working
+	// directory must lie in the workdir too.
+	cwdConfig bool
 }
 
 // checkerFlags builds a flag table from the options that take no value
@@ -59,13 +70,14 @@ var checkers = sync.OnceValue(func() map[string]checkerSpec {
 		"black": {flags: checkerFlags("--check --diff -q --quiet -v --verbose --color --no-color --fast --safe --preview -S --skip-string-normalization -C --skip-magic-trailing-comma",
 			"-l --line-length -t --target-version --include --exclude --extend-exclude --force-exclude"), need: []string{"--check", "--diff"}},
 		"flake8": {flags: checkerFlags("-q --quiet -v --verbose --count --statistics --show-source --exit-zero",
-			"--max-line-length --max-complexity --select --ignore --extend-select --extend-ignore --exclude --extend-exclude --per-file-ignores --format")},
+			"--max-line-length --max-complexity --select --ignore --extend-select --extend-ignore --exclude --extend-exclude --per-file-ignores --format"),
+			cwdConfig: true},
 		"mypy": {flags: checkerFlags("--strict --ignore-missing-imports --no-incremental --check-untyped-defs --disallow-untyped-defs --pretty --show-error-codes --hide-error-codes --no-error-summary --show-column-numbers --warn-unused-ignores --no-implicit-optional --namespace-packages --explicit-package-bases",
-			"--python-version --follow-imports -p --package -m --module"), cache: ".mypy_cache"},
+			"--python-version --follow-imports -p --package -m --module"), cache: ".mypy_cache", fromFile: true},
 		"pytest": {flags: checkerFlags("-q --quiet -v -vv --verbose -x --exitfirst -s -l --showlocals --lf --last-failed --ff --failed-first --nf --sw --co --collect-only --no-header --strict-markers --disable-warnings",
-			"-k -m --tb --maxfail --durations -n --timeout"), runs: true, cache: ".pytest_cache"},
+			"-k -m --tb --maxfail --durations -n --timeout"), runs: true, cache: ".pytest_cache", fromFile: true},
 		"eslint": {flags: checkerFlags("--quiet --color --no-color --report-unused-disable-directives --no-inline-config --no-error-on-unmatched-pattern --no-warn-ignored",
-			"--max-warnings --ext"), runs: true},
+			"--max-warnings --ext"), runs: true, cwdConfig: true},
 		"prettier": {flags: checkerFlags("--check -c -l --list-different --no-editorconfig --no-error-on-unmatched-pattern",
 			"--log-level"), need: []string{"--check", "-c", "-l", "--list-different"}, runs: true},
 	}
@@ -86,6 +98,14 @@ func (an *analyzer) checker(name string, args []word) bool {
 	}
 	if !ok {
 		return false
+	}
+	for _, a := range args {
+		if spec.fromFile && (a.dynamic || strings.HasPrefix(a.text, "@")) {
+			// The file's arguments are not on the line: --junitxml=.git/config,
+			// -p plugin.
+			an.opaque(name + " reads more arguments from a file named after '@'")
+			return true
+		}
 	}
 	var ops []word
 	seen := map[string]bool{}
@@ -134,7 +154,12 @@ func (an *analyzer) checker(name string, args []word) bool {
 			op.text, _, _ = strings.Cut(op.text, "::")
 			dirs = append(dirs, op)
 		}
+		if spec.cwdConfig && len(dirs) > 0 {
+			dirs = append(dirs, word{text: "."})
+		}
 		an.packageDirs(dirs)
+	} else if spec.cwdConfig {
+		an.packageDirs(nil)
 	}
 	if spec.cache != "" {
 		an.addAccess(word{text: spec.cache}, modeWrite, name, true)

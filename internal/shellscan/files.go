@@ -103,10 +103,15 @@ scan:
 						return true
 					}
 					// python3 -m pytest ., -m mypy …: the module is a
-					// modelled checker, given the words after it.
+					// modelled checker, given the words after it. python
+					// -m imports it from its working directory first
+					// (sys.path[0]), which must lie in the workdir: from
+					// ~, ~/black.py would run.
 					if after := args[i+1:]; i == 0 && len(t) == 2 && len(after) > 0 && an.checker(rest, after[1:]) {
+						an.packageDirs(nil)
 						return true
 					} else if i == 0 && len(t) > 2 && an.checker(rest, after) {
+						an.packageDirs(nil)
 						return true
 					}
 					break scan
@@ -980,6 +985,12 @@ func (an *analyzer) compiler(name string, args []word) {
 // that program with arguments the analysis does not model.
 func (an *analyzer) rustc(name string, args []word) {
 	for i, a := range args {
+		if strings.HasPrefix(a.text, "@") {
+			// rustc @path reads more arguments from path (-o, -C
+			// linker=), which the line does not show.
+			an.opaque(name + " reads arguments from a file named after '@'")
+			return
+		}
 		var val word
 		switch t := a.text; {
 		case (t == "-C" || t == "--codegen") && i+1 < len(args):
@@ -993,6 +1004,11 @@ func (an *analyzer) rustc(name string, args []word) {
 		}
 		if key, _, _ := strings.Cut(val.text, "="); val.dynamic || strings.TrimSpace(key) == "linker" {
 			an.opaque(name + " -C linker runs a program the command line names")
+			return
+		}
+		if strings.Contains(val.text, "@") {
+			// -C link-arg=@file: the linker reads arguments from file.
+			an.opaque(name + " -C passes the linker a file of arguments")
 			return
 		}
 	}
@@ -1032,6 +1048,25 @@ func (an *analyzer) compilerDirs(name string, args []word) []word {
 	return rest
 }
 
+// cargoRustc applies rustc's checks to the words cargo rustc and cargo
+// rustdoc pass on to rustc after "--" (cargo rustc -- -C linker=prog).
+func (an *analyzer) cargoRustc(name string, args []word) {
+	for i, a := range args {
+		if a.text == "--" {
+			return
+		}
+		if a.text == "rustc" || a.text == "rustdoc" {
+			for j := i + 1; j < len(args); j++ {
+				if args[j].text == "--" {
+					an.rustc(name+" "+a.text, args[j+1:])
+					return
+				}
+			}
+			return
+		}
+	}
+}
+
 // goCommand marks the line opaque when the go command runs a program the
 // line names: -toolexec runs every tool through a command line, -exec runs
 // the built binary through one, -vettool names the vet program, and
@@ -1050,8 +1085,8 @@ func (an *analyzer) goCommand(name string, args []word) {
 			if !hasVal && i+1 < len(args) {
 				val = args[i+1].text
 			}
-			if strings.Contains(val, "extld") {
-				an.opaque(name + " -ldflags names the external linker")
+			if strings.Contains(val, "extld") || strings.Contains(val, "extar") {
+				an.opaque(name + " -ldflags names the external linker or archiver")
 				return
 			}
 		}

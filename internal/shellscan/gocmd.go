@@ -46,6 +46,16 @@ var goFlags = sync.OnceValue(func() map[string]goFlag {
 	}
 })
 
+// goKeepsTestBinary reports whether flag is a profile flag for which go
+// test keeps the test binary in its working directory, as -c would.
+func goKeepsTestBinary(flag string) bool {
+	switch flag {
+	case "cpuprofile", "memprofile", "blockprofile", "mutexprofile":
+		return true
+	}
+	return false
+}
+
 // goModel records what go test, vet, list, build -o, run and fmt read and
 // write, so that their package operands are reads (go test . reads the
 // package in the working directory; it writes nothing there). The
@@ -78,7 +88,7 @@ func (an *analyzer) goModel(name string, args []word) bool {
 	}
 	var outs []out
 	var tool, ops, progArgs []word
-	outputDir, output, compileOnly := "", false, false
+	outputDir, output, compileOnly, keepBinary := "", false, false, false
 	for i := 1; i < len(args); i++ {
 		a := args[i]
 		if a.dynamic || a.special {
@@ -103,9 +113,17 @@ func (an *analyzer) goModel(name string, args []word) bool {
 		if !ok {
 			return false
 		}
+		if sub == "test" && goListOnly(flag) {
+			// go test passes a flag it does not know to the test binary
+			// and takes the words after it as the binary's too: go test
+			// -e /w/x tests the package in the working directory.
+			return false
+		}
 		if flag == "c" && sub == "test" {
 			kind = goBool // go test -c compiles the test binary; vet -c=N takes a number
-			compileOnly = !hasVal || val == "true"
+			// Any value strconv.ParseBool takes as true (-c=1, -c=T)
+			// counts, and the last -c.
+			compileOnly = !hasVal || !goFalse(val)
 		}
 		if kind == goBool {
 			continue
@@ -127,8 +145,18 @@ func (an *analyzer) goModel(name string, args []word) bool {
 			if v.pattern {
 				return false
 			}
+			if flag == "o" {
+				// The last -o counts (go build -o x -o= has none).
+				output = v.text != ""
+			}
+			if v.text == "" {
+				// An empty value is no value: go build -o= writes the
+				// binary it names after the package or the first file
+				// into the working directory, as without -o.
+				continue
+			}
 			outs = append(outs, out{v, flag, kind})
-			output = output || flag == "o"
+			keepBinary = keepBinary || goKeepsTestBinary(flag)
 			if kind == goOutDir && flag == "outputdir" {
 				outputDir = v.text
 			}
@@ -159,6 +187,25 @@ func (an *analyzer) goModel(name string, args []word) bool {
 		}
 		return true
 	}
+	if sub == "test" && !compileOnly {
+		for _, op := range ops {
+			if !goLocalPackage(op.text) {
+				// go test example.com/lib, std, all, ...: the packages
+				// lie where the module graph puts them (the module cache,
+				// a directory a replace names, GOROOT), and their tests
+				// run there.
+				an.opaque(what + " runs the tests of packages named by import path, which may lie outside the workdir: " + op.text)
+				return true
+			}
+		}
+	}
+	if sub == "test" && keepBinary && !output {
+		// go test -cpuprofile (-memprofile, -blockprofile,
+		// -mutexprofile) keeps the test binary, named after the package,
+		// in the working directory (not -outputdir): it is recorded
+		// under a name of its own there.
+		an.addAccess(word{text: "pkg.test"}, modeWrite, what, false)
+	}
 	for _, o := range outs {
 		// -o may name a directory, which the file is written into.
 		an.addAccess(o.w, modeWrite, what, o.kind != goProfile)
@@ -166,7 +213,7 @@ func (an *analyzer) goModel(name string, args []word) bool {
 		// c-archive write a C header beside -o's file.
 		if base := strings.TrimSuffix(o.w.text, path.Ext(o.w.text)); base != "" && o.flag == "modfile" {
 			an.addAccess(word{text: base + ".sum", pattern: o.w.pattern}, modeWrite, what, false)
-		} else if base != "" && o.flag == "o" {
+		} else if base != "" && o.flag == "o" && o.w.text != "/dev/null" {
 			an.addAccess(word{text: base + ".h", pattern: o.w.pattern}, modeWrite, what, false)
 		}
 		if o.kind == goProfile && outputDir != "" && !path.IsAbs(o.w.text) {
@@ -201,7 +248,12 @@ func (an *analyzer) packageDirs(ops []word) {
 		if dir == "..." {
 			dir = "."
 		}
-		dir = strings.TrimSuffix(dir, "/...")
+		if d, ok := strings.CutSuffix(dir, "/..."); ok {
+			dir = d
+			if strings.Trim(d, "/") == "" {
+				dir = "/" // go test /... is every package under the root
+			}
+		}
 		if strings.HasSuffix(dir, ".go") {
 			dir = path.Dir(dir)
 		}
@@ -211,4 +263,33 @@ func (an *analyzer) packageDirs(ops []word) {
 		}
 		an.a.accesses = append(an.a.accesses, access{mode: modeRead, path: dir, pattern: op.pattern, runs: true})
 	}
+}
+
+// goLocalPackage reports whether a package operand of the go command
+// names a directory (".", "./x", "../x/...", "/abs") or Go files, rather
+// than an import path or a pattern of import paths (example.com/m/x,
+// std, all, "...").
+func goLocalPackage(op string) bool {
+	return op == "." || op == ".." || strings.HasPrefix(op, "./") || strings.HasPrefix(op, "../") ||
+		path.IsAbs(op) || strings.HasSuffix(op, ".go")
+}
+
+// goListOnly reports whether flag is one of go list's own flags, which go
+// test does not know.
+func goListOnly(flag string) bool {
+	switch flag {
+	case "e", "m", "u", "f", "deps", "test", "find", "export", "compiled", "retracted", "versions", "reuse":
+		return true
+	}
+	return false
+}
+
+// goFalse reports whether a boolean flag's value is one strconv.ParseBool
+// takes as false.
+func goFalse(val string) bool {
+	switch val {
+	case "0", "f", "F", "false", "FALSE", "False":
+		return true
+	}
+	return false
 }

@@ -136,6 +136,9 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	if name == "rustc" || name == "rustdoc" {
 		an.rustc(name, args)
 	}
+	if name == "cargo" {
+		an.cargoRustc(name, args)
+	}
 	if an.interpreter(name, args) {
 		return false
 	}
