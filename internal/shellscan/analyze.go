@@ -103,6 +103,13 @@ type analyzer struct {
 	looped, unordered bool
 	// sawGit is set once the line runs git.
 	sawGit bool
+	// guess is set while a command an unmodelled command may run is
+	// analyzed (see guessCommand); guessed counts those commands.
+	guess   bool
+	guessed int
+	// stdinFed is set once the line gives a command a standard input of
+	// its own: a pipe, an input redirection, a here-document or string.
+	stdinFed bool
 }
 
 // analyzeBash analyzes a bash command line. It never fails: what it cannot
@@ -211,12 +218,18 @@ func (an *analyzer) node(n syntax.Node, src string, depth int) bool {
 		if n.Background {
 			an.unordered = true
 		}
+		for _, r := range n.Redirs {
+			switch r.Op {
+			case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+				an.stdinFed = true
+			}
+		}
 	case *syntax.WhileClause:
 		an.looped, an.unordered = true, true
 	case *syntax.BinaryCmd:
 		switch n.Op {
 		case syntax.Pipe, syntax.PipeAll:
-			an.unordered = true
+			an.unordered, an.stdinFed = true, true
 		case syntax.AndStmt, syntax.OrStmt:
 		default:
 			an.opaque("the command uses an operator the analysis does not know")

@@ -91,7 +91,7 @@ scan:
 					an.opaque(name + " runs inline code")
 					return true
 				case 'i':
-					an.opaque(name + " -i reads code from its standard input after the script")
+					an.stdinOpaque(name + " -i reads code from its standard input after the script")
 					return true
 				case 'm':
 					operands++ // python -m runs an installed module
@@ -124,7 +124,7 @@ scan:
 		valueNext = false
 	}
 	if operands == 0 {
-		an.opaque(name + " reads code from its standard input")
+		an.stdinOpaque(name + " reads code from its standard input")
 	}
 	// The script or module may write any file it is given.
 	an.unknownArgs(args)
@@ -516,6 +516,9 @@ func (an *analyzer) fileCommand(name string, args []word) {
 		}
 		if !noFiles()[name] {
 			an.unknownArgs(args)
+			if !an.guess && !notRunners[name] && !isCompiler(name) && !strings.HasPrefix(name, "go1.") {
+				an.guessInner(args, 0, 0)
+			}
 		}
 		return
 	}

@@ -16,6 +16,26 @@ import (
 func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	name := programName(path.Base(ws[0].text))
 	args := ws[1:]
+	if an.guess {
+		if builtinOnly[name] || guessDataWords[name] || len(args) == 0 && !an.stdinFed {
+			// A builtin is no program to run; a data word or a command
+			// given nothing does nothing the caller does not check.
+			return false
+		}
+		switch name {
+		case "sh", "bash", "rbash", "dash", "ash", "zsh", "ksh", "mksh", "yash":
+			an.opaque(name + " is a shell among the words of a command the analysis does not model, which may run it")
+		case "printf", "test", "[":
+			return false // no -v, no arithmetic: the programs of that name
+		case "patch":
+			// patch writes the files its diff names: a diff it reads from
+			// the line's input or from -i. kubectl patch … -p '{…}' is no
+			// such run.
+			if !an.stdinFed && !hasPrefix(args, "-i") && !hasPrefix(args, "--i") {
+				return false
+			}
+		}
+	}
 	if why, ok := opaqueCommands()[name]; ok {
 		an.opaque(name + " " + why)
 		an.seeInside(name, args, depth, chain)
@@ -216,7 +236,11 @@ var opaqueCommands = sync.OnceValue(func() map[string]string {
 		"choom", "luit", "systemd-socket-activate", "pg_virtualenv", "gcore", "jdb",
 		// Extractors and splitters that write the paths their input names,
 		// and argcomplete's activation, which writes shell startup code.
-		"ptar", "gpgtar", "gpg-zip", "split-file", "activate-global-python-argcomplete"} {
+		"ptar", "gpgtar", "gpg-zip", "split-file", "activate-global-python-argcomplete",
+		// Programs that write, create and remove the paths their
+		// configuration or input names, as patch does those of its diff:
+		// systemd-tmpfiles (w, f, L, r lines), systemd-sysusers, zic.
+		"systemd-tmpfiles", "systemd-sysusers", "zic"} {
 		if _, ok := m[n]; !ok {
 			m[n] = "runs commands or writes files in ways the analysis does not model"
 		}
@@ -368,6 +392,9 @@ var runners = sync.OnceValue(func() map[string][]string {
 		"pixi": {"run", "exec"}, "conda": {"run"}, "mamba": {"run"}, "micromamba": {"run"},
 		"nix": {"run", "shell", "develop"}, "bundle": {"exec"}, "opam": {"exec"}, "npm": {"exec", "x", "explore"},
 		"pnpm": {"exec", "dlx"}, "yarn": {"exec", "dlx"}, "ip": {"netns", "vrf"},
+		// gio launch runs a desktop file's Exec line; gio open runs the
+		// handler of the file's type.
+		"gio": {"launch", "open"},
 	}
 })
 
@@ -686,7 +713,7 @@ func (an *analyzer) su(name string, args []word, depth int) {
 		an.script(script.text, syntax.LangBash, depth+1)
 		return
 	}
-	an.opaque(name + " without -c runs a shell that reads its standard input")
+	an.stdinOpaque(name + " without -c runs a shell that reads its standard input")
 }
 
 // find records find's start paths and the files -fprint and friends

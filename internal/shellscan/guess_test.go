@@ -1,0 +1,69 @@
+package shellscan
+
+import (
+	"strings"
+	"testing"
+)
+
+// Round 16: a command the analysis does not model may run its operands
+// as a command (logsave FILE CMD …) or a command string given as an
+// operand or an option's value. Those that name a program the analysis
+// models are analyzed as a command: deny rules see it (a unit that only
+// restricts), and what makes it opaque makes the line opaque.
+func TestGuessedCommandsOfUnmodelledCommands(t *testing.T) {
+	seen := func(a *bashAnalysis, prefix string) bool {
+		for _, u := range a.units {
+			if u.wrapper && strings.HasPrefix(u.text, prefix) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, tt := range []struct{ line, unit string }{
+		{"logsave /dev/null rm -f c", "rm -f c"},
+		{"logsave /dev/null /bin/rm -f c", "/bin/rm -f c"},
+		{"logsave -a log timeout 5 rm c", "rm c"},
+		{"logsave x env rm -f c", "rm -f c"},
+		{"runner -c 'true; rm -f c' x", "rm -f c"},
+		{"runner -c'rm -f c'", "rm -f c"},
+		{"java -XX:OnOutOfMemoryError='rm -f c' X.java", "rm -f c"},
+		{"runner --hook='echo $(rm -f c)'", "rm -f c"},
+		{"runner 'exec rm -f c'", "rm -f c"},
+	} {
+		if a := analyzeBash(tt.line, "/home/u", "/w"); !seen(a, tt.unit) {
+			t.Errorf("%q: no restricting unit %q among %+v", tt.line, tt.unit, a.units)
+		}
+	}
+	for _, line := range []string{
+		"logsave x sh -c 'true && rm -f c'", "echo ls | logsave x bash", "logsave x python3 -c 'import os'",
+		"logsave x python3 <<< 'import os'", "echo x | logsave y node", "logsave x perl -e 1",
+		"logsave x find -name c -delete", "logsave x git -c core.fsmonitor=x status", "logsave x tar xf x.tar",
+		"logsave x xargs rm", "logsave x nice sh -c ls", "logsave x patch -i p.diff", "logsave x patch < p.diff",
+		"runner --exec='sh -c ls'", "java -XX:OnError='perl -e 1' X", "systemd-tmpfiles --create t.conf",
+		"gio launch x.desktop",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+	for _, line := range []string{
+		"npm install lodash", "uv python install 3.12", "docker ps", "pytest -k x", "npm run watch",
+		"gh pr view 12", "npm install -S lodash", "brew install python", "pip install sh", "kubectl exec -it pod -- bash",
+		`kubectl patch deploy x -p '{}'`, `gh issue create --title "rm old files" --body x`, `jq '.[] | .name' x.json`,
+		"docker compose run web python manage.py migrate", "jest --env node x.test.js", "docker run --rm img env",
+		"logsave log make test", "logsave log python3 x.py", "cargo run -- --name sh", "go run . sh -c x",
+	} {
+		a := analyzeBash(line, "/home/u", "/w")
+		if len(a.reasons) > 0 {
+			t.Errorf("%q is opaque: %q", line, a.reasons)
+		}
+		if seen(a, "rm") {
+			t.Errorf("%q: a restricting unit rm", line)
+		}
+	}
+	// The commands an unmodelled command may run are bounded.
+	many := "runner" + strings.Repeat(" rm", maxGuessed+1)
+	if a := analyzeBash(many, "/home/u", "/w"); len(a.reasons) == 0 {
+		t.Errorf("%d guessed commands are not opaque", maxGuessed+1)
+	}
+}
