@@ -1,6 +1,7 @@
 package shellscan
 
 import (
+	"net/url"
 	"path"
 	"slices"
 	"strconv"
@@ -552,10 +553,23 @@ func nestedValues(cands []string) ([]string, bool) {
 	for len(queue) > 0 {
 		s := queue[0]
 		queue = queue[1:]
-		if !strings.ContainsAny(s, "= \t\n,\"'{}[]()") && (len(s) < 3 || s[0] != '-') {
+		var next []string
+		if p, ok := fileURLPath(s); ok {
+			next = append(next, p)
+		} else if !strings.ContainsAny(s, "= \t\n,\"'{}[]():") && (len(s) < 3 || s[0] != '-') {
 			continue
 		}
-		var next []string
+		// A value may name a path after a format or before a target,
+		// separated by ':' (--cov-report=xml:PATH, -v PATH:/dir); the
+		// authority of a URL (https://host/…) names none.
+		if i := strings.IndexByte(s, ':'); i >= 0 {
+			next = append(next, s[:i])
+			for j := i; j < len(s); j++ {
+				if s[j] == ':' && !strings.HasPrefix(s[j+1:], "//") {
+					next = append(next, s[j+1:])
+				}
+			}
+		}
 		if f := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' }); len(f) != 1 || f[0] != s {
 			next = append(next, f...)
 		}
@@ -580,6 +594,28 @@ func nestedValues(cands []string) ([]string, bool) {
 		}
 	}
 	return cands, true
+}
+
+// fileURLPath returns the path a file: URL names (file:///p,
+// file://localhost/p, file:p), percent-decoded as the programs that take
+// URLs decode it (file:///w/%2Egit/config is /w/.git/config).
+func fileURLPath(s string) (string, bool) {
+	if len(s) < 5 || !strings.EqualFold(s[:5], "file:") {
+		return "", false
+	}
+	p := s[5:]
+	if rest, ok := strings.CutPrefix(p, "//"); ok {
+		// The host: "" or localhost for this machine.
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			p = rest[i:]
+		} else {
+			p = ""
+		}
+	}
+	if d, err := url.PathUnescape(p); err == nil {
+		p = d
+	}
+	return p, p != ""
 }
 
 // attachedValues appends to cands the values a cluster of one-letter

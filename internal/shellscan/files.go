@@ -102,6 +102,12 @@ scan:
 						an.opaque(name + " -m " + rest + " runs code given on the command line or its standard input")
 						return true
 					}
+					if rest == "tarfile" && tarfileExtracts(args[i+1:]) {
+						// It extracts symbolic links and members named ../…,
+						// as tar x does.
+						an.opaque(name + " -m tarfile -e extracts files the analysis does not list")
+						return true
+					}
 					break scan
 				case 'v':
 					valueNext = true
@@ -159,6 +165,19 @@ func pythonCluster(c string) (kind byte, rest string) {
 		return 'i', ""
 	}
 	return 0, ""
+}
+
+// tarfileExtracts reports whether the arguments of python -m tarfile ask
+// it to extract: -e or --extract (or an abbreviation), alone or in a
+// cluster of its one-letter options.
+func tarfileExtracts(args []word) bool {
+	for _, a := range args {
+		t := a.text
+		if a.dynamic || strings.HasPrefix(t, "--e") || len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.IndexByte(t, 'e') > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // pythonCodeModules are the standard modules that run python code given
@@ -1050,6 +1069,31 @@ func (an *analyzer) goCommand(name string, args []word) {
 				an.opaque(name + " -ldflags names the external linker")
 				return
 			}
+		}
+	}
+}
+
+// jdkTools are the JDK's launchers, which take @argfiles and pass -J
+// options to the JVM they run.
+var jdkTools = map[string]bool{
+	"java": true, "javac": true, "jshell": true, "jar": true, "javadoc": true, "jlink": true, "jpackage": true,
+	"jdeps": true, "jmod": true, "javap": true, "jdb": true, "keytool": true, "jarsigner": true,
+}
+
+// java marks the line opaque when a JDK launcher runs a command line
+// (-XX:OnError, -XX:OnOutOfMemoryError, which the JVM runs through a
+// shell) or reads options the analysis does not see (@argfile,
+// -XX:Flags=, -XX:VMOptionsFile=).
+func (an *analyzer) java(name string, args []word) {
+	for _, a := range args {
+		t := a.text
+		switch {
+		case strings.Contains(t, "-XX:OnError") || strings.Contains(t, "-XX:OnOutOfMemoryError"):
+			an.opaque(name + " -XX:OnError runs a command line")
+			return
+		case strings.HasPrefix(t, "@") || a.dynamic || strings.Contains(t, "-XX:Flags=") || strings.Contains(t, "-XX:VMOptionsFile"):
+			an.opaque(name + " reads options the analysis does not see")
+			return
 		}
 	}
 }

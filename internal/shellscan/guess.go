@@ -139,7 +139,7 @@ func commandString(s string) bool {
 	if guessable(f[0]) || builtinOnly[f[0]] || f[0] == "!" || f[0] == "{" || f[0] == "(" {
 		return len(f) > 1 || strings.ContainsAny(s, ";&|")
 	}
-	return strings.ContainsAny(s, ";&|`") || strings.Contains(s, "$(")
+	return strings.ContainsAny(s, ";&|`<>") || strings.Contains(s, "$(")
 }
 
 // guessScript parses s, a command string an unmodelled command was given,
@@ -156,14 +156,38 @@ func (an *analyzer) guessScript(s string, depth int) {
 		return
 	}
 	syntax.Walk(f, func(n syntax.Node) bool {
-		c, ok := n.(*syntax.CallExpr)
-		if !ok || len(c.Args) == 0 {
+		switch n := n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			an.opaque("a command string given to a command the analysis does not model runs a command substitution")
+			return true
+		case *syntax.Redirect:
+			// The shell that runs the string writes its redirection
+			// targets (-XX:OnError='echo x >~/.bashrc').
+			if n.Word == nil || n.Hdoc != nil {
+				return true
+			}
+			w := an.word(n.Word, s)
+			if w.dynamic || w.special {
+				an.opaque("a command string given to a command the analysis does not model redirects to a path only known when it runs")
+				return true
+			}
+			an.unknownArgs([]word{w})
+			return true
+		case *syntax.CallExpr:
+		default:
+			return true
+		}
+		c := n.(*syntax.CallExpr)
+		if len(c.Args) == 0 {
 			return true
 		}
 		ws := make([]word, len(c.Args))
 		for i, w := range c.Args {
 			ws[i] = an.word(w, s)
 		}
+		// The words, with ~ and $HOME expanded as the shell that runs the
+		// string expands them, may name files it writes.
+		an.unknownArgs(ws)
 		if !ws[0].dynamic && guessable(ws[0].text) {
 			an.guessCommand(ws, depth+1, 0)
 		} else if builtinOnly[ws[0].text] {
@@ -197,10 +221,15 @@ func (an *analyzer) guessCommand(ws []word, depth, chain int) {
 	an.a.accesses = an.a.accesses[:accesses]
 	an.a.cwds = an.a.cwds[:cwds]
 	an.a.pathsUnknown = unknown
-	guessed := an.guessed
+	guessed, linked := an.guessed, an.linkFrom >= 0
 	a := an.a
 	*an = saved
 	an.a, an.guessed = a, guessed
+	if linked {
+		// It may create or move a symbolic link (cp, git clone …): what
+		// the line writes after it is checked as after such a command.
+		an.mayLink()
+	}
 }
 
 // stdinOpaque records why, the reason a command that reads code from its

@@ -1,6 +1,7 @@
 package shellscan
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -65,5 +66,49 @@ func TestGuessedCommandsOfUnmodelledCommands(t *testing.T) {
 	many := "runner" + strings.Repeat(" rm", maxGuessed+1)
 	if a := analyzeBash(many, "/home/u", "/w"); len(a.reasons) == 0 {
 		t.Errorf("%d guessed commands are not opaque", maxGuessed+1)
+	}
+}
+
+// Round 16: file: URLs (percent-decoded) and the parts of a value around
+// ':' are paths a command the analysis does not model may write; a
+// command string's redirections are written by the shell that runs it;
+// gio and the JDK's launchers are modelled.
+func TestURLAndColonValuesArePathsItMayWrite(t *testing.T) {
+	for _, tt := range []struct{ line, want string }{
+		{"tool --out=file:///home/u/.bashrc", "/home/u/.bashrc"},
+		{"tool file://localhost/w/%2Egit/config", "/w/.git/config"},
+		{"tool file:.git/config", ".git/config"},
+		{"tool --cov-report=xml:.git/config", ".git/config"},
+		{"tool -v .git:/x", ".git"},
+		{"tool --x='echo x >.git/config'", ".git/config"},
+		{"tool --x='cp a ~/.bashrc'", "/home/u/.bashrc"},
+	} {
+		a := analyzeBash(tt.line, "/home/u", "/w")
+		var got []string
+		for _, x := range a.accesses {
+			if x.unknown {
+				got = append(got, x.path)
+			}
+		}
+		if !slices.Contains(got, tt.want) {
+			t.Errorf("%q: paths it may write %q, want %q among them", tt.line, got, tt.want)
+		}
+	}
+	for _, line := range []string{
+		"gio copy a file:///x", "gio trash c", "gio launch x.desktop", "gio open x", "gio mime text/plain x.desktop",
+		"java @o X.java", "java -XX:OnError=x X", "javac -J-XX:OnOutOfMemoryError=x X.java", "java -XX:Flags=f X",
+		"tool --x='cp a $(printf .git/config)'", "tool --x='echo x > $(printf y)'",
+		"python3 -m tarfile -e x.tar sub", "python3 -m tarfile --ext x.tar", "python3 -m tarfile -ve x.tar",
+		"logsave x cp -a a sub/ && echo x > sub/a",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+	for _, line := range []string{"gio info a", "gio cat a", "gio mime text/plain", "java -Xmx1g X.java", "javac -d out X.java",
+		"python3 -m tarfile -l x.tar", "logsave x ls && echo x > out.txt"} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
+			t.Errorf("%q is opaque: %q", line, a.reasons)
+		}
 	}
 }

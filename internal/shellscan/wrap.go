@@ -139,6 +139,15 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	case "git":
 		an.git(args)
 		return false
+	case "gio":
+		// gio launch runs a desktop file's Exec line, gio open the handler
+		// of a file's type; copy, save, move, trash … write the locations
+		// they name as URIs (file:///…, percent-encoded), and trash:// is
+		// in the home directory.
+		if len(args) > 0 && !(gioReads[args[0].text] || args[0].text == "mime" && len(args) < 3) {
+			an.opaque("gio " + clipName(args[0].text) + " runs programs or writes locations the analysis does not model")
+			return false
+		}
 	case "make", "gmake":
 		an.make(name, args)
 	}
@@ -147,6 +156,9 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	}
 	if isCompiler(name) {
 		an.compiler(name, args)
+	}
+	if jdkTools[name] {
+		an.java(name, args)
 	}
 	if name == "rustc" || name == "rustdoc" {
 		an.rustc(name, args)
@@ -392,9 +404,6 @@ var runners = sync.OnceValue(func() map[string][]string {
 		"pixi": {"run", "exec"}, "conda": {"run"}, "mamba": {"run"}, "micromamba": {"run"},
 		"nix": {"run", "shell", "develop"}, "bundle": {"exec"}, "opam": {"exec"}, "npm": {"exec", "x", "explore"},
 		"pnpm": {"exec", "dlx"}, "yarn": {"exec", "dlx"}, "ip": {"netns", "vrf"},
-		// gio launch runs a desktop file's Exec line; gio open runs the
-		// handler of the file's type.
-		"gio": {"launch", "open"},
 	}
 })
 
@@ -868,4 +877,9 @@ func canonLong(opt string, known []string) string {
 		return opt
 	}
 	return found
+}
+
+// gioReads are the gio subcommands that only read.
+var gioReads = map[string]bool{
+	"info": true, "list": true, "cat": true, "tree": true, "help": true, "version": true, "monitor": true,
 }
