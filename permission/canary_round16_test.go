@@ -84,6 +84,12 @@ var canaryRound16 = map[string][]string{
 		// lands outside the workdir or in .git.
 		`tar cf x.tar link && python3 -m tarfile -e x.tar sub && echo evil > sub/link`,
 		`tar cf x.tar hooks && python3 -m tarfile -e x.tar sub && echo x > sub/hooks/pre-commit`,
+		// bypass: a command the analysis does not model writes its default
+		// output (ctags -R: tags) into the directory the line changed to.
+		`cd .git/hooks && ctags -R`,
+		`pushd .git/hooks && ctags -R`,
+		`cd && ctags -R`,
+		`cd ~/.lite-agent && ctags -R`,
 	},
 }
 
@@ -101,12 +107,12 @@ var canaryRound16Ordinary = []string{
 	"npm install git+ssh://git@github.com:x/y.git", "node --inspect=0.0.0.0:9229 x.js", "kubectl port-forward svc/x 8080:80",
 	"docker pull ghcr.io/x/y:latest", "npm install https://github.com/x/y", `jq '.[] | select(.x > 1)' a.json`,
 	`docker ps --format '{{.Names}} {{.Status}}'`, "python3 -m tarfile -l x.tar", "python3 -m tarfile -c x.tar README",
-	logsave + " sub/log ls && echo x > out.txt",
+	logsave + " sub/log ls && echo x > out.txt", "cd sub && ctags -R", "cd sub && npm install", "cd sub && make test",
 }
 
 // canaryRound16Tools are the programs the lines need besides bash, git
 // and coreutils.
-var canaryRound16Tools = []string{"gio", "systemd-tmpfiles", "python3", "perl", "node"}
+var canaryRound16Tools = []string{"gio", "ctags", "systemd-tmpfiles", "python3", "perl", "node"}
 
 func TestCanaryRound16(t *testing.T) {
 	round := installedLines(t, canaryRound16, canaryRound16Tools, func(line string) (string, string) {

@@ -502,6 +502,7 @@ func (an *analyzer) addAccessOf(w word, mode accessMode, what string, tree, redi
 // line opaque when one of them is protected, outside the workdir or not an
 // ordinary file there.
 func (an *analyzer) unknownArgs(args []word) {
+	an.unknownCwd()
 	for _, a := range args {
 		if a.dynamic || a.special || a.text == "" {
 			continue
@@ -532,6 +533,40 @@ func (an *analyzer) unknownArgs(args []word) {
 			}
 			an.a.accesses = append(an.a.accesses, access{mode: modeRead, path: c, pattern: a.pattern, unknown: true})
 		}
+	}
+}
+
+// unknownCwd records, for a command the analysis does not model, the
+// directories the line changed to as paths it may write: such a command
+// may write its default outputs there (ctags -R writes tags, cc a.out, go
+// build a binary named after its package) without naming them.
+func (an *analyzer) unknownCwd() {
+	if !an.cwdChanged {
+		return
+	}
+	if an.cwdUnknown {
+		an.opaque("a command the analysis does not model runs in a directory the analysis cannot follow")
+		return
+	}
+	for _, c := range an.a.cwds {
+		if c == "" || c == "." {
+			continue
+		}
+		if !path.IsAbs(c) {
+			if an.workdir == "" {
+				an.opaque("a command the analysis does not model runs in a directory the line changed to")
+				return
+			}
+			c = path.Join(an.workdir, c)
+		}
+		if c == path.Clean(an.workdir) || slices.ContainsFunc(an.a.accesses, func(x access) bool { return x.unknown && x.path == c }) {
+			continue
+		}
+		if len(an.a.accesses) >= maxAccessPaths {
+			an.opaque("the command touches too many paths to check")
+			return
+		}
+		an.a.accesses = append(an.a.accesses, access{mode: modeRead, path: c, unknown: true})
 	}
 }
 

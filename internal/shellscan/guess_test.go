@@ -112,3 +112,33 @@ func TestURLAndColonValuesArePathsItMayWrite(t *testing.T) {
 		}
 	}
 }
+
+// Round 16: a command the analysis does not model may write its default
+// outputs (ctags -R: tags) into the directories the line changed to,
+// which are paths it may write.
+func TestUnmodelledCommandsWriteTheDirectoryTheLineChangedTo(t *testing.T) {
+	for _, tt := range []struct{ line, want string }{
+		{"cd .git/hooks && ctags -R", "/w/.git/hooks"},
+		{"pushd ~ && ctags -R", "/home/u"},
+		{"cd /x && cc -xc -", "/x"},
+	} {
+		a := analyzeBash(tt.line, "/home/u", "/w")
+		var got []string
+		for _, x := range a.accesses {
+			if x.unknown {
+				got = append(got, x.path)
+			}
+		}
+		if !slices.Contains(got, tt.want) {
+			t.Errorf("%q: paths it may write %q, want %q among them", tt.line, got, tt.want)
+		}
+	}
+	for _, line := range []string{"cd - && make", "cd .git && ctags -R"} {
+		if a := analyzeBash(line, "/home/u", ""); len(a.reasons) == 0 {
+			t.Errorf("%q with no known workdir is not opaque", line)
+		}
+	}
+	if a := analyzeBash("ctags -R && cd sub/.. && ls", "/home/u", "/w"); len(a.accesses) > 0 {
+		t.Errorf("a cd back to the start is a path it may write: %+v", a.accesses)
+	}
+}
