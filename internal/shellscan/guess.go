@@ -9,8 +9,12 @@ import (
 )
 
 // maxGuessed bounds the operands of one line that look like a command
-// (see guessInner) and are analyzed as one; a line with more is opaque.
-const maxGuessed = 64
+// (see guessInner) and are analyzed as one, maxGuessWords the words of
+// each; a line with more is opaque.
+const (
+	maxGuessed    = 64
+	maxGuessWords = 256
+)
 
 // guessInner looks for a command among the words of a command the
 // analysis does not model, which may run its operands as a command (as
@@ -206,7 +210,7 @@ func (an *analyzer) guessScript(s string, depth int) {
 // opaque only for what makes a command opaque whatever its place (see
 // [analyzer.guess]).
 func (an *analyzer) guessCommand(ws []word, depth, chain int) {
-	if an.guessed >= maxGuessed {
+	if an.guessed >= maxGuessed || len(ws) > maxGuessWords {
 		an.opaque("the command has too many operands that look like commands to check")
 		return
 	}

@@ -67,6 +67,10 @@ func TestGuessedCommandsOfUnmodelledCommands(t *testing.T) {
 	if a := analyzeBash(many, "/home/u", "/w"); len(a.reasons) == 0 {
 		t.Errorf("%d guessed commands are not opaque", maxGuessed+1)
 	}
+	long := "runner rm" + strings.Repeat(" x", maxGuessWords)
+	if a := analyzeBash(long, "/home/u", "/w"); len(a.reasons) == 0 {
+		t.Errorf("a guessed command of %d words is not opaque", maxGuessWords+1)
+	}
 }
 
 // Round 16: file: URLs (percent-decoded) and the parts of a value around
