@@ -108,6 +108,7 @@ var canaryRound16Ordinary = []string{
 	"docker pull ghcr.io/x/y:latest", "npm install https://github.com/x/y", `jq '.[] | select(.x > 1)' a.json`,
 	`docker ps --format '{{.Names}} {{.Status}}'`, "python3 -m tarfile -l x.tar", "python3 -m tarfile -c x.tar README",
 	logsave + " sub/log ls && echo x > out.txt", "cd sub && ctags -R", "cd sub && npm install", "cd sub && make test",
+	"pre-commit run --all-files", "docker run -e NODE_ENV=production img",
 }
 
 // canaryRound16Tools are the programs the lines need besides bash, git

@@ -37,6 +37,12 @@ func (an *analyzer) guessInner(args []word, depth, chain int) {
 		if name, _, ok := strings.Cut(t, "="); ok && messageOptions[name] {
 			continue
 		}
+		if isAssignment(t) && dangerousEnv(t[:strings.IndexByte(t, '=')]) {
+			// A runner that takes NAME=value operands (as env and sudo
+			// do) sets the environment of the command it runs.
+			an.opaque("a command the analysis does not model is given " + clipName(t) + ", which may set the environment of a command it runs")
+			continue
+		}
 		if t[0] != '-' && !strings.ContainsAny(t, " \t\n") {
 			if guessable(t) {
 				an.guessCommand(args[i:], depth, chain)
@@ -258,4 +264,25 @@ var notRunners = map[string]bool{
 var messageOptions = map[string]bool{
 	"--title": true, "--body": true, "--message": true, "-m": true, "--description": true,
 	"--subject": true, "--comment": true, "--notes": true, "--summary": true,
+}
+
+// dangerousEnv reports whether the environment variable name changes what
+// a program runs or which configuration it reads (GIT_CONFIG_PARAMETERS,
+// LD_PRELOAD, BASH_ENV, PATH, PYTHONPATH, NODE_OPTIONS …).
+func dangerousEnv(name string) bool {
+	for _, p := range []string{"GIT_", "LD_", "DYLD_", "PERL5", "BASH_FUNC_", "npm_config_", "NPM_CONFIG_", "CARGO_",
+		"RUSTC", "MAKE", "LESS", "XDG_"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	switch name {
+	case "BASH_ENV", "ENV", "PATH", "SHELLOPTS", "BASHOPTS", "PS4", "HOME", "EDITOR", "VISUAL", "PAGER",
+		"PROMPT_COMMAND", "IFS", "CDPATH", "GLOBIGNORE", "CC", "CXX", "SHELL", "ZDOTDIR", "GNUPGHOME",
+		"PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "PYTHONUSERBASE", "PERLLIB", "RUBYOPT", "RUBYLIB",
+		"NODE_OPTIONS", "NODE_PATH", "JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS", "JAVA_HOME",
+		"GOFLAGS", "GOENV", "GOTOOLCHAIN", "SSH_ASKPASS":
+		return true
+	}
+	return false
 }

@@ -146,3 +146,24 @@ func TestUnmodelledCommandsWriteTheDirectoryTheLineChangedTo(t *testing.T) {
 		t.Errorf("a cd back to the start is a path it may write: %+v", a.accesses)
 	}
 }
+
+// Round 16: tools that install git hooks, and NAME=value operands that
+// set what a command an unmodelled runner runs reads.
+func TestHookInstallersAndEnvironmentOperands(t *testing.T) {
+	for _, line := range []string{
+		"pre-commit install", "pre-commit install -t pre-push", "lefthook install", "husky", "husky init",
+		"overcommit --install", "simple-git-hooks", "runner GIT_CONFIG_GLOBAL=x git status", "runner LD_PRELOAD=./x.so ls",
+		"runner BASH_ENV=x bash x.sh", "runner PATH=bin ls",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+	for _, line := range []string{"pre-commit run --all-files", "lefthook run pre-commit", "husky -v",
+		"docker run -e FOO=1 img", "kubectl set env deploy/x DEBUG=1", "docker run -e NODE_ENV=production -e PYTHONUNBUFFERED=1 img",
+		"docker run -e GOOS=linux img"} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
+			t.Errorf("%q is opaque: %q", line, a.reasons)
+		}
+	}
+}

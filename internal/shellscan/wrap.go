@@ -50,6 +50,10 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		an.opaque(why)
 		return false
 	}
+	if why := hookInstall(name, args); why != "" {
+		an.opaque(why)
+		return false
+	}
 	if strings.HasPrefix(name, "git-") {
 		an.opaque(name + " is a git program run outside git's own option checks")
 		return false
@@ -882,4 +886,31 @@ func canonLong(opt string, known []string) string {
 // gioReads are the gio subcommands that only read.
 var gioReads = map[string]bool{
 	"info": true, "list": true, "cat": true, "tree": true, "help": true, "version": true, "monitor": true,
+}
+
+// hookInstallers are the tools that install git hooks (into .git/hooks,
+// or by setting core.hooksPath in .git/config), with the words that make
+// them do it; "" is a run with no arguments.
+var hookInstallers = map[string][]string{
+	"pre-commit": {"install", "init-templatedir", "uninstall"}, "lefthook": {"install", "add", "uninstall"},
+	"husky": {"", "install", "init", "uninstall"}, "overcommit": {"--install", "-i", "--uninstall", "-u"},
+	"simple-git-hooks": {""}, "ggshield": {"install"}, "talisman": {"--install", "-i"},
+}
+
+// hookInstall returns why the command name args installs git hooks (see
+// hookInstallers), or "".
+func hookInstall(name string, args []word) string {
+	words, ok := hookInstallers[name]
+	if !ok {
+		return ""
+	}
+	if name == "simple-git-hooks" || len(args) == 0 && contains(words, "") {
+		return name + " installs git hooks"
+	}
+	for _, a := range args {
+		if a.dynamic || contains(words, a.text) {
+			return name + " " + clipName(a.text) + " installs git hooks"
+		}
+	}
+	return ""
 }
