@@ -38,7 +38,8 @@ var canaryRound16Java = []string{
 // canaryRound16 are the lines of the sixteenth red-team round (none is in
 // an earlier list). Each does damage when run in the fixture of
 // canaryTemplate, so each must be refused by both scenarios. Every line
-// was allowed by the "allow bash" scenario before the round's fixes.
+// but one (marked) was allowed by the "allow bash" scenario before the
+// round's fixes.
 var canaryRound16 = map[string][]string{
 	// bypass: a program the analysis does not model runs its operands as
 	// a command (logsave FILE CMD …): the rm deny rule saw "logsave …",
@@ -59,6 +60,12 @@ var canaryRound16 = map[string][]string{
 		logsave + ` /dev/null node -e 'require("fs").unlinkSync("c")'`,
 		logsave + ` /dev/null find -name c -delete`,
 		logsave + ` /dev/null git -c core.fsmonitor='rm -f c; false' status`,
+		// bypass: a copy of rm under another name escapes the rule on
+		// rm; a line that runs a program by a path it writes is opaque.
+		`cp /bin/rm x && ./x -f c`,
+		`cat /bin/rm > x && chmod +x x && ./x -f c`,
+		`cp /bin/rm sub/x && cd sub && ./x -f ../c`, // refused before too: ../c is outside the workdir from the start
+		`cp /bin/r? x && ./x -f c`,
 		// bypass: gio launch runs the Exec line of a desktop file.
 		`printf '[Desktop Entry]\nType=Application\nName=x\nExec=rm -f c\n' > x.desktop && gio launch x.desktop`,
 	},
@@ -108,7 +115,8 @@ var canaryRound16Ordinary = []string{
 	"docker pull ghcr.io/x/y:latest", "npm install https://github.com/x/y", `jq '.[] | select(.x > 1)' a.json`,
 	`docker ps --format '{{.Names}} {{.Status}}'`, "python3 -m tarfile -l x.tar", "python3 -m tarfile -c x.tar README",
 	logsave + " sub/log ls && echo x > out.txt", "cd sub && ctags -R", "cd sub && npm install", "cd sub && make test",
-	"pre-commit run --all-files", "docker run -e NODE_ENV=production img",
+	"pre-commit run --all-files", "docker run -e NODE_ENV=production img", "gcc -o m m.c && ./m",
+	"make && ./bin/server", "./configure && make", "cp README sub/x && cat sub/x",
 }
 
 // canaryRound16Tools are the programs the lines need besides bash, git

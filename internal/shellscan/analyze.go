@@ -133,6 +133,7 @@ func analyzeBash(line, home, workdir string) *bashAnalysis {
 			}
 		}
 	}
+	an.runsWritten()
 	if an.sawGit && an.cwdChanged && an.looped {
 		an.opaque("git runs in a loop that changes the working directory, where it may use a configuration that is not protected")
 	}
@@ -147,6 +148,53 @@ func analyzeBash(line, home, workdir string) *bashAnalysis {
 		}
 	}
 	return an.a
+}
+
+// runsWritten makes the line opaque when it runs a program by a path it
+// also writes (cp /bin/rm x && ./x -f c, printf … > x.sh && ./x.sh): the
+// program is code the line made, under a name no rule knows. Outputs of
+// the programs the analysis does not model (cc -o m m.c && ./m) are not
+// writes it lists.
+func (an *analyzer) runsWritten() {
+	for _, u := range an.a.units {
+		if !strings.Contains(u.name, "/") {
+			continue
+		}
+		for _, acc := range an.a.accesses {
+			if acc.mode == modeRead || acc.unknown {
+				continue
+			}
+			for _, c := range an.a.cwds {
+				for _, c2 := range an.a.cwds {
+					run, wrote := path.Join(c, u.name), path.Join(c2, acc.path)
+					if path.IsAbs(u.name) {
+						run = path.Clean(u.name)
+					}
+					if path.IsAbs(acc.path) {
+						wrote = path.Clean(acc.path)
+					}
+					if run == wrote || (acc.tree || acc.pattern) && strings.HasPrefix(run, wrote+"/") || acc.pattern {
+						if acc.pattern && !patternMayMatch(wrote, run) {
+							continue
+						}
+						an.opaque("the line runs " + clipName(u.name) + ", a program it writes")
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
+// patternMayMatch reports whether the glob pattern p may match name or a
+// directory above it.
+func patternMayMatch(p, name string) bool {
+	for n := name; n != "." && n != "/" && n != ""; n = path.Dir(n) {
+		if ok, err := path.Match(p, n); ok || err != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // opaque records why the line is not fully understood.

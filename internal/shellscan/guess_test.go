@@ -167,3 +167,22 @@ func TestHookInstallersAndEnvironmentOperands(t *testing.T) {
 		}
 	}
 }
+
+// Round 16: a line that runs a program by a path it also writes runs code
+// it made, under a name no rule knows (cp /bin/rm x && ./x -f c).
+func TestRunningAProgramTheLineWrites(t *testing.T) {
+	for _, line := range []string{
+		"cp /bin/rm x && ./x -f c", "cat /bin/rm > x && ./x", "cp /bin/rm sub/x && cd sub && ./x",
+		"cp /bin/r? x && ./x", "printf 'rm -f c' > x.sh && chmod +x x.sh && ./x.sh", "cp -r /bin b && b/rm c",
+		"cp /bin/rm /w/x && /w/x c",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+	for _, line := range []string{"gcc -o m m.c && ./m", "make && ./bin/server", "./configure && make", "echo x > a && ./b"} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
+			t.Errorf("%q is opaque: %q", line, a.reasons)
+		}
+	}
+}
