@@ -107,6 +107,13 @@ type analyzer struct {
 	looped, unordered bool
 	// sawGit is set once the line runs git.
 	sawGit bool
+	// guess is set while a command an unmodelled command may run is
+	// analyzed (see guessCommand); guessed counts those commands.
+	guess   bool
+	guessed int
+	// stdinFed is set once the line gives a command a standard input of
+	// its own: a pipe, an input redirection, a here-document or string.
+	stdinFed bool
 }
 
 // analyzeBash analyzes a bash command line. It never fails: what it cannot
@@ -129,6 +136,7 @@ func analyzeBash(line, home, workdir string) *bashAnalysis {
 			}
 		}
 	}
+	an.runsWritten()
 	if an.sawGit && an.cwdChanged && an.looped {
 		an.opaque("git runs in a loop that changes the working directory, where it may use a configuration that is not protected")
 	}
@@ -143,6 +151,53 @@ func analyzeBash(line, home, workdir string) *bashAnalysis {
 		}
 	}
 	return an.a
+}
+
+// runsWritten makes the line opaque when it runs a program by a path it
+// also writes (cp /bin/rm x && ./x -f c, printf … > x.sh && ./x.sh): the
+// program is code the line made, under a name no rule knows. Outputs of
+// the programs the analysis does not model (cc -o m m.c && ./m) are not
+// writes it lists.
+func (an *analyzer) runsWritten() {
+	for _, u := range an.a.units {
+		if !strings.Contains(u.name, "/") {
+			continue
+		}
+		for _, acc := range an.a.accesses {
+			if acc.mode == modeRead || acc.unknown {
+				continue
+			}
+			for _, c := range an.a.cwds {
+				for _, c2 := range an.a.cwds {
+					run, wrote := path.Join(c, u.name), path.Join(c2, acc.path)
+					if path.IsAbs(u.name) {
+						run = path.Clean(u.name)
+					}
+					if path.IsAbs(acc.path) {
+						wrote = path.Clean(acc.path)
+					}
+					if run == wrote || (acc.tree || acc.pattern) && strings.HasPrefix(run, wrote+"/") || acc.pattern {
+						if acc.pattern && !patternMayMatch(wrote, run) {
+							continue
+						}
+						an.opaque("the line runs " + clipName(u.name) + ", a program it writes")
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
+// patternMayMatch reports whether the glob pattern p may match name or a
+// directory above it.
+func patternMayMatch(p, name string) bool {
+	for n := name; n != "." && n != "/" && n != ""; n = path.Dir(n) {
+		if ok, err := path.Match(p, n); ok || err != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // opaque records why the line is not fully understood.
@@ -215,12 +270,18 @@ func (an *analyzer) node(n syntax.Node, src string, depth int) bool {
 		if n.Background {
 			an.unordered = true
 		}
+		for _, r := range n.Redirs {
+			switch r.Op {
+			case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+				an.stdinFed = true
+			}
+		}
 	case *syntax.WhileClause:
 		an.looped, an.unordered = true, true
 	case *syntax.BinaryCmd:
 		switch n.Op {
 		case syntax.Pipe, syntax.PipeAll:
-			an.unordered = true
+			an.unordered, an.stdinFed = true, true
 		case syntax.AndStmt, syntax.OrStmt:
 		default:
 			an.opaque("the command uses an operator the analysis does not know")
@@ -492,6 +553,7 @@ func (an *analyzer) addAccessOf(w word, mode accessMode, what string, tree, redi
 // line opaque when one of them is protected, outside the workdir or not an
 // ordinary file there.
 func (an *analyzer) unknownArgs(args []word) {
+	an.unknownCwd()
 	for _, a := range args {
 		if a.dynamic || a.special || a.text == "" {
 			continue
@@ -525,6 +587,40 @@ func (an *analyzer) unknownArgs(args []word) {
 	}
 }
 
+// unknownCwd records, for a command the analysis does not model, the
+// directories the line changed to as paths it may write: such a command
+// may write its default outputs there (ctags -R writes tags, cc a.out, go
+// build a binary named after its package) without naming them.
+func (an *analyzer) unknownCwd() {
+	if !an.cwdChanged {
+		return
+	}
+	if an.cwdUnknown {
+		an.opaque("a command the analysis does not model runs in a directory the analysis cannot follow")
+		return
+	}
+	for _, c := range an.a.cwds {
+		if c == "" || c == "." {
+			continue
+		}
+		if !path.IsAbs(c) {
+			if an.workdir == "" {
+				an.opaque("a command the analysis does not model runs in a directory the line changed to")
+				return
+			}
+			c = path.Join(an.workdir, c)
+		}
+		if c == path.Clean(an.workdir) || slices.ContainsFunc(an.a.accesses, func(x access) bool { return x.unknown && x.path == c }) {
+			continue
+		}
+		if len(an.a.accesses) >= maxAccessPaths {
+			an.opaque("the command touches too many paths to check")
+			return
+		}
+		an.a.accesses = append(an.a.accesses, access{mode: modeRead, path: c, unknown: true})
+	}
+}
+
 // maxNested bounds the values nestedValues finds in the words of one
 // command argument.
 const maxNested = 256
@@ -544,16 +640,30 @@ func nestedValues(cands []string) ([]string, bool) {
 		s := queue[0]
 		queue = queue[1:]
 		var next []string
-		if len(s) > 5 && strings.EqualFold(s[:5], "file:") {
-			// A file: URL names the path after its "//" (the compiler's
-			// -json=0,file://DIR), percent-escapes decoded.
-			p := strings.TrimPrefix(s[5:], "//")
+		if p, ok := fileURLPath(s); ok || len(s) > 7 && strings.EqualFold(s[:7], "file://") {
 			next = append(next, p)
-			if u, err := url.PathUnescape(p); err == nil {
-				next = append(next, u)
+			if len(s) > 7 && strings.EqualFold(s[:7], "file://") {
+				// Some readers take what follows "//" as the path, the
+				// host included (the compiler's -json=0,file://DIR).
+				h := s[7:]
+				if d, err := url.PathUnescape(h); err == nil {
+					h = d
+				}
+				next = append(next, h)
 			}
-		} else if !strings.ContainsAny(s, "= \t\n,\"'{}[]()") && (len(s) < 3 || s[0] != '-') {
+		} else if !strings.ContainsAny(s, "= \t\n,\"'{}[]():") && (len(s) < 3 || s[0] != '-') {
 			continue
+		}
+		// A value may name a path after a format or before a target,
+		// separated by ':' (--cov-report=xml:PATH, -v PATH:/dir); the
+		// authority of a URL (https://host/…) names none.
+		if i := strings.IndexByte(s, ':'); i >= 0 {
+			next = append(next, s[:i])
+			for j := i; j < len(s); j++ {
+				if s[j] == ':' && !strings.HasPrefix(s[j+1:], "//") {
+					next = append(next, s[j+1:])
+				}
+			}
 		}
 		if f := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' }); len(f) != 1 || f[0] != s {
 			next = append(next, f...)
@@ -579,6 +689,28 @@ func nestedValues(cands []string) ([]string, bool) {
 		}
 	}
 	return cands, true
+}
+
+// fileURLPath returns the path a file: URL names (file:///p,
+// file://localhost/p, file:p), percent-decoded as the programs that take
+// URLs decode it (file:///w/%2Egit/config is /w/.git/config).
+func fileURLPath(s string) (string, bool) {
+	if len(s) < 5 || !strings.EqualFold(s[:5], "file:") {
+		return "", false
+	}
+	p := s[5:]
+	if rest, ok := strings.CutPrefix(p, "//"); ok {
+		// The host: "" or localhost for this machine.
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			p = rest[i:]
+		} else {
+			p = ""
+		}
+	}
+	if d, err := url.PathUnescape(p); err == nil {
+		p = d
+	}
+	return p, p != ""
 }
 
 // attachedValues appends to cands the values a cluster of one-letter

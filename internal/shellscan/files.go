@@ -91,7 +91,7 @@ scan:
 					an.opaque(name + " runs inline code")
 					return true
 				case 'i':
-					an.opaque(name + " -i reads code from its standard input after the script")
+					an.stdinOpaque(name + " -i reads code from its standard input after the script")
 					return true
 				case 'm':
 					operands++ // python -m runs an installed module
@@ -100,6 +100,12 @@ scan:
 					}
 					if pythonCodeModules[rest] {
 						an.opaque(name + " -m " + rest + " runs code given on the command line or its standard input")
+						return true
+					}
+					if rest == "tarfile" && tarfileExtracts(args[i+1:]) {
+						// It extracts symbolic links and members named ../…,
+						// as tar x does.
+						an.opaque(name + " -m tarfile -e extracts files the analysis does not list")
 						return true
 					}
 					// python3 -m pytest ., -m mypy …: the module is a
@@ -136,7 +142,7 @@ scan:
 		valueNext = false
 	}
 	if operands == 0 {
-		an.opaque(name + " reads code from its standard input")
+		an.stdinOpaque(name + " reads code from its standard input")
 	}
 	// The script or module may write any file it is given.
 	an.unknownArgs(args)
@@ -171,6 +177,19 @@ func pythonCluster(c string) (kind byte, rest string) {
 		return 'i', ""
 	}
 	return 0, ""
+}
+
+// tarfileExtracts reports whether the arguments of python -m tarfile ask
+// it to extract: -e or --extract (or an abbreviation), alone or in a
+// cluster of its one-letter options.
+func tarfileExtracts(args []word) bool {
+	for _, a := range args {
+		t := a.text
+		if a.dynamic || strings.HasPrefix(t, "--e") || len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.IndexByte(t, 'e') > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // pythonCodeModules are the standard modules that run python code given
@@ -528,6 +547,9 @@ func (an *analyzer) fileCommand(name string, args []word) {
 		}
 		if !noFiles()[name] {
 			an.unknownArgs(args)
+			if !an.guess && !notRunners[name] && !isCompiler(name) && !strings.HasPrefix(name, "go1.") {
+				an.guessInner(args, 0, 0)
+			}
 		}
 		return
 	}
@@ -1089,6 +1111,31 @@ func (an *analyzer) goCommand(name string, args []word) {
 				an.opaque(name + " -ldflags names the external linker or archiver")
 				return
 			}
+		}
+	}
+}
+
+// jdkTools are the JDK's launchers, which take @argfiles and pass -J
+// options to the JVM they run.
+var jdkTools = map[string]bool{
+	"java": true, "javac": true, "jshell": true, "jar": true, "javadoc": true, "jlink": true, "jpackage": true,
+	"jdeps": true, "jmod": true, "javap": true, "jdb": true, "keytool": true, "jarsigner": true,
+}
+
+// java marks the line opaque when a JDK launcher runs a command line
+// (-XX:OnError, -XX:OnOutOfMemoryError, which the JVM runs through a
+// shell) or reads options the analysis does not see (@argfile,
+// -XX:Flags=, -XX:VMOptionsFile=).
+func (an *analyzer) java(name string, args []word) {
+	for _, a := range args {
+		t := a.text
+		switch {
+		case strings.Contains(t, "-XX:OnError") || strings.Contains(t, "-XX:OnOutOfMemoryError"):
+			an.opaque(name + " -XX:OnError runs a command line")
+			return
+		case strings.HasPrefix(t, "@") || a.dynamic || strings.Contains(t, "-XX:Flags=") || strings.Contains(t, "-XX:VMOptionsFile"):
+			an.opaque(name + " reads options the analysis does not see")
+			return
 		}
 	}
 }

@@ -16,6 +16,26 @@ import (
 func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	name := programName(path.Base(ws[0].text))
 	args := ws[1:]
+	if an.guess {
+		if builtinOnly[name] || guessDataWords[name] || len(args) == 0 && !an.stdinFed {
+			// A builtin is no program to run; a data word or a command
+			// given nothing does nothing the caller does not check.
+			return false
+		}
+		switch name {
+		case "sh", "bash", "rbash", "dash", "ash", "zsh", "ksh", "mksh", "yash":
+			an.opaque(name + " is a shell among the words of a command the analysis does not model, which may run it")
+		case "printf", "test", "[":
+			return false // no -v, no arithmetic: the programs of that name
+		case "patch":
+			// patch writes the files its diff names: a diff it reads from
+			// the line's input or from -i. kubectl patch … -p '{…}' is no
+			// such run.
+			if !an.stdinFed && !hasPrefix(args, "-i") && !hasPrefix(args, "--i") {
+				return false
+			}
+		}
+	}
 	if why, ok := opaqueCommands()[name]; ok {
 		an.opaque(name + " " + why)
 		an.seeInside(name, args, depth, chain)
@@ -27,6 +47,10 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		return false
 	}
 	if why := configWrite(name, args); why != "" {
+		an.opaque(why)
+		return false
+	}
+	if why := hookInstall(name, args); why != "" {
 		an.opaque(why)
 		return false
 	}
@@ -119,6 +143,15 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	case "git":
 		an.git(args)
 		return false
+	case "gio":
+		// gio launch runs a desktop file's Exec line, gio open the handler
+		// of a file's type; copy, save, move, trash … write the locations
+		// they name as URIs (file:///…, percent-encoded), and trash:// is
+		// in the home directory.
+		if len(args) > 0 && !(gioReads[args[0].text] || args[0].text == "mime" && len(args) < 3) {
+			an.opaque("gio " + clipName(args[0].text) + " runs programs or writes locations the analysis does not model")
+			return false
+		}
 	case "make", "gmake":
 		an.make(name, args)
 	}
@@ -132,6 +165,9 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	}
 	if isCompiler(name) {
 		an.compiler(name, args)
+	}
+	if jdkTools[name] {
+		an.java(name, args)
 	}
 	if name == "rustc" || name == "rustdoc" {
 		an.rustc(name, args)
@@ -224,7 +260,11 @@ var opaqueCommands = sync.OnceValue(func() map[string]string {
 		"choom", "luit", "systemd-socket-activate", "pg_virtualenv", "gcore", "jdb",
 		// Extractors and splitters that write the paths their input names,
 		// and argcomplete's activation, which writes shell startup code.
-		"ptar", "gpgtar", "gpg-zip", "split-file", "activate-global-python-argcomplete"} {
+		"ptar", "gpgtar", "gpg-zip", "split-file", "activate-global-python-argcomplete",
+		// Programs that write, create and remove the paths their
+		// configuration or input names, as patch does those of its diff:
+		// systemd-tmpfiles (w, f, L, r lines), systemd-sysusers, zic.
+		"systemd-tmpfiles", "systemd-sysusers", "zic"} {
 		if _, ok := m[n]; !ok {
 			m[n] = "runs commands or writes files in ways the analysis does not model"
 		}
@@ -694,7 +734,7 @@ func (an *analyzer) su(name string, args []word, depth int) {
 		an.script(script.text, syntax.LangBash, depth+1)
 		return
 	}
-	an.opaque(name + " without -c runs a shell that reads its standard input")
+	an.stdinOpaque(name + " without -c runs a shell that reads its standard input")
 }
 
 // find records find's start paths and the files -fprint and friends
@@ -849,4 +889,36 @@ func canonLong(opt string, known []string) string {
 		return opt
 	}
 	return found
+}
+
+// gioReads are the gio subcommands that only read.
+var gioReads = map[string]bool{
+	"info": true, "list": true, "cat": true, "tree": true, "help": true, "version": true, "monitor": true,
+}
+
+// hookInstallers are the tools that install git hooks (into .git/hooks,
+// or by setting core.hooksPath in .git/config), with the words that make
+// them do it; "" is a run with no arguments.
+var hookInstallers = map[string][]string{
+	"pre-commit": {"install", "init-templatedir", "uninstall"}, "lefthook": {"install", "add", "uninstall"},
+	"husky": {"", "install", "init", "uninstall"}, "overcommit": {"--install", "-i", "--uninstall", "-u"},
+	"simple-git-hooks": {""}, "ggshield": {"install"}, "talisman": {"--install", "-i"},
+}
+
+// hookInstall returns why the command name args installs git hooks (see
+// hookInstallers), or "".
+func hookInstall(name string, args []word) string {
+	words, ok := hookInstallers[name]
+	if !ok {
+		return ""
+	}
+	if name == "simple-git-hooks" || len(args) == 0 && contains(words, "") {
+		return name + " installs git hooks"
+	}
+	for _, a := range args {
+		if a.dynamic || contains(words, a.text) {
+			return name + " " + clipName(a.text) + " installs git hooks"
+		}
+	}
+	return ""
 }

@@ -1,0 +1,288 @@
+package shellscan
+
+import (
+	"path"
+	"strings"
+	"sync"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// maxGuessed bounds the operands of one line that look like a command
+// (see guessInner) and are analyzed as one, maxGuessWords the words of
+// each; a line with more is opaque.
+const (
+	maxGuessed    = 64
+	maxGuessWords = 256
+)
+
+// guessInner looks for a command among the words of a command the
+// analysis does not model, which may run its operands as a command (as
+// logsave FILE CMD ARGS…, gprofng collect app CMD ARGS…, make-first-
+// existing-target -c CMD do) or a command string given as an operand or
+// an option's value (-c 'CMD; CMD', -XX:OnError=CMD). Each operand that
+// names a program the analysis models starts a guessed command: the
+// words from it to the end; each operand or option value holding a
+// command string whose first word names such a program (or that holds
+// shell operators) is parsed as a script. A guessed command is analyzed
+// as a command of its own (see guessCommand): deny rules see it, and what
+// would make it opaque on its own (a shell, inline code, find -delete,
+// git -c …) makes the line opaque.
+func (an *analyzer) guessInner(args []word, depth, chain int) {
+	for i, a := range args {
+		if a.dynamic || a.special || a.text == "" || i > 0 && messageOptions[args[i-1].text] {
+			continue
+		}
+		t := a.text
+		if name, _, ok := strings.Cut(t, "="); ok && messageOptions[name] {
+			continue
+		}
+		if isAssignment(t) && dangerousEnv(t[:strings.IndexByte(t, '=')]) {
+			// A runner that takes NAME=value operands (as env and sudo
+			// do) sets the environment of the command it runs.
+			an.opaque("a command the analysis does not model is given " + clipName(t) + ", which may set the environment of a command it runs")
+			continue
+		}
+		if t[0] != '-' && !strings.ContainsAny(t, " \t\n") {
+			if guessable(t) {
+				an.guessCommand(args[i:], depth, chain)
+			}
+			continue
+		}
+		// A command string: the operand itself, the value after an
+		// option's '=', or the value a cluster of one-letter options
+		// carries attached (-c'rm -f c').
+		var strs []string
+		if t[0] != '-' {
+			strs = append(strs, t)
+		} else if _, v, ok := strings.Cut(t, "="); ok {
+			strs = append(strs, v)
+		}
+		strs = attachedValues(t, strs)
+		for _, s := range strs {
+			if commandString(s) {
+				an.guessScript(s, depth)
+			}
+		}
+	}
+}
+
+// guessable reports whether the word w, taken as a program, names one the
+// analysis models: a shell, an interpreter, a wrapper, a command that runs
+// code, or one whose files or options it knows.
+func guessable(w string) bool {
+	name := programName(path.Base(w))
+	if builtinOnly[name] || guessDataWords[name] {
+		return false
+	}
+	if _, ok := opaqueCommands()[name]; ok {
+		return true
+	}
+	if _, ok := interpreters()[name]; ok || isPython(name) {
+		return true
+	}
+	if _, ok := fileCommands()[name]; ok {
+		return true
+	}
+	if _, ok := optionDanger()[name]; ok {
+		return true
+	}
+	if _, ok := runners()[name]; ok {
+		return true
+	}
+	if _, ok := configWriters()[name]; ok {
+		return true
+	}
+	return modelledNames()[name] || strings.HasPrefix(name, "git-") || isCompiler(name) ||
+		name == "go" || strings.HasPrefix(name, "go1.")
+}
+
+// modelledNames are the other programs wrapped and fileCommand look
+// inside.
+var modelledNames = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range []string{"sh", "bash", "rbash", "dash", "ash", "zsh", "ksh", "mksh", "yash", "fish", "csh",
+		"tcsh", "pwsh", "powershell", "nu", "elvish", "xonsh", "time", "nice", "nohup", "setsid", "timeout",
+		"env", "sudo", "doas", "su", "runuser", "find", "git", "make", "gmake", "rustc", "rustdoc", "awk",
+		"gawk", "mawk", "nawk", "busybox-awk", "sed", "gsed", "tar", "bsdtar", "unzip", "7z", "cpio", "dd",
+		"xxd", "curl", "wget", "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "zstdmt",
+		"lz4", "lzma", "unlzma", "lzip", "pigz", "unpigz", "pbzip2", "plzip", "lzop", "brotli"} {
+		m[n] = true
+	}
+	return m
+})
+
+// builtinOnly are the opaque commands that are shell builtins with no
+// program of that name: a program cannot run them.
+var builtinOnly = map[string]bool{
+	"eval": true, "source": true, ".": true, "trap": true, "hash": true, "enable": true, "builtin": true,
+	"exec": true, "set": true, "shopt": true, "alias": true, "unalias": true, "unset": true, "read": true,
+	"mapfile": true, "readarray": true, "getopts": true, "let": true, "declare": true, "typeset": true,
+	"local": true, "export": true, "readonly": true, "fc": true, "history": true, "bind": true,
+	"complete": true, "compgen": true, "coproc": true, "select": true, "ulimit": true, "jobs": true,
+	"cd": true, "pushd": true, "popd": true, "wait": true, "command": true,
+}
+
+// guessDataWords are names of opaque commands that are common words among
+// the operands of other programs (npm install, gh pr view, make man, pip
+// download --platform x86_64), and whose danger as a command is in the
+// paths they are given, which the caller checks as paths the command may
+// write.
+var guessDataWords = map[string]bool{
+	"install": true, "link": true, "ln": true, "split": true, "csplit": true, "view": true, "man": true,
+	"more": true, "less": true, "rename": true, "mktemp": true, "service": true, "not": true, "ar": true,
+	"mail": true, "mailx": true, "pager": true, "editor": true, "sem": true, "dpkg": true, "apt": true,
+	"apt-get": true, "time-wrapper": true, "chronic": true, "pee": true, "ifne": true, "infocmp": true,
+	"fallocate": true, "mknod": true, "jar": true, "corepack": true, "ftp": true, "i386": true, "i486": true,
+	"i586": true, "i686": true, "x86_64": true, "aarch64": true, "armv7l": true, "armv8l": true, "ppc": true,
+	"ppc32": true, "ppc64": true, "ppc64le": true, "s390": true, "s390x": true,
+}
+
+// commandString reports whether s, an operand or an option's value,
+// looks like a command line: several words of which the first names a
+// program the analysis models, or shell operators.
+func commandString(s string) bool {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return false
+	}
+	if guessable(f[0]) || builtinOnly[f[0]] || f[0] == "!" || f[0] == "{" || f[0] == "(" {
+		return len(f) > 1 || strings.ContainsAny(s, ";&|")
+	}
+	return strings.ContainsAny(s, ";&|`<>") || strings.Contains(s, "$(")
+}
+
+// guessScript parses s, a command string an unmodelled command was given,
+// and analyzes each simple command in it that names a program the
+// analysis models (see guessCommand). A string that does not parse is
+// not a command line.
+func (an *analyzer) guessScript(s string, depth int) {
+	if depth >= maxNesting || len(s) > maxCommandLen {
+		an.opaque("a command string nests too deeply to check")
+		return
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(s), "")
+	if err != nil {
+		return
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			an.opaque("a command string given to a command the analysis does not model runs a command substitution")
+			return true
+		case *syntax.Redirect:
+			// The shell that runs the string writes its redirection
+			// targets (-XX:OnError='echo x >~/.bashrc').
+			if n.Word == nil || n.Hdoc != nil {
+				return true
+			}
+			w := an.word(n.Word, s)
+			if w.dynamic || w.special {
+				an.opaque("a command string given to a command the analysis does not model redirects to a path only known when it runs")
+				return true
+			}
+			an.unknownArgs([]word{w})
+			return true
+		case *syntax.CallExpr:
+		default:
+			return true
+		}
+		c := n.(*syntax.CallExpr)
+		if len(c.Args) == 0 {
+			return true
+		}
+		ws := make([]word, len(c.Args))
+		for i, w := range c.Args {
+			ws[i] = an.word(w, s)
+		}
+		// The words, with ~ and $HOME expanded as the shell that runs the
+		// string expands them, may name files it writes.
+		an.unknownArgs(ws)
+		if !ws[0].dynamic && guessable(ws[0].text) {
+			an.guessCommand(ws, depth+1, 0)
+		} else if builtinOnly[ws[0].text] {
+			// eval, exec, command … in a command string: what follows
+			// may be the command.
+			an.guessInner(ws[1:], depth+1, 0)
+		}
+		return true
+	})
+}
+
+// guessCommand analyzes ws, a command an unmodelled command may run, as a
+// command of its own, in guess mode: its units are recorded for deny and
+// ask rules only (as a wrapper's are), the paths it names are left to the
+// caller's check of the outer command's words, and it makes the line
+// opaque only for what makes a command opaque whatever its place (see
+// [analyzer.guess]).
+func (an *analyzer) guessCommand(ws []word, depth, chain int) {
+	if an.guessed >= maxGuessed || len(ws) > maxGuessWords {
+		an.opaque("the command has too many operands that look like commands to check")
+		return
+	}
+	an.guessed++
+	saved := *an
+	units, accesses, cwds, unknown := len(an.a.units), len(an.a.accesses), len(an.a.cwds), an.a.pathsUnknown
+	an.guess = true
+	an.command(ws, depth, chain+1)
+	for i := units; i < len(an.a.units); i++ {
+		an.a.units[i].wrapper = true
+	}
+	an.a.accesses = an.a.accesses[:accesses]
+	an.a.cwds = an.a.cwds[:cwds]
+	an.a.pathsUnknown = unknown
+	guessed, linked := an.guessed, an.linkFrom >= 0
+	a := an.a
+	*an = saved
+	an.a, an.guessed = a, guessed
+	if linked {
+		// It may create or move a symbolic link (cp, git clone …): what
+		// the line writes after it is checked as after such a command.
+		an.mayLink()
+	}
+}
+
+// stdinOpaque records why, the reason a command that reads code from its
+// standard input is opaque; in guess mode only when the line feeds some
+// command's standard input (otherwise the command reads the agent's,
+// which is empty).
+func (an *analyzer) stdinOpaque(why string) {
+	if an.guess && !an.stdinFed {
+		return
+	}
+	an.opaque(why)
+}
+
+// notRunners are the unmodelled commands known to take no command among
+// their operands: their operands are not guessed at.
+var notRunners = map[string]bool{
+	"go": true, "rustc": true, "rustdoc": true, "make": true, "gmake": true, "cargo": true,
+}
+
+// messageOptions are options whose value is a message for people (gh pr
+// create --title "curl fails on …"), which is not guessed at.
+var messageOptions = map[string]bool{
+	"--title": true, "--body": true, "--message": true, "-m": true, "--description": true,
+	"--subject": true, "--comment": true, "--notes": true, "--summary": true,
+}
+
+// dangerousEnv reports whether the environment variable name changes what
+// a program runs or which configuration it reads (GIT_CONFIG_PARAMETERS,
+// LD_PRELOAD, BASH_ENV, PATH, PYTHONPATH, NODE_OPTIONS …).
+func dangerousEnv(name string) bool {
+	for _, p := range []string{"GIT_", "LD_", "DYLD_", "PERL5", "BASH_FUNC_", "npm_config_", "NPM_CONFIG_", "CARGO_",
+		"RUSTC", "MAKE", "LESS", "XDG_"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	switch name {
+	case "BASH_ENV", "ENV", "PATH", "SHELLOPTS", "BASHOPTS", "PS4", "HOME", "EDITOR", "VISUAL", "PAGER",
+		"PROMPT_COMMAND", "IFS", "CDPATH", "GLOBIGNORE", "CC", "CXX", "SHELL", "ZDOTDIR", "GNUPGHOME",
+		"PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "PYTHONUSERBASE", "PERLLIB", "RUBYOPT", "RUBYLIB",
+		"NODE_OPTIONS", "NODE_PATH", "JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS", "JAVA_HOME",
+		"GOFLAGS", "GOENV", "GOTOOLCHAIN", "SSH_ASKPASS":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,188 @@
+package shellscan
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Round 16: a command the analysis does not model may run its operands
+// as a command (logsave FILE CMD …) or a command string given as an
+// operand or an option's value. Those that name a program the analysis
+// models are analyzed as a command: deny rules see it (a unit that only
+// restricts), and what makes it opaque makes the line opaque.
+func TestGuessedCommandsOfUnmodelledCommands(t *testing.T) {
+	seen := func(a *bashAnalysis, prefix string) bool {
+		for _, u := range a.units {
+			if u.wrapper && strings.HasPrefix(u.text, prefix) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, tt := range []struct{ line, unit string }{
+		{"logsave /dev/null rm -f c", "rm -f c"},
+		{"logsave /dev/null /bin/rm -f c", "/bin/rm -f c"},
+		{"logsave -a log timeout 5 rm c", "rm c"},
+		{"logsave x env rm -f c", "rm -f c"},
+		{"runner -c 'true; rm -f c' x", "rm -f c"},
+		{"runner -c'rm -f c'", "rm -f c"},
+		{"java -XX:OnOutOfMemoryError='rm -f c' X.java", "rm -f c"},
+		{"runner --hook='echo $(rm -f c)'", "rm -f c"},
+		{"runner 'exec rm -f c'", "rm -f c"},
+	} {
+		if a := analyzeBash(tt.line, "/home/u", "/w"); !seen(a, tt.unit) {
+			t.Errorf("%q: no restricting unit %q among %+v", tt.line, tt.unit, a.units)
+		}
+	}
+	for _, line := range []string{
+		"logsave x sh -c 'true && rm -f c'", "echo ls | logsave x bash", "logsave x python3 -c 'import os'",
+		"logsave x python3 <<< 'import os'", "echo x | logsave y node", "logsave x perl -e 1",
+		"logsave x find -name c -delete", "logsave x git -c core.fsmonitor=x status", "logsave x tar xf x.tar",
+		"logsave x xargs rm", "logsave x nice sh -c ls", "logsave x patch -i p.diff", "logsave x patch < p.diff",
+		"runner --exec='sh -c ls'", "java -XX:OnError='perl -e 1' X", "systemd-tmpfiles --create t.conf",
+		"gio launch x.desktop",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+	for _, line := range []string{
+		"npm install lodash", "uv python install 3.12", "docker ps", "pytest -k x", "npm run watch",
+		"gh pr view 12", "npm install -S lodash", "brew install python", "pip install sh", "kubectl exec -it pod -- bash",
+		`kubectl patch deploy x -p '{}'`, `gh issue create --title "rm old files" --body x`, `jq '.[] | .name' x.json`,
+		"docker compose run web python manage.py migrate", "jest --env node x.test.js", "docker run --rm img env",
+		"logsave log make test", "logsave log python3 x.py", "cargo run -- --name sh", "go run . sh -c x",
+	} {
+		a := analyzeBash(line, "/home/u", "/w")
+		if len(a.reasons) > 0 {
+			t.Errorf("%q is opaque: %q", line, a.reasons)
+		}
+		if seen(a, "rm") {
+			t.Errorf("%q: a restricting unit rm", line)
+		}
+	}
+	// The commands an unmodelled command may run are bounded.
+	many := "runner" + strings.Repeat(" rm", maxGuessed+1)
+	if a := analyzeBash(many, "/home/u", "/w"); len(a.reasons) == 0 {
+		t.Errorf("%d guessed commands are not opaque", maxGuessed+1)
+	}
+	long := "runner rm" + strings.Repeat(" x", maxGuessWords)
+	if a := analyzeBash(long, "/home/u", "/w"); len(a.reasons) == 0 {
+		t.Errorf("a guessed command of %d words is not opaque", maxGuessWords+1)
+	}
+}
+
+// Round 16: file: URLs (percent-decoded) and the parts of a value around
+// ':' are paths a command the analysis does not model may write; a
+// command string's redirections are written by the shell that runs it;
+// gio and the JDK's launchers are modelled.
+func TestURLAndColonValuesArePathsItMayWrite(t *testing.T) {
+	for _, tt := range []struct{ line, want string }{
+		{"tool --out=file:///home/u/.bashrc", "/home/u/.bashrc"},
+		{"tool file://localhost/w/%2Egit/config", "/w/.git/config"},
+		{"tool file:.git/config", ".git/config"},
+		{"tool --cov-report=xml:.git/config", ".git/config"},
+		{"tool -v .git:/x", ".git"},
+		{"tool --x='echo x >.git/config'", ".git/config"},
+		{"tool --x='cp a ~/.bashrc'", "/home/u/.bashrc"},
+	} {
+		a := analyzeBash(tt.line, "/home/u", "/w")
+		var got []string
+		for _, x := range a.accesses {
+			if x.unknown {
+				got = append(got, x.path)
+			}
+		}
+		if !slices.Contains(got, tt.want) {
+			t.Errorf("%q: paths it may write %q, want %q among them", tt.line, got, tt.want)
+		}
+	}
+	for _, line := range []string{
+		"gio copy a file:///x", "gio trash c", "gio launch x.desktop", "gio open x", "gio mime text/plain x.desktop",
+		"java @o X.java", "java -XX:OnError=x X", "javac -J-XX:OnOutOfMemoryError=x X.java", "java -XX:Flags=f X",
+		"tool --x='cp a $(printf .git/config)'", "tool --x='echo x > $(printf y)'",
+		"python3 -m tarfile -e x.tar sub", "python3 -m tarfile --ext x.tar", "python3 -m tarfile -ve x.tar",
+		"logsave x cp -a a sub/ && echo x > sub/a",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+	for _, line := range []string{"gio info a", "gio cat a", "gio mime text/plain", "java -Xmx1g X.java", "javac -d out X.java",
+		"python3 -m tarfile -l x.tar", "logsave x ls && echo x > out.txt"} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
+			t.Errorf("%q is opaque: %q", line, a.reasons)
+		}
+	}
+}
+
+// Round 16: a command the analysis does not model may write its default
+// outputs (ctags -R: tags) into the directories the line changed to,
+// which are paths it may write.
+func TestUnmodelledCommandsWriteTheDirectoryTheLineChangedTo(t *testing.T) {
+	for _, tt := range []struct{ line, want string }{
+		{"cd .git/hooks && ctags -R", "/w/.git/hooks"},
+		{"pushd ~ && ctags -R", "/home/u"},
+		{"cd /x && cc -xc -", "/x"},
+	} {
+		a := analyzeBash(tt.line, "/home/u", "/w")
+		var got []string
+		for _, x := range a.accesses {
+			if x.unknown {
+				got = append(got, x.path)
+			}
+		}
+		if !slices.Contains(got, tt.want) {
+			t.Errorf("%q: paths it may write %q, want %q among them", tt.line, got, tt.want)
+		}
+	}
+	for _, line := range []string{"cd - && make", "cd .git && ctags -R"} {
+		if a := analyzeBash(line, "/home/u", ""); len(a.reasons) == 0 {
+			t.Errorf("%q with no known workdir is not opaque", line)
+		}
+	}
+	if a := analyzeBash("ctags -R && cd sub/.. && ls", "/home/u", "/w"); len(a.accesses) > 0 {
+		t.Errorf("a cd back to the start is a path it may write: %+v", a.accesses)
+	}
+}
+
+// Round 16: tools that install git hooks, and NAME=value operands that
+// set what a command an unmodelled runner runs reads.
+func TestHookInstallersAndEnvironmentOperands(t *testing.T) {
+	for _, line := range []string{
+		"pre-commit install", "pre-commit install -t pre-push", "lefthook install", "husky", "husky init",
+		"overcommit --install", "simple-git-hooks", "runner GIT_CONFIG_GLOBAL=x git status", "runner LD_PRELOAD=./x.so ls",
+		"runner BASH_ENV=x bash x.sh", "runner PATH=bin ls",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+	for _, line := range []string{"pre-commit run --all-files", "lefthook run pre-commit", "husky -v",
+		"docker run -e FOO=1 img", "kubectl set env deploy/x DEBUG=1", "docker run -e NODE_ENV=production -e PYTHONUNBUFFERED=1 img",
+		"docker run -e GOOS=linux img"} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
+			t.Errorf("%q is opaque: %q", line, a.reasons)
+		}
+	}
+}
+
+// Round 16: a line that runs a program by a path it also writes runs code
+// it made, under a name no rule knows (cp /bin/rm x && ./x -f c).
+func TestRunningAProgramTheLineWrites(t *testing.T) {
+	for _, line := range []string{
+		"cp /bin/rm x && ./x -f c", "cat /bin/rm > x && ./x", "cp /bin/rm sub/x && cd sub && ./x",
+		"cp /bin/r? x && ./x", "printf 'rm -f c' > x.sh && chmod +x x.sh && ./x.sh", "cp -r /bin b && b/rm c",
+		"cp /bin/rm /w/x && /w/x c",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+	for _, line := range []string{"gcc -o m m.c && ./m", "make && ./bin/server", "./configure && make", "echo x > a && ./b"} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
+			t.Errorf("%q is opaque: %q", line, a.reasons)
+		}
+	}
+}
