@@ -40,6 +40,22 @@ func checkModelled(t *testing.T, want map[string][]string) {
 	}
 }
 
+// checkMayWrite checks that line gives want as a path the command may
+// write (a word of a command the analysis does not model).
+func checkMayWrite(t *testing.T, line, want string) {
+	t.Helper()
+	a := analyzeBash(line, "/home/u", "/w")
+	var got []string
+	for _, x := range a.accesses {
+		if x.unknown {
+			got = append(got, x.path)
+		}
+	}
+	if !slices.Contains(got, want) {
+		t.Errorf("%q: paths it may write %q, want %q among them", line, got, want)
+	}
+}
+
 // checkUnmodelled checks that each line is left to the rule for commands
 // the analysis does not model: it is opaque, or some word is a path the
 // command may write; and that no directory is recorded as code it runs.
