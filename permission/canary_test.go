@@ -539,11 +539,26 @@ func runBash(t *testing.T, root, line string) {
 			t.Logf("%q took %v", line, d)
 		}
 	}()
-	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Second)
+	runLine(t, root, line, 3*time.Second, "")
+}
+
+// runLine runs line through real bash in the workdir of the fixture at
+// root, with the canary environment (pathDir, if set, first on PATH, and
+// env added), in its own process group killed after limit, and returns
+// what it printed.
+func runLine(t *testing.T, root, line string, limit time.Duration, pathDir string, env ...string) []byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "/bin/bash", "-c", line)
 	cmd.Dir = filepath.Join(root, "work")
-	cmd.Env = canaryEnv(filepath.Join(root, "home"))
+	base := canaryEnv(filepath.Join(root, "home"))
+	for i, kv := range base {
+		if p, ok := strings.CutPrefix(kv, "PATH="); ok && pathDir != "" {
+			base[i] = "PATH=" + pathDir + ":" + p
+		}
+	}
+	cmd.Env = append(base, env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = time.Second
@@ -553,6 +568,18 @@ func runBash(t *testing.T, root, line string) {
 	var ee *exec.ExitError
 	if err != nil && !errors.As(err, &ee) {
 		t.Logf("%q: %v", line, err)
+	}
+	return out.Bytes()
+}
+
+// refusedEverywhere checks that every scenario refuses line in the
+// fixture at root.
+func refusedEverywhere(t *testing.T, root, line string) {
+	t.Helper()
+	for _, sc := range canaryScenarios {
+		if out := authorize(t, canaryGate(t, root, sc.rules), line); out.Run {
+			t.Errorf("%s: %q was allowed", sc.name, line)
+		}
 	}
 }
 
