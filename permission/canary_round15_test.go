@@ -183,6 +183,9 @@ var canaryRound15Setup = []struct{ setup, line, damage string }{
 	{goModule + `printf 'package main\nfunc f() int { return 1 }\nfunc main(){ println(f()) }\n' > m.go`, `go build -o bin/m -gcflags=-json=0,file://ROOT/home/.config/gc .`, "home/.config/gc"},
 	{goSibling, `go test example.com/lib`, "home/lib/ran"},
 	{goSibling, `go test -count=1 example.com/...`, "home/lib/ran"},
+	// go run of a package by import path runs code from the same place.
+	{goSibling + ` && mkdir -p ../home/lib/cmd/x && printf 'package main\nimport "os"\nfunc main() { os.WriteFile("../home/ran", nil, 0o644) }\n' > ../home/lib/cmd/x/x.go`,
+		`go run example.com/lib/cmd/x`, "home/ran"},
 	// python3 -m puts its working directory first on sys.path: from the
 	// home directory, python3 -m black (or flake8, prettier) imports the
 	// home's black.py, not the installed black, and runs it.

@@ -60,16 +60,14 @@ func goKeepsTestBinary(flag string) bool {
 // write, so that their package operands are reads (go test . reads the
 // package in the working directory; it writes nothing there). The
 // arguments go run passes to the program are words of a command the
-// analysis does not model; go fmt writes the Go files of its packages. It
-// reports
-// false, leaving the command to the rule for commands the analysis does
-// not model, for any other subcommand, a flag it does not model (-C, the
+// analysis does not model; go fmt writes the Go files of its packages.
+// It reports false, leaving the command to the rule for commands the
+// analysis does not model, for any other subcommand, a flag it does not model (-C, the
 // test binary's -test.* and -args, vet's analyzer flags), a word only
 // known when the line runs, go test -c and go build without -o, which
 // write a file named after the package into the working directory, and
-// go fmt of a pattern (./...). The
-// flags that run programs (-exec, -toolexec, -vettool) were made opaque
-// by goCommand.
+// go fmt of a pattern (./...). The flags that run programs (-exec,
+// -toolexec, -vettool) were made opaque by goCommand.
 func (an *analyzer) goModel(name string, args []word) bool {
 	if len(args) == 0 || args[0].dynamic {
 		return false
@@ -187,14 +185,14 @@ func (an *analyzer) goModel(name string, args []word) bool {
 		}
 		return true
 	}
-	if sub == "test" && !compileOnly {
+	if sub == "test" && !compileOnly || sub == "run" {
 		for _, op := range ops {
 			if !goLocalPackage(op.text) {
-				// go test example.com/lib, std, all, ...: the packages
-				// lie where the module graph puts them (the module cache,
-				// a directory a replace names, GOROOT), and their tests
-				// run there.
-				an.opaque(what + " runs the tests of packages named by import path, which may lie outside the workdir: " + op.text)
+				// go test example.com/lib, std, all, ..., go run
+				// example.com/tool: the packages lie where the module
+				// graph puts them (the module cache, a directory a
+				// replace names, GOROOT), and their code runs there.
+				an.opaque(what + " runs the code of packages named by import path, which may lie outside the workdir: " + op.text)
 				return true
 			}
 		}
