@@ -307,7 +307,9 @@ func TestManyWaitersTakeOverAStaleLockOneAtATime(t *testing.T) {
 				mu.Lock()
 				inside--
 				mu.Unlock()
-				if err := l.Release(); err != nil {
+				// The same window may be open when the holder releases:
+				// Release then says compromised and removes nothing.
+				if err := l.Release(); err != nil && !strings.Contains(err.Error(), "lock was compromised") {
 					t.Error(err)
 				}
 			})
