@@ -44,10 +44,10 @@ const Suffix = ".lock"
 // removes its own. Where no-replace renames are not available, nothing is
 // ever parked. A process killed in the middle of taking the parked
 // directory leaves it under a claim name (.claim-<hex>.lock), and one
-// killed while taking over a stale lock leaves that lock under
-// .stale-<hex>.lock: hidden names ending in ".lock" too, which no lock
-// ever takes again and readers skip (empty directories, unless something
-// was put in a lock directory).
+// killed while making, releasing or taking over a lock leaves a lock
+// directory under .stale-<hex>.lock (see place and Release): hidden names
+// ending in ".lock" too, which no lock ever takes again and readers skip
+// (empty directories, unless something was put in a lock directory).
 const IdleName = ".idle" + Suffix
 
 // DefaultStale is the age after which an unrefreshed lock may be taken over.
@@ -160,16 +160,16 @@ func Acquire(ctx context.Context, target string, opts Options) (*Lock, error) {
 		// After a wait, the parked directory is tried only once the
 		// lock is gone: trying it while the lock is held takes it,
 		// stamps it and puts it back for nothing.
-		if o.Park && (!waited || !exists(path)) && unpark(path, o.hook) {
-			l, err := hold(path, o)
-			if l != nil {
+		if o.Park && (!waited || !exists(path)) {
+			if st := unpark(path, o.hook); st != nil {
+				l := holdAs(path, o, st)
 				l.parked = true
+				return l, nil
 			}
-			return l, err
 		}
-		err := os.Mkdir(path, lockDirMode)
+		mine, err := place(path, o.hook)
 		if err == nil {
-			return hold(path, o)
+			return holdAs(path, o, mine), nil
 		}
 		if !errors.Is(err, fs.ErrExist) {
 			return nil, (&storage.Error{Op: "lock", File: path, Message: "cannot create lock"}).WithCause(err)
@@ -334,17 +334,54 @@ func moveAside(path, aside string, stale fs.FileInfo, hook *stepHook) error {
 	return nil
 }
 
-func hold(path string, o Options) (*Lock, error) {
-	// mkdir set the mtime to now: no need to stamp it again.
-	st, err := os.Lstat(path)
+// place makes a new lock directory at path unless something is there (an
+// error matching fs.ErrExist), and returns its description, which the
+// holder checks its lock against from then on.
+//
+// The directory is made under a unique hidden name (see asideName),
+// described there and renamed into place without replacing. Making it at
+// path and describing it there would leave a window between the two: a
+// process stalled in it for the stale period finds its new lock taken
+// over, and would record the taker's directory as its own, so that two
+// processes hold the lock and either one's release removes the other's.
+// mkdir sets the directory's mtime to now: no need to stamp it again.
+//
+// Where no-replace renames are not available, the directory is made at
+// path, and that window remains.
+func place(path string, hook *stepHook) (fs.FileInfo, error) {
+	aside := asideName(path)
+	if err := os.Mkdir(aside, lockDirMode); err != nil {
+		return nil, err
+	}
+	st, err := os.Lstat(aside)
 	if err != nil {
-		_ = os.Remove(path)
-		return nil, (&storage.Error{Op: "lock", File: path, Message: "cannot inspect lock"}).WithCause(err)
+		_ = removeDir(aside)
+		return nil, err
 	}
-	if !st.IsDir() { // cannot be: made by mkdir or a parked directory checked before
-		return nil, &storage.Error{Op: "lock", File: path, Message: "lock path is not a directory"}
+	hook.step("acquire:made")
+	err = renameNoReplace(aside, path)
+	if err == nil {
+		hook.step("acquire:placed")
+		// Described again for the stamp, should this file system stamp
+		// renamed directories, if it is still ours.
+		if now, err := os.Lstat(path); err == nil && sameFile(now, st) {
+			return now, nil
+		}
+		return st, nil
 	}
-	return holdAs(path, o, st), nil
+	_ = removeDir(aside)
+	if !errors.Is(err, errors.ErrUnsupported) {
+		return nil, err
+	}
+	if err := os.Mkdir(path, lockDirMode); err != nil {
+		return nil, err
+	}
+	hook.step("acquire:placed")
+	if st, err = os.Lstat(path); err != nil {
+		_ = removeDir(path)
+		return nil, err
+	}
+	return st, nil
 }
 
 // holdAs returns the lock held in the directory path, which st describes.
@@ -531,18 +568,64 @@ func (l *Lock) Release() error {
 		return err
 	}
 	l.hook.step("release:verified")
-	if l.park && (l.parked || l.parkNew && exists(strings.TrimSuffix(l.path, Suffix))) && park(l.path) {
+	// The directory leaves the lock's place by a rename to a name only
+	// this call knows, and is checked to be ours there before it is
+	// parked or removed: a holder stalled for the stale period after the
+	// check above finds its lock taken over, and parking or removing by
+	// path would take the taker's lock from under it.
+	aside := asideName(l.path)
+	err := renameNoReplace(l.path, aside)
+	switch {
+	case errors.Is(err, errors.ErrUnsupported):
+		return l.removeInPlace()
+	case errors.Is(err, fs.ErrNotExist):
+		return &storage.Error{Op: "lock", File: l.path, Message: "lock was compromised"}
+	case err != nil:
+		return (&storage.Error{Op: "lock", File: l.path, Message: "cannot release lock"}).WithCause(err)
+	}
+	l.hook.step("release:aside")
+	if !l.mine(aside) {
+		return l.giveBack(aside)
+	}
+	if l.park && (l.parked || l.parkNew && exists(strings.TrimSuffix(l.path, Suffix))) && park(aside) {
 		l.hook.step("release:parked")
 		return nil
 	}
+	// Not empty (something was put in it, or a directory planted under
+	// IdleName was taken as the parked one): it stays set aside under a
+	// hidden name that every reader skips, so that the lock is free and
+	// nothing in it is lost.
+	_ = removeDir(aside)
+	return nil
+}
+
+// mine reports whether the directory at path is the lock directory this
+// holder made (by its inode: its stamp was checked before it moved).
+func (l *Lock) mine(path string) bool {
+	st, err := os.Lstat(path)
+	return err == nil && st.IsDir() && inode(st) == l.ino
+}
+
+// giveBack returns a lock directory that Release moved from the lock's
+// place to from, and found not to be its own, to the lock's place: it is
+// the lock of a process that took this one over. If the place was taken
+// meanwhile, that lock is lost (its holder finds it compromised) and its
+// directory, if empty, is removed. It returns the error Release reports.
+func (l *Lock) giveBack(from string) error {
+	if renameNoReplace(from, l.path) != nil {
+		_ = removeDir(from)
+	}
+	return &storage.Error{Op: "lock", File: l.path, Message: "lock was compromised"}
+}
+
+// removeInPlace removes the lock directory at its path, where no-replace
+// renames are not available: a lock taken over between the check and the
+// removal is removed with it.
+func (l *Lock) removeInPlace() error {
 	err := removeDir(l.path)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		// Not empty (something was put in it, or a directory planted
-		// under IdleName was taken as the parked one): set it aside
-		// under a hidden name that every reader skips, so that the lock
-		// is free now and nothing in it is lost, rather than leave the
-		// target locked until a stale takeover removes it all.
-		if renameNoReplace(l.path, asideName(l.path)) == nil {
+		// Not empty: see Release.
+		if os.Rename(l.path, asideName(l.path)) == nil {
 			return nil
 		}
 		return (&storage.Error{Op: "lock", File: l.path, Message: "cannot release lock"}).WithCause(err)
@@ -551,9 +634,10 @@ func (l *Lock) Release() error {
 }
 
 // asideName returns a new unique name, hidden and ending in Suffix, in the
-// directory of the lock directory path, for setting a lock directory
-// aside: a stale one being taken over (see takeOver), or one that cannot
-// be removed.
+// directory of the lock directory path, for a lock directory out of its
+// place: a new one before it is placed (see place), a released one before
+// it is removed or parked (see Release), a stale one being taken over (see
+// takeOver), or one that cannot be removed.
 func asideName(path string) string {
 	var b [6]byte
 	_, _ = rand.Read(b[:])
@@ -571,9 +655,11 @@ func (l *Lock) ParkOnRelease() {
 }
 
 // unpark takes the parked lock directory of path's directory (see
-// IdleName) as the lock path. It reports whether it did; false when there
-// is none, another process takes it at the same moment, path is locked, or
-// renames cannot be made without replacing.
+// IdleName) as the lock path, and returns its description as stamped
+// before it was placed (described at path, it could be a taker's, as in
+// place). It returns nil when there is none, another process takes it at
+// the same moment, path is locked, or renames cannot be made without
+// replacing.
 //
 // The directory is stamped fresh before it appears under path, so that it
 // is never seen stale there, but not under IdleName: a stamp is set on the
@@ -582,32 +668,33 @@ func (l *Lock) ParkOnRelease() {
 // then look taken over. The directory is first claimed under a name only
 // this call knows (hidden, ending in ".lock" like IdleName, left behind only
 // by a crash at that moment), stamped there, and renamed into place.
-func unpark(path string, hook *stepHook) bool {
+func unpark(path string, hook *stepHook) fs.FileInfo {
 	dir := filepath.Dir(path)
 	var b [6]byte
 	_, _ = rand.Read(b[:])
 	claim := filepath.Join(dir, ".claim-"+hex.EncodeToString(b[:])+Suffix)
 	if renameNoReplace(filepath.Join(dir, IdleName), claim) != nil {
-		return false
+		return nil
 	}
 	hook.step("unpark:claimed")
 	st, err := os.Lstat(claim)
 	now := time.Now()
 	if err == nil && st.IsDir() && os.Chtimes(claim, now, now) == nil {
 		hook.step("unpark:stamped")
-		if renameNoReplace(claim, path) == nil {
+		// Described again for the stamp as the file system keeps it.
+		if st, err = os.Lstat(claim); err == nil && renameNoReplace(claim, path) == nil {
 			hook.step("unpark:placed")
-			return true
+			return st
 		}
 	}
 	hook.step("unpark:putback")
 	// Locked, or not a directory: park it again, or remove it if another
 	// was parked meanwhile (only an empty directory goes).
 	if park(claim) {
-		return false
+		return nil
 	}
 	_ = removeDir(claim)
-	return false
+	return nil
 }
 
 // exists reports whether something is at path.
@@ -626,8 +713,8 @@ func park(path string) bool {
 // Leftover reports whether name is what an interrupted lock operation
 // leaves behind in a directory of targets: a parked directory being
 // claimed (".claim-<hex>.lock") or a lock directory set aside
-// (".stale-<hex>.lock"), which a process killed at that moment never
-// removes. Neither is ever a live lock, so a sweep may remove one once it
+// (".stale-<hex>.lock": one being made, released or taken over), which a
+// process killed at that moment never removes. Neither is ever a live lock, so a sweep may remove one once it
 // is old; IdleName is not a leftover.
 func Leftover(name string) bool {
 	for _, prefix := range []string{".claim-", ".stale-"} {
