@@ -1,14 +1,16 @@
 package shellscan
 
 import (
+	"slices"
 	"strings"
 	"sync"
 )
 
 // A checkerSpec models a linter, formatter that only reports, type
 // checker or test runner whose operands are files or directories it only
-// reads, or whose code it runs: gofmt -l ., ruff check ., mypy ., pytest .; the rule for commands the analysis does
-// not model asks about those, since "." holds .git.
+// reads, or whose code it runs: gofmt -l ., ruff check ., mypy .,
+// pytest .; the rule for commands the analysis does not model asks about
+// those, since "." holds .git.
 type checkerSpec struct {
 	// flags are the options modelled, spelled as given ("-q",
 	// "--select"): goBool takes no value unless attached, goValue takes
@@ -138,7 +140,7 @@ func (an *analyzer) checker(name string, args []word) bool {
 			i++
 		}
 	}
-	if len(spec.need) > 0 && !slicesContainsAny(seen, spec.need) {
+	if len(spec.need) > 0 && !slices.ContainsFunc(spec.need, func(n string) bool { return seen[n] }) {
 		return false
 	}
 	for _, op := range ops {
@@ -165,14 +167,4 @@ func (an *analyzer) checker(name string, args []word) bool {
 		an.addAccess(word{text: spec.cache}, modeWrite, name, true)
 	}
 	return true
-}
-
-// slicesContainsAny reports whether set holds any of names.
-func slicesContainsAny(set map[string]bool, names []string) bool {
-	for _, n := range names {
-		if set[n] {
-			return true
-		}
-	}
-	return false
 }
