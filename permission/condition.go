@@ -449,6 +449,27 @@ func (m *matcher) matchSpellings(values, trusted []string) bool {
 	return false
 }
 
+// matchGuessed is matchSpellings for the commands a command the analysis
+// does not model may run, as guessed from its words (see
+// [shellscan.Command]): startsWith matches them only on a token boundary,
+// since the word a guess starts from may as well be a file name
+// (nuke-report.txt) as a program; a negation sees only trusted.
+func (m *matcher) matchGuessed(values, trusted []string) bool {
+	if m.op == opNot {
+		return m.matchSpellings(nil, trusted)
+	}
+	for _, s := range values {
+		if m.op == opStartsWith {
+			if tokenPrefix(s, m.str) {
+				return true
+			}
+		} else if m.match(s, true) {
+			return true
+		}
+	}
+	return false
+}
+
 // evaluable reports whether m can test v at all.
 func (m *matcher) evaluable(v any) bool {
 	switch m.op {

@@ -580,7 +580,7 @@ func (p *policy) decide(name string, input any, field string, sp spellings, rest
 				continue
 			}
 			if !tests {
-				if r.matches(input, "", nil, nil) {
+				if r.matches(input, "", nil, nil, false) {
 					return r.verdict(), "", true
 				}
 				continue
@@ -592,8 +592,11 @@ func (p *policy) decide(name string, input any, field string, sp spellings, rest
 				}
 				values = all
 			}
-			if r.matches(input, field, values, sp.trusted) {
+			if r.matches(input, field, values, sp.trusted, false) {
 				return r.verdict(), r.matchedSpelling(field, values), true
+			}
+			if r.effect != Allow && len(sp.guessed) > 0 && r.matches(input, field, sp.guessed, sp.trusted, true) {
+				return r.verdict(), "", true
 			}
 		}
 	}
@@ -609,10 +612,11 @@ func (p *policy) decide(name string, input any, field string, sp spellings, rest
 // does, a negated one when its inner condition matches none of the
 // canonical spellings (so that "not src/**" does not fire on the absolute
 // form of src/a.go, and a raw spelling cannot make a negation fire).
-func (r *compiledRule) matches(input any, field string, values, trusted []string) bool {
+// guessed says values are guessed spellings (see matchGuessed).
+func (r *compiledRule) matches(input any, field string, values, trusted []string, guessed bool) bool {
 	for _, c := range r.conds {
 		if field != "" && len(c.segs) == 1 && c.segs[0] == field {
-			if !c.m.matchSpellings(values, trusted) {
+			if guessed && !c.m.matchGuessed(values, trusted) || !guessed && !c.m.matchSpellings(values, trusted) {
 				return false
 			}
 			continue
@@ -695,7 +699,7 @@ func (p *policy) checkBash(res *resolved, input any, line string) Verdict {
 		consider(Verdict{Decision: Ask, Reason: "the command may touch files that cannot be checked: " + a.Unlisted})
 	}
 	for _, u := range a.Commands {
-		sp := spellings{trusted: []string{u.Text}, other: u.Alt}
+		sp := spellings{trusted: []string{u.Text}, other: u.Alt, guessed: u.Guessed}
 		v, _, ok := p.decide("bash", input, "command", sp, u.Wrapper, false)
 		if ok {
 			consider(withDetail(v, "command "+clip(u.Name)))

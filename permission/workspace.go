@@ -21,9 +21,12 @@ var fileTools = map[string]bool{"read_file": true, "write_file": true, "edit_fil
 // spellings are the forms of one path that rules are matched against.
 // Trusted forms are canonical and may grant; other forms (the path as
 // given, its lexical cleaning, a ~ expansion) name the same file only
-// possibly, so they may restrict but never grant.
+// possibly, so they may restrict but never grant. Guessed forms (a bash
+// command only: the commands a program the analysis does not model may
+// run, see [shellscan.Command]) restrict too, with startsWith on token
+// boundaries.
 type spellings struct {
-	trusted, other []string
+	trusted, other, guessed []string
 }
 
 // add appends s to the trusted or the other forms unless it is there.

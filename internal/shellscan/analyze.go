@@ -47,6 +47,9 @@ type unit struct {
 	// others are other spellings that may only restrict: the text with
 	// the command name reduced to its base name (/bin/rm → rm).
 	others []string
+	// guessed are, for a command the analysis does not model, the
+	// commands it may run as guessed from its words (see innerSpellings).
+	guessed []string
 	// wrapper marks a command that only runs another one (env, nice,
 	// timeout …); the wrapped command is a unit of its own.
 	wrapper bool
@@ -114,12 +117,14 @@ type analyzer struct {
 	// stdinFed is set once the line gives a command a standard input of
 	// its own: a pipe, an input redirection, a here-document or string.
 	stdinFed bool
+	// cur is the index in a.units of the command being analyzed, or -1.
+	cur int
 }
 
 // analyzeBash analyzes a bash command line. It never fails: what it cannot
 // see through is recorded in the result's reasons and pathsUnknown.
 func analyzeBash(line, home, workdir string) *bashAnalysis {
-	an := &analyzer{home: home, workdir: workdir, a: &bashAnalysis{cwds: []string{""}}, linkFrom: -1}
+	an := &analyzer{home: home, workdir: workdir, a: &bashAnalysis{cwds: []string{""}}, linkFrom: -1, cur: -1}
 	an.a.parsed = an.script(line, syntax.LangBash, 0)
 	if an.linkFrom >= 0 {
 		from := an.linkFrom
@@ -774,7 +779,11 @@ func (an *analyzer) command(ws []word, depth, chain int) {
 	}
 	idx := len(an.a.units)
 	an.addUnit(u)
-	if inner := an.wrapped(ws, depth, chain); inner && idx < len(an.a.units) {
+	outer := an.cur
+	an.cur = idx
+	inner := an.wrapped(ws, depth, chain)
+	an.cur = outer
+	if inner && idx < len(an.a.units) {
 		an.a.units[idx].wrapper = true
 	}
 	if !dataArgs()[path.Base(ws[0].text)] {

@@ -548,6 +548,7 @@ func (an *analyzer) fileCommand(name string, args []word) {
 		if !noFiles()[name] {
 			an.unknownArgs(args)
 			if !an.guess && !notRunners[name] && !isCompiler(name) && !strings.HasPrefix(name, "go1.") {
+				an.innerSpellings(args)
 				an.guessInner(args, 0, 0)
 			}
 		}

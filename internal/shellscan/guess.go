@@ -286,3 +286,118 @@ func dangerousEnv(name string) bool {
 	}
 	return false
 }
+
+// maxInnerSpellings bounds the commands innerSpellings records for one
+// command (a command with more operands is opaque), maxInnerLen the
+// length of each (a longer one is cut at a word's end).
+const (
+	maxInnerSpellings = 256
+	maxInnerLen       = 4096
+)
+
+// innerSpellings records, as guessed spellings of the command being
+// analyzed (one the analysis does not model, whose words after its name
+// are args), the commands it may run among its words: the words from each
+// operand to the end, from each option's value given as --opt=value, and
+// each command string attached to a one-letter option (-c'terraform
+// destroy'). guessInner analyzes those that name a program the analysis
+// models; these spellings are for all the others, so that a deny or ask
+// rule naming a program the analysis knows nothing of (terraform
+// destroy) still applies behind a runner it does not model either
+// (logsave /dev/null terraform destroy), and one naming any program still
+// applies to an option's value (--exec=rm). Like every other spelling
+// they can only restrict.
+func (an *analyzer) innerSpellings(args []word) {
+	if an.cur < 0 || an.cur >= len(an.a.units) {
+		return
+	}
+	// The words joined as the rules see a command: fields separated by
+	// single spaces; each word's text starts at starts[i] (-1 if empty).
+	var b strings.Builder
+	starts := make([]int, len(args))
+	for i, a := range args {
+		f := squeezeFields(a.text)
+		if f == "" {
+			starts[i] = -1
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		starts[i] = b.Len()
+		b.WriteString(f)
+	}
+	joined := b.String()
+	from := func(i int) string {
+		for ; i < len(args); i++ {
+			if starts[i] >= 0 {
+				return joined[starts[i]:]
+			}
+		}
+		return ""
+	}
+	u := &an.a.units[an.cur]
+	n := 0
+	add := func(c string) bool {
+		if c == "" {
+			return true
+		}
+		if n >= maxInnerSpellings {
+			an.opaque("a command the analysis does not model has too many operands to check as commands it may run")
+			return false
+		}
+		n++
+		if len(c) > maxInnerLen {
+			if j := strings.LastIndexByte(c[:maxInnerLen], ' '); j > 0 {
+				c = c[:j]
+			} else {
+				c = c[:maxInnerLen]
+			}
+		}
+		u.guessed = append(u.guessed, c)
+		// A program named by its path is also seen by its base name.
+		prog, rest, _ := strings.Cut(c, " ")
+		if i := strings.LastIndexByte(prog, '/'); i >= 0 && i < len(prog)-1 {
+			u.guessed = append(u.guessed, strings.TrimSuffix(prog[i+1:]+" "+rest, " "))
+		}
+		return true
+	}
+	for i, a := range args {
+		if a.dynamic || a.special || a.text == "" || i > 0 && messageOptions[args[i-1].text] {
+			continue
+		}
+		t := a.text
+		if t[0] != '-' {
+			if !add(from(i)) {
+				return
+			}
+			continue
+		}
+		if name, v, ok := strings.Cut(t, "="); ok && !messageOptions[name] {
+			if v = squeezeFields(v); v != "" {
+				if rest := from(i + 1); rest != "" {
+					v += " " + rest
+				}
+				if !add(v) {
+					return
+				}
+			}
+		}
+		// -c'CMD ARGS': a command string attached to a one-letter
+		// option. (Within a cluster, -qc'CMD', every letter would start
+		// a guess, and "rm destroy" in "-cterraform destroy" is none.)
+		if len(t) > 2 && t[1] != '-' && isAlnum(t[1]) && strings.ContainsAny(t, " \t\n") {
+			if !add(squeezeFields(t[2:])) {
+				return
+			}
+		}
+	}
+}
+
+// squeezeFields returns s's fields joined by single spaces.
+func squeezeFields(s string) string {
+	if !strings.ContainsAny(s, " \t\n\r\v\f") {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
+}

@@ -63,6 +63,14 @@ type Command struct {
 	// Alt are other spellings of Text that may only restrict, such as the
 	// text with the program reduced to its base name (/bin/rm → rm).
 	Alt []string
+	// Guessed are, for a program the analysis does not model, the
+	// commands it may run among its words: each from an operand or an
+	// option's value to the end (logsave /dev/null terraform destroy →
+	// terraform destroy; tool --exec=rm x → rm x), so that deny and ask
+	// rules see them. They may only restrict, and since the word one
+	// starts from may be a file name as well as a program, a rule should
+	// match them on word boundaries.
+	Guessed []string
 	// Wrapper marks a command that only runs another one, which follows
 	// it as a Command of its own.
 	Wrapper bool
@@ -137,7 +145,7 @@ func Analyze(line string, opts Options) *Analysis {
 	}
 	out.Commands = make([]Command, len(in.units))
 	for i, u := range in.units {
-		out.Commands[i] = Command{Name: u.name, Args: u.args, Text: u.text, Alt: u.others, Wrapper: u.wrapper}
+		out.Commands[i] = Command{Name: u.name, Args: u.args, Text: u.text, Alt: u.others, Guessed: u.guessed, Wrapper: u.wrapper}
 	}
 	out.Accesses = make([]Access, len(in.accesses))
 	for i, a := range in.accesses {
