@@ -299,7 +299,7 @@ const (
 // analyzed (one the analysis does not model, whose words after its name
 // are args), the commands it may run among its words: the words from each
 // operand to the end, from each option's value given as --opt=value, and
-// each command string attached to a one-letter option (-c'terraform
+// from each value attached to a one-letter option (-erm, -c'terraform
 // destroy'). guessInner analyzes those that name a program the analysis
 // models; these spellings are for all the others, so that a deny or ask
 // rule naming a program the analysis knows nothing of (terraform
@@ -383,11 +383,15 @@ func (an *analyzer) innerSpellings(args []word) {
 				}
 			}
 		}
-		// -c'CMD ARGS': a command string attached to a one-letter
-		// option. (Within a cluster, -qc'CMD', every letter would start
-		// a guess, and "rm destroy" in "-cterraform destroy" is none.)
-		if len(t) > 2 && t[1] != '-' && isAlnum(t[1]) && strings.ContainsAny(t, " \t\n") {
-			if !add(squeezeFields(t[2:])) {
+		// -eCMD, -c'CMD ARGS': a value attached to a one-letter option.
+		// (Within a cluster, -qc'CMD', every letter would start a guess,
+		// and "rm destroy" in "-cterraform destroy" is none.)
+		if len(t) > 2 && t[1] != '-' && isAlnum(t[1]) && !strings.Contains(t, "=") {
+			v := squeezeFields(t[2:])
+			if rest := from(i + 1); rest != "" && v != "" {
+				v += " " + rest
+			}
+			if !add(v) {
 				return
 			}
 		}

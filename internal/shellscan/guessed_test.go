@@ -20,6 +20,8 @@ func TestGuessedSpellingsOfUnmodelledCommands(t *testing.T) {
 		{"tool --exec=rm x", []string{"rm x", "x"}},
 		{"tool --run='terraform   destroy' -v", []string{"terraform destroy -v"}},
 		{"tool -c'terraform destroy'", []string{"terraform destroy"}},
+		{"tool -erm x", []string{"rm x", "x"}},
+		{"tool -v", nil},
 		{"tool -q /opt/bin/terraform destroy", []string{"/opt/bin/terraform destroy", "terraform destroy", "destroy"}},
 		{"gh pr create --title 'terraform destroy'", []string{"pr create --title terraform destroy", "create --title terraform destroy"}},
 		{"tool --title='rm x' y", []string{"y"}},
