@@ -162,14 +162,20 @@ func Acquire(ctx context.Context, target string, opts Options) (*Lock, error) {
 		// stamps it and puts it back for nothing.
 		if o.Park && (!waited || !exists(path)) {
 			if st := unpark(path, o.hook); st != nil {
-				l := holdAs(path, o, st)
-				l.parked = true
-				return l, nil
+				if st, ok := stampIfOld(path, o, st); ok {
+					l := holdAs(path, o, st)
+					l.parked = true
+					return l, nil
+				}
+				continue
 			}
 		}
 		mine, err := place(path, o.hook)
 		if err == nil {
-			return holdAs(path, o, mine), nil
+			if mine, ok := stampIfOld(path, o, mine); ok {
+				return holdAs(path, o, mine), nil
+			}
+			continue
 		}
 		if !errors.Is(err, fs.ErrExist) {
 			return nil, (&storage.Error{Op: "lock", File: path, Message: "cannot create lock"}).WithCause(err)
@@ -188,7 +194,9 @@ func Acquire(ctx context.Context, target string, opts Options) (*Lock, error) {
 				return nil, err
 			}
 			if mine != nil {
-				return holdAs(path, o, mine), nil
+				if mine, ok := stampIfOld(path, o, mine); ok {
+					return holdAs(path, o, mine), nil
+				}
 			}
 			continue
 		}
@@ -382,6 +390,36 @@ func place(path string, hook *stepHook) (fs.FileInfo, error) {
 		return nil, err
 	}
 	return st, nil
+}
+
+// stampIfOld checks the lock directory this process has just placed at
+// path, which st describes, and returns its description and true if the
+// lock is held. A directory whose stamp is no longer recent (its process
+// stalled after making or stamping it and before placing it) is stamped
+// fresh first: as it is, it looks stale to others at once, and would be
+// taken over while its holder, which refreshes it only after the refresh
+// period, goes on as if it held the lock. It returns false if the
+// directory is no longer the one placed (taken over meanwhile as stale, or
+// removed) or cannot be stamped: the caller does not hold the lock and
+// waits for it again.
+func stampIfOld(path string, o Options, st fs.FileInfo) (fs.FileInfo, bool) {
+	if time.Since(st.ModTime()) < min(o.Stale/4, o.Refresh/2) {
+		return st, true
+	}
+	if !isStale(path, st) { // not the directory placed, as placed
+		return nil, false
+	}
+	now := time.Now()
+	if os.Chtimes(path, now, now) != nil {
+		return nil, false
+	}
+	// Replaced between the look and the stamp, the stamp landed on
+	// another's lock, whose holder finds it compromised (see touch).
+	cur, err := os.Lstat(path)
+	if err != nil || !sameFile(cur, st) {
+		return nil, false
+	}
+	return cur, true
 }
 
 // holdAs returns the lock held in the directory path, which st describes.

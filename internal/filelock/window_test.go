@@ -3,6 +3,7 @@ package filelock_test
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
@@ -82,5 +83,85 @@ func TestReleaseSparesATakersLock(t *testing.T) {
 	}
 	if err := taker.Release(); err != nil {
 		t.Error(err)
+	}
+}
+
+// stallAt returns step hook options that, at the named step, age every
+// directory of dir whose name has the given prefix and ends in ".lock"
+// (the new lock directory the hooked process has not placed yet) past the
+// stale period: what a stall of the process at that step looks like to
+// others once the directory is placed.
+func stallAt(t *testing.T, dir, at, prefix string, park bool) filelock.Options {
+	t.Helper()
+	o := filelock.Options{Stale: time.Second, Timeout: time.Second, Park: park}
+	return filelock.WithStepHook(o, func(step string) {
+		if step != at {
+			return
+		}
+		names, err := filepath.Glob(filepath.Join(dir, prefix+"*"+filelock.Suffix))
+		if err != nil || len(names) == 0 {
+			t.Errorf("at %s: no %s*%s directory: %v", at, prefix, filelock.Suffix, err)
+			return
+		}
+		old := time.Now().Add(-time.Minute)
+		for _, n := range names {
+			if err := os.Chtimes(n, old, old); err != nil {
+				t.Error(err)
+			}
+		}
+	})
+}
+
+// A process that stalls, for longer than the stale period, after making
+// or stamping its new lock directory and before placing it, places a
+// directory that looks stale at once: Acquire must not return that lock
+// as it is, or the next process takes it over while the first, which
+// refreshes it only after the refresh period, holds it too.
+func TestAcquireDoesNotReturnAStaleLock(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("needs renameat2 (Linux)")
+	}
+	for _, tc := range []struct {
+		step, prefix    string
+		parked, staleIn bool
+	}{
+		{step: "acquire:made", prefix: ".stale-"},
+		{step: "unpark:stamped", prefix: ".claim-", parked: true},
+		{step: "takeover:seen", prefix: ".stale-", staleIn: true},
+	} {
+		t.Run(tc.step, func(t *testing.T) {
+			dir := t.TempDir()
+			target := filepath.Join(dir, "s.jsonl")
+			if err := os.WriteFile(target, nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if tc.parked {
+				l := acquire(t, target, filelock.Options{Park: true})
+				l.ParkOnRelease()
+				if err := l.Release(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tc.staleIn {
+				// Aged past the stale period, and taken out of the
+				// glob by its name.
+				if err := os.Mkdir(target+filelock.Suffix, 0o700); err != nil {
+					t.Fatal(err)
+				}
+				old := time.Now().Add(-time.Hour)
+				if err := os.Chtimes(target+filelock.Suffix, old, old); err != nil {
+					t.Fatal(err)
+				}
+			}
+			l := acquire(t, target, stallAt(t, dir, tc.step, tc.prefix, tc.parked))
+			if held(t, target, filelock.Options{Stale: time.Second}) {
+				if err := l.Check(); err != nil {
+					t.Errorf("Check: %v", err)
+				}
+			} else {
+				t.Error("the lock Acquire returned was taken over at once as stale")
+			}
+			_ = l.Release()
+		})
 	}
 }
