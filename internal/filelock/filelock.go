@@ -546,6 +546,7 @@ func (l *Lock) Move(target string) error {
 	if err := l.verifyLocked(); err != nil {
 		return err
 	}
+	l.hook.step("move:verified")
 	if err := renameNoReplace(l.path, path); err != nil {
 		switch {
 		case errors.Is(err, fs.ErrExist):
@@ -558,8 +559,10 @@ func (l *Lock) Move(target string) error {
 	// What was renamed must be our directory: if another process took
 	// over and replaced the lock after verifyLocked looked, the rename
 	// moved theirs. Give it back, unstamped, and report ours lost.
+	// (The stamp tells it too: a newer lock may have the inode number of
+	// ours, removed by the takeover; see mine.)
 	st, err := os.Lstat(path)
-	if err != nil || !st.IsDir() || inode(st) != l.ino {
+	if err != nil || !st.IsDir() || inode(st) != l.ino || !st.ModTime().Equal(l.mtime) {
 		if err == nil {
 			_ = renameNoReplace(path, l.path)
 		}
@@ -637,11 +640,14 @@ func (l *Lock) Release() error {
 	return nil
 }
 
-// mine reports whether the directory at path is the lock directory this
-// holder made (by its inode: its stamp was checked before it moved).
+// mine reports whether the directory at path is this holder's lock
+// directory: its inode and the stamp this holder set, which a rename
+// keeps. The inode alone does not tell: a newer lock made after this one
+// was taken over and removed may have its inode number (ext4 hands a freed
+// number to the next directory made).
 func (l *Lock) mine(path string) bool {
 	st, err := os.Lstat(path)
-	return err == nil && st.IsDir() && inode(st) == l.ino
+	return err == nil && st.IsDir() && inode(st) == l.ino && st.ModTime().Equal(l.mtime)
 }
 
 // giveBack returns a lock directory that Release moved from the lock's

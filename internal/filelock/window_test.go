@@ -1,6 +1,7 @@
 package filelock_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -163,5 +164,121 @@ func TestAcquireDoesNotReturnAStaleLock(t *testing.T) {
 			}
 			_ = l.Release()
 		})
+	}
+}
+
+// A holder that stalls between checking its lock and releasing it, for
+// longer than the stale period, finds its lock taken over, and may find in
+// its place a newer lock whose directory has the inode number its own had
+// (file systems such as ext4 hand a freed inode number to the next
+// directory made): its release must leave that lock alone too.
+func TestReleaseSparesALockThatReusedItsInode(t *testing.T) {
+	target := filepath.Join(t.TempDir(), "s.jsonl")
+	var other *filelock.Lock
+	reached := false
+	hooked := reuseInodeAt(t, target, "release:verified", &reached, &other)
+	l := acquire(t, target, hooked)
+	err := l.Release()
+	if !reached {
+		t.Fatal("the step release:verified was never reached")
+	}
+	if other == nil {
+		t.Skip("this file system did not reuse the inode number")
+	}
+	if err == nil {
+		t.Error("the stalled holder's release reported no loss")
+	}
+	if err := other.Check(); err != nil {
+		t.Errorf("the newer lock after the stalled holder's release: %v", err)
+	}
+	if err := other.Release(); err != nil {
+		t.Error(err)
+	}
+}
+
+// reuseInodeAt returns step hook options that, at the named step of the
+// hooked lock of target, age that lock past the stale period, take it over
+// and release it (its directory is removed), and then lock target again
+// until the new lock's directory has the inode number the hooked lock's
+// had, returning that lock through *other; *other stays nil if this file
+// system did not reuse the number.
+func reuseInodeAt(t *testing.T, target, at string, reached *bool, other **filelock.Lock) filelock.Options {
+	t.Helper()
+	dir, path := filepath.Dir(target), target+filelock.Suffix
+	o := filelock.Options{Stale: time.Second, Timeout: time.Second}
+	return filelock.WithStepHook(o, func(step string) {
+		if step != at || *reached {
+			return
+		}
+		*reached = true
+		ours := lockDir(t, target)
+		old := time.Now().Add(-time.Minute)
+		if err := os.Chtimes(path, old, old); err != nil {
+			t.Error(err)
+			return
+		}
+		taker, err := filelock.Acquire(t.Context(), target, o) // removes ours
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		if err := taker.Release(); err != nil {
+			t.Error(err)
+			return
+		}
+		time.Sleep(20 * time.Millisecond) // stamps differ, as after a real stall
+		for i := range 100 {
+			l, err := filelock.Acquire(t.Context(), target, o)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if os.SameFile(lockDir(t, target), ours) {
+				*other = l
+				return
+			}
+			if err := l.Release(); err != nil {
+				t.Error(err)
+				return
+			}
+			// Keep the inode number just freed taken.
+			if err := os.Mkdir(filepath.Join(dir, fmt.Sprintf("fill%d", i)), 0o700); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	})
+}
+
+// The same for a move: a holder stalled between checking its lock and
+// renaming it to the next target's name must not carry off a newer lock
+// that reused its directory's inode number, leaving that lock's target
+// free while its holder writes.
+func TestMoveSparesALockThatReusedItsInode(t *testing.T) {
+	skipWithoutMove(t)
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	var other *filelock.Lock
+	reached := false
+	l := acquire(t, a, reuseInodeAt(t, a, "move:verified", &reached, &other))
+	err := l.Move(b)
+	if !reached {
+		t.Fatal("the step move:verified was never reached")
+	}
+	if other == nil {
+		t.Skip("this file system did not reuse the inode number")
+	}
+	if err == nil {
+		t.Error("the stalled holder's move reported no loss")
+		_ = l.Release()
+	}
+	if err := other.Check(); err != nil {
+		t.Errorf("the newer lock after the stalled holder's move: %v", err)
+	}
+	if err := other.Release(); err != nil {
+		t.Error(err)
+	}
+	if _, err := os.Lstat(b + filelock.Suffix); err == nil {
+		t.Error("b is locked by nobody")
 	}
 }
