@@ -69,7 +69,9 @@ func (m *migration) inspectDestination() (bool, error) {
 	}
 	var names []string
 	for _, e := range ents {
-		if e.Name() != lockName {
+		// The lock, and what a migration killed while it took or
+		// released the lock leaves (filelock.Leftover): no data.
+		if e.Name() != lockName && !filelock.Leftover(e.Name()) {
 			names = append(names, e.Name())
 		}
 	}

@@ -472,6 +472,9 @@ func (m *migration) planTaskList(pr *project, u *unit) error {
 func (m *migration) planSpill(p *plan, pr *project) error {
 	return m.eachEntry(pr.spill.Path(), "", func(en entry) error {
 		switch {
+		case en.dir && strings.HasSuffix(en.name, filelock.Suffix):
+			// A lock directory (a body's, or one being made or
+			// released under a hidden name): transient, never copied.
 		case !en.dir && isTemp(en.name):
 			m.skipTemp(en.path)
 		case !en.dir && isSpillFile(en.name):
