@@ -235,3 +235,37 @@ func TestDirectoryReplacedBeforeOpenIsNotSwept(t *testing.T) {
 		})
 	}
 }
+
+// Every lock is now made and released under a hidden name
+// (.stale-<hex>.lock) that stays for a moment: one gone between the
+// sweep's look at it and its opening (placed as a lock, or removed) is
+// passed over as any entry gone since the listing, not reported as an
+// error.
+func TestTransientLockDirectoryGoneBeforeOpenIsNoError(t *testing.T) {
+	now := time.Now()
+	home := t.TempDir()
+	sessions := filepath.Join(home, "projects", "aaaaaaaaaaaaaaaa", "sessions")
+	writeAged(t, filepath.Join(sessions, "own.jsonl"), time.Hour, now)
+	aside := filepath.Join(sessions, ".stale-0123456789ab.lock")
+	if err := os.Mkdir(aside, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Sweep(t.Context(), Options{
+		Home: home, now: func() time.Time { return now },
+		beforeOpen: func(p string) {
+			if p == aside {
+				if err := os.Rename(aside, filepath.Join(sessions, "own.jsonl.lock")); err != nil {
+					t.Error(err)
+				}
+			}
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range rep.Skipped {
+		if s.Path == aside {
+			t.Errorf("skipped %+v", s)
+		}
+	}
+}

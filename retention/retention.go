@@ -354,7 +354,12 @@ func (s *sweeper) openDir(parent *os.Root, name, path string) (*os.Root, bool) {
 		s.opts.beforeOpen(path)
 	}
 	r, err := parent.OpenRoot(name)
-	if err != nil {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		// Gone since the lstat, as a lock directory made or released
+		// under a hidden name (.stale-<hex>.lock) is a moment later.
+		return nil, false
+	case err != nil:
 		s.skip(path, SkipError, err)
 		return nil, false
 	}
