@@ -157,35 +157,44 @@ func Acquire(ctx context.Context, target string, opts Options) (*Lock, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		// After a wait, the parked directory is tried only once the
-		// lock is gone: trying it while the lock is held takes it,
-		// stamps it and puts it back for nothing.
-		if o.Park && (!waited || !exists(path)) {
-			if st := unpark(path, o.hook); st != nil {
-				if st, ok := stampIfOld(path, o, st); ok {
-					l := holdAs(path, o, st)
-					l.parked = true
-					return l, nil
+		// After a wait, a lock directory is made (or the parked one
+		// taken) only once the lock looks gone: making one while the lock
+		// is held costs a mkdir and an rmdir for nothing, and taking the
+		// parked one takes it, stamps it and puts it back.
+		var st fs.FileInfo
+		if waited {
+			st, _ = os.Lstat(path)
+		}
+		if st == nil {
+			if o.Park {
+				if st := unpark(path, o.hook); st != nil {
+					if st, ok := stampIfOld(path, o, st); ok {
+						l := holdAs(path, o, st)
+						l.parked = true
+						return l, nil
+					}
+					continue
+				}
+			}
+			mine, err := place(path, o.hook)
+			if err == nil {
+				if mine, ok := stampIfOld(path, o, mine); ok {
+					return holdAs(path, o, mine), nil
 				}
 				continue
 			}
-		}
-		mine, err := place(path, o.hook)
-		if err == nil {
-			if mine, ok := stampIfOld(path, o, mine); ok {
-				return holdAs(path, o, mine), nil
+			if !errors.Is(err, fs.ErrExist) {
+				return nil, (&storage.Error{Op: "lock", File: path, Message: "cannot create lock"}).WithCause(err)
 			}
-			continue
+			st, err = os.Lstat(path)
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
+				continue // released between our attempt and lstat
+			case err != nil:
+				return nil, (&storage.Error{Op: "lock", File: path, Message: "cannot inspect lock"}).WithCause(err)
+			}
 		}
-		if !errors.Is(err, fs.ErrExist) {
-			return nil, (&storage.Error{Op: "lock", File: path, Message: "cannot create lock"}).WithCause(err)
-		}
-		st, err := os.Lstat(path)
 		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			continue // released between our mkdir and lstat
-		case err != nil:
-			return nil, (&storage.Error{Op: "lock", File: path, Message: "cannot inspect lock"}).WithCause(err)
 		case !st.IsDir():
 			return nil, &storage.Error{Op: "lock", File: path, Message: "lock path is not a directory"}
 		case time.Since(st.ModTime()) > o.Stale:

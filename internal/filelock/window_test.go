@@ -282,3 +282,30 @@ func TestMoveSparesALockThatReusedItsInode(t *testing.T) {
 		t.Error("b is locked by nobody")
 	}
 }
+
+// A waiter makes a lock directory of its own only when the lock looks
+// free: on the first attempt, and after a wait only once the lock is gone.
+// Making one on every retry while the lock is held costs a mkdir and an
+// rmdir each time, what parking exists to save.
+func TestWaiterMakesNoDirectoryWhileTheLockIsHeld(t *testing.T) {
+	target := filepath.Join(t.TempDir(), "s.jsonl")
+	held, err := filelock.Acquire(t.Context(), target, filelock.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	made := 0
+	o := filelock.WithStepHook(filelock.Options{Timeout: 300 * time.Millisecond, MaxWait: 10 * time.Millisecond}, func(step string) {
+		if step == "acquire:made" {
+			made++
+		}
+	})
+	if _, err := filelock.Acquire(t.Context(), target, o); err == nil {
+		t.Fatal("acquired a held lock")
+	}
+	if made != 1 {
+		t.Errorf("the waiter made %d lock directories while the lock was held, want 1", made)
+	}
+	if err := held.Release(); err != nil {
+		t.Fatal(err)
+	}
+}
