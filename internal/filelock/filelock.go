@@ -253,7 +253,9 @@ func jitter(d time.Duration) time.Duration {
 // The unique name is hidden and ends in ".lock", like IdleName: a process
 // killed before it removes the directory leaves it behind, and every reader
 // of these directories skips such names (a name ending in ".stale-<hex>"
-// stopped a migration and showed in listings).
+// stopped a migration and showed in listings). Only an empty directory is
+// removed: a lock directory that something was put in stays under that
+// name, with what it holds, as at Release.
 //
 // Where exchanges are not available, the lock is moved aside and looked at
 // there, and a fresh one given back.
@@ -292,7 +294,7 @@ func takeOver(path string, stale fs.FileInfo, hook *stepHook) (fs.FileInfo, erro
 	}
 	hook.step("takeover:aside")
 	if isStale(aside, stale) {
-		_ = os.RemoveAll(aside)
+		_ = removeDir(aside)
 		// Ours is in place, unless another taker's exchange has it out
 		// for a moment (and puts it back): hold it as it was made.
 		if st, err := os.Lstat(path); err == nil && sameFile(st, mine) {
@@ -306,11 +308,11 @@ func takeOver(path string, stale fs.FileInfo, hook *stepHook) (fs.FileInfo, erro
 		// it): give the fresh lock back if its place is still free;
 		// if it is taken, the fresh lock's holder has lost it already.
 		if renameNoReplace(aside, path) != nil {
-			_ = os.RemoveAll(aside)
+			_ = removeDir(aside)
 		}
 		return nil, nil
 	}
-	_ = os.RemoveAll(aside) // ours, empty (or, if others' exchanges interleaved, a lock lost already)
+	_ = removeDir(aside) // ours, empty (or, if others' exchanges interleaved, a lock lost already)
 	return nil, nil
 }
 
@@ -332,7 +334,7 @@ func moveAside(path, aside string, stale fs.FileInfo, hook *stepHook) error {
 		return (&storage.Error{Op: "lock", File: path, Message: "cannot take over stale lock"}).WithCause(err)
 	}
 	if isStale(aside, stale) {
-		_ = os.RemoveAll(aside)
+		_ = removeDir(aside)
 		return nil
 	}
 	// The rename must not replace: os.Rename refuses an existing directory
@@ -346,7 +348,7 @@ func moveAside(path, aside string, stale fs.FileInfo, hook *stepHook) error {
 		}
 	}
 	if err != nil {
-		_ = os.RemoveAll(aside)
+		_ = removeDir(aside)
 	}
 	return nil
 }

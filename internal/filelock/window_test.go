@@ -309,3 +309,38 @@ func TestWaiterMakesNoDirectoryWhileTheLockIsHeld(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A stale lock directory that holds something (nothing this package puts
+// there, but something may have been) is taken over all the same, and
+// what it held is kept, set aside under a hidden name ending in ".lock"
+// that readers skip, as Release keeps what a lock it releases holds.
+func TestTakeOverKeepsWhatAStaleLockHolds(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "s.jsonl")
+	path := target + filelock.Suffix
+	if err := os.Mkdir(path, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(path, "note"), []byte("keep"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(path, old, old); err != nil {
+		t.Fatal(err)
+	}
+	l, err := filelock.Acquire(t.Context(), target, filelock.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	kept, _ := filepath.Glob(filepath.Join(dir, ".stale-*.lock", "note"))
+	if len(kept) != 1 {
+		t.Fatalf("what the stale lock held is gone: %v", kept)
+	}
+	if data, err := os.ReadFile(kept[0]); err != nil || string(data) != "keep" {
+		t.Errorf("kept note: %q, %v", data, err)
+	}
+	if !filelock.Leftover(filepath.Base(filepath.Dir(kept[0]))) {
+		t.Errorf("%s is not a name readers skip", filepath.Dir(kept[0]))
+	}
+}
