@@ -128,6 +128,7 @@ func (o Options) withDefaults() Options {
 // A Lock is a held lock. Release it exactly once.
 type Lock struct {
 	refresh time.Duration
+	stale   time.Duration // Options.Stale
 	fresh   time.Duration // how old a stamp Move leaves as it is
 	park    bool          // Options.Park
 	hook    *stepHook
@@ -440,6 +441,7 @@ func holdAs(path string, o Options, st fs.FileInfo) *Lock {
 		hook:    o.hook,
 		path:    path,
 		refresh: o.Refresh,
+		stale:   o.Stale,
 		fresh:   min(o.Stale/4, o.Refresh/2),
 		mtime:   st.ModTime(),
 		ino:     inode(st),
@@ -500,12 +502,27 @@ func (l *Lock) touch() error {
 
 // verifyLocked checks that the lock directory is the one we made and that
 // nobody else has stamped it. l.mu must be held.
+//
+// While this holder's stamp is younger than half the stale period, a lock
+// found missing or replaced is looked at again, a few times over about
+// 20 ms, before it counts as compromised: nobody takes over a lock that
+// recent, but a process that saw the lock before it stale, just before
+// this one replaced it, swaps this lock out for a moment to look at it
+// and swaps it back (see takeOver). Counted as compromised, that look
+// failed the holder's work, and a refresh meeting it left the lock held by
+// nobody until it went stale.
 func (l *Lock) verifyLocked() error {
-	st, err := os.Lstat(l.path)
-	if err != nil || !st.IsDir() || inode(st) != l.ino || !st.ModTime().Equal(l.mtime) {
-		return &storage.Error{Op: "lock", File: l.path, Message: "lock was compromised"}
+	for wait := time.Millisecond; ; wait *= 4 {
+		st, err := os.Lstat(l.path)
+		if err == nil && st.IsDir() && inode(st) == l.ino && st.ModTime().Equal(l.mtime) {
+			return nil
+		}
+		if wait > 16*time.Millisecond || time.Since(l.mtime) >= l.stale/2 {
+			return &storage.Error{Op: "lock", File: l.path, Message: "lock was compromised"}
+		}
+		l.hook.step("verify:again")
+		time.Sleep(wait)
 	}
-	return nil
 }
 
 // Check reports whether the lock is still held: nil, or a *storage.Error

@@ -1,0 +1,78 @@
+package filelock
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+)
+
+// A late taker of the stale lock that the holder's lock replaced swaps the
+// holder's lock out for a moment, sees it is not the stale one and swaps
+// it back (see takeOver). The holder's Check, refresh and Release during
+// that moment must not take the look for a takeover: the lock is held
+// throughout, by the holder, and nobody else can take its place.
+func TestHolderOutlastsALateTakersLook(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("needs exchanges (Linux)")
+	}
+	for _, op := range []string{"check", "refresh", "release"} {
+		t.Run(op, func(t *testing.T) {
+			target := filepath.Join(t.TempDir(), "s.jsonl")
+			path := target + Suffix
+			o := Options{Stale: 10 * time.Second, Refresh: time.Hour}
+			var l *Lock
+			looked := false
+			o.hook = &stepHook{at: func(step string) {
+				// At the holder's first look, the late taker's look ends:
+				// its swap-back (2 ms later).
+				if step == "verify:again" && !looked {
+					looked = true
+					go func() {
+						time.Sleep(2 * time.Millisecond)
+						if err := exchange(path+".look", path); err != nil {
+							t.Error(err)
+						}
+					}()
+				}
+			}}
+			l, err := Acquire(t.Context(), target, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The late taker's look begins: its fresh directory in, the
+			// holder's out.
+			if err := os.Mkdir(path+".look", 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := exchange(path+".look", path); err != nil {
+				t.Fatal(err)
+			}
+			switch op {
+			case "check":
+				err = l.Check()
+			case "refresh":
+				err = l.touch()
+			case "release":
+				err = l.Release()
+			}
+			if err != nil {
+				t.Errorf("%s during a late taker's look: %v", op, err)
+			}
+			if !looked {
+				t.Fatal("the holder never looked again")
+			}
+			if op != "release" {
+				if err := l.Release(); err != nil {
+					t.Error(err)
+				}
+			}
+			time.Sleep(5 * time.Millisecond)
+			_ = os.Remove(path + ".look")
+			if _, err := os.Lstat(path); !os.IsNotExist(err) {
+				t.Errorf("the lock is still there after its release: %v", err)
+			}
+		})
+	}
+}
