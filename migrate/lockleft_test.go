@@ -28,18 +28,7 @@ func TestLockLeftoversDoNotStopAMigration(t *testing.T) {
 			}
 		}
 	}
-	dstHome := t.TempDir()
-	rep, err := migrate.Run(t.Context(), migrate.Options{
-		From: migrate.Endpoint{Workdir: workdir, Storage: src.opts},
-		To:   migrate.Endpoint{Storage: storage.Options{Home: dstHome}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rep.Skipped) != 0 {
-		t.Errorf("skipped %v", rep.Skipped)
-	}
-	for _, f := range files(t, dstHome) {
+	for _, f := range migrateAll(t, src) {
 		if strings.Contains(f, "claim") || strings.Contains(f, "stale") || strings.Contains(f, "idle") {
 			t.Errorf("copied %s", f)
 		}
@@ -60,18 +49,7 @@ func TestSpillLocksDoNotStopAMigration(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	dstHome := t.TempDir()
-	rep, err := migrate.Run(t.Context(), migrate.Options{
-		From: migrate.Endpoint{Workdir: workdir, Storage: src.opts},
-		To:   migrate.Endpoint{Storage: storage.Options{Home: dstHome}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rep.Skipped) != 0 {
-		t.Errorf("skipped %v", rep.Skipped)
-	}
-	for _, f := range files(t, dstHome) {
+	for _, f := range migrateAll(t, src) {
 		if strings.Contains(f, ".lock") {
 			t.Errorf("copied %s", f)
 		}
@@ -103,4 +81,22 @@ func TestDestinationLockLeftoverDoesNotStopARerun(t *testing.T) {
 			}
 		})
 	}
+}
+
+// migrateAll migrates the project src to a new home, failing the test on
+// an error or a skipped entry, and returns the files of the new home.
+func migrateAll(t *testing.T, src fixture) []string {
+	t.Helper()
+	dstHome := t.TempDir()
+	rep, err := migrate.Run(t.Context(), migrate.Options{
+		From: migrate.Endpoint{Workdir: workdir, Storage: src.opts},
+		To:   migrate.Endpoint{Storage: storage.Options{Home: dstHome}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Skipped) != 0 {
+		t.Errorf("skipped %v", rep.Skipped)
+	}
+	return files(t, dstHome)
 }
