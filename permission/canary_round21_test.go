@@ -39,7 +39,7 @@ var canaryRound21 = map[string][]string{
 
 // canaryRound21Ordinary are lines next to the round's attacks that the
 // "allow bash" policy must still allow.
-var canaryRound21Ordinary = []string{"echo x > \"$PWD\"/out.txt", "ls .g*", "git log -1"}
+var canaryRound21Ordinary = []string{"git archive HEAD > out.tar", "git cherry -v", "echo x > \"$PWD\"/out.txt", "ls .g*", "git log -1"}
 
 func TestCanaryRound21(t *testing.T) {
 	template := checkCanaryRound(t, canaryRound21)

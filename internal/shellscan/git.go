@@ -31,7 +31,7 @@ var gitCommands = sync.OnceValue(func() map[string]bool {
 		"version": true, "help": true, "notes": true, "fsck": true, "gc": true, "count-objects": true,
 		"whatchanged": true, "range-diff": true, "merge-base": true, "name-rev": true,
 		"symbolic-ref": true, "for-each-ref": true, "check-ignore": true, "diff-tree": true,
-		"diff-files": true, "diff-index": true, "apply": true, "am": true,
+		"diff-files": true, "diff-index": true, "apply": true, "am": true, "archive": true, "cherry": true,
 	}
 })
 
@@ -53,7 +53,7 @@ var gitLongDanger = []string{
 var gitShortDanger = sync.OnceValue(func() map[string]string {
 	return map[string]string{
 		"clone": "uc", "rebase": "x", "grep": "O", "fetch": "o", "pull": "o", "push": "ou",
-		"format-patch": "o", "am": "", "log": "o", "show": "o", "diff": "o",
+		"format-patch": "o", "am": "", "log": "o", "show": "o", "diff": "o", "archive": "o",
 		// -u/-t set an upstream in .git/config; branch -m/-c/-d rename, copy or
 		// remove a branch's section there.
 		"branch": "tumMcCdD", "checkout": "t", "switch": "t",
@@ -132,8 +132,12 @@ func (an *analyzer) git(args []word) {
 				continue
 			}
 			danger := gitLongDanger
-			if sub == "branch" {
+			switch sub {
+			case "branch":
 				danger = append(append([]string(nil), danger...), gitBranchLong...)
+			case "archive":
+				// An archive made by a remote repository's git.
+				danger = append(append([]string(nil), danger...), "remote")
 			}
 			for _, d := range danger {
 				if strings.HasPrefix(d, name) || strings.HasPrefix(name, d) {
