@@ -119,6 +119,13 @@ type analyzer struct {
 	stdinFed bool
 	// cur is the index in a.units of the command being analyzed, or -1.
 	cur int
+	// callPos is the position of the simple command being analyzed;
+	// inputs are the scripts the statements around it may get on their
+	// standard input (see feedsScript), written the text of the files
+	// the line writes whose contents it spells out (echo x > f).
+	callPos uint
+	inputs  []input
+	written map[string]string
 }
 
 // analyzeBash analyzes a bash command line. It never fails: what it cannot
@@ -250,9 +257,14 @@ func (an *analyzer) script(src string, lang syntax.LangVariant, depth int) bool 
 		an.opaque("the command cannot be parsed")
 		return false
 	}
+	// Positions are offsets in src: the inputs of an enclosing script do
+	// not apply to the commands of this one.
+	inputs := an.inputs
+	an.inputs = nil
 	syntax.Walk(f, func(n syntax.Node) bool {
 		return an.node(n, src, depth)
 	})
+	an.inputs = inputs
 	return true
 }
 
@@ -281,12 +293,16 @@ func (an *analyzer) node(n syntax.Node, src string, depth int) bool {
 				an.stdinFed = true
 			}
 		}
+		if len(n.Redirs) > 0 {
+			an.stmtInput(n, src)
+		}
 	case *syntax.WhileClause:
 		an.looped, an.unordered = true, true
 	case *syntax.BinaryCmd:
 		switch n.Op {
 		case syntax.Pipe, syntax.PipeAll:
 			an.unordered, an.stdinFed = true, true
+			an.pipeInput(n, src)
 		case syntax.AndStmt, syntax.OrStmt:
 		default:
 			an.opaque("the command uses an operator the analysis does not know")
@@ -409,6 +425,7 @@ func (an *analyzer) call(c *syntax.CallExpr, src string, depth int) {
 		// the parser leaves as the command's name.
 		an.opaque("a command name that starts with '-' (time -- …)")
 	}
+	an.callPos = c.Pos().Offset()
 	an.command(ws, depth, 0)
 }
 

@@ -337,7 +337,26 @@ func (an *analyzer) innerSpellings(args []word) {
 		return ""
 	}
 	u := &an.a.units[an.cur]
-	n := 0
+	n, m := 0, 0
+	var seen map[string]bool // the spellings recorded, once a script is spelled
+	record := func(c string) {
+		if len(c) > maxInnerLen {
+			if j := strings.LastIndexByte(c[:maxInnerLen], ' '); j > 0 {
+				c = c[:j]
+			} else {
+				c = c[:maxInnerLen]
+			}
+		}
+		u.guessed = append(u.guessed, c)
+		if seen != nil {
+			seen[c] = true
+		}
+		// A program named by its path is also seen by its base name.
+		prog, rest, _ := strings.Cut(c, " ")
+		if i := strings.LastIndexByte(prog, '/'); i >= 0 && i < len(prog)-1 {
+			u.guessed = append(u.guessed, strings.TrimSuffix(prog[i+1:]+" "+rest, " "))
+		}
+	}
 	add := func(c string) bool {
 		if c == "" {
 			return true
@@ -347,20 +366,36 @@ func (an *analyzer) innerSpellings(args []word) {
 			return false
 		}
 		n++
-		if len(c) > maxInnerLen {
-			if j := strings.LastIndexByte(c[:maxInnerLen], ' '); j > 0 {
-				c = c[:j]
-			} else {
-				c = c[:maxInnerLen]
+		record(c)
+		return true
+	}
+	// The commands of a script it may run: a command string among its
+	// words, what its standard input holds, a file the line wrote.
+	script := func(c string) bool {
+		if c == "" {
+			return true
+		}
+		if m >= maxScriptSpellings {
+			an.opaque("a command the analysis does not model is given a script with too many commands to check")
+			return false
+		}
+		m++
+		if seen == nil {
+			seen = make(map[string]bool, len(u.guessed))
+			for _, g := range u.guessed {
+				seen[g] = true
 			}
 		}
-		u.guessed = append(u.guessed, c)
-		// A program named by its path is also seen by its base name.
-		prog, rest, _ := strings.Cut(c, " ")
-		if i := strings.LastIndexByte(prog, '/'); i >= 0 && i < len(prog)-1 {
-			u.guessed = append(u.guessed, strings.TrimSuffix(prog[i+1:]+" "+rest, " "))
+		if !seen[c] {
+			seen[c] = true
+			record(c)
 		}
 		return true
+	}
+	for _, in := range an.inputs {
+		if in.from <= an.callPos && an.callPos < in.to && !an.spellScript(in.text, script) {
+			return
+		}
 	}
 	for i, a := range args {
 		if a.dynamic || a.special || a.text == "" || i > 0 && messageOptions[args[i-1].text] {
@@ -368,19 +403,27 @@ func (an *analyzer) innerSpellings(args []word) {
 		}
 		t := a.text
 		if t[0] != '-' {
-			if !add(from(i)) {
+			if !add(from(i)) || shellText(t) && !an.spellScript(t, script) {
 				return
 			}
+		}
+		if text, ok := an.written[path.Clean(t)]; ok && !an.spellScript(text, script) {
+			return
+		}
+		if t[0] != '-' {
 			continue
 		}
 		if name, v, ok := strings.Cut(t, "="); ok && !messageOptions[name] {
-			if v = squeezeFields(v); v != "" {
+			if f := squeezeFields(v); f != "" {
 				if rest := from(i + 1); rest != "" {
-					v += " " + rest
+					f += " " + rest
 				}
-				if !add(v) {
+				if !add(f) {
 					return
 				}
+			}
+			if shellText(v) && !an.spellScript(v, script) {
+				return
 			}
 		}
 		// -eCMD, -c'CMD ARGS': a value attached to a one-letter option.
@@ -391,7 +434,7 @@ func (an *analyzer) innerSpellings(args []word) {
 			if rest := from(i + 1); rest != "" && v != "" {
 				v += " " + rest
 			}
-			if !add(v) {
+			if !add(v) || shellText(t[2:]) && !an.spellScript(t[2:], script) {
 				return
 			}
 		}
@@ -405,3 +448,205 @@ func squeezeFields(s string) string {
 	}
 	return strings.Join(strings.Fields(s), " ")
 }
+
+// maxScriptSpellings bounds the commands recorded for one command from
+// the scripts it may run (see spellScript); a command with more is
+// opaque.
+const maxScriptSpellings = 4096
+
+// An input is a script that the commands of the statement from from to
+// to may read on their standard input: a here-string or here-document,
+// the output of echo or printf piped to it, or a file the line wrote
+// with a text it spells out.
+type input struct {
+	from, to uint // offsets in the script
+	text     string
+}
+
+// stmtInput records the script the redirections of st feed the commands
+// in it, and the text st writes into a file when it spells it out (echo
+// x > f, cat > f <<EOF).
+func (an *analyzer) stmtInput(st *syntax.Stmt, src string) {
+	for _, r := range st.Redirs {
+		if r.N != nil && r.N.Value != "0" && r.N.Value != "1" {
+			continue
+		}
+		switch r.Op {
+		case syntax.WordHdoc, syntax.Hdoc, syntax.DashHdoc, syntax.RdrIn:
+			if text, ok := an.redirText(r, src); ok {
+				an.inputs = append(an.inputs, input{st.Pos().Offset(), st.End().Offset(), text})
+			}
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob:
+			w := an.word(r.Word, src)
+			if w.dynamic || w.pattern || w.special || w.text == "" {
+				continue
+			}
+			text, ok := an.printed(st, src)
+			if !ok {
+				continue
+			}
+			if an.written == nil {
+				an.written = map[string]string{}
+			}
+			key := path.Clean(w.text)
+			if r.Op == syntax.AppOut {
+				text = an.written[key] + text
+			}
+			if len(text) <= maxCommandLen {
+				an.written[key] = text
+			}
+		}
+	}
+}
+
+// redirText returns the text an input redirection feeds: a here-string's
+// word, a here-document's body, or the text of a file the line wrote.
+func (an *analyzer) redirText(r *syntax.Redirect, src string) (string, bool) {
+	switch r.Op {
+	case syntax.WordHdoc:
+		w := an.word(r.Word, src)
+		return w.text, !w.dynamic && !w.special
+	case syntax.Hdoc, syntax.DashHdoc:
+		if r.Hdoc == nil {
+			return "", false
+		}
+		var b strings.Builder
+		for _, p := range r.Hdoc.Parts {
+			lit, ok := p.(*syntax.Lit)
+			if !ok {
+				return "", false
+			}
+			b.WriteString(lit.Value)
+		}
+		return b.String(), true
+	case syntax.RdrIn:
+		w := an.word(r.Word, src)
+		if w.dynamic || w.pattern || w.special {
+			return "", false
+		}
+		text, ok := an.written[path.Clean(w.text)]
+		return text, ok
+	}
+	return "", false
+}
+
+// printed returns what the simple command of st prints when the line
+// spells it out: echo's and printf's operands (printf's \n as newlines),
+// or what cat prints of its here-string, here-document or files the line
+// wrote.
+func (an *analyzer) printed(st *syntax.Stmt, src string) (string, bool) {
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) == 0 {
+		return "", false
+	}
+	ws := make([]string, 0, len(c.Args))
+	for _, a := range c.Args {
+		w := an.word(a, src)
+		if w.dynamic || w.special {
+			return "", false
+		}
+		ws = append(ws, w.text)
+	}
+	switch path.Base(ws[0]) {
+	case "echo":
+		args := ws[1:]
+		for len(args) > 0 && (args[0] == "-n" || args[0] == "-e" || args[0] == "-E" || args[0] == "-ne" || args[0] == "-en") {
+			args = args[1:]
+		}
+		return strings.Join(args, " ") + "\n", true
+	case "printf":
+		return strings.ReplaceAll(strings.Join(ws[1:], "\n"), `\n`, "\n"), true
+	case "cat":
+		var b strings.Builder
+		for _, r := range st.Redirs {
+			if text, ok := an.redirText(r, src); ok && r.Op != syntax.RdrIn {
+				b.WriteString(text)
+			}
+		}
+		for _, f := range ws[1:] {
+			if text, ok := an.written[path.Clean(f)]; ok {
+				b.WriteString(text)
+			}
+		}
+		return b.String(), b.Len() > 0
+	}
+	return "", false
+}
+
+// pipeInput records, for a pipe whose left side prints a text the line
+// spells out (echo nuke | sh-like-tool), that text as the script the
+// commands on its right side may read.
+func (an *analyzer) pipeInput(b *syntax.BinaryCmd, src string) {
+	if text, ok := an.printed(b.X, src); ok {
+		an.inputs = append(an.inputs, input{b.Y.Pos().Offset(), b.Y.End().Offset(), text})
+	}
+}
+
+// shellText reports whether s holds what makes a word a command line
+// rather than a program's name: blanks, operators, quotes, expansions.
+func shellText(s string) bool {
+	return strings.ContainsAny(s, " \t\n;&|()<>`$\"'\\{}!")
+}
+
+// spellScript records, through add, each simple command of the script s
+// (a command string, or a script a command may read) as a guessed
+// spelling: its words from its program's name on, after exec, eval,
+// command and builtin, with quotes removed (r""m -f c → rm -f c). A
+// script that runs a command named by a variable it sets (x=rm; $x) is
+// opaque. It reports false once add does.
+func (an *analyzer) spellScript(s string, add func(string) bool) bool {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(s), "")
+	if err != nil {
+		return true
+	}
+	sets, named, ok := false, false, true
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if !ok {
+			return false
+		}
+		switch n := n.(type) {
+		case *syntax.Assign, *syntax.DeclClause, *syntax.ForClause:
+			sets = true
+		case *syntax.CallExpr:
+			ws := make([]word, 0, len(n.Args))
+			for _, a := range n.Args {
+				ws = append(ws, an.word(a, s))
+			}
+			for len(ws) > 1 && !ws[0].dynamic && prefixBuiltins[ws[0].text] {
+				ws = ws[1:]
+			}
+			if len(ws) == 0 {
+				return true
+			}
+			if ws[0].dynamic {
+				named = true
+				return true
+			}
+			if rd := ws[0].text; rd == "read" || rd == "mapfile" || rd == "readarray" || rd == "printf" {
+				sets = true
+			}
+			var b strings.Builder
+			for _, w := range ws {
+				if w.dynamic || w.special {
+					break
+				}
+				if f := squeezeFields(w.text); f != "" {
+					if b.Len() > 0 {
+						b.WriteByte(' ')
+					}
+					b.WriteString(f)
+				}
+			}
+			ok = add(b.String())
+		}
+		return true
+	})
+	if sets && named {
+		an.opaque("a command string or script runs a command named by a variable it sets")
+	}
+	return ok
+}
+
+// prefixBuiltins are the builtins that run the command their operands
+// name.
+var prefixBuiltins = map[string]bool{"exec": true, "eval": true, "command": true, "builtin": true}

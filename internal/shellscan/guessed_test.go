@@ -18,7 +18,7 @@ func TestGuessedSpellingsOfUnmodelledCommands(t *testing.T) {
 	}{
 		{"logsave /dev/null terraform destroy", []string{"/dev/null terraform destroy", "null terraform destroy", "terraform destroy", "destroy"}},
 		{"tool --exec=rm x", []string{"rm x", "x"}},
-		{"tool --run='terraform   destroy' -v", []string{"terraform destroy -v"}},
+		{"tool --run='terraform   destroy' -v", []string{"terraform destroy -v", "terraform destroy"}},
 		{"tool -c'terraform destroy'", []string{"terraform destroy"}},
 		{"tool -erm x", []string{"rm x", "x"}},
 		{"tool -v", nil},
@@ -27,6 +27,16 @@ func TestGuessedSpellingsOfUnmodelledCommands(t *testing.T) {
 		{"tool --title='rm x' y", []string{"y"}},
 		{"ls terraform destroy", nil},
 		{"tool", nil},
+		// command strings: each simple command, after exec and the like,
+		// with its quotes removed
+		{"tool 'true;terraform destroy'", []string{"true;terraform destroy", "true", "terraform destroy"}},
+		{`tool '(exec "terraform" destroy)'`, []string{`(exec "terraform" destroy)`, "terraform destroy"}},
+		{"tool --run='x=1 /opt/terraform destroy'", []string{"x=1 /opt/terraform destroy", "/opt/terraform destroy", "terraform destroy"}},
+		// a script on its standard input, or in a file the line wrote
+		{"tool <<< 'terraform destroy'", []string{"terraform destroy"}},
+		{"tool <<'E'\nls\nterraform destroy\nE", []string{"ls", "terraform destroy"}},
+		{"echo 'terraform destroy' | tool", nil},
+		{"tool < /dev/null", nil},
 	} {
 		a := Analyze(tc.line, Options{})
 		if len(a.Commands) == 0 {
@@ -35,6 +45,36 @@ func TestGuessedSpellingsOfUnmodelledCommands(t *testing.T) {
 		if got := a.Commands[0].Guessed; !slices.Equal(got, tc.want) {
 			t.Errorf("%q: guessed %q, want %q", tc.line, got, tc.want)
 		}
+	}
+}
+
+// The script a command the analysis does not model reads from a pipe or
+// a file the line wrote is spelled for it; a script that runs a command
+// named by a variable it sets is opaque.
+func TestGuessedSpellingsOfScripts(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want []string // the last command's guessed spellings
+	}{
+		{"echo 'terraform destroy' | tool", []string{"terraform destroy"}},
+		{"printf 'ls\\nterraform destroy\\n' | tool -q", []string{"ls", "terraform destroy"}},
+		{"echo terraform destroy > s; tool s", []string{"s", "terraform destroy"}},
+		{"echo terraform destroy > s && tool < s", []string{"terraform destroy"}},
+		{"echo ls > s; echo terraform destroy >> s; tool ./s", []string{"./s", "s", "ls", "terraform destroy"}},
+		{"echo ls | cat; tool", nil},
+	} {
+		a := Analyze(tc.line, Options{})
+		if got := a.Commands[len(a.Commands)-1].Guessed; !slices.Equal(got, tc.want) {
+			t.Errorf("%q: guessed %q, want %q", tc.line, got, tc.want)
+		}
+	}
+	for _, line := range []string{"tool 'x=rm; $x -f c'", "tool <<< 'for x in rm; do $x c; done'", "tool 'read x; $x'"} {
+		if a := Analyze(line, Options{}); !a.Opaque {
+			t.Errorf("%q: not opaque", line)
+		}
+	}
+	if a := Analyze("tool '$x -f c'", Options{}); a.Opaque {
+		t.Errorf("a variable the string does not set: opaque: %s", a.Reason())
 	}
 }
 

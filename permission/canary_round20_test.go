@@ -1,0 +1,127 @@
+//go:build linux
+
+package permission_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lite-agent/lite-agent-go/permission"
+)
+
+// canaryRound20 are lines that hand a denied command to a runner the
+// analysis does not model in a form round 19's guesses did not see: a
+// command string that is one word ('true;nuke', '(nuke)') or whose
+// denied command is not its first ($'true\nnuke', 'exec nuke',
+// '"nuke"'), a script given on the runner's standard input (a here-string,
+// a here-document, echo … |), and a script file the line itself writes.
+// The runners are scripts: runsh runs its first operand with sh -c,
+// runstdin runs sh on its standard input, runfile runs sh on the file its
+// first operand names. "allow bash" with a deny rule on nuke allowed
+// every one of these before round 20.
+var canaryRound20 = []string{
+	// one-word command strings
+	`runsh 'true;nuke'`,
+	`runsh 'nuke;'`,
+	`runsh '(nuke)'`,
+	`runsh 'nuke&&true'`,
+	`runsh 'false||nuke'`,
+	`runsh 'nuke|true'`,
+	`runsh 'nuke>/dev/null'`,
+	// the denied command is not the string's first word
+	`runsh 'exec nuke'`,
+	`runsh 'eval nuke'`,
+	`runsh 'command nuke'`,
+	`runsh 'x=1 nuke'`,
+	`runsh 'time nuke'`,
+	`runsh '! nuke'`,
+	`runsh '{ nuke; }'`,
+	`runsh 'if true; then nuke; fi'`,
+	`runsh $'true\nnuke'`,
+	`runsh 'x=nuke; $x'`,
+	// quoting inside the string
+	`runsh '"nuke"'`,
+	`runsh 'nu""ke'`,
+	`runsh '\nuke'`,
+	// behind modelled wrappers and another unmodelled runner
+	`env runsh 'true;nuke'`,
+	`timeout 5 runsh 'true;nuke'`,
+	`runit runsh 'true;nuke'`,
+	// a script on standard input
+	`runstdin <<< nuke`,
+	`runstdin <<< 'true;nuke'`,
+	"runstdin <<'EOF'\ntrue\nnuke\nEOF",
+	`{ runstdin; } <<< nuke`,
+	`echo nuke | runstdin`,
+	`printf 'true\nnuke\n' | runstdin`,
+	// a script file the line writes
+	`echo nuke > s; runfile s`,
+	`echo nuke > s && runstdin < s`,
+	"cat > s <<'EOF'\nnuke\nEOF\nrunfile s",
+	// rm, which the gate's own scenarios deny
+	`runsh '(rm -f c)'`,
+	`runsh $'true\nrm -f c'`,
+	`runsh '"rm" -f c'`,
+	`runsh 'r""m -f c'`,
+	`runsh '\rm -f c'`,
+	`runsh 'x=1 rm -f c'`,
+	`runstdin <<< 'rm -f c'`,
+	`echo 'rm -f c' | runstdin`,
+	`echo 'rm -f c' > s; runfile s`,
+}
+
+// canaryRound20Ordinary are lines next to the round's attacks that "allow
+// bash" with a deny rule on nuke must still allow.
+var canaryRound20Ordinary = []string{
+	`runsh 'true;ls'`,
+	`runsh 'ls -l'`,
+	`runsh 'echo nuked; ls'`,
+	`runstdin <<< ls`,
+	`echo ls | runstdin`,
+	`echo ls > s; runfile s`,
+	`runit nuked-report.txt`,
+}
+
+// TestCanaryRound20DenyRulesSeeCommandStringsAndScripts checks that each
+// line of canaryRound20 is refused (denied or asked about) under a deny
+// rule for the program it runs, and does damage when run; those that run
+// rm are also refused by both canary scenarios.
+func TestCanaryRound20DenyRulesSeeCommandStringsAndScripts(t *testing.T) {
+	tools := t.TempDir()
+	for name, script := range map[string]string{
+		"nuke":     "#!/bin/sh\nrm -f c\n",
+		"runit":    "#!/bin/sh\nexec \"$@\"\n",
+		"runsh":    "#!/bin/sh\nexec sh -c \"$1\"\n",
+		"runstdin": "#!/bin/sh\nexec sh\n",
+		"runfile":  "#!/bin/sh\nexec sh \"$1\"\n",
+	} {
+		if err := os.WriteFile(filepath.Join(tools, name), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	template := canaryTemplate(t)
+	for _, line := range canaryRound20 {
+		root := canaryFixture(t, template)
+		out := authorize(t, canaryGate(t, root, canaryDenyUnmodelledRules), line)
+		if out.Run || out.Verdict.Decision == permission.Allow {
+			t.Errorf("%q: %v, want deny or ask", line, out.Verdict)
+		}
+		if strings.Contains(line, " -f c") {
+			refusedEverywhere(t, root, line)
+		}
+		before := canarySnapshot(t, root)
+		run := runLine(t, root, line, 5*time.Second, tools)
+		if p := changed(before, canarySnapshot(t, root)); p == "" {
+			t.Errorf("%q did no damage when run:\n%s", line, run)
+		}
+	}
+	g := canaryGate(t, canaryFixture(t, template), canaryDenyUnmodelledRules)
+	for _, line := range canaryRound20Ordinary {
+		if out := authorize(t, g, line); !out.Run {
+			t.Errorf("ordinary line %q was refused: %+v", line, out.Verdict)
+		}
+	}
+}
