@@ -125,3 +125,28 @@ func TestCanaryRound20DenyRulesSeeCommandStringsAndScripts(t *testing.T) {
 		}
 	}
 }
+
+// TestCanaryRound20ReadScriptsAsk checks how rules meet the commands of a
+// script a program may read, which it may as well take as data (echo 'rm
+// -rf build' | pbcopy): a deny rule that matches only such a command
+// asks, and does not hide a deny rule that matches the command itself.
+func TestCanaryRound20ReadScriptsAsk(t *testing.T) {
+	template := canaryTemplate(t)
+	root := canaryFixture(t, template)
+	g := canaryGate(t, root, canaryDenyUnmodelledRules)
+	for _, line := range []string{`runstdin <<< nuke`, `echo nuke | runstdin`, `echo nuke > s; runfile s`, `echo 'rm -rf build' | pbcopy`} {
+		if out := authorize(t, g, line); out.Verdict.Decision != permission.Ask {
+			t.Errorf("%q: %v, want ask", line, out.Verdict)
+		}
+	}
+	const denyRunner = `{"version":1,"rules":[
+ {"tool":"bash","when":{"command":{"startsWith":"nuke"}},"effect":"deny"},
+ {"tool":"bash","when":{"command":{"startsWith":"runstdin"}},"effect":"deny"},
+ {"tool":"bash","effect":"allow"}]}`
+	g = canaryGate(t, root, denyRunner)
+	for _, line := range []string{`runstdin <<< nuke`, `runsh 'true;nuke'`} {
+		if out := authorize(t, g, line); out.Verdict.Decision != permission.Deny {
+			t.Errorf("%q: %v, want deny", line, out.Verdict)
+		}
+	}
+}

@@ -50,6 +50,9 @@ type unit struct {
 	// guessed are, for a command the analysis does not model, the
 	// commands it may run as guessed from its words (see innerSpellings).
 	guessed []string
+	// read are the commands of the scripts it may read: its standard
+	// input, a file the line wrote (see innerSpellings).
+	read []string
 	// wrapper marks a command that only runs another one (env, nice,
 	// timeout …); the wrapped command is a unit of its own.
 	wrapper bool

@@ -339,7 +339,7 @@ func (an *analyzer) innerSpellings(args []word) {
 	u := &an.a.units[an.cur]
 	n, m := 0, 0
 	var seen map[string]bool // the spellings recorded, once a script is spelled
-	record := func(c string) {
+	record := func(c string, to *[]string) {
 		if len(c) > maxInnerLen {
 			if j := strings.LastIndexByte(c[:maxInnerLen], ' '); j > 0 {
 				c = c[:j]
@@ -347,14 +347,14 @@ func (an *analyzer) innerSpellings(args []word) {
 				c = c[:maxInnerLen]
 			}
 		}
-		u.guessed = append(u.guessed, c)
+		*to = append(*to, c)
 		if seen != nil {
 			seen[c] = true
 		}
 		// A program named by its path is also seen by its base name.
 		prog, rest, _ := strings.Cut(c, " ")
 		if i := strings.LastIndexByte(prog, '/'); i >= 0 && i < len(prog)-1 {
-			u.guessed = append(u.guessed, strings.TrimSuffix(prog[i+1:]+" "+rest, " "))
+			*to = append(*to, strings.TrimSuffix(prog[i+1:]+" "+rest, " "))
 		}
 	}
 	add := func(c string) bool {
@@ -366,12 +366,13 @@ func (an *analyzer) innerSpellings(args []word) {
 			return false
 		}
 		n++
-		record(c)
+		record(c, &u.guessed)
 		return true
 	}
 	// The commands of a script it may run: a command string among its
-	// words, what its standard input holds, a file the line wrote.
-	script := func(c string) bool {
+	// words (to guessed), what its standard input holds or a file the
+	// line wrote (to read, which may as well be data).
+	spell := func(c string, to *[]string) bool {
 		if c == "" {
 			return true
 		}
@@ -388,12 +389,14 @@ func (an *analyzer) innerSpellings(args []word) {
 		}
 		if !seen[c] {
 			seen[c] = true
-			record(c)
+			record(c, to)
 		}
 		return true
 	}
+	script := func(c string) bool { return spell(c, &u.guessed) }
+	read := func(c string) bool { return spell(c, &u.read) }
 	for _, in := range an.inputs {
-		if in.from <= an.callPos && an.callPos < in.to && !an.spellScript(in.text, script) {
+		if in.from <= an.callPos && an.callPos < in.to && !an.spellScript(in.text, read) {
 			return
 		}
 	}
@@ -407,7 +410,7 @@ func (an *analyzer) innerSpellings(args []word) {
 				return
 			}
 		}
-		if text, ok := an.written[path.Clean(t)]; ok && !an.spellScript(text, script) {
+		if text, ok := an.written[path.Clean(t)]; ok && !an.spellScript(text, read) {
 			return
 		}
 		if t[0] != '-' {
@@ -537,6 +540,11 @@ func (an *analyzer) redirText(r *syntax.Redirect, src string) (string, bool) {
 func (an *analyzer) printed(st *syntax.Stmt, src string) (string, bool) {
 	c, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok || len(c.Args) == 0 {
+		return "", false
+	}
+	switch path.Base(an.word(c.Args[0], src).text) {
+	case "echo", "printf", "cat":
+	default:
 		return "", false
 	}
 	ws := make([]string, 0, len(c.Args))

@@ -32,11 +32,8 @@ func TestGuessedSpellingsOfUnmodelledCommands(t *testing.T) {
 		{"tool 'true;terraform destroy'", []string{"true;terraform destroy", "true", "terraform destroy"}},
 		{`tool '(exec "terraform" destroy)'`, []string{`(exec "terraform" destroy)`, "terraform destroy"}},
 		{"tool --run='x=1 /opt/terraform destroy'", []string{"x=1 /opt/terraform destroy", "/opt/terraform destroy", "terraform destroy"}},
-		// a script on its standard input, or in a file the line wrote
-		{"tool <<< 'terraform destroy'", []string{"terraform destroy"}},
-		{"tool <<'E'\nls\nterraform destroy\nE", []string{"ls", "terraform destroy"}},
-		{"echo 'terraform destroy' | tool", nil},
-		{"tool < /dev/null", nil},
+		// a script it may read is not among them (see Read)
+		{"tool <<< 'terraform destroy'", nil},
 	} {
 		a := Analyze(tc.line, Options{})
 		if len(a.Commands) == 0 {
@@ -48,23 +45,30 @@ func TestGuessedSpellingsOfUnmodelledCommands(t *testing.T) {
 	}
 }
 
-// The script a command the analysis does not model reads from a pipe or
-// a file the line wrote is spelled for it; a script that runs a command
-// named by a variable it sets is opaque.
+// The script a command the analysis does not model may read (a
+// here-string or here-document, what echo or printf pipes to it, a file
+// the line wrote and names among its words or redirects to its input) is
+// spelled for it in Read; a script that runs a command named by a
+// variable it sets is opaque.
 func TestGuessedSpellingsOfScripts(t *testing.T) {
 	for _, tc := range []struct {
 		line string
-		want []string // the last command's guessed spellings
+		want []string // the last command's Read
 	}{
+		{"tool <<< 'terraform destroy'", []string{"terraform destroy"}},
+		{"tool <<'E'\nls\nterraform destroy\nE", []string{"ls", "terraform destroy"}},
+		{"{ tool; } <<< 'terraform destroy'", []string{"terraform destroy"}},
+		{"tool < /dev/null", nil},
 		{"echo 'terraform destroy' | tool", []string{"terraform destroy"}},
 		{"printf 'ls\\nterraform destroy\\n' | tool -q", []string{"ls", "terraform destroy"}},
-		{"echo terraform destroy > s; tool s", []string{"s", "terraform destroy"}},
+		{"echo terraform destroy > s; tool s", []string{"terraform destroy"}},
 		{"echo terraform destroy > s && tool < s", []string{"terraform destroy"}},
-		{"echo ls > s; echo terraform destroy >> s; tool ./s", []string{"./s", "s", "ls", "terraform destroy"}},
+		{"echo ls > s; echo terraform destroy >> s; tool ./s", []string{"ls", "terraform destroy"}},
 		{"echo ls | cat; tool", nil},
+		{"echo terraform destroy > s; tool 'true;ls'", nil},
 	} {
 		a := Analyze(tc.line, Options{})
-		if got := a.Commands[len(a.Commands)-1].Guessed; !slices.Equal(got, tc.want) {
+		if got := a.Commands[len(a.Commands)-1].Read; !slices.Equal(got, tc.want) {
 			t.Errorf("%q: guessed %q, want %q", tc.line, got, tc.want)
 		}
 	}
