@@ -150,3 +150,58 @@ func TestCanaryRound20ReadScriptsAsk(t *testing.T) {
 		}
 	}
 }
+
+// canaryRound20DataValues are ordinary lines whose option values name
+// data (a container, a test, a package, a library), not a command, and
+// happen to be the name of a denied program: "allow bash" allowed them
+// before round 19 and round 19's guesses denied them.
+var canaryRound20DataValues = []string{
+	`docker run --rm --name=curl alpine true`,
+	`kubectl run tmp --image=curlimages/curl`,
+	`kubectl create job --image=curl test`,
+	`kubectl logs -lapp=curl`,
+	`swift build -Xlinker -lcurl`,
+	`ld -o app main.o -lcurl`,
+	`cmake -B build -DWITH=curl`,
+	`pip download --no-deps --dest=rm pkg`,
+	`helm template --name-template=curl ./chart`,
+	`gh issue list --repo=curl/curl`,
+	`ansible-playbook site.yml --tags=rm`,
+	`turbo run build --filter=curl`,
+	`npm test --workspace=curl`,
+	`pnpm --filter=curl test`,
+	`jest --testNamePattern=curl`,
+	`vitest --testNamePattern=rm`,
+	`pytest -krm`,
+	`ctest -Rcurl`,
+	`dotnet run --project=rm`,
+	`mix test --only=curl`,
+	`rspec --tag=curl`,
+	`esbuild a.ts --bundle --outdir=rm`,
+	`webpack --env=rm`,
+	`vite --mode=curl`,
+	`rollup -c --environment=curl`,
+	`docker compose --profile=rm up`,
+	`aws --profile=rm s3 ls`,
+}
+
+// TestCanaryRound20OptionValuesThatNameData checks that "allow bash" with
+// deny rules on rm and curl allows canaryRound20DataValues, while a
+// command-taking option's value (--exec=rm, -erm) stays denied.
+func TestCanaryRound20OptionValuesThatNameData(t *testing.T) {
+	const rules = `{"version":1,"rules":[
+ {"tool":"bash","when":{"command":{"startsWith":"rm"}},"effect":"deny"},
+ {"tool":"bash","when":{"command":{"startsWith":"curl"}},"effect":"deny"},
+ {"tool":"bash","effect":"allow"}]}`
+	g := canaryGate(t, canaryFixture(t, canaryTemplate(t)), rules)
+	for _, line := range canaryRound20DataValues {
+		if out := authorize(t, g, line); !out.Run {
+			t.Errorf("ordinary line %q was refused: %+v", line, out.Verdict)
+		}
+	}
+	for _, line := range []string{`runopt --exec=rm -f c`, `tool -erm c`, `tool --cmd=curl x`, `tool --name='true;rm -f c'`} {
+		if out := authorize(t, g, line); out.Verdict.Decision != permission.Deny {
+			t.Errorf("%q: %v, want deny", line, out.Verdict)
+		}
+	}
+}

@@ -266,6 +266,37 @@ var messageOptions = map[string]bool{
 	"--subject": true, "--comment": true, "--notes": true, "--summary": true,
 }
 
+// dataOption reports whether the option named name (dashes included)
+// takes a value that names data (a container, a test, a package, a
+// library, a path), not a command: the value of --name=curl, --tags=rm,
+// -lcurl or -krm is not guessed as one (a value holding shell syntax
+// still is, as a command string). Long names are compared without case,
+// '-' or '_'; a one-letter option by its letter.
+func dataOption(name string) bool {
+	if long, ok := strings.CutPrefix(name, "--"); ok {
+		k := strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(long))
+		return dataOptions[k]
+	}
+	return len(name) >= 2 && name[0] == '-' && strings.IndexByte(dataLetters, name[1]) >= 0
+}
+
+// dataOptions are the long options, normalized (see dataOption), whose
+// value names data; dataLetters the one-letter ones (-lcurl, -Lpath,
+// -Ipath, -DNAME=…, -UNAME, -kEXPR, -RREGEX, -Wwarning).
+var dataOptions = map[string]bool{
+	"name": true, "names": true, "nametemplate": true, "tag": true, "tags": true, "label": true, "labels": true,
+	"filter": true, "scope": true, "workspace": true, "workspaces": true, "project": true, "profile": true,
+	"mode": true, "env": true, "environment": true, "target": true, "targets": true, "only": true, "image": true,
+	"repo": true, "repository": true, "outdir": true, "output": true, "out": true, "dest": true,
+	"destination": true, "dir": true, "directory": true, "file": true, "config": true, "package": true,
+	"features": true, "loglevel": true, "level": true, "testnamepattern": true, "grep": true, "pattern": true,
+	"match": true, "selector": true, "namespace": true, "context": true, "region": true, "branch": true,
+	"ref": true, "version": true, "plugin": true, "plugins": true, "lang": true, "language": true,
+	"locale": true, "platform": true, "arch": true, "type": true, "kind": true,
+}
+
+const dataLetters = "lLIDUkRW"
+
 // dangerousEnv reports whether the environment variable name changes what
 // a program runs or which configuration it reads (GIT_CONFIG_PARAMETERS,
 // LD_PRELOAD, BASH_ENV, PATH, PYTHONPATH, NODE_OPTIONS …).
@@ -417,7 +448,7 @@ func (an *analyzer) innerSpellings(args []word) {
 			continue
 		}
 		if name, v, ok := strings.Cut(t, "="); ok && !messageOptions[name] {
-			if f := squeezeFields(v); f != "" {
+			if f := squeezeFields(v); f != "" && !dataOption(name) {
 				if rest := from(i + 1); rest != "" {
 					f += " " + rest
 				}
@@ -436,6 +467,9 @@ func (an *analyzer) innerSpellings(args []word) {
 			v := squeezeFields(t[2:])
 			if rest := from(i + 1); rest != "" && v != "" {
 				v += " " + rest
+			}
+			if dataOption(t[:2]) {
+				v = ""
 			}
 			if !add(v) || shellText(t[2:]) && !an.spellScript(t[2:], script) {
 				return

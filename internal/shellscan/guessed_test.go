@@ -32,6 +32,11 @@ func TestGuessedSpellingsOfUnmodelledCommands(t *testing.T) {
 		{"tool 'true;terraform destroy'", []string{"true;terraform destroy", "true", "terraform destroy"}},
 		{`tool '(exec "terraform" destroy)'`, []string{`(exec "terraform" destroy)`, "terraform destroy"}},
 		{"tool --run='x=1 /opt/terraform destroy'", []string{"x=1 /opt/terraform destroy", "/opt/terraform destroy", "terraform destroy"}},
+		// an option whose value names data, unless it holds shell syntax
+		{"tool --name=rm x", []string{"x"}},
+		{"tool --Test_Name-Pattern=rm", nil},
+		{"tool -lcurl -krm", nil},
+		{"tool --name='true;rm'", []string{"true", "rm"}},
 		// a script it may read is not among them (see Read)
 		{"tool <<< 'terraform destroy'", nil},
 	} {
