@@ -42,6 +42,10 @@ var canaryRound20 = []string{
 	`runsh 'if true; then nuke; fi'`,
 	`runsh $'true\nnuke'`,
 	`runsh 'x=nuke; $x'`,
+	// a runner inside a string, a string inside a string
+	`runsh 'true; runit nuke'`,
+	`runsh "runsh 'true;nuke'"`,
+	`runsh "true; runsh 'exec nuke'"`,
 	// quoting inside the string
 	`runsh '"nuke"'`,
 	`runsh 'nu""ke'`,
@@ -83,6 +87,7 @@ var canaryRound20Ordinary = []string{
 	`echo ls | runstdin`,
 	`echo ls > s; runfile s`,
 	`runit nuked-report.txt`,
+	`runsh 'cd sub && runit ls nuke.txt'`,
 }
 
 // TestCanaryRound20DenyRulesSeeCommandStringsAndScripts checks that each

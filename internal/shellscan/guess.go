@@ -259,6 +259,25 @@ var notRunners = map[string]bool{
 	"go": true, "rustc": true, "rustdoc": true, "make": true, "gmake": true, "cargo": true,
 }
 
+// messageFileOptions are options whose value names a file holding a
+// message for people (gh pr create --body-file -, -F msg.txt): what the
+// line writes there is not a script.
+var messageFileOptions = map[string]bool{"-F": true, "--body-file": true, "--notes-file": true, "--message-file": true}
+
+// messageFile reports whether args give a message-file option the value
+// v.
+func messageFile(args []word, v string) bool {
+	for i, a := range args {
+		if name, val, ok := strings.Cut(a.text, "="); ok && messageFileOptions[name] && val == v {
+			return true
+		}
+		if i > 0 && a.text == v && messageFileOptions[args[i-1].text] {
+			return true
+		}
+	}
+	return false
+}
+
 // messageOptions are options whose value is a message for people (gh pr
 // create --title "curl fails on …"), which is not guessed at.
 var messageOptions = map[string]bool{
@@ -427,6 +446,9 @@ func (an *analyzer) innerSpellings(args []word) {
 	script := func(c string) bool { return spell(c, &u.guessed) }
 	read := func(c string) bool { return spell(c, &u.read) }
 	for _, in := range an.inputs {
+		if messageFile(args, "-") {
+			break // a message read from the standard input
+		}
 		if in.from <= an.callPos && an.callPos < in.to && !an.spellScript(in.text, read) {
 			return
 		}
@@ -441,7 +463,7 @@ func (an *analyzer) innerSpellings(args []word) {
 				return
 			}
 		}
-		if text, ok := an.written[path.Clean(t)]; ok && !an.spellScript(text, read) {
+		if text, ok := an.written[path.Clean(t)]; ok && !(i > 0 && messageFileOptions[args[i-1].text]) && !an.spellScript(text, read) {
 			return
 		}
 		if t[0] != '-' {
@@ -633,14 +655,29 @@ func shellText(s string) bool {
 // spellScript records, through add, each simple command of the script s
 // (a command string, or a script a command may read) as a guessed
 // spelling: its words from its program's name on, after exec, eval,
-// command and builtin, with quotes removed (r""m -f c → rm -f c). A
-// script that runs a command named by a variable it sets (x=rm; $x) is
-// opaque. It reports false once add does.
+// command and builtin, with quotes removed (r""m -f c → rm -f c). In a
+// script with shell operators, which is code rather than a sentence, each
+// command is also spelled from each operand on, as innerSpellings spells
+// an unmodelled one (true; logsave /dev/null nuke → nuke; a wrapper
+// here may be in a script that is only read), and a command string
+// among its words is spelled too (sh -c "tool 'true;nuke'"); a message
+// (-m …) is not. A script
+// that runs a command named by a variable it sets (x=rm; $x) is opaque.
+// It reports false once add does.
 func (an *analyzer) spellScript(s string, add func(string) bool) bool {
+	return an.spellScriptDepth(s, add, 0)
+}
+
+func (an *analyzer) spellScriptDepth(s string, add func(string) bool, depth int) bool {
+	if depth >= maxNesting {
+		an.opaque("a command string nests too deeply to check")
+		return false
+	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(s), "")
 	if err != nil {
 		return true
 	}
+	code := strings.ContainsAny(strings.TrimSpace(s), ";&|()<>`\n") || strings.Contains(s, "$(")
 	sets, named, ok := false, false, true
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if !ok {
@@ -667,19 +704,39 @@ func (an *analyzer) spellScript(s string, add func(string) bool) bool {
 			if rd := ws[0].text; rd == "read" || rd == "mapfile" || rd == "readarray" || rd == "printf" {
 				sets = true
 			}
+			// The words joined; word i starts at starts[i].
 			var b strings.Builder
+			starts := make([]int, 0, len(ws))
 			for _, w := range ws {
 				if w.dynamic || w.special {
 					break
 				}
+				starts = append(starts, b.Len())
 				if f := squeezeFields(w.text); f != "" {
 					if b.Len() > 0 {
 						b.WriteByte(' ')
+						starts[len(starts)-1]++
 					}
 					b.WriteString(f)
 				}
 			}
-			ok = add(b.String())
+			joined := b.String()
+			if ok = add(joined); !ok || !code {
+				return ok
+			}
+			data := noFiles()[path.Base(ws[0].text)]
+			for i := 1; i < len(starts) && ok; i++ {
+				t := ws[i].text
+				if t == "" || messageOptions[ws[i-1].text] {
+					continue
+				}
+				if !data && t[0] != '-' && starts[i] < len(joined) {
+					ok = add(joined[starts[i]:])
+				}
+				if ok && shellText(t) {
+					ok = an.spellScriptDepth(t, add, depth+1)
+				}
+			}
 		}
 		return true
 	})

@@ -29,14 +29,19 @@ func TestGuessedSpellingsOfUnmodelledCommands(t *testing.T) {
 		{"tool", nil},
 		// command strings: each simple command, after exec and the like,
 		// with its quotes removed
-		{"tool 'true;terraform destroy'", []string{"true;terraform destroy", "true", "terraform destroy"}},
-		{`tool '(exec "terraform" destroy)'`, []string{`(exec "terraform" destroy)`, "terraform destroy"}},
+		{"tool 'true;terraform destroy'", []string{"true;terraform destroy", "true", "terraform destroy", "destroy"}},
+		{`tool '(exec "terraform" destroy)'`, []string{`(exec "terraform" destroy)`, "terraform destroy", "destroy"}},
 		{"tool --run='x=1 /opt/terraform destroy'", []string{"x=1 /opt/terraform destroy", "/opt/terraform destroy", "terraform destroy"}},
 		// an option whose value names data, unless it holds shell syntax
 		{"tool --name=rm x", []string{"x"}},
 		{"tool --Test_Name-Pattern=rm", nil},
 		{"tool -lcurl -krm", nil},
 		{"tool --name='true;rm'", []string{"true", "rm"}},
+		// code: each command from each operand on, strings in strings
+		{"tool 'true; logsave f terraform destroy'", []string{"true; logsave f terraform destroy", "true", "logsave f terraform destroy", "f terraform destroy", "terraform destroy", "destroy"}},
+		{`tool "sh -c 'true;rm'"`, []string{"sh -c 'true;rm'", "sh -c true;rm", "true;rm", "true", "rm"}},
+		{`tool "true; sh -c 'exec rm'"`, []string{"true; sh -c 'exec rm'", "true", "sh -c exec rm", "exec rm", "rm"}},
+		{"tool 'true; git commit -m \"rm x\"'", []string{`true; git commit -m "rm x"`, "true", "git commit -m rm x", "commit -m rm x"}},
 		// a script it may read is not among them (see Read)
 		{"tool <<< 'terraform destroy'", nil},
 	} {
@@ -61,16 +66,20 @@ func TestGuessedSpellingsOfScripts(t *testing.T) {
 		want []string // the last command's Read
 	}{
 		{"tool <<< 'terraform destroy'", []string{"terraform destroy"}},
-		{"tool <<'E'\nls\nterraform destroy\nE", []string{"ls", "terraform destroy"}},
+		{"tool <<'E'\nls\nterraform destroy\nE", []string{"ls", "terraform destroy", "destroy"}},
 		{"{ tool; } <<< 'terraform destroy'", []string{"terraform destroy"}},
 		{"tool < /dev/null", nil},
 		{"echo 'terraform destroy' | tool", []string{"terraform destroy"}},
-		{"printf 'ls\\nterraform destroy\\n' | tool -q", []string{"ls", "terraform destroy"}},
+		{"printf 'ls\\nterraform destroy\\n' | tool -q", []string{"ls", "terraform destroy", "destroy"}},
 		{"echo terraform destroy > s; tool s", []string{"terraform destroy"}},
 		{"echo terraform destroy > s && tool < s", []string{"terraform destroy"}},
-		{"echo ls > s; echo terraform destroy >> s; tool ./s", []string{"ls", "terraform destroy"}},
+		{"echo ls > s; echo terraform destroy >> s; tool ./s", []string{"ls", "terraform destroy", "destroy"}},
 		{"echo ls | cat; tool", nil},
 		{"echo terraform destroy > s; tool 'true;ls'", nil},
+		// a message file
+		{"gh pr create --body-file - <<< 'terraform destroy'", nil},
+		{"echo 'terraform destroy' | gh pr create --body-file=-", nil},
+		{"echo terraform destroy > m; gh pr create -F m", nil},
 	} {
 		a := Analyze(tc.line, Options{})
 		if got := a.Commands[len(a.Commands)-1].Read; !slices.Equal(got, tc.want) {
