@@ -430,6 +430,7 @@ func (an *analyzer) call(c *syntax.CallExpr, src string, depth int) {
 	}
 	an.callPos = c.Pos().Offset()
 	an.command(ws, depth, 0)
+	an.copyWritten(ws)
 }
 
 // decl records declare, export, local, readonly and typeset as a command,

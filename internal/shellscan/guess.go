@@ -463,7 +463,7 @@ func (an *analyzer) innerSpellings(args []word) {
 				return
 			}
 		}
-		if text, ok := an.written[path.Clean(t)]; ok && !(i > 0 && messageFileOptions[args[i-1].text]) && !an.spellScript(text, read) {
+		if text, ok := an.written[an.writtenKey(t)]; ok && !(i > 0 && messageFileOptions[args[i-1].text]) && !an.spellScript(text, read) {
 			return
 		}
 		if t[0] != '-' {
@@ -535,26 +535,58 @@ func (an *analyzer) stmtInput(st *syntax.Stmt, src string) {
 			if text, ok := an.redirText(r, src); ok {
 				an.inputs = append(an.inputs, input{st.Pos().Offset(), st.End().Offset(), text})
 			}
-		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob:
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll:
 			w := an.word(r.Word, src)
 			if w.dynamic || w.pattern || w.special || w.text == "" {
 				continue
 			}
-			text, ok := an.printed(st, src)
-			if !ok {
-				continue
-			}
-			if an.written == nil {
-				an.written = map[string]string{}
-			}
-			key := path.Clean(w.text)
-			if r.Op == syntax.AppOut {
-				text = an.written[key] + text
-			}
-			if len(text) <= maxCommandLen {
-				an.written[key] = text
+			if text, ok := an.printed(st, src); ok {
+				an.write(w.text, text, r.Op == syntax.AppOut || r.Op == syntax.AppAll)
 			}
 		}
+	}
+}
+
+// write records text as what the line writes into the file at p (after
+// what it wrote there before if appending).
+func (an *analyzer) write(p, text string, appending bool) {
+	if an.written == nil {
+		an.written = map[string]string{}
+	}
+	key := an.writtenKey(p)
+	if appending {
+		text = an.written[key] + text
+	}
+	if len(text) <= maxCommandLen {
+		an.written[key] = text
+	}
+}
+
+// writtenKey is the key of the file at p in written: p made absolute
+// when the working directory is known ($PWD/s and s are one file).
+func (an *analyzer) writtenKey(p string) string {
+	if !path.IsAbs(p) && an.workdir != "" && !an.cwdChanged {
+		p = path.Join(an.workdir, p)
+	}
+	return path.Clean(p)
+}
+
+// copyWritten follows cp and mv of a file the line wrote with a text it
+// spells out (echo x > a; cp a s): ws is the command, its words static.
+func (an *analyzer) copyWritten(ws []word) {
+	if len(an.written) == 0 || len(ws) != 3 {
+		return
+	}
+	if n := path.Base(ws[0].text); n != "cp" && n != "mv" {
+		return
+	}
+	for _, w := range ws[1:] {
+		if w.dynamic || w.pattern || w.special || w.text == "" || w.text[0] == '-' {
+			return
+		}
+	}
+	if text, ok := an.written[an.writtenKey(ws[1].text)]; ok {
+		an.write(ws[2].text, text, false)
 	}
 }
 
@@ -583,19 +615,35 @@ func (an *analyzer) redirText(r *syntax.Redirect, src string) (string, bool) {
 		if w.dynamic || w.pattern || w.special {
 			return "", false
 		}
-		text, ok := an.written[path.Clean(w.text)]
+		text, ok := an.written[an.writtenKey(w.text)]
 		return text, ok
 	}
 	return "", false
 }
 
-// printed returns what the simple command of st prints when the line
-// spells it out: echo's and printf's operands (printf's \n as newlines),
-// or what cat prints of its here-string, here-document or files the line
-// wrote.
+// printed returns what the command of st prints when the line spells it
+// out: echo's and printf's operands (printf's \n as newlines), what cat
+// prints of its here-string, here-document or files the line wrote, what
+// a group of one such command prints, or a pipe to cat or tee of it.
 func (an *analyzer) printed(st *syntax.Stmt, src string) (string, bool) {
-	c, ok := st.Cmd.(*syntax.CallExpr)
-	if !ok || len(c.Args) == 0 {
+	var c *syntax.CallExpr
+	switch x := st.Cmd.(type) {
+	case *syntax.CallExpr:
+		c = x
+	case *syntax.Block:
+		if len(x.Stmts) == 1 {
+			return an.printed(x.Stmts[0], src)
+		}
+	case *syntax.Subshell:
+		if len(x.Stmts) == 1 {
+			return an.printed(x.Stmts[0], src)
+		}
+	case *syntax.BinaryCmd:
+		if x.Op == syntax.Pipe && passes(x.Y) {
+			return an.printed(x.X, src)
+		}
+	}
+	if c == nil || len(c.Args) == 0 {
 		return "", false
 	}
 	switch path.Base(an.word(c.Args[0], src).text) {
@@ -613,11 +661,14 @@ func (an *analyzer) printed(st *syntax.Stmt, src string) (string, bool) {
 	}
 	switch path.Base(ws[0]) {
 	case "echo":
-		args := ws[1:]
-		for len(args) > 0 && (args[0] == "-n" || args[0] == "-e" || args[0] == "-E" || args[0] == "-ne" || args[0] == "-en") {
+		args, nl := ws[1:], "\n"
+		for len(args) > 0 && len(args[0]) > 1 && strings.Trim(args[0], "-neE") == "" && args[0][0] == '-' {
+			if strings.Contains(args[0], "n") {
+				nl = ""
+			}
 			args = args[1:]
 		}
-		return strings.Join(args, " ") + "\n", true
+		return strings.Join(args, " ") + nl, true
 	case "printf":
 		return strings.ReplaceAll(strings.Join(ws[1:], "\n"), `\n`, "\n"), true
 	case "cat":
@@ -628,7 +679,7 @@ func (an *analyzer) printed(st *syntax.Stmt, src string) (string, bool) {
 			}
 		}
 		for _, f := range ws[1:] {
-			if text, ok := an.written[path.Clean(f)]; ok {
+			if text, ok := an.written[an.writtenKey(f)]; ok {
 				b.WriteString(text)
 			}
 		}
@@ -641,9 +692,48 @@ func (an *analyzer) printed(st *syntax.Stmt, src string) (string, bool) {
 // spells out (echo nuke | sh-like-tool), that text as the script the
 // commands on its right side may read.
 func (an *analyzer) pipeInput(b *syntax.BinaryCmd, src string) {
-	if text, ok := an.printed(b.X, src); ok {
-		an.inputs = append(an.inputs, input{b.Y.Pos().Offset(), b.Y.End().Offset(), text})
+	text, ok := an.printed(b.X, src)
+	if !ok {
+		return
 	}
+	an.inputs = append(an.inputs, input{b.Y.Pos().Offset(), b.Y.End().Offset(), text})
+	// tee writes it into its files.
+	c, ok := b.Y.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) == 0 || path.Base(an.word(c.Args[0], src).text) != "tee" {
+		return
+	}
+	appending := false
+	for _, a := range c.Args[1:] {
+		w := an.word(a, src)
+		switch {
+		case w.dynamic || w.pattern || w.special || w.text == "":
+		case w.text == "-a" || w.text == "--append":
+			appending = true
+		case w.text[0] != '-':
+			an.write(w.text, text, appending)
+		}
+	}
+}
+
+// passes reports whether st passes its standard input through: cat or
+// tee with no operand but options and files it writes, or "-".
+func passes(st *syntax.Stmt) bool {
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) == 0 {
+		return false
+	}
+	switch c.Args[0].Lit() {
+	case "cat":
+		for _, a := range c.Args[1:] {
+			if l := a.Lit(); l != "-" && !strings.HasPrefix(l, "-") {
+				return false
+			}
+		}
+		return true
+	case "tee":
+		return true
+	}
+	return false
 }
 
 // shellText reports whether s holds what makes a word a command line
@@ -703,6 +793,8 @@ func (an *analyzer) spellScriptDepth(s string, add func(string) bool, depth int)
 			}
 			if rd := ws[0].text; rd == "read" || rd == "mapfile" || rd == "readarray" || rd == "printf" {
 				sets = true
+			} else if rd == "alias" {
+				an.opaque("a command string or script defines an alias")
 			}
 			// The words joined; word i starts at starts[i].
 			var b strings.Builder

@@ -76,17 +76,25 @@ func TestGuessedSpellingsOfScripts(t *testing.T) {
 		{"echo ls > s; echo terraform destroy >> s; tool ./s", []string{"ls", "terraform destroy", "destroy"}},
 		{"echo ls | cat; tool", nil},
 		{"echo terraform destroy > s; tool 'true;ls'", nil},
+		// tee, &>, echo -n, groups, cat in a pipe, cp and mv, $PWD
+		{"echo terraform destroy | tee s; tool s", []string{"terraform destroy"}},
+		{"echo terraform destroy &> s; tool s", []string{"terraform destroy"}},
+		{"echo -n terraform > s; echo ' destroy' >> s; tool s", []string{"terraform destroy"}},
+		{"{ echo terraform destroy; } | tool", []string{"terraform destroy"}},
+		{"echo terraform destroy | cat - | tool", []string{"terraform destroy"}},
+		{"echo terraform destroy > a; cp a s; tool s", []string{"terraform destroy"}},
+		{"echo terraform destroy > s; tool $PWD/s", []string{"terraform destroy"}},
 		// a message file
 		{"gh pr create --body-file - <<< 'terraform destroy'", nil},
 		{"echo 'terraform destroy' | gh pr create --body-file=-", nil},
 		{"echo terraform destroy > m; gh pr create -F m", nil},
 	} {
-		a := Analyze(tc.line, Options{})
+		a := Analyze(tc.line, Options{Workdir: "/w"})
 		if got := a.Commands[len(a.Commands)-1].Read; !slices.Equal(got, tc.want) {
 			t.Errorf("%q: guessed %q, want %q", tc.line, got, tc.want)
 		}
 	}
-	for _, line := range []string{"tool 'x=rm; $x -f c'", "tool <<< 'for x in rm; do $x c; done'", "tool 'read x; $x'"} {
+	for _, line := range []string{"tool $'alias x=rm\\nx c'", "tool 'x=rm; $x -f c'", "tool <<< 'for x in rm; do $x c; done'", "tool 'read x; $x'"} {
 		if a := Analyze(line, Options{}); !a.Opaque {
 			t.Errorf("%q: not opaque", line)
 		}
