@@ -16,8 +16,10 @@ import (
 // analysis does not model in a form round 19's guesses did not see: a
 // command string that is one word ('true;nuke', '(nuke)') or whose
 // denied command is not its first ($'true\nnuke', 'exec nuke',
-// '"nuke"'), a script given on the runner's standard input (a here-string,
-// a here-document, echo … |), and a script file the line itself writes.
+// '"nuke"', a runner or a string inside the string), a script given on the
+// runner's standard input (a here-string, a here-document, echo … |,
+// through cat or a group), and a script file the line itself writes (with
+// >, >>, &>, tee, then cp or mv, named by $PWD).
 // The runners are scripts: runsh runs its first operand with sh -c,
 // runstdin runs sh on its standard input, runfile runs sh on the file its
 // first operand names. "allow bash" with a deny rule on nuke allowed

@@ -784,7 +784,9 @@ func (an *analyzer) spellScriptDepth(s string, add func(string) bool, depth int)
 			for len(ws) > 1 && !ws[0].dynamic && prefixBuiltins[ws[0].text] {
 				ws = ws[1:]
 			}
-			if len(ws) == 0 {
+			if len(ws) == 0 || !ws[0].dynamic && strings.HasPrefix(ws[0].text, "-") {
+				// No program is named "-…" (a list item of a document
+				// read as a script: "- rm").
 				return true
 			}
 			if ws[0].dynamic {

@@ -84,6 +84,8 @@ func TestGuessedSpellingsOfScripts(t *testing.T) {
 		{"echo terraform destroy | cat - | tool", []string{"terraform destroy"}},
 		{"echo terraform destroy > a; cp a s; tool s", []string{"terraform destroy"}},
 		{"echo terraform destroy > s; tool $PWD/s", []string{"terraform destroy"}},
+		// a document's list item names no program
+		{"tool <<'E'\nargs:\n  - terraform\n  - destroy\nE", []string{"args:"}},
 		// a message file
 		{"gh pr create --body-file - <<< 'terraform destroy'", nil},
 		{"echo 'terraform destroy' | gh pr create --body-file=-", nil},
