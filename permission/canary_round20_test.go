@@ -75,6 +75,14 @@ var canaryRound20 = []string{
 	`{ echo nuke; } | runstdin`,
 	`echo nuke | cat | runstdin`,
 	`runsh $'alias x=nuke\nx'`,
+	// the input of a shell reaches the commands of its -c string, and a
+	// command string feeds or writes a script of its own
+	`bash -c 'runstdin' <<< nuke`,
+	`echo nuke | bash -c 'true; runstdin'`,
+	`timeout 5 bash -c runstdin <<< nuke`,
+	`runsh $'runstdin <<E\nnuke\nE'`,
+	`runsh 'echo nuke | runstdin'`,
+	`runsh 'echo nuke > s; runfile s'`,
 	// rm, which the gate's own scenarios deny
 	`runsh '(rm -f c)'`,
 	`runsh $'true\nrm -f c'`,

@@ -260,10 +260,16 @@ func (an *analyzer) script(src string, lang syntax.LangVariant, depth int) bool 
 		an.opaque("the command cannot be parsed")
 		return false
 	}
-	// Positions are offsets in src: the inputs of an enclosing script do
-	// not apply to the commands of this one.
+	// Positions are offsets in src: of the inputs of an enclosing script,
+	// those of the command that runs this one (bash -c 'tool' <<< x)
+	// apply to all of it.
 	inputs := an.inputs
 	an.inputs = nil
+	for _, in := range inputs {
+		if in.from <= an.callPos && an.callPos < in.to {
+			an.inputs = append(an.inputs, input{0, uint(len(src)) + 1, in.text})
+		}
+	}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		return an.node(n, src, depth)
 	})

@@ -449,7 +449,7 @@ func (an *analyzer) innerSpellings(args []word) {
 		if messageFile(args, "-") {
 			break // a message read from the standard input
 		}
-		if in.from <= an.callPos && an.callPos < in.to && !an.spellScript(in.text, read) {
+		if in.from <= an.callPos && an.callPos < in.to && !an.spellScript(in.text, read, read) {
 			return
 		}
 	}
@@ -459,11 +459,11 @@ func (an *analyzer) innerSpellings(args []word) {
 		}
 		t := a.text
 		if t[0] != '-' {
-			if !add(from(i)) || shellText(t) && !an.spellScript(t, script) {
+			if !add(from(i)) || shellText(t) && !an.spellScript(t, script, read) {
 				return
 			}
 		}
-		if text, ok := an.written[an.writtenKey(t)]; ok && !(i > 0 && messageFileOptions[args[i-1].text]) && !an.spellScript(text, read) {
+		if text, ok := an.written[an.writtenKey(t)]; ok && !(i > 0 && messageFileOptions[args[i-1].text]) && !an.spellScript(text, read, read) {
 			return
 		}
 		if t[0] != '-' {
@@ -478,7 +478,7 @@ func (an *analyzer) innerSpellings(args []word) {
 					return
 				}
 			}
-			if shellText(v) && !an.spellScript(v, script) {
+			if shellText(v) && !an.spellScript(v, script, read) {
 				return
 			}
 		}
@@ -493,7 +493,7 @@ func (an *analyzer) innerSpellings(args []word) {
 			if dataOption(t[:2]) {
 				v = ""
 			}
-			if !add(v) || shellText(t[2:]) && !an.spellScript(t[2:], script) {
+			if !add(v) || shellText(t[2:]) && !an.spellScript(t[2:], script, read) {
 				return
 			}
 		}
@@ -754,11 +754,13 @@ func shellText(s string) bool {
 // (-m …) is not. A script
 // that runs a command named by a variable it sets (x=rm; $x) is opaque.
 // It reports false once add does.
-func (an *analyzer) spellScript(s string, add func(string) bool) bool {
-	return an.spellScriptDepth(s, add, 0)
+// The commands of what the script feeds a command or writes into a file
+// go to read.
+func (an *analyzer) spellScript(s string, add, read func(string) bool) bool {
+	return an.spellScriptDepth(s, add, read, 0)
 }
 
-func (an *analyzer) spellScriptDepth(s string, add func(string) bool, depth int) bool {
+func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, depth int) bool {
 	if depth >= maxNesting {
 		an.opaque("a command string nests too deeply to check")
 		return false
@@ -776,6 +778,27 @@ func (an *analyzer) spellScriptDepth(s string, add func(string) bool, depth int)
 		switch n := n.(type) {
 		case *syntax.Assign, *syntax.DeclClause, *syntax.ForClause:
 			sets = true
+		case *syntax.Stmt:
+			// What the string feeds a command or writes into a file may
+			// be a script it runs (tool <<< x, echo x > f; tool f).
+			for _, r := range n.Redirs {
+				text, fed := "", false
+				switch r.Op {
+				case syntax.WordHdoc, syntax.Hdoc, syntax.DashHdoc:
+					text, fed = an.redirText(r, s)
+				case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll:
+					text, fed = an.printed(n, s)
+				}
+				if fed && ok {
+					ok = an.spellScriptDepth(text, read, read, depth+1)
+				}
+			}
+		case *syntax.BinaryCmd:
+			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
+				if text, fed := an.printed(n.X, s); fed && ok {
+					ok = an.spellScriptDepth(text, read, read, depth+1)
+				}
+			}
 		case *syntax.CallExpr:
 			ws := make([]word, 0, len(n.Args))
 			for _, a := range n.Args {
@@ -828,7 +851,7 @@ func (an *analyzer) spellScriptDepth(s string, add func(string) bool, depth int)
 					ok = add(joined[starts[i]:])
 				}
 				if ok && shellText(t) {
-					ok = an.spellScriptDepth(t, add, depth+1)
+					ok = an.spellScriptDepth(t, add, read, depth+1)
 				}
 			}
 		}

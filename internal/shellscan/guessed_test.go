@@ -37,6 +37,8 @@ func TestGuessedSpellingsOfUnmodelledCommands(t *testing.T) {
 		{"tool --Test_Name-Pattern=rm", nil},
 		{"tool -lcurl -krm", nil},
 		{"tool --name='true;rm'", []string{"true", "rm"}},
+		// what a command string feeds or writes is read
+		{"tool 'echo x > f; y f'", []string{"echo x > f; y f", "echo x", "y f", "f"}},
 		// code: each command from each operand on, strings in strings
 		{"tool 'true; logsave f terraform destroy'", []string{"true; logsave f terraform destroy", "true", "logsave f terraform destroy", "f terraform destroy", "terraform destroy", "destroy"}},
 		{`tool "sh -c 'true;rm'"`, []string{"sh -c 'true;rm'", "sh -c true;rm", "true;rm", "true", "rm"}},
@@ -86,6 +88,10 @@ func TestGuessedSpellingsOfScripts(t *testing.T) {
 		{"echo terraform destroy > s; tool $PWD/s", []string{"terraform destroy"}},
 		// a document's list item names no program
 		{"tool <<'E'\nargs:\n  - terraform\n  - destroy\nE", []string{"args:"}},
+		// a shell's input reaches its -c string's commands
+		{"bash -c 'true; tool' <<< 'terraform destroy'", []string{"terraform destroy"}},
+		{"echo terraform destroy | sh -c tool", []string{"terraform destroy"}},
+		{"tool 'echo terraform destroy > f; y f'", []string{"terraform destroy"}},
 		// a message file
 		{"gh pr create --body-file - <<< 'terraform destroy'", nil},
 		{"echo 'terraform destroy' | gh pr create --body-file=-", nil},
