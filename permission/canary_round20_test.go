@@ -71,6 +71,7 @@ var canaryRound20 = []string{
 	`echo nuke > s; runfile "$PWD/s"`,
 	`echo -n nu > s; echo ke >> s; runfile s`,
 	`echo nuke > a; mv a s; runfile s`,
+	`tee s <<< nuke >/dev/null; runfile s`,
 	`echo nuke &> s; runfile s`,
 	`{ echo nuke; } | runstdin`,
 	`echo nuke | cat | runstdin`,

@@ -534,6 +534,9 @@ func (an *analyzer) stmtInput(st *syntax.Stmt, src string) {
 		case syntax.WordHdoc, syntax.Hdoc, syntax.DashHdoc, syntax.RdrIn:
 			if text, ok := an.redirText(r, src); ok {
 				an.inputs = append(an.inputs, input{st.Pos().Offset(), st.End().Offset(), text})
+				if c, ok := st.Cmd.(*syntax.CallExpr); ok {
+					an.teeWrites(c, src, text) // tee s <<< x
+				}
 			}
 		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll:
 			w := an.word(r.Word, src)
@@ -571,13 +574,23 @@ func (an *analyzer) writtenKey(p string) string {
 	return path.Clean(p)
 }
 
-// copyWritten follows cp and mv of a file the line wrote with a text it
-// spells out (echo x > a; cp a s): ws is the command, its words static.
+// copyWritten follows cp, mv and ln -s of a file the line wrote with a
+// text it spells out (echo x > a; cp a s): ws is the command, its words
+// static.
 func (an *analyzer) copyWritten(ws []word) {
-	if len(an.written) == 0 || len(ws) != 3 {
+	if len(an.written) == 0 || len(ws) < 3 {
 		return
 	}
-	if n := path.Base(ws[0].text); n != "cp" && n != "mv" {
+	switch path.Base(ws[0].text) {
+	case "cp", "mv":
+	case "ln":
+		if o := ws[1].text; len(ws) == 4 && (o == "-s" || o == "-sf" || o == "-fs") {
+			ws = append(ws[:1:1], ws[2:]...)
+		}
+	default:
+		return
+	}
+	if len(ws) != 3 {
 		return
 	}
 	for _, w := range ws[1:] {
@@ -697,9 +710,14 @@ func (an *analyzer) pipeInput(b *syntax.BinaryCmd, src string) {
 		return
 	}
 	an.inputs = append(an.inputs, input{b.Y.Pos().Offset(), b.Y.End().Offset(), text})
-	// tee writes it into its files.
-	c, ok := b.Y.Cmd.(*syntax.CallExpr)
-	if !ok || len(c.Args) == 0 || path.Base(an.word(c.Args[0], src).text) != "tee" {
+	if c, ok := b.Y.Cmd.(*syntax.CallExpr); ok {
+		an.teeWrites(c, src, text)
+	}
+}
+
+// teeWrites records text as what c writes into its files if c is tee.
+func (an *analyzer) teeWrites(c *syntax.CallExpr, src, text string) {
+	if len(c.Args) == 0 || path.Base(an.word(c.Args[0], src).text) != "tee" {
 		return
 	}
 	appending := false

@@ -85,6 +85,8 @@ func TestGuessedSpellingsOfScripts(t *testing.T) {
 		{"{ echo terraform destroy; } | tool", []string{"terraform destroy"}},
 		{"echo terraform destroy | cat - | tool", []string{"terraform destroy"}},
 		{"echo terraform destroy > a; cp a s; tool s", []string{"terraform destroy"}},
+		{"echo terraform destroy > a; ln -sf a s; tool s", []string{"terraform destroy"}},
+		{"tee s <<< 'terraform destroy'; tool s", []string{"terraform destroy"}},
 		{"echo terraform destroy > s; tool $PWD/s", []string{"terraform destroy"}},
 		// a document's list item names no program
 		{"tool <<'E'\nargs:\n  - terraform\n  - destroy\nE", []string{"args:"}},
