@@ -124,7 +124,7 @@ type analyzer struct {
 	cur int
 	// callPos is the position of the simple command being analyzed;
 	// inputs are the scripts the statements around it may get on their
-	// standard input (see feedsScript), written the text of the files
+	// standard input (see stmtInput, pipeInput), written the text of the files
 	// the line writes whose contents it spells out (echo x > f).
 	callPos uint
 	inputs  []input
