@@ -570,7 +570,14 @@ func (p *policy) decide(name string, input any, field string, sp spellings, rest
 		groups = groups[:2]
 	}
 	var all []string
-	for _, group := range groups {
+	// pending is the ask of the first deny or ask rule that matched only a
+	// command of a script the command may read (see [spellings]): it
+	// decides unless another deny or ask rule does.
+	var pending *Verdict
+	for gi, group := range groups {
+		if gi == 2 && pending != nil {
+			return *pending, "", true
+		}
 		for _, r := range group {
 			if !r.appliesTo(name) {
 				continue
@@ -598,7 +605,19 @@ func (p *policy) decide(name string, input any, field string, sp spellings, rest
 			if r.effect != Allow && len(sp.guessed) > 0 && r.matches(input, field, sp.guessed, sp.trusted, true) {
 				return r.verdict(), "", true
 			}
+			if r.effect != Allow && pending == nil && len(sp.read) > 0 && r.matches(input, field, sp.read, sp.trusted, true) {
+				v := r.verdict()
+				v.Decision = Ask
+				if v.Reason != "" {
+					v.Reason += ": "
+				}
+				v.Reason += "a script the command may read holds a command the rule names"
+				pending = &v
+			}
 		}
+	}
+	if pending != nil {
+		return *pending, "", true
 	}
 	if restrict {
 		return Verdict{}, "", false
@@ -699,7 +718,7 @@ func (p *policy) checkBash(res *resolved, input any, line string) Verdict {
 		consider(Verdict{Decision: Ask, Reason: "the command may touch files that cannot be checked: " + a.Unlisted})
 	}
 	for _, u := range a.Commands {
-		sp := spellings{trusted: []string{u.Text}, other: u.Alt, guessed: u.Guessed}
+		sp := spellings{trusted: []string{u.Text}, other: u.Alt, guessed: u.Guessed, read: u.Read}
 		v, _, ok := p.decide("bash", input, "command", sp, u.Wrapper, false)
 		if ok {
 			consider(withDetail(v, "command "+clip(u.Name)))

@@ -27,6 +27,10 @@ var fileTools = map[string]bool{"read_file": true, "write_file": true, "edit_fil
 // boundaries.
 type spellings struct {
 	trusted, other, guessed []string
+	// read are the commands of scripts a bash command may read (see
+	// [shellscan.Command]): matched as guessed are, a deny or ask rule
+	// that matches one asks.
+	read []string
 }
 
 // add appends s to the trusted or the other forms unless it is there.

@@ -50,6 +50,9 @@ type unit struct {
 	// guessed are, for a command the analysis does not model, the
 	// commands it may run as guessed from its words (see innerSpellings).
 	guessed []string
+	// read are the commands of the scripts it may read: its standard
+	// input, a file the line wrote (see innerSpellings).
+	read []string
 	// wrapper marks a command that only runs another one (env, nice,
 	// timeout …); the wrapped command is a unit of its own.
 	wrapper bool
@@ -119,6 +122,13 @@ type analyzer struct {
 	stdinFed bool
 	// cur is the index in a.units of the command being analyzed, or -1.
 	cur int
+	// callPos is the position of the simple command being analyzed;
+	// inputs are the scripts the statements around it may get on their
+	// standard input (see stmtInput, pipeInput), written the text of the files
+	// the line writes whose contents it spells out (echo x > f).
+	callPos uint
+	inputs  []input
+	written map[string]string
 }
 
 // analyzeBash analyzes a bash command line. It never fails: what it cannot
@@ -250,9 +260,20 @@ func (an *analyzer) script(src string, lang syntax.LangVariant, depth int) bool 
 		an.opaque("the command cannot be parsed")
 		return false
 	}
+	// Positions are offsets in src: of the inputs of an enclosing script,
+	// those of the command that runs this one (bash -c 'tool' <<< x)
+	// apply to all of it.
+	inputs := an.inputs
+	an.inputs = nil
+	for _, in := range inputs {
+		if in.from <= an.callPos && an.callPos < in.to {
+			an.inputs = append(an.inputs, input{0, uint(len(src)) + 1, in.text})
+		}
+	}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		return an.node(n, src, depth)
 	})
+	an.inputs = inputs
 	return true
 }
 
@@ -281,12 +302,16 @@ func (an *analyzer) node(n syntax.Node, src string, depth int) bool {
 				an.stdinFed = true
 			}
 		}
+		if len(n.Redirs) > 0 {
+			an.stmtInput(n, src)
+		}
 	case *syntax.WhileClause:
 		an.looped, an.unordered = true, true
 	case *syntax.BinaryCmd:
 		switch n.Op {
 		case syntax.Pipe, syntax.PipeAll:
 			an.unordered, an.stdinFed = true, true
+			an.pipeInput(n, src)
 		case syntax.AndStmt, syntax.OrStmt:
 		default:
 			an.opaque("the command uses an operator the analysis does not know")
@@ -409,7 +434,9 @@ func (an *analyzer) call(c *syntax.CallExpr, src string, depth int) {
 		// the parser leaves as the command's name.
 		an.opaque("a command name that starts with '-' (time -- …)")
 	}
+	an.callPos = c.Pos().Offset()
 	an.command(ws, depth, 0)
+	an.copyWritten(ws)
 }
 
 // decl records declare, export, local, readonly and typeset as a command,

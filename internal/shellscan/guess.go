@@ -259,12 +259,62 @@ var notRunners = map[string]bool{
 	"go": true, "rustc": true, "rustdoc": true, "make": true, "gmake": true, "cargo": true,
 }
 
+// messageFileOptions are options whose value names a file holding a
+// message for people (gh pr create --body-file -, -F msg.txt): what the
+// line writes there is not a script.
+var messageFileOptions = map[string]bool{"-F": true, "--body-file": true, "--notes-file": true, "--message-file": true}
+
+// messageFile reports whether args give a message-file option the value
+// v.
+func messageFile(args []word, v string) bool {
+	for i, a := range args {
+		if name, val, ok := strings.Cut(a.text, "="); ok && messageFileOptions[name] && val == v {
+			return true
+		}
+		if i > 0 && a.text == v && messageFileOptions[args[i-1].text] {
+			return true
+		}
+	}
+	return false
+}
+
 // messageOptions are options whose value is a message for people (gh pr
 // create --title "curl fails on …"), which is not guessed at.
 var messageOptions = map[string]bool{
 	"--title": true, "--body": true, "--message": true, "-m": true, "--description": true,
 	"--subject": true, "--comment": true, "--notes": true, "--summary": true,
 }
+
+// dataOption reports whether the option named name (dashes included)
+// takes a value that names data (a container, a test, a package, a
+// library, a path), not a command: the value of --name=curl, --tags=rm,
+// -lcurl or -krm is not guessed as one (a value holding shell syntax
+// still is, as a command string). Long names are compared without case,
+// '-' or '_'; a one-letter option by its letter.
+func dataOption(name string) bool {
+	if long, ok := strings.CutPrefix(name, "--"); ok {
+		k := strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(long))
+		return dataOptions[k]
+	}
+	return len(name) >= 2 && name[0] == '-' && strings.IndexByte(dataLetters, name[1]) >= 0
+}
+
+// dataOptions are the long options, normalized (see dataOption), whose
+// value names data; dataLetters the one-letter ones (-lcurl, -Lpath,
+// -Ipath, -DNAME=…, -UNAME, -kEXPR, -RREGEX, -Wwarning).
+var dataOptions = map[string]bool{
+	"name": true, "names": true, "nametemplate": true, "tag": true, "tags": true, "label": true, "labels": true,
+	"filter": true, "scope": true, "workspace": true, "workspaces": true, "project": true, "profile": true,
+	"mode": true, "env": true, "environment": true, "target": true, "targets": true, "only": true, "image": true,
+	"repo": true, "repository": true, "outdir": true, "output": true, "out": true, "dest": true,
+	"destination": true, "dir": true, "directory": true, "file": true, "config": true, "package": true,
+	"features": true, "loglevel": true, "level": true, "testnamepattern": true, "grep": true, "pattern": true,
+	"match": true, "selector": true, "namespace": true, "context": true, "region": true, "branch": true,
+	"ref": true, "version": true, "plugin": true, "plugins": true, "lang": true, "language": true,
+	"locale": true, "platform": true, "arch": true, "type": true, "kind": true,
+}
+
+const dataLetters = "lLIDUkRW"
 
 // dangerousEnv reports whether the environment variable name changes what
 // a program runs or which configuration it reads (GIT_CONFIG_PARAMETERS,
@@ -337,7 +387,26 @@ func (an *analyzer) innerSpellings(args []word) {
 		return ""
 	}
 	u := &an.a.units[an.cur]
-	n := 0
+	n, m := 0, 0
+	var seen map[string]bool // the spellings recorded, once a script is spelled
+	record := func(c string, to *[]string) {
+		if len(c) > maxInnerLen {
+			if j := strings.LastIndexByte(c[:maxInnerLen], ' '); j > 0 {
+				c = c[:j]
+			} else {
+				c = c[:maxInnerLen]
+			}
+		}
+		*to = append(*to, c)
+		if seen != nil {
+			seen[c] = true
+		}
+		// A program named by its path is also seen by its base name.
+		prog, rest, _ := strings.Cut(c, " ")
+		if i := strings.LastIndexByte(prog, '/'); i >= 0 && i < len(prog)-1 {
+			*to = append(*to, strings.TrimSuffix(prog[i+1:]+" "+rest, " "))
+		}
+	}
 	add := func(c string) bool {
 		if c == "" {
 			return true
@@ -347,20 +416,42 @@ func (an *analyzer) innerSpellings(args []word) {
 			return false
 		}
 		n++
-		if len(c) > maxInnerLen {
-			if j := strings.LastIndexByte(c[:maxInnerLen], ' '); j > 0 {
-				c = c[:j]
-			} else {
-				c = c[:maxInnerLen]
+		record(c, &u.guessed)
+		return true
+	}
+	// The commands of a script it may run: a command string among its
+	// words (to guessed), what its standard input holds or a file the
+	// line wrote (to read, which may as well be data).
+	spell := func(c string, to *[]string) bool {
+		if c == "" {
+			return true
+		}
+		if m >= maxScriptSpellings {
+			an.opaque("a command the analysis does not model is given a script with too many commands to check")
+			return false
+		}
+		m++
+		if seen == nil {
+			seen = make(map[string]bool, len(u.guessed))
+			for _, g := range u.guessed {
+				seen[g] = true
 			}
 		}
-		u.guessed = append(u.guessed, c)
-		// A program named by its path is also seen by its base name.
-		prog, rest, _ := strings.Cut(c, " ")
-		if i := strings.LastIndexByte(prog, '/'); i >= 0 && i < len(prog)-1 {
-			u.guessed = append(u.guessed, strings.TrimSuffix(prog[i+1:]+" "+rest, " "))
+		if !seen[c] {
+			seen[c] = true
+			record(c, to)
 		}
 		return true
+	}
+	script := func(c string) bool { return spell(c, &u.guessed) }
+	read := func(c string) bool { return spell(c, &u.read) }
+	for _, in := range an.inputs {
+		if messageFile(args, "-") {
+			break // a message read from the standard input
+		}
+		if in.from <= an.callPos && an.callPos < in.to && !an.spellScript(in.text, read, read) {
+			return
+		}
 	}
 	for i, a := range args {
 		if a.dynamic || a.special || a.text == "" || i > 0 && messageOptions[args[i-1].text] {
@@ -368,19 +459,27 @@ func (an *analyzer) innerSpellings(args []word) {
 		}
 		t := a.text
 		if t[0] != '-' {
-			if !add(from(i)) {
+			if !add(from(i)) || shellText(t) && !an.spellScript(t, script, read) {
 				return
 			}
+		}
+		if text, ok := an.written[an.writtenKey(t)]; ok && !(i > 0 && messageFileOptions[args[i-1].text]) && !an.spellScript(text, read, read) {
+			return
+		}
+		if t[0] != '-' {
 			continue
 		}
 		if name, v, ok := strings.Cut(t, "="); ok && !messageOptions[name] {
-			if v = squeezeFields(v); v != "" {
+			if f := squeezeFields(v); f != "" && !dataOption(name) {
 				if rest := from(i + 1); rest != "" {
-					v += " " + rest
+					f += " " + rest
 				}
-				if !add(v) {
+				if !add(f) {
 					return
 				}
+			}
+			if shellText(v) && !an.spellScript(v, script, read) {
+				return
 			}
 		}
 		// -eCMD, -c'CMD ARGS': a value attached to a one-letter option.
@@ -391,7 +490,10 @@ func (an *analyzer) innerSpellings(args []word) {
 			if rest := from(i + 1); rest != "" && v != "" {
 				v += " " + rest
 			}
-			if !add(v) {
+			if dataOption(t[:2]) {
+				v = ""
+			}
+			if !add(v) || shellText(t[2:]) && !an.spellScript(t[2:], script, read) {
 				return
 			}
 		}
@@ -405,3 +507,380 @@ func squeezeFields(s string) string {
 	}
 	return strings.Join(strings.Fields(s), " ")
 }
+
+// maxScriptSpellings bounds the commands recorded for one command from
+// the scripts it may run (see spellScript); a command with more is
+// opaque.
+const maxScriptSpellings = 4096
+
+// An input is a script that the commands of the statement from from to
+// to may read on their standard input: a here-string or here-document,
+// the output of echo or printf piped to it, or a file the line wrote
+// with a text it spells out.
+type input struct {
+	from, to uint // offsets in the script
+	text     string
+}
+
+// stmtInput records the script the redirections of st feed the commands
+// in it, and the text st writes into a file when it spells it out (echo
+// x > f, cat > f <<EOF).
+func (an *analyzer) stmtInput(st *syntax.Stmt, src string) {
+	for _, r := range st.Redirs {
+		if r.N != nil && r.N.Value != "0" && r.N.Value != "1" {
+			continue
+		}
+		switch r.Op {
+		case syntax.WordHdoc, syntax.Hdoc, syntax.DashHdoc, syntax.RdrIn:
+			if text, ok := an.redirText(r, src); ok {
+				an.inputs = append(an.inputs, input{st.Pos().Offset(), st.End().Offset(), text})
+				if c, ok := st.Cmd.(*syntax.CallExpr); ok {
+					an.teeWrites(c, src, text) // tee s <<< x
+				}
+			}
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll:
+			w := an.word(r.Word, src)
+			if w.dynamic || w.pattern || w.special || w.text == "" {
+				continue
+			}
+			if text, ok := an.printed(st, src); ok {
+				an.write(w.text, text, r.Op == syntax.AppOut || r.Op == syntax.AppAll)
+			}
+		}
+	}
+}
+
+// write records text as what the line writes into the file at p (after
+// what it wrote there before if appending).
+func (an *analyzer) write(p, text string, appending bool) {
+	if an.written == nil {
+		an.written = map[string]string{}
+	}
+	key := an.writtenKey(p)
+	if appending {
+		text = an.written[key] + text
+	}
+	if len(text) <= maxCommandLen {
+		an.written[key] = text
+	}
+}
+
+// writtenKey is the key of the file at p in written: p made absolute
+// when the working directory is known ($PWD/s and s are one file).
+func (an *analyzer) writtenKey(p string) string {
+	if !path.IsAbs(p) && an.workdir != "" && !an.cwdChanged {
+		p = path.Join(an.workdir, p)
+	}
+	return path.Clean(p)
+}
+
+// copyWritten follows cp, mv and ln -s of a file the line wrote with a
+// text it spells out (echo x > a; cp a s): ws is the command, its words
+// static.
+func (an *analyzer) copyWritten(ws []word) {
+	if len(an.written) == 0 || len(ws) < 3 {
+		return
+	}
+	switch path.Base(ws[0].text) {
+	case "cp", "mv":
+	case "ln":
+		if o := ws[1].text; len(ws) == 4 && (o == "-s" || o == "-sf" || o == "-fs") {
+			ws = append(ws[:1:1], ws[2:]...)
+		}
+	default:
+		return
+	}
+	if len(ws) != 3 {
+		return
+	}
+	for _, w := range ws[1:] {
+		if w.dynamic || w.pattern || w.special || w.text == "" || w.text[0] == '-' {
+			return
+		}
+	}
+	if text, ok := an.written[an.writtenKey(ws[1].text)]; ok {
+		an.write(ws[2].text, text, false)
+	}
+}
+
+// redirText returns the text an input redirection feeds: a here-string's
+// word, a here-document's body, or the text of a file the line wrote.
+func (an *analyzer) redirText(r *syntax.Redirect, src string) (string, bool) {
+	switch r.Op {
+	case syntax.WordHdoc:
+		w := an.word(r.Word, src)
+		return w.text, !w.dynamic && !w.special
+	case syntax.Hdoc, syntax.DashHdoc:
+		if r.Hdoc == nil {
+			return "", false
+		}
+		var b strings.Builder
+		for _, p := range r.Hdoc.Parts {
+			lit, ok := p.(*syntax.Lit)
+			if !ok {
+				return "", false
+			}
+			b.WriteString(lit.Value)
+		}
+		return b.String(), true
+	case syntax.RdrIn:
+		w := an.word(r.Word, src)
+		if w.dynamic || w.pattern || w.special {
+			return "", false
+		}
+		text, ok := an.written[an.writtenKey(w.text)]
+		return text, ok
+	}
+	return "", false
+}
+
+// printed returns what the command of st prints when the line spells it
+// out: echo's and printf's operands (printf's \n as newlines), what cat
+// prints of its here-string, here-document or files the line wrote, what
+// a group of one such command prints, or a pipe to cat or tee of it.
+func (an *analyzer) printed(st *syntax.Stmt, src string) (string, bool) {
+	var c *syntax.CallExpr
+	switch x := st.Cmd.(type) {
+	case *syntax.CallExpr:
+		c = x
+	case *syntax.Block:
+		if len(x.Stmts) == 1 {
+			return an.printed(x.Stmts[0], src)
+		}
+	case *syntax.Subshell:
+		if len(x.Stmts) == 1 {
+			return an.printed(x.Stmts[0], src)
+		}
+	case *syntax.BinaryCmd:
+		if x.Op == syntax.Pipe && passes(x.Y) {
+			return an.printed(x.X, src)
+		}
+	}
+	if c == nil || len(c.Args) == 0 {
+		return "", false
+	}
+	switch path.Base(an.word(c.Args[0], src).text) {
+	case "echo", "printf", "cat":
+	default:
+		return "", false
+	}
+	ws := make([]string, 0, len(c.Args))
+	for _, a := range c.Args {
+		w := an.word(a, src)
+		if w.dynamic || w.special {
+			return "", false
+		}
+		ws = append(ws, w.text)
+	}
+	switch path.Base(ws[0]) {
+	case "echo":
+		args, nl := ws[1:], "\n"
+		for len(args) > 0 && len(args[0]) > 1 && strings.Trim(args[0], "-neE") == "" && args[0][0] == '-' {
+			if strings.Contains(args[0], "n") {
+				nl = ""
+			}
+			args = args[1:]
+		}
+		return strings.Join(args, " ") + nl, true
+	case "printf":
+		return strings.ReplaceAll(strings.Join(ws[1:], "\n"), `\n`, "\n"), true
+	case "cat":
+		var b strings.Builder
+		for _, r := range st.Redirs {
+			if text, ok := an.redirText(r, src); ok && r.Op != syntax.RdrIn {
+				b.WriteString(text)
+			}
+		}
+		for _, f := range ws[1:] {
+			if text, ok := an.written[an.writtenKey(f)]; ok {
+				b.WriteString(text)
+			}
+		}
+		return b.String(), b.Len() > 0
+	}
+	return "", false
+}
+
+// pipeInput records, for a pipe whose left side prints a text the line
+// spells out (echo nuke | sh-like-tool), that text as the script the
+// commands on its right side may read.
+func (an *analyzer) pipeInput(b *syntax.BinaryCmd, src string) {
+	text, ok := an.printed(b.X, src)
+	if !ok {
+		return
+	}
+	an.inputs = append(an.inputs, input{b.Y.Pos().Offset(), b.Y.End().Offset(), text})
+	if c, ok := b.Y.Cmd.(*syntax.CallExpr); ok {
+		an.teeWrites(c, src, text)
+	}
+}
+
+// teeWrites records text as what c writes into its files if c is tee.
+func (an *analyzer) teeWrites(c *syntax.CallExpr, src, text string) {
+	if len(c.Args) == 0 || path.Base(an.word(c.Args[0], src).text) != "tee" {
+		return
+	}
+	appending := false
+	for _, a := range c.Args[1:] {
+		w := an.word(a, src)
+		switch {
+		case w.dynamic || w.pattern || w.special || w.text == "":
+		case w.text == "-a" || w.text == "--append":
+			appending = true
+		case w.text[0] != '-':
+			an.write(w.text, text, appending)
+		}
+	}
+}
+
+// passes reports whether st passes its standard input through: cat or
+// tee with no operand but options and files it writes, or "-".
+func passes(st *syntax.Stmt) bool {
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) == 0 {
+		return false
+	}
+	switch c.Args[0].Lit() {
+	case "cat":
+		for _, a := range c.Args[1:] {
+			if l := a.Lit(); l != "-" && !strings.HasPrefix(l, "-") {
+				return false
+			}
+		}
+		return true
+	case "tee":
+		return true
+	}
+	return false
+}
+
+// shellText reports whether s holds what makes a word a command line
+// rather than a program's name: blanks, operators, quotes, expansions.
+func shellText(s string) bool {
+	return strings.ContainsAny(s, " \t\n;&|()<>`$\"'\\{}!")
+}
+
+// spellScript records, through add, each simple command of the script s
+// (a command string, or a script a command may read) as a guessed
+// spelling: its words from its program's name on, after exec, eval,
+// command and builtin, with quotes removed (r""m -f c → rm -f c). In a
+// script with shell operators, which is code rather than a sentence, each
+// command is also spelled from each operand on, as innerSpellings spells
+// an unmodelled one (true; logsave /dev/null nuke → nuke; a wrapper
+// here may be in a script that is only read), and a command string
+// among its words is spelled too (sh -c "tool 'true;nuke'"); a message
+// (-m …) is not. A script
+// that runs a command named by a variable it sets (x=rm; $x) is opaque.
+// It reports false once add does.
+// The commands of what the script feeds a command or writes into a file
+// go to read.
+func (an *analyzer) spellScript(s string, add, read func(string) bool) bool {
+	return an.spellScriptDepth(s, add, read, 0)
+}
+
+func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, depth int) bool {
+	if depth >= maxNesting {
+		an.opaque("a command string nests too deeply to check")
+		return false
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(s), "")
+	if err != nil {
+		return true
+	}
+	code := strings.ContainsAny(strings.TrimSpace(s), ";&|()<>`\n") || strings.Contains(s, "$(")
+	sets, named, ok := false, false, true
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if !ok {
+			return false
+		}
+		switch n := n.(type) {
+		case *syntax.Assign, *syntax.DeclClause, *syntax.ForClause:
+			sets = true
+		case *syntax.Stmt:
+			// What the string feeds a command or writes into a file may
+			// be a script it runs (tool <<< x, echo x > f; tool f).
+			for _, r := range n.Redirs {
+				text, fed := "", false
+				switch r.Op {
+				case syntax.WordHdoc, syntax.Hdoc, syntax.DashHdoc:
+					text, fed = an.redirText(r, s)
+				case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll:
+					text, fed = an.printed(n, s)
+				}
+				if fed && ok {
+					ok = an.spellScriptDepth(text, read, read, depth+1)
+				}
+			}
+		case *syntax.BinaryCmd:
+			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
+				if text, fed := an.printed(n.X, s); fed && ok {
+					ok = an.spellScriptDepth(text, read, read, depth+1)
+				}
+			}
+		case *syntax.CallExpr:
+			ws := make([]word, 0, len(n.Args))
+			for _, a := range n.Args {
+				ws = append(ws, an.word(a, s))
+			}
+			for len(ws) > 1 && !ws[0].dynamic && prefixBuiltins[ws[0].text] {
+				ws = ws[1:]
+			}
+			if len(ws) == 0 || !ws[0].dynamic && strings.HasPrefix(ws[0].text, "-") {
+				// No program is named "-…" (a list item of a document
+				// read as a script: "- rm").
+				return true
+			}
+			if ws[0].dynamic {
+				named = true
+				return true
+			}
+			if rd := ws[0].text; rd == "read" || rd == "mapfile" || rd == "readarray" || rd == "printf" {
+				sets = true
+			} else if rd == "alias" {
+				an.opaque("a command string or script defines an alias")
+			}
+			// The words joined; word i starts at starts[i].
+			var b strings.Builder
+			starts := make([]int, 0, len(ws))
+			for _, w := range ws {
+				if w.dynamic || w.special {
+					break
+				}
+				starts = append(starts, b.Len())
+				if f := squeezeFields(w.text); f != "" {
+					if b.Len() > 0 {
+						b.WriteByte(' ')
+						starts[len(starts)-1]++
+					}
+					b.WriteString(f)
+				}
+			}
+			joined := b.String()
+			if ok = add(joined); !ok || !code {
+				return ok
+			}
+			data := noFiles()[path.Base(ws[0].text)]
+			for i := 1; i < len(starts) && ok; i++ {
+				t := ws[i].text
+				if t == "" || messageOptions[ws[i-1].text] {
+					continue
+				}
+				if !data && t[0] != '-' && starts[i] < len(joined) {
+					ok = add(joined[starts[i]:])
+				}
+				if ok && shellText(t) {
+					ok = an.spellScriptDepth(t, add, read, depth+1)
+				}
+			}
+		}
+		return true
+	})
+	if sets && named {
+		an.opaque("a command string or script runs a command named by a variable it sets")
+	}
+	return ok
+}
+
+// prefixBuiltins are the builtins that run the command their operands
+// name.
+var prefixBuiltins = map[string]bool{"exec": true, "eval": true, "command": true, "builtin": true}

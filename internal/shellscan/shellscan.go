@@ -71,6 +71,14 @@ type Command struct {
 	// starts from may be a file name as well as a program, a rule should
 	// match them on word boundaries.
 	Guessed []string
+	// Read are, for a program the analysis does not model, the commands
+	// of the scripts it may read, which it may as well take as data: its
+	// standard input when the line spells it out (a here-string or
+	// here-document, echo … |) and a file among its words that the line
+	// wrote with a text it spells out (echo … > f). Matched as Guessed
+	// are, they are weaker evidence: a deny or ask rule that matches one
+	// should ask.
+	Read []string
 	// Wrapper marks a command that only runs another one, which follows
 	// it as a Command of its own.
 	Wrapper bool
@@ -145,7 +153,7 @@ func Analyze(line string, opts Options) *Analysis {
 	}
 	out.Commands = make([]Command, len(in.units))
 	for i, u := range in.units {
-		out.Commands[i] = Command{Name: u.name, Args: u.args, Text: u.text, Alt: u.others, Guessed: u.guessed, Wrapper: u.wrapper}
+		out.Commands[i] = Command{Name: u.name, Args: u.args, Text: u.text, Alt: u.others, Guessed: u.guessed, Read: u.read, Wrapper: u.wrapper}
 	}
 	out.Accesses = make([]Access, len(in.accesses))
 	for i, a := range in.accesses {
