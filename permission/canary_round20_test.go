@@ -94,6 +94,16 @@ var canaryRound20 = []string{
 	`runstdin <<< 'rm -f c'`,
 	`echo 'rm -f c' | runstdin`,
 	`echo 'rm -f c' > s; runfile s`,
+	// found after the merge: an echo later in the pipe (which ignores
+	// its input), filters that keep whole lines, and escapes that
+	// printf and echo -e decode
+	`echo x | echo 'true;nuke' | runstdin`,
+	`echo nuke | sort | runstdin`,
+	`echo nuke | head -1 | runstdin`,
+	`echo nuke | grep -v x | runstdin`,
+	`printf 'nu\x6be\n' | runstdin`,
+	`echo -e 'nu\x6be' | runstdin`,
+	`printf '\156uke\n' | runstdin`,
 }
 
 // canaryRound20Ordinary are lines next to the round's attacks that "allow

@@ -2,6 +2,7 @@ package shellscan
 
 import (
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
@@ -652,8 +653,13 @@ func (an *analyzer) printed(st *syntax.Stmt, src string) (string, bool) {
 			return an.printed(x.Stmts[0], src)
 		}
 	case *syntax.BinaryCmd:
-		if x.Op == syntax.Pipe && passes(x.Y) {
-			return an.printed(x.X, src)
+		if x.Op == syntax.Pipe {
+			if passes(x.Y) {
+				return an.printed(x.X, src)
+			}
+			// echo, printf or cat of files print what they are
+			// given, whatever comes in (echo x | echo 'true;nuke').
+			return an.printed(x.Y, src)
 		}
 	}
 	if c == nil || len(c.Args) == 0 {
@@ -681,9 +687,10 @@ func (an *analyzer) printed(st *syntax.Stmt, src string) (string, bool) {
 			}
 			args = args[1:]
 		}
-		return strings.Join(args, " ") + nl, true
+		text := strings.Join(args, " ") + nl
+		return withEscapes(text, true), true
 	case "printf":
-		return strings.ReplaceAll(strings.Join(ws[1:], "\n"), `\n`, "\n"), true
+		return withEscapes(strings.Join(ws[1:], "\n"), false), true
 	case "cat":
 		var b strings.Builder
 		for _, r := range st.Redirs {
@@ -733,8 +740,11 @@ func (an *analyzer) teeWrites(c *syntax.CallExpr, src, text string) {
 	}
 }
 
-// passes reports whether st passes its standard input through: cat or
-// tee with no operand but options and files it writes, or "-".
+// passes reports whether st passes on whole lines of its standard input,
+// some or all of them, in any order: cat with no operand but options or
+// "-", tee, and the filters that select or sort lines (sort, uniq, head,
+// tail, tac, shuf, grep without a file operand). What they print is then
+// among the lines the left side printed, and so are the commands in it.
 func passes(st *syntax.Stmt) bool {
 	c, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok || len(c.Args) == 0 {
@@ -748,10 +758,34 @@ func passes(st *syntax.Stmt) bool {
 			}
 		}
 		return true
-	case "tee":
+	case "tee", "sort", "uniq", "head", "tail", "tac", "shuf", "grep", "egrep", "fgrep":
 		return true
 	}
 	return false
+}
+
+// withEscapes returns s with its backslash escapes decoded as printf and
+// echo -e decode them (see ansiC; echo -e's \0NNN also as \NNN), each
+// decoding on lines of its own, so that a text that spells a command in
+// escapes (printf 'nu\x6be') is seen; raw adds s as it is (echo prints
+// it so without -e).
+func withEscapes(s string, raw bool) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var out []string
+	if raw {
+		out = append(out, s)
+	}
+	for _, v := range []string{s, strings.ReplaceAll(s, `\0`, `\`)} {
+		if d, ok := ansiC(v); ok && !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	if len(out) == 0 {
+		return strings.ReplaceAll(s, `\n`, "\n")
+	}
+	return strings.Join(out, "\n")
 }
 
 // shellText reports whether s holds what makes a word a command line
