@@ -46,25 +46,44 @@ var canaryRound19Ordinary = []string{`runit ls`, `runopt --exec=ls -l`, `/usr/sb
 // rule for the program it runs, and does damage when run; those that run
 // rm are also refused by both canary scenarios.
 func TestCanaryRound19DenyRulesSeeCommandsOfUnmodelledRunners(t *testing.T) {
-	tools := t.TempDir()
-	for name, script := range map[string]string{
+	tools := runnerTools(t, map[string]string{
 		"nuke":   "#!/bin/sh\nrm -f c\n",
 		"runit":  "#!/bin/sh\n[ \"$1\" = -q ] && shift\nexec \"$@\"\n",
 		"runopt": "#!/bin/sh\ncmd=${1#--exec=}\nshift\nexec $cmd \"$@\"\n",
-	} {
+	})
+	checkRunnerRound(t, tools, canaryRound19, canaryRound19Ordinary, "deny", func(v permission.Verdict) bool {
+		return v.Decision == permission.Deny
+	})
+}
+
+// runnerTools writes scripts (name → text) into a new directory and
+// returns it, for the PATH of the lines that run them.
+func runnerTools(t *testing.T, scripts map[string]string) string {
+	t.Helper()
+	tools := t.TempDir()
+	for name, script := range scripts {
 		if err := os.WriteFile(filepath.Join(tools, name), []byte(script), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
+	return tools
+}
+
+// checkRunnerRound decides each of lines (with /TOOLS standing for tools)
+// under canaryDenyUnmodelledRules in a fresh fixture: refused (described
+// by want) must hold of the verdict, a line that runs rm -f c must be
+// refused by both canary scenarios too, and each line must do damage when
+// run with tools on PATH. Each of ordinary must be allowed.
+func checkRunnerRound(t *testing.T, tools string, lines, ordinary []string, want string, refused func(permission.Verdict) bool) {
+	t.Helper()
 	template := canaryTemplate(t)
-	for _, line := range canaryRound19 {
+	for _, line := range lines {
 		line = strings.ReplaceAll(line, "/TOOLS", tools)
 		root := canaryFixture(t, template)
-		out := authorize(t, canaryGate(t, root, canaryDenyUnmodelledRules), line)
-		if out.Verdict.Decision != permission.Deny {
-			t.Errorf("%q: %v, want deny", line, out.Verdict)
+		if out := authorize(t, canaryGate(t, root, canaryDenyUnmodelledRules), line); out.Run || !refused(out.Verdict) {
+			t.Errorf("%q: %v, want %s", line, out.Verdict, want)
 		}
-		if strings.Contains(line, "rm") {
+		if strings.Contains(line, " -f c") {
 			refusedEverywhere(t, root, line)
 		}
 		before := canarySnapshot(t, root)
@@ -74,7 +93,7 @@ func TestCanaryRound19DenyRulesSeeCommandsOfUnmodelledRunners(t *testing.T) {
 		}
 	}
 	g := canaryGate(t, canaryFixture(t, template), canaryDenyUnmodelledRules)
-	for _, line := range canaryRound19Ordinary {
+	for _, line := range ordinary {
 		if out := authorize(t, g, line); !out.Run {
 			t.Errorf("ordinary line %q was refused: %+v", line, out.Verdict)
 		}

@@ -3,11 +3,7 @@
 package permission_test
 
 import (
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/lite-agent/lite-agent-go/permission"
 )
@@ -124,40 +120,16 @@ var canaryRound20Ordinary = []string{
 // rule for the program it runs, and does damage when run; those that run
 // rm are also refused by both canary scenarios.
 func TestCanaryRound20DenyRulesSeeCommandStringsAndScripts(t *testing.T) {
-	tools := t.TempDir()
-	for name, script := range map[string]string{
+	tools := runnerTools(t, map[string]string{
 		"nuke":     "#!/bin/sh\nrm -f c\n",
 		"runit":    "#!/bin/sh\nexec \"$@\"\n",
 		"runsh":    "#!/bin/sh\nexec sh -c \"$1\"\n",
 		"runstdin": "#!/bin/sh\nexec sh\n",
 		"runfile":  "#!/bin/sh\nexec sh \"$1\"\n",
-	} {
-		if err := os.WriteFile(filepath.Join(tools, name), []byte(script), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	template := canaryTemplate(t)
-	for _, line := range canaryRound20 {
-		root := canaryFixture(t, template)
-		out := authorize(t, canaryGate(t, root, canaryDenyUnmodelledRules), line)
-		if out.Run || out.Verdict.Decision == permission.Allow {
-			t.Errorf("%q: %v, want deny or ask", line, out.Verdict)
-		}
-		if strings.Contains(line, " -f c") {
-			refusedEverywhere(t, root, line)
-		}
-		before := canarySnapshot(t, root)
-		run := runLine(t, root, line, 5*time.Second, tools)
-		if p := changed(before, canarySnapshot(t, root)); p == "" {
-			t.Errorf("%q did no damage when run:\n%s", line, run)
-		}
-	}
-	g := canaryGate(t, canaryFixture(t, template), canaryDenyUnmodelledRules)
-	for _, line := range canaryRound20Ordinary {
-		if out := authorize(t, g, line); !out.Run {
-			t.Errorf("ordinary line %q was refused: %+v", line, out.Verdict)
-		}
-	}
+	})
+	checkRunnerRound(t, tools, canaryRound20, canaryRound20Ordinary, "deny or ask", func(v permission.Verdict) bool {
+		return v.Decision != permission.Allow
+	})
 }
 
 // TestCanaryRound20ReadScriptsAsk checks how rules meet the commands of a
