@@ -297,10 +297,10 @@ func takeOver(path string, stale fs.FileInfo, hook *stepHook) (fs.FileInfo, erro
 	if isStale(aside, stale) {
 		_ = removeDir(aside)
 		// Ours is in place, unless another taker's exchange has it out
-		// for a moment (and puts it back): hold it as it was made.
-		if st, err := os.Lstat(path); err == nil && sameFile(st, mine) {
-			return st, nil
-		}
+		// for a moment (and puts it back): hold it as it was made (the
+		// exchange keeps its stamp). Looked at again at path, it could
+		// be a newer lock that got its inode number, had this process
+		// stalled here for the stale period.
 		return mine, nil
 	}
 	hook.step("takeover:giveback")
@@ -382,11 +382,9 @@ func place(path string, hook *stepHook) (fs.FileInfo, error) {
 	err = renameNoReplace(aside, path)
 	if err == nil {
 		hook.step("acquire:placed")
-		// Described again for the stamp, should this file system stamp
-		// renamed directories, if it is still ours.
-		if now, err := os.Lstat(path); err == nil && sameFile(now, st) {
-			return now, nil
-		}
+		// As described before the rename, which keeps the stamp: looked
+		// at again at path, it could be a newer lock that got its inode
+		// number, had this process stalled here for the stale period.
 		return st, nil
 	}
 	_ = removeDir(aside)

@@ -87,11 +87,10 @@ func TestReleaseSparesATakersLock(t *testing.T) {
 	}
 }
 
-// stallAt returns step hook options that, at the named step, age every
-// directory of dir whose name has the given prefix and ends in ".lock"
-// (the new lock directory the hooked process has not placed yet) past the
-// stale period: what a stall of the process at that step looks like to
-// others once the directory is placed.
+// stallAt returns step hook options that, at the named step, check that
+// dir holds a directory whose name has the given prefix and ends in
+// ".lock" (the new lock directory the hooked process has not placed yet)
+// and stall the process past the stale period (1 s here).
 func stallAt(t *testing.T, dir, at, prefix string, park bool) filelock.Options {
 	t.Helper()
 	o := filelock.Options{Stale: time.Second, Timeout: time.Second, Park: park}
@@ -104,12 +103,11 @@ func stallAt(t *testing.T, dir, at, prefix string, park bool) filelock.Options {
 			t.Errorf("at %s: no %s*%s directory: %v", at, prefix, filelock.Suffix, err)
 			return
 		}
-		old := time.Now().Add(-time.Minute)
-		for _, n := range names {
-			if err := os.Chtimes(n, old, old); err != nil {
-				t.Error(err)
-			}
-		}
+		// A real stall: the directory's stamp stays as it was made, as
+		// the process recorded it, and grows old. (Aging the stamp instead
+		// would change what the process recorded behind its back, which
+		// nothing can do to a directory under a name only it knows.)
+		time.Sleep(o.Stale + 100*time.Millisecond)
 	})
 }
 
@@ -342,5 +340,65 @@ func TestTakeOverKeepsWhatAStaleLockHolds(t *testing.T) {
 	}
 	if !filelock.Leftover(filepath.Base(filepath.Dir(kept[0]))) {
 		t.Errorf("%s is not a name readers skip", filepath.Dir(kept[0]))
+	}
+}
+
+// A process stalled for the stale period right after placing its new lock
+// directory, whose lock was taken over and removed meanwhile, must not
+// take a newer lock that got its directory's inode number for its own.
+func TestAcquireDoesNotAdoptALockThatReusedItsInode(t *testing.T) {
+	target := filepath.Join(t.TempDir(), "s.jsonl")
+	var other *filelock.Lock
+	reached := false
+	hooked := reuseInodeAt(t, target, "acquire:placed", &reached, &other)
+	l, err := filelock.Acquire(t.Context(), target, hooked)
+	if !reached {
+		t.Fatal("the step acquire:placed was never reached")
+	}
+	if other == nil {
+		t.Skip("this file system did not reuse the inode number")
+	}
+	if err == nil && l.Check() == nil && other.Check() == nil {
+		t.Error("two holders: the stalled process took the newer lock for its own")
+	}
+	if err == nil {
+		_ = l.Release()
+	}
+	if err := other.Release(); err != nil {
+		t.Error(err)
+	}
+}
+
+// The same for a takeover: a process stalled for the stale period right
+// after swapping its new lock directory in for a stale lock must not take
+// a newer lock that got its directory's inode number for its own.
+func TestTakeOverDoesNotAdoptALockThatReusedItsInode(t *testing.T) {
+	target := filepath.Join(t.TempDir(), "s.jsonl")
+	path := target + filelock.Suffix
+	if err := os.Mkdir(path, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(path, old, old); err != nil {
+		t.Fatal(err)
+	}
+	var other *filelock.Lock
+	reached := false
+	hooked := reuseInodeAt(t, target, "takeover:aside", &reached, &other)
+	l, err := filelock.Acquire(t.Context(), target, hooked)
+	if !reached {
+		t.Fatal("the step takeover:aside was never reached")
+	}
+	if other == nil {
+		t.Skip("this file system did not reuse the inode number")
+	}
+	if err == nil && l.Check() == nil && other.Check() == nil {
+		t.Error("two holders: the stalled taker took the newer lock for its own")
+	}
+	if err == nil {
+		_ = l.Release()
+	}
+	if err := other.Release(); err != nil {
+		t.Error(err)
 	}
 }
