@@ -142,6 +142,7 @@ type Lock struct {
 	released    bool
 	parked      bool // the lock directory was the parked one
 	parkNew     bool // ParkOnRelease was called
+	lookedAgain bool // verifyLocked looked again in vain (see there)
 }
 
 // Acquire takes the lock of target (the directory target+".lock"). It waits
@@ -515,7 +516,10 @@ func (l *Lock) verifyLocked() error {
 		if err == nil && st.IsDir() && inode(st) == l.ino && st.ModTime().Equal(l.mtime) {
 			return nil
 		}
-		if wait > 16*time.Millisecond || time.Since(l.mtime) >= l.stale/2 {
+		if wait > 16*time.Millisecond || l.lookedAgain || time.Since(l.mtime) >= l.stale/2 {
+			// Looked at again once in vain, the lock is not looked at
+			// again on later calls: each would hold l.mu for 20 ms.
+			l.lookedAgain = l.lookedAgain || wait > time.Millisecond
 			return &storage.Error{Op: "lock", File: l.path, Message: "lock was compromised"}
 		}
 		l.hook.step("verify:again")

@@ -76,3 +76,32 @@ func TestHolderOutlastsALateTakersLook(t *testing.T) {
 		})
 	}
 }
+
+// A lock found lost after looking again is not looked at again on later
+// calls: each look holds the lock's mutex for about 20 ms, and callers
+// (Check, the refresh, Move, Release) queue behind it.
+func TestLostLockIsLookedAtAgainOnce(t *testing.T) {
+	target := filepath.Join(t.TempDir(), "s.jsonl")
+	l, err := Acquire(t.Context(), target, Options{Stale: 10 * time.Second, Refresh: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(target + Suffix); err != nil {
+		t.Fatal(err)
+	}
+	looks := 0
+	l.hook = &stepHook{at: func(step string) {
+		if step == "verify:again" {
+			looks++
+		}
+	}}
+	for range 3 {
+		if l.Check() == nil {
+			t.Fatal("a removed lock checked as held")
+		}
+	}
+	if looks != 3 {
+		t.Errorf("looked again %d times over three checks, want 3 (all in the first)", looks)
+	}
+	_ = l.Release()
+}
