@@ -154,13 +154,7 @@ func TestKilledAtEveryStepLeavesNothingThatBlocks(t *testing.T) {
 				lstat(t, filepath.Join(dir, filelock.IdleName))
 			}
 			if tc.staleLock {
-				if err := os.Mkdir(target+filelock.Suffix, 0o700); err != nil {
-					t.Fatal(err)
-				}
-				old := time.Now().Add(-time.Hour)
-				if err := os.Chtimes(target+filelock.Suffix, old, old); err != nil {
-					t.Fatal(err)
-				}
+				plantStaleLock(t, target)
 			}
 			var live *filelock.Lock
 			if tc.liveLock {
@@ -308,14 +302,7 @@ func TestTakeOverNeverLeavesTheLockPlaceEmpty(t *testing.T) {
 	}
 	dir := t.TempDir()
 	target := filepath.Join(dir, "s.jsonl")
-	path := target + filelock.Suffix
-	if err := os.Mkdir(path, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	old := time.Now().Add(-time.Hour)
-	if err := os.Chtimes(path, old, old); err != nil {
-		t.Fatal(err)
-	}
+	path := plantStaleLock(t, target)
 	var fresh *filelock.Lock
 	thirdLocked := false
 	o := filelock.WithStepHook(filelock.Options{Stale: time.Second, Timeout: 200 * time.Millisecond}, func(step string) {

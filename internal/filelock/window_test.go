@@ -142,15 +142,8 @@ func TestAcquireDoesNotReturnAStaleLock(t *testing.T) {
 				}
 			}
 			if tc.staleIn {
-				// Aged past the stale period, and taken out of the
-				// glob by its name.
-				if err := os.Mkdir(target+filelock.Suffix, 0o700); err != nil {
-					t.Fatal(err)
-				}
-				old := time.Now().Add(-time.Hour)
-				if err := os.Chtimes(target+filelock.Suffix, old, old); err != nil {
-					t.Fatal(err)
-				}
+				// Taken out of the glob by its name.
+				plantStaleLock(t, target)
 			}
 			l := acquire(t, target, stallAt(t, dir, tc.step, tc.prefix, tc.parked))
 			if held(t, target, filelock.Options{Stale: time.Second}) {
@@ -344,36 +337,50 @@ func TestTakeOverKeepsWhatAStaleLockHolds(t *testing.T) {
 }
 
 // A process stalled for the stale period right after placing its new lock
-// directory, whose lock was taken over and removed meanwhile, must not
-// take a newer lock that got its directory's inode number for its own.
+// directory (acquire:placed) or swapping it in for a stale lock
+// (takeover:aside), whose lock was taken over and removed meanwhile, must
+// not take a newer lock that got its directory's inode number for its
+// own.
 func TestAcquireDoesNotAdoptALockThatReusedItsInode(t *testing.T) {
-	target := filepath.Join(t.TempDir(), "s.jsonl")
-	var other *filelock.Lock
-	reached := false
-	hooked := reuseInodeAt(t, target, "acquire:placed", &reached, &other)
-	l, err := filelock.Acquire(t.Context(), target, hooked)
-	if !reached {
-		t.Fatal("the step acquire:placed was never reached")
-	}
-	if other == nil {
-		t.Skip("this file system did not reuse the inode number")
-	}
-	if err == nil && l.Check() == nil && other.Check() == nil {
-		t.Error("two holders: the stalled process took the newer lock for its own")
-	}
-	if err == nil {
-		_ = l.Release()
-	}
-	if err := other.Release(); err != nil {
-		t.Error(err)
+	for _, tc := range []struct {
+		step  string
+		stale bool // a stale lock is there to take over
+	}{
+		{step: "acquire:placed"},
+		{step: "takeover:aside", stale: true},
+	} {
+		t.Run(tc.step, func(t *testing.T) {
+			target := filepath.Join(t.TempDir(), "s.jsonl")
+			if tc.stale {
+				plantStaleLock(t, target)
+			}
+			var other *filelock.Lock
+			reached := false
+			hooked := reuseInodeAt(t, target, tc.step, &reached, &other)
+			l, err := filelock.Acquire(t.Context(), target, hooked)
+			if !reached {
+				t.Fatalf("the step %s was never reached", tc.step)
+			}
+			if other == nil {
+				t.Skip("this file system did not reuse the inode number")
+			}
+			if err == nil && l.Check() == nil && other.Check() == nil {
+				t.Error("two holders: the stalled process took the newer lock for its own")
+			}
+			if err == nil {
+				_ = l.Release()
+			}
+			if err := other.Release(); err != nil {
+				t.Error(err)
+			}
+		})
 	}
 }
 
-// The same for a takeover: a process stalled for the stale period right
-// after swapping its new lock directory in for a stale lock must not take
-// a newer lock that got its directory's inode number for its own.
-func TestTakeOverDoesNotAdoptALockThatReusedItsInode(t *testing.T) {
-	target := filepath.Join(t.TempDir(), "s.jsonl")
+// plantStaleLock makes target's lock directory an hour old, as a killed
+// holder leaves it, and returns its path.
+func plantStaleLock(t *testing.T, target string) string {
+	t.Helper()
 	path := target + filelock.Suffix
 	if err := os.Mkdir(path, 0o700); err != nil {
 		t.Fatal(err)
@@ -382,23 +389,5 @@ func TestTakeOverDoesNotAdoptALockThatReusedItsInode(t *testing.T) {
 	if err := os.Chtimes(path, old, old); err != nil {
 		t.Fatal(err)
 	}
-	var other *filelock.Lock
-	reached := false
-	hooked := reuseInodeAt(t, target, "takeover:aside", &reached, &other)
-	l, err := filelock.Acquire(t.Context(), target, hooked)
-	if !reached {
-		t.Fatal("the step takeover:aside was never reached")
-	}
-	if other == nil {
-		t.Skip("this file system did not reuse the inode number")
-	}
-	if err == nil && l.Check() == nil && other.Check() == nil {
-		t.Error("two holders: the stalled taker took the newer lock for its own")
-	}
-	if err == nil {
-		_ = l.Release()
-	}
-	if err := other.Release(); err != nil {
-		t.Error(err)
-	}
+	return path
 }
