@@ -362,23 +362,7 @@ func (an *analyzer) innerSpellings(args []word) {
 	if an.cur < 0 || an.cur >= len(an.a.units) {
 		return
 	}
-	// The words joined as the rules see a command: fields separated by
-	// single spaces; each word's text starts at starts[i] (-1 if empty).
-	var b strings.Builder
-	starts := make([]int, len(args))
-	for i, a := range args {
-		f := squeezeFields(a.text)
-		if f == "" {
-			starts[i] = -1
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		starts[i] = b.Len()
-		b.WriteString(f)
-	}
-	joined := b.String()
+	joined, starts := joinWords(args)
 	from := func(i int) string {
 		for ; i < len(args); i++ {
 			if starts[i] >= 0 {
@@ -499,6 +483,28 @@ func (an *analyzer) innerSpellings(args []word) {
 			}
 		}
 	}
+}
+
+// joinWords returns the texts of ws as the rules see a command, their
+// fields separated by single spaces, and where each word's text starts in
+// it (-1 for a word with none), so that the words from any one on are a
+// substring of it.
+func joinWords(ws []word) (string, []int) {
+	var b strings.Builder
+	starts := make([]int, len(ws))
+	for i, w := range ws {
+		f := squeezeFields(w.text)
+		if f == "" {
+			starts[i] = -1
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		starts[i] = b.Len()
+		b.WriteString(f)
+	}
+	return b.String(), starts
 }
 
 // squeezeFields returns s's fields joined by single spaces.
@@ -873,23 +879,14 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 			} else if rd == "alias" {
 				an.opaque("a command string or script defines an alias")
 			}
-			// The words joined; word i starts at starts[i].
-			var b strings.Builder
-			starts := make([]int, 0, len(ws))
-			for _, w := range ws {
+			known := len(ws)
+			for i, w := range ws {
 				if w.dynamic || w.special {
+					known = i
 					break
 				}
-				starts = append(starts, b.Len())
-				if f := squeezeFields(w.text); f != "" {
-					if b.Len() > 0 {
-						b.WriteByte(' ')
-						starts[len(starts)-1]++
-					}
-					b.WriteString(f)
-				}
 			}
-			joined := b.String()
+			joined, starts := joinWords(ws[:known])
 			if ok = add(joined); !ok || !code {
 				return ok
 			}
@@ -899,7 +896,7 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 				if t == "" || messageOptions[ws[i-1].text] {
 					continue
 				}
-				if !data && t[0] != '-' && starts[i] < len(joined) {
+				if !data && t[0] != '-' && starts[i] >= 0 {
 					ok = add(joined[starts[i]:])
 				}
 				if ok && shellText(t) {
