@@ -11,3 +11,14 @@ func WithStepHook(o Options, at func(step string)) Options {
 	o.hook = &stepHook{at: at}
 	return o
 }
+
+// ThenAtStep returns o with after called at each step, after the hook o
+// already has (if any).
+func ThenAtStep(o Options, after func(step string)) Options {
+	first := o.hook
+	o.hook = &stepHook{at: func(step string) {
+		first.step(step)
+		after(step)
+	}}
+	return o
+}

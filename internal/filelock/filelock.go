@@ -134,7 +134,8 @@ type Lock struct {
 	hook    *stepHook
 
 	mu          sync.Mutex  // guards the fields below
-	path        string      // the lock directory; Move changes it
+	dir         *os.File    // the lock directory, open (see openDir); nil once released
+	path        string      // the lock directory's path; Move changes it
 	timer       *time.Timer // fires the next refresh; nil once released
 	mtime       time.Time   // the mtime this holder last set
 	ino         uint64
@@ -169,19 +170,18 @@ func Acquire(ctx context.Context, target string, opts Options) (*Lock, error) {
 		}
 		if st == nil {
 			if o.Park {
-				if st := unpark(path, o.hook); st != nil {
-					if st, ok := stampIfOld(path, o, st); ok {
-						l := holdAs(path, o, st)
+				if f, st := unpark(path, o.hook); f != nil {
+					if l := holdIfPlaced(path, o, f, st); l != nil {
 						l.parked = true
 						return l, nil
 					}
 					continue
 				}
 			}
-			mine, err := place(path, o.hook)
+			f, mine, err := place(path, o.hook)
 			if err == nil {
-				if mine, ok := stampIfOld(path, o, mine); ok {
-					return holdAs(path, o, mine), nil
+				if l := holdIfPlaced(path, o, f, mine); l != nil {
+					return l, nil
 				}
 				continue
 			}
@@ -200,13 +200,13 @@ func Acquire(ctx context.Context, target string, opts Options) (*Lock, error) {
 		case !st.IsDir():
 			return nil, &storage.Error{Op: "lock", File: path, Message: "lock path is not a directory"}
 		case time.Since(st.ModTime()) > o.Stale:
-			mine, err := takeOver(path, st, o.hook)
+			f, mine, err := takeOver(path, st, o.hook)
 			if err != nil {
 				return nil, err
 			}
-			if mine != nil {
-				if mine, ok := stampIfOld(path, o, mine); ok {
-					return holdAs(path, o, mine), nil
+			if f != nil {
+				if l := holdIfPlaced(path, o, f, mine); l != nil {
+					return l, nil
 				}
 			}
 			continue
@@ -261,16 +261,25 @@ func jitter(d time.Duration) time.Duration {
 //
 // Where exchanges are not available, the lock is moved aside and looked at
 // there, and a fresh one given back.
-func takeOver(path string, stale fs.FileInfo, hook *stepHook) (fs.FileInfo, error) {
+//
+// When it holds the lock, takeOver returns its directory open (see
+// openDir) with its description; otherwise a nil file.
+func takeOver(path string, stale fs.FileInfo, hook *stepHook) (_ *os.File, _ fs.FileInfo, err error) {
 	aside := asideName(path)
 	if err := os.Mkdir(aside, lockDirMode); err != nil {
-		return nil, (&storage.Error{Op: "lock", File: path, Message: "cannot take over stale lock"}).WithCause(err)
+		return nil, nil, (&storage.Error{Op: "lock", File: path, Message: "cannot take over stale lock"}).WithCause(err)
 	}
-	mine, err := os.Lstat(aside)
+	f, mine, err := openDir(aside)
 	if err != nil {
 		_ = removeDir(aside)
-		return nil, (&storage.Error{Op: "lock", File: path, Message: "cannot take over stale lock"}).WithCause(err)
+		return nil, nil, (&storage.Error{Op: "lock", File: path, Message: "cannot take over stale lock"}).WithCause(err)
 	}
+	held := false
+	defer func() {
+		if !held {
+			f.Close()
+		}
+	}()
 	// Waiters that saw the same stale lock all come here at about the
 	// same time; the first to swap wins. Looking again just before
 	// swapping keeps the others from swapping with the winner's lock:
@@ -279,30 +288,29 @@ func takeOver(path string, stale fs.FileInfo, hook *stepHook) (fs.FileInfo, erro
 	// place until it is stale.
 	if !isStale(path, stale) {
 		_ = removeDir(aside)
-		return nil, nil
+		return nil, nil, nil
 	}
 	hook.step("takeover:seen")
 	err = exchange(aside, path)
 	if errors.Is(err, errors.ErrUnsupported) {
 		_ = removeDir(aside)
-		return nil, moveAside(path, aside, stale, hook)
+		return nil, nil, moveAside(path, aside, stale, hook)
 	}
 	if err != nil {
 		_ = removeDir(aside)
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil // someone else took it over
+			return nil, nil, nil // someone else took it over
 		}
-		return nil, (&storage.Error{Op: "lock", File: path, Message: "cannot take over stale lock"}).WithCause(err)
+		return nil, nil, (&storage.Error{Op: "lock", File: path, Message: "cannot take over stale lock"}).WithCause(err)
 	}
 	hook.step("takeover:aside")
 	if isStale(aside, stale) {
 		_ = removeDir(aside)
 		// Ours is in place, unless another taker's exchange has it out
 		// for a moment (and puts it back): hold it as it was made (the
-		// exchange keeps its stamp). Looked at again at path, it could
-		// be a newer lock that got its inode number, had this process
-		// stalled here for the stale period.
-		return mine, nil
+		// exchange keeps its stamp).
+		held = true
+		return f, mine, nil
 	}
 	hook.step("takeover:giveback")
 	if exchange(aside, path) != nil {
@@ -312,10 +320,10 @@ func takeOver(path string, stale fs.FileInfo, hook *stepHook) (fs.FileInfo, erro
 		if renameNoReplace(aside, path) != nil {
 			_ = removeDir(aside)
 		}
-		return nil, nil
+		return nil, nil, nil
 	}
 	_ = removeDir(aside) // ours, empty (or, if others' exchanges interleaved, a lock lost already)
-	return nil, nil
+	return nil, nil, nil
 }
 
 // isStale reports whether the lock directory at path is still the stale
@@ -356,86 +364,95 @@ func moveAside(path, aside string, stale fs.FileInfo, hook *stepHook) error {
 }
 
 // place makes a new lock directory at path unless something is there (an
-// error matching fs.ErrExist), and returns its description, which the
-// holder checks its lock against from then on.
+// error matching fs.ErrExist), and returns it open (see openDir) with its
+// description, which the holder checks its lock against from then on.
 //
-// The directory is made under a unique hidden name (see asideName),
-// described there and renamed into place without replacing. Making it at
-// path and describing it there would leave a window between the two: a
-// process stalled in it for the stale period finds its new lock taken
-// over, and would record the taker's directory as its own, so that two
-// processes hold the lock and either one's release removes the other's.
-// mkdir sets the directory's mtime to now: no need to stamp it again.
+// The directory is made under a unique hidden name (see asideName), opened
+// there and renamed into place without replacing. Making it at path and
+// opening it there would leave a window between the two: a process
+// stalled in it for the stale period finds its new lock taken over, and
+// would take the taker's directory for its own, so that two processes hold
+// the lock and either one's release removes the other's. mkdir sets the
+// directory's mtime to now: no need to stamp it again.
 //
 // Where no-replace renames are not available, the directory is made at
 // path, and that window remains.
-func place(path string, hook *stepHook) (fs.FileInfo, error) {
+func place(path string, hook *stepHook) (*os.File, fs.FileInfo, error) {
 	aside := asideName(path)
 	if err := os.Mkdir(aside, lockDirMode); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	st, err := os.Lstat(aside)
+	f, st, err := openDir(aside)
 	if err != nil {
 		_ = removeDir(aside)
-		return nil, err
+		return nil, nil, err
 	}
 	hook.step("acquire:made")
 	err = renameNoReplace(aside, path)
 	if err == nil {
 		hook.step("acquire:placed")
-		// As described before the rename, which keeps the stamp: looked
-		// at again at path, it could be a newer lock that got its inode
-		// number, had this process stalled here for the stale period.
-		return st, nil
+		return f, st, nil
 	}
+	f.Close()
 	_ = removeDir(aside)
 	if !errors.Is(err, errors.ErrUnsupported) {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := os.Mkdir(path, lockDirMode); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	hook.step("acquire:placed")
-	if st, err = os.Lstat(path); err != nil {
+	if f, st, err = openDir(path); err != nil {
 		_ = removeDir(path)
-		return nil, err
+		return nil, nil, err
 	}
-	return st, nil
+	return f, st, nil
 }
 
-// stampIfOld checks the lock directory this process has just placed at
-// path, which st describes, and returns its description and true if the
-// lock is held. A directory whose stamp is no longer recent (its process
-// stalled after making or stamping it and before placing it) is stamped
-// fresh first: as it is, it looks stale to others at once, and would be
-// taken over while its holder, which refreshes it only after the refresh
-// period, goes on as if it held the lock. It returns false if the
-// directory is no longer the one placed (taken over meanwhile as stale, or
-// removed) or cannot be stamped: the caller does not hold the lock and
-// waits for it again.
-func stampIfOld(path string, o Options, st fs.FileInfo) (fs.FileInfo, bool) {
+// holdIfPlaced returns the lock held in the directory this process has
+// just placed at path, open as f and described by st, or nil (having
+// closed f) if the lock is not held: the caller waits for it again.
+//
+// A directory whose stamp is no longer recent (its process stalled after
+// making or stamping it and before placing it) is stamped fresh first: as
+// it is, it looks stale to others at once, and would be taken over while
+// its holder, which refreshes it only after the refresh period, goes on as
+// if it held the lock. The stamp lands on this process's directory, in
+// place or not; the lock is held if that directory is still in place
+// afterwards. If it was taken over meanwhile (as stale) or removed, the
+// lock is not held.
+func holdIfPlaced(path string, o Options, f *os.File, st fs.FileInfo) *Lock {
 	if time.Since(st.ModTime()) < min(o.Stale/4, o.Refresh/2) {
-		return st, true
+		return holdAs(path, o, f, st)
 	}
 	if !isStale(path, st) { // not the directory placed, as placed
-		return nil, false
+		f.Close()
+		return nil
 	}
-	now := time.Now()
-	if os.Chtimes(path, now, now) != nil {
-		return nil, false
+	cur, err := stampDir(f, path)
+	if err != nil {
+		f.Close()
+		return nil
 	}
-	// Replaced between the look and the stamp, the stamp landed on
-	// another's lock, whose holder finds it compromised (see touch).
-	cur, err := os.Lstat(path)
-	if err != nil || !sameFile(cur, st) {
-		return nil, false
+	// A taker that saw the old stamp may have this directory swapped out
+	// for a moment: seeing the new stamp, it swaps it back, and the look
+	// below waits for that (see verifyLocked).
+	l := holdAs(path, o, f, cur)
+	l.mu.Lock()
+	err = l.verifyLocked()
+	l.mu.Unlock()
+	if err != nil {
+		l.stop()
+		return nil
 	}
-	return cur, true
+	return l
 }
 
-// holdAs returns the lock held in the directory path, which st describes.
-func holdAs(path string, o Options, st fs.FileInfo) *Lock {
+// holdAs returns the lock held in the directory path, open as f and
+// described by st.
+func holdAs(path string, o Options, f *os.File, st fs.FileInfo) *Lock {
 	l := &Lock{
+		dir:     f,
 		park:    o.Park,
 		hook:    o.hook,
 		path:    path,
@@ -481,22 +498,17 @@ func (l *Lock) touch() error {
 	if err := l.verifyLocked(); err != nil {
 		return err
 	}
-	now := time.Now()
-	if err := os.Chtimes(l.path, now, now); err != nil {
-		return (&storage.Error{Op: "lock", File: l.path, Message: "lock was compromised"}).WithCause(err)
-	}
-	st, err := os.Lstat(l.path)
+	l.hook.step("touch:verified")
+	// The stamp lands on this holder's directory, wherever it is: taken
+	// over and replaced after the check above (this process stalled past
+	// the stale period), the lock in its place keeps its stamp and its
+	// holder, and the look below finds this one's lost.
+	st, err := stampDir(l.dir, l.path)
 	if err != nil {
 		return (&storage.Error{Op: "lock", File: l.path, Message: "lock was compromised"}).WithCause(err)
 	}
-	if inode(st) != l.ino {
-		// Replaced between the check and the stamp (taken over after
-		// this process stalled past the stale period): the stamp landed
-		// on another's lock, whose holder finds it compromised too.
-		return &storage.Error{Op: "lock", File: l.path, Message: "lock was compromised"}
-	}
 	l.mtime = st.ModTime()
-	return nil
+	return l.verifyLocked()
 }
 
 // verifyLocked checks that the lock directory is the one we made and that
@@ -589,8 +601,6 @@ func (l *Lock) Move(target string) error {
 	// What was renamed must be our directory: if another process took
 	// over and replaced the lock after verifyLocked looked, the rename
 	// moved theirs. Give it back, unstamped, and report ours lost.
-	// (The stamp tells it too: a newer lock may have the inode number of
-	// ours, removed by the takeover; see mine.)
 	st, err := os.Lstat(path)
 	if err != nil || !st.IsDir() || inode(st) != l.ino || !st.ModTime().Equal(l.mtime) {
 		if err == nil {
@@ -608,14 +618,13 @@ func (l *Lock) Move(target string) error {
 		l.mtime = st.ModTime() // unchanged, unless this file system stamps renamed directories
 		return nil
 	}
-	now := time.Now()
-	if err := os.Chtimes(path, now, now); err != nil {
-		return (&storage.Error{Op: "lock", File: path, Message: "lock was compromised"}).WithCause(err)
-	}
-	if st, err = os.Lstat(path); err != nil {
+	if st, err = stampDir(l.dir, path); err != nil {
 		return (&storage.Error{Op: "lock", File: path, Message: "lock was compromised"}).WithCause(err)
 	}
 	l.mtime = st.ModTime()
+	if err := l.verifyLocked(); err != nil {
+		return err
+	}
 	l.timer.Reset(l.refresh)
 	return nil
 }
@@ -632,6 +641,7 @@ func (l *Lock) Release() error {
 	}
 	l.released = true
 	l.timer.Stop() // a refresh already running finds released set
+	defer l.closeDir()
 	if l.compromised != nil {
 		return l.compromised
 	}
@@ -671,13 +681,32 @@ func (l *Lock) Release() error {
 }
 
 // mine reports whether the directory at path is this holder's lock
-// directory: its inode and the stamp this holder set, which a rename
-// keeps. The inode alone does not tell: a newer lock made after this one
-// was taken over and removed may have its inode number (ext4 hands a freed
-// number to the next directory made).
+// directory, as this holder stamped it: its inode, which no other
+// directory can have while this holder keeps its directory open, and the
+// stamp this holder set, which a rename keeps (a process that stamped it
+// since takes it for its own).
 func (l *Lock) mine(path string) bool {
 	st, err := os.Lstat(path)
 	return err == nil && st.IsDir() && inode(st) == l.ino && st.ModTime().Equal(l.mtime)
+}
+
+// closeDir closes the lock directory this holder kept open. l.mu must be
+// held.
+func (l *Lock) closeDir() {
+	if l.dir != nil {
+		l.dir.Close()
+		l.dir = nil
+	}
+}
+
+// stop gives up a lock that was never returned to a caller: it stops
+// refreshing and closes the directory, leaving it where it is.
+func (l *Lock) stop() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.released = true
+	l.timer.Stop()
+	l.closeDir()
 }
 
 // giveBack returns a lock directory that Release moved from the lock's
@@ -729,46 +758,47 @@ func (l *Lock) ParkOnRelease() {
 }
 
 // unpark takes the parked lock directory of path's directory (see
-// IdleName) as the lock path, and returns its description as stamped
-// before it was placed (described at path, it could be a taker's, as in
-// place). It returns nil when there is none, another process takes it at
-// the same moment, path is locked, or renames cannot be made without
-// replacing.
+// IdleName) as the lock path, and returns it open (see openDir) with its
+// description as stamped before it was placed (described at path, it could
+// be a taker's, as in place). It returns a nil file when there is none,
+// another process takes it at the same moment, path is locked, or renames
+// cannot be made without replacing.
 //
 // The directory is stamped fresh before it appears under path, so that it
-// is never seen stale there, but not under IdleName: a stamp is set on the
-// directory a path named when the call began, and one aimed at the parked
-// directory could land after another process made it its lock, which would
-// then look taken over. The directory is first claimed under a name only
-// this call knows (hidden, ending in ".lock" like IdleName, left behind only
-// by a crash at that moment), stamped there, and renamed into place.
-func unpark(path string, hook *stepHook) fs.FileInfo {
+// is never seen stale there, but not under IdleName, where another process
+// may take it at any moment. It is first claimed under a name only this
+// call knows (hidden, ending in ".lock" like IdleName, left behind only by
+// a crash at that moment), opened and stamped there, and renamed into
+// place.
+func unpark(path string, hook *stepHook) (*os.File, fs.FileInfo) {
 	dir := filepath.Dir(path)
 	var b [6]byte
 	_, _ = rand.Read(b[:])
 	claim := filepath.Join(dir, ".claim-"+hex.EncodeToString(b[:])+Suffix)
 	if renameNoReplace(filepath.Join(dir, IdleName), claim) != nil {
-		return nil
+		return nil, nil
 	}
 	hook.step("unpark:claimed")
-	st, err := os.Lstat(claim)
-	now := time.Now()
-	if err == nil && st.IsDir() && os.Chtimes(claim, now, now) == nil {
-		hook.step("unpark:stamped")
-		// Described again for the stamp as the file system keeps it.
-		if st, err = os.Lstat(claim); err == nil && renameNoReplace(claim, path) == nil {
-			hook.step("unpark:placed")
-			return st
+	f, _, err := openDir(claim)
+	if err == nil {
+		var st fs.FileInfo
+		if st, err = stampDir(f, claim); err == nil {
+			hook.step("unpark:stamped")
+			if renameNoReplace(claim, path) == nil {
+				hook.step("unpark:placed")
+				return f, st
+			}
 		}
+		f.Close()
 	}
 	hook.step("unpark:putback")
 	// Locked, or not a directory: park it again, or remove it if another
 	// was parked meanwhile (only an empty directory goes).
 	if park(claim) {
-		return nil
+		return nil, nil
 	}
 	_ = removeDir(claim)
-	return nil
+	return nil, nil
 }
 
 // exists reports whether something is at path.
