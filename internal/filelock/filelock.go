@@ -134,7 +134,7 @@ type Lock struct {
 	hook    *stepHook
 
 	mu          sync.Mutex  // guards the fields below
-	dir         *os.File    // the lock directory, open (see openDir); nil once released
+	dir         heldDir     // the lock directory, kept open until released
 	path        string      // the lock directory's path; Move changes it
 	timer       *time.Timer // fires the next refresh; nil once released
 	mtime       time.Time   // the mtime this holder last set
@@ -170,17 +170,17 @@ func Acquire(ctx context.Context, target string, opts Options) (*Lock, error) {
 		}
 		if st == nil {
 			if o.Park {
-				if f, st := unpark(path, o.hook); f != nil {
-					if l := holdIfPlaced(path, o, f, st); l != nil {
+				if d, st := unpark(path, o.hook); st != nil {
+					if l := holdIfPlaced(path, o, d, st); l != nil {
 						l.parked = true
 						return l, nil
 					}
 					continue
 				}
 			}
-			f, mine, err := place(path, o.hook)
+			d, mine, err := place(path, o.hook)
 			if err == nil {
-				if l := holdIfPlaced(path, o, f, mine); l != nil {
+				if l := holdIfPlaced(path, o, d, mine); l != nil {
 					return l, nil
 				}
 				continue
@@ -200,12 +200,12 @@ func Acquire(ctx context.Context, target string, opts Options) (*Lock, error) {
 		case !st.IsDir():
 			return nil, &storage.Error{Op: "lock", File: path, Message: "lock path is not a directory"}
 		case time.Since(st.ModTime()) > o.Stale:
-			f, mine, err := takeOver(path, st, o.hook)
+			d, mine, err := takeOver(path, st, o.hook)
 			if err != nil {
 				return nil, err
 			}
-			if f != nil {
-				if l := holdIfPlaced(path, o, f, mine); l != nil {
+			if mine != nil {
+				if l := holdIfPlaced(path, o, d, mine); l != nil {
 					return l, nil
 				}
 			}
@@ -263,21 +263,21 @@ func jitter(d time.Duration) time.Duration {
 // there, and a fresh one given back.
 //
 // When it holds the lock, takeOver returns its directory open (see
-// openDir) with its description; otherwise a nil file.
-func takeOver(path string, stale fs.FileInfo, hook *stepHook) (_ *os.File, _ fs.FileInfo, err error) {
+// heldDir) with its description; otherwise no description.
+func takeOver(path string, stale fs.FileInfo, hook *stepHook) (_ heldDir, _ fs.FileInfo, err error) {
 	aside := asideName(path)
 	if err := os.Mkdir(aside, lockDirMode); err != nil {
-		return nil, nil, (&storage.Error{Op: "lock", File: path, Message: "cannot take over stale lock"}).WithCause(err)
+		return heldDir{}, nil, (&storage.Error{Op: "lock", File: path, Message: "cannot take over stale lock"}).WithCause(err)
 	}
-	f, mine, err := openDir(aside)
+	d, mine, err := openDescribed(aside)
 	if err != nil {
 		_ = removeDir(aside)
-		return nil, nil, (&storage.Error{Op: "lock", File: path, Message: "cannot take over stale lock"}).WithCause(err)
+		return heldDir{}, nil, (&storage.Error{Op: "lock", File: path, Message: "cannot take over stale lock"}).WithCause(err)
 	}
 	held := false
 	defer func() {
 		if !held {
-			f.Close()
+			d.close()
 		}
 	}()
 	// Waiters that saw the same stale lock all come here at about the
@@ -288,20 +288,20 @@ func takeOver(path string, stale fs.FileInfo, hook *stepHook) (_ *os.File, _ fs.
 	// place until it is stale.
 	if !isStale(path, stale) {
 		_ = removeDir(aside)
-		return nil, nil, nil
+		return heldDir{}, nil, nil
 	}
 	hook.step("takeover:seen")
 	err = exchange(aside, path)
 	if errors.Is(err, errors.ErrUnsupported) {
 		_ = removeDir(aside)
-		return nil, nil, moveAside(path, aside, stale, hook)
+		return heldDir{}, nil, moveAside(path, aside, stale, hook)
 	}
 	if err != nil {
 		_ = removeDir(aside)
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, nil // someone else took it over
+			return heldDir{}, nil, nil // someone else took it over
 		}
-		return nil, nil, (&storage.Error{Op: "lock", File: path, Message: "cannot take over stale lock"}).WithCause(err)
+		return heldDir{}, nil, (&storage.Error{Op: "lock", File: path, Message: "cannot take over stale lock"}).WithCause(err)
 	}
 	hook.step("takeover:aside")
 	if isStale(aside, stale) {
@@ -310,7 +310,7 @@ func takeOver(path string, stale fs.FileInfo, hook *stepHook) (_ *os.File, _ fs.
 		// for a moment (and puts it back): hold it as it was made (the
 		// exchange keeps its stamp).
 		held = true
-		return f, mine, nil
+		return d, mine, nil
 	}
 	hook.step("takeover:giveback")
 	if exchange(aside, path) != nil {
@@ -320,10 +320,10 @@ func takeOver(path string, stale fs.FileInfo, hook *stepHook) (_ *os.File, _ fs.
 		if renameNoReplace(aside, path) != nil {
 			_ = removeDir(aside)
 		}
-		return nil, nil, nil
+		return heldDir{}, nil, nil
 	}
 	_ = removeDir(aside) // ours, empty (or, if others' exchanges interleaved, a lock lost already)
-	return nil, nil, nil
+	return heldDir{}, nil, nil
 }
 
 // isStale reports whether the lock directory at path is still the stale
@@ -377,41 +377,56 @@ func moveAside(path, aside string, stale fs.FileInfo, hook *stepHook) error {
 //
 // Where no-replace renames are not available, the directory is made at
 // path, and that window remains.
-func place(path string, hook *stepHook) (*os.File, fs.FileInfo, error) {
+func place(path string, hook *stepHook) (heldDir, fs.FileInfo, error) {
 	aside := asideName(path)
 	if err := os.Mkdir(aside, lockDirMode); err != nil {
-		return nil, nil, err
+		return heldDir{}, nil, err
 	}
-	f, st, err := openDir(aside)
+	d, st, err := openDescribed(aside)
 	if err != nil {
 		_ = removeDir(aside)
-		return nil, nil, err
+		return heldDir{}, nil, err
 	}
 	hook.step("acquire:made")
 	err = renameNoReplace(aside, path)
 	if err == nil {
 		hook.step("acquire:placed")
-		return f, st, nil
+		return d, st, nil
 	}
-	f.Close()
+	d.close()
 	_ = removeDir(aside)
 	if !errors.Is(err, errors.ErrUnsupported) {
-		return nil, nil, err
+		return heldDir{}, nil, err
 	}
 	if err := os.Mkdir(path, lockDirMode); err != nil {
-		return nil, nil, err
+		return heldDir{}, nil, err
 	}
 	hook.step("acquire:placed")
-	if f, st, err = openDir(path); err != nil {
+	if d, st, err = openDescribed(path); err != nil {
 		_ = removeDir(path)
-		return nil, nil, err
+		return heldDir{}, nil, err
 	}
-	return f, st, nil
+	return d, st, nil
+}
+
+// openDescribed opens the directory at path to keep (see heldDir) and
+// describes it.
+func openDescribed(path string) (heldDir, fs.FileInfo, error) {
+	d, err := openDir(path)
+	if err != nil {
+		return heldDir{}, nil, err
+	}
+	st, err := d.describe(path)
+	if err != nil {
+		d.close()
+		return heldDir{}, nil, err
+	}
+	return d, st, nil
 }
 
 // holdIfPlaced returns the lock held in the directory this process has
-// just placed at path, open as f and described by st, or nil (having
-// closed f) if the lock is not held: the caller waits for it again.
+// just placed at path, kept open as d and described by st, or nil (having
+// closed d) if the lock is not held: the caller waits for it again.
 //
 // A directory whose stamp is no longer recent (its process stalled after
 // making or stamping it and before placing it) is stamped fresh first: as
@@ -421,23 +436,23 @@ func place(path string, hook *stepHook) (*os.File, fs.FileInfo, error) {
 // place or not; the lock is held if that directory is still in place
 // afterwards. If it was taken over meanwhile (as stale) or removed, the
 // lock is not held.
-func holdIfPlaced(path string, o Options, f *os.File, st fs.FileInfo) *Lock {
+func holdIfPlaced(path string, o Options, d heldDir, st fs.FileInfo) *Lock {
 	if time.Since(st.ModTime()) < min(o.Stale/4, o.Refresh/2) {
-		return holdAs(path, o, f, st)
+		return holdAs(path, o, d, st)
 	}
 	if !isStale(path, st) { // not the directory placed, as placed
-		f.Close()
+		d.close()
 		return nil
 	}
-	cur, err := stampDir(f, path)
+	cur, err := d.stamp(path)
 	if err != nil {
-		f.Close()
+		d.close()
 		return nil
 	}
 	// A taker that saw the old stamp may have this directory swapped out
 	// for a moment: seeing the new stamp, it swaps it back, and the look
 	// below waits for that (see verifyLocked).
-	l := holdAs(path, o, f, cur)
+	l := holdAs(path, o, d, cur)
 	l.mu.Lock()
 	err = l.verifyLocked()
 	l.mu.Unlock()
@@ -448,11 +463,11 @@ func holdIfPlaced(path string, o Options, f *os.File, st fs.FileInfo) *Lock {
 	return l
 }
 
-// holdAs returns the lock held in the directory path, open as f and
+// holdAs returns the lock held in the directory path, kept open as d and
 // described by st.
-func holdAs(path string, o Options, f *os.File, st fs.FileInfo) *Lock {
+func holdAs(path string, o Options, d heldDir, st fs.FileInfo) *Lock {
 	l := &Lock{
-		dir:     f,
+		dir:     d,
 		park:    o.Park,
 		hook:    o.hook,
 		path:    path,
@@ -503,7 +518,7 @@ func (l *Lock) touch() error {
 	// over and replaced after the check above (this process stalled past
 	// the stale period), the lock in its place keeps its stamp and its
 	// holder, and the look below finds this one's lost.
-	st, err := stampDir(l.dir, l.path)
+	st, err := l.dir.stamp(l.path)
 	if err != nil {
 		return (&storage.Error{Op: "lock", File: l.path, Message: "lock was compromised"}).WithCause(err)
 	}
@@ -618,7 +633,7 @@ func (l *Lock) Move(target string) error {
 		l.mtime = st.ModTime() // unchanged, unless this file system stamps renamed directories
 		return nil
 	}
-	if st, err = stampDir(l.dir, path); err != nil {
+	if st, err = l.dir.stamp(path); err != nil {
 		return (&storage.Error{Op: "lock", File: path, Message: "lock was compromised"}).WithCause(err)
 	}
 	l.mtime = st.ModTime()
@@ -692,12 +707,7 @@ func (l *Lock) mine(path string) bool {
 
 // closeDir closes the lock directory this holder kept open. l.mu must be
 // held.
-func (l *Lock) closeDir() {
-	if l.dir != nil {
-		l.dir.Close()
-		l.dir = nil
-	}
-}
+func (l *Lock) closeDir() { l.dir.close() }
 
 // stop gives up a lock that was never returned to a caller: it stops
 // refreshing and closes the directory, leaving it where it is.
@@ -758,9 +768,9 @@ func (l *Lock) ParkOnRelease() {
 }
 
 // unpark takes the parked lock directory of path's directory (see
-// IdleName) as the lock path, and returns it open (see openDir) with its
+// IdleName) as the lock path, and returns it open (see heldDir) with its
 // description as stamped before it was placed (described at path, it could
-// be a taker's, as in place). It returns a nil file when there is none,
+// be a taker's, as in place). It returns no description when there is none,
 // another process takes it at the same moment, path is locked, or renames
 // cannot be made without replacing.
 //
@@ -770,35 +780,35 @@ func (l *Lock) ParkOnRelease() {
 // call knows (hidden, ending in ".lock" like IdleName, left behind only by
 // a crash at that moment), opened and stamped there, and renamed into
 // place.
-func unpark(path string, hook *stepHook) (*os.File, fs.FileInfo) {
+func unpark(path string, hook *stepHook) (heldDir, fs.FileInfo) {
 	dir := filepath.Dir(path)
 	var b [6]byte
 	_, _ = rand.Read(b[:])
 	claim := filepath.Join(dir, ".claim-"+hex.EncodeToString(b[:])+Suffix)
 	if renameNoReplace(filepath.Join(dir, IdleName), claim) != nil {
-		return nil, nil
+		return heldDir{}, nil
 	}
 	hook.step("unpark:claimed")
-	f, _, err := openDir(claim)
+	d, err := openDir(claim)
 	if err == nil {
 		var st fs.FileInfo
-		if st, err = stampDir(f, claim); err == nil {
+		if st, err = d.stamp(claim); err == nil {
 			hook.step("unpark:stamped")
 			if renameNoReplace(claim, path) == nil {
 				hook.step("unpark:placed")
-				return f, st
+				return d, st
 			}
 		}
-		f.Close()
+		d.close()
 	}
 	hook.step("unpark:putback")
 	// Locked, or not a directory: park it again, or remove it if another
 	// was parked meanwhile (only an empty directory goes).
 	if park(claim) {
-		return nil, nil
+		return heldDir{}, nil
 	}
 	_ = removeDir(claim)
-	return nil, nil
+	return heldDir{}, nil
 }
 
 // exists reports whether something is at path.

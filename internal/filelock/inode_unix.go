@@ -4,7 +4,6 @@ package filelock
 
 import (
 	"io/fs"
-	"os"
 	"syscall"
 )
 
@@ -15,7 +14,14 @@ func inode(fi fs.FileInfo) uint64 {
 	return 0
 }
 
-func sameFile(a, b fs.FileInfo) bool { return os.SameFile(a, b) }
+// sameFile reports whether a and b describe the same file: the same
+// device and inode, from the os package's lstat or a held directory's
+// description.
+func sameFile(a, b fs.FileInfo) bool {
+	sa, ok1 := a.Sys().(*syscall.Stat_t)
+	sb, ok2 := b.Sys().(*syscall.Stat_t)
+	return ok1 && ok2 && sa.Dev == sb.Dev && sa.Ino == sb.Ino
+}
 
 // removeDir removes the empty directory path with one system call
 // (os.Remove tries to unlink it as a file first).

@@ -8,29 +8,34 @@ import (
 	"time"
 )
 
-// openDir opens the directory at path for its holder to keep, and returns
-// its description. Here the directory is stamped by its path (see
-// stampDir), so a holder stalled between checking and stamping its lock
-// may stamp a lock that took its place.
-func openDir(path string) (*os.File, fs.FileInfo, error) {
+// A heldDir is a lock directory its holder keeps open. Here it is stamped
+// by its path (see stamp), so a holder stalled between checking and
+// stamping its lock may stamp a lock that took its place.
+type heldDir struct{ f *os.File }
+
+// openDir opens the directory at path to keep.
+func openDir(path string) (heldDir, error) {
 	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	return f, st, nil
+	return heldDir{f: f}, err
 }
 
-// stampDir sets the modification time of the lock directory at path to
-// now and returns the description of the open directory f.
-func stampDir(f *os.File, path string) (fs.FileInfo, error) {
+// describe returns the directory's description.
+func (d heldDir) describe(string) (fs.FileInfo, error) { return d.f.Stat() }
+
+// stamp sets the modification time of the lock directory at path to now
+// and returns the held directory's description.
+func (d heldDir) stamp(path string) (fs.FileInfo, error) {
 	now := time.Now()
 	if err := os.Chtimes(path, now, now); err != nil {
 		return nil, err
 	}
-	return f.Stat()
+	return d.f.Stat()
+}
+
+// close closes the directory; it may be called on a closed one.
+func (d *heldDir) close() {
+	if d.f != nil {
+		d.f.Close()
+		d.f = nil
+	}
 }
