@@ -433,14 +433,21 @@ func openDescribed(path string) (heldDir, fs.FileInfo, error) {
 // it is, it looks stale to others at once, and would be taken over while
 // its holder, which refreshes it only after the refresh period, goes on as
 // if it held the lock. The stamp lands on this process's directory, in
-// place or not; the lock is held if that directory is still in place
-// afterwards. If it was taken over meanwhile (as stale) or removed, the
+// place or not; the lock is held if that directory is in place afterwards,
+// as stamped. If it was taken over meanwhile (as stale) or removed, the
 // lock is not held.
+//
+// The directory is not looked at before it is stamped: a late taker of
+// the lock it replaced may have it swapped out for a moment, and a process
+// that gave up on seeing that left it to be swapped back with nobody
+// holding it, blocking the lock until it was stale. Where a stamp lands on
+// whatever is at path (see stampsHeld), it is aimed only at the directory
+// placed, as placed.
 func holdIfPlaced(path string, o Options, d heldDir, st fs.FileInfo) *Lock {
 	if time.Since(st.ModTime()) < min(o.Stale/4, o.Refresh/2) {
 		return holdAs(path, o, d, st)
 	}
-	if !isStale(path, st) { // not the directory placed, as placed
+	if !stampsHeld && !isStale(path, st) { // not the directory placed, as placed
 		d.close()
 		return nil
 	}

@@ -17,6 +17,10 @@ type heldDir struct {
 	open bool
 }
 
+// stampsHeld reports that a stamp lands on the held directory wherever it
+// is, never on whatever is at its lock path (see heldDir.stamp).
+const stampsHeld = true
+
 // openDir opens the directory at path (not a symbolic link) to keep.
 func openDir(path string) (heldDir, error) {
 	for {

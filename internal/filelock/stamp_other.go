@@ -13,6 +13,10 @@ import (
 // stamping its lock may stamp a lock that took its place.
 type heldDir struct{ f *os.File }
 
+// stampsHeld reports that a stamp lands on whatever is at the lock path:
+// a caller looks there first (see holdIfPlaced).
+const stampsHeld = false
+
 // openDir opens the directory at path to keep.
 func openDir(path string) (heldDir, error) {
 	f, err := os.Open(path)

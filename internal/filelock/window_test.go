@@ -546,3 +546,79 @@ func TestLocksCloseTheirDirectories(t *testing.T) {
 		t.Errorf("%d descriptors open before, %d after 60 locks", before, after)
 	}
 }
+
+// A process stalled in a takeover, after swapping its new lock directory
+// in and for less than the stale period, places a lock whose stamp is no
+// longer recent and stamps it fresh (see TestAcquireDoesNotReturnAStaleLock).
+// If a late taker of the same stale lock, which saw it stale before the
+// swap, has the new lock swapped out for a moment just then, the process
+// must wait for the look to end, as a holder does (see verifyLocked), and
+// hold its lock: given up, the lock is swapped back with nobody holding
+// it, and blocks every process, this one too, until it is stale.
+func TestAcquireOutlastsALateTakersLook(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("needs exchanges (Linux)")
+	}
+	target := filepath.Join(t.TempDir(), "s.jsonl")
+	plantStaleLock(t, target)
+	const stale = time.Second
+	seen, goOn, aside := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	var lateSeen, lateAside, ourSeen, ourAside sync.Once
+	late := filelock.WithStepHook(filelock.Options{Stale: stale, Timeout: 200 * time.Millisecond}, func(step string) {
+		switch step {
+		case "takeover:seen": // saw the planted lock stale: stalls
+			lateSeen.Do(func() {
+				close(seen)
+				<-goOn
+			})
+		case "takeover:aside": // has the new lock swapped out: looks
+			lateAside.Do(func() {
+				close(aside)
+				time.Sleep(5 * time.Millisecond)
+			})
+		}
+	})
+	lateDone := make(chan struct{})
+	var lateErr error
+	o := filelock.WithStepHook(filelock.Options{Stale: stale, Timeout: stale / 2}, func(step string) {
+		switch step {
+		case "takeover:seen":
+			ourSeen.Do(func() {
+				go func() {
+					defer close(lateDone)
+					var l *filelock.Lock
+					if l, lateErr = filelock.Acquire(t.Context(), target, late); lateErr == nil {
+						_ = l.Release()
+					}
+				}()
+				<-seen
+			})
+		case "takeover:aside":
+			ourAside.Do(func() {
+				// Past a quarter of the stale period: the lock is
+				// stamped fresh before it is returned.
+				time.Sleep(stale/4 + 50*time.Millisecond)
+				close(goOn)
+				<-aside
+			})
+		}
+	})
+	start := time.Now()
+	l, err := filelock.Acquire(t.Context(), target, o)
+	<-lateDone
+	if err != nil {
+		t.Fatalf("Acquire after %v: %v", time.Since(start), err)
+	}
+	if lateErr == nil {
+		t.Error("the late taker got the lock too")
+	}
+	if err := l.Check(); err != nil {
+		t.Errorf("Check: %v", err)
+	}
+	if !held(t, target, filelock.Options{Stale: stale}) {
+		t.Error("the lock Acquire returned is not held")
+	}
+	if err := l.Release(); err != nil {
+		t.Error(err)
+	}
+}
