@@ -21,13 +21,16 @@ import (
 )
 
 // unixChild runs the child processes of the tests that need Unix: mode
-// "mix" (see childMix) or "step" (see childStep).
+// "mix" (see childMix), "step" (see childStep) or "foreign" (see
+// childForeign).
 func unixChild(mode, target string) int {
 	switch mode {
 	case "mix":
 		return childMix(target)
 	case "step":
 		return childStep(target)
+	case "foreign":
+		return childForeign(target)
 	}
 	fmt.Fprintln(os.Stderr, "unknown child mode", mode)
 	return 2
