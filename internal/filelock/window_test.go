@@ -622,3 +622,49 @@ func TestAcquireOutlastsALateTakersLook(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// A parked directory keeps its inode from holder to holder, and a holder
+// keeps its directory open until its release ends: the next holder, which
+// takes the directory while the last one still has it open, holds the
+// lock all the same, and keeps it once the last one has closed it.
+func TestParkedDirectoryTakenWhileItsLastHolderHasItOpen(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("parking needs no-replace renames (Linux)")
+	}
+	dir := t.TempDir()
+	target := filepath.Join(dir, "s.jsonl")
+	if err := os.WriteFile(target, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var next *filelock.Lock
+	o := filelock.WithStepHook(filelock.Options{Park: true}, func(step string) {
+		if step == "release:parked" && next == nil {
+			next = acquire(t, target, filelock.Options{Park: true})
+		}
+	})
+	l := acquire(t, target, o)
+	ours := lockDir(t, target)
+	l.ParkOnRelease()
+	if err := l.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if next == nil {
+		t.Fatal("the step release:parked was never reached")
+	}
+	if !os.SameFile(lockDir(t, target), ours) {
+		t.Error("the next lock is not the parked directory")
+	}
+	if err := next.Check(); err != nil {
+		t.Errorf("the next holder's lock: %v", err)
+	}
+	if !held(t, target, filelock.Options{}) {
+		t.Error("the next holder's lock is not held")
+	}
+	next.ParkOnRelease()
+	if err := next.Release(); err != nil {
+		t.Error(err)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, filelock.IdleName)); err != nil {
+		t.Errorf("the directory was not parked again: %v", err)
+	}
+}
