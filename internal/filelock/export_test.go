@@ -4,7 +4,8 @@ package filelock
 // parking and releasing the lock (acquire:made, acquire:placed,
 // unpark:claimed, unpark:stamped, unpark:placed, unpark:putback,
 // release:verified, release:aside, release:parked, move:verified,
-// takeover:seen, takeover:aside, takeover:giveback, verify:again), so
+// takeover:seen, takeover:aside, takeover:giveback, touch:due,
+// verify:again), so
 // that a test can kill its process there or change the directory under
 // it.
 func WithStepHook(o Options, at func(step string)) Options {

@@ -517,14 +517,19 @@ func (l *Lock) touch() error {
 	if l.released {
 		return nil
 	}
-	if err := l.verifyLocked(); err != nil {
-		return err
+	// Where the stamp lands on this holder's directory wherever it is
+	// (see stampsHeld), it needs no look first: taken over and replaced
+	// (this process stalled past the stale period), the lock in its place
+	// keeps its stamp and its holder, and the look after the stamp finds
+	// this one's lost. That look comes with a fresh stamp, so it waits out
+	// a late taker's look (see verifyLocked), which a look first, with the
+	// stamp as old as a refresh finds it, took for a loss.
+	if !stampsHeld {
+		if err := l.verifyLocked(); err != nil {
+			return err
+		}
 	}
-	l.hook.step("touch:verified")
-	// The stamp lands on this holder's directory, wherever it is: taken
-	// over and replaced after the check above (this process stalled past
-	// the stale period), the lock in its place keeps its stamp and its
-	// holder, and the look below finds this one's lost.
+	l.hook.step("touch:due")
 	st, err := l.dir.stamp(l.path)
 	if err != nil {
 		return (&storage.Error{Op: "lock", File: l.path, Message: "lock was compromised"}).WithCause(err)

@@ -1,4 +1,4 @@
-//go:build !linux
+//go:build !unix
 
 package filelock
 
@@ -8,38 +8,38 @@ import (
 	"time"
 )
 
-// A heldDir is a lock directory its holder keeps open. Here it is stamped
-// by its path (see stamp), so a holder stalled between checking and
-// stamping its lock may stamp a lock that took its place.
-type heldDir struct{ f *os.File }
+// A heldDir stands for a lock directory its holder would keep open. Here
+// nothing is kept open (Windows could then neither stamp nor remove the
+// directory), and the directory is stamped and described by its path, so
+// a holder stalled between checking and stamping its lock may stamp a lock
+// that took its place.
+type heldDir struct{}
 
 // stampsHeld reports that a stamp lands on whatever is at the lock path:
 // a caller looks there first (see holdIfPlaced).
 const stampsHeld = false
 
-// openDir opens the directory at path to keep.
+// openDir checks that a directory is at path.
 func openDir(path string) (heldDir, error) {
-	f, err := os.Open(path)
-	return heldDir{f: f}, err
+	st, err := os.Lstat(path)
+	if err == nil && !st.IsDir() {
+		err = &fs.PathError{Op: "open", Path: path, Err: fs.ErrInvalid}
+	}
+	return heldDir{}, err
 }
 
-// describe returns the directory's description.
-func (d heldDir) describe(string) (fs.FileInfo, error) { return d.f.Stat() }
+// describe returns the description of the directory at path.
+func (heldDir) describe(path string) (fs.FileInfo, error) { return os.Lstat(path) }
 
-// stamp sets the modification time of the lock directory at path to now
-// and returns the held directory's description.
-func (d heldDir) stamp(path string) (fs.FileInfo, error) {
+// stamp sets the modification time of the directory at path to now and
+// returns its description.
+func (heldDir) stamp(path string) (fs.FileInfo, error) {
 	now := time.Now()
 	if err := os.Chtimes(path, now, now); err != nil {
 		return nil, err
 	}
-	return d.f.Stat()
+	return os.Lstat(path)
 }
 
-// close closes the directory; it may be called on a closed one.
-func (d *heldDir) close() {
-	if d.f != nil {
-		d.f.Close()
-		d.f = nil
-	}
-}
+// close does nothing: nothing is kept open.
+func (*heldDir) close() {}

@@ -17,7 +17,7 @@ func TestHolderOutlastsALateTakersLook(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("needs exchanges (Linux)")
 	}
-	for _, op := range []string{"check", "refresh", "release"} {
+	for _, op := range []string{"check", "refresh", "refresh-when-due", "release"} {
 		t.Run(op, func(t *testing.T) {
 			target := filepath.Join(t.TempDir(), "s.jsonl")
 			path := target + Suffix
@@ -41,6 +41,20 @@ func TestHolderOutlastsALateTakersLook(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if op == "refresh-when-due" {
+				// The stamp is as old as a refresh finds it, half the
+				// stale period: the look before stamping would not look
+				// again.
+				due := time.Now().Add(-o.Stale / 2)
+				if err := os.Chtimes(path, due, due); err != nil {
+					t.Fatal(err)
+				}
+				st, err := os.Lstat(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				l.mtime = st.ModTime()
+			}
 			// The late taker's look begins: its fresh directory in, the
 			// holder's out.
 			if err := os.Mkdir(path+".look", 0o700); err != nil {
@@ -52,7 +66,7 @@ func TestHolderOutlastsALateTakersLook(t *testing.T) {
 			switch op {
 			case "check":
 				err = l.Check()
-			case "refresh":
+			case "refresh", "refresh-when-due":
 				err = l.touch()
 			case "release":
 				err = l.Release()

@@ -407,7 +407,7 @@ func refreshHooked(o filelock.Options) (filelock.Options, <-chan struct{}) {
 	reached := make(chan struct{})
 	var once sync.Once
 	return filelock.ThenAtStep(o, func(step string) {
-		if step == "touch:verified" {
+		if step == "touch:due" {
 			once.Do(func() { close(reached) })
 		}
 	}), reached
@@ -431,7 +431,7 @@ func waitFor(t *testing.T, ch <-chan struct{}, what string) {
 func TestRefreshStampsOnlyItsOwnLock(t *testing.T) {
 	target := filepath.Join(t.TempDir(), "s.jsonl")
 	var taker *filelock.Lock
-	o, reached := refreshHooked(takeOverAt(t, target, "touch:verified", &taker))
+	o, reached := refreshHooked(takeOverAt(t, target, "touch:due", &taker))
 	l := acquire(t, target, o)
 	waitFor(t, reached, "a refresh")
 	// Check waits for the refresh to finish: both hold the lock's mutex.
@@ -457,7 +457,7 @@ func TestRefreshDoesNotAdoptALockThatReusedItsInode(t *testing.T) {
 	target := filepath.Join(t.TempDir(), "s.jsonl")
 	var other *filelock.Lock
 	hookRan := false
-	o, reached := refreshHooked(reuseInodeAt(t, target, "touch:verified", &hookRan, &other))
+	o, reached := refreshHooked(reuseInodeAt(t, target, "touch:due", &hookRan, &other))
 	l := acquire(t, target, o)
 	waitFor(t, reached, "a refresh")
 	held := l.Check() == nil
