@@ -613,10 +613,18 @@ func (m *migration) settle(rel string) {
 			continue
 		}
 		if uint64(sys.Dev) == f.dev && uint64(sys.Ino) == f.ino {
-			f.settled, f.size, f.mtime, f.ctime = true, sys.Size, sys.Mtim, sys.Ctim
+			f.settled, f.size = true, sys.Size
+			f.mtime, f.ctime = changeTimes(sys)
 		}
 		return
 	}
+}
+
+// unchanged reports whether the settled file f still has the size and the
+// modification and change times sys gives it.
+func (f madeFile) unchanged(sys *syscall.Stat_t) bool {
+	mtime, ctime := changeTimes(sys)
+	return sys.Size == f.size && mtime == f.mtime && ctime == f.ctime
 }
 
 // remember records that this run created the destination file rel, open
@@ -653,7 +661,7 @@ func (m *migration) removeMade() bool {
 			continue
 		}
 		if sys, isStat := st.Sys().(*syscall.Stat_t); !isStat || uint64(sys.Dev) != f.dev || uint64(sys.Ino) != f.ino ||
-			f.settled && (sys.Size != f.size || sys.Mtim != f.mtime || sys.Ctim != f.ctime) {
+			f.settled && !f.unchanged(sys) {
 			continue // replaced or written since: not this run's file any more
 		}
 		if m.dst.Remove(f.rel) != nil {
