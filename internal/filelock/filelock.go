@@ -646,7 +646,10 @@ func (l *Lock) Move(target string) error {
 		return nil
 	}
 	if st, err = l.dir.stamp(path); err != nil {
-		return (&storage.Error{Op: "lock", File: path, Message: "lock was compromised"}).WithCause(err)
+		// Unstamped, the moved lock goes stale at its old stamp's time:
+		// it is lost from now on, as a failed refresh counts it.
+		l.compromised = (&storage.Error{Op: "lock", File: path, Message: "lock was compromised"}).WithCause(err)
+		return l.compromised
 	}
 	l.mtime = st.ModTime()
 	if err := l.verifyLocked(); err != nil {

@@ -74,6 +74,27 @@ func childForeign(target string) int {
 		if err := l.Release(); err == nil {
 			return fail("release reported no loss")
 		}
+	case "unstampable-move":
+		o.Refresh = time.Hour
+		l, err := filelock.Acquire(ctx, target, o)
+		if err != nil {
+			return fail("acquire: %v", err)
+		}
+		fmt.Println("locked")
+		if _, err := bufio.NewReader(os.Stdin).ReadString('\n'); err != nil {
+			return fail("stdin: %v", err)
+		}
+		// Old enough that Move stamps the moved lock, which fails.
+		time.Sleep(400 * time.Millisecond)
+		if err := l.Move(filepath.Join(filepath.Dir(target), "b.jsonl")); err == nil {
+			return fail("move of an unstampable lock reported no loss")
+		}
+		if err := l.Check(); err == nil {
+			return fail("check after a move that lost the lock = nil")
+		}
+		if err := l.Release(); err == nil {
+			return fail("release reported no loss")
+		}
 	default:
 		return fail("unknown scenario %q", scenario)
 	}
@@ -105,6 +126,7 @@ func TestOtherUsersDirectories(t *testing.T) {
 		{scenario: "stale", mode: 0o700},
 		{scenario: "sticky", mode: 0o700, sticky: true},
 		{scenario: "unstampable", mode: 0o700},
+		{scenario: "unstampable-move", mode: 0o700},
 	} {
 		t.Run(fmt.Sprintf("%s,%v", tc.scenario, tc.mode), func(t *testing.T) {
 			dir := sharedDir(t, tc.sticky)
@@ -131,7 +153,7 @@ func TestOtherUsersDirectories(t *testing.T) {
 			cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
 			var stderr strings.Builder
 			cmd.Stderr = &stderr
-			if tc.scenario == "unstampable" {
+			if strings.HasPrefix(tc.scenario, "unstampable") {
 				runUnstampable(t, cmd, target)
 			} else if err := cmd.Run(); err != nil {
 				t.Fatalf("child: %v: %s", err, stderr.String())
@@ -182,7 +204,7 @@ func runUnstampable(t *testing.T, cmd *exec.Cmd, target string) {
 		t.Fatal(err)
 	}
 	if err := cmd.Wait(); err != nil {
-		t.Fatalf("child: %v", err)
+		t.Fatalf("child: %v: %v", err, cmd.Stderr)
 	}
 	start := time.Now()
 	l, err := filelock.Acquire(t.Context(), target, filelock.Options{Stale: time.Second, Timeout: 5 * time.Second})
