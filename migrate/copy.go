@@ -11,11 +11,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/archive"
@@ -244,13 +242,12 @@ func (t *tally) done(between *carriedLock) {
 // under it may not be consistent. Later calls return nil, so that a deferred
 // call after an explicit one is harmless.
 //
-// The lock directory is held open while the lock is held. Removing a
-// directory frees its inode and block when the last reference to it goes;
-// with the directory open, that happens when it is closed after the removal
-// rather than during it, while the removal holds the lock of the source
-// directory (on a file system mounted with discard, freeing the block waits
-// for the disk) and every other lock taken or released in that directory
-// waits.
+// The lock keeps its directory open while held (see filelock). Removing a
+// directory frees its inode and block when the last reference to it goes,
+// so that happens when the lock closes it after the removal rather than
+// during it, while the removal holds the lock of the source directory (on
+// a file system mounted with discard, freeing the block waits for the
+// disk) and every other lock taken or released in that directory waits.
 func lockSource(ctx context.Context, d *safefs.Dir, rel string, opts filelock.Options) (func() error, error) {
 	c := new(carriedLock)
 	if err := c.acquire(ctx, d, rel, opts); err != nil {
@@ -271,7 +268,6 @@ func lockSource(ctx context.Context, d *safefs.Dir, rel string, opts filelock.Op
 // is held while the caller's code runs between files.
 type carriedLock struct {
 	lock   *filelock.Lock
-	held   *os.File    // the lock directory, open: see lockSource
 	dir    *safefs.Dir // where the lock is
 	noMove bool        // the file system cannot move locks
 }
@@ -304,14 +300,12 @@ func (c *carriedLock) take(ctx context.Context, d *safefs.Dir, rel string) error
 }
 
 // acquire takes the lock of the source record rel of d, holding no lock
-// before, and holds its directory open (see lockSource).
+// before.
 func (c *carriedLock) acquire(ctx context.Context, d *safefs.Dir, rel string, opts filelock.Options) error {
 	lock, err := d.Lock(ctx, rel, opts)
 	if err != nil {
 		return err
 	}
-	// Only a help: without it the release is the same, only slower.
-	c.held, _ = os.OpenFile(lock.Path(), os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0)
 	c.lock, c.dir = lock, d
 	return nil
 }
@@ -329,10 +323,7 @@ func (c *carriedLock) release() error {
 		return nil
 	}
 	err := c.lock.Release()
-	if c.held != nil {
-		_ = c.held.Close()
-	}
-	c.lock, c.held, c.dir = nil, nil, nil
+	c.lock, c.dir = nil, nil
 	return err
 }
 
