@@ -1,4 +1,4 @@
-//go:build unix && !(darwin || freebsd || netbsd || dragonfly)
+//go:build unix && !(darwin || freebsd || netbsd)
 
 package migrate
 

@@ -21,8 +21,8 @@ import (
 )
 
 // unixChild runs the child processes of the tests that need Unix: mode
-// "mix" (see childMix), "step" (see childStep) or "foreign" (see
-// childForeign).
+// "mix" (see childMix), "step" (see childStep), "foreign" (see
+// childForeign) or "plain-holder" (see childPlainHolder).
 func unixChild(mode, target string) int {
 	switch mode {
 	case "mix":
@@ -31,6 +31,8 @@ func unixChild(mode, target string) int {
 		return childStep(target)
 	case "foreign":
 		return childForeign(target)
+	case "plain-holder":
+		return childPlainHolder(target)
 	}
 	fmt.Fprintln(os.Stderr, "unknown child mode", mode)
 	return 2

@@ -518,16 +518,30 @@ func (l *Lock) touch() error {
 		return nil
 	}
 	// Where the stamp lands on this holder's directory wherever it is
-	// (see stampsHeld), it needs no look first: taken over and replaced
-	// (this process stalled past the stale period), the lock in its place
-	// keeps its stamp and its holder, and the look after the stamp finds
-	// this one's lost. That look comes with a fresh stamp, so it waits out
-	// a late taker's look (see verifyLocked), which a look first, with the
-	// stamp as old as a refresh finds it, took for a loss.
+	// (see stampsHeld), a lock found missing or replaced first is stamped
+	// all the same: taken over and replaced (this process stalled past the
+	// stale period), the lock in its place keeps its stamp and its holder,
+	// and the look after the stamp finds this one's lost. That look comes
+	// with a fresh stamp, so it waits out a late taker's look (see
+	// verifyLocked), which a look first, with the stamp as old as a
+	// refresh finds it, took for a loss.
+	//
+	// This holder's directory in place with a stamp it did not set is
+	// lost at once, as before: another process holds it as its own. One
+	// that stamps by path (a TypeScript SDK process, or a Go process where
+	// stamps go by path) and stalled between its look and its stamp
+	// stamped this lock, and holds it until its own next look; a process
+	// that made its lock by mkdir at its path and opened it there (see
+	// place) may have opened this one. Stamped over, that stamp no longer
+	// shows: both would hold the lock until the other looks, or, two
+	// holders of one directory both stamping before they look, for as
+	// long as they run.
 	if !stampsHeld {
 		if err := l.verifyLocked(); err != nil {
 			return err
 		}
+	} else if l.stampedByAnother() {
+		return &storage.Error{Op: "lock", File: l.path, Message: "lock was compromised"}
 	}
 	l.hook.step("touch:due")
 	st, err := l.dir.stamp(l.path)
@@ -536,6 +550,13 @@ func (l *Lock) touch() error {
 	}
 	l.mtime = st.ModTime()
 	return l.verifyLocked()
+}
+
+// stampedByAnother reports whether this holder's directory is at the lock
+// path with a stamp this holder did not set. l.mu must be held.
+func (l *Lock) stampedByAnother() bool {
+	st, err := os.Lstat(l.path)
+	return err == nil && st.IsDir() && inode(st) == l.ino && !st.ModTime().Equal(l.mtime)
 }
 
 // verifyLocked checks that the lock directory is the one we made and that
