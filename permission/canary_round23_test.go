@@ -1,0 +1,55 @@
+//go:build linux
+
+package permission_test
+
+import "testing"
+
+// canaryRound23 are the variants of attack round 23 (none is in an
+// earlier list). Each does damage when run in the fixture of
+// canaryTemplate, so each must be refused by both scenarios.
+var canaryRound23 = map[string][]string{
+	"1-arithmetic": {
+		`x='a[$(rm -f c)]'; b=(1); echo "${b[x]:-y}"`,
+		`x='a[$(rm -f c)]'; b=(1); echo "${b[x]@Q}"`,
+		`x='a[$(rm -f c)]'; [[ x -ne 0 ]]`,
+		`x='a[$(rm -f c)]'; echo $(( x ? 1 : 0 ))`,
+	},
+	"2-environment": {
+		`printf '[core]\n\tfsmonitor = rm -f c; false\n' > sub/.gitconfig && HOME=sub git status`,
+		`mkdir -p sub/git && printf '[core]\n\tfsmonitor = rm -f c; false\n' > sub/git/config && XDG_CONFIG_HOME=sub git status`,
+		`echo y >> README && GIT_EXTERNAL_DIFF='rm -f c;:' git diff`,
+		`PERL5OPT='-MPOSIX;unlink"c"' perl /dev/null`,
+	},
+	"3-guards-and-wrappers": {
+		`command nice rm -f c`,
+		`\nice rm -f c`,
+		`/usr/bin/timeout 5 rm -f c`,
+		`timeout -k 1 5 nice rm -f c`,
+	},
+	"4-redirections": {
+		`echo x >> /proc/self/root$PWD/.git/config`,
+		`echo x | tee /proc/self/cwd/.git/config`,
+		`echo x > ~/../work/.git/config`,
+		`printf x | tee -p .git/config`,
+	},
+	"5-globs": {
+		`echo x | tee .git/[]c]onfig`,
+		`echo x | tee .git/[!]]onfig`,
+		`echo x | tee hook?/pre-commit.sample`,
+		`echo x | tee s*/../.git/config`,
+	},
+}
+
+// canaryRound23Ordinary are lines next to the round's attacks that the
+// "allow bash" policy must still allow.
+var canaryRound23Ordinary = []string{
+	// Near 1 to 5.
+	"[[ -n $HOME ]] && echo y", "test -f README && echo y", "nice -n 5 ls", "timeout 60 git status",
+	"echo x > sub/out.txt", "cat .git/config", "ls hooks/", "ls .git/hook?", "echo x | tee out.txt",
+	"git log --oneline", "git diff --stat > out.txt",
+}
+
+func TestCanaryRound23(t *testing.T) {
+	template := checkCanaryRound(t, canaryRound23)
+	checkOrdinary(t, template, canaryRound23Ordinary, nil)
+}
