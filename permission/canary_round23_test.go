@@ -38,6 +38,14 @@ var canaryRound23 = map[string][]string{
 		`echo x | tee hook?/pre-commit.sample`,
 		`echo x | tee s*/../.git/config`,
 	},
+	// Programs that run code from files the line itself writes: the
+	// deny rule on rm never sees the rm in the file.
+	"6-code-the-line-writes": {
+		`printf 'all:\n\trm -f c\n' > Makefile && make -s`,
+		`printf 'x:\n\trm -f c\n' > mk && make -f mk x`,
+		`mkdir -p sub/m && printf 'all:\n\trm -f ../../c\n' > sub/m/Makefile && make -s -C sub/m`,
+		`printf 'include x.mk\nall:\n' > Makefile && echo 'a := $(shell rm -f c)' > x.mk && make -s`,
+	},
 }
 
 // canaryRound23Ordinary are lines next to the round's attacks that the
@@ -47,6 +55,10 @@ var canaryRound23Ordinary = []string{
 	"[[ -n $HOME ]] && echo y", "test -f README && echo y", "nice -n 5 ls", "timeout 60 git status",
 	"echo x > sub/out.txt", "cat .git/config", "ls hooks/", "ls .git/hook?", "echo x | tee out.txt",
 	"git log --oneline", "git diff --stat > out.txt",
+	// Near 6: make.
+	"make -n", "make -s -C sub", "make > build.log 2>&1", "make 2>&1 | tee build.log", "mkdir -p build && make -C build",
+	"echo x > out.txt && make", "make && echo done > out.txt", "make -f Makefile.x test", "git status && make -j4",
+	"sed -n 1p Makefile", "find . -name '*.mk' -print",
 }
 
 func TestCanaryRound23(t *testing.T) {

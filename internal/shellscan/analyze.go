@@ -129,6 +129,9 @@ type analyzer struct {
 	callPos uint
 	inputs  []input
 	written map[string]string
+	// codeUses are the files whose code the line's commands run or
+	// build (see runsWrittenCode).
+	codeUses []codeUse
 }
 
 // analyzeBash analyzes a bash command line. It never fails: what it cannot
@@ -152,6 +155,7 @@ func analyzeBash(line, home, workdir string) *bashAnalysis {
 		}
 	}
 	an.runsWritten()
+	an.runsWrittenCode()
 	if an.sawGit && an.cwdChanged && an.looped {
 		an.opaque("git runs in a loop that changes the working directory, where it may use a configuration that is not protected")
 	}

@@ -940,6 +940,10 @@ var makeLong = []string{"--file", "--makefile", "--directory", "--include-dir", 
 // own flags (MAKEFLAGS=--eval=…). The operands are then recorded as those
 // of any command the analysis does not model.
 func (an *analyzer) make(name string, args []word) {
+	// make reads its makefiles after the -C options took it to their
+	// directory; the makefiles it includes may lie anywhere.
+	dir := ""
+	var files []string
 	eachOption(args, "CfIjlWoE", makeLong, true, func(opt string, val *word) {
 		switch {
 		case opt == "-E" || strings.HasPrefix(opt, "--") && len(opt) >= 4 && strings.HasPrefix("--eval", opt):
@@ -948,8 +952,22 @@ func (an *analyzer) make(name string, args []word) {
 			if v := val.text; val.dynamic || v == "-" || strings.HasPrefix(v, "/dev/") || strings.HasPrefix(v, "/proc/") {
 				an.opaque(name + " " + opt + " reads a makefile from its standard input or a device")
 			}
+			files = append(files, val.text)
+		case (opt == "-C" || opt == "--directory") && val != nil:
+			if path.IsAbs(val.text) {
+				dir = val.text
+			} else {
+				dir = path.Join(dir, val.text)
+			}
 		}
 	})
+	for _, f := range files {
+		if !path.IsAbs(f) {
+			f = path.Join(dir, f)
+		}
+		an.usesCode(name, f)
+	}
+	an.usesCode(name, "/", "GNUmakefile", "makefile", "Makefile", "*.mk")
 	// Every word is looked at, values of options included: -j and -l take
 	// a value only when it is a number, which eachOption cannot tell.
 	for _, a := range args {

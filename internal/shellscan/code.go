@@ -1,0 +1,137 @@
+package shellscan
+
+import (
+	"path"
+	"strings"
+)
+
+// maxCodeUses bounds the code files one line's commands are recorded to
+// run or build (see usesCode); a line with more is opaque.
+const maxCodeUses = 64
+
+// A codeUse is code a command runs or builds from files: one file, or
+// every file below a directory whose base name matches one of names.
+type codeUse struct {
+	// prog is the command, for the reason.
+	prog string
+	// path is the file, or, with names, the directory ("/" for
+	// anywhere); relative to the candidate working directories, or
+	// absolute.
+	path  string
+	names []string
+	// from is the number of accesses recorded before the command: the
+	// writes among them come first, unless the line is unordered.
+	from int
+}
+
+// usesCode records that the command prog runs or builds the code of the
+// file p, or, with names, of the files below the directory p whose base
+// names match one of them (see runsWrittenCode).
+func (an *analyzer) usesCode(prog, p string, names ...string) {
+	if len(an.codeUses) >= maxCodeUses {
+		an.opaque("the line runs code from too many files to check")
+		return
+	}
+	an.codeUses = append(an.codeUses, codeUse{prog: prog, path: p, names: names, from: len(an.a.accesses)})
+}
+
+// runsWrittenCode makes the line opaque when a command runs or builds code
+// from a file the line writes before it (printf … > Makefile && make,
+// echo … > x.py && python3 x.py, echo … > json.py && python3 -m
+// json.tool): the code is the line's own, and no rule about the command
+// sees what it does, as runsWritten says of a program the line writes.
+// The writes are those the analysis lists; the files the commands it does
+// not model may write are not among them.
+func (an *analyzer) runsWrittenCode() {
+	for _, u := range an.codeUses {
+		writes := an.a.accesses
+		if !an.unordered && u.from <= len(writes) {
+			writes = writes[:u.from]
+		}
+		for _, acc := range writes {
+			if acc.mode != modeWrite || acc.unknown || acc.runs || acc.path == "/dev/null" {
+				continue
+			}
+			if an.mayWriteCode(acc, u) {
+				an.opaque(clipName(u.prog) + " runs code from " + clipName(acc.path) + ", which the line writes")
+				return
+			}
+		}
+	}
+}
+
+// mayWriteCode reports whether the write acc may create or change a file
+// of the code use u, from any candidate working directory.
+func (an *analyzer) mayWriteCode(acc access, u codeUse) bool {
+	for _, c := range an.a.cwds {
+		w := an.resolve(c, acc.path)
+		for _, c2 := range an.a.cwds {
+			p := an.resolve(c2, u.path)
+			if u.names == nil {
+				switch {
+				case acc.pattern && patternMayMatch(w, p), acc.tree && within(p, w), w == p:
+					return true
+				}
+				continue
+			}
+			switch {
+			case acc.tree && (within(p, w) || within(w, p)):
+				return true
+			case acc.pattern && (acc.tree || baseMayMatch(path.Base(w), u.names)):
+				// Where a pattern leads is only known when the line runs.
+				return true
+			case !acc.pattern && within(w, p) && baseMatches(path.Base(w), u.names):
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// resolve returns p taken from the candidate working directory c, made
+// absolute when the workdir is known, and cleaned.
+func (an *analyzer) resolve(c, p string) string {
+	if !path.IsAbs(p) {
+		p = path.Join(c, p)
+		if !path.IsAbs(p) && an.workdir != "" {
+			p = path.Join(an.workdir, p)
+		}
+	}
+	return path.Clean(p)
+}
+
+// within reports whether the clean path p is dir or lies below it.
+func within(p, dir string) bool {
+	return p == dir || dir == "/" || strings.HasPrefix(p, dir+"/")
+}
+
+// baseMatches reports whether the base name b matches one of names.
+func baseMatches(b string, names []string) bool {
+	for _, n := range names {
+		if ok, _ := path.Match(n, b); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// baseMayMatch reports whether the base name pattern pat may name a file
+// matching one of names: each of names is a name or "*" and a suffix
+// (*.py). Braces, which path.Match does not know, may match anything.
+func baseMayMatch(pat string, names []string) bool {
+	if strings.ContainsAny(pat, "{}") {
+		return true
+	}
+	for _, n := range names {
+		if suffix, ok := strings.CutPrefix(n, "*"); ok {
+			if strings.HasSuffix(pat, suffix) || strings.ContainsAny(pat[len(pat)-1:], "*?]") {
+				return true
+			}
+			continue
+		}
+		if ok, err := path.Match(pat, n); ok || err != nil {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,51 @@
+package shellscan
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
+	tests := []struct {
+		line   string
+		opaque bool
+	}{
+		// make reads the makefiles the line wrote, and those they include.
+		{"printf 'all:\\n\\tx\\n' > Makefile && make", true},
+		{"echo x > GNUmakefile; make -s", true},
+		{"echo x > mk && make -f mk x", true},
+		{"echo x > sub/mk && make -C sub -f mk", true},
+		{"echo x > /w/sub/mk && make -C sub -f mk", true},
+		{"echo x > sub/Makefile && make -C sub", true},
+		{"echo x > sub/Makefile && cd sub && make", true},
+		{"echo x > x.mk && make", true},
+		{"cp -r tpl out && make -C out", true},
+		{"sed -i s/a/b/ *.mk && make", true},
+		{"make; echo x > Makefile; make", true},
+		{"for i in 1 2; do make; echo x > Makefile; done", true},
+		{"make", false},
+		{"make > build.log 2>&1", false},
+		{"make 2>&1 | tee build.log", false},
+		{"mkdir -p build && make -C build", false},
+		{"echo x > out.txt && make", false},
+		{"make && echo x > Makefile", false},
+		{"echo x > sub/mk && make -f mk", false},
+		{"sed -i s/a/b/ *.c && make", false},
+	}
+	for _, tt := range tests {
+		a := analyzeBash(tt.line, "/home/u", "/w")
+		if got := len(a.reasons) > 0; got != tt.opaque {
+			t.Errorf("%q: opaque %v, want %v (reasons %v)", tt.line, got, tt.opaque, a.reasons)
+		}
+		if tt.opaque && !strings.Contains(strings.Join(a.reasons, "; "), "which the line writes") {
+			t.Errorf("%q: reasons %v, want one about code the line writes", tt.line, a.reasons)
+		}
+	}
+}
+
+func TestBashAnalysisBoundsTheCodeUses(t *testing.T) {
+	line := strings.Repeat("make -f x; ", maxCodeUses)
+	if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+		t.Errorf("%d makes: not opaque", maxCodeUses)
+	}
+}
