@@ -45,6 +45,13 @@ var canaryRound23 = map[string][]string{
 		`printf 'x:\n\trm -f c\n' > mk && make -f mk x`,
 		`mkdir -p sub/m && printf 'all:\n\trm -f ../../c\n' > sub/m/Makefile && make -s -C sub/m`,
 		`printf 'include x.mk\nall:\n' > Makefile && echo 'a := $(shell rm -f c)' > x.mk && make -s`,
+		`echo 'import os; os.remove("c")' > x.py && python3 x.py`,
+		`echo 'import os; os.remove("c")' > README && python3 README`,
+		`echo 'import os; os.remove("c")' > x.py && python3 -m x`,
+		`echo 'import os; os.remove("c")' > json.py && python3 -m json.tool README`,
+		`echo 'unlink "c";' > x.pl && perl x.pl`,
+		`echo 'require("fs").unlinkSync("c")' > x.js && node x.js`,
+		`echo 'require("fs").unlinkSync("c")' > pre && node -r ./pre README`,
 	},
 }
 
@@ -59,6 +66,11 @@ var canaryRound23Ordinary = []string{
 	"make -n", "make -s -C sub", "make > build.log 2>&1", "make 2>&1 | tee build.log", "mkdir -p build && make -C build",
 	"echo x > out.txt && make", "make && echo done > out.txt", "make -f Makefile.x test", "git status && make -j4",
 	"sed -n 1p Makefile", "find . -name '*.mk' -print",
+	// Near 6: interpreters.
+	"python3 x.py > out.txt", "python3 x.py | tee out.txt", "echo data > in.txt && python3 x.py in.txt",
+	"python3 -m json.tool README > out.json", "node x.js > out.txt", "perl x.pl README > out.txt",
+	"mkdir -p out && python3 x.py out", "python3 -W ignore x.py", "node --inspect x.js", "python3 x.py > out.py",
+	"cp README in.txt && node x.js in.txt",
 }
 
 func TestCanaryRound23(t *testing.T) {

@@ -18,6 +18,20 @@ var interpreters = sync.OnceValue(func() map[string]string {
 	}
 })
 
+// languageFiles are the base names of the files an interpreter may load
+// as code besides its script: the modules a script imports, the package
+// manifest that tells node where they are.
+var languageFiles = map[string][]string{
+	"python": {"*.py", "*.pyc"}, "pypy": {"*.py", "*.pyc"}, "ipython": {"*.py", "*.pyc"},
+	"jython": {"*.py"}, "bpython": {"*.py", "*.pyc"},
+	"node":   {"*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "*.node", "package.json"},
+	"nodejs": {"*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "*.node", "package.json"},
+	"bun":    {"*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "*.node", "package.json"},
+	"deno":   {"*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "package.json", "deno.json", "deno.jsonc"},
+	"perl":   {"*.pl", "*.pm"}, "ruby": {"*.rb"}, "irb": {"*.rb"}, "php": {"*.php"}, "julia": {"*.jl"},
+	"R": {"*.R", "*.r"}, "Rscript": {"*.R", "*.r"}, "jshell": {"*.jsh", "*.java"}, "ghci": {"*.hs"},
+}
+
 // isPython reports whether name is python followed by a version made of
 // digits and dots (python3, python3.12), as ^python[0-9.]*$ would.
 func isPython(name string) bool {
@@ -47,9 +61,21 @@ func (an *analyzer) interpreter(name string, args []word) bool {
 	if onlyVersion(args) {
 		return true
 	}
+	// The script may import any module of its language from beside it
+	// or from the working directory (json.py shadows python's json).
+	if names := languageFiles[name]; len(names) > 0 {
+		an.usesCode(name, "/", names...)
+	} else if isPython(name) {
+		an.usesCode(name, "/", languageFiles["python"]...)
+	}
 	if name == "deno" || name == "bun" {
 		if len(args) > 0 && (args[0].text == "eval" || args[0].text == "-e" || args[0].text == "--eval") {
 			an.opaque(name + " runs inline code")
+		}
+		for _, a := range args {
+			if !strings.HasPrefix(a.text, "-") {
+				an.usesCode(name, a.text)
+			}
 		}
 		an.unknownArgs(args)
 		return true
@@ -79,6 +105,9 @@ scan:
 			if contains([]string{"--eval", "--print", "--exec", "--command"}, t) || strings.HasPrefix(t, "--eval=") || strings.HasPrefix(t, "--print=") {
 				an.opaque(name + " runs inline code")
 				return true
+			}
+			if _, v, ok := strings.Cut(t, "="); ok {
+				an.usesCode(name, v) // node --require=./x.js
 			}
 			valueNext = t != "--" && !strings.Contains(t, "=")
 			continue
@@ -135,6 +164,9 @@ scan:
 			valueNext = !strings.Contains(t, "=")
 			continue
 		}
+		// The script, or an option's value that comes before it and may
+		// name code to load first (node -r ./x).
+		an.usesCode(name, t)
 		operands++
 		if !valueNext {
 			break
