@@ -52,6 +52,10 @@ var canaryRound23 = map[string][]string{
 		`echo 'unlink "c";' > x.pl && perl x.pl`,
 		`echo 'require("fs").unlinkSync("c")' > x.js && node x.js`,
 		`echo 'require("fs").unlinkSync("c")' > pre && node -r ./pre README`,
+		`echo '{"scripts":{"test":"rm -f c"}}' > package.json && npm test -s`,
+		`echo '{"scripts":{"x":"rm -f c"}}' > package.json && npm run -s x`,
+		`echo '{"scripts":{"start":"rm -f c"}}' > package.json && npm start -s`,
+		`echo '{"scripts":{"preinstall":"rm -f c"}}' > package.json && npm install -s --offline`,
 	},
 }
 
@@ -71,6 +75,9 @@ var canaryRound23Ordinary = []string{
 	"python3 -m json.tool README > out.json", "node x.js > out.txt", "perl x.pl README > out.txt",
 	"mkdir -p out && python3 x.py out", "python3 -W ignore x.py", "node --inspect x.js", "python3 x.py > out.py",
 	"cp README in.txt && node x.js in.txt",
+	// Near 6: package managers.
+	"npm test", "npm run build > build.log 2>&1", "npm install", "npm ci", "echo x > out.txt && npm test",
+	"npm run lint | tee lint.log", "npm --version", "yarn test", "pnpm run build", "cat package.json",
 }
 
 func TestCanaryRound23(t *testing.T) {

@@ -56,6 +56,16 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"mkdir -p out && python3 x.py out", false},
 		{"python3 x.py && echo x > y.py", false},
 		{"echo x > y.txt && ruby x.rb", false},
+		// Package managers run the scripts of package.json.
+		{"echo '{}' > package.json && npm test", true},
+		{"echo x > .npmrc && npm install", true},
+		{"echo x > sub/index.js && pnpm run build", true},
+		{"echo x > .yarnrc.yml && yarn", true},
+		{"npm test", false},
+		{"npm run build > build.log 2>&1", false},
+		{"echo x > out.txt && npm test", false},
+		{"npm --version && echo x > package.json", false},
+		{"echo '{}' > package.json && npm --version", false},
 	}
 	for _, tt := range tests {
 		a := analyzeBash(tt.line, "/home/u", "/w")
