@@ -56,6 +56,9 @@ var canaryRound23 = map[string][]string{
 		`echo '{"scripts":{"x":"rm -f c"}}' > package.json && npm run -s x`,
 		`echo '{"scripts":{"start":"rm -f c"}}' > package.json && npm start -s`,
 		`echo '{"scripts":{"preinstall":"rm -f c"}}' > package.json && npm install -s --offline`,
+		`printf '#include <stdio.h>\nint main(void){return remove("c");}\n' > m.c && cc -o m m.c && ./m`,
+		`printf '#include <stdio.h>\nint main(void){return remove("c");}\n' > m.c && gcc m.c && ./a.out`,
+		`printf '#include <stdio.h>\nint main(void){return remove("c");}\n' > m.h && cc -include m.h -x c /dev/null -o m && ./m`,
 	},
 }
 
@@ -78,6 +81,10 @@ var canaryRound23Ordinary = []string{
 	// Near 6: package managers.
 	"npm test", "npm run build > build.log 2>&1", "npm install", "npm ci", "echo x > out.txt && npm test",
 	"npm run lint | tee lint.log", "npm --version", "yarn test", "pnpm run build", "cat package.json",
+	// Near 6: compilers.
+	"cc -o m m.c && ./m", "gcc -c x.c", "gcc -O2 -o prog x.c > build.log 2>&1", "mkdir -p build && cc -o build/m m.c",
+	"gcc -Iinclude -c src/x.c -o build/x.o", "echo x > out.txt && cc -c x.c", "cc -o m m.c && ./m > out.txt",
+	"grep -rn main --include='*.c' .",
 }
 
 func TestCanaryRound23(t *testing.T) {

@@ -66,6 +66,15 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"echo x > out.txt && npm test", false},
 		{"npm --version && echo x > package.json", false},
 		{"echo '{}' > package.json && npm --version", false},
+		// A compiler builds a program of the sources the line writes.
+		{"echo x > m.c && cc -o m m.c && ./m", true},
+		{"echo x > m.c && x86_64-linux-gnu-gcc-12 m.c", true},
+		{"echo x > m.h && cc -include m.h -x c /dev/null", true},
+		{"echo x > inc/m.h && gcc -Iinc -c y.c", true},
+		{"cc -o m m.c && ./m", false},
+		{"mkdir -p build && cc -o build/m m.c", false},
+		{"gcc -O2 -o prog x.c > build.log 2>&1", false},
+		{"echo x > out.txt && cc -c x.c", false},
 	}
 	for _, tt := range tests {
 		a := analyzeBash(tt.line, "/home/u", "/w")

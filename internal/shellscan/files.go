@@ -1051,6 +1051,15 @@ func (an *analyzer) compiler(name string, args []word) {
 			return
 		}
 	}
+	// The program it builds, which the line may run (cc -o m m.c &&
+	// ./m), is made of its sources, the files an option names (-include
+	// x.h) and the headers they include.
+	for _, a := range args {
+		if !strings.HasPrefix(a.text, "-") {
+			an.usesCode(name, a.text)
+		}
+	}
+	an.usesCode(name, "/", "*.h", "*.hh", "*.hpp", "*.hxx", "*.inc", "*.def")
 }
 
 // rustc marks the line opaque when rustc (or rustdoc) is told which
