@@ -59,6 +59,7 @@ var canaryRound23 = map[string][]string{
 		`printf '#include <stdio.h>\nint main(void){return remove("c");}\n' > m.c && cc -o m m.c && ./m`,
 		`printf '#include <stdio.h>\nint main(void){return remove("c");}\n' > m.c && gcc m.c && ./a.out`,
 		`printf '#include <stdio.h>\nint main(void){return remove("c");}\n' > m.h && cc -include m.h -x c /dev/null -o m && ./m`,
+		`printf '#include <stdio.h>\nint main(void){return remove("c");}\n' > m.c && make -s m && ./m`,
 	},
 }
 
@@ -85,6 +86,7 @@ var canaryRound23Ordinary = []string{
 	"cc -o m m.c && ./m", "gcc -c x.c", "gcc -O2 -o prog x.c > build.log 2>&1", "mkdir -p build && cc -o build/m m.c",
 	"gcc -Iinclude -c src/x.c -o build/x.o", "echo x > out.txt && cc -c x.c", "cc -o m m.c && ./m > out.txt",
 	"grep -rn main --include='*.c' .",
+	"make -s m && ./m", "sed -i s/a/b/ notes.txt && make",
 }
 
 func TestCanaryRound23(t *testing.T) {

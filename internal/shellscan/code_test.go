@@ -30,7 +30,9 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"echo x > out.txt && make", false},
 		{"make && echo x > Makefile", false},
 		{"echo x > sub/mk && make -f mk", false},
-		{"sed -i s/a/b/ *.c && make", false},
+		{"sed -i s/a/b/ *.c && make", true},
+		{"echo x > m.c && make m && ./m", true},
+		{"sed -i s/a/b/ *.txt && make", false},
 		// Interpreters run their script, and the modules it imports.
 		{"echo x > x.py && python3 x.py", true},
 		{"echo x > README && python3.11 README", true},

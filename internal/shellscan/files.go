@@ -999,7 +999,7 @@ func (an *analyzer) make(name string, args []word) {
 		}
 		an.usesCode(name, f)
 	}
-	an.usesCode(name, "/", "GNUmakefile", "makefile", "Makefile", "*.mk")
+	an.usesCode(name, "/", append([]string{"GNUmakefile", "makefile", "Makefile", "*.mk"}, buildFiles...)...)
 	// Every word is looked at, values of options included: -j and -l take
 	// a value only when it is a number, which eachOption cannot tell.
 	for _, a := range args {
@@ -1059,8 +1059,14 @@ func (an *analyzer) compiler(name string, args []word) {
 			an.usesCode(name, a.text)
 		}
 	}
-	an.usesCode(name, "/", "*.h", "*.hh", "*.hpp", "*.hxx", "*.inc", "*.def")
+	an.usesCode(name, "/", buildFiles...)
 }
+
+// buildFiles are the base names of the files a C compiler, or make by its
+// built-in rules (make m builds m from m.c), builds programs of: sources
+// and the headers they include.
+var buildFiles = []string{"*.c", "*.cc", "*.cpp", "*.cxx", "*.C", "*.m", "*.s", "*.S", "*.h", "*.hh", "*.hpp",
+	"*.hxx", "*.inc", "*.def"}
 
 // rustc marks the line opaque when rustc (or rustdoc) is told which
 // program to link with (-C linker=prog, --codegen=linker=prog): it runs
