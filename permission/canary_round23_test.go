@@ -60,6 +60,8 @@ var canaryRound23 = map[string][]string{
 		`printf '#include <stdio.h>\nint main(void){return remove("c");}\n' > m.c && gcc m.c && ./a.out`,
 		`printf '#include <stdio.h>\nint main(void){return remove("c");}\n' > m.h && cc -include m.h -x c /dev/null -o m && ./m`,
 		`printf '#include <stdio.h>\nint main(void){return remove("c");}\n' > m.c && make -s m && ./m`,
+		`printf 'class X{public static void main(String[] a){new java.io.File("c").delete();}}' > X.java && java X.java`,
+		`printf 'class X{public static void main(String[] a){new java.io.File("c").delete();}}' > X.java && javac X.java && java X`,
 	},
 }
 
@@ -87,6 +89,9 @@ var canaryRound23Ordinary = []string{
 	"gcc -Iinclude -c src/x.c -o build/x.o", "echo x > out.txt && cc -c x.c", "cc -o m m.c && ./m > out.txt",
 	"grep -rn main --include='*.c' .",
 	"make -s m && ./m", "sed -i s/a/b/ notes.txt && make",
+	// Near 6: java.
+	"javac X.java && java X", "mkdir -p out && javac -d out X.java && java -cp out X", "java -jar app.jar > out.txt",
+	"java -version",
 }
 
 func TestCanaryRound23(t *testing.T) {

@@ -77,6 +77,14 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"mkdir -p build && cc -o build/m m.c", false},
 		{"gcc -O2 -o prog x.c > build.log 2>&1", false},
 		{"echo x > out.txt && cc -c x.c", false},
+		// java runs sources and the classes of its class path.
+		{"echo x > X.java && java X.java", true},
+		{"echo x > X.java && javac X.java && java X", true},
+		{"echo x > README && java --source 21 README", true},
+		{"echo x > lib/a.jar && java -cp lib/a.jar X", true},
+		{"javac X.java && java X", false},
+		{"mkdir -p out && javac -d out X.java && java -cp out X", false},
+		{"java -jar app.jar > out.txt", false},
 	}
 	for _, tt := range tests {
 		a := analyzeBash(tt.line, "/home/u", "/w")

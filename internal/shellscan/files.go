@@ -1193,6 +1193,7 @@ var jdkTools = map[string]bool{
 // shell) or reads options the analysis does not see (@argfile,
 // -XX:Flags=, -XX:VMOptionsFile=).
 func (an *analyzer) java(name string, args []word) {
+	source := false
 	for _, a := range args {
 		t := a.text
 		switch {
@@ -1202,6 +1203,20 @@ func (an *analyzer) java(name string, args []word) {
 		case strings.HasPrefix(t, "@") || a.dynamic || strings.Contains(t, "-XX:Flags=") || strings.Contains(t, "-XX:VMOptionsFile"):
 			an.opaque(name + " reads options the analysis does not see")
 			return
+		case t == "--source" || strings.HasPrefix(t, "--source="):
+			source = true
+		}
+	}
+	switch name {
+	case "java", "javac", "jshell":
+		// java runs a source file (java X.java) or the classes and jars
+		// of its class path, the working directory by default (javac
+		// X.java && java X); with --source, any file is a source.
+		an.usesCode(name, "/", "*.java", "*.class", "*.jar")
+		for _, a := range args {
+			if source && !strings.HasPrefix(a.text, "-") {
+				an.usesCode(name, a.text)
+			}
 		}
 	}
 }
