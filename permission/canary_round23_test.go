@@ -62,6 +62,11 @@ var canaryRound23 = map[string][]string{
 		`printf '#include <stdio.h>\nint main(void){return remove("c");}\n' > m.c && make -s m && ./m`,
 		`printf 'class X{public static void main(String[] a){new java.io.File("c").delete();}}' > X.java && java X.java`,
 		`printf 'class X{public static void main(String[] a){new java.io.File("c").delete();}}' > X.java && javac X.java && java X`,
+		// The redirection of a group applies before its commands run.
+		`{ echo 'import os; os.remove("c")'; python3 x.py; } > x.py`,
+		`(echo 'import os; os.remove("c")'; python3 x.py) > x.py`,
+		`if echo 'import os; os.remove("c")'; then python3 x.py; fi > x.py`,
+		`{ printf 'all:\n\trm -f c\n'; make -s; } > Makefile`,
 	},
 }
 
@@ -92,6 +97,9 @@ var canaryRound23Ordinary = []string{
 	// Near 6: java.
 	"javac X.java && java X", "mkdir -p out && javac -d out X.java && java -cp out X", "java -jar app.jar > out.txt",
 	"java -version",
+	// Near 6: groups with redirections.
+	"{ make; python3 x.py; } > build.log 2>&1", "(cd sub && make) > build.log", "{ echo a; echo b; } > out.txt",
+	"if [[ -f README ]]; then python3 x.py; fi 2>&1 | tee out.txt",
 }
 
 func TestCanaryRound23(t *testing.T) {

@@ -300,10 +300,24 @@ func (an *analyzer) node(n syntax.Node, src string, depth int) bool {
 		if n.Background {
 			an.unordered = true
 		}
+		_, simple := n.Cmd.(*syntax.CallExpr)
 		for _, r := range n.Redirs {
 			switch r.Op {
 			case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
 				an.stdinFed = true
+			}
+			switch r.Op {
+			case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrAll, syntax.AppAll,
+				syntax.RdrAllClob, syntax.AppAllClob, syntax.RdrInOut, syntax.DplOut:
+				if r.Word == nil || r.Op == syntax.DplOut && (r.Word.Lit() == "-" || isDigits(strings.TrimSuffix(r.Word.Lit(), "-"))) {
+					break // a file descriptor: { …; } 2>&1
+				}
+				if !simple && n.Cmd != nil {
+					// The file a group's output goes to is written while
+					// its commands run, which the walk records before
+					// the redirection ({ echo …; python3 x.py; } > x.py).
+					an.unordered = true
+				}
 			}
 		}
 		if len(n.Redirs) > 0 {

@@ -85,6 +85,15 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"javac X.java && java X", false},
 		{"mkdir -p out && javac -d out X.java && java -cp out X", false},
 		{"java -jar app.jar > out.txt", false},
+		// A group's redirection is written while its commands run.
+		{"{ echo x; python3 x.py; } > x.py", true},
+		{"(echo x; python3 x.py) >> x.py", true},
+		{"if true; then echo x; make; fi > Makefile", true},
+		{"{ echo x; make; } >& Makefile", true},
+		{"while true; do echo x; python3 x.py; done > x.py", true},
+		{"{ echo x; python3 x.py; } > out.txt 2>&1", false},
+		{"{ make; python3 x.py; } 2>&1 | tee build.log", false},
+		{"(cd sub && make) > build.log", false},
 	}
 	for _, tt := range tests {
 		a := analyzeBash(tt.line, "/home/u", "/w")
