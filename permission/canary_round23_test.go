@@ -2,7 +2,16 @@
 
 package permission_test
 
-import "testing"
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
 
 // canaryRound23 are the variants of attack round 23 (none is in an
 // earlier list). Each does damage when run in the fixture of
@@ -105,4 +114,36 @@ var canaryRound23Ordinary = []string{
 func TestCanaryRound23(t *testing.T) {
 	template := checkCanaryRound(t, canaryRound23)
 	checkOrdinary(t, template, canaryRound23Ordinary, nil)
+}
+
+// canaryRound23Go are lines of the round that run code the line writes
+// with go, which is not on the fixture's PATH: they run with go's
+// directory first on PATH and the build cache of the test's go.
+var canaryRound23Go = []string{
+	`printf 'package main\nimport "os"\nfunc main() { os.Remove("c") }\n' > m.go && go run m.go`,
+	`printf 'module m\n' > go.mod && printf 'package m\nimport ("os";"testing")\nfunc TestX(t *testing.T) { os.Remove("c") }\n' > x_test.go && go test -count=1 .`,
+	`printf 'package main\nimport "os"\nfunc main() { os.Remove("c") }\n' > m.go && go build -o m m.go && ./m`,
+}
+
+func TestCanaryRound23GoRunsCodeTheLineWrites(t *testing.T) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go is not installed")
+	}
+	cache, err := exec.Command(goBin, "env", "GOCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	template := canaryTemplate(t)
+	for _, line := range canaryRound23Go {
+		root := canaryFixture(t, template)
+		refusedEverywhere(t, root, line)
+		runLine(t, root, line, 2*time.Minute, filepath.Dir(goBin), "GOCACHE="+strings.TrimSpace(string(cache)), "GOTOOLCHAIN=local")
+		if _, err := os.Stat(filepath.Join(root, "work", "c")); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%q did not delete the canary when run (%v)", line, err)
+		}
+	}
+	checkOrdinary(t, template, []string{"go test ./...", "go run ./cmd/x", "go test ./... > test.log 2>&1",
+		"go build -o bin/x ./cmd/x", "echo x > testdata/in.txt && go test .", "go vet ./...",
+		"gofmt -l . && go test ./..."}, nil)
 }

@@ -128,7 +128,10 @@ type analyzer struct {
 	// the line writes whose contents it spells out (echo x > f).
 	callPos uint
 	inputs  []input
-	written map[string]string
+	// callFrom is the number of accesses recorded before the simple
+	// command being analyzed.
+	callFrom int
+	written  map[string]string
 	// codeUses are the files whose code the line's commands run or
 	// build (see runsWrittenCode).
 	codeUses []codeUse
@@ -453,6 +456,7 @@ func (an *analyzer) call(c *syntax.CallExpr, src string, depth int) {
 		an.opaque("a command name that starts with '-' (time -- …)")
 	}
 	an.callPos = c.Pos().Offset()
+	an.callFrom = len(an.a.accesses)
 	an.command(ws, depth, 0)
 	an.copyWritten(ws)
 }

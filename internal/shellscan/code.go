@@ -10,7 +10,8 @@ import (
 const maxCodeUses = 64
 
 // A codeUse is code a command runs or builds from files: one file, or
-// every file below a directory whose base name matches one of names.
+// every file below a directory, or in a directory above it, whose base
+// name matches one of names.
 type codeUse struct {
 	// prog is the command, for the reason.
 	prog string
@@ -25,8 +26,9 @@ type codeUse struct {
 }
 
 // usesCode records that the command prog runs or builds the code of the
-// file p, or, with names, of the files below the directory p whose base
-// names match one of them (see runsWrittenCode).
+// file p, or, with names, of the files below the directory p (or in a
+// directory above it) whose base names match one of them (see
+// runsWrittenCode).
 func (an *analyzer) usesCode(prog, p string, names ...string) {
 	if len(an.codeUses) >= maxCodeUses {
 		an.opaque("the line runs code from too many files to check")
@@ -80,13 +82,25 @@ func (an *analyzer) mayWriteCode(acc access, u codeUse) bool {
 			case acc.pattern && (acc.tree || baseMayMatch(path.Base(w), u.names)):
 				// Where a pattern leads is only known when the line runs.
 				return true
-			case !acc.pattern && within(w, p) && baseMatches(path.Base(w), u.names):
+			case !acc.pattern && (within(w, p) || within(p, path.Dir(w))) && baseMatches(path.Base(w), u.names):
+				// Below the directory, or in one above it, where the
+				// tools look for their configuration (go.mod,
+				// conftest.py, package.json).
 				return true
 			}
 		}
 	}
 	return false
 }
+
+// dirCodeFiles are the base names of the files a command that builds or
+// runs the code of a directory (see packageDirs: go test, pytest, eslint)
+// may load as code there: sources, and the configuration that names code
+// to load or tells the tool how to build.
+var dirCodeFiles = []string{"*.go", "*.s", "*.syso", "go.mod", "go.work", "*.py", "*.pyc", "*.so",
+	"pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml", "*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts",
+	"*.jsx", "*.tsx", "package.json", ".eslintrc", ".eslintrc.*", ".prettierrc", ".prettierrc.*",
+	"*.c", "*.cc", "*.cpp", "*.cxx", "*.m", "*.S", "*.h", "*.hh", "*.hpp", "*.hxx"}
 
 // resolve returns p taken from the candidate working directory c, made
 // absolute when the workdir is known, and cleaned.

@@ -94,6 +94,17 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"{ echo x; python3 x.py; } > out.txt 2>&1", false},
 		{"{ make; python3 x.py; } 2>&1 | tee build.log", false},
 		{"(cd sub && make) > build.log", false},
+		// go test, go run and pytest run the code of their directories.
+		{"echo x > m.go && go run m.go", true},
+		{"echo x > x_test.go && go test .", true},
+		{"echo x > sub/x_test.go && go test ./...", true},
+		{"echo x > go.mod && go test -run X ./sub/...", true},
+		{"echo x > conftest.py && pytest -q", true},
+		{"go test ./...", false},
+		{"go test ./... > test.log 2>&1", false},
+		{"echo x > testdata/in.txt && go test .", false},
+		{"echo x > sub/x_test.go && go test ./other/...", false},
+		{"gofmt -l . && go test ./...", false},
 	}
 	for _, tt := range tests {
 		a := analyzeBash(tt.line, "/home/u", "/w")
