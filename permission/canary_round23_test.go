@@ -76,6 +76,9 @@ var canaryRound23 = map[string][]string{
 		`(echo 'import os; os.remove("c")'; python3 x.py) > x.py`,
 		`if echo 'import os; os.remove("c")'; then python3 x.py; fi > x.py`,
 		`{ printf 'all:\n\trm -f c\n'; make -s; } > Makefile`,
+		// cp -t writes each operand into its directory.
+		`echo 'import os; os.remove("c")' > x.txt && mkdir -p t && cp -t t x.txt && python3 t/x.txt`,
+		`printf 'all:\n\trm -f ../c\n' > mk && cp --target-directory=sub mk && make -s -C sub -f mk`,
 	},
 }
 
@@ -109,6 +112,7 @@ var canaryRound23Ordinary = []string{
 	// Near 6: groups with redirections.
 	"{ make; python3 x.py; } > build.log 2>&1", "(cd sub && make) > build.log", "{ echo a; echo b; } > out.txt",
 	"if [[ -f README ]]; then python3 x.py; fi 2>&1 | tee out.txt",
+	"mkdir -p t && cp -t t README && python3 x.py", "cp -t sub README c", "mv -t sub out.txt",
 }
 
 func TestCanaryRound23(t *testing.T) {

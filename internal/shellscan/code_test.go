@@ -105,6 +105,12 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"echo x > testdata/in.txt && go test .", false},
 		{"echo x > sub/x_test.go && go test ./other/...", false},
 		{"gofmt -l . && go test ./...", false},
+		// cp -t and mv -t write each operand into the directory.
+		{"echo x > x.txt && cp -t t x.txt && python3 t/x.txt", true},
+		{"echo x > mk && cp --target-directory=sub mk && make -C sub -f mk", true},
+		{"echo x > mk && mv --target=sub mk && make -C sub -f mk", true},
+		{"echo x > x.txt && cp -vt t x.txt && python3 t/x.txt", true},
+		{"cp -t t x.txt && python3 t/y.py", false},
 	}
 	for _, tt := range tests {
 		a := analyzeBash(tt.line, "/home/u", "/w")

@@ -587,7 +587,17 @@ func (an *analyzer) fileCommand(name string, args []word) {
 		return
 	}
 	ops := an.optionsPaths(args, spec.short, spec.long, true, spec.paths)
-	if _, ok := spec.paths["-t"]; ok && (hasAny(args, "-t") || hasPrefix(args, "--target-directory")) {
+	// cp -t DIR, mv --target-directory=DIR: each operand lands in DIR
+	// under its own name.
+	var targets []word
+	if _, ok := spec.paths["-t"]; ok {
+		eachOption(args, spec.short, append(spec.long[:len(spec.long):len(spec.long)], "--target-directory"), true, func(opt string, val *word) {
+			if (opt == "-t" || opt == "--target-directory") && val != nil {
+				targets = append(targets, *val)
+			}
+		})
+	}
+	if len(targets) > 0 || hasAny(args, "-t") || hasPrefix(args, "--target-directory") {
 		spec.last = 0
 	}
 	if spec.mode == 0 {
@@ -604,6 +614,16 @@ func (an *analyzer) fileCommand(name string, args []word) {
 	// wherever the option stands among the operands.
 	if recursiveWriters()[name] && (anyShortFlag(args, "rR") || hasPrefix(args, "--rec")) {
 		tree = true
+	}
+	for _, t := range targets {
+		for _, op := range ops {
+			if t.dynamic || t.pattern || t.special || op.dynamic || op.pattern || op.special {
+				continue
+			}
+			if b := path.Base(op.text); b != "/" && b != "." && b != ".." {
+				an.addAccess(word{text: path.Join(t.text, b)}, modeWrite, name, tree)
+			}
+		}
 	}
 	for i, op := range ops {
 		if op.text == "-" && !op.dynamic {
