@@ -79,6 +79,9 @@ var canaryRound23 = map[string][]string{
 		// cp -t writes each operand into its directory.
 		`echo 'import os; os.remove("c")' > x.txt && mkdir -p t && cp -t t x.txt && python3 t/x.txt`,
 		`printf 'all:\n\trm -f ../c\n' > mk && cp --target-directory=sub mk && make -s -C sub -f mk`,
+		// cc runs its passes from the directory of -B.
+		`mkdir -p t && printf '#!/usr/bin/python3\nimport os; os.remove("c")\n' > t/as && chmod +x t/as && cc -Bt -c -x c /dev/null -o /dev/null`,
+		`printf '#!/usr/bin/python3\nimport os; os.remove("c")\n' > sub/cc1 && chmod +x sub/cc1 && gcc -B sub -E -x c /dev/null`,
 	},
 }
 
@@ -105,7 +108,7 @@ var canaryRound23Ordinary = []string{
 	"cc -o m m.c && ./m", "gcc -c x.c", "gcc -O2 -o prog x.c > build.log 2>&1", "mkdir -p build && cc -o build/m m.c",
 	"gcc -Iinclude -c src/x.c -o build/x.o", "echo x > out.txt && cc -c x.c", "cc -o m m.c && ./m > out.txt",
 	"grep -rn main --include='*.c' .",
-	"make -s m && ./m", "sed -i s/a/b/ notes.txt && make",
+	"make -s m && ./m", "sed -i s/a/b/ notes.txt && make", "gcc -Wl,-Bsymbolic -shared -fPIC -o x.so x.c",
 	// Near 6: java.
 	"javac X.java && java X", "mkdir -p out && javac -d out X.java && java -cp out X", "java -jar app.jar > out.txt",
 	"java -version",

@@ -77,6 +77,10 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"mkdir -p build && cc -o build/m m.c", false},
 		{"gcc -O2 -o prog x.c > build.log 2>&1", false},
 		{"echo x > out.txt && cc -c x.c", false},
+		{"echo x > t/as && cc -Bt -c y.c", true},
+		{"echo x > sub/as && cc -B sub -c y.c", true},
+		{"echo x > p.so && gcc -fplugin=./p.so -c y.c", true},
+		{"echo x > t/as && cc -Bother -c y.c", false},
 		// java runs sources and the classes of its class path.
 		{"echo x > X.java && java X.java", true},
 		{"echo x > X.java && javac X.java && java X", true},

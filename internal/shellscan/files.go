@@ -1073,10 +1073,20 @@ func (an *analyzer) compiler(name string, args []word) {
 	}
 	// The program it builds, which the line may run (cc -o m m.c &&
 	// ./m), is made of its sources, the files an option names (-include
-	// x.h) and the headers they include.
-	for _, a := range args {
-		if !strings.HasPrefix(a.text, "-") {
-			an.usesCode(name, a.text)
+	// x.h) and the headers they include. It runs its passes (cc1, as,
+	// collect2) from the directories of -B, and loads -fplugin's code.
+	for i, a := range args {
+		t := a.text
+		switch {
+		case t == "-B" && i+1 < len(args):
+			an.usesCode(name, args[i+1].text, "*")
+		case strings.HasPrefix(t, "-B"):
+			an.usesCode(name, t[2:], "*")
+		case strings.HasPrefix(t, "-fplugin=") || strings.HasPrefix(t, "-specs=") || strings.HasPrefix(t, "--specs="):
+			_, v, _ := strings.Cut(t, "=")
+			an.usesCode(name, v)
+		case !strings.HasPrefix(t, "-"):
+			an.usesCode(name, t)
 		}
 	}
 	an.usesCode(name, "/", buildFiles...)
