@@ -82,6 +82,9 @@ var canaryRound23 = map[string][]string{
 		// cc runs its passes from the directory of -B.
 		`mkdir -p t && printf '#!/usr/bin/python3\nimport os; os.remove("c")\n' > t/as && chmod +x t/as && cc -Bt -c -x c /dev/null -o /dev/null`,
 		`printf '#!/usr/bin/python3\nimport os; os.remove("c")\n' > sub/cc1 && chmod +x sub/cc1 && gcc -B sub -E -x c /dev/null`,
+		// A program the analysis does not model writes the code.
+		`echo aW1wb3J0IG9zOyBvcy5yZW1vdmUoImMiKQo= > x.b64 && openssl base64 -d -in x.b64 -out x.py && python3 x.py`,
+		`echo aW1wb3J0IG9zOyBvcy5yZW1vdmUoImMiKQo= | openssl base64 -d -out json.py && python3 -m json.tool README`,
 	},
 }
 
@@ -116,6 +119,7 @@ var canaryRound23Ordinary = []string{
 	"{ make; python3 x.py; } > build.log 2>&1", "(cd sub && make) > build.log", "{ echo a; echo b; } > out.txt",
 	"if [[ -f README ]]; then python3 x.py; fi 2>&1 | tee out.txt",
 	"mkdir -p t && cp -t t README && python3 x.py", "cp -t sub README c", "mv -t sub out.txt",
+	"cc -c -o x.o x.c && cc -o m x.o", "python3 x.py && python3 x.py", "cc -c x.c && make", "pandoc -o out.html README && python3 x.py",
 }
 
 func TestCanaryRound23(t *testing.T) {

@@ -76,6 +76,10 @@ type access struct {
 	// runs marks a directory whose code the command builds or runs (the
 	// packages go test tests), which must lie in the workdir.
 	runs bool
+	// output marks an unknown path given as the value of an output
+	// option (openssl … -out x.py, tool -o x.py): a file the command
+	// most likely writes.
+	output bool
 }
 
 // A bashAnalysis is what the analysis found in one command line.
@@ -608,10 +612,11 @@ func (an *analyzer) addAccessOf(w word, mode accessMode, what string, tree, redi
 // ordinary file there.
 func (an *analyzer) unknownArgs(args []word) {
 	an.unknownCwd()
-	for _, a := range args {
+	for i, a := range args {
 		if a.dynamic || a.special || a.text == "" {
 			continue
 		}
+		out := outputValue(args, i)
 		var cands []string
 		_, v, hasValue := strings.Cut(a.text, "=")
 		switch {
@@ -636,7 +641,7 @@ func (an *analyzer) unknownArgs(args []word) {
 				an.opaque("the command touches too many paths to check")
 				return
 			}
-			an.a.accesses = append(an.a.accesses, access{mode: modeRead, path: c, pattern: a.pattern, unknown: true})
+			an.a.accesses = append(an.a.accesses, access{mode: modeRead, path: c, pattern: a.pattern, unknown: true, output: out != "" && c == out})
 		}
 	}
 }

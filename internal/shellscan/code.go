@@ -51,7 +51,15 @@ func (an *analyzer) runsWrittenCode() {
 			writes = writes[:u.from]
 		}
 		for _, acc := range writes {
-			if acc.mode != modeWrite || acc.unknown || acc.runs || acc.path == "/dev/null" {
+			written := acc.mode == modeWrite && !acc.unknown && !acc.runs
+			if acc.unknown && acc.output && u.names != nil {
+				// The output file of a command the analysis does not
+				// model (openssl base64 -d … -out x.py), as a file of a
+				// language; a file used as such is too often a build's
+				// own step (cc -c -o x.o x.c && cc x.o).
+				written = true
+			}
+			if !written || acc.path == "/dev/null" {
 				continue
 			}
 			if an.mayWriteCode(acc, u) {
@@ -101,6 +109,33 @@ var dirCodeFiles = []string{"*.go", "*.s", "*.syso", "go.mod", "go.work", "*.py"
 	"pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml", "*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts",
 	"*.jsx", "*.tsx", "package.json", ".eslintrc", ".eslintrc.*", ".prettierrc", ".prettierrc.*",
 	"*.c", "*.cc", "*.cpp", "*.cxx", "*.m", "*.S", "*.h", "*.hh", "*.hpp", "*.hxx"}
+
+// outputOptions are the options of the commands the analysis does not
+// model that most often name the file they write.
+var outputOptions = map[string]bool{"-o": true, "-out": true, "--out": true, "--output": true, "-O": true,
+	"--output-file": true, "--outfile": true, "-outfile": true}
+
+// outputValue returns the file args[i] names as the value of an output
+// option (-o f, -out f, --output=f, -of), or "".
+func outputValue(args []word, i int) string {
+	t := args[i].text
+	if !strings.HasPrefix(t, "-") {
+		if i > 0 && outputOptions[args[i-1].text] {
+			return t
+		}
+		return ""
+	}
+	if name, v, ok := strings.Cut(t, "="); ok {
+		if outputOptions[name] {
+			return v
+		}
+		return ""
+	}
+	if len(t) > 2 && (t[1] == 'o' || t[1] == 'O') && !outputOptions[t] {
+		return t[2:]
+	}
+	return ""
+}
 
 // resolve returns p taken from the candidate working directory c, made
 // absolute when the workdir is known, and cleaned.

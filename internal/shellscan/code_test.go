@@ -81,6 +81,15 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"echo x > sub/as && cc -B sub -c y.c", true},
 		{"echo x > p.so && gcc -fplugin=./p.so -c y.c", true},
 		{"echo x > t/as && cc -Bother -c y.c", false},
+		// The output file of a command the analysis does not model.
+		{"openssl base64 -d -in x.b64 -out x.py && python3 x.py", true},
+		{"tool --output=lib/x.js && node y.js", true},
+		{"tool -ox.mk && make", true},
+		{"cc -c -o x.o x.c && cc -o m x.o", false},
+		{"python3 x.py && python3 x.py", false},
+		{"javac X.java && java X", false},
+		{"cc -c x.c && make", false},
+		{"tool -o out.txt && python3 x.py", false},
 		// java runs sources and the classes of its class path.
 		{"echo x > X.java && java X.java", true},
 		{"echo x > X.java && javac X.java && java X", true},
