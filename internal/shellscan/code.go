@@ -6,8 +6,12 @@ import (
 )
 
 // maxCodeUses bounds the code files one line's commands are recorded to
-// run or build (see usesCode); a line with more is opaque.
-const maxCodeUses = 64
+// run or build (see usesCode), maxCodeChecks the pairs of paths
+// runsWrittenCode compares; a line with more is opaque.
+const (
+	maxCodeUses   = 64
+	maxCodeChecks = 1 << 19
+)
 
 // A codeUse is code a command runs or builds from files: one file, or
 // every file below a directory, or in a directory above it, whose base
@@ -45,12 +49,46 @@ func (an *analyzer) usesCode(prog, p string, names ...string) {
 // The writes are those the analysis lists; the files the commands it does
 // not model may write are not among them.
 func (an *analyzer) runsWrittenCode() {
-	for _, u := range an.codeUses {
+	// Each file is resolved from each candidate directory once; a write
+	// whose base name cannot be that of the code is passed over first.
+	resolved := map[int][]string{}
+	resolveAll := func(key int, p string) []string {
+		r, ok := resolved[key]
+		if !ok {
+			r = make([]string, len(an.a.cwds))
+			for k, c := range an.a.cwds {
+				r[k] = an.resolve(c, p)
+			}
+			resolved[key] = r
+		}
+		return r
+	}
+	matches := map[string]bool{} // of baseMatches and baseMayMatch, by names and base name
+	budget := maxCodeChecks
+	for k, u := range an.distinctCodeUses() {
 		writes := an.a.accesses
 		if !an.unordered && u.from <= len(writes) {
 			writes = writes[:u.from]
 		}
-		for _, acc := range writes {
+		ubase := path.Base(u.path)
+		namesKey := strings.Join(u.names, "\x00") + "\x01"
+		nameOf := func(b string) bool {
+			m, ok := matches[namesKey+b]
+			if !ok {
+				m = baseMatches(b, u.names)
+				matches[namesKey+b] = m
+			}
+			return m
+		}
+		mayName := func(pat string) bool {
+			m, ok := matches[namesKey+"\x02"+pat]
+			if !ok {
+				m = baseMayMatch(pat, u.names)
+				matches[namesKey+"\x02"+pat] = m
+			}
+			return m
+		}
+		for i, acc := range writes {
 			written := acc.mode == modeWrite && !acc.unknown && !acc.runs
 			if acc.unknown && acc.output && u.names != nil {
 				// The output file of a command the analysis does not
@@ -62,7 +100,21 @@ func (an *analyzer) runsWrittenCode() {
 			if !written || acc.path == "/dev/null" {
 				continue
 			}
-			if an.mayWriteCode(acc, u) {
+			b := path.Base(acc.path)
+			plain := b != "." && b != ".." && b != "/" && (u.names != nil || ubase != "." && ubase != "..")
+			switch {
+			case plain && !acc.tree && !acc.pattern && (u.names == nil && b != ubase || u.names != nil && !nameOf(b)):
+				continue
+			case plain && !acc.tree && acc.pattern && u.names == nil && !baseMayMatch(b, []string{ubase}),
+				plain && !acc.tree && acc.pattern && u.names != nil && !mayName(b):
+				continue
+			}
+			ws, ps := resolveAll(i, acc.path), resolveAll(-1-k, u.path)
+			if budget -= len(ws) * len(ps); budget < 0 {
+				an.opaque("the line writes and runs too many files to check")
+				return
+			}
+			if mayWriteCode(acc, ws, u, ps, nameOf) {
 				an.opaque(clipName(u.prog) + " runs code from " + clipName(acc.path) + ", which the line writes")
 				return
 			}
@@ -70,13 +122,30 @@ func (an *analyzer) runsWrittenCode() {
 	}
 }
 
-// mayWriteCode reports whether the write acc may create or change a file
-// of the code use u, from any candidate working directory.
-func (an *analyzer) mayWriteCode(acc access, u codeUse) bool {
-	for _, c := range an.a.cwds {
-		w := an.resolve(c, acc.path)
-		for _, c2 := range an.a.cwds {
-			p := an.resolve(c2, u.path)
+// distinctCodeUses returns the code uses with the same file or directory
+// and names once, each with the most accesses before it.
+func (an *analyzer) distinctCodeUses() []codeUse {
+	var out []codeUse
+	at := map[string]int{}
+	for _, u := range an.codeUses {
+		key := u.path + "\x00" + strings.Join(u.names, "\x00")
+		if i, ok := at[key]; ok {
+			out[i].from = max(out[i].from, u.from)
+			continue
+		}
+		at[key] = len(out)
+		out = append(out, u)
+	}
+	return out
+}
+
+// mayWriteCode reports whether the write acc, whose path resolves to ws
+// from the candidate working directories, may create or change a file of
+// the code use u, whose path resolves to ps; nameOf reports whether a base
+// name matches u's names.
+func mayWriteCode(acc access, ws []string, u codeUse, ps []string, nameOf func(string) bool) bool {
+	for _, w := range ws {
+		for _, p := range ps {
 			if u.names == nil {
 				switch {
 				case acc.pattern && patternMayMatch(w, p), acc.tree && within(p, w), w == p:
@@ -90,7 +159,7 @@ func (an *analyzer) mayWriteCode(acc access, u codeUse) bool {
 			case acc.pattern && (acc.tree || baseMayMatch(path.Base(w), u.names)):
 				// Where a pattern leads is only known when the line runs.
 				return true
-			case !acc.pattern && (within(w, p) || within(p, path.Dir(w))) && baseMatches(path.Base(w), u.names):
+			case !acc.pattern && (within(w, p) || within(p, path.Dir(w))) && nameOf(path.Base(w)):
 				// Below the directory, or in one above it, where the
 				// tools look for their configuration (go.mod,
 				// conftest.py, package.json).

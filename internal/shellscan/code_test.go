@@ -1,8 +1,10 @@
 package shellscan
 
 import (
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
@@ -140,5 +142,31 @@ func TestBashAnalysisBoundsTheCodeUses(t *testing.T) {
 	line := strings.Repeat("make -f x; ", maxCodeUses)
 	if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
 		t.Errorf("%d makes: not opaque", maxCodeUses)
+	}
+}
+
+func TestBashAnalysisComparesCodeUsesQuickly(t *testing.T) {
+	// Before the comparisons were filtered by base name and bounded, each
+	// of these took seconds.
+	for _, parts := range [][3]string{
+		{"cd d%d; ", "echo > f%d.txt; ", "python3 a.py; "},
+		{"cd d%d; ", "echo > *%d; ", "go test ./d%d; "},
+		{"cd d%d; ", "echo > x%d/f.go; ", "go test ./d%d; "},
+	} {
+		var b strings.Builder
+		for i := range 15 {
+			b.WriteString(strings.ReplaceAll(parts[0], "%d", strconv.Itoa(i)))
+		}
+		for i := range 900 {
+			b.WriteString(strings.ReplaceAll(parts[1], "%d", strconv.Itoa(i)))
+		}
+		for i := range 60 {
+			b.WriteString(strings.ReplaceAll(parts[2], "%d", strconv.Itoa(i)))
+		}
+		start := time.Now()
+		analyzeBash(b.String(), "/home/u", "/w")
+		if d := time.Since(start); d > 3*time.Second {
+			t.Errorf("%q…: %v", parts, d)
+		}
 	}
 }
