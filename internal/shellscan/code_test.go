@@ -83,6 +83,7 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"echo x > sub/as && cc -B sub -c y.c", true},
 		{"echo x > p.so && gcc -fplugin=./p.so -c y.c", true},
 		{"echo x > t/as && cc -Bother -c y.c", false},
+		{"echo x > m.sh && make m && ./m", true},
 		// The output file of a command the analysis does not model.
 		{"openssl base64 -d -in x.b64 -out x.py && python3 x.py", true},
 		{"tool --output=lib/x.js && node y.js", true},
@@ -132,7 +133,7 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		if got := len(a.reasons) > 0; got != tt.opaque {
 			t.Errorf("%q: opaque %v, want %v (reasons %v)", tt.line, got, tt.opaque, a.reasons)
 		}
-		if tt.opaque && !strings.Contains(strings.Join(a.reasons, "; "), "which the line writes") {
+		if r := strings.Join(a.reasons, "; "); tt.opaque && !strings.Contains(r, "which the line writes") {
 			t.Errorf("%q: reasons %v, want one about code the line writes", tt.line, a.reasons)
 		}
 	}

@@ -1019,7 +1019,10 @@ func (an *analyzer) make(name string, args []word) {
 		}
 		an.usesCode(name, f)
 	}
-	an.usesCode(name, "/", append([]string{"GNUmakefile", "makefile", "Makefile", "*.mk"}, buildFiles...)...)
+	// Its built-in rules also make programs of shell scripts (m from
+	// m.sh) and of the sources of yacc, lex, fortran and pascal.
+	an.usesCode(name, "/", append([]string{"GNUmakefile", "makefile", "Makefile", "*.mk", "*.sh", "*.y", "*.l",
+		"*.f", "*.F", "*.p", "*.r"}, buildFiles...)...)
 	// Every word is looked at, values of options included: -j and -l take
 	// a value only when it is a number, which eachOption cannot tell.
 	for _, a := range args {
