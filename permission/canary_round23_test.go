@@ -85,8 +85,9 @@ var canaryRound23 = map[string][]string{
 		// A program the analysis does not model writes the code.
 		`echo aW1wb3J0IG9zOyBvcy5yZW1vdmUoImMiKQo= > x.b64 && openssl base64 -d -in x.b64 -out x.py && python3 x.py`,
 		`echo aW1wb3J0IG9zOyBvcy5yZW1vdmUoImMiKQo= | openssl base64 -d -out json.py && python3 -m json.tool README`,
-		// make's built-in rule makes m of m.sh.
+		// make's built-in rule makes m of m.sh; cc compiles its input.
 		`printf '#!/usr/bin/python3\nimport os; os.remove("c")\n' > m.sh && make -s m && ./m`,
+		`printf '#include <stdio.h>\nint main(void){return remove("c");}\n' | cc -x c - -o m && ./m`,
 	},
 }
 

@@ -1088,6 +1088,8 @@ func (an *analyzer) compiler(name string, args []word) {
 		case strings.HasPrefix(t, "-fplugin=") || strings.HasPrefix(t, "-specs=") || strings.HasPrefix(t, "--specs="):
 			_, v, _ := strings.Cut(t, "=")
 			an.usesCode(name, v)
+		case t == "-" && (i == 0 || args[i-1].text != "-o"):
+			an.stdinOpaque(name + " compiles code from its standard input")
 		case !strings.HasPrefix(t, "-"):
 			an.usesCode(name, t)
 		}
