@@ -79,6 +79,8 @@ var canaryRound23 = map[string][]string{
 		// cp -t writes each operand into its directory.
 		`echo 'import os; os.remove("c")' > x.txt && mkdir -p t && cp -t t x.txt && python3 t/x.txt`,
 		`printf 'all:\n\trm -f ../c\n' > mk && cp --target-directory=sub mk && make -s -C sub -f mk`,
+		`printf 'all:\n\trm -f c\n' > sub/mk && mkdir -p t && cp --parents sub/mk t && make -s -f t/sub/mk`,
+		`echo 'import os; os.remove("c")' > sub/x.txt && mkdir -p t && cp --parents sub/x.txt t && python3 t/sub/x.txt`,
 		// cc runs its passes from the directory of -B.
 		`mkdir -p t && printf '#!/usr/bin/python3\nimport os; os.remove("c")\n' > t/as && chmod +x t/as && cc -Bt -c -x c /dev/null -o /dev/null`,
 		`printf '#!/usr/bin/python3\nimport os; os.remove("c")\n' > sub/cc1 && chmod +x sub/cc1 && gcc -B sub -E -x c /dev/null`,
@@ -122,7 +124,7 @@ var canaryRound23Ordinary = []string{
 	"{ make; python3 x.py; } > build.log 2>&1", "(cd sub && make) > build.log", "{ echo a; echo b; } > out.txt",
 	"if [[ -f README ]]; then python3 x.py; fi 2>&1 | tee out.txt",
 	"mkdir -p t && cp -t t README && python3 x.py", "cp -t sub README c", "mv -t sub out.txt",
-	"cc -c -o x.o x.c && cc -o m x.o", "python3 x.py && python3 x.py", "cc -c x.c && make", "pandoc -o out.html README && python3 x.py",
+	"cp --parents sub/.keep t", "cc -c -o x.o x.c && cc -o m x.o", "python3 x.py && python3 x.py", "cc -c x.c && make", "pandoc -o out.html README && python3 x.py",
 }
 
 func TestCanaryRound23(t *testing.T) {

@@ -129,6 +129,10 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"echo x > mk && mv --target=sub mk && make -C sub -f mk", true},
 		{"echo x > x.txt && cp -vt t x.txt && python3 t/x.txt", true},
 		{"cp -t t x.txt && python3 t/y.py", false},
+		{"echo x > sub/mk && cp --parents sub/mk t && make -f t/sub/mk", true},
+		{"echo x > sub/mk && cp --parents -t t sub/mk && make -f t/sub/mk", true},
+		{"echo x > sub/mk && rsync -R sub/mk t && make -f t/sub/mk", true},
+		{"echo x > sub/mk && cp sub/mk t && make -f t/sub/mk", false},
 	}
 	for _, tt := range tests {
 		a := analyzeBash(tt.line, "/home/u", "/w")

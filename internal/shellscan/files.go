@@ -615,14 +615,23 @@ func (an *analyzer) fileCommand(name string, args []word) {
 	if recursiveWriters()[name] && (anyShortFlag(args, "rR") || hasPrefix(args, "--rec")) {
 		tree = true
 	}
+	// cp --parents and rsync -R keep each source's path below the
+	// destination (cp --parents sub/x t writes t/sub/x).
+	parents := name == "cp" && hasPrefix(args, "--par") || name == "rsync" && (anyShortFlag(args, "R") || hasPrefix(args, "--rel"))
+	into := func(dir, src word, mode accessMode) {
+		if dir.dynamic || dir.pattern || dir.special || src.dynamic || src.pattern || src.special {
+			return
+		}
+		if b := path.Base(src.text); b != "/" && b != "." && b != ".." {
+			an.addAccess(word{text: path.Join(dir.text, b)}, mode, name, tree)
+		}
+		if parents && !path.IsAbs(src.text) && path.Clean(src.text) != path.Base(src.text) {
+			an.addAccess(word{text: path.Join(dir.text, src.text)}, mode, name, tree)
+		}
+	}
 	for _, t := range targets {
 		for _, op := range ops {
-			if t.dynamic || t.pattern || t.special || op.dynamic || op.pattern || op.special {
-				continue
-			}
-			if b := path.Base(op.text); b != "/" && b != "." && b != ".." {
-				an.addAccess(word{text: path.Join(t.text, b)}, modeWrite, name, tree)
-			}
+			into(t, op, modeWrite)
 		}
 	}
 	for i, op := range ops {
@@ -634,12 +643,7 @@ func (an *analyzer) fileCommand(name string, args []word) {
 			// The destination may be a directory: each source lands
 			// inside it under its own name.
 			for _, src := range ops[:i] {
-				if src.dynamic || src.pattern || src.special || op.dynamic || op.pattern {
-					continue
-				}
-				if b := path.Base(src.text); b != "/" && b != "." && b != ".." {
-					an.addAccess(word{text: path.Join(op.text, b)}, spec.last, name, tree)
-				}
+				into(op, src, spec.last)
 			}
 			continue
 		}
