@@ -46,8 +46,10 @@ func (an *analyzer) usesCode(prog, p string, names ...string) {
 // echo … > x.py && python3 x.py, echo … > json.py && python3 -m
 // json.tool): the code is the line's own, and no rule about the command
 // sees what it does, as runsWritten says of a program the line writes.
-// The writes are those the analysis lists; the files the commands it does
-// not model may write are not among them.
+// The writes are those the analysis lists, and, as files of a language,
+// the output files named to the commands it does not model (see
+// outputValue); the other files those commands may write are not among
+// them.
 func (an *analyzer) runsWrittenCode() {
 	// Each file is resolved from each candidate directory once; a write
 	// whose base name cannot be that of the code is passed over first.
@@ -101,7 +103,8 @@ func (an *analyzer) runsWrittenCode() {
 				continue
 			}
 			b := path.Base(acc.path)
-			plain := b != "." && b != ".." && b != "/" && (u.names != nil || ubase != "." && ubase != "..")
+			plain := b != "." && b != ".." && b != "/" &&
+				(u.names != nil || ubase != "." && ubase != ".." && !strings.ContainsAny(ubase, "*?[\\"))
 			switch {
 			case plain && !acc.tree && !acc.pattern && (u.names == nil && b != ubase || u.names != nil && !nameOf(b)):
 				continue
@@ -150,6 +153,9 @@ func mayWriteCode(acc access, ws []string, u codeUse, ps []string, nameOf func(s
 				switch {
 				case acc.pattern && patternMayMatch(w, p), acc.tree && within(p, w), w == p:
 					return true
+				}
+				if ok, err := path.Match(p, w); ok || err != nil && strings.ContainsAny(p, "*?[") {
+					return true // the file is a pattern (make -f 'm*')
 				}
 				continue
 			}

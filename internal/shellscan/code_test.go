@@ -32,6 +32,7 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"echo x > out.txt && make", false},
 		{"make && echo x > Makefile", false},
 		{"echo x > sub/mk && make -f mk", false},
+		{"echo x > mk1 && make -f mk*", true},
 		{"sed -i s/a/b/ *.c && make", true},
 		{"echo x > m.c && make m && ./m", true},
 		{"sed -i s/a/b/ *.txt && make", false},
