@@ -76,6 +76,10 @@ type access struct {
 	// runs marks a directory whose code the command builds or runs (the
 	// packages go test tests), which must lie in the workdir.
 	runs bool
+	// output marks an unknown path given as the value of an output
+	// option (openssl … -out x.py, tool -o x.py): a file the command
+	// most likely writes.
+	output bool
 }
 
 // A bashAnalysis is what the analysis found in one command line.
@@ -128,7 +132,13 @@ type analyzer struct {
 	// the line writes whose contents it spells out (echo x > f).
 	callPos uint
 	inputs  []input
-	written map[string]string
+	// callFrom is the number of accesses recorded before the simple
+	// command being analyzed.
+	callFrom int
+	written  map[string]string
+	// codeUses are the files whose code the line's commands run or
+	// build (see runsWrittenCode).
+	codeUses []codeUse
 }
 
 // analyzeBash analyzes a bash command line. It never fails: what it cannot
@@ -152,6 +162,7 @@ func analyzeBash(line, home, workdir string) *bashAnalysis {
 		}
 	}
 	an.runsWritten()
+	an.runsWrittenCode()
 	if an.sawGit && an.cwdChanged && an.looped {
 		an.opaque("git runs in a loop that changes the working directory, where it may use a configuration that is not protected")
 	}
@@ -296,10 +307,24 @@ func (an *analyzer) node(n syntax.Node, src string, depth int) bool {
 		if n.Background {
 			an.unordered = true
 		}
+		_, simple := n.Cmd.(*syntax.CallExpr)
 		for _, r := range n.Redirs {
 			switch r.Op {
 			case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
 				an.stdinFed = true
+			}
+			switch r.Op {
+			case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrAll, syntax.AppAll,
+				syntax.RdrAllClob, syntax.AppAllClob, syntax.RdrInOut, syntax.DplOut:
+				if r.Word == nil || r.Op == syntax.DplOut && (r.Word.Lit() == "-" || isDigits(strings.TrimSuffix(r.Word.Lit(), "-"))) {
+					break // a file descriptor: { …; } 2>&1
+				}
+				if !simple && n.Cmd != nil {
+					// The file a group's output goes to is written while
+					// its commands run, which the walk records before
+					// the redirection ({ echo …; python3 x.py; } > x.py).
+					an.unordered = true
+				}
 			}
 		}
 		if len(n.Redirs) > 0 {
@@ -435,6 +460,7 @@ func (an *analyzer) call(c *syntax.CallExpr, src string, depth int) {
 		an.opaque("a command name that starts with '-' (time -- …)")
 	}
 	an.callPos = c.Pos().Offset()
+	an.callFrom = len(an.a.accesses)
 	an.command(ws, depth, 0)
 	an.copyWritten(ws)
 }
@@ -586,10 +612,11 @@ func (an *analyzer) addAccessOf(w word, mode accessMode, what string, tree, redi
 // ordinary file there.
 func (an *analyzer) unknownArgs(args []word) {
 	an.unknownCwd()
-	for _, a := range args {
+	for i, a := range args {
 		if a.dynamic || a.special || a.text == "" {
 			continue
 		}
+		out := outputValue(args, i)
 		var cands []string
 		_, v, hasValue := strings.Cut(a.text, "=")
 		switch {
@@ -614,7 +641,7 @@ func (an *analyzer) unknownArgs(args []word) {
 				an.opaque("the command touches too many paths to check")
 				return
 			}
-			an.a.accesses = append(an.a.accesses, access{mode: modeRead, path: c, pattern: a.pattern, unknown: true})
+			an.a.accesses = append(an.a.accesses, access{mode: modeRead, path: c, pattern: a.pattern, unknown: true, output: out != "" && c == out})
 		}
 	}
 }

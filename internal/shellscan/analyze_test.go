@@ -186,7 +186,7 @@ func TestBashAnalysisListsFileAccesses(t *testing.T) {
 		{"Tee", "a | tee -a x y", []string{"writes x", "writes y"}},
 		{"Cp", "cp a b dir", []string{"reads a", "reads b", "writes dir", "writes dir/a", "writes dir/b"}},
 		{"CpRecursive", "cp -r a dir", []string{"reads a", "writes dir +tree", "writes dir/a +tree"}},
-		{"CpTarget", "cp -t dir a", []string{"writes dir", "reads a"}},
+		{"CpTarget", "cp -t dir a", []string{"writes dir", "writes dir/a", "reads a"}},
 		{"Mv", "mv a b", []string{"deletes a", "reads a", "writes b +tree", "writes b/a +tree"}},
 		{"Rm", "rm -rf a b", []string{"deletes a", "deletes b"}},
 		{"Chmod", "chmod 600 a", []string{"writes a"}},

@@ -18,6 +18,20 @@ var interpreters = sync.OnceValue(func() map[string]string {
 	}
 })
 
+// languageFiles are the base names of the files an interpreter may load
+// as code besides its script: the modules a script imports, the package
+// manifest that tells node where they are.
+var languageFiles = map[string][]string{
+	"python": {"*.py", "*.pyc"}, "pypy": {"*.py", "*.pyc"}, "ipython": {"*.py", "*.pyc"},
+	"jython": {"*.py"}, "bpython": {"*.py", "*.pyc"},
+	"node":   {"*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "*.node", "package.json"},
+	"nodejs": {"*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "*.node", "package.json"},
+	"bun":    {"*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "*.node", "package.json"},
+	"deno":   {"*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "package.json", "deno.json", "deno.jsonc"},
+	"perl":   {"*.pl", "*.pm"}, "ruby": {"*.rb"}, "irb": {"*.rb"}, "php": {"*.php"}, "julia": {"*.jl"},
+	"R": {"*.R", "*.r"}, "Rscript": {"*.R", "*.r"}, "jshell": {"*.jsh", "*.java"}, "ghci": {"*.hs"},
+}
+
 // isPython reports whether name is python followed by a version made of
 // digits and dots (python3, python3.12), as ^python[0-9.]*$ would.
 func isPython(name string) bool {
@@ -47,9 +61,21 @@ func (an *analyzer) interpreter(name string, args []word) bool {
 	if onlyVersion(args) {
 		return true
 	}
+	// The script may import any module of its language from beside it
+	// or from the working directory (json.py shadows python's json).
+	if names := languageFiles[name]; len(names) > 0 {
+		an.usesCode(name, "/", names...)
+	} else if isPython(name) {
+		an.usesCode(name, "/", languageFiles["python"]...)
+	}
 	if name == "deno" || name == "bun" {
 		if len(args) > 0 && (args[0].text == "eval" || args[0].text == "-e" || args[0].text == "--eval") {
 			an.opaque(name + " runs inline code")
+		}
+		for _, a := range args {
+			if !strings.HasPrefix(a.text, "-") {
+				an.usesCode(name, a.text)
+			}
 		}
 		an.unknownArgs(args)
 		return true
@@ -79,6 +105,9 @@ scan:
 			if contains([]string{"--eval", "--print", "--exec", "--command"}, t) || strings.HasPrefix(t, "--eval=") || strings.HasPrefix(t, "--print=") {
 				an.opaque(name + " runs inline code")
 				return true
+			}
+			if _, v, ok := strings.Cut(t, "="); ok {
+				an.usesCode(name, v) // node --require=./x.js
 			}
 			valueNext = t != "--" && !strings.Contains(t, "=")
 			continue
@@ -135,6 +164,9 @@ scan:
 			valueNext = !strings.Contains(t, "=")
 			continue
 		}
+		// The script, or an option's value that comes before it and may
+		// name code to load first (node -r ./x).
+		an.usesCode(name, t)
 		operands++
 		if !valueNext {
 			break
@@ -555,7 +587,17 @@ func (an *analyzer) fileCommand(name string, args []word) {
 		return
 	}
 	ops := an.optionsPaths(args, spec.short, spec.long, true, spec.paths)
-	if _, ok := spec.paths["-t"]; ok && (hasAny(args, "-t") || hasPrefix(args, "--target-directory")) {
+	// cp -t DIR, mv --target-directory=DIR: each operand lands in DIR
+	// under its own name.
+	var targets []word
+	if _, ok := spec.paths["-t"]; ok {
+		eachOption(args, spec.short, append(spec.long[:len(spec.long):len(spec.long)], "--target-directory"), true, func(opt string, val *word) {
+			if (opt == "-t" || opt == "--target-directory") && val != nil {
+				targets = append(targets, *val)
+			}
+		})
+	}
+	if len(targets) > 0 || hasAny(args, "-t") || hasPrefix(args, "--target-directory") {
 		spec.last = 0
 	}
 	if spec.mode == 0 {
@@ -573,6 +615,25 @@ func (an *analyzer) fileCommand(name string, args []word) {
 	if recursiveWriters()[name] && (anyShortFlag(args, "rR") || hasPrefix(args, "--rec")) {
 		tree = true
 	}
+	// cp --parents and rsync -R keep each source's path below the
+	// destination (cp --parents sub/x t writes t/sub/x).
+	parents := name == "cp" && hasPrefix(args, "--par") || name == "rsync" && (anyShortFlag(args, "R") || hasPrefix(args, "--rel"))
+	into := func(dir, src word, mode accessMode) {
+		if dir.dynamic || dir.pattern || dir.special || src.dynamic || src.pattern || src.special {
+			return
+		}
+		if b := path.Base(src.text); b != "/" && b != "." && b != ".." {
+			an.addAccess(word{text: path.Join(dir.text, b)}, mode, name, tree)
+		}
+		if parents && !path.IsAbs(src.text) && path.Clean(src.text) != path.Base(src.text) {
+			an.addAccess(word{text: path.Join(dir.text, src.text)}, mode, name, tree)
+		}
+	}
+	for _, t := range targets {
+		for _, op := range ops {
+			into(t, op, modeWrite)
+		}
+	}
 	for i, op := range ops {
 		if op.text == "-" && !op.dynamic {
 			continue // standard input
@@ -582,12 +643,7 @@ func (an *analyzer) fileCommand(name string, args []word) {
 			// The destination may be a directory: each source lands
 			// inside it under its own name.
 			for _, src := range ops[:i] {
-				if src.dynamic || src.pattern || src.special || op.dynamic || op.pattern {
-					continue
-				}
-				if b := path.Base(src.text); b != "/" && b != "." && b != ".." {
-					an.addAccess(word{text: path.Join(op.text, b)}, spec.last, name, tree)
-				}
+				into(op, src, spec.last)
 			}
 			continue
 		}
@@ -940,6 +996,10 @@ var makeLong = []string{"--file", "--makefile", "--directory", "--include-dir", 
 // own flags (MAKEFLAGS=--eval=…). The operands are then recorded as those
 // of any command the analysis does not model.
 func (an *analyzer) make(name string, args []word) {
+	// make reads its makefiles after the -C options took it to their
+	// directory; the makefiles it includes may lie anywhere.
+	dir := ""
+	var files []string
 	eachOption(args, "CfIjlWoE", makeLong, true, func(opt string, val *word) {
 		switch {
 		case opt == "-E" || strings.HasPrefix(opt, "--") && len(opt) >= 4 && strings.HasPrefix("--eval", opt):
@@ -948,8 +1008,25 @@ func (an *analyzer) make(name string, args []word) {
 			if v := val.text; val.dynamic || v == "-" || strings.HasPrefix(v, "/dev/") || strings.HasPrefix(v, "/proc/") {
 				an.opaque(name + " " + opt + " reads a makefile from its standard input or a device")
 			}
+			files = append(files, val.text)
+		case (opt == "-C" || opt == "--directory") && val != nil:
+			if path.IsAbs(val.text) {
+				dir = val.text
+			} else {
+				dir = path.Join(dir, val.text)
+			}
 		}
 	})
+	for _, f := range files {
+		if !path.IsAbs(f) {
+			f = path.Join(dir, f)
+		}
+		an.usesCode(name, f)
+	}
+	// Its built-in rules also make programs of shell scripts (m from
+	// m.sh) and of the sources of yacc, lex, fortran and pascal.
+	an.usesCode(name, "/", append([]string{"GNUmakefile", "makefile", "Makefile", "*.mk", "*.sh", "*.y", "*.l",
+		"*.f", "*.F", "*.p", "*.r"}, buildFiles...)...)
 	// Every word is looked at, values of options included: -j and -l take
 	// a value only when it is a number, which eachOption cannot tell.
 	for _, a := range args {
@@ -1001,7 +1078,34 @@ func (an *analyzer) compiler(name string, args []word) {
 			return
 		}
 	}
+	// The program it builds, which the line may run (cc -o m m.c &&
+	// ./m), is made of its sources, the files an option names (-include
+	// x.h) and the headers they include. It runs its passes (cc1, as,
+	// collect2) from the directories of -B, and loads -fplugin's code.
+	for i, a := range args {
+		t := a.text
+		switch {
+		case t == "-B" && i+1 < len(args):
+			an.usesCode(name, args[i+1].text, "*")
+		case strings.HasPrefix(t, "-B"):
+			an.usesCode(name, t[2:], "*")
+		case strings.HasPrefix(t, "-fplugin=") || strings.HasPrefix(t, "-specs=") || strings.HasPrefix(t, "--specs="):
+			_, v, _ := strings.Cut(t, "=")
+			an.usesCode(name, v)
+		case t == "-" && (i == 0 || args[i-1].text != "-o"):
+			an.stdinOpaque(name + " compiles code from its standard input")
+		case !strings.HasPrefix(t, "-"):
+			an.usesCode(name, t)
+		}
+	}
+	an.usesCode(name, "/", buildFiles...)
 }
+
+// buildFiles are the base names of the files a C compiler, or make by its
+// built-in rules (make m builds m from m.c), builds programs of: sources
+// and the headers they include.
+var buildFiles = []string{"*.c", "*.cc", "*.cpp", "*.cxx", "*.C", "*.m", "*.s", "*.S", "*.h", "*.hh", "*.hpp",
+	"*.hxx", "*.inc", "*.def"}
 
 // rustc marks the line opaque when rustc (or rustdoc) is told which
 // program to link with (-C linker=prog, --codegen=linker=prog): it runs
@@ -1128,6 +1232,7 @@ var jdkTools = map[string]bool{
 // shell) or reads options the analysis does not see (@argfile,
 // -XX:Flags=, -XX:VMOptionsFile=).
 func (an *analyzer) java(name string, args []word) {
+	source := false
 	for _, a := range args {
 		t := a.text
 		switch {
@@ -1137,6 +1242,20 @@ func (an *analyzer) java(name string, args []word) {
 		case strings.HasPrefix(t, "@") || a.dynamic || strings.Contains(t, "-XX:Flags=") || strings.Contains(t, "-XX:VMOptionsFile"):
 			an.opaque(name + " reads options the analysis does not see")
 			return
+		case t == "--source" || strings.HasPrefix(t, "--source="):
+			source = true
+		}
+	}
+	switch name {
+	case "java", "javac", "jshell":
+		// java runs a source file (java X.java) or the classes and jars
+		// of its class path, the working directory by default (javac
+		// X.java && java X); with --source, any file is a source.
+		an.usesCode(name, "/", "*.java", "*.class", "*.jar")
+		for _, a := range args {
+			if source && !strings.HasPrefix(a.text, "-") {
+				an.usesCode(name, a.text)
+			}
 		}
 	}
 }

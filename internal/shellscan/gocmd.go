@@ -260,6 +260,14 @@ func (an *analyzer) packageDirs(ops []word) {
 			return
 		}
 		an.a.accesses = append(an.a.accesses, access{mode: modeRead, path: dir, pattern: op.pattern, runs: true})
+		// The code it runs there is that of the files the line wrote
+		// before this command; the outputs the command itself was seen
+		// to write (go test -o x.test) are not among them.
+		if len(an.codeUses) >= maxCodeUses {
+			an.opaque("the line runs code from too many files to check")
+			return
+		}
+		an.codeUses = append(an.codeUses, codeUse{prog: "the command", path: dir, names: dirCodeFiles, from: an.callFrom})
 	}
 }
 

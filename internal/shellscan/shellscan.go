@@ -10,8 +10,10 @@
 // transform expansions, command and process substitution, expanding
 // here-documents, assignments of any kind, functions, aliases, traps,
 // eval-like builtins, shell options, wrappers that are not known to be
-// transparent, git global options and aliases, and the options of sed, awk,
-// tar, rsync and find that run commands or write files.
+// transparent, git global options and aliases, the options of sed, awk,
+// tar, rsync and find that run commands or write files, and commands that
+// run or build code from a file the line writes (printf … > Makefile &&
+// make, echo … > x.py && python3 x.py).
 //
 // Opaque is the analysis admitting it cannot tell what the line does; the
 // caller must never let an opaque line run on an allow. Deny rules may

@@ -154,6 +154,13 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		}
 	case "make", "gmake":
 		an.make(name, args)
+	case "npm", "pnpm", "yarn":
+		// They run the scripts of package.json (npm install its
+		// lifecycle scripts), with the settings of .npmrc, and those
+		// scripts mostly run node files.
+		if !onlyVersion(args) {
+			an.usesCode(name, "/", append([]string{".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs"}, languageFiles["node"]...)...)
+		}
 	}
 	if name == "go" || strings.HasPrefix(name, "go1.") {
 		if an.goCommand(name, args); an.goModel(name, args) {

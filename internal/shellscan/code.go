@@ -1,0 +1,261 @@
+package shellscan
+
+import (
+	"path"
+	"strings"
+)
+
+// maxCodeUses bounds the code files one line's commands are recorded to
+// run or build (see usesCode), maxCodeChecks the pairs of paths
+// runsWrittenCode compares; a line with more is opaque.
+const (
+	maxCodeUses   = 64
+	maxCodeChecks = 1 << 19
+)
+
+// A codeUse is code a command runs or builds from files: one file, or
+// every file below a directory, or in a directory above it, whose base
+// name matches one of names.
+type codeUse struct {
+	// prog is the command, for the reason.
+	prog string
+	// path is the file, or, with names, the directory ("/" for
+	// anywhere); relative to the candidate working directories, or
+	// absolute.
+	path  string
+	names []string
+	// from is the number of accesses recorded before the command: the
+	// writes among them come first, unless the line is unordered.
+	from int
+}
+
+// usesCode records that the command prog runs or builds the code of the
+// file p, or, with names, of the files below the directory p (or in a
+// directory above it) whose base names match one of them (see
+// runsWrittenCode).
+func (an *analyzer) usesCode(prog, p string, names ...string) {
+	if len(an.codeUses) >= maxCodeUses {
+		an.opaque("the line runs code from too many files to check")
+		return
+	}
+	an.codeUses = append(an.codeUses, codeUse{prog: prog, path: p, names: names, from: len(an.a.accesses)})
+}
+
+// runsWrittenCode makes the line opaque when a command runs or builds code
+// from a file the line writes before it (printf … > Makefile && make,
+// echo … > x.py && python3 x.py, echo … > json.py && python3 -m
+// json.tool): the code is the line's own, and no rule about the command
+// sees what it does, as runsWritten says of a program the line writes.
+// The writes are those the analysis lists, and, as files of a language,
+// the output files named to the commands it does not model (see
+// outputValue); the other files those commands may write are not among
+// them.
+func (an *analyzer) runsWrittenCode() {
+	// Each file is resolved from each candidate directory once; a write
+	// whose base name cannot be that of the code is passed over first.
+	resolved := map[int][]string{}
+	resolveAll := func(key int, p string) []string {
+		r, ok := resolved[key]
+		if !ok {
+			r = make([]string, len(an.a.cwds))
+			for k, c := range an.a.cwds {
+				r[k] = an.resolve(c, p)
+			}
+			resolved[key] = r
+		}
+		return r
+	}
+	matches := map[string]bool{} // of baseMatches and baseMayMatch, by names and base name
+	budget := maxCodeChecks
+	for k, u := range an.distinctCodeUses() {
+		writes := an.a.accesses
+		if !an.unordered && u.from <= len(writes) {
+			writes = writes[:u.from]
+		}
+		ubase := path.Base(u.path)
+		namesKey := strings.Join(u.names, "\x00") + "\x01"
+		nameOf := func(b string) bool {
+			m, ok := matches[namesKey+b]
+			if !ok {
+				m = baseMatches(b, u.names)
+				matches[namesKey+b] = m
+			}
+			return m
+		}
+		mayName := func(pat string) bool {
+			m, ok := matches[namesKey+"\x02"+pat]
+			if !ok {
+				m = baseMayMatch(pat, u.names)
+				matches[namesKey+"\x02"+pat] = m
+			}
+			return m
+		}
+		for i, acc := range writes {
+			written := acc.mode == modeWrite && !acc.unknown && !acc.runs
+			if acc.unknown && acc.output && u.names != nil {
+				// The output file of a command the analysis does not
+				// model (openssl base64 -d … -out x.py), as a file of a
+				// language; a file used as such is too often a build's
+				// own step (cc -c -o x.o x.c && cc x.o).
+				written = true
+			}
+			if !written || acc.path == "/dev/null" {
+				continue
+			}
+			b := path.Base(acc.path)
+			plain := b != "." && b != ".." && b != "/" &&
+				(u.names != nil || ubase != "." && ubase != ".." && !strings.ContainsAny(ubase, "*?[\\"))
+			switch {
+			case plain && !acc.tree && !acc.pattern && (u.names == nil && b != ubase || u.names != nil && !nameOf(b)):
+				continue
+			case plain && !acc.tree && acc.pattern && u.names == nil && !baseMayMatch(b, []string{ubase}),
+				plain && !acc.tree && acc.pattern && u.names != nil && !mayName(b):
+				continue
+			}
+			ws, ps := resolveAll(i, acc.path), resolveAll(-1-k, u.path)
+			if budget -= len(ws) * len(ps); budget < 0 {
+				an.opaque("the line writes and runs too many files to check")
+				return
+			}
+			if mayWriteCode(acc, ws, u, ps, nameOf) {
+				an.opaque(clipName(u.prog) + " runs code from " + clipName(acc.path) + ", which the line writes")
+				return
+			}
+		}
+	}
+}
+
+// distinctCodeUses returns the code uses with the same file or directory
+// and names once, each with the most accesses before it.
+func (an *analyzer) distinctCodeUses() []codeUse {
+	var out []codeUse
+	at := map[string]int{}
+	for _, u := range an.codeUses {
+		key := u.path + "\x00" + strings.Join(u.names, "\x00")
+		if i, ok := at[key]; ok {
+			out[i].from = max(out[i].from, u.from)
+			continue
+		}
+		at[key] = len(out)
+		out = append(out, u)
+	}
+	return out
+}
+
+// mayWriteCode reports whether the write acc, whose path resolves to ws
+// from the candidate working directories, may create or change a file of
+// the code use u, whose path resolves to ps; nameOf reports whether a base
+// name matches u's names.
+func mayWriteCode(acc access, ws []string, u codeUse, ps []string, nameOf func(string) bool) bool {
+	for _, w := range ws {
+		for _, p := range ps {
+			if u.names == nil {
+				switch {
+				case acc.pattern && patternMayMatch(w, p), acc.tree && within(p, w), w == p:
+					return true
+				}
+				if ok, err := path.Match(p, w); ok || err != nil && strings.ContainsAny(p, "*?[") {
+					return true // the file is a pattern (make -f 'm*')
+				}
+				continue
+			}
+			switch {
+			case acc.tree && (within(p, w) || within(w, p)):
+				return true
+			case acc.pattern && (acc.tree || baseMayMatch(path.Base(w), u.names)):
+				// Where a pattern leads is only known when the line runs.
+				return true
+			case !acc.pattern && (within(w, p) || within(p, path.Dir(w))) && nameOf(path.Base(w)):
+				// Below the directory, or in one above it, where the
+				// tools look for their configuration (go.mod,
+				// conftest.py, package.json).
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// dirCodeFiles are the base names of the files a command that builds or
+// runs the code of a directory (see packageDirs: go test, pytest, eslint)
+// may load as code there: sources, and the configuration that names code
+// to load or tells the tool how to build.
+var dirCodeFiles = []string{"*.go", "*.s", "*.syso", "go.mod", "go.work", "*.py", "*.pyc", "*.so",
+	"pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml", "*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts",
+	"*.jsx", "*.tsx", "package.json", ".eslintrc", ".eslintrc.*", ".prettierrc", ".prettierrc.*",
+	"*.c", "*.cc", "*.cpp", "*.cxx", "*.m", "*.S", "*.h", "*.hh", "*.hpp", "*.hxx"}
+
+// outputOptions are the options of the commands the analysis does not
+// model that most often name the file they write.
+var outputOptions = map[string]bool{"-o": true, "-out": true, "--out": true, "--output": true, "-O": true,
+	"--output-file": true, "--outfile": true, "-outfile": true}
+
+// outputValue returns the file args[i] names as the value of an output
+// option (-o f, -out f, --output=f, -of), or "".
+func outputValue(args []word, i int) string {
+	t := args[i].text
+	if !strings.HasPrefix(t, "-") {
+		if i > 0 && outputOptions[args[i-1].text] {
+			return t
+		}
+		return ""
+	}
+	if name, v, ok := strings.Cut(t, "="); ok {
+		if outputOptions[name] {
+			return v
+		}
+		return ""
+	}
+	if len(t) > 2 && (t[1] == 'o' || t[1] == 'O') && !outputOptions[t] {
+		return t[2:]
+	}
+	return ""
+}
+
+// resolve returns p taken from the candidate working directory c, made
+// absolute when the workdir is known, and cleaned.
+func (an *analyzer) resolve(c, p string) string {
+	if !path.IsAbs(p) {
+		p = path.Join(c, p)
+		if !path.IsAbs(p) && an.workdir != "" {
+			p = path.Join(an.workdir, p)
+		}
+	}
+	return path.Clean(p)
+}
+
+// within reports whether the clean path p is dir or lies below it.
+func within(p, dir string) bool {
+	return p == dir || dir == "/" || strings.HasPrefix(p, dir+"/")
+}
+
+// baseMatches reports whether the base name b matches one of names.
+func baseMatches(b string, names []string) bool {
+	for _, n := range names {
+		if ok, _ := path.Match(n, b); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// baseMayMatch reports whether the base name pattern pat may name a file
+// matching one of names: each of names is a name or "*" and a suffix
+// (*.py). Braces, which path.Match does not know, may match anything.
+func baseMayMatch(pat string, names []string) bool {
+	if strings.ContainsAny(pat, "{}") {
+		return true
+	}
+	for _, n := range names {
+		if suffix, ok := strings.CutPrefix(n, "*"); ok {
+			if strings.HasSuffix(pat, suffix) || strings.ContainsAny(pat[len(pat)-1:], "*?]") {
+				return true
+			}
+			continue
+		}
+		if ok, err := path.Match(pat, n); ok || err != nil {
+			return true
+		}
+	}
+	return false
+}

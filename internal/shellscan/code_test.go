@@ -1,0 +1,180 @@
+package shellscan
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
+	tests := []struct {
+		line   string
+		opaque bool
+	}{
+		// make reads the makefiles the line wrote, and those they include.
+		{"printf 'all:\\n\\tx\\n' > Makefile && make", true},
+		{"echo x > GNUmakefile; make -s", true},
+		{"echo x > mk && make -f mk x", true},
+		{"echo x > sub/mk && make -C sub -f mk", true},
+		{"echo x > /w/sub/mk && make -C sub -f mk", true},
+		{"echo x > sub/Makefile && make -C sub", true},
+		{"echo x > sub/Makefile && cd sub && make", true},
+		{"echo x > x.mk && make", true},
+		{"cp -r tpl out && make -C out", true},
+		{"sed -i s/a/b/ *.mk && make", true},
+		{"make; echo x > Makefile; make", true},
+		{"for i in 1 2; do make; echo x > Makefile; done", true},
+		{"make", false},
+		{"make > build.log 2>&1", false},
+		{"make 2>&1 | tee build.log", false},
+		{"mkdir -p build && make -C build", false},
+		{"echo x > out.txt && make", false},
+		{"make && echo x > Makefile", false},
+		{"echo x > sub/mk && make -f mk", false},
+		{"echo x > mk1 && make -f mk*", true},
+		{"sed -i s/a/b/ *.c && make", true},
+		{"echo x > m.c && make m && ./m", true},
+		{"sed -i s/a/b/ *.txt && make", false},
+		// Interpreters run their script, and the modules it imports.
+		{"echo x > x.py && python3 x.py", true},
+		{"echo x > README && python3.11 README", true},
+		{"echo x > x.py && python3 -m x", true},
+		{"echo x > sub/json.py && cd sub && python3 -m json.tool f", true},
+		{"mkdir -p p && echo x > p/__init__.py && python3 y.py", true},
+		{"echo x > x.pl && perl -w x.pl", true},
+		{"echo x > lib/X.pm && perl y.pl", true},
+		{"echo x > x.js && node x.js", true},
+		{"echo x > pre && node -r ./pre y.js", true},
+		{"echo x > pre && node --require=./pre y.js", true},
+		{"echo '{}' > package.json && node y.js", true},
+		{"echo x > x.ts && deno run x.ts", true},
+		{"echo x > x.rb && ruby x.rb", true},
+		{"python3 x.py | tee y.py", true},
+		{"python3 x.py > out.txt", false},
+		{"python3 x.py > out.py", false},
+		{"python3 x.py | tee out.txt", false},
+		{"echo data > in.txt && python3 x.py in.txt", false},
+		{"python3 -m json.tool README > out.json", false},
+		{"node x.js > out.txt && cat out.txt", false},
+		{"perl x.pl README > out.txt", false},
+		{"mkdir -p out && python3 x.py out", false},
+		{"python3 x.py && echo x > y.py", false},
+		{"echo x > y.txt && ruby x.rb", false},
+		// Package managers run the scripts of package.json.
+		{"echo '{}' > package.json && npm test", true},
+		{"echo x > .npmrc && npm install", true},
+		{"echo x > sub/index.js && pnpm run build", true},
+		{"echo x > .yarnrc.yml && yarn", true},
+		{"npm test", false},
+		{"npm run build > build.log 2>&1", false},
+		{"echo x > out.txt && npm test", false},
+		{"npm --version && echo x > package.json", false},
+		{"echo '{}' > package.json && npm --version", false},
+		// A compiler builds a program of the sources the line writes.
+		{"echo x > m.c && cc -o m m.c && ./m", true},
+		{"echo x > m.c && x86_64-linux-gnu-gcc-12 m.c", true},
+		{"echo x > m.h && cc -include m.h -x c /dev/null", true},
+		{"echo x > inc/m.h && gcc -Iinc -c y.c", true},
+		{"cc -o m m.c && ./m", false},
+		{"mkdir -p build && cc -o build/m m.c", false},
+		{"gcc -O2 -o prog x.c > build.log 2>&1", false},
+		{"echo x > out.txt && cc -c x.c", false},
+		{"echo x > t/as && cc -Bt -c y.c", true},
+		{"echo x > sub/as && cc -B sub -c y.c", true},
+		{"echo x > p.so && gcc -fplugin=./p.so -c y.c", true},
+		{"echo x > t/as && cc -Bother -c y.c", false},
+		{"echo x > m.sh && make m && ./m", true},
+		{"echo x | cc -x c - -o m", true},
+		{"cc -S -o - x.c", false},
+		// The output file of a command the analysis does not model.
+		{"openssl base64 -d -in x.b64 -out x.py && python3 x.py", true},
+		{"tool --output=lib/x.js && node y.js", true},
+		{"tool -ox.mk && make", true},
+		{"cc -c -o x.o x.c && cc -o m x.o", false},
+		{"python3 x.py && python3 x.py", false},
+		{"javac X.java && java X", false},
+		{"cc -c x.c && make", false},
+		{"tool -o out.txt && python3 x.py", false},
+		// java runs sources and the classes of its class path.
+		{"echo x > X.java && java X.java", true},
+		{"echo x > X.java && javac X.java && java X", true},
+		{"echo x > README && java --source 21 README", true},
+		{"echo x > lib/a.jar && java -cp lib/a.jar X", true},
+		{"javac X.java && java X", false},
+		{"mkdir -p out && javac -d out X.java && java -cp out X", false},
+		{"java -jar app.jar > out.txt", false},
+		// A group's redirection is written while its commands run.
+		{"{ echo x; python3 x.py; } > x.py", true},
+		{"(echo x; python3 x.py) >> x.py", true},
+		{"if true; then echo x; make; fi > Makefile", true},
+		{"{ echo x; make; } >& Makefile", true},
+		{"while true; do echo x; python3 x.py; done > x.py", true},
+		{"{ echo x; python3 x.py; } > out.txt 2>&1", false},
+		{"{ make; python3 x.py; } 2>&1 | tee build.log", false},
+		{"(cd sub && make) > build.log", false},
+		// go test, go run and pytest run the code of their directories.
+		{"echo x > m.go && go run m.go", true},
+		{"echo x > x_test.go && go test .", true},
+		{"echo x > sub/x_test.go && go test ./...", true},
+		{"echo x > go.mod && go test -run X ./sub/...", true},
+		{"echo x > conftest.py && pytest -q", true},
+		{"go test ./...", false},
+		{"go test ./... > test.log 2>&1", false},
+		{"echo x > testdata/in.txt && go test .", false},
+		{"echo x > sub/x_test.go && go test ./other/...", false},
+		{"gofmt -l . && go test ./...", false},
+		// cp -t and mv -t write each operand into the directory.
+		{"echo x > x.txt && cp -t t x.txt && python3 t/x.txt", true},
+		{"echo x > mk && cp --target-directory=sub mk && make -C sub -f mk", true},
+		{"echo x > mk && mv --target=sub mk && make -C sub -f mk", true},
+		{"echo x > x.txt && cp -vt t x.txt && python3 t/x.txt", true},
+		{"cp -t t x.txt && python3 t/y.py", false},
+		{"echo x > sub/mk && cp --parents sub/mk t && make -f t/sub/mk", true},
+		{"echo x > sub/mk && cp --parents -t t sub/mk && make -f t/sub/mk", true},
+		{"echo x > sub/mk && rsync -R sub/mk t && make -f t/sub/mk", true},
+		{"echo x > sub/mk && cp sub/mk t && make -f t/sub/mk", false},
+	}
+	for _, tt := range tests {
+		a := analyzeBash(tt.line, "/home/u", "/w")
+		if got := len(a.reasons) > 0; got != tt.opaque {
+			t.Errorf("%q: opaque %v, want %v (reasons %v)", tt.line, got, tt.opaque, a.reasons)
+		}
+		if r := strings.Join(a.reasons, "; "); tt.opaque && !strings.Contains(r, "which the line writes") && !strings.Contains(r, "from its standard input") {
+			t.Errorf("%q: reasons %v, want one about code the line writes", tt.line, a.reasons)
+		}
+	}
+}
+
+func TestBashAnalysisBoundsTheCodeUses(t *testing.T) {
+	line := strings.Repeat("make -f x; ", maxCodeUses)
+	if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+		t.Errorf("%d makes: not opaque", maxCodeUses)
+	}
+}
+
+func TestBashAnalysisComparesCodeUsesQuickly(t *testing.T) {
+	// Before the comparisons were filtered by base name and bounded, each
+	// of these took seconds.
+	for _, parts := range [][3]string{
+		{"cd d%d; ", "echo > f%d.txt; ", "python3 a.py; "},
+		{"cd d%d; ", "echo > *%d; ", "go test ./d%d; "},
+		{"cd d%d; ", "echo > x%d/f.go; ", "go test ./d%d; "},
+	} {
+		var b strings.Builder
+		for i := range 15 {
+			b.WriteString(strings.ReplaceAll(parts[0], "%d", strconv.Itoa(i)))
+		}
+		for i := range 900 {
+			b.WriteString(strings.ReplaceAll(parts[1], "%d", strconv.Itoa(i)))
+		}
+		for i := range 60 {
+			b.WriteString(strings.ReplaceAll(parts[2], "%d", strconv.Itoa(i)))
+		}
+		start := time.Now()
+		analyzeBash(b.String(), "/home/u", "/w")
+		if d := time.Since(start); d > 3*time.Second {
+			t.Errorf("%q…: %v", parts, d)
+		}
+	}
+}
