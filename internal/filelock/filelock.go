@@ -125,7 +125,9 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// A Lock is a held lock. Release it exactly once.
+// A Lock is a held lock. Release it exactly once. On Unix systems a held
+// lock keeps its directory open: one file descriptor per lock until
+// Release (see heldDir).
 type Lock struct {
 	refresh time.Duration
 	stale   time.Duration // Options.Stale
