@@ -37,6 +37,10 @@ var canaryRound24 = map[string][]string{
 		`printf 'all:\n\trm -f c\n' > GNUmakefile && make -s`,
 		`printf 'all:\n\trm -f c\n' > makefile && make -s`,
 		`echo 'require("fs").unlinkSync("c")' > index.js && node .`,
+		// Left open by round 23: files that python's archive modules
+		// write, which the analysis did not list.
+		`printf 'all:\n\trm -f c\n' | gzip > mk.gz && python3 -m gzip -d mk.gz && make -s -f mk`,
+		`printf 'all:\n\trm -f c\n' > m0 && python3 -m zipfile -c a.zip m0 && python3 -m zipfile -e a.zip sub/z && make -s -f sub/z/m0`,
 	},
 }
 

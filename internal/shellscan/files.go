@@ -131,10 +131,13 @@ scan:
 						an.opaque(name + " -m " + rest + " runs code given on the command line or its standard input")
 						return true
 					}
-					if rest == "tarfile" && tarfileExtracts(args[i+1:]) {
-						// It extracts symbolic links and members named ../…,
-						// as tar x does.
-						an.opaque(name + " -m tarfile -e extracts files the analysis does not list")
+					if letter, ok := pythonArchiveModules[rest]; ok && moduleOption(args[i+1:], letter) {
+						// tarfile -e extracts symbolic links and members
+						// named ../…, as tar x does; zipfile -e extracts
+						// whatever the archive holds; gzip -d writes each
+						// file without its suffix. Code the line packed may
+						// then run (gzip -d mk.gz && make -f mk).
+						an.opaque(name + " -m " + rest + " -" + string(letter) + " writes files the analysis does not list")
 						return true
 					}
 					// python3 -m pytest ., -m mypy …: the module is a
@@ -211,13 +214,19 @@ func pythonCluster(c string) (kind byte, rest string) {
 	return 0, ""
 }
 
-// tarfileExtracts reports whether the arguments of python -m tarfile ask
-// it to extract: -e or --extract (or an abbreviation), alone or in a
-// cluster of its one-letter options.
-func tarfileExtracts(args []word) bool {
+// pythonArchiveModules are the standard modules whose command line writes
+// files the archive or the compressed file names, each with the short
+// option that makes it write them (tarfile -e, zipfile -e, gzip -d).
+var pythonArchiveModules = map[string]byte{"tarfile": 'e', "zipfile": 'e', "gzip": 'd'}
+
+// moduleOption reports whether the arguments of a python module may hold
+// its option -letter: alone or in a cluster, or as a long option of two
+// letters or more that begins with it (argparse takes --e for --extract,
+// --d for --decompress); an argument only known when it runs may be it.
+func moduleOption(args []word, letter byte) bool {
 	for _, a := range args {
 		t := a.text
-		if a.dynamic || strings.HasPrefix(t, "--e") || len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.IndexByte(t, 'e') > 0 {
+		if a.dynamic || strings.HasPrefix(t, "--"+string(letter)) || len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.IndexByte(t, letter) > 0 {
 			return true
 		}
 	}
