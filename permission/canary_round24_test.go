@@ -41,6 +41,8 @@ var canaryRound24 = map[string][]string{
 		// write, which the analysis did not list.
 		`printf 'all:\n\trm -f c\n' | gzip > mk.gz && python3 -m gzip -d mk.gz && make -s -f mk`,
 		`printf 'all:\n\trm -f c\n' > m0 && python3 -m zipfile -c a.zip m0 && python3 -m zipfile -e a.zip sub/z && make -s -f sub/z/m0`,
+		`printf 'all:\n\trm -f c\n' | openssl base64 -out mk.b64 && openssl base64 -d -in mk.b64 -out mk && make -s -f mk`,
+		`printf 'all:\n\trm -f c\n' | gzip > mk.Z && uncompress mk.Z && make -s -f mk`,
 	},
 }
 

@@ -412,8 +412,8 @@ type fileSpec struct {
 
 // compressors write each operand's compressed or decompressed file beside
 // it (and remove the operand).
-var compressors = []string{"gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "zstdmt", "lz4", "lzma",
-	"unlzma", "lzip", "pigz", "unpigz", "pbzip2", "plzip", "lzop", "brotli"}
+var compressors = []string{"gzip", "gunzip", "uncompress", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "zstdmt",
+	"lz4", "lzma", "unlzma", "lzip", "pigz", "unpigz", "pbzip2", "plzip", "lzop", "brotli"}
 
 // fileCommands are the commands whose file operands the analysis knows.
 var fileCommands = sync.OnceValue(func() map[string]fileSpec {
@@ -488,8 +488,8 @@ func (an *analyzer) fileCommand(name string, args []word) {
 		if anyShortFlag(args, "bS") || hasPrefix(args, "--b") || hasPrefix(args, "--su") {
 			an.opaque(name + " makes backups under names the analysis does not model")
 		}
-	case "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "zstdmt", "lz4", "lzma", "unlzma", "lzip",
-		"pigz", "unpigz", "pbzip2", "plzip", "lzop", "brotli":
+	case "gzip", "gunzip", "uncompress", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "zstdmt", "lz4", "lzma",
+		"unlzma", "lzip", "pigz", "unpigz", "pbzip2", "plzip", "lzop", "brotli":
 		// Decompressing writes the operand without its suffix
 		// (x.json.gz → x.json, x.tgz → x.tar).
 		for _, a := range args {
@@ -845,7 +845,7 @@ var noFiles = sync.OnceValue(func() map[string]bool {
 var recursiveWriters = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{
 		"chmod": true, "chown": true, "chgrp": true, "chattr": true, "setfacl": true, "gzip": true,
-		"gunzip": true, "zstd": true, "unzstd": true, "lz4": true,
+		"gunzip": true, "uncompress": true, "zstd": true, "unzstd": true, "lz4": true,
 	}
 })
 

@@ -106,7 +106,7 @@ var modelledNames = sync.OnceValue(func() map[string]bool {
 		"tcsh", "pwsh", "powershell", "nu", "elvish", "xonsh", "time", "nice", "nohup", "setsid", "timeout",
 		"env", "sudo", "doas", "su", "runuser", "find", "git", "make", "gmake", "rustc", "rustdoc", "awk",
 		"gawk", "mawk", "nawk", "busybox-awk", "sed", "gsed", "tar", "bsdtar", "unzip", "7z", "cpio", "dd",
-		"xxd", "curl", "wget", "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "zstdmt",
+		"xxd", "curl", "wget", "gzip", "gunzip", "uncompress", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "zstdmt",
 		"lz4", "lzma", "unlzma", "lzip", "pigz", "unpigz", "pbzip2", "plzip", "lzop", "brotli"} {
 		m[n] = true
 	}
