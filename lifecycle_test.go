@@ -167,7 +167,11 @@ func TestAQueuedPromptHonoursItsContext(t *testing.T) {
 		return modeltest.Text("x").Chunks(), nil
 	})
 	a := f.agent(t, f.options(nil))
-	go a.Send(context.Background(), "first")
+	first := make(chan struct{})
+	go func() {
+		defer close(first)
+		_, _ = a.Send(context.Background(), "first")
+	}()
 	<-started
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
@@ -179,6 +183,9 @@ func TestAQueuedPromptHonoursItsContext(t *testing.T) {
 		t.Errorf("Send with a 200ms ctx still blocked after 2s waiting for the session")
 	}
 	close(release)
+	// The first turn ends by writing its session: let it finish before the
+	// test's directories are removed.
+	<-first
 }
 
 // Close aborts an autonomous turn (the delivery of a subagent group's
