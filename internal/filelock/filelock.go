@@ -574,8 +574,7 @@ func (l *Lock) stampedByAnother() bool {
 // nobody until it went stale.
 func (l *Lock) verifyLocked() error {
 	for wait := time.Millisecond; ; wait *= 4 {
-		st, err := os.Lstat(l.path)
-		if err == nil && st.IsDir() && inode(st) == l.ino && st.ModTime().Equal(l.mtime) {
+		if l.mine(l.path) {
 			return nil
 		}
 		if wait > 16*time.Millisecond || l.lookedAgain || time.Since(l.mtime) >= l.stale/2 {
