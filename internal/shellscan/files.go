@@ -415,6 +415,15 @@ type fileSpec struct {
 var compressors = []string{"gzip", "gunzip", "uncompress", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "zstdmt",
 	"lz4", "lzma", "unlzma", "lzip", "pigz", "unpigz", "pbzip2", "plzip", "lzop", "brotli"}
 
+// compressorSet holds the compressors by name.
+var compressorSet = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range compressors {
+		m[n] = true
+	}
+	return m
+})
+
 // fileCommands are the commands whose file operands the analysis knows.
 var fileCommands = sync.OnceValue(func() map[string]fileSpec {
 	read := fileSpec{mode: modeRead}
@@ -483,13 +492,16 @@ func (an *analyzer) fileCommand(name string, args []word) {
 			return
 		}
 	}
-	switch name {
+	kind := name
+	if compressorSet()[name] {
+		kind = "gzip" // every compressor names its output alike
+	}
+	switch kind {
 	case "cp", "mv":
 		if anyShortFlag(args, "bS") || hasPrefix(args, "--b") || hasPrefix(args, "--su") {
 			an.opaque(name + " makes backups under names the analysis does not model")
 		}
-	case "gzip", "gunzip", "uncompress", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "zstdmt", "lz4", "lzma",
-		"unlzma", "lzip", "pigz", "unpigz", "pbzip2", "plzip", "lzop", "brotli":
+	case "gzip":
 		// Decompressing writes the operand without its suffix
 		// (x.json.gz → x.json, x.tgz → x.tar).
 		for _, a := range args {
