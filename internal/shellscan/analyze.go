@@ -136,6 +136,9 @@ type analyzer struct {
 	// command being analyzed.
 	callFrom int
 	written  map[string]string
+	// spelling holds the keys in written of the files spellWritten is
+	// spelling, so that a file naming itself is spelled once.
+	spelling map[string]bool
 	// codeUses are the files whose code the line's commands run or
 	// build (see runsWrittenCode).
 	codeUses []codeUse

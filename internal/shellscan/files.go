@@ -958,9 +958,14 @@ var optionDanger = sync.OnceValue(func() map[string]danger {
 		"groff": {short: "U"}, "troff": {short: "U"}, "gtroff": {short: "U"}, "nroff": {short: "U"},
 		"pic": {short: "U"}, "gpic": {short: "U"},
 		"sdiff": {long: []string{"diff-program"}}, "diff3": {long: []string{"diff-program"}},
-		"yq":  {long: []string{"inplace", "in-place"}, short: "i"},
-		"cp":  {long: []string{"symbolic-link", "link"}, short: "sl"},
-		"ssh": {short: "oF"},
+		// A lesskey file or text may set LESSOPEN and LESSCLOSE in its
+		// #env section: commands less runs on each file it shows, with
+		// no terminal too. (more is less on some systems.)
+		"less": {long: []string{"lesskey-src", "lesskey-file", "lesskey-content"}, short: "k"},
+		"more": {long: []string{"lesskey-src", "lesskey-file", "lesskey-content"}, short: "k"},
+		"yq":   {long: []string{"inplace", "in-place"}, short: "i"},
+		"cp":   {long: []string{"symbolic-link", "link"}, short: "sl"},
+		"ssh":  {short: "oF"},
 		// scp runs the program of -S, and ssh with the options of -o, -F
 		// and -J (ProxyCommand …).
 		"scp":  {short: "SoFJ"},

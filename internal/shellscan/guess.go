@@ -448,7 +448,7 @@ func (an *analyzer) innerSpellings(args []word) {
 				return
 			}
 		}
-		if text, ok := an.written[an.writtenKey(t)]; ok && !(i > 0 && messageFileOptions[args[i-1].text]) && !an.spellScript(text, read, read) {
+		if !(i > 0 && messageFileOptions[args[i-1].text]) && !an.spellWritten(t, read, 0) {
 			return
 		}
 		if t[0] != '-' {
@@ -570,6 +570,44 @@ func (an *analyzer) write(p, text string, appending bool) {
 	if len(text) <= maxCommandLen {
 		an.written[key] = text
 	}
+}
+
+// spellWritten spells, through read, the text of each file the line
+// wrote that the word t may name: t itself, the value after '=' of an
+// option or a setting (--agent-program=./y, editor=./y), or the value
+// attached to a one-letter option (-k./y). A program may run the script
+// such a file holds, or the programs a configuration file names (gpg
+// --options x, where x says agent-program ./y). The text of a message
+// file is not spelled, nor a file already being spelled. depth is the
+// nesting of the script t is in (see spellScriptDepth). It reports false
+// once read does.
+func (an *analyzer) spellWritten(t string, read func(string) bool, depth int) bool {
+	if len(an.written) == 0 || t == "" {
+		return true
+	}
+	names := []string{t}
+	if name, v, ok := strings.Cut(t, "="); ok && !messageFileOptions[name] {
+		names = append(names, v)
+	} else if !ok && len(t) > 2 && t[0] == '-' && t[1] != '-' {
+		names = append(names, t[2:])
+	}
+	for _, n := range names {
+		key := an.writtenKey(n)
+		text, ok := an.written[key]
+		if !ok || an.spelling[key] {
+			continue
+		}
+		if an.spelling == nil {
+			an.spelling = map[string]bool{}
+		}
+		an.spelling[key] = true
+		ok = an.spellScriptDepth(text, read, read, depth)
+		delete(an.spelling, key)
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // writtenKey is the key of the file at p in written: p made absolute
@@ -834,7 +872,13 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 			return false
 		}
 		switch n := n.(type) {
-		case *syntax.Assign, *syntax.DeclClause, *syntax.ForClause:
+		case *syntax.Assign:
+			sets = true
+			// LESSOPEN=./y: a setting may name a program the line wrote.
+			if n.Value != nil {
+				ok = an.spellWritten(an.word(n.Value, s).text, read, depth+1)
+			}
+		case *syntax.DeclClause, *syntax.ForClause:
 			sets = true
 		case *syntax.Stmt:
 			// What the string feeds a command or writes into a file may
@@ -884,6 +928,17 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 				if w.dynamic || w.special {
 					known = i
 					break
+				}
+			}
+			// A program or a file it is given that the line wrote: its
+			// text may be the script the program runs, or configuration
+			// naming one (agent-program ./y).
+			for i, w := range ws[:known] {
+				if i > 0 && messageOptions[ws[i-1].text] {
+					continue
+				}
+				if ok = an.spellWritten(w.text, read, depth+1); !ok {
+					return false
 				}
 			}
 			joined, starts := joinWords(ws[:known])

@@ -94,7 +94,16 @@ func TestGuessedSpellingsOfScripts(t *testing.T) {
 		{"bash -c 'true; tool' <<< 'terraform destroy'", []string{"terraform destroy"}},
 		{"echo terraform destroy | sh -c tool", []string{"terraform destroy"}},
 		{"tool 'echo terraform destroy > f; y f'", []string{"terraform destroy"}},
+		// a file the line wrote named as an option's value, or by a
+		// file the line wrote (a configuration naming a script)
+		{"echo terraform destroy > s; tool --program=s", []string{"terraform destroy"}},
+		{"echo terraform destroy > s; tool -ps", []string{"terraform destroy"}},
+		{"echo terraform destroy > s; echo 'helper ./s' > c; tool --options c", []string{"terraform destroy", "helper ./s"}},
+		{"echo terraform destroy > s; echo 'helper=./s' > c; tool -F x --config=c", []string{"terraform destroy"}},
+		{"echo terraform destroy > s; echo 'H=|./s %s' > c; tool c", []string{"terraform destroy", "./s %s", "s %s", "%s"}},
+		{"echo 'x ./s' > s; tool s", []string{"x ./s"}},
 		// a message file
+		{"echo terraform destroy > m; gh pr create --body-file=m", nil},
 		{"gh pr create --body-file - <<< 'terraform destroy'", nil},
 		{"echo 'terraform destroy' | gh pr create --body-file=-", nil},
 		{"echo terraform destroy > m; gh pr create -F m", nil},

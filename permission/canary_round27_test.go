@@ -1,0 +1,56 @@
+//go:build linux
+
+package permission_test
+
+import (
+	"os"
+	"os/exec"
+	"testing"
+)
+
+// canaryRound27 are lines that hand a program a configuration or a
+// program of the line's own, in a file: less's lesskey source, whose #env
+// section sets LESSOPEN, a command less runs on each file it shows; and
+// an option that names a script the line wrote (gpg --agent-program=,
+// npm --editor=), given as --opt=value or through a configuration file
+// the line also wrote (gpg --options, npm --userconfig). Each does damage
+// when run in the fixture of canaryTemplate with the programs installed
+// here, so each must be refused by both scenarios.
+var canaryRound27 = map[string][]string{
+	"7-lesskey": {
+		`printf '#env\nLESSOPEN=|rm -f c %%s\n' > x && less --lesskey-src=x README`,
+		`printf '#env\nLESSOPEN = |rm -f c %%s\n' > x && less --lesskey-src x README`,
+		`printf '#env\nLESSOPEN=|sh y %%s\n' > x && echo 'rm -f c' > y && less -F --lesskey-src=x README`,
+	},
+	"8-written-program-option": {
+		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && gpg --batch --agent-program=./y --card-status`,
+		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && mkdir -p node_modules/q && npm --editor=./y edit q`,
+		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && mkdir -p node_modules/q && npm edit q --editor=./y`,
+	},
+	"9-written-config-names-written-program": {
+		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && echo 'agent-program ./y' > x && gpg --batch --options x --card-status`,
+		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && mkdir -p node_modules/q && echo 'editor=./y' > x && npm --userconfig x edit q`,
+		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && printf 'editor = ./y\n' > x && mkdir -p node_modules/q && npm edit q --userconfig=x`,
+	},
+}
+
+// canaryRound27Ordinary are lines next to the round's attacks that the
+// "allow bash" policy must still allow.
+var canaryRound27Ordinary = []string{
+	"less README", "less -R -F README", "less --quit-if-one-screen README", "gpg --batch --list-keys",
+	"echo '{}' > x.json && gpg --batch --armor --export > keys.asc", "npm test", "npm edit q",
+	"echo data > in.txt && gpg --batch --print-md SHA256 in.txt",
+}
+
+func TestCanaryRound27(t *testing.T) {
+	for _, tool := range []string{"less", "gpg", "npm"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			if os.Getenv("CI") != "" {
+				t.Fatalf("%s is not installed", tool)
+			}
+			t.Skipf("%s is not installed; the fixture needs it to show the damage", tool)
+		}
+	}
+	template := checkCanaryRound(t, canaryRound27)
+	checkOrdinary(t, template, canaryRound27Ordinary, nil)
+}
