@@ -32,6 +32,15 @@ var canaryRound27 = map[string][]string{
 		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && mkdir -p node_modules/q && echo 'editor=./y' > x && npm --userconfig x edit q`,
 		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && printf 'editor = ./y\n' > x && mkdir -p node_modules/q && npm edit q --userconfig=x`,
 	},
+	"10-written-code-behind-a-runner": {
+		`echo 'import os; os.remove("c")' > a && /usr/sbin/logsave /dev/null cp a y.py && python3 y.py`,
+		`echo 'import os; os.remove("c")' > a && /usr/sbin/logsave /dev/null mv a y.py && python3 y.py`,
+		`echo 'import os; os.remove("c")' | /usr/sbin/logsave /dev/null tee y.py && python3 y.py`,
+		`echo 'import os; os.remove("c")' > a && /usr/sbin/logsave /dev/null dd if=a of=y.py && python3 y.py`,
+		`printf 'all:\n\tfind . -name c -delete\n' > a && /usr/sbin/logsave /dev/null cp a Makefile && make -s`,
+		`echo 'import os; os.remove("c")' > y && /usr/sbin/logsave /dev/null python3 y`,
+		`echo 'import os; os.remove("c")' > y.py && /usr/sbin/logsave /dev/null python3 -m y`,
+	},
 }
 
 // canaryRound27Ordinary are lines next to the round's attacks that the
@@ -40,10 +49,12 @@ var canaryRound27Ordinary = []string{
 	"less README", "less -R -F README", "less --quit-if-one-screen README", "gpg --batch --list-keys",
 	"echo '{}' > x.json && gpg --batch --armor --export > keys.asc", "npm test", "npm edit q",
 	"echo data > in.txt && gpg --batch --print-md SHA256 in.txt",
+	"/usr/sbin/logsave /dev/null python3 x.py", "/usr/sbin/logsave out.log make -n",
+	"echo 'print(1)' > a.txt && /usr/sbin/logsave /dev/null python3 x.py a.txt",
 }
 
 func TestCanaryRound27(t *testing.T) {
-	for _, tool := range []string{"less", "gpg", "npm"} {
+	for _, tool := range []string{"less", "gpg", "npm", "/usr/sbin/logsave", "python3", "make"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			if os.Getenv("CI") != "" {
 				t.Fatalf("%s is not installed", tool)

@@ -140,8 +140,10 @@ type analyzer struct {
 	// spelling, so that a file naming itself is spelled once.
 	spelling map[string]bool
 	// codeUses are the files whose code the line's commands run or
-	// build (see runsWrittenCode).
-	codeUses []codeUse
+	// build, guessWrites the writes of guessed commands (see
+	// guessCommand), which runsWrittenCode checks them against.
+	codeUses    []codeUse
+	guessWrites []guessWrite
 }
 
 // analyzeBash analyzes a bash command line. It never fails: what it cannot

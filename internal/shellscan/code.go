@@ -29,6 +29,14 @@ type codeUse struct {
 	from int
 }
 
+// A guessWrite is a write of a guessed command (see guessCommand), which
+// runsWrittenCode counts as a write of the line: access is the write, from
+// the number of the line's accesses recorded before its command.
+type guessWrite struct {
+	access
+	from int
+}
+
 // usesCode records that the command prog runs or builds the code of the
 // file p, or, with names, of the files below the directory p (or in a
 // directory above it) whose base names match one of them (see
@@ -90,7 +98,20 @@ func (an *analyzer) runsWrittenCode() {
 			}
 			return m
 		}
-		for i, acc := range writes {
+		// The line's writes before the use, then those of guessed
+		// commands before it, each resolved once under its own key.
+		for i := range len(writes) + len(an.guessWrites) {
+			var acc access
+			key := i
+			if i < len(writes) {
+				acc = writes[i]
+			} else {
+				g := an.guessWrites[i-len(writes)]
+				if !an.unordered && g.from > u.from {
+					continue
+				}
+				acc, key = g.access, len(an.a.accesses)+i-len(writes)
+			}
 			written := acc.mode == modeWrite && !acc.unknown && !acc.runs
 			if acc.unknown && acc.output && u.names != nil {
 				// The output file of a command the analysis does not
@@ -112,7 +133,7 @@ func (an *analyzer) runsWrittenCode() {
 				plain && !acc.tree && acc.pattern && u.names != nil && !mayName(b):
 				continue
 			}
-			ws, ps := resolveAll(i, acc.path), resolveAll(-1-k, u.path)
+			ws, ps := resolveAll(key, acc.path), resolveAll(-1-k, u.path)
 			if budget -= len(ws) * len(ps); budget < 0 {
 				an.opaque("the line writes and runs too many files to check")
 				return

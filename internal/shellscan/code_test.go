@@ -36,6 +36,16 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"sed -i s/a/b/ *.c && make", true},
 		{"echo x > m.c && make m && ./m", true},
 		{"sed -i s/a/b/ *.txt && make", false},
+		// Behind a runner the analysis does not model: the guessed
+		// command's writes and code count.
+		{"echo x > a && logsave f cp a y.py && python3 y.py", true},
+		{"echo x | logsave f tee y.py && python3 y.py", true},
+		{"echo x > a && logsave f cp a Makefile && make", true},
+		{"echo x > y && logsave f python3 y", true},
+		{"echo x > y.py && logsave f python3 -m y", true},
+		{"logsave f python3 y.py && echo x > y.py", false},
+		{"logsave f python3 x.py && logsave g cp x.py y.txt", false},
+		{"echo x > a.txt && logsave f python3 x.py a.txt", false},
 		// Interpreters run their script, and the modules it imports.
 		{"echo x > x.py && python3 x.py", true},
 		{"echo x > README && python3.11 README", true},

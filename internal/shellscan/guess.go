@@ -229,13 +229,32 @@ func (an *analyzer) guessCommand(ws []word, depth, chain int) {
 	for i := units; i < len(an.a.units); i++ {
 		an.a.units[i].wrapper = true
 	}
+	// A guessed command's accesses are not the line's (it may be data:
+	// make man), but the files it may write and the code it may run are
+	// kept for runsWrittenCode: logsave f cp a y.py && python3 y.py runs
+	// what the line wrote as surely as cp a y.py && python3 y.py does.
+	writes := an.guessWrites
+	for _, acc := range an.a.accesses[accesses:] {
+		if acc.mode == modeWrite {
+			writes = append(writes, guessWrite{access: acc, from: accesses})
+		}
+	}
+	uses := an.codeUses[len(saved.codeUses):]
 	an.a.accesses = an.a.accesses[:accesses]
 	an.a.cwds = an.a.cwds[:cwds]
 	an.a.pathsUnknown = unknown
 	guessed, linked := an.guessed, an.linkFrom >= 0
 	a := an.a
 	*an = saved
-	an.a, an.guessed = a, guessed
+	an.a, an.guessed, an.guessWrites = a, guessed, writes
+	for _, u := range uses {
+		if len(an.codeUses) >= maxCodeUses {
+			an.opaque("the line runs code from too many files to check")
+			break
+		}
+		u.from = min(u.from, accesses)
+		an.codeUses = append(an.codeUses, u)
+	}
 	if linked {
 		// It may create or move a symbolic link (cp, git clone …): what
 		// the line writes after it is checked as after such a command.
