@@ -41,6 +41,12 @@ var canaryRound27 = map[string][]string{
 		`echo 'import os; os.remove("c")' > y && /usr/sbin/logsave /dev/null python3 y`,
 		`echo 'import os; os.remove("c")' > y.py && /usr/sbin/logsave /dev/null python3 -m y`,
 	},
+	"11-written-program-handed-to-a-program": {
+		`printf '#!/bin/sh\nfind . -name c -delete\n' > y && chmod +x y && gpg --batch --agent-program ./y --card-status`,
+		`printf '#!/bin/sh\necho x >> .git/config\n' > y && chmod 755 y && mkdir -p node_modules/q && npm --editor=./y edit q`,
+		`printf '#!/bin/sh\nfind . -name c -delete\n' > y && chmod u+x y && /usr/sbin/logsave /dev/null ./y`,
+		`printf '#!/usr/bin/python3\nimport os; os.remove("c")\n' > y && chmod +x y && echo 'agent-program ./y' > x && gpg --batch --options x --card-status`,
+	},
 }
 
 // canaryRound27Ordinary are lines next to the round's attacks that the
@@ -51,6 +57,8 @@ var canaryRound27Ordinary = []string{
 	"echo data > in.txt && gpg --batch --print-md SHA256 in.txt",
 	"/usr/sbin/logsave /dev/null python3 x.py", "/usr/sbin/logsave out.log make -n",
 	"echo 'print(1)' > a.txt && /usr/sbin/logsave /dev/null python3 x.py a.txt",
+	`printf '#!/bin/sh\necho hi\n' > build.sh && chmod +x build.sh`, "/usr/sbin/logsave out.log ./build.sh",
+	"echo data > in.txt && chmod 644 in.txt && gpg --batch --print-md SHA256 in.txt",
 }
 
 func TestCanaryRound27(t *testing.T) {

@@ -80,6 +80,8 @@ type access struct {
 	// option (openssl … -out x.py, tool -o x.py): a file the command
 	// most likely writes.
 	output bool
+	// executable marks a file chmod may make executable.
+	executable bool
 }
 
 // A bashAnalysis is what the analysis found in one command line.
@@ -144,6 +146,12 @@ type analyzer struct {
 	// guessCommand), which runsWrittenCode checks them against.
 	codeUses    []codeUse
 	guessWrites []guessWrite
+	// handed are the paths the words of commands the analysis does not
+	// model may name, and the words of files the line wrote that such a
+	// command may read (see handedPrograms); handedAll is set once there
+	// were more than maxHanded.
+	handed    []codeUse
+	handedAll bool
 }
 
 // analyzeBash analyzes a bash command line. It never fails: what it cannot
@@ -167,6 +175,7 @@ func analyzeBash(line, home, workdir string) *bashAnalysis {
 		}
 	}
 	an.runsWritten()
+	an.handedPrograms()
 	an.runsWrittenCode()
 	if an.sawGit && an.cwdChanged && an.looped {
 		an.opaque("git runs in a loop that changes the working directory, where it may use a configuration that is not protected")

@@ -146,6 +146,136 @@ func (an *analyzer) runsWrittenCode() {
 	}
 }
 
+// maxHanded bounds the paths recorded as handed to commands the analysis
+// does not model (see hand).
+const maxHanded = 1024
+
+// hand records that the command being analyzed, which the analysis does
+// not model, is given the word t, among its own or those of a file it may
+// read, which may name a program it runs: t itself, the value after '='
+// of an option or a setting (--agent-program=./y, editor=./y), or the
+// value attached to a one-letter option (-p./y).
+func (an *analyzer) hand(t string) {
+	if t == "" || an.handedAll || an.cur < 0 || an.cur >= len(an.a.units) {
+		return
+	}
+	prog := an.a.units[an.cur].name
+	names := []string{t}
+	if _, v, ok := strings.Cut(t, "="); ok {
+		names = append(names, v)
+	} else if len(t) > 2 && t[0] == '-' && t[1] != '-' {
+		names = append(names, t[2:])
+	}
+	for _, n := range names {
+		if n == "" {
+			continue
+		}
+		if len(an.handed) >= maxHanded {
+			an.handedAll = true
+			return
+		}
+		an.handed = append(an.handed, codeUse{prog: prog, path: n, from: len(an.a.accesses)})
+	}
+}
+
+// handedPrograms records, as code a command runs, each path handed to a
+// command the analysis does not model that the line makes executable
+// before it (chmod +x y && gpg --agent-program=./y, or a configuration
+// file the line wrote that names ./y): the command may run it, as a
+// program of its own (gpg's agent, npm's editor, logsave's command).
+// runsWrittenCode then makes the line opaque when the line also writes
+// the file. A program it does not write is the project's, which the line
+// could as well run by name.
+func (an *analyzer) handedPrograms() {
+	var execs []access
+	for _, acc := range an.a.accesses {
+		if acc.executable {
+			execs = append(execs, acc)
+		}
+	}
+	if len(execs) == 0 {
+		return
+	}
+	if an.handedAll {
+		an.opaque("the line makes a file executable and gives too many words to commands the analysis does not model to check")
+		return
+	}
+	for _, h := range an.handed {
+		for _, acc := range execs {
+			if !an.samePath(acc, h.path) {
+				continue
+			}
+			if len(an.codeUses) >= maxCodeUses {
+				an.opaque("the line runs code from too many files to check")
+				return
+			}
+			an.codeUses = append(an.codeUses, h)
+			break
+		}
+	}
+}
+
+// samePath reports whether the access acc and the path p may name the
+// same file from some pair of candidate working directories.
+func (an *analyzer) samePath(acc access, p string) bool {
+	for _, c := range an.a.cwds {
+		w := an.resolve(c, acc.path)
+		for _, c2 := range an.a.cwds {
+			q := an.resolve(c2, p)
+			if w == q || acc.tree && within(q, w) || acc.pattern && patternMayMatch(w, q) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// chmodAddsExec reports whether chmod, given args, may give a file
+// execute permission: a mode that adds it, a mode copied from another
+// file (--reference) or one only known when the line runs.
+func chmodAddsExec(args []word) bool {
+	for _, a := range args {
+		t := a.text
+		if a.dynamic || strings.HasPrefix(t, "--reference") {
+			return true
+		}
+		if t != "" && !strings.HasPrefix(t, "--") && modeAddsExec(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// modeAddsExec reports whether the chmod mode m may add execute
+// permission: an octal mode with an odd digit among its last three, or a
+// symbolic one that adds or sets x, X or the permissions of a class.
+func modeAddsExec(m string) bool {
+	if strings.Trim(m, "01234567") == "" {
+		for i := max(0, len(m)-3); i < len(m); i++ {
+			if (m[i]-'0')&1 == 1 {
+				return true
+			}
+		}
+		return false
+	}
+	for _, clause := range strings.Split(m, ",") {
+		for i := 0; i < len(clause); i++ {
+			if clause[i] != '+' && clause[i] != '=' {
+				continue
+			}
+			j := i + 1
+			for j < len(clause) && !strings.ContainsRune("+-=", rune(clause[j])) {
+				j++
+			}
+			if strings.ContainsAny(clause[i+1:j], "xXugo") {
+				return true
+			}
+			i = j - 1
+		}
+	}
+	return false
+}
+
 // distinctCodeUses returns the code uses with the same file or directory
 // and names once, each with the most accesses before it.
 func (an *analyzer) distinctCodeUses() []codeUse {

@@ -36,6 +36,21 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"sed -i s/a/b/ *.c && make", true},
 		{"echo x > m.c && make m && ./m", true},
 		{"sed -i s/a/b/ *.txt && make", false},
+		// A program the line writes and makes executable, handed to a
+		// command the analysis does not model, which may run it.
+		{"echo x > y && chmod +x y && tool --agent-program=./y", true},
+		{"echo x > y && chmod 755 y && tool --agent-program ./y", true},
+		{"echo x > y && chmod u=rwx y && tool -p./y", true},
+		{"echo x > y && chmod +x *y && tool ./y", true},
+		{"cp a y && chmod a+x y && tool ./y", true},
+		{"echo x > y && chmod +x y && echo 'agent ./y' > c && tool --options c", true},
+		{"for i in 1 2; do tool --agent=./y; echo x > y; chmod +x y; done", true},
+		{"echo x > y && chmod 644 y && tool --agent-program=./y", false},
+		{"echo x > y && chmod -x y && tool ./y", false},
+		{"chmod +x y && tool ./y", true}, // chmod counts as a write, as for ./y
+		{"echo x > y && chmod +x y", false},
+		{"echo x > y && chmod +x z && tool ./y", false},
+		{"tool ./y && echo x > y && chmod +x y", false},
 		// Behind a runner the analysis does not model: the guessed
 		// command's writes and code count.
 		{"echo x > a && logsave f cp a y.py && python3 y.py", true},
@@ -185,6 +200,22 @@ func TestBashAnalysisComparesCodeUsesQuickly(t *testing.T) {
 		analyzeBash(b.String(), "/home/u", "/w")
 		if d := time.Since(start); d > 3*time.Second {
 			t.Errorf("%q…: %v", parts, d)
+		}
+	}
+}
+
+func TestChmodModesThatAddExecute(t *testing.T) {
+	for _, tc := range []struct {
+		mode string
+		want bool
+	}{
+		{"+x", true}, {"u+x", true}, {"a+rx", true}, {"go=rx", true}, {"u=rwx,go=", true}, {"+X", true},
+		{"g+u", true}, {"o=g", true}, {"755", true}, {"0700", true}, {"4711", true}, {"001", true}, {"u-w,+x", true},
+		{"644", false}, {"0600", false}, {"4644", false}, {"-x", false}, {"a-x", false}, {"u+rw", false},
+		{"go=", false}, {"u=rw,go=r", false}, {"+s", false},
+	} {
+		if got := modeAddsExec(tc.mode); got != tc.want {
+			t.Errorf("modeAddsExec(%q) = %v, want %v", tc.mode, got, tc.want)
 		}
 	}
 }

@@ -486,6 +486,14 @@ var fileCommands = sync.OnceValue(func() map[string]fileSpec {
 // fileCommand records the files of a command in fileCommands, and of dd,
 // tar and unzip.
 func (an *analyzer) fileCommand(name string, args []word) {
+	if name == "chmod" && chmodAddsExec(args) {
+		from := len(an.a.accesses)
+		defer func() {
+			for i := from; i < len(an.a.accesses); i++ {
+				an.a.accesses[i].executable = true
+			}
+		}()
+	}
 	if d, ok := optionDanger()[name]; ok {
 		if t := d.find(name, args); t != "" {
 			an.opaque(name + " " + clipName(t) + " runs a program or writes files the analysis does not model")

@@ -462,6 +462,7 @@ func (an *analyzer) innerSpellings(args []word) {
 			continue
 		}
 		t := a.text
+		an.hand(t)
 		if t[0] != '-' {
 			if !add(from(i)) || shellText(t) && !an.spellScript(t, script, read) {
 				return
@@ -895,7 +896,9 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 			sets = true
 			// LESSOPEN=./y: a setting may name a program the line wrote.
 			if n.Value != nil {
-				ok = an.spellWritten(an.word(n.Value, s).text, read, depth+1)
+				v := an.word(n.Value, s).text
+				an.hand(v)
+				ok = an.spellWritten(v, read, depth+1)
 			}
 		case *syntax.DeclClause, *syntax.ForClause:
 			sets = true
@@ -956,6 +959,7 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 				if i > 0 && messageOptions[ws[i-1].text] {
 					continue
 				}
+				an.hand(w.text)
 				if ok = an.spellWritten(w.text, read, depth+1); !ok {
 					return false
 				}
