@@ -47,6 +47,11 @@ var canaryRound27 = map[string][]string{
 		`printf '#!/bin/sh\nfind . -name c -delete\n' > y && chmod u+x y && /usr/sbin/logsave /dev/null ./y`,
 		`printf '#!/usr/bin/python3\nimport os; os.remove("c")\n' > y && chmod +x y && echo 'agent-program ./y' > x && gpg --batch --options x --card-status`,
 	},
+	"12-written-config-holds-a-command": {
+		`echo 'editor=sh -c find${IFS}.${IFS}-name${IFS}c${IFS}-delete' > x && mkdir -p node_modules/q && npm --userconfig x edit q`,
+		`echo 'editor=node -e require("fs").unlinkSync("c")' > x && mkdir -p node_modules/q && npm --userconfig x edit q`,
+		`printf 'editor = node -e require("fs").unlinkSync("c")\n' > x && mkdir -p node_modules/q && npm edit q --userconfig=x`,
+	},
 }
 
 // canaryRound27Ordinary are lines next to the round's attacks that the
@@ -59,6 +64,8 @@ var canaryRound27Ordinary = []string{
 	"echo 'print(1)' > a.txt && /usr/sbin/logsave /dev/null python3 x.py a.txt",
 	`printf '#!/bin/sh\necho hi\n' > build.sh && chmod +x build.sh`, "/usr/sbin/logsave out.log ./build.sh",
 	"echo data > in.txt && chmod 644 in.txt && gpg --batch --print-md SHA256 in.txt",
+	"echo 'Fix the build: run make, then git status to find what changed' > notes.txt && gpg --batch --clearsign notes.txt",
+	`echo '{"name":"q","scripts":{"test":"node t.js"}}' > q.json && gpg --batch --print-md SHA256 q.json`,
 }
 
 func TestCanaryRound27(t *testing.T) {

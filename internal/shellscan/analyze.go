@@ -141,6 +141,9 @@ type analyzer struct {
 	// spelling holds the keys in written of the files spellWritten is
 	// spelling, so that a file naming itself is spelled once.
 	spelling map[string]bool
+	// handedTexts are the texts of the files the line wrote that the
+	// command being analyzed is handed, for guessHanded.
+	handedTexts []string
 	// codeUses are the files whose code the line's commands run or
 	// build, guessWrites the writes of guessed commands (see
 	// guessCommand), which runsWrittenCode checks them against.

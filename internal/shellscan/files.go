@@ -611,6 +611,7 @@ func (an *analyzer) fileCommand(name string, args []word) {
 			if !an.guess && !notRunners[name] && !isCompiler(name) && !strings.HasPrefix(name, "go1.") {
 				an.innerSpellings(args)
 				an.guessInner(args, 0, 0)
+				an.guessHanded()
 			}
 		}
 		return

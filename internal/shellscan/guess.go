@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -621,6 +622,7 @@ func (an *analyzer) spellWritten(t string, read func(string) bool, depth int) bo
 			an.spelling = map[string]bool{}
 		}
 		an.spelling[key] = true
+		an.handedTexts = append(an.handedTexts, text)
 		ok = an.spellScriptDepth(text, read, read, depth)
 		delete(an.spelling, key)
 		if !ok {
@@ -628,6 +630,43 @@ func (an *analyzer) spellWritten(t string, read func(string) bool, depth int) bo
 		}
 	}
 	return true
+}
+
+// maxHandedTexts bounds the files the line wrote that guessHanded looks
+// into for one command; a command handed more is opaque.
+const maxHandedTexts = 16
+
+// guessHanded looks for commands, as guessInner does among a command's
+// words, in each line of the files the line wrote that the command being
+// analyzed, which the analysis does not model, is handed (see
+// spellWritten): a configuration may hold a command the program runs
+// (npm --userconfig x, where x says editor=node -e …). The words of a line
+// are its fields between blanks and the characters that separate values
+// in configuration files and command strings (= | ; & ( ) < > quotes ,
+// [ ] { }), so that a command in a quoted string is found word by word.
+func (an *analyzer) guessHanded() {
+	for n := 0; len(an.handedTexts) > 0; n++ {
+		if n >= maxHandedTexts {
+			an.opaque("a command the analysis does not model is handed too many files the line writes to check")
+			an.handedTexts = nil
+			return
+		}
+		text := an.handedTexts[0]
+		an.handedTexts = an.handedTexts[1:]
+		for _, line := range strings.Split(text, "\n") {
+			var ws []word
+			for _, f := range strings.FieldsFunc(line, handedSeparator) {
+				ws = append(ws, word{text: f})
+			}
+			an.guessInner(ws, 0, 0)
+		}
+	}
+}
+
+// handedSeparator reports whether r separates the words guessHanded looks
+// at.
+func handedSeparator(r rune) bool {
+	return unicode.IsSpace(r) || strings.ContainsRune("=|;&()<>\"'`,[]{}", r)
 }
 
 // writtenKey is the key of the file at p in written: p made absolute
