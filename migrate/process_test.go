@@ -63,31 +63,7 @@ func TestInterruptedMigrationIsDetectedAndRerunFromScratch(t *testing.T) {
 	before := treeHash(t, src.home)
 	dstHome := t.TempDir()
 
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), childEnv+"=1", "MIGRATE_FROM="+src.home, "MIGRATE_TO="+dstHome)
-	cmd.Stderr = os.Stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stdin.Close()
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil || line != "ready\n" {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-		t.Fatalf("child said %q, %v", line, err)
-	}
-	if err := cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	_ = cmd.Wait()
+	killMidMigration(t, src.home, dstHome)
 
 	unchanged(t, src.home, before)
 	dstRoot := filepath.Join(dstHome, "projects", src.paths.Hash)
@@ -113,4 +89,35 @@ func TestInterruptedMigrationIsDetectedAndRerunFromScratch(t *testing.T) {
 	dst := resolve(t, workdir, storage.Options{Home: dstHome})
 	equalContents(t, read(t, src, dst, storage.Encoding{Codec: to, ProjectID: dst.Hash}), read(t, src, src.paths, src.enc()))
 	unchanged(t, src.home, before)
+}
+
+// killMidMigration runs a child migrating the project of srcHome to
+// dstHome, and kills it with SIGKILL after it copied two files.
+func killMidMigration(t *testing.T, srcHome, dstHome string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), childEnv+"=1", "MIGRATE_FROM="+srcHome, "MIGRATE_TO="+dstHome)
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil || line != "ready\n" {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		t.Fatalf("child said %q, %v", line, err)
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
 }
