@@ -41,9 +41,10 @@ func runChild() int {
 	}
 	var once sync.Once
 	_, err = migrate.Run(context.Background(), migrate.Options{
-		From:    migrate.Endpoint{Workdir: workdir, Storage: storage.Options{Home: os.Getenv("MIGRATE_FROM"), Codec: from}},
-		To:      migrate.Endpoint{Storage: storage.Options{Home: os.Getenv("MIGRATE_TO"), Codec: to}},
-		Workers: 1,
+		From:        migrate.Endpoint{Workdir: workdir, Storage: storage.Options{Home: os.Getenv("MIGRATE_FROM"), Codec: from}},
+		To:          migrate.Endpoint{Storage: storage.Options{Home: os.Getenv("MIGRATE_TO"), Codec: to}},
+		AllProjects: os.Getenv("MIGRATE_ALL") != "",
+		Workers:     1,
 		// After every file: the child stops between two files.
 		ProgressInterval: -1,
 		Progress: func(p migrate.Progress) {
@@ -63,7 +64,7 @@ func TestInterruptedMigrationIsDetectedAndRerunFromScratch(t *testing.T) {
 	before := treeHash(t, src.home)
 	dstHome := t.TempDir()
 
-	killMidMigration(t, src.home, dstHome)
+	killMidMigration(t, src.home, dstHome, false)
 
 	unchanged(t, src.home, before)
 	dstRoot := filepath.Join(dstHome, "projects", src.paths.Hash)
@@ -91,12 +92,16 @@ func TestInterruptedMigrationIsDetectedAndRerunFromScratch(t *testing.T) {
 	unchanged(t, src.home, before)
 }
 
-// killMidMigration runs a child migrating the project of srcHome to
-// dstHome, and kills it with SIGKILL after it copied two files.
-func killMidMigration(t *testing.T, srcHome, dstHome string) {
+// killMidMigration runs a child migrating the project of srcHome (with
+// all, the whole home) to dstHome, and kills it with SIGKILL after it
+// copied two files.
+func killMidMigration(t *testing.T, srcHome, dstHome string, all bool) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), childEnv+"=1", "MIGRATE_FROM="+srcHome, "MIGRATE_TO="+dstHome)
+	if all {
+		cmd.Env = append(cmd.Env, "MIGRATE_ALL=1")
+	}
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

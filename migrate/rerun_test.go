@@ -22,9 +22,19 @@ import (
 // which do not look for the marker): a session, a task list and a spilled
 // output that exist nowhere else. The rerun must not delete them.
 func TestRerunKeepsWhatNoMigrationOfTheSourceWrote(t *testing.T) {
+	for _, all := range []bool{false, true} {
+		name := "one project"
+		if all {
+			name = "all projects"
+		}
+		t.Run(name, func(t *testing.T) { testRerunKeeps(t, all) })
+	}
+}
+
+func testRerunKeeps(t *testing.T, all bool) {
 	src := buildProject(t, t.TempDir(), workdir, aead(t, "k1", 1), "")
 	dstHome := t.TempDir()
-	killMidMigration(t, src.home, dstHome)
+	killMidMigration(t, src.home, dstHome, all)
 
 	to := aead(t, "k2", 2)
 	dst := resolve(t, workdir, storage.Options{Home: dstHome})
@@ -65,8 +75,9 @@ func TestRerunKeepsWhatNoMigrationOfTheSourceWrote(t *testing.T) {
 	}
 
 	_, err = migrate.Run(t.Context(), migrate.Options{
-		From: migrate.Endpoint{Workdir: workdir, Storage: src.opts},
-		To:   migrate.Endpoint{Storage: storage.Options{Home: dstHome, Codec: to}},
+		From:        migrate.Endpoint{Workdir: workdir, Storage: src.opts},
+		To:          migrate.Endpoint{Storage: storage.Options{Home: dstHome, Codec: to}},
+		AllProjects: all,
 	})
 	if !errors.Is(err, migrate.ErrDestinationNotEmpty) {
 		t.Errorf("rerun over the destination's own records: %v, want ErrDestinationNotEmpty", err)
@@ -79,7 +90,11 @@ func TestRerunKeepsWhatNoMigrationOfTheSourceWrote(t *testing.T) {
 	if got, ok, err := sp.Get(ctx, ref); err != nil || !ok || got != "only here" {
 		t.Errorf("the destination's spilled output after the rerun: %q, %v, %v", got, ok, err)
 	}
-	if err := migrate.CheckComplete(dst.ProjectDir()); !errors.Is(err, migrate.ErrIncomplete) {
+	root := dst.ProjectDir()
+	if all {
+		root = dstHome
+	}
+	if err := migrate.CheckComplete(root); !errors.Is(err, migrate.ErrIncomplete) {
 		t.Errorf("CheckComplete after the refused rerun = %v, want ErrIncomplete", err)
 	}
 }
