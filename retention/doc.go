@@ -11,7 +11,14 @@
 //     happens.
 //  2. Project entries that are symlinks or not directories are skipped; so
 //     are spill and sessions entries that are missing, symlinks or not
-//     directories. A symlinked project is never traversed.
+//     directories. A symlinked project is never traversed. A project
+//     directory holding the marker of a migration that has not finished
+//     (.migration-incomplete, migrate.MarkerName) is skipped whole
+//     ([SkipMigrating]), and so is every project of a home holding one: a
+//     migration's copies keep their sources' modification times and look
+//     old, and the migration must find them whole when it verifies its
+//     copy. An entry is also left when the marker has appeared by the time
+//     it is removed.
 //  3. Each direct entry is inspected with lstat and skipped if it is a
 //     symlink, if its name ends in ".lock" (a lock directory; but see rule
 //     7 for one whose entry is gone), if
