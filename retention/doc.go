@@ -31,7 +31,11 @@
 //     directory counts as old only when nothing inside it is younger, and
 //     one that contains a lock is skipped. A context archive (<id>.context)
 //     is also kept while its session's log (<id>.jsonl beside it) is young:
-//     a resumed session may read its archive without writing to it.
+//     a resumed session may read its archive without writing to it. The
+//     logs of a directory are swept before its archives, and an archive is
+//     kept when, at its removal, its log has become young or is locked: a
+//     session resumed while the sweep runs keeps its log (which changed
+//     since the scan) and its archive with it.
 //  5. A store's temporary file (.<record>.<12 hex>.tmp), directly in a
 //     sessions or spill directory, in a context archive directory or in a
 //     task list directory, is removed once it was last modified more than

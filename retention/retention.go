@@ -399,6 +399,14 @@ func (s *sweeper) dir(ctx context.Context, d *os.Root, path string) error {
 	for _, name := range names {
 		listed[name] = true
 	}
+	// Context archives come last, after the session logs: an archive
+	// goes only after its log, which a session resumed meanwhile keeps
+	// (see sessionInUse).
+	slices.SortStableFunc(names, func(a, b string) int {
+		_, _, ca := storage.ParseContextDirName(a)
+		_, _, cb := storage.ParseContextDirName(b)
+		return cmp.Compare(b2i(ca), b2i(cb))
+	})
 	for _, name := range names {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -532,6 +540,21 @@ func (s *sweeper) youngSession(d *os.Root, name string) bool {
 	return err == nil && st.Mode().IsRegular() && !st.ModTime().Before(s.cutoff)
 }
 
+// sessionInUse reports whether name in d is the context archive of a
+// session whose log is young or locked: what a session resumed since the
+// scan shows at the archive's removal, the logs having been swept first.
+func (s *sweeper) sessionInUse(d *os.Root, name string) bool {
+	id, _, ok := storage.ParseContextDirName(name)
+	return ok && (s.youngSession(d, name) || liveLock(d, id+".jsonl"))
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // trim removes the least recently modified candidates while their total
 // exceeds the size limit.
 func (s *sweeper) trim(ctx context.Context) error {
@@ -596,6 +619,11 @@ func (s *sweeper) remove(d *os.Root, name, path string, st fs.FileInfo, e Entry)
 		return false
 	case s.opts.DryRun && liveLock(d, name):
 		s.skip(path, SkipLocked, nil)
+		return false
+	case cur.IsDir() && s.sessionInUse(d, name):
+		// The archive's session was resumed since the scan: its log
+		// is young now, or being written.
+		s.skip(path, SkipChanged, nil)
 		return false
 	}
 	if !s.opts.DryRun {
