@@ -112,7 +112,7 @@ func (m *migration) inspectDestination() (bool, error) {
 // foreignError reports the entry rel of the destination root, which no
 // migration of this source wrote.
 func foreignError(root, rel string) error {
-	return fmt.Errorf("%w: %s holds an interrupted migration and %s, which no migration of this source writes (a writer of the destination put it there); move it away by hand", ErrDestinationNotEmpty, root, filepath.Join(root, rel))
+	return fmt.Errorf("%w: %s holds an interrupted migration and %s, which has no counterpart in the source (a writer of the destination put it there, or the source's file is gone since); move it away by hand", ErrDestinationNotEmpty, root, filepath.Join(root, rel))
 }
 
 // foreign walks the destination entry n (a name of m.written()) and returns
