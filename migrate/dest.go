@@ -94,7 +94,86 @@ func (m *migration) inspectDestination() (bool, error) {
 			return false, fmt.Errorf("%w: %s holds an interrupted migration and %s, which no migration writes", ErrDestinationNotEmpty, m.dstRoot, n)
 		}
 	}
+	for _, n := range names {
+		if n == MarkerName {
+			continue
+		}
+		rel, err := m.foreign(n, false)
+		if err != nil {
+			return false, err
+		}
+		if rel != "" {
+			return false, foreignError(m.dstRoot, rel)
+		}
+	}
 	return true, nil
+}
+
+// foreignError reports the entry rel of the destination root, which no
+// migration of this source wrote.
+func foreignError(root, rel string) error {
+	return fmt.Errorf("%w: %s holds an interrupted migration and %s, which has no counterpart in the source (a writer of the destination put it there, or the source's file is gone since); move it away by hand", ErrDestinationNotEmpty, root, filepath.Join(root, rel))
+}
+
+// foreign walks the destination entry n (a name of m.written()) and returns
+// the first entry in it, relative to the destination root, that is not a
+// directory and has no counterpart at the same place in the source, which
+// a migration copies to: no migration of this source wrote it, so it
+// belongs to a writer of the destination (an agent started before the
+// marker was written, or a host using the file stores directly). With
+// remove set, every other entry that is not a directory is removed as it
+// is walked, then the directories, innermost first, each only if empty,
+// so that an interrupted migration of this source is cleared and what
+// else is there stays. "" means there is no such entry (and, with remove,
+// n is gone).
+func (m *migration) foreign(n string, remove bool) (string, error) {
+	root := filepath.Join(m.dstRoot, n)
+	var dirs []string
+	found := ""
+	err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(filepath.Dir(root), p)
+		if err != nil {
+			return err
+		}
+		if e.IsDir() {
+			dirs = append(dirs, p)
+			return nil
+		}
+		if st, err := os.Lstat(filepath.Join(m.srcRoot, rel)); err != nil || st.IsDir() {
+			if found == "" {
+				found = rel
+			}
+			if !remove {
+				return fs.SkipAll
+			}
+			return nil
+		}
+		if remove {
+			return os.Remove(p)
+		}
+		return nil
+	})
+	if errors.Is(err, fs.ErrNotExist) && found == "" && len(dirs) == 0 {
+		return "", nil // nothing there
+	}
+	if err != nil {
+		return "", (&storage.Error{Op: "remove", File: root, Message: "cannot clear the interrupted migration"}).WithCause(err)
+	}
+	if remove {
+		for i := len(dirs) - 1; i >= 0; i-- {
+			_ = unix.Rmdir(dirs[i]) // only if empty
+		}
+		if found == "" {
+			if _, err := os.Lstat(root); err == nil {
+				// Something appeared while it was cleared.
+				return n, nil
+			}
+		}
+	}
+	return found, nil
 }
 
 // readMarker reads the marker file p, refusing a symlink and anything
@@ -159,11 +238,19 @@ func (m *migration) openDestination(ctx context.Context) (_ *destination, err er
 		if err := d.dir.WriteFile(MarkerName, data); err != nil {
 			return nil, err
 		}
+		// Only what a migration of this source may have written goes:
+		// a file without a counterpart in the source that appeared
+		// since the check above stays, and the run stops.
 		for _, n := range m.written() {
-			if n != MarkerName {
-				if err := d.dir.RemoveAll(n); err != nil {
-					return nil, err
-				}
+			if n == MarkerName {
+				continue
+			}
+			rel, err := m.foreign(n, true)
+			if err != nil {
+				return nil, err
+			}
+			if rel != "" {
+				return nil, foreignError(m.dstRoot, rel)
 			}
 		}
 	} else if err := d.dir.WriteFileExclusive(MarkerName, data); err != nil {

@@ -72,10 +72,13 @@
 //     destination holding the marker is incomplete: [CheckComplete] reports
 //     it, and so does lite-agent verify.
 //   - A run over a destination that holds only an interrupted migration of
-//     the same source (its marker, and nothing but what a migration writes)
+//     the same source (its marker, and nothing but what a migration writes:
+//     every file in it has a counterpart at the same place in the source)
 //     clears it and starts over. A marker naming another source, or entries
-//     a migration would not have written, make the run fail instead: nothing
-//     that a migration did not write is ever deleted.
+//     a migration of this source would not have written (a session, task
+//     or spilled output a writer of the destination put there), make the
+//     run fail instead: nothing that a migration did not write is ever
+//     deleted.
 //   - A source record that does not decode under the source configuration,
 //     or is not a valid record of its kind, stops the migration with an error
 //     naming the file and the record. With SkipUnreadable it is left out and

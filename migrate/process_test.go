@@ -41,9 +41,10 @@ func runChild() int {
 	}
 	var once sync.Once
 	_, err = migrate.Run(context.Background(), migrate.Options{
-		From:    migrate.Endpoint{Workdir: workdir, Storage: storage.Options{Home: os.Getenv("MIGRATE_FROM"), Codec: from}},
-		To:      migrate.Endpoint{Storage: storage.Options{Home: os.Getenv("MIGRATE_TO"), Codec: to}},
-		Workers: 1,
+		From:        migrate.Endpoint{Workdir: workdir, Storage: storage.Options{Home: os.Getenv("MIGRATE_FROM"), Codec: from}},
+		To:          migrate.Endpoint{Storage: storage.Options{Home: os.Getenv("MIGRATE_TO"), Codec: to}},
+		AllProjects: os.Getenv("MIGRATE_ALL") != "",
+		Workers:     1,
 		// After every file: the child stops between two files.
 		ProgressInterval: -1,
 		Progress: func(p migrate.Progress) {
@@ -63,31 +64,7 @@ func TestInterruptedMigrationIsDetectedAndRerunFromScratch(t *testing.T) {
 	before := treeHash(t, src.home)
 	dstHome := t.TempDir()
 
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), childEnv+"=1", "MIGRATE_FROM="+src.home, "MIGRATE_TO="+dstHome)
-	cmd.Stderr = os.Stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stdin.Close()
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil || line != "ready\n" {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-		t.Fatalf("child said %q, %v", line, err)
-	}
-	if err := cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	_ = cmd.Wait()
+	killMidMigration(t, src.home, dstHome, false)
 
 	unchanged(t, src.home, before)
 	dstRoot := filepath.Join(dstHome, "projects", src.paths.Hash)
@@ -113,4 +90,39 @@ func TestInterruptedMigrationIsDetectedAndRerunFromScratch(t *testing.T) {
 	dst := resolve(t, workdir, storage.Options{Home: dstHome})
 	equalContents(t, read(t, src, dst, storage.Encoding{Codec: to, ProjectID: dst.Hash}), read(t, src, src.paths, src.enc()))
 	unchanged(t, src.home, before)
+}
+
+// killMidMigration runs a child migrating the project of srcHome (with
+// all, the whole home) to dstHome, and kills it with SIGKILL after it
+// copied two files.
+func killMidMigration(t *testing.T, srcHome, dstHome string, all bool) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), childEnv+"=1", "MIGRATE_FROM="+srcHome, "MIGRATE_TO="+dstHome)
+	if all {
+		cmd.Env = append(cmd.Env, "MIGRATE_ALL=1")
+	}
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil || line != "ready\n" {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		t.Fatalf("child said %q, %v", line, err)
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
 }

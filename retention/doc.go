@@ -11,7 +11,14 @@
 //     happens.
 //  2. Project entries that are symlinks or not directories are skipped; so
 //     are spill and sessions entries that are missing, symlinks or not
-//     directories. A symlinked project is never traversed.
+//     directories. A symlinked project is never traversed. A project
+//     directory holding the marker of a migration that has not finished
+//     (.migration-incomplete, migrate.MarkerName) is skipped whole
+//     ([SkipMigrating]), and so is every project of a home holding one: a
+//     migration's copies keep their sources' modification times and look
+//     old, and the migration must find them whole when it verifies its
+//     copy. An entry is also left when the marker has appeared by the time
+//     it is removed.
 //  3. Each direct entry is inspected with lstat and skipped if it is a
 //     symlink, if its name ends in ".lock" (a lock directory; but see rule
 //     7 for one whose entry is gone), if
@@ -24,7 +31,11 @@
 //     directory counts as old only when nothing inside it is younger, and
 //     one that contains a lock is skipped. A context archive (<id>.context)
 //     is also kept while its session's log (<id>.jsonl beside it) is young:
-//     a resumed session may read its archive without writing to it.
+//     a resumed session may read its archive without writing to it. The
+//     logs of a directory are swept before its archives, and an archive is
+//     kept when, at its removal, its log has become young or is locked: a
+//     session resumed while the sweep runs keeps its log (which changed
+//     since the scan) and its archive with it.
 //  5. A store's temporary file (.<record>.<12 hex>.tmp), directly in a
 //     sessions or spill directory, in a context archive directory or in a
 //     task list directory, is removed once it was last modified more than

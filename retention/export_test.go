@@ -8,3 +8,14 @@ import "context"
 func SweepStoppingBeforeRelease(ctx context.Context, home string, at func(path string)) (Report, error) {
 	return Sweep(ctx, Options{Home: home, beforeRelease: at})
 }
+
+// MigrationMarker is the name of a migration's marker, as the sweep looks
+// for it.
+const MigrationMarker = migrationMarker
+
+// SweepCallingBeforeRemove sweeps as opts say and calls at with the path of
+// every entry it is about to remove, between its scan and its removal.
+func SweepCallingBeforeRemove(ctx context.Context, opts Options, at func(path string)) (Report, error) {
+	opts.beforeRemove = at
+	return Sweep(ctx, opts)
+}

@@ -58,6 +58,11 @@ const (
 	SkipChanged SkipReason = "changed"
 	// SkipTasks: a project's tasks directory, which is never swept.
 	SkipTasks SkipReason = "tasks"
+	// SkipMigrating: a project directory, or the home, holds the marker
+	// of a migration that has not finished (migrate.MarkerName): what it
+	// copied keeps its source's modification times and would look old,
+	// and a migration that reports its copy verified must find it whole.
+	SkipMigrating SkipReason = "migrating"
 	// SkipError: the entry could not be inspected or removed; see Err.
 	SkipError SkipReason = "error"
 )

@@ -29,6 +29,11 @@ const TempMaxAge = time.Hour
 // lockSuffix names the lock directory of an entry: <entry>.lock.
 const lockSuffix = filelock.Suffix
 
+// migrationMarker is the file a migration keeps at the root of its
+// destination (a project directory or a home) until its copy is complete
+// and verified: migrate.MarkerName.
+const migrationMarker = ".migration-incomplete"
+
 // Options configures [Sweep]. The zero value sweeps the default home,
 // removes entries older than 30 days and sets no size limit.
 type Options struct {
@@ -166,6 +171,10 @@ func (s *sweeper) run(ctx context.Context) error {
 		s.skip(s.projects, SkipNotDirectory, nil)
 		return nil
 	}
+	if s.migrating(filepath.Dir(s.projects)) {
+		s.skip(filepath.Dir(s.projects), SkipMigrating, nil)
+		return nil
+	}
 	root, err := os.OpenRoot(s.projects)
 	if err != nil {
 		return (&storage.Error{Op: "sweep", File: s.projects, Message: "cannot open the projects directory"}).WithCause(err)
@@ -198,6 +207,10 @@ func (s *sweeper) project(ctx context.Context, projects *os.Root, name string) e
 		return nil
 	}
 	defer pr.Close()
+	if _, err := pr.Lstat(migrationMarker); err == nil {
+		s.skip(p, SkipMigrating, nil)
+		return nil
+	}
 	// Only spill/ and sessions/ are swept; tasks/ never is.
 	for _, sub := range [...]string{storage.SpillDirName, storage.SessionsDirName} {
 		d, ok := s.openDir(pr, sub, filepath.Join(p, sub))
@@ -386,6 +399,14 @@ func (s *sweeper) dir(ctx context.Context, d *os.Root, path string) error {
 	for _, name := range names {
 		listed[name] = true
 	}
+	// Context archives come last, after the session logs: an archive
+	// goes only after its log, which a session resumed meanwhile keeps
+	// (see sessionInUse).
+	slices.SortStableFunc(names, func(a, b string) int {
+		_, _, ca := storage.ParseContextDirName(a)
+		_, _, cb := storage.ParseContextDirName(b)
+		return cmp.Compare(b2i(ca), b2i(cb))
+	})
 	for _, name := range names {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -519,6 +540,21 @@ func (s *sweeper) youngSession(d *os.Root, name string) bool {
 	return err == nil && st.Mode().IsRegular() && !st.ModTime().Before(s.cutoff)
 }
 
+// sessionInUse reports whether name in d is the context archive of a
+// session whose log is young or locked: what a session resumed since the
+// scan shows at the archive's removal, the logs having been swept first.
+func (s *sweeper) sessionInUse(d *os.Root, name string) bool {
+	id, _, ok := storage.ParseContextDirName(name)
+	return ok && (s.youngSession(d, name) || liveLock(d, id+".jsonl"))
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // trim removes the least recently modified candidates while their total
 // exceeds the size limit.
 func (s *sweeper) trim(ctx context.Context) error {
@@ -565,6 +601,11 @@ func (s *sweeper) remove(d *os.Root, name, path string, st fs.FileInfo, e Entry)
 			s.opts.afterLock(path)
 		}
 	}
+	if s.migratingAt(path) {
+		// A migration into the project began since the scan.
+		s.skip(path, SkipMigrating, nil)
+		return false
+	}
 	cur, err := d.Lstat(name)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -578,6 +619,11 @@ func (s *sweeper) remove(d *os.Root, name, path string, st fs.FileInfo, e Entry)
 		return false
 	case s.opts.DryRun && liveLock(d, name):
 		s.skip(path, SkipLocked, nil)
+		return false
+	case cur.IsDir() && s.sessionInUse(d, name):
+		// The archive's session was resumed since the scan: its log
+		// is young now, or being written.
+		s.skip(path, SkipChanged, nil)
 		return false
 	}
 	if !s.opts.DryRun {
@@ -610,6 +656,26 @@ func (s *sweeper) remove(d *os.Root, name, path string, st fs.FileInfo, e Entry)
 	s.rep.Removed = append(s.rep.Removed, e)
 	s.rep.BytesFreed += e.Size
 	return true
+}
+
+// migrating reports whether dir (the home or a project directory) holds
+// the marker of a migration that has not finished; when that cannot be
+// told, it does.
+func (s *sweeper) migrating(dir string) bool {
+	_, err := os.Lstat(filepath.Join(dir, migrationMarker))
+	return !errors.Is(err, fs.ErrNotExist)
+}
+
+// migratingAt reports whether the project holding path, an entry under
+// the projects directory, or the home is the destination of a migration
+// that has not finished.
+func (s *sweeper) migratingAt(path string) bool {
+	rel, err := filepath.Rel(s.projects, path)
+	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return true
+	}
+	project, _, _ := strings.Cut(rel, string(filepath.Separator))
+	return s.migrating(filepath.Join(s.projects, project)) || s.migrating(filepath.Dir(s.projects))
 }
 
 func (s *sweeper) skip(path string, reason SkipReason, err error) {

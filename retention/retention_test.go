@@ -598,9 +598,11 @@ func TestArchiveOfAYoungSessionIsKept(t *testing.T) {
 
 	tr.mustExist(p1+"/sessions/s1.jsonl", p1+"/sessions/s1.context/index.jsonl", p1+"/sessions/s1.context/notes/aa.md")
 	tr.mustNotExist(p1+"/sessions/s2.jsonl", p1+"/sessions/s2.context", p1+"/sessions/s3.context")
+	// Logs first: an archive goes after its log (see
+	// TestArchiveOfASessionResumedDuringTheSweepIsKept).
 	equal(t, "removed", tr.removed(rep), []string{
-		"age " + p1 + "/sessions/s2.context",
 		"age " + p1 + "/sessions/s2.jsonl",
+		"age " + p1 + "/sessions/s2.context",
 		"age " + p1 + "/sessions/s3.context",
 	})
 }

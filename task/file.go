@@ -3,6 +3,7 @@ package task
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -342,8 +343,15 @@ func (r *fileRecords) loadAll(ctx context.Context) ([]Task, error) {
 func (r *fileRecords) commit(ctx context.Context, tasks []Task) error {
 	batch := make([]safefs.Replacement, 0, len(tasks))
 	var legacy []string // records that move from a legacy name
+	names := make(map[string]string, len(tasks))
 	for _, t := range tasks {
 		name := fileStem(t.ID) + recordExt
+		// Ids that differ can map to one file name (an import's "a.b"
+		// and "a_b"): the second record would replace the first.
+		if other, ok := names[name]; ok && other != t.ID {
+			return &InputError{ID: t.ID, Field: "id", Err: fmt.Errorf("it is stored in the same file (%s) as task '%s'", name, other)}
+		}
+		names[name] = t.ID
 		plain, err := Marshal(t)
 		if err != nil {
 			return &InputError{ID: t.ID, Field: "metadata", Err: err}

@@ -71,6 +71,11 @@ func TestImportRefusesAndWritesNothing(t *testing.T) {
 		{"id twice", newFile(t, dir, "dup", storage.Encoding{}), append(tasks, tasks[0]), isInputError, 0},
 		{"no id", NewMemoryStore(), []Task{{Subject: "x", Status: Pending}}, isInputError, 0},
 		{"bad status", NewMemoryStore(), []Task{{ID: "1", Status: "done"}}, isInputError, 0},
+		// Ids that differ but map to one file name: the second record
+		// would replace the first, and the import lose a task.
+		{"one file for a.b and a_b", newFile(t, dir, "dot", storage.Encoding{}), []Task{importable("a.b"), importable("a_b")}, isInputError, 0},
+		{"one file for x/y and x_y", newFile(t, dir, "slash", storage.Encoding{}), []Task{importable("x_y"), importable("x/y")}, isInputError, 0},
+		{"one file for é and _", newFile(t, dir, "accent", storage.Encoding{}), []Task{importable("é"), importable("_")}, isInputError, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if err := tc.dst.Import(ctx, tc.tasks); !tc.check(err) {
@@ -86,4 +91,9 @@ func TestImportRefusesAndWritesNothing(t *testing.T) {
 func isInputError(err error) bool {
 	var ie *InputError
 	return errors.As(err, &ie)
+}
+
+// importable returns a pending task with id, as an import takes it.
+func importable(id string) Task {
+	return Task{ID: id, Subject: "task " + id, Status: Pending, Blocks: []string{}, BlockedBy: []string{}}
 }
