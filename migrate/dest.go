@@ -98,7 +98,7 @@ func (m *migration) inspectDestination() (bool, error) {
 		if n == MarkerName {
 			continue
 		}
-		rel, err := m.foreign(n, false)
+		rel, err := m.foreign(n, nil)
 		if err != nil {
 			return false, err
 		}
@@ -121,12 +121,12 @@ func foreignError(root, rel string) error {
 // a migration copies to: no migration of this source wrote it, so it
 // belongs to a writer of the destination (an agent started before the
 // marker was written, or a host using the file stores directly). With
-// remove set, every other entry that is not a directory is removed as it
-// is walked, then the directories, innermost first, each only if empty,
-// so that an interrupted migration of this source is cleared and what
-// else is there stays. "" means there is no such entry (and, with remove,
-// n is gone).
-func (m *migration) foreign(n string, remove bool) (string, error) {
+// dst, the destination root, every other entry that is not a directory is
+// removed through it (never through a symbolic link) as it is walked,
+// then the directories, innermost first, each only if empty, so that an
+// interrupted migration of this source is cleared and what else is there
+// stays. "" means there is no such entry (and, with dst, n is gone).
+func (m *migration) foreign(n string, dst *safefs.Dir) (string, error) {
 	root := filepath.Join(m.dstRoot, n)
 	var dirs []string
 	found := ""
@@ -146,13 +146,13 @@ func (m *migration) foreign(n string, remove bool) (string, error) {
 			if found == "" {
 				found = rel
 			}
-			if !remove {
+			if dst == nil {
 				return fs.SkipAll
 			}
 			return nil
 		}
-		if remove {
-			return os.Remove(p)
+		if dst != nil {
+			return dst.Remove(rel)
 		}
 		return nil
 	})
@@ -162,7 +162,7 @@ func (m *migration) foreign(n string, remove bool) (string, error) {
 	if err != nil {
 		return "", (&storage.Error{Op: "remove", File: root, Message: "cannot clear the interrupted migration"}).WithCause(err)
 	}
-	if remove {
+	if dst != nil {
 		for i := len(dirs) - 1; i >= 0; i-- {
 			_ = unix.Rmdir(dirs[i]) // only if empty
 		}
@@ -245,7 +245,7 @@ func (m *migration) openDestination(ctx context.Context) (_ *destination, err er
 			if n == MarkerName {
 				continue
 			}
-			rel, err := m.foreign(n, true)
+			rel, err := m.foreign(n, d.dir)
 			if err != nil {
 				return nil, err
 			}
