@@ -368,9 +368,14 @@ func (r *fileRecords) commit(ctx context.Context, tasks []Task) error {
 				legacy = append(legacy, l)
 			}
 		}
-		data, err := r.s.enc.Encode(ctx, storage.KindTask, r.s.listID, t.ID, plain)
+		// The record is sealed under its file's stem, which read decodes
+		// it with: the task id itself for every id Create assigns (and
+		// the reference writes), and for any other id the name it can
+		// be found under without knowing it (a_b.json for "a.b").
+		stem := strings.TrimSuffix(name, recordExt)
+		data, err := r.s.enc.Encode(ctx, storage.KindTask, r.s.listID, stem, plain)
 		if err != nil {
-			return atRecord(err, r.path(name), t.ID)
+			return atRecord(err, r.path(name), stem)
 		}
 		batch = append(batch, safefs.Replacement{Rel: name, Data: data})
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/lite-agent/lite-agent-go/storage/codec"
 )
 
 // fillList gives s tasks with a gap in their ids, an edge, an owner,
@@ -96,4 +97,37 @@ func isInputError(err error) bool {
 // importable returns a pending task with id, as an import takes it.
 func importable(id string) Task {
 	return Task{ID: id, Subject: "task " + id, Status: Pending, Blocks: []string{}, BlockedBy: []string{}}
+}
+
+// A task id whose file name differs from it ("a.b" is stored as a_b.json)
+// is still the record id an encoded record is sealed under, as the
+// reference's envelope says (recordId: the task id): with an AEAD codec,
+// such a task reads back after an import, and after an update.
+func TestEncodedTaskWithAnIDUnlikeItsFileName(t *testing.T) {
+	ctx := context.Background()
+	enc := storage.Encoding{Codec: newAEAD(t, codec.XChaCha20Poly1305, "k1", testKey("k1"))}
+	s := newFile(t, t.TempDir(), "list", enc)
+	ids := []string{"1", "a.b", "sub/dir", "é"}
+	var tasks []Task
+	for _, id := range ids {
+		tasks = append(tasks, importable(id))
+	}
+	if err := s.Import(ctx, tasks); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range ids {
+		if _, ok, err := s.Get(ctx, id); err != nil || !ok {
+			t.Errorf("Get(%q) after Import = %v, %v", id, ok, err)
+		}
+	}
+	if got, err := s.List(ctx); err != nil || len(got) != len(ids) {
+		t.Errorf("List after Import = %d tasks, %v; want %d", len(got), err, len(ids))
+	}
+	subject := "renamed"
+	if _, err := s.Update(ctx, "a.b", UpdateInput{Subject: &subject}); err != nil {
+		t.Errorf("Update(a.b): %v", err)
+	}
+	if got, ok, err := s.Get(ctx, "a.b"); err != nil || !ok || got.Subject != subject {
+		t.Errorf("Get(a.b) after Update = %+v, %v, %v", got, ok, err)
+	}
 }

@@ -16,6 +16,13 @@ import (
 // migration, match entries against it instead of spelling it.
 const RecordSuffix = recordExt
 
+// RecordName returns the name of the file that holds the record of task
+// id in its list's directory: the id with every character outside
+// [A-Za-z0-9_-] replaced by "_", then [RecordSuffix]. With a codec, the
+// record is encoded with that stem as its record id: the task id itself
+// for every id [Store.Create] assigns.
+func RecordName(id string) string { return fileStem(id) + recordExt }
+
 // RecordStem returns the stem of the task record file named name and
 // whether name is a record's name: <stem>.json with a nonempty stem
 // (records written by earlier versions may keep dots in it).

@@ -235,6 +235,48 @@ func copyArchive(ctx context.Context, dir, id string, dst *Project, rep *FilesRe
 	return nil
 }
 
+// A task record is stored in the database under its task id, and encoded
+// with that id as its record id; in the files it is stored under
+// task.RecordName(id) and encoded with the stem of that name, which is the
+// id itself for every id task.Store.Create assigns. databaseTaskRecord and
+// fileTaskRecord turn the one into the other; a record whose id and stem
+// agree keeps its bytes.
+
+// databaseTaskRecord returns the task id of the record data, read from
+// the file whose name has the stem stem in list listID, and the record as
+// the database stores it.
+func databaseTaskRecord(ctx context.Context, enc storage.Encoding, listID, stem string, data []byte) (string, []byte, error) {
+	plain, err := enc.Decode(ctx, storage.KindTask, listID, stem, data)
+	if err != nil {
+		return "", nil, err
+	}
+	var head struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal(plain, &head); err != nil || head.ID == "" || task.RecordName(head.ID) != stem+task.RecordSuffix && head.ID != stem {
+		return "", nil, errors.New("the record's id is missing or does not match its file name")
+	}
+	if head.ID == stem || !enc.Encoded() {
+		return head.ID, data, nil
+	}
+	data, err = enc.Encode(ctx, storage.KindTask, listID, head.ID, plain)
+	return head.ID, data, err
+}
+
+// fileTaskRecord returns the record data of task id in list listID, as the
+// database stores it, as its file holds it.
+func fileTaskRecord(ctx context.Context, enc storage.Encoding, listID, id string, data []byte) ([]byte, error) {
+	stem := strings.TrimSuffix(task.RecordName(id), task.RecordSuffix)
+	if stem == id || !enc.Encoded() {
+		return data, nil
+	}
+	plain, err := enc.Decode(ctx, storage.KindTask, listID, id, data)
+	if err != nil {
+		return nil, err
+	}
+	return enc.Encode(ctx, storage.KindTask, listID, stem, plain)
+}
+
 // copyTaskLists copies every task list of src, shared marks included.
 func copyTaskLists(ctx context.Context, src fileSide, dst *Project, rep *FilesReport, imp *imported) error {
 	ids, err := fileTaskLists(src.paths.TasksDir)
@@ -249,13 +291,24 @@ func copyTaskLists(ctx context.Context, src fileSide, dst *Project, rep *FilesRe
 		}
 		recs := map[string][]byte{}
 		for _, e := range ents {
-			tid, ok := task.RecordStem(e.Name())
-			if !ok || !e.Type().IsRegular() || strings.HasPrefix(tid, ".") {
+			stem, ok := task.RecordStem(e.Name())
+			if !ok || !e.Type().IsRegular() || strings.HasPrefix(stem, ".") {
 				continue
 			}
-			if recs[tid], err = os.ReadFile(filepath.Join(dir, e.Name())); err != nil {
+			data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+			if err != nil {
 				return err
 			}
+			tid, data, err := databaseTaskRecord(ctx, src.enc, id, stem, data)
+			if err != nil {
+				return fmt.Errorf("task list %s: %s: %w", id, e.Name(), err)
+			}
+			if _, ok := recs[tid]; ok && e.Name() != task.RecordName(tid) {
+				// A record left under its legacy name by a move that did
+				// not finish: the one under the current name counts.
+				continue
+			}
+			recs[tid] = data
 		}
 		if err := dst.ImportTaskList(ctx, id, recs, task.IsShared(src.paths.TasksDir, id)); err != nil {
 			return fmt.Errorf("task list %s: %w", id, err)
@@ -487,8 +540,18 @@ func exportFiles(ctx context.Context, src *Project, dst fileSide, rep *FilesRepo
 		if err != nil {
 			return fmt.Errorf("task list %s: %w", id, err)
 		}
+		names := make(map[string]string, len(recs))
 		for tid, rec := range recs {
-			if err := w.write(filepath.Join(dst.paths.TaskListDir(id), tid+task.RecordSuffix), rec, time.Time{}); err != nil {
+			name := task.RecordName(tid)
+			if other, ok := names[name]; ok {
+				return fmt.Errorf("task list %s: tasks %q and %q would be stored in one file, %s", id, other, tid, name)
+			}
+			names[name] = tid
+			rec, err := fileTaskRecord(ctx, src.enc, id, tid, rec)
+			if err != nil {
+				return fmt.Errorf("task list %s: task %q: %w", id, tid, err)
+			}
+			if err := w.write(filepath.Join(dst.paths.TaskListDir(id), name), rec, time.Time{}); err != nil {
 				return err
 			}
 		}
