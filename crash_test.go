@@ -32,6 +32,9 @@ func TestMain(m *testing.M) {
 	if v := os.Getenv(crashChildEnv); v != "" {
 		os.Exit(runCrashChild(v))
 	}
+	if v := os.Getenv(forkChildEnv); v != "" {
+		os.Exit(runForkChild(v))
+	}
 	os.Exit(m.Run())
 }
 

@@ -17,11 +17,11 @@ const (
 	ForkPartTaskList = "task list"
 )
 
-// A ForkError reports a fork that failed after the new session's log was
-// written: copying Part ([ForkPartArchive] or [ForkPartTaskList]) of
-// session SessionID into the new session NewID failed with Err. The new
-// session's data was then removed, so that no half-made fork is left,
-// unless CleanupErr says that this failed too.
+// A ForkError reports a fork that failed to copy Part ([ForkPartArchive]
+// or [ForkPartTaskList]) of session SessionID into the new session NewID,
+// with Err. These are copied before the new session's log, so no session
+// NewID exists; what was copied was then removed, unless CleanupErr says
+// that this failed.
 type ForkError struct {
 	// SessionID is the session forked.
 	SessionID string
@@ -60,8 +60,8 @@ func (e *ForkError) Unwrap() []error {
 const forkCleanupTimeout = 30 * time.Second
 
 // forkData copies what session id keeps beside its log into session
-// newID, whose log Fork has just written: its context archive and, when
-// the session has a private task list, that list. On failure it removes
+// newID, whose log Fork writes next: its context archive and, when the
+// session has a private task list, that list. On failure it removes
 // newID's data and returns a *ForkError.
 func (a *Agent) forkData(ctx context.Context, id, newID string) error {
 	part := ForkPartArchive
@@ -73,18 +73,23 @@ func (a *Agent) forkData(ctx context.Context, id, newID string) error {
 	if err == nil {
 		return nil
 	}
-	fe := &ForkError{SessionID: id, NewID: newID, Part: part, Err: err}
+	return &ForkError{SessionID: id, NewID: newID, Part: part, Err: err, CleanupErr: a.dropFork(ctx, newID)}
+}
+
+// dropFork removes what a fork that did not finish copied into session
+// newID, and forgets the session.
+func (a *Agent) dropFork(ctx context.Context, newID string) error {
 	// The failure may be ctx's: the removal must still run.
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), forkCleanupTimeout)
 	defer cancel()
 	_, remove := a.sessionDeleter(newID)
-	fe.CleanupErr = remove(cctx)
+	err := remove(cctx)
 	a.eng.Forget(newID)
 	a.mu.Lock()
 	delete(a.archives, newID)
 	delete(a.tasks, newID)
 	a.mu.Unlock()
-	return fe
+	return err
 }
 
 // forkArchive puts every note of session id's context archive into

@@ -3,6 +3,7 @@ package liteagent
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 
 	"github.com/lite-agent/lite-agent-go/hook"
@@ -152,15 +153,22 @@ func (a *Agent) Restore(ctx context.Context, id string, toSeq int64, opts Restor
 // list with ids and records unchanged. A shared list is never copied or
 // changed. A failure to copy them is a *ForkError, and the new session's
 // data is removed again.
+//
+// The data is copied before the new session's log, which is what makes
+// the session exist: a fork cut short, even by a crash, leaves no session
+// whose events refer to notes it does not have.
 func (a *Agent) Fork(ctx context.Context, id string, atSeq int64) (string, error) {
 	if !a.persistent() {
 		return "", ErrNoSessions
 	}
 	newID := newSessionID()
-	if _, err := rewind.Fork(ctx, a.cp, id, atSeq, newID); err != nil {
+	if err := a.forkData(ctx, id, newID); err != nil {
 		return "", err
 	}
-	if err := a.forkData(ctx, id, newID); err != nil {
+	if _, err := rewind.Fork(ctx, a.cp, id, atSeq, newID); err != nil {
+		if cerr := a.dropFork(ctx, newID); cerr != nil {
+			return "", fmt.Errorf("%w; removing the fork's copied data also failed: %w", err, cerr)
+		}
 		return "", err
 	}
 	return newID, nil

@@ -1,0 +1,106 @@
+package liteagent_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+
+	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/model/modeltest"
+	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/lite-agent/lite-agent-go/task"
+)
+
+// forkChildEnv makes the test binary a child that forks a session and is
+// killed (SIGKILL, by itself) when it first encodes a record of a given
+// kind. Its value is "<home>\n<workdir>\n<session>\n<kind>".
+const forkChildEnv = "LITE_AGENT_FORK_CHILD"
+
+// killingCodec is the test's AEAD codec, which kills its process when it
+// is first asked to encode a record of kind.
+type killingCodec struct {
+	storage.Codec
+	kind storage.Kind
+}
+
+func (c killingCodec) Encode(ctx context.Context, p []byte, sc storage.Context) ([]byte, error) {
+	if sc.Kind == c.kind {
+		syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		select {}
+	}
+	return c.Codec.Encode(ctx, p, sc)
+}
+
+func runForkChild(v string) int {
+	parts := strings.Split(v, "\n")
+	if len(parts) != 4 {
+		fmt.Fprintln(os.Stderr, "bad", forkChildEnv)
+		return 2
+	}
+	t := &testing.T{}
+	c := killingCodec{Codec: aeadCodec(t, "k1"), kind: storage.Kind(parts[3])}
+	a, err := liteagent.New(context.Background(), liteagent.Options{
+		Model: modeltest.New(), ModelName: "test-model", Workdir: parts[1],
+		Storage: storage.Options{Namespace: "acme", Home: parts[0], Codec: c}, OnApproval: approveAll,
+		ContextWindow: 4000,
+	})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	_, err = a.Fork(context.Background(), parts[2], liteagent.ForkAtHead)
+	fmt.Fprintln(os.Stderr, "the fork was not killed:", err)
+	return 3
+}
+
+// A fork killed while it copies the session's context archive, its task
+// list or its log leaves either no new session or a whole one: never a
+// session whose compacted events refer to notes it does not have, or
+// whose tasks are missing.
+func TestAKilledForkLeavesNoHalfMadeSession(t *testing.T) {
+	for _, kind := range []storage.Kind{storage.KindArchive, storage.KindArchiveIndex, storage.KindTask, storage.KindCheckpoint} {
+		t.Run(string(kind), func(t *testing.T) {
+			f := newFixture(t)
+			opts := f.options(aeadCodec(t, "k1"))
+			opts.ContextWindow = 4000
+			a := f.agent(t, opts)
+			ref := sessionWithData(t, f, a)
+			orig := a.SessionID()
+			a.Close()
+
+			cmd := exec.Command(os.Args[0], "-test.run=^$")
+			cmd.Env = append(os.Environ(), forkChildEnv+"="+f.home+"\n"+f.workdir+"\n"+orig+"\n"+string(kind))
+			out, err := cmd.CombinedOutput()
+			if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+				t.Fatalf("the child was not killed at its first %s encode: %v\n%s", kind, err, out)
+			}
+
+			b := f.agent(t, opts)
+			infos, err := b.ListSessions(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, in := range infos {
+				if in.ID == orig {
+					continue
+				}
+				// A fork that is listed must be whole.
+				if got := readRef(t, f, b, in.ID, ref); !strings.Contains(got, "line 000 of the big file") {
+					t.Errorf("the fork %s left by the killed child cannot read its archived result: %q", in.ID, got)
+				}
+				st, err := task.NewFileStore(b.Paths().TasksDir, in.ID, encodingOf(b, opts))
+				if err != nil {
+					t.Fatal(err)
+				}
+				tasks, err := st.List(t.Context())
+				if err != nil || len(tasks) != 2 {
+					t.Errorf("the fork %s left by the killed child has %d tasks (%v), want 2", in.ID, len(tasks), err)
+				}
+			}
+		})
+	}
+}
