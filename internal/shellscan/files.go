@@ -1079,6 +1079,15 @@ func (an *analyzer) make(name string, args []word) {
 			an.opaque(name + " " + clipName(a.text) + " defines a variable that runs or expands text")
 			return
 		}
+		// The value is what the recipes run where they use the variable
+		// (CC='sh -c …', CC=./y with built-in or project rules): it is
+		// guessed as a command, as an option's value given to a command
+		// the analysis does not model is, and a program the line wrote
+		// and made executable named in it is code make runs.
+		an.hand(def)
+		if !an.guess && def != "" {
+			an.guessInner([]word{{text: def}}, 0, 0)
+		}
 	}
 }
 
