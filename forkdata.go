@@ -19,9 +19,9 @@ const (
 
 // A ForkError reports a fork that failed to copy Part ([ForkPartArchive]
 // or [ForkPartTaskList]) of session SessionID into the new session NewID,
-// with Err. These are copied before the new session's log, so no session
-// NewID exists; what was copied was then removed, unless CleanupErr says
-// that this failed.
+// with Err. What the fork wrote of NewID (its copied data and, with an
+// external Store, its log) was then removed, so that no half-made fork is
+// left, unless CleanupErr says that this failed.
 type ForkError struct {
 	// SessionID is the session forked.
 	SessionID string
@@ -60,9 +60,9 @@ func (e *ForkError) Unwrap() []error {
 const forkCleanupTimeout = 30 * time.Second
 
 // forkData copies what session id keeps beside its log into session
-// newID, whose log Fork writes next: its context archive and, when the
-// session has a private task list, that list. On failure it removes
-// newID's data and returns a *ForkError.
+// newID: its context archive and, when the session has a private task
+// list, that list. On failure it removes newID's data and returns a
+// *ForkError.
 func (a *Agent) forkData(ctx context.Context, id, newID string) error {
 	part := ForkPartArchive
 	err := a.forkArchive(ctx, id, newID)

@@ -154,14 +154,26 @@ func (a *Agent) Restore(ctx context.Context, id string, toSeq int64, opts Restor
 // changed. A failure to copy them is a *ForkError, and the new session's
 // data is removed again.
 //
-// The data is copied before the new session's log, which is what makes
-// the session exist: a fork cut short, even by a crash, leaves no session
-// whose events refer to notes it does not have.
+// In the data home the data is copied before the new session's log,
+// which is what makes the session exist: a fork cut short, even by a
+// crash, leaves no session whose events refer to notes it does not have.
+// An external Store (Options.Store) removes only sessions that have a log
+// (see Store.DeleteSession), so there the log is written first, and a
+// crash during the copy may leave the fork without part of its data.
 func (a *Agent) Fork(ctx context.Context, id string, atSeq int64) (string, error) {
 	if !a.persistent() {
 		return "", ErrNoSessions
 	}
 	newID := newSessionID()
+	if a.mode == externalStore {
+		if _, err := rewind.Fork(ctx, a.cp, id, atSeq, newID); err != nil {
+			return "", err
+		}
+		if err := a.forkData(ctx, id, newID); err != nil {
+			return "", err
+		}
+		return newID, nil
+	}
 	if err := a.forkData(ctx, id, newID); err != nil {
 		return "", err
 	}
