@@ -147,8 +147,13 @@ func (an *analyzer) runsWrittenCode() {
 }
 
 // maxHanded bounds the paths recorded as handed to commands the analysis
-// does not model (see hand).
-const maxHanded = 1024
+// does not model (see hand), maxHandedChecks the comparisons of those
+// paths with the trees and patterns chmod makes executable (see
+// handedPrograms); a line with more is opaque.
+const (
+	maxHanded       = 1024
+	maxHandedChecks = 1 << 16
+)
 
 // hand records that the command being analyzed, which the analysis does
 // not model, is given the word t, among its own or those of a file it may
@@ -187,23 +192,61 @@ func (an *analyzer) hand(t string) {
 // the file. A program it does not write is the project's, which the line
 // could as well run by name.
 func (an *analyzer) handedPrograms() {
-	var execs []access
+	// Each executable access is resolved from each candidate directory
+	// once: exact paths into a set, trees and patterns into a list that
+	// each handed path is compared with, within maxHandedChecks.
+	exact := map[string]bool{}
+	type looseAccess struct {
+		access
+		at []string // resolved from each candidate directory
+	}
+	var loose []looseAccess
 	for _, acc := range an.a.accesses {
-		if acc.executable {
-			execs = append(execs, acc)
+		if !acc.executable {
+			continue
+		}
+		l := looseAccess{access: acc}
+		for _, c := range an.a.cwds {
+			w := an.resolve(c, acc.path)
+			exact[w] = true
+			l.at = append(l.at, w)
+		}
+		if acc.tree || acc.pattern {
+			loose = append(loose, l)
 		}
 	}
-	if len(execs) == 0 {
+	if len(exact) == 0 {
 		return
 	}
 	if an.handedAll {
 		an.opaque("the line makes a file executable and gives too many words to commands the analysis does not model to check")
 		return
 	}
+	budget := maxHandedChecks
+	mayName := func(q string) bool {
+		if exact[q] {
+			return true
+		}
+		for _, l := range loose {
+			if budget -= len(l.at); budget < 0 {
+				return true // past the bound: opaque below
+			}
+			for _, w := range l.at {
+				if l.tree && within(q, w) || l.pattern && patternMayMatch(w, q) {
+					return true
+				}
+			}
+		}
+		return false
+	}
 	for _, h := range an.handed {
-		for _, acc := range execs {
-			if !an.samePath(acc, h.path) {
+		for _, c := range an.a.cwds {
+			if !mayName(an.resolve(c, h.path)) {
 				continue
+			}
+			if budget < 0 {
+				an.opaque("the line makes too many files executable and gives too many words to commands the analysis does not model to check")
+				return
 			}
 			if len(an.codeUses) >= maxCodeUses {
 				an.opaque("the line runs code from too many files to check")
@@ -213,21 +256,6 @@ func (an *analyzer) handedPrograms() {
 			break
 		}
 	}
-}
-
-// samePath reports whether the access acc and the path p may name the
-// same file from some pair of candidate working directories.
-func (an *analyzer) samePath(acc access, p string) bool {
-	for _, c := range an.a.cwds {
-		w := an.resolve(c, acc.path)
-		for _, c2 := range an.a.cwds {
-			q := an.resolve(c2, p)
-			if w == q || acc.tree && within(q, w) || acc.pattern && patternMayMatch(w, q) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // chmodAddsExec reports whether chmod, given args, may give a file

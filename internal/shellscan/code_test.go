@@ -185,6 +185,9 @@ func TestBashAnalysisComparesCodeUsesQuickly(t *testing.T) {
 		{"cd d%d; ", "echo > f%d.txt; ", "python3 a.py; "},
 		{"cd d%d; ", "echo > *%d; ", "go test ./d%d; "},
 		{"cd d%d; ", "echo > x%d/f.go; ", "go test ./d%d; "},
+		{"cd d%d; ", "chmod +x f%d; ", "tool --a=./g%d ./h%d x%d y%d z%d; "},
+		{"cd d%d; ", "chmod +x f%d*; ", "tool --a=./g%d ./h%d x%d y%d z%d; "},
+		{"cd d%d; ", "chmod -R +x t%d; ", "tool --a=./g%d ./h%d x%d y%d z%d; "},
 	} {
 		var b strings.Builder
 		for i := range 15 {
