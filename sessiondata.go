@@ -78,8 +78,14 @@ func DeleteSessionData(ctx context.Context, paths storage.ProjectPaths, cp sessi
 		}
 	}
 	if st.taskList != "" {
-		if err := task.DeleteList(ctx, paths.TasksDir, id); err != nil {
+		// Looked at again under the list's lock: another process may
+		// have marked the list shared, and written to it, since.
+		removed, err := task.DeletePrivateList(ctx, paths.TasksDir, id)
+		if err != nil {
 			return nil, fmt.Errorf("delete session %s task list: %w", id, err)
+		}
+		if !removed {
+			st.taskList = ""
 		}
 	}
 	if len(st.copies) > 0 {

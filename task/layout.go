@@ -3,6 +3,7 @@ package task
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"path/filepath"
 	"strings"
 
@@ -43,18 +44,44 @@ func RecordStem(name string) (stem string, ok bool) {
 // invalid listID and a symlink in place of the list are refused with a
 // *storage.Error. The wait for the lock ends when ctx is done.
 func DeleteList(ctx context.Context, tasksDir, listID string) error {
+	abs, err := listParent(tasksDir, listID)
+	if err != nil {
+		return err
+	}
+	return safefs.RemoveTree(ctx, storage.KindTask, abs, listID)
+}
+
+// listParent validates listID and returns tasksDir made absolute.
+func listParent(tasksDir, listID string) (string, error) {
 	if err := storage.ValidateID(listID); err != nil {
 		var se *storage.Error
 		if errors.As(err, &se) && !errors.Is(err, storage.ErrIDTooLong) {
 			c := *se
 			c.Message = listIDMessage
-			return &c
+			return "", &c
 		}
-		return err
+		return "", err
 	}
 	abs, err := filepath.Abs(tasksDir)
 	if err != nil {
-		return (&storage.Error{Op: "remove", Kind: storage.KindTask, File: tasksDir, Message: "cannot make tasks directory absolute"}).WithCause(err)
+		return "", (&storage.Error{Op: "remove", Kind: storage.KindTask, File: tasksDir, Message: "cannot make tasks directory absolute"}).WithCause(err)
 	}
-	return safefs.RemoveTree(ctx, storage.KindTask, abs, listID)
+	return abs, nil
+}
+
+// DeletePrivateList removes task list listID of tasksDir as [DeleteList]
+// does, unless the list is marked shared ([SharedMarker]) when its lock is
+// held, and reports whether it removed it. A caller that looked at the
+// mark before (see [IsShared]) may meet a list another process marked
+// shared and wrote to since; that list stays. A missing list is not
+// removed and not an error.
+func DeletePrivateList(ctx context.Context, tasksDir, listID string) (bool, error) {
+	abs, err := listParent(tasksDir, listID)
+	if err != nil {
+		return false, err
+	}
+	return safefs.RemoveTreeUnless(ctx, storage.KindTask, abs, listID, func(parent *safefs.Dir) bool {
+		_, err := parent.Lstat(filepath.Join(listID, SharedMarker))
+		return !errors.Is(err, fs.ErrNotExist)
+	})
 }

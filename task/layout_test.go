@@ -1,11 +1,15 @@
 package task
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/filelock"
+	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -53,5 +57,63 @@ func TestDeleteList(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(tasksDir, "other")); err != nil {
 		t.Errorf("the other list is gone: %v", err)
+	}
+}
+
+// A list that another process marks shared and writes to while a
+// session's deletion waits for the list's lock stays: DeletePrivateList
+// looks at the mark once the lock is held. DeleteList, which does not,
+// would remove the shared list's task with it.
+func TestDeletePrivateListKeepsAListMarkedSharedMeanwhile(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	private := newFile(t, dir, "s1", storage.Encoding{})
+	mustCreate(t, private, "the session's own")
+
+	// The other process holds the list's lock, as a write of its store
+	// does, while the deletion starts.
+	parent, err := safefs.Anchor(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := parent.Lock(ctx, "s1", filelock.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	var removed bool
+	go func() {
+		var err error
+		removed, err = DeletePrivateList(ctx, dir, "s1")
+		done <- err
+	}()
+	time.Sleep(100 * time.Millisecond) // the deletion waits for the lock
+	shared := newFile(t, dir, "s1", storage.Encoding{})
+	if err := shared.MarkShared(); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil || removed {
+		t.Fatalf("DeletePrivateList = %v, %v; want false, nil", removed, err)
+	}
+	if !IsShared(dir, "s1") {
+		t.Fatal("the list lost its shared mark")
+	}
+	if got, err := shared.List(ctx); err != nil || len(got) != 1 {
+		t.Errorf("the shared list holds %d tasks (%v), want 1", len(got), err)
+	}
+
+	// A list not marked shared goes; a missing one is not an error.
+	mustCreate(t, newFile(t, dir, "s2", storage.Encoding{}), "x")
+	if removed, err := DeletePrivateList(ctx, dir, "s2"); err != nil || !removed {
+		t.Errorf("DeletePrivateList(s2) = %v, %v; want true, nil", removed, err)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "s2")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("s2 is still there: %v", err)
+	}
+	if removed, err := DeletePrivateList(ctx, dir, "none"); err != nil || removed {
+		t.Errorf("DeletePrivateList(none) = %v, %v; want false, nil", removed, err)
 	}
 }

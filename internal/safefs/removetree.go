@@ -19,30 +19,42 @@ import (
 // of kind kind), never followed nor removed. The wait for the lock ends
 // when ctx is done.
 func RemoveTree(ctx context.Context, kind storage.Kind, parent, name string) error {
+	_, err := RemoveTreeUnless(ctx, kind, parent, name, nil)
+	return err
+}
+
+// RemoveTreeUnless is RemoveTree, except that once the lock is held it
+// calls keep, when not nil, with the anchored parent directory, and
+// leaves everything as it is if keep reports true. It reports whether it
+// removed the tree; a missing entry is not removed and not an error.
+func RemoveTreeUnless(ctx context.Context, kind storage.Kind, parent, name string, keep func(parent *Dir) bool) (bool, error) {
 	if _, err := os.Lstat(filepath.Join(parent, name)); errors.Is(err, fs.ErrNotExist) {
-		return nil
+		return false, nil
 	}
 	dir, err := Anchor(parent)
 	if err != nil {
-		return err
+		return false, err
 	}
 	st, err := dir.Lstat(name)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+		return false, nil
 	}
 	if err != nil {
-		return err
+		return false, err
 	}
 	if st.Mode()&fs.ModeSymlink != 0 {
-		return &storage.Error{Op: "remove", Kind: kind, File: filepath.Join(dir.Path(), name), Message: "Symlink paths are not allowed for delete: " + name}
+		return false, &storage.Error{Op: "remove", Kind: kind, File: filepath.Join(dir.Path(), name), Message: "Symlink paths are not allowed for delete: " + name}
 	}
 	l, err := dir.Lock(ctx, name, filelock.Options{})
 	if err != nil {
-		return err
+		return false, err
+	}
+	if keep != nil && keep(dir) {
+		return false, l.Release()
 	}
 	rmErr := dir.RemoveAll(name)
 	if err := l.Release(); rmErr == nil {
 		rmErr = err
 	}
-	return rmErr
+	return rmErr == nil, rmErr
 }
