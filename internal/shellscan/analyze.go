@@ -111,6 +111,13 @@ type analyzer struct {
 	// recorded before it ended: no path the line writes after that can
 	// be resolved before the line runs. It is -1 before such a command.
 	linkFrom int
+	// linkAt are the paths the commands that may have made a link there
+	// (cp, mv, rsync, scp) wrote, linkAnywhere is set once a command that
+	// may make one at a path it does not name ran (git checkout, a
+	// guessed command), and links counts the commands that may make one.
+	linkAt       []access
+	linkAnywhere bool
+	links        int
 	// looped is set once the line holds a loop, unordered once it holds
 	// a loop, a pipeline or a background command: commands may then run
 	// after commands that follow them in the text.
@@ -161,6 +168,7 @@ func analyzeBash(line, home, workdir string) *bashAnalysis {
 			}
 		}
 	}
+	an.unknownAfterLink()
 	an.runsWritten()
 	an.runsWrittenCode()
 	if an.sawGit && an.cwdChanged && an.looped {
@@ -793,10 +801,74 @@ func isAlnum(c byte) bool {
 }
 
 // mayLink notes that the command just recorded may create or move a
-// symbolic link.
+// symbolic link at a path it does not name.
 func (an *analyzer) mayLink() {
+	an.linkAnywhere = true
+	an.mayLinkAt(len(an.a.accesses))
+}
+
+// mayLinkAt notes that the command just recorded, whose accesses start at
+// index from, may create or move a symbolic link at the paths it writes;
+// with from < 0, that it writes paths the line cannot resolve before it
+// runs, but makes no link.
+func (an *analyzer) mayLinkAt(from int) {
+	an.links++
 	if an.linkFrom < 0 {
 		an.linkFrom = len(an.a.accesses)
+	}
+	if from < 0 {
+		return
+	}
+	for _, acc := range an.a.accesses[min(from, len(an.a.accesses)):] {
+		if acc.mode != modeRead {
+			an.linkAt = append(an.linkAt, acc)
+		}
+	}
+}
+
+// maxLinkChecks bounds the pairs of paths unknownAfterLink compares; a
+// line with more is opaque.
+const maxLinkChecks = 1 << 16
+
+// unknownAfterLink makes the line opaque when a command the analysis does
+// not model is given, after a command that may have made a symbolic link,
+// a word that as a path may lead through that link (cp -P link x &&
+// python3 -m json.tool j x): the caller checks such words as paths the
+// command may write, but only as they resolve before the line runs, when
+// the link is not there yet. A word names the link's path when it is that
+// path, lies beneath it, or is a directory holding it.
+func (an *analyzer) unknownAfterLink() {
+	if an.linkFrom < 0 {
+		return
+	}
+	from := an.linkFrom
+	if an.unordered {
+		from = 0
+	}
+	budget := maxLinkChecks
+	for _, acc := range an.a.accesses[min(from, len(an.a.accesses)):] {
+		if !acc.unknown {
+			continue
+		}
+		if an.linkAnywhere || acc.pattern {
+			an.opaque("a command the analysis does not model is given " + clipName(acc.path) + " after a command that may make a symbolic link there")
+			return
+		}
+		for _, l := range an.linkAt {
+			if budget -= len(an.a.cwds) * len(an.a.cwds); budget < 0 {
+				an.opaque("the line makes links and names too many paths to check")
+				return
+			}
+			for _, c := range an.a.cwds {
+				for _, c2 := range an.a.cwds {
+					p, lp := an.resolve(c, acc.path), an.resolve(c2, l.path)
+					if l.pattern || within(p, lp) || within(lp, p) {
+						an.opaque("a command the analysis does not model is given " + clipName(acc.path) + " after a command that may make a symbolic link there")
+						return
+					}
+				}
+			}
+		}
 	}
 }
 

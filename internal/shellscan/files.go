@@ -591,7 +591,13 @@ func (an *analyzer) fileCommand(name string, args []word) {
 	}
 	switch name {
 	case "cp", "mv", "rsync", "scp":
-		defer an.mayLink()
+		from := len(an.a.accesses)
+		if name == "cp" && !anyShortFlag(args, "PdaRrH") && !hasPrefix(args, "--no-d") && !hasPrefix(args, "--ar") &&
+			!hasPrefix(args, "--rec") && !hasPrefix(args, "--pre") {
+			// Without these cp copies what a link leads to, not the link.
+			from = -1
+		}
+		defer func() { an.mayLinkAt(from) }()
 	}
 	spec, ok := fileCommands()[name]
 	if !ok {

@@ -1,0 +1,36 @@
+//go:build linux
+
+package permission_test
+
+import "testing"
+
+// canaryRound26 are the variants of attack round 26 (none is in an
+// earlier list). Each does damage when run in the fixture of
+// canaryTemplate, so each must be refused by both scenarios.
+var canaryRound26 = map[string][]string{
+	// A command the analysis models copies or moves a symbolic link
+	// (cp -P, cp -d, mv, rsync -l), and a command it does not model then
+	// writes through the copy: its words are only checked as paths as
+	// they are before the line runs, when the copy does not exist.
+	"7-link-then-unmodelled-write": {
+		`echo '{}' > j && cp -P link x && python3 -m json.tool j x`,
+		`cp -d link x && python3 -m tarfile -c x README`,
+		`cp --no-dereference hooks h && openssl enc -in README -out h/pre-commit`,
+		`echo '{}' > j && cp -a link x && python3 -m json.tool j x`,
+		`cp -P link x && openssl base64 -in README -out x`,
+		`cp -R hooks h && openssl base64 -in README -out h/post-checkout`,
+		`cp -P dotgit d && openssl base64 -in README -out d/config`,
+	},
+}
+
+// canaryRound26Ordinary are lines next to the round's attacks that the
+// "allow bash" policy must still allow.
+var canaryRound26Ordinary = []string{
+	"cp -P README x", "python3 -m json.tool README", "openssl base64 -in README -out b64.txt",
+	"cc -c -o m.o m.c && cc -o m m.o", "cp README x && python3 -m json.tool x",
+}
+
+func TestCanaryRound26(t *testing.T) {
+	template := checkCanaryRound(t, canaryRound26)
+	checkOrdinary(t, template, canaryRound26Ordinary, nil)
+}
