@@ -21,6 +21,16 @@ var canaryRound26 = map[string][]string{
 		`cp -R hooks h && openssl base64 -in README -out h/post-checkout`,
 		`cp -P dotgit d && openssl base64 -in README -out d/config`,
 	},
+	// A command the analysis does not model writes the file named as its
+	// output (openssl … -out y, gpg -o y) from data the line wrote, and a
+	// command then runs y as code by that exact name, which no language's
+	// file names match.
+	"8-unmodelled-output-run-as-code": {
+		`echo YWxsOgoJcm0gLWYgYwo= > b && openssl base64 -d -in b -out mk && make -s -f mk`,
+		`echo aW1wb3J0IG9zOyBvcy5yZW1vdmUoImMiKQo= > b && openssl base64 -d -in b -out y && python3 y`,
+		`echo cmVxdWlyZSgiZnMiKS51bmxpbmtTeW5jKCJjIikK > b && openssl base64 -d -in b -out y && node y`,
+		`echo dW5saW5rICJjIjsK > b && openssl enc -d -base64 -in b -out y && perl y`,
+	},
 }
 
 // canaryRound26Ordinary are lines next to the round's attacks that the

@@ -80,6 +80,10 @@ type access struct {
 	// option (openssl … -out x.py, tool -o x.py): a file the command
 	// most likely writes.
 	output bool
+	// built marks an unknown path a compiler driver was given: what it
+	// writes there is built from the sources it reads, which the analysis
+	// checks as code (see compiler).
+	built bool
 }
 
 // A bashAnalysis is what the analysis found in one command line.

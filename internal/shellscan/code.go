@@ -46,10 +46,10 @@ func (an *analyzer) usesCode(prog, p string, names ...string) {
 // echo … > x.py && python3 x.py, echo … > json.py && python3 -m
 // json.tool): the code is the line's own, and no rule about the command
 // sees what it does, as runsWritten says of a program the line writes.
-// The writes are those the analysis lists, and, as files of a language,
-// the output files named to the commands it does not model (see
-// outputValue); the other files those commands may write are not among
-// them.
+// The writes are those the analysis lists, and the output files named to
+// the commands it does not model (see outputValue), but for a compiler's
+// as the very file another command uses; the other files those commands
+// may write are not among them.
 func (an *analyzer) runsWrittenCode() {
 	// Each file is resolved from each candidate directory once; a write
 	// whose base name cannot be that of the code is passed over first.
@@ -92,11 +92,14 @@ func (an *analyzer) runsWrittenCode() {
 		}
 		for i, acc := range writes {
 			written := acc.mode == modeWrite && !acc.unknown && !acc.runs
-			if acc.unknown && acc.output && u.names != nil {
+			if acc.unknown && acc.output && (u.names != nil || !acc.built) {
 				// The output file of a command the analysis does not
 				// model (openssl base64 -d … -out x.py), as a file of a
-				// language; a file used as such is too often a build's
-				// own step (cc -c -o x.o x.c && cc x.o).
+				// language, or as the very file a command runs (openssl
+				// … -out mk && make -f mk): the data the line gave it may
+				// be code. A compiler's output used as a file (cc -c -o
+				// x.o x.c && cc x.o) is a build's own step, built from
+				// the sources its code use checks.
 				written = true
 			}
 			if !written || acc.path == "/dev/null" {

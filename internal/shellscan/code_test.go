@@ -134,6 +134,14 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"echo x > sub/mk && cp --parents -t t sub/mk && make -f t/sub/mk", true},
 		{"echo x > sub/mk && rsync -R sub/mk t && make -f t/sub/mk", true},
 		{"echo x > sub/mk && cp sub/mk t && make -f t/sub/mk", false},
+		// The output an unmodelled command is told to write, run by its
+		// very name: the data the line gave it may be code.
+		{"echo x > b && openssl base64 -d -in b -out mk && make -s -f mk", true},
+		{"openssl enc -d -base64 -in b -out y && python3 y", true},
+		{"gpg --dearmor -o y b && node y", true},
+		{"tool --output=y && perl y", true},
+		{"cc -c -o x.o x.c && cc x.o -o m", false},
+		{"openssl base64 -in b -out y.txt && python3 z", false},
 	}
 	for _, tt := range tests {
 		a := analyzeBash(tt.line, "/home/u", "/w")

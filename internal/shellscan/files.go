@@ -605,7 +605,13 @@ func (an *analyzer) fileCommand(name string, args []word) {
 			args = an.compilerDirs(name, args)
 		}
 		if !noFiles()[name] {
+			from := len(an.a.accesses)
 			an.unknownArgs(args)
+			if isCompiler(name) {
+				for i := from; i < len(an.a.accesses); i++ {
+					an.a.accesses[i].built = true
+				}
+			}
 			if !an.guess && !notRunners[name] && !isCompiler(name) && !strings.HasPrefix(name, "go1.") {
 				an.innerSpellings(args)
 				an.guessInner(args, 0, 0)
