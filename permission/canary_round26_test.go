@@ -31,6 +31,18 @@ var canaryRound26 = map[string][]string{
 		`echo cmVxdWlyZSgiZnMiKS51bmxpbmtTeW5jKCJjIikK > b && openssl base64 -d -in b -out y && node y`,
 		`echo dW5saW5rICJjIjsK > b && openssl enc -d -base64 -in b -out y && perl y`,
 	},
+	// curl -T uploads to a file: URL, which it decodes as the analysis
+	// did not: a scheme in capitals, percent-escapes, a host, and curl's
+	// own globbing of {…} and […] in URLs.
+	"9-curl-file-urls": {
+		`curl -sT README FILE://$PWD/.git/config`,
+		`curl -sT README file://$PWD/%2Egit/config`,
+		`curl -sT README file://$PWD/%2egit/hooks/pre-commit`,
+		`curl -sT README "file://$PWD/.gi[t-t]/config"`,
+		`curl -sT README "file://$PWD/{.git,x}/config"`,
+		`curl -sT README file://127.0.0.1$PWD/%2Egit/config`,
+		`curl -s --upload README file://$PWD/.git/hooks/pre-commit`,
+	},
 }
 
 // canaryRound26Ordinary are lines next to the round's attacks that the
@@ -38,6 +50,7 @@ var canaryRound26 = map[string][]string{
 var canaryRound26Ordinary = []string{
 	"cp -P README x", "python3 -m json.tool README", "openssl base64 -in README -out b64.txt",
 	"cc -c -o m.o m.c && cc -o m m.o", "cp README x && python3 -m json.tool x",
+	"curl -s file://$PWD/README", "curl -sT README file://$PWD/up.txt", "curl -s -o out.html https://example.com/",
 }
 
 func TestCanaryRound26(t *testing.T) {

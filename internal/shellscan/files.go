@@ -552,16 +552,38 @@ func (an *analyzer) fileCommand(name string, args []word) {
 		an.archive(name, args)
 		return
 	case "curl", "wget":
-		// curl -T uploads to its URLs: a file:// URL is a file it writes.
+		// curl -T uploads to its URLs: a file: URL is a file it writes.
+		// curl takes any abbreviation of a long option (--upload).
 		mode := modeRead
-		if name == "curl" && (anyShortFlag(args, "T") || hasPrefix(args, "--upload-file")) {
+		if name == "curl" && (anyShortFlag(args, "T") || hasPrefix(args, "--up")) {
 			mode = modeWrite
 		}
+		globs := name == "curl" && !anyShortFlag(args, "g") && !hasPrefix(args, "--glob")
 		for _, a := range args {
-			if u, ok := strings.CutPrefix(a.text, "file://"); ok {
-				u = strings.TrimPrefix(u, "localhost")
-				an.pathArg(word{text: u, dynamic: a.dynamic, pattern: a.pattern}, mode, name+" file://")
+			u := a.text
+			if strings.HasPrefix(u, "-") {
+				_, v, ok := strings.Cut(u, "=")
+				if !ok {
+					continue
+				}
+				u = v // --url=file:…
 			}
+			// The scheme in any case, a host, percent-escapes: curl
+			// reads file:///w/%2Egit/config and FILE://127.0.0.1/w/.git/config
+			// as /w/.git/config.
+			if len(u) < 5 || !strings.EqualFold(u[:5], "file:") {
+				continue
+			}
+			p, ok := fileURLPath(u)
+			if !ok {
+				continue
+			}
+			if mode == modeWrite && (globs && strings.ContainsAny(p, "{}[]") || strings.Contains(p, "%")) {
+				// curl expands {a,b} and [a-z] in a URL itself.
+				an.opaque(name + " uploads to a file URL that names its paths by a pattern or an escape")
+				continue
+			}
+			an.pathArg(word{text: p, dynamic: a.dynamic, pattern: a.pattern}, mode, name+" file:")
 		}
 		if name == "curl" {
 			// "#1" in an output name is replaced by the text a glob of the
