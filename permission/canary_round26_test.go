@@ -43,6 +43,18 @@ var canaryRound26 = map[string][]string{
 		`curl -sT README file://127.0.0.1$PWD/%2Egit/config`,
 		`curl -s --upload README file://$PWD/.git/hooks/pre-commit`,
 	},
+	// gzip also takes -gz, -z and _z as its suffix, and bunzip2 writes
+	// NAME.out for a name without one: the analysis listed none of those
+	// outputs, so a makefile packed by the line and unpacked under them
+	// ran unseen.
+	"10-compressor-outputs": {
+		`printf 'all:\n\trm -f c\n' | gzip > mk-gz && gunzip -f mk-gz && make -s -f mk`,
+		`printf 'all:\n\trm -f c\n' | gzip > mk_z && gunzip -f mk_z && make -s -f mk`,
+		`printf 'all:\n\trm -f c\n' | gzip > Makefile-Z && gzip -df Makefile-Z && make -s`,
+		`printf 'all:\n\trm -f c\n' | bzip2 > mk && bunzip2 -f mk; make -s -f mk.out`,
+		`printf 'all:\n\trm -f c\n' | bzip2 > mk && bzip2 -df mk 2>/dev/null; make -s -f mk.out`,
+		`printf '{}' | gzip > .lite-agent/permissions.json-gz && gunzip -f .lite-agent/permissions.json-gz`,
+	},
 }
 
 // canaryRound26Ordinary are lines next to the round's attacks that the
@@ -51,6 +63,7 @@ var canaryRound26Ordinary = []string{
 	"cp -P README x", "python3 -m json.tool README", "openssl base64 -in README -out b64.txt",
 	"cc -c -o m.o m.c && cc -o m m.o", "cp README x && python3 -m json.tool x",
 	"curl -s file://$PWD/README", "curl -sT README file://$PWD/up.txt", "curl -s -o out.html https://example.com/",
+	"gzip -k README", "gunzip -f x.tar-gz", "bunzip2 -k x.bz2",
 }
 
 func TestCanaryRound26(t *testing.T) {

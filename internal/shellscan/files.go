@@ -503,7 +503,10 @@ func (an *analyzer) fileCommand(name string, args []word) {
 		}
 	case "gzip":
 		// Decompressing writes the operand without its suffix
-		// (x.json.gz → x.json, x.tgz → x.tar).
+		// (x.json.gz → x.json, x.tgz → x.tar, X.TGZ → X.tar), which
+		// gzip also spells -gz, -z and _z, in any case (x.json-gz →
+		// x.json); bunzip2 and lzip, given a name without one, write
+		// NAME.out.
 		for _, a := range args {
 			if strings.HasPrefix(a.text, "-") || a.dynamic || a.special {
 				continue
@@ -511,10 +514,17 @@ func (an *analyzer) fileCommand(name string, args []word) {
 			if ext := path.Ext(a.text); ext != "" && ext != a.text {
 				out := strings.TrimSuffix(a.text, ext)
 				an.addAccess(word{text: out, pattern: a.pattern}, modeWrite, name, false)
-				if strings.HasPrefix(ext, ".t") {
+				if len(ext) > 1 && (ext[1] == 't' || ext[1] == 'T') {
 					an.addAccess(word{text: out + ".tar", pattern: a.pattern}, modeWrite, name, false)
 				}
 			}
+			lower := strings.ToLower(a.text)
+			for _, suf := range []string{"-gz", "-z", "_z"} {
+				if out := a.text[:max(len(a.text)-len(suf), 0)]; strings.HasSuffix(lower, suf) && out != "" && !strings.HasSuffix(out, "/") {
+					an.addAccess(word{text: out, pattern: a.pattern}, modeWrite, name, false)
+				}
+			}
+			an.addAccess(word{text: a.text + ".out", pattern: a.pattern}, modeWrite, name, false)
 		}
 	case "xxd":
 		// xxd [options] [infile [outfile]]: its options take their values
