@@ -55,6 +55,16 @@ var canaryRound26 = map[string][]string{
 		`printf 'all:\n\trm -f c\n' | bzip2 > mk && bzip2 -df mk 2>/dev/null; make -s -f mk.out`,
 		`printf '{}' | gzip > .lite-agent/permissions.json-gz && gunzip -f .lite-agent/permissions.json-gz`,
 	},
+	// A command the analysis does not model copies the line's data to a
+	// file it is given as an operand (objcopy -I binary -O binary IN
+	// OUT, python3 -m uu -d IN OUT), which the line then runs by that
+	// name.
+	"11-unmodelled-copy-run": {
+		`echo dW5saW5rICJjIjsK | base64 -d > b && objcopy -I binary -O binary b y && perl y`,
+		`echo YWxsOgoJcm0gLWYgYwo= | base64 -d > b && objcopy -I binary -O binary b mk && make -s -f mk`,
+		`echo cmVxdWlyZSgiZnMiKS51bmxpbmtTeW5jKCJjIikK | base64 -d > b && objcopy -I binary -O binary b y && node y`,
+		`printf 'begin 644 y\n::6UP;W)T(&]S.R!O<RYR96UO=F4H(F,B*0H \n \nend\n' > b && python3 -W ignore -m uu -d b y && python3 y`,
+	},
 }
 
 // canaryRound26Ordinary are lines next to the round's attacks that the
@@ -64,6 +74,8 @@ var canaryRound26Ordinary = []string{
 	"cc -c -o m.o m.c && cc -o m m.o", "cp README x && python3 -m json.tool x",
 	"curl -s file://$PWD/README", "curl -sT README file://$PWD/up.txt", "curl -s -o out.html https://example.com/",
 	"gzip -k README", "gunzip -f x.tar-gz", "bunzip2 -k x.bz2",
+	"python3 manage.py migrate && python3 manage.py runserver", "cc -c x.c && cc -o m x.o && ./m",
+	"make -f mk && make -f mk", "python3 -m venv .venv && .venv/bin/pip install x",
 }
 
 func TestCanaryRound26(t *testing.T) {

@@ -80,10 +80,14 @@ type access struct {
 	// option (openssl … -out x.py, tool -o x.py): a file the command
 	// most likely writes.
 	output bool
-	// built marks an unknown path a compiler driver was given: what it
-	// writes there is built from the sources it reads, which the analysis
-	// checks as code (see compiler).
+	// built marks an unknown path a compiler driver or make was given:
+	// what it writes there is built from the sources it reads, which the
+	// analysis checks as code (see compiler and make).
 	built bool
+	// own marks an unknown path that is the very file its command runs
+	// or builds as code (python3 x.py, make -f mk): the command reads
+	// it, and that use is checked on its own.
+	own bool
 }
 
 // A bashAnalysis is what the analysis found in one command line.
@@ -193,16 +197,22 @@ func analyzeBash(line, home, workdir string) *bashAnalysis {
 
 // runsWritten makes the line opaque when it runs a program by a path it
 // also writes (cp /bin/rm x && ./x -f c, printf … > x.sh && ./x.sh): the
-// program is code the line made, under a name no rule knows. Outputs of
-// the programs the analysis does not model (cc -o m m.c && ./m) are not
-// writes it lists.
+// program is code the line made, under a name no rule knows. A word given
+// to a program the analysis does not model counts as a path it writes
+// (objcopy -I binary -O binary b m && ./m copies the line's data there),
+// but for a compiler's (cc -o m m.c && ./m builds m from sources whose
+// code use is checked) and for the file the program itself runs as code,
+// when a command that is no wrapper runs it.
 func (an *analyzer) runsWritten() {
 	for _, u := range an.a.units {
 		if !strings.Contains(u.name, "/") {
 			continue
 		}
 		for _, acc := range an.a.accesses {
-			if acc.mode == modeRead || acc.unknown {
+			// A wrapper's unit, or one guessed among an unmodelled
+			// command's words (kubectl set env deploy/x), is not run
+			// after what the words name.
+			if acc.unknown && (acc.built || acc.own || u.wrapper) || !acc.unknown && acc.mode == modeRead {
 				continue
 			}
 			for _, c := range an.a.cwds {
@@ -222,6 +232,27 @@ func (an *analyzer) runsWritten() {
 						return
 					}
 				}
+			}
+		}
+	}
+}
+
+// markOwnCode marks the unknown accesses from index from on that name a
+// file the code uses from index uses on run by its exact path (see
+// access.own).
+func (an *analyzer) markOwnCode(from, uses int) {
+	if uses >= len(an.codeUses) {
+		return
+	}
+	for i := min(from, len(an.a.accesses)); i < len(an.a.accesses); i++ {
+		acc := &an.a.accesses[i]
+		if !acc.unknown {
+			continue
+		}
+		for _, u := range an.codeUses[uses:] {
+			if u.names == nil && u.path == acc.path {
+				acc.own = true
+				break
 			}
 		}
 	}
@@ -473,7 +504,9 @@ func (an *analyzer) call(c *syntax.CallExpr, src string, depth int) {
 	}
 	an.callPos = c.Pos().Offset()
 	an.callFrom = len(an.a.accesses)
+	uses := len(an.codeUses)
 	an.command(ws, depth, 0)
+	an.markOwnCode(an.callFrom, uses)
 	an.copyWritten(ws)
 }
 

@@ -46,10 +46,10 @@ func (an *analyzer) usesCode(prog, p string, names ...string) {
 // echo … > x.py && python3 x.py, echo … > json.py && python3 -m
 // json.tool): the code is the line's own, and no rule about the command
 // sees what it does, as runsWritten says of a program the line writes.
-// The writes are those the analysis lists, and the output files named to
-// the commands it does not model (see outputValue), but for a compiler's
-// as the very file another command uses; the other files those commands
-// may write are not among them.
+// The writes are those the analysis lists, the output files named to the
+// commands it does not model (see outputValue), and, as the very file a
+// command uses, any word given to those commands but a compiler's; the
+// other files those commands may write are not among them.
 func (an *analyzer) runsWrittenCode() {
 	// Each file is resolved from each candidate directory once; a write
 	// whose base name cannot be that of the code is passed over first.
@@ -92,14 +92,17 @@ func (an *analyzer) runsWrittenCode() {
 		}
 		for i, acc := range writes {
 			written := acc.mode == modeWrite && !acc.unknown && !acc.runs
-			if acc.unknown && acc.output && (u.names != nil || !acc.built) {
+			if acc.unknown && (u.names != nil && acc.output || u.names == nil && !acc.built && !acc.own) {
 				// The output file of a command the analysis does not
 				// model (openssl base64 -d … -out x.py), as a file of a
-				// language, or as the very file a command runs (openssl
-				// … -out mk && make -f mk): the data the line gave it may
-				// be code. A compiler's output used as a file (cc -c -o
-				// x.o x.c && cc x.o) is a build's own step, built from
-				// the sources its code use checks.
+				// language, and any word it is given as the very file a
+				// command runs (openssl … -out mk && make -f mk, objcopy
+				// -I binary -O binary b mk && make -f mk): the data the
+				// line gave it may be code. A compiler's output used as
+				// a file (cc -c -o x.o x.c && cc x.o) is a build's own
+				// step, built from the sources its code use checks; the
+				// script an interpreter runs (python3 x.py && python3
+				// x.py) is a file it reads.
 				written = true
 			}
 			if !written || acc.path == "/dev/null" {

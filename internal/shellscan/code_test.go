@@ -141,6 +141,12 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"gpg --dearmor -o y b && node y", true},
 		{"tool --output=y && perl y", true},
 		{"cc -c -o x.o x.c && cc x.o -o m", false},
+		{"objcopy -I binary -O binary b mk && make -f mk", true},
+		{"python3 -m uu -d b y && python3 y", true},
+		{"python3 manage.py migrate && python3 manage.py runserver", false},
+		{"make -f mk && make -f mk", false},
+		{"node build.js && node build.js", false},
+		{"cc -c x.c && cc -o m x.o", false},
 		{"openssl base64 -in b -out y.txt && python3 z", false},
 	}
 	for _, tt := range tests {

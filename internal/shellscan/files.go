@@ -639,7 +639,9 @@ func (an *analyzer) fileCommand(name string, args []word) {
 		if !noFiles()[name] {
 			from := len(an.a.accesses)
 			an.unknownArgs(args)
-			if isCompiler(name) {
+			if isCompiler(name) || name == "make" || name == "gmake" {
+				// A program it builds (make m && ./m) is made of the
+				// sources its code use checks.
 				for i := from; i < len(an.a.accesses); i++ {
 					an.a.accesses[i].built = true
 				}

@@ -156,12 +156,15 @@ func TestRunningAProgramTheLineWrites(t *testing.T) {
 		"cp /bin/rm x && ./x -f c", "cat /bin/rm > x && ./x", "cp /bin/rm sub/x && cd sub && ./x",
 		"cp /bin/r? x && ./x", "printf 'rm -f c' > x.sh && chmod +x x.sh && ./x.sh", "cp -r /bin b && b/rm c",
 		"cp /bin/rm /w/x && /w/x c",
+		// An unmodelled command's operand or output, run by that name.
+		"objcopy -I binary -O binary b m && ./m", "openssl base64 -d -in b -out m && ./m",
+		"gcc -o m m.c && openssl base64 -d -in b -out m && ./m",
 	} {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
 			t.Errorf("%q is not opaque", line)
 		}
 	}
-	for _, line := range []string{"gcc -o m m.c && ./m", "make && ./bin/server", "./configure && make", "echo x > a && ./b"} {
+	for _, line := range []string{"gcc -o m m.c && ./m", "cc -c x.c && cc -o m x.o && ./m", "make && ./bin/server", "./configure && make", "echo x > a && ./b"} {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
 			t.Errorf("%q is opaque: %q", line, a.reasons)
 		}
