@@ -65,7 +65,24 @@ var canaryRound26 = map[string][]string{
 		`echo cmVxdWlyZSgiZnMiKS51bmxpbmtTeW5jKCJjIikK | base64 -d > b && objcopy -I binary -O binary b y && node y`,
 		`printf 'begin 644 y\n::6UP;W)T(&]S.R!O<RYR96UO=F4H(F,B*0H \n \nend\n' > b && python3 -W ignore -m uu -d b y && python3 y`,
 	},
+	// python3 -m x.y imports the package x from its working directory
+	// first, and a native extension (x.so, x.abi3.so) before x.py: the
+	// shared object's constructor runs as it loads. The analysis only
+	// counted .py and .pyc files as python's code.
+	"12-python-native-modules": {
+		"echo " + soUnlinkC + " | base64 -d | gunzip > foo.so && python3 -m foo.bar",
+		"echo " + soUnlinkC + " | base64 -d | gunzip > json.so && python3 -m json.tool README",
+		"echo " + soUnlinkC + " | base64 -d | gunzip > x.abi3.so && python3 -m x.y",
+	},
 }
+
+// soUnlinkC is a gzipped, base64-encoded x86-64 shared object whose
+// constructor unlinks "c" through a raw system call, built from
+//
+//	__attribute__((constructor)) static void f(void){ long r; __asm__ volatile("syscall":"=a"(r):"a"(87),"D"("c"):"rcx","r11","memory"); }
+//
+// with cc -shared -fPIC -nostdlib -Os -s.
+const soUnlinkC = "H4sIAAAAAAACA61UT2sTQRR/M0naqNUsRaGSCr2IinXaBEVRKkL9B3pQQfQWJtm1m9LdwO4WEi/9BIUe+zE8evOgH8Iv4M2rghfX2ex7yczDEBUf7P72vX1/Zt5v5h08ePpQCgEkFbgLUw3gHuK7im27BTXzPg1LY98azJaqdBG8Eoq4BfPU0V5fZihcpDiJcR7GecsuThZP8ag++5L5VYOf0M7xLLhYRXxu4hbgz8WzygtrOX8rkz5Q/zHR+1fm9fhwq6CjUfvYG9dqVu54WOtrnufr1j7E2xcghp5oLi3Wj0S5vtUij/FrWPUo/3lWvwnuOr79zAcFvkZ/4v4IderVEPWTjJZTiCuIi4jHjC/6f4LpP/Ky/r/2dZ482t6+vXb5ftDt63it1VZttXmtdf2qH3Rb7f3WFTQBqDRMsyTTXVA78b4KdRqC8kdxOopKzBJQSbCnCwVUFgwzow98nWlQQdh5k+go6IR+MtVA9eN+1tFJokfjHDrq90D1BlEUxNl/2l/R/++mh3QdiUfCVZjeM5sPknOYQzKeCVcmc6TkiPN5Af9Jdm4IOa9cv4h3U7Jzc8zq8/WTfcOaPfa5J2zMqX8DbW3UPwgX5Yx4wi38Jr9ZcwjYHCJ5wuI/CxfX+Rxh+kvznEEOnDkjf+9fZ6ixdxQ/mb/S3WiFxdFc3EWXTT43MeDSnP4JK7ctN9GYzuHvF0+ZKqXwBgAA"
 
 // canaryRound26Ordinary are lines next to the round's attacks that the
 // "allow bash" policy must still allow.
@@ -76,6 +93,7 @@ var canaryRound26Ordinary = []string{
 	"gzip -k README", "gunzip -f x.tar-gz", "bunzip2 -k x.bz2",
 	"python3 manage.py migrate && python3 manage.py runserver", "cc -c x.c && cc -o m x.o && ./m",
 	"make -f mk && make -f mk", "python3 -m venv .venv && .venv/bin/pip install x",
+	"cc -shared -fPIC -o libx.so x.c", "python3 -m json.tool README",
 }
 
 func TestCanaryRound26(t *testing.T) {

@@ -92,15 +92,16 @@ func (an *analyzer) runsWrittenCode() {
 		}
 		for i, acc := range writes {
 			written := acc.mode == modeWrite && !acc.unknown && !acc.runs
-			if acc.unknown && (u.names != nil && acc.output || u.names == nil && !acc.built && !acc.own) {
+			if acc.unknown && !acc.built && (u.names != nil && acc.output || u.names == nil && !acc.own) {
 				// The output file of a command the analysis does not
 				// model (openssl base64 -d … -out x.py), as a file of a
 				// language, and any word it is given as the very file a
 				// command runs (openssl … -out mk && make -f mk, objcopy
 				// -I binary -O binary b mk && make -f mk): the data the
-				// line gave it may be code. A compiler's output used as
-				// a file (cc -c -o x.o x.c && cc x.o) is a build's own
-				// step, built from the sources its code use checks; the
+				// line gave it may be code. A compiler's output (cc -c -o
+				// x.o x.c && cc x.o, cc -shared -o x.so x.c && python3
+				// t.py) is a build's own step, built from the sources
+				// its code use checks; the
 				// script an interpreter runs (python3 x.py && python3
 				// x.py) is a file it reads.
 				written = true

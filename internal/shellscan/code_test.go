@@ -142,6 +142,13 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"tool --output=y && perl y", true},
 		{"cc -c -o x.o x.c && cc x.o -o m", false},
 		{"objcopy -I binary -O binary b mk && make -f mk", true},
+		// python finds a native extension module before a source one.
+		{"base64 -d b > foo.so && python3 -m foo.bar", true},
+		{"echo x > x.abi3.so && python3 t.py", true},
+		{"openssl base64 -d -in b -out json.so && python3 -m json.tool f", true},
+		{"echo x > lib.so && ruby t.rb", true},
+		{"echo x > X.pmc && perl t.pl", true},
+		{"cc -shared -fPIC -o x.so x.c && python3 t.py", false},
 		{"python3 -m uu -d b y && python3 y", true},
 		{"python3 manage.py migrate && python3 manage.py runserver", false},
 		{"make -f mk && make -f mk", false},

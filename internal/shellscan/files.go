@@ -22,13 +22,15 @@ var interpreters = sync.OnceValue(func() map[string]string {
 // as code besides its script: the modules a script imports, the package
 // manifest that tells node where they are.
 var languageFiles = map[string][]string{
-	"python": {"*.py", "*.pyc"}, "pypy": {"*.py", "*.pyc"}, "ipython": {"*.py", "*.pyc"},
-	"jython": {"*.py"}, "bpython": {"*.py", "*.pyc"},
+	// A native extension module (x.so, x.abi3.so, x.cpython-311-….so)
+	// is found before x.py, and its constructors run as it loads.
+	"python": {"*.py", "*.pyc", "*.so"}, "pypy": {"*.py", "*.pyc", "*.so"}, "ipython": {"*.py", "*.pyc", "*.so"},
+	"jython": {"*.py"}, "bpython": {"*.py", "*.pyc", "*.so"},
 	"node":   {"*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "*.node", "package.json"},
 	"nodejs": {"*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "*.node", "package.json"},
 	"bun":    {"*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "*.node", "package.json"},
 	"deno":   {"*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "package.json", "deno.json", "deno.jsonc"},
-	"perl":   {"*.pl", "*.pm"}, "ruby": {"*.rb"}, "irb": {"*.rb"}, "php": {"*.php"}, "julia": {"*.jl"},
+	"perl":   {"*.pl", "*.pm", "*.pmc"}, "ruby": {"*.rb", "*.so"}, "irb": {"*.rb", "*.so"}, "php": {"*.php"}, "julia": {"*.jl"},
 	"R": {"*.R", "*.r"}, "Rscript": {"*.R", "*.r"}, "jshell": {"*.jsh", "*.java"}, "ghci": {"*.hs"},
 }
 
