@@ -74,6 +74,18 @@ var canaryRound26 = map[string][]string{
 		"echo " + soUnlinkC + " | base64 -d | gunzip > json.so && python3 -m json.tool README",
 		"echo " + soUnlinkC + " | base64 -d | gunzip > x.abi3.so && python3 -m x.y",
 	},
+	// Standard modules whose command line runs a file it is given as
+	// code: doctest's examples, pydoc's import of a path, pickle's
+	// loads, the profilers' and trace's script. The analysis took the
+	// file as data.
+	"13-python-modules-run-files": {
+		`printf '>>> import os; os.remove("c")\n' > t.txt && python3 -m doctest t.txt`,
+		`echo 'import os; os.remove("c")' > t.txt && python3 -m pydoc ./t.txt`,
+		`printf "cos\nremove\n(S'c'\ntR." > p && python3 -m pickle p`,
+		`echo 'import os; os.remove("c")' > t.txt && python3 -m cProfile t.txt`,
+		`echo 'import os; os.remove("c")' > t.txt && python3 -m profile t.txt`,
+		`echo 'import os; os.remove("c")' > t.txt && python3 -m trace --trace t.txt`,
+	},
 }
 
 // soUnlinkC is a gzipped, base64-encoded x86-64 shared object whose
@@ -94,6 +106,7 @@ var canaryRound26Ordinary = []string{
 	"python3 manage.py migrate && python3 manage.py runserver", "cc -c x.c && cc -o m x.o && ./m",
 	"make -f mk && make -f mk", "python3 -m venv .venv && .venv/bin/pip install x",
 	"cc -shared -fPIC -o libx.so x.c", "python3 -m json.tool README",
+	"python3 -m doctest README", "python3 -m cProfile -s time README", "python3 -m pydoc json",
 }
 
 func TestCanaryRound26(t *testing.T) {

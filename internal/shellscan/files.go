@@ -129,6 +129,17 @@ scan:
 					if rest == "" && i+1 < len(args) {
 						rest = args[i+1].text
 					}
+					if pythonFileModules[rest] {
+						// The files it is given are code it runs: each
+						// operand, and each option's value after '='.
+						for _, b := range args[i+1:] {
+							if !strings.HasPrefix(b.text, "-") {
+								an.usesCode(name, b.text)
+							} else if _, v, ok := strings.Cut(b.text, "="); ok {
+								an.usesCode(name, v)
+							}
+						}
+					}
 					if pythonCodeModules[rest] {
 						an.opaque(name + " -m " + rest + " runs code given on the command line or its standard input")
 						return true
@@ -234,6 +245,12 @@ func moduleOption(args []word, letter byte) bool {
 	}
 	return false
 }
+
+// pythonFileModules are the standard modules whose command line runs a
+// file it is given as python code: doctest the examples of a text file,
+// pydoc a path it imports, pickle the calls a pickle makes as it loads,
+// and cProfile, profile and trace a script.
+var pythonFileModules = map[string]bool{"doctest": true, "pydoc": true, "pickle": true, "cProfile": true, "profile": true, "trace": true}
 
 // pythonCodeModules are the standard modules that run python code given
 // as their arguments (timeit) or read from their standard input (code,
