@@ -86,6 +86,15 @@ var canaryRound26 = map[string][]string{
 		`echo 'import os; os.remove("c")' > t.txt && python3 -m profile t.txt`,
 		`echo 'import os; os.remove("c")' > t.txt && python3 -m trace --trace t.txt`,
 	},
+	// The JVM loads a native agent (-agentpath:PATH, also through a JDK
+	// tool's -J) before anything else; the shared object's constructor
+	// runs as it loads. The analysis only counted .java, .class and .jar
+	// files as java's code.
+	"14-java-native-agents": {
+		"echo " + soUnlinkC + " | base64 -d | gunzip > foo.so && java -agentpath:$PWD/foo.so -version",
+		"echo " + soUnlinkC + " | base64 -d | gunzip > sub/x.so && java -agentpath:$PWD/sub/x.so=y -version",
+		"echo " + soUnlinkC + " | base64 -d | gunzip > foo.so && javac -J-agentpath:$PWD/foo.so -version",
+	},
 }
 
 // soUnlinkC is a gzipped, base64-encoded x86-64 shared object whose
@@ -107,6 +116,7 @@ var canaryRound26Ordinary = []string{
 	"make -f mk && make -f mk", "python3 -m venv .venv && .venv/bin/pip install x",
 	"cc -shared -fPIC -o libx.so x.c", "python3 -m json.tool README",
 	"python3 -m doctest README", "python3 -m cProfile -s time README", "python3 -m pydoc json",
+	"java -version", "javac X.java && java X",
 }
 
 func TestCanaryRound26(t *testing.T) {

@@ -149,6 +149,12 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"echo x > lib.so && ruby t.rb", true},
 		{"echo x > X.pmc && perl t.pl", true},
 		{"cc -shared -fPIC -o x.so x.c && python3 t.py", false},
+		// The JVM loads native agents and libraries.
+		{"echo x > foo.so && java -agentpath:/w/foo.so -version", true},
+		{"echo x > a && javac -J-agentpath:/w/a=opt -version", true},
+		{"echo x > a && javap -J-agentpath:a X", true},
+		{"echo x > sub/libx.so && java -cp . X", true},
+		{"echo x > out.txt && java -agentpath:/opt/agent.so -cp . X", false},
 		// Standard modules that run a file they are given.
 		{"echo x > t.txt && python3 -m doctest -v t.txt", true},
 		{"echo x > t.txt && python3 -m pydoc ./t.txt", true},

@@ -1332,12 +1332,22 @@ func (an *analyzer) java(name string, args []word) {
 			source = true
 		}
 	}
+	// The JVM loads a native agent before anything else (-agentpath:PATH,
+	// through a JDK tool's -J too), and the constructors of the shared
+	// object run as it loads.
+	for _, a := range args {
+		if p, ok := strings.CutPrefix(strings.TrimPrefix(a.text, "-J"), "-agentpath:"); ok {
+			p, _, _ = strings.Cut(p, "=")
+			an.usesCode(name, p)
+		}
+	}
 	switch name {
 	case "java", "javac", "jshell":
 		// java runs a source file (java X.java) or the classes and jars
 		// of its class path, the working directory by default (javac
-		// X.java && java X); with --source, any file is a source.
-		an.usesCode(name, "/", "*.java", "*.class", "*.jar")
+		// X.java && java X), and the native libraries they load
+		// (System.loadLibrary); with --source, any file is a source.
+		an.usesCode(name, "/", "*.java", "*.class", "*.jar", "*.so")
 		for _, a := range args {
 			if source && !strings.HasPrefix(a.text, "-") {
 				an.usesCode(name, a.text)
