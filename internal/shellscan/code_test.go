@@ -149,6 +149,18 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"echo x > lib.so && ruby t.rb", true},
 		{"echo x > X.pmc && perl t.pl", true},
 		{"cc -shared -fPIC -o x.so x.c && python3 t.py", false},
+		// rustc builds its sources, cargo its crate and build script.
+		{"echo 'fn main(){}' > m.rs && rustc m.rs && ./m", true},
+		{"echo x > lib.rs && rustc --crate-type=lib -o l m.rs", true},
+		{"echo x > p.so && rustc --extern p=p.so m.rs", true},
+		{"mkdir -p src && echo x > src/main.rs && cargo run -q", true},
+		{"echo x > build.rs && cargo build", true},
+		{"echo x > Cargo.toml && cargo test", true},
+		{"echo x > rust-toolchain.toml && cargo check", true},
+		{"rustc m.rs && ./m", false},
+		{"rustc -o m m.rs && ./m", false},
+		{"cargo build && cargo test", false},
+		{"echo x > out.txt && cargo --version", false},
 		// The JVM loads native agents and libraries.
 		{"echo x > foo.so && java -agentpath:/w/foo.so -version", true},
 		{"echo x > a && javac -J-agentpath:/w/a=opt -version", true},

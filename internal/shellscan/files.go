@@ -658,7 +658,7 @@ func (an *analyzer) fileCommand(name string, args []word) {
 		if !noFiles()[name] {
 			from := len(an.a.accesses)
 			an.unknownArgs(args)
-			if isCompiler(name) || name == "make" || name == "gmake" {
+			if isCompiler(name) || name == "make" || name == "gmake" || name == "rustc" || name == "rustdoc" {
 				// A program it builds (make m && ./m) is made of the
 				// sources its code use checks.
 				for i := from; i < len(an.a.accesses); i++ {
@@ -1197,6 +1197,17 @@ var buildFiles = []string{"*.c", "*.cc", "*.cpp", "*.cxx", "*.C", "*.m", "*.s", 
 // program to link with (-C linker=prog, --codegen=linker=prog): it runs
 // that program with arguments the analysis does not model.
 func (an *analyzer) rustc(name string, args []word) {
+	// The program it builds (rustc m.rs && ./m) is made of its sources,
+	// the modules they name and the crates and procedural macros (shared
+	// objects it loads) of --extern.
+	an.usesCode(name, "/", "*.rs", "*.rlib", "*.so")
+	for _, a := range args {
+		if !strings.HasPrefix(a.text, "-") {
+			an.usesCode(name, a.text)
+		} else if _, v, ok := strings.Cut(a.text, "="); ok {
+			an.usesCode(name, v)
+		}
+	}
 	for i, a := range args {
 		if strings.HasPrefix(a.text, "@") {
 			// rustc @path reads more arguments from path (-o, -C

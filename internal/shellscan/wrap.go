@@ -161,6 +161,13 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		if !onlyVersion(args) {
 			an.usesCode(name, "/", append([]string{".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs"}, languageFiles["node"]...)...)
 		}
+	case "cargo":
+		// It builds the crate of Cargo.toml and runs its build script
+		// (build.rs), its tests and its binaries, with the toolchain a
+		// rust-toolchain file names.
+		if !onlyVersion(args) {
+			an.usesCode(name, "/", "*.rs", "Cargo.toml", "rust-toolchain", "rust-toolchain.toml")
+		}
 	}
 	if name == "go" || strings.HasPrefix(name, "go1.") {
 		if an.goCommand(name, args); an.goModel(name, args) {
