@@ -95,6 +95,13 @@ var canaryRound26 = map[string][]string{
 		"echo " + soUnlinkC + " | base64 -d | gunzip > sub/x.so && java -agentpath:$PWD/sub/x.so=y -version",
 		"echo " + soUnlinkC + " | base64 -d | gunzip > foo.so && javac -J-agentpath:$PWD/foo.so -version",
 	},
+	// gcc -fplugin=NAME loads NAME.so from the directory of -iplugindir;
+	// the analysis only took NAME itself as the plugin's file.
+	"15-gcc-plugin-directories": {
+		"echo " + soUnlinkC + " | base64 -d | gunzip > sub/x.so && gcc -iplugindir=sub -fplugin=x -fsyntax-only -x c /dev/null",
+		"echo " + soUnlinkC + " | base64 -d | gunzip > sub/x.so && cc -fplugin=x -iplugindir=sub -c -x c /dev/null -o n.o",
+		"echo " + soUnlinkC + " | base64 -d | gunzip > sub/x.so && x86_64-linux-gnu-gcc-12 -iplugindir=sub -fplugin=x -fsyntax-only -x c /dev/null",
+	},
 }
 
 // soUnlinkC is a gzipped, base64-encoded x86-64 shared object whose

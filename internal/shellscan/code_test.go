@@ -149,6 +149,11 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"echo x > lib.so && ruby t.rb", true},
 		{"echo x > X.pmc && perl t.pl", true},
 		{"cc -shared -fPIC -o x.so x.c && python3 t.py", false},
+		// gcc loads -fplugin=NAME from the directory of -iplugindir.
+		{"echo x > sub/x.so && gcc -iplugindir=sub -fplugin=x -c y.c", true},
+		{"echo x > sub/x.so && cc -fplugin=x -iplugindir=sub -c y.c", true},
+		{"echo x > sub/y.txt && gcc -iplugindir=sub -fplugin=x -c y.c", true},
+		{"echo x > t/out.txt && gcc -iplugindir=sub -fplugin=x -c y.c", false},
 		// rustc builds its sources, cargo its crate and build script.
 		{"echo 'fn main(){}' > m.rs && rustc m.rs && ./m", true},
 		{"echo x > lib.rs && rustc --crate-type=lib -o l m.rs", true},

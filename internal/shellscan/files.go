@@ -1167,7 +1167,9 @@ func (an *analyzer) compiler(name string, args []word) {
 	// The program it builds, which the line may run (cc -o m m.c &&
 	// ./m), is made of its sources, the files an option names (-include
 	// x.h) and the headers they include. It runs its passes (cc1, as,
-	// collect2) from the directories of -B, and loads -fplugin's code.
+	// collect2) from the directories of -B, and loads -fplugin's code,
+	// from the directory of -iplugindir for a plugin named without a
+	// path.
 	for i, a := range args {
 		t := a.text
 		switch {
@@ -1175,6 +1177,9 @@ func (an *analyzer) compiler(name string, args []word) {
 			an.usesCode(name, args[i+1].text, "*")
 		case strings.HasPrefix(t, "-B"):
 			an.usesCode(name, t[2:], "*")
+		case strings.HasPrefix(t, "-iplugindir="):
+			// -fplugin=NAME loads NAME.so from there.
+			an.usesCode(name, strings.TrimPrefix(t, "-iplugindir="), "*")
 		case strings.HasPrefix(t, "-fplugin=") || strings.HasPrefix(t, "-specs=") || strings.HasPrefix(t, "--specs="):
 			_, v, _ := strings.Cut(t, "=")
 			an.usesCode(name, v)
