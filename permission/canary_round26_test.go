@@ -102,6 +102,14 @@ var canaryRound26 = map[string][]string{
 		"echo " + soUnlinkC + " | base64 -d | gunzip > sub/x.so && cc -fplugin=x -iplugindir=sub -c -x c /dev/null -o n.o",
 		"echo " + soUnlinkC + " | base64 -d | gunzip > sub/x.so && x86_64-linux-gnu-gcc-12 -iplugindir=sub -fplugin=x -fsyntax-only -x c /dev/null",
 	},
+	// The linker loads the plugins of -plugin, which a compiler driver
+	// passes it from -Wl,… or from a file of options (-Wl,@file); the
+	// analysis took them as words the compiler may write.
+	"16-linker-plugins": {
+		"echo " + soUnlinkC + " | base64 -d | gunzip > foo.so && gcc -Wl,-plugin,$PWD/foo.so -o m -x c /dev/null",
+		"echo " + soUnlinkC + " | base64 -d | gunzip > foo.so && cc -Wl,--plugin=$PWD/foo.so -o m -x c /dev/null",
+		"echo " + soUnlinkC + " | base64 -d | gunzip > foo.so && echo \"-plugin $PWD/foo.so\" > o.txt && gcc -Wl,@o.txt -o m -x c /dev/null",
+	},
 }
 
 // soUnlinkC is a gzipped, base64-encoded x86-64 shared object whose

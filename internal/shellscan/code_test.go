@@ -154,6 +154,11 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"echo x > sub/x.so && cc -fplugin=x -iplugindir=sub -c y.c", true},
 		{"echo x > sub/y.txt && gcc -iplugindir=sub -fplugin=x -c y.c", true},
 		{"echo x > t/out.txt && gcc -iplugindir=sub -fplugin=x -c y.c", false},
+		// The linker loads the plugins and inputs a driver passes it.
+		{"echo x > p.so && gcc -Wl,-plugin,/w/p.so m.c", true},
+		{"echo x > p.so && cc -Wl,--plugin=p.so m.c", true},
+		{"echo x > p.so && cc -Xlinker --plugin=p.so m.c", true},
+		{"echo x > out.txt && gcc -Wl,--as-needed,-rpath,/opt/lib -o m m.c", false},
 		// rustc builds its sources, cargo its crate and build script.
 		{"echo 'fn main(){}' > m.rs && rustc m.rs && ./m", true},
 		{"echo x > lib.rs && rustc --crate-type=lib -o l m.rs", true},
@@ -229,5 +234,16 @@ func TestBashAnalysisComparesCodeUsesQuickly(t *testing.T) {
 		if d := time.Since(start); d > 3*time.Second {
 			t.Errorf("%q…: %v", parts, d)
 		}
+	}
+}
+
+func TestCompilerLinkerOptionFilesAreOpaque(t *testing.T) {
+	for _, line := range []string{"gcc -Wl,@o.txt m.c", "cc -Wl,-z,now,@o.txt m.c", "gcc -Xlinker @o.txt m.c"} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+	if a := analyzeBash("gcc -Wl,-z,now -o m m.c", "/home/u", "/w"); len(a.reasons) > 0 {
+		t.Errorf("gcc -Wl,-z,now is opaque: %q", a.reasons)
 	}
 }

@@ -1162,6 +1162,9 @@ func (an *analyzer) compiler(name string, args []word) {
 		case strings.HasPrefix(a.text, "@") || a.dynamic:
 			an.opaque(name + " reads options the analysis does not see")
 			return
+		case strings.HasPrefix(a.text, "-Wl,") && strings.Contains(a.text, ",@"):
+			an.opaque(name + " passes the linker a file of options the analysis does not see")
+			return
 		}
 	}
 	// The program it builds, which the line may run (cc -o m m.c &&
@@ -1183,6 +1186,14 @@ func (an *analyzer) compiler(name string, args []word) {
 		case strings.HasPrefix(t, "-fplugin=") || strings.HasPrefix(t, "-specs=") || strings.HasPrefix(t, "--specs="):
 			_, v, _ := strings.Cut(t, "=")
 			an.usesCode(name, v)
+		case strings.HasPrefix(t, "-Wl,"):
+			// The linker's options: -plugin loads code (-Wl,-plugin,x.so,
+			// -Wl,--plugin=x.so), and any of its operands is an input.
+			for _, f := range strings.Split(t[len("-Wl,"):], ",") {
+				an.linkerWord(name, f)
+			}
+		case i > 0 && args[i-1].text == "-Xlinker":
+			an.linkerWord(name, t)
 		case t == "-" && (i == 0 || args[i-1].text != "-o"):
 			an.stdinOpaque(name + " compiles code from its standard input")
 		case !strings.HasPrefix(t, "-"):
@@ -1190,6 +1201,19 @@ func (an *analyzer) compiler(name string, args []word) {
 		}
 	}
 	an.usesCode(name, "/", buildFiles...)
+}
+
+// linkerWord records what one word a compiler driver passes its linker
+// (-Wl,… or -Xlinker …) names as code the program is built of or the
+// linker loads: an operand, or an option's value after '='.
+func (an *analyzer) linkerWord(name, w string) {
+	if !strings.HasPrefix(w, "-") {
+		if w != "" {
+			an.usesCode(name, w)
+		}
+	} else if _, v, ok := strings.Cut(w, "="); ok && v != "" {
+		an.usesCode(name, v)
+	}
 }
 
 // buildFiles are the base names of the files a C compiler, or make by its
