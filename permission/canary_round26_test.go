@@ -110,6 +110,15 @@ var canaryRound26 = map[string][]string{
 		"echo " + soUnlinkC + " | base64 -d | gunzip > foo.so && cc -Wl,--plugin=$PWD/foo.so -o m -x c /dev/null",
 		"echo " + soUnlinkC + " | base64 -d | gunzip > foo.so && echo \"-plugin $PWD/foo.so\" > o.txt && gcc -Wl,@o.txt -o m -x c /dev/null",
 	},
+	// Programs the analysis does not model load the shared object an
+	// option of theirs names (openssl -engine PATH, binutils' --plugin,
+	// ld -plugin); the analysis only checked the word as a path.
+	"17-unmodelled-plugin-options": {
+		"echo " + soUnlinkC + " | base64 -d | gunzip > foo.so && openssl enc -engine $PWD/foo.so -in README -out x",
+		"echo " + soUnlinkC + " | base64 -d | gunzip > foo.so && nm --plugin $PWD/foo.so README",
+		"echo " + soUnlinkC + " | base64 -d | gunzip > foo.so && ld -plugin $PWD/foo.so",
+		"echo " + soUnlinkC + " | base64 -d | gunzip > foo.so && openssl dgst -engine=$PWD/foo.so README",
+	},
 }
 
 // soUnlinkC is a gzipped, base64-encoded x86-64 shared object whose

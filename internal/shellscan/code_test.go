@@ -159,6 +159,14 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"echo x > p.so && cc -Wl,--plugin=p.so m.c", true},
 		{"echo x > p.so && cc -Xlinker --plugin=p.so m.c", true},
 		{"echo x > out.txt && gcc -Wl,--as-needed,-rpath,/opt/lib -o m m.c", false},
+		// Options of unmodelled commands that load code.
+		{"echo x > e.so && openssl enc -engine /w/e.so -in f -out g", true},
+		{"echo x > p && nm --plugin p f", true},
+		{"echo x > p && ld -plugin=p", true},
+		{"echo x > sub/legacy.so && openssl list -provider-path sub -provider legacy", true},
+		{"echo x > p && tool --Load-Extension p", true},
+		{"echo x > out.txt && openssl enc -engine /opt/e.so -in f -out g", false},
+		{"echo x > p && tool --plugin -v p", false},
 		// rustc builds its sources, cargo its crate and build script.
 		{"echo 'fn main(){}' > m.rs && rustc m.rs && ./m", true},
 		{"echo x > lib.rs && rustc --crate-type=lib -o l m.rs", true},

@@ -656,6 +656,7 @@ func (an *analyzer) fileCommand(name string, args []word) {
 			args = an.compilerDirs(name, args)
 		}
 		if !noFiles()[name] {
+			an.codeOptions(name, args)
 			from := len(an.a.accesses)
 			an.unknownArgs(args)
 			if isCompiler(name) || name == "make" || name == "gmake" || name == "rustc" || name == "rustdoc" {
@@ -898,6 +899,47 @@ func (an *analyzer) archive(name string, args []word) {
 		// Extraction into a directory may write anything beneath it.
 		for _, d := range dirs {
 			an.addAccess(d, modeWrite, name, true)
+		}
+	}
+}
+
+// codeOptionNames are the options, without dashes, '-' or '_' and in
+// lower case, whose value names code that a program loads (openssl
+// -engine PATH, nm --plugin PATH, ld -plugin PATH): true for a file,
+// false for a directory of them (-provider-path, --plugin-dir).
+var codeOptionNames = map[string]bool{
+	"plugin": true, "plugins": true, "engine": true, "provider": true, "load": true, "loadextension": true,
+	"preload": true, "agentpath": true, "loader": true,
+	"pluginpath": false, "plugindir": false, "providerpath": false,
+}
+
+// codeOptions records, for a command the analysis does not model, the
+// values of its options that name code it loads (see codeOptionNames) as
+// code uses: given as --opt=value, -opt=value, or the next word.
+func (an *analyzer) codeOptions(name string, args []word) {
+	for i, a := range args {
+		t := a.text
+		if !strings.HasPrefix(t, "-") || a.dynamic {
+			continue
+		}
+		opt, v, hasVal := strings.Cut(strings.TrimLeft(t, "-"), "=")
+		file, ok := codeOptionNames[strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(opt))]
+		if !ok {
+			continue
+		}
+		if !hasVal {
+			if i+1 == len(args) || args[i+1].dynamic || strings.HasPrefix(args[i+1].text, "-") {
+				continue
+			}
+			v = args[i+1].text
+		}
+		if v == "" {
+			continue
+		}
+		if file {
+			an.usesCode(name, v)
+		} else {
+			an.usesCode(name, v, "*")
 		}
 	}
 }
