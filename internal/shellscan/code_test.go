@@ -159,6 +159,12 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"echo x > p.so && cc -Wl,--plugin=p.so m.c", true},
 		{"echo x > p.so && cc -Xlinker --plugin=p.so m.c", true},
 		{"echo x > out.txt && gcc -Wl,--as-needed,-rpath,/opt/lib -o m m.c", false},
+		// git format-patch writes commit messages to numbered files.
+		{"git format-patch -1 -q && perl -x 0001-x.patch", true},
+		{"git format-patch -1 --suffix=.py && python3 t.py", true},
+		{"git format-patch -1 --numbered-files && make -f 1", true},
+		{"git format-patch -1 --stdout > out.txt && perl -x t.pl", false},
+		{"git format-patch -1 && perl -x t.pl", false},
 		// Options of unmodelled commands that load code.
 		{"echo x > e.so && openssl enc -engine /w/e.so -in f -out g", true},
 		{"echo x > p && nm --plugin p f", true},
