@@ -119,6 +119,17 @@ var canaryRound26 = map[string][]string{
 		"echo " + soUnlinkC + " | base64 -d | gunzip > foo.so && ld -plugin $PWD/foo.so",
 		"echo " + soUnlinkC + " | base64 -d | gunzip > foo.so && openssl dgst -engine=$PWD/foo.so README",
 	},
+	// The shell's own program under a name no rule knows: /proc/self/exe
+	// (and the same through /proc/thread-self or /proc/self/root), or a
+	// descriptor open on /bin/bash; the analysis took it for a program
+	// it does not model, reading a file or its input as data.
+	"18-shell-by-proc-name": {
+		`echo cm0gLWYgYwo= | base64 -d > x && /proc/self/exe x`,
+		`echo cm0gLWYgYwo= | base64 -d | /proc/self/exe`,
+		`echo cm0gLWYgYwo= | base64 -d > x && /proc/thread-self/exe x`,
+		`echo cm0gLWYgYwo= | base64 -d > x && /proc/self/root/proc/self/exe x`,
+		`echo cm0gLWYgYwo= | base64 -d > x && /dev/fd/3 x 3< /bin/bash`,
+	},
 }
 
 // soUnlinkC is a gzipped, base64-encoded x86-64 shared object whose

@@ -940,6 +940,9 @@ func (an *analyzer) command(ws []word, depth, chain int) {
 		an.addUnit(u)
 		return
 	}
+	if why := an.procProgram(ws[0].text); why != "" {
+		an.opaque(why)
+	}
 	idx := len(an.a.units)
 	an.addUnit(u)
 	outer := an.cur
@@ -957,6 +960,29 @@ func (an *analyzer) command(ws []word, depth, chain int) {
 			}
 		}
 	}
+}
+
+// procProgram says why running the program name makes the line opaque:
+// from some candidate working directory it lies under /proc or /dev,
+// where a name is another program's (/proc/self/exe is the shell itself,
+// /dev/fd/3 whatever the descriptor holds), which no rule knows. It
+// returns "" otherwise.
+func (an *analyzer) procProgram(name string) string {
+	if !strings.Contains(name, "/") {
+		return ""
+	}
+	for _, c := range an.a.cwds {
+		p := an.resolve(c, name)
+		if !path.IsAbs(p) {
+			p = "/" + p // an unknown workdir may be anywhere, / included
+		}
+		for _, dir := range []string{"/proc/", "/dev/"} {
+			if strings.HasPrefix(p, dir) || !path.IsAbs(an.resolve(c, name)) && strings.Contains(p, dir) {
+				return "the line runs " + clipName(name) + ", a program named through " + strings.Trim(dir, "/") + " that no rule knows"
+			}
+		}
+	}
+	return ""
 }
 
 // dataArgs are the commands whose arguments, whatever they hold, cannot

@@ -159,6 +159,10 @@ func TestRunningAProgramTheLineWrites(t *testing.T) {
 		// An unmodelled command's operand or output, run by that name.
 		"objcopy -I binary -O binary b m && ./m", "openssl base64 -d -in b -out m && ./m",
 		"gcc -o m m.c && openssl base64 -d -in b -out m && ./m",
+		// The shell's own program, or a descriptor's, by a name no rule knows.
+		"/proc/self/exe x", "/proc/thread-self/exe -c :", "/proc/1/exe", "/dev/fd/3 x 3< /bin/bash",
+		"/proc/self/root/proc/self/exe x", "../../../../../../proc/self/exe x", "cd / && proc/self/exe x",
+		"nice /proc/self/exe x",
 	} {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
 			t.Errorf("%q is not opaque", line)
