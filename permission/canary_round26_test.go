@@ -130,6 +130,15 @@ var canaryRound26 = map[string][]string{
 		`echo cm0gLWYgYwo= | base64 -d > x && /proc/self/root/proc/self/exe x`,
 		`echo cm0gLWYgYwo= | base64 -d > x && /dev/fd/3 x 3< /bin/bash`,
 	},
+	// Python's tools under their own names run a file they are given:
+	// pydoc3 imports a path, pygmentize -x loads a lexer class from
+	// FILE:NAME by running FILE.
+	"19-python-tools-run-files": {
+		`echo 'import os; os.remove("c")' > t.txt && pydoc3 ./t.txt`,
+		`echo 'import os; os.remove("c")' > t.txt && pydoc3.11 ./t.txt`,
+		`echo 'import os; os.remove("c")' > t.py.txt && pygmentize -x -l t.py.txt:L README`,
+		`echo 'import os; os.remove("c")' > t.txt && pydoc3 -w ./t.txt`,
+	},
 }
 
 // soUnlinkC is a gzipped, base64-encoded x86-64 shared object whose
@@ -151,7 +160,7 @@ var canaryRound26Ordinary = []string{
 	"make -f mk && make -f mk", "python3 -m venv .venv && .venv/bin/pip install x",
 	"cc -shared -fPIC -o libx.so x.c", "python3 -m json.tool README",
 	"python3 -m doctest README", "python3 -m cProfile -s time README", "python3 -m pydoc json",
-	"java -version", "javac X.java && java X",
+	"java -version", "javac X.java && java X", "pydoc3 json", "pygmentize -l python README",
 }
 
 func TestCanaryRound26(t *testing.T) {

@@ -159,6 +159,13 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"echo x > p.so && cc -Wl,--plugin=p.so m.c", true},
 		{"echo x > p.so && cc -Xlinker --plugin=p.so m.c", true},
 		{"echo x > out.txt && gcc -Wl,--as-needed,-rpath,/opt/lib -o m m.c", false},
+		// pydoc and pygmentize run the files they are given.
+		{"echo x > t.txt && pydoc3 ./t.txt", true},
+		{"echo x > t.txt && pydoc3.11 -w ./t.txt", true},
+		{"echo x > t.py.txt && pygmentize -x -l t.py.txt:L README", true},
+		{"echo x > f.py && pygmentize -x -ff.py README", true},
+		{"echo x > t.txt && pydoc3 json", false},
+		{"echo x > t.txt && pygmentize -l python README", false},
 		// git format-patch writes commit messages to numbered files.
 		{"git format-patch -1 -q && perl -x 0001-x.patch", true},
 		{"git format-patch -1 --suffix=.py && python3 t.py", true},

@@ -657,6 +657,7 @@ func (an *analyzer) fileCommand(name string, args []word) {
 		}
 		if !noFiles()[name] {
 			an.codeOptions(name, args)
+			an.toolCode(name, args)
 			from := len(an.a.accesses)
 			an.unknownArgs(args)
 			if isCompiler(name) || name == "make" || name == "gmake" || name == "rustc" || name == "rustdoc" {
@@ -940,6 +941,38 @@ func (an *analyzer) codeOptions(name string, args []word) {
 			an.usesCode(name, v)
 		} else {
 			an.usesCode(name, v, "*")
+		}
+	}
+}
+
+// toolCode records the files that python's tools, under their own names,
+// run as code: pydoc imports each operand that is a path (pydoc3
+// ./x.txt), pygmentize loads the lexer or formatter of -l, -f or -F
+// FILE[:CLASS] by running FILE (with -x).
+func (an *analyzer) toolCode(name string, args []word) {
+	switch {
+	case strings.HasPrefix(name, "pydoc") && strings.Trim(name[len("pydoc"):], "0123456789.") == "":
+		for _, a := range args {
+			if strings.Contains(a.text, "/") && !strings.HasPrefix(a.text, "-") {
+				an.usesCode(name, a.text)
+			}
+		}
+	case name == "pygmentize":
+		for i, a := range args {
+			t := a.text
+			var v string
+			switch {
+			case (t == "-l" || t == "-f" || t == "-F") && i+1 < len(args):
+				v = args[i+1].text
+			case len(t) > 2 && (strings.HasPrefix(t, "-l") || strings.HasPrefix(t, "-f") || strings.HasPrefix(t, "-F")):
+				v = t[2:]
+			default:
+				continue
+			}
+			if j := strings.LastIndexByte(v, ':'); j > 0 {
+				v = v[:j]
+			}
+			an.usesCode(name, v)
 		}
 	}
 }
