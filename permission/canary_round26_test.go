@@ -139,6 +139,17 @@ var canaryRound26 = map[string][]string{
 		`echo 'import os; os.remove("c")' > t.py.txt && pygmentize -x -l t.py.txt:L README`,
 		`echo 'import os; os.remove("c")' > t.txt && pydoc3 -w ./t.txt`,
 	},
+	// perl -n and -p read their operands through the two-argument open
+	// of <>, which runs an operand ending in '|' as a shell command (and
+	// writes one starting with '>'): the analysis took the operands as
+	// files, and no rule saw the command.
+	"20-perl-magic-open": {
+		`perl -p /dev/null 'rm -f c|'`,
+		`perl -n /dev/null 'r""m -f c |'`,
+		`perl -ln /dev/null 'x=r; ${x}m -f c|'`,
+		`perl -00p /dev/null 'cd .git; echo x > config|'`,
+		`perl -p /dev/null '>.git/config'`,
+	},
 }
 
 // soUnlinkC is a gzipped, base64-encoded x86-64 shared object whose
@@ -161,6 +172,7 @@ var canaryRound26Ordinary = []string{
 	"cc -shared -fPIC -o libx.so x.c", "python3 -m json.tool README",
 	"python3 -m doctest README", "python3 -m cProfile -s time README", "python3 -m pydoc json",
 	"java -version", "javac X.java && java X", "pydoc3 json", "pygmentize -l python README",
+	"perl -p /dev/null README", "perl t.pl README out.txt",
 }
 
 func TestCanaryRound26(t *testing.T) {

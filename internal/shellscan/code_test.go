@@ -268,3 +268,17 @@ func TestCompilerLinkerOptionFilesAreOpaque(t *testing.T) {
 		t.Errorf("gcc -Wl,-z,now is opaque: %q", a.reasons)
 	}
 }
+
+func TestPerlMagicOpenOperandsAreOpaque(t *testing.T) {
+	for _, line := range []string{"perl -p /dev/null 'rm -f c|'", "perl -n x.pl ' nuke | '", "perl t.pl '>out.txt'",
+		"perl -p /dev/null '<&=0'", "perl -i -p x.pl '+<f'", "perl -ln /dev/null '|nuke'"} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+	for _, line := range []string{"perl -p /dev/null README", "perl t.pl README out.txt", "perl -w t.pl -- x"} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
+			t.Errorf("%q is opaque: %q", line, a.reasons)
+		}
+	}
+}

@@ -63,6 +63,18 @@ func (an *analyzer) interpreter(name string, args []word) bool {
 	if onlyVersion(args) {
 		return true
 	}
+	if name == "perl" {
+		// <> (perl -n, -p, and most scripts) opens each operand with the
+		// two-argument open, which runs one ending in '|' as a shell
+		// command and writes or duplicates one starting with '>' or
+		// '&'.
+		for _, a := range args {
+			if t := strings.TrimSpace(a.text); !strings.HasPrefix(a.text, "-") && (strings.HasSuffix(t, "|") || t != "" && strings.IndexByte("|<>+&", t[0]) >= 0) {
+				an.opaque("perl opens " + clipName(a.text) + " as a command or with a mode, not as a file")
+				return true
+			}
+		}
+	}
 	// The script may import any module of its language from beside it
 	// or from the working directory (json.py shadows python's json).
 	if names := languageFiles[name]; len(names) > 0 {
