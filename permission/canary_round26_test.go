@@ -150,6 +150,16 @@ var canaryRound26 = map[string][]string{
 		`perl -00p /dev/null 'cd .git; echo x > config|'`,
 		`perl -p /dev/null '>.git/config'`,
 	},
+	// su runs its -c command with the shell of -s (as runuser does), which
+	// may be any program: python3 runs the command as python code
+	// (written with no parentheses, so that it parses as a harmless
+	// shell script), and a script the line wrote runs as the shell.
+	"21-su-shell-option": {
+		`su -s /usr/bin/python3 root -c $'import os\n@os.remove\n@"c".format\nclass x:0'`,
+		`su root -s /usr/bin/python3.11 -c $'import os\n@os.remove\n@"c".format\nclass x:0'`,
+		`su --shell=/usr/bin/python3 root -c $'import os\n@os.remove\n@"c".format\nclass x:0'`,
+		`echo IyEvYmluL3NoCnJtIC1mIGMK | base64 -d > x && chmod +x x && su -s $PWD/x root -c :`,
+	},
 }
 
 // soUnlinkC is a gzipped, base64-encoded x86-64 shared object whose

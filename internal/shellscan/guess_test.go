@@ -174,3 +174,17 @@ func TestRunningAProgramTheLineWrites(t *testing.T) {
 		}
 	}
 }
+
+func TestSuShellOptionIsOpaque(t *testing.T) {
+	for _, line := range []string{"su -s /usr/bin/python3 root -c x", "runuser -s ./x root -c :", "su --shell=/usr/bin/perl -c x",
+		"su --sh /x root -c ls", "su -ls/x root -c ls", "su -l -s /bin/zsh root -c ls", "su -s /bin/sh -s /x -c ls"} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+	for _, line := range []string{"su -s /bin/bash root -c ls", "su -c ls root", "su -l root -c 'git status'"} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
+			t.Errorf("%q is opaque: %q", line, a.reasons)
+		}
+	}
+}
