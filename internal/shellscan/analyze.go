@@ -82,6 +82,14 @@ type access struct {
 	output bool
 	// executable marks a file chmod may make executable.
 	executable bool
+	// built marks an unknown path a compiler driver or make was given:
+	// what it writes there is built from the sources it reads, which the
+	// analysis checks as code (see compiler and make).
+	built bool
+	// own marks an unknown path that is the very file its command runs
+	// or builds as code (python3 x.py, make -f mk): the command reads
+	// it, and that use is checked on its own.
+	own bool
 }
 
 // A bashAnalysis is what the analysis found in one command line.
@@ -113,6 +121,13 @@ type analyzer struct {
 	// recorded before it ended: no path the line writes after that can
 	// be resolved before the line runs. It is -1 before such a command.
 	linkFrom int
+	// linkAt are the paths the commands that may have made a link there
+	// (cp, mv, rsync, scp) wrote, linkAnywhere is set once a command that
+	// may make one at a path it does not name ran (git checkout, a
+	// guessed command), and links counts the commands that may make one.
+	linkAt       []access
+	linkAnywhere bool
+	links        int
 	// looped is set once the line holds a loop, unordered once it holds
 	// a loop, a pipeline or a background command: commands may then run
 	// after commands that follow them in the text.
@@ -177,6 +192,7 @@ func analyzeBash(line, home, workdir string) *bashAnalysis {
 			}
 		}
 	}
+	an.unknownAfterLink()
 	an.runsWritten()
 	an.handedPrograms()
 	an.runsWrittenCode()
@@ -198,16 +214,22 @@ func analyzeBash(line, home, workdir string) *bashAnalysis {
 
 // runsWritten makes the line opaque when it runs a program by a path it
 // also writes (cp /bin/rm x && ./x -f c, printf … > x.sh && ./x.sh): the
-// program is code the line made, under a name no rule knows. Outputs of
-// the programs the analysis does not model (cc -o m m.c && ./m) are not
-// writes it lists.
+// program is code the line made, under a name no rule knows. A word given
+// to a program the analysis does not model counts as a path it writes
+// (objcopy -I binary -O binary b m && ./m copies the line's data there),
+// but for a compiler's (cc -o m m.c && ./m builds m from sources whose
+// code use is checked) and for the file the program itself runs as code,
+// when a command that is no wrapper runs it.
 func (an *analyzer) runsWritten() {
 	for _, u := range an.a.units {
 		if !strings.Contains(u.name, "/") {
 			continue
 		}
 		for _, acc := range an.a.accesses {
-			if acc.mode == modeRead || acc.unknown {
+			// A wrapper's unit, or one guessed among an unmodelled
+			// command's words (kubectl set env deploy/x), is not run
+			// after what the words name.
+			if acc.unknown && (acc.built || acc.own || u.wrapper) || !acc.unknown && acc.mode == modeRead {
 				continue
 			}
 			for _, c := range an.a.cwds {
@@ -227,6 +249,27 @@ func (an *analyzer) runsWritten() {
 						return
 					}
 				}
+			}
+		}
+	}
+}
+
+// markOwnCode marks the unknown accesses from index from on that name a
+// file the code uses from index uses on run by its exact path (see
+// access.own).
+func (an *analyzer) markOwnCode(from, uses int) {
+	if uses >= len(an.codeUses) {
+		return
+	}
+	for i := min(from, len(an.a.accesses)); i < len(an.a.accesses); i++ {
+		acc := &an.a.accesses[i]
+		if !acc.unknown {
+			continue
+		}
+		for _, u := range an.codeUses[uses:] {
+			if u.names == nil && u.path == acc.path {
+				acc.own = true
+				break
 			}
 		}
 	}
@@ -478,7 +521,9 @@ func (an *analyzer) call(c *syntax.CallExpr, src string, depth int) {
 	}
 	an.callPos = c.Pos().Offset()
 	an.callFrom = len(an.a.accesses)
+	uses := len(an.codeUses)
 	an.command(ws, depth, 0)
+	an.markOwnCode(an.callFrom, uses)
 	an.copyWritten(ws)
 }
 
@@ -810,10 +855,74 @@ func isAlnum(c byte) bool {
 }
 
 // mayLink notes that the command just recorded may create or move a
-// symbolic link.
+// symbolic link at a path it does not name.
 func (an *analyzer) mayLink() {
+	an.linkAnywhere = true
+	an.mayLinkAt(len(an.a.accesses))
+}
+
+// mayLinkAt notes that the command just recorded, whose accesses start at
+// index from, may create or move a symbolic link at the paths it writes;
+// with from < 0, that it writes paths the line cannot resolve before it
+// runs, but makes no link.
+func (an *analyzer) mayLinkAt(from int) {
+	an.links++
 	if an.linkFrom < 0 {
 		an.linkFrom = len(an.a.accesses)
+	}
+	if from < 0 {
+		return
+	}
+	for _, acc := range an.a.accesses[min(from, len(an.a.accesses)):] {
+		if acc.mode != modeRead {
+			an.linkAt = append(an.linkAt, acc)
+		}
+	}
+}
+
+// maxLinkChecks bounds the pairs of paths unknownAfterLink compares; a
+// line with more is opaque.
+const maxLinkChecks = 1 << 16
+
+// unknownAfterLink makes the line opaque when a command the analysis does
+// not model is given, after a command that may have made a symbolic link,
+// a word that as a path may lead through that link (cp -P link x &&
+// python3 -m json.tool j x): the caller checks such words as paths the
+// command may write, but only as they resolve before the line runs, when
+// the link is not there yet. A word names the link's path when it is that
+// path, lies beneath it, or is a directory holding it.
+func (an *analyzer) unknownAfterLink() {
+	if an.linkFrom < 0 {
+		return
+	}
+	from := an.linkFrom
+	if an.unordered {
+		from = 0
+	}
+	budget := maxLinkChecks
+	for _, acc := range an.a.accesses[min(from, len(an.a.accesses)):] {
+		if !acc.unknown {
+			continue
+		}
+		if an.linkAnywhere || acc.pattern {
+			an.opaque("a command the analysis does not model is given " + clipName(acc.path) + " after a command that may make a symbolic link there")
+			return
+		}
+		for _, l := range an.linkAt {
+			if budget -= len(an.a.cwds) * len(an.a.cwds); budget < 0 {
+				an.opaque("the line makes links and names too many paths to check")
+				return
+			}
+			for _, c := range an.a.cwds {
+				for _, c2 := range an.a.cwds {
+					p, lp := an.resolve(c, acc.path), an.resolve(c2, l.path)
+					if l.pattern || within(p, lp) || within(lp, p) {
+						an.opaque("a command the analysis does not model is given " + clipName(acc.path) + " after a command that may make a symbolic link there")
+						return
+					}
+				}
+			}
+		}
 	}
 }
 
@@ -848,6 +957,9 @@ func (an *analyzer) command(ws []word, depth, chain int) {
 		an.addUnit(u)
 		return
 	}
+	if why := an.procProgram(ws[0].text); why != "" {
+		an.opaque(why)
+	}
 	idx := len(an.a.units)
 	an.addUnit(u)
 	outer := an.cur
@@ -865,6 +977,29 @@ func (an *analyzer) command(ws []word, depth, chain int) {
 			}
 		}
 	}
+}
+
+// procProgram says why running the program name makes the line opaque:
+// from some candidate working directory it lies under /proc or /dev,
+// where a name is another program's (/proc/self/exe is the shell itself,
+// /dev/fd/3 whatever the descriptor holds), which no rule knows. It
+// returns "" otherwise.
+func (an *analyzer) procProgram(name string) string {
+	if !strings.Contains(name, "/") {
+		return ""
+	}
+	for _, c := range an.a.cwds {
+		p := an.resolve(c, name)
+		if !path.IsAbs(p) {
+			p = "/" + p // an unknown workdir may be anywhere, / included
+		}
+		for _, dir := range []string{"/proc/", "/dev/"} {
+			if strings.HasPrefix(p, dir) || !path.IsAbs(an.resolve(c, name)) && strings.Contains(p, dir) {
+				return "the line runs " + clipName(name) + ", a program named through " + strings.Trim(dir, "/") + " that no rule knows"
+			}
+		}
+	}
+	return ""
 }
 
 // dataArgs are the commands whose arguments, whatever they hold, cannot

@@ -54,10 +54,10 @@ func (an *analyzer) usesCode(prog, p string, names ...string) {
 // echo … > x.py && python3 x.py, echo … > json.py && python3 -m
 // json.tool): the code is the line's own, and no rule about the command
 // sees what it does, as runsWritten says of a program the line writes.
-// The writes are those the analysis lists, and, as files of a language,
-// the output files named to the commands it does not model (see
-// outputValue); the other files those commands may write are not among
-// them.
+// The writes are those the analysis lists, the output files named to the
+// commands it does not model (see outputValue), and, as the very file a
+// command uses, any word given to those commands but a compiler's; the
+// other files those commands may write are not among them.
 func (an *analyzer) runsWrittenCode() {
 	// Each file is resolved from each candidate directory once; a write
 	// whose base name cannot be that of the code is passed over first.
@@ -113,11 +113,18 @@ func (an *analyzer) runsWrittenCode() {
 				acc, key = g.access, len(an.a.accesses)+i-len(writes)
 			}
 			written := acc.mode == modeWrite && !acc.unknown && !acc.runs
-			if acc.unknown && acc.output && u.names != nil {
+			if acc.unknown && !acc.built && (u.names != nil && acc.output || u.names == nil && !acc.own) {
 				// The output file of a command the analysis does not
 				// model (openssl base64 -d … -out x.py), as a file of a
-				// language; a file used as such is too often a build's
-				// own step (cc -c -o x.o x.c && cc x.o).
+				// language, and any word it is given as the very file a
+				// command runs (openssl … -out mk && make -f mk, objcopy
+				// -I binary -O binary b mk && make -f mk): the data the
+				// line gave it may be code. A compiler's output (cc -c -o
+				// x.o x.c && cc x.o, cc -shared -o x.so x.c && python3
+				// t.py) is a build's own step, built from the sources
+				// its code use checks; the
+				// script an interpreter runs (python3 x.py && python3
+				// x.py) is a file it reads.
 				written = true
 			}
 			if !written || acc.path == "/dev/null" {
@@ -179,7 +186,9 @@ func (an *analyzer) hand(t string) {
 			an.handedAll = true
 			return
 		}
-		an.handed = append(an.handed, codeUse{prog: prog, path: n, from: len(an.a.accesses)})
+		// Only writes before the command count: its own words are what
+		// it is handed, not writes.
+		an.handed = append(an.handed, codeUse{prog: prog, path: n, from: an.callFrom})
 	}
 }
 

@@ -159,6 +159,85 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"echo x > sub/mk && cp --parents -t t sub/mk && make -f t/sub/mk", true},
 		{"echo x > sub/mk && rsync -R sub/mk t && make -f t/sub/mk", true},
 		{"echo x > sub/mk && cp sub/mk t && make -f t/sub/mk", false},
+		// The output an unmodelled command is told to write, run by its
+		// very name: the data the line gave it may be code.
+		{"echo x > b && openssl base64 -d -in b -out mk && make -s -f mk", true},
+		{"openssl enc -d -base64 -in b -out y && python3 y", true},
+		{"gpg --dearmor -o y b && node y", true},
+		{"tool --output=y && perl y", true},
+		{"cc -c -o x.o x.c && cc x.o -o m", false},
+		{"objcopy -I binary -O binary b mk && make -f mk", true},
+		// python finds a native extension module before a source one.
+		{"base64 -d b > foo.so && python3 -m foo.bar", true},
+		{"echo x > x.abi3.so && python3 t.py", true},
+		{"openssl base64 -d -in b -out json.so && python3 -m json.tool f", true},
+		{"echo x > lib.so && ruby t.rb", true},
+		{"echo x > X.pmc && perl t.pl", true},
+		{"cc -shared -fPIC -o x.so x.c && python3 t.py", false},
+		// gcc loads -fplugin=NAME from the directory of -iplugindir.
+		{"echo x > sub/x.so && gcc -iplugindir=sub -fplugin=x -c y.c", true},
+		{"echo x > sub/x.so && cc -fplugin=x -iplugindir=sub -c y.c", true},
+		{"echo x > sub/y.txt && gcc -iplugindir=sub -fplugin=x -c y.c", true},
+		{"echo x > t/out.txt && gcc -iplugindir=sub -fplugin=x -c y.c", false},
+		// The linker loads the plugins and inputs a driver passes it.
+		{"echo x > p.so && gcc -Wl,-plugin,/w/p.so m.c", true},
+		{"echo x > p.so && cc -Wl,--plugin=p.so m.c", true},
+		{"echo x > p.so && cc -Xlinker --plugin=p.so m.c", true},
+		{"echo x > out.txt && gcc -Wl,--as-needed,-rpath,/opt/lib -o m m.c", false},
+		// pydoc and pygmentize run the files they are given.
+		{"echo x > t.txt && pydoc3 ./t.txt", true},
+		{"echo x > t.txt && pydoc3.11 -w ./t.txt", true},
+		{"echo x > t.py.txt && pygmentize -x -l t.py.txt:L README", true},
+		{"echo x > f.py && pygmentize -x -ff.py README", true},
+		{"echo x > t.txt && pydoc3 json", false},
+		{"echo x > t.txt && pygmentize -l python README", false},
+		// git format-patch writes commit messages to numbered files.
+		{"git format-patch -1 -q && perl -x 0001-x.patch", true},
+		{"git format-patch -1 --suffix=.py && python3 t.py", true},
+		{"git format-patch -1 --numbered-files && make -f 1", true},
+		{"git format-patch -1 --stdout > out.txt && perl -x t.pl", false},
+		{"git format-patch -1 && perl -x t.pl", false},
+		// Options of unmodelled commands that load code.
+		{"echo x > e.so && openssl enc -engine /w/e.so -in f -out g", true},
+		{"echo x > p && nm --plugin p f", true},
+		{"echo x > p && ld -plugin=p", true},
+		{"echo x > sub/legacy.so && openssl list -provider-path sub -provider legacy", true},
+		{"echo x > p && tool --Load-Extension p", true},
+		{"echo x > out.txt && openssl enc -engine /opt/e.so -in f -out g", false},
+		{"echo x > p && tool --plugin -v p", false},
+		// rustc builds its sources, cargo its crate and build script.
+		{"echo 'fn main(){}' > m.rs && rustc m.rs && ./m", true},
+		{"echo x > lib.rs && rustc --crate-type=lib -o l m.rs", true},
+		{"echo x > p.so && rustc --extern p=p.so m.rs", true},
+		{"mkdir -p src && echo x > src/main.rs && cargo run -q", true},
+		{"echo x > build.rs && cargo build", true},
+		{"echo x > Cargo.toml && cargo test", true},
+		{"echo x > rust-toolchain.toml && cargo check", true},
+		{"rustc m.rs && ./m", false},
+		{"rustc -o m m.rs && ./m", false},
+		{"cargo build && cargo test", false},
+		{"echo x > out.txt && cargo --version", false},
+		// The JVM loads native agents and libraries.
+		{"echo x > foo.so && java -agentpath:/w/foo.so -version", true},
+		{"echo x > a && javac -J-agentpath:/w/a=opt -version", true},
+		{"echo x > a && javap -J-agentpath:a X", true},
+		{"echo x > sub/libx.so && java -cp . X", true},
+		{"echo x > out.txt && java -agentpath:/opt/agent.so -cp . X", false},
+		// Standard modules that run a file they are given.
+		{"echo x > t.txt && python3 -m doctest -v t.txt", true},
+		{"echo x > t.txt && python3 -m pydoc ./t.txt", true},
+		{"printf x > p && python3 -mpickle p", true},
+		{"echo x > t.txt && python3 -m cProfile -s time t.txt", true},
+		{"echo x > t.txt && python3 -m trace --trace t.txt", true},
+		{"echo x > t.txt && python3 -m profile t.txt", true},
+		{"echo x > t.txt && python3 -m doctest README", false},
+		{"echo x > t.txt && python3 -m json.tool t.txt", false},
+		{"python3 -m uu -d b y && python3 y", true},
+		{"python3 manage.py migrate && python3 manage.py runserver", false},
+		{"make -f mk && make -f mk", false},
+		{"node build.js && node build.js", false},
+		{"cc -c x.c && cc -o m x.o", false},
+		{"openssl base64 -in b -out y.txt && python3 z", false},
 	}
 	for _, tt := range tests {
 		a := analyzeBash(tt.line, "/home/u", "/w")
@@ -219,6 +298,31 @@ func TestChmodModesThatAddExecute(t *testing.T) {
 	} {
 		if got := modeAddsExec(tc.mode); got != tc.want {
 			t.Errorf("modeAddsExec(%q) = %v, want %v", tc.mode, got, tc.want)
+		}
+	}
+}
+
+func TestCompilerLinkerOptionFilesAreOpaque(t *testing.T) {
+	for _, line := range []string{"gcc -Wl,@o.txt m.c", "cc -Wl,-z,now,@o.txt m.c", "gcc -Xlinker @o.txt m.c"} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+	if a := analyzeBash("gcc -Wl,-z,now -o m m.c", "/home/u", "/w"); len(a.reasons) > 0 {
+		t.Errorf("gcc -Wl,-z,now is opaque: %q", a.reasons)
+	}
+}
+
+func TestPerlMagicOpenOperandsAreOpaque(t *testing.T) {
+	for _, line := range []string{"perl -p /dev/null 'rm -f c|'", "perl -n x.pl ' nuke | '", "perl t.pl '>out.txt'",
+		"perl -p /dev/null '<&=0'", "perl -i -p x.pl '+<f'", "perl -ln /dev/null '|nuke'"} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+	for _, line := range []string{"perl -p /dev/null README", "perl t.pl README out.txt", "perl -w t.pl -- x"} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
+			t.Errorf("%q is opaque: %q", line, a.reasons)
 		}
 	}
 }

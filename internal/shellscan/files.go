@@ -22,13 +22,15 @@ var interpreters = sync.OnceValue(func() map[string]string {
 // as code besides its script: the modules a script imports, the package
 // manifest that tells node where they are.
 var languageFiles = map[string][]string{
-	"python": {"*.py", "*.pyc"}, "pypy": {"*.py", "*.pyc"}, "ipython": {"*.py", "*.pyc"},
-	"jython": {"*.py"}, "bpython": {"*.py", "*.pyc"},
+	// A native extension module (x.so, x.abi3.so, x.cpython-311-….so)
+	// is found before x.py, and its constructors run as it loads.
+	"python": {"*.py", "*.pyc", "*.so"}, "pypy": {"*.py", "*.pyc", "*.so"}, "ipython": {"*.py", "*.pyc", "*.so"},
+	"jython": {"*.py"}, "bpython": {"*.py", "*.pyc", "*.so"},
 	"node":   {"*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "*.node", "package.json"},
 	"nodejs": {"*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "*.node", "package.json"},
 	"bun":    {"*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "*.node", "package.json"},
 	"deno":   {"*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "package.json", "deno.json", "deno.jsonc"},
-	"perl":   {"*.pl", "*.pm"}, "ruby": {"*.rb"}, "irb": {"*.rb"}, "php": {"*.php"}, "julia": {"*.jl"},
+	"perl":   {"*.pl", "*.pm", "*.pmc"}, "ruby": {"*.rb", "*.so"}, "irb": {"*.rb", "*.so"}, "php": {"*.php"}, "julia": {"*.jl"},
 	"R": {"*.R", "*.r"}, "Rscript": {"*.R", "*.r"}, "jshell": {"*.jsh", "*.java"}, "ghci": {"*.hs"},
 }
 
@@ -60,6 +62,18 @@ func (an *analyzer) interpreter(name string, args []word) bool {
 	}
 	if onlyVersion(args) {
 		return true
+	}
+	if name == "perl" {
+		// <> (perl -n, -p, and most scripts) opens each operand with the
+		// two-argument open, which runs one ending in '|' as a shell
+		// command and writes or duplicates one starting with '>' or
+		// '&'.
+		for _, a := range args {
+			if t := strings.TrimSpace(a.text); !strings.HasPrefix(a.text, "-") && (strings.HasSuffix(t, "|") || t != "" && strings.IndexByte("|<>+&", t[0]) >= 0) {
+				an.opaque("perl opens " + clipName(a.text) + " as a command or with a mode, not as a file")
+				return true
+			}
+		}
 	}
 	// The script may import any module of its language from beside it
 	// or from the working directory (json.py shadows python's json).
@@ -126,6 +140,17 @@ scan:
 					operands++ // python -m runs an installed module
 					if rest == "" && i+1 < len(args) {
 						rest = args[i+1].text
+					}
+					if pythonFileModules[rest] {
+						// The files it is given are code it runs: each
+						// operand, and each option's value after '='.
+						for _, b := range args[i+1:] {
+							if !strings.HasPrefix(b.text, "-") {
+								an.usesCode(name, b.text)
+							} else if _, v, ok := strings.Cut(b.text, "="); ok {
+								an.usesCode(name, v)
+							}
+						}
 					}
 					if pythonCodeModules[rest] {
 						an.opaque(name + " -m " + rest + " runs code given on the command line or its standard input")
@@ -232,6 +257,12 @@ func moduleOption(args []word, letter byte) bool {
 	}
 	return false
 }
+
+// pythonFileModules are the standard modules whose command line runs a
+// file it is given as python code: doctest the examples of a text file,
+// pydoc a path it imports, pickle the calls a pickle makes as it loads,
+// and cProfile, profile and trace a script.
+var pythonFileModules = map[string]bool{"doctest": true, "pydoc": true, "pickle": true, "cProfile": true, "profile": true, "trace": true}
 
 // pythonCodeModules are the standard modules that run python code given
 // as their arguments (timeit) or read from their standard input (code,
@@ -511,7 +542,10 @@ func (an *analyzer) fileCommand(name string, args []word) {
 		}
 	case "gzip":
 		// Decompressing writes the operand without its suffix
-		// (x.json.gz → x.json, x.tgz → x.tar).
+		// (x.json.gz → x.json, x.tgz → x.tar, X.TGZ → X.tar), which
+		// gzip also spells -gz, -z and _z, in any case (x.json-gz →
+		// x.json); bunzip2 and lzip, given a name without one, write
+		// NAME.out.
 		for _, a := range args {
 			if strings.HasPrefix(a.text, "-") || a.dynamic || a.special {
 				continue
@@ -519,10 +553,17 @@ func (an *analyzer) fileCommand(name string, args []word) {
 			if ext := path.Ext(a.text); ext != "" && ext != a.text {
 				out := strings.TrimSuffix(a.text, ext)
 				an.addAccess(word{text: out, pattern: a.pattern}, modeWrite, name, false)
-				if strings.HasPrefix(ext, ".t") {
+				if len(ext) > 1 && (ext[1] == 't' || ext[1] == 'T') {
 					an.addAccess(word{text: out + ".tar", pattern: a.pattern}, modeWrite, name, false)
 				}
 			}
+			lower := strings.ToLower(a.text)
+			for _, suf := range []string{"-gz", "-z", "_z"} {
+				if out := a.text[:max(len(a.text)-len(suf), 0)]; strings.HasSuffix(lower, suf) && out != "" && !strings.HasSuffix(out, "/") {
+					an.addAccess(word{text: out, pattern: a.pattern}, modeWrite, name, false)
+				}
+			}
+			an.addAccess(word{text: a.text + ".out", pattern: a.pattern}, modeWrite, name, false)
 		}
 	case "xxd":
 		// xxd [options] [infile [outfile]]: its options take their values
@@ -560,16 +601,38 @@ func (an *analyzer) fileCommand(name string, args []word) {
 		an.archive(name, args)
 		return
 	case "curl", "wget":
-		// curl -T uploads to its URLs: a file:// URL is a file it writes.
+		// curl -T uploads to its URLs: a file: URL is a file it writes.
+		// curl takes any abbreviation of a long option (--upload).
 		mode := modeRead
-		if name == "curl" && (anyShortFlag(args, "T") || hasPrefix(args, "--upload-file")) {
+		if name == "curl" && (anyShortFlag(args, "T") || hasPrefix(args, "--up")) {
 			mode = modeWrite
 		}
+		globs := name == "curl" && !anyShortFlag(args, "g") && !hasPrefix(args, "--glob")
 		for _, a := range args {
-			if u, ok := strings.CutPrefix(a.text, "file://"); ok {
-				u = strings.TrimPrefix(u, "localhost")
-				an.pathArg(word{text: u, dynamic: a.dynamic, pattern: a.pattern}, mode, name+" file://")
+			u := a.text
+			if strings.HasPrefix(u, "-") {
+				_, v, ok := strings.Cut(u, "=")
+				if !ok {
+					continue
+				}
+				u = v // --url=file:…
 			}
+			// The scheme in any case, a host, percent-escapes: curl
+			// reads file:///w/%2Egit/config and FILE://127.0.0.1/w/.git/config
+			// as /w/.git/config.
+			if len(u) < 5 || !strings.EqualFold(u[:5], "file:") {
+				continue
+			}
+			p, ok := fileURLPath(u)
+			if !ok {
+				continue
+			}
+			if mode == modeWrite && (globs && strings.ContainsAny(p, "{}[]") || strings.Contains(p, "%")) {
+				// curl expands {a,b} and [a-z] in a URL itself.
+				an.opaque(name + " uploads to a file URL that names its paths by a pattern or an escape")
+				continue
+			}
+			an.pathArg(word{text: p, dynamic: a.dynamic, pattern: a.pattern}, mode, name+" file:")
 		}
 		if name == "curl" {
 			// "#1" in an output name is replaced by the text a glob of the
@@ -599,7 +662,13 @@ func (an *analyzer) fileCommand(name string, args []word) {
 	}
 	switch name {
 	case "cp", "mv", "rsync", "scp":
-		defer an.mayLink()
+		from := len(an.a.accesses)
+		if name == "cp" && !anyShortFlag(args, "PdaRrH") && !hasPrefix(args, "--no-d") && !hasPrefix(args, "--ar") &&
+			!hasPrefix(args, "--rec") && !hasPrefix(args, "--pre") {
+			// Without these cp copies what a link leads to, not the link.
+			from = -1
+		}
+		defer func() { an.mayLinkAt(from) }()
 	}
 	spec, ok := fileCommands()[name]
 	if !ok {
@@ -607,7 +676,17 @@ func (an *analyzer) fileCommand(name string, args []word) {
 			args = an.compilerDirs(name, args)
 		}
 		if !noFiles()[name] {
+			an.codeOptions(name, args)
+			an.toolCode(name, args)
+			from := len(an.a.accesses)
 			an.unknownArgs(args)
+			if isCompiler(name) || name == "make" || name == "gmake" || name == "rustc" || name == "rustdoc" {
+				// A program it builds (make m && ./m) is made of the
+				// sources its code use checks.
+				for i := from; i < len(an.a.accesses); i++ {
+					an.a.accesses[i].built = true
+				}
+			}
 			if !an.guess && !notRunners[name] && !isCompiler(name) && !strings.HasPrefix(name, "go1.") {
 				an.innerSpellings(args)
 				an.guessInner(args, 0, 0)
@@ -842,6 +921,79 @@ func (an *analyzer) archive(name string, args []word) {
 		// Extraction into a directory may write anything beneath it.
 		for _, d := range dirs {
 			an.addAccess(d, modeWrite, name, true)
+		}
+	}
+}
+
+// codeOptionNames are the options, without dashes, '-' or '_' and in
+// lower case, whose value names code that a program loads (openssl
+// -engine PATH, nm --plugin PATH, ld -plugin PATH): true for a file,
+// false for a directory of them (-provider-path, --plugin-dir).
+var codeOptionNames = map[string]bool{
+	"plugin": true, "plugins": true, "engine": true, "provider": true, "load": true, "loadextension": true,
+	"preload": true, "agentpath": true, "loader": true,
+	"pluginpath": false, "plugindir": false, "providerpath": false,
+}
+
+// codeOptions records, for a command the analysis does not model, the
+// values of its options that name code it loads (see codeOptionNames) as
+// code uses: given as --opt=value, -opt=value, or the next word.
+func (an *analyzer) codeOptions(name string, args []word) {
+	for i, a := range args {
+		t := a.text
+		if !strings.HasPrefix(t, "-") || a.dynamic {
+			continue
+		}
+		opt, v, hasVal := strings.Cut(strings.TrimLeft(t, "-"), "=")
+		file, ok := codeOptionNames[strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(opt))]
+		if !ok {
+			continue
+		}
+		if !hasVal {
+			if i+1 == len(args) || args[i+1].dynamic || strings.HasPrefix(args[i+1].text, "-") {
+				continue
+			}
+			v = args[i+1].text
+		}
+		if v == "" {
+			continue
+		}
+		if file {
+			an.usesCode(name, v)
+		} else {
+			an.usesCode(name, v, "*")
+		}
+	}
+}
+
+// toolCode records the files that python's tools, under their own names,
+// run as code: pydoc imports each operand that is a path (pydoc3
+// ./x.txt), pygmentize loads the lexer or formatter of -l, -f or -F
+// FILE[:CLASS] by running FILE (with -x).
+func (an *analyzer) toolCode(name string, args []word) {
+	switch {
+	case strings.HasPrefix(name, "pydoc") && strings.Trim(name[len("pydoc"):], "0123456789.") == "":
+		for _, a := range args {
+			if strings.Contains(a.text, "/") && !strings.HasPrefix(a.text, "-") {
+				an.usesCode(name, a.text)
+			}
+		}
+	case name == "pygmentize":
+		for i, a := range args {
+			t := a.text
+			var v string
+			switch {
+			case (t == "-l" || t == "-f" || t == "-F") && i+1 < len(args):
+				v = args[i+1].text
+			case len(t) > 2 && (strings.HasPrefix(t, "-l") || strings.HasPrefix(t, "-f") || strings.HasPrefix(t, "-F")):
+				v = t[2:]
+			default:
+				continue
+			}
+			if j := strings.LastIndexByte(v, ':'); j > 0 {
+				v = v[:j]
+			}
+			an.usesCode(name, v)
 		}
 	}
 }
@@ -1120,12 +1272,17 @@ func (an *analyzer) compiler(name string, args []word) {
 		case strings.HasPrefix(a.text, "@") || a.dynamic:
 			an.opaque(name + " reads options the analysis does not see")
 			return
+		case strings.HasPrefix(a.text, "-Wl,") && strings.Contains(a.text, ",@"):
+			an.opaque(name + " passes the linker a file of options the analysis does not see")
+			return
 		}
 	}
 	// The program it builds, which the line may run (cc -o m m.c &&
 	// ./m), is made of its sources, the files an option names (-include
 	// x.h) and the headers they include. It runs its passes (cc1, as,
-	// collect2) from the directories of -B, and loads -fplugin's code.
+	// collect2) from the directories of -B, and loads -fplugin's code,
+	// from the directory of -iplugindir for a plugin named without a
+	// path.
 	for i, a := range args {
 		t := a.text
 		switch {
@@ -1133,9 +1290,20 @@ func (an *analyzer) compiler(name string, args []word) {
 			an.usesCode(name, args[i+1].text, "*")
 		case strings.HasPrefix(t, "-B"):
 			an.usesCode(name, t[2:], "*")
+		case strings.HasPrefix(t, "-iplugindir="):
+			// -fplugin=NAME loads NAME.so from there.
+			an.usesCode(name, strings.TrimPrefix(t, "-iplugindir="), "*")
 		case strings.HasPrefix(t, "-fplugin=") || strings.HasPrefix(t, "-specs=") || strings.HasPrefix(t, "--specs="):
 			_, v, _ := strings.Cut(t, "=")
 			an.usesCode(name, v)
+		case strings.HasPrefix(t, "-Wl,"):
+			// The linker's options: -plugin loads code (-Wl,-plugin,x.so,
+			// -Wl,--plugin=x.so), and any of its operands is an input.
+			for _, f := range strings.Split(t[len("-Wl,"):], ",") {
+				an.linkerWord(name, f)
+			}
+		case i > 0 && args[i-1].text == "-Xlinker":
+			an.linkerWord(name, t)
 		case t == "-" && (i == 0 || args[i-1].text != "-o"):
 			an.stdinOpaque(name + " compiles code from its standard input")
 		case !strings.HasPrefix(t, "-"):
@@ -1143,6 +1311,19 @@ func (an *analyzer) compiler(name string, args []word) {
 		}
 	}
 	an.usesCode(name, "/", buildFiles...)
+}
+
+// linkerWord records what one word a compiler driver passes its linker
+// (-Wl,… or -Xlinker …) names as code the program is built of or the
+// linker loads: an operand, or an option's value after '='.
+func (an *analyzer) linkerWord(name, w string) {
+	if !strings.HasPrefix(w, "-") {
+		if w != "" {
+			an.usesCode(name, w)
+		}
+	} else if _, v, ok := strings.Cut(w, "="); ok && v != "" {
+		an.usesCode(name, v)
+	}
 }
 
 // buildFiles are the base names of the files a C compiler, or make by its
@@ -1155,6 +1336,17 @@ var buildFiles = []string{"*.c", "*.cc", "*.cpp", "*.cxx", "*.C", "*.m", "*.s", 
 // program to link with (-C linker=prog, --codegen=linker=prog): it runs
 // that program with arguments the analysis does not model.
 func (an *analyzer) rustc(name string, args []word) {
+	// The program it builds (rustc m.rs && ./m) is made of its sources,
+	// the modules they name and the crates and procedural macros (shared
+	// objects it loads) of --extern.
+	an.usesCode(name, "/", "*.rs", "*.rlib", "*.so")
+	for _, a := range args {
+		if !strings.HasPrefix(a.text, "-") {
+			an.usesCode(name, a.text)
+		} else if _, v, ok := strings.Cut(a.text, "="); ok {
+			an.usesCode(name, v)
+		}
+	}
 	for i, a := range args {
 		if strings.HasPrefix(a.text, "@") {
 			// rustc @path reads more arguments from path (-o, -C
@@ -1290,12 +1482,22 @@ func (an *analyzer) java(name string, args []word) {
 			source = true
 		}
 	}
+	// The JVM loads a native agent before anything else (-agentpath:PATH,
+	// through a JDK tool's -J too), and the constructors of the shared
+	// object run as it loads.
+	for _, a := range args {
+		if p, ok := strings.CutPrefix(strings.TrimPrefix(a.text, "-J"), "-agentpath:"); ok {
+			p, _, _ = strings.Cut(p, "=")
+			an.usesCode(name, p)
+		}
+	}
 	switch name {
 	case "java", "javac", "jshell":
 		// java runs a source file (java X.java) or the classes and jars
 		// of its class path, the working directory by default (javac
-		// X.java && java X); with --source, any file is a source.
-		an.usesCode(name, "/", "*.java", "*.class", "*.jar")
+		// X.java && java X), and the native libraries they load
+		// (System.loadLibrary); with --source, any file is a source.
+		an.usesCode(name, "/", "*.java", "*.class", "*.jar", "*.so")
 		for _, a := range args {
 			if source && !strings.HasPrefix(a.text, "-") {
 				an.usesCode(name, a.text)

@@ -104,6 +104,27 @@ func (an *analyzer) git(args []word) {
 		defer an.mayLink()
 	}
 	an.gitDestinations(sub, args[i+1:])
+	if sub == "format-patch" && !hasAny(args[i+1:], "--stdout") {
+		// It writes a file per commit into the working directory, named
+		// after its number and subject (0001-x.patch, or 1 with
+		// --numbered-files, with any --suffix), holding the commit's
+		// message: perl -x 0001-x.patch would run what the message says.
+		name := "[0-9]*.patch"
+		for j, a := range args[i+1:] {
+			switch {
+			case a.text == "--numbered-files" || a.dynamic:
+				name = "[0-9]*"
+			case strings.HasPrefix(a.text, "--suffix="):
+				name = "[0-9]*" + strings.TrimPrefix(a.text, "--suffix=")
+			case a.text == "--suffix" && i+2+j < len(args):
+				name = "[0-9]*" + args[i+2+j].text
+			}
+			if name == "[0-9]*" {
+				break
+			}
+		}
+		an.addAccess(word{text: name, pattern: true}, modeWrite, "git format-patch", false)
+	}
 	if sub == "remote" {
 		for _, a := range args[i+1:] {
 			if !strings.HasPrefix(a.text, "-") {

@@ -244,7 +244,7 @@ func (an *analyzer) guessCommand(ws []word, depth, chain int) {
 	an.a.accesses = an.a.accesses[:accesses]
 	an.a.cwds = an.a.cwds[:cwds]
 	an.a.pathsUnknown = unknown
-	guessed, linked := an.guessed, an.linkFrom >= 0
+	guessed, linked := an.guessed, an.links > saved.links
 	a := an.a
 	*an = saved
 	an.a, an.guessed, an.guessWrites = a, guessed, writes

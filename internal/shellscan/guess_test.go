@@ -156,12 +156,33 @@ func TestRunningAProgramTheLineWrites(t *testing.T) {
 		"cp /bin/rm x && ./x -f c", "cat /bin/rm > x && ./x", "cp /bin/rm sub/x && cd sub && ./x",
 		"cp /bin/r? x && ./x", "printf 'rm -f c' > x.sh && chmod +x x.sh && ./x.sh", "cp -r /bin b && b/rm c",
 		"cp /bin/rm /w/x && /w/x c",
+		// An unmodelled command's operand or output, run by that name.
+		"objcopy -I binary -O binary b m && ./m", "openssl base64 -d -in b -out m && ./m",
+		"gcc -o m m.c && openssl base64 -d -in b -out m && ./m",
+		// The shell's own program, or a descriptor's, by a name no rule knows.
+		"/proc/self/exe x", "/proc/thread-self/exe -c :", "/proc/1/exe", "/dev/fd/3 x 3< /bin/bash",
+		"/proc/self/root/proc/self/exe x", "../../../../../../proc/self/exe x", "cd / && proc/self/exe x",
+		"nice /proc/self/exe x",
 	} {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
 			t.Errorf("%q is not opaque", line)
 		}
 	}
-	for _, line := range []string{"gcc -o m m.c && ./m", "make && ./bin/server", "./configure && make", "echo x > a && ./b"} {
+	for _, line := range []string{"gcc -o m m.c && ./m", "cc -c x.c && cc -o m x.o && ./m", "make && ./bin/server", "./configure && make", "echo x > a && ./b"} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
+			t.Errorf("%q is opaque: %q", line, a.reasons)
+		}
+	}
+}
+
+func TestSuShellOptionIsOpaque(t *testing.T) {
+	for _, line := range []string{"su -s /usr/bin/python3 root -c x", "runuser -s ./x root -c :", "su --shell=/usr/bin/perl -c x",
+		"su --sh /x root -c ls", "su -ls/x root -c ls", "su -l -s /bin/zsh root -c ls", "su -s /bin/sh -s /x -c ls"} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+	for _, line := range []string{"su -s /bin/bash root -c ls", "su -c ls root", "su -l root -c 'git status'"} {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
 			t.Errorf("%q is opaque: %q", line, a.reasons)
 		}

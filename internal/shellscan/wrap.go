@@ -161,6 +161,13 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		if !onlyVersion(args) {
 			an.usesCode(name, "/", append([]string{".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs"}, languageFiles["node"]...)...)
 		}
+	case "cargo":
+		// It builds the crate of Cargo.toml and runs its build script
+		// (build.rs), its tests and its binaries, with the toolchain a
+		// rust-toolchain file names.
+		if !onlyVersion(args) {
+			an.usesCode(name, "/", "*.rs", "Cargo.toml", "rust-toolchain", "rust-toolchain.toml")
+		}
 	}
 	if name == "go" || strings.HasPrefix(name, "go1.") {
 		if an.goCommand(name, args); an.goModel(name, args) {
@@ -717,8 +724,65 @@ func isAssignment(s string) bool {
 	return true
 }
 
+// suShells are the shells su -s may name for the command of -c to be the
+// bash script the analysis reads it as.
+var suShells = map[string]bool{"/bin/sh": true, "/bin/bash": true, "/usr/bin/sh": true, "/usr/bin/bash": true,
+	"/bin/dash": true, "/usr/bin/dash": true}
+
+// suShellOK reports whether every program su -s or --shell names (it
+// runs the last) is one of suShells; a word only known when the line runs
+// may name any.
+func suShellOK(args []word) bool {
+	for i, a := range args {
+		t := a.text
+		if a.dynamic {
+			return false
+		}
+		if t == "--" {
+			break
+		}
+		if strings.HasPrefix(t, "--") {
+			n, v, hasVal := strings.Cut(t, "=")
+			if len(n) >= 4 && strings.HasPrefix("--shell", n) {
+				if !hasVal && i+1 < len(args) {
+					v = args[i+1].text
+				}
+				if !suShells[v] {
+					return false
+				}
+			}
+			continue
+		}
+		if !strings.HasPrefix(t, "-") {
+			continue
+		}
+		// A cluster of one-letter options: c, g, G, s and w take a value.
+		for k := 1; k < len(t); k++ {
+			if strings.IndexByte("cgGw", t[k]) >= 0 {
+				break
+			}
+			if t[k] == 's' {
+				v := t[k+1:]
+				if v == "" && i+1 < len(args) {
+					v = args[i+1].text
+				}
+				if !suShells[v] {
+					return false
+				}
+				break
+			}
+		}
+	}
+	return true
+}
+
 // su records the command of su -c.
 func (an *analyzer) su(name string, args []word, depth int) {
+	if !suShellOK(args) {
+		// The command of -c runs as "PROGRAM -c COMMAND": python3 runs it
+		// as python, a script the line wrote as itself.
+		an.opaque(name + " -s runs its command with a program other than a shell the analysis reads")
+	}
 	for i := 0; i < len(args); i++ {
 		t := args[i].text
 		var script *word
