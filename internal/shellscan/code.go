@@ -172,16 +172,7 @@ func (an *analyzer) hand(t string) {
 		return
 	}
 	prog := an.a.units[an.cur].name
-	names := []string{t}
-	if _, v, ok := strings.Cut(t, "="); ok {
-		names = append(names, v)
-	} else if len(t) > 2 && t[0] == '-' && t[1] != '-' {
-		names = append(names, t[2:])
-	}
-	for _, n := range names {
-		if n == "" {
-			continue
-		}
+	for _, n := range wordPaths(t) {
 		if len(an.handed) >= maxHanded {
 			an.handedAll = true
 			return
@@ -190,6 +181,25 @@ func (an *analyzer) hand(t string) {
 		// it is handed, not writes.
 		an.handed = append(an.handed, codeUse{prog: prog, path: n, from: an.callFrom})
 	}
+}
+
+// wordPaths returns the paths the word t may name, as a command's
+// argument: t itself, the value after its first '=' (an option's or a
+// setting's: --agent-program=./y, editor=./y), or the value attached to a
+// one-letter option (-k./y). Empty ones are left out.
+func wordPaths(t string) []string {
+	var out []string
+	if t != "" {
+		out = append(out, t)
+	}
+	if _, v, ok := strings.Cut(t, "="); ok {
+		if v != "" {
+			out = append(out, v)
+		}
+	} else if len(t) > 2 && t[0] == '-' && t[1] != '-' {
+		out = append(out, t[2:])
+	}
+	return out
 }
 
 // handedPrograms records, as code a command runs, each path handed to a

@@ -606,13 +606,10 @@ func (an *analyzer) spellWritten(t string, read func(string) bool, depth int) bo
 	if len(an.written) == 0 || t == "" {
 		return true
 	}
-	names := []string{t}
-	if name, v, ok := strings.Cut(t, "="); ok && !messageFileOptions[name] {
-		names = append(names, v)
-	} else if !ok && len(t) > 2 && t[0] == '-' && t[1] != '-' {
-		names = append(names, t[2:])
-	}
-	for _, n := range names {
+	for _, n := range wordPaths(t) {
+		if name, v, ok := strings.Cut(t, "="); ok && n == v && messageFileOptions[name] {
+			continue
+		}
 		key := an.writtenKey(n)
 		text, ok := an.written[key]
 		if !ok || an.spelling[key] {
