@@ -901,7 +901,9 @@ func (an *analyzer) unknownAfterLink() {
 	}
 	budget := maxLinkChecks
 	for _, acc := range an.a.accesses[min(from, len(an.a.accesses)):] {
-		if !acc.unknown {
+		if !acc.unknown || acc.own {
+			// A command's own script (python3 x.py) is code it reads,
+			// checked as such; a link there leads to what it runs.
 			continue
 		}
 		if an.linkAnywhere || acc.pattern {

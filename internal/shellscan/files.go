@@ -514,6 +514,24 @@ var fileCommands = sync.OnceValue(func() map[string]fileSpec {
 	return m
 })
 
+// subcommandPrograms are the programs the analysis does not model whose
+// first word, when it is a plain word, names one of their subcommands
+// (npm test, pip install), not a file.
+var subcommandPrograms = map[string]bool{"npm": true, "pnpm": true, "yarn": true, "pip": true, "pip3": true}
+
+// withoutSubcommand returns args without the subcommand name a program
+// of subcommandPrograms takes first: a word without '-', '/' or '.'.
+// Any other first word stays, as a path the program may write.
+func withoutSubcommand(name string, args []word) []word {
+	if !subcommandPrograms[name] || len(args) == 0 {
+		return args
+	}
+	if a := args[0]; !a.dynamic && !a.special && !a.pattern && a.text != "" && !strings.ContainsAny(a.text, "-/.") {
+		return args[1:]
+	}
+	return args
+}
+
 // fileCommand records the files of a command in fileCommands, and of dd,
 // tar and unzip.
 func (an *analyzer) fileCommand(name string, args []word) {
@@ -679,7 +697,7 @@ func (an *analyzer) fileCommand(name string, args []word) {
 			an.codeOptions(name, args)
 			an.toolCode(name, args)
 			from := len(an.a.accesses)
-			an.unknownArgs(args)
+			an.unknownArgs(withoutSubcommand(name, args))
 			if isCompiler(name) || name == "make" || name == "gmake" || name == "rustc" || name == "rustdoc" {
 				// A program it builds (make m && ./m) is made of the
 				// sources its code use checks.

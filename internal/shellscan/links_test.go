@@ -31,6 +31,16 @@ func TestUnmodelledWordsAfterALinkAreOpaque(t *testing.T) {
 		{"cp -P link x && python3 -m json.tool README y", false},
 		{"python3 -m json.tool j x && cp -P link x", false},
 		{"mv a b && openssl base64 -in f -out y", false},
+		// A subcommand and an interpreter's own script are not paths
+		// written; the script's arguments and other words still are.
+		{"git checkout -b feature && npm test", false},
+		{"git pull && npm ci", false},
+		{"git stash && python3 x.py", false},
+		{"git pull && pip install -r requirements.txt", true},
+		{"git stash && python3 x.py out.json", true},
+		{"git pull && npm install ./pkg", true},
+		{"git pull && npm ./x", true},
+		{"git pull && npm --prefix d test", true},
 	}
 	for _, tt := range tests {
 		a := analyzeBash(tt.line, "/home/u", "/w")
