@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // ErrNotEmpty is matched (with [errors.Is]) by the error of an import into
@@ -80,8 +81,21 @@ func importTasks(ctx context.Context, r records, tasks []Task) error {
 	return r.commit(ctx, out)
 }
 
-// Import stores tasks unchanged into the empty list; see [Importer].
+// Import stores tasks unchanged into the empty list; see [Importer]. Ids
+// whose record files' names differ only in case ("A" and "a") are an
+// *InputError too: on a case-insensitive file system (macOS's, where a
+// data home may be copied) they are one file, and the second record would
+// replace the first.
 func (s *FileStore) Import(ctx context.Context, tasks []Task) error {
+	stems := make(map[string]string, len(tasks))
+	for _, t := range tasks {
+		stem := fileStem(t.ID)
+		folded := strings.ToLower(stem)
+		if other, ok := stems[folded]; ok && fileStem(other) != stem {
+			return &InputError{ID: t.ID, Field: "id", Err: fmt.Errorf("it and task '%s' are stored in files whose names differ only in case, one file on a case-insensitive file system", other)}
+		}
+		stems[folded] = t.ID
+	}
 	return s.locked(ctx, len(tasks) > 0, func(r *fileRecords) error { return importTasks(ctx, r, tasks) })
 }
 

@@ -77,6 +77,8 @@ func TestImportRefusesAndWritesNothing(t *testing.T) {
 		{"one file for a.b and a_b", newFile(t, dir, "dot", storage.Encoding{}), []Task{importable("a.b"), importable("a_b")}, isInputError, 0},
 		{"one file for x/y and x_y", newFile(t, dir, "slash", storage.Encoding{}), []Task{importable("x_y"), importable("x/y")}, isInputError, 0},
 		{"one file for é and _", newFile(t, dir, "accent", storage.Encoding{}), []Task{importable("é"), importable("_")}, isInputError, 0},
+		// One file where case does not count (macOS).
+		{"one file for A and a", newFile(t, dir, "case", storage.Encoding{}), []Task{importable("a"), importable("A")}, isInputError, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if err := tc.dst.Import(ctx, tc.tasks); !tc.check(err) {
