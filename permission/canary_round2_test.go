@@ -132,6 +132,14 @@ func checkCanaryRound(t *testing.T, round map[string][]string) string {
 		t.Skip("git is not installed")
 	}
 	template := canaryTemplate(t)
+	checkCanaryRoundIn(t, template, round)
+	return template
+}
+
+// checkCanaryRoundIn is checkCanaryRound in the fixture template, which
+// the caller made (canaryTemplate with more project files).
+func checkCanaryRoundIn(t *testing.T, template string, round map[string][]string) {
+	t.Helper()
 	for class, lines := range round {
 		for _, line := range lines {
 			allowedBy, p := canaryAttack(t, template, line)
@@ -143,5 +151,4 @@ func checkCanaryRound(t *testing.T, round map[string][]string) string {
 			}
 		}
 	}
-	return template
 }

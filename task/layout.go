@@ -24,6 +24,11 @@ const RecordSuffix = recordExt
 // for every id [Store.Create] assigns.
 func RecordName(id string) string { return fileStem(id) + recordExt }
 
+// StoredUnder reports whether the record of task id may be the file whose
+// name has the stem stem: the stem of its [RecordName], or the one
+// earlier versions of this package gave it (which kept dots).
+func StoredUnder(id, stem string) bool { return stemOf(id, stem) }
+
 // RecordStem returns the stem of the task record file named name and
 // whether name is a record's name: <stem>.json with a nonempty stem
 // (records written by earlier versions may keep dots in it).

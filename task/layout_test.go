@@ -117,3 +117,17 @@ func TestDeletePrivateListKeepsAListMarkedSharedMeanwhile(t *testing.T) {
 		t.Errorf("DeletePrivateList(none) = %v, %v; want false, nil", removed, err)
 	}
 }
+
+func TestStoredUnder(t *testing.T) {
+	for _, tt := range []struct {
+		id, stem string
+		want     bool
+	}{
+		{"1", "1", true}, {"a.b", "a_b", true}, {"a.b", "a.b", true}, {"é.x", "_.x", true}, {"é.x", "__x", true},
+		{"a", "b", false}, {"a.b", "a", false}, {"A", "a", false},
+	} {
+		if got := StoredUnder(tt.id, tt.stem); got != tt.want {
+			t.Errorf("StoredUnder(%q, %q) = %v, want %v", tt.id, tt.stem, got, tt.want)
+		}
+	}
+}

@@ -253,7 +253,7 @@ func databaseTaskRecord(ctx context.Context, enc storage.Encoding, listID, stem 
 	var head struct {
 		ID string `json:"id"`
 	}
-	if err := json.Unmarshal(plain, &head); err != nil || head.ID == "" || task.RecordName(head.ID) != stem+task.RecordSuffix && head.ID != stem {
+	if err := json.Unmarshal(plain, &head); err != nil || head.ID == "" || !task.StoredUnder(head.ID, stem) {
 		return "", nil, errors.New("the record's id is missing or does not match its file name")
 	}
 	if head.ID == stem || !enc.Encoded() {
