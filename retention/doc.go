@@ -32,10 +32,13 @@
 //     one that contains a lock is skipped. A context archive (<id>.context)
 //     is also kept while its session's log (<id>.jsonl beside it) is young:
 //     a resumed session may read its archive without writing to it. The
-//     logs of a directory are swept before its archives, and an archive is
-//     kept when, at its removal, its log has become young or is locked: a
-//     session resumed while the sweep runs keeps its log (which changed
-//     since the scan) and its archive with it.
+//     logs of a directory are swept before its archives, and an archive
+//     goes only when, at its removal, its log is gone: removed by the same
+//     sweep (would be, in a dry run) or missing before it. An archive whose
+//     log stays for any reason stays too: a session resumed while the sweep
+//     runs (its log changed since the scan, or is locked), a log a reader
+//     held locked when the sweep came to it, a log with other links. The
+//     refs of a log that stays never lead to a removed archive.
 //  5. A store's temporary file (.<record>.<12 hex>.tmp), directly in a
 //     sessions or spill directory, in a context archive directory or in a
 //     task list directory, is removed once it was last modified more than

@@ -3,6 +3,7 @@ package retention_test
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -54,4 +55,47 @@ func TestArchiveOfASessionResumedDuringTheSweepIsKept(t *testing.T) {
 	}
 	tr.mustExist(p1+"/sessions/s1.jsonl", p1+"/sessions/s1.context/index.jsonl", p1+"/sessions/s1.context/notes/aa.md")
 	equal(t, "removed", tr.removed(rep), nil)
+}
+
+// A session old enough to go whose log a reader holds locked while the
+// sweep passes it: the log stays (it is locked), and its archive, which
+// the log's refs lead to, must stay too, even when the reader has let go
+// by the time the sweep reaches the archive.
+func TestArchiveOfALogLockedAtItsTurnIsKept(t *testing.T) {
+	tr := newTree(t)
+	cp, err := session.NewFileCheckpointer(tr.path(p1+"/sessions"), session.FileOptions{Encoding: storage.Encoding{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cp.Append(t.Context(), "s1", []session.Event{session.UserEvent{Message: model.UserText("hello")}}, 0); err != nil {
+		t.Fatal(err)
+	}
+	tr.file(p1+"/sessions/s1.context/index.jsonl", 10, 40*day)
+	tr.dir(p1+"/sessions/s1.context", 40*day)
+	old := time.Now().Add(-40 * day)
+	if err := os.Chtimes(tr.path(p1+"/sessions/s1.jsonl"), old, old); err != nil {
+		t.Fatal(err)
+	}
+
+	for _, dry := range []bool{true, false} {
+		release, err := cp.Hold(t.Context(), "s1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		let := func(string) {
+			if release != nil {
+				if err := release(); err != nil {
+					t.Error(err)
+				}
+				release = nil
+			}
+		}
+		rep, err := retention.SweepCallingBeforeRemove(t.Context(), retention.Options{Home: tr.home, DryRun: dry}, let)
+		if err != nil {
+			t.Fatal(err)
+		}
+		let("")
+		tr.mustExist(p1+"/sessions/s1.jsonl", p1+"/sessions/s1.context/index.jsonl")
+		equal(t, "removed (dry run "+strconv.FormatBool(dry)+")", tr.removed(rep), nil)
+	}
 }

@@ -99,8 +99,9 @@ type sweeper struct {
 	projects   string    // <home>/projects
 	rep        Report
 
-	roots      []*os.Root  // open directories, closed at the end
-	candidates []candidate // files counted against MaxBytes
+	roots      []*os.Root      // open directories, closed at the end
+	candidates []candidate     // files counted against MaxBytes
+	removed    map[string]bool // paths this sweep removed (or, in a dry run, would remove)
 }
 
 // candidate is a young regular file that counts against MaxBytes.
@@ -540,12 +541,23 @@ func (s *sweeper) youngSession(d *os.Root, name string) bool {
 	return err == nil && st.Mode().IsRegular() && !st.ModTime().Before(s.cutoff)
 }
 
-// sessionInUse reports whether name in d is the context archive of a
-// session whose log is young or locked: what a session resumed since the
-// scan shows at the archive's removal, the logs having been swept first.
-func (s *sweeper) sessionInUse(d *os.Root, name string) bool {
+// sessionInUse reports whether name in d (at path) is the context archive
+// of a session whose log stays: one that is young or locked (what a
+// session resumed since the scan shows at the archive's removal, the logs
+// having been swept first), or one that this sweep did not remove, for
+// whatever reason it was kept (a reader held its lock when the sweep came
+// to it, it has other links, ...). An archive goes only with its log, or
+// after it.
+func (s *sweeper) sessionInUse(d *os.Root, name, path string) bool {
 	id, _, ok := storage.ParseContextDirName(name)
-	return ok && (s.youngSession(d, name) || liveLock(d, id+".jsonl"))
+	if !ok {
+		return false
+	}
+	log := id + ".jsonl"
+	if s.youngSession(d, name) || liveLock(d, log) {
+		return true
+	}
+	return !s.removed[filepath.Join(filepath.Dir(path), log)] && s.exists(d, log)
 }
 
 func b2i(b bool) int {
@@ -620,9 +632,9 @@ func (s *sweeper) remove(d *os.Root, name, path string, st fs.FileInfo, e Entry)
 	case s.opts.DryRun && liveLock(d, name):
 		s.skip(path, SkipLocked, nil)
 		return false
-	case cur.IsDir() && s.sessionInUse(d, name):
-		// The archive's session was resumed since the scan: its log
-		// is young now, or being written.
+	case cur.IsDir() && s.sessionInUse(d, name, path):
+		// The archive's session log stays: it was resumed since the
+		// scan, or was kept when the sweep came to it.
 		s.skip(path, SkipChanged, nil)
 		return false
 	}
@@ -655,6 +667,10 @@ func (s *sweeper) remove(d *os.Root, name, path string, st fs.FileInfo, e Entry)
 	}
 	s.rep.Removed = append(s.rep.Removed, e)
 	s.rep.BytesFreed += e.Size
+	if s.removed == nil {
+		s.removed = make(map[string]bool)
+	}
+	s.removed[path] = true
 	return true
 }
 
