@@ -73,7 +73,14 @@ func (an *analyzer) guessInner(args []word, depth, chain int) {
 // analysis models: a shell, an interpreter, a wrapper, a command that runs
 // code, or one whose files or options it knows.
 func guessable(w string) bool {
-	name := programName(path.Base(w))
+	base := path.Base(w)
+	name := programName(base)
+	if name != base && !versionLike(strings.TrimPrefix(strings.TrimPrefix(base, name), "-")) {
+		// Digits after a program's name that are no version: a key type
+		// (ed25519) or a digest name, not ed or sh. As the command run,
+		// such a name is still taken for the program (programName).
+		return false
+	}
 	if builtinOnly[name] || guessDataWords[name] {
 		return false
 	}
@@ -97,6 +104,21 @@ func guessable(w string) bool {
 	}
 	return modelledNames()[name] || strings.HasPrefix(name, "git-") || isCompiler(name) ||
 		name == "go" || strings.HasPrefix(name, "go1.")
+}
+
+// versionLike reports whether s is a version as programs' names carry
+// it (3, 3.12, 5.36.0, 14): numbers joined by dots, the first of at most
+// two digits and the others of at most three.
+func versionLike(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, n := range strings.Split(s, ".") {
+		if n == "" || len(n) > 2+min(i, 1) || strings.Trim(n, "0123456789") != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // modelledNames are the other programs wrapped and fileCommand look

@@ -40,7 +40,8 @@ func TestGuessedCommandsOfUnmodelledCommands(t *testing.T) {
 		"logsave x find -name c -delete", "logsave x git -c core.fsmonitor=x status", "logsave x tar xf x.tar",
 		"logsave x xargs rm", "logsave x nice sh -c ls", "logsave x patch -i p.diff", "logsave x patch < p.diff",
 		"runner --exec='sh -c ls'", "java -XX:OnError='perl -e 1' X", "systemd-tmpfiles --create t.conf",
-		"gio launch x.desktop",
+		"gio launch x.desktop", "logsave x python3.12 -c 1", "logsave x perl5.36.0 -e 1", "logsave x bash5 -c ls",
+		"logsave x not-14 sh -c ls",
 	} {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
 			t.Errorf("%q is not opaque", line)
@@ -52,6 +53,10 @@ func TestGuessedCommandsOfUnmodelledCommands(t *testing.T) {
 		`kubectl patch deploy x -p '{}'`, `gh issue create --title "rm old files" --body x`, `jq '.[] | .name' x.json`,
 		"docker compose run web python manage.py migrate", "jest --env node x.test.js", "docker run --rm img env",
 		"logsave log make test", "logsave log python3 x.py", "cargo run -- --name sh", "go run . sh -c x",
+		// Words that begin with a program's name and go on with digits
+		// that are no version (ed25519 and ed448 are no ed).
+		"ssh-keygen -t ed25519 -f ./id_test", "ssh-keygen -t ed25519 -C me -f ./k -N ''", "openssl genpkey -algorithm ed25519 -out k.pem",
+		"openssl genpkey -algorithm ed448 -out k.pem", "tool --curve ed25519ph x",
 	} {
 		a := analyzeBash(line, "/home/u", "/w")
 		if len(a.reasons) > 0 {
