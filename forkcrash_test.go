@@ -2,6 +2,8 @@ package liteagent_test
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"os/exec"
@@ -9,15 +11,20 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
+
 	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
 	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/lite-agent/lite-agent-go/store/postgres"
 	"github.com/lite-agent/lite-agent-go/task"
 )
 
 // forkChildEnv makes the test binary a child that forks a session and is
 // killed (SIGKILL, by itself) when it first encodes a record of a given
-// kind. Its value is "<home>\n<workdir>\n<session>\n<kind>".
+// kind. Its value is "<home>\n<workdir>\n<session>\n<kind>", followed by
+// "\n<url>\n<schema>" when the agent stores through PostgreSQL.
 const forkChildEnv = "LITE_AGENT_FORK_CHILD"
 
 // killingCodec is the test's AEAD codec, which kills its process when it
@@ -37,17 +44,26 @@ func (c killingCodec) Encode(ctx context.Context, p []byte, sc storage.Context) 
 
 func runForkChild(v string) int {
 	parts := strings.Split(v, "\n")
-	if len(parts) != 4 {
+	if len(parts) != 4 && len(parts) != 6 {
 		fmt.Fprintln(os.Stderr, "bad", forkChildEnv)
 		return 2
 	}
 	t := &testing.T{}
 	c := killingCodec{Codec: aeadCodec(t, "k1"), kind: storage.Kind(parts[3])}
-	a, err := liteagent.New(context.Background(), liteagent.Options{
+	opts := liteagent.Options{
 		Model: modeltest.New(), ModelName: "test-model", Workdir: parts[1],
 		Storage: storage.Options{Namespace: "acme", Home: parts[0], Codec: c}, OnApproval: approveAll,
 		ContextWindow: 4000,
-	})
+	}
+	if len(parts) == 6 {
+		st, err := postgres.Open(context.Background(), parts[4], postgres.Options{Schema: parts[5]})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		opts.Store = st
+	}
+	a, err := liteagent.New(context.Background(), opts)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
@@ -62,18 +78,54 @@ func runForkChild(v string) int {
 // session whose compacted events refer to notes it does not have, or
 // whose tasks are missing.
 func TestAKilledForkLeavesNoHalfMadeSession(t *testing.T) {
+	checkKilledForks(t, nil)
+}
+
+// The same through the PostgreSQL store, whose DeleteSession could not
+// remove what a fork copied before its log.
+func TestAKilledForkThroughPostgresLeavesNoHalfMadeSession(t *testing.T) {
+	url := pgtest.URL(t)
+	checkKilledForks(t, func(t *testing.T, opts *liteagent.Options) string {
+		b := make([]byte, 6)
+		rand.Read(b)
+		schema := "t_forkkill_" + hex.EncodeToString(b)
+		t.Cleanup(func() {
+			ctx := context.Background()
+			if conn, err := pgx.Connect(ctx, url); err == nil {
+				_, _ = conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+schema+" CASCADE")
+				conn.Close(ctx)
+			}
+		})
+		st, err := postgres.Open(t.Context(), url, postgres.Options{Schema: schema})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(st.Close)
+		opts.Store = st
+		return "\n" + url + "\n" + schema
+	})
+}
+
+// checkKilledForks kills a child forking a session at its first encode of
+// each kind of record, and checks what it left. withStore, when not nil,
+// sets the agent's Store and returns what the child needs to open it.
+func checkKilledForks(t *testing.T, withStore func(*testing.T, *liteagent.Options) string) {
 	for _, kind := range []storage.Kind{storage.KindArchive, storage.KindArchiveIndex, storage.KindTask, storage.KindCheckpoint} {
 		t.Run(string(kind), func(t *testing.T) {
 			f := newFixture(t)
 			opts := f.options(aeadCodec(t, "k1"))
 			opts.ContextWindow = 4000
+			store := ""
+			if withStore != nil {
+				store = withStore(t, &opts)
+			}
 			a := f.agent(t, opts)
 			ref := sessionWithData(t, f, a)
 			orig := a.SessionID()
 			a.Close()
 
 			cmd := exec.Command(os.Args[0], "-test.run=^$")
-			cmd.Env = append(os.Environ(), forkChildEnv+"="+f.home+"\n"+f.workdir+"\n"+orig+"\n"+string(kind))
+			cmd.Env = append(os.Environ(), forkChildEnv+"="+f.home+"\n"+f.workdir+"\n"+orig+"\n"+string(kind)+store)
 			out, err := cmd.CombinedOutput()
 			if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
 				t.Fatalf("the child was not killed at its first %s encode: %v\n%s", kind, err, out)
@@ -92,7 +144,13 @@ func TestAKilledForkLeavesNoHalfMadeSession(t *testing.T) {
 				if got := readRef(t, f, b, in.ID, ref); !strings.Contains(got, "line 000 of the big file") {
 					t.Errorf("the fork %s left by the killed child cannot read its archived result: %q", in.ID, got)
 				}
-				st, err := task.NewFileStore(b.Paths().TasksDir, in.ID, encodingOf(b, opts))
+				var st task.Store
+				var err error
+				if opts.Store != nil {
+					st, err = opts.Store.TaskList(t.Context(), encodingOf(b, opts), in.ID)
+				} else {
+					st, err = task.NewFileStore(b.Paths().TasksDir, in.ID, encodingOf(b, opts))
+				}
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/task"
 )
 
@@ -19,9 +20,8 @@ const (
 
 // A ForkError reports a fork that failed to copy Part ([ForkPartArchive]
 // or [ForkPartTaskList]) of session SessionID into the new session NewID,
-// with Err. What the fork wrote of NewID (its copied data and, with an
-// external Store, its log) was then removed, so that no half-made fork is
-// left, unless CleanupErr says that this failed.
+// with Err. What the fork copied into NewID was then removed, so that no
+// half-made fork is left, unless CleanupErr says that this failed.
 type ForkError struct {
 	// SessionID is the session forked.
 	SessionID string
@@ -61,9 +61,9 @@ const forkCleanupTimeout = 30 * time.Second
 
 // forkData copies what session id keeps beside its log into session
 // newID: its context archive and, when the session has a private task
-// list, that list. On failure it removes newID's data and returns a
-// *ForkError.
-func (a *Agent) forkData(ctx context.Context, id, newID string) error {
+// list, that list. On failure it removes newID's data (see dropFork; log
+// is the fork's log, not yet written) and returns a *ForkError.
+func (a *Agent) forkData(ctx context.Context, id, newID string, log []session.Event) error {
 	part := ForkPartArchive
 	err := a.forkArchive(ctx, id, newID)
 	if err == nil {
@@ -73,15 +73,26 @@ func (a *Agent) forkData(ctx context.Context, id, newID string) error {
 	if err == nil {
 		return nil
 	}
-	return &ForkError{SessionID: id, NewID: newID, Part: part, Err: err, CleanupErr: a.dropFork(ctx, newID)}
+	return &ForkError{SessionID: id, NewID: newID, Part: part, Err: err, CleanupErr: a.dropFork(ctx, newID, log)}
 }
 
 // dropFork removes what a fork that did not finish copied into session
-// newID, and forgets the session.
-func (a *Agent) dropFork(ctx context.Context, newID string) error {
+// newID, and forgets the session. An external Store removes a session's
+// data only with its log ([Store].DeleteSession), so when newID has none,
+// log (the fork's events) is written first and removed with the rest.
+func (a *Agent) dropFork(ctx context.Context, newID string, log []session.Event) error {
 	// The failure may be ctx's: the removal must still run.
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), forkCleanupTimeout)
 	defer cancel()
+	if a.mode == externalStore {
+		head, err := a.cp.Head(cctx, newID)
+		if err == nil && head == 0 {
+			_, err = a.cp.Append(cctx, newID, log, 0)
+		}
+		if err != nil {
+			return fmt.Errorf("the fork's log, needed to remove its copied data, could not be written: %w", err)
+		}
+	}
 	_, remove := a.sessionDeleter(newID)
 	err := remove(cctx)
 	a.eng.Forget(newID)

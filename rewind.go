@@ -154,31 +154,30 @@ func (a *Agent) Restore(ctx context.Context, id string, toSeq int64, opts Restor
 // changed. A failure to copy them is a *ForkError, and the new session's
 // data is removed again.
 //
-// In the data home the data is copied before the new session's log,
-// which is what makes the session exist: a fork cut short, even by a
-// crash, leaves no session whose events refer to notes it does not have.
-// An external Store (Options.Store) removes only sessions that have a log
-// (see Store.DeleteSession), so there the log is written first, and a
-// crash during the copy may leave the fork without part of its data.
+// The data is copied before the new session's log, which is what makes
+// the session exist: a fork cut short, even by a crash, leaves no session
+// whose events refer to notes it does not have. A crash may leave the
+// copied data of a session that does not exist, which nothing lists. An
+// external Store (Options.Store) removes a session's data only with its
+// log (see Store.DeleteSession), so after a failure there the log is
+// written and then removed with the data.
 func (a *Agent) Fork(ctx context.Context, id string, atSeq int64) (string, error) {
 	if !a.persistent() {
 		return "", ErrNoSessions
 	}
 	newID := newSessionID()
-	if a.mode == externalStore {
-		if _, err := rewind.Fork(ctx, a.cp, id, atSeq, newID); err != nil {
-			return "", err
-		}
-		if err := a.forkData(ctx, id, newID); err != nil {
-			return "", err
-		}
-		return newID, nil
-	}
-	if err := a.forkData(ctx, id, newID); err != nil {
+	copies, err := rewind.ForkEvents(ctx, a.cp, id, atSeq)
+	if err != nil {
 		return "", err
 	}
-	if _, err := rewind.Fork(ctx, a.cp, id, atSeq, newID); err != nil {
-		if cerr := a.dropFork(ctx, newID); cerr != nil {
+	// The data kept beside the log goes first and the log last: a fork
+	// cut short (a crash, a failure) leaves no listed session whose
+	// archived results or tasks are missing.
+	if err := a.forkData(ctx, id, newID, copies); err != nil {
+		return "", err
+	}
+	if _, err := a.cp.Append(ctx, newID, copies, 0); err != nil {
+		if cerr := a.dropFork(ctx, newID, copies); cerr != nil {
 			return "", fmt.Errorf("%w; removing the fork's copied data also failed: %w", err, cerr)
 		}
 		return "", err

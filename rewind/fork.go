@@ -25,18 +25,32 @@ func Fork(ctx context.Context, cp session.Checkpointer, id string, atSeq int64, 
 	if newID == "" || newID == id {
 		return 0, errors.New("rewind: a fork needs a new session id")
 	}
-	events, err := readSession(ctx, cp, id)
+	copies, err := ForkEvents(ctx, cp, id, atSeq)
 	if err != nil {
 		return 0, err
+	}
+	return cp.Append(ctx, newID, copies, 0)
+}
+
+// ForkEvents returns the events [Fork] copies from session id: records
+// 1..atSeq as stored, checked as Fork checks them (with the same errors).
+// It writes nothing. Appending them to a new session with expected head 0
+// is the fork; a caller that keeps data beside the log (a context archive,
+// a task list) can copy that first and write the log last, so that a fork
+// cut short leaves no session without its data.
+func ForkEvents(ctx context.Context, cp session.Checkpointer, id string, atSeq int64) ([]session.Event, error) {
+	events, err := readSession(ctx, cp, id)
+	if err != nil {
+		return nil, err
 	}
 	if atSeq == AtHead {
 		atSeq = int64(len(events))
 	}
 	if err := checkSeq(id, events, atSeq); err != nil {
-		return 0, err
+		return nil, err
 	}
 	if atSeq == 0 {
-		return 0, &SequenceError{SessionID: id, Head: int64(len(events)), Empty: true}
+		return nil, &SequenceError{SessionID: id, Head: int64(len(events)), Empty: true}
 	}
 	copies := make([]session.Event, 0, atSeq)
 	for _, se := range events[:atSeq] {
@@ -46,5 +60,5 @@ func Fork(ctx context.Context, cp session.Checkpointer, id string, atSeq int64, 
 		}
 		copies = append(copies, ev)
 	}
-	return cp.Append(ctx, newID, copies, 0)
+	return copies, nil
 }
