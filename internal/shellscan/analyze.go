@@ -406,10 +406,14 @@ func (an *analyzer) node(n syntax.Node, src string, depth int) bool {
 	case *syntax.Redirect:
 		an.redirect(n, src)
 	case *syntax.Assign:
-		an.opaque("an assignment changes the environment of what runs")
+		if !inertAssign(n) {
+			an.opaque("an assignment changes the environment of what runs")
+		}
 		return true
 	case *syntax.DeclClause:
-		an.opaque(n.Variant.Value + " assigns variables or their attributes")
+		if n.Variant == nil || n.Variant.Value != "export" || len(n.Args) == 0 || !inertAssigns(n.Args) {
+			an.opaque(n.Variant.Value + " assigns variables or their attributes")
+		}
 		an.decl(n, src)
 	case *syntax.ForClause:
 		an.looped, an.unordered = true, true
@@ -507,7 +511,7 @@ func (an *analyzer) call(c *syntax.CallExpr, src string, depth int) {
 	if len(c.Args) == 0 {
 		return // assignments only; the walk marks them
 	}
-	if len(c.Assigns) > 0 {
+	if !inertAssigns(c.Assigns) {
 		an.opaque("an assignment prefix changes the environment of the command")
 	}
 	ws := make([]word, len(c.Args))

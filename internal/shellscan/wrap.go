@@ -630,12 +630,16 @@ options:
 	return false
 }
 
-// env looks inside env. Only a bare env (or env --) is transparent: an
-// assignment, -i, -u, -S, -C or any other option changes what the command
-// runs or where, and makes the line opaque; the command is still recorded
-// for deny rules.
+// env looks inside env. Only env with nothing but inert assignments
+// (env GOOS=linux go build, see inertEnv), or none, before its command is
+// transparent: any other assignment, -i, -u, -S, -C or any other option
+// changes what the command runs or where, and makes the line opaque; the
+// command is still recorded for deny rules.
 func (an *analyzer) env(args []word, depth, chain int) bool {
 	i := 0
+	for i < len(args) && inertOperand(args[i]) {
+		i++
+	}
 	if i < len(args) && args[i].text == "--" {
 		i++
 	}

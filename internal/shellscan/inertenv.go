@@ -1,0 +1,102 @@
+package shellscan
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// inertEnv are the variables an assignment may set in a line that is
+// otherwise understood: by a prefix (GOOS=linux go build), env or export.
+// Each only chooses among behaviours its programs already have (a build
+// target, a locale, a time zone, colours, a log level, a runtime's
+// tuning); none names a program, a file, a directory, options or code.
+// What an agent may set beyond them, a denylist could never bound (the
+// issue's PATH, LD_*, BASH_ENV, GIT_*, PAGER …): any other variable keeps
+// the line opaque. Their values must be plain words (see inertValue).
+var inertEnv = map[string]bool{
+	// Go's build target and runtime tuning (not GOFLAGS, GOTOOLCHAIN,
+	// GOPATH, GOCACHE …, which name options, programs or directories).
+	"GOOS": true, "GOARCH": true, "GOARM": true, "GOAMD64": true, "GO386": true, "GOARM64": true,
+	"CGO_ENABLED": true, "GOMAXPROCS": true, "GOGC": true, "GOMEMLIMIT": true, "GOTRACEBACK": true,
+	// Modes and logs read by programs and project code.
+	"NODE_ENV": true, "CI": true, "DEBUG": true, "RUST_LOG": true, "RUST_BACKTRACE": true,
+	"NODE_NO_WARNINGS": true, "PYTHONUNBUFFERED": true, "PYTHONDONTWRITEBYTECODE": true,
+	"PYTHONHASHSEED": true, "PYTHONUTF8": true,
+	// Output and locale (a locale or zone given by a path is no word).
+	"NO_COLOR": true, "FORCE_COLOR": true, "CLICOLOR": true, "CLICOLOR_FORCE": true, "COLUMNS": true,
+	"LINES": true, "TZ": true, "LANG": true, "LANGUAGE": true, "LC_ALL": true, "LC_CTYPE": true,
+	"LC_COLLATE": true, "LC_MESSAGES": true, "LC_NUMERIC": true, "LC_TIME": true, "LC_MONETARY": true,
+}
+
+// inertValue reports whether v is a value an inert variable may take: a
+// plain word of letters, digits and . , : + = _ - (linux, C.UTF-8,
+// debug,hyper=info). It excludes paths ('/'), expansions and globs, a
+// tilde (which bash expands after ':' in an assignment), quotes, escapes
+// and blanks.
+func inertValue(v string) bool {
+	for _, r := range v {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+		case strings.ContainsRune(".,:+=_-", r):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// inertAssign reports whether a is NAME=value (not +=, not an array or
+// element, not a bare name) for an inert variable, with a value written
+// as a plain word, bare or in quotes that expand nothing.
+func inertAssign(a *syntax.Assign) bool {
+	if a == nil || a.Append || a.Naked || a.Index != nil || a.Array != nil || a.Name == nil || !inertEnv[a.Name.Value] {
+		return false
+	}
+	if a.Value == nil {
+		return true // NAME=
+	}
+	var b strings.Builder
+	for _, p := range a.Value.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return false
+			}
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			if p.Dollar {
+				return false
+			}
+			for _, q := range p.Parts {
+				lit, ok := q.(*syntax.Lit)
+				if !ok {
+					return false
+				}
+				b.WriteString(lit.Value)
+			}
+		default:
+			return false
+		}
+	}
+	return inertValue(b.String())
+}
+
+// inertAssigns reports whether every assignment of as is inert.
+func inertAssigns(as []*syntax.Assign) bool {
+	for _, a := range as {
+		if !inertAssign(a) {
+			return false
+		}
+	}
+	return true
+}
+
+// inertOperand reports whether w, an operand of env before its command,
+// is NAME=value for an inert variable with a plain word as value.
+func inertOperand(w word) bool {
+	name, v, ok := strings.Cut(w.text, "=")
+	return ok && !w.dynamic && !w.pattern && !w.special && inertEnv[name] && inertValue(v)
+}
