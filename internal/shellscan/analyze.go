@@ -112,6 +112,12 @@ type bashAnalysis struct {
 // working directory may be unknown (""), which makes ~, $HOME and $PWD
 // unknown expansions.
 type analyzer struct {
+	// plainRead marks the command being analyzed as the read builtin with
+	// plain names (see plainRead); readIFS holds the IFS prefixes such
+	// commands were given.
+	plainRead bool
+	readIFS   map[*syntax.Assign]bool
+
 	home, workdir string
 	a             *bashAnalysis
 	cwdChanged    bool
@@ -406,7 +412,7 @@ func (an *analyzer) node(n syntax.Node, src string, depth int) bool {
 	case *syntax.Redirect:
 		an.redirect(n, src)
 	case *syntax.Assign:
-		if !inertAssign(n) {
+		if !inertAssign(n) && !an.readIFS[n] {
 			an.opaque("an assignment changes the environment of what runs")
 		}
 		return true
@@ -511,7 +517,15 @@ func (an *analyzer) call(c *syntax.CallExpr, src string, depth int) {
 	if len(c.Args) == 0 {
 		return // assignments only; the walk marks them
 	}
-	if !inertAssigns(c.Assigns) {
+	read := plainRead(c)
+	if read {
+		if an.readIFS == nil {
+			an.readIFS = map[*syntax.Assign]bool{}
+		}
+		for _, a := range c.Assigns {
+			an.readIFS[a] = true // IFS= read -r line
+		}
+	} else if !inertAssigns(c.Assigns) {
 		an.opaque("an assignment prefix changes the environment of the command")
 	}
 	ws := make([]word, len(c.Args))
@@ -526,7 +540,9 @@ func (an *analyzer) call(c *syntax.CallExpr, src string, depth int) {
 	an.callPos = c.Pos().Offset()
 	an.callFrom = len(an.a.accesses)
 	uses := len(an.codeUses)
+	an.plainRead = read
 	an.command(ws, depth, 0)
+	an.plainRead = false
 	an.markOwnCode(an.callFrom, uses)
 	an.copyWritten(ws)
 }

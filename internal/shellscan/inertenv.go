@@ -50,11 +50,22 @@ func inertValue(v string) bool {
 // element, not a bare name) for an inert variable, with a value written
 // as a plain word, bare or in quotes that expand nothing.
 func inertAssign(a *syntax.Assign) bool {
-	if a == nil || a.Append || a.Naked || a.Index != nil || a.Array != nil || a.Name == nil || !inertEnv[a.Name.Value] {
+	if a == nil || a.Name == nil || !inertEnv[a.Name.Value] {
 		return false
 	}
+	v, ok := assignLiteral(a)
+	return ok && inertValue(v)
+}
+
+// assignLiteral returns the value of a, NAME=value (not +=, not an array
+// or element, not a bare name), when it is written literally: bare or in
+// quotes that expand nothing.
+func assignLiteral(a *syntax.Assign) (string, bool) {
+	if a == nil || a.Append || a.Naked || a.Index != nil || a.Array != nil || a.Name == nil {
+		return "", false
+	}
 	if a.Value == nil {
-		return true // NAME=
+		return "", true // NAME=
 	}
 	var b strings.Builder
 	for _, p := range a.Value.Parts {
@@ -63,25 +74,57 @@ func inertAssign(a *syntax.Assign) bool {
 			b.WriteString(p.Value)
 		case *syntax.SglQuoted:
 			if p.Dollar {
-				return false
+				return "", false
 			}
 			b.WriteString(p.Value)
 		case *syntax.DblQuoted:
 			if p.Dollar {
-				return false
+				return "", false
 			}
 			for _, q := range p.Parts {
 				lit, ok := q.(*syntax.Lit)
 				if !ok {
-					return false
+					return "", false
 				}
 				b.WriteString(lit.Value)
 			}
 		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
+// plainRead reports whether c is the read builtin given -r (and maybe -s)
+// and one or more plain lowercase names (while IFS= read -r line): like a for
+// loop's variable, such a name takes data the line does not know, which
+// every later use treats as such. Its only assignment prefix may be IFS
+// set to blanks or separators (IFS= , IFS=',').
+func plainRead(c *syntax.CallExpr) bool {
+	if len(c.Args) < 2 || c.Args[0].Lit() != "read" {
+		return false
+	}
+	for _, a := range c.Assigns {
+		v, ok := assignLiteral(a)
+		if !ok || a.Name.Value != "IFS" || strings.Trim(v, " \t,:;|=") != "" {
 			return false
 		}
 	}
-	return inertValue(b.String())
+	names, raw := 0, false
+	for _, w := range c.Args[1:] {
+		switch t := w.Lit(); {
+		case t == "-r" || t == "-s" || t == "-rs" || t == "-sr":
+			if names > 0 {
+				return false
+			}
+			raw = raw || t != "-s"
+		case loopVar(t):
+			names++
+		default:
+			return false
+		}
+	}
+	return raw && names > 0
 }
 
 // inertAssigns reports whether every assignment of as is inert.

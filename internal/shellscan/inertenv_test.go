@@ -54,3 +54,32 @@ func TestInertEnvironmentIsUnderstood(t *testing.T) {
 		}
 	}
 }
+
+// read with plain lowercase names takes data the line does not know, as a
+// for loop's variable does; IFS may be set for it to blanks and
+// separators. Everything else about read stays opaque.
+func TestPlainReadIsUnderstood(t *testing.T) {
+	for _, line := range []string{
+		"while read -r l; do echo \"$l\"; done < notes.txt",
+		"while IFS= read -r line; do echo \"$line\"; done < README",
+		"cat x.csv | while IFS=, read -r a b c; do echo \"$b\"; done",
+		"read -r first < README && echo \"$first\"",
+		"read -rs x1 x2 <<< 'a b'",
+		"IFS=' :' read -r a b <<< 'x:y'",
+	} {
+		if a := shellscan.Analyze(line, opts); a.Opaque {
+			t.Errorf("%q is opaque: %s", line, a.Reason())
+		}
+	}
+	for _, line := range []string{
+		"read x", "read -s x", "read PATH", "read -r", "read -r REPLY", "read -a arr", "read -r 'a[$(rm -f c)]'", "read -r a[0]",
+		"read -p x y", "read -d x y", "read -r x -r", "read -u 3 x", "read -r $x", "read -r \"x\"", "\"read\" -r x",
+		"./read -r x", "/usr/bin/read -r x", "IFS=/ read -r a b", "IFS=$'\\t' read -r a", "LANG=C IFS= read -r a",
+		"PATH=/x read -r a", "IFS=x read -r a", "read -r x; (( x ))", "read -r x; echo ${!x}", "read -r x; $x",
+		"read -r x; eval \"$x\"", "read -r ifs_ && IFS=$ifs_ ls", "read -r line; [[ $line -eq 1 ]]",
+	} {
+		if a := shellscan.Analyze(line, opts); !a.Opaque {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+}

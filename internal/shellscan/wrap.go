@@ -36,6 +36,9 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 			}
 		}
 	}
+	if an.plainRead && !an.guess && ws[0].text == "read" {
+		return false // read -r line: see plainRead
+	}
 	if why, ok := opaqueCommands()[name]; ok {
 		an.opaque(name + " " + why)
 		an.seeInside(name, args, depth, chain)
