@@ -439,7 +439,19 @@ func (an *analyzer) node(n syntax.Node, src string, depth int) bool {
 		an.opaque("a command substitution builds words at run time")
 	case *syntax.ProcSubst:
 		an.opaque("a process substitution runs a command whose output is a file")
-	case *syntax.ArithmExp, *syntax.ArithmCmd, *syntax.LetClause:
+	case *syntax.ArithmExp:
+		if literalArithm(n.X) {
+			return false // numbers and operators: nothing to look into
+		}
+		an.opaque("an arithmetic context evaluates variables' contents as code")
+		return true
+	case *syntax.ArithmCmd:
+		if literalArithm(n.X) {
+			return false
+		}
+		an.opaque("an arithmetic context evaluates variables' contents as code")
+		return true
+	case *syntax.LetClause:
 		an.opaque("an arithmetic context evaluates variables' contents as code")
 		return true
 	case *syntax.TestClause:
@@ -469,6 +481,32 @@ func loopVar(name string) bool {
 		}
 	}
 	return true
+}
+
+// literalArithm reports whether x is arithmetic on decimal numbers only
+// ($((60*5)), ((1))): operators and parentheses without a name, an
+// expansion or an assignment, so that it evaluates nothing but itself.
+func literalArithm(x syntax.ArithmExpr) bool {
+	switch x := x.(type) {
+	case *syntax.Word:
+		lit, ok := x.Parts[0].(*syntax.Lit)
+		return ok && len(x.Parts) == 1 && lit.Value != "" && strings.Trim(lit.Value, "0123456789") == ""
+	case *syntax.BinaryArithm:
+		switch x.Op {
+		case syntax.Assgn, syntax.AddAssgn, syntax.SubAssgn, syntax.MulAssgn, syntax.QuoAssgn, syntax.RemAssgn,
+			syntax.AndAssgn, syntax.OrAssgn, syntax.XorAssgn, syntax.ShlAssgn, syntax.ShrAssgn:
+			return false
+		}
+		return literalArithm(x.X) && literalArithm(x.Y)
+	case *syntax.UnaryArithm:
+		if x.Op == syntax.Inc || x.Op == syntax.Dec {
+			return false
+		}
+		return literalArithm(x.X)
+	case *syntax.ParenArithm:
+		return literalArithm(x.X)
+	}
+	return false
 }
 
 // clipName shortens a name for a reason.
@@ -1073,6 +1111,11 @@ func (an *analyzer) word(w *syntax.Word, src string) word {
 		an.part(p, src, i == 0 && tilde, false, &b, &out)
 	}
 	out.text = b.String()
+	if lit, ok := w.Parts[0].(*syntax.Lit); ok && len(w.Parts) == 1 && lit.Value == "[" {
+		// The test command: a '[' with no ']' after it in its word is
+		// no pattern to bash, and matches nothing but itself.
+		out.pattern = false
+	}
 	if !out.pattern && braceAcrossQuotes(w) {
 		out.pattern = true // .git/{"config",x} expands to .git/config
 	}

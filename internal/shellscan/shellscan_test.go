@@ -41,6 +41,13 @@ func TestAnalyzeMakesTheIssueExamplesOpaque(t *testing.T) {
 		`cp -a d e && echo x > e/link`,
 		// Class 5: globs in redirection targets.
 		`echo x > ~/.lite-agen?/permissions.jso?`, `echo x > *.json`,
+		// Arithmetic with a name, an expansion, an assignment or a
+		// number that is not plain decimal.
+		`echo $((x+1))`, `echo $(($x))`, `echo $((1+a[$(rm -f c)]))`, `(( 1, x ))`, `echo $((0x10))`,
+		`echo $((2#101))`, `echo $(( $(rm -f c) + 1 ))`, `echo $((1 ? x : 2))`, `echo $(("1"))`, `let 1+2`,
+		`echo $((-x))`, `echo $((x=1))`, `echo $((1e3))`,
+		// A '[' closed by a ']' in a later part of its word is a pattern.
+		`echo x > .git/["c"]onfig`, `["r"]m -f c`, `[ -d x ] && [r]m c`, `["["] x`, `[ x ] > [c]`,
 	}
 	for _, line := range lines {
 		if a := shellscan.Analyze(line, opts); !a.Opaque || a.Reason() == "" {
@@ -55,6 +62,7 @@ func TestAnalyzeUnderstandsOrdinaryLines(t *testing.T) {
 		`echo "$HOME" "$x"`, "ls ~ $HOME", "cat <<'EOF'\n$x\nEOF", "cat <<EOF\nplain\nEOF",
 		"for f in *.go; do echo \"$f\"; done", "[[ -f a && $x == b* ]]", "grep -rn x . | head -5",
 		"git log --oneline -5", "git diff --stat", "timeout 5 ls", "nice -n 5 ls", "env ls", "command ls",
+		"echo $((1+2))", "echo $(( (60 * 5) / 2 ))", "(( 1 ))", "echo $((10 % 3 ? 1 : 2))", "[ -d node_modules ] || npm ci", "[ -f go.mod ] && go build ./...",
 		"cp a b", "mv a b", "sed -n 1p f", "echo $PATH $x", "ls $HOME/x", "awk '{print $1}' f", "tar czf a.tgz src", "ls 2>&1 >/dev/null",
 	}
 	for _, line := range lines {
