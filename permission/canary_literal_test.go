@@ -6,8 +6,8 @@ import "testing"
 
 // canaryLiteral are attacks behind the test command spelled [, which the
 // analysis understands as it understands test (a lone '[' is no glob to
-// bash), and beside arithmetic on numbers only, which evaluates nothing
-// but itself. Each does damage when run in the fixture, so each must be
+// bash), beside arithmetic on numbers only, which evaluates nothing but
+// itself, and beside set -euo pipefail and a bare env, which run nothing. Each does damage when run in the fixture, so each must be
 // refused by both scenarios.
 var canaryLiteral = map[string][]string{
 	"test-bracket": {
@@ -16,6 +16,14 @@ var canaryLiteral = map[string][]string{
 		`[ -d .git ] && echo x > .git/config`,
 		`[ -n x ] && echo x > .git/[c]onfig`,
 		`[ -s README ] || [ -e c ] && rm c`,
+	},
+	"strict-set-and-bare-env": {
+		`set -euo pipefail; rm -f c`,
+		`set -e; echo x > .git/config`,
+		`set -o pipefail; find . -name c -delete`,
+		`set -e; echo 'rm -f c' > y && bash y`,
+		`env > /dev/null; rm -f c`,
+		`set +u -o errexit && printf 'rm -f c' | bash`,
 	},
 	"literal-arithmetic": {
 		`echo $((1+2)) && rm -f c`,
@@ -31,6 +39,7 @@ var canaryLiteral = map[string][]string{
 var canaryLiteralOrdinary = []string{
 	"[ -d .git ] && git status", "[ -f README ] || echo missing", "[ -d node_modules ] || ls",
 	"echo $((1+2))", "echo $(( (60 * 5) / 2 ))", "(( 2 > 1 )) && ls",
+	"set -euo pipefail; git status", "set -e; ls -la", "env | sort",
 }
 
 func TestCanaryLiteral(t *testing.T) {

@@ -27,7 +27,7 @@ func TestAnalyzeMakesTheIssueExamplesOpaque(t *testing.T) {
 		`for PATH in /evil; do ls; done`, `export "PATH=/evil"`, `declare -n p=PATH`, `printf -vPATH /evil`,
 		`hash -p /bin/rm ls`, `trap -- 'rm -f c' EXIT`, `env -S 'rm -f c'`, `strace rm c`, `script -c 'rm c'`,
 		`unshare rm c`, `setpriv rm c`, `prlimit rm c`, `xargs rm`, `find . -exec rm {} +`, `find . -delete`,
-		`eval ls`, `source x`, `. x`, `builtin ls`, `command -p ls`, `enable -n ls`, `set -e`, `shopt -s x`,
+		`eval ls`, `source x`, `. x`, `builtin ls`, `command -p ls`, `enable -n ls`, `set -k`, `shopt -s x`,
 		`exec ls`, `coproc ls`, `select x in a; do :; done`, `f() { :; }`, `alias ls=rm`, `sed 's/a/b/e' f`,
 		`sed -n '1w out' f`, `awk 'BEGIN{system("x")}'`, `tar xf a.tar`, `tar cf a.tar --to-command=x b`,
 		`rsync -e ssh a b:c`, `ln -s a b`, `$CMD`, `l* -a`, `git status $x`, `echo $(ls)`, "echo `ls`", `cat <(ls)`,
@@ -41,6 +41,9 @@ func TestAnalyzeMakesTheIssueExamplesOpaque(t *testing.T) {
 		`cp -a d e && echo x > e/link`,
 		// Class 5: globs in redirection targets.
 		`echo x > ~/.lite-agen?/permissions.jso?`, `echo x > *.json`,
+		// set with anything but errexit, nounset and pipefail.
+		`set`, `set -x`, `set -k`, `set -a`, `set -f`, `set -o posix`, `set -eo`, `set -o vi`, `set -- a`, `set -e x`,
+		`set -o $o`, `set -euxo pipefail`, `set -oe pipefail`, `./set -e`, `set -E`, `set -T`,
 		// Arithmetic with a name, an expansion, an assignment or a
 		// number that is not plain decimal.
 		`echo $((x+1))`, `echo $(($x))`, `echo $((1+a[$(rm -f c)]))`, `(( 1, x ))`, `echo $((0x10))`,
@@ -62,7 +65,8 @@ func TestAnalyzeUnderstandsOrdinaryLines(t *testing.T) {
 		`echo "$HOME" "$x"`, "ls ~ $HOME", "cat <<'EOF'\n$x\nEOF", "cat <<EOF\nplain\nEOF",
 		"for f in *.go; do echo \"$f\"; done", "[[ -f a && $x == b* ]]", "grep -rn x . | head -5",
 		"git log --oneline -5", "git diff --stat", "timeout 5 ls", "nice -n 5 ls", "env ls", "command ls",
-		"echo $((1+2))", "echo $(( (60 * 5) / 2 ))", "(( 1 ))", "echo $((10 % 3 ? 1 : 2))", "[ -d node_modules ] || npm ci", "[ -f go.mod ] && go build ./...",
+		"set -euo pipefail; npm test", "set -e; go build ./...", "set -eu -o pipefail", "set +e; ls", "set -o errexit -o nounset",
+		"env | sort", "env", "echo $((1+2))", "echo $(( (60 * 5) / 2 ))", "(( 1 ))", "echo $((10 % 3 ? 1 : 2))", "[ -d node_modules ] || npm ci", "[ -f go.mod ] && go build ./...",
 		"cp a b", "mv a b", "sed -n 1p f", "echo $PATH $x", "ls $HOME/x", "awk '{print $1}' f", "tar czf a.tgz src", "ls 2>&1 >/dev/null",
 	}
 	for _, line := range lines {

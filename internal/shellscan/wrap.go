@@ -39,6 +39,9 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	if an.plainRead && !an.guess && ws[0].text == "read" {
 		return false // read -r line: see plainRead
 	}
+	if !an.guess && ws[0].text == "set" && strictSet(args) {
+		return false // set -euo pipefail
+	}
 	if why, ok := opaqueCommands()[name]; ok {
 		an.opaque(name + " " + why)
 		an.seeInside(name, args, depth, chain)
@@ -633,12 +636,54 @@ options:
 	return false
 }
 
+// strictSet reports whether args, given to the set builtin, only turn
+// errexit, nounset and pipefail on or off (set -euo pipefail, set +e):
+// options that stop a line early or fail it, and never change what a
+// command it runs is or does. Any other option (-x runs PS4's expansions,
+// -k moves assignments into the environment, -f, -a, -o posix …) or a
+// positional parameter keeps set opaque.
+func strictSet(args []word) bool {
+	if len(args) == 0 {
+		return false // set alone prints every variable and function
+	}
+	for i := 0; i < len(args); i++ {
+		t := args[i].text
+		if args[i].dynamic || args[i].pattern || args[i].special || len(t) < 2 || t[0] != '-' && t[0] != '+' {
+			return false
+		}
+		for j := 1; j < len(t); j++ {
+			switch t[j] {
+			case 'e', 'u':
+			case 'o':
+				if j != len(t)-1 || i+1 == len(args) {
+					return false
+				}
+				i++
+				switch args[i].text {
+				case "errexit", "nounset", "pipefail":
+				default:
+					return false
+				}
+				if args[i].dynamic || args[i].pattern {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // env looks inside env. Only env with nothing but inert assignments
 // (env GOOS=linux go build, see inertEnv), or none, before its command is
 // transparent: any other assignment, -i, -u, -S, -C or any other option
 // changes what the command runs or where, and makes the line opaque; the
 // command is still recorded for deny rules.
 func (an *analyzer) env(args []word, depth, chain int) bool {
+	if len(args) == 0 {
+		return false // env alone prints the environment
+	}
 	i := 0
 	for i < len(args) && inertOperand(args[i]) {
 		i++
