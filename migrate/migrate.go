@@ -380,7 +380,7 @@ func (m *migration) run(ctx context.Context) error {
 	if err := m.checkSourceRoot(); err != nil {
 		return err
 	}
-	if _, err := m.inspectDestination(); err != nil {
+	if _, _, err := m.inspectDestination(ctx); err != nil {
 		return err
 	}
 	p, err := m.plan(ctx)
