@@ -242,6 +242,10 @@ type destination struct {
 	lock    *filelock.Lock
 	created []string // directories this run created, outermost first
 	removed bool     // abandon removed everything this run wrote
+	// marker is the marker file as this run wrote it; ok is false if its
+	// state could not be read, and then abandon leaves it.
+	marker   fileState
+	markerOK bool
 }
 
 // openDestination creates the destination root, locks it, clears an
@@ -295,6 +299,9 @@ func (m *migration) openDestination(ctx context.Context) (_ *destination, err er
 		}
 	} else if err := d.dir.WriteFileExclusive(MarkerName, data); err != nil {
 		return nil, err
+	}
+	if st, err := d.dir.Lstat(MarkerName); err == nil {
+		d.marker, d.markerOK = stateOf(st)
 	}
 	m.dst = d.dir
 	m.flush = newFlusher(d.dir.Real(), m.opts)
@@ -456,10 +463,27 @@ func syncDir(dir string) error {
 
 // abandon removes what this run wrote after a failure, the marker last,
 // and nothing else (see removeMade). If anything of it cannot be removed,
-// the marker stays.
+// the marker stays. A run that lost the destination lock (it was paused
+// past the stale period, say, and a rerun took the lock over) removes
+// nothing: the destination is the rerun's, which cleared what this run
+// wrote, made its directories again and replaced the marker, and removing
+// the marker or an empty directory the rerun is about to fill would pass
+// its unfinished copy off as a finished one, or break it. The marker goes
+// only if it is still the one this run wrote.
 func (d *destination) abandon() {
+	if d.lock.Check() != nil {
+		return
+	}
 	ok := d.m.removeMade()
-	if ok && d.dir.Remove(MarkerName) == nil {
+	if !ok || !d.markerOK || d.lock.Check() != nil {
+		return
+	}
+	if st, err := d.dir.Lstat(MarkerName); err != nil {
+		return
+	} else if now, _ := stateOf(st); now.dev != d.marker.dev || now.ino != d.marker.ino {
+		return
+	}
+	if d.dir.Remove(MarkerName) == nil {
 		d.removed = true
 	}
 }
