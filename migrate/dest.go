@@ -303,7 +303,7 @@ func (m *migration) openDestination(ctx context.Context) (_ *destination, err er
 	if st, err := d.dir.Lstat(MarkerName); err == nil {
 		d.marker, d.markerOK = stateOf(st)
 	}
-	m.dst = d.dir
+	m.dst, m.dstLock = d.dir, d.lock
 	m.flush = newFlusher(d.dir.Real(), m.opts)
 	return d, nil
 }
@@ -517,6 +517,20 @@ type destFile struct {
 	rel  string
 }
 
+// stillHeld returns an error if the destination lock was lost: a rerun
+// took it over (this run was paused past the stale period, say), and the
+// destination, cleared and being written again, is the rerun's. Nothing is
+// created in it after that.
+func (m *migration) stillHeld(path string) error {
+	if m.dstLock == nil {
+		return nil
+	}
+	if err := m.dstLock.Check(); err != nil {
+		return fmt.Errorf("the destination lock was lost, %s is not written: %w", path, err)
+	}
+	return nil
+}
+
 // create creates the destination file rel: exclusively, so that nothing is
 // ever replaced, with mode 0600, and without following a symlink anywhere
 // on its path. Its directory must exist. In a dry run it returns nil.
@@ -525,6 +539,9 @@ func (m *migration) create(rel string) (*destFile, error) {
 		return nil, nil
 	}
 	path := filepath.Join(m.dstRoot, rel)
+	if err := m.stillHeld(path); err != nil {
+		return nil, err
+	}
 	p, err := m.dst.Resolve(rel)
 	if err != nil {
 		return nil, err
@@ -544,6 +561,9 @@ func (m *migration) createAt(dir *dirHandle, rel, name string) (*destFile, error
 		return nil, nil
 	}
 	path := filepath.Join(m.dstRoot, rel)
+	if err := m.stillHeld(path); err != nil {
+		return nil, err
+	}
 	f, err := dir.create(name)
 	if err != nil {
 		return nil, writeError(path, err)
@@ -714,6 +734,9 @@ func (m *migration) mkdir(rel string) error {
 	}
 	p, err := m.dst.Resolve(rel)
 	if err != nil {
+		return err
+	}
+	if err := m.stillHeld(p); err != nil {
 		return err
 	}
 	missing := safefs.MissingDirs(p)

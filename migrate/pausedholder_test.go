@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"syscall"
 	"testing"
@@ -28,13 +29,34 @@ func TestAPausedMigrationThatLostTheLockKeepsTheRerunsMarker(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits for the destination lock to go stale (10 s)")
 	}
+	// The paused migration copied two files: its next one is a session
+	// log, created in a directory the rerun removed and made again.
+	testPausedMigration(t, 2)
+}
+
+// A paused migration that lost the lock must not write into the rerun's
+// destination either: resumed before an archive (written by path, into the
+// rerun's new directories), it would put its own files where the rerun
+// then fails to create them, and the rerun, giving up, would leave them
+// behind without a marker, a partial copy passing for a finished one.
+func TestAPausedMigrationThatLostTheLockWritesNothingMore(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the destination lock to go stale (10 s)")
+	}
+	testPausedMigration(t, 1)
+}
+
+// testPausedMigration pauses a migration after it copied after files, runs
+// a rerun that takes its lock over, and resumes it once the rerun copied as
+// many: the rerun must keep its marker and succeed.
+func testPausedMigration(t *testing.T, after int) {
 	src := buildProject(t, t.TempDir(), workdir, aead(t, "k1", 1), "")
 	dstHome := t.TempDir()
 	dst := resolve(t, workdir, storage.Options{Home: dstHome})
 	root := dst.ProjectDir()
 
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), childEnv+"=1", "MIGRATE_FROM="+src.home, "MIGRATE_TO="+dstHome)
+	cmd.Env = append(os.Environ(), childEnv+"=1", "MIGRATE_FROM="+src.home, "MIGRATE_TO="+dstHome, "MIGRATE_AFTER="+strconv.Itoa(after))
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -75,7 +97,7 @@ func TestAPausedMigrationThatLostTheLockKeepsTheRerunsMarker(t *testing.T) {
 		Workers:          1,
 		ProgressInterval: -1,
 		Progress: func(p migrate.Progress) {
-			if p.Files < 3 {
+			if p.Files < after {
 				return
 			}
 			once.Do(func() {
