@@ -50,22 +50,23 @@ func (m *migration) written() []string {
 
 // inspectDestination checks the destination root without changing it. It
 // must be missing, an empty directory, or hold only an interrupted migration
-// of this source, in which case it reports true.
-func (m *migration) inspectDestination() (bool, error) {
+// of this source, in which case it reports true and returns the state of
+// every file found there (see copyOf): what a rerun may remove.
+func (m *migration) inspectDestination(ctx context.Context) (bool, map[string]fileState, error) {
 	st, err := os.Lstat(m.dstRoot)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return false, nil
+		return false, nil, nil
 	case err != nil:
-		return false, (&storage.Error{Op: "open", File: m.dstRoot, Message: "cannot inspect the destination"}).WithCause(err)
+		return false, nil, (&storage.Error{Op: "open", File: m.dstRoot, Message: "cannot inspect the destination"}).WithCause(err)
 	case st.Mode()&fs.ModeSymlink != 0:
-		return false, fmt.Errorf("%w: the destination %s is a symlink", ErrSymlink, m.dstRoot)
+		return false, nil, fmt.Errorf("%w: the destination %s is a symlink", ErrSymlink, m.dstRoot)
 	case !st.IsDir():
-		return false, fmt.Errorf("%w: %s is not a directory", ErrDestinationNotEmpty, m.dstRoot)
+		return false, nil, fmt.Errorf("%w: %s is not a directory", ErrDestinationNotEmpty, m.dstRoot)
 	}
 	ents, err := os.ReadDir(m.dstRoot)
 	if err != nil {
-		return false, (&storage.Error{Op: "list", File: m.dstRoot, Message: "cannot list the destination"}).WithCause(err)
+		return false, nil, (&storage.Error{Op: "list", File: m.dstRoot, Message: "cannot list the destination"}).WithCause(err)
 	}
 	var names []string
 	for _, e := range ents {
@@ -76,57 +77,102 @@ func (m *migration) inspectDestination() (bool, error) {
 		}
 	}
 	if len(names) == 0 {
-		return false, nil
+		return false, nil, nil
 	}
 	if !slices.Contains(names, MarkerName) {
-		return false, fmt.Errorf("%w: %s", ErrDestinationNotEmpty, m.dstRoot)
+		return false, nil, fmt.Errorf("%w: %s", ErrDestinationNotEmpty, m.dstRoot)
 	}
 	data, err := readMarker(filepath.Join(m.dstRoot, MarkerName))
 	var mk marker
 	if err != nil || json.Unmarshal(data, &mk) != nil || mk.Version != 1 {
-		return false, fmt.Errorf("%w: %s holds a migration marker that cannot be read; remove the destination by hand", ErrDestinationNotEmpty, m.dstRoot)
+		return false, nil, fmt.Errorf("%w: %s holds a migration marker that cannot be read; remove the destination by hand", ErrDestinationNotEmpty, m.dstRoot)
 	}
 	if mk.Source != m.srcRoot {
-		return false, fmt.Errorf("%w: %s holds an interrupted migration from another source (%s); remove it by hand", ErrDestinationNotEmpty, m.dstRoot, mk.Source)
+		return false, nil, fmt.Errorf("%w: %s holds an interrupted migration from another source (%s); remove it by hand", ErrDestinationNotEmpty, m.dstRoot, mk.Source)
 	}
 	for _, n := range names {
 		if !slices.Contains(m.written(), n) {
-			return false, fmt.Errorf("%w: %s holds an interrupted migration and %s, which no migration writes", ErrDestinationNotEmpty, m.dstRoot, n)
+			return false, nil, fmt.Errorf("%w: %s holds an interrupted migration and %s, which no migration writes", ErrDestinationNotEmpty, m.dstRoot, n)
 		}
 	}
+	checked := map[string]fileState{}
 	for _, n := range names {
 		if n == MarkerName {
 			continue
 		}
-		rel, err := m.foreign(n, nil)
-		if err != nil {
-			return false, err
-		}
-		if rel != "" {
-			return false, foreignError(m.dstRoot, rel)
+		if err := m.foreign(ctx, n, checked); err != nil {
+			return false, nil, err
 		}
 	}
-	return true, nil
+	return true, checked, nil
 }
 
 // foreignError reports the entry rel of the destination root, which no
-// migration of this source wrote.
-func foreignError(root, rel string) error {
-	return fmt.Errorf("%w: %s holds an interrupted migration and %s, which has no counterpart in the source (a writer of the destination put it there, or the source's file is gone since); move it away by hand", ErrDestinationNotEmpty, root, filepath.Join(root, rel))
+// migration of this source wrote: it has no counterpart in the source, or
+// why says how it differs from what a migration writes there.
+func foreignError(root, rel, why string) error {
+	if why == "" {
+		return fmt.Errorf("%w: %s holds an interrupted migration and %s, which has no counterpart in the source (a writer of the destination put it there, or the source's file is gone since); move it away by hand", ErrDestinationNotEmpty, root, filepath.Join(root, rel))
+	}
+	return fmt.Errorf("%w: %s holds an interrupted migration and %s, which %s: a writer of the destination wrote to it after the migration copied it, or the source's file changed since; move it away by hand", ErrDestinationNotEmpty, root, filepath.Join(root, rel), why)
 }
 
-// foreign walks the destination entry n (a name of m.written()) and returns
-// the first entry in it, relative to the destination root, that is not a
-// directory and has no counterpart at the same place in the source, which
-// a migration copies to: no migration of this source wrote it, so it
-// belongs to a writer of the destination (an agent started before the
-// marker was written, or a host using the file stores directly). With
-// dst, the destination root, every other entry that is not a directory is
-// removed through it (never through a symbolic link) as it is walked,
-// then the directories, innermost first, each only if empty, so that an
-// interrupted migration of this source is cleared and what else is there
-// stays. "" means there is no such entry (and, with dst, n is gone).
-func (m *migration) foreign(n string, dst *safefs.Dir) (string, error) {
+// foreign walks the destination entry n (a name of m.written()) and
+// returns an error (ErrDestinationNotEmpty) naming the first entry in it
+// that is not a directory and that no migration of this source may have
+// written: one without a counterpart at the same place in the source,
+// which a migration copies to, or one that holds something else than a
+// migration writes there (see copyOf). Such an entry belongs to a writer
+// of the destination (an agent started before the marker was written, or
+// a host using the file stores directly), or to an agent that wrote to
+// the migration's copy since. The state of every other file is added to
+// checked, under its path relative to the destination root.
+func (m *migration) foreign(ctx context.Context, n string, checked map[string]fileState) error {
+	root := filepath.Join(m.dstRoot, n)
+	if _, err := os.Lstat(root); errors.Is(err, fs.ErrNotExist) {
+		return nil // nothing there
+	}
+	err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if e.IsDir() {
+			return nil
+		}
+		rel, err := filepath.Rel(m.dstRoot, p)
+		if err != nil {
+			return err
+		}
+		if st, err := os.Lstat(filepath.Join(m.srcRoot, rel)); err != nil || st.IsDir() {
+			return foreignError(m.dstRoot, rel, "")
+		}
+		why, state, err := m.copyOf(ctx, rel)
+		if err != nil {
+			return err
+		}
+		if why != "" {
+			return foreignError(m.dstRoot, rel, why)
+		}
+		checked[rel] = state
+		return nil
+	})
+	switch {
+	case errors.Is(err, ErrDestinationNotEmpty) || ctx.Err() != nil && errors.Is(err, ctx.Err()):
+		return err
+	case err != nil:
+		return (&storage.Error{Op: "list", File: root, Message: "cannot inspect the interrupted migration"}).WithCause(err)
+	}
+	return nil
+}
+
+// clear removes, through dst (never through a symbolic link), the files of
+// the destination entry n that inspectDestination found in checked and
+// that are still as it found them, then the directories, innermost first,
+// each only if empty, so that an interrupted migration of this source is
+// cleared and what else is there stays. It returns an error
+// (ErrDestinationNotEmpty) naming a file that was not checked or changed
+// since, which it leaves; n is then not gone.
+func (m *migration) clear(n string, dst *safefs.Dir, checked map[string]fileState) error {
 	root := filepath.Join(m.dstRoot, n)
 	var dirs []string
 	found := ""
@@ -134,46 +180,44 @@ func (m *migration) foreign(n string, dst *safefs.Dir) (string, error) {
 		if err != nil {
 			return err
 		}
-		rel, err := filepath.Rel(filepath.Dir(root), p)
-		if err != nil {
-			return err
-		}
 		if e.IsDir() {
 			dirs = append(dirs, p)
 			return nil
 		}
-		if st, err := os.Lstat(filepath.Join(m.srcRoot, rel)); err != nil || st.IsDir() {
+		rel, err := filepath.Rel(m.dstRoot, p)
+		if err != nil {
+			return err
+		}
+		want, ok := checked[rel]
+		var now fileState
+		if st, err := dst.Lstat(rel); err == nil {
+			now, _ = stateOf(st)
+		}
+		if !ok || now != want {
 			if found == "" {
 				found = rel
 			}
-			if dst == nil {
-				return fs.SkipAll
-			}
 			return nil
 		}
-		if dst != nil {
-			return dst.Remove(rel)
-		}
-		return nil
+		return dst.Remove(rel)
 	})
 	if errors.Is(err, fs.ErrNotExist) && found == "" && len(dirs) == 0 {
-		return "", nil // nothing there
+		return nil // nothing there
 	}
 	if err != nil {
-		return "", (&storage.Error{Op: "remove", File: root, Message: "cannot clear the interrupted migration"}).WithCause(err)
+		return (&storage.Error{Op: "remove", File: root, Message: "cannot clear the interrupted migration"}).WithCause(err)
 	}
-	if dst != nil {
-		for i := len(dirs) - 1; i >= 0; i-- {
-			_ = unix.Rmdir(dirs[i]) // only if empty
-		}
-		if found == "" {
-			if _, err := os.Lstat(root); err == nil {
-				// Something appeared while it was cleared.
-				return n, nil
-			}
-		}
+	for i := len(dirs) - 1; i >= 0; i-- {
+		_ = unix.Rmdir(dirs[i]) // only if empty
 	}
-	return found, nil
+	if found != "" {
+		return foreignError(m.dstRoot, found, "appeared or changed while the interrupted migration was cleared")
+	}
+	if _, err := os.Lstat(root); err == nil {
+		// Something appeared while it was cleared.
+		return foreignError(m.dstRoot, n, "appeared or changed while the interrupted migration was cleared")
+	}
+	return nil
 }
 
 // readMarker reads the marker file p, refusing a symlink and anything
@@ -198,6 +242,10 @@ type destination struct {
 	lock    *filelock.Lock
 	created []string // directories this run created, outermost first
 	removed bool     // abandon removed everything this run wrote
+	// marker is the marker file as this run wrote it; ok is false if its
+	// state could not be read, and then abandon leaves it.
+	marker   fileState
+	markerOK bool
 }
 
 // openDestination creates the destination root, locks it, clears an
@@ -223,7 +271,7 @@ func (m *migration) openDestination(ctx context.Context) (_ *destination, err er
 		}
 	}()
 	// Check again under the lock: another migration may have come and gone.
-	incomplete, err := m.inspectDestination()
+	incomplete, checked, err := m.inspectDestination(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -238,25 +286,24 @@ func (m *migration) openDestination(ctx context.Context) (_ *destination, err er
 		if err := d.dir.WriteFile(MarkerName, data); err != nil {
 			return nil, err
 		}
-		// Only what a migration of this source may have written goes:
-		// a file without a counterpart in the source that appeared
-		// since the check above stays, and the run stops.
+		// Only what a migration of this source may have written goes,
+		// as the check above found it: a file that appeared or changed
+		// since stays, and the run stops.
 		for _, n := range m.written() {
 			if n == MarkerName {
 				continue
 			}
-			rel, err := m.foreign(n, d.dir)
-			if err != nil {
+			if err := m.clear(n, d.dir, checked); err != nil {
 				return nil, err
-			}
-			if rel != "" {
-				return nil, foreignError(m.dstRoot, rel)
 			}
 		}
 	} else if err := d.dir.WriteFileExclusive(MarkerName, data); err != nil {
 		return nil, err
 	}
-	m.dst = d.dir
+	if st, err := d.dir.Lstat(MarkerName); err == nil {
+		d.marker, d.markerOK = stateOf(st)
+	}
+	m.dst, m.dstLock = d.dir, d.lock
 	m.flush = newFlusher(d.dir.Real(), m.opts)
 	return d, nil
 }
@@ -416,10 +463,27 @@ func syncDir(dir string) error {
 
 // abandon removes what this run wrote after a failure, the marker last,
 // and nothing else (see removeMade). If anything of it cannot be removed,
-// the marker stays.
+// the marker stays. A run that lost the destination lock (it was paused
+// past the stale period, say, and a rerun took the lock over) removes
+// nothing: the destination is the rerun's, which cleared what this run
+// wrote, made its directories again and replaced the marker, and removing
+// the marker or an empty directory the rerun is about to fill would pass
+// its unfinished copy off as a finished one, or break it. The marker goes
+// only if it is still the one this run wrote.
 func (d *destination) abandon() {
+	if d.lock.Check() != nil {
+		return
+	}
 	ok := d.m.removeMade()
-	if ok && d.dir.Remove(MarkerName) == nil {
+	if !ok || !d.markerOK || d.lock.Check() != nil {
+		return
+	}
+	if st, err := d.dir.Lstat(MarkerName); err != nil {
+		return
+	} else if now, _ := stateOf(st); now.dev != d.marker.dev || now.ino != d.marker.ino {
+		return
+	}
+	if d.dir.Remove(MarkerName) == nil {
 		d.removed = true
 	}
 }
@@ -453,6 +517,20 @@ type destFile struct {
 	rel  string
 }
 
+// stillHeld returns an error if the destination lock was lost: a rerun
+// took it over (this run was paused past the stale period, say), and the
+// destination, cleared and being written again, is the rerun's. Nothing is
+// created in it after that.
+func (m *migration) stillHeld(path string) error {
+	if m.dstLock == nil {
+		return nil
+	}
+	if err := m.dstLock.Check(); err != nil {
+		return fmt.Errorf("the destination lock was lost, %s is not written: %w", path, err)
+	}
+	return nil
+}
+
 // create creates the destination file rel: exclusively, so that nothing is
 // ever replaced, with mode 0600, and without following a symlink anywhere
 // on its path. Its directory must exist. In a dry run it returns nil.
@@ -461,6 +539,9 @@ func (m *migration) create(rel string) (*destFile, error) {
 		return nil, nil
 	}
 	path := filepath.Join(m.dstRoot, rel)
+	if err := m.stillHeld(path); err != nil {
+		return nil, err
+	}
 	p, err := m.dst.Resolve(rel)
 	if err != nil {
 		return nil, err
@@ -480,6 +561,9 @@ func (m *migration) createAt(dir *dirHandle, rel, name string) (*destFile, error
 		return nil, nil
 	}
 	path := filepath.Join(m.dstRoot, rel)
+	if err := m.stillHeld(path); err != nil {
+		return nil, err
+	}
 	f, err := dir.create(name)
 	if err != nil {
 		return nil, writeError(path, err)
@@ -650,6 +734,9 @@ func (m *migration) mkdir(rel string) error {
 	}
 	p, err := m.dst.Resolve(rel)
 	if err != nil {
+		return err
+	}
+	if err := m.stillHeld(p); err != nil {
 		return err
 	}
 	missing := safefs.MissingDirs(p)

@@ -101,7 +101,7 @@ func TestMarkerFIFOIsRefused(t *testing.T) {
 		t.Skip("no FIFOs here:", err)
 	}
 	refusedAtOnce(t, filepath.Join(dst, MarkerName), ErrDestinationNotEmpty, "looking at a FIFO marker", func() error {
-		_, err := (&migration{srcRoot: "/nowhere", dstRoot: dst}).inspectDestination()
+		_, _, err := (&migration{srcRoot: "/nowhere", dstRoot: dst}).inspectDestination(t.Context())
 		return err
 	})
 }

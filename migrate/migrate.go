@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/filelock"
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
@@ -288,9 +289,10 @@ type migration struct {
 	dstHash      string // single project only
 	workers      int
 
-	dst      *safefs.Dir // the anchored destination root; nil in a dry run
-	countBuf []byte      // the read buffer of the plan
-	flush    *flusher    // syncs the destination while it is written
+	dst      *safefs.Dir    // the anchored destination root; nil in a dry run
+	dstLock  *filelock.Lock // the destination's lock, held while dst is written
+	countBuf []byte         // the read buffer of the plan
+	flush    *flusher       // syncs the destination while it is written
 
 	reportEvery time.Duration // the least time between two reports
 
@@ -380,7 +382,7 @@ func (m *migration) run(ctx context.Context) error {
 	if err := m.checkSourceRoot(); err != nil {
 		return err
 	}
-	if _, err := m.inspectDestination(); err != nil {
+	if _, _, err := m.inspectDestination(ctx); err != nil {
 		return err
 	}
 	p, err := m.plan(ctx)

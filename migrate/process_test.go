@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"testing"
 
@@ -18,7 +19,8 @@ import (
 
 // childEnv makes the test binary act as a migrating child process: it
 // migrates $MIGRATE_FROM to $MIGRATE_TO, says "ready" on stdout after two
-// files, and then waits, mid-migration, to be killed.
+// files ($MIGRATE_AFTER, if set), and then waits, mid-migration, to be
+// killed.
 const childEnv = "MIGRATE_TEST_CHILD"
 
 func TestMain(m *testing.M) {
@@ -39,6 +41,10 @@ func runChild() int {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
+	after := 2
+	if n, err := strconv.Atoi(os.Getenv("MIGRATE_AFTER")); err == nil {
+		after = n
+	}
 	var once sync.Once
 	_, err = migrate.Run(context.Background(), migrate.Options{
 		From:        migrate.Endpoint{Workdir: workdir, Storage: storage.Options{Home: os.Getenv("MIGRATE_FROM"), Codec: from}},
@@ -48,7 +54,7 @@ func runChild() int {
 		// After every file: the child stops between two files.
 		ProgressInterval: -1,
 		Progress: func(p migrate.Progress) {
-			if p.Files < 2 {
+			if p.Files < after {
 				return
 			}
 			once.Do(func() { fmt.Println("ready") })
@@ -97,8 +103,14 @@ func TestInterruptedMigrationIsDetectedAndRerunFromScratch(t *testing.T) {
 // copied two files.
 func killMidMigration(t *testing.T, srcHome, dstHome string, all bool) {
 	t.Helper()
+	killAfter(t, srcHome, dstHome, all, 2)
+}
+
+// killAfter is killMidMigration after the child copied files files.
+func killAfter(t *testing.T, srcHome, dstHome string, all bool, files int) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), childEnv+"=1", "MIGRATE_FROM="+srcHome, "MIGRATE_TO="+dstHome)
+	cmd.Env = append(os.Environ(), childEnv+"=1", "MIGRATE_FROM="+srcHome, "MIGRATE_TO="+dstHome, "MIGRATE_AFTER="+strconv.Itoa(files))
 	if all {
 		cmd.Env = append(cmd.Env, "MIGRATE_ALL=1")
 	}

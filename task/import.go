@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 )
 
 // ErrNotEmpty is matched (with [errors.Is]) by the error of an import into
@@ -90,7 +89,7 @@ func (s *FileStore) Import(ctx context.Context, tasks []Task) error {
 	stems := make(map[string]string, len(tasks))
 	for _, t := range tasks {
 		stem := fileStem(t.ID)
-		folded := strings.ToLower(stem)
+		folded := FoldedRecordName(t.ID)
 		if other, ok := stems[folded]; ok && fileStem(other) != stem {
 			return &InputError{ID: t.ID, Field: "id", Err: fmt.Errorf("it and task '%s' are stored in files whose names differ only in case, one file on a case-insensitive file system", other)}
 		}

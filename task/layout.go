@@ -24,6 +24,14 @@ const RecordSuffix = recordExt
 // for every id [Store.Create] assigns.
 func RecordName(id string) string { return fileStem(id) + recordExt }
 
+// FoldedRecordName returns [RecordName] of id in lower case: the name
+// of its record file as a case-insensitive file system (macOS's, where a
+// data home may be copied) compares it. Two ids of one list whose folded
+// names are equal are one file there, and the second record replaces the
+// first, so [FileStore.Import] and the tools that write record files
+// refuse them.
+func FoldedRecordName(id string) string { return strings.ToLower(RecordName(id)) }
+
 // StoredUnder reports whether the record of task id may be the file whose
 // name has the stem stem: the stem of its [RecordName], or the one
 // earlier versions of this package gave it (which kept dots).

@@ -26,7 +26,10 @@ func RemoveTree(ctx context.Context, kind storage.Kind, parent, name string) err
 // RemoveTreeUnless is RemoveTree, except that once the lock is held it
 // calls keep, when not nil, with the anchored parent directory, and
 // leaves everything as it is if keep reports true. It reports whether it
-// removed the tree; a missing entry is not removed and not an error.
+// removed the tree; a missing entry is not removed and not an error. A
+// lock found lost after keep (the process was paused past the stale
+// period and a store took the lock over) leaves everything too, with the
+// lock's *storage.Error.
 func RemoveTreeUnless(ctx context.Context, kind storage.Kind, parent, name string, keep func(parent *Dir) bool) (bool, error) {
 	if _, err := os.Lstat(filepath.Join(parent, name)); errors.Is(err, fs.ErrNotExist) {
 		return false, nil
@@ -51,6 +54,13 @@ func RemoveTreeUnless(ctx context.Context, kind storage.Kind, parent, name strin
 	}
 	if keep != nil && keep(dir) {
 		return false, l.Release()
+	}
+	// A remover paused since it took the lock (past the stale period)
+	// may have lost it to a store that wrote there since, under the look
+	// keep took: what is there now is that store's, and stays.
+	if err := l.Check(); err != nil {
+		_ = l.Release()
+		return false, err
 	}
 	rmErr := dir.RemoveAll(name)
 	if err := l.Release(); rmErr == nil {

@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -108,6 +110,12 @@ func (p *Project) ImportFiles(ctx context.Context, paths storage.ProjectPaths) (
 // [Project.ImportFiles]). p is only read. Every file is created new: a
 // file already there (an agent of the project may write its files
 // meanwhile) fails the export and is left as it is.
+//
+// A task list the file store cannot hold, two of whose task ids would be
+// stored in one record file or in files whose names differ only in case
+// (one file on a case-insensitive file system, see
+// task.FoldedRecordName), is refused with a *task.InputError before
+// anything is written.
 //
 // On failure ExportFiles removes what it wrote, and nothing else: each
 // file it created, if it is still that file as the export left it, and
@@ -499,6 +507,12 @@ func sameJSON(a, b any) error {
 // exportProject writes every session, archive, task list and spilled body
 // of src into the files of dst.
 func exportFiles(ctx context.Context, src *Project, dst fileSide, rep *FilesReport, w *exportWriter) error {
+	// The task lists are read and checked first, so that a list the files
+	// cannot hold stops the export before it writes anything.
+	lists, err := exportedTaskLists(ctx, src)
+	if err != nil {
+		return err
+	}
 	infos, err := src.Checkpointer().List(ctx)
 	if err != nil {
 		return err
@@ -531,23 +545,11 @@ func exportFiles(ctx context.Context, src *Project, dst fileSide, rep *FilesRepo
 		}
 		rep.Archives++
 	}
-	lists, err := src.s.TaskListIDs(ctx, src.enc)
-	if err != nil {
-		return err
-	}
-	for _, id := range lists {
-		recs, shared, err := src.ExportTaskList(ctx, id)
-		if err != nil {
-			return fmt.Errorf("task list %s: %w", id, err)
-		}
-		names := make(map[string]string, len(recs))
-		for tid, rec := range recs {
+	for _, l := range lists {
+		id, recs, shared := l.id, l.records, l.shared
+		for _, tid := range slices.Sorted(maps.Keys(recs)) {
 			name := task.RecordName(tid)
-			if other, ok := names[name]; ok {
-				return fmt.Errorf("task list %s: tasks %q and %q would be stored in one file, %s", id, other, tid, name)
-			}
-			names[name] = tid
-			rec, err := fileTaskRecord(ctx, src.enc, id, tid, rec)
+			rec, err := fileTaskRecord(ctx, src.enc, id, tid, recs[tid])
 			if err != nil {
 				return fmt.Errorf("task list %s: task %q: %w", id, tid, err)
 			}
@@ -567,6 +569,49 @@ func exportFiles(ctx context.Context, src *Project, dst fileSide, rep *FilesRepo
 		rep.Spilled++
 		return w.write(filepath.Join(dst.paths.SpillDir, ref+spill.FileSuffix), body, created)
 	})
+}
+
+// exportedList is one task list of an export: its records by task id, and
+// whether it is marked shared.
+type exportedList struct {
+	id      string
+	records map[string][]byte
+	shared  bool
+}
+
+// exportedTaskLists reads every task list of src for an export and checks
+// that the file store can hold each: no two of its tasks may be stored in
+// one record file (see task.RecordName), nor in files whose names differ
+// only in case (task.FoldedRecordName), which are one file on a
+// case-insensitive file system, where a home may be copied, and where the
+// second would replace the first. Such ids are refused, as
+// task.FileStore.Import refuses them, with a *task.InputError.
+func exportedTaskLists(ctx context.Context, src *Project) ([]exportedList, error) {
+	ids, err := src.s.TaskListIDs(ctx, src.enc)
+	if err != nil {
+		return nil, err
+	}
+	lists := make([]exportedList, 0, len(ids))
+	for _, id := range ids {
+		recs, shared, err := src.ExportTaskList(ctx, id)
+		if err != nil {
+			return nil, fmt.Errorf("task list %s: %w", id, err)
+		}
+		names := make(map[string]string, len(recs))
+		for _, tid := range slices.Sorted(maps.Keys(recs)) {
+			name := task.FoldedRecordName(tid)
+			if other, ok := names[name]; ok {
+				how := "in one file, " + task.RecordName(tid)
+				if task.RecordName(other) != task.RecordName(tid) {
+					how = "in files whose names differ only in case, one file on a case-insensitive file system"
+				}
+				return nil, fmt.Errorf("task list %s: %w", id, &task.InputError{ID: tid, Field: "id", Err: fmt.Errorf("it and task '%s' would be stored %s", other, how)})
+			}
+			names[name] = tid
+		}
+		lists = append(lists, exportedList{id: id, records: recs, shared: shared})
+	}
+	return lists, nil
 }
 
 // File modes of what ExportFiles writes, as the file stores make them.

@@ -1,0 +1,112 @@
+package safefs_test
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/internal/safefs"
+	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/lite-agent/lite-agent-go/task"
+)
+
+// removerEnv makes the test binary a process that removes the task list
+// $SAFEFS_TEST_LIST of $SAFEFS_TEST_DIR with RemoveTreeUnless, saying
+// "ready" once it holds the lock and has decided to remove the list, then
+// waiting for stdin to close before it goes on.
+const removerEnv = "SAFEFS_TEST_REMOVER"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(removerEnv) != "" {
+		os.Exit(runRemover())
+	}
+	os.Exit(m.Run())
+}
+
+func runRemover() int {
+	removed, err := safefs.RemoveTreeUnless(context.Background(), storage.KindTask, os.Getenv("SAFEFS_TEST_DIR"), os.Getenv("SAFEFS_TEST_LIST"), func(*safefs.Dir) bool {
+		fmt.Println("ready")
+		_, _ = io.Copy(io.Discard, os.Stdin)
+		return false // not shared when it looked
+	})
+	fmt.Fprintln(os.Stderr, "removed:", removed, err)
+	return 0
+}
+
+// A process that removes a tree holds its lock from its last look (keep,
+// where a task list's shared mark is looked at) to the removal. Paused
+// there (SIGSTOP) past the stale period, it loses the lock to a store that
+// takes it over and writes: here another session marks the list shared
+// and adds a task. Resumed, the remover must see that its lock is gone and
+// leave the tree, not remove what was written under the new holder's lock.
+func TestAPausedRemoverThatLostTheLockRemovesNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the lock to go stale (10 s)")
+	}
+	ctx := context.Background()
+	dir := t.TempDir()
+	st, err := task.NewFileStore(dir, "list", storage.Encoding{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Create(ctx, task.CreateInput{Subject: "private"}); err != nil {
+		t.Fatal(err)
+	}
+
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), removerEnv+"=1", "SAFEFS_TEST_DIR="+dir, "SAFEFS_TEST_LIST=list")
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		_ = cmd.Process.Signal(syscall.SIGCONT)
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	}()
+	if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || line != "ready\n" {
+		t.Fatalf("child said %q, %v", line, err)
+	}
+	if err := cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	// Another session takes the list's lock over once it is stale (the
+	// store waits for that), marks the list shared and writes to it.
+	if err := st.MarkShared(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Create(ctx, task.CreateInput{Subject: "written since"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Process.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	_ = stdin.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	ts, err := st.List(ctx)
+	if err != nil || len(ts) != 2 {
+		t.Errorf("the list after the paused removal: %d tasks, %v; want the 2 written", len(ts), err)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "list", task.SharedMarker)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		t.Fatal(err)
+	} else if err != nil {
+		t.Error("the shared mark is gone")
+	}
+}
