@@ -2,16 +2,12 @@ package liteagent_test
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
-
-	"github.com/jackc/pgx/v5"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
 	"github.com/lite-agent/lite-agent-go/internal/pgtest"
@@ -86,21 +82,7 @@ func TestAKilledForkLeavesNoHalfMadeSession(t *testing.T) {
 func TestAKilledForkThroughPostgresLeavesNoHalfMadeSession(t *testing.T) {
 	url := pgtest.URL(t)
 	checkKilledForks(t, func(t *testing.T, opts *liteagent.Options) string {
-		b := make([]byte, 6)
-		rand.Read(b)
-		schema := "t_forkkill_" + hex.EncodeToString(b)
-		t.Cleanup(func() {
-			ctx := context.Background()
-			if conn, err := pgx.Connect(ctx, url); err == nil {
-				_, _ = conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+schema+" CASCADE")
-				conn.Close(ctx)
-			}
-		})
-		st, err := postgres.Open(t.Context(), url, postgres.Options{Schema: schema})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(st.Close)
+		st, url, schema := forkStore(t, url)
 		opts.Store = st
 		return "\n" + url + "\n" + schema
 	})

@@ -272,10 +272,10 @@ func dirNames(t *testing.T, dir string) []string {
 	return out
 }
 
-// Through the PostgreSQL store a fork carries the archive and the private
-// task list too.
-func TestForkThroughPostgres(t *testing.T) {
-	url := pgtest.URL(t)
+// forkStore opens a PostgreSQL store at url in a schema of its own, which
+// is dropped when the test ends; it returns the store and the schema.
+func forkStore(t *testing.T, url string) (*postgres.Store, string, string) {
+	t.Helper()
 	b := make([]byte, 6)
 	rand.Read(b)
 	schema := "t_fork_" + hex.EncodeToString(b)
@@ -291,6 +291,13 @@ func TestForkThroughPostgres(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(st.Close)
+	return st, url, schema
+}
+
+// Through the PostgreSQL store a fork carries the archive and the private
+// task list too.
+func TestForkThroughPostgres(t *testing.T) {
+	st, _, _ := forkStore(t, pgtest.URL(t))
 	f := newFixture(t)
 	c := &failingCodec{Codec: aeadCodec(t, "k1"), kind: storage.KindTask}
 	opts := f.options(c)
@@ -303,7 +310,7 @@ func TestForkThroughPostgres(t *testing.T) {
 	// A failure copying the task list leaves no log, archive or list of
 	// the fork in the database.
 	c.armed.Store(true)
-	_, err = a.Fork(t.Context(), orig, liteagent.ForkAtHead)
+	_, err := a.Fork(t.Context(), orig, liteagent.ForkAtHead)
 	c.armed.Store(false)
 	var fe *liteagent.ForkError
 	if !errors.As(err, &fe) || fe.Part != liteagent.ForkPartTaskList || fe.CleanupErr != nil {
