@@ -133,3 +133,85 @@ func TestCanaryInertLocale(t *testing.T) {
 		}
 	}
 }
+
+// canaryGlobMatch are attacks that write through a link in the workdir
+// to .git (dotgit, and dötgit, see TestCanaryGlobMatch) by a pattern
+// bash matches and Go's filepath.Glob does not: "[!x]" negates in bash
+// and is a class of "!" and "x" in Go, and in the C locale bash's "?"
+// matches one byte, two of which are "ö". LC_ALL=C, which the analysis
+// understands, switches a UTF-8 shell to the C locale.
+var canaryGlobMatch = map[string][]string{
+	"glob-negation": {
+		"echo x | tee dotgi[!x]/config",
+		"cp README dotgi[!.]/config",
+		"echo x | tee dotgi[!a-s]/config",
+		"echo x | tee dotg[!x][!x]/config",
+		"echo x | tee hook[!x]/pre-commit.sample",
+	},
+	"glob-bytes": {
+		"echo x | tee d??tgit/config",
+		"LC_ALL=C\necho x | tee d??tgit/config",
+		"LC_ALL=C; cp README d??tgit/config",
+		"export LANG=C LC_ALL=; echo x | tee d?[!x]tgit/config",
+		"LC_ALL=C; echo x | tee d[ö][ö]tgit/config",
+		"LC_ALL=POSIX; echo x | tee d*?tgit/config",
+	},
+}
+
+// canaryGlobMatchOrdinary are pattern lines near the attacks that the
+// "allow bash" policy allows.
+var canaryGlobMatchOrdinary = []string{
+	"sed -i s/a/b/ READM?", "sed -i s/a/b/ [!.]EADME", "LC_ALL=C; sed -i s/a/b/ R*", "cp README su[!x]/",
+	"LC_ALL=C; ls d??tgit", "cat d??tgit/config", "echo x | tee su?/out.txt", "LC_ALL=C; sed -i s/r/R/ ?EADME",
+	"wc -l [[:upper:]]EADME", "LC_ALL=C\nsed -i s/a/b/ RE[A]DME",
+}
+
+// TestCanaryGlobMatch runs the pattern attacks in a fixture that also
+// holds dötgit, a link to .git with a name outside ASCII, in the C locale
+// (the fixture's) and in C.UTF-8: where an attack does damage it must be
+// refused by both scenarios, and each must do damage in one of the two.
+func TestCanaryGlobMatch(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	template := canaryTemplate(t)
+	fixture := func() string {
+		root := canaryFixture(t, template)
+		if err := os.Symlink(".git", filepath.Join(root, "work", "dötgit")); err != nil {
+			t.Fatal(err)
+		}
+		return root
+	}
+	g := canaryGate(t, fixture(), canaryAllowBashRules)
+	for _, line := range canaryGlobMatchOrdinary {
+		if out := authorize(t, g, line); !out.Run {
+			t.Errorf("ordinary line %q was refused: %+v", line, out.Verdict)
+		}
+	}
+	for class, lines := range canaryGlobMatch {
+		for _, line := range lines {
+			damaged := false
+			for _, env := range []string{"LANG=C", "LANG=C.UTF-8"} {
+				root := fixture()
+				var allowedBy []string
+				for _, sc := range canaryScenarios {
+					if out := authorize(t, canaryGate(t, root, sc.rules), line); out.Run {
+						allowedBy = append(allowedBy, sc.name)
+					}
+				}
+				before := canarySnapshot(t, root)
+				runLine(t, root, line, 3*time.Second, "", env)
+				p := strings.TrimPrefix(changed(before, canarySnapshot(t, root)), root)
+				if p != "" {
+					damaged = true
+					if len(allowedBy) > 0 {
+						t.Errorf("class %s, %s: %q was allowed by %v (changed %q)", class, env, line, allowedBy, p)
+					}
+				}
+			}
+			if !damaged {
+				t.Errorf("class %s: %q did no damage when run", class, line)
+			}
+		}
+	}
+}
