@@ -142,7 +142,7 @@ func TestGlobMatchesAsBashInEveryLocale(t *testing.T) {
 		{"*/config", []string{"dötgit/config", "sub/config"}}, // no dot files
 		{".[g]it/config", []string{".git/config"}},
 		{"{sub,x}/c?nfig", []string{"sub/config"}},
-		{"s{1..3}/config", []string{"sub/config"}}, // a sequence matches loosely
+		{"s{1..3}/config", []string{"sub/config"}},       // a sequence matches loosely
 		{"[[:alpha:]]ub/config", []string{"sub/config"}}, // a class is any one character
 		{"[![:digit:]]ub/config", []string{"sub/config"}},
 		{"d[[:alpha:]]tgit/config", []string{"dötgit/config"}},
