@@ -95,7 +95,7 @@ func (g *Gate) screenBash(call Call) bashScreen {
 				if g.patternHits(target, ancestors) {
 					return bashScreen{protected: acc.Path}
 				}
-				matches, _ := filepath.Glob(target)
+				matches := pathmatch.Glob(target)
 				for _, m := range matches {
 					if g.hitsProtected(m, ancestors) {
 						return bashScreen{protected: acc.Path}

@@ -181,17 +181,162 @@ func globHits(target string, protected []string, ancestors bool) bool {
 // a pattern that does not start with *, ? or [. Classes are bash's: "[!x]"
 // and "[^x]" both negate (path.Match would read "!" as a member).
 func segmentMatch(pat, name string) bool {
-	if strings.HasPrefix(name, ".") && pat != "" && (pat[0] == '*' || pat[0] == '?' || pat[0] == '[') {
-		return false
-	}
 	if strings.Contains(pat, "[:") || strings.Contains(pat, "[=") || strings.Contains(pat, "[.") {
-		return true // bash's [[:alpha:]], [[=a=]] and [[.a.]], which the glob engine does not read
+		// bash's [[:alpha:]], [[=a=]] and [[.a.]], which the glob
+		// engine does not read
+		return !strings.HasPrefix(name, ".") || pat == "" || pat[0] != '*' && pat[0] != '?' && pat[0] != '['
 	}
-	g, err := glob.Compile(pat, glob.Options{LiteralUnbalanced: true})
+	return segmentMatcher(pat)(name)
+}
+
+// segmentMatcher compiles pat once: its function reports whether pat may
+// match a name as segmentMatch does, a bracket expression holding one of
+// bash's [:class:], [=e=] or [.c.] taken for any one character.
+func segmentMatcher(pat string) func(name string) bool {
+	wild := pat != "" && (pat[0] == '*' || pat[0] == '?' || pat[0] == '[')
+	g, err := glob.Compile(looseClasses(pat), glob.Options{LiteralUnbalanced: true})
+	return func(name string) bool {
+		if wild && strings.HasPrefix(name, ".") {
+			return false
+		}
+		return err != nil || g.Match(name) // a pattern we cannot read may match anything
+	}
+}
+
+// looseClasses replaces each bracket expression of pat that holds a
+// [:class:], [=e=] or [.c.] with "?".
+func looseClasses(pat string) string {
+	var b strings.Builder
+	for i := 0; i < len(pat); i++ {
+		switch pat[i] {
+		case '\\':
+			b.WriteByte(pat[i])
+			if i+1 < len(pat) {
+				i++
+				b.WriteByte(pat[i])
+			}
+			continue
+		case '[':
+			end, special := bracketEnd(pat, i)
+			if end < 0 {
+				break
+			}
+			if special {
+				b.WriteByte('?')
+			} else {
+				b.WriteString(pat[i : end+1])
+			}
+			i = end
+			continue
+		}
+		b.WriteByte(pat[i])
+	}
+	return b.String()
+}
+
+// bracketEnd returns the index of the "]" that ends the bracket expression
+// opening at pat[i], or -1, and whether it holds a [:class:], [=e=] or
+// [.c.].
+func bracketEnd(pat string, i int) (int, bool) {
+	j := i + 1
+	if j < len(pat) && (pat[j] == '!' || pat[j] == '^') {
+		j++
+	}
+	if j < len(pat) && pat[j] == ']' {
+		j++ // a "]" first is a member
+	}
+	special := false
+	for ; j < len(pat); j++ {
+		switch c := pat[j]; {
+		case c == ']':
+			return j, special
+		case c == '\\':
+			j++
+		case c == '[' && j+1 < len(pat) && strings.IndexByte(":=.", pat[j+1]) >= 0:
+			k := strings.Index(pat[j+2:], string(pat[j+1])+"]")
+			if k < 0 {
+				return -1, false
+			}
+			special = true
+			j += 2 + k + 1
+		}
+	}
+	return -1, false
+}
+
+// Glob returns the existing paths the absolute bash glob pattern may
+// expand to, brace alternatives expanded, erring on the side of a match:
+// a name is taken when segmentMatch matches it as bash does in a UTF-8
+// locale, one character to a "?", or as bash does in the C locale, one
+// byte to a "?" ("d??tgit" names "dötgit" there). Unlike filepath.Glob it
+// reads "[!x]" as bash does, as the class of all but x.
+func Glob(pattern string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, alt := range braceWords(filepath.ToSlash(pattern), maxBraceAlternatives) {
+		if !strings.HasPrefix(alt, "/") {
+			continue
+		}
+		for _, m := range globFrom("/", splitPath(alt)) {
+			if !seen[m] {
+				seen[m] = true
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
+
+// globFrom returns the existing paths below dir that segs match.
+func globFrom(dir string, segs []string) []string {
+	if len(segs) == 0 {
+		if _, err := os.Lstat(dir); err != nil {
+			return nil
+		}
+		return []string{dir}
+	}
+	seg, rest := segs[0], segs[1:]
+	if !strings.ContainsAny(seg, "*?[{") {
+		return globFrom(filepath.Join(dir, seg), rest)
+	}
+	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return true // a pattern we cannot read may match anything
+		return nil
 	}
-	return g.Match(name)
+	// A brace group braceWords left (a sequence, too many alternatives)
+	// matches anything within the segment, as in globHits.
+	for braceGroup().MatchString(seg) {
+		seg = braceGroup().ReplaceAllString(seg, "*")
+	}
+	match, matchBytes := segmentMatcher(seg), segmentMatcher(bytesAsRunes(seg))
+	var out []string
+	for _, e := range entries {
+		name := e.Name()
+		if match(name) || !ascii(seg+name) && matchBytes(bytesAsRunes(name)) {
+			out = append(out, globFrom(filepath.Join(dir, name), rest)...)
+		}
+	}
+	return out
+}
+
+// ascii reports whether s holds only ASCII bytes.
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// bytesAsRunes returns s with each byte outside ASCII made a character of
+// its own, so that a pattern matches it as bash in the C locale does.
+func bytesAsRunes(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		b.WriteRune(rune(s[i]))
+	}
+	return b.String()
 }
 
 // splitPath splits an absolute slash path into its segments, ignoring

@@ -113,3 +113,50 @@ func TestSegmentMayBe(t *testing.T) {
 		}
 	}
 }
+
+// Glob expands a pattern as bash does in a UTF-8 locale and in the C
+// locale, where "?" matches one byte, and reads "[!x]" as bash's negation.
+func TestGlobMatchesAsBashInEveryLocale(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{".git", "dötgit", "sub", ".hidden"} {
+		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, d, "config"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		pat  string
+		want []string
+	}{
+		{"d??tgit/config", []string{"dötgit/config"}},     // C: ö is two bytes
+		{"d?tgit/config", []string{"dötgit/config"}},      // UTF-8: ö is one character
+		{"d[ö][ö]tgit/config", []string{"dötgit/config"}}, // C: a class of two bytes
+		{"su[!x]/config", []string{"sub/config"}},
+		{"su[^x]/config", []string{"sub/config"}},
+		{"su[!b]/config", nil},
+		{"*/config", []string{"dötgit/config", "sub/config"}}, // no dot files
+		{".[g]it/config", []string{".git/config"}},
+		{"{sub,x}/c?nfig", []string{"sub/config"}},
+		{"s{1..3}/config", []string{"sub/config"}},       // a sequence matches loosely
+		{"[[:alpha:]]ub/config", []string{"sub/config"}}, // a class is any one character
+		{"[![:digit:]]ub/config", []string{"sub/config"}},
+		{"d[[:alpha:]]tgit/config", []string{"dötgit/config"}},
+		{"[[:alpha:]]*", []string{"dötgit", "sub"}},
+		{"sub/missing?", nil},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, m := range Glob(dir + "/" + tt.pat) {
+			rel, _ := filepath.Rel(dir, m)
+			got = append(got, rel)
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Glob(%s) = %v, want %v", tt.pat, got, tt.want)
+		}
+	}
+}

@@ -13,7 +13,8 @@ import (
 // tuning); none names a program, a file, a directory, options or code.
 // What an agent may set beyond them, a denylist could never bound (the
 // issue's PATH, LD_*, BASH_ENV, GIT_*, PAGER …): any other variable keeps
-// the line opaque. Their values must be plain words (see inertValue).
+// the line opaque. Their values must be plain words (see inertValue), and
+// those of the locale variables UTF-8 locales (see inertSetting).
 var inertEnv = map[string]bool{
 	// Go's build target and runtime tuning (not GOFLAGS, GOTOOLCHAIN,
 	// GOPATH, GOCACHE …, which name options, programs or directories).
@@ -54,7 +55,7 @@ func inertAssign(a *syntax.Assign) bool {
 		return false
 	}
 	v, ok := assignLiteral(a)
-	return ok && inertValue(v)
+	return ok && inertSetting(a.Name.Value, v)
 }
 
 // assignLiteral returns the value of a, NAME=value (not +=, not an array
@@ -127,6 +128,37 @@ func plainRead(c *syntax.CallExpr) bool {
 	return raw && names > 0
 }
 
+// inertSetting reports whether name may be set to v: v is a plain word
+// (see inertValue) and, for LANG and the LC_ variables, one of which
+// chooses the character set bash and its programs read text in, it names
+// C, POSIX or a UTF-8 locale (see utf8Locale).
+func inertSetting(name, v string) bool {
+	if !inertValue(v) {
+		return false
+	}
+	switch name {
+	case "LANG", "LC_ALL", "LC_CTYPE", "LC_COLLATE", "LC_MESSAGES", "LC_NUMERIC", "LC_TIME", "LC_MONETARY":
+		return utf8Locale(v)
+	}
+	return true
+}
+
+// utf8Locale reports whether v, the value of LANG or an LC_ variable, is
+// empty, C, POSIX or a locale whose character set is UTF-8 (C.UTF-8,
+// en_US.utf8). In another character set (BIG5, GBK, GB18030, SJIS) the
+// second byte of a character may be an ASCII byte: bash reads "中\" as
+// two characters, the backslash inside the second where the analysis
+// reads an escape, and so does every program that parses text in that
+// locale. A locale named without a character set (zh_TW) takes its
+// default one, which may be such a set.
+func utf8Locale(v string) bool {
+	if v == "" || v == "C" || v == "POSIX" {
+		return true
+	}
+	_, cs, ok := strings.Cut(v, ".")
+	return ok && (strings.EqualFold(cs, "UTF-8") || strings.EqualFold(cs, "utf8"))
+}
+
 // inertAssigns reports whether every assignment of as is inert.
 func inertAssigns(as []*syntax.Assign) bool {
 	for _, a := range as {
@@ -141,5 +173,5 @@ func inertAssigns(as []*syntax.Assign) bool {
 // is NAME=value for an inert variable with a plain word as value.
 func inertOperand(w word) bool {
 	name, v, ok := strings.Cut(w.text, "=")
-	return ok && !w.dynamic && !w.pattern && !w.special && inertEnv[name] && inertValue(v)
+	return ok && !w.dynamic && !w.pattern && !w.special && inertEnv[name] && inertSetting(name, v)
 }

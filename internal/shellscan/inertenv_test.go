@@ -28,6 +28,8 @@ func TestInertEnvironmentIsUnderstood(t *testing.T) {
 		`GOOS="linux" GOARCH='arm64' go build ./...`,
 		"LANG=C; ls",
 		"DEBUG= ls",
+		"LC_ALL=POSIX ls", "LANG=en_US.utf8 ls", "LC_CTYPE=C.utf-8 ls", "LC_ALL= ls",
+		"env LC_ALL=en_US.UTF-8 sort x", "export LC_MESSAGES=C; ls",
 	} {
 		if a := shellscan.Analyze(line, opts); a.Opaque {
 			t.Errorf("%q is opaque: %s", line, a.Reason())
@@ -47,6 +49,11 @@ func TestInertEnvironmentIsUnderstood(t *testing.T) {
 		"DEBUG=* npm test", "DEBUG='a b' npm test", "LANG=C:~/x ls", "GOOS+=x go build", `GOOS=li\nux go build`,
 		"env GOOS=~/x go build", "env LANG=$X ls", "export GOOS=$X; go build", "export -n GOOS; go build",
 		"readonly GOOS=linux; go build", "declare GOOS=linux; go build", "local GOOS=linux",
+		// A locale whose character set may hold ASCII bytes inside a
+		// character, or that names none (zh_TW is BIG5).
+		"LC_ALL=zh_TW.BIG5 ls", "LANG=zh_TW ls", "LC_CTYPE=zh_CN.GBK ls", "LC_ALL=zh_CN.GB18030 ls",
+		"LANG=ja_JP.SJIS ls", "env LC_ALL=zh_TW.BIG5 ls", "export LANG=zh_HK.BIG5-HKSCS; ls",
+		"LC_ALL=en_US.UTF-8.BIG5 ls", "LC_COLLATE=zh_TW ls", "LANG=C.UTF8x ls",
 		"GOOS[0]=linux go build", "GOOS=(linux) go build", "GOOS=x; $GOOS", `GOOS=$'\x2f' go build`,
 	} {
 		if a := shellscan.Analyze(line, opts); !a.Opaque {
