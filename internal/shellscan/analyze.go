@@ -1204,6 +1204,13 @@ func (an *analyzer) part(p syntax.WordPart, src string, first, quoted bool, b *s
 		}
 		b.WriteString(v)
 	case *syntax.DblQuoted:
+		if p.Dollar {
+			// $"…" is looked up in a message catalog (TEXTDOMAIN,
+			// TEXTDOMAINDIR, the locale) when it runs, and bash 5.2
+			// expands the translation it finds.
+			an.opaque("a $\"…\" string is translated, and its translation expanded, when the command runs")
+			out.dynamic = true
+		}
 		for _, q := range p.Parts {
 			an.part(q, src, false, true, b, out)
 		}

@@ -41,6 +41,8 @@ func TestAnalyzeMakesTheIssueExamplesOpaque(t *testing.T) {
 		`cp -a d e && echo x > e/link`,
 		// Class 5: globs in redirection targets.
 		`echo x > ~/.lite-agen?/permissions.jso?`, `echo x > *.json`,
+		// A translated string.
+		`echo $"hello"`, `ls $"x"`, `echo x > $"out"`,
 		// set with anything but errexit, nounset and pipefail.
 		`set`, `set -x`, `set -k`, `set -a`, `set -f`, `set -o posix`, `set -eo`, `set -o vi`, `set -- a`, `set -e x`,
 		`set -o $o`, `set -euxo pipefail`, `set -oe pipefail`, `./set -e`, `set -E`, `set -T`,
