@@ -56,9 +56,12 @@ func goKeepsTestBinary(flag string) bool {
 	return false
 }
 
-// goModel records what go test, vet, list, build -o, run and fmt read and
-// write, so that their package operands are reads (go test . reads the
-// package in the working directory; it writes nothing there). The
+// goModel records what go test, vet, list, build -o, run, fmt and
+// generate read and write, so that their package operands are reads (go
+// test . reads the package in the working directory; it writes nothing
+// there). go generate runs the commands of its packages' //go:generate
+// lines, as make runs a Makefile's recipes: the code of the packages'
+// directories (see packageDirs), which must not be what the line wrote. The
 // arguments go run passes to the program are words of a command the
 // analysis does not model; go fmt writes the Go files of its packages.
 // It reports false, leaving the command to the rule for commands the
@@ -74,7 +77,7 @@ func (an *analyzer) goModel(name string, args []word) bool {
 	}
 	sub := args[0].text
 	switch sub {
-	case "test", "vet", "list", "build", "run", "fmt":
+	case "test", "vet", "list", "build", "run", "fmt", "generate":
 	default:
 		return false
 	}
@@ -185,7 +188,7 @@ func (an *analyzer) goModel(name string, args []word) bool {
 		}
 		return true
 	}
-	if sub == "test" && !compileOnly || sub == "run" {
+	if sub == "test" && !compileOnly || sub == "run" || sub == "generate" {
 		for _, op := range ops {
 			if !goLocalPackage(op.text) {
 				// go test example.com/lib, std, all, ..., go run

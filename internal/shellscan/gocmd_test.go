@@ -51,7 +51,7 @@ func TestGoSubcommandsAreModelled(t *testing.T) {
 	checkUnmodelled(t, []string{
 		"go build .", "go test -c .", "go -C sub test .", "go vet -printf.funcs=x .", "go test . -args -v",
 		"go test -test.cpuprofile=x .", "go run", "go fmt ./...", "go fmt -ldflags=x .", "go test -o $X .", "gofmt -w .", "gofmt -cpuprofile p x.go",
-		"go generate ./...", "go install ./cmd/x", "go test -run -o .",
+		"go install ./cmd/x", "go test -run -o .",
 	})
 }
 
@@ -140,6 +140,28 @@ func TestGoTestListFlagsAndExtar(t *testing.T) {
 	for _, line := range []string{"go build -buildmode=c-archive -o x.a -ldflags=-extar=prog .", "go build -ldflags '-extar prog' -o x ."} {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
 			t.Errorf("%q: not opaque (accesses %v)", line, a.accesses)
+		}
+	}
+}
+
+// go generate runs the commands of the //go:generate lines of its
+// packages' Go files: project code, as a Makefile's recipes are, unless
+// the line wrote one of those files, or the packages are named by import
+// path and lie outside the workdir.
+func TestGoGenerateRunsTheDirectivesOfItsPackages(t *testing.T) {
+	for _, line := range []string{
+		`printf 'package main\n//go:generate rm -f c\nfunc main(){}\n' > x.go && go generate x.go`,
+		`echo '//go:generate sh -c "rm -f c"' >> x.go && go generate`,
+		`mkdir -p p && echo 'package p' > p/p.go && go generate ./...`,
+		"go generate example.com/lib", "go generate -run X std", "go generate -toolexec=x ./...",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q: not opaque (accesses %v)", line, a.accesses)
+		}
+	}
+	for _, line := range []string{"go generate ./...", "go generate", "go generate -run stringer -x ./internal/...", "go generate x.go"} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
+			t.Errorf("%q: opaque: %q", line, a.reasons)
 		}
 	}
 }
