@@ -2,6 +2,7 @@ package shellscan
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -15,7 +16,9 @@ const (
 
 // A codeUse is code a command runs or builds from files: one file, or
 // every file below a directory, or in a directory above it, whose base
-// name matches one of names.
+// name matches one of names. A name that ends in '/' (node_modules/)
+// names a directory every file below which is code, wherever it lies
+// below the directory or in one above it (see inCodeDir).
 type codeUse struct {
 	// prog is the command, for the reason.
 	prog string
@@ -81,6 +84,9 @@ func (an *analyzer) runsWrittenCode() {
 			writes = writes[:u.from]
 		}
 		ubase := path.Base(u.path)
+		// With a directory among the names, any file may lie below one:
+		// its base name alone cannot pass it over.
+		anyBase := slices.ContainsFunc(u.names, func(n string) bool { return strings.HasSuffix(n, "/") })
 		namesKey := strings.Join(u.names, "\x00") + "\x01"
 		nameOf := func(b string) bool {
 			m, ok := matches[namesKey+b]
@@ -134,10 +140,10 @@ func (an *analyzer) runsWrittenCode() {
 			plain := b != "." && b != ".." && b != "/" &&
 				(u.names != nil || ubase != "." && ubase != ".." && !strings.ContainsAny(ubase, "*?[\\"))
 			switch {
-			case plain && !acc.tree && !acc.pattern && (u.names == nil && b != ubase || u.names != nil && !nameOf(b)):
+			case plain && !acc.tree && !acc.pattern && (u.names == nil && b != ubase || u.names != nil && !anyBase && !nameOf(b)):
 				continue
 			case plain && !acc.tree && acc.pattern && u.names == nil && !baseMayMatch(b, []string{ubase}),
-				plain && !acc.tree && acc.pattern && u.names != nil && !mayName(b):
+				plain && !acc.tree && acc.pattern && u.names != nil && !anyBase && !mayName(b):
 				continue
 			}
 			ws, ps := resolveAll(key, acc.path), resolveAll(-1-k, u.path)
@@ -367,6 +373,37 @@ func mayWriteCode(acc access, ws []string, u codeUse, ps []string, nameOf func(s
 				// Below the directory, or in one above it, where the
 				// tools look for their configuration (go.mod,
 				// conftest.py, package.json).
+				return true
+			case inCodeDir(w, p, u.names, acc.pattern):
+				// Below node_modules, where node finds a module by its
+				// bare name (node -r y loads node_modules/y, whatever
+				// its name).
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// inCodeDir reports whether the file w lies below a directory named by one
+// of names that ends in '/' (node_modules/), which lies below the
+// directory p or whose parent is p or above it: every file there is code
+// the use may load. With pattern, a directory of w that is a pattern may
+// be such a directory.
+func inCodeDir(w, p string, names []string, pattern bool) bool {
+	for _, n := range names {
+		d, ok := strings.CutSuffix(n, "/")
+		if !ok {
+			continue
+		}
+		for dir := path.Dir(w); dir != "/" && dir != "."; dir = path.Dir(dir) {
+			c := path.Base(dir)
+			named := c == d
+			if !named && pattern {
+				m, err := path.Match(c, d)
+				named = m || err != nil || strings.ContainsAny(c, "{}")
+			}
+			if named && (within(w, p) || within(p, path.Dir(dir))) {
 				return true
 			}
 		}

@@ -96,6 +96,21 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"echo x > out.txt && npm test", false},
 		{"npm --version && echo x > package.json", false},
 		{"echo '{}' > package.json && npm --version", false},
+		// node finds a module by its bare name below node_modules, where
+		// any file is one (node_modules/y), as npm finds its programs.
+		{"echo x > node_modules/y && node -r y /dev/null", true},
+		{"echo x > node_modules/y/z && node --require=y/z x.js", true},
+		{"cd node_modules && echo x > y && cd .. && node -r y x.js", true},
+		{"echo x > sub/node_modules/y && node sub/x.js", true},
+		{"echo x > node_mod*/y && node -r y x.js", true},
+		{"echo x > */y && node -r y x.js", true},
+		{"echo x > node_modules/.bin/tsc && npm test", true},
+		{"cp y node_modules/ && node x.js", true},
+		{"mkdir -p node_modules && node x.js", false},
+		{"echo x > out/y && node x.js", false},
+		{"node x.js && echo x > node_modules/y", false},
+		{"echo x > node_modules.txt && node x.js", false},
+		{"echo x > node_modules/y && python3 x.py", false},
 		// A compiler builds a program of the sources the line writes.
 		{"echo x > m.c && cc -o m m.c && ./m", true},
 		{"echo x > m.c && x86_64-linux-gnu-gcc-12 m.c", true},
