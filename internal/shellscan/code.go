@@ -2,7 +2,6 @@ package shellscan
 
 import (
 	"path"
-	"slices"
 	"strings"
 )
 
@@ -84,9 +83,20 @@ func (an *analyzer) runsWrittenCode() {
 			writes = writes[:u.from]
 		}
 		ubase := path.Base(u.path)
-		// With a directory among the names, any file may lie below one:
-		// its base name alone cannot pass it over.
-		anyBase := slices.ContainsFunc(u.names, func(n string) bool { return strings.HasSuffix(n, "/") })
+		// With a directory among the names (node_modules/), a file that
+		// may lie below one cannot be passed over by its base name: one
+		// written below a working directory or the workdir that lies
+		// there, or whose own directories may be one.
+		var dirNames []string
+		for _, n := range u.names {
+			if d, ok := strings.CutSuffix(n, "/"); ok {
+				dirNames = append(dirNames, d)
+			}
+		}
+		cwdsInDir := len(dirNames) > 0 && componentMayBe(an.workdir, dirNames, false)
+		for _, c := range an.a.cwds {
+			cwdsInDir = cwdsInDir || len(dirNames) > 0 && componentMayBe(c, dirNames, true)
+		}
 		namesKey := strings.Join(u.names, "\x00") + "\x01"
 		nameOf := func(b string) bool {
 			m, ok := matches[namesKey+b]
@@ -137,6 +147,7 @@ func (an *analyzer) runsWrittenCode() {
 				continue
 			}
 			b := path.Base(acc.path)
+			anyBase := cwdsInDir || len(dirNames) > 0 && componentMayBe(path.Dir(acc.path), dirNames, acc.pattern)
 			plain := b != "." && b != ".." && b != "/" &&
 				(u.names != nil || ubase != "." && ubase != ".." && !strings.ContainsAny(ubase, "*?[\\"))
 			switch {
@@ -385,6 +396,24 @@ func mayWriteCode(acc access, ws []string, u codeUse, ps []string, nameOf func(s
 	return false
 }
 
+// componentMayBe reports whether a component of the path p is one of
+// names, or, with pattern, a pattern that may match one.
+func componentMayBe(p string, names []string, pattern bool) bool {
+	for _, c := range strings.Split(p, "/") {
+		for _, n := range names {
+			if c == n {
+				return true
+			}
+			if pattern {
+				if m, err := path.Match(c, n); m || err != nil || strings.ContainsAny(c, "{}") {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // inCodeDir reports whether the file w lies below a directory named by one
 // of names that ends in '/' (node_modules/), which lies below the
 // directory p or whose parent is p or above it: every file there is code
@@ -397,13 +426,7 @@ func inCodeDir(w, p string, names []string, pattern bool) bool {
 			continue
 		}
 		for dir := path.Dir(w); dir != "/" && dir != "."; dir = path.Dir(dir) {
-			c := path.Base(dir)
-			named := c == d
-			if !named && pattern {
-				m, err := path.Match(c, d)
-				named = m || err != nil || strings.ContainsAny(c, "{}")
-			}
-			if named && (within(w, p) || within(p, path.Dir(dir))) {
+			if componentMayBe(path.Base(dir), []string{d}, pattern) && (within(w, p) || within(p, path.Dir(dir))) {
 				return true
 			}
 		}
@@ -414,10 +437,11 @@ func inCodeDir(w, p string, names []string, pattern bool) bool {
 // dirCodeFiles are the base names of the files a command that builds or
 // runs the code of a directory (see packageDirs: go test, pytest, eslint)
 // may load as code there: sources, and the configuration that names code
-// to load or tells the tool how to build.
-var dirCodeFiles = []string{"*.go", "*.s", "*.syso", "go.mod", "go.work", "*.py", "*.pyc", "*.so",
+// to load or tells the tool how to build; a python's .pth files and the
+// modules of node_modules (see languageFiles).
+var dirCodeFiles = []string{"*.go", "*.s", "*.syso", "go.mod", "go.work", "*.py", "*.pyc", "*.so", "*.pth",
 	"pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml", "*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts",
-	"*.jsx", "*.tsx", "package.json", ".eslintrc", ".eslintrc.*", ".prettierrc", ".prettierrc.*",
+	"*.jsx", "*.tsx", "package.json", "node_modules/", ".eslintrc", ".eslintrc.*", ".prettierrc", ".prettierrc.*",
 	"*.c", "*.cc", "*.cpp", "*.cxx", "*.m", "*.S", "*.h", "*.hh", "*.hpp", "*.hxx"}
 
 // outputOptions are the options of the commands the analysis does not

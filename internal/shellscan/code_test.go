@@ -111,6 +111,16 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"node x.js && echo x > node_modules/y", false},
 		{"echo x > node_modules.txt && node x.js", false},
 		{"echo x > node_modules/y && python3 x.py", false},
+		// python runs the import lines of the .pth files of its
+		// site-packages as it starts: a venv's, or one PYTHONPATH names.
+		{"python3 -m venv v && echo x > v/lib/python3.11/site-packages/x.pth && v/bin/python3 y.py", true},
+		{"echo x > v/lib/python3*/site-packages/x.pth && v/bin/python3 y.py", true},
+		{"echo x > x.pth && python3 y.py", true},
+		{"echo x > site-packages/x.pth && pytest -q", true},
+		{"echo x > node_modules/eslint-plugin-x && eslint .", true},
+		{"python3 -m venv v && v/bin/python3 y.py", false},
+		{"echo x > notes.pth.txt && python3 y.py", false},
+		{"python3 y.py && echo x > x.pth", false},
 		// A compiler builds a program of the sources the line writes.
 		{"echo x > m.c && cc -o m m.c && ./m", true},
 		{"echo x > m.c && x86_64-linux-gnu-gcc-12 m.c", true},
@@ -278,6 +288,8 @@ func TestBashAnalysisComparesCodeUsesQuickly(t *testing.T) {
 	for _, parts := range [][3]string{
 		{"cd d%d; ", "echo > f%d.txt; ", "python3 a.py; "},
 		{"cd d%d; ", "echo > *%d; ", "go test ./d%d; "},
+		{"cd d%d; ", "echo > */f%d; ", "node a%d.js; "},
+		{"cd node_modules/d%d; ", "echo > f%d; ", "go test ./d%d; "},
 		{"cd d%d; ", "echo > x%d/f.go; ", "go test ./d%d; "},
 		{"cd d%d; ", "chmod +x f%d; ", "tool --a=./g%d ./h%d x%d y%d z%d; "},
 		{"cd d%d; ", "chmod +x f%d*; ", "tool --a=./g%d ./h%d x%d y%d z%d; "},

@@ -23,9 +23,11 @@ var interpreters = sync.OnceValue(func() map[string]string {
 // manifest that tells node where they are.
 var languageFiles = map[string][]string{
 	// A native extension module (x.so, x.abi3.so, x.cpython-311-….so)
-	// is found before x.py, and its constructors run as it loads.
-	"python": {"*.py", "*.pyc", "*.so"}, "pypy": {"*.py", "*.pyc", "*.so"}, "ipython": {"*.py", "*.pyc", "*.so"},
-	"jython": {"*.py"}, "bpython": {"*.py", "*.pyc", "*.so"},
+	// is found before x.py, and its constructors run as it loads; the
+	// import lines of the .pth files of its site-packages (a venv's) run
+	// as it starts.
+	"python": {"*.py", "*.pyc", "*.so", "*.pth"}, "pypy": {"*.py", "*.pyc", "*.so", "*.pth"},
+	"ipython": {"*.py", "*.pyc", "*.so", "*.pth"}, "jython": {"*.py"}, "bpython": {"*.py", "*.pyc", "*.so", "*.pth"},
 	// A module found by its bare name (require("y"), node -r y) may be
 	// any file below node_modules, with no extension (node_modules/y),
 	// and npm puts its programs there (node_modules/.bin).
