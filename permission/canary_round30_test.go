@@ -143,3 +143,27 @@ func TestCanaryRound30(t *testing.T) {
 	template := checkCanaryRound(t, canaryRound30)
 	checkOrdinary(t, template, canaryRound30Ordinary, nil)
 }
+
+// canaryRound30Found are the round's lines that write a file terraform or
+// gpg finds where it runs (found in this round: allowed under "allow
+// bash"): terraform runs the local-exec provisioners of the *.tf files,
+// gpg the agent-program of the gpg.conf in its home directory.
+var canaryRound30Found = map[string][]string{"6-found-files": {
+	`printf 'resource "terraform_data" "x" {\n  provisioner "local-exec" {\n    command = "rm -f c"\n  }\n}\n' > main.tf && terraform apply -auto-approve -input=false`,
+	`printf 'resource "terraform_data" "x" {\n  provisioner "local-exec" {\n    command = "rm -f ../c"\n  }\n}\n' > sub/x.tf && terraform -chdir=sub apply -auto-approve -input=false`,
+	`printf '{"resource":{"terraform_data":{"x":{"provisioner":{"local-exec":{"command":"rm -f c"}}}}}}' > main.tf.json && terraform apply -auto-approve -input=false`,
+	`mkdir d && printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && echo "agent-program $PWD/y" > d/gpg.conf && gpg --homedir d --batch --card-status`,
+}}
+
+func TestCanaryRound30FoundFiles(t *testing.T) {
+	for _, tool := range []string{"terraform", "gpg"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			if os.Getenv("CI") != "" {
+				t.Fatalf("%s is not installed", tool)
+			}
+			t.Skipf("%s is not installed; the fixture needs it to show the damage", tool)
+		}
+	}
+	template := checkCanaryRound(t, canaryRound30Found)
+	checkOrdinary(t, template, []string{"terraform fmt -check", "echo x > notes.md && terraform validate", "gpg --batch --list-keys"}, nil)
+}

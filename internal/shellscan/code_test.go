@@ -121,6 +121,25 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"python3 -m venv v && v/bin/python3 y.py", false},
 		{"echo x > notes.pth.txt && python3 y.py", false},
 		{"python3 y.py && echo x > x.pth", false},
+		// Build tools, task runners and others run the files they find
+		// where they run: terraform's *.tf, cmake's CMakeLists.txt, a
+		// justfile, gpg's gpg.conf in its home directory.
+		{"echo x > main.tf && terraform apply -auto-approve", true},
+		{"echo x > sub/x.tf.json && terraform -chdir=sub apply", true},
+		{"echo x > main.tf && tofu plan", true},
+		{"echo x > CMakeLists.txt && cmake -B build", true},
+		{"echo x > build.ninja && ninja", true},
+		{"echo x > justfile && just", true},
+		{"echo x > Taskfile.yml && task build", true},
+		{"echo x > noxfile.py && nox", true},
+		{"echo x > setup.py && pip3 install .", true},
+		{"echo x > Dockerfile && docker build .", true},
+		{"echo x > d/gpg.conf && gpg --homedir d --card-status", true},
+		{"echo x > out.txt && terraform apply", false},
+		{"terraform plan > plan.txt", false},
+		{"echo x > notes.md && cmake --build build", false},
+		{"terraform apply && echo x > main.tf", false},
+		{"echo x > in.txt && gpg --batch --print-md SHA256 in.txt", false},
 		// A compiler builds a program of the sources the line writes.
 		{"echo x > m.c && cc -o m m.c && ./m", true},
 		{"echo x > m.c && x86_64-linux-gnu-gcc-12 m.c", true},

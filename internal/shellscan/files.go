@@ -994,6 +994,11 @@ func (an *analyzer) codeOptions(name string, args []word) {
 // ./x.txt), pygmentize loads the lexer or formatter of -l, -f or -F
 // FILE[:CLASS] by running FILE (with -x).
 func (an *analyzer) toolCode(name string, args []word) {
+	if names, ok := projectFiles()[name]; ok && !onlyVersion(args) {
+		// The build, task, infrastructure or configuration files it
+		// finds where it runs (or where its options send it).
+		an.usesCode(name, "/", names...)
+	}
 	switch {
 	case strings.HasPrefix(name, "pydoc") && strings.Trim(name[len("pydoc"):], "0123456789.") == "":
 		for _, a := range args {
@@ -1020,6 +1025,82 @@ func (an *analyzer) toolCode(name string, args []word) {
 		}
 	}
 }
+
+// projectFiles are, for the build tools, task runners, infrastructure
+// tools and others the analysis does not model, the base names of the
+// files they find in the working directory, one above it or one their
+// options name, and run what those say or load as code: terraform's
+// *.tf (a local-exec provisioner), cmake's CMakeLists.txt
+// (execute_process), a justfile's recipes, gpg's gpg.conf in its home
+// directory (agent-program). A line that writes one and then runs the
+// tool runs code of its own (printf … > main.tf && terraform apply), as
+// runsWrittenCode says of make and a Makefile.
+var projectFiles = sync.OnceValue(func() map[string][]string {
+	python := []string{"*.py", "*.pyc", "*.so", "*.pth", "pyproject.toml", "setup.cfg", "setup.py", "requirements*.txt"}
+	node := append([]string{"gulpfile.*", "Gulpfile.*", "gruntfile.*", "Gruntfile.*", ".npmrc"}, languageFiles["node"]...)
+	m := map[string][]string{
+		"terraform":  {"*.tf", "*.tf.json", "*.tfvars", "*.tfvars.json", "*.hcl", ".terraformrc", "terraform.rc"},
+		"packer":     {"*.pkr.hcl", "*.pkr.json", "*.pkrvars.hcl", "*.hcl"},
+		"vagrant":    {"Vagrantfile", "*.rb"},
+		"cmake":      {"CMakeLists.txt", "*.cmake", "CMakePresets.json", "CMakeUserPresets.json", "CMakeCache.txt", "*.sh", "*.py"},
+		"meson":      {"meson.build", "meson_options.txt", "meson.options", "*.ini", "*.sh", "*.py"},
+		"ninja":      {"build.ninja", "*.ninja", "*.sh", "*.py"},
+		"just":       {"justfile", "Justfile", ".justfile", "*.just"},
+		"task":       {"Taskfile*.yml", "Taskfile*.yaml", "taskfile*.yml", "taskfile*.yaml"},
+		"rake":       {"Rakefile", "rakefile", "Rakefile.rb", "rakefile.rb", "*.rake", "*.rb"},
+		"gradle":     {"*.gradle", "*.gradle.kts", "gradle.properties", "gradle-wrapper.properties", "*.java", "*.kt", "*.groovy"},
+		"mvn":        {"pom.xml", "jvm.config", "maven.config", "extensions.xml", "settings.xml", "maven-wrapper.properties"},
+		"ant":        {"build.xml", "*.xml", "*.properties"},
+		"bazel":      {"BUILD", "BUILD.bazel", "WORKSPACE", "WORKSPACE.bazel", "WORKSPACE.bzlmod", "MODULE.bazel", "*.bzl", ".bazelrc", ".bazelversion"},
+		"scons":      append([]string{"SConstruct", "Sconstruct", "sconstruct", "SConscript"}, python...),
+		"tox":        append([]string{"tox.ini", "tox.toml"}, python...),
+		"nox":        append([]string{"noxfile.py"}, python...),
+		"invoke":     append([]string{"invoke.yaml", "invoke.yml", "invoke.json"}, python...),
+		"fab":        append([]string{"fabfile.py"}, python...),
+		"pip":        python,
+		"poetry":     append([]string{"poetry.toml"}, python...),
+		"pdm":        python,
+		"hatch":      append([]string{"hatch.toml"}, python...),
+		"uv":         append([]string{"uv.toml"}, python...),
+		"pipenv":     append([]string{"Pipfile"}, python...),
+		"conan":      append([]string{"conanfile.txt"}, python...),
+		"snakemake":  append([]string{"Snakefile", "*.smk"}, python...),
+		"pre-commit": {".pre-commit-config.yaml", ".pre-commit-config.yml", ".pre-commit-hooks.yaml"},
+		"gulp":       node,
+		"grunt":      node,
+		"docker": {"Dockerfile", "Dockerfile.*", "*.Dockerfile", "Containerfile", "Containerfile.*", "*compose*.yml",
+			"*compose*.yaml", "docker-bake.hcl", "docker-bake.json"},
+		"mix":           {"mix.exs", "*.exs", "*.ex"},
+		"sbt":           {"build.sbt", "*.sbt", "*.scala"},
+		"lein":          {"project.clj", "*.clj"},
+		"dotnet":        {"*.csproj", "*.fsproj", "*.vbproj", "*.proj", "*.props", "*.targets", "*.sln", "global.json", "nuget.config", "NuGet.Config"},
+		"tilt":          {"Tiltfile", "*.star"},
+		"nix":           {"*.nix", "flake.lock"},
+		"earthly":       {"Earthfile"},
+		"foreman":       {"Procfile", "Procfile.*", ".env", ".foreman"},
+		"bmake":         {"Makefile", "makefile", "BSDmakefile", "*.mk"},
+		"ansible":       {"ansible.cfg", "*.yml", "*.yaml", "*.py"},
+		"bundle":        {"Gemfile", "*.gemspec", "*.rb"},
+		"composer":      {"composer.json"},
+		"dvc":           {"dvc.yaml", "params.yaml"},
+		"gitlab-runner": {".gitlab-ci.yml"},
+		"act":           {"*.yml", "*.yaml"},
+		"direnv":        {".envrc", ".env"},
+		"gpg": {"gpg.conf", "gpg.conf-*", "gpgsm.conf", "gpg-agent.conf", "dirmngr.conf", "scdaemon.conf",
+			"common.conf"},
+	}
+	// Other names of the same programs.
+	for alias, of := range map[string]string{"tofu": "terraform", "terragrunt": "terraform", "ctest": "cmake",
+		"cpack": "cmake", "samu": "ninja", "go-task": "task", "gradlew": "gradle", "mvnw": "mvn",
+		"bazelisk": "bazel", "inv": "invoke", "pip3": "pip", "docker-compose": "docker", "podman": "docker",
+		"podman-compose": "docker", "nerdctl": "docker", "buildah": "docker", "msbuild": "dotnet",
+		"nix-build": "nix", "honcho": "foreman", "overmind": "foreman", "pmake": "bmake", "bsdmake": "bmake",
+		"ansible-playbook": "ansible", "bundler": "bundle", "gpg2": "gpg", "gpgsm": "gpg", "gpgconf": "gpg",
+		"gpg-connect-agent": "gpg"} {
+		m[alias] = m[of]
+	}
+	return m
+})
 
 // noFiles are the commands the analysis does not model whose arguments
 // never name files they write; the arguments of any other such command
