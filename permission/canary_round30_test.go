@@ -73,6 +73,13 @@ var canaryRound30 = map[string][]string{
 		// site-packages as it starts (found in this round: allowed under
 		// "allow bash").
 		`python3 -m venv --without-pip v && echo 'import os; os.remove("c")' > v/lib/python3.11/site-packages/x.pth && v/bin/python3 /dev/null`,
+		// npm and pip run the install scripts and setup.py of a package
+		// archive they are given, which the line packed from a file of
+		// another name (found in this round: allowed under "allow bash").
+		`mkdir p && echo '{"name":"p","version":"1.0.0","scripts":{"install":"rm -f $INIT_CWD/c"}}' > p/x && tar -czf p.tgz --transform=s/x/package.json/ p/x && npm install --offline --no-audit --no-fund ./p.tgz`,
+		`mkdir p && echo '{"name":"p","version":"1.0.0","scripts":{"preinstall":"rm -f $INIT_CWD/c"}}' > p/x && tar -czf p.tgz --xform=s/x/package.json/ p/x && npm i --offline --no-audit --no-fund p.tgz`,
+		`mkdir p && echo "import os; os.remove('$PWD/c')" > p/x && tar -czf p-1.0.tar.gz --transform=s/x/setup.py/ p/x && python3 -m pip wheel -q --no-deps --no-index --no-build-isolation ./p-1.0.tar.gz`,
+		`mkdir p && echo "import os; os.remove('$PWD/c')" > p/x && tar -czf p-1.0.tar.gz --transform=s/x/setup.py/ p/x && python3 -m pip download -q --no-deps --no-index --no-build-isolation ./p-1.0.tar.gz`,
 		`mkdir -p node_modules/.bin && printf '#!/bin/sh\nrm -f c\n' > node_modules/.bin/tsc && chmod +x node_modules/.bin/tsc && npm exec tsc`,
 		`mkdir -p node_modules/.bin && printf '#!/bin/sh\nrm -f c\n' > node_modules/.bin/tsc && chmod +x node_modules/.bin/tsc && npx tsc`,
 		`printf '!import os; os.remove("c")\n' > .pdbrc && python3 -m pdb README < /dev/null`,

@@ -29,6 +29,11 @@ type codeUse struct {
 	// from is the number of accesses recorded before the command: the
 	// writes among them come first, unless the line is unordered.
 	from int
+	// given marks a file the command is given that holds code it runs
+	// but may also write, as it may any word it does not model (the
+	// package npm install or pip install is given): it is not the
+	// command's own script (see markOwnCode).
+	given bool
 }
 
 // A guessWrite is a write of a guessed command (see guessCommand), which
@@ -168,6 +173,16 @@ func (an *analyzer) runsWrittenCode() {
 			}
 		}
 	}
+}
+
+// usesGiven records that the command prog runs code from the file p, a
+// word it is given that it may also write (see codeUse.given).
+func (an *analyzer) usesGiven(prog, p string) {
+	if len(an.codeUses) >= maxCodeUses {
+		an.opaque("the line runs code from too many files to check")
+		return
+	}
+	an.codeUses = append(an.codeUses, codeUse{prog: prog, path: p, from: len(an.a.accesses), given: true})
 }
 
 // maxHanded bounds the paths recorded as handed to commands the analysis

@@ -135,6 +135,18 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"echo x > setup.py && pip3 install .", true},
 		{"echo x > Dockerfile && docker build .", true},
 		{"echo x > d/gpg.conf && gpg --homedir d --card-status", true},
+		// Package managers run the scripts of the packages they are given
+		// as paths, which a line may pack under other names.
+		{"echo x > p/x && tar -czf p.tgz --transform=s/x/package.json/ p/x && npm install ./p.tgz", true},
+		{"echo x > p/x && tar -czf p.tgz p/x && npm i --offline file:p.tgz", true},
+		{"echo x > p/x && tar -czf p-1.tar.gz p/x && python3 -m pip wheel ./p-1.tar.gz", true},
+		{"echo x > p/x && tar -czf p-1.tar.gz p/x && pip3 install --no-index p-1.tar.gz", true},
+		{"echo ./p.tgz > r.txt && python3 -m pip install -r r.txt", true},
+		{"echo ./p.tgz > r.txt && pip install --requirement=r.txt", true},
+		{"mkdir -p build && npm run build", false},
+		{"npm install lodash && node x.js", false},
+		{"tar -czf p.tgz p && echo x > out.txt", false},
+		{"python3 -m pip install -r requirements.txt", false},
 		{"echo x > out.txt && terraform apply", false},
 		{"terraform plan > plan.txt", false},
 		{"echo x > notes.md && cmake --build build", false},

@@ -146,6 +146,15 @@ scan:
 					if rest == "" && i+1 < len(args) {
 						rest = args[i+1].text
 					}
+					if rest == "pip" {
+						// python3 -m pip install ./p.tar.gz: pip's words
+						// follow the module's name.
+						after := args[i+1:]
+						if len(t) == 2 && len(after) > 0 {
+							after = after[1:]
+						}
+						an.packagesGiven("pip", after)
+					}
 					if pythonFileModules[rest] {
 						// The files it is given are code it runs: each
 						// operand, and each option's value after '='.
@@ -999,6 +1008,7 @@ func (an *analyzer) toolCode(name string, args []word) {
 		// finds where it runs (or where its options send it).
 		an.usesCode(name, "/", names...)
 	}
+	an.packagesGiven(name, args)
 	switch {
 	case strings.HasPrefix(name, "pydoc") && strings.Trim(name[len("pydoc"):], "0123456789.") == "":
 		for _, a := range args {
@@ -1024,6 +1034,37 @@ func (an *analyzer) toolCode(name string, args []word) {
 			an.usesCode(name, v)
 		}
 	}
+}
+
+// packagesGiven records, when args install packages with the package
+// manager prog (npm install, pip wheel …), each word after the subcommand
+// as a file whose code prog runs: it runs the build and install scripts
+// of the packages it is given as paths (an archive's setup.py or
+// package.json, which the line may have packed under another name with
+// tar --transform), or that a requirements file names.
+func (an *analyzer) packagesGiven(prog string, args []word) {
+	if len(args) == 0 || !packageInstallers[prog][args[0].text] {
+		return
+	}
+	for _, a := range args[1:] {
+		if !strings.HasPrefix(a.text, "-") {
+			an.usesGiven(prog, strings.TrimPrefix(a.text, "file:"))
+		} else if _, v, ok := strings.Cut(a.text, "="); ok {
+			an.usesGiven(prog, strings.TrimPrefix(v, "file:"))
+		}
+	}
+}
+
+// packageInstallers are the package managers and, for each, the
+// subcommands that build or install the packages they are given (see
+// toolCode).
+var packageInstallers = map[string]map[string]bool{
+	"npm":  {"install": true, "i": true, "in": true, "add": true, "isntall": true, "exec": true, "x": true, "link": true, "ln": true, "update": true, "up": true, "rebuild": true, "pack": true, "ci": true},
+	"pnpm": {"install": true, "i": true, "add": true, "dlx": true, "exec": true, "link": true, "update": true, "up": true, "rebuild": true},
+	"yarn": {"install": true, "add": true, "dlx": true, "exec": true, "link": true, "upgrade": true},
+	"pip":  {"install": true, "wheel": true, "download": true}, "pip3": {"install": true, "wheel": true, "download": true},
+	"pipx": {"install": true, "run": true, "inject": true}, "uv": {"pip": true, "add": true, "run": true, "tool": true},
+	"gem": {"install": true, "build": true},
 }
 
 // projectFiles are, for the build tools, task runners, infrastructure
