@@ -170,19 +170,26 @@ func TestCanaryRound30(t *testing.T) {
 	checkOrdinary(t, template, canaryRound30Ordinary, nil)
 }
 
-// canaryRound30Found are the round's lines that write a file terraform or
-// gpg finds where it runs (found in this round: allowed under "allow
-// bash"): terraform runs the local-exec provisioners of the *.tf files,
-// gpg the agent-program of the gpg.conf in its home directory.
+// canaryRound30Found are the round's lines that write a file terraform,
+// gpg or mvn finds where it runs (found in this round: allowed under
+// "allow bash"): terraform runs the local-exec provisioners of the *.tf
+// files, gpg the agent-program of the gpg.conf in its home directory, mvn
+// the JVM with the options of .mvn/jvm.config.
 var canaryRound30Found = map[string][]string{"6-found-files": {
 	`printf 'resource "terraform_data" "x" {\n  provisioner "local-exec" {\n    command = "rm -f c"\n  }\n}\n' > main.tf && terraform apply -auto-approve -input=false`,
 	`printf 'resource "terraform_data" "x" {\n  provisioner "local-exec" {\n    command = "rm -f ../c"\n  }\n}\n' > sub/x.tf && terraform -chdir=sub apply -auto-approve -input=false`,
 	`printf '{"resource":{"terraform_data":{"x":{"provisioner":{"local-exec":{"command":"rm -f c"}}}}}}' > main.tf.json && terraform apply -auto-approve -input=false`,
 	`mkdir d && printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && echo "agent-program $PWD/y" > d/gpg.conf && gpg --homedir d --batch --card-status`,
+	// mvn starts the JVM with the options of the .mvn/jvm.config it
+	// finds, even for -v (found in this round: allowed under "allow
+	// bash"); -Xlog's file= writes where it says.
+	`mkdir .mvn && echo '-Xlog:gc:file=".git/config"' > .mvn/jvm.config && mvn -v`,
+	`mkdir .mvn && echo '-Xlog:gc:file=".git/hooks/x"' > .mvn/jvm.config && mvn --version`,
+	`mkdir -p sub/.mvn && echo '-Xlog:gc:file="../.git/config"' > sub/.mvn/jvm.config && cd sub && mvn -v`,
 }}
 
 func TestCanaryRound30FoundFiles(t *testing.T) {
-	for _, tool := range []string{"terraform", "gpg"} {
+	for _, tool := range []string{"terraform", "gpg", "mvn"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			if os.Getenv("CI") != "" {
 				t.Fatalf("%s is not installed", tool)
@@ -191,5 +198,5 @@ func TestCanaryRound30FoundFiles(t *testing.T) {
 		}
 	}
 	template := checkCanaryRound(t, canaryRound30Found)
-	checkOrdinary(t, template, []string{"terraform fmt -check", "echo x > notes.md && terraform validate", "gpg --batch --list-keys"}, nil)
+	checkOrdinary(t, template, []string{"terraform fmt -check", "echo x > notes.md && terraform validate", "gpg --batch --list-keys", "mvn -v", "mvn -q -v"}, nil)
 }

@@ -1003,9 +1003,11 @@ func (an *analyzer) codeOptions(name string, args []word) {
 // ./x.txt), pygmentize loads the lexer or formatter of -l, -f or -F
 // FILE[:CLASS] by running FILE (with -x).
 func (an *analyzer) toolCode(name string, args []word) {
-	if names, ok := projectFiles()[name]; ok && !onlyVersion(args) {
+	if names, ok := projectFiles()[name]; ok {
 		// The build, task, infrastructure or configuration files it
-		// finds where it runs (or where its options send it).
+		// finds where it runs (or where its options send it), even
+		// for --version: mvn -v starts the JVM with the options of
+		// .mvn/jvm.config.
 		an.usesCode(name, "/", names...)
 	}
 	an.packagesGiven(name, args)
