@@ -1240,9 +1240,11 @@ var optionDanger = sync.OnceValue(func() map[string]danger {
 			"new-volume-script", "rsh-command", "rmt-command", "index-file", "listed-incremental",
 			"volno-file", "remove-files"}, short: "IF", oldStyle: true},
 		"bsdtar": {long: []string{"use-compress-program", "options"}, short: "I", oldStyle: true},
+		// --remote-option (-M) hands the receiving side, a local process
+		// too when both paths are local, any of them (-M--log-file=f).
 		"rsync": {long: []string{"rsh", "rsync-path", "config", "log-file", "write-batch", "only-write-batch",
 			"read-batch", "backup", "suffix", "temp-dir", "partial-dir", "daemon", "compare-dest", "copy-dest", "link-dest",
-			"remove-source-files", "remove-sent-files"}, short: "eTb"},
+			"remove-source-files", "remove-sent-files", "remote-option"}, short: "eTbM"},
 		"sort": {long: []string{"compress-program", "temporary-directory"}, short: "T"},
 		"curl": {long: []string{"config", "output-dir", "libcurl", "dump-header", "trace", "trace-ascii",
 			"stderr", "etag-save", "hsts", "alt-svc", "create-dirs"}, short: "KD"},
