@@ -273,7 +273,7 @@ func (an *analyzer) markOwnCode(from, uses int) {
 			continue
 		}
 		for _, u := range an.codeUses[uses:] {
-			if u.names == nil && u.path == acc.path {
+			if u.names == nil && !u.given && u.path == acc.path {
 				acc.own = true
 				break
 			}

@@ -15,7 +15,9 @@ const (
 
 // A codeUse is code a command runs or builds from files: one file, or
 // every file below a directory, or in a directory above it, whose base
-// name matches one of names.
+// name matches one of names. A name that ends in '/' (node_modules/)
+// names a directory every file below which is code, wherever it lies
+// below the directory or in one above it (see inCodeDir).
 type codeUse struct {
 	// prog is the command, for the reason.
 	prog string
@@ -27,6 +29,11 @@ type codeUse struct {
 	// from is the number of accesses recorded before the command: the
 	// writes among them come first, unless the line is unordered.
 	from int
+	// given marks a file the command is given that holds code it runs
+	// but may also write, as it may any word it does not model (the
+	// package npm install or pip install is given): it is not the
+	// command's own script (see markOwnCode).
+	given bool
 }
 
 // A guessWrite is a write of a guessed command (see guessCommand), which
@@ -81,6 +88,20 @@ func (an *analyzer) runsWrittenCode() {
 			writes = writes[:u.from]
 		}
 		ubase := path.Base(u.path)
+		// With a directory among the names (node_modules/), a file that
+		// may lie below one cannot be passed over by its base name: one
+		// written below a working directory or the workdir that lies
+		// there, or whose own directories may be one.
+		var dirNames []string
+		for _, n := range u.names {
+			if d, ok := strings.CutSuffix(n, "/"); ok {
+				dirNames = append(dirNames, d)
+			}
+		}
+		cwdsInDir := len(dirNames) > 0 && componentMayBe(an.workdir, dirNames, false)
+		for _, c := range an.a.cwds {
+			cwdsInDir = cwdsInDir || len(dirNames) > 0 && componentMayBe(c, dirNames, true)
+		}
 		namesKey := strings.Join(u.names, "\x00") + "\x01"
 		nameOf := func(b string) bool {
 			m, ok := matches[namesKey+b]
@@ -131,13 +152,14 @@ func (an *analyzer) runsWrittenCode() {
 				continue
 			}
 			b := path.Base(acc.path)
+			anyBase := cwdsInDir || len(dirNames) > 0 && componentMayBe(path.Dir(acc.path), dirNames, acc.pattern)
 			plain := b != "." && b != ".." && b != "/" &&
 				(u.names != nil || ubase != "." && ubase != ".." && !strings.ContainsAny(ubase, "*?[\\"))
 			switch {
-			case plain && !acc.tree && !acc.pattern && (u.names == nil && b != ubase || u.names != nil && !nameOf(b)):
+			case plain && !acc.tree && !acc.pattern && (u.names == nil && b != ubase || u.names != nil && !anyBase && !nameOf(b)):
 				continue
 			case plain && !acc.tree && acc.pattern && u.names == nil && !baseMayMatch(b, []string{ubase}),
-				plain && !acc.tree && acc.pattern && u.names != nil && !mayName(b):
+				plain && !acc.tree && acc.pattern && u.names != nil && !anyBase && !mayName(b):
 				continue
 			}
 			ws, ps := resolveAll(key, acc.path), resolveAll(-1-k, u.path)
@@ -151,6 +173,16 @@ func (an *analyzer) runsWrittenCode() {
 			}
 		}
 	}
+}
+
+// usesGiven records that the command prog runs code from the file p, a
+// word it is given that it may also write (see codeUse.given).
+func (an *analyzer) usesGiven(prog, p string) {
+	if len(an.codeUses) >= maxCodeUses {
+		an.opaque("the line runs code from too many files to check")
+		return
+	}
+	an.codeUses = append(an.codeUses, codeUse{prog: prog, path: p, from: len(an.a.accesses), given: true})
 }
 
 // maxHanded bounds the paths recorded as handed to commands the analysis
@@ -368,6 +400,49 @@ func mayWriteCode(acc access, ws []string, u codeUse, ps []string, nameOf func(s
 				// tools look for their configuration (go.mod,
 				// conftest.py, package.json).
 				return true
+			case inCodeDir(w, p, u.names, acc.pattern):
+				// Below node_modules, where node finds a module by its
+				// bare name (node -r y loads node_modules/y, whatever
+				// its name).
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// componentMayBe reports whether a component of the path p is one of
+// names, or, with pattern, a pattern that may match one.
+func componentMayBe(p string, names []string, pattern bool) bool {
+	for _, c := range strings.Split(p, "/") {
+		for _, n := range names {
+			if c == n {
+				return true
+			}
+			if pattern {
+				if m, err := path.Match(c, n); m || err != nil || strings.ContainsAny(c, "{}") {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// inCodeDir reports whether the file w lies below a directory named by one
+// of names that ends in '/' (node_modules/), which lies below the
+// directory p or whose parent is p or above it: every file there is code
+// the use may load. With pattern, a directory of w that is a pattern may
+// be such a directory.
+func inCodeDir(w, p string, names []string, pattern bool) bool {
+	for _, n := range names {
+		d, ok := strings.CutSuffix(n, "/")
+		if !ok {
+			continue
+		}
+		for dir := path.Dir(w); dir != "/" && dir != "."; dir = path.Dir(dir) {
+			if componentMayBe(path.Base(dir), []string{d}, pattern) && (within(w, p) || within(p, path.Dir(dir))) {
+				return true
 			}
 		}
 	}
@@ -377,10 +452,11 @@ func mayWriteCode(acc access, ws []string, u codeUse, ps []string, nameOf func(s
 // dirCodeFiles are the base names of the files a command that builds or
 // runs the code of a directory (see packageDirs: go test, pytest, eslint)
 // may load as code there: sources, and the configuration that names code
-// to load or tells the tool how to build.
-var dirCodeFiles = []string{"*.go", "*.s", "*.syso", "go.mod", "go.work", "*.py", "*.pyc", "*.so",
+// to load or tells the tool how to build; a python's .pth files and the
+// modules of node_modules (see languageFiles).
+var dirCodeFiles = []string{"*.go", "*.s", "*.syso", "go.mod", "go.work", "*.py", "*.pyc", "*.so", "*.pth",
 	"pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml", "*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts",
-	"*.jsx", "*.tsx", "package.json", ".eslintrc", ".eslintrc.*", ".prettierrc", ".prettierrc.*",
+	"*.jsx", "*.tsx", "package.json", "node_modules/", ".eslintrc", ".eslintrc.*", ".prettierrc", ".prettierrc.*",
 	"*.c", "*.cc", "*.cpp", "*.cxx", "*.m", "*.S", "*.h", "*.hh", "*.hpp", "*.hxx"}
 
 // outputOptions are the options of the commands the analysis does not

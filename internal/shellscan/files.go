@@ -23,13 +23,18 @@ var interpreters = sync.OnceValue(func() map[string]string {
 // manifest that tells node where they are.
 var languageFiles = map[string][]string{
 	// A native extension module (x.so, x.abi3.so, x.cpython-311-….so)
-	// is found before x.py, and its constructors run as it loads.
-	"python": {"*.py", "*.pyc", "*.so"}, "pypy": {"*.py", "*.pyc", "*.so"}, "ipython": {"*.py", "*.pyc", "*.so"},
-	"jython": {"*.py"}, "bpython": {"*.py", "*.pyc", "*.so"},
-	"node":   {"*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "*.node", "package.json"},
-	"nodejs": {"*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "*.node", "package.json"},
-	"bun":    {"*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "*.node", "package.json"},
-	"deno":   {"*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "package.json", "deno.json", "deno.jsonc"},
+	// is found before x.py, and its constructors run as it loads; the
+	// import lines of the .pth files of its site-packages (a venv's) run
+	// as it starts.
+	"python": {"*.py", "*.pyc", "*.so", "*.pth"}, "pypy": {"*.py", "*.pyc", "*.so", "*.pth"},
+	"ipython": {"*.py", "*.pyc", "*.so", "*.pth"}, "jython": {"*.py"}, "bpython": {"*.py", "*.pyc", "*.so", "*.pth"},
+	// A module found by its bare name (require("y"), node -r y) may be
+	// any file below node_modules, with no extension (node_modules/y),
+	// and npm puts its programs there (node_modules/.bin).
+	"node":   {"*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "*.node", "package.json", "node_modules/"},
+	"nodejs": {"*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "*.node", "package.json", "node_modules/"},
+	"bun":    {"*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "*.node", "package.json", "node_modules/"},
+	"deno":   {"*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "package.json", "deno.json", "deno.jsonc", "node_modules/"},
 	"perl":   {"*.pl", "*.pm", "*.pmc"}, "ruby": {"*.rb", "*.so"}, "irb": {"*.rb", "*.so"}, "php": {"*.php"}, "julia": {"*.jl"},
 	"R": {"*.R", "*.r"}, "Rscript": {"*.R", "*.r"}, "jshell": {"*.jsh", "*.java"}, "ghci": {"*.hs"},
 }
@@ -140,6 +145,15 @@ scan:
 					operands++ // python -m runs an installed module
 					if rest == "" && i+1 < len(args) {
 						rest = args[i+1].text
+					}
+					if rest == "pip" {
+						// python3 -m pip install ./p.tar.gz: pip's words
+						// follow the module's name.
+						after := args[i+1:]
+						if len(t) == 2 && len(after) > 0 {
+							after = after[1:]
+						}
+						an.packagesGiven("pip", after)
 					}
 					if pythonFileModules[rest] {
 						// The files it is given are code it runs: each
@@ -989,6 +1003,14 @@ func (an *analyzer) codeOptions(name string, args []word) {
 // ./x.txt), pygmentize loads the lexer or formatter of -l, -f or -F
 // FILE[:CLASS] by running FILE (with -x).
 func (an *analyzer) toolCode(name string, args []word) {
+	if names, ok := projectFiles()[name]; ok {
+		// The build, task, infrastructure or configuration files it
+		// finds where it runs (or where its options send it), even
+		// for --version: mvn -v starts the JVM with the options of
+		// .mvn/jvm.config.
+		an.usesCode(name, "/", names...)
+	}
+	an.packagesGiven(name, args)
 	switch {
 	case strings.HasPrefix(name, "pydoc") && strings.Trim(name[len("pydoc"):], "0123456789.") == "":
 		for _, a := range args {
@@ -1015,6 +1037,113 @@ func (an *analyzer) toolCode(name string, args []word) {
 		}
 	}
 }
+
+// packagesGiven records, when args install packages with the package
+// manager prog (npm install, pip wheel …), each word after the subcommand
+// as a file whose code prog runs: it runs the build and install scripts
+// of the packages it is given as paths (an archive's setup.py or
+// package.json, which the line may have packed under another name with
+// tar --transform), or that a requirements file names.
+func (an *analyzer) packagesGiven(prog string, args []word) {
+	if len(args) == 0 || !packageInstallers[prog][args[0].text] {
+		return
+	}
+	for _, a := range args[1:] {
+		if !strings.HasPrefix(a.text, "-") {
+			an.usesGiven(prog, strings.TrimPrefix(a.text, "file:"))
+		} else if _, v, ok := strings.Cut(a.text, "="); ok {
+			an.usesGiven(prog, strings.TrimPrefix(v, "file:"))
+		}
+	}
+}
+
+// packageInstallers are the package managers and, for each, the
+// subcommands that build or install the packages they are given (see
+// toolCode).
+var packageInstallers = map[string]map[string]bool{
+	"npm":  {"install": true, "i": true, "in": true, "add": true, "isntall": true, "exec": true, "x": true, "link": true, "ln": true, "update": true, "up": true, "rebuild": true, "pack": true, "ci": true},
+	"pnpm": {"install": true, "i": true, "add": true, "dlx": true, "exec": true, "link": true, "update": true, "up": true, "rebuild": true},
+	"yarn": {"install": true, "add": true, "dlx": true, "exec": true, "link": true, "upgrade": true},
+	"pip":  {"install": true, "wheel": true, "download": true}, "pip3": {"install": true, "wheel": true, "download": true},
+	"pipx": {"install": true, "run": true, "inject": true}, "uv": {"pip": true, "add": true, "run": true, "tool": true},
+	"gem": {"install": true, "build": true},
+}
+
+// projectFiles are, for the build tools, task runners, infrastructure
+// tools and others the analysis does not model, the base names of the
+// files they find in the working directory, one above it or one their
+// options name, and run what those say or load as code: terraform's
+// *.tf (a local-exec provisioner), cmake's CMakeLists.txt
+// (execute_process), a justfile's recipes, gpg's gpg.conf in its home
+// directory (agent-program). A line that writes one and then runs the
+// tool runs code of its own (printf … > main.tf && terraform apply), as
+// runsWrittenCode says of make and a Makefile.
+var projectFiles = sync.OnceValue(func() map[string][]string {
+	python := []string{"*.py", "*.pyc", "*.so", "*.pth", "pyproject.toml", "setup.cfg", "setup.py", "requirements*.txt"}
+	node := append([]string{"gulpfile.*", "Gulpfile.*", "gruntfile.*", "Gruntfile.*", ".npmrc"}, languageFiles["node"]...)
+	m := map[string][]string{
+		"terraform":  {"*.tf", "*.tf.json", "*.tfvars", "*.tfvars.json", "*.hcl", ".terraformrc", "terraform.rc"},
+		"packer":     {"*.pkr.hcl", "*.pkr.json", "*.pkrvars.hcl", "*.hcl"},
+		"vagrant":    {"Vagrantfile", "*.rb"},
+		"cmake":      {"CMakeLists.txt", "*.cmake", "CMakePresets.json", "CMakeUserPresets.json", "CMakeCache.txt", "*.sh", "*.py"},
+		"meson":      {"meson.build", "meson_options.txt", "meson.options", "*.ini", "*.sh", "*.py"},
+		"ninja":      {"build.ninja", "*.ninja", "*.sh", "*.py"},
+		"just":       {"justfile", "Justfile", ".justfile", "*.just"},
+		"task":       {"Taskfile*.yml", "Taskfile*.yaml", "taskfile*.yml", "taskfile*.yaml"},
+		"rake":       {"Rakefile", "rakefile", "Rakefile.rb", "rakefile.rb", "*.rake", "*.rb"},
+		"gradle":     {"*.gradle", "*.gradle.kts", "gradle.properties", "gradle-wrapper.properties", "*.java", "*.kt", "*.groovy"},
+		"mvn":        {"pom.xml", "jvm.config", "maven.config", "extensions.xml", "settings.xml", "maven-wrapper.properties"},
+		"ant":        {"build.xml", "*.xml", "*.properties"},
+		"bazel":      {"BUILD", "BUILD.bazel", "WORKSPACE", "WORKSPACE.bazel", "WORKSPACE.bzlmod", "MODULE.bazel", "*.bzl", ".bazelrc", ".bazelversion"},
+		"scons":      append([]string{"SConstruct", "Sconstruct", "sconstruct", "SConscript"}, python...),
+		"tox":        append([]string{"tox.ini", "tox.toml"}, python...),
+		"nox":        append([]string{"noxfile.py"}, python...),
+		"invoke":     append([]string{"invoke.yaml", "invoke.yml", "invoke.json"}, python...),
+		"fab":        append([]string{"fabfile.py"}, python...),
+		"pip":        python,
+		"poetry":     append([]string{"poetry.toml"}, python...),
+		"pdm":        python,
+		"hatch":      append([]string{"hatch.toml"}, python...),
+		"uv":         append([]string{"uv.toml"}, python...),
+		"pipenv":     append([]string{"Pipfile"}, python...),
+		"conan":      append([]string{"conanfile.txt"}, python...),
+		"snakemake":  append([]string{"Snakefile", "*.smk"}, python...),
+		"pre-commit": {".pre-commit-config.yaml", ".pre-commit-config.yml", ".pre-commit-hooks.yaml"},
+		"gulp":       node,
+		"grunt":      node,
+		"docker": {"Dockerfile", "Dockerfile.*", "*.Dockerfile", "Containerfile", "Containerfile.*", "*compose*.yml",
+			"*compose*.yaml", "docker-bake.hcl", "docker-bake.json"},
+		"mix":           {"mix.exs", "*.exs", "*.ex"},
+		"sbt":           {"build.sbt", "*.sbt", "*.scala"},
+		"lein":          {"project.clj", "*.clj"},
+		"dotnet":        {"*.csproj", "*.fsproj", "*.vbproj", "*.proj", "*.props", "*.targets", "*.sln", "global.json", "nuget.config", "NuGet.Config"},
+		"tilt":          {"Tiltfile", "*.star"},
+		"nix":           {"*.nix", "flake.lock"},
+		"earthly":       {"Earthfile"},
+		"foreman":       {"Procfile", "Procfile.*", ".env", ".foreman"},
+		"bmake":         {"Makefile", "makefile", "BSDmakefile", "*.mk"},
+		"ansible":       {"ansible.cfg", "*.yml", "*.yaml", "*.py"},
+		"bundle":        {"Gemfile", "*.gemspec", "*.rb"},
+		"composer":      {"composer.json"},
+		"dvc":           {"dvc.yaml", "params.yaml"},
+		"gitlab-runner": {".gitlab-ci.yml"},
+		"act":           {"*.yml", "*.yaml"},
+		"direnv":        {".envrc", ".env"},
+		"gpg": {"gpg.conf", "gpg.conf-*", "gpgsm.conf", "gpg-agent.conf", "dirmngr.conf", "scdaemon.conf",
+			"common.conf"},
+	}
+	// Other names of the same programs.
+	for alias, of := range map[string]string{"tofu": "terraform", "terragrunt": "terraform", "ctest": "cmake",
+		"cpack": "cmake", "samu": "ninja", "go-task": "task", "gradlew": "gradle", "mvnw": "mvn",
+		"bazelisk": "bazel", "inv": "invoke", "pip3": "pip", "docker-compose": "docker", "podman": "docker",
+		"podman-compose": "docker", "nerdctl": "docker", "buildah": "docker", "msbuild": "dotnet",
+		"nix-build": "nix", "honcho": "foreman", "overmind": "foreman", "pmake": "bmake", "bsdmake": "bmake",
+		"ansible-playbook": "ansible", "bundler": "bundle", "gpg2": "gpg", "gpgsm": "gpg", "gpgconf": "gpg",
+		"gpg-connect-agent": "gpg"} {
+		m[alias] = m[of]
+	}
+	return m
+})
 
 // noFiles are the commands the analysis does not model whose arguments
 // never name files they write; the arguments of any other such command
@@ -1111,9 +1240,11 @@ var optionDanger = sync.OnceValue(func() map[string]danger {
 			"new-volume-script", "rsh-command", "rmt-command", "index-file", "listed-incremental",
 			"volno-file", "remove-files"}, short: "IF", oldStyle: true},
 		"bsdtar": {long: []string{"use-compress-program", "options"}, short: "I", oldStyle: true},
+		// --remote-option (-M) hands the receiving side, a local process
+		// too when both paths are local, any of them (-M--log-file=f).
 		"rsync": {long: []string{"rsh", "rsync-path", "config", "log-file", "write-batch", "only-write-batch",
 			"read-batch", "backup", "suffix", "temp-dir", "partial-dir", "daemon", "compare-dest", "copy-dest", "link-dest",
-			"remove-source-files", "remove-sent-files"}, short: "eTb"},
+			"remove-source-files", "remove-sent-files", "remote-option"}, short: "eTbM"},
 		"sort": {long: []string{"compress-program", "temporary-directory"}, short: "T"},
 		"curl": {long: []string{"config", "output-dir", "libcurl", "dump-header", "trace", "trace-ascii",
 			"stderr", "etag-save", "hsts", "alt-svc", "create-dirs"}, short: "KD"},

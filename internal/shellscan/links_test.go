@@ -37,6 +37,8 @@ func TestUnmodelledWordsAfterALinkAreOpaque(t *testing.T) {
 		{"git pull && npm ci", false},
 		{"git stash && python3 x.py", false},
 		{"git pull && pip install -r requirements.txt", true},
+		{"git pull && python3 -m pip install -r requirements.txt", true},
+		{"git pull && python3 -mpip install ./pkg", true},
 		{"git stash && python3 x.py out.json", true},
 		{"git pull && npm install ./pkg", true},
 		{"git pull && npm ./x", true},
