@@ -126,12 +126,7 @@ func TestCanaryInertLocale(t *testing.T) {
 	for class, lines := range canaryInertLocale {
 		for _, line := range lines {
 			root := canaryFixture(t, template)
-			var allowedBy []string
-			for _, sc := range canaryScenarios {
-				if out := authorize(t, canaryGate(t, root, sc.rules), line); out.Run {
-					allowedBy = append(allowedBy, sc.name)
-				}
-			}
+			allowedBy := allowingScenarios(t, root, line)
 			before := canarySnapshot(t, root)
 			runLine(t, root, line, 3*time.Second, "", locpath)
 			p := strings.TrimPrefix(changed(before, canarySnapshot(t, root)), root)
@@ -204,12 +199,7 @@ func TestCanaryGlobMatch(t *testing.T) {
 			damaged := false
 			for _, env := range []string{"LANG=C", "LANG=C.UTF-8"} {
 				root := fixture()
-				var allowedBy []string
-				for _, sc := range canaryScenarios {
-					if out := authorize(t, canaryGate(t, root, sc.rules), line); out.Run {
-						allowedBy = append(allowedBy, sc.name)
-					}
-				}
+				allowedBy := allowingScenarios(t, root, line)
 				before := canarySnapshot(t, root)
 				runLine(t, root, line, 3*time.Second, "", env)
 				p := strings.TrimPrefix(changed(before, canarySnapshot(t, root)), root)

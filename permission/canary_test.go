@@ -600,6 +600,19 @@ var canaryScenarios = []struct{ name, rules string }{
 	{"allow-bash", canaryAllowBashRules},
 }
 
+// allowingScenarios returns the names of the scenarios that allow line in
+// the fixture at root.
+func allowingScenarios(t *testing.T, root, line string) []string {
+	t.Helper()
+	var names []string
+	for _, sc := range canaryScenarios {
+		if out := authorize(t, canaryGate(t, root, sc.rules), line); out.Run {
+			names = append(names, sc.name)
+		}
+	}
+	return names
+}
+
 // canaryAttack decides line under every scenario in a fresh fixture made
 // from template, then runs it through real bash there. It returns the
 // scenarios that allowed it and the fixture-relative path it changed ("" if
@@ -607,11 +620,7 @@ var canaryScenarios = []struct{ name, rules string }{
 func canaryAttack(t *testing.T, template, line string) (allowedBy []string, changedPath string) {
 	t.Helper()
 	root := canaryFixture(t, template)
-	for _, sc := range canaryScenarios {
-		if out := authorize(t, canaryGate(t, root, sc.rules), line); out.Run {
-			allowedBy = append(allowedBy, sc.name)
-		}
-	}
+	allowedBy = allowingScenarios(t, root, line)
 	before := canarySnapshot(t, root)
 	runBash(t, root, line)
 	return allowedBy, strings.TrimPrefix(changed(before, canarySnapshot(t, root)), root)

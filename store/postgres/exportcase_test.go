@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
@@ -41,19 +40,8 @@ func TestExportRefusesTaskIDsThatDifferOnlyInCase(t *testing.T) {
 			if _, err := p.Checkpointer().Append(ctx, "s1", []session.Event{session.UserEvent{Message: model.UserText("hello")}}, session.AnyHead); err != nil {
 				t.Fatal(err)
 			}
-			now := time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC).UnixMilli()
 			for list, ids := range tc.lists {
-				tl, err := p.TaskList(list)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var tasks []task.Task
-				for _, id := range ids {
-					tasks = append(tasks, task.Task{ID: id, Subject: "task " + id, Status: task.Pending, CreatedAt: now, UpdatedAt: now})
-				}
-				if err := tl.Import(ctx, tasks); err != nil {
-					t.Fatal(err)
-				}
+				importTasks(t, p, list, ids)
 			}
 			home := filepath.Dir(filepath.Dir(paths.ProjectDir()))
 			before, dirsBefore := treeFiles(t, home), treeEntries(t, home)

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/lite-agent/lite-agent-go/task"
 )
@@ -26,19 +25,8 @@ func TestExportNamesTaskRecordsAsTheFileStoreDoes(t *testing.T) {
 				enc.Codec = aeadEncoding(t, "k1").Codec
 			}
 			p := project(t, enc)
-			tl, err := p.TaskList("list")
-			if err != nil {
-				t.Fatal(err)
-			}
-			now := time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC).UnixMilli()
 			ids := []string{"1", "a.b", "../../../../escaped", "sub/dir", "é"}
-			var tasks []task.Task
-			for _, id := range ids {
-				tasks = append(tasks, task.Task{ID: id, Subject: "task " + id, Status: task.Pending, CreatedAt: now, UpdatedAt: now})
-			}
-			if err := tl.Import(ctx, tasks); err != nil {
-				t.Fatal(err)
-			}
+			importTasks(t, p, "list", ids)
 			home := filepath.Dir(filepath.Dir(paths.ProjectDir()))
 			before := treeFiles(t, filepath.Dir(home))
 			if _, err := p.ExportFiles(ctx, paths); err != nil {

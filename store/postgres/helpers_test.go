@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/storage/codec"
 	"github.com/lite-agent/lite-agent-go/store/postgres"
+	"github.com/lite-agent/lite-agent-go/task"
 )
 
 // freshSchema returns a new schema name, dropped when t ends.
@@ -75,3 +77,20 @@ func aeadEncoding(t testing.TB, keyID string) storage.Encoding {
 }
 
 func archiveQuery(text string) archive.Query { return archive.Query{Text: text, Limit: 10} }
+
+// importTasks imports a pending task of each id into task list list of p.
+func importTasks(t *testing.T, p *postgres.Project, list string, ids []string) {
+	t.Helper()
+	tl, err := p.TaskList(list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC).UnixMilli()
+	var tasks []task.Task
+	for _, id := range ids {
+		tasks = append(tasks, task.Task{ID: id, Subject: "task " + id, Status: task.Pending, CreatedAt: now, UpdatedAt: now})
+	}
+	if err := tl.Import(t.Context(), tasks); err != nil {
+		t.Fatal(err)
+	}
+}
