@@ -53,6 +53,8 @@ func TestAnalyzeMakesTheIssueExamplesOpaque(t *testing.T) {
 		`echo $((-x))`, `echo $((x=1))`, `echo $((1e3))`,
 		// A '[' closed by a ']' in a later part of its word is a pattern.
 		`echo x > .git/["c"]onfig`, `["r"]m -f c`, `[ -d x ] && [r]m c`, `["["] x`, `[ x ] > [c]`,
+		// A brace or glob among test's operands may expand to -v.
+		"[ {-v,} 'a[$(rm -f c)]' ]", "test {-v,} x", "[ -[v] x ]", "test -? x", "[ -e *.go ]",
 	}
 	for _, line := range lines {
 		if a := shellscan.Analyze(line, opts); !a.Opaque || a.Reason() == "" {

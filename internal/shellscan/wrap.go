@@ -92,6 +92,10 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 			if a.dynamic {
 				an.opaque(name + " gets an operand that is only known when it runs")
 			}
+			if a.pattern {
+				// {-v,} and -[v] (where ./-v exists) are -v to test.
+				an.opaque(name + " gets an operand bash expands first, which may be an operator such as -v")
+			}
 		}
 		return false
 	case "cd", "pushd", "popd":
