@@ -20,6 +20,16 @@ var canaryReviewLoosen = map[string][]string{
 		`touch ./-v && test -? 'a[$(rm -f c)]'`,
 		`touch ./-v 'a[$(rm -f c)]' && [ -? a\[* ]`,
 	},
+	// The same expansion gives any command an option that its checks,
+	// reading each word's text, took for an operand.
+	"expanded-option": {
+		`printf {-v,} 'a[$(rm -f c)]' x`,
+		`find . -name c {-delete,}`,
+		`sort {-o,} .git/config README`,
+		`sort README {-o.git/config,}`,
+		`git log {--output=.git/config,}`,
+		`touch ./-delete && find . -name c -[d]elete`,
+	},
 }
 
 // canaryReviewLoosenOrdinary are lines near the attacks that "allow bash"
@@ -27,6 +37,7 @@ var canaryReviewLoosen = map[string][]string{
 var canaryReviewLoosenOrdinary = []string{
 	"[ -f README ] && cat README", "[ -d sub ] || ls", "test -e README && wc -l README",
 	`[ "a" = "b" ] || echo differ`, "[ ! -e missing ] && echo none",
+	"sed -i s/a/b/ *EADME", "cp README sub/{a,b}.txt", "wc -l {README,c}", "ls -{l,a}", "grep -r x {sub,bin}",
 }
 
 func TestCanaryReviewLoosen(t *testing.T) {

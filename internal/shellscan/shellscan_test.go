@@ -55,6 +55,8 @@ func TestAnalyzeMakesTheIssueExamplesOpaque(t *testing.T) {
 		`echo x > .git/["c"]onfig`, `["r"]m -f c`, `[ -d x ] && [r]m c`, `["["] x`, `[ x ] > [c]`,
 		// A brace or glob among test's operands may expand to -v.
 		"[ {-v,} 'a[$(rm -f c)]' ]", "test {-v,} x", "[ -[v] x ]", "test -? x", "[ -e *.go ]",
+		// A brace or glob that may expand to an option.
+		"find . {-delete,}", "find . -[d]elete", "sort {-o,} x y", "printf {-v,} x y", "git log {--output=x,}",
 	}
 	for _, line := range lines {
 		if a := shellscan.Analyze(line, opts); !a.Opaque || a.Reason() == "" {
