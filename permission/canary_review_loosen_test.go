@@ -30,6 +30,16 @@ var canaryReviewLoosen = map[string][]string{
 		`git log {--output=.git/config,}`,
 		`touch ./-delete && find . -name c -[d]elete`,
 	},
+	// A glob that starts with *, ? or [ matches a file the line made,
+	// whose name is an option.
+	"glob-matches-an-option-file": {
+		`touch ./-delete && find . -name c *lete`,
+		`touch ./-delete && find . -name c ?delete`,
+		`touch ./-delete && find . -name c [-]delete`,
+		`touch -- -delete && find . -name c *lete`,
+		`echo > -delete && find . -name c *lete`,
+		`mkdir ./-delete && find . -name c *lete`,
+	},
 }
 
 // canaryReviewLoosenOrdinary are lines near the attacks that "allow bash"
@@ -38,6 +48,7 @@ var canaryReviewLoosenOrdinary = []string{
 	"[ -f README ] && cat README", "[ -d sub ] || ls", "test -e README && wc -l README",
 	`[ "a" = "b" ] || echo differ`, "[ ! -e missing ] && echo none",
 	"sed -i s/a/b/ *EADME", "cp README sub/{a,b}.txt", "wc -l {README,c}", "ls -{l,a}", "grep -r x {sub,bin}",
+	"touch new.txt && ls *.txt", "echo x > out.txt && wc -l *.txt", "tar -cf - README | wc -c", "echo hi > -",
 }
 
 func TestCanaryReviewLoosen(t *testing.T) {

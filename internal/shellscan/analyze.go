@@ -202,6 +202,7 @@ func analyzeBash(line, home, workdir string) *bashAnalysis {
 	an.runsWritten()
 	an.handedPrograms()
 	an.runsWrittenCode()
+	an.optionNamedWrites()
 	if an.sawGit && an.cwdChanged && an.looped {
 		an.opaque("git runs in a loop that changes the working directory, where it may use a configuration that is not protected")
 	}
@@ -547,6 +548,24 @@ func (an *analyzer) testExpr(x syntax.TestExpr) {
 		an.testExpr(x.X)
 	case *syntax.ParenTest:
 		an.testExpr(x.X)
+	}
+}
+
+// optionNamedWrites makes the line opaque when it writes a path with a
+// component that starts with '-' (touch ./-delete): a glob of a later
+// command (find . -name c *lete) may match it and hand the command an
+// option its checks took for an operand. "-" alone is standard output.
+func (an *analyzer) optionNamedWrites() {
+	for _, acc := range an.a.accesses {
+		if acc.mode == modeRead {
+			continue
+		}
+		for _, c := range strings.Split(acc.path, "/") {
+			if len(c) > 1 && c[0] == '-' {
+				an.opaque("the line writes " + clipName(acc.path) + ", a name a glob may hand to a command as an option")
+				return
+			}
+		}
 	}
 }
 
