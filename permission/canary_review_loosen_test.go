@@ -29,6 +29,7 @@ var canaryReviewLoosen = map[string][]string{
 		`sort README {-o.git/config,}`,
 		`git log {--output=.git/config,}`,
 		`touch ./-delete && find . -name c -[d]elete`,
+		`find . -name {c,-delete}`,
 	},
 	// A glob that starts with *, ? or [ matches a file the line made,
 	// whose name is an option.
