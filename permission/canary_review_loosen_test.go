@@ -99,6 +99,7 @@ var canaryReviewLoosenOrdinary = []string{
 	"[ -f README ] && cat README", "[ -d sub ] || ls", "test -e README && wc -l README",
 	`[ "a" = "b" ] || echo differ`, "[ ! -e missing ] && echo none",
 	"sed -i s/a/b/ *EADME", "cp README sub/{a,b}.txt", "wc -l {README,c}", "ls -{l,a}", "grep -r x {sub,bin}",
+	"touch {x,y}.txt", "mkdir {d1,d2}", "sed -i s/a/b/ {README,c}",
 	"touch new.txt && ls *.txt", "echo x > out.txt && wc -l *.txt", "tar -cf - README | wc -c", "echo hi > -",
 }
 

@@ -1054,9 +1054,10 @@ func (an *analyzer) command(ws []word, depth, chain int) {
 				an.opaque(clipName(path.Base(ws[0].text)) + " gets an argument that is only known when it runs")
 				break
 			}
-			if w.pattern && (strings.HasPrefix(w.text, "-") || strings.HasPrefix(w.text, "{")) {
-				// {-delete,} and -[d]elete (where ./-delete exists)
-				// are options, which the checks above took for operands.
+			if w.pattern && (strings.HasPrefix(w.text, "-") || strings.HasPrefix(w.text, "{") && strings.Contains(w.text, "-")) {
+				// {-delete,}, {0..-1} and -[d]elete (where ./-delete
+				// exists) are options, which the checks above took for
+				// operands; {a,b}.txt is no option.
 				an.opaque(clipName(path.Base(ws[0].text)) + " gets an argument bash expands first, which may be an option")
 				break
 			}

@@ -57,6 +57,7 @@ func TestAnalyzeMakesTheIssueExamplesOpaque(t *testing.T) {
 		"[ {-v,} 'a[$(rm -f c)]' ]", "test {-v,} x", "[ -[v] x ]", "test -? x", "[ -e *.go ]",
 		// A brace or glob that may expand to an option.
 		"find . {-delete,}", "find . -[d]elete", "sort {-o,} x y", "printf {-v,} x y", "git log {--output=x,}",
+		"find . -name c {0..-1}",
 		"touch ./-delete && find . *lete", "echo > -x", "mkdir -p a/-r/b", "cp x ./--output=y",
 	}
 	for _, line := range lines {
