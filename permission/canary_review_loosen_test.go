@@ -30,6 +30,8 @@ var canaryReviewLoosen = map[string][]string{
 		`git log {--output=.git/config,}`,
 		`touch ./-delete && find . -name c -[d]elete`,
 		`find . -name {c,-delete}`,
+		`find . -name {c,$'\x2d'delete}`,
+		`sort {$'\x2d'o,} .git/config README`,
 	},
 	// A glob that starts with *, ? or [ matches a file the line made,
 	// whose name is an option.
