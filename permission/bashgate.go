@@ -62,6 +62,8 @@ func (g *Gate) screenBash(call Call) bashScreen {
 		s.opaque = a.Reason()
 	} else if why := g.gitOutsideRepo(a); why != "" {
 		s.opaque = why
+	} else if why := g.optionFiles(a); why != "" {
+		s.opaque = why
 	}
 	for _, acc := range a.Accesses {
 		if acc.Unknown {
@@ -144,6 +146,34 @@ func (g *Gate) screenBash(call Call) bashScreen {
 		}
 	}
 	return s
+}
+
+// optionFiles says why a glob given to a command makes the line opaque:
+// from some candidate directory it matches an existing file whose name
+// begins with '-', which bash hands to the command as an option (a
+// cloned repository's --checkpoint-action=exec=sh y, reached by tar cf x
+// *), or the directory is unknown. It returns "" otherwise.
+func (g *Gate) optionFiles(a *shellscan.Analysis) string {
+	for _, p := range a.Patterns {
+		for _, dir := range a.Dirs {
+			target := g.absTarget(dir, p)
+			if target == "" {
+				return "a pattern is expanded in an unknown directory: " + clip(p)
+			}
+			// absTarget joins without cleaning: what precedes p is the
+			// directory the word's first component lies in. Matches come
+			// cleaned; one that cannot be placed under it is judged by
+			// every component.
+			base := filepath.Clean(target[:len(target)-len(p)]) + string(filepath.Separator)
+			for _, m := range pathmatch.Glob(target) {
+				rel, placed := strings.CutPrefix(m, base)
+				if strings.HasPrefix(rel, "-") || !placed && strings.Contains(m, string(filepath.Separator)+"-") {
+					return "the pattern " + clip(p) + " matches " + clip(m) + ", which the command would take as an option"
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // runsOutside says why a directory whose code the command builds or runs

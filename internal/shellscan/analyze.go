@@ -106,6 +106,9 @@ type bashAnalysis struct {
 	// pathsUnknown, when set, says why the line may touch files the
 	// analysis did not list (cat $F, cat *.txt …).
 	pathsUnknown string
+	// patterns are the glob words given to commands that may expand to
+	// a name starting with '-' (see Analysis.Patterns).
+	patterns []string
 }
 
 // An analyzer walks one command line. The home directory and the starting
@@ -1060,6 +1063,15 @@ func (an *analyzer) command(ws []word, depth, chain int) {
 				// operands; {a,b}.txt is no option.
 				an.opaque(clipName(path.Base(ws[0].text)) + " gets an argument bash expands first, which may be an option")
 				break
+			}
+			if w.pattern && w.text != "" && strings.ContainsRune("*?[{", rune(w.text[0])) {
+				// * may expand to a file named --checkpoint-action=exec=…
+				// that the project holds: the caller looks (Patterns).
+				if len(an.a.patterns) >= maxAccessPaths {
+					an.opaque("the command is given too many patterns to check")
+					break
+				}
+				an.a.patterns = append(an.a.patterns, w.text)
 			}
 		}
 	}

@@ -130,6 +130,14 @@ type Analysis struct {
 	// Unlisted, when set, says why the line may touch files that are not
 	// in Accesses (cat $F, cat *.txt …). It does not make the line opaque.
 	Unlisted string
+	// Patterns are the glob words, after quote removal, given to commands
+	// other than the plain readers (echo, cat, ls, grep …) whose first
+	// character is a glob or a brace (*, ?delete, [-]*): bash may expand
+	// them to a name that begins with '-', which the command takes as an
+	// option (a project's file named --checkpoint-action=exec=… handed to
+	// tar by *). The analysis cannot know what exists; the caller expands
+	// them from each of Dirs against the file system.
+	Patterns []string
 }
 
 // Reason returns the first reason the line is opaque, or "".
@@ -149,6 +157,7 @@ func Analyze(line string, opts Options) *Analysis {
 		Opaque:   len(in.reasons) > 0,
 		Reasons:  in.reasons,
 		Unlisted: in.pathsUnknown,
+		Patterns: in.patterns,
 	}
 	if !in.parsed && !out.Opaque {
 		out.Opaque, out.Reasons = true, []string{"the command cannot be parsed"}
