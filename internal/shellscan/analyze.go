@@ -440,7 +440,7 @@ func (an *analyzer) node(n syntax.Node, src string, depth int) bool {
 			an.opaque("a parameter expansion with an index, a modifier or an indirection evaluates data")
 		}
 	case *syntax.CmdSubst:
-		an.opaque("a command substitution builds words at run time")
+		an.cmdSubst(n)
 	case *syntax.ProcSubst:
 		an.opaque("a process substitution runs a command whose output is a file")
 	case *syntax.ArithmExp:
@@ -1424,4 +1424,20 @@ func sourceText(src string, n syntax.Node) string {
 		return "?"
 	}
 	return src[start:end]
+}
+
+// cmdSubst checks a command substitution. Its value is a word only known
+// when it runs, as that of a variable is: every use of such a word is
+// checked as one (see word), and the commands inside are walked as the
+// line's own. They run before the command whose word holds them, which
+// the walk records first, so the line is unordered from here on. The
+// backquoted form, whose backslashes bash and the parser read
+// differently, and the ${ …;} forms, which run in the current shell, are
+// opaque.
+func (an *analyzer) cmdSubst(n *syntax.CmdSubst) {
+	if n.Backquotes || n.TempFile || n.ReplyVar {
+		an.opaque("a command substitution builds words at run time")
+		return
+	}
+	an.unordered = true
 }

@@ -25,6 +25,12 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"sed -i s/a/b/ *.mk && make", true},
 		{"make; echo x > Makefile; make", true},
 		{"for i in 1 2; do make; echo x > Makefile; done", true},
+		// A substitution runs before the command that holds it, its
+		// here-string included, which the walk sees after the command.
+		{"make <<< \"$(echo x > Makefile)\"", true},
+		{"ls \"$(echo x > Makefile)\" && make", true},
+		{"for f in $(echo x > Makefile); do make; done", true},
+		{"make <<< \"$(echo x > out.txt)\"", false},
 		{"make", false},
 		{"make > build.log 2>&1", false},
 		{"make 2>&1 | tee build.log", false},

@@ -30,7 +30,7 @@ func TestAnalyzeMakesTheIssueExamplesOpaque(t *testing.T) {
 		`eval ls`, `source x`, `. x`, `builtin ls`, `command -p ls`, `enable -n ls`, `set -k`, `shopt -s x`,
 		`exec ls`, `coproc ls`, `select x in a; do :; done`, `f() { :; }`, `alias ls=rm`, `sed 's/a/b/e' f`,
 		`sed -n '1w out' f`, `awk 'BEGIN{system("x")}'`, `tar xf a.tar`, `tar cf a.tar --to-command=x b`,
-		`rsync -e ssh a b:c`, `ln -s a b`, `$CMD`, `l* -a`, `git status $x`, `echo $(ls)`, "echo `ls`", `cat <(ls)`,
+		`rsync -e ssh a b:c`, `ln -s a b`, `$CMD`, `l* -a`, `git status $x`, "echo `ls`", "echo ${ ls;}", `cat <(ls)`,
 		"cat <<EOF\n$x\nEOF", `zip -TT x a.zip b`,
 		`pyenv exec rm c`, `rbenv exec rm c`, `uv run rm c`, `mise x -- rm c`, `eatmydata rm c`, `chronic rm c`,
 		`runcon -t x rm c`, `sshpass -p x rm c`, `tini -- rm c`, `ifne rm c`, `npx rm c`, `sudo X=1 rm c`,
@@ -76,6 +76,8 @@ func TestAnalyzeUnderstandsOrdinaryLines(t *testing.T) {
 		"set -euo pipefail; npm test", "set -e; go build ./...", "set -eu -o pipefail", "set +e; ls", "set -o errexit -o nounset",
 		"env | sort", "env", "echo $((1+2))", "echo $(( (60 * 5) / 2 ))", "(( 1 ))", "echo $((10 % 3 ? 1 : 2))", "[ -d node_modules ] || npm ci", "[ -f go.mod ] && go build ./...",
 		"cp a b", "mv a b", "sed -n 1p f", "echo $PATH $x", "ls $HOME/x", "awk '{print $1}' f", "tar czf a.tgz src", "ls 2>&1 >/dev/null",
+		`for f in $(git ls-files); do wc -l "$f"; done`, `echo "head: $(git rev-parse HEAD)"`, `wc -l $(find . -name '*.go')`,
+		`echo $(ls)`, `ls "$(dirname "$(pwd)")"`, `case $(uname) in Linux) echo l;; esac`,
 	}
 	for _, line := range lines {
 		if a := shellscan.Analyze(line, opts); a.Opaque {
