@@ -64,6 +64,8 @@ func (g *Gate) screenBash(call Call) bashScreen {
 		s.opaque = why
 	} else if why := g.optionFiles(a); why != "" {
 		s.opaque = why
+	} else if why := g.localPrograms(a); why != "" {
+		s.opaque = why
 	}
 	for _, acc := range a.Accesses {
 		if acc.Unknown {
@@ -170,6 +172,26 @@ func (g *Gate) optionFiles(a *shellscan.Analysis) string {
 				if strings.HasPrefix(rel, "-") || !placed && strings.Contains(m, string(filepath.Separator)+"-") {
 					return "the pattern " + clip(p) + " matches " + clip(m) + ", which the command would take as an option"
 				}
+			}
+		}
+	}
+	return ""
+}
+
+// localPrograms says why a program the line runs only if the project has
+// it makes the line opaque (see shellscan.Analysis.LocalPrograms): from
+// some candidate directory it is missing, or not a regular file, so that
+// npx would fetch a package from the registry, or the directory is
+// unknown. It returns "" otherwise.
+func (g *Gate) localPrograms(a *shellscan.Analysis) string {
+	for _, p := range a.LocalPrograms {
+		for _, dir := range a.Dirs {
+			target := g.absTarget(dir, p)
+			if target == "" {
+				return "a program of node_modules is run from an unknown directory: " + clip(p)
+			}
+			if fi, err := os.Stat(target); err != nil || !fi.Mode().IsRegular() {
+				return "the project has no " + clip(p) + ", so npx would fetch a package from the registry and run it"
 			}
 		}
 	}

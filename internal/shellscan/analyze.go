@@ -109,6 +109,9 @@ type bashAnalysis struct {
 	// patterns are the glob words given to commands that may expand to
 	// a name starting with '-' (see Analysis.Patterns).
 	patterns []string
+	// localPrograms are the programs of node_modules/.bin that npx runs
+	// only if they exist (see Analysis.LocalPrograms).
+	localPrograms []string
 }
 
 // An analyzer walks one command line. The home directory and the starting

@@ -138,6 +138,13 @@ type Analysis struct {
 	// tar by *). The analysis cannot know what exists; the caller expands
 	// them from each of Dirs against the file system.
 	Patterns []string
+	// LocalPrograms are paths, relative to each of Dirs, of programs a
+	// command runs if they exist and otherwise fetches from a package
+	// registry (npx tsc runs node_modules/.bin/tsc, or the registry's
+	// package tsc). The analysis, which modelled the program as the local
+	// one, cannot know what exists; the caller checks that each is a
+	// regular file from every one of Dirs.
+	LocalPrograms []string
 }
 
 // Reason returns the first reason the line is opaque, or "".
@@ -153,11 +160,12 @@ func (a *Analysis) Reason() string {
 func Analyze(line string, opts Options) *Analysis {
 	in := analyzeBash(line, opts.Home, opts.Workdir)
 	out := &Analysis{
-		Dirs:     in.cwds,
-		Opaque:   len(in.reasons) > 0,
-		Reasons:  in.reasons,
-		Unlisted: in.pathsUnknown,
-		Patterns: in.patterns,
+		Dirs:          in.cwds,
+		Opaque:        len(in.reasons) > 0,
+		Reasons:       in.reasons,
+		Unlisted:      in.pathsUnknown,
+		Patterns:      in.patterns,
+		LocalPrograms: in.localPrograms,
 	}
 	if !in.parsed && !out.Opaque {
 		out.Opaque, out.Reasons = true, []string{"the command cannot be parsed"}

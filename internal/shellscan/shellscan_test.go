@@ -33,7 +33,7 @@ func TestAnalyzeMakesTheIssueExamplesOpaque(t *testing.T) {
 		`rsync -e ssh a b:c`, `ln -s a b`, `$CMD`, `l* -a`, `git status $x`, "echo `ls`", "echo ${ ls;}", `cat <(ls)`,
 		"cat <<EOF\n$x\nEOF", `zip -TT x a.zip b`,
 		`pyenv exec rm c`, `rbenv exec rm c`, `uv run rm c`, `mise x -- rm c`, `eatmydata rm c`, `chronic rm c`,
-		`runcon -t x rm c`, `sshpass -p x rm c`, `tini -- rm c`, `ifne rm c`, `npx rm c`, `sudo X=1 rm c`,
+		`runcon -t x rm c`, `sshpass -p x rm c`, `tini -- rm c`, `ifne rm c`, `npx -p x rm c`, `sudo X=1 rm c`,
 		`sudo -u root LD_PRELOAD=x.so ls`, `doas X=1 ls`,
 		`rsync -b --suffix=.json a b`, `rsync -ab a b`, `sed -i'../*' s/a/b/ f`,
 		// Class 4: redirections the analysis cannot resolve.
@@ -180,5 +180,50 @@ func TestAnalyzeSeesAbbreviatedLongOptions(t *testing.T) {
 	}
 	if a := shellscan.Analyze("sed --frobnicate f", opts); !a.Opaque {
 		t.Error("sed with an unknown long option is not opaque")
+	}
+}
+
+// npx NAME is the project's node_modules/.bin/NAME, which the caller must
+// find; anything that makes npx fetch, or run something else, is opaque.
+func TestAnalyzeNpxRunsTheProjectsProgram(t *testing.T) {
+	for _, tt := range []struct {
+		line  string
+		local []string // nil: opaque
+		unit  string
+	}{
+		{"npx tsc --noEmit", []string{"node_modules/.bin/tsc"}, "node_modules/.bin/tsc --noEmit"},
+		{"npx --yes -- eslint .", []string{"node_modules/.bin/eslint"}, "node_modules/.bin/eslint ."},
+		{"npx tsc && npx jest", []string{"node_modules/.bin/tsc", "node_modules/.bin/jest"}, "node_modules/.bin/jest"},
+		{"npx", nil, ""},
+		{"npx tsc@5", nil, ""},
+		{"npx @scope/tool", nil, ""},
+		{"npx ./x.js", nil, ""},
+		{"npx -p typescript tsc", nil, ""},
+		{"npx --package=typescript tsc", nil, ""},
+		{"npx -c 'ls'", nil, ""},
+		{"npx --call=ls", nil, ""},
+		{"npx --node-options=--inspect tsc", nil, ""},
+		{"npx --prefix=sub tsc", nil, ""},
+		{"npx $T", nil, ""},
+		{"npx t*", nil, ""},
+		{"npx --yes", nil, ""},
+		{"npx https://example.com/x.tgz", nil, ""},
+		{"npx github:x/y", nil, ""},
+		{"echo x > node_modules/.bin/tsc && npx tsc", nil, ""},
+		{"echo x > .npmrc && npx tsc", nil, ""},
+	} {
+		a := shellscan.Analyze(tt.line, opts)
+		if tt.local == nil {
+			if !a.Opaque {
+				t.Errorf("%q is not opaque (local programs %q)", tt.line, a.LocalPrograms)
+			}
+			continue
+		}
+		if a.Opaque || !slices.Equal(a.LocalPrograms, tt.local) {
+			t.Errorf("%q: opaque %v %q, local programs %q, want %q", tt.line, a.Opaque, a.Reasons, a.LocalPrograms, tt.local)
+		}
+		if !slices.ContainsFunc(a.Commands, func(c shellscan.Command) bool { return c.Text == tt.unit }) {
+			t.Errorf("%q: commands %+v, want one %q", tt.line, a.Commands, tt.unit)
+		}
 	}
 }

@@ -101,6 +101,8 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	case "cd", "pushd", "popd":
 		an.cd(name, args)
 		return false
+	case "npx":
+		return an.npx(args, depth, chain)
 	case "wait":
 		for _, a := range args {
 			if a.dynamic || strings.HasPrefix(a.text, "-") && strings.Contains(a.text, "p") {
@@ -247,7 +249,7 @@ var opaqueCommands = sync.OnceValue(func() map[string]string {
 		"m4", "env-update", "sudoedit", "zip", "7z", "7za", "cpio", "pax", "ar", "dd", "tee",
 		"eatmydata", "chronic", "nocache", "trickle", "tini", "dumb-init", "catatonit", "runcon", "chpst",
 		"sshpass", "ifne", "pee", "sem", "lckdo", "with-lock-ex", "envdir", "envuidgid", "softlimit",
-		"setuidgid", "npx", "bunx", "pnpx", "mktemp", "rename", "rename.ul", "prename", "file-rename",
+		"setuidgid", "bunx", "pnpx", "mktemp", "rename", "rename.ul", "prename", "file-rename",
 		"mknod", "fallocate", "tic", "infocmp",
 		// Other names of vim, ed, gdb and interpreters, which run commands
 		// given to them (view -es -c '!cmd').
@@ -1048,4 +1050,62 @@ func hookInstall(name string, args []word) string {
 		}
 	}
 	return ""
+}
+
+// npxOptions are the options of npx that neither choose what it runs nor
+// change npm's configuration.
+var npxOptions = map[string]bool{"--no-install": true, "--no": true, "--yes": true, "-y": true, "--quiet": true,
+	"-q": true, "--prefer-offline": true, "--offline": true, "--no-fund": true, "--no-audit": true}
+
+// npx records npx NAME ARGS as the program node_modules/.bin/NAME run with
+// ARGS, which npx runs when the project has installed it there, as it runs
+// package.json's scripts with the settings of .npmrc. What it runs
+// otherwise, a package it fetches from the registry, the analysis does not
+// know: the caller checks that the program exists (see
+// Analysis.LocalPrograms). Any option but those in npxOptions (-p, -c,
+// --call, npm's configuration such as --node-options or --script-shell),
+// a package name with a version, a scope or a path, and a name only known
+// when it runs are opaque.
+func (an *analyzer) npx(args []word, depth, chain int) bool {
+	i := 0
+	for i < len(args) && npxOptions[args[i].text] && !args[i].dynamic && !args[i].pattern {
+		i++
+	}
+	if i < len(args) && args[i].text == "--" && !args[i].dynamic {
+		i++
+	}
+	if i == len(args) {
+		an.opaque("npx runs a command the analysis does not see")
+		return false
+	}
+	prog := args[i]
+	if prog.dynamic || prog.pattern || prog.special || !localBinName(prog.text) {
+		an.opaque("npx runs " + clipName(prog.text) + ", which is no program a project installs by name")
+		return false
+	}
+	an.usesCode("npx", "/", append([]string{".npmrc"}, languageFiles["node"]...)...)
+	bin := "node_modules/.bin/" + prog.text
+	if len(an.a.localPrograms) >= maxAccessPaths {
+		an.opaque("the line runs too many programs of node_modules to check")
+		return false
+	}
+	an.a.localPrograms = append(an.a.localPrograms, bin)
+	ws := append([]word{{text: bin}}, args[i+1:]...)
+	return an.inner(ws, depth, chain)
+}
+
+// localBinName reports whether s can only name a program of a project's
+// node_modules/.bin: a package's bin name with no version (tsc@5), scope
+// (@types/x), path or option.
+func localBinName(s string) bool {
+	if s == "" || len(s) > 64 || s[0] == '.' || s[0] == '-' || s[0] == '_' {
+		return false
+	}
+	for i := range len(s) {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
