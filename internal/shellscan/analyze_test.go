@@ -124,7 +124,7 @@ func TestBashAnalysisFindsEverySimpleCommand(t *testing.T) {
 		{"SudoAssignment", "sudo -u bob X=1 a b", []string{"sudo -u bob X=1 a b", "a b"}},
 		{"Runner", "pyenv exec a -x", []string{"pyenv exec a -x", "a -x"}},
 		{"Xargs", "xargs -n 1 a b", []string{"xargs -n 1 a b", "a b"}},
-		{"XargsDefault", "xargs", []string{"xargs"}},
+		{"XargsDefault", "xargs", []string{"xargs", "echo $(xargs input)"}}, // echo by default
 		{"FindExec", `find . -exec a {} \; -execdir b {} +`, []string{"find . -exec a {} ; -execdir b {} +", "a {}", "b {}"}},
 		{"Watch", "watch -n 1 a b", []string{"watch -n 1 a b", "a b"}},
 		{"SuC", "su -c 'a' bob", []string{"su -c a bob", "a"}},

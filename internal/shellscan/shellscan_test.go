@@ -227,3 +227,53 @@ func TestAnalyzeNpxRunsTheProjectsProgram(t *testing.T) {
 		}
 	}
 }
+
+// xargs running a plain reader is that reader given words only known when
+// it runs; any other command or option leaves xargs opaque.
+func TestAnalyzeXargsRunsAReader(t *testing.T) {
+	for _, tt := range []struct {
+		line string
+		unit string // "": opaque
+	}{
+		{"find . -name '*.go' | xargs grep -l TODO", "grep -l TODO $(xargs input)"},
+		{"git ls-files -z | xargs -0 wc -l", "wc -l $(xargs input)"},
+		{"ls | xargs", "echo $(xargs input)"},
+		{"ls | xargs -0rn1 -P4 -- cat", "cat $(xargs input)"},
+		{"ls | xargs --null --max-args=2 --max-lines=1 --verbose cat", "cat $(xargs input)"},
+		{"ls | xargs --max-a 2 --d x cat", "cat $(xargs input)"},
+		{"ls | xargs -I{} cat {}", ""},
+		{"ls | xargs -i cat {}", ""},
+		{"ls | xargs -a list cat", ""},
+		{"ls | xargs -E x cat", ""},
+		{"ls | xargs -e cat", ""},
+		{"ls | xargs -p cat", ""},
+		{"ls | xargs -o cat", ""},
+		{"ls | xargs -l cat", ""},
+		{"ls | xargs --max-lines 5 cat", ""},
+		{"ls | xargs --max-l 5 cat", ""},
+		{"ls | xargs --process-slot-var=X cat", ""},
+		{"ls | xargs --arg-file=x cat", ""},
+		{"ls | xargs --max-args=x cat", ""},
+		{"ls | xargs -n $N cat", ""},
+		{"ls | xargs $O cat", ""},
+		{"ls | xargs -d", ""},
+		{"ls | xargs /bin/cat", ""},
+		{"ls | xargs $C", ""},
+		{"ls | xargs c*t", ""},
+		{"ls | xargs sort -o x", ""},
+		{"ls | xargs tee x", ""},
+		{"ls | xargs sh -c 'cat'", ""},
+		{"ls | xargs true", ""},
+	} {
+		a := shellscan.Analyze(tt.line, opts)
+		if tt.unit == "" {
+			if !a.Opaque {
+				t.Errorf("%q is not opaque (commands %+v)", tt.line, a.Commands)
+			}
+			continue
+		}
+		if a.Opaque || !slices.ContainsFunc(a.Commands, func(c shellscan.Command) bool { return c.Text == tt.unit }) {
+			t.Errorf("%q: opaque %v %q, commands %+v, want one %q", tt.line, a.Opaque, a.Reasons, a.Commands, tt.unit)
+		}
+	}
+}

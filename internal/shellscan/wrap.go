@@ -42,6 +42,9 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	if !an.guess && ws[0].text == "set" && strictSet(args) {
 		return false // set -euo pipefail
 	}
+	if name == "xargs" && an.xargsReader(args, depth, chain) {
+		return true
+	}
 	if why, ok := opaqueCommands()[name]; ok {
 		an.opaque(name + " " + why)
 		an.seeInside(name, args, depth, chain)
@@ -1108,4 +1111,106 @@ func localBinName(s string) bool {
 		}
 	}
 	return true
+}
+
+// xargsLong are GNU xargs's long options, which it takes abbreviated.
+var xargsLong = []string{"--null", "--arg-file", "--delimiter", "--eof", "--replace", "--max-lines", "--max-args",
+	"--open-tty", "--interactive", "--no-run-if-empty", "--max-chars", "--show-limits", "--verbose", "--exit",
+	"--max-procs", "--process-slot-var", "--help", "--version"}
+
+// xargsReader records xargs running one of the plain readers (xargs grep
+// -l TODO, xargs wc -l) as that reader given words only known when it runs,
+// which is all xargs adds, and reports whether it did. It takes only the
+// options that say how input is split and how many commands run: -0, -d,
+// -n, -L, -P, -s, -r, -x, -t and their long forms. Any other (-I, which
+// puts input anywhere in the command, -a, -E, -p, -o,
+// --process-slot-var, which sets a variable in the command's
+// environment), any other command, and a word only known when it runs
+// leave xargs to the opaque commands.
+func (an *analyzer) xargsReader(args []word, depth, chain int) bool {
+	i := 0
+	for ; i < len(args); i++ {
+		a := args[i]
+		if a.dynamic || a.pattern || a.special {
+			return false
+		}
+		t := a.text
+		if t == "--" {
+			i++
+			break
+		}
+		if !strings.HasPrefix(t, "-") || t == "-" {
+			break
+		}
+		if strings.HasPrefix(t, "--") {
+			opt, val, hasVal := strings.Cut(t, "=")
+			switch canonLong(opt, xargsLong) {
+			case "--null", "--no-run-if-empty", "--exit", "--verbose":
+				if hasVal {
+					return false
+				}
+			case "--max-args", "--max-procs", "--max-chars":
+				if !hasVal {
+					if i+1 == len(args) {
+						return false
+					}
+					i++
+					val = args[i].text
+				}
+				if !isDigits(val) || args[i].dynamic {
+					return false
+				}
+			case "--max-lines":
+				// Its value is optional: only --max-lines=N gives one.
+				if !isDigits(val) {
+					return false
+				}
+			case "--delimiter":
+				if !hasVal {
+					if i+1 == len(args) || args[i+1].dynamic || args[i+1].pattern {
+						return false
+					}
+					i++
+				}
+			default:
+				return false
+			}
+			continue
+		}
+		for k := 1; k < len(t); k++ {
+			switch c := t[k]; c {
+			case '0', 'r', 'x', 't':
+				continue
+			case 'n', 'L', 'P', 's', 'd':
+				val := t[k+1:]
+				if val == "" {
+					if i+1 == len(args) || args[i+1].dynamic || args[i+1].pattern {
+						return false
+					}
+					i++
+					val = args[i].text
+				}
+				if c != 'd' && !isDigits(val) {
+					return false
+				}
+			default:
+				return false
+			}
+			break
+		}
+	}
+	cmd := args[i:]
+	if len(cmd) == 0 {
+		cmd = []word{{text: "echo"}} // what xargs runs by default
+	}
+	prog := cmd[0]
+	if prog.dynamic || prog.pattern || prog.special || strings.Contains(prog.text, "/") || !dataArgs()[prog.text] {
+		return false
+	}
+	switch prog.text {
+	case "true", "false", ":":
+		return false
+	}
+	input := word{text: "$(xargs input)", dynamic: true}
+	return an.inner(append(cmd[:len(cmd):len(cmd)], input), depth, chain)
 }
