@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lite-agent/lite-agent-go/permission"
 )
@@ -282,7 +283,7 @@ func TestCanaryRound10FileToolsIntoNestedGitDir(t *testing.T) {
 	if out := authorize(t, g, clone); !out.Run {
 		t.Fatalf("%q was refused: %+v", clone, out.Verdict)
 	}
-	runBash(t, root, clone)
+	runBash(t, root, clone, 30*time.Second)
 	for _, p := range []string{"sub/r/.git/config", "sub/r/.GIT/config", "./sub//r/.git/hooks/post-checkout",
 		"dotgit/modules/x/config", ".git/modules/x/config", "sub/.git", wd + "/sub/r/.git/config"} {
 		for _, tool := range []string{"write_file", "edit_file", "delete_file"} {
@@ -303,7 +304,7 @@ func TestCanaryRound10FileToolsIntoNestedGitDir(t *testing.T) {
 	if out := authorize(t, g, line); !out.Run {
 		t.Fatalf("%q was refused: %+v", line, out.Verdict)
 	}
-	runBash(t, root, line)
+	runBash(t, root, line, 30*time.Second)
 	if _, err := os.Stat(filepath.Join(wd, "c")); err == nil {
 		t.Errorf("the nested repository's fsmonitor did not run: the test no longer shows the damage")
 	}
