@@ -156,26 +156,20 @@ func (g *Gate) screenBash(call Call) bashScreen {
 // cloned repository's --checkpoint-action=exec=sh y, reached by tar cf x
 // *), or the directory is unknown. It returns "" otherwise.
 func (g *Gate) optionFiles(a *shellscan.Analysis) string {
-	for _, p := range a.Patterns {
-		for _, dir := range a.Dirs {
-			target := g.absTarget(dir, p)
-			if target == "" {
-				return "a pattern is expanded in an unknown directory: " + clip(p)
-			}
-			// absTarget joins without cleaning: what precedes p is the
-			// directory the word's first component lies in. Matches come
-			// cleaned; one that cannot be placed under it is judged by
-			// every component.
-			base := filepath.Clean(target[:len(target)-len(p)]) + string(filepath.Separator)
-			for _, m := range pathmatch.Glob(target) {
-				rel, placed := strings.CutPrefix(m, base)
-				if strings.HasPrefix(rel, "-") || !placed && strings.Contains(m, string(filepath.Separator)+"-") {
-					return "the pattern " + clip(p) + " matches " + clip(m) + ", which the command would take as an option"
-				}
+	return g.fromEachDir(a, a.Patterns, "a pattern is expanded in an unknown directory: ", func(p, target string) string {
+		// absTarget joins without cleaning: what precedes p is the
+		// directory the word's first component lies in. Matches come
+		// cleaned; one that cannot be placed under it is judged by every
+		// component.
+		base := filepath.Clean(target[:len(target)-len(p)]) + string(filepath.Separator)
+		for _, m := range pathmatch.Glob(target) {
+			rel, placed := strings.CutPrefix(m, base)
+			if strings.HasPrefix(rel, "-") || !placed && strings.Contains(m, string(filepath.Separator)+"-") {
+				return "the pattern " + clip(p) + " matches " + clip(m) + ", which the command would take as an option"
 			}
 		}
-	}
-	return ""
+		return ""
+	})
 }
 
 // localPrograms says why a program the line runs only if the project has
@@ -184,14 +178,26 @@ func (g *Gate) optionFiles(a *shellscan.Analysis) string {
 // npx would fetch a package from the registry, or the directory is
 // unknown. It returns "" otherwise.
 func (g *Gate) localPrograms(a *shellscan.Analysis) string {
-	for _, p := range a.LocalPrograms {
+	return g.fromEachDir(a, a.LocalPrograms, "a program of node_modules is run from an unknown directory: ", func(p, target string) string {
+		if fi, err := os.Stat(target); err != nil || !fi.Mode().IsRegular() {
+			return "the project has no " + clip(p) + ", so npx would fetch a package from the registry and run it"
+		}
+		return ""
+	})
+}
+
+// fromEachDir resolves each of paths from each candidate directory of a
+// and returns the first reason check gives for one, or unknown and the
+// path when a directory is unknown, or "".
+func (g *Gate) fromEachDir(a *shellscan.Analysis, paths []string, unknown string, check func(p, target string) string) string {
+	for _, p := range paths {
 		for _, dir := range a.Dirs {
 			target := g.absTarget(dir, p)
 			if target == "" {
-				return "a program of node_modules is run from an unknown directory: " + clip(p)
+				return unknown + clip(p)
 			}
-			if fi, err := os.Stat(target); err != nil || !fi.Mode().IsRegular() {
-				return "the project has no " + clip(p) + ", so npx would fetch a package from the registry and run it"
+			if why := check(p, target); why != "" {
+				return why
 			}
 		}
 	}
