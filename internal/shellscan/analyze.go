@@ -123,6 +123,9 @@ type analyzer struct {
 	// commands were given.
 	plainRead bool
 	readIFS   map[*syntax.Assign]bool
+	// shellVars holds the assignments that set a shell variable no
+	// program reads (see shellVar).
+	shellVars map[*syntax.Assign]bool
 
 	home, workdir string
 	a             *bashAnalysis
@@ -419,7 +422,7 @@ func (an *analyzer) node(n syntax.Node, src string, depth int) bool {
 	case *syntax.Redirect:
 		an.redirect(n, src)
 	case *syntax.Assign:
-		if !inertAssign(n) && !an.readIFS[n] {
+		if !inertAssign(n) && !an.readIFS[n] && !an.shellVars[n] {
 			an.opaque("an assignment changes the environment of what runs")
 		}
 		return true
@@ -473,6 +476,15 @@ func (an *analyzer) node(n syntax.Node, src string, depth int) bool {
 		an.opaque("the command uses shell syntax the analysis does not know")
 	}
 	return true
+}
+
+// shellVar reports whether a, a statement of assignments only, sets a
+// variable as a for loop may (see loopVar): name=value, with any value the
+// walk checks word by word (out=$(go test ./... 2>&1)), not +=, an array,
+// an element or a bare name. The value is then data the line does not
+// know, which every use treats as such, as it does a loop variable's.
+func shellVar(a *syntax.Assign) bool {
+	return a != nil && a.Name != nil && !a.Append && !a.Naked && a.Index == nil && a.Array == nil && loopVar(a.Name.Value)
 }
 
 // loopVar reports whether a for loop may assign name: a short lower-case
@@ -578,7 +590,16 @@ func (an *analyzer) optionNamedWrites() {
 // call records a simple command.
 func (an *analyzer) call(c *syntax.CallExpr, src string, depth int) {
 	if len(c.Args) == 0 {
-		return // assignments only; the walk marks them
+		// Assignments only; the walk checks them.
+		for _, a := range c.Assigns {
+			if shellVar(a) {
+				if an.shellVars == nil {
+					an.shellVars = map[*syntax.Assign]bool{}
+				}
+				an.shellVars[a] = true
+			}
+		}
+		return
 	}
 	read := plainRead(c)
 	if read {

@@ -43,6 +43,10 @@ func TestAnalyzeMakesTheIssueExamplesOpaque(t *testing.T) {
 		`echo x > ~/.lite-agen?/permissions.jso?`, `echo x > *.json`,
 		// A translated string.
 		`echo $"hello"`, `ls $"x"`, `echo x > $"out"`,
+		// Assignments but name=value of a lower-case name in a statement
+		// of its own.
+		`X=1; ls`, `x+=1; ls`, "x[0]=1; ls", "x=(a b); ls", `Path=x; ls`, `x_y=1; ls`, `x=1 ls`, `declare x=1`,
+		`local x=1`, `x=${y:-z}`, "x=`ls`", `x=$((y))`, `x=a export y=1`,
 		// set with anything but errexit, nounset and pipefail.
 		`set`, `set -x`, `set -k`, `set -a`, `set -f`, `set -o posix`, `set -eo`, `set -o vi`, `set -- a`, `set -e x`,
 		`set -o $o`, `set -euxo pipefail`, `set -oe pipefail`, `./set -e`, `set -E`, `set -T`,
@@ -78,6 +82,7 @@ func TestAnalyzeUnderstandsOrdinaryLines(t *testing.T) {
 		"cp a b", "mv a b", "sed -n 1p f", "echo $PATH $x", "ls $HOME/x", "awk '{print $1}' f", "tar czf a.tgz src", "ls 2>&1 >/dev/null",
 		`for f in $(git ls-files); do wc -l "$f"; done`, `echo "head: $(git rev-parse HEAD)"`, `wc -l $(find . -name '*.go')`,
 		`echo $(ls)`, `ls "$(dirname "$(pwd)")"`, `case $(uname) in Linux) echo l;; esac`,
+		`out=$(go vet ./... 2>&1); echo "$out" | head`, `dir=src; ls "$dir"`, `n=3 m=4; echo $n $m`, `x=; echo "$x"`,
 	}
 	for _, line := range lines {
 		if a := shellscan.Analyze(line, opts); a.Opaque {
