@@ -115,7 +115,9 @@ func (p *Project) ImportFiles(ctx context.Context, paths storage.ProjectPaths) (
 // stored in one record file or in files whose names differ only in case
 // (one file on a case-insensitive file system, see
 // task.FoldedRecordName), is refused with a *task.InputError before
-// anything is written.
+// anything is written; so are two sessions, or two task lists, whose ids
+// differ only in case, with a *storage.Error matching
+// storage.ErrIDCaseCollision (see storage.CheckIDCase).
 //
 // On failure ExportFiles removes what it wrote, and nothing else: each
 // file it created, if it is still that file as the export left it, and
@@ -515,6 +517,23 @@ func exportFiles(ctx context.Context, src *Project, dst fileSide, rep *FilesRepo
 	}
 	infos, err := src.Checkpointer().List(ctx)
 	if err != nil {
+		return err
+	}
+	// Sessions, and task lists, whose ids differ only in case would be
+	// one file or directory on a case-insensitive file system, where the
+	// exported home may be copied: refused before anything is written.
+	sids := make([]string, len(infos))
+	for i, in := range infos {
+		sids[i] = in.ID
+	}
+	if err := storage.CheckIDCase(storage.KindCheckpoint, sids); err != nil {
+		return err
+	}
+	lids := make([]string, len(lists))
+	for i, l := range lists {
+		lids[i] = l.id
+	}
+	if err := storage.CheckIDCase(storage.KindTask, lids); err != nil {
 		return err
 	}
 	for _, in := range infos {
