@@ -61,17 +61,52 @@ func (p *Project) side(paths storage.ProjectPaths) (fileSide, error) {
 // (its sessions, archives, task lists and spilled bodies, with whatever
 // was added to them since), and nothing else: an agent of the project
 // may have written its own records meanwhile, and they stay.
+//
+// Until the copy is verified (or removed again), p carries a marker that
+// [Project.ImportIncomplete] reports, so that an import killed part-way
+// leaves a project lite-agent verify reports as incomplete; running
+// ImportFiles again from the same files removes that partial copy first
+// and completes the import. Two imports into one project exclude each
+// other.
 func (p *Project) ImportFiles(ctx context.Context, paths storage.ProjectPaths) (rep FilesReport, err error) {
 	src, err := p.side(paths)
 	if err != nil {
 		return FilesReport{}, err
 	}
+	release, err := p.lockImport(ctx)
+	if err != nil {
+		return FilesReport{}, err
+	}
+	defer release()
+	incomplete, err := p.ImportIncomplete(ctx)
+	if err != nil {
+		return FilesReport{}, err
+	}
+	if incomplete {
+		// An import that did not finish (killed: no other holds the
+		// lock) left its marker and part of the copy: what the files
+		// name goes. Anything else keeps the marker, for verify to report.
+		prev, err := importedFrom(src)
+		if err != nil {
+			return FilesReport{}, err
+		}
+		if err := p.removeImported(ctx, prev, true); err != nil {
+			return FilesReport{}, fmt.Errorf("removing the partial copy of an interrupted import: %w", err)
+		}
+	}
 	empty, err := p.Empty(ctx)
 	switch {
 	case err != nil:
 		return FilesReport{}, err
+	case !empty && incomplete:
+		return FilesReport{}, fmt.Errorf("postgres: the project %s of namespace %s in the database holds the partial copy of an interrupted import with records the files no longer have: remove them (lite-agent sessions delete, or drop the project's rows) and run the import again", p.project, p.ns)
 	case !empty:
 		return FilesReport{}, fmt.Errorf("postgres: the project %s of namespace %s in the database is not empty: copy only into an empty project", p.project, p.ns)
+	}
+	// The marker stays until the copy is verified, or removed again, so
+	// that an import killed part-way leaves a project verify reports.
+	if err := p.setImportMarker(ctx); err != nil {
+		return FilesReport{}, err
 	}
 	if p.importChecked != nil {
 		p.importChecked()
@@ -79,7 +114,7 @@ func (p *Project) ImportFiles(ctx context.Context, paths storage.ProjectPaths) (
 	var imp imported
 	defer func() {
 		if err != nil {
-			if cerr := p.removeImported(context.WithoutCancel(ctx), imp); cerr != nil {
+			if cerr := p.removeImported(context.WithoutCancel(ctx), imp, false); cerr != nil {
 				err = fmt.Errorf("%w; removing the partial copy also failed: %w", err, cerr)
 			}
 		}
@@ -99,8 +134,46 @@ func (p *Project) ImportFiles(ctx context.Context, paths storage.ProjectPaths) (
 	if err := verifyFiles(ctx, src, p); err != nil {
 		return rep, fmt.Errorf("verification failed, nothing is kept: %w", err)
 	}
+	if err := p.s.tx(ctx, func(tx db) error { return p.clearImportMarker(ctx, tx) }); err != nil {
+		return rep, err
+	}
 	rep.Verified = true
 	return rep, nil
+}
+
+// importedFrom returns what an import of src inserts, as far as the files
+// tell it: every session (and its archive), task list and spilled body,
+// each body with the creation time the import gives it.
+func importedFrom(src fileSide) (imported, error) {
+	var imp imported
+	ents, err := readDir(src.paths.SessionsDir)
+	if err != nil {
+		return imp, err
+	}
+	for _, e := range ents {
+		if id, ok := session.LogID(e.Name()); ok && e.Type().IsRegular() {
+			imp.sessions = append(imp.sessions, id)
+		}
+	}
+	imp.archives = imp.sessions
+	if imp.lists, err = fileTaskLists(src.paths.TasksDir); err != nil {
+		return imp, err
+	}
+	if ents, err = readDir(src.paths.SpillDir); err != nil {
+		return imp, err
+	}
+	for _, e := range ents {
+		ref, ok := spill.FileRef(e.Name())
+		if !ok || !e.Type().IsRegular() {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			return imp, err
+		}
+		imp.spill = append(imp.spill, importedBody{ref: ref, created: info.ModTime()})
+	}
+	return imp, nil
 }
 
 // ExportFiles writes every record of p into new files in the file home
@@ -187,6 +260,9 @@ func copySessions(ctx context.Context, src fileSide, dst *Project, rep *FilesRep
 		rep.Records += len(recs)
 		if err := copyArchive(ctx, storage.SessionContextDir(src.paths.SessionsDir, id), id, dst, rep, imp); err != nil {
 			return fmt.Errorf("session %s archive: %w", id, err)
+		}
+		if dst.importSession != nil {
+			dst.importSession(id)
 		}
 	}
 	return nil

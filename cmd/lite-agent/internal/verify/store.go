@@ -2,6 +2,7 @@ package verify
 
 import (
 	"context"
+	"errors"
 
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/store/postgres"
@@ -10,7 +11,8 @@ import (
 // Store reads every session log and task list of the project enc names in
 // st, decoding each record, and adds each that does not read to rep as one
 // project's findings. Archives and spilled output are read when a session
-// or tool asks for them, so they are not checked here.
+// or tool asks for them, so they are not checked here. A project an
+// import did not finish copying into is a finding too.
 func Store(ctx context.Context, st *postgres.Store, enc storage.Encoding, rep *Report) error {
 	cp, err := st.Checkpointer(ctx, enc)
 	if err != nil {
@@ -21,6 +23,17 @@ func Store(ctx context.Context, st *postgres.Store, enc storage.Encoding, rep *R
 		return err
 	}
 	rep.Projects = 1
+	// The partial copy of an import (lite-agent migrate --to-store) that
+	// did not finish: what it holds reads, but is not the whole project.
+	p, err := st.Project(enc)
+	if err != nil {
+		return err
+	}
+	if incomplete, err := p.ImportIncomplete(ctx); err != nil {
+		return err
+	} else if incomplete {
+		rep.Add("project "+enc.ProjectID, "", "import", errors.New("an import into this project (migrate --to-store) did not finish: the project holds part of the copy; run the same migrate --to-store again to complete it"))
+	}
 	for _, in := range infos {
 		rep.Files++
 		if _, err := cp.Read(ctx, in.ID, 0); err != nil {
