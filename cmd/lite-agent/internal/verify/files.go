@@ -110,6 +110,7 @@ func project(ctx context.Context, dir string, enc storage.Encoding, rep *Report)
 	if err := tasks(ctx, filepath.Join(dir, storage.TasksDirName), enc, rep); err != nil {
 		return err
 	}
+	leftovers(dir, rep)
 	spillDir := filepath.Join(dir, storage.SpillDirName)
 	if ok, _ := exists(spillDir); ok {
 		st, err := spill.NewFileStore(spillDir, enc)
@@ -324,6 +325,43 @@ func tasks(ctx context.Context, dir string, enc storage.Encoding, rep *Report) e
 		}
 	}
 	return nil
+}
+
+// leftover is the kind of the warning about data no session lists.
+const leftover = "leftover"
+
+// leftovers warns of what no session of the project in dir lists: a
+// context archive whose session has no log (what a fork or a delete that
+// did not finish leaves), and a task list marked task.ForkMarker whose
+// session has no log (what a fork killed before it wrote the log leaves).
+// Neither is damage: the cleanup sweep removes both once old. A task list
+// without the mark is never a leftover (a shared list has no log).
+func leftovers(dir string, rep *Report) {
+	sessionsDir := filepath.Join(dir, storage.SessionsDirName)
+	hasLog := func(id string) bool {
+		ok, err := exists(filepath.Join(sessionsDir, id+session.LogSuffix))
+		return ok || err != nil
+	}
+	ents, _ := os.ReadDir(sessionsDir)
+	for _, e := range ents {
+		id, hashed, ok := storage.ParseContextDirName(e.Name())
+		if !ok || hashed || !e.IsDir() || hasLog(id) {
+			continue
+		}
+		path := filepath.Join(sessionsDir, e.Name())
+		rep.Warnings = append(rep.Warnings, Problem{File: path, Kind: leftover,
+			Message: "the context archive " + path + " belongs to no session (its log " + id + session.LogSuffix + " is missing): a fork or delete that did not finish leaves one; cleanup removes it once old"})
+	}
+	tasksDir := filepath.Join(dir, storage.TasksDirName)
+	lists, _ := TaskLists(tasksDir, "")
+	for _, list := range lists {
+		path := filepath.Join(tasksDir, list)
+		if marked, _ := exists(filepath.Join(path, task.ForkMarker)); !marked || hasLog(list) {
+			continue
+		}
+		rep.Warnings = append(rep.Warnings, Problem{File: path, Kind: leftover,
+			Message: "the task list " + path + " is the copy of a fork that did not finish (it holds " + task.ForkMarker + " and no session log " + list + session.LogSuffix + " exists); cleanup removes it once old"})
+	}
 }
 
 // isContextDir reports whether name is a context archive directory's.
