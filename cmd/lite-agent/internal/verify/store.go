@@ -8,11 +8,11 @@ import (
 	"github.com/lite-agent/lite-agent-go/store/postgres"
 )
 
-// Store reads every session log and task list of the project enc names in
-// st, decoding each record, and adds each that does not read to rep as one
-// project's findings. Archives and spilled output are read when a session
-// or tool asks for them, so they are not checked here. A project an
-// import did not finish copying into is a finding too.
+// Store reads every session log, context archive, spilled body and task
+// list of the project enc names in st, decoding each record (and checking
+// each note and body against its ref), and adds each that does not read to
+// rep as one project's findings. A project an import did not finish
+// copying into is a finding too.
 func Store(ctx context.Context, st *postgres.Store, enc storage.Encoding, rep *Report) error {
 	cp, err := st.Checkpointer(ctx, enc)
 	if err != nil {
@@ -38,6 +38,30 @@ func Store(ctx context.Context, st *postgres.Store, enc storage.Encoding, rep *R
 		rep.Files++
 		if _, err := cp.Read(ctx, in.ID, 0); err != nil {
 			rep.Add("session "+in.ID, "", "session", err)
+		}
+	}
+	// Archives and spilled bodies are read back by sessions and tools
+	// later: each is decoded and checked against its ref now.
+	archives, err := p.Archives(ctx)
+	if err != nil {
+		return err
+	}
+	for _, id := range archives {
+		rep.Files++
+		if _, err := p.ArchiveEntries(ctx, id); err != nil {
+			rep.Add("archive "+id, "", "archive", err)
+		}
+	}
+	refs, err := p.SpillRefs(ctx)
+	if err != nil {
+		return err
+	}
+	for _, ref := range refs {
+		rep.Files++
+		if _, ok, err := p.Spill().Get(ctx, ref); err != nil {
+			rep.Add("spill "+ref, ref, "spill", err)
+		} else if !ok {
+			rep.Add("spill "+ref, ref, "spill", errors.New("the spilled body is gone"))
 		}
 	}
 	ids, err := st.TaskListIDs(ctx, enc)
