@@ -84,7 +84,9 @@ func TaskLists(tasksDir, only string) ([]string, error) {
 	}
 	var ids []string
 	for _, e := range ents {
-		if e.IsDir() && !strings.HasSuffix(e.Name(), ".lock") && storage.ValidateID(e.Name()) == nil {
+		// A symlink named like a list is listed too: the task stores
+		// refuse it, and checking it reports that.
+		if (e.IsDir() || e.Type()&fs.ModeSymlink != 0) && !strings.HasSuffix(e.Name(), ".lock") && storage.ValidateID(e.Name()) == nil {
 			ids = append(ids, e.Name())
 		}
 	}
@@ -154,6 +156,12 @@ func sessions(ctx context.Context, dir string, enc storage.Encoding, rep *Report
 			checks = append(checks, check{file: filepath.Join(dir, name), kind: "file", run: func(ctx context.Context) ([]storage.Problem, error) {
 				return sessionLog(ctx, cp, id)
 			}})
+		case e.Type()&fs.ModeSymlink != 0 && isContextDir(name):
+			// The archive stores refuse it: the session's archived
+			// results cannot be read.
+			path := filepath.Join(dir, name)
+			rep.Files++
+			rep.Add(path, "", string(storage.ProblemSymlink), &storage.Error{Op: "verify", Kind: storage.KindArchive, File: path, Message: "Context archive directory is a symlink, which the stores refuse"})
 		case e.IsDir() && isContextDir(name):
 			id, hashed, _ := storage.ParseContextDirName(name)
 			path := filepath.Join(dir, name)
