@@ -192,6 +192,10 @@ func importedFrom(src fileSide) (imported, error) {
 // differ only in case, with a *storage.Error matching
 // storage.ErrIDCaseCollision (see storage.CheckIDCase).
 //
+// A project an import did not finish copying into (see
+// [Project.ImportIncomplete]) is refused with an error matching
+// [ErrImportIncomplete] before anything is written.
+//
 // On failure ExportFiles removes what it wrote, and nothing else: each
 // file it created, if it is still that file as the export left it, and
 // each directory it made, if it is empty. A file changed since is kept
@@ -200,6 +204,12 @@ func (p *Project) ExportFiles(ctx context.Context, paths storage.ProjectPaths) (
 	dst, err := p.side(paths)
 	if err != nil {
 		return FilesReport{}, err
+	}
+	// A partial copy would be written whole and verified as such.
+	if incomplete, err := p.ImportIncomplete(ctx); err != nil {
+		return FilesReport{}, err
+	} else if incomplete {
+		return FilesReport{}, fmt.Errorf("project %s of namespace %s: %w", p.project, p.ns, ErrImportIncomplete)
 	}
 	var rep FilesReport
 	w := &exportWriter{}

@@ -318,6 +318,11 @@ func (p *Project) ExportSpill(ctx context.Context, fn func(ref string, body []by
 // it once the copy is verified, or removed again.
 const importMarker = ".import-incomplete"
 
+// ErrImportIncomplete is matched by the error of [Project.ExportFiles]
+// for a project an import did not finish copying into (see
+// [Project.ImportIncomplete]).
+var ErrImportIncomplete = errors.New("postgres: an import into the project did not finish: it holds part of the copy; run the import again")
+
 // importLockKey is the first advisory lock key of ImportFiles; the second
 // is the hash of the schema, namespace and project.
 const importLockKey = 0x696d7074 // "impt"

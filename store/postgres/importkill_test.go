@@ -3,6 +3,7 @@ package postgres_test
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -162,5 +163,54 @@ func TestKilledImportIsMarkedAndARerunCompletes(t *testing.T) {
 				t.Errorf("sessions after the rerun: %v, %v", infos, err)
 			}
 		})
+	}
+}
+
+// killedImport runs an import of paths in a child killed at point and
+// returns the project it was copying into, on schema.
+func killedImport(t *testing.T, paths storage.ProjectPaths, workdir, point string) *postgres.Project {
+	t.Helper()
+	schema := freshSchema(t)
+	st := openStore(t, postgres.Options{Schema: schema})
+	p, err := st.Project(storage.Encoding{Namespace: paths.Namespace, ProjectID: paths.Hash})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := helper(t, schema, "import", paths.Home+"|"+workdir+"|"+point)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	line, _ := bufio.NewReader(out).ReadString('\n')
+	if strings.TrimSpace(line) != "at" {
+		t.Fatalf("child said %q, want at", line)
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	return p
+}
+
+// Exporting (migrate --from-store) a project an import did not finish
+// would write its partial copy into a new home and report it verified:
+// ExportFiles refuses it, with ErrImportIncomplete, and writes nothing.
+func TestExportRefusesAProjectAnImportDidNotFinish(t *testing.T) {
+	paths, workdir := importSource(t)
+	p := killedImport(t, paths, workdir, "session s2")
+	dst, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: workdir, Storage: storage.Options{Home: t.TempDir()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := p.ExportFiles(t.Context(), dst)
+	if !errors.Is(err, postgres.ErrImportIncomplete) {
+		t.Fatalf("ExportFiles of a partial import = %+v, %v; want ErrImportIncomplete", rep, err)
+	}
+	if files := treeFiles(t, dst.Home); len(files) != 0 {
+		t.Errorf("the refused export wrote %v", files)
 	}
 }
