@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/spill"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -62,6 +63,10 @@ func (p *Project) side(paths storage.ProjectPaths) (fileSide, error) {
 // was added to them since), and nothing else: an agent of the project
 // may have written its own records meanwhile, and they stay.
 //
+// Files a migration did not finish copying (a home or project directory
+// holding migrate.MarkerName) are refused with an error matching
+// migrate.ErrIncomplete before anything is copied.
+//
 // Until the copy is verified (or removed again), p carries a marker that
 // [Project.ImportIncomplete] reports, so that an import killed part-way
 // leaves a project lite-agent verify reports as incomplete; running
@@ -72,6 +77,13 @@ func (p *Project) ImportFiles(ctx context.Context, paths storage.ProjectPaths) (
 	src, err := p.side(paths)
 	if err != nil {
 		return FilesReport{}, err
+	}
+	// A home or project a migration did not finish copying holds part of
+	// a copy: imported, it would pass the verification below.
+	for _, dir := range []string{paths.Home, paths.ProjectDir()} {
+		if err := migrate.CheckComplete(dir); err != nil {
+			return FilesReport{}, fmt.Errorf("postgres: the files are not usable: %w", err)
+		}
 	}
 	release, err := p.lockImport(ctx)
 	if err != nil {
