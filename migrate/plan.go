@@ -487,10 +487,9 @@ func (m *migration) planTaskList(pr *project, u *unit) error {
 		switch {
 		case !en.dir && isTemp(en.name):
 			m.skipTemp(en.path)
-		case !en.dir && en.name == task.SharedMarker:
-			// The mark of a shared list, copied with it.
-		case !en.dir && en.name == task.ForkMarker:
-			m.skip(Skipped{File: en.path, Reason: "mark of a fork that did not finish; not a task record"})
+		case !en.dir && (en.name == task.SharedMarker || en.name == task.ForkMarker):
+			// The mark of a shared list, or of a fork's copy, copied
+			// with it.
 		case !en.dir && isTaskRecord(en.name):
 			size, err := m.fileSize(en.path, en.e)
 			if err != nil {
