@@ -352,30 +352,25 @@ func (p *Project) clearImportMarker(ctx context.Context, tx db) error {
 }
 
 // lockImport takes the advisory lock that one import into p holds while it
-// runs, on a connection of its own, so that the server releases it when
-// the importing process dies. It returns the function that releases it.
-// Another import holding it is an error.
+// runs, on a connection of its own outside the pool (so that the copy
+// never waits for it, whatever the pool's size), so that the server
+// releases it when the importing process dies. It returns the function
+// that releases it. Another import holding it is an error.
 func (p *Project) lockImport(ctx context.Context) (func(), error) {
-	conn, err := p.s.pool.Acquire(ctx)
+	conn, err := pgx.ConnectConfig(ctx, p.s.pool.Config().ConnConfig.Copy())
 	if err != nil {
 		return nil, p.s.db().wrap(err)
 	}
+	done := func() { conn.Close(context.WithoutCancel(ctx)) } // the server drops the lock with the session
 	key := p.s.schema + "/" + p.ns + "/" + p.project
 	var ok bool
 	if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1, hashtext($2))`, importLockKey, key).Scan(&ok); err != nil {
-		conn.Release()
+		done()
 		return nil, p.s.db().wrap(err)
 	}
 	if !ok {
-		conn.Release()
+		done()
 		return nil, fmt.Errorf("postgres: another import into project %s of namespace %s is running", p.project, p.ns)
 	}
-	return func() {
-		// A connection whose unlock failed is closed: the server then
-		// releases the lock with its session.
-		if _, err := conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1, hashtext($2))`, importLockKey, key); err != nil {
-			conn.Conn().Close(context.WithoutCancel(ctx))
-		}
-		conn.Release()
-	}, nil
+	return done, nil
 }

@@ -214,3 +214,20 @@ func TestExportRefusesAProjectAnImportDidNotFinish(t *testing.T) {
 		t.Errorf("the refused export wrote %v", files)
 	}
 }
+
+// The import's lock must not take one of the pool's connections for the
+// whole import: with a pool of one, the copy would wait for it for ever.
+func TestImportWithAPoolOfOneConnection(t *testing.T) {
+	paths, _ := importSource(t)
+	st := openStore(t, postgres.Options{MaxConns: 1})
+	p, err := st.Project(storage.Encoding{Namespace: paths.Namespace, ProjectID: paths.Hash})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	rep, err := p.ImportFiles(ctx, paths)
+	if err != nil || !rep.Verified {
+		t.Fatalf("ImportFiles with MaxConns 1 = %+v, %v", rep, err)
+	}
+}
