@@ -61,7 +61,9 @@ const (
 	// SkipChanged: the entry changed between the scan and its removal (it
 	// was replaced, modified or moved), so the decision no longer holds.
 	SkipChanged SkipReason = "changed"
-	// SkipTasks: a project's tasks directory, which is never swept.
+	// SkipTasks: a project's tasks directory, which is never swept by age
+	// or size (only temporary files and dead forks' lists go, see rules 5
+	// and 8).
 	SkipTasks SkipReason = "tasks"
 	// SkipMigrating: a project directory, or the home, holds the marker
 	// of a migration that has not finished (migrate.MarkerName): what it

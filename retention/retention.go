@@ -216,7 +216,8 @@ func (s *sweeper) project(ctx context.Context, projects *os.Root, name string) e
 		s.skip(p, SkipMigrating, nil)
 		return nil
 	}
-	// Only spill/ and sessions/ are swept; tasks/ never is.
+	// Only spill/ and sessions/ are swept; under tasks/, only temporary
+	// files and the lists of forks that died go.
 	for _, sub := range [...]string{storage.SpillDirName, storage.SessionsDirName} {
 		d, ok := s.openDir(pr, sub, filepath.Join(p, sub))
 		if !ok {
