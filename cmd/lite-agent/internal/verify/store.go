@@ -32,7 +32,7 @@ func Store(ctx context.Context, st *postgres.Store, enc storage.Encoding, rep *R
 	if incomplete, err := p.ImportIncomplete(ctx); err != nil {
 		return err
 	} else if incomplete {
-		rep.Add("project "+enc.ProjectID, "", "import", errors.New("an import into this project (migrate --to-store) did not finish: the project holds part of the copy; run the same migrate --to-store again to complete it"))
+		rep.Add("project "+enc.ProjectID, "", "import", errors.New("an import into this project (migrate --to-store) did not finish, or is running now: the project holds part of the copy; once no import runs, run the same migrate --to-store again to complete it"))
 	}
 	for _, in := range infos {
 		rep.Files++
