@@ -46,10 +46,18 @@ func Store(ctx context.Context, st *postgres.Store, enc storage.Encoding, rep *R
 	if err != nil {
 		return err
 	}
+	sessions := make(map[string]bool, len(infos))
+	for _, in := range infos {
+		sessions[in.ID] = true
+	}
 	for _, id := range archives {
 		rep.Files++
 		if _, err := p.ArchiveEntries(ctx, id); err != nil {
 			rep.Add("archive "+id, "", "archive", err)
+		}
+		if !sessions[id] {
+			rep.Warnings = append(rep.Warnings, Problem{File: "archive " + id, Kind: leftover,
+				Message: "the context archive of " + id + " belongs to no session: a fork or delete that did not finish leaves one"})
 		}
 	}
 	refs, err := p.SpillRefs(ctx)
@@ -76,6 +84,13 @@ func Store(ctx context.Context, st *postgres.Store, enc storage.Encoding, rep *R
 		}
 		if err != nil {
 			rep.Add("task list "+id, "", "task", err)
+			continue
+		}
+		// A private list (not marked shared) is named after its session:
+		// without one, it is what a fork killed before its log left.
+		if _, shared, err := p.ExportTaskList(ctx, id); err == nil && !shared && !sessions[id] {
+			rep.Warnings = append(rep.Warnings, Problem{File: "task list " + id, Kind: leftover,
+				Message: "the private task list " + id + " belongs to no session: a fork that did not finish leaves one"})
 		}
 	}
 	return nil
