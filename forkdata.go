@@ -148,6 +148,31 @@ func (a *Agent) forkTasks(ctx context.Context, id, newID string) error {
 	if err != nil {
 		return err
 	}
+	if fs, ok := dst.(*task.FileStore); ok {
+		// Until the log is written (forkDone), the copy is marked as a
+		// fork's: one killed part-way leaves a list that verify reports
+		// and the cleanup sweep removes, told apart from a real list.
+		tasks, err := src.List(ctx)
+		if err != nil || len(tasks) == 0 {
+			return err
+		}
+		if err := fs.MarkForking(); err != nil {
+			return err
+		}
+	}
 	_, err = task.Copy(ctx, dst, src)
 	return err
+}
+
+// forkDone removes the mark of a fork from newID's task list (see
+// forkTasks) once its log is written. The fork is whole either way: a
+// mark left beside a session log means nothing, so a failure to remove it
+// is not the fork's failure.
+func (a *Agent) forkDone(newID string) {
+	a.mu.Lock()
+	st := a.tasks[a.listID(newID)]
+	a.mu.Unlock()
+	if fs, ok := st.(*task.FileStore); ok {
+		_ = fs.ClearForking()
+	}
 }

@@ -501,6 +501,9 @@ func (a *Agent) openStores(ctx context.Context, opts Options) error {
 	case opts.DisableSessions:
 		a.cp, a.mode = session.NewMemoryCheckpointer(), memoryStore
 	case opts.Store != nil:
+		if err := checkNoUnfinishedImport(ctx, opts.Store, a.lay.enc); err != nil {
+			return err
+		}
 		cp, err := storeValue(opts.Store.Checkpointer(ctx, a.lay.enc))
 		if err != nil {
 			return fmt.Errorf("liteagent: sessions: %w", err)
@@ -652,6 +655,31 @@ func checkNoUnfinishedMigration(p storage.ProjectPaths) error {
 		case err != nil:
 			return (&storage.Error{Op: "open", File: marker, Message: "cannot check for an unfinished migration"}).WithCause(err)
 		}
+	}
+	return nil
+}
+
+// An importChecker is a [Store] that can tell whether an import into the
+// project (lite-agent migrate --to-store) did not finish:
+// store/postgres's Store.
+type importChecker interface {
+	ImportIncomplete(ctx context.Context, enc storage.Encoding) (bool, error)
+}
+
+// checkNoUnfinishedImport refuses a project of st that an import did not
+// finish copying into, as checkNoUnfinishedMigration refuses files: its
+// data is a partial copy, and the rerun that completes the import
+// replaces the sessions it copied, with whatever an agent added to them.
+func checkNoUnfinishedImport(ctx context.Context, st Store, enc storage.Encoding) error {
+	ic, ok := st.(importChecker)
+	if !ok {
+		return nil
+	}
+	switch incomplete, err := ic.ImportIncomplete(ctx, enc); {
+	case err != nil:
+		return fmt.Errorf("liteagent: cannot check for an unfinished import: %w", err)
+	case incomplete:
+		return &storage.Error{Op: "open", Message: "An import into this project (lite-agent migrate --to-store) did not finish, so its data is incomplete; run the import again"}
 	}
 	return nil
 }

@@ -182,6 +182,7 @@ func (a *Agent) Fork(ctx context.Context, id string, atSeq int64) (string, error
 		}
 		return "", err
 	}
+	a.forkDone(newID)
 	return newID, nil
 }
 

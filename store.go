@@ -25,7 +25,10 @@ import (
 // ProjectID say whose records are meant, and its Codec encodes every
 // payload, bound to the same storage.Context as in the files. Session and
 // task-list ids follow storage.ValidateID. Implementations are safe for
-// concurrent use by goroutines and by processes on any host.
+// concurrent use by goroutines and by processes on any host. A Store with
+// a method ImportIncomplete(ctx, enc) (bool, error) (store/postgres's) is
+// asked by [New] whether an import into the project did not finish; such
+// a project is refused with a *storage.Error.
 type Store interface {
 	// Checkpointer returns the session logs of the project.
 	Checkpointer(ctx context.Context, enc storage.Encoding) (session.Checkpointer, error)

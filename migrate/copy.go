@@ -633,7 +633,9 @@ func (m *migration) copyTasks(ctx context.Context, u *unit, t *tally) error {
 	c := Count{}
 	for _, e := range ents {
 		name := e.Name()
-		if name == task.SharedMarker && e.Type().IsRegular() {
+		if (name == task.SharedMarker || name == task.ForkMarker) && e.Type().IsRegular() {
+			// A list's marks (shared; a fork's copy until its log is
+			// written) are copied with it, empty.
 			mtime, err := modTime(pr.tasks, filepath.Join(list, name))
 			if err != nil {
 				return err

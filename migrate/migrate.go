@@ -263,6 +263,12 @@ func CheckComplete(dir string) error {
 // copied and verified (or, for a dry run, read); the report is filled as far
 // as the migration went either way. Run is safe to call concurrently for
 // different destinations; two runs for one destination exclude each other.
+//
+// A source project with two sessions, or two task lists, whose ids differ
+// only in case is refused before anything is written, with a
+// *storage.Error matching storage.ErrIDCaseCollision: the new home may be
+// (or be copied to) a case-insensitive file system, where they are one
+// file or directory. Fork one of them to a new id and delete it first.
 func Run(ctx context.Context, opts Options) (Report, error) {
 	start := time.Now()
 	m, err := newMigration(opts)

@@ -113,6 +113,9 @@ func (m *migration) plan(ctx context.Context) (*plan, error) {
 	} else if err := m.planHome(ctx, p); err != nil {
 		return nil, err
 	}
+	if err := checkIDCase(p); err != nil {
+		return nil, err
+	}
 	if err := m.measureLogs(ctx, p); err != nil {
 		return nil, err
 	}
@@ -127,6 +130,37 @@ func (m *migration) plan(ctx context.Context) (*plan, error) {
 	}
 	m.prog = total
 	return p, nil
+}
+
+// checkIDCase refuses a plan with two sessions, or two task lists, of one
+// project whose ids differ only in case: the source's file system keeps
+// them apart, but the new home may be (or be copied to) a case-insensitive
+// one, where they are one file or directory (see storage.CheckIDCase).
+func checkIDCase(p *plan) error {
+	sessions, lists := map[*project][]string{}, map[*project][]string{}
+	var order []*project
+	for _, u := range p.units {
+		switch u.kind {
+		case unitSession, unitArchive:
+			sessions[u.p] = append(sessions[u.p], u.id)
+		case unitTasks:
+			lists[u.p] = append(lists[u.p], u.id)
+		default:
+			continue
+		}
+		if len(sessions[u.p])+len(lists[u.p]) == 1 {
+			order = append(order, u.p)
+		}
+	}
+	for _, pr := range order {
+		if err := storage.CheckIDCase(storage.KindCheckpoint, sessions[pr]); err != nil {
+			return fmt.Errorf("%s: %w", pr.srcPath, err)
+		}
+		if err := storage.CheckIDCase(storage.KindTask, lists[pr]); err != nil {
+			return fmt.Errorf("%s: %w", pr.srcPath, err)
+		}
+	}
+	return nil
 }
 
 func (m *migration) newProject(srcPath, dstRel, srcHash, dstHash string) *project {
@@ -453,8 +487,9 @@ func (m *migration) planTaskList(pr *project, u *unit) error {
 		switch {
 		case !en.dir && isTemp(en.name):
 			m.skipTemp(en.path)
-		case !en.dir && en.name == task.SharedMarker:
-			// The mark of a shared list, copied with it.
+		case !en.dir && (en.name == task.SharedMarker || en.name == task.ForkMarker):
+			// The mark of a shared list, or of a fork's copy, copied
+			// with it.
 		case !en.dir && isTaskRecord(en.name):
 			size, err := m.fileSize(en.path, en.e)
 			if err != nil {

@@ -154,9 +154,9 @@ func (m *migration) compareCopy(ctx context.Context, rel string, src, dst *os.Fi
 			return single(storage.KindArchive, sid, ref)
 		}
 	case len(parts) == 3 && parts[0] == tasksName:
-		if parts[2] == task.SharedMarker {
+		if parts[2] == task.SharedMarker || parts[2] == task.ForkMarker {
 			if size != 0 {
-				return "is not empty, as the mark of a shared list that a migration writes is", nil
+				return "is not empty, as the mark of a list that a migration writes is", nil
 			}
 			return "", nil
 		}

@@ -3,7 +3,9 @@
 // [Sweep] looks only at <home>/projects/<project hash>/spill and
 // <home>/projects/<project hash>/sessions and, in each, only at the direct
 // entries: session logs (<id>.jsonl), archive directories (<id>.context)
-// and spilled bodies (<ref>.txt), and whatever else happens to be there.
+// and spilled bodies (<ref>.txt), and whatever else happens to be there;
+// under tasks/ it looks only for temporary files and for the lists of
+// forks that died (rules 5 and 8).
 //
 // # Rules
 //
@@ -47,8 +49,7 @@
 //     lock directory unrefreshed for the stale period (10 s) protects
 //     nothing, by the stores' own rule. Stores write such a file and
 //     rename it over the record within one locked operation, so an older
-//     one is what a killed writer left. This is the only thing the sweep
-//     ever removes under tasks/.
+//     one is what a killed writer left.
 //  6. When a size limit is set, the remaining regular files (directories
 //     never count) are removed least recently modified first until their
 //     total size is at most MaxBytes. The budget spans all projects.
@@ -58,6 +59,14 @@
 //     takes it over as a store would, checks that the entry is still
 //     missing, and releases it, which removes it ([ReasonStaleLock]). A
 //     live one may be a store's about to create its entry, and stays.
+//  8. A task list holding a fork's mark (.fork-incomplete,
+//     task.ForkMarker) whose session has no log (sessions/<id>.jsonl) is
+//     what a fork killed part-way left. It is removed, under its lock, as
+//     an old directory is by rule 4 ([ReasonForkLeftover]), and only if
+//     the mark is still there and the log still missing at its removal
+//     (a list whose log this sweep removed stays, as every session's list
+//     does). Rules 5 and 8 are the only removals under tasks/: a list without the
+//     mark is never removed.
 //
 // The files are judged by name, type, size and modification time only.
 // Records are never opened, decoded or parsed, so an unreadable, damaged or
@@ -71,7 +80,8 @@
 //     was inspected, and entries are removed by name within it.
 //   - Symlinks are never followed and never removed, wherever they point.
 //     Removing a directory removes the links inside it, never their targets.
-//   - Under tasks/, nothing but orphaned temporary files is removed.
+//   - Under tasks/, nothing but orphaned temporary files and the old task
+//     lists of forks that died (rule 8) is removed.
 //   - Just before removing an entry the sweep takes its lock as the stores
 //     take it (the directory <entry>.lock, made with mkdir inside the
 //     entry's opened directory and refreshed while held) and inspects the

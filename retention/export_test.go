@@ -19,3 +19,5 @@ func SweepCallingBeforeRemove(ctx context.Context, opts Options, at func(path st
 	opts.beforeRemove = at
 	return Sweep(ctx, opts)
 }
+
+const ForkMarker = forkMarker

@@ -26,6 +26,11 @@ const (
 	// the lock of an entry it had just removed leaves behind. The sweep
 	// takes it over, as a store would, before removing it.
 	ReasonStaleLock Reason = "stale-lock"
+	// ReasonForkLeftover: the entry is a task list a fork that died
+	// part-way left: it holds the fork's mark (task.ForkMarker), no
+	// session log of its id exists, and nothing in it was modified after
+	// now − MaxAge. It is the only kind of task list the sweep removes.
+	ReasonForkLeftover Reason = "fork-leftover"
 )
 
 // A SkipReason says why an entry was left in place although the sweep
@@ -56,7 +61,9 @@ const (
 	// SkipChanged: the entry changed between the scan and its removal (it
 	// was replaced, modified or moved), so the decision no longer holds.
 	SkipChanged SkipReason = "changed"
-	// SkipTasks: a project's tasks directory, which is never swept.
+	// SkipTasks: a project's tasks directory, which is never swept by age
+	// or size (only temporary files and dead forks' lists go, see rules 5
+	// and 8).
 	SkipTasks SkipReason = "tasks"
 	// SkipMigrating: a project directory, or the home, holds the marker
 	// of a migration that has not finished (migrate.MarkerName): what it

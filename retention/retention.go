@@ -34,6 +34,10 @@ const lockSuffix = filelock.Suffix
 // and verified: migrate.MarkerName.
 const migrationMarker = ".migration-incomplete"
 
+// forkMarker is the file a fork keeps in the task list it copies until
+// its session's log is written: task.ForkMarker.
+const forkMarker = ".fork-incomplete"
+
 // Options configures [Sweep]. The zero value sweeps the default home,
 // removes entries older than 30 days and sets no size limit.
 type Options struct {
@@ -212,7 +216,8 @@ func (s *sweeper) project(ctx context.Context, projects *os.Root, name string) e
 		s.skip(p, SkipMigrating, nil)
 		return nil
 	}
-	// Only spill/ and sessions/ are swept; tasks/ never is.
+	// Only spill/ and sessions/ are swept; under tasks/, only temporary
+	// files and the lists of forks that died go.
 	for _, sub := range [...]string{storage.SpillDirName, storage.SessionsDirName} {
 		d, ok := s.openDir(pr, sub, filepath.Join(p, sub))
 		if !ok {
@@ -272,6 +277,9 @@ func (s *sweeper) taskTemps(ctx context.Context, pr *os.Root, path string) error
 		if err != nil || !st.IsDir() || liveLock(tr, name) {
 			continue // not a list, or a list in use
 		}
+		if s.forkLeftover(ctx, pr, tr, name, filepath.Join(path, name), st) {
+			continue
+		}
 		ld, ok := s.openDir(tr, name, filepath.Join(path, name))
 		if !ok {
 			continue
@@ -280,6 +288,50 @@ func (s *sweeper) taskTemps(ctx context.Context, pr *os.Root, path string) error
 		_ = ld.Close()
 	}
 	return nil
+}
+
+// forkLeftover removes the task list name of tr (at path, st when
+// scanned) if it is what a fork that died part-way left: it holds the
+// task.ForkMarker, its session has no log (sessions/<name>.jsonl in the
+// project pr), and nothing in it is younger than the cutoff. It reports
+// whether it dealt with the list (removed it, or reported why not). Any
+// other list, a real one, is never removed.
+func (s *sweeper) forkLeftover(ctx context.Context, pr, tr *os.Root, name, path string, st fs.FileInfo) bool {
+	if ctx.Err() != nil || !s.exists(tr, filepath.Join(name, forkMarker)) || s.exists(pr, filepath.Join(storage.SessionsDirName, name+".jsonl")) || s.removed[forkLog(path)] {
+		// Not a fork's, or its fork wrote the log: a real list. (One
+		// whose log this sweep removed for its age stays too, as every
+		// session's list does.)
+		return false
+	}
+	t, err := measure(tr, name)
+	switch {
+	case err != nil:
+		s.skip(path, SkipError, err)
+		return true
+	case t.locked || !t.newest.Before(s.cutoff):
+		return false // in use, or young: only its temporary files may go
+	}
+	s.remove(tr, name, path, st, Entry{Path: path, Size: t.size, ModTime: t.newest, IsDir: true, Reason: ReasonForkLeftover})
+	return true
+}
+
+// forkListKept reports, for the entry at path, whether it is a task list
+// that is no longer a dead fork's (see forkLeftover): its session log
+// appeared, or its mark went. Other entries are not kept by this rule.
+func (s *sweeper) forkListKept(path string) bool {
+	tasks := filepath.Dir(path)
+	if filepath.Base(tasks) != storage.TasksDirName {
+		return false
+	}
+	_, logErr := os.Lstat(forkLog(path))
+	_, markErr := os.Lstat(filepath.Join(path, forkMarker))
+	return !errors.Is(logErr, fs.ErrNotExist) || markErr != nil || s.removed[forkLog(path)]
+}
+
+// forkLog returns the path of the session log of the task list at path:
+// <project>/sessions/<list id>.jsonl.
+func forkLog(path string) string {
+	return filepath.Join(filepath.Dir(filepath.Dir(path)), storage.SessionsDirName, filepath.Base(path)+".jsonl")
 }
 
 // dirTemps removes the orphaned temporary files directly in the kept
@@ -635,6 +687,10 @@ func (s *sweeper) remove(d *os.Root, name, path string, st fs.FileInfo, e Entry)
 	case cur.IsDir() && s.sessionInUse(d, name, path):
 		// The archive's session log stays: it was resumed since the
 		// scan, or was kept when the sweep came to it.
+		s.skip(path, SkipChanged, nil)
+		return false
+	case cur.IsDir() && s.forkListKept(path):
+		// The fork finished since the scan: a real list now.
 		s.skip(path, SkipChanged, nil)
 		return false
 	}

@@ -52,3 +52,42 @@ func IsShared(tasksDir, listID string) bool {
 	_, err := os.Lstat(filepath.Join(tasksDir, listID, SharedMarker))
 	return !errors.Is(err, fs.ErrNotExist)
 }
+
+// ForkMarker is the name of the empty file a fork keeps in the task list
+// it copies for its new session until that session's log is written (see
+// [FileStore.MarkForking]). A list holding it whose session has no log is
+// what a fork that died part-way leaves: lite-agent verify reports it and
+// the cleanup sweep (package retention) removes it once old. Like
+// [SharedMarker], readers of the list never take it for a record.
+const ForkMarker = ".fork-incomplete"
+
+// MarkForking writes the [ForkMarker] into the list, creating its
+// directory, before a fork copies tasks into it. It is idempotent.
+func (s *FileStore) MarkForking() error {
+	dir, err := s.anchored(true)
+	if err != nil {
+		return err
+	}
+	if _, err := dir.Lstat(ForkMarker); err == nil {
+		return nil
+	}
+	err = dir.WriteFileExclusive(ForkMarker, nil)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	return err
+}
+
+// ClearForking removes the [ForkMarker] once the fork's session log is
+// written. A missing marker is not an error.
+func (s *FileStore) ClearForking() error {
+	dir, err := s.anchored(false)
+	if err != nil || dir == nil {
+		return err
+	}
+	err = dir.Remove(ForkMarker)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
+}

@@ -24,7 +24,9 @@ func newCleanupCommand(g *globalFlags) *cobra.Command {
 		Long: "cleanup sweeps every project of the data home: entries of sessions/ and spill/\n" +
 			"older than --max-age go, then the oldest files until the rest fits in --max-bytes.\n" +
 			"Stores' temporary files (.<name>.<12 hex>.tmp) left by killed writers go after an\n" +
-			"hour, task lists included; nothing else in task lists is touched. It never decodes\n" +
+			"hour, task lists included. A task list a fork killed part-way left (marked\n" +
+			".fork-incomplete, with no session log) goes once older than --max-age; nothing\n" +
+			"else in task lists is touched. It never decodes\n" +
 			"records, never follows symlinks and skips anything locked.",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

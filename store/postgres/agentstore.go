@@ -116,3 +116,15 @@ func (c *Checkpointer) LeaseSession(ctx context.Context, id string) (func(), err
 		_ = l.Release(ctx) // a lease not released expires after its TTL
 	}, nil
 }
+
+// ImportIncomplete reports whether the project enc names holds the
+// partial copy of an import that did not finish (see
+// [Project.ImportIncomplete]). liteagent.New refuses such a project: the
+// rerun that completes the import replaces the sessions it copied.
+func (s *Store) ImportIncomplete(ctx context.Context, enc storage.Encoding) (bool, error) {
+	p, err := s.Project(enc)
+	if err != nil {
+		return false, err
+	}
+	return p.ImportIncomplete(ctx)
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/lite-agent/lite-agent-go/archive"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -127,6 +128,9 @@ func (p *Project) ArchiveEntries(ctx context.Context, id string) ([]ArchivedEntr
 			content, err := p.enc.Decode(ctx, storage.KindArchive, id, line.Ref, note)
 			if err != nil {
 				return atLocator(err, loc, line.Ref)
+			}
+			if !archive.NoteMatches(line.Ref, content) {
+				return &storage.Error{Op: "read", Kind: storage.KindArchive, File: loc, Record: line.Ref, Message: "Archive integrity mismatch"}
 			}
 			out = append(out, ArchivedEntry{Ref: line.Ref, Content: string(content), Metadata: line.Metadata})
 		}

@@ -12,3 +12,7 @@ func SetImportCopied(p *Project, f func()) { p.importCopied = f }
 // SetSweepChose makes Sweep of s call f once it has chosen the sessions to
 // delete and before it deletes the first.
 func SetSweepChose(s *Store, f func()) { s.sweepChose = f }
+
+// SetImportSession makes ImportFiles into p call f with the id of each
+// session once it has copied it.
+func SetImportSession(p *Project, f func(id string)) { p.importSession = f }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/spill"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -61,17 +62,63 @@ func (p *Project) side(paths storage.ProjectPaths) (fileSide, error) {
 // (its sessions, archives, task lists and spilled bodies, with whatever
 // was added to them since), and nothing else: an agent of the project
 // may have written its own records meanwhile, and they stay.
+//
+// Files a migration did not finish copying (a home or project directory
+// holding migrate.MarkerName) are refused with an error matching
+// migrate.ErrIncomplete before anything is copied.
+//
+// Until the copy is verified (or removed again), p carries a marker that
+// [Project.ImportIncomplete] reports, so that an import killed part-way
+// leaves a project lite-agent verify reports as incomplete; running
+// ImportFiles again from the same files removes that partial copy first
+// and completes the import. Two imports into one project exclude each
+// other.
 func (p *Project) ImportFiles(ctx context.Context, paths storage.ProjectPaths) (rep FilesReport, err error) {
 	src, err := p.side(paths)
 	if err != nil {
 		return FilesReport{}, err
 	}
+	// A home or project a migration did not finish copying holds part of
+	// a copy: imported, it would pass the verification below.
+	for _, dir := range []string{paths.Home, paths.ProjectDir()} {
+		if err := migrate.CheckComplete(dir); err != nil {
+			return FilesReport{}, fmt.Errorf("postgres: the files are not usable: %w", err)
+		}
+	}
+	release, err := p.lockImport(ctx)
+	if err != nil {
+		return FilesReport{}, err
+	}
+	defer release()
+	incomplete, err := p.ImportIncomplete(ctx)
+	if err != nil {
+		return FilesReport{}, err
+	}
+	if incomplete {
+		// An import that did not finish (killed: no other holds the
+		// lock) left its marker and part of the copy: what the files
+		// name goes. Anything else keeps the marker, for verify to report.
+		prev, err := importedFrom(src)
+		if err != nil {
+			return FilesReport{}, err
+		}
+		if err := p.removeImported(ctx, prev, true); err != nil {
+			return FilesReport{}, fmt.Errorf("removing the partial copy of an interrupted import: %w", err)
+		}
+	}
 	empty, err := p.Empty(ctx)
 	switch {
 	case err != nil:
 		return FilesReport{}, err
+	case !empty && incomplete:
+		return FilesReport{}, fmt.Errorf("postgres: the project %s of namespace %s in the database holds the partial copy of an interrupted import with records the files no longer have: remove them (lite-agent sessions delete, or drop the project's rows) and run the import again", p.project, p.ns)
 	case !empty:
 		return FilesReport{}, fmt.Errorf("postgres: the project %s of namespace %s in the database is not empty: copy only into an empty project", p.project, p.ns)
+	}
+	// The marker stays until the copy is verified, or removed again, so
+	// that an import killed part-way leaves a project verify reports.
+	if err := p.setImportMarker(ctx); err != nil {
+		return FilesReport{}, err
 	}
 	if p.importChecked != nil {
 		p.importChecked()
@@ -79,7 +126,7 @@ func (p *Project) ImportFiles(ctx context.Context, paths storage.ProjectPaths) (
 	var imp imported
 	defer func() {
 		if err != nil {
-			if cerr := p.removeImported(context.WithoutCancel(ctx), imp); cerr != nil {
+			if cerr := p.removeImported(context.WithoutCancel(ctx), imp, false); cerr != nil {
 				err = fmt.Errorf("%w; removing the partial copy also failed: %w", err, cerr)
 			}
 		}
@@ -99,8 +146,46 @@ func (p *Project) ImportFiles(ctx context.Context, paths storage.ProjectPaths) (
 	if err := verifyFiles(ctx, src, p); err != nil {
 		return rep, fmt.Errorf("verification failed, nothing is kept: %w", err)
 	}
+	if err := p.s.tx(ctx, func(tx db) error { return p.clearImportMarker(ctx, tx) }); err != nil {
+		return rep, err
+	}
 	rep.Verified = true
 	return rep, nil
+}
+
+// importedFrom returns what an import of src inserts, as far as the files
+// tell it: every session (and its archive), task list and spilled body,
+// each body with the creation time the import gives it.
+func importedFrom(src fileSide) (imported, error) {
+	var imp imported
+	ents, err := readDir(src.paths.SessionsDir)
+	if err != nil {
+		return imp, err
+	}
+	for _, e := range ents {
+		if id, ok := session.LogID(e.Name()); ok && e.Type().IsRegular() {
+			imp.sessions = append(imp.sessions, id)
+		}
+	}
+	imp.archives = imp.sessions
+	if imp.lists, err = fileTaskLists(src.paths.TasksDir); err != nil {
+		return imp, err
+	}
+	if ents, err = readDir(src.paths.SpillDir); err != nil {
+		return imp, err
+	}
+	for _, e := range ents {
+		ref, ok := spill.FileRef(e.Name())
+		if !ok || !e.Type().IsRegular() {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			return imp, err
+		}
+		imp.spill = append(imp.spill, importedBody{ref: ref, created: info.ModTime()})
+	}
+	return imp, nil
 }
 
 // ExportFiles writes every record of p into new files in the file home
@@ -115,7 +200,13 @@ func (p *Project) ImportFiles(ctx context.Context, paths storage.ProjectPaths) (
 // stored in one record file or in files whose names differ only in case
 // (one file on a case-insensitive file system, see
 // task.FoldedRecordName), is refused with a *task.InputError before
-// anything is written.
+// anything is written; so are two sessions, or two task lists, whose ids
+// differ only in case, with a *storage.Error matching
+// storage.ErrIDCaseCollision (see storage.CheckIDCase).
+//
+// A project an import did not finish copying into (see
+// [Project.ImportIncomplete]) is refused with an error matching
+// [ErrImportIncomplete] before anything is written.
 //
 // On failure ExportFiles removes what it wrote, and nothing else: each
 // file it created, if it is still that file as the export left it, and
@@ -125,6 +216,12 @@ func (p *Project) ExportFiles(ctx context.Context, paths storage.ProjectPaths) (
 	dst, err := p.side(paths)
 	if err != nil {
 		return FilesReport{}, err
+	}
+	// A partial copy would be written whole and verified as such.
+	if incomplete, err := p.ImportIncomplete(ctx); err != nil {
+		return FilesReport{}, err
+	} else if incomplete {
+		return FilesReport{}, fmt.Errorf("project %s of namespace %s: %w", p.project, p.ns, ErrImportIncomplete)
 	}
 	var rep FilesReport
 	w := &exportWriter{}
@@ -185,6 +282,9 @@ func copySessions(ctx context.Context, src fileSide, dst *Project, rep *FilesRep
 		rep.Records += len(recs)
 		if err := copyArchive(ctx, storage.SessionContextDir(src.paths.SessionsDir, id), id, dst, rep, imp); err != nil {
 			return fmt.Errorf("session %s archive: %w", id, err)
+		}
+		if dst.importSession != nil {
+			dst.importSession(id)
 		}
 	}
 	return nil
@@ -515,6 +615,23 @@ func exportFiles(ctx context.Context, src *Project, dst fileSide, rep *FilesRepo
 	}
 	infos, err := src.Checkpointer().List(ctx)
 	if err != nil {
+		return err
+	}
+	// Sessions, and task lists, whose ids differ only in case would be
+	// one file or directory on a case-insensitive file system, where the
+	// exported home may be copied: refused before anything is written.
+	sids := make([]string, len(infos))
+	for i, in := range infos {
+		sids[i] = in.ID
+	}
+	if err := storage.CheckIDCase(storage.KindCheckpoint, sids); err != nil {
+		return err
+	}
+	lids := make([]string, len(lists))
+	for i, l := range lists {
+		lids[i] = l.id
+	}
+	if err := storage.CheckIDCase(storage.KindTask, lids); err != nil {
 		return err
 	}
 	for _, in := range infos {

@@ -64,9 +64,14 @@ type importedBody struct {
 
 // removeImported deletes, in one transaction, the rows of what imp names:
 // a failed ImportFiles's own copy, and nothing an agent of the project
-// wrote beside it.
-func (p *Project) removeImported(ctx context.Context, imp imported) error {
+// wrote beside it. Unless keepMarker is set, the import's marker goes too.
+func (p *Project) removeImported(ctx context.Context, imp imported, keepMarker bool) error {
 	return p.s.tx(ctx, func(tx db) error {
+		if !keepMarker {
+			if err := p.clearImportMarker(ctx, tx); err != nil {
+				return err
+			}
+		}
 		for _, d := range []struct {
 			table, key string
 			ids        []string
@@ -304,4 +309,68 @@ func (p *Project) ExportSpill(ctx context.Context, fn func(ref string, body []by
 			}
 			return fn(ref, data, created)
 		})
+}
+
+// importMarker is the session column of the row that marks a project
+// ImportFiles is copying into: a row of the leases table (which no store
+// lists, and whose session column holds only valid ids otherwise), so that
+// the schema stays at its version. It never expires; ImportFiles removes
+// it once the copy is verified, or removed again.
+const importMarker = ".import-incomplete"
+
+// ErrImportIncomplete is matched by the error of [Project.ExportFiles]
+// for a project an import did not finish copying into (see
+// [Project.ImportIncomplete]).
+var ErrImportIncomplete = errors.New("postgres: an import into the project did not finish: it holds part of the copy; run the import again")
+
+// importLockKey is the first advisory lock key of ImportFiles; the second
+// is the hash of the schema, namespace and project.
+const importLockKey = 0x696d7074 // "impt"
+
+// ImportIncomplete reports whether p holds the partial copy of an import
+// ([Project.ImportFiles]) that did not finish: one killed part-way, or one
+// running now. Running ImportFiles again from the same files removes the
+// partial copy and completes the import.
+func (p *Project) ImportIncomplete(ctx context.Context) (bool, error) {
+	var n int64
+	err := p.s.db().scan(ctx, p.s.q.sql(`SELECT count(*) FROM {leases} WHERE namespace = $1 AND project = $2 AND session = $3`),
+		[]any{p.ns, p.project, importMarker}, &n)
+	return n > 0, err
+}
+
+// setImportMarker writes the marker of an import into p.
+func (p *Project) setImportMarker(ctx context.Context) error {
+	_, err := p.s.db().exec(ctx, p.s.q.sql(`INSERT INTO {leases} (namespace, project, session, holder, token, expires)
+		VALUES ($1, $2, $3, 'lite-agent import', 0, 'infinity') ON CONFLICT DO NOTHING`), p.ns, p.project, importMarker)
+	return err
+}
+
+// clearImportMarker removes the marker of an import from p in tx.
+func (p *Project) clearImportMarker(ctx context.Context, tx db) error {
+	_, err := tx.exec(ctx, p.s.q.sql(`DELETE FROM {leases} WHERE namespace = $1 AND project = $2 AND session = $3`), p.ns, p.project, importMarker)
+	return err
+}
+
+// lockImport takes the advisory lock that one import into p holds while it
+// runs, on a connection of its own outside the pool (so that the copy
+// never waits for it, whatever the pool's size), so that the server
+// releases it when the importing process dies. It returns the function
+// that releases it. Another import holding it is an error.
+func (p *Project) lockImport(ctx context.Context) (func(), error) {
+	conn, err := pgx.ConnectConfig(ctx, p.s.pool.Config().ConnConfig.Copy())
+	if err != nil {
+		return nil, p.s.db().wrap(err)
+	}
+	done := func() { conn.Close(context.WithoutCancel(ctx)) } // the server drops the lock with the session
+	key := p.s.schema + "/" + p.ns + "/" + p.project
+	var ok bool
+	if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1, hashtext($2))`, importLockKey, key).Scan(&ok); err != nil {
+		done()
+		return nil, p.s.db().wrap(err)
+	}
+	if !ok {
+		done()
+		return nil, fmt.Errorf("postgres: another import into project %s of namespace %s is running", p.project, p.ns)
+	}
+	return done, nil
 }

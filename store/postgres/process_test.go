@@ -44,6 +44,13 @@ func TestHelperProcess(t *testing.T) {
 		os.Exit(1)
 	}
 	defer st.Close()
+	if role == "import" {
+		if err := importHelper(ctx, st, arg); err != nil {
+			fmt.Println("error:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	p, err := st.Project(storage.Encoding{ProjectID: "mp"})
 	if err != nil {
 		fmt.Println("error:", err)

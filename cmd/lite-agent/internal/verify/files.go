@@ -84,7 +84,9 @@ func TaskLists(tasksDir, only string) ([]string, error) {
 	}
 	var ids []string
 	for _, e := range ents {
-		if e.IsDir() && !strings.HasSuffix(e.Name(), ".lock") && storage.ValidateID(e.Name()) == nil {
+		// A symlink named like a list is listed too: the task stores
+		// refuse it, and checking it reports that.
+		if (e.IsDir() || e.Type()&fs.ModeSymlink != 0) && !strings.HasSuffix(e.Name(), ".lock") && storage.ValidateID(e.Name()) == nil {
 			ids = append(ids, e.Name())
 		}
 	}
@@ -110,6 +112,7 @@ func project(ctx context.Context, dir string, enc storage.Encoding, rep *Report)
 	if err := tasks(ctx, filepath.Join(dir, storage.TasksDirName), enc, rep); err != nil {
 		return err
 	}
+	leftovers(dir, rep)
 	spillDir := filepath.Join(dir, storage.SpillDirName)
 	if ok, _ := exists(spillDir); ok {
 		st, err := spill.NewFileStore(spillDir, enc)
@@ -153,6 +156,12 @@ func sessions(ctx context.Context, dir string, enc storage.Encoding, rep *Report
 			checks = append(checks, check{file: filepath.Join(dir, name), kind: "file", run: func(ctx context.Context) ([]storage.Problem, error) {
 				return sessionLog(ctx, cp, id)
 			}})
+		case e.Type()&fs.ModeSymlink != 0 && isContextDir(name):
+			// The archive stores refuse it: the session's archived
+			// results cannot be read.
+			path := filepath.Join(dir, name)
+			rep.Files++
+			rep.Add(path, "", string(storage.ProblemSymlink), &storage.Error{Op: "verify", Kind: storage.KindArchive, File: path, Message: "Context archive directory is a symlink, which the stores refuse"})
 		case e.IsDir() && isContextDir(name):
 			id, hashed, _ := storage.ParseContextDirName(name)
 			path := filepath.Join(dir, name)
@@ -324,6 +333,43 @@ func tasks(ctx context.Context, dir string, enc storage.Encoding, rep *Report) e
 		}
 	}
 	return nil
+}
+
+// leftover is the kind of the warning about data no session lists.
+const leftover = "leftover"
+
+// leftovers warns of what no session of the project in dir lists: a
+// context archive whose session has no log (what a fork or a delete that
+// did not finish leaves), and a task list marked task.ForkMarker whose
+// session has no log (what a fork killed before it wrote the log leaves).
+// Neither is damage: the cleanup sweep removes both once old. A task list
+// without the mark is never a leftover (a shared list has no log).
+func leftovers(dir string, rep *Report) {
+	sessionsDir := filepath.Join(dir, storage.SessionsDirName)
+	hasLog := func(id string) bool {
+		ok, err := exists(filepath.Join(sessionsDir, id+session.LogSuffix))
+		return ok || err != nil
+	}
+	ents, _ := os.ReadDir(sessionsDir)
+	for _, e := range ents {
+		id, hashed, ok := storage.ParseContextDirName(e.Name())
+		if !ok || hashed || !e.IsDir() || hasLog(id) {
+			continue
+		}
+		path := filepath.Join(sessionsDir, e.Name())
+		rep.Warnings = append(rep.Warnings, Problem{File: path, Kind: leftover,
+			Message: "the context archive " + path + " belongs to no session (its log " + id + session.LogSuffix + " is missing): a fork or delete that did not finish leaves one; cleanup removes it once old"})
+	}
+	tasksDir := filepath.Join(dir, storage.TasksDirName)
+	lists, _ := TaskLists(tasksDir, "")
+	for _, list := range lists {
+		path := filepath.Join(tasksDir, list)
+		if marked, _ := exists(filepath.Join(path, task.ForkMarker)); !marked || hasLog(list) {
+			continue
+		}
+		rep.Warnings = append(rep.Warnings, Problem{File: path, Kind: leftover,
+			Message: "the task list " + path + " is the copy of a fork that did not finish (it holds " + task.ForkMarker + " and no session log " + list + session.LogSuffix + " exists); cleanup removes it once old"})
+	}
 }
 
 // isContextDir reports whether name is a context archive directory's.

@@ -187,6 +187,9 @@ func TestFilesReportsATornArchiveIndexTailAsAWarning(t *testing.T) {
 	if _, err := ar.Put(ctx, "kept", nil); err != nil {
 		t.Fatal(err)
 	}
+	// The archive's session has a log: an archive without one is a
+	// leftover, warned of apart.
+	write(t, filepath.Join(project, storage.SessionsDirName, "s1.jsonl"), "")
 	index := filepath.Join(ctxDir, archive.IndexFile)
 	appendTo(t, index, `{"ref":"0123`)
 	write(t, filepath.Join(ctxDir, archive.TornPrefix+"1753185600000"), "an older torn tail")

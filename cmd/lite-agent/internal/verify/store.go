@@ -2,15 +2,17 @@ package verify
 
 import (
 	"context"
+	"errors"
 
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/store/postgres"
 )
 
-// Store reads every session log and task list of the project enc names in
-// st, decoding each record, and adds each that does not read to rep as one
-// project's findings. Archives and spilled output are read when a session
-// or tool asks for them, so they are not checked here.
+// Store reads every session log, context archive, spilled body and task
+// list of the project enc names in st, decoding each record (and checking
+// each note and body against its ref), and adds each that does not read to
+// rep as one project's findings. A project an import did not finish
+// copying into is a finding too.
 func Store(ctx context.Context, st *postgres.Store, enc storage.Encoding, rep *Report) error {
 	cp, err := st.Checkpointer(ctx, enc)
 	if err != nil {
@@ -21,10 +23,53 @@ func Store(ctx context.Context, st *postgres.Store, enc storage.Encoding, rep *R
 		return err
 	}
 	rep.Projects = 1
+	// The partial copy of an import (lite-agent migrate --to-store) that
+	// did not finish: what it holds reads, but is not the whole project.
+	p, err := st.Project(enc)
+	if err != nil {
+		return err
+	}
+	if incomplete, err := p.ImportIncomplete(ctx); err != nil {
+		return err
+	} else if incomplete {
+		rep.Add("project "+enc.ProjectID, "", "import", errors.New("an import into this project (migrate --to-store) did not finish, or is running now: the project holds part of the copy; once no import runs, run the same migrate --to-store again to complete it"))
+	}
 	for _, in := range infos {
 		rep.Files++
 		if _, err := cp.Read(ctx, in.ID, 0); err != nil {
 			rep.Add("session "+in.ID, "", "session", err)
+		}
+	}
+	// Archives and spilled bodies are read back by sessions and tools
+	// later: each is decoded and checked against its ref now.
+	archives, err := p.Archives(ctx)
+	if err != nil {
+		return err
+	}
+	sessions := make(map[string]bool, len(infos))
+	for _, in := range infos {
+		sessions[in.ID] = true
+	}
+	for _, id := range archives {
+		rep.Files++
+		if _, err := p.ArchiveEntries(ctx, id); err != nil {
+			rep.Add("archive "+id, "", "archive", err)
+		}
+		if !sessions[id] {
+			rep.Warnings = append(rep.Warnings, Problem{File: "archive " + id, Kind: leftover,
+				Message: "the context archive of " + id + " belongs to no session: a fork or delete that did not finish leaves one"})
+		}
+	}
+	refs, err := p.SpillRefs(ctx)
+	if err != nil {
+		return err
+	}
+	for _, ref := range refs {
+		rep.Files++
+		if _, ok, err := p.Spill().Get(ctx, ref); err != nil {
+			rep.Add("spill "+ref, ref, "spill", err)
+		} else if !ok {
+			rep.Add("spill "+ref, ref, "spill", errors.New("the spilled body is gone"))
 		}
 	}
 	ids, err := st.TaskListIDs(ctx, enc)
@@ -39,6 +84,13 @@ func Store(ctx context.Context, st *postgres.Store, enc storage.Encoding, rep *R
 		}
 		if err != nil {
 			rep.Add("task list "+id, "", "task", err)
+			continue
+		}
+		// A private list (not marked shared) is named after its session:
+		// without one, it is what a fork killed before its log left.
+		if _, shared, err := p.ExportTaskList(ctx, id); err == nil && !shared && !sessions[id] {
+			rep.Warnings = append(rep.Warnings, Problem{File: "task list " + id, Kind: leftover,
+				Message: "the private task list " + id + " belongs to no session: a fork that did not finish leaves one"})
 		}
 	}
 	return nil
