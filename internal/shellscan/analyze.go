@@ -339,6 +339,9 @@ func (an *analyzer) script(src string, lang syntax.LangVariant, depth int) bool 
 		// an escaped CR and ends the command at the LF.
 		an.opaque("the command contains a carriage return, which the shell and the analysis read differently")
 	}
+	if dollarContinued(src) {
+		an.opaque("a line continuation follows a $, which the shell joins to what comes next before it expands")
+	}
 	if strings.Contains(src, "/dev/tcp/") || strings.Contains(src, "/dev/udp/") {
 		an.opaque("the command names a /dev/tcp or /dev/udp socket")
 	}
@@ -485,6 +488,30 @@ func (an *analyzer) node(n syntax.Node, src string, depth int) bool {
 // know, which every use treats as such, as it does a loop variable's.
 func shellVar(a *syntax.Assign) bool {
 	return a != nil && a.Name != nil && !a.Append && !a.Naked && a.Index == nil && a.Array == nil && loopVar(a.Name.Value)
+}
+
+// dollarContinued reports whether a '$', or the "$(" or "${" it starts,
+// is followed by a backslash-newline. bash removes the pair first, also
+// inside double quotes, so that "$\<newline>(rm c)" runs rm and
+// "$\<newline>HOME" is the home directory; the parser takes the '$' for a
+// literal there, and "$(\<newline>(x))" for a command substitution where
+// bash reads arithmetic.
+func dollarContinued(src string) bool {
+	for i := strings.IndexByte(src, '$'); i >= 0; {
+		j := i + 1
+		if j < len(src) && (src[j] == '(' || src[j] == '{') {
+			j++
+		}
+		if strings.HasPrefix(src[j:], "\\\n") {
+			return true
+		}
+		k := strings.IndexByte(src[i+1:], '$')
+		if k < 0 {
+			break
+		}
+		i += 1 + k
+	}
+	return false
 }
 
 // loopVar reports whether a for loop may assign name: a short lower-case

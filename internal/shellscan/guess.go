@@ -173,7 +173,7 @@ func commandString(s string) bool {
 	if guessable(f[0]) || builtinOnly[f[0]] || f[0] == "!" || f[0] == "{" || f[0] == "(" {
 		return len(f) > 1 || strings.ContainsAny(s, ";&|")
 	}
-	return strings.ContainsAny(s, ";&|`<>") || strings.Contains(s, "$(")
+	return strings.ContainsAny(s, ";&|`<>") || strings.Contains(s, "$(") || dollarContinued(s)
 }
 
 // guessScript parses s, a command string an unmodelled command was given,
@@ -183,6 +183,10 @@ func commandString(s string) bool {
 func (an *analyzer) guessScript(s string, depth int) {
 	if depth >= maxNesting || len(s) > maxCommandLen {
 		an.opaque("a command string nests too deeply to check")
+		return
+	}
+	if dollarContinued(s) {
+		an.opaque("a command string given to a command the analysis does not model continues a line after a $")
 		return
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(s), "")

@@ -47,6 +47,9 @@ func TestAnalyzeMakesTheIssueExamplesOpaque(t *testing.T) {
 		// of its own.
 		`X=1; ls`, `x+=1; ls`, "x[0]=1; ls", "x=(a b); ls", `Path=x; ls`, `x_y=1; ls`, `x=1 ls`, `declare x=1`,
 		`local x=1`, `x=${y:-z}`, "x=`ls`", `x=$((y))`, `x=a export y=1`,
+		// A backslash-newline after a '$', which bash joins first.
+		"echo \"$\\\n(rm c)\"", "echo x > \"$\\\n{f}\"", "echo $(\\\n(x))", "echo \"$\\\n\\\nHOME\"",
+		"runner $'$\\\\\\n(rm -f c)'",
 		// set with anything but errexit, nounset and pipefail.
 		`set`, `set -x`, `set -k`, `set -a`, `set -f`, `set -o posix`, `set -eo`, `set -o vi`, `set -- a`, `set -e x`,
 		`set -o $o`, `set -euxo pipefail`, `set -oe pipefail`, `./set -e`, `set -E`, `set -T`,
