@@ -31,6 +31,11 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"ls \"$(echo x > Makefile)\" && make", true},
 		{"for f in $(echo x > Makefile); do make; done", true},
 		{"make <<< \"$(echo x > out.txt)\"", false},
+		// What the substitution of a here-string writes is there when the
+		// command reads it as its configuration.
+		{"gpg --batch --options x --card-status <<< \"$(printf x > y; chmod +x y; echo 'agent-program ./y' > x)\"", true},
+		{"{ gpg --batch --options x --card-status; } <<< \"$(printf x > y; chmod +x y; echo 'agent-program ./y' > x)\"", true},
+		{"gpg --batch --print-md SHA256 x <<< \"$(echo data > x)\"", false},
 		{"make", false},
 		{"make > build.log 2>&1", false},
 		{"make 2>&1 | tee build.log", false},
