@@ -40,6 +40,12 @@ var canaryReviewSubst = map[string][]string{
 		`echo "$(printf 'editor=node -e require("fs").unlinkSync("c")')" > x && npm config edit --userconfig x`,
 		`cat > x <<< "$(printf 'editor=node -e require("fs").unlinkSync("c")')" && mkdir -p node_modules/q && npm --userconfig x edit q`,
 		`echo "$(printf '#env\nLESSOPEN=|rm -f c %%s')" > x && less --lesskey-src=x README`,
+		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && echo "$(printf 'agent-program ./y')" > x && gpg --batch --options x --card-status`,
+		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && echo "agent-program $(printf ./y)" > x && gpg --batch --options x --card-status`,
+		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && echo "agent-program $(printf ./y)" | tee x > /dev/null && gpg --batch --options x --card-status`,
+		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && cat > x <<< "agent-program $(printf ./y)" && gpg --batch --options x --card-status`,
+		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && echo "agent-program $(printf ./y)" > z && cat z > x && gpg --batch --options x --card-status`,
+		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && for p in ./y; do echo "agent-program $p" > x; done; gpg --batch --options x --card-status`,
 	},
 	// A program reads its code from the file an input redirection opens
 	// after the here-string's substitution wrote it.

@@ -165,6 +165,10 @@ type analyzer struct {
 	// spelling holds the keys in written of the files spellWritten is
 	// spelling, so that a file naming itself is spelled once.
 	spelling map[string]bool
+	// unknownText holds the keys (as in written) of the files the line
+	// writes with a text only known when it runs (echo "$(…)" > f),
+	// which spellWritten cannot spell.
+	unknownText map[string]bool
 	// handedTexts are the texts of the files the line wrote that the
 	// command being analyzed is handed, for guessHanded.
 	handedTexts []string

@@ -55,6 +55,16 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"echo x > y && chmod +x *y && tool ./y", true},
 		{"cp a y && chmod a+x y && tool ./y", true},
 		{"echo x > y && chmod +x y && echo 'agent ./y' > c && tool --options c", true},
+		// A configuration the line writes with a text only known when it
+		// runs may name any program.
+		{"echo \"$(printf 'agent ./y')\" > c && tool --options c", true},
+		{"echo \"agent $(printf ./y)\" | tee c && tool --options c", true},
+		{"cat > c <<< \"$(printf 'agent ./y')\" && tool --options=c", true},
+		{"echo \"$(printf 'agent ./y')\" > z && cat z > c && tool --options c", true},
+		{"for v in ./y; do echo \"agent $v\" > c; done; tool --options c", true},
+		{"echo \"$(printf x)\" > c && echo 'agent ./y' > c && tool --options c", false},
+		{"echo \"$(git rev-parse HEAD)\" > out.txt && wc -l out.txt", false},
+		{"echo \"$(git rev-parse HEAD)\" > m.txt && gh pr create --body-file m.txt", false},
 		{"for i in 1 2; do tool --agent=./y; echo x > y; chmod +x y; done", true},
 		{"echo x > y && chmod 644 y && tool --agent-program=./y", false},
 		{"echo x > y && chmod -x y && tool ./y", false},

@@ -582,11 +582,13 @@ func (an *analyzer) stmtInput(st *syntax.Stmt, src string) {
 		}
 		switch r.Op {
 		case syntax.WordHdoc, syntax.Hdoc, syntax.DashHdoc, syntax.RdrIn:
-			if text, ok := an.redirText(r, src); ok {
+			text, ok := an.redirText(r, src)
+			if ok {
 				an.inputs = append(an.inputs, input{st.Pos().Offset(), st.End().Offset(), text})
-				if c, ok := st.Cmd.(*syntax.CallExpr); ok {
-					an.teeWrites(c, src, text) // tee s <<< x
-				}
+			}
+			unknown := r.Op == syntax.WordHdoc || r.Op == syntax.RdrIn && an.unknownText[an.writtenKey(an.word(r.Word, src).text)]
+			if c, isCall := st.Cmd.(*syntax.CallExpr); isCall && (ok || unknown) {
+				an.teeWrites(c, src, text, ok) // tee s <<< x
 			}
 		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll:
 			w := an.word(r.Word, src)
@@ -595,6 +597,8 @@ func (an *analyzer) stmtInput(st *syntax.Stmt, src string) {
 			}
 			if text, ok := an.printed(st, src); ok {
 				an.write(w.text, text, r.Op == syntax.AppOut || r.Op == syntax.AppAll)
+			} else if an.printsUnknown(st, src) {
+				an.writeUnknown(w.text)
 			}
 		}
 	}
@@ -609,10 +613,21 @@ func (an *analyzer) write(p, text string, appending bool) {
 	key := an.writtenKey(p)
 	if appending {
 		text = an.written[key] + text
+	} else {
+		delete(an.unknownText, key)
 	}
 	if len(text) <= maxCommandLen {
 		an.written[key] = text
 	}
+}
+
+// writeUnknown records that the line writes into the file at p a text
+// only known when it runs.
+func (an *analyzer) writeUnknown(p string) {
+	if an.unknownText == nil {
+		an.unknownText = map[string]bool{}
+	}
+	an.unknownText[an.writtenKey(p)] = true
 }
 
 // spellWritten spells, through read, the text of each file the line
@@ -625,7 +640,7 @@ func (an *analyzer) write(p, text string, appending bool) {
 // nesting of the script t is in (see spellScriptDepth). It reports false
 // once read does.
 func (an *analyzer) spellWritten(t string, read func(string) bool, depth int) bool {
-	if len(an.written) == 0 || t == "" {
+	if len(an.written) == 0 && len(an.unknownText) == 0 || t == "" {
 		return true
 	}
 	for _, n := range wordPaths(t) {
@@ -633,6 +648,11 @@ func (an *analyzer) spellWritten(t string, read func(string) bool, depth int) bo
 			continue
 		}
 		key := an.writtenKey(n)
+		if an.unknownText[key] {
+			// It may name any program for the command to run, as a
+			// text the analysis spells may (agent-program ./y).
+			an.opaque("a command the analysis does not model is given " + clipName(n) + ", which the line writes with a text only known when it runs")
+		}
 		text, ok := an.written[key]
 		if !ok || an.spelling[key] {
 			continue
@@ -701,7 +721,7 @@ func (an *analyzer) writtenKey(p string) string {
 // text it spells out (echo x > a; cp a s): ws is the command, its words
 // static.
 func (an *analyzer) copyWritten(ws []word) {
-	if len(an.written) == 0 || len(ws) < 3 {
+	if len(an.written) == 0 && len(an.unknownText) == 0 || len(ws) < 3 {
 		return
 	}
 	switch path.Base(ws[0].text) {
@@ -723,6 +743,9 @@ func (an *analyzer) copyWritten(ws []word) {
 	}
 	if text, ok := an.written[an.writtenKey(ws[1].text)]; ok {
 		an.write(ws[2].text, text, false)
+	}
+	if an.unknownText[an.writtenKey(ws[1].text)] {
+		an.writeUnknown(ws[2].text)
 	}
 }
 
@@ -830,22 +853,71 @@ func (an *analyzer) printed(st *syntax.Stmt, src string) (string, bool) {
 	return "", false
 }
 
+// printsUnknown reports whether the command of st is one whose text
+// printed would spell out but for an expansion only known when the line
+// runs: echo, printf or cat given such a word or here-string, cat of a
+// file the line wrote with such a text, a group of one of them, or a pipe
+// as printed follows it.
+func (an *analyzer) printsUnknown(st *syntax.Stmt, src string) bool {
+	var c *syntax.CallExpr
+	switch x := st.Cmd.(type) {
+	case *syntax.CallExpr:
+		c = x
+	case *syntax.Block:
+		return len(x.Stmts) == 1 && an.printsUnknown(x.Stmts[0], src)
+	case *syntax.Subshell:
+		return len(x.Stmts) == 1 && an.printsUnknown(x.Stmts[0], src)
+	case *syntax.BinaryCmd:
+		if x.Op != syntax.Pipe {
+			return false
+		}
+		if passes(x.Y) {
+			return an.printsUnknown(x.X, src)
+		}
+		return an.printsUnknown(x.Y, src)
+	}
+	if c == nil || len(c.Args) == 0 {
+		return false
+	}
+	name := path.Base(an.word(c.Args[0], src).text)
+	switch name {
+	case "echo", "printf", "cat":
+	default:
+		return false
+	}
+	for _, a := range c.Args {
+		w := an.word(a, src)
+		if w.dynamic || w.special || name == "cat" && an.unknownText[an.writtenKey(w.text)] {
+			return true
+		}
+	}
+	for _, r := range st.Redirs {
+		if name == "cat" && r.Op == syntax.WordHdoc && an.word(r.Word, src).dynamic {
+			return true
+		}
+	}
+	return false
+}
+
 // pipeInput records, for a pipe whose left side prints a text the line
 // spells out (echo nuke | sh-like-tool), that text as the script the
 // commands on its right side may read.
 func (an *analyzer) pipeInput(b *syntax.BinaryCmd, src string) {
 	text, ok := an.printed(b.X, src)
-	if !ok {
+	if !ok && !an.printsUnknown(b.X, src) {
 		return
 	}
-	an.inputs = append(an.inputs, input{b.Y.Pos().Offset(), b.Y.End().Offset(), text})
-	if c, ok := b.Y.Cmd.(*syntax.CallExpr); ok {
-		an.teeWrites(c, src, text)
+	if ok {
+		an.inputs = append(an.inputs, input{b.Y.Pos().Offset(), b.Y.End().Offset(), text})
+	}
+	if c, isCall := b.Y.Cmd.(*syntax.CallExpr); isCall {
+		an.teeWrites(c, src, text, ok)
 	}
 }
 
-// teeWrites records text as what c writes into its files if c is tee.
-func (an *analyzer) teeWrites(c *syntax.CallExpr, src, text string) {
+// teeWrites records text as what c writes into its files if c is tee; a
+// text only known when the line runs unless known is set.
+func (an *analyzer) teeWrites(c *syntax.CallExpr, src, text string, known bool) {
 	if len(c.Args) == 0 || path.Base(an.word(c.Args[0], src).text) != "tee" {
 		return
 	}
@@ -856,8 +928,10 @@ func (an *analyzer) teeWrites(c *syntax.CallExpr, src, text string) {
 		case w.dynamic || w.pattern || w.special || w.text == "":
 		case w.text == "-a" || w.text == "--append":
 			appending = true
-		case w.text[0] != '-':
+		case w.text[0] != '-' && known:
 			an.write(w.text, text, appending)
+		case w.text[0] != '-':
+			an.writeUnknown(w.text)
 		}
 	}
 }
