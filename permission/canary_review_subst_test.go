@@ -47,6 +47,15 @@ var canaryReviewSubst = map[string][]string{
 		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && echo "agent-program $(printf ./y)" > z && cat z > x && gpg --batch --options x --card-status`,
 		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && for p in ./y; do echo "agent-program $p" > x; done; gpg --batch --options x --card-status`,
 	},
+	// A substitution in a here-string runs after the output redirection
+	// before it truncated the file and before the command writes its
+	// text at the start: what the substitution appended stays after it.
+	"written-after-truncation": {
+		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && echo > x <<< "$(printf '#\nagent-program ./y\n' >> x)" && gpg --batch --options x --card-status`,
+		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && echo no-greeting > x <<< "$(printf '################\nagent-program ./y\n' >> x)" && gpg --batch --options x --card-status`,
+		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && { echo; } > x <<< "$(printf '#\nagent-program ./y\n' >> x)" && gpg --batch --options x --card-status`,
+		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && printf '\n' > x <<< "$(printf '#\nagent-program ./y\n' > x)" && gpg --batch --options x --card-status`,
+	},
 	// A program reads its code from the file an input redirection opens
 	// after the here-string's substitution wrote it.
 	"stdin-written-first": {

@@ -62,6 +62,11 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"cat > c <<< \"$(printf 'agent ./y')\" && tool --options=c", true},
 		{"echo \"$(printf 'agent ./y')\" > z && cat z > c && tool --options c", true},
 		{"for v in ./y; do echo \"agent $v\" > c; done; tool --options c", true},
+		// What a here-string's substitution writes after the truncation
+		// stays after the text the command writes at the start.
+		{"echo x > y && chmod +x y && echo > c <<< \"$(printf '#\\nagent ./y' >> c)\" && tool --options c", true},
+		{"echo x > y && chmod +x y && { echo; } > c <<< \"$(printf '#\\nagent ./y' > c)\" && tool --options c", true},
+		{"echo x > y && chmod +x y && echo > c <<< \"$(printf 'agent ./y' > d)\" && tool --options c", false},
 		{"echo \"$(printf x)\" > c && echo 'agent ./y' > c && tool --options c", false},
 		{"echo \"$(git rev-parse HEAD)\" > out.txt && wc -l out.txt", false},
 		{"echo \"$(git rev-parse HEAD)\" > m.txt && gh pr create --body-file m.txt", false},

@@ -576,7 +576,7 @@ type input struct {
 // in it, and the text st writes into a file when it spells it out (echo
 // x > f, cat > f <<EOF).
 func (an *analyzer) stmtInput(st *syntax.Stmt, src string) {
-	for _, r := range st.Redirs {
+	for i, r := range st.Redirs {
 		if r.N != nil && r.N.Value != "0" && r.N.Value != "1" {
 			continue
 		}
@@ -596,12 +596,30 @@ func (an *analyzer) stmtInput(st *syntax.Stmt, src string) {
 				continue
 			}
 			if text, ok := an.printed(st, src); ok {
-				an.write(w.text, text, r.Op == syntax.AppOut || r.Op == syntax.AppAll)
+				// A substitution in a later redirection runs once the
+				// file is truncated and before the command writes its
+				// text at the start (echo > x <<< "$(… >> x)"): what it
+				// writes there may stay after that text.
+				appending := r.Op == syntax.AppOut || r.Op == syntax.AppAll || holdsSubst(st.Redirs[i+1:])
+				an.write(w.text, text, appending)
 			} else if an.printsUnknown(st, src) {
 				an.writeUnknown(w.text)
 			}
 		}
 	}
+}
+
+// holdsSubst reports whether one of rs holds a command substitution.
+func holdsSubst(rs []*syntax.Redirect) bool {
+	found := false
+	for _, r := range rs {
+		syntax.Walk(r, func(n syntax.Node) bool {
+			_, ok := n.(*syntax.CmdSubst)
+			found = found || ok
+			return !found
+		})
+	}
+	return found
 }
 
 // write records text as what the line writes into the file at p (after
