@@ -56,6 +56,18 @@ var canaryReviewSubst = map[string][]string{
 		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && { echo; } > x <<< "$(printf '#\nagent-program ./y\n' >> x)" && gpg --batch --options x --card-status`,
 		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && printf '\n' > x <<< "$(printf '#\nagent-program ./y\n' > x)" && gpg --batch --options x --card-status`,
 	},
+	// A program the analysis does not model reads its configuration from
+	// a standard input that holds a substitution's output. The analysis
+	// does not spell such an input; the gate refuses these because the
+	// program is given a path outside the workdir (/dev/stdin).
+	"stdin-unknown-text": {
+		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && gpg --batch --options /dev/stdin --card-status <<< "agent-program $(printf ./y)"`,
+		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && echo "agent-program $(printf ./y)" | gpg --batch --options /dev/stdin --card-status`,
+		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && echo "agent-program $(printf ./y)" | cat | gpg --batch --options /dev/stdin --card-status`,
+		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && echo "agent-program $(printf ./y)" > x && gpg --batch --options /dev/stdin --card-status < x`,
+		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && { gpg --batch --options /dev/stdin --card-status; } <<< "agent-program $(printf ./y)"`,
+		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && for p in ./y; do gpg --batch --options /dev/stdin --card-status <<< "agent-program $p"; done`,
+	},
 	// A program reads its code from the file an input redirection opens
 	// after the here-string's substitution wrote it.
 	"stdin-written-first": {
