@@ -68,6 +68,16 @@ var canaryReviewSubst = map[string][]string{
 		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && { gpg --batch --options /dev/stdin --card-status; } <<< "agent-program $(printf ./y)"`,
 		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && for p in ./y; do gpg --batch --options /dev/stdin --card-status <<< "agent-program $p"; done`,
 	},
+	// A cd, even one in a substitution's subshell, changed the key under
+	// which the analysis looks up the text of a file the line wrote
+	// before it: the configuration was no longer found.
+	"cd-loses-written-text": {
+		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && echo 'agent-program ./y' > x && echo "$(cd sub)" && gpg --batch --options x --card-status`,
+		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && echo 'agent-program ./y' > x && ls "$(cd sub; pwd)" && gpg --batch --options x --card-status`,
+		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && echo 'agent-program ./y' > x && (cd sub) && gpg --batch --options x --card-status`,
+		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && echo 'agent-program ./y' > x && cd . && gpg --batch --options x --card-status`,
+		`printf '#!/bin/sh\nrm -f c\n' > ../y && chmod +x ../y && echo 'agent-program ../y' > x && cd sub && gpg --batch --options ../x --card-status`,
+	},
 	// A program reads its code from the file an input redirection opens
 	// after the here-string's substitution wrote it.
 	"stdin-written-first": {

@@ -62,6 +62,14 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"cat > c <<< \"$(printf 'agent ./y')\" && tool --options=c", true},
 		{"echo \"$(printf 'agent ./y')\" > z && cat z > c && tool --options c", true},
 		{"for v in ./y; do echo \"agent $v\" > c; done; tool --options c", true},
+		// A cd, in a subshell or a substitution too, leaves the files
+		// written before it where they are.
+		{"echo x > y && chmod +x y && echo 'agent ./y' > c && echo \"$(cd sub)\" && tool --options c", true},
+		{"echo x > y && chmod +x y && echo 'agent ./y' > c && (cd sub) && tool --options c", true},
+		{"echo x > y && chmod +x y && echo 'agent ./y' > c && cd . && tool --options c", true},
+		{"echo x > y && chmod +x y && cd sub && echo 'agent ../y' > c && tool --options c", true},
+		{"echo \"$(printf x)\" > c && cd sub && echo safe > c && tool --options ../c", true},
+		{"echo x > y && chmod +x y && echo 'agent ./z' > c && cd sub && tool --options ../c", false},
 		// What a here-string's substitution writes after the truncation
 		// stays after the text the command writes at the start.
 		{"echo x > y && chmod +x y && echo > c <<< \"$(printf '#\\nagent ./y' >> c)\" && tool --options c", true},

@@ -586,7 +586,7 @@ func (an *analyzer) stmtInput(st *syntax.Stmt, src string) {
 			if ok {
 				an.inputs = append(an.inputs, input{st.Pos().Offset(), st.End().Offset(), text})
 			}
-			unknown := r.Op == syntax.WordHdoc || r.Op == syntax.RdrIn && an.unknownText[an.writtenKey(an.word(r.Word, src).text)]
+			unknown := r.Op == syntax.WordHdoc || r.Op == syntax.RdrIn && an.unknownWritten(an.word(r.Word, src).text)
 			if c, isCall := st.Cmd.(*syntax.CallExpr); isCall && (ok || unknown) {
 				an.teeWrites(c, src, text, ok) // tee s <<< x
 			}
@@ -628,14 +628,20 @@ func (an *analyzer) write(p, text string, appending bool) {
 	if an.written == nil {
 		an.written = map[string]string{}
 	}
-	key := an.writtenKey(p)
-	if appending {
-		text = an.written[key] + text
-	} else {
-		delete(an.unknownText, key)
-	}
-	if len(text) <= maxCommandLen {
-		an.written[key] = text
+	keys := an.writtenKeys(p)
+	// From more than one candidate working directory, the line writes
+	// one of the files, and the others keep what they held.
+	appending = appending || len(keys) > 1
+	for _, key := range keys {
+		t := text
+		if appending {
+			t = an.written[key] + text
+		} else {
+			delete(an.unknownText, key)
+		}
+		if len(t) <= maxCommandLen {
+			an.written[key] = t
+		}
 	}
 }
 
@@ -645,7 +651,9 @@ func (an *analyzer) writeUnknown(p string) {
 	if an.unknownText == nil {
 		an.unknownText = map[string]bool{}
 	}
-	an.unknownText[an.writtenKey(p)] = true
+	for _, key := range an.writtenKeys(p) {
+		an.unknownText[key] = true
+	}
 }
 
 // spellWritten spells, through read, the text of each file the line
@@ -665,25 +673,26 @@ func (an *analyzer) spellWritten(t string, read func(string) bool, depth int) bo
 		if name, v, ok := strings.Cut(t, "="); ok && n == v && messageFileOptions[name] {
 			continue
 		}
-		key := an.writtenKey(n)
-		if an.unknownText[key] {
+		if an.unknownWritten(n) {
 			// It may name any program for the command to run, as a
 			// text the analysis spells may (agent-program ./y).
 			an.opaque("a command the analysis does not model is given " + clipName(n) + ", which the line writes with a text only known when it runs")
 		}
-		text, ok := an.written[key]
-		if !ok || an.spelling[key] {
-			continue
-		}
-		if an.spelling == nil {
-			an.spelling = map[string]bool{}
-		}
-		an.spelling[key] = true
-		an.handedTexts = append(an.handedTexts, text)
-		ok = an.spellScriptDepth(text, read, read, depth)
-		delete(an.spelling, key)
-		if !ok {
-			return false
+		for _, key := range an.writtenKeys(n) {
+			text, ok := an.written[key]
+			if !ok || an.spelling[key] {
+				continue
+			}
+			if an.spelling == nil {
+				an.spelling = map[string]bool{}
+			}
+			an.spelling[key] = true
+			an.handedTexts = append(an.handedTexts, text)
+			ok = an.spellScriptDepth(text, read, read, depth)
+			delete(an.spelling, key)
+			if !ok {
+				return false
+			}
 		}
 	}
 	return true
@@ -726,13 +735,42 @@ func handedSeparator(r rune) bool {
 	return unicode.IsSpace(r) || strings.ContainsRune("=|;&()<>\"'`,[]{}", r)
 }
 
-// writtenKey is the key of the file at p in written: p made absolute
-// when the working directory is known ($PWD/s and s are one file).
-func (an *analyzer) writtenKey(p string) string {
-	if !path.IsAbs(p) && an.workdir != "" && !an.cwdChanged {
-		p = path.Join(an.workdir, p)
+// writtenKeys are the keys of the file at p in written and unknownText:
+// p taken from each candidate working directory, made absolute when the
+// workdir is known ($PWD/s and s are one file). A cd, even one in a
+// subshell or a substitution, adds a candidate and keeps the others, so
+// that a file the line wrote before it is still found.
+func (an *analyzer) writtenKeys(p string) []string {
+	var keys []string
+	for _, c := range an.a.cwds {
+		if k := an.resolve(c, p); !contains(keys, k) {
+			keys = append(keys, k)
+		}
 	}
-	return path.Clean(p)
+	return keys
+}
+
+// writtenText returns the texts the line wrote into the file at p, from
+// each candidate working directory, one after another.
+func (an *analyzer) writtenText(p string) (string, bool) {
+	var texts []string
+	for _, k := range an.writtenKeys(p) {
+		if t, ok := an.written[k]; ok {
+			texts = append(texts, t)
+		}
+	}
+	return strings.Join(texts, "\n"), texts != nil
+}
+
+// unknownWritten reports whether the line wrote into the file at p, from
+// some candidate working directory, a text only known when it runs.
+func (an *analyzer) unknownWritten(p string) bool {
+	for _, k := range an.writtenKeys(p) {
+		if an.unknownText[k] {
+			return true
+		}
+	}
+	return false
 }
 
 // copyWritten follows cp, mv and ln -s of a file the line wrote with a
@@ -759,10 +797,10 @@ func (an *analyzer) copyWritten(ws []word) {
 			return
 		}
 	}
-	if text, ok := an.written[an.writtenKey(ws[1].text)]; ok {
+	if text, ok := an.writtenText(ws[1].text); ok {
 		an.write(ws[2].text, text, false)
 	}
-	if an.unknownText[an.writtenKey(ws[1].text)] {
+	if an.unknownWritten(ws[1].text) {
 		an.writeUnknown(ws[2].text)
 	}
 }
@@ -792,8 +830,7 @@ func (an *analyzer) redirText(r *syntax.Redirect, src string) (string, bool) {
 		if w.dynamic || w.pattern || w.special {
 			return "", false
 		}
-		text, ok := an.written[an.writtenKey(w.text)]
-		return text, ok
+		return an.writtenText(w.text)
 	}
 	return "", false
 }
@@ -862,7 +899,7 @@ func (an *analyzer) printed(st *syntax.Stmt, src string) (string, bool) {
 			}
 		}
 		for _, f := range ws[1:] {
-			if text, ok := an.written[an.writtenKey(f)]; ok {
+			if text, ok := an.writtenText(f); ok {
 				b.WriteString(text)
 			}
 		}
@@ -905,7 +942,7 @@ func (an *analyzer) printsUnknown(st *syntax.Stmt, src string) bool {
 	}
 	for _, a := range c.Args {
 		w := an.word(a, src)
-		if w.dynamic || w.special || name == "cat" && an.unknownText[an.writtenKey(w.text)] {
+		if w.dynamic || w.special || name == "cat" && an.unknownWritten(w.text) {
 			return true
 		}
 	}
