@@ -171,6 +171,10 @@ type analyzer struct {
 	// spelling holds the keys in written of the files spellWritten is
 	// spelling, so that a file naming itself is spelled once.
 	spelling map[string]bool
+	// unknownText holds the keys (as in written) of the files the line
+	// writes with a text only known when it runs (echo "$(…)" > f),
+	// which spellWritten cannot spell.
+	unknownText map[string]bool
 	// handedTexts are the texts of the files the line wrote that the
 	// command being analyzed is handed, for guessHanded.
 	handedTexts []string
@@ -185,6 +189,9 @@ type analyzer struct {
 	// were more than maxHanded.
 	handed    []codeUse
 	handedAll bool
+	// walkedSubst are the command substitutions substitutionsFirst
+	// walked, which the walk passes over when it reaches them.
+	walkedSubst map[*syntax.CmdSubst]bool
 }
 
 // analyzeBash analyzes a bash command line. It never fails: what it cannot
@@ -406,6 +413,7 @@ func (an *analyzer) node(n syntax.Node, src string, depth int) bool {
 				}
 			}
 		}
+		an.substitutionsFirst(n, src, depth)
 		if len(n.Redirs) > 0 {
 			an.stmtInput(n, src)
 		}
@@ -449,6 +457,9 @@ func (an *analyzer) node(n syntax.Node, src string, depth int) bool {
 			an.opaque("a parameter expansion with an index, a modifier or an indirection evaluates data")
 		}
 	case *syntax.CmdSubst:
+		if an.walkedSubst[n] {
+			return false // see substitutionsFirst
+		}
 		an.cmdSubst(n)
 	case *syntax.ProcSubst:
 		an.opaque("a process substitution runs a command whose output is a file")
@@ -1491,4 +1502,49 @@ func (an *analyzer) cmdSubst(n *syntax.CmdSubst) {
 		return
 	}
 	an.unordered = true
+}
+
+// substitutionsFirst walks the command substitutions in the words of the
+// simple command of st and in the redirections of st before the command
+// itself: bash runs them first (those of a group's redirections before
+// any command of the group), so what they write is there when the command
+// reads it (gpg --options x <<< "$(echo … > x)"), which the checks made
+// as the command is recorded must see. The walk passes over them later.
+func (an *analyzer) substitutionsFirst(st *syntax.Stmt, src string, depth int) {
+	var nodes []syntax.Node
+	if c, ok := st.Cmd.(*syntax.CallExpr); ok {
+		for _, a := range c.Assigns {
+			nodes = append(nodes, a)
+		}
+		for _, w := range c.Args {
+			nodes = append(nodes, w)
+		}
+	}
+	for _, r := range st.Redirs {
+		nodes = append(nodes, r)
+	}
+	visit := func(n syntax.Node) bool { return an.node(n, src, depth) }
+	for _, n := range nodes {
+		syntax.Walk(n, func(x syntax.Node) bool {
+			cs, ok := x.(*syntax.CmdSubst)
+			if !ok {
+				return true
+			}
+			if an.walkedSubst[cs] {
+				return false
+			}
+			if an.walkedSubst == nil {
+				an.walkedSubst = map[*syntax.CmdSubst]bool{}
+			}
+			an.walkedSubst[cs] = true
+			an.cmdSubst(cs)
+			for _, s := range cs.Stmts {
+				syntax.Walk(s, visit)
+			}
+			for i := range cs.Last {
+				syntax.Walk(&cs.Last[i], visit)
+			}
+			return false
+		})
+	}
 }

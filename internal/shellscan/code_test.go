@@ -31,6 +31,11 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"ls \"$(echo x > Makefile)\" && make", true},
 		{"for f in $(echo x > Makefile); do make; done", true},
 		{"make <<< \"$(echo x > out.txt)\"", false},
+		// What the substitution of a here-string writes is there when the
+		// command reads it as its configuration.
+		{"gpg --batch --options x --card-status <<< \"$(printf x > y; chmod +x y; echo 'agent-program ./y' > x)\"", true},
+		{"{ gpg --batch --options x --card-status; } <<< \"$(printf x > y; chmod +x y; echo 'agent-program ./y' > x)\"", true},
+		{"gpg --batch --print-md SHA256 x <<< \"$(echo data > x)\"", false},
 		{"make", false},
 		{"make > build.log 2>&1", false},
 		{"make 2>&1 | tee build.log", false},
@@ -50,6 +55,29 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"echo x > y && chmod +x *y && tool ./y", true},
 		{"cp a y && chmod a+x y && tool ./y", true},
 		{"echo x > y && chmod +x y && echo 'agent ./y' > c && tool --options c", true},
+		// A configuration the line writes with a text only known when it
+		// runs may name any program.
+		{"echo \"$(printf 'agent ./y')\" > c && tool --options c", true},
+		{"echo \"agent $(printf ./y)\" | tee c && tool --options c", true},
+		{"cat > c <<< \"$(printf 'agent ./y')\" && tool --options=c", true},
+		{"echo \"$(printf 'agent ./y')\" > z && cat z > c && tool --options c", true},
+		{"for v in ./y; do echo \"agent $v\" > c; done; tool --options c", true},
+		// A cd, in a subshell or a substitution too, leaves the files
+		// written before it where they are.
+		{"echo x > y && chmod +x y && echo 'agent ./y' > c && echo \"$(cd sub)\" && tool --options c", true},
+		{"echo x > y && chmod +x y && echo 'agent ./y' > c && (cd sub) && tool --options c", true},
+		{"echo x > y && chmod +x y && echo 'agent ./y' > c && cd . && tool --options c", true},
+		{"echo x > y && chmod +x y && cd sub && echo 'agent ../y' > c && tool --options c", true},
+		{"echo \"$(printf x)\" > c && cd sub && echo safe > c && tool --options ../c", true},
+		{"echo x > y && chmod +x y && echo 'agent ./z' > c && cd sub && tool --options ../c", false},
+		// What a here-string's substitution writes after the truncation
+		// stays after the text the command writes at the start.
+		{"echo x > y && chmod +x y && echo > c <<< \"$(printf '#\\nagent ./y' >> c)\" && tool --options c", true},
+		{"echo x > y && chmod +x y && { echo; } > c <<< \"$(printf '#\\nagent ./y' > c)\" && tool --options c", true},
+		{"echo x > y && chmod +x y && echo > c <<< \"$(printf 'agent ./y' > d)\" && tool --options c", false},
+		{"echo \"$(printf x)\" > c && echo 'agent ./y' > c && tool --options c", false},
+		{"echo \"$(git rev-parse HEAD)\" > out.txt && wc -l out.txt", false},
+		{"echo \"$(git rev-parse HEAD)\" > m.txt && gh pr create --body-file m.txt", false},
 		{"for i in 1 2; do tool --agent=./y; echo x > y; chmod +x y; done", true},
 		{"echo x > y && chmod 644 y && tool --agent-program=./y", false},
 		{"echo x > y && chmod -x y && tool ./y", false},

@@ -580,17 +580,19 @@ type input struct {
 // in it, and the text st writes into a file when it spells it out (echo
 // x > f, cat > f <<EOF).
 func (an *analyzer) stmtInput(st *syntax.Stmt, src string) {
-	for _, r := range st.Redirs {
+	for i, r := range st.Redirs {
 		if r.N != nil && r.N.Value != "0" && r.N.Value != "1" {
 			continue
 		}
 		switch r.Op {
 		case syntax.WordHdoc, syntax.Hdoc, syntax.DashHdoc, syntax.RdrIn:
-			if text, ok := an.redirText(r, src); ok {
+			text, ok := an.redirText(r, src)
+			if ok {
 				an.inputs = append(an.inputs, input{st.Pos().Offset(), st.End().Offset(), text})
-				if c, ok := st.Cmd.(*syntax.CallExpr); ok {
-					an.teeWrites(c, src, text) // tee s <<< x
-				}
+			}
+			unknown := r.Op == syntax.WordHdoc || r.Op == syntax.RdrIn && an.unknownWritten(an.word(r.Word, src).text)
+			if c, isCall := st.Cmd.(*syntax.CallExpr); isCall && (ok || unknown) {
+				an.teeWrites(c, src, text, ok) // tee s <<< x
 			}
 		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll:
 			w := an.word(r.Word, src)
@@ -598,10 +600,30 @@ func (an *analyzer) stmtInput(st *syntax.Stmt, src string) {
 				continue
 			}
 			if text, ok := an.printed(st, src); ok {
-				an.write(w.text, text, r.Op == syntax.AppOut || r.Op == syntax.AppAll)
+				// A substitution in a later redirection runs once the
+				// file is truncated and before the command writes its
+				// text at the start (echo > x <<< "$(… >> x)"): what it
+				// writes there may stay after that text.
+				appending := r.Op == syntax.AppOut || r.Op == syntax.AppAll || holdsSubst(st.Redirs[i+1:])
+				an.write(w.text, text, appending)
+			} else if an.printsUnknown(st, src) {
+				an.writeUnknown(w.text)
 			}
 		}
 	}
+}
+
+// holdsSubst reports whether one of rs holds a command substitution.
+func holdsSubst(rs []*syntax.Redirect) bool {
+	found := false
+	for _, r := range rs {
+		syntax.Walk(r, func(n syntax.Node) bool {
+			_, ok := n.(*syntax.CmdSubst)
+			found = found || ok
+			return !found
+		})
+	}
+	return found
 }
 
 // write records text as what the line writes into the file at p (after
@@ -610,12 +632,31 @@ func (an *analyzer) write(p, text string, appending bool) {
 	if an.written == nil {
 		an.written = map[string]string{}
 	}
-	key := an.writtenKey(p)
-	if appending {
-		text = an.written[key] + text
+	keys := an.writtenKeys(p)
+	// From more than one candidate working directory, the line writes
+	// one of the files, and the others keep what they held.
+	appending = appending || len(keys) > 1
+	for _, key := range keys {
+		t := text
+		if appending {
+			t = an.written[key] + text
+		} else {
+			delete(an.unknownText, key)
+		}
+		if len(t) <= maxCommandLen {
+			an.written[key] = t
+		}
 	}
-	if len(text) <= maxCommandLen {
-		an.written[key] = text
+}
+
+// writeUnknown records that the line writes into the file at p a text
+// only known when it runs.
+func (an *analyzer) writeUnknown(p string) {
+	if an.unknownText == nil {
+		an.unknownText = map[string]bool{}
+	}
+	for _, key := range an.writtenKeys(p) {
+		an.unknownText[key] = true
 	}
 }
 
@@ -629,27 +670,33 @@ func (an *analyzer) write(p, text string, appending bool) {
 // nesting of the script t is in (see spellScriptDepth). It reports false
 // once read does.
 func (an *analyzer) spellWritten(t string, read func(string) bool, depth int) bool {
-	if len(an.written) == 0 || t == "" {
+	if len(an.written) == 0 && len(an.unknownText) == 0 || t == "" {
 		return true
 	}
 	for _, n := range wordPaths(t) {
 		if name, v, ok := strings.Cut(t, "="); ok && n == v && messageFileOptions[name] {
 			continue
 		}
-		key := an.writtenKey(n)
-		text, ok := an.written[key]
-		if !ok || an.spelling[key] {
-			continue
+		if an.unknownWritten(n) {
+			// It may name any program for the command to run, as a
+			// text the analysis spells may (agent-program ./y).
+			an.opaque("a command the analysis does not model is given " + clipName(n) + ", which the line writes with a text only known when it runs")
 		}
-		if an.spelling == nil {
-			an.spelling = map[string]bool{}
-		}
-		an.spelling[key] = true
-		an.handedTexts = append(an.handedTexts, text)
-		ok = an.spellScriptDepth(text, read, read, depth)
-		delete(an.spelling, key)
-		if !ok {
-			return false
+		for _, key := range an.writtenKeys(n) {
+			text, ok := an.written[key]
+			if !ok || an.spelling[key] {
+				continue
+			}
+			if an.spelling == nil {
+				an.spelling = map[string]bool{}
+			}
+			an.spelling[key] = true
+			an.handedTexts = append(an.handedTexts, text)
+			ok = an.spellScriptDepth(text, read, read, depth)
+			delete(an.spelling, key)
+			if !ok {
+				return false
+			}
 		}
 	}
 	return true
@@ -692,20 +739,49 @@ func handedSeparator(r rune) bool {
 	return unicode.IsSpace(r) || strings.ContainsRune("=|;&()<>\"'`,[]{}", r)
 }
 
-// writtenKey is the key of the file at p in written: p made absolute
-// when the working directory is known ($PWD/s and s are one file).
-func (an *analyzer) writtenKey(p string) string {
-	if !path.IsAbs(p) && an.workdir != "" && !an.cwdChanged {
-		p = path.Join(an.workdir, p)
+// writtenKeys are the keys of the file at p in written and unknownText:
+// p taken from each candidate working directory, made absolute when the
+// workdir is known ($PWD/s and s are one file). A cd, even one in a
+// subshell or a substitution, adds a candidate and keeps the others, so
+// that a file the line wrote before it is still found.
+func (an *analyzer) writtenKeys(p string) []string {
+	var keys []string
+	for _, c := range an.a.cwds {
+		if k := an.resolve(c, p); !contains(keys, k) {
+			keys = append(keys, k)
+		}
 	}
-	return path.Clean(p)
+	return keys
+}
+
+// writtenText returns the texts the line wrote into the file at p, from
+// each candidate working directory, one after another.
+func (an *analyzer) writtenText(p string) (string, bool) {
+	var texts []string
+	for _, k := range an.writtenKeys(p) {
+		if t, ok := an.written[k]; ok {
+			texts = append(texts, t)
+		}
+	}
+	return strings.Join(texts, "\n"), texts != nil
+}
+
+// unknownWritten reports whether the line wrote into the file at p, from
+// some candidate working directory, a text only known when it runs.
+func (an *analyzer) unknownWritten(p string) bool {
+	for _, k := range an.writtenKeys(p) {
+		if an.unknownText[k] {
+			return true
+		}
+	}
+	return false
 }
 
 // copyWritten follows cp, mv and ln -s of a file the line wrote with a
 // text it spells out (echo x > a; cp a s): ws is the command, its words
 // static.
 func (an *analyzer) copyWritten(ws []word) {
-	if len(an.written) == 0 || len(ws) < 3 {
+	if len(an.written) == 0 && len(an.unknownText) == 0 || len(ws) < 3 {
 		return
 	}
 	switch path.Base(ws[0].text) {
@@ -725,8 +801,11 @@ func (an *analyzer) copyWritten(ws []word) {
 			return
 		}
 	}
-	if text, ok := an.written[an.writtenKey(ws[1].text)]; ok {
+	if text, ok := an.writtenText(ws[1].text); ok {
 		an.write(ws[2].text, text, false)
+	}
+	if an.unknownWritten(ws[1].text) {
+		an.writeUnknown(ws[2].text)
 	}
 }
 
@@ -755,8 +834,7 @@ func (an *analyzer) redirText(r *syntax.Redirect, src string) (string, bool) {
 		if w.dynamic || w.pattern || w.special {
 			return "", false
 		}
-		text, ok := an.written[an.writtenKey(w.text)]
-		return text, ok
+		return an.writtenText(w.text)
 	}
 	return "", false
 }
@@ -825,7 +903,7 @@ func (an *analyzer) printed(st *syntax.Stmt, src string) (string, bool) {
 			}
 		}
 		for _, f := range ws[1:] {
-			if text, ok := an.written[an.writtenKey(f)]; ok {
+			if text, ok := an.writtenText(f); ok {
 				b.WriteString(text)
 			}
 		}
@@ -834,22 +912,71 @@ func (an *analyzer) printed(st *syntax.Stmt, src string) (string, bool) {
 	return "", false
 }
 
+// printsUnknown reports whether the command of st is one whose text
+// printed would spell out but for an expansion only known when the line
+// runs: echo, printf or cat given such a word or here-string, cat of a
+// file the line wrote with such a text, a group of one of them, or a pipe
+// as printed follows it.
+func (an *analyzer) printsUnknown(st *syntax.Stmt, src string) bool {
+	var c *syntax.CallExpr
+	switch x := st.Cmd.(type) {
+	case *syntax.CallExpr:
+		c = x
+	case *syntax.Block:
+		return len(x.Stmts) == 1 && an.printsUnknown(x.Stmts[0], src)
+	case *syntax.Subshell:
+		return len(x.Stmts) == 1 && an.printsUnknown(x.Stmts[0], src)
+	case *syntax.BinaryCmd:
+		if x.Op != syntax.Pipe {
+			return false
+		}
+		if passes(x.Y) {
+			return an.printsUnknown(x.X, src)
+		}
+		return an.printsUnknown(x.Y, src)
+	}
+	if c == nil || len(c.Args) == 0 {
+		return false
+	}
+	name := path.Base(an.word(c.Args[0], src).text)
+	switch name {
+	case "echo", "printf", "cat":
+	default:
+		return false
+	}
+	for _, a := range c.Args {
+		w := an.word(a, src)
+		if w.dynamic || w.special || name == "cat" && an.unknownWritten(w.text) {
+			return true
+		}
+	}
+	for _, r := range st.Redirs {
+		if name == "cat" && r.Op == syntax.WordHdoc && an.word(r.Word, src).dynamic {
+			return true
+		}
+	}
+	return false
+}
+
 // pipeInput records, for a pipe whose left side prints a text the line
 // spells out (echo nuke | sh-like-tool), that text as the script the
 // commands on its right side may read.
 func (an *analyzer) pipeInput(b *syntax.BinaryCmd, src string) {
 	text, ok := an.printed(b.X, src)
-	if !ok {
+	if !ok && !an.printsUnknown(b.X, src) {
 		return
 	}
-	an.inputs = append(an.inputs, input{b.Y.Pos().Offset(), b.Y.End().Offset(), text})
-	if c, ok := b.Y.Cmd.(*syntax.CallExpr); ok {
-		an.teeWrites(c, src, text)
+	if ok {
+		an.inputs = append(an.inputs, input{b.Y.Pos().Offset(), b.Y.End().Offset(), text})
+	}
+	if c, isCall := b.Y.Cmd.(*syntax.CallExpr); isCall {
+		an.teeWrites(c, src, text, ok)
 	}
 }
 
-// teeWrites records text as what c writes into its files if c is tee.
-func (an *analyzer) teeWrites(c *syntax.CallExpr, src, text string) {
+// teeWrites records text as what c writes into its files if c is tee; a
+// text only known when the line runs unless known is set.
+func (an *analyzer) teeWrites(c *syntax.CallExpr, src, text string, known bool) {
 	if len(c.Args) == 0 || path.Base(an.word(c.Args[0], src).text) != "tee" {
 		return
 	}
@@ -860,8 +987,10 @@ func (an *analyzer) teeWrites(c *syntax.CallExpr, src, text string) {
 		case w.dynamic || w.pattern || w.special || w.text == "":
 		case w.text == "-a" || w.text == "--append":
 			appending = true
-		case w.text[0] != '-':
+		case w.text[0] != '-' && known:
 			an.write(w.text, text, appending)
+		case w.text[0] != '-':
+			an.writeUnknown(w.text)
 		}
 	}
 }
