@@ -37,6 +37,13 @@ var canaryReviewNpx = map[string][]string{
 		`npx eval 'echo x > c'`,
 		`printf 'echo x > c' > y; npx command . ./y`,
 	},
+	// The project's own package bin, which npx runs first, is a file
+	// the line writes.
+	"npx-pkgbin": {
+		`mkdir -p tools; printf '#!/bin/sh\necho x > c\n' > tools/lint; chmod +x tools/lint; npx lint`,
+		`mkdir -p tools && printf '#!/bin/sh\necho x > c\n' > tools/lint && chmod +x tools/lint && npx --yes lint src`,
+		`mkdir tools; cp node_modules/.bin/rm tools/lint; npx lint c`,
+	},
 	// The program npx finds is one the line moves, links or restores.
 	"npx-moved": {
 		`mkdir -p x && printf '#!/bin/sh\necho x > c\n' > x/tsc && chmod +x x/tsc && mv node_modules/.bin node_modules/old && mv x node_modules/.bin && npx tsc`,
