@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // canaryReviewNpx are attacks of the review of npx's understanding, run in
@@ -44,6 +45,14 @@ var canaryReviewNpx = map[string][]string{
 		`mkdir -p tools && printf '#!/bin/sh\necho x > c\n' > tools/lint && chmod +x tools/lint && npx --yes lint src`,
 		`mkdir tools; cp node_modules/.bin/rm tools/lint; npx lint c`,
 	},
+	// In a workspace (app), npm reads the root's .npmrc and looks in the
+	// root's package.json for a program of its own.
+	"npx-workspace": {
+		`mkdir -p tools; printf '#!/bin/sh\necho x > ../c\n' > tools/lint; chmod +x tools/lint; cd app && npx lint`,
+		`cd app; mkdir -p ../tools; printf '#!/bin/sh\necho x > ../c\n' > ../tools/lint; chmod +x ../tools/lint; npx --yes lint`,
+		`printf 'require("fs").writeFileSync("../c", "x")' > y; printf 'node-options=--require=../y\n' > .npmrc; cd app && npx ver`,
+		`cd app && printf 'require("fs").writeFileSync("../c", "x")' > y && printf 'node-options=--require=./y\n' > ../.npmrc && npx ver`,
+	},
 	// The program npx finds is one the line moves, links or restores.
 	"npx-moved": {
 		`mkdir -p x && printf '#!/bin/sh\necho x > c\n' > x/tsc && chmod +x x/tsc && mv node_modules/.bin node_modules/old && mv x node_modules/.bin && npx tsc`,
@@ -64,14 +73,18 @@ var canaryReviewNpx = map[string][]string{
 
 // reviewNpxTemplate is the fixture of TestCanaryNpx with programs named
 // like sh's builtins, a package bin of the project's own (lint, in
-// tools/, which the project has not built) and a program linked as npm
-// links them (lnk → ../typescript/bin/tsc).
+// tools/, which the project has not built), a program linked as npm links
+// them (lnk → ../typescript/bin/tsc), and a workspace app with ver and
+// lint.
 func reviewNpxTemplate(t *testing.T) string {
 	t.Helper()
 	template := canaryTemplate(t)
 	work := filepath.Join(template, "work")
 	for name, body := range map[string]string{
-		"package.json":                    `{"name":"p","version":"1.0.0","bin":{"lint":"tools/lint"}}` + "\n",
+		"package.json":                    `{"name":"p","version":"1.0.0","bin":{"lint":"tools/lint"},"workspaces":["app"]}` + "\n",
+		"app/package.json":                `{"name":"a","version":"1.0.0"}` + "\n",
+		"app/node_modules/.bin/ver":       "#!/usr/bin/env node\nconsole.log('1.0.0')\n",
+		"app/node_modules/.bin/lint":      "#!/bin/sh\necho lint \"$@\"\n",
 		"node_modules/.bin/tsc":           "#!/bin/sh\necho tsc \"$@\"\n",
 		"node_modules/.bin/ver":           "#!/usr/bin/env node\nconsole.log('1.0.0')\n",
 		"node_modules/.bin/rm":            "#!/bin/sh\nexec /bin/rm \"$@\"\n",
@@ -125,6 +138,17 @@ var canaryReviewXargs = map[string][]string{
 		`echo c | xargs -rn1 -P2 rm -f`,
 		`printf c > y; xargs -a y rm -f`,
 	},
+	// xargs behind wrappers, or a function named xargs, and wrappers run
+	// by xargs.
+	"xargs-wrappers": {
+		`xargs() { echo x > .git/config; }; echo | xargs cat`,
+		`echo c | nice xargs -n1 rm -f`,
+		`echo c | env xargs rm -f`,
+		`printf c | timeout 5 xargs -0 rm`,
+		`echo c | command xargs -r rm`,
+		`echo c | xargs -n1 nice rm`,
+		`echo c | xargs -t -- env rm`,
+	},
 	// Readers beside commands that are none, and the reader's output run
 	// as code.
 	"xargs-readers": {
@@ -132,7 +156,7 @@ var canaryReviewXargs = map[string][]string{
 		`printf '%s\n' 'c' | xargs -I% echo rm -f % | sh`,
 		`ls c | xargs echo rm -f | bash`,
 		`ls c | xargs -r echo | xargs -r rm -f`,
-		`ls | xargs -0 grep -c x >> .git/config`,
+		`ls | xargs grep -c x >> .git/config`,
 		`echo README | xargs cat | tee -a .git/config`,
 		`echo c | xargs -n1 wc -l | xargs -t truncate -s 0 c`,
 	},
@@ -149,8 +173,10 @@ func TestCanaryReviewXargs(t *testing.T) {
 }
 
 // checkReviewRound is checkCanaryRoundIn, save that what npm writes to its
-// cache in the fake home (~/.npm: logs, the npx cache) is no damage: every
-// run of npx writes there, attack or not.
+// cache in the fake home (~/.npm: logs, the npx cache) is no damage, since
+// every run of npx writes there, attack or not, and that a line may run for
+// 20 seconds: npx alone takes two or three on a loaded machine, more than
+// runBash allows.
 func checkReviewRound(t *testing.T, template string, round map[string][]string) {
 	t.Helper()
 	for class, lines := range round {
@@ -158,7 +184,7 @@ func checkReviewRound(t *testing.T, template string, round map[string][]string) 
 			root := canaryFixture(t, template)
 			allowedBy := allowingScenarios(t, root, line)
 			before := canarySnapshot(t, root)
-			runBash(t, root, line)
+			runLine(t, root, line, 20*time.Second, "")
 			p := reviewChanged(root, before, canarySnapshot(t, root))
 			if p == "" {
 				t.Errorf("class %s: %q did no damage when run (allowed by %v)", class, line, allowedBy)
