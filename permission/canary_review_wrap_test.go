@@ -149,6 +149,15 @@ var canaryReviewXargs = map[string][]string{
 		`echo c | xargs -n1 nice rm`,
 		`echo c | xargs -t -- env rm`,
 	},
+	// A reader xargs finds on a PATH the line changed (bin/ls of the
+	// fixture, which xargs's execvp runs with sh).
+	"xargs-path": {
+		`PATH=bin:$PATH; echo c | xargs -r ls`,
+		`echo | PATH=bin:$PATH xargs ls`,
+		`export PATH=bin:$PATH; ls | xargs -n1 ls`,
+		`for PATH in bin:/usr/bin:/bin; do echo | xargs ls; done`,
+		`PATH=$PWD/bin:$PATH && printf 'x\0' | xargs -0 ls`,
+	},
 	// Readers beside commands that are none, and the reader's output run
 	// as code.
 	"xargs-readers": {
