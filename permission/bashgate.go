@@ -1,6 +1,7 @@
 package permission
 
 import (
+	"encoding/json"
 	"os"
 	"path"
 	"path/filepath"
@@ -199,9 +200,67 @@ func (g *Gate) fromEachDir(a *shellscan.Analysis, paths []string, unknown string
 			if why := check(p, target); why != "" {
 				return why
 			}
+			if pkg := ownBin(filepath.Dir(filepath.Dir(filepath.Dir(target))), filepath.Base(target)); pkg != "" {
+				return clip(pkg) + " may name " + clip(filepath.Base(target)) + " a program of its own, which npx runs instead of " + clip(p)
+			}
 		}
 	}
 	return ""
+}
+
+// ownBin returns the package.json in dir or a directory above it that may
+// name name a program of its own package, or "". npx runs such a program
+// (from a file of the project, which the line may write) before any of
+// node_modules/.bin: npm exec looks in the package and its workspace root
+// first. A bin object names its keys (as npm cleans them), a bin string
+// the package's name, and directories.bin any file; a package.json npm
+// might read but Go does not parse names anything.
+func ownBin(dir, name string) string {
+	for {
+		p := filepath.Join(dir, "package.json")
+		if b, err := os.ReadFile(p); err == nil && binNames(b, name) {
+			return p
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return ""
+		}
+		dir = up
+	}
+}
+
+// binNames reports whether the package.json b may name name a program of
+// its package.
+func binNames(b []byte, name string) bool {
+	var pkg map[string]json.RawMessage
+	if json.Unmarshal(b, &pkg) != nil {
+		return true
+	}
+	var dirs map[string]json.RawMessage
+	if d, ok := pkg["directories"]; ok && json.Unmarshal(d, &dirs) == nil && dirs["bin"] != nil {
+		return true
+	}
+	bin, ok := pkg["bin"]
+	if !ok {
+		return false
+	}
+	var one string
+	if json.Unmarshal(bin, &one) == nil {
+		var pkgName string
+		json.Unmarshal(pkg["name"], &pkgName)
+		return pkgName == "" || path.Base(pkgName) == name
+	}
+	var many map[string]json.RawMessage
+	if json.Unmarshal(bin, &many) != nil {
+		return false // null, or what npm drops
+	}
+	clean := strings.NewReplacer("\\", "/", ":", "/")
+	for k := range many {
+		if k == name || path.Base(clean.Replace(k)) == name {
+			return true
+		}
+	}
+	return false
 }
 
 // runsOutside says why a directory whose code the command builds or runs

@@ -74,6 +74,6 @@ func TestCanaryNpx(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	checkCanaryRoundIn(t, template, canaryNpx)
+	checkReviewRound(t, template, canaryNpx)
 	checkOrdinary(t, template, canaryNpxOrdinary, nil)
 }

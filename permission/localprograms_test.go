@@ -82,3 +82,51 @@ func TestNpxNeedsTheProgramWhereNpmLooks(t *testing.T) {
 		t.Errorf("running app's own tsc is opaque: %q %q", why, a.Reasons)
 	}
 }
+
+// npx runs a program the project's own package.json names (npm exec looks
+// in the package and its workspace root before node_modules/.bin), from a
+// file of the project the line may write: a package.json that may name the
+// program makes the line opaque.
+func TestNpxRunsTheProjectsOwnProgramFirst(t *testing.T) {
+	for _, tt := range []struct {
+		pkg, root string // the package's and its parent's package.json ("" for none)
+		opaque    bool
+	}{
+		{`{}`, "", false},
+		{`{"name":"p","bin":{"other":"x"}}`, "", false},
+		{`{"name":"p","bin":null}`, "", false},
+		{`{"name":"p","bin":{"lint":"tools/lint"}}`, "", true},
+		{`{"name":"p","bin":{"x:lint":"tools/lint"}}`, "", true},
+		{`{"name":"lint","bin":"tools/lint"}`, "", true},
+		{`{"name":"@s/lint","bin":"tools/lint"}`, "", true},
+		{`{"name":"p","bin":"tools/p"}`, "", false},
+		{`{"bin":"tools/lint"}`, "", true},
+		{`{"name":"p","directories":{"bin":"tools"}}`, "", true},
+		{"\ufeff{}", "", true}, // npm strips the mark; Go does not parse it
+		{`{}`, `{"workspaces":["app"],"bin":{"lint":"x"}}`, true},
+		{`{}`, `{"workspaces":["app"]}`, false},
+	} {
+		root := t.TempDir()
+		app := filepath.Join(root, "app")
+		files := map[string]string{"app/package.json": tt.pkg, "app/node_modules/.bin/lint": "#!/bin/sh\n"}
+		if tt.root != "" {
+			files["package.json"] = tt.root
+		}
+		for p, body := range files {
+			if err := os.MkdirAll(filepath.Join(root, filepath.Dir(p)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(root, p), []byte(body), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		g := &Gate{workdir: app}
+		a := shellscan.Analyze("npx lint", shellscan.Options{Workdir: app})
+		if a.Opaque {
+			t.Fatalf("npx lint is opaque to the analysis: %q", a.Reasons)
+		}
+		if why := g.localPrograms(a); (why != "") != tt.opaque {
+			t.Errorf("package.json %s under %s: opaque %v, want %v (%q)", tt.pkg, tt.root, why != "", tt.opaque, why)
+		}
+	}
+}

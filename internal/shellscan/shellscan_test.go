@@ -212,6 +212,11 @@ func TestAnalyzeNpxRunsTheProjectsProgram(t *testing.T) {
 		{"npx --call=ls", nil, ""},
 		{"npx --node-options=--inspect tsc", nil, ""},
 		{"npx --prefix=sub tsc", nil, ""},
+		// npx takes the word after these as their value, and npm then
+		// reads --node-options as its own.
+		{"npx --no ver --node-options=--require=./y", nil, ""},
+		{"npx --no-fund tsc", nil, ""},
+		{"npx --no-audit tsc --noEmit", nil, ""},
 		{"npx $T", nil, ""},
 		{"npx t*", nil, ""},
 		{"npx --yes", nil, ""},

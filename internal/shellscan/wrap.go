@@ -1056,9 +1056,13 @@ func hookInstall(name string, args []word) string {
 }
 
 // npxOptions are the options of npx that neither choose what it runs nor
-// change npm's configuration.
-var npxOptions = map[string]bool{"--no-install": true, "--no": true, "--yes": true, "-y": true, "--quiet": true,
-	"-q": true, "--prefer-offline": true, "--offline": true, "--no-fund": true, "--no-audit": true}
+// change npm's configuration, and that npx knows take no value. Not --no,
+// --no-fund or --no-audit: npx takes the word after them as their value,
+// so it puts no "--" before the program's name, and npm reads the options
+// after the name as its own (npx --no ver --node-options=--require=./y
+// runs ./y in node).
+var npxOptions = map[string]bool{"--no-install": true, "--yes": true, "-y": true, "--quiet": true,
+	"-q": true, "--prefer-offline": true, "--offline": true}
 
 // npx records npx NAME ARGS as the program node_modules/.bin/NAME run with
 // ARGS, which npx runs when the project has installed it there, as it runs
