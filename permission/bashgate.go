@@ -183,6 +183,9 @@ func (g *Gate) localPrograms(a *shellscan.Analysis) string {
 		if fi, err := os.Stat(target); err != nil || !fi.Mode().IsRegular() {
 			return "the project has no " + clip(p) + ", so npx would fetch a package from the registry and run it"
 		}
+		if pkg := ownBin(filepath.Dir(filepath.Dir(filepath.Dir(target))), filepath.Base(target)); pkg != "" {
+			return clip(pkg) + " may name " + clip(filepath.Base(target)) + " a program of its own, which npx runs instead of " + clip(p)
+		}
 		return ""
 	})
 }
@@ -199,9 +202,6 @@ func (g *Gate) fromEachDir(a *shellscan.Analysis, paths []string, unknown string
 			}
 			if why := check(p, target); why != "" {
 				return why
-			}
-			if pkg := ownBin(filepath.Dir(filepath.Dir(filepath.Dir(target))), filepath.Base(target)); pkg != "" {
-				return clip(pkg) + " may name " + clip(filepath.Base(target)) + " a program of its own, which npx runs instead of " + clip(p)
 			}
 		}
 	}
