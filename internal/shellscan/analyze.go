@@ -217,6 +217,7 @@ func analyzeBash(line, home, workdir string) *bashAnalysis {
 	an.unknownAfterLink()
 	an.runsWritten()
 	an.handedPrograms()
+	an.handedWrittenLater()
 	an.runsWrittenCode()
 	an.optionNamedWrites()
 	if an.sawGit && an.cwdChanged && an.looped {

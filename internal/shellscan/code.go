@@ -309,6 +309,41 @@ func (an *analyzer) handedPrograms() {
 	}
 }
 
+// handedWrittenLater makes an unordered line opaque when a command the
+// analysis does not model is given a path the line writes after it in
+// the text: in a later turn of a loop, or from another part of a
+// pipeline, the command may read the text written there (for i in 1 2;
+// do gpg --options x …; echo 'agent-program ./y' > x; done), which
+// spellWritten only checks for the writes before the command.
+func (an *analyzer) handedWrittenLater() {
+	if !an.unordered || len(an.handed) == 0 {
+		return
+	}
+	if an.handedAll {
+		an.opaque("the line gives too many words to commands the analysis does not model to check")
+		return
+	}
+	budget := maxHandedChecks
+	for _, h := range an.handed {
+		for _, acc := range an.a.accesses[min(h.from, len(an.a.accesses)):] {
+			if acc.mode == modeRead {
+				continue
+			}
+			for _, c := range an.a.cwds {
+				if budget--; budget < 0 {
+					an.opaque("the line gives too many words to commands the analysis does not model to check")
+					return
+				}
+				q, w := an.resolve(c, h.path), an.resolve(c, acc.path)
+				if q == w || acc.tree && within(q, w) || acc.pattern && patternMayMatch(w, q) {
+					an.opaque(clipName(h.prog) + " may read " + clipName(h.path) + ", which the line writes after it in a loop or pipeline")
+					return
+				}
+			}
+		}
+	}
+}
+
 // chmodAddsExec reports whether chmod, given args, may give a file
 // execute permission: a mode that adds it, a mode copied from another
 // file (--reference) or one only known when the line runs.

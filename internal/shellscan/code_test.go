@@ -36,6 +36,13 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"gpg --batch --options x --card-status <<< \"$(printf x > y; chmod +x y; echo 'agent-program ./y' > x)\"", true},
 		{"{ gpg --batch --options x --card-status; } <<< \"$(printf x > y; chmod +x y; echo 'agent-program ./y' > x)\"", true},
 		{"gpg --batch --print-md SHA256 x <<< \"$(echo data > x)\"", false},
+		// A command the analysis does not model, given a file the line
+		// writes after it in a loop or a pipeline, may read its new text.
+		{"for i in 1 2; do gpg --options x --card-status; echo 'agent-program ./y' > x; done", true},
+		{"{ sleep 1; gpg --options x --card-status; } | echo 'agent-program ./y' > x", true},
+		{"for i in 1 2; do gpg --options d/x; echo x | tee d/[x]; done", true},
+		{"for i in 1 2; do gpg --options x; echo x > y; done", false},
+		{"gpg --options x --card-status; echo 'agent-program ./y' > x", false},
 		{"make", false},
 		{"make > build.log 2>&1", false},
 		{"make 2>&1 | tee build.log", false},
