@@ -555,21 +555,38 @@ func (an *analyzer) testExpr(x syntax.TestExpr) {
 }
 
 // optionNamedWrites makes the line opaque when it writes a path with a
-// component that starts with '-' (touch ./-delete): a glob of a later
-// command (find . -name c *lete) may match it and hand the command an
-// option its checks took for an operand. "-" alone is standard output.
+// component that starts with '-' (touch ./-delete), or, in a pattern, a
+// brace that may expand to one (touch ./{-delete,x}, ./{,-}delete): a
+// glob of a later command (find . -name c *lete) may match it and hand
+// the command an option its checks took for an operand. "-" alone is
+// standard output.
 func (an *analyzer) optionNamedWrites() {
 	for _, acc := range an.a.accesses {
 		if acc.mode == modeRead {
 			continue
 		}
 		for _, c := range strings.Split(acc.path, "/") {
-			if len(c) > 1 && c[0] == '-' {
+			if len(c) > 1 && c[0] == '-' || acc.pattern && braceMayLead(c, '-') {
 				an.opaque("the line writes " + clipName(acc.path) + ", a name a glob may hand to a command as an option")
 				return
 			}
 		}
 	}
+}
+
+// braceMayLead reports whether the path component c, a pattern, is a
+// brace whose expansion may start with b: c starts with '{' and an
+// alternative of one of its braces starts with b ({-delete,x}, {,-}x).
+func braceMayLead(c string, b byte) bool {
+	if !strings.HasPrefix(c, "{") {
+		return false
+	}
+	for i := 1; i < len(c); i++ {
+		if c[i] == b && (c[i-1] == '{' || c[i-1] == ',') {
+			return true
+		}
+	}
+	return false
 }
 
 // call records a simple command.
