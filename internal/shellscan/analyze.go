@@ -179,6 +179,11 @@ type analyzer struct {
 	// were more than maxHanded.
 	handed    []codeUse
 	handedAll bool
+	// unnamed are the directories the line writes files into under names
+	// it does not list, patternsAt the number of accesses recorded before
+	// the last command given a pattern (see patternsMeetUnnamed).
+	unnamed    []unnamedWrite
+	patternsAt int
 }
 
 // analyzeBash analyzes a bash command line. It never fails: what it cannot
@@ -206,6 +211,7 @@ func analyzeBash(line, home, workdir string) *bashAnalysis {
 	an.handedPrograms()
 	an.runsWrittenCode()
 	an.optionNamedWrites()
+	an.patternsMeetUnnamed()
 	if an.sawGit && an.cwdChanged && an.looped {
 		an.opaque("git runs in a loop that changes the working directory, where it may use a configuration that is not protected")
 	}
@@ -1089,6 +1095,7 @@ func (an *analyzer) command(ws []word, depth, chain int) {
 					break
 				}
 				an.a.patterns = append(an.a.patterns, w.text)
+				an.patternsAt = len(an.a.accesses)
 			}
 		}
 	}

@@ -760,6 +760,11 @@ func (an *analyzer) fileCommand(name string, args []word) {
 	// destination (cp --parents sub/x t writes t/sub/x).
 	parents := name == "cp" && hasPrefix(args, "--par") || name == "rsync" && (anyShortFlag(args, "R") || hasPrefix(args, "--rel"))
 	into := func(dir, src word, mode accessMode) {
+		if !dir.special && !src.special && mode != modeRead && (dir.dynamic || dir.pattern || src.dynamic || src.pattern) {
+			// cp kit/* . names what it writes after what the pattern
+			// matches when the line runs.
+			an.writesUnnamed(dir)
+		}
 		if dir.dynamic || dir.pattern || dir.special || src.dynamic || src.pattern || src.special {
 			return
 		}

@@ -31,3 +31,39 @@ func TestBraceWritesNamedLikeOptions(t *testing.T) {
 	}
 }
 
+// TestGlobsAfterUnnamedWrites checks that a glob given to a command after
+// an earlier command wrote files under names the line does not show into
+// the directory the glob expands in makes the line opaque: one may be
+// named like an option. Globs elsewhere, or before, stay as they were.
+func TestGlobsAfterUnnamedWrites(t *testing.T) {
+	for _, tc := range []struct {
+		line   string
+		opaque bool
+	}{
+		{"cp kit/* . && tar cf /dev/null *[1c]", true},
+		{"cp -t . kit/*ete && find . -name c *ete", true},
+		{"cp -r kit/. . && find . -name c *ete", true},
+		{"mv kit/* . && find . -name c *ete", true},
+		{"git checkout -q opt && find . -name c *ete", true},
+		{"git stash pop -q && find . -name c *ete", true},
+		{"git clone -q -b opt . r && cd r && find .. -name c *ete", true},
+		{"cp kit/* sub/ && cd sub && find .. -name c *ete", true},
+		{`cp "$x" . && find . -name c *ete`, true},
+		{"for i in 1 2; do find . -name c *ete; cp kit/* .; done", true},
+		{"cp kit/* sub/ && gofmt -l *.go", false},
+		{"cp -r src dst && gofmt -l *.go", false},
+		{"git clone -q . r && gofmt -l *.go", false},
+		{"gofmt -l *.go && cp kit/* .", false},
+		{"cp kit/* . && ls *", false},
+		{"cp kit/* .", false},
+	} {
+		a := Analyze(tc.line, Options{Home: "/h", Workdir: "/w"})
+		unnamed := false
+		for _, r := range a.Reasons {
+			unnamed = unnamed || strings.Contains(r, "under a name the line does not show")
+		}
+		if unnamed != tc.opaque {
+			t.Errorf("%q: opaque for a glob after unnamed writes %v, want %v (%q)", tc.line, unnamed, tc.opaque, a.Reasons)
+		}
+	}
+}
