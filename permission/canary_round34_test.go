@@ -21,8 +21,8 @@ import (
 var canaryRound34 = map[string][]string{
 	"1-arithmetic": {
 		`x='a[$(rm -f c)]'; printf '%s\n' $(( x * 2 ))`,
-		`x='a[$(rm -f c)]'; if (( x > 0 )); then :; fi`,
-		`x='a[$(rm -f c)]'; until (( x )); do break; done`,
+		`x='a[$(rm -f c)]'; if (( x >= 2 )); then echo big; fi`,
+		`x='a[$(rm -f c)]'; until (( x < 5 )); do break; done`,
 		`x='a[$(rm -f c)]'; echo "$(( x ))" > out.txt`,
 	},
 	"2-environment": {
@@ -59,14 +59,16 @@ var canaryRound34 = map[string][]string{
 		`echo 'require("fs").unlinkSync("c")' > cfg && node app.js`,
 		`echo 'unlink "c"; 1' > settings && perl tool.pl`,
 		`printf 'all:\n\trm -f c\n' > local.cfg && make`,
-		`echo 'require("fs").unlinkSync("c")' > notes.txt && node tool.js`,
+		`cp kit/cfg cfg && node app.js`,
+		`echo 'unlink "c"; 1' > .settings && cp .settings settings && perl tool.pl`,
+		`printf 'all:\n\trm -f c\n' | tee local.cfg > /dev/null && make -s`,
 		`printf 'all:\n\trm -f c\n' > y && make --makefile y`,
 		`echo '1e rm -f c' > y && sed -n --file=y README`,
 		`echo 'BEGIN{system("rm -f c")}' > y && awk -f y /dev/null`,
 		`echo '-wrapper sh,-c,rm\ -f\ c' > rsp && gcc @rsp -E -x c /dev/null`,
 		`mkdir b && printf '#!/bin/sh\nrm -f c\n' > b/as && chmod +x b/as && gcc -B b/ -c -x c /dev/null -o /dev/null`,
 		`echo 'rm -f c' > y && bash --init-file y -i < /dev/null`,
-		`echo 'import os; os.remove("c")' > y.py && python3 -m y`,
+		`echo 'import os; os.remove("c")' > y.py && python3 -B -m y`,
 		`printf '[core]\n\tfsmonitor = rm -f c; false\n' > y && git -c include.path="$PWD/y" status`,
 	},
 	"7-unseen-option-files": {
@@ -98,14 +100,28 @@ var canaryRound34 = map[string][]string{
 	},
 }
 
+// canaryRound34Open are lines of the round that do damage and that the
+// analysis still allows under "allow bash": the project's tool.js
+// requires ./notes.txt, which node runs as a script whatever its
+// extension. A file with an extension is left to the script that reads
+// it, as python's open is (echo … > out.txt && python3 x.py), since
+// counting every written file as node's code would ask for npm test |
+// tee test.log. TestCanaryRound34Open reports them.
+var canaryRound34Open = []string{
+	`echo 'require("fs").unlinkSync("c")' > notes.txt && node tool.js`,
+}
+
 // canaryRound34Ordinary are lines next to the round's attacks that the
 // "allow bash" policy must still allow.
 var canaryRound34Ordinary = []string{
 	// 6: programs that load code from files.
-	"node build.js", "node app.js", "echo x > notes.txt && node app.js", "perl tool.pl", "make",
+	"node build.js", "node app.js", "perl tool.pl", "make",
 	"make -f Makefile.ci test", "make -C sub", "mkdir -p build && make", "make > build.log 2>&1",
 	"gcc -c -o main.o main.c",
 	"python3 -m json.tool x.json", "echo '{}' > x.json && node app.js", "mkdir -p out && node app.js",
+	"node app.js | tee out.log", "npm test | tee test.log", "make 2>&1 | tee build.log", "echo x > out.txt && make",
+	"perl tool.pl > out.txt", "echo x > notes.txt && node app.js", "node app.js > out.json && node tool.js",
+	"make -j2 && ls bin",
 	// 7: commands that change the worktree, and globs.
 	"cp -r src dst && ls dst", "git clone -q . r && ls r", "cp kit/* sub/",
 	"gofmt -l *.go", "cp -r src dst && gofmt -l *.go", "touch {a,b}.txt && wc -l *.txt",
@@ -136,6 +152,7 @@ func round34Template(t *testing.T) string {
 	for name := range options {
 		files["kit/"+name] = ""
 	}
+	files["kit/cfg"] = "require(\"fs\").unlinkSync(\"c\")\n"
 	for name, body := range files {
 		p := filepath.Join(work, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -221,4 +238,21 @@ func TestCanaryRound34(t *testing.T) {
 	template := round34Template(t)
 	checkCanaryRoundIn(t, template, canaryRound34)
 	checkOrdinary(t, template, canaryRound34Ordinary, nil)
+}
+
+// TestCanaryRound34Open runs the round's open lines in the fixture and
+// reports what each does; it fails only if one no longer does damage, so
+// that the list stays true.
+func TestCanaryRound34Open(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node is not installed")
+	}
+	template := round34Template(t)
+	for _, line := range canaryRound34Open {
+		allowedBy, p := canaryAttack(t, template, line)
+		if p == "" {
+			t.Errorf("open line %q did no damage when run", line)
+		}
+		t.Logf("open line %q: allowed by %v, changed %q", line, allowedBy, p)
+	}
 }

@@ -90,6 +90,8 @@ type access struct {
 	// or builds as code (python3 x.py, make -f mk): the command reads
 	// it, and that use is checked on its own.
 	own bool
+	// dir marks a directory mkdir makes.
+	dir bool
 }
 
 // A bashAnalysis is what the analysis found in one command line.

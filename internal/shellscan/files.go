@@ -83,7 +83,7 @@ func (an *analyzer) interpreter(name string, args []word) bool {
 	// The script may import any module of its language from beside it
 	// or from the working directory (json.py shadows python's json).
 	if names := languageFiles[name]; len(names) > 0 {
-		an.usesCode(name, "/", names...)
+		an.usesCode(name, "/", an.withBareName(name, names)...)
 	} else if isPython(name) {
 		an.usesCode(name, "/", languageFiles["python"]...)
 	}
@@ -780,6 +780,15 @@ func (an *analyzer) fileCommand(name string, args []word) {
 			into(t, op, modeWrite)
 		}
 	}
+	if name == "mkdir" {
+		// Its operands are directories, no code (see runsWrittenCode).
+		from := len(an.a.accesses)
+		defer func() {
+			for i := from; i < len(an.a.accesses); i++ {
+				an.a.accesses[i].dir = true
+			}
+		}()
+	}
 	for i, op := range ops {
 		if op.text == "-" && !op.dynamic {
 			continue // standard input
@@ -1367,7 +1376,7 @@ func (an *analyzer) make(name string, args []word) {
 	// Its built-in rules also make programs of shell scripts (m from
 	// m.sh) and of the sources of yacc, lex, fortran and pascal.
 	an.usesCode(name, "/", append([]string{"GNUmakefile", "makefile", "Makefile", "*.mk", "*.sh", "*.y", "*.l",
-		"*.f", "*.F", "*.p", "*.r"}, buildFiles...)...)
+		"*.f", "*.F", "*.p", "*.r"}, an.includedNames(buildFiles)...)...)
 	// Every word is looked at, values of options included: -j and -l take
 	// a value only when it is a number, which eachOption cannot tell.
 	for _, a := range args {
