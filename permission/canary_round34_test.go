@@ -85,6 +85,14 @@ var canaryRound34 = map[string][]string{
 		`cp kit/* . && tar cf /dev/null *[1c]`,
 		`cp -t . kit/*ete && find . -name c *ete`,
 		`git clone -q -b opt . r && cd r && find .. -name c *ete`,
+		// openssl and ssh-keygen, which the analysis does not model,
+		// write the file a word names (found in this round: allowed under
+		// "allow bash").
+		`openssl rand -out ./-delete 1 && find . -name c *ete`,
+		`ssh-keygen -q -t ed25519 -N '' -f ./-delete && find . -name c *ete`,
+		`ssh-keygen -q -t ed25519 -N '' -f -delete && find . -name c *ete`,
+		`openssl rand -out -delete 1 && find . -name c *ete`,
+		`openssl rand -out ./--checkpoint=1 1 && openssl rand -out './--checkpoint-action=exec=rm -f c' 1 && tar cf /dev/null *[1c]`,
 		`tar xf opts.tar && find . -name c *ete`,
 		`unzip -qo opts.zip && find . -name c *ete`,
 	},
@@ -103,7 +111,7 @@ var canaryRound34 = map[string][]string{
 // canaryRound34Open are lines of the round that do damage and that the
 // analysis still allows under "allow bash": the project's tool.js
 // requires ./notes.txt, which node runs as a script whatever its
-// extension. A file with an extension is left to the script that reads
+// extension: a file with an extension is left to the script that reads
 // it, as python's open is (echo … > out.txt && python3 x.py), since
 // counting every written file as node's code would ask for npm test |
 // tee test.log. TestCanaryRound34Open reports them.
@@ -125,7 +133,8 @@ var canaryRound34Ordinary = []string{
 	// 7: commands that change the worktree, and globs.
 	"cp -r src dst && ls dst", "git clone -q . r && ls r", "cp kit/* sub/",
 	"gofmt -l *.go", "cp -r src dst && gofmt -l *.go", "touch {a,b}.txt && wc -l *.txt",
-	"mkdir -p {x,y}/z && ls",
+	"mkdir -p {x,y}/z && ls", "openssl rand -out x.bin 16 && gofmt -l *.go", "tar cf out.tar *.md",
+	"ssh-keygen -q -t ed25519 -N '' -f id && tar czf keys.tgz id*", "cp kit/* sub/ && cd sub && ls",
 	// 8: loops, functions and substitutions.
 	`while read -r f; do wc -l "$f"; done < files.txt`,
 	`case $PWD in *) echo here ;; esac`, `for f in README sub; do ls "$f"; done`, `printf '%s\n' a b | while read -r l; do echo "$l"; done`,
@@ -227,7 +236,7 @@ func writeOptionArchives(t *testing.T, dir string, names map[string]string) {
 }
 
 func TestCanaryRound34(t *testing.T) {
-	for _, tool := range []string{"git", "node", "perl", "make", "gcc", "python3", "unzip"} {
+	for _, tool := range []string{"git", "node", "perl", "make", "gcc", "python3", "unzip", "openssl", "ssh-keygen"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			if os.Getenv("CI") != "" {
 				t.Fatalf("%s is not installed", tool)
@@ -244,8 +253,10 @@ func TestCanaryRound34(t *testing.T) {
 // reports what each does; it fails only if one no longer does damage, so
 // that the list stays true.
 func TestCanaryRound34Open(t *testing.T) {
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not installed")
+	for _, tool := range []string{"git", "node"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed", tool)
+		}
 	}
 	template := round34Template(t)
 	for _, line := range canaryRound34Open {

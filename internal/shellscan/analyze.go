@@ -182,10 +182,13 @@ type analyzer struct {
 	handed    []codeUse
 	handedAll bool
 	// unnamed are the directories the line writes files into under names
-	// it does not list, patternsAt the number of accesses recorded before
-	// the last command given a pattern (see patternsMeetUnnamed).
-	unnamed    []unnamedWrite
-	patternsAt int
+	// it does not list, optionWords the words that start with '-' given
+	// to commands the analysis does not model; patternsAt is the number of accesses recorded
+	// before the last command given a pattern started, patternUnit that
+	// command's unit (see patternsMeetUnnamed).
+	unnamed                 []unnamedWrite
+	optionWords             []optionWord
+	patternsAt, patternUnit int
 }
 
 // analyzeBash analyzes a bash command line. It never fails: what it cannot
@@ -1051,6 +1054,7 @@ func (an *analyzer) command(ws []word, depth, chain int) {
 		an.opaque("too many wrapper commands")
 		return
 	}
+	start := len(an.a.accesses)
 	texts := make([]string, len(ws))
 	for i, w := range ws {
 		texts[i] = w.text
@@ -1097,7 +1101,7 @@ func (an *analyzer) command(ws []word, depth, chain int) {
 					break
 				}
 				an.a.patterns = append(an.a.patterns, w.text)
-				an.patternsAt = len(an.a.accesses)
+				an.patternsAt, an.patternUnit = start, idx
 			}
 		}
 	}

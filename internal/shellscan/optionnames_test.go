@@ -55,12 +55,23 @@ func TestGlobsAfterUnnamedWrites(t *testing.T) {
 		{"git clone -q . r && gofmt -l *.go", false},
 		{"gofmt -l *.go && cp kit/* .", false},
 		{"cp kit/* . && ls *", false},
+		{"openssl rand -out ./-delete 1 && find . -name c *ete", true},
+		{"ssh-keygen -q -N '' -f ./-delete && find . -name c *ete", true},
+		{"openssl rand -out ./-delete 1", false},
+		{"gcc -O2 -DN=-1 -o app *.c", false},
+		{"find . -name c *ete; openssl rand -out ./-delete 1", false},
+		{"nice cp kit/* . && nice find . -name c *ete", true},
+		{"cp kit/* *.d", false},
+		{"ssh-keygen -q -N '' -f -delete && find . -name c *ete", true},
+		{"openssl rand -out -delete 1 && find . -name c ?delete", true},
+		{"openssl rand -out x.bin 16 && gofmt -l *.go", false},
+		{"docker build -t x . && gofmt -l *.go", false},
 		{"cp kit/* .", false},
 	} {
 		a := Analyze(tc.line, Options{Home: "/h", Workdir: "/w"})
 		unnamed := false
 		for _, r := range a.Reasons {
-			unnamed = unnamed || strings.Contains(r, "under a name the line does not show")
+			unnamed = unnamed || strings.Contains(r, "under a name the line does not show") || strings.Contains(r, "which an earlier command may write")
 		}
 		if unnamed != tc.opaque {
 			t.Errorf("%q: opaque for a glob after unnamed writes %v, want %v (%q)", tc.line, unnamed, tc.opaque, a.Reasons)
