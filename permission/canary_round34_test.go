@@ -62,6 +62,11 @@ var canaryRound34 = map[string][]string{
 		`cp kit/cfg cfg && node app.js`,
 		`echo 'unlink "c"; 1' > .settings && cp .settings settings && perl tool.pl`,
 		`printf 'all:\n\trm -f c\n' | tee local.cfg > /dev/null && make -s`,
+		// A file beside the makefile make -C reads, or the script node
+		// runs, rather than in the working directory (found checking the
+		// fix: allowed under "allow bash").
+		`printf 'all:\n\trm -f ../c\n' > sub/config && make -C sub`,
+		`echo 'require("fs").unlinkSync("c")' > scripts/cfg && node scripts/build.js`,
 		`printf 'all:\n\trm -f c\n' > y && make --makefile y`,
 		`echo '1e rm -f c' > y && sed -n --file=y README`,
 		`echo 'BEGIN{system("rm -f c")}' > y && awk -f y /dev/null`,
@@ -129,7 +134,8 @@ var canaryRound34Ordinary = []string{
 	"python3 -m json.tool x.json", "echo '{}' > x.json && node app.js", "mkdir -p out && node app.js",
 	"node app.js | tee out.log", "npm test | tee test.log", "make 2>&1 | tee build.log", "echo x > out.txt && make",
 	"perl tool.pl > out.txt", "echo x > notes.txt && node app.js", "node app.js > out.json && node tool.js",
-	"make -j2 && ls bin",
+	"make -j2 && ls bin", "node scripts/build.js > out.json",
+	"echo x > sub/notes.md && make -C sub", "mkdir -p scripts/gen && node scripts/build.js",
 	// 7: commands that change the worktree, and globs.
 	"cp -r src dst && ls dst", "git clone -q . r && ls r", "cp kit/* sub/",
 	"gofmt -l *.go", "cp -r src dst && gofmt -l *.go", "touch {a,b}.txt && wc -l *.txt",
@@ -143,7 +149,9 @@ var canaryRound34Ordinary = []string{
 
 // round34Template is canaryTemplate with the project files the round's
 // lines reach: app.js and tool.js, which require ./cfg and ./notes.txt,
-// tool.pl, which requires ./settings, a Makefile that includes local.cfg;
+// scripts/build.js, which requires ./cfg beside it, tool.pl, which
+// requires ./settings, a Makefile that includes local.cfg and
+// sub/Makefile that includes config;
 // a directory kit, an archive opts.tar and opts.zip, a branch opt and a
 // stash, each holding files named like options: -delete, --checkpoint=1
 // and --checkpoint-action=exec=rm -f c.
@@ -153,10 +161,12 @@ func round34Template(t *testing.T) string {
 	work := filepath.Join(template, "work")
 	options := map[string]string{"-delete": "", "--checkpoint=1": "", "--checkpoint-action=exec=rm -f c": ""}
 	files := map[string]string{
-		"app.js":   "require('./cfg')\n",
-		"tool.js":  "require('./notes.txt')\n",
-		"tool.pl":  "require \"./settings\";\n",
-		"Makefile": "all:\n\t@true\n-include local.cfg\n",
+		"app.js":           "require('./cfg')\n",
+		"tool.js":          "require('./notes.txt')\n",
+		"tool.pl":          "require \"./settings\";\n",
+		"Makefile":         "all:\n\t@true\n-include local.cfg\n",
+		"sub/Makefile":     "all:\n\t@true\n-include config\n",
+		"scripts/build.js": "require('./cfg')\n",
 	}
 	for name := range options {
 		files["kit/"+name] = ""

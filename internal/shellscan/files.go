@@ -1374,6 +1374,11 @@ func (an *analyzer) make(name string, args []word) {
 		}
 		an.usesCode(name, f)
 	}
+	if dir != "" && len(files) == 0 {
+		// The makefile of the directory, for the files it includes
+		// beside it (see bareName).
+		an.usesCode(name, path.Join(dir, "Makefile"))
+	}
 	// Its built-in rules also make programs of shell scripts (m from
 	// m.sh) and of the sources of yacc, lex, fortran and pascal.
 	an.usesCode(name, "/", append([]string{"GNUmakefile", "makefile", "Makefile", "*.mk", "*.sh", "*.y", "*.l",

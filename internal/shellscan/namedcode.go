@@ -6,7 +6,7 @@ import (
 )
 
 // bareName, among the names of a code use, stands for a file without an
-// extension in the working directory: node's require("./cfg") loads the
+// extension in the working directory or beside the script: node's require("./cfg") loads the
 // file cfg itself before cfg.js, perl's require "./settings" and do
 // "./settings" run it, make's include config and -include .env read it.
 // Which such names the project's own code gives them the analysis cannot
@@ -48,8 +48,9 @@ func (an *analyzer) includedNames(names []string) []string {
 
 // bareWrites returns a function that reports whether the write acc, the
 // line's access or guessed write numbered key, may create a file without
-// an extension (see bareName) directly in a candidate working directory:
-// a base name with no '.' but a leading one (cfg, .env), or a pattern that
+// an extension (see bareName) directly in a candidate working directory
+// or beside a file a code use names (the script, the makefile): a base
+// name with no '.' but a leading one (cfg, .env), or a pattern that
 // may expand to one. A directory mkdir makes, one a code use names a file
 // below (cp sub/mk t && make -f t/sub/mk), and a tree (checked as any
 // write below a code use's directory) do not count. The directories are
@@ -66,7 +67,13 @@ func (an *analyzer) bareWrites() func(key int, acc access) bool {
 			for _, c := range an.a.cwds {
 				cwdDirs[an.resolve(c, ".")] = true
 				for _, u := range an.codeUses {
-					for d := path.Dir(an.resolve(c, u.path)); d != "/" && d != "." && !usedDirs[d]; d = path.Dir(d) {
+					p := an.resolve(c, u.path)
+					if u.names == nil {
+						// Beside a script or makefile the line names
+						// (node scripts/build.js, make -C sub).
+						cwdDirs[path.Dir(p)] = true
+					}
+					for d := path.Dir(p); d != "/" && d != "." && !usedDirs[d]; d = path.Dir(d) {
 						usedDirs[d] = true
 					}
 				}
