@@ -119,9 +119,14 @@ var canaryRound34 = map[string][]string{
 // extension: a file with an extension is left to the script that reads
 // it, as python's open is (echo … > out.txt && python3 x.py), since
 // counting every written file as node's code would ask for npm test |
-// tee test.log. TestCanaryRound34Open reports them.
+// tee test.log. A program of the project run by its path (./build.sh,
+// which runs make; ./run.sh, which sources ./env.cfg) may run any code
+// the line wrote before it, which no code use records.
+// TestCanaryRound34Open reports them.
 var canaryRound34Open = []string{
 	`echo 'require("fs").unlinkSync("c")' > notes.txt && node tool.js`,
+	`printf 'all:\n\trm -f c\n' > Makefile && ./build.sh`,
+	`echo 'rm -f c' > env.cfg && ./run.sh`,
 }
 
 // canaryRound34Ordinary are lines next to the round's attacks that the
@@ -151,7 +156,8 @@ var canaryRound34Ordinary = []string{
 // lines reach: app.js and tool.js, which require ./cfg and ./notes.txt,
 // scripts/build.js, which requires ./cfg beside it, tool.pl, which
 // requires ./settings, a Makefile that includes local.cfg and
-// sub/Makefile that includes config;
+// sub/Makefile that includes config, build.sh, which runs make, and
+// run.sh, which sources ./env.cfg;
 // a directory kit, an archive opts.tar and opts.zip, a branch opt and a
 // stash, each holding files named like options: -delete, --checkpoint=1
 // and --checkpoint-action=exec=rm -f c.
@@ -166,6 +172,8 @@ func round34Template(t *testing.T) string {
 		"tool.pl":          "require \"./settings\";\n",
 		"Makefile":         "all:\n\t@true\n-include local.cfg\n",
 		"sub/Makefile":     "all:\n\t@true\n-include config\n",
+		"build.sh":         "#!/bin/sh\nmake -s\n",
+		"run.sh":           "#!/bin/sh\n. ./env.cfg\n",
 		"scripts/build.js": "require('./cfg')\n",
 	}
 	for name := range options {
@@ -178,6 +186,11 @@ func round34Template(t *testing.T) string {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"build.sh", "run.sh"} {
+		if err := os.Chmod(filepath.Join(work, name), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
