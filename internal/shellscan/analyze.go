@@ -90,6 +90,8 @@ type access struct {
 	// or builds as code (python3 x.py, make -f mk): the command reads
 	// it, and that use is checked on its own.
 	own bool
+	// dir marks a directory mkdir makes.
+	dir bool
 }
 
 // A bashAnalysis is what the analysis found in one command line.
@@ -192,6 +194,14 @@ type analyzer struct {
 	// walkedSubst are the command substitutions substitutionsFirst
 	// walked, which the walk passes over when it reaches them.
 	walkedSubst map[*syntax.CmdSubst]bool
+	// unnamed are the directories the line writes files into under names
+	// it does not list, optionWords the words that start with '-' given
+	// to commands the analysis does not model; patternsAt is the number of accesses recorded
+	// before the last command given a pattern started, patternUnit that
+	// command's unit (see patternsMeetUnnamed).
+	unnamed                 []unnamedWrite
+	optionWords             []optionWord
+	patternsAt, patternUnit int
 }
 
 // analyzeBash analyzes a bash command line. It never fails: what it cannot
@@ -220,6 +230,7 @@ func analyzeBash(line, home, workdir string) *bashAnalysis {
 	an.handedWrittenLater()
 	an.runsWrittenCode()
 	an.optionNamedWrites()
+	an.patternsMeetUnnamed()
 	if an.sawGit && an.cwdChanged && an.looped {
 		an.opaque("git runs in a loop that changes the working directory, where it may use a configuration that is not protected")
 	}
@@ -609,21 +620,38 @@ func (an *analyzer) testExpr(x syntax.TestExpr) {
 }
 
 // optionNamedWrites makes the line opaque when it writes a path with a
-// component that starts with '-' (touch ./-delete): a glob of a later
-// command (find . -name c *lete) may match it and hand the command an
-// option its checks took for an operand. "-" alone is standard output.
+// component that starts with '-' (touch ./-delete), or, in a pattern, a
+// brace that may expand to one (touch ./{-delete,x}, ./{,-}delete): a
+// glob of a later command (find . -name c *lete) may match it and hand
+// the command an option its checks took for an operand. "-" alone is
+// standard output.
 func (an *analyzer) optionNamedWrites() {
 	for _, acc := range an.a.accesses {
 		if acc.mode == modeRead {
 			continue
 		}
 		for _, c := range strings.Split(acc.path, "/") {
-			if len(c) > 1 && c[0] == '-' {
+			if len(c) > 1 && c[0] == '-' || acc.pattern && braceMayLead(c, '-') {
 				an.opaque("the line writes " + clipName(acc.path) + ", a name a glob may hand to a command as an option")
 				return
 			}
 		}
 	}
+}
+
+// braceMayLead reports whether the path component c, a pattern, is a
+// brace whose expansion may start with b: c starts with '{' and an
+// alternative of one of its braces starts with b ({-delete,x}, {,-}x).
+func braceMayLead(c string, b byte) bool {
+	if !strings.HasPrefix(c, "{") {
+		return false
+	}
+	for i := 1; i < len(c); i++ {
+		if c[i] == b && (c[i-1] == '{' || c[i-1] == ',') {
+			return true
+		}
+	}
+	return false
 }
 
 // call records a simple command.
@@ -1089,6 +1117,7 @@ func (an *analyzer) command(ws []word, depth, chain int) {
 		an.opaque("too many wrapper commands")
 		return
 	}
+	start := len(an.a.accesses)
 	texts := make([]string, len(ws))
 	for i, w := range ws {
 		texts[i] = w.text
@@ -1135,6 +1164,7 @@ func (an *analyzer) command(ws []word, depth, chain int) {
 					break
 				}
 				an.a.patterns = append(an.a.patterns, w.text)
+				an.patternsAt, an.patternUnit = start, idx
 			}
 		}
 	}

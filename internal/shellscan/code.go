@@ -2,6 +2,7 @@ package shellscan
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -81,6 +82,7 @@ func (an *analyzer) runsWrittenCode() {
 		return r
 	}
 	matches := map[string]bool{} // of baseMatches and baseMayMatch, by names and base name
+	bareOf := an.bareWrites()
 	budget := maxCodeChecks
 	for k, u := range an.distinctCodeUses() {
 		writes := an.a.accesses
@@ -152,6 +154,10 @@ func (an *analyzer) runsWrittenCode() {
 				continue
 			}
 			b := path.Base(acc.path)
+			if slices.Contains(u.names, bareName) && bareOf(key, acc) {
+				an.opaque(clipName(u.prog) + " runs code from " + clipName(acc.path) + ", which the line writes")
+				return
+			}
 			anyBase := cwdsInDir || len(dirNames) > 0 && componentMayBe(path.Dir(acc.path), dirNames, acc.pattern)
 			plain := b != "." && b != ".." && b != "/" &&
 				(u.names != nil || ubase != "." && ubase != ".." && !strings.ContainsAny(ubase, "*?[\\"))

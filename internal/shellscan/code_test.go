@@ -370,6 +370,9 @@ func TestBashAnalysisComparesCodeUsesQuickly(t *testing.T) {
 		{"cd d%d; ", "chmod +x f%d; ", "tool --a=./g%d ./h%d x%d y%d z%d; "},
 		{"cd d%d; ", "chmod +x f%d*; ", "tool --a=./g%d ./h%d x%d y%d z%d; "},
 		{"cd d%d; ", "chmod -R +x t%d; ", "tool --a=./g%d ./h%d x%d y%d z%d; "},
+		{"cd d%d; ", "cp k/* d%d; ", "tar cf x.tar *%d; "},
+		{"cd d%d; ", "tool -x%d; ", "tar cf x.tar *%d; "},
+		{"cd d%d; ", "echo > f%d; ", "make -C s%d; "},
 	} {
 		var b strings.Builder
 		for i := range 15 {

@@ -83,7 +83,7 @@ func (an *analyzer) interpreter(name string, args []word) bool {
 	// The script may import any module of its language from beside it
 	// or from the working directory (json.py shadows python's json).
 	if names := languageFiles[name]; len(names) > 0 {
-		an.usesCode(name, "/", names...)
+		an.usesCode(name, "/", an.withBareName(name, names)...)
 	} else if isPython(name) {
 		an.usesCode(name, "/", languageFiles["python"]...)
 	}
@@ -712,6 +712,7 @@ func (an *analyzer) fileCommand(name string, args []word) {
 			an.toolCode(name, args)
 			from := len(an.a.accesses)
 			an.unknownArgs(withoutSubcommand(name, args))
+			an.optionWordsGiven(args)
 			if isCompiler(name) || name == "make" || name == "gmake" || name == "rustc" || name == "rustdoc" {
 				// A program it builds (make m && ./m) is made of the
 				// sources its code use checks.
@@ -760,6 +761,11 @@ func (an *analyzer) fileCommand(name string, args []word) {
 	// destination (cp --parents sub/x t writes t/sub/x).
 	parents := name == "cp" && hasPrefix(args, "--par") || name == "rsync" && (anyShortFlag(args, "R") || hasPrefix(args, "--rel"))
 	into := func(dir, src word, mode accessMode) {
+		if !dir.special && !src.special && mode != modeRead && (dir.dynamic || dir.pattern || src.dynamic || src.pattern) {
+			// cp kit/* . names what it writes after what the pattern
+			// matches when the line runs.
+			an.writesUnnamed(dir)
+		}
 		if dir.dynamic || dir.pattern || dir.special || src.dynamic || src.pattern || src.special {
 			return
 		}
@@ -774,6 +780,15 @@ func (an *analyzer) fileCommand(name string, args []word) {
 		for _, op := range ops {
 			into(t, op, modeWrite)
 		}
+	}
+	if name == "mkdir" {
+		// Its operands are directories, no code (see runsWrittenCode).
+		from := len(an.a.accesses)
+		defer func() {
+			for i := from; i < len(an.a.accesses); i++ {
+				an.a.accesses[i].dir = true
+			}
+		}()
 	}
 	for i, op := range ops {
 		if op.text == "-" && !op.dynamic {
@@ -1359,10 +1374,15 @@ func (an *analyzer) make(name string, args []word) {
 		}
 		an.usesCode(name, f)
 	}
+	if dir != "" && len(files) == 0 {
+		// The makefile of the directory, for the files it includes
+		// beside it (see bareName).
+		an.usesCode(name, path.Join(dir, "Makefile"))
+	}
 	// Its built-in rules also make programs of shell scripts (m from
 	// m.sh) and of the sources of yacc, lex, fortran and pascal.
 	an.usesCode(name, "/", append([]string{"GNUmakefile", "makefile", "Makefile", "*.mk", "*.sh", "*.y", "*.l",
-		"*.f", "*.F", "*.p", "*.r"}, buildFiles...)...)
+		"*.f", "*.F", "*.p", "*.r"}, an.includedNames(buildFiles)...)...)
 	// Every word is looked at, values of options included: -j and -l take
 	// a value only when it is a number, which eachOption cannot tell.
 	for _, a := range args {

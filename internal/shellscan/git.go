@@ -102,6 +102,11 @@ func (an *analyzer) git(args []word) {
 	}
 	if gitLinkers()[sub] {
 		defer an.mayLink()
+		if sub != "clone" && sub != "worktree" {
+			// It writes the worktree's files under the names the
+			// commits, the stash or the patch give them.
+			an.writesUnnamed(word{dynamic: true})
+		}
 	}
 	an.gitDestinations(sub, args[i+1:])
 	if sub == "format-patch" && !hasAny(args[i+1:], "--stdout") {
