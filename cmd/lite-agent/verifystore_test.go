@@ -22,26 +22,8 @@ import (
 // archive note or a spilled body whose row was damaged (here: replaced by
 // other bytes, which no codec stops without one) is a problem, not a pass.
 func TestVerifyStoreReadsArchivesAndSpilledOutput(t *testing.T) {
-	u := pgtest.URL(t)
-	isolateEnv(t)
-	home, work := t.TempDir(), t.TempDir()
-	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: work, Storage: storage.Options{Home: home}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	u, home, work, p, pr := storeWithSession(t)
 	ctx := context.Background()
-	st, err := postgres.Open(ctx, u, postgres.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	pr, err := st.Project(storage.Encoding{Namespace: storage.DefaultNamespace, ProjectID: p.Hash})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := pr.Checkpointer().Append(ctx, "s1", []session.Event{session.UserEvent{Message: model.UserText("hi")}}, session.AnyHead); err != nil {
-		t.Fatal(err)
-	}
 	ar, err := pr.Archive("s1", 0)
 	if err != nil {
 		t.Fatal(err)
@@ -81,26 +63,8 @@ func TestVerifyStoreReadsArchivesAndSpilledOutput(t *testing.T) {
 // it leaves an archive and a task list no session has. verify --store
 // warns of both, and never of a shared list, which has no session.
 func TestVerifyStoreWarnsOfWhatAKilledForkLeft(t *testing.T) {
-	u := pgtest.URL(t)
-	isolateEnv(t)
-	home, work := t.TempDir(), t.TempDir()
-	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: work, Storage: storage.Options{Home: home}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	u, home, work, _, pr := storeWithSession(t)
 	ctx := context.Background()
-	st, err := postgres.Open(ctx, u, postgres.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	pr, err := st.Project(storage.Encoding{Namespace: storage.DefaultNamespace, ProjectID: p.Hash})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := pr.Checkpointer().Append(ctx, "s1", []session.Event{session.UserEvent{Message: model.UserText("hi")}}, session.AnyHead); err != nil {
-		t.Fatal(err)
-	}
 	for _, id := range []string{"s1", "f1"} {
 		ar, err := pr.Archive(id, 0)
 		if err != nil {
@@ -142,4 +106,32 @@ func TestVerifyStoreWarnsOfWhatAKilledForkLeft(t *testing.T) {
 	if want := []string{"archive f1", "task list f1"}; !slices.Equal(got, want) {
 		t.Errorf("leftover warnings %q, want %q (all: %+v)", got, want, rep.Warnings)
 	}
+}
+
+// storeWithSession opens the test database for a new project of a new
+// workdir and home, whose session s1 holds one event, and returns the
+// database's URL, the home, the workdir, their paths and the project.
+func storeWithSession(t *testing.T) (u, home, work string, p storage.ProjectPaths, pr *postgres.Project) {
+	t.Helper()
+	u = pgtest.URL(t)
+	isolateEnv(t)
+	home, work = t.TempDir(), t.TempDir()
+	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: work, Storage: storage.Options{Home: home}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	st, err := postgres.Open(ctx, u, postgres.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
+	pr, err = st.Project(storage.Encoding{Namespace: storage.DefaultNamespace, ProjectID: p.Hash})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pr.Checkpointer().Append(ctx, "s1", []session.Event{session.UserEvent{Message: model.UserText("hi")}}, session.AnyHead); err != nil {
+		t.Fatal(err)
+	}
+	return u, home, work, p, pr
 }

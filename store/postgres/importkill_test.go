@@ -102,29 +102,7 @@ func TestKilledImportIsMarkedAndARerunCompletes(t *testing.T) {
 	for _, point := range []string{"checked", "session s1", "session s2", "copied"} {
 		t.Run(point, func(t *testing.T) {
 			paths, workdir := importSource(t)
-			schema := freshSchema(t)
-			st := openStore(t, postgres.Options{Schema: schema})
-			p, err := st.Project(storage.Encoding{Namespace: paths.Namespace, ProjectID: paths.Hash})
-			if err != nil {
-				t.Fatal(err)
-			}
-			cmd := helper(t, schema, "import", paths.Home+"|"+workdir+"|"+point)
-			out, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-			line, _ := bufio.NewReader(out).ReadString('\n')
-			if strings.TrimSpace(line) != "at" {
-				t.Fatalf("child said %q, want at", line)
-			}
-			if err := cmd.Process.Kill(); err != nil {
-				t.Fatal(err)
-			}
-			cmd.Wait()
+			p := killedImport(t, paths, workdir, point)
 
 			ctx := t.Context()
 			incomplete, err := p.ImportIncomplete(ctx)
