@@ -36,6 +36,14 @@ var canaryRound35 = map[string][]string{
 		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && { sleep 1; gpg --batch --options x --card-status; } | echo 'agent-program ./y' > x`,
 		`ls | xargs grep -l x 2>> .git/config`,
 	},
+	// A configuration written by a command whose output the analysis does
+	// not spell (tr, sed, rev), handed to a program that runs what it
+	// names.
+	"6-transformed-config": {
+		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && tr A-Z a-z <<< 'AGENT-PROGRAM ./Y' > x && gpg --batch --options x --card-status`,
+		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && printf '#agent-program ./y\n' > x.example && sed 's/^#//' x.example > x && gpg --batch --options x --card-status`,
+		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && echo 'y/. margorp-tnega' | rev > x && gpg --batch --options x --card-status`,
+	},
 	"5-globs": {
 		`files=$(ls); cp README .gi?/config`,
 		`for f in $(ls -d .gi?); do echo x > $f/config; done`,

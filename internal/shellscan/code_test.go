@@ -85,6 +85,12 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"echo \"$(printf x)\" > c && echo 'agent ./y' > c && tool --options c", false},
 		{"echo \"$(git rev-parse HEAD)\" > out.txt && wc -l out.txt", false},
 		{"echo \"$(git rev-parse HEAD)\" > m.txt && gh pr create --body-file m.txt", false},
+		// So is one any other command writes: its output is not spelled.
+		{"sed s/#// c.example > c && tool --options c", true},
+		{"tr A-Z a-z <<< 'AGENT ./Y' > c && tool --options c", true},
+		{"echo x | rev | tee c && tool --options=c", true},
+		{"go test ./... > out.txt && gh pr create --body-file out.txt", false},
+		{"make > build.log 2>&1 && grep -n error build.log", false},
 		{"for i in 1 2; do tool --agent=./y; echo x > y; chmod +x y; done", true},
 		{"echo x > y && chmod 644 y && tool --agent-program=./y", false},
 		{"echo x > y && chmod -x y && tool ./y", false},

@@ -606,7 +606,9 @@ func (an *analyzer) stmtInput(st *syntax.Stmt, src string) {
 				// writes there may stay after that text.
 				appending := r.Op == syntax.AppOut || r.Op == syntax.AppAll || holdsSubst(st.Redirs[i+1:])
 				an.write(w.text, text, appending)
-			} else if an.printsUnknown(st, src) {
+			} else {
+				// Any other command's output (sed s/#// x.example > x,
+				// tr, a program's) is a text only known when it runs.
 				an.writeUnknown(w.text)
 			}
 		}
@@ -912,60 +914,11 @@ func (an *analyzer) printed(st *syntax.Stmt, src string) (string, bool) {
 	return "", false
 }
 
-// printsUnknown reports whether the command of st is one whose text
-// printed would spell out but for an expansion only known when the line
-// runs: echo, printf or cat given such a word or here-string, cat of a
-// file the line wrote with such a text, a group of one of them, or a pipe
-// as printed follows it.
-func (an *analyzer) printsUnknown(st *syntax.Stmt, src string) bool {
-	var c *syntax.CallExpr
-	switch x := st.Cmd.(type) {
-	case *syntax.CallExpr:
-		c = x
-	case *syntax.Block:
-		return len(x.Stmts) == 1 && an.printsUnknown(x.Stmts[0], src)
-	case *syntax.Subshell:
-		return len(x.Stmts) == 1 && an.printsUnknown(x.Stmts[0], src)
-	case *syntax.BinaryCmd:
-		if x.Op != syntax.Pipe {
-			return false
-		}
-		if passes(x.Y) {
-			return an.printsUnknown(x.X, src)
-		}
-		return an.printsUnknown(x.Y, src)
-	}
-	if c == nil || len(c.Args) == 0 {
-		return false
-	}
-	name := path.Base(an.word(c.Args[0], src).text)
-	switch name {
-	case "echo", "printf", "cat":
-	default:
-		return false
-	}
-	for _, a := range c.Args {
-		w := an.word(a, src)
-		if w.dynamic || w.special || name == "cat" && an.unknownWritten(w.text) {
-			return true
-		}
-	}
-	for _, r := range st.Redirs {
-		if name == "cat" && r.Op == syntax.WordHdoc && an.word(r.Word, src).dynamic {
-			return true
-		}
-	}
-	return false
-}
-
 // pipeInput records, for a pipe whose left side prints a text the line
 // spells out (echo nuke | sh-like-tool), that text as the script the
 // commands on its right side may read.
 func (an *analyzer) pipeInput(b *syntax.BinaryCmd, src string) {
 	text, ok := an.printed(b.X, src)
-	if !ok && !an.printsUnknown(b.X, src) {
-		return
-	}
 	if ok {
 		an.inputs = append(an.inputs, input{b.Y.Pos().Offset(), b.Y.End().Offset(), text})
 	}
