@@ -1,10 +1,7 @@
 package migrate_test
 
 import (
-	"bufio"
 	"errors"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"sync"
@@ -12,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/childtest"
 	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
@@ -55,43 +53,16 @@ func testPausedMigration(t *testing.T, after int) {
 	dst := resolve(t, workdir, storage.Options{Home: dstHome})
 	root := dst.ProjectDir()
 
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), childEnv+"=1", "MIGRATE_FROM="+src.home, "MIGRATE_TO="+dstHome, "MIGRATE_AFTER="+strconv.Itoa(after))
-	cmd.Stderr = os.Stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var waitOnce sync.Once
-	var waitErr error
-	wait := func() error {
-		waitOnce.Do(func() { waitErr = cmd.Wait() })
-		return waitErr
-	}
-	defer func() {
-		_ = cmd.Process.Signal(syscall.SIGCONT)
-		_ = cmd.Process.Kill()
-		_ = wait()
-	}()
-	if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || line != "ready\n" {
-		t.Fatalf("child said %q, %v", line, err)
-	}
+	child := childtest.Start(t, "ready", childEnv+"=1", "MIGRATE_FROM="+src.home, "MIGRATE_TO="+dstHome, "MIGRATE_AFTER="+strconv.Itoa(after))
 	// Paused mid-migration: its lock is no longer refreshed.
-	if err := cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+	if err := child.Signal(syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
 
 	to := aead(t, "k2", 2)
 	var once sync.Once
 	markerDuringRerun := errors.New("not looked at")
-	_, err = migrate.Run(t.Context(), migrate.Options{
+	_, err := migrate.Run(t.Context(), migrate.Options{
 		From:             migrate.Endpoint{Workdir: workdir, Storage: src.opts},
 		To:               migrate.Endpoint{Storage: storage.Options{Home: dstHome, Codec: to}},
 		Workers:          1,
@@ -103,10 +74,9 @@ func testPausedMigration(t *testing.T, after int) {
 			once.Do(func() {
 				// The paused migration resumes and goes on from where it
 				// stopped, into the rerun's destination.
-				_ = cmd.Process.Signal(syscall.SIGCONT)
-				_ = stdin.Close()
+				_ = child.Signal(syscall.SIGCONT)
 				done := make(chan struct{})
-				go func() { _ = wait(); close(done) }()
+				go func() { _ = child.Release(); close(done) }()
 				select {
 				case <-done:
 				case <-time.After(30 * time.Second):

@@ -1,14 +1,13 @@
 package retention_test
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"testing"
 
+	"github.com/lite-agent/lite-agent-go/internal/childtest"
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
 	"github.com/lite-agent/lite-agent-go/retention"
 )
@@ -82,31 +81,5 @@ func TestLogLockedByAnotherProcessSurvives(t *testing.T) {
 // go and waits for it to end.
 func lockInChild(t *testing.T, target string) (release func() error) {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.CommandContext(t.Context(), exe, "-test.run=^$")
-	cmd.Env = append(os.Environ(), lockTargetEnv+"="+target)
-	cmd.Stderr = os.Stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || line != "locked\n" {
-		t.Fatalf("child said %q, %v", line, err)
-	}
-	return func() error {
-		if err := stdin.Close(); err != nil {
-			return err
-		}
-		return cmd.Wait()
-	}
+	return childtest.Start(t, "locked", lockTargetEnv+"="+target).Release
 }

@@ -1,17 +1,16 @@
 package safefs_test
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"syscall"
 	"testing"
 
+	"github.com/lite-agent/lite-agent-go/internal/childtest"
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/task"
@@ -60,29 +59,8 @@ func TestAPausedRemoverThatLostTheLockRemovesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), removerEnv+"=1", "SAFEFS_TEST_DIR="+dir, "SAFEFS_TEST_LIST=list")
-	cmd.Stderr = os.Stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		_ = cmd.Process.Signal(syscall.SIGCONT)
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	}()
-	if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || line != "ready\n" {
-		t.Fatalf("child said %q, %v", line, err)
-	}
-	if err := cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+	child := childtest.Start(t, "ready", removerEnv+"=1", "SAFEFS_TEST_DIR="+dir, "SAFEFS_TEST_LIST=list")
+	if err := child.Signal(syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
 	// Another session takes the list's lock over once it is stale (the
@@ -93,11 +71,10 @@ func TestAPausedRemoverThatLostTheLockRemovesNothing(t *testing.T) {
 	if _, err := st.Create(ctx, task.CreateInput{Subject: "written since"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Process.Signal(syscall.SIGCONT); err != nil {
+	if err := child.Signal(syscall.SIGCONT); err != nil {
 		t.Fatal(err)
 	}
-	_ = stdin.Close()
-	if err := cmd.Wait(); err != nil {
+	if err := child.Release(); err != nil {
 		t.Fatal(err)
 	}
 	ts, err := st.List(ctx)
