@@ -2,6 +2,7 @@ package compaction
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -44,8 +45,10 @@ type ToolResultBudgetOptions struct {
 //	[spilled:<ref>] <len> bytes moved off-context — call read_spilled({ ref: "<ref>" }) to view the full content.
 //
 // where <len> is the body's length in UTF-16 code units (the reference's
-// string length). Bodies no longer than their marker stay. A failed put
-// fails the pass. It panics if store is nil.
+// string length). Bodies no longer than their marker stay, and so does a
+// body whose ref the store holds for a different body
+// ([spill.ErrRefCollision]). Any other failed put fails the pass. It
+// panics if store is nil.
 func ToolResultBudget(store spill.Store, opts ToolResultBudgetOptions) Pass {
 	if store == nil {
 		panic("compaction.ToolResultBudget: nil spill store")
@@ -96,6 +99,11 @@ func (p budget) Apply(ctx context.Context, msgs []model.Message) ([]model.Messag
 			continue
 		}
 		ref, err := p.store.Put(ctx, content)
+		if errors.Is(err, spill.ErrRefCollision) {
+			// Its marker would show the other body: the body stays,
+			// and the next largest goes instead.
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("spill: %w", err)
 		}

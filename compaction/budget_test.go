@@ -251,3 +251,38 @@ func TestSpillMarker(t *testing.T) {
 		t.Error("IsSpillMarker")
 	}
 }
+
+// collidingStore is a spill store in which one body's ref already names a
+// different body: its Put fails as a real store's does on a collision.
+type collidingStore struct {
+	spill.Store
+	body string
+}
+
+func (s collidingStore) Put(ctx context.Context, content string) (string, error) {
+	if content == s.body {
+		return "", spill.CollisionError("", spill.Ref(content))
+	}
+	return s.Store.Put(ctx, content)
+}
+
+func TestToolResultBudgetKeepsACollidingBody(t *testing.T) {
+	large, medium := strings.Repeat("l", 900), strings.Repeat("m", 600)
+	store := collidingStore{spill.NewMemoryStore(), large}
+	msgs := concat(toolTurn("c1", large), toolTurn("c2", medium))
+	out, err := compaction.ToolResultBudget(store, compaction.ToolResultBudgetOptions{Budget: 1000}).Apply(context.Background(), msgs)
+	if err != nil {
+		t.Fatalf("Apply: %v; want the colliding body kept and the pass to go on", err)
+	}
+	want := deepCopy(msgs)
+	for i := range want {
+		for j := range want[i].Blocks {
+			if b := &want[i].Blocks[j]; b.Type == model.BlockToolResult && b.ID == "c2" {
+				b.Content = marker(spill.Ref(medium), 600)
+			}
+		}
+	}
+	if !reflect.DeepEqual(out, want) {
+		t.Errorf("got\n%.300q\nwant the largest body kept and the next spilled:\n%.300q", texts(out), texts(want))
+	}
+}

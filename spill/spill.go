@@ -96,9 +96,13 @@ func (s *FileStore) Dir() string { return s.dir.Path() }
 // the refresh). If it exists but does not decode under the store's
 // encoding (for example plaintext written before a codec was enabled), Put returns that
 // *[storage.Error] and leaves the file as it is: converting data is an
-// explicit migration. Otherwise the encoded body is written atomically with
-// mode 0600. Errors are *[storage.Error] naming the file and the ref, or
-// ctx.Err().
+// explicit migration. If it holds a different body whose ref is the same (a
+// collision of the refs' 64 bits), Put returns a *[storage.Error] wrapping
+// [ErrRefCollision] and leaves the stored body as it is: its ref may be in
+// use. Otherwise the encoded body is written atomically with mode 0600,
+// under the body's lock and after a second look, so that two Puts of
+// colliding bodies cannot replace each other's. Errors are *[storage.Error]
+// naming the file and the ref, or ctx.Err().
 func (s *FileStore) Put(ctx context.Context, content string) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
@@ -113,7 +117,9 @@ func (s *FileStore) Put(ctx context.Context, content string) (string, error) {
 		// The file holds something else than the body named by its ref
 		// (damaged or replaced); rewriting it restores the only value the
 		// name can have.
-	case ok && got == content:
+	case ok && got != content:
+		return "", s.collision(ref)
+	case ok:
 		// The ref is handed out again: the sweep by age must count the
 		// body as young, as it would a rewritten one. That is a help, not
 		// a condition: a store that cannot be touched (mounted read-only,
@@ -130,14 +136,64 @@ func (s *FileStore) Put(ctx context.Context, content string) (string, error) {
 			return "", err
 		}
 	}
-	stored, err := s.enc.Encode(ctx, storage.KindSpill, Scope, ref, []byte(content))
-	if err != nil {
-		return "", s.fileError(err, ref)
-	}
-	if err := s.dir.WriteFile(fileName(ref), stored); err != nil {
-		return "", s.fileError(err, ref)
+	if err := s.write(ctx, ref, content); err != nil {
+		return "", err
 	}
 	return ref, nil
+}
+
+// write stores content as the body of ref, which had no body, or a
+// damaged one, when Put looked. It takes the body's lock (as a sweep does)
+// and looks again, so that of two Puts writing at once, the second sees
+// the first's body: the same content is then kept as it is, and a
+// different one is a collision that replaces nothing.
+func (s *FileStore) write(ctx context.Context, ref, content string) error {
+	l, err := s.dir.Lock(ctx, fileName(ref), filelock.Options{})
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return s.fileError(err, ref)
+	}
+	defer l.Release()
+	got, ok, err := s.Get(ctx, ref)
+	switch {
+	case err != nil && !isMismatch(err):
+		return err
+	case err == nil && ok && got != content:
+		return s.collision(ref)
+	case err == nil && ok:
+		return nil
+	}
+	stored, err := s.enc.Encode(ctx, storage.KindSpill, Scope, ref, []byte(content))
+	if err != nil {
+		return s.fileError(err, ref)
+	}
+	if err := s.dir.WriteFile(fileName(ref), stored); err != nil {
+		return s.fileError(err, ref)
+	}
+	return nil
+}
+
+// ErrRefCollision is the cause of the *[storage.Error] that a Put returns
+// when the store already holds a different body under the ref of the body
+// it was given: errors.Is(err, spill.ErrRefCollision). A ref is 64 bits of
+// a SHA-1, so this takes billions of bodies in one project, or a body made
+// to collide; the stored body is kept, and the new one is not stored.
+var ErrRefCollision = errors.New("a different body has the same ref")
+
+// collisionMessage reports a body whose ref another stored body has.
+const collisionMessage = "Spilled content has the ref of a different stored body"
+
+// CollisionError returns the error of a Put that found a different body
+// stored under ref at file (a path, or a store's locator): a
+// *[storage.Error] wrapping [ErrRefCollision].
+func CollisionError(file, ref string) error {
+	return (&storage.Error{Op: "write", Kind: storage.KindSpill, File: file, Record: ref, Message: collisionMessage}).WithCause(ErrRefCollision)
+}
+
+func (s *FileStore) collision(ref string) error {
+	return CollisionError(filepath.Join(s.dir.Path(), fileName(ref)), ref)
 }
 
 // outlivesSweep reports whether the body of ref, whose modification time
@@ -258,6 +314,9 @@ func (m *MemoryStore) Put(ctx context.Context, content string) (string, error) {
 	ref := Ref(content)
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if got, ok := m.bodies[ref]; ok && got != content {
+		return "", CollisionError("", ref)
+	}
 	m.bodies[ref] = content
 	return ref, nil
 }

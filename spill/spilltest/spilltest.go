@@ -42,6 +42,8 @@ func Run(t *testing.T, newStore func(t *testing.T) spill.Store) {
 		{"MalformedRefIsNotFound", testMalformedRef},
 		{"CancelledContextStoresNothing", testCancelled},
 		{"ConcurrentPuts", testConcurrentPuts},
+		{"CollidingBodyIsRefused", testCollision},
+		{"ConcurrentCollidingPuts", testConcurrentCollision},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -219,6 +221,75 @@ func testConcurrentPuts(t *testing.T, s spill.Store) {
 		body := fmt.Sprintf("body %d", w)
 		wantBody(t, s, spill.Ref(body), body)
 	}
+}
+
+// CollidingBodies returns two different bodies with the same ref: the first
+// 64 bits of their SHA-1 agree. They were found by a collision search
+// (Pollard's rho with distinguished points over the ref of
+// "lite-agent spill ref collision <16 hex digits>"), which took about
+// 2^32 hashes; a store must not let either replace the other.
+func CollidingBodies() (a, b string) { return collisionA, collisionB }
+
+const (
+	collisionA = "lite-agent spill ref collision ad982fe458191164"
+	collisionB = "lite-agent spill ref collision 1c793a9a6a09ec2e"
+)
+
+func colliding(t *testing.T) (a, b, ref string) {
+	t.Helper()
+	a, b = CollidingBodies()
+	if a == b || spill.Ref(a) != spill.Ref(b) {
+		t.Fatalf("CollidingBodies: %q and %q, refs %s and %s: not a collision", a, b, spill.Ref(a), spill.Ref(b))
+	}
+	return a, b, spill.Ref(a)
+}
+
+func testCollision(t *testing.T, s spill.Store) {
+	a, b, ref := colliding(t)
+	mustPut(t, s, a)
+	got, err := s.Put(t.Context(), b)
+	var se *storage.Error
+	if !errors.Is(err, spill.ErrRefCollision) || !errors.As(err, &se) {
+		t.Errorf("Put of a body colliding with a stored one = %q, %v; want a *storage.Error wrapping spill.ErrRefCollision", got, err)
+	}
+	wantBody(t, s, ref, a)
+	if got := mustPut(t, s, a); got != ref {
+		t.Errorf("Put of the stored body after the collision = %q, want %q", got, ref)
+	}
+	wantBody(t, s, ref, a)
+}
+
+// testConcurrentCollision puts two colliding bodies at once: one is
+// stored, the other refused, and the ref names the one stored.
+func testConcurrentCollision(t *testing.T, s spill.Store) {
+	a, b, ref := colliding(t)
+	bodies := []string{a, b}
+	errs := make([]error, len(bodies))
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i, body := range bodies {
+		wg.Go(func() {
+			<-start
+			_, errs[i] = s.Put(t.Context(), body)
+		})
+	}
+	close(start)
+	wg.Wait()
+	stored := -1
+	for i, err := range errs {
+		switch {
+		case err == nil && stored >= 0:
+			t.Fatalf("both colliding Puts succeeded: the ref %s names one body for two callers", ref)
+		case err == nil:
+			stored = i
+		case !errors.Is(err, spill.ErrRefCollision):
+			t.Errorf("Put %d: %v, want nil or spill.ErrRefCollision", i, err)
+		}
+	}
+	if stored < 0 {
+		t.Fatalf("neither colliding Put succeeded: %v", errs)
+	}
+	wantBody(t, s, ref, bodies[stored])
 }
 
 func open(t *testing.T, o Opener, cfg testcodec.Config) spill.Store {
