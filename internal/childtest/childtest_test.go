@@ -18,25 +18,32 @@ import (
 const roleEnv = "CHILDTEST_ROLE"
 
 func TestMain(m *testing.M) {
-	switch os.Getenv(roleEnv) {
-	case "":
-		os.Exit(m.Run())
-	case "wait": // says ready, then goes on once its standard input closes
-		fmt.Println("ready")
-		_, _ = io.Copy(io.Discard, os.Stdin)
-		os.Exit(0)
-	case "hang": // says ready, then waits to be killed
-		fmt.Println("ready")
-		select {}
-	case "exit": // says ready and ends
-		fmt.Println("ready")
-		os.Exit(0)
-	case "crash": // kills itself, as a crash test's child does
+	if role := os.Getenv(roleEnv); role != "" {
+		os.Exit(runRole(role))
+	}
+	os.Exit(m.Run())
+}
+
+// runRole is the test binary as the child in role: it says "ready" and
+// then waits for its standard input to close ("wait") or to be killed
+// ("hang"), or ends at once ("exit"); it kills itself ("crash") or fails
+// ("fail").
+func runRole(role string) int {
+	if role == "crash" {
 		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		select {}
-	case "fail":
-		os.Exit(3)
 	}
+	if role == "fail" {
+		return 3
+	}
+	fmt.Println("ready")
+	if role == "hang" {
+		select {}
+	}
+	if role == "wait" {
+		_, _ = io.Copy(io.Discard, os.Stdin)
+	}
+	return 0
 }
 
 func TestReleaseLetsTheChildEnd(t *testing.T) {
