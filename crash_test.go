@@ -1,18 +1,16 @@
 package liteagent_test
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
 	"github.com/lite-agent/lite-agent-go/engine"
+	"github.com/lite-agent/lite-agent-go/internal/childtest"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
 	"github.com/lite-agent/lite-agent-go/session"
@@ -69,32 +67,10 @@ func runCrashChild(v string) int {
 // and reports it with a tool_recovered event.
 func TestAKilledAgentsCallIsRecoveredByTheNextPrompt(t *testing.T) {
 	f := newFixture(t)
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), crashChildEnv+"="+f.home+" "+f.workdir)
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
+	child := childtest.Start(t, "ready", crashChildEnv+"="+f.home+" "+f.workdir)
+	if err := child.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	ready := make(chan bool, 1)
-	go func() {
-		sc := bufio.NewScanner(out)
-		ready <- sc.Scan() && sc.Text() == "ready"
-	}()
-	select {
-	case ok := <-ready:
-		if !ok {
-			t.Fatal("the child did not get ready")
-		}
-	case <-time.After(30 * time.Second):
-		cmd.Process.Kill()
-		t.Fatal("the child did not get ready in time")
-	}
-	cmd.Process.Kill()
-	cmd.Wait()
 
 	opts := f.options(nil)
 	opts.Storage.Namespace = "" // the child used the default namespace

@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/internal/childtest"
 	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -106,10 +106,8 @@ func checkKilledForks(t *testing.T, withStore func(*testing.T, *liteagent.Option
 			orig := a.SessionID()
 			a.Close()
 
-			cmd := exec.Command(os.Args[0], "-test.run=^$")
-			cmd.Env = append(os.Environ(), forkChildEnv+"="+f.home+"\n"+f.workdir+"\n"+orig+"\n"+string(kind)+store)
-			out, err := cmd.CombinedOutput()
-			if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+			out, err := childtest.Command(t.Context(), forkChildEnv+"="+f.home+"\n"+f.workdir+"\n"+orig+"\n"+string(kind)+store).CombinedOutput()
+			if !childtest.Killed(err) {
 				t.Fatalf("the child was not killed at its first %s encode: %v\n%s", kind, err, out)
 			}
 

@@ -3,13 +3,12 @@ package liteagent_test
 import (
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/childtest"
 	"github.com/lite-agent/lite-agent-go/retention"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/task"
@@ -33,10 +32,8 @@ func TestAKilledForksLeftoversAreMarkedAndSwept(t *testing.T) {
 			paths := a.Paths()
 			a.Close()
 
-			cmd := exec.Command(os.Args[0], "-test.run=^$")
-			cmd.Env = append(os.Environ(), forkChildEnv+"="+f.home+"\n"+f.workdir+"\n"+orig+"\n"+string(kind))
-			out, err := cmd.CombinedOutput()
-			if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+			out, err := childtest.Command(t.Context(), forkChildEnv+"="+f.home+"\n"+f.workdir+"\n"+orig+"\n"+string(kind)).CombinedOutput()
+			if !childtest.Killed(err) {
 				t.Fatalf("the child was not killed at its first %s encode: %v\n%s", kind, err, out)
 			}
 

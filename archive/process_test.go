@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/internal/childtest"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/storage/codec"
 )
@@ -92,16 +92,11 @@ func TestConcurrentProcessesShareOneArchive(t *testing.T) {
 		t.Skip("starts child processes")
 	}
 	dir := filepath.Join(t.TempDir(), "s1.context")
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	var wg sync.WaitGroup
 	errs := make(chan error, 4)
 	names := []string{"child-a", "child-b", "child-c"}
 	for _, name := range names {
-		cmd := exec.CommandContext(t.Context(), exe, "-test.run=^$")
-		cmd.Env = append(os.Environ(), childEnv+"="+name, childDir+"="+dir)
+		cmd := childtest.Command(t.Context(), childEnv+"="+name, childDir+"="+dir)
 		wg.Go(func() {
 			if out, err := cmd.CombinedOutput(); err != nil {
 				errs <- fmt.Errorf("%s: %v\n%s", name, err, out)

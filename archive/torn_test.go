@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/internal/childtest"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/storage/codec"
 )
@@ -275,10 +275,6 @@ func TestKillWhileSettingATornTailAsideLosesNothing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts child processes")
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, step := range []string{"set-aside", "cut"} {
 		t.Run(step, func(t *testing.T) {
 			f := newFixture(t, archive.Options{})
@@ -290,10 +286,8 @@ func TestKillWhileSettingATornTailAsideLosesNothing(t *testing.T) {
 			tail := `{"ref":"` + strings.Repeat("y", 100<<10)
 			writeFile(t, f.index, complete+tail)
 
-			cmd := exec.CommandContext(t.Context(), exe, "-test.run=^$")
-			cmd.Env = append(os.Environ(), killAtEnv+"="+step, childDir+"="+f.dir)
-			out, err := cmd.CombinedOutput()
-			if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+			out, err := childtest.Command(t.Context(), killAtEnv+"="+step, childDir+"="+f.dir).CombinedOutput()
+			if !childtest.Killed(err) {
 				t.Fatalf("child was not killed at %s: %v\n%s", step, err, out)
 			}
 			os.RemoveAll(f.dir + ".lock") // the killed child's lock; it would be taken over when stale

@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/engine"
+	"github.com/lite-agent/lite-agent-go/internal/childtest"
 )
 
 // Crash and multi-process tests run this test binary again as the child:
@@ -88,8 +89,7 @@ type appender struct {
 
 func startAppender(t *testing.T, env ...string) *appender {
 	t.Helper()
-	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), append([]string{childEnv + "=appender"}, env...)...)
+	cmd := childtest.Command(t.Context(), append([]string{childEnv + "=appender"}, env...)...)
 	a := &appender{cmd: cmd, acks: make(chan int, 1024), stderr: new(bytes.Buffer)}
 	cmd.Stderr = a.stderr
 	stdout, err := cmd.StdoutPipe()

@@ -1,18 +1,17 @@
 package migrate_test
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"sync"
 	"testing"
 
+	"github.com/lite-agent/lite-agent-go/internal/childtest"
 	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
@@ -109,32 +108,11 @@ func killMidMigration(t *testing.T, srcHome, dstHome string, all bool) {
 // killAfter is killMidMigration after the child copied files files.
 func killAfter(t *testing.T, srcHome, dstHome string, all bool, files int) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), childEnv+"=1", "MIGRATE_FROM="+srcHome, "MIGRATE_TO="+dstHome, "MIGRATE_AFTER="+strconv.Itoa(files))
+	env := []string{childEnv + "=1", "MIGRATE_FROM=" + srcHome, "MIGRATE_TO=" + dstHome, "MIGRATE_AFTER=" + strconv.Itoa(files)}
 	if all {
-		cmd.Env = append(cmd.Env, "MIGRATE_ALL=1")
+		env = append(env, "MIGRATE_ALL=1")
 	}
-	cmd.Stderr = os.Stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
+	if err := childtest.Start(t, "ready", env...).Kill(); err != nil {
 		t.Fatal(err)
 	}
-	defer stdin.Close()
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil || line != "ready\n" {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-		t.Fatalf("child said %q, %v", line, err)
-	}
-	if err := cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	_ = cmd.Wait()
 }

@@ -1,14 +1,12 @@
 package retention_test
 
 import (
-	"bufio"
 	"os"
-	"os/exec"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/childtest"
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
 	"github.com/lite-agent/lite-agent-go/retention"
 )
@@ -26,30 +24,10 @@ func TestLoneStaleLockOfAKilledSweepGoes(t *testing.T) {
 	tr.dir(archive+"/notes", 40*day)
 	tr.dir(archive, 40*day)
 
-	exe, err := os.Executable()
-	if err != nil {
+	sweeper := childtest.Start(t, "removed "+tr.path(archive), stopSweepEnv+"="+tr.home)
+	if err := sweeper.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.CommandContext(t.Context(), exe, "-test.run=^$")
-	cmd.Env = append(os.Environ(), stopSweepEnv+"="+tr.home)
-	cmd.Stderr = os.Stderr
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil || line != "removed "+tr.path(archive)+"\n" {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-		t.Fatalf("child said %q, %v", line, err)
-	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	_ = cmd.Wait()
 	tr.mustNotExist(archive)
 	tr.mustExist(archive + filelock.Suffix)
 

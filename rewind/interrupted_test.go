@@ -2,22 +2,30 @@ package rewind_test
 
 import (
 	"context"
+	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strconv"
 	"syscall"
 	"testing"
 
+	"github.com/lite-agent/lite-agent-go/internal/childtest"
 	"github.com/lite-agent/lite-agent-go/rewind"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/tool/builtin"
 )
 
-// killEnv carries "<sessions dir>|<workspace>|<checkpoint>" to
-// TestRestoreKilledHelper.
+// killEnv carries "<sessions dir>|<workspace>|<checkpoint>" to a child
+// of TestRestoreKilledAfterOneFileCanBeRunAgain (see restoreKilled).
 const killEnv = "REWIND_KILLED_RESTORE"
+
+func TestMain(m *testing.M) {
+	if arg := os.Getenv(killEnv); arg != "" {
+		os.Exit(restoreKilled(arg))
+	}
+	os.Exit(m.Run())
+}
 
 // killingFiles kills its process (SIGKILL, as a crash) after its first
 // successful write.
@@ -31,13 +39,11 @@ func (f killingFiles) Write(ctx context.Context, p string, data []byte) error {
 	select {}
 }
 
-// TestRestoreKilledHelper is the child of
-// TestRestoreKilledAfterOneFileCanBeRunAgain; it does nothing in a normal run.
-func TestRestoreKilledHelper(t *testing.T) {
-	arg := os.Getenv(killEnv)
-	if arg == "" {
-		t.Skip("helper of TestRestoreKilledAfterOneFileCanBeRunAgain")
-	}
+// restoreKilled is the child of TestRestoreKilledAfterOneFileCanBeRunAgain:
+// it restores session s1 of the sessions directory in arg to the
+// checkpoint in arg, in the workspace in arg, and is killed after its first
+// write. It returns only if it was not.
+func restoreKilled(arg string) int {
 	var sessions, workspace string
 	var cp int64
 	for i, s := range filepath.SplitList(arg) {
@@ -52,14 +58,17 @@ func TestRestoreKilledHelper(t *testing.T) {
 	}
 	store, err := session.NewFileCheckpointer(sessions, session.FileOptions{Durable: true})
 	if err != nil {
-		t.Fatal(err)
+		fmt.Fprintln(os.Stderr, err)
+		return 1
 	}
 	fr, err := builtin.NewFileRestorer(builtin.FileOptions{Workdir: workspace, MaxSnapshotBytes: 64})
 	if err != nil {
-		t.Fatal(err)
+		fmt.Fprintln(os.Stderr, err)
+		return 1
 	}
-	_, err = rewind.Restore(t.Context(), store, killingFiles{fr}, "s1", cp, rewind.Options{}, nil)
-	t.Fatalf("the restore returned (%v) instead of being killed", err)
+	_, err = rewind.Restore(context.Background(), store, killingFiles{fr}, "s1", cp, rewind.Options{}, nil)
+	fmt.Fprintf(os.Stderr, "the restore returned (%v) instead of being killed\n", err)
+	return 3
 }
 
 // TestRestoreKilledAfterOneFileCanBeRunAgain kills a restore (a real
@@ -85,11 +94,9 @@ func TestRestoreKilledAfterOneFileCanBeRunAgain(t *testing.T) {
 	w.change("b.txt", []byte("b twice\n"))
 	head := w.head()
 
-	cmd := exec.Command(os.Args[0], "-test.run=^TestRestoreKilledHelper$", "-test.count=1")
-	cmd.Env = append(os.Environ(), killEnv+"="+sessions+string(filepath.ListSeparator)+w.dir+string(filepath.ListSeparator)+strconv.FormatInt(cp, 10))
-	err = cmd.Run()
-	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
-		t.Fatalf("the child was not killed: %v", err)
+	out, err := childtest.Command(t.Context(), killEnv+"="+sessions+string(filepath.ListSeparator)+w.dir+string(filepath.ListSeparator)+strconv.FormatInt(cp, 10)).CombinedOutput()
+	if !childtest.Killed(err) {
+		t.Fatalf("the child was not killed: %v\n%s", err, out)
 	}
 	if got := w.disk(); got["a.txt"] != "a at the checkpoint\n" || got["b.txt"] != "b twice\n" || w.head() != head {
 		t.Fatalf("after the kill: disk %q, head %d (want a restored, b not, head %d)", got, w.head(), head)

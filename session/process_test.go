@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/childtest"
 	"github.com/lite-agent/lite-agent-go/session"
 )
 
@@ -47,10 +48,9 @@ func TestMain(m *testing.M) {
 	}
 }
 
+// child returns the test binary as a child process in role, with env.
 func child(ctx context.Context, role string, env ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), append([]string{childEnv + "=" + role}, env...)...)
-	return cmd
+	return childtest.Command(ctx, append([]string{childEnv + "=" + role}, env...)...)
 }
 
 // runAppender waits for a line on stdin, then appends durable batches to

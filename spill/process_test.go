@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lite-agent/lite-agent-go/internal/childtest"
 	"github.com/lite-agent/lite-agent-go/spill"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
@@ -64,16 +65,11 @@ func runChild(dir, id string) int {
 
 func TestProcessesShareOneSpillDir(t *testing.T) {
 	dir := t.TempDir()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	const children = 4
 	cmds := make([]*exec.Cmd, children)
 	outs := make([]*strings.Builder, children)
 	for n := range children {
-		cmd := exec.CommandContext(t.Context(), exe, "-test.run=^$")
-		cmd.Env = append(os.Environ(), childDirEnv+"="+dir, childIDEnv+"="+strconv.Itoa(n))
+		cmd := childtest.Command(t.Context(), childDirEnv+"="+dir, childIDEnv+"="+strconv.Itoa(n))
 		outs[n] = new(strings.Builder)
 		cmd.Stdout, cmd.Stderr = outs[n], outs[n]
 		if err := cmd.Start(); err != nil {

@@ -16,10 +16,10 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/childtest"
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
@@ -151,11 +151,15 @@ func (stallingCodec) Encode(context.Context, []byte, storage.Context) ([]byte, e
 	select {}
 }
 
+// childEnvs is the environment of child index in role on dir, with extra.
+func childEnvs(role, dir string, index int, extra ...string) []string {
+	return append([]string{childEnv + "=" + role, childDirEnv + "=" + dir, childIndexEnv + "=" + strconv.Itoa(index)}, extra...)
+}
+
+// child returns the test binary as child index in role on dir, with extra
+// in its environment; its standard error goes to the test's log.
 func child(t testing.TB, role, dir string, index int, extra ...string) *exec.Cmd {
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(),
-		childEnv+"="+role, childDirEnv+"="+dir, childIndexEnv+"="+strconv.Itoa(index))
-	cmd.Env = append(cmd.Env, extra...)
+	cmd := childtest.Command(t.Context(), childEnvs(role, dir, index, extra...)...)
 	cmd.Stderr = &prefixWriter{t: t, prefix: fmt.Sprintf("child %d: ", index)}
 	return cmd
 }
@@ -315,22 +319,9 @@ func TestLockOfKilledHolderIsTakenOver(t *testing.T) {
 	mustCreate(t, s, "original")
 	before := snapshot(t, filepath.Join(dir, "held"))
 
-	cmd := child(t, "hold", dir, 0)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
+	if err := childtest.Start(t, "holding", childEnvs("hold", dir, 0)...).Kill(); err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil || line != "holding\n" {
-		t.Fatalf("child said %q, %v", line, err)
-	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	_ = cmd.Wait()
 	if _, err := os.Lstat(filepath.Join(dir, "held.lock")); err != nil {
 		t.Fatalf("the killed holder's lock is gone already: %v", err)
 	}

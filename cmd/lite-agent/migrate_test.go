@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/lite-agent/lite-agent-go/archive"
 	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/verify"
+	"github.com/lite-agent/lite-agent-go/internal/childtest"
 	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
@@ -294,18 +294,31 @@ func TestMigrateREADMERecipesWorkAsWritten(t *testing.T) {
 	sameTree(t, "the original home", contentTree(t, filepath.Join(home, ".lite-agent.plaintext")), original)
 }
 
-// childEnvMigrate makes TestMigrateChildProcess a migrating child that
-// stops mid-way, waiting to be killed.
+// childEnvMigrate makes the test binary a migrating child (see
+// migrateChild).
 const childEnvMigrate = "LITE_AGENT_MIGRATE_CHILD"
 
-func TestMigrateChildProcess(t *testing.T) {
-	if os.Getenv(childEnvMigrate) == "" {
-		t.Skip("run as a child process by TestMigrateInterruptedIsReportedByVerifyAndRerunSucceeds")
+func TestMain(m *testing.M) {
+	if os.Getenv(childEnvMigrate) != "" {
+		os.Exit(migrateChild())
+	}
+	os.Exit(m.Run())
+}
+
+// migrateChild is the child of
+// TestMigrateInterruptedIsReportedByVerifyAndRerunSucceeds: it migrates
+// $MIGRATE_FROM to $MIGRATE_TO, says "ready" on stdout after two files,
+// and waits there, mid-migration, to be killed.
+func migrateChild() int {
+	to, err := buildCodec(codecXChaCha, keySource{env: "MIGRATE_KEY"}, "k1")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
 	}
 	var once sync.Once
-	_, err := migrate.Run(context.Background(), migrate.Options{
+	_, err = migrate.Run(context.Background(), migrate.Options{
 		From:    migrate.Endpoint{Workdir: os.Getenv("MIGRATE_WORKDIR"), Storage: storage.Options{Home: os.Getenv("MIGRATE_FROM")}},
-		To:      migrate.Endpoint{Storage: storage.Options{Home: os.Getenv("MIGRATE_TO"), Codec: migCodec(t, codecXChaCha, "MIGRATE_KEY", "k1")}},
+		To:      migrate.Endpoint{Storage: storage.Options{Home: os.Getenv("MIGRATE_TO"), Codec: to}},
 		Workers: 1,
 		// After every file: the child stops between two files.
 		ProgressInterval: -1,
@@ -317,7 +330,8 @@ func TestMigrateChildProcess(t *testing.T) {
 			_, _ = io.Copy(io.Discard, os.Stdin) // until killed
 		},
 	})
-	t.Fatalf("the migration finished: %v", err)
+	fmt.Fprintln(os.Stderr, "the migration finished:", err)
+	return 3
 }
 
 func TestMigrateInterruptedIsReportedByVerifyAndRerunSucceeds(t *testing.T) {
@@ -328,25 +342,9 @@ func TestMigrateInterruptedIsReportedByVerifyAndRerunSucceeds(t *testing.T) {
 	before := contentTree(t, src)
 	t.Setenv("MIGRATE_KEY", migKey1)
 
-	cmd := exec.Command(os.Args[0], "-test.run=^TestMigrateChildProcess$")
-	cmd.Env = append(os.Environ(), childEnvMigrate+"=1", "MIGRATE_FROM="+src, "MIGRATE_TO="+dst, "MIGRATE_WORKDIR="+workdir)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
+	child := childtest.Start(t, "ready", childEnvMigrate+"=1", "MIGRATE_FROM="+src, "MIGRATE_TO="+dst, "MIGRATE_WORKDIR="+workdir)
+	if err := child.Kill(); err != nil {
 		t.Fatal(err)
-	}
-	defer stdin.Close()
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	_ = cmd.Process.Kill()
-	_ = cmd.Wait()
-	if err != nil || line != "ready\n" {
-		t.Fatalf("child said %q, %v", line, err)
 	}
 	sameTree(t, "the source", contentTree(t, src), before)
 

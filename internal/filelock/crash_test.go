@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -17,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/childtest"
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
 )
 
@@ -167,9 +167,7 @@ func TestKilledAtEveryStepLeavesNothingThatBlocks(t *testing.T) {
 			}
 			cmd := child(t, "step", target)
 			cmd.Env = append(cmd.Env, "FILELOCK_STEP="+tc.step, "FILELOCK_SCENARIO="+tc.scenario)
-			err := cmd.Run()
-			var ee *exec.ExitError
-			if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+			if err := cmd.Run(); !childtest.Killed(err) {
 				t.Fatalf("child never reached %s: %v", tc.step, err)
 			}
 			if live != nil {

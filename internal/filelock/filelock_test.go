@@ -1,7 +1,6 @@
 package filelock_test
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -15,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/childtest"
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
@@ -79,27 +79,16 @@ func childHold(target string) int {
 
 // startHolder starts a child process that takes the lock of target (with a
 // 1 s stale period) and holds it until killed, and waits until it has it.
-func startHolder(t *testing.T, target string) *exec.Cmd {
+func startHolder(t *testing.T, target string) *childtest.Child {
 	t.Helper()
-	cmd := child(t, "hold", target)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || line != "locked\n" {
-		t.Fatalf("child said %q, %v", line, err)
-	}
-	return cmd
+	return childtest.Start(t, "locked", childEnv+"=hold", "FILELOCK_TARGET="+target)
 }
 
+// child returns the test binary as a child process in mode on target, its
+// standard error the test's.
 func child(t *testing.T, mode, target string) *exec.Cmd {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), childEnv+"="+mode, "FILELOCK_TARGET="+target)
+	cmd := childtest.Command(t.Context(), childEnv+"="+mode, "FILELOCK_TARGET="+target)
 	cmd.Stderr = os.Stderr
 	return cmd
 }
@@ -139,7 +128,7 @@ func TestLockExcludesProcesses(t *testing.T) {
 
 func TestKilledHolderIsTakenOverAfterStalePeriod(t *testing.T) {
 	target := filepath.Join(t.TempDir(), "log.jsonl")
-	cmd := startHolder(t, target)
+	holder := startHolder(t, target)
 
 	// While the holder lives it refreshes the lock, so nobody takes it over.
 	opts := filelock.Options{Stale: time.Second, Timeout: 2500 * time.Millisecond}
@@ -153,10 +142,9 @@ func TestKilledHolderIsTakenOverAfterStalePeriod(t *testing.T) {
 		}
 	}
 
-	if err := cmd.Process.Kill(); err != nil {
+	if err := holder.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	_ = cmd.Wait()
 	start := time.Now()
 	l, err := filelock.Acquire(t.Context(), target, filelock.Options{Stale: time.Second, Timeout: 10 * time.Second})
 	if err != nil {

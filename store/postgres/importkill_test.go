@@ -1,7 +1,6 @@
 package postgres_test
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/internal/childtest"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/spill"
@@ -154,23 +154,9 @@ func killedImport(t *testing.T, paths storage.ProjectPaths, workdir, point strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := helper(t, schema, "import", paths.Home+"|"+workdir+"|"+point)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
+	if err := childtest.Start(t, "at", helperEnvs(schema, "import", paths.Home+"|"+workdir+"|"+point)...).Kill(); err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	line, _ := bufio.NewReader(out).ReadString('\n')
-	if strings.TrimSpace(line) != "at" {
-		t.Fatalf("child said %q, want at", line)
-	}
-	if err := cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	cmd.Wait()
 	return p
 }
 

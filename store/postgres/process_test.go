@@ -1,18 +1,17 @@
 package postgres_test
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/childtest"
 	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
@@ -29,11 +28,16 @@ const (
 	helperArg    = "LITE_AGENT_PG_HELPER_ARG"
 )
 
-func TestHelperProcess(t *testing.T) {
-	role := os.Getenv(helperEnv)
-	if role == "" {
-		return
+func TestMain(m *testing.M) {
+	if role := os.Getenv(helperEnv); role != "" {
+		os.Exit(helperProcess(role))
 	}
+	os.Exit(m.Run())
+}
+
+// helperProcess is the helper process in role; it says what went wrong
+// on its standard output.
+func helperProcess(role string) int {
 	ctx := context.Background()
 	arg := os.Getenv(helperArg)
 	st, err := postgres.Open(ctx, os.Getenv(pgtest.Env), postgres.Options{
@@ -41,26 +45,22 @@ func TestHelperProcess(t *testing.T) {
 	})
 	if err != nil {
 		fmt.Println("error:", err)
-		os.Exit(1)
+		return 1
 	}
 	defer st.Close()
 	if role == "import" {
-		if err := importHelper(ctx, st, arg); err != nil {
-			fmt.Println("error:", err)
-			os.Exit(1)
+		err = importHelper(ctx, st, arg)
+	} else {
+		var p *postgres.Project
+		if p, err = st.Project(storage.Encoding{ProjectID: "mp"}); err == nil {
+			err = runHelper(ctx, role, arg, p)
 		}
-		os.Exit(0)
 	}
-	p, err := st.Project(storage.Encoding{ProjectID: "mp"})
 	if err != nil {
 		fmt.Println("error:", err)
-		os.Exit(1)
+		return 1
 	}
-	if err := runHelper(ctx, role, arg, p); err != nil {
-		fmt.Println("error:", err)
-		os.Exit(1)
-	}
-	os.Exit(0)
+	return 0
 }
 
 func runHelper(ctx context.Context, role, arg string, p *postgres.Project) error {
@@ -118,13 +118,10 @@ func runHelper(ctx context.Context, role, arg string, p *postgres.Project) error
 	return fmt.Errorf("unknown role %q", role)
 }
 
-// helper starts the test binary as a helper process with role and arg on
+// helperEnvs is the environment of a helper process with role and arg on
 // schema.
-func helper(t *testing.T, schema, role, arg string) *exec.Cmd {
-	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperProcess$", "-test.count=1")
-	cmd.Env = append(os.Environ(), helperEnv+"="+role, helperSchema+"="+schema, helperArg+"="+arg)
-	return cmd
+func helperEnvs(schema, role, arg string) []string {
+	return []string{helperEnv + "=" + role, helperSchema + "=" + schema, helperArg + "=" + arg}
 }
 
 func TestLeaseAcrossProcesses(t *testing.T) {
@@ -134,19 +131,7 @@ func TestLeaseAcrossProcesses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := helper(t, schema, "hold", "child")
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	line, _ := bufio.NewReader(out).ReadString('\n')
-	if strings.TrimSpace(line) != "held" {
-		t.Fatalf("child said %q, want held", line)
-	}
+	holder := childtest.Start(t, "held", helperEnvs(schema, "hold", "child")...)
 
 	// A second process gets a typed busy error naming the holder, and so
 	// does an unleased append.
@@ -168,10 +153,9 @@ func TestLeaseAcrossProcesses(t *testing.T) {
 	}
 
 	// The holder crashes: its lease expires and a waiter gets it.
-	if err := cmd.Process.Kill(); err != nil {
+	if err := holder.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	cmd.Wait()
 	ctx, cancel = context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
 	l, err := p.Acquire(ctx, "s1", postgres.LeaseOptions{Wait: true})
@@ -260,7 +244,7 @@ func runHelpers(t *testing.T, schema, role string, n int) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			outs[i], errs[i] = helper(t, schema, role, "p"+strconv.Itoa(i)).CombinedOutput()
+			outs[i], errs[i] = childtest.Command(t.Context(), helperEnvs(schema, role, "p"+strconv.Itoa(i))...).CombinedOutput()
 		}()
 	}
 	wg.Wait()
