@@ -366,6 +366,23 @@ func chmodAddsExec(args []word) bool {
 	return false
 }
 
+// chmodModeOption reports whether one of chmod's options is its mode:
+// GNU chmod takes a word such as -x, -w+x or -rwx, whose letters after the
+// dash include one a mode is made of, as the mode, and then every operand
+// is a file. A word that cannot be read is taken for one.
+func chmodModeOption(args []word) bool {
+	for _, a := range args {
+		t := a.text
+		if t == "--" && !a.dynamic {
+			return false
+		}
+		if a.dynamic || strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.ContainsAny(t[1:], "rwxXstugoa,+=01234567") {
+			return true
+		}
+	}
+	return false
+}
+
 // modeAddsExec reports whether the chmod mode m may add execute
 // permission: an octal mode with an odd digit among its last three, or a
 // symbolic one that adds or sets x, X or the permissions of a class.

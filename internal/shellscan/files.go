@@ -745,9 +745,9 @@ func (an *analyzer) fileCommand(name string, args []word) {
 	if spec.mode == 0 {
 		return // curl and wget: only their options name files
 	}
-	// chmod --reference=R f takes no mode operand.
+	// chmod --reference=R f and chmod -x f take no mode operand.
 	if spec.skipFirst && len(ops) > 0 && !(spec.paths["-f"] != 0 && hasAny(args, "-e", "-f", "--regexp", "--file")) &&
-		!(spec.mode == modeWrite && hasPrefix(args, "--reference")) {
+		!(spec.mode == modeWrite && hasPrefix(args, "--reference")) && !(name == "chmod" && chmodModeOption(args)) {
 		ops = ops[1:]
 	}
 	tree := name == "mv" || (name == "cp" || name == "scp" || name == "rsync") &&
