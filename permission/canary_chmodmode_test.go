@@ -7,8 +7,9 @@ import (
 )
 
 // GNU chmod takes an option word made of mode letters (-x, -w+x, -s+x) as
-// its mode, and then every operand is a file. The analysis took the first
-// operand for the mode instead, so the file was not seen as written or made
+// its mode, and then every operand is a file, as it is after --ref (an
+// abbreviation of --reference), after chattr's -i and for setfacl. The
+// analysis took the first operand for the mode instead, so the file was not seen as written or made
 // executable: a data file of the project could be made a program and run,
 // and a protected file's mode changed. Each line makes notes.txt, a
 // project file that is not executable, a program and runs it; it removes
@@ -27,6 +28,13 @@ var canaryChmodMode = map[string][]string{
 		"chmod -w+x notes.txt && timeout 5 ./notes.txt",
 		"chmod -x+x notes.txt && nohup ./notes.txt",
 	},
+	// --ref is getopt's abbreviation of --reference: there is no mode
+	// operand either, and bin/ls's mode is 0755.
+	"reference-abbreviated": {
+		"chmod --ref=bin/ls notes.txt && ./notes.txt",
+		"chmod --refer=bin/ls notes.txt; ./notes.txt",
+		"chmod -v --referen=bin/ls notes.txt && timeout 5 ./notes.txt",
+	},
 }
 
 // Mode changes the canary cannot see, since they leave the bytes as they
@@ -36,6 +44,12 @@ var chmodModeRefused = []string{
 	"chmod -x .git/hooks/pre-commit",
 	"chmod -v -w+x .git/hooks/pre-commit",
 	"chmod -x node_modules/.bin/tsc && npx tsc",
+	"chown --ref=README .git/config",
+	"chgrp --refe=README .git/hooks",
+	"chattr -i .git/config",
+	"chattr -V +i .git/hooks/pre-commit",
+	"setfacl -b .git/config",
+	"setfacl -k -R .git/hooks",
 }
 
 var chmodModeOrdinary = []string{
@@ -45,6 +59,9 @@ var chmodModeOrdinary = []string{
 	"chmod -R go-w sub",
 	"chmod 600 README",
 	"chmod -x README && ls -l README",
+	"chmod --reference=README sub/.keep",
+	"chown --ref=README sub/.keep",
+	"setfacl -m u::rw README",
 }
 
 func TestCanaryChmodModeOption(t *testing.T) {

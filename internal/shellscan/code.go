@@ -356,7 +356,7 @@ func (an *analyzer) handedWrittenLater() {
 func chmodAddsExec(args []word) bool {
 	for _, a := range args {
 		t := a.text
-		if a.dynamic || strings.HasPrefix(t, "--reference") {
+		if a.dynamic || isReference(t) {
 			return true
 		}
 		if t != "" && !strings.HasPrefix(t, "--") && modeAddsExec(t) {
@@ -366,21 +366,40 @@ func chmodAddsExec(args []word) bool {
 	return false
 }
 
-// chmodModeOption reports whether one of chmod's options is its mode:
-// GNU chmod takes a word such as -x, -w+x or -rwx, whose letters after the
-// dash include one a mode is made of, as the mode, and then every operand
-// is a file. A word that cannot be read is taken for one.
-func chmodModeOption(args []word) bool {
+// noModeOperand reports whether chmod, chown, chgrp or chattr (name)
+// takes no mode, owner or attribute operand, so that every operand is a
+// file: it takes a reference file instead (--reference=R, or its
+// abbreviation --ref), or one of its option words is the mode, as GNU
+// chmod takes -x, -w+x or -rwx (a word whose letters after the dash
+// include one a mode is made of) and chattr takes -i. A word that cannot be
+// read is taken for either.
+func noModeOperand(name string, args []word) bool {
+	letters := ""
+	switch name {
+	case "chmod":
+		letters = "rwxXstugoa,+=01234567"
+	case "chattr":
+		letters = "aAcCdDeFijmPsStTuxvp" // all but -R, -V and -f
+	}
 	for _, a := range args {
 		t := a.text
 		if t == "--" && !a.dynamic {
 			return false
 		}
-		if a.dynamic || strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.ContainsAny(t[1:], "rwxXstugoa,+=01234567") {
+		if a.dynamic || isReference(t) ||
+			letters != "" && strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.ContainsAny(t[1:], letters) {
 			return true
 		}
 	}
 	return false
+}
+
+// isReference reports whether t is --reference, with or without its
+// value, or an abbreviation getopt takes for it (--ref; --re may also be
+// --recursive).
+func isReference(t string) bool {
+	opt, _, _ := strings.Cut(t, "=")
+	return len(opt) >= len("--ref") && strings.HasPrefix("--reference", opt)
 }
 
 // modeAddsExec reports whether the chmod mode m may add execute

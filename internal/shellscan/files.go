@@ -507,9 +507,12 @@ var fileCommands = sync.OnceValue(func() map[string]fileSpec {
 	for _, n := range []string{"rm", "unlink", "rmdir", "shred", "srm", "trash", "trash-put"} {
 		m[n] = fileSpec{mode: modeDelete, short: "ns"}
 	}
-	for _, n := range []string{"chmod", "chown", "chgrp", "chattr", "setfacl"} {
+	for _, n := range []string{"chmod", "chown", "chgrp", "chattr"} {
 		m[n] = fileSpec{mode: modeWrite, skipFirst: true}
 	}
+	// setfacl's entries are option values (-m u::rwx); every operand
+	// is a file, also with -b or -k alone.
+	m["setfacl"] = fileSpec{mode: modeWrite, short: "mMxX", long: []string{"--modify", "--modify-file", "--remove", "--remove-file", "--set", "--set-file"}}
 	m["cp"] = fileSpec{mode: modeRead, last: modeWrite, short: "tS", paths: map[string]accessMode{"-t": modeWrite, "--target-directory": modeWrite}}
 	m["install"] = fileSpec{mode: modeRead, last: modeWrite, short: "tSgmo", paths: map[string]accessMode{"-t": modeWrite, "--target-directory": modeWrite}}
 	m["mv"] = fileSpec{mode: modeDelete, also: modeRead, last: modeWrite, short: "tS", paths: map[string]accessMode{"-t": modeWrite, "--target-directory": modeWrite}}
@@ -747,7 +750,7 @@ func (an *analyzer) fileCommand(name string, args []word) {
 	}
 	// chmod --reference=R f and chmod -x f take no mode operand.
 	if spec.skipFirst && len(ops) > 0 && !(spec.paths["-f"] != 0 && hasAny(args, "-e", "-f", "--regexp", "--file")) &&
-		!(spec.mode == modeWrite && hasPrefix(args, "--reference")) && !(name == "chmod" && chmodModeOption(args)) {
+		!(spec.mode == modeWrite && noModeOperand(name, args)) {
 		ops = ops[1:]
 	}
 	tree := name == "mv" || (name == "cp" || name == "scp" || name == "rsync") &&
