@@ -23,15 +23,11 @@ import (
 func newSessionsCommand(g *globalFlags) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sessions",
-		Short: "List, show, delete, restore and fork the project's sessions",
-		Args:  noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return usagef("missing subcommand: list, show, delete, checkpoints, restore or fork")
-		},
+		Short: "List, show, delete, compact, restore and fork the project's sessions",
 	}
 	cmd.AddCommand(newSessionsListCommand(g), newSessionsShowCommand(g), newSessionsDeleteCommand(g), newSessionsCompactCommand(g))
 	cmd.AddCommand(rewindcmd.Commands(g.rewindAgent, oneID, usagef)...)
-	return cmd
+	return group(cmd)
 }
 
 // sessionRow is one session in the output of sessions list.
@@ -263,6 +259,11 @@ func newSessionsDeleteCommand(g *globalFlags) *cobra.Command {
 		Args: oneID,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			id := args[0]
+			if cmd.Flags().Changed("task-list") {
+				if err := storage.ValidateID(sharedList); err != nil {
+					return invalidID("--task-list", sharedList, err)
+				}
+			}
 			p, err := g.project()
 			if err != nil {
 				return err
@@ -281,15 +282,11 @@ func newSessionsDeleteCommand(g *globalFlags) *cobra.Command {
 				return &session.NotFoundError{SessionID: id} // nothing stored in this project
 			}
 			shared := sharedList
-			if cmd.Flags().Changed("task-list") {
-				if err := storage.ValidateID(shared); err != nil {
-					return usagef("invalid --task-list %q: %w", shared, err)
-				}
-			} else if p.paths.Namespace == storage.DefaultNamespace {
+			if !cmd.Flags().Changed("task-list") && p.paths.Namespace == storage.DefaultNamespace {
 				shared = os.Getenv(liteagent.TaskListEnv)
 				if shared != "" {
 					if err := storage.ValidateID(shared); err != nil {
-						return fmt.Errorf("%s: %w", liteagent.TaskListEnv, err)
+						return &idError{what: liteagent.TaskListEnv, id: shared, err: err}
 					}
 				}
 			}
@@ -319,7 +316,7 @@ func oneID(cmd *cobra.Command, args []string) error {
 		return usagef("%s takes one session id", cmd.Name())
 	}
 	if err := storage.ValidateID(args[0]); err != nil {
-		return usagef("invalid session id %q: %w", args[0], err)
+		return invalidID("session id", args[0], err)
 	}
 	return nil
 }

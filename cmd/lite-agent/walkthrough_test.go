@@ -1,0 +1,79 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// The tests in this file come from a walkthrough of the README and the help
+// text as an operator would follow them: each checks that what the command
+// line prints tells the operator what went wrong and what to type next.
+
+// TestInvalidIDsAreReportedInOneSentence: a rejected id is named once, with
+// the rule it breaks, whichever flag or argument carried it.
+func TestInvalidIDsAreReportedInOneSentence(t *testing.T) {
+	isolateEnv(t)
+	home, work := t.TempDir(), t.TempDir()
+	const rule = "ids must contain only letters, digits, underscores or hyphens"
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sessions", "show", "a.b"}, `invalid session id "a.b": ` + rule},
+		{[]string{"sessions", "delete", "a.b"}, `invalid session id "a.b": ` + rule},
+		{[]string{"sessions", "checkpoints", "../x"}, `invalid session id "../x": ` + rule},
+		{[]string{"sessions", "delete", "s1", "--task-list", "a.b"}, `invalid --task-list "a.b": ` + rule},
+		{[]string{"tasks", "list", "--list", "a.b"}, `invalid --list "a.b": ` + rule},
+		{[]string{"run", "--session-id", "a.b", "hi"}, `invalid --session-id "a.b": ` + rule},
+		{[]string{"run", "--resume", "a b", "hi"}, `invalid --resume "a b": ` + rule},
+	} {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			r := runCLI(t, append([]string{"--home", home, "--workdir", work}, tt.args...)...)
+			if want := "lite-agent: " + tt.want + "\n"; r.code != 2 || r.stderr != want {
+				t.Errorf("code %d stderr %q, want 2 and %q", r.code, r.stderr, want)
+			}
+		})
+	}
+}
+
+// TestCommandGroupsNameTheirCommands: a group run without a command, or with
+// a mistyped one, names the group's commands, every one of them.
+func TestCommandGroupsNameTheirCommands(t *testing.T) {
+	isolateEnv(t)
+	sessions := "checkpoints, compact, delete, fork, list, restore or show"
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sessions"}, "missing sessions command: want " + sessions},
+		{[]string{"sessions", "lst"}, `unknown sessions command "lst": want ` + sessions},
+		{[]string{"tasks"}, "missing tasks command: want list"},
+		{[]string{"tasks", "show"}, `unknown tasks command "show": want list`},
+		{[]string{"permissions"}, "missing permissions command: want check"},
+		{[]string{"permissions", "chek"}, `unknown permissions command "chek": want check`},
+		{[]string{"mcp"}, "missing mcp command: want list"},
+		{[]string{"mcp", "connect"}, `unknown mcp command "connect": want list`},
+	} {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			r := runCLI(t, append([]string{"--home", t.TempDir(), "--workdir", t.TempDir()}, tt.args...)...)
+			if want := "lite-agent: " + tt.want + "\n"; r.code != 2 || r.stderr != want {
+				t.Errorf("code %d stderr %q, want 2 and %q", r.code, r.stderr, want)
+			}
+		})
+	}
+	// The list in the message is the group's: a command added later
+	// cannot be left out of it.
+	root := newRoot(nil)
+	for _, group := range []string{"sessions", "tasks", "permissions", "mcp"} {
+		cmd, _, err := root.Find([]string{group})
+		if err != nil {
+			t.Fatal(err)
+		}
+		msg := runCLI(t, "--home", t.TempDir(), group).stderr
+		for _, sub := range cmd.Commands() {
+			if !strings.Contains(msg, sub.Name()) {
+				t.Errorf("%s: %q does not name %s", group, msg, sub.Name())
+			}
+		}
+	}
+}
