@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/verify"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/storage/codec"
 	"github.com/spf13/cobra"
@@ -145,7 +146,7 @@ func (g *globalFlags) keySource() (keySource, error) {
 
 // defaultKeyID is the key version used in AEAD codec ids when --key-id is
 // not given.
-const defaultKeyID = "k1"
+const defaultKeyID = verify.DefaultKeyID
 
 // buildCodec returns the codec called name, one of codecNames, reading its
 // key from key when it encrypts; keyID is the key version that becomes part

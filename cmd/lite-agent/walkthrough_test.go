@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/lite-agent/lite-agent-go/storage"
 )
 
 // The tests in this file come from a walkthrough of the README and the help
@@ -75,5 +77,46 @@ func TestCommandGroupsNameTheirCommands(t *testing.T) {
 				t.Errorf("%s: %q does not name %s", group, msg, sub.Name())
 			}
 		}
+	}
+}
+
+// TestCodecHintWorksWhenFollowed: the note about records written under
+// another codec says exactly which flags to pass, and passing them reads the
+// records. A compressing codec takes no key (a key with it is refused), and
+// an encrypting one needs --key-id when the records name another key version.
+func TestCodecHintWorksWhenFollowed(t *testing.T) {
+	isolateEnv(t)
+	t.Setenv("K1", migKey1)
+	for _, tt := range []struct {
+		name    string
+		written storage.Codec
+		given   []string // the flags of the first try
+		hint    string
+		follow  []string // the flags the hint names
+	}{
+		{"gzip read as plaintext", migCodec(t, codecGzip, "", ""), nil,
+			"records are encoded with gzip-v1; pass --codec gzip", []string{"--codec", "gzip"}},
+		{"zstd read as gzip", migCodec(t, codecZstd, "", ""), []string{"--codec", "gzip"},
+			"records are encoded with zstd-v1; pass --codec zstd", []string{"--codec", "zstd"}},
+		{"key k1 read as plaintext", migCodec(t, codecXChaCha, "K1", "k1"), nil,
+			"records are encoded with xchacha20poly1305.v1.k1; pass --codec xchacha20poly1305 and its key (--key-env or --key-file)",
+			[]string{"--codec", codecXChaCha, "--key-env", "K1"}},
+		{"key k2 read as k1", migCodec(t, codecAES256GCM, "K1", "k2"), []string{"--codec", codecAES256GCM, "--key-env", "K1"},
+			"records are encoded with aes256gcm.v1.k2; pass --codec aes256gcm --key-id k2 and its key (--key-env or --key-file)",
+			[]string{"--codec", codecAES256GCM, "--key-env", "K1", "--key-id", "k2"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			home, work := t.TempDir(), t.TempDir()
+			migFixture(t, home, work, storage.DefaultNamespace, tt.written)
+			base := []string{"--home", home, "--workdir", work}
+			r := runCLI(t, append(append(base, tt.given...), "sessions", "list")...)
+			if want := "note: 1 session: " + tt.hint + "\n"; r.code != 0 || r.stderr != want {
+				t.Errorf("code %d stderr %q, want %q", r.code, r.stderr, want)
+			}
+			r = runCLI(t, append(append(base, tt.follow...), "sessions", "list")...)
+			if r.code != 0 || r.stderr != "" || strings.Contains(r.stdout, "unreadable") {
+				t.Errorf("following the hint: code %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+			}
+		})
 	}
 }
