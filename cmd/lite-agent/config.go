@@ -2,10 +2,15 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"os"
 	"slices"
 	"strings"
 
+	liteagent "github.com/lite-agent/lite-agent-go"
 	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/verify"
+	"github.com/lite-agent/lite-agent-go/permission"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/storage/codec"
 	"github.com/spf13/cobra"
@@ -58,6 +63,43 @@ func (g *globalFlags) register(cmd *cobra.Command) {
 	fs.Var(&g.keyFile, "key-file", "read the codec key from file `F` (32 bytes as 64 hex characters or base64)")
 	fs.Var(&g.keyID, "key-id", "key version `ID` recorded in the AEAD codec id (default: "+defaultKeyID+")")
 	fs.Var(&g.store, "store", "keep sessions, task lists and archives in the PostgreSQL database at `URL` (postgres://…) instead of the data home (default: $"+storeEnv+" in the default namespace)")
+}
+
+// noteIgnoredEnv writes one note to w naming the variables of the default
+// namespace that are set but that the namespace --namespace selects ignores,
+// as the storage spec requires: LITE_AGENT_HOME (unless --home is given),
+// LITE_AGENT_STORE (unless --store is), LITE_AGENT_TASK_LIST_ID,
+// LITE_AGENT_MANAGED_PERMISSIONS and LITE_AGENT_CLEANUP_DAYS. Without the
+// note an operator who set a managed permission file, say, would run under
+// a weaker policy without a word.
+func (g *globalFlags) noteIgnoredEnv(w io.Writer) {
+	ns := g.namespace.value
+	if !g.namespace.set || ns == storage.DefaultNamespace || storage.ValidateNamespace(ns) != nil {
+		return
+	}
+	var ignored []string
+	for _, v := range []struct {
+		name     string
+		overrode bool // a flag that takes precedence anyway
+	}{
+		{storage.HomeEnv, g.home.set},
+		{storeEnv, g.store.set},
+		{liteagent.TaskListEnv, false},
+		{permission.ManagedEnv, false},
+		{liteagent.CleanupDaysEnv, false},
+	} {
+		if !v.overrode && os.Getenv(v.name) != "" {
+			ignored = append(ignored, v.name)
+		}
+	}
+	if len(ignored) == 0 {
+		return
+	}
+	list, verb := ignored[0], "it applies"
+	if n := len(ignored); n > 1 {
+		list, verb = strings.Join(ignored[:n-1], ", ")+" and "+ignored[n-1], "they apply"
+	}
+	fmt.Fprintf(w, "note: namespace %s ignores %s (%s to the default namespace only)\n", ns, list, verb)
 }
 
 // workdirOption returns the project directory the flags select: "" for the

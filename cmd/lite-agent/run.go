@@ -88,6 +88,9 @@ func newRoot(intr *interrupter) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return usagef("missing command; run 'lite-agent --help' for usage")
 		},
+		PersistentPreRun: func(cmd *cobra.Command, _ []string) {
+			g.noteIgnoredEnv(cmd.ErrOrStderr())
+		},
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/permission"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -118,5 +122,48 @@ func TestCodecHintWorksWhenFollowed(t *testing.T) {
 				t.Errorf("following the hint: code %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
 			}
 		})
+	}
+}
+
+// TestCustomNamespaceNotesTheVariablesItIgnores: a custom namespace ignores
+// the default namespace's variables, as the storage spec requires; the
+// command line says so once on stderr, so that an operator who set, say,
+// a managed permission file does not lose it without a word.
+func TestCustomNamespaceNotesTheVariablesItIgnores(t *testing.T) {
+	isolateEnv(t)
+	managed := filepath.Join(t.TempDir(), "managed.json")
+	if err := os.WriteFile(managed, []byte(`{"version":1,"rules":[{"id":"m","tool":"read_file","effect":"deny"}]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(permission.ManagedEnv, managed)
+	t.Setenv(liteagent.TaskListEnv, "shared")
+	work := t.TempDir()
+	check := []string{"--home", t.TempDir(), "--workdir", work, "permissions", "check", "read_file", `{"path":"a"}`}
+
+	r := runCLI(t, check...)
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "deny (layer managed") || r.stderr != "" {
+		t.Errorf("default namespace: code %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+	}
+	r = runCLI(t, append([]string{"--namespace", "acme"}, check...)...)
+	want := "note: namespace acme ignores " + liteagent.TaskListEnv + " and " + permission.ManagedEnv + " (they apply to the default namespace only)\n"
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "allow") || r.stderr != want {
+		t.Errorf("namespace acme: code %d stdout %q stderr %q, want the note %q", r.code, r.stdout, r.stderr, want)
+	}
+	// A variable a flag overrides anyway is not named.
+	t.Setenv(storage.HomeEnv, t.TempDir())
+	t.Setenv(permission.ManagedEnv, "")
+	r = runCLI(t, "--namespace", "acme", "--home", t.TempDir(), "--workdir", work, "paths")
+	if want := "note: namespace acme ignores " + liteagent.TaskListEnv + " (it applies to the default namespace only)\n"; r.code != 0 || r.stderr != want {
+		t.Errorf("--home given: code %d stderr %q, want %q", r.code, r.stderr, want)
+	}
+	r = runCLI(t, "--namespace", "acme", "--workdir", work, "paths")
+	if want := "note: namespace acme ignores " + storage.HomeEnv + " and " + liteagent.TaskListEnv + " (they apply to the default namespace only)\n"; r.code != 0 || r.stderr != want {
+		t.Errorf("no --home: code %d stderr %q, want %q", r.code, r.stderr, want)
+	}
+	t.Setenv(permission.ManagedEnv, managed)
+	// Naming the default namespace explicitly changes nothing.
+	r = runCLI(t, append([]string{"--namespace", storage.DefaultNamespace}, check...)...)
+	if r.stderr != "" || !strings.HasPrefix(r.stdout, "deny") {
+		t.Errorf("--namespace lite-agent: stdout %q stderr %q", r.stdout, r.stderr)
 	}
 }
