@@ -167,3 +167,37 @@ func TestCustomNamespaceNotesTheVariablesItIgnores(t *testing.T) {
 		t.Errorf("--namespace lite-agent: stdout %q stderr %q", r.stdout, r.stderr)
 	}
 }
+
+// TestVerifyOfAMissingHomeSaysSo: verify is the check step of every
+// migration recipe; a mistyped --home must not pass it in silence.
+func TestVerifyOfAMissingHomeSaysSo(t *testing.T) {
+	isolateEnv(t)
+	home := filepath.Join(t.TempDir(), "typo")
+	for _, args := range [][]string{{"verify"}, {"verify", "--all"}, {"verify", "--json"}} {
+		r := runCLI(t, append([]string{"--home", home, "--workdir", t.TempDir()}, args...)...)
+		want := "note: the data home " + home + " does not exist\n"
+		if r.code != 0 || r.stderr != want {
+			t.Errorf("%v: code %d stderr %q, want %q", args, r.code, r.stderr, want)
+		}
+	}
+	if ok, err := exists(home); err != nil || ok {
+		t.Error("verify created the home")
+	}
+	// A home without the project: a mistyped --workdir.
+	home, work := t.TempDir(), t.TempDir()
+	migFixture(t, home, work, storage.DefaultNamespace, nil)
+	other := filepath.Join(work, "elsewhere")
+	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: other, Storage: storage.Options{Home: home}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, "--home", home, "--workdir", other, "verify")
+	if want := "note: " + home + " holds no data of the project " + other + " (" + p.Hash + ")\n"; r.code != 0 || r.stderr != want {
+		t.Errorf("other workdir: code %d stderr %q, want %q", r.code, r.stderr, want)
+	}
+	for _, args := range [][]string{{"--workdir", work, "verify"}, {"--workdir", other, "verify", "--all"}} {
+		if r := runCLI(t, append([]string{"--home", home}, args...)...); r.code != 0 || r.stderr != "" {
+			t.Errorf("%v: code %d stderr %q", args, r.code, r.stderr)
+		}
+	}
+}
