@@ -80,10 +80,10 @@ func newRoot(intr *interrupter) *cobra.Command {
 	g := &globalFlags{codec: codecNone, intr: intr}
 	root := &cobra.Command{
 		Use:   "lite-agent <command>",
-		Short: "Operate on the data home of lite-agent agents",
-		Long: "lite-agent operates on the runtime state of lite-agent-go agents: a namespaced\n" +
-			"data home holding sessions, task lists and spilled output, optionally encoded\n" +
-			"by a codec.",
+		Short: "Run lite-agent agents and operate on their data home",
+		Long: "lite-agent runs an agent on a project (run, chat) and inspects, cleans, verifies\n" +
+			"and migrates what agents leave behind: a namespaced data home holding sessions,\n" +
+			"task lists, context archives and spilled output, optionally encoded by a codec.",
 		Args: rootArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return usagef("missing command; run 'lite-agent --help' for usage")

@@ -201,3 +201,21 @@ func TestVerifyOfAMissingHomeSaysSo(t *testing.T) {
 		}
 	}
 }
+
+// TestPackageDocListsEveryCommand keeps the command list of the package
+// documentation (go doc) in step with the command tree.
+func TestPackageDocListsEveryCommand(t *testing.T) {
+	src, err := os.ReadFile("main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, _, _ := strings.Cut(string(src), "\npackage main")
+	for _, cmd := range newRoot(nil).Commands() {
+		if cmd.Name() == "help" {
+			continue
+		}
+		if !strings.Contains(doc, "\n//\t"+cmd.Name()+" ") {
+			t.Errorf("the package documentation does not list %s", cmd.Name())
+		}
+	}
+}
