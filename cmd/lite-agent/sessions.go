@@ -72,6 +72,7 @@ func newSessionsListCommand(g *globalFlags) *cobra.Command {
 				return err
 			}
 			mismatched, founds := map[string]int{}, []string(nil)
+			undecodable := 0 // logs under the configured codec id that do not decode
 			if cp != nil {
 				sums, err := cp.Summaries(cmd.Context())
 				if err != nil {
@@ -87,6 +88,8 @@ func newSessionsListCommand(g *globalFlags) *cobra.Command {
 								founds = append(founds, se.Found)
 							}
 							mismatched[se.Found]++
+						} else if errors.As(s.Err, &se) && se.Op == "decode" {
+							undecodable++
 						}
 					}
 					rows = append(rows, row)
@@ -100,6 +103,17 @@ func newSessionsListCommand(g *globalFlags) *cobra.Command {
 					what = "session"
 				}
 				fmt.Fprintf(cmd.ErrOrStderr(), "note: %d %s: %s\n", n, what, verify.MismatchHint(found, 0, 0))
+			}
+			if undecodable > 0 {
+				why := "damaged records"
+				if isAEAD(g.codec) {
+					why = "a wrong key or --key-id, or records changed on disk"
+				}
+				verb := "do"
+				if undecodable == 1 {
+					verb = "does"
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s %s not decode with the configured codec (%s); lite-agent verify lists the records\n", verify.Plural(undecodable, "session"), verb, why)
 			}
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), rows)

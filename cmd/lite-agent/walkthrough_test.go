@@ -219,3 +219,23 @@ func TestPackageDocListsEveryCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestListWithTheWrongKeySaysWhatItMayBe: records under the configured
+// codec id that fail to decode are, under an encrypting codec, most often
+// read with the wrong key; the listing says so once, besides each row.
+func TestListWithTheWrongKeySaysWhatItMayBe(t *testing.T) {
+	isolateEnv(t)
+	t.Setenv("K1", migKey1)
+	t.Setenv("K2", migKey2)
+	home, work := t.TempDir(), t.TempDir()
+	migFixture(t, home, work, storage.DefaultNamespace, migCodec(t, codecXChaCha, "K1", "k2"))
+	base := []string{"--home", home, "--workdir", work, "--codec", codecXChaCha, "--key-id", "k2"}
+	r := runCLI(t, append(base, "--key-env", "K2", "sessions", "list")...)
+	want := "note: 1 session does not decode with the configured codec (a wrong key or --key-id, or records changed on disk); lite-agent verify lists the records\n"
+	if r.code != 0 || r.stderr != want || !strings.Contains(r.stdout, "unreadable: Storage decode failed") {
+		t.Errorf("code %d\nstdout %s\nstderr %q, want %q", r.code, r.stdout, r.stderr, want)
+	}
+	if r := runCLI(t, append(base, "--key-env", "K1", "sessions", "list")...); r.code != 0 || r.stderr != "" {
+		t.Errorf("right key: code %d stderr %q", r.code, r.stderr)
+	}
+}
