@@ -92,6 +92,15 @@ func newTasksListCommand(g *globalFlags) *cobra.Command {
 			if asJSON {
 				return writeJSON(out, lists)
 			}
+			if len(ids) == 0 {
+				// Say so rather than print nothing, which reads as a hang
+				// or a wrong project. Still exit 0: no list is not a failure.
+				what := "no task lists"
+				if listID != "" {
+					what = "no task list " + listID
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s in project %s (%s)\n", what, p.paths.Workdir(), p.paths.Hash)
+			}
 			return nil
 		},
 	}

@@ -239,3 +239,29 @@ func TestListWithTheWrongKeySaysWhatItMayBe(t *testing.T) {
 		t.Errorf("right key: code %d stderr %q", r.code, r.stderr)
 	}
 }
+
+// TestTasksListOfNothingSaysSo: with no list (or no list of the --list id,
+// a typo) the text listing notes it on stderr instead of printing nothing;
+// the exit status stays 0 and the JSON stays [].
+func TestTasksListOfNothingSaysSo(t *testing.T) {
+	isolateEnv(t)
+	home, work := t.TempDir(), t.TempDir()
+	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: work, Storage: storage.Options{Home: home}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"--home", home, "--workdir", work, "tasks", "list"}
+	for _, tt := range []struct {
+		args         []string
+		stdout, note string
+	}{
+		{nil, "", "note: no task lists in project " + work + " (" + p.Hash + ")\n"},
+		{[]string{"--list", "nope"}, "", "note: no task list nope in project " + work + " (" + p.Hash + ")\n"},
+		{[]string{"--json"}, "[]\n", ""},
+	} {
+		r := runCLI(t, append(base, tt.args...)...)
+		if r.code != 0 || r.stdout != tt.stdout || r.stderr != tt.note {
+			t.Errorf("%v: code %d stdout %q stderr %q, want %q", tt.args, r.code, r.stdout, r.stderr, tt.note)
+		}
+	}
+}
