@@ -265,3 +265,17 @@ func TestTasksListOfNothingSaysSo(t *testing.T) {
 		}
 	}
 }
+
+// TestMigrateWithoutADestinationNamesBoth: --to-store is a destination as
+// much as --to-home is, so the usage error names both.
+func TestMigrateWithoutADestinationNamesBoth(t *testing.T) {
+	isolateEnv(t)
+	r := runCLI(t, "--home", t.TempDir(), "migrate", "--all-projects")
+	if want := "lite-agent: migrate needs a destination: --to-home DIR (a data home) or --to-store URL (a database)\n"; r.code != 2 || r.stderr != want {
+		t.Errorf("code %d stderr %q, want 2 and %q", r.code, r.stderr, want)
+	}
+	r = runCLI(t, "migrate", "--help")
+	if !strings.Contains(r.stdout, "lite-agent migrate --to-home DIR | --to-store URL [flags]") {
+		t.Errorf("usage line: %s", r.stdout)
+	}
+}
