@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -100,6 +101,20 @@ func (g *globalFlags) noteIgnoredEnv(w io.Writer) {
 		list, verb = strings.Join(ignored[:n-1], ", ")+" and "+ignored[n-1], "they apply"
 	}
 	fmt.Fprintf(w, "note: namespace %s ignores %s (%s to the default namespace only)\n", ns, list, verb)
+}
+
+// noteTilde writes a note to w when the value of flag begins with "~": the
+// shell did not expand it (it does not after "--flag="), so the path is
+// taken as a relative one, a directory named "~" under the working directory.
+func noteTilde(w io.Writer, flag, value string) {
+	if !strings.HasPrefix(value, "~") {
+		return
+	}
+	abs, err := filepath.Abs(value)
+	if err != nil {
+		abs = value
+	}
+	fmt.Fprintf(w, "note: %s %q is a relative path, %s: the shell expands ~ only at the start of a word (%s ~/…, not %s=~/…)\n", flag, value, abs, flag, flag)
 }
 
 // workdirOption returns the project directory the flags select: "" for the

@@ -82,6 +82,7 @@ func runMigrate(cmd *cobra.Command, g *globalFlags, f *migrateFlags) error {
 	if !f.toHome.set || strings.TrimSpace(f.toHome.value) == "" {
 		return usagef("migrate needs a destination: --to-home DIR (a data home) or --to-store URL (a database)")
 	}
+	noteTilde(cmd.ErrOrStderr(), "--to-home", f.toHome.value)
 	if f.toNamespace.set {
 		if err := storage.ValidateNamespace(f.toNamespace.value); err != nil {
 			return usagef("invalid --to-namespace %q: %w", f.toNamespace.value, err)

@@ -90,6 +90,9 @@ func newRoot(intr *interrupter) *cobra.Command {
 		},
 		PersistentPreRun: func(cmd *cobra.Command, _ []string) {
 			g.noteIgnoredEnv(cmd.ErrOrStderr())
+			if g.home.set {
+				noteTilde(cmd.ErrOrStderr(), "--home", g.home.value)
+			}
 		},
 		SilenceErrors: true,
 		SilenceUsage:  true,

@@ -279,3 +279,24 @@ func TestMigrateWithoutADestinationNamesBoth(t *testing.T) {
 		t.Errorf("usage line: %s", r.stdout)
 	}
 }
+
+// TestHomeWithAnUnexpandedTildeIsNoted: "--home=~/x" reaches the command
+// as "~/x", a relative path; the command says where that is.
+func TestHomeWithAnUnexpandedTildeIsNoted(t *testing.T) {
+	isolateEnv(t)
+	dir := t.TempDir()
+	t.Chdir(dir)
+	r := runCLI(t, "--home=~/x", "paths")
+	want := `note: --home "~/x" is a relative path, ` + filepath.Join(dir, "~", "x") + ": the shell expands ~ only at the start of a word (--home ~/…, not --home=~/…)\n"
+	if r.code != 0 || r.stderr != want {
+		t.Errorf("code %d stderr %q, want %q", r.code, r.stderr, want)
+	}
+	src := t.TempDir()
+	r = runCLI(t, "--home", src, "migrate", "--all-projects", "--dry-run", "--to-home=~/new")
+	if !strings.Contains(r.stderr, `note: --to-home "~/new" is a relative path, `+filepath.Join(dir, "~", "new")) {
+		t.Errorf("migrate: code %d stderr %q", r.code, r.stderr)
+	}
+	if r := runCLI(t, "--home", src, "paths"); r.stderr != "" {
+		t.Errorf("an absolute home: stderr %q", r.stderr)
+	}
+}
