@@ -47,6 +47,7 @@ type globalFlags struct {
 	keyFile   optionalString // --key-file: file holding the AEAD key
 	keyID     optionalString // --key-id: key version in the AEAD codec id
 	store     optionalString // --store: the database URL
+	managed   optionalString // --managed-permissions: the managed permission file
 
 	opened []interface{ Close() } // the stores openStore opened (not a flag)
 
@@ -63,6 +64,7 @@ func (g *globalFlags) register(cmd *cobra.Command) {
 	fs.Var(&g.keyEnv, "key-env", "read the codec key from environment variable `VAR` (32 bytes as 64 hex characters or base64)")
 	fs.Var(&g.keyFile, "key-file", "read the codec key from file `F` (32 bytes as 64 hex characters or base64)")
 	fs.Var(&g.keyID, "key-id", "key version `ID` recorded in the AEAD codec id (default: "+defaultKeyID+")")
+	fs.Var(&g.managed, "managed-permissions", "the managed permission rules file `F`, whose rules no project file can widen (default: $"+permission.ManagedEnv+" in the default namespace)")
 	fs.Var(&g.store, "store", "keep sessions, task lists and archives in the PostgreSQL database at `URL` (postgres://…) instead of the data home (default: $"+storeEnv+" in the default namespace)")
 }
 
@@ -70,7 +72,8 @@ func (g *globalFlags) register(cmd *cobra.Command) {
 // namespace that are set but that the namespace --namespace selects ignores,
 // as the storage spec requires: LITE_AGENT_HOME (unless --home is given),
 // LITE_AGENT_STORE (unless --store is), LITE_AGENT_TASK_LIST_ID,
-// LITE_AGENT_MANAGED_PERMISSIONS and LITE_AGENT_CLEANUP_DAYS. Without the
+// LITE_AGENT_MANAGED_PERMISSIONS (unless --managed-permissions is) and
+// LITE_AGENT_CLEANUP_DAYS. Without the
 // note an operator who set a managed permission file, say, would run under
 // a weaker policy without a word.
 func (g *globalFlags) noteIgnoredEnv(w io.Writer) {
@@ -86,7 +89,7 @@ func (g *globalFlags) noteIgnoredEnv(w io.Writer) {
 		{storage.HomeEnv, g.home.set},
 		{storeEnv, g.store.set},
 		{liteagent.TaskListEnv, false},
-		{permission.ManagedEnv, false},
+		{permission.ManagedEnv, g.managed.set},
 		{liteagent.CleanupDaysEnv, false},
 	} {
 		if !v.overrode && os.Getenv(v.name) != "" {

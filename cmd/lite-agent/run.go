@@ -88,11 +88,15 @@ func newRoot(intr *interrupter) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return usagef("missing command; run 'lite-agent --help' for usage")
 		},
-		PersistentPreRun: func(cmd *cobra.Command, _ []string) {
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			if g.managed.set && strings.TrimSpace(g.managed.value) == "" {
+				return usagef("--managed-permissions must not be empty")
+			}
 			g.noteIgnoredEnv(cmd.ErrOrStderr())
 			if g.home.set {
 				noteTilde(cmd.ErrOrStderr(), "--home", g.home.value)
 			}
+			return nil
 		},
 		SilenceErrors: true,
 		SilenceUsage:  true,

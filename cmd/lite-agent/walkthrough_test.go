@@ -300,3 +300,49 @@ func TestHomeWithAnUnexpandedTildeIsNoted(t *testing.T) {
 		t.Errorf("an absolute home: stderr %q", r.stderr)
 	}
 }
+
+// TestManagedPermissionsFlag: a custom namespace ignores
+// LITE_AGENT_MANAGED_PERMISSIONS, and the storage spec says to pass the
+// managed file explicitly instead; --managed-permissions is how, in any
+// namespace, and it takes the place of the variable.
+func TestManagedPermissionsFlag(t *testing.T) {
+	isolateEnv(t)
+	dir := t.TempDir()
+	denyRead := filepath.Join(dir, "deny-read.json")
+	denyBash := filepath.Join(dir, "deny-bash.json")
+	for name, tool := range map[string]string{denyRead: "read_file", denyBash: "bash"} {
+		if err := os.WriteFile(name, []byte(`{"version":1,"rules":[{"id":"m","tool":"`+tool+`","effect":"deny"}]}`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	base := []string{"--home", t.TempDir(), "--workdir", t.TempDir()}
+	for _, tt := range []struct {
+		name        string
+		env         string
+		args        []string
+		read, bash  string // the first word of each decision
+		stderrEmpty bool
+	}{
+		{"acme with the flag", "", []string{"--namespace", "acme", "--managed-permissions", denyRead}, "deny", "ask", true},
+		{"acme, variable set, with the flag", denyBash, []string{"--namespace", "acme", "--managed-permissions", denyRead}, "deny", "ask", true},
+		{"default namespace, the flag wins over the variable", denyBash, []string{"--managed-permissions", denyRead}, "deny", "ask", true},
+		{"default namespace, the variable", denyBash, nil, "allow", "deny", true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv(permission.ManagedEnv, tt.env)
+			for tool, want := range map[string]string{"read_file": tt.read, "bash": tt.bash} {
+				r := runCLI(t, append(append(append([]string{}, base...), tt.args...), "permissions", "check", tool, `{"path":"a","command":"ls"}`)...)
+				if r.code != 0 || !strings.HasPrefix(r.stdout, want+" ") || (tt.stderrEmpty && r.stderr != "") {
+					t.Errorf("%s: code %d stdout %q stderr %q, want %s", tool, r.code, r.stdout, r.stderr, want)
+				}
+			}
+		})
+	}
+	r := runCLI(t, append(base, "--managed-permissions", filepath.Join(dir, "missing.json"), "permissions", "check", "bash")...)
+	if r.code == 0 || !strings.Contains(r.stderr, "missing.json") {
+		t.Errorf("a missing managed file: code %d stderr %q", r.code, r.stderr)
+	}
+	if r := runCLI(t, append(base, "--managed-permissions", " ", "paths")...); r.code != 2 {
+		t.Errorf("an empty --managed-permissions: code %d stderr %q", r.code, r.stderr)
+	}
+}
