@@ -334,7 +334,7 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 	for _, id := range []struct{ flag, id string }{{"--resume", f.resume}, {"--session-id", f.newID}} {
 		if id.id != "" {
 			if err := storage.ValidateID(id.id); err != nil {
-				return nil, usagef("invalid %s %q: %w", id.flag, id.id, err)
+				return nil, invalidID(id.flag, id.id, err)
 			}
 		}
 	}

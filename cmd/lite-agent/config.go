@@ -2,9 +2,16 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
+	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/verify"
+	"github.com/lite-agent/lite-agent-go/permission"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/storage/codec"
 	"github.com/spf13/cobra"
@@ -40,6 +47,7 @@ type globalFlags struct {
 	keyFile   optionalString // --key-file: file holding the AEAD key
 	keyID     optionalString // --key-id: key version in the AEAD codec id
 	store     optionalString // --store: the database URL
+	managed   optionalString // --managed-permissions: the managed permission file
 
 	opened []interface{ Close() } // the stores openStore opened (not a flag)
 
@@ -56,7 +64,60 @@ func (g *globalFlags) register(cmd *cobra.Command) {
 	fs.Var(&g.keyEnv, "key-env", "read the codec key from environment variable `VAR` (32 bytes as 64 hex characters or base64)")
 	fs.Var(&g.keyFile, "key-file", "read the codec key from file `F` (32 bytes as 64 hex characters or base64)")
 	fs.Var(&g.keyID, "key-id", "key version `ID` recorded in the AEAD codec id (default: "+defaultKeyID+")")
+	fs.Var(&g.managed, "managed-permissions", "the managed permission rules file `F`, whose rules no project file can widen (default: $"+permission.ManagedEnv+" in the default namespace)")
 	fs.Var(&g.store, "store", "keep sessions, task lists and archives in the PostgreSQL database at `URL` (postgres://…) instead of the data home (default: $"+storeEnv+" in the default namespace)")
+}
+
+// noteIgnoredEnv writes one note to w naming the variables of the default
+// namespace that are set but that the namespace --namespace selects ignores,
+// as the storage spec requires: LITE_AGENT_HOME (unless --home is given),
+// LITE_AGENT_STORE (unless --store is), LITE_AGENT_TASK_LIST_ID,
+// LITE_AGENT_MANAGED_PERMISSIONS (unless --managed-permissions is) and
+// LITE_AGENT_CLEANUP_DAYS. Without the
+// note an operator who set a managed permission file, say, would run under
+// a weaker policy without a word.
+func (g *globalFlags) noteIgnoredEnv(w io.Writer) {
+	ns := g.namespace.value
+	if !g.namespace.set || ns == storage.DefaultNamespace || storage.ValidateNamespace(ns) != nil {
+		return
+	}
+	var ignored []string
+	for _, v := range []struct {
+		name     string
+		overrode bool // a flag that takes precedence anyway
+	}{
+		{storage.HomeEnv, g.home.set},
+		{storeEnv, g.store.set},
+		{liteagent.TaskListEnv, false},
+		{permission.ManagedEnv, g.managed.set},
+		{liteagent.CleanupDaysEnv, false},
+	} {
+		if !v.overrode && os.Getenv(v.name) != "" {
+			ignored = append(ignored, v.name)
+		}
+	}
+	if len(ignored) == 0 {
+		return
+	}
+	list, verb := ignored[0], "it applies"
+	if n := len(ignored); n > 1 {
+		list, verb = strings.Join(ignored[:n-1], ", ")+" and "+ignored[n-1], "they apply"
+	}
+	fmt.Fprintf(w, "note: namespace %s ignores %s (%s to the default namespace only)\n", ns, list, verb)
+}
+
+// noteTilde writes a note to w when the value of flag begins with "~": the
+// shell did not expand it (it does not after "--flag="), so the path is
+// taken as a relative one, a directory named "~" under the working directory.
+func noteTilde(w io.Writer, flag, value string) {
+	if !strings.HasPrefix(value, "~") {
+		return
+	}
+	abs, err := filepath.Abs(value)
+	if err != nil {
+		abs = value
+	}
+	fmt.Fprintf(w, "note: %s %q is a relative path, %s: the shell expands ~ only at the start of a word (%s ~/…, not %s=~/…)\n", flag, value, abs, flag, flag)
 }
 
 // workdirOption returns the project directory the flags select: "" for the
@@ -145,7 +206,7 @@ func (g *globalFlags) keySource() (keySource, error) {
 
 // defaultKeyID is the key version used in AEAD codec ids when --key-id is
 // not given.
-const defaultKeyID = "k1"
+const defaultKeyID = verify.DefaultKeyID
 
 // buildCodec returns the codec called name, one of codecNames, reading its
 // key from key when it encrypts; keyID is the key version that becomes part

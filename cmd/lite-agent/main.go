@@ -1,23 +1,26 @@
-// Command lite-agent operates on the data home of lite-agent-go agents.
+// Command lite-agent runs lite-agent-go agents from a terminal and operates
+// on the data home they leave behind.
 //
 // Usage:
 //
 //	lite-agent [global flags] <command> [flags]
 //
 // The global flags select the project (--workdir), the namespace
-// (--namespace), the data home (--home) and the record codec (--codec with
-// --key-env or --key-file). The commands are:
+// (--namespace), the data home (--home), the record codec (--codec with
+// --key-env or --key-file, and --key-id) and, instead of the data home's
+// files, a PostgreSQL store (--store). The commands are:
 //
-//	run       run one prompt as an agent turn, streaming the answer
-//	chat      an interactive conversation in one session
-//	paths     print the resolved storage layout of the project
-//	sessions  list, show and delete sessions
-//	tasks     list task lists
-//	cleanup   remove stale runtime files from the data home
-//	verify    check that every runtime record decodes
-//	migrate   copy the data to another home, namespace, workdir or codec, verified
-//	permissions check   print what the permission rules decide for a tool call
-//	mcp list  show the configured MCP servers
+//	run          run one prompt as an agent turn, streaming the answer
+//	chat         an interactive conversation in one session
+//	paths        print the resolved storage layout of the project
+//	sessions     list, show, delete, compact, checkpoints, restore and fork sessions
+//	tasks        list task lists
+//	cleanup      remove stale runtime files from the data home
+//	verify       check that every runtime record decodes
+//	migrate      copy the data to another home, namespace, workdir, codec or store, verified
+//	permissions  check: print what the permission rules decide for a tool call
+//	mcp          list: show the configured MCP servers
+//	audit        verify: check the hash chain of an audit log (run --audit-log)
 //
 // lite-agent exits 0 on success, 1 when an operation fails, 2 when the
 // command line is wrong and 130 when an interrupt (Ctrl-C) stopped it; a

@@ -15,13 +15,9 @@ func newMCPCommand(g *globalFlags) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "mcp <command>",
 		Short: "Inspect the MCP servers of the project",
-		Args:  noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return usagef("missing mcp command; run 'lite-agent mcp --help' for usage")
-		},
 	}
 	cmd.AddCommand(newMCPListCommand(g))
-	return cmd
+	return group(cmd)
 }
 
 // newMCPListCommand returns mcp list, which shows the configured MCP

@@ -33,7 +33,7 @@ type migrateFlags struct {
 func newMigrateCommand(g *globalFlags) *cobra.Command {
 	var f migrateFlags
 	cmd := &cobra.Command{
-		Use:   "migrate --to-home DIR",
+		Use:   "migrate --to-home DIR | --to-store URL",
 		Short: "Copy the project (or the whole home) to a new home, namespace, workdir or codec, verifying every record",
 		Long: "migrate reads every record of the project (with --all-projects, of every project and\n" +
 			"the home's configuration files) with the configuration the global flags select, writes\n" +
@@ -41,14 +41,15 @@ func newMigrateCommand(g *globalFlags) *cobra.Command {
 			"The source is only read. The destination (the project directory under --to-home, or\n" +
 			"--to-home itself with --all-projects) must not exist or be empty. Without --to-codec the\n" +
 			"destination keeps the source's codec and key. Stop every agent using the data and back\n" +
-			"it up first.",
+			"it up first. --to-store URL copies the project into a PostgreSQL database instead, and\n" +
+			"--from-store URL copies one out of it into --to-home.",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runMigrate(cmd, g, &f)
 		},
 	}
 	fs := cmd.Flags()
-	fs.Var(&f.toHome, "to-home", "destination data home `DIR` (required)")
+	fs.Var(&f.toHome, "to-home", "destination data home `DIR` (required unless --to-store)")
 	fs.Var(&f.toNamespace, "to-namespace", "destination namespace `N` (default: the source's)")
 	fs.Var(&f.toWorkdir, "to-workdir", "destination project directory `D`, which changes the project hash (default: the source's)")
 	fs.Var(&f.toCodec, "to-codec", "destination record `codec`: "+codecNamesUsage+" (default: the source's codec and key)")
@@ -79,8 +80,9 @@ func runMigrate(cmd *cobra.Command, g *globalFlags, f *migrateFlags) error {
 	}
 	// Check the command line before anything reads a key or a file.
 	if !f.toHome.set || strings.TrimSpace(f.toHome.value) == "" {
-		return usagef("migrate needs --to-home DIR, the destination data home")
+		return usagef("migrate needs a destination: --to-home DIR (a data home) or --to-store URL (a database)")
 	}
+	noteTilde(cmd.ErrOrStderr(), "--to-home", f.toHome.value)
 	if f.toNamespace.set {
 		if err := storage.ValidateNamespace(f.toNamespace.value); err != nil {
 			return usagef("invalid --to-namespace %q: %w", f.toNamespace.value, err)

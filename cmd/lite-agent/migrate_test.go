@@ -391,7 +391,7 @@ func TestMigrateBadInputExitsWithOneLine(t *testing.T) {
 			args: func(src, dst string) []string {
 				return []string{"--home", src, "--workdir", workdir, "migrate", "--to-home", dst}
 			},
-			code: 1, want: "records are encoded with xchacha20poly1305.v1.k1; pass --codec and the key",
+			code: 1, want: "records are encoded with xchacha20poly1305.v1.k1; pass --codec xchacha20poly1305 and its key",
 		},
 		{
 			name: "wrong source key",

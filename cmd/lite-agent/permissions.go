@@ -12,13 +12,9 @@ func newPermissionsCommand(g *globalFlags) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "permissions",
 		Short: "Check what the permission rules decide",
-		Args:  noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return usagef("missing subcommand: check")
-		},
 	}
 	cmd.AddCommand(newPermissionsCheckCommand(g))
-	return cmd
+	return group(cmd)
 }
 
 // checkResult is the output of permissions check.

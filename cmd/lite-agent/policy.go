@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"os"
 
 	"github.com/lite-agent/lite-agent-go/permission"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -66,9 +68,18 @@ func (f *agentFlags) policy(p project) (permission.Policy, error) {
 	if err != nil {
 		return nil, err
 	}
+	if p.managed != "" {
+		// Given by name, the file must be there: the permission package
+		// skips a missing file, which here would drop the host's policy
+		// over a typo.
+		if _, err := os.Stat(p.managed); err != nil {
+			return nil, fmt.Errorf("--managed-permissions: %w", err)
+		}
+	}
 	files := permission.FileOptions{
-		Workdir: p.paths.Workdir(),
-		Storage: storage.Options{Namespace: p.paths.Namespace, Home: p.paths.Home},
+		Workdir:     p.paths.Workdir(),
+		Storage:     storage.Options{Namespace: p.paths.Namespace, Home: p.paths.Home},
+		ManagedFile: p.managed,
 	}
 	restrictOpts := files
 	restrictOpts.Default = permission.Allow

@@ -17,6 +17,10 @@ type project struct {
 	paths storage.ProjectPaths
 	opts  storage.Options
 	enc   storage.Encoding
+	// managed is the managed permission file --managed-permissions names;
+	// "" leaves it to permission.FileOptions (the variable, in the default
+	// namespace only).
+	managed string
 }
 
 // project resolves the global flags into a project. It creates nothing.
@@ -34,9 +38,10 @@ func (g *globalFlags) project() (project, error) {
 		return project{}, err
 	}
 	return project{
-		paths: p,
-		opts:  opts,
-		enc:   storage.Encoding{Codec: opts.Codec, Namespace: p.Namespace, ProjectID: p.Hash},
+		paths:   p,
+		opts:    opts,
+		enc:     storage.Encoding{Codec: opts.Codec, Namespace: p.Namespace, ProjectID: p.Hash},
+		managed: g.managed.value,
 	}, nil
 }
 

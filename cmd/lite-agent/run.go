@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/auditcmd"
+	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/spf13/cobra"
 )
 
@@ -79,13 +80,23 @@ func newRoot(intr *interrupter) *cobra.Command {
 	g := &globalFlags{codec: codecNone, intr: intr}
 	root := &cobra.Command{
 		Use:   "lite-agent <command>",
-		Short: "Operate on the data home of lite-agent agents",
-		Long: "lite-agent operates on the runtime state of lite-agent-go agents: a namespaced\n" +
-			"data home holding sessions, task lists and spilled output, optionally encoded\n" +
-			"by a codec.",
+		Short: "Run lite-agent agents and operate on their data home",
+		Long: "lite-agent runs an agent on a project (run, chat) and inspects, cleans, verifies\n" +
+			"and migrates what agents leave behind: a namespaced data home holding sessions,\n" +
+			"task lists, context archives and spilled output, optionally encoded by a codec.",
 		Args: rootArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return usagef("missing command; run 'lite-agent --help' for usage")
+		},
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			if g.managed.set && strings.TrimSpace(g.managed.value) == "" {
+				return usagef("--managed-permissions must not be empty")
+			}
+			g.noteIgnoredEnv(cmd.ErrOrStderr())
+			if g.home.set {
+				noteTilde(cmd.ErrOrStderr(), "--home", g.home.value)
+			}
+			return nil
 		},
 		SilenceErrors: true,
 		SilenceUsage:  true,
@@ -169,6 +180,33 @@ func noArgs(cmd *cobra.Command, args []string) error {
 	return nil
 }
 
+// group makes cmd a command group: run without a command, or with one it
+// does not have, it fails with a usage error naming its commands.
+func group(cmd *cobra.Command) *cobra.Command {
+	want := func() string {
+		var names []string
+		for _, sub := range cmd.Commands() {
+			if sub.IsAvailableCommand() {
+				names = append(names, sub.Name())
+			}
+		}
+		if len(names) < 2 {
+			return strings.Join(names, "")
+		}
+		return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	}
+	cmd.Args = func(_ *cobra.Command, args []string) error {
+		if len(args) > 0 {
+			return usagef("unknown %s command %q: want %s", cmd.Name(), args[0], want())
+		}
+		return nil
+	}
+	cmd.RunE = func(*cobra.Command, []string) error {
+		return usagef("missing %s command: want %s", cmd.Name(), want())
+	}
+	return cmd
+}
+
 // A usageError reports a wrong command line: an unknown command or flag, a
 // bad flag value or a forbidden combination of flags. run exits 2 on it.
 type usageError struct {
@@ -182,6 +220,31 @@ func (e *usageError) Unwrap() error { return e.err }
 func usagef(format string, a ...any) error {
 	return &usageError{err: fmt.Errorf(format, a...)}
 }
+
+// invalidID is the usage error for an id that storage.ValidateID rejected
+// (err): what carried it (a flag, or "session id") and the id, then the rule
+// the id breaks, once.
+func invalidID(what, id string, err error) error {
+	return &usageError{err: &idError{what: what, id: id, err: err}}
+}
+
+// idError reports a rejected id in one sentence. It wraps the
+// *storage.Error, whose own text would name the id a second time.
+type idError struct {
+	what, id string
+	err      error
+}
+
+func (e *idError) Error() string {
+	rule := e.err.Error()
+	var se *storage.Error
+	if errors.As(e.err, &se) {
+		rule = se.Message
+	}
+	return fmt.Sprintf("invalid %s %q: %s", e.what, e.id, rule)
+}
+
+func (e *idError) Unwrap() error { return e.err }
 
 // oneLine renders msg on a single line by escaping control characters, such
 // as a newline inside a flag name, as Go string escapes.

@@ -23,15 +23,11 @@ import (
 func newSessionsCommand(g *globalFlags) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sessions",
-		Short: "List, show, delete, restore and fork the project's sessions",
-		Args:  noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return usagef("missing subcommand: list, show, delete, checkpoints, restore or fork")
-		},
+		Short: "List, show, delete, compact, restore and fork the project's sessions",
 	}
 	cmd.AddCommand(newSessionsListCommand(g), newSessionsShowCommand(g), newSessionsDeleteCommand(g), newSessionsCompactCommand(g))
 	cmd.AddCommand(rewindcmd.Commands(g.rewindAgent, oneID, usagef)...)
-	return cmd
+	return group(cmd)
 }
 
 // sessionRow is one session in the output of sessions list.
@@ -76,6 +72,7 @@ func newSessionsListCommand(g *globalFlags) *cobra.Command {
 				return err
 			}
 			mismatched, founds := map[string]int{}, []string(nil)
+			undecodable := 0 // logs under the configured codec id that do not decode
 			if cp != nil {
 				sums, err := cp.Summaries(cmd.Context())
 				if err != nil {
@@ -91,6 +88,8 @@ func newSessionsListCommand(g *globalFlags) *cobra.Command {
 								founds = append(founds, se.Found)
 							}
 							mismatched[se.Found]++
+						} else if errors.As(s.Err, &se) && se.Op == "decode" {
+							undecodable++
 						}
 					}
 					rows = append(rows, row)
@@ -104,6 +103,17 @@ func newSessionsListCommand(g *globalFlags) *cobra.Command {
 					what = "session"
 				}
 				fmt.Fprintf(cmd.ErrOrStderr(), "note: %d %s: %s\n", n, what, verify.MismatchHint(found, 0, 0))
+			}
+			if undecodable > 0 {
+				why := "damaged records"
+				if isAEAD(g.codec) {
+					why = "a wrong key or --key-id, or records changed on disk"
+				}
+				verb := "do"
+				if undecodable == 1 {
+					verb = "does"
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s %s not decode with the configured codec (%s); lite-agent verify lists the records\n", verify.Plural(undecodable, "session"), verb, why)
 			}
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), rows)
@@ -263,6 +273,11 @@ func newSessionsDeleteCommand(g *globalFlags) *cobra.Command {
 		Args: oneID,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			id := args[0]
+			if cmd.Flags().Changed("task-list") {
+				if err := storage.ValidateID(sharedList); err != nil {
+					return invalidID("--task-list", sharedList, err)
+				}
+			}
 			p, err := g.project()
 			if err != nil {
 				return err
@@ -281,15 +296,11 @@ func newSessionsDeleteCommand(g *globalFlags) *cobra.Command {
 				return &session.NotFoundError{SessionID: id} // nothing stored in this project
 			}
 			shared := sharedList
-			if cmd.Flags().Changed("task-list") {
-				if err := storage.ValidateID(shared); err != nil {
-					return usagef("invalid --task-list %q: %w", shared, err)
-				}
-			} else if p.paths.Namespace == storage.DefaultNamespace {
+			if !cmd.Flags().Changed("task-list") && p.paths.Namespace == storage.DefaultNamespace {
 				shared = os.Getenv(liteagent.TaskListEnv)
 				if shared != "" {
 					if err := storage.ValidateID(shared); err != nil {
-						return fmt.Errorf("%s: %w", liteagent.TaskListEnv, err)
+						return &idError{what: liteagent.TaskListEnv, id: shared, err: err}
 					}
 				}
 			}
@@ -319,7 +330,7 @@ func oneID(cmd *cobra.Command, args []string) error {
 		return usagef("%s takes one session id", cmd.Name())
 	}
 	if err := storage.ValidateID(args[0]); err != nil {
-		return usagef("invalid session id %q: %w", args[0], err)
+		return invalidID("session id", args[0], err)
 	}
 	return nil
 }

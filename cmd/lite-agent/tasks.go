@@ -14,13 +14,9 @@ func newTasksCommand(g *globalFlags) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "tasks",
 		Short: "Inspect the project's task lists",
-		Args:  noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return usagef("missing subcommand: list")
-		},
 	}
 	cmd.AddCommand(newTasksListCommand(g))
-	return cmd
+	return group(cmd)
 }
 
 // taskList is one list in the output of tasks list.
@@ -41,7 +37,7 @@ func newTasksListCommand(g *globalFlags) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if cmd.Flags().Changed("list") {
 				if err := storage.ValidateID(listID); err != nil {
-					return usagef("invalid --list %q: %w", listID, err)
+					return invalidID("--list", listID, err)
 				}
 			}
 			p, err := g.project()
@@ -95,6 +91,15 @@ func newTasksListCommand(g *globalFlags) *cobra.Command {
 			}
 			if asJSON {
 				return writeJSON(out, lists)
+			}
+			if len(ids) == 0 {
+				// Say so rather than print nothing, which reads as a hang
+				// or a wrong project. Still exit 0: no list is not a failure.
+				what := "no task lists"
+				if listID != "" {
+					what = "no task list " + listID
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s in project %s (%s)\n", what, p.paths.Workdir(), p.paths.Hash)
 			}
 			return nil
 		},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 
 	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/verify"
@@ -36,6 +37,7 @@ func newVerifyCommand(g *globalFlags) *cobra.Command {
 				}
 				return finishVerify(cmd.OutOrStdout(), &rep, asJSON)
 			}
+			noteMissingData(cmd.ErrOrStderr(), p, all)
 			dirs := []string{p.paths.ProjectDir()}
 			if all {
 				if dirs, err = verify.ProjectDirs(storage.ProjectsDir(p.paths.Home)); err != nil {
@@ -51,6 +53,20 @@ func newVerifyCommand(g *globalFlags) *cobra.Command {
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().BoolVar(&all, "all", false, "verify every project of the data home")
 	return cmd
+}
+
+// noteMissingData writes a note to w when there is nothing to verify: no
+// data home, or (without all) no data of the project in it. verify is the
+// check step of every migration recipe, and a mistyped --home or --workdir
+// would otherwise pass it with "checked 0 files".
+func noteMissingData(w io.Writer, p project, all bool) {
+	if ok, err := exists(p.paths.Home); err == nil && !ok {
+		fmt.Fprintf(w, "note: the data home %s does not exist\n", p.paths.Home)
+		return
+	}
+	if ok, err := exists(p.paths.ProjectDir()); err == nil && !ok && !all {
+		fmt.Fprintf(w, "note: %s holds no data of the project %s (%s)\n", p.paths.Home, p.paths.Workdir(), p.paths.Hash)
+	}
 }
 
 // finishVerify prints rep and fails when it lists a problem.

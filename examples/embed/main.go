@@ -34,6 +34,12 @@ func main() {
 
 // run asks one question in the current directory and prints the answer.
 func run(ctx context.Context, m model.Provider, home string, out io.Writer) error {
+	// Check the key first: the SDK never shows a codec callback's error
+	// (it may hold key material), so a bad key would otherwise surface as
+	// "Storage encode failed" at the first write.
+	if _, err := loadKey("k1"); err != nil {
+		return err
+	}
 	enc, err := codec.NewAEAD(codec.AEADOptions{
 		KeyID: "k1", // the key version: part of every record's codec id
 		Key:   func(ctx context.Context, keyID string) ([]byte, error) { return loadKey(keyID) },

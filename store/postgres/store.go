@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -262,11 +263,24 @@ func parseProblem(err error, dsn string) string {
 	return msg
 }
 
-// scrub returns err's text with every occurrence of password replaced.
+// scrub returns err's text on one line, with every occurrence of password
+// replaced. The driver reports each connection attempt (with and without
+// TLS, each address of a host) on a line of its own; they become one line,
+// "; " between them, an attempt that failed like the one before it once.
 func scrub(err error, password string) string {
 	msg := err.Error()
 	if password != "" {
 		msg = strings.ReplaceAll(msg, password, "xxxxx")
 	}
-	return msg
+	var parts []string
+	for _, line := range strings.FieldsFunc(msg, func(r rune) bool { return r == '\n' || r == '\r' }) {
+		line = strings.TrimSpace(line)
+		if line != "" && !slices.Contains(parts, line) {
+			parts = append(parts, line)
+		}
+	}
+	if len(parts) < 2 {
+		return strings.Join(parts, "")
+	}
+	return parts[0] + " " + strings.Join(parts[1:], "; ")
 }

@@ -20,6 +20,9 @@ func WriteReport(w io.Writer, rep migrate.Report) {
 	what := "project " + rep.Source.Hash
 	if rep.Source.Hash == "" {
 		what = fmt.Sprintf("%d projects", len(rep.Projects))
+		if len(rep.Projects) == 1 {
+			what = "1 project"
+		}
 	}
 	verb := "migrated"
 	if rep.DryRun {

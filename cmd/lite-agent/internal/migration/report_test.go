@@ -2,6 +2,7 @@ package migration
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 	"time"
 
@@ -60,6 +61,24 @@ func TestMigrateProgressLineShowsRecordTotalsOnlyWhenCounted(t *testing.T) {
 	} {
 		if got := progressLine(tc.pr); got != tc.want {
 			t.Errorf("progressLine(%+v)\n got  %q\n want %q", tc.pr, got, tc.want)
+		}
+	}
+}
+
+// TestReportCountsProjectsInGoodEnglish: "migrated 1 project", not "1 projects".
+func TestReportCountsProjectsInGoodEnglish(t *testing.T) {
+	for _, tc := range []struct {
+		projects []string
+		want     string
+	}{
+		{[]string{"a"}, "migrated 1 project\n"},
+		{[]string{"a", "b"}, "migrated 2 projects\n"},
+		{nil, "migrated 0 projects\n"},
+	} {
+		var buf bytes.Buffer
+		WriteReport(&buf, migrate.Report{Projects: tc.projects, Verified: true})
+		if first, _, _ := strings.Cut(buf.String(), "\n"); first+"\n" != tc.want {
+			t.Errorf("%d projects: first line %q, want %q", len(tc.projects), first, tc.want)
 		}
 	}
 }

@@ -49,13 +49,19 @@ func Run[E any](table []Command[E], e E, line string) (quit bool, err error) {
 	return false, fmt.Errorf("unknown command %s (/help lists the commands)", name)
 }
 
-// Help writes one line per command of table.
+// Help writes one line per command of table: its name and arguments, then
+// its description, the descriptions aligned in one column.
 func Help[E any](w io.Writer, table []Command[E]) {
-	for _, c := range table {
-		use := c.Name
+	uses := make([]string, len(table))
+	width := 0
+	for i, c := range table {
+		uses[i] = c.Name
 		if c.Args != "" {
-			use += " " + c.Args
+			uses[i] += " " + c.Args
 		}
-		fmt.Fprintf(w, "  %-16s %s\n", use, c.Short)
+		width = max(width, len(uses[i]))
+	}
+	for i, c := range table {
+		fmt.Fprintf(w, "  %-*s  %s\n", width, uses[i], c.Short)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/lite-agent/lite-agent-go/storage"
 )
@@ -151,8 +152,33 @@ func MismatchHint(found string, records, files int) string {
 	if found == storage.FoundPlaintext {
 		return what + " plaintext; run without --codec, or migrate them (lite-agent migrate)"
 	}
-	return fmt.Sprintf("%s encoded with %s; pass --codec and the key (--key-env or --key-file)", what, found)
+	return fmt.Sprintf("%s encoded with %s; pass %s", what, found, codecFlags(found))
 }
+
+// codecFlags returns the global flags that read records written with the
+// codec id found: a compressing codec takes no key, and an encrypting one
+// needs --key-id when found names another key version than the default.
+// A codec id the command line does not build is named as it is.
+func codecFlags(found string) string {
+	switch found {
+	case "gzip-v1":
+		return "--codec gzip"
+	case "zstd-v1":
+		return "--codec zstd"
+	}
+	alg, keyID, ok := strings.Cut(found, ".v1.")
+	if ok && keyID != "" && (alg == "xchacha20poly1305" || alg == "aes256gcm") {
+		flags := "--codec " + alg
+		if keyID != DefaultKeyID {
+			flags += " --key-id " + keyID
+		}
+		return flags + " and its key (--key-env or --key-file)"
+	}
+	return "--codec and the key (--key-env or --key-file)"
+}
+
+// DefaultKeyID is the key version of --key-id when it is not given.
+const DefaultKeyID = "k1"
 
 // Plural returns n and noun, with an s unless n is 1.
 func Plural(n int, noun string) string {

@@ -15,10 +15,13 @@ func TestMismatchHint(t *testing.T) {
 		records, files int
 		want           string
 	}{
-		{"gzip-v1", 0, 0, "records are encoded with gzip-v1; pass --codec and the key (--key-env or --key-file)"},
-		{"xchacha20poly1305.v1.k1", 12, 3, "12 records in 3 files are encoded with xchacha20poly1305.v1.k1; pass --codec and the key (--key-env or --key-file)"},
+		{"gzip-v1", 0, 0, "records are encoded with gzip-v1; pass --codec gzip"},
+		{"zstd-v1", 0, 0, "records are encoded with zstd-v1; pass --codec zstd"},
+		{"xchacha20poly1305.v1.k1", 12, 3, "12 records in 3 files are encoded with xchacha20poly1305.v1.k1; pass --codec xchacha20poly1305 and its key (--key-env or --key-file)"},
+		{"aes256gcm.v1.2026-q3", 0, 0, "records are encoded with aes256gcm.v1.2026-q3; pass --codec aes256gcm --key-id 2026-q3 and its key (--key-env or --key-file)"},
+		{"rot13.v1.k1", 0, 0, "records are encoded with rot13.v1.k1; pass --codec and the key (--key-env or --key-file)"},
 		{"plaintext", 0, 0, "records are plaintext; run without --codec, or migrate them (lite-agent migrate)"},
-		{"gzip-v1", 1, 1, "1 record in 1 file is encoded with gzip-v1; pass --codec and the key (--key-env or --key-file)"},
+		{"gzip-v1", 1, 1, "1 record in 1 file is encoded with gzip-v1; pass --codec gzip"},
 		{"plaintext", 3, 1, "3 records in 1 file are plaintext; run without --codec, or migrate them (lite-agent migrate)"},
 	}
 	for _, tt := range tests {
