@@ -8,6 +8,7 @@ import (
 
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
 	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/task"
 )
 
@@ -55,5 +56,26 @@ func TestListMarkedSharedSurvivesASessionOfTheSameName(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(list, "1.json")); err != nil {
 		t.Errorf("the shared list was removed with a session of its name: %v", err)
+	}
+}
+
+// An id that cannot name a session file is refused as such, not reported
+// missing, and nothing beside the sessions directory is touched.
+func TestDeleteSessionRefusesAnInvalidID(t *testing.T) {
+	f := newFixture(t)
+	a := f.agent(t, f.options(nil))
+	outside := filepath.Join(filepath.Dir(a.Paths().SessionsDir), "x.jsonl")
+	if err := os.WriteFile(outside, []byte("{}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"../x", "a.b", "", "x/y", "sp ace"} {
+		err := a.DeleteSession(t.Context(), id)
+		var se *storage.Error
+		if !errors.As(err, &se) || errors.Is(err, session.ErrNotFound) {
+			t.Errorf("DeleteSession(%q) = %v, want the *storage.Error of an invalid id", id, err)
+		}
+	}
+	if _, err := os.Stat(outside); err != nil {
+		t.Errorf("a file beside the sessions directory: %v", err)
 	}
 }

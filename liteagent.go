@@ -872,7 +872,8 @@ func (a *Agent) ListSessions(ctx context.Context) ([]session.Info, error) {
 // remain, and so does a list named like the session but marked shared by
 // the agent that uses it. A session with nothing stored is an error
 // matching session.ErrNotFound (a *session.NotFoundError) and nothing is
-// cancelled or removed.
+// cancelled or removed. With the built-in file stores, an id that cannot
+// name a session file is the *storage.Error of [storage.ValidateID].
 //
 // It first cancels the session's work: its running turns and its subagent
 // groups, whose results then start no autonomous turn. Called from a tool
@@ -884,6 +885,11 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 	}
 	if inHook(ctx, a) {
 		return ErrReentrant
+	}
+	if a.mode == fileStore {
+		if err := storage.ValidateID(id); err != nil {
+			return err
+		}
 	}
 	if s, ok := a.callSession(ctx); ok && s == id {
 		return ErrDeletingRunningSession
