@@ -606,7 +606,7 @@ func sameJSON(a, b any) error {
 
 // exportProject writes every session, archive, task list and spilled body
 // of src into the files of dst.
-func exportFiles(ctx context.Context, src *Project, dst fileSide, rep *FilesReport, w *exportWriter) error {
+func exportFiles(ctx context.Context, src *Project, dst fileSide, rep *FilesReport, w exportSink) error {
 	// The task lists are read and checked first, so that a list the files
 	// cannot hold stops the export before it writes anything.
 	lists, err := exportedTaskLists(ctx, src)

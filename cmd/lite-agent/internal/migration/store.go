@@ -2,12 +2,19 @@ package migration
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
+	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/filelock"
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -35,26 +42,172 @@ func ToStore(ctx context.Context, url string, enc storage.Encoding, paths storag
 // FromStore copies the project at paths (in the destination data home),
 // encoded with codec, from the database at url into that home, keeping
 // namespace, project hash and codec (see postgres.Project.ExportFiles).
-// The project directory must not exist or be empty; it carries
-// migrate.MarkerName until the copy is verified. If anything fails, what
-// the export made is removed again (see postgres.Project.ExportFiles): not
-// the files an agent of the project may have written there meanwhile. The
-// database is only read.
+// The project directory must not exist or be empty, or hold what a
+// FromStore of the same database that did not finish left there. The
+// directory is locked (migrate.MarkerName's lock) and carries
+// migrate.MarkerName, naming the database, until the copy is verified, so
+// that a copy killed part-way is recognisably incomplete (agents refuse
+// it, lite-agent verify reports it). A rerun removes that partial copy
+// (see postgres.Project.RemovePartialExport) and completes the copy: only
+// when the marker names the same database and the directory holds nothing
+// but files that begin as the export writes them; anything else is
+// refused, and the directory is left as it is for the operator. If
+// anything fails, what the export made is removed again (see
+// postgres.Project.ExportFiles): not the files an agent of the project may
+// have written there meanwhile. The database is only read.
 func FromStore(ctx context.Context, url string, codec storage.Codec, paths storage.ProjectPaths) (postgres.FilesReport, error) {
 	return fromStore(ctx, url, codec, paths, nil)
+}
+
+// storeMarker is the content of the marker FromStore writes: the format
+// of the marker of a migration between data homes, whose source is the
+// database.
+type storeMarker struct {
+	Version     int       `json:"liteAgentMigration"`
+	Source      string    `json:"source"`
+	Destination string    `json:"destination"`
+	StartedAt   time.Time `json:"startedAt"`
+}
+
+// storeSource names the database at rawURL in a marker: its host and
+// database, without the user, password or options.
+func storeSource(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return "postgres database"
+	}
+	return "postgres://" + u.Host + u.Path
+}
+
+// inspectStoreDestination checks the project directory dir of paths
+// without changing it. It must be missing or empty (false), or hold only
+// what a FromStore from source that did not finish leaves there (true):
+// its marker, its lock, and the sessions, task and spill directories.
+func inspectStoreDestination(paths storage.ProjectPaths, source string) (bool, error) {
+	dir := paths.ProjectDir()
+	st, err := os.Lstat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	case err != nil:
+		return false, err
+	case !st.IsDir():
+		return false, fmt.Errorf("%w: %s is not a directory", migrate.ErrDestinationNotEmpty, dir)
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return false, err
+	}
+	var names []string
+	for _, e := range ents {
+		if n := e.Name(); n != migrate.MarkerName+filelock.Suffix && !filelock.Leftover(n) {
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return false, nil
+	}
+	if !slices.Contains(names, migrate.MarkerName) {
+		return false, fmt.Errorf("%s is not empty: migrate only into an empty project directory", dir)
+	}
+	var mk storeMarker
+	data, err := readMarker(filepath.Join(dir, migrate.MarkerName))
+	if err != nil || json.Unmarshal(data, &mk) != nil || mk.Version != 1 || mk.Source != source {
+		return false, fmt.Errorf("%w: %s holds the marker of a migration that did not finish, not one of migrate --from-store from this database; remove it by hand", migrate.ErrDestinationNotEmpty, dir)
+	}
+	var ours []string
+	for _, d := range []string{paths.SessionsDir, paths.TasksDir, paths.SpillDir} {
+		if rel, err := filepath.Rel(dir, d); err == nil {
+			ours = append(ours, rel)
+		}
+	}
+	for _, n := range names {
+		if n != migrate.MarkerName && !slices.Contains(ours, n) {
+			return false, fmt.Errorf("%w: %s holds an interrupted migrate --from-store and %s, which it does not write; move it away by hand", migrate.ErrDestinationNotEmpty, dir, filepath.Join(dir, n))
+		}
+	}
+	return true, nil
+}
+
+// readMarker reads the marker file p, refusing a symlink and anything
+// that is not a regular file (a FIFO must not make the run wait).
+func readMarker(p string) ([]byte, error) {
+	f, err := os.OpenFile(p, os.O_RDONLY|safefs.NoWait, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", p)
+	}
+	return io.ReadAll(io.LimitReader(f, 1<<16))
+}
+
+// writeMarker creates the marker file p, naming source, and syncs it.
+func writeMarker(p, source, dir string) error {
+	data, err := json.Marshal(storeMarker{Version: 1, Source: source, Destination: dir, StartedAt: time.Now().UTC()})
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if err := safefs.Write(f, data, true); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return safefs.SyncDir(dir)
 }
 
 // fromStore is FromStore with a hook run once the project directory was
 // found empty, for tests.
 func fromStore(ctx context.Context, url string, codec storage.Codec, paths storage.ProjectPaths, checked func()) (rep postgres.FilesReport, err error) {
 	dir := paths.ProjectDir()
-	if ents, err := os.ReadDir(dir); err != nil && !os.IsNotExist(err) {
+	source := storeSource(url)
+	// A first look, before the database is opened or anything changed.
+	if _, err := inspectStoreDestination(paths, source); err != nil {
 		return rep, err
-	} else if len(ents) > 0 {
-		return rep, fmt.Errorf("%s is not empty: migrate only into an empty project directory", dir)
 	}
 	if checked != nil {
 		checked()
+	}
+	created := safefs.MissingDirs(dir)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return rep, err
+	}
+	marker := filepath.Join(dir, migrate.MarkerName)
+	markerOurs := false // the marker is this run's to remove on failure
+	lock, err := filelock.Acquire(ctx, marker, filelock.Options{})
+	if err != nil {
+		removeDirs(created)
+		return rep, fmt.Errorf("locking %s: %w", dir, err)
+	}
+	defer func() {
+		if err != nil && markerOurs && !errors.Is(err, postgres.ErrExportLeftFiles) {
+			// Only what this export made goes: ExportFiles removed its
+			// own files; an agent of the project may have written its
+			// own there since the check, and they stay, with the
+			// directories holding them. If some of the export's files
+			// stay, so does the marker.
+			if rerr := os.Remove(marker); rerr != nil {
+				err = fmt.Errorf("%w; removing the marker also failed: %w", err, rerr)
+			}
+		}
+		if rerr := lock.Release(); rerr != nil && err == nil {
+			err = rerr
+		}
+		if err != nil {
+			removeDirs(created)
+		}
+	}()
+	// Again under the lock: another run may have been at work.
+	resume, err := inspectStoreDestination(paths, source)
+	if err != nil {
+		return rep, err
 	}
 	st, err := postgres.Open(ctx, url, postgres.Options{})
 	if err != nil {
@@ -65,41 +218,35 @@ func fromStore(ctx context.Context, url string, codec storage.Codec, paths stora
 	if err != nil {
 		return rep, err
 	}
-	created := safefs.MissingDirs(dir)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if resume {
+		// The marker stays in place while the partial copy is cleared:
+		// a run killed meanwhile leaves a directory still marked.
+		if err := src.RemovePartialExport(ctx, paths); err != nil {
+			return rep, fmt.Errorf("clearing the interrupted migrate --from-store: %w", err)
+		}
+	} else if err := writeMarker(marker, source, dir); err != nil {
 		return rep, err
 	}
-	marker := filepath.Join(dir, migrate.MarkerName)
-	markerMade := false
-	defer func() {
-		if err == nil {
-			return
-		}
-		// Only what this export made goes: ExportFiles removed its own
-		// files; an agent of the project may have written its own there
-		// since the check, and they stay, with the directories holding
-		// them. If some of the export's files stay, so does the marker.
-		if markerMade && !errors.Is(err, postgres.ErrExportLeftFiles) {
-			if rerr := os.Remove(marker); rerr != nil {
-				err = fmt.Errorf("%w; removing the marker also failed: %w", err, rerr)
-			}
-		}
-		for i := len(created) - 1; i >= 0; i-- {
-			if syscall.Rmdir(created[i]) != nil {
-				break
-			}
-		}
-	}()
-	f, err := os.OpenFile(marker, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return rep, err
-	}
-	markerMade = true
-	if err := f.Close(); err != nil {
-		return rep, err
-	}
+	markerOurs = true
 	if rep, err = src.ExportFiles(ctx, paths); err != nil {
 		return rep, err
 	}
-	return rep, os.Remove(marker)
+	if err := lock.Check(); err != nil {
+		markerOurs = false // another run may be at work: the marker stays
+		return rep, fmt.Errorf("the lock of %s was lost; it stays marked incomplete: %w", dir, err)
+	}
+	if err := os.Remove(marker); err != nil {
+		return rep, err
+	}
+	return rep, safefs.SyncDir(dir)
+}
+
+// removeDirs removes the directories FromStore made, innermost first, as
+// far as they are empty.
+func removeDirs(created []string) {
+	for i := len(created) - 1; i >= 0; i-- {
+		if syscall.Rmdir(created[i]) != nil {
+			break
+		}
+	}
 }
