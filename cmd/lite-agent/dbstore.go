@@ -199,6 +199,9 @@ func storeCleanup(ctx context.Context, st *postgres.Store, p project, opts postg
 	for _, s := range rep.Deleted {
 		fmt.Fprintf(out, "%s session %s of project %s (%s, %d bytes)\n", verb, s.Session, s.Project, s.Reason, s.Bytes)
 	}
+	for _, pr := range rep.ImportIncomplete {
+		fmt.Fprintf(out, "kept project %s whole: an import into it did not finish (run migrate --to-store again)\n", pr)
+	}
 	fmt.Fprintf(out, "%s %d sessions, %d bytes, and %d spilled bodies; kept %d leased sessions\n", verb, len(rep.Deleted), rep.Bytes, rep.Spilled, rep.Leased)
 	return nil
 }

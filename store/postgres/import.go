@@ -332,8 +332,13 @@ const importLockKey = 0x696d7074 // "impt"
 // running now. Running ImportFiles again from the same files removes the
 // partial copy and completes the import.
 func (p *Project) ImportIncomplete(ctx context.Context) (bool, error) {
+	return p.importIncomplete(ctx, p.s.db())
+}
+
+// importIncomplete is ImportIncomplete in tx.
+func (p *Project) importIncomplete(ctx context.Context, tx db) (bool, error) {
 	var n int64
-	err := p.s.db().scan(ctx, p.s.q.sql(`SELECT count(*) FROM {leases} WHERE namespace = $1 AND project = $2 AND session = $3`),
+	err := tx.scan(ctx, p.s.q.sql(`SELECT count(*) FROM {leases} WHERE namespace = $1 AND project = $2 AND session = $3`),
 		[]any{p.ns, p.project, importMarker}, &n)
 	return n > 0, err
 }
