@@ -43,6 +43,10 @@ type SweepReport struct {
 	// spilled bodies, because an import into them has not finished (see
 	// [Project.ImportIncomplete]): they hold part of its copy.
 	ImportIncomplete []string
+	// ForkLeftovers lists what forks killed part-way left and MaxAge
+	// deleted: the archive and private task list copied into a session
+	// whose log was never written (see [Store.MarkForking]).
+	ForkLeftovers []SweptLeftover
 }
 
 // SweptSession is one session deleted by a sweep.
@@ -73,7 +77,8 @@ var errSweepChanged = errors.New("postgres: the session changed since the sweep 
 // [Project.ImportIncomplete]) is left alone, as the file sweeper leaves a
 // directory a migration has not finished: its records carry the times of
 // the files they were copied from, and deleting them would break the
-// import, or its rerun.
+// import, or its rerun. With MaxAge, what forks killed part-way left (see
+// [Store.MarkForking]) goes too once older than MaxAge.
 func (s *Store) Sweep(ctx context.Context, opts SweepOptions) (SweepReport, error) {
 	var rep SweepReport
 	ns := opts.Namespace
@@ -201,6 +206,9 @@ func (s *Store) Sweep(ctx context.Context, opts SweepOptions) (SweepReport, erro
 		rep.Deleted = append(rep.Deleted, c.SweptSession)
 	}
 	if opts.MaxAge > 0 {
+		if err := s.sweepForkLeftovers(ctx, ns, now.Add(-opts.MaxAge), opts.DryRun, &rep); err != nil {
+			return rep, err
+		}
 		if opts.DryRun {
 			err = s.db().scan(ctx, s.q.sql(`SELECT count(*) FROM {spill} sp WHERE namespace = $1 AND created < now() - $2 * interval '1 millisecond'`+notImporting),
 				[]any{ns, opts.MaxAge.Milliseconds(), importMarker}, &rep.Spilled)
