@@ -25,8 +25,16 @@ import (
 // encoded as enc says, into the database at url, keeping namespace,
 // project hash and codec (see postgres.Project.ImportFiles): the
 // destination project must be empty, every record is read back and
-// compared, and a failed copy is deleted. The files are only read.
+// compared, and a failed copy is deleted. The files are only read. A
+// project directory that does not exist is an error matching
+// migrate.ErrNoSource.
 func ToStore(ctx context.Context, url string, enc storage.Encoding, paths storage.ProjectPaths) (postgres.FilesReport, error) {
+	// A project directory that does not exist (a mistyped --workdir,
+	// --namespace or --home) has nothing to copy, as for migrate between
+	// homes: an empty copy reported verified would pass for the project's.
+	if _, err := os.Lstat(paths.ProjectDir()); errors.Is(err, fs.ErrNotExist) {
+		return postgres.FilesReport{}, fmt.Errorf("%w: %s", migrate.ErrNoSource, paths.ProjectDir())
+	}
 	st, err := postgres.Open(ctx, url, postgres.Options{})
 	if err != nil {
 		return postgres.FilesReport{}, fmt.Errorf("open store: %w", err)
@@ -54,7 +62,9 @@ func ToStore(ctx context.Context, url string, enc storage.Encoding, paths storag
 // refused, and the directory is left as it is for the operator. If
 // anything fails, what the export made is removed again (see
 // postgres.Project.ExportFiles): not the files an agent of the project may
-// have written there meanwhile. The database is only read.
+// have written there meanwhile. The database is only read. A project the
+// database holds nothing of is an error matching migrate.ErrNoSource, and
+// nothing is created.
 func FromStore(ctx context.Context, url string, codec storage.Codec, paths storage.ProjectPaths) (postgres.FilesReport, error) {
 	return fromStore(ctx, url, codec, paths, nil)
 }
@@ -175,6 +185,23 @@ func fromStore(ctx context.Context, url string, codec storage.Codec, paths stora
 	if checked != nil {
 		checked()
 	}
+	st, err := postgres.Open(ctx, url, postgres.Options{})
+	if err != nil {
+		return rep, fmt.Errorf("open store: %w", err)
+	}
+	defer st.Close()
+	src, err := st.Project(storage.Encoding{Codec: codec, Namespace: paths.Namespace, ProjectID: paths.Hash})
+	if err != nil {
+		return rep, err
+	}
+	// A project the database does not hold (a mistyped --workdir or
+	// --namespace) has nothing to copy: an empty copy reported verified
+	// would pass for the project's.
+	if empty, err := src.Empty(ctx); err != nil {
+		return rep, err
+	} else if empty {
+		return rep, fmt.Errorf("%w: the database holds no records of project %s of namespace %s", migrate.ErrNoSource, paths.Hash, paths.Namespace)
+	}
 	created := safefs.MissingDirs(dir)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return rep, err
@@ -206,15 +233,6 @@ func fromStore(ctx context.Context, url string, codec storage.Codec, paths stora
 	}()
 	// Again under the lock: another run may have been at work.
 	resume, err := inspectStoreDestination(paths, source)
-	if err != nil {
-		return rep, err
-	}
-	st, err := postgres.Open(ctx, url, postgres.Options{})
-	if err != nil {
-		return rep, fmt.Errorf("open store: %w", err)
-	}
-	defer st.Close()
-	src, err := st.Project(storage.Encoding{Codec: codec, Namespace: paths.Namespace, ProjectID: paths.Hash})
 	if err != nil {
 		return rep, err
 	}
