@@ -224,7 +224,7 @@ func (p *Project) ExportFiles(ctx context.Context, paths storage.ProjectPaths) (
 		return FilesReport{}, fmt.Errorf("project %s of namespace %s: %w", p.project, p.ns, ErrImportIncomplete)
 	}
 	var rep FilesReport
-	w := &exportWriter{}
+	w := &exportWriter{root: paths.ProjectDir()}
 	if err := exportFiles(ctx, p, dst, &rep, w); err != nil {
 		return rep, w.abandon(err)
 	}
