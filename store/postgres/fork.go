@@ -34,10 +34,31 @@ func (s *Store) MarkForking(ctx context.Context, enc storage.Encoding, sessionID
 	if err := validID(sessionID); err != nil {
 		return err
 	}
-	_, err = s.db().exec(ctx, s.q.sql(`INSERT INTO {leases} (namespace, project, session, holder, token, expires)
-		VALUES ($1, $2, $3, 'lite-agent fork', 0, now())
-		ON CONFLICT (namespace, project, session) DO UPDATE SET expires = now()`), p.ns, p.project, forkMarkerPrefix+sessionID)
+	return p.markForking(ctx, s.db(), sessionID, time.Now())
+}
+
+// markForking writes, in tx, the mark of a fork into session id that
+// began at began.
+func (p *Project) markForking(ctx context.Context, tx db, id string, began time.Time) error {
+	_, err := tx.exec(ctx, p.s.q.sql(`INSERT INTO {leases} (namespace, project, session, holder, token, expires)
+		VALUES ($1, $2, $3, 'lite-agent fork', 0, $4)
+		ON CONFLICT (namespace, project, session) DO UPDATE SET expires = excluded.expires`), p.ns, p.project, forkMarkerPrefix+id, began)
 	return err
+}
+
+// forkLeftover reports whether the data of session id is what a fork
+// killed part-way left: it is marked (see markForking) and the session
+// has no log. It returns when the fork began.
+func (p *Project) forkLeftover(ctx context.Context, id string) (bool, time.Time, error) {
+	var began time.Time
+	err := p.s.db().scan(ctx, p.s.q.sql(`SELECT m.expires FROM {leases} m
+		WHERE m.namespace = $1 AND m.project = $2 AND m.session = $3 || $4
+		AND NOT EXISTS (SELECT 1 FROM {sessions} s WHERE s.namespace = m.namespace AND s.project = m.project AND s.session = $4)`),
+		[]any{p.ns, p.project, forkMarkerPrefix, id}, &began)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return false, time.Time{}, nil
+	}
+	return err == nil, began, err
 }
 
 // ClearForking removes the mark of [Store.MarkForking] once the fork's

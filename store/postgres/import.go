@@ -94,6 +94,13 @@ func (p *Project) removeImported(ctx context.Context, imp imported, keepMarker b
 				return err
 			}
 		}
+		if len(imp.lists) > 0 {
+			// The marks of forks' leftover lists the copy wrote.
+			if _, err := tx.exec(ctx, p.s.q.sql(`DELETE FROM {leases} WHERE namespace = $1 AND project = $2
+				AND session IN (SELECT $3 || l FROM unnest($4::text[]) AS l)`), p.ns, p.project, forkMarkerPrefix, imp.lists); err != nil {
+				return err
+			}
+		}
 		if len(imp.spill) == 0 {
 			return nil
 		}
