@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -66,7 +67,7 @@ func ToStore(ctx context.Context, url string, enc storage.Encoding, paths storag
 // database holds nothing of is an error matching migrate.ErrNoSource, and
 // nothing is created.
 func FromStore(ctx context.Context, url string, codec storage.Codec, paths storage.ProjectPaths) (postgres.FilesReport, error) {
-	return fromStore(ctx, url, codec, paths, nil)
+	return fromStore(ctx, url, codec, paths, nil, nil)
 }
 
 // storeMarker is the content of the marker FromStore writes: the format
@@ -132,11 +133,18 @@ func inspectStoreDestination(paths storage.ProjectPaths, source string) (bool, e
 		}
 	}
 	for _, n := range names {
-		if n != migrate.MarkerName && !slices.Contains(ours, n) {
+		if n != migrate.MarkerName && !slices.Contains(ours, n) && !markerTemp(n) {
 			return false, fmt.Errorf("%w: %s holds an interrupted migrate --from-store and %s, which it does not write; move it away by hand", migrate.ErrDestinationNotEmpty, dir, filepath.Join(dir, n))
 		}
 	}
 	return true, nil
+}
+
+// markerTemp reports whether name is that of a marker's replacement that
+// a rerun killed while writing it left (see writeMarker).
+func markerTemp(name string) bool {
+	rest, ok := strings.CutPrefix(name, "."+migrate.MarkerName+".")
+	return ok && strings.HasSuffix(rest, ".tmp")
 }
 
 // readMarker reads the marker file p, refusing a symlink and anything
@@ -153,13 +161,24 @@ func readMarker(p string) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(f, 1<<16))
 }
 
-// writeMarker creates the marker file p, naming source, and syncs it.
-func writeMarker(p, source, dir string) error {
+// writeMarker creates the marker file p in dir, naming source, and syncs
+// it; with replace, it replaces the marker there atomically (a new file
+// renamed over it).
+func writeMarker(p, source, dir string, replace bool) error {
 	data, err := json.Marshal(storeMarker{Version: 1, Source: source, Destination: dir, StartedAt: time.Now().UTC()})
 	if err != nil {
 		return err
 	}
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	name := p
+	var f *os.File
+	if replace {
+		f, err = os.CreateTemp(dir, "."+filepath.Base(p)+".*.tmp")
+		if f != nil {
+			name = f.Name()
+		}
+	} else {
+		f, err = os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	}
 	if err != nil {
 		return err
 	}
@@ -170,12 +189,25 @@ func writeMarker(p, source, dir string) error {
 	if err := f.Close(); err != nil {
 		return err
 	}
+	if replace {
+		if err := os.Rename(name, p); err != nil {
+			_ = os.Remove(name)
+			return err
+		}
+	}
 	return safefs.SyncDir(dir)
 }
 
-// fromStore is FromStore with a hook run once the project directory was
-// found empty, for tests.
-func fromStore(ctx context.Context, url string, codec storage.Codec, paths storage.ProjectPaths, checked func()) (rep postgres.FilesReport, err error) {
+// sameFile reports whether the file at p is still the one st describes.
+func sameFile(p string, st os.FileInfo) bool {
+	now, err := os.Lstat(p)
+	return err == nil && st != nil && os.SameFile(now, st)
+}
+
+// fromStore is FromStore with hooks for tests: checked runs once the
+// project directory was first found empty, marked once it is locked and
+// marked, before the export.
+func fromStore(ctx context.Context, url string, codec storage.Codec, paths storage.ProjectPaths, checked, marked func()) (rep postgres.FilesReport, err error) {
 	dir := paths.ProjectDir()
 	source := storeSource(url)
 	// A first look, before the database is opened or anything changed.
@@ -213,13 +245,17 @@ func fromStore(ctx context.Context, url string, codec storage.Codec, paths stora
 		removeDirs(created)
 		return rep, fmt.Errorf("locking %s: %w", dir, err)
 	}
+	var markerState os.FileInfo // the marker as this run left it
 	defer func() {
-		if err != nil && markerOurs && !errors.Is(err, postgres.ErrExportLeftFiles) {
+		if err != nil && markerOurs && !errors.Is(err, postgres.ErrExportLeftFiles) && lock.Check() == nil && sameFile(marker, markerState) {
 			// Only what this export made goes: ExportFiles removed its
 			// own files; an agent of the project may have written its
 			// own there since the check, and they stay, with the
 			// directories holding them. If some of the export's files
-			// stay, so does the marker.
+			// stay, so does the marker. A run that lost the lock (paused
+			// past its stale period) leaves it too, and so does one
+			// whose marker was replaced: the directory is a rerun's,
+			// unfinished.
 			if rerr := os.Remove(marker); rerr != nil {
 				err = fmt.Errorf("%w; removing the marker also failed: %w", err, rerr)
 			}
@@ -238,14 +274,30 @@ func fromStore(ctx context.Context, url string, codec storage.Codec, paths stora
 	}
 	if resume {
 		// The marker stays in place while the partial copy is cleared:
-		// a run killed meanwhile leaves a directory still marked.
+		// a run killed meanwhile leaves a directory still marked. It is
+		// then replaced, so that the interrupted run, if it was only
+		// paused, knows it is not its own any more.
 		if err := src.RemovePartialExport(ctx, paths); err != nil {
 			return rep, fmt.Errorf("clearing the interrupted migrate --from-store: %w", err)
 		}
-	} else if err := writeMarker(marker, source, dir); err != nil {
+		if ents, err := os.ReadDir(dir); err == nil {
+			for _, e := range ents {
+				if markerTemp(e.Name()) && e.Type().IsRegular() {
+					_ = os.Remove(filepath.Join(dir, e.Name()))
+				}
+			}
+		}
+	}
+	if err := writeMarker(marker, source, dir, resume); err != nil {
+		return rep, err
+	}
+	if markerState, err = os.Lstat(marker); err != nil {
 		return rep, err
 	}
 	markerOurs = true
+	if marked != nil {
+		marked()
+	}
 	if rep, err = src.ExportFiles(ctx, paths); err != nil {
 		return rep, err
 	}
