@@ -123,8 +123,11 @@ func inspectStoreDestination(paths storage.ProjectPaths, source string) (bool, e
 	}
 	var mk storeMarker
 	data, err := readMarker(filepath.Join(dir, migrate.MarkerName))
-	if err != nil || json.Unmarshal(data, &mk) != nil || mk.Version != 1 || mk.Source != source {
-		return false, fmt.Errorf("%w: %s holds the marker of a migration that did not finish, not one of migrate --from-store from this database; remove it by hand", migrate.ErrDestinationNotEmpty, dir)
+	if err != nil || json.Unmarshal(data, &mk) != nil || mk.Version != 1 {
+		return false, fmt.Errorf("%w: %s holds a migration marker that cannot be read; remove the directory by hand", migrate.ErrDestinationNotEmpty, dir)
+	}
+	if mk.Source != source {
+		return false, fmt.Errorf("%w: %s holds an interrupted migration from %s, not from %s; rerun that one, or remove the directory by hand", migrate.ErrDestinationNotEmpty, dir, mk.Source, source)
 	}
 	var ours []string
 	for _, d := range []string{paths.SessionsDir, paths.TasksDir, paths.SpillDir} {
