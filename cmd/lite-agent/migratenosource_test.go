@@ -4,10 +4,12 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/internal/pgtest"
+	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -50,5 +52,32 @@ func TestMigrateStoreOfAMissingSourceFails(t *testing.T) {
 	})
 	if _, err := os.Lstat(p.ProjectDir()); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("the source project directory was created: %v", err)
+	}
+}
+
+// A data home holding the marker of a migration between homes that did
+// not finish is a partial copy: agents refuse it, and that migration's
+// rerun clears it. migrate --from-store into it reported the project
+// "migrated ... verified" into a home no agent opens; it must refuse it,
+// naming the marker, and write nothing.
+func TestMigrateFromStoreRefusesAHomeAMigrationDidNotFinish(t *testing.T) {
+	u := pgtest.URL(t)
+	isolateEnv(t)
+	home, p := referenceHome(t)
+	clearStoreProject(t, u, p)
+	if r := runCLI(t, "--home", home, "--workdir", "/srv/app", "migrate", "--to-store", u); r.code != 0 {
+		t.Fatalf("migrate --to-store: %d %s", r.code, r.stderr)
+	}
+	home2 := t.TempDir()
+	marker := filepath.Join(home2, migrate.MarkerName)
+	if err := os.WriteFile(marker, []byte(`{"liteAgentMigration":1,"source":"/elsewhere"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, "--workdir", "/srv/app", "migrate", "--from-store", u, "--to-home", home2)
+	if r.code != exitFailure || !strings.Contains(r.stderr, marker) {
+		t.Errorf("migrate --from-store into a home a migration did not finish: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if ents, err := os.ReadDir(home2); err != nil || len(ents) != 1 {
+		t.Errorf("the home after the refusal: %v (%v)", ents, err)
 	}
 }

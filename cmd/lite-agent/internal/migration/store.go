@@ -65,7 +65,8 @@ func ToStore(ctx context.Context, url string, enc storage.Encoding, paths storag
 // postgres.Project.ExportFiles): not the files an agent of the project may
 // have written there meanwhile. The database is only read. A project the
 // database holds nothing of is an error matching migrate.ErrNoSource, and
-// nothing is created.
+// a home holding the marker of a migration that did not finish one
+// matching migrate.ErrIncomplete; nothing is created.
 func FromStore(ctx context.Context, url string, codec storage.Codec, paths storage.ProjectPaths) (postgres.FilesReport, error) {
 	return fromStore(ctx, url, codec, paths, nil, nil)
 }
@@ -213,6 +214,12 @@ func sameFile(p string, st os.FileInfo) bool {
 func fromStore(ctx context.Context, url string, codec storage.Codec, paths storage.ProjectPaths, checked, marked func()) (rep postgres.FilesReport, err error) {
 	dir := paths.ProjectDir()
 	source := storeSource(url)
+	// A home a migration between homes did not finish is a partial copy,
+	// which agents refuse and that migration's rerun clears: no place to
+	// copy a project into.
+	if err := migrate.CheckComplete(paths.Home); err != nil {
+		return rep, fmt.Errorf("the destination home is not usable: %w", err)
+	}
 	// A first look, before the database is opened or anything changed.
 	if _, err := inspectStoreDestination(paths, source); err != nil {
 		return rep, err
