@@ -8,6 +8,7 @@ import (
 
 	"github.com/lite-agent/lite-agent-go/archive"
 	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/task"
 )
 
@@ -65,6 +66,16 @@ const forkCleanupTimeout = 30 * time.Second
 // is the fork's log, not yet written) and returns a *ForkError.
 func (a *Agent) forkData(ctx context.Context, id, newID string, log []session.Event) error {
 	part := ForkPartArchive
+	if fm, ok := a.store.(forkMarker); ok && a.mode == externalStore {
+		// Until the log is written (forkDone), what the fork copies is
+		// marked as a fork's, as a file task list is (forkTasks): a fork
+		// killed part-way leaves data the store's sweep can tell apart
+		// from a real session's, and remove once old. Nothing is copied
+		// yet when the mark fails.
+		if err := fm.MarkForking(ctx, a.lay.enc, newID); err != nil {
+			return &ForkError{SessionID: id, NewID: newID, Part: part, Err: err}
+		}
+	}
 	err := a.forkArchive(ctx, id, newID)
 	if err == nil {
 		part = ForkPartTaskList
@@ -175,4 +186,17 @@ func (a *Agent) forkDone(newID string) {
 	if fs, ok := st.(*task.FileStore); ok {
 		_ = fs.ClearForking()
 	}
+	if fm, ok := a.store.(forkMarker); ok && a.mode == externalStore {
+		ctx, cancel := context.WithTimeout(context.Background(), forkCleanupTimeout)
+		defer cancel()
+		_ = fm.ClearForking(ctx, a.lay.enc, newID)
+	}
+}
+
+// A forkMarker is a Store that marks the data a fork copies into a new
+// session until the session's log is written (store/postgres's; see
+// [Store]).
+type forkMarker interface {
+	MarkForking(ctx context.Context, enc storage.Encoding, sessionID string) error
+	ClearForking(ctx context.Context, enc storage.Encoding, sessionID string) error
 }

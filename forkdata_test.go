@@ -297,7 +297,20 @@ func forkStore(t *testing.T, url string) (*postgres.Store, string, string) {
 // Through the PostgreSQL store a fork carries the archive and the private
 // task list too.
 func TestForkThroughPostgres(t *testing.T) {
-	st, _, _ := forkStore(t, pgtest.URL(t))
+	st, url, schema := forkStore(t, pgtest.URL(t))
+	// Neither a fork that failed nor one that finished leaves its mark
+	// (Store.MarkForking): their data is no leftover.
+	defer func() {
+		conn, err := pgx.Connect(context.Background(), url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close(context.Background())
+		var n int
+		if err := conn.QueryRow(context.Background(), `SELECT count(*) FROM `+schema+`.leases WHERE session LIKE '.fork%'`).Scan(&n); err != nil || n != 0 {
+			t.Errorf("fork marks left: %d, %v", n, err)
+		}
+	}()
 	f := newFixture(t)
 	c := &failingCodec{Codec: aeadCodec(t, "k1"), kind: storage.KindTask}
 	opts := f.options(c)

@@ -28,7 +28,11 @@ import (
 // concurrent use by goroutines and by processes on any host. A Store with
 // a method ImportIncomplete(ctx, enc) (bool, error) (store/postgres's) is
 // asked by [New] whether an import into the project did not finish; such
-// a project is refused with a *storage.Error.
+// a project is refused with a *storage.Error. A Store with methods
+// MarkForking and ClearForking(ctx, enc, sessionID) error (store/postgres's)
+// has [Agent.Fork] mark the new session before it copies the session's
+// data into it and clear the mark once its log is written, so that the
+// store can tell what a fork killed part-way left from real data.
 type Store interface {
 	// Checkpointer returns the session logs of the project.
 	Checkpointer(ctx context.Context, enc storage.Encoding) (session.Checkpointer, error)

@@ -199,6 +199,12 @@ func storeCleanup(ctx context.Context, st *postgres.Store, p project, opts postg
 	for _, s := range rep.Deleted {
 		fmt.Fprintf(out, "%s session %s of project %s (%s, %d bytes)\n", verb, s.Session, s.Project, s.Reason, s.Bytes)
 	}
+	for _, l := range rep.ForkLeftovers {
+		fmt.Fprintf(out, "%s the leftover of a killed fork into session %s of project %s (fork-leftover, %d bytes)\n", verb, l.Session, l.Project, l.Bytes)
+	}
+	for _, pr := range rep.ImportIncomplete {
+		fmt.Fprintf(out, "kept project %s whole: an import into it did not finish (run migrate --to-store again)\n", pr)
+	}
 	fmt.Fprintf(out, "%s %d sessions, %d bytes, and %d spilled bodies; kept %d leased sessions\n", verb, len(rep.Deleted), rep.Bytes, rep.Spilled, rep.Leased)
 	return nil
 }

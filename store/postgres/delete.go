@@ -42,5 +42,8 @@ func (p *Project) deleteSession(ctx context.Context, tx db, id string) error {
 			return err
 		}
 	}
-	return nil
+	// The mark of a fork into the session (see Store.MarkForking).
+	_, err := tx.exec(ctx, q.sql(`DELETE FROM {leases} WHERE namespace = $1 AND project = $2 AND session = $3`),
+		p.ns, p.project, forkMarkerPrefix+id)
+	return err
 }

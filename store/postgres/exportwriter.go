@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
+	"github.com/lite-agent/lite-agent-go/storage"
 )
 
 // ErrExportLeftFiles is matched by the error of a failed
@@ -21,6 +22,7 @@ var ErrExportLeftFiles = errors.New("postgres: the failed export's files were no
 // exportWriter writes the new files of an export and remembers what it
 // created, so that a failed export removes exactly that.
 type exportWriter struct {
+	root  string // the destination project directory: nothing is written outside it
 	files []exportedFile
 	dirs  []string // the directories made, each after its parent
 }
@@ -44,6 +46,9 @@ func (w *exportWriter) writeRecords(path string, recs [][]byte, mtime time.Time)
 // write writes data as the new file path, its directory made if needed,
 // and sets its modification time when mtime is not zero.
 func (w *exportWriter) write(path string, data []byte, mtime time.Time) (err error) {
+	if rel, err := filepath.Rel(w.root, path); w.root == "" || err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return &storage.Error{Op: "write", File: path, Message: "the export names a file outside its destination " + w.root}
+	}
 	dir := filepath.Dir(path)
 	missing := safefs.MissingDirs(dir)
 	if err := os.MkdirAll(dir, exportDirMode); err != nil {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/lite-agent/lite-agent-go/storage"
 )
 
 // A failed export removes the files it wrote and the directories it made,
@@ -14,7 +16,7 @@ import (
 // was written to since (named in the error, matching ErrExportLeftFiles).
 func TestAbandonRemovesOnlyWhatTheExportWrote(t *testing.T) {
 	project := filepath.Join(t.TempDir(), "project")
-	w := &exportWriter{}
+	w := &exportWriter{root: project}
 	mtime := time.Now().Add(-time.Hour).Truncate(time.Second)
 	files := map[string]string{
 		"sessions/a.jsonl":           "a\n",
@@ -61,5 +63,26 @@ func TestAbandonRemovesOnlyWhatTheExportWrote(t *testing.T) {
 	}
 	if b, err := os.ReadFile(theirs); err != nil || string(b) != "theirs" {
 		t.Errorf("the other process's file: %q %v", b, err)
+	}
+}
+
+// The writer never writes outside its destination, whatever path an
+// export hands it: such a path is a *storage.Error and nothing is made.
+func TestExportWriterStaysInItsDestination(t *testing.T) {
+	root := t.TempDir()
+	project := filepath.Join(root, "home", "project")
+	for _, rel := range []string{"../outside.txt", "../../outside.txt", "sessions/../../outside.txt", ".."} {
+		w := &exportWriter{root: project}
+		err := w.write(filepath.Join(project, rel), []byte("x"), time.Time{})
+		var se *storage.Error
+		if !errors.As(err, &se) {
+			t.Errorf("write %s: %v, want a *storage.Error", rel, err)
+		}
+		if len(w.files) != 0 || len(w.dirs) != 0 {
+			t.Errorf("write %s made %v %v", rel, w.files, w.dirs)
+		}
+	}
+	if got, err := os.ReadDir(root); err != nil || len(got) != 0 {
+		t.Errorf("the refused writes made %v (%v)", got, err)
 	}
 }

@@ -224,7 +224,7 @@ func (p *Project) ExportFiles(ctx context.Context, paths storage.ProjectPaths) (
 		return FilesReport{}, fmt.Errorf("project %s of namespace %s: %w", p.project, p.ns, ErrImportIncomplete)
 	}
 	var rep FilesReport
-	w := &exportWriter{}
+	w := &exportWriter{root: paths.ProjectDir()}
 	if err := exportFiles(ctx, p, dst, &rep, w); err != nil {
 		return rep, w.abandon(err)
 	}
@@ -422,10 +422,32 @@ func copyTaskLists(ctx context.Context, src fileSide, dst *Project, rep *FilesRe
 			return fmt.Errorf("task list %s: %w", id, err)
 		}
 		imp.lists = append(imp.lists, id)
+		// A list a fork killed part-way left (its mark, no session log)
+		// stays marked as a fork's, so that the sweep still tells it from
+		// a real list.
+		if began, ok := forkMarkTime(src.paths, id); ok {
+			if err := dst.markForking(ctx, dst.s.db(), id, began); err != nil {
+				return fmt.Errorf("task list %s: %w", id, err)
+			}
+		}
 		rep.TaskLists++
 		rep.Tasks += len(recs)
 	}
 	return nil
+}
+
+// forkMarkTime reports whether task list id of the files at paths holds
+// task.ForkMarker, a regular file, while its session has no log (what a
+// fork killed part-way leaves), and returns the mark's modification time.
+func forkMarkTime(paths storage.ProjectPaths, id string) (time.Time, bool) {
+	st, err := os.Lstat(filepath.Join(paths.TaskListDir(id), task.ForkMarker))
+	if err != nil || !st.Mode().IsRegular() {
+		return time.Time{}, false
+	}
+	if _, err := os.Lstat(filepath.Join(paths.SessionsDir, id+session.LogSuffix)); !errors.Is(err, fs.ErrNotExist) {
+		return time.Time{}, false
+	}
+	return st.ModTime(), true
 }
 
 // copySpill copies every spilled body of src.
@@ -606,7 +628,7 @@ func sameJSON(a, b any) error {
 
 // exportProject writes every session, archive, task list and spilled body
 // of src into the files of dst.
-func exportFiles(ctx context.Context, src *Project, dst fileSide, rep *FilesReport, w *exportWriter) error {
+func exportFiles(ctx context.Context, src *Project, dst fileSide, rep *FilesReport, w exportSink) error {
 	// The task lists are read and checked first, so that a list the files
 	// cannot hold stops the export before it writes anything.
 	lists, err := exportedTaskLists(ctx, src)
@@ -679,6 +701,13 @@ func exportFiles(ctx context.Context, src *Project, dst fileSide, rep *FilesRepo
 				return err
 			}
 		}
+		if l.forking {
+			// What a fork killed part-way left stays marked as a fork's
+			// (see task.ForkMarker).
+			if err := w.write(filepath.Join(dst.paths.TaskListDir(id), task.ForkMarker), nil, l.forkBegan); err != nil {
+				return err
+			}
+		}
 		rep.TaskLists++
 		rep.Tasks += len(recs)
 	}
@@ -694,6 +723,10 @@ type exportedList struct {
 	id      string
 	records map[string][]byte
 	shared  bool
+	// forking marks the list a fork killed part-way left (see
+	// Store.MarkForking), whose fork began at forkBegan.
+	forking   bool
+	forkBegan time.Time
 }
 
 // exportedTaskLists reads every task list of src for an export and checks
@@ -726,7 +759,11 @@ func exportedTaskLists(ctx context.Context, src *Project) ([]exportedList, error
 			}
 			names[name] = tid
 		}
-		lists = append(lists, exportedList{id: id, records: recs, shared: shared})
+		forking, began, err := src.forkLeftover(ctx, id)
+		if err != nil {
+			return nil, fmt.Errorf("task list %s: %w", id, err)
+		}
+		lists = append(lists, exportedList{id: id, records: recs, shared: shared, forking: forking, forkBegan: began})
 	}
 	return lists, nil
 }

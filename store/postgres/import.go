@@ -10,6 +10,9 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/spill"
+
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -88,6 +91,13 @@ func (p *Project) removeImported(ctx context.Context, imp imported, keepMarker b
 				continue
 			}
 			if _, err := tx.exec(ctx, p.s.q.sql(`DELETE FROM {`+d.table+`} WHERE namespace = $1 AND project = $2 AND `+d.key+` = ANY($3)`), p.ns, p.project, d.ids); err != nil {
+				return err
+			}
+		}
+		if len(imp.lists) > 0 {
+			// The marks of forks' leftover lists the copy wrote.
+			if _, err := tx.exec(ctx, p.s.q.sql(`DELETE FROM {leases} WHERE namespace = $1 AND project = $2
+				AND session IN (SELECT $3 || l FROM unnest($4::text[]) AS l)`), p.ns, p.project, forkMarkerPrefix, imp.lists); err != nil {
 				return err
 			}
 		}
@@ -222,7 +232,9 @@ func (p *Project) ImportSpill(ctx context.Context, ref string, body []byte, crea
 
 // ExportArchive returns the stored records of the context archive of
 // session id, as ImportArchive takes them: its encoded index records in
-// order and its encoded notes by ref. An unknown archive is empty.
+// order and its encoded notes by ref. An unknown archive is empty. A note
+// whose ref is not a well-formed ref (archive.ValidRef: never one this
+// package wrote) is a *storage.Error naming the row.
 func (p *Project) ExportArchive(ctx context.Context, id string) (index [][]byte, notes map[string][]byte, err error) {
 	if err := validID(id); err != nil {
 		return nil, nil, err
@@ -237,6 +249,11 @@ func (p *Project) ExportArchive(ctx context.Context, id string) (index [][]byte,
 			var data []byte
 			if err := r.Scan(&ref, &data); err != nil {
 				return err
+			}
+			if !archive.ValidRef(ref) {
+				// Not written by this package: a file named after it could
+				// be anywhere.
+				return &storage.Error{Op: "read", Kind: storage.KindArchive, File: p.locator("archive_notes", id), Record: ref, Message: "Archive note ref is not a ref"}
 			}
 			notes[ref] = data
 			return nil
@@ -297,7 +314,9 @@ func (p *Project) ExportTaskList(ctx context.Context, listID string) (records ma
 }
 
 // ExportSpill calls fn with each stored spilled body of the project, its
-// ref and when it was stored.
+// ref and when it was stored. A row whose ref is not a well-formed ref
+// (spill.ValidRef: never one this package wrote) stops it with a
+// *storage.Error naming the row.
 func (p *Project) ExportSpill(ctx context.Context, fn func(ref string, body []byte, created time.Time) error) error {
 	return p.s.db().each(ctx, p.s.q.sql(`SELECT ref, data, created FROM {spill} WHERE namespace = $1 AND project = $2 ORDER BY ref`),
 		[]any{p.ns, p.project}, func(r pgx.Rows) error {
@@ -306,6 +325,11 @@ func (p *Project) ExportSpill(ctx context.Context, fn func(ref string, body []by
 			var created time.Time
 			if err := r.Scan(&ref, &data, &created); err != nil {
 				return err
+			}
+			if !spill.ValidRef(ref) {
+				// Not written by this package: a file named after it could
+				// be anywhere.
+				return &storage.Error{Op: "read", Kind: storage.KindSpill, File: p.locator("spill", spill.Scope), Record: ref, Message: "Spilled body ref is not a ref"}
 			}
 			return fn(ref, data, created)
 		})
@@ -332,8 +356,13 @@ const importLockKey = 0x696d7074 // "impt"
 // running now. Running ImportFiles again from the same files removes the
 // partial copy and completes the import.
 func (p *Project) ImportIncomplete(ctx context.Context) (bool, error) {
+	return p.importIncomplete(ctx, p.s.db())
+}
+
+// importIncomplete is ImportIncomplete in tx.
+func (p *Project) importIncomplete(ctx context.Context, tx db) (bool, error) {
 	var n int64
-	err := p.s.db().scan(ctx, p.s.q.sql(`SELECT count(*) FROM {leases} WHERE namespace = $1 AND project = $2 AND session = $3`),
+	err := tx.scan(ctx, p.s.q.sql(`SELECT count(*) FROM {leases} WHERE namespace = $1 AND project = $2 AND session = $3`),
 		[]any{p.ns, p.project, importMarker}, &n)
 	return n > 0, err
 }

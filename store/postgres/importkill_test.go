@@ -148,6 +148,14 @@ func TestKilledImportIsMarkedAndARerunCompletes(t *testing.T) {
 // returns the project it was copying into, on schema.
 func killedImport(t *testing.T, paths storage.ProjectPaths, workdir, point string) *postgres.Project {
 	t.Helper()
+	p, _ := killedImportStore(t, paths, workdir, point)
+	return p
+}
+
+// killedImportStore is killedImport that also returns the store of the
+// project.
+func killedImportStore(t *testing.T, paths storage.ProjectPaths, workdir, point string) (*postgres.Project, *postgres.Store) {
+	t.Helper()
 	schema := freshSchema(t)
 	st := openStore(t, postgres.Options{Schema: schema})
 	p, err := st.Project(storage.Encoding{Namespace: paths.Namespace, ProjectID: paths.Hash})
@@ -157,7 +165,7 @@ func killedImport(t *testing.T, paths storage.ProjectPaths, workdir, point strin
 	if err := childtest.Start(t, "at", helperEnvs(schema, "import", paths.Home+"|"+workdir+"|"+point)...).Kill(); err != nil {
 		t.Fatal(err)
 	}
-	return p
+	return p, st
 }
 
 // Exporting (migrate --from-store) a project an import did not finish

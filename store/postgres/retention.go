@@ -39,6 +39,14 @@ type SweepReport struct {
 	Bytes int64
 	// Leased counts sessions kept because a live lease holds them.
 	Leased int
+	// ImportIncomplete lists the projects left alone, sessions and
+	// spilled bodies, because an import into them has not finished (see
+	// [Project.ImportIncomplete]): they hold part of its copy.
+	ImportIncomplete []string
+	// ForkLeftovers lists what forks killed part-way left and MaxAge
+	// deleted: the archive and private task list copied into a session
+	// whose log was never written (see [Store.MarkForking]).
+	ForkLeftovers []SweptLeftover
 }
 
 // SweptSession is one session deleted by a sweep.
@@ -52,6 +60,11 @@ type SweptSession struct {
 	Reason string
 }
 
+// notImporting is the condition on a spill row sp that its project holds
+// no import marker ($3).
+const notImporting = `
+	AND NOT EXISTS (SELECT 1 FROM {leases} m WHERE m.namespace = sp.namespace AND m.project = sp.project AND m.session = $3)`
+
 // errSweepChanged is how Sweep's transaction for one session says that the
 // session changed since it was chosen, and stays.
 var errSweepChanged = errors.New("postgres: the session changed since the sweep chose it")
@@ -60,7 +73,12 @@ var errSweepChanged = errors.New("postgres: the session changed since the sweep 
 // in SQL on sizes and times only: it never decodes a record, so it works
 // whatever codec wrote them, and it skips sessions under a live lease. Each
 // session is deleted as by [Project.DeleteSession], in its own
-// transaction.
+// transaction. A project an import has not finished copying into (see
+// [Project.ImportIncomplete]) is left alone, as the file sweeper leaves a
+// directory a migration has not finished: its records carry the times of
+// the files they were copied from, and deleting them would break the
+// import, or its rerun. With MaxAge, what forks killed part-way left (see
+// [Store.MarkForking]) goes too once older than MaxAge.
 func (s *Store) Sweep(ctx context.Context, opts SweepOptions) (SweepReport, error) {
 	var rep SweepReport
 	ns := opts.Namespace
@@ -80,13 +98,27 @@ func (s *Store) Sweep(ctx context.Context, opts SweepOptions) (SweepReport, erro
 	}
 	var cands []cand
 	var total int64
-	err := s.db().each(ctx, s.q.sql(`SELECT s.project, s.session,
+	err := s.db().each(ctx, s.q.sql(`SELECT DISTINCT project FROM {leases} WHERE namespace = $1 AND session = $2 ORDER BY 1`),
+		[]any{ns, importMarker}, func(r pgx.Rows) error {
+			var project string
+			if err := r.Scan(&project); err != nil {
+				return err
+			}
+			rep.ImportIncomplete = append(rep.ImportIncomplete, project)
+			return nil
+		})
+	if err != nil {
+		return rep, err
+	}
+	err = s.db().each(ctx, s.q.sql(`SELECT s.project, s.session,
 			greatest(s.modified, coalesce(a.modified, s.modified)),
 			s.bytes + coalesce(a.bytes, 0),
 			EXISTS (SELECT 1 FROM {leases} l WHERE l.namespace = s.namespace AND l.project = s.project
 				AND l.session = s.session AND l.expires > now())
 		FROM {sessions} s LEFT JOIN {archives} a USING (namespace, project, session)
-		WHERE s.namespace = $1 ORDER BY 3, 1, 2`), []any{ns}, func(r pgx.Rows) error {
+		WHERE s.namespace = $1 AND NOT EXISTS (SELECT 1 FROM {leases} m WHERE m.namespace = s.namespace
+			AND m.project = s.project AND m.session = $2)
+		ORDER BY 3, 1, 2`), []any{ns, importMarker}, func(r pgx.Rows) error {
 		var c cand
 		if err := r.Scan(&c.Project, &c.Session, &c.Modified, &c.Bytes, &c.leased); err != nil {
 			return err
@@ -149,6 +181,12 @@ func (s *Store) Sweep(ctx context.Context, opts SweepOptions) (SweepReport, erro
 				if !exists || !modified.Equal(c.Modified) {
 					return errSweepChanged
 				}
+				// An import that began since: its project is left alone.
+				if incomplete, err := p.importIncomplete(ctx, tx); err != nil {
+					return err
+				} else if incomplete {
+					return errSweepChanged
+				}
 				return p.deleteSession(ctx, tx, c.Session)
 			})
 			if err != nil {
@@ -168,12 +206,15 @@ func (s *Store) Sweep(ctx context.Context, opts SweepOptions) (SweepReport, erro
 		rep.Deleted = append(rep.Deleted, c.SweptSession)
 	}
 	if opts.MaxAge > 0 {
+		if err := s.sweepForkLeftovers(ctx, ns, now.Add(-opts.MaxAge), opts.DryRun, &rep); err != nil {
+			return rep, err
+		}
 		if opts.DryRun {
-			err = s.db().scan(ctx, s.q.sql(`SELECT count(*) FROM {spill} WHERE namespace = $1 AND created < now() - $2 * interval '1 millisecond'`),
-				[]any{ns, opts.MaxAge.Milliseconds()}, &rep.Spilled)
+			err = s.db().scan(ctx, s.q.sql(`SELECT count(*) FROM {spill} sp WHERE namespace = $1 AND created < now() - $2 * interval '1 millisecond'`+notImporting),
+				[]any{ns, opts.MaxAge.Milliseconds(), importMarker}, &rep.Spilled)
 		} else {
-			rep.Spilled, err = s.db().exec(ctx, s.q.sql(`DELETE FROM {spill} WHERE namespace = $1 AND created < now() - $2 * interval '1 millisecond'`),
-				ns, opts.MaxAge.Milliseconds())
+			rep.Spilled, err = s.db().exec(ctx, s.q.sql(`DELETE FROM {spill} sp WHERE namespace = $1 AND created < now() - $2 * interval '1 millisecond'`+notImporting),
+				ns, opts.MaxAge.Milliseconds(), importMarker)
 		}
 	}
 	return rep, err

@@ -2,12 +2,20 @@ package migration
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"syscall"
+	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/filelock"
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -18,8 +26,16 @@ import (
 // encoded as enc says, into the database at url, keeping namespace,
 // project hash and codec (see postgres.Project.ImportFiles): the
 // destination project must be empty, every record is read back and
-// compared, and a failed copy is deleted. The files are only read.
+// compared, and a failed copy is deleted. The files are only read. A
+// project directory that does not exist is an error matching
+// migrate.ErrNoSource.
 func ToStore(ctx context.Context, url string, enc storage.Encoding, paths storage.ProjectPaths) (postgres.FilesReport, error) {
+	// A project directory that does not exist (a mistyped --workdir,
+	// --namespace or --home) has nothing to copy, as for migrate between
+	// homes: an empty copy reported verified would pass for the project's.
+	if _, err := os.Lstat(paths.ProjectDir()); errors.Is(err, fs.ErrNotExist) {
+		return postgres.FilesReport{}, fmt.Errorf("%w: %s", migrate.ErrNoSource, paths.ProjectDir())
+	}
 	st, err := postgres.Open(ctx, url, postgres.Options{})
 	if err != nil {
 		return postgres.FilesReport{}, fmt.Errorf("open store: %w", err)
@@ -35,23 +51,178 @@ func ToStore(ctx context.Context, url string, enc storage.Encoding, paths storag
 // FromStore copies the project at paths (in the destination data home),
 // encoded with codec, from the database at url into that home, keeping
 // namespace, project hash and codec (see postgres.Project.ExportFiles).
-// The project directory must not exist or be empty; it carries
-// migrate.MarkerName until the copy is verified. If anything fails, what
-// the export made is removed again (see postgres.Project.ExportFiles): not
-// the files an agent of the project may have written there meanwhile. The
-// database is only read.
+// The project directory must not exist or be empty, or hold what a
+// FromStore of the same database that did not finish left there. The
+// directory is locked (migrate.MarkerName's lock) and carries
+// migrate.MarkerName, naming the database, until the copy is verified, so
+// that a copy killed part-way is recognisably incomplete (agents refuse
+// it, lite-agent verify reports it). A rerun removes that partial copy
+// (see postgres.Project.RemovePartialExport) and completes the copy: only
+// when the marker names the same database and the directory holds nothing
+// but files that begin as the export writes them; anything else is
+// refused, and the directory is left as it is for the operator. If
+// anything fails, what the export made is removed again (see
+// postgres.Project.ExportFiles): not the files an agent of the project may
+// have written there meanwhile. The database is only read. A project the
+// database holds nothing of is an error matching migrate.ErrNoSource, and
+// a home holding the marker of a migration that did not finish one
+// matching migrate.ErrIncomplete; nothing is created.
 func FromStore(ctx context.Context, url string, codec storage.Codec, paths storage.ProjectPaths) (postgres.FilesReport, error) {
-	return fromStore(ctx, url, codec, paths, nil)
+	return fromStore(ctx, url, codec, paths, nil, nil)
 }
 
-// fromStore is FromStore with a hook run once the project directory was
-// found empty, for tests.
-func fromStore(ctx context.Context, url string, codec storage.Codec, paths storage.ProjectPaths, checked func()) (rep postgres.FilesReport, err error) {
+// storeMarker is the content of the marker FromStore writes: the format
+// of the marker of a migration between data homes, whose source is the
+// database.
+type storeMarker struct {
+	Version     int       `json:"liteAgentMigration"`
+	Source      string    `json:"source"`
+	Destination string    `json:"destination"`
+	StartedAt   time.Time `json:"startedAt"`
+}
+
+// storeSource names the database at rawURL in a marker: its host and
+// database, without the user, password or options.
+func storeSource(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return "postgres database"
+	}
+	return "postgres://" + u.Host + u.Path
+}
+
+// inspectStoreDestination checks the project directory dir of paths
+// without changing it. It must be missing or empty (false), or hold only
+// what a FromStore from source that did not finish leaves there (true):
+// its marker, its lock, and the sessions, task and spill directories.
+func inspectStoreDestination(paths storage.ProjectPaths, source string) (bool, error) {
 	dir := paths.ProjectDir()
-	if ents, err := os.ReadDir(dir); err != nil && !os.IsNotExist(err) {
+	st, err := os.Lstat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	case err != nil:
+		return false, err
+	case !st.IsDir():
+		return false, fmt.Errorf("%w: %s is not a directory", migrate.ErrDestinationNotEmpty, dir)
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return false, err
+	}
+	var names []string
+	for _, e := range ents {
+		if n := e.Name(); n != migrate.MarkerName+filelock.Suffix && !filelock.Leftover(n) {
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return false, nil
+	}
+	if !slices.Contains(names, migrate.MarkerName) {
+		return false, fmt.Errorf("%s is not empty: migrate only into an empty project directory", dir)
+	}
+	var mk storeMarker
+	data, err := readMarker(filepath.Join(dir, migrate.MarkerName))
+	if err != nil || json.Unmarshal(data, &mk) != nil || mk.Version != 1 {
+		return false, fmt.Errorf("%w: %s holds a migration marker that cannot be read; remove the directory by hand", migrate.ErrDestinationNotEmpty, dir)
+	}
+	if mk.Source != source {
+		return false, fmt.Errorf("%w: %s holds an interrupted migration from %s, not from %s; rerun that one, or remove the directory by hand", migrate.ErrDestinationNotEmpty, dir, mk.Source, source)
+	}
+	var ours []string
+	for _, d := range []string{paths.SessionsDir, paths.TasksDir, paths.SpillDir} {
+		if rel, err := filepath.Rel(dir, d); err == nil {
+			ours = append(ours, rel)
+		}
+	}
+	for _, n := range names {
+		if n != migrate.MarkerName && !slices.Contains(ours, n) && !markerTemp(n) {
+			return false, fmt.Errorf("%w: %s holds an interrupted migrate --from-store and %s, which it does not write; move it away by hand", migrate.ErrDestinationNotEmpty, dir, filepath.Join(dir, n))
+		}
+	}
+	return true, nil
+}
+
+// markerTemp reports whether name is that of a marker's replacement that
+// a rerun killed while writing it left (see writeMarker).
+func markerTemp(name string) bool {
+	rest, ok := strings.CutPrefix(name, "."+migrate.MarkerName+".")
+	return ok && strings.HasSuffix(rest, ".tmp")
+}
+
+// readMarker reads the marker file p, refusing a symlink and anything
+// that is not a regular file (a FIFO must not make the run wait).
+func readMarker(p string) ([]byte, error) {
+	f, err := os.OpenFile(p, os.O_RDONLY|safefs.NoWait, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", p)
+	}
+	return io.ReadAll(io.LimitReader(f, 1<<16))
+}
+
+// writeMarker creates the marker file p in dir, naming source, and syncs
+// it; with replace, it replaces the marker there atomically (a new file
+// renamed over it).
+func writeMarker(p, source, dir string, replace bool) error {
+	data, err := json.Marshal(storeMarker{Version: 1, Source: source, Destination: dir, StartedAt: time.Now().UTC()})
+	if err != nil {
+		return err
+	}
+	name := p
+	var f *os.File
+	if replace {
+		f, err = os.CreateTemp(dir, "."+filepath.Base(p)+".*.tmp")
+		if f != nil {
+			name = f.Name()
+		}
+	} else {
+		f, err = os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	}
+	if err != nil {
+		return err
+	}
+	if err := safefs.Write(f, data, true); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if replace {
+		if err := os.Rename(name, p); err != nil {
+			_ = os.Remove(name)
+			return err
+		}
+	}
+	return safefs.SyncDir(dir)
+}
+
+// sameFile reports whether the file at p is still the one st describes.
+func sameFile(p string, st os.FileInfo) bool {
+	now, err := os.Lstat(p)
+	return err == nil && st != nil && os.SameFile(now, st)
+}
+
+// fromStore is FromStore with hooks for tests: checked runs once the
+// project directory was first found empty, marked once it is locked and
+// marked, before the export.
+func fromStore(ctx context.Context, url string, codec storage.Codec, paths storage.ProjectPaths, checked, marked func()) (rep postgres.FilesReport, err error) {
+	dir := paths.ProjectDir()
+	source := storeSource(url)
+	// A home a migration between homes did not finish is a partial copy,
+	// which agents refuse and that migration's rerun clears: no place to
+	// copy a project into.
+	if err := migrate.CheckComplete(paths.Home); err != nil {
+		return rep, fmt.Errorf("the destination home is not usable: %w", err)
+	}
+	// A first look, before the database is opened or anything changed.
+	if _, err := inspectStoreDestination(paths, source); err != nil {
 		return rep, err
-	} else if len(ents) > 0 {
-		return rep, fmt.Errorf("%s is not empty: migrate only into an empty project directory", dir)
 	}
 	if checked != nil {
 		checked()
@@ -65,41 +236,97 @@ func fromStore(ctx context.Context, url string, codec storage.Codec, paths stora
 	if err != nil {
 		return rep, err
 	}
+	// A project the database does not hold (a mistyped --workdir or
+	// --namespace) has nothing to copy: an empty copy reported verified
+	// would pass for the project's.
+	if empty, err := src.Empty(ctx); err != nil {
+		return rep, err
+	} else if empty {
+		return rep, fmt.Errorf("%w: the database holds no records of project %s of namespace %s", migrate.ErrNoSource, paths.Hash, paths.Namespace)
+	}
 	created := safefs.MissingDirs(dir)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return rep, err
 	}
 	marker := filepath.Join(dir, migrate.MarkerName)
-	markerMade := false
+	markerOurs := false // the marker is this run's to remove on failure
+	lock, err := filelock.Acquire(ctx, marker, filelock.Options{})
+	if err != nil {
+		removeDirs(created)
+		return rep, fmt.Errorf("locking %s: %w", dir, err)
+	}
+	var markerState os.FileInfo // the marker as this run left it
 	defer func() {
-		if err == nil {
-			return
-		}
-		// Only what this export made goes: ExportFiles removed its own
-		// files; an agent of the project may have written its own there
-		// since the check, and they stay, with the directories holding
-		// them. If some of the export's files stay, so does the marker.
-		if markerMade && !errors.Is(err, postgres.ErrExportLeftFiles) {
+		if err != nil && markerOurs && !errors.Is(err, postgres.ErrExportLeftFiles) && lock.Check() == nil && sameFile(marker, markerState) {
+			// Only what this export made goes: ExportFiles removed its
+			// own files; an agent of the project may have written its
+			// own there since the check, and they stay, with the
+			// directories holding them. If some of the export's files
+			// stay, so does the marker. A run that lost the lock (paused
+			// past its stale period) leaves it too, and so does one
+			// whose marker was replaced: the directory is a rerun's,
+			// unfinished.
 			if rerr := os.Remove(marker); rerr != nil {
 				err = fmt.Errorf("%w; removing the marker also failed: %w", err, rerr)
 			}
 		}
-		for i := len(created) - 1; i >= 0; i-- {
-			if syscall.Rmdir(created[i]) != nil {
-				break
-			}
+		if rerr := lock.Release(); rerr != nil && err == nil {
+			err = rerr
+		}
+		if err != nil {
+			removeDirs(created)
 		}
 	}()
-	f, err := os.OpenFile(marker, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	// Again under the lock: another run may have been at work.
+	resume, err := inspectStoreDestination(paths, source)
 	if err != nil {
 		return rep, err
 	}
-	markerMade = true
-	if err := f.Close(); err != nil {
+	if resume {
+		// The marker stays in place while the partial copy is cleared:
+		// a run killed meanwhile leaves a directory still marked. It is
+		// then replaced, so that the interrupted run, if it was only
+		// paused, knows it is not its own any more.
+		if err := src.RemovePartialExport(ctx, paths); err != nil {
+			return rep, fmt.Errorf("clearing the interrupted migrate --from-store: %w", err)
+		}
+		if ents, err := os.ReadDir(dir); err == nil {
+			for _, e := range ents {
+				if markerTemp(e.Name()) && e.Type().IsRegular() {
+					_ = os.Remove(filepath.Join(dir, e.Name()))
+				}
+			}
+		}
+	}
+	if err := writeMarker(marker, source, dir, resume); err != nil {
 		return rep, err
+	}
+	if markerState, err = os.Lstat(marker); err != nil {
+		return rep, err
+	}
+	markerOurs = true
+	if marked != nil {
+		marked()
 	}
 	if rep, err = src.ExportFiles(ctx, paths); err != nil {
 		return rep, err
 	}
-	return rep, os.Remove(marker)
+	if err := lock.Check(); err != nil {
+		markerOurs = false // another run may be at work: the marker stays
+		return rep, fmt.Errorf("the lock of %s was lost; it stays marked incomplete: %w", dir, err)
+	}
+	if err := os.Remove(marker); err != nil {
+		return rep, err
+	}
+	return rep, safefs.SyncDir(dir)
+}
+
+// removeDirs removes the directories FromStore made, innermost first, as
+// far as they are empty.
+func removeDirs(created []string) {
+	for i := len(created) - 1; i >= 0; i-- {
+		if syscall.Rmdir(created[i]) != nil {
+			break
+		}
+	}
 }

@@ -74,7 +74,7 @@ func TestFromStoreFailureKeepsAWritersFiles(t *testing.T) {
 		}
 	}
 
-	_, err = fromStore(ctx, url, nil, paths, writer)
+	_, err = fromStore(ctx, url, nil, paths, writer, nil)
 	if err == nil {
 		t.Fatal("the export over the writer's session succeeded")
 	}

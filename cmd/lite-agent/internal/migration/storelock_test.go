@@ -1,0 +1,89 @@
+package migration
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/internal/filelock"
+	"github.com/lite-agent/lite-agent-go/internal/pgtest"
+	"github.com/lite-agent/lite-agent-go/migrate"
+	"github.com/lite-agent/lite-agent-go/model"
+	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/lite-agent/lite-agent-go/store/postgres"
+)
+
+// A FromStore paused past the lock's stale period (SIGSTOP, a suspended
+// machine) loses the destination's lock to a rerun, which clears the
+// partial copy, replaces the marker and exports. When the paused run goes
+// on and fails (here: the rerun already wrote the session log it was
+// about to write), it must leave the marker alone: removing it would pass
+// the rerun's unfinished copy off as a finished one if the rerun is then
+// killed. The takeover is played by the test, between the marker's
+// writing and the export, as the rerun does it: the lock taken over, the
+// marker replaced, a log written.
+func TestFromStoreThatLostItsLockLeavesTheRerunsMarker(t *testing.T) {
+	url := pgtest.URL(t)
+	ctx := t.Context()
+	home, work := t.TempDir(), t.TempDir()
+	paths, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: work, Storage: storage.Options{Home: home}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := postgres.Open(ctx, url, postgres.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	p, err := st.Project(storage.Encoding{Namespace: paths.Namespace, ProjectID: paths.Hash})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = p.Clear(context.Background()) })
+	if _, err := p.Checkpointer().Append(ctx, "a", []session.Event{session.UserEvent{Message: model.UserText("from the database")}}, session.AnyHead); err != nil {
+		t.Fatal(err)
+	}
+
+	marker := filepath.Join(paths.ProjectDir(), migrate.MarkerName)
+	var rerunLock *filelock.Lock
+	var rerunMarker []byte
+	takeover := func() {
+		lock := marker + filelock.Suffix
+		if err := os.Rename(lock, lock+"-taken-over"); err != nil {
+			t.Fatal(err)
+		}
+		if rerunLock, err = filelock.Acquire(ctx, marker, filelock.Options{}); err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(marker)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rerunMarker = append(data, ' ')
+		tmp := marker + ".rerun"
+		if err := os.WriteFile(tmp, rerunMarker, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, marker); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(paths.SessionsDir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(paths.SessionsDir, "a"+session.LogSuffix), []byte("the rerun's copy, unfinished\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err = fromStore(ctx, url, nil, paths, nil, takeover)
+	if rerunLock != nil {
+		defer rerunLock.Release()
+	}
+	if err == nil {
+		t.Fatal("the export that lost its lock succeeded")
+	}
+	if got, rerr := os.ReadFile(marker); rerr != nil || string(got) != string(rerunMarker) {
+		t.Errorf("the rerun's marker after the paused run failed (%v): %q, %v", err, got, rerr)
+	}
+}

@@ -1,0 +1,169 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// forkMarkerPrefix starts the session column of the row (in the leases
+// table, never a session id: ids do not start with a dot) that marks the
+// data a fork is copying into a new session before the session's log is
+// written; the new session's id follows. Its expires column holds the
+// time the fork began. A marked archive or task list whose session has
+// no log is what a fork killed part-way left: the retention sweep removes
+// it once old (see [Store.Sweep]), as the file sweeper removes a task list
+// holding task.ForkMarker.
+const forkMarkerPrefix = ".fork-incomplete:"
+
+// MarkForking marks the session sessionID of the project enc names as the
+// target of a fork that has not written its log yet: what the fork copies
+// into it (its context archive, its private task list) is a fork's
+// leftover, which [Store.Sweep] removes once old, until [Store.ClearForking]
+// or the session's deletion removes the mark. liteagent's Fork calls it
+// before it copies anything.
+func (s *Store) MarkForking(ctx context.Context, enc storage.Encoding, sessionID string) error {
+	p, err := s.Project(enc)
+	if err != nil {
+		return err
+	}
+	if err := validID(sessionID); err != nil {
+		return err
+	}
+	return p.markForking(ctx, s.db(), sessionID, time.Now())
+}
+
+// markForking writes, in tx, the mark of a fork into session id that
+// began at began.
+func (p *Project) markForking(ctx context.Context, tx db, id string, began time.Time) error {
+	_, err := tx.exec(ctx, p.s.q.sql(`INSERT INTO {leases} (namespace, project, session, holder, token, expires)
+		VALUES ($1, $2, $3, 'lite-agent fork', 0, $4)
+		ON CONFLICT (namespace, project, session) DO UPDATE SET expires = excluded.expires`), p.ns, p.project, forkMarkerPrefix+id, began)
+	return err
+}
+
+// forkLeftover reports whether the data of session id is what a fork
+// killed part-way left: it is marked (see markForking) and the session
+// has no log. It returns when the fork began.
+func (p *Project) forkLeftover(ctx context.Context, id string) (bool, time.Time, error) {
+	var began time.Time
+	err := p.s.db().scan(ctx, p.s.q.sql(`SELECT m.expires FROM {leases} m
+		WHERE m.namespace = $1 AND m.project = $2 AND m.session = $3 || $4
+		AND NOT EXISTS (SELECT 1 FROM {sessions} s WHERE s.namespace = m.namespace AND s.project = m.project AND s.session = $4)`),
+		[]any{p.ns, p.project, forkMarkerPrefix, id}, &began)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return false, time.Time{}, nil
+	}
+	return err == nil, began, err
+}
+
+// ClearForking removes the mark of [Store.MarkForking] once the fork's
+// log is written. A missing mark is not an error.
+func (s *Store) ClearForking(ctx context.Context, enc storage.Encoding, sessionID string) error {
+	p, err := s.Project(enc)
+	if err != nil {
+		return err
+	}
+	if err := validID(sessionID); err != nil {
+		return err
+	}
+	_, err = s.db().exec(ctx, s.q.sql(`DELETE FROM {leases} WHERE namespace = $1 AND project = $2 AND session = $3`),
+		p.ns, p.project, forkMarkerPrefix+sessionID)
+	return err
+}
+
+// SweptLeftover is the data of a fork that died part-way, deleted by a
+// sweep: the context archive and private task list copied into a session
+// whose log was never written.
+type SweptLeftover struct {
+	Project, Session string
+	// Modified is when the data last changed, Bytes its stored size.
+	Modified time.Time
+	Bytes    int64
+}
+
+// sweepForkLeftovers deletes, in namespace ns, what forks killed part-way
+// left (see forkMarkerPrefix): each marked session that has no log, whose
+// project holds no import marker, and whose mark, archive and task list
+// are all older than cutoff; the list only if not marked shared. Each
+// goes in its own transaction, under its session's row lock, as
+// Project.DeleteSession deletes; anything changed since it was chosen
+// stays.
+func (s *Store) sweepForkLeftovers(ctx context.Context, ns string, cutoff time.Time, dryRun bool, rep *SweepReport) error {
+	type cand struct {
+		SweptLeftover
+		mark time.Time
+	}
+	var cands []cand
+	newest := `greatest(m.expires,
+			(SELECT a.modified FROM {archives} a WHERE a.namespace = m.namespace AND a.project = m.project AND a.session = substr(m.session, $3)),
+			(SELECT l.modified FROM {task_lists} l WHERE l.namespace = m.namespace AND l.project = m.project AND l.list = substr(m.session, $3)))`
+	err := s.db().each(ctx, s.q.sql(`SELECT m.project, substr(m.session, $3), m.expires, `+newest+`,
+			coalesce((SELECT a.bytes FROM {archives} a WHERE a.namespace = m.namespace AND a.project = m.project AND a.session = substr(m.session, $3)), 0)
+			+ coalesce((SELECT sum(length(t.data)) FROM {tasks} t WHERE t.namespace = m.namespace AND t.project = m.project AND t.list = substr(m.session, $3)), 0)
+		FROM {leases} m
+		WHERE m.namespace = $1 AND starts_with(m.session, $2)
+			AND NOT EXISTS (SELECT 1 FROM {sessions} s WHERE s.namespace = m.namespace AND s.project = m.project AND s.session = substr(m.session, $3))
+			AND NOT EXISTS (SELECT 1 FROM {leases} i WHERE i.namespace = m.namespace AND i.project = m.project AND i.session = $4)
+		ORDER BY 4, 1, 2`), []any{ns, forkMarkerPrefix, len(forkMarkerPrefix) + 1, importMarker}, func(r pgx.Rows) error {
+		var c cand
+		if err := r.Scan(&c.Project, &c.Session, &c.mark, &c.Modified, &c.Bytes); err != nil {
+			return err
+		}
+		if c.Modified.Before(cutoff) {
+			cands = append(cands, c)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, c := range cands {
+		if dryRun {
+			rep.ForkLeftovers = append(rep.ForkLeftovers, c.SweptLeftover)
+			continue
+		}
+		p := &Project{s: s, ns: ns, project: c.Project, leases: map[string]*Lease{}}
+		p.cp = &Checkpointer{p: p}
+		err := s.tx(ctx, func(tx db) error {
+			// The session's row, made and locked as DeleteSession does: a
+			// fork finishing now waits, and a log written since is seen.
+			head, _, err := p.cp.lockSession(ctx, tx, c.Session, true)
+			if err != nil {
+				return err
+			}
+			var mark, modified time.Time
+			err = tx.scan(ctx, s.q.sql(`SELECT m.expires, `+newest+` FROM {leases} m
+				WHERE m.namespace = $1 AND m.project = $2 AND m.session = $4 || $5 FOR UPDATE`),
+				[]any{ns, c.Project, len(forkMarkerPrefix) + 1, forkMarkerPrefix, c.Session}, &mark, &modified)
+			switch {
+			case errors.Is(err, pgx.ErrNoRows):
+				return errSweepChanged // the fork finished, or the session was deleted
+			case err != nil:
+				return err
+			case head != 0 || !mark.Equal(c.mark) || !modified.Equal(c.Modified):
+				return errSweepChanged
+			}
+			if incomplete, err := p.importIncomplete(ctx, tx); err != nil || incomplete {
+				if err == nil {
+					err = errSweepChanged
+				}
+				return err
+			}
+			return p.deleteSession(ctx, tx, c.Session) // the mark with the rest
+		})
+		if err != nil {
+			var busy *BusyError
+			if errors.As(err, &busy) || errors.Is(err, errSweepChanged) {
+				continue
+			}
+			return err
+		}
+		rep.ForkLeftovers = append(rep.ForkLeftovers, c.SweptLeftover)
+	}
+	return nil
+}
