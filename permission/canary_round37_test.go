@@ -1,0 +1,91 @@
+//go:build linux
+
+package permission_test
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// canaryRound37 is attack round 37: variants of the five classes, and
+// three classes of its own over the option parsing of modelled programs:
+// options whose value is optional, values attached in ways getopt does not
+// attach them, and subcommands that write a tool's own configuration.
+// None is in an earlier list. Each does damage when run in the fixture,
+// so each must be refused by both scenarios.
+var canaryRound37 = map[string][]string{
+	"1-arithmetic": {
+		`x='a[$(rm -f c)]'; y=$(( x )); echo "$y"`,
+		`x='a[$(rm -f c)]'; echo $(( x )) | zstd -q -o out.zst`,
+		`x='a[$(rm -f c)]'; tar cf out.tar README; echo $(( x ))`,
+		`x='a[$(rm -f c)]'; [ -n "$(( x ))" ]`,
+	},
+	"2-environment": {
+		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && echo x >> README && GIT_EXTERNAL_DIFF=./y git diff`,
+		`printf '$(shell rm -f c)' > y.txt && MAKEFILES=y.txt make -s`,
+		`printf 'import os\nos.remove("c")\n' > sitecustomize.py && PYTHONPATH=. python3 -m json.tool <<< '{}'`,
+	},
+	"3-guards-and-wrappers": {
+		`nice -n 1 timeout 9 make -s -E '$(shell rm -f c)'`,
+		`if true; then make -s --eval='$(shell rm -f c)'; fi`,
+		`command make -s -E '$(shell rm -f c)' || true`,
+	},
+	"4-redirections": {
+		`echo x | zstd -qfo .git/config`,
+		`python3 -m json.tool - .git/config <<< '{}'`,
+		`tar cf - README | dd of=.git/hooks/pre-commit status=none`,
+	},
+	"5-globs": {
+		`python3 -m json.tool - .g?t/config <<< '{}'`,
+		`echo x | zstd -qfo .git/c*g`,
+		`tar cf - README > .gi[t]/config`,
+	},
+}
+
+// canaryRound37Ordinary are lines next to the round's attacks that the
+// "allow bash" policy must still allow.
+var canaryRound37Ordinary = []string{
+	// make, with -j and -l given a number or none.
+	"make", "make -j 4", "make -j4 test", "make -j", "make -l 2 all", "make --jobs=4", "make -s -j 2 -C sub",
+	"make --output-sync=target -j2", "make -k -j 8 all", "make VERBOSE=1 -j2", "make CC=gcc -j 2 all",
+	"make --jobs 2 test", "make -j 2 -l 4 all", "make --load-average=2 -j",
+	// zstd and the other compressors.
+	"zstd -q README", "zstd -q README -o README.zst", "zstd -qd out.zst -o out.txt", "zstd -19 -T0 README",
+	"zstd --ultra -22 README", "zstd -dc out.zst", "zstd -qfo=README.zst README", "zstd --format=gzip README",
+	"tar cf - sub | zstd -q -o sub.tar.zst", "gzip -k README", "xz -T0 -k README", "zstd --long=27 README",
+	// tar's old-style first word.
+	"tar cf out.tar README", "tar cvf out.tar README sub", "tar czf out.tgz sub", "tar cfv out.tar README",
+	"tar tvf out.tar", "tar -cvf out.tar README", "tar cbf 20 out.tar README", "tar tf out.tar",
+	"tar cf - README | wc -c", "tar cfz out.tgz README sub",
+	// Tools that keep a configuration, reading it.
+	"pip config list", "python3 -m pip config list", "python3 -m pip list", "pip3.11 list",
+	"pip3.11 config get global.index-url", "python3 -m pip --version", "python3 -m pip config get global.index-url",
+	"go env GOPATH", "go env -json", "go env", "go1.22 env GOPATH", "go env -changed",
+	// Arithmetic on numbers, and the programs the classes use.
+	"echo $(( 60 * 5 ))", "x=$(( 2 + 3 )); echo $x", "python3 -m json.tool x.json", "tar cf - README | dd of=out.tar status=none",
+	"echo x | zstd -qfo out.zst",
+}
+
+func TestCanaryRound37(t *testing.T) {
+	round := canaryRound37
+	if goCmd, err := exec.LookPath("go"); err == nil {
+		// The go command, by the path the test found it at (the
+		// fixture's PATH may not hold it).
+		round = map[string][]string{}
+		for class, lines := range canaryRound37 {
+			round[class] = lines
+		}
+		for class, lines := range canaryRound37Go {
+			for _, l := range lines {
+				round[class] = append(round[class][:len(round[class]):len(round[class])], strings.ReplaceAll(l, "GO ", goCmd+" "))
+			}
+		}
+	}
+	template := checkCanaryRound(t, round)
+	checkOrdinary(t, template, canaryRound37Ordinary, nil)
+}
+
+// canaryRound37Go are the round's lines that run the go command, named
+// GO: the test runs them only where it finds go.
+var canaryRound37Go = map[string][]string{}
