@@ -25,11 +25,17 @@ var canaryRound37 = map[string][]string{
 		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && echo x >> README && GIT_EXTERNAL_DIFF=./y git diff`,
 		`printf '$(shell rm -f c)' > y.txt && MAKEFILES=y.txt make -s`,
 		`printf 'import os\nos.remove("c")\n' > sitecustomize.py && PYTHONPATH=. python3 -m json.tool <<< '{}'`,
+		// make reads the makefiles a MAKEFILES given on its command line
+		// names (found in this round: allowed under "allow bash").
+		`printf '$(shell rm -f c)' > y.txt && make MAKEFILES=y.txt`,
 	},
 	"3-guards-and-wrappers": {
 		`nice -n 1 timeout 9 make -s -E '$(shell rm -f c)'`,
 		`if true; then make -s --eval='$(shell rm -f c)'; fi`,
 		`command make -s -E '$(shell rm -f c)' || true`,
+		// -j took -E for its value (found in this round: allowed under
+		// "allow bash").
+		`make -j -E '$(shell rm -f c)'`,
 	},
 	"4-redirections": {
 		`echo x | zstd -qfo .git/config`,
@@ -40,6 +46,19 @@ var canaryRound37 = map[string][]string{
 		`python3 -m json.tool - .g?t/config <<< '{}'`,
 		`echo x | zstd -qfo .git/c*g`,
 		`tar cf - README > .gi[t]/config`,
+	},
+	// make's -j and -l take the next word as their value only when it is a
+	// number, and --jobs, --load-average and --output-sync only after '=':
+	// the analysis took the next word for theirs (found in this round:
+	// allowed under "allow bash").
+	"6-optional-values": {
+		`printf 'all:\n\trm -f c\n' > y.txt && make -j -f y.txt`,
+		`printf 'all:\n\trm -f c\n' > y.txt && make --jobs -f y.txt`,
+		`printf 'all:\n\trm -f c\n' > y.txt && make -l -f y.txt`,
+		`printf 'all:\n\trm -f c\n' > y.txt && make --output-sync -f y.txt`,
+		`make -j --eval '$(shell rm -f c)'`,
+		`make -l --eval='$(shell rm -f c)'`,
+		`make -s --max-load -E '$(shell rm -f c)'`,
 	},
 }
 

@@ -1335,9 +1335,41 @@ func (d danger) find(name string, args []word) string {
 	return ""
 }
 
-// makeLong are GNU make's long options that take a value.
-var makeLong = []string{"--file", "--makefile", "--directory", "--include-dir", "--jobs", "--load-average",
-	"--what-if", "--new-file", "--assume-new", "--old-file", "--assume-old", "--eval", "--output-sync"}
+// makeLong are GNU make's long options that take a value, makeOptional
+// those among them whose value is optional: given after '=' (--jobs=4),
+// or, for --jobs and --load-average, as the next word only when it is a
+// number (make -j -f x reads the makefile x).
+var (
+	makeLong = []string{"--file", "--makefile", "--directory", "--include-dir", "--jobs", "--load-average",
+		"--max-load", "--what-if", "--new-file", "--assume-new", "--old-file", "--assume-old", "--eval", "--output-sync"}
+	makeOptional = []string{"--jobs", "--load-average", "--max-load", "--output-sync"}
+)
+
+// makeOptions returns args with each option of makeOptional given
+// without a value spelled NAME= (by its full name), so that eachOption
+// takes no word after it as its value. The number make may take instead
+// is then an operand, a target the analysis passes over.
+func makeOptions(args []word) []word {
+	var out []word
+	for i, a := range args {
+		if a.text == "--" {
+			break
+		}
+		if a.dynamic || !strings.HasPrefix(a.text, "--") || strings.Contains(a.text, "=") {
+			continue
+		}
+		if c := canonLong(a.text, makeLong); contains(makeOptional, c) {
+			if out == nil {
+				out = append([]word(nil), args...)
+			}
+			out[i].text = c + "="
+		}
+	}
+	if out == nil {
+		return args
+	}
+	return out
+}
 
 // make marks the line opaque when make runs makefile text the line gives
 // it rather than a makefile of the project: --eval and -E, a makefile read
@@ -1351,7 +1383,9 @@ func (an *analyzer) make(name string, args []word) {
 	// directory; the makefiles it includes may lie anywhere.
 	dir := ""
 	var files []string
-	eachOption(args, "CfIjlWoE", makeLong, true, func(opt string, val *word) {
+	// -j and -l take a value only attached or as a number (see
+	// makeOptional): no word after them is theirs.
+	eachOption(makeOptions(args), "CfIWoE", makeLong, true, func(opt string, val *word) {
 		switch {
 		case opt == "-E" || strings.HasPrefix(opt, "--") && len(opt) >= 4 && strings.HasPrefix("--eval", opt):
 			an.opaque(name + " " + opt + " evaluates makefile text given on the command line")
@@ -1398,6 +1432,11 @@ func (an *analyzer) make(name string, args []word) {
 		if strings.ContainsAny(def, "$`") || strings.HasSuffix(lhs, "!") || v == "MAKEFLAGS" || v == "MFLAGS" ||
 			v == "GNUMAKEFLAGS" || v == "SHELL" || v == ".SHELLFLAGS" {
 			an.opaque(name + " " + clipName(a.text) + " defines a variable that runs or expands text")
+			return
+		}
+		if v == "MAKEFILES" {
+			// make reads the files it names as makefiles first.
+			an.opaque(name + " " + clipName(a.text) + " names makefiles to read before the project's")
 			return
 		}
 		// The value is what the recipes run where they use the variable
