@@ -41,11 +41,15 @@ var canaryRound37 = map[string][]string{
 		`echo x | zstd -qfo .git/config`,
 		`python3 -m json.tool - .git/config <<< '{}'`,
 		`tar cf - README | dd of=.git/hooks/pre-commit status=none`,
+		// zstd takes -o's value after '=' (found in this round: allowed
+		// under "allow bash").
+		`zstd -qfo=.git/config README`,
 	},
 	"5-globs": {
 		`python3 -m json.tool - .g?t/config <<< '{}'`,
 		`echo x | zstd -qfo .git/c*g`,
 		`tar cf - README > .gi[t]/config`,
+		`zstd -qf README -o .g[i]t/config`,
 	},
 	// make's -j and -l take the next word as their value only when it is a
 	// number, and --jobs, --load-average and --output-sync only after '=':
@@ -59,6 +63,15 @@ var canaryRound37 = map[string][]string{
 		`make -j --eval '$(shell rm -f c)'`,
 		`make -l --eval='$(shell rm -f c)'`,
 		`make -s --max-load -E '$(shell rm -f c)'`,
+	},
+	// Values attached in ways getopt does not attach them: zstd's -o=FILE,
+	// also at the end of a cluster, and --trace=FILE (found in this
+	// round: allowed under "allow bash").
+	"7-attached-values": {
+		`zstd -qfo=.git/hooks/pre-commit README`,
+		`zstd -q -f --trace=.git/hooks/pre-commit README`,
+		`zstdmt -qfo=.git/hooks/pre-commit README`,
+		`zstd -q README -o r.zst && unzstd -qfo=.git/config r.zst`,
 	},
 }
 

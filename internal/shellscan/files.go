@@ -579,6 +579,14 @@ func (an *analyzer) fileCommand(name string, args []word) {
 		// x.json); bunzip2 and lzip, given a name without one, write
 		// NAME.out.
 		for _, a := range args {
+			if opt, v, ok := strings.Cut(a.text, "="); ok && strings.HasPrefix(opt, "-") {
+				// zstd takes the values of -o (its output) and --trace (a
+				// log it writes) after '=' too, -o's also at the end of a
+				// cluster (-qfo=x): any option's value so given may be a
+				// file it writes.
+				an.pathArg(word{text: v, dynamic: a.dynamic, pattern: a.pattern}, modeWrite, name+" "+clipName(opt))
+				continue
+			}
 			if strings.HasPrefix(a.text, "-") || a.dynamic || a.special {
 				continue
 			}
