@@ -50,6 +50,7 @@ var canaryRound37 = map[string][]string{
 		`echo x | zstd -qfo .git/c*g`,
 		`tar cf - README > .gi[t]/config`,
 		`zstd -qf README -o .g[i]t/config`,
+		`tar cfv .gi?/config README`,
 	},
 	// make's -j and -l take the next word as their value only when it is a
 	// number, and --jobs, --load-average and --output-sync only after '=':
@@ -72,6 +73,13 @@ var canaryRound37 = map[string][]string{
 		`zstd -q -f --trace=.git/hooks/pre-commit README`,
 		`zstdmt -qfo=.git/hooks/pre-commit README`,
 		`zstd -q README -o r.zst && unzstd -qfo=.git/config r.zst`,
+		// In tar's old-style first word each letter that takes a value
+		// takes the next word in turn, wherever it stands (found in this
+		// round: allowed under "allow bash").
+		`tar cfv .git/config README`,
+		`tar cfz .git/hooks/pre-commit README`,
+		`tar cbf 20 .git/config README`,
+		`tar cTf /dev/null .git/hooks/pre-commit`,
 	},
 }
 

@@ -882,7 +882,40 @@ func (an *analyzer) archive(name string, args []word) {
 	// of each -f in turn (tar -cM -f a -f b).
 	var archives []word
 	var dirs []word // of -C, --directory and unzip -d
-	for i := 0; i < len(args); i++ {
+	start := 0
+	if (name == "tar" || name == "bsdtar") && len(args) > 0 && !strings.HasPrefix(args[0].text, "-") {
+		// Old style (tar cbf 20 x.tar …): each letter that takes a value
+		// takes the next word after the cluster, in turn, wherever it
+		// stands in the cluster (tar cfv x.tar, not tar -cfv, whose f
+		// takes "v").
+		start = 1
+		for _, c := range args[0].text {
+			switch c {
+			case 'x':
+				extract = true
+			case 'c', 'r', 'u':
+				create = true
+			}
+			if !strings.ContainsRune(tarOldValues, c) {
+				continue
+			}
+			if start == len(args) {
+				break
+			}
+			v := args[start]
+			start++
+			switch c {
+			case 'f':
+				archives = append(archives, v)
+			case 'C':
+				an.cwdUnknown = true
+				dirs = append(dirs, v)
+			case 'g':
+				an.opaque(name + " g writes the snapshot file it names")
+			}
+		}
+	}
+	for i := start; i < len(args); i++ {
 		t := args[i].text
 		cluster := ""
 		switch {
@@ -914,8 +947,6 @@ func (an *analyzer) archive(name string, args []word) {
 			continue
 		case strings.HasPrefix(t, "-"):
 			cluster = t[1:]
-		case i == 0 && (name == "tar" || name == "bsdtar"):
-			cluster = t // old-style "tar xzf a.tgz"
 		case name == "7z" && i == 0:
 			extract = t == "x" || t == "e"
 			create = t == "a" || t == "u"
@@ -979,6 +1010,11 @@ func (an *analyzer) archive(name string, args []word) {
 		}
 	}
 }
+
+// tarOldValues are the letters of tar's old-style first word (tar cf
+// x.tar …) that take a value: GNU tar's b, C, F, g, H, I, K, L, N, T, V,
+// X and f.
+const tarOldValues = "bCFgHIKLNTVXf"
 
 // codeOptionNames are the options, without dashes, '-' or '_' and in
 // lower case, whose value names code that a program loads (openssl
