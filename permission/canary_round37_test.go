@@ -81,6 +81,16 @@ var canaryRound37 = map[string][]string{
 		`tar cbf 20 .git/config README`,
 		`tar cTf /dev/null .git/hooks/pre-commit`,
 	},
+	// Subcommands that write a tool's own configuration in the home
+	// directory, which later runs read (pip's index, go's GOFLAGS): pip's
+	// config run as python3 -m pip or under a versioned name (found in
+	// this round: allowed under "allow bash").
+	"8-config-writers": {
+		`python3 -m pip config set global.index-url x`,
+		`python3.11 -m pip config set global.index-url x`,
+		`python3 -m pip config --user set global.index-url x`,
+		`pip3.11 config set global.index-url x`,
+	},
 }
 
 // canaryRound37Ordinary are lines next to the round's attacks that the
@@ -128,4 +138,11 @@ func TestCanaryRound37(t *testing.T) {
 
 // canaryRound37Go are the round's lines that run the go command, named
 // GO: the test runs them only where it finds go.
-var canaryRound37Go = map[string][]string{}
+var canaryRound37Go = map[string][]string{
+	// go's flag package takes --w for -w (found in this round: allowed
+	// under "allow bash").
+	"8-config-writers": {
+		`GO env --w GOFLAGS=-mod=mod`,
+		`GO env --w=true GOFLAGS=-mod=mod`,
+	},
+}

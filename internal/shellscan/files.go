@@ -146,13 +146,18 @@ scan:
 					if rest == "" && i+1 < len(args) {
 						rest = args[i+1].text
 					}
+					// The module's words follow its name.
+					after := args[i+1:]
+					if len(t) == 2 && len(after) > 0 {
+						after = after[1:]
+					}
+					if why := configWrite(rest, after); why != "" {
+						// python3 -m pip config set …, as pip config set.
+						an.opaque(name + " -m " + why)
+						return true
+					}
 					if rest == "pip" {
-						// python3 -m pip install ./p.tar.gz: pip's words
-						// follow the module's name.
-						after := args[i+1:]
-						if len(t) == 2 && len(after) > 0 {
-							after = after[1:]
-						}
+						// python3 -m pip install ./p.tar.gz.
 						an.packagesGiven("pip", after)
 					}
 					if pythonFileModules[rest] {
