@@ -112,6 +112,8 @@ var canaryRound37Ordinary = []string{
 	"pip config list", "python3 -m pip config list", "python3 -m pip list", "pip3.11 list",
 	"pip3.11 config get global.index-url", "python3 -m pip --version", "python3 -m pip config get global.index-url",
 	"go env GOPATH", "go env -json", "go env", "go1.22 env GOPATH", "go env -changed",
+	// The go command beside -overlay.
+	"go build -o m .", "go run .", "go vet ./...", "go test ./...", "go build -o bin/m ./cmd/m", "go test -run X -count=1 .",
 	// Arithmetic on numbers, and the programs the classes use.
 	"echo $(( 60 * 5 ))", "x=$(( 2 + 3 )); echo $x", "python3 -m json.tool x.json", "tar cf - README | dd of=out.tar status=none",
 	"echo x | zstd -qfo out.zst",
@@ -144,5 +146,12 @@ var canaryRound37Go = map[string][]string{
 	"8-config-writers": {
 		`GO env --w GOFLAGS=-mod=mod`,
 		`GO env --w=true GOFLAGS=-mod=mod`,
+	},
+	// go -overlay builds the sources a JSON file maps to files under any
+	// name (m.go → x.txt), which no check of the line's code sees (found
+	// in this round: allowed under "allow bash").
+	"9-sources-elsewhere": {
+		`printf 'package main\nimport "os"\nfunc main() { os.Remove("c") }\n' > x.txt && printf '{"Replace":{"m.go":"x.txt"}}' > o.json && GO run -overlay o.json m.go`,
+		`printf 'package main\nimport "os"\nfunc main() { os.Remove("c") }\n' > x.txt && printf '{"Replace":{"m.go":"x.txt"}}' > o.json && GO build -overlay=o.json -o m m.go && ./m`,
 	},
 }

@@ -1690,7 +1690,8 @@ func (an *analyzer) cargoRustc(name string, args []word) {
 // goCommand marks the line opaque when the go command runs a program the
 // line names: -toolexec runs every tool through a command line, -exec runs
 // the built binary through one, -vettool names the vet program, and
-// -ldflags=-extld=… names the external linker.
+// -ldflags=-extld=… names the external linker; or builds code from files
+// it does not name as sources (-overlay).
 func (an *analyzer) goCommand(name string, args []word) {
 	for i, a := range args {
 		if !strings.HasPrefix(a.text, "-") {
@@ -1700,6 +1701,11 @@ func (an *analyzer) goCommand(name string, args []word) {
 		switch flag {
 		case "toolexec", "exec", "vettool":
 			an.opaque(name + " -" + flag + " runs a program the command line names")
+			return
+		case "overlay":
+			// Its JSON file maps sources to files whose contents replace
+			// them (m.go → x.txt): code under names no check sees.
+			an.opaque(name + " -overlay builds sources from files its JSON file names")
 			return
 		case "ldflags":
 			if !hasVal && i+1 < len(args) {
