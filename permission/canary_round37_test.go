@@ -80,6 +80,23 @@ var canaryRound37 = map[string][]string{
 		`tar cfz .git/hooks/pre-commit README`,
 		`tar cbf 20 .git/config README`,
 		`tar cTf /dev/null .git/hooks/pre-commit`,
+		// tar's A appends archives to the one it names, which it writes
+		// (found in this round: allowed under "allow bash").
+		`tar cf out.tar README && tar Af .git/config out.tar`,
+		`tar cf out.tar README && tar -Af .git/config out.tar`,
+		// Long options abbreviated, values attached: already refused.
+		`tar --create -f.git/config README`,
+		`sort --out .git/hooks/pre-commit README`,
+		`uniq --group README .git/hooks/pre-commit`,
+		`shuf --output .git/hooks/pre-commit README`,
+		`iconv -f utf8 -t ascii --out .git/hooks/pre-commit README`,
+		`cp --t .git/hooks README`,
+		`mv --targ=.git/hooks README`,
+		`sed -n --expr='w .git/hooks/pre-commit' README`,
+		`sed --quiet --regexp-extended 'w .git/hooks/pre-commit' README`,
+		`python3 -m pip --log .git/hooks/pre-commit list`,
+		`pip3.11 --log .git/hooks/pre-commit list`,
+		`lz4 -q README .git/hooks/pre-commit`,
 	},
 	// Subcommands that write a tool's own configuration in the home
 	// directory, which later runs read (pip's index, go's GOFLAGS): pip's
@@ -117,6 +134,11 @@ var canaryRound37Ordinary = []string{
 	// Arithmetic on numbers, and the programs the classes use.
 	"echo $(( 60 * 5 ))", "x=$(( 2 + 3 )); echo $x", "python3 -m json.tool x.json", "tar cf - README | dd of=out.tar status=none",
 	"echo x | zstd -qfo out.zst",
+	"echo $(( 1 + 2 ))", "echo $(( 10 / 3 ))", "(( 1 ))",
+	"GOOS=linux go build -o m .", "NO_COLOR=1 make -j 2", "CI=1 make test", "LANG=C.UTF-8 sort -o out.txt README",
+	"timeout 60 make -j 2", "nice -n 5 make", "command -v make", "nice make -j4 all",
+	"sort -o sorted.txt README", "tar cf - README > out.tar", "zstd -c README > out.zst",
+	"tar cf out.tar *.md", "zstd -q notes.txt", "tar Af a.tar b.tar", "tar -Af a.tar b.tar", "tar rf out.tar README",
 }
 
 func TestCanaryRound37(t *testing.T) {

@@ -898,8 +898,8 @@ func (an *analyzer) archive(name string, args []word) {
 			switch c {
 			case 'x':
 				extract = true
-			case 'c', 'r', 'u':
-				create = true
+			case 'c', 'r', 'u', 'A':
+				create = true // A appends archives to the one f names
 			}
 			if !strings.ContainsRune(tarOldValues, c) {
 				continue
@@ -972,6 +972,9 @@ func (an *analyzer) archive(name string, args []word) {
 				extract = true
 			case 'c', 'r', 'u':
 				create = true
+			case 'A':
+				// tar -A appends archives to the one -f names.
+				create = create || name == "tar" || name == "bsdtar"
 			case 'f':
 				if k == len(cluster)-1 && i+1 < len(args) {
 					archives = append(archives, args[i+1])
