@@ -28,6 +28,10 @@ var canaryRound37 = map[string][]string{
 		// make reads the makefiles a MAKEFILES given on its command line
 		// names (found in this round: allowed under "allow bash").
 		`printf '$(shell rm -f c)' > y.txt && make MAKEFILES=y.txt`,
+		// make takes the name without the blanks around it (found checking
+		// the fix: allowed under "allow bash").
+		`printf '$(shell rm -f c)' > y.txt && make ' MAKEFILES=y.txt'`,
+		`printf '$(shell rm -f c)' > y.txt && make MAKEFILES+=y.txt`,
 	},
 	"3-guards-and-wrappers": {
 		`nice -n 1 timeout 9 make -s -E '$(shell rm -f c)'`,

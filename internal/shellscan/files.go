@@ -1480,7 +1480,9 @@ func (an *analyzer) make(name string, args []word) {
 		if !ok || strings.HasPrefix(a.text, "-") {
 			continue
 		}
-		v := strings.TrimRight(lhs, ":!?+ ")
+		// make takes the name without the blanks around it (' MAKEFILES=x'
+		// defines MAKEFILES).
+		v := strings.TrimLeft(strings.TrimRight(lhs, ":!?+ \t"), " \t")
 		if strings.ContainsAny(def, "$`") || strings.HasSuffix(lhs, "!") || v == "MAKEFLAGS" || v == "MFLAGS" ||
 			v == "GNUMAKEFLAGS" || v == "SHELL" || v == ".SHELLFLAGS" {
 			an.opaque(name + " " + clipName(a.text) + " defines a variable that runs or expands text")
