@@ -146,13 +146,18 @@ scan:
 					if rest == "" && i+1 < len(args) {
 						rest = args[i+1].text
 					}
+					// The module's words follow its name.
+					after := args[i+1:]
+					if len(t) == 2 && len(after) > 0 {
+						after = after[1:]
+					}
+					if why := configWrite(rest, after); why != "" {
+						// python3 -m pip config set …, as pip config set.
+						an.opaque(name + " -m " + why)
+						return true
+					}
 					if rest == "pip" {
-						// python3 -m pip install ./p.tar.gz: pip's words
-						// follow the module's name.
-						after := args[i+1:]
-						if len(t) == 2 && len(after) > 0 {
-							after = after[1:]
-						}
+						// python3 -m pip install ./p.tar.gz.
 						an.packagesGiven("pip", after)
 					}
 					if pythonFileModules[rest] {
@@ -582,6 +587,14 @@ func (an *analyzer) fileCommand(name string, args []word) {
 		// x.json); bunzip2 and lzip, given a name without one, write
 		// NAME.out.
 		for _, a := range args {
+			if opt, v, ok := strings.Cut(a.text, "="); ok && strings.HasPrefix(opt, "-") {
+				// zstd takes the values of -o (its output) and --trace (a
+				// log it writes) after '=' too, -o's also at the end of a
+				// cluster (-qfo=x): any option's value so given may be a
+				// file it writes.
+				an.pathArg(word{text: v, dynamic: a.dynamic, pattern: a.pattern}, modeWrite, name+" "+clipName(opt))
+				continue
+			}
 			if strings.HasPrefix(a.text, "-") || a.dynamic || a.special {
 				continue
 			}
@@ -877,7 +890,40 @@ func (an *analyzer) archive(name string, args []word) {
 	// of each -f in turn (tar -cM -f a -f b).
 	var archives []word
 	var dirs []word // of -C, --directory and unzip -d
-	for i := 0; i < len(args); i++ {
+	start := 0
+	if (name == "tar" || name == "bsdtar") && len(args) > 0 && !strings.HasPrefix(args[0].text, "-") {
+		// Old style (tar cbf 20 x.tar …): each letter that takes a value
+		// takes the next word after the cluster, in turn, wherever it
+		// stands in the cluster (tar cfv x.tar, not tar -cfv, whose f
+		// takes "v").
+		start = 1
+		for _, c := range args[0].text {
+			switch c {
+			case 'x':
+				extract = true
+			case 'c', 'r', 'u', 'A':
+				create = true // A appends archives to the one f names
+			}
+			if !strings.ContainsRune(tarOldValues, c) {
+				continue
+			}
+			if start == len(args) {
+				break
+			}
+			v := args[start]
+			start++
+			switch c {
+			case 'f':
+				archives = append(archives, v)
+			case 'C':
+				an.cwdUnknown = true
+				dirs = append(dirs, v)
+			case 'g':
+				an.opaque(name + " g writes the snapshot file it names")
+			}
+		}
+	}
+	for i := start; i < len(args); i++ {
 		t := args[i].text
 		cluster := ""
 		switch {
@@ -909,8 +955,6 @@ func (an *analyzer) archive(name string, args []word) {
 			continue
 		case strings.HasPrefix(t, "-"):
 			cluster = t[1:]
-		case i == 0 && (name == "tar" || name == "bsdtar"):
-			cluster = t // old-style "tar xzf a.tgz"
 		case name == "7z" && i == 0:
 			extract = t == "x" || t == "e"
 			create = t == "a" || t == "u"
@@ -931,6 +975,9 @@ func (an *analyzer) archive(name string, args []word) {
 				extract = true
 			case 'c', 'r', 'u':
 				create = true
+			case 'A':
+				// tar -A appends archives to the one -f names.
+				create = create || name == "tar" || name == "bsdtar"
 			case 'f':
 				if k == len(cluster)-1 && i+1 < len(args) {
 					archives = append(archives, args[i+1])
@@ -974,6 +1021,11 @@ func (an *analyzer) archive(name string, args []word) {
 		}
 	}
 }
+
+// tarOldValues are the letters of tar's old-style first word (tar cf
+// x.tar …) that take a value: GNU tar's b, C, F, g, H, I, K, L, N, T, V,
+// X and f.
+const tarOldValues = "bCFgHIKLNTVXf"
 
 // codeOptionNames are the options, without dashes, '-' or '_' and in
 // lower case, whose value names code that a program loads (openssl
@@ -1338,9 +1390,41 @@ func (d danger) find(name string, args []word) string {
 	return ""
 }
 
-// makeLong are GNU make's long options that take a value.
-var makeLong = []string{"--file", "--makefile", "--directory", "--include-dir", "--jobs", "--load-average",
-	"--what-if", "--new-file", "--assume-new", "--old-file", "--assume-old", "--eval", "--output-sync"}
+// makeLong are GNU make's long options that take a value, makeOptional
+// those among them whose value is optional: given after '=' (--jobs=4),
+// or, for --jobs and --load-average, as the next word only when it is a
+// number (make -j -f x reads the makefile x).
+var (
+	makeLong = []string{"--file", "--makefile", "--directory", "--include-dir", "--jobs", "--load-average",
+		"--max-load", "--what-if", "--new-file", "--assume-new", "--old-file", "--assume-old", "--eval", "--output-sync"}
+	makeOptional = []string{"--jobs", "--load-average", "--max-load", "--output-sync"}
+)
+
+// makeOptions returns args with each option of makeOptional given
+// without a value spelled NAME= (by its full name), so that eachOption
+// takes no word after it as its value. The number make may take instead
+// is then an operand, a target the analysis passes over.
+func makeOptions(args []word) []word {
+	var out []word
+	for i, a := range args {
+		if a.text == "--" {
+			break
+		}
+		if a.dynamic || !strings.HasPrefix(a.text, "--") || strings.Contains(a.text, "=") {
+			continue
+		}
+		if c := canonLong(a.text, makeLong); contains(makeOptional, c) {
+			if out == nil {
+				out = append([]word(nil), args...)
+			}
+			out[i].text = c + "="
+		}
+	}
+	if out == nil {
+		return args
+	}
+	return out
+}
 
 // make marks the line opaque when make runs makefile text the line gives
 // it rather than a makefile of the project: --eval and -E, a makefile read
@@ -1354,7 +1438,9 @@ func (an *analyzer) make(name string, args []word) {
 	// directory; the makefiles it includes may lie anywhere.
 	dir := ""
 	var files []string
-	eachOption(args, "CfIjlWoE", makeLong, true, func(opt string, val *word) {
+	// -j and -l take a value only attached or as a number (see
+	// makeOptional): no word after them is theirs.
+	eachOption(makeOptions(args), "CfIWoE", makeLong, true, func(opt string, val *word) {
 		switch {
 		case opt == "-E" || strings.HasPrefix(opt, "--") && len(opt) >= 4 && strings.HasPrefix("--eval", opt):
 			an.opaque(name + " " + opt + " evaluates makefile text given on the command line")
@@ -1397,10 +1483,17 @@ func (an *analyzer) make(name string, args []word) {
 		if !ok || strings.HasPrefix(a.text, "-") {
 			continue
 		}
-		v := strings.TrimRight(lhs, ":!?+ ")
+		// make takes the name without the blanks around it (' MAKEFILES=x'
+		// defines MAKEFILES).
+		v := strings.TrimLeft(strings.TrimRight(lhs, ":!?+ \t"), " \t")
 		if strings.ContainsAny(def, "$`") || strings.HasSuffix(lhs, "!") || v == "MAKEFLAGS" || v == "MFLAGS" ||
 			v == "GNUMAKEFLAGS" || v == "SHELL" || v == ".SHELLFLAGS" {
 			an.opaque(name + " " + clipName(a.text) + " defines a variable that runs or expands text")
+			return
+		}
+		if v == "MAKEFILES" {
+			// make reads the files it names as makefiles first.
+			an.opaque(name + " " + clipName(a.text) + " names makefiles to read before the project's")
 			return
 		}
 		// The value is what the recipes run where they use the variable
@@ -1605,7 +1698,8 @@ func (an *analyzer) cargoRustc(name string, args []word) {
 // goCommand marks the line opaque when the go command runs a program the
 // line names: -toolexec runs every tool through a command line, -exec runs
 // the built binary through one, -vettool names the vet program, and
-// -ldflags=-extld=… names the external linker.
+// -ldflags=-extld=… names the external linker; or builds code from files
+// it does not name as sources (-overlay).
 func (an *analyzer) goCommand(name string, args []word) {
 	for i, a := range args {
 		if !strings.HasPrefix(a.text, "-") {
@@ -1615,6 +1709,11 @@ func (an *analyzer) goCommand(name string, args []word) {
 		switch flag {
 		case "toolexec", "exec", "vettool":
 			an.opaque(name + " -" + flag + " runs a program the command line names")
+			return
+		case "overlay":
+			// Its JSON file maps sources to files whose contents replace
+			// them (m.go → x.txt): code under names no check sees.
+			an.opaque(name + " -overlay builds sources from files its JSON file names")
 			return
 		case "ldflags":
 			if !hasVal && i+1 < len(args) {

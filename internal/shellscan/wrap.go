@@ -387,6 +387,10 @@ var configWriters = sync.OnceValue(func() map[string]map[string][]string {
 func configWrite(name string, args []word) string {
 	subs, ok := configWriters()[name]
 	if !ok {
+		// A versioned name (pip3.11, go1.22): the same program.
+		subs, ok = configWriters()[strings.TrimRight(name, "0123456789.")]
+	}
+	if !ok {
 		return ""
 	}
 	for i, a := range args {
@@ -419,7 +423,7 @@ func writes(verbs []string, after []word) bool {
 			return true
 		}
 		for _, v := range verbs {
-			if v != "" && (b.text == v || strings.HasPrefix(v, "-") && strings.HasPrefix(b.text, v) && len(b.text) > len(v) && (len(v) == 2 || b.text[len(v)] == '=')) {
+			if v != "" && verbMatches(b.text, v) {
 				return true
 			}
 		}
@@ -433,6 +437,28 @@ func writes(verbs []string, after []word) bool {
 		}
 	}
 	return true
+}
+
+// verbMatches reports whether the word t is the writing word v: v
+// itself, or, for an option, v with a value (-w=x, -wx, --set=x), v with
+// two dashes for one (go's flag package takes --w for -w), or an
+// abbreviation of a long option (argparse and getopt_long take --se for
+// --set).
+func verbMatches(t, v string) bool {
+	if t == v {
+		return true
+	}
+	if !strings.HasPrefix(v, "-") {
+		return false
+	}
+	if strings.HasPrefix(t, v) && len(t) > len(v) && (len(v) == 2 || t[len(v)] == '=') {
+		return true
+	}
+	opt, _, _ := strings.Cut(t, "=")
+	if len(v) == 2 && opt == "-"+v {
+		return true
+	}
+	return strings.HasPrefix(v, "--") && len(opt) >= 3 && strings.HasPrefix(v, opt)
 }
 
 // runners are the tools whose subcommands run any command given to them
