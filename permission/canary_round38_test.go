@@ -44,6 +44,16 @@ var canaryRound38 = map[string][]string{
 		`tee .g*/config < README`,
 		`echo x | tee -a .g[i]t/conf?g`,
 	},
+	// Beside round 37's fixes: tar's old-style letters and make's optional
+	// values.
+	"6-old-style-and-optional-values": {
+		`tar cvbf 20 .git/config README`,
+		`tar cvvf .git/hooks/pre-commit README`,
+		`tar uf .git/config README`,
+		`tar rvf .git/config README`,
+		`printf 'all:\n\trm -f c\n' > y.txt; make -kj -f y.txt`,
+		`printf 'all:\n\trm -f c\n' > y.txt; make -sj -f y.txt`,
+	},
 }
 
 func TestCanaryRound38(t *testing.T) {
