@@ -6,54 +6,20 @@ import (
 	"errors"
 	"log/slog"
 	"os"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
 
-	"go.opentelemetry.io/otel/metric"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
-	"go.opentelemetry.io/otel/trace"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
-	"github.com/lite-agent/lite-agent-go/model/redact"
 	"github.com/lite-agent/lite-agent-go/store/postgres"
-	"github.com/lite-agent/lite-agent-go/telemetry"
-	"github.com/lite-agent/lite-agent-go/tool"
 )
-
-// observingReadme is the README's example under "Observing agents",
-// between the markers; TestReadmeObserving runs it.
-func observingReadme(ctx context.Context, m model.Provider, name string, log *slog.Logger, tp trace.TracerProvider, mp metric.MeterProvider) (*liteagent.Agent, error) {
-	// readme:begin observing
-	red, err := redact.New(redact.Options{
-		Patterns: []*regexp.Regexp{regexp.MustCompile(`\bACCT-\d{6}\b`)}, // besides the default patterns
-		Secrets:  []string{"hunter2"},                                    // literal secrets the host knows
-	})
-	if err != nil {
-		return nil, err
-	}
-	timeCalls := func(next tool.CallFunc) tool.CallFunc {
-		return func(ctx context.Context, c *tool.Call, in json.RawMessage) (tool.Result, error) {
-			start := time.Now()
-			res, err := next(ctx, c, in)
-			log.Info("tool call", "tool", c.Name, "id", c.ID, "session", c.SessionID, "took", time.Since(start))
-			return res, err
-		}
-	}
-	return liteagent.New(ctx, liteagent.Options{
-		Model: m, ModelName: name,
-		ModelMiddleware: []model.Middleware{red.Middleware()},
-		ToolMiddleware:  []tool.Middleware{timeCalls},
-		Telemetry:       telemetry.Options{TracerProvider: tp, MeterProvider: mp},
-	})
-	// readme:end
-}
 
 // postgresReadme is the README's example under "Running on several hosts".
 func postgresReadme(ctx context.Context, m model.Provider, name, wd string) error {
@@ -91,11 +57,11 @@ func readmeQuotes(t *testing.T, file, name string) {
 	}
 }
 
-// TestReadmeObserving runs the README's middleware and telemetry example:
-// the secrets it names never reach the model, the tool middleware logs each
-// call, and spans and metrics are recorded.
+// TestReadmeObserving runs the README's middleware and telemetry example
+// (observedReadme, which TestReadmeObservingAgents finds quoted): the
+// secrets it names never reach the model, also through a tool result, the
+// tool middleware logs each call, and spans and metrics are recorded.
 func TestReadmeObserving(t *testing.T) {
-	readmeQuotes(t, "readme_examples_test.go", "observing")
 	t.Chdir(t.TempDir())
 	t.Setenv("LITE_AGENT_HOME", t.TempDir())
 	if err := os.WriteFile("notes.txt", []byte("account ACCT-123456, password hunter2\n"), 0o600); err != nil {
@@ -111,7 +77,7 @@ func TestReadmeObserving(t *testing.T) {
 	m.Reply(modeltest.ToolCalls(call("r1", "read_file", `{"path":"notes.txt"}`)))
 	m.Reply(modeltest.Text("done"))
 
-	agent, err := observingReadme(t.Context(), m, "test-model", log, tp, mp)
+	agent, err := observedReadme(t.Context(), m, "test-model", tp, mp, log)
 	if err != nil {
 		t.Fatal(err)
 	}
