@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/lite-agent/lite-agent-go/store/postgres"
 )
 
 // TestFromStoreRefusesAProjectThatIsNotEmpty: the check comes before the
@@ -32,4 +34,27 @@ func TestFromStoreRefusesAProjectThatIsNotEmpty(t *testing.T) {
 	if b, err := os.ReadFile(keep); err != nil || string(b) != "x" {
 		t.Errorf("the file already there: %q, %v", b, err)
 	}
+}
+
+// dbProject returns the test database's URL, the paths of a new data home
+// and project directory, and the database's project of those paths,
+// cleared when the test ends.
+func dbProject(t *testing.T) (string, storage.ProjectPaths, *postgres.Project) {
+	t.Helper()
+	url := pgtest.URL(t)
+	paths, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: t.TempDir(), Storage: storage.Options{Home: t.TempDir()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := postgres.Open(t.Context(), url, postgres.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
+	p, err := st.Project(storage.Encoding{Namespace: paths.Namespace, ProjectID: paths.Hash})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = p.Clear(context.Background()) })
+	return url, paths, p
 }

@@ -1,18 +1,14 @@
 package migration
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
-	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
-	"github.com/lite-agent/lite-agent-go/storage"
-	"github.com/lite-agent/lite-agent-go/store/postgres"
 )
 
 // A FromStore paused past the lock's stale period (SIGSTOP, a suspended
@@ -25,23 +21,9 @@ import (
 // writing and the export, as the rerun does it: the lock taken over, the
 // marker replaced, a log written.
 func TestFromStoreThatLostItsLockLeavesTheRerunsMarker(t *testing.T) {
-	url := pgtest.URL(t)
 	ctx := t.Context()
-	home, work := t.TempDir(), t.TempDir()
-	paths, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: work, Storage: storage.Options{Home: home}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := postgres.Open(ctx, url, postgres.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	p, err := st.Project(storage.Encoding{Namespace: paths.Namespace, ProjectID: paths.Hash})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = p.Clear(context.Background()) })
+	url, paths, p := dbProject(t)
+	var err error
 	if _, err := p.Checkpointer().Append(ctx, "a", []session.Event{session.UserEvent{Message: model.UserText("from the database")}}, session.AnyHead); err != nil {
 		t.Fatal(err)
 	}

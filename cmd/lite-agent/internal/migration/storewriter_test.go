@@ -1,18 +1,15 @@
 package migration
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/spill"
 	"github.com/lite-agent/lite-agent-go/storage"
-	"github.com/lite-agent/lite-agent-go/store/postgres"
 )
 
 // FromStore checks that the project directory is empty and then exports
@@ -22,24 +19,9 @@ import (
 // there already: nothing is ever overwritten), and its clean-up must
 // remove what the export wrote, not the writer's files with it.
 func TestFromStoreFailureKeepsAWritersFiles(t *testing.T) {
-	url := pgtest.URL(t)
 	ctx := t.Context()
-	home, work := t.TempDir(), t.TempDir()
-	paths, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: work, Storage: storage.Options{Home: home}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	enc := storage.Encoding{Namespace: paths.Namespace, ProjectID: paths.Hash}
-	st, err := postgres.Open(ctx, url, postgres.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	p, err := st.Project(enc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = p.Clear(context.Background()) })
+	url, paths, p := dbProject(t)
+	var err error
 	// "a" is modified last, so it is exported first, then "z" fails.
 	for _, id := range []string{"z", "a"} {
 		if _, err := p.Checkpointer().Append(ctx, id, []session.Event{session.UserEvent{Message: model.UserText("from the database " + id)}}, session.AnyHead); err != nil {
