@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -82,7 +81,7 @@ func (m *migration) inspectDestination(ctx context.Context) (bool, map[string]fi
 	if !slices.Contains(names, MarkerName) {
 		return false, nil, fmt.Errorf("%w: %s", ErrDestinationNotEmpty, m.dstRoot)
 	}
-	data, err := readMarker(filepath.Join(m.dstRoot, MarkerName))
+	data, err := safefs.ReadRegular(filepath.Join(m.dstRoot, MarkerName), -1)
 	var mk marker
 	if err != nil || json.Unmarshal(data, &mk) != nil || mk.Version != 1 {
 		return false, nil, fmt.Errorf("%w: %s holds a migration marker that cannot be read; remove the destination by hand", ErrDestinationNotEmpty, m.dstRoot)
@@ -218,20 +217,6 @@ func (m *migration) clear(n string, dst *safefs.Dir, checked map[string]fileStat
 		return foreignError(m.dstRoot, n, "appeared or changed while the interrupted migration was cleared")
 	}
 	return nil
-}
-
-// readMarker reads the marker file p, refusing a symlink and anything
-// that is not a regular file (a FIFO must not make the run wait).
-func readMarker(p string) ([]byte, error) {
-	f, err := os.OpenFile(p, os.O_RDONLY|safefs.NoWait, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", p)
-	}
-	return io.ReadAll(f)
 }
 
 // destination is the destination of a running migration, locked and

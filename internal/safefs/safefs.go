@@ -11,6 +11,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -219,6 +220,25 @@ func (d *Dir) OpenAppend(rel string, create bool) (*os.File, error) {
 // other end forever, under the record's lock), while a regular file
 // ignores it; O_NOCTTY keeps a terminal from becoming the process's.
 const NoWait = syscall.O_NOFOLLOW | syscall.O_NONBLOCK | syscall.O_NOCTTY
+
+// ReadRegular reads the file at p, at most max bytes of it when max is
+// not negative, without following a symlink as its last component or
+// waiting on a FIFO: a p that is not a regular file is an error naming it.
+// It is for small files beside the stores, such as a migration's marker.
+func ReadRegular(p string, max int64) ([]byte, error) {
+	f, err := os.OpenFile(p, os.O_RDONLY|NoWait, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", p)
+	}
+	if max < 0 {
+		return io.ReadAll(f)
+	}
+	return io.ReadAll(io.LimitReader(f, max))
+}
 
 // special refuses the open file f at p when it is a FIFO, a device or a
 // socket: reading one would wait or yield bytes that are no record, and

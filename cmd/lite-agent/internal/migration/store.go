@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net/url"
 	"os"
@@ -123,7 +122,7 @@ func inspectStoreDestination(paths storage.ProjectPaths, source string) (bool, e
 		return false, fmt.Errorf("%s is not empty: migrate only into an empty project directory", dir)
 	}
 	var mk storeMarker
-	data, err := readMarker(filepath.Join(dir, migrate.MarkerName))
+	data, err := safefs.ReadRegular(filepath.Join(dir, migrate.MarkerName), 1<<16)
 	if err != nil || json.Unmarshal(data, &mk) != nil || mk.Version != 1 {
 		return false, fmt.Errorf("%w: %s holds a migration marker that cannot be read; remove the directory by hand", migrate.ErrDestinationNotEmpty, dir)
 	}
@@ -149,20 +148,6 @@ func inspectStoreDestination(paths storage.ProjectPaths, source string) (bool, e
 func markerTemp(name string) bool {
 	rest, ok := strings.CutPrefix(name, "."+migrate.MarkerName+".")
 	return ok && strings.HasSuffix(rest, ".tmp")
-}
-
-// readMarker reads the marker file p, refusing a symlink and anything
-// that is not a regular file (a FIFO must not make the run wait).
-func readMarker(p string) ([]byte, error) {
-	f, err := os.OpenFile(p, os.O_RDONLY|safefs.NoWait, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", p)
-	}
-	return io.ReadAll(io.LimitReader(f, 1<<16))
 }
 
 // writeMarker creates the marker file p in dir, naming source, and syncs
