@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
+
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/migrate"
@@ -83,8 +85,18 @@ type storeMarker struct {
 }
 
 // storeSource names the database at rawURL in a marker: its host and
-// database, without the user, password or options.
+// database, without the user, password or options. rawURL may also be a
+// keyword/value connection string ("host=… dbname=… password=…"), which
+// postgres.Open takes too: its host, port and database are named the
+// same way.
 func storeSource(rawURL string) string {
+	if !strings.Contains(rawURL, "://") {
+		cfg, err := pgconn.ParseConfig(rawURL)
+		if err != nil {
+			return "postgres database"
+		}
+		return fmt.Sprintf("postgres://%s:%d/%s", cfg.Host, cfg.Port, cfg.Database)
+	}
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return "postgres database"
