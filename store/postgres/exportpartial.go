@@ -26,22 +26,32 @@ type exportSink interface {
 	write(path string, data []byte, mtime time.Time) error
 }
 
-// exportPlan is what an export would write now: each file's content by
-// path.
-type exportPlan map[string][]byte
+// exportPlan is what an export would write now at the paths of
+// interest: each file's content by path. The export of a project streams
+// it, one record at a time; the plan keeps only the files asked for (those
+// found in the destination), so that it does not hold the project.
+type exportPlan struct {
+	want  map[string]bool   // the paths whose content is kept
+	files map[string][]byte // what the export writes at each of them
+}
 
-func (p exportPlan) writeRecords(path string, recs [][]byte, _ time.Time) error {
+func (p *exportPlan) writeRecords(path string, recs [][]byte, _ time.Time) error {
+	if !p.want[path] {
+		return nil
+	}
 	var b bytes.Buffer
 	for _, r := range recs {
 		b.Write(r)
 		b.WriteByte('\n')
 	}
-	p[path] = b.Bytes()
+	p.files[path] = b.Bytes()
 	return nil
 }
 
-func (p exportPlan) write(path string, data []byte, _ time.Time) error {
-	p[path] = bytes.Clone(data)
+func (p *exportPlan) write(path string, data []byte, _ time.Time) error {
+	if p.want[path] {
+		p.files[path] = bytes.Clone(data)
+	}
 	return nil
 }
 
@@ -53,10 +63,12 @@ func (p exportPlan) write(path string, data []byte, _ time.Time) error {
 // of it), and then the directories left empty. A task record the export
 // encodes again for its file (its task id is not the file's stem), which a
 // codec with random nonces encodes differently each time, counts as the
-// export's when the whole file decodes to the same record. A caller calls it only for
-// a directory it marked as the destination of that export before the
-// export began (as lite-agent migrate --from-store does), and holds the
-// directory against other writers meanwhile.
+// export's when the whole file decodes to the same record. A caller
+// calls it only for a directory it marked as the destination of that
+// export before the export began (as lite-agent migrate --from-store
+// does), and holds the directory against other writers meanwhile. It
+// reads the whole project, as the export does, but keeps in memory only
+// what the export writes at the places where it finds a file.
 //
 // Anything else there (a file the export does not write, or one whose
 // content is not such a beginning: written by another process, or the
@@ -70,19 +82,16 @@ func (p *Project) RemovePartialExport(ctx context.Context, paths storage.Project
 	if err != nil {
 		return err
 	}
-	plan := exportPlan{}
-	if err := exportFiles(ctx, p, dst, &FilesReport{}, plan); err != nil {
-		return err
-	}
 	type checkedFile struct {
 		path string
 		info fs.FileInfo
 	}
-	var files []checkedFile
-	var dirs []string
 	foreign := func(path, why string) error {
 		return fmt.Errorf("%w: %s holds an interrupted export and %s, which %s; move it away by hand", migrate.ErrDestinationNotEmpty, paths.ProjectDir(), path, why)
 	}
+	// What is there first, then what the export writes at those places.
+	var found []string
+	var dirs []string
 	for _, root := range []string{paths.SessionsDir, paths.TasksDir, paths.SpillDir} {
 		err := filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
 			switch {
@@ -96,23 +105,34 @@ func (p *Project) RemovePartialExport(ctx context.Context, paths storage.Project
 			case !e.Type().IsRegular():
 				return foreign(path, "is not a regular file")
 			}
-			want, ok := plan[path]
-			if !ok {
-				return foreign(path, "the export does not write (the database has no such record)")
-			}
-			info, same, err := startsExport(path, want, p.reencodedRecord(ctx, paths, path, want))
-			if err != nil {
-				return err
-			}
-			if !same {
-				return foreign(path, "differs from what the export writes there")
-			}
-			files = append(files, checkedFile{path, info})
+			found = append(found, path)
 			return nil
 		})
 		if err != nil {
 			return err
 		}
+	}
+	plan := &exportPlan{want: make(map[string]bool, len(found)), files: map[string][]byte{}}
+	for _, path := range found {
+		plan.want[path] = true
+	}
+	if err := exportFiles(ctx, p, dst, &FilesReport{}, plan); err != nil {
+		return err
+	}
+	var files []checkedFile
+	for _, path := range found {
+		want, ok := plan.files[path]
+		if !ok {
+			return foreign(path, "the export does not write (the database has no such record)")
+		}
+		info, same, err := startsExport(path, want, p.reencodedRecord(ctx, paths, path, want))
+		if err != nil {
+			return err
+		}
+		if !same {
+			return foreign(path, "differs from what the export writes there")
+		}
+		files = append(files, checkedFile{path, info})
 	}
 	var kept error
 	for _, f := range files {
