@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
+
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/migrate"
@@ -62,7 +64,8 @@ func ToStore(ctx context.Context, url string, enc storage.Encoding, paths storag
 // refused, and the directory is left as it is for the operator. If
 // anything fails, what the export made is removed again (see
 // postgres.Project.ExportFiles): not the files an agent of the project may
-// have written there meanwhile. The database is only read. A project the
+// have written there meanwhile. A rerun that fails leaves the marker, as
+// it found it. The database is only read. A project the
 // database holds nothing of is an error matching migrate.ErrNoSource, and
 // a home holding the marker of a migration that did not finish one
 // matching migrate.ErrIncomplete; nothing is created.
@@ -81,8 +84,18 @@ type storeMarker struct {
 }
 
 // storeSource names the database at rawURL in a marker: its host and
-// database, without the user, password or options.
+// database, without the user, password or options. rawURL may also be a
+// keyword/value connection string ("host=… dbname=… password=…"), which
+// postgres.Open takes too: its host, port and database are named the
+// same way.
 func storeSource(rawURL string) string {
+	if !strings.Contains(rawURL, "://") {
+		cfg, err := pgconn.ParseConfig(rawURL)
+		if err != nil {
+			return "postgres database"
+		}
+		return fmt.Sprintf("postgres://%s:%d/%s", cfg.Host, cfg.Port, cfg.Database)
+	}
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return "postgres database"
@@ -241,8 +254,9 @@ func fromStore(ctx context.Context, url string, codec storage.Codec, paths stora
 		return rep, fmt.Errorf("locking %s: %w", dir, err)
 	}
 	var markerState os.FileInfo // the marker as this run left it
+	resume := false             // the directory held an interrupted copy, marked
 	defer func() {
-		if err != nil && markerOurs && !errors.Is(err, postgres.ErrExportLeftFiles) && lock.Check() == nil && sameFile(marker, markerState) {
+		if err != nil && markerOurs && !resume && !errors.Is(err, postgres.ErrExportLeftFiles) && lock.Check() == nil && sameFile(marker, markerState) {
 			// Only what this export made goes: ExportFiles removed its
 			// own files; an agent of the project may have written its
 			// own there since the check, and they stay, with the
@@ -250,7 +264,10 @@ func fromStore(ctx context.Context, url string, codec storage.Codec, paths stora
 			// stay, so does the marker. A run that lost the lock (paused
 			// past its stale period) leaves it too, and so does one
 			// whose marker was replaced: the directory is a rerun's,
-			// unfinished.
+			// unfinished. A rerun leaves it too, as it found it: the run
+			// it took over from may only have been paused, and the file
+			// in the way of this export may be that run's next one, the
+			// rest of its copy cleared by this run.
 			if rerr := os.Remove(marker); rerr != nil {
 				err = fmt.Errorf("%w; removing the marker also failed: %w", err, rerr)
 			}
@@ -263,7 +280,7 @@ func fromStore(ctx context.Context, url string, codec storage.Codec, paths stora
 		}
 	}()
 	// Again under the lock: another run may have been at work.
-	resume, err := inspectStoreDestination(paths, source)
+	resume, err = inspectStoreDestination(paths, source)
 	if err != nil {
 		return rep, err
 	}

@@ -1,0 +1,78 @@
+package migration
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/lite-agent/lite-agent-go/internal/pgtest"
+	"github.com/lite-agent/lite-agent-go/migrate"
+	"github.com/lite-agent/lite-agent-go/model"
+	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/lite-agent/lite-agent-go/store/postgres"
+)
+
+// The marker of migrate --from-store names the database by host and
+// database only: it is a file in the data home, and the refusal of a
+// rerun from another database prints it. postgres.Open takes a
+// keyword/value connection string as well as a URL; before the fix the
+// marker held such a string whole, password included:
+// {"source":"postgres://host=127.0.0.1 port=… user=postgres password=… dbname=postgres",…}.
+func TestFromStoreMarkerHoldsNoPassword(t *testing.T) {
+	url := pgtest.URL(t)
+	ctx := t.Context()
+	cfg, err := pgconn.ParseConfig(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Password == "" {
+		t.Skip("the test database has no password")
+	}
+	dsn := fmt.Sprintf("host=%s port=%d user=%s password=%s dbname=%s", cfg.Host, cfg.Port, cfg.User, cfg.Password, cfg.Database)
+	home, work := t.TempDir(), t.TempDir()
+	paths, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: work, Storage: storage.Options{Home: home}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := postgres.Open(ctx, dsn, postgres.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	p, err := st.Project(storage.Encoding{Namespace: paths.Namespace, ProjectID: paths.Hash})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = p.Clear(context.Background()) })
+	if _, err := p.Checkpointer().Append(ctx, "a", []session.Event{session.UserEvent{Message: model.UserText("from the database")}}, session.AnyHead); err != nil {
+		t.Fatal(err)
+	}
+	var marker []byte
+	marked := func() {
+		if marker, err = os.ReadFile(filepath.Join(paths.ProjectDir(), migrate.MarkerName)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := fromStore(ctx, dsn, nil, paths, nil, marked); err != nil {
+		t.Fatalf("FromStore with a keyword/value string: %v", err)
+	}
+	if strings.Contains(string(marker), cfg.Password) || strings.Contains(string(marker), "user=") {
+		t.Errorf("the marker holds the connection string's secrets: %s", strings.ReplaceAll(string(marker), cfg.Password, "<password>"))
+	}
+	for _, tc := range []struct{ in, want string }{
+		{dsn, fmt.Sprintf("postgres://%s:%d/%s", cfg.Host, cfg.Port, cfg.Database)},
+		{"postgres://u:pw@db.example:5433/app?sslmode=disable", "postgres://db.example:5433/app"},
+		{"postgresql://u:pw@db.example/app", "postgres://db.example/app"},
+	} {
+		if got := storeSource(tc.in); got != tc.want || strings.Contains(got, "pw") {
+			hide := strings.NewReplacer(cfg.Password, "<password>")
+			t.Errorf("storeSource(%q) = %q, want %q", hide.Replace(tc.in), hide.Replace(got), tc.want)
+		}
+	}
+}
