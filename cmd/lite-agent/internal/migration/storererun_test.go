@@ -1,17 +1,14 @@
 package migration
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
-	"github.com/lite-agent/lite-agent-go/store/postgres"
 )
 
 // A rerun takes the destination over from a FromStore paused past the
@@ -28,24 +25,8 @@ import (
 // is played by the test with the bytes its export writes; the next rerun
 // completes the copy.
 func TestFailedFromStoreRerunKeepsTheMarkerItFound(t *testing.T) {
-	url := pgtest.URL(t)
 	ctx := t.Context()
-	home, work := t.TempDir(), t.TempDir()
-	paths, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: work, Storage: storage.Options{Home: home}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	enc := storage.Encoding{Namespace: paths.Namespace, ProjectID: paths.Hash}
-	st, err := postgres.Open(ctx, url, postgres.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	p, err := st.Project(enc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = p.Clear(context.Background()) })
+	url, paths, p := dbProject(t)
 	// "a" is modified last, so it is exported first.
 	for _, id := range []string{"b", "a"} {
 		if _, err := p.Checkpointer().Append(ctx, id, []session.Event{session.UserEvent{Message: model.UserText("from the database " + id)}}, session.AnyHead); err != nil {
@@ -53,7 +34,7 @@ func TestFailedFromStoreRerunKeepsTheMarkerItFound(t *testing.T) {
 		}
 	}
 	// What the export writes, from an export elsewhere.
-	other, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: work, Storage: storage.Options{Home: t.TempDir()}})
+	other, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: filepath.Dir(paths.ProjectConfigDir), Storage: storage.Options{Home: t.TempDir()}})
 	if err != nil {
 		t.Fatal(err)
 	}
