@@ -114,15 +114,16 @@ var canaryRound34 = map[string][]string{
 }
 
 // canaryRound34Open are lines of the round that do damage and that the
-// analysis still allows under "allow bash": the project's tool.js
+// analysis allows under "allow bash", by decision: the project's tool.js
 // requires ./notes.txt, which node runs as a script whatever its
-// extension: a file with an extension is left to the script that reads
-// it, as python's open is (echo … > out.txt && python3 x.py), since
-// counting every written file as node's code would ask for npm test |
-// tee test.log. A program of the project run by its path (./build.sh,
+// extension, and a program of the project run by its path (./build.sh,
 // which runs make; ./run.sh, which sources ./env.cfg) may run any code
-// the line wrote before it, which no code use records.
-// TestCanaryRound34Open reports them.
+// the line wrote before it. The gate models the files a known program
+// loads, not what a project's own code reads; asking for every write
+// before a program would not close this, since the gate keeps no memory
+// between calls and the same write and run as two calls are each
+// allowed. README's "What neither does" states the limit; the sandbox
+// contains it. TestCanaryRound34Open keeps the list true.
 var canaryRound34Open = []string{
 	`echo 'require("fs").unlinkSync("c")' > notes.txt && node tool.js`,
 	`printf 'all:\n\trm -f c\n' > Makefile && ./build.sh`,
