@@ -704,7 +704,7 @@ func openSource(d *safefs.Dir, rel string) (*os.File, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	f, err := os.OpenFile(path, os.O_RDONLY|safefs.NoWait, 0)
+	f, err := safefs.OpenFile(path, os.O_RDONLY, 0)
 	if err != nil {
 		if errors.Is(err, syscall.ELOOP) {
 			return nil, path, fmt.Errorf("%w: %s", ErrSymlink, path)

@@ -102,7 +102,7 @@ func (m *migration) copyOf(ctx context.Context, rel string) (string, fileState, 
 // openRegular opens p for reading without following a symlink or waiting on
 // a FIFO; why says what is wrong with p if it is not a regular file.
 func openRegular(p string) (*os.File, os.FileInfo, string, error) {
-	f, err := os.OpenFile(p, os.O_RDONLY|safefs.NoWait, 0)
+	f, err := safefs.OpenFile(p, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, nil, "cannot be read: " + err.Error(), nil
 	}

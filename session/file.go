@@ -320,7 +320,7 @@ func (s *session) open() (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(p, os.O_RDONLY|safefs.NoWait, 0)
+	f, err := safefs.OpenFile(p, os.O_RDONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -86,7 +85,7 @@ func (s *session) writeExclusive(rel string, r io.Reader) error {
 	fail := func(err error) error {
 		return (&storage.Error{Op: "write", Kind: storage.KindCheckpoint, File: p, Message: "cannot set aside the torn tail of " + s.rel}).WithCause(err)
 	}
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, safefs.FileMode)
+	f, err := safefs.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, safefs.FileMode)
 	if err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return err

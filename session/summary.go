@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/internal/jsonl"
+	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -159,7 +160,7 @@ func (sc *summarizer) readAt(f *os.File, off int64, n int) ([]byte, error) {
 func (c *FileCheckpointer) summarize(ctx context.Context, sc *summarizer, real, id string) (Summary, bool) {
 	s := Summary{ID: id}
 	file := filepath.Join(c.dir.Path(), id+logSuffix)
-	f, err := os.OpenFile(filepath.Join(real, id+logSuffix), os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	f, err := safefs.OpenFile(filepath.Join(real, id+logSuffix), os.O_RDONLY, 0)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return s, false

@@ -21,8 +21,6 @@ import (
 	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
@@ -148,7 +146,7 @@ func (d *Dir) ReadFile(rel string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(p, os.O_RDONLY|NoWait, 0)
+	f, err := OpenFile(p, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, fileError("read", p, err)
 	}
@@ -199,11 +197,11 @@ func (d *Dir) OpenAppend(rel string, create bool) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	flags := os.O_WRONLY | os.O_APPEND | NoWait
+	flags := os.O_WRONLY | os.O_APPEND
 	if create {
 		flags |= os.O_CREATE
 	}
-	f, err := os.OpenFile(p, flags, FileMode)
+	f, err := OpenFile(p, flags, FileMode)
 	if err != nil {
 		return nil, fileError("write", p, err)
 	}
@@ -214,19 +212,12 @@ func (d *Dir) OpenAppend(rel string, create bool) (*os.File, error) {
 	return f, nil
 }
 
-// NoWait holds the flags every open of a record adds to its access mode:
-// O_NOFOLLOW refuses a symlink; O_NONBLOCK makes the open of a FIFO
-// planted under a record's name return at once (a plain open waits for its
-// other end forever, under the record's lock), while a regular file
-// ignores it; O_NOCTTY keeps a terminal from becoming the process's.
-const NoWait = syscall.O_NOFOLLOW | syscall.O_NONBLOCK | syscall.O_NOCTTY
-
 // ReadRegular reads the file at p, at most max bytes of it when max is
 // not negative, without following a symlink as its last component or
 // waiting on a FIFO: a p that is not a regular file is an error naming it.
 // It is for small files beside the stores, such as a migration's marker.
 func ReadRegular(p string, max int64) ([]byte, error) {
-	f, err := os.OpenFile(p, os.O_RDONLY|NoWait, 0)
+	f, err := OpenFile(p, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -254,6 +245,11 @@ func special(op, p string, f *os.File) error {
 	}
 	return nil
 }
+
+// errNotRegular is OpenFile's refusal of a FIFO, device or socket where
+// it checks by name before opening (the portable fallback); fileError
+// gives it special's text.
+var errNotRegular = errors.New("not a regular file")
 
 // notRegularMessage is the text of special's refusal.
 const notRegularMessage = "Storage file is not a regular file"
@@ -352,7 +348,7 @@ func (d *Dir) WriteFileExclusive(rel string, data []byte) error {
 	if err := mkdirAll(dir); err != nil {
 		return fileError("write", p, err)
 	}
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, FileMode)
+	f, err := OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, FileMode)
 	if err != nil {
 		return fileError("write", p, err)
 	}
@@ -396,7 +392,7 @@ func writeTemp(p string, data []byte) (_ string, err error) {
 		return "", fileError("write", p, err)
 	}
 	tmp := filepath.Join(dir, "."+filepath.Base(p)+"."+hex.EncodeToString(b[:])+".tmp")
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, FileMode)
+	f, err := OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, FileMode)
 	if err != nil {
 		return "", fileError("write", p, err)
 	}
@@ -477,8 +473,7 @@ func (d *Dir) Touch(rel string, t time.Time) error {
 	if err != nil {
 		return err
 	}
-	ts := unix.NsecToTimespec(t.UnixNano())
-	if err := unix.UtimesNanoAt(unix.AT_FDCWD, p, []unix.Timespec{ts, ts}, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+	if err := touch(p, t); err != nil {
 		return fileError("write", p, err)
 	}
 	return nil
@@ -582,20 +577,8 @@ func mkdirAll(dir string) error {
 	return nil
 }
 
-func syncDir(dir string) error {
-	f, err := os.Open(dir)
-	if err != nil {
-		return fileError("sync", dir, err)
-	}
-	defer f.Close()
-	if err := f.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
-		return fileError("sync", dir, err)
-	}
-	return nil
-}
-
 // fileError wraps a file-system error in a *storage.Error naming the file.
-// A refused symlink (ELOOP from O_NOFOLLOW) gets the symlink message.
+// A refused symlink (ELOOP from OpenFile) gets the symlink message.
 func fileError(op, path string, err error) error {
 	var se *storage.Error
 	if errors.As(err, &se) {
@@ -611,6 +594,9 @@ func fileError(op, path string, err error) error {
 	}
 	if errors.Is(err, syscall.ELOOP) {
 		return &storage.Error{Op: op, File: path, Message: "Symlink paths are not allowed for read: " + filepath.Base(path)}
+	}
+	if errors.Is(err, errNotRegular) {
+		return &storage.Error{Op: op, File: path, Message: notRegularMessage}
 	}
 	return (&storage.Error{Op: op, File: path, Message: "cannot " + op + " file"}).WithCause(err)
 }

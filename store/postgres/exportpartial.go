@@ -195,7 +195,7 @@ func (p *Project) reencodedRecord(ctx context.Context, paths storage.ProjectPath
 // beginning of want (or all of it), or, when sameRecord is not nil, a
 // whole record sameRecord takes for want, and returns its state as read.
 func startsExport(path string, want []byte, sameRecord func([]byte) bool) (fs.FileInfo, bool, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|safefs.NoWait, 0)
+	f, err := safefs.OpenFile(path, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, false, err
 	}

@@ -1,0 +1,24 @@
+//go:build !windows
+
+package safefs
+
+import (
+	"errors"
+	"os"
+	"syscall"
+)
+
+// syncDir flushes the directory dir, so that the names created, renamed or
+// removed in it survive a crash. A file system that cannot sync a
+// directory (EINVAL) is not an error.
+func syncDir(dir string) error {
+	f, err := os.Open(dir)
+	if err != nil {
+		return fileError("sync", dir, err)
+	}
+	defer f.Close()
+	if err := f.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
+		return fileError("sync", dir, err)
+	}
+	return nil
+}
