@@ -256,7 +256,7 @@ func (l *Log) open() error {
 		l.f = nil
 	}
 	l.known = false
-	f, err := os.OpenFile(l.path, os.O_RDWR|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW, fileMode)
+	f, err := safefs.OpenFile(l.path, os.O_RDWR|os.O_APPEND|os.O_CREATE, fileMode)
 	if err != nil {
 		if errors.Is(err, syscall.ELOOP) {
 			return fmt.Errorf("audit log %s: refusing a symlink", l.path)
@@ -333,7 +333,7 @@ func (l *Log) resume(size int64) error {
 		// A new FILE, or one a rotation left empty: the chain goes on
 		// from FILE.1, when there is one.
 		prev := l.path + ".1"
-		f, err := os.OpenFile(prev, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+		f, err := safefs.OpenFile(prev, os.O_RDONLY, 0)
 		if err == nil {
 			defer f.Close()
 			var st fs.FileInfo
@@ -380,7 +380,7 @@ func (l *Log) setAsideTorn(size int64) (int64, error) {
 		return 0, fmt.Errorf("audit log %s: %w", l.path, err)
 	}
 	aside := l.path + ".torn-" + strconv.FormatInt(l.now().UnixMilli(), 10)
-	f, err := os.OpenFile(aside, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, fileMode)
+	f, err := safefs.OpenFile(aside, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fileMode)
 	if err != nil {
 		return 0, fmt.Errorf("audit log %s: set the torn last line aside: %w", l.path, err)
 	}
