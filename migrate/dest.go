@@ -15,9 +15,8 @@ import (
 	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
+	"github.com/lite-agent/lite-agent-go/internal/filestamp"
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
@@ -207,7 +206,7 @@ func (m *migration) clear(n string, dst *safefs.Dir, checked map[string]fileStat
 		return (&storage.Error{Op: "remove", File: root, Message: "cannot clear the interrupted migration"}).WithCause(err)
 	}
 	for i := len(dirs) - 1; i >= 0; i-- {
-		_ = unix.Rmdir(dirs[i]) // only if empty
+		_ = rmdir(dirs[i]) // only if empty
 	}
 	if found != "" {
 		return foreignError(m.dstRoot, found, "appeared or changed while the interrupted migration was cleared")
@@ -433,14 +432,7 @@ func (f *flusher) final() error {
 
 // syncDir makes the entries of dir durable.
 func syncDir(dir string) error {
-	f, err := os.Open(dir)
-	if err == nil {
-		err = f.Sync()
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-	}
-	if err != nil && !errors.Is(err, syscall.EINVAL) {
+	if err := safefs.SyncDir(dir); err != nil {
 		return (&storage.Error{Op: "sync", File: dir, Message: "cannot sync destination"}).WithCause(err)
 	}
 	return nil
@@ -465,7 +457,7 @@ func (d *destination) abandon() {
 	}
 	if st, err := d.dir.Lstat(MarkerName); err != nil {
 		return
-	} else if now, _ := stateOf(st); now.dev != d.marker.dev || now.ino != d.marker.ino {
+	} else if now, _ := stateOf(st); now.Dev != d.marker.Dev || now.Ino != d.marker.Ino {
 		return
 	}
 	if d.dir.Remove(MarkerName) == nil {
@@ -531,7 +523,7 @@ func (m *migration) create(rel string) (*destFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := openFileAt(unix.AT_FDCWD, p, unix.O_RDWR|unix.O_CREAT|unix.O_EXCL, safefs.FileMode)
+	f, err := createPath(p)
 	if err != nil {
 		return nil, writeError(path, err)
 	}
@@ -657,28 +649,7 @@ func (m *migration) setTime(rel string, mtime time.Time) error {
 	if err != nil {
 		return err
 	}
-	return timeError(filepath.Join(m.dstRoot, rel), utimes(unix.AT_FDCWD, p, mtime))
-}
-
-// utimes sets the access and modification times of name, relative to the
-// directory dirfd, to t, without following a symlink.
-func utimes(dirfd int, name string, t time.Time) error {
-	// Not through UnixNano, which wraps outside 1678-2262.
-	ts, err := unix.TimeToTimespec(t)
-	if err != nil {
-		return err
-	}
-	return ignoringEINTR(func() error {
-		return unix.UtimesNanoAt(dirfd, name, []unix.Timespec{ts, ts}, unix.AT_SYMLINK_NOFOLLOW)
-	})
-}
-
-func ignoringEINTR(f func() error) error {
-	for {
-		if err := f(); err != unix.EINTR {
-			return err
-		}
-	}
+	return timeError(filepath.Join(m.dstRoot, rel), setPathTime(p, mtime))
 }
 
 func timeError(path string, err error) error {
@@ -738,11 +709,10 @@ func (m *migration) mkdir(rel string) error {
 // was the file dev/ino, and once the migration finished it (settled), had
 // the size, modification and change times recorded.
 type madeFile struct {
-	rel          string
-	dev, ino     uint64
-	settled      bool
-	size         int64
-	mtime, ctime syscall.Timespec
+	rel     string
+	made    filestamp.Stamp // as created: its device and inode
+	settled bool
+	final   filestamp.Stamp // as finished, once settled
 }
 
 // settle records the file rel that this run created, and has finished
@@ -760,10 +730,7 @@ func (m *migration) settle(rel string) {
 	if err != nil {
 		return // then removeMade goes by the inode alone
 	}
-	sys, ok := st.Sys().(*syscall.Stat_t)
-	if !ok {
-		return
-	}
+	now := filestamp.Of(st)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for i := len(m.made) - 1; i >= 0; i-- {
@@ -771,30 +738,22 @@ func (m *migration) settle(rel string) {
 		if f.rel != rel {
 			continue
 		}
-		if uint64(sys.Dev) == f.dev && uint64(sys.Ino) == f.ino {
-			f.settled, f.size = true, sys.Size
-			f.mtime, f.ctime = changeTimes(sys)
+		if f.made.Dev == now.Dev && f.made.Ino == now.Ino {
+			f.settled, f.final = true, now
 		}
 		return
 	}
 }
 
-// unchanged reports whether the settled file f still has the size and the
-// modification and change times sys gives it.
-func (f madeFile) unchanged(sys *syscall.Stat_t) bool {
-	mtime, ctime := changeTimes(sys)
-	return sys.Size == f.size && mtime == f.mtime && ctime == f.ctime
-}
-
 // remember records that this run created the destination file rel, open
 // as f, for abandon.
 func (m *migration) remember(rel string, f *fdFile) {
-	st, err := f.stat()
+	made, err := f.stamp()
 	if err != nil {
 		return // then abandon leaves it: never remove what is not known to be ours
 	}
 	m.mu.Lock()
-	m.made = append(m.made, madeFile{rel: rel, dev: uint64(st.Dev), ino: uint64(st.Ino)})
+	m.made = append(m.made, madeFile{rel: rel, made: made})
 	m.mu.Unlock()
 }
 
@@ -819,8 +778,12 @@ func (m *migration) removeMade() bool {
 			ok = false
 			continue
 		}
-		if sys, isStat := st.Sys().(*syscall.Stat_t); !isStat || uint64(sys.Dev) != f.dev || uint64(sys.Ino) != f.ino ||
-			f.settled && !f.unchanged(sys) {
+		// Where the system tells no identity (Windows: device and inode
+		// are zero), only a settled file still as it was finished is
+		// known to be this run's.
+		now := filestamp.Of(st)
+		known := f.made.Dev != 0 || f.made.Ino != 0 || f.settled
+		if !known || now.Dev != f.made.Dev || now.Ino != f.made.Ino || f.settled && now != f.final {
 			continue // replaced or written since: not this run's file any more
 		}
 		if m.dst.Remove(f.rel) != nil {
@@ -828,7 +791,7 @@ func (m *migration) removeMade() bool {
 		}
 	}
 	for i := len(dirs) - 1; i >= 0; i-- {
-		_ = unix.Rmdir(dirs[i]) // only if empty, and never a file put there since
+		_ = rmdir(dirs[i]) // only if empty, and never a file put there since
 	}
 	return ok
 }

@@ -50,3 +50,7 @@ func CountRecords(path string) (int64, int64, error) {
 // OnWrite makes f run before every write to the destination file rel; an
 // error it returns fails that write.
 func OnWrite(o *Options, f func(rel string) error) { o.failWrite = f }
+
+// Portable reports that the package was built to open files by path, as
+// on Windows (the build tag migrate_portable on Linux).
+const Portable = portable

@@ -1,3 +1,5 @@
+//go:build unix && !migrate_portable
+
 package migrate
 
 import (

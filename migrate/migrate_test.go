@@ -579,15 +579,18 @@ func TestModificationTimesAreKept(t *testing.T) {
 	// The older session is made the latest, against name order.
 	set(filepath.Join("projects", f.paths.Hash, "sessions", "s1.jsonl"), 10_000)
 	// A time past 2262 does not fit in int64 nanoseconds (os.Chtimes
-	// wraps it, so it is set here directly).
-	far := filepath.Join("projects", f.paths.Hash, "spill", f.spillRefs[0]+".txt")
-	want[far] = time.Date(2400, 1, 1, 0, 0, 0, 7, time.UTC)
-	ts, err := unix.TimeToTimespec(want[far])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := unix.UtimesNano(filepath.Join(home, far), []unix.Timespec{ts, ts}); err != nil {
-		t.Fatal(err)
+	// wraps it, so it is set here directly). The portable build sets times
+	// through os.Chtimes and refuses such a time, so it is left out there.
+	if !migrate.Portable {
+		far := filepath.Join("projects", f.paths.Hash, "spill", f.spillRefs[0]+".txt")
+		want[far] = time.Date(2400, 1, 1, 0, 0, 0, 7, time.UTC)
+		ts, err := unix.TimeToTimespec(want[far])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := unix.UtimesNano(filepath.Join(home, far), []unix.Timespec{ts, ts}); err != nil {
+			t.Fatal(err)
+		}
 	}
 
 	dstHome := filepath.Join(t.TempDir(), "new")

@@ -709,6 +709,9 @@ func openSource(d *safefs.Dir, rel string) (*os.File, string, error) {
 		if errors.Is(err, syscall.ELOOP) {
 			return nil, path, fmt.Errorf("%w: %s", ErrSymlink, path)
 		}
+		if errors.Is(err, safefs.ErrNotRegular) {
+			return nil, path, fmt.Errorf("%w: %s is not a regular file", ErrUnrecognized, path)
+		}
 		return nil, path, readError(path, err)
 	}
 	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -27,7 +28,7 @@ func syncTree(root string) error {
 		return syncPath(path)
 	})
 	for i := len(dirs) - 1; err == nil && i >= 0; i-- {
-		err = syncPath(dirs[i])
+		err = safefs.SyncDir(dirs[i]) // nothing to do on Windows
 	}
 	if err != nil {
 		return (&storage.Error{Op: "sync", File: root, Message: "cannot sync destination"}).WithCause(err)

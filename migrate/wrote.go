@@ -10,9 +10,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/internal/filestamp"
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/spill"
@@ -23,21 +23,14 @@ import (
 // fileState is what a destination file was when a rerun found it to hold
 // only what a migration of this source writes: the rerun removes it only
 // if it is still that file, not written, replaced or stamped since.
-type fileState struct {
-	dev, ino     uint64
-	size         int64
-	mtime, ctime syscall.Timespec
-}
+type fileState = filestamp.Stamp
 
 // stateOf returns the state of the file st describes; ok is false where
-// the platform does not say.
+// the platform does not tell a file's identity (device and inode), as on
+// Windows.
 func stateOf(st os.FileInfo) (fileState, bool) {
-	sys, ok := st.Sys().(*syscall.Stat_t)
-	if !ok {
-		return fileState{}, false
-	}
-	mtime, ctime := changeTimes(sys)
-	return fileState{dev: uint64(sys.Dev), ino: uint64(sys.Ino), size: sys.Size, mtime: mtime, ctime: ctime}, true
+	s := filestamp.Of(st)
+	return s, s.Dev != 0 || s.Ino != 0
 }
 
 // copyOf checks the destination file rel (relative to the destination

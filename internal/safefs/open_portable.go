@@ -58,7 +58,7 @@ func plainEntry(name string, missingOK bool) error {
 	case st.Mode()&(fs.ModeSymlink|fs.ModeIrregular) != 0:
 		return &fs.PathError{Op: "open", Path: name, Err: syscall.ELOOP}
 	case !st.Mode().IsRegular() && !st.IsDir():
-		return &fs.PathError{Op: "open", Path: name, Err: errNotRegular}
+		return &fs.PathError{Op: "open", Path: name, Err: ErrNotRegular}
 	}
 	return nil
 }

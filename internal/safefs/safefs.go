@@ -246,10 +246,11 @@ func special(op, p string, f *os.File) error {
 	return nil
 }
 
-// errNotRegular is OpenFile's refusal of a FIFO, device or socket where
-// it checks by name before opening (the portable fallback); fileError
-// gives it special's text.
-var errNotRegular = errors.New("not a regular file")
+// ErrNotRegular is OpenFile's refusal of a FIFO, device or socket, where
+// it checks by name before opening (the fallback for systems without
+// O_NOFOLLOW); on unix such a file opens and the caller checks its mode.
+// fileError gives it special's text.
+var ErrNotRegular = errors.New("not a regular file")
 
 // notRegularMessage is the text of special's refusal.
 const notRegularMessage = "Storage file is not a regular file"
@@ -595,7 +596,7 @@ func fileError(op, path string, err error) error {
 	if errors.Is(err, syscall.ELOOP) {
 		return &storage.Error{Op: op, File: path, Message: "Symlink paths are not allowed for read: " + filepath.Base(path)}
 	}
-	if errors.Is(err, errNotRegular) {
+	if errors.Is(err, ErrNotRegular) {
 		return &storage.Error{Op: op, File: path, Message: notRegularMessage}
 	}
 	return (&storage.Error{Op: op, File: path, Message: "cannot " + op + " file"}).WithCause(err)

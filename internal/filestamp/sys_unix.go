@@ -1,4 +1,4 @@
-//go:build darwin
+//go:build unix
 
 package filestamp
 
@@ -11,6 +11,7 @@ import (
 func sysStamp(s *Stamp, fi fs.FileInfo) {
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		s.Dev, s.Ino = uint64(st.Dev), uint64(st.Ino)
-		s.Ctime = st.Ctimespec.Nano()
+		c := ctime(st)
+		s.Ctime = c.Nano()
 	}
 }

@@ -1,3 +1,5 @@
+//go:build unix && !migrate_portable
+
 package migrate
 
 import (
@@ -5,7 +7,14 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/lite-agent/lite-agent-go/internal/filestamp"
+	"github.com/lite-agent/lite-agent-go/internal/safefs"
 )
+
+// portable reports that this build opens files by path; this one opens
+// them relative to open directories.
+const portable = false
 
 // fdFile is an open regular file used through its descriptor alone. A
 // migration opens two files for every log; an *os.File for each would cost
@@ -126,4 +135,49 @@ func (f *fdFile) regular() (bool, error) {
 // Close closes the descriptor.
 func (f *fdFile) Close() error {
 	return unix.Close(f.fd)
+}
+
+// stamp returns the file's device and inode, which tell it from a file
+// put in its place later.
+func (f *fdFile) stamp() (filestamp.Stamp, error) {
+	st, err := f.stat()
+	if err != nil {
+		return filestamp.Stamp{}, err
+	}
+	return filestamp.Stamp{Exists: true, Dev: uint64(st.Dev), Ino: uint64(st.Ino)}, nil
+}
+
+// createPath creates the file at the resolved path p for reading and
+// writing: exclusively, mode 0600, never following a symlink as its last
+// component.
+func createPath(p string) (*fdFile, error) {
+	return openFileAt(unix.AT_FDCWD, p, unix.O_RDWR|unix.O_CREAT|unix.O_EXCL, safefs.FileMode)
+}
+
+// setPathTime sets the access and modification times of the resolved path
+// p to t, without following a symlink.
+func setPathTime(p string, t time.Time) error { return utimes(unix.AT_FDCWD, p, t) }
+
+// utimes sets the access and modification times of name, relative to the
+// directory dirfd, to t, without following a symlink.
+func utimes(dirfd int, name string, t time.Time) error {
+	// Not through UnixNano, which wraps outside 1678-2262.
+	ts, err := unix.TimeToTimespec(t)
+	if err != nil {
+		return err
+	}
+	return ignoringEINTR(func() error {
+		return unix.UtimesNanoAt(dirfd, name, []unix.Timespec{ts, ts}, unix.AT_SYMLINK_NOFOLLOW)
+	})
+}
+
+// rmdir removes the directory p if it is empty; it never removes a file.
+func rmdir(p string) error { return ignoringEINTR(func() error { return unix.Rmdir(p) }) }
+
+func ignoringEINTR(f func() error) error {
+	for {
+		if err := f(); err != unix.EINTR {
+			return err
+		}
+	}
 }

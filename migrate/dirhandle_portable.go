@@ -1,0 +1,100 @@
+//go:build !unix || migrate_portable
+
+package migrate
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/lite-agent/lite-agent-go/internal/safefs"
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// dirHandle is a directory of the source or the destination whose files a
+// unit opens by name. Where the system has no calls relative to an open
+// directory (Windows), it is the checked path itself: each file is opened
+// by its full path and checked by name (see fdFile).
+type dirHandle struct {
+	dir  string // the resolved directory
+	path string // the directory, for errors
+}
+
+// openDirHandle checks the directory resolved (a path that safefs
+// resolved and checked), refusing a symlink in its place.
+func openDirHandle(resolved, path string) (*dirHandle, error) {
+	st, err := os.Lstat(resolved)
+	switch {
+	case err != nil:
+		return nil, readError(path, err)
+	case st.Mode()&fs.ModeSymlink != 0:
+		return nil, fmt.Errorf("%w: %s", ErrSymlink, path)
+	case !st.IsDir():
+		return nil, fmt.Errorf("%w: %s is not a directory", ErrUnrecognized, path)
+	}
+	return &dirHandle{dir: resolved, path: path}, nil
+}
+
+// open opens the regular file name of the directory for reading, refusing
+// a symlink and anything else that is not a regular file.
+func (h *dirHandle) open(name string) (*fdFile, string, error) {
+	path := filepath.Join(h.path, name)
+	f, err := openPath(filepath.Join(h.dir, name), os.O_RDONLY, 0)
+	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, path, fmt.Errorf("%w: %s", ErrSymlink, path)
+		}
+		if errors.Is(err, safefs.ErrNotRegular) {
+			return nil, path, fmt.Errorf("%w: %s is not a regular file", ErrUnrecognized, path)
+		}
+		return nil, path, readError(path, err)
+	}
+	if regular, err := f.regular(); err != nil || !regular {
+		_ = f.Close()
+		if err != nil {
+			return nil, path, readError(path, err)
+		}
+		return nil, path, fmt.Errorf("%w: %s is not a regular file", ErrUnrecognized, path)
+	}
+	return f, path, nil
+}
+
+// isRegular reports whether name in the directory is a regular file,
+// without following a symlink.
+func (h *dirHandle) isRegular(name string) bool {
+	st, err := os.Lstat(filepath.Join(h.dir, name))
+	return err == nil && st.Mode().IsRegular()
+}
+
+// size returns the size of the file name of the directory, without
+// following a symlink.
+func (h *dirHandle) size(name string) (int64, error) {
+	st, err := os.Lstat(filepath.Join(h.dir, name))
+	if err != nil {
+		return 0, (&storage.Error{Op: "stat", File: filepath.Join(h.path, name), Message: "cannot inspect source file"}).WithCause(err)
+	}
+	return st.Size(), nil
+}
+
+// create creates the file name in the directory for reading and writing:
+// exclusively, so that nothing is ever replaced, mode 0600, refusing a
+// symlink.
+func (h *dirHandle) create(name string) (*fdFile, error) {
+	return createPath(filepath.Join(h.dir, name))
+}
+
+// setTime gives name in the directory the modification (and access) time
+// mtime, refusing a symlink; path names it for errors. A nil h (a dry run)
+// does nothing.
+func (h *dirHandle) setTime(name, path string, mtime time.Time) error {
+	if h == nil {
+		return nil
+	}
+	return timeError(path, setPathTime(filepath.Join(h.dir, name), mtime))
+}
+
+func (h *dirHandle) close() {}

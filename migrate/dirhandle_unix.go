@@ -1,0 +1,148 @@
+//go:build unix && !migrate_portable
+
+package migrate
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/lite-agent/lite-agent-go/internal/safefs"
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// dirHandle is an open directory of the source or the destination. The
+// files of a directory holding many records (session logs, spill files) are
+// opened relative to it with one openat each, instead of resolving and
+// checking every component of their path again: the components were checked
+// when the directory was opened, the handle keeps pointing at that
+// directory whatever happens to its path, and the file's own name is a single
+// component opened with O_NOFOLLOW.
+type dirHandle struct {
+	f    *os.File
+	path string // the directory, for errors
+}
+
+// openDirHandle opens the directory resolved (a path that safefs resolved
+// and checked), refusing a symlink in its place.
+func openDirHandle(resolved, path string) (*dirHandle, error) {
+	fd, err := unix.Open(resolved, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, fmt.Errorf("%w: %s", ErrSymlink, path)
+		}
+		return nil, readError(path, err)
+	}
+	return &dirHandle{f: os.NewFile(uintptr(fd), resolved), path: path}, nil
+}
+
+// open opens the regular file name of the directory for reading, refusing
+// a symlink and anything else that is not a regular file: the plan saw a
+// regular file there, but a FIFO or device put in its place since must not
+// make the worker wait for a writer (O_NONBLOCK, which changes nothing for
+// a regular file) or become its terminal (O_NOCTTY).
+func (h *dirHandle) open(name string) (*fdFile, string, error) {
+	path := filepath.Join(h.path, name)
+	f, err := openat(h, name, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY, 0)
+	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, path, fmt.Errorf("%w: %s", ErrSymlink, path)
+		}
+		return nil, path, readError(path, err)
+	}
+	if regular, err := f.regular(); err != nil || !regular {
+		_ = f.Close()
+		if err != nil {
+			return nil, path, readError(path, err)
+		}
+		return nil, path, fmt.Errorf("%w: %s is not a regular file", ErrUnrecognized, path)
+	}
+	return f, path, nil
+}
+
+// isRegular reports whether name in the directory is a regular file,
+// without following a symlink.
+func (h *dirHandle) isRegular(name string) bool {
+	rc, err := h.f.SyscallConn()
+	if err != nil {
+		return false
+	}
+	var st unix.Stat_t
+	cerr := rc.Control(func(dirfd uintptr) {
+		err = ignoringEINTR(func() error { return unix.Fstatat(int(dirfd), name, &st, unix.AT_SYMLINK_NOFOLLOW) })
+	})
+	return cerr == nil && err == nil && st.Mode&unix.S_IFMT == unix.S_IFREG
+}
+
+// size returns the size of the file name of the directory, without
+// following a symlink.
+func (h *dirHandle) size(name string) (int64, error) {
+	rc, err := h.f.SyscallConn()
+	if err != nil {
+		return 0, readError(filepath.Join(h.path, name), err)
+	}
+	var st unix.Stat_t
+	cerr := rc.Control(func(dirfd uintptr) {
+		err = ignoringEINTR(func() error { return unix.Fstatat(int(dirfd), name, &st, unix.AT_SYMLINK_NOFOLLOW) })
+	})
+	if cerr != nil {
+		err = cerr
+	}
+	if err != nil {
+		return 0, (&storage.Error{Op: "stat", File: filepath.Join(h.path, name), Message: "cannot inspect source file"}).WithCause(err)
+	}
+	return st.Size, nil
+}
+
+// create creates the file name in the directory for reading and writing:
+// exclusively, so that nothing is ever replaced, mode 0600, never following
+// a symlink.
+func (h *dirHandle) create(name string) (*fdFile, error) {
+	return openat(h, name, unix.O_RDWR|unix.O_CREAT|unix.O_EXCL, safefs.FileMode)
+}
+
+// setTime gives name in the directory the modification (and access) time
+// mtime, without following a symlink; path names it for errors. A nil h
+// (a dry run) does nothing.
+func (h *dirHandle) setTime(name, path string, mtime time.Time) error {
+	if h == nil {
+		return nil
+	}
+	rc, err := h.f.SyscallConn()
+	if err != nil {
+		return timeError(path, err)
+	}
+	var uerr error
+	if err := rc.Control(func(fd uintptr) { uerr = utimes(int(fd), name, mtime) }); err != nil {
+		return timeError(path, err)
+	}
+	return timeError(path, uerr)
+}
+
+// openat opens name relative to h with O_NOFOLLOW and O_CLOEXEC added to
+// flags (see openFileAt).
+func openat(h *dirHandle, name string, flags int, mode uint32) (*fdFile, error) {
+	rc, err := h.f.SyscallConn()
+	if err != nil {
+		return nil, err
+	}
+	var f *fdFile
+	cerr := rc.Control(func(dirfd uintptr) {
+		f, err = openFileAt(int(dirfd), name, flags, mode)
+	})
+	if cerr != nil {
+		return nil, cerr
+	}
+	return f, err
+}
+
+func (h *dirHandle) close() {
+	if h != nil {
+		_ = h.f.Close()
+	}
+}
