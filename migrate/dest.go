@@ -640,7 +640,7 @@ func (m *migration) writeFileAt(dir *dirHandle, rel, name string, data []byte, m
 	if err := dir.setTime(name, filepath.Join(m.dstRoot, rel), mtime); err != nil {
 		return back, err
 	}
-	m.settle(rel)
+	m.settleAt(dir, rel, name)
 	return back, nil
 }
 
@@ -764,6 +764,31 @@ func (m *migration) settle(rel string) {
 	if !ok {
 		return
 	}
+	mtime, ctime := changeTimes(sys)
+	m.settled(rel, uint64(sys.Dev), uint64(sys.Ino), sys.Size, mtime, ctime)
+}
+
+// settleAt is settle for the file rel named name in the open directory
+// dir: one stat of name relative to the directory's descriptor, where
+// settle resolves and checks every component of rel again (three or four
+// lstat calls of the whole path). The directory is the one the file was
+// created in, so the name's inode is compared as settle compares it.
+func (m *migration) settleAt(dir *dirHandle, rel, name string) {
+	if m.dst == nil || dir == nil {
+		return
+	}
+	var st unix.Stat_t
+	if dir.stat(name, &st) != nil {
+		return // then removeMade goes by the inode alone
+	}
+	mtime, ctime := unixChangeTimes(&st)
+	m.settled(rel, uint64(st.Dev), uint64(st.Ino), st.Size, mtime, ctime)
+}
+
+// settled records the state of the file now at rel (its device and inode,
+// size, modification and change times) for the file this run created
+// there, if it is that file (see settle).
+func (m *migration) settled(rel string, dev, ino uint64, size int64, mtime, ctime syscall.Timespec) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for i := len(m.made) - 1; i >= 0; i-- {
@@ -771,9 +796,9 @@ func (m *migration) settle(rel string) {
 		if f.rel != rel {
 			continue
 		}
-		if uint64(sys.Dev) == f.dev && uint64(sys.Ino) == f.ino {
-			f.settled, f.size = true, sys.Size
-			f.mtime, f.ctime = changeTimes(sys)
+		if dev == f.dev && ino == f.ino {
+			f.settled, f.size = true, size
+			f.mtime, f.ctime = mtime, ctime
 		}
 		return
 	}

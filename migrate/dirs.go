@@ -78,6 +78,22 @@ func (h *dirHandle) isRegular(name string) bool {
 	return cerr == nil && err == nil && st.Mode&unix.S_IFMT == unix.S_IFREG
 }
 
+// stat fills st with the status of name in the directory, without
+// following a symlink.
+func (h *dirHandle) stat(name string, st *unix.Stat_t) error {
+	rc, err := h.f.SyscallConn()
+	if err != nil {
+		return err
+	}
+	cerr := rc.Control(func(dirfd uintptr) {
+		err = ignoringEINTR(func() error { return unix.Fstatat(int(dirfd), name, st, unix.AT_SYMLINK_NOFOLLOW) })
+	})
+	if cerr != nil {
+		return cerr
+	}
+	return err
+}
+
 // size returns the size of the file name of the directory, without
 // following a symlink.
 func (h *dirHandle) size(name string) (int64, error) {
