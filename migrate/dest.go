@@ -632,7 +632,7 @@ func (m *migration) writeFileAt(dir *dirHandle, rel, name string, data []byte, m
 	if err := dir.setTime(name, filepath.Join(m.dstRoot, rel), mtime); err != nil {
 		return back, err
 	}
-	m.settle(rel)
+	m.settleAt(dir, rel, name)
 	return back, nil
 }
 
@@ -730,7 +730,29 @@ func (m *migration) settle(rel string) {
 	if err != nil {
 		return // then removeMade goes by the inode alone
 	}
-	now := filestamp.Of(st)
+	m.settled(rel, filestamp.Of(st))
+}
+
+// settleAt is settle for the file rel named name in the open directory
+// dir: one stat of name relative to the directory, where settle resolves
+// and checks every component of rel again (three or four lstat calls of
+// the whole path). The directory is the one the file was created in, so
+// the name's inode is compared as settle compares it.
+func (m *migration) settleAt(dir *dirHandle, rel, name string) {
+	if m.dst == nil || dir == nil {
+		return
+	}
+	now, err := dir.stamp(name)
+	if err != nil {
+		return // then removeMade goes by the inode alone
+	}
+	m.settled(rel, now)
+}
+
+// settled records now, the state of the file at rel (its device and
+// inode, size, modification and change times), for the file this run
+// created there, if it is that file (see settle).
+func (m *migration) settled(rel string, now filestamp.Stamp) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for i := len(m.made) - 1; i >= 0; i-- {

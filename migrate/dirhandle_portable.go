@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/filestamp"
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
@@ -68,6 +69,16 @@ func (h *dirHandle) open(name string) (*fdFile, string, error) {
 func (h *dirHandle) isRegular(name string) bool {
 	st, err := os.Lstat(filepath.Join(h.dir, name))
 	return err == nil && st.Mode().IsRegular()
+}
+
+// stamp returns the state of name in the directory, without following a
+// symlink.
+func (h *dirHandle) stamp(name string) (filestamp.Stamp, error) {
+	st, err := os.Lstat(filepath.Join(h.dir, name))
+	if err != nil {
+		return filestamp.Stamp{}, err
+	}
+	return filestamp.Of(st), nil
 }
 
 // size returns the size of the file name of the directory, without

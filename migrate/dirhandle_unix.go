@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/lite-agent/lite-agent-go/internal/filestamp"
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
@@ -77,6 +78,28 @@ func (h *dirHandle) isRegular(name string) bool {
 		err = ignoringEINTR(func() error { return unix.Fstatat(int(dirfd), name, &st, unix.AT_SYMLINK_NOFOLLOW) })
 	})
 	return cerr == nil && err == nil && st.Mode&unix.S_IFMT == unix.S_IFREG
+}
+
+// stamp returns the state of name in the directory (device, inode, size,
+// modification and change times, as filestamp.Of of an lstat gives them),
+// without following a symlink.
+func (h *dirHandle) stamp(name string) (filestamp.Stamp, error) {
+	rc, err := h.f.SyscallConn()
+	if err != nil {
+		return filestamp.Stamp{}, err
+	}
+	var st unix.Stat_t
+	cerr := rc.Control(func(dirfd uintptr) {
+		err = ignoringEINTR(func() error { return unix.Fstatat(int(dirfd), name, &st, unix.AT_SYMLINK_NOFOLLOW) })
+	})
+	if cerr != nil {
+		err = cerr
+	}
+	if err != nil {
+		return filestamp.Stamp{}, err
+	}
+	return filestamp.Stamp{Exists: true, Dev: uint64(st.Dev), Ino: uint64(st.Ino), Size: st.Size,
+		Mtime: st.Mtim.Nano(), Ctime: st.Ctim.Nano()}, nil
 }
 
 // size returns the size of the file name of the directory, without

@@ -118,7 +118,7 @@ func (m *migration) copySession(ctx context.Context, s *scratch, u *unit, t *tal
 		if err := dstDir.setTime(name, dstPath, mtime); err != nil {
 			return err
 		}
-		m.settle(dstRel)
+		m.settleAt(dstDir, dstRel, name)
 	}
 	m.count(storage.KindCheckpoint, c)
 	return nil
