@@ -64,13 +64,6 @@ func (h *dirHandle) open(name string) (*fdFile, string, error) {
 	return f, path, nil
 }
 
-// isRegular reports whether name in the directory is a regular file,
-// without following a symlink.
-func (h *dirHandle) isRegular(name string) bool {
-	st, err := os.Lstat(filepath.Join(h.dir, name))
-	return err == nil && st.Mode().IsRegular()
-}
-
 // stamp returns the state of name in the directory, without following a
 // symlink.
 func (h *dirHandle) stamp(name string) (filestamp.Stamp, error) {
