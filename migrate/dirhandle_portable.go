@@ -3,17 +3,13 @@
 package migrate
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/internal/filestamp"
-	"github.com/lite-agent/lite-agent-go/internal/safefs"
-	"github.com/lite-agent/lite-agent-go/storage"
 )
 
 // dirHandle is a directory of the source or the destination whose files a
@@ -40,28 +36,10 @@ func openDirHandle(resolved, path string) (*dirHandle, error) {
 	return &dirHandle{dir: resolved, path: path}, nil
 }
 
-// open opens the regular file name of the directory for reading, refusing
-// a symlink and anything else that is not a regular file.
-func (h *dirHandle) open(name string) (*fdFile, string, error) {
-	path := filepath.Join(h.path, name)
-	f, err := openPath(filepath.Join(h.dir, name), os.O_RDONLY, 0)
-	if err != nil {
-		if errors.Is(err, syscall.ELOOP) {
-			return nil, path, fmt.Errorf("%w: %s", ErrSymlink, path)
-		}
-		if errors.Is(err, safefs.ErrNotRegular) {
-			return nil, path, fmt.Errorf("%w: %s is not a regular file", ErrUnrecognized, path)
-		}
-		return nil, path, readError(path, err)
-	}
-	if regular, err := f.regular(); err != nil || !regular {
-		_ = f.Close()
-		if err != nil {
-			return nil, path, readError(path, err)
-		}
-		return nil, path, fmt.Errorf("%w: %s is not a regular file", ErrUnrecognized, path)
-	}
-	return f, path, nil
+// openRead opens name in the directory for reading, refusing a symlink
+// and a file that is not regular by name (see fdFile).
+func (h *dirHandle) openRead(name string) (*fdFile, error) {
+	return openPath(filepath.Join(h.dir, name), os.O_RDONLY, 0)
 }
 
 // stamp returns the state of name in the directory, without following a
@@ -79,7 +57,7 @@ func (h *dirHandle) stamp(name string) (filestamp.Stamp, error) {
 func (h *dirHandle) size(name string) (int64, error) {
 	st, err := os.Lstat(filepath.Join(h.dir, name))
 	if err != nil {
-		return 0, (&storage.Error{Op: "stat", File: filepath.Join(h.path, name), Message: "cannot inspect source file"}).WithCause(err)
+		return 0, sizeError(filepath.Join(h.path, name), err)
 	}
 	return st.Size(), nil
 }

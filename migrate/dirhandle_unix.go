@@ -14,7 +14,6 @@ import (
 
 	"github.com/lite-agent/lite-agent-go/internal/filestamp"
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
-	"github.com/lite-agent/lite-agent-go/storage"
 )
 
 // dirHandle is an open directory of the source or the destination. The
@@ -42,59 +41,42 @@ func openDirHandle(resolved, path string) (*dirHandle, error) {
 	return &dirHandle{f: os.NewFile(uintptr(fd), resolved), path: path}, nil
 }
 
-// open opens the regular file name of the directory for reading, refusing
-// a symlink and anything else that is not a regular file: the plan saw a
-// regular file there, but a FIFO or device put in its place since must not
-// make the worker wait for a writer (O_NONBLOCK, which changes nothing for
-// a regular file) or become its terminal (O_NOCTTY).
-func (h *dirHandle) open(name string) (*fdFile, string, error) {
-	path := filepath.Join(h.path, name)
-	f, err := openat(h, name, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY, 0)
+// openRead opens name in the directory for reading, never following a
+// symlink, never waiting on a FIFO (O_NONBLOCK, which changes nothing for a
+// regular file) and never becoming a terminal's process (O_NOCTTY).
+func (h *dirHandle) openRead(name string) (*fdFile, error) {
+	return openat(h, name, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY, 0)
+}
+
+// lstat returns the status of name in the directory, without following a
+// symlink.
+func (h *dirHandle) lstat(name string) (unix.Stat_t, error) {
+	var st unix.Stat_t
+	rc, err := h.f.SyscallConn()
 	if err != nil {
-		if errors.Is(err, syscall.ELOOP) {
-			return nil, path, fmt.Errorf("%w: %s", ErrSymlink, path)
-		}
-		return nil, path, readError(path, err)
+		return st, err
 	}
-	if regular, err := f.regular(); err != nil || !regular {
-		_ = f.Close()
-		if err != nil {
-			return nil, path, readError(path, err)
-		}
-		return nil, path, fmt.Errorf("%w: %s is not a regular file", ErrUnrecognized, path)
+	cerr := rc.Control(func(dirfd uintptr) {
+		err = ignoringEINTR(func() error { return unix.Fstatat(int(dirfd), name, &st, unix.AT_SYMLINK_NOFOLLOW) })
+	})
+	if cerr != nil {
+		return st, cerr
 	}
-	return f, path, nil
+	return st, err
 }
 
 // isRegular reports whether name in the directory is a regular file,
 // without following a symlink.
 func (h *dirHandle) isRegular(name string) bool {
-	rc, err := h.f.SyscallConn()
-	if err != nil {
-		return false
-	}
-	var st unix.Stat_t
-	cerr := rc.Control(func(dirfd uintptr) {
-		err = ignoringEINTR(func() error { return unix.Fstatat(int(dirfd), name, &st, unix.AT_SYMLINK_NOFOLLOW) })
-	})
-	return cerr == nil && err == nil && st.Mode&unix.S_IFMT == unix.S_IFREG
+	st, err := h.lstat(name)
+	return err == nil && st.Mode&unix.S_IFMT == unix.S_IFREG
 }
 
 // stamp returns the state of name in the directory (device, inode, size,
 // modification and change times, as filestamp.Of of an lstat gives them),
 // without following a symlink.
 func (h *dirHandle) stamp(name string) (filestamp.Stamp, error) {
-	rc, err := h.f.SyscallConn()
-	if err != nil {
-		return filestamp.Stamp{}, err
-	}
-	var st unix.Stat_t
-	cerr := rc.Control(func(dirfd uintptr) {
-		err = ignoringEINTR(func() error { return unix.Fstatat(int(dirfd), name, &st, unix.AT_SYMLINK_NOFOLLOW) })
-	})
-	if cerr != nil {
-		err = cerr
-	}
+	st, err := h.lstat(name)
 	if err != nil {
 		return filestamp.Stamp{}, err
 	}
@@ -105,19 +87,9 @@ func (h *dirHandle) stamp(name string) (filestamp.Stamp, error) {
 // size returns the size of the file name of the directory, without
 // following a symlink.
 func (h *dirHandle) size(name string) (int64, error) {
-	rc, err := h.f.SyscallConn()
+	st, err := h.lstat(name)
 	if err != nil {
-		return 0, readError(filepath.Join(h.path, name), err)
-	}
-	var st unix.Stat_t
-	cerr := rc.Control(func(dirfd uintptr) {
-		err = ignoringEINTR(func() error { return unix.Fstatat(int(dirfd), name, &st, unix.AT_SYMLINK_NOFOLLOW) })
-	})
-	if cerr != nil {
-		err = cerr
-	}
-	if err != nil {
-		return 0, (&storage.Error{Op: "stat", File: filepath.Join(h.path, name), Message: "cannot inspect source file"}).WithCause(err)
+		return 0, sizeError(filepath.Join(h.path, name), err)
 	}
 	return st.Size, nil
 }

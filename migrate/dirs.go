@@ -2,11 +2,62 @@ package migrate
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
 	"sync"
+	"syscall"
 
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
+	"github.com/lite-agent/lite-agent-go/storage"
 )
+
+// open opens the regular file name of the directory for reading, refusing
+// a symlink and anything else that is not a regular file: the plan saw a
+// regular file there, but a FIFO or device put in its place since must not
+// make the worker wait for a writer or become its terminal.
+func (h *dirHandle) open(name string) (*fdFile, string, error) {
+	path := filepath.Join(h.path, name)
+	f, err := h.openRead(name)
+	if err != nil {
+		return nil, path, sourceOpenError(path, err)
+	}
+	regular, err := f.regular()
+	if err := checkRegular(path, regular, err); err != nil {
+		_ = f.Close()
+		return nil, path, err
+	}
+	return f, path, nil
+}
+
+// sourceOpenError is the error of a failed open of the source file path:
+// a symlink and a file that is not regular are refused as such, anything
+// else cannot be read.
+func sourceOpenError(path string, err error) error {
+	switch {
+	case errors.Is(err, syscall.ELOOP):
+		return fmt.Errorf("%w: %s", ErrSymlink, path)
+	case errors.Is(err, safefs.ErrNotRegular):
+		return fmt.Errorf("%w: %s is not a regular file", ErrUnrecognized, path)
+	}
+	return readError(path, err)
+}
+
+// checkRegular is the error of the source file path, just opened, whose
+// status said regular (or failed with err): nil for a regular file.
+func checkRegular(path string, regular bool, err error) error {
+	switch {
+	case err != nil:
+		return readError(path, err)
+	case !regular:
+		return fmt.Errorf("%w: %s is not a regular file", ErrUnrecognized, path)
+	}
+	return nil
+}
+
+// sizeError is the error of a failed stat of the source file path.
+func sizeError(path string, err error) error {
+	return (&storage.Error{Op: "stat", File: path, Message: "cannot inspect source file"}).WithCause(err)
+}
 
 // dirPair is a source directory holding one file per unit (a sessions or
 // spill directory) and its destination. Both are opened for the first unit

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/archive"
@@ -706,20 +705,12 @@ func openSource(d *safefs.Dir, rel string) (*os.File, string, error) {
 	}
 	f, err := safefs.OpenFile(path, os.O_RDONLY, 0)
 	if err != nil {
-		if errors.Is(err, syscall.ELOOP) {
-			return nil, path, fmt.Errorf("%w: %s", ErrSymlink, path)
-		}
-		if errors.Is(err, safefs.ErrNotRegular) {
-			return nil, path, fmt.Errorf("%w: %s is not a regular file", ErrUnrecognized, path)
-		}
-		return nil, path, readError(path, err)
+		return nil, path, sourceOpenError(path, err)
 	}
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+	st, err := f.Stat()
+	if err := checkRegular(path, err == nil && st.Mode().IsRegular(), err); err != nil {
 		_ = f.Close()
-		if err != nil {
-			return nil, path, readError(path, err)
-		}
-		return nil, path, fmt.Errorf("%w: %s is not a regular file", ErrUnrecognized, path)
+		return nil, path, err
 	}
 	return f, path, nil
 }
