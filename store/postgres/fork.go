@@ -62,7 +62,12 @@ func (p *Project) forkLeftover(ctx context.Context, id string) (bool, time.Time,
 }
 
 // ClearForking removes the mark of [Store.MarkForking] once the fork's
-// log is written. A missing mark is not an error.
+// log is written. A mark that is gone is a *storage.ForkMarkLostError: a
+// sweep took the fork's copy for a dead fork's (the fork was paused longer
+// than its MaxAge before writing the log) and deleted it, mark and all, so
+// the fork's copy is not whole. Once the log is written no sweep deletes
+// the copy (see [Store.Sweep]), so a mark found and removed here means the
+// copy is whole.
 func (s *Store) ClearForking(ctx context.Context, enc storage.Encoding, sessionID string) error {
 	p, err := s.Project(enc)
 	if err != nil {
@@ -71,8 +76,11 @@ func (s *Store) ClearForking(ctx context.Context, enc storage.Encoding, sessionI
 	if err := validID(sessionID); err != nil {
 		return err
 	}
-	_, err = s.db().exec(ctx, s.q.sql(`DELETE FROM {leases} WHERE namespace = $1 AND project = $2 AND session = $3`),
+	n, err := s.db().exec(ctx, s.q.sql(`DELETE FROM {leases} WHERE namespace = $1 AND project = $2 AND session = $3`),
 		p.ns, p.project, forkMarkerPrefix+sessionID)
+	if err == nil && n == 0 {
+		return &storage.ForkMarkLostError{SessionID: sessionID, Where: "PostgreSQL (" + s.target.String() + ", schema " + s.schema + ")"}
+	}
 	return err
 }
 
