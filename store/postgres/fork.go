@@ -14,7 +14,9 @@ import (
 // table, never a session id: ids do not start with a dot) that marks the
 // data a fork is copying into a new session before the session's log is
 // written; the new session's id follows. Its expires column holds the
-// time the fork began. A marked archive or task list whose session has
+// time the fork began, by the database's clock, which the sweep's cutoff
+// is computed by too: hosts whose clocks disagree must not make a fresh
+// leftover look old, or an old one fresh. A marked archive or task list whose session has
 // no log is what a fork killed part-way left: the retention sweep removes
 // it once old (see [Store.Sweep]), as the file sweeper removes a task list
 // holding task.ForkMarker.
@@ -34,14 +36,14 @@ func (s *Store) MarkForking(ctx context.Context, enc storage.Encoding, sessionID
 	if err := validID(sessionID); err != nil {
 		return err
 	}
-	return p.markForking(ctx, s.db(), sessionID, time.Now())
+	return p.markForking(ctx, s.db(), sessionID, nil)
 }
 
 // markForking writes, in tx, the mark of a fork into session id that
-// began at began.
-func (p *Project) markForking(ctx context.Context, tx db, id string, began time.Time) error {
+// began at began, or now by the database's clock when began is nil.
+func (p *Project) markForking(ctx context.Context, tx db, id string, began *time.Time) error {
 	_, err := tx.exec(ctx, p.s.q.sql(`INSERT INTO {leases} (namespace, project, session, holder, token, expires)
-		VALUES ($1, $2, $3, 'lite-agent fork', 0, $4)
+		VALUES ($1, $2, $3, 'lite-agent fork', 0, coalesce($4::timestamptz, now()))
 		ON CONFLICT (namespace, project, session) DO UPDATE SET expires = excluded.expires`), p.ns, p.project, forkMarkerPrefix+id, began)
 	return err
 }
@@ -97,11 +99,12 @@ type SweptLeftover struct {
 // sweepForkLeftovers deletes, in namespace ns, what forks killed part-way
 // left (see forkMarkerPrefix): each marked session that has no log, whose
 // project holds no import marker, and whose mark, archive and task list
-// are all older than cutoff; the list only if not marked shared. Each
+// are all older than maxAge by the database's clock (the clock their
+// times were written by); the list only if not marked shared. Each
 // goes in its own transaction, under its session's row lock, as
 // Project.DeleteSession deletes; anything changed since it was chosen
 // stays.
-func (s *Store) sweepForkLeftovers(ctx context.Context, ns string, cutoff time.Time, dryRun bool, rep *SweepReport) error {
+func (s *Store) sweepForkLeftovers(ctx context.Context, ns string, maxAge time.Duration, dryRun bool, rep *SweepReport) error {
 	type cand struct {
 		SweptLeftover
 		mark time.Time
@@ -117,14 +120,13 @@ func (s *Store) sweepForkLeftovers(ctx context.Context, ns string, cutoff time.T
 		WHERE m.namespace = $1 AND starts_with(m.session, $2)
 			AND NOT EXISTS (SELECT 1 FROM {sessions} s WHERE s.namespace = m.namespace AND s.project = m.project AND s.session = substr(m.session, $3))
 			AND NOT EXISTS (SELECT 1 FROM {leases} i WHERE i.namespace = m.namespace AND i.project = m.project AND i.session = $4)
-		ORDER BY 4, 1, 2`), []any{ns, forkMarkerPrefix, len(forkMarkerPrefix) + 1, importMarker}, func(r pgx.Rows) error {
+			AND `+newest+` < now() - $5 * interval '1 millisecond'
+		ORDER BY 4, 1, 2`), []any{ns, forkMarkerPrefix, len(forkMarkerPrefix) + 1, importMarker, maxAge.Milliseconds()}, func(r pgx.Rows) error {
 		var c cand
 		if err := r.Scan(&c.Project, &c.Session, &c.mark, &c.Modified, &c.Bytes); err != nil {
 			return err
 		}
-		if c.Modified.Before(cutoff) {
-			cands = append(cands, c)
-		}
+		cands = append(cands, c)
 		return nil
 	})
 	if err != nil {

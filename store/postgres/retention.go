@@ -138,7 +138,7 @@ func (s *Store) Sweep(ctx context.Context, opts SweepOptions) (SweepReport, erro
 	if s.sweepChose != nil {
 		s.sweepChose()
 	}
-	now := time.Now()
+	now := s.now()
 	for _, c := range cands {
 		switch {
 		case opts.MaxAge > 0 && now.Sub(c.Modified) > opts.MaxAge:
@@ -206,7 +206,7 @@ func (s *Store) Sweep(ctx context.Context, opts SweepOptions) (SweepReport, erro
 		rep.Deleted = append(rep.Deleted, c.SweptSession)
 	}
 	if opts.MaxAge > 0 {
-		if err := s.sweepForkLeftovers(ctx, ns, now.Add(-opts.MaxAge), opts.DryRun, &rep); err != nil {
+		if err := s.sweepForkLeftovers(ctx, ns, opts.MaxAge, opts.DryRun, &rep); err != nil {
 			return rep, err
 		}
 		if opts.DryRun {
