@@ -164,7 +164,7 @@ func (s *Store) sweepForkLeftovers(ctx context.Context, ns string, maxAge time.D
 				}
 				return err
 			}
-			return p.deleteSession(ctx, tx, c.Session) // the mark with the rest
+			return p.deleteSession(ctx, tx, c.Session, true) // the mark with the rest
 		})
 		if err != nil {
 			var busy *BusyError

@@ -187,7 +187,7 @@ func (s *Store) Sweep(ctx context.Context, opts SweepOptions) (SweepReport, erro
 				} else if incomplete {
 					return errSweepChanged
 				}
-				return p.deleteSession(ctx, tx, c.Session)
+				return p.deleteSession(ctx, tx, c.Session, true)
 			})
 			if err != nil {
 				if _, busy := err.(*BusyError); busy {
