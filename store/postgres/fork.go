@@ -63,6 +63,20 @@ func (p *Project) forkLeftover(ctx context.Context, id string) (bool, time.Time,
 	return err == nil, began, err
 }
 
+// ForkLeftover reports whether the data of session id (its context
+// archive, its private task list) is what a fork killed part-way left: it
+// is marked by [Store.MarkForking] and the session has no log. It is what
+// the sweep removes once old, and what lite-agent verify warns of, as it
+// warns of a file task list holding task.ForkMarker; a list without the
+// mark and without a session (a shared list) is no leftover.
+func (p *Project) ForkLeftover(ctx context.Context, id string) (bool, error) {
+	if err := validID(id); err != nil {
+		return false, err
+	}
+	left, _, err := p.forkLeftover(ctx, id)
+	return left, err
+}
+
 // ClearForking removes the mark of [Store.MarkForking] once the fork's
 // log is written. A mark that is gone is a *storage.ForkMarkLostError: a
 // sweep took the fork's copy for a dead fork's (the fork was paused longer
