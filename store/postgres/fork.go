@@ -134,7 +134,7 @@ func (s *Store) sweepForkLeftovers(ctx context.Context, ns string, maxAge time.D
 		WHERE m.namespace = $1 AND starts_with(m.session, $2)
 			AND NOT EXISTS (SELECT 1 FROM {sessions} s WHERE s.namespace = m.namespace AND s.project = m.project AND s.session = substr(m.session, $3))
 			AND NOT EXISTS (SELECT 1 FROM {leases} i WHERE i.namespace = m.namespace AND i.project = m.project AND i.session = $4)
-			AND `+newest+` < now() - $5 * interval '1 millisecond'
+			AND `+newest+` < now() - $5::float8 * interval '1 millisecond'
 		ORDER BY 4, 1, 2`), []any{ns, forkMarkerPrefix, len(forkMarkerPrefix) + 1, importMarker, maxAge.Milliseconds()}, func(r pgx.Rows) error {
 		var c cand
 		if err := r.Scan(&c.Project, &c.Session, &c.mark, &c.Modified, &c.Bytes); err != nil {
