@@ -17,11 +17,16 @@ import (
 const (
 	ForkPartArchive  = "context archive"
 	ForkPartTaskList = "task list"
+	// ForkPartMark is the mark a fork keeps on what it copied until its
+	// log is written: a sweep removed the copy while the fork was paused,
+	// and Err is a *storage.ForkMarkLostError.
+	ForkPartMark = "fork mark"
 )
 
 // A ForkError reports a fork that failed to copy Part ([ForkPartArchive]
 // or [ForkPartTaskList]) of session SessionID into the new session NewID,
-// with Err. What the fork copied into NewID was then removed, so that no
+// with Err, or ([ForkPartMark]) whose copy a sweep removed before its log
+// was written. What the fork copied into NewID was then removed, so that no
 // half-made fork is left, unless CleanupErr says that this failed.
 type ForkError struct {
 	// SessionID is the session forked.
@@ -29,7 +34,7 @@ type ForkError struct {
 	// NewID is the id the fork would have had.
 	NewID string
 	// Part is what could not be copied: ForkPartArchive or
-	// ForkPartTaskList.
+	// ForkPartTaskList; or ForkPartMark.
 	Part string
 	// Err is the copy's error.
 	Err error
@@ -42,6 +47,9 @@ type ForkError struct {
 // left.
 func (e *ForkError) Error() string {
 	msg := "liteagent: fork of session " + e.SessionID + ": copy of its " + e.Part + ": " + e.Err.Error()
+	if e.Part == ForkPartMark {
+		msg = "liteagent: fork of session " + e.SessionID + ": its copy was swept before its log was written: " + e.Err.Error()
+	}
 	if e.CleanupErr != nil {
 		return msg + "; the partial fork " + e.NewID + " could not be removed: " + e.CleanupErr.Error()
 	}
@@ -60,11 +68,20 @@ func (e *ForkError) Unwrap() []error {
 // forkCleanupTimeout bounds the removal of a partial fork.
 const forkCleanupTimeout = 30 * time.Second
 
+// forkCopy is what forkData copied, for forkDone to check.
+type forkCopy struct {
+	// notes is the number of archive notes copied.
+	notes int
+	// listMarked says that the copied task list holds task.ForkMarker.
+	listMarked bool
+}
+
 // forkData copies what session id keeps beside its log into session
 // newID: its context archive and, when the session has a private task
 // list, that list. On failure it removes newID's data (see dropFork; log
 // is the fork's log, not yet written) and returns a *ForkError.
-func (a *Agent) forkData(ctx context.Context, id, newID string, log []session.Event) error {
+func (a *Agent) forkData(ctx context.Context, id, newID string, log []session.Event) (forkCopy, error) {
+	var c forkCopy
 	part := ForkPartArchive
 	if fm, ok := a.store.(forkMarker); ok && a.mode == externalStore {
 		// Until the log is written (forkDone), what the fork copies is
@@ -73,18 +90,19 @@ func (a *Agent) forkData(ctx context.Context, id, newID string, log []session.Ev
 		// from a real session's, and remove once old. Nothing is copied
 		// yet when the mark fails.
 		if err := fm.MarkForking(ctx, a.lay.enc, newID); err != nil {
-			return &ForkError{SessionID: id, NewID: newID, Part: part, Err: err}
+			return c, &ForkError{SessionID: id, NewID: newID, Part: part, Err: err}
 		}
 	}
-	err := a.forkArchive(ctx, id, newID)
+	var err error
+	c.notes, err = a.forkArchive(ctx, id, newID)
 	if err == nil {
 		part = ForkPartTaskList
-		err = a.forkTasks(ctx, id, newID)
+		c.listMarked, err = a.forkTasks(ctx, id, newID)
 	}
 	if err == nil {
-		return nil
+		return c, nil
 	}
-	return &ForkError{SessionID: id, NewID: newID, Part: part, Err: err, CleanupErr: a.dropFork(ctx, newID, log)}
+	return c, &ForkError{SessionID: id, NewID: newID, Part: part, Err: err, CleanupErr: a.dropFork(ctx, newID, log)}
 }
 
 // dropFork removes what a fork that did not finish copied into session
@@ -117,47 +135,48 @@ func (a *Agent) dropFork(ctx context.Context, newID string, log []session.Event)
 // forkArchive puts every note of session id's context archive into
 // newID's: each is decoded in id's codec context and encoded again in
 // newID's, and keeps its ref.
-func (a *Agent) forkArchive(ctx context.Context, id, newID string) error {
+// It returns the number of notes copied.
+func (a *Agent) forkArchive(ctx context.Context, id, newID string) (int, error) {
 	if a.store == nil && !existsNoFollow(a.lay.paths.ArchiveDir(id)) {
-		return nil // nothing archived; opening the archive would create it
+		return 0, nil // nothing archived; opening the archive would create it
 	}
 	src, err := a.archiveFor(id)
 	if err != nil || src == nil {
-		return err
+		return 0, err
 	}
 	l, ok := src.(archive.Lister)
 	if !ok {
-		return fmt.Errorf("the archive (%T) cannot list its entries (it is no archive.Lister)", src)
+		return 0, fmt.Errorf("the archive (%T) cannot list its entries (it is no archive.Lister)", src)
 	}
 	dst, err := a.archiveFor(newID)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if dst == nil {
-		return errors.New("no archive for the new session")
+		return 0, errors.New("no archive for the new session")
 	}
-	_, err = archive.Copy(ctx, dst, l)
-	return err
+	return archive.Copy(ctx, dst, l)
 }
 
 // forkTasks copies session id's private task list into newID's, ids and
 // records unchanged. A session that uses a shared list (the agent's
 // TaskListID, a subagent's parent's list, or a list marked shared) has no
-// private list: nothing is copied and the shared list is not touched.
-func (a *Agent) forkTasks(ctx context.Context, id, newID string) error {
+// private list: nothing is copied and the shared list is not touched. It
+// reports whether it marked the copy (a file list) with task.ForkMarker.
+func (a *Agent) forkTasks(ctx context.Context, id, newID string) (marked bool, err error) {
 	if a.lay.taskListID != "" || a.listID(id) != id || a.listID(newID) != newID {
-		return nil
+		return false, nil
 	}
 	if a.store == nil && task.IsShared(a.lay.paths.TasksDir, id) {
-		return nil
+		return false, nil
 	}
 	src, err := a.taskStore(id)
 	if err != nil {
-		return err
+		return false, err
 	}
 	dst, err := a.taskStore(newID)
 	if err != nil {
-		return err
+		return false, err
 	}
 	if fs, ok := dst.(*task.FileStore); ok {
 		// Until the log is written (forkDone), the copy is marked as a
@@ -165,32 +184,81 @@ func (a *Agent) forkTasks(ctx context.Context, id, newID string) error {
 		// and the cleanup sweep removes, told apart from a real list.
 		tasks, err := src.List(ctx)
 		if err != nil || len(tasks) == 0 {
-			return err
+			return false, err
 		}
 		if err := fs.MarkForking(); err != nil {
-			return err
+			return false, err
 		}
+		marked = true
 	}
 	_, err = task.Copy(ctx, dst, src)
-	return err
+	return marked, err
 }
 
-// forkDone removes the mark of a fork from newID's task list (see
-// forkTasks) once its log is written. The fork is whole either way: a
-// mark left beside a session log means nothing, so a failure to remove it
-// is not the fork's failure.
-func (a *Agent) forkDone(newID string) {
-	a.mu.Lock()
-	st := a.tasks[a.listID(newID)]
-	a.mu.Unlock()
-	if fs, ok := st.(*task.FileStore); ok {
-		_ = fs.ClearForking()
-	}
+// forkDone removes the marks of a fork (see forkData and forkTasks) once
+// its log is written, and checks that what the fork copied (c) is still
+// there. A fork paused, between its copy and its log, for longer than a
+// sweep's MaxAge may have had its copy removed as a dead fork's leftover:
+// the mark is then gone, or (an archive in the data home, which carries no
+// mark) the copied notes are, and forkDone returns the part lost with a
+// *storage.ForkMarkLostError. Once the log is written no sweep removes the
+// copy, so the checks hold for good. Any other failure to remove a mark is
+// returned too: the fork cannot tell that its copy is whole.
+func (a *Agent) forkDone(ctx context.Context, newID string, c forkCopy) (string, error) {
+	// The fork's ctx may be done by now: the check must still run.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), forkCleanupTimeout)
+	defer cancel()
 	if fm, ok := a.store.(forkMarker); ok && a.mode == externalStore {
-		ctx, cancel := context.WithTimeout(context.Background(), forkCleanupTimeout)
-		defer cancel()
-		_ = fm.ClearForking(ctx, a.lay.enc, newID)
+		if err := fm.ClearForking(ctx, a.lay.enc, newID); err != nil {
+			return ForkPartMark, err
+		}
 	}
+	if c.listMarked {
+		a.mu.Lock()
+		st := a.tasks[a.listID(newID)]
+		a.mu.Unlock()
+		fs, ok := st.(*task.FileStore)
+		if !ok {
+			return ForkPartTaskList, fmt.Errorf("the copied task list (%T) is no longer the one marked", st)
+		}
+		if err := fs.ClearForking(ctx); err != nil {
+			return ForkPartMark, err
+		}
+	}
+	if a.store == nil && c.notes > 0 {
+		if err := a.forkArchiveKept(ctx, newID, c.notes); err != nil {
+			return ForkPartMark, err
+		}
+	}
+	return "", nil
+}
+
+// forkArchiveKept checks that the context archive a fork copied into the
+// data home for session newID still holds the notes notes it copied, under
+// the archive's lock, which a sweep removing it holds until it is gone.
+func (a *Agent) forkArchiveKept(ctx context.Context, newID string, notes int) error {
+	lost := &storage.ForkMarkLostError{SessionID: newID, Where: a.lay.paths.ArchiveDir(newID)}
+	if !existsNoFollow(a.lay.paths.ArchiveDir(newID)) {
+		return lost
+	}
+	dst, err := a.archiveFor(newID)
+	if err != nil {
+		return err
+	}
+	l, ok := dst.(archive.Lister)
+	if !ok {
+		return fmt.Errorf("the archive (%T) cannot list its entries (it is no archive.Lister)", dst)
+	}
+	got, err := l.Notes(ctx)
+	switch {
+	case err != nil && !existsNoFollow(a.lay.paths.ArchiveDir(newID)):
+		return lost
+	case err != nil:
+		return err
+	case len(got) != notes:
+		return lost
+	}
+	return nil
 }
 
 // A forkMarker is a Store that marks the data a fork copies into a new

@@ -320,6 +320,9 @@ type Agent struct {
 	// store keeps the tasks and archives (and, in externalStore mode, the
 	// sessions) when not nil; nil means the data home's files.
 	store Store
+	// forkPaused, tests only (see export_test.go), runs in Fork between
+	// the copy of the session's data and the write of the new log.
+	forkPaused func(newID string)
 	// files puts workspace files back for Restore, by the file tools'
 	// rules.
 	files *builtin.FileRestorer

@@ -160,7 +160,11 @@ func (a *Agent) Restore(ctx context.Context, id string, toSeq int64, opts Restor
 // copied data of a session that does not exist, which nothing lists. An
 // external Store (Options.Store) removes a session's data only with its
 // log (see Store.DeleteSession), so after a failure there the log is
-// written and then removed with the data.
+// written and then removed with the data. A fork paused between its copy
+// and its log for longer than a retention sweep's MaxAge may find its
+// copy removed as a dead fork's leftover: it then fails with a *ForkError
+// (Part ForkPartMark) holding a *storage.ForkMarkLostError, and removes
+// the new session, log included.
 func (a *Agent) Fork(ctx context.Context, id string, atSeq int64) (string, error) {
 	if !a.persistent() {
 		return "", ErrNoSessions
@@ -173,8 +177,12 @@ func (a *Agent) Fork(ctx context.Context, id string, atSeq int64) (string, error
 	// The data kept beside the log goes first and the log last: a fork
 	// cut short (a crash, a failure) leaves no listed session whose
 	// archived results or tasks are missing.
-	if err := a.forkData(ctx, id, newID, copies); err != nil {
+	copied, err := a.forkData(ctx, id, newID, copies)
+	if err != nil {
 		return "", err
+	}
+	if a.forkPaused != nil {
+		a.forkPaused(newID)
 	}
 	if _, err := a.cp.Append(ctx, newID, copies, 0); err != nil {
 		if cerr := a.dropFork(ctx, newID, copies); cerr != nil {
@@ -182,7 +190,11 @@ func (a *Agent) Fork(ctx context.Context, id string, atSeq int64) (string, error
 		}
 		return "", err
 	}
-	a.forkDone(newID)
+	if part, err := a.forkDone(ctx, newID, copied); err != nil {
+		// A sweep removed the copy, or part of it, while the fork was
+		// paused: the new session goes, its log with it.
+		return "", &ForkError{SessionID: id, NewID: newID, Part: part, Err: err, CleanupErr: a.dropFork(ctx, newID, copies)}
+	}
 	return newID, nil
 }
 

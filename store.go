@@ -32,7 +32,9 @@ import (
 // MarkForking and ClearForking(ctx, enc, sessionID) error (store/postgres's)
 // has [Agent.Fork] mark the new session before it copies the session's
 // data into it and clear the mark once its log is written, so that the
-// store can tell what a fork killed part-way left from real data.
+// store can tell what a fork killed part-way left from real data;
+// ClearForking returns a *storage.ForkMarkLostError when the mark is gone
+// (a sweep removed the copy), and the fork then fails.
 type Store interface {
 	// Checkpointer returns the session logs of the project.
 	Checkpointer(ctx context.Context, enc storage.Encoding) (session.Checkpointer, error)

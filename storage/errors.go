@@ -84,3 +84,23 @@ func (e *Error) At(file, record string) *Error {
 	}
 	return &c
 }
+
+// A ForkMarkLostError reports that the mark a fork keeps on the data it
+// copies into a new session, until that session's log is written, was gone
+// when the fork came to remove it: a retention sweep took the copy, or part
+// of it, for what a fork killed part-way leaves and removed it while the
+// fork was paused (longer than the sweep's maximum age) between copying
+// and writing the log. The fork's copy is then not whole, and the fork
+// must fail.
+type ForkMarkLostError struct {
+	// SessionID is the fork's new session.
+	SessionID string
+	// Where names where the mark or the copy was kept: a directory, or the
+	// store.
+	Where string
+}
+
+// Error says whose mark was lost, and where.
+func (e *ForkMarkLostError) Error() string {
+	return "storage: the fork mark of session " + e.SessionID + " in " + e.Where + " is gone: a sweep removed the fork's copy before its log was written"
+}

@@ -1,12 +1,14 @@
 package task
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
+	"github.com/lite-agent/lite-agent-go/storage"
 )
 
 // SharedMarker is the name of the empty file that marks a list directory
@@ -79,15 +81,34 @@ func (s *FileStore) MarkForking() error {
 }
 
 // ClearForking removes the [ForkMarker] once the fork's session log is
-// written. A missing marker is not an error.
-func (s *FileStore) ClearForking() error {
+// written, under the list's lock, which the cleanup sweep also takes to
+// remove a fork's leftover list. A marker that is gone, or a list that is
+// gone or was replaced, is a *storage.ForkMarkLostError: a sweep took the
+// list for a dead fork's (the fork was paused longer than its MaxAge
+// before writing the log) and removed it, so the fork's copy is not whole.
+// Once the log is written no sweep removes the list, so a marker found
+// and removed here means the copy is whole.
+func (s *FileStore) ClearForking(ctx context.Context) error {
+	lost := &storage.ForkMarkLostError{SessionID: s.listID, Where: s.path}
 	dir, err := s.anchored(false)
-	if err != nil || dir == nil {
+	if err != nil {
 		return err
 	}
-	err = dir.Remove(ForkMarker)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+	if dir == nil {
+		return lost
+	}
+	err = s.locked(ctx, false, func(r *fileRecords) error {
+		if _, err := r.dir.Lstat(ForkMarker); errors.Is(err, fs.ErrNotExist) {
+			return lost
+		} else if err != nil {
+			return err
+		}
+		return r.dir.Remove(ForkMarker)
+	})
+	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) && dir.Check() != nil {
+		// The list went, or another took its place, before or while the
+		// lock was taken: the sweep's removal.
+		return lost
 	}
 	return err
 }

@@ -148,8 +148,9 @@ func storeShow(ctx context.Context, st liteagent.Store, p project, id string, as
 }
 
 // storeDelete deletes session id of project p from st, as sessions delete
-// does; with dryRun it only says what would go.
-func storeDelete(ctx context.Context, st liteagent.Store, p project, id string, dryRun bool, out io.Writer) error {
+// does: shared is the shared task list the session used ("" for its private
+// list), and then no task list goes. With dryRun it only says what would go.
+func storeDelete(ctx context.Context, st *postgres.Store, p project, id, shared string, dryRun bool, out io.Writer) error {
 	if dryRun {
 		ok, err := storeSessionExists(ctx, st, p, id)
 		switch {
@@ -158,10 +159,14 @@ func storeDelete(ctx context.Context, st liteagent.Store, p project, id string, 
 		case !ok:
 			return &session.NotFoundError{SessionID: id}
 		}
+		if shared != "" {
+			fmt.Fprintf(out, "would remove session %s: its log and its context archive (it used the shared task list %s: no task list goes)\n", id, shared)
+			return nil
+		}
 		fmt.Fprintf(out, "would remove session %s: its log, its context archive and its private task list\n", id)
 		return nil
 	}
-	if err := st.DeleteSession(ctx, p.enc, id); err != nil {
+	if err := st.DeleteSessionWith(ctx, p.enc, id, postgres.DeleteOptions{SharedTaskList: shared}); err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "deleted session %s\n", id)

@@ -282,19 +282,6 @@ func newSessionsDeleteCommand(g *globalFlags) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if st, err := g.openStore(cmd.Context()); err != nil {
-				return err
-			} else if st != nil {
-				defer g.closeStores()
-				return storeDelete(cmd.Context(), st, p, id, dryRun, cmd.OutOrStdout())
-			}
-			cp, err := p.checkpointer()
-			if err != nil {
-				return err
-			}
-			if cp == nil {
-				return &session.NotFoundError{SessionID: id} // nothing stored in this project
-			}
 			shared := sharedList
 			if !cmd.Flags().Changed("task-list") && p.paths.Namespace == storage.DefaultNamespace {
 				shared = os.Getenv(liteagent.TaskListEnv)
@@ -303,6 +290,19 @@ func newSessionsDeleteCommand(g *globalFlags) *cobra.Command {
 						return &idError{what: liteagent.TaskListEnv, id: shared, err: err}
 					}
 				}
+			}
+			if st, err := g.openStore(cmd.Context()); err != nil {
+				return err
+			} else if st != nil {
+				defer g.closeStores()
+				return storeDelete(cmd.Context(), st, p, id, shared, dryRun, cmd.OutOrStdout())
+			}
+			cp, err := p.checkpointer()
+			if err != nil {
+				return err
+			}
+			if cp == nil {
+				return &session.NotFoundError{SessionID: id} // nothing stored in this project
 			}
 			removed, err := liteagent.DeleteSessionData(cmd.Context(), p.paths, cp, id, liteagent.DeleteDataOptions{SharedTaskList: shared, DryRun: dryRun})
 			if err != nil {

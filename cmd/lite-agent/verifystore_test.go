@@ -60,11 +60,22 @@ func TestVerifyStoreReadsArchivesAndSpilledOutput(t *testing.T) {
 // A fork through the PostgreSQL store copies the archive and the private
 // task list before the log; killed between (the root package's
 // TestAKilledForkThroughPostgresLeavesNoHalfMadeSession kills real ones),
-// it leaves an archive and a task list no session has. verify --store
-// warns of both, and never of a shared list, which has no session.
+// it leaves an archive and a task list no session has, marked as a fork's
+// (Store.MarkForking). verify --store warns of both, and, as verify of a
+// data home warns only of a list holding task.ForkMarker, never of a list
+// without the mark: a shared list, or one an agent used through
+// --task-list without marking it shared, has no session.
 func TestVerifyStoreWarnsOfWhatAKilledForkLeft(t *testing.T) {
-	u, home, work, _, pr := storeWithSession(t)
+	u, home, work, p, pr := storeWithSession(t)
 	ctx := context.Background()
+	st, err := postgres.Open(ctx, u, postgres.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if err := st.MarkForking(ctx, storage.Encoding{Namespace: storage.DefaultNamespace, ProjectID: p.Hash}, "f1"); err != nil {
+		t.Fatal(err)
+	}
 	for _, id := range []string{"s1", "f1"} {
 		ar, err := pr.Archive(id, 0)
 		if err != nil {
@@ -89,6 +100,13 @@ func TestVerifyStoreWarnsOfWhatAKilledForkLeft(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := shared.Create(ctx, task.CreateInput{Subject: "shared work"}); err != nil {
+		t.Fatal(err)
+	}
+	unmarked, err := pr.TaskList("g1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := unmarked.Create(ctx, task.CreateInput{Subject: "work of no session"}); err != nil {
 		t.Fatal(err)
 	}
 	r := runCLI(t, "--home", home, "--workdir", work, "--store", u, "verify", "--json")

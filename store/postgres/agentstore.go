@@ -62,6 +62,13 @@ func (s *Store) Spill(ctx context.Context, enc storage.Encoding) (spill.Store, e
 // [Project.DeleteSession] does, except that a session without a log is a
 // *session.NotFoundError and nothing is removed.
 func (s *Store) DeleteSession(ctx context.Context, enc storage.Encoding, sessionID string) error {
+	return s.DeleteSessionWith(ctx, enc, sessionID, DeleteOptions{})
+}
+
+// DeleteSessionWith removes session sessionID of the project enc names as
+// [Store.DeleteSession] does, keeping every task list when opts names the
+// shared list the session used (see [Project.DeleteSessionWith]).
+func (s *Store) DeleteSessionWith(ctx context.Context, enc storage.Encoding, sessionID string, opts DeleteOptions) error {
 	p, err := s.Project(enc)
 	if err != nil {
 		return err
@@ -73,7 +80,7 @@ func (s *Store) DeleteSession(ctx context.Context, enc storage.Encoding, session
 	if head == 0 {
 		return &session.NotFoundError{SessionID: sessionID}
 	}
-	return p.DeleteSession(ctx, sessionID)
+	return p.DeleteSessionWith(ctx, sessionID, opts)
 }
 
 // TaskListIDs returns the ids of the task lists of the project enc names

@@ -137,8 +137,10 @@ func (c *Checkpointer) Append(ctx context.Context, id string, events []session.E
 			return err
 		}
 		newHead = head + int64(len(events))
-		_, err = tx.exec(ctx, q.sql(`UPDATE {sessions} SET head = $4, bytes = bytes + $5, modified = $6
-			WHERE namespace = $1 AND project = $2 AND session = $3`), c.p.ns, c.p.project, id, newHead, b.total, b.now)
+		// modified is the database's time, as every time the sweep
+		// compares with its cutoff: hosts' clocks may disagree.
+		_, err = tx.exec(ctx, q.sql(`UPDATE {sessions} SET head = $4, bytes = bytes + $5, modified = now()
+			WHERE namespace = $1 AND project = $2 AND session = $3`), c.p.ns, c.p.project, id, newHead, b.total)
 		return err
 	})
 	if err != nil {
@@ -158,7 +160,7 @@ type batch struct {
 
 // encodeBatch encodes events as the records after head of session id.
 func (c *Checkpointer) encodeBatch(ctx context.Context, id string, events []session.Event, head int64) (batch, error) {
-	b := batch{seqs: make([]int64, len(events)), data: make([][]byte, len(events)), now: time.Now().UTC().Truncate(time.Millisecond)}
+	b := batch{seqs: make([]int64, len(events)), data: make([][]byte, len(events)), now: c.p.s.now().UTC().Truncate(time.Millisecond)}
 	for i, ev := range events {
 		seq := head + 1 + int64(i)
 		rec := strconv.FormatInt(seq, 10)
@@ -182,7 +184,7 @@ func (c *Checkpointer) encodeBatch(ctx context.Context, id string, events []sess
 // which a write may proceed: $8 is the token of the lease held through this
 // Project (0 for none); with one, the row must still carry it; without one,
 // nobody may hold a live lease. It is checkLease's rule, in SQL.
-const leaseOK = `CASE WHEN $8::bigint > 0 THEN EXISTS (SELECT 1 FROM l WHERE l.token = $8::bigint)
+const leaseOK = `CASE WHEN $7::bigint > 0 THEN EXISTS (SELECT 1 FROM l WHERE l.token = $7::bigint)
 	ELSE NOT EXISTS (SELECT 1 FROM l WHERE l.live) END`
 
 // appendAt appends events to session id as the records after head in one
@@ -203,12 +205,13 @@ func (c *Checkpointer) appendAt(ctx context.Context, id string, events []session
 	c.p.mu.Unlock()
 	// A session's row exists from its first append on; head 0 may also be
 	// a session not written yet, which the insert creates.
-	upsert := `UPDATE {sessions} SET head = $5, bytes = bytes + $6, modified = $7
+	// modified is the database's time (see Append).
+	upsert := `UPDATE {sessions} SET head = $5, bytes = bytes + $6, modified = now()
 		WHERE namespace = $1 AND project = $2 AND session = $3 AND head = $4 AND ` + leaseOK + `
 		RETURNING head`
 	if head == 0 {
 		upsert = `INSERT INTO {sessions} AS x (namespace, project, session, head, bytes, modified)
-		SELECT $1, $2, $3, $5, $6, $7 WHERE $4::bigint = 0 AND ` + leaseOK + `
+		SELECT $1, $2, $3, $5, $6, now() WHERE $4::bigint = 0 AND ` + leaseOK + `
 		ON CONFLICT (namespace, project, session) DO UPDATE
 			SET head = excluded.head, bytes = x.bytes + excluded.bytes, modified = excluded.modified
 			WHERE x.head = 0
@@ -220,10 +223,10 @@ func (c *Checkpointer) appendAt(ctx context.Context, id string, events []session
 			WHERE namespace = $1 AND project = $2 AND session = $3 FOR SHARE
 		), s AS (`+upsert+`), e AS (
 			INSERT INTO {events} (namespace, project, session, seq, data)
-			SELECT $1, $2, $3, b.s, b.d FROM s, unnest($9::bigint[], $10::bytea[]) AS b(s, d)
+			SELECT $1, $2, $3, b.s, b.d FROM s, unnest($8::bigint[], $9::bytea[]) AS b(s, d)
 		)
 		SELECT count(*) FROM s`),
-		[]any{c.p.ns, c.p.project, id, head, head + int64(len(events)), b.total, b.now, token, b.seqs, b.data}, &n)
+		[]any{c.p.ns, c.p.project, id, head, head + int64(len(events)), b.total, token, b.seqs, b.data}, &n)
 	if err != nil {
 		return false, err
 	}

@@ -10,34 +10,61 @@ import (
 // session is not an error. A session leased by another process is a
 // *BusyError and nothing is deleted.
 func (p *Project) DeleteSession(ctx context.Context, id string) error {
+	return p.DeleteSessionWith(ctx, id, DeleteOptions{})
+}
+
+// DeleteOptions says what belongs to the session [Project.DeleteSessionWith]
+// deletes.
+type DeleteOptions struct {
+	// SharedTaskList is the explicit task-list id the session used (its
+	// agent's TaskListID); when set, the session had no private list and
+	// no task list is deleted, not even one named after the session, as
+	// liteagent.DeleteSessionData does in a data home. "" means the
+	// session's tasks were in its private list, named after the session,
+	// which is deleted unless it is marked shared.
+	SharedTaskList string
+}
+
+// DeleteSessionWith removes session id as [Project.DeleteSession] does,
+// keeping every task list when opts names the shared list the session used.
+func (p *Project) DeleteSessionWith(ctx context.Context, id string, opts DeleteOptions) error {
 	if err := validID(id); err != nil {
 		return err
+	}
+	if opts.SharedTaskList != "" {
+		if err := validID(opts.SharedTaskList); err != nil {
+			return err
+		}
 	}
 	return p.s.tx(ctx, func(tx db) error {
 		if _, _, err := p.cp.lockSession(ctx, tx, id, true); err != nil { // see deleteLog
 			return err
 		}
-		return p.deleteSession(ctx, tx, id)
+		return p.deleteSession(ctx, tx, id, opts.SharedTaskList == "")
 	})
 }
 
-// deleteSession deletes the rows of session id; the caller holds the
-// session's row lock and has checked its lease.
-func (p *Project) deleteSession(ctx context.Context, tx db, id string) error {
+// deleteSession deletes the rows of session id, and its private task list
+// with privateList; the caller holds the session's row lock and has
+// checked its lease.
+func (p *Project) deleteSession(ctx context.Context, tx db, id string, privateList bool) error {
 	if err := p.deleteLog(ctx, tx, id); err != nil {
 		return err
 	}
 	q := p.s.q
-	for _, stmt := range []string{
+	stmts := []string{
 		`DELETE FROM {archive_index} WHERE namespace = $1 AND project = $2 AND session = $3`,
 		`DELETE FROM {archive_notes} WHERE namespace = $1 AND project = $2 AND session = $3`,
 		`DELETE FROM {archives} WHERE namespace = $1 AND project = $2 AND session = $3`,
-		`DELETE FROM {tasks} t USING {task_lists} l
+	}
+	if privateList {
+		stmts = append(stmts, `DELETE FROM {tasks} t USING {task_lists} l
 			WHERE t.namespace = $1 AND t.project = $2 AND t.list = $3
 			AND l.namespace = t.namespace AND l.project = t.project AND l.list = t.list AND NOT l.shared`,
-		`DELETE FROM {task_lists} WHERE namespace = $1 AND project = $2 AND list = $3 AND NOT shared`,
-		`DELETE FROM {leases} WHERE namespace = $1 AND project = $2 AND session = $3 AND expires < now()`,
-	} {
+			`DELETE FROM {task_lists} WHERE namespace = $1 AND project = $2 AND list = $3 AND NOT shared`)
+	}
+	stmts = append(stmts, `DELETE FROM {leases} WHERE namespace = $1 AND project = $2 AND session = $3 AND expires < now()`)
+	for _, stmt := range stmts {
 		if _, err := tx.exec(ctx, q.sql(stmt), p.ns, p.project, id); err != nil {
 			return err
 		}

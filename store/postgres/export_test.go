@@ -1,5 +1,7 @@
 package postgres
 
+import "time"
+
 // SetImportChecked makes ImportFiles into p call f once it has found p
 // empty and before it copies anything, so that a test can act as an agent
 // that writes to p meanwhile.
@@ -16,3 +18,7 @@ func SetSweepChose(s *Store, f func()) { s.sweepChose = f }
 // SetImportSession makes ImportFiles into p call f with the id of each
 // session once it has copied it.
 func SetImportSession(p *Project, f func(id string)) { p.importSession = f }
+
+// SetClock makes s read the client's time from f, as a host whose clock is
+// skewed would.
+func SetClock(s *Store, f func() time.Time) { s.clock = f }

@@ -426,7 +426,7 @@ func copyTaskLists(ctx context.Context, src fileSide, dst *Project, rep *FilesRe
 		// stays marked as a fork's, so that the sweep still tells it from
 		// a real list.
 		if began, ok := forkMarkTime(src.paths, id); ok {
-			if err := dst.markForking(ctx, dst.s.db(), id, began); err != nil {
+			if err := dst.markForking(ctx, dst.s.db(), id, &began); err != nil {
 				return fmt.Errorf("task list %s: %w", id, err)
 			}
 		}

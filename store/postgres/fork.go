@@ -14,7 +14,9 @@ import (
 // table, never a session id: ids do not start with a dot) that marks the
 // data a fork is copying into a new session before the session's log is
 // written; the new session's id follows. Its expires column holds the
-// time the fork began. A marked archive or task list whose session has
+// time the fork began, by the database's clock, which the sweep's cutoff
+// is computed by too: hosts whose clocks disagree must not make a fresh
+// leftover look old, or an old one fresh. A marked archive or task list whose session has
 // no log is what a fork killed part-way left: the retention sweep removes
 // it once old (see [Store.Sweep]), as the file sweeper removes a task list
 // holding task.ForkMarker.
@@ -34,14 +36,14 @@ func (s *Store) MarkForking(ctx context.Context, enc storage.Encoding, sessionID
 	if err := validID(sessionID); err != nil {
 		return err
 	}
-	return p.markForking(ctx, s.db(), sessionID, time.Now())
+	return p.markForking(ctx, s.db(), sessionID, nil)
 }
 
 // markForking writes, in tx, the mark of a fork into session id that
-// began at began.
-func (p *Project) markForking(ctx context.Context, tx db, id string, began time.Time) error {
+// began at began, or now by the database's clock when began is nil.
+func (p *Project) markForking(ctx context.Context, tx db, id string, began *time.Time) error {
 	_, err := tx.exec(ctx, p.s.q.sql(`INSERT INTO {leases} (namespace, project, session, holder, token, expires)
-		VALUES ($1, $2, $3, 'lite-agent fork', 0, $4)
+		VALUES ($1, $2, $3, 'lite-agent fork', 0, coalesce($4::timestamptz, now()))
 		ON CONFLICT (namespace, project, session) DO UPDATE SET expires = excluded.expires`), p.ns, p.project, forkMarkerPrefix+id, began)
 	return err
 }
@@ -61,8 +63,27 @@ func (p *Project) forkLeftover(ctx context.Context, id string) (bool, time.Time,
 	return err == nil, began, err
 }
 
+// ForkLeftover reports whether the data of session id (its context
+// archive, its private task list) is what a fork killed part-way left: it
+// is marked by [Store.MarkForking] and the session has no log. It is what
+// the sweep removes once old, and what lite-agent verify warns of, as it
+// warns of a file task list holding task.ForkMarker; a list without the
+// mark and without a session (a shared list) is no leftover.
+func (p *Project) ForkLeftover(ctx context.Context, id string) (bool, error) {
+	if err := validID(id); err != nil {
+		return false, err
+	}
+	left, _, err := p.forkLeftover(ctx, id)
+	return left, err
+}
+
 // ClearForking removes the mark of [Store.MarkForking] once the fork's
-// log is written. A missing mark is not an error.
+// log is written. A mark that is gone is a *storage.ForkMarkLostError: a
+// sweep took the fork's copy for a dead fork's (the fork was paused longer
+// than its MaxAge before writing the log) and deleted it, mark and all, so
+// the fork's copy is not whole. Once the log is written no sweep deletes
+// the copy (see [Store.Sweep]), so a mark found and removed here means the
+// copy is whole.
 func (s *Store) ClearForking(ctx context.Context, enc storage.Encoding, sessionID string) error {
 	p, err := s.Project(enc)
 	if err != nil {
@@ -71,8 +92,11 @@ func (s *Store) ClearForking(ctx context.Context, enc storage.Encoding, sessionI
 	if err := validID(sessionID); err != nil {
 		return err
 	}
-	_, err = s.db().exec(ctx, s.q.sql(`DELETE FROM {leases} WHERE namespace = $1 AND project = $2 AND session = $3`),
+	n, err := s.db().exec(ctx, s.q.sql(`DELETE FROM {leases} WHERE namespace = $1 AND project = $2 AND session = $3`),
 		p.ns, p.project, forkMarkerPrefix+sessionID)
+	if err == nil && n == 0 {
+		return &storage.ForkMarkLostError{SessionID: sessionID, Where: "PostgreSQL (" + s.target.String() + ", schema " + s.schema + ")"}
+	}
 	return err
 }
 
@@ -89,11 +113,12 @@ type SweptLeftover struct {
 // sweepForkLeftovers deletes, in namespace ns, what forks killed part-way
 // left (see forkMarkerPrefix): each marked session that has no log, whose
 // project holds no import marker, and whose mark, archive and task list
-// are all older than cutoff; the list only if not marked shared. Each
+// are all older than maxAge by the database's clock (the clock their
+// times were written by); the list only if not marked shared. Each
 // goes in its own transaction, under its session's row lock, as
 // Project.DeleteSession deletes; anything changed since it was chosen
 // stays.
-func (s *Store) sweepForkLeftovers(ctx context.Context, ns string, cutoff time.Time, dryRun bool, rep *SweepReport) error {
+func (s *Store) sweepForkLeftovers(ctx context.Context, ns string, maxAge time.Duration, dryRun bool, rep *SweepReport) error {
 	type cand struct {
 		SweptLeftover
 		mark time.Time
@@ -109,14 +134,13 @@ func (s *Store) sweepForkLeftovers(ctx context.Context, ns string, cutoff time.T
 		WHERE m.namespace = $1 AND starts_with(m.session, $2)
 			AND NOT EXISTS (SELECT 1 FROM {sessions} s WHERE s.namespace = m.namespace AND s.project = m.project AND s.session = substr(m.session, $3))
 			AND NOT EXISTS (SELECT 1 FROM {leases} i WHERE i.namespace = m.namespace AND i.project = m.project AND i.session = $4)
-		ORDER BY 4, 1, 2`), []any{ns, forkMarkerPrefix, len(forkMarkerPrefix) + 1, importMarker}, func(r pgx.Rows) error {
+			AND `+newest+` < now() - $5::float8 * interval '1 millisecond'
+		ORDER BY 4, 1, 2`), []any{ns, forkMarkerPrefix, len(forkMarkerPrefix) + 1, importMarker, maxAge.Milliseconds()}, func(r pgx.Rows) error {
 		var c cand
 		if err := r.Scan(&c.Project, &c.Session, &c.mark, &c.Modified, &c.Bytes); err != nil {
 			return err
 		}
-		if c.Modified.Before(cutoff) {
-			cands = append(cands, c)
-		}
+		cands = append(cands, c)
 		return nil
 	})
 	if err != nil {
@@ -154,7 +178,7 @@ func (s *Store) sweepForkLeftovers(ctx context.Context, ns string, cutoff time.T
 				}
 				return err
 			}
-			return p.deleteSession(ctx, tx, c.Session) // the mark with the rest
+			return p.deleteSession(ctx, tx, c.Session, true) // the mark with the rest
 		})
 		if err != nil {
 			var busy *BusyError

@@ -95,6 +95,7 @@ func (s *Store) Sweep(ctx context.Context, opts SweepOptions) (SweepReport, erro
 	type cand struct {
 		SweptSession
 		leased bool
+		old    bool // older than MaxAge by the database's clock
 	}
 	var cands []cand
 	var total int64
@@ -114,13 +115,14 @@ func (s *Store) Sweep(ctx context.Context, opts SweepOptions) (SweepReport, erro
 			greatest(s.modified, coalesce(a.modified, s.modified)),
 			s.bytes + coalesce(a.bytes, 0),
 			EXISTS (SELECT 1 FROM {leases} l WHERE l.namespace = s.namespace AND l.project = s.project
-				AND l.session = s.session AND l.expires > now())
+				AND l.session = s.session AND l.expires > now()),
+			$3::float8 > 0 AND greatest(s.modified, coalesce(a.modified, s.modified)) < now() - $3::float8 * interval '1 millisecond'
 		FROM {sessions} s LEFT JOIN {archives} a USING (namespace, project, session)
 		WHERE s.namespace = $1 AND NOT EXISTS (SELECT 1 FROM {leases} m WHERE m.namespace = s.namespace
 			AND m.project = s.project AND m.session = $2)
-		ORDER BY 3, 1, 2`), []any{ns, importMarker}, func(r pgx.Rows) error {
+		ORDER BY 3, 1, 2`), []any{ns, importMarker, opts.MaxAge.Milliseconds()}, func(r pgx.Rows) error {
 		var c cand
-		if err := r.Scan(&c.Project, &c.Session, &c.Modified, &c.Bytes, &c.leased); err != nil {
+		if err := r.Scan(&c.Project, &c.Session, &c.Modified, &c.Bytes, &c.leased, &c.old); err != nil {
 			return err
 		}
 		if !c.leased {
@@ -138,10 +140,9 @@ func (s *Store) Sweep(ctx context.Context, opts SweepOptions) (SweepReport, erro
 	if s.sweepChose != nil {
 		s.sweepChose()
 	}
-	now := time.Now()
 	for _, c := range cands {
 		switch {
-		case opts.MaxAge > 0 && now.Sub(c.Modified) > opts.MaxAge:
+		case c.old:
 			c.Reason = "age"
 		case limit && total > opts.MaxBytes:
 			c.Reason = "size"
@@ -187,7 +188,7 @@ func (s *Store) Sweep(ctx context.Context, opts SweepOptions) (SweepReport, erro
 				} else if incomplete {
 					return errSweepChanged
 				}
-				return p.deleteSession(ctx, tx, c.Session)
+				return p.deleteSession(ctx, tx, c.Session, true)
 			})
 			if err != nil {
 				if _, busy := err.(*BusyError); busy {
@@ -206,7 +207,7 @@ func (s *Store) Sweep(ctx context.Context, opts SweepOptions) (SweepReport, erro
 		rep.Deleted = append(rep.Deleted, c.SweptSession)
 	}
 	if opts.MaxAge > 0 {
-		if err := s.sweepForkLeftovers(ctx, ns, now.Add(-opts.MaxAge), opts.DryRun, &rep); err != nil {
+		if err := s.sweepForkLeftovers(ctx, ns, opts.MaxAge, opts.DryRun, &rep); err != nil {
 			return rep, err
 		}
 		if opts.DryRun {

@@ -59,7 +59,8 @@ type Store struct {
 	holder string
 	target target
 
-	sweepChose func() // tests only: see export_test.go
+	sweepChose func()           // tests only: see export_test.go
+	clock      func() time.Time // tests only (see export_test.go); nil is time.Now
 }
 
 // target names a database in errors: never the password.
@@ -283,4 +284,12 @@ func scrub(err error, password string) string {
 		return strings.Join(parts, "")
 	}
 	return parts[0] + " " + strings.Join(parts[1:], "; ")
+}
+
+// now returns the client's time: time.Now, or the test clock.
+func (s *Store) now() time.Time {
+	if s.clock != nil {
+		return s.clock()
+	}
+	return time.Now()
 }

@@ -6,10 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -83,24 +84,19 @@ type storeMarker struct {
 	StartedAt   time.Time `json:"startedAt"`
 }
 
-// storeSource names the database at rawURL in a marker: its host and
-// database, without the user, password or options. rawURL may also be a
-// keyword/value connection string ("host=… dbname=… password=…"), which
-// postgres.Open takes too: its host, port and database are named the
-// same way.
+// storeSource names the database at rawURL in a marker: its host, port
+// and database, without the user, password or options. rawURL may be a
+// URL or a keyword/value connection string ("host=… dbname=… password=…"),
+// which postgres.Open takes too; both are read as the driver reads them
+// (a port left out is the default, PGPORT or 5432) and named
+// postgres://host:port/database, the host in lower case, so that one
+// database has one name whichever way a run and its rerun spell it.
 func storeSource(rawURL string) string {
-	if !strings.Contains(rawURL, "://") {
-		cfg, err := pgconn.ParseConfig(rawURL)
-		if err != nil {
-			return "postgres database"
-		}
-		return fmt.Sprintf("postgres://%s:%d/%s", cfg.Host, cfg.Port, cfg.Database)
-	}
-	u, err := url.Parse(rawURL)
+	cfg, err := pgconn.ParseConfig(rawURL)
 	if err != nil {
 		return "postgres database"
 	}
-	return "postgres://" + u.Host + u.Path
+	return "postgres://" + net.JoinHostPort(strings.ToLower(cfg.Host), strconv.Itoa(int(cfg.Port))) + "/" + cfg.Database
 }
 
 // inspectStoreDestination checks the project directory dir of paths

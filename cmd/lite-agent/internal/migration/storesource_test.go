@@ -68,7 +68,7 @@ func TestFromStoreMarkerHoldsNoPassword(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{dsn, fmt.Sprintf("postgres://%s:%d/%s", cfg.Host, cfg.Port, cfg.Database)},
 		{"postgres://u:pw@db.example:5433/app?sslmode=disable", "postgres://db.example:5433/app"},
-		{"postgresql://u:pw@db.example/app", "postgres://db.example/app"},
+		{"postgresql://u:pw@db.example/app", "postgres://db.example:5432/app"},
 	} {
 		if got := storeSource(tc.in); got != tc.want || strings.Contains(got, "pw") {
 			hide := strings.NewReplacer(cfg.Password, "<password>")

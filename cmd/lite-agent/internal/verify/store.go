@@ -86,11 +86,18 @@ func Store(ctx context.Context, st *postgres.Store, enc storage.Encoding, rep *R
 			rep.Add("task list "+id, "", "task", err)
 			continue
 		}
-		// A private list (not marked shared) is named after its session:
-		// without one, it is what a fork killed before its log left.
-		if _, shared, err := p.ExportTaskList(ctx, id); err == nil && !shared && !sessions[id] {
+		// A list marked as a fork's copy whose session has no log is what a
+		// fork killed before its log left; as verify of a data home warns
+		// only of a list holding task.ForkMarker, a list without the mark
+		// is no leftover, session or not (a shared list has none).
+		if sessions[id] {
+			continue
+		}
+		if left, err := p.ForkLeftover(ctx, id); err != nil {
+			return err
+		} else if left {
 			rep.Warnings = append(rep.Warnings, Problem{File: "task list " + id, Kind: leftover,
-				Message: "the private task list " + id + " belongs to no session: a fork that did not finish leaves one"})
+				Message: "the task list " + id + " is the copy of a fork that did not finish (it is marked as a fork's and session " + id + " has no log); cleanup removes it once old"})
 		}
 	}
 	return nil
