@@ -378,7 +378,9 @@ type Agent struct {
 }
 
 // New returns an Agent. It validates every option and the codec before it
-// creates anything on disk.
+// creates anything on disk. A field it refuses on its own is an
+// *[OptionError] naming the field; an invalid namespace, home or codec is
+// the *storage.Error of package storage.
 func New(ctx context.Context, opts Options) (*Agent, error) {
 	cfg, err := loadConfig(ctx, opts)
 	if err != nil {
@@ -432,10 +434,10 @@ type config struct {
 // files. It writes nothing.
 func loadConfig(ctx context.Context, opts Options) (config, error) {
 	if opts.Model == nil {
-		return config{}, errors.New("liteagent: Model is required")
+		return config{}, &OptionError{Field: "Model", Message: "Model is required"}
 	}
 	if opts.ModelName == "" {
-		return config{}, errors.New("liteagent: ModelName must be non-empty")
+		return config{}, &OptionError{Field: "ModelName", Message: "ModelName must be non-empty"}
 	}
 	var cfg config
 	var err error
@@ -712,8 +714,10 @@ func resolveLayout(opts Options) (layout, error) {
 		}
 	}
 	wd := paths.Workdir() // absolute and clean, as hashed
-	if st, err := os.Stat(wd); err != nil || !st.IsDir() {
-		return layout{}, fmt.Errorf("liteagent: workdir %s is not a directory", wd)
+	if st, err := os.Stat(wd); err != nil {
+		return layout{}, &OptionError{Field: "Workdir", Message: "workdir", Err: err}
+	} else if !st.IsDir() {
+		return layout{}, &OptionError{Field: "Workdir", Message: fmt.Sprintf("workdir %s is not a directory", wd)}
 	}
 	listID := opts.TaskListID
 	if listID == "" && paths.Namespace == storage.DefaultNamespace {
@@ -721,12 +725,15 @@ func resolveLayout(opts Options) (layout, error) {
 	}
 	if listID != "" {
 		if err := storage.ValidateID(listID); err != nil {
-			return layout{}, fmt.Errorf("liteagent: task list id: %w", err)
+			return layout{}, &OptionError{Field: "TaskListID", Message: "task list id", Err: err}
 		}
 	}
-	for _, n := range [...]int{opts.MaxTurns, opts.MaxTokens, opts.MaxParallelTools, opts.MaxParallelSubagents, opts.ContextWindow} {
-		if n < 0 {
-			return layout{}, errors.New("liteagent: MaxTurns, MaxTokens, MaxParallelTools, MaxParallelSubagents and ContextWindow must not be negative")
+	for _, f := range [...]struct {
+		name string
+		n    int
+	}{{"MaxTurns", opts.MaxTurns}, {"MaxTokens", opts.MaxTokens}, {"MaxParallelTools", opts.MaxParallelTools}, {"MaxParallelSubagents", opts.MaxParallelSubagents}, {"ContextWindow", opts.ContextWindow}} {
+		if f.n < 0 {
+			return layout{}, &OptionError{Field: f.name, Message: "MaxTurns, MaxTokens, MaxParallelTools, MaxParallelSubagents and ContextWindow must not be negative"}
 		}
 	}
 	return layout{
