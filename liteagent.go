@@ -312,6 +312,11 @@ type layout struct {
 
 // Agent is an LLM agent over one data home. Its methods are safe for
 // concurrent use; prompts on one session run one at a time.
+//
+// Make one with [New]. The zero Agent and a nil *Agent behave as closed
+// agents, so that a deferred Close after a failed New is harmless: Close
+// and Shutdown return nil, SessionID "", Paths the zero ProjectPaths, Clear
+// does nothing, and every other method fails with [ErrClosed].
 type Agent struct {
 	lay  layout
 	eng  *engine.Engine
@@ -744,11 +749,25 @@ func resolveLayout(opts Options) (layout, error) {
 	}, nil
 }
 
-// Paths returns the resolved storage layout.
-func (a *Agent) Paths() storage.ProjectPaths { return a.lay.paths }
+// made reports whether a was made by New. The zero Agent and a nil *Agent
+// were not: they behave as closed agents.
+func (a *Agent) made() bool { return a != nil && a.sched != nil }
 
-// SessionID returns the current session's id.
+// Paths returns the resolved storage layout; the zero ProjectPaths for an
+// Agent not made by New.
+func (a *Agent) Paths() storage.ProjectPaths {
+	if a == nil {
+		return storage.ProjectPaths{}
+	}
+	return a.lay.paths
+}
+
+// SessionID returns the current session's id; "" for an Agent not made by
+// New.
 func (a *Agent) SessionID() string {
+	if a == nil {
+		return ""
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.current
@@ -758,6 +777,9 @@ func (a *Agent) SessionID() string {
 // session. With the built-in file store the id must be made of letters,
 // digits, underscores and hyphens.
 func (a *Agent) Resume(id string) error {
+	if !a.made() {
+		return ErrClosed
+	}
 	if id == "" {
 		return errors.New("liteagent: empty session id")
 	}
@@ -774,6 +796,9 @@ func (a *Agent) Resume(id string) error {
 
 // Clear starts a new session; the old one stays stored.
 func (a *Agent) Clear() {
+	if !a.made() {
+		return
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.current = newSessionID()
@@ -790,6 +815,11 @@ func (a *Agent) Clear() {
 // ErrClosed; from within a hook of this agent (with the hook's context),
 // ErrReentrant.
 func (a *Agent) Run(ctx context.Context, prompt string) iter.Seq2[Event, error] {
+	if !a.made() {
+		return func(yield func(Event, error) bool) {
+			yield(Event{Type: engine.EventError, Err: ErrClosed, Fatal: true}, ErrClosed)
+		}
+	}
 	a.mu.Lock()
 	id := a.current
 	a.mu.Unlock()
@@ -832,6 +862,9 @@ func (a *Agent) Run(ctx context.Context, prompt string) iter.Seq2[Event, error] 
 // work is not one), or when the prompt is at its last model call. Text
 // taken by a prompt that is then cancelled or fails is dropped.
 func (a *Agent) Steer(text string) error {
+	if !a.made() {
+		return ErrClosed
+	}
 	if strings.TrimSpace(text) == "" {
 		return errors.New("liteagent: Steer needs text")
 	}
@@ -867,6 +900,9 @@ func (a *Agent) Send(ctx context.Context, prompt string) (*Result, error) {
 
 // ListSessions returns the stored sessions, most recent first.
 func (a *Agent) ListSessions(ctx context.Context) ([]session.Info, error) {
+	if !a.made() {
+		return nil, ErrClosed
+	}
 	if !a.persistent() {
 		return nil, ErrNoSessions
 	}
@@ -887,6 +923,9 @@ func (a *Agent) ListSessions(ctx context.Context) ([]session.Info, error) {
 // of a turn of the same session (with the tool's context), it fails with
 // ErrDeletingRunningSession.
 func (a *Agent) DeleteSession(ctx context.Context, id string) error {
+	if !a.made() {
+		return ErrClosed
+	}
 	if !a.persistent() {
 		return ErrNoSessions
 	}
@@ -972,6 +1011,9 @@ func (a *Agent) persistent() bool { return a.mode != memoryStore }
 // approval handler of the agent or of its subagents), it starts closing
 // and returns nil at once, since that work cannot end while it waits.
 func (a *Agent) Shutdown(ctx context.Context) error {
+	if !a.made() {
+		return nil
+	}
 	own := a.ownWork(ctx) // before closing ends that work's context
 	// The agent is closed (prompts fail with ErrClosed) before Shutdown
 	// returns, whatever it then waits for.
@@ -1011,6 +1053,9 @@ func (a *Agent) ownWork(ctx context.Context) bool {
 // be called from that work: a hook, a tool or an approval handler of the
 // agent; use Shutdown there.
 func (a *Agent) Close() error {
+	if !a.made() {
+		return nil
+	}
 	if a.beginClose() {
 		a.finishClose()
 	}

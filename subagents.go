@@ -180,6 +180,9 @@ func (a *Agent) deliverMessage(ctx context.Context, sessionID, message string, c
 // running and their results have been delivered (the autonomous turn that
 // follows a delivery included), or until ctx is done.
 func (a *Agent) AwaitIdle(ctx context.Context) error {
+	if !a.made() {
+		return ErrClosed
+	}
 	if inHook(ctx, a) {
 		return ErrReentrant
 	}
