@@ -291,8 +291,9 @@ func spillError(err error, file, ref string) error {
 }
 
 // MemoryStore is a [Store] that keeps bodies in memory, for tests and for
-// agents that must not write spill files. It is safe for concurrent use;
-// the zero value is not ready, use [NewMemoryStore].
+// agents that must not write spill files. It is safe for concurrent use.
+// The zero value is an empty store, ready to use, as is the one
+// [NewMemoryStore] returns.
 type MemoryStore struct {
 	mu     sync.Mutex
 	bodies map[string]string // guarded by mu
@@ -316,6 +317,9 @@ func (m *MemoryStore) Put(ctx context.Context, content string) (string, error) {
 	defer m.mu.Unlock()
 	if got, ok := m.bodies[ref]; ok && got != content {
 		return "", CollisionError("", ref)
+	}
+	if m.bodies == nil { // the zero MemoryStore
+		m.bodies = make(map[string]string)
 	}
 	m.bodies[ref] = content
 	return ref, nil
