@@ -121,7 +121,7 @@ func (a *Agent) forkArchive(ctx context.Context, id, newID string) error {
 	if a.store == nil && !existsNoFollow(a.lay.paths.ArchiveDir(id)) {
 		return nil // nothing archived; opening the archive would create it
 	}
-	src, err := a.archiveFor(id)
+	src, err := a.archiveFor(ctx, id)
 	if err != nil || src == nil {
 		return err
 	}
@@ -129,7 +129,7 @@ func (a *Agent) forkArchive(ctx context.Context, id, newID string) error {
 	if !ok {
 		return fmt.Errorf("the archive (%T) cannot list its entries (it is no archive.Lister)", src)
 	}
-	dst, err := a.archiveFor(newID)
+	dst, err := a.archiveFor(ctx, newID)
 	if err != nil {
 		return err
 	}
@@ -151,11 +151,11 @@ func (a *Agent) forkTasks(ctx context.Context, id, newID string) error {
 	if a.store == nil && task.IsShared(a.lay.paths.TasksDir, id) {
 		return nil
 	}
-	src, err := a.taskStore(id)
+	src, err := a.taskStore(ctx, id)
 	if err != nil {
 		return err
 	}
-	dst, err := a.taskStore(newID)
+	dst, err := a.taskStore(ctx, newID)
 	if err != nil {
 		return err
 	}

@@ -590,8 +590,8 @@ func (a *Agent) buildEngine(opts Options, cfg config, gate *permission.Gate, too
 		}
 		eopts.Context = &engine.ContextOptions{
 			Window: opts.ContextWindow,
-			Archive: func(_ context.Context, id string) (archive.Archive, error) {
-				return a.archiveFor(id)
+			Archive: func(ctx context.Context, id string) (archive.Archive, error) {
+				return a.archiveFor(ctx, id)
 			},
 			Compacting: a.obs.compacting(a.compactHooks),
 			Planner:    planner,
@@ -602,7 +602,7 @@ func (a *Agent) buildEngine(opts Options, cfg config, gate *permission.Gate, too
 	a.obs.tracePasses(&eopts)
 	if !opts.DisableTasks {
 		eopts.Reminder = func(ctx context.Context, id string) (string, error) {
-			st, err := a.taskStore(id)
+			st, err := a.taskStore(ctx, id)
 			if err != nil {
 				return "", err
 			}
@@ -1096,7 +1096,9 @@ func (a *Agent) listID(id string) string {
 }
 
 // taskStore returns the task list of session id, opening it on first use.
-func (a *Agent) taskStore(sessionID string) (task.Store, error) {
+// ctx bounds the opening (a Store's TaskList and MarkShared), not the use
+// of the list, which is kept for later calls.
+func (a *Agent) taskStore(ctx context.Context, sessionID string) (task.Store, error) {
 	id := a.listID(sessionID)
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -1106,11 +1108,11 @@ func (a *Agent) taskStore(sessionID string) (task.Store, error) {
 	var st task.Store = task.NewMemoryStore()
 	if a.store != nil {
 		var err error
-		if st, err = storeValue(a.store.TaskList(context.Background(), a.lay.enc, id)); err != nil {
+		if st, err = storeValue(a.store.TaskList(ctx, a.lay.enc, id)); err != nil {
 			return nil, fmt.Errorf("liteagent: task list %s: %w", id, err)
 		}
 		if sh, ok := st.(sharer); ok && id == a.lay.taskListID {
-			if err := sh.MarkShared(context.Background()); err != nil {
+			if err := sh.MarkShared(ctx); err != nil {
 				return nil, fmt.Errorf("liteagent: task list %s: %w", id, err)
 			}
 		}
@@ -1133,7 +1135,7 @@ func (a *Agent) taskStore(sessionID string) (task.Store, error) {
 
 // archiveFor returns the context archive of session id, or nil when
 // sessions are kept in memory.
-func (a *Agent) archiveFor(id string) (archive.Archive, error) {
+func (a *Agent) archiveFor(ctx context.Context, id string) (archive.Archive, error) {
 	if !a.persistent() || storage.ValidateID(id) != nil {
 		return nil, nil
 	}
@@ -1143,7 +1145,7 @@ func (a *Agent) archiveFor(id string) (archive.Archive, error) {
 		return ar, nil
 	}
 	if a.store != nil {
-		ar, err := storeValue(a.store.Archive(context.Background(), a.lay.enc, id))
+		ar, err := storeValue(a.store.Archive(ctx, a.lay.enc, id))
 		if err != nil {
 			return nil, fmt.Errorf("liteagent: context archive of session %s: %w", id, err)
 		}
@@ -1161,7 +1163,7 @@ func (a *Agent) archiveFor(id string) (archive.Archive, error) {
 // buildTools assembles the built-in tools, the custom ones and the filters.
 func (a *Agent) buildTools(opts Options, skills []skill.Skill, defs []subagent.Definition, gate *permission.Gate, finalAnswer tool.Tool) ([]tool.Tool, error) {
 	resolveArchive := func(ctx context.Context, id string) (builtin.ArchiveScope, error) {
-		ar, err := a.archiveFor(id)
+		ar, err := a.archiveFor(ctx, id)
 		if err != nil || ar == nil {
 			return builtin.ArchiveScope{SessionID: id}, err
 		}
@@ -1218,7 +1220,7 @@ func (a *Agent) buildTools(opts Options, skills []skill.Skill, defs []subagent.D
 	tools = append(tools, builtin.ContextTool(resolveArchive), readSpilled)
 	if !opts.DisableTasks {
 		tools = append(tools, builtin.TaskTools(func(ctx context.Context, id string) (task.Store, error) {
-			return a.taskStore(id)
+			return a.taskStore(ctx, id)
 		}, builtin.TaskOptions{OnUpdate: func(ctx context.Context, c *tool.Call, t task.Task) {
 			c.Emit(Event{Type: engine.EventTaskUpdate, Task: &TaskEvent{ID: t.ID, Status: t.Status, Owner: t.Owner}})
 		}})...)
