@@ -182,7 +182,8 @@ type Options struct {
 	// for agents on several hosts. Storage.Codec applies to every record
 	// it keeps. nil means the data home's files. A Checkpointer, when set,
 	// keeps the sessions instead; DisableSessions keeps everything in
-	// memory.
+	// memory. The Store stays the host's: Close does not close it, so
+	// one Store can serve several agents, one after another or at once.
 	Store Store
 
 	// DisableCleanup skips the sweep of stale runtime files that New runs
