@@ -775,16 +775,15 @@ func (a *Agent) SessionID() string {
 }
 
 // Resume makes id the current session. An unknown id starts an empty
-// session. With the built-in file store the id must be made of letters,
-// digits, underscores and hyphens.
+// session. With the built-in file store, and with a Store, the id must be
+// made of letters, digits, underscores and hyphens. An empty id, and one
+// that breaks that rule, is the *storage.Error of [storage.ValidateID]
+// and changes nothing.
 func (a *Agent) Resume(id string) error {
 	if !a.made() {
 		return ErrClosed
 	}
-	if id == "" {
-		return errors.New("liteagent: empty session id")
-	}
-	if a.mode == fileStore || a.mode == externalStore {
+	if id == "" || a.mode == fileStore || a.mode == externalStore {
 		if err := storage.ValidateID(id); err != nil {
 			return err
 		}
