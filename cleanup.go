@@ -28,7 +28,11 @@ func cleanupOptions(opts Options, paths storage.ProjectPaths) (retention.Options
 	c := opts.Cleanup
 	c.Home = paths.Home
 	if c.MaxAge < 0 || c.MaxBytes < 0 {
-		return retention.Options{}, false, fmt.Errorf("liteagent: Cleanup.MaxAge and Cleanup.MaxBytes must not be negative")
+		field := "Cleanup.MaxAge"
+		if c.MaxAge >= 0 {
+			field = "Cleanup.MaxBytes"
+		}
+		return retention.Options{}, false, &OptionError{Field: field, Message: "Cleanup.MaxAge and Cleanup.MaxBytes must not be negative"}
 	}
 	if c.MaxAge == 0 && paths.Namespace == storage.DefaultNamespace {
 		if v := os.Getenv(CleanupDaysEnv); v != "" {

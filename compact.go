@@ -72,6 +72,9 @@ func (a *Agent) Compact(ctx context.Context, opts CompactOptions) (CompactResult
 // it with ctx's error and commits nothing. Without the context engine it
 // returns [ErrNoContext].
 func (a *Agent) CompactSession(ctx context.Context, id string, opts CompactOptions) (CompactResult, error) {
+	if !a.made() {
+		return CompactResult{}, ErrClosed
+	}
 	if inHook(ctx, a) {
 		return CompactResult{}, ErrReentrant
 	}

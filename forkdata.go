@@ -140,7 +140,7 @@ func (a *Agent) forkArchive(ctx context.Context, id, newID string) (int, error) 
 	if a.store == nil && !existsNoFollow(a.lay.paths.ArchiveDir(id)) {
 		return 0, nil // nothing archived; opening the archive would create it
 	}
-	src, err := a.archiveFor(id)
+	src, err := a.archiveFor(ctx, id)
 	if err != nil || src == nil {
 		return 0, err
 	}
@@ -148,7 +148,7 @@ func (a *Agent) forkArchive(ctx context.Context, id, newID string) (int, error) 
 	if !ok {
 		return 0, fmt.Errorf("the archive (%T) cannot list its entries (it is no archive.Lister)", src)
 	}
-	dst, err := a.archiveFor(newID)
+	dst, err := a.archiveFor(ctx, newID)
 	if err != nil {
 		return 0, err
 	}
@@ -170,11 +170,11 @@ func (a *Agent) forkTasks(ctx context.Context, id, newID string) (marked bool, e
 	if a.store == nil && task.IsShared(a.lay.paths.TasksDir, id) {
 		return false, nil
 	}
-	src, err := a.taskStore(id)
+	src, err := a.taskStore(ctx, id)
 	if err != nil {
 		return false, err
 	}
-	dst, err := a.taskStore(newID)
+	dst, err := a.taskStore(ctx, newID)
 	if err != nil {
 		return false, err
 	}

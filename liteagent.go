@@ -182,7 +182,8 @@ type Options struct {
 	// for agents on several hosts. Storage.Codec applies to every record
 	// it keeps. nil means the data home's files. A Checkpointer, when set,
 	// keeps the sessions instead; DisableSessions keeps everything in
-	// memory.
+	// memory. The Store stays the host's: Close does not close it, so
+	// one Store can serve several agents, one after another or at once.
 	Store Store
 
 	// DisableCleanup skips the sweep of stale runtime files that New runs
@@ -312,6 +313,11 @@ type layout struct {
 
 // Agent is an LLM agent over one data home. Its methods are safe for
 // concurrent use; prompts on one session run one at a time.
+//
+// Make one with [New]. The zero Agent and a nil *Agent behave as closed
+// agents, so that a deferred Close after a failed New is harmless: Close
+// and Shutdown return nil, SessionID "", Paths the zero ProjectPaths, Clear
+// does nothing, and every other method fails with [ErrClosed].
 type Agent struct {
 	lay  layout
 	eng  *engine.Engine
@@ -381,7 +387,9 @@ type Agent struct {
 }
 
 // New returns an Agent. It validates every option and the codec before it
-// creates anything on disk.
+// creates anything on disk. A field it refuses on its own is an
+// *[OptionError] naming the field; an invalid namespace, home or codec is
+// the *storage.Error of package storage.
 func New(ctx context.Context, opts Options) (*Agent, error) {
 	cfg, err := loadConfig(ctx, opts)
 	if err != nil {
@@ -435,10 +443,10 @@ type config struct {
 // files. It writes nothing.
 func loadConfig(ctx context.Context, opts Options) (config, error) {
 	if opts.Model == nil {
-		return config{}, errors.New("liteagent: Model is required")
+		return config{}, &OptionError{Field: "Model", Message: "Model is required"}
 	}
 	if opts.ModelName == "" {
-		return config{}, errors.New("liteagent: ModelName must be non-empty")
+		return config{}, &OptionError{Field: "ModelName", Message: "ModelName must be non-empty"}
 	}
 	var cfg config
 	var err error
@@ -586,8 +594,8 @@ func (a *Agent) buildEngine(opts Options, cfg config, gate *permission.Gate, too
 		}
 		eopts.Context = &engine.ContextOptions{
 			Window: opts.ContextWindow,
-			Archive: func(_ context.Context, id string) (archive.Archive, error) {
-				return a.archiveFor(id)
+			Archive: func(ctx context.Context, id string) (archive.Archive, error) {
+				return a.archiveFor(ctx, id)
 			},
 			Compacting: a.obs.compacting(a.compactHooks),
 			Planner:    planner,
@@ -598,7 +606,7 @@ func (a *Agent) buildEngine(opts Options, cfg config, gate *permission.Gate, too
 	a.obs.tracePasses(&eopts)
 	if !opts.DisableTasks {
 		eopts.Reminder = func(ctx context.Context, id string) (string, error) {
-			st, err := a.taskStore(id)
+			st, err := a.taskStore(ctx, id)
 			if err != nil {
 				return "", err
 			}
@@ -715,8 +723,10 @@ func resolveLayout(opts Options) (layout, error) {
 		}
 	}
 	wd := paths.Workdir() // absolute and clean, as hashed
-	if st, err := os.Stat(wd); err != nil || !st.IsDir() {
-		return layout{}, fmt.Errorf("liteagent: workdir %s is not a directory", wd)
+	if st, err := os.Stat(wd); err != nil {
+		return layout{}, &OptionError{Field: "Workdir", Message: "workdir", Err: err}
+	} else if !st.IsDir() {
+		return layout{}, &OptionError{Field: "Workdir", Message: fmt.Sprintf("workdir %s is not a directory", wd)}
 	}
 	listID := opts.TaskListID
 	if listID == "" && paths.Namespace == storage.DefaultNamespace {
@@ -724,12 +734,15 @@ func resolveLayout(opts Options) (layout, error) {
 	}
 	if listID != "" {
 		if err := storage.ValidateID(listID); err != nil {
-			return layout{}, fmt.Errorf("liteagent: task list id: %w", err)
+			return layout{}, &OptionError{Field: "TaskListID", Message: "task list id", Err: err}
 		}
 	}
-	for _, n := range [...]int{opts.MaxTurns, opts.MaxTokens, opts.MaxParallelTools, opts.MaxParallelSubagents, opts.ContextWindow} {
-		if n < 0 {
-			return layout{}, errors.New("liteagent: MaxTurns, MaxTokens, MaxParallelTools, MaxParallelSubagents and ContextWindow must not be negative")
+	for _, f := range [...]struct {
+		name string
+		n    int
+	}{{"MaxTurns", opts.MaxTurns}, {"MaxTokens", opts.MaxTokens}, {"MaxParallelTools", opts.MaxParallelTools}, {"MaxParallelSubagents", opts.MaxParallelSubagents}, {"ContextWindow", opts.ContextWindow}} {
+		if f.n < 0 {
+			return layout{}, &OptionError{Field: f.name, Message: "MaxTurns, MaxTokens, MaxParallelTools, MaxParallelSubagents and ContextWindow must not be negative"}
 		}
 	}
 	return layout{
@@ -740,24 +753,40 @@ func resolveLayout(opts Options) (layout, error) {
 	}, nil
 }
 
-// Paths returns the resolved storage layout.
-func (a *Agent) Paths() storage.ProjectPaths { return a.lay.paths }
+// made reports whether a was made by New. The zero Agent and a nil *Agent
+// were not: they behave as closed agents.
+func (a *Agent) made() bool { return a != nil && a.sched != nil }
 
-// SessionID returns the current session's id.
+// Paths returns the resolved storage layout; the zero ProjectPaths for an
+// Agent not made by New.
+func (a *Agent) Paths() storage.ProjectPaths {
+	if a == nil {
+		return storage.ProjectPaths{}
+	}
+	return a.lay.paths
+}
+
+// SessionID returns the current session's id; "" for an Agent not made by
+// New.
 func (a *Agent) SessionID() string {
+	if a == nil {
+		return ""
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.current
 }
 
 // Resume makes id the current session. An unknown id starts an empty
-// session. With the built-in file store the id must be made of letters,
-// digits, underscores and hyphens.
+// session. With the built-in file store, and with a Store, the id must be
+// made of letters, digits, underscores and hyphens. An empty id, and one
+// that breaks that rule, is the *storage.Error of [storage.ValidateID]
+// and changes nothing.
 func (a *Agent) Resume(id string) error {
-	if id == "" {
-		return errors.New("liteagent: empty session id")
+	if !a.made() {
+		return ErrClosed
 	}
-	if a.mode == fileStore || a.mode == externalStore {
+	if id == "" || a.mode == fileStore || a.mode == externalStore {
 		if err := storage.ValidateID(id); err != nil {
 			return err
 		}
@@ -770,6 +799,9 @@ func (a *Agent) Resume(id string) error {
 
 // Clear starts a new session; the old one stays stored.
 func (a *Agent) Clear() {
+	if !a.made() {
+		return
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.current = newSessionID()
@@ -786,6 +818,11 @@ func (a *Agent) Clear() {
 // ErrClosed; from within a hook of this agent (with the hook's context),
 // ErrReentrant.
 func (a *Agent) Run(ctx context.Context, prompt string) iter.Seq2[Event, error] {
+	if !a.made() {
+		return func(yield func(Event, error) bool) {
+			yield(Event{Type: engine.EventError, Err: ErrClosed, Fatal: true}, ErrClosed)
+		}
+	}
 	a.mu.Lock()
 	id := a.current
 	a.mu.Unlock()
@@ -828,6 +865,9 @@ func (a *Agent) Run(ctx context.Context, prompt string) iter.Seq2[Event, error] 
 // work is not one), or when the prompt is at its last model call. Text
 // taken by a prompt that is then cancelled or fails is dropped.
 func (a *Agent) Steer(text string) error {
+	if !a.made() {
+		return ErrClosed
+	}
 	if strings.TrimSpace(text) == "" {
 		return errors.New("liteagent: Steer needs text")
 	}
@@ -863,6 +903,9 @@ func (a *Agent) Send(ctx context.Context, prompt string) (*Result, error) {
 
 // ListSessions returns the stored sessions, most recent first.
 func (a *Agent) ListSessions(ctx context.Context) ([]session.Info, error) {
+	if !a.made() {
+		return nil, ErrClosed
+	}
 	if !a.persistent() {
 		return nil, ErrNoSessions
 	}
@@ -883,6 +926,9 @@ func (a *Agent) ListSessions(ctx context.Context) ([]session.Info, error) {
 // of a turn of the same session (with the tool's context), it fails with
 // ErrDeletingRunningSession.
 func (a *Agent) DeleteSession(ctx context.Context, id string) error {
+	if !a.made() {
+		return ErrClosed
+	}
 	if !a.persistent() {
 		return ErrNoSessions
 	}
@@ -968,6 +1014,9 @@ func (a *Agent) persistent() bool { return a.mode != memoryStore }
 // approval handler of the agent or of its subagents), it starts closing
 // and returns nil at once, since that work cannot end while it waits.
 func (a *Agent) Shutdown(ctx context.Context) error {
+	if !a.made() {
+		return nil
+	}
 	own := a.ownWork(ctx) // before closing ends that work's context
 	// The agent is closed (prompts fail with ErrClosed) before Shutdown
 	// returns, whatever it then waits for.
@@ -1007,6 +1056,9 @@ func (a *Agent) ownWork(ctx context.Context) bool {
 // be called from that work: a hook, a tool or an approval handler of the
 // agent; use Shutdown there.
 func (a *Agent) Close() error {
+	if !a.made() {
+		return nil
+	}
 	if a.beginClose() {
 		a.finishClose()
 	}
@@ -1047,7 +1099,9 @@ func (a *Agent) listID(id string) string {
 }
 
 // taskStore returns the task list of session id, opening it on first use.
-func (a *Agent) taskStore(sessionID string) (task.Store, error) {
+// ctx bounds the opening (a Store's TaskList and MarkShared), not the use
+// of the list, which is kept for later calls.
+func (a *Agent) taskStore(ctx context.Context, sessionID string) (task.Store, error) {
 	id := a.listID(sessionID)
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -1057,11 +1111,11 @@ func (a *Agent) taskStore(sessionID string) (task.Store, error) {
 	var st task.Store = task.NewMemoryStore()
 	if a.store != nil {
 		var err error
-		if st, err = storeValue(a.store.TaskList(context.Background(), a.lay.enc, id)); err != nil {
+		if st, err = storeValue(a.store.TaskList(ctx, a.lay.enc, id)); err != nil {
 			return nil, fmt.Errorf("liteagent: task list %s: %w", id, err)
 		}
 		if sh, ok := st.(sharer); ok && id == a.lay.taskListID {
-			if err := sh.MarkShared(context.Background()); err != nil {
+			if err := sh.MarkShared(ctx); err != nil {
 				return nil, fmt.Errorf("liteagent: task list %s: %w", id, err)
 			}
 		}
@@ -1084,7 +1138,7 @@ func (a *Agent) taskStore(sessionID string) (task.Store, error) {
 
 // archiveFor returns the context archive of session id, or nil when
 // sessions are kept in memory.
-func (a *Agent) archiveFor(id string) (archive.Archive, error) {
+func (a *Agent) archiveFor(ctx context.Context, id string) (archive.Archive, error) {
 	if !a.persistent() || storage.ValidateID(id) != nil {
 		return nil, nil
 	}
@@ -1094,7 +1148,7 @@ func (a *Agent) archiveFor(id string) (archive.Archive, error) {
 		return ar, nil
 	}
 	if a.store != nil {
-		ar, err := storeValue(a.store.Archive(context.Background(), a.lay.enc, id))
+		ar, err := storeValue(a.store.Archive(ctx, a.lay.enc, id))
 		if err != nil {
 			return nil, fmt.Errorf("liteagent: context archive of session %s: %w", id, err)
 		}
@@ -1112,7 +1166,7 @@ func (a *Agent) archiveFor(id string) (archive.Archive, error) {
 // buildTools assembles the built-in tools, the custom ones and the filters.
 func (a *Agent) buildTools(opts Options, skills []skill.Skill, defs []subagent.Definition, gate *permission.Gate, finalAnswer tool.Tool) ([]tool.Tool, error) {
 	resolveArchive := func(ctx context.Context, id string) (builtin.ArchiveScope, error) {
-		ar, err := a.archiveFor(id)
+		ar, err := a.archiveFor(ctx, id)
 		if err != nil || ar == nil {
 			return builtin.ArchiveScope{SessionID: id}, err
 		}
@@ -1169,7 +1223,7 @@ func (a *Agent) buildTools(opts Options, skills []skill.Skill, defs []subagent.D
 	tools = append(tools, builtin.ContextTool(resolveArchive), readSpilled)
 	if !opts.DisableTasks {
 		tools = append(tools, builtin.TaskTools(func(ctx context.Context, id string) (task.Store, error) {
-			return a.taskStore(id)
+			return a.taskStore(ctx, id)
 		}, builtin.TaskOptions{OnUpdate: func(ctx context.Context, c *tool.Call, t task.Task) {
 			c.Emit(Event{Type: engine.EventTaskUpdate, Task: &TaskEvent{ID: t.ID, Status: t.Status, Owner: t.Owner}})
 		}})...)

@@ -62,7 +62,7 @@ func finalAnswerTool(schema json.RawMessage) (tool.Tool, error) {
 			return tool.Text("Final answer recorded."), nil
 		})
 	if err != nil {
-		return nil, fmt.Errorf("liteagent: OutputSchema: %w", err)
+		return nil, &OptionError{Field: "OutputSchema", Message: "OutputSchema", Err: err}
 	}
 	return t, nil
 }

@@ -76,6 +76,9 @@ func (e *SessionBusyError) Is(target error) bool { return target == ErrSessionBu
 // bash are not recorded. A session with nothing stored is a
 // *session.NotFoundError.
 func (a *Agent) Checkpoints(ctx context.Context, id string) ([]Checkpoint, error) {
+	if !a.made() {
+		return nil, ErrClosed
+	}
 	if !a.persistent() {
 		return nil, ErrNoSessions
 	}
@@ -105,6 +108,9 @@ func (a *Agent) Checkpoints(ctx context.Context, id string) ([]Checkpoint, error
 // [EventCheckpointRestore] events (not for a dry run). It does not change
 // the current session. Bash's changes to files are not undone.
 func (a *Agent) Restore(ctx context.Context, id string, toSeq int64, opts RestoreOptions) (RestoreResult, error) {
+	if !a.made() {
+		return RestoreResult{}, ErrClosed
+	}
 	if !a.persistent() {
 		return RestoreResult{}, ErrNoSessions
 	}
@@ -166,6 +172,9 @@ func (a *Agent) Restore(ctx context.Context, id string, toSeq int64, opts Restor
 // (Part ForkPartMark) holding a *storage.ForkMarkLostError, and removes
 // the new session, log included.
 func (a *Agent) Fork(ctx context.Context, id string, atSeq int64) (string, error) {
+	if !a.made() {
+		return "", ErrClosed
+	}
 	if !a.persistent() {
 		return "", ErrNoSessions
 	}

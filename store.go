@@ -24,8 +24,12 @@ import (
 // Every method takes the project's storage.Encoding: its Namespace and
 // ProjectID say whose records are meant, and its Codec encodes every
 // payload, bound to the same storage.Context as in the files. Session and
-// task-list ids follow storage.ValidateID. Implementations are safe for
-// concurrent use by goroutines and by processes on any host. A Store with
+// task-list ids follow storage.ValidateID. The ctx of TaskList, Archive and
+// MarkShared is that of the turn or the operation that first needs the list
+// or archive, and bounds the opening only: the agent keeps what they
+// return for later turns, so it must not hold on to that ctx.
+// Implementations are safe for concurrent use by goroutines and by
+// processes on any host. A Store with
 // a method ImportIncomplete(ctx, enc) (bool, error) (store/postgres's) is
 // asked by [New] whether an import into the project did not finish; such
 // a project is refused with a *storage.Error. A Store with methods

@@ -30,7 +30,7 @@ func (a *Agent) agentTool(opts Options, defs []subagent.Definition) tool.Tool {
 			if opts.DisableTasks {
 				return nil, nil
 			}
-			return a.taskStore(sessionID)
+			return a.taskStore(ctx, sessionID)
 		},
 		Emit: func(ctx context.Context, c *tool.Call, ev subagent.Event) {
 			// Announcements reach the parent's stream only while its turn
@@ -180,6 +180,9 @@ func (a *Agent) deliverMessage(ctx context.Context, sessionID, message string, c
 // running and their results have been delivered (the autonomous turn that
 // follows a delivery included), or until ctx is done.
 func (a *Agent) AwaitIdle(ctx context.Context) error {
+	if !a.made() {
+		return ErrClosed
+	}
 	if inHook(ctx, a) {
 		return ErrReentrant
 	}

@@ -72,6 +72,9 @@ func (a *Agent) SubscribeAll(f func(Notice)) (unsubscribe func(), err error) {
 }
 
 func (a *Agent) subscribe(f func(Notice), all bool) (unsubscribe func(), err error) {
+	if !a.made() {
+		return nil, ErrClosed
+	}
 	if f == nil {
 		return nil, errors.New("liteagent: Subscribe needs a function")
 	}

@@ -113,6 +113,9 @@ type Options struct {
 // each content and index.jsonl lists the entries. See the package
 // documentation for the format.
 //
+// Make one with [NewFileArchive]: every operation of the zero FileArchive
+// fails with a *storage.Error.
+//
 // A FileArchive is safe for concurrent use by multiple goroutines, and
 // several processes may use the same directory at once: every operation
 // holds the lock directory <dir>.lock, waiting for another holder until ctx
@@ -186,8 +189,14 @@ func NewFileArchive(contextDir string, opts Options) (*FileArchive, error) {
 	}, nil
 }
 
-// Dir returns the archive's directory as an absolute path.
-func (a *FileArchive) Dir() string { return a.dir.Path() }
+// Dir returns the archive's directory as an absolute path, or "" for a
+// FileArchive not made by NewFileArchive.
+func (a *FileArchive) Dir() string {
+	if a.dir == nil {
+		return ""
+	}
+	return a.dir.Path()
+}
 
 // notePath returns the note of ref relative to the directory, and its
 // absolute path for errors.
@@ -198,6 +207,11 @@ func (a *FileArchive) notePath(ref string) (rel, abs string) {
 // locked runs fn while holding both this value's operation slot and the
 // directory's lock, which stays held while codecs run inside fn.
 func (a *FileArchive) locked(ctx context.Context, fn func(l *filelock.Lock) error) (err error) {
+	if a.op == nil {
+		// The zero FileArchive has no directory; without this its first
+		// operation would wait forever for a nil channel.
+		return &storage.Error{Op: "open", Kind: storage.KindArchive, Message: "archive was not opened with NewFileArchive"}
+	}
 	select {
 	case a.op <- struct{}{}:
 	case <-ctx.Done():

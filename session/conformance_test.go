@@ -27,6 +27,12 @@ func TestDurableRepairingFileCheckpointer(t *testing.T) {
 	})
 }
 
+// TestZeroMemoryCheckpointer checks that the zero MemoryCheckpointer is
+// ready to use.
+func TestZeroMemoryCheckpointer(t *testing.T) {
+	sessiontest.Run(t, func(t *testing.T) session.Checkpointer { return new(session.MemoryCheckpointer) })
+}
+
 func TestMemoryCheckpointer(t *testing.T) {
 	sessiontest.Run(t, func(t *testing.T) session.Checkpointer {
 		return session.NewMemoryCheckpointer()

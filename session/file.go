@@ -54,6 +54,8 @@ type FileOptions struct {
 // <dir>/<id>.jsonl, in the format described in the package documentation.
 // It is safe for concurrent use by multiple goroutines, and by multiple
 // processes (of this or another implementation) sharing the directory.
+// Make one with [NewFileCheckpointer]; the zero FileCheckpointer has no
+// directory and is not usable.
 type FileCheckpointer struct {
 	dir     *safefs.Dir
 	enc     storage.Encoding

@@ -17,7 +17,8 @@ import (
 // their JSON form, exactly as a file log would hold them, so reading gives
 // back the same values a FileCheckpointer would, never values shared with
 // the caller. It accepts any non-empty session id. It is safe for
-// concurrent use; the zero value is not, use [NewMemoryCheckpointer].
+// concurrent use. The zero value holds no sessions and is ready to use, as
+// is the one [NewMemoryCheckpointer] returns.
 type MemoryCheckpointer struct {
 	now func() time.Time
 
@@ -38,6 +39,14 @@ func NewMemoryCheckpointer() *MemoryCheckpointer {
 }
 
 var errEmptyID = errors.New("session: empty session id")
+
+// clock returns the time now; time.Now for the zero MemoryCheckpointer.
+func (m *MemoryCheckpointer) clock() time.Time {
+	if m.now == nil {
+		return time.Now()
+	}
+	return m.now()
+}
 
 func (m *MemoryCheckpointer) headLocked(id string) int64 {
 	if l := m.sessions[id]; l != nil {
@@ -64,7 +73,7 @@ func (m *MemoryCheckpointer) Append(ctx context.Context, id string, events []Eve
 	if len(events) == 0 {
 		return head, nil
 	}
-	now := m.now()
+	now := m.clock()
 	ts := jsonstr.FormatTime(now)
 	lines := make([][]byte, len(events))
 	for i, ev := range events {
@@ -80,6 +89,9 @@ func (m *MemoryCheckpointer) Append(ctx context.Context, id string, events []Eve
 	}
 	l := m.sessions[id]
 	if l == nil {
+		if m.sessions == nil { // the zero MemoryCheckpointer
+			m.sessions = make(map[string]*memLog)
+		}
 		l = &memLog{}
 		m.sessions[id] = l
 	}
@@ -184,7 +196,7 @@ func (m *MemoryCheckpointer) Truncate(ctx context.Context, id string, toSeq, exp
 	}
 	if l := m.sessions[id]; l != nil && toSeq < head {
 		l.lines = slices.Clip(l.lines[:toSeq])
-		l.modTime = m.now()
+		l.modTime = m.clock()
 	}
 	return nil
 }

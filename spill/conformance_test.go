@@ -12,6 +12,12 @@ func TestMemoryStoreConformance(t *testing.T) {
 	spilltest.Run(t, func(t *testing.T) spill.Store { return spill.NewMemoryStore() })
 }
 
+// TestZeroMemoryStoreConformance checks that the zero MemoryStore is a
+// ready, empty store.
+func TestZeroMemoryStoreConformance(t *testing.T) {
+	spilltest.Run(t, func(t *testing.T) spill.Store { return new(spill.MemoryStore) })
+}
+
 func TestFileStoreConformance(t *testing.T) {
 	spilltest.Run(t, func(t *testing.T) spill.Store {
 		s, err := spill.NewFileStore(t.TempDir(), storage.Encoding{})

@@ -55,7 +55,8 @@ func ValidRef(ref string) bool {
 
 // FileStore is the [Store] that keeps one file per body in a spill
 // directory; the package documentation describes the format. It is safe for
-// concurrent use by goroutines and processes.
+// concurrent use by goroutines and processes. Make one with [NewFileStore]:
+// every operation of the zero FileStore fails with a *[storage.Error].
 type FileStore struct {
 	dir *safefs.Dir
 	enc storage.Encoding
@@ -81,8 +82,23 @@ func NewFileStore(spillDir string, enc storage.Encoding) (*FileStore, error) {
 	return &FileStore{dir: dir, enc: enc}, nil
 }
 
-// Dir returns the absolute path of the spill directory.
-func (s *FileStore) Dir() string { return s.dir.Path() }
+// Dir returns the absolute path of the spill directory, or "" for a
+// FileStore not made by NewFileStore.
+func (s *FileStore) Dir() string {
+	if s.dir == nil {
+		return ""
+	}
+	return s.dir.Path()
+}
+
+// opened fails with a *storage.Error for the zero FileStore, which has no
+// directory.
+func (s *FileStore) opened() error {
+	if s.dir == nil {
+		return &storage.Error{Op: "open", Kind: storage.KindSpill, Message: "spill store was not opened with NewFileStore"}
+	}
+	return nil
+}
 
 // Put stores content and returns its ref. Content is stored as UTF-8:
 // invalid byte sequences are replaced with U+FFFD before hashing and storing,
@@ -105,6 +121,9 @@ func (s *FileStore) Dir() string { return s.dir.Path() }
 // naming the file and the ref, or ctx.Err().
 func (s *FileStore) Put(ctx context.Context, content string) (string, error) {
 	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	if err := s.opened(); err != nil {
 		return "", err
 	}
 	content = strings.ToValidUTF8(content, "\uFFFD")
@@ -230,6 +249,9 @@ func (s *FileStore) Get(ctx context.Context, ref string) (string, bool, error) {
 	if err := ctx.Err(); err != nil {
 		return "", false, err
 	}
+	if err := s.opened(); err != nil {
+		return "", false, err
+	}
 	if !ValidRef(ref) {
 		return "", false, nil
 	}
@@ -291,8 +313,9 @@ func spillError(err error, file, ref string) error {
 }
 
 // MemoryStore is a [Store] that keeps bodies in memory, for tests and for
-// agents that must not write spill files. It is safe for concurrent use;
-// the zero value is not ready, use [NewMemoryStore].
+// agents that must not write spill files. It is safe for concurrent use.
+// The zero value is an empty store, ready to use, as is the one
+// [NewMemoryStore] returns.
 type MemoryStore struct {
 	mu     sync.Mutex
 	bodies map[string]string // guarded by mu
@@ -316,6 +339,9 @@ func (m *MemoryStore) Put(ctx context.Context, content string) (string, error) {
 	defer m.mu.Unlock()
 	if got, ok := m.bodies[ref]; ok && got != content {
 		return "", CollisionError("", ref)
+	}
+	if m.bodies == nil { // the zero MemoryStore
+		m.bodies = make(map[string]string)
 	}
 	m.bodies[ref] = content
 	return ref, nil

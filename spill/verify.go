@@ -39,6 +39,9 @@ func (s *FileStore) Verify(ctx context.Context) ([]storage.Problem, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if err := s.opened(); err != nil {
+		return nil, err
+	}
 	ents, err := s.dir.ReadDir("")
 	if err != nil {
 		return nil, spillError(err, "", "")

@@ -12,6 +12,12 @@ func TestMemoryStoreConformance(t *testing.T) {
 	tasktest.Run(t, func(t *testing.T) task.Store { return task.NewMemoryStore() })
 }
 
+// TestZeroMemoryStoreConformance checks that the zero MemoryStore is a
+// ready, empty list.
+func TestZeroMemoryStoreConformance(t *testing.T) {
+	tasktest.Run(t, func(t *testing.T) task.Store { return new(task.MemoryStore) })
+}
+
 func TestFileStoreConformance(t *testing.T) {
 	tasktest.Run(t, func(t *testing.T) task.Store {
 		s, err := task.NewFileStore(t.TempDir(), "conformance", storage.Encoding{})

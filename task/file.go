@@ -28,7 +28,9 @@ const corruptMessage = "Corrupt task record"
 // <tasksDir>/<listID>/, under the cross-process lock <tasksDir>/<listID>.lock.
 // See the package documentation for the format. It is safe for concurrent
 // use by multiple goroutines and by multiple processes, including programs
-// that only follow the lock-directory convention.
+// that only follow the lock-directory convention. Make one with
+// [NewFileStore]: every operation of the zero FileStore fails with a
+// *storage.Error.
 type FileStore struct {
 	path   string // <tasksDir>/<listID>, absolute
 	listID string
@@ -91,6 +93,11 @@ func NewFileStore(tasksDir, listID string, enc storage.Encoding) (*FileStore, er
 // anchored returns the anchored list directory. A missing one is created
 // with create, and otherwise reported as nil.
 func (s *FileStore) anchored(create bool) (*safefs.Dir, error) {
+	if s.path == "" {
+		// The zero FileStore names no directory: without this it would
+		// read as an empty list, and its first write would panic.
+		return nil, &storage.Error{Op: "open", Kind: storage.KindTask, Message: "task list was not opened with NewFileStore"}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.dir != nil {

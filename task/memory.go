@@ -12,8 +12,8 @@ import (
 // [FileStore] (ids, edges, cycles, readiness, execution guards, rendering)
 // and returns the same values: tasks are stored as their plaintext records,
 // so metadata reads back as plain JSON values. It is safe for concurrent
-// use by multiple goroutines; the zero value is not ready, use
-// [NewMemoryStore].
+// use by multiple goroutines. The zero value is an empty list, ready to
+// use, as is the one [NewMemoryStore] returns.
 type MemoryStore struct {
 	now func() time.Time
 
@@ -33,7 +33,7 @@ func (s *MemoryStore) Create(ctx context.Context, in CreateInput) (Task, error) 
 	var t Task
 	err := s.locked(ctx, func(r memoryRecords) error {
 		var err error
-		t, err = create(ctx, r, in, s.now().UnixMilli())
+		t, err = create(ctx, r, in, s.clock().UnixMilli())
 		return err
 	})
 	return t, err
@@ -44,7 +44,7 @@ func (s *MemoryStore) Update(ctx context.Context, id string, in UpdateInput) (Ta
 	var t Task
 	err := s.locked(ctx, func(r memoryRecords) error {
 		var err error
-		t, err = update(ctx, r, id, in, s.now().UnixMilli())
+		t, err = update(ctx, r, id, in, s.clock().UnixMilli())
 		return err
 	})
 	return t, err
@@ -90,7 +90,18 @@ func (s *MemoryStore) locked(ctx context.Context, fn func(memoryRecords) error) 
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.records == nil { // the zero MemoryStore
+		s.records = map[string][]byte{}
+	}
 	return fn(memoryRecords{s.records})
+}
+
+// clock returns the time now; time.Now for the zero MemoryStore.
+func (s *MemoryStore) clock() time.Time {
+	if s.now == nil {
+		return time.Now()
+	}
+	return s.now()
 }
 
 // memoryRecords is a MemoryStore seen from inside its mutex.

@@ -40,8 +40,12 @@ type Dir struct {
 
 // Anchor creates path (and its parents) with mode 0700 if needed and anchors
 // it: it refuses a symlink and remembers the directory's identity and real
-// path for later checks. Errors are *storage.Error.
+// path for later checks. An empty path is refused: it would anchor the
+// working directory, which no store means. Errors are *storage.Error.
 func Anchor(path string) (*Dir, error) {
+	if path == "" {
+		return nil, &storage.Error{Op: "open", Message: "storage directory path is empty"}
+	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, (&storage.Error{Op: "open", File: path, Message: "cannot make storage directory absolute"}).WithCause(err)

@@ -1,0 +1,29 @@
+package liteagent
+
+// An OptionError reports a field of [Options] that [New] (or [Query])
+// refuses, so that a host can tell its own configuration mistake from a
+// failure of the disk, the model or a store with errors.As. Its text is
+// the one New has always returned, starting "liteagent: ".
+type OptionError struct {
+	// Field names the refused field, such as "Model", "Workdir",
+	// "TaskListID", "MaxTurns" or "Cleanup.MaxAge".
+	Field string
+	// Message says what is wrong, in our own words.
+	Message string
+	// Err is the cause, or nil: the file-system error of a Workdir that
+	// cannot be read, the *storage.Error of an invalid TaskListID, the
+	// schema error of an invalid OutputSchema.
+	Err error
+}
+
+// Error returns "liteagent: <message>", followed by ": <cause>" when there
+// is one.
+func (e *OptionError) Error() string {
+	if e.Err != nil {
+		return "liteagent: " + e.Message + ": " + e.Err.Error()
+	}
+	return "liteagent: " + e.Message
+}
+
+// Unwrap returns the cause, or nil.
+func (e *OptionError) Unwrap() error { return e.Err }
