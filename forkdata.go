@@ -241,7 +241,7 @@ func (a *Agent) forkArchiveKept(ctx context.Context, newID string, notes int) er
 	if !existsNoFollow(a.lay.paths.ArchiveDir(newID)) {
 		return lost
 	}
-	dst, err := a.archiveFor(newID)
+	dst, err := a.archiveFor(ctx, newID)
 	if err != nil {
 		return err
 	}
