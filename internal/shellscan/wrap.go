@@ -67,6 +67,9 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		an.opaque(name + " is a git program run outside git's own option checks")
 		return false
 	}
+	if containerEngines[name] && !an.container(name, args, depth, chain) {
+		return false
+	}
 	switch name {
 	case "sh", "bash", "rbash", "dash", "ash", "zsh", "ksh", "mksh", "yash":
 		return an.shell(name, args, depth)
@@ -293,7 +296,13 @@ var opaqueCommands = sync.OnceValue(func() map[string]string {
 		// Programs that write, create and remove the paths their
 		// configuration or input names, as patch does those of its diff:
 		// systemd-tmpfiles (w, f, L, r lines), systemd-sysusers, zic.
-		"systemd-tmpfiles", "systemd-sysusers", "zic"} {
+		"systemd-tmpfiles", "systemd-sysusers", "zic",
+		// Container runtimes and tools that run a container with host
+		// paths mounted (apptainer and distrobox mount the home
+		// directory); docker, podman and their kin are modelled in
+		// container.go.
+		"runc", "crun", "youki", "runsc", "ctr", "crictl", "lxc", "incus", "apptainer", "singularity",
+		"distrobox", "distrobox-enter", "toolbox", "systemd-nspawn", "machinectl"} {
 		if _, ok := m[n]; !ok {
 			m[n] = "runs commands or writes files in ways the analysis does not model"
 		}
