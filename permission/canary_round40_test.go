@@ -2,7 +2,12 @@
 
 package permission_test
 
-import "testing"
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
 
 // canaryRound40Containers are lines that run or build containers: a
 // compose file, a Dockerfile or the options bind-mount any host path (a
@@ -48,4 +53,55 @@ func TestCanaryRound40Containers(t *testing.T) {
 			t.Errorf("ordinary line %q was refused: %+v", line, out.Verdict)
 		}
 	}
+}
+
+// canaryRound40Npm are npm lines that spell a command by a prefix, an
+// alias or after options (npm exe, npm x, npm explo, npm ed, npm --silent
+// x): npm resolves each to exec, explore or edit, which run the command
+// or editor they are given. Each does damage when run with the
+// installed npm in the fixture of TestCanaryRound40Npm.
+var canaryRound40Npm = map[string][]string{
+	"npm-spellings": {
+		`npm exe -c 'truncate -s0 c'`,
+		`npm --silent x -c 'truncate -s0 c'`,
+		`npm -C . exe -c 'truncate -s0 c'`,
+		`npm --ignore-scripts exe -c 'truncate -s0 c'`,
+		`npm -g false x -c 'truncate -s0 c'`,
+		`npm explo x -- truncate -s0 ../../c`,
+		`npm ed x --editor=./bin/ls`,
+	},
+}
+
+// canaryRound40NpmOrdinary are npm lines "allow bash" must still allow.
+var canaryRound40NpmOrdinary = []string{
+	"npm test", "npm t", "npm run build", "npm rum build", "npm run-script build", "npm --silent run build",
+	"npm -s test", "npm --prefix sub run build", "npm ls", "npm i", "npm ci", "npm init -y", "npm --version",
+	"npm conf get registry", "npm config list",
+}
+
+// TestCanaryRound40Npm runs canaryRound40Npm with the installed npm, in
+// a project with a package x in node_modules.
+func TestCanaryRound40Npm(t *testing.T) {
+	if _, err := exec.LookPath("npm"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("npm is not installed")
+		}
+		t.Skip("npm is not installed (Node.js)")
+	}
+	template := canaryTemplate(t)
+	work := filepath.Join(template, "work")
+	for name, body := range map[string]string{
+		"package.json":                `{"name":"p","version":"1.0.0","dependencies":{"x":"1.0.0"}}` + "\n",
+		"node_modules/x/package.json": `{"name":"x","version":"1.0.0"}` + "\n",
+	} {
+		p := filepath.Join(work, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkReviewRound(t, template, canaryRound40Npm)
+	checkOrdinary(t, template, canaryRound40NpmOrdinary, nil)
 }

@@ -1131,7 +1131,8 @@ func (an *analyzer) packagesGiven(prog string, args []word) {
 // subcommands that build or install the packages they are given (see
 // toolCode).
 var packageInstallers = map[string]map[string]bool{
-	"npm":  {"install": true, "i": true, "in": true, "add": true, "isntall": true, "exec": true, "x": true, "link": true, "ln": true, "update": true, "up": true, "rebuild": true, "pack": true, "ci": true},
+	// npm's command word is resolved first (see npmArgs).
+	"npm":  {"install": true, "exec": true, "link": true, "update": true, "rebuild": true, "pack": true, "ci": true, "install-test": true, "install-ci-test": true},
 	"pnpm": {"install": true, "i": true, "add": true, "dlx": true, "exec": true, "link": true, "update": true, "up": true, "rebuild": true},
 	"yarn": {"install": true, "add": true, "dlx": true, "exec": true, "link": true, "upgrade": true},
 	"pip":  {"install": true, "wheel": true, "download": true}, "pip3": {"install": true, "wheel": true, "download": true},

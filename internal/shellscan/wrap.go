@@ -42,6 +42,13 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	if !an.guess && ws[0].text == "set" && strictSet(args) {
 		return false // set -euo pipefail
 	}
+	if name == "npm" {
+		var ok bool
+		if args, ok = an.npm(name, args); !ok {
+			an.seeInside(name, args, depth, chain)
+			return false
+		}
+	}
 	if name == "xargs" && an.xargsReader(args, depth, chain) {
 		return true
 	}
@@ -478,7 +485,7 @@ var runners = sync.OnceValue(func() map[string][]string {
 		"plenv": {"exec"}, "asdf": {"exec"}, "mise": {"exec", "x"}, "rtx": {"exec", "x"}, "direnv": {"exec"},
 		"uv": {"run"}, "poetry": {"run"}, "pipenv": {"run"}, "pdm": {"run"}, "hatch": {"run"}, "rye": {"run"},
 		"pixi": {"run", "exec"}, "conda": {"run"}, "mamba": {"run"}, "micromamba": {"run"},
-		"nix": {"run", "shell", "develop"}, "bundle": {"exec"}, "opam": {"exec"}, "npm": {"exec", "x", "explore"},
+		"nix": {"run", "shell", "develop"}, "bundle": {"exec"}, "opam": {"exec"}, "npm": {"exec", "explore"},
 		"pnpm": {"exec", "dlx"}, "yarn": {"exec", "dlx"}, "ip": {"netns", "vrf"},
 	}
 })
