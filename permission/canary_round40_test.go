@@ -105,3 +105,46 @@ func TestCanaryRound40Npm(t *testing.T) {
 	checkReviewRound(t, template, canaryRound40Npm)
 	checkOrdinary(t, template, canaryRound40NpmOrdinary, nil)
 }
+
+// canaryRound40Make are lines that write a makefile fragment into a
+// directory make searches for the files a makefile includes (-I DIR,
+// --include-dir=DIR), under a name the project's Makefile includes, then
+// run make. Each does damage when run in the fixture of
+// TestCanaryRound40Make, whose Makefile includes common and rules.txt.
+var canaryRound40Make = map[string][]string{
+	"make-include-dir": {
+		`mkdir -p inc && printf 'all:\n\ttruncate -s0 c\n' > inc/common && make -I inc`,
+		`mkdir inc; cp frag.txt inc/common; make --include-dir=inc`,
+		`mkdir -p inc && printf 'all:\n\ttruncate -s0 c\n' > inc/rules.txt && make -Iinc`,
+		`mkdir -p inc && cp frag.txt inc/rules.txt && make --inc inc -s`,
+		`mkdir -p sub/inc && cp frag.txt sub/inc/common && make -I sub/inc`,
+	},
+}
+
+// canaryRound40MakeOrdinary are make lines "allow bash" must still allow.
+var canaryRound40MakeOrdinary = []string{
+	"make -I inc", "make -I include test", "echo x > out.txt && make -I inc", "mkdir -p build && make -I include",
+	"make --include-dir=inc all", "make -C sub -I inc",
+}
+
+// TestCanaryRound40Make runs canaryRound40Make with the installed make.
+func TestCanaryRound40Make(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("make is not installed")
+		}
+		t.Skip("make is not installed")
+	}
+	template := canaryTemplate(t)
+	work := filepath.Join(template, "work")
+	for name, body := range map[string]string{
+		"Makefile": "-include common rules.txt\n",
+		"frag.txt": "all:\n\ttruncate -s0 c\n",
+	} {
+		if err := os.WriteFile(filepath.Join(work, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkCanaryRoundIn(t, template, canaryRound40Make)
+	checkOrdinary(t, template, canaryRound40MakeOrdinary, nil)
+}
