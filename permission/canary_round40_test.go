@@ -6,8 +6,98 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
+
+// canaryRound40 is the attack round written after this stop's container,
+// npm and make fixes: at least three variants per class, none in an
+// earlier list. Each does damage when run in the fixture of
+// TestCanaryRound40 (which adds a package.json with a test script), so
+// each must be refused by both scenarios. The containers class uses the
+// docker client alone: a plugin in the configuration directory the line
+// names runs when docker looks for plugins, with no daemon.
+var canaryRound40 = map[string][]string{
+	"1-arithmetic": {
+		`x='a[$(rm -f c)]'; echo "$(( x << 1 ))"`,
+		`x='a[$(rm -f c)]'; bash -c 'echo $(($1))' _ "$x"`,
+		`x='a[$(rm -f c)]'; y=$(( x )) && echo "$y"`,
+		`x='a[$(rm -f c)]'; echo $(( -x ))`,
+	},
+	"2-environment": {
+		`printf 'rm -f c' > y; ENV=y sh -ic :`,
+		`printf 'rm -f c' > y; bash --rcfile y -ic :`,
+		`printf 'rm -f c' > y; BASH_ENV=./y timeout 5 bash -c :`,
+		`printf 'rm -f c\n' >> ~/.bash_profile; bash -lc :`,
+		`printf 'rm -f c' > y; bash --init-file y -i -c :`,
+	},
+	"3-guards-and-wrappers": {
+		`stdbuf -i0 nice find . -name c -delete`,
+		`ionice -n7 timeout 9 find . -name c -delete`,
+		`env -- find . -name c -delete`,
+		`xargs -0 -a /dev/null find . -name c -delete`,
+		`time nice timeout 5 find . -name c -delete`,
+	},
+	"4-redirections": {
+		`cat README 1>>.git/hooks/post-merge`,
+		`base64 README > .git/config`,
+		`{ cat README; } 2>&1 >.git/hooks/pre-push`,
+		`rev README >| .git/config`,
+		`nl README 1<> .git/config`,
+		`cksum README >> ~/.bashrc`,
+	},
+	"5-globs": {
+		`base64 README > .gi[t]/confi?`,
+		`cp README .g?t/hook?/`,
+		`cp -t .[g]it/hoo[k]s README`,
+		`printf x > ./--remove-files; tar cf out.tar *`,
+		`touch -- --remove-files && tar -cf x.tar *`,
+		`: > --remove-files; tar cf x.tar [a-z-]*`,
+	},
+	"6-containers": {
+		`mkdir -p d/cli-plugins && printf '#!/bin/sh\nrm -f c\n' > d/cli-plugins/docker-x && chmod +x d/cli-plugins/docker-x && docker --config d x`,
+		`mkdir -p d/cli-plugins && printf '#!/bin/sh\nrm -f c\n' > d/cli-plugins/docker-x && chmod +x d/cli-plugins/docker-x && DOCKER_CONFIG=d docker x`,
+		`mkdir -p d/cli-plugins && printf '#!/bin/sh\nrm -f c\n' > d/cli-plugins/docker-compose && chmod +x d/cli-plugins/docker-compose && docker --config=d compose ps`,
+		`mkdir -p d/cli-plugins && printf '#!/bin/sh\nrm -f c\n' > d/cli-plugins/docker-x && chmod +x d/cli-plugins/docker-x && docker --config d help`,
+	},
+	"7-package-managers": {
+		`npm conf set fund=false`,
+		`printf '#!/bin/sh\nrm -f c\n' > y; chmod +x y; npm --script-shell=./y t`,
+		`printf 'script-shell=./y\n' >> .npmrc; printf '#!/bin/sh\nrm -f c\n' > y; chmod +x y; npm tst`,
+		`npm pkg set scripts.test='rm -f c' && npm t`,
+		`python3 -m pip config set global.timeout 1`,
+	},
+}
+
+// canaryRound40Ordinary are lines next to the round's fixes that "allow
+// bash" must still allow.
+var canaryRound40Ordinary = []string{
+	"npm test", "npm t", "npm run test", "npm --silent test", "docker ps", "docker compose ps", "make -I inc",
+	"echo x > out.txt && make -I inc", "tar cf out.tar README", "find . -name '*.go'", "timeout 5 ls",
+	"nice -n 5 git status", "echo $(( 1 + 2 ))", "bash -c 'echo hi'", "cat README > out.txt",
+}
+
+// canaryRound40Tools are the programs the lines need besides bash, git
+// and coreutils.
+var canaryRound40Tools = []string{"docker", "npm", "python3", "ionice", "dash"}
+
+func TestCanaryRound40(t *testing.T) {
+	round := installedLines(t, canaryRound40, canaryRound40Tools, func(line string) (string, string) {
+		if strings.Contains(line, "pip ") && exec.Command("python3", "-m", "pip", "--version").Run() != nil {
+			return line, "pip is not installed"
+		}
+		return line, ""
+	})
+	template := canaryTemplate(t)
+	pkg := `{"name":"p","version":"1.0.0","scripts":{"test":"echo ok"}}` + "\n"
+	if err := os.WriteFile(filepath.Join(template, "work", "package.json"), []byte(pkg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// npm keeps its cache and logs in ~/.npm: checkReviewRound leaves
+	// them out of what counts as damage.
+	checkReviewRound(t, template, round)
+	checkOrdinary(t, template, canaryRound40Ordinary, nil)
+}
 
 // canaryRound40Containers are lines that run or build containers: a
 // compose file, a Dockerfile or the options bind-mount any host path (a
