@@ -238,3 +238,53 @@ func TestCanaryRound40Make(t *testing.T) {
 	checkCanaryRoundIn(t, template, canaryRound40Make)
 	checkOrdinary(t, template, canaryRound40MakeOrdinary, nil)
 }
+
+// canaryRound40NpmHome are npm lines that write outside the workdir: the
+// user's configuration (~/.npmrc) and the global prefix, which the fake
+// home's .npmrc puts in the home directory (in a real home it is
+// /usr/lib/node_modules and the bin directory beside it: npm -g rm npm
+// removes npm). Each does damage when run with the installed npm in the
+// fixture of TestCanaryRound40NpmHome.
+var canaryRound40NpmHome = map[string][]string{
+	"npm-user-config": {
+		`npm config del ignore-scripts`,
+		`npm c del ignore-scripts`,
+		`npm --silent conf del ignore-scripts`,
+	},
+	"npm-global-prefix": {
+		`npm -g rm x`,
+		`npm uninstall --global x`,
+		`npm rm --location=global x`,
+		`npm unlink -g x`,
+		`npm link`,
+		`npm ln --offline`,
+	},
+}
+
+// TestCanaryRound40NpmHome runs canaryRound40NpmHome with the installed
+// npm: the fake home's .npmrc sets ignore-scripts and a global prefix in
+// the home directory, where a package x is installed.
+func TestCanaryRound40NpmHome(t *testing.T) {
+	if _, err := exec.LookPath("npm"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("npm is not installed")
+		}
+		t.Skip("npm is not installed (Node.js)")
+	}
+	template := canaryTemplate(t)
+	for name, body := range map[string]string{
+		"home/.npmrc": "ignore-scripts=true\nprefix=${HOME}/.npm-global\n",
+		"home/.npm-global/lib/node_modules/x/package.json": `{"name":"x","version":"1.0.0"}` + "\n",
+		"work/package.json": `{"name":"p","version":"1.0.0"}` + "\n",
+	} {
+		p := filepath.Join(template, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkReviewRound(t, template, canaryRound40NpmHome)
+	checkOrdinary(t, template, []string{"npm ls -g", "npm prefix -g", "npm config get prefix", "npm install", "npm ls"}, nil)
+}

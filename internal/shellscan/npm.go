@@ -189,7 +189,21 @@ func (an *analyzer) npm(name string, args []word) ([]word, bool) {
 			u.others = append(u.others, canon)
 		}
 	}
+	if npmGlobal(out[1:]) && !npmGlobalReads[out[0].text] {
+		// The global prefix (/usr/lib/node_modules and the bin
+		// directory beside it) lies outside the workdir: npm -g rm npm
+		// removes npm, npm -g install and update run the packages'
+		// scripts and link their programs there.
+		an.opaque(name + " " + out[0].text + " in global mode writes the global prefix, outside the workdir")
+		return out, false
+	}
 	switch out[0].text {
+	case "link":
+		// It links the package into the global prefix (and its
+		// programs into the global bin directory), then links global
+		// packages into node_modules.
+		an.opaque(name + " link writes links in the global prefix, outside the workdir")
+		return out, false
 	case "edit":
 		// It opens the package's directory in the editor npm's
 		// configuration names, then rebuilds the package.
@@ -210,4 +224,33 @@ func (an *analyzer) npm(name string, args []word) ([]word, bool) {
 		}
 	}
 	return out, true
+}
+
+// npmGlobalReads are the commands that only show state or the registry's
+// data, in global mode too.
+var npmGlobalReads = map[string]bool{
+	"ls": true, "ll": true, "outdated": true, "prefix": true, "root": true, "view": true, "help": true,
+	"help-search": true, "search": true, "explain": true, "fund": true, "doctor": true, "ping": true,
+	"whoami": true, "config": true, "get": true, "query": true, "docs": true, "bugs": true, "repo": true,
+	"sbom": true, "cache": true, "completion": true,
+}
+
+// npmGlobal reports whether the words after npm's command, up to "--",
+// may put npm in global mode: -g (alone or in a cluster of shorthands),
+// --global and its abbreviations, or --location (global) and its.
+func npmGlobal(args []word) bool {
+	for _, a := range args {
+		t := a.text
+		switch {
+		case t == "--":
+			return false
+		case strings.HasPrefix(t, "--glob"), strings.HasPrefix(t, "--loc"):
+			if !strings.HasSuffix(t, "=false") {
+				return true
+			}
+		case len(t) > 1 && t[0] == '-' && t[1] != '-' && !strings.Contains(t, "=") && strings.Contains(t, "g"):
+			return true
+		}
+	}
+	return false
 }

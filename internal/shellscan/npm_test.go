@@ -83,6 +83,12 @@ func TestNpmCommandSpellings(t *testing.T) {
 		"npm conf --location=user set x=y", "npm init x", "npm create vite", "npm innit x", "npm cr x",
 		"npm --registry http://x exe -c ls", "npm --foo exe -c ls", "npm -Q exe -c ls", "npm -g true exe -c ls",
 		"npm -C sub exe -c ls",
+		// The user's configuration and the global prefix lie outside
+		// the workdir.
+		"npm config del ignore-scripts", "npm c del ignore-scripts", "npm logout", "npm login", "npm adduser",
+		"npm link", "npm ln", "npm link ../lib", "npm -g rm npm", "npm uninstall -g npm", "npm rm --location=global x",
+		"npm --global update", "npm rebuild -g", "npm unlink -g x", "npm i -gf x", "npm i --glob x", "npm i --loc global x",
+		"npm install --global=true x", "npm -g true rm x", "npm un -Dg x",
 	} {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
 			t.Errorf("%q is not opaque", line)
@@ -94,7 +100,8 @@ func TestNpmCommandSpellings(t *testing.T) {
 		"npm -s test", "npm --prefix sub run build", "npm -w pkg test", "npm --workspace=pkg run lint",
 		"npm init -y", "npm init", "npm view lodash", "npm outdated", "npm audit", "npm conf get registry",
 		"npm config list", "npm --version", "npm -v", "npm pack --dry-run", "npm exp x", "npm execute x",
-		"npm exEc x",
+		"npm exEc x", "npm ls -g", "npm prefix -g", "npm root --global", "npm outdated -g", "npm i --global=false x",
+		"npm run build -- -g", "npm config list -g",
 	} {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
 			t.Errorf("%q is opaque: %q", line, a.reasons)

@@ -367,10 +367,11 @@ func knownProgram(name string) bool {
 // credential helper to run (kubectl's exec plugins). Each maps the
 // subcommand to the words after it that make it write; "" is any word.
 var configWriters = sync.OnceValue(func() map[string]map[string][]string {
-	set := []string{"set", "delete", "unset", "edit", "fix", "rm", "add", "import"}
+	set := []string{"set", "delete", "del", "unset", "edit", "fix", "rm", "add", "import"}
 	return map[string]map[string][]string{
-		"go":         {"env": {"-w", "-u"}, "telemetry": {"on", "off", "local"}},
-		"npm":        {"config": set, "c": set, "set": {""}, "delete": {""}},
+		"go": {"env": {"-w", "-u"}, "telemetry": {"on", "off", "local"}},
+		"npm": {"config": set, "c": set, "set": {""}, "delete": {""}, "login": {""}, "adduser": {""},
+			"logout": {""}},
 		"pnpm":       {"config": set, "c": set, "set": {""}, "delete": {""}},
 		"yarn":       {"config": set},
 		"bun":        {"config": set},
