@@ -158,7 +158,7 @@ var canaryRound40Npm = map[string][]string{
 		`npm --ignore-scripts exe -c 'truncate -s0 c'`,
 		`npm -g false x -c 'truncate -s0 c'`,
 		`npm explo x -- truncate -s0 ../../c`,
-		`npm ed x --editor=./bin/ls`,
+		`printf '#!/bin/sh\nrm -f c\n' > y && chmod +x y && npm ed x --editor=./y`,
 	},
 }
 

@@ -204,11 +204,6 @@ func (an *analyzer) npm(name string, args []word) ([]word, bool) {
 		// packages into node_modules.
 		an.opaque(name + " link writes links in the global prefix, outside the workdir")
 		return out, false
-	case "edit":
-		// It opens the package's directory in the editor npm's
-		// configuration names, then rebuilds the package.
-		an.opaque(name + " edit runs an editor and the package's scripts")
-		return out, false
 	case "init":
 		// npm init <initializer> is npm exec create-<initializer>.
 		for i := 1; i < len(out); i++ {
@@ -244,6 +239,8 @@ func npmGlobal(args []word) bool {
 		switch {
 		case t == "--":
 			return false
+		case strings.HasPrefix(t, "--lock"), strings.HasPrefix(t, "--global-style"):
+			// --lockfile-version, --global-style (node_modules' layout).
 		case strings.HasPrefix(t, "--glob"), strings.HasPrefix(t, "--loc"):
 			if !strings.HasSuffix(t, "=false") {
 				return true

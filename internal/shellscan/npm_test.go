@@ -79,7 +79,7 @@ func TestNpmCommandSpellings(t *testing.T) {
 	for _, line := range []string{
 		"npm exe -- touch zz", "npm exe -c 'touch zz'", "npm --silent x -- touch zz", "npm -s exec -c 'touch zz'",
 		"npm -- x -c 'touch zz'", "npm --ignore-scripts exe -c 'touch zz'", "npm explo x -- ls",
-		"npm edit x", "npm ed x", "npm conf set script-shell=./x", "npm confi set x=y", "npm -g c set x=y",
+		"printf x > y && chmod +x y && npm ed x --editor=./y", "npm conf set script-shell=./x", "npm confi set x=y", "npm -g c set x=y",
 		"npm conf --location=user set x=y", "npm init x", "npm create vite", "npm innit x", "npm cr x",
 		"npm --registry http://x exe -c ls", "npm --foo exe -c ls", "npm -Q exe -c ls", "npm -g true exe -c ls",
 		"npm -C sub exe -c ls",
@@ -100,8 +100,9 @@ func TestNpmCommandSpellings(t *testing.T) {
 		"npm -s test", "npm --prefix sub run build", "npm -w pkg test", "npm --workspace=pkg run lint",
 		"npm init -y", "npm init", "npm view lodash", "npm outdated", "npm audit", "npm conf get registry",
 		"npm config list", "npm --version", "npm -v", "npm pack --dry-run", "npm exp x", "npm execute x",
-		"npm exEc x", "npm ls -g", "npm prefix -g", "npm root --global", "npm outdated -g", "npm i --global=false x",
-		"npm run build -- -g", "npm config list -g",
+		"npm exEc x", "npm edit x", "npm ed x", "npm ls -g", "npm prefix -g", "npm root --global", "npm outdated -g", "npm i --global=false x",
+		"npm run build -- -g", "npm config list -g", "npm install --lockfile-version 3", "npm ci --loglevel=error",
+		"npm i --global-style",
 	} {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
 			t.Errorf("%q is opaque: %q", line, a.reasons)
