@@ -162,7 +162,7 @@ func TestCanaryRound20ReadScriptsAsk(t *testing.T) {
 // happen to be the name of a denied program: "allow bash" allowed them
 // before round 19 and round 19's guesses denied them.
 var canaryRound20DataValues = []string{
-	`docker run --rm --name=curl alpine true`,
+	`docker ps --filter=name=curl`,
 	`kubectl run tmp --image=curlimages/curl`,
 	`kubectl create job --image=curl test`,
 	`kubectl logs -lapp=curl`,
@@ -187,7 +187,7 @@ var canaryRound20DataValues = []string{
 	`webpack --env=rm`,
 	`vite --mode=curl`,
 	`rollup -c --environment=curl`,
-	`docker compose --profile=rm up`,
+	`docker compose --profile=rm ps`,
 	`aws --profile=rm s3 ls`,
 }
 

@@ -112,7 +112,11 @@
 // kin, functions, alias, eval, source, trap, hash, enable, builtin,
 // command -p, exec, set, shopt, read, printf -v, test -v, coproc, select,
 // wrappers not known to be transparent (xargs, find -exec, strace, script,
-// unshare, setpriv, prlimit …), git global options, aliases and config,
+// unshare, setpriv, prlimit …), container engines (docker, podman,
+// nerdctl, compose) but for the subcommands that only show state (ps,
+// images, logs, inspect, version …), npm exec however npm spells it
+// (npm x, npm exe: npm's command word is resolved as npm resolves it),
+// npm in global mode and npm link, git global options, aliases and config,
 // the options of sed, awk, tar, rsync, curl and cp that run programs or
 // write files, writes after a command that may create symbolic links (or
 // anywhere in a line with such a command and a loop, a pipeline or a

@@ -1,6 +1,7 @@
 package shellscan
 
 import (
+	"fmt"
 	"path"
 	"slices"
 	"strings"
@@ -35,6 +36,9 @@ type codeUse struct {
 	// package npm install or pip install is given): it is not the
 	// command's own script (see markOwnCode).
 	given bool
+	// below marks a directory whose files are code only below it, not
+	// in the directories above it (make -I DIR).
+	below bool
 }
 
 // A guessWrite is a write of a guessed command (see guessCommand), which
@@ -179,6 +183,16 @@ func (an *analyzer) runsWrittenCode() {
 			}
 		}
 	}
+}
+
+// usesDir records that the command prog runs code from every file below
+// the directory p (and from none above it).
+func (an *analyzer) usesDir(prog, p string) {
+	if len(an.codeUses) >= maxCodeUses {
+		an.opaque("the line runs code from too many files to check")
+		return
+	}
+	an.codeUses = append(an.codeUses, codeUse{prog: prog, path: p, names: []string{"*"}, from: len(an.a.accesses), below: true})
 }
 
 // usesGiven records that the command prog runs code from the file p, a
@@ -438,7 +452,7 @@ func (an *analyzer) distinctCodeUses() []codeUse {
 	var out []codeUse
 	at := map[string]int{}
 	for _, u := range an.codeUses {
-		key := u.path + "\x00" + strings.Join(u.names, "\x00")
+		key := fmt.Sprint(u.below) + "\x00" + u.path + "\x00" + strings.Join(u.names, "\x00")
 		if i, ok := at[key]; ok {
 			out[i].from = max(out[i].from, u.from)
 			continue
@@ -472,7 +486,7 @@ func mayWriteCode(acc access, ws []string, u codeUse, ps []string, nameOf func(s
 			case acc.pattern && (acc.tree || baseMayMatch(path.Base(w), u.names)):
 				// Where a pattern leads is only known when the line runs.
 				return true
-			case !acc.pattern && (within(w, p) || within(p, path.Dir(w))) && nameOf(path.Base(w)):
+			case !acc.pattern && (within(w, p) || !u.below && within(p, path.Dir(w))) && nameOf(path.Base(w)):
 				// Below the directory, or in one above it, where the
 				// tools look for their configuration (go.mod,
 				// conftest.py, package.json).

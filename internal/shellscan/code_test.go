@@ -180,7 +180,6 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"echo x > Taskfile.yml && task build", true},
 		{"echo x > noxfile.py && nox", true},
 		{"echo x > setup.py && pip3 install .", true},
-		{"echo x > Dockerfile && docker build .", true},
 		{"echo x > d/gpg.conf && gpg --homedir d --card-status", true},
 		// Package managers run the scripts of the packages they are given
 		// as paths, which a line may pack under other names.

@@ -1131,7 +1131,8 @@ func (an *analyzer) packagesGiven(prog string, args []word) {
 // subcommands that build or install the packages they are given (see
 // toolCode).
 var packageInstallers = map[string]map[string]bool{
-	"npm":  {"install": true, "i": true, "in": true, "add": true, "isntall": true, "exec": true, "x": true, "link": true, "ln": true, "update": true, "up": true, "rebuild": true, "pack": true, "ci": true},
+	// npm's command word is resolved first (see npmArgs).
+	"npm":  {"install": true, "exec": true, "link": true, "update": true, "rebuild": true, "pack": true, "ci": true, "install-test": true, "install-ci-test": true},
 	"pnpm": {"install": true, "i": true, "add": true, "dlx": true, "exec": true, "link": true, "update": true, "up": true, "rebuild": true},
 	"yarn": {"install": true, "add": true, "dlx": true, "exec": true, "link": true, "upgrade": true},
 	"pip":  {"install": true, "wheel": true, "download": true}, "pip3": {"install": true, "wheel": true, "download": true},
@@ -1437,11 +1438,16 @@ func (an *analyzer) make(name string, args []word) {
 	// make reads its makefiles after the -C options took it to their
 	// directory; the makefiles it includes may lie anywhere.
 	dir := ""
-	var files []string
+	var files, includes []string
 	// -j and -l take a value only attached or as a number (see
 	// makeOptional): no word after them is theirs.
 	eachOption(makeOptions(args), "CfIWoE", makeLong, true, func(opt string, val *word) {
 		switch {
+		case (opt == "-I" || opt == "--include-dir") && val != nil:
+			if val.dynamic {
+				an.opaque(name + " " + opt + " names a directory only known when it runs")
+			}
+			includes = append(includes, val.text)
 		case opt == "-E" || strings.HasPrefix(opt, "--") && len(opt) >= 4 && strings.HasPrefix("--eval", opt):
 			an.opaque(name + " " + opt + " evaluates makefile text given on the command line")
 		case (opt == "-f" || opt == "--file" || opt == "--makefile") && val != nil:
@@ -1467,6 +1473,16 @@ func (an *analyzer) make(name string, args []word) {
 		// The makefile of the directory, for the files it includes
 		// beside it (see bareName).
 		an.usesCode(name, path.Join(dir, "Makefile"))
+	}
+	// An include directory holds makefile fragments under any name
+	// (include common looks there too): every file below it is code.
+	// A relative one is taken both from where make starts and from the
+	// directory -C took it to.
+	for _, d := range includes {
+		an.usesDir(name, d)
+		if dir != "" && !path.IsAbs(d) {
+			an.usesDir(name, path.Join(dir, d))
+		}
 	}
 	// Its built-in rules also make programs of shell scripts (m from
 	// m.sh) and of the sources of yacc, lex, fortran and pascal.

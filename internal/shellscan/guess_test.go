@@ -51,7 +51,7 @@ func TestGuessedCommandsOfUnmodelledCommands(t *testing.T) {
 		"npm install lodash", "uv python install 3.12", "docker ps", "pytest -k x", "npm run watch",
 		"gh pr view 12", "npm install -S lodash", "brew install python", "pip install sh", "kubectl exec -it pod -- bash",
 		`kubectl patch deploy x -p '{}'`, `gh issue create --title "rm old files" --body x`, `jq '.[] | .name' x.json`,
-		"docker compose run web python manage.py migrate", "jest --env node x.test.js", "docker run --rm img env",
+		"kubectl exec web -- python manage.py migrate", "jest --env node x.test.js", "kubectl run tmp --rm -i --image=img -- env",
 		"logsave log make test", "logsave log python3 x.py", "cargo run -- --name sh", "go run . sh -c x",
 		// Words that begin with a program's name and go on with digits
 		// that are no version (ed25519 and ed448 are no ed).
@@ -146,8 +146,8 @@ func TestHookInstallersAndEnvironmentOperands(t *testing.T) {
 		}
 	}
 	for _, line := range []string{"pre-commit run --all-files", "lefthook run pre-commit", "husky -v",
-		"docker run -e FOO=1 img", "kubectl set env deploy/x DEBUG=1", "docker run -e NODE_ENV=production -e PYTHONUNBUFFERED=1 img",
-		"docker run -e GOOS=linux img"} {
+		"helm install x ./chart --set FOO=1", "kubectl set env deploy/x DEBUG=1", "kubectl set env deploy/x NODE_ENV=production PYTHONUNBUFFERED=1",
+		"kubectl set env deploy/x GOOS=linux"} {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
 			t.Errorf("%q is opaque: %q", line, a.reasons)
 		}

@@ -42,6 +42,13 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	if !an.guess && ws[0].text == "set" && strictSet(args) {
 		return false // set -euo pipefail
 	}
+	if name == "npm" {
+		var ok bool
+		if args, ok = an.npm(name, args); !ok {
+			an.seeInside(name, args, depth, chain)
+			return false
+		}
+	}
 	if name == "xargs" && an.xargsReader(args, depth, chain) {
 		return true
 	}
@@ -65,6 +72,9 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	}
 	if strings.HasPrefix(name, "git-") {
 		an.opaque(name + " is a git program run outside git's own option checks")
+		return false
+	}
+	if containerEngines[name] && !an.container(name, args, depth, chain) {
 		return false
 	}
 	switch name {
@@ -293,7 +303,13 @@ var opaqueCommands = sync.OnceValue(func() map[string]string {
 		// Programs that write, create and remove the paths their
 		// configuration or input names, as patch does those of its diff:
 		// systemd-tmpfiles (w, f, L, r lines), systemd-sysusers, zic.
-		"systemd-tmpfiles", "systemd-sysusers", "zic"} {
+		"systemd-tmpfiles", "systemd-sysusers", "zic",
+		// Container runtimes and tools that run a container with host
+		// paths mounted (apptainer and distrobox mount the home
+		// directory); docker, podman and their kin are modelled in
+		// container.go.
+		"runc", "crun", "youki", "runsc", "ctr", "crictl", "lxc", "incus", "apptainer", "singularity",
+		"distrobox", "distrobox-enter", "toolbox", "systemd-nspawn", "machinectl"} {
 		if _, ok := m[n]; !ok {
 			m[n] = "runs commands or writes files in ways the analysis does not model"
 		}
@@ -351,10 +367,11 @@ func knownProgram(name string) bool {
 // credential helper to run (kubectl's exec plugins). Each maps the
 // subcommand to the words after it that make it write; "" is any word.
 var configWriters = sync.OnceValue(func() map[string]map[string][]string {
-	set := []string{"set", "delete", "unset", "edit", "fix", "rm", "add", "import"}
+	set := []string{"set", "delete", "del", "unset", "edit", "fix", "rm", "add", "import"}
 	return map[string]map[string][]string{
-		"go":         {"env": {"-w", "-u"}, "telemetry": {"on", "off", "local"}},
-		"npm":        {"config": set, "c": set, "set": {""}, "delete": {""}},
+		"go": {"env": {"-w", "-u"}, "telemetry": {"on", "off", "local"}},
+		"npm": {"config": set, "c": set, "set": {""}, "delete": {""}, "login": {""}, "adduser": {""},
+			"logout": {""}},
 		"pnpm":       {"config": set, "c": set, "set": {""}, "delete": {""}},
 		"yarn":       {"config": set},
 		"bun":        {"config": set},
@@ -469,7 +486,7 @@ var runners = sync.OnceValue(func() map[string][]string {
 		"plenv": {"exec"}, "asdf": {"exec"}, "mise": {"exec", "x"}, "rtx": {"exec", "x"}, "direnv": {"exec"},
 		"uv": {"run"}, "poetry": {"run"}, "pipenv": {"run"}, "pdm": {"run"}, "hatch": {"run"}, "rye": {"run"},
 		"pixi": {"run", "exec"}, "conda": {"run"}, "mamba": {"run"}, "micromamba": {"run"},
-		"nix": {"run", "shell", "develop"}, "bundle": {"exec"}, "opam": {"exec"}, "npm": {"exec", "x", "explore"},
+		"nix": {"run", "shell", "develop"}, "bundle": {"exec"}, "opam": {"exec"}, "npm": {"exec", "explore"},
 		"pnpm": {"exec", "dlx"}, "yarn": {"exec", "dlx"}, "ip": {"netns", "vrf"},
 	}
 })
