@@ -156,6 +156,11 @@ scan:
 						an.opaque(name + " -m " + why)
 						return true
 					}
+					if why := homeInstall(rest, after); why != "" {
+						// python3 -m pip install --user …, as pip.
+						an.opaque(name + " -m " + why)
+						return true
+					}
 					if rest == "pip" {
 						// python3 -m pip install ./p.tar.gz.
 						an.packagesGiven("pip", after)

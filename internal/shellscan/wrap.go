@@ -70,6 +70,10 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		an.opaque(why)
 		return false
 	}
+	if why := homeInstall(name, args); why != "" {
+		an.opaque(why)
+		return false
+	}
 	if strings.HasPrefix(name, "git-") {
 		an.opaque(name + " is a git program run outside git's own option checks")
 		return false
@@ -402,10 +406,57 @@ var configWriters = sync.OnceValue(func() map[string]map[string][]string {
 // configuration (see configWriters), or "". A word the analysis only knows
 // when the line runs counts as the subcommand and as a writing word.
 func configWrite(name string, args []word) string {
-	subs, ok := configWriters()[name]
+	if sub := writingSubcommand(configWriters(), name, args); sub != "" {
+		return name + " " + sub + " writes configuration that later commands read"
+	}
+	return ""
+}
+
+// homeInstallers are the tools with a subcommand that installs or removes
+// programs outside the workdir, where the user's PATH finds them
+// (~/go/bin, ~/.cargo/bin, ~/.local/bin, ~/.gem, the global prefix), so
+// that later commands, the user's own included, run what the line chose.
+// Each maps the subcommand to the words after it that make it do so, as
+// configWriters does.
+var homeInstallers = sync.OnceValue(func() map[string]map[string][]string {
+	global := []string{"-g", "--global"}
+	pip := map[string][]string{"install": {"--user"}, "uninstall": {""}}
+	return map[string]map[string][]string{
+		"go":    {"install": {""}},
+		"cargo": {"install": {""}, "uninstall": {""}},
+		"pip":   pip, "pip3": pip,
+		"gem":  {"install": {"--user-install"}, "uninstall": {""}},
+		"yarn": {"global": {""}},
+		"pnpm": {"add": global, "remove": global, "rm": global, "uninstall": global, "un": global,
+			"install": global, "i": global, "update": global, "up": global, "link": global, "ln": global},
+		"pipx": {"install": {""}, "uninstall": {""}, "uninstall-all": {""}, "inject": {""}, "upgrade": {""},
+			"upgrade-all": {""}, "reinstall": {""}, "reinstall-all": {""}, "ensurepath": {""}},
+		"uv": {"tool": {"install", "uninstall", "upgrade", "update-shell"}},
+		"rustup": {"toolchain": {"install", "uninstall", "add", "remove", "link"},
+			"component": {"add", "remove"}, "target": {"add", "remove"}, "update": {""}, "self": {"update", "uninstall"}},
+	}
+})
+
+// homeInstall returns why the command name args installs or removes
+// programs outside the workdir (see homeInstallers), or "".
+func homeInstall(name string, args []word) string {
+	if sub := writingSubcommand(homeInstallers(), name, args); sub != "" {
+		return name + " " + sub + " installs or removes programs outside the workdir, where later commands find them"
+	}
+	return ""
+}
+
+// writingSubcommand returns the subcommand of name args that writes by
+// table (tool, subcommand, the words after it that make it write: see
+// writes), or "". A versioned name (pip3.11, go1.22) is the same program.
+// A word the analysis only knows when the line runs counts as the
+// subcommand and as a writing word. Any word may be the subcommand, so a
+// program's own operand may be taken for one (go run . install): that
+// errs toward asking.
+func writingSubcommand(table map[string]map[string][]string, name string, args []word) string {
+	subs, ok := table[name]
 	if !ok {
-		// A versioned name (pip3.11, go1.22): the same program.
-		subs, ok = configWriters()[strings.TrimRight(name, "0123456789.")]
+		subs, ok = table[strings.TrimRight(name, "0123456789.")]
 	}
 	if !ok {
 		return ""
@@ -415,11 +466,24 @@ func configWrite(name string, args []word) string {
 		if !ok && !a.dynamic {
 			continue
 		}
-		if !ok || writes(verbs, args[i+1:]) {
-			return name + " " + a.text + " writes configuration that later commands read"
+		if !ok || writes(verbs, args[i+1:]) || optionBefore(verbs, args[:i]) {
+			return a.text
 		}
 	}
 	return ""
+}
+
+// optionBefore reports whether one of the option verbs is among the words
+// before the subcommand (pnpm --global remove x, as pnpm remove -g x).
+func optionBefore(verbs []string, before []word) bool {
+	for _, b := range before {
+		for _, v := range verbs {
+			if strings.HasPrefix(v, "-") && verbMatches(b.text, v) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // readOnlyWords are the first words after a configuration subcommand
