@@ -34,6 +34,8 @@ func (h *dirHandle) open(name string) (*fdFile, string, error) {
 // else cannot be read.
 func sourceOpenError(path string, err error) error {
 	switch {
+	case errors.Is(err, ErrSymlink) || errors.Is(err, ErrUnrecognized):
+		return err // named already
 	case errors.Is(err, syscall.ELOOP):
 		return fmt.Errorf("%w: %s", ErrSymlink, path)
 	case errors.Is(err, safefs.ErrNotRegular):

@@ -38,7 +38,7 @@ func OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
 		f.Close()
 		return nil, err
 	}
-	if after.Mode()&fs.ModeSymlink != 0 || !os.SameFile(opened, after) {
+	if linkLike(after.Mode()) || !os.SameFile(opened, after) {
 		f.Close()
 		return nil, &fs.PathError{Op: "open", Path: name, Err: syscall.ELOOP}
 	}
@@ -55,7 +55,7 @@ func plainEntry(name string, missingOK bool) error {
 		return nil
 	case err != nil:
 		return err
-	case st.Mode()&(fs.ModeSymlink|fs.ModeIrregular) != 0:
+	case linkLike(st.Mode()):
 		return &fs.PathError{Op: "open", Path: name, Err: syscall.ELOOP}
 	case !st.Mode().IsRegular() && !st.IsDir():
 		return &fs.PathError{Op: "open", Path: name, Err: ErrNotRegular}

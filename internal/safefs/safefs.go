@@ -136,12 +136,20 @@ func (d *Dir) Resolve(rel string) (string, error) {
 			exists = false
 		case err != nil:
 			return "", (&storage.Error{Op: "resolve", File: cur, Message: "cannot inspect path"}).WithCause(err)
-		case st.Mode()&fs.ModeSymlink != 0:
+		case linkLike(st.Mode()):
 			return "", &storage.Error{Op: "resolve", File: cur, Message: "Symlink paths are not allowed for read: " + rel}
 		}
 	}
 	return filepath.Join(d.real, filepath.Clean(rel)), nil
 }
+
+// linkLike reports whether an entry of mode m leads elsewhere when a path
+// goes through it: a symlink, or an entry the system reports as irregular.
+// On Windows that is a directory junction (a mount point), which any user
+// can create (mklink /J) and which opens as the directory it points to;
+// Go reports it as irregular, neither a symlink nor a directory. Unix
+// systems never report an irregular entry.
+func linkLike(m fs.FileMode) bool { return m&(fs.ModeSymlink|fs.ModeIrregular) != 0 }
 
 // ReadFile returns the contents of rel. A missing file yields an error that
 // matches fs.ErrNotExist.

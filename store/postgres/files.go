@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/spill"
@@ -265,7 +266,7 @@ func copySessions(ctx context.Context, src fileSide, dst *Project, rep *FilesRep
 			continue
 		}
 		path := filepath.Join(src.paths.SessionsDir, e.Name())
-		data, err := os.ReadFile(path)
+		data, err := safefs.ReadRegular(path, -1)
 		if err != nil {
 			return err
 		}
@@ -313,7 +314,7 @@ func completeLines(data []byte) [][]byte {
 // torn tails a put set aside (index.jsonl.torn-<ms>), which hold no
 // record.
 func copyArchive(ctx context.Context, dir, id string, dst *Project, rep *FilesReport, imp *imported) error {
-	data, err := os.ReadFile(filepath.Join(dir, archive.IndexFile))
+	data, err := safefs.ReadRegular(filepath.Join(dir, archive.IndexFile), -1)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
@@ -328,7 +329,7 @@ func copyArchive(ctx context.Context, dir, id string, dst *Project, rep *FilesRe
 		if !ok || !e.Type().IsRegular() {
 			continue
 		}
-		if notes[ref], err = os.ReadFile(filepath.Join(dir, archive.NotesDir, e.Name())); err != nil {
+		if notes[ref], err = safefs.ReadRegular(filepath.Join(dir, archive.NotesDir, e.Name()), -1); err != nil {
 			return err
 		}
 	}
@@ -403,7 +404,7 @@ func copyTaskLists(ctx context.Context, src fileSide, dst *Project, rep *FilesRe
 			if !ok || !e.Type().IsRegular() || strings.HasPrefix(stem, ".") {
 				continue
 			}
-			data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+			data, err := safefs.ReadRegular(filepath.Join(dir, e.Name()), -1)
 			if err != nil {
 				return err
 			}
@@ -461,7 +462,7 @@ func copySpill(ctx context.Context, src fileSide, dst *Project, rep *FilesReport
 		if !ok || !e.Type().IsRegular() {
 			continue
 		}
-		body, err := os.ReadFile(filepath.Join(src.paths.SpillDir, e.Name()))
+		body, err := safefs.ReadRegular(filepath.Join(src.paths.SpillDir, e.Name()), -1)
 		if err != nil {
 			return err
 		}
@@ -575,7 +576,7 @@ func sameArchive(ctx context.Context, src fileSide, dst *Project, id string) err
 	if err != nil {
 		return err
 	}
-	data, err := os.ReadFile(filepath.Join(dir, archive.IndexFile))
+	data, err := safefs.ReadRegular(filepath.Join(dir, archive.IndexFile), -1)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
@@ -594,7 +595,7 @@ func sameArchive(ctx context.Context, src fileSide, dst *Project, id string) err
 		}
 	}
 	for ref, stored := range notes {
-		file, err := os.ReadFile(filepath.Join(dir, archive.NotesDir, ref+archive.NoteSuffix))
+		file, err := safefs.ReadRegular(filepath.Join(dir, archive.NotesDir, ref+archive.NoteSuffix), -1)
 		if err != nil {
 			return err
 		}
