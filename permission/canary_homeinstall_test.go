@@ -20,6 +20,10 @@ func TestCanaryHomeInstall(t *testing.T) {
 		goModule + `go install .`,
 		goModule + `go install -trimpath .`,
 		goModule + `GOOS=linux go install ./...`,
+		// Through wrappers, at the second read of stop 38.
+		goModule + `nice go install .`,
+		goModule + `env CGO_ENABLED=0 go install .`,
+		goModule + `command go install -v ./...`,
 	} {
 		root := canaryFixture(t, template)
 		refusedEverywhere(t, root, line)
