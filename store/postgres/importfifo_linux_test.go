@@ -11,9 +11,6 @@ import (
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/archive"
-	"github.com/lite-agent/lite-agent-go/model"
-	"github.com/lite-agent/lite-agent-go/session"
-	"github.com/lite-agent/lite-agent-go/storage"
 )
 
 // TestImportFilesRefusesAFIFOAsArchiveIndex imports a data home whose
@@ -25,20 +22,7 @@ func TestImportFilesRefusesAFIFOAsArchiveIndex(t *testing.T) {
 	for _, kind := range []string{"fifo", "symlink"} {
 		t.Run(kind, func(t *testing.T) {
 			ctx := context.Background()
-			paths, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: "/srv/app", Storage: storage.Options{Home: t.TempDir()}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			enc := storage.Encoding{Namespace: paths.Namespace, ProjectID: paths.Hash}
-			cp, err := session.NewFileCheckpointer(paths.SessionsDir, session.FileOptions{Encoding: enc})
-			if err != nil {
-				t.Fatal(err)
-			}
-			ev := session.UserEvent{Message: model.Message{Role: model.RoleUser, Text: "hello"}}
-			if _, err := cp.Append(ctx, "s1", []session.Event{ev}, 0); err != nil {
-				t.Fatal(err)
-			}
-			ctxDir := storage.SessionContextDir(paths.SessionsDir, "s1")
+			paths, enc, ctxDir := homeWithOneSession(t)
 			if err := os.MkdirAll(filepath.Join(ctxDir, archive.NotesDir), 0o700); err != nil {
 				t.Fatal(err)
 			}

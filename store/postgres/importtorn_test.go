@@ -19,20 +19,7 @@ import (
 // imported and verified, the torn bytes stay behind, as a session log's.
 func TestImportFilesLeavesATornArchiveIndexTailOut(t *testing.T) {
 	ctx := context.Background()
-	paths, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: "/srv/app", Storage: storage.Options{Home: t.TempDir()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	enc := storage.Encoding{Namespace: paths.Namespace, ProjectID: paths.Hash}
-	cp, err := session.NewFileCheckpointer(paths.SessionsDir, session.FileOptions{Encoding: enc})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ev := session.UserEvent{Message: model.Message{Role: model.RoleUser, Text: "hello"}}
-	if _, err := cp.Append(ctx, "s1", []session.Event{ev}, 0); err != nil {
-		t.Fatal(err)
-	}
-	ctxDir := storage.SessionContextDir(paths.SessionsDir, "s1")
+	paths, enc, ctxDir := homeWithOneSession(t)
 	ar, err := archive.NewFileArchive(ctxDir, archive.Options{Encoding: enc, SessionID: "s1"})
 	if err != nil {
 		t.Fatal(err)
@@ -65,4 +52,25 @@ func TestImportFilesLeavesATornArchiveIndexTailOut(t *testing.T) {
 	if err != nil || len(entries) != 2 || entries[0].Content != "one" || entries[1].Content != "two" {
 		t.Errorf("imported entries %+v, %v", entries, err)
 	}
+}
+
+// homeWithOneSession makes a data home for the project /srv/app holding
+// session s1 with one event, and returns its paths, its encoding and the
+// session's context archive directory (not yet made).
+func homeWithOneSession(t *testing.T) (storage.ProjectPaths, storage.Encoding, string) {
+	t.Helper()
+	paths, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: "/srv/app", Storage: storage.Options{Home: t.TempDir()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc := storage.Encoding{Namespace: paths.Namespace, ProjectID: paths.Hash}
+	cp, err := session.NewFileCheckpointer(paths.SessionsDir, session.FileOptions{Encoding: enc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := session.UserEvent{Message: model.Message{Role: model.RoleUser, Text: "hello"}}
+	if _, err := cp.Append(t.Context(), "s1", []session.Event{ev}, 0); err != nil {
+		t.Fatal(err)
+	}
+	return paths, enc, storage.SessionContextDir(paths.SessionsDir, "s1")
 }
