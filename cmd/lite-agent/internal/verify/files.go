@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/spill"
@@ -326,13 +327,24 @@ func tasks(ctx context.Context, dir string, enc storage.Encoding, rep *Report) e
 			if !enc.Encoded() {
 				// Reads take invalid UTF-8 leniently; verify reports it.
 				file := filepath.Join(dir, list, id+task.RecordSuffix)
-				if b, err := os.ReadFile(file); err == nil && !utf8.Valid(b) {
+				if invalidUTF8(file) {
 					rep.Add(file, id, string(storage.ProblemUTF8), &storage.Error{Op: "verify", Kind: storage.KindTask, File: file, Record: id, Message: "Task record is not valid UTF-8"})
 				}
 			}
 		}
 	}
 	return nil
+}
+
+// invalidUTF8 reports whether the task record at file is a regular file
+// whose bytes are not valid UTF-8. It reads without following a symlink and
+// without waiting on a FIFO: the store read the record a moment before, and
+// what stands under its name now may have been swapped in since. Anything
+// that is not a regular file is not reported here (the store's own read
+// reports it on the next run).
+func invalidUTF8(file string) bool {
+	b, err := safefs.ReadRegular(file, -1)
+	return err == nil && !utf8.Valid(b)
 }
 
 // leftover is the kind of the warning about data no session lists.
