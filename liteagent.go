@@ -981,6 +981,9 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 func (a *Agent) sessionDeleter(id string) (check, remove func(context.Context) error) {
 	if a.mode == externalStore {
 		remove = func(ctx context.Context) error {
+			if d, ok := a.store.(listDeleter); ok {
+				return d.DeleteSessionUsing(ctx, a.lay.enc, id, a.lay.taskListID)
+			}
 			return a.store.DeleteSession(ctx, a.lay.enc, id)
 		}
 		check = func(ctx context.Context) error {
