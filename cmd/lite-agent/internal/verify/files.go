@@ -3,6 +3,7 @@ package verify
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -157,6 +158,13 @@ func sessions(ctx context.Context, dir string, enc storage.Encoding, rep *Report
 			checks = append(checks, check{file: filepath.Join(dir, name), kind: "file", run: func(ctx context.Context) ([]storage.Problem, error) {
 				return sessionLog(ctx, cp, id)
 			}})
+		case isDeleting(name):
+			// A delete killed part-way: the session refuses to load until
+			// the delete is run again.
+			id, _ := session.DeletingID(name)
+			path := filepath.Join(dir, name)
+			rep.Files++
+			rep.Add(path, "", deleting, fmt.Errorf("%w; run lite-agent sessions delete %s to finish it", &session.DeletingError{SessionID: id, File: path}, id))
 		case e.Type()&fs.ModeSymlink != 0 && isContextDir(name):
 			// The archive stores refuse it: the session's archived
 			// results cannot be read.
@@ -347,6 +355,16 @@ func invalidUTF8(file string) bool {
 	return err == nil && !utf8.Valid(b)
 }
 
+// deleting is the kind of the problem of a session whose delete did not
+// finish (see session.FileCheckpointer.BeginDelete).
+const deleting = "deleting"
+
+// isDeleting reports whether name is the log of a session being deleted.
+func isDeleting(name string) bool {
+	_, ok := session.DeletingID(name)
+	return ok
+}
+
 // leftover is the kind of the warning about data no session lists.
 const leftover = "leftover"
 
@@ -359,8 +377,14 @@ const leftover = "leftover"
 func leftovers(dir string, rep *Report) {
 	sessionsDir := filepath.Join(dir, storage.SessionsDirName)
 	hasLog := func(id string) bool {
-		ok, err := exists(filepath.Join(sessionsDir, id+session.LogSuffix))
-		return ok || err != nil
+		// The log of a session being deleted counts: the session is
+		// reported as such, and the delete's rerun removes the rest.
+		for _, name := range []string{id + session.LogSuffix, session.DeletingName(id)} {
+			if ok, err := exists(filepath.Join(sessionsDir, name)); ok || err != nil {
+				return true
+			}
+		}
+		return false
 	}
 	ents, _ := os.ReadDir(sessionsDir)
 	for _, e := range ents {
