@@ -83,7 +83,8 @@ func (s *session) deleting() error {
 // log. In between, the caller removes what else belongs to the session:
 // a process killed at any point leaves a session that is whole (the log
 // not renamed yet) or one that is refused as being deleted, never one
-// that reads as whole without its archive or tasks. A session without a
+// that reads as whole without its archive or tasks. The set-aside log's
+// modification time is set to the time of the call. A session without a
 // log is left as it is. Errors are *storage.Error or ctx.Err().
 func (c *FileCheckpointer) BeginDelete(ctx context.Context, id string) error {
 	s, err := c.lock(ctx, id)
@@ -108,5 +109,10 @@ func (c *FileCheckpointer) BeginDelete(ctx context.Context, id string) error {
 	if err := c.dir.Rename(s.rel, s.rel+deletingSuffix); err != nil {
 		return err
 	}
+	// Its time is now that of the delete, so that a sweep by age (which
+	// goes by the modification time of the log it was) leaves it to the
+	// delete's rerun instead of removing the only sign of the delete. Best
+	// effort: the rename has happened.
+	_ = c.dir.Touch(s.rel+deletingSuffix, c.now())
 	return c.syncDir(c.dir.Path())
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/lite-agent/lite-agent-go/session"
 )
@@ -23,10 +24,19 @@ func TestASessionBeingDeletedIsRefusedUntilDeleted(t *testing.T) {
 	if _, err := cp.Append(ctx, "other", []session.Event{userText("two")}, session.AnyHead); err != nil {
 		t.Fatal(err)
 	}
+	// A log last written long ago: the set-aside log is as young as the
+	// delete, so that a sweep by age does not take it before the rerun.
+	old := time.Now().Add(-90 * 24 * time.Hour)
+	if err := os.Chtimes(filepath.Join(dir, "d.jsonl"), old, old); err != nil {
+		t.Fatal(err)
+	}
 	if err := cp.BeginDelete(ctx, "d"); err != nil {
 		t.Fatal(err)
 	}
 	set, _ := cp.DeletingPath("d")
+	if st, err := os.Stat(set); err != nil || time.Since(st.ModTime()) > time.Hour {
+		t.Errorf("the set-aside log's time: %v, %v; want the time of the delete", st, err)
+	}
 	if id, ok := session.DeletingID(filepath.Base(set)); !ok || id != "d" {
 		t.Errorf("DeletingID(%s) = %q, %v", filepath.Base(set), id, ok)
 	}
