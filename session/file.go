@@ -786,9 +786,10 @@ func (c *FileCheckpointer) List(ctx context.Context) ([]Info, error) {
 
 // Delete implements [Checkpointer.Delete]: it removes the log under the
 // session's lock, and then the log that [FileCheckpointer.BeginDelete] set
-// aside, which ends the session's delete. The copies set aside beside it go with
-// [FileCheckpointer.DeleteCopies]; the session's context archive and task
-// list belong to their stores (archive.Delete, task.DeleteList).
+// aside, which ends the session's delete. The copies set aside beside the
+// log go with [FileCheckpointer.DeleteCopies]; the session's context
+// archive and task list belong to their stores (archive.Delete,
+// task.DeleteList).
 func (c *FileCheckpointer) Delete(ctx context.Context, id string) error {
 	s, err := c.lock(ctx, id)
 	if err != nil {
