@@ -33,6 +33,9 @@ func TestMain(m *testing.M) {
 	if v := os.Getenv(forkChildEnv); v != "" {
 		os.Exit(runForkChild(v))
 	}
+	if v := os.Getenv(deleteChildEnv); v != "" {
+		os.Exit(runDeleteChild(v))
+	}
 	os.Exit(m.Run())
 }
 

@@ -3,3 +3,7 @@ package liteagent
 // SetForkPaused makes a's Fork call f with the new session's id between
 // the copy of the session's data and the write of the new log.
 func SetForkPaused(a *Agent, f func(newID string)) { a.forkPaused = f }
+
+// SetDeleteStep makes DeleteSessionData, called with opts, call f with
+// the name of each step it has done.
+func SetDeleteStep(opts *DeleteDataOptions, f func(name string)) { opts.step = f }

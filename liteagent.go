@@ -921,6 +921,11 @@ func (a *Agent) ListSessions(ctx context.Context) ([]session.Info, error) {
 // cancelled or removed. With the built-in file stores, an id that cannot
 // name a session file is the *storage.Error of [storage.ValidateID].
 //
+// With the built-in file stores the log is set aside first and removed
+// last (see [DeleteSessionData]): a delete killed part-way leaves the
+// session refused with a *session.DeletingError until DeleteSession (or
+// lite-agent sessions delete) runs again and finishes it.
+//
 // It first cancels the session's work: its running turns and its subagent
 // groups, whose results then start no autonomous turn. Called from a tool
 // of a turn of the same session (with the tool's context), it fails with
@@ -981,6 +986,9 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 func (a *Agent) sessionDeleter(id string) (check, remove func(context.Context) error) {
 	if a.mode == externalStore {
 		remove = func(ctx context.Context) error {
+			if d, ok := a.store.(listDeleter); ok {
+				return d.DeleteSessionUsing(ctx, a.lay.enc, id, a.lay.taskListID)
+			}
 			return a.store.DeleteSession(ctx, a.lay.enc, id)
 		}
 		check = func(ctx context.Context) error {

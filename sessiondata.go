@@ -26,6 +26,11 @@ type DeleteDataOptions struct {
 
 	// DryRun finds what would be removed, and removes nothing.
 	DryRun bool
+
+	// step, when set, is called after each step of the delete with its
+	// name ("set-aside", "tasks", "archive", "copies"): the crash tests
+	// kill their child there.
+	step func(name string)
 }
 
 // DeleteSessionData removes session id's data from the project whose
@@ -36,13 +41,23 @@ type DeleteDataOptions struct {
 // its private task list (task.DeleteList). Explicitly shared lists, and
 // lists marked shared, are never removed. Each directory is removed under
 // its store's lock, and a symlink where a directory is expected is refused,
-// never followed. The log goes last, so that a failed delete can be
-// retried.
+// never followed.
 //
-// A session that has none of these (no log in cp, no copy, no archive) is
-// not there: DeleteSessionData then returns a *session.NotFoundError and
-// removes nothing, not even a task list named like it. With a
-// FileCheckpointer the session's lock is held from that check to the end.
+// The log goes first and last: with a FileCheckpointer it is first set
+// aside as <id>.jsonl.deleting (session.FileCheckpointer.BeginDelete),
+// which takes the session out of every listing and makes every read or
+// write of it fail with a *session.DeletingError, and that file is removed
+// once everything else is gone. A process killed at any point thus leaves
+// the session whole, or refused as being deleted: never one that lists and
+// resumes without its archive or tasks. Calling DeleteSessionData again
+// finishes the job. With another kind of Checkpointer the log is deleted
+// first, and the archive, which makes the session found again, last.
+//
+// A session that has none of these (no log in cp, none set aside, no copy,
+// no archive) is not there: DeleteSessionData then returns a
+// *session.NotFoundError and removes nothing, not even a task list named
+// like it. With a FileCheckpointer the session's lock is held from that
+// check to the end.
 //
 // It returns the paths removed (with DryRun, those that would be), the log
 // first; a log kept by another kind of Checkpointer has no path and is not
@@ -61,7 +76,7 @@ func DeleteSessionData(ctx context.Context, paths storage.ProjectPaths, cp sessi
 	if err != nil {
 		return nil, fmt.Errorf("delete session %s: %w", id, err)
 	}
-	if !st.log && len(st.copies) == 0 && st.archive == "" {
+	if !st.log && st.deleting == "" && len(st.copies) == 0 && st.archive == "" {
 		return nil, &session.NotFoundError{SessionID: id}
 	}
 	if opts.SharedTaskList == "" && storage.ValidateID(id) == nil {
@@ -72,10 +87,21 @@ func DeleteSessionData(ctx context.Context, paths storage.ProjectPaths, cp sessi
 	if opts.DryRun {
 		return st.paths(), nil
 	}
-	if st.archive != "" {
-		if err := archive.Delete(ctx, st.archive); err != nil {
-			return nil, fmt.Errorf("delete session %s archive: %w", id, err)
+	step := func(name string) {
+		if opts.step != nil {
+			opts.step(name)
 		}
+	}
+	if st.log {
+		if isFile {
+			err = fc.BeginDelete(ctx, id)
+		} else {
+			err = cp.Delete(ctx, id)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("delete session %s: %w", id, err)
+		}
+		step("set-aside")
 	}
 	if st.taskList != "" {
 		// Looked at again under the list's lock: another process may
@@ -87,14 +113,22 @@ func DeleteSessionData(ctx context.Context, paths storage.ProjectPaths, cp sessi
 		if !removed {
 			st.taskList = ""
 		}
+		step("tasks")
+	}
+	if st.archive != "" {
+		if err := archive.Delete(ctx, st.archive); err != nil {
+			return nil, fmt.Errorf("delete session %s archive: %w", id, err)
+		}
+		step("archive")
 	}
 	if len(st.copies) > 0 {
 		if err := fc.DeleteCopies(ctx, id); err != nil {
 			return nil, fmt.Errorf("delete session %s: %w", id, err)
 		}
+		step("copies")
 	}
-	if st.log {
-		if err := cp.Delete(ctx, id); err != nil {
+	if isFile && (st.log || st.deleting != "") {
+		if err := fc.Delete(ctx, id); err != nil {
 			return nil, fmt.Errorf("delete session %s: %w", id, err)
 		}
 	}
@@ -105,6 +139,7 @@ func DeleteSessionData(ctx context.Context, paths storage.ProjectPaths, cp sessi
 type sessionData struct {
 	log      bool     // the checkpointer has the log
 	logPath  string   // its path, if the checkpointer keeps files
+	deleting string   // the log an unfinished delete set aside, if any
 	copies   []string // copies of the log set aside beside it
 	archive  string   // the context archive directory, if any
 	taskList string   // the private task list to remove, if any
@@ -115,6 +150,9 @@ func (st sessionData) paths() []string {
 	var out []string
 	if st.log && st.logPath != "" {
 		out = append(out, st.logPath)
+	}
+	if st.deleting != "" {
+		out = append(out, st.deleting)
 	}
 	out = append(out, st.copies...)
 	if st.archive != "" {
@@ -133,6 +171,9 @@ func findSessionData(ctx context.Context, paths storage.ProjectPaths, cp session
 		if p, err := fc.Path(id); err == nil {
 			_, err := os.Lstat(p)
 			st.log, st.logPath = err == nil, p
+		}
+		if p, err := fc.DeletingPath(id); err == nil && existsNoFollow(p) {
+			st.deleting = p
 		}
 		copies, err := fc.Copies(id)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {

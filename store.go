@@ -38,7 +38,13 @@ import (
 // data into it and clear the mark once its log is written, so that the
 // store can tell what a fork killed part-way left from real data;
 // ClearForking returns a *storage.ForkMarkLostError when the mark is gone
-// (a sweep removed the copy), and the fork then fails.
+// (a sweep removed the copy), and the fork then fails. A Store with a
+// method DeleteSessionUsing(ctx, enc, sessionID, taskListID string) error
+// (store/postgres's) is what [Agent.DeleteSession] calls instead of
+// DeleteSession, with the agent's TaskListID ("" for none): a session of an
+// agent with a shared list had no private list, and no task list is deleted,
+// as in the data home. Without the method, DeleteSession keeps the list
+// named after the session only when it is marked shared.
 type Store interface {
 	// Checkpointer returns the session logs of the project.
 	Checkpointer(ctx context.Context, enc storage.Encoding) (session.Checkpointer, error)
@@ -67,6 +73,14 @@ type SessionLeaser interface {
 	// function that releases it. A session another holder leases is an
 	// error naming the holder (store/postgres: a *postgres.BusyError).
 	LeaseSession(ctx context.Context, sessionID string) (release func(), err error)
+}
+
+// A listDeleter is a Store that is told, when it deletes a session, which
+// task list the session's agent used ([Options.TaskListID]), as the data
+// home's files are: with one, no task list is deleted, not even a list
+// named after the session that nobody marked shared.
+type listDeleter interface {
+	DeleteSessionUsing(ctx context.Context, enc storage.Encoding, sessionID, taskListID string) error
 }
 
 // A sharer is a task list that can be marked as shared by several

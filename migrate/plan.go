@@ -201,6 +201,12 @@ func unrecognized(path string) error {
 	return fmt.Errorf("%w: %s", ErrUnrecognized, path)
 }
 
+// isDeleting reports whether name is the log of a session being deleted.
+func isDeleting(name string) bool {
+	_, ok := session.DeletingID(name)
+	return ok
+}
+
 // isTemp reports whether name is a temp file of an atomic write:
 // .<name>.<hex>.tmp.
 func isTemp(name string) bool {
@@ -366,6 +372,11 @@ func (m *migration) planSessions(p *plan, pr *project) error {
 			// A lock directory: transient, never copied.
 		case !en.dir && isTemp(name):
 			m.skipTemp(en.path)
+		case !en.dir && isDeleting(name):
+			// A delete killed part-way: the session refuses to load, and
+			// what is left of it must not pass for a session elsewhere.
+			id, _ := session.DeletingID(name)
+			return fmt.Errorf("%w; finish its delete (lite-agent sessions delete %s) before migrating", &session.DeletingError{SessionID: id, File: en.path}, id)
 		case !en.dir && isCopy && copyKind == session.CopyBroken:
 			m.skip(Skipped{File: en.path, Reason: "copy set aside by a tail repair; not a session log"})
 		case !en.dir && isCopy:

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/migrate"
+	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -172,6 +173,17 @@ func TestBadInputFailsWithOneLineAndChangesNothing(t *testing.T) {
 				symlink(t, real, s.src.projectDir())
 			},
 			want: migrate.ErrSymlink,
+		},
+		{
+			name: "session being deleted",
+			prepare: func(t *testing.T, s *setup) {
+				log := filepath.Join(s.src.paths.SessionsDir, "s1.jsonl")
+				if err := os.Rename(log, log+".deleting"); err != nil {
+					t.Fatal(err)
+				}
+			},
+			want: session.ErrDeleting,
+			text: []string{"s1", "delete"},
 		},
 		{
 			name: "unrecognized file in the project",

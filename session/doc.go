@@ -65,6 +65,15 @@
 // truncates the log back to its previous length before returning the
 // error, so the next Append, once the cause is gone, just works.
 //
+// Deleting a session with everything that belongs to it (its context
+// archive, its task list) takes several steps. The log goes first, renamed
+// to <id>.jsonl.deleting by [FileCheckpointer.BeginDelete], and is removed
+// last by [FileCheckpointer.Delete]: in between, the session is not listed
+// (List, and any reader of this format, lists *.jsonl only), and every
+// other operation on it fails with a *[DeletingError], so that a delete
+// killed part-way never leaves a session that reads as whole without its
+// archive or tasks. Running the delete again finishes it.
+//
 // Every operation on a session except List holds the session's lock: this
 // process's queue plus the lock directory <id>.jsonl.lock, which other
 // processes (including other implementations of this format) honor. Appends

@@ -324,7 +324,7 @@ func (s *session) open() (*os.File, error) {
 	}
 	f, err := safefs.OpenFile(p, os.O_RDONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return nil, s.deleting()
 	}
 	if err != nil {
 		if errors.Is(err, syscall.ELOOP) {
@@ -348,7 +348,7 @@ func (s *session) open() (*os.File, error) {
 func (s *session) stat() (stamp, error) {
 	st, err := s.c.dir.Lstat(s.rel)
 	if errors.Is(err, fs.ErrNotExist) {
-		return stamp{}, nil
+		return stamp{}, s.deleting()
 	}
 	if err != nil {
 		return stamp{}, err
@@ -597,7 +597,8 @@ func (c *FileCheckpointer) Append(ctx context.Context, id string, events []Event
 func (s *session) openForAppend(ctx context.Context) (*os.File, headEntry, error) {
 	f, err := s.c.dir.OpenAppend(s.rel, false)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, headEntry{}, nil
+		// No log: a new session, unless one of this id is being deleted.
+		return nil, headEntry{}, s.deleting()
 	}
 	if err != nil {
 		return nil, headEntry{}, s.openError(err)
@@ -784,9 +785,11 @@ func (c *FileCheckpointer) List(ctx context.Context) ([]Info, error) {
 }
 
 // Delete implements [Checkpointer.Delete]: it removes the log under the
-// session's lock. The copies set aside beside it go with
-// [FileCheckpointer.DeleteCopies]; the session's context archive and task
-// list belong to their stores (archive.Delete, task.DeleteList).
+// session's lock, and then the log that [FileCheckpointer.BeginDelete] set
+// aside, which ends the session's delete. The copies set aside beside the
+// log go with [FileCheckpointer.DeleteCopies]; the session's context
+// archive and task list belong to their stores (archive.Delete,
+// task.DeleteList).
 func (c *FileCheckpointer) Delete(ctx context.Context, id string) error {
 	s, err := c.lock(ctx, id)
 	if err != nil {
@@ -798,7 +801,13 @@ func (c *FileCheckpointer) Delete(ctx context.Context, id string) error {
 	}
 	err = c.dir.Remove(s.rel)
 	c.dropHead(id)
-	return err
+	if err != nil {
+		return err
+	}
+	if err := s.held(); err != nil {
+		return err
+	}
+	return c.dir.Remove(s.rel + deletingSuffix)
 }
 
 // Truncate implements [Checkpointer.Truncate]. It validates the log, keeps

@@ -3,6 +3,7 @@
 package safefs
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"syscall"
@@ -18,13 +19,52 @@ import (
 // between the looks goes unseen; on Windows creating a symlink needs a
 // privilege or developer mode, which an agent's commands rarely hold.
 //
+// What the open itself does cannot wait for the second look, so nothing
+// it does may follow a link planted after the first: a file is created
+// only with O_EXCL, which fails on any entry at the name, a symlink
+// included (O_CREATE without O_EXCL opens an existing file without
+// O_CREATE, and creates a missing one with O_EXCL), and O_TRUNC truncates
+// the file only once both looks have passed.
+//
 // Unix systems use this fallback only when built with the tag
 // safefs_portable, so that its tests run on Linux too.
 func OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
+	return openFile(name, flag, perm, nil)
+}
+
+// openFile is OpenFile; between, when set, runs between the first look at
+// name and each open (a test plants a link there).
+func openFile(name string, flag int, perm fs.FileMode, between func()) (*os.File, error) {
+	if flag&os.O_CREATE == 0 || flag&os.O_EXCL != 0 {
+		return openChecked(name, flag, perm, between)
+	}
+	// Open or create: each attempt fails at once if another process
+	// creates or removes the file between the two opens, so a few rounds
+	// settle any race that is not an attack.
+	for range 8 {
+		f, err := openChecked(name, flag&^os.O_CREATE, perm, between)
+		if !errors.Is(err, fs.ErrNotExist) {
+			return f, err
+		}
+		f, err = openChecked(name, flag|os.O_EXCL, perm, between)
+		if !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
+	}
+	return nil, &fs.PathError{Op: "open", Path: name, Err: errors.New("created and removed by another process while being opened")}
+}
+
+// openChecked opens name with flag, looking at it before and after the
+// open (see OpenFile); O_TRUNC is applied after the second look.
+func openChecked(name string, flag int, perm fs.FileMode, between func()) (*os.File, error) {
 	if err := plainEntry(name, true); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(name, flag, perm)
+	if between != nil {
+		between()
+	}
+	trunc := flag&os.O_TRUNC != 0
+	f, err := os.OpenFile(name, flag&^os.O_TRUNC, perm)
 	if err != nil {
 		return nil, err
 	}
@@ -41,6 +81,12 @@ func OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
 	if linkLike(after.Mode()) || !os.SameFile(opened, after) {
 		f.Close()
 		return nil, &fs.PathError{Op: "open", Path: name, Err: syscall.ELOOP}
+	}
+	if trunc && opened.Mode().IsRegular() {
+		if err := f.Truncate(0); err != nil {
+			f.Close()
+			return nil, err
+		}
 	}
 	return f, nil
 }

@@ -505,6 +505,24 @@ func (d *Dir) Remove(rel string) error {
 	return nil
 }
 
+// Rename renames the entry from to to, both relative to the directory,
+// replacing what is at to (a rename acts on entries: a symlink at either
+// name is renamed or replaced itself, never followed).
+func (d *Dir) Rename(from, to string) error {
+	src, err := d.resolveParent(from)
+	if err != nil {
+		return err
+	}
+	dst, err := d.resolveParent(to)
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(src, dst); err != nil {
+		return fileError("rename", src, err)
+	}
+	return nil
+}
+
 // RemoveAll removes rel and everything under it. A symlink at rel is removed
 // itself, never followed. A missing rel is not an error.
 func (d *Dir) RemoveAll(rel string) error {

@@ -83,6 +83,15 @@ func (s *Store) DeleteSessionWith(ctx context.Context, enc storage.Encoding, ses
 	return p.DeleteSessionWith(ctx, sessionID, opts)
 }
 
+// DeleteSessionUsing removes session sessionID of the project enc names as
+// [Store.DeleteSession] does, for an agent whose explicit task list was
+// taskListID: when it is not "", the session had no private list and every
+// task list stays (DeleteOptions.SharedTaskList). It is what
+// liteagent.Agent.DeleteSession calls, with the agent's TaskListID.
+func (s *Store) DeleteSessionUsing(ctx context.Context, enc storage.Encoding, sessionID, taskListID string) error {
+	return s.DeleteSessionWith(ctx, enc, sessionID, DeleteOptions{SharedTaskList: taskListID})
+}
+
 // TaskListIDs returns the ids of the task lists of the project enc names
 // that hold at least one task, sorted.
 func (s *Store) TaskListIDs(ctx context.Context, enc storage.Encoding) ([]string, error) {

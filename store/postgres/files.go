@@ -86,6 +86,9 @@ func (p *Project) ImportFiles(ctx context.Context, paths storage.ProjectPaths) (
 			return FilesReport{}, fmt.Errorf("postgres: the files are not usable: %w", err)
 		}
 	}
+	if err := deletingSession(paths.SessionsDir); err != nil {
+		return FilesReport{}, err
+	}
 	release, err := p.lockImport(ctx)
 	if err != nil {
 		return FilesReport{}, err
@@ -480,6 +483,24 @@ func copySpill(ctx context.Context, src fileSide, dst *Project, rep *FilesReport
 }
 
 // readDir lists dir, or nothing when it does not exist.
+// deletingSession returns a *session.DeletingError, with what finishes it,
+// for the first session of the sessions directory dir whose delete did not
+// finish (its log set aside as <id>.jsonl.deleting): its log is no longer
+// copied, and its archive and task list, copied, would outlive it in the
+// database.
+func deletingSession(dir string) error {
+	ents, err := readDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		if id, ok := session.DeletingID(e.Name()); ok {
+			return fmt.Errorf("postgres: the files are not usable: %w; finish it with lite-agent sessions delete %s", &session.DeletingError{SessionID: id, File: filepath.Join(dir, e.Name())}, id)
+		}
+	}
+	return nil
+}
+
 func readDir(dir string) ([]fs.DirEntry, error) {
 	ents, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {

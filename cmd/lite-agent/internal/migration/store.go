@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net"
+	neturl "net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -99,6 +100,44 @@ func storeSource(rawURL string) string {
 	return "postgres://" + net.JoinHostPort(strings.ToLower(cfg.Host), strconv.Itoa(int(cfg.Port))) + "/" + cfg.Database
 }
 
+// sameSource reports whether marked, the source named by a marker, names
+// the database source (a name storeSource made). Older versions wrote a URL
+// as "postgres://" + its host and path, as typed: the port left out when
+// the URL left it out, the host in its own case. Such a name is read the way
+// the driver read the URL then (a port left out is PGPORT or 5432, the
+// database left out PGDATABASE) and compared by host, port and database. It
+// is parsed as plain text, never handed to the driver: a marker's options
+// (a certificate file, a service) are never acted on.
+func sameSource(marked, source string) bool {
+	if marked == source {
+		return true
+	}
+	u, err := neturl.Parse(marked)
+	if err != nil || u.Scheme != "postgres" || u.Opaque != "" || u.User != nil || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || u.Hostname() == "" {
+		return false
+	}
+	port := u.Port()
+	if port == "" {
+		port = "5432"
+		if env := os.Getenv("PGPORT"); env != "" {
+			port = env
+		}
+	}
+	n, err := strconv.ParseUint(port, 10, 16)
+	if err != nil || n == 0 {
+		return false
+	}
+	port = strconv.FormatUint(n, 10)
+	db, ok := strings.CutPrefix(u.Path, "/")
+	if !ok && u.Path != "" || strings.Contains(db, "/") {
+		return false
+	}
+	if db == "" {
+		db = os.Getenv("PGDATABASE")
+	}
+	return "postgres://"+net.JoinHostPort(strings.ToLower(u.Hostname()), port)+"/"+db == source
+}
+
 // inspectStoreDestination checks the project directory dir of paths
 // without changing it. It must be missing or empty (false), or hold only
 // what a FromStore from source that did not finish leaves there (true):
@@ -135,7 +174,7 @@ func inspectStoreDestination(paths storage.ProjectPaths, source string) (bool, e
 	if err != nil || json.Unmarshal(data, &mk) != nil || mk.Version != 1 {
 		return false, fmt.Errorf("%w: %s holds a migration marker that cannot be read; remove the directory by hand", migrate.ErrDestinationNotEmpty, dir)
 	}
-	if mk.Source != source {
+	if !sameSource(mk.Source, source) {
 		return false, fmt.Errorf("%w: %s holds an interrupted migration from %s, not from %s; rerun that one, or remove the directory by hand", migrate.ErrDestinationNotEmpty, dir, mk.Source, source)
 	}
 	var ours []string

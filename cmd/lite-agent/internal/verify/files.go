@@ -3,6 +3,7 @@ package verify
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/spill"
@@ -156,6 +158,13 @@ func sessions(ctx context.Context, dir string, enc storage.Encoding, rep *Report
 			checks = append(checks, check{file: filepath.Join(dir, name), kind: "file", run: func(ctx context.Context) ([]storage.Problem, error) {
 				return sessionLog(ctx, cp, id)
 			}})
+		case isDeleting(name):
+			// A delete killed part-way: the session refuses to load until
+			// the delete is run again.
+			id, _ := session.DeletingID(name)
+			path := filepath.Join(dir, name)
+			rep.Files++
+			rep.Add(path, "", deleting, fmt.Errorf("%w; run lite-agent sessions delete %s to finish it", &session.DeletingError{SessionID: id, File: path}, id))
 		case e.Type()&fs.ModeSymlink != 0 && isContextDir(name):
 			// The archive stores refuse it: the session's archived
 			// results cannot be read.
@@ -326,13 +335,34 @@ func tasks(ctx context.Context, dir string, enc storage.Encoding, rep *Report) e
 			if !enc.Encoded() {
 				// Reads take invalid UTF-8 leniently; verify reports it.
 				file := filepath.Join(dir, list, id+task.RecordSuffix)
-				if b, err := os.ReadFile(file); err == nil && !utf8.Valid(b) {
+				if invalidUTF8(file) {
 					rep.Add(file, id, string(storage.ProblemUTF8), &storage.Error{Op: "verify", Kind: storage.KindTask, File: file, Record: id, Message: "Task record is not valid UTF-8"})
 				}
 			}
 		}
 	}
 	return nil
+}
+
+// invalidUTF8 reports whether the task record at file is a regular file
+// whose bytes are not valid UTF-8. It reads without following a symlink and
+// without waiting on a FIFO: the store read the record a moment before, and
+// what stands under its name now may have been swapped in since. Anything
+// that is not a regular file is not reported here (the store's own read
+// reports it on the next run).
+func invalidUTF8(file string) bool {
+	b, err := safefs.ReadRegular(file, -1)
+	return err == nil && !utf8.Valid(b)
+}
+
+// deleting is the kind of the problem of a session whose delete did not
+// finish (see session.FileCheckpointer.BeginDelete).
+const deleting = "deleting"
+
+// isDeleting reports whether name is the log of a session being deleted.
+func isDeleting(name string) bool {
+	_, ok := session.DeletingID(name)
+	return ok
 }
 
 // leftover is the kind of the warning about data no session lists.
@@ -347,8 +377,14 @@ const leftover = "leftover"
 func leftovers(dir string, rep *Report) {
 	sessionsDir := filepath.Join(dir, storage.SessionsDirName)
 	hasLog := func(id string) bool {
-		ok, err := exists(filepath.Join(sessionsDir, id+session.LogSuffix))
-		return ok || err != nil
+		// The log of a session being deleted counts: the session is
+		// reported as such, and the delete's rerun removes the rest.
+		for _, name := range []string{id + session.LogSuffix, session.DeletingName(id)} {
+			if ok, err := exists(filepath.Join(sessionsDir, name)); ok || err != nil {
+				return true
+			}
+		}
+		return false
 	}
 	ents, _ := os.ReadDir(sessionsDir)
 	for _, e := range ents {
