@@ -18,10 +18,12 @@ import (
 
 // containerEngines are the engines modelled, with the compose tools,
 // which take compose's subcommands directly.
-var containerEngines = map[string]bool{
-	"docker": true, "podman": true, "podman-remote": true, "nerdctl": true, "finch": true, "buildah": true,
-	"docker-compose": true, "podman-compose": true,
-}
+var containerEngines = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"docker": true, "podman": true, "podman-remote": true, "nerdctl": true, "finch": true, "buildah": true,
+		"docker-compose": true, "podman-compose": true,
+	}
+})
 
 // containerReadOnly are the subcommands that only show state, for an
 // engine; a management command (container, image …) maps to its own
@@ -45,41 +47,49 @@ var containerReadOnly = sync.OnceValue(func() map[string][]string {
 })
 
 // composeReadOnly are the compose subcommands that only show state.
-var composeReadOnly = map[string]bool{
-	"ps": true, "ls": true, "images": true, "version": true, "top": true, "logs": true, "port": true,
-	"events": true, "help": true,
-}
+var composeReadOnly = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"ps": true, "ls": true, "images": true, "version": true, "top": true, "logs": true, "port": true,
+		"events": true, "help": true,
+	}
+})
 
 // containerRuns are the subcommands that run or build containers; an
 // engine's name guessed among the words of a command the analysis does
 // not model (helm install docker ./chart) is only taken as the engine
 // when one of these follows.
-var containerRuns = map[string]bool{
-	"run": true, "exec": true, "start": true, "restart": true, "create": true, "build": true, "buildx": true,
-	"compose": true, "up": true, "builder": true, "bud": true, "from": true, "commit": true, "cp": true,
-	"attach": true, "unshare": true, "machine": true, "kube": true, "play": true, "load": true, "import": true,
-	"save": true, "export": true, "plugin": true, "login": true, "context": true, "container": true,
-	"image": true, "volume": true, "pod": true, "stack": true, "service": true, "bake": true,
-}
+var containerRuns = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"run": true, "exec": true, "start": true, "restart": true, "create": true, "build": true, "buildx": true,
+		"compose": true, "up": true, "builder": true, "bud": true, "from": true, "commit": true, "cp": true,
+		"attach": true, "unshare": true, "machine": true, "kube": true, "play": true, "load": true, "import": true,
+		"save": true, "export": true, "plugin": true, "login": true, "context": true, "container": true,
+		"image": true, "volume": true, "pod": true, "stack": true, "service": true, "bake": true,
+	}
+})
 
 // containerGlobal are the global options (before the subcommand) known to
 // choose only which daemon is asked and how much it says, with whether
 // each takes a value: a configuration directory (--config, whose
 // cli-plugins are programs), a storage root or TLS files are not among
 // them.
-var containerGlobal = map[string]bool{
-	"-D": false, "--debug": false, "-l": true, "--log-level": true, "-c": true, "--context": true,
-	"-H": true, "--host": true, "--remote": false, "-r": false, "--url": true, "--connection": true,
-	"--namespace": true, "-n": true,
-}
+var containerGlobal = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"-D": false, "--debug": false, "-l": true, "--log-level": true, "-c": true, "--context": true,
+		"-H": true, "--host": true, "--remote": false, "-r": false, "--url": true, "--connection": true,
+		"--namespace": true, "-n": true,
+	}
+})
 
 // composeGlobal are compose's global options, which only choose the
 // project whose state is shown, with whether each takes a value.
-var composeGlobal = map[string]bool{
-	"-f": true, "--file": true, "-p": true, "--project-name": true, "--profile": true, "--env-file": true,
-	"--project-directory": true, "--ansi": true, "--progress": true, "--parallel": true, "--compatibility": false,
-	"--all-resources": false,
-}
+var composeGlobal = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"-f": true, "--file": true, "-p": true, "--project-name": true, "--profile": true, "--env-file": true,
+		"--project-directory": true, "--ansi": true, "--progress": true, "--parallel": true, "--compatibility": false,
+		"--all-resources": false,
+	}
+})
 
 // subcommand skips the global options of args known to opts and returns
 // the first operand's index, or -1 with why when an option is unknown or
@@ -119,16 +129,16 @@ func (an *analyzer) container(name string, args []word, depth, chain int) bool {
 		return true
 	}
 	compose := name == "docker-compose" || name == "podman-compose"
-	opts := containerGlobal
+	opts := containerGlobal()
 	if compose {
-		opts = composeGlobal
+		opts = composeGlobal()
 	}
 	i, why := subcommand(args, opts)
 	sub := ""
 	if i >= 0 && i < len(args) {
 		sub = args[i].text
 	}
-	if an.guess && !containerRuns[sub] && !compose {
+	if an.guess && !containerRuns()[sub] && !compose {
 		// A data word named like the engine (an image, a release), not
 		// the engine run.
 		return true
@@ -138,13 +148,13 @@ func (an *analyzer) container(name string, args []word, depth, chain int) bool {
 		case sub == "":
 			return true // the engine's usage
 		case compose:
-			if composeReadOnly[sub] {
+			if composeReadOnly()[sub] {
 				return true
 			}
 		case sub == "compose":
-			j, w := subcommand(args[i+1:], composeGlobal)
+			j, w := subcommand(args[i+1:], composeGlobal())
 			if w == "" && i+1+j < len(args) {
-				if composeReadOnly[args[i+1+j].text] {
+				if composeReadOnly()[args[i+1+j].text] {
 					return true
 				}
 				sub += " " + args[i+1+j].text

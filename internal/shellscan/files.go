@@ -21,23 +21,25 @@ var interpreters = sync.OnceValue(func() map[string]string {
 // languageFiles are the base names of the files an interpreter may load
 // as code besides its script: the modules a script imports, the package
 // manifest that tells node where they are.
-var languageFiles = map[string][]string{
-	// A native extension module (x.so, x.abi3.so, x.cpython-311-….so)
-	// is found before x.py, and its constructors run as it loads; the
-	// import lines of the .pth files of its site-packages (a venv's) run
-	// as it starts.
-	"python": {"*.py", "*.pyc", "*.so", "*.pth"}, "pypy": {"*.py", "*.pyc", "*.so", "*.pth"},
-	"ipython": {"*.py", "*.pyc", "*.so", "*.pth"}, "jython": {"*.py"}, "bpython": {"*.py", "*.pyc", "*.so", "*.pth"},
-	// A module found by its bare name (require("y"), node -r y) may be
-	// any file below node_modules, with no extension (node_modules/y),
-	// and npm puts its programs there (node_modules/.bin).
-	"node":   {"*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "*.node", "package.json", "node_modules/"},
-	"nodejs": {"*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "*.node", "package.json", "node_modules/"},
-	"bun":    {"*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "*.node", "package.json", "node_modules/"},
-	"deno":   {"*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "package.json", "deno.json", "deno.jsonc", "node_modules/"},
-	"perl":   {"*.pl", "*.pm", "*.pmc"}, "ruby": {"*.rb", "*.so"}, "irb": {"*.rb", "*.so"}, "php": {"*.php"}, "julia": {"*.jl"},
-	"R": {"*.R", "*.r"}, "Rscript": {"*.R", "*.r"}, "jshell": {"*.jsh", "*.java"}, "ghci": {"*.hs"},
-}
+var languageFiles = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		// A native extension module (x.so, x.abi3.so, x.cpython-311-….so)
+		// is found before x.py, and its constructors run as it loads; the
+		// import lines of the .pth files of its site-packages (a venv's) run
+		// as it starts.
+		"python": {"*.py", "*.pyc", "*.so", "*.pth"}, "pypy": {"*.py", "*.pyc", "*.so", "*.pth"},
+		"ipython": {"*.py", "*.pyc", "*.so", "*.pth"}, "jython": {"*.py"}, "bpython": {"*.py", "*.pyc", "*.so", "*.pth"},
+		// A module found by its bare name (require("y"), node -r y) may be
+		// any file below node_modules, with no extension (node_modules/y),
+		// and npm puts its programs there (node_modules/.bin).
+		"node":   {"*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "*.node", "package.json", "node_modules/"},
+		"nodejs": {"*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "*.node", "package.json", "node_modules/"},
+		"bun":    {"*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "*.node", "package.json", "node_modules/"},
+		"deno":   {"*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "package.json", "deno.json", "deno.jsonc", "node_modules/"},
+		"perl":   {"*.pl", "*.pm", "*.pmc"}, "ruby": {"*.rb", "*.so"}, "irb": {"*.rb", "*.so"}, "php": {"*.php"}, "julia": {"*.jl"},
+		"R": {"*.R", "*.r"}, "Rscript": {"*.R", "*.r"}, "jshell": {"*.jsh", "*.java"}, "ghci": {"*.hs"},
+	}
+})
 
 // isPython reports whether name is python followed by a version made of
 // digits and dots (python3, python3.12), as ^python[0-9.]*$ would.
@@ -82,10 +84,10 @@ func (an *analyzer) interpreter(name string, args []word) bool {
 	}
 	// The script may import any module of its language from beside it
 	// or from the working directory (json.py shadows python's json).
-	if names := languageFiles[name]; len(names) > 0 {
+	if names := languageFiles()[name]; len(names) > 0 {
 		an.usesCode(name, "/", an.withBareName(name, names)...)
 	} else if isPython(name) {
-		an.usesCode(name, "/", languageFiles["python"]...)
+		an.usesCode(name, "/", languageFiles()["python"]...)
 	}
 	if name == "deno" || name == "bun" {
 		if len(args) > 0 && (args[0].text == "eval" || args[0].text == "-e" || args[0].text == "--eval") {
@@ -165,7 +167,7 @@ scan:
 						// python3 -m pip install ./p.tar.gz.
 						an.packagesGiven("pip", after)
 					}
-					if pythonFileModules[rest] {
+					if pythonFileModules()[rest] {
 						// The files it is given are code it runs: each
 						// operand, and each option's value after '='.
 						for _, b := range args[i+1:] {
@@ -176,11 +178,11 @@ scan:
 							}
 						}
 					}
-					if pythonCodeModules[rest] {
+					if pythonCodeModules()[rest] {
 						an.opaque(name + " -m " + rest + " runs code given on the command line or its standard input")
 						return true
 					}
-					if letter, ok := pythonArchiveModules[rest]; ok && moduleOption(args[i+1:], letter) {
+					if letter, ok := pythonArchiveModules()[rest]; ok && moduleOption(args[i+1:], letter) {
 						// tarfile -e extracts symbolic links and members
 						// named ../…, as tar x does; zipfile -e extracts
 						// whatever the archive holds; gzip -d writes each
@@ -266,7 +268,9 @@ func pythonCluster(c string) (kind byte, rest string) {
 // pythonArchiveModules are the standard modules whose command line writes
 // files the archive or the compressed file names, each with the short
 // option that makes it write them (tarfile -e, zipfile -e, gzip -d).
-var pythonArchiveModules = map[string]byte{"tarfile": 'e', "zipfile": 'e', "gzip": 'd'}
+var pythonArchiveModules = sync.OnceValue(func() map[string]byte {
+	return map[string]byte{"tarfile": 'e', "zipfile": 'e', "gzip": 'd'}
+})
 
 // moduleOption reports whether the arguments of a python module may hold
 // its option -letter: alone or in a cluster, or as a long option of two
@@ -286,12 +290,16 @@ func moduleOption(args []word, letter byte) bool {
 // file it is given as python code: doctest the examples of a text file,
 // pydoc a path it imports, pickle the calls a pickle makes as it loads,
 // and cProfile, profile and trace a script.
-var pythonFileModules = map[string]bool{"doctest": true, "pydoc": true, "pickle": true, "cProfile": true, "profile": true, "trace": true}
+var pythonFileModules = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"doctest": true, "pydoc": true, "pickle": true, "cProfile": true, "profile": true, "trace": true}
+})
 
 // pythonCodeModules are the standard modules that run python code given
 // as their arguments (timeit) or read from their standard input (code,
 // pdb, asyncio, idlelib).
-var pythonCodeModules = map[string]bool{"code": true, "pdb": true, "timeit": true, "asyncio": true, "idlelib": true}
+var pythonCodeModules = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"code": true, "pdb": true, "timeit": true, "asyncio": true, "idlelib": true}
+})
 
 // awk records the files awk reads. A program that can run commands or
 // write files (system, pipes, >, @load …), a program from a file, and
@@ -544,13 +552,15 @@ var fileCommands = sync.OnceValue(func() map[string]fileSpec {
 // subcommandPrograms are the programs the analysis does not model whose
 // first word, when it is a plain word, names one of their subcommands
 // (npm test, pip install), not a file.
-var subcommandPrograms = map[string]bool{"npm": true, "pnpm": true, "yarn": true, "pip": true, "pip3": true}
+var subcommandPrograms = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"npm": true, "pnpm": true, "yarn": true, "pip": true, "pip3": true}
+})
 
 // withoutSubcommand returns args without the subcommand name a program
 // of subcommandPrograms takes first: a word without '-', '/' or '.'.
 // Any other first word stays, as a path the program may write.
 func withoutSubcommand(name string, args []word) []word {
-	if !subcommandPrograms[name] || len(args) == 0 {
+	if !subcommandPrograms()[name] || len(args) == 0 {
 		return args
 	}
 	if a := args[0]; !a.dynamic && !a.special && !a.pattern && a.text != "" && !strings.ContainsAny(a.text, "-/.") {
@@ -741,7 +751,7 @@ func (an *analyzer) fileCommand(name string, args []word) {
 					an.a.accesses[i].built = true
 				}
 			}
-			if !an.guess && !notRunners[name] && !isCompiler(name) && !strings.HasPrefix(name, "go1.") {
+			if !an.guess && !notRunners()[name] && !isCompiler(name) && !strings.HasPrefix(name, "go1.") {
 				an.innerSpellings(args)
 				an.guessInner(args, 0, 0)
 				an.guessHanded()
@@ -1036,11 +1046,13 @@ const tarOldValues = "bCFgHIKLNTVXf"
 // lower case, whose value names code that a program loads (openssl
 // -engine PATH, nm --plugin PATH, ld -plugin PATH): true for a file,
 // false for a directory of them (-provider-path, --plugin-dir).
-var codeOptionNames = map[string]bool{
-	"plugin": true, "plugins": true, "engine": true, "provider": true, "load": true, "loadextension": true,
-	"preload": true, "agentpath": true, "loader": true,
-	"pluginpath": false, "plugindir": false, "providerpath": false,
-}
+var codeOptionNames = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"plugin": true, "plugins": true, "engine": true, "provider": true, "load": true, "loadextension": true,
+		"preload": true, "agentpath": true, "loader": true,
+		"pluginpath": false, "plugindir": false, "providerpath": false,
+	}
+})
 
 // codeOptions records, for a command the analysis does not model, the
 // values of its options that name code it loads (see codeOptionNames) as
@@ -1052,7 +1064,7 @@ func (an *analyzer) codeOptions(name string, args []word) {
 			continue
 		}
 		opt, v, hasVal := strings.Cut(strings.TrimLeft(t, "-"), "=")
-		file, ok := codeOptionNames[strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(opt))]
+		file, ok := codeOptionNames()[strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(opt))]
 		if !ok {
 			continue
 		}
@@ -1120,7 +1132,7 @@ func (an *analyzer) toolCode(name string, args []word) {
 // package.json, which the line may have packed under another name with
 // tar --transform), or that a requirements file names.
 func (an *analyzer) packagesGiven(prog string, args []word) {
-	if len(args) == 0 || !packageInstallers[prog][args[0].text] {
+	if len(args) == 0 || !packageInstallers()[prog][args[0].text] {
 		return
 	}
 	for _, a := range args[1:] {
@@ -1135,15 +1147,17 @@ func (an *analyzer) packagesGiven(prog string, args []word) {
 // packageInstallers are the package managers and, for each, the
 // subcommands that build or install the packages they are given (see
 // toolCode).
-var packageInstallers = map[string]map[string]bool{
-	// npm's command word is resolved first (see npmArgs).
-	"npm":  {"install": true, "exec": true, "link": true, "update": true, "rebuild": true, "pack": true, "ci": true, "install-test": true, "install-ci-test": true},
-	"pnpm": {"install": true, "i": true, "add": true, "dlx": true, "exec": true, "link": true, "update": true, "up": true, "rebuild": true},
-	"yarn": {"install": true, "add": true, "dlx": true, "exec": true, "link": true, "upgrade": true},
-	"pip":  {"install": true, "wheel": true, "download": true}, "pip3": {"install": true, "wheel": true, "download": true},
-	"pipx": {"install": true, "run": true, "inject": true}, "uv": {"pip": true, "add": true, "run": true, "tool": true},
-	"gem": {"install": true, "build": true},
-}
+var packageInstallers = sync.OnceValue(func() map[string]map[string]bool {
+	return map[string]map[string]bool{
+		// npm's command word is resolved first (see npmArgs).
+		"npm":  {"install": true, "exec": true, "link": true, "update": true, "rebuild": true, "pack": true, "ci": true, "install-test": true, "install-ci-test": true},
+		"pnpm": {"install": true, "i": true, "add": true, "dlx": true, "exec": true, "link": true, "update": true, "up": true, "rebuild": true},
+		"yarn": {"install": true, "add": true, "dlx": true, "exec": true, "link": true, "upgrade": true},
+		"pip":  {"install": true, "wheel": true, "download": true}, "pip3": {"install": true, "wheel": true, "download": true},
+		"pipx": {"install": true, "run": true, "inject": true}, "uv": {"pip": true, "add": true, "run": true, "tool": true},
+		"gem": {"install": true, "build": true},
+	}
+})
 
 // projectFiles are, for the build tools, task runners, infrastructure
 // tools and others the analysis does not model, the base names of the
@@ -1156,7 +1170,7 @@ var packageInstallers = map[string]map[string]bool{
 // runsWrittenCode says of make and a Makefile.
 var projectFiles = sync.OnceValue(func() map[string][]string {
 	python := []string{"*.py", "*.pyc", "*.so", "*.pth", "pyproject.toml", "setup.cfg", "setup.py", "requirements*.txt"}
-	node := append([]string{"gulpfile.*", "Gulpfile.*", "gruntfile.*", "Gruntfile.*", ".npmrc"}, languageFiles["node"]...)
+	node := append([]string{"gulpfile.*", "Gulpfile.*", "gruntfile.*", "Gruntfile.*", ".npmrc"}, languageFiles()["node"]...)
 	m := map[string][]string{
 		"terraform":  {"*.tf", "*.tf.json", "*.tfvars", "*.tfvars.json", "*.hcl", ".terraformrc", "terraform.rc"},
 		"packer":     {"*.pkr.hcl", "*.pkr.json", "*.pkrvars.hcl", "*.hcl"},
@@ -1750,10 +1764,12 @@ func (an *analyzer) goCommand(name string, args []word) {
 
 // jdkTools are the JDK's launchers, which take @argfiles and pass -J
 // options to the JVM they run.
-var jdkTools = map[string]bool{
-	"java": true, "javac": true, "jshell": true, "jar": true, "javadoc": true, "jlink": true, "jpackage": true,
-	"jdeps": true, "jmod": true, "javap": true, "jdb": true, "keytool": true, "jarsigner": true,
-}
+var jdkTools = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"java": true, "javac": true, "jshell": true, "jar": true, "javadoc": true, "jlink": true, "jpackage": true,
+		"jdeps": true, "jmod": true, "javap": true, "jdb": true, "keytool": true, "jarsigner": true,
+	}
+})
 
 // java marks the line opaque when a JDK launcher runs a command line
 // (-XX:OnError, -XX:OnOutOfMemoryError, which the JVM runs through a

@@ -32,11 +32,11 @@ const (
 // git -c …) makes the line opaque.
 func (an *analyzer) guessInner(args []word, depth, chain int) {
 	for i, a := range args {
-		if a.dynamic || a.special || a.text == "" || i > 0 && messageOptions[args[i-1].text] {
+		if a.dynamic || a.special || a.text == "" || i > 0 && messageOptions()[args[i-1].text] {
 			continue
 		}
 		t := a.text
-		if name, _, ok := strings.Cut(t, "="); ok && messageOptions[name] {
+		if name, _, ok := strings.Cut(t, "="); ok && messageOptions()[name] {
 			continue
 		}
 		if isAssignment(t) && dangerousEnv(t[:strings.IndexByte(t, '=')]) {
@@ -81,7 +81,7 @@ func guessable(w string) bool {
 		// such a name is still taken for the program (programName).
 		return false
 	}
-	if builtinOnly[name] || guessDataWords[name] {
+	if builtinOnly()[name] || guessDataWords()[name] {
 		return false
 	}
 	if _, ok := opaqueCommands()[name]; ok {
@@ -138,29 +138,33 @@ var modelledNames = sync.OnceValue(func() map[string]bool {
 
 // builtinOnly are the opaque commands that are shell builtins with no
 // program of that name: a program cannot run them.
-var builtinOnly = map[string]bool{
-	"eval": true, "source": true, ".": true, "trap": true, "hash": true, "enable": true, "builtin": true,
-	"exec": true, "set": true, "shopt": true, "alias": true, "unalias": true, "unset": true, "read": true,
-	"mapfile": true, "readarray": true, "getopts": true, "let": true, "declare": true, "typeset": true,
-	"local": true, "export": true, "readonly": true, "fc": true, "history": true, "bind": true,
-	"complete": true, "compgen": true, "coproc": true, "select": true, "ulimit": true, "jobs": true,
-	"cd": true, "pushd": true, "popd": true, "wait": true, "command": true,
-}
+var builtinOnly = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"eval": true, "source": true, ".": true, "trap": true, "hash": true, "enable": true, "builtin": true,
+		"exec": true, "set": true, "shopt": true, "alias": true, "unalias": true, "unset": true, "read": true,
+		"mapfile": true, "readarray": true, "getopts": true, "let": true, "declare": true, "typeset": true,
+		"local": true, "export": true, "readonly": true, "fc": true, "history": true, "bind": true,
+		"complete": true, "compgen": true, "coproc": true, "select": true, "ulimit": true, "jobs": true,
+		"cd": true, "pushd": true, "popd": true, "wait": true, "command": true,
+	}
+})
 
 // guessDataWords are names of opaque commands that are common words among
 // the operands of other programs (npm install, gh pr view, make man, pip
 // download --platform x86_64), and whose danger as a command is in the
 // paths they are given, which the caller checks as paths the command may
 // write.
-var guessDataWords = map[string]bool{
-	"install": true, "link": true, "ln": true, "split": true, "csplit": true, "view": true, "man": true,
-	"more": true, "less": true, "rename": true, "mktemp": true, "service": true, "not": true, "ar": true,
-	"mail": true, "mailx": true, "pager": true, "editor": true, "sem": true, "dpkg": true, "apt": true,
-	"apt-get": true, "time-wrapper": true, "chronic": true, "pee": true, "ifne": true, "infocmp": true,
-	"fallocate": true, "mknod": true, "jar": true, "corepack": true, "ftp": true, "i386": true, "i486": true,
-	"i586": true, "i686": true, "x86_64": true, "aarch64": true, "armv7l": true, "armv8l": true, "ppc": true,
-	"ppc32": true, "ppc64": true, "ppc64le": true, "s390": true, "s390x": true,
-}
+var guessDataWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"install": true, "link": true, "ln": true, "split": true, "csplit": true, "view": true, "man": true,
+		"more": true, "less": true, "rename": true, "mktemp": true, "service": true, "not": true, "ar": true,
+		"mail": true, "mailx": true, "pager": true, "editor": true, "sem": true, "dpkg": true, "apt": true,
+		"apt-get": true, "time-wrapper": true, "chronic": true, "pee": true, "ifne": true, "infocmp": true,
+		"fallocate": true, "mknod": true, "jar": true, "corepack": true, "ftp": true, "i386": true, "i486": true,
+		"i586": true, "i686": true, "x86_64": true, "aarch64": true, "armv7l": true, "armv8l": true, "ppc": true,
+		"ppc32": true, "ppc64": true, "ppc64le": true, "s390": true, "s390x": true,
+	}
+})
 
 // commandString reports whether s, an operand or an option's value,
 // looks like a command line: several words of which the first names a
@@ -170,7 +174,7 @@ func commandString(s string) bool {
 	if len(f) == 0 {
 		return false
 	}
-	if guessable(f[0]) || builtinOnly[f[0]] || f[0] == "!" || f[0] == "{" || f[0] == "(" {
+	if guessable(f[0]) || builtinOnly()[f[0]] || f[0] == "!" || f[0] == "{" || f[0] == "(" {
 		return len(f) > 1 || strings.ContainsAny(s, ";&|")
 	}
 	return strings.ContainsAny(s, ";&|`<>") || strings.Contains(s, "$(") || dollarContinued(s)
@@ -228,7 +232,7 @@ func (an *analyzer) guessScript(s string, depth int) {
 		an.unknownArgs(ws)
 		if !ws[0].dynamic && guessable(ws[0].text) {
 			an.guessCommand(ws, depth+1, 0)
-		} else if builtinOnly[ws[0].text] {
+		} else if builtinOnly()[ws[0].text] {
 			// eval, exec, command … in a command string: what follows
 			// may be the command.
 			an.guessInner(ws[1:], depth+1, 0)
@@ -302,23 +306,27 @@ func (an *analyzer) stdinOpaque(why string) {
 
 // notRunners are the unmodelled commands known to take no command among
 // their operands: their operands are not guessed at.
-var notRunners = map[string]bool{
-	"go": true, "rustc": true, "rustdoc": true, "make": true, "gmake": true, "cargo": true,
-}
+var notRunners = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"go": true, "rustc": true, "rustdoc": true, "make": true, "gmake": true, "cargo": true,
+	}
+})
 
 // messageFileOptions are options whose value names a file holding a
 // message for people (gh pr create --body-file -, -F msg.txt): what the
 // line writes there is not a script.
-var messageFileOptions = map[string]bool{"-F": true, "--body-file": true, "--notes-file": true, "--message-file": true}
+var messageFileOptions = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"-F": true, "--body-file": true, "--notes-file": true, "--message-file": true}
+})
 
 // messageFile reports whether args give a message-file option the value
 // v.
 func messageFile(args []word, v string) bool {
 	for i, a := range args {
-		if name, val, ok := strings.Cut(a.text, "="); ok && messageFileOptions[name] && val == v {
+		if name, val, ok := strings.Cut(a.text, "="); ok && messageFileOptions()[name] && val == v {
 			return true
 		}
-		if i > 0 && a.text == v && messageFileOptions[args[i-1].text] {
+		if i > 0 && a.text == v && messageFileOptions()[args[i-1].text] {
 			return true
 		}
 	}
@@ -327,10 +335,12 @@ func messageFile(args []word, v string) bool {
 
 // messageOptions are options whose value is a message for people (gh pr
 // create --title "curl fails on …"), which is not guessed at.
-var messageOptions = map[string]bool{
-	"--title": true, "--body": true, "--message": true, "-m": true, "--description": true,
-	"--subject": true, "--comment": true, "--notes": true, "--summary": true,
-}
+var messageOptions = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"--title": true, "--body": true, "--message": true, "-m": true, "--description": true,
+		"--subject": true, "--comment": true, "--notes": true, "--summary": true,
+	}
+})
 
 // dataOption reports whether the option named name (dashes included)
 // takes a value that names data (a container, a test, a package, a
@@ -341,7 +351,7 @@ var messageOptions = map[string]bool{
 func dataOption(name string) bool {
 	if long, ok := strings.CutPrefix(name, "--"); ok {
 		k := strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(long))
-		return dataOptions[k]
+		return dataOptions()[k]
 	}
 	return len(name) >= 2 && name[0] == '-' && strings.IndexByte(dataLetters, name[1]) >= 0
 }
@@ -349,17 +359,19 @@ func dataOption(name string) bool {
 // dataOptions are the long options, normalized (see dataOption), whose
 // value names data; dataLetters the one-letter ones (-lcurl, -Lpath,
 // -Ipath, -DNAME=…, -UNAME, -kEXPR, -RREGEX, -Wwarning).
-var dataOptions = map[string]bool{
-	"name": true, "names": true, "nametemplate": true, "tag": true, "tags": true, "label": true, "labels": true,
-	"filter": true, "scope": true, "workspace": true, "workspaces": true, "project": true, "profile": true,
-	"mode": true, "env": true, "environment": true, "target": true, "targets": true, "only": true, "image": true,
-	"repo": true, "repository": true, "outdir": true, "output": true, "out": true, "dest": true,
-	"destination": true, "dir": true, "directory": true, "file": true, "config": true, "package": true,
-	"features": true, "loglevel": true, "level": true, "testnamepattern": true, "grep": true, "pattern": true,
-	"match": true, "selector": true, "namespace": true, "context": true, "region": true, "branch": true,
-	"ref": true, "version": true, "plugin": true, "plugins": true, "lang": true, "language": true,
-	"locale": true, "platform": true, "arch": true, "type": true, "kind": true,
-}
+var dataOptions = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"name": true, "names": true, "nametemplate": true, "tag": true, "tags": true, "label": true, "labels": true,
+		"filter": true, "scope": true, "workspace": true, "workspaces": true, "project": true, "profile": true,
+		"mode": true, "env": true, "environment": true, "target": true, "targets": true, "only": true, "image": true,
+		"repo": true, "repository": true, "outdir": true, "output": true, "out": true, "dest": true,
+		"destination": true, "dir": true, "directory": true, "file": true, "config": true, "package": true,
+		"features": true, "loglevel": true, "level": true, "testnamepattern": true, "grep": true, "pattern": true,
+		"match": true, "selector": true, "namespace": true, "context": true, "region": true, "branch": true,
+		"ref": true, "version": true, "plugin": true, "plugins": true, "lang": true, "language": true,
+		"locale": true, "platform": true, "arch": true, "type": true, "kind": true,
+	}
+})
 
 const dataLetters = "lLIDUkRW"
 
@@ -485,7 +497,7 @@ func (an *analyzer) innerSpellings(args []word) {
 		}
 	}
 	for i, a := range args {
-		if a.dynamic || a.special || a.text == "" || i > 0 && messageOptions[args[i-1].text] {
+		if a.dynamic || a.special || a.text == "" || i > 0 && messageOptions()[args[i-1].text] {
 			continue
 		}
 		t := a.text
@@ -495,13 +507,13 @@ func (an *analyzer) innerSpellings(args []word) {
 				return
 			}
 		}
-		if !(i > 0 && messageFileOptions[args[i-1].text]) && !an.spellWritten(t, read, 0) {
+		if !(i > 0 && messageFileOptions()[args[i-1].text]) && !an.spellWritten(t, read, 0) {
 			return
 		}
 		if t[0] != '-' {
 			continue
 		}
-		if name, v, ok := strings.Cut(t, "="); ok && !messageOptions[name] {
+		if name, v, ok := strings.Cut(t, "="); ok && !messageOptions()[name] {
 			if f := squeezeFields(v); f != "" && !dataOption(name) {
 				if rest := from(i + 1); rest != "" {
 					f += " " + rest
@@ -676,7 +688,7 @@ func (an *analyzer) spellWritten(t string, read func(string) bool, depth int) bo
 		return true
 	}
 	for _, n := range wordPaths(t) {
-		if name, v, ok := strings.Cut(t, "="); ok && n == v && messageFileOptions[name] {
+		if name, v, ok := strings.Cut(t, "="); ok && n == v && messageFileOptions()[name] {
 			continue
 		}
 		if an.unknownWritten(n) {
@@ -1072,7 +1084,7 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 			for _, a := range n.Args {
 				ws = append(ws, an.word(a, s))
 			}
-			for len(ws) > 1 && !ws[0].dynamic && prefixBuiltins[ws[0].text] {
+			for len(ws) > 1 && !ws[0].dynamic && prefixBuiltins()[ws[0].text] {
 				ws = ws[1:]
 			}
 			if len(ws) == 0 || !ws[0].dynamic && strings.HasPrefix(ws[0].text, "-") {
@@ -1100,7 +1112,7 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 			// text may be the script the program runs, or configuration
 			// naming one (agent-program ./y).
 			for i, w := range ws[:known] {
-				if i > 0 && messageOptions[ws[i-1].text] {
+				if i > 0 && messageOptions()[ws[i-1].text] {
 					continue
 				}
 				an.hand(w.text)
@@ -1115,7 +1127,7 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 			data := noFiles()[path.Base(ws[0].text)]
 			for i := 1; i < len(starts) && ok; i++ {
 				t := ws[i].text
-				if t == "" || messageOptions[ws[i-1].text] {
+				if t == "" || messageOptions()[ws[i-1].text] {
 					continue
 				}
 				if !data && t[0] != '-' && starts[i] >= 0 {
@@ -1136,4 +1148,6 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 
 // prefixBuiltins are the builtins that run the command their operands
 // name.
-var prefixBuiltins = map[string]bool{"exec": true, "eval": true, "command": true, "builtin": true}
+var prefixBuiltins = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"exec": true, "eval": true, "command": true, "builtin": true}
+})

@@ -2,6 +2,7 @@ package shellscan
 
 import (
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -15,20 +16,22 @@ import (
 // issue's PATH, LD_*, BASH_ENV, GIT_*, PAGER …): any other variable keeps
 // the line opaque. Their values must be plain words (see inertValue), and
 // those of the locale variables UTF-8 locales (see inertSetting).
-var inertEnv = map[string]bool{
-	// Go's build target and runtime tuning (not GOFLAGS, GOTOOLCHAIN,
-	// GOPATH, GOCACHE …, which name options, programs or directories).
-	"GOOS": true, "GOARCH": true, "GOARM": true, "GOAMD64": true, "GO386": true, "GOARM64": true,
-	"CGO_ENABLED": true, "GOMAXPROCS": true, "GOGC": true, "GOMEMLIMIT": true, "GOTRACEBACK": true,
-	// Modes and logs read by programs and project code.
-	"NODE_ENV": true, "CI": true, "DEBUG": true, "RUST_LOG": true, "RUST_BACKTRACE": true,
-	"NODE_NO_WARNINGS": true, "PYTHONUNBUFFERED": true, "PYTHONDONTWRITEBYTECODE": true,
-	"PYTHONHASHSEED": true, "PYTHONUTF8": true,
-	// Output and locale (a locale or zone given by a path is no word).
-	"NO_COLOR": true, "FORCE_COLOR": true, "CLICOLOR": true, "CLICOLOR_FORCE": true, "COLUMNS": true,
-	"LINES": true, "TZ": true, "LANG": true, "LANGUAGE": true, "LC_ALL": true, "LC_CTYPE": true,
-	"LC_COLLATE": true, "LC_MESSAGES": true, "LC_NUMERIC": true, "LC_TIME": true, "LC_MONETARY": true,
-}
+var inertEnv = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		// Go's build target and runtime tuning (not GOFLAGS, GOTOOLCHAIN,
+		// GOPATH, GOCACHE …, which name options, programs or directories).
+		"GOOS": true, "GOARCH": true, "GOARM": true, "GOAMD64": true, "GO386": true, "GOARM64": true,
+		"CGO_ENABLED": true, "GOMAXPROCS": true, "GOGC": true, "GOMEMLIMIT": true, "GOTRACEBACK": true,
+		// Modes and logs read by programs and project code.
+		"NODE_ENV": true, "CI": true, "DEBUG": true, "RUST_LOG": true, "RUST_BACKTRACE": true,
+		"NODE_NO_WARNINGS": true, "PYTHONUNBUFFERED": true, "PYTHONDONTWRITEBYTECODE": true,
+		"PYTHONHASHSEED": true, "PYTHONUTF8": true,
+		// Output and locale (a locale or zone given by a path is no word).
+		"NO_COLOR": true, "FORCE_COLOR": true, "CLICOLOR": true, "CLICOLOR_FORCE": true, "COLUMNS": true,
+		"LINES": true, "TZ": true, "LANG": true, "LANGUAGE": true, "LC_ALL": true, "LC_CTYPE": true,
+		"LC_COLLATE": true, "LC_MESSAGES": true, "LC_NUMERIC": true, "LC_TIME": true, "LC_MONETARY": true,
+	}
+})
 
 // inertValue reports whether v is a value an inert variable may take: a
 // plain word of letters, digits and . , : + = _ - (linux, C.UTF-8,
@@ -51,7 +54,7 @@ func inertValue(v string) bool {
 // element, not a bare name) for an inert variable, with a value written
 // as a plain word, bare or in quotes that expand nothing.
 func inertAssign(a *syntax.Assign) bool {
-	if a == nil || a.Name == nil || !inertEnv[a.Name.Value] {
+	if a == nil || a.Name == nil || !inertEnv()[a.Name.Value] {
 		return false
 	}
 	v, ok := assignLiteral(a)
@@ -173,5 +176,5 @@ func inertAssigns(as []*syntax.Assign) bool {
 // is NAME=value for an inert variable with a plain word as value.
 func inertOperand(w word) bool {
 	name, v, ok := strings.Cut(w.text, "=")
-	return ok && !w.dynamic && !w.pattern && !w.special && inertEnv[name] && inertSetting(name, v)
+	return ok && !w.dynamic && !w.pattern && !w.special && inertEnv()[name] && inertSetting(name, v)
 }

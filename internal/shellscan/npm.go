@@ -26,25 +26,27 @@ var npmCommands = []string{
 
 // npmAliases are the other names npm 11 takes for its commands: each
 // maps to a command or to another alias.
-var npmAliases = map[string]string{
-	"author": "owner", "home": "docs", "issues": "bugs", "info": "view", "show": "view", "find": "search",
-	"add": "install", "unlink": "uninstall", "remove": "uninstall", "rm": "uninstall", "r": "uninstall",
-	"un": "uninstall", "rb": "rebuild", "list": "ls", "ln": "link", "create": "init", "i": "install",
-	"it": "install-test", "cit": "install-ci-test", "u": "update", "up": "update", "c": "config",
-	"s": "search", "se": "search", "tst": "test", "t": "test", "ddp": "dedupe", "v": "view",
-	"run-script": "run", "clean-install": "ci", "clean-install-test": "install-ci-test", "x": "exec",
-	"why": "explain", "la": "ll", "verison": "version", "ic": "ci", "innit": "init", "in": "install",
-	"ins": "install", "inst": "install", "insta": "install", "instal": "install", "isnt": "install",
-	"isnta": "install", "isntal": "install", "isntall": "install", "install-clean": "ci",
-	"isntall-clean": "ci", "hlep": "help", "dist-tags": "dist-tag", "upgrade": "update", "udpate": "update",
-	"rum": "run", "sit": "install-ci-test", "urn": "run", "ogr": "org", "add-user": "adduser",
-}
+var npmAliases = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"author": "owner", "home": "docs", "issues": "bugs", "info": "view", "show": "view", "find": "search",
+		"add": "install", "unlink": "uninstall", "remove": "uninstall", "rm": "uninstall", "r": "uninstall",
+		"un": "uninstall", "rb": "rebuild", "list": "ls", "ln": "link", "create": "init", "i": "install",
+		"it": "install-test", "cit": "install-ci-test", "u": "update", "up": "update", "c": "config",
+		"s": "search", "se": "search", "tst": "test", "t": "test", "ddp": "dedupe", "v": "view",
+		"run-script": "run", "clean-install": "ci", "clean-install-test": "install-ci-test", "x": "exec",
+		"why": "explain", "la": "ll", "verison": "version", "ic": "ci", "innit": "init", "in": "install",
+		"ins": "install", "inst": "install", "insta": "install", "instal": "install", "isnt": "install",
+		"isnta": "install", "isntal": "install", "isntall": "install", "install-clean": "ci",
+		"isntall-clean": "ci", "hlep": "help", "dist-tags": "dist-tag", "upgrade": "update", "udpate": "update",
+		"rum": "run", "sit": "install-ci-test", "urn": "run", "ogr": "org", "add-user": "adduser",
+	}
+})
 
 // npmNames are the commands and the alias names, among which a prefix
 // must be unique.
 var npmNames = sync.OnceValue(func() []string {
 	names := append([]string(nil), npmCommands...)
-	for a := range npmAliases {
+	for a := range npmAliases() {
 		names = append(names, a)
 	}
 	return names
@@ -73,7 +75,7 @@ func npmCommand(w string) string {
 			return c
 		}
 	}
-	if c, ok := npmAliases[w]; ok {
+	if c, ok := npmAliases()[w]; ok {
 		return npmResolve(c)
 	}
 	match := ""
@@ -91,7 +93,7 @@ func npmCommand(w string) string {
 // npmResolve follows aliases to a command.
 func npmResolve(n string) string {
 	for i := 0; i < 4; i++ {
-		c, ok := npmAliases[n]
+		c, ok := npmAliases()[n]
 		if !ok {
 			return n
 		}
@@ -105,22 +107,26 @@ func npmResolve(n string) string {
 // none (but a following true or false). The short ones are npm's
 // shorthands.
 var (
-	npmValueOptions = map[string]bool{
-		"--prefix": true, "-C": true, "--workspace": true, "-w": true, "--loglevel": true, "--registry": true,
-		"--cache": true, "--userconfig": true, "--globalconfig": true, "--tag": true, "--otp": true,
-		"--scope": true, "--include": true, "--omit": true, "--call": true, "-c": true,
-	}
-	npmFlagOptions = map[string]bool{
-		"-s": true, "--silent": true, "-q": true, "--quiet": true, "-g": true, "--global": true, "-y": true,
-		"--yes": true, "-f": true, "--force": true, "-d": true, "-dd": true, "-ddd": true, "--verbose": true,
-		"--json": true, "-l": true, "--long": true, "-p": true, "--parseable": true, "--offline": true,
-		"--prefer-offline": true, "--prefer-online": true, "--dry-run": true, "--ignore-scripts": true,
-		"--production": true, "-S": true, "--save": true, "-D": true, "--save-dev": true, "-E": true,
-		"--save-exact": true, "-O": true, "--save-optional": true, "-P": true, "--save-prod": true,
-		"--legacy-peer-deps": true, "--workspaces": true, "-ws": true, "--include-workspace-root": true,
-		"--if-present": true, "--foreground-scripts": true, "-v": true, "--version": true, "-h": true,
-		"--help": true, "--usage": true,
-	}
+	npmValueOptions = sync.OnceValue(func() map[string]bool {
+		return map[string]bool{
+			"--prefix": true, "-C": true, "--workspace": true, "-w": true, "--loglevel": true, "--registry": true,
+			"--cache": true, "--userconfig": true, "--globalconfig": true, "--tag": true, "--otp": true,
+			"--scope": true, "--include": true, "--omit": true, "--call": true, "-c": true,
+		}
+	})
+	npmFlagOptions = sync.OnceValue(func() map[string]bool {
+		return map[string]bool{
+			"-s": true, "--silent": true, "-q": true, "--quiet": true, "-g": true, "--global": true, "-y": true,
+			"--yes": true, "-f": true, "--force": true, "-d": true, "-dd": true, "-ddd": true, "--verbose": true,
+			"--json": true, "-l": true, "--long": true, "-p": true, "--parseable": true, "--offline": true,
+			"--prefer-offline": true, "--prefer-online": true, "--dry-run": true, "--ignore-scripts": true,
+			"--production": true, "-S": true, "--save": true, "-D": true, "--save-dev": true, "-E": true,
+			"--save-exact": true, "-O": true, "--save-optional": true, "-P": true, "--save-prod": true,
+			"--legacy-peer-deps": true, "--workspaces": true, "-ws": true, "--include-workspace-root": true,
+			"--if-present": true, "--foreground-scripts": true, "-v": true, "--version": true, "-h": true,
+			"--help": true, "--usage": true,
+		}
+	})
 )
 
 // npmArgs returns the arguments of npm with the command word first and
@@ -143,9 +149,9 @@ func npmArgs(args []word) (out []word, ok bool, why string) {
 		case !strings.HasPrefix(t, "-") || t == "-":
 			return npmFirst(args, i, append(append([]word(nil), args[:i]...), args[i+1:]...)), true, ""
 		case strings.Contains(t, "="):
-		case npmValueOptions[t]:
+		case npmValueOptions()[t]:
 			i++
-		case npmFlagOptions[t] || strings.HasPrefix(t, "--no-"):
+		case npmFlagOptions()[t] || strings.HasPrefix(t, "--no-"):
 			if i+1 < len(args) && (args[i+1].text == "true" || args[i+1].text == "false") {
 				i++
 			}
@@ -189,7 +195,7 @@ func (an *analyzer) npm(name string, args []word) ([]word, bool) {
 			u.others = append(u.others, canon)
 		}
 	}
-	if npmGlobal(out[1:]) && !npmGlobalReads[out[0].text] {
+	if npmGlobal(out[1:]) && !npmGlobalReads()[out[0].text] {
 		// The global prefix (/usr/lib/node_modules and the bin
 		// directory beside it) lies outside the workdir: npm -g rm npm
 		// removes npm, npm -g install and update run the packages'
@@ -223,12 +229,14 @@ func (an *analyzer) npm(name string, args []word) ([]word, bool) {
 
 // npmGlobalReads are the commands that only show state or the registry's
 // data, in global mode too.
-var npmGlobalReads = map[string]bool{
-	"ls": true, "ll": true, "outdated": true, "prefix": true, "root": true, "view": true, "help": true,
-	"help-search": true, "search": true, "explain": true, "fund": true, "doctor": true, "ping": true,
-	"whoami": true, "config": true, "get": true, "query": true, "docs": true, "bugs": true, "repo": true,
-	"sbom": true, "cache": true, "completion": true,
-}
+var npmGlobalReads = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"ls": true, "ll": true, "outdated": true, "prefix": true, "root": true, "view": true, "help": true,
+		"help-search": true, "search": true, "explain": true, "fund": true, "doctor": true, "ping": true,
+		"whoami": true, "config": true, "get": true, "query": true, "docs": true, "bugs": true, "repo": true,
+		"sbom": true, "cache": true, "completion": true,
+	}
+})
 
 // npmGlobal reports whether the words after npm's command, up to "--",
 // may put npm in global mode: -g (alone or in a cluster of shorthands),

@@ -17,7 +17,7 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	name := programName(path.Base(ws[0].text))
 	args := ws[1:]
 	if an.guess {
-		if builtinOnly[name] || guessDataWords[name] || len(args) == 0 && !an.stdinFed {
+		if builtinOnly()[name] || guessDataWords()[name] || len(args) == 0 && !an.stdinFed {
 			// A builtin is no program to run; a data word or a command
 			// given nothing does nothing the caller does not check.
 			return false
@@ -78,7 +78,7 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		an.opaque(name + " is a git program run outside git's own option checks")
 		return false
 	}
-	if containerEngines[name] && !an.container(name, args, depth, chain) {
+	if containerEngines()[name] && !an.container(name, args, depth, chain) {
 		return false
 	}
 	switch name {
@@ -177,7 +177,7 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		// of a file's type; copy, save, move, trash … write the locations
 		// they name as URIs (file:///…, percent-encoded), and trash:// is
 		// in the home directory.
-		if len(args) > 0 && !(gioReads[args[0].text] || args[0].text == "mime" && len(args) < 3) {
+		if len(args) > 0 && !(gioReads()[args[0].text] || args[0].text == "mime" && len(args) < 3) {
 			an.opaque("gio " + clipName(args[0].text) + " runs programs or writes locations the analysis does not model")
 			return false
 		}
@@ -188,7 +188,7 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		// lifecycle scripts), with the settings of .npmrc, and those
 		// scripts mostly run node files.
 		if !onlyVersion(args) {
-			an.usesCode(name, "/", append([]string{".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs"}, languageFiles["node"]...)...)
+			an.usesCode(name, "/", append([]string{".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs"}, languageFiles()["node"]...)...)
 		}
 	case "cargo":
 		// It builds the crate of Cargo.toml and runs its build script
@@ -209,7 +209,7 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	if isCompiler(name) {
 		an.compiler(name, args)
 	}
-	if jdkTools[name] {
+	if jdkTools()[name] {
 		an.java(name, args)
 	}
 	if name == "rustc" || name == "rustdoc" {
@@ -488,11 +488,13 @@ func optionBefore(verbs []string, before []word) bool {
 
 // readOnlyWords are the first words after a configuration subcommand
 // that only show it.
-var readOnlyWords = map[string]bool{
-	"list": true, "--list": true, "-l": true, "get": true, "--get": true, "view": true, "show": true,
-	"--show": true, "--describe": true, "current-context": true, "get-contexts": true, "get-clusters": true,
-	"get-users": true, "help": true, "--help": true, "-h": true,
-}
+var readOnlyWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"list": true, "--list": true, "-l": true, "get": true, "--get": true, "view": true, "show": true,
+		"--show": true, "--describe": true, "current-context": true, "get-contexts": true, "get-clusters": true,
+		"get-users": true, "help": true, "--help": true, "-h": true,
+	}
+})
 
 // writes reports whether the words after a configuration subcommand make
 // it write: one of verbs (an option also as -o=value or -ovalue), or, for
@@ -513,8 +515,8 @@ func writes(verbs []string, after []word) bool {
 		return false
 	}
 	for _, b := range after {
-		if !strings.HasPrefix(b.text, "-") || readOnlyWords[b.text] {
-			return !readOnlyWords[b.text]
+		if !strings.HasPrefix(b.text, "-") || readOnlyWords()[b.text] {
+			return !readOnlyWords()[b.text]
 		}
 	}
 	return true
@@ -894,8 +896,10 @@ func isAssignment(s string) bool {
 
 // suShells are the shells su -s may name for the command of -c to be the
 // bash script the analysis reads it as.
-var suShells = map[string]bool{"/bin/sh": true, "/bin/bash": true, "/usr/bin/sh": true, "/usr/bin/bash": true,
-	"/bin/dash": true, "/usr/bin/dash": true}
+var suShells = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"/bin/sh": true, "/bin/bash": true, "/usr/bin/sh": true, "/usr/bin/bash": true,
+		"/bin/dash": true, "/usr/bin/dash": true}
+})
 
 // suShellOK reports whether every program su -s or --shell names (it
 // runs the last) is one of suShells; a word only known when the line runs
@@ -915,7 +919,7 @@ func suShellOK(args []word) bool {
 				if !hasVal && i+1 < len(args) {
 					v = args[i+1].text
 				}
-				if !suShells[v] {
+				if !suShells()[v] {
 					return false
 				}
 			}
@@ -934,7 +938,7 @@ func suShellOK(args []word) bool {
 				if v == "" && i+1 < len(args) {
 					v = args[i+1].text
 				}
-				if !suShells[v] {
+				if !suShells()[v] {
 					return false
 				}
 				break
@@ -1131,23 +1135,27 @@ func canonLong(opt string, known []string) string {
 }
 
 // gioReads are the gio subcommands that only read.
-var gioReads = map[string]bool{
-	"info": true, "list": true, "cat": true, "tree": true, "help": true, "version": true, "monitor": true,
-}
+var gioReads = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"info": true, "list": true, "cat": true, "tree": true, "help": true, "version": true, "monitor": true,
+	}
+})
 
 // hookInstallers are the tools that install git hooks (into .git/hooks,
 // or by setting core.hooksPath in .git/config), with the words that make
 // them do it; "" is a run with no arguments.
-var hookInstallers = map[string][]string{
-	"pre-commit": {"install", "init-templatedir", "uninstall"}, "lefthook": {"install", "add", "uninstall"},
-	"husky": {"", "install", "init", "uninstall"}, "overcommit": {"--install", "-i", "--uninstall", "-u"},
-	"simple-git-hooks": {""}, "ggshield": {"install"}, "talisman": {"--install", "-i"},
-}
+var hookInstallers = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"pre-commit": {"install", "init-templatedir", "uninstall"}, "lefthook": {"install", "add", "uninstall"},
+		"husky": {"", "install", "init", "uninstall"}, "overcommit": {"--install", "-i", "--uninstall", "-u"},
+		"simple-git-hooks": {""}, "ggshield": {"install"}, "talisman": {"--install", "-i"},
+	}
+})
 
 // hookInstall returns why the command name args installs git hooks (see
 // hookInstallers), or "".
 func hookInstall(name string, args []word) string {
-	words, ok := hookInstallers[name]
+	words, ok := hookInstallers()[name]
 	if !ok {
 		return ""
 	}
@@ -1168,8 +1176,10 @@ func hookInstall(name string, args []word) string {
 // so it puts no "--" before the program's name, and npm reads the options
 // after the name as its own (npx --no ver --node-options=--require=./y
 // runs ./y in node).
-var npxOptions = map[string]bool{"--no-install": true, "--yes": true, "-y": true, "--quiet": true,
-	"-q": true, "--prefer-offline": true, "--offline": true}
+var npxOptions = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"--no-install": true, "--yes": true, "-y": true, "--quiet": true,
+		"-q": true, "--prefer-offline": true, "--offline": true}
+})
 
 // npx records npx NAME ARGS as the program node_modules/.bin/NAME run with
 // ARGS, which npx runs when the project has installed it there, as it runs
@@ -1182,7 +1192,7 @@ var npxOptions = map[string]bool{"--no-install": true, "--yes": true, "-y": true
 // when it runs are opaque.
 func (an *analyzer) npx(args []word, depth, chain int) bool {
 	i := 0
-	for i < len(args) && npxOptions[args[i].text] && !args[i].dynamic && !args[i].pattern {
+	for i < len(args) && npxOptions()[args[i].text] && !args[i].dynamic && !args[i].pattern {
 		i++
 	}
 	if i < len(args) && args[i].text == "--" && !args[i].dynamic {
@@ -1197,7 +1207,7 @@ func (an *analyzer) npx(args []word, depth, chain int) bool {
 		an.opaque("npx runs " + clipName(prog.text) + ", which is no program a project installs by name")
 		return false
 	}
-	an.usesCode("npx", "/", append([]string{".npmrc"}, languageFiles["node"]...)...)
+	an.usesCode("npx", "/", append([]string{".npmrc"}, languageFiles()["node"]...)...)
 	bin := "node_modules/.bin/" + prog.text
 	if len(an.a.localPrograms) >= maxAccessPaths {
 		an.opaque("the line runs too many programs of node_modules to check")
