@@ -58,6 +58,12 @@ var ErrNotRunning = errors.New("liteagent: no prompt is running on the session")
 // be idle: the agent waits for the hook, so that would never end.
 var ErrReentrant = errors.New("liteagent: a hook cannot await another run, maintenance, or close on the same agent family; schedule it after the hook returns")
 
+// ErrNoResult is returned by [Agent.Send] and [Query] when a turn's events
+// end without a done event carrying a [Result] and without an error that
+// says why. It reports a broken promise of the event stream, not a failure
+// of the model or the stores; the session log stays valid.
+var ErrNoResult = errors.New("liteagent: turn ended without a result")
+
 // ErrNoSessions is returned by the session management methods of an agent
 // whose sessions are disabled and that has no Checkpointer.
 var ErrNoSessions = errors.New("liteagent: session management requires a checkpointer (it is disabled when sessions are off)")
@@ -888,17 +894,30 @@ func (a *Agent) startTurn(ctx context.Context, id string, background bool) (cont
 	return a.sched.startTurn(ctx, a.life, id, background)
 }
 
-// Send runs prompt like Run and returns its result.
+// Send runs prompt like Run and returns its result: the Result of the done
+// event, or the error that ended the turn. A cancelled ctx is not an error:
+// the turn stops with stop reason aborted. When the events end without a
+// done event carrying a Result and without an error, Send returns
+// [ErrNoResult] (never a nil Result with a nil error).
 func (a *Agent) Send(ctx context.Context, prompt string) (*Result, error) {
-	for ev, err := range a.Run(ctx, prompt) {
+	return resultOf(a.Run(ctx, prompt))
+}
+
+// resultOf returns the Result of the done event of a turn's events, the
+// error that ended them, or ErrNoResult.
+func resultOf(events iter.Seq2[Event, error]) (*Result, error) {
+	for ev, err := range events {
 		if err != nil {
 			return nil, err
 		}
 		if ev.Type == engine.EventDone {
+			if ev.Result == nil {
+				return nil, ErrNoResult
+			}
 			return ev.Result, nil
 		}
 	}
-	return nil, errors.New("liteagent: turn ended without a result")
+	return nil, ErrNoResult
 }
 
 // ListSessions returns the stored sessions, most recent first.
