@@ -490,11 +490,30 @@ func loadConfig(ctx context.Context, opts Options) (config, error) {
 			return config{}, err
 		}
 	}
+	if err := bindPermission(opts, cfg.lay); err != nil {
+		return config{}, err
+	}
 	cfg.log = opts.Logger
 	if cfg.log == nil {
 		cfg.log = slog.New(slog.DiscardHandler)
 	}
 	return cfg, nil
+}
+
+// bindPermission binds a *permission.FilePolicy given as opts.Permission
+// to the agent's workdir and storage (see [permission.FilePolicy.Bind]):
+// the fields it was made without take the agent's values, and one made
+// for another project is an *OptionError for Permission.
+func bindPermission(opts Options, lay layout) error {
+	fp, ok := opts.Permission.(*permission.FilePolicy)
+	if !ok || fp == nil {
+		return nil
+	}
+	err := fp.Bind(lay.workdir, storage.Options{Namespace: lay.paths.Namespace, Home: lay.paths.Home, Codec: opts.Storage.Codec})
+	if be, ok := errors.AsType[*permission.BindError](err); ok {
+		return &OptionError{Field: "Permission", Message: "Permission is a file policy for another " + strings.ToLower(strings.TrimPrefix(be.Field, "Storage.")), Err: err}
+	}
+	return err
 }
 
 // newAgent returns an Agent with its layout and logger, its current
