@@ -88,6 +88,7 @@ func TestAFilePolicyForAnotherProjectIsRefused(t *testing.T) {
 		{"workdir", permission.FileOptions{Workdir: other}, "Workdir"},
 		{"namespace", permission.FileOptions{Storage: storage.Options{Namespace: "other"}}, "Storage.Namespace"},
 		{"home", permission.FileOptions{Storage: storage.Options{Home: other}}, "Storage.Home"},
+		//lint:ignore SA1019 the deprecated Home is a home the policy was given too
 		{"deprecated home", permission.FileOptions{Home: other}, "Storage.Home"},
 		{"codec", permission.FileOptions{Storage: storage.Options{Codec: aeadCodec(t, "k2")}}, "Storage.Codec"},
 	} {
