@@ -58,6 +58,14 @@ var ErrNotRunning = errors.New("liteagent: no prompt is running on the session")
 // be idle: the agent waits for the hook, so that would never end.
 var ErrReentrant = errors.New("liteagent: a hook cannot await another run, maintenance, or close on the same agent family; schedule it after the hook returns")
 
+// ErrEmptySteer is returned by [Agent.Steer] for text that is empty or
+// only white space.
+var ErrEmptySteer = errors.New("liteagent: Steer needs text")
+
+// ErrNilSubscriber is returned by [Agent.Subscribe] and
+// [Agent.SubscribeAll] given a nil function.
+var ErrNilSubscriber = errors.New("liteagent: Subscribe needs a function")
+
 // ErrNoResult is returned by [Agent.Send] and [Query] when a turn's events
 // end without a done event carrying a [Result] and without an error that
 // says why. It reports a broken promise of the event stream, not a failure
@@ -890,14 +898,15 @@ func (a *Agent) Run(ctx context.Context, prompt string) iter.Seq2[Event, error] 
 // session: the model gets it at its next call, after the running tools or,
 // when it has just answered, in one more call. It returns ErrNotRunning
 // when no prompt runs there (an autonomous turn that delivers background
-// work is not one), or when the prompt is at its last model call. Text
-// taken by a prompt that is then cancelled or fails is dropped.
+// work is not one), or when the prompt is at its last model call, and
+// ErrEmptySteer for text that is empty or only white space. Text taken by
+// a prompt that is then cancelled or fails is dropped.
 func (a *Agent) Steer(text string) error {
 	if !a.made() {
 		return ErrClosed
 	}
 	if strings.TrimSpace(text) == "" {
-		return errors.New("liteagent: Steer needs text")
+		return ErrEmptySteer
 	}
 	if !a.eng.Steer(a.SessionID(), model.UserText(text)) {
 		return ErrNotRunning
