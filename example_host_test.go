@@ -110,3 +110,41 @@ func ExampleOptions_hooks() {
 	// tool:end glob completed
 	// Nothing there.
 }
+
+// Subagents: the model dispatches a general-purpose subagent with the
+// Agent tool and ends its turn; the subagent's answer comes back to the
+// session in an autonomous turn, whose result Query waits for and returns.
+// A host using an Agent instead waits with AwaitIdle.
+func ExampleQuery_subagents() {
+	ctx := context.Background()
+	home, _ := os.MkdirTemp("", "subagents-home")
+	defer os.RemoveAll(home)
+	provider := modeltest.NewFunc(func(ctx context.Context, req model.Request) ([]model.Chunk, error) {
+		var history strings.Builder
+		for _, m := range req.Messages {
+			history.WriteString(m.PlainText())
+		}
+		switch {
+		case strings.HasPrefix(req.System, `You are the "general-purpose" subagent`):
+			return modeltest.Text("There are 3 TODOs.").Chunks(), nil
+		case strings.Contains(history.String(), "<background-task-completed"): // the group's result
+			return modeltest.Text("The helper found 3 TODOs.").Chunks(), nil
+		case len(req.Messages) == 1:
+			return modeltest.ToolCalls(model.ToolCallBlock("a1", "Agent", json.RawMessage(
+				`{"tasks":[{"display_name":"Counter","subagent_type":"general-purpose","prompt":"Count the TODOs."}]}`))).Chunks(), nil
+		}
+		return modeltest.Text("A helper is counting.").Chunks(), nil
+	})
+	res, err := liteagent.Query(ctx, liteagent.QueryOptions{
+		Options: liteagent.Options{
+			Model: provider, ModelName: "claude-sonnet-4-5", Workdir: ".",
+			Storage: storage.Options{Home: home},
+		},
+		Prompt: "How many TODOs are there?",
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Text)
+	// Output: The helper found 3 TODOs.
+}
