@@ -194,9 +194,8 @@ type Options struct {
 	// nothing (its configuration files are still read from the data home
 	// and the project directory): store/postgres keeps them in PostgreSQL
 	// for agents on several hosts. With a Store (and no Checkpointer) the
-	// agent does not create the data home either: nothing it runs needs
-	// a directory there, and a home that does not exist is only read
-	// from (it has no configuration files) and swept (nothing to remove). Storage.Codec applies to every record
+	// agent never creates the data home: it only reads configuration
+	// files there, and the cleanup sweep only removes stale files. Storage.Codec applies to every record
 	// it keeps. nil means the data home's files. A Checkpointer, when set,
 	// keeps the sessions instead; DisableSessions keeps everything in
 	// memory. The Store stays the host's: Close does not close it, so
