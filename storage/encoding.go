@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -85,8 +86,8 @@ func (e Encoding) Encoded() bool { return e.Codec != nil }
 // invalid ID, an ID method that panics), plaintext that is not UTF-8
 // under a codec, and, without a codec, plaintext that is itself a JSON
 // object with a "liteAgentStorage" key (Decode would take it for an
-// encoded record). A codec that panics fails like one that returns an
-// error.
+// encoded record); those last two wrap [ErrUnstorable]. A codec that
+// panics fails like one that returns an error.
 func (e Encoding) Encode(ctx context.Context, kind Kind, scopeID, recordID string, plaintext []byte) ([]byte, error) {
 	if err := e.checkRecord("encode", kind, recordID); err != nil {
 		return nil, err
@@ -99,6 +100,14 @@ func (e Encoding) Encode(ctx context.Context, kind Kind, scopeID, recordID strin
 	}
 	return e.appendEncode(ctx, nil, kind, scopeID, recordID, plaintext, nil)
 }
+
+// ErrUnstorable is the cause of the *[Error] with which [Encoding.Encode]
+// refuses a record because [Encoding.Decode] with the same Encoding could
+// not give it back: plaintext that has the form of an envelope, stored
+// without a codec, or plaintext that is not UTF-8, under one. It depends
+// on the content alone, so a caller that can keep such content some other
+// way (in place, say, rather than archived) tests for it with errors.Is.
+var ErrUnstorable = errors.New("storage: the record cannot be stored so that it reads back")
 
 // checkRecord refuses, as a *Error of op, an Encoding whose namespace is
 // invalid and a kind that is none of the Kind constants. The codec is
@@ -118,7 +127,7 @@ func (e Encoding) checkRecord(op string, kind Kind, recordID string) error {
 // take for an encoded one, and so could never read back.
 func checkPlaintext(kind Kind, recordID string, plaintext []byte) error {
 	if looksEnveloped(plaintext) {
-		return &Error{Op: "encode", Kind: kind, Record: recordID, Message: "Plaintext record has the form of encoded storage and could not be read back"}
+		return (&Error{Op: "encode", Kind: kind, Record: recordID, Message: "Plaintext record has the form of encoded storage and could not be read back"}).WithCause(ErrUnstorable)
 	}
 	return nil
 }
@@ -163,7 +172,7 @@ func (e Encoding) appendEncode(ctx context.Context, dst []byte, kind Kind, scope
 	}
 	if !utf8.Valid(plaintext) {
 		// Decode refuses a record whose plaintext is not UTF-8.
-		return nil, &Error{Op: "encode", Kind: kind, Record: recordID, Message: "Storage encode requires UTF-8 plaintext (" + string(kind) + ")"}
+		return nil, (&Error{Op: "encode", Kind: kind, Record: recordID, Message: "Storage encode requires UTF-8 plaintext (" + string(kind) + ")"}).WithCause(ErrUnstorable)
 	}
 	sc := e.Context(kind, scopeID, recordID)
 	base := len(dst)
