@@ -38,7 +38,7 @@ func cleanupOptions(opts Options, paths storage.ProjectPaths) (retention.Options
 		if v := os.Getenv(CleanupDaysEnv); v != "" {
 			days, err := strconv.Atoi(v)
 			if err != nil || days < 0 || days > 100_000 {
-				return retention.Options{}, false, fmt.Errorf("liteagent: %s=%q: want a whole number of days, 0 to turn the sweep off", CleanupDaysEnv, v)
+				return retention.Options{}, false, &OptionError{Field: "Cleanup.MaxAge", Message: fmt.Sprintf("%s=%q: want a whole number of days, 0 to turn the sweep off", CleanupDaysEnv, v)}
 			}
 			if days == 0 {
 				return retention.Options{}, false, nil

@@ -58,6 +58,20 @@ var ErrNotRunning = errors.New("liteagent: no prompt is running on the session")
 // be idle: the agent waits for the hook, so that would never end.
 var ErrReentrant = errors.New("liteagent: a hook cannot await another run, maintenance, or close on the same agent family; schedule it after the hook returns")
 
+// ErrEmptySteer is returned by [Agent.Steer] for text that is empty or
+// only white space.
+var ErrEmptySteer = errors.New("liteagent: Steer needs text")
+
+// ErrNilSubscriber is returned by [Agent.Subscribe] and
+// [Agent.SubscribeAll] given a nil function.
+var ErrNilSubscriber = errors.New("liteagent: Subscribe needs a function")
+
+// ErrNoResult is returned by [Agent.Send] and [Query] when a turn's events
+// end without a done event carrying a [Result] and without an error that
+// says why. It reports a broken promise of the event stream, not a failure
+// of the model or the stores; the session log stays valid.
+var ErrNoResult = errors.New("liteagent: turn ended without a result")
+
 // ErrNoSessions is returned by the session management methods of an agent
 // whose sessions are disabled and that has no Checkpointer.
 var ErrNoSessions = errors.New("liteagent: session management requires a checkpointer (it is disabled when sessions are off)")
@@ -179,7 +193,9 @@ type Options struct {
 	// of the data home's projects directory, where the agent then writes
 	// nothing (its configuration files are still read from the data home
 	// and the project directory): store/postgres keeps them in PostgreSQL
-	// for agents on several hosts. Storage.Codec applies to every record
+	// for agents on several hosts. With a Store (and no Checkpointer) the
+	// agent never creates the data home: it only reads configuration
+	// files there, and the cleanup sweep only removes stale files. Storage.Codec applies to every record
 	// it keeps. nil means the data home's files. A Checkpointer, when set,
 	// keeps the sessions instead; DisableSessions keeps everything in
 	// memory. The Store stays the host's: Close does not close it, so
@@ -481,11 +497,30 @@ func loadConfig(ctx context.Context, opts Options) (config, error) {
 			return config{}, err
 		}
 	}
+	if err := bindPermission(opts, cfg.lay); err != nil {
+		return config{}, err
+	}
 	cfg.log = opts.Logger
 	if cfg.log == nil {
 		cfg.log = slog.New(slog.DiscardHandler)
 	}
 	return cfg, nil
+}
+
+// bindPermission binds a *permission.FilePolicy given as opts.Permission
+// to the agent's workdir and storage (see [permission.FilePolicy.Bind]):
+// the fields it was made without take the agent's values, and one made
+// for another project is an *OptionError for Permission.
+func bindPermission(opts Options, lay layout) error {
+	fp, ok := opts.Permission.(*permission.FilePolicy)
+	if !ok || fp == nil {
+		return nil
+	}
+	err := fp.Bind(lay.workdir, storage.Options{Namespace: lay.paths.Namespace, Home: lay.paths.Home, Codec: opts.Storage.Codec})
+	if be, ok := errors.AsType[*permission.BindError](err); ok {
+		return &OptionError{Field: "Permission", Message: "Permission is a file policy for another " + strings.ToLower(strings.TrimPrefix(be.Field, "Storage.")), Err: err}
+	}
+	return err
 }
 
 // newAgent returns an Agent with its layout and logger, its current
@@ -862,14 +897,15 @@ func (a *Agent) Run(ctx context.Context, prompt string) iter.Seq2[Event, error] 
 // session: the model gets it at its next call, after the running tools or,
 // when it has just answered, in one more call. It returns ErrNotRunning
 // when no prompt runs there (an autonomous turn that delivers background
-// work is not one), or when the prompt is at its last model call. Text
-// taken by a prompt that is then cancelled or fails is dropped.
+// work is not one), or when the prompt is at its last model call, and
+// ErrEmptySteer for text that is empty or only white space. Text taken by
+// a prompt that is then cancelled or fails is dropped.
 func (a *Agent) Steer(text string) error {
 	if !a.made() {
 		return ErrClosed
 	}
 	if strings.TrimSpace(text) == "" {
-		return errors.New("liteagent: Steer needs text")
+		return ErrEmptySteer
 	}
 	if !a.eng.Steer(a.SessionID(), model.UserText(text)) {
 		return ErrNotRunning
@@ -888,17 +924,30 @@ func (a *Agent) startTurn(ctx context.Context, id string, background bool) (cont
 	return a.sched.startTurn(ctx, a.life, id, background)
 }
 
-// Send runs prompt like Run and returns its result.
+// Send runs prompt like Run and returns its result: the Result of the done
+// event, or the error that ended the turn. A cancelled ctx is not an error:
+// the turn stops with stop reason aborted. When the events end without a
+// done event carrying a Result and without an error, Send returns
+// [ErrNoResult] (never a nil Result with a nil error).
 func (a *Agent) Send(ctx context.Context, prompt string) (*Result, error) {
-	for ev, err := range a.Run(ctx, prompt) {
+	return resultOf(a.Run(ctx, prompt))
+}
+
+// resultOf returns the Result of the done event of a turn's events, the
+// error that ended them, or ErrNoResult.
+func resultOf(events iter.Seq2[Event, error]) (*Result, error) {
+	for ev, err := range events {
 		if err != nil {
 			return nil, err
 		}
 		if ev.Type == engine.EventDone {
+			if ev.Result == nil {
+				return nil, ErrNoResult
+			}
 			return ev.Result, nil
 		}
 	}
-	return nil, errors.New("liteagent: turn ended without a result")
+	return nil, ErrNoResult
 }
 
 // ListSessions returns the stored sessions, most recent first.

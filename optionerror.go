@@ -6,7 +6,8 @@ package liteagent
 // the one New has always returned, starting "liteagent: ".
 type OptionError struct {
 	// Field names the refused field, such as "Model", "Workdir",
-	// "TaskListID", "MaxTurns" or "Cleanup.MaxAge".
+	// "TaskListID", "MaxTurns", "Permission" or "Cleanup.MaxAge" (also
+	// for an invalid LITE_AGENT_CLEANUP_DAYS, which sets its default).
 	Field string
 	// Message says what is wrong, in our own words.
 	Message string

@@ -9,15 +9,22 @@ import "github.com/lite-agent/lite-agent-go/permission"
 // The layers are the managed file (opts.ManagedFile, or
 // LITE_AGENT_MANAGED_PERMISSIONS for the default namespace only), the user
 // file <home>/permissions.json, the inline rules, and the project file
-// <workdir>/.<namespace>/permissions.json, with the paths resolved like the
-// agent's, so pass the same Workdir and Storage:
+// <workdir>/.<namespace>/permissions.json. Leave opts.Workdir and
+// opts.Storage zero: [New] binds the policy to the agent (see
+// [permission.FilePolicy.Bind]), so that those paths are resolved like
+// the agent's, from its Workdir and Storage:
 //
-//	storage := storage.Options{Namespace: "acme", Home: "/data/acme"}
-//	perm, err := liteagent.PermissionFilePolicy(permission.FileOptions{
-//		Workdir: wd, Storage: storage, Default: permission.Deny,
-//	})
+//	perm, err := liteagent.PermissionFilePolicy(permission.FileOptions{Default: permission.Deny})
 //	if err != nil { … }
 //	agent, err := liteagent.New(ctx, liteagent.Options{…, Workdir: wd, Storage: storage, Permission: perm})
+//
+// Until it is bound, the policy reads the files of the working directory
+// and of the default namespace's home. A Workdir or Storage field that is
+// set must equal the agent's: New refuses one that differs with an
+// *[OptionError] for Permission wrapping the *permission.BindError, and so
+// it refuses a policy bound to an agent of another project. Only a
+// *permission.FilePolicy given as Options.Permission itself is bound; one
+// composed into another policy keeps the paths it was made with.
 //
 // Project rules can deny or ask but never allow what the host layers do
 // not; the files are reloaded when they change, a broken file fails every

@@ -3,6 +3,7 @@ package liteagent_test
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	liteagent "github.com/lite-agent/lite-agent-go"
 	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/spill"
@@ -263,4 +265,74 @@ func (nilStore) Archive(context.Context, storage.Encoding, string) (archive.Arch
 func (nilStore) Spill(context.Context, storage.Encoding) (spill.Store, error) { return nil, nil }
 func (nilStore) DeleteSession(context.Context, storage.Encoding, string) error {
 	return nil
+}
+
+// TestAStoreCreatesNoDataHome checks that an agent whose state all lives
+// in a Store never creates its data home, which does not exist: not in
+// New (its cleanup sweep included), not in a turn that creates a task,
+// writes and reads files (a large one, archived), runs bash in the
+// foreground and the background and a subagent, nor in Compact, Restore
+// or Close. Configuration files are only read from the home, and
+// with LegacyCompaction the spill store is the Store's.
+func TestAStoreCreatesNoDataHome(t *testing.T) {
+	for _, legacy := range []bool{false, true} {
+		t.Run(map[bool]string{false: "context engine", true: "legacy compaction"}[legacy], func(t *testing.T) {
+			f := newFixture(t)
+			if err := os.WriteFile(filepath.Join(f.workdir, "big.txt"), []byte(strings.Repeat("line of a large file\n", 3000)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			f.p = modeltest.NewFunc(func(ctx context.Context, req model.Request) ([]model.Chunk, error) {
+				switch all := allText(req); {
+				case strings.HasPrefix(req.System, `You are the "general-purpose" subagent`):
+					return modeltest.Text("child done").Chunks(), nil
+				case len(req.Messages) == 1 && strings.Contains(all, "go"):
+					return modeltest.ToolCalls(
+						call("t", "TaskCreate", `{"subject":"one","description":"d"}`),
+						call("w", "write_file", `{"path":"x.txt","content":"hi"}`),
+						call("r", "read_file", `{"path":"big.txt"}`),
+						call("b", "bash", `{"command":"echo hi"}`),
+						call("bg", "bash", `{"command":"sleep 0.1; echo later","run_in_background":true}`),
+						call("a1", "Agent", `{"tasks":[{"display_name":"F","subagent_type":"general-purpose","prompt":"p"}]}`),
+					).Chunks(), nil
+				}
+				return modeltest.Text("ok").Chunks(), nil
+			})
+			opts := f.options(aeadCodec(t, "k1"))
+			opts.Store = newElsewhere(t)
+			opts.PermissionAudit = true
+			opts.LegacyCompaction = legacy
+			opts.ContextWindow = 8000
+			a, err := liteagent.New(t.Context(), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer a.Close()
+			home := func(when string) {
+				t.Helper()
+				if _, err := os.Lstat(f.home); !errors.Is(err, fs.ErrNotExist) {
+					t.Fatalf("%s, the data home exists (%v): %v", when, err, fileList(t, f.home))
+				}
+			}
+			home("after New")
+			sendAndAwait(t, a, "go")
+			home("after a turn")
+			id := a.SessionID()
+			if !legacy { // Compact runs the context engine's levels
+				if _, err := a.Compact(t.Context(), liteagent.CompactOptions{}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cps, err := a.Checkpoints(t.Context(), id)
+			if err != nil || len(cps) == 0 {
+				t.Fatalf("Checkpoints = %v, %v", cps, err)
+			}
+			if _, err := a.Restore(t.Context(), id, cps[0].Seq, liteagent.RestoreOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			if err := a.Close(); err != nil {
+				t.Fatal(err)
+			}
+			home("after Close")
+		})
+	}
 }

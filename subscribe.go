@@ -1,7 +1,6 @@
 package liteagent
 
 import (
-	"errors"
 	"slices"
 	"sync"
 
@@ -76,7 +75,7 @@ func (a *Agent) subscribe(f func(Notice), all bool) (unsubscribe func(), err err
 		return nil, ErrClosed
 	}
 	if f == nil {
-		return nil, errors.New("liteagent: Subscribe needs a function")
+		return nil, ErrNilSubscriber
 	}
 	if a.sched.isClosed() {
 		return nil, ErrClosed

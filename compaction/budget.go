@@ -9,6 +9,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/internal/utf16text"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/spill"
+	"github.com/lite-agent/lite-agent-go/storage"
 )
 
 // The defaults of the budget passes, the reference's.
@@ -99,9 +100,10 @@ func (p budget) Apply(ctx context.Context, msgs []model.Message) ([]model.Messag
 			continue
 		}
 		ref, err := p.store.Put(ctx, content)
-		if errors.Is(err, spill.ErrRefCollision) {
-			// Its marker would show the other body: the body stays,
-			// and the next largest goes instead.
+		if errors.Is(err, spill.ErrRefCollision) || errors.Is(err, storage.ErrUnstorable) {
+			// Its marker would show the other body, or the store
+			// cannot keep it (plaintext that looks encoded): the body
+			// stays, and the next largest goes instead.
 			continue
 		}
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -17,6 +18,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/internal/utf16text"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/storage"
 )
 
 // DefaultContextWindow is the context window the context engine assumes
@@ -803,23 +805,31 @@ func (c *contextRun) externalize(ctx context.Context) (bool, error) {
 				return false, err
 			}
 			var short string
-			if ar == nil {
-				cut, _ := utf16text.Cut(b.Content, externalPreview)
-				short = externalizedLabel + " " + cut
-				if len(short) >= len(b.Content) {
-					continue
-				}
-			} else {
+			archived := false
+			if ar != nil {
 				src := resultSource{}
 				if j < len(e.results) {
 					src = e.results[j]
 				}
 				en, err := c.r.put(ctx, ar, b, src)
-				if err != nil {
+				switch {
+				case errors.Is(err, storage.ErrUnstorable):
+					// The archive cannot keep this content (plaintext
+					// that looks encoded): shorten it as without one.
+				case err != nil:
 					return false, err
+				default:
+					short = archivedPrefix + en.Ref + "] " + en.Preview
+					c.status.ArchiveRefs = append(c.status.ArchiveRefs, en.Ref)
+					archived = true
 				}
-				short = archivedPrefix + en.Ref + "] " + en.Preview
-				c.status.ArchiveRefs = append(c.status.ArchiveRefs, en.Ref)
+			}
+			if !archived {
+				cut, _ := utf16text.Cut(b.Content, externalPreview)
+				short = externalizedLabel + " " + cut
+				if len(short) >= len(b.Content) {
+					continue
+				}
 			}
 			if blocks == nil {
 				blocks = append([]model.Block(nil), e.msg.Blocks...)

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/internal/shellscan"
@@ -35,16 +36,22 @@ const (
 	LayerSelfProtection = "self-protection"
 )
 
-// FileOptions configures [NewFilePolicy]. Only Workdir is usually needed;
-// the zero value of every other field is a documented default.
+// FileOptions configures [NewFilePolicy]. For a policy given to
+// liteagent.New, Workdir and Storage are best left zero: they then take
+// the agent's (see [FilePolicy.Bind]). The zero value of every field is a
+// documented default.
 type FileOptions struct {
 	// Workdir is the project directory: the workspace the paths of calls
 	// resolve against, and the place of the project config directory.
-	// "" means the working directory.
+	// "" means the working directory until the policy is bound to an
+	// agent (see [FilePolicy.Bind]), and then the agent's workdir.
 	Workdir string
-	// Storage selects the namespace and data home, as for the agent; pass
-	// the same value. The namespace names the project config directory
-	// <workdir>/.<namespace>; the home holds the user file.
+	// Storage selects the namespace and data home, as for the agent. The
+	// namespace names the project config directory <workdir>/.<namespace>;
+	// the home holds the user file. Zero fields mean the defaults until
+	// the policy is bound to an agent, and then the agent's values; set
+	// fields must equal the agent's. The Codec is not used, only
+	// compared.
 	Storage storage.Options
 	// Home is the data home.
 	//
@@ -118,19 +125,30 @@ type Source struct {
 // they change and keeps them read-only to the agent's own tools. It is safe
 // for concurrent use.
 type FilePolicy struct {
-	sources  []Source
 	base     []Rule
 	inline   []Rule
 	def      Decision
-	ws       *fsResolver
 	onReload func(Status)
 	now      func() time.Time
-	prot     []string // the sources' paths, lexical and real
+
+	// files is what the Workdir and Storage decide: the sources and the
+	// workspace. Bind replaces it, holding mu; readers that need it
+	// consistent with the current policy hold mu too.
+	files atomic.Pointer[fileSet]
 
 	mu      sync.Mutex
 	stamps  []stamp // of the sources at the last load attempt
 	current Policy  // nil after a failed load
 	status  Status
+}
+
+// fileSet is what a FilePolicy's Workdir and Storage decide: the rule
+// files, their protected spellings and the workspace rules resolve in.
+type fileSet struct {
+	opts    FileOptions // the options the set was resolved from
+	sources []Source
+	prot    []string // the sources' paths, lexical and real
+	ws      *fsResolver
 }
 
 var _ Policy = (*FilePolicy)(nil)
@@ -170,11 +188,6 @@ type stamp struct {
 // *[ConfigError] naming the file; NewFilePolicy then fails, and later
 // reloads make Check fail, so a broken file always fails closed.
 func NewFilePolicy(opts FileOptions) (*FilePolicy, error) {
-	//lint:ignore SA1019 the deprecated Home is passed on so that ResolveProjectPaths rejects one conflicting with Storage.Home
-	paths, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: opts.Workdir, Storage: opts.Storage, Home: opts.Home})
-	if err != nil {
-		return nil, fmt.Errorf("permission: %w", err)
-	}
 	def := opts.Default
 	if def == 0 {
 		def = Deny
@@ -182,7 +195,7 @@ func NewFilePolicy(opts FileOptions) (*FilePolicy, error) {
 	if !def.Valid() {
 		return nil, fmt.Errorf("permission: invalid default decision %d", def)
 	}
-	ws, err := newFSResolver(opts.Workdir, opts.HomeDir)
+	files, err := resolveFiles(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -190,16 +203,46 @@ func NewFilePolicy(opts FileOptions) (*FilePolicy, error) {
 		base:     append([]Rule(nil), opts.Base...),
 		inline:   append([]Rule(nil), opts.Inline...),
 		def:      def,
-		ws:       ws,
 		onReload: opts.OnReload,
 		now:      time.Now,
 	}
+	fp.files.Store(files)
+	// The host rules must compile on their own, so that their errors do
+	// not name a file.
+	for _, layer := range []struct {
+		name  string
+		rules []Rule
+	}{{LayerBase, fp.base}, {LayerInline, fp.inline}} {
+		if _, err := compileLayer(files.ws, layer.name, layer.rules, Allow); err != nil {
+			return nil, err
+		}
+	}
+	fp.mu.Lock()
+	defer fp.mu.Unlock()
+	if err := fp.loadLocked(); err != nil {
+		return nil, err
+	}
+	return fp, nil
+}
+
+// resolveFiles resolves the rule files and the workspace of opts.
+func resolveFiles(opts FileOptions) (*fileSet, error) {
+	//lint:ignore SA1019 the deprecated Home is passed on so that ResolveProjectPaths rejects one conflicting with Storage.Home
+	paths, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: opts.Workdir, Storage: opts.Storage, Home: opts.Home})
+	if err != nil {
+		return nil, fmt.Errorf("permission: %w", err)
+	}
+	ws, err := newFSResolver(opts.Workdir, opts.HomeDir)
+	if err != nil {
+		return nil, err
+	}
+	set := &fileSet{opts: opts, ws: ws}
 	add := func(layer, p string) error {
 		abs, err := filepath.Abs(p)
 		if err != nil {
 			return &ConfigError{File: p, Msg: "cannot make the path absolute", Err: err}
 		}
-		fp.sources = append(fp.sources, Source{Layer: layer, Path: abs})
+		set.sources = append(set.sources, Source{Layer: layer, Path: abs})
 		return nil
 	}
 	if !opts.DisableManaged {
@@ -231,33 +274,20 @@ func NewFilePolicy(opts FileOptions) (*FilePolicy, error) {
 			return nil, err
 		}
 	}
-	for _, s := range fp.sources {
-		fp.prot = append(fp.prot, s.Path)
+	for _, s := range set.sources {
+		set.prot = append(set.prot, s.Path)
 		if real, err := realPath(s.Path); err == nil && real != s.Path {
-			fp.prot = append(fp.prot, real)
+			set.prot = append(set.prot, real)
 		}
 	}
-	// The host rules must compile on their own, so that their errors do
-	// not name a file.
-	for _, layer := range []struct {
-		name  string
-		rules []Rule
-	}{{LayerBase, fp.base}, {LayerInline, fp.inline}} {
-		if _, err := fp.compileLayer(layer.name, layer.rules, Allow); err != nil {
-			return nil, err
-		}
-	}
-	fp.mu.Lock()
-	defer fp.mu.Unlock()
-	if err := fp.loadLocked(); err != nil {
-		return nil, err
-	}
-	return fp, nil
+	return set, nil
 }
 
 // Sources returns the rule files the policy reads, in layer order, whether
 // they exist or not. Hosts can use them to configure an OS sandbox.
-func (fp *FilePolicy) Sources() []Source { return append([]Source(nil), fp.sources...) }
+func (fp *FilePolicy) Sources() []Source {
+	return append([]Source(nil), fp.files.Load().sources...)
+}
 
 // Status returns the policy's status.
 func (fp *FilePolicy) Status() Status {
@@ -292,10 +322,11 @@ func (fp *FilePolicy) Check(ctx context.Context, call Call) (Verdict, error) {
 	if err := ctx.Err(); err != nil {
 		return Verdict{}, err
 	}
+	files := fp.files.Load()
 	if call.ws == nil {
-		call.ws = newResolved(fp.ws)
+		call.ws = newResolved(files.ws)
 	}
-	if v, ok := fp.selfProtect(call); ok {
+	if v, ok := files.selfProtect(call); ok {
 		return v, nil
 	}
 	p, err := fp.policy()
@@ -309,7 +340,7 @@ func (fp *FilePolicy) Check(ctx context.Context, call Call) (Verdict, error) {
 // changed.
 func (fp *FilePolicy) policy() (Policy, error) {
 	fp.mu.Lock()
-	stamps := fp.stat()
+	stamps := fp.files.Load().stat()
 	if equalStamps(stamps, fp.stamps) {
 		p, err := fp.current, fp.status.Err
 		fp.mu.Unlock()
@@ -337,9 +368,9 @@ func (fp *FilePolicy) reloadLocked() error {
 }
 
 // stat returns the current stamps of the sources.
-func (fp *FilePolicy) stat() []stamp {
-	out := make([]stamp, len(fp.sources))
-	for i, s := range fp.sources {
+func (set *fileSet) stat() []stamp {
+	out := make([]stamp, len(set.sources))
+	for i, s := range set.sources {
 		var fi fs.FileInfo
 		var err error
 		if s.Layer == LayerProject {
@@ -373,7 +404,7 @@ func equalStamps(a, b []stamp) bool {
 // loadLocked reads every source and compiles the policy. On failure it
 // clears the current policy, so that checks fail closed.
 func (fp *FilePolicy) loadLocked() error {
-	p, stamps, files, err := fp.load()
+	p, stamps, files, err := fp.load(fp.files.Load())
 	fp.stamps = stamps
 	if err != nil {
 		fp.current = nil
@@ -385,8 +416,8 @@ func (fp *FilePolicy) loadLocked() error {
 	return nil
 }
 
-func (fp *FilePolicy) load() (Policy, []stamp, []string, error) {
-	stamps := make([]stamp, len(fp.sources))
+func (fp *FilePolicy) load(set *fileSet) (Policy, []stamp, []string, error) {
+	stamps := make([]stamp, len(set.sources))
 	var files []string
 	layers := map[string][]Rule{}
 	var loadErr error
@@ -399,7 +430,7 @@ func (fp *FilePolicy) load() (Policy, []stamp, []string, error) {
 			loadErr = err
 		}
 	}
-	for i, s := range fp.sources {
+	for i, s := range set.sources {
 		data, st, err := readSource(s)
 		stamps[i] = st
 		if err != nil {
@@ -416,7 +447,7 @@ func (fp *FilePolicy) load() (Policy, []stamp, []string, error) {
 			continue
 		}
 		rules = withLayer(s.Layer, rules)
-		if _, err := fp.compileLayer(s.Layer, rules, Allow); err != nil {
+		if _, err := compileLayer(set.ws, s.Layer, rules, Allow); err != nil {
 			fail(s.Path, err)
 			continue
 		}
@@ -430,23 +461,24 @@ func (fp *FilePolicy) load() (Policy, []stamp, []string, error) {
 	host = append(host, layers[LayerManaged]...)
 	host = append(host, layers[LayerUser]...)
 	host = append(host, withLayer(LayerInline, fp.inline)...)
-	main, err := fp.compileLayer("", host, fp.def)
+	main, err := compileLayer(set.ws, "", host, fp.def)
 	if err != nil {
 		return nil, stamps, nil, err
 	}
-	proj, err := fp.compileLayer("", layers[LayerProject], Allow)
+	proj, err := compileLayer(set.ws, "", layers[LayerProject], Allow)
 	if err != nil {
 		return nil, stamps, nil, err
 	}
-	return &workspacePolicy{p: Compose(main, proj), r: fp.ws}, stamps, files, nil
+	return &workspacePolicy{p: Compose(main, proj), r: set.ws}, stamps, files, nil
 }
 
-// compileLayer compiles rules (already given their ids and layers).
-func (fp *FilePolicy) compileLayer(layer string, rules []Rule, def Decision) (Policy, error) {
+// compileLayer compiles rules (already given their ids and layers) for
+// the workspace ws.
+func compileLayer(ws *fsResolver, layer string, rules []Rule, def Decision) (Policy, error) {
 	if layer == LayerBase || layer == LayerInline {
 		rules = withLayer(layer, rules)
 	}
-	p, err := newPolicy(Options{Rules: rules, Default: def, Workdir: fp.ws.dir, HomeDir: fp.ws.homeDir})
+	p, err := newPolicy(Options{Rules: rules, Default: def, Workdir: ws.dir, HomeDir: ws.homeDir})
 	if err != nil {
 		return nil, &ConfigError{Msg: strings.TrimPrefix(err.Error(), "permission: ")}
 	}
@@ -540,7 +572,7 @@ func noSymlinks(p string) error {
 // of one, a delete_file of one or of a directory holding one, and bash
 // commands that write or delete them. A bash line that cannot be analyzed
 // and mentions a rule file's name is asked about.
-func (fp *FilePolicy) selfProtect(call Call) (Verdict, bool) {
+func (set *fileSet) selfProtect(call Call) (Verdict, bool) {
 	deny := Verdict{Decision: Deny, Reason: "permission configuration is read-only to tools", RuleID: LayerSelfProtection, Layer: LayerSelfProtection}
 	input := parseInput(call.Input)
 	switch call.Name {
@@ -550,7 +582,7 @@ func (fp *FilePolicy) selfProtect(call Call) (Verdict, bool) {
 		if !ok {
 			return Verdict{}, false
 		}
-		if fp.hits(call.ws, p, call.Name == "delete_file") {
+		if set.hits(call.ws, p, call.Name == "delete_file") {
 			return deny, true
 		}
 	case "bash":
@@ -565,13 +597,13 @@ func (fp *FilePolicy) selfProtect(call Call) (Verdict, bool) {
 				continue
 			}
 			for _, t := range targets(acc.Path, a.Dirs) {
-				if fp.hits(call.ws, t, acc.Mode == shellscan.Delete || acc.Tree) {
+				if set.hits(call.ws, t, acc.Mode == shellscan.Delete || acc.Tree) {
 					return deny, true
 				}
 			}
 		}
 		if a.Opaque || a.Unlisted != "" {
-			for _, s := range fp.sources {
+			for _, s := range set.sources {
 				if strings.Contains(line, filepath.Base(s.Path)) || strings.Contains(line, filepath.Base(filepath.Dir(s.Path))) {
 					return Verdict{Decision: Ask, Reason: "the command may change permission configuration", RuleID: LayerSelfProtection, Layer: LayerSelfProtection}, true
 				}
@@ -586,10 +618,10 @@ func (fp *FilePolicy) selfProtect(call Call) (Verdict, bool) {
 // rule file, since a directory written there could replace it. The check
 // is lexical and, where the path resolves, on the real path too (a path
 // that cannot be resolved is denied by the workspace rules).
-func (fp *FilePolicy) hits(res *resolved, p string, ancestors bool) bool {
+func (set *fileSet) hits(res *resolved, p string, ancestors bool) bool {
 	abs := filepath.Clean(p)
 	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(fp.ws.dir, abs)
+		abs = filepath.Join(set.ws.dir, abs)
 	}
 	cands := []string{abs}
 	if sp, err := res.spell(p); err == nil {
@@ -601,13 +633,13 @@ func (fp *FilePolicy) hits(res *resolved, p string, ancestors bool) bool {
 		}
 	}
 	same := func(a, b string) bool {
-		if fp.ws.fold {
+		if set.ws.fold {
 			return strings.EqualFold(a, b)
 		}
 		return a == b
 	}
 	for _, c := range cands {
-		for _, prot := range fp.prot {
+		for _, prot := range set.prot {
 			if same(c, prot) || same(c, filepath.Dir(prot)) {
 				return true
 			}
@@ -615,7 +647,7 @@ func (fp *FilePolicy) hits(res *resolved, p string, ancestors bool) bool {
 				if rel, ok := within(c, prot); ok && rel != "." {
 					return true
 				}
-				if fp.ws.fold && strings.HasPrefix(strings.ToLower(prot), strings.ToLower(c)+string(filepath.Separator)) {
+				if set.ws.fold && strings.HasPrefix(strings.ToLower(prot), strings.ToLower(c)+string(filepath.Separator)) {
 					return true
 				}
 			}

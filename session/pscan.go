@@ -63,7 +63,7 @@ type chunk struct {
 	out     []lineResult
 	readErr error // the read error that ended the log after these lines
 	err     error // a worker's error (ctx.Err())
-	panic   any   // what a codec panicked with, re-raised by the consumer
+	panic   any   // what a worker panicked with, re-raised by the consumer
 	size    int   // len(buf) when sent, counted in flight until consumed
 	done    chan struct{}
 }
@@ -105,8 +105,10 @@ func scanParallel(ctx context.Context, enc storage.Encoding, lr *lineReader, opt
 			var rd reader
 			for c := range work {
 				func() {
-					// A panicking codec must not take the process down
-					// from a goroutine the caller cannot recover in.
+					// A panic must not take the process down from a
+					// goroutine the caller cannot recover in. (A codec's
+					// panic never gets here: storage.Encoding makes it
+					// a failed decode.)
 					defer func() {
 						if r := recover(); r != nil {
 							c.panic = r

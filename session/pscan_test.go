@@ -3,6 +3,7 @@ package session_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -212,22 +213,20 @@ func (c *hookCodec) Decode(_ context.Context, p []byte, _ storage.Context) ([]by
 	return bytes.Clone(p), nil
 }
 
-// TestCodecPanicDuringParallelReadReachesTheCaller checks that a codec
-// panicking on a worker goroutine panics the caller's goroutine instead,
-// where the caller can recover it, as in a serial read.
-func TestCodecPanicDuringParallelReadReachesTheCaller(t *testing.T) {
+// TestCodecPanicDuringParallelReadIsAnError checks that a codec panicking
+// on a worker goroutine neither crashes the process nor reaches the caller
+// as a panic: storage.Encoding turns it into the *storage.Error of a
+// failed decode, as in a serial read.
+func TestCodecPanicDuringParallelReadIsAnError(t *testing.T) {
 	c := &hookCodec{}
 	cp := newCP(t, t.TempDir(), session.FileOptions{Encoding: storage.Encoding{Codec: c}})
 	appendNumbered(t, cp, "p", 3000)
 	session.SetParallelMin(cp, 1)
 	c.set(func(int64) { panic("codec bug") })
-	got := func() (r any) {
-		defer func() { r = recover() }()
-		_, _ = cp.Read(t.Context(), "p", 0)
-		return nil
-	}()
-	if got != "codec bug" {
-		t.Fatalf("recovered %v, want the codec's panic", got)
+	_, err := cp.Read(t.Context(), "p", 0)
+	var se *storage.Error
+	if !errors.As(err, &se) || se.Op != "decode" {
+		t.Fatalf("Read with a panicking codec = %v, want the *storage.Error of a failed decode", err)
 	}
 	// The read released the session: it can be read again.
 	c.set(nil)

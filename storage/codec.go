@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"errors"
 	"reflect"
 	"unicode/utf8"
 )
@@ -97,11 +98,39 @@ func checkedID(c Codec) (string, error) {
 	if c == nil || isNilPointer(c) {
 		return "", invalidCodec()
 	}
-	id := c.ID()
-	if !validCodecID(id) {
+	id, ok := codecIDOf(c)
+	if !ok || !validCodecID(id) {
 		return "", invalidCodec()
 	}
 	return id, nil
+}
+
+// codecIDOf returns c.ID(), or false when that panics, as the method of a
+// codec struct that embeds a nil Codec does.
+func codecIDOf(c Codec) (id string, ok bool) {
+	defer func() {
+		if recover() != nil {
+			id, ok = "", false
+		}
+	}()
+	return c.ID(), true
+}
+
+// errCodecPanicked stands for a host codec call that panicked. Callers map
+// it, like any codec error, to a *Error that does not wrap it.
+var errCodecPanicked = errors.New("storage: codec panicked")
+
+// hostCall runs f, a call into a host codec's Encode or Decode, and
+// returns errCodecPanicked when it panics, so that a half-built codec
+// fails the record like a failing one instead of crashing the store. The
+// panic value is dropped: it may hold payload or key bytes.
+func hostCall(f func() ([]byte, error)) (out []byte, err error) {
+	defer func() {
+		if recover() != nil {
+			out, err = nil, errCodecPanicked
+		}
+	}()
+	return f()
 }
 
 func invalidCodec() error {

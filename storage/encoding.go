@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"slices"
+	"strings"
 	"unicode/utf8"
 	"unsafe"
 
@@ -75,11 +77,59 @@ func (e Encoding) Encoded() bool { return e.Codec != nil }
 // output. A failing codec yields a *[Error] ("Storage encode failed") that
 // does not include or wrap the codec's error; if ctx is done, ctx.Err() is
 // returned instead.
+//
+// Encode checks e on every call, since an Encoding built by hand need not
+// have passed [Encoding.Frozen], and never writes what [Encoding.Decode]
+// with e would refuse. Each of these is a *[Error] and encodes nothing: a
+// Namespace that [ValidateNamespace] refuses, a kind that is none of the
+// Kind constants, a codec that [ValidateCodec] refuses (a nil pointer, an
+// invalid ID, an ID method that panics), plaintext that is not UTF-8
+// under a codec, and, without a codec, plaintext that is itself a JSON
+// object with a "liteAgentStorage" key (Decode would take it for an
+// encoded record); those last two wrap [ErrUnstorable]. A codec that
+// panics fails like one that returns an error.
 func (e Encoding) Encode(ctx context.Context, kind Kind, scopeID, recordID string, plaintext []byte) ([]byte, error) {
+	if err := e.checkRecord("encode", kind, recordID); err != nil {
+		return nil, err
+	}
 	if e.Codec == nil {
+		if err := checkPlaintext(kind, recordID, plaintext); err != nil {
+			return nil, err
+		}
 		return plaintext, nil
 	}
 	return e.appendEncode(ctx, nil, kind, scopeID, recordID, plaintext, nil)
+}
+
+// ErrUnstorable is the cause of the *[Error] with which [Encoding.Encode]
+// refuses a record because [Encoding.Decode] with the same Encoding could
+// not give it back: plaintext that has the form of an envelope, stored
+// without a codec, or plaintext that is not UTF-8, under one. It depends
+// on the content alone, so a caller that can keep such content some other
+// way (in place, say, rather than archived) tests for it with errors.Is.
+var ErrUnstorable = errors.New("storage: the record cannot be stored so that it reads back")
+
+// checkRecord refuses, as a *Error of op, an Encoding whose namespace is
+// invalid and a kind that is none of the Kind constants. The codec is
+// checked where its ID is read.
+func (e Encoding) checkRecord(op string, kind Kind, recordID string) error {
+	if e.Namespace != "" && !validNamespace(e.Namespace) {
+		return &Error{Op: op, Kind: kind, Record: recordID, Message: "storage.namespace must be 1-64 lowercase letters, digits, underscores or hyphens, starting with a letter"}
+	}
+	switch kind {
+	case KindCheckpoint, KindTask, KindArchive, KindArchiveIndex, KindSpill:
+		return nil
+	}
+	return &Error{Op: op, Kind: kind, Record: recordID, Message: "Unknown storage record kind"}
+}
+
+// checkPlaintext refuses a plaintext record that plaintext decoding would
+// take for an encoded one, and so could never read back.
+func checkPlaintext(kind Kind, recordID string, plaintext []byte) error {
+	if looksEnveloped(plaintext) {
+		return (&Error{Op: "encode", Kind: kind, Record: recordID, Message: "Plaintext record has the form of encoded storage and could not be read back"}).WithCause(ErrUnstorable)
+	}
+	return nil
 }
 
 // AppendEncode is [Encoding.Encode] that appends the stored form to dst and
@@ -88,7 +138,13 @@ func (e Encoding) Encode(ctx context.Context, kind Kind, scopeID, recordID strin
 // dst has room for the record twice over. plaintext must not overlap dst's
 // spare capacity. On error it returns nil.
 func (e Encoding) AppendEncode(ctx context.Context, dst []byte, kind Kind, scopeID, recordID string, plaintext []byte) ([]byte, error) {
+	if err := e.checkRecord("encode", kind, recordID); err != nil {
+		return nil, err
+	}
 	if e.Codec == nil {
+		if err := checkPlaintext(kind, recordID, plaintext); err != nil {
+			return nil, err
+		}
 		return append(dst, plaintext...), nil
 	}
 	return e.appendEncode(ctx, dst, kind, scopeID, recordID, plaintext, nil)
@@ -107,9 +163,16 @@ type appendDecoder interface {
 // appendEncode appends the envelope of plaintext encoded with e.Codec to
 // dst; with, if not nil, stands in for the codec's AppendEncode (a Check).
 func (e Encoding) appendEncode(ctx context.Context, dst []byte, kind Kind, scopeID, recordID string, plaintext []byte, with appendEncoder) ([]byte, error) {
+	if err := e.checkRecord("encode", kind, recordID); err != nil {
+		return nil, err
+	}
 	id, err := e.codecID()
 	if err != nil {
 		return nil, err
+	}
+	if !utf8.Valid(plaintext) {
+		// Decode refuses a record whose plaintext is not UTF-8.
+		return nil, (&Error{Op: "encode", Kind: kind, Record: recordID, Message: "Storage encode requires UTF-8 plaintext (" + string(kind) + ")"}).WithCause(ErrUnstorable)
 	}
 	sc := e.Context(kind, scopeID, recordID)
 	base := len(dst)
@@ -129,7 +192,7 @@ func (e Encoding) appendEncode(ctx context.Context, dst []byte, kind Kind, scope
 		guess := len(plaintext) + encodeSlack
 		at := base + envelopeSize(id, guess)
 		dst = slices.Grow(dst, at-base+guess)
-		out, err = ae.AppendEncode(ctx, dst[:at], plaintext, sc)
+		out, err = hostCall(func() ([]byte, error) { return ae.AppendEncode(ctx, dst[:at], plaintext, sc) })
 		switch {
 		case err != nil || out == nil:
 		case len(out) < at:
@@ -142,7 +205,7 @@ func (e Encoding) appendEncode(ctx context.Context, dst []byte, kind Kind, scope
 			}
 		}
 	} else {
-		out, err = e.Codec.Encode(ctx, plaintext, sc)
+		out, err = hostCall(func() ([]byte, error) { return e.Codec.Encode(ctx, plaintext, sc) })
 	}
 	if err != nil {
 		if cerr := ctx.Err(); cerr != nil {
@@ -195,8 +258,14 @@ func appendEnvelope(b []byte, id string, payload []byte) []byte {
 // canonical base64 payload; anything else, plaintext included, is refused
 // with a message saying that explicit migration is required. The decoded
 // bytes must be valid UTF-8. Every refusal is a *[Error] that carries neither
-// payload nor the codec's error; nothing is ever retried as plaintext.
+// payload nor the codec's error; nothing is ever retried as plaintext. Like
+// [Encoding.Encode], Decode first refuses an invalid Namespace, an unknown
+// kind and an invalid codec, and a codec that panics fails like one that
+// returns an error.
 func (e Encoding) Decode(ctx context.Context, kind Kind, scopeID, recordID string, stored []byte) ([]byte, error) {
+	if err := e.checkRecord("decode", kind, recordID); err != nil {
+		return nil, err
+	}
 	if e.Codec == nil {
 		if looksEnveloped(stored) {
 			return nil, &Error{Op: "decode", Kind: kind, Record: recordID, Message: "Encoded storage requires its configured codec", Found: StoredCodec(stored)}
@@ -226,6 +295,9 @@ func (e Encoding) AppendDecode(ctx context.Context, dst []byte, kind Kind, scope
 // appended to dst. with, if not nil, stands in for the codec's
 // AppendDecode (a Check); it is used only with appendTo.
 func (e Encoding) decode(ctx context.Context, dst []byte, appendTo bool, kind Kind, scopeID, recordID string, stored []byte, with appendDecoder) ([]byte, error) {
+	if err := e.checkRecord("decode", kind, recordID); err != nil {
+		return nil, err
+	}
 	id, err := e.codecID()
 	if err != nil {
 		return nil, err
@@ -272,12 +344,12 @@ func (e Encoding) decode(ctx context.Context, dst []byte, appendTo bool, kind Ki
 	if inPlace {
 		// The codec sees the spare capacity up to where the payload
 		// begins; the full buffer goes back to the caller.
-		out, err = ad.AppendDecode(ctx, dst[:start:cap(dst)-n], payload, sc)
+		out, err = hostCall(func() ([]byte, error) { return ad.AppendDecode(ctx, dst[:start:cap(dst)-n], payload, sc) })
 		if err == nil && out != nil && unsafe.SliceData(out) == unsafe.SliceData(dst) {
 			out = dst[:len(out)]
 		}
 	} else {
-		out, err = e.Codec.Decode(ctx, payload, sc)
+		out, err = hostCall(func() ([]byte, error) { return e.Codec.Decode(ctx, payload, sc) })
 	}
 	if err != nil {
 		if cerr := ctx.Err(); cerr != nil {
@@ -306,14 +378,14 @@ func (e Encoding) decode(ctx context.Context, dst []byte, appendTo bool, kind Ki
 
 // looksEnveloped reports whether stored is a JSON object with a
 // "liteAgentStorage" key. Plaintext records are JSON objects too, so the full
-// parse runs only when the key could be there: spelled out, or hidden behind
-// a \u escape.
+// parse runs only when the key could be there: spelled out, or with one of
+// its letters hidden behind a \u escape.
 func looksEnveloped(stored []byte) bool {
 	trimmed := bytes.TrimLeft(stored, " \t\r\n")
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return false
 	}
-	if !bytes.Contains(stored, []byte("liteAgentStorage")) && !bytes.Contains(stored, []byte(`\u`)) {
+	if !bytes.Contains(stored, []byte("liteAgentStorage")) && !escapesKeyLetter(stored) {
 		return false
 	}
 	var m map[string]json.RawMessage
@@ -322,6 +394,40 @@ func looksEnveloped(stored []byte) bool {
 	}
 	_, ok := m["liteAgentStorage"]
 	return ok
+}
+
+// escapesKeyLetter reports whether b holds a \u escape of a letter of
+// "liteAgentStorage" (\u0041 to \u007a, hex digits in either case): a
+// key that decodes to it without spelling it out needs one. JSON escapes
+// letters rarely, unlike <, > and & (Go's encoding/json writes \u003c), so
+// this spares most plaintext records with escapes the full parse.
+func escapesKeyLetter(b []byte) bool {
+	for {
+		i := bytes.IndexByte(b, '\\')
+		if i < 0 || len(b)-i < 6 {
+			return false
+		}
+		e := b[i : i+6]
+		if e[1] == 'u' && e[2] == '0' && e[3] == '0' && e[4] >= '4' && e[4] <= '7' {
+			if lo := unhex(e[5]); lo >= 0 && strings.IndexByte("liteAgentStorage", byte(int(e[4]-'0')<<4|lo)) >= 0 {
+				return true
+			}
+		}
+		b = b[i+2:] // past the escaped character too: \\u0041 is no escape
+	}
+}
+
+// unhex returns the value of the hex digit c, or -1.
+func unhex(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
 }
 
 // StoredCodec names the configuration a stored record was written under:
