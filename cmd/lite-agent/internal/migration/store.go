@@ -105,7 +105,8 @@ func storeSource(rawURL string) string {
 // as "postgres://" + its host and path, as typed: the port left out when
 // the URL left it out, the host in its own case. Such a name is read the way
 // the driver read the URL then (a port left out is PGPORT or 5432, the
-// database left out PGDATABASE) and compared by host, port and database. It
+// database left out PGDATABASE) and compared by host, port and database,
+// the database's name taken as written, escapes and all. It
 // is parsed as plain text, never handed to the driver: a marker's options
 // (a certificate file, a service) are never acted on.
 func sameSource(marked, source string) bool {
@@ -128,8 +129,12 @@ func sameSource(marked, source string) bool {
 		return false
 	}
 	port = strconv.FormatUint(n, 10)
-	db, ok := strings.CutPrefix(u.Path, "/")
-	if !ok && u.Path != "" || strings.Contains(db, "/") {
+	// The older version wrote the host and path decoded, so the marker's
+	// text after the host is the database's name as it is: "%41" names a
+	// database "%41", not "A". A host spelled with escapes was not written
+	// by it.
+	host, db, _ := strings.Cut(strings.TrimPrefix(marked, "postgres://"), "/")
+	if host != u.Host || strings.Contains(db, "/") {
 		return false
 	}
 	if db == "" {

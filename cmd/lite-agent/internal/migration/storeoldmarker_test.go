@@ -44,6 +44,12 @@ func TestSameSourceReadsTheOldNameOfAURL(t *testing.T) {
 		{"postgres://db.example/app?sslmode=disable", "postgres://db.example:5432/app", false},
 		{"postgres://db.example/app/x", "postgres://db.example:5432/app", false},
 		{"postgres database", "postgres://db.example:5432/app", false},
+		// The older version wrote the path decoded: "%41pp" is the
+		// database's name as it is, never "App".
+		{"postgres://db.example/%41pp", "postgres://db.example:5432/App", false},
+		{"postgres://db.example/%41pp", "postgres://db.example:5432/%41pp", true},
+		{"postgres://db.example/a%2Fb", "postgres://db.example:5432/a/b", false},
+		{"postgres://db.%65xample/app", "postgres://db.example:5432/app", false},
 		{"/home/u/.lite-agent", "postgres://db.example:5432/app", false},
 	} {
 		if got := sameSource(tc.marked, tc.source); got != tc.want {
