@@ -56,6 +56,11 @@ func TestSameSourceReadsTheOldNameOfAURL(t *testing.T) {
 			t.Errorf("sameSource(%q, %q) = %v, want %v", tc.marked, tc.source, got, tc.want)
 		}
 	}
+	// No database and no PGDATABASE: the server took the user's, which
+	// the older name does not record.
+	if sameSource("postgres://db.example", "postgres://db.example:5432/alice") || sameSource("postgres://db.example/", "postgres://db.example:5432/") {
+		t.Error("an older name without a database matched a database")
+	}
 	t.Setenv("PGPORT", "5433")
 	if !sameSource("postgres://db.example/app", "postgres://db.example:5433/app") {
 		t.Error("a port left out is not read as PGPORT, as the driver reads it")
@@ -112,5 +117,25 @@ func TestFromStoreRerunAcceptsAnOldMarkerWithoutAPort(t *testing.T) {
 	}
 	if err := migrate.CheckComplete(dir); err != nil {
 		t.Errorf("the rerun left the marker: %v", err)
+	}
+}
+
+// A URL without a database connects to the database named after its user:
+// the marker names that database, so that the rerun of another user's run
+// (another database) is refused rather than taken for the same one.
+func TestStoreSourceNamesTheUsersDatabase(t *testing.T) {
+	t.Setenv("PGDATABASE", "")
+	t.Setenv("PGUSER", "")
+	t.Setenv("PGPORT", "")
+	alice, bob := storeSource("postgres://alice@db.example/"), storeSource("postgres://bob@db.example")
+	if alice == bob {
+		t.Errorf("alice's and bob's databases have one name: %q", alice)
+	}
+	if got, want := alice, storeSource("postgres://alice@db.example/alice"); got != want {
+		t.Errorf("one database, two names: %q and %q", got, want)
+	}
+	t.Setenv("PGDATABASE", "app")
+	if got, want := storeSource("postgres://alice@db.example"), "postgres://db.example:5432/app"; got != want {
+		t.Errorf("with PGDATABASE: %q, want %q", got, want)
 	}
 }
