@@ -4,6 +4,10 @@ package liteagent
 // the copy of the session's data and the write of the new log.
 func SetForkPaused(a *Agent, f func(newID string)) { a.forkPaused = f }
 
+// SetForkRead makes a's Fork call f between the read of the session's
+// events and the copy of its data.
+func SetForkRead(a *Agent, f func()) { a.forkRead = f }
+
 // SetDeleteStep makes DeleteSessionData, called with opts, call f with
 // the name of each step it has done.
 func SetDeleteStep(opts *DeleteDataOptions, f func(name string)) { opts.step = f }

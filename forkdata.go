@@ -21,12 +21,18 @@ const (
 	// log is written: a sweep removed the copy while the fork was paused,
 	// and Err is a *storage.ForkMarkLostError.
 	ForkPartMark = "fork mark"
+	// ForkPartSource is the session forked: it was deleted, or its
+	// delete began, while the fork copied its data, so the copy may lack
+	// what the delete had removed. Err matches session.ErrDeleting or
+	// session.ErrNotFound.
+	ForkPartSource = "session"
 )
 
 // A ForkError reports a fork that failed to copy Part ([ForkPartArchive]
 // or [ForkPartTaskList]) of session SessionID into the new session NewID,
 // with Err, or ([ForkPartMark]) whose copy a sweep removed before its log
-// was written. What the fork copied into NewID was then removed, so that no
+// was written, or ([ForkPartSource]) whose session was deleted while it
+// copied the session's data. What the fork copied into NewID was then removed, so that no
 // half-made fork is left, unless CleanupErr says that this failed.
 type ForkError struct {
 	// SessionID is the session forked.
@@ -34,7 +40,7 @@ type ForkError struct {
 	// NewID is the id the fork would have had.
 	NewID string
 	// Part is what could not be copied: ForkPartArchive or
-	// ForkPartTaskList; or ForkPartMark.
+	// ForkPartTaskList; or ForkPartMark, or ForkPartSource.
 	Part string
 	// Err is the copy's error.
 	Err error
@@ -47,8 +53,11 @@ type ForkError struct {
 // left.
 func (e *ForkError) Error() string {
 	msg := "liteagent: fork of session " + e.SessionID + ": copy of its " + e.Part + ": " + e.Err.Error()
-	if e.Part == ForkPartMark {
+	switch e.Part {
+	case ForkPartMark:
 		msg = "liteagent: fork of session " + e.SessionID + ": its copy was swept before its log was written: " + e.Err.Error()
+	case ForkPartSource:
+		msg = "liteagent: fork of session " + e.SessionID + ": the session was deleted while its data was copied: " + e.Err.Error()
 	}
 	if e.CleanupErr != nil {
 		return msg + "; the partial fork " + e.NewID + " could not be removed: " + e.CleanupErr.Error()
@@ -105,6 +114,20 @@ func (a *Agent) forkData(ctx context.Context, id, newID string, log []session.Ev
 	return c, &ForkError{SessionID: id, NewID: newID, Part: part, Err: err, CleanupErr: a.dropFork(ctx, newID, log)}
 }
 
+// forkSourceKept returns nil when session id, whose data a fork has just
+// copied, still has its log: a *session.DeletingError when its delete
+// began meanwhile, a *session.NotFoundError when it ended.
+func (a *Agent) forkSourceKept(ctx context.Context, id string) error {
+	head, err := a.cp.Head(ctx, id)
+	if err != nil {
+		return err
+	}
+	if head == 0 {
+		return &session.NotFoundError{SessionID: id}
+	}
+	return nil
+}
+
 // dropFork removes what a fork that did not finish copied into session
 // newID, and forgets the session. An external Store removes a session's
 // data only with its log ([Store].DeleteSession), so when newID has none,
@@ -124,6 +147,15 @@ func (a *Agent) dropFork(ctx context.Context, newID string, log []session.Event)
 	}
 	_, remove := a.sessionDeleter(newID)
 	err := remove(cctx)
+	if errors.Is(err, session.ErrNotFound) && a.mode != externalStore {
+		// No log and no archive: the data home's delete then finds no
+		// session and removes nothing, but the fork may have copied the
+		// task list alone, and newID is the fork's own.
+		err = nil
+		if a.lay.taskListID == "" {
+			_, err = task.DeletePrivateList(cctx, a.lay.paths.TasksDir, newID)
+		}
+	}
 	a.eng.Forget(newID)
 	a.mu.Lock()
 	delete(a.archives, newID)

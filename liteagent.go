@@ -345,6 +345,9 @@ type Agent struct {
 	// forkPaused, tests only (see export_test.go), runs in Fork between
 	// the copy of the session's data and the write of the new log.
 	forkPaused func(newID string)
+	// forkRead, tests only (see export_test.go), runs in Fork between the
+	// read of the session's events and the copy of its data.
+	forkRead func()
 	// files puts workspace files back for Restore, by the file tools'
 	// rules.
 	files *builtin.FileRestorer

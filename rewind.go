@@ -170,7 +170,10 @@ func (a *Agent) Restore(ctx context.Context, id string, toSeq int64, opts Restor
 // and its log for longer than a retention sweep's MaxAge may find its
 // copy removed as a dead fork's leftover: it then fails with a *ForkError
 // (Part ForkPartMark) holding a *storage.ForkMarkLostError, and removes
-// the new session, log included.
+// the new session, log included. A session deleted (or whose delete
+// began, in another process say) while the fork copied its data may have
+// lost its archive or tasks before they were copied: the fork then fails
+// with a *ForkError (Part ForkPartSource) and removes what it copied.
 func (a *Agent) Fork(ctx context.Context, id string, atSeq int64) (string, error) {
 	if !a.made() {
 		return "", ErrClosed
@@ -183,12 +186,23 @@ func (a *Agent) Fork(ctx context.Context, id string, atSeq int64) (string, error
 	if err != nil {
 		return "", err
 	}
+	if a.forkRead != nil {
+		a.forkRead()
+	}
 	// The data kept beside the log goes first and the log last: a fork
 	// cut short (a crash, a failure) leaves no listed session whose
 	// archived results or tasks are missing.
 	copied, err := a.forkData(ctx, id, newID, copies)
 	if err != nil {
 		return "", err
+	}
+	// A delete of the session (by another process, say) that began after
+	// its events were read may have removed its archive or tasks before
+	// they were copied. A delete takes the log away first (renamed, or
+	// removed) and the rest after: a log still in place now means that
+	// nothing was removed before the copy ended.
+	if err := a.forkSourceKept(ctx, id); err != nil {
+		return "", &ForkError{SessionID: id, NewID: newID, Part: ForkPartSource, Err: err, CleanupErr: a.dropFork(ctx, newID, copies)}
 	}
 	if a.forkPaused != nil {
 		a.forkPaused(newID)

@@ -482,7 +482,6 @@ func copySpill(ctx context.Context, src fileSide, dst *Project, rep *FilesReport
 	return nil
 }
 
-// readDir lists dir, or nothing when it does not exist.
 // deletingSession returns a *session.DeletingError, with what finishes it,
 // for the first session of the sessions directory dir whose delete did not
 // finish (its log set aside as <id>.jsonl.deleting): its log is no longer
@@ -501,6 +500,7 @@ func deletingSession(dir string) error {
 	return nil
 }
 
+// readDir lists dir, or nothing when it does not exist.
 func readDir(dir string) ([]fs.DirEntry, error) {
 	ents, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {

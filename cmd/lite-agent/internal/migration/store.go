@@ -89,7 +89,8 @@ type storeMarker struct {
 // and database, without the user, password or options. rawURL may be a
 // URL or a keyword/value connection string ("host=… dbname=… password=…"),
 // which postgres.Open takes too; both are read as the driver reads them
-// (a port left out is the default, PGPORT or 5432) and named
+// (a port left out is the default, PGPORT or 5432; a database left out
+// PGDATABASE or, as the server does, the user's name) and named
 // postgres://host:port/database, the host in lower case, so that one
 // database has one name whichever way a run and its rerun spell it.
 func storeSource(rawURL string) string {
@@ -97,7 +98,13 @@ func storeSource(rawURL string) string {
 	if err != nil {
 		return "postgres database"
 	}
-	return "postgres://" + net.JoinHostPort(strings.ToLower(cfg.Host), strconv.Itoa(int(cfg.Port))) + "/" + cfg.Database
+	db := cfg.Database
+	if db == "" {
+		// The server connects a user who names no database to the
+		// database of the user's name: two users' runs are two databases.
+		db = cfg.User
+	}
+	return "postgres://" + net.JoinHostPort(strings.ToLower(cfg.Host), strconv.Itoa(int(cfg.Port))) + "/" + db
 }
 
 // sameSource reports whether marked, the source named by a marker, names
@@ -105,7 +112,9 @@ func storeSource(rawURL string) string {
 // as "postgres://" + its host and path, as typed: the port left out when
 // the URL left it out, the host in its own case. Such a name is read the way
 // the driver read the URL then (a port left out is PGPORT or 5432, the
-// database left out PGDATABASE) and compared by host, port and database. It
+// database left out PGDATABASE; without it the user's, which the name does
+// not record, and the name is refused) and compared by host, port and database,
+// the database's name taken as written, escapes and all. It
 // is parsed as plain text, never handed to the driver: a marker's options
 // (a certificate file, a service) are never acted on.
 func sameSource(marked, source string) bool {
@@ -128,12 +137,20 @@ func sameSource(marked, source string) bool {
 		return false
 	}
 	port = strconv.FormatUint(n, 10)
-	db, ok := strings.CutPrefix(u.Path, "/")
-	if !ok && u.Path != "" || strings.Contains(db, "/") {
+	// The older version wrote the host and path decoded, so the marker's
+	// text after the host is the database's name as it is: "%41" names a
+	// database "%41", not "A". A host spelled with escapes was not written
+	// by it.
+	host, db, _ := strings.Cut(strings.TrimPrefix(marked, "postgres://"), "/")
+	if host != u.Host || strings.Contains(db, "/") {
 		return false
 	}
 	if db == "" {
-		db = os.Getenv("PGDATABASE")
+		// Without PGDATABASE the server took the user's database, and
+		// the marker does not say which user that was.
+		if db = os.Getenv("PGDATABASE"); db == "" {
+			return false
+		}
 	}
 	return "postgres://"+net.JoinHostPort(strings.ToLower(u.Hostname()), port)+"/"+db == source
 }

@@ -44,11 +44,22 @@ func TestSameSourceReadsTheOldNameOfAURL(t *testing.T) {
 		{"postgres://db.example/app?sslmode=disable", "postgres://db.example:5432/app", false},
 		{"postgres://db.example/app/x", "postgres://db.example:5432/app", false},
 		{"postgres database", "postgres://db.example:5432/app", false},
+		// The older version wrote the path decoded: "%41pp" is the
+		// database's name as it is, never "App".
+		{"postgres://db.example/%41pp", "postgres://db.example:5432/App", false},
+		{"postgres://db.example/%41pp", "postgres://db.example:5432/%41pp", true},
+		{"postgres://db.example/a%2Fb", "postgres://db.example:5432/a/b", false},
+		{"postgres://db.%65xample/app", "postgres://db.example:5432/app", false},
 		{"/home/u/.lite-agent", "postgres://db.example:5432/app", false},
 	} {
 		if got := sameSource(tc.marked, tc.source); got != tc.want {
 			t.Errorf("sameSource(%q, %q) = %v, want %v", tc.marked, tc.source, got, tc.want)
 		}
+	}
+	// No database and no PGDATABASE: the server took the user's, which
+	// the older name does not record.
+	if sameSource("postgres://db.example", "postgres://db.example:5432/alice") || sameSource("postgres://db.example/", "postgres://db.example:5432/") {
+		t.Error("an older name without a database matched a database")
 	}
 	t.Setenv("PGPORT", "5433")
 	if !sameSource("postgres://db.example/app", "postgres://db.example:5433/app") {
@@ -106,5 +117,25 @@ func TestFromStoreRerunAcceptsAnOldMarkerWithoutAPort(t *testing.T) {
 	}
 	if err := migrate.CheckComplete(dir); err != nil {
 		t.Errorf("the rerun left the marker: %v", err)
+	}
+}
+
+// A URL without a database connects to the database named after its user:
+// the marker names that database, so that the rerun of another user's run
+// (another database) is refused rather than taken for the same one.
+func TestStoreSourceNamesTheUsersDatabase(t *testing.T) {
+	t.Setenv("PGDATABASE", "")
+	t.Setenv("PGUSER", "")
+	t.Setenv("PGPORT", "")
+	alice, bob := storeSource("postgres://alice@db.example/"), storeSource("postgres://bob@db.example")
+	if alice == bob {
+		t.Errorf("alice's and bob's databases have one name: %q", alice)
+	}
+	if got, want := alice, storeSource("postgres://alice@db.example/alice"); got != want {
+		t.Errorf("one database, two names: %q and %q", got, want)
+	}
+	t.Setenv("PGDATABASE", "app")
+	if got, want := storeSource("postgres://alice@db.example"), "postgres://db.example:5432/app"; got != want {
+		t.Errorf("with PGDATABASE: %q, want %q", got, want)
 	}
 }
