@@ -83,7 +83,11 @@ func (s *session) deleting() error {
 // log. In between, the caller removes what else belongs to the session:
 // a process killed at any point leaves a session that is whole (the log
 // not renamed yet) or one that is refused as being deleted, never one
-// that reads as whole without its archive or tasks. The set-aside log's
+// that reads as whole without its archive or tasks. If a new <id>.jsonl
+// appears beside the set-aside log (another implementation, which lists
+// *.jsonl only, started the id again), that log is a session of its own:
+// it is listed, read and written as usual, verify reports the pair, and
+// a rerun of the delete removes both. The set-aside log's
 // modification time is set to the time of the call. A session without a
 // log is left as it is. Errors are *storage.Error or ctx.Err().
 func (c *FileCheckpointer) BeginDelete(ctx context.Context, id string) error {
