@@ -49,7 +49,7 @@ func isPython(name string) bool {
 // interpreter reports whether name is a language interpreter, and marks
 // the line opaque when the interpreter runs inline code or code from its
 // standard input.
-func (an *analyzer) interpreter(name string, args []word) bool {
+func (an *analyzer) interpreter(prog, name string, args []word) bool {
 	opts, ok := interpreters()[name]
 	if isPython(name) {
 		opts, ok = "c", true
@@ -155,6 +155,19 @@ scan:
 						// python3 -m pip config set …, as pip config set.
 						an.opaque(name + " -m " + why)
 						return true
+					}
+					if why := homeWrite(rest, after); why != "" {
+						an.opaque(name + " -m " + why) // python3 -m pip cache purge
+					}
+					if rest == "ensurepip" {
+						after = append([]word{{text: "install"}}, after...)
+					}
+					if rest == "pip" || rest == "ensurepip" {
+						// python3 -m pip install x installs into the
+						// environment of that python.
+						if why := an.pipInstall(prog, after); why != "" {
+							an.opaque(name + " -m " + why)
+						}
 					}
 					if why := homeInstall(rest, after); why != "" {
 						// python3 -m pip install --user …, as pip.
@@ -1039,6 +1052,9 @@ const tarOldValues = "bCFgHIKLNTVXf"
 var codeOptionNames = map[string]bool{
 	"plugin": true, "plugins": true, "engine": true, "provider": true, "load": true, "loadextension": true,
 	"preload": true, "agentpath": true, "loader": true,
+	// A kubeconfig names the credential plugins kubectl, helm and the
+	// like run (users[].user.exec.command).
+	"kubeconfig": true,
 	"pluginpath": false, "plugindir": false, "providerpath": false,
 }
 
