@@ -38,7 +38,7 @@ var homeWriters = sync.OnceValue(func() map[string]map[string][]string {
 		"mvn":        {"dependency:purge-local-repository": {""}},
 		"dotnet":     {"nuget": {"--clear", "-c"}},
 		"pre-commit": {"clean": {""}, "gc": {""}},
-		"ccache":     {"-C": {""}, "--clear": {""}, "-c": {""}, "--cleanup": {""}},
+		"ccache":     {"-C": {""}, "--clear": {""}, "--cleanup": {""}}, // not -c: ccache gcc -c x.c
 		"nix":        {"store": {"gc", "delete", "optimise"}, "registry": {"add", "remove", "pin"}},
 		// Keys and credentials.
 		"cargo":           {"login": login, "logout": login},

@@ -76,7 +76,7 @@ func TestHomeStateIsOpaque(t *testing.T) {
 		"minikube status", "minikube ip", "minikube profile list", "kind get clusters", "kind get kubeconfig",
 		"k3d cluster list", "microk8s status", "k3s kubectl get pods", "microk8s kubectl get nodes",
 		"kubectl get pods", "kubectl -n x get pods", "kubectl --context c describe pod x", "kubectl config view",
-		"kubectl plugin list", "kubectl foo bar", "helm list", "vagrant status",
+		"kubectl plugin list", "kubectl foo bar", "helm list", "vagrant status", "ccache gcc -c x.c", "ccache -s",
 	} {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
 			t.Errorf("%q is opaque: %q", line, a.reasons)
