@@ -60,6 +60,18 @@ var canaryHomeState = map[string][]string{
 		`k3d cluster create dev`,
 		`minikube kubectl -- get pods`,
 	},
+	// Through a command the analysis does not model (logsave), and
+	// through arch, which on macOS runs the command it is given (a fake
+	// here: GNU's takes no operand).
+	"6-wrappers": {
+		`logsave /dev/null brew install jq`,
+		`logsave /dev/null minikube start`,
+		`logsave /dev/null ssh-keygen -q -t ed25519 -N ''`,
+		`logsave /dev/null gpg --batch --update-trustdb`,
+		`arch -arm64 rm -rf ~/.config`,
+		`arch -x86_64 go clean -modcache`,
+		`arch -arm64e brew install jq`,
+	},
 }
 
 // canaryHomeStateOrdinary are lines beside the attacks that "allow bash"
@@ -97,13 +109,17 @@ func TestCanaryHomeState(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	arch := "#!/bin/sh\nwhile [ \"${1#-}\" != \"$1\" ]; do shift; done\nexec \"$@\"\n" // as macOS's
+	if err := os.WriteFile(filepath.Join(bin, "arch"), []byte(arch), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	for class, lines := range canaryHomeState {
 		for _, line := range lines {
 			root := canaryFixture(t, template)
 			refusedEverywhere(t, root, line)
 			venv := homeVenv(t, root)
 			before := canarySnapshot(t, root)
-			out := runLine(t, root, line, time.Minute, bin+":"+venv+":"+filepath.Dir(goBin),
+			out := runLine(t, root, line, time.Minute, bin+":"+venv+":"+filepath.Dir(goBin)+":/usr/sbin:/sbin",
 				"GOTOOLCHAIN=local", "GOFLAGS=", "GOPROXY=off")
 			if p := changed(before, canarySnapshot(t, root)); !strings.HasPrefix(p, filepath.Join(root, "home")+string(filepath.Separator)) {
 				t.Errorf("class %s: %q changed nothing in the home when run (%q):\n%s", class, line, p, out)

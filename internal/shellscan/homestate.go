@@ -192,6 +192,24 @@ var stateTools = sync.OnceValue(func() map[string]map[string][]string {
 	return m
 })
 
+// guessStateVerbs are the subcommands of stateTools that change state,
+// by which a name guessed among an unmodelled command's words is taken
+// for the tool run.
+var guessStateVerbs = map[string]bool{
+	"install": true, "uninstall": true, "add": true, "remove": true, "rm": true, "upgrade": true, "update": true,
+	"use": true, "global": true, "create": true, "start": true, "delete": true, "reinstall": true, "link": true,
+	"unlink": true, "cleanup": true, "clean": true, "prune": true, "purge": true, "self": true, "tap": true,
+	"untap": true, "plugin": true, "plugins": true, "init": true, "enable": true, "disable": true, "up": true,
+	"setup": true, "switch": true, "default": true, "alias": true, "set": true, "sync": true, "shell": true,
+	"server": true, "agent": true, "cluster": true, "node": true, "env": true, "export": true, "join": true,
+	"reset": true, "refresh": true, "revert": true, "pin": true, "unpin": true, "rehash": true, "i": true,
+	"in": true, "ins": true, "instal": true, "un": true, "up-to-date": true, "dup": true, "dist-upgrade": true,
+	"autoremove": true, "makecache": true, "selfupdate": true, "self-update": true, "halt": true, "destroy": true,
+	"provision": true, "reload": true, "resume": true, "suspend": true, "stop": true, "pause": true,
+	"unpause": true, "load": true, "mount": true, "ssh": true, "kubectl": true, "addons": true, "config": true,
+	"profile": true, "service": true, "tunnel": true, "image": true, "cp": true,
+}
+
 // optionTools are the package managers whose first word is an option
 // that says what they do, with the prefixes of those that only show
 // state (pacman -Qi, nix-env -q, rpm -q).
@@ -210,12 +228,20 @@ var optionTools = map[string][]string{
 func (an *analyzer) stateTool(name string, args []word) string {
 	ro, ok := stateTools()[name]
 	prefixes, byOption := optionTools[name]
-	if !ok && !byOption || an.guess {
-		// A name guessed among the words of a command the analysis does
-		// not model may be data (helm install n ./chart).
+	if !ok && !byOption {
 		return ""
 	}
 	why := name + " installs, removes or switches programs, or creates clusters, outside the workdir"
+	if an.guess && ok {
+		// A name guessed among the words of a command the analysis does
+		// not model may be data (helm install n ./chart): only a verb
+		// that changes state makes it the tool run (logsave log brew
+		// install jq).
+		if len(args) > 0 && (args[0].dynamic || guessStateVerbs[args[0].text]) {
+			return name + " " + clipName(args[0].text) + " may install, remove or switch programs, or create clusters, outside the workdir"
+		}
+		return ""
+	}
 	if len(args) == 0 {
 		if name == "kind" || name == "k3d" || name == "microk8s" || name == "minikube" || name == "brew" ||
 			name == "poetry" || name == "pipenv" || name == "conda" || name == "mamba" {
@@ -416,11 +442,6 @@ func (an *analyzer) pipInstall(prog string, args []word) string {
 	if sub == "" {
 		return ""
 	}
-	if an.guess && !hasPrefix(args, "--us") {
-		// A guessed pip (uv pip install …, which uvPip judges) is
-		// judged for --user alone.
-		return ""
-	}
 	target := false
 	for _, a := range args {
 		opt, _, _ := strings.Cut(a.text, "=")
@@ -444,6 +465,24 @@ func (an *analyzer) pipInstall(prog string, args []word) string {
 		return ""
 	}
 	return "pip " + sub + " installs into the environment of the python PATH finds, which may lie outside the workdir; name the pip of a virtual environment in the workdir (.venv/bin/pip) or give --target"
+}
+
+// homeStateName reports whether name is a program this file models, so
+// that the analysis looks at it among the words of a command it does not
+// model (logsave log brew install jq), as at any other.
+func homeStateName(name string) bool {
+	if _, ok := homeWriters()[name]; ok {
+		return true
+	}
+	if _, ok := homeInstallers()[name]; ok {
+		return true
+	}
+	if _, ok := stateTools()[name]; ok {
+		return true
+	}
+	_, ok := optionTools[name]
+	return ok || name == "ssh-keygen" || name == "gpg" || name == "gpg2" || name == "kubectl" ||
+		strings.TrimRight(name, "0123456789.") == "pip"
 }
 
 // homeState returns why the command prog args (name its program's name)

@@ -52,6 +52,11 @@ func TestHomeStateIsOpaque(t *testing.T) {
 		"minikube start", "minikube delete", "minikube kubectl -- get pods", "kind create cluster",
 		"kind delete cluster", "kind export kubeconfig", "k3d cluster create x", "k3s server", "microk8s enable dns",
 		"kubeadm init", "colima start", "limactl start x", "vagrant up",
+		// Among the words of a command the analysis does not model, and
+		// through macOS's arch, which runs the command it is given.
+		"logsave /dev/null brew install jq", "logsave /dev/null pip install x", "logsave /dev/null minikube start",
+		"logsave /dev/null ssh-keygen -t ed25519", "logsave /dev/null gpg --import k", "logsave /dev/null pipx install x",
+		"arch -arm64 brew install x", "arch -arm64 rm -rf x", "arch -x86_64 go clean -modcache",
 	} {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
 			t.Errorf("%q is not opaque", line)
@@ -77,6 +82,8 @@ func TestHomeStateIsOpaque(t *testing.T) {
 		"k3d cluster list", "microk8s status", "k3s kubectl get pods", "microk8s kubectl get nodes",
 		"kubectl get pods", "kubectl -n x get pods", "kubectl --context c describe pod x", "kubectl config view",
 		"kubectl plugin list", "kubectl foo bar", "helm list", "vagrant status", "ccache gcc -c x.c", "ccache -s",
+		"helm install n ./chart", "helm install kind ./chart", "helm upgrade --install stack ./chart",
+		"logsave log brew list", "ss -ltn port 80", "arch", "uname -m && arch",
 	} {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
 			t.Errorf("%q is opaque: %q", line, a.reasons)
@@ -91,6 +98,10 @@ func TestKubectlPluginsAndKubeconfig(t *testing.T) {
 	a := analyzeBash("kubectl -n x foo bar", "/home/u", "/w")
 	if !slices.ContainsFunc(a.units, func(u unit) bool { return u.text == "kubectl-foo bar" }) {
 		t.Errorf("kubectl foo: no unit kubectl-foo in %+v", a.units)
+	}
+	a = analyzeBash("arch -arm64 rm -rf x", "/home/u", "/w")
+	if !slices.ContainsFunc(a.units, func(u unit) bool { return u.text == "rm -rf x" }) {
+		t.Errorf("arch -arm64 rm: no unit rm for deny rules in %+v", a.units)
 	}
 	for _, line := range []string{
 		"echo x > kc && kubectl --kubeconfig ./kc get pods", "cp a kc; kubectl get pods --kubeconfig=kc",

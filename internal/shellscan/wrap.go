@@ -183,6 +183,15 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	case "git":
 		an.git(args)
 		return false
+	case "arch":
+		// macOS's arch runs the command it is given (arch -arm64 make),
+		// as nice does, but with options the analysis does not model;
+		// GNU's takes no operand.
+		if len(args) > 0 && !onlyVersion(args) {
+			an.opaque("arch runs the command it is given, as macOS's does")
+			an.seeInside(name, args, depth, chain)
+			return false
+		}
 	case "gio":
 		// gio launch runs a desktop file's Exec line, gio open the handler
 		// of a file's type; copy, save, move, trash … write the locations
