@@ -72,6 +72,14 @@ var canaryHomeState = map[string][]string{
 		`arch -x86_64 go clean -modcache`,
 		`arch -arm64e brew install jq`,
 	},
+	// pip as a module of its own, as the project's pip script run by the
+	// python PATH finds (which installs into that python's environment,
+	// not the project's), and under a name with a version after a dash.
+	"7-pip-scripts": {
+		`python3 -m pip.__main__ install --no-index m-1.0-py3-none-any.whl`,
+		`python3 .venv/bin/pip install --no-index m-1.0-py3-none-any.whl`,
+		`pip-3.11 install --no-index m-1.0-py3-none-any.whl`,
+	},
 }
 
 // canaryHomeStateOrdinary are lines beside the attacks that "allow bash"
@@ -130,8 +138,8 @@ func TestCanaryHomeState(t *testing.T) {
 }
 
 // homeStateFiles adds to the fixture template what the lines work on: a
-// wheel and a requirements file naming it in the workdir, and in the home
-// the caches of go, pip and npm.
+// wheel, a requirements file naming it and a pip script in the workdir,
+// and in the home the caches of go, pip and npm.
 func homeStateFiles(t *testing.T, template string) {
 	t.Helper()
 	files := map[string]string{
@@ -144,6 +152,7 @@ func homeStateFiles(t *testing.T, template string) {
 		"home/.cache/pip/http-v2/0/0/0/0/0/00000000000000000000": "x",
 		"home/.cache/pip/wheels/00/x-1.0-py3-none-any.whl":       "x",
 		"home/.npm/_cacache/index-v5/00/00/x":                    "x",
+		"work/.venv/bin/pip":                                     "#!/usr/bin/env python3\nimport sys\nfrom pip._internal.cli.main import main\nsys.exit(main())\n",
 	}
 	for name, content := range files {
 		p := filepath.Join(template, name)
@@ -182,8 +191,9 @@ func homeStateFiles(t *testing.T, template string) {
 }
 
 // homeVenv makes a virtual environment in the fixture's home, as a user
-// keeps one outside the project, with the system's pip and a pip program
-// that runs it, and returns its bin directory for PATH.
+// keeps one outside the project, with the system's pip and the pip
+// programs a virtual environment has, and returns its bin directory for
+// PATH.
 func homeVenv(t *testing.T, root string) string {
 	t.Helper()
 	venv := filepath.Join(root, "home", "venv")
@@ -195,8 +205,8 @@ func homeVenv(t *testing.T, root string) string {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Skipf("python3 -m venv: %v\n%s", err, out)
 	}
-	pip := "#!/bin/sh\nexec \"${0%/*}/python\" -m pip \"$@\"\n"
-	for _, name := range []string{"pip", "pip3"} {
+	pip := "#!" + filepath.Join(venv, "bin", "python") + "\nimport sys\nfrom pip._internal.cli.main import main\nsys.exit(main())\n"
+	for _, name := range []string{"pip", "pip3", "pip-3.11"} {
 		if err := os.WriteFile(filepath.Join(venv, "bin", name), []byte(pip), 0o755); err != nil {
 			t.Fatal(err)
 		}

@@ -53,6 +53,12 @@ func (an *analyzer) interpreter(prog, name string, args []word) bool {
 	opts, ok := interpreters()[name]
 	if isPython(name) {
 		opts, ok = "c", true
+		if script, after, found := pythonScript(args); found && pipScript(script) {
+			// python3 /usr/bin/pip install x runs pip in this python.
+			if why := an.pipInstall(prog, after); why != "" {
+				an.opaque(name + " " + clipName(script) + ": " + why)
+			}
+		}
 	}
 	if !ok {
 		switch name {
@@ -162,7 +168,7 @@ scan:
 					if rest == "ensurepip" {
 						after = append([]word{{text: "install"}}, after...)
 					}
-					if rest == "pip" || rest == "ensurepip" {
+					if rest == "pip" || strings.HasPrefix(rest, "pip.") || rest == "ensurepip" {
 						// python3 -m pip install x installs into the
 						// environment of that python.
 						if why := an.pipInstall(prog, after); why != "" {
@@ -274,6 +280,47 @@ func pythonCluster(c string) (kind byte, rest string) {
 		return 'i', ""
 	}
 	return 0, ""
+}
+
+// pythonScript returns the script python args runs and the words after
+// it, or false when it runs a module, inline code or its standard input.
+func pythonScript(args []word) (script string, after []word, ok bool) {
+	for i := 0; i < len(args); i++ {
+		t := args[i].text
+		if args[i].dynamic || t == "-" {
+			return "", nil, false
+		}
+		if t == "--" {
+			i++
+			if i < len(args) {
+				return args[i].text, args[i+1:], true
+			}
+			return "", nil, false
+		}
+		if !strings.HasPrefix(t, "-") {
+			return t, args[i+1:], true
+		}
+		if strings.HasPrefix(t, "--") {
+			continue
+		}
+		switch kind, _ := pythonCluster(t[1:]); kind {
+		case 'c', 'm':
+			return "", nil, false
+		case 'v':
+			i++ // -W arg, -X opt
+		}
+	}
+	return "", nil, false
+}
+
+// pipScript reports whether script is pip's: a program named pip
+// (pip3.11, pip-3.11) or pip's package directory, whose __main__.py runs.
+func pipScript(script string) bool {
+	s := strings.TrimSuffix(script, "/")
+	if path.Base(s) == "__main__.py" {
+		s = path.Dir(s)
+	}
+	return strings.TrimRight(path.Base(s), "0123456789.-") == "pip"
 }
 
 // pythonArchiveModules are the standard modules whose command line writes

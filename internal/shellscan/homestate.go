@@ -482,7 +482,7 @@ func homeStateName(name string) bool {
 	}
 	_, ok := optionTools[name]
 	return ok || name == "ssh-keygen" || name == "gpg" || name == "gpg2" || name == "kubectl" ||
-		strings.TrimRight(name, "0123456789.") == "pip"
+		strings.TrimRight(name, "0123456789.-") == "pip"
 }
 
 // homeState returns why the command prog args (name its program's name)
@@ -496,7 +496,7 @@ func (an *analyzer) homeState(prog, name string, args []word) string {
 		return sshKeygen(args)
 	case name == "gpg" || name == "gpg2":
 		return an.gpg(args)
-	case strings.TrimRight(name, "0123456789.") == "pip":
+	case strings.TrimRight(name, "0123456789.-") == "pip":
 		return an.pipInstall(prog, args)
 	case name == "uv" && len(args) > 0 && args[0].text == "pip":
 		return an.uvPip(args[1:])

@@ -57,6 +57,9 @@ func TestHomeStateIsOpaque(t *testing.T) {
 		"logsave /dev/null brew install jq", "logsave /dev/null pip install x", "logsave /dev/null minikube start",
 		"logsave /dev/null ssh-keygen -t ed25519", "logsave /dev/null gpg --import k", "logsave /dev/null pipx install x",
 		"arch -arm64 brew install x", "arch -arm64 rm -rf x", "arch -x86_64 go clean -modcache",
+		// pip as a script or a module of its own.
+		"python3 /usr/bin/pip install x", "python3 -m pip.__main__ install x", "pip-3.11 install x",
+		"python3 /usr/lib/python3/dist-packages/pip install x", "python3 -W ignore /usr/bin/pip3 install x",
 	} {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
 			t.Errorf("%q is not opaque", line)
@@ -84,6 +87,7 @@ func TestHomeStateIsOpaque(t *testing.T) {
 		"kubectl plugin list", "kubectl foo bar", "helm list", "vagrant status", "ccache gcc -c x.c", "ccache -s",
 		"helm install n ./chart", "helm install kind ./chart", "helm upgrade --install stack ./chart",
 		"logsave log brew list", "ss -ltn port 80", "arch", "uname -m && arch",
+		".venv/bin/python .venv/bin/pip install x", "python3 pip_tool.py install", "python3 -m pip.x list",
 	} {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
 			t.Errorf("%q is opaque: %q", line, a.reasons)
