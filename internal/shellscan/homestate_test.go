@@ -51,7 +51,7 @@ func TestHomeStateIsOpaque(t *testing.T) {
 		// Clusters.
 		"minikube start", "minikube delete", "minikube kubectl -- get pods", "kind create cluster",
 		"kind delete cluster", "kind export kubeconfig", "k3d cluster create x", "k3s server", "microk8s enable dns",
-		"kubeadm init", "colima start", "limactl start x", "vagrant up",
+		"kubeadm init", "colima start", "limactl start x", "vagrant up", "helm plugin uninstall diff",
 		// Among the words of a command the analysis does not model, and
 		// through macOS's arch, which runs the command it is given.
 		"logsave /dev/null brew install jq", "logsave /dev/null pip install x", "logsave /dev/null minikube start",

@@ -417,7 +417,7 @@ var configWriters = sync.OnceValue(func() map[string]map[string][]string {
 		"bundle":     {"config": {""}},
 		"gem":        {"sources": {"--add", "-a", "--remove", "-r"}},
 		"composer":   {"config": {""}},
-		"helm":       {"repo": {"add", "remove", "rm"}, "plugin": {"install", "update"}},
+		"helm":       {"repo": {"add", "remove", "rm"}, "plugin": {"install", "update", "uninstall", "remove", "rm"}},
 		"docker":     {"context": {"create", "use", "update", "rm"}, "login": {""}},
 		"direnv":     {"allow": {""}, "permit": {""}, "grant": {""}},
 	}
