@@ -101,8 +101,8 @@ var canaryRound16 = map[string][]string{
 // "allow bash" policy must still allow: commands the analysis does not
 // model whose operands name programs, messages and subcommands.
 var canaryRound16Ordinary = []string{
-	"npm install lodash", "go test ./...", "uv python install 3.12", "docker ps", "make test", "pytest -k x",
-	"npm run watch", "gh pr view 12", "npm install -S lodash", "brew install python", "pip install sh",
+	"npm install lodash", "go test ./...", "uv python list", "docker ps", "make test", "pytest -k x",
+	"npm run watch", "gh pr view 12", "npm install -S lodash", "brew info python", "pip install -t vendor sh",
 	"kubectl exec -it pod -- bash", `kubectl patch deploy x -p '{"spec":{}}'`, `gh issue create --title "curl fails" --body x`,
 	`jq '.[] | .name' x.json`, "docker compose ps", "jest --env node x.test.js",
 	"pytest --timeout 30 tests", "helm install x ./chart", "docker ps -a", "java -Xmx16m X.java",

@@ -146,7 +146,7 @@ var canaryRound30Ordinary = []string{
 	"{ echo a; echo b; } > out.txt", "python3 x.py > out.json 2>&1", "ls *.go", "cat src/*.py", "gofmt -l *.go",
 	"wc -l docs/*.md", "cp docs/*.md out/", "grep -l x src/*.ts", "touch build/{a,b}.txt", "mv *.log logs/",
 	"tar -czf out.tgz src/*.c", "echo x | tee out/{a,b}.txt", "npm run lint", "node index.js", "make test",
-	"terraform plan", "cmake -B build", "cmake --build build", "python3 -m pip install -r requirements.txt",
+	"terraform plan", "cmake -B build", "cmake --build build", ".venv/bin/python3 -m pip install -r requirements.txt",
 	"mkdir -p node_modules", "gpg --list-keys", "npm install", "npm install lodash",
 	"node --version && npm --version", ".venv/bin/python -m pytest",
 	".venv/bin/pip install -r requirements.txt", "sort -u README", "sort -o out.txt README",

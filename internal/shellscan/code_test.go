@@ -192,7 +192,7 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"mkdir -p build && npm run build", false},
 		{"npm install lodash && node x.js", false},
 		{"tar -czf p.tgz p && echo x > out.txt", false},
-		{"python3 -m pip install -r requirements.txt", false},
+		{".venv/bin/python3 -m pip install -r requirements.txt", false},
 		{"echo x > .mvn/jvm.config && mvn -v", true},
 		{"echo x > sub/.mvn/jvm.config && cd sub && mvn --version", true},
 		{"mvn -v", false},

@@ -51,10 +51,16 @@ func isPython(name string) bool {
 // interpreter reports whether name is a language interpreter, and marks
 // the line opaque when the interpreter runs inline code or code from its
 // standard input.
-func (an *analyzer) interpreter(name string, args []word) bool {
+func (an *analyzer) interpreter(prog, name string, args []word) bool {
 	opts, ok := interpreters()[name]
 	if isPython(name) {
 		opts, ok = "c", true
+		if script, after, found := pythonScript(args); found && pipScript(script) {
+			// python3 /usr/bin/pip install x runs pip in this python.
+			if why := an.pipInstall(prog, after); why != "" {
+				an.opaque(name + " " + clipName(script) + ": " + why)
+			}
+		}
 	}
 	if !ok {
 		switch name {
@@ -157,6 +163,19 @@ scan:
 						// python3 -m pip config set …, as pip config set.
 						an.opaque(name + " -m " + why)
 						return true
+					}
+					if why := homeWrite(rest, after); why != "" {
+						an.opaque(name + " -m " + why) // python3 -m pip cache purge
+					}
+					if rest == "ensurepip" {
+						after = append([]word{{text: "install"}}, after...)
+					}
+					if rest == "pip" || strings.HasPrefix(rest, "pip.") || rest == "ensurepip" {
+						// python3 -m pip install x installs into the
+						// environment of that python.
+						if why := an.pipInstall(prog, after); why != "" {
+							an.opaque(name + " -m " + why)
+						}
 					}
 					if why := homeInstall(rest, after); why != "" {
 						// python3 -m pip install --user …, as pip.
@@ -263,6 +282,47 @@ func pythonCluster(c string) (kind byte, rest string) {
 		return 'i', ""
 	}
 	return 0, ""
+}
+
+// pythonScript returns the script python args runs and the words after
+// it, or false when it runs a module, inline code or its standard input.
+func pythonScript(args []word) (script string, after []word, ok bool) {
+	for i := 0; i < len(args); i++ {
+		t := args[i].text
+		if args[i].dynamic || t == "-" {
+			return "", nil, false
+		}
+		if t == "--" {
+			i++
+			if i < len(args) {
+				return args[i].text, args[i+1:], true
+			}
+			return "", nil, false
+		}
+		if !strings.HasPrefix(t, "-") {
+			return t, args[i+1:], true
+		}
+		if strings.HasPrefix(t, "--") {
+			continue
+		}
+		switch kind, _ := pythonCluster(t[1:]); kind {
+		case 'c', 'm':
+			return "", nil, false
+		case 'v':
+			i++ // -W arg, -X opt
+		}
+	}
+	return "", nil, false
+}
+
+// pipScript reports whether script is pip's: a program named pip
+// (pip3.11, pip-3.11) or pip's package directory, whose __main__.py runs.
+func pipScript(script string) bool {
+	s := strings.TrimSuffix(script, "/")
+	if path.Base(s) == "__main__.py" {
+		s = path.Dir(s)
+	}
+	return strings.TrimRight(path.Base(s), "0123456789.-") == "pip"
 }
 
 // pythonArchiveModules are the standard modules whose command line writes
@@ -1050,6 +1110,9 @@ var codeOptionNames = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{
 		"plugin": true, "plugins": true, "engine": true, "provider": true, "load": true, "loadextension": true,
 		"preload": true, "agentpath": true, "loader": true,
+		// A kubeconfig names the credential plugins kubectl, helm and the
+		// like run (users[].user.exec.command).
+		"kubeconfig": true,
 		"pluginpath": false, "plugindir": false, "providerpath": false,
 	}
 })

@@ -102,6 +102,9 @@ func guessable(w string) bool {
 	if _, ok := configWriters()[name]; ok {
 		return true
 	}
+	if homeStateName(name) {
+		return true
+	}
 	return modelledNames()[name] || strings.HasPrefix(name, "git-") || isCompiler(name) ||
 		name == "go" || strings.HasPrefix(name, "go1.")
 }

@@ -10,7 +10,7 @@ func TestHomeInstallersAreOpaque(t *testing.T) {
 	for _, line := range []string{
 		"go install ./...", "go install example.com/x@latest", "go install", "go1.22 install ./cmd/x",
 		"cargo install ripgrep", "cargo install --path .", "cargo uninstall ripgrep",
-		"pip install --user x", "pip3 install --user -r requirements.txt", "pip3.11 uninstall -y x", "pip uninstall x",
+		"pip install --user x", "pip3 install --user -r requirements.txt", "pip install -r requirements.txt", "pip3.11 uninstall -y x", "pip uninstall x",
 		"python3 -m pip install --user x", "python3 -m pip uninstall -y x",
 		"gem install --user-install x", "gem uninstall x",
 		"yarn global add x", "yarn global remove x",
@@ -29,7 +29,7 @@ func TestHomeInstallersAreOpaque(t *testing.T) {
 	}
 	for _, line := range []string{
 		"go build ./...", "go test ./...", "go vet ./...", "go install -h", "cargo build", "cargo test",
-		"pip install -r requirements.txt", "pip list", "pip show x", "python3 -m pip list", "gem list",
+		".venv/bin/pip install -r requirements.txt", "pip list", "pip show x", "python3 -m pip list", "gem list",
 		"yarn global list", "yarn install", "pnpm install", "pnpm add x", "pnpm list -g", "pipx list",
 		"uv tool list", "rustup show", "rustup toolchain list",
 	} {

@@ -74,6 +74,17 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		an.opaque(why)
 		return false
 	}
+	if name == "kubectl" || name == "k3s" || name == "microk8s" {
+		if inner := clusterInner(name, args); inner != nil {
+			return an.inner(inner, depth, chain)
+		}
+	}
+	if why := an.homeState(ws[0].text, name, args); why != "" {
+		// The rest of the model still runs: the code it runs from files
+		// the line writes (echo … > setup.py && pip install .) is also
+		// worth saying.
+		an.opaque(why)
+	}
 	if strings.HasPrefix(name, "git-") {
 		an.opaque(name + " is a git program run outside git's own option checks")
 		return false
@@ -172,6 +183,15 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	case "git":
 		an.git(args)
 		return false
+	case "arch":
+		// macOS's arch runs the command it is given (arch -arm64 make),
+		// as nice does, but with options the analysis does not model;
+		// GNU's takes no operand.
+		if len(args) > 0 && !onlyVersion(args) {
+			an.opaque("arch runs the command it is given, as macOS's does")
+			an.seeInside(name, args, depth, chain)
+			return false
+		}
 	case "gio":
 		// gio launch runs a desktop file's Exec line, gio open the handler
 		// of a file's type; copy, save, move, trash … write the locations
@@ -218,7 +238,7 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	if name == "cargo" {
 		an.cargoRustc(name, args)
 	}
-	if an.interpreter(name, args) {
+	if an.interpreter(ws[0].text, name, args) {
 		return false
 	}
 	an.fileCommand(name, args)
@@ -376,8 +396,9 @@ var configWriters = sync.OnceValue(func() map[string]map[string][]string {
 		"go": {"env": {"-w", "-u"}, "telemetry": {"on", "off", "local"}},
 		"npm": {"config": set, "c": set, "set": {""}, "delete": {""}, "login": {""}, "adduser": {""},
 			"logout": {""}},
-		"pnpm":       {"config": set, "c": set, "set": {""}, "delete": {""}},
-		"yarn":       {"config": set},
+		"pnpm": {"config": set, "c": set, "set": {""}, "delete": {""}, "login": {""}, "logout": {""},
+			"adduser": {""}, "env": {"use", "add", "remove", "rm"}},
+		"yarn":       {"config": set, "npm": {"login", "logout"}},
 		"bun":        {"config": set},
 		"pip":        {"config": set},
 		"pip3":       {"config": set},
@@ -385,18 +406,18 @@ var configWriters = sync.OnceValue(func() map[string]map[string][]string {
 		"conda":      {"config": {"--set", "--add", "--append", "--prepend", "--remove", "--remove-key", "--write-default"}},
 		"mamba":      {"config": {"--set", "--add", "--append", "--prepend", "--remove", "--remove-key", "--write-default"}},
 		"micromamba": {"config": {""}},
-		"gh":         {"config": set, "alias": set, "extension": {"install", "upgrade"}, "auth": {"setup-git", "login"}},
+		"gh":         {"config": set, "alias": set, "extension": {"install", "upgrade", "remove"}, "auth": {"setup-git", "login", "logout", "refresh", "switch"}},
 		"glab":       {"config": set, "alias": set},
 		"kubectl":    {"config": {""}},
 		"gcloud":     {"config": set},
-		"aws":        {"configure": {""}},
+		"aws":        {"configure": {""}, "sso": {"login", "logout"}},
 		"az":         {"config": set},
 		"rustup":     {"default": {""}, "override": {""}, "set": {""}},
 		"cargo":      {"config": {""}},
 		"bundle":     {"config": {""}},
 		"gem":        {"sources": {"--add", "-a", "--remove", "-r"}},
 		"composer":   {"config": {""}},
-		"helm":       {"repo": {"add", "remove", "rm"}, "plugin": {"install", "update"}},
+		"helm":       {"repo": {"add", "remove", "rm"}, "plugin": {"install", "update", "uninstall", "remove", "rm"}},
 		"docker":     {"context": {"create", "use", "update", "rm"}, "login": {""}},
 		"direnv":     {"allow": {""}, "permit": {""}, "grant": {""}},
 	}
@@ -420,18 +441,44 @@ func configWrite(name string, args []word) string {
 // configWriters does.
 var homeInstallers = sync.OnceValue(func() map[string]map[string][]string {
 	global := []string{"-g", "--global"}
-	pip := map[string][]string{"install": {"--user"}, "uninstall": {""}}
+	every := []string{""}
 	return map[string]map[string][]string{
-		"go":    {"install": {""}},
-		"cargo": {"install": {""}, "uninstall": {""}},
-		"pip":   pip, "pip3": pip,
-		"gem":  {"install": {"--user-install"}, "uninstall": {""}},
-		"yarn": {"global": {""}},
+		// pip is judged by pipInstall, which knows a virtual
+		// environment's pip.
+		"go":    {"install": every},
+		"cargo": {"install": every, "uninstall": every, "binstall": every},
+		// gem installs into GEM_HOME (the system's, ~/.gem, a version
+		// manager's) and bundle into the same unless configured.
+		"gem":    {"install": every, "uninstall": every, "update": every, "cleanup": every, "pristine": every},
+		"bundle": {"install": every, "update": every, "clean": every}, "bundler": {"install": every, "update": every, "clean": every},
+		"yarn": {"global": every},
+		"bun": {"add": global, "install": global, "i": global, "remove": global, "rm": global, "update": global,
+			"link": every, "unlink": every, "upgrade": every},
+		"deno":     {"install": global, "uninstall": global, "upgrade": every},
+		"dotnet":   {"tool": {"install", "update", "uninstall"}, "workload": every, "new": {"install", "uninstall"}, "dev-certs": every},
+		"composer": {"global": every, "self-update": every, "selfupdate": every},
+		"nix":      {"profile": {"install", "add", "remove", "upgrade", "rollback", "wipe-history"}, "upgrade-nix": every},
+		"krew":     {"install": every, "uninstall": every, "upgrade": every, "update": every},
+		"stack":    {"install": every, "setup": every, "upgrade": every},
+		"cabal":    {"install": every},
+		"opam":     {"install": every, "remove": every, "uninstall": every, "upgrade": every, "switch": every, "init": every, "pin": every, "reinstall": every},
+		"luarocks": {"install": every, "remove": every, "make": every},
+		"nimble":   {"install": every, "uninstall": every},
+		"mix": {"archive.install": every, "archive.uninstall": every, "escript.install": every, "escript.uninstall": every,
+			"local.hex": every, "local.rebar": every},
+		"coursier": {"install": every, "uninstall": every, "setup": every}, "cs": {"install": every, "uninstall": every, "setup": every},
+		"jbang":      {"app": {"install", "uninstall"}},
+		"tlmgr":      {"install": every, "remove": every, "update": every},
+		"sdkmanager": {"--install": every, "--uninstall": every, "--update": every},
+		"code":       {"--install-extension": every, "--uninstall-extension": every},
+		"pixi":       {"global": {"install", "add", "remove", "uninstall", "upgrade", "sync"}, "self-update": every},
+		"rye":        {"install": every, "uninstall": every, "toolchain": {"fetch", "remove", "register"}, "self": every},
 		"pnpm": {"add": global, "remove": global, "rm": global, "uninstall": global, "un": global,
 			"install": global, "i": global, "update": global, "up": global, "link": global, "ln": global},
 		"pipx": {"install": {""}, "uninstall": {""}, "uninstall-all": {""}, "inject": {""}, "upgrade": {""},
 			"upgrade-all": {""}, "reinstall": {""}, "reinstall-all": {""}, "ensurepath": {""}},
-		"uv": {"tool": {"install", "uninstall", "upgrade", "update-shell"}},
+		"uv": {"tool": {"install", "uninstall", "upgrade", "update-shell"}, "python": {"install", "uninstall", "upgrade"},
+			"self": {"update", "uninstall"}},
 		"rustup": {"toolchain": {"install", "uninstall", "add", "remove", "link"},
 			"component": {"add", "remove"}, "target": {"add", "remove"}, "update": {""}, "self": {"update", "uninstall"}},
 	}
