@@ -560,7 +560,7 @@ func (an *analyzer) uvPip(args []word) string {
 	if python != "" && an.venv(python) {
 		return ""
 	}
-	return "uv pip " + sub + " installs into the virtual environment VIRTUAL_ENV names or uv finds above the working directory; give --python .venv/bin/python or --target"
+	return "uv pip " + sub + " installs into the virtual environment VIRTUAL_ENV names or uv finds above the working directory; run the pip of a virtual environment in the workdir (.venv/bin/pip) instead"
 }
 
 // kubectlBuiltins are kubectl's own subcommands; any other first
