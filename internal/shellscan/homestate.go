@@ -192,6 +192,7 @@ var stateTools = sync.OnceValue(func() map[string]map[string][]string {
 	for k, v := range reviewStateTools(with) {
 		m[k] = v
 	}
+	reviewReadOnly(m)
 	return m
 })
 

@@ -24,6 +24,27 @@ func reviewStateTools(with func(map[string][]string) map[string][]string) map[st
 	}
 }
 
+// reviewReadOnly adds to stateTools the subcommands that only change the
+// running shell's environment, writing nothing (nvm use, conda activate,
+// pyenv shell): in a line of their own they change nothing later lines
+// see.
+func reviewReadOnly(m map[string]map[string][]string) {
+	add := func(name string, subs ...string) {
+		if ro, ok := m[name]; ok {
+			for _, s := range subs {
+				ro[s] = nil
+			}
+		}
+	}
+	add("nvm", "use")
+	for _, name := range []string{"conda", "mamba", "micromamba"} {
+		add(name, "activate", "deactivate")
+	}
+	for _, name := range []string{"pyenv", "rbenv", "goenv", "nodenv", "jenv", "plenv"} {
+		add(name, "shell")
+	}
+}
+
 // reviewHomeState returns why the command name args changes state
 // outside the workdir in a way homeState's tables miss, or "".
 func reviewHomeState(name string, args []word) string {

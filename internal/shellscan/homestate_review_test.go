@@ -37,3 +37,21 @@ func TestHomeStateReviewIsOpaque(t *testing.T) {
 		}
 	}
 }
+
+// Round 43 made these lines opaque, though they only change the running
+// shell's environment and write nothing.
+func TestHomeStateReviewShellOnly(t *testing.T) {
+	for _, line := range []string{
+		"nvm use 20", "nvm use", "conda activate x", "conda deactivate", "mamba activate x", "pyenv shell 3.12",
+		"rbenv shell 3.3",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
+			t.Errorf("%q is opaque: %q", line, a.reasons)
+		}
+	}
+	for _, line := range []string{"nvm install 20", "conda install x", "pyenv global 3.12", "fnm use 20 --install-if-missing"} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+}
