@@ -446,14 +446,16 @@ func (an *analyzer) pipInstall(prog string, args []word) string {
 	if sub == "" {
 		return ""
 	}
-	target := false
-	for _, a := range args {
+	target, inVenv := false, false
+	for i, a := range args {
 		opt, _, _ := strings.Cut(a.text, "=")
 		switch {
 		case opt == "--user" || len(opt) >= 4 && strings.HasPrefix("--user", opt):
 			return "pip " + sub + " --user installs programs outside the workdir, where later commands find them"
 		case opt == "--pre":
 			// Pre-releases, an option of its own.
+		case (opt == "--python" || len(opt) >= 5 && strings.HasPrefix("--python", opt)) && an.pipPythonVenv(args, i):
+			inVenv = true
 		case opt == "--python" || opt == "--prefix" || opt == "--root" ||
 			len(opt) >= 5 && (strings.HasPrefix("--python", opt) || strings.HasPrefix("--prefix", opt)):
 			return "pip " + clipName(opt) + " installs into an environment the analysis does not check"
@@ -462,7 +464,7 @@ func (an *analyzer) pipInstall(prog string, args []word) string {
 			target = sub == "install"
 		}
 	}
-	if target {
+	if target || inVenv {
 		return ""
 	}
 	if an.venv(prog) {

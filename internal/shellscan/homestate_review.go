@@ -1,5 +1,7 @@
 package shellscan
 
+import "strings"
+
 // reviewStateTools are more package and version managers that install
 // or switch programs outside the workdir (see stateTools), with the
 // subcommands that only show state. gem and bundle take any unambiguous
@@ -83,4 +85,21 @@ func reviewHomeState(name string, args []word) string {
 		}
 	}
 	return ""
+}
+
+// pipPythonVenv reports whether the --python option of pip at args[i]
+// (--python=P or --python P) names the interpreter of a virtual
+// environment by a path, recording the environment as venv does: pip
+// --python .venv/bin/python install x, and the pip words of uv pip
+// install --python .venv/bin/python x, install into it. An absolute path
+// stays opaque, as round 43 has it.
+func (an *analyzer) pipPythonVenv(args []word, i int) bool {
+	_, v, hasVal := strings.Cut(args[i].text, "=")
+	if !hasVal {
+		if i+1 >= len(args) || args[i+1].dynamic || args[i+1].pattern {
+			return false
+		}
+		v = args[i+1].text
+	}
+	return v != "" && !strings.HasPrefix(v, "/") && an.venv(v)
 }

@@ -55,3 +55,24 @@ func TestHomeStateReviewShellOnly(t *testing.T) {
 		}
 	}
 }
+
+// pip's --python naming the interpreter of a virtual environment by a
+// path installs into it, as that environment's pip does. (Whether the
+// environment lies in the workdir is the caller's check: see the canary.)
+func TestHomeStateReviewPipPython(t *testing.T) {
+	for _, line := range []string{
+		"pip --python .venv/bin/python install x", "pip install --python=venv/bin/python3 -r requirements.txt",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
+			t.Errorf("%q is opaque: %q", line, a.reasons)
+		}
+	}
+	for _, line := range []string{
+		"pip --python python3 install x", "pip --python .venv/bin/python install --user x",
+		"pip --python .venv/bin/python install --prefix /usr x", "pip --python=$P install x",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+}
