@@ -189,6 +189,10 @@ var stateTools = sync.OnceValue(func() map[string]map[string][]string {
 		"vagrant":  with(map[string][]string{"status": nil, "global-status": nil, "box": {"list"}, "plugin": {"list"}, "ssh-config": nil}),
 	}
 	m["rtx"] = m["mise"]
+	for k, v := range reviewStateTools(with) {
+		m[k] = v
+	}
+	reviewReadOnly(m)
 	return m
 })
 
@@ -452,14 +456,16 @@ func (an *analyzer) pipInstall(prog string, args []word) string {
 	if sub == "" {
 		return ""
 	}
-	target := false
-	for _, a := range args {
+	target, inVenv := false, false
+	for i, a := range args {
 		opt, _, _ := strings.Cut(a.text, "=")
 		switch {
 		case opt == "--user" || len(opt) >= 4 && strings.HasPrefix("--user", opt):
 			return "pip " + sub + " --user installs programs outside the workdir, where later commands find them"
 		case opt == "--pre":
 			// Pre-releases, an option of its own.
+		case (opt == "--python" || len(opt) >= 5 && strings.HasPrefix("--python", opt)) && an.pipPythonVenv(args, i):
+			inVenv = true
 		case opt == "--python" || opt == "--prefix" || opt == "--root" ||
 			len(opt) >= 5 && (strings.HasPrefix("--python", opt) || strings.HasPrefix("--prefix", opt)):
 			return "pip " + clipName(opt) + " installs into an environment the analysis does not check"
@@ -468,7 +474,7 @@ func (an *analyzer) pipInstall(prog string, args []word) string {
 			target = sub == "install"
 		}
 	}
-	if target {
+	if target || inVenv {
 		return ""
 	}
 	if an.venv(prog) {
@@ -498,6 +504,9 @@ func homeStateName(name string) bool {
 // homeState returns why the command prog args (name its program's name)
 // changes state outside the workdir, as this file models it, or "".
 func (an *analyzer) homeState(prog, name string, args []word) string {
+	if why := reviewHomeState(name, args); why != "" {
+		return why
+	}
 	if why := homeWrite(name, args); why != "" {
 		return why
 	}

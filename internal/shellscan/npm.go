@@ -255,7 +255,25 @@ func npmGlobal(args []word) bool {
 			}
 		case len(t) > 1 && t[0] == '-' && t[1] != '-' && !strings.Contains(t, "=") && strings.Contains(t, "g"):
 			return true
+		case npmGlobalValue(t):
+			return true
 		}
 	}
 	return false
+}
+
+// npmGlobalValue reports whether t is one of the spellings of global mode
+// npm also takes: --g (its shorthand after two dashes), a value after
+// the shorthand (-g=true), or a long option after one dash
+// (-location=global, -global=true).
+func npmGlobalValue(t string) bool {
+	if !strings.HasPrefix(t, "-") {
+		return false
+	}
+	opt, val, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(t, "-"), "-"), "=")
+	if val == "false" {
+		return false
+	}
+	return opt == "g" || strings.HasPrefix(opt, "glob") && !strings.HasPrefix(opt, "global-") &&
+		!strings.HasPrefix(opt, "globalc") || strings.HasPrefix(opt, "loc") && opt != "lock" && !strings.HasPrefix(opt, "lockfile")
 }

@@ -1,0 +1,88 @@
+//go:build linux
+
+package permission_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// canaryHomeStateReview are lines the review of round 43 found still
+// allowed under "allow bash" that change state outside the workdir with
+// no path on the line: other spellings of the programs it models
+// (rustup's aliases, gem's and bundle's abbreviations, dotnet new's older
+// options, npm's other spellings of global mode) and tools missing from
+// its tables. They run in real bash with the fake home as HOME: npm is the
+// real one, with its global prefix in the home; the others are fakes that
+// write into HOME as the real ones do.
+var canaryHomeStateReview = []string{
+	`rustup install nightly`,
+	`rustup uninstall nightly`,
+	`gem i rails`,
+	`gem ins rails`,
+	`bundle`,
+	`bundle i`,
+	`bundle add rack`,
+	`dotnet new -i Foo.Templates`,
+	`cargo-binstall ripgrep`,
+	`uvx ruff`,
+	`uv tool run ruff`,
+	`pipx run ruff`,
+	`pkgx node`,
+	`proto install node`,
+	`aqua i`,
+	`npm i --g --offline ./pkg`,
+	`npm i -g=true --offline ./pkg`,
+	`npm i -location=global --offline ./pkg`,
+	`npm i -global=true --offline ./pkg`,
+}
+
+// canaryHomeStateReviewOrdinary are the lines beside them that "allow
+// bash" must still allow.
+var canaryHomeStateReviewOrdinary = []string{
+	"gem list", "bundle check", "bundle list", "rustup show", "dotnet new list", "uv tool list", "pipx list",
+	"proto list", "npm i --offline ./pkg", "npm i -g=false --offline ./pkg",
+}
+
+// fakeReviewTools are the programs canaryHomeStateReview runs from a fake.
+var fakeReviewTools = []string{"rustup", "gem", "bundle", "dotnet", "cargo-binstall", "uvx", "uv", "pipx", "pkgx",
+	"proto", "aqua"}
+
+func TestCanaryHomeStateReview(t *testing.T) {
+	if _, err := exec.LookPath("npm"); err != nil {
+		t.Skip("npm is not on PATH")
+	}
+	template := canaryTemplate(t)
+	pkg := filepath.Join(template, "work", "pkg")
+	if err := os.MkdirAll(pkg, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(pkg, "package.json"), []byte(`{"name":"p","version":"1.0.0"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fake := "#!/bin/sh\nmkdir -p \"$HOME/.local/state/fake\" && echo \"$@\" > \"$HOME/.local/state/fake/${0##*/}\"\n"
+	for _, name := range fakeReviewTools {
+		if err := os.WriteFile(filepath.Join(bin, name), []byte(fake), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, line := range canaryHomeStateReview {
+		root := canaryFixture(t, template)
+		refusedEverywhere(t, root, line)
+		before := canarySnapshot(t, root)
+		out := runLine(t, root, line, time.Minute, bin, "NPM_CONFIG_PREFIX="+filepath.Join(root, "home", ".npm-global"),
+			"npm_config_audit=false", "npm_config_fund=false", "npm_config_update_notifier=false")
+		if p := changed(before, canarySnapshot(t, root)); !strings.HasPrefix(p, filepath.Join(root, "home")+string(filepath.Separator)) {
+			t.Errorf("%q changed nothing in the home when run (%q):\n%s", line, p, out)
+		}
+	}
+	checkOrdinary(t, template, canaryHomeStateReviewOrdinary, nil)
+}
