@@ -1123,8 +1123,15 @@ func (an *analyzer) command(ws []word, depth, chain int) {
 		texts[i] = w.text
 	}
 	u := unit{text: strings.Join(texts, " "), name: ws[0].text, args: texts[1:]}
+	base := u.name
 	if i := strings.LastIndexByte(u.name, '/'); i >= 0 && i < len(u.name)-1 {
-		u.others = append(u.others, strings.Join(append([]string{u.name[i+1:]}, texts[1:]...), " "))
+		base = u.name[i+1:]
+		u.others = append(u.others, strings.Join(append([]string{base}, texts[1:]...), " "))
+	}
+	if folded := foldCase(base); folded != base {
+		// RM -rf x runs rm on a case-insensitive file system: deny
+		// rules on rm see it.
+		u.others = append(u.others, strings.Join(append([]string{folded}, texts[1:]...), " "))
 	}
 	if ws[0].dynamic || ws[0].pattern || ws[0].special {
 		an.opaque("the command name is only known when the command runs")

@@ -73,7 +73,7 @@ func (an *analyzer) guessInner(args []word, depth, chain int) {
 // analysis models: a shell, an interpreter, a wrapper, a command that runs
 // code, or one whose files or options it knows.
 func guessable(w string) bool {
-	base := path.Base(w)
+	base := foldCase(path.Base(w))
 	name := programName(base)
 	if name != base && !versionLike(strings.TrimPrefix(strings.TrimPrefix(base, name), "-")) {
 		// Digits after a program's name that are no version: a key type

@@ -14,7 +14,7 @@ import (
 // a line opaque. It reports whether ws only wraps another command that was
 // recorded as a unit of its own.
 func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
-	name := programName(path.Base(ws[0].text))
+	name := programName(foldCase(path.Base(ws[0].text)))
 	args := ws[1:]
 	if an.guess {
 		if builtinOnly()[name] || guessDataWords()[name] || len(args) == 0 && !an.stdinFed {
@@ -372,6 +372,22 @@ func programName(name string) string {
 		return base
 	}
 	return name
+}
+
+// foldCase returns the program name as the analysis's tables spell it:
+// in lower case, but for R and Rscript. On a case-insensitive file system
+// (macOS's default) BASH, Python3 and RM run bash, python3 and rm, so
+// the line is judged as theirs; on Linux such a name is another program,
+// which may only be judged more strictly this way.
+func foldCase(name string) string {
+	lower := strings.ToLower(name)
+	switch lower {
+	case "r":
+		return "R"
+	case "rscript":
+		return "Rscript"
+	}
+	return lower
 }
 
 // knownProgram reports whether name is an opaque command or an
