@@ -189,10 +189,10 @@ var stateTools = sync.OnceValue(func() map[string]map[string][]string {
 		"vagrant":  with(map[string][]string{"status": nil, "global-status": nil, "box": {"list"}, "plugin": {"list"}, "ssh-config": nil}),
 	}
 	m["rtx"] = m["mise"]
-	for k, v := range reviewStateTools(with) {
+	for k, v := range listedByReadOnlyTools(with) {
 		m[k] = v
 	}
-	reviewReadOnly(m)
+	addShellOnlySubcommands(m)
 	return m
 })
 
@@ -504,7 +504,7 @@ func homeStateName(name string) bool {
 // homeState returns why the command prog args (name its program's name)
 // changes state outside the workdir, as this file models it, or "".
 func (an *analyzer) homeState(prog, name string, args []word) string {
-	if why := reviewHomeState(name, args); why != "" {
+	if why := homeStateAliases(name, args); why != "" {
 		return why
 	}
 	if why := homeWrite(name, args); why != "" {

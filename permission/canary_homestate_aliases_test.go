@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// canaryHomeStateReview are lines the review of round 43 found still
+// canaryHomeStateAliases are lines the review of round 43 found still
 // allowed under "allow bash" that change state outside the workdir with
 // no path on the line: other spellings of the programs it models
 // (rustup's aliases, gem's and bundle's abbreviations, dotnet new's older
@@ -19,7 +19,7 @@ import (
 // its tables. They run in real bash with the fake home as HOME: npm is the
 // real one, with its global prefix in the home; the others are fakes that
 // write into HOME as the real ones do.
-var canaryHomeStateReview = []string{
+var canaryHomeStateAliases = []string{
 	`rustup install nightly`,
 	`rustup uninstall nightly`,
 	`gem i rails`,
@@ -41,18 +41,18 @@ var canaryHomeStateReview = []string{
 	`npm i -global=true --offline ./pkg`,
 }
 
-// canaryHomeStateReviewOrdinary are the lines beside them that "allow
+// canaryHomeStateAliasesOrdinary are the lines beside them that "allow
 // bash" must still allow.
-var canaryHomeStateReviewOrdinary = []string{
+var canaryHomeStateAliasesOrdinary = []string{
 	"gem list", "bundle check", "bundle list", "rustup show", "dotnet new list", "uv tool list", "pipx list",
 	"proto list", "npm i --offline ./pkg", "npm i -g=false --offline ./pkg",
 }
 
-// fakeReviewTools are the programs canaryHomeStateReview runs from a fake.
-var fakeReviewTools = []string{"rustup", "gem", "bundle", "dotnet", "cargo-binstall", "uvx", "uv", "pipx", "pkgx",
+// fakeAliasTools are the programs canaryHomeStateAliases runs from a fake.
+var fakeAliasTools = []string{"rustup", "gem", "bundle", "dotnet", "cargo-binstall", "uvx", "uv", "pipx", "pkgx",
 	"proto", "aqua"}
 
-func TestCanaryHomeStateReview(t *testing.T) {
+func TestCanaryHomeStateAliases(t *testing.T) {
 	if _, err := exec.LookPath("npm"); err != nil {
 		t.Skip("npm is not on PATH")
 	}
@@ -69,12 +69,12 @@ func TestCanaryHomeStateReview(t *testing.T) {
 		t.Fatal(err)
 	}
 	fake := "#!/bin/sh\nmkdir -p \"$HOME/.local/state/fake\" && echo \"$@\" > \"$HOME/.local/state/fake/${0##*/}\"\n"
-	for _, name := range fakeReviewTools {
+	for _, name := range fakeAliasTools {
 		if err := os.WriteFile(filepath.Join(bin, name), []byte(fake), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for _, line := range canaryHomeStateReview {
+	for _, line := range canaryHomeStateAliases {
 		root := canaryFixture(t, template)
 		refusedEverywhere(t, root, line)
 		before := canarySnapshot(t, root)
@@ -84,5 +84,5 @@ func TestCanaryHomeStateReview(t *testing.T) {
 			t.Errorf("%q changed nothing in the home when run (%q):\n%s", line, p, out)
 		}
 	}
-	checkOrdinary(t, template, canaryHomeStateReviewOrdinary, nil)
+	checkOrdinary(t, template, canaryHomeStateAliasesOrdinary, nil)
 }

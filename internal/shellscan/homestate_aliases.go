@@ -2,13 +2,13 @@ package shellscan
 
 import "strings"
 
-// reviewStateTools are more package and version managers that install
+// listedByReadOnlyTools are more package and version managers that install
 // or switch programs outside the workdir (see stateTools), with the
 // subcommands that only show state. gem and bundle take any unambiguous
 // abbreviation of a subcommand (gem ins, bundle inst) and aliases (gem i,
 // bundle i), and bundle alone installs, so only the read-only names are
 // listed: anything else is opaque.
-func reviewStateTools(with func(map[string][]string) map[string][]string) map[string]map[string][]string {
+func listedByReadOnlyTools(with func(map[string][]string) map[string][]string) map[string]map[string][]string {
 	bundle := with(map[string][]string{"exec": nil, "e": nil, "ex": nil, "exe": nil, "check": nil, "list": nil,
 		"ls": nil, "show": nil, "info": nil, "outdated": nil, "platform": nil, "config": nil, "lock": nil,
 		"binstubs": nil, "licenses": nil, "init": nil, "gem": nil, "viz": nil, "env": nil})
@@ -26,11 +26,11 @@ func reviewStateTools(with func(map[string][]string) map[string][]string) map[st
 	}
 }
 
-// reviewReadOnly adds to stateTools the subcommands that only change the
+// addShellOnlySubcommands adds to stateTools the subcommands that only change the
 // running shell's environment, writing nothing (nvm use, conda activate,
 // pyenv shell): in a line of their own they change nothing later lines
 // see.
-func reviewReadOnly(m map[string]map[string][]string) {
+func addShellOnlySubcommands(m map[string]map[string][]string) {
 	add := func(name string, subs ...string) {
 		if ro, ok := m[name]; ok {
 			for _, s := range subs {
@@ -47,9 +47,9 @@ func reviewReadOnly(m map[string]map[string][]string) {
 	}
 }
 
-// reviewHomeState returns why the command name args changes state
+// homeStateAliases returns why the command name args changes state
 // outside the workdir in a way homeState's tables miss, or "".
-func reviewHomeState(name string, args []word) string {
+func homeStateAliases(name string, args []word) string {
 	switch name {
 	case "rustup":
 		// rustup install and uninstall are toolchain install and

@@ -5,7 +5,7 @@ import "testing"
 // Review of round 43: other spellings of the programs it models, and
 // tools not in its tables, that change state outside the workdir with no
 // path on the line. Each is opaque; the lines beside them are not.
-func TestHomeStateReviewIsOpaque(t *testing.T) {
+func TestHomeStateAliasesAreOpaque(t *testing.T) {
 	for _, line := range []string{
 		// rustup's own aliases of toolchain install and uninstall.
 		"rustup install nightly", "rustup uninstall nightly",
@@ -40,7 +40,7 @@ func TestHomeStateReviewIsOpaque(t *testing.T) {
 
 // Round 43 made these lines opaque, though they only change the running
 // shell's environment and write nothing.
-func TestHomeStateReviewShellOnly(t *testing.T) {
+func TestShellOnlySubcommandsStayAllowed(t *testing.T) {
 	for _, line := range []string{
 		"nvm use 20", "nvm use", "conda activate x", "conda deactivate", "mamba activate x", "pyenv shell 3.12",
 		"rbenv shell 3.3",
@@ -59,7 +59,7 @@ func TestHomeStateReviewShellOnly(t *testing.T) {
 // pip's --python naming the interpreter of a virtual environment by a
 // path installs into it, as that environment's pip does. (Whether the
 // environment lies in the workdir is the caller's check: see the canary.)
-func TestHomeStateReviewPipPython(t *testing.T) {
+func TestPipPythonOfAWorkdirVenv(t *testing.T) {
 	for _, line := range []string{
 		"pip --python .venv/bin/python install x", "pip install --python=venv/bin/python3 -r requirements.txt",
 	} {
