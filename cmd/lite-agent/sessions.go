@@ -181,6 +181,9 @@ func newSessionsShowCommand(g *globalFlags) *cobra.Command {
 			if ok, err := sessionExists(p, id); err != nil {
 				return err
 			} else if !ok || cp == nil {
+				if err := beingDeleted(p, id); err != nil {
+					return err
+				}
 				return &session.NotFoundError{SessionID: id}
 			}
 			out := cmd.OutOrStdout()
