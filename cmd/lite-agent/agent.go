@@ -374,6 +374,13 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 			return nil, &noSessionError{ID: id}
 		case f.newID != "" && ok:
 			return nil, fmt.Errorf("session %s already exists; continue it with --resume %s", id, id)
+		case f.newID != "" && st == nil:
+			// The id of a session being deleted is not free: the file
+			// store refuses its first append, and what is left of the
+			// old session must go first.
+			if err := beingDeleted(p, id); err != nil {
+				return nil, err
+			}
 		}
 		if f.resume != "" && st == nil {
 			if err := keepFromSweep(p, f.resume); err != nil {

@@ -10,9 +10,9 @@ import (
 
 // A session whose delete did not finish (its log set aside as
 // <id>.jsonl.deleting, its archive still there) is not "no session":
-// sessions show, sessions checkpoints, sessions compact and run --resume
-// say it is being deleted and how to finish the delete, and change
-// nothing.
+// sessions show, sessions checkpoints, sessions compact, run --resume
+// and run --session-id (a new session of that id) say it is being
+// deleted and how to finish the delete, and change nothing.
 func TestShowOfASessionBeingDeletedSaysSo(t *testing.T) {
 	for _, args := range [][]string{
 		{"sessions", "show", "s1"},
@@ -20,6 +20,7 @@ func TestShowOfASessionBeingDeletedSaysSo(t *testing.T) {
 		{"sessions", "checkpoints", "s1"},
 		{"run", "--resume", "s1", "go on"},
 		{"sessions", "compact", "s1"},
+		{"run", "--session-id", "s1", "go on"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			isolateEnv(t)
