@@ -41,3 +41,24 @@ func TestShowOfASessionBeingDeletedSaysSo(t *testing.T) {
 		})
 	}
 }
+
+// sessions list does not list a session whose delete did not finish, and
+// notes it on stderr with the command that finishes it, so that its
+// leftovers are not forgotten.
+func TestListNotesASessionBeingDeleted(t *testing.T) {
+	isolateEnv(t)
+	home, p := referenceHome(t)
+	log := filepath.Join(p.SessionsDir, "s1.jsonl")
+	if err := os.Rename(log, log+".deleting"); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"sessions", "list"}, {"sessions", "list", "--json"}} {
+		r := runCLI(t, append([]string{"--home", home, "--workdir", "/srv/app"}, args...)...)
+		if r.code != 0 || strings.Contains(r.stdout, "s1") {
+			t.Errorf("%v: exit %d, stdout %q; want 0 and no s1", args, r.code, r.stdout)
+		}
+		if !strings.Contains(r.stderr, "session s1 is being deleted") || !strings.Contains(r.stderr, "lite-agent sessions delete s1") {
+			t.Errorf("%v: stderr %q; want a note that s1 is being deleted", args, r.stderr)
+		}
+	}
+}
