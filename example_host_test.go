@@ -57,13 +57,19 @@ func ExamplePermissionFilePolicy() {
 	for _, src := range perm.Sources() {
 		fmt.Println(src.Layer, filepath.ToSlash(short.Replace(src.Path)))
 	}
+	// The two calls run at once, so their decisions come in either
+	// order: they are printed in the order of the calls.
+	decisions := map[string]string{}
 	for ev, err := range agent.Run(ctx, "Read my notes, then delete them.") {
 		if err != nil {
 			log.Fatal(err)
 		}
 		if ev.Type == liteagent.EventPermission {
-			fmt.Println(ev.Tool.Call.Name, ev.Permission.Decision)
+			decisions[ev.Tool.Call.Name] = fmt.Sprint(ev.Permission.Decision)
 		}
+	}
+	for _, name := range []string{"read_file", "bash"} {
+		fmt.Println(name, decisions[name])
 	}
 	// Output:
 	// user <home>/permissions.json

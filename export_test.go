@@ -11,3 +11,7 @@ func SetForkRead(a *Agent, f func()) { a.forkRead = f }
 // SetDeleteStep makes DeleteSessionData, called with opts, call f with
 // the name of each step it has done.
 func SetDeleteStep(opts *DeleteDataOptions, f func(name string)) { opts.step = f }
+
+// SetForkArchiveSeen makes a's Fork call f once it has seen that the
+// session's context archive exists, before it opens it.
+func SetForkArchiveSeen(a *Agent, f func()) { a.forkArchiveSeen = f }

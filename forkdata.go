@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/archive"
@@ -172,7 +173,10 @@ func (a *Agent) forkArchive(ctx context.Context, id, newID string) (int, error) 
 	if a.store == nil && !existsNoFollow(a.lay.paths.ArchiveDir(id)) {
 		return 0, nil // nothing archived; opening the archive would create it
 	}
-	src, err := a.archiveFor(ctx, id)
+	if a.forkArchiveSeen != nil {
+		a.forkArchiveSeen()
+	}
+	src, err := a.sourceArchive(ctx, id)
 	if err != nil || src == nil {
 		return 0, err
 	}
@@ -188,6 +192,32 @@ func (a *Agent) forkArchive(ctx context.Context, id, newID string) (int, error) 
 		return 0, errors.New("no archive for the new session")
 	}
 	return archive.Copy(ctx, dst, l)
+}
+
+// sourceArchive returns the context archive of session id for a fork to
+// copy, or nil when it has none. In the data home the archive is opened
+// without being created: one removed since forkArchive saw it (a delete of
+// the session ran meanwhile, which forkSourceKept then reports) is no
+// archive to copy, and must not come back as an empty directory that no
+// session owns.
+func (a *Agent) sourceArchive(ctx context.Context, id string) (archive.Archive, error) {
+	if a.store != nil || !a.persistent() || storage.ValidateID(id) != nil {
+		return a.archiveFor(ctx, id)
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if ar, ok := a.archives[id]; ok {
+		return ar, nil
+	}
+	ar, err := archive.OpenFileArchive(a.lay.paths.ArchiveDir(id), archive.Options{Encoding: a.lay.enc, SessionID: id})
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	a.archives[id] = ar
+	return ar, nil
 }
 
 // forkTasks copies session id's private task list into newID's, ids and

@@ -348,6 +348,9 @@ type Agent struct {
 	// forkRead, tests only (see export_test.go), runs in Fork between the
 	// read of the session's events and the copy of its data.
 	forkRead func()
+	// forkArchiveSeen, tests only (see export_test.go), runs in Fork once
+	// it has seen that the session's archive exists, before it opens it.
+	forkArchiveSeen func()
 	// files puts workspace files back for Restore, by the file tools'
 	// rules.
 	files *builtin.FileRestorer

@@ -162,6 +162,19 @@ var _ Archive = (*FileArchive)(nil)
 // storage.Encoding.Frozen), and with
 // ErrMaxReadBytes for a MaxReadBytes below MinReadBytes.
 func NewFileArchive(contextDir string, opts Options) (*FileArchive, error) {
+	return newFileArchive(contextDir, opts, safefs.Anchor)
+}
+
+// OpenFileArchive returns the archive kept in contextDir as
+// [NewFileArchive] does, but never creates contextDir: a missing one fails
+// with a *storage.Error that matches fs.ErrNotExist. A reader that must
+// not bring back the archive of a session deleted meanwhile (a fork
+// copying it) opens it so.
+func OpenFileArchive(contextDir string, opts Options) (*FileArchive, error) {
+	return newFileArchive(contextDir, opts, safefs.AnchorExisting)
+}
+
+func newFileArchive(contextDir string, opts Options, anchor func(string) (*safefs.Dir, error)) (*FileArchive, error) {
 	maxRead, err := readBudget(opts.MaxReadBytes)
 	if err != nil {
 		return nil, err
@@ -174,7 +187,7 @@ func NewFileArchive(contextDir string, opts Options) (*FileArchive, error) {
 	if scope == "" {
 		scope = StandaloneScope
 	}
-	dir, err := safefs.Anchor(contextDir)
+	dir, err := anchor(contextDir)
 	if err != nil {
 		return nil, err
 	}

@@ -27,6 +27,14 @@
 //     <entry>.lock exists beside it and is live (a store holds its lock;
 //     see the guarantees for a stale one), if it is neither a regular file
 //     nor a directory, or if it is a regular file with other hard links.
+//     The log of a session being deleted (<id>.jsonl.deleting, which
+//     session.FileCheckpointer's BeginDelete sets aside before removing
+//     the session's archive and task list) is skipped too
+//     ([SkipDeleting]): neither the age rule nor the size limit removes
+//     it, and it does not count against MaxBytes. It is the only record
+//     that the session's leftovers are being deleted; the delete's rerun
+//     removes it, after them. (The sweep does not finish the delete
+//     itself: it removes nothing under tasks/ but what rules 5 and 8 say.)
 //  4. An entry last modified before now − MaxAge (30 days by default) is
 //     removed, a directory with everything in it. Because a directory's own
 //     modification time changes only when entries are added or removed, a

@@ -61,6 +61,13 @@ const (
 	// SkipChanged: the entry changed between the scan and its removal (it
 	// was replaced, modified or moved), so the decision no longer holds.
 	SkipChanged SkipReason = "changed"
+	// SkipDeleting: the entry is the log of a session being deleted
+	// (<id>.jsonl.deleting, set aside by session.FileCheckpointer's
+	// BeginDelete): the only record that what else belongs to the session
+	// (its archive, its task list) is being deleted. Neither the age rule
+	// nor the size limit removes it, and it does not count against
+	// MaxBytes; only the delete's rerun finishes it.
+	SkipDeleting SkipReason = "deleting"
 	// SkipTasks: a project's tasks directory, which is never swept by age
 	// or size (only temporary files and dead forks' lists go, see rules 5
 	// and 8).

@@ -500,6 +500,12 @@ func (s *sweeper) entry(ctx context.Context, d *os.Root, name, path string, hasL
 		s.skip(path, SkipHardLink, nil)
 		return
 	}
+	if st.Mode().IsRegular() && deletingLog(name) {
+		// The record of a delete that has not finished: the delete's
+		// rerun removes it, after what else belongs to the session.
+		s.skip(path, SkipDeleting, nil)
+		return
+	}
 	if record, ok := tempRecord(name); ok && st.Mode().IsRegular() && st.ModTime().Before(s.tempCutoff) {
 		s.removeTemp(d, name, path, st, record, nil)
 		return
@@ -532,6 +538,17 @@ func (s *sweeper) entry(ctx context.Context, d *os.Root, name, path string, hasL
 	default:
 		s.remove(d, name, path, st, Entry{Path: path, Size: t.size, ModTime: t.newest, IsDir: true, Reason: ReasonAge})
 	}
+}
+
+// deletingSuffix ends the name of the log of a session being deleted:
+// <id>.jsonl.deleting (session.DeletingName).
+const deletingSuffix = ".jsonl.deleting"
+
+// deletingLog reports whether name is that of a session's log set aside
+// for its delete (see [SkipDeleting]).
+func deletingLog(name string) bool {
+	id, ok := strings.CutSuffix(name, deletingSuffix)
+	return ok && id != ""
 }
 
 // loneLock removes the lock directory d/name, which was st when scanned,

@@ -366,9 +366,21 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 		case err != nil:
 			return nil, err
 		case f.resume != "" && !ok:
+			if st == nil {
+				if err := beingDeleted(p, id); err != nil {
+					return nil, err
+				}
+			}
 			return nil, &noSessionError{ID: id}
 		case f.newID != "" && ok:
 			return nil, fmt.Errorf("session %s already exists; continue it with --resume %s", id, id)
+		case f.newID != "" && st == nil:
+			// The id of a session being deleted is not free: the file
+			// store refuses its first append, and what is left of the
+			// old session must go first.
+			if err := beingDeleted(p, id); err != nil {
+				return nil, err
+			}
 		}
 		if f.resume != "" && st == nil {
 			if err := keepFromSweep(p, f.resume); err != nil {
@@ -467,6 +479,23 @@ func (e *noSessionError) Error() string { return "no session " + e.ID }
 // It creates nothing.
 func sessionExists(p project, id string) (bool, error) {
 	return exists(filepath.Join(p.paths.SessionsDir, id+session.LogSuffix))
+}
+
+// beingDeleted returns a *session.DeletingError when the log of session
+// id, which has none, was set aside by a delete that did not finish
+// (<id>.jsonl.deleting): such a session is not missing, its data is half
+// removed, and the error says how to finish the delete. It returns nil
+// otherwise.
+func beingDeleted(p project, id string) error {
+	name := filepath.Join(p.paths.SessionsDir, session.DeletingName(id))
+	ok, err := exists(name)
+	if err != nil {
+		return err
+	}
+	if ok {
+		return &session.DeletingError{SessionID: id, File: name}
+	}
+	return nil
 }
 
 // countTrue returns how many of bs are true.

@@ -25,6 +25,9 @@ func (g *globalFlags) rewindAgent(ctx context.Context, id string) (rewindcmd.Age
 		opts.Store = st
 		ok, err = storeSessionExists(ctx, st, p, id)
 	}
+	if err == nil && !ok && st == nil {
+		err = beingDeleted(p, id)
+	}
 	if err == nil && !ok {
 		err = &session.NotFoundError{SessionID: id}
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 	"text/tabwriter"
@@ -51,7 +52,8 @@ func newSessionsListCommand(g *globalFlags) *cobra.Command {
 		Short: "List the project's sessions, most recently active first",
 		Long: "list prints each session's id, last activity, records, size and title (its first prompt).\n" +
 			"It reads only the first and last records of each log and takes no lock, so it is fast on\n" +
-			"many sessions; it does not validate the logs: use verify for that.",
+			"many sessions; it does not validate the logs: use verify for that. A session whose delete did\n" +
+			"not finish is not listed; a note on stderr names it and the command that finishes it.",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			p, err := g.project()
@@ -104,6 +106,17 @@ func newSessionsListCommand(g *globalFlags) *cobra.Command {
 				}
 				fmt.Fprintf(cmd.ErrOrStderr(), "note: %d %s: %s\n", n, what, verify.MismatchHint(found, 0, 0))
 			}
+			if cp != nil {
+				// Not listed, but not gone: their leftovers wait for the
+				// delete's rerun.
+				ids, err := deletingSessions(p)
+				if err != nil {
+					return err
+				}
+				for _, id := range ids {
+					fmt.Fprintf(cmd.ErrOrStderr(), "note: session %s is being deleted (a delete that did not finish); lite-agent sessions delete %s finishes it\n", id, id)
+				}
+			}
 			if undecodable > 0 {
 				why := "damaged records"
 				if isAEAD(g.codec) {
@@ -139,6 +152,25 @@ func newSessionsListCommand(g *globalFlags) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the sessions as a JSON array")
 	return cmd
+}
+
+// deletingSessions returns the ids of the project's sessions whose delete
+// did not finish (their logs set aside as <id>.jsonl.deleting), sorted.
+func deletingSessions(p project) ([]string, error) {
+	ents, err := os.ReadDir(p.paths.SessionsDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, e := range ents {
+		if id, ok := session.DeletingID(e.Name()); ok && e.Type().IsRegular() {
+			ids = append(ids, id)
+		}
+	}
+	return ids, nil
 }
 
 // formatSize renders n bytes for a listing: 512B, 4.0K, 1.2M, 3.4G.
@@ -181,6 +213,9 @@ func newSessionsShowCommand(g *globalFlags) *cobra.Command {
 			if ok, err := sessionExists(p, id); err != nil {
 				return err
 			} else if !ok || cp == nil {
+				if err := beingDeleted(p, id); err != nil {
+					return err
+				}
 				return &session.NotFoundError{SessionID: id}
 			}
 			out := cmd.OutOrStdout()

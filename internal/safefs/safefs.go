@@ -42,7 +42,13 @@ type Dir struct {
 // it: it refuses a symlink and remembers the directory's identity and real
 // path for later checks. An empty path is refused: it would anchor the
 // working directory, which no store means. Errors are *storage.Error.
-func Anchor(path string) (*Dir, error) {
+func Anchor(path string) (*Dir, error) { return anchor(path, true) }
+
+// AnchorExisting anchors path as [Anchor] does, but never creates it: a
+// missing path fails with a *storage.Error that matches fs.ErrNotExist.
+func AnchorExisting(path string) (*Dir, error) { return anchor(path, false) }
+
+func anchor(path string, create bool) (*Dir, error) {
 	if path == "" {
 		return nil, &storage.Error{Op: "open", Message: "storage directory path is empty"}
 	}
@@ -50,12 +56,14 @@ func Anchor(path string) (*Dir, error) {
 	if err != nil {
 		return nil, (&storage.Error{Op: "open", File: path, Message: "cannot make storage directory absolute"}).WithCause(err)
 	}
-	if err := mkdirAll(abs); err != nil {
-		// MkdirAll fails on a symlink to a non-directory; report the symlink.
-		if st, lerr := os.Lstat(abs); lerr == nil && st.Mode()&fs.ModeSymlink != 0 {
-			return nil, &storage.Error{Op: "open", File: abs, Message: "Storage directory must not be a symlink"}
+	if create {
+		if err := mkdirAll(abs); err != nil {
+			// MkdirAll fails on a symlink to a non-directory; report the symlink.
+			if st, lerr := os.Lstat(abs); lerr == nil && st.Mode()&fs.ModeSymlink != 0 {
+				return nil, &storage.Error{Op: "open", File: abs, Message: "Storage directory must not be a symlink"}
+			}
+			return nil, (&storage.Error{Op: "open", File: abs, Message: "cannot create storage directory"}).WithCause(err)
 		}
-		return nil, (&storage.Error{Op: "open", File: abs, Message: "cannot create storage directory"}).WithCause(err)
 	}
 	st, err := os.Lstat(abs)
 	if err != nil {

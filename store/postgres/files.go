@@ -64,6 +64,13 @@ func (p *Project) side(paths storage.ProjectPaths) (fileSide, error) {
 // was added to them since), and nothing else: an agent of the project
 // may have written its own records meanwhile, and they stay.
 //
+// A session being deleted in the files (its log set aside as
+// <id>.jsonl.deleting) is refused with its *session.DeletingError, before
+// anything is copied and again once the copy is verified: a delete that
+// begins during the import fails it, and so does one that removes a
+// session copied (a *session.NotFoundError), so that what the database
+// keeps never holds a session deleted from the files meanwhile.
+//
 // Files a migration did not finish copying (a home or project directory
 // holding migrate.MarkerName) are refused with an error matching
 // migrate.ErrIncomplete before anything is copied.
@@ -149,6 +156,16 @@ func (p *Project) ImportFiles(ctx context.Context, paths storage.ProjectPaths) (
 	}
 	if err := verifyFiles(ctx, src, p); err != nil {
 		return rep, fmt.Errorf("verification failed, nothing is kept: %w", err)
+	}
+	// The files are the file stores', which the database's lock does not
+	// cover: a delete may have begun since the check above, and the
+	// verification, which goes by the sessions the files still list,
+	// would not see the session it took away. Checked last, after the
+	// copy and before the marker goes: a delete that began before this
+	// check set the log aside first, so this sees it; one that begins
+	// after it began after the copy, which is whole.
+	if err := sessionsKept(src.paths.SessionsDir, imp.sessions); err != nil {
+		return rep, fmt.Errorf("nothing is kept: %w", err)
 	}
 	if err := p.s.tx(ctx, func(tx db) error { return p.clearImportMarker(ctx, tx) }); err != nil {
 		return rep, err
@@ -495,6 +512,27 @@ func deletingSession(dir string) error {
 	for _, e := range ents {
 		if id, ok := session.DeletingID(e.Name()); ok {
 			return fmt.Errorf("postgres: the files are not usable: %w; finish it with lite-agent sessions delete %s", &session.DeletingError{SessionID: id, File: filepath.Join(dir, e.Name())}, id)
+		}
+	}
+	return nil
+}
+
+// sessionsKept returns an error when, in the sessions directory dir, a
+// session is being deleted (see deletingSession) or one of the sessions
+// ids an import copied has no log any more (a *session.NotFoundError).
+func sessionsKept(dir string, ids []string) error {
+	if err := deletingSession(dir); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		st, err := os.Lstat(filepath.Join(dir, id+session.LogSuffix))
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return fmt.Errorf("postgres: session %s was deleted from the files while they were copied: %w", id, &session.NotFoundError{SessionID: id})
+		case err != nil:
+			return err
+		case !st.Mode().IsRegular():
+			return fmt.Errorf("postgres: the log of session %s in the files is no longer a regular file", id)
 		}
 	}
 	return nil

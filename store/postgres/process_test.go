@@ -29,6 +29,9 @@ const (
 )
 
 func TestMain(m *testing.M) {
+	if v := os.Getenv(deleteChildEnv); v != "" {
+		os.Exit(runDeleteChild(v))
+	}
 	if role := os.Getenv(helperEnv); role != "" {
 		os.Exit(helperProcess(role))
 	}
