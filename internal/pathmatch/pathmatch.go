@@ -36,12 +36,16 @@ func LiteralDir(pattern string) string {
 
 // Hits reports whether target, lexically or resolved through
 // symbolic links and "..", names a path of protected or lies beneath one;
-// with ancestors, also whether it names a directory holding one.
+// with ancestors, also whether it names a directory holding one. Names
+// are compared in any letter case, as a case-insensitive file system
+// (macOS's default) opens them: .Lite-Agent/permissions.json is the
+// protected .lite-agent/permissions.json there.
 func Hits(target string, protected []string, ancestors bool) bool {
 	cands := []string{filepath.Clean(target), Resolve(target)}
 	for _, prot := range protected {
 		for _, pp := range []string{prot, Resolve(prot)} {
 			for _, c := range cands {
+				c, pp := strings.ToLower(c), strings.ToLower(pp)
 				if Within(c, pp) || ancestors && Within(pp, c) {
 					return true
 				}
@@ -163,7 +167,9 @@ func globHits(target string, protected []string, ancestors bool) bool {
 			n := min(len(pat), len(segs))
 			ok := true
 			for i := range n {
-				if !segmentMatch(pat[i], segs[i]) {
+				// a segment without glob characters reaches the file
+				// system as written, which may fold its case
+				if !segmentMatch(pat[i], segs[i]) && !segmentMatch(strings.ToLower(pat[i]), strings.ToLower(segs[i])) {
 					ok = false
 					break
 				}
