@@ -42,8 +42,12 @@ var languageFiles = sync.OnceValue(func() map[string][]string {
 })
 
 // isPython reports whether name is python followed by a version made of
-// digits and dots (python3, python3.12), as ^python[0-9.]*$ would.
+// digits and dots (python3, python3.12), as ^python[0-9.]*$ would, or py,
+// the python launcher (py -3 -c … is python3 -c …).
 func isPython(name string) bool {
+	if name == "py" {
+		return true
+	}
 	v, ok := strings.CutPrefix(name, "python")
 	return ok && strings.Trim(v, "0123456789.") == ""
 }
@@ -166,6 +170,12 @@ scan:
 					}
 					if why := homeWrite(rest, after); why != "" {
 						an.opaque(name + " -m " + why) // python3 -m pip cache purge
+					}
+					if rest == "uv" && len(after) > 0 && after[0].text == "pip" {
+						// python3 -m uv pip install x, as uv pip.
+						if why := an.uvPip(after[1:]); why != "" {
+							an.opaque(name + " -m uv pip: " + why)
+						}
 					}
 					if rest == "ensurepip" {
 						after = append([]word{{text: "install"}}, after...)

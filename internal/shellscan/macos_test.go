@@ -1,0 +1,42 @@
+package shellscan
+
+import "testing"
+
+// Programs only macOS has run code the line does not show or change state
+// outside the workdir with no path on the line; under "allow bash" each
+// ran as an unknown program. The lines that only show state stay
+// understood. py is the python launcher and python3 -m uv pip is uv pip.
+func TestMacOSProgramsThatRunCodeOrWriteOutsideAreOpaque(t *testing.T) {
+	for _, line := range []string{
+		`open -a Terminal x.sh`, `open x.app`, `open README.md`, `open -n -a Calculator`, `OPEN x.command`,
+		`osascript x.scpt`, `osascript -l JavaScript x.js`, `automator x.workflow`, `shortcuts run x`,
+		`defaults write com.apple.dock x -bool true`, `defaults delete com.apple.dock`, `defaults import x f`,
+		`launchctl load x.plist`, `launchctl bootstrap gui/501 x.plist`, `launchctl setenv X y`,
+		`security add-generic-password -s x -a y -w z`, `security find-generic-password -s x -w`, `security dump-keychain`,
+		`hdiutil attach x.dmg`, `diskutil eraseDisk JHFS+ x disk2`, `pkgutil --forget com.x`,
+		`installer -pkg x.pkg -target /`, `softwareupdate -i -a`, `tmutil disable`, `mdutil -i off /`,
+		`dscl . -create /Users/x`, `dscl . -passwd /Users/x y`, `xcrun swift x.swift`, `xcrun python3 -c 1`,
+		`xcode-select -s /Applications/X.app`, `xcode-select --install`, `swift -e 'print(1)'`, `swift`, `swift repl`,
+		`networksetup -setdnsservers Wi-Fi 1.1.1.1`, `scutil --set HostName x`, `pmset sleepnow`,
+		`csrutil disable`, `spctl --master-disable`, `nvram boot-args=x`, `nvram -d x`, `systemsetup -setremotelogin on`,
+		`kextload x`, `kmutil load -p x`, `profiles install -path x`, `nice defaults write x y z`, `logsave l launchctl load x`,
+		`py -c 1`, `py -3 -c 1`, `py -m pip install x`, `python3 -m uv pip install x`, `Python3 -m uv pip sync r.txt`,
+	} {
+		if a := analyzeBash(line, "/Users/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+	for _, line := range []string{
+		`sw_vers`, `defaults read com.apple.dock`, `defaults domains`, `plutil -lint x.plist`, `pbcopy < f`,
+		`pbpaste > x`, `mdfind x`, `say hi`, `launchctl list`, `security find-identity -v -p codesigning`,
+		`hdiutil info`, `diskutil list`, `pkgutil --pkgs`, `softwareupdate -l`, `tmutil status`, `mdutil -s /`,
+		`dscl . -read /Users/u`, `dscl . -list /Users`, `xcrun --show-sdk-path`, `xcrun -f clang`, `xcode-select -p`,
+		`swift build`, `swift test`, `swift x.swift`, `networksetup -listallhardwareports`, `scutil --get HostName`,
+		`pmset -g`, `csrutil status`, `spctl --status`, `nvram -p`, `systemsetup -getremotelogin`, `shortcuts list`,
+		`py x.py`, `python3 -m uv pip list`,
+	} {
+		if a := analyzeBash(line, "/Users/u", "/w"); len(a.reasons) > 0 {
+			t.Errorf("%q is opaque: %q", line, a.reasons)
+		}
+	}
+}
