@@ -2,6 +2,7 @@ package shellscan
 
 import (
 	"path"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -427,6 +428,15 @@ func (an *analyzer) sed(args []word) {
 	// GNU sed takes its options anywhere among its operands (sed p f -i);
 	// only "--" ends them.
 	var ops []word
+	// BSD sed (macOS's) takes the word after a bare -i as the backup
+	// suffix, never as the script: sed -i '' '1w ~/x' f runs 1w ~/x there.
+	// bsdSuffix is the index in ops of that word, or -1.
+	bsdSuffix := -1
+	bareI := func(i int) {
+		if i+1 < len(args) && (!strings.HasPrefix(args[i+1].text, "-") || args[i+1].text == "-") {
+			bsdSuffix = len(ops)
+		}
+	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		t := a.text
@@ -458,6 +468,9 @@ func (an *analyzer) sed(args []word) {
 			} else if !strings.HasPrefix(t, "--") {
 				suffix = t[2:]
 			}
+			if t == "-i" {
+				bareI(i)
+			}
 		case t == "-e" || t == "--expression":
 			haveScript = true
 			if i+1 < len(args) {
@@ -479,6 +492,9 @@ func (an *analyzer) sed(args []word) {
 				case 'i':
 					inPlace = true
 					suffix = t[k+1:]
+					if suffix == "" {
+						bareI(i)
+					}
 					break cluster
 				case 'f':
 					an.opaque("sed -f runs a script from a file")
@@ -500,6 +516,13 @@ func (an *analyzer) sed(args []word) {
 					break cluster
 				}
 			}
+		}
+	}
+	if bsdSuffix >= 0 && bsdSuffix < len(ops) {
+		// Its backup is FILE+SUFFIX: a "/" in the suffix follows a
+		// regular file's name, so it cannot lead elsewhere.
+		if rest := slices.Delete(slices.Clone(ops), bsdSuffix, bsdSuffix+1); !haveScript && len(rest) > 0 && sedRuns(rest[0].text) {
+			an.opaque("the sed script can run commands or write files (BSD sed takes the word after -i as the backup suffix and " + clipName(rest[0].text) + " as the script)")
 		}
 	}
 	if !haveScript && len(ops) > 0 {

@@ -40,3 +40,25 @@ func TestMacOSProgramsThatRunCodeOrWriteOutsideAreOpaque(t *testing.T) {
 		}
 	}
 }
+
+// BSD sed (macOS's) takes the word after a bare -i as the backup suffix:
+// in sed -i ” '1w ~/x' f the script is 1w ~/x, which the GNU reading took
+// for a file name. Both readings are checked.
+func TestBSDSedInPlaceSuffixWord(t *testing.T) {
+	for _, line := range []string{
+		`sed -i '' '1w /Users/u/.zshrc' x`, `sed -i '' 's/a/b/w /Users/u/.zshrc' x`, `sed -Ei '' '1w ../x' f`,
+		`sed -n -i '' 'w /tmp/x' f`,
+	} {
+		if a := analyzeBash(line, "/Users/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+	for _, line := range []string{
+		`sed -i '' s/a/b/ x`, `sed -i -e 's/a/b/' x`, `sed -E -i '' 's/a/b/' x`,
+		`sed -i '' -e 's/a/b/' x`, `sed -i s/a/b/ x`,
+	} {
+		if a := analyzeBash(line, "/Users/u", "/w"); len(a.reasons) > 0 {
+			t.Errorf("%q is opaque: %q", line, a.reasons)
+		}
+	}
+}
