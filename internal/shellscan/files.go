@@ -521,7 +521,8 @@ func (an *analyzer) sed(args []word) {
 	if bsdSuffix >= 0 && bsdSuffix < len(ops) {
 		// Its backup is FILE+SUFFIX: a "/" in the suffix follows a
 		// regular file's name, so it cannot lead elsewhere.
-		if rest := slices.Delete(slices.Clone(ops), bsdSuffix, bsdSuffix+1); !haveScript && len(rest) > 0 && sedRuns(rest[0].text) {
+		if rest := slices.Delete(slices.Clone(ops), bsdSuffix, bsdSuffix+1); !haveScript && len(rest) > 0 && !rest[0].pattern && sedRuns(rest[0].text) {
+			// (a glob there names files, whose names hold no "/")
 			an.opaque("the sed script can run commands or write files (BSD sed takes the word after -i as the backup suffix and " + clipName(rest[0].text) + " as the script)")
 		}
 	}

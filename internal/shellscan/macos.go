@@ -39,6 +39,11 @@ var macosTools = sync.OnceValue(func() map[string][]string {
 		"shortcuts":      {"list", "help"},
 		"xcode-select":   {"-p", "--print-path", "-v", "--version", "-h", "--help"},
 		"xcrun":          {"-f", "--find", "--show-sdk-path", "--show-sdk-version", "--show-sdk-build-version", "--show-sdk-platform-path", "--show-sdk-platform-version", "--show-toolchain-path", "--version", "-h", "--help"},
+		"tccutil":        nil,
+		"mas":            {"list", "search", "info", "outdated", "version", "help", "account"},
+		"ipconfig":       {"getifaddr", "getoption", "getpacket", "getsummary", "getv6packet", "ifcount", "getiflist", "getra"},
+		"lsregister":     {"-dump"},
+		"dscacheutil":    {"-q", "-statistics", "-cachedump"},
 		"nvram":          nil, // reading a variable is checked below
 		"scutil":         nil, // --set is checked below
 		"dscl":           nil, // the operation after the datasource is checked below

@@ -62,3 +62,28 @@ func TestBSDSedInPlaceSuffixWord(t *testing.T) {
 		}
 	}
 }
+
+// More of macOS: caffeinate runs its command as nice does, so the command
+// is judged; csh and tcsh with no argument read commands from standard
+// input (pbpaste | tcsh); jsc is JavaScriptCore's shell; tccutil, mas,
+// ipconfig set, lsregister, and dscacheutil change state outside
+// the workdir.
+func TestMacOSWrappersShellsAndSettings(t *testing.T) {
+	for _, line := range []string{
+		`caffeinate -i tclsh`, `caffeinate -t 60 python3 -c 1`, `caffeinate -i brew install jq`, `caffeinate defaults write a b c`,
+		`pbpaste | tcsh`, `pbpaste | csh`, `echo x | fish`, `jsc -e x`, `echo x | jsc`,
+		`tccutil reset All`, `mas install 1`, `ipconfig set en0 DHCP`, `lsregister -f x.app`, `dscacheutil -flushcache`,
+	} {
+		if a := analyzeBash(line, "/Users/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+	for _, line := range []string{
+		`caffeinate -i make`, `caffeinate -s`, `caffeinate -t 60 go test ./...`, `tcsh --version`, `mas list`,
+		`ipconfig getifaddr en0`, `dscacheutil -q host -a name x`,
+	} {
+		if a := analyzeBash(line, "/Users/u", "/w"); len(a.reasons) > 0 {
+			t.Errorf("%q is opaque: %q", line, a.reasons)
+		}
+	}
+}
