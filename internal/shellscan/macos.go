@@ -1,6 +1,7 @@
 package shellscan
 
 import (
+	"slices"
 	"strings"
 	"sync"
 )
@@ -18,12 +19,12 @@ var macosTools = sync.OnceValue(func() map[string][]string {
 		"automator":      nil,
 		"installer":      {"-pkginfo", "-dominfo", "-volinfo", "-help", "-vers"},
 		"osascript":      nil,
-		"launchctl":      {"list", "print", "print-cache", "print-disabled", "blame", "version", "help", "managerpid", "manageruid", "managername", "error", "examine"},
+		"launchctl":      {"list", "print", "print-cache", "print-disabled", "blame", "version", "help", "managerpid", "manageruid", "managername", "error"},
 		"kextload":       nil,
 		"kextunload":     nil,
 		"kmutil":         {"showloaded", "print-diagnostics", "inspect", "log"},
 		"csrutil":        {"status"},
-		"spctl":          {"--status", "-a", "--assess", "--list"},
+		"spctl":          {"--status", "-a", "--assess", "--list", "-t", "--type", "--raw", "--context"},
 		"systemsetup":    nil, // -get… is checked below
 		"networksetup":   nil, // -get…, -list… and -print… are checked below
 		"pmset":          {"-g"},
@@ -43,7 +44,7 @@ var macosTools = sync.OnceValue(func() map[string][]string {
 		"mas":            {"list", "search", "info", "outdated", "version", "help", "account"},
 		"ipconfig":       {"getifaddr", "getoption", "getpacket", "getsummary", "getv6packet", "ifcount", "getiflist", "getra"},
 		"lsregister":     {"-dump"},
-		"dscacheutil":    {"-q", "-statistics", "-cachedump"},
+		"dscacheutil":    {"-q", "-a", "-statistics", "-cachedump", "-buckets", "-entries"},
 		"nvram":          nil, // reading a variable is checked below
 		"scutil":         nil, // --set is checked below
 		"dscl":           nil, // the operation after the datasource is checked below
@@ -121,8 +122,23 @@ func macosState(name string, args []word) string {
 			return ""
 		}
 		return "swift runs inline code or code from its standard input"
+	case "security":
+		// list-keychains -s, default-keychain -s and login-keychain -s set
+		// what they show.
+		sets := strings.HasSuffix(first, "keychain") || strings.HasSuffix(first, "keychains")
+		if contains(show, first) && !(sets && slices.ContainsFunc(args, func(a word) bool { return a.text == "-s" })) {
+			return ""
+		}
 	default:
-		if first != "" && contains(show, first) {
+		if first != "" && contains(show, first) && strings.HasPrefix(first, "-") {
+			// Options choose what to do (softwareupdate -l -i -a installs):
+			// every one must only show state.
+			if !slices.ContainsFunc(args, func(a word) bool {
+				return strings.HasPrefix(a.text, "-") && !contains(show, a.text) && !contains([]string{"-v", "-vv", "-vvv", "--verbose"}, a.text)
+			}) {
+				return ""
+			}
+		} else if first != "" && contains(show, first) {
 			return ""
 		}
 	}

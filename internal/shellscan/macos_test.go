@@ -87,3 +87,26 @@ func TestMacOSWrappersShellsAndSettings(t *testing.T) {
 		}
 	}
 }
+
+// A show-state option does not make the others harmless: softwareupdate
+// -l -i -a installs, security list-keychains -s sets the search list and
+// launchctl examine runs a program.
+func TestMacOSShowOptionsDoNotCoverTheRest(t *testing.T) {
+	for _, line := range []string{
+		`softwareupdate -l -i -a`, `mdutil -s -i off /`, `pmset -g -a sleep 0`, `xcode-select -p -s /x`,
+		`pkgutil --pkgs --forget com.x`, `spctl --status --master-disable`, `xcrun -f clang --run x`,
+		`security list-keychains -d user -s x.keychain`, `security default-keychain -s x.keychain`, `launchctl examine x`,
+	} {
+		if a := analyzeBash(line, "/Users/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+	for _, line := range []string{
+		`security list-keychains`, `security default-keychain`, `spctl -a -vv -t exec x.app`, `softwareupdate -l`,
+		`pkgutil --pkgs`, `security find-identity -v -s x`,
+	} {
+		if a := analyzeBash(line, "/Users/u", "/w"); len(a.reasons) > 0 {
+			t.Errorf("%q is opaque: %q", line, a.reasons)
+		}
+	}
+}
