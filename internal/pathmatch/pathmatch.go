@@ -45,7 +45,7 @@ func Hits(target string, protected []string, ancestors bool) bool {
 	for _, prot := range protected {
 		for _, pp := range []string{prot, Resolve(prot)} {
 			for _, c := range cands {
-				c, pp := strings.ToLower(c), strings.ToLower(pp)
+				c, pp := foldName(c), foldName(pp)
 				if Within(c, pp) || ancestors && Within(pp, c) {
 					return true
 				}
@@ -169,7 +169,7 @@ func globHits(target string, protected []string, ancestors bool) bool {
 			for i := range n {
 				// a segment without glob characters reaches the file
 				// system as written, which may fold its case
-				if !segmentMatch(pat[i], segs[i]) && !segmentMatch(strings.ToLower(pat[i]), strings.ToLower(segs[i])) {
+				if !segmentMatch(pat[i], segs[i]) && !segmentMatch(foldName(pat[i]), foldName(segs[i])) {
 					ok = false
 					break
 				}
@@ -355,6 +355,14 @@ func splitPath(p string) []string {
 		}
 	}
 	return out
+}
+
+// foldName returns name as a case-insensitive file system compares it:
+// in lower case, the long s (ſ) as s and the Kelvin sign as k, the two
+// letters outside ASCII whose case folding is an ASCII letter (APFS folds
+// .git/hooKs, with a Kelvin sign, to .git/hooks).
+func foldName(name string) string {
+	return strings.ToLower(strings.ReplaceAll(name, "\u017f", "s"))
 }
 
 // Within reports whether p is base or lies beneath it; both are clean

@@ -166,10 +166,14 @@ func TestGlobMatchesAsBashInEveryLocale(t *testing.T) {
 // literal path and by a pattern, and a class that rules out one case
 // still hits by the other.
 func TestHitsInAnyLetterCase(t *testing.T) {
-	protected := []string{"/w/.git/config", "/w/.lite-agent/permissions.json", "/w/.lite-agent/agents"}
+	protected := []string{"/w/.git/config", "/w/.lite-agent/permissions.json", "/w/.lite-agent/agents", "/w/.git/hooks"}
+	if !Hits("/w/.git/hoo\u212as/pre-commit", protected, false) {
+		t.Error("a Kelvin sign for k does not hit .git/hooks")
+	}
 	for _, target := range []string{
 		"/w/.GIT/config", "/w/.Git/CONFIG", "/w/.Lite-Agent/permissions.json",
 		"/w/.LITE-AGENT/Permissions.JSON", "/w/.lite-agent/AGENTS/x.md", "/W/.lite-agent/agents",
+		"/w/.lite-agent/permi\u017f\u017fions.json", "/w/.lite-agent/permi\u017fsions.json",
 	} {
 		if !Hits(target, protected, false) {
 			t.Errorf("Hits(%s) = false", target)
@@ -178,7 +182,7 @@ func TestHitsInAnyLetterCase(t *testing.T) {
 			t.Errorf("PatternHits(%s) = false", target)
 		}
 	}
-	for _, target := range []string{"/w/.Lite-Agen?/permissions.json", "/w/.[!G]it/Config", "/w/.GI[T]/config"} {
+	for _, target := range []string{"/w/.Lite-Agen?/permissions.json", "/w/.[!G]it/Config", "/w/.GI[T]/config", "/w/.lite-agent/permi\u017f?ions.json"} {
 		if !PatternHits(target, protected, false) {
 			t.Errorf("PatternHits(%s) = false", target)
 		}

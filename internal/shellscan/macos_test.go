@@ -110,3 +110,13 @@ func TestMacOSShowOptionsDoNotCoverTheRest(t *testing.T) {
 		}
 	}
 }
+
+// A case-insensitive APFS volume folds ſ (long s) to s and the Kelvin sign
+// to k, as it folds letter case: \u017fh -c runs sh.
+func TestProgramNamesWithNonASCIIFoldsAreJudgedAsTheProgram(t *testing.T) {
+	for _, line := range []string{"pbpaste | \u017fh", "pbpaste | ba\u017fh", "\u017fwift -e x", "\u017fhortcuts run x", "\u212Ash -c \"$x\"", "\u212Aind create cluster", "\u017fudo -s"} {
+		if a := analyzeBash(line, "/Users/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+}

@@ -385,7 +385,8 @@ func programName(name string) string {
 // the line is judged as theirs; on Linux such a name is another program,
 // which may only be judged more strictly this way.
 func foldCase(name string) string {
-	lower := strings.ToLower(name)
+	// ſ (long s) and K (Kelvin sign) fold to s and k there, too.
+	lower := strings.ToLower(strings.ReplaceAll(name, "\u017f", "s"))
 	switch lower {
 	case "r":
 		return "R"
