@@ -521,7 +521,7 @@ func (an *analyzer) sed(args []word) {
 	if bsdSuffix >= 0 && bsdSuffix < len(ops) {
 		// Its backup is FILE+SUFFIX: a "/" in the suffix follows a
 		// regular file's name, so it cannot lead elsewhere.
-		if rest := slices.Delete(slices.Clone(ops), bsdSuffix, bsdSuffix+1); !haveScript && len(rest) > 0 && !rest[0].pattern && sedRuns(rest[0].text) {
+		if rest := slices.Delete(slices.Clone(ops), bsdSuffix, bsdSuffix+1); !haveScript && len(rest) > 0 && !rest[0].pattern && bsdSedWrites(rest[0].text) {
 			// (a glob there names files, whose names hold no "/")
 			an.opaque("the sed script can run commands or write files (BSD sed takes the word after -i as the backup suffix and " + clipName(rest[0].text) + " as the script)")
 		}
@@ -554,6 +554,20 @@ func (an *analyzer) sed(args []word) {
 			an.pathArg(word{text: path.Join(path.Dir(f.text), b), pattern: f.pattern}, modeWrite, "sed -i")
 		}
 	}
+}
+
+// bsdSedWrites reports whether the script BSD sed reads after a bare -i's
+// suffix word may write a file: BSD sed has no e command, and writes only
+// with w and the w flag of s. BSD sed compiles its script before it
+// touches a file, so a file name such as README or notes.txt there (GNU
+// sed -i s/a/b/ README read the BSD way) fails harmlessly; a name that
+// starts with an address, w, s or a brace, or holds a space, a separator
+// or a delimiter, may be a script that writes.
+func bsdSedWrites(script string) bool {
+	if !strings.ContainsAny(script, "w") || !sedRuns(script) {
+		return false
+	}
+	return strings.ContainsAny(script, " \t\n;/\\$,{}!|") || strings.IndexByte("0123456789ws", script[0]) >= 0
 }
 
 // A fileSpec says what a command does with its operands.

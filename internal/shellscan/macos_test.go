@@ -47,7 +47,7 @@ func TestMacOSProgramsThatRunCodeOrWriteOutsideAreOpaque(t *testing.T) {
 func TestBSDSedInPlaceSuffixWord(t *testing.T) {
 	for _, line := range []string{
 		`sed -i '' '1w /Users/u/.zshrc' x`, `sed -i '' 's/a/b/w /Users/u/.zshrc' x`, `sed -Ei '' '1w ../x' f`,
-		`sed -n -i '' 'w /tmp/x' f`,
+		`sed -n -i '' 'w /tmp/x' f`, `sed -i '' 'w/tmp/x' f`, `sed -i '' '$w/tmp/x' f`,
 	} {
 		if a := analyzeBash(line, "/Users/u", "/w"); len(a.reasons) == 0 {
 			t.Errorf("%q is not opaque", line)
@@ -55,7 +55,8 @@ func TestBSDSedInPlaceSuffixWord(t *testing.T) {
 	}
 	for _, line := range []string{
 		`sed -i '' s/a/b/ x`, `sed -i -e 's/a/b/' x`, `sed -E -i '' 's/a/b/' x`,
-		`sed -i '' -e 's/a/b/' x`, `sed -i s/a/b/ x`,
+		`sed -i '' -e 's/a/b/' x`, `sed -i s/a/b/ x`, `sed -i s/a/b/ README`, `sed -i s/a/b/ notes.txt`,
+		`sed -i s/a/b/ new.txt`,
 	} {
 		if a := analyzeBash(line, "/Users/u", "/w"); len(a.reasons) > 0 {
 			t.Errorf("%q is opaque: %q", line, a.reasons)
