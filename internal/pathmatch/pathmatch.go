@@ -36,12 +36,16 @@ func LiteralDir(pattern string) string {
 
 // Hits reports whether target, lexically or resolved through
 // symbolic links and "..", names a path of protected or lies beneath one;
-// with ancestors, also whether it names a directory holding one.
+// with ancestors, also whether it names a directory holding one. Names
+// are compared in any letter case, as a case-insensitive file system
+// (macOS's default) opens them: .Lite-Agent/permissions.json is the
+// protected .lite-agent/permissions.json there.
 func Hits(target string, protected []string, ancestors bool) bool {
 	cands := []string{filepath.Clean(target), Resolve(target)}
 	for _, prot := range protected {
 		for _, pp := range []string{prot, Resolve(prot)} {
 			for _, c := range cands {
+				c, pp := foldName(c), foldName(pp)
 				if Within(c, pp) || ancestors && Within(pp, c) {
 					return true
 				}
@@ -163,7 +167,9 @@ func globHits(target string, protected []string, ancestors bool) bool {
 			n := min(len(pat), len(segs))
 			ok := true
 			for i := range n {
-				if !segmentMatch(pat[i], segs[i]) {
+				// a segment without glob characters reaches the file
+				// system as written, which may fold its case
+				if !segmentMatch(pat[i], segs[i]) && !segmentMatch(foldName(pat[i]), foldName(segs[i])) {
 					ok = false
 					break
 				}
@@ -349,6 +355,14 @@ func splitPath(p string) []string {
 		}
 	}
 	return out
+}
+
+// foldName returns name as a case-insensitive file system compares it:
+// in lower case, the long s (ſ) as s and the Kelvin sign as k, the two
+// letters outside ASCII whose case folding is an ASCII letter (APFS folds
+// .git/hooKs, with a Kelvin sign, to .git/hooks).
+func foldName(name string) string {
+	return strings.ToLower(strings.ReplaceAll(name, "\u017f", "s"))
 }
 
 // Within reports whether p is base or lies beneath it; both are clean

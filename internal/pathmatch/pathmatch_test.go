@@ -160,3 +160,36 @@ func TestGlobMatchesAsBashInEveryLocale(t *testing.T) {
 		}
 	}
 }
+
+// On a case-insensitive file system (macOS's default) .Lite-Agent is the
+// .lite-agent directory: a protected path is hit in any letter case, by a
+// literal path and by a pattern, and a class that rules out one case
+// still hits by the other.
+func TestHitsInAnyLetterCase(t *testing.T) {
+	protected := []string{"/w/.git/config", "/w/.lite-agent/permissions.json", "/w/.lite-agent/agents", "/w/.git/hooks"}
+	if !Hits("/w/.git/hoo\u212as/pre-commit", protected, false) {
+		t.Error("a Kelvin sign for k does not hit .git/hooks")
+	}
+	for _, target := range []string{
+		"/w/.GIT/config", "/w/.Git/CONFIG", "/w/.Lite-Agent/permissions.json",
+		"/w/.LITE-AGENT/Permissions.JSON", "/w/.lite-agent/AGENTS/x.md", "/W/.lite-agent/agents",
+		"/w/.lite-agent/permi\u017f\u017fions.json", "/w/.lite-agent/permi\u017fsions.json",
+	} {
+		if !Hits(target, protected, false) {
+			t.Errorf("Hits(%s) = false", target)
+		}
+		if !PatternHits(target, protected, false) {
+			t.Errorf("PatternHits(%s) = false", target)
+		}
+	}
+	for _, target := range []string{"/w/.Lite-Agen?/permissions.json", "/w/.[!G]it/Config", "/w/.GI[T]/config", "/w/.lite-agent/permi\u017f?ions.json"} {
+		if !PatternHits(target, protected, false) {
+			t.Errorf("PatternHits(%s) = false", target)
+		}
+	}
+	for _, target := range []string{"/w/.lite-agent/permissions.json.bak", "/w/.gitx/config"} {
+		if Hits(target, protected, false) || PatternHits(target, protected, false) {
+			t.Errorf("%s hits", target)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package shellscan
 
 import (
 	"path"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -42,8 +43,12 @@ var languageFiles = sync.OnceValue(func() map[string][]string {
 })
 
 // isPython reports whether name is python followed by a version made of
-// digits and dots (python3, python3.12), as ^python[0-9.]*$ would.
+// digits and dots (python3, python3.12), as ^python[0-9.]*$ would, or py,
+// the python launcher (py -3 -c … is python3 -c …).
 func isPython(name string) bool {
+	if name == "py" {
+		return true
+	}
 	v, ok := strings.CutPrefix(name, "python")
 	return ok && strings.Trim(v, "0123456789.") == ""
 }
@@ -166,6 +171,12 @@ scan:
 					}
 					if why := homeWrite(rest, after); why != "" {
 						an.opaque(name + " -m " + why) // python3 -m pip cache purge
+					}
+					if rest == "uv" && len(after) > 0 && after[0].text == "pip" {
+						// python3 -m uv pip install x, as uv pip.
+						if why := an.uvPip(after[1:]); why != "" {
+							an.opaque(name + " -m uv pip: " + why)
+						}
 					}
 					if rest == "ensurepip" {
 						after = append([]word{{text: "install"}}, after...)
@@ -417,6 +428,15 @@ func (an *analyzer) sed(args []word) {
 	// GNU sed takes its options anywhere among its operands (sed p f -i);
 	// only "--" ends them.
 	var ops []word
+	// BSD sed (macOS's) takes the word after a bare -i as the backup
+	// suffix, never as the script: sed -i '' '1w ~/x' f runs 1w ~/x there.
+	// bsdSuffix is the index in ops of that word, or -1.
+	bsdSuffix := -1
+	bareI := func(i int) {
+		if i+1 < len(args) && (!strings.HasPrefix(args[i+1].text, "-") || args[i+1].text == "-") {
+			bsdSuffix = len(ops)
+		}
+	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		t := a.text
@@ -448,6 +468,9 @@ func (an *analyzer) sed(args []word) {
 			} else if !strings.HasPrefix(t, "--") {
 				suffix = t[2:]
 			}
+			if t == "-i" {
+				bareI(i)
+			}
 		case t == "-e" || t == "--expression":
 			haveScript = true
 			if i+1 < len(args) {
@@ -469,6 +492,9 @@ func (an *analyzer) sed(args []word) {
 				case 'i':
 					inPlace = true
 					suffix = t[k+1:]
+					if suffix == "" {
+						bareI(i)
+					}
 					break cluster
 				case 'f':
 					an.opaque("sed -f runs a script from a file")
@@ -490,6 +516,14 @@ func (an *analyzer) sed(args []word) {
 					break cluster
 				}
 			}
+		}
+	}
+	if bsdSuffix >= 0 && bsdSuffix < len(ops) {
+		// Its backup is FILE+SUFFIX: a "/" in the suffix follows a
+		// regular file's name, so it cannot lead elsewhere.
+		if rest := slices.Delete(slices.Clone(ops), bsdSuffix, bsdSuffix+1); !haveScript && len(rest) > 0 && !rest[0].pattern && bsdSedWrites(rest[0].text) {
+			// (a glob there names files, whose names hold no "/")
+			an.opaque("the sed script can run commands or write files (BSD sed takes the word after -i as the backup suffix and " + clipName(rest[0].text) + " as the script)")
 		}
 	}
 	if !haveScript && len(ops) > 0 {
@@ -520,6 +554,20 @@ func (an *analyzer) sed(args []word) {
 			an.pathArg(word{text: path.Join(path.Dir(f.text), b), pattern: f.pattern}, modeWrite, "sed -i")
 		}
 	}
+}
+
+// bsdSedWrites reports whether the script BSD sed reads after a bare -i's
+// suffix word may write a file: BSD sed has no e command, and writes only
+// with w and the w flag of s. BSD sed compiles its script before it
+// touches a file, so a file name such as README or notes.txt there (GNU
+// sed -i s/a/b/ README read the BSD way) fails harmlessly; a name that
+// starts with an address, w, s or a brace, or holds a space, a separator
+// or a delimiter, may be a script that writes.
+func bsdSedWrites(script string) bool {
+	if !strings.ContainsAny(script, "w") || !sedRuns(script) {
+		return false
+	}
+	return strings.ContainsAny(script, " \t\n;/\\$,{}!|") || strings.IndexByte("0123456789ws", script[0]) >= 0
 }
 
 // A fileSpec says what a command does with its operands.

@@ -129,7 +129,7 @@ func versionLike(s string) bool {
 var modelledNames = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, n := range []string{"sh", "bash", "rbash", "dash", "ash", "zsh", "ksh", "mksh", "yash", "fish", "csh",
-		"tcsh", "pwsh", "powershell", "nu", "elvish", "xonsh", "time", "nice", "nohup", "setsid", "timeout",
+		"tcsh", "pwsh", "powershell", "nu", "elvish", "xonsh", "time", "nice", "caffeinate", "nohup", "setsid", "timeout",
 		"env", "sudo", "doas", "su", "runuser", "find", "git", "make", "gmake", "rustc", "rustdoc", "awk",
 		"gawk", "mawk", "nawk", "busybox-awk", "sed", "gsed", "tar", "bsdtar", "unzip", "7z", "cpio", "dd",
 		"xxd", "curl", "wget", "gzip", "gunzip", "uncompress", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "zstdmt",

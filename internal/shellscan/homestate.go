@@ -496,6 +496,9 @@ func homeStateName(name string) bool {
 	if _, ok := stateTools()[name]; ok {
 		return true
 	}
+	if _, ok := macosTools()[name]; ok {
+		return true
+	}
 	_, ok := optionTools()[name]
 	return ok || name == "ssh-keygen" || name == "gpg" || name == "gpg2" || name == "kubectl" ||
 		strings.TrimRight(name, "0123456789.-") == "pip"
@@ -508,6 +511,9 @@ func (an *analyzer) homeState(prog, name string, args []word) string {
 		return why
 	}
 	if why := homeWrite(name, args); why != "" {
+		return why
+	}
+	if why := macosState(name, args); why != "" {
 		return why
 	}
 	switch {

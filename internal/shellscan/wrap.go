@@ -96,7 +96,8 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	case "sh", "bash", "rbash", "dash", "ash", "zsh", "ksh", "mksh", "yash":
 		return an.shell(name, args, depth)
 	case "fish", "csh", "tcsh", "pwsh", "powershell", "nu", "elvish", "xonsh":
-		if len(args) > 0 && !onlyVersion(args) {
+		if len(args) == 0 || !onlyVersion(args) {
+			// with no argument it reads commands from its standard input
 			an.opaque(name + " commands are not analyzed")
 		}
 		return false
@@ -157,6 +158,10 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		return an.inner(an.optionsPaths(args, "fo", []string{"--format", "--output"}, false, map[string]accessMode{"-o": modeWrite, "--output": modeWrite}), depth, chain)
 	case "nice":
 		return an.inner(optionsEnd(args, "n", []string{"--adjustment"}), depth, chain)
+	case "caffeinate":
+		// macOS's caffeinate [-dimsu] [-t secs] [-w pid] [command …]
+		// runs its command as nice does.
+		return an.inner(optionsEnd(args, "tw", nil), depth, chain)
 	case "nohup", "setsid":
 		if len(args) > 0 && strings.HasPrefix(args[0].text, "-") && args[0].text != "--" {
 			an.opaque(name + " " + args[0].text + " is an option the analysis does not know")
@@ -282,7 +287,7 @@ var opaqueCommands = sync.OnceValue(func() map[string]string {
 		"time-wrapper", "entr", "inotifywait", "nsjail", "minijail0", "sandbox-exec", "socat", "nc",
 		"ncat", "netcat", "telnet", "at", "batch", "crontab", "systemctl", "service", "install",
 		"dpkg", "apt", "apt-get", "vi", "vim", "nvim", "emacs", "nano", "ed", "ex", "less", "more",
-		"man", "git-shell", "tclsh", "wish", "lua", "luajit", "R", "Rscript", "gawk", "dc", "bc",
+		"man", "git-shell", "jsc", "tclsh", "wish", "lua", "luajit", "R", "Rscript", "gawk", "dc", "bc",
 		"m4", "env-update", "sudoedit", "zip", "7z", "7za", "cpio", "pax", "ar", "dd", "tee",
 		"eatmydata", "chronic", "nocache", "trickle", "tini", "dumb-init", "catatonit", "runcon", "chpst",
 		"sshpass", "ifne", "pee", "sem", "lckdo", "with-lock-ex", "envdir", "envuidgid", "softlimit",
@@ -380,7 +385,8 @@ func programName(name string) string {
 // the line is judged as theirs; on Linux such a name is another program,
 // which may only be judged more strictly this way.
 func foldCase(name string) string {
-	lower := strings.ToLower(name)
+	// ſ (long s) and K (Kelvin sign) fold to s and k there, too.
+	lower := strings.ToLower(strings.ReplaceAll(name, "\u017f", "s"))
 	switch lower {
 	case "r":
 		return "R"
