@@ -62,11 +62,7 @@ func TestAKilledDeleteLeavesTheSessionWholeOrRefused(t *testing.T) {
 	for _, step := range []string{"set-aside", "tasks", "archive", "copies"} {
 		t.Run(step, func(t *testing.T) {
 			ctx := t.Context()
-			f := newFixture(t)
-			opts := f.options(nil)
-			opts.ContextWindow = 4000
-			a := f.agent(t, opts)
-			sessionWithData(t, f, a)
+			f, opts, a := agentWithSessionData(t)
 			id := a.SessionID()
 			paths := a.Paths()
 			copyPath := filepath.Join(paths.SessionsDir, id+".jsonl.torn-1")

@@ -18,11 +18,7 @@ import (
 // with a *ForkError of its source, and leaves nothing of the source.
 func TestForkDoesNotRecreateADeletedSourceArchive(t *testing.T) {
 	ctx := t.Context()
-	f := newFixture(t)
-	opts := f.options(nil)
-	opts.ContextWindow = 4000
-	a := f.agent(t, opts)
-	sessionWithData(t, f, a)
+	f, opts, a := agentWithSessionData(t)
 	id := a.SessionID()
 	paths := a.Paths()
 	if _, err := os.Lstat(paths.ArchiveDir(id)); err != nil {

@@ -30,6 +30,19 @@ import (
 
 var archivedRef = regexp.MustCompile(`\[tool result archived: ([0-9a-f]{64})\] `)
 
+// agentWithSessionData returns a fixture, the options of an agent with a
+// small context window, and an agent of them whose new session holds a
+// log, tasks and an archived result (sessionWithData).
+func agentWithSessionData(t *testing.T) (*fixture, liteagent.Options, *liteagent.Agent) {
+	t.Helper()
+	f := newFixture(t)
+	opts := f.options(nil)
+	opts.ContextWindow = 4000
+	a := f.agent(t, opts)
+	sessionWithData(t, f, a)
+	return f, opts, a
+}
+
 // sessionWithData runs two prompts on a new session of a: the first reads
 // a big file and creates two tasks, the second outgrows the small window
 // so that the file's result is archived. It returns the archive ref the

@@ -36,11 +36,7 @@ func TestForkOfASessionDeletedMeanwhileFails(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := t.Context()
-			f := newFixture(t)
-			opts := f.options(nil)
-			opts.ContextWindow = 4000
-			a := f.agent(t, opts)
-			sessionWithData(t, f, a)
+			f, opts, a := agentWithSessionData(t)
 			id := a.SessionID()
 			paths := a.Paths()
 			if tc.noArchive {
