@@ -64,16 +64,7 @@ func TestCanaryHomeStateAliases(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(pkg, "package.json"), []byte(`{"name":"p","version":"1.0.0"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	bin := filepath.Join(t.TempDir(), "bin")
-	if err := os.MkdirAll(bin, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	fake := "#!/bin/sh\nmkdir -p \"$HOME/.local/state/fake\" && echo \"$@\" > \"$HOME/.local/state/fake/${0##*/}\"\n"
-	for _, name := range fakeAliasTools {
-		if err := os.WriteFile(filepath.Join(bin, name), []byte(fake), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	bin := fakeHomeBin(t, fakeAliasTools...)
 	for _, line := range canaryHomeStateAliases {
 		root := canaryFixture(t, template)
 		refusedEverywhere(t, root, line)

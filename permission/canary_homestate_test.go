@@ -107,16 +107,7 @@ func TestCanaryHomeState(t *testing.T) {
 	goBin, _ := exec.LookPath("go")
 	template := canaryTemplate(t)
 	homeStateFiles(t, template)
-	bin := filepath.Join(t.TempDir(), "bin")
-	if err := os.MkdirAll(bin, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	fake := "#!/bin/sh\nmkdir -p \"$HOME/.local/state/fake\" && echo \"$@\" > \"$HOME/.local/state/fake/${0##*/}\"\n"
-	for _, name := range fakeHomeTools {
-		if err := os.WriteFile(filepath.Join(bin, name), []byte(fake), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	bin := fakeHomeBin(t, fakeHomeTools...)
 	arch := "#!/bin/sh\nwhile [ \"${1#-}\" != \"$1\" ]; do shift; done\nexec \"$@\"\n" // as macOS's
 	if err := os.WriteFile(filepath.Join(bin, "arch"), []byte(arch), 0o755); err != nil {
 		t.Fatal(err)
@@ -212,4 +203,22 @@ func homeVenv(t *testing.T, root string) string {
 		}
 	}
 	return filepath.Join(venv, "bin")
+}
+
+// fakeHomeBin returns a new directory of fake programs named names, each
+// of which records its arguments under $HOME/.local/state/fake, as the
+// real tool would change state in the home.
+func fakeHomeBin(t *testing.T, names ...string) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fake := "#!/bin/sh\nmkdir -p \"$HOME/.local/state/fake\" && echo \"$@\" > \"$HOME/.local/state/fake/${0##*/}\"\n"
+	for _, name := range names {
+		if err := os.WriteFile(filepath.Join(bin, name), []byte(fake), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return bin
 }
