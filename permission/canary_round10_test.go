@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/permission"
+
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 )
 
 // canaryRound10 are the variants of an independent tenth red-team round
@@ -262,9 +264,7 @@ func TestCanaryRound10PushToConfiguredRemote(t *testing.T) {
 // submodule and run git status, which runs git in it. The write must now
 // be asked about, however the path reaches a .git directory.
 func TestCanaryRound10FileToolsIntoNestedGitDir(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
+	tooltest.Need(t, tooltest.CanaryTools, "git")
 	root := canaryFixture(t, canaryTemplate(t))
 	wd := filepath.Join(root, "work")
 	rules := `{"version":1,"rules":[
