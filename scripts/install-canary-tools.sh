@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # install-canary-tools.sh: installs, from Debian and Ubuntu packages, the
 # programs that the canary tests of package permission run for real to show
-# that an attack line does damage: gpg, git, less, make, perl, gcc, sqlite3,
-# valgrind, wget, unzip, openssl, ssh-keygen, vim, java (a JDK: the JVM
-# compiles a source file), maven, rustc, logsave, the zh_TW locale source,
-# and what makes `python3 -m venv` work, with pip, for the python3 the
-# canaries run (/usr/bin/python3 when there is one, else the one on PATH):
-# python3-venv and python3-pip.
+# that an attack line does damage (and the sandbox tests' git and perl):
+# gpg, git, less, make, perl, gcc, sqlite3, valgrind, wget, curl, unzip,
+# openssl, ssh-keygen, vim, gdb, java (a JDK: the JVM compiles a source
+# file), maven, rustc, logsave, the docker client (package docker.io), the
+# zh_TW locale source and more; and what makes `python3 -m venv` work, with
+# pip, for the python3 the canaries run (/usr/bin/python3 when there is
+# one, else the one on PATH): python3-venv and python3-pip.
 #
 # It does not install Node.js (node, npm, npx), which the npm canaries run:
 # as for scripts/install-mcp-servers.sh, Node.js is the one thing besides Go
@@ -25,12 +26,19 @@ name=install-canary-tools
 tests="the canary tests of package permission"
 
 # The program (a name on PATH, or an absolute path) and the package that
-# provides it.
+# provides it. Some are named by a version (tclsh8.6, not-14): those of the Debian
+# release CI runs (bookworm), which the lines of rounds 10 and 13 name.
 programs=(
-	gpg:gpg git:git less:less make:make perl:perl gcc:gcc cc:gcc sqlite3:sqlite3 valgrind:valgrind
-	wget:wget unzip:unzip openssl:openssl ssh-keygen:openssh-client vim:vim java:default-jdk-headless
-	javac:default-jdk-headless mvn:maven rustc:rustc /usr/sbin/logsave:e2fsprogs localedef:libc-bin
-	iconv:libc-bin /usr/share/i18n/locales/zh_TW:locales
+	gpg:gpg git:git scalar:git less:less make:make perl:perl ptar:perl perl5.36-x86_64-linux-gnu:perl
+	gcc:gcc cc:gcc sqlite3:sqlite3 valgrind:valgrind wget:wget curl:curl unzip:unzip openssl:openssl
+	ssh-keygen:openssh-client scp:openssh-client sftp:openssh-client ssh-agent:openssh-client
+	slogin:openssh-client vim:vim sensible-editor:sensible-utils gdb:gdb tclsh8.6:tcl8.6 file:file
+	xz:xz-utils zstd:zstd memusage:libc-devtools sotruss:libc-devtools fakeroot-sysv:fakeroot
+	dpkg-architecture:dpkg-dev msgexec:gettext groff:groff-base not-14:llvm-14-tools
+	split-file-14:llvm-14-tools activate-global-python-argcomplete:python3-argcomplete ed:ed
+	gio:libglib2.0-bin ctags:universal-ctags systemd-tmpfiles:systemd docker:docker.io
+	java:default-jdk-headless javac:default-jdk-headless mvn:maven rustc:rustc
+	/usr/sbin/logsave:e2fsprogs localedef:libc-bin iconv:libc-bin /usr/share/i18n/locales/zh_TW:locales
 )
 
 # python prints the python3 the canaries make a virtual environment with

@@ -13,8 +13,9 @@
 #	apt_install NAME TESTS PACKAGE...
 #
 # with the packages of those it found missing: one apt-get update, one
-# apt-get install. When it cannot install it says so as install_package
-# does and returns 1, or exits 1 when CI is set.
+# apt-get install of those apt-get knows. When it cannot install them all
+# it says so as install_package does and returns 1, or exits 1 when CI is
+# set.
 
 install_package() {
 	local name=$1 package=$2 command=$3 version=$4 tests=$5
@@ -41,7 +42,21 @@ apt_install() {
 		sudo="sudo"
 	fi
 	$sudo apt-get update -q
-	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@"
+	local package available=() unknown=()
+	for package in "$@"; do
+		if apt-cache show "$package" >/dev/null 2>&1; then
+			available+=("$package")
+		else
+			unknown+=("$package")
+		fi
+	done
+	if ((${#available[@]})); then
+		$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${available[@]}"
+	fi
+	if ((${#unknown[@]})); then
+		install_missing "$name" "$tests" "apt-get knows no package ${unknown[*]} here"
+		return 1
+	fi
 }
 
 install_missing() {
