@@ -14,9 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lite-agent/lite-agent-go/permission"
-
 	"github.com/lite-agent/lite-agent-go/internal/tooltest"
+	"github.com/lite-agent/lite-agent-go/permission"
 )
 
 // canaryRound10 are the variants of an independent tenth red-team round

@@ -16,10 +16,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 	"github.com/lite-agent/lite-agent-go/permission"
 	"github.com/lite-agent/lite-agent-go/storage"
-
-	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 )
 
 // The attacks of issue 14, classes 1–5, and variants of each. Every line

@@ -13,11 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 	"github.com/lite-agent/lite-agent-go/sandbox"
 	"github.com/lite-agent/lite-agent-go/sandbox/sandboxtest"
 	"github.com/lite-agent/lite-agent-go/storage"
-
-	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 )
 
 // run runs script with /bin/sh in dir inside sb and returns its combined
