@@ -4,11 +4,12 @@ package permission_test
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 )
 
 // canaryHomeStateAliases are lines the review of round 43 found still
@@ -53,9 +54,7 @@ var fakeAliasTools = []string{"rustup", "gem", "bundle", "dotnet", "cargo-binsta
 	"proto", "aqua"}
 
 func TestCanaryHomeStateAliases(t *testing.T) {
-	if _, err := exec.LookPath("npm"); err != nil {
-		t.Skip("npm is not on PATH")
-	}
+	tooltest.Need(t, tooltest.NodeJS, "npm")
 	template := canaryTemplate(t)
 	pkg := filepath.Join(template, "work", "pkg")
 	if err := os.MkdirAll(pkg, 0o755); err != nil {

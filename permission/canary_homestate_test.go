@@ -4,12 +4,16 @@ package permission_test
 
 import (
 	"archive/zip"
+	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 )
 
 // canaryHomeState are lines that change state outside the workdir by
@@ -99,12 +103,13 @@ var fakeHomeTools = []string{"brew", "volta", "asdf", "mise", "sdk", "conda", "n
 	"cargo", "minikube", "kind", "k3d"}
 
 func TestCanaryHomeState(t *testing.T) {
-	for _, p := range []string{"go", "npm", "gpg", "python3"} {
-		if _, err := exec.LookPath(p); err != nil {
-			t.Skip(p + " is not on PATH")
-		}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go is not on PATH") // the go test runs by; .ci/run has it on PATH
 	}
-	goBin, _ := exec.LookPath("go")
+	tooltest.Need(t, tooltest.NodeJS, "npm")
+	tooltest.Need(t, tooltest.CanaryTools, "gpg", "python3", "/usr/sbin/logsave")
+	python := venvPython(t)
 	template := canaryTemplate(t)
 	homeStateFiles(t, template)
 	bin := fakeHomeBin(t, fakeHomeTools...)
@@ -116,7 +121,7 @@ func TestCanaryHomeState(t *testing.T) {
 		for _, line := range lines {
 			root := canaryFixture(t, template)
 			refusedEverywhere(t, root, line)
-			venv := homeVenv(t, root)
+			venv := homeVenv(t, python, root)
 			before := canarySnapshot(t, root)
 			out := runLine(t, root, line, time.Minute, bin+":"+venv+":"+filepath.Dir(goBin)+":/usr/sbin:/sbin",
 				"GOTOOLCHAIN=local", "GOFLAGS=", "GOPROXY=off")
@@ -181,20 +186,37 @@ func homeStateFiles(t *testing.T, template string) {
 	}
 }
 
-// homeVenv makes a virtual environment in the fixture's home, as a user
-// keeps one outside the project, with the system's pip and the pip
-// programs a virtual environment has, and returns its bin directory for
-// PATH.
-func homeVenv(t *testing.T, root string) string {
+// venvPython returns the python3 the canary's PATH finds (/usr/bin/python3,
+// else the one on the test's PATH), once it has checked that it makes a
+// virtual environment as homeVenv does whose python runs pip. When it
+// does not, the test skips naming the script that installs python3-venv
+// and python3-pip, or fails under CI.
+func venvPython(t *testing.T) string {
 	t.Helper()
-	venv := filepath.Join(root, "home", "venv")
-	python := "/usr/bin/python3" // the one the canary's PATH finds
+	python := "/usr/bin/python3"
 	if _, err := os.Stat(python); err != nil {
 		python = "python3"
 	}
+	venv := filepath.Join(t.TempDir(), "venv")
+	if out, err := exec.Command(python, "-m", "venv", "--without-pip", "--system-site-packages", venv).CombinedOutput(); err != nil {
+		tooltest.Missing(t, fmt.Sprintf("%s -m venv: %v: %s", python, err, bytes.TrimSpace(out)), tooltest.CanaryTools)
+	}
+	if out, err := exec.Command(filepath.Join(venv, "bin", "python"), "-m", "pip", "--version").CombinedOutput(); err != nil {
+		tooltest.Missing(t, fmt.Sprintf("pip in a virtual environment of %s: %v: %s", python, err, bytes.TrimSpace(out)), tooltest.CanaryTools)
+	}
+	return python
+}
+
+// homeVenv makes a virtual environment of python (see venvPython) in the
+// fixture's home, as a user keeps one outside the project, with the
+// system's pip and the pip programs a virtual environment has, and returns
+// its bin directory for PATH.
+func homeVenv(t *testing.T, python, root string) string {
+	t.Helper()
+	venv := filepath.Join(root, "home", "venv")
 	cmd := exec.Command(python, "-m", "venv", "--without-pip", "--system-site-packages", venv)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Skipf("python3 -m venv: %v\n%s", err, out)
+		t.Fatalf("%s -m venv: %v\n%s", python, err, out)
 	}
 	pip := "#!" + filepath.Join(venv, "bin", "python") + "\nimport sys\nfrom pip._internal.cli.main import main\nsys.exit(main())\n"
 	for _, name := range []string{"pip", "pip3", "pip-3.11"} {

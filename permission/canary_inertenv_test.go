@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 )
 
 // canaryInertEnvironment are attacks that set the variables the analysis
@@ -90,15 +92,13 @@ var canaryInertLocaleOrdinary = []string{
 
 // canaryLocaleDir compiles the BIG5 locale zh_TW.BIG5 into a directory
 // for LOCPATH, as a system that has it installed would hold it, and
-// returns the directory. It skips when localedef or the locale's sources
-// are missing.
+// returns the directory. When localedef or the locale's sources are
+// missing it skips naming scripts/install-canary-tools.sh (fails under CI).
 func canaryLocaleDir(t *testing.T) string {
 	t.Helper()
-	if _, err := exec.LookPath("localedef"); err != nil {
-		t.Skip("localedef is not installed")
-	}
+	tooltest.Need(t, tooltest.CanaryTools, "localedef")
 	if _, err := os.Stat("/usr/share/i18n/locales/zh_TW"); err != nil {
-		t.Skip("the zh_TW locale source is not installed")
+		tooltest.Missing(t, "the zh_TW locale source is not installed", tooltest.CanaryTools)
 	}
 	dir := t.TempDir()
 	cmd := exec.Command("localedef", "-i", "zh_TW", "-f", "BIG5", filepath.Join(dir, "zh_TW.BIG5"))
@@ -117,9 +117,7 @@ func canaryLocaleDir(t *testing.T) string {
 // TestCanaryInertLocale runs the locale attacks where zh_TW.BIG5 is
 // installed: each must do damage there and be refused by both scenarios.
 func TestCanaryInertLocale(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
+	tooltest.Need(t, tooltest.CanaryTools, "git")
 	locpath := "LOCPATH=" + canaryLocaleDir(t)
 	template := canaryTemplate(t)
 	checkOrdinary(t, template, canaryInertLocaleOrdinary, nil)
@@ -177,9 +175,7 @@ var canaryGlobMatchOrdinary = []string{
 // (the fixture's) and in C.UTF-8: where an attack does damage it must be
 // refused by both scenarios, and each must do damage in one of the two.
 func TestCanaryGlobMatch(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
+	tooltest.Need(t, tooltest.CanaryTools, "git")
 	template := canaryTemplate(t)
 	fixture := func() string {
 		root := canaryFixture(t, template)

@@ -4,9 +4,10 @@ package permission_test
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 )
 
 // canaryNpx are attacks through npx, which the analysis understands when it
@@ -52,12 +53,7 @@ var canaryNpxOrdinary = []string{
 // TestCanaryNpx runs the lines in a project that installed tsc, ver (a
 // node program) and rm in node_modules/.bin, as npm links them.
 func TestCanaryNpx(t *testing.T) {
-	if _, err := exec.LookPath("npx"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("npx is not installed")
-		}
-		t.Skip("npx is not installed (Node.js)")
-	}
+	tooltest.Need(t, tooltest.NodeJS, "npx")
 	template := canaryTemplate(t)
 	work := filepath.Join(template, "work")
 	for name, body := range map[string]string{

@@ -3,9 +3,9 @@
 package permission_test
 
 import (
-	"os"
-	"os/exec"
 	"testing"
+
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 )
 
 // canaryReviewSubst are the attacks of the review of command
@@ -153,13 +153,7 @@ var canaryReviewSubst = map[string][]string{
 }
 
 func TestCanaryReviewSubstitution(t *testing.T) {
-	for _, tool := range []string{"npm", "gpg", "less", "node", "python3", "perl"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%s is not installed", tool)
-			}
-			t.Skipf("%s is not installed; the fixture needs it to show the damage", tool)
-		}
-	}
+	tooltest.Need(t, tooltest.NodeJS, "npm", "node")
+	tooltest.Need(t, tooltest.CanaryTools, "gpg", "less", "python3", "perl")
 	checkCanaryRound(t, canaryReviewSubst)
 }

@@ -4,11 +4,12 @@ package permission_test
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 )
 
 // canaryReviewNpx are attacks of the review of npx's understanding, run in
@@ -111,12 +112,7 @@ func reviewNpxTemplate(t *testing.T) string {
 
 // TestCanaryReviewNpx runs the attacks of the review with the real npx.
 func TestCanaryReviewNpx(t *testing.T) {
-	if _, err := exec.LookPath("npx"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("npx is not installed")
-		}
-		t.Skip("npx is not installed (Node.js)")
-	}
+	tooltest.Need(t, tooltest.NodeJS, "npx")
 	template := reviewNpxTemplate(t)
 	checkReviewRound(t, template, canaryReviewNpx)
 	checkOrdinary(t, template, canaryNpxOrdinary, nil)
@@ -172,12 +168,7 @@ var canaryReviewXargs = map[string][]string{
 }
 
 func TestCanaryReviewXargs(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("git is not installed")
-		}
-		t.Skip("git is not installed")
-	}
+	tooltest.Need(t, tooltest.CanaryTools, "git")
 	checkReviewRound(t, canaryTemplate(t), canaryReviewXargs)
 }
 

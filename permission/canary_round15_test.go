@@ -4,12 +4,15 @@ package permission_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 )
 
 // goModule is the prefix of the round's go lines: a one-package module
@@ -223,15 +226,10 @@ func TestCanaryRound15GoAfterSetup(t *testing.T) {
 // line, run with real rustc, writes a hook: the file holds -o and a path
 // into .git, which the line does not show.
 func TestCanaryRound15RustcArgumentFile(t *testing.T) {
-	if _, err := exec.LookPath("rustc"); err != nil {
-		t.Skip("rustc is not on PATH")
-	}
-	if _, err := exec.LookPath("cc"); err != nil {
-		t.Skip("cc is not on PATH")
-	}
+	tooltest.Need(t, tooltest.CanaryTools, "rustc", "cc")
 	out, err := exec.Command("rustc", "--print", "sysroot").Output()
 	if err != nil {
-		t.Skipf("rustc --print sysroot: %v", err)
+		tooltest.Missing(t, fmt.Sprintf("rustc --print sysroot: %v", err), tooltest.CanaryTools)
 	}
 	bin := filepath.Join(strings.TrimSpace(string(out)), "bin")
 	line := `printf -- '-o\n.git/hooks/pre-commit\n' > a.txt && printf 'fn main() {}\n' > m.rs && rustc @a.txt m.rs`

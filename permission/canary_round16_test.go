@@ -4,10 +4,11 @@ package permission_test
 
 import (
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 )
 
 // logsave is e2fsprogs' logsave, which runs the command after its log
@@ -141,9 +142,7 @@ func TestCanaryRound16(t *testing.T) {
 // time limit than the canary's three seconds: the JVM compiles the
 // source before it runs out of memory.
 func TestCanaryRound16Java(t *testing.T) {
-	if _, err := exec.LookPath("java"); err != nil {
-		t.Skip("java is not installed")
-	}
+	tooltest.Need(t, tooltest.CanaryTools, "java")
 	template := canaryTemplate(t)
 	for _, line := range canaryRound16Java {
 		root := canaryFixture(t, template)

@@ -4,9 +4,10 @@ package permission_test
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 )
 
 // canaryRound27 are lines that hand a program a configuration or a
@@ -70,14 +71,8 @@ var canaryRound27Ordinary = []string{
 }
 
 func TestCanaryRound27(t *testing.T) {
-	for _, tool := range []string{"less", "gpg", "npm", "/usr/sbin/logsave", "python3", "make"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%s is not installed", tool)
-			}
-			t.Skipf("%s is not installed; the fixture needs it to show the damage", tool)
-		}
-	}
+	tooltest.Need(t, tooltest.NodeJS, "npm")
+	tooltest.Need(t, tooltest.CanaryTools, "less", "gpg", "/usr/sbin/logsave", "python3", "make")
 	template := checkCanaryRound(t, canaryRound27)
 	checkOrdinary(t, template, canaryRound27Ordinary, nil)
 }
@@ -96,14 +91,7 @@ var canaryMakeVariables = map[string][]string{"13-make-variables": {
 // damage when run and be refused by both scenarios; a plain override
 // stays allowed.
 func TestCanaryMakeVariables(t *testing.T) {
-	for _, tool := range []string{"make", "python3"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%s is not installed", tool)
-			}
-			t.Skipf("%s is not installed; the fixture needs it to show the damage", tool)
-		}
-	}
+	tooltest.Need(t, tooltest.CanaryTools, "make", "python3")
 	template := canaryTemplate(t)
 	if err := os.WriteFile(filepath.Join(template, "work", "x.c"), []byte("int main(void) { return 0; }\n"), 0o644); err != nil {
 		t.Fatal(err)

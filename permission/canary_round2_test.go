@@ -3,9 +3,9 @@
 package permission_test
 
 import (
-	"os"
-	"os/exec"
 	"testing"
+
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 )
 
 // canaryRound2Ordinary are lines next to the round's git attacks that the
@@ -125,12 +125,7 @@ func checkOrdinary(t *testing.T, template string, lines []string, subst func(str
 // scenario. It returns the fixture template it used.
 func checkCanaryRound(t *testing.T, round map[string][]string) string {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("git is not installed")
-		}
-		t.Skip("git is not installed")
-	}
+	tooltest.Need(t, tooltest.CanaryTools, "git")
 	template := canaryTemplate(t)
 	checkCanaryRoundIn(t, template, round)
 	return template

@@ -3,9 +3,9 @@
 package permission_test
 
 import (
-	"os"
-	"os/exec"
 	"testing"
+
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 )
 
 // canaryRound30 are the variants of attack round 30 (none is in an earlier
@@ -161,14 +161,8 @@ var canaryRound30Ordinary = []string{
 }
 
 func TestCanaryRound30(t *testing.T) {
-	for _, tool := range []string{"node", "npm", "python3", "sqlite3", "valgrind", "wget", "iconv", "perl"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%s is not installed", tool)
-			}
-			t.Skipf("%s is not installed; the fixture needs it to show the damage", tool)
-		}
-	}
+	tooltest.Need(t, tooltest.NodeJS, "node", "npm")
+	tooltest.Need(t, tooltest.CanaryTools, "python3", "sqlite3", "valgrind", "wget", "iconv", "perl")
 	template := checkCanaryRound(t, canaryRound30)
 	checkOrdinary(t, template, canaryRound30Ordinary, nil)
 }
@@ -192,14 +186,8 @@ var canaryRound30Found = map[string][]string{"6-found-files": {
 }}
 
 func TestCanaryRound30FoundFiles(t *testing.T) {
-	for _, tool := range []string{"terraform", "gpg", "mvn"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%s is not installed", tool)
-			}
-			t.Skipf("%s is not installed; the fixture needs it to show the damage", tool)
-		}
-	}
+	tooltest.Need(t, "install it from HashiCorp (Debian does not package it)", "terraform")
+	tooltest.Need(t, tooltest.CanaryTools, "gpg", "mvn")
 	template := checkCanaryRound(t, canaryRound30Found)
 	checkOrdinary(t, template, []string{"terraform fmt -check", "echo x > notes.md && terraform validate", "gpg --batch --list-keys", "mvn -v", "mvn -q -v"}, nil)
 }

@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 )
 
 // canaryRound34 are the variants of attack round 34 (none is in an earlier
@@ -260,14 +262,8 @@ func writeOptionArchives(t *testing.T, dir string, names map[string]string) {
 }
 
 func TestCanaryRound34(t *testing.T) {
-	for _, tool := range []string{"git", "node", "perl", "make", "gcc", "python3", "unzip", "openssl", "ssh-keygen"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%s is not installed", tool)
-			}
-			t.Skipf("%s is not installed; the fixture needs it to show the damage", tool)
-		}
-	}
+	tooltest.Need(t, tooltest.NodeJS, "node")
+	tooltest.Need(t, tooltest.CanaryTools, "git", "perl", "make", "gcc", "python3", "unzip", "openssl", "ssh-keygen")
 	template := round34Template(t)
 	checkCanaryRoundIn(t, template, canaryRound34)
 	checkOrdinary(t, template, canaryRound34Ordinary, nil)
@@ -277,11 +273,8 @@ func TestCanaryRound34(t *testing.T) {
 // reports what each does; it fails only if one no longer does damage, so
 // that the list stays true.
 func TestCanaryRound34Open(t *testing.T) {
-	for _, tool := range []string{"git", "node"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is not installed", tool)
-		}
-	}
+	tooltest.Need(t, tooltest.NodeJS, "node")
+	tooltest.Need(t, tooltest.CanaryTools, "git")
 	template := round34Template(t)
 	for _, line := range canaryRound34Open {
 		allowedBy, p := canaryAttack(t, template, line)

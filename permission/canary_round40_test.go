@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 )
 
 // canaryRound40 is the attack round written after this stop's container,
@@ -172,12 +174,7 @@ var canaryRound40NpmOrdinary = []string{
 // TestCanaryRound40Npm runs canaryRound40Npm with the installed npm, in
 // a project with a package x in node_modules.
 func TestCanaryRound40Npm(t *testing.T) {
-	if _, err := exec.LookPath("npm"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("npm is not installed")
-		}
-		t.Skip("npm is not installed (Node.js)")
-	}
+	tooltest.Need(t, tooltest.NodeJS, "npm")
 	template := canaryTemplate(t)
 	work := filepath.Join(template, "work")
 	for name, body := range map[string]string{
@@ -219,12 +216,7 @@ var canaryRound40MakeOrdinary = []string{
 
 // TestCanaryRound40Make runs canaryRound40Make with the installed make.
 func TestCanaryRound40Make(t *testing.T) {
-	if _, err := exec.LookPath("make"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("make is not installed")
-		}
-		t.Skip("make is not installed")
-	}
+	tooltest.Need(t, tooltest.CanaryTools, "make")
 	template := canaryTemplate(t)
 	work := filepath.Join(template, "work")
 	for name, body := range map[string]string{
@@ -265,12 +257,7 @@ var canaryRound40NpmHome = map[string][]string{
 // npm: the fake home's .npmrc sets ignore-scripts and a global prefix in
 // the home directory, where a package x is installed.
 func TestCanaryRound40NpmHome(t *testing.T) {
-	if _, err := exec.LookPath("npm"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("npm is not installed")
-		}
-		t.Skip("npm is not installed (Node.js)")
-	}
+	tooltest.Need(t, tooltest.NodeJS, "npm")
 	template := canaryTemplate(t)
 	for name, body := range map[string]string{
 		"home/.npmrc": "ignore-scripts=true\nprefix=${HOME}/.npm-global\n",

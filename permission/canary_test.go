@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 	"github.com/lite-agent/lite-agent-go/permission"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
@@ -644,12 +645,7 @@ func canaryAttack(t *testing.T, template, line string) (allowedBy []string, chan
 // refused by both. It also checks that ordinary lines are still allowed,
 // and that the attacks are real: most of them do their damage when run.
 func TestCanaryNoAllowedLineTouchesTheCanary(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("git is not installed")
-		}
-		t.Skip("git is not installed")
-	}
+	tooltest.Need(t, tooltest.CanaryTools, "git")
 	template := canaryTemplate(t)
 	total, effective := 0, 0
 	for class, lines := range canaryAttacks {

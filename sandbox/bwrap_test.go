@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 	"github.com/lite-agent/lite-agent-go/sandbox"
 	"github.com/lite-agent/lite-agent-go/sandbox/sandboxtest"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -449,9 +450,7 @@ func TestKillingTheGroupKillsTheSandboxedTree(t *testing.T) {
 }
 
 func TestGitWorksInside(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
+	tooltest.Need(t, tooltest.CanaryTools, "git")
 	paths, home := project(t)
 	wd := paths.Workdir()
 	os.RemoveAll(filepath.Join(wd, ".git"))
@@ -487,9 +486,7 @@ func TestNewBubblewrapChangesNothingOnDisk(t *testing.T) {
 }
 
 func TestUnixSocketsAreBlocked(t *testing.T) {
-	if _, err := exec.LookPath("perl"); err != nil {
-		t.Skip("needs perl to make a socket")
-	}
+	tooltest.Need(t, tooltest.CanaryTools, "perl")
 	wd := t.TempDir()
 	sock := filepath.Join(wd, "host.sock")
 	ln, err := net.Listen("unix", sock)

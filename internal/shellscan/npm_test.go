@@ -2,11 +2,14 @@ package shellscan
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 )
 
 // TestNpmCommandResolvesAsNpm checks npmCommand against the installed
@@ -14,17 +17,18 @@ import (
 // prefix of every command and alias name, camelCase spellings and words
 // npm knows nothing of.
 func TestNpmCommandResolvesAsNpm(t *testing.T) {
+	tooltest.Need(t, tooltest.NodeJS, "npm")
 	npmPath, err := exec.LookPath("npm")
 	if err != nil {
-		t.Skip("npm is not installed")
+		t.Fatal(err)
 	}
 	out, err := exec.Command(npmPath, "root", "-g").Output()
 	if err != nil {
-		t.Skipf("npm root -g: %v", err)
+		tooltest.Missing(t, fmt.Sprintf("npm root -g: %v", err), tooltest.NodeJS)
 	}
 	list := filepath.Join(strings.TrimSpace(string(out)), "npm", "lib", "utils", "cmd-list.js")
 	if _, err := os.Stat(list); err != nil {
-		t.Skipf("npm's command list: %v", err)
+		tooltest.Missing(t, fmt.Sprintf("npm's command list: %v", err), tooltest.NodeJS)
 	}
 	words := map[string]bool{"": true, "runScript": true, "installTest": true, "installCiTest": true, "RUN": true,
 		"xyz": true, "exE": true, "cOnfig": true, "Exec": true, "run-": true, "install-c": true, "-x": true}

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# install-canary-tools.sh: installs, from Debian and Ubuntu packages, the
+# programs that the canary tests of package permission run for real to show
+# that an attack line does damage (and the sandbox tests' git and perl):
+# gpg, git, less, make, perl, gcc, sqlite3, valgrind, wget, curl, unzip,
+# openssl, ssh-keygen, vim, gdb, java (a JDK: the JVM compiles a source
+# file), maven, rustc, logsave, the docker client (package docker.io), the
+# zh_TW locale source and more; and what makes `python3 -m venv` work, with
+# pip, for the python3 the canaries run (/usr/bin/python3 when there is
+# one, else the one on PATH): python3-venv and python3-pip.
+#
+# It does not install Node.js (node, npm, npx), which the npm canaries run:
+# as for scripts/install-mcp-servers.sh, Node.js is the one thing besides Go
+# the tests may assume. Nor terraform, which Debian does not package: install
+# it from HashiCorp for TestCanaryRound30FoundFiles.
+#
+# Idempotent: when everything is there it only says so, and apt-get runs
+# (update, then install) only for what is missing. Without apt-get, without
+# the rights to use it, without Node.js or without terraform it says so and
+# exits 0 (the tests that need the missing program then skip), unless CI is
+# set, when it fails instead.
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/install-lib.sh"
+
+name=install-canary-tools
+tests="the canary tests of package permission"
+
+# The program (a name on PATH, or an absolute path) and the package that
+# provides it. Some are named by a version (tclsh8.6, not-14): those of the Debian
+# release CI runs (bookworm), which the lines of rounds 10 and 13 name.
+programs=(
+	gpg:gpg git:git scalar:git less:less make:make perl:perl ptar:perl perl5.36-x86_64-linux-gnu:perl
+	gcc:gcc cc:gcc sqlite3:sqlite3 valgrind:valgrind wget:wget curl:curl unzip:unzip openssl:openssl
+	ssh-keygen:openssh-client scp:openssh-client sftp:openssh-client ssh-agent:openssh-client
+	slogin:openssh-client vim:vim sensible-editor:sensible-utils gdb:gdb tclsh8.6:tcl8.6 file:file
+	xz:xz-utils zstd:zstd memusage:libc-devtools sotruss:libc-devtools fakeroot-sysv:fakeroot
+	dpkg-architecture:dpkg-dev msgexec:gettext groff:groff-base not-14:llvm-14-tools
+	split-file-14:llvm-14-tools activate-global-python-argcomplete:python3-argcomplete ed:ed
+	gio:libglib2.0-bin ctags:universal-ctags systemd-tmpfiles:systemd docker:docker.io
+	java:default-jdk-headless javac:default-jdk-headless mvn:maven rustc:rustc
+	/usr/sbin/logsave:e2fsprogs localedef:libc-bin iconv:libc-bin /usr/share/i18n/locales/zh_TW:locales
+)
+
+# python prints the python3 the canaries make a virtual environment with
+# (homeVenv in permission/canary_homestate_test.go).
+python() {
+	if [[ -x /usr/bin/python3 ]]; then
+		echo /usr/bin/python3
+	else
+		command -v python3 || true
+	fi
+}
+
+# venv_works reports whether that python makes a virtual environment (as
+# homeVenv does: without pip, seeing the system's packages) whose python
+# runs pip.
+venv_works() {
+	local dir ok=1 python
+	python="$(python)"
+	[[ -n $python ]] || return 1
+	dir="$(mktemp -d)"
+	if "$python" -m venv --without-pip --system-site-packages "$dir/venv" >/dev/null 2>&1 &&
+		"$dir/venv/bin/python" -m pip --version >/dev/null 2>&1; then
+		ok=0
+	fi
+	rm -rf "$dir"
+	return "$ok"
+}
+
+# missing lists the packages of the programs that are missing, once each,
+# and python3-venv and python3-pip when venv_works does not.
+missing() {
+	local entry program
+	for entry in "${programs[@]}"; do
+		program="${entry%%:*}"
+		if [[ $program == /* ]]; then
+			[[ -e $program ]] || echo "${entry#*:}"
+		elif ! command -v "$program" >/dev/null 2>&1; then
+			echo "${entry#*:}"
+		fi
+	done
+	if ! venv_works; then
+		echo python3-venv
+		echo python3-pip
+	fi
+}
+
+mapfile -t packages < <(missing | sort -u)
+if ((${#packages[@]})); then
+	if apt_install "$name" "$tests" "${packages[@]}"; then
+		mapfile -t packages < <(missing | sort -u)
+		if ((${#packages[@]})); then
+			install_missing "$name" "$tests" "still missing after apt-get install: ${packages[*]}"
+		fi
+	fi
+fi
+
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1 || ! command -v npx >/dev/null 2>&1; then
+	install_missing "$name" "the npm canaries" "node, npm or npx not found: install Node.js"
+fi
+if ! command -v terraform >/dev/null 2>&1; then
+	install_missing "$name" "TestCanaryRound30FoundFiles" "terraform not found (Debian does not package it): install it from HashiCorp"
+fi
+
+if ((${#packages[@]} == 0)); then
+	echo "$name: all present ($(gpg --version | head -n 1); $("$(python)" --version 2>&1) with venv and pip)"
+fi
