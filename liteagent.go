@@ -516,7 +516,8 @@ func loadConfig(ctx context.Context, opts Options) (config, error) {
 // bindPermission binds a *permission.FilePolicy given as opts.Permission
 // to the agent's workdir and storage (see [permission.FilePolicy.Bind]):
 // the fields it was made without take the agent's values, and one made
-// for another project is an *OptionError for Permission.
+// for another project, or whose files at the agent's paths do not load (a
+// *permission.ConfigError), is an *OptionError for Permission.
 func bindPermission(opts Options, lay layout) error {
 	fp, ok := opts.Permission.(*permission.FilePolicy)
 	if !ok || fp == nil {
@@ -526,7 +527,10 @@ func bindPermission(opts Options, lay layout) error {
 	if be, ok := errors.AsType[*permission.BindError](err); ok {
 		return &OptionError{Field: "Permission", Message: "Permission is a file policy for another " + strings.ToLower(strings.TrimPrefix(be.Field, "Storage.")), Err: err}
 	}
-	return err
+	if err != nil {
+		return &OptionError{Field: "Permission", Message: "a permission file does not load", Err: err}
+	}
+	return nil
 }
 
 // newAgent returns an Agent with its layout and logger, its current
