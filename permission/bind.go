@@ -32,9 +32,9 @@ func (e *BindError) Error() string {
 // deprecated Home, Storage.Codec) take the agent's values, and the rule
 // files and workspace are resolved and loaded again when that changes
 // them (a policy of [NewUnboundFilePolicy] loads its files here for the
-// first time, from the agent's paths only). liteagent.New calls it for a *FilePolicy given as
-// Options.Permission, so that the policy reads the agent's files without
-// repeating its Workdir and Storage.
+// first time, from the agent's paths only). liteagent.New calls it for a
+// *FilePolicy given as Options.Permission, so that the policy reads the
+// agent's files without repeating its Workdir and Storage.
 //
 // An option fp was made with that differs from the agent's is a
 // *[BindError], and so is, once fp is bound, an agent with other values:
