@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -77,7 +78,10 @@ var ErrNoResult = errors.New("liteagent: turn ended without a result")
 var ErrNoSessions = errors.New("liteagent: session management requires a checkpointer (it is disabled when sessions are off)")
 
 // Options configures an [Agent]. Model and ModelName are required; the zero
-// value of every other field is a documented default.
+// value of every other field is a documented default. An interface field
+// (Model, Permission, Checkpointer, Store, Sandbox) that holds a nil
+// pointer, and a nil element of Tools, Compaction or ToolMiddleware, is
+// refused by [New] with an *[OptionError] naming it.
 type Options struct {
 	// Model is the model provider, such as anthropic.New(…). It is wrapped
 	// in model.WithRetry unless DisableRetry is set.
@@ -467,6 +471,9 @@ func loadConfig(ctx context.Context, opts Options) (config, error) {
 	if opts.Model == nil {
 		return config{}, &OptionError{Field: "Model", Message: "Model is required"}
 	}
+	if err := checkNilOptions(opts); err != nil {
+		return config{}, err
+	}
 	if opts.ModelName == "" {
 		return config{}, &OptionError{Field: "ModelName", Message: "ModelName must be non-empty"}
 	}
@@ -513,10 +520,63 @@ func loadConfig(ctx context.Context, opts Options) (config, error) {
 	return cfg, nil
 }
 
+// checkNilOptions refuses, with an *OptionError naming the field, an
+// interface option that holds a nil pointer (such as the nil
+// *permission.FilePolicy of a failed PermissionFilePolicy whose error was
+// dropped) and a nil element of a list option: each would panic later, in
+// the middle of a turn.
+func checkNilOptions(opts Options) error {
+	for _, f := range []struct {
+		name string
+		v    any
+	}{
+		{"Model", opts.Model}, {"Permission", opts.Permission}, {"Checkpointer", opts.Checkpointer},
+		{"Store", opts.Store}, {"Sandbox", opts.Sandbox},
+	} {
+		if f.v != nil && isNil(f.v) {
+			return &OptionError{Field: f.name, Message: fmt.Sprintf("%s is a nil %T", f.name, f.v)}
+		}
+	}
+	nilAt := func(field string, i int) error {
+		name := fmt.Sprintf("%s[%d]", field, i)
+		return &OptionError{Field: name, Message: name + " is nil"}
+	}
+	for i, t := range opts.Tools {
+		if isNil(t) {
+			return nilAt("Tools", i)
+		}
+	}
+	for i, p := range opts.Compaction {
+		if isNil(p) {
+			return nilAt("Compaction", i)
+		}
+	}
+	for i, m := range opts.ToolMiddleware {
+		if m == nil {
+			return nilAt("ToolMiddleware", i)
+		}
+	}
+	return nil
+}
+
+// isNil reports whether v is nil or holds a nil pointer, map, slice,
+// function or channel.
+func isNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	switch rv := reflect.ValueOf(v); rv.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.Interface, reflect.UnsafePointer:
+		return rv.IsNil()
+	}
+	return false
+}
+
 // bindPermission binds a *permission.FilePolicy given as opts.Permission
 // to the agent's workdir and storage (see [permission.FilePolicy.Bind]):
 // the fields it was made without take the agent's values, and one made
-// for another project is an *OptionError for Permission.
+// for another project, or whose files at the agent's paths do not load (a
+// *permission.ConfigError), is an *OptionError for Permission.
 func bindPermission(opts Options, lay layout) error {
 	fp, ok := opts.Permission.(*permission.FilePolicy)
 	if !ok || fp == nil {
@@ -526,7 +586,10 @@ func bindPermission(opts Options, lay layout) error {
 	if be, ok := errors.AsType[*permission.BindError](err); ok {
 		return &OptionError{Field: "Permission", Message: "Permission is a file policy for another " + strings.ToLower(strings.TrimPrefix(be.Field, "Storage.")), Err: err}
 	}
-	return err
+	if err != nil {
+		return &OptionError{Field: "Permission", Message: "a permission file does not load", Err: err}
+	}
+	return nil
 }
 
 // newAgent returns an Agent with its layout and logger, its current

@@ -135,3 +135,73 @@ func TestAFilePolicyForAnotherProjectIsRefused(t *testing.T) {
 		t.Errorf("New with a policy bound to another workdir = %v, want a *permission.BindError", err)
 	}
 }
+
+// TestAFilePolicyReadsOnlyTheAgentsFiles checks that PermissionFilePolicy
+// reads no rule file, so that broken files of the process's working
+// directory and of the default namespace's home (which are not the agent's)
+// neither fail it nor are read, while the agent's own project file, which
+// the working directory lacks, is applied; and that a broken file of the
+// agent is refused by New with an *OptionError for Permission wrapping the
+// *permission.ConfigError naming it, before anything is created.
+func TestAFilePolicyReadsOnlyTheAgentsFiles(t *testing.T) {
+	f := newFixture(t)
+	cwd := t.TempDir()
+	defaultHome := t.TempDir()
+	t.Setenv(storage.HomeEnv, defaultHome)
+	t.Setenv(permission.ManagedEnv, "")
+	broken := `{"version":1,"rules":[{"tool":`
+	writeFile(t, filepath.Join(cwd, ".lite-agent", "permissions.json"), broken)
+	writeFile(t, filepath.Join(cwd, ".acme", "permissions.json"), broken)
+	writeFile(t, filepath.Join(defaultHome, "permissions.json"), broken)
+	t.Chdir(cwd)
+
+	policy, err := liteagent.PermissionFilePolicy(permission.FileOptions{Default: permission.Allow})
+	if err != nil {
+		t.Fatalf("PermissionFilePolicy read the files of the working directory or the default home: %v", err)
+	}
+	projectFile := filepath.Join(f.workdir, ".acme", "permissions.json")
+	writeFile(t, projectFile, `{"version":1,"rules":[{"tool":"read_file","effect":"deny"}]}`)
+	opts := f.options(nil)
+	opts.OnApproval = nil
+	opts.Permission = policy
+	a := f.agent(t, opts)
+	if st := policy.Status(); st.Err != nil || len(st.Files) != 1 || st.Files[0] != projectFile {
+		t.Errorf("Status = %+v, want only %s loaded", st, projectFile)
+	}
+	writeFile(t, filepath.Join(f.workdir, "a.txt"), "secret")
+	f.p.Reply(modeltest.ToolCalls(call("r", "read_file", `{"path":"a.txt"}`)))
+	f.p.Reply(modeltest.Text("ok"))
+	if _, err := a.Send(t.Context(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	msgs := f.p.Requests()[1].Messages
+	if r := msgs[len(msgs)-1].Blocks[0]; !strings.HasPrefix(r.Content, "Error: blocked by policy") {
+		t.Errorf("the agent's project rule was not applied: %+v", r)
+	}
+	a.Close()
+
+	// A broken file of the agent's own: New names it.
+	g := newFixture(t)
+	t.Chdir(cwd)
+	brokenFile := filepath.Join(g.workdir, ".acme", "permissions.json")
+	writeFile(t, brokenFile, broken)
+	policy, err = liteagent.PermissionFilePolicy(permission.FileOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts = g.options(nil)
+	opts.Permission = policy
+	b, err := liteagent.New(t.Context(), opts)
+	if err == nil {
+		b.Close()
+		t.Fatal("New accepted an agent whose project permission file is broken")
+	}
+	oe, ok := errors.AsType[*liteagent.OptionError](err)
+	ce, ok2 := errors.AsType[*permission.ConfigError](err)
+	if !ok || oe.Field != "Permission" || !ok2 || ce.File != brokenFile {
+		t.Errorf("New = %v; want an *OptionError for Permission wrapping a *permission.ConfigError for %s", err, brokenFile)
+	}
+	if _, err := os.Lstat(g.home); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("New created the data home: %v", err)
+	}
+}

@@ -34,6 +34,7 @@ var ErrSessionBusy = errors.New("liteagent: session busy")
 // session operation is in progress, or a prompt refused because a session
 // operation is. Nothing was changed.
 type SessionBusyError struct {
+	// SessionID is the busy session.
 	SessionID string
 	// Op reports that a session operation holds the session; otherwise a
 	// run does. HeldBy says which.
@@ -54,6 +55,7 @@ const (
 	ActivityCompaction SessionActivity = "compaction"
 )
 
+// Error names the session and what holds it.
 func (e *SessionBusyError) Error() string {
 	prefix := "liteagent: session " + e.SessionID
 	switch {

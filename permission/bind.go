@@ -31,9 +31,10 @@ func (e *BindError) Error() string {
 // were left zero (Workdir, Storage.Namespace, Storage.Home with the
 // deprecated Home, Storage.Codec) take the agent's values, and the rule
 // files and workspace are resolved and loaded again when that changes
-// them. liteagent.New calls it for a *FilePolicy given as
-// Options.Permission, so that the policy reads the agent's files without
-// repeating its Workdir and Storage.
+// them (a policy of [NewUnboundFilePolicy] loads its files here for the
+// first time, from the agent's paths only). liteagent.New calls it for a
+// *FilePolicy given as Options.Permission, so that the policy reads the
+// agent's files without repeating its Workdir and Storage.
 //
 // An option fp was made with that differs from the agent's is a
 // *[BindError], and so is, once fp is bound, an agent with other values:
@@ -43,30 +44,38 @@ func (e *BindError) Error() string {
 func (fp *FilePolicy) Bind(workdir string, st storage.Options) error {
 	fp.mu.Lock()
 	defer fp.mu.Unlock()
-	cur := fp.files.Load()
-	opts, changed, err := cur.inherit(workdir, st)
-	if err != nil || !changed {
+	set := fp.files.Load()
+	opts, ownDir := fp.opts, ""
+	if set != nil {
+		opts, ownDir = set.opts, set.ws.dir
+	} else if opts.Workdir != "" {
+		// Unbound and unused: the workdir given, made absolute as the
+		// workspace would make it.
+		ownDir, _ = filepath.Abs(opts.Workdir)
+	}
+	opts, changed, err := inherit(opts, ownDir, workdir, st)
+	if err != nil || (!changed && fp.loaded) {
 		return err
 	}
-	set, err := resolveFiles(opts)
-	if err != nil {
-		return err
+	if changed || set == nil {
+		if set, err = resolveFiles(opts); err != nil {
+			return err
+		}
 	}
 	p, stamps, files, err := fp.load(set)
 	if err != nil {
 		return err
 	}
 	fp.files.Store(set)
-	fp.current, fp.stamps = p, stamps
+	fp.current, fp.stamps, fp.loaded = p, stamps, true
 	fp.status = Status{Files: files, LoadedAt: fp.now(), Reloads: fp.status.Reloads}
 	return nil
 }
 
-// inherit returns the options of set with the zero Workdir and Storage
-// fields set to the agent's, and whether that changed any; a field set to
-// another value is a *BindError.
-func (set *fileSet) inherit(workdir string, st storage.Options) (FileOptions, bool, error) {
-	opts := set.opts
+// inherit returns opts with the zero Workdir and Storage fields set to the
+// agent's, and whether that changed any; a field set to another value is a
+// *BindError. ownDir is the absolute form of opts.Workdir.
+func inherit(opts FileOptions, ownDir, workdir string, st storage.Options) (FileOptions, bool, error) {
 	changed := false
 	agentWD, err := filepath.Abs(workdir)
 	if err != nil {
@@ -74,8 +83,8 @@ func (set *fileSet) inherit(workdir string, st storage.Options) (FileOptions, bo
 	}
 	if opts.Workdir == "" {
 		opts.Workdir, changed = agentWD, true
-	} else if own := set.ws.dir; own != agentWD {
-		return opts, false, &BindError{Field: "Workdir", Policy: own, Agent: agentWD}
+	} else if ownDir != agentWD {
+		return opts, false, &BindError{Field: "Workdir", Policy: ownDir, Agent: agentWD}
 	}
 	agentNS := st.Namespace
 	if agentNS == "" {

@@ -97,3 +97,66 @@ func TestBindWhileChecking(t *testing.T) {
 		t.Errorf("after Bind, usr = %+v", got)
 	}
 }
+
+// TestAnUnboundFilePolicyReadsNothingBeforeBindOrUse checks that
+// NewUnboundFilePolicy reads no rule file: broken files at the paths of its
+// options fail neither it nor Status; Bind to good paths loads only those;
+// and an unbound policy used directly loads its own files on the first
+// Check, whose error is the *ConfigError naming the broken file, and keeps
+// failing closed until the file is fixed.
+func TestAnUnboundFilePolicyReadsNothingBeforeBindOrUse(t *testing.T) {
+	p := newProject(t)
+	brokenFile := p.write("home/permissions.json", rules(`{"tool":`))
+	opts := p.opts()
+	opts.Default = allow
+	fp, err := permission.NewUnboundFilePolicy(opts)
+	if err != nil {
+		t.Fatalf("NewUnboundFilePolicy read a rule file: %v", err)
+	}
+	if st := fp.Status(); st.Err != nil || st.Files != nil || !st.LoadedAt.IsZero() {
+		t.Errorf("Status before any load = %+v, want the zero Status", st)
+	}
+	if got := fp.Sources(); len(got) != 2 || got[0].Path != brokenFile {
+		t.Errorf("Sources = %+v", got)
+	}
+	// Used unbound: the first Check loads and names the broken file.
+	var ce *permission.ConfigError
+	if _, err := fp.Check(t.Context(), call("usr", `{}`)); !errors.As(err, &ce) || ce.File != brokenFile {
+		t.Fatalf("first Check = %v, want a *permission.ConfigError naming %s", err, brokenFile)
+	}
+	if _, err := fp.Check(t.Context(), call("usr", `{}`)); !errors.As(err, &ce) {
+		t.Errorf("second Check = %v, want the *permission.ConfigError again", err)
+	}
+	p.write("home/permissions.json", rules(`{"tool":"usr","effect":"deny"}`))
+	if got := check(t, fp, call("usr", `{}`)); got.Decision != deny {
+		t.Errorf("after the fix, usr = %+v", got)
+	}
+
+	// Bound before any use: only the agent's files are read.
+	fp, err = permission.NewUnboundFilePolicy(permission.FileOptions{HomeDir: filepath.Join(p.root, "userhome"), Default: allow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	agentHome := filepath.Join(p.root, "agenthome")
+	p.write("agenthome/permissions.json", rules(`{"tool":"agt","effect":"deny"}`))
+	if err := fp.Bind(p.workdir, storage.Options{Namespace: "acme", Home: agentHome}); err != nil {
+		t.Fatal(err)
+	}
+	if st := fp.Status(); st.Err != nil || len(st.Files) != 1 || st.Files[0] != filepath.Join(agentHome, "permissions.json") || st.Reloads != 0 {
+		t.Errorf("Status after Bind = %+v", st)
+	}
+	if got := check(t, fp, call("agt", `{}`)); got.Decision != deny {
+		t.Errorf("after Bind, agt = %+v", got)
+	}
+
+	// Invalid options are still refused at once.
+	for _, bad := range []permission.FileOptions{
+		{Default: permission.Decision(99)},
+		{Storage: storage.Options{Namespace: "Bad NS"}},
+		{Inline: []permission.Rule{{Tool: []string{"bash"}, Effect: permission.Decision(99)}}},
+	} {
+		if _, err := permission.NewUnboundFilePolicy(bad); err == nil {
+			t.Errorf("NewUnboundFilePolicy(%+v) = nil error", bad)
+		}
+	}
+}

@@ -86,6 +86,7 @@ func moreRestrictive(a, b Decision) bool { return a.Rank() > b.Rank() }
 
 // A Verdict is a decision with its provenance.
 type Verdict struct {
+	// Decision is what to do with the call: Allow, Ask or Deny.
 	Decision Decision
 	// RuleID names the rule that decided: the rule's ID, "rule-<index>"
 	// for an unnamed rule of [Options.Rules], "<layer>:<id or index>" for a
@@ -129,6 +130,7 @@ type Call struct {
 // rule file, a path that cannot be resolved); the [Gate] treats it as a
 // deny, so policies fail closed.
 type Policy interface {
+	// Check decides about call; an error means it could not.
 	Check(ctx context.Context, call Call) (Verdict, error)
 }
 

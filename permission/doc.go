@@ -59,7 +59,10 @@
 // the project file) is or lies in a symbolic link fails construction with a
 // *[ConfigError] naming the file and never quoting its values; a file that
 // breaks after a change makes Check fail, which the gate turns into a deny.
-// Files are reloaded when their stamps (times, size, inode) change. The
+// [NewUnboundFilePolicy] (what liteagent.PermissionFilePolicy returns)
+// reads nothing when made: it loads the files when bound to an agent
+// ([FilePolicy.Bind]) or first used, so that only the agent's files are
+// read. Files are reloaded when their stamps (times, size, inode) change. The
 // agent's own tools cannot change the files: writes and edits of them, and
 // deletes of them or of a directory holding them, are denied, by file tools
 // and by bash commands alike.

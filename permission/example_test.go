@@ -150,3 +150,35 @@ func ExampleNewFilePolicy() {
 	// write_file deny default
 	// write_file deny self-protection
 }
+
+// A policy for an agent that is not made yet: NewUnboundFilePolicy reads
+// nothing, and Bind (which liteagent.New calls) loads the files of the
+// agent's workdir and data home only.
+func ExampleNewUnboundFilePolicy() {
+	root, _ := os.MkdirTemp("", "example")
+	defer os.RemoveAll(root)
+	workdir, home := filepath.Join(root, "work"), filepath.Join(root, "home")
+	_ = os.MkdirAll(filepath.Join(workdir, ".acme"), 0o700)
+	_ = os.MkdirAll(home, 0o700)
+	_ = os.WriteFile(filepath.Join(workdir, ".acme", "permissions.json"),
+		[]byte(`{"version":1,"rules":[{"id":"no-rm","tool":"bash","when":{"command":{"startsWith":"rm "}},"effect":"deny"}]}`), 0o600)
+
+	policy, err := permission.NewUnboundFilePolicy(permission.FileOptions{Default: permission.Allow})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("loaded before Bind:", len(policy.Status().Files))
+	if err := policy.Bind(workdir, storage.Options{Namespace: "acme", Home: home}); err != nil {
+		panic(err)
+	}
+	for _, f := range policy.Status().Files {
+		rel, _ := filepath.Rel(root, f)
+		fmt.Println("loaded:", filepath.ToSlash(rel))
+	}
+	v, _ := policy.Check(context.Background(), permission.Call{Name: "bash", Input: json.RawMessage(`{"command":"rm -rf build"}`)})
+	fmt.Println(v.Decision, v.RuleID)
+	// Output:
+	// loaded before Bind: 0
+	// loaded: work/.acme/permissions.json
+	// deny project:no-rm
+}

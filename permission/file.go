@@ -130,13 +130,16 @@ type FilePolicy struct {
 	def      Decision
 	onReload func(Status)
 	now      func() time.Time
+	opts     FileOptions // what the policy was made with
 
 	// files is what the Workdir and Storage decide: the sources and the
-	// workspace. Bind replaces it, holding mu; readers that need it
-	// consistent with the current policy hold mu too.
+	// workspace; nil while a policy of NewUnboundFilePolicy has been
+	// neither bound nor used. Bind replaces it, holding mu; readers that
+	// need it consistent with the current policy hold mu too.
 	files atomic.Pointer[fileSet]
 
 	mu      sync.Mutex
+	loaded  bool    // the files were loaded once, successfully or not
 	stamps  []stamp // of the sources at the last load attempt
 	current Policy  // nil after a failed load
 	status  Status
@@ -188,6 +191,59 @@ type stamp struct {
 // *[ConfigError] naming the file; NewFilePolicy then fails, and later
 // reloads make Check fail, so a broken file always fails closed.
 func NewFilePolicy(opts FileOptions) (*FilePolicy, error) {
+	fp, err := newFilePolicy(opts)
+	if err != nil {
+		return nil, err
+	}
+	fp.mu.Lock()
+	defer fp.mu.Unlock()
+	if _, err := fp.fileSetLocked(); err != nil {
+		return nil, err
+	}
+	if err := fp.firstLoadLocked(); err != nil {
+		return nil, err
+	}
+	return fp, nil
+}
+
+// NewUnboundFilePolicy returns the policy of [NewFilePolicy] without
+// reading any file: the rule files are resolved and loaded when the policy
+// is bound to an agent ([FilePolicy.Bind], which liteagent.New calls), or
+// else when it is first used (Check, Reload or Sources), from the options
+// as given. So a policy made for an agent reads only the files of the
+// agent's workdir and data home, never those of the process's working
+// directory or of the default home.
+//
+// It refuses at once only what is wrong in opts itself: an invalid
+// Default, namespace or codec, a Home conflicting with Storage.Home, host
+// rules that do not compile. A broken rule file is the *[ConfigError]
+// (naming the file) of Bind or of the first use. Until then, [Status] is
+// the zero Status.
+func NewUnboundFilePolicy(opts FileOptions) (*FilePolicy, error) {
+	if opts.Storage.Namespace != "" {
+		if err := storage.ValidateNamespace(opts.Storage.Namespace); err != nil {
+			return nil, fmt.Errorf("permission: %w", err)
+		}
+	}
+	if opts.Storage.Codec != nil {
+		if err := storage.ValidateCodec(opts.Storage.Codec); err != nil {
+			return nil, fmt.Errorf("permission: %w", err)
+		}
+	}
+	if opts.Home != "" || opts.Storage.Home != "" {
+		// A data home given resolves without the environment; this
+		// rejects an empty one and a deprecated Home that conflicts.
+		//lint:ignore SA1019 the deprecated Home is passed on so that ResolveProjectPaths rejects one conflicting with Storage.Home
+		if _, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: string(filepath.Separator), Storage: opts.Storage, Home: opts.Home}); err != nil {
+			return nil, fmt.Errorf("permission: %w", err)
+		}
+	}
+	return newFilePolicy(opts)
+}
+
+// newFilePolicy returns the policy of opts with no files resolved or
+// loaded, after checking its default and host rules.
+func newFilePolicy(opts FileOptions) (*FilePolicy, error) {
 	def := opts.Default
 	if def == 0 {
 		def = Deny
@@ -195,34 +251,64 @@ func NewFilePolicy(opts FileOptions) (*FilePolicy, error) {
 	if !def.Valid() {
 		return nil, fmt.Errorf("permission: invalid default decision %d", def)
 	}
-	files, err := resolveFiles(opts)
-	if err != nil {
-		return nil, err
-	}
 	fp := &FilePolicy{
 		base:     append([]Rule(nil), opts.Base...),
 		inline:   append([]Rule(nil), opts.Inline...),
 		def:      def,
 		onReload: opts.OnReload,
 		now:      time.Now,
+		opts:     opts,
 	}
-	fp.files.Store(files)
 	// The host rules must compile on their own, so that their errors do
-	// not name a file.
+	// not name a file. Compiling touches no file: any absolute workdir
+	// serves.
+	dir, err := filepath.Abs(opts.Workdir)
+	if err != nil {
+		dir = string(filepath.Separator)
+	}
+	home := opts.HomeDir
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	ws := &fsResolver{dir: dir, homeDir: home}
 	for _, layer := range []struct {
 		name  string
 		rules []Rule
 	}{{LayerBase, fp.base}, {LayerInline, fp.inline}} {
-		if _, err := compileLayer(files.ws, layer.name, layer.rules, Allow); err != nil {
+		if _, err := compileLayer(ws, layer.name, layer.rules, Allow); err != nil {
 			return nil, err
 		}
 	}
+	return fp, nil
+}
+
+// fileSet returns the policy's files, resolving them from the options it
+// was made with when neither a Bind nor an earlier use did.
+func (fp *FilePolicy) fileSet() (*fileSet, error) {
+	if set := fp.files.Load(); set != nil {
+		return set, nil
+	}
 	fp.mu.Lock()
 	defer fp.mu.Unlock()
-	if err := fp.loadLocked(); err != nil {
+	return fp.fileSetLocked()
+}
+
+func (fp *FilePolicy) fileSetLocked() (*fileSet, error) {
+	if set := fp.files.Load(); set != nil {
+		return set, nil
+	}
+	set, err := resolveFiles(fp.opts)
+	if err != nil {
 		return nil, err
 	}
-	return fp, nil
+	fp.files.Store(set)
+	return set, nil
+}
+
+// firstLoadLocked loads the files for the first time: it is not a reload.
+func (fp *FilePolicy) firstLoadLocked() error {
+	fp.loaded = true
+	return fp.loadLocked()
 }
 
 // resolveFiles resolves the rule files and the workspace of opts.
@@ -284,12 +370,19 @@ func resolveFiles(opts FileOptions) (*fileSet, error) {
 }
 
 // Sources returns the rule files the policy reads, in layer order, whether
-// they exist or not. Hosts can use them to configure an OS sandbox.
+// they exist or not. Hosts can use them to configure an OS sandbox. For a
+// policy of [NewUnboundFilePolicy] not yet bound, they are resolved from
+// the options it was made with (nil if they cannot be).
 func (fp *FilePolicy) Sources() []Source {
-	return append([]Source(nil), fp.files.Load().sources...)
+	set, err := fp.fileSet()
+	if err != nil {
+		return nil
+	}
+	return append([]Source(nil), set.sources...)
 }
 
-// Status returns the policy's status.
+// Status returns the policy's status: the zero Status for a policy of
+// [NewUnboundFilePolicy] that has not loaded its files yet.
 func (fp *FilePolicy) Status() Status {
 	fp.mu.Lock()
 	defer fp.mu.Unlock()
@@ -306,6 +399,15 @@ func (fp *FilePolicy) statusLocked() Status {
 // reload makes every Check fail until a later reload succeeds.
 func (fp *FilePolicy) Reload() error {
 	fp.mu.Lock()
+	if _, err := fp.fileSetLocked(); err != nil {
+		fp.mu.Unlock()
+		return err
+	}
+	if !fp.loaded {
+		err := fp.firstLoadLocked()
+		fp.mu.Unlock()
+		return err
+	}
 	err := fp.reloadLocked()
 	st := fp.statusLocked()
 	fp.mu.Unlock()
@@ -322,7 +424,10 @@ func (fp *FilePolicy) Check(ctx context.Context, call Call) (Verdict, error) {
 	if err := ctx.Err(); err != nil {
 		return Verdict{}, err
 	}
-	files := fp.files.Load()
+	files, err := fp.fileSet()
+	if err != nil {
+		return Verdict{}, err
+	}
 	if call.ws == nil {
 		call.ws = newResolved(files.ws)
 	}
@@ -340,6 +445,15 @@ func (fp *FilePolicy) Check(ctx context.Context, call Call) (Verdict, error) {
 // changed.
 func (fp *FilePolicy) policy() (Policy, error) {
 	fp.mu.Lock()
+	if !fp.loaded {
+		err := fp.firstLoadLocked()
+		p := fp.current
+		fp.mu.Unlock()
+		if err != nil {
+			return nil, err
+		}
+		return p, nil
+	}
 	stamps := fp.files.Load().stat()
 	if equalStamps(stamps, fp.stamps) {
 		p, err := fp.current, fp.status.Err

@@ -44,7 +44,9 @@ const (
 // An Event is something a gate did. Type says which fields are set. The
 // call's Input is already redacted.
 type Event struct {
+	// Type is what the gate did.
 	Type EventType
+	// Call is the call the event is about.
 	Call Call
 	// Decision is the final decision (permission_decision,
 	// approval_resolved), or Ask (approval_request).

@@ -68,6 +68,7 @@ type Checkpointer interface {
 // per-call lock has nothing to hold and need not implement it: callers use
 // it only when the Checkpointer has it.
 type Holder interface {
+	// Hold takes the lock of session id until release is called.
 	Hold(ctx context.Context, id string) (release func() error, err error)
 }
 
@@ -86,11 +87,13 @@ var ErrConflict = errors.New("checkpoint conflict")
 // A ConflictError reports that the head of a session's log was not the head
 // the caller expected, so that nothing was changed. Reload and retry.
 type ConflictError struct {
+	// SessionID is the session whose head differed.
 	SessionID string
 	// Expected is the head the caller passed, Head the one found.
 	Expected, Head int64
 }
 
+// Error names the session and both heads.
 func (e *ConflictError) Error() string {
 	return fmt.Sprintf("checkpoint conflict on '%s': expected head %d, found %d", e.SessionID, e.Expected, e.Head)
 }
@@ -101,11 +104,13 @@ func (e *ConflictError) Is(target error) bool { return target == ErrConflict }
 // A RangeError reports a Truncate to a sequence number outside 0..head.
 // Nothing was changed.
 type RangeError struct {
+	// SessionID is the session that was to be truncated.
 	SessionID string
 	// ToSeq is the requested sequence number, Head the log's head.
 	ToSeq, Head int64
 }
 
+// Error names the session, the sequence number and the head.
 func (e *RangeError) Error() string {
 	return fmt.Sprintf("Invalid checkpoint sequence %d for '%s': head is %d", e.ToSeq, e.SessionID, e.Head)
 }
@@ -135,6 +140,7 @@ type TornTailError struct {
 	Head int64
 }
 
+// Error names the session, the torn bytes and the record before them.
 func (e *TornTailError) Error() string {
 	return fmt.Sprintf("session %s: torn tail of %d bytes after record %d (an interrupted append, never acknowledged; the next append sets it aside)",
 		e.SessionID, e.Bytes, e.Head)

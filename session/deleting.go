@@ -23,6 +23,7 @@ var ErrDeleting = errors.New("session is being deleted")
 // (its context archive, its task list) may already be gone, so it can
 // neither be read nor written. Running the delete again finishes it.
 type DeletingError struct {
+	// SessionID is the session whose delete did not finish.
 	SessionID string
 	File      string // the log set aside
 }

@@ -11,6 +11,7 @@ var ErrNotFound = errors.New("no such session")
 // and Delete as done; operations that must not, such as deleting a
 // session with everything that belongs to it, return this error.
 type NotFoundError struct {
+	// SessionID is the session that has nothing stored.
 	SessionID string
 }
 

@@ -19,6 +19,7 @@ type DatabaseError struct {
 	Err error
 }
 
+// Error names host and database, then gives the driver's error.
 func (e *DatabaseError) Error() string {
 	return "postgres: " + e.target.host + " database " + e.target.database + ": " + e.Err.Error()
 }

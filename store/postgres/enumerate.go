@@ -34,6 +34,7 @@ func (s *Store) Projects(ctx context.Context, ns string) ([]string, error) {
 
 // TaskListInfo describes one task list of a project.
 type TaskListInfo struct {
+	// ID is the list's id.
 	ID string
 	// Shared reports that the list was marked shared, so that deleting
 	// the session of the same id keeps it.
@@ -84,6 +85,7 @@ func (p *Project) SpillRefs(ctx context.Context) ([]string, error) {
 // [Project.ArchiveEntries] returns it for copying to another store: putting
 // Content with Metadata into an empty archive recreates the entry.
 type ArchivedEntry struct {
+	// Ref is the entry's ref, Content its decoded content.
 	Ref, Content string
 	// Metadata is the entry's metadata, nil if it had none.
 	Metadata map[string]any

@@ -26,6 +26,9 @@ import (
 // FilesReport counts what [Project.ImportFiles] or [Project.ExportFiles]
 // copied.
 type FilesReport struct {
+	// Sessions, Records, Archives, TaskLists, Tasks and Spilled count the
+	// session logs, their records, the context archives, the task lists,
+	// their tasks and the spilled bodies copied.
 	Sessions  int `json:"sessions"`
 	Records   int `json:"records"`
 	Archives  int `json:"archives"`

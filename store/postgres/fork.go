@@ -104,6 +104,7 @@ func (s *Store) ClearForking(ctx context.Context, enc storage.Encoding, sessionI
 // sweep: the context archive and private task list copied into a session
 // whose log was never written.
 type SweptLeftover struct {
+	// Project is the project id (hash), Session the session id.
 	Project, Session string
 	// Modified is when the data last changed, Bytes its stored size.
 	Modified time.Time

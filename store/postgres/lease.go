@@ -16,6 +16,7 @@ var ErrBusy = errors.New("session busy")
 // A BusyError reports that another process holds a live lease on a session,
 // so that this one may not write it.
 type BusyError struct {
+	// SessionID is the busy session.
 	SessionID string
 	// Holder names the process holding the lease (Options.Holder of its
 	// Store), Expires is when its lease ends unless renewed.
@@ -23,6 +24,7 @@ type BusyError struct {
 	Expires time.Time
 }
 
+// Error names the session, the holder and when its lease ends.
 func (e *BusyError) Error() string {
 	return fmt.Sprintf("session %s is busy: leased by %s until %s", e.SessionID, e.Holder, e.Expires.UTC().Format(time.RFC3339))
 }
@@ -34,11 +36,13 @@ func (e *BusyError) Is(target error) bool { return target == ErrBusy }
 // another holder (it expired unrenewed, and someone acquired it), so the
 // write was refused.
 type LeaseLostError struct {
+	// SessionID is the session whose lease was lost.
 	SessionID string
 	// Token is the fencing token this process held.
 	Token int64
 }
 
+// Error names the session and the lost lease's token.
 func (e *LeaseLostError) Error() string {
 	return fmt.Sprintf("session %s: lease %d was lost to another holder", e.SessionID, e.Token)
 }

@@ -51,6 +51,7 @@ type SweepReport struct {
 
 // SweptSession is one session deleted by a sweep.
 type SweptSession struct {
+	// Project is the project id (hash), Session the session id.
 	Project, Session string
 	// Modified is when the session last changed, Bytes its stored size
 	// (log and archive rows).

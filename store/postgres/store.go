@@ -200,9 +200,11 @@ type Project struct {
 // ConfigError reports a connection string or option that cannot be used.
 // Its message never holds the password.
 type ConfigError struct {
+	// Message says what cannot be used, without the password.
 	Message string
 }
 
+// Error returns "postgres: " and the message.
 func (e *ConfigError) Error() string { return "postgres: " + e.Message }
 
 // ConnectError reports a database that could not be reached or refused the
@@ -213,6 +215,7 @@ type ConnectError struct {
 	cause  string
 }
 
+// Error names host, database and user and says why the connection failed.
 func (e *ConnectError) Error() string {
 	return "postgres: " + e.target.String() + ": " + e.cause
 }
@@ -235,6 +238,7 @@ type SchemaError struct {
 	Found, Want int
 }
 
+// Error names the schema and its version and says what to do.
 func (e *SchemaError) Error() string {
 	if e.Found == 0 {
 		return fmt.Sprintf("postgres: schema %q holds tables but no lite-agent schema version: choose an empty schema (Options.Schema, or ?search_path in --store)", e.Schema)
