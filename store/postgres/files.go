@@ -511,7 +511,11 @@ func deletingSession(dir string) error {
 	}
 	for _, e := range ents {
 		if id, ok := session.DeletingID(e.Name()); ok {
-			return fmt.Errorf("postgres: the files are not usable: %w; finish it with lite-agent sessions delete %s", &session.DeletingError{SessionID: id, File: filepath.Join(dir, e.Name())}, id)
+			de := &session.DeletingError{SessionID: id, File: filepath.Join(dir, e.Name()), Type: e.Type()}
+			if de.Type != 0 {
+				return fmt.Errorf("postgres: the files are not usable: %w", de)
+			}
+			return fmt.Errorf("postgres: the files are not usable: %w; finish it with lite-agent sessions delete %s", de, id)
 		}
 	}
 	return nil
