@@ -14,6 +14,7 @@ import (
 	liteagent "github.com/lite-agent/lite-agent-go"
 	"github.com/lite-agent/lite-agent-go/internal/childtest"
 	"github.com/lite-agent/lite-agent-go/migrate"
+	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
@@ -73,7 +74,8 @@ func runDeleteChild(v string) int {
 // it, keeps nothing of the copy, and leaves the source as the delete left
 // it. A delete at the end of the copy (everything of the session copied)
 // and one in its middle (the session's log and archive copied, its task
-// list not yet) are both refused.
+// list not yet) are both refused, and so is one after which a new session
+// took the id (its log is in place, but it is not the log copied).
 func TestMigrationFailsWhenASessionIsDeletedMeanwhile(t *testing.T) {
 	for _, tc := range []struct {
 		name, step string
@@ -85,6 +87,7 @@ func TestMigrationFailsWhenASessionIsDeletedMeanwhile(t *testing.T) {
 		{"after the copy, the delete killed", "set-aside", 9, false, session.ErrDeleting},
 		{"during the copy", "none", 3, true, session.ErrNotFound},
 		{"during the copy, the delete killed", "set-aside", 9, true, session.ErrDeleting},
+		{"after the copy, the id taken again", "none", 3, false, session.ErrNotFound},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := t.Context()
@@ -102,6 +105,21 @@ func TestMigrationFailsWhenASessionIsDeletedMeanwhile(t *testing.T) {
 				var ee *exec.ExitError
 				if !errors.As(err, &ee) || ee.ExitCode() != tc.code {
 					t.Errorf("the deleting child: %v\n%s", err, out)
+				}
+			}
+			if strings.HasSuffix(tc.name, "taken again") {
+				// A new session takes the deleted one's id: its log is
+				// in place, but it is not the log copied.
+				deleteOnly := deleteS1
+				deleteS1 = func() {
+					deleteOnly()
+					cp, err := session.NewFileCheckpointer(src.paths.SessionsDir, session.FileOptions{Encoding: src.enc()})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if _, err := cp.Append(ctx, "s1", []session.Event{session.UserEvent{Message: model.UserText("a new s1")}}, 0); err != nil {
+						t.Error(err)
+					}
 				}
 			}
 			if tc.during {

@@ -85,7 +85,9 @@
 //     delete that begins while the copy runs is not excluded by the
 //     source's locks, which are taken one file at a time: once the copy
 //     is over, and before the marker goes, every session copied must
-//     still have its log in place, not set aside; otherwise the migration
+//     still have its log in place, not set aside, and beginning with the
+//     line the copy began with (not a new session that took the id of
+//     one deleted meanwhile); otherwise the migration
 //     fails with a *session.DeletingError or *session.NotFoundError naming
 //     the session, also when the delete made the copy itself fail, and
 //     nothing is kept. A delete that begins after that check began after

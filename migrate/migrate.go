@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -463,7 +464,7 @@ func (m *migration) sessionsKept(p *plan, copyErr error) error {
 		if u.kind != unitSession {
 			continue
 		}
-		if err = sessionKept(u.p.sessions, u.id); err != nil {
+		if err = sessionKept(u.p.sessions, u.id, u.first); err != nil {
 			break
 		}
 	}
@@ -482,9 +483,11 @@ func ctxDone(err error) bool {
 }
 
 // sessionKept returns nil if the log of session id is in place in the
-// source sessions directory d and not set aside for a delete, and
-// otherwise the error that says what became of it.
-func sessionKept(d *safefs.Dir, id string) error {
+// source sessions directory d, not set aside for a delete, and begins with
+// first, the line the copy began with (unless that is nil), and otherwise
+// the error that says what became of it. A log that begins otherwise is a
+// new session that took the id of the one copied, deleted since.
+func sessionKept(d *safefs.Dir, id string, first []byte) error {
 	name := id + session.LogSuffix
 	deleting := session.DeletingName(id)
 	if _, err := d.Lstat(deleting); err == nil {
@@ -501,6 +504,15 @@ func sessionKept(d *safefs.Dir, id string) error {
 		return readError(filepath.Join(d.Path(), name), err)
 	case !st.Mode().IsRegular():
 		return fmt.Errorf("%w: the log of session %s is no longer a regular file: %s", ErrUnrecognized, id, filepath.Join(d.Path(), name))
+	case first == nil:
+		return nil
+	}
+	head, err := safefs.ReadRegular(filepath.Join(d.Path(), name), int64(len(first)))
+	if err != nil {
+		return readError(filepath.Join(d.Path(), name), err)
+	}
+	if !bytes.Equal(head, first) {
+		return fmt.Errorf("migrate: session %s was deleted from the source while it was copied, and a new session of that id began: %w", id, &session.NotFoundError{SessionID: id})
 	}
 	return nil
 }

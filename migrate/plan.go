@@ -72,6 +72,7 @@ type unit struct {
 	bytes   int64       // stored bytes, for progress
 	files   *dirPair    // the directories of a session log or spill file
 	countIn *dirHandle  // the source directory of a log that measureLogs sizes or counts
+	first   []byte      // the first line of a session log copied, newline included
 }
 
 // plan is everything to copy.
