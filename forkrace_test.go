@@ -12,8 +12,10 @@ import (
 
 	liteagent "github.com/lite-agent/lite-agent-go"
 	"github.com/lite-agent/lite-agent-go/internal/childtest"
+	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
 	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/lite-agent/lite-agent-go/store/postgres"
 	"github.com/lite-agent/lite-agent-go/task"
 )
 
@@ -23,20 +25,33 @@ import (
 // says "ready" once the session's data is copied and waits, before it
 // writes the new log, until its standard input closes. It exits 0 when
 // the fork succeeded, 4 when it failed with a *ForkError of Part
-// ForkPartNewSession matching ErrSessionExists, 1 otherwise.
+// ForkPartNewSession matching ErrSessionExists (or, through PostgreSQL,
+// holding the *postgres.BusyError of the new session's lease), 1
+// otherwise. "\n<url>\n<schema>" after it makes the agent store through
+// PostgreSQL.
 const forkRaceChildEnv = "LITE_AGENT_FORK_RACE_CHILD"
 
 func runForkRaceChild(v string) int {
 	parts := strings.Split(v, "\n")
-	if len(parts) != 5 {
+	if len(parts) != 5 && len(parts) != 7 {
 		fmt.Fprintln(os.Stderr, "bad", forkRaceChildEnv)
 		return 2
 	}
-	a, err := liteagent.New(context.Background(), liteagent.Options{
+	opts := liteagent.Options{
 		Model: modeltest.New(), ModelName: "test-model", Workdir: parts[1],
 		Storage: storage.Options{Namespace: "acme", Home: parts[0]}, OnApproval: approveAll,
 		ContextWindow: 4000,
-	})
+	}
+	if len(parts) == 7 {
+		st, err := postgres.Open(context.Background(), parts[5], postgres.Options{Schema: parts[6]})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		defer st.Close()
+		opts.Store = st
+	}
+	a, err := liteagent.New(context.Background(), opts)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
@@ -56,10 +71,11 @@ func runForkRaceChild(v string) int {
 	}
 	_, err = a.Fork(context.Background(), parts[2], liteagent.ForkAtHead)
 	var fe *liteagent.ForkError
+	var busy *postgres.BusyError
 	switch {
 	case err == nil:
 		return 0
-	case errors.As(err, &fe) && fe.Part == liteagent.ForkPartNewSession && errors.Is(err, liteagent.ErrSessionExists):
+	case errors.As(err, &fe) && fe.Part == liteagent.ForkPartNewSession && (errors.Is(err, liteagent.ErrSessionExists) || errors.As(err, &busy)):
 		fmt.Fprintln(os.Stderr, "the fork found its new session taken:", err)
 		return 4
 	}
@@ -80,9 +96,33 @@ func runForkRaceChild(v string) int {
 // the session there and fails with a *ForkError of Part
 // ForkPartNewSession, having copied and removed nothing.
 func TestTwoForksToOneIDDoNotBothSucceed(t *testing.T) {
+	checkForkRace(t, nil)
+}
+
+// The same through PostgreSQL, where the second fork finds the new
+// session leased by the first and fails at once.
+func TestTwoForksToOneIDThroughPostgresDoNotBothSucceed(t *testing.T) {
+	url := pgtest.URL(t)
+	checkForkRace(t, func(t *testing.T, opts *liteagent.Options) string {
+		st, url, schema := forkStore(t, url)
+		opts.Store = st
+		return "\n" + url + "\n" + schema
+	})
+}
+
+// checkForkRace runs two children forking one session to one new id, the
+// first paused mid-fork, and checks that one succeeded, the other found
+// the new session taken, and the new session is whole. withStore, when
+// not nil, sets the agent's Store and returns what the children need to
+// open it.
+func checkForkRace(t *testing.T, withStore func(*testing.T, *liteagent.Options) string) {
 	f := newFixture(t)
 	opts := f.options(nil)
 	opts.ContextWindow = 4000
+	store := ""
+	if withStore != nil {
+		store = withStore(t, &opts)
+	}
 	a := f.agent(t, opts)
 	ref := sessionWithData(t, f, a)
 	orig := a.SessionID()
@@ -90,10 +130,10 @@ func TestTwoForksToOneIDDoNotBothSucceed(t *testing.T) {
 	const newID = "fork-race-0001"
 	env := forkRaceChildEnv + "=" + f.home + "\n" + f.workdir + "\n" + orig + "\n" + newID + "\n"
 
-	first := childtest.Start(t, "ready", env+"1")
+	first := childtest.Start(t, "ready", env+"1"+store)
 	second := make(chan childResult, 1)
 	go func() {
-		out, err := childtest.Command(t.Context(), env+"0").CombinedOutput()
+		out, err := childtest.Command(t.Context(), env+"0"+store).CombinedOutput()
 		second <- childResult{out, err}
 	}()
 	var r childResult
@@ -124,7 +164,12 @@ func TestTwoForksToOneIDDoNotBothSucceed(t *testing.T) {
 	if got := readRef(t, f, b, newID, ref); !strings.Contains(got, "line 000 of the big file") {
 		t.Errorf("the fork cannot read its archived result: %q", got)
 	}
-	st, err := task.NewFileStore(b.Paths().TasksDir, newID, encodingOf(b, opts))
+	var st task.Store
+	if opts.Store != nil {
+		st, err = opts.Store.TaskList(t.Context(), encodingOf(b, opts), newID)
+	} else {
+		st, err = task.NewFileStore(b.Paths().TasksDir, newID, encodingOf(b, opts))
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
