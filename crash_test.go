@@ -36,6 +36,9 @@ func TestMain(m *testing.M) {
 	if v := os.Getenv(deleteChildEnv); v != "" {
 		os.Exit(runDeleteChild(v))
 	}
+	if v := os.Getenv(forkRaceChildEnv); v != "" {
+		os.Exit(runForkRaceChild(v))
+	}
 	os.Exit(m.Run())
 }
 

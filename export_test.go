@@ -15,3 +15,7 @@ func SetDeleteStep(opts *DeleteDataOptions, f func(name string)) { opts.step = f
 // SetForkArchiveSeen makes a's Fork call f once it has seen that the
 // session's context archive exists, before it opens it.
 func SetForkArchiveSeen(a *Agent, f func()) { a.forkArchiveSeen = f }
+
+// SetForkNewID makes a's forks give the new session the id f returns
+// instead of a random one.
+func SetForkNewID(a *Agent, f func() string) { a.forkNewID = f }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/archive"
@@ -27,21 +28,118 @@ const (
 	// what the delete had removed. Err matches session.ErrDeleting or
 	// session.ErrNotFound.
 	ForkPartSource = "session"
+	// ForkPartNewSession is the new session: its lease or lock could not
+	// be taken, or something of it already exists (Err matches
+	// [ErrSessionExists]). Nothing was copied, and nothing removed.
+	ForkPartNewSession = "new session"
 )
+
+// ErrSessionExists is matched by the Err of a *[ForkError] of Part
+// [ForkPartNewSession] when the id the fork was to give its new session is
+// taken: the session has a log, is being deleted, or, in the data home,
+// has a context archive or a private task list.
+var ErrSessionExists = errors.New("the session already exists")
+
+// A forkHold is what a fork holds of its new session: its lease and its
+// lock. Each is released once.
+type forkHold struct {
+	unlease func()
+	unhold  func() error
+}
+
+// release lets go of the lock and the lease.
+func (h *forkHold) release() {
+	if h.unhold != nil {
+		// A lock found lost at release: every write of the fork was
+		// checked against it while it was still held.
+		_ = h.unhold()
+		h.unhold = nil
+	}
+	h.dropLease()
+}
+
+// dropLease lets go of the lease alone: a Store's delete refuses a
+// leased session, the fork's own lease included.
+func (h *forkHold) dropLease() {
+	if h != nil && h.unlease != nil {
+		h.unlease()
+		h.unlease = nil
+	}
+}
+
+// holdNewSession takes, for a fork of session id, the lease (a
+// SessionLeaser's) and the lock (a session.Holder's) of its new session
+// newID, checks under them that nothing of newID exists yet, and returns
+// them, for the fork to release when it is done. Its errors are *ForkError
+// of Part ForkPartNewSession, with nothing done.
+func (a *Agent) holdNewSession(ctx context.Context, id, newID string) (*forkHold, error) {
+	fail := func(err error) error {
+		return &ForkError{SessionID: id, NewID: newID, Part: ForkPartNewSession, Err: err}
+	}
+	unlease, err := a.leaseSession(ctx, newID)
+	if err != nil {
+		return nil, fail(err)
+	}
+	h := &forkHold{unlease: unlease}
+	if holder, ok := a.cp.(session.Holder); ok {
+		if h.unhold, err = holder.Hold(ctx, newID); err != nil {
+			h.release()
+			return nil, fail(err)
+		}
+	}
+	if err := a.newSessionFree(ctx, newID); err != nil {
+		h.release()
+		return nil, fail(err)
+	}
+	return h, nil
+}
+
+// newSessionFree returns nil when nothing of session newID exists: no log
+// and no delete of it begun, and in the data home no context archive and
+// (unless the agent uses a shared list) no task list named after it.
+func (a *Agent) newSessionFree(ctx context.Context, newID string) error {
+	head, err := a.cp.Head(ctx, newID)
+	switch {
+	case errors.Is(err, session.ErrDeleting):
+		return fmt.Errorf("%w: %w", ErrSessionExists, err)
+	case err != nil:
+		return err
+	case head > 0:
+		return fmt.Errorf("%w: session %s has a log of %d records", ErrSessionExists, newID, head)
+	}
+	if a.store != nil {
+		return nil
+	}
+	paths := []string{a.lay.paths.ArchiveDir(newID)}
+	if a.lay.taskListID == "" {
+		paths = append(paths, a.lay.paths.TaskListDir(newID))
+	}
+	for _, p := range paths {
+		if _, err := os.Lstat(p); err == nil {
+			return fmt.Errorf("%w: %s exists", ErrSessionExists, p)
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
 
 // A ForkError reports a fork that failed to copy Part ([ForkPartArchive]
 // or [ForkPartTaskList]) of session SessionID into the new session NewID,
 // with Err, or ([ForkPartMark]) whose copy a sweep removed before its log
 // was written, or ([ForkPartSource]) whose session was deleted while it
 // copied the session's data. What the fork copied into NewID was then removed, so that no
-// half-made fork is left, unless CleanupErr says that this failed.
+// half-made fork is left, unless CleanupErr says that this failed. With
+// [ForkPartNewSession] the new session could not be held or was taken
+// (see [ErrSessionExists]): nothing was copied, and nothing removed.
 type ForkError struct {
 	// SessionID is the session forked.
 	SessionID string
 	// NewID is the id the fork would have had.
 	NewID string
 	// Part is what could not be copied: ForkPartArchive or
-	// ForkPartTaskList; or ForkPartMark, or ForkPartSource.
+	// ForkPartTaskList; or ForkPartMark, ForkPartSource or
+	// ForkPartNewSession.
 	Part string
 	// Err is the copy's error.
 	Err error
@@ -59,6 +157,8 @@ func (e *ForkError) Error() string {
 		msg = "liteagent: fork of session " + e.SessionID + ": its copy was swept before its log was written: " + e.Err.Error()
 	case ForkPartSource:
 		msg = "liteagent: fork of session " + e.SessionID + ": the session was deleted while its data was copied: " + e.Err.Error()
+	case ForkPartNewSession:
+		msg = "liteagent: fork of session " + e.SessionID + ": new session " + e.NewID + ": " + e.Err.Error()
 	}
 	if e.CleanupErr != nil {
 		return msg + "; the partial fork " + e.NewID + " could not be removed: " + e.CleanupErr.Error()
@@ -90,7 +190,7 @@ type forkCopy struct {
 // newID: its context archive and, when the session has a private task
 // list, that list. On failure it removes newID's data (see dropFork; log
 // is the fork's log, not yet written) and returns a *ForkError.
-func (a *Agent) forkData(ctx context.Context, id, newID string, log []session.Event) (forkCopy, error) {
+func (a *Agent) forkData(ctx context.Context, id, newID string, log []session.Event, h *forkHold) (forkCopy, error) {
 	var c forkCopy
 	part := ForkPartArchive
 	if fm, ok := a.store.(forkMarker); ok && a.mode == externalStore {
@@ -112,7 +212,7 @@ func (a *Agent) forkData(ctx context.Context, id, newID string, log []session.Ev
 	if err == nil {
 		return c, nil
 	}
-	return c, &ForkError{SessionID: id, NewID: newID, Part: part, Err: err, CleanupErr: a.dropFork(ctx, newID, log)}
+	return c, &ForkError{SessionID: id, NewID: newID, Part: part, Err: err, CleanupErr: a.dropFork(ctx, newID, log, h)}
 }
 
 // forkSourceKept returns nil when session id, whose data a fork has just
@@ -133,7 +233,11 @@ func (a *Agent) forkSourceKept(ctx context.Context, id string) error {
 // newID, and forgets the session. An external Store removes a session's
 // data only with its log ([Store].DeleteSession), so when newID has none,
 // log (the fork's events) is written first and removed with the rest.
-func (a *Agent) dropFork(ctx context.Context, newID string, log []session.Event) error {
+func (a *Agent) dropFork(ctx context.Context, newID string, log []session.Event, h *forkHold) error {
+	// A Store's delete refuses a leased session: the fork's lease goes
+	// first. The lock of a data home stays until the fork ends: its
+	// delete takes it again in this process.
+	h.dropLease()
 	// The failure may be ctx's: the removal must still run.
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), forkCleanupTimeout)
 	defer cancel()

@@ -355,6 +355,9 @@ type Agent struct {
 	// forkArchiveSeen, tests only (see export_test.go), runs in Fork once
 	// it has seen that the session's archive exists, before it opens it.
 	forkArchiveSeen func()
+	// forkNewID, tests only (see export_test.go), replaces the random id
+	// Fork gives the new session.
+	forkNewID func() string
 	// files puts workspace files back for Restore, by the file tools'
 	// rules.
 	files *builtin.FileRestorer

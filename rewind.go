@@ -176,6 +176,17 @@ func (a *Agent) Restore(ctx context.Context, id string, toSeq int64, opts Restor
 // began, in another process say) while the fork copied its data may have
 // lost its archive or tasks before they were copied: the fork then fails
 // with a *ForkError (Part ForkPartSource) and removes what it copied.
+//
+// From its first write to its last check the fork holds the new session:
+// its lease when the checkpointer is a [SessionLeaser] (a turn on the new
+// id, in any process, is refused meanwhile) and its lock when it is a
+// [session.Holder] (the data home's files: other processes' operations
+// on it wait). Under them it checks that nothing of the new session
+// exists yet (its log, a delete of it, and in the data home its archive
+// or task list); otherwise it fails with a *ForkError (Part
+// ForkPartNewSession) matching [ErrSessionExists], copies nothing and
+// removes nothing, so that two forks to one id never both succeed and the
+// one that fails never removes the other's session.
 func (a *Agent) Fork(ctx context.Context, id string, atSeq int64) (string, error) {
 	if !a.made() {
 		return "", ErrClosed
@@ -184,6 +195,9 @@ func (a *Agent) Fork(ctx context.Context, id string, atSeq int64) (string, error
 		return "", ErrNoSessions
 	}
 	newID := newSessionID()
+	if a.forkNewID != nil {
+		newID = a.forkNewID()
+	}
 	copies, err := rewind.ForkEvents(ctx, a.cp, id, atSeq)
 	if err != nil {
 		return "", err
@@ -191,10 +205,19 @@ func (a *Agent) Fork(ctx context.Context, id string, atSeq int64) (string, error
 	if a.forkRead != nil {
 		a.forkRead()
 	}
+	// The new session is the fork's alone from its first write to its
+	// last check: another fork to the same id, or a turn started on it,
+	// waits (a file store's lock) or is refused (a store's lease), and
+	// finds it taken afterwards.
+	h, err := a.holdNewSession(ctx, id, newID)
+	if err != nil {
+		return "", err
+	}
+	defer h.release()
 	// The data kept beside the log goes first and the log last: a fork
 	// cut short (a crash, a failure) leaves no listed session whose
 	// archived results or tasks are missing.
-	copied, err := a.forkData(ctx, id, newID, copies)
+	copied, err := a.forkData(ctx, id, newID, copies, h)
 	if err != nil {
 		return "", err
 	}
@@ -204,13 +227,13 @@ func (a *Agent) Fork(ctx context.Context, id string, atSeq int64) (string, error
 	// removed) and the rest after: a log still in place now means that
 	// nothing was removed before the copy ended.
 	if err := a.forkSourceKept(ctx, id); err != nil {
-		return "", &ForkError{SessionID: id, NewID: newID, Part: ForkPartSource, Err: err, CleanupErr: a.dropFork(ctx, newID, copies)}
+		return "", &ForkError{SessionID: id, NewID: newID, Part: ForkPartSource, Err: err, CleanupErr: a.dropFork(ctx, newID, copies, h)}
 	}
 	if a.forkPaused != nil {
 		a.forkPaused(newID)
 	}
 	if _, err := a.cp.Append(ctx, newID, copies, 0); err != nil {
-		if cerr := a.dropFork(ctx, newID, copies); cerr != nil {
+		if cerr := a.dropFork(ctx, newID, copies, h); cerr != nil {
 			return "", fmt.Errorf("%w; removing the fork's copied data also failed: %w", err, cerr)
 		}
 		return "", err
@@ -218,7 +241,7 @@ func (a *Agent) Fork(ctx context.Context, id string, atSeq int64) (string, error
 	if part, err := a.forkDone(ctx, newID, copied); err != nil {
 		// A sweep removed the copy, or part of it, while the fork was
 		// paused: the new session goes, its log with it.
-		return "", &ForkError{SessionID: id, NewID: newID, Part: part, Err: err, CleanupErr: a.dropFork(ctx, newID, copies)}
+		return "", &ForkError{SessionID: id, NewID: newID, Part: part, Err: err, CleanupErr: a.dropFork(ctx, newID, copies, h)}
 	}
 	return newID, nil
 }

@@ -172,8 +172,15 @@ func findSessionData(ctx context.Context, paths storage.ProjectPaths, cp session
 			_, err := os.Lstat(p)
 			st.log, st.logPath = err == nil, p
 		}
-		if p, err := fc.DeletingPath(id); err == nil && existsNoFollow(p) {
-			st.deleting = p
+		if p, err := fc.DeletingPath(id); err == nil {
+			if fi, err := os.Lstat(p); err == nil {
+				if !fi.Mode().IsRegular() {
+					// Not what a delete sets aside: nothing of the
+					// session goes before it is looked at.
+					return st, &session.DeletingError{SessionID: id, File: p, Type: fi.Mode().Type()}
+				}
+				st.deleting = p
+			}
 		}
 		copies, err := fc.Copies(id)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {

@@ -79,6 +79,19 @@
 //     or spilled output a writer of the destination put there), make the
 //     run fail instead: nothing that a migration did not write is ever
 //     deleted.
+//   - A session being deleted in the source (its log set aside as
+//     <id>.jsonl.deleting by a delete that has not finished) is refused
+//     with its *session.DeletingError before anything is written. A
+//     delete that begins while the copy runs is not excluded by the
+//     source's locks, which are taken one file at a time: once the copy
+//     is over, and before the marker goes, every session copied must
+//     still have its log in place, not set aside, and beginning with the
+//     line the copy began with (not a new session that took the id of
+//     one deleted meanwhile); otherwise the migration
+//     fails with a *session.DeletingError or *session.NotFoundError naming
+//     the session, also when the delete made the copy itself fail, and
+//     nothing is kept. A delete that begins after that check began after
+//     the copy, which holds the session whole.
 //   - A source record that does not decode under the source configuration,
 //     or is not a valid record of its kind, stops the migration with an error
 //     naming the file and the record. With SkipUnreadable it is left out and

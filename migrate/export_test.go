@@ -54,3 +54,7 @@ func OnWrite(o *Options, f func(rel string) error) { o.failWrite = f }
 // Portable reports that the package was built to open files by path, as
 // on Windows (the build tag migrate_portable on Linux).
 const Portable = portable
+
+// OnCopied makes f run once the copy is over, before the migration checks
+// that no session it copied was deleted from the source meanwhile.
+func OnCopied(o *Options, f func()) { o.copied = f }

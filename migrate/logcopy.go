@@ -67,6 +67,11 @@ func (m *migration) copySession(ctx context.Context, s *scratch, u *unit, t *tal
 			break
 		}
 		text := bytes.Trim(l.text, " \t\r\n")
+		if c.SourceBytes == l.size && !l.tooLong {
+			// The log's first line, newline included: what tells this
+			// log from a new one of the same id (see sessionKept).
+			u.first = append(append([]byte(nil), l.text...), '\n')
+		}
 		if len(text) == 0 && !l.tooLong {
 			continue
 		}

@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
+	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -105,6 +107,11 @@ type Options struct {
 	// them to simulate a writeback error reported to a background sync.
 	syncHook   func(n int, err error) error
 	flushEvery int64
+
+	// copied, if not nil, is called once the copy is over, before the
+	// check that no session copied was deleted meanwhile. Tests use it to
+	// delete a session in that gap.
+	copied func()
 }
 
 // Progress is a snapshot of a running migration.
@@ -396,7 +403,7 @@ func (m *migration) run(ctx context.Context) error {
 		return err
 	}
 	if m.opts.DryRun {
-		if err := m.copyAll(ctx, p); err != nil {
+		if err := m.sessionsKept(p, m.copyAll(ctx, p)); err != nil {
 			return err
 		}
 		return m.checkSomethingRead()
@@ -406,7 +413,7 @@ func (m *migration) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	err = m.copyAll(ctx, p)
+	err = m.sessionsKept(p, m.copyAll(ctx, p))
 	if err == nil {
 		err = m.checkSomethingRead()
 	}
@@ -426,6 +433,88 @@ func (m *migration) run(ctx context.Context) error {
 		m.rep.Verified = true
 	}
 	return err
+}
+
+// sessionsKept checks, once the copy is over (copyErr is its error, nil
+// if it succeeded), that no session it copied was deleted from the source
+// meanwhile, and returns the error the migration ends with. The source's
+// locks exclude a delete only while one file is read: a delete of a
+// session (lite-agent sessions delete, in another process) that began
+// during the copy may have removed its archive or task list before or
+// after they were copied, and the destination would hold a session the
+// source deleted, or only part of it. A delete sets the session's log
+// aside first (<id>.jsonl.deleting) and removes it last, so a session
+// whose log is still in place here lost nothing before the copy ended; a
+// delete that begins after this check began after the copy, which holds
+// the session whole. A session whose log is set aside (a
+// *session.DeletingError) or gone (a *session.NotFoundError) fails the
+// migration, and nothing is kept. A copy that failed because the delete
+// took a file away fails with that error too, the copy's own wrapped
+// after it.
+func (m *migration) sessionsKept(p *plan, copyErr error) error {
+	if m.opts.copied != nil {
+		m.opts.copied()
+	}
+	if copyErr != nil && ctxDone(copyErr) {
+		return copyErr
+	}
+	var err error
+	for i := range p.units {
+		u := &p.units[i]
+		if u.kind != unitSession {
+			continue
+		}
+		if err = sessionKept(u.p.sessions, u.id, u.first); err != nil {
+			break
+		}
+	}
+	switch {
+	case err == nil:
+		return copyErr
+	case copyErr != nil:
+		return fmt.Errorf("%w; nothing is kept (the copy failed: %w)", err, copyErr)
+	}
+	return fmt.Errorf("%w; nothing is kept", err)
+}
+
+// ctxDone reports whether err is that of a done context.
+func ctxDone(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}
+
+// sessionKept returns nil if the log of session id is in place in the
+// source sessions directory d, not set aside for a delete, and begins with
+// first, the line the copy began with (unless that is nil), and otherwise
+// the error that says what became of it. A log that begins otherwise is a
+// new session that took the id of the one copied, deleted since.
+func sessionKept(d *safefs.Dir, id string, first []byte) error {
+	name := id + session.LogSuffix
+	deleting := session.DeletingName(id)
+	if _, err := d.Lstat(deleting); err == nil {
+		path := filepath.Join(d.Path(), deleting)
+		return fmt.Errorf("migrate: a delete of session %s began while the source was copied: %w; finish it (lite-agent sessions delete %s) and migrate again", id, &session.DeletingError{SessionID: id, File: path}, id)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return readError(filepath.Join(d.Path(), deleting), err)
+	}
+	st, err := d.Lstat(name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("migrate: session %s was deleted from the source while it was copied: %w", id, &session.NotFoundError{SessionID: id})
+	case err != nil:
+		return readError(filepath.Join(d.Path(), name), err)
+	case !st.Mode().IsRegular():
+		return fmt.Errorf("%w: the log of session %s is no longer a regular file: %s", ErrUnrecognized, id, filepath.Join(d.Path(), name))
+	case first == nil:
+		return nil
+	}
+	head, err := safefs.ReadRegular(filepath.Join(d.Path(), name), int64(len(first)))
+	if err != nil {
+		return readError(filepath.Join(d.Path(), name), err)
+	}
+	if !bytes.Equal(head, first) {
+		return fmt.Errorf("migrate: session %s was deleted from the source while it was copied, and a new session of that id began: %w", id, &session.NotFoundError{SessionID: id})
+	}
+	return nil
 }
 
 // checkSomethingRead refuses a migration that, with SkipUnreadable, copied

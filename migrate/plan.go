@@ -72,6 +72,7 @@ type unit struct {
 	bytes   int64       // stored bytes, for progress
 	files   *dirPair    // the directories of a session log or spill file
 	countIn *dirHandle  // the source directory of a log that measureLogs sizes or counts
+	first   []byte      // the first line of a session log copied, newline included
 }
 
 // plan is everything to copy.
@@ -201,12 +202,6 @@ func unrecognized(path string) error {
 	return fmt.Errorf("%w: %s", ErrUnrecognized, path)
 }
 
-// isDeleting reports whether name is the log of a session being deleted.
-func isDeleting(name string) bool {
-	_, ok := session.DeletingID(name)
-	return ok
-}
-
 // isTemp reports whether name is a temp file of an atomic write:
 // .<name>.<hex>.tmp.
 func isTemp(name string) bool {
@@ -235,12 +230,24 @@ var errLeftOut = errors.New("left out")
 // which case the walk stops with errLeftOut. Without SkipUnreadable a
 // rejection is an error.
 func (m *migration) eachEntry(dir, unit string, visit func(entry) error) error {
+	return m.eachEntryFirst(dir, unit, nil, visit)
+}
+
+// eachEntryFirst is eachEntry that calls first, if not nil, with every
+// entry before it looks at its type: an error first returns stops the
+// walk, whatever the entry is and whether or not SkipUnreadable is set.
+func (m *migration) eachEntryFirst(dir, unit string, first, visit func(entry) error) error {
 	ents, err := entries(dir)
 	if err != nil {
 		return err
 	}
 	for _, e := range ents {
 		en := entry{name: e.Name(), path: filepath.Join(dir, e.Name()), e: e}
+		if first != nil {
+			if err := first(en); err != nil {
+				return err
+			}
+		}
 		en.dir, err = classify(en.path, e)
 		if err == nil {
 			if err = visit(en); err == errUnknown {
@@ -362,7 +369,23 @@ func (m *migration) planSessions(p *plan, pr *project) error {
 	// handle of their directory, opened on first use: one system call per
 	// log relative to it rather than a path resolution.
 	var dir *dirHandle
-	return m.eachEntry(pr.sessions.Path(), "", func(en entry) error {
+	// A delete killed part-way: the session refuses to load, and what is
+	// left of it must not pass for a session elsewhere. Refused whatever
+	// the entry is (something other than a regular file was not put there
+	// by a delete, and the error says so), and never left out: without it,
+	// the session's archive would be copied as a leftover of no session.
+	deleting := func(en entry) error {
+		id, ok := session.DeletingID(en.name)
+		if !ok {
+			return nil
+		}
+		de := &session.DeletingError{SessionID: id, File: en.path, Type: en.e.Type()}
+		if de.Type != 0 {
+			return fmt.Errorf("%w; then migrate again", de)
+		}
+		return fmt.Errorf("%w; finish its delete (lite-agent sessions delete %s) before migrating", de, id)
+	}
+	return m.eachEntryFirst(pr.sessions.Path(), "", deleting, func(en entry) error {
 		name := en.name
 		_, copyKind, isCopy := session.ParseCopyName(name)
 		logID, isLog := session.LogID(name)
@@ -372,11 +395,6 @@ func (m *migration) planSessions(p *plan, pr *project) error {
 			// A lock directory: transient, never copied.
 		case !en.dir && isTemp(name):
 			m.skipTemp(en.path)
-		case !en.dir && isDeleting(name):
-			// A delete killed part-way: the session refuses to load, and
-			// what is left of it must not pass for a session elsewhere.
-			id, _ := session.DeletingID(name)
-			return fmt.Errorf("%w; finish its delete (lite-agent sessions delete %s) before migrating", &session.DeletingError{SessionID: id, File: en.path}, id)
 		case !en.dir && isCopy && copyKind == session.CopyBroken:
 			m.skip(Skipped{File: en.path, Reason: "copy set aside by a tail repair; not a session log"})
 		case !en.dir && isCopy:

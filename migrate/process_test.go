@@ -26,6 +26,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) != "" {
 		os.Exit(runChild())
 	}
+	if v := os.Getenv(deleteChildEnv); v != "" {
+		os.Exit(runDeleteChild(v))
+	}
 	os.Exit(m.Run())
 }
 

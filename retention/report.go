@@ -66,7 +66,10 @@ const (
 	// BeginDelete): the only record that what else belongs to the session
 	// (its archive, its task list) is being deleted. Neither the age rule
 	// nor the size limit removes it, and it does not count against
-	// MaxBytes; only the delete's rerun finishes it.
+	// MaxBytes; only the delete's rerun finishes it. A directory of that
+	// name (which no delete makes, and which the session stores refuse
+	// as a session being deleted) is skipped alike, with everything in
+	// it: only the user removes it.
 	SkipDeleting SkipReason = "deleting"
 	// SkipTasks: a project's tasks directory, which is never swept by age
 	// or size (only temporary files and dead forks' lists go, see rules 5

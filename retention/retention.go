@@ -500,9 +500,11 @@ func (s *sweeper) entry(ctx context.Context, d *os.Root, name, path string, hasL
 		s.skip(path, SkipHardLink, nil)
 		return
 	}
-	if st.Mode().IsRegular() && deletingLog(name) {
+	if deletingLog(name) {
 		// The record of a delete that has not finished: the delete's
-		// rerun removes it, after what else belongs to the session.
+		// rerun removes it, after what else belongs to the session. A
+		// directory of that name is no delete's, but the sessions refuse
+		// it as one, and only the user may remove what it holds.
 		s.skip(path, SkipDeleting, nil)
 		return
 	}

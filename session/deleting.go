@@ -22,15 +22,44 @@ var ErrDeleting = errors.New("session is being deleted")
 // [FileCheckpointer.BeginDelete]) and some of what belongs to the session
 // (its context archive, its task list) may already be gone, so it can
 // neither be read nor written. Running the delete again finishes it.
+//
+// Type is zero for the log a delete set aside. Any other entry at that
+// name (a directory, a symlink, a named pipe: Type holds its type bits, as
+// [fs.FileMode.Type] gives them) was put there by something else: the
+// session is refused all the same, but no delete writes or removes such an
+// entry, nor follows or opens it; it must be looked at and removed by
+// hand, after which a delete of the session finishes.
 type DeletingError struct {
 	// SessionID is the session whose delete did not finish.
 	SessionID string
-	File      string // the log set aside
+	File      string      // the log set aside
+	Type      fs.FileMode // the type of the entry at File when it is not a regular file
 }
 
 // Error says which session is being deleted and how to finish it.
 func (e *DeletingError) Error() string {
+	if e.Type != 0 {
+		return "session " + e.SessionID + " is being deleted, but " + e.File + " is " + entryType(e.Type) +
+			", not the log a delete sets aside: look at it and remove it by hand, then delete the session again"
+	}
 	return "session " + e.SessionID + " is being deleted (" + e.File + "): delete it again to finish"
+}
+
+// entryType names the type of a file that is not a regular file.
+func entryType(t fs.FileMode) string {
+	switch {
+	case t&fs.ModeDir != 0:
+		return "a directory"
+	case t&fs.ModeSymlink != 0:
+		return "a symlink"
+	case t&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case t&fs.ModeSocket != 0:
+		return "a socket"
+	case t&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
 }
 
 // Is reports whether target is [ErrDeleting].
@@ -66,14 +95,32 @@ func (c *FileCheckpointer) DeletingPath(id string) (string, error) {
 // for its delete, nil when it is not; the caller found no log.
 func (s *session) deleting() error {
 	rel := s.rel + deletingSuffix
-	_, err := s.c.dir.Lstat(rel)
+	st, err := s.c.dir.Lstat(rel)
 	switch {
 	case err == nil:
-		return &DeletingError{SessionID: s.id, File: filepath.Join(s.c.dir.Path(), rel)}
+		return &DeletingError{SessionID: s.id, File: filepath.Join(s.c.dir.Path(), rel), Type: st.Mode().Type()}
 	case errors.Is(err, fs.ErrNotExist):
 		return nil
 	}
 	return err
+}
+
+// strangeDeleting returns a *DeletingError when the name the session's
+// log takes while it is deleted holds something other than a regular file
+// (see [DeletingError.Type]), which a delete must neither replace nor
+// remove; nil when it holds a regular file or nothing.
+func (s *session) strangeDeleting() error {
+	rel := s.rel + deletingSuffix
+	st, err := s.c.dir.Lstat(rel)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case !st.Mode().IsRegular():
+		return &DeletingError{SessionID: s.id, File: filepath.Join(s.c.dir.Path(), rel), Type: st.Mode().Type()}
+	}
+	return nil
 }
 
 // BeginDelete begins the delete of session id: under the session's lock it
@@ -90,7 +137,11 @@ func (s *session) deleting() error {
 // it is listed, read and written as usual, verify reports the pair, and
 // a rerun of the delete removes both. The set-aside log's
 // modification time is set to the time of the call. A session without a
-// log is left as it is. Errors are *storage.Error or ctx.Err().
+// log is left as it is. Something other than a regular file at the
+// set-aside name (a directory, a symlink, a named pipe) is neither
+// replaced nor followed: BeginDelete then fails with a *[DeletingError]
+// whose Type says what it is, and changes nothing. Other errors are
+// *storage.Error or ctx.Err().
 func (c *FileCheckpointer) BeginDelete(ctx context.Context, id string) error {
 	s, err := c.lock(ctx, id)
 	if err != nil {
@@ -109,6 +160,9 @@ func (c *FileCheckpointer) BeginDelete(ctx context.Context, id string) error {
 	}
 	if !st.Mode().IsRegular() {
 		return &storage.Error{Op: "delete", Kind: storage.KindCheckpoint, File: s.file, Message: "checkpoint log is not a regular file"}
+	}
+	if err := s.strangeDeleting(); err != nil {
+		return err
 	}
 	c.dropHead(id)
 	if err := c.dir.Rename(s.rel, s.rel+deletingSuffix); err != nil {

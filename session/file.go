@@ -789,7 +789,9 @@ func (c *FileCheckpointer) List(ctx context.Context) ([]Info, error) {
 // aside, which ends the session's delete. The copies set aside beside the
 // log go with [FileCheckpointer.DeleteCopies]; the session's context
 // archive and task list belong to their stores (archive.Delete,
-// task.DeleteList).
+// task.DeleteList). Something other than a regular file where the
+// set-aside log goes is not removed: Delete then fails, removing nothing,
+// with a *[DeletingError] whose Type says what it is.
 func (c *FileCheckpointer) Delete(ctx context.Context, id string) error {
 	s, err := c.lock(ctx, id)
 	if err != nil {
@@ -797,6 +799,9 @@ func (c *FileCheckpointer) Delete(ctx context.Context, id string) error {
 	}
 	defer s.unlock()
 	if err := s.held(); err != nil {
+		return err
+	}
+	if err := s.strangeDeleting(); err != nil {
 		return err
 	}
 	err = c.dir.Remove(s.rel)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -488,14 +489,14 @@ func sessionExists(p project, id string) (bool, error) {
 // otherwise.
 func beingDeleted(p project, id string) error {
 	name := filepath.Join(p.paths.SessionsDir, session.DeletingName(id))
-	ok, err := exists(name)
-	if err != nil {
+	st, err := os.Lstat(name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
 		return err
 	}
-	if ok {
-		return &session.DeletingError{SessionID: id, File: name}
-	}
-	return nil
+	return &session.DeletingError{SessionID: id, File: name, Type: st.Mode().Type()}
 }
 
 // countTrue returns how many of bs are true.

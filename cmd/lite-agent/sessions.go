@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -109,12 +110,16 @@ func newSessionsListCommand(g *globalFlags) *cobra.Command {
 			if cp != nil {
 				// Not listed, but not gone: their leftovers wait for the
 				// delete's rerun.
-				ids, err := deletingSessions(p)
+				dels, err := deletingSessions(p)
 				if err != nil {
 					return err
 				}
-				for _, id := range ids {
-					fmt.Fprintf(cmd.ErrOrStderr(), "note: session %s is being deleted (a delete that did not finish); lite-agent sessions delete %s finishes it\n", id, id)
+				for _, d := range dels {
+					if d.Type != 0 {
+						fmt.Fprintf(cmd.ErrOrStderr(), "note: %v\n", d)
+						continue
+					}
+					fmt.Fprintf(cmd.ErrOrStderr(), "note: session %s is being deleted (a delete that did not finish); lite-agent sessions delete %s finishes it\n", d.SessionID, d.SessionID)
 				}
 			}
 			if undecodable > 0 {
@@ -154,9 +159,12 @@ func newSessionsListCommand(g *globalFlags) *cobra.Command {
 	return cmd
 }
 
-// deletingSessions returns the ids of the project's sessions whose delete
-// did not finish (their logs set aside as <id>.jsonl.deleting), sorted.
-func deletingSessions(p project) ([]string, error) {
+// deletingSessions returns the project's sessions whose delete did not
+// finish (their logs set aside as <id>.jsonl.deleting), in name order, and
+// those with something else at that name (a directory, a symlink, a named
+// pipe: Type says what, and it needs removing by hand), which are refused
+// as being deleted all the same.
+func deletingSessions(p project) ([]*session.DeletingError, error) {
 	ents, err := os.ReadDir(p.paths.SessionsDir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -164,13 +172,13 @@ func deletingSessions(p project) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var ids []string
+	var out []*session.DeletingError
 	for _, e := range ents {
-		if id, ok := session.DeletingID(e.Name()); ok && e.Type().IsRegular() {
-			ids = append(ids, id)
+		if id, ok := session.DeletingID(e.Name()); ok {
+			out = append(out, &session.DeletingError{SessionID: id, File: filepath.Join(p.paths.SessionsDir, e.Name()), Type: e.Type()})
 		}
 	}
-	return ids, nil
+	return out, nil
 }
 
 // formatSize renders n bytes for a listing: 512B, 4.0K, 1.2M, 3.4G.

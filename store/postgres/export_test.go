@@ -22,3 +22,11 @@ func SetImportSession(p *Project, f func(id string)) { p.importSession = f }
 // SetClock makes s read the client's time from f, as a host whose clock is
 // skewed would.
 func SetClock(s *Store, f func() time.Time) { s.clock = f }
+
+// SetImportVerified makes ImportFiles into p call f once the copy is
+// verified, before its last check of the files' sessions.
+func SetImportVerified(p *Project, f func()) { p.importVerified = f }
+
+// SetImportKept makes ImportFiles into p call f after its last check of
+// the files' sessions, before its marker goes.
+func SetImportKept(p *Project, f func()) { p.importKept = f }

@@ -71,8 +71,13 @@ func (p *Project) side(paths storage.ProjectPaths) (fileSide, error) {
 // <id>.jsonl.deleting) is refused with its *session.DeletingError, before
 // anything is copied and again once the copy is verified: a delete that
 // begins during the import fails it, and so does one that removes a
-// session copied (a *session.NotFoundError), so that what the database
-// keeps never holds a session deleted from the files meanwhile.
+// session copied (a *session.NotFoundError), also when a new session has
+// taken its id since (its log no longer begins with the record copied),
+// so that what the database keeps never holds a session deleted from the
+// files meanwhile. A delete that begins after that last check began after
+// every read of the files: the session is imported whole (its log,
+// archive and task list as the files held them) and is deleted from the
+// files only, as a delete after the import would be.
 //
 // Files a migration did not finish copying (a home or project directory
 // holding migrate.MarkerName) are refused with an error matching
@@ -167,8 +172,14 @@ func (p *Project) ImportFiles(ctx context.Context, paths storage.ProjectPaths) (
 	// copy and before the marker goes: a delete that began before this
 	// check set the log aside first, so this sees it; one that begins
 	// after it began after the copy, which is whole.
-	if err := sessionsKept(src.paths.SessionsDir, imp.sessions); err != nil {
+	if p.importVerified != nil {
+		p.importVerified()
+	}
+	if err := sessionsKept(src.paths.SessionsDir, imp); err != nil {
 		return rep, fmt.Errorf("nothing is kept: %w", err)
+	}
+	if p.importKept != nil {
+		p.importKept()
 	}
 	if err := p.s.tx(ctx, func(tx db) error { return p.clearImportMarker(ctx, tx) }); err != nil {
 		return rep, err
@@ -302,6 +313,12 @@ func copySessions(ctx context.Context, src fileSide, dst *Project, rep *FilesRep
 			return fmt.Errorf("session %s: %w", id, err)
 		}
 		imp.sessions = append(imp.sessions, id)
+		if len(recs) > 0 {
+			if imp.firsts == nil {
+				imp.firsts = map[string][]byte{}
+			}
+			imp.firsts[id] = recs[0]
+		}
 		rep.Sessions++
 		rep.Records += len(recs)
 		if err := copyArchive(ctx, storage.SessionContextDir(src.paths.SessionsDir, id), id, dst, rep, imp); err != nil {
@@ -514,7 +531,11 @@ func deletingSession(dir string) error {
 	}
 	for _, e := range ents {
 		if id, ok := session.DeletingID(e.Name()); ok {
-			return fmt.Errorf("postgres: the files are not usable: %w; finish it with lite-agent sessions delete %s", &session.DeletingError{SessionID: id, File: filepath.Join(dir, e.Name())}, id)
+			de := &session.DeletingError{SessionID: id, File: filepath.Join(dir, e.Name()), Type: e.Type()}
+			if de.Type != 0 {
+				return fmt.Errorf("postgres: the files are not usable: %w", de)
+			}
+			return fmt.Errorf("postgres: the files are not usable: %w; finish it with lite-agent sessions delete %s", de, id)
 		}
 	}
 	return nil
@@ -522,13 +543,17 @@ func deletingSession(dir string) error {
 
 // sessionsKept returns an error when, in the sessions directory dir, a
 // session is being deleted (see deletingSession) or one of the sessions
-// ids an import copied has no log any more (a *session.NotFoundError).
-func sessionsKept(dir string, ids []string) error {
+// imp copied has no log any more, or a log that does not begin with the
+// record copied (a *session.NotFoundError): the session was deleted and a
+// new one of the same id began since, which the verification, when it
+// listed the files before the new log appeared, did not compare.
+func sessionsKept(dir string, imp imported) error {
 	if err := deletingSession(dir); err != nil {
 		return err
 	}
-	for _, id := range ids {
-		st, err := os.Lstat(filepath.Join(dir, id+session.LogSuffix))
+	for _, id := range imp.sessions {
+		path := filepath.Join(dir, id+session.LogSuffix)
+		st, err := os.Lstat(path)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			return fmt.Errorf("postgres: session %s was deleted from the files while they were copied: %w", id, &session.NotFoundError{SessionID: id})
@@ -536,6 +561,17 @@ func sessionsKept(dir string, ids []string) error {
 			return err
 		case !st.Mode().IsRegular():
 			return fmt.Errorf("postgres: the log of session %s in the files is no longer a regular file", id)
+		}
+		first, ok := imp.firsts[id]
+		if !ok {
+			continue
+		}
+		head, err := safefs.ReadRegular(path, int64(len(first))+1)
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(head, append(first[:len(first):len(first)], '\n')) {
+			return fmt.Errorf("postgres: session %s was deleted from the files while they were copied, and a new session of that id began: %w", id, &session.NotFoundError{SessionID: id})
 		}
 	}
 	return nil

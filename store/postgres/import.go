@@ -55,6 +55,10 @@ func (p *Project) Clear(ctx context.Context) error {
 type imported struct {
 	sessions, archives, lists []string
 	spill                     []importedBody
+	// firsts holds the first record, as stored, of each session copied
+	// that had one: what tells the log copied from a new one of the same
+	// id (see sessionsKept).
+	firsts map[string][]byte
 }
 
 // importedBody is a spilled body ImportFiles inserted: its ref and the

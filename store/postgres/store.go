@@ -192,9 +192,11 @@ type Project struct {
 
 	heads headCache
 
-	importChecked func()          // tests only: see export_test.go
-	importCopied  func()          // tests only: see export_test.go
-	importSession func(id string) // tests only: see export_test.go
+	importChecked  func()          // tests only: see export_test.go
+	importCopied   func()          // tests only: see export_test.go
+	importSession  func(id string) // tests only: see export_test.go
+	importVerified func()          // tests only: see export_test.go
+	importKept     func()          // tests only: see export_test.go
 }
 
 // ConfigError reports a connection string or option that cannot be used.

@@ -164,6 +164,12 @@ func sessions(ctx context.Context, dir string, enc storage.Encoding, rep *Report
 			id, _ := session.DeletingID(name)
 			path := filepath.Join(dir, name)
 			rep.Files++
+			if t := e.Type(); t != 0 {
+				// Not what a delete sets aside: the error says what it is
+				// and to remove it by hand; it is not followed or opened.
+				rep.Add(path, "", deleting, &session.DeletingError{SessionID: id, File: path, Type: t})
+				break
+			}
 			rep.Add(path, "", deleting, fmt.Errorf("%w; run lite-agent sessions delete %s to finish it", &session.DeletingError{SessionID: id, File: path}, id))
 		case e.Type()&fs.ModeSymlink != 0 && isContextDir(name):
 			// The archive stores refuse it: the session's archived

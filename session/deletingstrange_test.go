@@ -1,0 +1,130 @@
+//go:build unix
+
+package session_test
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/session"
+)
+
+// Something other than a regular file where a delete sets a session's log
+// aside (<id>.jsonl.deleting: a directory, a symlink, a named pipe) was
+// not put there by a delete. The session is refused with a
+// *DeletingError whose Type says what the entry is and whose text says to
+// remove it by hand; BeginDelete and Delete refuse it too, changing
+// nothing (a directory was a bare rename error before, a symlink or pipe
+// was replaced or removed), and nothing follows the link or opens the pipe.
+func TestAStrangeSetAsideLogIsRefusedAndLeftAlone(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		make func(t *testing.T, path string)
+		typ  fs.FileMode
+		word string
+	}{
+		{"directory", func(t *testing.T, path string) {
+			if err := os.Mkdir(path, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(path, "keep"), []byte("mine"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}, fs.ModeDir, "a directory"},
+		{"empty directory", func(t *testing.T, path string) {
+			if err := os.Mkdir(path, 0o700); err != nil {
+				t.Fatal(err)
+			}
+		}, fs.ModeDir, "a directory"},
+		{"symlink", func(t *testing.T, path string) {
+			target := filepath.Join(t.TempDir(), "target")
+			if err := os.WriteFile(target, []byte("target"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(target, path); err != nil {
+				t.Fatal(err)
+			}
+		}, fs.ModeSymlink, "a symlink"},
+		{"named pipe", func(t *testing.T, path string) {
+			if err := syscall.Mkfifo(path, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}, fs.ModeNamedPipe, "a named pipe"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := t.Context()
+			dir := t.TempDir()
+			cp := newCP(t, dir, session.FileOptions{})
+			appendTexts(t, cp, "d", "one")
+			set, _ := cp.DeletingPath("d")
+			tc.make(t, set)
+			check := func(what string, err error) {
+				t.Helper()
+				var de *session.DeletingError
+				if !errors.As(err, &de) || de.SessionID != "d" || de.File != set || de.Type != tc.typ {
+					t.Fatalf("%s = %v; want a *DeletingError for d at %s of type %v", what, err, set, tc.typ)
+				}
+				if !errors.Is(err, session.ErrDeleting) || !strings.Contains(err.Error(), tc.word) || !strings.Contains(err.Error(), "by hand") {
+					t.Errorf("%s: %q does not say it is %s to remove by hand", what, err, tc.word)
+				}
+			}
+			before := noOpenSnapshot(t, dir)
+			check("BeginDelete", cp.BeginDelete(ctx, "d"))
+			check("Delete", cp.Delete(ctx, "d"))
+			sameSnapshot(t, "after the refused deletes", before, noOpenSnapshot(t, dir))
+			if got := readTexts(t, cp, "d"); len(got) != 1 || got[0] != "one" {
+				t.Errorf("the session's log reads %q after the refused deletes", got)
+			}
+
+			// Without its log the session is being deleted: refused, not
+			// read as empty.
+			if err := os.Remove(filepath.Join(dir, "d.jsonl")); err != nil {
+				t.Fatal(err)
+			}
+			_, err := cp.Read(ctx, "d", 0)
+			check("Read", err)
+			check("Delete without a log", cp.Delete(ctx, "d"))
+			if _, err := os.Lstat(set); err != nil {
+				t.Errorf("the entry is gone: %v", err)
+			}
+		})
+	}
+}
+
+// noOpenSnapshot is dirSnapshot that opens regular files only: a named
+// pipe is recorded by its type.
+func noOpenSnapshot(t testing.TB, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			target, _ := os.Readlink(p)
+			out[rel] = "symlink:" + target
+		case d.IsDir():
+			out[rel+"/"] = ""
+		case !d.Type().IsRegular():
+			out[rel] = "type:" + d.Type().String()
+		default:
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			out[rel] = string(b)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
