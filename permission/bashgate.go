@@ -344,7 +344,9 @@ func gitDirComponent(p string) bool {
 // the programs it names, nobody protects. It returns "" otherwise.
 func (g *Gate) gitOutsideRepo(a *shellscan.Analysis) string {
 	for _, c := range a.Commands {
-		if path.Base(c.Name) != "git" || c.Wrapper {
+		// GIT runs git on a case-insensitive file system (macOS's
+		// default), as the analysis judges it.
+		if !strings.EqualFold(path.Base(c.Name), "git") || c.Wrapper {
 			continue
 		}
 		sub := ""

@@ -327,12 +327,14 @@ func pythonScript(args []word) (script string, after []word, ok bool) {
 
 // pipScript reports whether script is pip's: a program named pip
 // (pip3.11, pip-3.11) or pip's package directory, whose __main__.py runs.
+// The names are compared in any letter case, as a case-insensitive file
+// system (macOS's default) opens them: python3 .venv/bin/PIP runs pip.
 func pipScript(script string) bool {
 	s := strings.TrimSuffix(script, "/")
-	if path.Base(s) == "__main__.py" {
+	if foldCase(path.Base(s)) == "__main__.py" {
 		s = path.Dir(s)
 	}
-	return strings.TrimRight(path.Base(s), "0123456789.-") == "pip"
+	return strings.TrimRight(foldCase(path.Base(s)), "0123456789.-") == "pip"
 }
 
 // pythonArchiveModules are the standard modules whose command line writes

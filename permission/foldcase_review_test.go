@@ -1,0 +1,44 @@
+//go:build linux
+
+package permission_test
+
+import (
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// On a case-insensitive file system (macOS's default) GIT and /usr/bin/Git
+// run git: the checks the gate makes of git's repository (a push to a
+// repository on this machine runs its hooks) apply to them as to git.
+func TestGitInAnyLetterCaseIsCheckedAsGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	root := canaryFixture(t, canaryTemplate(t))
+	wd := filepath.Join(root, "work")
+	for _, args := range [][]string{
+		{"remote", "add", "origin", "https://example.com/x.git"},
+		{"init", "-q", "--bare", "backup"},
+	} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = wd
+		cmd.Env = canaryEnv(filepath.Join(root, "home"))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	g := canaryGate(t, root, canaryAllowBashRules)
+	for line, want := range map[string]bool{
+		"GIT push origin HEAD:x":           true,
+		"GIT push backup HEAD:x":           false,
+		"Git push ./backup HEAD:x":         false,
+		"/usr/bin/GIT push backup HEAD:x":  false,
+		"command gIt push backup HEAD:x":   false,
+		"nice GIT push file:///tmp/x HEAD": false,
+	} {
+		if out := authorize(t, g, line); out.Run != want {
+			t.Errorf("%q: run %v, want %v (%+v)", line, out.Run, want, out.Verdict)
+		}
+	}
+}
