@@ -1,6 +1,9 @@
 package shellscan
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // A script's name is opened by the file system, which on macOS folds its
 // case: python3 .venv/bin/PIP install x runs pip there, as python3
@@ -17,6 +20,32 @@ func TestScriptNamesInAnyCaseAreJudgedAsTheScript(t *testing.T) {
 	for _, line := range []string{`python3 .venv/bin/PIP --version`, `python3 tools/Pipeline.py`} {
 		if a := analyzeBash(line, "/Users/u", "/w"); len(a.reasons) > 0 {
 			t.Errorf("%q is opaque: %q", line, a.reasons)
+		}
+	}
+}
+
+// The commands a program the analysis does not model may run, and those of
+// a script a command may read, are spelled for deny rules in lower case
+// too: tool --exec=RM runs rm on macOS, and a deny rule on rm sees it.
+func TestGuessedAndReadSpellingsInAnyCase(t *testing.T) {
+	for line, want := range map[string]string{
+		"tool --exec=RM":                        "rm",
+		"tool --exec=/bin/Rm":                   "rm",
+		"runner 'make; TERRAFORM destroy'":      "terraform destroy",
+		"logsave /dev/null Terraform destroy":   "terraform destroy",
+		"echo 'TERRAFORM destroy' | pbcopy":     "terraform destroy",
+		"tool -x'\u017fhred -u f'":              "shred -u f",
+		"printf 'Kubectl delete ns x' > f; t f": "kubectl delete ns x",
+	} {
+		a := Analyze(line, Options{Home: "/Users/u", Workdir: "/w"})
+		found := false
+		for _, c := range a.Commands {
+			if slices.Contains(c.Guessed, want) || slices.Contains(c.Read, want) || slices.Contains(c.Alt, want) || c.Text == want {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%q: no spelling %q in %+v", line, want, a.Commands)
 		}
 	}
 }
