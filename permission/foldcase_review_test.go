@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/lite-agent/lite-agent-go/permission"
 )
 
 // On a case-insensitive file system (macOS's default) GIT and /usr/bin/Git
@@ -39,6 +41,22 @@ func TestGitInAnyLetterCaseIsCheckedAsGit(t *testing.T) {
 	} {
 		if out := authorize(t, g, line); out.Run != want {
 			t.Errorf("%q: run %v, want %v (%+v)", line, out.Run, want, out.Verdict)
+		}
+	}
+}
+
+// A case-insensitive APFS volume folds names by Unicode's full case
+// folding: a line that writes .lite-agent/permißions.json or .git/conﬁg
+// writes the protected file there, and is denied as one.
+func TestProtectedPathsUnderFullCaseFolding(t *testing.T) {
+	root := canaryFixture(t, canaryTemplate(t))
+	g := canaryGate(t, root, canaryAllowBashRules)
+	for _, line := range []string{
+		"echo '{}' > .lite-agent/permi\u00dfions.json", "cp README .git/con\ufb01g", "rm -rf .lite-agent/\u017fkills",
+		"tee .git/hoo\u212as/pre-commit < README", "echo x > .LITE-AGENT/PERMI\u1e9eIONS.JSON",
+	} {
+		if out := authorize(t, g, line); out.Run || out.Verdict.RuleID != permission.RuleBashProtected {
+			t.Errorf("%q: run %v (%+v), want denied as a protected path", line, out.Run, out.Verdict)
 		}
 	}
 }

@@ -49,3 +49,18 @@ func TestGuessedAndReadSpellingsInAnyCase(t *testing.T) {
 		}
 	}
 }
+
+// A case-insensitive APFS volume folds names by Unicode's full case
+// folding: ß is "ss" and the ligatures ﬀ ﬁ ﬂ ﬃ ﬄ ﬅ ﬆ their letters, so
+// ßh runs ssh and ﬁsh runs fish there.
+func TestProgramNamesUnderFullCaseFolding(t *testing.T) {
+	for _, line := range []string{
+		"\u00dfh -o ProxyCommand='rm -rf ~' x", "pbpaste | \ufb01sh", "\ufb02ock f make", "ca\ufb00einate python3 -c x",
+		"pro\ufb01les install -path x", "sy\ufb06emsetup -setremotelogin on", "sy\ufb05emsetup -setremotelogin on",
+		"\u1e9eH x",
+	} {
+		if a := analyzeBash(line, "/Users/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
 )
 
 // wrapped looks inside the command ws: shells, wrappers, the commands
@@ -385,8 +387,9 @@ func programName(name string) string {
 // the line is judged as theirs; on Linux such a name is another program,
 // which may only be judged more strictly this way.
 func foldCase(name string) string {
-	// ſ (long s) and K (Kelvin sign) fold to s and k there, too.
-	lower := strings.ToLower(strings.ReplaceAll(name, "\u017f", "s"))
+	// ſ (long s) and K (Kelvin sign) fold to s and k there, too, and
+	// ß and the ligatures to their letters (ßh is ssh, ﬁsh is fish).
+	lower := pathmatch.FoldName(name)
 	switch lower {
 	case "r":
 		return "R"
