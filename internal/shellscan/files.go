@@ -294,6 +294,36 @@ func pythonCluster(c string) (kind byte, rest string) {
 	return 0, ""
 }
 
+// pythonModule returns the module python args runs with -m and the words
+// after its name, or false when it runs a script, inline code or its
+// standard input.
+func pythonModule(args []word) (module string, after []word, ok bool) {
+	for i := 0; i < len(args); i++ {
+		t := args[i].text
+		if args[i].dynamic || !strings.HasPrefix(t, "-") || t == "-" || t == "--" {
+			return "", nil, false
+		}
+		if strings.HasPrefix(t, "--") {
+			continue
+		}
+		switch kind, rest := pythonCluster(t[1:]); kind {
+		case 'm':
+			if rest != "" {
+				return rest, args[i+1:], true
+			}
+			if i+1 < len(args) && !args[i+1].dynamic {
+				return args[i+1].text, args[i+2:], true
+			}
+			return "", nil, false
+		case 'c', 'i':
+			return "", nil, false
+		case 'v':
+			i++ // -W arg, -X opt
+		}
+	}
+	return "", nil, false
+}
+
 // pythonScript returns the script python args runs and the words after
 // it, or false when it runs a module, inline code or its standard input.
 func pythonScript(args []word) (script string, after []word, ok bool) {

@@ -245,6 +245,17 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	if name == "cargo" {
 		an.cargoRustc(name, args)
 	}
+	if isPython(name) {
+		// python3 -m uv run x runs uv's command-line tool, as uv run x
+		// does: the tool's command is judged as the tool's (pip and
+		// ensurepip, which install into this python, are judged below).
+		if mod, after, ok := pythonModule(args); ok {
+			prog := strings.ReplaceAll(strings.TrimSuffix(mod, ".__main__"), "_", "-")
+			if prog != "pip" && prog != "ensurepip" && !strings.Contains(prog, ".") && guessable(prog) {
+				an.inner(append([]word{{text: prog}}, after...), depth, chain)
+			}
+		}
+	}
 	if an.interpreter(ws[0].text, name, args) {
 		return false
 	}
