@@ -60,3 +60,18 @@ func TestProtectedPathsUnderFullCaseFolding(t *testing.T) {
 		}
 	}
 }
+
+// A .git directory spelled with a code point HFS+ ignores, or with a
+// folding APFS applies, is the .git directory there: writing inside it is
+// opaque, as writing inside .git is.
+func TestGitDirUnderFolding(t *testing.T) {
+	root := canaryFixture(t, canaryTemplate(t))
+	g := canaryGate(t, root, canaryAllowBashRules)
+	for _, line := range []string{
+		"cp README .g\u200cit/description", "cp README .GI\u200dT/info/exclude", "cp README \ufeff.git/description",
+	} {
+		if out := authorize(t, g, line); out.Run {
+			t.Errorf("%q runs (%+v)", line, out.Verdict)
+		}
+	}
+}

@@ -29,3 +29,22 @@ func TestHitsUnderFullCaseFolding(t *testing.T) {
 		t.Errorf("FoldName = %q", FoldName("Stra\u00dfe-\ufb06"))
 	}
 }
+
+// An HFS+ volume (an external disk, an older Mac) ignores some invisible
+// code points when it compares names (Apple's TN1150; git refuses
+// ".g\u200cit" for that reason): .git/hoo\u200cks is .git/hooks there.
+func TestHitsIgnoringHFSIgnorables(t *testing.T) {
+	protected := []string{"/w/.git/hooks", "/w/.lite-agent/permissions.json"}
+	for _, target := range []string{
+		"/w/.g\u200cit/hooks/x", "/w/.git/hoo\u200dks", "/w/.git/\u200ehooks", "/w/.git/hooks\u200f",
+		"/w/.lite-agent/permissions\u202a.json", "/w/.lite\u202e-agent/permissions.json", "/w/.git\u206a/hooks",
+		"/w/.git\u206f/hooks", "/w/\ufeff.git/hooks",
+	} {
+		if !Hits(target, protected, false) || !PatternHits(target, protected, false) {
+			t.Errorf("%q does not hit", target)
+		}
+	}
+	if Hits("/w/.git/hoo\u200bks", protected, false) {
+		t.Error("U+200B, which HFS+ does not ignore, hits")
+	}
+}
