@@ -49,6 +49,13 @@ var macosTools = sync.OnceValue(func() map[string][]string {
 		"scutil":         nil, // --set is checked below
 		"dscl":           nil, // the operation after the datasource is checked below
 		"swift":          nil, // inline code is checked below
+		// Users and the screen lock, the network location (scselect with
+		// no argument lists them), the default application for a type
+		// (the one open runs), the Dock.
+		"sysadminctl": nil,
+		"scselect":    nil, // no argument is checked below
+		"duti":        {"-x", "-d", "-l", "-h", "-V"},
+		"dockutil":    {"--list", "--find", "--version", "--help", "-L"},
 	}
 })
 
@@ -87,6 +94,10 @@ func macosState(name string, args []word) string {
 			}
 		}
 		if ok {
+			return ""
+		}
+	case "scselect":
+		if len(args) == 0 {
 			return ""
 		}
 	case "scutil":

@@ -32,3 +32,24 @@ func TestMacOSShowStateFormsThatWriteOrRun(t *testing.T) {
 		}
 	}
 }
+
+// macOS programs the table missed that change settings outside the
+// workdir with no path on the line: sysadminctl (users, screen lock),
+// scselect (the network location), duti (the default application for a
+// type, the one open runs), dockutil (the Dock). Their show-state forms
+// stay allowed.
+func TestMacOSSettingsProgramsTheTableMissed(t *testing.T) {
+	for _, line := range []string{
+		`sysadminctl -screenLock off -password x`, `sysadminctl -addUser x`, `scselect Work`, `duti -s com.x .sh all`,
+		`duti settings.duti`, `dockutil --add /Applications/X.app`, `dockutil --remove all`, `/usr/sbin/SCSELECT Work`,
+	} {
+		if a := analyzeBash(line, "/Users/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+	for _, line := range []string{`scselect`, `duti -x html`, `duti -d public.html`, `dockutil --list`, `dockutil --version`} {
+		if a := analyzeBash(line, "/Users/u", "/w"); len(a.reasons) > 0 {
+			t.Errorf("%q is opaque: %q", line, a.reasons)
+		}
+	}
+}
