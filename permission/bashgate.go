@@ -326,11 +326,11 @@ func (g *Gate) unknownWrite(dirs []string, acc shellscan.Access) string {
 }
 
 // gitDirComponent reports whether p has a component named .git (in any
-// case): a repository's own files, whose config and hooks run programs
+// case, folded as pathmatch.FoldName folds it): a repository's own files, whose config and hooks run programs
 // when git works there (a nested repository, a submodule's, a git file).
 func gitDirComponent(p string) bool {
 	for _, c := range strings.Split(filepath.ToSlash(p), "/") {
-		if strings.EqualFold(c, ".git") {
+		if strings.EqualFold(c, ".git") || pathmatch.FoldName(c) == ".git" {
 			return true
 		}
 	}
@@ -344,7 +344,9 @@ func gitDirComponent(p string) bool {
 // the programs it names, nobody protects. It returns "" otherwise.
 func (g *Gate) gitOutsideRepo(a *shellscan.Analysis) string {
 	for _, c := range a.Commands {
-		if path.Base(c.Name) != "git" || c.Wrapper {
+		// GIT runs git on a case-insensitive file system (macOS's
+		// default), as the analysis judges it.
+		if pathmatch.FoldName(path.Base(c.Name)) != "git" || c.Wrapper {
 			continue
 		}
 		sub := ""

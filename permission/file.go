@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
 	"github.com/lite-agent/lite-agent-go/internal/shellscan"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
@@ -748,7 +749,7 @@ func (set *fileSet) hits(res *resolved, p string, ancestors bool) bool {
 	}
 	same := func(a, b string) bool {
 		if set.ws.fold {
-			return strings.EqualFold(a, b)
+			return sameFolded(a, b)
 		}
 		return a == b
 	}
@@ -761,7 +762,7 @@ func (set *fileSet) hits(res *resolved, p string, ancestors bool) bool {
 				if rel, ok := within(c, prot); ok && rel != "." {
 					return true
 				}
-				if set.ws.fold && strings.HasPrefix(strings.ToLower(prot), strings.ToLower(c)+string(filepath.Separator)) {
+				if set.ws.fold && strings.HasPrefix(pathmatch.FoldName(prot), pathmatch.FoldName(c)+string(filepath.Separator)) {
 					return true
 				}
 			}

@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"unicode"
 
+	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
 	"github.com/lite-agent/lite-agent-go/internal/shellscan"
 )
 
@@ -418,6 +419,13 @@ func flipCase(s string) string {
 	return s
 }
 
+// sameFolded reports whether a and b name one file on a case-insensitive
+// volume: equal in any letter case, or under the full case folding APFS
+// applies (permißions.json is permissions.json, conﬁg is config).
+func sameFolded(a, b string) bool {
+	return strings.EqualFold(a, b) || pathmatch.FoldName(a) == pathmatch.FoldName(b)
+}
+
 // diskCase returns p with each existing component spelled as its directory
 // lists it, matching names regardless of case when no exact match exists.
 func diskCase(p string) string {
@@ -435,7 +443,7 @@ func diskCase(p string) string {
 				match = name
 				break
 			}
-			if match == "" && strings.EqualFold(e.Name(), name) {
+			if match == "" && sameFolded(e.Name(), name) {
 				match = e.Name()
 			}
 		}

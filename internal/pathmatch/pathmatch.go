@@ -357,13 +357,37 @@ func splitPath(p string) []string {
 	return out
 }
 
-// foldName returns name as a case-insensitive file system compares it:
-// in lower case, the long s (ſ) as s and the Kelvin sign as k, the two
-// letters outside ASCII whose case folding is an ASCII letter (APFS folds
-// .git/hooKs, with a Kelvin sign, to .git/hooks).
+// foldName returns name as a case-insensitive APFS volume (macOS's
+// default) compares it, as far as an ASCII name can be reached: in lower
+// case, with the letters whose full Unicode case folding is ASCII
+// replaced by it (ſ as s, the Kelvin sign as k, ß and ẞ as ss, and the
+// ligatures ﬀ ﬁ ﬂ ﬃ ﬄ ﬅ ﬆ as their letters), so that
+// .lite-agent/permißions.json and .git/conﬁg name the protected files;
+// the code points HFS+ ignores are dropped (see asciiFolds).
 func foldName(name string) string {
-	return strings.ToLower(strings.ReplaceAll(name, "\u017f", "s"))
+	return asciiFolds().Replace(strings.ToLower(name))
 }
+
+// FoldName returns name folded as a case-insensitive APFS volume folds it
+// (see foldName): two names with the same FoldName are one file there.
+func FoldName(name string) string { return foldName(name) }
+
+// asciiFolds replaces the lower-case letters whose full case folding
+// (Unicode's CaseFolding.txt, statuses C and F, which APFS applies) is
+// made of ASCII letters. It is built on first use.
+// It also drops the code points an HFS+ volume ignores when it compares
+// names (U+200C to U+200F, U+202A to U+202E, U+206A to U+206F and U+FEFF,
+// after Apple's TN1150): .git/hoo\u200cks is .git/hooks there.
+var asciiFolds = sync.OnceValue(func() *strings.Replacer {
+	pairs := []string{"\u017f", "s", "\u00df", "ss", "\ufb00", "ff", "\ufb01", "fi", "\ufb02", "fl",
+		"\ufb03", "ffi", "\ufb04", "ffl", "\ufb05", "st", "\ufb06", "st", "\ufeff", ""}
+	for _, r := range [][2]rune{{0x200c, 0x200f}, {0x202a, 0x202e}, {0x206a, 0x206f}} {
+		for c := r[0]; c <= r[1]; c++ {
+			pairs = append(pairs, string(c), "")
+		}
+	}
+	return strings.NewReplacer(pairs...)
+})
 
 // Within reports whether p is base or lies beneath it; both are clean
 // absolute paths.

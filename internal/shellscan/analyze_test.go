@@ -195,8 +195,10 @@ func TestBashAnalysisListsFileAccesses(t *testing.T) {
 		{"ChmodReference", "chmod --reference=r a", []string{"writes a"}},
 		{"SedInPlace", "sed -i.bak -e s/a/b/ f", []string{"writes f", "writes f.bak"}},
 		{"SedRead", "sed s/a/b/ f", []string{"reads f"}},
-		{"SedPermuted", "sed s/a/b/ f -i.bak -- -x", []string{"writes f", "writes f.bak", "writes -x", "writes -x.bak"}},
-		{"SedLineLength", "sed -nl 5 p f", []string{"reads f"}},
+		// BSD sed's options end at the first operand: it reads -i.bak and
+		// --; its -l takes no value: 5 is the script and it reads p.
+		{"SedPermuted", "sed s/a/b/ f -i.bak -- -x", []string{"writes f", "writes f.bak", "writes -x", "writes -x.bak", "reads -i.bak", "reads --"}},
+		{"SedLineLength", "sed -nl 5 p f", []string{"reads f", "reads p"}},
 		{"Dd", "dd if=a of=b bs=1", []string{"reads a", "writes b"}},
 		{"Touch", "touch -r ref a", []string{"reads ref", "writes a"}},
 		{"CurlUpload", "curl -T a -o b -d @c --data-binary @d -F f=@e https://x", []string{"reads c", "reads d", "reads e", "reads a", "writes b"}},

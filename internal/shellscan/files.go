@@ -2,7 +2,6 @@ package shellscan
 
 import (
 	"path"
-	"slices"
 	"strings"
 	"sync"
 )
@@ -295,6 +294,36 @@ func pythonCluster(c string) (kind byte, rest string) {
 	return 0, ""
 }
 
+// pythonModule returns the module python args runs with -m and the words
+// after its name, or false when it runs a script, inline code or its
+// standard input.
+func pythonModule(args []word) (module string, after []word, ok bool) {
+	for i := 0; i < len(args); i++ {
+		t := args[i].text
+		if args[i].dynamic || !strings.HasPrefix(t, "-") || t == "-" || t == "--" {
+			return "", nil, false
+		}
+		if strings.HasPrefix(t, "--") {
+			continue
+		}
+		switch kind, rest := pythonCluster(t[1:]); kind {
+		case 'm':
+			if rest != "" {
+				return rest, args[i+1:], true
+			}
+			if i+1 < len(args) && !args[i+1].dynamic {
+				return args[i+1].text, args[i+2:], true
+			}
+			return "", nil, false
+		case 'c', 'i':
+			return "", nil, false
+		case 'v':
+			i++ // -W arg, -X opt
+		}
+	}
+	return "", nil, false
+}
+
 // pythonScript returns the script python args runs and the words after
 // it, or false when it runs a module, inline code or its standard input.
 func pythonScript(args []word) (script string, after []word, ok bool) {
@@ -328,12 +357,14 @@ func pythonScript(args []word) (script string, after []word, ok bool) {
 
 // pipScript reports whether script is pip's: a program named pip
 // (pip3.11, pip-3.11) or pip's package directory, whose __main__.py runs.
+// The names are compared in any letter case, as a case-insensitive file
+// system (macOS's default) opens them: python3 .venv/bin/PIP runs pip.
 func pipScript(script string) bool {
 	s := strings.TrimSuffix(script, "/")
-	if path.Base(s) == "__main__.py" {
+	if foldCase(path.Base(s)) == "__main__.py" {
 		s = path.Dir(s)
 	}
-	return strings.TrimRight(path.Base(s), "0123456789.-") == "pip"
+	return strings.TrimRight(foldCase(path.Base(s)), "0123456789.-") == "pip"
 }
 
 // pythonArchiveModules are the standard modules whose command line writes
@@ -422,21 +453,13 @@ var sedLong = []string{"--in-place", "--expression", "--file", "--line-length", 
 // run commands or write files, and a script from a file, make the line
 // opaque.
 func (an *analyzer) sed(args []word) {
+	start := len(an.a.accesses)
 	inPlace, haveScript := false, false
 	suffix := "" // of the backups -i makes
 	var scripts []word
 	// GNU sed takes its options anywhere among its operands (sed p f -i);
 	// only "--" ends them.
 	var ops []word
-	// BSD sed (macOS's) takes the word after a bare -i as the backup
-	// suffix, never as the script: sed -i '' '1w ~/x' f runs 1w ~/x there.
-	// bsdSuffix is the index in ops of that word, or -1.
-	bsdSuffix := -1
-	bareI := func(i int) {
-		if i+1 < len(args) && (!strings.HasPrefix(args[i+1].text, "-") || args[i+1].text == "-") {
-			bsdSuffix = len(ops)
-		}
-	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		t := a.text
@@ -468,9 +491,6 @@ func (an *analyzer) sed(args []word) {
 			} else if !strings.HasPrefix(t, "--") {
 				suffix = t[2:]
 			}
-			if t == "-i" {
-				bareI(i)
-			}
 		case t == "-e" || t == "--expression":
 			haveScript = true
 			if i+1 < len(args) {
@@ -492,9 +512,6 @@ func (an *analyzer) sed(args []word) {
 				case 'i':
 					inPlace = true
 					suffix = t[k+1:]
-					if suffix == "" {
-						bareI(i)
-					}
 					break cluster
 				case 'f':
 					an.opaque("sed -f runs a script from a file")
@@ -516,14 +533,6 @@ func (an *analyzer) sed(args []word) {
 					break cluster
 				}
 			}
-		}
-	}
-	if bsdSuffix >= 0 && bsdSuffix < len(ops) {
-		// Its backup is FILE+SUFFIX: a "/" in the suffix follows a
-		// regular file's name, so it cannot lead elsewhere.
-		if rest := slices.Delete(slices.Clone(ops), bsdSuffix, bsdSuffix+1); !haveScript && len(rest) > 0 && !rest[0].pattern && bsdSedWrites(rest[0].text) {
-			// (a glob there names files, whose names hold no "/")
-			an.opaque("the sed script can run commands or write files (BSD sed takes the word after -i as the backup suffix and " + clipName(rest[0].text) + " as the script)")
 		}
 	}
 	if !haveScript && len(ops) > 0 {
@@ -552,6 +561,92 @@ func (an *analyzer) sed(args []word) {
 				b = strings.ReplaceAll(suffix, "*", path.Base(f.text))
 			}
 			an.pathArg(word{text: path.Join(path.Dir(f.text), b), pattern: f.pattern}, modeWrite, "sed -i")
+		}
+	}
+	an.bsdSed(args, start)
+}
+
+// bsdSed judges args as BSD sed (macOS's) reads them, since the analysis
+// cannot know which sed runs: its options end at the first operand (sed
+// '1w ~/x' -e p f takes 1w ~/x as the script and reads -e and p), -I edits
+// in place as -i does, both take the next word as the backup suffix
+// whatever it holds (sed -i "" '1w ~/x' f, sed -i -e s/a/b/ f), -l takes
+// no value, and each file's backup is FILE+SUFFIX, which a suffix with a
+// "/" may place under a directory or a link whose name starts with FILE.
+// A script that may write makes the line opaque; the files are recorded as
+// read or, in place, written with their backups, unless the accesses from
+// start on (the GNU reading's) hold them.
+func (an *analyzer) bsdSed(args []word, start int) {
+	inPlace, haveScript := false, false
+	var suffix word
+	var scripts, ops []word
+	for i := 0; i < len(args) && ops == nil; i++ {
+		t := args[i].text
+		if t == "--" {
+			ops = append([]word{}, args[i+1:]...)
+			break
+		}
+		if !strings.HasPrefix(t, "-") || t == "-" {
+			ops = append([]word{}, args[i:]...)
+			break
+		}
+	cluster:
+		for k := 1; k < len(t); k++ {
+			switch c := t[k]; c {
+			case 'e', 'i', 'I':
+				v := word{text: t[k+1:], dynamic: args[i].dynamic, pattern: args[i].pattern}
+				if k == len(t)-1 {
+					if i+1 >= len(args) {
+						return // a missing value: BSD sed runs nothing
+					}
+					i++
+					v = args[i]
+				}
+				if c == 'e' {
+					haveScript = true
+					scripts = append(scripts, v)
+				} else {
+					inPlace, suffix = true, v
+				}
+				break cluster
+			case 'f':
+				an.opaque("sed -f runs a script from a file")
+				return
+			case 'E', 'a', 'l', 'n', 'r', 's', 'u', 'z':
+			default:
+				return // an option BSD sed does not know: it runs nothing
+			}
+		}
+	}
+	if !haveScript {
+		if len(ops) == 0 {
+			return
+		}
+		scripts, ops = ops[:1], ops[1:]
+	}
+	for _, s := range scripts {
+		// (a glob there names files, whose names hold no "/")
+		if !s.pattern && bsdSedWrites(s.text) {
+			an.opaque("the sed script can run commands or write files (as BSD sed reads the line, " + clipName(s.text) + " is its script)")
+			return
+		}
+	}
+	mode := modeRead
+	if inPlace {
+		mode = modeWrite
+	}
+	record := func(w word, mode accessMode, what string) {
+		for _, acc := range an.a.accesses[start:] {
+			if acc.path == w.text && acc.mode >= mode && !w.dynamic {
+				return
+			}
+		}
+		an.pathArg(w, mode, what)
+	}
+	for _, f := range ops {
+		record(f, mode, "sed")
+		if inPlace && suffix.text != "" && !f.special {
+			record(word{text: f.text + suffix.text, dynamic: f.dynamic || suffix.dynamic, pattern: f.pattern || suffix.pattern}, modeWrite, "sed -i")
 		}
 	}
 }

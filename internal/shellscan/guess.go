@@ -447,10 +447,17 @@ func (an *analyzer) innerSpellings(args []word) {
 		if seen != nil {
 			seen[c] = true
 		}
-		// A program named by its path is also seen by its base name.
+		// A program named by its path is also seen by its base name, and
+		// one named in another letter case by the lower-case name a
+		// case-insensitive file system runs (--exec=RM runs rm there).
 		prog, rest, _ := strings.Cut(c, " ")
+		base := prog
 		if i := strings.LastIndexByte(prog, '/'); i >= 0 && i < len(prog)-1 {
-			*to = append(*to, strings.TrimSuffix(prog[i+1:]+" "+rest, " "))
+			base = prog[i+1:]
+			*to = append(*to, strings.TrimSuffix(base+" "+rest, " "))
+		}
+		if folded := foldCase(base); folded != base {
+			*to = append(*to, strings.TrimSuffix(folded+" "+rest, " "))
 		}
 	}
 	add := func(c string) bool {

@@ -49,6 +49,13 @@ var macosTools = sync.OnceValue(func() map[string][]string {
 		"scutil":         nil, // --set is checked below
 		"dscl":           nil, // the operation after the datasource is checked below
 		"swift":          nil, // inline code is checked below
+		// Users and the screen lock, the network location (scselect with
+		// no argument lists them), the default application for a type
+		// (the one open runs), the Dock.
+		"sysadminctl": nil,
+		"scselect":    nil, // no argument is checked below
+		"duti":        {"-x", "-d", "-l", "-h", "-V"},
+		"dockutil":    {"--list", "--find", "--version", "--help", "-L"},
 	}
 })
 
@@ -89,15 +96,24 @@ func macosState(name string, args []word) string {
 		if ok {
 			return ""
 		}
+	case "scselect":
+		if len(args) == 0 {
+			return ""
+		}
 	case "scutil":
-		ok := true
+		// scutil --get HostName, scutil --dns; with no argument, or only
+		// -d or -v, it reads commands from its standard input.
+		ok, mode := true, false
 		for _, a := range args {
-			if a.text == "--set" || a.text == "--renew" || a.text == "--nc" || a.text == "--prefs" {
+			switch a.text {
+			case "--set", "--renew", "--nc", "--prefs":
 				ok = false
+			case "--get", "--dns", "--proxy", "--nwi", "-r", "-w":
+				mode = true
 			}
 		}
-		if ok && len(args) > 0 {
-			return "" // scutil --get HostName, scutil --dns; with no argument it reads commands
+		if ok && mode {
+			return ""
 		}
 	case "dscl":
 		// dscl [options] datasource -read|-list|… path
@@ -112,7 +128,8 @@ func macosState(name string, args []word) string {
 	case "swift":
 		// swift build, swift test and swift x.swift run the project's own
 		// code, as go does; -e runs inline code and - or no argument reads it.
-		ok := len(args) > 0
+		// With options only (swift -Onone) it reads code as with none.
+		ok := len(args) > 0 && (!strings.HasPrefix(first, "-") || onlyVersion(args))
 		for _, a := range args {
 			if a.text == "-e" || a.text == "-" || strings.HasPrefix(a.text, "-e") && len(a.text) > 2 && !strings.HasPrefix(a.text, "-enable") {
 				ok = false
@@ -124,9 +141,39 @@ func macosState(name string, args []word) string {
 		return "swift runs inline code or code from its standard input"
 	case "security":
 		// list-keychains -s, default-keychain -s and login-keychain -s set
-		// what they show.
+		// what they show; cms -o writes the file it names.
 		sets := strings.HasSuffix(first, "keychain") || strings.HasSuffix(first, "keychains")
-		if contains(show, first) && !(sets && slices.ContainsFunc(args, func(a word) bool { return a.text == "-s" })) {
+		sets = sets && slices.ContainsFunc(args, func(a word) bool { return a.text == "-s" }) ||
+			first == "cms" && slices.ContainsFunc(args, func(a word) bool { return strings.HasPrefix(a.text, "-o") })
+		if contains(show, first) && !sets {
+			return ""
+		}
+	case "defaults":
+		// defaults export DOMAIN PATH writes PATH; "-" is standard output.
+		if contains(show, first) && (first != "export" || len(args) == 3 && args[2].text == "-") {
+			return ""
+		}
+	case "xcrun":
+		// xcrun [--sdk S] [--toolchain T] [-v] [-n] [-l] runs the tool it
+		// is given with its arguments; a show option, or --find with one
+		// tool name, only prints.
+		showing, find, operands := false, false, 0
+		for i := 0; i < len(args); i++ {
+			switch t := args[i].text; {
+			case t == "--sdk" || t == "-sdk" || t == "--toolchain" || t == "-toolchain":
+				i++
+			case t == "-f" || t == "--find":
+				showing, find = true, true
+			case contains(show, t):
+				showing = true
+			case contains([]string{"-v", "--verbose", "-n", "--no-cache", "-l", "--log"}, t):
+			case strings.HasPrefix(t, "-"):
+				operands += 2 // an option the model does not know
+			default:
+				operands++
+			}
+		}
+		if showing && (operands == 0 || find && operands == 1) {
 			return ""
 		}
 	default:

@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
 )
 
 // wrapped looks inside the command ws: shells, wrappers, the commands
@@ -243,6 +245,17 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	if name == "cargo" {
 		an.cargoRustc(name, args)
 	}
+	if isPython(name) {
+		// python3 -m uv run x runs uv's command-line tool, as uv run x
+		// does: the tool's command is judged as the tool's (pip and
+		// ensurepip, which install into this python, are judged below).
+		if mod, after, ok := pythonModule(args); ok {
+			prog := strings.ReplaceAll(strings.TrimSuffix(mod, ".__main__"), "_", "-")
+			if prog != "pip" && prog != "ensurepip" && !strings.Contains(prog, ".") && guessable(prog) {
+				an.inner(append([]word{{text: prog}}, after...), depth, chain)
+			}
+		}
+	}
 	if an.interpreter(ws[0].text, name, args) {
 		return false
 	}
@@ -385,8 +398,9 @@ func programName(name string) string {
 // the line is judged as theirs; on Linux such a name is another program,
 // which may only be judged more strictly this way.
 func foldCase(name string) string {
-	// ſ (long s) and K (Kelvin sign) fold to s and k there, too.
-	lower := strings.ToLower(strings.ReplaceAll(name, "\u017f", "s"))
+	// ſ (long s) and K (Kelvin sign) fold to s and k there, too, and
+	// ß and the ligatures to their letters (ßh is ssh, ﬁsh is fish).
+	lower := pathmatch.FoldName(name)
 	switch lower {
 	case "r":
 		return "R"
