@@ -571,7 +571,7 @@ func ipShows(args []word) bool {
 // iptablesShows reports whether the firewall tool args only lists or
 // checks rules (-L, -S, -C, with -n, -v, -t …): any command that appends,
 // deletes, inserts, replaces, flushes, zeroes or makes chains, or sets a
-// policy, changes them.
+// policy, changes them, and --modprobe names a program it runs.
 func iptablesShows(args []word) bool {
 	shows := false
 	for _, a := range args {
@@ -581,7 +581,7 @@ func iptablesShows(args []word) bool {
 			opt, _, _ := strings.Cut(t, "=")
 			for _, w := range []string{"--append", "--delete", "--insert", "--replace", "--flush", "--zero",
 				"--new-chain", "--delete-chain", "--policy", "--rename-chain", "--new", "--atomic-commit",
-				"--init-table", "--change-counters"} {
+				"--init-table", "--change-counters", "--modprobe"} {
 				if len(opt) >= 4 && strings.HasPrefix(w, opt) {
 					return false
 				}

@@ -39,7 +39,7 @@ func TestRunningStateIsOpaque(t *testing.T) {
 		"ip netns exec x sh", "ip route flush all", "ip l s eth0 down", "ip -n x link del y",
 		"ifconfig eth0 down", "ifconfig eth0 1.2.3.4", "route add default gw 1.2.3.4", "route del default",
 		"iptables -F", "iptables -A INPUT -j DROP", "iptables -L -Z", "iptables -nvLZ", "iptables --flush",
-		"iptables --fl", "iptables -P INPUT DROP", "ip6tables -X", "iptables-restore", "nft flush ruleset",
+		"iptables --fl", "iptables -L --modprobe=./x", "iptables -P INPUT DROP", "ip6tables -X", "iptables-restore", "nft flush ruleset",
 		"nft 'flush ruleset'", "nft -f x.nft", "ufw disable", "ufw allow 22", "nmcli radio wifi off",
 		"nmcli networking off", "nmcli con down x", "nmcli d disconnect eth0", "rfkill block all", "dmesg -C",
 		"dmesg -c", "dmesg --clear", "dmesg -n 1", "log erase --all", "log config --mode level:off",
