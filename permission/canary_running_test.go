@@ -87,9 +87,20 @@ var canaryRunningState = map[string][]string{
 		`setxkbmap dvorak`,
 		`pactl set-sink-mute 0 1`,
 	},
+	// The host's name, accounts, VPNs, disks, a window manager's
+	// commands, and a program of Windows that WSL's PATH finds.
+	"4-more": {
+		`hostname evil`,
+		`usermod -aG docker me`,
+		`tailscale down`,
+		`wg-quick down wg0`,
+		`zfs destroy pool/ds`,
+		`swaymsg exit`,
+		`powershell.exe -c Stop-Process -Name code`,
+	},
 	// Through a wrapper, and among the words of a command the analysis
 	// does not model.
-	"4-wrappers": {
+	"5-wrappers": {
 		`nice sysctl -w vm.swappiness=10`,
 		`timeout 5 hwclock -w`,
 		`logsave /dev/null sysctl -w vm.swappiness=10`,
@@ -104,14 +115,16 @@ var canaryRunningOrdinary = []string{
 	"kill %1", "sleep 1 & kill $!", `sleep 1 & kill -TERM "$!"; wait`, "kill -0 1", "kill -l", "pgrep -f x",
 	"systemctl status x", "systemctl --user is-active x", "sysctl -a", "sysctl vm.swappiness", "crontab -l",
 	"journalctl -u x --no-pager", "date +%s", "date -d yesterday", "ip addr", "iptables -L", "xclip -o",
-	"xsel -o", "pbpaste", "gsettings get a b", "loginctl list-sessions", "timeout -s KILL 5 sleep 1",
+	"xsel -o", "pbpaste", "gsettings get a b", "loginctl list-sessions", "timeout -s KILL 5 sleep 1", "hostname -f",
+	"tailscale status", "zfs list",
 }
 
 // fakeRunningTools are the programs canaryRunningState runs from a fake.
 var fakeRunningTools = []string{"loginctl", "atrm", "journalctl", "sysctl", "date", "hwclock", "hostnamectl",
 	"timedatectl", "ip", "iptables", "nft", "modprobe", "swapoff", "mount", "ldconfig", "dmesg", "nmcli", "shutdown",
 	"reboot", "log", "xcodebuild", "xdotool", "xclip", "xsel", "pbcopy", "wl-copy", "wall", "write", "gsettings",
-	"xdg-settings", "xdg-mime", "setxkbmap", "pactl"}
+	"xdg-settings", "xdg-mime", "setxkbmap", "pactl", "hostname", "usermod", "tailscale", "wg-quick", "zfs", "swaymsg",
+	"powershell.exe"}
 
 func TestCanaryRunningState(t *testing.T) {
 	template := canaryTemplate(t)

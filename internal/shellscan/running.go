@@ -63,7 +63,7 @@ var runningTools = sync.OnceValue(func() map[string]runSpec {
 	verb := func(what string, show ...string) runSpec { return runSpec{kind: runVerb, show: show, what: what} }
 	alts := anyOf(runSystem, "--display", "--query", "--list", "--get-selections", "--help", "--version")
 	ipt := custom(runSystem)
-	return map[string]runSpec{
+	m := map[string]runSpec{
 		// Processes. kill of a job the line started (%1, $!) is
 		// understood; see killOperands.
 		"kill": custom(runProcs), "pkill": always(runProcs), "killall": always(runProcs),
@@ -144,6 +144,56 @@ var runningTools = sync.OnceValue(func() map[string]runSpec {
 		"dm-tool": always(runDesktop), "xscreensaver-command": all(runDesktop, "-version", "-time", "-help"),
 		"qdbus": first(runDesktop, ""), "qdbus6": first(runDesktop, ""), "qdbus-qt5": first(runDesktop, ""),
 	}
+	// Users and the console: passwords, login shells, accounts, the
+	// hostname, virtual terminals and their keymaps and fonts.
+	for _, n := range []string{"chfn", "usermod", "useradd", "userdel", "adduser", "deluser", "addgroup", "delgroup",
+		"groupadd", "groupdel", "groupmod", "gpasswd", "chpasswd", "newusers", "vipw", "vigr", "chvt", "loadkeys",
+		"setfont", "eject", "rtcwake", "pm-suspend", "pm-hibernate", "pm-suspend-hybrid", "needrestart", "wg-quick",
+		"byobu", "awesome-client", "qtile", "kwriteconfig5", "kwriteconfig6", "xdg-desktop-menu", "xdg-desktop-icon",
+		"xdg-icon-resource", "xdg-user-dirs-update", "plasma-apply-colorscheme", "plasma-apply-wallpaperimage",
+		"plasma-apply-lookandfeel", "lookandfeeltool", "kscreen-doctor", "ddcutil", "light", "ntpdate",
+		"lvcreate", "lvremove", "lvextend", "lvreduce", "lvresize", "lvchange", "lvrename", "vgcreate", "vgremove",
+		"vgextend", "vgreduce", "vgchange", "vgrename", "pvcreate", "pvremove", "pvmove", "pvchange", "pvresize"} {
+		m[n] = always(runSystem)
+	}
+	for n, s := range map[string]runSpec{
+		"passwd":     anyOf(runSystem, "-S", "--status"),
+		"chsh":       anyOf(runSystem, "-l", "--list-shells"),
+		"hostname":   custom(runSystem),
+		"domainname": first(runSystem, ""), "nisdomainname": first(runSystem, ""), "ypdomainname": first(runSystem, ""),
+		"tailscale": first(runSystem, "", "status", "ip", "version", "netcheck", "whois", "ping", "bugreport",
+			"--version", "--help"),
+		"wg":               first(runSystem, "", "show", "showconf", "genkey", "genpsk", "pubkey", "--version", "--help"),
+		"zellij":           first(runDesktop, "list-sessions", "ls", "list-aliases", "--version", "-V", "--help", "-h"),
+		"xfconf-query":     custom(runDesktop),
+		"gnome-extensions": first(runDesktop, "list", "info", "show", "version", "help", "--version", "--help"),
+		"xbacklight":       all(runDesktop, "-get", "-getf", "-version", "-help"),
+		"chronyc": first(runSystem, "tracking", "sources", "sourcestats", "activity", "ntpdata", "serverstats",
+			"rtcdata", "smoothing", "help"),
+		"resolvectl": first(runSystem, "", "status", "query", "service", "openpgp", "tlsa", "statistics", "monitor",
+			"show-cache", "show-server-state", "help"),
+		"networkctl": first(runSystem, "", "list", "status", "lldp", "label", "help"),
+		"zfs": first(runSystem, "", "list", "get", "holds", "userspace", "groupspace", "projectspace", "diff",
+			"version", "help"),
+		"zpool":      first(runSystem, "", "list", "status", "iostat", "get", "history", "events", "version", "help"),
+		"cryptsetup": first(runSystem, "status", "isLuks", "luksDump", "benchmark", "--version", "--help"),
+		"udisksctl":  first(runSystem, "status", "info", "dump", "monitor", "help", "--version"),
+		"tc":         custom(runSystem), "bridge": custom(runSystem),
+		"ethtool": custom(runSystem),
+		"iw":      all(runSystem, "list", "dev", "phy", "--version", "help"),
+		"fwupdmgr": first(runSystem, "get-devices", "get-updates", "get-upgrades", "get-history", "get-remotes",
+			"get-releases", "security", "--version", "--help"),
+		"apt-mark": first(runSystem, "showhold", "showauto", "showmanual", "showinstall", "showremove", "showpurge",
+			"--version", "--help"),
+		"swaymsg": custom(runDesktop), "i3-msg": custom(runDesktop),
+		"hyprctl": first(runDesktop, "monitors", "workspaces", "activeworkspace", "clients", "activewindow",
+			"devices", "version", "layers", "binds", "getoption", "cursorpos", "splash", "systeminfo", "instances",
+			"layouts", "animations", "globalshortcuts"),
+		"bspc": first(runDesktop, "query", "subscribe"),
+	} {
+		m[n] = s
+	}
+	return m
 })
 
 // runningGuessNot are names of runningTools that are also common words
@@ -162,12 +212,20 @@ func runningName(name string) bool {
 	return ok && !runningGuessNot()[name]
 }
 
-// runningState returns why the command name args changes the running
-// system outside the workdir (see runningTools), or "". guess says the
+// runningState returns why the command prog args (name its program's
+// name) changes the running system outside the workdir (see
+// runningTools), or "". guess says the
 // command was guessed among the words of one the analysis does not
 // model: kill is then only taken as itself with a process id.
-func runningState(name string, args []word, guess bool) string {
+func runningState(prog, name string, args []word, guess bool) string {
 	spec, ok := runningTools()[name]
+	if !ok && !guess && strings.HasSuffix(name, ".exe") && !strings.Contains(prog, "/") {
+		// Under WSL, PATH finds the programs of Windows (cmd.exe,
+		// powershell.exe, taskkill.exe, schtasks.exe, reg.exe), which
+		// run code and change the Windows side's processes, services
+		// and settings.
+		return clipName(name) + " is a Windows program PATH finds (WSL), which the analysis does not model"
+	}
 	if !ok {
 		return ""
 	}
@@ -360,6 +418,8 @@ func runningCustom(name string, args []word, guess bool) bool {
 			}
 		}
 		return true
+	case "hostname", "tc", "bridge", "ethtool", "xfconf-query", "swaymsg", "i3-msg":
+		return runningMore(name, args)
 	case "wmctrl":
 		// -l, -d, -m list; -c closes, -k, -s and the others change.
 		for _, a := range args {

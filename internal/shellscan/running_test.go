@@ -58,6 +58,25 @@ func TestRunningStateIsOpaque(t *testing.T) {
 		"xdg-screensaver lock", "gnome-session-quit --force", "wmctrl -c x", "wmctrl -k on", "pactl set-sink-mute 0 1",
 		"pactl unload-module 1", "amixer set Master mute", "amixer -s", "brightnessctl set 0", "qdbus org.x /x y",
 		"xscreensaver-command -exit",
+		// More of each class: accounts and the console, the hostname,
+		// VPNs and network tools, disks, firmware, window managers
+		// (whose commands run programs), and the programs of Windows
+		// that WSL's PATH finds.
+		"hostname evil", "hostname -F x", "hostname -b x", "passwd -d me", "passwd", "chsh -s /bin/sh", "usermod -aG x me",
+		"chfn -f x", "eject", "chvt 2", "loadkeys dvorak", "tailscale down", "tailscale logout", "wg-quick down wg0",
+		"wg set wg0 peer x remove", "zellij kill-all-sessions -y", "zellij run -- sh", "byobu kill-server",
+		"kwriteconfig5 --file kdeglobals --key x y", "xfconf-query -c x -p /y -s 1", "xfconf-query -c x -p /y -rR",
+		"xdg-desktop-menu install x.desktop", "xdg-user-dirs-update", "ntpdate pool.ntp.org", "chronyc makestep",
+		"chronyc", "resolvectl dns eth0 1.1.1.1", "networkctl down eth0", "zfs destroy pool/ds", "zpool import x",
+		"lvremove -f vg/lv", "cryptsetup close x", "udisksctl power-off -b x",
+		"tc qdisc add dev eth0 root netem delay 100ms", "ethtool -s eth0 speed 10", "ethtool -p eth0",
+		"iw dev wlan0 disconnect", "rtcwake -m mem -s 60", "pm-suspend", "xbacklight -set 0", "light -S 0",
+		"ddcutil setvcp 10 0", "kscreen-doctor output.1.disable", "swaymsg exit", "swaymsg exec foot",
+		"i3-msg 'exec xterm'", "i3-msg -t command exit", "hyprctl dispatch exit", "bspc quit",
+		"awesome-client 'awesome.quit()'", "gnome-extensions disable x", "fwupdmgr update", "needrestart -r a",
+		"apt-mark hold x", "powershell.exe -c 'Remove-Item x'", "cmd.exe /c del x", "wsl.exe --shutdown",
+		"taskkill.exe /F /IM code.exe", "schtasks.exe /Create /TN x /TR y", "reg.exe add HKCU\\x",
+		"logsave /dev/null zfs destroy pool/ds",
 	} {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
 			t.Errorf("%q is not opaque", line)
@@ -93,7 +112,13 @@ func TestRunningStateIsOpaque(t *testing.T) {
 		"xclip -o -selection clipboard", "xsel -o", "xsel -b -o", "xsel --output", "pbpaste", "wl-paste",
 		"wl-paste -n", "notify-send hi", "xdg-screensaver status", "wmctrl -l", "wmctrl -lp", "pactl list",
 		"pactl info", "amixer", "amixer get Master", "brightnessctl", "brightnessctl get", "qdbus",
-		"xscreensaver-command -time", "uptime",
+		"xscreensaver-command -time", "uptime", "hostname", "hostname -f", "hostname -I", "hostname --fqdn",
+		"passwd -S", "chsh -l", "tailscale status", "tailscale ip -4", "wg show", "zellij ls", "chronyc tracking",
+		"resolvectl status", "networkctl", "zfs list", "zpool status", "tc qdisc show", "tc -s qdisc",
+		"ethtool eth0", "ethtool -i eth0", "iw dev", "apt-mark showhold", "swaymsg -t get_tree",
+		"i3-msg -t get_workspaces", "hyprctl monitors", "bspc query -N", "xfconf-query -c x -p /y",
+		"gnome-extensions list", "fwupdmgr get-devices", "./app.exe",
+		"bridge link", "cryptsetup status x",
 	} {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
 			t.Errorf("%q is opaque: %q", line, a.reasons)

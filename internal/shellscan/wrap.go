@@ -85,7 +85,7 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		// worth saying.
 		an.opaque(why)
 	}
-	if why := runningState(name, args, an.guess); why != "" {
+	if why := runningState(ws[0].text, name, args, an.guess); why != "" {
 		an.opaque(why)
 	}
 	if strings.HasPrefix(name, "git-") {
