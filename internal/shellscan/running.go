@@ -197,11 +197,12 @@ var runningTools = sync.OnceValue(func() map[string]runSpec {
 })
 
 // runningGuessNot are names of runningTools that are also common words
-// (write, log, date, init): among the words of a command the analysis
+// (write, log, date, init, light, hostname): among the words of a command the analysis
 // does not model they are taken for data, not for the program.
 var runningGuessNot = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{"write": true, "log": true, "date": true, "init": true, "route": true, "ip": true,
-		"mount": true, "halt": true, "wall": true}
+		"mount": true, "halt": true, "wall": true, "light": true, "hostname": true, "bridge": true, "tc": true,
+		"iw": true, "wg": true, "passwd": true}
 })
 
 // runningName reports whether name is a program this file models, for

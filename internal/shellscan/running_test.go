@@ -118,7 +118,7 @@ func TestRunningStateIsOpaque(t *testing.T) {
 		"ethtool eth0", "ethtool -i eth0", "iw dev", "apt-mark showhold", "swaymsg -t get_tree",
 		"i3-msg -t get_workspaces", "hyprctl monitors", "bspc query -N", "xfconf-query -c x -p /y",
 		"gnome-extensions list", "fwupdmgr get-devices", "./app.exe",
-		"bridge link", "cryptsetup status x",
+		"bridge link", "cryptsetup status x", "mytool --theme light x", "ssh-keyscan hostname x",
 	} {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
 			t.Errorf("%q is opaque: %q", line, a.reasons)
