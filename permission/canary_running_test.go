@@ -26,6 +26,8 @@ import (
 var canaryRunningProcs = []string{
 	`kill -9 PID`,
 	`kill -STOP PID`,
+	`kill -0 -s 9 PID`,
+	`kill -s 0 -s KILL PID`,
 	`timeout 5 kill PID`,
 	`pkill -f NAME`,
 	`killall NAME`,

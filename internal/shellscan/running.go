@@ -509,7 +509,9 @@ func killOperands(args []word, guess bool) bool {
 	if len(ops) > 0 && ops[0].text == "--" {
 		ops = ops[1:]
 	}
-	if zero {
+	if zero && !hasPrefix(ops, "-") {
+		// Signal 0, unless another option follows: bash's kill takes
+		// every -s (kill -0 -s 9 1), util-linux's every signal option.
 		return true
 	}
 	for _, o := range ops {

@@ -11,7 +11,7 @@ import "testing"
 func TestRunningStateIsOpaque(t *testing.T) {
 	for _, line := range []string{
 		// Processes.
-		"kill -9 -1", "kill 0", "kill -TERM 1234", "kill -- -1", "kill -s KILL 1", "kill -9 -1234", "kill 1 %1",
+		"kill -9 -1", "kill 0", "kill -s 0 -s 9 1", "kill -0 -s 9 1", "kill -n 0 -9 1", "kill -TERM 1234", "kill -- -1", "kill -s KILL 1", "kill -9 -1234", "kill 1 %1",
 		"/bin/kill vim", "env kill 1", "nice kill -9 -1", "timeout 1 kill 0", "command kill 1",
 		"pkill -f vim", "pkill lite-agent", "pkill -u me", "killall node", "killall -u me", "killall5 -9",
 		"skill -9 vim", "snice +5 vim", "xkill -id 1", "fuser -k 8080/tcp", "fuser -mk x", "fuser --kill x",
