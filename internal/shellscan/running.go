@@ -1,6 +1,7 @@
 package shellscan
 
 import (
+	"slices"
 	"strings"
 	"sync"
 )
@@ -197,12 +198,13 @@ var runningTools = sync.OnceValue(func() map[string]runSpec {
 })
 
 // runningGuessNot are names of runningTools that are also common words
-// (write, log, date, init, light, hostname): among the words of a command the analysis
-// does not model they are taken for data, not for the program.
+// (write, log, date, init, light, hostname): among the words of a command
+// the analysis does not model they are taken for data, but in the forms
+// no data word takes (date -s, log erase).
 var runningGuessNot = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"write": true, "log": true, "date": true, "init": true, "route": true, "ip": true,
-		"mount": true, "halt": true, "wall": true, "light": true, "hostname": true, "bridge": true, "tc": true,
-		"iw": true, "wg": true, "passwd": true}
+	return map[string]bool{"write": true, "log": true, "date": true, "init": true, "mount": true, "halt": true,
+		"wall": true, "light": true, "hostname": true, "bridge": true, "tc": true, "iw": true, "wg": true,
+		"passwd": true}
 })
 
 // runningName reports whether name is a program this file models, for
@@ -210,7 +212,7 @@ var runningGuessNot = sync.OnceValue(func() map[string]bool {
 // model (logsave log pkill -f vim).
 func runningName(name string) bool {
 	_, ok := runningTools()[name]
-	return ok && !runningGuessNot()[name]
+	return ok // runningState takes the common words among them for data
 }
 
 // runningState returns why the command prog args (name its program's
@@ -231,6 +233,15 @@ func runningState(prog, name string, args []word, guess bool) string {
 		return ""
 	}
 	if guess && runningGuessNot()[name] {
+		// Only the forms no data word takes: date -s, log erase.
+		switch {
+		case name == "date" && slices.ContainsFunc(args, func(a word) bool {
+			return a.text == "-s" || strings.HasPrefix(a.text, "--se")
+		}):
+			return "date -s " + spec.what
+		case name == "log" && len(args) > 0 && args[0].text == "erase":
+			return "log erase " + spec.what
+		}
 		return ""
 	}
 	for _, a := range args {

@@ -76,7 +76,8 @@ func TestRunningStateIsOpaque(t *testing.T) {
 		"awesome-client 'awesome.quit()'", "gnome-extensions disable x", "fwupdmgr update", "needrestart -r a",
 		"apt-mark hold x", "powershell.exe -c 'Remove-Item x'", "cmd.exe /c del x", "wsl.exe --shutdown",
 		"taskkill.exe /F /IM code.exe", "schtasks.exe /Create /TN x /TR y", "reg.exe add HKCU\\x",
-		"logsave /dev/null zfs destroy pool/ds",
+		"logsave /dev/null zfs destroy pool/ds", "logsave /dev/null date -s 2020-01-01",
+		"logsave /dev/null log erase --all", "logsave /dev/null ip link set eth0 down", "logsave /dev/null route add x",
 	} {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
 			t.Errorf("%q is not opaque", line)
@@ -87,7 +88,7 @@ func TestRunningStateIsOpaque(t *testing.T) {
 		"kill -s 0 1", "kill", "sleep 1 & kill $!", `sleep 1 & kill "$!"`, "sleep 1 & kill -9 ${!}",
 		"sleep 1 & kill -TERM $! && wait", "pgrep vim", "pgrep -f x", "pidof vim", "ps aux", "fuser x",
 		"fuser -v 8080/tcp", "timeout 5 sleep 1", "timeout -s KILL 5 sleep 1", "pkill --version",
-		"helm install kill ./chart", "make write", "logsave log date -s x", "git log",
+		"helm install kill ./chart", "make write", "logsave log date +%s", "mytool ip 1.2.3.4", "mytool route x", "git log",
 		"systemctl status x", "systemctl --user status x", "systemctl is-active x", "systemctl list-units",
 		"systemctl --no-pager -l status x", "systemctl show -p ActiveState x", "systemctl show --property=Id x",
 		"systemctl -n5 status x", "systemctl", "systemctl cat x", "systemctl --version", "crontab -l",
