@@ -100,9 +100,20 @@ var canaryRunningState = map[string][]string{
 		`swaymsg exit`,
 		`powershell.exe -c Stop-Process -Name code`,
 	},
+	// Servers and service managers (ipcrm -a, which removes the shared
+	// memory a running PostgreSQL uses, is only decided).
+	"5-servers": {
+		`pg_ctl stop`,
+		`pg_ctlcluster 16 main stop`,
+		`redis-cli flushall`,
+		`pm2 kill`,
+		`supervisorctl stop all`,
+		`nginx -s stop`,
+		`rc-service nginx stop`,
+	},
 	// Through a wrapper, and among the words of a command the analysis
 	// does not model.
-	"5-wrappers": {
+	"6-wrappers": {
 		`nice sysctl -w vm.swappiness=10`,
 		`timeout 5 hwclock -w`,
 		`logsave /dev/null sysctl -w vm.swappiness=10`,
@@ -118,7 +129,7 @@ var canaryRunningOrdinary = []string{
 	"systemctl status x", "systemctl --user is-active x", "sysctl -a", "sysctl vm.swappiness", "crontab -l",
 	"journalctl -u x --no-pager", "date +%s", "date -d yesterday", "ip addr", "iptables -L", "xclip -o",
 	"xsel -o", "pbpaste", "gsettings get a b", "loginctl list-sessions", "timeout -s KILL 5 sleep 1", "hostname -f",
-	"tailscale status", "zfs list",
+	"tailscale status", "zfs list", "pg_ctl status", "redis-cli ping", "pm2 list", "nginx -t",
 }
 
 // fakeRunningTools are the programs canaryRunningState runs from a fake.
@@ -126,7 +137,7 @@ var fakeRunningTools = []string{"loginctl", "atrm", "journalctl", "sysctl", "dat
 	"timedatectl", "ip", "iptables", "nft", "modprobe", "swapoff", "mount", "ldconfig", "dmesg", "nmcli", "shutdown",
 	"reboot", "log", "xcodebuild", "xdotool", "xclip", "xsel", "pbcopy", "wl-copy", "wall", "write", "gsettings",
 	"xdg-settings", "xdg-mime", "setxkbmap", "pactl", "hostname", "usermod", "tailscale", "wg-quick", "zfs", "swaymsg",
-	"powershell.exe"}
+	"powershell.exe", "pg_ctl", "pg_ctlcluster", "redis-cli", "pm2", "supervisorctl", "nginx", "rc-service"}
 
 func TestCanaryRunningState(t *testing.T) {
 	template := canaryTemplate(t)

@@ -191,6 +191,30 @@ var runningTools = sync.OnceValue(func() map[string]runSpec {
 			"devices", "version", "layers", "binds", "getoption", "cursorpos", "splash", "systeminfo", "instances",
 			"layouts", "animations", "globalshortcuts"),
 		"bspc": first(runDesktop, "query", "subscribe"),
+		// Servers and service managers: stopping a database or a web
+		// server, flushing a cache server, removing the shared memory
+		// a running server uses.
+		"ipcrm":         always(runProcs),
+		"pg_ctl":        anyOf(runService, "status", "--version", "-V", "--help"),
+		"pg_ctlcluster": anyOf(runService, "status", "--help"),
+		"mysqladmin":    custom(runService),
+		"redis-cli":     first(runService, "ping", "info", "dbsize", "--version", "-v", "--help"),
+		"mongosh":       always(runService), "mongo": always(runService),
+		"nginx":         all(runService, "-t", "-T", "-v", "-V", "-h", "-?"),
+		"apachectl":     first(runService, "configtest", "-t", "-v", "-V", "-S", "-M", "-l", "-L"),
+		"apache2ctl":    first(runService, "configtest", "-t", "-v", "-V", "-S", "-M", "-l", "-L"),
+		"supervisorctl": first(runService, "status", "avail", "pid", "version", "help", "tail", "maintail"),
+		"pm2": first(runService, "list", "ls", "l", "status", "jlist", "prettylist", "show", "describe", "info",
+			"logs", "env", "--version", "-v"),
+		"forever": first(runService, "list", "logs", "--version", "--help"),
+		"rabbitmqctl": first(runService, "status", "cluster_status", "environment", "report", "list_queues",
+			"list_exchanges", "list_bindings", "list_connections", "list_channels", "list_consumers", "list_users",
+			"list_vhosts", "list_permissions", "list_policies", "node_health_check", "version", "help"),
+		"rc-service": custom(runService), "sv": first(runService, "status", "s"),
+		"rc-update":   first(runService, "", "show", "-v", "--verbose"),
+		"chkconfig":   first(runService, "", "--list"),
+		"initctl":     first(runService, "list", "status", "version", "show-config", "check-config", "help"),
+		"update-rc.d": always(runService),
 	} {
 		m[n] = s
 	}
@@ -199,12 +223,13 @@ var runningTools = sync.OnceValue(func() map[string]runSpec {
 
 // runningGuessNot are names of runningTools that are also common words
 // (write, log, date, init, light, hostname): among the words of a command
-// the analysis does not model they are taken for data, but in the forms
-// no data word takes (date -s, log erase).
+// the analysis does not model they are taken for data (rc-service nginx
+// status), but in the forms no data word takes (date -s, log erase,
+// nginx -s).
 var runningGuessNot = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{"write": true, "log": true, "date": true, "init": true, "mount": true, "halt": true,
 		"wall": true, "light": true, "hostname": true, "bridge": true, "tc": true, "iw": true, "wg": true,
-		"passwd": true}
+		"passwd": true, "nginx": true}
 })
 
 // runningName reports whether name is a program this file models, for
@@ -241,6 +266,8 @@ func runningState(prog, name string, args []word, guess bool) string {
 			return "date -s " + spec.what
 		case name == "log" && len(args) > 0 && args[0].text == "erase":
 			return "log erase " + spec.what
+		case name == "nginx" && hasPrefix(args, "-s"):
+			return "nginx -s " + spec.what
 		}
 		return ""
 	}
@@ -430,7 +457,7 @@ func runningCustom(name string, args []word, guess bool) bool {
 			}
 		}
 		return true
-	case "hostname", "tc", "bridge", "ethtool", "xfconf-query", "swaymsg", "i3-msg":
+	case "hostname", "tc", "bridge", "ethtool", "xfconf-query", "swaymsg", "i3-msg", "mysqladmin", "rc-service":
 		return runningMore(name, args)
 	case "wmctrl":
 		// -l, -d, -m list; -c closes, -k, -s and the others change.

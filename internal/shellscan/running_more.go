@@ -21,6 +21,26 @@ func runningMore(name string, args []word) bool {
 			}
 		}
 		return true
+	case "mysqladmin":
+		// mysqladmin runs every command it is given (status shutdown);
+		// an option's value as a word of its own is taken for one.
+		for _, a := range args {
+			if !contains([]string{"status", "ping", "version", "variables", "processlist", "extended-status",
+				"--version", "--help", "-V", "-s", "--silent", "-v", "--verbose"}, a.text) {
+				return false
+			}
+		}
+		return len(args) > 0
+	case "rc-service":
+		// rc-service NAME status, and -l, -e NAME, -r NAME, which list,
+		// test or resolve; any other command starts or stops NAME.
+		switch {
+		case len(args) == 2 && args[1].text == "status":
+			return true
+		case len(args) >= 1 && len(args) <= 2 && contains([]string{"-l", "--list", "-e", "--exists", "-r", "--resolve"}, args[0].text):
+			return true
+		}
+		return false
 	case "tc", "bridge":
 		// As ip: OBJECT [show|list|…], -b and -batch run a file's commands.
 		return ipShows(args)

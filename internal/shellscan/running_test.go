@@ -77,6 +77,12 @@ func TestRunningStateIsOpaque(t *testing.T) {
 		"apt-mark hold x", "powershell.exe -c 'Remove-Item x'", "cmd.exe /c del x", "wsl.exe --shutdown",
 		"taskkill.exe /F /IM code.exe", "schtasks.exe /Create /TN x /TR y", "reg.exe add HKCU\\x",
 		"logsave /dev/null zfs destroy pool/ds", "logsave /dev/null date -s 2020-01-01",
+		"ipcrm -a", "ipcrm -m 1", "pg_ctl stop", "pg_ctl -D d stop", "pg_ctlcluster 16 main stop", "mysqladmin shutdown",
+		"mysqladmin status shutdown", "mysqladmin -u root shutdown", "redis-cli flushall", "redis-cli -r 5 flushall",
+		"redis-cli shutdown", "mongosh --eval 'db.dropDatabase()'", "nginx", "nginx -s stop", "nginx -q",
+		"apachectl stop", "apache2ctl graceful", "supervisorctl stop all", "supervisorctl", "pm2 kill", "pm2 delete all",
+		"pm2 startup", "forever stopall", "rabbitmqctl stop_app", "rc-service nginx stop", "rc-update del x",
+		"sv down x", "update-rc.d x disable", "chkconfig x off", "initctl stop x", "logsave /dev/null nginx -s stop",
 		"logsave /dev/null log erase --all", "logsave /dev/null ip link set eth0 down", "logsave /dev/null route add x",
 	} {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
@@ -119,7 +125,11 @@ func TestRunningStateIsOpaque(t *testing.T) {
 		"ethtool eth0", "ethtool -i eth0", "iw dev", "apt-mark showhold", "swaymsg -t get_tree",
 		"i3-msg -t get_workspaces", "hyprctl monitors", "bspc query -N", "xfconf-query -c x -p /y",
 		"gnome-extensions list", "fwupdmgr get-devices", "./app.exe",
-		"bridge link", "cryptsetup status x", "mytool --theme light x", "ssh-keyscan hostname x",
+		"bridge link", "cryptsetup status x", "ipcs", "pg_ctl status", "pg_ctlcluster 16 main status",
+		"mysqladmin status", "mysqladmin ping", "redis-cli ping", "redis-cli info", "nginx -t", "nginx -V",
+		"apachectl configtest", "supervisorctl status", "pm2 list", "pm2 logs", "forever list", "rabbitmqctl status",
+		"rc-service nginx status", "rc-service -l", "rc-update", "rc-update show", "sv status x", "chkconfig --list",
+		"initctl list", "mytool --theme light x", "ssh-keyscan hostname x",
 	} {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
 			t.Errorf("%q is opaque: %q", line, a.reasons)
