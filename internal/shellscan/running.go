@@ -1,6 +1,7 @@
 package shellscan
 
 import (
+	"path"
 	"slices"
 	"strings"
 	"sync"
@@ -247,12 +248,14 @@ func runningName(name string) bool {
 // model: kill is then only taken as itself with a process id.
 func runningState(prog, name string, args []word, guess bool) string {
 	spec, ok := runningTools()[name]
-	if !ok && !guess && strings.HasSuffix(name, ".exe") && !strings.Contains(prog, "/") {
+	if !ok && !guess && strings.HasSuffix(name, ".exe") &&
+		(!strings.Contains(prog, "/") || path.IsAbs(prog) || strings.HasPrefix(prog, "..")) {
 		// Under WSL, PATH finds the programs of Windows (cmd.exe,
-		// powershell.exe, taskkill.exe, schtasks.exe, reg.exe), which
-		// run code and change the Windows side's processes, services
-		// and settings.
-		return clipName(name) + " is a Windows program PATH finds (WSL), which the analysis does not model"
+		// powershell.exe, taskkill.exe, schtasks.exe, reg.exe), as
+		// /mnt/c/Windows/System32/cmd.exe names them, which run code and
+		// change the Windows side's processes, services and settings. A
+		// project's own (./app.exe) is not one.
+		return clipName(name) + " is a Windows program (WSL) outside the workdir, which the analysis does not model"
 	}
 	if !ok {
 		return ""
