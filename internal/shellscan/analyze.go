@@ -1152,6 +1152,9 @@ func (an *analyzer) command(ws []word, depth, chain int) {
 	}
 	if !dataArgs()[path.Base(ws[0].text)] {
 		for _, w := range ws[1:] {
+			if w.dynamic && path.Base(ws[0].text) == "kill" && lastJob(w) {
+				continue // the job the line put in the background: see killOperands
+			}
 			if w.dynamic {
 				an.opaque(clipName(path.Base(ws[0].text)) + " gets an argument that is only known when it runs")
 				break

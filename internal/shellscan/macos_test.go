@@ -27,7 +27,7 @@ func TestMacOSProgramsThatRunCodeOrWriteOutsideAreOpaque(t *testing.T) {
 		}
 	}
 	for _, line := range []string{
-		`sw_vers`, `defaults read com.apple.dock`, `defaults domains`, `plutil -lint x.plist`, `pbcopy < f`,
+		`sw_vers`, `defaults read com.apple.dock`, `defaults domains`, `plutil -lint x.plist`,
 		`pbpaste > x`, `mdfind x`, `say hi`, `launchctl list`, `security find-identity -v -p codesigning`,
 		`hdiutil info`, `diskutil list`, `pkgutil --pkgs`, `softwareupdate -l`, `tmutil status`, `mdutil -s /`,
 		`dscl . -read /Users/u`, `dscl . -list /Users`, `xcrun --show-sdk-path`, `xcrun -f clang`, `xcode-select -p`,

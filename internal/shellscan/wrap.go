@@ -87,6 +87,9 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		// worth saying.
 		an.opaque(why)
 	}
+	if why := runningState(ws[0].text, name, args, an.guess); why != "" {
+		an.opaque(why)
+	}
 	if strings.HasPrefix(name, "git-") {
 		an.opaque(name + " is a git program run outside git's own option checks")
 		return false
@@ -298,7 +301,7 @@ var opaqueCommands = sync.OnceValue(func() map[string]string {
 		"setarch", "linux32", "linux64", "pkexec", "stdbuf", "ionice", "taskset", "chrt", "busybox",
 		"toybox", "ssh", "ld.so", "ld-linux.so.2", "ld-linux-x86-64.so.2", "ld-linux-aarch64.so.1",
 		"time-wrapper", "entr", "inotifywait", "nsjail", "minijail0", "sandbox-exec", "socat", "nc",
-		"ncat", "netcat", "telnet", "at", "batch", "crontab", "systemctl", "service", "install",
+		"ncat", "netcat", "telnet", "at", "batch", "service", "install",
 		"dpkg", "apt", "apt-get", "vi", "vim", "nvim", "emacs", "nano", "ed", "ex", "less", "more",
 		"man", "git-shell", "jsc", "tclsh", "wish", "lua", "luajit", "R", "Rscript", "gawk", "dc", "bc",
 		"m4", "env-update", "sudoedit", "zip", "7z", "7za", "cpio", "pax", "ar", "dd", "tee",

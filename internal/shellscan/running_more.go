@@ -1,0 +1,102 @@
+package shellscan
+
+import "strings"
+
+// runningMore reports whether the command name args, of the programs of
+// runningTools judged by rules of their own that runningCustom does not
+// hold, only shows state.
+func runningMore(name string, args []word) bool {
+	switch name {
+	case "hostname":
+		// hostname NAME, -F FILE and -b set the host's name; the other
+		// options show it.
+		for _, a := range args {
+			t := a.text
+			switch {
+			case contains([]string{"--fqdn", "--long", "--short", "--domain", "--ip-address", "--all-ip-addresses",
+				"--all-fqdns", "--alias", "--nis", "--yp", "--version", "--help"}, t):
+			case strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && len(t) > 1 && strings.Trim(t[1:], "aAdfiIsyVh") == "":
+			default:
+				return false
+			}
+		}
+		return true
+	case "mysqladmin":
+		// mysqladmin runs every command it is given (status shutdown);
+		// an option's value as a word of its own is taken for one.
+		for _, a := range args {
+			if !contains([]string{"status", "ping", "version", "variables", "processlist", "extended-status",
+				"--version", "--help", "-V", "-s", "--silent", "-v", "--verbose"}, a.text) {
+				return false
+			}
+		}
+		return len(args) > 0
+	case "rc-service":
+		// rc-service NAME status, and -l, -e NAME, -r NAME, which list,
+		// test or resolve; any other command starts or stops NAME.
+		switch {
+		case len(args) == 2 && args[1].text == "status":
+			return true
+		case len(args) >= 1 && len(args) <= 2 && contains([]string{"-l", "--list", "-e", "--exists", "-r", "--resolve"}, args[0].text):
+			return true
+		}
+		return false
+	case "tc", "bridge":
+		// As ip: OBJECT [show|list|…], -b and -batch run a file's commands.
+		return ipShows(args)
+	case "ethtool":
+		// ethtool DEV and its options that show (-i, -S, -k …); -s, -K,
+		// -G and the others set, -p blinks, -r restarts, -f flashes.
+		ops := 0
+		for _, a := range args {
+			t := a.text
+			switch {
+			case contains([]string{"-i", "-S", "-k", "-g", "-a", "-c", "-l", "-m", "-T", "-d", "-P", "-x", "-n",
+				"-u", "--driver", "--statistics", "--show-features", "--show-offload", "--show-ring", "--show-pause",
+				"--show-coalesce", "--show-channels", "--module-info", "--show-time-stamping", "--show-permaddr",
+				"--show-priv-flags", "--show-eee", "--show-fec", "--version", "-h", "--help", "--json"}, t):
+			case strings.HasPrefix(t, "-"):
+				return false
+			default:
+				ops++
+			}
+		}
+		return ops <= 1
+	case "xfconf-query":
+		// -s, -r, -n, -T and -R set, reset, create or toggle a property.
+		for _, a := range args {
+			t := a.text
+			if contains([]string{"--set", "--reset", "--create", "--toggle", "--recursive"}, t) ||
+				strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.ContainsAny(t, "srnTR") {
+				return false
+			}
+		}
+		return true
+	case "swaymsg", "i3-msg":
+		// -t get_… asks; any command (exec, exit, kill) is run.
+		get := false
+		for i := 0; i < len(args); i++ {
+			t := args[i].text
+			switch {
+			case t == "-t" || t == "--type":
+				if i+1 >= len(args) || !strings.HasPrefix(args[i+1].text, "get_") && args[i+1].text != "subscribe" {
+					return false
+				}
+				get = true
+				i++
+			case strings.HasPrefix(t, "-t") && !strings.HasPrefix(t, "--") || strings.HasPrefix(t, "--type="):
+				v := strings.TrimPrefix(strings.TrimPrefix(t, "--type="), "-t")
+				if !strings.HasPrefix(v, "get_") {
+					return false
+				}
+				get = true
+			case contains([]string{"-r", "--raw", "-p", "--pretty", "-q", "--quiet", "-m", "--monitor", "-v",
+				"--version", "-h", "--help"}, t):
+			default:
+				return false
+			}
+		}
+		return get
+	}
+	return false
+}
