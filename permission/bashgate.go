@@ -81,6 +81,12 @@ func (g *Gate) screenBash(call Call) bashScreen {
 			}
 			continue
 		}
+		if acc.Venv {
+			if s.opaque == "" {
+				s.opaque = g.venvUnsound(a, acc)
+			}
+			continue
+		}
 		if acc.Mode == shellscan.Read {
 			continue
 		}

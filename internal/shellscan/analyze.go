@@ -92,6 +92,9 @@ type access struct {
 	own bool
 	// dir marks a directory mkdir makes.
 	dir bool
+	// venv marks a pip or python named in a virtual environment's bin
+	// directory (see Access.Venv).
+	venv bool
 }
 
 // A bashAnalysis is what the analysis found in one command line.

@@ -406,7 +406,10 @@ func (an *analyzer) gpg(args []word) string {
 // venv/Scripts/python), and if so records the environment as a directory
 // whose code the command runs, which the caller checks lies in the
 // workdir, outside .git, from every candidate directory: pip writes into
-// it. (A write would make the program run one the line writes.)
+// it. (A write would make the program run one the line writes.) It also
+// records prog itself as an Access.Venv, whose caller checks that the
+// program and the environment it installs into are those of a virtual
+// environment whose files lie there (see homestate_venv.go).
 func (an *analyzer) venv(prog string) bool {
 	dir := path.Dir(prog)
 	if !strings.Contains(prog, "/") || path.Base(dir) != "bin" && path.Base(dir) != "Scripts" {
@@ -416,11 +419,17 @@ func (an *analyzer) venv(prog string) bool {
 	if env == "." || env == "/" || env == ".." || strings.HasSuffix(env, "/..") {
 		return false
 	}
-	if len(an.a.accesses) >= maxAccessPaths {
+	if an.guess {
+		// A guessed command's accesses are not kept (see guessCommand):
+		// the program could not be checked.
+		return false
+	}
+	if len(an.a.accesses)+1 >= maxAccessPaths {
 		an.opaque("the command touches too many paths to check")
 		return true
 	}
-	an.a.accesses = append(an.a.accesses, access{mode: modeRead, path: env, runs: true})
+	an.a.accesses = append(an.a.accesses, access{mode: modeRead, path: env, runs: true},
+		access{mode: modeRead, path: prog, venv: true})
 	return true
 }
 

@@ -110,6 +110,12 @@ type Access struct {
 	// is Read): it must lie inside the workdir, outside its .git
 	// directory.
 	Runs bool
+	// Venv marks a pip or python named by a path into the bin directory
+	// of a virtual environment (Mode is Read), which a pip install is
+	// allowed to use: the caller checks that the program belongs to a
+	// virtual environment whose files lie in the workdir (see
+	// homestate_venv.go).
+	Venv bool
 }
 
 // An Analysis is what [Analyze] found in one command line.
@@ -176,7 +182,7 @@ func Analyze(line string, opts Options) *Analysis {
 	}
 	out.Accesses = make([]Access, len(in.accesses))
 	for i, a := range in.accesses {
-		out.Accesses[i] = Access{Mode: Mode(a.mode), Path: a.path, Tree: a.tree, Redirect: a.redirect, Pattern: a.pattern, Unknown: a.unknown, Runs: a.runs}
+		out.Accesses[i] = Access{Mode: Mode(a.mode), Path: a.path, Tree: a.tree, Redirect: a.redirect, Pattern: a.pattern, Unknown: a.unknown, Runs: a.runs, Venv: a.venv}
 	}
 	return out
 }

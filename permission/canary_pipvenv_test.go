@@ -1,0 +1,215 @@
+//go:build linux
+
+package permission_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The lines canaryPipVenv runs: the pip, and the python -m pip, of the
+// workdir's .venv, each installing a wheel of the workdir.
+const (
+	venvPipLine = `.venv/bin/pip install --no-index ./m-1.0-py3-none-any.whl`
+	venvPyLine  = `.venv/bin/python -m pip install --no-index ./m-1.0-py3-none-any.whl`
+)
+
+// canaryPipVenv are the virtual environments a cloned repository can
+// ship in the workdir, made from a real one (see workVenv), whose pip
+// installs into the home: "allow bash" allowed each before, as the pip or
+// python is named by a path into a .venv of the workdir. setup changes
+// the workdir's .venv (work) given the home (home) and the bin directory
+// of a virtual environment there (homeBin, see homeVenv).
+var canaryPipVenv = []struct {
+	name  string
+	line  string
+	setup func(t *testing.T, work, home, homeBin string)
+}{
+	{"pip linked to the home's pip", venvPipLine, func(t *testing.T, work, home, homeBin string) {
+		relink(t, filepath.Join(homeBin, "pip"), filepath.Join(work, ".venv", "bin", "pip"))
+	}},
+	{"pip script of the home's python", venvPipLine, func(t *testing.T, work, home, homeBin string) {
+		writeExec(t, filepath.Join(work, ".venv", "bin", "pip"), pipScript(filepath.Join(homeBin, "python")))
+	}},
+	// A command guessed among the words of logsave, which the analysis
+	// does not model, whose program the gate cannot check.
+	{"pip script of the home's python, through logsave", "logsave /dev/null .venv/bin/pip uninstall -y m", func(t *testing.T, work, home, homeBin string) {
+		writeExec(t, filepath.Join(work, ".venv", "bin", "pip"), pipScript(filepath.Join(homeBin, "python")))
+		sp, _ := filepath.Glob(filepath.Join(filepath.Dir(homeBin), "lib", "python3*", "site-packages"))
+		if len(sp) != 1 {
+			t.Fatalf("site-packages: %v", sp)
+		}
+		for name, content := range map[string]string{
+			"m/__init__.py": "", "m-1.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: m\nVersion: 1.0\n",
+			"m-1.0.dist-info/INSTALLER": "pip\n",
+			"m-1.0.dist-info/RECORD":    "m/__init__.py,,\nm-1.0.dist-info/METADATA,,\nm-1.0.dist-info/INSTALLER,,\nm-1.0.dist-info/RECORD,,\n",
+		} {
+			writeExec(t, filepath.Join(sp[0], name), content)
+		}
+	}},
+	{"python linked to a shim", venvPyLine, func(t *testing.T, work, home, homeBin string) {
+		shim := filepath.Join(home, "shims", "python3")
+		writeExec(t, shim, "#!/bin/sh\nexec "+filepath.Join(homeBin, "python")+" \"$@\"\n")
+		relink(t, shim, filepath.Join(work, ".venv", "bin", "python"))
+	}},
+	{"bin linked out", venvPipLine, func(t *testing.T, work, home, homeBin string) {
+		relink(t, homeBin, filepath.Join(work, ".venv", "bin"))
+	}},
+	{"lib linked out", venvPyLine, func(t *testing.T, work, home, homeBin string) {
+		lib := filepath.Join(home, "lib")
+		if err := os.Rename(filepath.Join(work, ".venv", "lib"), lib); err != nil {
+			t.Fatal(err)
+		}
+		relink(t, lib, filepath.Join(work, ".venv", "lib"))
+	}},
+	{"a package directory linked out", venvPyLine, func(t *testing.T, work, home, homeBin string) {
+		dir := filepath.Join(home, "pkg")
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		sp, _ := filepath.Glob(filepath.Join(work, ".venv", "lib", "python3*", "site-packages"))
+		if len(sp) != 1 {
+			t.Fatalf("site-packages: %v", sp)
+		}
+		relink(t, dir, filepath.Join(sp[0], "m"))
+	}},
+	{"pip.conf", venvPyLine, func(t *testing.T, work, home, homeBin string) {
+		writeExec(t, filepath.Join(work, ".venv", "pip.conf"), "[install]\ntarget = "+filepath.Join(home, "t")+"\n")
+	}},
+	{"pip.conf the line writes", `printf '[install]\ntarget = %s\n' "$HOME/t" > .venv/pip.conf && ` + venvPyLine, nil},
+}
+
+// canaryPipVenvOrdinary are the lines "allow bash" must still allow in a
+// workdir with a real virtual environment; the first is run, and must
+// install into it.
+var canaryPipVenvOrdinary = []string{
+	venvPipLine, venvPyLine, ".venv/bin/pip install -r requirements.txt", ".venv/bin/python3 -m pip uninstall -y m",
+	".venv/bin/python -m pip install -r requirements.txt", "python3 -m venv v2 && v2/bin/pip install -r requirements.txt",
+	"venv/bin/python -m pip install x",
+}
+
+func TestCanaryPipVenv(t *testing.T) {
+	sysPip := systemPip(t)
+	template := canaryTemplate(t)
+	homeStateFiles(t, template)
+	for _, c := range canaryPipVenv {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			canaryPipVenvCase(t, template, sysPip, c.line, c.setup)
+		})
+	}
+	t.Run("ordinary", func(t *testing.T) {
+		t.Parallel()
+		canaryPipVenvOrdinaryLines(t, template, sysPip)
+	})
+}
+
+// canaryPipVenvCase checks that line is refused in every scenario in a
+// workdir whose .venv setup changes, and changes the home when run.
+func canaryPipVenvCase(t *testing.T, template, sysPip, line string, setup func(t *testing.T, work, home, homeBin string)) {
+	t.Helper()
+	root := canaryFixture(t, template)
+	work, home := filepath.Join(root, "work"), filepath.Join(root, "home")
+	homeBin := homeVenv(t, root)
+	workVenv(t, work, sysPip)
+	if setup != nil {
+		setup(t, work, home, homeBin)
+	}
+	refusedEverywhere(t, root, line)
+	before := canarySnapshot(t, root)
+	out := runLine(t, root, line, time.Minute, "/usr/sbin", "PIP_NO_CACHE_DIR=1", "PIP_DISABLE_PIP_VERSION_CHECK=1")
+	if p := changed(before, canarySnapshot(t, root)); !strings.HasPrefix(p, home+string(filepath.Separator)) {
+		t.Errorf("%q changed nothing in the home when run (%q):\n%s", line, p, out)
+	}
+}
+
+// canaryPipVenvOrdinaryLines checks that canaryPipVenvOrdinary are allowed
+// in a workdir with a real virtual environment, and that the first
+// installs there.
+func canaryPipVenvOrdinaryLines(t *testing.T, template, sysPip string) {
+	t.Helper()
+	root := canaryFixture(t, template)
+	work := filepath.Join(root, "work")
+	workVenv(t, work, sysPip)
+	g := canaryGate(t, root, canaryAllowBashRules)
+	for _, line := range canaryPipVenvOrdinary {
+		if out := authorize(t, g, line); !out.Run {
+			t.Errorf("ordinary line %q was refused: %+v", line, out.Verdict)
+		}
+	}
+	before := canarySnapshot(t, root)
+	out := runLine(t, root, canaryPipVenvOrdinary[0], time.Minute, "", "PIP_NO_CACHE_DIR=1", "PIP_DISABLE_PIP_VERSION_CHECK=1")
+	if m, _ := filepath.Glob(filepath.Join(work, ".venv", "lib", "python3*", "site-packages", "m", "__init__.py")); len(m) != 1 {
+		t.Errorf("%q did not install into the workdir's .venv:\n%s", canaryPipVenvOrdinary[0], out)
+	}
+	if p := changed(before, canarySnapshot(t, root)); p != "" {
+		t.Errorf("%q changed %s", canaryPipVenvOrdinary[0], p)
+	}
+}
+
+// systemPip returns the directory that holds the pip package of the
+// system's python3, or skips the test.
+func systemPip(t *testing.T) string {
+	t.Helper()
+	if _, err := os.Stat("/usr/bin/python3"); err != nil {
+		t.Skip("no /usr/bin/python3")
+	}
+	out, err := exec.Command("/usr/bin/python3", "-c", "import os, pip; print(os.path.dirname(os.path.dirname(pip.__file__)))").Output()
+	if err != nil {
+		t.Skip("/usr/bin/python3 has no pip")
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// workVenv makes .venv in work a real virtual environment of the system's
+// python3, whose pip is the system's (found through a .pth file sysPip)
+// run by a pip script of its own, as pip writes one.
+func workVenv(t *testing.T, work, sysPip string) {
+	t.Helper()
+	venv := filepath.Join(work, ".venv")
+	if err := os.RemoveAll(venv); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("/usr/bin/python3", "-m", "venv", "--without-pip", venv).CombinedOutput(); err != nil {
+		t.Skipf("python3 -m venv: %v\n%s", err, out)
+	}
+	sp, _ := filepath.Glob(filepath.Join(venv, "lib", "python3*", "site-packages"))
+	if len(sp) != 1 {
+		t.Fatalf("site-packages: %v", sp)
+	}
+	if err := os.WriteFile(filepath.Join(sp[0], "syspip.pth"), []byte(sysPip+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	writeExec(t, filepath.Join(venv, "bin", "pip"), pipScript(filepath.Join(venv, "bin", "python")))
+}
+
+// pipScript is the pip script pip writes for the python at python.
+func pipScript(python string) string {
+	return "#!" + python + "\nimport sys\nfrom pip._internal.cli.main import main\nsys.exit(main())\n"
+}
+
+// writeExec writes an executable file at p.
+func writeExec(t *testing.T, p, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// relink replaces link with a symbolic link to to.
+func relink(t *testing.T, to, link string) {
+	t.Helper()
+	if err := os.RemoveAll(link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(to, link); err != nil {
+		t.Fatal(err)
+	}
+}
