@@ -87,6 +87,12 @@ func (g *Gate) screenBash(call Call) bashScreen {
 			}
 			continue
 		}
+		if acc.UvConfig {
+			if s.opaque == "" {
+				s.opaque = g.uvConfigUnsound(a)
+			}
+			continue
+		}
 		if acc.Mode == shellscan.Read {
 			continue
 		}

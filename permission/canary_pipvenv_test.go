@@ -213,3 +213,57 @@ func relink(t *testing.T, to, link string) {
 		t.Fatal(err)
 	}
 }
+
+// uv pip install --python naming the workdir's virtual environment, or
+// --target, is allowed, but not when that environment is one pip may not
+// trust, nor when the settings uv reads in the workdir or above it (a
+// cloned repository's uv.toml or pyproject.toml) may say where it
+// installs, unless --no-config.
+func TestPipVenvUv(t *testing.T) {
+	sysPip := systemPip(t)
+	template := canaryTemplate(t)
+	homeStateFiles(t, template)
+	root := canaryFixture(t, template)
+	work, home := filepath.Join(root, "work"), filepath.Join(root, "home")
+	workVenv(t, work, sysPip)
+	g := canaryGate(t, root, canaryAllowBashRules)
+	allowed := []string{
+		"uv pip install --python .venv/bin/python x", "uv pip install -p .venv/bin/python -r requirements.txt",
+		"uv pip install --target ./t x", "python3 -m uv pip install --python .venv/bin/python x",
+		"uv pip install --no-config --python .venv/bin/python x",
+	}
+	for _, line := range allowed {
+		if out := authorize(t, g, line); !out.Run {
+			t.Errorf("%q was refused: %+v", line, out.Verdict)
+		}
+	}
+	for file, content := range map[string]string{
+		"uv.toml":              "[pip]\ntarget = \"" + filepath.Join(home, "t") + "\"\n",
+		"pyproject.toml":       "[project]\nname = \"p\"\n\n[tool.uv.pip]\nprefix = \"" + home + "\"\n",
+		"sub/pyproject.toml":   "[tool.uv]\ncache-dir = \"" + filepath.Join(home, ".config") + "\"\n",
+		"../pyproject.toml":    "tool.uv.pip.system = true\n",
+		"sub/../uv.toml":       "pip = { python = \"/usr/bin/python3\" }\n",
+		".venv/bin/pyvenv.cfg": "home = /usr/bin\n",
+	} {
+		p := filepath.Join(work, file)
+		writeExec(t, p, content)
+		for _, line := range allowed[:4] {
+			if strings.HasPrefix(line, "uv pip install --target") && strings.HasPrefix(file, ".venv") {
+				continue
+			}
+			l := line
+			if strings.HasPrefix(file, "sub/pyproject") {
+				l = "cd sub && " + line
+			}
+			if out := authorize(t, g, l); out.Run {
+				t.Errorf("with %s, %q was allowed", file, l)
+			}
+		}
+		if !strings.HasPrefix(file, ".venv") && !strings.HasPrefix(file, "sub/pyproject") {
+			if out := authorize(t, g, allowed[4]); !out.Run {
+				t.Errorf("with %s, %q was refused: %+v", file, allowed[4], out.Verdict)
+			}
+		}
+		os.Remove(p)
+	}
+}

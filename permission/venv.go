@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -298,4 +299,42 @@ func venvFiles(env string) string {
 		reason = "is in a virtual environment that cannot be read"
 	}
 	return reason
+}
+
+// uvSettingKeys matches a key of uv's settings that says where uv pip
+// installs, which interpreter it uses, or where it writes its cache, in a
+// uv.toml or pyproject.toml ([tool.uv.pip] target = …, pip = { prefix = …
+// }, tool.uv.cache-dir = …).
+var uvSettingKeys = regexp.MustCompile(`(?m)(^|[\s{,.])["']?(target|prefix|system|break-system-packages|python|user|cache-dir|cache_dir|config-file)["']?\s*=`)
+
+// uvConfigUnsound says why uv pip, run from a candidate directory of a,
+// may read settings there or in a directory above it (uv.toml, or a
+// pyproject.toml, which a cloned repository ships) that send its install
+// or its cache elsewhere, or "".
+func (g *Gate) uvConfigUnsound(a *shellscan.Analysis) string {
+	for _, dir := range a.Dirs {
+		target := g.absTarget(dir, ".")
+		if target == "" {
+			return "uv pip runs in an unknown directory, whose uv settings the gate cannot read"
+		}
+		for d := pathmatch.Resolve(target); ; d = filepath.Dir(d) {
+			for _, name := range []string{"uv.toml", "pyproject.toml"} {
+				p := filepath.Join(d, name)
+				b, err := os.ReadFile(p)
+				if errors.Is(err, fs.ErrNotExist) {
+					continue
+				}
+				if err != nil {
+					return "uv pip reads settings from " + clip(p) + ", which cannot be read"
+				}
+				if uvSettingKeys.Match(b) {
+					return "uv pip reads settings from " + clip(p) + ", which may say where it installs (target, prefix, system, python, cache-dir); pass --no-config to ignore them"
+				}
+			}
+			if d == filepath.Dir(d) {
+				break
+			}
+		}
+	}
+	return ""
 }

@@ -95,6 +95,9 @@ type access struct {
 	// venv marks a pip or python named in a virtual environment's bin
 	// directory (see Access.Venv).
 	venv bool
+	// uvConfig marks the directory uv reads its settings from (see
+	// Access.UvConfig).
+	uvConfig bool
 }
 
 // A bashAnalysis is what the analysis found in one command line.
@@ -123,6 +126,9 @@ type bashAnalysis struct {
 // working directory may be unknown (""), which makes ~, $HOME and $PWD
 // unknown expansions.
 type analyzer struct {
+	// uvPipWords marks the guessing among the words of uv pip, which
+	// uvPip judged as uv's own pip (see uvPipGuessed).
+	uvPipWords bool
 	// plainRead marks the command being analyzed as the read builtin with
 	// plain names (see plainRead); readIFS holds the IFS prefixes such
 	// commands were given.

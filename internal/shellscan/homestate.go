@@ -530,6 +530,9 @@ func (an *analyzer) homeState(prog, name string, args []word) string {
 		return sshKeygen(args)
 	case name == "gpg" || name == "gpg2":
 		return an.gpg(args)
+	case strings.TrimRight(name, "0123456789.-") == "pip" && an.guess && an.uvPipWords && prog == "pip":
+		// uv pip's own pip, which uvPip judged (-p is its --python).
+		return ""
 	case strings.TrimRight(name, "0123456789.-") == "pip":
 		return an.pipInstall(prog, args)
 	case name == "uv" && len(args) > 0 && args[0].text == "pip":
@@ -541,9 +544,13 @@ func (an *analyzer) homeState(prog, name string, args []word) string {
 // uvPip returns why uv pip args installs or removes packages outside the
 // workdir, or "": uv pip installs into the virtual environment that
 // VIRTUAL_ENV names or that it finds in the working directory or any
-// directory above it, or, with --system, the system's; so only --target,
-// or --python naming the interpreter of a virtual environment by a path
-// (its environment recorded as pipInstall does), is allowed.
+// directory above it, or, with --system, the system's; so only --target
+// (with no --python, or one allowed so), or --python naming the
+// interpreter of a virtual environment by a path (its environment
+// recorded as pipInstall does), is allowed, and then
+// uv's configuration (uv.toml, pyproject.toml's [tool.uv.pip]), which may
+// name another target, prefix or interpreter, is checked by the caller
+// (see uvPipSound).
 func (an *analyzer) uvPip(args []word) string {
 	sub := ""
 	for _, a := range args {
@@ -560,14 +567,12 @@ func (an *analyzer) uvPip(args []word) string {
 	default:
 		return ""
 	}
-	python := ""
+	python, target, noConfig := "", false, false
 	for i, a := range args {
 		opt, v, hasVal := strings.Cut(a.text, "=")
 		switch opt {
 		case "--target", "-t":
-			if sub != "uninstall" {
-				return ""
-			}
+			target = sub != "uninstall"
 		case "--python", "-p":
 			if !hasVal && i+1 < len(args) {
 				v = args[i+1].text
@@ -575,16 +580,32 @@ func (an *analyzer) uvPip(args []word) string {
 			python = v
 		case "--system", "--break-system-packages", "--prefix", "--user":
 			return "uv pip " + sub + " " + opt + " installs outside the workdir"
+		case "--config-file":
+			return "uv pip " + sub + " --config-file reads settings the analysis does not check"
+		case "--no-config":
+			noConfig = true
 		default:
 			if strings.HasPrefix(a.text, "-p") && !strings.HasPrefix(a.text, "--") {
 				python = a.text[2:]
 			}
 		}
 	}
-	if python != "" && an.venv(python) {
-		return ""
+	switch {
+	case python != "" && (strings.HasPrefix(python, "/") || !an.venv(python)):
+		// An absolute path stays opaque, as pip's --python (see
+		// pipPythonVenv).
+		return "uv pip " + sub + " --python names an interpreter that is no virtual environment's by a path (it may be one uv downloads, or one outside the workdir)"
+	case python != "":
+		// The interpreter is code uv runs: one the line writes first is
+		// the line's own.
+		an.usesCode("uv", python)
+	case !target:
+		return "uv pip " + sub + " installs into the virtual environment VIRTUAL_ENV names or uv finds above the working directory; run the pip of a virtual environment in the workdir (.venv/bin/pip) instead"
 	}
-	return "uv pip " + sub + " installs into the virtual environment VIRTUAL_ENV names or uv finds above the working directory; run the pip of a virtual environment in the workdir (.venv/bin/pip) instead"
+	if !noConfig {
+		an.uvConfig()
+	}
+	return ""
 }
 
 // kubectlBuiltins are kubectl's own subcommands; any other first

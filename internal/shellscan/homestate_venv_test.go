@@ -33,3 +33,52 @@ func TestVenvProgramIsHandedToTheCaller(t *testing.T) {
 		}
 	}
 }
+
+// uv pip install --python naming a virtual environment's interpreter by a
+// path, or --target, is understood: uv's words are not taken for files it
+// writes before the pip guessed among them runs them (the rule that a
+// package manager runs the code of the packages it is given still holds
+// for what the line writes before uv), and uv's settings are handed to
+// the caller (Access.UvConfig) unless --no-config.
+func TestUvPipIntoAVirtualEnvironment(t *testing.T) {
+	for _, c := range []struct {
+		line   string
+		venv   string
+		config bool
+	}{
+		{"uv pip install --python .venv/bin/python x", ".venv/bin/python", true},
+		{"uv pip install --python=.venv/bin/python -r requirements.txt", ".venv/bin/python", true},
+		{"uv pip install -p .venv/bin/python x", ".venv/bin/python", true},
+		{"uv pip sync --python .venv/bin/python requirements.txt", ".venv/bin/python", true},
+		{"uv pip uninstall --python .venv/bin/python x", ".venv/bin/python", true},
+		{"uv pip install --no-config --python .venv/bin/python x", ".venv/bin/python", false},
+		{"python3 -m uv pip install --python .venv/bin/python x", ".venv/bin/python", true},
+		{"uv pip install --target ./t x", "", true},
+		{"uv pip install --target=vendor -r requirements.txt", "", true},
+	} {
+		a := analyzeBash(c.line, "/home/u", "/w")
+		if len(a.reasons) > 0 {
+			t.Errorf("%q is opaque: %q", c.line, a.reasons)
+		}
+		if c.venv != "" && !slices.ContainsFunc(a.accesses, func(acc access) bool { return acc.venv && acc.path == c.venv }) {
+			t.Errorf("%q: no venv access of %s in %+v", c.line, c.venv, a.accesses)
+		}
+		if got := slices.ContainsFunc(a.accesses, func(acc access) bool { return acc.uvConfig }); got != c.config {
+			t.Errorf("%q: uv settings handed over %v, want %v", c.line, got, c.config)
+		}
+	}
+	for _, line := range []string{
+		"uv pip install x", "uv pip install --python python3.12 x", "uv pip install --python /usr/bin/python3 x",
+		"uv pip install --target t --python python3.12 x", "uv pip install --target t --system x",
+		"uv pip install --system --target t x", "uv pip install --target t --prefix p x",
+		"uv pip install --python .venv/bin/python --config-file c.toml x", "uv pip uninstall --target t x",
+		"echo x > p.tgz && uv pip install --target t ./p.tgz",
+		"echo x > .venv/bin/python && uv pip install --python .venv/bin/python x",
+		"echo x > .venv/bin/py && uv pip install -p.venv/bin/py x",
+		"logsave log uv pip install --python .venv/bin/python x",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+}

@@ -116,6 +116,11 @@ type Access struct {
 	// virtual environment whose files lie in the workdir (see
 	// homestate_venv.go).
 	Venv bool
+	// UvConfig marks the directory uv pip runs in (Path is "."), which
+	// reads its settings there and in every directory above it (uv.toml,
+	// pyproject.toml's [tool.uv]): the caller checks that none of them
+	// says where uv pip installs (target, prefix, system, python …).
+	UvConfig bool
 }
 
 // An Analysis is what [Analyze] found in one command line.
@@ -182,7 +187,7 @@ func Analyze(line string, opts Options) *Analysis {
 	}
 	out.Accesses = make([]Access, len(in.accesses))
 	for i, a := range in.accesses {
-		out.Accesses[i] = Access{Mode: Mode(a.mode), Path: a.path, Tree: a.tree, Redirect: a.redirect, Pattern: a.pattern, Unknown: a.unknown, Runs: a.runs, Venv: a.venv}
+		out.Accesses[i] = Access{Mode: Mode(a.mode), Path: a.path, Tree: a.tree, Redirect: a.redirect, Pattern: a.pattern, Unknown: a.unknown, Runs: a.runs, Venv: a.venv, UvConfig: a.uvConfig}
 	}
 	return out
 }
