@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lite-agent/lite-agent-go/permission"
+	"github.com/lite-agent/lite-agent-go/storage"
 )
 
 // The lines canaryPipVenv runs: the pip, and the python -m pip, of the
@@ -266,4 +269,136 @@ func TestPipVenvUv(t *testing.T) {
 		}
 		os.Remove(p)
 	}
+}
+
+// With the environment the bash tool gives the line (GateOptions.BashEnv),
+// pip and python -m pip named without a path are allowed when PATH finds
+// them in a virtual environment of the workdir that a path into its bin
+// directory would be allowed as (an activated .venv), and installs there
+// when run; they stay refused when that environment is unknown, when PATH
+// finds one outside the workdir or one the gate does not trust, when a
+// directory of the workdir comes first in PATH, or PATH has a relative
+// directory, or the environment exports a bash function of that name.
+func TestCanaryPipFoundByPath(t *testing.T) {
+	sysPip := systemPip(t)
+	template := canaryTemplate(t)
+	homeStateFiles(t, template)
+	fixture := func(t *testing.T) (root, work, homeBin string) {
+		root = canaryFixture(t, template)
+		work = filepath.Join(root, "work")
+		homeBin = homeVenv(t, root)
+		workVenv(t, work, sysPip)
+		return root, work, homeBin
+	}
+	env := func(root string, first string, more ...string) []string {
+		e := canaryEnv(filepath.Join(root, "home"))
+		for i, kv := range e {
+			if p, ok := strings.CutPrefix(kv, "PATH="); ok {
+				e[i] = "PATH=" + first + ":" + p
+			}
+		}
+		return append(e, more...)
+	}
+	const line = `pip install --no-index ./m-1.0-py3-none-any.whl`
+	root, work, _ := fixture(t)
+	active := filepath.Join(work, ".venv", "bin")
+	g := canaryGateEnv(t, root, env(root, active))
+	for _, l := range []string{line, "pip install -r requirements.txt", "python -m pip install --no-index -r requirements.txt",
+		"python3 -m pip uninstall -y m", "cd sub && pip install x"} {
+		if out := authorize(t, g, l); !out.Run {
+			t.Errorf("%q in an activated .venv was refused: %+v", l, out.Verdict)
+		}
+	}
+	if out := authorize(t, canaryGate(t, root, canaryAllowBashRules), line); out.Run {
+		t.Errorf("%q was allowed with the environment unknown", line)
+	}
+	for _, l := range []string{"sudo pip install x", "nice pip install x", "PATH=/usr/bin pip install x"} {
+		if out := authorize(t, g, l); out.Run {
+			t.Errorf("%q was allowed", l)
+		}
+	}
+	before := canarySnapshot(t, root)
+	out := runLine(t, root, line, time.Minute, active, "PIP_NO_CACHE_DIR=1", "PIP_DISABLE_PIP_VERSION_CHECK=1")
+	if m, _ := filepath.Glob(filepath.Join(work, ".venv", "lib", "python3*", "site-packages", "m", "__init__.py")); len(m) != 1 {
+		t.Errorf("%q did not install into the activated .venv:\n%s", line, out)
+	}
+	if p := changed(before, canarySnapshot(t, root)); p != "" {
+		t.Errorf("%q changed %s", line, p)
+	}
+
+	// Refused, and each writes the home when run.
+	for _, c := range []struct {
+		name  string
+		setup func(t *testing.T, work, homeBin string) (first string, more []string)
+	}{
+		{"a virtual environment of the home", func(t *testing.T, work, homeBin string) (string, []string) {
+			return homeBin, nil
+		}},
+		{"an activated .venv whose pip is the home's", func(t *testing.T, work, homeBin string) (string, []string) {
+			relink(t, filepath.Join(homeBin, "pip"), filepath.Join(work, ".venv", "bin", "pip"))
+			return filepath.Join(work, ".venv", "bin"), nil
+		}},
+		{"a directory of the workdir first, where the line writes a pip", func(t *testing.T, work, homeBin string) (string, []string) {
+			if err := os.Mkdir(filepath.Join(work, "tools"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			return filepath.Join(work, "tools") + ":" + filepath.Join(work, ".venv", "bin"), nil
+		}},
+		{"a relative directory", func(t *testing.T, work, homeBin string) (string, []string) {
+			writeExec(t, filepath.Join(work, "tools", "pip"), pipScript(filepath.Join(homeBin, "python")))
+			return "tools:" + filepath.Join(work, ".venv", "bin"), nil
+		}},
+		{"an exported function", func(t *testing.T, work, homeBin string) (string, []string) {
+			return filepath.Join(work, ".venv", "bin"), []string{"BASH_FUNC_pip%%=() { " + filepath.Join(homeBin, "pip") + " \"$@\"; }"}
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			root, work, homeBin := fixture(t)
+			first, more := c.setup(t, work, homeBin)
+			line := line
+			if strings.Contains(c.name, "writes a pip") {
+				line = `printf '#!%s\nimport sys\nfrom pip._internal.cli.main import main\nsys.exit(main())\n' "$HOME/venv/bin/python" > tools/pip && chmod +x tools/pip && ` + line
+			}
+			if out := authorize(t, canaryGateEnv(t, root, env(root, first, more...)), line); out.Run {
+				t.Errorf("%q was allowed", line)
+			}
+			before := canarySnapshot(t, root)
+			out := runLine(t, root, line, time.Minute, first, append([]string{"PIP_NO_CACHE_DIR=1", "PIP_DISABLE_PIP_VERSION_CHECK=1"}, more...)...)
+			if p := changed(before, canarySnapshot(t, root)); !strings.HasPrefix(p, filepath.Join(root, "home")+string(filepath.Separator)) {
+				t.Errorf("%q changed nothing in the home when run (%q):\n%s", line, p, out)
+			}
+		})
+	}
+}
+
+// canaryGateEnv is canaryGate under "allow bash" with env as the
+// environment the bash tool gives the line.
+func canaryGateEnv(t *testing.T, root string, env []string) *permission.Gate {
+	t.Helper()
+	home := filepath.Join(root, "home")
+	wd := filepath.Join(root, "work")
+	data := filepath.Join(home, ".lite-agent")
+	if err := os.WriteFile(filepath.Join(data, "permissions.json"), []byte(canaryAllowBashRules), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st := storage.Options{Home: data}
+	fp, err := permission.NewFilePolicy(permission.FileOptions{Workdir: wd, Storage: st, HomeDir: home, DisableManaged: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol, err := permission.Workspace(fp, permission.WorkspaceOptions{Workdir: wd, HomeDir: home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: wd, Storage: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prot := paths.ProtectedPaths()
+	for _, s := range fp.Sources() {
+		prot = append(prot, s.Path)
+	}
+	return permission.NewGate(permission.GateOptions{Policy: pol, Workdir: wd, HomeDir: home, Protected: prot,
+		BashEnv: func() []string { return env }})
 }

@@ -61,6 +61,19 @@ func (g *Gate) venvUnsound(a *shellscan.Analysis, acc shellscan.Access) string {
 		return why + "is a virtual environment's program, and the workdir is unknown"
 	}
 	root := pathmatch.Resolve(g.workdir)
+	if acc.Lookup {
+		prog, reason := g.lookPath(acc.Path, root)
+		if reason != "" {
+			return acc.Path + " " + reason
+		}
+		if reason := g.writesInto(a, pathmatch.Resolve(filepath.Dir(filepath.Dir(prog)))); reason != "" {
+			return why + reason
+		}
+		if reason := venvProgram(prog, root); reason != "" {
+			return why + "(" + clip(prog) + ") " + reason
+		}
+		return ""
+	}
 	for _, dir := range a.Dirs {
 		target := g.absTarget(dir, acc.Path)
 		if target == "" {
@@ -337,4 +350,46 @@ func (g *Gate) uvConfigUnsound(a *shellscan.Analysis) string {
 		}
 	}
 	return ""
+}
+
+// lookPath returns the program name that bash finds by the PATH of the
+// environment GateOptions.BashEnv gives, as a virtual environment's pip or
+// python would be named by a path, or why that cannot be trusted: the
+// environment is unknown, PATH is unset, repeated or has a relative
+// directory (found from the directory the line changes to), an exported
+// function of that name comes first, no directory has the program, or a
+// directory before the one that has it lies in the workdir (root), where
+// the line may write one of that name first. The sandbox's hidden
+// directories only remove programs, so the one found is found there too.
+func (g *Gate) lookPath(name, root string) (string, string) {
+	const outside = "installs into the environment of the python PATH finds"
+	if g.opts.BashEnv == nil {
+		return "", outside + ", which may lie outside the workdir, and the environment of the line is unknown; name the pip of a virtual environment in the workdir (.venv/bin/pip) or give --target"
+	}
+	pathVar, n := "", 0
+	for _, kv := range g.opts.BashEnv() {
+		k, v, _ := strings.Cut(kv, "=")
+		switch {
+		case k == "PATH":
+			pathVar, n = v, n+1
+		case strings.HasPrefix(k, "BASH_FUNC_") && strings.TrimSuffix(strings.TrimPrefix(k, "BASH_FUNC_"), "%%") == name:
+			return "", outside + ", and the environment exports a bash function of that name"
+		}
+	}
+	if n != 1 {
+		return "", outside + ", and the environment has no single PATH"
+	}
+	for _, dir := range strings.Split(pathVar, ":") {
+		if !filepath.IsAbs(dir) {
+			return "", outside + ", and PATH has a directory that is not absolute: " + clip(dir)
+		}
+		p := filepath.Join(dir, name)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 == 0o111 {
+			return p, ""
+		}
+		if pathmatch.Within(pathmatch.Resolve(dir), root) {
+			return "", outside + ", and PATH has a directory in the workdir before it, where the line may write one: " + clip(dir)
+		}
+	}
+	return "", outside + ", and PATH has none"
 }

@@ -486,7 +486,7 @@ func (an *analyzer) pipInstall(prog string, args []word) string {
 	if target || inVenv {
 		return ""
 	}
-	if an.venv(prog) {
+	if an.venv(prog) || an.pathVenv(prog) {
 		return ""
 	}
 	return "pip " + sub + " installs into the environment of the python PATH finds, which may lie outside the workdir; name the pip of a virtual environment in the workdir (.venv/bin/pip) or give --target"

@@ -82,3 +82,30 @@ func moduleUvPip(args []word) []word {
 func uvPipCommand(name string, args []word) bool {
 	return name == "uv" && len(args) > 0 && args[0].text == "pip" && !args[0].dynamic
 }
+
+// runsDirect marks the command wrapped is looking at as run by the line
+// itself (depth and chain 0, not guessed: see analyzer.direct) and returns
+// the function that restores the mark of the command around it.
+func (an *analyzer) runsDirect(depth, chain int) func() {
+	prev := an.direct
+	an.direct = depth == 0 && chain == 0 && !an.guess
+	return func() { an.direct = prev }
+}
+
+// pathVenv reports whether prog, a pip or python named without a path
+// (pip install x, python3 -m pip install x) that the line runs itself,
+// may be one PATH finds in a virtual environment of the workdir, and if
+// so records it as an Access.Lookup for the caller to find by the PATH the
+// line gets. The line cannot have changed PATH before it: assignments,
+// export, read, declare, unset, hash, source and their kin are opaque.
+func (an *analyzer) pathVenv(prog string) bool {
+	if !an.direct || prog == "" || strings.ContainsAny(prog, "/\\") {
+		return false
+	}
+	if len(an.a.accesses) >= maxAccessPaths {
+		an.opaque("the command touches too many paths to check")
+		return true
+	}
+	an.a.accesses = append(an.a.accesses, access{mode: modeRead, path: prog, venv: true, lookup: true})
+	return true
+}

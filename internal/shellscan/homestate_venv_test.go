@@ -82,3 +82,43 @@ func TestUvPipIntoAVirtualEnvironment(t *testing.T) {
 		}
 	}
 }
+
+// opaqueOrFoundByPath reports whether a is opaque, or runs a pip or python
+// that PATH finds, which the caller allows only when PATH finds it in a
+// virtual environment of the workdir (see Access.Lookup).
+func opaqueOrFoundByPath(a *bashAnalysis) bool {
+	return len(a.reasons) > 0 || slices.ContainsFunc(a.accesses, func(acc access) bool { return acc.lookup })
+}
+
+// A pip or python named without a path that the line runs itself is
+// handed to the caller as an Access.Lookup, to be found by the PATH the
+// line gets; under a wrapper (sudo resets PATH, env may change it), in a
+// shell string (bash -l reads a profile that sets PATH) or guessed among
+// an unmodelled command's words it stays opaque, and so does a line that
+// changes PATH first.
+func TestPipFoundByPath(t *testing.T) {
+	for _, line := range []string{
+		"pip install -r requirements.txt", "pip3 install x", "python3 -m pip install x", "python -m pip install -r r.txt",
+		"(pip install x)", "cd sub && pip install -r requirements.txt", "if true; then pip install x; fi",
+		"pip uninstall -y x",
+	} {
+		a := analyzeBash(line, "/home/u", "/w")
+		if len(a.reasons) > 0 {
+			t.Errorf("%q is opaque: %q", line, a.reasons)
+		}
+		if !slices.ContainsFunc(a.accesses, func(acc access) bool { return acc.lookup && acc.venv }) {
+			t.Errorf("%q: no lookup access in %+v", line, a.accesses)
+		}
+	}
+	for _, line := range []string{
+		"sudo pip install x", "nice pip install x", "env pip install x", "command pip install x", "exec pip install x",
+		"bash -c 'pip install x'", "bash -lc 'pip install x'", "logsave f pip install x", "timeout 9 pip install x",
+		"PATH=/tmp pip install x", "export PATH=/tmp; pip install x", "read PATH < f; pip install x",
+		"hash -p /usr/bin/pip pip; pip install x", "unset PATH; pip install x", "pip install --user x",
+		"source .venv/bin/activate && pip install x", "for PATH in /tmp; do pip install x; done",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+}
