@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
 	"github.com/lite-agent/lite-agent-go/internal/shellscan"
@@ -318,7 +319,9 @@ func venvFiles(env string) string {
 // installs, which interpreter it uses, or where it writes its cache, in a
 // uv.toml or pyproject.toml ([tool.uv.pip] target = …, pip = { prefix = …
 // }, tool.uv.cache-dir = …).
-var uvSettingKeys = regexp.MustCompile(`(?m)(^|[\s{,.])["']?(target|prefix|system|break-system-packages|python|user|cache-dir|cache_dir|config-file)["']?\s*=`)
+var uvSettingKeys = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)(^|[\s{,.])["']?(target|prefix|system|break-system-packages|python|user|cache-dir|cache_dir|config-file)["']?\s*=`)
+})
 
 // uvConfigUnsound says why uv pip, run from a candidate directory of a,
 // may read settings there or in a directory above it (uv.toml, or a
@@ -340,7 +343,7 @@ func (g *Gate) uvConfigUnsound(a *shellscan.Analysis) string {
 				if err != nil {
 					return "uv pip reads settings from " + clip(p) + ", which cannot be read"
 				}
-				if uvSettingKeys.Match(b) {
+				if uvSettingKeys().Match(b) {
 					return "uv pip reads settings from " + clip(p) + ", which may say where it installs (target, prefix, system, python, cache-dir); pass --no-config to ignore them"
 				}
 			}
