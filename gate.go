@@ -3,6 +3,8 @@ package liteagent
 import (
 	"context"
 	"errors"
+	"os"
+	"slices"
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/engine"
@@ -64,6 +66,15 @@ func (a *Agent) newGate(opts Options) (*permission.Gate, error) {
 	// The gate denies bash lines that write the protected paths, and asks
 	// about those it cannot analyze, whatever the policy says.
 	g.Workdir, g.Protected = a.lay.workdir, a.lay.paths.ProtectedPaths()
+	// The environment the bash tool gives its commands: Options.Bash.Env,
+	// or the process's, read at each call as the tool reads it.
+	bashEnv := slices.Clone(opts.Bash.Env)
+	g.BashEnv = func() []string {
+		if bashEnv != nil {
+			return bashEnv
+		}
+		return os.Environ()
+	}
 	if fp, ok := opts.Permission.(*permission.FilePolicy); ok {
 		for _, src := range fp.Sources() {
 			g.Protected = append(g.Protected, src.Path)

@@ -81,6 +81,18 @@ func (g *Gate) screenBash(call Call) bashScreen {
 			}
 			continue
 		}
+		if acc.Venv {
+			if s.opaque == "" {
+				s.opaque = g.venvUnsound(a, acc)
+			}
+			continue
+		}
+		if acc.UvConfig {
+			if s.opaque == "" {
+				s.opaque = g.uvConfigUnsound(a)
+			}
+			continue
+		}
 		if acc.Mode == shellscan.Read {
 			continue
 		}

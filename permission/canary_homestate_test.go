@@ -88,10 +88,11 @@ var canaryHomeState = map[string][]string{
 
 // canaryHomeStateOrdinary are lines beside the attacks that "allow bash"
 // must still allow: they only show state, or keep their writes in the
-// workdir.
+// workdir. (The fixture's .venv is no virtual environment: see
+// canaryPipVenvOrdinary for the pip of one.)
 var canaryHomeStateOrdinary = []string{
 	"go clean", "go build ./...", "npm ci", "pip cache dir", "pip install -t ./vendor x",
-	".venv/bin/pip install -r requirements.txt", "venv/bin/python -m pip install x", "python3 -m pip list",
+	"venv/bin/pip install -r requirements.txt", "venv/bin/python -m pip install x", "python3 -m pip list",
 	"brew list", "conda list", "pyenv versions", "poetry build", "minikube status", "kind get clusters",
 	"kubectl get pods", "kubectl -n x logs web", "gpg --list-keys", "ssh-keygen -t ed25519 -f ./k -N ''",
 }

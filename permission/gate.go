@@ -217,6 +217,16 @@ type GateOptions struct {
 	// ([RuleBashProtected]) before the policy is asked. Pass
 	// [storage.ProjectPaths.ProtectedPaths] and the managed policy file.
 	Protected []string
+	// BashEnv, when set, returns the environment ("KEY=value" entries)
+	// the bash tool gives the line being decided, read at each decision:
+	// with it, a pip or python that PATH finds (pip install -r
+	// requirements.txt, python3 -m pip install x) is allowed when, by
+	// that environment's PATH, it is the program of a virtual
+	// environment of the workdir that a path into its bin directory would
+	// be allowed as (an activated .venv). nil means the environment is
+	// unknown: such a line is opaque. It must be the very environment the
+	// tool passes to bash, not the gate process's when they differ.
+	BashEnv func() []string
 }
 
 // A Gate checks tool calls against a policy before they run: it asks the

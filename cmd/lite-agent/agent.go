@@ -1053,7 +1053,8 @@ func (p *printer) opaque(call *model.Block) bool {
 	allow := permission.PolicyFunc(func(context.Context, permission.Call) (permission.Verdict, error) {
 		return permission.Verdict{Decision: permission.Allow}, nil
 	})
-	gate := permission.NewGate(permission.GateOptions{Policy: allow, Workdir: p.paths.Workdir(), Protected: p.paths.ProtectedPaths()})
+	gate := permission.NewGate(permission.GateOptions{Policy: allow, Workdir: p.paths.Workdir(), Protected: p.paths.ProtectedPaths(),
+		BashEnv: os.Environ})
 	v, err := gate.Decide(context.Background(), permission.Call{Name: call.Name, Input: call.Input})
 	return err == nil && v.RuleID == permission.RuleBashAnalysis
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 
 	"github.com/lite-agent/lite-agent-go/permission"
 	"github.com/spf13/cobra"
@@ -65,8 +66,10 @@ func newPermissionsCheckCommand(g *globalFlags) *cobra.Command {
 				input = json.RawMessage(args[1])
 			}
 			// The gate's own verdicts on bash lines (protected paths,
-			// lines it cannot analyze) apply as they do in a run.
-			gate := permission.NewGate(permission.GateOptions{Policy: policy, Workdir: workdirOf(p), Protected: p.paths.ProtectedPaths()})
+			// lines it cannot analyze) apply as they do in a run, where
+			// bash gets this process's environment.
+			gate := permission.NewGate(permission.GateOptions{Policy: policy, Workdir: workdirOf(p),
+				Protected: p.paths.ProtectedPaths(), BashEnv: os.Environ})
 			v, err := gate.Decide(cmd.Context(), permission.Call{Name: args[0], Input: input})
 			if err != nil {
 				return err

@@ -92,6 +92,15 @@ type access struct {
 	own bool
 	// dir marks a directory mkdir makes.
 	dir bool
+	// venv marks a pip or python named in a virtual environment's bin
+	// directory (see Access.Venv).
+	venv bool
+	// uvConfig marks the directory uv reads its settings from (see
+	// Access.UvConfig).
+	uvConfig bool
+	// lookup marks, with venv, a program named without a path, which
+	// PATH finds (see Access.Lookup).
+	lookup bool
 }
 
 // A bashAnalysis is what the analysis found in one command line.
@@ -120,6 +129,13 @@ type bashAnalysis struct {
 // working directory may be unknown (""), which makes ~, $HOME and $PWD
 // unknown expansions.
 type analyzer struct {
+	// uvPipWords marks the guessing among the words of uv pip, which
+	// uvPip judged as uv's own pip (see uvPipGuessed).
+	uvPipWords bool
+	// direct marks the command being analyzed as one the line runs
+	// itself, not through a wrapper (sudo resets PATH), a shell string or
+	// a guess: PATH finds its program as it finds it for the line.
+	direct bool
 	// plainRead marks the command being analyzed as the read builtin with
 	// plain names (see plainRead); readIFS holds the IFS prefixes such
 	// commands were given.

@@ -260,7 +260,11 @@ scan:
 		an.stdinOpaque(name + " reads code from its standard input")
 	}
 	// The script or module may write any file it is given.
+	from := len(an.a.accesses)
 	an.unknownArgs(args)
+	if rest := moduleUvPip(args); rest != nil {
+		an.uvPipInterpreterRead(from, rest)
+	}
 	return true
 }
 
@@ -956,7 +960,11 @@ func (an *analyzer) fileCommand(name string, args []word) {
 			}
 			if !an.guess && !notRunners()[name] && !isCompiler(name) && !strings.HasPrefix(name, "go1.") {
 				an.innerSpellings(args)
+				uses, words := len(an.codeUses), an.uvPipWords
+				an.uvPipWords = uvPipCommand(name, args)
 				an.guessInner(args, 0, 0)
+				an.uvPipWords = words
+				an.uvPipGuessed(name, args, uses, from)
 				an.guessHanded()
 			}
 		}

@@ -406,7 +406,10 @@ func (an *analyzer) gpg(args []word) string {
 // venv/Scripts/python), and if so records the environment as a directory
 // whose code the command runs, which the caller checks lies in the
 // workdir, outside .git, from every candidate directory: pip writes into
-// it. (A write would make the program run one the line writes.)
+// it. (A write would make the program run one the line writes.) It also
+// records prog itself as an Access.Venv, whose caller checks that the
+// program and the environment it installs into are those of a virtual
+// environment whose files lie there (see homestate_venv.go).
 func (an *analyzer) venv(prog string) bool {
 	dir := path.Dir(prog)
 	if !strings.Contains(prog, "/") || path.Base(dir) != "bin" && path.Base(dir) != "Scripts" {
@@ -416,11 +419,17 @@ func (an *analyzer) venv(prog string) bool {
 	if env == "." || env == "/" || env == ".." || strings.HasSuffix(env, "/..") {
 		return false
 	}
-	if len(an.a.accesses) >= maxAccessPaths {
+	if an.guess {
+		// A guessed command's accesses are not kept (see guessCommand):
+		// the program could not be checked.
+		return false
+	}
+	if len(an.a.accesses)+1 >= maxAccessPaths {
 		an.opaque("the command touches too many paths to check")
 		return true
 	}
-	an.a.accesses = append(an.a.accesses, access{mode: modeRead, path: env, runs: true})
+	an.a.accesses = append(an.a.accesses, access{mode: modeRead, path: env, runs: true},
+		access{mode: modeRead, path: prog, venv: true})
 	return true
 }
 
@@ -477,7 +486,7 @@ func (an *analyzer) pipInstall(prog string, args []word) string {
 	if target || inVenv {
 		return ""
 	}
-	if an.venv(prog) {
+	if an.venv(prog) || an.pathVenv(prog) {
 		return ""
 	}
 	return "pip " + sub + " installs into the environment of the python PATH finds, which may lie outside the workdir; name the pip of a virtual environment in the workdir (.venv/bin/pip) or give --target"
@@ -521,6 +530,9 @@ func (an *analyzer) homeState(prog, name string, args []word) string {
 		return sshKeygen(args)
 	case name == "gpg" || name == "gpg2":
 		return an.gpg(args)
+	case strings.TrimRight(name, "0123456789.-") == "pip" && an.guess && an.uvPipWords && prog == "pip":
+		// uv pip's own pip, which uvPip judged (-p is its --python).
+		return ""
 	case strings.TrimRight(name, "0123456789.-") == "pip":
 		return an.pipInstall(prog, args)
 	case name == "uv" && len(args) > 0 && args[0].text == "pip":
@@ -532,9 +544,13 @@ func (an *analyzer) homeState(prog, name string, args []word) string {
 // uvPip returns why uv pip args installs or removes packages outside the
 // workdir, or "": uv pip installs into the virtual environment that
 // VIRTUAL_ENV names or that it finds in the working directory or any
-// directory above it, or, with --system, the system's; so only --target,
-// or --python naming the interpreter of a virtual environment by a path
-// (its environment recorded as pipInstall does), is allowed.
+// directory above it, or, with --system, the system's; so only --target
+// (with no --python, or one allowed so), or --python naming the
+// interpreter of a virtual environment by a path (its environment
+// recorded as pipInstall does), is allowed, and then
+// uv's configuration (uv.toml, pyproject.toml's [tool.uv.pip]), which may
+// name another target, prefix or interpreter, is checked by the caller
+// (see uvPipSound).
 func (an *analyzer) uvPip(args []word) string {
 	sub := ""
 	for _, a := range args {
@@ -551,14 +567,12 @@ func (an *analyzer) uvPip(args []word) string {
 	default:
 		return ""
 	}
-	python := ""
+	python, target, noConfig := "", false, false
 	for i, a := range args {
 		opt, v, hasVal := strings.Cut(a.text, "=")
 		switch opt {
 		case "--target", "-t":
-			if sub != "uninstall" {
-				return ""
-			}
+			target = sub != "uninstall"
 		case "--python", "-p":
 			if !hasVal && i+1 < len(args) {
 				v = args[i+1].text
@@ -566,16 +580,32 @@ func (an *analyzer) uvPip(args []word) string {
 			python = v
 		case "--system", "--break-system-packages", "--prefix", "--user":
 			return "uv pip " + sub + " " + opt + " installs outside the workdir"
+		case "--config-file":
+			return "uv pip " + sub + " --config-file reads settings the analysis does not check"
+		case "--no-config":
+			noConfig = true
 		default:
 			if strings.HasPrefix(a.text, "-p") && !strings.HasPrefix(a.text, "--") {
 				python = a.text[2:]
 			}
 		}
 	}
-	if python != "" && an.venv(python) {
-		return ""
+	switch {
+	case python != "" && (strings.HasPrefix(python, "/") || !an.venv(python)):
+		// An absolute path stays opaque, as pip's --python (see
+		// pipPythonVenv).
+		return "uv pip " + sub + " --python names an interpreter that is no virtual environment's by a path (it may be one uv downloads, or one outside the workdir)"
+	case python != "":
+		// The interpreter is code uv runs: one the line writes first is
+		// the line's own.
+		an.usesCode("uv", python)
+	case !target:
+		return "uv pip " + sub + " installs into the virtual environment VIRTUAL_ENV names or uv finds above the working directory; run the pip of a virtual environment in the workdir (.venv/bin/pip) instead"
 	}
-	return "uv pip " + sub + " installs into the virtual environment VIRTUAL_ENV names or uv finds above the working directory; run the pip of a virtual environment in the workdir (.venv/bin/pip) instead"
+	if !noConfig {
+		an.uvConfig()
+	}
+	return ""
 }
 
 // kubectlBuiltins are kubectl's own subcommands; any other first

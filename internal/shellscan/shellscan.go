@@ -110,6 +110,24 @@ type Access struct {
 	// is Read): it must lie inside the workdir, outside its .git
 	// directory.
 	Runs bool
+	// Venv marks a pip or python named by a path into the bin directory
+	// of a virtual environment (Mode is Read), which a pip install is
+	// allowed to use: the caller checks that the program belongs to a
+	// virtual environment whose files lie in the workdir (see
+	// homestate_venv.go).
+	Venv bool
+	// UvConfig marks the directory uv pip runs in (Path is "."), which
+	// reads its settings there and in every directory above it (uv.toml,
+	// pyproject.toml's [tool.uv]): the caller checks that none of them
+	// says where uv pip installs (target, prefix, system, python …).
+	UvConfig bool
+	// Lookup marks, with Venv, a pip or python named without a path
+	// (pip install x, python3 -m pip install x), which PATH finds when the
+	// line runs: the line does not change PATH before it, and the caller
+	// allows it only if, by the PATH the line's shell gets, it is the
+	// program of a virtual environment it would allow by that path (an
+	// activated .venv of the workdir).
+	Lookup bool
 }
 
 // An Analysis is what [Analyze] found in one command line.
@@ -176,7 +194,7 @@ func Analyze(line string, opts Options) *Analysis {
 	}
 	out.Accesses = make([]Access, len(in.accesses))
 	for i, a := range in.accesses {
-		out.Accesses[i] = Access{Mode: Mode(a.mode), Path: a.path, Tree: a.tree, Redirect: a.redirect, Pattern: a.pattern, Unknown: a.unknown, Runs: a.runs}
+		out.Accesses[i] = Access{Mode: Mode(a.mode), Path: a.path, Tree: a.tree, Redirect: a.redirect, Pattern: a.pattern, Unknown: a.unknown, Runs: a.runs, Venv: a.venv, UvConfig: a.uvConfig, Lookup: a.lookup}
 	}
 	return out
 }

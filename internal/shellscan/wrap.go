@@ -17,6 +17,7 @@ import (
 // recorded as a unit of its own.
 func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	name := programName(foldCase(path.Base(ws[0].text)))
+	defer an.runsDirect(depth, chain)()
 	args := ws[1:]
 	if an.guess {
 		if builtinOnly()[name] || guessDataWords()[name] || len(args) == 0 && !an.stdinFed {
