@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 	"github.com/lite-agent/lite-agent-go/permission"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
@@ -117,7 +118,7 @@ func canaryPipVenvCase(t *testing.T, template, sysPip, line string, setup func(t
 	t.Helper()
 	root := canaryFixture(t, template)
 	work, home := filepath.Join(root, "work"), filepath.Join(root, "home")
-	homeBin := homeVenv(t, root)
+	homeBin := homeVenv(t, "/usr/bin/python3", root)
 	workVenv(t, work, sysPip)
 	if setup != nil {
 		setup(t, work, home, homeBin)
@@ -155,15 +156,16 @@ func canaryPipVenvOrdinaryLines(t *testing.T, template, sysPip string) {
 }
 
 // systemPip returns the directory that holds the pip package of the
-// system's python3, or skips the test.
+// system's python3, or skips the test naming the script that installs it
+// (fails under CI).
 func systemPip(t *testing.T) string {
 	t.Helper()
 	if _, err := os.Stat("/usr/bin/python3"); err != nil {
-		t.Skip("no /usr/bin/python3")
+		tooltest.Missing(t, "/usr/bin/python3 is not installed", tooltest.CanaryTools)
 	}
 	out, err := exec.Command("/usr/bin/python3", "-c", "import os, pip; print(os.path.dirname(os.path.dirname(pip.__file__)))").Output()
 	if err != nil {
-		t.Skip("/usr/bin/python3 has no pip")
+		tooltest.Missing(t, "/usr/bin/python3 has no pip", tooltest.CanaryTools)
 	}
 	return strings.TrimSpace(string(out))
 }
@@ -178,7 +180,7 @@ func workVenv(t *testing.T, work, sysPip string) {
 		t.Fatal(err)
 	}
 	if out, err := exec.Command("/usr/bin/python3", "-m", "venv", "--without-pip", venv).CombinedOutput(); err != nil {
-		t.Skipf("python3 -m venv: %v\n%s", err, out)
+		tooltest.Missing(t, "/usr/bin/python3 -m venv: "+err.Error()+": "+strings.TrimSpace(string(out)), tooltest.CanaryTools)
 	}
 	sp, _ := filepath.Glob(filepath.Join(venv, "lib", "python3*", "site-packages"))
 	if len(sp) != 1 {
@@ -286,7 +288,7 @@ func TestCanaryPipFoundByPath(t *testing.T) {
 	fixture := func(t *testing.T) (root, work, homeBin string) {
 		root = canaryFixture(t, template)
 		work = filepath.Join(root, "work")
-		homeBin = homeVenv(t, root)
+		homeBin = homeVenv(t, "/usr/bin/python3", root)
 		workVenv(t, work, sysPip)
 		return root, work, homeBin
 	}
@@ -347,6 +349,22 @@ func TestCanaryPipFoundByPath(t *testing.T) {
 		{"a relative directory", func(t *testing.T, work, homeBin string) (string, []string) {
 			writeExec(t, filepath.Join(work, "tools", "pip"), pipScript(filepath.Join(homeBin, "python")))
 			return "tools:" + filepath.Join(work, ".venv", "bin"), nil
+		}},
+		{"a directory named through a missing one's ..", func(t *testing.T, work, homeBin string) (string, []string) {
+			return work + "/missing/../.venv/bin:" + homeBin, nil
+		}},
+		{"a directory named through a link's ..", func(t *testing.T, work, homeBin string) (string, []string) {
+			home := filepath.Dir(filepath.Dir(homeBin))
+			if err := os.Mkdir(filepath.Join(home, "z"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(filepath.Join(home, "z"), filepath.Join(work, "l")); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(filepath.Dir(homeBin), filepath.Join(home, ".venv")); err != nil {
+				t.Fatal(err)
+			}
+			return work + "/l/../.venv/bin", nil
 		}},
 		{"an exported function", func(t *testing.T, work, homeBin string) (string, []string) {
 			return filepath.Join(work, ".venv", "bin"), []string{"BASH_FUNC_pip%%=() { " + filepath.Join(homeBin, "pip") + " \"$@\"; }"}

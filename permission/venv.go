@@ -386,9 +386,20 @@ func (g *Gate) lookPath(name, root string) (string, string) {
 		if !filepath.IsAbs(dir) {
 			return "", outside + ", and PATH has a directory that is not absolute: " + clip(dir)
 		}
-		p := filepath.Join(dir, name)
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 == 0o111 {
-			return p, ""
+		// The name as bash gives it to the kernel, which resolves a ".."
+		// after the link or missing directory before it, as Join's
+		// lexical cleaning would not: /w/missing/../.venv/bin finds no
+		// pip there, and bash goes on to the next directory.
+		p := dir + "/" + name
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+			if fi.Mode().Perm()&0o111 != 0o111 {
+				return "", outside + ", and PATH finds one that only some users may run: " + clip(p)
+			}
+			rdir, err := filepath.EvalSymlinks(dir)
+			if err != nil {
+				return "", outside + ", and PATH has a directory that cannot be resolved: " + clip(dir)
+			}
+			return filepath.Join(rdir, name), ""
 		}
 		if pathmatch.Within(pathmatch.Resolve(dir), root) {
 			return "", outside + ", and PATH has a directory in the workdir before it, where the line may write one: " + clip(dir)
