@@ -12,7 +12,6 @@ import (
 
 	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 	"github.com/lite-agent/lite-agent-go/permission"
-	"github.com/lite-agent/lite-agent-go/storage"
 )
 
 // The lines canaryPipVenv runs: the pip, and the python -m pip, of the
@@ -394,29 +393,7 @@ func TestCanaryPipFoundByPath(t *testing.T) {
 // environment the bash tool gives the line.
 func canaryGateEnv(t *testing.T, root string, env []string) *permission.Gate {
 	t.Helper()
-	home := filepath.Join(root, "home")
-	wd := filepath.Join(root, "work")
-	data := filepath.Join(home, ".lite-agent")
-	if err := os.WriteFile(filepath.Join(data, "permissions.json"), []byte(canaryAllowBashRules), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	st := storage.Options{Home: data}
-	fp, err := permission.NewFilePolicy(permission.FileOptions{Workdir: wd, Storage: st, HomeDir: home, DisableManaged: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pol, err := permission.Workspace(fp, permission.WorkspaceOptions{Workdir: wd, HomeDir: home})
-	if err != nil {
-		t.Fatal(err)
-	}
-	paths, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: wd, Storage: st})
-	if err != nil {
-		t.Fatal(err)
-	}
-	prot := paths.ProtectedPaths()
-	for _, s := range fp.Sources() {
-		prot = append(prot, s.Path)
-	}
-	return permission.NewGate(permission.GateOptions{Policy: pol, Workdir: wd, HomeDir: home, Protected: prot,
-		BashEnv: func() []string { return env }})
+	opts := canaryGateOptions(t, root, canaryAllowBashRules)
+	opts.BashEnv = func() []string { return env }
+	return permission.NewGate(opts)
 }

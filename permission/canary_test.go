@@ -504,6 +504,12 @@ func changed(before, after map[string]string) string {
 // protected paths of the project, no approval handler.
 func canaryGate(t *testing.T, root, userRules string) *permission.Gate {
 	t.Helper()
+	return permission.NewGate(canaryGateOptions(t, root, userRules))
+}
+
+// canaryGateOptions are the options canaryGate builds its gate with.
+func canaryGateOptions(t *testing.T, root, userRules string) permission.GateOptions {
+	t.Helper()
 	home := filepath.Join(root, "home")
 	wd := filepath.Join(root, "work")
 	data := filepath.Join(home, ".lite-agent")
@@ -527,7 +533,7 @@ func canaryGate(t *testing.T, root, userRules string) *permission.Gate {
 	for _, s := range fp.Sources() {
 		prot = append(prot, s.Path)
 	}
-	return permission.NewGate(permission.GateOptions{Policy: pol, Workdir: wd, HomeDir: home, Protected: prot})
+	return permission.GateOptions{Policy: pol, Workdir: wd, HomeDir: home, Protected: prot}
 }
 
 // runBash runs line with /bin/bash in the fixture, killing its process
