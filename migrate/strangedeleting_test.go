@@ -4,13 +4,12 @@ package migrate_test
 
 import (
 	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
+	"github.com/lite-agent/lite-agent-go/internal/nonregular"
 	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -25,29 +24,9 @@ import (
 // leftovers of no session; it was ErrSymlink or ErrUnrecognized without.
 // Nothing is written, and the link is not followed nor the pipe opened.
 func TestMigrationRefusesAStrangeSetAsideLog(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		typ  fs.FileMode
-		make func(t *testing.T, path string)
-	}{
-		{"directory", fs.ModeDir, func(t *testing.T, path string) {
-			if err := os.Mkdir(path, 0o700); err != nil {
-				t.Fatal(err)
-			}
-		}},
-		{"symlink", fs.ModeSymlink, func(t *testing.T, path string) {
-			if err := os.Symlink(filepath.Join(t.TempDir(), "elsewhere"), path); err != nil {
-				t.Fatal(err)
-			}
-		}},
-		{"named pipe", fs.ModeNamedPipe, func(t *testing.T, path string) {
-			if err := syscall.Mkfifo(path, 0o600); err != nil {
-				t.Fatal(err)
-			}
-		}},
-	} {
+	for _, tc := range nonregular.Kinds() {
 		for _, skip := range []bool{false, true} {
-			name := tc.name
+			name := tc.Name
 			if skip {
 				name += ", skipping unreadable"
 			}
@@ -57,7 +36,7 @@ func TestMigrationRefusesAStrangeSetAsideLog(t *testing.T) {
 				if err := os.Remove(log); err != nil {
 					t.Fatal(err)
 				}
-				tc.make(t, log+".deleting")
+				tc.Make(t, log+".deleting")
 				dstHome := t.TempDir()
 				_, err := migrate.Run(t.Context(), migrate.Options{
 					From:           migrate.Endpoint{Workdir: workdir, Storage: src.opts},
@@ -65,8 +44,8 @@ func TestMigrationRefusesAStrangeSetAsideLog(t *testing.T) {
 					SkipUnreadable: skip,
 				})
 				var de *session.DeletingError
-				if !errors.As(err, &de) || de.SessionID != "s1" || de.Type != tc.typ || !strings.Contains(err.Error(), "by hand") {
-					t.Fatalf("Run = %v; want s1's *session.DeletingError of type %v saying to remove it by hand", err, tc.typ)
+				if !errors.As(err, &de) || de.SessionID != "s1" || de.Type != tc.Type || !strings.Contains(err.Error(), "by hand") {
+					t.Fatalf("Run = %v; want s1's *session.DeletingError of type %v saying to remove it by hand", err, tc.Type)
 				}
 				oneLine(t, err)
 				if left := files(t, dstHome); len(left) != 0 {

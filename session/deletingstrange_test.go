@@ -8,9 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
+	"github.com/lite-agent/lite-agent-go/internal/nonregular"
 	"github.com/lite-agent/lite-agent-go/session"
 )
 
@@ -22,55 +22,27 @@ import (
 // nothing (a directory was a bare rename error before, a symlink or pipe
 // was replaced or removed), and nothing follows the link or opens the pipe.
 func TestAStrangeSetAsideLogIsRefusedAndLeftAlone(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		make func(t *testing.T, path string)
-		typ  fs.FileMode
-		word string
-	}{
-		{"directory", func(t *testing.T, path string) {
-			if err := os.Mkdir(path, 0o700); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(path, "keep"), []byte("mine"), 0o600); err != nil {
-				t.Fatal(err)
-			}
-		}, fs.ModeDir, "a directory"},
-		{"empty directory", func(t *testing.T, path string) {
-			if err := os.Mkdir(path, 0o700); err != nil {
-				t.Fatal(err)
-			}
-		}, fs.ModeDir, "a directory"},
-		{"symlink", func(t *testing.T, path string) {
-			target := filepath.Join(t.TempDir(), "target")
-			if err := os.WriteFile(target, []byte("target"), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Symlink(target, path); err != nil {
-				t.Fatal(err)
-			}
-		}, fs.ModeSymlink, "a symlink"},
-		{"named pipe", func(t *testing.T, path string) {
-			if err := syscall.Mkfifo(path, 0o600); err != nil {
-				t.Fatal(err)
-			}
-		}, fs.ModeNamedPipe, "a named pipe"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
+	kinds := append(nonregular.Kinds(), nonregular.Kind{Name: "empty directory", Word: "a directory", Type: fs.ModeDir, Make: func(t testing.TB, path string) {
+		if err := os.Mkdir(path, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}})
+	for _, tc := range kinds {
+		t.Run(tc.Name, func(t *testing.T) {
 			ctx := t.Context()
 			dir := t.TempDir()
 			cp := newCP(t, dir, session.FileOptions{})
 			appendTexts(t, cp, "d", "one")
 			set, _ := cp.DeletingPath("d")
-			tc.make(t, set)
+			tc.Make(t, set)
 			check := func(what string, err error) {
 				t.Helper()
 				var de *session.DeletingError
-				if !errors.As(err, &de) || de.SessionID != "d" || de.File != set || de.Type != tc.typ {
-					t.Fatalf("%s = %v; want a *DeletingError for d at %s of type %v", what, err, set, tc.typ)
+				if !errors.As(err, &de) || de.SessionID != "d" || de.File != set || de.Type != tc.Type {
+					t.Fatalf("%s = %v; want a *DeletingError for d at %s of type %v", what, err, set, tc.Type)
 				}
-				if !errors.Is(err, session.ErrDeleting) || !strings.Contains(err.Error(), tc.word) || !strings.Contains(err.Error(), "by hand") {
-					t.Errorf("%s: %q does not say it is %s to remove by hand", what, err, tc.word)
+				if !errors.Is(err, session.ErrDeleting) || !strings.Contains(err.Error(), tc.Word) || !strings.Contains(err.Error(), "by hand") {
+					t.Errorf("%s: %q does not say it is %s to remove by hand", what, err, tc.Word)
 				}
 			}
 			before := noOpenSnapshot(t, dir)

@@ -7,8 +7,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
+
+	"github.com/lite-agent/lite-agent-go/internal/nonregular"
 )
 
 // Something other than a regular file at the name a delete sets a log
@@ -19,47 +20,21 @@ import (
 // before removing anything (it removed the session's task list and archive,
 // then failed on the directory, or removed the link or pipe).
 func TestAStrangeSetAsideLogIsLeftToTheUser(t *testing.T) {
-	for _, tc := range []struct {
-		name, word string
-		make       func(t *testing.T, path string)
-	}{
-		{"directory", "a directory", func(t *testing.T, path string) {
-			if err := os.Mkdir(path, 0o700); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(path, "mine"), []byte("mine"), 0o600); err != nil {
-				t.Fatal(err)
-			}
-		}},
-		{"symlink", "a symlink", func(t *testing.T, path string) {
-			target := filepath.Join(t.TempDir(), "target")
-			if err := os.WriteFile(target, []byte("target"), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Symlink(target, path); err != nil {
-				t.Fatal(err)
-			}
-		}},
-		{"named pipe", "a named pipe", func(t *testing.T, path string) {
-			if err := syscall.Mkfifo(path, 0o600); err != nil {
-				t.Fatal(err)
-			}
-		}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
+	for _, tc := range nonregular.Kinds() {
+		t.Run(tc.Name, func(t *testing.T) {
 			isolateEnv(t)
 			home, p := referenceHome(t)
 			log := filepath.Join(p.SessionsDir, "s1.jsonl")
 			if err := os.Remove(log); err != nil {
 				t.Fatal(err)
 			}
-			tc.make(t, log+".deleting")
+			tc.Make(t, log+".deleting")
 			before := paths(t, p.ProjectDir())
 			base := []string{"--home", home, "--workdir", "/srv/app"}
 			saysByHand := func(what, out string) {
 				t.Helper()
-				if !strings.Contains(out, "session s1 is being deleted") || !strings.Contains(out, tc.word) || !strings.Contains(out, "by hand") {
-					t.Errorf("%s: %q does not say s1's %s is to be removed by hand", what, out, tc.word)
+				if !strings.Contains(out, "session s1 is being deleted") || !strings.Contains(out, tc.Word) || !strings.Contains(out, "by hand") {
+					t.Errorf("%s: %q does not say s1's %s is to be removed by hand", what, out, tc.Word)
 				}
 			}
 
