@@ -172,6 +172,23 @@ var stateTools = sync.OnceValue(func() map[string]map[string][]string {
 			"env": {"info", "list"}, "export": nil, "search": nil, "about": nil, "list": nil, "init": nil,
 			"new": nil, "publish": nil, "cache": {"list"}, "source": nil, "debug": nil, "config": nil,
 			"run": nil}),
+		// Python tools that install into the python that runs them, or
+		// into the user's data directories (easy_install is among
+		// opaqueCommands): spacy download by running pip, ipykernel install and jupyter's
+		// kernelspec, labextension and nbextension install into the
+		// environment's share directory or with --user into the home,
+		// jupyter trust writes the home's signature database, and
+		// playwright install-deps (or install --with-deps) runs the
+		// system's package manager.
+		"spacy": with(map[string][]string{"info": nil, "validate": nil, "convert": nil, "train": nil,
+			"pretrain": nil, "evaluate": nil, "debug": nil, "init": nil, "assemble": nil, "package": nil,
+			"apply": nil, "benchmark": nil, "find-threshold": nil, "project": nil}),
+		"ipykernel": with(map[string][]string{}),
+		"jupyter": with(map[string][]string{"nbconvert": nil, "execute": nil, "--paths": nil, "--data-dir": nil,
+			"--config-dir": nil, "--runtime-dir": nil, "kernelspec": {"list"}, "labextension": {"list"},
+			"nbextension": {"list"}, "serverextension": {"list"}, "server": {"list"}, "troubleshoot": nil}),
+		"playwright": with(map[string][]string{"codegen": nil, "show-trace": nil, "test": nil, "screenshot": nil,
+			"pdf": nil, "open": nil}),
 		// Local clusters: they create containers or virtual machines,
 		// and write ~/.kube/config, ~/.minikube and the like.
 		"minikube": with(map[string][]string{"status": nil, "ip": nil, "profile": {"list"}, "addons": {"list"},

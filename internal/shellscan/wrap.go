@@ -293,6 +293,10 @@ var opaqueCommands = sync.OnceValue(func() map[string]string {
 		"split": "writes files whose names it builds", "csplit": "writes files whose names it builds",
 		"patch": "writes files named in its input",
 		"jobs":  "-x runs a command",
+		// setuptools' old installer, as pip install into the python that
+		// runs it (python3 -m easy_install: easy-install).
+		"easy_install": "installs packages into the environment of its python, which may lie outside the workdir",
+		"easy-install": "installs packages into the environment of its python, which may lie outside the workdir",
 	}
 	for _, n := range []string{"strace", "ltrace", "script", "unshare", "setpriv", "prlimit", "nsenter",
 		"firejail", "bwrap", "systemd-run", "flatpak-spawn", "fakeroot", "fakechroot", "proot", "faketime",

@@ -1,0 +1,32 @@
+package shellscan
+
+import "testing"
+
+// Python tools that install packages into the python that runs them or
+// write the user's data directories, under their own names and through
+// python -m, are opaque like pip outside a virtual environment of the
+// workdir: easy_install, spacy download (which runs pip), ipykernel
+// install, jupyter kernelspec/labextension install and jupyter trust, and
+// playwright install-deps. Their other subcommands stay allowed.
+func TestPythonToolsThatInstallAreOpaque(t *testing.T) {
+	for _, line := range []string{
+		`easy_install requests`, `python3 -m easy_install requests`, `easy_install-3.11 x`,
+		`python3 -m spacy download en_core_web_sm`, `spacy download en_core_web_sm`,
+		`python3 -m ipykernel install --user`, `ipykernel install --user --name x`,
+		`jupyter kernelspec install --user ./k`, `jupyter labextension install x`, `jupyter trust nb.ipynb`,
+		`jupyter nbextension enable x`, `playwright install-deps`, `playwright install --with-deps`,
+		`python3 -m playwright install chromium`,
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+	for _, line := range []string{
+		`python3 -m spacy info`, `spacy train config.cfg --output ./out`, `jupyter nbconvert --to html nb.ipynb`,
+		`jupyter kernelspec list`, `jupyter --paths`, `playwright codegen`, `python3 -m spacy --help`,
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
+			t.Errorf("%q is opaque: %q", line, a.reasons)
+		}
+	}
+}
