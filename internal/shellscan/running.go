@@ -71,6 +71,9 @@ var runningTools = sync.OnceValue(func() map[string]runSpec {
 		"kill": custom(runProcs), "pkill": always(runProcs), "killall": always(runProcs),
 		"killall5": always(runProcs), "skill": always(runProcs), "snice": always(runProcs),
 		"xkill": always(runProcs), "renice": always(runProcs), "fuser": custom(runProcs),
+		// fkill (npm's fkill-cli) kills by name, kill-port and killport
+		// whatever listens on a port, as pkill and fuser -k do.
+		"fkill": always(runProcs), "kill-port": always(runProcs), "killport": always(runProcs),
 		// Services and schedules (systemctl and crontab only show state
 		// so; at, batch, service, tmux and screen are opaque anyway).
 		"systemctl": verb(runService, "", "status", "show", "cat", "list-units", "list-unit-files", "list-timers",
@@ -106,7 +109,7 @@ var runningTools = sync.OnceValue(func() map[string]runSpec {
 		"iptables": ipt, "ip6tables": ipt, "iptables-legacy": ipt, "ip6tables-legacy": ipt, "iptables-nft": ipt,
 		"ip6tables-nft": ipt, "ebtables": ipt, "arptables": ipt,
 		"iptables-restore": always(runSystem), "ip6tables-restore": always(runSystem),
-		"nft":      first(runSystem, "list", "describe", "monitor", "-v", "--version", "-h", "--help"),
+		"nft":      custom(runSystem),
 		"ufw":      first(runSystem, "status", "show", "version", "--version", "help", "--help"),
 		"dmesg":    custom(runSystem),
 		"log":      first(runSystem, "show", "stream", "stats", "help"),
@@ -123,7 +126,7 @@ var runningTools = sync.OnceValue(func() map[string]runSpec {
 		"dconf":        first(runDesktop, "read", "list", "dump", "watch", "help", "--version", "--help"),
 		"xdg-settings": first(runDesktop, "get", "check", "--list", "--help", "--version", "--manual"),
 		"xdg-mime":     first(runDesktop, "query", "--help", "--version", "--manual"),
-		"xdotool":      first(runDesktop, "version", "help", "--version", "--help", "-v", "-h"),
+		"xdotool":      all(runDesktop, "version", "help", "--version", "--help", "-v", "-h"),
 		"ydotool":      always(runDesktop), "wtype": always(runDesktop), "dotool": always(runDesktop),
 		"xte": always(runDesktop), "cliclick": always(runDesktop),
 		"pactl": first(runDesktop, "list", "info", "stat", "get-default-sink", "get-default-source",
@@ -177,7 +180,7 @@ var runningTools = sync.OnceValue(func() map[string]runSpec {
 		"networkctl": first(runSystem, "", "list", "status", "lldp", "label", "help"),
 		"zfs": first(runSystem, "", "list", "get", "holds", "userspace", "groupspace", "projectspace", "diff",
 			"version", "help"),
-		"zpool":      first(runSystem, "", "list", "status", "iostat", "get", "history", "events", "version", "help"),
+		"zpool":      custom(runSystem),
 		"cryptsetup": first(runSystem, "status", "isLuks", "luksDump", "benchmark", "--version", "--help"),
 		"udisksctl":  first(runSystem, "status", "info", "dump", "monitor", "help", "--version"),
 		"tc":         custom(runSystem), "bridge": custom(runSystem),
@@ -212,7 +215,7 @@ var runningTools = sync.OnceValue(func() map[string]runSpec {
 			"list_exchanges", "list_bindings", "list_connections", "list_channels", "list_consumers", "list_users",
 			"list_vhosts", "list_permissions", "list_policies", "node_health_check", "version", "help"),
 		"rc-service": custom(runService), "sv": first(runService, "status", "s"),
-		"rc-update":   first(runService, "", "show", "-v", "--verbose"),
+		"rc-update":   custom(runService),
 		"chkconfig":   first(runService, "", "--list"),
 		"initctl":     first(runService, "list", "status", "version", "show-config", "check-config", "help"),
 		"update-rc.d": always(runService),
@@ -460,7 +463,8 @@ func runningCustom(name string, args []word, guess bool) bool {
 			}
 		}
 		return true
-	case "hostname", "tc", "bridge", "ethtool", "xfconf-query", "swaymsg", "i3-msg", "mysqladmin", "rc-service":
+	case "hostname", "tc", "bridge", "ethtool", "xfconf-query", "swaymsg", "i3-msg", "mysqladmin", "rc-service",
+		"nft", "zpool", "rc-update":
 		return runningMore(name, args)
 	case "wmctrl":
 		// -l, -d, -m list; -c closes, -k, -s and the others change.
@@ -576,7 +580,12 @@ func sysctlReads(args []word) bool {
 		t := args[i].text
 		switch {
 		case t == "-r" || t == "--pattern":
-			i++ // the pattern
+			// The pattern: NetBSD's -r is raw output and takes none,
+			// so a name=value after it is set there.
+			i++
+			if i < len(args) && strings.Contains(args[i].text, "=") {
+				return false
+			}
 		case strings.HasPrefix(t, "--"):
 			if !contains([]string{"--all", "--values", "--names", "--binary", "--ignore", "--quiet", "--help",
 				"--version", "--deprecated"}, t) {
@@ -588,7 +597,10 @@ func sysctlReads(args []word) bool {
 			for k := 1; k < len(t); k++ {
 				if t[k] == 'r' {
 					if k == len(t)-1 {
-						i++ // the pattern is the next word
+						i++ // the pattern is the next word, as above
+						if i < len(args) && strings.Contains(args[i].text, "=") {
+							return false
+						}
 					}
 					break
 				}

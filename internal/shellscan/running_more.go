@@ -72,6 +72,51 @@ func runningMore(name string, args []word) bool {
 			}
 		}
 		return true
+	case "nft":
+		// nft joins its words into one text and runs every command of
+		// it: list ruleset \; flush ruleset flushes. A later option may
+		// be taken too (-f FILE, -i), as getopt permutes.
+		if len(args) == 1 && contains([]string{"-v", "--version", "-h", "--help"}, args[0].text) {
+			return true
+		}
+		if len(args) == 0 || !contains([]string{"list", "describe", "monitor"}, args[0].text) {
+			return false
+		}
+		for _, a := range args[1:] {
+			if strings.ContainsAny(a.text, ";\n") || strings.HasPrefix(a.text, "-") {
+				return false
+			}
+		}
+		return true
+	case "zpool":
+		// zpool events -c clears the event log.
+		if len(args) > 0 && args[0].text == "events" {
+			for _, a := range args[1:] {
+				if a.text == "--" {
+					break
+				}
+				if strings.HasPrefix(a.text, "-") && strings.ContainsRune(a.text, 'c') {
+					return false
+				}
+			}
+		}
+		return len(args) == 0 || contains([]string{"list", "status", "iostat", "get", "history", "events", "version",
+			"help"}, args[0].text)
+	case "rc-update":
+		// rc-update [-v] [show …] shows; add, del and -u (--update),
+		// wherever getopt finds it, change the runlevels or the
+		// dependency cache.
+		var ops []string
+		for _, a := range args {
+			switch {
+			case a.text == "-v" || a.text == "--verbose":
+			case strings.HasPrefix(a.text, "-"):
+				return false
+			default:
+				ops = append(ops, a.text)
+			}
+		}
+		return len(ops) == 0 || ops[0] == "show"
 	case "swaymsg", "i3-msg":
 		// -t get_… asks; any command (exec, exit, kill) is run.
 		get := false
