@@ -195,6 +195,31 @@ var runningTools = sync.OnceValue(func() map[string]runSpec {
 			"devices", "version", "layers", "binds", "getoption", "cursorpos", "splash", "systeminfo", "instances",
 			"layouts", "animations", "globalshortcuts"),
 		"bspc": first(runDesktop, "query", "subscribe"),
+		// Terminals driven from outside (kitty @ send-text types into
+		// another window); kitty and wezterm that only start a terminal
+		// are left to the words they run.
+		"kitty": custom(runDesktop), "kitten": custom(runDesktop), "wezterm": custom(runDesktop),
+		// More of systemd and of the machine's settings: DNS, the boot
+		// loader, home areas, devices, power profiles, CPU frequency,
+		// the GPU (nvidia-smi -r resets it under the user's programs),
+		// mounts, system extensions and the console.
+		"systemd-resolve": custom(runSystem),
+		"bootctl":         verb(runSystem, "", "status", "list", "is-installed", "help"),
+		"homectl":         verb(runSystem, "", "list", "inspect", "help"),
+		"portablectl":     verb(runSystem, "", "list", "inspect", "is-attached", "help"),
+		"systemd-sysext":  verb(runSystem, "", "status", "list", "help"),
+		"systemd-confext": verb(runSystem, "", "status", "list", "help"),
+		"udevadm":         first(runSystem, "info", "monitor", "settle", "--version", "-V", "--help", "-h"),
+		"powerprofilesctl": first(runSystem, "", "get", "list", "list-holds", "list-actions", "version",
+			"--help", "-h", "--version"),
+		"tuned-adm": first(runSystem, "list", "active", "recommend", "verify", "--help", "-h", "--version", "-v"),
+		"cpupower": first(runSystem, "frequency-info", "idle-info", "info", "monitor", "help", "--help", "-h",
+			"--version", "-v"),
+		"nvidia-smi":     custom(runSystem),
+		"systemd-mount":  first(runSystem, "--list"),
+		"systemd-umount": always(runSystem),
+		"setleds":        first(runSystem, ""),
+		"setterm":        always(runSystem), "kbdrate": always(runSystem), "deallocvt": always(runSystem),
 		// Servers and service managers: stopping a database or a web
 		// server, flushing a cache server, removing the shared memory
 		// a running server uses.
@@ -464,7 +489,7 @@ func runningCustom(name string, args []word, guess bool) bool {
 		}
 		return true
 	case "hostname", "tc", "bridge", "ethtool", "xfconf-query", "swaymsg", "i3-msg", "mysqladmin", "rc-service",
-		"nft", "zpool", "rc-update":
+		"nft", "zpool", "rc-update", "kitty", "kitten", "wezterm", "systemd-resolve", "nvidia-smi":
 		return runningMore(name, args)
 	case "wmctrl":
 		// -l, -d, -m list; -c closes, -k, -s and the others change.

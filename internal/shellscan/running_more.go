@@ -117,6 +117,57 @@ func runningMore(name string, args []word) bool {
 			}
 		}
 		return len(ops) == 0 || ops[0] == "show"
+	case "kitty", "kitten":
+		// kitty @ CMD (kitty +kitten @, kitten @) drives the user's
+		// kitty windows: send-text types into them, launch runs a
+		// program. Only ls, get-text and get-colors, right after @, read.
+		for i, a := range args {
+			if a.text == "@" || strings.HasPrefix(a.text, "@") {
+				return a.text == "@" && i+1 < len(args) && contains([]string{"ls", "get-text", "get-colors"}, args[i+1].text)
+			}
+		}
+		return true
+	case "wezterm":
+		// wezterm cli CMD drives its panes: send-text types, spawn runs.
+		if len(args) > 0 && args[0].text == "cli" {
+			return len(args) > 1 && contains([]string{"list", "list-clients", "get-text", "get-pane-direction"}, args[1].text)
+		}
+		return true
+	case "systemd-resolve":
+		// The options that set DNS of a link, revert it, flush the
+		// caches or reset the statistics; getopt takes a prefix.
+		for _, a := range args {
+			opt, _, _ := strings.Cut(a.text, "=")
+			if len(opt) < 4 || !strings.HasPrefix(opt, "--") {
+				continue
+			}
+			for _, w := range []string{"--set-dns", "--set-domain", "--set-llmnr", "--set-mdns", "--set-dnsovertls",
+				"--set-dnssec", "--set-nta", "--revert", "--flush-caches", "--reset-statistics",
+				"--reset-server-features"} {
+				if strings.HasPrefix(w, opt) {
+					return false
+				}
+			}
+		}
+		return true
+	case "nvidia-smi":
+		// Queries (-q, -L, --query-gpu=… --format=csv) read; every other
+		// option (-pm, -r, -pl, -c, -ac, -f, which logs to a file) sets
+		// or writes.
+		for i := 0; i < len(args); i++ {
+			t := args[i].text
+			switch {
+			case contains([]string{"-q", "--query", "-L", "--list-gpus", "-x", "--xml-format", "-h", "--help",
+				"--version", "-u", "--unit"}, t):
+			case contains([]string{"-i", "--id", "-d", "--display", "-l", "--loop", "-lms", "--loop-ms"}, t):
+				i++
+			case strings.HasPrefix(t, "--query-") || strings.HasPrefix(t, "--format=") || strings.HasPrefix(t, "--id=") ||
+				strings.HasPrefix(t, "--display=") || strings.HasPrefix(t, "--loop="):
+			default:
+				return false
+			}
+		}
+		return true
 	case "swaymsg", "i3-msg":
 		// -t get_… asks; any command (exec, exit, kill) is run.
 		get := false

@@ -34,3 +34,36 @@ func TestRunningReviewChangesStateBesideShowing(t *testing.T) {
 		}
 	}
 }
+
+// Programs round 47 did not name, of the classes it models: terminals
+// typed into from outside (kitty @ send-text, as tmux send-keys), DNS,
+// boot loader, home areas, devices, power, CPU and GPU settings, mounts,
+// system extensions and the console.
+func TestRunningReviewMorePrograms(t *testing.T) {
+	for _, line := range []string{
+		"kitty @ send-text 'rm -rf ~\\n'", "kitten @ send-text x", "kitty +kitten @ launch sh", "kitty @ --to unix:/x ls",
+		"kitty @", "wezterm cli send-text x", "wezterm cli spawn -- sh", "wezterm cli kill-pane",
+		"systemd-resolve --flush-caches", "systemd-resolve --set-dns=1.1.1.1 --interface=eth0", "systemd-resolve --fl",
+		"bootctl install", "bootctl remove", "homectl deactivate me", "portablectl attach x", "systemd-sysext merge",
+		"udevadm trigger", "udevadm control --reload", "powerprofilesctl set performance", "powerprofilesctl launch sh",
+		"tuned-adm profile x", "cpupower frequency-set -g powersave", "nvidia-smi -pm 1", "nvidia-smi -r",
+		"nvidia-smi --gpu-reset", "nvidia-smi -pl 100", "nvidia-smi -q -f /home/u/.bashrc", "systemd-mount /dev/x /mnt",
+		"systemd-umount /mnt", "setterm -blank 0", "setleds +num", "kbdrate -r 30", "deallocvt",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+	for _, line := range []string{
+		"kitty @ ls", "kitty @ get-text", "kitty --version", "wezterm cli list", "wezterm --version",
+		"systemd-resolve --status", "systemd-resolve example.com", "bootctl", "bootctl status", "homectl list",
+		"portablectl list", "systemd-sysext status", "udevadm info /dev/sda", "udevadm monitor", "powerprofilesctl",
+		"powerprofilesctl get", "tuned-adm active", "cpupower frequency-info", "nvidia-smi", "nvidia-smi -L",
+		"nvidia-smi -q", "nvidia-smi --query-gpu=name,memory.used --format=csv", "nvidia-smi -i 0 -q -d MEMORY",
+		"systemd-mount --list", "setleds",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
+			t.Errorf("%q is opaque: %q", line, a.reasons)
+		}
+	}
+}
