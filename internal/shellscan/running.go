@@ -94,11 +94,9 @@ var runningTools = sync.OnceValue(func() map[string]runSpec {
 			"-u", "--utc", "--localtime", "-l", "--debug", "-D", "--test"),
 		"update-alternatives": alts, "alternatives": alts,
 		"ldconfig": anyOf(runSystem, "-p", "--print-cache", "-V", "--version", "-?", "--help", "--usage"),
-		"modprobe": anyOf(runSystem, "-c", "--showconfig", "--show-config", "-n", "--dry-run", "--show", "-D",
-			"--show-depends", "--show-modversions", "--dump-modversions", "--show-exports", "-R", "--resolve-alias",
-			"-V", "--version", "-h", "--help"),
-		"depmod": anyOf(runSystem, "-n", "--dry-run", "--show", "-V", "--version", "-h", "--help"),
-		"insmod": always(runSystem), "rmmod": always(runSystem), "kexec": always(runSystem),
+		"modprobe": custom(runSystem),
+		"depmod":   anyOf(runSystem, "-n", "--dry-run", "--show", "-V", "--version", "-h", "--help"),
+		"insmod":   always(runSystem), "rmmod": always(runSystem), "kexec": always(runSystem),
 		"swapon": all(runSystem, "", "--show", "-s", "--summary", "--noheadings", "--bytes", "--raw", "-h", "--help",
 			"-V", "--version"),
 		"swapoff": always(runSystem),
@@ -489,7 +487,7 @@ func runningCustom(name string, args []word, guess bool) bool {
 		}
 		return true
 	case "hostname", "tc", "bridge", "ethtool", "xfconf-query", "swaymsg", "i3-msg", "mysqladmin", "rc-service",
-		"nft", "zpool", "rc-update", "kitty", "kitten", "wezterm", "systemd-resolve", "nvidia-smi":
+		"nft", "zpool", "rc-update", "kitty", "kitten", "wezterm", "systemd-resolve", "nvidia-smi", "modprobe":
 		return runningMore(name, args)
 	case "wmctrl":
 		// -l, -d, -m list; -c closes, -k, -s and the others change.

@@ -168,6 +168,26 @@ func runningMore(name string, args []word) bool {
 			}
 		}
 		return true
+	case "modprobe":
+		// An option that only shows (the configuration, dependencies, an
+		// alias resolved) or a dry run. -D and -R choose what loading
+		// prints, not whether -r (--remove) removes, so with a removal
+		// only a dry run or a dump of the configuration counts.
+		dump := []string{"-c", "--showconfig", "--show-config", "-n", "--dry-run", "--show", "--show-modversions",
+			"--dump-modversions", "--show-exports", "-V", "--version", "-h", "--help"}
+		shows, remove := false, false
+		for _, a := range args {
+			t := a.text
+			switch {
+			case contains(dump, t):
+				return true
+			case t == "-D" || t == "--show-depends" || t == "-R" || t == "--resolve-alias":
+				shows = true
+			case strings.HasPrefix(t, "--rem") || strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.ContainsRune(t, 'r'):
+				remove = true
+			}
+		}
+		return shows && !remove
 	case "swaymsg", "i3-msg":
 		// -t get_… asks; any command (exec, exit, kill) is run.
 		get := false

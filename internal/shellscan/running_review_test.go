@@ -18,6 +18,7 @@ func TestRunningReviewChangesStateBesideShowing(t *testing.T) {
 		"sysctl -r kern.hostname=x", "sysctl -ar kern.x=1", "sysctl --pattern x=1 -a",
 		"zpool events -c", "zpool events -vc", "zpool events -v -c",
 		"fkill node", "kill-port 3000", "killport 3000", "npx kill-port 3000",
+		"modprobe -R x -r", "modprobe -D -r x", "modprobe --resolve-alias x --remove", "modprobe -D -rv x",
 	} {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
 			t.Errorf("%q is not opaque", line)
@@ -28,6 +29,7 @@ func TestRunningReviewChangesStateBesideShowing(t *testing.T) {
 		"nft --help", "xdotool version", "xdotool help", "xdotool --version", "rc-update", "rc-update show",
 		"rc-update -v", "rc-update -v show", "rc-update --verbose show default", "rc-update show -v", "sysctl -r net -a",
 		"sysctl -ar net", "sysctl --pattern net -a", "zpool events", "zpool events -v", "zpool status -x",
+		"modprobe -D x", "modprobe -R x", "modprobe -n -r x", "modprobe -c", "modprobe -r -c",
 	} {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
 			t.Errorf("%q is opaque: %q", line, a.reasons)
