@@ -222,8 +222,8 @@ var runningTools = sync.OnceValue(func() map[string]runSpec {
 		// server, flushing a cache server, removing the shared memory
 		// a running server uses.
 		"ipcrm":         always(runProcs),
-		"pg_ctl":        anyOf(runService, "status", "--version", "-V", "--help"),
-		"pg_ctlcluster": anyOf(runService, "status", "--help"),
+		"pg_ctl":        custom(runService),
+		"pg_ctlcluster": custom(runService),
 		"mysqladmin":    custom(runService),
 		"redis-cli":     first(runService, "ping", "info", "dbsize", "--version", "-v", "--help"),
 		"mongosh":       always(runService), "mongo": always(runService),
@@ -487,7 +487,8 @@ func runningCustom(name string, args []word, guess bool) bool {
 		}
 		return true
 	case "hostname", "tc", "bridge", "ethtool", "xfconf-query", "swaymsg", "i3-msg", "mysqladmin", "rc-service",
-		"nft", "zpool", "rc-update", "kitty", "kitten", "wezterm", "systemd-resolve", "nvidia-smi", "modprobe":
+		"nft", "zpool", "rc-update", "kitty", "kitten", "wezterm", "systemd-resolve", "nvidia-smi", "modprobe",
+		"pg_ctl", "pg_ctlcluster":
 		return runningMore(name, args)
 	case "wmctrl":
 		// -l, -d, -m list; -c closes, -k, -s and the others change.

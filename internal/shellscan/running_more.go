@@ -168,6 +168,32 @@ func runningMore(name string, args []word) bool {
 			}
 		}
 		return true
+	case "pg_ctl", "pg_ctlcluster":
+		// The operation is the one operand (pg_ctl) or the last
+		// (pg_ctlcluster VERSION CLUSTER ACTION), after the values of
+		// options: status as the value of -D, -l or -o (pg_ctl -D status
+		// stop) is no operation, and stop signals the process the data
+		// directory's postmaster.pid names.
+		if name == "pg_ctl" && len(args) == 1 && contains([]string{"-V", "--version", "-?"}, args[0].text) {
+			return true
+		}
+		values := []string{"-D", "--pgdata", "-e", "-l", "--log", "-m", "--mode", "-N", "-o", "--options", "-p",
+			"-P", "-S", "-t", "--timeout", "-U"}
+		var ops []string
+		for i := 0; i < len(args); i++ {
+			t := args[i].text
+			switch {
+			case contains(values, t):
+				i++
+			case strings.HasPrefix(t, "-"):
+			default:
+				ops = append(ops, t)
+			}
+		}
+		if name == "pg_ctl" {
+			return len(ops) == 1 && ops[0] == "status"
+		}
+		return (len(ops) == 2 || len(ops) == 3) && ops[len(ops)-1] == "status"
 	case "modprobe":
 		// An option that only shows (the configuration, dependencies, an
 		// alias resolved) or a dry run. -D and -R choose what loading

@@ -19,6 +19,9 @@ func TestRunningReviewChangesStateBesideShowing(t *testing.T) {
 		"zpool events -c", "zpool events -vc", "zpool events -v -c",
 		"fkill node", "kill-port 3000", "killport 3000", "npx kill-port 3000",
 		"modprobe -R x -r", "modprobe -D -r x", "modprobe --resolve-alias x --remove", "modprobe -D -rv x",
+		"pg_ctl -D status stop", "pg_ctl -l status -D d start", "pg_ctl -o status -D d restart", "pg_ctl status stop",
+		"pg_ctl --pgdata status kill TERM 1", "pg_ctlcluster 16 status stop", "pg_ctlcluster 16 main stop -o status",
+		"pg_ctlcluster -m status 16 main stop",
 	} {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
 			t.Errorf("%q is not opaque", line)
@@ -30,6 +33,8 @@ func TestRunningReviewChangesStateBesideShowing(t *testing.T) {
 		"rc-update -v", "rc-update -v show", "rc-update --verbose show default", "rc-update show -v", "sysctl -r net -a",
 		"sysctl -ar net", "sysctl --pattern net -a", "zpool events", "zpool events -v", "zpool status -x",
 		"modprobe -D x", "modprobe -R x", "modprobe -n -r x", "modprobe -c", "modprobe -r -c",
+		"pg_ctl status", "pg_ctl -D .pgdata status", "pg_ctl status -D d", "pg_ctl --version", "pg_ctl -V",
+		"pg_ctlcluster 16 main status", "pg_ctlcluster 16/main status",
 	} {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
 			t.Errorf("%q is opaque: %q", line, a.reasons)
