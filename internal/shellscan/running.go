@@ -425,8 +425,12 @@ func runningCustom(name string, args []word, guess bool) bool {
 		}
 		return ops <= 1
 	case "route":
+		// OpenBSD's route exec runs a command in a routing table, and
+		// its nameserver and sourceaddr set the resolver and the source
+		// address.
 		for _, a := range args {
-			if contains([]string{"add", "del", "delete", "flush", "change", "replace"}, a.text) {
+			if contains([]string{"add", "del", "delete", "flush", "change", "replace", "exec", "nameserver",
+				"sourceaddr"}, a.text) {
 				return false
 			}
 		}
