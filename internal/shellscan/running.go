@@ -189,10 +189,8 @@ var runningTools = sync.OnceValue(func() map[string]runSpec {
 		"apt-mark": first(runSystem, "showhold", "showauto", "showmanual", "showinstall", "showremove", "showpurge",
 			"--version", "--help"),
 		"swaymsg": custom(runDesktop), "i3-msg": custom(runDesktop),
-		"hyprctl": first(runDesktop, "monitors", "workspaces", "activeworkspace", "clients", "activewindow",
-			"devices", "version", "layers", "binds", "getoption", "cursorpos", "splash", "systeminfo", "instances",
-			"layouts", "animations", "globalshortcuts"),
-		"bspc": first(runDesktop, "query", "subscribe"),
+		"hyprctl": custom(runDesktop),
+		"bspc":    first(runDesktop, "query", "subscribe"),
 		// Terminals driven from outside (kitty @ send-text types into
 		// another window); kitty and wezterm that only start a terminal
 		// are left to the words they run.
@@ -492,7 +490,7 @@ func runningCustom(name string, args []word, guess bool) bool {
 		return true
 	case "hostname", "tc", "bridge", "ethtool", "xfconf-query", "swaymsg", "i3-msg", "mysqladmin", "rc-service",
 		"nft", "zpool", "rc-update", "kitty", "kitten", "wezterm", "systemd-resolve", "nvidia-smi", "modprobe",
-		"pg_ctl", "pg_ctlcluster":
+		"pg_ctl", "pg_ctlcluster", "hyprctl":
 		return runningMore(name, args)
 	case "wmctrl":
 		// -l, -d, -m list; -c closes, -k, -s and the others change.

@@ -1,6 +1,9 @@
 package shellscan
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // runningMore reports whether the command name args, of the programs of
 // runningTools judged by rules of their own that runningCustom does not
@@ -194,6 +197,16 @@ func runningMore(name string, args []word) bool {
 			return len(ops) == 1 && ops[0] == "status"
 		}
 		return (len(ops) == 2 || len(ops) == 3) && ops[len(ops)-1] == "status"
+	case "hyprctl":
+		// hyprctl takes its options anywhere, and --batch there replaces
+		// what came before it: hyprctl monitors --batch 'dispatch exit'
+		// runs dispatch exit.
+		if slices.ContainsFunc(args, func(a word) bool { return a.text == "--batch" }) {
+			return false
+		}
+		return len(args) > 0 && contains([]string{"monitors", "workspaces", "activeworkspace", "clients",
+			"activewindow", "devices", "version", "layers", "binds", "getoption", "cursorpos", "splash",
+			"systeminfo", "instances", "layouts", "animations", "globalshortcuts"}, args[0].text)
 	case "modprobe":
 		// An option that only shows (the configuration, dependencies, an
 		// alias resolved) or a dry run. -D and -R choose what loading

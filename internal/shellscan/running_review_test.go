@@ -9,8 +9,8 @@ import "testing"
 // its command, NetBSD's sysctl -r is raw output and takes no pattern,
 // zpool events -c clears the event log, fkill and kill-port kill by
 // name or port as pkill and fuser -k do, modprobe -D and -R do not make
-// -r a dry run, pg_ctl's operation is not the value of -D, and OpenBSD's
-// route exec runs a command.
+// -r a dry run, pg_ctl's operation is not the value of -D, OpenBSD's
+// route exec runs a command, and hyprctl --batch anywhere runs its own.
 func TestRunningReviewChangesStateBesideShowing(t *testing.T) {
 	for _, line := range []string{
 		`nft list ruleset \; flush ruleset`, "nft list ruleset ';' add rule inet f c drop",
@@ -24,7 +24,8 @@ func TestRunningReviewChangesStateBesideShowing(t *testing.T) {
 		"pg_ctl -D status stop", "pg_ctl -l status -D d start", "pg_ctl -o status -D d restart", "pg_ctl status stop",
 		"pg_ctl --pgdata status kill TERM 1", "pg_ctlcluster 16 status stop", "pg_ctlcluster 16 main stop -o status",
 		"pg_ctlcluster -m status 16 main stop", "route exec rm -rf /home/u", "route -T 1 exec make",
-		"route nameserver em0 1.1.1.1", "route sourceaddr 1.2.3.4",
+		"route nameserver em0 1.1.1.1", "route sourceaddr 1.2.3.4", "hyprctl monitors --batch 'dispatch exit'",
+		"hyprctl clients --batch keyword x y",
 	} {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
 			t.Errorf("%q is not opaque", line)
@@ -38,7 +39,7 @@ func TestRunningReviewChangesStateBesideShowing(t *testing.T) {
 		"modprobe -D x", "modprobe -R x", "modprobe -n -r x", "modprobe -c", "modprobe -r -c",
 		"pg_ctl status", "pg_ctl -D .pgdata status", "pg_ctl status -D d", "pg_ctl --version", "pg_ctl -V",
 		"pg_ctlcluster 16 main status", "pg_ctlcluster 16/main status", "route -n", "route get default",
-		"route show", "route -n monitor",
+		"route show", "route -n monitor", "hyprctl monitors", "hyprctl clients",
 	} {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
 			t.Errorf("%q is opaque: %q", line, a.reasons)
