@@ -205,7 +205,7 @@ var runningTools = sync.OnceValue(func() map[string]runSpec {
 		"portablectl":     verb(runSystem, "", "list", "inspect", "is-attached", "help"),
 		"systemd-sysext":  verb(runSystem, "", "status", "list", "help"),
 		"systemd-confext": verb(runSystem, "", "status", "list", "help"),
-		"udevadm":         first(runSystem, "info", "monitor", "settle", "--version", "-V", "--help", "-h"),
+		"udevadm":         custom(runSystem),
 		"powerprofilesctl": first(runSystem, "", "get", "list", "list-holds", "list-actions", "version",
 			"--help", "-h", "--version"),
 		"tuned-adm": first(runSystem, "list", "active", "recommend", "verify", "--help", "-h", "--version", "-v"),
@@ -490,7 +490,7 @@ func runningCustom(name string, args []word, guess bool) bool {
 		return true
 	case "hostname", "tc", "bridge", "ethtool", "xfconf-query", "swaymsg", "i3-msg", "mysqladmin", "rc-service",
 		"nft", "zpool", "rc-update", "kitty", "kitten", "wezterm", "systemd-resolve", "nvidia-smi", "modprobe",
-		"pg_ctl", "pg_ctlcluster", "hyprctl":
+		"pg_ctl", "pg_ctlcluster", "hyprctl", "udevadm":
 		return runningMore(name, args)
 	case "wmctrl":
 		// -l, -d, -m list; -c closes, -k, -s and the others change.

@@ -207,6 +207,19 @@ func runningMore(name string, args []word) bool {
 		return len(args) > 0 && contains([]string{"monitors", "workspaces", "activeworkspace", "clients",
 			"activewindow", "devices", "version", "layers", "binds", "getoption", "cursorpos", "splash",
 			"systeminfo", "instances", "layouts", "animations", "globalshortcuts"}, args[0].text)
+	case "udevadm":
+		// info, monitor and settle read or wait; info -c (--cleanup-db)
+		// empties the udev database.
+		if len(args) == 0 || !contains([]string{"info", "monitor", "settle"}, args[0].text) {
+			return false
+		}
+		for _, a := range args[1:] {
+			if a.text == "--cleanup-db" || strings.HasPrefix(a.text, "-") && !strings.HasPrefix(a.text, "--") &&
+				strings.ContainsRune(a.text, 'c') {
+				return false
+			}
+		}
+		return true
 	case "modprobe":
 		// An option that only shows (the configuration, dependencies, an
 		// alias resolved) or a dry run. -D and -R choose what loading

@@ -57,7 +57,7 @@ func TestRunningReviewMorePrograms(t *testing.T) {
 		"kitty @", "wezterm cli send-text x", "wezterm cli spawn -- sh", "wezterm cli kill-pane",
 		"systemd-resolve --flush-caches", "systemd-resolve --set-dns=1.1.1.1 --interface=eth0", "systemd-resolve --fl",
 		"bootctl install", "bootctl remove", "homectl deactivate me", "portablectl attach x", "systemd-sysext merge",
-		"udevadm trigger", "udevadm control --reload", "powerprofilesctl set performance", "powerprofilesctl launch sh",
+		"udevadm trigger", "udevadm control --reload", "udevadm info --cleanup-db", "udevadm info -c", "powerprofilesctl set performance", "powerprofilesctl launch sh",
 		"tuned-adm profile x", "cpupower frequency-set -g powersave", "nvidia-smi -pm 1", "nvidia-smi -r",
 		"nvidia-smi --gpu-reset", "nvidia-smi -pl 100", "nvidia-smi -q -f /home/u/.bashrc", "systemd-mount /dev/x /mnt",
 		"systemd-umount /mnt", "setterm -blank 0", "setleds +num", "kbdrate -r 30", "deallocvt",
