@@ -71,6 +71,9 @@ var runningTools = sync.OnceValue(func() map[string]runSpec {
 		"kill": custom(runProcs), "pkill": always(runProcs), "killall": always(runProcs),
 		"killall5": always(runProcs), "skill": always(runProcs), "snice": always(runProcs),
 		"xkill": always(runProcs), "renice": always(runProcs), "fuser": custom(runProcs),
+		// fkill (npm's fkill-cli) kills by name, kill-port and killport
+		// whatever listens on a port, as pkill and fuser -k do.
+		"fkill": always(runProcs), "kill-port": always(runProcs), "killport": always(runProcs),
 		// Services and schedules (systemctl and crontab only show state
 		// so; at, batch, service, tmux and screen are opaque anyway).
 		"systemctl": verb(runService, "", "status", "show", "cat", "list-units", "list-unit-files", "list-timers",
@@ -91,11 +94,9 @@ var runningTools = sync.OnceValue(func() map[string]runSpec {
 			"-u", "--utc", "--localtime", "-l", "--debug", "-D", "--test"),
 		"update-alternatives": alts, "alternatives": alts,
 		"ldconfig": anyOf(runSystem, "-p", "--print-cache", "-V", "--version", "-?", "--help", "--usage"),
-		"modprobe": anyOf(runSystem, "-c", "--showconfig", "--show-config", "-n", "--dry-run", "--show", "-D",
-			"--show-depends", "--show-modversions", "--dump-modversions", "--show-exports", "-R", "--resolve-alias",
-			"-V", "--version", "-h", "--help"),
-		"depmod": anyOf(runSystem, "-n", "--dry-run", "--show", "-V", "--version", "-h", "--help"),
-		"insmod": always(runSystem), "rmmod": always(runSystem), "kexec": always(runSystem),
+		"modprobe": custom(runSystem),
+		"depmod":   anyOf(runSystem, "-n", "--dry-run", "--show", "-V", "--version", "-h", "--help"),
+		"insmod":   always(runSystem), "rmmod": always(runSystem), "kexec": always(runSystem),
 		"swapon": all(runSystem, "", "--show", "-s", "--summary", "--noheadings", "--bytes", "--raw", "-h", "--help",
 			"-V", "--version"),
 		"swapoff": always(runSystem),
@@ -106,7 +107,7 @@ var runningTools = sync.OnceValue(func() map[string]runSpec {
 		"iptables": ipt, "ip6tables": ipt, "iptables-legacy": ipt, "ip6tables-legacy": ipt, "iptables-nft": ipt,
 		"ip6tables-nft": ipt, "ebtables": ipt, "arptables": ipt,
 		"iptables-restore": always(runSystem), "ip6tables-restore": always(runSystem),
-		"nft":      first(runSystem, "list", "describe", "monitor", "-v", "--version", "-h", "--help"),
+		"nft":      custom(runSystem),
 		"ufw":      first(runSystem, "status", "show", "version", "--version", "help", "--help"),
 		"dmesg":    custom(runSystem),
 		"log":      first(runSystem, "show", "stream", "stats", "help"),
@@ -123,7 +124,7 @@ var runningTools = sync.OnceValue(func() map[string]runSpec {
 		"dconf":        first(runDesktop, "read", "list", "dump", "watch", "help", "--version", "--help"),
 		"xdg-settings": first(runDesktop, "get", "check", "--list", "--help", "--version", "--manual"),
 		"xdg-mime":     first(runDesktop, "query", "--help", "--version", "--manual"),
-		"xdotool":      first(runDesktop, "version", "help", "--version", "--help", "-v", "-h"),
+		"xdotool":      all(runDesktop, "version", "help", "--version", "--help", "-v", "-h"),
 		"ydotool":      always(runDesktop), "wtype": always(runDesktop), "dotool": always(runDesktop),
 		"xte": always(runDesktop), "cliclick": always(runDesktop),
 		"pactl": first(runDesktop, "list", "info", "stat", "get-default-sink", "get-default-source",
@@ -177,7 +178,7 @@ var runningTools = sync.OnceValue(func() map[string]runSpec {
 		"networkctl": first(runSystem, "", "list", "status", "lldp", "label", "help"),
 		"zfs": first(runSystem, "", "list", "get", "holds", "userspace", "groupspace", "projectspace", "diff",
 			"version", "help"),
-		"zpool":      first(runSystem, "", "list", "status", "iostat", "get", "history", "events", "version", "help"),
+		"zpool":      custom(runSystem),
 		"cryptsetup": first(runSystem, "status", "isLuks", "luksDump", "benchmark", "--version", "--help"),
 		"udisksctl":  first(runSystem, "status", "info", "dump", "monitor", "help", "--version"),
 		"tc":         custom(runSystem), "bridge": custom(runSystem),
@@ -188,16 +189,39 @@ var runningTools = sync.OnceValue(func() map[string]runSpec {
 		"apt-mark": first(runSystem, "showhold", "showauto", "showmanual", "showinstall", "showremove", "showpurge",
 			"--version", "--help"),
 		"swaymsg": custom(runDesktop), "i3-msg": custom(runDesktop),
-		"hyprctl": first(runDesktop, "monitors", "workspaces", "activeworkspace", "clients", "activewindow",
-			"devices", "version", "layers", "binds", "getoption", "cursorpos", "splash", "systeminfo", "instances",
-			"layouts", "animations", "globalshortcuts"),
-		"bspc": first(runDesktop, "query", "subscribe"),
+		"hyprctl": custom(runDesktop),
+		"bspc":    first(runDesktop, "query", "subscribe"),
+		// Terminals driven from outside (kitty @ send-text types into
+		// another window); kitty and wezterm that only start a terminal
+		// are left to the words they run.
+		"kitty": custom(runDesktop), "kitten": custom(runDesktop), "wezterm": custom(runDesktop),
+		// More of systemd and of the machine's settings: DNS, the boot
+		// loader, home areas, devices, power profiles, CPU frequency,
+		// the GPU (nvidia-smi -r resets it under the user's programs),
+		// mounts, system extensions and the console.
+		"systemd-resolve": custom(runSystem),
+		"bootctl":         verb(runSystem, "", "status", "list", "is-installed", "help"),
+		"homectl":         verb(runSystem, "", "list", "inspect", "help"),
+		"portablectl":     verb(runSystem, "", "list", "inspect", "is-attached", "help"),
+		"systemd-sysext":  verb(runSystem, "", "status", "list", "help"),
+		"systemd-confext": verb(runSystem, "", "status", "list", "help"),
+		"udevadm":         custom(runSystem),
+		"powerprofilesctl": first(runSystem, "", "get", "list", "list-holds", "list-actions", "version",
+			"--help", "-h", "--version"),
+		"tuned-adm": first(runSystem, "list", "active", "recommend", "verify", "--help", "-h", "--version", "-v"),
+		"cpupower": first(runSystem, "frequency-info", "idle-info", "info", "monitor", "help", "--help", "-h",
+			"--version", "-v"),
+		"nvidia-smi":     custom(runSystem),
+		"systemd-mount":  first(runSystem, "--list"),
+		"systemd-umount": always(runSystem),
+		"setleds":        first(runSystem, ""),
+		"setterm":        always(runSystem), "kbdrate": always(runSystem), "deallocvt": always(runSystem),
 		// Servers and service managers: stopping a database or a web
 		// server, flushing a cache server, removing the shared memory
 		// a running server uses.
 		"ipcrm":         always(runProcs),
-		"pg_ctl":        anyOf(runService, "status", "--version", "-V", "--help"),
-		"pg_ctlcluster": anyOf(runService, "status", "--help"),
+		"pg_ctl":        custom(runService),
+		"pg_ctlcluster": custom(runService),
 		"mysqladmin":    custom(runService),
 		"redis-cli":     first(runService, "ping", "info", "dbsize", "--version", "-v", "--help"),
 		"mongosh":       always(runService), "mongo": always(runService),
@@ -212,7 +236,7 @@ var runningTools = sync.OnceValue(func() map[string]runSpec {
 			"list_exchanges", "list_bindings", "list_connections", "list_channels", "list_consumers", "list_users",
 			"list_vhosts", "list_permissions", "list_policies", "node_health_check", "version", "help"),
 		"rc-service": custom(runService), "sv": first(runService, "status", "s"),
-		"rc-update":   first(runService, "", "show", "-v", "--verbose"),
+		"rc-update":   custom(runService),
 		"chkconfig":   first(runService, "", "--list"),
 		"initctl":     first(runService, "list", "status", "version", "show-config", "check-config", "help"),
 		"update-rc.d": always(runService),
@@ -399,8 +423,12 @@ func runningCustom(name string, args []word, guess bool) bool {
 		}
 		return ops <= 1
 	case "route":
+		// OpenBSD's route exec runs a command in a routing table, and
+		// its nameserver and sourceaddr set the resolver and the source
+		// address.
 		for _, a := range args {
-			if contains([]string{"add", "del", "delete", "flush", "change", "replace"}, a.text) {
+			if contains([]string{"add", "del", "delete", "flush", "change", "replace", "exec", "nameserver",
+				"sourceaddr"}, a.text) {
 				return false
 			}
 		}
@@ -460,7 +488,9 @@ func runningCustom(name string, args []word, guess bool) bool {
 			}
 		}
 		return true
-	case "hostname", "tc", "bridge", "ethtool", "xfconf-query", "swaymsg", "i3-msg", "mysqladmin", "rc-service":
+	case "hostname", "tc", "bridge", "ethtool", "xfconf-query", "swaymsg", "i3-msg", "mysqladmin", "rc-service",
+		"nft", "zpool", "rc-update", "kitty", "kitten", "wezterm", "systemd-resolve", "nvidia-smi", "modprobe",
+		"pg_ctl", "pg_ctlcluster", "hyprctl", "udevadm":
 		return runningMore(name, args)
 	case "wmctrl":
 		// -l, -d, -m list; -c closes, -k, -s and the others change.
@@ -576,7 +606,12 @@ func sysctlReads(args []word) bool {
 		t := args[i].text
 		switch {
 		case t == "-r" || t == "--pattern":
-			i++ // the pattern
+			// The pattern: NetBSD's -r is raw output and takes none,
+			// so a name=value after it is set there.
+			i++
+			if i < len(args) && strings.Contains(args[i].text, "=") {
+				return false
+			}
 		case strings.HasPrefix(t, "--"):
 			if !contains([]string{"--all", "--values", "--names", "--binary", "--ignore", "--quiet", "--help",
 				"--version", "--deprecated"}, t) {
@@ -588,7 +623,10 @@ func sysctlReads(args []word) bool {
 			for k := 1; k < len(t); k++ {
 				if t[k] == 'r' {
 					if k == len(t)-1 {
-						i++ // the pattern is the next word
+						i++ // the pattern is the next word, as above
+						if i < len(args) && strings.Contains(args[i].text, "=") {
+							return false
+						}
 					}
 					break
 				}

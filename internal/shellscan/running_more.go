@@ -1,6 +1,9 @@
 package shellscan
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // runningMore reports whether the command name args, of the programs of
 // runningTools judged by rules of their own that runningCustom does not
@@ -72,6 +75,171 @@ func runningMore(name string, args []word) bool {
 			}
 		}
 		return true
+	case "nft":
+		// nft joins its words into one text and runs every command of
+		// it: list ruleset \; flush ruleset flushes. A later option may
+		// be taken too (-f FILE, -i), as getopt permutes.
+		if len(args) == 1 && contains([]string{"-v", "--version", "-h", "--help"}, args[0].text) {
+			return true
+		}
+		if len(args) == 0 || !contains([]string{"list", "describe", "monitor"}, args[0].text) {
+			return false
+		}
+		for _, a := range args[1:] {
+			if strings.ContainsAny(a.text, ";\n") || strings.HasPrefix(a.text, "-") {
+				return false
+			}
+		}
+		return true
+	case "zpool":
+		// zpool events -c clears the event log.
+		if len(args) > 0 && args[0].text == "events" {
+			for _, a := range args[1:] {
+				if a.text == "--" {
+					break
+				}
+				if strings.HasPrefix(a.text, "-") && strings.ContainsRune(a.text, 'c') {
+					return false
+				}
+			}
+		}
+		return len(args) == 0 || contains([]string{"list", "status", "iostat", "get", "history", "events", "version",
+			"help"}, args[0].text)
+	case "rc-update":
+		// rc-update [-v] [show …] shows; add, del and -u (--update),
+		// wherever getopt finds it, change the runlevels or the
+		// dependency cache.
+		var ops []string
+		for _, a := range args {
+			switch {
+			case a.text == "-v" || a.text == "--verbose":
+			case strings.HasPrefix(a.text, "-"):
+				return false
+			default:
+				ops = append(ops, a.text)
+			}
+		}
+		return len(ops) == 0 || ops[0] == "show"
+	case "kitty", "kitten":
+		// kitty @ CMD (kitty +kitten @, kitten @) drives the user's
+		// kitty windows: send-text types into them, launch runs a
+		// program. Only ls, get-text and get-colors, right after @, read.
+		for i, a := range args {
+			if a.text == "@" || strings.HasPrefix(a.text, "@") {
+				return a.text == "@" && i+1 < len(args) && contains([]string{"ls", "get-text", "get-colors"}, args[i+1].text)
+			}
+		}
+		return true
+	case "wezterm":
+		// wezterm cli CMD drives its panes: send-text types, spawn runs.
+		if len(args) > 0 && args[0].text == "cli" {
+			return len(args) > 1 && contains([]string{"list", "list-clients", "get-text", "get-pane-direction"}, args[1].text)
+		}
+		return true
+	case "systemd-resolve":
+		// The options that set DNS of a link, revert it, flush the
+		// caches or reset the statistics; getopt takes a prefix.
+		for _, a := range args {
+			opt, _, _ := strings.Cut(a.text, "=")
+			if len(opt) < 4 || !strings.HasPrefix(opt, "--") {
+				continue
+			}
+			for _, w := range []string{"--set-dns", "--set-domain", "--set-llmnr", "--set-mdns", "--set-dnsovertls",
+				"--set-dnssec", "--set-nta", "--revert", "--flush-caches", "--reset-statistics",
+				"--reset-server-features"} {
+				if strings.HasPrefix(w, opt) {
+					return false
+				}
+			}
+		}
+		return true
+	case "nvidia-smi":
+		// Queries (-q, -L, --query-gpu=… --format=csv) read; every other
+		// option (-pm, -r, -pl, -c, -ac, -f, which logs to a file) sets
+		// or writes.
+		for i := 0; i < len(args); i++ {
+			t := args[i].text
+			switch {
+			case contains([]string{"-q", "--query", "-L", "--list-gpus", "-x", "--xml-format", "-h", "--help",
+				"--version", "-u", "--unit"}, t):
+			case contains([]string{"-i", "--id", "-d", "--display", "-l", "--loop", "-lms", "--loop-ms"}, t):
+				i++
+			case strings.HasPrefix(t, "--query-") || strings.HasPrefix(t, "--format=") || strings.HasPrefix(t, "--id=") ||
+				strings.HasPrefix(t, "--display=") || strings.HasPrefix(t, "--loop="):
+			default:
+				return false
+			}
+		}
+		return true
+	case "pg_ctl", "pg_ctlcluster":
+		// The operation is the one operand (pg_ctl) or the last
+		// (pg_ctlcluster VERSION CLUSTER ACTION), after the values of
+		// options: status as the value of -D, -l or -o (pg_ctl -D status
+		// stop) is no operation, and stop signals the process the data
+		// directory's postmaster.pid names.
+		if name == "pg_ctl" && len(args) == 1 && contains([]string{"-V", "--version", "-?"}, args[0].text) {
+			return true
+		}
+		values := []string{"-D", "--pgdata", "-e", "-l", "--log", "-m", "--mode", "-N", "-o", "--options", "-p",
+			"-P", "-S", "-t", "--timeout", "-U"}
+		var ops []string
+		for i := 0; i < len(args); i++ {
+			t := args[i].text
+			switch {
+			case contains(values, t):
+				i++
+			case strings.HasPrefix(t, "-"):
+			default:
+				ops = append(ops, t)
+			}
+		}
+		if name == "pg_ctl" {
+			return len(ops) == 1 && ops[0] == "status"
+		}
+		return (len(ops) == 2 || len(ops) == 3) && ops[len(ops)-1] == "status"
+	case "hyprctl":
+		// hyprctl takes its options anywhere, and --batch there replaces
+		// what came before it: hyprctl monitors --batch 'dispatch exit'
+		// runs dispatch exit.
+		if slices.ContainsFunc(args, func(a word) bool { return a.text == "--batch" }) {
+			return false
+		}
+		return len(args) > 0 && contains([]string{"monitors", "workspaces", "activeworkspace", "clients",
+			"activewindow", "devices", "version", "layers", "binds", "getoption", "cursorpos", "splash",
+			"systeminfo", "instances", "layouts", "animations", "globalshortcuts"}, args[0].text)
+	case "udevadm":
+		// info, monitor and settle read or wait; info -c (--cleanup-db)
+		// empties the udev database.
+		if len(args) == 0 || !contains([]string{"info", "monitor", "settle"}, args[0].text) {
+			return false
+		}
+		for _, a := range args[1:] {
+			if a.text == "--cleanup-db" || strings.HasPrefix(a.text, "-") && !strings.HasPrefix(a.text, "--") &&
+				strings.ContainsRune(a.text, 'c') {
+				return false
+			}
+		}
+		return true
+	case "modprobe":
+		// An option that only shows (the configuration, dependencies, an
+		// alias resolved) or a dry run. -D and -R choose what loading
+		// prints, not whether -r (--remove) removes, so with a removal
+		// only a dry run or a dump of the configuration counts.
+		dump := []string{"-c", "--showconfig", "--show-config", "-n", "--dry-run", "--show", "--show-modversions",
+			"--dump-modversions", "--show-exports", "-V", "--version", "-h", "--help"}
+		shows, remove := false, false
+		for _, a := range args {
+			t := a.text
+			switch {
+			case contains(dump, t):
+				return true
+			case t == "-D" || t == "--show-depends" || t == "-R" || t == "--resolve-alias":
+				shows = true
+			case strings.HasPrefix(t, "--rem") || strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.ContainsRune(t, 'r'):
+				remove = true
+			}
+		}
+		return shows && !remove
 	case "swaymsg", "i3-msg":
 		// -t get_… asks; any command (exec, exit, kill) is run.
 		get := false
