@@ -83,6 +83,13 @@ var canaryPipVenv = []struct {
 	{"pip.conf", venvPyLine, func(t *testing.T, work, home, homeBin string) {
 		writeExec(t, filepath.Join(work, ".venv", "pip.conf"), "[install]\ntarget = "+filepath.Join(home, "t")+"\n")
 	}},
+	// The kernel ends the #! line at the newline, not at a CR: a pip
+	// written with CRLF runs "python\r", a program of its own.
+	{"pip script with a CRLF #! line", venvPipLine, func(t *testing.T, work, home, homeBin string) {
+		bin := filepath.Join(work, ".venv", "bin")
+		writeExec(t, filepath.Join(bin, "pip"), strings.ReplaceAll(pipScript(filepath.Join(bin, "python")), "\n", "\r\n"))
+		writeExec(t, filepath.Join(bin, "python\r"), "#!/bin/sh\nexec "+filepath.Join(homeBin, "python")+" \"$@\"\n")
+	}},
 	{"pip.conf the line writes", `printf '[install]\ntarget = %s\n' "$HOME/t" > .venv/pip.conf && ` + venvPyLine, nil},
 }
 

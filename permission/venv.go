@@ -234,13 +234,19 @@ func programKind(p string) (int, string, error) {
 		return programBinary, "", nil
 	}
 	first, _ := r.ReadString('\n')
-	line := strings.TrimSpace(strings.TrimPrefix(first, "#!"))
+	line, ok := shebangLine(strings.TrimPrefix(first, "#!"))
+	if !ok {
+		return programScript, "", nil
+	}
 	if line == "/bin/sh" {
 		// '''exec' "/path/to/python" "$0" "$@"
 		second, _ := r.ReadString('\n')
-		rest, ok := strings.CutPrefix(strings.TrimSpace(second), `'''exec' "`)
+		second, ok := shebangLine(second)
+		rest, ok1 := strings.CutPrefix(second, `'''exec' "`)
 		interp, tail, ok2 := strings.Cut(rest, `"`)
-		if ok && ok2 && strings.TrimSpace(tail) == `"$0" "$@"` && filepath.IsAbs(interp) {
+		// sh expands $, ` and \ between double quotes.
+		if ok && ok1 && ok2 && strings.TrimLeft(tail, " \t") == `"$0" "$@"` && filepath.IsAbs(interp) &&
+			!strings.ContainsAny(interp, "$`\\") {
 			return programScript, filepath.Clean(interp), nil
 		}
 		return programScript, "", nil
@@ -249,6 +255,21 @@ func programKind(p string) (int, string, error) {
 		return programScript, "", nil
 	}
 	return programScript, filepath.Clean(line), nil
+}
+
+// shebangLine returns line without its newline and the spaces and tabs
+// around it, as the kernel reads a #! line (its interpreter ends at a
+// space, a tab or the newline, not at a carriage return), and false when
+// what is left holds another control character: the "python\r" of a CRLF
+// line is a program of its own.
+func shebangLine(line string) (string, bool) {
+	line = strings.Trim(strings.TrimSuffix(line, "\n"), " \t")
+	for _, c := range line {
+		if c < 0x20 && c != '\t' || c == 0x7f {
+			return "", false
+		}
+	}
+	return line, true
 }
 
 // pythonName reports whether name is that of a python interpreter:
