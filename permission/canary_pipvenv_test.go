@@ -404,3 +404,57 @@ func canaryGateEnv(t *testing.T, root string, env []string) *permission.Gate {
 	opts.BashEnv = func() []string { return env }
 	return permission.NewGate(opts)
 }
+
+// The environment the bash tool gives the line (GateOptions.BashEnv) can
+// tell pip where to install: with PIP_TARGET, PIP_PREFIX or PIP_PYTHON
+// naming the home, .venv/bin/pip install x installs into the home, and is
+// refused; uv's settings of the environment refuse uv pip likewise. The
+// same lines are allowed in an environment without them.
+func TestCanaryPipVenvBashEnv(t *testing.T) {
+	sysPip := systemPip(t)
+	template := canaryTemplate(t)
+	homeStateFiles(t, template)
+	fixture := func(t *testing.T) (root, work, home, homeBin string) {
+		root = canaryFixture(t, template)
+		work, home = filepath.Join(root, "work"), filepath.Join(root, "home")
+		homeBin = homeVenv(t, "/usr/bin/python3", root)
+		workVenv(t, work, sysPip)
+		return root, work, home, homeBin
+	}
+	const uvLine = "uv pip install --python .venv/bin/python x"
+	root, _, home, _ := fixture(t)
+	plain := canaryGateEnv(t, root, canaryEnv(home))
+	for _, l := range []string{venvPipLine, venvPyLine, uvLine, "uv pip install --target ./t x"} {
+		if out := authorize(t, plain, l); !out.Run {
+			t.Errorf("%q was refused: %+v", l, out.Verdict)
+		}
+	}
+	for _, kv := range []string{"UV_CONFIG_FILE=" + filepath.Join(home, "uv.toml"), "UV_SYSTEM_PYTHON=1", "UV_BREAK_SYSTEM_PACKAGES=true"} {
+		g := canaryGateEnv(t, root, append(canaryEnv(home), kv))
+		for _, l := range []string{uvLine, "uv pip install --target ./t x"} {
+			if out := authorize(t, g, l); out.Run {
+				t.Errorf("%q was allowed with %s", l, kv)
+			}
+		}
+	}
+	for _, c := range []struct{ name, line, kv string }{
+		{"PIP_TARGET", venvPipLine, "PIP_TARGET=t"},
+		{"PIP_PREFIX", venvPyLine, "PIP_PREFIX=p"},
+		{"PIP_PYTHON", venvPipLine, "PIP_PYTHON=venv/bin/python"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			root, _, home, _ := fixture(t)
+			k, v, _ := strings.Cut(c.kv, "=")
+			kv := k + "=" + filepath.Join(home, v)
+			if out := authorize(t, canaryGateEnv(t, root, append(canaryEnv(home), kv)), c.line); out.Run {
+				t.Errorf("%q was allowed with %s", c.line, kv)
+			}
+			before := canarySnapshot(t, root)
+			out := runLine(t, root, c.line, time.Minute, "", kv, "PIP_NO_CACHE_DIR=1", "PIP_DISABLE_PIP_VERSION_CHECK=1")
+			if p := changed(before, canarySnapshot(t, root)); !strings.HasPrefix(p, home+string(filepath.Separator)) {
+				t.Errorf("%q with %s changed nothing in the home when run (%q):\n%s", c.line, kv, p, out)
+			}
+		})
+	}
+}

@@ -61,6 +61,9 @@ func (g *Gate) venvUnsound(a *shellscan.Analysis, acc shellscan.Access) string {
 	if g.workdir == "" {
 		return why + "is a virtual environment's program, and the workdir is unknown"
 	}
+	if reason := g.envRedirects(); reason != "" {
+		return why + reason
+	}
 	root := pathmatch.Resolve(g.workdir)
 	if acc.Lookup {
 		prog, reason := g.lookPath(acc.Path, root)
@@ -349,6 +352,9 @@ var uvSettingKeys = sync.OnceValue(func() *regexp.Regexp {
 // pyproject.toml, which a cloned repository ships) that send its install
 // or its cache elsewhere, or "".
 func (g *Gate) uvConfigUnsound(a *shellscan.Analysis) string {
+	if reason := g.envRedirects(); reason != "" {
+		return "uv pip " + reason
+	}
 	for _, dir := range a.Dirs {
 		target := g.absTarget(dir, ".")
 		if target == "" {
@@ -427,4 +433,37 @@ func (g *Gate) lookPath(name, root string) (string, string) {
 		}
 	}
 	return "", outside + ", and PATH has none"
+}
+
+// redirectingEnv reports whether k is a variable of the environment
+// that pip or uv pip reads as an option that says where it installs or
+// writes, or which settings or interpreter it uses: PIP_ and an option's
+// long name (pip reads PIP_TARGET as --target …), or uv's own.
+func redirectingEnv(k string) bool {
+	switch k {
+	case "PIP_TARGET", "PIP_PREFIX", "PIP_ROOT", "PIP_USER", "PIP_PYTHON", "PIP_CONFIG_FILE", "PIP_SRC",
+		"PIP_LOG", "PIP_LOG_FILE", "PIP_LOCAL_LOG", "UV_CONFIG_FILE", "UV_SYSTEM_PYTHON", "UV_BREAK_SYSTEM_PACKAGES":
+		return true
+	}
+	return false
+}
+
+// envRedirects says why the environment GateOptions.BashEnv gives the
+// line sends a pip or uv pip elsewhere than the virtual environment (or
+// --target) the line names, or "": PIP_TARGET=~/t makes .venv/bin/pip
+// install x install into the home. They are the user's settings, but
+// "allow bash" promises that no install outside the workdir is allowed,
+// and the gate knows this environment is the line's. An unknown
+// environment (BashEnv nil) is not guessed at: the gate's own process
+// environment need not be the line's.
+func (g *Gate) envRedirects() string {
+	if g.opts.BashEnv == nil {
+		return ""
+	}
+	for _, kv := range g.opts.BashEnv() {
+		if k, _, _ := strings.Cut(kv, "="); redirectingEnv(k) {
+			return "runs in an environment whose " + k + " may say where it installs"
+		}
+	}
+	return ""
 }
