@@ -172,6 +172,16 @@ var stateTools = sync.OnceValue(func() map[string]map[string][]string {
 			"env": {"info", "list"}, "export": nil, "search": nil, "about": nil, "list": nil, "init": nil,
 			"new": nil, "publish": nil, "cache": {"list"}, "source": nil, "debug": nil, "config": nil,
 			"run": nil}),
+		// uv's project commands (sync, add, remove, lock, venv, init,
+		// tree, export, build, version, run) lock and sync the
+		// environment of the project uv finds in the working directory or
+		// above it (a pyproject.toml or workspace root above the workdir,
+		// or UV_PROJECT_ENVIRONMENT, puts it outside), and download a
+		// python into ~/.local/share/uv when none fits; uv pip is
+		// judged by uvPip, uv tool and uv python install by homeInstall.
+		"uv": with(map[string][]string{"pip": nil, "cache": {"dir"}, "python": {"list", "find", "dir"},
+			"tool": {"list", "dir"}, "self": {"version"}, "generate-shell-completion": nil, "publish": nil,
+			"version": {"--short"}}),
 		// Local clusters: they create containers or virtual machines,
 		// and write ~/.kube/config, ~/.minikube and the like.
 		"minikube": with(map[string][]string{"status": nil, "ip": nil, "profile": {"list"}, "addons": {"list"},
@@ -252,7 +262,7 @@ func (an *analyzer) stateTool(name string, args []word) string {
 	}
 	if len(args) == 0 {
 		if name == "kind" || name == "k3d" || name == "microk8s" || name == "minikube" || name == "brew" ||
-			name == "poetry" || name == "pipenv" || name == "conda" || name == "mamba" {
+			name == "poetry" || name == "pipenv" || name == "conda" || name == "mamba" || name == "uv" {
 			return "" // prints the usage
 		}
 		return why // pipenv installs, n opens a menu, yay upgrades
