@@ -90,6 +90,18 @@ var canaryPipVenv = []struct {
 		writeExec(t, filepath.Join(bin, "pip"), strings.ReplaceAll(pipScript(filepath.Join(bin, "python")), "\n", "\r\n"))
 		writeExec(t, filepath.Join(bin, "python\r"), "#!/bin/sh\nexec "+filepath.Join(homeBin, "python")+" \"$@\"\n")
 	}},
+	// pip writes a long #! line as #!/bin/sh and an exec line, whose
+	// path sh expands: ${X:-} in it names .venv, a link to the home's
+	// virtual environment, when run.
+	{"pip script whose exec line sh expands", `'.venv${X:-}/bin/pip' install --no-index ./m-1.0-py3-none-any.whl`, func(t *testing.T, work, home, homeBin string) {
+		odd := filepath.Join(work, ".venv${X:-}")
+		if err := os.Rename(filepath.Join(work, ".venv"), odd); err != nil {
+			t.Fatal(err)
+		}
+		writeExec(t, filepath.Join(odd, "bin", "pip"), "#!/bin/sh\n'''exec' \""+filepath.Join(odd, "bin", "python")+
+			"\" \"$0\" \"$@\"\n' '''\nimport sys\nfrom pip._internal.cli.main import main\nsys.exit(main())\n")
+		relink(t, filepath.Dir(homeBin), filepath.Join(work, ".venv"))
+	}},
 	{"pip.conf the line writes", `printf '[install]\ntarget = %s\n' "$HOME/t" > .venv/pip.conf && ` + venvPyLine, nil},
 }
 
