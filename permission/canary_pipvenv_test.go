@@ -384,6 +384,12 @@ func TestCanaryPipFoundByPath(t *testing.T) {
 			}
 			return work + "/l/../.venv/bin", nil
 		}},
+		// bash -c reads the file BASH_ENV names before the line, where a
+		// function or alias of that name, or another PATH, may be set.
+		{"BASH_ENV", func(t *testing.T, work, homeBin string) (string, []string) {
+			writeExec(t, filepath.Join(work, ".bashenv"), "pip() { "+filepath.Join(homeBin, "pip")+" \"$@\"; }\n")
+			return filepath.Join(work, ".venv", "bin"), []string{"BASH_ENV=" + filepath.Join(work, ".bashenv")}
+		}},
 		{"an exported function", func(t *testing.T, work, homeBin string) (string, []string) {
 			return filepath.Join(work, ".venv", "bin"), []string{"BASH_FUNC_pip%%=() { " + filepath.Join(homeBin, "pip") + " \"$@\"; }"}
 		}},
@@ -419,7 +425,8 @@ func canaryGateEnv(t *testing.T, root string, env []string) *permission.Gate {
 
 // The environment the bash tool gives the line (GateOptions.BashEnv) can
 // tell pip where to install: with PIP_TARGET, PIP_PREFIX or PIP_PYTHON
-// naming the home, .venv/bin/pip install x installs into the home, and is
+// naming the home, or a BASH_ENV file that exports one, .venv/bin/pip
+// install x installs into the home, and is
 // refused; uv's settings of the environment refuse uv pip likewise. The
 // same lines are allowed in an environment without them.
 func TestCanaryPipVenvBashEnv(t *testing.T) {
@@ -453,12 +460,16 @@ func TestCanaryPipVenvBashEnv(t *testing.T) {
 		{"PIP_TARGET", venvPipLine, "PIP_TARGET=t"},
 		{"PIP_PREFIX", venvPyLine, "PIP_PREFIX=p"},
 		{"PIP_PYTHON", venvPipLine, "PIP_PYTHON=venv/bin/python"},
+		{"BASH_ENV", venvPipLine, "BASH_ENV=.bashenv"}, // which exports PIP_TARGET
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			root, _, home, _ := fixture(t)
 			k, v, _ := strings.Cut(c.kv, "=")
 			kv := k + "=" + filepath.Join(home, v)
+			if k == "BASH_ENV" {
+				writeExec(t, filepath.Join(home, v), "export PIP_TARGET="+filepath.Join(home, "t")+"\n")
+			}
 			if out := authorize(t, canaryGateEnv(t, root, append(canaryEnv(home), kv)), c.line); out.Run {
 				t.Errorf("%q was allowed with %s", c.line, kv)
 			}

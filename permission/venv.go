@@ -389,7 +389,8 @@ func (g *Gate) uvConfigUnsound(a *shellscan.Analysis) string {
 // directory (found from the directory the line changes to), an exported
 // function of that name comes first, no directory has the program, or a
 // directory before the one that has it lies in the workdir (root), where
-// the line may write one of that name first. The sandbox's hidden
+// the line may write one of that name first (a BASH_ENV file, which may
+// define a function or set PATH, makes the caller refuse: envRedirects). The sandbox's hidden
 // directories only remove programs, so the one found is found there too.
 func (g *Gate) lookPath(name, root string) (string, string) {
 	const outside = "installs into the environment of the python PATH finds"
@@ -438,11 +439,14 @@ func (g *Gate) lookPath(name, root string) (string, string) {
 // redirectingEnv reports whether k is a variable of the environment
 // that pip or uv pip reads as an option that says where it installs or
 // writes, or which settings or interpreter it uses: PIP_ and an option's
-// long name (pip reads PIP_TARGET as --target …), or uv's own.
+// long name (pip reads PIP_TARGET as --target …), or uv's own; or
+// BASH_ENV, a file bash -c reads first, which may export any of them,
+// define a function pip or set PATH.
 func redirectingEnv(k string) bool {
 	switch k {
 	case "PIP_TARGET", "PIP_PREFIX", "PIP_ROOT", "PIP_USER", "PIP_PYTHON", "PIP_CONFIG_FILE", "PIP_SRC",
-		"PIP_LOG", "PIP_LOG_FILE", "PIP_LOCAL_LOG", "UV_CONFIG_FILE", "UV_SYSTEM_PYTHON", "UV_BREAK_SYSTEM_PACKAGES":
+		"PIP_LOG", "PIP_LOG_FILE", "PIP_LOCAL_LOG", "UV_CONFIG_FILE", "UV_SYSTEM_PYTHON", "UV_BREAK_SYSTEM_PACKAGES",
+		"BASH_ENV":
 		return true
 	}
 	return false
