@@ -83,6 +83,25 @@ var canaryPipVenv = []struct {
 	{"pip.conf", venvPyLine, func(t *testing.T, work, home, homeBin string) {
 		writeExec(t, filepath.Join(work, ".venv", "pip.conf"), "[install]\ntarget = "+filepath.Join(home, "t")+"\n")
 	}},
+	// The kernel ends the #! line at the newline, not at a CR: a pip
+	// written with CRLF runs "python\r", a program of its own.
+	{"pip script with a CRLF #! line", venvPipLine, func(t *testing.T, work, home, homeBin string) {
+		bin := filepath.Join(work, ".venv", "bin")
+		writeExec(t, filepath.Join(bin, "pip"), strings.ReplaceAll(pipScript(filepath.Join(bin, "python")), "\n", "\r\n"))
+		writeExec(t, filepath.Join(bin, "python\r"), "#!/bin/sh\nexec "+filepath.Join(homeBin, "python")+" \"$@\"\n")
+	}},
+	// pip writes a long #! line as #!/bin/sh and an exec line, whose
+	// path sh expands: ${X:-} in it names .venv, a link to the home's
+	// virtual environment, when run.
+	{"pip script whose exec line sh expands", `'.venv${X:-}/bin/pip' install --no-index ./m-1.0-py3-none-any.whl`, func(t *testing.T, work, home, homeBin string) {
+		odd := filepath.Join(work, ".venv${X:-}")
+		if err := os.Rename(filepath.Join(work, ".venv"), odd); err != nil {
+			t.Fatal(err)
+		}
+		writeExec(t, filepath.Join(odd, "bin", "pip"), "#!/bin/sh\n'''exec' \""+filepath.Join(odd, "bin", "python")+
+			"\" \"$0\" \"$@\"\n' '''\nimport sys\nfrom pip._internal.cli.main import main\nsys.exit(main())\n")
+		relink(t, filepath.Dir(homeBin), filepath.Join(work, ".venv"))
+	}},
 	{"pip.conf the line writes", `printf '[install]\ntarget = %s\n' "$HOME/t" > .venv/pip.conf && ` + venvPyLine, nil},
 }
 
@@ -365,6 +384,12 @@ func TestCanaryPipFoundByPath(t *testing.T) {
 			}
 			return work + "/l/../.venv/bin", nil
 		}},
+		// bash -c reads the file BASH_ENV names before the line, where a
+		// function or alias of that name, or another PATH, may be set.
+		{"BASH_ENV", func(t *testing.T, work, homeBin string) (string, []string) {
+			writeExec(t, filepath.Join(work, ".bashenv"), "pip() { "+filepath.Join(homeBin, "pip")+" \"$@\"; }\n")
+			return filepath.Join(work, ".venv", "bin"), []string{"BASH_ENV=" + filepath.Join(work, ".bashenv")}
+		}},
 		{"an exported function", func(t *testing.T, work, homeBin string) (string, []string) {
 			return filepath.Join(work, ".venv", "bin"), []string{"BASH_FUNC_pip%%=() { " + filepath.Join(homeBin, "pip") + " \"$@\"; }"}
 		}},
@@ -396,4 +421,63 @@ func canaryGateEnv(t *testing.T, root string, env []string) *permission.Gate {
 	opts := canaryGateOptions(t, root, canaryAllowBashRules)
 	opts.BashEnv = func() []string { return env }
 	return permission.NewGate(opts)
+}
+
+// The environment the bash tool gives the line (GateOptions.BashEnv) can
+// tell pip where to install: with PIP_TARGET, PIP_PREFIX or PIP_PYTHON
+// naming the home, or a BASH_ENV file that exports one, .venv/bin/pip
+// install x installs into the home, and is
+// refused; uv's settings of the environment refuse uv pip likewise. The
+// same lines are allowed in an environment without them.
+func TestCanaryPipVenvBashEnv(t *testing.T) {
+	sysPip := systemPip(t)
+	template := canaryTemplate(t)
+	homeStateFiles(t, template)
+	fixture := func(t *testing.T) (root, work, home, homeBin string) {
+		root = canaryFixture(t, template)
+		work, home = filepath.Join(root, "work"), filepath.Join(root, "home")
+		homeBin = homeVenv(t, "/usr/bin/python3", root)
+		workVenv(t, work, sysPip)
+		return root, work, home, homeBin
+	}
+	const uvLine = "uv pip install --python .venv/bin/python x"
+	root, _, home, _ := fixture(t)
+	plain := canaryGateEnv(t, root, canaryEnv(home))
+	for _, l := range []string{venvPipLine, venvPyLine, uvLine, "uv pip install --target ./t x"} {
+		if out := authorize(t, plain, l); !out.Run {
+			t.Errorf("%q was refused: %+v", l, out.Verdict)
+		}
+	}
+	for _, kv := range []string{"UV_CONFIG_FILE=" + filepath.Join(home, "uv.toml"), "UV_SYSTEM_PYTHON=1", "UV_BREAK_SYSTEM_PACKAGES=true"} {
+		g := canaryGateEnv(t, root, append(canaryEnv(home), kv))
+		for _, l := range []string{uvLine, "uv pip install --target ./t x"} {
+			if out := authorize(t, g, l); out.Run {
+				t.Errorf("%q was allowed with %s", l, kv)
+			}
+		}
+	}
+	for _, c := range []struct{ name, line, kv string }{
+		{"PIP_TARGET", venvPipLine, "PIP_TARGET=t"},
+		{"PIP_PREFIX", venvPyLine, "PIP_PREFIX=p"},
+		{"PIP_PYTHON", venvPipLine, "PIP_PYTHON=venv/bin/python"},
+		{"BASH_ENV", venvPipLine, "BASH_ENV=.bashenv"}, // which exports PIP_TARGET
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			root, _, home, _ := fixture(t)
+			k, v, _ := strings.Cut(c.kv, "=")
+			kv := k + "=" + filepath.Join(home, v)
+			if k == "BASH_ENV" {
+				writeExec(t, filepath.Join(home, v), "export PIP_TARGET="+filepath.Join(home, "t")+"\n")
+			}
+			if out := authorize(t, canaryGateEnv(t, root, append(canaryEnv(home), kv)), c.line); out.Run {
+				t.Errorf("%q was allowed with %s", c.line, kv)
+			}
+			before := canarySnapshot(t, root)
+			out := runLine(t, root, c.line, time.Minute, "", kv, "PIP_NO_CACHE_DIR=1", "PIP_DISABLE_PIP_VERSION_CHECK=1")
+			if p := changed(before, canarySnapshot(t, root)); !strings.HasPrefix(p, home+string(filepath.Separator)) {
+				t.Errorf("%q with %s changed nothing in the home when run (%q):\n%s", c.line, kv, p, out)
+			}
+		})
+	}
 }

@@ -223,8 +223,10 @@ type GateOptions struct {
 	// requirements.txt, python3 -m pip install x) is allowed when, by
 	// that environment's PATH, it is the program of a virtual
 	// environment of the workdir that a path into its bin directory would
-	// be allowed as (an activated .venv). nil means the environment is
-	// unknown: such a line is opaque. It must be the very environment the
+	// be allowed as (an activated .venv); and a pip or uv pip is opaque
+	// when it sets a variable that says where they install (PIP_TARGET,
+	// PIP_PREFIX, PIP_PYTHON, UV_SYSTEM_PYTHON …). nil means the
+	// environment is unknown: a line that needs PATH is opaque. It must be the very environment the
 	// tool passes to bash, not the gate process's when they differ.
 	BashEnv func() []string
 }

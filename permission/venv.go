@@ -61,6 +61,9 @@ func (g *Gate) venvUnsound(a *shellscan.Analysis, acc shellscan.Access) string {
 	if g.workdir == "" {
 		return why + "is a virtual environment's program, and the workdir is unknown"
 	}
+	if reason := g.envRedirects(); reason != "" {
+		return why + reason
+	}
 	root := pathmatch.Resolve(g.workdir)
 	if acc.Lookup {
 		prog, reason := g.lookPath(acc.Path, root)
@@ -234,13 +237,19 @@ func programKind(p string) (int, string, error) {
 		return programBinary, "", nil
 	}
 	first, _ := r.ReadString('\n')
-	line := strings.TrimSpace(strings.TrimPrefix(first, "#!"))
+	line, ok := shebangLine(strings.TrimPrefix(first, "#!"))
+	if !ok {
+		return programScript, "", nil
+	}
 	if line == "/bin/sh" {
 		// '''exec' "/path/to/python" "$0" "$@"
 		second, _ := r.ReadString('\n')
-		rest, ok := strings.CutPrefix(strings.TrimSpace(second), `'''exec' "`)
+		second, ok := shebangLine(second)
+		rest, ok1 := strings.CutPrefix(second, `'''exec' "`)
 		interp, tail, ok2 := strings.Cut(rest, `"`)
-		if ok && ok2 && strings.TrimSpace(tail) == `"$0" "$@"` && filepath.IsAbs(interp) {
+		// sh expands $, ` and \ between double quotes.
+		if ok && ok1 && ok2 && strings.TrimLeft(tail, " \t") == `"$0" "$@"` && filepath.IsAbs(interp) &&
+			!strings.ContainsAny(interp, "$`\\") {
 			return programScript, filepath.Clean(interp), nil
 		}
 		return programScript, "", nil
@@ -249,6 +258,21 @@ func programKind(p string) (int, string, error) {
 		return programScript, "", nil
 	}
 	return programScript, filepath.Clean(line), nil
+}
+
+// shebangLine returns line without its newline and the spaces and tabs
+// around it, as the kernel reads a #! line (its interpreter ends at a
+// space, a tab or the newline, not at a carriage return), and false when
+// what is left holds another control character: the "python\r" of a CRLF
+// line is a program of its own.
+func shebangLine(line string) (string, bool) {
+	line = strings.Trim(strings.TrimSuffix(line, "\n"), " \t")
+	for _, c := range line {
+		if c < 0x20 && c != '\t' || c == 0x7f {
+			return "", false
+		}
+	}
+	return line, true
 }
 
 // pythonName reports whether name is that of a python interpreter:
@@ -328,6 +352,9 @@ var uvSettingKeys = sync.OnceValue(func() *regexp.Regexp {
 // pyproject.toml, which a cloned repository ships) that send its install
 // or its cache elsewhere, or "".
 func (g *Gate) uvConfigUnsound(a *shellscan.Analysis) string {
+	if reason := g.envRedirects(); reason != "" {
+		return "uv pip " + reason
+	}
 	for _, dir := range a.Dirs {
 		target := g.absTarget(dir, ".")
 		if target == "" {
@@ -362,7 +389,8 @@ func (g *Gate) uvConfigUnsound(a *shellscan.Analysis) string {
 // directory (found from the directory the line changes to), an exported
 // function of that name comes first, no directory has the program, or a
 // directory before the one that has it lies in the workdir (root), where
-// the line may write one of that name first. The sandbox's hidden
+// the line may write one of that name first (a BASH_ENV file, which may
+// define a function or set PATH, makes the caller refuse: envRedirects). The sandbox's hidden
 // directories only remove programs, so the one found is found there too.
 func (g *Gate) lookPath(name, root string) (string, string) {
 	const outside = "installs into the environment of the python PATH finds"
@@ -406,4 +434,40 @@ func (g *Gate) lookPath(name, root string) (string, string) {
 		}
 	}
 	return "", outside + ", and PATH has none"
+}
+
+// redirectingEnv reports whether k is a variable of the environment
+// that pip or uv pip reads as an option that says where it installs or
+// writes, or which settings or interpreter it uses: PIP_ and an option's
+// long name (pip reads PIP_TARGET as --target …), or uv's own; or
+// BASH_ENV, a file bash -c reads first, which may export any of them,
+// define a function pip or set PATH.
+func redirectingEnv(k string) bool {
+	switch k {
+	case "PIP_TARGET", "PIP_PREFIX", "PIP_ROOT", "PIP_USER", "PIP_PYTHON", "PIP_CONFIG_FILE", "PIP_SRC",
+		"PIP_LOG", "PIP_LOG_FILE", "PIP_LOCAL_LOG", "UV_CONFIG_FILE", "UV_SYSTEM_PYTHON", "UV_BREAK_SYSTEM_PACKAGES",
+		"BASH_ENV":
+		return true
+	}
+	return false
+}
+
+// envRedirects says why the environment GateOptions.BashEnv gives the
+// line sends a pip or uv pip elsewhere than the virtual environment (or
+// --target) the line names, or "": PIP_TARGET=~/t makes .venv/bin/pip
+// install x install into the home. They are the user's settings, but
+// "allow bash" promises that no install outside the workdir is allowed,
+// and the gate knows this environment is the line's. An unknown
+// environment (BashEnv nil) is not guessed at: the gate's own process
+// environment need not be the line's.
+func (g *Gate) envRedirects() string {
+	if g.opts.BashEnv == nil {
+		return ""
+	}
+	for _, kv := range g.opts.BashEnv() {
+		if k, _, _ := strings.Cut(kv, "="); redirectingEnv(k) {
+			return "runs in an environment whose " + k + " may say where it installs"
+		}
+	}
+	return ""
 }

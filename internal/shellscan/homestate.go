@@ -174,8 +174,9 @@ var stateTools = sync.OnceValue(func() map[string]map[string][]string {
 			"run": nil}),
 		// Python tools that install into the python that runs them, or
 		// into the user's data directories (easy_install is among
-		// opaqueCommands): spacy download by running pip, ipykernel install and jupyter's
-		// kernelspec, labextension and nbextension install into the
+		// opaqueCommands): spacy download by running pip, ipykernel
+		// install and jupyter's kernelspec, labextension and nbextension
+		// install into the
 		// environment's share directory or with --user into the home,
 		// jupyter trust writes the home's signature database, and
 		// playwright install-deps (or install --with-deps) runs the
@@ -189,6 +190,16 @@ var stateTools = sync.OnceValue(func() map[string]map[string][]string {
 			"nbextension": {"list"}, "serverextension": {"list"}, "server": {"list"}, "troubleshoot": nil}),
 		"playwright": with(map[string][]string{"codegen": nil, "show-trace": nil, "test": nil, "screenshot": nil,
 			"pdf": nil, "open": nil}),
+		// uv's project commands (sync, add, remove, lock, venv, init,
+		// tree, export, build, version, run) lock and sync the
+		// environment of the project uv finds in the working directory or
+		// above it (a pyproject.toml or workspace root above the workdir,
+		// or UV_PROJECT_ENVIRONMENT, puts it outside), and download a
+		// python into ~/.local/share/uv when none fits; uv pip is
+		// judged by uvPip, uv tool and uv python install by homeInstall.
+		"uv": with(map[string][]string{"pip": nil, "cache": {"dir"}, "python": {"list", "find", "dir"},
+			"tool": {"list", "dir"}, "self": {"version"}, "generate-shell-completion": nil, "publish": nil,
+			"version": {"--short"}}),
 		// Local clusters: they create containers or virtual machines,
 		// and write ~/.kube/config, ~/.minikube and the like.
 		"minikube": with(map[string][]string{"status": nil, "ip": nil, "profile": {"list"}, "addons": {"list"},
@@ -269,7 +280,7 @@ func (an *analyzer) stateTool(name string, args []word) string {
 	}
 	if len(args) == 0 {
 		if name == "kind" || name == "k3d" || name == "microk8s" || name == "minikube" || name == "brew" ||
-			name == "poetry" || name == "pipenv" || name == "conda" || name == "mamba" {
+			name == "poetry" || name == "pipenv" || name == "conda" || name == "mamba" || name == "uv" {
 			return "" // prints the usage
 		}
 		return why // pipenv installs, n opens a menu, yay upgrades

@@ -122,3 +122,32 @@ func TestPipFoundByPath(t *testing.T) {
 		}
 	}
 }
+
+// uv's project commands lock and sync the environment of the project uv
+// finds in the working directory or any directory above it (a
+// pyproject.toml, or a workspace root, above the workdir makes its .venv
+// and uv.lock those of a directory outside it), or UV_PROJECT_ENVIRONMENT
+// names, and download a python into ~/.local/share/uv when none on the
+// system fits: each installs outside the workdir, as poetry install does,
+// and is opaque; uv's commands that only show state are not.
+func TestUvProjectCommandsAreOpaque(t *testing.T) {
+	for _, line := range []string{
+		"uv sync", "uv add x", "uv remove x", "uv lock", "uv venv", "uv venv .venv", "uv init", "uv tree",
+		"uv export", "uv build", "uv version --bump minor", "uv -q sync", "uv --directory sub sync",
+		"python3 -m uv sync", "logsave /dev/null uv sync",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+	for _, line := range []string{
+		"uv", "uv --version", "uv help", "uv help sync", "uv cache dir", "uv python list", "uv python find",
+		"uv python dir", "uv tool list", "uv tool dir", "uv self version", "uv pip list", "uv pip freeze",
+		"uv pip compile r.in -o r.txt", "uv pip install --target ./t x", "uv pip install --python .venv/bin/python x",
+		"uv generate-shell-completion bash", "uv publish",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
+			t.Errorf("%q is opaque: %q", line, a.reasons)
+		}
+	}
+}
