@@ -51,14 +51,12 @@ func runForkChild(v string) int {
 		Storage: storage.Options{Namespace: "acme", Home: parts[0], Codec: c}, OnApproval: approveAll,
 		ContextWindow: 4000,
 	}
-	if len(parts) == 6 {
-		st, err := postgres.Open(context.Background(), parts[4], postgres.Options{Schema: parts[5]})
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 2
-		}
-		opts.Store = st
+	closeStore, err := withChildStore(&opts, parts[4:])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
 	}
+	defer closeStore()
 	a, err := liteagent.New(context.Background(), opts)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -81,11 +79,32 @@ func TestAKilledForkLeavesNoHalfMadeSession(t *testing.T) {
 // remove what a fork copied before its log.
 func TestAKilledForkThroughPostgresLeavesNoHalfMadeSession(t *testing.T) {
 	url := pgtest.URL(t)
-	checkKilledForks(t, func(t *testing.T, opts *liteagent.Options) string {
+	checkKilledForks(t, pgForkStore(url))
+}
+
+// pgForkStore returns the withStore of checkKilledForks and checkForkRace
+// that stores through PostgreSQL at url, in a schema of the test's own.
+func pgForkStore(url string) func(*testing.T, *liteagent.Options) string {
+	return func(t *testing.T, opts *liteagent.Options) string {
 		st, url, schema := forkStore(t, url)
 		opts.Store = st
 		return "\n" + url + "\n" + schema
-	})
+	}
+}
+
+// withChildStore sets opts.Store, in a fork child, to the PostgreSQL store
+// that rest ("<url>", "<schema>") names, when rest is not empty, and
+// returns a function that closes it.
+func withChildStore(opts *liteagent.Options, rest []string) (func(), error) {
+	if len(rest) == 0 {
+		return func() {}, nil
+	}
+	st, err := postgres.Open(context.Background(), rest[0], postgres.Options{Schema: rest[1]})
+	if err != nil {
+		return nil, err
+	}
+	opts.Store = st
+	return func() { st.Close() }, nil
 }
 
 // checkKilledForks kills a child forking a session at its first encode of

@@ -42,15 +42,12 @@ func runForkRaceChild(v string) int {
 		Storage: storage.Options{Namespace: "acme", Home: parts[0]}, OnApproval: approveAll,
 		ContextWindow: 4000,
 	}
-	if len(parts) == 7 {
-		st, err := postgres.Open(context.Background(), parts[5], postgres.Options{Schema: parts[6]})
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 2
-		}
-		defer st.Close()
-		opts.Store = st
+	closeStore, err := withChildStore(&opts, parts[5:])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
 	}
+	defer closeStore()
 	a, err := liteagent.New(context.Background(), opts)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -103,11 +100,7 @@ func TestTwoForksToOneIDDoNotBothSucceed(t *testing.T) {
 // session leased by the first and fails at once.
 func TestTwoForksToOneIDThroughPostgresDoNotBothSucceed(t *testing.T) {
 	url := pgtest.URL(t)
-	checkForkRace(t, func(t *testing.T, opts *liteagent.Options) string {
-		st, url, schema := forkStore(t, url)
-		opts.Store = st
-		return "\n" + url + "\n" + schema
-	})
+	checkForkRace(t, pgForkStore(url))
 }
 
 // checkForkRace runs two children forking one session to one new id, the
