@@ -15,7 +15,8 @@ func TestPythonToolsThatInstallAreOpaque(t *testing.T) {
 		`python3 -m ipykernel install --user`, `ipykernel install --user --name x`,
 		`jupyter kernelspec install --user ./k`, `jupyter labextension install x`, `jupyter trust nb.ipynb`,
 		`jupyter nbextension enable x`, `playwright install-deps`, `playwright install --with-deps`,
-		`python3 -m playwright install chromium`,
+		`python3 -m playwright install chromium`, `python3 -m spacy.cli download en`,
+		`python3 -m uv.__main__ tool run x`, `python3 -m conda.cli.main install x`,
 	} {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
 			t.Errorf("%q is not opaque", line)
@@ -24,6 +25,8 @@ func TestPythonToolsThatInstallAreOpaque(t *testing.T) {
 	for _, line := range []string{
 		`python3 -m spacy info`, `spacy train config.cfg --output ./out`, `jupyter nbconvert --to html nb.ipynb`,
 		`jupyter kernelspec list`, `jupyter --paths`, `playwright codegen`, `python3 -m spacy --help`,
+		`python3 -m spacy.cli info`, `python3 -m json.tool x.json`, `python3 -m http.server 8000`,
+		`python3 -m unittest.mock`, `python3 -m pip._internal --version`,
 	} {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
 			t.Errorf("%q is opaque: %q", line, a.reasons)

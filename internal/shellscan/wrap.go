@@ -254,8 +254,12 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		// does: the tool's command is judged as the tool's (pip and
 		// ensurepip, which install into this python, are judged below).
 		if mod, after, ok := pythonModule(args); ok {
-			prog := strings.ReplaceAll(strings.TrimSuffix(mod, ".__main__"), "_", "-")
-			if prog != "pip" && prog != "ensurepip" && !strings.Contains(prog, ".") && guessable(prog) {
+			// A submodule of a tool's package (spacy.cli, uv.__main__)
+			// is judged as the tool: its command-line entry points take
+			// the tool's subcommands.
+			top, _, _ := strings.Cut(mod, ".")
+			prog := strings.ReplaceAll(top, "_", "-")
+			if prog != "pip" && prog != "ensurepip" && guessable(prog) {
 				an.inner(append([]word{{text: prog}}, after...), depth, chain)
 			}
 		}
