@@ -11,7 +11,7 @@ import "testing"
 // name or port as pkill and fuser -k do, modprobe -D and -R do not make
 // -r a dry run, pg_ctl's operation is not the value of -D, OpenBSD's
 // route exec runs a command, and hyprctl --batch anywhere runs its own.
-func TestRunningReviewChangesStateBesideShowing(t *testing.T) {
+func TestRunningChangesStateBesideShowing(t *testing.T) {
 	for _, line := range []string{
 		`nft list ruleset \; flush ruleset`, "nft list ruleset ';' add rule inet f c drop",
 		"nft list ruleset $'\\n' flush ruleset", "nft list ruleset -f x.nft", "nft describe x -i",
@@ -51,7 +51,7 @@ func TestRunningReviewChangesStateBesideShowing(t *testing.T) {
 // typed into from outside (kitty @ send-text, as tmux send-keys), DNS,
 // boot loader, home areas, devices, power, CPU and GPU settings, mounts,
 // system extensions and the console.
-func TestRunningReviewMorePrograms(t *testing.T) {
+func TestRunningMorePrograms(t *testing.T) {
 	for _, line := range []string{
 		"kitty @ send-text 'rm -rf ~\\n'", "kitten @ send-text x", "kitty +kitten @ launch sh", "kitty @ --to unix:/x ls",
 		"kitty @", "wezterm cli send-text x", "wezterm cli spawn -- sh", "wezterm cli kill-pane",
