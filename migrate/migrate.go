@@ -1,7 +1,6 @@
 package migrate
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -507,38 +506,25 @@ func entryTypes(d *safefs.Dir) (map[string]fs.FileMode, error) {
 	return types, nil
 }
 
-// sessionKept returns nil if the log of session id is in place in the
-// source sessions directory d, whose entries' types are types (see
-// entryTypes), not set aside for a delete, and begins with first, the
-// line the copy began with (unless that is nil), and otherwise the error
-// that says what became of it. A log that begins otherwise is a new
-// session that took the id of the one copied, deleted since.
+// sessionKept returns nil if session id, whose log the copy began with
+// the line first, is still in place in the source sessions directory d,
+// whose entries' types are types (see entryTypes), and otherwise the
+// error that says what became of it (see [session.CheckKept]).
 func sessionKept(d *safefs.Dir, types map[string]fs.FileMode, id string, first []byte) error {
-	name := id + session.LogSuffix
-	deleting := session.DeletingName(id)
-	if _, ok := types[deleting]; ok {
-		path := filepath.Join(d.Path(), deleting)
-		return fmt.Errorf("migrate: a delete of session %s began while the source was copied: %w; finish it (lite-agent sessions delete %s) and migrate again", id, &session.DeletingError{SessionID: id, File: path}, id)
-	}
-	typ, ok := types[name]
+	err := session.CheckKept(d.Path(), types, id, first)
+	var de *session.DeletingError
+	var nf *session.NotFoundError
 	switch {
-	case !ok:
-		return fmt.Errorf("migrate: session %s was deleted from the source while it was copied: %w", id, &session.NotFoundError{SessionID: id})
-	case !typ.IsRegular():
-		return fmt.Errorf("%w: the log of session %s is no longer a regular file: %s", ErrUnrecognized, id, filepath.Join(d.Path(), name))
-	case first == nil:
+	case err == nil:
 		return nil
+	case errors.As(err, &de) && de.Type == 0:
+		return fmt.Errorf("migrate: %w; finish it (lite-agent sessions delete %s) and migrate again", err, id)
+	case de != nil || errors.As(err, &nf):
+		return fmt.Errorf("migrate: %w", err)
+	case errors.Is(err, safefs.ErrNotRegular):
+		return fmt.Errorf("%w: %w", ErrUnrecognized, err)
 	}
-	// ReadRegular opens without following a link and checks the file it
-	// opened, should the entry have changed since the listing.
-	head, err := safefs.ReadRegular(filepath.Join(d.Path(), name), int64(len(first)))
-	if err != nil {
-		return readError(filepath.Join(d.Path(), name), err)
-	}
-	if !bytes.Equal(head, first) {
-		return fmt.Errorf("migrate: session %s was deleted from the source while it was copied, and a new session of that id began: %w", id, &session.NotFoundError{SessionID: id})
-	}
-	return nil
+	return readError(filepath.Join(d.Path(), id+session.LogSuffix), err)
 }
 
 // checkSomethingRead refuses a migration that, with SkipUnreadable, copied

@@ -101,7 +101,7 @@ func (p *Project) ImportFiles(ctx context.Context, paths storage.ProjectPaths) (
 			return FilesReport{}, fmt.Errorf("postgres: the files are not usable: %w", err)
 		}
 	}
-	if err := deletingSession(paths.SessionsDir); err != nil {
+	if err := deletingSession(paths.SessionsDir, nil); err != nil {
 		return FilesReport{}, err
 	}
 	release, err := p.lockImport(ctx)
@@ -523,11 +523,13 @@ func copySpill(ctx context.Context, src fileSide, dst *Project, rep *FilesReport
 // for the first session of the sessions directory dir whose delete did not
 // finish (its log set aside as <id>.jsonl.deleting): its log is no longer
 // copied, and its archive and task list, copied, would outlive it in the
-// database.
-func deletingSession(dir string) error {
-	ents, err := readDir(dir)
-	if err != nil {
-		return err
+// database. ents is its listing, nil to list it here.
+func deletingSession(dir string, ents []fs.DirEntry) error {
+	if ents == nil {
+		var err error
+		if ents, err = readDir(dir); err != nil {
+			return err
+		}
 	}
 	for _, e := range ents {
 		if id, ok := session.DeletingID(e.Name()); ok {
@@ -548,30 +550,24 @@ func deletingSession(dir string) error {
 // new one of the same id began since, which the verification, when it
 // listed the files before the new log appeared, did not compare.
 func sessionsKept(dir string, imp imported) error {
-	if err := deletingSession(dir); err != nil {
+	ents, err := readDir(dir)
+	if err != nil {
 		return err
 	}
+	if err := deletingSession(dir, ents); err != nil {
+		return err
+	}
+	types := make(map[string]fs.FileMode, len(ents))
+	for _, e := range ents {
+		types[e.Name()] = e.Type()
+	}
 	for _, id := range imp.sessions {
-		path := filepath.Join(dir, id+session.LogSuffix)
-		st, err := os.Lstat(path)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			return fmt.Errorf("postgres: session %s was deleted from the files while they were copied: %w", id, &session.NotFoundError{SessionID: id})
-		case err != nil:
-			return err
-		case !st.Mode().IsRegular():
-			return fmt.Errorf("postgres: the log of session %s in the files is no longer a regular file", id)
+		var first []byte
+		if f, ok := imp.firsts[id]; ok {
+			first = append(f[:len(f):len(f)], '\n')
 		}
-		first, ok := imp.firsts[id]
-		if !ok {
-			continue
-		}
-		head, err := safefs.ReadRegular(path, int64(len(first))+1)
-		if err != nil {
-			return err
-		}
-		if !bytes.Equal(head, append(first[:len(first):len(first)], '\n')) {
-			return fmt.Errorf("postgres: session %s was deleted from the files while they were copied, and a new session of that id began: %w", id, &session.NotFoundError{SessionID: id})
+		if err := session.CheckKept(dir, types, id, first); err != nil {
+			return fmt.Errorf("postgres: in the files: %w", err)
 		}
 	}
 	return nil
