@@ -537,7 +537,7 @@ func homeStateName(name string) bool {
 		return true
 	}
 	_, ok := optionTools()[name]
-	return ok || name == "ssh-keygen" || name == "gpg" || name == "gpg2" || name == "kubectl" ||
+	return ok || keyStoreName(name) || name == "ssh-keygen" || name == "gpg" || name == "gpg2" || name == "kubectl" ||
 		strings.TrimRight(name, "0123456789.-") == "pip"
 }
 
@@ -548,6 +548,9 @@ func (an *analyzer) homeState(prog, name string, args []word) string {
 		return why
 	}
 	if why := homeWrite(name, args); why != "" {
+		return why
+	}
+	if why := keyStore(name, args, an.guess); why != "" {
 		return why
 	}
 	if why := macosState(name, args); why != "" {

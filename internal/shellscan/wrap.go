@@ -468,6 +468,10 @@ var configWriters = sync.OnceValue(func() map[string]map[string][]string {
 		"helm":       {"repo": {"add", "remove", "rm"}, "plugin": {"install", "update", "uninstall", "remove", "rm"}},
 		"docker":     {"context": {"create", "use", "update", "rm"}, "login": {""}},
 		"direnv":     {"allow": {""}, "permit": {""}, "grant": {""}},
+		// pdm config KEY VALUE and hatch config set write the user's
+		// settings (~/.config/pdm, ~/.config/hatch) unless --local.
+		"pdm":   {"config": {""}},
+		"hatch": {"config": {"set", "update", "restore", "reset"}},
 	}
 })
 
@@ -507,6 +511,13 @@ var homeInstallers = sync.OnceValue(func() map[string]map[string][]string {
 		"composer": {"global": every, "self-update": every, "selfupdate": every},
 		"nix":      {"profile": {"install", "add", "remove", "upgrade", "rollback", "wipe-history"}, "upgrade-nix": every},
 		"krew":     {"install": every, "uninstall": every, "upgrade": every, "update": every},
+		// kubectl krew runs the kubectl-krew plugin; gcloud components
+		// installs into the SDK's directory; pdm and hatch install
+		// pythons into ~/.local/share and pdm plugins into itself.
+		"kubectl":  {"krew": {"install", "uninstall", "upgrade", "update"}},
+		"gcloud":   {"components": {"install", "remove", "update", "reinstall", "restore"}},
+		"pdm":      {"self": {"add", "remove", "update"}, "python": {"install", "remove"}, "py": {"install", "remove"}},
+		"hatch":    {"python": {"install", "remove", "update"}, "self": {"update", "restore"}},
 		"stack":    {"install": every, "setup": every, "upgrade": every},
 		"cabal":    {"install": every},
 		"opam":     {"install": every, "remove": every, "uninstall": every, "upgrade": every, "switch": every, "init": every, "pin": every, "reinstall": every},
