@@ -3,6 +3,7 @@
 package permission_test
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -104,4 +105,28 @@ func TestCanaryKeyStoresForReal(t *testing.T) {
 	if out := runLine(t, root, "ssh-add -l", time.Minute, "", env); !strings.Contains(string(out), "canary") {
 		t.Errorf("%q gave the agent no key when run: %s", line, out)
 	}
+}
+
+// make install of a project whose makefile installs by convention into
+// $(PREFIX)/bin, with the prefix in the home (as ~/.local is for a user
+// without root): allowed by "allow bash" at stop 40, though go install
+// was not.
+func TestCanaryMakeInstall(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "make")
+	template := canaryTemplate(t)
+	root := canaryFixture(t, template)
+	mk := "PREFIX ?= $(HOME)/.local\nall:\n\techo built > tool\ninstall: all\n\tmkdir -p $(PREFIX)/bin && cp tool $(PREFIX)/bin/tool\n"
+	if err := os.WriteFile(filepath.Join(root, "work", "Makefile"), []byte(mk), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{"make install", "make -s install"} {
+		refusedEverywhere(t, root, line)
+		before := canarySnapshot(t, root)
+		out := runLine(t, root, line, time.Minute, "")
+		if p := changed(before, canarySnapshot(t, root)); !strings.HasPrefix(p, filepath.Join(root, "home")+string(filepath.Separator)) {
+			t.Errorf("%q changed nothing in the home when run (%q):\n%s", line, p, out)
+		}
+		os.RemoveAll(filepath.Join(root, "home", ".local", "bin"))
+	}
+	checkOrdinary(t, template, []string{"make", "make all", "make -j2 test"}, nil)
 }

@@ -52,6 +52,25 @@ func isPython(name string) bool {
 	return ok && strings.Trim(v, "0123456789.") == ""
 }
 
+// setupInstalls reports whether the words after setup.py hold one of
+// setuptools' commands that install: install and develop write the
+// python's site-packages and scripts directory (or, by --user, --prefix or
+// the settings of ~/.pydistutils.cfg and setup.cfg, elsewhere), and
+// easy_install is develop's kin.
+func setupInstalls(after []word) bool {
+	for _, a := range after {
+		switch a.text {
+		case "install", "develop", "easy_install", "install_lib", "install_scripts", "install_data",
+			"install_headers", "install_egg_info":
+			return true
+		}
+		if a.dynamic {
+			return true
+		}
+	}
+	return false
+}
+
 // interpreter reports whether name is a language interpreter, and marks
 // the line opaque when the interpreter runs inline code or code from its
 // standard input.
@@ -64,6 +83,8 @@ func (an *analyzer) interpreter(prog, name string, args []word) bool {
 			if why := an.pipInstall(prog, after); why != "" {
 				an.opaque(name + " " + clipName(script) + ": " + why)
 			}
+		} else if found && path.Base(script) == "setup.py" && setupInstalls(after) {
+			an.opaque(name + " setup.py installs into the environment of that python, or where ~/.pydistutils.cfg or setup.cfg say, outside the workdir")
 		}
 	}
 	if !ok {

@@ -514,10 +514,19 @@ var homeInstallers = sync.OnceValue(func() map[string]map[string][]string {
 		// kubectl krew runs the kubectl-krew plugin; gcloud components
 		// installs into the SDK's directory; pdm and hatch install
 		// pythons into ~/.local/share and pdm plugins into itself.
-		"kubectl":  {"krew": {"install", "uninstall", "upgrade", "update"}},
-		"gcloud":   {"components": {"install", "remove", "update", "reinstall", "restore"}},
-		"pdm":      {"self": {"add", "remove", "update"}, "python": {"install", "remove"}, "py": {"install", "remove"}},
-		"hatch":    {"python": {"install", "remove", "update"}, "self": {"update", "restore"}},
+		"kubectl": {"krew": {"install", "uninstall", "upgrade", "update"}},
+		"gcloud":  {"components": {"install", "remove", "update", "reinstall", "restore"}},
+		"pdm":     {"self": {"add", "remove", "update"}, "python": {"install", "remove"}, "py": {"install", "remove"}},
+		"hatch":   {"python": {"install", "remove", "update"}, "self": {"update", "restore"}},
+		// Build systems' install step copies what was built to the
+		// configured prefix, /usr/local unless the project says
+		// otherwise: make install by convention, the install target
+		// cmake and meson generate for make and ninja, cmake --install
+		// and meson install themselves.
+		"make": {"install": every, "uninstall": every}, "gmake": {"install": every, "uninstall": every},
+		"ninja": {"install": every, "uninstall": every}, "samu": {"install": every, "uninstall": every},
+		"cmake": {"--install": every, "--target": {"install"}, "-t": {"install"}, "--target=install": every},
+		"meson": {"install": every}, "scons": {"install": every}, "dune": {"install": every, "uninstall": every},
 		"stack":    {"install": every, "setup": every, "upgrade": every},
 		"cabal":    {"install": every},
 		"opam":     {"install": every, "remove": every, "uninstall": every, "upgrade": every, "switch": every, "init": every, "pin": every, "reinstall": every},
