@@ -412,7 +412,13 @@ func (m *migration) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	err = m.sessionsKept(p, m.copyAll(ctx, p))
+	copyErr := m.copyAll(ctx, p)
+	if copyErr == nil {
+		// The copy wrote everything: its last sync runs while the
+		// sessions are checked, and finish waits for it.
+		m.flush.begin()
+	}
+	err = m.sessionsKept(p, copyErr)
 	if err == nil {
 		err = m.checkSomethingRead()
 	}
