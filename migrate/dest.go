@@ -352,6 +352,7 @@ type flusher struct {
 	written atomic.Int64
 	busy    atomic.Bool
 	wg      sync.WaitGroup
+	last    chan struct{} // closed when the sync begin started is over; nil before
 
 	mu  sync.Mutex
 	err error // the first error a sync reported
@@ -412,21 +413,44 @@ func (f *flusher) wait() {
 	}
 }
 
+// begin starts the last sync in the background, once the copy has
+// written everything it writes before the marker goes: the disk then
+// writes back while the last checks read the source (see sessionsKept),
+// instead of after them. final waits for it. Nothing may be written to the
+// destination between begin and final.
+func (f *flusher) begin() {
+	if f == nil || f.last != nil {
+		return
+	}
+	f.last = make(chan struct{})
+	go func() {
+		defer close(f.last)
+		f.wait()
+		f.sync()
+	}()
+}
+
 // abort waits for a running sync and closes the descriptor, for a copy
 // that failed.
 func (f *flusher) abort() {
 	if f != nil {
 		f.wait()
+		if f.last != nil {
+			<-f.last
+		}
 		_ = f.root.Close()
 	}
 }
 
-// final waits for a running sync, syncs once more and returns the first
-// error any sync reported; it closes the descriptor.
+// final syncs once more after any running sync (the one begin started, if
+// it was called) and returns the first error any sync reported; it closes
+// the descriptor.
 func (f *flusher) final() error {
-	f.wait()
-	f.sync()
+	f.begin()
+	<-f.last
 	_ = f.root.Close()
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	return f.err
 }
 

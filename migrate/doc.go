@@ -131,5 +131,7 @@
 // therefore leaves either the marker or a complete destination. On Linux the
 // file system is also synced in the background while the copy runs, after
 // every 16 MiB written, so that the disk writes while the processors work and
-// the last flush is short.
+// the last flush is short; the last flush begins as soon as the copy has
+// written its last file, while the source is checked for sessions deleted
+// meanwhile, and the marker goes only after both.
 package migrate

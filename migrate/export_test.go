@@ -58,3 +58,16 @@ const Portable = portable
 // OnCopied makes f run once the copy is over, before the migration checks
 // that no session it copied was deleted from the source meanwhile.
 func OnCopied(o *Options, f func()) { o.copied = f }
+
+// OnLastSync turns the background syncs off and makes f run after the
+// destination's last sync (the one that must come before the marker
+// goes), its error replacing the sync's.
+func OnLastSync(o *Options, f func() error) {
+	o.flushEvery = 1 << 62
+	o.syncHook = func(_ int, e error) error {
+		if err := f(); err != nil {
+			return err
+		}
+		return e
+	}
+}
