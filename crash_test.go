@@ -39,6 +39,9 @@ func TestMain(m *testing.M) {
 	if v := os.Getenv(forkRaceChildEnv); v != "" {
 		os.Exit(runForkRaceChild(v))
 	}
+	if v := os.Getenv(startChildEnv); v != "" {
+		os.Exit(runStartChild(v))
+	}
 	os.Exit(m.Run())
 }
 

@@ -900,6 +900,7 @@ func (a *Agent) Resume(id string) error {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	a.eng.ExpectNew(id, nil) // a session resumed may have records
 	a.current = id
 	return nil
 }
@@ -942,6 +943,7 @@ func (a *Agent) Run(ctx context.Context, prompt string) iter.Seq2[Event, error] 
 		defer done()
 		release, err := a.leaseSession(ctx, id)
 		if err != nil {
+			err = a.takenLease(id, err)
 			yield(Event{Type: engine.EventError, SessionID: id, Err: err, Fatal: true}, err)
 			return
 		}
