@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -99,4 +100,41 @@ func (a *Agent) takenLease(id string, err error) error {
 		return &SessionExistsError{SessionID: id, Err: err}
 	}
 	return err
+}
+
+// ResumeStored makes id the current session like [Agent.Resume], but only
+// a stored one, as `lite-agent run --resume` and `--continue` do: an id
+// whose log has no records fails with a *session.NotFoundError (a delete
+// of it begun: its *session.DeletingError), and the current session is
+// unchanged. The id must be valid as for [Agent.Resume].
+//
+// The check holds until a turn on the session (or a record made around
+// one) first loads its log: a session deleted meanwhile, by another
+// process say, makes it fail with a *session.NotFoundError and write
+// nothing, where it would otherwise start the deleted session over, empty,
+// under its id. From that load on, every append expects the head loaded,
+// so a delete after it makes the append fail too.
+func (a *Agent) ResumeStored(ctx context.Context, id string) error {
+	if !a.made() {
+		return ErrClosed
+	}
+	if id == "" || a.mode == fileStore || a.mode == externalStore {
+		if err := storage.ValidateID(id); err != nil {
+			return err
+		}
+	}
+	head, err := a.cp.Head(ctx, id)
+	switch {
+	case err != nil:
+		return err
+	case head == 0:
+		return &session.NotFoundError{SessionID: id}
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.eng.ExpectStored(id, func(int64, error) error {
+		return &session.NotFoundError{SessionID: id}
+	})
+	a.current = id
+	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/internal/childtest"
 	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
+	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -231,5 +232,110 @@ func TestStartSession(t *testing.T) {
 	}
 	if cps, err := a.Checkpoints(t.Context(), "fresh-1"); err != nil || len(cps) != 2 {
 		t.Errorf("the started session has %d prompts (%v), want 2", len(cps), err)
+	}
+}
+
+// deleteAgentChildEnv makes the test binary a child that deletes a
+// session through an agent (Agent.DeleteSession, as lite-agent sessions
+// delete does). Its value is "<home>\n<workdir>\n<id>", and
+// "\n<url>\n<schema>" after it to store through PostgreSQL. It exits 0
+// when the session was deleted, 1 otherwise.
+const deleteAgentChildEnv = "LITE_AGENT_DELETE_AGENT_CHILD"
+
+func runDeleteAgentChild(v string) int {
+	parts := strings.Split(v, "\n")
+	if len(parts) != 3 && len(parts) != 5 {
+		fmt.Fprintln(os.Stderr, "bad", deleteAgentChildEnv)
+		return 2
+	}
+	opts := liteagent.Options{
+		Model: modeltest.New(), ModelName: "test-model", Workdir: parts[1],
+		Storage: storage.Options{Namespace: "acme", Home: parts[0]}, OnApproval: approveAll,
+	}
+	closeStore, err := withChildStore(&opts, parts[3:])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	defer closeStore()
+	a, err := liteagent.New(context.Background(), opts)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	defer a.Close()
+	if err := a.DeleteSession(context.Background(), parts[2]); err != nil {
+		fmt.Fprintln(os.Stderr, "the delete failed:", err)
+		return 1
+	}
+	return 0
+}
+
+// A session resumed as a stored one (ResumeStored, `lite-agent run
+// --resume`/`--continue`) is checked to be stored when it is resumed; a
+// delete of it in another process after that check, before the first
+// turn loads it, is final. Before, the turn found no log and started the
+// deleted session over under its id: the session came back with only the
+// new prompt, its history gone and the delete undone. Now the turn fails
+// with a *session.NotFoundError and writes nothing.
+func TestAResumedSessionDeletedMeanwhileIsNotStartedOver(t *testing.T) {
+	checkResumeDeleteRace(t, nil)
+}
+
+// The same through PostgreSQL.
+func TestAResumedSessionDeletedMeanwhileThroughPostgresIsNotStartedOver(t *testing.T) {
+	url := pgtest.URL(t)
+	checkResumeDeleteRace(t, pgForkStore(url))
+}
+
+// checkResumeDeleteRace resumes a stored session, deletes it in a child
+// and checks that the next prompt neither runs nor brings it back.
+// withStore, when not nil, sets the agent's Store and returns what the
+// child needs to open it.
+func checkResumeDeleteRace(t *testing.T, withStore func(*testing.T, *liteagent.Options) string) {
+	f := newFixture(t)
+	opts := f.options(nil)
+	store := ""
+	if withStore != nil {
+		store = withStore(t, &opts)
+	}
+	a := f.agent(t, opts)
+	f.p.Reply(modeltest.Text("one"))
+	if _, err := a.Send(t.Context(), "first"); err != nil {
+		t.Fatal(err)
+	}
+	id := a.SessionID()
+	a.Close()
+
+	b := f.agent(t, opts)
+	if err := b.ResumeStored(t.Context(), "no-such-session"); !errors.Is(err, session.ErrNotFound) {
+		t.Errorf("ResumeStored of an unknown id: %v; want session.ErrNotFound", err)
+	}
+	if err := b.ResumeStored(t.Context(), id); err != nil {
+		t.Fatal(err)
+	}
+	out, err := childtest.Command(t.Context(), deleteAgentChildEnv+"="+f.home+"\n"+f.workdir+"\n"+id+store).CombinedOutput()
+	if err != nil {
+		t.Fatalf("the delete failed: %v\n%s", err, out)
+	}
+	f.p.Reply(modeltest.Text("two"))
+	if _, err := b.Send(t.Context(), "after the delete"); !errors.Is(err, session.ErrNotFound) {
+		t.Errorf("a prompt on the session deleted meanwhile: %v; want session.ErrNotFound", err)
+	}
+	infos, err := b.ListSessions(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range infos {
+		if in.ID == id {
+			t.Errorf("the deleted session %s is back", id)
+		}
+	}
+	// Resume (not ResumeStored) starts the id over, as asked.
+	if err := b.Resume(id); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Send(t.Context(), "a new start"); err != nil {
+		t.Errorf("a prompt after Resume: %v", err)
 	}
 }

@@ -103,9 +103,9 @@ type Engine struct {
 	// lockIdle and lockMax time the session lock a turn keeps (turnLock).
 	lockIdle, lockMax time.Duration
 
-	mu       sync.Mutex               // guards sessions and fresh
+	mu       sync.Mutex               // guards sessions and marks
 	sessions map[string]*sessionState // per-session turn lock and event cache
-	fresh    map[string]*newSession   // sessions that must start empty (ExpectNew)
+	marks    map[string]*sessionMark  // sessions checked new or stored (ExpectNew, ExpectStored)
 }
 
 // sessionState caches one session's log between turns and serializes turns
@@ -465,7 +465,7 @@ func (r *run) append(ctx context.Context, evs ...session.Event) error {
 		r.st.loaded = false
 		return fmt.Errorf("append to session %s: %w", r.id, err)
 	}
-	mark := r.e.newMark(r.id)
+	mark := r.e.markOf(r.id)
 	head, err := cp.Append(ctx, r.id, evs, r.st.head)
 	r.lock.leave()
 	if err != nil {
@@ -478,7 +478,7 @@ func (r *run) append(ctx context.Context, evs ...session.Event) error {
 		return fmt.Errorf("append to session %s: %w", r.id, err)
 	}
 	if mark != nil {
-		r.e.wrote(r.id, mark)
+		r.e.unmark(r.id, mark)
 	}
 	ts := r.e.now().UTC().Truncate(time.Millisecond)
 	for i, ev := range evs {
@@ -499,14 +499,14 @@ func (r *run) load(ctx context.Context) error {
 			return fmt.Errorf("read session %s: %w", r.id, err)
 		}
 		if head == r.st.head {
-			return r.checkNew()
+			return r.checkMark()
 		}
 	}
 	if err := r.readLog(ctx); err != nil {
 		return fmt.Errorf("read session %s: %w", r.id, err)
 	}
 	r.st.loaded = true
-	return r.checkNew()
+	return r.checkMark()
 }
 
 // Turn runs one prompt in session id and yields its events. The last event

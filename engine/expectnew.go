@@ -6,10 +6,12 @@ import (
 	"github.com/lite-agent/lite-agent-go/session"
 )
 
-// A newSession is the mark [Engine.ExpectNew] puts on a session chosen to
-// start empty, until its first record is written.
-type newSession struct {
-	taken func(head int64, cause error) error
+// A sessionMark is what [Engine.ExpectNew] or [Engine.ExpectStored] says
+// of a session a caller checked: it must start empty (empty), or it must
+// still have records.
+type sessionMark struct {
+	empty bool
+	fail  func(head int64, cause error) error
 }
 
 // ExpectNew marks session id as one that must start empty: its first
@@ -20,58 +22,84 @@ type newSession struct {
 // first append, fails the operation with taken's error, given the head
 // found and the checkpointer's error (nil, or its *session.ConflictError),
 // and nothing is written. The mark goes once a record is written; a nil
-// taken removes it.
+// taken removes it (and a mark of [Engine.ExpectStored]).
 func (e *Engine) ExpectNew(id string, taken func(head int64, cause error) error) {
+	e.mark(id, true, taken)
+}
+
+// ExpectStored marks session id as one that must have records when it is
+// next loaded, by a turn or [Engine.RecordBetweenTurns]: a caller checked
+// that it is stored. A log found empty then (deleted meanwhile, by another
+// process say) fails the operation with gone's error, given the head found
+// (0) and nil, and nothing is written, where the turn would otherwise
+// start the deleted session over under its id. The mark goes once a load
+// finds records: from there each append expects the head loaded, so a
+// delete after it makes the append conflict. A nil gone removes it (and a
+// mark of [Engine.ExpectNew]).
+func (e *Engine) ExpectStored(id string, gone func(head int64, cause error) error) {
+	e.mark(id, false, gone)
+}
+
+// mark sets or (fail nil) removes the mark of session id.
+func (e *Engine) mark(id string, empty bool, fail func(head int64, cause error) error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if taken == nil {
-		delete(e.fresh, id)
+	if fail == nil {
+		delete(e.marks, id)
 		return
 	}
-	if e.fresh == nil {
-		e.fresh = map[string]*newSession{}
+	if e.marks == nil {
+		e.marks = map[string]*sessionMark{}
 	}
-	e.fresh[id] = &newSession{taken: taken}
+	e.marks[id] = &sessionMark{empty: empty, fail: fail}
 }
 
 // ExpectsNew reports whether session id is marked by [Engine.ExpectNew]
 // and has had no record written since.
 func (e *Engine) ExpectsNew(id string) bool {
-	return e.newMark(id) != nil
+	m := e.markOf(id)
+	return m != nil && m.empty
 }
 
-// newMark returns the mark of session id, or nil.
-func (e *Engine) newMark(id string) *newSession {
+// markOf returns the mark of session id, or nil.
+func (e *Engine) markOf(id string) *sessionMark {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.fresh[id]
+	return e.marks[id]
 }
 
-// wrote removes mark from session id, unless it was replaced meanwhile.
-func (e *Engine) wrote(id string, mark *newSession) {
+// unmark removes mark from session id, unless it was replaced meanwhile.
+func (e *Engine) unmark(id string, mark *sessionMark) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.fresh[id] == mark {
-		delete(e.fresh, id)
+	if e.marks[id] == mark {
+		delete(e.marks, id)
 	}
 }
 
-// checkNew returns the error of a session marked new whose loaded log
-// has records (head), or nil.
-func (r *run) checkNew() error {
-	if mark := r.e.newMark(r.id); mark != nil && r.st.head > 0 {
-		return mark.taken(r.st.head, nil)
+// checkMark returns the error of a marked session whose loaded log
+// (head records) is not what the mark expects, or nil; a session marked
+// stored and found so loses its mark.
+func (r *run) checkMark() error {
+	mark := r.e.markOf(r.id)
+	switch {
+	case mark == nil:
+		return nil
+	case mark.empty && r.st.head > 0, !mark.empty && r.st.head == 0:
+		return mark.fail(r.st.head, nil)
+	case !mark.empty:
+		r.e.unmark(r.id, mark)
 	}
 	return nil
 }
 
 // newTaken returns the error of an append, at expected head 0, to a
 // session marked new that failed with err: mark's when the head check
-// failed, err otherwise.
-func newTaken(mark *newSession, expected int64, err error) error {
+// failed, nil otherwise.
+func newTaken(mark *sessionMark, expected int64, err error) error {
 	var ce *session.ConflictError
-	if mark == nil || expected != 0 || !errors.As(err, &ce) {
+	if mark == nil || !mark.empty || expected != 0 || !errors.As(err, &ce) {
 		return nil
 	}
-	return mark.taken(ce.Head, err)
+	return mark.fail(ce.Head, err)
 }

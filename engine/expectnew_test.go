@@ -132,3 +132,38 @@ func TestExpectNew(t *testing.T) {
 		t.Error("the mark stayed after the first record")
 	}
 }
+
+// A session marked stored (ExpectStored) whose log is gone when a turn
+// first loads it fails with the mark's error and is not started over;
+// one found with records loses the mark and continues.
+func TestExpectStored(t *testing.T) {
+	h := newHarness(t, engine.Options{})
+	h.p.Reply(modeltest.Text("one"), modeltest.Text("two"))
+	if _, _, err := h.turn(t, t.Context(), "s1", "first"); err != nil {
+		t.Fatal(err)
+	}
+	h.eng.ExpectStored("s1", taken)
+	h.eng.ExpectStored("gone", taken)
+	if _, _, err := h.turn(t, t.Context(), "gone", "hello"); !errors.Is(err, errTaken) {
+		t.Errorf("a turn on a session with no log: %v; want the mark's error", err)
+	}
+	if got := logTypes(t, h.cp, "gone"); len(got) != 0 {
+		t.Errorf("the missing session was started over: %v", got)
+	}
+	if _, _, err := h.turn(t, t.Context(), "s1", "second"); err != nil {
+		t.Fatalf("a turn on the stored session: %v", err)
+	}
+	if h.eng.ExpectsNew("s1") {
+		t.Error("ExpectsNew of a session marked stored")
+	}
+	// Deleted after that load, it is started over by a later turn only
+	// without a mark: the mark went with the load that found records.
+	if err := h.cp.Delete(t.Context(), "s1"); err != nil {
+		t.Fatal(err)
+	}
+	h.eng.Forget("s1")
+	h.p.Reply(modeltest.Text("three"))
+	if _, _, err := h.turn(t, t.Context(), "s1", "third"); err != nil {
+		t.Errorf("a turn after the mark went: %v", err)
+	}
+}
