@@ -33,22 +33,12 @@ func runStartChild(v string) int {
 	}
 	p := modeltest.New()
 	p.Reply(modeltest.Text("the other run's answer"))
-	opts := liteagent.Options{
-		Model: p, ModelName: "test-model", Workdir: parts[1],
-		Storage: storage.Options{Namespace: "acme", Home: parts[0]}, OnApproval: approveAll,
-	}
-	closeStore, err := withChildStore(&opts, parts[3:])
+	a, done, err := openChildAgent(p, parts)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
-	defer closeStore()
-	a, err := liteagent.New(context.Background(), opts)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 2
-	}
-	defer a.Close()
+	defer done()
 	err = a.StartSession(context.Background(), parts[2])
 	if err == nil {
 		_, err = a.Send(context.Background(), "the other run's prompt")
@@ -62,6 +52,27 @@ func runStartChild(v string) int {
 	}
 	fmt.Fprintln(os.Stderr, "the run failed:", err)
 	return 1
+}
+
+// openChildAgent opens, in a child, the agent over the data home and
+// workdir parts[0] and parts[1] with model p, storing through the
+// PostgreSQL store parts[3:] names when there is one, and returns it with
+// the function that closes it and its store.
+func openChildAgent(p *modeltest.Provider, parts []string) (*liteagent.Agent, func(), error) {
+	opts := liteagent.Options{
+		Model: p, ModelName: "test-model", Workdir: parts[1],
+		Storage: storage.Options{Namespace: "acme", Home: parts[0]}, OnApproval: approveAll,
+	}
+	closeStore, err := withChildStore(&opts, parts[3:])
+	if err != nil {
+		return nil, nil, err
+	}
+	a, err := liteagent.New(context.Background(), opts)
+	if err != nil {
+		closeStore()
+		return nil, nil, err
+	}
+	return a, func() { a.Close(); closeStore() }, nil
 }
 
 // A session started with a chosen id (StartSession, `lite-agent run
@@ -248,22 +259,12 @@ func runDeleteAgentChild(v string) int {
 		fmt.Fprintln(os.Stderr, "bad", deleteAgentChildEnv)
 		return 2
 	}
-	opts := liteagent.Options{
-		Model: modeltest.New(), ModelName: "test-model", Workdir: parts[1],
-		Storage: storage.Options{Namespace: "acme", Home: parts[0]}, OnApproval: approveAll,
-	}
-	closeStore, err := withChildStore(&opts, parts[3:])
+	a, done, err := openChildAgent(modeltest.New(), parts)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
-	defer closeStore()
-	a, err := liteagent.New(context.Background(), opts)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 2
-	}
-	defer a.Close()
+	defer done()
 	if err := a.DeleteSession(context.Background(), parts[2]); err != nil {
 		fmt.Fprintln(os.Stderr, "the delete failed:", err)
 		return 1
