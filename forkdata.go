@@ -37,7 +37,9 @@ const (
 // ErrSessionExists is matched by the Err of a *[ForkError] of Part
 // [ForkPartNewSession] when the id the fork was to give its new session is
 // taken: the session has a log, is being deleted, or, in the data home,
-// has a context archive or a private task list.
+// has a context archive or a private task list. It is also matched by
+// every *[SessionExistsError]: a session [Agent.StartSession] was to start
+// empty was taken.
 var ErrSessionExists = errors.New("the session already exists")
 
 // A forkHold is what a fork holds of its new session: its lease and its
