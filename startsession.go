@@ -104,7 +104,8 @@ func (a *Agent) takenLease(id string, err error) error {
 
 // ResumeStored makes id the current session like [Agent.Resume], but only
 // a stored one, as `lite-agent run --resume` and `--continue` do: an id
-// whose log has no records fails with a *session.NotFoundError (a delete
+// whose log has no records (in the data home: no log file, an emptied one
+// is still stored) fails with a *session.NotFoundError (a delete
 // of it begun: its *session.DeletingError), and the current session is
 // unchanged. The id must be valid as for [Agent.Resume].
 //
@@ -127,14 +128,29 @@ func (a *Agent) ResumeStored(ctx context.Context, id string) error {
 	switch {
 	case err != nil:
 		return err
-	case head == 0:
+	case head == 0 && !a.emptyLogKept(id):
 		return &session.NotFoundError{SessionID: id}
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.eng.ExpectStored(id, func(int64, error) error {
+		if a.emptyLogKept(id) {
+			return nil
+		}
 		return &session.NotFoundError{SessionID: id}
 	})
 	a.current = id
 	return nil
+}
+
+// emptyLogKept reports whether session id, whose log has no records, is
+// still stored: in the data home, a log file emptied by a restore to
+// before its first prompt. A store tells only the records.
+func (a *Agent) emptyLogKept(id string) bool {
+	fc, ok := a.cp.(*session.FileCheckpointer)
+	if !ok {
+		return false
+	}
+	p, err := fc.Path(id)
+	return err == nil && existsNoFollow(p)
 }

@@ -340,3 +340,27 @@ func checkResumeDeleteRace(t *testing.T, withStore func(*testing.T, *liteagent.O
 		t.Errorf("a prompt after Resume: %v", err)
 	}
 }
+
+// A session of the data home restored to before its first prompt keeps
+// an empty log: it is still stored, and ResumeStored resumes it (as the
+// CLI's --resume did before it used ResumeStored).
+func TestResumeStoredOfAnEmptiedLog(t *testing.T) {
+	f := newFixture(t)
+	a := f.agent(t, f.options(nil))
+	f.p.Reply(modeltest.Text("one"))
+	if _, err := a.Send(t.Context(), "first"); err != nil {
+		t.Fatal(err)
+	}
+	id := a.SessionID()
+	if _, err := a.Restore(t.Context(), id, 0, liteagent.RestoreOptions{ConversationOnly: true}); err != nil {
+		t.Fatal(err)
+	}
+	b := f.agent(t, f.options(nil))
+	if err := b.ResumeStored(t.Context(), id); err != nil {
+		t.Fatalf("ResumeStored of a session restored to its start: %v", err)
+	}
+	f.p.Reply(modeltest.Text("two"))
+	if _, err := b.Send(t.Context(), "again"); err != nil {
+		t.Errorf("a prompt on it: %v", err)
+	}
+}

@@ -27,15 +27,17 @@ func (e *Engine) ExpectNew(id string, taken func(head int64, cause error) error)
 	e.mark(id, true, taken)
 }
 
-// ExpectStored marks session id as one that must have records when it is
-// next loaded, by a turn or [Engine.RecordBetweenTurns]: a caller checked
-// that it is stored. A log found empty then (deleted meanwhile, by another
-// process say) fails the operation with gone's error, given the head found
-// (0) and nil, and nothing is written, where the turn would otherwise
-// start the deleted session over under its id. The mark goes once a load
-// finds records: from there each append expects the head loaded, so a
-// delete after it makes the append conflict. A nil gone removes it (and a
-// mark of [Engine.ExpectNew]).
+// ExpectStored marks session id as one that must still be stored when it
+// is next loaded, by a turn or [Engine.RecordBetweenTurns]: a caller
+// checked that it is. A log found empty then is given to gone (with head
+// 0 and a nil cause), which says whether the session is gone (deleted
+// meanwhile, by another process say): its error fails the operation and
+// nothing is written, where the turn would otherwise start the deleted
+// session over under its id; nil (a log emptied by a restore to its start,
+// say) lets the load go on. The mark goes once a load finds the session:
+// from there each append expects the head loaded, so a delete after it
+// makes the append conflict. A nil gone removes it (and a mark of
+// [Engine.ExpectNew]).
 func (e *Engine) ExpectStored(id string, gone func(head int64, cause error) error) {
 	e.mark(id, false, gone)
 }
@@ -79,17 +81,22 @@ func (e *Engine) unmark(id string, mark *sessionMark) {
 
 // checkMark returns the error of a marked session whose loaded log
 // (head records) is not what the mark expects, or nil; a session marked
-// stored and found so loses its mark.
+// stored and found still stored loses its mark.
 func (r *run) checkMark() error {
 	mark := r.e.markOf(r.id)
 	switch {
 	case mark == nil:
 		return nil
-	case mark.empty && r.st.head > 0, !mark.empty && r.st.head == 0:
+	case mark.empty && r.st.head > 0:
 		return mark.fail(r.st.head, nil)
-	case !mark.empty:
-		r.e.unmark(r.id, mark)
+	case mark.empty:
+		return nil
+	case r.st.head == 0:
+		if err := mark.fail(0, nil); err != nil {
+			return err
+		}
 	}
+	r.e.unmark(r.id, mark)
 	return nil
 }
 
