@@ -893,10 +893,8 @@ func (a *Agent) Resume(id string) error {
 	if !a.made() {
 		return ErrClosed
 	}
-	if id == "" || a.mode == fileStore || a.mode == externalStore {
-		if err := storage.ValidateID(id); err != nil {
-			return err
-		}
+	if err := a.checkID(id); err != nil {
+		return err
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()

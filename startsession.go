@@ -67,10 +67,8 @@ func (a *Agent) StartSession(ctx context.Context, id string) error {
 	if !a.made() {
 		return ErrClosed
 	}
-	if id == "" || a.mode == fileStore || a.mode == externalStore {
-		if err := storage.ValidateID(id); err != nil {
-			return err
-		}
+	if err := a.checkID(id); err != nil {
+		return err
 	}
 	free := a.newSessionFree
 	if a.mode == memoryStore {
@@ -119,10 +117,8 @@ func (a *Agent) ResumeStored(ctx context.Context, id string) error {
 	if !a.made() {
 		return ErrClosed
 	}
-	if id == "" || a.mode == fileStore || a.mode == externalStore {
-		if err := storage.ValidateID(id); err != nil {
-			return err
-		}
+	if err := a.checkID(id); err != nil {
+		return err
 	}
 	head, err := a.cp.Head(ctx, id)
 	switch {
@@ -153,4 +149,14 @@ func (a *Agent) emptyLogKept(id string) bool {
 	}
 	p, err := fc.Path(id)
 	return err == nil && existsNoFollow(p)
+}
+
+// checkID returns the *storage.Error of [storage.ValidateID] for an id the
+// agent cannot make current: an empty one, or, with the built-in file
+// store or a Store, one that breaks the file session id rule.
+func (a *Agent) checkID(id string) error {
+	if id == "" || a.mode == fileStore || a.mode == externalStore {
+		return storage.ValidateID(id)
+	}
+	return nil
 }
