@@ -885,7 +885,9 @@ func (a *Agent) SessionID() string {
 }
 
 // Resume makes id the current session. An unknown id starts an empty
-// session. With the built-in file store, and with a Store, the id must be
+// session; [Agent.StartSession] starts one only if the id is free, and
+// [Agent.ResumeStored] resumes only a stored session, each holding its
+// check until the session's first turn (Resume lifts those checks). With the built-in file store, and with a Store, the id must be
 // made of letters, digits, underscores and hyphens. An empty id, and one
 // that breaks that rule, is the *storage.Error of [storage.ValidateID]
 // and changes nothing.
