@@ -39,6 +39,12 @@ func TestMain(m *testing.M) {
 	if v := os.Getenv(forkRaceChildEnv); v != "" {
 		os.Exit(runForkRaceChild(v))
 	}
+	if v := os.Getenv(startChildEnv); v != "" {
+		os.Exit(runStartChild(v))
+	}
+	if v := os.Getenv(deleteAgentChildEnv); v != "" {
+		os.Exit(runDeleteAgentChild(v))
+	}
 	os.Exit(m.Run())
 }
 

@@ -37,7 +37,9 @@ const (
 // ErrSessionExists is matched by the Err of a *[ForkError] of Part
 // [ForkPartNewSession] when the id the fork was to give its new session is
 // taken: the session has a log, is being deleted, or, in the data home,
-// has a context archive or a private task list.
+// has a context archive or a private task list. It is also matched by
+// every *[SessionExistsError]: a session [Agent.StartSession] was to start
+// empty was taken.
 var ErrSessionExists = errors.New("the session already exists")
 
 // A forkHold is what a fork holds of its new session: its lease and its
@@ -98,14 +100,8 @@ func (a *Agent) holdNewSession(ctx context.Context, id, newID string) (*forkHold
 // and no delete of it begun, and in the data home no context archive and
 // (unless the agent uses a shared list) no task list named after it.
 func (a *Agent) newSessionFree(ctx context.Context, newID string) error {
-	head, err := a.cp.Head(ctx, newID)
-	switch {
-	case errors.Is(err, session.ErrDeleting):
-		return fmt.Errorf("%w: %w", ErrSessionExists, err)
-	case err != nil:
+	if err := a.newLogFree(ctx, newID); err != nil {
 		return err
-	case head > 0:
-		return fmt.Errorf("%w: session %s has a log of %d records", ErrSessionExists, newID, head)
 	}
 	if a.store != nil {
 		return nil
@@ -120,6 +116,21 @@ func (a *Agent) newSessionFree(ctx context.Context, newID string) error {
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
+	}
+	return nil
+}
+
+// newLogFree returns nil when session newID has no log and no delete of
+// it begun.
+func (a *Agent) newLogFree(ctx context.Context, newID string) error {
+	head, err := a.cp.Head(ctx, newID)
+	switch {
+	case errors.Is(err, session.ErrDeleting):
+		return fmt.Errorf("%w: %w", ErrSessionExists, err)
+	case err != nil:
+		return err
+	case head > 0:
+		return fmt.Errorf("%w: session %s has a log of %d records", ErrSessionExists, newID, head)
 	}
 	return nil
 }

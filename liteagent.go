@@ -885,7 +885,9 @@ func (a *Agent) SessionID() string {
 }
 
 // Resume makes id the current session. An unknown id starts an empty
-// session. With the built-in file store, and with a Store, the id must be
+// session; [Agent.StartSession] starts one only if the id is free, and
+// [Agent.ResumeStored] resumes only a stored session, each holding its
+// check until the session's first turn (Resume lifts those checks). With the built-in file store, and with a Store, the id must be
 // made of letters, digits, underscores and hyphens. An empty id, and one
 // that breaks that rule, is the *storage.Error of [storage.ValidateID]
 // and changes nothing.
@@ -893,13 +895,12 @@ func (a *Agent) Resume(id string) error {
 	if !a.made() {
 		return ErrClosed
 	}
-	if id == "" || a.mode == fileStore || a.mode == externalStore {
-		if err := storage.ValidateID(id); err != nil {
-			return err
-		}
+	if err := a.checkID(id); err != nil {
+		return err
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	a.eng.ExpectNew(id, nil) // a session resumed may have records
 	a.current = id
 	return nil
 }
@@ -942,6 +943,7 @@ func (a *Agent) Run(ctx context.Context, prompt string) iter.Seq2[Event, error] 
 		defer done()
 		release, err := a.leaseSession(ctx, id)
 		if err != nil {
+			err = a.takenLease(id, err)
 			yield(Event{Type: engine.EventError, SessionID: id, Err: err, Fatal: true}, err)
 			return
 		}

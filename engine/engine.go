@@ -103,8 +103,9 @@ type Engine struct {
 	// lockIdle and lockMax time the session lock a turn keeps (turnLock).
 	lockIdle, lockMax time.Duration
 
-	mu       sync.Mutex               // guards sessions
+	mu       sync.Mutex               // guards sessions and marks
 	sessions map[string]*sessionState // per-session turn lock and event cache
+	marks    map[string]*sessionMark  // sessions checked new or stored (ExpectNew, ExpectStored)
 }
 
 // sessionState caches one session's log between turns and serializes turns
@@ -464,11 +465,20 @@ func (r *run) append(ctx context.Context, evs ...session.Event) error {
 		r.st.loaded = false
 		return fmt.Errorf("append to session %s: %w", r.id, err)
 	}
+	mark := r.e.markOf(r.id)
 	head, err := cp.Append(ctx, r.id, evs, r.st.head)
 	r.lock.leave()
 	if err != nil {
 		r.st.loaded = false // reload on the next turn
+		if terr := newTaken(mark, r.st.head, err); terr != nil {
+			// Another writer made the session since it was loaded
+			// empty: it is theirs, and nothing was written.
+			return terr
+		}
 		return fmt.Errorf("append to session %s: %w", r.id, err)
+	}
+	if mark != nil {
+		r.e.unmark(r.id, mark)
 	}
 	ts := r.e.now().UTC().Truncate(time.Millisecond)
 	for i, ev := range evs {
@@ -489,14 +499,14 @@ func (r *run) load(ctx context.Context) error {
 			return fmt.Errorf("read session %s: %w", r.id, err)
 		}
 		if head == r.st.head {
-			return nil
+			return r.checkMark()
 		}
 	}
 	if err := r.readLog(ctx); err != nil {
 		return fmt.Errorf("read session %s: %w", r.id, err)
 	}
 	r.st.loaded = true
-	return nil
+	return r.checkMark()
 }
 
 // Turn runs one prompt in session id and yields its events. The last event

@@ -453,12 +453,20 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 		return nil, err
 	}
 	switch {
-	case f.resume != "" || f.newID != "":
-		err = a.Resume(cmpOr(f.resume, f.newID))
+	case f.resume != "":
+		// Checked again, and held until the first turn loads the log: a
+		// delete of the session meanwhile (sessions delete in another
+		// process) makes this run fail instead of starting it over.
+		err = a.ResumeStored(ctx, f.resume)
+	case f.newID != "":
+		// Checked again, and held until the session's first record: a
+		// fork to the id, or another run starting it, that writes its
+		// log first makes this run fail instead of continuing it.
+		err = a.StartSession(ctx, f.newID)
 	case f.cont:
 		var id string
 		if id, err = latestSession(ctx, a.ListSessions); err == nil && id != "" {
-			err = a.Resume(id)
+			err = a.ResumeStored(ctx, id)
 		}
 	}
 	if err != nil {

@@ -308,3 +308,17 @@ func TestSessionsRestoreOfASessionBusyElsewhere(t *testing.T) {
 		t.Errorf("hello.txt = %q", b)
 	}
 }
+
+// A session restored to before its first prompt keeps an empty log, and
+// run --resume continues it: the check that the resumed session is still
+// stored (ResumeStored) takes the empty log file for a stored session.
+func TestRunResumeOfASessionRestoredToItsStart(t *testing.T) {
+	base, _, id := rewindProject(t, "")
+	if r := runCLI(t, append(base, "sessions", "restore", id, "--to", "0", "--conversation-only")...); r.code != 0 {
+		t.Fatalf("restore to 0: %d %s", r.code, r.stderr)
+	}
+	r := runCLI(t, append(base, "run", "--resume", id, "go on")...)
+	if r.code != 0 || r.stdout != "After the fork.\n" {
+		t.Errorf("resume after a restore to 0: %d %q %s", r.code, r.stdout, r.stderr)
+	}
+}

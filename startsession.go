@@ -1,0 +1,162 @@
+package liteagent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// A SessionExistsError reports that session SessionID, which
+// [Agent.StartSession] was to start empty, is taken: something of it was
+// stored when StartSession checked, or another writer (another process's
+// run, a fork) wrote its log before the agent's first record, or holds its
+// lease. Nothing was written. It matches [ErrSessionExists].
+type SessionExistsError struct {
+	// SessionID is the session that was to start.
+	SessionID string
+	// Head is the number of records found in its log; 0 when what was
+	// found is something else (a delete begun, an archive, a lease).
+	Head int64
+	// Err is what was found: the store's conflict or lease error, or the
+	// check's own, or nil.
+	Err error
+}
+
+// Error says which session is taken and how.
+func (e *SessionExistsError) Error() string {
+	if errors.Is(e.Err, ErrSessionExists) { // the check's own, which says what exists
+		return "liteagent: session " + e.SessionID + ": " + e.Err.Error()
+	}
+	msg := "liteagent: session " + e.SessionID + " already exists"
+	if e.Head > 0 {
+		msg += fmt.Sprintf(" (a log of %d records written by another writer)", e.Head)
+	}
+	if e.Err != nil {
+		msg += ": " + e.Err.Error()
+	}
+	return msg + "; nothing was written to it"
+}
+
+// Is reports whether target is [ErrSessionExists].
+func (e *SessionExistsError) Is(target error) bool { return target == ErrSessionExists }
+
+// Unwrap returns Err.
+func (e *SessionExistsError) Unwrap() error { return e.Err }
+
+// StartSession makes id the current session as a new, empty one, as
+// `lite-agent run --session-id` does. It fails with a *SessionExistsError
+// (matching [ErrSessionExists]) when something of id is stored: a log, a
+// delete of it begun, or, in the data home, its context archive or private
+// task list; the current session is then unchanged. The id must be valid
+// as for [Agent.Resume].
+// Without sessions (Options.DisableSessions) only the agent's own memory
+// is checked.
+//
+// The check holds until the session's first record: a turn on it (or a
+// record made around one) that finds its log written meanwhile, by a fork
+// to that id or by another process starting it too, fails with a
+// *SessionExistsError and writes nothing, where it would otherwise have
+// continued the other writer's log. Through a [SessionLeaser] a turn that
+// finds the session leased by another holder fails the same way. Once the
+// first record is written the session is the agent's like any other.
+// [Agent.Resume] of the id lifts the check.
+func (a *Agent) StartSession(ctx context.Context, id string) error {
+	if !a.made() {
+		return ErrClosed
+	}
+	if err := a.checkID(id); err != nil {
+		return err
+	}
+	free := a.newSessionFree
+	if a.mode == memoryStore {
+		free = a.newLogFree // nothing of it is kept beside the log
+	}
+	if err := free(ctx, id); err != nil {
+		if errors.Is(err, ErrSessionExists) {
+			return &SessionExistsError{SessionID: id, Err: err}
+		}
+		return err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.eng.ExpectNew(id, func(head int64, cause error) error {
+		return &SessionExistsError{SessionID: id, Head: head, Err: cause}
+	})
+	a.current = id
+	return nil
+}
+
+// takenLease returns the error of a turn on session id whose lease could
+// not be taken (err): a *SessionExistsError when the session was to start
+// empty (see [Agent.StartSession]), since another holder works on it, and
+// err otherwise.
+func (a *Agent) takenLease(id string, err error) error {
+	if a.eng.ExpectsNew(id) {
+		return &SessionExistsError{SessionID: id, Err: err}
+	}
+	return err
+}
+
+// ResumeStored makes id the current session like [Agent.Resume], but only
+// a stored one, as `lite-agent run --resume` and `--continue` do: an id
+// whose log has no records (in the data home: no log file, an emptied one
+// is still stored) fails with a *session.NotFoundError (a delete
+// of it begun: its *session.DeletingError), and the current session is
+// unchanged. The id must be valid as for [Agent.Resume].
+//
+// The check holds until a turn on the session (or a record made around
+// one) first loads its log: a session deleted meanwhile, by another
+// process say, makes it fail with a *session.NotFoundError and write
+// nothing, where it would otherwise start the deleted session over, empty,
+// under its id. From that load on, every append expects the head loaded,
+// so a delete after it makes the append fail too.
+func (a *Agent) ResumeStored(ctx context.Context, id string) error {
+	if !a.made() {
+		return ErrClosed
+	}
+	if err := a.checkID(id); err != nil {
+		return err
+	}
+	head, err := a.cp.Head(ctx, id)
+	switch {
+	case err != nil:
+		return err
+	case head == 0 && !a.emptyLogKept(id):
+		return &session.NotFoundError{SessionID: id}
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.eng.ExpectStored(id, func(int64, error) error {
+		if a.emptyLogKept(id) {
+			return nil
+		}
+		return &session.NotFoundError{SessionID: id}
+	})
+	a.current = id
+	return nil
+}
+
+// emptyLogKept reports whether session id, whose log has no records, is
+// still stored: in the data home, a log file emptied by a restore to
+// before its first prompt. A store tells only the records.
+func (a *Agent) emptyLogKept(id string) bool {
+	fc, ok := a.cp.(*session.FileCheckpointer)
+	if !ok {
+		return false
+	}
+	p, err := fc.Path(id)
+	return err == nil && existsNoFollow(p)
+}
+
+// checkID returns the *storage.Error of [storage.ValidateID] for an id the
+// agent cannot make current: an empty one, or, with the built-in file
+// store or a Store, one that breaks the file session id rule.
+func (a *Agent) checkID(id string) error {
+	if id == "" || a.mode == fileStore || a.mode == externalStore {
+		return storage.ValidateID(id)
+	}
+	return nil
+}
