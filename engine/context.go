@@ -316,10 +316,11 @@ func messageChars(m model.Message) int {
 
 // window returns the context window requests are kept within: the
 // options', else the one the provider reports for the model, else
-// DefaultContextWindow.
+// DefaultContextWindow. Without the context engine it is the window of
+// the passes' model requests ([compaction.WithWindow]).
 func (e *Engine) window() int {
-	if n := e.opts.Context.Window; n > 0 {
-		return n
+	if e.opts.Context != nil && e.opts.Context.Window > 0 {
+		return e.opts.Context.Window
 	}
 	if wr, ok := model.AsWindowReporter(e.opts.Provider); ok {
 		if n := wr.ContextWindow(e.opts.Model); n > 0 {
@@ -557,6 +558,7 @@ func (r *run) messages(ctx context.Context, reminder string, force bool) ([]mode
 // hostPasses runs Options.Passes on msgs, and with overflow then
 // Options.OverflowPasses.
 func (r *run) hostPasses(ctx context.Context, msgs []model.Message, overflow bool) ([]model.Message, error) {
+	ctx = compaction.WithWindow(ctx, r.e.window())
 	out, err := compaction.Run(ctx, msgs, r.e.opts.Passes...)
 	if err != nil {
 		return nil, fmt.Errorf("context: %w", err)
@@ -596,7 +598,8 @@ func (c *contextRun) host(ctx context.Context, force bool) error {
 }
 
 // runHost runs host passes on the run's messages, the facts message aside:
-// it is the engine's, and stays first. It reports whether they changed
+// it is the engine's, and stays first. Their context carries the window
+// ([compaction.WithWindow]). It reports whether they changed
 // anything.
 func (c *contextRun) runHost(ctx context.Context, passes []compaction.Pass) (bool, error) {
 	if len(passes) == 0 {
@@ -606,7 +609,9 @@ func (c *contextRun) runHost(ctx context.Context, passes []compaction.Pass) (boo
 	if c.pinned {
 		in = in[1:]
 	}
-	out, err := compaction.Run(ctx, in, passes...)
+	// Passes that ask the model (a summary) keep their requests within
+	// the window.
+	out, err := compaction.Run(compaction.WithWindow(ctx, c.window), in, passes...)
 	if err != nil {
 		return false, fmt.Errorf("context: %w", err)
 	}
