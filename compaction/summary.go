@@ -65,7 +65,10 @@ type SummaryOptions struct {
 	// way: the first chunk of it, then the summary so far with the next
 	// chunk, and so on, each request within the bound. When that takes
 	// more than MaxRequests requests, the oldest chunks are left out and
-	// the first request says how many messages it leaves out.
+	// the first request says how many transcript lines it leaves out. A
+	// request the provider refuses as too long (model.ClassContextOverflow:
+	// the estimate fell short of its count) is asked for again in chunks
+	// of half the size, twice at most.
 	Window int
 	// MaxRequests bounds the requests of one rolling summary; zero or less
 	// means 16 ([DefaultSummaryMaxRequests]).
@@ -181,9 +184,30 @@ func (p *summary) summarize(ctx context.Context, older []model.Message) (string,
 	if err != nil {
 		return "", err
 	}
-	if requestChars(whole) <= budget {
-		return p.ask(ctx, whole)
+	// Estimates can fall short of the provider's count (text of few
+	// characters a token): a request refused as too long is asked for
+	// again in chunks of half the size, twice at most.
+	for shrinks := 0; ; shrinks++ {
+		var text string
+		if requestChars(whole) <= budget {
+			text, err = p.ask(ctx, whole)
+		} else {
+			text, err = p.rolling(ctx, lines, budget, window, instructions)
+		}
+		if err == nil || shrinks == maxShrinks || ctx.Err() != nil || !model.IsClass(err, model.ClassContextOverflow) {
+			return text, err
+		}
+		budget /= 2
 	}
+}
+
+// maxShrinks is how many times a summary refused as too long is asked for
+// again in smaller requests.
+const maxShrinks = 2
+
+// rolling asks for a summary of the transcript lines chunk by chunk, each
+// request within budget UTF-16 code units and carrying the summary so far.
+func (p *summary) rolling(ctx context.Context, lines []string, budget, window int, instructions string) (string, error) {
 	plan, err := planChunks(lines, budget, window, instructions, p.opts.MaxRequests)
 	if err != nil {
 		return "", err

@@ -203,3 +203,31 @@ func (h errHandler) Handle(_ context.Context, r slog.Record) error {
 }
 func (h errHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
 func (h errHandler) WithGroup(string) slog.Handler      { return h }
+
+// TestSummaryRetriesSmallerWhenRefusedAsTooLong: a provider that counts
+// more tokens than the estimate (here it refuses more than 40% of the
+// window) refuses the first requests as too long; the summary is asked for
+// again in smaller chunks, which it takes. A provider that refuses
+// everything fails the summary after two such retries.
+func TestSummaryRetriesSmallerWhenRefusedAsTooLong(t *testing.T) {
+	const window = 20_000
+	p := newWindowProvider(window * 4 / 10)
+	out, err := smallSummary(p, compaction.SummaryOptions{Window: window}).Apply(context.Background(), longTalk(2000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.refused == 0 || !strings.HasPrefix(out[0].Text, compaction.SummaryHeader+"summary ") {
+		t.Fatalf("%d refused of %v; output starts %q, want a summary after a refusal", p.refused, p.sizes, out[0].Text)
+	}
+
+	var got error
+	none := newWindowProvider(10)
+	out, err = smallSummary(none, compaction.SummaryOptions{Window: window, Logger: newErrLogger(func(err error) { got = err })}).
+		Apply(context.Background(), longTalk(2000))
+	if err != nil || len(out) != 4000 || !model.IsClass(got, model.ClassContextOverflow) {
+		t.Fatalf("%d messages, %v, logged %v; want the turns kept and the overflow logged", len(out), err, got)
+	}
+	if len(none.Requests()) != 3 {
+		t.Errorf("%d requests, want 3: one try and two smaller", len(none.Requests()))
+	}
+}
