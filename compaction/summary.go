@@ -404,7 +404,8 @@ const rollingIntro = "The conversation continues from an earlier part, summarize
 
 // SummaryPrompt returns the prompt a summary request sends for msgs: what
 // to keep, the conversation as a transcript (each message or block cut to
-// 2,000 characters), then instructions, when not empty. A summary that
+// 2,000 characters, a former summary whole), then instructions, when not
+// empty. A summary that
 // does not fit the model's window in one request sends several prompts of
 // this form, the later ones with the summary so far before the transcript
 // ([SummaryOptions.Window]).
@@ -439,13 +440,20 @@ func renderPrompt(lines []string, earlier string, rolling bool, omitted int, ins
 }
 
 // transcript returns the lines of msgs' transcript, each ending in a
-// newline: one for each message or block, cut to summaryBlockChars.
+// newline: one for each message or block, cut to summaryBlockChars, but
+// for a former summary's message ([SummaryHeader]), which is kept whole.
 func transcript(msgs []model.Message) []string {
 	var lines []string
 	add := func(label, text string) {
 		lines = append(lines, label+": "+clip(text, summaryBlockChars)+"\n")
 	}
 	for _, m := range msgs {
+		if m.Role == model.RoleUser && m.Blocks == nil && strings.HasPrefix(m.Text, SummaryHeader) {
+			// A former summary stands for all the turns before it: it
+			// goes whole (a rolling summary cuts it to its chunk).
+			lines = append(lines, "summary: "+strings.TrimPrefix(m.Text, SummaryHeader)+"\n")
+			continue
+		}
 		if m.Blocks == nil {
 			add(string(m.Role), m.Text)
 			continue

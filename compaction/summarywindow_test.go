@@ -231,3 +231,14 @@ func TestSummaryRetriesSmallerWhenRefusedAsTooLong(t *testing.T) {
 		t.Errorf("%d requests, want 3: one try and two smaller", len(none.Requests()))
 	}
 }
+
+// TestSummaryPromptKeepsAFormerSummaryWhole: the message of a former
+// summary goes into the transcript whole, labelled summary, where any other
+// message is cut to 2,000 characters.
+func TestSummaryPromptKeepsAFormerSummaryWhole(t *testing.T) {
+	former := strings.Repeat("s", 5000)
+	prompt := compaction.SummaryPrompt([]model.Message{u(compaction.SummaryHeader + former), u(strings.Repeat("x", 5000))}, "")
+	if !strings.Contains(prompt, "\nsummary: "+former+"\n") || strings.Count(prompt, "x") > 2100 {
+		t.Errorf("the former summary is not whole, or the next message not cut:\n%.300s", prompt)
+	}
+}

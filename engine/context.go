@@ -961,11 +961,19 @@ func (c *contextRun) pinAndShrink() (shrunk, pinned bool) {
 		if e.fits || e.size() <= shrunkResult {
 			continue
 		}
-		if !needsShrink(e.msg, shrunkMessage, shrunkResult) {
+		limit := shrunkMessage
+		if isSummary(e.msg) {
+			// A summary stands for every turn before it: cut to 768
+			// characters, a compaction that summarizes it again would
+			// lose most of them. It keeps up to a quarter of the
+			// window (window tokens are 4 units each).
+			limit = max(shrunkMessage, c.window)
+		}
+		if !needsShrink(e.msg, limit, shrunkResult) {
 			e.fits = true // in the cache too, while shared: later requests skip it
 			continue
 		}
-		c.setEntry(i, shrinkMessage(e.msg, shrunkMessage, shrunkResult))
+		c.setEntry(i, shrinkMessage(e.msg, limit, shrunkResult))
 		shrunk = true
 	}
 	if c.pinned {
@@ -984,6 +992,12 @@ func (c *contextRun) pinAndShrink() (shrunk, pinned bool) {
 	}
 	c.pinned = true
 	return shrunk, true
+}
+
+// isSummary reports whether m is the message of a summary pass
+// ([compaction.SummaryHeader]).
+func isSummary(m model.Message) bool {
+	return m.Role == model.RoleUser && m.Blocks == nil && strings.HasPrefix(m.Text, compaction.SummaryHeader)
 }
 
 // needsShrink reports whether shrinkMessage(m, max, maxResult) changes m.
@@ -1086,10 +1100,9 @@ func (c *contextRun) trim() bool {
 			sg.end++
 		}
 		m := c.entries[i].msg
-		text := m.Role == model.RoleUser && m.Blocks == nil
-		sg.summary = text && strings.HasPrefix(m.Text, compaction.SummaryHeader)
+		sg.summary = isSummary(m)
 		if !sg.summary {
-			if text {
+			if m.Role == model.RoleUser && m.Blocks == nil {
 				trimMarker(m.Text, &sg.turns)
 			}
 			for j := sg.start; j < sg.end; j++ {

@@ -70,7 +70,8 @@
 //     prompts stating goals or constraints, verified artifacts, and the
 //     planner's decisions, open questions and next step) goes first, and
 //     every message before the current prompt is cut to 768 characters,
-//     tool results to 256, keeping 70% from the head;
+//     tool results to 256, keeping 70% from the head (a summary message,
+//     "[Summary of earlier conversation]\n…", to a quarter of the window);
 //   - then, when the request is still over the window and leaving out
 //     turns before the current one brings it within, its oldest turns
 //     (a summary message aside) are left out, down to 65% of the window,

@@ -200,3 +200,42 @@ func TestTrimKeepsTheSummary(t *testing.T) {
 		t.Fatalf("the request starts %.60q, %.60q, %.60q; want the facts, the summary and the marker", msgs[0].Text, msgs[1].Text, msgs[2].Text)
 	}
 }
+
+// TestRepeatedSummariesKeepTheFormerSummary compacts twice with a summary
+// pass: the second summary request carries the first summary whole. Level
+// 4 cut it to 768 characters before, so each compaction lost most of what
+// the former ones had summarized. A summary over a quarter of the window is
+// still cut to it.
+func TestRepeatedSummariesKeepTheFormerSummary(t *testing.T) {
+	for _, tc := range []struct {
+		window, summary int
+		whole           bool
+	}{{8000, 3000, true}, {2000, 6000, false}} {
+		cp := session.NewMemoryCheckpointer()
+		next := 0
+		sp := modeltest.New()
+		first := "first summary " + strings.Repeat("s", tc.summary)
+		sp.Reply(modeltest.Text(first), modeltest.Text("second summary"))
+		h := newHarness(t, engine.Options{Checkpointer: cp, Context: &engine.ContextOptions{Window: tc.window,
+			Summary: func(string) compaction.Pass {
+				return compaction.Summary(sp, compaction.SummaryOptions{Base: []compaction.Pass{}, Threshold: 1})
+			}}})
+		for range 2 {
+			appendTurns(t, cp, "s", 10, &next)
+			if res, err := h.eng.Compact(t.Context(), "s", engine.CompactOptions{}); err != nil || !res.Committed {
+				t.Fatalf("Compact = %+v, %v", res, err)
+			}
+		}
+		reqs := sp.Requests()
+		if len(reqs) != 2 {
+			t.Fatalf("%d summary requests, want 2", len(reqs))
+		}
+		prompt := reqs[1].Messages[0].Text
+		if got := strings.Contains(prompt, first); got != tc.whole {
+			t.Errorf("window %d, summary of %d: the second summary request holds the first whole: %v, want %v", tc.window, tc.summary, got, tc.whole)
+		}
+		if !tc.whole && (!strings.Contains(prompt, "first summary") || strings.Count(prompt, "s") > tc.window+1000) {
+			t.Errorf("window %d: the first summary is not cut to a quarter of the window", tc.window)
+		}
+	}
+}
