@@ -116,3 +116,44 @@ func TestSessionsCompactOfAHugeSessionFitsTheWindow(t *testing.T) {
 		t.Errorf("the log holds %d prompts, want %d: compaction lost history", prompts, turns+1)
 	}
 }
+
+// TestSessionsCompactSaysWhenTheSummaryFails: with a window too small for
+// any summary request, sessions compact still commits a view (the levels'
+// work, the oldest turns left out) and says on stderr that the summary
+// failed, and why, where it said nothing.
+func TestSessionsCompactSaysWhenTheSummaryFails(t *testing.T) {
+	isolateEnv(t)
+	srv := &windowServer{limit: 1 << 30}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	t.Setenv("ANTHROPIC_API_KEY", "test-key")
+	t.Setenv("ANTHROPIC_BASE_URL", ts.URL)
+	home, work := t.TempDir(), t.TempDir()
+	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: work, Storage: storage.Options{Home: home}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp, err := session.NewFileCheckpointer(p.SessionsDir, session.FileOptions{Encoding: storage.Encoding{Namespace: storage.DefaultNamespace, ProjectID: p.Hash}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []session.Event
+	for i := range 50 {
+		evs = append(evs, session.UserEvent{Message: model.UserText(fmt.Sprintf("question %d", i))}, session.AssistantEvent{Message: model.AssistantText("answer")})
+	}
+	if _, err := cp.Append(t.Context(), "s1", evs, session.AnyHead); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, "--home", home, "--workdir", work, "sessions", "compact", "s1", "--context-window", "600")
+	if r.code != 0 || !strings.Contains(r.stdout, "session s1 compacted") {
+		t.Fatalf("compact: %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "compaction summary failed") || !strings.Contains(r.stderr, "does not fit the model's context window of 600 tokens") {
+		t.Errorf("stderr does not say the summary failed: %q", r.stderr)
+	}
+	srv.mu.Lock()
+	defer srv.mu.Unlock()
+	if len(srv.sizes) != 0 {
+		t.Errorf("%d summary requests sent for a window that holds none", len(srv.sizes))
+	}
+}
