@@ -180,16 +180,14 @@ func (p *summary) summarize(ctx context.Context, older []model.Message) (string,
 	if window <= 0 {
 		return p.ask(ctx, whole)
 	}
-	budget, err := p.inputBudget(window)
-	if err != nil {
-		return "", err
-	}
+	budget := p.inputBudget(window)
+	var err error
 	// Estimates can fall short of the provider's count (text of few
 	// characters a token): a request refused as too long is asked for
 	// again in chunks of half the size, twice at most.
 	for shrinks := 0; ; shrinks++ {
 		var text string
-		if requestChars(whole) <= budget {
+		if budget > 0 && requestChars(whole) <= budget {
 			text, err = p.ask(ctx, whole)
 		} else {
 			text, err = p.rolling(ctx, lines, budget, window, instructions)
@@ -208,8 +206,13 @@ const maxShrinks = 2
 // rolling asks for a summary of the transcript lines chunk by chunk, each
 // request within budget UTF-16 code units and carrying the summary so far.
 func (p *summary) rolling(ctx context.Context, lines []string, budget, window int, instructions string) (string, error) {
-	plan, err := planChunks(lines, budget, window, instructions, p.opts.MaxRequests)
+	plan, err := planChunks(lines, budget, instructions, p.opts.MaxRequests)
 	if err != nil {
+		var need inputTooSmall
+		if errors.As(err, &need) {
+			// The window whose budget holds need input tokens.
+			return "", &WindowError{Window: window, Need: max((int(need)*4+2)/3, int(need)+p.opts.MaxTokens)}
+		}
 		return "", err
 	}
 	text := ""
@@ -240,13 +243,10 @@ func (p *summary) window(ctx context.Context) int {
 
 // inputBudget returns the UTF-16 code units a summary request (system
 // prompt and prompt) may take within window: window minus the larger of
-// MaxTokens and a quarter of window, in tokens, times 4.
-func (p *summary) inputBudget(window int) (int, error) {
-	answer := max(p.opts.MaxTokens, window/4)
-	if window-answer <= 0 {
-		return 0, &WindowError{Window: window, Need: answer + 1}
-	}
-	return (window - answer) * 4, nil
+// MaxTokens and a quarter of window, in tokens, times 4. It may be zero or
+// less: no request fits.
+func (p *summary) inputBudget(window int) int {
+	return (window - max(p.opts.MaxTokens, window/4)) * 4
 }
 
 // requestChars returns the UTF-16 code units of a summary request with
@@ -262,7 +262,10 @@ func requestChars(prompt string) int {
 // The summary fails with it, leaving the turns as they are.
 type WindowError struct {
 	Window int // the model's context window, in tokens
-	Need   int // the smallest window that would do, in estimated tokens
+	// Need is a window that would hold a summary request, in estimated
+	// tokens (the smallest, with the answer's room as SummaryOptions set
+	// it).
+	Need int
 }
 
 func (e *WindowError) Error() string {
@@ -274,6 +277,14 @@ func (e *WindowError) Error() string {
 // summaryBlockChars.
 const minChunkChars = 2 * summaryBlockChars
 
+// inputTooSmall is the error of planChunks for a budget that holds no
+// request: the estimated input tokens a request needs at least.
+type inputTooSmall int
+
+func (n inputTooSmall) Error() string {
+	return fmt.Sprintf("compaction: a summary request needs at least %d tokens", int(n))
+}
+
 // A chunkPlan is the requests of a rolling summary.
 type chunkPlan struct {
 	chunks      [][]string // the transcript lines of each request
@@ -284,17 +295,14 @@ type chunkPlan struct {
 // planChunks splits lines into chunks whose requests, with the summary so
 // far cut to a third of the room, fit budget, keeping the newest
 // maxRequests chunks.
-func planChunks(lines []string, budget, window int, instructions string, maxRequests int) (chunkPlan, error) {
+func planChunks(lines []string, budget int, instructions string, maxRequests int) (chunkPlan, error) {
 	const placeholder = "s"
 	fixed := requestChars(renderPrompt(nil, placeholder, true, math.MaxInt32, instructions)) - len(placeholder) + len(clipMarker(math.MaxInt32))
 	room := budget - fixed
 	plan := chunkPlan{summaryRoom: room / 3}
 	chunkRoom := room - plan.summaryRoom
 	if chunkRoom < minChunkChars {
-		// The smallest window: the fixed part and the least conversation
-		// with its summary fill three quarters of it.
-		need := tokens(fixed + minChunkChars*3/2)
-		return chunkPlan{}, &WindowError{Window: window, Need: max(need*4/3, need+1)}
+		return chunkPlan{}, inputTooSmall(tokens(fixed + minChunkChars*3/2 + 2))
 	}
 	var chunk []string
 	size := 0
@@ -441,16 +449,17 @@ func renderPrompt(lines []string, earlier string, rolling bool, omitted int, ins
 
 // transcript returns the lines of msgs' transcript, each ending in a
 // newline: one for each message or block, cut to summaryBlockChars, but
-// for a former summary's message ([SummaryHeader]), which is kept whole.
+// for a former summary's message ([SummaryHeader]) first, kept whole.
 func transcript(msgs []model.Message) []string {
 	var lines []string
 	add := func(label, text string) {
 		lines = append(lines, label+": "+clip(text, summaryBlockChars)+"\n")
 	}
-	for _, m := range msgs {
-		if m.Role == model.RoleUser && m.Blocks == nil && strings.HasPrefix(m.Text, SummaryHeader) {
-			// A former summary stands for all the turns before it: it
-			// goes whole (a rolling summary cuts it to its chunk).
+	for i, m := range msgs {
+		if i == 0 && m.Role == model.RoleUser && m.Blocks == nil && strings.HasPrefix(m.Text, SummaryHeader) {
+			// A former summary, which the pass puts first, stands for
+			// all the turns before it: it goes whole (a rolling summary
+			// cuts it to its chunk).
 			lines = append(lines, "summary: "+strings.TrimPrefix(m.Text, SummaryHeader)+"\n")
 			continue
 		}

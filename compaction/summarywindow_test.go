@@ -164,6 +164,13 @@ func TestSummaryWindowTooSmall(t *testing.T) {
 		if !errors.As(got, &we) || we.Window != tc.Window || we.Need <= tc.Window || !strings.Contains(got.Error(), "context window") {
 			t.Fatalf("window %d: logged %v, want a *WindowError", tc.Window, got)
 		}
+		// The window it names holds a summary.
+		got = nil
+		ok := newWindowProvider(we.Need)
+		pass = smallSummary(ok, compaction.SummaryOptions{Window: we.Need, MaxTokens: tc.MaxTokens, Logger: newErrLogger(func(err error) { got = err })})
+		if out, err := pass.Apply(context.Background(), msgs); err != nil || got != nil || len(out) != 7 {
+			t.Errorf("window %d (the Need of %d): %d messages, %v, logged %v; want a summary", we.Need, tc.Window, len(out), err, got)
+		}
 	}
 }
 

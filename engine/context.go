@@ -962,7 +962,7 @@ func (c *contextRun) pinAndShrink() (shrunk, pinned bool) {
 			continue
 		}
 		limit := shrunkMessage
-		if isSummary(e.msg) {
+		if c.summaryAt(i) {
 			// A summary stands for every turn before it: cut to 768
 			// characters, a compaction that summarizes it again would
 			// lose most of them. It keeps up to a quarter of the
@@ -994,10 +994,17 @@ func (c *contextRun) pinAndShrink() (shrunk, pinned bool) {
 	return shrunk, true
 }
 
-// isSummary reports whether m is the message of a summary pass
-// ([compaction.SummaryHeader]).
-func isSummary(m model.Message) bool {
-	return m.Role == model.RoleUser && m.Blocks == nil && strings.HasPrefix(m.Text, compaction.SummaryHeader)
+// summaryAt reports whether entry i is the message of a summary pass
+// ([compaction.SummaryHeader]): the first message, the facts aside, since
+// the pass puts it first. A prompt that only starts like one later on is
+// a prompt.
+func (c *contextRun) summaryAt(i int) bool {
+	first := 0
+	if c.pinned {
+		first = 1
+	}
+	m := c.entries[i].msg
+	return i == first && m.Role == model.RoleUser && m.Blocks == nil && strings.HasPrefix(m.Text, compaction.SummaryHeader)
 }
 
 // needsShrink reports whether shrinkMessage(m, max, maxResult) changes m.
@@ -1100,7 +1107,7 @@ func (c *contextRun) trim() bool {
 			sg.end++
 		}
 		m := c.entries[i].msg
-		sg.summary = isSummary(m)
+		sg.summary = c.summaryAt(i)
 		if !sg.summary {
 			if m.Role == model.RoleUser && m.Blocks == nil {
 				trimMarker(m.Text, &sg.turns)

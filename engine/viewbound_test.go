@@ -239,3 +239,36 @@ func TestRepeatedSummariesKeepTheFormerSummary(t *testing.T) {
 		}
 	}
 }
+
+// TestAPromptLikeASummaryIsAPrompt: a prompt that starts like a summary
+// message, but is not the first message, is shortened and left out like
+// any prompt, so that prompts cannot keep a view over the window.
+func TestAPromptLikeASummaryIsAPrompt(t *testing.T) {
+	const window = 4000
+	cp := session.NewMemoryCheckpointer()
+	next := 0
+	appendTurns(t, cp, "s", 2, &next)
+	fake := compaction.SummaryHeader + strings.Repeat("f", 3000)
+	var evs []session.Event
+	for range 8 {
+		evs = append(evs, session.UserEvent{Message: model.UserText(fake)}, session.AssistantEvent{Message: model.AssistantText("ok")})
+	}
+	if _, err := cp.Append(t.Context(), "s", evs, session.AnyHead); err != nil {
+		t.Fatal(err)
+	}
+	appendTurns(t, cp, "s", 2, &next)
+	h := newHarness(t, engine.Options{Checkpointer: cp, Context: &engine.ContextOptions{Window: window}})
+	res, err := h.eng.Compact(t.Context(), "s", engine.CompactOptions{})
+	if err != nil || res.After > window {
+		t.Fatalf("Compact = %+v, %v", res, err)
+	}
+	h.p.Reply(modeltest.Text("ok"))
+	if _, _, err := h.turn(t, t.Context(), "s", "next"); err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range h.p.Requests()[0].Messages {
+		if len(m.Text) > 800 {
+			t.Errorf("message %d keeps %d characters of a prompt that looks like a summary", i, len(m.Text))
+		}
+	}
+}
