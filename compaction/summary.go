@@ -297,7 +297,8 @@ type chunkPlan struct {
 // maxRequests chunks.
 func planChunks(lines []string, budget int, instructions string, maxRequests int) (chunkPlan, error) {
 	const placeholder = "s"
-	fixed := requestChars(renderPrompt(nil, placeholder, true, math.MaxInt32, instructions)) - len(placeholder) + len(clipMarker(math.MaxInt32))
+	fixed := requestChars(renderPrompt(nil, placeholder, true, math.MaxInt32, instructions)) -
+		utf16text.Len(placeholder) + utf16text.Len(clipMarker(math.MaxInt32))
 	room := budget - fixed
 	plan := chunkPlan{summaryRoom: room / 3}
 	chunkRoom := room - plan.summaryRoom
@@ -413,10 +414,9 @@ const rollingIntro = "The conversation continues from an earlier part, summarize
 // SummaryPrompt returns the prompt a summary request sends for msgs: what
 // to keep, the conversation as a transcript (each message or block cut to
 // 2,000 characters, a former summary whole), then instructions, when not
-// empty. A summary that
-// does not fit the model's window in one request sends several prompts of
-// this form, the later ones with the summary so far before the transcript
-// ([SummaryOptions.Window]).
+// empty. A summary that does not fit the model's window in one request
+// sends several prompts of this form, the later ones with the summary so
+// far before the transcript ([SummaryOptions.Window]).
 func SummaryPrompt(msgs []model.Message, instructions string) string {
 	return renderPrompt(transcript(msgs), "", false, 0, instructions)
 }
