@@ -91,6 +91,7 @@ func TestSessionsCompactOfAHugeSessionFitsTheWindow(t *testing.T) {
 		t.Fatalf("%d summary requests of %v bytes, %d refused as too long; want a rolling summary within %d bytes",
 			len(sizes), sizes, refused, srv.limit)
 	}
+	t.Logf("%d summary requests of %v bytes", len(sizes), sizes)
 	r = runCLI(t, append(base, "run", "--context-window", fmt.Sprint(window), "--resume", id, "go on")...)
 	if r.code != 0 {
 		t.Fatalf("run --resume: %d %q %s", r.code, r.stdout, r.stderr)
