@@ -47,28 +47,37 @@ func (s *windowServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	io.WriteString(w, textReply(fmt.Sprintf("summary %d", n)))
 }
 
+// compactSetup starts a windowServer of limit bytes that the CLI's
+// Anthropic provider talks to, and returns it, a home and a workdir, and
+// the file checkpointer of their project's sessions, to seed a session.
+func compactSetup(t *testing.T, limit int) (srv *windowServer, home, work string, cp session.Checkpointer) {
+	t.Helper()
+	isolateEnv(t)
+	srv = &windowServer{limit: limit}
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	t.Setenv("ANTHROPIC_API_KEY", "test-key")
+	t.Setenv("ANTHROPIC_BASE_URL", ts.URL)
+	home, work = t.TempDir(), t.TempDir()
+	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: work, Storage: storage.Options{Home: home}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp, err = session.NewFileCheckpointer(p.SessionsDir, session.FileOptions{Encoding: storage.Encoding{Namespace: storage.DefaultNamespace, ProjectID: p.Hash}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, home, work, cp
+}
+
 // TestSessionsCompactOfAHugeSessionFitsTheWindow compacts a session of
 // 3,000 turns (about 270,000 estimated tokens) for a model of a 50,000-token
 // window whose server refuses longer requests: the summary is asked for in
 // requests that each fit, the resumed run starts from it, and the log
 // keeps every event.
 func TestSessionsCompactOfAHugeSessionFitsTheWindow(t *testing.T) {
-	isolateEnv(t)
 	const window, turns = 50_000, 3000
-	srv := &windowServer{limit: window * 4}
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
-	t.Setenv("ANTHROPIC_API_KEY", "test-key")
-	t.Setenv("ANTHROPIC_BASE_URL", ts.URL)
-	home, work := t.TempDir(), t.TempDir()
-	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: work, Storage: storage.Options{Home: home}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cp, err := session.NewFileCheckpointer(p.SessionsDir, session.FileOptions{Encoding: storage.Encoding{Namespace: storage.DefaultNamespace, ProjectID: p.Hash}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, home, work, cp := compactSetup(t, window*4)
 	const id = "huge-session"
 	var evs []session.Event
 	for i := range turns {
@@ -123,21 +132,7 @@ func TestSessionsCompactOfAHugeSessionFitsTheWindow(t *testing.T) {
 // work, the oldest turns left out) and says on stderr that the summary
 // failed, and why, where it said nothing.
 func TestSessionsCompactSaysWhenTheSummaryFails(t *testing.T) {
-	isolateEnv(t)
-	srv := &windowServer{limit: 1 << 30}
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
-	t.Setenv("ANTHROPIC_API_KEY", "test-key")
-	t.Setenv("ANTHROPIC_BASE_URL", ts.URL)
-	home, work := t.TempDir(), t.TempDir()
-	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: work, Storage: storage.Options{Home: home}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cp, err := session.NewFileCheckpointer(p.SessionsDir, session.FileOptions{Encoding: storage.Encoding{Namespace: storage.DefaultNamespace, ProjectID: p.Hash}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, home, work, cp := compactSetup(t, 1<<30)
 	var evs []session.Event
 	for i := range 50 {
 		evs = append(evs, session.UserEvent{Message: model.UserText(fmt.Sprintf("question %d", i))}, session.AssistantEvent{Message: model.AssistantText("answer")})
