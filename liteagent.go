@@ -158,7 +158,10 @@ type Options struct {
 	// three turns become one summary message) after the context levels, so
 	// that the committed view, and every resume from it, stays small
 	// however long the session grew. Off by default: it costs a model call
-	// per Compact.
+	// per Compact, or several (up to 16) for a history too long for one
+	// request within the context window (SummaryOptions.Window). Without
+	// it, a compacted history still over the window loses its oldest turns
+	// from the view instead.
 	CompactSummary bool
 	// DisableContext turns the context engine off: every request carries
 	// the whole session history, and a request the provider refuses as too

@@ -22,7 +22,8 @@
 //     read_spilled tool returns them by ref.
 //   - [TokenBudget] keeps the newest turns that fit a token budget.
 //   - [Summary] has a model summarize the older turns of a request of more
-//     than 120,000 estimated tokens, behind a circuit breaker.
+//     than 120,000 estimated tokens, behind a circuit breaker, in requests
+//     within the model's window ([WithWindow]).
 //   - [Reactive] trims a request the provider refused as too long to its
 //     newest 2 turns and 4000 tokens.
 //

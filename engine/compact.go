@@ -95,8 +95,10 @@ type CompactionEvent struct {
 
 // Compact compacts session id now, whatever the pressure: it forces
 // levels 1, 2, 3 (with a [ContextOptions.Planner]) and 4, then the host's
-// [ContextOptions.Passes] and summary pass ([ContextOptions.Summary]), and
-// commits the result as a context view, so that the session's next
+// [ContextOptions.Passes] and summary pass ([ContextOptions.Summary], with
+// the window in its context: [compaction.WithWindow]), leaves out the
+// oldest turns of a result still over the window (down to 65% of it, for
+// a marker message), and commits the result as a context view, so that the session's next
 // request, in this process or after a restart, starts from it. It reports
 // the request's estimated size before and after.
 //
@@ -170,6 +172,11 @@ func (e *Engine) Compact(ctx context.Context, id string, opts CompactOptions) (r
 		return res, fmt.Errorf("compact session %s: %w", id, err)
 	}
 	c.changed = c.changed || changed
+	// What is still over the window loses its oldest turns, so that the
+	// view, and every resume from it, fits.
+	if c.trim() {
+		c.changed = true
+	}
 	emit(CompactionEvent{Phase: CompactionProgress, Stage: StageSummarize, Before: res.Before})
 
 	stage = StagePersist

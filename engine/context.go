@@ -87,7 +87,9 @@ type ContextStatus struct {
 	//   1 tool results the model has seen are externalized;
 	//   2 repeated reminders are replaced by a marker;
 	//   4 pinned facts are prepended and messages before the current
-	//     prompt are shortened;
+	//     prompt are shortened, and when the request is still over the
+	//     window its oldest turns are left out (see the package
+	//     documentation);
 	//   5 only the pinned facts and the last messages are sent.
 	//   3 the planner (ContextOptions.Planner) summarized or archived
 	//     earlier segments.
@@ -316,10 +318,11 @@ func messageChars(m model.Message) int {
 
 // window returns the context window requests are kept within: the
 // options', else the one the provider reports for the model, else
-// DefaultContextWindow.
+// DefaultContextWindow. Without the context engine it is the window of
+// the passes' model requests ([compaction.WithWindow]).
 func (e *Engine) window() int {
-	if n := e.opts.Context.Window; n > 0 {
-		return n
+	if e.opts.Context != nil && e.opts.Context.Window > 0 {
+		return e.opts.Context.Window
 	}
 	if wr, ok := model.AsWindowReporter(e.opts.Provider); ok {
 		if n := wr.ContextWindow(e.opts.Model); n > 0 {
@@ -374,6 +377,12 @@ func (c *contextRun) measure() int {
 	for i := range c.entries {
 		n += c.entries[i].size()
 	}
+	return c.measureChars(n)
+}
+
+// measureChars returns the request's measure with entries of n UTF-16
+// code units.
+func (c *contextRun) measureChars(n int) int {
 	est := c.fixed + tokens(n)
 	if c.counted {
 		return int(math.Min(math.Round(float64(est)*c.scale), maxTokens))
@@ -557,6 +566,7 @@ func (r *run) messages(ctx context.Context, reminder string, force bool) ([]mode
 // hostPasses runs Options.Passes on msgs, and with overflow then
 // Options.OverflowPasses.
 func (r *run) hostPasses(ctx context.Context, msgs []model.Message, overflow bool) ([]model.Message, error) {
+	ctx = compaction.WithWindow(ctx, r.e.window())
 	out, err := compaction.Run(ctx, msgs, r.e.opts.Passes...)
 	if err != nil {
 		return nil, fmt.Errorf("context: %w", err)
@@ -569,8 +579,9 @@ func (r *run) hostPasses(ctx context.Context, msgs []model.Message, overflow boo
 	return out, nil
 }
 
-// host runs the host's passes, commits a view when the levels or the
-// passes changed what the base renders to, and with force then runs the
+// host runs the host's passes, leaves out the oldest turns of a request
+// still over the window (trim), commits a view when the levels, the
+// passes or the trim changed what the base renders to, and with force then runs the
 // host's overflow passes, whose changes are not committed. A change only
 // levels 1, 2 and 4 made, which the next request (or a new process) redoes
 // alike, is committed only once the events after the latest view hold a
@@ -580,6 +591,9 @@ func (c *contextRun) host(ctx context.Context, force bool) error {
 	if changed, err := c.runHost(ctx, c.r.e.opts.Passes); err != nil {
 		return err
 	} else if changed {
+		c.changed, c.durable = true, true
+	}
+	if c.trim() {
 		c.changed, c.durable = true, true
 	}
 	if c.changed && (c.durable || c.tailTokens() >= c.window/4) {
@@ -596,7 +610,8 @@ func (c *contextRun) host(ctx context.Context, force bool) error {
 }
 
 // runHost runs host passes on the run's messages, the facts message aside:
-// it is the engine's, and stays first. It reports whether they changed
+// it is the engine's, and stays first. Their context carries the window
+// ([compaction.WithWindow]). It reports whether they changed
 // anything.
 func (c *contextRun) runHost(ctx context.Context, passes []compaction.Pass) (bool, error) {
 	if len(passes) == 0 {
@@ -606,7 +621,9 @@ func (c *contextRun) runHost(ctx context.Context, passes []compaction.Pass) (boo
 	if c.pinned {
 		in = in[1:]
 	}
-	out, err := compaction.Run(ctx, in, passes...)
+	// Passes that ask the model (a summary) keep their requests within
+	// the window.
+	out, err := compaction.Run(compaction.WithWindow(ctx, c.window), in, passes...)
 	if err != nil {
 		return false, fmt.Errorf("context: %w", err)
 	}
@@ -944,11 +961,19 @@ func (c *contextRun) pinAndShrink() (shrunk, pinned bool) {
 		if e.fits || e.size() <= shrunkResult {
 			continue
 		}
-		if !needsShrink(e.msg, shrunkMessage, shrunkResult) {
+		limit := shrunkMessage
+		if c.summaryAt(i) {
+			// A summary stands for every turn before it: cut to 768
+			// characters, a compaction that summarizes it again would
+			// lose most of them. It keeps up to a quarter of the
+			// window (window tokens are 4 units each).
+			limit = max(shrunkMessage, c.window)
+		}
+		if !needsShrink(e.msg, limit, shrunkResult) {
 			e.fits = true // in the cache too, while shared: later requests skip it
 			continue
 		}
-		c.setEntry(i, shrinkMessage(e.msg, shrunkMessage, shrunkResult))
+		c.setEntry(i, shrinkMessage(e.msg, limit, shrunkResult))
 		shrunk = true
 	}
 	if c.pinned {
@@ -967,6 +992,19 @@ func (c *contextRun) pinAndShrink() (shrunk, pinned bool) {
 	}
 	c.pinned = true
 	return shrunk, true
+}
+
+// summaryAt reports whether entry i is the message of a summary pass
+// ([compaction.SummaryHeader]): the first message, the facts aside, since
+// the pass puts it first. A prompt that only starts like one later on is
+// a prompt.
+func (c *contextRun) summaryAt(i int) bool {
+	first := 0
+	if c.pinned {
+		first = 1
+	}
+	m := c.entries[i].msg
+	return i == first && m.Role == model.RoleUser && m.Blocks == nil && strings.HasPrefix(m.Text, compaction.SummaryHeader)
 }
 
 // needsShrink reports whether shrinkMessage(m, max, maxResult) changes m.
@@ -1019,6 +1057,123 @@ func (c *contextRun) emergency() {
 	if c.over(1) {
 		c.entries = tail(1, emergencyLast)
 	}
+}
+
+// trimTo is the fraction of the window trim leaves a request at: under
+// level 1, so that the requests after it grow from a committed view for a
+// while before the levels apply again.
+const trimTo = level1At
+
+// trimmedPrefix starts the marker of the turns trim left out, as in
+// "[12 earlier turn(s) left out to fit the context window]".
+const trimmedPrefix = "[%d earlier turn(s) " + trimmedWhy + "]"
+
+const trimmedWhy = "left out to fit the context window"
+
+// trim bounds the compacted history: when the request is over the window
+// with levels 1 to 4 and the host's passes applied, it leaves out its
+// oldest turns (segments before the current one), down to trimTo of the
+// window, for a marker message saying how many. The facts message, a
+// summary message ([compaction.SummaryHeader]) and the current segment
+// stay; turns a former trim left out are counted in the new marker. Since
+// the view committed next holds what trim leaves, a view, and what a
+// resume reads from it, stays within the window. It reports whether it
+// left anything out; the log keeps every event.
+func (c *contextRun) trim() bool {
+	if !c.over(1) {
+		return false
+	}
+	first := 0
+	if c.pinned {
+		first = 1
+	}
+	// The segments before the current one, and what leaving each out
+	// saves: nothing for a summary, which stays.
+	type segment struct {
+		start, end int
+		summary    bool
+		turns      int // the turns it stands for: a former marker's count
+		chars      int
+	}
+	var segs []segment
+	active := c.active()
+	total, droppable := 0, 0
+	for i := range c.entries {
+		total += c.entries[i].size()
+	}
+	for i := first; i < active; {
+		sg := segment{start: i, end: i + 1, turns: 1}
+		for sg.end < active && !c.entries[sg.end].prompt {
+			sg.end++
+		}
+		m := c.entries[i].msg
+		sg.summary = c.summaryAt(i)
+		if !sg.summary {
+			if m.Role == model.RoleUser && m.Blocks == nil {
+				trimMarker(m.Text, &sg.turns)
+			}
+			for j := sg.start; j < sg.end; j++ {
+				sg.chars += c.entries[j].size()
+			}
+			droppable += sg.chars
+		}
+		segs = append(segs, sg)
+		i = sg.end
+	}
+	marker := func(n int) int { return utf16text.Len(fmt.Sprintf(trimmedPrefix, n)) }
+	// Only a trim that brings the request within the window is worth a
+	// view: a current segment over the window by itself is level 5's.
+	if c.measureChars(total-droppable+marker(math.MaxInt32)) > c.window {
+		return false
+	}
+	target := int(trimTo * float64(c.window))
+	var kept []entry // summary messages, which stand for what came before them
+	left, dropped, cut := 0, 0, first
+	for _, sg := range segs {
+		cut = sg.end
+		if sg.summary {
+			kept = append(kept, c.entries[sg.start:sg.end]...)
+			continue
+		}
+		left += sg.turns
+		if !c.isTrimMarker(sg.start, sg.end) {
+			dropped++
+		}
+		total -= sg.chars
+		if c.measureChars(total+marker(left)) <= target {
+			break
+		}
+	}
+	if dropped == 0 {
+		return false // only a former marker would go, for the same one
+	}
+	entries := make([]entry, 0, first+len(kept)+1+len(c.entries)-cut)
+	entries = append(entries, c.entries[:first]...)
+	entries = append(entries, kept...)
+	entries = append(entries, entry{msg: model.UserText(fmt.Sprintf(trimmedPrefix, left)), prompt: true})
+	entries = append(entries, c.entries[cut:]...)
+	c.entries, c.shared, c.indexed = entries, false, false
+	c.msgs = c.render()
+	return true
+}
+
+// isTrimMarker reports whether entries[start:end] is a marker of trim.
+func (c *contextRun) isTrimMarker(start, end int) bool {
+	var n int
+	m := c.entries[start].msg
+	return end == start+1 && m.Role == model.RoleUser && m.Blocks == nil && trimMarker(m.Text, &n)
+}
+
+// trimMarker reports whether text is a marker of trim, setting *n to the
+// turns it stands for.
+func trimMarker(text string, n *int) bool {
+	var k int
+	var rest string
+	if got, err := fmt.Sscanf(text, "[%d earlier turn(s) %s", &k, &rest); err != nil || got != 2 || k < 1 || text != fmt.Sprintf(trimmedPrefix, k) {
+		return false
+	}
+	*n = k
+	return true
 }
 
 // orphanResults turns the tool results of entries whose calls were cut off

@@ -70,7 +70,15 @@
 //     prompts stating goals or constraints, verified artifacts, and the
 //     planner's decisions, open questions and next step) goes first, and
 //     every message before the current prompt is cut to 768 characters,
-//     tool results to 256, keeping 70% from the head;
+//     tool results to 256, keeping 70% from the head (a summary message,
+//     "[Summary of earlier conversation]\n…", to a quarter of the window);
+//   - then, when the request is still over the window and leaving out
+//     turns before the current one brings it within, its oldest turns
+//     (a summary message aside) are left out, down to 65% of the window,
+//     for the message "[N earlier turn(s) left out to fit the context
+//     window]" (N counting turns a former trim left out too), and the
+//     result is committed: a view, and what a resume reads from it, never
+//     holds more than the window;
 //   - level 5 (still over the window): only the facts and the last two
 //     messages, cut to 512 characters, or the last one cut to 256.
 //
@@ -122,13 +130,15 @@
 //
 // A view of another format (one the TypeScript SDK wrote, say) is not
 // resumed from: the whole log is read and projected. Each view holds the
-// whole compacted history: a session whose planner or host passes change
+// whole compacted history, within the window (the oldest turns are left
+// out, see above): a session whose planner or host passes change
 // something at every request adds a view of up to the window's size to its
 // log at every request.
 //
 // [Engine.Compact] forces levels 1 to 4, runs Options.Passes and the
 // summary pass ([ContextOptions.Summary], given the caller's
-// instructions), commits a view and reports the sizes before and after,
+// instructions), leaves out the oldest turns of what is still over the
+// window (as above), commits a view and reports the sizes before and after,
 // with compaction events; it is refused ([ErrBusy]) while a turn runs on
 // the session and commits nothing once its context is done.
 //
@@ -145,7 +155,13 @@
 //   - the task reminder is added after the levels, so level 2 never sees
 //     it, and level 2 leaves the current prompt alone;
 //   - pinned facts skip background and internal prompts, drop duplicates,
-//     and keep at most 20 facts of 512 characters each.
+//     and keep at most 20 facts of 512 characters each;
+//   - a request still over the window after level 4 loses its oldest
+//     turns, committed, before level 5 (the reference goes to level 5).
+//
+// The passes the engine runs get the window in their context
+// ([compaction.WithWindow]), so that a [compaction.Summary] pass keeps its
+// requests within it.
 //
 // Every request above 65% of the window is reported, and calls
 // ContextOptions.Compacting, even when no level found anything to change.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -54,6 +55,9 @@ type agentFlags struct {
 	sandboxNet   bool
 	sandboxWrite []string
 	audit        auditcmd.Flags
+	// warn writes the agent's warnings to the command's stderr, such as a
+	// summary that failed (sessions compact).
+	warn bool
 }
 
 func (f *agentFlags) register(cmd *cobra.Command) {
@@ -434,6 +438,15 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 		Sandbox:       sb,
 	}
 	opts.CompactSummary = true // sessions compact and chat's /compact summarize with the model
+	if f.warn {
+		opts.Logger = slog.New(slog.NewTextHandler(errw, &slog.HandlerOptions{Level: slog.LevelWarn,
+			ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+				if len(groups) == 0 && a.Key == slog.TimeKey {
+					return slog.Attr{} // a terminal line, not a log record
+				}
+				return a
+			}}))
+	}
 	if st != nil {
 		opts.Store = st
 	}

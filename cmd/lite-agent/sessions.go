@@ -380,7 +380,8 @@ func oneID(cmd *cobra.Command, args []string) error {
 
 // newSessionsCompactCommand is `sessions compact ID`, with run's model flags.
 func newSessionsCompactCommand(g *globalFlags) *cobra.Command {
-	f := &agentFlags{sandbox: sandboxAuto}
+	// A summary that fails leaves the turns as they were: say so.
+	f := &agentFlags{sandbox: sandboxAuto, warn: true}
 	return compactcmd.New(compactcmd.Config{Args: oneID, Flags: f.registerModel, Done: g.closeStores,
 		Open: func(cmd *cobra.Command, id string) (compactcmd.Agent, error) {
 			f.resume = id

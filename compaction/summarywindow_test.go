@@ -1,0 +1,251 @@
+package compaction_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/compaction"
+	"github.com/lite-agent/lite-agent-go/model"
+	"github.com/lite-agent/lite-agent-go/model/modeltest"
+)
+
+// windowProvider answers summary requests like a provider with a context
+// window: a request of more estimated tokens than window is refused as too
+// long; another gets the answer "summary N" (N counting the requests
+// answered). It records the size of each request.
+type windowProvider struct {
+	*modeltest.Provider
+	mu      sync.Mutex
+	sizes   []int
+	refused int
+}
+
+func newWindowProvider(window int) *windowProvider {
+	wp := &windowProvider{}
+	wp.Provider = modeltest.NewFunc(func(_ context.Context, req model.Request) ([]model.Chunk, error) {
+		n := compaction.EstimateTokens(append([]model.Message{model.UserText(req.System)}, req.Messages...))
+		wp.mu.Lock()
+		defer wp.mu.Unlock()
+		wp.sizes = append(wp.sizes, n)
+		if n > window {
+			wp.refused++
+			msg := fmt.Sprintf("prompt is too long: %d tokens > %d maximum", n, window)
+			return nil, model.NewError(model.ClassifyStatus(400, msg), 400, msg, nil)
+		}
+		return modeltest.Text(fmt.Sprintf("summary %d", len(wp.sizes)-wp.refused)).Chunks(), nil
+	})
+	return wp
+}
+
+// longTalk returns n turns of a prompt and an answer of about 200
+// characters each.
+func longTalk(n int) []model.Message {
+	var out []model.Message
+	for i := range n {
+		out = append(out, u(fmt.Sprintf("question %d: %s", i, strings.Repeat("q", 180))), a(fmt.Sprintf("answer %d: %s", i, strings.Repeat("a", 180))))
+	}
+	return out
+}
+
+// TestSummaryKeepsRequestsWithinTheWindow summarizes 2,000 turns (about
+// 200,000 tokens) for a model of a 20,000-token window, which refuses
+// longer requests as a provider does: with the window known (from the
+// options or the context) the summary is asked for in a rolling way, each
+// request within the window, the later ones carrying the summary so far.
+func TestSummaryKeepsRequestsWithinTheWindow(t *testing.T) {
+	const window = 20_000
+	msgs := longTalk(2000)
+	for _, tc := range []struct {
+		name string
+		opts compaction.SummaryOptions
+		ctx  func(context.Context) context.Context
+	}{
+		{"window option", compaction.SummaryOptions{Window: window}, func(ctx context.Context) context.Context { return ctx }},
+		{"window in the context", compaction.SummaryOptions{}, func(ctx context.Context) context.Context { return compaction.WithWindow(ctx, window) }},
+		{"max tokens above a quarter", compaction.SummaryOptions{Window: window, MaxTokens: 8000}, func(ctx context.Context) context.Context { return ctx }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newWindowProvider(window)
+			pass := smallSummary(p, tc.opts)
+			out, err := pass.Apply(tc.ctx(context.Background()), msgs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.refused > 0 {
+				t.Fatalf("%d of %d summary requests were refused as too long: sizes %v", p.refused, len(p.sizes), p.sizes)
+			}
+			reqs := p.Requests()
+			if len(reqs) < 2 || len(reqs) > compaction.DefaultSummaryMaxRequests {
+				t.Fatalf("%d summary requests, want a rolling summary of 2 to %d", len(reqs), compaction.DefaultSummaryMaxRequests)
+			}
+			budget := window - max(tc.opts.MaxTokens, window/4)
+			for i, n := range p.sizes {
+				if n > budget {
+					t.Errorf("request %d: %d estimated tokens, over the input budget %d", i, n, budget)
+				}
+			}
+			for i, req := range reqs[1:] {
+				if prompt := req.Messages[0].Text; !strings.Contains(prompt, fmt.Sprintf("<summary>\nsummary %d\n</summary>", i+1)) {
+					t.Fatalf("request %d does not carry the summary so far:\n%.600s", i+2, prompt)
+				}
+			}
+			// The newest older turn is in the last request; the kept turns in none.
+			last := reqs[len(reqs)-1].Messages[0].Text
+			if !strings.Contains(last, "question 1996:") || strings.Contains(last, "question 1997:") {
+				t.Errorf("the last request does not end with the turn before the kept ones")
+			}
+			want := fmt.Sprintf("%ssummary %d", compaction.SummaryHeader, len(reqs))
+			if len(out) != 7 || out[0].Text != want {
+				t.Fatalf("output: %d messages starting %q, want the summary %q and 3 turns", len(out), out[0].Text, want)
+			}
+		})
+	}
+}
+
+// TestSummaryUnboundedWithoutAWindow keeps the one request of old when no
+// window is known, and the one request of a transcript that fits.
+func TestSummaryUnboundedWithoutAWindow(t *testing.T) {
+	p := newWindowProvider(1 << 30)
+	if _, err := smallSummary(p, compaction.SummaryOptions{}).Apply(context.Background(), longTalk(2000)); err != nil {
+		t.Fatal(err)
+	}
+	p2 := newWindowProvider(1 << 30)
+	if _, err := smallSummary(p2, compaction.SummaryOptions{Window: 200_000}).Apply(context.Background(), longTalk(100)); err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Requests()) != 1 || len(p2.Requests()) != 1 {
+		t.Fatalf("%d and %d requests, want 1 each", len(p.Requests()), len(p2.Requests()))
+	}
+	if got, want := p2.Requests()[0].Messages[0].Text, compaction.SummaryPrompt(longTalk(100)[:194], ""); got != want {
+		t.Errorf("a transcript that fits is not sent as SummaryPrompt renders it")
+	}
+}
+
+// TestSummaryLeavesOutTheOldestBeyondMaxRequests: a transcript that needs
+// more than MaxRequests requests loses its oldest chunks, and the first
+// request says how many lines it leaves out.
+func TestSummaryLeavesOutTheOldestBeyondMaxRequests(t *testing.T) {
+	const window = 20_000
+	p := newWindowProvider(window)
+	out, err := smallSummary(p, compaction.SummaryOptions{Window: window, MaxRequests: 3}).Apply(context.Background(), longTalk(2000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := p.Requests()
+	if len(reqs) != 3 || p.refused > 0 || out[0].Text != compaction.SummaryHeader+"summary 3" {
+		t.Fatalf("%d requests (%d refused), summary %q; want 3 within the window", len(reqs), p.refused, out[0].Text)
+	}
+	first := reqs[0].Messages[0].Text
+	if !strings.Contains(first, " earlier line(s) of the conversation left out to fit the model's context window]") || strings.Contains(first, "question 0:") {
+		t.Errorf("the first request does not say what it leaves out:\n%.800s", first)
+	}
+}
+
+// TestSummaryWindowTooSmall: a window that cannot hold a summary request
+// fails the summary with a *WindowError, leaving the turns as they were;
+// the failure counts towards the breaker.
+func TestSummaryWindowTooSmall(t *testing.T) {
+	for _, tc := range []compaction.SummaryOptions{{Window: 500}, {Window: 20_000, MaxTokens: 20_000}} {
+		p := newWindowProvider(tc.Window)
+		var got error
+		pass := smallSummary(p, compaction.SummaryOptions{Window: tc.Window, MaxTokens: tc.MaxTokens, MaxFailures: 1,
+			Logger: newErrLogger(func(err error) { got = err })})
+		msgs := longTalk(2000)
+		out, err := pass.Apply(context.Background(), msgs)
+		if err != nil || len(out) != len(msgs) || len(p.Requests()) != 0 {
+			t.Fatalf("window %d: %d messages, %d requests, %v; want the turns as they were", tc.Window, len(out), len(p.Requests()), err)
+		}
+		var we *compaction.WindowError
+		if !errors.As(got, &we) || we.Window != tc.Window || we.Need <= tc.Window || !strings.Contains(got.Error(), "context window") {
+			t.Fatalf("window %d: logged %v, want a *WindowError", tc.Window, got)
+		}
+		// The window it names holds a summary.
+		got = nil
+		ok := newWindowProvider(we.Need)
+		pass = smallSummary(ok, compaction.SummaryOptions{Window: we.Need, MaxTokens: tc.MaxTokens, Logger: newErrLogger(func(err error) { got = err })})
+		if out, err := pass.Apply(context.Background(), msgs); err != nil || got != nil || len(out) != 7 {
+			t.Errorf("window %d (the Need of %d): %d messages, %v, logged %v; want a summary", we.Need, tc.Window, len(out), err, got)
+		}
+	}
+}
+
+// TestSummaryRollingCancelled: a cancelled context stops a rolling summary
+// between its requests with the context's error.
+func TestSummaryRollingCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	n := 0
+	p := modeltest.NewFunc(func(context.Context, model.Request) ([]model.Chunk, error) {
+		if n++; n == 2 {
+			cancel()
+		}
+		return modeltest.Text("s").Chunks(), nil
+	})
+	_, err := smallSummary(p, compaction.SummaryOptions{Window: 20_000}).Apply(ctx, longTalk(2000))
+	if !errors.Is(err, context.Canceled) || len(p.Requests()) != 2 {
+		t.Fatalf("err %v after %d requests, want context.Canceled after 2", err, len(p.Requests()))
+	}
+}
+
+// newErrLogger returns a logger that calls f with the "err" attribute of
+// each record.
+func newErrLogger(f func(error)) *slog.Logger { return slog.New(errHandler{f}) }
+
+type errHandler struct{ f func(error) }
+
+func (errHandler) Enabled(context.Context, slog.Level) bool { return true }
+func (h errHandler) Handle(_ context.Context, r slog.Record) error {
+	r.Attrs(func(a slog.Attr) bool {
+		if err, ok := a.Value.Any().(error); ok && a.Key == "err" {
+			h.f(err)
+		}
+		return true
+	})
+	return nil
+}
+func (h errHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h errHandler) WithGroup(string) slog.Handler      { return h }
+
+// TestSummaryRetriesSmallerWhenRefusedAsTooLong: a provider that counts
+// more tokens than the estimate (here it refuses more than 40% of the
+// window) refuses the first requests as too long; the summary is asked for
+// again in smaller chunks, which it takes. A provider that refuses
+// everything fails the summary after two such retries.
+func TestSummaryRetriesSmallerWhenRefusedAsTooLong(t *testing.T) {
+	const window = 20_000
+	p := newWindowProvider(window * 4 / 10)
+	out, err := smallSummary(p, compaction.SummaryOptions{Window: window}).Apply(context.Background(), longTalk(2000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.refused == 0 || !strings.HasPrefix(out[0].Text, compaction.SummaryHeader+"summary ") {
+		t.Fatalf("%d refused of %v; output starts %q, want a summary after a refusal", p.refused, p.sizes, out[0].Text)
+	}
+
+	var got error
+	none := newWindowProvider(10)
+	out, err = smallSummary(none, compaction.SummaryOptions{Window: window, Logger: newErrLogger(func(err error) { got = err })}).
+		Apply(context.Background(), longTalk(2000))
+	if err != nil || len(out) != 4000 || !model.IsClass(got, model.ClassContextOverflow) {
+		t.Fatalf("%d messages, %v, logged %v; want the turns kept and the overflow logged", len(out), err, got)
+	}
+	if len(none.Requests()) != 3 {
+		t.Errorf("%d requests, want 3: one try and two smaller", len(none.Requests()))
+	}
+}
+
+// TestSummaryPromptKeepsAFormerSummaryWhole: the message of a former
+// summary goes into the transcript whole, labelled summary, where any other
+// message is cut to 2,000 characters.
+func TestSummaryPromptKeepsAFormerSummaryWhole(t *testing.T) {
+	former := strings.Repeat("s", 5000)
+	prompt := compaction.SummaryPrompt([]model.Message{u(compaction.SummaryHeader + former), u(strings.Repeat("x", 5000))}, "")
+	if !strings.Contains(prompt, "\nsummary: "+former+"\n") || strings.Count(prompt, "x") > 2100 {
+		t.Errorf("the former summary is not whole, or the next message not cut:\n%.300s", prompt)
+	}
+}
