@@ -467,6 +467,18 @@ var pipSubcommands = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{"install": true, "uninstall": true}
 })
 
+// pipConfigReaders reports whether pip args is a pip download or pip
+// wheel, which write where the settings of the user or the system may say
+// (dest, wheel-dir).
+func pipConfigReaders(args []word) bool {
+	for _, a := range args {
+		if a.text == "download" || a.text == "wheel" {
+			return true
+		}
+	}
+	return false
+}
+
 // pipInstall returns why pip, as prog args (pip install x, or python -m
 // pip with prog the interpreter), installs or removes packages outside
 // the workdir, or "". pip installs into the environment of the
@@ -491,6 +503,9 @@ func (an *analyzer) pipInstall(prog string, args []word) string {
 		}
 	}
 	if sub == "" {
+		if pipConfigReaders(args) {
+			an.pipConfig()
+		}
 		return ""
 	}
 	target, inVenv := false, false
@@ -511,10 +526,8 @@ func (an *analyzer) pipInstall(prog string, args []word) string {
 			target = sub == "install"
 		}
 	}
-	if target || inVenv {
-		return ""
-	}
-	if an.venv(prog) || an.pathVenv(prog) {
+	if target || inVenv || an.venv(prog) || an.pathVenv(prog) {
+		an.pipConfig()
 		return ""
 	}
 	return "pip " + sub + " installs into the environment of the python PATH finds, which may lie outside the workdir; name the pip of a virtual environment in the workdir (.venv/bin/pip) or give --target"
