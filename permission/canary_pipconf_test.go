@@ -213,3 +213,40 @@ func TestPipConfUv(t *testing.T) {
 		}
 	}
 }
+
+// Downloads into the user's data directories, or into a directory of the
+// home a line names, are refused; into the workdir, or into a cache the
+// tool owns (huggingface-cli download fills ~/.cache/huggingface), they
+// stay allowed, but for pip download and pip wheel when the user's
+// pip.conf names where they save.
+func TestPipConfDownloads(t *testing.T) {
+	template := canaryTemplate(t)
+	root := canaryFixture(t, template)
+	home := filepath.Join(root, "home")
+	g := canaryGateEnv(t, root, canaryEnv(home))
+	for _, line := range []string{
+		"python3 -m nltk.downloader punkt", "python3 -m nltk.downloader -d ~/nltk_data punkt",
+		"python3 -m textblob.download_corpora", "python3 -m gensim.downloader --download glove-twitter-25",
+		"huggingface-cli download gpt2 --local-dir ~/m", "pip download -d ~/x x", "python3 -m pip download --dest ~/x x",
+		"pip wheel -w ~/w x",
+	} {
+		if out := authorize(t, g, line); out.Run {
+			t.Errorf("%q was allowed", line)
+		}
+	}
+	allowed := []string{
+		"python3 -m nltk.downloader -d ./nltk_data punkt", "huggingface-cli download gpt2",
+		"huggingface-cli download gpt2 --local-dir ./m", "pip download -d ./x x", "pip wheel -w ./w x",
+	}
+	for _, line := range allowed {
+		if out := authorize(t, g, line); !out.Run {
+			t.Errorf("%q was refused: %+v", line, out.Verdict)
+		}
+	}
+	writeExec(t, filepath.Join(home, ".config", "pip", "pip.conf"), "[download]\ndest = "+filepath.Join(home, "x")+"\n[wheel]\nwheel-dir = "+home+"\n")
+	for _, line := range allowed[3:] {
+		if out := authorize(t, g, line); out.Run {
+			t.Errorf("%q was allowed with the user's pip.conf naming where it saves", line)
+		}
+	}
+}
