@@ -137,6 +137,46 @@ func TestCanaryPipConf(t *testing.T) {
 			t.Fatal("the gate waits on a FIFO for ~/.pip/pip.conf")
 		}
 	})
+	// The pip.conf of the prefix of the python PATH finds, which pip
+	// install --target runs.
+	t.Run("prefix pip.conf", func(t *testing.T) {
+		t.Parallel()
+		root, _, home := fixture(t)
+		bin := homeVenv(t, "/usr/bin/python3", root)
+		writeExec(t, filepath.Join(filepath.Dir(bin), "pip.conf"), "[install]\nlog = "+filepath.Join(home, "pip.log")+"\n")
+		env := canaryEnv(home)
+		for i, kv := range env {
+			if p, ok := strings.CutPrefix(kv, "PATH="); ok {
+				env[i] = "PATH=" + bin + ":" + p
+			}
+		}
+		if out := authorize(t, canaryGateEnv(t, root, env), pipTargetLine); out.Run {
+			t.Errorf("%q was allowed with %s/pip.conf", pipTargetLine, filepath.Dir(bin))
+		}
+		before := canarySnapshot(t, root)
+		out := runLine(t, root, pipTargetLine, time.Minute, bin, "PIP_NO_CACHE_DIR=1", "PIP_DISABLE_PIP_VERSION_CHECK=1")
+		if p := changed(before, canarySnapshot(t, root)); p != filepath.Join(home, "pip.log") {
+			t.Errorf("%q did not write the log in the home when run (%q):\n%s", pipTargetLine, p, out)
+		}
+	})
+	// An environment whose HOME or XDG_ directories are relative names
+	// settings files of the working directory, which the line may write.
+	t.Run("relative directories", func(t *testing.T) {
+		t.Parallel()
+		root, _, home := fixture(t)
+		for _, kv := range []string{"HOME=h", "XDG_CONFIG_HOME=cfg", "XDG_CONFIG_DIRS=/etc/xdg:", "XDG_CONFIG_DIRS=etc", "HOME="} {
+			env := append(canaryEnv(home), kv)
+			if kv == "HOME=h" || kv == "HOME=" {
+				env = append(canaryEnv(home)[1:], kv)
+			}
+			g := canaryGateEnv(t, root, env)
+			for _, line := range []string{venvPipLine, pipTargetLine, "uv pip install --python .venv/bin/python x"} {
+				if out := authorize(t, g, line); out.Run {
+					t.Errorf("%q was allowed with %s", line, kv)
+				}
+			}
+		}
+	})
 	t.Run("ordinary", func(t *testing.T) {
 		t.Parallel()
 		root, work, home := fixture(t)

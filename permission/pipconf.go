@@ -280,15 +280,23 @@ func (g *Gate) settingsEnv(key string) []string {
 }
 
 // settingsHomes returns the directories ~ may mean for pip or uv run by
-// the line: each HOME of its environment, and the gate's home.
-func (g *Gate) settingsHomes() []string {
+// the line: each HOME of its environment, and the gate's home; or why
+// they are unknown: a HOME that is not absolute names a directory of the
+// working directory, which the line's own files may fill.
+func (g *Gate) settingsHomes() ([]string, string) {
 	var homes []string
-	for _, h := range append(g.settingsEnv("HOME"), g.home) {
-		if h != "" && filepath.IsAbs(h) && !slices.Contains(homes, filepath.Clean(h)) {
+	for _, h := range g.settingsEnv("HOME") {
+		if !filepath.IsAbs(h) {
+			return nil, "HOME is not an absolute directory (" + clip(h) + ")"
+		}
+		if !slices.Contains(homes, filepath.Clean(h)) {
 			homes = append(homes, filepath.Clean(h))
 		}
 	}
-	return homes
+	if g.home != "" && !slices.Contains(homes, g.home) {
+		homes = append(homes, g.home)
+	}
+	return homes, ""
 }
 
 // settingsFiles returns the settings files named name (pip.conf, uv.toml)
@@ -304,7 +312,10 @@ func (g *Gate) settingsFiles(app, name string, extra ...string) ([]string, strin
 			files = append(files, p)
 		}
 	}
-	homes := g.settingsHomes()
+	homes, reason := g.settingsHomes()
+	if reason != "" {
+		return nil, reason
+	}
 	for _, h := range homes {
 		add(filepath.Join(h, ".config"))
 	}
@@ -343,9 +354,26 @@ func (g *Gate) settingsFiles(app, name string, extra ...string) ([]string, strin
 // system that pip reads (see the top of this file) may tell pip where to
 // install or write, or "".
 func (g *Gate) pipSettingsUnsound() string {
+	homes, reason := g.settingsHomes()
+	if reason != "" {
+		return "pip reads settings files the gate cannot find: " + reason
+	}
 	extra := []string{"/etc/pip.conf", "/Library/Application Support/pip/pip.conf"}
-	for _, h := range g.settingsHomes() {
+	for _, h := range homes {
 		extra = append(extra, filepath.Join(h, ".pip", "pip.conf"), filepath.Join(h, "Library", "Application Support", "pip", "pip.conf"))
+	}
+	// The pip.conf of the prefix of the python that runs pip: pip
+	// install --target runs the pip PATH finds, whose python's prefix is
+	// the directory above its bin directory (/usr/pip.conf); a virtual
+	// environment's is checked by venvFiles.
+	for _, v := range g.settingsEnv("PATH") {
+		for d := range strings.SplitSeq(v, ":") {
+			if filepath.IsAbs(d) {
+				if p := filepath.Join(filepath.Dir(filepath.Clean(d)), "pip.conf"); !slices.Contains(extra, p) {
+					extra = append(extra, p)
+				}
+			}
+		}
 	}
 	files, reason := g.settingsFiles("pip", "pip.conf", extra...)
 	if reason != "" {
