@@ -542,8 +542,15 @@ func (an *analyzer) pipInstall(prog string, args []word) string {
 			return ""
 		}
 	}
+	// pip reads settings files the caller checks through the access
+	// pipConfig records, which a guessed command does not keep (logsave
+	// log pip install --target ./t x).
+	const guessed = "pip among the words of a command the analysis does not model reads settings files (pip.conf) that are checked only for the command a line runs"
 	if sub == "" {
 		if pipConfigReaders(args) {
+			if an.guess {
+				return guessed
+			}
 			an.pipConfig()
 		}
 		return ""
@@ -567,6 +574,9 @@ func (an *analyzer) pipInstall(prog string, args []word) string {
 		}
 	}
 	if target || inVenv || an.venv(prog) || an.pathVenv(prog) {
+		if an.guess {
+			return guessed
+		}
 		an.pipConfig()
 		return ""
 	}
