@@ -204,12 +204,7 @@ func TestCanaryPipConf(t *testing.T) {
 // read, refuses uv pip install --python .venv/bin/python and --target; a
 // key spelt with an escape in a quoted key of the workdir's uv.toml too.
 func TestPipConfUv(t *testing.T) {
-	sysPip := systemPip(t)
-	template := canaryTemplate(t)
-	homeStateFiles(t, template)
-	root := canaryFixture(t, template)
-	work, home := filepath.Join(root, "work"), filepath.Join(root, "home")
-	workVenv(t, work, sysPip)
+	root, _, home := venvFixture(t)
 	lines := []string{"uv pip install --python .venv/bin/python x", "uv pip install --target ./t x"}
 	for _, c := range []struct {
 		name, file, content string
@@ -289,4 +284,18 @@ func TestPipConfDownloads(t *testing.T) {
 			t.Errorf("%q was allowed with the user's pip.conf naming where it saves", line)
 		}
 	}
+}
+
+// venvFixture returns a fixture (see canaryFixture, homeStateFiles) whose
+// workdir has a real virtual environment .venv (see workVenv), its
+// workdir and its home.
+func venvFixture(t *testing.T) (root, work, home string) {
+	t.Helper()
+	sysPip := systemPip(t)
+	template := canaryTemplate(t)
+	homeStateFiles(t, template)
+	root = canaryFixture(t, template)
+	work, home = filepath.Join(root, "work"), filepath.Join(root, "home")
+	workVenv(t, work, sysPip)
+	return root, work, home
 }

@@ -379,16 +379,25 @@ func (g *Gate) pipSettingsUnsound() string {
 	if reason != "" {
 		return "pip reads settings files the gate cannot find: " + reason
 	}
+	if p, reason := settingsUnsound(files, pipConfUnsound); reason != "" {
+		return "pip reads the settings file " + clip(p) + ", which " + reason
+	}
+	return ""
+}
+
+// settingsUnsound reads each of files that exists and returns the first
+// one that it cannot read fully, or that check finds unsound, with why.
+func settingsUnsound(files []string, check func(string) string) (string, string) {
 	for _, p := range files {
 		text, reason := readSettings(p)
 		if reason == "" {
-			reason = pipConfUnsound(text)
+			reason = check(text)
 		}
 		if reason != "" {
-			return "pip reads the settings file " + clip(p) + ", which " + reason
+			return p, reason
 		}
 	}
-	return ""
+	return "", ""
 }
 
 // uvSettingsUnsound says why the uv.toml files of the user and of the
@@ -399,14 +408,8 @@ func (g *Gate) uvSettingsUnsound() string {
 	if reason != "" {
 		return "uv pip reads settings files the gate cannot find: " + reason
 	}
-	for _, p := range files {
-		text, reason := readSettings(p)
-		if reason == "" {
-			reason = uvUserConfigUnsound(text)
-		}
-		if reason != "" {
-			return "uv pip reads the settings file " + clip(p) + ", which " + reason + "; pass --no-config to ignore it"
-		}
+	if p, reason := settingsUnsound(files, uvUserConfigUnsound); reason != "" {
+		return "uv pip reads the settings file " + clip(p) + ", which " + reason + "; pass --no-config to ignore it"
 	}
 	return ""
 }
