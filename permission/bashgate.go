@@ -93,6 +93,12 @@ func (g *Gate) screenBash(call Call) bashScreen {
 			}
 			continue
 		}
+		if acc.PipConfig {
+			if s.opaque == "" {
+				s.opaque = g.pipConfigUnsound()
+			}
+			continue
+		}
 		if acc.Mode == shellscan.Read {
 			continue
 		}

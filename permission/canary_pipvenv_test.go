@@ -243,12 +243,7 @@ func relink(t *testing.T, to, link string) {
 // cloned repository's uv.toml or pyproject.toml) may say where it
 // installs, unless --no-config.
 func TestPipVenvUv(t *testing.T) {
-	sysPip := systemPip(t)
-	template := canaryTemplate(t)
-	homeStateFiles(t, template)
-	root := canaryFixture(t, template)
-	work, home := filepath.Join(root, "work"), filepath.Join(root, "home")
-	workVenv(t, work, sysPip)
+	root, work, home := venvFixture(t)
 	g := canaryGate(t, root, canaryAllowBashRules)
 	allowed := []string{
 		"uv pip install --python .venv/bin/python x", "uv pip install -p .venv/bin/python -r requirements.txt",

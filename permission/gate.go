@@ -225,9 +225,14 @@ type GateOptions struct {
 	// environment of the workdir that a path into its bin directory would
 	// be allowed as (an activated .venv); and a pip or uv pip is opaque
 	// when it sets a variable that says where they install (PIP_TARGET,
-	// PIP_PREFIX, PIP_PYTHON, UV_SYSTEM_PYTHON …). nil means the
-	// environment is unknown: a line that needs PATH is opaque. It must be the very environment the
-	// tool passes to bash, not the gate process's when they differ.
+	// PIP_PREFIX, PIP_PYTHON, UV_SYSTEM_PYTHON …). Its HOME and XDG_
+	// variables also name the settings files of the user and of the
+	// system that pip and uv pip read (~/.config/pip/pip.conf …), which
+	// the gate checks. nil means the environment is unknown: a line that
+	// needs PATH is opaque, and those files are found by the gate
+	// process's own environment and HomeDir. It must be the very
+	// environment the tool passes to bash, not the gate process's when
+	// they differ.
 	BashEnv func() []string
 }
 

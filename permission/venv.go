@@ -344,7 +344,7 @@ func venvFiles(env string) string {
 // uv.toml or pyproject.toml ([tool.uv.pip] target = …, pip = { prefix = …
 // }, tool.uv.cache-dir = …).
 var uvSettingKeys = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?m)(^|[\s{,.])["']?(target|prefix|system|break-system-packages|python|user|cache-dir|cache_dir|config-file)["']?\s*=`)
+	return regexp.MustCompile(`(?m)(^|[\s{,.])["']?(target|prefix|system|break[-_]system[-_]packages|python|user|cache[-_]dir|config[-_]file)["']?\s*=`)
 })
 
 // uvConfigUnsound says why uv pip, run from a candidate directory of a,
@@ -354,6 +354,9 @@ var uvSettingKeys = sync.OnceValue(func() *regexp.Regexp {
 func (g *Gate) uvConfigUnsound(a *shellscan.Analysis) string {
 	if reason := g.envRedirects(); reason != "" {
 		return "uv pip " + reason
+	}
+	if reason := g.uvSettingsUnsound(); reason != "" {
+		return reason
 	}
 	for _, dir := range a.Dirs {
 		target := g.absTarget(dir, ".")
@@ -369,6 +372,9 @@ func (g *Gate) uvConfigUnsound(a *shellscan.Analysis) string {
 				}
 				if err != nil {
 					return "uv pip reads settings from " + clip(p) + ", which cannot be read"
+				}
+				if tomlEscape().Match(b) {
+					return "uv pip reads settings from " + clip(p) + ", which has an escape in a string that may spell a key that says where it installs; pass --no-config to ignore them"
 				}
 				if uvSettingKeys().Match(b) {
 					return "uv pip reads settings from " + clip(p) + ", which may say where it installs (target, prefix, system, python, cache-dir); pass --no-config to ignore them"
@@ -439,14 +445,16 @@ func (g *Gate) lookPath(name, root string) (string, string) {
 // redirectingEnv reports whether k is a variable of the environment
 // that pip or uv pip reads as an option that says where it installs or
 // writes, or which settings or interpreter it uses: PIP_ and an option's
-// long name (pip reads PIP_TARGET as --target …), or uv's own; or
+// long name (pip reads PIP_TARGET as --target …) that is not one of
+// pipSafeKeys (PIP_CONFIG_FILE among them), or uv's own; or
 // BASH_ENV, a file bash -c reads first, which may export any of them,
 // define a function pip or set PATH.
 func redirectingEnv(k string) bool {
+	if name, ok := strings.CutPrefix(k, "PIP_"); ok {
+		return !pipSafeKeys()[pipKeyName(name)]
+	}
 	switch k {
-	case "PIP_TARGET", "PIP_PREFIX", "PIP_ROOT", "PIP_USER", "PIP_PYTHON", "PIP_CONFIG_FILE", "PIP_SRC",
-		"PIP_LOG", "PIP_LOG_FILE", "PIP_LOCAL_LOG", "UV_CONFIG_FILE", "UV_SYSTEM_PYTHON", "UV_BREAK_SYSTEM_PACKAGES",
-		"BASH_ENV":
+	case "UV_CONFIG_FILE", "UV_SYSTEM_PYTHON", "UV_BREAK_SYSTEM_PACKAGES", "BASH_ENV":
 		return true
 	}
 	return false

@@ -98,6 +98,9 @@ type access struct {
 	// uvConfig marks the directory uv reads its settings from (see
 	// Access.UvConfig).
 	uvConfig bool
+	// pipConfig marks a pip command whose settings files and environment
+	// the caller checks (see Access.PipConfig).
+	pipConfig bool
 	// lookup marks, with venv, a program named without a path, which
 	// PATH finds (see Access.Lookup).
 	lookup bool

@@ -467,6 +467,58 @@ var pipSubcommands = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{"install": true, "uninstall": true}
 })
 
+// pythonDownloaders are the modules whose command line (python -m MOD)
+// downloads data into the user's data directories, not into a cache the
+// tool owns (as huggingface-cli download fills ~/.cache/huggingface, which
+// stays allowed like go mod download), with the options that name the
+// directory instead (a word the caller checks), and those that only show
+// what there is: nltk.downloader writes ~/nltk_data, or the first
+// writable directory of nltk's data path (NLTK_DATA, the python's
+// prefix, /usr/share/nltk_data …), unless -d; textblob.download_corpora
+// writes nltk's; gensim.downloader --download writes ~/gensim-data.
+var pythonDownloaders = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"nltk.downloader":           {"-d", "--dir", "-h", "--help"},
+		"textblob.download_corpora": nil,
+		"gensim.downloader":         {"-i", "--info", "-h", "--help"},
+	}
+})
+
+// pythonDownloader returns why python -m mod args downloads data into the
+// user's data directories (see pythonDownloaders), or "": an option of its
+// entry is given, as optparse and argparse take it (-dDIR, --dir=DIR, a
+// long name shortened to three characters or more).
+func pythonDownloader(mod string, args []word) string {
+	opts, ok := pythonDownloaders()[mod]
+	if !ok {
+		return ""
+	}
+	for _, a := range args {
+		name, _, _ := strings.Cut(a.text, "=")
+		for _, o := range opts {
+			if a.dynamic {
+				continue
+			}
+			if len(o) == 2 && strings.HasPrefix(a.text, o) || len(o) > 2 && len(name) >= 3 && strings.HasPrefix(o, name) {
+				return ""
+			}
+		}
+	}
+	return "python -m " + mod + " downloads data into the user's data directories, outside the workdir"
+}
+
+// pipConfigReaders reports whether pip args is a pip download or pip
+// wheel, which write where the settings of the user or the system may say
+// (dest, wheel-dir).
+func pipConfigReaders(args []word) bool {
+	for _, a := range args {
+		if a.text == "download" || a.text == "wheel" {
+			return true
+		}
+	}
+	return false
+}
+
 // pipInstall returns why pip, as prog args (pip install x, or python -m
 // pip with prog the interpreter), installs or removes packages outside
 // the workdir, or "". pip installs into the environment of the
@@ -490,7 +542,17 @@ func (an *analyzer) pipInstall(prog string, args []word) string {
 			return ""
 		}
 	}
+	// pip reads settings files the caller checks through the access
+	// pipConfig records, which a guessed command does not keep (logsave
+	// log pip install --target ./t x).
+	const guessed = "pip among the words of a command the analysis does not model reads settings files (pip.conf) that are checked only for the command a line runs"
 	if sub == "" {
+		if pipConfigReaders(args) {
+			if an.guess {
+				return guessed
+			}
+			an.pipConfig()
+		}
 		return ""
 	}
 	target, inVenv := false, false
@@ -511,10 +573,11 @@ func (an *analyzer) pipInstall(prog string, args []word) string {
 			target = sub == "install"
 		}
 	}
-	if target || inVenv {
-		return ""
-	}
-	if an.venv(prog) || an.pathVenv(prog) {
+	if target || inVenv || an.venv(prog) || an.pathVenv(prog) {
+		if an.guess {
+			return guessed
+		}
+		an.pipConfig()
 		return ""
 	}
 	return "pip " + sub + " installs into the environment of the python PATH finds, which may lie outside the workdir; name the pip of a virtual environment in the workdir (.venv/bin/pip) or give --target"

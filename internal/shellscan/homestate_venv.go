@@ -15,6 +15,18 @@ func (an *analyzer) uvConfig() {
 	an.a.accesses = append(an.a.accesses, access{mode: modeRead, path: ".", uvConfig: true})
 }
 
+// pipConfig records that pip reads the settings files of the user and of
+// the system, and its environment, which may say where it installs or
+// writes (target, prefix, log …): an Access.PipConfig of ".", which the
+// caller checks.
+func (an *analyzer) pipConfig() {
+	if len(an.a.accesses) >= maxAccessPaths {
+		an.opaque("the command touches too many paths to check")
+		return
+	}
+	an.a.accesses = append(an.a.accesses, access{mode: modeRead, path: ".", pipConfig: true})
+}
+
 // uvPipGuessed treats the code uses of the commands guessed among the words
 // of uv pip (its pip, an interpreter its --python names) from index uses
 // on as uv's own, recorded before its words (from): uv pip is uv's own

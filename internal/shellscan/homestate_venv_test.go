@@ -151,3 +151,35 @@ func TestUvProjectCommandsAreOpaque(t *testing.T) {
 		}
 	}
 }
+
+// A pip command the analysis allows (pip install into a virtual
+// environment or --target, pip download, pip wheel) records an
+// Access.PipConfig, through which the caller checks the settings files
+// and environment pip reads; among the words of a command the analysis
+// does not model, whose accesses are not kept, such a pip is opaque.
+func TestPipConfigAccess(t *testing.T) {
+	for _, line := range []string{
+		".venv/bin/pip install x", ".venv/bin/python -m pip uninstall -y x", "pip install --target ./t x",
+		"python3 -m pip install -t ./t x", "nice pip install --target ./t x", "timeout 5 pip download x", "pip download x", "pip wheel -w ./w x", "pip --verbose download -d ./d x",
+	} {
+		a := Analyze(line, Options{Home: "/home/u", Workdir: "/w"})
+		if a.Opaque {
+			t.Errorf("%q is opaque: %s", line, a.Reason())
+			continue
+		}
+		if !slices.ContainsFunc(a.Accesses, func(acc Access) bool { return acc.PipConfig && acc.Path == "." }) {
+			t.Errorf("%q records no PipConfig access: %+v", line, a.Accesses)
+		}
+	}
+	for _, line := range []string{"logsave /dev/null pip install --target ./t x", "logsave /dev/null pip download x"} {
+		if a := Analyze(line, Options{Home: "/home/u", Workdir: "/w"}); !a.Opaque {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+	for _, line := range []string{"pip list", "pip show x", "pip freeze", "uv pip install --python .venv/bin/python x"} {
+		a := Analyze(line, Options{Home: "/home/u", Workdir: "/w"})
+		if slices.ContainsFunc(a.Accesses, func(acc Access) bool { return acc.PipConfig }) {
+			t.Errorf("%q records a PipConfig access", line)
+		}
+	}
+}

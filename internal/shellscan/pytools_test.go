@@ -33,3 +33,34 @@ func TestPythonToolsThatInstallAreOpaque(t *testing.T) {
 		}
 	}
 }
+
+// python -m of a data downloader that writes the user's data directories
+// (nltk.downloader into ~/nltk_data, textblob.download_corpora,
+// gensim.downloader --download into ~/gensim-data) is opaque, unless it
+// names its directory (-d, a word the gate judges) or only shows what
+// there is; a downloader that fills a cache the tool owns
+// (huggingface-cli download) stays allowed, and a directory it is given
+// is a word judged as any other.
+func TestPythonDataDownloaders(t *testing.T) {
+	for _, line := range []string{
+		`python3 -m nltk.downloader punkt`, `python -m nltk.downloader all`, `.venv/bin/python -m nltk.downloader -q punkt`,
+		`python3 -m nltk.downloader --halt_on_error punkt`, `python3 -m nltk.downloader -qd ./d punkt`,
+		`python3 -m textblob.download_corpora`, `python3 -m textblob.download_corpora lite`,
+		`python3 -m gensim.downloader --download glove-twitter-25`, `python3 -m gensim.downloader -d glove`,
+		`python3 -m nltk.downloader "$X" punkt`,
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+	for _, line := range []string{
+		`python3 -m nltk.downloader -d ./nltk_data punkt`, `python3 -m nltk.downloader --dir=./d punkt`,
+		`python3 -m nltk.downloader -d./d punkt`, `python3 -m nltk.downloader --di ./d punkt`,
+		`python3 -m nltk.downloader --help`, `python3 -m gensim.downloader --info`, `python3 -m gensim.downloader -i glove`,
+		`huggingface-cli download gpt2`, `huggingface-cli download gpt2 --local-dir ./m`, `python3 -m nltk.tokenize x`,
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
+			t.Errorf("%q is opaque: %q", line, a.reasons)
+		}
+	}
+}

@@ -121,6 +121,12 @@ type Access struct {
 	// pyproject.toml's [tool.uv]): the caller checks that none of them
 	// says where uv pip installs (target, prefix, system, python …).
 	UvConfig bool
+	// PipConfig marks a pip command the analysis allows (pip install into
+	// a virtual environment or --target, pip download, pip wheel; Path is
+	// "."), which reads the settings files of the user and of the system
+	// and the PIP_ variables of its environment, any of which may say
+	// where it installs or writes: the caller checks them.
+	PipConfig bool
 	// Lookup marks, with Venv, a pip or python named without a path
 	// (pip install x, python3 -m pip install x), which PATH finds when the
 	// line runs: the line does not change PATH before it, and the caller
@@ -194,7 +200,7 @@ func Analyze(line string, opts Options) *Analysis {
 	}
 	out.Accesses = make([]Access, len(in.accesses))
 	for i, a := range in.accesses {
-		out.Accesses[i] = Access{Mode: Mode(a.mode), Path: a.path, Tree: a.tree, Redirect: a.redirect, Pattern: a.pattern, Unknown: a.unknown, Runs: a.runs, Venv: a.venv, UvConfig: a.uvConfig, Lookup: a.lookup}
+		out.Accesses[i] = Access{Mode: Mode(a.mode), Path: a.path, Tree: a.tree, Redirect: a.redirect, Pattern: a.pattern, Unknown: a.unknown, Runs: a.runs, Venv: a.venv, UvConfig: a.uvConfig, PipConfig: a.pipConfig, Lookup: a.lookup}
 	}
 	return out
 }

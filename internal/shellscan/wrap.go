@@ -254,6 +254,9 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		// does: the tool's command is judged as the tool's (pip and
 		// ensurepip, which install into this python, are judged below).
 		if mod, after, ok := pythonModule(args); ok {
+			if why := pythonDownloader(mod, after); why != "" {
+				an.opaque(why)
+			}
 			// A submodule of a tool's package (spacy.cli, uv.__main__)
 			// is judged as the tool: its command-line entry points take
 			// the tool's subcommands.
