@@ -249,3 +249,49 @@ func TestSummaryPromptKeepsAFormerSummaryWhole(t *testing.T) {
 		t.Errorf("the former summary is not whole, or the next message not cut:\n%.300s", prompt)
 	}
 }
+
+// TestSummaryRetriesOnEveryTooLongText: the texts providers send for a
+// request over the window (Anthropic's two, OpenAI-compatible servers')
+// make the summary ask again in halves, as "prompt is too long" does;
+// another 400 fails it at once, after one request, the turns kept.
+func TestSummaryRetriesOnEveryTooLongText(t *testing.T) {
+	const window = 20_000
+	for _, tc := range []struct {
+		name, msg string
+		retried   bool
+	}{
+		{"AnthropicPromptTooLong", "prompt is too long: 9000 tokens > 8000 maximum", true},
+		{"AnthropicInputAndMaxTokens", "input length and `max_tokens` exceed context limit: 197626 + 8192 > 200000, decrease input length or `max_tokens` and try again", true},
+		{"OpenAIMaximumContextLength", "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.", true},
+		{"LlamaCppContextSize", "the request exceeds the available context size, try increasing it", true},
+		{"GeminiInputTokenCount", "The input token count (1048577) exceeds the maximum number of tokens allowed (1048576).", true},
+		{"OtherBadRequest", "messages: roles must alternate between \"user\" and \"assistant\"", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var sizes []int
+			p := modeltest.NewFunc(func(_ context.Context, req model.Request) ([]model.Chunk, error) {
+				n := compaction.EstimateTokens(append([]model.Message{model.UserText(req.System)}, req.Messages...))
+				sizes = append(sizes, n)
+				if n > window*4/10 || !tc.retried {
+					return nil, model.NewError(model.ClassifyStatus(400, tc.msg), 400, tc.msg, nil)
+				}
+				return modeltest.Text("summary").Chunks(), nil
+			})
+			var logged error
+			out, err := smallSummary(p, compaction.SummaryOptions{Window: window, Logger: newErrLogger(func(err error) { logged = err })}).
+				Apply(context.Background(), longTalk(2000))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tc.retried {
+				if len(sizes) != 1 || len(out) != 4000 || !model.IsClass(logged, model.ClassBadRequest) {
+					t.Fatalf("%d requests, %d messages, logged %v; want one request, the turns kept, a bad request logged", len(sizes), len(out), logged)
+				}
+				return
+			}
+			if logged != nil || !strings.HasPrefix(out[0].Text, compaction.SummaryHeader+"summary") {
+				t.Fatalf("requests of %v tokens; logged %v, output starts %q; want a summary in smaller requests", sizes, logged, out[0].Text)
+			}
+		})
+	}
+}
