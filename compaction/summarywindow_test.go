@@ -295,3 +295,54 @@ func TestSummaryRetriesOnEveryTooLongText(t *testing.T) {
 		})
 	}
 }
+
+// TestSummaryMaxRequestsBoundsTheRetriesToo: a session whose newest turns
+// are CJK text (a token a character, where the estimate counts four) gets
+// its last rolling request refused as too long, and again at half the
+// size: the retries in halves still make no more than MaxRequests requests
+// in all (they made up to three times as many), and a summary that cannot
+// be had within them fails, the turns kept.
+func TestSummaryMaxRequestsBoundsTheRetriesToo(t *testing.T) {
+	const window = 20_000
+	msgs := longTalk(1900)
+	for i := range 100 {
+		msgs = append(msgs, u(fmt.Sprintf("%d %s", i, strings.Repeat("日本語", 60))), a(strings.Repeat("回答", 90)))
+	}
+	for _, max := range []int{0, 40} {
+		t.Run(fmt.Sprint(max), func(t *testing.T) {
+			n := 0
+			p := modeltest.NewFunc(func(_ context.Context, req model.Request) ([]model.Chunk, error) {
+				n++
+				count := 0 // a token a non-ASCII character, four ASCII ones a token
+				for _, r := range req.System + req.Messages[0].Text {
+					if r < 0x80 {
+						count++
+					} else {
+						count += 4
+					}
+				}
+				if count/4+req.MaxTokens > window {
+					msg := fmt.Sprintf("prompt is too long: %d tokens > %d maximum", count/4, window)
+					return nil, model.NewError(model.ClassifyStatus(400, msg), 400, msg, nil)
+				}
+				return modeltest.Text("summary").Chunks(), nil
+			})
+			var logged error
+			out, err := smallSummary(p, compaction.SummaryOptions{Window: window, MaxRequests: max, Logger: newErrLogger(func(err error) { logged = err })}).
+				Apply(context.Background(), msgs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bound := max
+			if bound == 0 {
+				bound = compaction.DefaultSummaryMaxRequests
+			}
+			if n > bound {
+				t.Errorf("%d requests, want at most MaxRequests, %d", n, bound)
+			}
+			if logged == nil && !strings.HasPrefix(out[0].Text, compaction.SummaryHeader) || logged != nil && len(out) != len(msgs) {
+				t.Errorf("logged %v, %d messages: want a summary, or the turns kept", logged, len(out))
+			}
+		})
+	}
+}
