@@ -51,11 +51,7 @@ func checkPairs(t *testing.T, msgs []model.Message) {
 // request never hold a tool call without its result or the reverse.
 func TestTrimKeepsToolCallsWithTheirResults(t *testing.T) {
 	const window = 8000
-	dir := t.TempDir()
-	cp := fileCheckpointer(t, dir)
-	opts := func() engine.Options {
-		return engine.Options{Checkpointer: fileCheckpointer(t, dir), Context: &engine.ContextOptions{Window: window}}
-	}
+	cp, opts := windowedStore(t, window)
 	for round := range 3 {
 		var evs []session.Event
 		for i := range 300 {
