@@ -68,10 +68,11 @@ type SummaryOptions struct {
 	// the first request says how many transcript lines it leaves out. A
 	// request the provider refuses as too long (model.ClassContextOverflow:
 	// the estimate fell short of its count) is asked for again in chunks
-	// of half the size, twice at most.
+	// of half the size, twice at most, within MaxRequests in all.
 	Window int
-	// MaxRequests bounds the requests of one rolling summary; zero or less
-	// means 16 ([DefaultSummaryMaxRequests]).
+	// MaxRequests bounds the requests of one summary, the retries of a
+	// request refused as too long included; zero or less means 16
+	// ([DefaultSummaryMaxRequests]).
 	MaxRequests int
 }
 
@@ -184,15 +185,20 @@ func (p *summary) summarize(ctx context.Context, older []model.Message) (string,
 	var err error
 	// Estimates can fall short of the provider's count (text of few
 	// characters a token): a request refused as too long is asked for
-	// again in chunks of half the size, twice at most.
+	// again in chunks of half the size, twice at most, within the
+	// requests MaxRequests leaves: it bounds them all, retries included.
+	used := 0
 	for shrinks := 0; ; shrinks++ {
 		var text string
 		if budget > 0 && requestChars(whole) <= budget {
 			text, err = p.ask(ctx, whole)
+			used++
 		} else {
-			text, err = p.rolling(ctx, lines, budget, window, instructions)
+			var n int
+			text, n, err = p.rolling(ctx, lines, budget, window, instructions, p.opts.MaxRequests-used)
+			used += n
 		}
-		if err == nil || shrinks == maxShrinks || ctx.Err() != nil || !model.IsClass(err, model.ClassContextOverflow) {
+		if err == nil || shrinks == maxShrinks || used >= p.opts.MaxRequests || ctx.Err() != nil || !model.IsClass(err, model.ClassContextOverflow) {
 			return text, err
 		}
 		budget /= 2
@@ -204,21 +210,23 @@ func (p *summary) summarize(ctx context.Context, older []model.Message) (string,
 const maxShrinks = 2
 
 // rolling asks for a summary of the transcript lines chunk by chunk, each
-// request within budget UTF-16 code units and carrying the summary so far.
-func (p *summary) rolling(ctx context.Context, lines []string, budget, window int, instructions string) (string, error) {
-	plan, err := planChunks(lines, budget, instructions, p.opts.MaxRequests)
+// request within budget UTF-16 code units and carrying the summary so far,
+// in at most maxRequests requests. It returns the summary and the
+// requests it made.
+func (p *summary) rolling(ctx context.Context, lines []string, budget, window int, instructions string, maxRequests int) (string, int, error) {
+	plan, err := planChunks(lines, budget, instructions, maxRequests)
 	if err != nil {
 		var need inputTooSmall
 		if errors.As(err, &need) {
 			// The window whose budget holds need input tokens.
-			return "", &WindowError{Window: window, Need: max((int(need)*4+2)/3, int(need)+p.opts.MaxTokens)}
+			return "", 0, &WindowError{Window: window, Need: max((int(need)*4+2)/3, int(need)+p.opts.MaxTokens)}
 		}
-		return "", err
+		return "", 0, err
 	}
 	text := ""
 	for i, chunk := range plan.chunks {
 		if err := ctx.Err(); err != nil {
-			return "", err
+			return "", i, err
 		}
 		omitted := 0
 		if i == 0 {
@@ -226,10 +234,10 @@ func (p *summary) rolling(ctx context.Context, lines []string, budget, window in
 		}
 		prompt := renderPrompt(chunk, clip(text, plan.summaryRoom), i > 0, omitted, instructions)
 		if text, err = p.ask(ctx, prompt); err != nil {
-			return "", fmt.Errorf("summary request %d of %d: %w", i+1, len(plan.chunks), err)
+			return "", i + 1, fmt.Errorf("summary request %d of %d: %w", i+1, len(plan.chunks), err)
 		}
 	}
-	return text, nil
+	return text, len(plan.chunks), nil
 }
 
 // window returns the window summary requests are kept within: the

@@ -249,3 +249,100 @@ func TestSummaryPromptKeepsAFormerSummaryWhole(t *testing.T) {
 		t.Errorf("the former summary is not whole, or the next message not cut:\n%.300s", prompt)
 	}
 }
+
+// TestSummaryRetriesOnEveryTooLongText: the texts providers send for a
+// request over the window (Anthropic's two, OpenAI-compatible servers')
+// make the summary ask again in halves, as "prompt is too long" does;
+// another 400 fails it at once, after one request, the turns kept.
+func TestSummaryRetriesOnEveryTooLongText(t *testing.T) {
+	const window = 20_000
+	for _, tc := range []struct {
+		name, msg string
+		retried   bool
+	}{
+		{"AnthropicPromptTooLong", "prompt is too long: 9000 tokens > 8000 maximum", true},
+		{"AnthropicInputAndMaxTokens", "input length and `max_tokens` exceed context limit: 197626 + 8192 > 200000, decrease input length or `max_tokens` and try again", true},
+		{"OpenAIMaximumContextLength", "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.", true},
+		{"LlamaCppContextSize", "the request exceeds the available context size, try increasing it", true},
+		{"GeminiInputTokenCount", "The input token count (1048577) exceeds the maximum number of tokens allowed (1048576).", true},
+		{"OtherBadRequest", "messages: roles must alternate between \"user\" and \"assistant\"", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var sizes []int
+			p := modeltest.NewFunc(func(_ context.Context, req model.Request) ([]model.Chunk, error) {
+				n := compaction.EstimateTokens(append([]model.Message{model.UserText(req.System)}, req.Messages...))
+				sizes = append(sizes, n)
+				if n > window*4/10 || !tc.retried {
+					return nil, model.NewError(model.ClassifyStatus(400, tc.msg), 400, tc.msg, nil)
+				}
+				return modeltest.Text("summary").Chunks(), nil
+			})
+			var logged error
+			out, err := smallSummary(p, compaction.SummaryOptions{Window: window, Logger: newErrLogger(func(err error) { logged = err })}).
+				Apply(context.Background(), longTalk(2000))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tc.retried {
+				if len(sizes) != 1 || len(out) != 4000 || !model.IsClass(logged, model.ClassBadRequest) {
+					t.Fatalf("%d requests, %d messages, logged %v; want one request, the turns kept, a bad request logged", len(sizes), len(out), logged)
+				}
+				return
+			}
+			if logged != nil || !strings.HasPrefix(out[0].Text, compaction.SummaryHeader+"summary") {
+				t.Fatalf("requests of %v tokens; logged %v, output starts %q; want a summary in smaller requests", sizes, logged, out[0].Text)
+			}
+		})
+	}
+}
+
+// TestSummaryMaxRequestsBoundsTheRetriesToo: a session whose newest turns
+// are CJK text (a token a character, where the estimate counts four) gets
+// its last rolling request refused as too long, and again at half the
+// size: the retries in halves still make no more than MaxRequests requests
+// in all (they made up to three times as many), and a summary that cannot
+// be had within them fails, the turns kept.
+func TestSummaryMaxRequestsBoundsTheRetriesToo(t *testing.T) {
+	const window = 20_000
+	msgs := longTalk(1900)
+	for i := range 100 {
+		msgs = append(msgs, u(fmt.Sprintf("%d %s", i, strings.Repeat("日本語", 60))), a(strings.Repeat("回答", 90)))
+	}
+	for _, max := range []int{0, 40} {
+		t.Run(fmt.Sprint(max), func(t *testing.T) {
+			n := 0
+			p := modeltest.NewFunc(func(_ context.Context, req model.Request) ([]model.Chunk, error) {
+				n++
+				count := 0 // a token a non-ASCII character, four ASCII ones a token
+				for _, r := range req.System + req.Messages[0].Text {
+					if r < 0x80 {
+						count++
+					} else {
+						count += 4
+					}
+				}
+				if count/4+req.MaxTokens > window {
+					msg := fmt.Sprintf("prompt is too long: %d tokens > %d maximum", count/4, window)
+					return nil, model.NewError(model.ClassifyStatus(400, msg), 400, msg, nil)
+				}
+				return modeltest.Text("summary").Chunks(), nil
+			})
+			var logged error
+			out, err := smallSummary(p, compaction.SummaryOptions{Window: window, MaxRequests: max, Logger: newErrLogger(func(err error) { logged = err })}).
+				Apply(context.Background(), msgs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bound := max
+			if bound == 0 {
+				bound = compaction.DefaultSummaryMaxRequests
+			}
+			if n > bound {
+				t.Errorf("%d requests, want at most MaxRequests, %d", n, bound)
+			}
+			if logged == nil && !strings.HasPrefix(out[0].Text, compaction.SummaryHeader) || logged != nil && len(out) != len(msgs) {
+				t.Errorf("logged %v, %d messages: want a summary, or the turns kept", logged, len(out))
+			}
+		})
+	}
+}

@@ -49,6 +49,16 @@ func appendTurns(t *testing.T, cp session.Checkpointer, id string, n int, next *
 	}
 }
 
+// windowedStore returns a file checkpointer in a temporary directory, and
+// engine options of a context window that open the same directory anew,
+// as a restarted process does.
+func windowedStore(t *testing.T, window int) (session.Checkpointer, func() engine.Options) {
+	dir := t.TempDir()
+	return fileCheckpointer(t, dir), func() engine.Options {
+		return engine.Options{Checkpointer: fileCheckpointer(t, dir), Context: &engine.ContextOptions{Window: window}}
+	}
+}
+
 var trimmedMarker = regexp.MustCompile(`^\[(\d+) earlier turn\(s\) left out to fit the context window\]$`)
 
 // TestRepeatedCompactionsKeepViewsWithinTheWindow compacts a long-lived
@@ -61,11 +71,7 @@ var trimmedMarker = regexp.MustCompile(`^\[(\d+) earlier turn\(s\) left out to f
 // the log keeps every event.
 func TestRepeatedCompactionsKeepViewsWithinTheWindow(t *testing.T) {
 	const window = 8000
-	dir := t.TempDir()
-	cp := fileCheckpointer(t, dir)
-	opts := func() engine.Options {
-		return engine.Options{Checkpointer: fileCheckpointer(t, dir), Context: &engine.ContextOptions{Window: window}}
-	}
+	cp, opts := windowedStore(t, window)
 	next := 0
 	for round := range 5 {
 		appendTurns(t, cp, "s", 500, &next)

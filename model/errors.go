@@ -106,7 +106,12 @@ func ClassifyStatus(status int, message string) ErrorClass {
 // exceeds the model's context window.
 func IsOverflowMessage(message string) bool {
 	m := strings.ToLower(message)
-	for _, s := range []string{"prompt is too long", "prompt too long", "context length", "context_length", "too many tokens", "maximum context", "context window"} {
+	// Anthropic: "prompt is too long", and "input length and `max_tokens`
+	// exceed context limit"; OpenAI and most compatible servers: "maximum
+	// context length"; llama.cpp: "exceeds the available context size";
+	// Gemini: "exceeds the maximum number of tokens allowed".
+	for _, s := range []string{"prompt is too long", "prompt too long", "context length", "context_length", "too many tokens",
+		"maximum context", "context window", "context limit", "context size", "exceeds the maximum number of tokens"} {
 		if strings.Contains(m, s) {
 			return true
 		}

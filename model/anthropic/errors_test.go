@@ -40,6 +40,8 @@ func TestHTTPErrorsAreClassifiedAndNotRetriedBySDK(t *testing.T) {
 		{"Forbidden403", errorReply(403, "permission_error", "not allowed"), model.ClassAuth, 403, 0, "not allowed"},
 		{"PromptTooLong", errorReply(400, "invalid_request_error", "prompt is too long: 210000 tokens > 200000 maximum"),
 			model.ClassContextOverflow, 400, 0, "prompt is too long"},
+		{"InputAndMaxTokensExceedContextLimit", errorReply(400, "invalid_request_error", "input length and `max_tokens` exceed context limit: 197626 + 8192 > 200000, decrease input length or `max_tokens` and try again"),
+			model.ClassContextOverflow, 400, 0, "exceed context limit"},
 		{"RequestTooLarge413", errorReply(413, "request_too_large", "Request exceeds the maximum allowed number of bytes"),
 			model.ClassContextOverflow, 413, 0, "maximum allowed"},
 		{"OtherBadRequest", errorReply(400, "invalid_request_error", "messages: field required"), model.ClassBadRequest, 400, 0, "field required"},
