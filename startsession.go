@@ -108,7 +108,8 @@ func (a *Agent) takenLease(id string, err error) error {
 // unchanged. The id must be valid as for [Agent.Resume].
 //
 // The check holds until a turn on the session (or a record made around
-// one) first loads its log: a session deleted meanwhile, by another
+// one) first loads its log, and for an emptied log until its first record
+// is written: a session deleted meanwhile, by another
 // process say, makes it fail with a *session.NotFoundError and write
 // nothing, where it would otherwise start the deleted session over, empty,
 // under its id. From that load on, every append expects the head loaded,
