@@ -92,8 +92,12 @@ func (a *Agent) StartSession(ctx context.Context, id string) error {
 // takenLease returns the error of a turn on session id whose lease could
 // not be taken (err): a *SessionExistsError when the session was to start
 // empty (see [Agent.StartSession]), since another holder works on it, and
-// err otherwise.
+// err otherwise. A lease that failed because the turn's context ended
+// (cancelled, timed out) says nothing of another holder: err.
 func (a *Agent) takenLease(id string, err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
 	if a.eng.ExpectsNew(id) {
 		return &SessionExistsError{SessionID: id, Err: err}
 	}

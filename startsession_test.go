@@ -364,3 +364,39 @@ func TestResumeStoredOfAnEmptiedLog(t *testing.T) {
 		t.Errorf("a prompt on it: %v", err)
 	}
 }
+
+// ctxLeaser is a checkpointer whose lease fails with its context's error,
+// as a store's does when the run is cancelled or times out while taking it.
+type ctxLeaser struct{ session.Checkpointer }
+
+func (ctxLeaser) LeaseSession(ctx context.Context, _ string) (func(), error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return func() {}, nil
+}
+
+// A run of a started session whose context ends while it takes the lease
+// was not beaten by another writer: its error is the context's, not a
+// *SessionExistsError saying the session "already exists" (which the
+// caller reads as "pick another id"); the session is still free and can
+// be started by the next run.
+func TestStartSessionLeaseCancelledIsNotTaken(t *testing.T) {
+	f := newFixture(t)
+	opts := f.options(nil)
+	opts.Checkpointer = ctxLeaser{session.NewMemoryCheckpointer()}
+	a := f.agent(t, opts)
+	if err := a.StartSession(t.Context(), "fresh-1"); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), -time.Second)
+	defer cancel()
+	_, err := a.Send(ctx, "hello")
+	if errors.Is(err, liteagent.ErrSessionExists) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("a run whose lease timed out: %v; want the deadline, not ErrSessionExists", err)
+	}
+	f.p.Reply(modeltest.Text("hi"))
+	if _, err := a.Send(t.Context(), "hello"); err != nil {
+		t.Fatalf("the next run of the free session: %v", err)
+	}
+}
