@@ -82,6 +82,7 @@ func (a *Agent) StartSession(ctx context.Context, id string) error {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	a.leaveCurrent(id)
 	a.eng.ExpectNew(id, func(head int64, cause error) error {
 		return &SessionExistsError{SessionID: id, Head: head, Err: cause}
 	})
@@ -134,6 +135,7 @@ func (a *Agent) ResumeStored(ctx context.Context, id string) error {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	a.leaveCurrent(id)
 	a.eng.ExpectStored(id, func(int64, error) error {
 		if a.emptyLogKept(id) {
 			return nil
@@ -164,4 +166,16 @@ func (a *Agent) checkID(id string) error {
 		return storage.ValidateID(id)
 	}
 	return nil
+}
+
+// leaveCurrent drops the check (see [Agent.StartSession],
+// [Agent.ResumeStored]) of the current session when the agent makes id
+// current instead: a session left before its first turn is no longer the
+// agent's to start or resume, and its check would otherwise fail a later
+// operation on it (a compaction, say) once its rightful owner wrote it.
+// The caller holds a.mu.
+func (a *Agent) leaveCurrent(id string) {
+	if a.current != "" && a.current != id {
+		a.eng.ExpectNew(a.current, nil)
+	}
 }

@@ -400,3 +400,42 @@ func TestStartSessionLeaseCancelledIsNotTaken(t *testing.T) {
 		t.Fatalf("the next run of the free session: %v", err)
 	}
 }
+
+// A session the agent started (StartSession) and then left for another
+// (a second StartSession, ResumeStored, Clear) without a turn on it is no
+// longer the agent's to start: its check does not follow it. Before, the
+// check stayed, and a compaction of that session once another writer had
+// made it (its rightful owner) failed with a *SessionExistsError.
+func TestALeftStartedSessionKeepsNoCheck(t *testing.T) {
+	for _, leave := range []struct {
+		name string
+		do   func(*testing.T, *liteagent.Agent)
+	}{
+		{"StartSession", func(t *testing.T, a *liteagent.Agent) {
+			if err := a.StartSession(t.Context(), "next-2"); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"Clear", func(_ *testing.T, a *liteagent.Agent) { a.Clear() }},
+	} {
+		t.Run(leave.name, func(t *testing.T) {
+			f := newFixture(t)
+			a := f.agent(t, f.options(nil))
+			if err := a.StartSession(t.Context(), "left-1"); err != nil {
+				t.Fatal(err)
+			}
+			leave.do(t, a)
+			owner := f.agent(t, f.options(nil))
+			if err := owner.StartSession(t.Context(), "left-1"); err != nil {
+				t.Fatal(err)
+			}
+			f.p.Reply(modeltest.Text("mine"))
+			if _, err := owner.Send(t.Context(), "hello"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := a.CompactSession(t.Context(), "left-1", liteagent.CompactOptions{}); err != nil {
+				t.Errorf("compacting the session the agent left: %v", err)
+			}
+		})
+	}
+}
