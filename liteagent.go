@@ -904,6 +904,7 @@ func (a *Agent) Resume(id string) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.eng.ExpectNew(id, nil) // a session resumed may have records
+	a.leaveCurrent(id)
 	a.current = id
 	return nil
 }
@@ -915,7 +916,9 @@ func (a *Agent) Clear() {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.current = newSessionID()
+	id := newSessionID()
+	a.leaveCurrent(id)
+	a.current = id
 }
 
 // Run sends prompt as one user turn of the current session and yields the

@@ -82,6 +82,7 @@ func (a *Agent) StartSession(ctx context.Context, id string) error {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	a.leaveCurrent(id)
 	a.eng.ExpectNew(id, func(head int64, cause error) error {
 		return &SessionExistsError{SessionID: id, Head: head, Err: cause}
 	})
@@ -92,8 +93,12 @@ func (a *Agent) StartSession(ctx context.Context, id string) error {
 // takenLease returns the error of a turn on session id whose lease could
 // not be taken (err): a *SessionExistsError when the session was to start
 // empty (see [Agent.StartSession]), since another holder works on it, and
-// err otherwise.
+// err otherwise. A lease that failed because the turn's context ended
+// (cancelled, timed out) says nothing of another holder: err.
 func (a *Agent) takenLease(id string, err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
 	if a.eng.ExpectsNew(id) {
 		return &SessionExistsError{SessionID: id, Err: err}
 	}
@@ -108,7 +113,8 @@ func (a *Agent) takenLease(id string, err error) error {
 // unchanged. The id must be valid as for [Agent.Resume].
 //
 // The check holds until a turn on the session (or a record made around
-// one) first loads its log: a session deleted meanwhile, by another
+// one) first loads its log, and for an emptied log until its first record
+// is written: a session deleted meanwhile, by another
 // process say, makes it fail with a *session.NotFoundError and write
 // nothing, where it would otherwise start the deleted session over, empty,
 // under its id. From that load on, every append expects the head loaded,
@@ -129,6 +135,7 @@ func (a *Agent) ResumeStored(ctx context.Context, id string) error {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	a.leaveCurrent(id)
 	a.eng.ExpectStored(id, func(int64, error) error {
 		if a.emptyLogKept(id) {
 			return nil
@@ -159,4 +166,16 @@ func (a *Agent) checkID(id string) error {
 		return storage.ValidateID(id)
 	}
 	return nil
+}
+
+// leaveCurrent drops the check (see [Agent.StartSession],
+// [Agent.ResumeStored]) of the current session when the agent makes id
+// current instead: a session left before its first turn is no longer the
+// agent's to start or resume, and its check would otherwise fail a later
+// operation on it (a compaction, say) once its rightful owner wrote it.
+// The caller holds a.mu.
+func (a *Agent) leaveCurrent(id string) {
+	if a.current != "" && a.current != id {
+		a.eng.ExpectNew(a.current, nil)
+	}
 }

@@ -364,3 +364,78 @@ func TestResumeStoredOfAnEmptiedLog(t *testing.T) {
 		t.Errorf("a prompt on it: %v", err)
 	}
 }
+
+// ctxLeaser is a checkpointer whose lease fails with its context's error,
+// as a store's does when the run is cancelled or times out while taking it.
+type ctxLeaser struct{ session.Checkpointer }
+
+func (ctxLeaser) LeaseSession(ctx context.Context, _ string) (func(), error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return func() {}, nil
+}
+
+// A run of a started session whose context ends while it takes the lease
+// was not beaten by another writer: its error is the context's, not a
+// *SessionExistsError saying the session "already exists" (which the
+// caller reads as "pick another id"); the session is still free and can
+// be started by the next run.
+func TestStartSessionLeaseCancelledIsNotTaken(t *testing.T) {
+	f := newFixture(t)
+	opts := f.options(nil)
+	opts.Checkpointer = ctxLeaser{session.NewMemoryCheckpointer()}
+	a := f.agent(t, opts)
+	if err := a.StartSession(t.Context(), "fresh-1"); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), -time.Second)
+	defer cancel()
+	_, err := a.Send(ctx, "hello")
+	if errors.Is(err, liteagent.ErrSessionExists) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("a run whose lease timed out: %v; want the deadline, not ErrSessionExists", err)
+	}
+	f.p.Reply(modeltest.Text("hi"))
+	if _, err := a.Send(t.Context(), "hello"); err != nil {
+		t.Fatalf("the next run of the free session: %v", err)
+	}
+}
+
+// A session the agent started (StartSession) and then left for another
+// (a second StartSession, ResumeStored, Clear) without a turn on it is no
+// longer the agent's to start: its check does not follow it. Before, the
+// check stayed, and a compaction of that session once another writer had
+// made it (its rightful owner) failed with a *SessionExistsError.
+func TestALeftStartedSessionKeepsNoCheck(t *testing.T) {
+	for _, leave := range []struct {
+		name string
+		do   func(*testing.T, *liteagent.Agent)
+	}{
+		{"StartSession", func(t *testing.T, a *liteagent.Agent) {
+			if err := a.StartSession(t.Context(), "next-2"); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"Clear", func(_ *testing.T, a *liteagent.Agent) { a.Clear() }},
+	} {
+		t.Run(leave.name, func(t *testing.T) {
+			f := newFixture(t)
+			a := f.agent(t, f.options(nil))
+			if err := a.StartSession(t.Context(), "left-1"); err != nil {
+				t.Fatal(err)
+			}
+			leave.do(t, a)
+			owner := f.agent(t, f.options(nil))
+			if err := owner.StartSession(t.Context(), "left-1"); err != nil {
+				t.Fatal(err)
+			}
+			f.p.Reply(modeltest.Text("mine"))
+			if _, err := owner.Send(t.Context(), "hello"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := a.CompactSession(t.Context(), "left-1", liteagent.CompactOptions{}); err != nil {
+				t.Errorf("compacting the session the agent left: %v", err)
+			}
+		})
+	}
+}

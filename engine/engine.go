@@ -466,6 +466,13 @@ func (r *run) append(ctx context.Context, evs ...session.Event) error {
 		return fmt.Errorf("append to session %s: %w", r.id, err)
 	}
 	mark := r.e.markOf(r.id)
+	if err := storedGone(mark, r.st.head); err != nil {
+		// An emptied log, deleted since it was loaded: appending at
+		// head 0 would start the deleted session over.
+		r.lock.leave()
+		r.st.loaded = false
+		return err
+	}
 	head, err := cp.Append(ctx, r.id, evs, r.st.head)
 	r.lock.leave()
 	if err != nil {

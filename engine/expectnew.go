@@ -34,10 +34,12 @@ func (e *Engine) ExpectNew(id string, taken func(head int64, cause error) error)
 // meanwhile, by another process say): its error fails the operation and
 // nothing is written, where the turn would otherwise start the deleted
 // session over under its id; nil (a log emptied by a restore to its start,
-// say) lets the load go on. The mark goes once a load finds the session:
-// from there each append expects the head loaded, so a delete after it
-// makes the append conflict. A nil gone removes it (and a mark of
-// [Engine.ExpectNew]).
+// say) lets the load go on, and gone is asked again just before the first
+// append, under the session's lock, since an append at head 0 cannot tell
+// an emptied log from a deleted one. The mark goes once a load finds
+// records, or with the first record written: from there each append
+// expects the head loaded, so a delete after it makes the append
+// conflict. A nil gone removes it (and a mark of [Engine.ExpectNew]).
 func (e *Engine) ExpectStored(id string, gone func(head int64, cause error) error) {
 	e.mark(id, false, gone)
 }
@@ -92,12 +94,24 @@ func (r *run) checkMark() error {
 	case mark.empty:
 		return nil
 	case r.st.head == 0:
-		if err := mark.fail(0, nil); err != nil {
-			return err
-		}
+		// Kept until the first append, which asks again under the
+		// session's lock (storedGone): the append at head 0 cannot tell
+		// an emptied log from a deleted one.
+		return mark.fail(0, nil)
 	}
 	r.e.unmark(r.id, mark)
 	return nil
+}
+
+// storedGone returns the error of a session marked stored whose log, at
+// expected head 0 (loaded empty), is found gone just before an append
+// (asked under the session's lock, where the checkpointer has one), or
+// nil.
+func storedGone(mark *sessionMark, expected int64) error {
+	if mark == nil || mark.empty || expected != 0 {
+		return nil
+	}
+	return mark.fail(0, nil)
 }
 
 // newTaken returns the error of an append, at expected head 0, to a

@@ -14,6 +14,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
 	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/tool"
 )
 
 // appendChildEnv makes the test binary a child that appends one user
@@ -24,6 +25,9 @@ const appendChildEnv = "LITE_AGENT_ENGINE_APPEND_CHILD"
 func TestMain(m *testing.M) {
 	if v := os.Getenv(appendChildEnv); v != "" {
 		os.Exit(runAppendChild(v))
+	}
+	if v := os.Getenv(deleteChildEnv); v != "" {
+		os.Exit(runDeleteChild(v))
 	}
 	os.Exit(m.Run())
 }
@@ -40,6 +44,29 @@ func runAppendChild(v string) int {
 		return 1
 	}
 	if _, err := cp.Append(context.Background(), parts[1], []session.Event{session.UserEvent{Message: model.UserText(parts[2])}}, 0); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+// deleteChildEnv makes the test binary a child that deletes a session of
+// a file checkpointer, as `sessions delete` in another process does. Its
+// value is "<sessions dir>\n<id>".
+const deleteChildEnv = "LITE_AGENT_ENGINE_DELETE_CHILD"
+
+func runDeleteChild(v string) int {
+	dir, id, ok := strings.Cut(v, "\n")
+	if !ok {
+		fmt.Fprintln(os.Stderr, "bad", deleteChildEnv)
+		return 2
+	}
+	cp, err := session.NewFileCheckpointer(dir, session.FileOptions{})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if err := cp.Delete(context.Background(), id); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
@@ -165,5 +192,74 @@ func TestExpectStored(t *testing.T) {
 	h.p.Reply(modeltest.Text("three"))
 	if _, _, err := h.turn(t, t.Context(), "s1", "third"); err != nil {
 		t.Errorf("a turn after the mark went: %v", err)
+	}
+}
+
+// A session marked stored whose log was emptied (restored to before its
+// first prompt: the file is kept, with no records) passes the load, but a
+// delete by another process between that load and the turn's first
+// append (while the turn starts its MCP servers, say) is still seen: the
+// append at head 0 would otherwise create the deleted session anew. The
+// mark's callback is asked again under the session's lock, just before
+// the first append, and its error fails the turn with nothing written.
+func TestExpectStoredOfAnEmptiedLogDeletedBeforeTheFirstAppend(t *testing.T) {
+	dir := t.TempDir()
+	file, err := session.NewFileCheckpointer(dir, session.FileOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const id = "emptied"
+	if _, err := file.Append(t.Context(), id, []session.Event{session.UserEvent{Message: model.UserText("old")}}, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := file.Truncate(t.Context(), id, 0, 1); err != nil {
+		t.Fatal(err)
+	}
+	logPath, err := file.Path(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := func(int64, error) error {
+		if _, err := os.Lstat(logPath); err != nil {
+			return errTaken
+		}
+		return nil
+	}
+	// ExtraTools runs between the turn's load and its first append; the
+	// turn's hold of the session's lock lapses while it waits.
+	extra := func(_ context.Context, sid string) ([]tool.Tool, error) {
+		if sid == id {
+			out, err := childtest.Command(t.Context(), deleteChildEnv+"="+dir+"\n"+id).CombinedOutput()
+			if err != nil {
+				t.Errorf("the deleting process failed: %v\n%s", err, out)
+			}
+		}
+		return nil, nil
+	}
+	h := newHarness(t, engine.Options{Checkpointer: file, ExtraTools: extra})
+	h.p.Reply(modeltest.Text("mine"))
+	h.eng.ExpectStored(id, kept)
+	if _, _, err := h.turn(t, t.Context(), id, "go on"); !errors.Is(err, errTaken) {
+		t.Errorf("a turn on an emptied session deleted before its first append: %v; want the mark's error", err)
+	}
+	if _, err := os.Lstat(logPath); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the deleted session was started over: %v", err)
+	}
+
+	// Not deleted, the emptied session is continued, and the mark goes
+	// with its first record.
+	if _, err := file.Append(t.Context(), "kept", []session.Event{session.UserEvent{Message: model.UserText("old")}}, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := file.Truncate(t.Context(), "kept", 0, 1); err != nil {
+		t.Fatal(err)
+	}
+	h.eng.ExpectStored("kept", func(int64, error) error { return nil })
+	h.p.Reply(modeltest.Text("fine"))
+	if _, _, err := h.turn(t, t.Context(), "kept", "go on"); err != nil {
+		t.Fatalf("a turn on an emptied session: %v", err)
+	}
+	if got := logTypes(t, file, "kept"); strings.Join(got, ",") != "user,assistant" {
+		t.Errorf("the emptied session holds %v", got)
 	}
 }
