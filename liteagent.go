@@ -687,6 +687,7 @@ func (a *Agent) buildEngine(opts Options, cfg config, gate *permission.Gate, too
 		System:           a.systemPrompt(opts, cfg, tools),
 		Tools:            tools,
 		Checkpointer:     a.cp,
+		EmptiedKept:      a.emptyLogKept,
 		MaxTurns:         opts.MaxTurns,
 		MaxParallelTools: opts.MaxParallelTools,
 		LogToolStarts:    opts.LogToolStarts,

@@ -439,3 +439,89 @@ func TestALeftStartedSessionKeepsNoCheck(t *testing.T) {
 		})
 	}
 }
+
+// A session deleted by another process between two turns of an agent
+// that keeps it current is not started over by the next turn, nor by the
+// one after: before, the next turn found the log gone, took the session
+// for a new one and wrote it again under its id with only the new prompt,
+// undoing the delete.
+func TestASessionDeletedBetweenTurnsIsNotStartedOver(t *testing.T) {
+	checkDeleteBetweenTurns(t, nil)
+}
+
+// The same through PostgreSQL.
+func TestASessionDeletedBetweenTurnsThroughPostgresIsNotStartedOver(t *testing.T) {
+	url := pgtest.URL(t)
+	checkDeleteBetweenTurns(t, pgForkStore(url))
+}
+
+func checkDeleteBetweenTurns(t *testing.T, withStore func(*testing.T, *liteagent.Options) string) {
+	f := newFixture(t)
+	opts := f.options(nil)
+	store := ""
+	if withStore != nil {
+		store = withStore(t, &opts)
+	}
+	a := f.agent(t, opts)
+	f.p.Reply(modeltest.Text("one"))
+	if _, err := a.Send(t.Context(), "first"); err != nil {
+		t.Fatal(err)
+	}
+	id := a.SessionID()
+	out, err := childtest.Command(t.Context(), deleteAgentChildEnv+"="+f.home+"\n"+f.workdir+"\n"+id+store).CombinedOutput()
+	if err != nil {
+		t.Fatalf("the delete failed: %v\n%s", err, out)
+	}
+	for _, prompt := range []string{"after the delete", "and again"} {
+		f.p.Reply(modeltest.Text("two"))
+		if _, err := a.Send(t.Context(), prompt); !errors.Is(err, session.ErrNotFound) {
+			t.Errorf("%q on the session deleted between turns: %v; want session.ErrNotFound", prompt, err)
+		}
+	}
+	infos, err := a.ListSessions(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range infos {
+		if in.ID == id {
+			t.Errorf("the deleted session %s is back", id)
+		}
+	}
+	// Resume starts the id over, as asked.
+	if err := a.Resume(id); err != nil {
+		t.Fatal(err)
+	}
+	f.p.Reply(modeltest.Text("three"))
+	if _, err := a.Send(t.Context(), "a new start"); err != nil {
+		t.Errorf("a prompt after Resume: %v", err)
+	}
+}
+
+// A session of the data home restored to before its first prompt by
+// another agent (another process) between two turns keeps its emptied
+// log: it is still stored, and the next turn goes on.
+func TestASessionEmptiedBetweenTurnsGoesOn(t *testing.T) {
+	f := newFixture(t)
+	a := f.agent(t, f.options(nil))
+	f.p.Reply(modeltest.Text("one"))
+	if _, err := a.Send(t.Context(), "first"); err != nil {
+		t.Fatal(err)
+	}
+	id := a.SessionID()
+	b := f.agent(t, f.options(nil))
+	if _, err := b.Restore(t.Context(), id, 0, liteagent.RestoreOptions{ConversationOnly: true}); err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	f.p.Reply(modeltest.Text("two"))
+	if _, err := a.Send(t.Context(), "after the restore"); err != nil {
+		t.Fatalf("a prompt on the emptied session: %v", err)
+	}
+	fc, err := session.NewFileCheckpointer(a.Paths().SessionsDir, session.FileOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if head, err := fc.Head(t.Context(), id); err != nil || head == 0 {
+		t.Fatalf("the emptied session after a turn: head %d, %v", head, err)
+	}
+}

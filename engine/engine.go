@@ -48,6 +48,15 @@ type Options struct {
 	ExtraTools func(ctx context.Context, sessionID string) ([]tool.Tool, error)
 	// Checkpointer stores the session logs.
 	Checkpointer session.Checkpointer
+	// EmptiedKept reports whether session id, whose log has no records
+	// though the engine loaded some before, is still stored: its log was
+	// emptied (by a restore to before its first prompt, in another
+	// process say), not deleted. Nil, or false, takes such a session for
+	// deleted: its next turn fails with a *session.NotFoundError and
+	// writes nothing, where it would otherwise start the deleted session
+	// over under its id; so do the turns after it, as after
+	// [Engine.ExpectStored], until a caller marks the session otherwise.
+	EmptiedKept func(id string) bool
 	// MaxTurns bounds the model calls of one prompt; zero means 50.
 	MaxTurns int
 	// MaxParallelTools bounds the tool calls run at once; zero means 10,
@@ -508,12 +517,31 @@ func (r *run) load(ctx context.Context) error {
 		if head == r.st.head {
 			return r.checkMark()
 		}
+		if head == 0 && r.st.head > 0 && r.e.markOf(r.id) == nil {
+			// Every record went since the last turn: a delete in
+			// another process, or a restore to the start. Checked as a
+			// session a caller resumed (ExpectStored), so that a deleted
+			// one is not started over by this turn or the next.
+			r.e.ExpectStored(r.id, r.e.emptiedGone(r.id))
+		}
 	}
 	if err := r.readLog(ctx); err != nil {
 		return fmt.Errorf("read session %s: %w", r.id, err)
 	}
 	r.st.loaded = true
 	return r.checkMark()
+}
+
+// emptiedGone returns the check of session id, found with no records
+// after the engine had loaded some: nil when EmptiedKept says its log was
+// only emptied, else a *session.NotFoundError.
+func (e *Engine) emptiedGone(id string) func(int64, error) error {
+	return func(int64, error) error {
+		if e.opts.EmptiedKept != nil && e.opts.EmptiedKept(id) {
+			return nil
+		}
+		return &session.NotFoundError{SessionID: id}
+	}
 }
 
 // Turn runs one prompt in session id and yields its events. The last event
