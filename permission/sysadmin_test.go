@@ -17,7 +17,8 @@ var allowAll = permission.PolicyFunc(func(context.Context, permission.Call) (per
 	return permission.Verdict{Decision: permission.Allow}, nil
 })
 
-func decideLine(t *testing.T, g *permission.Gate, line string) permission.Outcome {
+// authorize decides the bash line with g.
+func authorize(t *testing.T, g *permission.Gate, line string) permission.Outcome {
 	t.Helper()
 	in, _ := json.Marshal(map[string]string{"command": line})
 	out, err := g.Authorize(t.Context(), permission.Call{Name: "bash", Input: in})
@@ -34,7 +35,7 @@ func TestKillReasonPointsAtBackgroundTools(t *testing.T) {
 	g := permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: t.TempDir(), HomeDir: t.TempDir()})
 	for _, line := range []string{"pkill -f 'npm run dev'", "kill 12345", "killall node", "kill -9 $(cat .pid)",
 		"fuser -k 3000/tcp", "kill-port 3000"} {
-		out := decideLine(t, g, line)
+		out := authorize(t, g, line)
 		res := out.Result().Content
 		if out.Run || !strings.Contains(res, "KillBackground") || !strings.Contains(res, "run_in_background") {
 			if strings.Contains(res, "gets a word only known when it runs") {
@@ -80,21 +81,21 @@ func TestAdminProgramsInSbin(t *testing.T) {
 		BashEnv: func() []string { return []string{"HOME=/nowhere", path} }})
 	for _, line := range []string{"rt51admin -D", "nice rt51admin", "rt51link", "ls && rt51admin", "bash -c rt51admin",
 		filepath.Join(sbin, "rt51admin") + " -D", filepath.Join(sbin, "missing"), "rt51admin -k stop --help"} {
-		if out := decideLine(t, g, line); out.Run {
+		if out := authorize(t, g, line); out.Run {
 			t.Errorf("%q was allowed", line)
 		} else if !strings.Contains(out.Verdict.Reason, "system administration program") {
 			t.Errorf("%q: reason %q", line, out.Verdict.Reason)
 		}
 	}
 	for _, line := range []string{"rt51tool x", "rt51merged x", "rt51admin --help", "rt51noexec", "ls", "rt51missing"} {
-		if out := decideLine(t, g, line); !out.Run {
+		if out := authorize(t, g, line); !out.Run {
 			t.Errorf("%q was refused: %s", line, out.Verdict.Reason)
 		}
 	}
 	// An unknown environment: the gate's own PATH is the guess.
 	t.Setenv("PATH", sbin)
 	g = permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: t.TempDir(), HomeDir: t.TempDir()})
-	if out := decideLine(t, g, "rt51admin -D"); out.Run {
+	if out := authorize(t, g, "rt51admin -D"); out.Run {
 		t.Errorf("rt51admin by the gate's own PATH was allowed")
 	}
 }
