@@ -87,7 +87,8 @@ func TestAdminProgramsInSbin(t *testing.T) {
 			t.Errorf("%q: reason %q", line, out.Verdict.Reason)
 		}
 	}
-	for _, line := range []string{"rt51tool x", "rt51merged x", "rt51admin --help", "rt51noexec", "ls", "rt51missing"} {
+	for _, line := range []string{"rt51tool x", "rt51merged x", "rt51admin --help", "rt51noexec", "ls", "rt51missing",
+		"/usr/sbin/logsave /dev/null ls"} {
 		if out := authorize(t, g, line); !out.Run {
 			t.Errorf("%q was refused: %s", line, out.Verdict.Reason)
 		}
