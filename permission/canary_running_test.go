@@ -129,7 +129,7 @@ var canaryRunningOrdinary = []string{
 	"systemctl status x", "systemctl --user is-active x", "sysctl -a", "sysctl vm.swappiness", "crontab -l",
 	"journalctl -u x --no-pager", "date +%s", "date -d yesterday", "ip addr", "iptables -L", "xclip -o",
 	"xsel -o", "pbpaste", "gsettings get a b", "loginctl list-sessions", "timeout -s KILL 5 sleep 1", "hostname -f",
-	"tailscale status", "zfs list", "pg_ctl status", "redis-cli ping", "pm2 list", "nginx -t",
+	"tailscale status", "zfs list", "pg_ctl status", "redis-cli ping", "nginx -t",
 }
 
 // fakeRunningTools are the programs canaryRunningState runs from a fake.

@@ -5,7 +5,6 @@ package permission_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -589,16 +588,6 @@ func refusedEverywhere(t *testing.T, root, line string) {
 			t.Errorf("%s: %q was allowed", sc.name, line)
 		}
 	}
-}
-
-func authorize(t *testing.T, g *permission.Gate, line string) permission.Outcome {
-	t.Helper()
-	in, _ := json.Marshal(map[string]string{"command": line})
-	out, err := g.Authorize(t.Context(), permission.Call{Name: "bash", Input: in})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 // canaryScenarios are the rule sets every attack line is decided under:

@@ -126,6 +126,9 @@ type bashAnalysis struct {
 	// localPrograms are the programs of node_modules/.bin that npx runs
 	// only if they exist (see Analysis.LocalPrograms).
 	localPrograms []string
+	// unmodelled are the programs of commands the analysis does not
+	// model (see Analysis.Unmodelled).
+	unmodelled []string
 }
 
 // An analyzer walks one command line. The home directory and the starting

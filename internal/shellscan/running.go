@@ -49,10 +49,11 @@ type runSpec struct {
 
 // The things runningTools change, as their reasons say them.
 const (
-	runProcs   = "signals or changes processes the line did not start (the user's editor, lite-agent itself; kill -1 every process the user owns)"
+	runProcs   = "signals or changes processes the line did not start (the user's editor, lite-agent itself; kill -1 every process the user owns); to stop a command an earlier call started, start it with run_in_background and stop it with the KillBackground tool, or kill $! in the line that starts it"
 	runService = "stops, starts or schedules services and jobs outside the workdir"
 	runSystem  = "changes kernel, clock, network or system settings outside the workdir"
 	runDesktop = "types into the user's desktop session, or changes its clipboard, settings or terminals"
+	runControl = "is a command of a service's control program (its name ends in ctl or adm) that is not known only to show state (status, show, list, get, info, logs)"
 )
 
 // runningTools are the programs this file models.
@@ -65,6 +66,9 @@ var runningTools = sync.OnceValue(func() map[string]runSpec {
 	verb := func(what string, show ...string) runSpec { return runSpec{kind: runVerb, show: show, what: what} }
 	alts := anyOf(runSystem, "--display", "--query", "--list", "--get-selections", "--help", "--version")
 	ipt := custom(runSystem)
+	// apachectl passes what is not one of its own commands to httpd,
+	// which takes -k stop beside -t: every word must only show.
+	apache := all(runService, "configtest", "-t", "-v", "-V", "-S", "-M", "-l", "-L", "-h")
 	m := map[string]runSpec{
 		// Processes. kill of a job the line started (%1, $!) is
 		// understood; see killOperands.
@@ -156,11 +160,14 @@ var runningTools = sync.OnceValue(func() map[string]runSpec {
 		"xdg-icon-resource", "xdg-user-dirs-update", "plasma-apply-colorscheme", "plasma-apply-wallpaperimage",
 		"plasma-apply-lookandfeel", "lookandfeeltool", "kscreen-doctor", "ddcutil", "light", "ntpdate",
 		"lvcreate", "lvremove", "lvextend", "lvreduce", "lvresize", "lvchange", "lvrename", "vgcreate", "vgremove",
-		"vgextend", "vgreduce", "vgchange", "vgrename", "pvcreate", "pvremove", "pvmove", "pvchange", "pvresize"} {
+		"vgextend", "vgreduce", "vgchange", "vgrename", "pvcreate", "pvremove", "pvmove", "pvchange", "pvresize",
+		// Control groups (cgget, lscgroup and lssubsys only show), file
+		// capabilities, which give a program privileges wherever it lies.
+		"cgcreate", "cgdelete", "cgset", "cgclassify", "cgconfigparser", "cgrulesengd", "setcap"} {
 		m[n] = always(runSystem)
 	}
 	for n, s := range map[string]runSpec{
-		"passwd":     anyOf(runSystem, "-S", "--status"),
+		"passwd":     custom(runSystem),
 		"chsh":       anyOf(runSystem, "-l", "--list-shells"),
 		"hostname":   custom(runSystem),
 		"domainname": first(runSystem, ""), "nisdomainname": first(runSystem, ""), "ypdomainname": first(runSystem, ""),
@@ -226,12 +233,13 @@ var runningTools = sync.OnceValue(func() map[string]runSpec {
 		"redis-cli":     first(runService, "ping", "info", "dbsize", "--version", "-v", "--help"),
 		"mongosh":       always(runService), "mongo": always(runService),
 		"nginx":         all(runService, "-t", "-T", "-v", "-V", "-h", "-?"),
-		"apachectl":     first(runService, "configtest", "-t", "-v", "-V", "-S", "-M", "-l", "-L"),
-		"apache2ctl":    first(runService, "configtest", "-t", "-v", "-V", "-S", "-M", "-l", "-L"),
+		"apachectl":     apache,
+		"apache2ctl":    apache,
 		"supervisorctl": first(runService, "status", "avail", "pid", "version", "help", "tail", "maintail"),
-		"pm2": first(runService, "list", "ls", "l", "status", "jlist", "prettylist", "show", "describe", "info",
-			"logs", "env", "--version", "-v"),
-		"forever": first(runService, "list", "logs", "--version", "--help"),
+		// pm2 and forever start their daemon, and make their directory
+		// in the home, on any command but --help and --version (pm2
+		// list included).
+		"pm2": always(runService), "forever": always(runService),
 		"rabbitmqctl": first(runService, "status", "cluster_status", "environment", "report", "list_queues",
 			"list_exchanges", "list_bindings", "list_connections", "list_channels", "list_consumers", "list_users",
 			"list_vhosts", "list_permissions", "list_policies", "node_health_check", "version", "help"),
@@ -240,6 +248,14 @@ var runningTools = sync.OnceValue(func() map[string]runSpec {
 		"chkconfig":   first(runService, "", "--list"),
 		"initctl":     first(runService, "list", "status", "version", "show-config", "check-config", "help"),
 		"update-rc.d": always(runService),
+		// Checkpointing and restoring processes (criu dump stops and
+		// kills the tree it dumps; criu check only tests the kernel), and
+		// the dumps of crashed processes (coredumpctl debug runs a
+		// debugger, dump -o writes a file).
+		"criu":        all(runProcs, "check", "--all", "--extra", "--experimental", "-V", "-h"),
+		"coredumpctl": custom(runProcs),
+		// ss -K closes the sockets it lists, of any process.
+		"ss": custom(runSystem),
 	} {
 		m[n] = s
 	}
@@ -282,7 +298,19 @@ func runningState(prog, name string, args []word, guess bool) string {
 		return clipName(name) + " is a Windows program (WSL) outside the workdir, which the analysis does not model"
 	}
 	if !ok {
-		return ""
+		if guess || !controlFamily(name) {
+			return ""
+		}
+		if slices.ContainsFunc(args, func(a word) bool { return a.dynamic }) {
+			return name + " gets a word only known when it runs"
+		}
+		if controlShows(args) {
+			return ""
+		}
+		if len(args) > 0 && !strings.HasPrefix(args[0].text, "-") {
+			name += " " + clipName(args[0].text)
+		}
+		return name + " " + runControl
 	}
 	if guess && runningGuessNot()[name] {
 		// Only the forms no data word takes: date -s, log erase.
@@ -310,19 +338,8 @@ func runningState(prog, name string, args []word, guess bool) string {
 	if len(args) > 0 {
 		first = args[0].text
 	}
-	shows := false
+	shows := spec.shows(args)
 	switch spec.kind {
-	case runFirst:
-		shows = contains(spec.show, first)
-	case runAll:
-		shows = len(args) > 0 || contains(spec.show, "")
-		for _, a := range args {
-			shows = shows && contains(spec.show, a.text)
-		}
-	case runAny:
-		for _, a := range args {
-			shows = shows || contains(spec.show, a.text)
-		}
 	case runVerb:
 		v, ok := systemdVerb(args)
 		shows, first = ok && contains(spec.show, v), v
@@ -336,6 +353,30 @@ func runningState(prog, name string, args []word, guess bool) string {
 		return name + " " + clipName(first) + " " + spec.what
 	}
 	return name + " " + spec.what
+}
+
+// shows reports whether args only shows state by a spec of kind
+// runFirst, runAll or runAny.
+func (spec runSpec) shows(args []word) bool {
+	shows := false
+	switch spec.kind {
+	case runFirst:
+		first := ""
+		if len(args) > 0 {
+			first = args[0].text
+		}
+		shows = contains(spec.show, first)
+	case runAll:
+		shows = len(args) > 0 || contains(spec.show, "")
+		for _, a := range args {
+			shows = shows && contains(spec.show, a.text)
+		}
+	case runAny:
+		for _, a := range args {
+			shows = shows || contains(spec.show, a.text)
+		}
+	}
+	return shows
 }
 
 // onlyHelp reports whether args are only --help and --version, which
@@ -490,7 +531,7 @@ func runningCustom(name string, args []word, guess bool) bool {
 		return true
 	case "hostname", "tc", "bridge", "ethtool", "xfconf-query", "swaymsg", "i3-msg", "mysqladmin", "rc-service",
 		"nft", "zpool", "rc-update", "kitty", "kitten", "wezterm", "systemd-resolve", "nvidia-smi", "modprobe",
-		"pg_ctl", "pg_ctlcluster", "hyprctl", "udevadm":
+		"pg_ctl", "pg_ctlcluster", "hyprctl", "udevadm", "passwd", "coredumpctl", "ss":
 		return runningMore(name, args)
 	case "wmctrl":
 		// -l, -d, -m list; -c closes, -k, -s and the others change.

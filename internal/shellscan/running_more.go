@@ -240,6 +240,50 @@ func runningMore(name string, args []word) bool {
 			}
 		}
 		return shows && !remove
+	case "passwd":
+		// passwd -S [-a] [USER] shows the status of a password; -d, -l,
+		// -e and the others change it even beside -S (the last action
+		// given wins), and -R and -P name where the files lie.
+		status, ops := false, 0
+		for _, a := range args {
+			t := a.text
+			switch {
+			case t == "--status":
+				status = true
+			case t == "--all":
+			case strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && len(t) > 1 && strings.Trim(t[1:], "Sa") == "":
+				status = status || strings.ContainsRune(t, 'S')
+			case strings.HasPrefix(t, "-"):
+				return false
+			default:
+				ops++
+			}
+		}
+		return status && ops <= 1
+	case "coredumpctl":
+		// list and info show the dumps; debug (gdb) runs a debugger on
+		// one, dump writes it, -o (--output) names a file to write.
+		v, ok := systemdVerb(args)
+		if !ok || !contains([]string{"", "list", "info", "help"}, v) {
+			return false
+		}
+		return !slices.ContainsFunc(args, func(a word) bool {
+			return strings.HasPrefix(a.text, "-o") || strings.HasPrefix(a.text, "--ou")
+		})
+	case "ss":
+		// -K (--kill) closes every socket the filter lists; -D (--diag)
+		// writes a raw dump to the file it names.
+		for _, a := range args {
+			t := a.text
+			if t == "--" {
+				break
+			}
+			if t == "--kill" || strings.HasPrefix(t, "--diag") ||
+				strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.ContainsAny(t, "KD") {
+				return false
+			}
+		}
+		return true
 	case "swaymsg", "i3-msg":
 		// -t get_… asks; any command (exec, exit, kill) is run.
 		get := false

@@ -169,6 +169,16 @@ type Analysis struct {
 	// one, cannot know what exists; the caller checks that each is a
 	// regular file from every one of Dirs.
 	LocalPrograms []string
+	// Unmodelled are the programs, as written, of the commands the
+	// analysis does not model (their words are data to it, and they may
+	// write no path the line names outside the workdir), but for forms
+	// known only to show state whatever the program is (--help, lsof,
+	// arp -a). The analysis cannot know which program each is; the caller
+	// looks each up as bash would (PATH for a bare name) and makes the
+	// line opaque when it lies in an sbin directory, where systems keep
+	// the programs that administer them (criu, losetup, update-locale,
+	// apache2 -k stop).
+	Unmodelled []string
 }
 
 // Reason returns the first reason the line is opaque, or "".
@@ -190,6 +200,7 @@ func Analyze(line string, opts Options) *Analysis {
 		Unlisted:      in.pathsUnknown,
 		Patterns:      in.patterns,
 		LocalPrograms: in.localPrograms,
+		Unmodelled:    in.unmodelled,
 	}
 	if !in.parsed && !out.Opaque {
 		out.Opaque, out.Reasons = true, []string{"the command cannot be parsed"}

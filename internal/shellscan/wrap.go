@@ -270,6 +270,9 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	if an.interpreter(ws[0].text, name, args) {
 		return false
 	}
+	if !guessable(name) && !noFiles()[name] {
+		an.unmodelled(ws[0], name, args)
+	}
 	an.fileCommand(name, args)
 	return false
 }
@@ -366,7 +369,11 @@ var opaqueCommands = sync.OnceValue(func() map[string]string {
 		// directory); docker, podman and their kin are modelled in
 		// container.go.
 		"runc", "crun", "youki", "runsc", "ctr", "crictl", "lxc", "incus", "apptainer", "singularity",
-		"distrobox", "distrobox-enter", "toolbox", "systemd-nspawn", "machinectl"} {
+		"distrobox", "distrobox-enter", "toolbox", "systemd-nspawn", "machinectl",
+		// Multi-call binaries, which run the program their first word
+		// or an option names (coreutils --coreutils-prog=kill, as
+		// busybox and toybox above): the applet is not looked at.
+		"coreutils", "uu-coreutils", "sbase-box", "ubase-box"} {
 		if _, ok := m[n]; !ok {
 			m[n] = "runs commands or writes files in ways the analysis does not model"
 		}
