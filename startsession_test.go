@@ -280,20 +280,21 @@ func runDeleteAgentChild(v string) int {
 // new prompt, its history gone and the delete undone. Now the turn fails
 // with a *session.NotFoundError and writes nothing.
 func TestAResumedSessionDeletedMeanwhileIsNotStartedOver(t *testing.T) {
-	checkResumeDeleteRace(t, nil)
+	checkResumeDeleteRace(t, nil, false)
 }
 
 // The same through PostgreSQL.
 func TestAResumedSessionDeletedMeanwhileThroughPostgresIsNotStartedOver(t *testing.T) {
 	url := pgtest.URL(t)
-	checkResumeDeleteRace(t, pgForkStore(url))
+	checkResumeDeleteRace(t, pgForkStore(url), false)
 }
 
-// checkResumeDeleteRace resumes a stored session, deletes it in a child
-// and checks that the next prompt neither runs nor brings it back.
-// withStore, when not nil, sets the agent's Store and returns what the
-// child needs to open it.
-func checkResumeDeleteRace(t *testing.T, withStore func(*testing.T, *liteagent.Options) string) {
+// checkResumeDeleteRace resumes a stored session in a second agent (or,
+// between, keeps it current in the agent that wrote it), deletes it in a
+// child and checks that the next two prompts neither run nor bring it
+// back, and that Resume then starts the id over. withStore, when not nil,
+// sets the agents' Store and returns what the child needs to open it.
+func checkResumeDeleteRace(t *testing.T, withStore func(*testing.T, *liteagent.Options) string, between bool) {
 	f := newFixture(t)
 	opts := f.options(nil)
 	store := ""
@@ -306,22 +307,26 @@ func checkResumeDeleteRace(t *testing.T, withStore func(*testing.T, *liteagent.O
 		t.Fatal(err)
 	}
 	id := a.SessionID()
-	a.Close()
-
-	b := f.agent(t, opts)
-	if err := b.ResumeStored(t.Context(), "no-such-session"); !errors.Is(err, session.ErrNotFound) {
-		t.Errorf("ResumeStored of an unknown id: %v; want session.ErrNotFound", err)
-	}
-	if err := b.ResumeStored(t.Context(), id); err != nil {
-		t.Fatal(err)
+	b := a
+	if !between {
+		a.Close()
+		b = f.agent(t, opts)
+		if err := b.ResumeStored(t.Context(), "no-such-session"); !errors.Is(err, session.ErrNotFound) {
+			t.Errorf("ResumeStored of an unknown id: %v; want session.ErrNotFound", err)
+		}
+		if err := b.ResumeStored(t.Context(), id); err != nil {
+			t.Fatal(err)
+		}
 	}
 	out, err := childtest.Command(t.Context(), deleteAgentChildEnv+"="+f.home+"\n"+f.workdir+"\n"+id+store).CombinedOutput()
 	if err != nil {
 		t.Fatalf("the delete failed: %v\n%s", err, out)
 	}
-	f.p.Reply(modeltest.Text("two"))
-	if _, err := b.Send(t.Context(), "after the delete"); !errors.Is(err, session.ErrNotFound) {
-		t.Errorf("a prompt on the session deleted meanwhile: %v; want session.ErrNotFound", err)
+	for _, prompt := range []string{"after the delete", "and again"} {
+		f.p.Reply(modeltest.Text("two"))
+		if _, err := b.Send(t.Context(), prompt); !errors.Is(err, session.ErrNotFound) {
+			t.Errorf("%q on the session deleted meanwhile: %v; want session.ErrNotFound", prompt, err)
+		}
 	}
 	infos, err := b.ListSessions(t.Context())
 	if err != nil {
@@ -336,6 +341,7 @@ func checkResumeDeleteRace(t *testing.T, withStore func(*testing.T, *liteagent.O
 	if err := b.Resume(id); err != nil {
 		t.Fatal(err)
 	}
+	f.p.Reply(modeltest.Text("three"))
 	if _, err := b.Send(t.Context(), "a new start"); err != nil {
 		t.Errorf("a prompt after Resume: %v", err)
 	}
@@ -446,55 +452,13 @@ func TestALeftStartedSessionKeepsNoCheck(t *testing.T) {
 // for a new one and wrote it again under its id with only the new prompt,
 // undoing the delete.
 func TestASessionDeletedBetweenTurnsIsNotStartedOver(t *testing.T) {
-	checkDeleteBetweenTurns(t, nil)
+	checkResumeDeleteRace(t, nil, true)
 }
 
 // The same through PostgreSQL.
 func TestASessionDeletedBetweenTurnsThroughPostgresIsNotStartedOver(t *testing.T) {
 	url := pgtest.URL(t)
-	checkDeleteBetweenTurns(t, pgForkStore(url))
-}
-
-func checkDeleteBetweenTurns(t *testing.T, withStore func(*testing.T, *liteagent.Options) string) {
-	f := newFixture(t)
-	opts := f.options(nil)
-	store := ""
-	if withStore != nil {
-		store = withStore(t, &opts)
-	}
-	a := f.agent(t, opts)
-	f.p.Reply(modeltest.Text("one"))
-	if _, err := a.Send(t.Context(), "first"); err != nil {
-		t.Fatal(err)
-	}
-	id := a.SessionID()
-	out, err := childtest.Command(t.Context(), deleteAgentChildEnv+"="+f.home+"\n"+f.workdir+"\n"+id+store).CombinedOutput()
-	if err != nil {
-		t.Fatalf("the delete failed: %v\n%s", err, out)
-	}
-	for _, prompt := range []string{"after the delete", "and again"} {
-		f.p.Reply(modeltest.Text("two"))
-		if _, err := a.Send(t.Context(), prompt); !errors.Is(err, session.ErrNotFound) {
-			t.Errorf("%q on the session deleted between turns: %v; want session.ErrNotFound", prompt, err)
-		}
-	}
-	infos, err := a.ListSessions(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, in := range infos {
-		if in.ID == id {
-			t.Errorf("the deleted session %s is back", id)
-		}
-	}
-	// Resume starts the id over, as asked.
-	if err := a.Resume(id); err != nil {
-		t.Fatal(err)
-	}
-	f.p.Reply(modeltest.Text("three"))
-	if _, err := a.Send(t.Context(), "a new start"); err != nil {
-		t.Errorf("a prompt after Resume: %v", err)
-	}
+	checkResumeDeleteRace(t, pgForkStore(url), true)
 }
 
 // A session of the data home restored to before its first prompt by
