@@ -92,14 +92,12 @@ func (a *Agent) StartSession(ctx context.Context, id string) error {
 
 // takenLease returns the error of a turn on session id whose lease could
 // not be taken (err): a *SessionExistsError when the session was to start
-// empty (see [Agent.StartSession]), since another holder works on it, and
-// err otherwise. A lease that failed because the turn's context ended
-// (cancelled, timed out) says nothing of another holder: err.
+// empty (see [Agent.StartSession]) and another holder leases it (err
+// matches session.ErrLeased), and err otherwise: a lease that failed
+// because the turn's context ended, or the store could not be reached,
+// says nothing of another holder.
 func (a *Agent) takenLease(id string, err error) error {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	if a.eng.ExpectsNew(id) {
+	if a.eng.ExpectsNew(id) && errors.Is(err, session.ErrLeased) {
 		return &SessionExistsError{SessionID: id, Err: err}
 	}
 	return err

@@ -489,3 +489,43 @@ func TestASessionEmptiedBetweenTurnsGoesOn(t *testing.T) {
 		t.Fatalf("the emptied session after a turn: head %d, %v", head, err)
 	}
 }
+
+// errLeaser fails every lease with err.
+type errLeaser struct {
+	session.Checkpointer
+	err error
+}
+
+func (l errLeaser) LeaseSession(context.Context, string) (func(), error) { return nil, l.err }
+
+// A run of a started session whose lease cannot be taken is reported as
+// a *SessionExistsError only when another holder leases the session (the
+// error matches session.ErrLeased, as a *postgres.BusyError does): a store
+// that cannot be reached is its own error. Before, every lease error but
+// the context's read "already exists", which the caller takes for "pick
+// another id".
+func TestStartSessionLeaseErrorsSayWhatHappened(t *testing.T) {
+	down := errors.New("connect: connection refused")
+	for _, tc := range []struct {
+		name   string
+		err    error
+		exists bool
+	}{
+		{"leased by another", fmt.Errorf("session x is busy: %w", session.ErrLeased), true},
+		{"store down", down, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			opts := f.options(nil)
+			opts.Checkpointer = errLeaser{session.NewMemoryCheckpointer(), tc.err}
+			a := f.agent(t, opts)
+			if err := a.StartSession(t.Context(), "fresh-1"); err != nil {
+				t.Fatal(err)
+			}
+			_, err := a.Send(t.Context(), "hello")
+			if got := errors.Is(err, liteagent.ErrSessionExists); got != tc.exists || !errors.Is(err, tc.err) {
+				t.Errorf("Send: %v; ErrSessionExists %v, want %v, wrapping %v", err, got, tc.exists, tc.err)
+			}
+		})
+	}
+}

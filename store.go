@@ -71,7 +71,10 @@ type Store interface {
 type SessionLeaser interface {
 	// LeaseSession takes the lease of session sessionID and returns the
 	// function that releases it. A session another holder leases is an
-	// error naming the holder (store/postgres: a *postgres.BusyError).
+	// error naming the holder that matches session.ErrLeased
+	// (store/postgres: a *postgres.BusyError): for a session the agent
+	// started ([Agent.StartSession]) it is reported as a
+	// *[SessionExistsError], and any other error as it is.
 	LeaseSession(ctx context.Context, sessionID string) (release func(), err error)
 }
 

@@ -80,6 +80,13 @@ type Info struct {
 	ModTime time.Time
 }
 
+// ErrLeased is matched by the error a store that leases sessions to one
+// writer at a time returns when another holder leases the session asked
+// for (store/postgres: every *postgres.BusyError), so that a caller can
+// tell "another writer has it" from other failures to take a lease (a
+// database that cannot be reached, a cancelled context).
+var ErrLeased = errors.New("session leased by another writer")
+
 // ErrConflict is matched by every *[ConflictError], for callers that only
 // need to know that a head check failed: errors.Is(err, ErrConflict).
 var ErrConflict = errors.New("checkpoint conflict")

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/lite-agent/lite-agent-go/session"
 )
 
 // ErrBusy is matched by every *[BusyError]: errors.Is(err, ErrBusy).
@@ -29,8 +31,8 @@ func (e *BusyError) Error() string {
 	return fmt.Sprintf("session %s is busy: leased by %s until %s", e.SessionID, e.Holder, e.Expires.UTC().Format(time.RFC3339))
 }
 
-// Is reports whether target is [ErrBusy].
-func (e *BusyError) Is(target error) bool { return target == ErrBusy }
+// Is reports whether target is [ErrBusy] or [session.ErrLeased].
+func (e *BusyError) Is(target error) bool { return target == ErrBusy || target == session.ErrLeased }
 
 // A LeaseLostError reports that a lease this process held has passed to
 // another holder (it expired unrenewed, and someone acquired it), so the
