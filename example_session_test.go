@@ -3,6 +3,7 @@ package liteagent_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
 	"github.com/lite-agent/lite-agent-go/permission"
+	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -194,4 +196,42 @@ func ExampleAgent_Subscribe() {
 	// user turn_start
 	// user message
 	// user done
+}
+
+// StartSession starts a session under an id the caller chose (a ticket
+// number, say), and fails with ErrSessionExists when the id is taken,
+// here by an earlier session, in another process as much as in this one;
+// ResumeStored resumes only a session that is still stored.
+func ExampleAgent_StartSession() {
+	ctx := context.Background()
+	home, _ := os.MkdirTemp("", "acme-home")
+	defer os.RemoveAll(home)
+	work, _ := os.MkdirTemp("", "acme-work")
+	defer os.RemoveAll(work)
+	p := modeltest.New()
+	p.Reply(modeltest.Text("Looking into TICKET-42."))
+	a, err := liteagent.New(ctx, liteagent.Options{Model: p, ModelName: "claude-sonnet-4-5", Workdir: work,
+		Storage: storage.Options{Namespace: "acme", Home: home}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer a.Close()
+
+	if err := a.StartSession(ctx, "ticket-42"); err != nil {
+		log.Fatal(err)
+	}
+	res, err := a.Send(ctx, "Triage TICKET-42.")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Text)
+
+	err = a.StartSession(ctx, "ticket-42")
+	fmt.Println("start it again:", errors.Is(err, liteagent.ErrSessionExists))
+	err = a.ResumeStored(ctx, "ticket-43")
+	fmt.Println("resume one never stored:", errors.Is(err, session.ErrNotFound))
+	// Output:
+	// Looking into TICKET-42.
+	// start it again: true
+	// resume one never stored: true
 }
