@@ -184,7 +184,9 @@ func installedRound(t *testing.T, round map[string][]string) map[string][]string
 	for class, lines := range round {
 	line:
 		for _, line := range lines {
+			line = localLine(line)
 			for _, tool := range canaryRound10Tools {
+				tool = localLine(tool)
 				if !regexp.MustCompile(`(^|[\s;&|(=])` + regexp.QuoteMeta(tool) + `\s`).MatchString(line) {
 					continue
 				}

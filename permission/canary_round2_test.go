@@ -137,6 +137,7 @@ func checkCanaryRoundIn(t *testing.T, template string, round map[string][]string
 	t.Helper()
 	for class, lines := range round {
 		for _, line := range lines {
+			line = localLine(line)
 			allowedBy, p := canaryAttack(t, template, line)
 			if p == "" {
 				t.Errorf("class %s: %q did no damage when run (allowed by %v)", class, line, allowedBy)
