@@ -199,6 +199,7 @@ func installedLines(t *testing.T, round map[string][]string, tools []string, fix
 	out := map[string][]string{}
 	for class, lines := range round {
 		for _, line := range lines {
+			line = localLine(line)
 			fixed, why := line, ""
 			if tool := missingTool(line, tools); tool != "" {
 				how := tooltest.CanaryTools
@@ -223,6 +224,7 @@ func installedLines(t *testing.T, round map[string][]string, tools []string, fix
 // on PATH, or "".
 func missingTool(line string, tools []string) string {
 	for _, tool := range tools {
+		tool = localLine(tool)
 		if strings.Contains(line, tool+" ") {
 			if _, err := exec.LookPath(tool); err != nil {
 				return tool

@@ -21,6 +21,8 @@ var versionedNames = []struct {
 	{"perl5.36-x86_64-linux-gnu", regexp.MustCompile(`^perl5\.\d+-[a-z0-9_]+-linux-gnu$`)},
 	{"perl5.36.0", regexp.MustCompile(`^perl5\.\d+\.\d+$`)},
 	{"tclsh8.6", regexp.MustCompile(`^tclsh\d+\.\d+$`)},
+	{"split-file-14", regexp.MustCompile(`^split-file-\d+$`)},
+	{"not-14", regexp.MustCompile(`^not-\d+$`)},
 }
 
 // localNames returns a replacer that spells the versioned program names of

@@ -27,7 +27,8 @@ tests="the canary tests of package permission"
 
 # The program (a name on PATH, or an absolute path) and the package that
 # provides it. Some are named by a version (tclsh8.6, not-14): those of the Debian
-# release CI runs (bookworm), which the lines of rounds 10 and 13 name.
+# release CI runs (bookworm), which the lines of rounds 10 and 13 name (the tests
+# run another release's versions of them, but this list still names bookworm's packages).
 programs=(
 	gpg:gpg git:git scalar:git less:less make:make perl:perl ptar:perl perl5.36-x86_64-linux-gnu:perl
 	gcc:gcc cc:gcc sqlite3:sqlite3 valgrind:valgrind wget:wget curl:curl unzip:unzip openssl:openssl
