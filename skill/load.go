@@ -2,8 +2,6 @@ package skill
 
 import (
 	"context"
-	"errors"
-	"path/filepath"
 
 	front "github.com/lite-agent/lite-agent-go/internal/frontmatter"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -50,86 +48,26 @@ type LoadOptions struct {
 // than MaxSkills files fail Load. Errors are *[Error] naming the path; a
 // done ctx stops the walk with ctx.Err().
 func Load(ctx context.Context, opts LoadOptions) ([]Skill, error) {
-	l := loader{ctx: ctx, onInvalid: opts.OnInvalid, index: map[string]int{}, walker: front.NewWalker(front.WalkOptions{
-		Match:        func(name string) bool { return name == FileName },
-		MaxEntries:   MaxEntries,
-		MaxFiles:     MaxSkills,
-		Files:        "skill files",
-		MaxFileBytes: MaxFileBytes,
-	})}
-	extra := opts.ExtraDir
-	if extra != "" {
-		abs, err := filepath.Abs(extra)
-		if err != nil {
-			return nil, &Error{Path: extra, Detail: "cannot resolve the directory", Err: err}
-		}
-		extra = abs
-	}
-	for _, root := range []struct {
-		dir    string
-		source Source
-	}{
-		{opts.Paths.GlobalSkillsDir, SourceGlobal},
-		{opts.Paths.ProjectSkillsDir, SourceProject},
-		{extra, SourceExtra},
-	} {
-		if root.dir == "" {
-			continue
-		}
-		if err := l.walk(root.dir, root.source); err != nil {
-			return nil, err
-		}
-	}
-	return l.skills, nil
-}
-
-// loader collects skills across directories.
-type loader struct {
-	ctx       context.Context // the Load call's; checked at every entry
-	onInvalid func(*Error)
-	walker    *front.Walker
-	skills    []Skill
-	index     map[string]int // name -> position in skills
-}
-
-// invalid reports a problem with one file or subdirectory: it fails the
-// load unless the caller asked to skip such problems.
-func (l *loader) invalid(err *Error) error {
-	if l.onInvalid == nil {
-		return err
-	}
-	l.onInvalid(err)
-	return nil
-}
-
-func (l *loader) walk(root string, source Source) error {
-	err := l.walker.Walk(l.ctx, root, func(shown string, data []byte) error {
-		s, err := Parse(shown, data)
-		if err != nil {
-			var se *Error
-			if !errors.As(err, &se) {
-				se = &Error{Path: shown, Detail: err.Error()}
-			}
-			return l.invalid(se)
-		}
-		s.Source = source
-		if i, ok := l.index[s.Name]; ok {
-			l.skills[i] = s
-		} else {
-			l.index[s.Name] = len(l.skills)
-			l.skills = append(l.skills, s)
-		}
-		return nil
-	}, func(p *front.Problem) error {
-		return l.invalid(problemError(p))
+	return front.Collect(ctx, front.CollectOptions[Skill, Source, *Error]{
+		Walk: front.WalkOptions{
+			Match:        func(name string) bool { return name == FileName },
+			MaxEntries:   MaxEntries,
+			MaxFiles:     MaxSkills,
+			Files:        "skill files",
+			MaxFileBytes: MaxFileBytes,
+		},
+		Roots: []front.Root[Source]{
+			{Dir: opts.Paths.GlobalSkillsDir, Source: SourceGlobal},
+			{Dir: opts.Paths.ProjectSkillsDir, Source: SourceProject},
+			{Dir: opts.ExtraDir, Abs: true, Source: SourceExtra},
+		},
+		Name: func(s Skill) string { return s.Name },
+		Parse: func(shown string, data []byte, source Source) (Skill, bool, error) {
+			s, err := Parse(shown, data)
+			s.Source = source
+			return s, err == nil, err
+		},
+		NewError:  func(path, detail string, err error) *Error { return &Error{Path: path, Detail: detail, Err: err} },
+		OnInvalid: opts.OnInvalid,
 	})
-	if p, ok := err.(*front.Problem); ok {
-		return problemError(p)
-	}
-	return err
-}
-
-// problemError turns a problem the walker found into an *Error.
-func problemError(p *front.Problem) *Error {
-	return &Error{Path: p.Path, Detail: p.Detail, Err: p.Err}
 }

@@ -2,8 +2,6 @@ package subagent
 
 import (
 	"context"
-	"errors"
-	"path/filepath"
 	"strings"
 
 	front "github.com/lite-agent/lite-agent-go/internal/frontmatter"
@@ -54,94 +52,27 @@ type LoadOptions struct {
 // or more than MaxDefinitions files fail Load. Errors are *[Error] naming
 // the path; a done ctx stops the walk with ctx.Err().
 func Load(ctx context.Context, opts LoadOptions) ([]Definition, error) {
-	l := loader{ctx: ctx, onInvalid: opts.OnInvalid, index: map[string]int{}, walker: front.NewWalker(front.WalkOptions{
-		Match:        func(name string) bool { return strings.HasSuffix(name, ".md") },
-		MaxEntries:   MaxEntries,
-		MaxFiles:     MaxDefinitions,
-		Files:        "definition files",
-		MaxFileBytes: MaxFileBytes,
-	})}
-	l.add(GeneralPurpose())
-	extra := opts.ExtraDir
-	if extra != "" {
-		abs, err := filepath.Abs(extra)
-		if err != nil {
-			return nil, &Error{Path: extra, Detail: "cannot resolve the directory", Err: err}
-		}
-		extra = abs
-	}
-	for _, root := range []struct {
-		dir    string
-		source Source
-	}{
-		{opts.Paths.GlobalAgentsDir, SourceGlobal},
-		{opts.Paths.ProjectAgentsDir, SourceProject},
-		{extra, SourceExtra},
-	} {
-		if root.dir == "" {
-			continue
-		}
-		if err := l.walk(root.dir, root.source); err != nil {
-			return nil, err
-		}
-	}
-	return l.defs, nil
-}
-
-// loader collects definitions across directories.
-type loader struct {
-	ctx       context.Context // the Load call's; checked at every entry
-	onInvalid func(*Error)
-	walker    *front.Walker
-	defs      []Definition
-	index     map[string]int // name -> position in defs
-}
-
-// add appends d, or replaces the definition of the same name in place.
-func (l *loader) add(d Definition) {
-	if i, ok := l.index[d.Name]; ok {
-		l.defs[i] = d
-		return
-	}
-	l.index[d.Name] = len(l.defs)
-	l.defs = append(l.defs, d)
-}
-
-// invalid reports a problem with one file or subdirectory: it fails the
-// load unless the caller asked to skip such problems.
-func (l *loader) invalid(err *Error) error {
-	if l.onInvalid == nil {
-		return err
-	}
-	l.onInvalid(err)
-	return nil
-}
-
-func (l *loader) walk(root string, source Source) error {
-	err := l.walker.Walk(l.ctx, root, func(shown string, data []byte) error {
-		def, ok, err := Parse(shown, data)
-		if err != nil {
-			var de *Error
-			if !errors.As(err, &de) {
-				de = &Error{Path: shown, Detail: err.Error()}
-			}
-			return l.invalid(de)
-		}
-		if ok {
-			def.Source = source
-			l.add(def)
-		}
-		return nil
-	}, func(p *front.Problem) error {
-		return l.invalid(problemError(p))
+	return front.Collect(ctx, front.CollectOptions[Definition, Source, *Error]{
+		Walk: front.WalkOptions{
+			Match:        func(name string) bool { return strings.HasSuffix(name, ".md") },
+			MaxEntries:   MaxEntries,
+			MaxFiles:     MaxDefinitions,
+			Files:        "definition files",
+			MaxFileBytes: MaxFileBytes,
+		},
+		Roots: []front.Root[Source]{
+			{Dir: opts.Paths.GlobalAgentsDir, Source: SourceGlobal},
+			{Dir: opts.Paths.ProjectAgentsDir, Source: SourceProject},
+			{Dir: opts.ExtraDir, Abs: true, Source: SourceExtra},
+		},
+		Seed: []Definition{GeneralPurpose()},
+		Name: func(d Definition) string { return d.Name },
+		Parse: func(shown string, data []byte, source Source) (Definition, bool, error) {
+			d, ok, err := Parse(shown, data)
+			d.Source = source
+			return d, ok, err
+		},
+		NewError:  func(path, detail string, err error) *Error { return &Error{Path: path, Detail: detail, Err: err} },
+		OnInvalid: opts.OnInvalid,
 	})
-	if p, ok := err.(*front.Problem); ok {
-		return problemError(p)
-	}
-	return err
-}
-
-// problemError turns a problem the walker found into an *Error.
-func problemError(p *front.Problem) *Error {
-	return &Error{Path: p.Path, Detail: p.Detail, Err: p.Err}
 }
