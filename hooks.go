@@ -253,9 +253,20 @@ func (a *Agent) fireHooks(ctx context.Context, p hook.Payload) hook.Outcome {
 
 // hookedTurn wraps a turn, run by eng, with run:start and run:end hooks.
 // ident gives the run's session, agentId (a subagent's) and source; the run
-// gets its own runId, which its tool hooks see too. Diagnostics of run:start are yielded
-// before the turn's first event; run:end runs before the done event is
-// yielded (or when the turn ends otherwise).
+// gets its own runId, which its tool hooks see too.
+//
+// run:start fires once the turn has secured its session: at the turn's
+// first event, which the engine yields only after the session's lock is
+// held, its log loaded and checked, and the prompt written (so a session
+// started with StartSession is the agent's, and one resumed with
+// ResumeStored is still stored). Its diagnostics, and the decisions about
+// its commands, are yielded before that event. A turn refused before then
+// — the session taken by another writer (*SessionExistsError), deleted
+// meanwhile (*session.NotFoundError), its log unreadable, or a wait for
+// the session cancelled — was no run: neither run:start nor run:end fires,
+// so no hook acts for it or on another owner's session. From run:start on,
+// run:end fires exactly once, before the done event is yielded (or when
+// the turn ends otherwise).
 func (a *Agent) hookedTurn(ctx context.Context, eng *engine.Engine, ident hook.Identity, prompt string, start func(context.Context) iter.Seq2[Event, error]) iter.Seq2[Event, error] {
 	if a.hooks == nil {
 		return start(ctx)
@@ -275,35 +286,42 @@ func (a *Agent) hookedTurn(ctx context.Context, eng *engine.Engine, ident hook.I
 		hookCtx := ctx
 		input, _ := json.Marshal(prompt)
 		end := hook.RunEnd{Identity: ident, Status: hook.StatusCompleted}
-		ended := false
+		started, ended := false, false
 		fireEnd := func() {
-			if ended {
+			if !started || ended {
 				return
 			}
 			ended = true
 			a.fireLogged(context.WithoutCancel(hookCtx), end)
 		}
-		// run:end fires once whatever happens from here, a consumer that
-		// stops at a run:start diagnostic included.
+		// run:end fires once whatever happens after run:start, a consumer
+		// that stops at a run:start diagnostic included.
 		defer fireEnd()
-		out := a.fireHooks(hookCtx, hook.RunStart{Identity: ident, Input: input})
-		for _, ev := range evs.take(id) {
-			if !yield(ev, nil) {
-				end.Status = hook.StatusCancelled
-				return
+		// begin fires run:start and yields what it brought; false when
+		// the consumer stopped.
+		begin := func() bool {
+			started = true
+			out := a.fireHooks(hookCtx, hook.RunStart{Identity: ident, Input: input})
+			for _, ev := range evs.take(id) {
+				if !yield(ev, nil) {
+					end.Status = hook.StatusCancelled
+					return false
+				}
 			}
-		}
-		for _, d := range out.Diagnostics {
-			if !yield(Event{Type: engine.EventDiagnostic, SessionID: id, Diagnostic: &DiagnosticEvent{Code: d.Code}, Text: d.Message}, nil) {
-				end.Status = hook.StatusCancelled
-				return
+			for _, d := range out.Diagnostics {
+				if !yield(Event{Type: engine.EventDiagnostic, SessionID: id, Diagnostic: &DiagnosticEvent{Code: d.Code}, Text: d.Message}, nil) {
+					end.Status = hook.StatusCancelled
+					return false
+				}
 			}
+			return true
 		}
-		held := false
 		for ev, err := range turn {
-			if !held && ev.Type != engine.EventDone {
+			if !started && err == nil && ev.Type != engine.EventDone {
 				a.runs.hold(run) // the turn started: its tools' hooks are this run's
-				held = true
+				if !begin() {
+					return
+				}
 			}
 			if err != nil {
 				a.runs.release(run)

@@ -62,7 +62,10 @@ func (e *SessionExistsError) Unwrap() error { return e.Err }
 // continued the other writer's log. Through a [SessionLeaser] a turn that
 // finds the session leased by another holder fails the same way. Once the
 // first record is written the session is the agent's like any other.
-// [Agent.Resume] of the id lifts the check.
+// [Agent.Resume] of the id lifts the check. A turn refused so runs no
+// hooks: run:start fires only once the turn has written its prompt, so
+// neither it nor run:end acts for the run that lost the id, or on the
+// other writer's session.
 func (a *Agent) StartSession(ctx context.Context, id string) error {
 	if !a.made() {
 		return ErrClosed
@@ -116,7 +119,8 @@ func (a *Agent) takenLease(id string, err error) error {
 // process say, makes it fail with a *session.NotFoundError and write
 // nothing, where it would otherwise start the deleted session over, empty,
 // under its id. From that load on, every append expects the head loaded,
-// so a delete after it makes the append fail too.
+// so a delete after it makes the append fail too. A turn refused so runs
+// no hooks (neither run:start nor run:end), as for [Agent.StartSession].
 func (a *Agent) ResumeStored(ctx context.Context, id string) error {
 	if !a.made() {
 		return ErrClosed

@@ -146,6 +146,7 @@ func checkStartRace(t *testing.T, withStore func(*testing.T, *liteagent.Options)
 			f := newFixture(t)
 			opts := f.options(nil)
 			opts.ContextWindow = 4000
+			hooks := recordRunHooks(t, &opts)
 			store := ""
 			if withStore != nil {
 				store = withStore(t, &opts)
@@ -158,6 +159,7 @@ func checkStartRace(t *testing.T, withStore func(*testing.T, *liteagent.Options)
 				start: startChildEnv + "=" + f.home + "\n" + f.workdir + "\n" + newID + store,
 				store: store,
 			}
+			ran := len(hooks())
 			if err := a.StartSession(t.Context(), newID); err != nil {
 				t.Fatal(err)
 			}
@@ -193,13 +195,8 @@ func checkStartRace(t *testing.T, withStore func(*testing.T, *liteagent.Options)
 			if _, err := a.Send(t.Context(), "my prompt again"); !errors.Is(err, liteagent.ErrSessionExists) {
 				t.Errorf("a second prompt: %v; want ErrSessionExists", err)
 			}
-			if err := a.Resume(newID); err != nil {
-				t.Fatal(err)
-			}
-			f.p.Reply(modeltest.Text("continued"))
-			if _, err := a.Send(t.Context(), "continue it"); err != nil {
-				t.Errorf("a prompt after Resume: %v", err)
-			}
+			checkNoRunHooks(t, hooks, ran, "the prompts on the taken session")
+			resumeThenPrompt(t, f, a, newID, hooks)
 		})
 	}
 }
@@ -297,6 +294,7 @@ func TestAResumedSessionDeletedMeanwhileThroughPostgresIsNotStartedOver(t *testi
 func checkResumeDeleteRace(t *testing.T, withStore func(*testing.T, *liteagent.Options) string, between bool) {
 	f := newFixture(t)
 	opts := f.options(nil)
+	hooks := recordRunHooks(t, &opts)
 	store := ""
 	if withStore != nil {
 		store = withStore(t, &opts)
@@ -318,6 +316,7 @@ func checkResumeDeleteRace(t *testing.T, withStore func(*testing.T, *liteagent.O
 			t.Fatal(err)
 		}
 	}
+	ran := len(hooks())
 	out, err := childtest.Command(t.Context(), deleteAgentChildEnv+"="+f.home+"\n"+f.workdir+"\n"+id+store).CombinedOutput()
 	if err != nil {
 		t.Fatalf("the delete failed: %v\n%s", err, out)
@@ -337,14 +336,9 @@ func checkResumeDeleteRace(t *testing.T, withStore func(*testing.T, *liteagent.O
 			t.Errorf("the deleted session %s is back", id)
 		}
 	}
+	checkNoRunHooks(t, hooks, ran, "the prompts on the deleted session")
 	// Resume (not ResumeStored) starts the id over, as asked.
-	if err := b.Resume(id); err != nil {
-		t.Fatal(err)
-	}
-	f.p.Reply(modeltest.Text("three"))
-	if _, err := b.Send(t.Context(), "a new start"); err != nil {
-		t.Errorf("a prompt after Resume: %v", err)
-	}
+	resumeThenPrompt(t, f, b, id, hooks)
 }
 
 // A session of the data home restored to before its first prompt keeps

@@ -439,8 +439,8 @@ func (r *run) record(ctx context.Context, ev session.Event) error {
 // is still wanted (the session may have been deleted meanwhile); false
 // drops it. keep is asked again when the log is found missing, so that a
 // deletion between the first question and the load does not bring the log
-// back (a missing log is otherwise created: a run:start decision may come
-// before the session's first turn writes anything).
+// back (a missing log is otherwise created: a session emptied by a
+// restore, say, still takes the decision).
 func (e *Engine) RecordBetweenTurns(ctx context.Context, id string, ev session.Event, keep func() bool) error {
 	st := e.acquire(id)
 	defer e.release(st)

@@ -14,8 +14,8 @@ type Event string
 
 // The events hooks can subscribe to.
 const (
-	EventRunStart     Event = "run:start"     // before a run's first turn; payload RunStart
-	EventRunEnd       Event = "run:end"       // exactly once after a run, however it ended; payload RunEnd
+	EventRunStart     Event = "run:start"     // when a run has secured its session, before its first model call; payload RunStart
+	EventRunEnd       Event = "run:end"       // exactly once after a run that fired run:start, however it ended; payload RunEnd
 	EventToolStart    Event = "tool:start"    // before a tool call, before the permission gate; payload ToolStart
 	EventToolEnd      Event = "tool:end"      // after a tool call; payload ToolEnd
 	EventCompactStart Event = "compact:start" // before a compaction; payload CompactStart
@@ -176,6 +176,12 @@ type RunResult struct {
 // RunStart is the payload of [EventRunStart]. Its JSON is
 //
 //	{"event":"run:start","runId":…,"sessionId":…,"agentId"?:…,"source":…,"input":…}
+//
+// It is sent once the run holds its session and has written its prompt
+// there: a run refused before that (its session taken by another writer,
+// or deleted meanwhile) fires neither run:start nor run:end, so a hook
+// never acts for a run that did not happen, nor on another owner's
+// session.
 type RunStart struct {
 	Identity
 	// Input is the run's input as JSON: a string or a list of messages.
@@ -203,6 +209,9 @@ func (p RunStart) MarshalJSON() ([]byte, error) {
 // RunEnd is the payload of [EventRunEnd]. Its JSON is
 //
 //	{"event":"run:end", <identity>, "status":…, "result"?:{"text","usage","stopReason","output"?}, "error"?:{"name","message"}}
+//
+// It is sent exactly once for each run that sent [RunStart], and for no
+// other.
 type RunEnd struct {
 	Identity
 	// Status is completed, failed, cancelled or max_turns.
