@@ -2,11 +2,13 @@ package liteagent
 
 import (
 	"context"
+	"errors"
 
 	"github.com/lite-agent/lite-agent-go/compaction"
 	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/hook"
 	"github.com/lite-agent/lite-agent-go/model"
+	"github.com/lite-agent/lite-agent-go/session"
 )
 
 // EventCompaction is the type of the events of a [Agent.Compact]: one per
@@ -51,7 +53,7 @@ func compactSummary(p model.Provider, opts Options) func(string) compaction.Pass
 // Compact compacts the current session now, whatever its size: see
 // [Agent.CompactSession].
 func (a *Agent) Compact(ctx context.Context, opts CompactOptions) (CompactResult, error) {
-	return a.CompactSession(ctx, a.SessionID(), opts)
+	return a.compactSession(ctx, a.SessionID(), opts, false)
 }
 
 // CompactSession compacts session id now, whatever its size: the context
@@ -71,7 +73,20 @@ func (a *Agent) Compact(ctx context.Context, opts CompactOptions) (CompactResult
 // "compaction" (see telemetry.Telemetry.Compact). A cancelled ctx ends
 // it with ctx's error and commits nothing. Without the context engine it
 // returns [ErrNoContext].
+//
+// A session with nothing stored (never written, or deleted, by another
+// process say, before the compaction reads it) fails with a
+// *session.NotFoundError: nothing is written and no compaction hook runs.
+// A log of the data home emptied by a restore is still stored.
 func (a *Agent) CompactSession(ctx context.Context, id string, opts CompactOptions) (CompactResult, error) {
+	return a.compactSession(ctx, id, opts, true)
+}
+
+// compactSession compacts session id; stored says that a session with
+// nothing stored is not found (see [Agent.CompactSession]), rather than
+// compacted as an empty one (the current session before its first turn,
+// see [Agent.Compact]).
+func (a *Agent) compactSession(ctx context.Context, id string, opts CompactOptions, stored bool) (CompactResult, error) {
 	if !a.made() {
 		return CompactResult{}, ErrClosed
 	}
@@ -89,9 +104,19 @@ func (a *Agent) CompactSession(ctx context.Context, id string, opts CompactOptio
 	}
 	defer release()
 	hooked, hookEnd := a.manualCompactHooks(ctx, id, opts.Instructions)
+	var missing func() error
+	if stored {
+		missing = func() error {
+			if a.emptyLogKept(id) {
+				return nil
+			}
+			return &session.NotFoundError{SessionID: id}
+		}
+	}
 	return a.obs.compact(ctx, id, func(ctx context.Context) (CompactResult, error) {
 		res, err := a.eng.Compact(ctx, id, engine.CompactOptions{
 			Instructions: opts.Instructions,
+			Missing:      missing,
 			OnEvent: func(ev engine.Event) {
 				hooked(ev)
 				a.publish(Notice{SessionID: id, Source: hook.SourceUser, Event: ev})
@@ -106,7 +131,8 @@ func (a *Agent) CompactSession(ctx context.Context, id string, opts CompactOptio
 // id, with kind and source manual and a run id of its own: onEvent fires
 // compact:start (with the host's instructions) once the compaction has
 // measured the context, end fires compact:end, after a compact:start if
-// the compaction failed before measuring. The automatic compaction hooks
+// the compaction failed before measuring, but neither when it found no
+// session (a *session.NotFoundError). The automatic compaction hooks
 // do not fire for it (engine.ContextOptions.Compacting).
 func (a *Agent) manualCompactHooks(ctx context.Context, id, instructions string) (onEvent func(engine.Event), end func(CompactResult, error)) {
 	if a.hooks == nil {
@@ -127,6 +153,9 @@ func (a *Agent) manualCompactHooks(ctx context.Context, id, instructions string)
 		}
 	}
 	end = func(res CompactResult, err error) {
+		if !started && errors.Is(err, session.ErrNotFound) {
+			return // no session to compact: no compaction happened
+		}
 		start(res.Before)
 		e := hook.CompactEnd{Identity: ident, CompactionID: cid, Kind: hook.CompactManual, Before: int64(res.Before), After: int64(res.After), Status: hook.StatusCompleted}
 		switch {

@@ -33,9 +33,17 @@ func (l runHookLine) String() string {
 // returns a function that reads the lines appended so far.
 func recordRunHooks(t *testing.T, opts *liteagent.Options) func() []runHookLine {
 	t.Helper()
+	return recordHooks(t, opts, hook.EventRunStart, hook.EventRunEnd)
+}
+
+// recordHooks is recordRunHooks for the hooks of events.
+func recordHooks(t *testing.T, opts *liteagent.Options, events ...hook.Event) func() []runHookLine {
+	t.Helper()
 	log := filepath.Join(t.TempDir(), "hooks.log")
 	cmd := "cat >> '" + log + "'; echo >> '" + log + "'"
-	opts.Hooks = append(opts.Hooks, hook.Hook{Event: hook.EventRunStart, Command: cmd}, hook.Hook{Event: hook.EventRunEnd, Command: cmd})
+	for _, ev := range events {
+		opts.Hooks = append(opts.Hooks, hook.Hook{Event: ev, Command: cmd})
+	}
 	return func() []runHookLine {
 		t.Helper()
 		data, err := os.ReadFile(log)

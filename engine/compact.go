@@ -43,6 +43,11 @@ type CompactOptions struct {
 	// phase start, then progress events (one per stage: measure,
 	// summarize, persist), then one done, error or cancelled event.
 	OnEvent func(Event)
+	// Missing, when set, is asked under the session's lock when the
+	// session's log is found with no records: its error (the session
+	// deleted, say) fails the compaction before anything is measured or
+	// written; nil lets it go on.
+	Missing func() error
 }
 
 // CompactResult is what one [Engine.Compact] did.
@@ -139,6 +144,11 @@ func (e *Engine) Compact(ctx context.Context, id string, opts CompactOptions) (r
 	defer r.lock.end()
 	if err := r.loadHeld(ctx); err != nil {
 		return res, err
+	}
+	if r.st.head == 0 && opts.Missing != nil {
+		if err := opts.Missing(); err != nil {
+			return res, err
+		}
 	}
 	// Calls a crash left unanswered get their "interrupted" results now,
 	// as at the start of a turn: a view must not cover an unanswered call.
