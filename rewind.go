@@ -109,6 +109,13 @@ func (a *Agent) Checkpoints(ctx context.Context, id string) ([]Checkpoint, error
 // another process is refused too. Subscribers get its
 // [EventCheckpointRestore] events (not for a dry run). It does not change
 // the current session. Bash's changes to files are not undone.
+//
+// A session the agent started ([Agent.StartSession]) and has written
+// nothing to is not the agent's to restore: when another writer (another
+// process) made it meanwhile, Restore fails with a *SessionExistsError and
+// changes neither its log nor the files, where it would otherwise rewind
+// the other owner's session (chat's /rewind restores the current
+// session). [Agent.Resume] of the id makes it the agent's.
 func (a *Agent) Restore(ctx context.Context, id string, toSeq int64, opts RestoreOptions) (RestoreResult, error) {
 	if !a.made() {
 		return RestoreResult{}, ErrClosed
@@ -129,6 +136,9 @@ func (a *Agent) Restore(ctx context.Context, id string, toSeq int64, opts Restor
 		return RestoreResult{}, err
 	}
 	defer release()
+	if err := a.notTaken(ctx, id); err != nil {
+		return RestoreResult{}, err
+	}
 	var files rewind.Files
 	if a.files != nil {
 		files = a.files
@@ -301,4 +311,21 @@ func (s *schedule) awaitOp(life context.Context, id string) bool {
 	case <-life.Done():
 		return false
 	}
+}
+
+// notTaken returns a *SessionExistsError for session id when the agent
+// started it ([Agent.StartSession]), has written nothing to it, and
+// another writer has: its log is the other owner's.
+func (a *Agent) notTaken(ctx context.Context, id string) error {
+	if !a.eng.ExpectsNew(id) {
+		return nil
+	}
+	head, err := a.cp.Head(ctx, id)
+	if err != nil {
+		return err
+	}
+	if head > 0 {
+		return &SessionExistsError{SessionID: id, Head: head}
+	}
+	return nil
 }
