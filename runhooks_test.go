@@ -102,3 +102,15 @@ func resumeThenPrompt(t *testing.T, f *fixture, a *liteagent.Agent, id string, l
 		t.Errorf("the prompt after Resume ran hooks %v; want run:start and run:end (completed) of %s", got, id)
 	}
 }
+
+// agentWithStore opens the agent of opts, storing through the Store that
+// withStore sets in opts when withStore is not nil, and returns it with
+// what a child needs to open that store ("" for the data home).
+func agentWithStore(t *testing.T, f *fixture, opts *liteagent.Options, withStore func(*testing.T, *liteagent.Options) string) (*liteagent.Agent, string) {
+	t.Helper()
+	store := ""
+	if withStore != nil {
+		store = withStore(t, opts)
+	}
+	return f.agent(t, *opts), store
+}

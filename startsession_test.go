@@ -295,11 +295,7 @@ func checkResumeDeleteRace(t *testing.T, withStore func(*testing.T, *liteagent.O
 	f := newFixture(t)
 	opts := f.options(nil)
 	hooks := recordRunHooks(t, &opts)
-	store := ""
-	if withStore != nil {
-		store = withStore(t, &opts)
-	}
-	a := f.agent(t, opts)
+	a, store := agentWithStore(t, f, &opts, withStore)
 	f.p.Reply(modeltest.Text("one"))
 	if _, err := a.Send(t.Context(), "first"); err != nil {
 		t.Fatal(err)
