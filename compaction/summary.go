@@ -143,11 +143,18 @@ func (p *summary) Apply(ctx context.Context, msgs []model.Message) ([]model.Mess
 	if err != nil {
 		return nil, err
 	}
-	if p.open() || EstimateTokens(base) <= p.opts.Threshold {
+	if EstimateTokens(base) <= p.opts.Threshold {
 		return base, nil
 	}
 	starts := turnStarts(base)
 	if len(starts) <= p.opts.KeepRecentTurns+1 {
+		return base, nil
+	}
+	rep := summaryReport(ctx)
+	if p.open() {
+		if rep != nil {
+			rep.Err = ErrSummaryBreakerOpen
+		}
 		return base, nil
 	}
 	cut := starts[len(starts)-p.opts.KeepRecentTurns]
@@ -157,6 +164,9 @@ func (p *summary) Apply(ctx context.Context, msgs []model.Message) ([]model.Mess
 			return nil, ctx.Err()
 		}
 		p.record(err)
+		if rep != nil {
+			rep.Err = err
+		}
 		if p.opts.Logger != nil {
 			p.opts.Logger.Warn("compaction summary failed; keeping the turns", "err", err, "messages", cut)
 		}
@@ -236,6 +246,9 @@ func (p *summary) rolling(ctx context.Context, lines []string, budget, window in
 		if text, err = p.ask(ctx, prompt); err != nil {
 			return "", i + 1, fmt.Errorf("summary request %d of %d: %w", i+1, len(plan.chunks), err)
 		}
+	}
+	if rep := summaryReport(ctx); rep != nil {
+		rep.LeftOutLines += plan.omitted
 	}
 	return text, len(plan.chunks), nil
 }
@@ -388,6 +401,40 @@ type instructionsKey struct{}
 // are appended to the summary prompt after SummaryOptions.Instructions.
 func WithInstructions(ctx context.Context, instructions string) context.Context {
 	return context.WithValue(ctx, instructionsKey{}, instructions)
+}
+
+// ErrSummaryBreakerOpen is the [SummaryReport.Err] of a summary pass
+// that would have summarized but did not ask, its circuit breaker being
+// open after [SummaryOptions.MaxFailures] failures in a row.
+var ErrSummaryBreakerOpen = errors.New("compaction: summary skipped: too many failed summaries in a row")
+
+// A SummaryReport records what the [Summary] passes run with a context
+// carrying it ([WithSummaryReport]) could not do, which their output does
+// not show: a summary that failed, leaving the turns as they were, and
+// transcript lines a rolling summary left out. The passes write it on
+// the goroutine that runs them; read it after they return.
+type SummaryReport struct {
+	// Err is the failure of the last summary that failed or was skipped
+	// (a provider error, [ErrEmptySummary], a *[WindowError],
+	// [ErrSummaryBreakerOpen]); nil when none did.
+	Err error
+	// LeftOutLines is the oldest transcript lines (one for each message
+	// or block) that summaries left out, beyond
+	// [SummaryOptions.MaxRequests] requests, without summarizing them.
+	LeftOutLines int
+}
+
+type reportKey struct{}
+
+// WithSummaryReport returns a copy of ctx carrying r, which the
+// [Summary] passes run with it fill in.
+func WithSummaryReport(ctx context.Context, r *SummaryReport) context.Context {
+	return context.WithValue(ctx, reportKey{}, r)
+}
+
+func summaryReport(ctx context.Context) *SummaryReport {
+	r, _ := ctx.Value(reportKey{}).(*SummaryReport)
+	return r
 }
 
 type windowKey struct{}

@@ -132,7 +132,9 @@ func TestSummaryUnboundedWithoutAWindow(t *testing.T) {
 func TestSummaryLeavesOutTheOldestBeyondMaxRequests(t *testing.T) {
 	const window = 20_000
 	p := newWindowProvider(window)
-	out, err := smallSummary(p, compaction.SummaryOptions{Window: window, MaxRequests: 3}).Apply(context.Background(), longTalk(2000))
+	var rep compaction.SummaryReport
+	ctx := compaction.WithSummaryReport(context.Background(), &rep)
+	out, err := smallSummary(p, compaction.SummaryOptions{Window: window, MaxRequests: 3}).Apply(ctx, longTalk(2000))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,6 +145,10 @@ func TestSummaryLeavesOutTheOldestBeyondMaxRequests(t *testing.T) {
 	first := reqs[0].Messages[0].Text
 	if !strings.Contains(first, " earlier line(s) of the conversation left out to fit the model's context window]") || strings.Contains(first, "question 0:") {
 		t.Errorf("the first request does not say what it leaves out:\n%.800s", first)
+	}
+	// The report counts the lines the first request says it leaves out.
+	if rep.Err != nil || rep.LeftOutLines < 1 || !strings.Contains(first, fmt.Sprintf("[%d earlier line(s) ", rep.LeftOutLines)) {
+		t.Errorf("report %+v does not match the first request's note", rep)
 	}
 }
 
