@@ -21,7 +21,8 @@ const EventCompaction = engine.EventCompaction
 type CompactionEvent = engine.CompactionEvent
 
 // CompactResult is what a compaction did: the next request's estimated
-// tokens before and after, and the context view committed. See
+// tokens before and after, the context view committed, and what it could
+// not do (a failed summary, lines and turns left out). See
 // [engine.CompactResult].
 type CompactResult = engine.CompactResult
 

@@ -65,10 +65,13 @@ type SummaryOptions struct {
 	// way: the first chunk of it, then the summary so far with the next
 	// chunk, and so on, each request within the bound. When that takes
 	// more than MaxRequests requests, the oldest chunks are left out and
-	// the first request says how many transcript lines it leaves out. A
-	// request the provider refuses as too long (model.ClassContextOverflow:
-	// the estimate fell short of its count) is asked for again in chunks
-	// of half the size, twice at most, within MaxRequests in all.
+	// the first request says how many transcript lines it leaves out
+	// ([SummaryReport.LeftOutLines]). A request the provider refuses as
+	// too long (model.ClassContextOverflow: the estimate fell short of its
+	// count) is asked for again in chunks of half the size, twice at
+	// most, with the summary so far: the chunks before it are not asked
+	// for again, and those after it go at the full size. MaxRequests
+	// bounds the requests in all.
 	Window int
 	// MaxRequests bounds the requests of one summary, the retries of a
 	// request refused as too long included; zero or less means 16
@@ -143,11 +146,18 @@ func (p *summary) Apply(ctx context.Context, msgs []model.Message) ([]model.Mess
 	if err != nil {
 		return nil, err
 	}
-	if p.open() || EstimateTokens(base) <= p.opts.Threshold {
+	if EstimateTokens(base) <= p.opts.Threshold {
 		return base, nil
 	}
 	starts := turnStarts(base)
 	if len(starts) <= p.opts.KeepRecentTurns+1 {
+		return base, nil
+	}
+	rep := summaryReport(ctx)
+	if p.open() {
+		if rep != nil {
+			rep.Err = ErrSummaryBreakerOpen
+		}
 		return base, nil
 	}
 	cut := starts[len(starts)-p.opts.KeepRecentTurns]
@@ -157,6 +167,9 @@ func (p *summary) Apply(ctx context.Context, msgs []model.Message) ([]model.Mess
 			return nil, ctx.Err()
 		}
 		p.record(err)
+		if rep != nil {
+			rep.Err = err
+		}
 		if p.opts.Logger != nil {
 			p.opts.Logger.Warn("compaction summary failed; keeping the turns", "err", err, "messages", cut)
 		}
@@ -182,62 +195,105 @@ func (p *summary) summarize(ctx context.Context, older []model.Message) (string,
 		return p.ask(ctx, whole)
 	}
 	budget := p.inputBudget(window)
-	var err error
 	// Estimates can fall short of the provider's count (text of few
 	// characters a token): a request refused as too long is asked for
-	// again in chunks of half the size, twice at most, within the
-	// requests MaxRequests leaves: it bounds them all, retries included.
-	used := 0
-	for shrinks := 0; ; shrinks++ {
-		var text string
-		if budget > 0 && requestChars(whole) <= budget {
-			text, err = p.ask(ctx, whole)
-			used++
-		} else {
-			var n int
-			text, n, err = p.rolling(ctx, lines, budget, window, instructions, p.opts.MaxRequests-used)
-			used += n
-		}
-		if err == nil || shrinks == maxShrinks || used >= p.opts.MaxRequests || ctx.Err() != nil || !model.IsClass(err, model.ClassContextOverflow) {
+	// again in chunks of half the size, twice at most, resuming from it
+	// with the summary so far; the chunks after it go at the full size.
+	// MaxRequests bounds all the requests, retries included.
+	if budget > 0 && requestChars(whole) <= budget {
+		text, err := p.ask(ctx, whole)
+		if err == nil || p.opts.MaxRequests <= 1 || ctx.Err() != nil || !model.IsClass(err, model.ClassContextOverflow) {
 			return text, err
 		}
-		budget /= 2
+		return p.resume(ctx, lines, budget, window, instructions, 1, 1)
+	}
+	return p.resume(ctx, lines, budget, window, instructions, 0, 0)
+}
+
+// resume summarizes lines in a rolling way after used requests, the first
+// of its chunks in requests of budget halved shrinks times, and halves a
+// chunk refused as too long (maxShrinks times at most) before going on
+// from it with the summary so far.
+func (p *summary) resume(ctx context.Context, lines []string, budget, window int, instructions string, used, shrinks int) (string, error) {
+	text, pos, end, omitted := "", 0, len(lines), 0
+	for {
+		r, err := p.rolling(ctx, lines[pos:end], text, omitted, budget>>shrinks, window, instructions, p.opts.MaxRequests-used)
+		used += r.requests
+		pos += r.done
+		text = r.text
+		omitted += r.omitted
+		if err == nil && end == len(lines) {
+			if rep := summaryReport(ctx); rep != nil {
+				rep.LeftOutLines += omitted
+			}
+			return text, nil
+		}
+		if err == nil {
+			// The refused chunk is summarized: the rest at the full size.
+			end, shrinks = len(lines), 0
+			continue
+		}
+		if shrinks == maxShrinks || used >= p.opts.MaxRequests || ctx.Err() != nil || !model.IsClass(err, model.ClassContextOverflow) {
+			return "", err
+		}
+		shrinks++
+		end = pos + r.refused
 	}
 }
 
-// maxShrinks is how many times a summary refused as too long is asked for
-// again in smaller requests.
+// maxShrinks is how many times a summary request refused as too long is
+// asked for again in smaller requests.
 const maxShrinks = 2
 
+// A rollResult is what [summary.rolling] did.
+type rollResult struct {
+	text     string // the summary so far
+	done     int    // the lines it covers (summarized or left out)
+	refused  int    // the lines of the request that failed, if one did
+	requests int    // the requests made
+	omitted  int    // the oldest lines left out, beyond maxRequests
+}
+
 // rolling asks for a summary of the transcript lines chunk by chunk, each
-// request within budget UTF-16 code units and carrying the summary so far,
-// in at most maxRequests requests. It returns the summary and the
-// requests it made.
-func (p *summary) rolling(ctx context.Context, lines []string, budget, window int, instructions string, maxRequests int) (string, int, error) {
+// request within budget UTF-16 code units and carrying the summary so far
+// (starting from earlier, when not empty), in at most maxRequests
+// requests. When a request fails it returns the summary of the chunks
+// before it with the error. With no earlier summary, the first request's
+// note of lines left out counts leftOut more, left out before lines.
+func (p *summary) rolling(ctx context.Context, lines []string, earlier string, leftOut, budget, window int, instructions string, maxRequests int) (rollResult, error) {
+	r := rollResult{text: earlier}
 	plan, err := planChunks(lines, budget, instructions, maxRequests)
 	if err != nil {
 		var need inputTooSmall
 		if errors.As(err, &need) {
 			// The window whose budget holds need input tokens.
-			return "", 0, &WindowError{Window: window, Need: max((int(need)*4+2)/3, int(need)+p.opts.MaxTokens)}
+			return r, &WindowError{Window: window, Need: max((int(need)*4+2)/3, int(need)+p.opts.MaxTokens)}
 		}
-		return "", 0, err
+		return r, err
 	}
-	text := ""
+	r.omitted, r.done = plan.omitted, plan.omitted
 	for i, chunk := range plan.chunks {
 		if err := ctx.Err(); err != nil {
-			return "", i, err
+			return r, err
 		}
 		omitted := 0
 		if i == 0 {
 			omitted = plan.omitted
+			if r.text == "" {
+				omitted += leftOut
+			}
 		}
-		prompt := renderPrompt(chunk, clip(text, plan.summaryRoom), i > 0, omitted, instructions)
-		if text, err = p.ask(ctx, prompt); err != nil {
-			return "", i + 1, fmt.Errorf("summary request %d of %d: %w", i+1, len(plan.chunks), err)
+		prompt := renderPrompt(chunk, clip(r.text, plan.summaryRoom), r.text != "", omitted, instructions)
+		r.requests++
+		text, err := p.ask(ctx, prompt)
+		if err != nil {
+			r.refused = len(chunk)
+			return r, fmt.Errorf("summary request %d of %d: %w", i+1, len(plan.chunks), err)
 		}
+		r.text = text
+		r.done += len(chunk)
 	}
-	return text, len(plan.chunks), nil
+	return r, nil
 }
 
 // window returns the window summary requests are kept within: the
@@ -388,6 +444,40 @@ type instructionsKey struct{}
 // are appended to the summary prompt after SummaryOptions.Instructions.
 func WithInstructions(ctx context.Context, instructions string) context.Context {
 	return context.WithValue(ctx, instructionsKey{}, instructions)
+}
+
+// ErrSummaryBreakerOpen is the [SummaryReport.Err] of a summary pass
+// that would have summarized but did not ask, its circuit breaker being
+// open after [SummaryOptions.MaxFailures] failures in a row.
+var ErrSummaryBreakerOpen = errors.New("compaction: summary skipped: too many failed summaries in a row")
+
+// A SummaryReport records what the [Summary] passes run with a context
+// carrying it ([WithSummaryReport]) could not do, which their output does
+// not show: a summary that failed, leaving the turns as they were, and
+// transcript lines a rolling summary left out. The passes write it on
+// the goroutine that runs them; read it after they return.
+type SummaryReport struct {
+	// Err is the failure of the last summary that failed or was skipped
+	// (a provider error, [ErrEmptySummary], a *[WindowError],
+	// [ErrSummaryBreakerOpen]); nil when none did.
+	Err error
+	// LeftOutLines is the oldest transcript lines (one for each message
+	// or block) that summaries left out, beyond
+	// [SummaryOptions.MaxRequests] requests, without summarizing them.
+	LeftOutLines int
+}
+
+type reportKey struct{}
+
+// WithSummaryReport returns a copy of ctx carrying r, which the
+// [Summary] passes run with it fill in.
+func WithSummaryReport(ctx context.Context, r *SummaryReport) context.Context {
+	return context.WithValue(ctx, reportKey{}, r)
+}
+
+func summaryReport(ctx context.Context) *SummaryReport {
+	r, _ := ctx.Value(reportKey{}).(*SummaryReport)
+	return r
 }
 
 type windowKey struct{}

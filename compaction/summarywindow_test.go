@@ -132,7 +132,9 @@ func TestSummaryUnboundedWithoutAWindow(t *testing.T) {
 func TestSummaryLeavesOutTheOldestBeyondMaxRequests(t *testing.T) {
 	const window = 20_000
 	p := newWindowProvider(window)
-	out, err := smallSummary(p, compaction.SummaryOptions{Window: window, MaxRequests: 3}).Apply(context.Background(), longTalk(2000))
+	var rep compaction.SummaryReport
+	ctx := compaction.WithSummaryReport(context.Background(), &rep)
+	out, err := smallSummary(p, compaction.SummaryOptions{Window: window, MaxRequests: 3}).Apply(ctx, longTalk(2000))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,6 +145,10 @@ func TestSummaryLeavesOutTheOldestBeyondMaxRequests(t *testing.T) {
 	first := reqs[0].Messages[0].Text
 	if !strings.Contains(first, " earlier line(s) of the conversation left out to fit the model's context window]") || strings.Contains(first, "question 0:") {
 		t.Errorf("the first request does not say what it leaves out:\n%.800s", first)
+	}
+	// The report counts the lines the first request says it leaves out.
+	if rep.Err != nil || rep.LeftOutLines < 1 || !strings.Contains(first, fmt.Sprintf("[%d earlier line(s) ", rep.LeftOutLines)) {
+		t.Errorf("report %+v does not match the first request's note", rep)
 	}
 }
 
@@ -345,4 +351,66 @@ func TestSummaryMaxRequestsBoundsTheRetriesToo(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSummaryResumesFromTheRefusedChunk: a rolling summary whose request
+// for a chunk in the middle (CJK text, a token a character where the
+// estimate counts four) is refused as too long asks again for that chunk
+// in halves, with the summary so far, and goes on from it: the chunks
+// before it are asked for once each. It started over from the first chunk,
+// asking for each of them twice or three times.
+func TestSummaryResumesFromTheRefusedChunk(t *testing.T) {
+	const window = 20_000
+	msgs := longTalk(600)
+	for i := range 40 {
+		msgs = append(msgs, u(fmt.Sprintf("%d %s", i, strings.Repeat("日本語", 60))), a(strings.Repeat("回答", 90)))
+	}
+	for i := range 300 {
+		msgs = append(msgs, u(fmt.Sprintf("later %d: %s", i, strings.Repeat("l", 180))), a(strings.Repeat("b", 180)))
+	}
+	var prompts, answered []string
+	refused := 0
+	p := modeltest.NewFunc(func(_ context.Context, req model.Request) ([]model.Chunk, error) {
+		prompt := req.Messages[0].Text
+		prompts = append(prompts, prompt)
+		count := 0 // a token a non-ASCII character, four ASCII ones a token
+		for _, r := range req.System + prompt {
+			if r < 0x80 {
+				count++
+			} else {
+				count += 4
+			}
+		}
+		if count/4+req.MaxTokens > window*3/4 {
+			refused++
+			msg := fmt.Sprintf("prompt is too long: %d tokens > %d maximum", count/4, window)
+			return nil, model.NewError(model.ClassifyStatus(400, msg), 400, msg, nil)
+		}
+		answered = append(answered, prompt)
+		return modeltest.Text(fmt.Sprintf("summary %d", len(answered))).Chunks(), nil
+	})
+	var rep compaction.SummaryReport
+	ctx := compaction.WithSummaryReport(context.Background(), &rep)
+	out, err := smallSummary(p, compaction.SummaryOptions{Window: window, MaxRequests: 40}).Apply(ctx, msgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if refused == 0 || rep.Err != nil || !strings.HasPrefix(out[0].Text, compaction.SummaryHeader+"summary ") {
+		t.Fatalf("%d of %d requests refused, report %+v, output starts %.40q; want a summary after a refusal", refused, len(prompts), rep, out[0].Text)
+	}
+	// Every transcript line goes into one answered request: none is
+	// summarized twice.
+	all := strings.Join(answered, "\n")
+	for _, line := range []string{"user: question 0: ", "user: question 300: ", "user: question 599: ", "user: 0 日本語", "user: later 0: ", "user: later 295: "} {
+		if n := strings.Count(all, line); n != 1 {
+			t.Errorf("%q is in %d answered requests, want 1", line, n)
+		}
+	}
+	if want := fmt.Sprintf("summary %d", len(answered)); out[0].Text != compaction.SummaryHeader+want {
+		t.Errorf("output starts %.40q, want the last answer, %q", out[0].Text, want)
+	}
+	if rep.LeftOutLines != 0 || strings.Contains(strings.Join(prompts, ""), "left out to fit") {
+		t.Errorf("lines left out (%d) within MaxRequests", rep.LeftOutLines)
+	}
+	t.Logf("%d requests, %d refused", len(prompts), refused)
 }

@@ -60,6 +60,22 @@ type CompactResult struct {
 	Generation int
 	// Committed reports whether a context_view event was appended.
 	Committed bool
+	// SummaryErr is why the summary pass ([ContextOptions.Summary], or a
+	// [compaction.Summary] among [Options.Passes]) left the older turns
+	// as they were, the compaction falling back to leaving turns out: a
+	// provider error, [compaction.ErrEmptySummary], a
+	// *[compaction.WindowError], [compaction.ErrSummaryBreakerOpen]. nil
+	// when it summarized or had nothing to summarize.
+	SummaryErr error
+	// LeftOutLines is the oldest transcript lines the summary left out
+	// without summarizing them, its transcript taking more than
+	// [compaction.SummaryOptions.MaxRequests] requests.
+	LeftOutLines int
+	// LeftOutTurns is the oldest turns the committed view leaves out
+	// behind its "[N earlier turn(s) left out …]" marker, when this
+	// compaction left turns out (the N of the marker, which counts the
+	// turns of a former marker too); 0 when it left none out.
+	LeftOutTurns int
 }
 
 // CompactionPhase is the phase of a compaction event.
@@ -173,19 +189,22 @@ func (e *Engine) Compact(ctx context.Context, id string, opts CompactOptions) (r
 	}
 	// The summary passes of package compaction read the instructions from
 	// the context; ContextOptions.Summary gets them as an argument.
-	pctx := ctx
+	var rep compaction.SummaryReport
+	pctx := compaction.WithSummaryReport(ctx, &rep)
 	if opts.Instructions != "" {
-		pctx = compaction.WithInstructions(ctx, opts.Instructions)
+		pctx = compaction.WithInstructions(pctx, opts.Instructions)
 	}
 	changed, err := c.runHost(pctx, passes)
 	if err != nil {
 		return res, fmt.Errorf("compact session %s: %w", id, err)
 	}
 	c.changed = c.changed || changed
+	res.SummaryErr, res.LeftOutLines = rep.Err, rep.LeftOutLines
 	// What is still over the window loses its oldest turns, so that the
 	// view, and every resume from it, fits.
-	if c.trim() {
+	if n := c.trim(); n > 0 {
 		c.changed = true
+		res.LeftOutTurns = n
 	}
 	emit(CompactionEvent{Phase: CompactionProgress, Stage: StageSummarize, Before: res.Before})
 

@@ -593,7 +593,7 @@ func (c *contextRun) host(ctx context.Context, force bool) error {
 	} else if changed {
 		c.changed, c.durable = true, true
 	}
-	if c.trim() {
+	if c.trim() > 0 {
 		c.changed, c.durable = true, true
 	}
 	if c.changed && (c.durable || c.tailTokens() >= c.window/4) {
@@ -1077,11 +1077,12 @@ const trimmedWhy = "left out to fit the context window"
 // summary message ([compaction.SummaryHeader]) and the current segment
 // stay; turns a former trim left out are counted in the new marker. Since
 // the view committed next holds what trim leaves, a view, and what a
-// resume reads from it, stays within the window. It reports whether it
-// left anything out; the log keeps every event.
-func (c *contextRun) trim() bool {
+// resume reads from it, stays within the window. It returns the turns its
+// marker says it leaves out, 0 when it left nothing out; the log keeps
+// every event.
+func (c *contextRun) trim() int {
 	if !c.over(1) {
-		return false
+		return 0
 	}
 	first := 0
 	if c.pinned {
@@ -1124,7 +1125,7 @@ func (c *contextRun) trim() bool {
 	// Only a trim that brings the request within the window is worth a
 	// view: a current segment over the window by itself is level 5's.
 	if c.measureChars(total-droppable+marker(math.MaxInt32)) > c.window {
-		return false
+		return 0
 	}
 	target := int(trimTo * float64(c.window))
 	var kept []entry // summary messages, which stand for what came before them
@@ -1145,7 +1146,7 @@ func (c *contextRun) trim() bool {
 		}
 	}
 	if dropped == 0 {
-		return false // only a former marker would go, for the same one
+		return 0 // only a former marker would go, for the same one
 	}
 	entries := make([]entry, 0, first+len(kept)+1+len(c.entries)-cut)
 	entries = append(entries, c.entries[:first]...)
@@ -1154,7 +1155,7 @@ func (c *contextRun) trim() bool {
 	entries = append(entries, c.entries[cut:]...)
 	c.entries, c.shared, c.indexed = entries, false, false
 	c.msgs = c.render()
-	return true
+	return left
 }
 
 // isTrimMarker reports whether entries[start:end] is a marker of trim.

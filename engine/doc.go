@@ -157,7 +157,12 @@
 //   - pinned facts skip background and internal prompts, drop duplicates,
 //     and keep at most 20 facts of 512 characters each;
 //   - a request still over the window after level 4 loses its oldest
-//     turns, committed, before level 5 (the reference goes to level 5).
+//     turns, committed, before level 5 (the reference goes to level 5);
+//   - [Engine.Compact] reports what it could not do, which the reference's
+//     result does not show: a summary that failed, the turns being kept
+//     or left out instead ([CompactResult.SummaryErr]), transcript lines
+//     the summary left out unsummarized ([CompactResult.LeftOutLines]) and
+//     the turns the view leaves out ([CompactResult.LeftOutTurns]).
 //
 // The passes the engine runs get the window in their context
 // ([compaction.WithWindow]), so that a [compaction.Summary] pass keeps its

@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -276,5 +277,47 @@ func TestAPromptLikeASummaryIsAPrompt(t *testing.T) {
 		if len(m.Text) > 800 {
 			t.Errorf("message %d keeps %d characters of a prompt that looks like a summary", i, len(m.Text))
 		}
+	}
+}
+
+// TestCompactReportsTheSummaryFailure: a compaction whose summary fails
+// falls back to leaving turns out, and its result says so: the summary's
+// error and the turns left out. Before, CompactResult had no field for
+// either.
+func TestCompactReportsTheSummaryFailure(t *testing.T) {
+	const window = 3000
+	cp := session.NewMemoryCheckpointer()
+	next := 0
+	appendTurns(t, cp, "s", 80, &next)
+	refused := errors.New("summary refused")
+	sp := modeltest.NewFunc(func(context.Context, model.Request) ([]model.Chunk, error) {
+		return nil, refused
+	})
+	h := newHarness(t, engine.Options{Checkpointer: cp, Context: &engine.ContextOptions{Window: window,
+		Summary: func(string) compaction.Pass {
+			return compaction.Summary(sp, compaction.SummaryOptions{Base: []compaction.Pass{}, Threshold: 1})
+		}}})
+	res, err := h.eng.Compact(t.Context(), "s", engine.CompactOptions{})
+	if err != nil || !res.Committed {
+		t.Fatalf("Compact = %+v, %v", res, err)
+	}
+	if !errors.Is(res.SummaryErr, refused) {
+		t.Errorf("SummaryErr = %v, want the provider's error", res.SummaryErr)
+	}
+	if res.LeftOutTurns < 1 || res.LeftOutTurns > 80 {
+		t.Errorf("LeftOutTurns = %d, want the turns the marker leaves out", res.LeftOutTurns)
+	}
+	h.p.Reply(modeltest.Text("ok"))
+	if _, _, err := h.turn(t, t.Context(), "s", "next"); err != nil {
+		t.Fatal(err)
+	}
+	msgs := h.p.Requests()[0].Messages
+	want := fmt.Sprintf("[%d earlier turn(s) ", res.LeftOutTurns)
+	found := false
+	for _, m := range msgs {
+		found = found || strings.HasPrefix(m.Text, want)
+	}
+	if !found {
+		t.Errorf("no marker %q in the next request", want)
 	}
 }

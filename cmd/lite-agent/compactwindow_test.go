@@ -147,6 +147,10 @@ func TestSessionsCompactSaysWhenTheSummaryFails(t *testing.T) {
 	if !strings.Contains(r.stderr, "compaction summary failed") || !strings.Contains(r.stderr, "does not fit the model's context window of 600 tokens") {
 		t.Errorf("stderr does not say the summary failed: %q", r.stderr)
 	}
+	// The report says it too, from CompactResult.SummaryErr.
+	if !strings.Contains(r.stdout, "\n  summary failed, older turns not summarized: compaction: a summary request does not fit") {
+		t.Errorf("stdout does not report the failed summary: %q", r.stdout)
+	}
 	srv.mu.Lock()
 	defer srv.mu.Unlock()
 	if len(srv.sizes) != 0 {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -89,10 +90,24 @@ func Progress(w io.Writer, n liteagent.Notice) {
 	}
 }
 
-// Describe is the line that reports res for session id.
+// Describe is the report of res for session id: a line, then one for
+// each thing the compaction could not do (a failed summary, transcript
+// lines the summary left out, turns the view leaves out).
 func Describe(id string, res liteagent.CompactResult) string {
+	var b strings.Builder
 	if !res.Committed {
-		return fmt.Sprintf("session %s: nothing to compact (about %d tokens)", id, res.Before)
+		fmt.Fprintf(&b, "session %s: nothing to compact (about %d tokens)", id, res.Before)
+	} else {
+		fmt.Fprintf(&b, "session %s compacted: about %d → %d tokens (context view generation %d)", id, res.Before, res.After, res.Generation)
 	}
-	return fmt.Sprintf("session %s compacted: about %d → %d tokens (context view generation %d)", id, res.Before, res.After, res.Generation)
+	if res.SummaryErr != nil {
+		fmt.Fprintf(&b, "\n  summary failed, older turns not summarized: %v", res.SummaryErr)
+	}
+	if res.LeftOutLines > 0 {
+		fmt.Fprintf(&b, "\n  summary left out the oldest %d transcript line(s) to stay within its request limit", res.LeftOutLines)
+	}
+	if res.LeftOutTurns > 0 {
+		fmt.Fprintf(&b, "\n  context view leaves out the oldest %d turn(s) to fit the context window", res.LeftOutTurns)
+	}
+	return b.String()
 }
