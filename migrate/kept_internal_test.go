@@ -59,17 +59,24 @@ func writeTB(t testing.TB, path, data string) {
 	}
 }
 
-func listTypes(t testing.TB, dir string) map[string]fs.FileMode {
+// openKept opens dir as a migration opens a source sessions directory for
+// the checks, and lists its entries' types as the migration does.
+func openKept(t testing.TB, dir string) (keptDir, map[string]fs.FileMode) {
 	t.Helper()
-	ents, err := os.ReadDir(dir)
+	d, err := safefs.AnchorExisting(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	types := map[string]fs.FileMode{}
-	for _, e := range ents {
-		types[e.Name()] = e.Type()
+	types, err := entryTypes(d)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return types
+	k, err := openKeptDir(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(k.h.close)
+	return k, types
 }
 
 // TestKeptDirChecksAsAPathDoes: the check of a session through the
@@ -82,17 +89,8 @@ func TestKeptDirChecksAsAPathDoes(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			tc.setup(t, dir)
-			types := listTypes(t, dir)
+			k, types := openKept(t, dir)
 			want := session.CheckKept(session.PathDir(dir), types, "s1", []byte(keptFirst))
-			d, err := safefs.AnchorExisting(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			k, err := openKeptDir(d)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer k.h.close()
 			got := session.CheckKept(k, types, "s1", []byte(keptFirst))
 			if (got == nil) != (want == nil) || errorKind(got) != errorKind(want) {
 				t.Fatalf("through the open directory: %v\nby path: %v", got, want)
@@ -137,16 +135,7 @@ func BenchmarkCheckKept(b *testing.B) {
 	for i := range n {
 		writeTB(b, filepath.Join(dir, fmt.Sprintf("s%04d.jsonl", i)), keptFirst+`{"type":"user"}`+"\n")
 	}
-	types := listTypes(b, dir)
-	d, err := safefs.AnchorExisting(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	k, err := openKeptDir(d)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer k.h.close()
+	k, types := openKept(b, dir)
 	for _, c := range []struct {
 		name string
 		dir  session.KeptDir
