@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -483,6 +484,12 @@ func (m *migration) sessionsKept(p *plan, copyErr error) error {
 // another took another 3 % while the other processors waited.
 func (m *migration) checkSessions(p *plan) error {
 	listed := make(map[*safefs.Dir]map[string]fs.FileMode)
+	opened := make(map[*safefs.Dir]keptDir)
+	defer func() {
+		for _, k := range opened {
+			k.h.close()
+		}
+	}()
 	var units []*unit
 	for i := range p.units {
 		u := &p.units[i]
@@ -495,6 +502,11 @@ func (m *migration) checkSessions(p *plan) error {
 				return err
 			}
 			listed[u.p.sessions] = names
+			k, err := openKeptDir(u.p.sessions)
+			if err != nil {
+				return err
+			}
+			opened[u.p.sessions] = k
 		}
 		units = append(units, u)
 	}
@@ -509,7 +521,7 @@ func (m *migration) checkSessions(p *plan) error {
 					return
 				}
 				u := units[i]
-				if errs[i] = sessionKept(u.p.sessions, listed[u.p.sessions], u.id, u.first); errs[i] != nil {
+				if errs[i] = sessionKept(opened[u.p.sessions], listed[u.p.sessions], u.id, u.first); errs[i] != nil {
 					next.Store(int64(len(units))) // the others stop
 				}
 			}
@@ -542,12 +554,61 @@ func entryTypes(d *safefs.Dir) (map[string]fs.FileMode, error) {
 	return types, nil
 }
 
+// keptDir is a source sessions directory held open for the checks of
+// its sessions (see checkSessions): [session.CheckKept] reads each log's
+// first line relative to it, with one openat of the log's own name
+// rather than a walk of its whole path.
+type keptDir struct {
+	h *dirHandle
+}
+
+// openKeptDir opens the anchored sessions directory d for the checks.
+func openKeptDir(d *safefs.Dir) (keptDir, error) {
+	resolved, err := d.Resolve("")
+	if err != nil {
+		return keptDir{}, err
+	}
+	h, err := openDirHandle(resolved, d.Path())
+	if err != nil {
+		return keptDir{}, err
+	}
+	return keptDir{h: h}, nil
+}
+
+// Path returns the directory's path, for errors.
+func (k keptDir) Path() string { return k.h.path }
+
+// ReadHead returns at most the first max bytes of the regular file name
+// in the directory, opened as the copy opens it (see dirHandle.openRead).
+func (k keptDir) ReadHead(name string, max int) (_ []byte, err error) {
+	f, err := k.h.openRead(name)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil && cerr != nil {
+			err = cerr
+		}
+	}()
+	if ok, err := f.regular(); err != nil {
+		return nil, err
+	} else if !ok {
+		return nil, fmt.Errorf("%s is not a regular file", filepath.Join(k.h.path, name))
+	}
+	b := make([]byte, max)
+	n, err := io.ReadFull(f, b)
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		err = nil
+	}
+	return b[:n], err
+}
+
 // sessionKept returns nil if session id, whose log the copy began with
 // the line first, is still in place in the source sessions directory d,
 // whose entries' types are types (see entryTypes), and otherwise the
 // error that says what became of it (see [session.CheckKept]).
-func sessionKept(d *safefs.Dir, types map[string]fs.FileMode, id string, first []byte) error {
-	err := session.CheckKept(d.Path(), types, id, first)
+func sessionKept(d keptDir, types map[string]fs.FileMode, id string, first []byte) error {
+	err := session.CheckKept(d, types, id, first)
 	var de *session.DeletingError
 	var nf *session.NotFoundError
 	switch {

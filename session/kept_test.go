@@ -67,7 +67,7 @@ func TestCheckKeptSaysWhatBecameOfALog(t *testing.T) {
 			for _, e := range ents {
 				types[e.Name()] = e.Type()
 			}
-			err = session.CheckKept(dir, types, id, first)
+			err = session.CheckKept(session.PathDir(dir), types, id, first)
 			if !tt.check(err) {
 				t.Fatalf("CheckKept = %v", err)
 			}

@@ -566,7 +566,7 @@ func sessionsKept(dir string, imp imported) error {
 		if f, ok := imp.firsts[id]; ok {
 			first = append(f[:len(f):len(f)], '\n')
 		}
-		if err := session.CheckKept(dir, types, id, first); err != nil {
+		if err := session.CheckKept(session.PathDir(dir), types, id, first); err != nil {
 			return fmt.Errorf("postgres: in the files: %w", err)
 		}
 	}
