@@ -308,6 +308,11 @@ var opaqueCommands = sync.OnceValue(func() map[string]string {
 		"easy_install": "installs packages into the environment of its python, which may lie outside the workdir",
 		"easy-install": "installs packages into the environment of its python, which may lie outside the workdir",
 	}
+	// Programs that run a command as another user, as sudo does.
+	for _, n := range []string{"run0", "ksu", "sudo-rs", "su-rs", "please", "pleaseedit", "calife", "sux",
+		"gksu", "gksudo", "kdesu", "kdesudo", "beesu", "lxsu", "lxsudo", "pkexec"} {
+		m[n] = "runs a command as another user, which the workdir does not contain"
+	}
 	for _, n := range []string{"strace", "ltrace", "script", "unshare", "setpriv", "prlimit", "nsenter",
 		"firejail", "bwrap", "systemd-run", "flatpak-spawn", "fakeroot", "fakechroot", "proot", "faketime",
 		"valgrind", "gdb", "lldb", "perf", "catchsegv", "dbus-run-session", "xvfb-run", "sg", "newgrp",
@@ -408,7 +413,7 @@ func programName(name string) string {
 	}
 	switch base {
 	case "sh", "bash", "rbash", "dash", "ash", "zsh", "ksh", "mksh", "yash", "awk", "gawk", "mawk", "nawk",
-		"sed", "gsed", "python", "tar", "bsdtar":
+		"sed", "gsed", "python", "tar", "bsdtar", "sudo", "doas", "su", "runuser":
 		return base
 	}
 	return name
@@ -969,9 +974,12 @@ func (an *analyzer) env(args []word, depth, chain int) bool {
 	return false
 }
 
-// sudo records the command sudo or doas runs. The sudo unit itself is not a
-// mere wrapper: running as another user needs a rule of its own.
+// sudo records the command sudo or doas runs, for deny rules, and makes the
+// line opaque: what runs as another user (root, most often) is outside the
+// workdir whatever it names, and even sudo -l, -v or -n true may prompt,
+// read a password and change the user's cached credentials.
 func (an *analyzer) sudo(name string, args []word, depth, chain int) {
+	an.opaque(name + " runs as another user, which the workdir does not contain")
 	short, long := "ugChpUrtTD", []string{"--user", "--group", "--host", "--prompt", "--other-user", "--role", "--type", "--chdir", "--close-from", "--command-timeout"}
 	if name == "doas" {
 		short, long = "uC", nil
@@ -1073,8 +1081,10 @@ func suShellOK(args []word) bool {
 	return true
 }
 
-// su records the command of su -c.
+// su records the command of su -c, for deny rules, and makes the line
+// opaque: it runs as another user, as sudo does.
 func (an *analyzer) su(name string, args []word, depth int) {
+	an.opaque(name + " runs as another user, which the workdir does not contain")
 	if !suShellOK(args) {
 		// The command of -c runs as "PROGRAM -c COMMAND": python3 runs it
 		// as python, a script the line wrote as itself.
