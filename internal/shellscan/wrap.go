@@ -419,6 +419,15 @@ func programName(name string) string {
 	return name
 }
 
+// ProgramName returns the name the analysis judges the program file
+// (a bare name or a path) as: its base name, folded as a case-insensitive
+// file system folds it, without the version or flavor of a shell, an
+// interpreter or an opaque command (/usr/bin/python3.12 → python,
+// ./Kill → kill). Two files with the same ProgramName are judged alike.
+func ProgramName(file string) string {
+	return programName(foldCase(path.Base(file)))
+}
+
 // foldCase returns the program name as the analysis's tables spell it:
 // in lower case, but for R and Rscript. On a case-insensitive file system
 // (macOS's default) BASH, Python3 and RM run bash, python3 and rm, so
