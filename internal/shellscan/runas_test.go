@@ -38,3 +38,25 @@ func TestRunAsAnotherUserIsOpaque(t *testing.T) {
 		t.Errorf("sudo -u bob make clean: the inner command is not a unit: %+v", a.units)
 	}
 }
+
+// TestPagerCommandsAreOpaque checks that what makes a pager or a viewer
+// run a command is opaque: less and more's +cmd (+!cmd runs a shell
+// command where there is a terminal), man (-P, MANPAGER), the editors,
+// and a pager variable set on the line. Plain reading stays understood.
+func TestPagerCommandsAreOpaque(t *testing.T) {
+	for _, line := range []string{
+		"less '+!rm x' f", "less +G f", "more '+!rm x' f", "less -R '+|mrm x' f", "cat f | less '+!x'",
+		"man -P 'rm x' ls", "man ls", "view -c '!x'", "vim -c '!x' f", "vi f", "less -k keys f",
+		"less --lesskey-src=k f", "LESSOPEN='|rm %s' less f", "PAGER='rm x' git log", "MANPAGER=x git help log",
+		"env LESSOPEN='|x %s' less f", "export PAGER=x", "pager f", "sensible-pager f",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+	for _, line := range []string{"less f", "less -R f", "more f", "cat f | less", "less -N -S f"} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
+			t.Errorf("%q is opaque: %q", line, a.reasons)
+		}
+	}
+}

@@ -136,6 +136,17 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	case "cd", "pushd", "popd":
 		an.cd(name, args)
 		return false
+	case "less", "more":
+		// +cmd runs less's commands when it starts, among them !cmd
+		// (a shell command) and |m cmd. Without a terminal less only
+		// copies its files, as cat does, but that is the caller's
+		// environment, not the line's. (more is less on some systems.)
+		for _, a := range args {
+			if strings.HasPrefix(a.text, "+") || strings.HasPrefix(a.text, "-+") && strings.ContainsAny(a.text, "!|") {
+				an.opaque(name + " " + clipName(a.text) + " runs commands of " + name + " when it starts, which may run a shell command")
+				return false
+			}
+		}
 	case "npx":
 		return an.npx(args, depth, chain)
 	case "wait":
