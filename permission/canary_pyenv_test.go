@@ -76,6 +76,10 @@ func TestCanaryPyenvShimPrefixPipConf(t *testing.T) {
 		root := canaryFixture(t, template)
 		home := filepath.Join(root, "home")
 		shims := setup(t, root)
+		// pyenv-virtualenv's shims directory holds no python or pip.
+		other := filepath.Join(home, ".pyenv", "plugins", "pyenv-virtualenv", "shims")
+		writeExec(t, filepath.Join(other, "activate"), "#!/bin/sh\n")
+		shims = other + ":" + shims
 		if out := authorize(t, canaryGateEnv(t, root, withPath(canaryEnv(home), shims)), pipTargetLine); !out.Run {
 			t.Errorf("%q was refused: %+v", pipTargetLine, out.Verdict)
 		}

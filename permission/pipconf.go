@@ -376,7 +376,7 @@ func (g *Gate) pipSettingsUnsound() string {
 				continue
 			}
 			prefixes := []string{filepath.Dir(filepath.Clean(d))}
-			if filepath.Base(filepath.Clean(d)) == "shims" {
+			if filepath.Base(filepath.Clean(d)) == "shims" && runsPython(filepath.Clean(d)) {
 				versions, reason := shimPrefixes(filepath.Clean(d))
 				if reason != "" {
 					return "pip reads settings files the gate cannot find: " + reason
@@ -437,6 +437,22 @@ func (g *Gate) pipConfigUnsound() string {
 		return "pip " + reason
 	}
 	return g.pipSettingsUnsound()
+}
+
+// runsPython reports whether the shims directory holds a program pip
+// lines may run (pip…, python…), or cannot be listed; pyenv-virtualenv's
+// holds only activate and deactivate.
+func runsPython(shims string) bool {
+	entries, err := os.ReadDir(shims)
+	if err != nil {
+		return !errors.Is(err, fs.ErrNotExist)
+	}
+	for _, e := range entries {
+		if n := strings.ToLower(e.Name()); strings.HasPrefix(n, "pip") || strings.HasPrefix(n, "python") || n == "py" {
+			return true
+		}
+	}
+	return false
 }
 
 // shimPrefixes returns the prefixes of the pythons a version manager's
