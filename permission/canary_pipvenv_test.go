@@ -262,9 +262,24 @@ func TestPipVenvUv(t *testing.T) {
 		"../pyproject.toml":    "tool.uv.pip.system = true\n",
 		"sub/../uv.toml":       "pip = { python = \"/usr/bin/python3\" }\n",
 		".venv/bin/pyvenv.cfg": "home = /usr/bin\n",
+		// A python to download into the home.
+		"./pyproject.toml": "[tool.uv]\npython-preference = \"only-managed\"\n",
+		".//uv.toml":       "python-downloads = \"automatic\"\n",
+		"../../uv.toml":    "managed-python = true\n",
+		// mypy's python_version is no setting of uv.
+		"sub/../pyproject.toml": "[tool.mypy]\npython_version = \"3.11\"\n",
 	} {
 		p := filepath.Join(work, file)
 		writeExec(t, p, content)
+		if strings.Contains(content, "mypy") {
+			for _, line := range allowed {
+				if out := authorize(t, g, line); !out.Run {
+					t.Errorf("with %s, %q was refused: %+v", file, line, out.Verdict)
+				}
+			}
+			os.Remove(p)
+			continue
+		}
 		for _, line := range allowed[:4] {
 			if strings.HasPrefix(line, "uv pip install --target") && strings.HasPrefix(file, ".venv") {
 				continue
@@ -443,7 +458,25 @@ func TestCanaryPipVenvBashEnv(t *testing.T) {
 			t.Errorf("%q was refused: %+v", l, out.Verdict)
 		}
 	}
-	for _, kv := range []string{"UV_CONFIG_FILE=" + filepath.Join(home, "uv.toml"), "UV_SYSTEM_PYTHON=1", "UV_BREAK_SYSTEM_PACKAGES=true"} {
+	// uv's options of the network, the index, the output and the
+	// resolver, and its own cache, leave where it installs alone.
+	for _, kv := range []string{"UV_CACHE_DIR=" + filepath.Join(home, ".cache", "uv"), "UV_INDEX_URL=https://example.com/simple",
+		"UV_HTTP_TIMEOUT=60", "UV_NO_PROGRESS=1", "UV_INDEX_MIRROR_USERNAME=u", "UV_OFFLINE=1", "UV_LINK_MODE=symlink"} {
+		g := canaryGateEnv(t, root, append(canaryEnv(home), kv))
+		for _, l := range []string{uvLine, "uv pip install --target ./t x"} {
+			if out := authorize(t, g, l); !out.Run {
+				t.Errorf("%q was refused with %s: %+v", l, kv, out.Verdict)
+			}
+		}
+	}
+	// Any other says which python to use (and may download one into the
+	// home) or where uv keeps pythons and tools, or is one the gate does
+	// not know.
+	for _, kv := range []string{"UV_CONFIG_FILE=" + filepath.Join(home, "uv.toml"), "UV_SYSTEM_PYTHON=1", "UV_BREAK_SYSTEM_PACKAGES=true",
+		"UV_PYTHON=3.13", "UV_PYTHON=" + filepath.Join(home, "venv", "bin", "python"), "UV_PROJECT_ENVIRONMENT=" + home,
+		"UV_PYTHON_INSTALL_DIR=" + home, "UV_PYTHON_BIN_DIR=" + home, "UV_MANAGED_PYTHON=1", "UV_PYTHON_PREFERENCE=only-managed",
+		"UV_PYTHON_DOWNLOADS=automatic", "UV_TOOL_DIR=" + home,
+		"UV_TOOL_BIN_DIR=" + home, "UV_INSTALL_DIR=" + home, "UV_PROJECT=" + home, "UV_SOMETHING_NEW=1"} {
 		g := canaryGateEnv(t, root, append(canaryEnv(home), kv))
 		for _, l := range []string{uvLine, "uv pip install --target ./t x"} {
 			if out := authorize(t, g, l); out.Run {

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // Besides the pip.conf of the virtual environment it runs in (venvFiles)
@@ -366,10 +367,24 @@ func (g *Gate) pipSettingsUnsound() string {
 	// install --target runs the pip PATH finds, whose python's prefix is
 	// the directory above its bin directory (/usr/pip.conf); a virtual
 	// environment's is checked by venvFiles.
+	// A version manager's shims directory runs the python or pip of a
+	// version it picks when the line runs (.python-version,
+	// PYENV_VERSION …): the pip.conf of every version's prefix counts.
 	for _, v := range g.settingsEnv("PATH") {
 		for d := range strings.SplitSeq(v, ":") {
-			if filepath.IsAbs(d) {
-				if p := filepath.Join(filepath.Dir(filepath.Clean(d)), "pip.conf"); !slices.Contains(extra, p) {
+			if !filepath.IsAbs(d) {
+				continue
+			}
+			prefixes := []string{filepath.Dir(filepath.Clean(d))}
+			if filepath.Base(filepath.Clean(d)) == "shims" && runsPython(filepath.Clean(d)) {
+				versions, reason := shimPrefixes(filepath.Clean(d))
+				if reason != "" {
+					return "pip reads settings files the gate cannot find: " + reason
+				}
+				prefixes = append(prefixes, versions...)
+			}
+			for _, pre := range prefixes {
+				if p := filepath.Join(pre, "pip.conf"); !slices.Contains(extra, p) {
 					extra = append(extra, p)
 				}
 			}
@@ -422,4 +437,56 @@ func (g *Gate) pipConfigUnsound() string {
 		return "pip " + reason
 	}
 	return g.pipSettingsUnsound()
+}
+
+// runsPython reports whether the shims directory holds a program pip
+// lines may run (pip…, python…), or cannot be listed; pyenv-virtualenv's
+// holds only activate and deactivate.
+func runsPython(shims string) bool {
+	entries, err := os.ReadDir(shims)
+	if err != nil {
+		return !errors.Is(err, fs.ErrNotExist)
+	}
+	for _, e := range entries {
+		if n := strings.ToLower(e.Name()); strings.HasPrefix(n, "pip") || strings.HasPrefix(n, "python") || n == "py" {
+			return true
+		}
+	}
+	return false
+}
+
+// shimPrefixes returns the prefixes of the pythons a version manager's
+// shims directory may run: pyenv's $PYENV_ROOT/versions/* (and
+// pyenv-virtualenv's versions/*/envs/*), asdf's and mise's
+// installs/python/* beside the shims; or why they are unknown (a shims
+// directory of no layout the gate knows).
+func shimPrefixes(shims string) ([]string, string) {
+	root := filepath.Dir(shims)
+	var prefixes []string
+	found := false
+	for _, dir := range []string{filepath.Join(root, "versions"), filepath.Join(root, "installs", "python")} {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			return nil, "the versions of the shims directory " + clip(shims) + " cannot be listed: " + err.Error()
+		}
+		found = true
+		for _, e := range entries {
+			pre := filepath.Join(dir, e.Name())
+			prefixes = append(prefixes, pre)
+			envs, err := os.ReadDir(filepath.Join(pre, "envs"))
+			if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+				return nil, "the environments of " + clip(pre) + " cannot be listed: " + err.Error()
+			}
+			for _, env := range envs {
+				prefixes = append(prefixes, filepath.Join(pre, "envs", env.Name()))
+			}
+		}
+	}
+	if !found {
+		return nil, "PATH has a shims directory (" + clip(shims) + ") whose pythons the gate cannot find"
+	}
+	return prefixes, ""
 }

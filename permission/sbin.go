@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
 	"github.com/lite-agent/lite-agent-go/internal/shellscan"
 )
 
@@ -18,9 +19,14 @@ import (
 // own process's when that is unknown: a guess, which may only make a line
 // opaque, never allow one); a path is taken from each directory of a.
 // Where /usr/sbin is a link to /usr/bin (Arch, Fedora 42), no program lies
-// in an sbin directory and only the names the analysis models are caught.
+// in an sbin directory: a program whose name is one systems keep there
+// (sbinNames) is opaque wherever it lies, but for a file the workdir holds
+// (the project's own program).
 func (g *Gate) adminPrograms(a *shellscan.Analysis) string {
 	for _, p := range a.Unmodelled {
+		if sbinNames()[shellscan.ProgramName(p)] && !g.ownProgram(a, p) {
+			return clip(p) + " is a system administration program, kept in an sbin directory, which the analysis does not model"
+		}
 		if !strings.Contains(p, "/") {
 			if dir := adminDir(g.pathFinds(p)); dir != "" {
 				return clip(p) + " is a system administration program (PATH finds it in " + clip(dir) + "), which the analysis does not model"
@@ -79,4 +85,25 @@ func adminDir(p string) string {
 		return filepath.Dir(target)
 	}
 	return ""
+}
+
+// ownProgram reports whether the program path p, from every directory of
+// a, is a file the workdir holds (its links resolved). A bare name is
+// never one: PATH finds it, or nothing.
+func (g *Gate) ownProgram(a *shellscan.Analysis, p string) bool {
+	if !strings.Contains(p, "/") || g.workdir == "" {
+		return false
+	}
+	root := pathmatch.Resolve(g.workdir)
+	for _, d := range a.Dirs {
+		target := g.absTarget(d, p)
+		if target == "" {
+			return false
+		}
+		real, err := filepath.EvalSymlinks(target)
+		if err != nil || !pathmatch.Within(real, root) {
+			return false
+		}
+	}
+	return true
 }

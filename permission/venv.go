@@ -344,7 +344,7 @@ func venvFiles(env string) string {
 // uv.toml or pyproject.toml ([tool.uv.pip] target = …, pip = { prefix = …
 // }, tool.uv.cache-dir = …).
 var uvSettingKeys = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?m)(^|[\s{,.])["']?(target|prefix|system|break[-_]system[-_]packages|python|user|cache[-_]dir|config[-_]file)["']?\s*=`)
+	return regexp.MustCompile(`(?m)(^|[\s{,.])["']?(target|prefix|system|break[-_]system[-_]packages|python|python[-_](preference|downloads|install[-_]mirror|downloads[-_]json[-_]url)|managed[-_]python|user|cache[-_]dir|config[-_]file)["']?\s*=`)
 })
 
 // uvConfigUnsound says why uv pip, run from a candidate directory of a,
@@ -377,7 +377,7 @@ func (g *Gate) uvConfigUnsound(a *shellscan.Analysis) string {
 					return "uv pip reads settings from " + clip(p) + ", which has an escape in a string that may spell a key that says where it installs; pass --no-config to ignore them"
 				}
 				if uvSettingKeys().Match(b) {
-					return "uv pip reads settings from " + clip(p) + ", which may say where it installs (target, prefix, system, python, cache-dir); pass --no-config to ignore them"
+					return "uv pip reads settings from " + clip(p) + ", which may say where it installs (target, prefix, system, python, cache-dir, python-downloads …); pass --no-config to ignore them"
 				}
 			}
 			if d == filepath.Dir(d) {
@@ -446,19 +446,46 @@ func (g *Gate) lookPath(name, root string) (string, string) {
 // that pip or uv pip reads as an option that says where it installs or
 // writes, or which settings or interpreter it uses: PIP_ and an option's
 // long name (pip reads PIP_TARGET as --target …) that is not one of
-// pipSafeKeys (PIP_CONFIG_FILE among them), or uv's own; or
-// BASH_ENV, a file bash -c reads first, which may export any of them,
-// define a function pip or set PATH.
+// pipSafeKeys (PIP_CONFIG_FILE among them), or UV_ and a name that is not
+// one of uvSafeKeys (UV_PYTHON, UV_SYSTEM_PYTHON, UV_CONFIG_FILE,
+// UV_PYTHON_INSTALL_DIR, UV_PYTHON_PREFERENCE and any uv may add later
+// among them); or BASH_ENV, a file bash -c reads first, which
+// may export any of them, define a function pip or set PATH.
 func redirectingEnv(k string) bool {
 	if name, ok := strings.CutPrefix(k, "PIP_"); ok {
 		return !pipSafeKeys()[pipKeyName(name)]
 	}
-	switch k {
-	case "UV_CONFIG_FILE", "UV_SYSTEM_PYTHON", "UV_BREAK_SYSTEM_PACKAGES", "BASH_ENV":
-		return true
+	if name, ok := strings.CutPrefix(k, "UV_"); ok {
+		if idx, ok := strings.CutPrefix(name, "INDEX_"); ok && (strings.HasSuffix(idx, "_USERNAME") || strings.HasSuffix(idx, "_PASSWORD")) {
+			return false // a named index's credentials
+		}
+		return !uvSafeKeys()[name]
 	}
-	return false
+	return k == "BASH_ENV"
 }
+
+// uvSafeKeys are the names, after UV_, of uv's variables that leave where
+// uv pip installs and which python it uses alone: the index, network,
+// output, cache and resolver options, the link mode and keyring provider
+// (allowed in the user's uv.toml too: see uvPipSafeKeys), and those of
+// commands the analysis refuses anyway (uv run's, uv publish's, the
+// installer's PATH edits).
+var uvSafeKeys = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range []string{"INDEX", "INDEX_URL", "EXTRA_INDEX_URL", "DEFAULT_INDEX", "FIND_LINKS", "INDEX_STRATEGY",
+		"HTTP_TIMEOUT", "HTTP_RETRIES", "REQUEST_TIMEOUT", "CONCURRENT_BUILDS", "CONCURRENT_DOWNLOADS",
+		"CONCURRENT_INSTALLS", "NATIVE_TLS", "OFFLINE", "INSECURE_HOST", "NO_PROGRESS", "NO_WRAP", "LOG_CONTEXT",
+		"NO_CACHE", "CACHE_DIR", "PRERELEASE", "RESOLUTION", "EXCLUDE_NEWER", "FORK_STRATEGY", "NO_BINARY",
+		"NO_BINARY_PACKAGE", "NO_BUILD", "NO_BUILD_PACKAGE", "COMPILE_BYTECODE", "COMPILE_BYTECODE_TIMEOUT",
+		"REQUIRE_HASHES", "NO_VERIFY_HASHES", "CONSTRAINT", "OVERRIDE", "BUILD_CONSTRAINT", "STACK_SIZE",
+		"NO_CONFIG", "ISOLATED", "FROZEN", "LOCKED", "NO_SYNC", "DEV", "NO_DEV", "NO_EDITABLE", "GIT_LFS",
+		"NO_GITHUB_FAST_PATH", "NO_HF_TOKEN", "NO_INSTALLER_METADATA", "TORCH_BACKEND", "NO_MODIFY_PATH",
+		"ENV_FILE", "NO_ENV_FILE", "PUBLISH_URL", "PUBLISH_INDEX", "PUBLISH_USERNAME", "PUBLISH_PASSWORD",
+		"PUBLISH_TOKEN", "PUBLISH_CHECK_URL", "GITHUB_TOKEN", "LINK_MODE", "KEYRING_PROVIDER"} {
+		m[n] = true
+	}
+	return m
+})
 
 // envRedirects says why the environment GateOptions.BashEnv gives the
 // line sends a pip or uv pip elsewhere than the virtual environment (or

@@ -136,6 +136,17 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	case "cd", "pushd", "popd":
 		an.cd(name, args)
 		return false
+	case "less", "more":
+		// +cmd runs less's commands when it starts, among them !cmd
+		// (a shell command) and |m cmd. Without a terminal less only
+		// copies its files, as cat does, but that is the caller's
+		// environment, not the line's. (more is less on some systems.)
+		for _, a := range args {
+			if strings.HasPrefix(a.text, "+") || strings.HasPrefix(a.text, "-+") && strings.ContainsAny(a.text, "!|") {
+				an.opaque(name + " " + clipName(a.text) + " runs commands of " + name + " when it starts, which may run a shell command")
+				return false
+			}
+		}
 	case "npx":
 		return an.npx(args, depth, chain)
 	case "wait":
@@ -308,6 +319,11 @@ var opaqueCommands = sync.OnceValue(func() map[string]string {
 		"easy_install": "installs packages into the environment of its python, which may lie outside the workdir",
 		"easy-install": "installs packages into the environment of its python, which may lie outside the workdir",
 	}
+	// Programs that run a command as another user, as sudo does.
+	for _, n := range []string{"run0", "ksu", "sudo-rs", "su-rs", "please", "pleaseedit", "calife", "sux",
+		"gksu", "gksudo", "kdesu", "kdesudo", "beesu", "lxsu", "lxsudo", "pkexec"} {
+		m[n] = "runs a command as another user, which the workdir does not contain"
+	}
 	for _, n := range []string{"strace", "ltrace", "script", "unshare", "setpriv", "prlimit", "nsenter",
 		"firejail", "bwrap", "systemd-run", "flatpak-spawn", "fakeroot", "fakechroot", "proot", "faketime",
 		"valgrind", "gdb", "lldb", "perf", "catchsegv", "dbus-run-session", "xvfb-run", "sg", "newgrp",
@@ -408,10 +424,19 @@ func programName(name string) string {
 	}
 	switch base {
 	case "sh", "bash", "rbash", "dash", "ash", "zsh", "ksh", "mksh", "yash", "awk", "gawk", "mawk", "nawk",
-		"sed", "gsed", "python", "tar", "bsdtar":
+		"sed", "gsed", "python", "tar", "bsdtar", "sudo", "doas", "su", "runuser":
 		return base
 	}
 	return name
+}
+
+// ProgramName returns the name the analysis judges the program file
+// (a bare name or a path) as: its base name, folded as a case-insensitive
+// file system folds it, without the version or flavor of a shell, an
+// interpreter or an opaque command (/usr/bin/python3.12 → python,
+// ./Kill → kill). Two files with the same ProgramName are judged alike.
+func ProgramName(file string) string {
+	return programName(foldCase(path.Base(file)))
 }
 
 // foldCase returns the program name as the analysis's tables spell it:
@@ -969,9 +994,12 @@ func (an *analyzer) env(args []word, depth, chain int) bool {
 	return false
 }
 
-// sudo records the command sudo or doas runs. The sudo unit itself is not a
-// mere wrapper: running as another user needs a rule of its own.
+// sudo records the command sudo or doas runs, for deny rules, and makes the
+// line opaque: what runs as another user (root, most often) is outside the
+// workdir whatever it names, and even sudo -l, -v or -n true may prompt,
+// read a password and change the user's cached credentials.
 func (an *analyzer) sudo(name string, args []word, depth, chain int) {
+	an.opaque(name + " runs as another user, which the workdir does not contain")
 	short, long := "ugChpUrtTD", []string{"--user", "--group", "--host", "--prompt", "--other-user", "--role", "--type", "--chdir", "--close-from", "--command-timeout"}
 	if name == "doas" {
 		short, long = "uC", nil
@@ -1073,8 +1101,10 @@ func suShellOK(args []word) bool {
 	return true
 }
 
-// su records the command of su -c.
+// su records the command of su -c, for deny rules, and makes the line
+// opaque: it runs as another user, as sudo does.
 func (an *analyzer) su(name string, args []word, depth int) {
+	an.opaque(name + " runs as another user, which the workdir does not contain")
 	if !suShellOK(args) {
 		// The command of -c runs as "PROGRAM -c COMMAND": python3 runs it
 		// as python, a script the line wrote as itself.
