@@ -80,3 +80,23 @@ func TestCanaryRedteam54(t *testing.T) {
 		}
 	}
 }
+
+// canaryRedteam54Braces are paths made by brace expansion, which happens
+// before tilde expansion: each word it makes may leave the directory the
+// pattern starts in. "allow bash" allowed each before.
+var canaryRedteam54Braces = map[string][]string{
+	// Not rm: both scenarios' rules deny it.
+	"brace-words": {
+		`truncate -s 0 {~,.}/.bashrc`,
+		`truncate -s 0 {../home,.}/.bashrc`,
+		`truncate -s 0 sub{,/../../home/.bashrc}`,
+		`tee {~,.}/.bashrc < README`,
+		`sed -i 1d {~,sub}/.bashrc`,
+		`tee -a {~/.config,sub}/x < README`,
+		`shred -n 1 {..,.}/home/.bashrc`,
+	},
+}
+
+func TestCanaryRedteam54Braces(t *testing.T) {
+	checkCanaryRoundIn(t, canaryTemplate(t), canaryRedteam54Braces)
+}
