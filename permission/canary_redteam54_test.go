@@ -100,3 +100,40 @@ var canaryRedteam54Braces = map[string][]string{
 func TestCanaryRedteam54Braces(t *testing.T) {
 	checkCanaryRoundIn(t, canaryTemplate(t), canaryRedteam54Braces)
 }
+
+// canaryRedteam54DotDot are patterns whose first component may match ..:
+// bash before 5.2 (Ubuntu 22.04's 5.1, macOS's 3.2), and 5.2 with
+// globskipdots off, expands .? and .[!a] to .. too. "allow bash" allowed
+// each before.
+var canaryRedteam54DotDot = []string{
+	`truncate -s 0 .?/home/.bashrc`,
+	`tee .?/home/.bashrc < README`,
+	`sed -i 1d .[!a]/home/.bashrc`,
+	`shred -n 1 ./.?/home/.bashrc`,
+}
+
+// TestCanaryRedteam54DotDot runs each line as bash before 5.2 would: with
+// globskipdots off where bash has the option.
+func TestCanaryRedteam54DotDot(t *testing.T) {
+	template := canaryTemplate(t)
+	args := []string{"+O", "globskipdots", "-c"}
+	if exec.Command("/bin/bash", "-c", "shopt globskipdots").Run() != nil {
+		args = []string{"-c"} // bash before 5.2 has no globskipdots and matches .. so
+	}
+	for _, line := range canaryRedteam54DotDot {
+		root := canaryFixture(t, template)
+		allowedBy := allowingScenarios(t, root, line)
+		before := canarySnapshot(t, root)
+		cmd := exec.Command("/bin/bash", append(args, line)...)
+		cmd.Dir = filepath.Join(root, "work")
+		cmd.Env = canaryEnv(filepath.Join(root, "home"))
+		_ = cmd.Run() // the damage, not the status, is what counts
+		p := strings.TrimPrefix(changed(before, canarySnapshot(t, root)), root)
+		if p == "" {
+			t.Errorf("%q did no damage when run (allowed by %v)", line, allowedBy)
+		}
+		if len(allowedBy) > 0 {
+			t.Errorf("%q was allowed by %v (changed %q)", line, allowedBy, p)
+		}
+	}
+}
