@@ -94,6 +94,10 @@ var canaryRedteam54Braces = map[string][]string{
 		`sed -i 1d {~,sub}/.bashrc`,
 		`tee -a {~/.config,sub}/x < README`,
 		`shred -n 1 {..,.}/home/.bashrc`,
+		// The value of dd's of=, where no tilde expands: the last
+		// of= is the file dd writes.
+		`dd if=README of={.,$HOME}/.bashrc`,
+		`dd if=README of={.,/}$HOME/.bashrc`,
 	},
 }
 

@@ -20,17 +20,20 @@ func TestRedteam54PatternsMatchingDotDot(t *testing.T) {
 	g := permission.NewGate(permission.GateOptions{Policy: allow, Workdir: wd, HomeDir: home,
 		Protected: []string{filepath.Join(wd, ".git", "config")}})
 	for line, want := range map[string]permission.Decision{
-		"truncate -s 0 .?/x":       permission.Deny,
-		"tee .?/x < README":        permission.Deny,
-		"sed -i 1d .[!a]/home/x":   permission.Deny,
-		"truncate -s 0 ./.?/x":     permission.Deny,
-		"cp README .?/x":           permission.Deny,
-		"frobnicate .?/x":          permission.Deny,
-		"truncate -s 0 */x":        permission.Allow,
-		"sed -i 1d *.go":           permission.Allow,
-		"touch .x?":                permission.Allow,
-		"truncate -s 0 sub/?.txt":  permission.Allow,
-		"sed -i s/a/b/ sub/*/x.go": permission.Allow,
+		"truncate -s 0 .?/x":         permission.Deny,
+		"tee .?/x < README":          permission.Deny,
+		"sed -i 1d .[!a]/home/x":     permission.Deny,
+		"truncate -s 0 ./.?/x":       permission.Deny,
+		"cp README .?/x":             permission.Deny,
+		"frobnicate .?/x":            permission.Deny,
+		"dd if=README of={.,/tmp}/x": permission.Deny,
+		"dd if=README of={/tmp,.}/x": permission.Deny,
+		"dd if=README of=x{,.bak}":   permission.Allow,
+		"truncate -s 0 */x":          permission.Allow,
+		"sed -i 1d *.go":             permission.Allow,
+		"touch .x?":                  permission.Allow,
+		"truncate -s 0 sub/?.txt":    permission.Allow,
+		"sed -i s/a/b/ sub/*/x.go":   permission.Allow,
 	} {
 		in, _ := json.Marshal(map[string]string{"command": line})
 		out, err := g.Authorize(t.Context(), permission.Call{Name: "bash", Input: in})
