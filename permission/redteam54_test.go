@@ -2,7 +2,6 @@ package permission_test
 
 import (
 	"context"
-	"encoding/json"
 	"path/filepath"
 	"testing"
 
@@ -35,12 +34,7 @@ func TestRedteam54PatternsMatchingDotDot(t *testing.T) {
 		"truncate -s 0 sub/?.txt":    permission.Allow,
 		"sed -i s/a/b/ sub/*/x.go":   permission.Allow,
 	} {
-		in, _ := json.Marshal(map[string]string{"command": line})
-		out, err := g.Authorize(t.Context(), permission.Call{Name: "bash", Input: in})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if out.Decision != want {
+		if out := authorize(t, g, line); out.Decision != want {
 			t.Errorf("%q: %s (%s), want %s", line, out.Decision, out.Verdict.Reason, want)
 		}
 	}
