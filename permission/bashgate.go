@@ -134,6 +134,12 @@ func (g *Gate) screenBash(call Call) bashScreen {
 				if s.opaque == "" && pathmatch.SegmentMayBe(acc.Path, ".git") {
 					s.opaque = "the command writes paths named by a pattern that may lie in a .git directory: " + clip(acc.Path)
 				}
+				if s.opaque == "" && pathmatch.SegmentMayBe(acc.Path, "..") {
+					s.opaque = "the command writes paths named by a pattern that may match .., as bash before 5.2 expands it: " + clip(acc.Path)
+				}
+				if s.opaque == "" && pathmatch.BraceMayBeAbsolute(acc.Path) {
+					s.opaque = "the command writes paths named by a brace expansion that may make an absolute path: " + clip(acc.Path)
+				}
 				if s.opaque != "" {
 					continue
 				}
@@ -331,6 +337,12 @@ func (g *Gate) unknownWrite(dirs []string, acc shellscan.Access) string {
 			}
 			if pathmatch.SegmentMayBe(acc.Path, ".git") {
 				return why + "and it may lie inside a .git directory"
+			}
+			if pathmatch.SegmentMayBe(acc.Path, "..") {
+				return why + "and it may match .., as bash before 5.2 expands it"
+			}
+			if pathmatch.BraceMayBeAbsolute(acc.Path) {
+				return why + "and a brace expansion may make it an absolute path"
 			}
 			target = pathmatch.LiteralDir(target)
 		}

@@ -9,7 +9,8 @@
 # pip, for the python3 the canaries run (/usr/bin/python3 when there is
 # one, else the one on PATH): python3-venv and python3-pip.
 #
-# It does not install Node.js (node, npm, npx), which the npm canaries run:
+# It does not install Node.js (node, npm, npx), which the npm canaries run
+# (it installs pnpm with npm where npm is there):
 # as for scripts/install-mcp-servers.sh, Node.js is the one thing besides Go
 # the tests may assume. Nor terraform, which Debian does not package: install
 # it from HashiCorp for TestCanaryRound30FoundFiles.
@@ -98,6 +99,14 @@ fi
 
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1 || ! command -v npx >/dev/null 2>&1; then
 	install_missing "$name" "the npm canaries" "node, npm or npx not found: install Node.js"
+fi
+# pnpm, for TestCanaryRedteam54 (pnpm setup), from npm: 10.x, as 11.x
+# needs a newer Node.js than 20.
+if ! command -v pnpm >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
+	npm install -g --silent pnpm@10.34.9 >&2 || true
+fi
+if ! command -v pnpm >/dev/null 2>&1; then
+	install_missing "$name" "TestCanaryRedteam54" "pnpm not found: install it with npm install -g pnpm@10"
 fi
 if ! command -v terraform >/dev/null 2>&1; then
 	install_missing "$name" "TestCanaryRound30FoundFiles" "terraform not found (Debian does not package it): install it from HashiCorp"

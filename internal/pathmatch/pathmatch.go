@@ -88,6 +88,26 @@ func SegmentMayBe(pattern, name string) bool {
 	return false
 }
 
+// BraceMayBeAbsolute reports whether a word bash's brace expansion makes
+// of the relative pattern p is an absolute path ({/etc,.}/x, as the value
+// of dd's of= or of an option, where no tilde expands). A pattern braceWords
+// gives up on that starts with a brace holding a slash may be one.
+func BraceMayBeAbsolute(p string) bool {
+	if strings.HasPrefix(p, "/") {
+		return false
+	}
+	words := braceWords(p, maxBraceAlternatives)
+	if len(words) == 1 && words[0] == p && strings.HasPrefix(p, "{") && strings.Contains(p, "/") {
+		return true
+	}
+	for _, w := range words {
+		if strings.HasPrefix(w, "/") {
+			return true
+		}
+	}
+	return false
+}
+
 // maxBraceAlternatives bounds the words braceWords makes of one pattern.
 const maxBraceAlternatives = 256
 

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -847,6 +848,15 @@ func (an *analyzer) addAccessOf(w word, mode accessMode, what string, tree, redi
 		if mode == modeRead {
 			return
 		}
+		if w.tooMany {
+			an.opaque(what + " writes the paths of a brace expansion into too many words to check")
+			return
+		}
+		// Each word of a brace expansion is a path of its own, judged
+		// as a literal or as a pattern.
+		for _, alt := range w.alts {
+			an.addAccessOf(alt, mode, what, tree, redirect)
+		}
 	case w.text == "":
 		return
 	}
@@ -1258,10 +1268,81 @@ type word struct {
 	dynamic bool // holds an expansion whose value is only known at run time
 	pattern bool // holds an unquoted glob or brace expansion
 	special bool // a process substitution, which names a pipe
+	// alts are the words a brace expansion of the word makes
+	// ({..,y}/x is ../x and y/x, {~,.}/x is ~/x and ./x), each
+	// evaluated as a word of its own; nil when it has none.
+	alts []word
+	// tooMany marks a brace expansion into more than maxBraceWords
+	// words.
+	tooMany bool
 }
+
+// maxBraceWords bounds the words the analysis makes of one brace
+// expansion.
+const maxBraceWords = 256
 
 // word evaluates w.
 func (an *analyzer) word(w *syntax.Word, src string) word {
+	out := an.wordParts(w, src)
+	if lit, ok := w.Parts[0].(*syntax.Lit); ok && len(w.Parts) == 1 && lit.Value == "[" {
+		// The test command: a '[' with no ']' after it in its word is
+		// no pattern to bash, and matches nothing but itself.
+		out.pattern = false
+	}
+	if !out.pattern && braceAcrossQuotes(w) {
+		out.pattern = true // .git/{"config",x} expands to .git/config
+	}
+	if !out.dynamic && !out.pattern {
+		out.text = an.tildeAfterEquals(out.text)
+	}
+	if out.pattern {
+		out.alts, out.tooMany = an.braceWords(w, src)
+	}
+	return out
+}
+
+// braceWords evaluates each word bash's brace expansion makes of w, which
+// happens before tilde expansion and may make a path that leaves the
+// directory the pattern starts in ({..,y}/x, x{,/../../y}, {~,.}/x,
+// {/etc,.}/x). It returns nil when w holds no brace expansion, and
+// tooMany when it makes more than maxBraceWords words.
+func (an *analyzer) braceWords(w *syntax.Word, src string) (alts []word, tooMany bool) {
+	cp := *w
+	cp.Parts = slices.Clone(w.Parts)
+	if !syntax.SplitBraces(&cp) {
+		return nil, false
+	}
+	for alt, err := range expand.BracesSeq(nil, &cp) {
+		if err != nil || len(alts) >= maxBraceWords {
+			return alts, true
+		}
+		// Adjacent literals are one: the tilde-prefix of ~/x made of
+		// {~,.}/x is the whole literal up to its first slash.
+		var parts []syntax.WordPart
+		for _, p := range alt.Parts {
+			if lit, ok := p.(*syntax.Lit); ok && len(parts) > 0 {
+				if prev, ok := parts[len(parts)-1].(*syntax.Lit); ok {
+					parts[len(parts)-1] = &syntax.Lit{ValuePos: prev.ValuePos, ValueEnd: lit.ValueEnd, Value: prev.Value + lit.Value}
+					continue
+				}
+			}
+			parts = append(parts, p)
+		}
+		if len(parts) == 0 {
+			continue
+		}
+		// The words made hold no brace bash expands again.
+		one := an.wordParts(&syntax.Word{Parts: parts}, src)
+		if !one.dynamic && !one.pattern {
+			one.text = an.tildeAfterEquals(one.text)
+		}
+		alts = append(alts, one)
+	}
+	return alts, false
+}
+
+// wordParts evaluates the parts of w, with tilde expansion of its first.
+func (an *analyzer) wordParts(w *syntax.Word, src string) word {
 	var out word
 	var b strings.Builder
 	// A leading ~ expands only when the whole tilde-prefix (up to the
@@ -1274,17 +1355,6 @@ func (an *analyzer) word(w *syntax.Word, src string) word {
 		an.part(p, src, i == 0 && tilde, false, &b, &out)
 	}
 	out.text = b.String()
-	if lit, ok := w.Parts[0].(*syntax.Lit); ok && len(w.Parts) == 1 && lit.Value == "[" {
-		// The test command: a '[' with no ']' after it in its word is
-		// no pattern to bash, and matches nothing but itself.
-		out.pattern = false
-	}
-	if !out.pattern && braceAcrossQuotes(w) {
-		out.pattern = true // .git/{"config",x} expands to .git/config
-	}
-	if !out.dynamic && !out.pattern {
-		out.text = an.tildeAfterEquals(out.text)
-	}
 	return out
 }
 

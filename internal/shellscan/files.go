@@ -770,7 +770,7 @@ var fileCommands = sync.OnceValue(func() map[string]fileSpec {
 		m[n] = fileSpec{mode: modeWrite, also: modeRead, short: "S"}
 	}
 	m["zip"] = fileSpec{mode: modeRead}
-	m["curl"] = fileSpec{short: "XHdoTuAebcFKmwxrEyYzCQ", long: []string{"--output", "--upload-file", "--data", "--data-binary", "--data-raw", "--data-urlencode", "--form", "--config", "--cookie", "--cookie-jar", "--header", "--request", "--user", "--url", "--output-dir"},
+	m["curl"] = fileSpec{short: "XHdoTuAebcFKmwxrEyYzCQ", long: []string{"--output", "--upload-file", "--data", "--data-binary", "--data-raw", "--data-urlencode", "--form", "--config", "--cookie", "--cookie-jar", "--header", "--request", "--user", "--url", "--output-dir", "--write-out"},
 		paths: map[string]accessMode{"-o": modeWrite, "--output": modeWrite, "-T": modeRead, "--upload-file": modeRead, "-c": modeWrite, "--cookie-jar": modeWrite, "-K": modeRead, "--config": modeRead}}
 	m["wget"] = fileSpec{short: "OoPiaeUTtwQ", long: []string{"--output-document", "--output-file", "--post-file", "--input-file", "--directory-prefix"},
 		paths: map[string]accessMode{"-O": modeWrite, "--output-document": modeWrite, "-o": modeWrite, "--output-file": modeWrite, "--post-file": modeRead, "-i": modeRead, "--input-file": modeRead}}
@@ -932,6 +932,14 @@ func (an *analyzer) fileCommand(name string, args []word) {
 			eachOption(args, spec.short, spec.long, true, func(opt string, val *word) {
 				if (opt == "-o" || opt == "--output") && val != nil && strings.Contains(val.text, "#") {
 					an.opaque("curl " + opt + " names its output with text of the URL")
+				}
+				// curl 8.3 and later write what follows %output{NAME}
+				// (%output{>>NAME} appends) in the format of -w to NAME;
+				// -w @FILE and -w @- read the format from a file or the
+				// standard input.
+				if (opt == "-w" || opt == "--write-out") && (val == nil || val.dynamic ||
+					strings.HasPrefix(val.text, "@") || strings.Contains(strings.ToLower(val.text), "output{")) {
+					an.opaque("curl " + opt + " may name a file its format writes (%output{…})")
 				}
 			})
 		}
@@ -1571,8 +1579,11 @@ var optionDanger = sync.OnceValue(func() map[string]danger {
 			"read-batch", "backup", "suffix", "temp-dir", "partial-dir", "daemon", "compare-dest", "copy-dest", "link-dest",
 			"remove-source-files", "remove-sent-files", "remote-option"}, short: "eTbM"},
 		"sort": {long: []string{"compress-program", "temporary-directory"}, short: "T"},
+		// curl 8.3 and later take any option as --expand-NAME, whose
+		// value may name a file by {{variables}} (--expand-output), and
+		// 8.12 writes its TLS sessions to the file of --ssl-sessions.
 		"curl": {long: []string{"config", "output-dir", "libcurl", "dump-header", "trace", "trace-ascii",
-			"stderr", "etag-save", "hsts", "alt-svc", "create-dirs"}, short: "KD"},
+			"stderr", "etag-save", "hsts", "alt-svc", "create-dirs", "expand-", "ssl-sessions"}, short: "KD"},
 		"wget": {long: []string{"execute", "config", "directory-prefix", "append-output", "load-cookies",
 			"save-cookies", "warc-file", "rejected-log", "input-file", "base", "use-askpass", "hsts-file"}, short: "eaPiB"},
 		// zstd writes its outputs into the directory of these options,

@@ -576,8 +576,12 @@ var homeInstallers = sync.OnceValue(func() map[string]map[string][]string {
 		"code":       {"--install-extension": every, "--uninstall-extension": every},
 		"pixi":       {"global": {"install", "add", "remove", "uninstall", "upgrade", "sync"}, "self-update": every},
 		"rye":        {"install": every, "uninstall": every, "toolchain": {"fetch", "remove", "register"}, "self": every},
+		// pnpm setup installs pnpm into its home directory and adds it to
+		// PATH in the shell's startup file (~/.bashrc); self-update
+		// replaces the pnpm there.
 		"pnpm": {"add": global, "remove": global, "rm": global, "uninstall": global, "un": global,
-			"install": global, "i": global, "update": global, "up": global, "link": global, "ln": global},
+			"install": global, "i": global, "update": global, "up": global, "link": global, "ln": global,
+			"setup": every, "self-update": every},
 		"pipx": {"install": {""}, "uninstall": {""}, "uninstall-all": {""}, "inject": {""}, "upgrade": {""},
 			"upgrade-all": {""}, "reinstall": {""}, "reinstall-all": {""}, "ensurepath": {""}},
 		"uv": {"tool": {"install", "uninstall", "upgrade", "update-shell"}, "python": {"install", "uninstall", "upgrade"},
