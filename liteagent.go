@@ -361,6 +361,9 @@ type Agent struct {
 	// forkNewID, tests only (see export_test.go), replaces the random id
 	// Fork gives the new session.
 	forkNewID func() string
+	// restoreLocking, tests only (see export_test.go), runs in Restore
+	// just before the restore takes the session's lock.
+	restoreLocking func(id string)
 	// files puts workspace files back for Restore, by the file tools'
 	// rules.
 	files *builtin.FileRestorer
