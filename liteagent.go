@@ -1364,7 +1364,7 @@ func (a *Agent) buildTools(opts Options, skills []skill.Skill, defs []subagent.D
 	tools = append(tools, builtin.ContextTool(resolveArchive), readSpilled)
 	if !opts.DisableTasks {
 		tools = append(tools, builtin.TaskTools(func(ctx context.Context, id string) (task.Store, error) {
-			return a.taskStore(ctx, id)
+			return a.taskWriter(ctx, id)
 		}, builtin.TaskOptions{OnUpdate: func(ctx context.Context, c *tool.Call, t task.Task) {
 			c.Emit(Event{Type: engine.EventTaskUpdate, Task: &TaskEvent{ID: t.ID, Status: t.Status, Owner: t.Owner}})
 		}})...)
