@@ -709,7 +709,7 @@ func (a *Agent) buildEngine(opts Options, cfg config, gate *permission.Gate, too
 		eopts.Context = &engine.ContextOptions{
 			Window: opts.ContextWindow,
 			Archive: func(ctx context.Context, id string) (archive.Archive, error) {
-				return a.archiveFor(ctx, id)
+				return a.sessionArchive(ctx, id)
 			},
 			Compacting: a.obs.compacting(a.compactHooks),
 			Planner:    planner,
@@ -1307,7 +1307,7 @@ func (a *Agent) archiveFor(ctx context.Context, id string) (archive.Archive, err
 // buildTools assembles the built-in tools, the custom ones and the filters.
 func (a *Agent) buildTools(opts Options, skills []skill.Skill, defs []subagent.Definition, gate *permission.Gate, finalAnswer tool.Tool) ([]tool.Tool, error) {
 	resolveArchive := func(ctx context.Context, id string) (builtin.ArchiveScope, error) {
-		ar, err := a.archiveFor(ctx, id)
+		ar, err := a.sessionArchive(ctx, id)
 		if err != nil || ar == nil {
 			return builtin.ArchiveScope{SessionID: id}, err
 		}

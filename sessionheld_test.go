@@ -1,14 +1,17 @@
 package liteagent_test
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/internal/childtest"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
+	"github.com/lite-agent/lite-agent-go/tool"
 )
 
 // A session deleted by another process (`lite-agent sessions delete`)
@@ -84,5 +87,61 @@ func TestATaskWriteAfterTheSessionsDeleteKeepsNothing(t *testing.T) {
 				t.Errorf("starting the deleted session's id again: %v", err)
 			}
 		})
+	}
+}
+
+// The same for the session's context archive: a delete by another process
+// between two model calls of a turn, before the second takes a large tool
+// result out of the context into the archive, keeps nothing. Before, the
+// archive's Put made the deleted session's <id>.context directory again,
+// with the result in it, and the turn failed only at its next record.
+func TestAnArchivePutAfterTheSessionsDeleteKeepsNothing(t *testing.T) {
+	f := newFixture(t)
+	body := strings.Repeat("build log line\n", 4_000)
+	dump := tool.New("dump", "Prints the build log.", func(context.Context, *tool.Call, struct{}) (tool.Result, error) {
+		return tool.Text(body), nil
+	})
+	opts := f.options(nil)
+	opts.Tools, opts.ContextWindow = []tool.Tool{dump}, 20_000
+	a := f.agent(t, opts)
+	f.p.Reply(modeltest.Text("one"))
+	if _, err := a.Send(t.Context(), "first"); err != nil {
+		t.Fatal(err)
+	}
+	id := a.SessionID()
+	archiveDir := a.Paths().ArchiveDir(id)
+	// The first result is taken out of the third call's request, once an
+	// answer follows it.
+	f.p.Reply(modeltest.ToolCalls(call("d1", "dump", `{}`)))
+	f.p.Reply(modeltest.ToolCalls(call("d2", "dump", `{}`)))
+	f.p.Reply(modeltest.Text("done"))
+	deleted := false
+	var runErr error
+	for ev, err := range a.Run(t.Context(), "dump it twice") {
+		if ev.Type == engine.EventTurnStart && ev.Turn == 3 && !deleted {
+			deleted = true
+			if _, err := os.Lstat(archiveDir); !errors.Is(err, fs.ErrNotExist) {
+				t.Fatalf("the archive before the third call: %v; want none yet", err)
+			}
+			out, err := childtest.Command(t.Context(), deleteAgentChildEnv+"="+f.home+"\n"+f.workdir+"\n"+id).CombinedOutput()
+			if err != nil {
+				t.Fatalf("the delete failed: %v\n%s", err, out)
+			}
+		}
+		if err != nil {
+			runErr = err
+		}
+	}
+	if !deleted {
+		t.Fatalf("the turn made no third call: %v", runErr)
+	}
+	if runErr == nil {
+		t.Errorf("the turn of the deleted session succeeded")
+	}
+	if _, err := os.Lstat(archiveDir); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the deleted session's archive after the turn: %v; want it gone", err)
+	}
+	if err := a.StartSession(t.Context(), id); err != nil {
+		t.Errorf("starting the deleted session's id again: %v", err)
 	}
 }
