@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	liteagent "github.com/lite-agent/lite-agent-go"
 	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/internal/childtest"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
@@ -55,27 +56,9 @@ func TestATaskWriteAfterTheSessionsDeleteKeepsNothing(t *testing.T) {
 			}
 			f.p.Reply(modeltest.ToolCalls(call("c1", name, c.call)))
 			f.p.Reply(modeltest.Text("done"))
-			deleted := false
-			var runErr error
-			for ev, err := range a.Run(t.Context(), "make a task") {
-				if ev.Type == engine.EventToolUse && !deleted {
-					// The calls are written; the tools have not run.
-					deleted = true
-					out, err := childtest.Command(t.Context(), deleteAgentChildEnv+"="+f.home+"\n"+f.workdir+"\n"+id).CombinedOutput()
-					if err != nil {
-						t.Fatalf("the delete failed: %v\n%s", err, out)
-					}
-				}
-				if err != nil {
-					runErr = err
-				}
-			}
-			if !deleted {
-				t.Fatalf("the turn ran no tool: %v", runErr)
-			}
-			if runErr == nil {
-				t.Errorf("the turn of the deleted session succeeded")
-			}
+			// At the calls' event the calls are written; the tools have
+			// not run.
+			runDeleting(t, f, a, "make a task", func(ev engine.Event) bool { return ev.Type == engine.EventToolUse })
 			if _, err := os.Lstat(list); !errors.Is(err, fs.ErrNotExist) {
 				ents, _ := os.ReadDir(list)
 				t.Errorf("the deleted session's task list after the turn: %v, holding %d entries; want it gone", err, len(ents))
@@ -115,14 +98,34 @@ func TestAnArchivePutAfterTheSessionsDeleteKeepsNothing(t *testing.T) {
 	f.p.Reply(modeltest.ToolCalls(call("d1", "dump", `{}`)))
 	f.p.Reply(modeltest.ToolCalls(call("d2", "dump", `{}`)))
 	f.p.Reply(modeltest.Text("done"))
+	runDeleting(t, f, a, "dump it twice", func(ev engine.Event) bool {
+		if ev.Type != engine.EventTurnStart || ev.Turn != 3 {
+			return false
+		}
+		if _, err := os.Lstat(archiveDir); !errors.Is(err, fs.ErrNotExist) {
+			t.Fatalf("the archive before the third call: %v; want none yet", err)
+		}
+		return true
+	})
+	if _, err := os.Lstat(archiveDir); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the deleted session's archive after the turn: %v; want it gone", err)
+	}
+	if err := a.StartSession(t.Context(), id); err != nil {
+		t.Errorf("starting the deleted session's id again: %v", err)
+	}
+}
+
+// runDeleting runs prompt on a's current session, has a child process
+// delete the session (Agent.DeleteSession, as lite-agent sessions delete
+// does) at the first event at reports, and checks that the turn failed.
+func runDeleting(t *testing.T, f *fixture, a *liteagent.Agent, prompt string, at func(engine.Event) bool) {
+	t.Helper()
+	id := a.SessionID()
 	deleted := false
 	var runErr error
-	for ev, err := range a.Run(t.Context(), "dump it twice") {
-		if ev.Type == engine.EventTurnStart && ev.Turn == 3 && !deleted {
+	for ev, err := range a.Run(t.Context(), prompt) {
+		if !deleted && at(ev) {
 			deleted = true
-			if _, err := os.Lstat(archiveDir); !errors.Is(err, fs.ErrNotExist) {
-				t.Fatalf("the archive before the third call: %v; want none yet", err)
-			}
 			out, err := childtest.Command(t.Context(), deleteAgentChildEnv+"="+f.home+"\n"+f.workdir+"\n"+id).CombinedOutput()
 			if err != nil {
 				t.Fatalf("the delete failed: %v\n%s", err, out)
@@ -133,15 +136,9 @@ func TestAnArchivePutAfterTheSessionsDeleteKeepsNothing(t *testing.T) {
 		}
 	}
 	if !deleted {
-		t.Fatalf("the turn made no third call: %v", runErr)
+		t.Fatalf("the turn never reached the delete: %v", runErr)
 	}
 	if runErr == nil {
 		t.Errorf("the turn of the deleted session succeeded")
-	}
-	if _, err := os.Lstat(archiveDir); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("the deleted session's archive after the turn: %v; want it gone", err)
-	}
-	if err := a.StartSession(t.Context(), id); err != nil {
-		t.Errorf("starting the deleted session's id again: %v", err)
 	}
 }
