@@ -19,3 +19,8 @@ func SetForkArchiveSeen(a *Agent, f func()) { a.forkArchiveSeen = f }
 // SetForkNewID makes a's forks give the new session the id f returns
 // instead of a random one.
 func SetForkNewID(a *Agent, f func() string) { a.forkNewID = f }
+
+// SetRestoreLocking makes a's Restore call f with the session's id just
+// before the restore takes the session's lock (a file store's; a lease
+// is taken before it).
+func SetRestoreLocking(a *Agent, f func(id string)) { a.restoreLocking = f }

@@ -361,6 +361,9 @@ type Agent struct {
 	// forkNewID, tests only (see export_test.go), replaces the random id
 	// Fork gives the new session.
 	forkNewID func() string
+	// restoreLocking, tests only (see export_test.go), runs in Restore
+	// just before the restore takes the session's lock.
+	restoreLocking func(id string)
 	// files puts workspace files back for Restore, by the file tools'
 	// rules.
 	files *builtin.FileRestorer
@@ -706,7 +709,7 @@ func (a *Agent) buildEngine(opts Options, cfg config, gate *permission.Gate, too
 		eopts.Context = &engine.ContextOptions{
 			Window: opts.ContextWindow,
 			Archive: func(ctx context.Context, id string) (archive.Archive, error) {
-				return a.archiveFor(ctx, id)
+				return a.sessionArchive(ctx, id)
 			},
 			Compacting: a.obs.compacting(a.compactHooks),
 			Planner:    planner,
@@ -1304,7 +1307,7 @@ func (a *Agent) archiveFor(ctx context.Context, id string) (archive.Archive, err
 // buildTools assembles the built-in tools, the custom ones and the filters.
 func (a *Agent) buildTools(opts Options, skills []skill.Skill, defs []subagent.Definition, gate *permission.Gate, finalAnswer tool.Tool) ([]tool.Tool, error) {
 	resolveArchive := func(ctx context.Context, id string) (builtin.ArchiveScope, error) {
-		ar, err := a.archiveFor(ctx, id)
+		ar, err := a.sessionArchive(ctx, id)
 		if err != nil || ar == nil {
 			return builtin.ArchiveScope{SessionID: id}, err
 		}
@@ -1361,7 +1364,7 @@ func (a *Agent) buildTools(opts Options, skills []skill.Skill, defs []subagent.D
 	tools = append(tools, builtin.ContextTool(resolveArchive), readSpilled)
 	if !opts.DisableTasks {
 		tools = append(tools, builtin.TaskTools(func(ctx context.Context, id string) (task.Store, error) {
-			return a.taskStore(ctx, id)
+			return a.taskWriter(ctx, id)
 		}, builtin.TaskOptions{OnUpdate: func(ctx context.Context, c *tool.Call, t task.Task) {
 			c.Emit(Event{Type: engine.EventTaskUpdate, Task: &TaskEvent{ID: t.ID, Status: t.Status, Owner: t.Owner}})
 		}})...)
