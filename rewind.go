@@ -149,8 +149,18 @@ func (a *Agent) Restore(ctx context.Context, id string, toSeq int64, opts Restor
 	// Whether the session is the agent's to restore is checked on the log
 	// the restore reads, under the session's lock: checked before it, a
 	// first write by another process in between would go unseen.
-	notTaken := func(head int64) error { return a.notTaken(id, head) }
-	res, err := rewind.RestoreChecked(ctx, a.cp, files, id, toSeq, opts, notTaken, func(p rewind.Progress) {
+	// A caller's own Check runs after it.
+	check := opts.Check
+	opts.Check = func(head int64) error {
+		if err := a.notTaken(id, head); err != nil {
+			return err
+		}
+		if check != nil {
+			return check(head)
+		}
+		return nil
+	}
+	res, err := rewind.Restore(ctx, a.cp, files, id, toSeq, opts, func(p rewind.Progress) {
 		ev := Event{Type: EventCheckpointRestore, SessionID: id, Restore: &RestoreEvent{
 			Phase: string(p.Phase), ToSeq: p.ToSeq, Completed: p.Completed, Total: p.Total, Message: p.Message,
 		}}
