@@ -198,19 +198,36 @@ func (p *summary) summarize(ctx context.Context, older []model.Message) (string,
 		return p.ask(ctx, whole)
 	}
 	budget := p.inputBudget(window)
+	m := p.meter(ctx, budget/4)
+	defer m.report(ctx)
+	fits := budget > 0 && requestChars(whole) <= budget
+	if budget > 0 {
+		// With the provider's count, the request fits by it, and the
+		// chunks are planned with the characters a token it found.
+		n, counted, err := m.count(ctx, whole)
+		if err != nil {
+			return "", err
+		}
+		if counted {
+			fits = n <= m.room
+			if est := tokens(requestChars(whole)); !fits && n > 0 {
+				budget = int(min(int64(budget)*int64(est)/int64(n), math.MaxInt32))
+			}
+		}
+	}
 	// Estimates can fall short of the provider's count (text of few
 	// characters a token): a request refused as too long is asked for
 	// again in chunks of half the size, twice at most, resuming from it
 	// with the summary so far; the chunks after it go at the full size.
 	// MaxRequests bounds all the requests, retries included.
-	if budget > 0 && requestChars(whole) <= budget {
+	if fits {
 		text, err := p.ask(ctx, whole)
-		if err == nil || p.opts.MaxRequests <= 1 || ctx.Err() != nil || !model.IsClass(err, model.ClassContextOverflow) {
+		if err == nil || p.opts.MaxRequests <= 1 || ctx.Err() != nil || !tooLong(err) {
 			return text, err
 		}
-		return p.resume(ctx, lines, budget, window, instructions, 1, 1)
+		return p.resume(ctx, m, lines, budget, window, instructions, 1, 1)
 	}
-	return p.resume(ctx, lines, budget, window, instructions, 0, 0)
+	return p.resume(ctx, m, lines, budget, window, instructions, 0, 0)
 }
 
 // resume summarizes lines in a rolling way after used requests, refused
@@ -223,7 +240,7 @@ func (p *summary) summarize(ctx context.Context, older []model.Message) (string,
 // MaxRequests cannot cover them all, the lines left out are the oldest
 // not yet summarized (of the refused chunk first), never the newest, and
 // the next request the model answers names how many.
-func (p *summary) resume(ctx context.Context, lines []string, budget, window int, instructions string, used, refused int) (string, error) {
+func (p *summary) resume(ctx context.Context, m *meter, lines []string, budget, window int, instructions string, used, refused int) (string, error) {
 	text, pos, end := "", 0, len(lines)
 	omitted, pending := 0, 0   // lines left out; of them, those no answered request named
 	shrinks := refused         // the next requests take budget halved shrinks times
@@ -234,13 +251,13 @@ func (p *summary) resume(ctx context.Context, lines []string, budget, window int
 		if end < len(lines) {
 			maxRequests = max(0, maxRequests-chunksFor(lines[end:], budget>>base, instructions))
 		}
-		r, err := p.rolling(ctx, lines[pos:end], text, pending, budget>>shrinks, window, instructions, maxRequests)
+		r, err := p.rolling(ctx, m, lines[pos:end], text, pending, budget>>shrinks, window, instructions, maxRequests)
 		used += r.requests
 		pos += r.done
 		text = r.text
 		omitted += r.omitted
 		pending = r.pending
-		if r.requests > 1 || r.requests == 1 && err == nil {
+		if r.answered > 0 {
 			streak = 0
 		}
 		if err == nil && end == len(lines) {
@@ -255,7 +272,7 @@ func (p *summary) resume(ctx context.Context, lines []string, budget, window int
 			end, shrinks = len(lines), base
 			continue
 		}
-		if streak == maxShrinks || used >= p.opts.MaxRequests || ctx.Err() != nil || !model.IsClass(err, model.ClassContextOverflow) {
+		if streak == maxShrinks || used >= p.opts.MaxRequests || ctx.Err() != nil || !tooLong(err) {
 			return "", err
 		}
 		if shrinks == base {
@@ -289,6 +306,7 @@ type rollResult struct {
 	done     int    // the lines it covers (summarized or left out)
 	refused  int    // the lines of the request that failed, if one did
 	requests int    // the requests made
+	answered int    // the requests answered
 	omitted  int    // the oldest lines left out, beyond maxRequests
 	// pending is the lines left out that no answered request named:
 	// those given and those it left out, when none was answered.
@@ -302,7 +320,10 @@ type rollResult struct {
 // before it with the error. The first request's note of lines left out
 // counts leftOut more, left out before lines and named in no answered
 // request yet.
-func (p *summary) rolling(ctx context.Context, lines []string, earlier string, leftOut, budget, window int, instructions string, maxRequests int) (rollResult, error) {
+//
+// With the provider's count (m), a request it counts over m.room is not
+// sent: it fails with a *[TooLongError], as if refused.
+func (p *summary) rolling(ctx context.Context, m *meter, lines []string, earlier string, leftOut, budget, window int, instructions string, maxRequests int) (rollResult, error) {
 	r := rollResult{text: earlier, pending: leftOut}
 	plan, err := planChunks(lines, budget, instructions, maxRequests)
 	if err != nil {
@@ -320,13 +341,25 @@ func (p *summary) rolling(ctx context.Context, lines []string, earlier string, l
 			return r, err
 		}
 		prompt := renderPrompt(chunk, clip(r.text, plan.summaryRoom), r.text != "", r.pending, instructions)
-		r.requests++
-		text, err := p.ask(ctx, prompt)
+		n, counted, err := m.count(ctx, prompt)
+		if err == nil && counted && n > m.room {
+			err = &TooLongError{Tokens: n, Room: m.room}
+		}
+		if err == nil {
+			r.requests++
+			var text string
+			if text, err = p.ask(ctx, prompt); err == nil {
+				r.text = text
+			}
+		}
 		if err != nil {
+			if ctx.Err() != nil {
+				return r, ctx.Err()
+			}
 			r.refused = len(chunk)
 			return r, fmt.Errorf("summary request %d of %d: %w", i+1, len(plan.chunks), err)
 		}
-		r.text = text
+		r.answered++
 		r.done += len(chunk)
 		r.pending = 0
 	}
@@ -433,16 +466,20 @@ func planChunks(lines []string, budget int, instructions string, maxRequests int
 	return plan, nil
 }
 
-// ask sends one summary request with prompt and returns the answer's text.
-func (p *summary) ask(ctx context.Context, prompt string) (string, error) {
-	req := model.Request{
+// request returns the summary request with prompt.
+func (p *summary) request(prompt string) model.Request {
+	return model.Request{
 		Model:     p.opts.Model,
 		System:    summarySystem,
 		Messages:  []model.Message{model.UserText(prompt)},
 		MaxTokens: p.opts.MaxTokens,
 	}
+}
+
+// ask sends one summary request with prompt and returns the answer's text.
+func (p *summary) ask(ctx context.Context, prompt string) (string, error) {
 	var answer *model.Message
-	for ch, err := range p.provider.Stream(ctx, req) {
+	for ch, err := range p.provider.Stream(ctx, p.request(prompt)) {
 		if err != nil {
 			return "", err
 		}
@@ -502,6 +539,11 @@ type SummaryReport struct {
 	// or block) that summaries left out, beyond
 	// [SummaryOptions.MaxRequests] requests, without summarizing them.
 	LeftOutLines int
+	// CountErr is why a summary planned its requests with estimated
+	// tokens where the provider counts them ([model.TokenCounter]): a
+	// *[CountError]. nil when each was counted, or the provider does not
+	// count tokens.
+	CountErr error
 }
 
 type reportKey struct{}
