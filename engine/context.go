@@ -653,6 +653,17 @@ func (c *contextRun) calibrate(ctx context.Context, tc model.TokenCounter, remin
 	if est <= 0 || float64(est)*4 <= level1At*float64(c.window) {
 		return
 	}
+	n, err := c.count(ctx, tc, reminder)
+	if err != nil {
+		c.r.e.log.Debug("token count failed; estimating", "session", c.r.id, "err", err)
+		return
+	}
+	c.scaleTo(n, est)
+}
+
+// count asks the provider for the tokens of the request of the run's
+// messages as they are now, with reminder: its count, or why it has none.
+func (c *contextRun) count(ctx context.Context, tc model.TokenCounter, reminder string) (int, error) {
 	msgs := make([]model.Message, 0, len(c.entries)+1)
 	for _, e := range c.entries {
 		msgs = append(msgs, e.msg)
@@ -661,11 +672,21 @@ func (c *contextRun) calibrate(ctx context.Context, tc model.TokenCounter, remin
 		msgs = append(msgs, model.UserText(reminder))
 	}
 	n, err := tc.CountTokens(ctx, c.r.newRequest(msgs))
-	if err != nil || n < 0 {
-		c.r.e.log.Debug("token count failed; estimating", "session", c.r.id, "err", err)
-		return
+	if err == nil && n < 0 {
+		err = fmt.Errorf("the provider counted %d tokens", n)
 	}
-	c.scale, c.counted = float64(n)/float64(est), true
+	if err != nil {
+		return 0, fmt.Errorf("token count: %w", err)
+	}
+	return n, nil
+}
+
+// scaleTo makes the run's measures the provider's count n of a request
+// estimated at est tokens, scaled.
+func (c *contextRun) scaleTo(n, est int) {
+	if est > 0 {
+		c.scale, c.counted = float64(n)/float64(est), true
+	}
 }
 
 // compact applies the levels the pressure calls for, or all of them with
