@@ -75,6 +75,14 @@ type SummaryOptions struct {
 	// requests in all; the requests of the chunks after a refused one are
 	// reserved first, so that what the bound leaves out is always the
 	// oldest lines, which the next answered request names.
+	//
+	// A provider that counts tokens ([model.TokenCounter]) is asked for
+	// the count of the whole transcript's request, and the chunks are
+	// planned with the characters a token it found; each request is
+	// counted before it is sent, and one over the room is asked for
+	// again smaller, unsent (a *[TooLongError]). Counts are bounded by
+	// 2×MaxRequests+1 and cached per prompt; beyond them, or after a
+	// failed count, estimates ([SummaryReport.CountErr]).
 	Window int
 	// MaxRequests bounds the requests of one summary, the retries of a
 	// request refused as too long included; zero or less means 16
