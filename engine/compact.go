@@ -85,6 +85,11 @@ type CompactResult struct {
 	// without summarizing them, its transcript taking more than
 	// [compaction.SummaryOptions.MaxRequests] requests.
 	LeftOutLines int
+	// SummaryCut is the characters (UTF-16 code units) cut from the
+	// middle of a summary longer than a quarter of the window, as the
+	// requests after would cut it, so that the view stays within the
+	// window; 0 when the summary fit.
+	SummaryCut int
 	// LeftOutTurns is the oldest turns the committed view leaves out
 	// behind its "[N earlier turn(s) left out …]" marker, when this
 	// compaction left turns out (the N of the marker, which counts the
@@ -229,7 +234,7 @@ func (e *Engine) Compact(ctx context.Context, id string, opts CompactOptions) (r
 		return res, fmt.Errorf("compact session %s: %w", id, err)
 	}
 	c.changed = c.changed || changed
-	res.SummaryErr, res.LeftOutLines = rep.Err, rep.LeftOutLines
+	res.SummaryErr, res.LeftOutLines, res.SummaryCut = rep.Err, rep.LeftOutLines, c.summaryCut
 	if res.CountErr == nil {
 		res.CountErr = rep.CountErr
 	}

@@ -370,6 +370,8 @@ type contextRun struct {
 	// uncompacted request over the estimate, when counted.
 	scale   float64
 	counted bool
+	// summaryCut is the UTF-16 code units cutSummary cut.
+	summaryCut int
 }
 
 func (c *contextRun) measure() int {
@@ -634,7 +636,32 @@ func (c *contextRun) runHost(ctx context.Context, passes []compaction.Pass) (boo
 		out = append([]model.Message{c.msgs[0]}, out...)
 	}
 	c.adopt(out)
+	c.cutSummary()
 	return true, nil
+}
+
+// cutSummary cuts a summary message a host pass put first to a quarter of
+// the window, as level 4 cuts it in the requests after: the levels ran
+// before the pass, and a view holding the summary whole would be over
+// the window however large the model made it. It adds the UTF-16 code
+// units it cut to c.summaryCut.
+func (c *contextRun) cutSummary() {
+	first := 0
+	if c.pinned {
+		first = 1
+	}
+	if first >= len(c.entries) || !c.summaryAt(first) {
+		return
+	}
+	limit := max(shrunkMessage, c.window) // a quarter of the window: 4 units a token
+	m := c.entries[first].msg
+	if !needsShrink(m, limit, shrunkResult) {
+		return
+	}
+	cut := shrinkMessage(m, limit, shrunkResult)
+	c.summaryCut += utf16text.Len(m.Text) - utf16text.Len(cut.Text)
+	c.setEntry(first, cut)
+	c.msgs = c.render()
 }
 
 // maxTokens bounds a scaled measure, so that a provider's absurd count

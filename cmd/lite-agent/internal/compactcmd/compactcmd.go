@@ -97,8 +97,8 @@ func Progress(w io.Writer, n liteagent.Notice) {
 // Describe is the report of res for session id: a line, whose token
 // figures say whether the provider counted them or they are estimates,
 // then one for each thing the compaction could not do (a failed summary,
-// a failed token count, transcript lines the summary left out, turns the
-// view leaves out).
+// a failed token count, transcript lines the summary left out, a summary
+// cut to fit, turns the view leaves out).
 func Describe(id string, res liteagent.CompactResult) string {
 	var b strings.Builder
 	switch {
@@ -126,6 +126,9 @@ func Describe(id string, res liteagent.CompactResult) string {
 	}
 	if res.LeftOutLines > 0 {
 		fmt.Fprintf(&b, "\n  summary left out the oldest %d transcript line(s) to stay within its request limit", res.LeftOutLines)
+	}
+	if res.SummaryCut > 0 {
+		fmt.Fprintf(&b, "\n  summary cut to a quarter of the context window (%d characters left out of its middle)", res.SummaryCut)
 	}
 	if res.LeftOutTurns > 0 {
 		fmt.Fprintf(&b, "\n  context view leaves out the oldest %d turn(s) to fit the context window", res.LeftOutTurns)
