@@ -26,8 +26,6 @@ func seedTurns(t *testing.T, cp session.Checkpointer, id string, n int) {
 	}
 }
 
-var countedReport = regexp.MustCompile(`compacted: (\d+) → (\d+) tokens \(counted by the provider; `)
-
 // TestSessionsCompactCountTokensReportsCounts: sessions compact
 // --count-tokens reports the tokens Anthropic's count_tokens endpoint
 // counts (twice the estimate, from this server), and says they are
@@ -42,7 +40,7 @@ func TestSessionsCompactCountTokensReportsCounts(t *testing.T) {
 	seedTurns(t, cp, "estimated", 300)
 	base := []string{"--home", home, "--workdir", work, "sessions", "compact", "--context-window", fmt.Sprint(window)}
 	r := runCLI(t, append(base, "counted", "--count-tokens")...)
-	m := countedReport.FindStringSubmatch(r.stdout)
+	m := regexp.MustCompile(`compacted: (\d+) → (\d+) tokens \(counted by the provider; `).FindStringSubmatch(r.stdout)
 	if r.code != 0 || m == nil || srv.Counts() < 2 {
 		t.Fatalf("compact --count-tokens: %d, %d counts, stdout %q stderr %q", r.code, srv.Counts(), r.stdout, r.stderr)
 	}
