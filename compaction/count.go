@@ -77,7 +77,8 @@ func (p *summary) meter(_ context.Context, room int) *meter {
 
 // count returns the tokens of the summary request with prompt as the
 // provider counts them, and whether it counted: not without a counter,
-// after a failed count or beyond the limit. It returns ctx's error only.
+// after a failed count, beyond the limit, or for a request the provider
+// says is too long to count. It returns ctx's error only.
 func (m *meter) count(ctx context.Context, prompt string) (int, bool, error) {
 	if m == nil || m.err != nil {
 		return 0, false, nil
@@ -98,6 +99,12 @@ func (m *meter) count(ctx context.Context, prompt string) (int, bool, error) {
 	if err != nil {
 		if ctx.Err() != nil {
 			return 0, false, ctx.Err()
+		}
+		if model.IsClass(err, model.ClassContextOverflow) {
+			// Too long to count (over the model's window): the
+			// request goes by its estimate, as one the provider
+			// would refuse, and the next are counted.
+			return 0, false, nil
 		}
 		m.err = &CountError{Err: err}
 		return 0, false, nil

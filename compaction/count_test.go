@@ -52,6 +52,20 @@ func TestSummaryPlansWithTheProvidersCount(t *testing.T) {
 	}
 	t.Logf("%d counts, %d requests", srv.Counts(), len(answered))
 
+	// A transcript too long to be worth a count of its own has each
+	// request counted: none is refused, the oldest lines are left out
+	// beyond MaxRequests, and the newest are in the last request.
+	huge := anthropictest.New(t, anthropictest.Options{Window: window})
+	rep = compaction.SummaryReport{}
+	if _, err := countingSummary(huge, window).Apply(ctx, longTalk(2000)); err != nil {
+		t.Fatal(err)
+	}
+	answered = huge.Answered()
+	if huge.Refused() != 0 || huge.Counts() > 2*compaction.DefaultSummaryMaxRequests+1 || rep.Err != nil || rep.CountErr != nil || rep.LeftOutLines == 0 ||
+		!strings.Contains(answered[len(answered)-1], "user: question 1996: ") {
+		t.Errorf("a long transcript: %d counts, %d refused of %d, report %+v", huge.Counts(), huge.Refused(), huge.Refused()+len(answered), rep)
+	}
+
 	// A transcript that fits by the count goes in one request, counted
 	// once.
 	one := anthropictest.New(t, anthropictest.Options{Window: window})

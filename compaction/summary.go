@@ -209,7 +209,10 @@ func (p *summary) summarize(ctx context.Context, older []model.Message) (string,
 	m := p.meter(ctx, budget/4)
 	defer m.report(ctx)
 	fits := budget > 0 && requestChars(whole) <= budget
-	if budget > 0 {
+	// A transcript estimated at four times the room is not worth a count
+	// of its size (the count endpoint may refuse it): its requests are
+	// counted one by one.
+	if budget > 0 && requestChars(whole) <= 4*budget {
 		// With the provider's count, the request fits by it, and the
 		// chunks are planned with the characters a token it found.
 		n, counted, err := m.count(ctx, whole)
