@@ -88,15 +88,7 @@ func TestSessionsCompactOfAHugeSessionFitsTheWindow(t *testing.T) {
 	const window, turns = 50_000, 3000
 	srv, home, work, cp := compactSetup(t, window*4)
 	const id = "huge-session"
-	var evs []session.Event
-	for i := range turns {
-		evs = append(evs,
-			session.UserEvent{Message: model.UserText(fmt.Sprintf("question %d: %s", i, strings.Repeat("why ", 45)))},
-			session.AssistantEvent{Message: model.AssistantText(fmt.Sprintf("answer %d: %s", i, strings.Repeat("because ", 22)))})
-	}
-	if _, err := cp.Append(t.Context(), id, evs, session.AnyHead); err != nil {
-		t.Fatal(err)
-	}
+	seedTurns(t, cp, id, turns)
 	base := []string{"--home", home, "--workdir", work}
 	r := runCLI(t, append(base, "sessions", "compact", id, "--context-window", fmt.Sprint(window))...)
 	if r.code != 0 || !strings.Contains(r.stdout, "session "+id+" compacted: about ") {

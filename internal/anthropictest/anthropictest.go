@@ -139,7 +139,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		s.answered = append(s.answered, last)
 		w.Header().Set("Content-Type", "text/event-stream")
-		io.WriteString(w, textStream(s.opts.Reply(len(s.answered))))
+		io.WriteString(w, TextStream(s.opts.Reply(len(s.answered))))
 	default:
 		apiError(w, http.StatusNotFound, "not_found_error", "no such endpoint "+r.URL.Path)
 	}
@@ -195,8 +195,9 @@ func apiError(w http.ResponseWriter, status int, typ, msg string) {
 	fmt.Fprintf(w, `{"type":"error","error":{"type":%q,"message":%q}}`, typ, msg)
 }
 
-// textStream is the event stream of an answer of text.
-func textStream(text string) string {
+// TextStream is the body of the Messages API's event stream of an answer
+// of text.
+func TextStream(text string) string {
 	quoted, _ := json.Marshal(text)
 	events := []string{
 		`{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-test","content":[],"stop_reason":null,"usage":{"input_tokens":10,"output_tokens":0}}}`,
