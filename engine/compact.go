@@ -65,9 +65,11 @@ type CompactResult struct {
 	BeforeCounted, AfterCounted bool
 	// CountErr is why a figure is an estimate though the provider counts
 	// tokens: its count failed (for After, perhaps ctx's error, the view
-	// being committed), or the summary pass planned its requests, in part
-	// or whole, with estimates (a *[compaction.CountError]). nil when it
-	// counted all it asked for, or the provider does not count tokens.
+	// being committed; a request too long to count before is counted
+	// after, once compacted), or the summary pass planned its requests,
+	// in part or whole, with estimates (a *[compaction.CountError]);
+	// several are joined. nil when it counted all it asked for, or the
+	// provider does not count tokens.
 	CountErr error
 	// Generation is the generation of the view committed, or of the
 	// latest view when nothing changed (0 when the log holds none).
@@ -195,6 +197,7 @@ func (e *Engine) Compact(ctx context.Context, id string, opts CompactOptions) (r
 	// A provider that counts tokens is asked for Before (and, when the
 	// compaction changed the request, After): two counts a compaction.
 	tc, counting := model.AsTokenCounter(e.opts.Provider)
+	var beforeErr error
 	if counting {
 		n, err := c.count(ctx, tc, "")
 		switch {
@@ -204,7 +207,7 @@ func (e *Engine) Compact(ctx context.Context, id string, opts CompactOptions) (r
 		case ctx.Err() != nil:
 			return res, ctx.Err()
 		default:
-			res.CountErr = err
+			res.CountErr, beforeErr = err, err
 			e.log.Warn("token count failed; compacting by estimates", "session", id, "err", err)
 		}
 	}
@@ -261,14 +264,15 @@ func (e *Engine) Compact(ctx context.Context, id string, opts CompactOptions) (r
 	}
 	res.After = c.measure()
 	switch {
-	case !res.BeforeCounted:
-	case !c.changed && !res.Committed:
+	case !counting:
+	case res.BeforeCounted && !c.changed && !res.Committed:
 		res.After, res.AfterCounted = res.Before, true // the request Before counted
-	default:
-		// The view is committed: a failed count (ctx's error too) leaves
-		// the estimate, reported.
+	case res.BeforeCounted || model.IsClass(beforeErr, model.ClassContextOverflow):
+		// A request too long to count before may be counted once
+		// compacted. The view is committed: a failed count (ctx's error
+		// too) leaves the estimate, reported.
 		if n, err := c.count(ctx, tc, ""); err != nil {
-			res.CountErr = err
+			res.CountErr = errors.Join(res.CountErr, err)
 		} else {
 			res.After, res.AfterCounted = n, true
 		}

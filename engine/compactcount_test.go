@@ -85,6 +85,22 @@ func TestCompactReportsAFailedCount(t *testing.T) {
 	}
 }
 
+// TestCompactCountsAfterWhatWasTooLongToCount: a session too long for
+// the count endpoint has Before estimated, with the endpoint's refusal,
+// and After, compacted, counted. After was estimated too.
+func TestCompactCountsAfterWhatWasTooLongToCount(t *testing.T) {
+	const window = 50_000
+	srv := anthropictest.New(t, anthropictest.Options{Window: window, CountWindow: 15_000})
+	eng, _ := countingEngine(t, anthropicAt(srv, true), window, 200)
+	res, err := eng.Compact(t.Context(), "s", engine.CompactOptions{})
+	if err != nil || !res.Committed {
+		t.Fatalf("Compact = %+v, %v", res, err)
+	}
+	if res.BeforeCounted || !res.AfterCounted || !model.IsClass(res.CountErr, model.ClassContextOverflow) || res.After >= res.Before {
+		t.Errorf("result %+v: want Before estimated, the count refused as too long, After counted", res)
+	}
+}
+
 // cancellingCounter counts tokens by cancelling the compaction.
 type cancellingCounter struct {
 	*modeltest.Provider

@@ -32,6 +32,9 @@ type Options struct {
 	// CountStatus, when not zero, is the HTTP status of every count
 	// request, with an API error body: the count fails.
 	CountStatus int
+	// CountWindow, when not zero, refuses a count request of more tokens
+	// as too long, as the message requests over Window are.
+	CountWindow int
 }
 
 // A Server is a fake Anthropic API. Its counters are safe to read while
@@ -123,6 +126,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.counts++
 		if s.opts.CountStatus != 0 {
 			apiError(w, s.opts.CountStatus, "invalid_request_error", "token counting is not available")
+			return
+		}
+		if s.opts.CountWindow > 0 && n > s.opts.CountWindow {
+			apiError(w, http.StatusBadRequest, "invalid_request_error", fmt.Sprintf("prompt is too long: %d tokens > %d maximum", n, s.opts.CountWindow))
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
