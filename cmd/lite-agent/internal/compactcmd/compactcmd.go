@@ -4,7 +4,6 @@ package compactcmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -12,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
-	"github.com/lite-agent/lite-agent-go/compaction"
 )
 
 // An Agent compacts its current session.
@@ -113,13 +111,12 @@ func Describe(id string, res liteagent.CompactResult) string {
 	default:
 		fmt.Fprintf(&b, "session %s compacted: about %d → %d tokens (estimated; context view generation %d)", id, res.Before, res.After, res.Generation)
 	}
-	var planned *compaction.CountError
 	switch {
 	case res.CountErr == nil:
-	case errors.As(res.CountErr, &planned):
-		fmt.Fprintf(&b, "\n  summary requests planned with estimated tokens: %v", res.CountErr)
-	default:
+	case !res.BeforeCounted || !res.AfterCounted:
 		fmt.Fprintf(&b, "\n  token count failed, figures estimated: %v", res.CountErr)
+	default: // the summary's (a *compaction.CountError)
+		fmt.Fprintf(&b, "\n  summary requests planned with estimated tokens: %v", res.CountErr)
 	}
 	if res.SummaryErr != nil {
 		fmt.Fprintf(&b, "\n  summary failed, older turns not summarized: %v", res.SummaryErr)
