@@ -29,7 +29,7 @@ func (m *migration) copySession(ctx context.Context, s *scratch, u *unit, t *tal
 	if err != nil {
 		return err
 	}
-	if err := s.lock.take(ctx, pr.sessions, name); err != nil {
+	if err := s.lock.take(ctx, pr.sessions, srcDir, name); err != nil {
 		return err
 	}
 	f, path, err := srcDir.open(name)
