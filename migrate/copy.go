@@ -67,8 +67,9 @@ func (m *migration) copyAll(ctx context.Context, p *plan) error {
 		wg       sync.WaitGroup
 	)
 	// The units wait in a queue of prefetchAhead, each log prefetched as it
-	// joins the queue: its reads have that long to reach the page cache
-	// before a worker needs it.
+	// joins the queue once the logs are found not to be in the page cache
+	// (see readLog): its reads have that long to reach it before a worker
+	// needs it. Then the units already queued are prefetched too.
 	units := make(chan *unit, prefetchAhead)
 	for range min(m.workers, max(len(p.units), 1)) {
 		wg.Go(func() {
@@ -85,12 +86,17 @@ func (m *migration) copyAll(ctx context.Context, p *plan) error {
 			}
 		})
 	}
+	fetched := 0 // p.units[:fetched] are prefetched, or were handed out long ago
 feed:
 	for i := range p.units {
 		if ctx.Err() != nil {
 			break
 		}
-		m.prefetch(&p.units[i])
+		if m.cold.Load() {
+			for fetched = max(fetched, i-prefetchAhead); fetched <= i; fetched++ {
+				m.prefetch(&p.units[fetched])
+			}
+		}
 		select {
 		case units <- &p.units[i]:
 		case <-ctx.Done():
@@ -98,7 +104,21 @@ feed:
 		}
 	}
 	close(units)
-	wg.Wait()
+	// Found cold only after the last unit was queued: the units still
+	// queued are prefetched then.
+	done := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-m.cold.now:
+		for fetched = max(fetched, len(p.units)-prefetchAhead); fetched < len(p.units) && ctx.Err() == nil; fetched++ {
+			m.prefetch(&p.units[fetched])
+		}
+	case <-done:
+	}
+	<-done
 	return firstErr
 }
 

@@ -47,7 +47,7 @@ func (m *migration) copySession(ctx context.Context, s *scratch, u *unit, t *tal
 	w := s.writer(out)
 	defer s.keep(w)
 	c := Count{Files: 1}
-	lr := s.lines(f)
+	lr := s.lines(m.readLog(f))
 	var pos int64
 	for {
 		l, err := lr.next()

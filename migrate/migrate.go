@@ -109,6 +109,10 @@ type Options struct {
 	syncHook   func(n int, err error) error
 	flushEvery int64
 
+	// prefetched, if not nil, is called with the unit of every log
+	// prefetched. Tests use it to count them.
+	prefetched func(id string)
+
 	// copied, if not nil, is called once the copy is over, before the
 	// check that no session copied was deleted meanwhile. Tests use it to
 	// delete a session in that gap.
@@ -308,6 +312,11 @@ type migration struct {
 	countBuf []byte         // the read buffer of the plan
 	flush    *flusher       // syncs the destination while it is written
 
+	// cold is set once a session log was found not to be in the page
+	// cache, or where that cannot be told: the logs are prefetched from
+	// then on (see copyAll and readLog).
+	cold coldFlag
+
 	reportEvery time.Duration // the least time between two reports
 
 	mu          sync.Mutex // guards the fields below
@@ -347,6 +356,7 @@ func newMigration(opts Options) (*migration, error) {
 		}
 	}
 	m := &migration{
+		cold:     coldFlag{now: make(chan struct{})},
 		opts:     opts,
 		all:      opts.AllProjects,
 		srcHome:  src.Home,
@@ -841,4 +851,22 @@ func isDigits(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// coldFlag is a flag that is set once and can be waited for.
+type coldFlag struct {
+	set  atomic.Bool
+	once sync.Once
+	now  chan struct{} // closed when the flag is set
+}
+
+// Load reports whether the flag is set.
+func (f *coldFlag) Load() bool { return f.set.Load() }
+
+// Store sets the flag.
+func (f *coldFlag) Store() {
+	f.once.Do(func() {
+		f.set.Store(true)
+		close(f.now)
+	})
 }

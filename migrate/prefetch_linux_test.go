@@ -3,13 +3,21 @@
 package migrate
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
+	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/storage"
 )
 
 // Prefetching opens each log without blocking and without following a
@@ -50,5 +58,77 @@ func TestPrefetchNeverBlocksOnAnOddEntry(t *testing.T) {
 		case <-time.After(5 * time.Second):
 			t.Fatalf("prefetch of %s.jsonl blocked", id)
 		}
+	}
+}
+
+// The logs of a migration are prefetched only once one is found out of
+// the page cache: a source read moments ago (all of it in the cache) is
+// copied without a single prefetch, and the same source dropped from the
+// cache has its logs prefetched, the ones already queued included.
+func TestLogsArePrefetchedOnlyOnceOneIsFoundOutOfTheCache(t *testing.T) {
+	home := t.TempDir()
+	const wd = "/prefetch/project"
+	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: wd, Storage: storage.Options{Home: home}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(p.SessionsDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	const logs = 20
+	var paths []string
+	for s := range logs {
+		sid := fmt.Sprintf("s%02d", s)
+		var b []byte
+		for i := 1; i <= 3; i++ {
+			parent := "null"
+			if i > 1 {
+				parent = strconv.Itoa(i - 1)
+			}
+			b = fmt.Appendf(b, `{"seq":%d,"sessionId":%q,"parentSeq":%s,"ts":"2026-07-22T12:00:00.000Z","event":{"type":"user","message":{"role":"user","content":"%d"}}}`+"\n", i, sid, parent, i)
+		}
+		path := filepath.Join(p.SessionsDir, sid+session.LogSuffix)
+		if err := os.WriteFile(path, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, path)
+	}
+	run := func() int {
+		var mu sync.Mutex
+		n := 0
+		_, err := Run(t.Context(), Options{
+			From:       Endpoint{Workdir: wd, Storage: storage.Options{Home: home}},
+			To:         Endpoint{Storage: storage.Options{Home: filepath.Join(t.TempDir(), "dst")}},
+			Workers:    1,
+			prefetched: func(string) { mu.Lock(); n++; mu.Unlock() },
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := run(); n != 0 {
+		t.Errorf("%d of %d logs in the page cache were prefetched", n, logs)
+	}
+
+	// Out of the cache: written back, then dropped (clean pages go).
+	syscall.Sync()
+	for _, path := range paths {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = unix.Fadvise(int(f.Fd()), 0, 0, unix.FADV_DONTNEED)
+		if path == paths[0] {
+			_, err := unix.Preadv2(int(f.Fd()), [][]byte{make([]byte, 16)}, 0, unix.RWF_NOWAIT)
+			if !errors.Is(err, unix.EAGAIN) {
+				f.Close()
+				t.Skipf("this file system keeps the log in the cache, or reads it without waiting (%v)", err)
+			}
+		}
+		f.Close()
+	}
+	if n := run(); n < logs-1 {
+		t.Errorf("%d of %d logs out of the page cache were prefetched, want all but the first", n, logs)
 	}
 }
