@@ -110,8 +110,11 @@ type Options struct {
 	flushEvery int64
 
 	// prefetched, if not nil, is called with the unit of every log
-	// prefetched. Tests use it to count them.
+	// prefetched. Tests use it to count them; coldStart makes the run
+	// prefetch every log from the start, as if the first were found out of
+	// the page cache, for a benchmark to compare with.
 	prefetched func(id string)
+	coldStart  bool
 
 	// copied, if not nil, is called once the copy is over, before the
 	// check that no session copied was deleted meanwhile. Tests use it to
@@ -365,6 +368,9 @@ func newMigration(opts Options) (*migration, error) {
 		srcCodec: codecs[0],
 		dstCodec: codecs[1],
 		workers:  opts.Workers,
+	}
+	if opts.coldStart {
+		m.cold.Store()
 	}
 	if m.workers <= 0 {
 		m.workers = min(runtime.GOMAXPROCS(0)+1, 32)
