@@ -68,31 +68,8 @@ func TestPrefetchNeverBlocksOnAnOddEntry(t *testing.T) {
 func TestLogsArePrefetchedOnlyOnceOneIsFoundOutOfTheCache(t *testing.T) {
 	home := t.TempDir()
 	const wd = "/prefetch/project"
-	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: wd, Storage: storage.Options{Home: home}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(p.SessionsDir, 0o700); err != nil {
-		t.Fatal(err)
-	}
 	const logs = 20
-	var paths []string
-	for s := range logs {
-		sid := fmt.Sprintf("s%02d", s)
-		var b []byte
-		for i := 1; i <= 3; i++ {
-			parent := "null"
-			if i > 1 {
-				parent = strconv.Itoa(i - 1)
-			}
-			b = fmt.Appendf(b, `{"seq":%d,"sessionId":%q,"parentSeq":%s,"ts":"2026-07-22T12:00:00.000Z","event":{"type":"user","message":{"role":"user","content":"%d"}}}`+"\n", i, sid, parent, i)
-		}
-		path := filepath.Join(p.SessionsDir, sid+session.LogSuffix)
-		if err := os.WriteFile(path, b, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		paths = append(paths, path)
-	}
+	paths := writeLogs(t, home, wd, logs, 3, "")
 	run := func() int {
 		var mu sync.Mutex
 		n := 0
@@ -144,28 +121,8 @@ func TestLogsArePrefetchedOnlyOnceOneIsFoundOutOfTheCache(t *testing.T) {
 func BenchmarkPrefetchCachedSource(b *testing.B) {
 	home := b.TempDir()
 	const wd = "/prefetch/bench"
-	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: wd, Storage: storage.Options{Home: home}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := os.MkdirAll(p.SessionsDir, 0o700); err != nil {
-		b.Fatal(err)
-	}
 	text := "the agent read file main.go and found that function handler returns an error when request body is empty"
-	for s := range 1000 {
-		sid := fmt.Sprintf("s%04d", s)
-		var buf []byte
-		for i := 1; i <= 100; i++ {
-			parent := "null"
-			if i > 1 {
-				parent = strconv.Itoa(i - 1)
-			}
-			buf = fmt.Appendf(buf, `{"seq":%d,"sessionId":%q,"parentSeq":%s,"ts":"2026-07-22T12:00:00.000Z","event":{"type":"user","message":{"role":"user","content":"%d/%d %s %s %s"}}}`+"\n", i, sid, parent, s, i, text, text, text)
-		}
-		if err := os.WriteFile(filepath.Join(p.SessionsDir, sid+session.LogSuffix), buf, 0o600); err != nil {
-			b.Fatal(err)
-		}
-	}
+	writeLogs(b, home, wd, 1000, 100, text+" "+text+" "+text)
 	scratch := b.TempDir()
 	cpu := func() time.Duration {
 		var ru syscall.Rusage
@@ -196,4 +153,36 @@ func BenchmarkPrefetchCachedSource(b *testing.B) {
 	b.ReportMetric(float64(spent[0].Milliseconds())/float64(n), "always-cpu-ms/op")
 	b.ReportMetric(float64(spent[1].Milliseconds())/float64(n), "on-miss-cpu-ms/op")
 	b.ReportMetric(float64(spent[1])/float64(spent[0]), "ratio")
+}
+
+// writeLogs writes the plaintext session logs s0000... of the project wd in
+// home, logs of them with events user prompts each (text after the
+// session and event numbers), and returns their paths.
+func writeLogs(tb testing.TB, home, wd string, logs, events int, text string) []string {
+	tb.Helper()
+	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: wd, Storage: storage.Options{Home: home}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.MkdirAll(p.SessionsDir, 0o700); err != nil {
+		tb.Fatal(err)
+	}
+	var paths []string
+	for s := range logs {
+		sid := fmt.Sprintf("s%04d", s)
+		var buf []byte
+		for i := 1; i <= events; i++ {
+			parent := "null"
+			if i > 1 {
+				parent = strconv.Itoa(i - 1)
+			}
+			buf = fmt.Appendf(buf, `{"seq":%d,"sessionId":%q,"parentSeq":%s,"ts":"2026-07-22T12:00:00.000Z","event":{"type":"user","message":{"role":"user","content":"%d/%d %s"}}}`+"\n", i, sid, parent, s, i, text)
+		}
+		path := filepath.Join(p.SessionsDir, sid+session.LogSuffix)
+		if err := os.WriteFile(path, buf, 0o600); err != nil {
+			tb.Fatal(err)
+		}
+		paths = append(paths, path)
+	}
+	return paths
 }

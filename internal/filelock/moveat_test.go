@@ -28,12 +28,18 @@ func openDirFd(t testing.TB, dir string) int {
 	return fd
 }
 
-func TestMoveAtHandsTheLockToTheNextTarget(t *testing.T) {
+// moveAtSetup returns a new directory open as fd, two targets a and b in
+// it, and a lock of a.
+func moveAtSetup(t *testing.T) (fd int, a, b string, l *filelock.Lock) {
+	t.Helper()
 	skipWithoutMove(t)
 	dir := t.TempDir()
-	fd := openDirFd(t, dir)
-	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
-	l := acquire(t, a, filelock.Options{})
+	a, b = filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	return openDirFd(t, dir), a, b, acquire(t, a, filelock.Options{})
+}
+
+func TestMoveAtHandsTheLockToTheNextTarget(t *testing.T) {
+	fd, a, b, l := moveAtSetup(t)
 	if err := l.MoveAt(fd, b); err != nil {
 		t.Fatal(err)
 	}
@@ -60,13 +66,9 @@ func TestMoveAtHandsTheLockToTheNextTarget(t *testing.T) {
 }
 
 func TestMoveAtOntoAHeldLockLeavesBothAlone(t *testing.T) {
-	skipWithoutMove(t)
-	dir := t.TempDir()
-	fd := openDirFd(t, dir)
-	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	fd, a, b, l := moveAtSetup(t)
 	startHolder(t, b)
 	theirs := lockDir(t, b)
-	l := acquire(t, a, filelock.Options{})
 	err := l.MoveAt(fd, b)
 	var se *storage.Error
 	if !errors.Is(err, fs.ErrExist) || !errors.As(err, &se) || se.File != b+filelock.Suffix {
@@ -79,11 +81,7 @@ func TestMoveAtOntoAHeldLockLeavesBothAlone(t *testing.T) {
 }
 
 func TestMoveAtOfARemovedLockIsCompromised(t *testing.T) {
-	skipWithoutMove(t)
-	dir := t.TempDir()
-	fd := openDirFd(t, dir)
-	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
-	l := acquire(t, a, filelock.Options{})
+	fd, a, b, l := moveAtSetup(t)
 	if err := os.Remove(a + filelock.Suffix); err != nil {
 		t.Fatal(err)
 	}
