@@ -863,7 +863,7 @@ func isDigits(s string) bool {
 type coldFlag struct {
 	set  atomic.Bool
 	once sync.Once
-	now  chan struct{} // closed when the flag is set
+	now  chan struct{} // closed when the flag is set (if made)
 }
 
 // Load reports whether the flag is set.
@@ -873,6 +873,8 @@ func (f *coldFlag) Load() bool { return f.set.Load() }
 func (f *coldFlag) Store() {
 	f.once.Do(func() {
 		f.set.Store(true)
-		close(f.now)
+		if f.now != nil {
+			close(f.now)
+		}
 	})
 }
