@@ -124,3 +124,31 @@ func TestSummaryCountCancelled(t *testing.T) {
 		t.Errorf("%v, %d requests, report %+v: want cancelled before any request", err, len(p.Requests()), rep)
 	}
 }
+
+// TestSummaryLeavesTheProvidersDefaultAnswerRoom: with no MaxTokens of its
+// own, a summary request is sent with the provider's default max_tokens
+// (anthropic's: the model's documented output limit, here set to 14,000),
+// which the API adds to the input when it checks the window. The plan
+// leaves that much of the window for the answer, not only a quarter of
+// it: before, the rolling chunks planned to a 15,000-token input were
+// refused (input plus 14,000 over the 20,000 window) and asked for again
+// in halves.
+func TestSummaryLeavesTheProvidersDefaultAnswerRoom(t *testing.T) {
+	const window = 20_000
+	estimate := func(text string) int { return (len(text) + 3) / 4 }
+	srv := anthropictest.New(t, anthropictest.Options{Window: window, Tokens: estimate})
+	p := anthropic.New(anthropic.Options{APIKey: "test-key", BaseURL: srv.URL, HTTPClient: srv.Client(), DefaultMaxTokens: 14_000})
+	var rep compaction.SummaryReport
+	ctx := compaction.WithSummaryReport(context.Background(), &rep)
+	out, err := smallSummary(p, compaction.SummaryOptions{Model: "claude-test", Window: window}).Apply(ctx, longTalk(300))
+	if err != nil {
+		t.Fatal(err)
+	}
+	answered := srv.Answered()
+	if srv.Refused() != 0 || rep.Err != nil || len(answered) == 0 {
+		t.Errorf("%d of %d requests refused as too long (report %+v); want none", srv.Refused(), srv.Refused()+len(answered), rep)
+	}
+	if !strings.HasPrefix(out[0].Text, compaction.SummaryHeader+"summary ") {
+		t.Errorf("output starts %.40q", out[0].Text)
+	}
+}

@@ -31,7 +31,9 @@ const summaryBlockChars = 2000
 type SummaryOptions struct {
 	// Model is the model id of the summary requests, sent as it is.
 	Model string
-	// MaxTokens bounds each summary; zero means the provider's default.
+	// MaxTokens bounds each summary; zero means the provider's default,
+	// which, when the provider reports it ([model.MaxTokensReporter]),
+	// Window's bound leaves room for as it does for MaxTokens.
 	MaxTokens int
 	// Base are the passes run before summarizing, whose output is the
 	// pass's output when it does not summarize. nil means [Snip] and
@@ -57,8 +59,8 @@ type SummaryOptions struct {
 	// Window is the model's context window in tokens, which every summary
 	// request is kept within: a request (its system prompt and prompt, in
 	// estimated tokens) takes at most Window minus the larger of MaxTokens
-	// and a quarter of Window, the rest being left for the answer and for
-	// the estimate's error. Zero or less means the window in the context
+	// (or the provider's default, see MaxTokens) and a quarter of Window,
+	// the rest being left for the answer and for the estimate's error. Zero or less means the window in the context
 	// of Apply ([WithWindow], which the engine sets), else no bound.
 	//
 	// A transcript too long for one request is summarized in a rolling
@@ -341,7 +343,7 @@ func (p *summary) rolling(ctx context.Context, m *meter, lines []string, earlier
 		var need inputTooSmall
 		if errors.As(err, &need) {
 			// The window whose budget holds need input tokens.
-			return r, &WindowError{Window: window, Need: max((int(need)*4+2)/3, int(need)+p.opts.MaxTokens)}
+			return r, &WindowError{Window: window, Need: max((int(need)*4+2)/3, int(need)+p.answerTokens())}
 		}
 		return r, err
 	}
@@ -388,10 +390,25 @@ func (p *summary) window(ctx context.Context) int {
 
 // inputBudget returns the UTF-16 code units a summary request (system
 // prompt and prompt) may take within window: window minus the larger of
-// MaxTokens and a quarter of window, in tokens, times 4. It may be zero or
+// the answer's max_tokens (answerTokens) and a quarter of window, in
+// tokens, times 4. It may be zero or
 // less: no request fits.
 func (p *summary) inputBudget(window int) int {
-	return (window - max(p.opts.MaxTokens, window/4)) * 4
+	return (window - max(p.answerTokens(), window/4)) * 4
+}
+
+// answerTokens returns the max_tokens of a summary request: MaxTokens,
+// else the provider's default for the model when it reports one (an API
+// such as Anthropic's refuses a request whose input and max_tokens
+// together exceed the window), else 0.
+func (p *summary) answerTokens() int {
+	if p.opts.MaxTokens > 0 {
+		return p.opts.MaxTokens
+	}
+	if r, ok := model.AsMaxTokensReporter(p.provider); ok {
+		return max(r.DefaultMaxTokens(p.opts.Model), 0)
+	}
+	return 0
 }
 
 // requestChars returns the UTF-16 code units of a summary request with
