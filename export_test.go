@@ -53,3 +53,7 @@ func TaskWriter(ctx context.Context, a *Agent, id string) (task.Store, error) {
 func TaskStore(ctx context.Context, a *Agent, id string) (task.Store, error) {
 	return a.taskStore(ctx, id)
 }
+
+// SetHeldStored makes a's held task and archive writes call f with the
+// session's id once they found its log, before they write.
+func SetHeldStored(a *Agent, f func(id string)) { a.heldStored = f }
