@@ -19,23 +19,7 @@ import (
 // work of a turn, each call of which holds the session (see
 // sessionheld.go).
 func BenchmarkToolWritesTurn(b *testing.B) {
-	b.Setenv("HOME", b.TempDir())
-	b.Setenv(storage.HomeEnv, "")
-	b.Setenv(liteagent.TaskListEnv, "")
-	p := modeltest.New()
-	a, err := liteagent.New(b.Context(), liteagent.Options{
-		Model: p, ModelName: "test-model", Workdir: b.TempDir(),
-		Storage:    storage.Options{Namespace: "acme", Home: filepath.Join(b.TempDir(), "home")},
-		OnApproval: approveAll,
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer a.Close()
-	p.Reply(modeltest.Text("ready"))
-	if _, err := a.Send(b.Context(), "start"); err != nil {
-		b.Fatal(err)
-	}
+	a, p := benchAgent(b)
 	b.ResetTimer()
 	for i := range b.N {
 		var calls []model.Block
@@ -58,23 +42,7 @@ func BenchmarkToolWritesTurn(b *testing.B) {
 // background subagent's outcome), held and stored-checked ("held") and
 // as the store does them ("raw").
 func BenchmarkHeldWrites(b *testing.B) {
-	b.Setenv("HOME", b.TempDir())
-	b.Setenv(storage.HomeEnv, "")
-	b.Setenv(liteagent.TaskListEnv, "")
-	p := modeltest.New()
-	a, err := liteagent.New(b.Context(), liteagent.Options{
-		Model: p, ModelName: "test-model", Workdir: b.TempDir(),
-		Storage:    storage.Options{Namespace: "acme", Home: filepath.Join(b.TempDir(), "home")},
-		OnApproval: approveAll,
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer a.Close()
-	p.Reply(modeltest.Text("ready"))
-	if _, err := a.Send(b.Context(), "start"); err != nil {
-		b.Fatal(err)
-	}
+	a, _ := benchAgent(b)
 	id := a.SessionID()
 	for _, held := range []bool{false, true} {
 		name := "raw"
@@ -117,4 +85,27 @@ func BenchmarkHeldWrites(b *testing.B) {
 			}
 		})
 	}
+}
+
+// benchAgent returns an agent in a data home of b's and its model, after
+// a first turn.
+func benchAgent(b *testing.B) (*liteagent.Agent, *modeltest.Provider) {
+	b.Setenv("HOME", b.TempDir())
+	b.Setenv(storage.HomeEnv, "")
+	b.Setenv(liteagent.TaskListEnv, "")
+	p := modeltest.New()
+	a, err := liteagent.New(b.Context(), liteagent.Options{
+		Model: p, ModelName: "test-model", Workdir: b.TempDir(),
+		Storage:    storage.Options{Namespace: "acme", Home: filepath.Join(b.TempDir(), "home")},
+		OnApproval: approveAll,
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { a.Close() })
+	p.Reply(modeltest.Text("ready"))
+	if _, err := a.Send(b.Context(), "start"); err != nil {
+		b.Fatal(err)
+	}
+	return a, p
 }
