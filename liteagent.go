@@ -364,6 +364,14 @@ type Agent struct {
 	// restoreLocking, tests only (see export_test.go), runs in Restore
 	// just before the restore takes the session's lock.
 	restoreLocking func(id string)
+	// heldStored, tests only (see export_test.go), runs in a held task
+	// or archive write once the session's log is found there, before the
+	// write.
+	heldStored func(id string)
+	// heldWrites keeps an in-process DeleteSession from removing a
+	// session's data while a held write of it is under way (see
+	// sessionheld.go).
+	heldWrites sessionWrites
 	// files puts workspace files back for Restore, by the file tools'
 	// rules.
 	files *builtin.FileRestorer
@@ -1100,8 +1108,12 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 		a.pool.Cancel(id)
 	}
 	// A cancelled turn that still appends finds the log gone and fails
-	// with a conflict: nothing it writes brings the log back.
-	if err := remove(ctx); err != nil && !errors.Is(err, session.ErrNotFound) {
+	// with a conflict: nothing it writes brings the log back. A held
+	// write under way (a tool's, a subagent's outcome) ends first.
+	endWrites := a.heldWrites.delete(id)
+	err := remove(ctx)
+	endWrites()
+	if err != nil && !errors.Is(err, session.ErrNotFound) {
 		return err
 	}
 	a.eng.Forget(id)

@@ -2,6 +2,7 @@ package liteagent
 
 import (
 	"context"
+	"sync"
 
 	"github.com/lite-agent/lite-agent-go/archive"
 	"github.com/lite-agent/lite-agent-go/session"
@@ -137,6 +138,9 @@ func (h *heldArchive) held(ctx context.Context, use func(archive.Archive) error)
 // whileStored runs fn holding session id through h, once it finds the
 // session's log there (logStored).
 func (a *Agent) whileStored(ctx context.Context, h session.Holder, id string, fn func() error) (err error) {
+	// A DeleteSession of this process waits for the write, or the write
+	// for it (see sessionWrites); another process's waits for the hold.
+	defer a.heldWrites.write(id)()
 	release, err := h.Hold(ctx, id)
 	if err != nil {
 		return err
@@ -150,6 +154,9 @@ func (a *Agent) whileStored(ctx context.Context, h session.Holder, id string, fn
 	}()
 	if err := a.logStored(ctx, id); err != nil {
 		return err
+	}
+	if a.heldStored != nil {
+		a.heldStored(id)
 	}
 	return fn()
 }
@@ -167,4 +174,68 @@ func (a *Agent) logStored(ctx context.Context, id string) error {
 		return &session.NotFoundError{SessionID: id}
 	}
 	return nil
+}
+
+// sessionWrites keeps held writes (see whileStored) and DeleteSession of
+// one session apart within the process. The session's lock keeps out
+// other processes only: holds of one process are shared (a
+// [session.FileCheckpointer]'s Hold nests), so a DeleteSession ran to
+// its end between a write's look at the log and the write, which then
+// made the deleted session's data again. Writes of a session share its
+// entry; a delete takes it alone, waiting for the writes under way. The
+// zero value is ready for use.
+type sessionWrites struct {
+	mu   sync.Mutex
+	byID map[string]*sessionWriteLock
+}
+
+// A sessionWriteLock is one session's entry, kept while used.
+type sessionWriteLock struct {
+	sync.RWMutex
+	refs int
+}
+
+// write marks a held write of session id under way until the returned
+// function is called; it waits while a delete of the session runs.
+func (w *sessionWrites) write(id string) (done func()) {
+	l := w.ref(id)
+	l.RLock()
+	return func() {
+		l.RUnlock()
+		w.unref(id, l)
+	}
+}
+
+// delete runs a delete of session id alone, once the writes under way
+// are done, until the returned function is called.
+func (w *sessionWrites) delete(id string) (done func()) {
+	l := w.ref(id)
+	l.Lock()
+	return func() {
+		l.Unlock()
+		w.unref(id, l)
+	}
+}
+
+func (w *sessionWrites) ref(id string) *sessionWriteLock {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.byID == nil {
+		w.byID = make(map[string]*sessionWriteLock)
+	}
+	l := w.byID[id]
+	if l == nil {
+		l = &sessionWriteLock{}
+		w.byID[id] = l
+	}
+	l.refs++
+	return l
+}
+
+func (w *sessionWrites) unref(id string, l *sessionWriteLock) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if l.refs--; l.refs == 0 {
+		delete(w.byID, id)
+	}
 }
