@@ -98,6 +98,9 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	if containerEngines()[name] && !an.container(name, args, depth, chain) {
 		return false
 	}
+	if done, wraps := an.rustupToolchain(name, args, depth, chain); done {
+		return wraps
+	}
 	switch name {
 	case "sh", "bash", "rbash", "dash", "ash", "zsh", "ksh", "mksh", "yash":
 		return an.shell(name, args, depth)

@@ -1,0 +1,51 @@
+package shellscan
+
+import "testing"
+
+// Round redteam57: rustup's proxies (cargo, rustc, rustfmt, rustup …, the
+// links to rustup in ~/.cargo/bin) run the program of their name from the
+// toolchain they pick, whatever their arguments, --version included: the
+// toolchain of +TOOLCHAIN, or that of a rust-toolchain or
+// rust-toolchain.toml file of the working directory or one above it. A
+// toolchain may be a directory (+/abs/dir, path = "/abs/dir", or the
+// file's only line), whose bin/NAME is what runs. rustup run TOOLCHAIN
+// CMD runs CMD as nice does, with the toolchain's bin directory first on
+// PATH.
+func TestRedteam57RustupToolchainsAreCode(t *testing.T) {
+	for _, line := range []string{
+		"printf x > rust-toolchain; cargo --version",
+		"echo \"$PWD/t\" > rust-toolchain; rustc -V",
+		"printf x > rust-toolchain.toml; rustfmt --check x.rs",
+		"printf x > rust-toolchain.toml; rustfmt --version",
+		"printf x > rust-toolchain.toml; rustup show",
+		"printf x > rust-toolchain.toml; rustup which cargo",
+		"printf x > rust-toolchain.toml; rustc x.rs",
+		"printf x > rust-toolchain.toml; rustdoc x.rs",
+		"printf x > rust-toolchain.toml; cargo -V",
+		"printf x > rust-toolchain.toml; clippy-driver --version",
+		"printf x > rust-toolchain.toml; rust-gdb --version",
+		"printf x > rust-toolchain.toml; cargo-clippy --version",
+		"cp kit/rust-toolchain.toml .; cargo --version",
+		"printf x > sub/rust-toolchain.toml; cd sub && rustc -V",
+		"cargo +/w/t --version", "rustc +/tmp/t -V", "cargo \"+$PWD/t\" build", "cargo +./t build",
+		"rustup +/w/t show", "RUSTC=x; cargo \"$RUSTC\" --version", "rustfmt '+/w/t' x.rs",
+		"rustup run /w/t cargo build", "rustup run \"$tc\" cargo build", "rustup run stable ssh-add",
+		"rustup run stable wall hi", "rustup run --install nightly ssh-add -D",
+		"rustup -v run stable hostname x", "rustup run --frob stable cargo",
+		"~/.cargo/bin/rustup run stable ssh-add",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+	for _, line := range []string{
+		"cargo --version", "rustc -V", "cargo +nightly build", "rustc +stable --version", "rustup show",
+		"rustup run nightly cargo build", "rustup run stable cargo test", "rustup run --install 1.80 rustc -V",
+		"cargo fmt --check", "printf x > src/main.rs; cargo --version", "rustup component list",
+		"printf x > notes.txt; rustc -V", "rustup which rustc", "rustup run stable",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
+			t.Errorf("%q is opaque: %q", line, a.reasons)
+		}
+	}
+}
