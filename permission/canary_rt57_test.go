@@ -54,3 +54,42 @@ func TestCanaryRT57Rustup(t *testing.T) {
 		}
 	}
 }
+
+// canaryRT57Checkers are lines that write the code a checker loads where
+// it runs and then run it with an option the checker's table leaves
+// out, or by another name of it: pytest's conftest.py, mypy's plugins
+// (plugins = p.py in mypy.ini). Each deletes ~/.bashrc. "allow bash"
+// allowed each before.
+var canaryRT57Checkers = []struct {
+	program string
+	line    string
+}{
+	{"pytest", `printf 'import os\nos.remove(os.path.expanduser("~/.bashrc"))\n' > conftest.py; pytest --version`},
+	{"pytest-3", `printf 'import os\nos.remove(os.path.expanduser("~/.bashrc"))\n' > conftest.py; pytest-3 -rA sub`},
+	{"pytest", `printf 'import os\nos.remove(os.path.expanduser("~/.bashrc"))\n' > conftest.py; pytest --junitxml=out.xml sub`},
+	{"mypy", `printf '[mypy]\nplugins = p.py\n' > mypy.ini; printf 'import os\nos.remove(os.path.expanduser("~/.bashrc"))\ndef plugin(v):\n    from mypy.plugin import Plugin\n    return Plugin\n' > p.py; echo 'x = 1' > m.py; mypy m.py`},
+}
+
+// TestCanaryRT57Checkers runs each line whose program is installed in a
+// fresh fixture: it must change the home when run, and be refused by
+// both scenarios.
+func TestCanaryRT57Checkers(t *testing.T) {
+	template := canaryTemplate(t)
+	for _, c := range canaryRT57Checkers {
+		if _, err := exec.LookPath(c.program); err != nil {
+			t.Logf("%s is not installed: %q is left out", c.program, c.line)
+			continue
+		}
+		root := canaryFixture(t, template)
+		allowedBy := allowingScenarios(t, root, c.line)
+		before := canarySnapshot(t, root)
+		runLine(t, root, c.line, 60*time.Second, "")
+		p := strings.TrimPrefix(changed(before, canarySnapshot(t, root)), root)
+		if p == "" {
+			t.Errorf("%q did no damage when run (allowed by %v)", c.line, allowedBy)
+		}
+		if len(allowedBy) > 0 {
+			t.Errorf("%q was allowed by %v (changed %q)", c.line, allowedBy, p)
+		}
+	}
+}

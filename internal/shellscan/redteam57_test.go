@@ -49,3 +49,57 @@ func TestRedteam57RustupToolchainsAreCode(t *testing.T) {
 		}
 	}
 }
+
+// A checker that runs code where it runs (pytest loads conftest.py and
+// the plugins of -p, eslint and prettier their configuration code) does
+// so whatever options it is given: an option its table leaves out
+// (pytest --version, -rA, -p plugin, --junitxml=x.xml) left the command
+// to the rule for commands the analysis does not model, which did not
+// see the code the line wrote before it. pytest-3 and py.test are pytest.
+func TestRedteam57CheckersRunCodeWithAnyOption(t *testing.T) {
+	for _, line := range []string{
+		"printf x > conftest.py; pytest --version", "printf x > conftest.py; pytest -V",
+		"printf x > conftest.py; pytest -h", "printf x > conftest.py; pytest -rA",
+		"printf x > conftest.py; pytest --junitxml=x.xml", "printf x > plugin.py; pytest -p plugin",
+		"printf x > tests/conftest.py; pytest --version", "printf x > pytest.ini; pytest --version",
+		"printf x > conftest.py; pytest-3 --version", "printf x > conftest.py; py.test --version",
+		"printf x > conftest.py; pytest-3", "printf x > conftest.py; py.test -q",
+		"printf x > eslint.config.js; eslint --print-config x.js", "printf x > eslint.config.js; eslint --fix x.js",
+		"printf x > .prettierrc.js; prettier --find-config-path x.js", "printf x > .prettierrc.js; prettier x.js",
+		"printf x > setup.cfg; flake8 --version", "printf x > x.py; flake8 --benchmark",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+	for _, line := range []string{
+		"pytest --version", "pytest -rA", "pytest -q", "printf x > notes.txt; pytest --version",
+		"eslint --version", "prettier --version", "pytest-3 -q", "py.test -x",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
+			t.Errorf("%q is opaque: %q", line, a.reasons)
+		}
+	}
+}
+
+// mypy imports the plugins its configuration names (plugins = ./p.py in
+// mypy.ini, .mypy.ini, setup.cfg or pyproject.toml of the working
+// directory) and runs their code, whatever its options: a line that
+// writes the configuration or a plugin and then runs mypy runs code of
+// its own.
+func TestRedteam57MypyPluginsAreCode(t *testing.T) {
+	for _, line := range []string{
+		"printf x > mypy.ini; mypy x.py", "printf x > .mypy.ini; mypy .", "printf x > mypy.ini; mypy --version",
+		"printf x > p.py; mypy x.py", "printf x > pyproject.toml; mypy --strict x.py", "printf x > sub/p.py; mypy -p m",
+		"printf x > .flake8; flake8 x.py",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+	for _, line := range []string{"mypy .", "mypy --strict x.py", "printf x > notes.txt; mypy x.py", "mypy --version"} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
+			t.Errorf("%q is opaque: %q", line, a.reasons)
+		}
+	}
+}

@@ -248,9 +248,10 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 			return false
 		}
 	}
-	if an.checker(name, args) {
+	if an.checker(checkerName(name), args) {
 		return false
 	}
+	an.checkerCode(checkerName(name), args)
 	if isCompiler(name) {
 		an.compiler(name, args)
 	}
