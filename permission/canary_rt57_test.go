@@ -3,6 +3,7 @@
 package permission_test
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -90,6 +91,50 @@ func TestCanaryRT57Checkers(t *testing.T) {
 		}
 		if len(allowedBy) > 0 {
 			t.Errorf("%q was allowed by %v (changed %q)", c.line, allowedBy, p)
+		}
+	}
+}
+
+// canaryRT57Worktrees name a linked worktree that lies in the home by the
+// end of its path, which git worktree remove and move take before a
+// path: each deletes ~/proj-feature (a dirty one with --force).
+// "allow bash" allowed each before.
+var canaryRT57Worktrees = []string{
+	"git worktree remove proj-feature",
+	"git worktree remove --force proj-feature",
+	"git worktree move proj-feature moved",
+	"git worktree remove home/proj-feature",
+}
+
+// TestCanaryRT57Worktrees adds a linked worktree at ~/proj-feature to a
+// fresh fixture, with a change in it, then runs each line there: it must
+// change the home when run, and be refused by both scenarios.
+func TestCanaryRT57Worktrees(t *testing.T) {
+	template := canaryTemplate(t)
+	for _, line := range canaryRT57Worktrees {
+		root := canaryFixture(t, template)
+		wt := filepath.Join(root, "home", "proj-feature")
+		cmd := exec.Command("git", "worktree", "add", "-q", wt, "-b", "feature")
+		cmd.Dir = filepath.Join(root, "work")
+		cmd.Env = canaryEnv(filepath.Join(root, "home"))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git worktree add: %v\n%s", err, out)
+		}
+		// remove refuses a worktree with changes but with --force.
+		if strings.Contains(line, "--force") {
+			if err := os.WriteFile(filepath.Join(wt, "README"), []byte("work in progress\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		allowedBy := allowingScenarios(t, root, line)
+		before := canarySnapshot(t, root)
+		runLine(t, root, line, 60*time.Second, "")
+		p := strings.TrimPrefix(changed(before, canarySnapshot(t, root)), root)
+		if p == "" {
+			t.Errorf("%q did no damage when run (allowed by %v)", line, allowedBy)
+		}
+		if len(allowedBy) > 0 {
+			t.Errorf("%q was allowed by %v (changed %q)", line, allowedBy, p)
 		}
 	}
 }

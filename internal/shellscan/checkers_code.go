@@ -25,7 +25,14 @@ func (an *analyzer) checkerCode(name string, args []word) {
 	if !ok && len(args) > 0 && !args[0].dynamic {
 		spec, ok = checkers()[name+" "+args[0].text]
 	}
-	if ok && (spec.runs || spec.cwdConfig) {
-		an.packageDirs(nil)
+	if !ok || !spec.runs && !spec.cwdConfig {
+		return
 	}
+	// Only the code: the rule for commands the analysis does not model
+	// judges the words, and the working directory is where it runs.
+	if len(an.codeUses) >= maxCodeUses {
+		an.opaque("the line runs code from too many files to check")
+		return
+	}
+	an.codeUses = append(an.codeUses, codeUse{prog: name, path: ".", names: dirCodeFiles, from: an.callFrom})
 }

@@ -103,3 +103,49 @@ func TestRedteam57MypyPluginsAreCode(t *testing.T) {
 		}
 	}
 }
+
+// git worktree remove, move, lock, unlock and repair find the worktree
+// they are given by the last components of its path before they take it
+// as a path: git worktree remove proj-feature removes the linked
+// worktree /home/u/proj-feature, wherever it lies, when no other
+// worktree's path ends so. A worktree named by a path (./x, ../x, /abs)
+// is that path, and remove and move delete it.
+func TestRedteam57WorktreeBySuffix(t *testing.T) {
+	for _, line := range []string{
+		"git worktree remove proj-feature", "git worktree remove --force proj-feature",
+		"git worktree remove -f -f x", "git worktree move proj-feature y", "git worktree move -f x ./y",
+		"git worktree remove u/proj-feature", "git worktree remove \"$w\"", "git worktree remove wt*",
+		"git worktree remove --frob ./x",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+	for line, want := range map[string]string{
+		"git worktree remove ../x":        "../x",
+		"git worktree remove /home/u/x":   "/home/u/x",
+		"git worktree remove -f ../x":     "../x",
+		"git worktree move ../x ./y":      "../x",
+		"git worktree remove --force ~/x": "/home/u/x",
+		"git worktree repair ../x":        "../x",
+	} {
+		a := analyzeBash(line, "/home/u", "/w")
+		found := false
+		for _, acc := range a.accesses {
+			if acc.mode == modeWrite && (acc.path == want || acc.path == "~/x" && want == "/home/u/x") {
+				found = true
+			}
+		}
+		if !found && len(a.reasons) == 0 {
+			t.Errorf("%q neither writes %s nor is opaque: %+v", line, want, a.accesses)
+		}
+	}
+	for _, line := range []string{
+		"git worktree remove ./x", "git worktree remove --force ./x", "git worktree move ./x ./y",
+		"git worktree list", "git worktree prune", "git worktree add x", "git worktree lock ./x",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
+			t.Errorf("%q is opaque: %q", line, a.reasons)
+		}
+	}
+}
