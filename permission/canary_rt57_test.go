@@ -138,3 +138,44 @@ func TestCanaryRT57Worktrees(t *testing.T) {
 		}
 	}
 }
+
+// canaryRT57OpensslConf is a configuration openssl req honours: its
+// RANDFILE is where req writes its random state when it ends.
+const canaryRT57OpensslConf = "RANDFILE = $ENV::HOME/.bashrc\n[req]\ndistinguished_name = dn\nprompt = no\n[dn]\nCN = x\n"
+
+// canaryRT57Openssl are openssl lines given a configuration that names a
+// file in the home: csr.cnf is a file the fixture holds (as a cloned
+// repository would), x.cnf one the line writes. Each overwrites
+// ~/.bashrc with random bytes. "allow bash" allowed each before.
+var canaryRT57Openssl = []string{
+	"openssl req -new -newkey rsa:2048 -nodes -keyout k.pem -out r.csr -config csr.cnf",
+	"openssl req -new -newkey rsa:2048 -nodes -keyout k.pem -out r.csr -config=csr.cnf",
+	"openssl req -new -newkey rsa:2048 -nodes -keyout k.pem -out r.csr --config csr.cnf",
+	"printf 'RANDFILE = $ENV::HOME/.bashrc\\n[req]\\ndistinguished_name = dn\\nprompt = no\\n[dn]\\nCN = x\\n' > x.cnf; openssl req -new -newkey rsa:2048 -nodes -keyout k.pem -out r.csr -config x.cnf",
+}
+
+// TestCanaryRT57Openssl runs each line in a fresh fixture that holds
+// csr.cnf: it must change the home when run, and be refused by both
+// scenarios.
+func TestCanaryRT57Openssl(t *testing.T) {
+	if _, err := exec.LookPath("openssl"); err != nil {
+		t.Skip("openssl is not installed")
+	}
+	template := canaryTemplate(t)
+	for _, line := range canaryRT57Openssl {
+		root := canaryFixture(t, template)
+		if err := os.WriteFile(filepath.Join(root, "work", "csr.cnf"), []byte(canaryRT57OpensslConf), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		allowedBy := allowingScenarios(t, root, line)
+		before := canarySnapshot(t, root)
+		runLine(t, root, line, 60*time.Second, "")
+		p := strings.TrimPrefix(changed(before, canarySnapshot(t, root)), root)
+		if p == "" {
+			t.Errorf("%q did no damage when run (allowed by %v)", line, allowedBy)
+		}
+		if len(allowedBy) > 0 {
+			t.Errorf("%q was allowed by %v (changed %q)", line, allowedBy, p)
+		}
+	}
+}

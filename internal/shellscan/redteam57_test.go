@@ -149,3 +149,31 @@ func TestRedteam57WorktreeBySuffix(t *testing.T) {
 		}
 	}
 }
+
+// openssl reads the configuration file of -config, which may name files
+// the command writes: RANDFILE (req writes its random state there when it
+// ends: RANDFILE = /home/u/.bashrc overwrites it), a CA's database,
+// serial and new_certs_dir (ca), a time stamp authority's serial (ts
+// -reply), the verifier file of srp. A cloned repository's csr.cnf is
+// such a file as much as one the line writes.
+func TestRedteam57OpensslConfigIsOpaque(t *testing.T) {
+	for _, line := range []string{
+		"openssl req -new -newkey rsa:2048 -nodes -keyout k.pem -out r.csr -config x.cnf",
+		"openssl req -config x.cnf -new -key k.pem -out r.csr", "openssl req -new -key k.pem -out r.csr -config=x.cnf",
+		"openssl req -new -key k.pem -out r.csr --config x.cnf", "openssl ca -config x.cnf -in r.csr -out c.pem",
+		"openssl ts -reply -config x.cnf -queryfile q -out r", "openssl srp -config x.cnf x",
+		"openssl req -new -key k.pem -out r.csr --config=x.cnf", "openssl.exe req -config x.cnf",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+	for _, line := range []string{
+		"openssl genrsa -out k.pem 2048", "openssl x509 -in c.pem -noout -text", "openssl req -in r.csr -noout -text",
+		"openssl x509 -req -in r.csr -signkey k.pem -out c.pem -extfile x.cnf", "openssl dgst -sha256 README",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
+			t.Errorf("%q is opaque: %q", line, a.reasons)
+		}
+	}
+}

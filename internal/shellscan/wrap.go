@@ -101,6 +101,7 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	if done, wraps := an.rustupToolchain(name, args, depth, chain); done {
 		return wraps
 	}
+	an.opensslConfig(name, args)
 	switch name {
 	case "sh", "bash", "rbash", "dash", "ash", "zsh", "ksh", "mksh", "yash":
 		return an.shell(name, args, depth)
