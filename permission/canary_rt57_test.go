@@ -179,3 +179,60 @@ func TestCanaryRT57Openssl(t *testing.T) {
 		}
 	}
 }
+
+// canaryRT57Cargo are lines that write .cargo/config.toml naming a script
+// they write as the compiler cargo runs (build.rustc-wrapper, build.rustc)
+// and then run cargo in a crate the fixture holds: the script deletes
+// ~/.bashrc. "allow bash" allowed each before.
+var canaryRT57Cargo = []string{
+	`printf '#!/bin/sh\nrm -f ~/.bashrc\nexec "$@"\n' > w.sh; chmod +x w.sh; mkdir -p .cargo; printf '[build]\nrustc-wrapper = "./w.sh"\n' > .cargo/config.toml; cargo build -q`,
+	`printf '#!/bin/sh\nrm -f ~/.bashrc\n' > w.sh; chmod +x w.sh; mkdir -p .cargo; printf '[build]\nrustc = "./w.sh"\n' > .cargo/config; cargo metadata --format-version 1`,
+}
+
+// TestCanaryRT57Cargo runs each line in a fresh fixture holding a crate,
+// with the user's rustup toolchains (RUSTUP_HOME) and a CARGO_HOME outside
+// the fixture: it must change the home when run, and be refused by both
+// scenarios.
+func TestCanaryRT57Cargo(t *testing.T) {
+	prog, err := exec.LookPath("cargo")
+	if err != nil {
+		t.Skip("cargo is not installed")
+	}
+	rustupHome := os.Getenv("RUSTUP_HOME")
+	if home, err := os.UserHomeDir(); rustupHome == "" && err == nil {
+		rustupHome = filepath.Join(home, ".rustup")
+	}
+	env := []string{"RUSTUP_HOME=" + rustupHome, "CARGO_HOME=" + t.TempDir()}
+	probe := exec.Command(prog, "--version")
+	probe.Env = append(canaryEnv(t.TempDir()), env...)
+	probe.Env[1] = "PATH=" + filepath.Dir(prog) + ":/usr/bin:/bin"
+	if out, err := probe.CombinedOutput(); err != nil {
+		t.Skipf("cargo has no toolchain here: %v\n%s", err, out)
+	}
+	template := canaryTemplate(t)
+	for _, line := range canaryRT57Cargo {
+		root := canaryFixture(t, template)
+		for name, content := range map[string]string{
+			"Cargo.toml":  "[package]\nname = \"p\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+			"src/main.rs": "fn main() {}\n",
+		} {
+			p := filepath.Join(root, "work", name)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		allowedBy := allowingScenarios(t, root, line)
+		before := canarySnapshot(t, root)
+		runLine(t, root, line, 120*time.Second, filepath.Dir(prog), env...)
+		p := strings.TrimPrefix(changed(before, canarySnapshot(t, root)), root)
+		if p == "" {
+			t.Errorf("%q did no damage when run (allowed by %v)", line, allowedBy)
+		}
+		if len(allowedBy) > 0 {
+			t.Errorf("%q was allowed by %v (changed %q)", line, allowedBy, p)
+		}
+	}
+}

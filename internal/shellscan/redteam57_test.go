@@ -177,3 +177,29 @@ func TestRedteam57OpensslConfigIsOpaque(t *testing.T) {
 		}
 	}
 }
+
+// cargo reads .cargo/config.toml (or .cargo/config) of its working
+// directory and of each directory above it, which names programs it runs:
+// build.rustc-wrapper, build.rustc, target.<triple>.runner and linker,
+// credential providers. A line that writes one and then runs cargo runs
+// code of its own.
+func TestRedteam57CargoConfigIsCode(t *testing.T) {
+	for _, line := range []string{
+		"printf x > .cargo/config.toml; cargo build", "printf x > .cargo/config; cargo build",
+		"printf x > .cargo/config.toml; cargo metadata", "printf x > .cargo/config.toml; cargo tree",
+		"printf x > .cargo/config.toml; cargo test", "printf x > .cargo/config.toml; cargo run",
+		"printf x > .cargo/config.toml; cd sub && cargo check", "mkdir -p .cargo && cp kit/c.toml .cargo/config.toml && cargo build",
+		"printf x > sub/.cargo/config.toml; cargo -C sub build",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+	for _, line := range []string{
+		"cargo build", "printf x > notes/config.toml; cargo build", "printf x > config; cargo test",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
+			t.Errorf("%q is opaque: %q", line, a.reasons)
+		}
+	}
+}

@@ -102,6 +102,7 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		return wraps
 	}
 	an.opensslConfig(name, args)
+	an.cargoConfig(name, args)
 	switch name {
 	case "sh", "bash", "rbash", "dash", "ash", "zsh", "ksh", "mksh", "yash":
 		return an.shell(name, args, depth)
