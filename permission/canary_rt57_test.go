@@ -236,3 +236,63 @@ func TestCanaryRT57Cargo(t *testing.T) {
 		}
 	}
 }
+
+// canaryRT57HooksPath are lines that write a hook into the directory
+// core.hooksPath names (.githooks, as husky's .husky/_ and projects that
+// keep their hooks in the tree do) and then run git commit, which runs
+// it: it deletes ~/.bashrc. The hooks directory is the repository's
+// .git/hooks as much as .git/hooks itself. "allow bash" allowed each
+// before.
+var canaryRT57HooksPath = []string{
+	`mkdir -p .githooks; printf '#!/bin/sh\nrm -f ~/.bashrc\n' > .githooks/pre-commit; chmod +x .githooks/pre-commit; git commit -q --allow-empty -m x`,
+	`cp -r .githooks-kit/. .githooks/ && git commit -q --allow-empty -m x`,
+	`printf '#!/bin/sh\nrm -f ~/.bashrc\n' > hk; chmod +x hk; mkdir -p .githooks && mv hk .githooks/pre-commit && git commit -q --allow-empty -m x`,
+}
+
+// TestCanaryRT57HooksPath sets core.hooksPath to .githooks, in the
+// repository's configuration and then in the user's (~/.gitconfig, where
+// a relative path is the hooks directory of every repository), and runs
+// each line in a fresh fixture: it must change the home when run, and be
+// refused by both scenarios.
+func TestCanaryRT57HooksPath(t *testing.T) {
+	template := canaryTemplate(t)
+	for _, global := range []bool{false, true} {
+		for _, line := range canaryRT57HooksPath {
+			root := canaryFixture(t, template)
+			wd, home := filepath.Join(root, "work"), filepath.Join(root, "home")
+			scope := "--local"
+			if global {
+				scope = "--global"
+			}
+			for _, args := range [][]string{
+				{"config", scope, "core.hooksPath", ".githooks"},
+				{"config", "user.email", "t@example.com"},
+				{"config", "user.name", "t"},
+			} {
+				cmd := exec.Command("git", args...)
+				cmd.Dir = wd
+				cmd.Env = canaryEnv(home)
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Fatalf("git %v: %v\n%s", args, err, out)
+				}
+			}
+			kit := filepath.Join(wd, ".githooks-kit", "pre-commit")
+			if err := os.MkdirAll(filepath.Dir(kit), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(kit, []byte("#!/bin/sh\nrm -f ~/.bashrc\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			allowedBy := allowingScenarios(t, root, line)
+			before := canarySnapshot(t, root)
+			runLine(t, root, line, 60*time.Second, "")
+			p := strings.TrimPrefix(changed(before, canarySnapshot(t, root)), root)
+			if p == "" {
+				t.Errorf("%q (global %v) did no damage when run (allowed by %v)", line, global, allowedBy)
+			}
+			if len(allowedBy) > 0 {
+				t.Errorf("%q (global %v) was allowed by %v (changed %q)", line, global, allowedBy, p)
+			}
+		}
+	}
+}
