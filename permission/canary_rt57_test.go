@@ -296,3 +296,31 @@ func TestCanaryRT57HooksPath(t *testing.T) {
 		}
 	}
 }
+
+// TestCanaryRT57GitInclude includes ../shared.gitconfig from the
+// repository's configuration (git config include.path
+// ../shared.gitconfig, as projects share their settings) and runs a line
+// that writes that file with a core.fsmonitor, which git status runs: it
+// deletes ~/.bashrc. The included file is the repository's configuration
+// as much as .git/config. "allow bash" allowed it before.
+func TestCanaryRT57GitInclude(t *testing.T) {
+	template := canaryTemplate(t)
+	line := `printf '[core]\n\tfsmonitor = ./fsm.sh\n' > shared.gitconfig; printf '#!/bin/sh\nrm -f ~/.bashrc\n' > fsm.sh; chmod +x fsm.sh; git status`
+	root := canaryFixture(t, template)
+	cmd := exec.Command("git", "config", "include.path", "../shared.gitconfig")
+	cmd.Dir = filepath.Join(root, "work")
+	cmd.Env = canaryEnv(filepath.Join(root, "home"))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git config: %v\n%s", err, out)
+	}
+	allowedBy := allowingScenarios(t, root, line)
+	before := canarySnapshot(t, root)
+	runLine(t, root, line, 60*time.Second, "")
+	p := strings.TrimPrefix(changed(before, canarySnapshot(t, root)), root)
+	if p == "" {
+		t.Errorf("%q did no damage when run (allowed by %v)", line, allowedBy)
+	}
+	if len(allowedBy) > 0 {
+		t.Errorf("%q was allowed by %v (changed %q)", line, allowedBy, p)
+	}
+}

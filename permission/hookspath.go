@@ -13,16 +13,21 @@ import (
 // a larger one is not read.
 const maxGitConfigSize = 1 << 20
 
-// hooksPathDirs returns the directories git runs the hooks of the
-// repository in workdir from when core.hooksPath names one (husky's
-// .husky/_, a project's .githooks): the repository's .git/config, then
-// the user's ($XDG_CONFIG_HOME/git/config or ~/.config/git/config, and
-// ~/.gitconfig) and the system's (/etc/gitconfig). Writing there is
-// writing the repository's hooks, as writing .git/hooks is. A relative
-// path is relative to the worktree's top (the workdir), ~/ to home. Every
-// value found is returned, not only the one git would use: a line may
-// run git with another configuration than the gate sees. Included files
-// (include.path, includeIf) are not followed.
+// hooksPathDirs returns what in the workdir makes the repository there
+// run code later, beside .git/hooks and .git/config, by its git
+// configuration: the directories core.hooksPath names (husky's .husky/_,
+// a project's .githooks), where git runs the hooks from, and the files
+// include.path and includeIf.*.path name (git config include.path
+// ../.gitconfig, which projects use to share their settings), which are
+// configuration as .git/config is (core.fsmonitor, core.hooksPath). It
+// reads the repository's .git/config, the user's ($XDG_CONFIG_HOME/git/config
+// or ~/.config/git/config, and ~/.gitconfig) and the system's
+// (/etc/gitconfig), and the files they include, to a depth of
+// maxGitIncludes. A relative hooksPath is relative to the worktree's top
+// (the workdir), a relative include to the directory of the file that
+// includes it, ~/ to home. Every value found is returned, not only the
+// one git would use: a line may run git with another configuration than
+// the gate sees.
 func hooksPathDirs(workdir, home string, env []string) []string {
 	if workdir == "" {
 		return nil
@@ -39,19 +44,43 @@ func hooksPathDirs(workdir, home string, env []string) []string {
 		files = append(files, filepath.Join(home, ".gitconfig"))
 	}
 	var dirs []string
-	for _, f := range files {
-		for _, v := range gitConfigValues(f, "core", "hookspath") {
-			switch {
-			case strings.HasPrefix(v, "~/") && home != "":
-				v = filepath.Join(home, v[2:])
-			case !filepath.IsAbs(v):
-				v = filepath.Join(workdir, v)
-			}
-			dirs = append(dirs, filepath.Clean(v))
+	seen := map[string]bool{}
+	var read func(f string, depth int)
+	read = func(f string, depth int) {
+		if seen[f] || depth > maxGitIncludes {
+			return
 		}
+		seen[f] = true
+		for _, e := range gitConfigEntries(f) {
+			v := e.value
+			if strings.HasPrefix(v, "~/") && home != "" {
+				v = filepath.Join(home, v[2:])
+			}
+			switch {
+			case e.section == "core" && e.key == "hookspath":
+				if !filepath.IsAbs(v) {
+					v = filepath.Join(workdir, v)
+				}
+				dirs = append(dirs, filepath.Clean(v))
+			case e.key == "path" && (e.section == "include" || strings.HasPrefix(e.section, "includeif ")):
+				if !filepath.IsAbs(v) {
+					v = filepath.Join(filepath.Dir(f), v)
+				}
+				v = filepath.Clean(v)
+				dirs = append(dirs, v)
+				read(v, depth+1)
+			}
+		}
+	}
+	for _, f := range files {
+		read(f, 0)
 	}
 	return dirs
 }
+
+// maxGitIncludes is how deep hooksPathDirs follows included files, as
+// git does.
+const maxGitIncludes = 10
 
 // envValue is the value of the variable name in env ("KEY=value"
 // entries; the gate process's own when env is nil), or "".
@@ -67,13 +96,19 @@ func envValue(env []string, name string) string {
 	return ""
 }
 
-// gitConfigValues reads the values of key (lower case) in the sections
-// named section (lower case, no subsection) of the git configuration file
-// f, as git's parser reads the common forms: [section] headers (a key may
-// follow on the same line), key = value lines, # and ; comments, double
-// quotes around a value or part of it. A file that cannot be read gives
-// none.
-func gitConfigValues(f, section, key string) []string {
+// A gitConfigEntry is a key = value line of a git configuration file:
+// section is the lower-cased section name, with its subsection after a
+// space as written (includeif "gitdir:~/w/"); key is lower case.
+type gitConfigEntry struct {
+	section, key, value string
+}
+
+// gitConfigEntries reads the key = value lines of the git configuration
+// file f as git's parser reads the common forms: [section] and
+// [section "subsection"] headers (a key may follow on the same line), #
+// and ; comments, double quotes around a value or part of it. A file
+// that cannot be read, or is larger than maxGitConfigSize, gives none.
+func gitConfigEntries(f string) []gitConfigEntry {
 	info, err := os.Stat(f)
 	if err != nil || !info.Mode().IsRegular() || info.Size() > maxGitConfigSize {
 		return nil
@@ -82,8 +117,8 @@ func gitConfigValues(f, section, key string) []string {
 	if err != nil {
 		return nil
 	}
-	var vals []string
-	in := false
+	var entries []gitConfigEntry
+	section := ""
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(make([]byte, 0, 64*1024), maxGitConfigSize)
 	for sc.Scan() {
@@ -91,25 +126,28 @@ func gitConfigValues(f, section, key string) []string {
 		if strings.HasPrefix(line, "[") {
 			end := strings.IndexByte(line, ']')
 			if end < 0 {
-				in = false
+				section = ""
 				continue
 			}
-			name := strings.ToLower(strings.TrimSpace(line[1:end]))
-			in = name == section
+			name, sub, hasSub := strings.Cut(strings.TrimSpace(line[1:end]), " ")
+			section = strings.ToLower(name)
+			if hasSub {
+				section += " " + strings.TrimSpace(sub)
+			}
 			line = strings.TrimSpace(line[end+1:])
 		}
-		if !in || line == "" || line[0] == '#' || line[0] == ';' {
+		if section == "" || line == "" || line[0] == '#' || line[0] == ';' {
 			continue
 		}
 		k, v, ok := strings.Cut(line, "=")
-		if !ok || strings.ToLower(strings.TrimSpace(k)) != key {
+		if !ok {
 			continue
 		}
 		if v = gitConfigValue(v); v != "" {
-			vals = append(vals, v)
+			entries = append(entries, gitConfigEntry{section: section, key: strings.ToLower(strings.TrimSpace(k)), value: v})
 		}
 	}
-	return vals
+	return entries
 }
 
 // gitConfigValue unquotes a git configuration value: text outside double
