@@ -12,7 +12,7 @@ import "testing"
 // CMD runs CMD as nice does, with the toolchain's bin directory first on
 // PATH.
 func TestRedteam57RustupToolchainsAreCode(t *testing.T) {
-	for _, line := range []string{
+	opaque := []string{
 		"printf x > rust-toolchain; cargo --version",
 		"echo \"$PWD/t\" > rust-toolchain; rustc -V",
 		"printf x > rust-toolchain.toml; rustfmt --check x.rs",
@@ -33,21 +33,14 @@ func TestRedteam57RustupToolchainsAreCode(t *testing.T) {
 		"rustup run stable wall hi", "rustup run --install nightly ssh-add -D",
 		"rustup -v run stable hostname x", "rustup run --frob stable cargo",
 		"~/.cargo/bin/rustup run stable ssh-add",
-	} {
-		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
-			t.Errorf("%q is not opaque", line)
-		}
 	}
-	for _, line := range []string{
+	clean := []string{
 		"cargo --version", "rustc -V", "cargo +nightly build", "rustc +stable --version", "rustup show",
 		"rustup run nightly cargo build", "rustup run stable cargo test", "rustup run --install 1.80 rustc -V",
 		"cargo fmt --check", "printf x > src/main.rs; cargo --version", "rustup component list",
 		"printf x > notes.txt; rustc -V", "rustup which rustc", "rustup run stable",
-	} {
-		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
-			t.Errorf("%q is opaque: %q", line, a.reasons)
-		}
 	}
+	checkRT57Lines(t, opaque, clean)
 }
 
 // A checker that runs code where it runs (pytest loads conftest.py and
@@ -57,7 +50,7 @@ func TestRedteam57RustupToolchainsAreCode(t *testing.T) {
 // to the rule for commands the analysis does not model, which did not
 // see the code the line wrote before it. pytest-3 and py.test are pytest.
 func TestRedteam57CheckersRunCodeWithAnyOption(t *testing.T) {
-	for _, line := range []string{
+	opaque := []string{
 		"printf x > conftest.py; pytest --version", "printf x > conftest.py; pytest -V",
 		"printf x > conftest.py; pytest -h", "printf x > conftest.py; pytest -rA",
 		"printf x > conftest.py; pytest --junitxml=x.xml", "printf x > plugin.py; pytest -p plugin",
@@ -67,19 +60,12 @@ func TestRedteam57CheckersRunCodeWithAnyOption(t *testing.T) {
 		"printf x > eslint.config.js; eslint --print-config x.js", "printf x > eslint.config.js; eslint --fix x.js",
 		"printf x > .prettierrc.js; prettier --find-config-path x.js", "printf x > .prettierrc.js; prettier x.js",
 		"printf x > setup.cfg; flake8 --version", "printf x > x.py; flake8 --benchmark",
-	} {
-		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
-			t.Errorf("%q is not opaque", line)
-		}
 	}
-	for _, line := range []string{
+	clean := []string{
 		"pytest --version", "pytest -rA", "pytest -q", "printf x > notes.txt; pytest --version",
 		"eslint --version", "prettier --version", "pytest-3 -q", "py.test -x",
-	} {
-		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
-			t.Errorf("%q is opaque: %q", line, a.reasons)
-		}
 	}
+	checkRT57Lines(t, opaque, clean)
 }
 
 // mypy imports the plugins its configuration names (plugins = ./p.py in
@@ -88,38 +74,27 @@ func TestRedteam57CheckersRunCodeWithAnyOption(t *testing.T) {
 // writes the configuration or a plugin and then runs mypy runs code of
 // its own.
 func TestRedteam57MypyPluginsAreCode(t *testing.T) {
-	for _, line := range []string{
+	opaque := []string{
 		"printf x > mypy.ini; mypy x.py", "printf x > .mypy.ini; mypy .", "printf x > mypy.ini; mypy --version",
 		"printf x > p.py; mypy x.py", "printf x > pyproject.toml; mypy --strict x.py", "printf x > sub/p.py; mypy -p m",
 		"printf x > .flake8; flake8 x.py",
-	} {
-		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
-			t.Errorf("%q is not opaque", line)
-		}
 	}
-	for _, line := range []string{"mypy .", "mypy --strict x.py", "printf x > notes.txt; mypy x.py", "mypy --version"} {
-		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
-			t.Errorf("%q is opaque: %q", line, a.reasons)
-		}
-	}
+	clean := []string{"mypy .", "mypy --strict x.py", "printf x > notes.txt; mypy x.py", "mypy --version"}
+	checkRT57Lines(t, opaque, clean)
 }
 
-// git worktree remove, move, lock, unlock and repair find the worktree
+// git worktree remove and move (and repair, which takes paths) find the worktree
 // they are given by the last components of its path before they take it
 // as a path: git worktree remove proj-feature removes the linked
 // worktree /home/u/proj-feature, wherever it lies, when no other
 // worktree's path ends so. A worktree named by a path (./x, ../x, /abs)
 // is that path, and remove and move delete it.
 func TestRedteam57WorktreeBySuffix(t *testing.T) {
-	for _, line := range []string{
+	opaque := []string{
 		"git worktree remove proj-feature", "git worktree remove --force proj-feature",
 		"git worktree remove -f -f x", "git worktree move proj-feature y", "git worktree move -f x ./y",
 		"git worktree remove u/proj-feature", "git worktree remove \"$w\"", "git worktree remove wt*",
 		"git worktree remove --frob ./x",
-	} {
-		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
-			t.Errorf("%q is not opaque", line)
-		}
 	}
 	for line, want := range map[string]string{
 		"git worktree remove ../x":        "../x",
@@ -140,14 +115,11 @@ func TestRedteam57WorktreeBySuffix(t *testing.T) {
 			t.Errorf("%q neither writes %s nor is opaque: %+v", line, want, a.accesses)
 		}
 	}
-	for _, line := range []string{
+	clean := []string{
 		"git worktree remove ./x", "git worktree remove --force ./x", "git worktree move ./x ./y",
 		"git worktree list", "git worktree prune", "git worktree add x", "git worktree lock ./x",
-	} {
-		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
-			t.Errorf("%q is opaque: %q", line, a.reasons)
-		}
 	}
+	checkRT57Lines(t, opaque, clean)
 }
 
 // openssl reads the configuration file of -config, which may name files
@@ -157,25 +129,18 @@ func TestRedteam57WorktreeBySuffix(t *testing.T) {
 // -reply), the verifier file of srp. A cloned repository's csr.cnf is
 // such a file as much as one the line writes.
 func TestRedteam57OpensslConfigIsOpaque(t *testing.T) {
-	for _, line := range []string{
+	opaque := []string{
 		"openssl req -new -newkey rsa:2048 -nodes -keyout k.pem -out r.csr -config x.cnf",
 		"openssl req -config x.cnf -new -key k.pem -out r.csr", "openssl req -new -key k.pem -out r.csr -config=x.cnf",
 		"openssl req -new -key k.pem -out r.csr --config x.cnf", "openssl ca -config x.cnf -in r.csr -out c.pem",
 		"openssl ts -reply -config x.cnf -queryfile q -out r", "openssl srp -config x.cnf x",
 		"openssl req -new -key k.pem -out r.csr --config=x.cnf", "openssl.exe req -config x.cnf",
-	} {
-		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
-			t.Errorf("%q is not opaque", line)
-		}
 	}
-	for _, line := range []string{
+	clean := []string{
 		"openssl genrsa -out k.pem 2048", "openssl x509 -in c.pem -noout -text", "openssl req -in r.csr -noout -text",
 		"openssl x509 -req -in r.csr -signkey k.pem -out c.pem -extfile x.cnf", "openssl dgst -sha256 README",
-	} {
-		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
-			t.Errorf("%q is opaque: %q", line, a.reasons)
-		}
 	}
+	checkRT57Lines(t, opaque, clean)
 }
 
 // cargo reads .cargo/config.toml (or .cargo/config) of its working
@@ -184,20 +149,29 @@ func TestRedteam57OpensslConfigIsOpaque(t *testing.T) {
 // credential providers. A line that writes one and then runs cargo runs
 // code of its own.
 func TestRedteam57CargoConfigIsCode(t *testing.T) {
-	for _, line := range []string{
+	opaque := []string{
 		"printf x > .cargo/config.toml; cargo build", "printf x > .cargo/config; cargo build",
 		"printf x > .cargo/config.toml; cargo metadata", "printf x > .cargo/config.toml; cargo tree",
 		"printf x > .cargo/config.toml; cargo test", "printf x > .cargo/config.toml; cargo run",
 		"printf x > .cargo/config.toml; cd sub && cargo check", "mkdir -p .cargo && cp kit/c.toml .cargo/config.toml && cargo build",
 		"printf x > sub/.cargo/config.toml; cargo -C sub build",
-	} {
+	}
+	clean := []string{
+		"cargo build", "printf x > notes/config.toml; cargo build", "printf x > config; cargo test",
+	}
+	checkRT57Lines(t, opaque, clean)
+}
+
+// checkRT57Lines fails the test for each line of opaque the analysis does
+// not make opaque, and each of clean it does.
+func checkRT57Lines(t *testing.T, opaque, clean []string) {
+	t.Helper()
+	for _, line := range opaque {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
 			t.Errorf("%q is not opaque", line)
 		}
 	}
-	for _, line := range []string{
-		"cargo build", "printf x > notes/config.toml; cargo build", "printf x > config; cargo test",
-	} {
+	for _, line := range clean {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
 			t.Errorf("%q is opaque: %q", line, a.reasons)
 		}
