@@ -8,6 +8,7 @@ import (
 
 	"github.com/lite-agent/lite-agent-go/hook"
 	"github.com/lite-agent/lite-agent-go/rewind"
+	"github.com/lite-agent/lite-agent-go/session"
 )
 
 // Checkpoint is a point of a session that Restore can go back to: the
@@ -149,8 +150,13 @@ func (a *Agent) Restore(ctx context.Context, id string, toSeq int64, opts Restor
 	// Whether the session is the agent's to restore is checked on the log
 	// the restore reads, under the session's lock: checked before it, a
 	// first write by another process in between would go unseen.
-	notTaken := func(head int64) error { return a.notTaken(id, head) }
-	res, err := rewind.RestoreChecked(ctx, a.cp, files, id, toSeq, opts, notTaken, func(p rewind.Progress) {
+	check := func(log []session.StoredEvent) error {
+		if err := a.notTaken(id, int64(len(log))); err != nil {
+			return err
+		}
+		return a.eng.CheckSame(id, log)
+	}
+	res, err := rewind.RestoreChecked(ctx, a.cp, files, id, toSeq, opts, check, func(p rewind.Progress) {
 		ev := Event{Type: EventCheckpointRestore, SessionID: id, Restore: &RestoreEvent{
 			Phase: string(p.Phase), ToSeq: p.ToSeq, Completed: p.Completed, Total: p.Total, Message: p.Message,
 		}}
@@ -161,6 +167,14 @@ func (a *Agent) Restore(ctx context.Context, id string, toSeq int64, opts Restor
 	})
 	if !opts.DryRun && !opts.FilesOnly {
 		a.eng.Forget(id) // even after a failure: the log may have changed
+	}
+	if err == nil && res.ConversationRestored && toSeq == 0 && res.DroppedEvents > 0 {
+		// The agent emptied its own session (checked above): the
+		// record written next, by anyone, starts it again, and no
+		// check of the session as resumed (ResumeStored) takes the
+		// emptied log for a deleted one.
+		a.eng.Unidentify(id)
+		a.eng.ExpectStored(id, nil)
 	}
 	return res, err
 }
@@ -215,7 +229,11 @@ func (a *Agent) Fork(ctx context.Context, id string, atSeq int64) (string, error
 	if a.forkNewID != nil {
 		newID = a.forkNewID()
 	}
-	copies, err := rewind.ForkEvents(ctx, a.cp, id, atSeq)
+	// The session forked is the one the agent knows under id, if it
+	// knows one: checked on the log the fork copies.
+	copies, err := rewind.ForkEventsChecked(ctx, a.cp, id, atSeq, func(log []session.StoredEvent) error {
+		return a.eng.CheckSame(id, log)
+	})
 	if err != nil {
 		return "", err
 	}

@@ -557,7 +557,7 @@ func TestRestoreHoldsTheSession(t *testing.T) {
 	}
 }
 
-// RestoreChecked calls its check with the head it read while the session
+// RestoreChecked calls its check with the log it read while the session
 // is held, and a check's error changes nothing.
 func TestRestoreCheckedChecksUnderTheHold(t *testing.T) {
 	w := newWorld(t, nil)
@@ -568,11 +568,11 @@ func TestRestoreCheckedChecksUnderTheHold(t *testing.T) {
 	h := &holding{Checkpointer: w.cp}
 	refused := errors.New("not yours")
 	var seen int64 = -1
-	_, err := rewind.RestoreChecked(context.Background(), h, w.files, w.id, cp, rewind.Options{}, func(n int64) error {
+	_, err := rewind.RestoreChecked(context.Background(), h, w.files, w.id, cp, rewind.Options{}, func(log []session.StoredEvent) error {
 		if h.holds != 1 || h.releases != 0 {
 			t.Errorf("the check ran with %d holds, %d releases; want it under the hold", h.holds, h.releases)
 		}
-		seen = n
+		seen = int64(len(log))
 		return refused
 	}, nil)
 	if err != refused || seen != head {
@@ -581,7 +581,7 @@ func TestRestoreCheckedChecksUnderTheHold(t *testing.T) {
 	if w.head() != head || !reflect.DeepEqual(w.disk(), disk) || h.releases != 1 {
 		t.Errorf("a refused restore changed the log (head %d, want %d) or files %q, or kept the hold (%d releases)", w.head(), head, w.disk(), h.releases)
 	}
-	if _, err := rewind.RestoreChecked(context.Background(), h, w.files, w.id, cp, rewind.Options{}, func(int64) error { return nil }, nil); err != nil || w.head() != cp {
+	if _, err := rewind.RestoreChecked(context.Background(), h, w.files, w.id, cp, rewind.Options{}, func([]session.StoredEvent) error { return nil }, nil); err != nil || w.head() != cp {
 		t.Errorf("a passing check: %v, head %d; want the restore to %d", err, w.head(), cp)
 	}
 }
