@@ -10,10 +10,12 @@ import (
 	"testing"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/internal/childtest"
 	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
 	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/tool"
 )
 
 // sessionOpChildEnv makes the test binary a child that resumes a session
@@ -305,5 +307,53 @@ func checkShared(t *testing.T, withStore func(*testing.T, *liteagent.Options) st
 				}
 			})
 		}
+	}
+}
+
+// A session deleted and started again by other processes while a turn
+// of it waits (here on its consumer, after the model's tool call was
+// written; the turn lets the session's lock go meanwhile) is not
+// continued when the turn takes the lock again, even when the new
+// session's log has as many records as the turn expects: the tool's
+// result fails with a *session.ReplacedError and is not written. Before,
+// the append's head check passed and the result went into the other
+// writers' session.
+func TestASessionReplacedDuringATurnGetsNothingOfIt(t *testing.T) {
+	f := newFixture(t)
+	opts := f.options(nil)
+	opts.Tools = []tool.Tool{tool.New("look", "Looks.", func(context.Context, *tool.Call, struct{}) (tool.Result, error) {
+		return tool.Text("seen"), nil
+	})}
+	a := f.agent(t, opts)
+	f.p.Reply(modeltest.Text("one"))
+	if _, err := a.Send(t.Context(), "first"); err != nil {
+		t.Fatal(err)
+	}
+	id := a.SessionID()
+	f.p.Reply(modeltest.ToolCalls(call("l1", "look", `{}`)), modeltest.Text("done"))
+	var runErr error
+	replaced := false
+	for ev, err := range a.Run(t.Context(), "look") {
+		if !replaced && ev.Type == engine.EventToolUse {
+			// The log holds 4 records: both prompts, the answer and
+			// the call. The new session gets as many.
+			replaced = true
+			runChild(t, deleteAgentChildEnv+"="+f.home+"\n"+f.workdir+"\n"+id)
+			runChild(t, startChildEnv+"="+f.home+"\n"+f.workdir+"\n"+id)
+			runChild(t, sessionOpChildEnv+"=send\n"+f.home+"\n"+f.workdir+"\n"+id)
+		}
+		if err != nil {
+			runErr = err
+		}
+	}
+	if !replaced {
+		t.Fatalf("the turn never reached the tool call: %v", runErr)
+	}
+	wantReplaced(t, "the turn", runErr, id)
+	if got, want := promptsOf(t, a, id), "the other run's prompt|another process's prompt"; got != want {
+		t.Errorf("the session's prompts are %q; want only the other processes' %q", got, want)
+	}
+	if h := headOf(t, f, opts, id); h != 4 {
+		t.Errorf("the session's head is %d; want the other processes' 4", h)
 	}
 }
