@@ -120,6 +120,13 @@ func (a *Agent) Checkpoints(ctx context.Context, id string) ([]Checkpoint, error
 // the session's lock (a file store's) or lease, so a first write by
 // another process just before the restore began is seen too.
 // [Agent.Resume] of the id makes it the agent's.
+//
+// Likewise a session the agent knows (it resumed it, or ran turns on it)
+// that another process deleted and another writer started again under its
+// id is not the agent's: Restore fails with a *session.ReplacedError and
+// changes nothing, checked on the same log under the same lock or lease
+// (see [Agent.ResumeStored]). A restore to 0 that empties the agent's own
+// session makes the record written next, by anyone, its first.
 func (a *Agent) Restore(ctx context.Context, id string, toSeq int64, opts RestoreOptions) (RestoreResult, error) {
 	if !a.made() {
 		return RestoreResult{}, ErrClosed
@@ -218,6 +225,11 @@ func (a *Agent) Restore(ctx context.Context, id string, toSeq int64, opts Restor
 // ForkPartNewSession) matching [ErrSessionExists], copies nothing and
 // removes nothing, so that two forks to one id never both succeed and the
 // one that fails never removes the other's session.
+//
+// A session the agent knows (see [Agent.ResumeStored]) that another
+// process deleted and another writer started again under its id is not
+// forked: Fork fails with a *session.ReplacedError, checked on the log it
+// read, and writes nothing.
 func (a *Agent) Fork(ctx context.Context, id string, atSeq int64) (string, error) {
 	if !a.made() {
 		return "", ErrClosed
