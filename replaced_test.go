@@ -109,6 +109,33 @@ func headOf(t *testing.T, f *fixture, opts liteagent.Options, id string) int64 {
 	return res.Head
 }
 
+// twoPrompts runs the prompts "first" and "second" on a new session in
+// an agent of opts (storing through the Store withStore sets in opts
+// when it is not nil) and returns the agent that keeps the session current: that
+// one, or when resumed a second one that resumed it (ResumeStored) in
+// its place, with the session's id and what a child needs to open the
+// store.
+func twoPrompts(t *testing.T, f *fixture, opts *liteagent.Options, withStore func(*testing.T, *liteagent.Options) string, resumed bool) (*liteagent.Agent, string, string) {
+	t.Helper()
+	a, store := agentWithStore(t, f, opts, withStore)
+	f.p.Reply(modeltest.Text("one"), modeltest.Text("two"))
+	for _, p := range []string{"first", "second"} {
+		if _, err := a.Send(t.Context(), p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	id := a.SessionID()
+	if !resumed {
+		return a, id, store
+	}
+	a.Close()
+	b := f.agent(t, *opts)
+	if err := b.ResumeStored(t.Context(), id); err != nil {
+		t.Fatal(err)
+	}
+	return b, id, store
+}
+
 // wantReplaced checks that err is the *session.ReplacedError of id.
 func wantReplaced(t *testing.T, what string, err error, id string) {
 	t.Helper()
@@ -160,22 +187,7 @@ func checkReplaced(t *testing.T, withStore func(*testing.T, *liteagent.Options) 
 			if tc.context {
 				opts.ContextWindow = 4000
 			}
-			a, store := agentWithStore(t, f, &opts, withStore)
-			f.p.Reply(modeltest.Text("one"), modeltest.Text("two"))
-			for _, p := range []string{"first", "second"} {
-				if _, err := a.Send(t.Context(), p); err != nil {
-					t.Fatal(err)
-				}
-			}
-			id := a.SessionID()
-			b := a
-			if tc.resumed {
-				a.Close()
-				b = f.agent(t, opts)
-				if err := b.ResumeStored(t.Context(), id); err != nil {
-					t.Fatal(err)
-				}
-			}
+			b, id, store := twoPrompts(t, f, &opts, withStore, tc.resumed)
 			runChild(t, deleteAgentChildEnv+"="+f.home+"\n"+f.workdir+"\n"+id+store)
 			runChild(t, startChildEnv+"="+f.home+"\n"+f.workdir+"\n"+id+store)
 			const theirs = "the other run's prompt"
@@ -265,22 +277,7 @@ func checkShared(t *testing.T, withStore func(*testing.T, *liteagent.Options) st
 				f := newFixture(t)
 				opts := f.options(nil)
 				opts.ContextWindow = 4000
-				a, store := agentWithStore(t, f, &opts, withStore)
-				f.p.Reply(modeltest.Text("one"), modeltest.Text("two"))
-				for _, p := range []string{"first", "second"} {
-					if _, err := a.Send(t.Context(), p); err != nil {
-						t.Fatal(err)
-					}
-				}
-				id := a.SessionID()
-				b := a
-				if resumed {
-					a.Close()
-					b = f.agent(t, opts)
-					if err := b.ResumeStored(t.Context(), id); err != nil {
-						t.Fatal(err)
-					}
-				}
+				b, id, store := twoPrompts(t, f, &opts, withStore, resumed)
 				if tc.rewind {
 					if _, err := b.Restore(t.Context(), id, 0, liteagent.RestoreOptions{ConversationOnly: true}); err != nil {
 						t.Fatal(err)

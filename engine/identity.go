@@ -28,6 +28,9 @@ import (
 // What cannot be told apart: a log emptied by a restore to its start and
 // then written by another process is taken for a replacement, since
 // nothing the engine knew of the session is left in it.
+//
+// The engine keeps the digest (32 bytes) of each session it has worked on
+// for its lifetime; [Engine.Unidentify] drops one.
 
 // firstSum is the digest of a session's first record as stored: its
 // seq, session id, time (to the millisecond) and event.
