@@ -157,13 +157,23 @@ func (a *Agent) Restore(ctx context.Context, id string, toSeq int64, opts Restor
 	// Whether the session is the agent's to restore is checked on the log
 	// the restore reads, under the session's lock: checked before it, a
 	// first write by another process in between would go unseen.
-	check := func(log []session.StoredEvent) error {
-		if err := a.notTaken(id, int64(len(log))); err != nil {
+	// So is whether it is still the session the agent knows under id (a
+	// session deleted and started again by others is not): one read of
+	// its first record. A caller's own Check runs after them.
+	check := opts.Check
+	opts.Check = func(head int64) error {
+		if err := a.notTaken(id, head); err != nil {
 			return err
 		}
-		return a.eng.CheckSame(id, log)
+		if err := a.eng.CheckStored(ctx, id); err != nil {
+			return err
+		}
+		if check != nil {
+			return check(head)
+		}
+		return nil
 	}
-	res, err := rewind.RestoreChecked(ctx, a.cp, files, id, toSeq, opts, check, func(p rewind.Progress) {
+	res, err := rewind.Restore(ctx, a.cp, files, id, toSeq, opts, func(p rewind.Progress) {
 		ev := Event{Type: EventCheckpointRestore, SessionID: id, Restore: &RestoreEvent{
 			Phase: string(p.Phase), ToSeq: p.ToSeq, Completed: p.Completed, Total: p.Total, Message: p.Message,
 		}}

@@ -107,6 +107,26 @@ func (e *Engine) CheckSame(id string, log []session.StoredEvent) error {
 	return e.sameFirst(id, &log[0], false)
 }
 
+// CheckStored returns a *session.ReplacedError when the session stored
+// under id now begins with another first record than the session the
+// engine knows under id; nil when it begins with the same, when it has no
+// records, or when the engine knows no session under id. It reads the
+// first record: call it under the session's lock or lease, right before
+// acting on the session.
+func (e *Engine) CheckStored(ctx context.Context, id string) error {
+	if _, ok := e.knownFirst(id); !ok {
+		return nil
+	}
+	first, ok, err := session.ReadFirst(ctx, e.opts.Checkpointer, id)
+	if err != nil {
+		return fmt.Errorf("read session %s: %w", id, err)
+	}
+	if !ok {
+		return nil
+	}
+	return e.sameFirst(id, &first, false)
+}
+
 // sameFirst checks first, the first record stored under id, against the
 // one the engine knows: a *session.ReplacedError when they differ. When
 // the engine knows none, adopt makes first the one it knows.
@@ -151,16 +171,10 @@ func (r *run) checkFirst(ctx context.Context, first *session.StoredEvent) error 
 }
 
 // stillSame is the check of a turn that takes the session's lock again:
-// the session under the id must still be the one the engine knows.
+// the session under the id must still be the one the engine knows (an
+// emptied log fails the append's head check).
 func (r *run) stillSame(ctx context.Context) error {
-	if _, ok := r.e.knownFirst(r.id); !ok {
-		return nil
-	}
-	first, ok, err := session.ReadFirst(ctx, r.e.opts.Checkpointer, r.id)
-	if err != nil || !ok {
-		return err // an emptied log fails the append's head check
-	}
-	return r.e.sameFirst(r.id, &first, false)
+	return r.e.CheckStored(ctx, r.id)
 }
 
 // learnFirst reads back the first record the turn has just written, at

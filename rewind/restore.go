@@ -42,6 +42,18 @@ type Options struct {
 	// DryRun checks and plans everything, preflight included, and returns
 	// the plan without changing anything.
 	DryRun bool
+	// Check, when not nil, is called with the head of the log the restore
+	// read, right after the read: with the session held when the
+	// checkpointer is a session.Holder, and before anything is changed or
+	// planned. An error from it fails the restore as it is, with nothing
+	// changed. The truncate expects the head Check saw, so a write after
+	// the check (through a checkpointer that holds nothing) fails the
+	// restore with a *session.ConflictError. A caller that must know the
+	// session is still its own to restore (liteagent's Restore of a
+	// session it started, which another process may have written) checks
+	// here: a check before the restore takes the lock misses a write made
+	// in between.
+	Check func(head int64) error
 }
 
 // A FileChange is one file a restore puts back.
@@ -200,24 +212,7 @@ func (e *RollbackError) Unwrap() []error { return append([]error{e.Err}, e.Faile
 // changes nothing. A failure while applying puts back the files already
 // written, in reverse order; if some cannot be, the error is a
 // *RollbackError.
-func Restore(ctx context.Context, cp session.Checkpointer, files Files, id string, toSeq int64, opts Options, notify func(Progress)) (Result, error) {
-	return RestoreChecked(ctx, cp, files, id, toSeq, opts, nil, notify)
-}
-
-// RestoreChecked is [Restore] with check, which, when not nil, is called
-// with the log the restore read (its records, the head their number),
-// right after the read: with
-// the session held when cp is a session.Holder, and before anything is
-// changed or planned. An error from it fails the restore as it is, with
-// nothing changed. The truncate expects the head check saw, so a write
-// after the check (through a checkpointer that holds nothing) fails the
-// restore with a *session.ConflictError. A caller that must know the
-// session is still its own to restore (liteagent's Restore of a session
-// it started, which another process may have written, or of a session
-// it knew that another process may have deleted and started again under
-// its id) checks here: a check before the restore takes the lock misses a
-// write made in between. check must not keep log.
-func RestoreChecked(ctx context.Context, cp session.Checkpointer, files Files, id string, toSeq int64, opts Options, check func(log []session.StoredEvent) error, notify func(Progress)) (res Result, err error) {
+func Restore(ctx context.Context, cp session.Checkpointer, files Files, id string, toSeq int64, opts Options, notify func(Progress)) (res Result, err error) {
 	if opts.FilesOnly && opts.ConversationOnly {
 		return Result{}, errors.New("rewind: FilesOnly and ConversationOnly exclude each other")
 	}
@@ -242,8 +237,8 @@ func RestoreChecked(ctx context.Context, cp session.Checkpointer, files Files, i
 		return Result{}, err
 	}
 	head := int64(len(events))
-	if check != nil {
-		if err := check(events); err != nil {
+	if opts.Check != nil {
+		if err := opts.Check(head); err != nil {
 			return Result{}, err
 		}
 	}
