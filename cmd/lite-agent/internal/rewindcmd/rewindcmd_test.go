@@ -3,6 +3,7 @@ package rewindcmd
 import (
 	"context"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -92,7 +93,7 @@ func TestChat(t *testing.T) {
 				t.Fatalf("restores %+v, want %+v", a.calls, c.want)
 			}
 			for i := range c.want {
-				if a.calls[i] != c.want[i] {
+				if !reflect.DeepEqual(a.calls[i], c.want[i]) { // Options holds a func (Check): nil in both
 					t.Errorf("restore %d: %+v, want %+v", i, a.calls[i], c.want[i])
 				}
 			}
