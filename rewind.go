@@ -124,8 +124,8 @@ func (a *Agent) Checkpoints(ctx context.Context, id string) ([]Checkpoint, error
 // Likewise a session the agent knows (it resumed it, or ran turns on it)
 // that another process deleted and another writer started again under its
 // id is not the agent's: Restore fails with a *session.ReplacedError and
-// changes nothing, checked on the same log under the same lock or lease
-// (see [Agent.ResumeStored]). A restore to 0 that empties the agent's own
+// changes nothing, checked (one read of the log's first record) under the
+// same lock or lease (see [Agent.ResumeStored]). A restore to 0 that empties the agent's own
 // session makes the record written next, by anyone, its first.
 func (a *Agent) Restore(ctx context.Context, id string, toSeq int64, opts RestoreOptions) (RestoreResult, error) {
 	if !a.made() {
