@@ -81,7 +81,11 @@ func (a *Agent) Compact(ctx context.Context, opts CompactOptions) (CompactResult
 // A session with nothing stored (never written, or deleted, by another
 // process say, before the compaction reads it) fails with a
 // *session.NotFoundError: nothing is written and no compaction hook runs.
-// A log of the data home emptied by a restore is still stored.
+// A log of the data home emptied by a restore is still stored. A session
+// the agent knows (see [Agent.ResumeStored]) that another process deleted
+// and another writer started again under its id fails with a
+// *session.ReplacedError, checked under the session's lock or lease, and
+// nothing is written.
 func (a *Agent) CompactSession(ctx context.Context, id string, opts CompactOptions) (CompactResult, error) {
 	return a.compactSession(ctx, id, opts, true)
 }

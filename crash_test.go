@@ -45,6 +45,9 @@ func TestMain(m *testing.M) {
 	if v := os.Getenv(deleteAgentChildEnv); v != "" {
 		os.Exit(runDeleteAgentChild(v))
 	}
+	if v := os.Getenv(sessionOpChildEnv); v != "" {
+		os.Exit(runSessionOpChild(v))
+	}
 	os.Exit(m.Run())
 }
 

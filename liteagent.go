@@ -902,7 +902,11 @@ func (a *Agent) SessionID() string {
 // Resume makes id the current session. An unknown id starts an empty
 // session; [Agent.StartSession] starts one only if the id is free, and
 // [Agent.ResumeStored] resumes only a stored session, each holding its
-// check until the session's first turn (Resume lifts those checks). With the built-in file store, and with a Store, the id must be
+// check until the session's first turn (Resume lifts those checks).
+// Resume takes the session id holds when its next turn loads it, even one
+// started again under the id after the session the agent knew was
+// deleted (see [Agent.ResumeStored]). With the built-in file store, and
+// with a Store, the id must be
 // made of letters, digits, underscores and hyphens. An empty id, and one
 // that breaks that rule, is the *storage.Error of [storage.ValidateID]
 // and changes nothing.
@@ -916,6 +920,7 @@ func (a *Agent) Resume(id string) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.eng.ExpectNew(id, nil) // a session resumed may have records
+	a.eng.Unidentify(id)     // whichever session id holds
 	a.leaveCurrent(id)
 	a.current = id
 	return nil

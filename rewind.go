@@ -8,6 +8,7 @@ import (
 
 	"github.com/lite-agent/lite-agent-go/hook"
 	"github.com/lite-agent/lite-agent-go/rewind"
+	"github.com/lite-agent/lite-agent-go/session"
 )
 
 // Checkpoint is a point of a session that Restore can go back to: the
@@ -119,6 +120,13 @@ func (a *Agent) Checkpoints(ctx context.Context, id string) ([]Checkpoint, error
 // the session's lock (a file store's) or lease, so a first write by
 // another process just before the restore began is seen too.
 // [Agent.Resume] of the id makes it the agent's.
+//
+// Likewise a session the agent knows (it resumed it, or ran turns on it)
+// that another process deleted and another writer started again under its
+// id is not the agent's: Restore fails with a *session.ReplacedError and
+// changes nothing, checked (one read of the log's first record) under the
+// same lock or lease (see [Agent.ResumeStored]). A restore to 0 that empties the agent's own
+// session makes the record written next, by anyone, its first.
 func (a *Agent) Restore(ctx context.Context, id string, toSeq int64, opts RestoreOptions) (RestoreResult, error) {
 	if !a.made() {
 		return RestoreResult{}, ErrClosed
@@ -149,10 +157,15 @@ func (a *Agent) Restore(ctx context.Context, id string, toSeq int64, opts Restor
 	// Whether the session is the agent's to restore is checked on the log
 	// the restore reads, under the session's lock: checked before it, a
 	// first write by another process in between would go unseen.
-	// A caller's own Check runs after it.
+	// So is whether it is still the session the agent knows under id (a
+	// session deleted and started again by others is not): one read of
+	// its first record. A caller's own Check runs after them.
 	check := opts.Check
 	opts.Check = func(head int64) error {
 		if err := a.notTaken(id, head); err != nil {
+			return err
+		}
+		if err := a.eng.CheckStored(ctx, id); err != nil {
 			return err
 		}
 		if check != nil {
@@ -171,6 +184,14 @@ func (a *Agent) Restore(ctx context.Context, id string, toSeq int64, opts Restor
 	})
 	if !opts.DryRun && !opts.FilesOnly {
 		a.eng.Forget(id) // even after a failure: the log may have changed
+	}
+	if err == nil && res.ConversationRestored && toSeq == 0 && res.DroppedEvents > 0 {
+		// The agent emptied its own session (checked above): the
+		// record written next, by anyone, starts it again, and no
+		// check of the session as resumed (ResumeStored) takes the
+		// emptied log for a deleted one.
+		a.eng.Unidentify(id)
+		a.eng.ExpectStored(id, nil)
 	}
 	return res, err
 }
@@ -214,6 +235,11 @@ func (a *Agent) Restore(ctx context.Context, id string, toSeq int64, opts Restor
 // ForkPartNewSession) matching [ErrSessionExists], copies nothing and
 // removes nothing, so that two forks to one id never both succeed and the
 // one that fails never removes the other's session.
+//
+// A session the agent knows (see [Agent.ResumeStored]) that another
+// process deleted and another writer started again under its id is not
+// forked: Fork fails with a *session.ReplacedError, checked on the log it
+// read, and writes nothing.
 func (a *Agent) Fork(ctx context.Context, id string, atSeq int64) (string, error) {
 	if !a.made() {
 		return "", ErrClosed
@@ -225,7 +251,11 @@ func (a *Agent) Fork(ctx context.Context, id string, atSeq int64) (string, error
 	if a.forkNewID != nil {
 		newID = a.forkNewID()
 	}
-	copies, err := rewind.ForkEvents(ctx, a.cp, id, atSeq)
+	// The session forked is the one the agent knows under id, if it
+	// knows one: checked on the log the fork copies.
+	copies, err := rewind.ForkEventsChecked(ctx, a.cp, id, atSeq, func(log []session.StoredEvent) error {
+		return a.eng.CheckSame(id, log)
+	})
 	if err != nil {
 		return "", err
 	}

@@ -86,6 +86,7 @@ func (a *Agent) StartSession(ctx context.Context, id string) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.leaveCurrent(id)
+	a.eng.Unidentify(id) // the session is the one its first record makes
 	a.eng.ExpectNew(id, func(head int64, cause error) error {
 		return &SessionExistsError{SessionID: id, Head: head, Err: cause}
 	})
@@ -121,6 +122,15 @@ func (a *Agent) takenLease(id string, err error) error {
 // under its id. From that load on, every append expects the head loaded,
 // so a delete after it makes the append fail too. A turn refused so runs
 // no hooks (neither run:start nor run:end), as for [Agent.StartSession].
+//
+// The session resumed is the one stored under id now, told by its first
+// record: once another process has deleted it and another writer has
+// started the id again (`lite-agent run --session-id`), a turn on it, or
+// a restore, fork or compaction of it, fails with a
+// *session.ReplacedError and writes nothing, where it would otherwise
+// continue the other writer's session. The same holds for a session the
+// agent ran turns on. [Agent.Resume] of the id takes the session it holds
+// then.
 func (a *Agent) ResumeStored(ctx context.Context, id string) error {
 	if !a.made() {
 		return ErrClosed
@@ -129,6 +139,9 @@ func (a *Agent) ResumeStored(ctx context.Context, id string) error {
 		return err
 	}
 	if err := a.logStored(ctx, id); err != nil {
+		return err
+	}
+	if err := a.eng.Identify(ctx, id); err != nil {
 		return err
 	}
 	a.mu.Lock()

@@ -57,11 +57,15 @@ func runStartChild(v string) int {
 // openChildAgent opens, in a child, the agent over the data home and
 // workdir parts[0] and parts[1] with model p, storing through the
 // PostgreSQL store parts[3:] names when there is one, and returns it with
-// the function that closes it and its store.
-func openChildAgent(p *modeltest.Provider, parts []string) (*liteagent.Agent, func(), error) {
+// the function that closes it and its store. tweaks change the options
+// first.
+func openChildAgent(p *modeltest.Provider, parts []string, tweaks ...func(*liteagent.Options)) (*liteagent.Agent, func(), error) {
 	opts := liteagent.Options{
 		Model: p, ModelName: "test-model", Workdir: parts[1],
 		Storage: storage.Options{Namespace: "acme", Home: parts[0]}, OnApproval: approveAll,
+	}
+	for _, tw := range tweaks {
+		tw(&opts)
 	}
 	closeStore, err := withChildStore(&opts, parts[3:])
 	if err != nil {

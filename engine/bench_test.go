@@ -144,3 +144,26 @@ func (p replyProvider) Stream(ctx context.Context, req model.Request) iter.Seq2[
 		}
 	}
 }
+
+// BenchmarkReadFirst measures the read a turn adds to tell the session
+// under its id from another started there after a delete (the log's first
+// record, session.ReadFirst), on the 10,000-event session of
+// TurnOverhead, held as a turn holds it: compare with held-ns/turn of
+// TurnOverheadHeldRatio.
+func BenchmarkReadFirst(b *testing.B) {
+	cp, err := session.NewFileCheckpointer(b.TempDir(), session.FileOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	seedSession(b, cp, "held", 10000)
+	release, err := cp.Hold(b.Context(), "held")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer release()
+	for b.Loop() {
+		if _, ok, err := session.ReadFirst(b.Context(), cp, "held"); err != nil || !ok {
+			b.Fatal(ok, err)
+		}
+	}
+}

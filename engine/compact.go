@@ -177,7 +177,8 @@ func (e *Engine) Compact(ctx context.Context, id string, opts CompactOptions) (r
 		}
 	}()
 
-	r := &run{e: e, id: id, st: st, tools: e.tools, specs: e.specs, lock: e.newTurnLock(id)}
+	r := &run{e: e, id: id, st: st, tools: e.tools, specs: e.specs}
+	r.lock = e.newTurnLock(r)
 	defer r.lock.end()
 	if err := r.loadHeld(ctx); err != nil {
 		return res, err

@@ -112,9 +112,10 @@ type Engine struct {
 	// lockIdle and lockMax time the session lock a turn keeps (turnLock).
 	lockIdle, lockMax time.Duration
 
-	mu       sync.Mutex               // guards sessions and marks
+	mu       sync.Mutex               // guards sessions, marks and known
 	sessions map[string]*sessionState // per-session turn lock and event cache
 	marks    map[string]*sessionMark  // sessions checked new or stored (ExpectNew, ExpectStored)
+	known    map[string]firstSum      // the first record of the session known under each id (identity.go)
 }
 
 // sessionState caches one session's log between turns and serializes turns
@@ -451,7 +452,8 @@ func (e *Engine) RecordBetweenTurns(ctx context.Context, id string, ev session.E
 	if keep != nil && !keep() {
 		return nil
 	}
-	r := &run{e: e, id: id, st: st, lock: e.newTurnLock(id)}
+	r := &run{e: e, id: id, st: st}
+	r.lock = e.newTurnLock(r)
 	defer r.lock.end()
 	if err := r.loadHeld(ctx); err != nil {
 		return err
@@ -483,6 +485,11 @@ func (r *run) append(ctx context.Context, evs ...session.Event) error {
 		return err
 	}
 	head, err := cp.Append(ctx, r.id, evs, r.st.head)
+	if err == nil && r.st.head == 0 {
+		// The session's first record, written now: the one a turn
+		// that finds another under the id refuses (identity.go).
+		r.learnFirst(ctx)
+	}
 	r.lock.leave()
 	if err != nil {
 		r.st.loaded = false // reload on the next turn
@@ -515,6 +522,10 @@ func (r *run) load(ctx context.Context) error {
 			return fmt.Errorf("read session %s: %w", r.id, err)
 		}
 		if head == r.st.head {
+			if err := r.checkFirst(ctx, nil); err != nil {
+				r.st.loaded = false
+				return err
+			}
 			return r.checkMark()
 		}
 		if head == 0 && r.st.head > 0 && r.e.markOf(r.id) == nil {
@@ -527,6 +538,14 @@ func (r *run) load(ctx context.Context) error {
 	}
 	if err := r.readLog(ctx); err != nil {
 		return fmt.Errorf("read session %s: %w", r.id, err)
+	}
+	var first *session.StoredEvent
+	if len(r.st.events) > 0 && r.st.events[0].Seq == 1 {
+		first = &r.st.events[0] // read from the start: no read more
+	}
+	if err := r.checkFirst(ctx, first); err != nil {
+		r.st.loaded = false // the cache holds another session
+		return err
 	}
 	r.st.loaded = true
 	return r.checkMark()
@@ -579,7 +598,8 @@ func (e *Engine) TurnFrom(ctx context.Context, id string, prompt model.Message, 
 				st.unlock()
 			}
 		}()
-		r := &run{e: e, id: id, st: st, events: make(chan Event), steerOK: origin == session.OriginUser, lock: e.newTurnLock(id)}
+		r := &run{e: e, id: id, st: st, events: make(chan Event), steerOK: origin == session.OriginUser}
+		r.lock = e.newTurnLock(r)
 		defer r.lock.end()
 		e.mu.Lock()
 		st.active = r

@@ -46,11 +46,17 @@ const (
 // against it first, so that an operation under a lock found compromised
 // fails with the store's error. A nil *turnLock, for a Checkpointer that
 // is no Holder, does nothing.
+//
+// While the lock was let go, another process may have deleted the session
+// and started another under its id: the operation that takes it again
+// first checks, with again, that the session is still the one the turn
+// loaded (see identity.go), and fails with again's error otherwise.
 type turnLock struct {
 	h         session.Holder
 	id        string
 	idle, max time.Duration
 	log       *slog.Logger
+	again     func(context.Context) error // the check of a lock taken again
 
 	mu      sync.Mutex
 	release func() error // the hold; nil while not held
@@ -59,16 +65,17 @@ type turnLock struct {
 	gen     uint64       // bumped by every enter, arm and end: a timer armed before does nothing
 	timer   *time.Timer  // the pending idle release, if any
 	ended   bool         // the turn is over: operations lock for themselves
+	taken   bool         // the lock was held before in this turn
 }
 
-// newTurnLock returns the lock of a turn on session id, or nil when the
-// checkpointer cannot hold sessions.
-func (e *Engine) newTurnLock(id string) *turnLock {
+// newTurnLock returns the lock of run r, or nil when the checkpointer
+// cannot hold sessions.
+func (e *Engine) newTurnLock(r *run) *turnLock {
 	h, ok := e.opts.Checkpointer.(session.Holder)
 	if !ok {
 		return nil
 	}
-	return &turnLock{h: h, id: id, idle: e.lockIdle, max: e.lockMax, log: e.log}
+	return &turnLock{h: h, id: r.id, idle: e.lockIdle, max: e.lockMax, log: e.log, again: r.stillSame}
 }
 
 // enter starts an operation on the log: it takes the lock unless the turn
@@ -93,7 +100,13 @@ func (l *turnLock) enter(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		l.release, l.since = rel, time.Now()
+		if l.taken && l.again != nil {
+			if err := l.again(ctx); err != nil {
+				l.drop(rel)
+				return err
+			}
+		}
+		l.release, l.since, l.taken = rel, time.Now(), true
 	}
 	l.busy++
 	return nil

@@ -39,9 +39,21 @@ func Fork(ctx context.Context, cp session.Checkpointer, id string, atSeq int64, 
 // a task list) can copy that first and write the log last, so that a fork
 // cut short leaves no session without its data.
 func ForkEvents(ctx context.Context, cp session.Checkpointer, id string, atSeq int64) ([]session.Event, error) {
+	return ForkEventsChecked(ctx, cp, id, atSeq, nil)
+}
+
+// ForkEventsChecked is [ForkEvents] with check, which, when not nil, is
+// called with the log read (every record) before anything is taken from
+// it; its error fails the call as it is. check must not keep log.
+func ForkEventsChecked(ctx context.Context, cp session.Checkpointer, id string, atSeq int64, check func(log []session.StoredEvent) error) ([]session.Event, error) {
 	events, err := readSession(ctx, cp, id)
 	if err != nil {
 		return nil, err
+	}
+	if check != nil {
+		if err := check(events); err != nil {
+			return nil, err
+		}
 	}
 	if atSeq == AtHead {
 		atSeq = int64(len(events))

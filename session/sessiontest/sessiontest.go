@@ -54,6 +54,7 @@ func Run(t *testing.T, newCheckpointer func(t *testing.T) session.Checkpointer) 
 		{"ConcurrentAppendsSerialize", testConcurrentAppendsSerialize},
 		{"SameExpectedHeadExactlyOneWins", testSameExpectedHeadOneWins},
 		{"ReadFromViewMatchesRead", testReadFromView},
+		{"ReadFirstMatchesRead", testReadFirst},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

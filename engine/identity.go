@@ -1,0 +1,197 @@
+package engine
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+
+	"github.com/lite-agent/lite-agent-go/session"
+)
+
+// The session the engine knows under an id is told from another one
+// started under the same id (after the first was deleted, by another
+// process say) by its first record: records are never rewritten, a
+// restore keeps the first record unless it empties the log, and a
+// compaction appends a view. The engine learns the first record of a
+// session when a turn first loads it (or writes it, reading it back),
+// or when a caller asks ([Engine.Identify]); from then on a turn, a
+// record between turns or a compaction that finds another first record
+// under the id fails with a *session.ReplacedError and writes nothing. It
+// is checked under the session's lock (a [session.Holder]'s; a lease,
+// which a store's delete respects, covers the whole operation): when a
+// turn loads the log, and when a turn takes the lock again after letting
+// it go while it waited on the model or a tool. A log found empty tells
+// nothing: the session's marks (ExpectStored) decide whether it is gone,
+// and the record the engine then writes first is the session's new first
+// record.
+//
+// What cannot be told apart: a log emptied by a restore to its start and
+// then written by another process is taken for a replacement, since
+// nothing the engine knew of the session is left in it.
+//
+// The engine keeps the digest (32 bytes) of each session it has worked on
+// for its lifetime; [Engine.Unidentify] drops one.
+
+// firstSum is the digest of a session's first record as stored: its
+// seq, session id, time (to the millisecond) and event.
+type firstSum [sha256.Size]byte
+
+// sumOf returns the digest of first.
+func sumOf(first session.StoredEvent) (firstSum, error) {
+	b, err := first.MarshalJSON()
+	if err != nil {
+		return firstSum{}, err
+	}
+	return sha256.Sum256(b), nil
+}
+
+// knownFirst returns the digest of the first record of the session the
+// engine knows under id, and whether it knows one.
+func (e *Engine) knownFirst(id string) (firstSum, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	s, ok := e.known[id]
+	return s, ok
+}
+
+// setKnown makes sum the first record the engine knows under id.
+func (e *Engine) setKnown(id string, sum firstSum) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.known == nil {
+		e.known = map[string]firstSum{}
+	}
+	e.known[id] = sum
+}
+
+// Identify makes the session stored under id now the one the engine
+// knows under id, as resuming it does: it reads its first record. A log
+// with no records makes the engine know none, as [Engine.Unidentify]
+// does; the record a turn then writes first is the session's.
+func (e *Engine) Identify(ctx context.Context, id string) error {
+	first, ok, err := session.ReadFirst(ctx, e.opts.Checkpointer, id)
+	if err != nil {
+		return fmt.Errorf("read session %s: %w", id, err)
+	}
+	if !ok {
+		e.Unidentify(id)
+		return nil
+	}
+	sum, err := sumOf(first)
+	if err != nil {
+		return fmt.Errorf("read session %s: %w", id, err)
+	}
+	e.setKnown(id, sum)
+	return nil
+}
+
+// Unidentify forgets which session the engine knows under id: the next
+// turn on id takes whichever is stored then, as after [Engine.Identify].
+// Call it when the caller means the id as it is (a resume of it that asks
+// nothing), or has itself emptied the session's log.
+func (e *Engine) Unidentify(id string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	delete(e.known, id)
+}
+
+// CheckSame returns a *session.ReplacedError when log, the records of
+// session id as the caller just read them (under the session's lock or
+// lease, to act on them), begins with another first record than the
+// session the engine knows under id; nil when it begins with the same,
+// when it is empty, or when the engine knows no session under id.
+func (e *Engine) CheckSame(id string, log []session.StoredEvent) error {
+	if len(log) == 0 {
+		return nil
+	}
+	return e.sameFirst(id, &log[0], false)
+}
+
+// CheckStored returns a *session.ReplacedError when the session stored
+// under id now begins with another first record than the session the
+// engine knows under id; nil when it begins with the same, when it has no
+// records, or when the engine knows no session under id. It reads the
+// first record: call it under the session's lock or lease, right before
+// acting on the session.
+func (e *Engine) CheckStored(ctx context.Context, id string) error {
+	if _, ok := e.knownFirst(id); !ok {
+		return nil
+	}
+	first, ok, err := session.ReadFirst(ctx, e.opts.Checkpointer, id)
+	if err != nil {
+		return fmt.Errorf("read session %s: %w", id, err)
+	}
+	if !ok {
+		return nil
+	}
+	return e.sameFirst(id, &first, false)
+}
+
+// sameFirst checks first, the first record stored under id, against the
+// one the engine knows: a *session.ReplacedError when they differ. When
+// the engine knows none, adopt makes first the one it knows.
+func (e *Engine) sameFirst(id string, first *session.StoredEvent, adopt bool) error {
+	known, ok := e.knownFirst(id)
+	if !ok && !adopt {
+		return nil
+	}
+	sum, err := sumOf(*first)
+	if err != nil {
+		return fmt.Errorf("read session %s: %w", id, err)
+	}
+	switch {
+	case !ok:
+		e.setKnown(id, sum)
+	case sum != known:
+		return &session.ReplacedError{SessionID: id}
+	}
+	return nil
+}
+
+// checkFirst checks, for a turn that loaded the log (head records; first,
+// when the load read it, its first record), that the session stored
+// under the id is the one the engine knows, and makes it the one the
+// engine knows when it knows none. Without first it reads the first
+// record: one small read.
+func (r *run) checkFirst(ctx context.Context, first *session.StoredEvent) error {
+	if r.st.head == 0 {
+		return nil // nothing to tell: the marks decide
+	}
+	if first == nil {
+		rec, ok, err := session.ReadFirst(ctx, r.e.opts.Checkpointer, r.id)
+		if err != nil {
+			return fmt.Errorf("read session %s: %w", r.id, err)
+		}
+		if !ok {
+			return nil // emptied since the head was read: the append's head check fails
+		}
+		first = &rec
+	}
+	return r.e.sameFirst(r.id, first, true)
+}
+
+// stillSame is the check of a turn that takes the session's lock again:
+// the session under the id must still be the one the engine knows (an
+// emptied log fails the append's head check).
+func (r *run) stillSame(ctx context.Context) error {
+	return r.e.CheckStored(ctx, r.id)
+}
+
+// learnFirst reads back the first record the turn has just written, at
+// head 0, under the session's lock, and makes it the one the engine knows.
+// A failure to read it makes the engine know none: the next load takes the
+// session then stored.
+func (r *run) learnFirst(ctx context.Context) {
+	first, ok, err := session.ReadFirst(ctx, r.e.opts.Checkpointer, r.id)
+	if err == nil && ok {
+		var sum firstSum
+		if sum, err = sumOf(first); err == nil {
+			r.e.setKnown(r.id, sum)
+			return
+		}
+	}
+	if err != nil {
+		r.e.log.Warn("first record not read back", "session", r.id, "err", err)
+	}
+	r.e.Unidentify(r.id)
+}
