@@ -67,12 +67,13 @@ type meter struct {
 
 // meter returns the meter of a summary whose requests take at most room
 // tokens: nil when the provider does not count tokens.
-func (p *summary) meter(_ context.Context, room int) *meter {
+func (p *summary) meter(ctx context.Context, room int) *meter {
 	tc, ok := model.AsTokenCounter(p.provider)
 	if !ok {
 		return nil
 	}
-	return &meter{tc: tc, req: p.request, room: room, limit: 2*p.opts.MaxRequests + 1, seen: make(map[[sha256.Size]byte]int), p: p}
+	window := p.window(ctx)
+	return &meter{tc: tc, req: func(prompt string) model.Request { return p.request(prompt, window) }, room: room, limit: 2*p.opts.MaxRequests + 1, seen: make(map[[sha256.Size]byte]int), p: p}
 }
 
 // count returns the tokens of the summary request with prompt as the

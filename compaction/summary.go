@@ -32,8 +32,9 @@ type SummaryOptions struct {
 	// Model is the model id of the summary requests, sent as it is.
 	Model string
 	// MaxTokens bounds each summary; zero means the provider's default,
-	// which, when the provider reports it ([model.MaxTokensReporter]),
-	// Window's bound leaves room for as it does for MaxTokens.
+	// or, within a window (see Window) when the provider reports its
+	// default ([model.MaxTokensReporter]), the smaller of that and a
+	// quarter of the window, the room the requests leave for the answer.
 	MaxTokens int
 	// Base are the passes run before summarizing, whose output is the
 	// pass's output when it does not summarize. nil means [Snip] and
@@ -59,8 +60,8 @@ type SummaryOptions struct {
 	// Window is the model's context window in tokens, which every summary
 	// request is kept within: a request (its system prompt and prompt, in
 	// estimated tokens) takes at most Window minus the larger of MaxTokens
-	// (or the provider's default, see MaxTokens) and a quarter of Window,
-	// the rest being left for the answer and for the estimate's error. Zero or less means the window in the context
+	// and a quarter of Window, the rest being left for the answer and for
+	// the estimate's error. Zero or less means the window in the context
 	// of Apply ([WithWindow], which the engine sets), else no bound.
 	//
 	// A transcript too long for one request is summarized in a rolling
@@ -343,7 +344,7 @@ func (p *summary) rolling(ctx context.Context, m *meter, lines []string, earlier
 		var need inputTooSmall
 		if errors.As(err, &need) {
 			// The window whose budget holds need input tokens.
-			return r, &WindowError{Window: window, Need: max((int(need)*4+2)/3, int(need)+p.answerTokens())}
+			return r, &WindowError{Window: window, Need: max((int(need)*4+2)/3, int(need)+p.opts.MaxTokens)}
 		}
 		return r, err
 	}
@@ -394,19 +395,24 @@ func (p *summary) window(ctx context.Context) int {
 // tokens, times 4. It may be zero or
 // less: no request fits.
 func (p *summary) inputBudget(window int) int {
-	return (window - max(p.answerTokens(), window/4)) * 4
+	return (window - max(p.opts.MaxTokens, window/4)) * 4
 }
 
-// answerTokens returns the max_tokens of a summary request: MaxTokens,
-// else the provider's default for the model when it reports one (an API
-// such as Anthropic's refuses a request whose input and max_tokens
-// together exceed the window), else 0.
-func (p *summary) answerTokens() int {
-	if p.opts.MaxTokens > 0 {
+// answerTokens returns the max_tokens of a summary request within window
+// (0: none): MaxTokens, else, when the provider reports the max_tokens it
+// would send by default ([model.MaxTokensReporter]: Anthropic's, the
+// model's whole output limit), the smaller of that and the quarter of
+// window that inputBudget leaves, since such an API refuses a request
+// whose input and max_tokens together exceed the window; else 0 (the
+// provider's default).
+func (p *summary) answerTokens(window int) int {
+	if p.opts.MaxTokens > 0 || window <= 0 {
 		return p.opts.MaxTokens
 	}
 	if r, ok := model.AsMaxTokensReporter(p.provider); ok {
-		return max(r.DefaultMaxTokens(p.opts.Model), 0)
+		if d := r.DefaultMaxTokens(p.opts.Model); d > 0 {
+			return max(min(d, window/4), 1)
+		}
 	}
 	return 0
 }
@@ -494,20 +500,21 @@ func planChunks(lines []string, budget int, instructions string, maxRequests int
 	return plan, nil
 }
 
-// request returns the summary request with prompt.
-func (p *summary) request(prompt string) model.Request {
+// request returns the summary request with prompt, sent within window
+// (0: none; see answerTokens).
+func (p *summary) request(prompt string, window int) model.Request {
 	return model.Request{
 		Model:     p.opts.Model,
 		System:    summarySystem,
 		Messages:  []model.Message{model.UserText(prompt)},
-		MaxTokens: p.opts.MaxTokens,
+		MaxTokens: p.answerTokens(window),
 	}
 }
 
 // ask sends one summary request with prompt and returns the answer's text.
 func (p *summary) ask(ctx context.Context, prompt string) (string, error) {
 	var answer *model.Message
-	for ch, err := range p.provider.Stream(ctx, p.request(prompt)) {
+	for ch, err := range p.provider.Stream(ctx, p.request(prompt, p.window(ctx))) {
 		if err != nil {
 			return "", err
 		}
