@@ -126,13 +126,13 @@ func TestSummaryCountCancelled(t *testing.T) {
 }
 
 // TestSummaryLeavesTheProvidersDefaultAnswerRoom: with no MaxTokens of its
-// own, a summary request is sent with the provider's default max_tokens
+// own, a summary request was sent with the provider's default max_tokens
 // (anthropic's: the model's documented output limit, here set to 14,000),
-// which the API adds to the input when it checks the window. The plan
-// leaves that much of the window for the answer, not only a quarter of
-// it: before, the rolling chunks planned to a 15,000-token input were
-// refused (input plus 14,000 over the 20,000 window) and asked for again
-// in halves.
+// which the API adds to the input when it checks the window, while the plan
+// left only a quarter of the window for the answer: rolling chunks planned
+// to a 15,000-token input were refused (input plus 14,000 over the 20,000
+// window) and asked for again in halves. Now the request's max_tokens is
+// the smaller of the default and the quarter the plan leaves.
 func TestSummaryLeavesTheProvidersDefaultAnswerRoom(t *testing.T) {
 	const window = 20_000
 	estimate := func(text string) int { return (len(text) + 3) / 4 }
