@@ -1,0 +1,97 @@
+package shellscan
+
+import "testing"
+
+// g57Opaque are the lines stop 57 found allowed that run a program the
+// environment or the user's settings choose (a browser, man, the handler
+// of a file's type), write gpg's home directory or ~/.ssh, change the keys
+// of the user's account, or run code the line does not show (exiftool's
+// -@, -config and Perl expressions). Each was allowed before openers.go,
+// gh.go, gpghome.go and exiftool.go.
+var g57Opaque = []string{
+	// git's manuals: man, info or a browser, as git's configuration chooses.
+	"git help -w log", "git help --web log", "git help --we log", "git help log", "git help -m log",
+	"git help --man log", "git help --ma log", "git help -i log", "git help git", "git help -w", "git help -aw",
+	"git log --help", "git commit --help", "git status --help", "git -h log", "git --help log",
+	// Browsers and openers.
+	"python3 -m webbrowser http://x", "python3 -m webbrowser -t f.html", "python -m antigravity",
+	"python3 -m pydoc -b", "pydoc3 -b", "pydoc -p 0 -b", "python3 -m http.server --cgi",
+	"python3 -m http.server --cgi 8000", "links x", "links2 -g x", "elinks x", "firefox x", "firefox",
+	"chromium --renderer-cmd-prefix=x", "google-chrome --headless x", "kde-open x", "kde-open5 x",
+	"gnome-open x", "exo-open x", "wslview x", "gvfs-open x", "kioclient5 exec x", "xdg-email a@b",
+	"mimeopen x", "run-mailcap x", "see x", "gtk-launch x",
+	"npm docs", "npm home", "npm repo", "npm bugs", "npm issues", "npm help install", "npm fund x",
+	"npm --silent docs x", "pnpm docs", "yarn docs", "cargo doc --open", "cargo d --open",
+	"cargo +nightly doc --no-deps --open", "rustup doc", "rustup doc --std", "rustup man cargo",
+	"go tool cover -html=c.out", "go tool cover -html c.out", "go tool trace t.out",
+	"go tool pprof -http=:8080 x", "go tool pprof -http :8080 x", "go tool pprof -web x", "go bug",
+	"mkdocs serve --open",
+	// gh: browsers, aliases and extensions, codespace's ssh, account keys.
+	"gh browse", "gh browse src/x.go", "gh repo view --web", "gh repo view -w", "gh pr view -w 1",
+	"gh pr create --web", "gh issue create --web", "gh issue list --web", "gh run view -w 1",
+	"gh co 12", "gh my-extension", "gh extension exec x", "gh ext browse",
+	"gh codespace ssh", "gh cs ssh", "gh cs ssh --config", "gh codespace cp a remote:b", "gh cs code",
+	"gh cs jupyter", "gh cs logs", "gh cs ports forward 8000:8000",
+	"gh ssh-key add k.pub", "gh ssh-key delete 1", "gh gpg-key add k.asc", "gh gpg-key delete 1",
+	"gh repo clone o/r -- -c core.sshCommand=x", "gh repo clone o/r d -- --upload-pack=x",
+	"gh repo fork o/r --clone -- -c x=y",
+	// gpg's home directory and daemons.
+	"gpg --list-keys", "gpg -k", "gpg -K", "gpg -c f.txt", "gpg --symmetric f.txt", "gpg -c --batch --passphrase x f.txt",
+	"gpg --print-md sha256 f.txt", "gpg --verify f.sig f", "gpg -d f.gpg", "gpg f.gpg", "gpg -e -r x f",
+	"gpg --export x", "gpg --send-keys x", "gpg --list-packets f", "gpg2 -k", "gpg2 -c f", "gpgsm -k",
+	"gpgconf --kill all", "gpgconf --launch gpg-agent", "gpgconf --reload", "gpgconf --apply-defaults",
+	"gpgconf --change-options gpg", "dirmngr", "dirmngr --daemon", "keyboxd", "gpg-card", "gpgsplit f",
+	"gpg --homedir ./g --photo-viewer id -k", "gpg --homedir ./g --photo-v id -k",
+	"gpg --homedir ./g --list-options show-photos -k", "gpg --homedir ./g --agent-program x -c f",
+	"gpg --homedir ./g --verify-options=show-photos --verify f.sig",
+	// exiftool: more arguments from a file, Perl, files whose names it builds.
+	"exiftool -@ args.txt x.jpg", "exiftool -@ - x.jpg", "exiftool -config c.pl x.jpg",
+	"exiftool -CONFIG c.pl x.jpg", "exiftool -if '$Make' x.jpg", "exiftool -if2 1 x.jpg",
+	"exiftool -p '${FileName;unlink q(c)}' x.jpg", "exiftool -p fmt.txt x.jpg", "exiftool -api Filter=x x.jpg",
+	"exiftool '-Comment<${FileName;s/x/y/}' x.jpg", "exiftool -stay_open True -@ a.txt",
+	"exiftool -w txt x.jpg", "exiftool -w! %d%f.txt x.jpg", "exiftool -W+ %t.dat x.jpg",
+	"exiftool -textOut txt x.jpg", "exiftool -tagOut %t x.jpg", "exiftool -srcfile %d%f.xmp x.jpg",
+	"exiftool -o %d%f.new.jpg x.jpg", "exiftool -tagsFromFile %d%f.xmp x.jpg",
+	"exiftool '-FileName<DateTimeOriginal' x.jpg", "exiftool -filename=/tmp/y x.jpg",
+	"exiftool -Directory=/tmp x.jpg", "exiftool -System:FileName=y x.jpg", "exiftool -SymLink=y x.jpg",
+	"exiftool -HardLink=y x.jpg", "exiftool -TestName=y x.jpg",
+	// Among the words of a command the analysis does not model.
+	"logsave /dev/null gpg -k", "logsave /dev/null firefox x", "logsave /dev/null exiftool -@ a x",
+	"logsave /dev/null gh cs ssh", "logsave /dev/null google-chrome x",
+}
+
+// g57Ordinary are their forms that only show, write a path the line shows
+// inside the workdir, or serve the workdir without running anything.
+var g57Ordinary = []string{
+	"git help", "git help -a", "git help -g", "git help --all", "git --help", "git log -h",
+	"git status -h", "git log --oneline", "git log -- --help",
+	"python3 -m http.server", "python3 -m http.server 8000 --bind 127.0.0.1", "python3 -m pydoc json",
+	"pydoc3 json", "pydoc3 -p 0", "firefox --version", "chromium --version",
+	"npm test", "npm run build", "npm install", "npm fund", "cargo doc", "cargo build --open-x",
+	"rustup show", "go tool cover -html=c.out -o c.html", "go tool cover -func=c.out", "go tool pprof -top x",
+	"go tool pprof -http=:8080 -no_browser x", "go tool trace -pprof=net t.out", "go build ./...", "mkdocs serve",
+	"gh pr view", "gh pr list", "gh pr create --title x --body y", "gh issue view 1", "gh browse -n",
+	"gh repo view", "gh repo clone o/r", "gh cs list", "gh codespace view", "gh ssh-key list",
+	"gh gpg-key list", "gh extension list", "gh run list", "gh api repos/o/r", "gh --version", "gh",
+	"gpg --version", "gpg --help", "gpg --dump-options", "gpg --dearmor k.asc", "gpg --enarmor k.bin",
+	"gpg --dearmor -o k.gpg k.asc", "gpg --homedir ./g -k", "gpg --homedir ./g -c f.txt",
+	"gpgconf --list-dirs", "gpgconf --list-components", "gpgsm --version",
+	"exiftool x.jpg", "exiftool -a -G1 x.jpg", "exiftool -json x.jpg", "exiftool -Artist=me x.jpg",
+	"exiftool -all= x.jpg", "exiftool -tagsFromFile src.jpg dst.jpg", "exiftool -o out.jpg x.jpg",
+	"exiftool -overwrite_original -Comment=x x.jpg", "exiftool -d %Y x.jpg",
+	// English words among an unmodelled command's words.
+	"logsave log see x", "logsave log compose up", "logsave log links x",
+}
+
+func TestG57OpenersAreOpaque(t *testing.T) {
+	for _, line := range g57Opaque {
+		if a := analyzeBash(line, "/home/u", "/w"); !opaqueOrFoundByPath(a) {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+	for _, line := range g57Ordinary {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
+			t.Errorf("%q is opaque: %q", line, a.reasons)
+		}
+	}
+}
