@@ -95,3 +95,48 @@ func TestG57OpenersAreOpaque(t *testing.T) {
 		}
 	}
 }
+
+// git commands that start the editor: with TERM set and no GIT_EDITOR,
+// git runs editor or vi, which reads keys from the line's pipe and runs
+// :!cmd (printf ':!rm -f ~/.bashrc\n:q!\n' | git commit). Each was allowed
+// before giteditor.go.
+func TestG57GitEditorIsOpaque(t *testing.T) {
+	for _, line := range []string{
+		"printf ':!rm -f ~/.bashrc\\n:q!\\n' | git commit --allow-empty", "git commit < s", "git commit",
+		"git commit --amend", "git commit -a", "git commit -v", "git commit -m x -e", "git commit -em x",
+		"git commit --edit -m x", "git commit --ed -m x", "git commit -c HEAD", "git commit --reedit-message=HEAD",
+		"git commit -t tpl", "git commit --template tpl", "git commit -p -m x", "git commit --interactive -m x",
+		"git commit --fixup=amend:HEAD", "git commit --fixup=reword:HEAD -m x", "git commit --squash HEAD",
+		"git commit -S -e -m x", "git commit -s",
+		"git tag -a v1", "git tag -s v1", "git tag -u k v1", "git tag --annotate v1", "git tag -a -e -m x v1",
+		"git tag -am x -e v1",
+		"git rebase -i HEAD~1", "git rebase --interactive main", "git rebase --edit-todo", "git rebase --continue",
+		"git rebase -ri main", "git cherry-pick -e x", "git cherry-pick --continue", "git revert -e HEAD",
+		"git revert --edit HEAD", "git revert --continue", "git merge --continue", "git merge -e x", "git pull --edit",
+		"git pull --rebase=interactive", "git pull -ri",
+		"git notes add", "git notes edit", "git notes append HEAD", "git notes --ref x add", "git notes add -c HEAD",
+		"git add -p", "git add -e", "git add --patch", "git add -i", "git add --interactive", "git add -pu",
+		"git checkout -p", "git checkout --patch x", "git reset -p", "git restore -p", "git stash -p",
+		"git stash push --patch", "git am -i x.patch",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+	for _, line := range []string{
+		"git commit -m x", "git commit -am x", "git commit -m x -a", "git commit --message=x", "git commit -F msg.txt",
+		"git commit -F - < msg.txt", "git commit -C HEAD", "git commit --amend -m x",
+		"git commit --fixup=HEAD", "git commit -S -m x", "git commit -s -m x", "git commit -v -m x",
+		"git tag v1", "git tag -a v1 -m x", "git tag -am x v1", "git tag -s v1 -F msg", "git tag -l", "git tag -n5",
+		"git tag -d v1", "git rebase main", "git rebase --onto a b", "git rebase --abort", "git rebase --skip",
+		"git cherry-pick x", "git cherry-pick --abort", "git revert HEAD",
+		"git merge x", "git merge --no-ff -m x y", "git merge --abort", "git pull", "git pull -r", "git pull --rebase",
+		"git notes add -m x", "git notes list", "git notes show", "git add -A", "git add .", "git add -u",
+		"git checkout main", "git checkout -b x", "git reset --hard", "git restore x", "git stash",
+		"git stash push -m x", "git stash pop", "git am x.patch",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
+			t.Errorf("%q is opaque: %q", line, a.reasons)
+		}
+	}
+}

@@ -100,7 +100,11 @@ func (an *analyzer) git(args []word) {
 		an.opaque("git " + clipName(sub) + " is not a built-in command the analysis knows (it may be an alias)")
 		return
 	}
-	if why := gitHelp(args[:i], sub, args[i+1:]); why != "" {
+	why := gitHelp(args[:i], sub, args[i+1:])
+	if why == "" {
+		why = gitEditor(sub, args[i+1:])
+	}
+	if why != "" {
 		an.opaque(why)
 		return
 	}
