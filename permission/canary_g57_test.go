@@ -146,3 +146,32 @@ func TestCanaryG57AbsentPrograms(t *testing.T) {
 		refusedEverywhere(t, root, line)
 	}
 }
+
+// canaryG57GitEditor are git lines that start the editor: with TERM set
+// (as in a user's terminal) and no GIT_EDITOR, git runs editor or vi,
+// which reads keys from the line's pipe or redirection and runs :!cmd.
+// Each was allowed by "allow bash" at stop 57.
+var canaryG57GitEditor = []string{
+	`printf ':!rm -f ~/.bashrc\n:q!\n' | git commit --allow-empty`,
+	`printf ':!rm -f c\n:q!\n' | git commit --allow-empty -a`,
+	`printf ':!rm -f ~/.bashrc\n:q!\n' | git tag -a v1`,
+	`printf ':!rm -f ~/.bashrc\n:q!\n' | git notes add`,
+	`printf ':!rm -f ~/.bashrc\n:q!\n' | git commit --allow-empty -m x -e`,
+	`printf ':!rm -f ~/.bashrc\n:q!\n' > k.txt; git commit --amend < k.txt`,
+	`printf ':!rm -f ~/.bashrc\n:q!\n' > k.txt; echo x >> README; git add -e < k.txt`,
+}
+
+func TestCanaryG57GitEditor(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "git", "vi")
+	template := canaryTemplate(t)
+	for _, line := range canaryG57GitEditor {
+		root := canaryFixture(t, template)
+		refusedEverywhere(t, root, line)
+		before := canarySnapshot(t, root)
+		out := runLine(t, root, line, time.Minute, "", "TERM=xterm", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+		if p := changed(before, canarySnapshot(t, root)); p == "" {
+			t.Errorf("%q changed nothing when run:\n%s", line, out)
+		}
+	}
+}
