@@ -175,3 +175,35 @@ func TestCanaryG57GitEditor(t *testing.T) {
 		}
 	}
 }
+
+// npm edit starts the editor on an installed package: with TERM set and
+// no EDITOR, npm runs vi, which reads :!cmd from the line's pipe. It was
+// allowed by "allow bash" at stop 57 (npm's test list had it as ordinary).
+func TestCanaryG57NpmEdit(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "git", "vi")
+	tooltest.Need(t, tooltest.NodeJS, "npm")
+	template := canaryTemplate(t)
+	for _, line := range []string{
+		`printf ':!rm -f ~/.bashrc\n:q!\n' | npm edit x`,
+		`printf ':!rm -f ~/.bashrc\n:q!\n' | npm ed x`,
+	} {
+		root := canaryFixture(t, template)
+		for name, content := range map[string]string{
+			"package.json":                `{"name":"y","version":"1.0.0"}`,
+			"node_modules/x/package.json": `{"name":"x","version":"1.0.0"}`,
+		} {
+			p := filepath.Join(root, "work", name)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		refusedEverywhere(t, root, line)
+		out := runLine(t, root, line, time.Minute, "", "TERM=xterm")
+		if _, err := os.Stat(filepath.Join(root, "home", ".bashrc")); err == nil {
+			t.Errorf("%q left ~/.bashrc when run:\n%s", line, out)
+		}
+	}
+}

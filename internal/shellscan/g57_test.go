@@ -140,3 +140,40 @@ func TestG57GitEditorIsOpaque(t *testing.T) {
 		}
 	}
 }
+
+// Other programs that start the editor the environment chooses (npm edit
+// runs vi, which reads :!cmd from the line's pipe, as git commit does),
+// run the program an option names, write the home's dotfiles, or read
+// code from their standard input. Each was allowed before editors.go.
+func TestG57EditorsAreOpaque(t *testing.T) {
+	for _, line := range []string{
+		"npm edit x", "npm ed x", "printf ':!rm -f ~/.bashrc\\n:q!\\n' | npm edit x", "pnpm edit x", "kubectl edit pod x",
+		"kubectl -n y edit pod x", "kubectl apply -f x --edit", "kubectl create -f x --edit=true",
+		"kubectl apply edit-last-applied x", "oc edit x", "k3s kubectl edit x", "microk8s kubectl edit x",
+		"ansible-vault edit x", "ansible-vault create x", "sops x.yaml", "sops edit x", "sops exec-env x 'rm c'",
+		"sops exec-file x 'rm c'", "chezmoi apply", "chezmoi init --apply u", "chezmoi edit", "yadm checkout",
+		"yadm pull", "stow x", "stow -t ~ x", "rcup", "virsh edit x", "virsh destroy x", "virsh undefine x",
+		"svn commit", "svn ci", "svn propedit p x", "svn diff --diff-cmd x", "svn diff --diff-cmd=x",
+		"svn commit -m x --editor-cmd y", "svn log --config-option=x", "svn mkdir u",
+		"hg commit", "hg ci", "hg amend", "hg histedit", "hg --config hooks.pre-log=x log", "hg log --config=a",
+		"hg -R ../x log", "hg pull -e x", "hg commit -i -m x", "hg tag v1", "hg --cwd /tmp log",
+		"fzf --preview 'rm c'", "fzf --bind 'start:execute(rm c)'", "fzf --with-shell=x", "sk --preview x",
+		"pry", "pry x.rb", "echo 'system(1)' | pry", "ipython", "echo 'print(1)' | ipython", "ipython -c x",
+		"ipython -i x.py", "bpython", "ptpython",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+	for _, line := range []string{
+		"npm test", "npm install", "kubectl get pods", "kubectl apply -f x", "kubectl logs x", "ansible-vault view x",
+		"ansible-vault encrypt x", "sops -d x.yaml", "sops decrypt x.yaml", "sops -e -i x.yaml", "sops --version",
+		"chezmoi --version", "yadm status", "virsh list", "virsh --version", "svn status", "svn log", "svn diff",
+		"svn commit -m x", "svn ci -F msg", "svn update", "hg log", "hg status", "hg diff", "hg commit -m x",
+		"hg ci --message=x", "hg pull", "fzf -f x", "fzf --filter=x", "ipython x.py", "ipython --version",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
+			t.Errorf("%q is opaque: %q", line, a.reasons)
+		}
+	}
+}

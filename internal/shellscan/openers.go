@@ -47,6 +47,9 @@ func outsideState(name string, args []word) string {
 	if name == "exiftool" {
 		return exiftool(args)
 	}
+	if why := editorState(name, args); why != "" {
+		return why
+	}
 	return gpgTool(name, args)
 }
 
@@ -55,7 +58,7 @@ func outsideName(name string) bool {
 	switch name {
 	case "pydoc", "pydoc3", "gh", "mkdocs", "exiftool", "gpgsm", "gpgconf", "dirmngr", "keyboxd", "scdaemon",
 		"gpg-card", "gpg-wks-client", "gpg-wks-server", "gpgsplit", "dirmngr-client", "gpg-preset-passphrase",
-		"gpg-pair-tool":
+		"gpg-pair-tool", "chezmoi", "yadm", "virsh", "ansible-vault", "sops":
 		return true
 	case "see", "compose", "links", "dex", "surf", "opera", "chrome", "brave", "midori", "epiphany", "falkon",
 		"vivaldi", "dillo", "handlr", "mimeo":
