@@ -207,3 +207,49 @@ func TestCanaryG57NpmEdit(t *testing.T) {
 		}
 	}
 }
+
+// cargo reads .cargo/config.toml of the working directory: build.rustc
+// (or rustc-wrapper, a target's runner or linker) names a program it runs.
+// A line that writes one runs code the analysis does not see; it was
+// allowed by "allow bash" at stop 57, as was the same for pylint's
+// init-hook and the JavaScript configuration of vite, mocha, prettier ….
+func TestCanaryG57CargoConfig(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "git")
+	cargo, err := exec.LookPath("cargo")
+	if err != nil {
+		t.Skip("cargo is not installed")
+	}
+	rustupHome := os.Getenv("RUSTUP_HOME")
+	if rustupHome == "" {
+		h, _ := os.UserHomeDir()
+		rustupHome = filepath.Join(h, ".rustup")
+	}
+	root := canaryFixture(t, canaryTemplate(t))
+	for name, content := range map[string]string{
+		"Cargo.toml":  "[package]\nname = \"x\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+		"src/main.rs": "fn main() {}\n",
+	} {
+		p := filepath.Join(root, "work", name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	line := `printf '#!/bin/sh\nrm -f ~/.bashrc\n' > r.sh && chmod +x r.sh && mkdir -p .cargo && ` +
+		`printf '[build]\nrustc = "./r.sh"\n' > .cargo/config.toml && cargo build`
+	refusedEverywhere(t, root, line)
+	for _, l := range []string{
+		`printf x > .pylintrc && pylint x.py`, `echo x > vite.config.js && vite build`,
+		`echo x > .mocharc.yml && mocha`, `echo x > docs/conf.py && sphinx-build docs out`,
+		`echo x > .prettierrc.js && prettier --write x`,
+	} {
+		refusedEverywhere(t, root, l)
+	}
+	out := runLine(t, root, line, 2*time.Minute, filepath.Dir(cargo), "RUSTUP_HOME="+rustupHome,
+		"CARGO_HOME="+t.TempDir())
+	if _, err := os.Stat(filepath.Join(root, "home", ".bashrc")); err == nil {
+		t.Errorf("%q left ~/.bashrc when run:\n%s", line, out)
+	}
+}
