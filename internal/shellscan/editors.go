@@ -60,6 +60,16 @@ func editorState(name string, args []word) string {
 				}
 			}
 		}
+	case "bat", "batcat", "delta", "glow":
+		// The pager they run: --pager names it; glow -p runs PAGER.
+		for _, a := range args {
+			if a.text == "--" {
+				break
+			}
+			if strings.HasPrefix(a.text, "--pager") || name == "glow" && (a.text == "-p" || a.text == "--pager") {
+				return name + " " + clipName(a.text) + " runs the pager it names or the environment chooses"
+			}
+		}
 	case "pry", "ipython", "ipython3", "bpython", "ptpython", "ptipython":
 		// REPLs read code from their standard input (pry also ./.pryrc,
 		// ipython its profile's startup files).

@@ -177,3 +177,29 @@ func TestG57EditorsAreOpaque(t *testing.T) {
 		}
 	}
 }
+
+// Pagers named by an option, shared libraries openssl loads, and the
+// servers whose option opens a browser. Each was allowed before.
+func TestG57PagersAndServersAreOpaque(t *testing.T) {
+	for _, line := range []string{
+		"bat --paging=always --pager 'rm c' f", "batcat --pager=x f", "delta --pager x a b", "glow -p x.md",
+		"echo x > o.cnf && openssl req -config o.cnf",
+		"mdbook serve --open", "zola serve --open", "hugo server -O", "hugo server --openBrowser", "jekyll serve -o",
+		"vite --open", "vitepress dev --open", "webpack serve --open", "ng serve -o", "ng serve --open",
+		"http-server -o", "live-server", "browser-sync start", "voila x.ipynb", "subl x", "mkdocs serve -o",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+	for _, line := range []string{
+		"bat f", "bat --paging=never f", "delta a b", "glow x.md", "openssl req -new -key k -out r.csr",
+		"openssl x509 -in c.pem -noout -text", "mdbook serve", "mdbook build", "zola build", "hugo server", "hugo",
+		"vite", "vite build", "vite -o x", "webpack", "ng build", "live-server --no-browser",
+		"browser-sync start --no-open", "voila --no-browser x.ipynb", "subl --version",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
+			t.Errorf("%q is opaque: %q", line, a.reasons)
+		}
+	}
+}

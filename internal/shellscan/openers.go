@@ -58,7 +58,8 @@ func outsideName(name string) bool {
 	switch name {
 	case "pydoc", "pydoc3", "gh", "mkdocs", "exiftool", "gpgsm", "gpgconf", "dirmngr", "keyboxd", "scdaemon",
 		"gpg-card", "gpg-wks-client", "gpg-wks-server", "gpgsplit", "dirmngr-client", "gpg-preset-passphrase",
-		"gpg-pair-tool", "chezmoi", "yadm", "virsh", "ansible-vault", "sops":
+		"gpg-pair-tool", "chezmoi", "yadm", "virsh", "ansible-vault", "sops", "bat", "batcat", "delta", "glow",
+		"live-server", "browser-sync", "subl":
 		return true
 	case "see", "compose", "links", "dex", "surf", "opera", "chrome", "brave", "midori", "epiphany", "falkon",
 		"vivaldi", "dillo", "handlr", "mimeo":
@@ -99,13 +100,40 @@ func openerState(name string, args []word) string {
 		}
 	case "go":
 		return goOpener(args)
-	case "mkdocs":
-		if hasAny(args, "-o", "--open") {
-			return "mkdocs serve --open opens a browser the environment chooses"
+	case "live-server", "browser-sync", "voila":
+		// They open a browser unless told not to.
+		if !onlyVersion(args) && !hasAny(args, "--no-browser", "--no-open", "--open=false") {
+			return name + " opens a browser the environment chooses"
+		}
+	case "subl", "sublime_text", "sublime-text":
+		if !onlyVersion(args) {
+			return name + " opens the editor, whose --command runs what it names"
+		}
+	}
+	if devServers()[name] {
+		for _, a := range args {
+			t, _, _ := strings.Cut(a.text, "=")
+			if contains([]string{"--open", "--openBrowser", "--open-url", "--open-browser", "--browser"}, t) ||
+				(t == "-o" || t == "-O") && name != "webpack" && name != "vite" {
+				return name + " " + clipName(a.text) + " opens a browser the environment chooses"
+			}
 		}
 	}
 	return ""
 }
+
+// devServers are the documentation and development servers whose option
+// (--open, -o …) opens a browser the environment chooses.
+var devServers = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range []string{"mkdocs", "mdbook", "zola", "hugo", "jekyll", "vite", "vitepress", "webpack",
+		"webpack-dev-server", "webpack-cli", "ng", "http-server", "eleventy", "astro", "docusaurus", "gatsby",
+		"parcel", "nuxt", "nuxi", "quasar", "vue-cli-service", "rspack", "rsbuild", "serve", "sphinx-autobuild",
+		"docsify", "storybook", "start-storybook", "slidev", "marp", "quarto", "remark"} {
+		m[n] = true
+	}
+	return m
+})
 
 // pythonOpener returns why python -m mod after (or pydoc after) opens a
 // browser or runs programs a request names, or "".

@@ -23,6 +23,9 @@ var rcCodeFiles = sync.OnceValue(func() map[string][]string {
 		"mkdocs":       append([]string{"mkdocs.yml", "mkdocs.yaml"}, python...),
 		"pry":          {".pryrc", "*.rb"},
 		"rspec":        {".rspec", ".rspec-local", "*.rb"},
+		// A configuration loads the engines and providers it names
+		// (dynamic_path = ./x.so).
+		"openssl": {"*.cnf", "*.conf", "*.so"},
 	}
 	for _, n := range []string{"mocha", "jest", "vitest", "vite", "webpack", "webpack-cli", "rollup", "prettier",
 		"babel", "parcel", "next", "nuxt", "nuxi", "astro", "playwright", "cypress", "karma", "ava", "nyc", "c8",
