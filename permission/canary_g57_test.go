@@ -66,6 +66,8 @@ var canaryG57Gpg = []string{
 	`gpg --verify README`,
 	`gpg --list-packets README`,
 	`gpgsm -k`,
+	`git commit --allow-empty -S -m x`,
+	`git tag -s v1 -m x`,
 }
 
 // canaryG57GpgOrdinary are gpg lines that leave the home as it is: the
@@ -95,7 +97,8 @@ func TestCanaryG57GpgHome(t *testing.T) {
 		root := canaryFixture(t, template)
 		refusedEverywhere(t, root, line)
 		before := canarySnapshot(t, root)
-		out := runLine(t, root, line, time.Minute, "")
+		out := runLine(t, root, line, time.Minute, "", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
 		stopAgent(root)
 		if p := changed(before, canarySnapshot(t, root)); !strings.HasPrefix(p, home(root)+string(filepath.Separator)) {
 			t.Errorf("%q changed nothing in the home when run (%q):\n%s", line, p, out)

@@ -126,8 +126,8 @@ func TestG57GitEditorIsOpaque(t *testing.T) {
 	for _, line := range []string{
 		"git commit -m x", "git commit -am x", "git commit -m x -a", "git commit --message=x", "git commit -F msg.txt",
 		"git commit -F - < msg.txt", "git commit -C HEAD", "git commit --amend -m x",
-		"git commit --fixup=HEAD", "git commit -S -m x", "git commit -s -m x", "git commit -v -m x",
-		"git tag v1", "git tag -a v1 -m x", "git tag -am x v1", "git tag -s v1 -F msg", "git tag -l", "git tag -n5",
+		"git commit --fixup=HEAD", "git commit -s -m x", "git commit -v -m x",
+		"git tag v1", "git tag -a v1 -m x", "git tag -am x v1", "git tag -a v1 -F msg", "git tag -l", "git tag -n5",
 		"git tag -d v1", "git rebase main", "git rebase --onto a b", "git rebase --abort", "git rebase --skip",
 		"git cherry-pick x", "git cherry-pick --abort", "git revert HEAD",
 		"git merge x", "git merge --no-ff -m x y", "git merge --abort", "git pull", "git pull -r", "git pull --rebase",
@@ -197,6 +197,31 @@ func TestG57PagersAndServersAreOpaque(t *testing.T) {
 		"openssl x509 -in c.pem -noout -text", "mdbook serve", "mdbook build", "zola build", "hugo server", "hugo",
 		"vite", "vite build", "vite -o x", "webpack", "ng build", "live-server --no-browser",
 		"browser-sync start --no-open", "voila --no-browser x.ipynb", "subl --version",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
+			t.Errorf("%q is opaque: %q", line, a.reasons)
+		}
+	}
+}
+
+// git that signs or verifies runs gpg, which writes ~/.gnupg as gpg -s
+// does (git commit -S creates the home's keyring in real git and gpg).
+// Each was allowed before gitSigning.
+func TestG57GitSigningIsOpaque(t *testing.T) {
+	for _, line := range []string{
+		"git commit -S -m x", "git commit -Sk -m x", "git commit --gpg-sign -m x", "git commit --gpg-sign=k -m x",
+		"git commit -am x -S", "git tag -s v1 -m x", "git tag -u k v1 -m x", "git tag --sign -m x v1", "git tag -v v1",
+		"git tag --verify v1", "git merge -S x", "git rebase -S main", "git cherry-pick -S x", "git revert -S --no-edit x",
+		"git pull -S", "git push --signed", "git push --signed=if-asked", "git log --show-signature",
+		"git show --show-signature", "git merge --verify-signatures x", "git pull --verify-signatures",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+	for _, line := range []string{
+		"git commit -m x", "git commit --no-gpg-sign -m x", "git tag v1", "git tag -a v1 -m x", "git tag -l",
+		"git merge x", "git push", "git push origin main", "git log", "git show HEAD", "git commit -s -m x",
 	} {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
 			t.Errorf("%q is opaque: %q", line, a.reasons)

@@ -104,6 +104,9 @@ func (an *analyzer) git(args []word) {
 	if why == "" {
 		why = gitEditor(sub, args[i+1:])
 	}
+	if why == "" {
+		why = gitSigning(sub, args[i+1:])
+	}
 	if why != "" {
 		an.opaque(why)
 		return

@@ -140,3 +140,44 @@ func gitEditor(sub string, args []word) string {
 	}
 	return ""
 }
+
+// gitSigning returns why git sub args signs or verifies with gpg (or the
+// program gpg.program and gpg.format name), which writes gpg's home
+// directory and starts gpg-agent there, as gpg -s and gpg --verify do
+// (see gpghome.go), or "": -S/--gpg-sign of the commands that commit, a
+// signed tag (-s, -u), git tag -v, push --signed, and --show-signature,
+// --verify-signatures.
+func gitSigning(sub string, args []word) string {
+	why := "git " + sub + " signs or verifies with gpg, which writes its home directory (~/.gnupg) and starts gpg-agent"
+	for _, a := range args {
+		t := a.text
+		if t == "--" {
+			break
+		}
+		n, _, _ := strings.Cut(strings.TrimPrefix(t, "--"), "=")
+		if strings.HasPrefix(t, "--") && len(n) >= 3 && !strings.HasPrefix(n, "no-") {
+			for _, f := range []string{"gpg-sign", "show-signature", "verify-signatures", "signed"} {
+				if strings.HasPrefix(f, n) && (f != "signed" || sub == "push") {
+					return why
+				}
+			}
+			if sub == "tag" && (strings.HasPrefix("sign", n) || strings.HasPrefix("local-user", n) || strings.HasPrefix("verify", n)) {
+				return why
+			}
+		}
+	}
+	switch sub {
+	case "commit", "merge", "rebase", "cherry-pick", "revert", "am", "pull", "commit-tree":
+		o := parseGitOpts(args, map[string]string{"commit": "mFCct", "merge": "mFsX", "rebase": "sXxC",
+			"cherry-pick": "mX", "revert": "mX", "am": "C", "pull": "sX"}[sub], "Sun")
+		if strings.Contains(o.short, "S") {
+			return why
+		}
+	case "tag":
+		o := parseGitOpts(args, "mFu", "n")
+		if strings.ContainsAny(o.short, "suv") {
+			return why
+		}
+	}
+	return ""
+}
