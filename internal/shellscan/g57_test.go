@@ -228,3 +228,32 @@ func TestG57GitSigningIsOpaque(t *testing.T) {
 		}
 	}
 }
+
+// Interpreters outside the interpreters table that take code on the line
+// or read it from their standard input, and runners that fetch code from
+// the network. Each was allowed before inline.go.
+func TestG57InlineCodeIsOpaque(t *testing.T) {
+	for _, line := range []string{
+		"ts-node -e x", "ts-node --eval=x", "ts-node", "echo x | ts-node", "tsx -e x", "tsx --eval x", "babel-node -e x",
+		"coffee -e x", "jruby -e x", "ghc -e x", "clojure -M -e x", "clj -e x", "bb -e x", "bb --eval x", "bb",
+		"racket -e x", "racket", "guile -c x", "sbcl --eval x", "sbcl", "clisp -x x", "ocaml", "kotlinc -e x",
+		"kotlin -e x", "scala -e x", "groovy -e x", "elixir -e x", "elixir --eval x", "iex", "erl", "erl -eval x",
+		"crystal eval x", "rdmd --eval=x", "gjs -c x", "qjs -e x", "rhino -e x", "matlab -batch x", "mix run -e x",
+		"dotnet fsi", "lein repl", "nix repl", "psysh", "deno", "deno repl", "deno run https://x.invalid/y.ts",
+		"deno run -A npm:cowsay", "deno run jsr:@x/y", "bun x cowsay", "bun repl",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q is not opaque", line)
+		}
+	}
+	for _, line := range []string{
+		"ts-node x.ts", "tsx x.ts", "coffee x.coffee", "ghc Main.hs", "ghc --make Main.hs", "clojure -M -m app",
+		"bb x.clj", "racket x.rkt", "sbcl --script x.lisp", "elixir x.exs", "iex -S mix", "crystal build x.cr",
+		"dotnet build", "dotnet test", "lein test", "nix build", "deno run x.ts", "deno test", "deno fmt",
+		"bun run x.ts", "bun test", "mix test", "kotlinc x.kt -d x.jar", "deno --version", "ts-node --version",
+	} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
+			t.Errorf("%q is opaque: %q", line, a.reasons)
+		}
+	}
+}

@@ -50,6 +50,9 @@ func outsideState(name string, args []word) string {
 	if why := editorState(name, args); why != "" {
 		return why
 	}
+	if why := inlineCode(name, args); why != "" {
+		return why
+	}
 	return gpgTool(name, args)
 }
 
