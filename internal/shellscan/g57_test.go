@@ -84,12 +84,19 @@ var g57Ordinary = []string{
 }
 
 func TestG57OpenersAreOpaque(t *testing.T) {
-	for _, line := range g57Opaque {
-		if a := analyzeBash(line, "/home/u", "/w"); !opaqueOrFoundByPath(a) {
+	g57Check(t, g57Opaque, g57Ordinary)
+}
+
+// g57Check checks that each line of opaque is opaque and no line of
+// ordinary is.
+func g57Check(t *testing.T, opaque, ordinary []string) {
+	t.Helper()
+	for _, line := range opaque {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
 			t.Errorf("%q is not opaque", line)
 		}
 	}
-	for _, line := range g57Ordinary {
+	for _, line := range ordinary {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
 			t.Errorf("%q is opaque: %q", line, a.reasons)
 		}
@@ -101,7 +108,7 @@ func TestG57OpenersAreOpaque(t *testing.T) {
 // :!cmd (printf ':!rm -f ~/.bashrc\n:q!\n' | git commit). Each was allowed
 // before giteditor.go.
 func TestG57GitEditorIsOpaque(t *testing.T) {
-	for _, line := range []string{
+	g57Check(t, []string{
 		"printf ':!rm -f ~/.bashrc\\n:q!\\n' | git commit --allow-empty", "git commit < s", "git commit",
 		"git commit --amend", "git commit -a", "git commit -v", "git commit -m x -e", "git commit -em x",
 		"git commit --edit -m x", "git commit --ed -m x", "git commit -c HEAD", "git commit --reedit-message=HEAD",
@@ -118,12 +125,7 @@ func TestG57GitEditorIsOpaque(t *testing.T) {
 		"git add -p", "git add -e", "git add --patch", "git add -i", "git add --interactive", "git add -pu",
 		"git checkout -p", "git checkout --patch x", "git reset -p", "git restore -p", "git stash -p",
 		"git stash push --patch", "git am -i x.patch",
-	} {
-		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
-			t.Errorf("%q is not opaque", line)
-		}
-	}
-	for _, line := range []string{
+	}, []string{
 		"git commit -m x", "git commit -am x", "git commit -m x -a", "git commit --message=x", "git commit -F msg.txt",
 		"git commit -F - < msg.txt", "git commit -C HEAD", "git commit --amend -m x",
 		"git commit --fixup=HEAD", "git commit -s -m x", "git commit -v -m x",
@@ -134,11 +136,7 @@ func TestG57GitEditorIsOpaque(t *testing.T) {
 		"git notes add -m x", "git notes list", "git notes show", "git add -A", "git add .", "git add -u",
 		"git checkout main", "git checkout -b x", "git reset --hard", "git restore x", "git stash",
 		"git stash push -m x", "git stash pop", "git am x.patch",
-	} {
-		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
-			t.Errorf("%q is opaque: %q", line, a.reasons)
-		}
-	}
+	})
 }
 
 // Other programs that start the editor the environment chooses (npm edit
@@ -146,7 +144,7 @@ func TestG57GitEditorIsOpaque(t *testing.T) {
 // run the program an option names, write the home's dotfiles, or read
 // code from their standard input. Each was allowed before editors.go.
 func TestG57EditorsAreOpaque(t *testing.T) {
-	for _, line := range []string{
+	g57Check(t, []string{
 		"npm edit x", "npm ed x", "printf ':!rm -f ~/.bashrc\\n:q!\\n' | npm edit x", "pnpm edit x", "kubectl edit pod x",
 		"kubectl -n y edit pod x", "kubectl apply -f x --edit", "kubectl create -f x --edit=true",
 		"kubectl apply edit-last-applied x", "oc edit x", "k3s kubectl edit x", "microk8s kubectl edit x",
@@ -160,80 +158,53 @@ func TestG57EditorsAreOpaque(t *testing.T) {
 		"fzf --preview 'rm c'", "fzf --bind 'start:execute(rm c)'", "fzf --with-shell=x", "sk --preview x",
 		"pry", "pry x.rb", "echo 'system(1)' | pry", "ipython", "echo 'print(1)' | ipython", "ipython -c x",
 		"ipython -i x.py", "bpython", "ptpython",
-	} {
-		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
-			t.Errorf("%q is not opaque", line)
-		}
-	}
-	for _, line := range []string{
+	}, []string{
 		"npm test", "npm install", "kubectl get pods", "kubectl apply -f x", "kubectl logs x", "ansible-vault view x",
 		"ansible-vault encrypt x", "sops -d x.yaml", "sops decrypt x.yaml", "sops -e -i x.yaml", "sops --version",
 		"chezmoi --version", "yadm status", "virsh list", "virsh --version", "svn status", "svn log", "svn diff",
 		"svn commit -m x", "svn ci -F msg", "svn update", "hg log", "hg status", "hg diff", "hg commit -m x",
 		"hg ci --message=x", "hg pull", "fzf -f x", "fzf --filter=x", "ipython x.py", "ipython --version",
-	} {
-		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
-			t.Errorf("%q is opaque: %q", line, a.reasons)
-		}
-	}
+	})
 }
 
 // Pagers named by an option, shared libraries openssl loads, and the
 // servers whose option opens a browser. Each was allowed before.
 func TestG57PagersAndServersAreOpaque(t *testing.T) {
-	for _, line := range []string{
+	g57Check(t, []string{
 		"bat --paging=always --pager 'rm c' f", "batcat --pager=x f", "delta --pager x a b", "glow -p x.md",
 		"echo x > o.cnf && openssl req -config o.cnf",
 		"mdbook serve --open", "zola serve --open", "hugo server -O", "hugo server --openBrowser", "jekyll serve -o",
 		"vite --open", "vitepress dev --open", "webpack serve --open", "ng serve -o", "ng serve --open",
 		"http-server -o", "live-server", "browser-sync start", "voila x.ipynb", "subl x", "mkdocs serve -o",
-	} {
-		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
-			t.Errorf("%q is not opaque", line)
-		}
-	}
-	for _, line := range []string{
+	}, []string{
 		"bat f", "bat --paging=never f", "delta a b", "glow x.md", "openssl req -new -key k -out r.csr",
 		"openssl x509 -in c.pem -noout -text", "mdbook serve", "mdbook build", "zola build", "hugo server", "hugo",
 		"vite", "vite build", "vite -o x", "webpack", "ng build", "live-server --no-browser",
 		"browser-sync start --no-open", "voila --no-browser x.ipynb", "subl --version",
-	} {
-		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
-			t.Errorf("%q is opaque: %q", line, a.reasons)
-		}
-	}
+	})
 }
 
 // git that signs or verifies runs gpg, which writes ~/.gnupg as gpg -s
 // does (git commit -S creates the home's keyring in real git and gpg).
 // Each was allowed before gitSigning.
 func TestG57GitSigningIsOpaque(t *testing.T) {
-	for _, line := range []string{
+	g57Check(t, []string{
 		"git commit -S -m x", "git commit -Sk -m x", "git commit --gpg-sign -m x", "git commit --gpg-sign=k -m x",
 		"git commit -am x -S", "git tag -s v1 -m x", "git tag -u k v1 -m x", "git tag --sign -m x v1", "git tag -v v1",
 		"git tag --verify v1", "git merge -S x", "git rebase -S main", "git cherry-pick -S x", "git revert -S --no-edit x",
 		"git pull -S", "git push --signed", "git push --signed=if-asked", "git log --show-signature",
 		"git show --show-signature", "git merge --verify-signatures x", "git pull --verify-signatures",
-	} {
-		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
-			t.Errorf("%q is not opaque", line)
-		}
-	}
-	for _, line := range []string{
+	}, []string{
 		"git commit -m x", "git commit --no-gpg-sign -m x", "git tag v1", "git tag -a v1 -m x", "git tag -l",
 		"git merge x", "git push", "git push origin main", "git log", "git show HEAD", "git commit -s -m x",
-	} {
-		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
-			t.Errorf("%q is opaque: %q", line, a.reasons)
-		}
-	}
+	})
 }
 
 // Interpreters outside the interpreters table that take code on the line
 // or read it from their standard input, and runners that fetch code from
 // the network. Each was allowed before inline.go.
 func TestG57InlineCodeIsOpaque(t *testing.T) {
-	for _, line := range []string{
+	g57Check(t, []string{
 		"ts-node -e x", "ts-node --eval=x", "ts-node", "echo x | ts-node", "tsx -e x", "tsx --eval x", "babel-node -e x",
 		"coffee -e x", "jruby -e x", "ghc -e x", "clojure -M -e x", "clj -e x", "bb -e x", "bb --eval x", "bb",
 		"racket -e x", "racket", "guile -c x", "sbcl --eval x", "sbcl", "clisp -x x", "ocaml", "kotlinc -e x",
@@ -241,19 +212,10 @@ func TestG57InlineCodeIsOpaque(t *testing.T) {
 		"crystal eval x", "rdmd --eval=x", "gjs -c x", "qjs -e x", "rhino -e x", "matlab -batch x", "mix run -e x",
 		"dotnet fsi", "lein repl", "nix repl", "psysh", "deno", "deno repl", "deno run https://x.invalid/y.ts",
 		"deno run -A npm:cowsay", "deno run jsr:@x/y", "bun x cowsay", "bun repl",
-	} {
-		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
-			t.Errorf("%q is not opaque", line)
-		}
-	}
-	for _, line := range []string{
+	}, []string{
 		"ts-node x.ts", "tsx x.ts", "coffee x.coffee", "ghc Main.hs", "ghc --make Main.hs", "clojure -M -m app",
 		"bb x.clj", "racket x.rkt", "sbcl --script x.lisp", "elixir x.exs", "iex -S mix", "crystal build x.cr",
 		"dotnet build", "dotnet test", "lein test", "nix build", "deno run x.ts", "deno test", "deno fmt",
 		"bun run x.ts", "bun test", "mix test", "kotlinc x.kt -d x.jar", "deno --version", "ts-node --version",
-	} {
-		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
-			t.Errorf("%q is opaque: %q", line, a.reasons)
-		}
-	}
+	})
 }
