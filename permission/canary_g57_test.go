@@ -191,18 +191,10 @@ func TestCanaryG57NpmEdit(t *testing.T) {
 		`printf ':!rm -f ~/.bashrc\n:q!\n' | npm ed x`,
 	} {
 		root := canaryFixture(t, template)
-		for name, content := range map[string]string{
+		g57WriteWork(t, root, map[string]string{
 			"package.json":                `{"name":"y","version":"1.0.0"}`,
 			"node_modules/x/package.json": `{"name":"x","version":"1.0.0"}`,
-		} {
-			p := filepath.Join(root, "work", name)
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+		})
 		refusedEverywhere(t, root, line)
 		out := runLine(t, root, line, time.Minute, "", "TERM=xterm")
 		if _, err := os.Stat(filepath.Join(root, "home", ".bashrc")); err == nil {
@@ -228,18 +220,10 @@ func TestCanaryG57CargoConfig(t *testing.T) {
 		rustupHome = filepath.Join(h, ".rustup")
 	}
 	root := canaryFixture(t, canaryTemplate(t))
-	for name, content := range map[string]string{
+	g57WriteWork(t, root, map[string]string{
 		"Cargo.toml":  "[package]\nname = \"x\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
 		"src/main.rs": "fn main() {}\n",
-	} {
-		p := filepath.Join(root, "work", name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	line := `printf '#!/bin/sh\nrm -f ~/.bashrc\n' > r.sh && chmod +x r.sh && mkdir -p .cargo && ` +
 		`printf '[build]\nrustc = "./r.sh"\n' > .cargo/config.toml && cargo build`
 	refusedEverywhere(t, root, line)
@@ -254,5 +238,20 @@ func TestCanaryG57CargoConfig(t *testing.T) {
 		"CARGO_HOME="+t.TempDir())
 	if _, err := os.Stat(filepath.Join(root, "home", ".bashrc")); err == nil {
 		t.Errorf("%q left ~/.bashrc when run:\n%s", line, out)
+	}
+}
+
+// g57WriteWork writes files (by path below the workdir) into the fixture
+// at root, as a project holds them.
+func g57WriteWork(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(root, "work", name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
