@@ -20,10 +20,11 @@ const EventCompaction = engine.EventCompaction
 // [engine.CompactionEvent].
 type CompactionEvent = engine.CompactionEvent
 
-// CompactResult is what a compaction did: the next request's estimated
-// tokens before and after, the context view committed, and what it could
-// not do (a failed summary, lines and turns left out). See
-// [engine.CompactResult].
+// CompactResult is what a compaction did: the next request's tokens
+// before and after (the provider's counts when it counts tokens, else
+// estimates, and which they are), the context view committed, and what it
+// could not do (a failed summary or token count, lines and turns left
+// out). See [engine.CompactResult].
 type CompactResult = engine.CompactResult
 
 // ErrNoContext is returned by Compact when the agent runs without the
@@ -62,8 +63,10 @@ func (a *Agent) Compact(ctx context.Context, opts CompactOptions) (CompactResult
 // configured) and commits the result as a context view, which the
 // session's next request — in this process or after a restart — starts
 // from, without reading the history before it. The log keeps every
-// event. It returns the estimated tokens of the next request before and
-// after.
+// event. It returns the tokens of the next request before and after:
+// estimates, or the provider's counts when it counts tokens
+// ([model.TokenCounter], such as anthropic's WithTokenCounting), two
+// count requests a compaction (and one for each summary request).
 //
 // It is a session operation, like [Agent.Restore]: it fails with a
 // *SessionBusyError while a run of the session (or a restore) is in

@@ -1,5 +1,12 @@
 package liteagent
 
+import (
+	"context"
+
+	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/task"
+)
+
 // SetForkPaused makes a's Fork call f with the new session's id between
 // the copy of the session's data and the write of the new log.
 func SetForkPaused(a *Agent, f func(newID string)) { a.forkPaused = f }
@@ -19,3 +26,34 @@ func SetForkArchiveSeen(a *Agent, f func()) { a.forkArchiveSeen = f }
 // SetForkNewID makes a's forks give the new session the id f returns
 // instead of a random one.
 func SetForkNewID(a *Agent, f func() string) { a.forkNewID = f }
+
+// SetRestoreLocking makes a's Restore call f with the session's id just
+// before the restore takes the session's lock (a file store's; a lease
+// is taken before it).
+func SetRestoreLocking(a *Agent, f func(id string)) { a.restoreLocking = f }
+
+// SessionArchive returns the archive that a's turns and tools use for
+// session id (held in the data home), and ArchiveFor the archive under it.
+func SessionArchive(ctx context.Context, a *Agent, id string) (archive.Archive, error) {
+	return a.sessionArchive(ctx, id)
+}
+
+// ArchiveFor returns the archive of session id without the hold.
+func ArchiveFor(ctx context.Context, a *Agent, id string) (archive.Archive, error) {
+	return a.archiveFor(ctx, id)
+}
+
+// TaskWriter returns the task list that session id's tools write (held in
+// the data home), and TaskStore the list under it.
+func TaskWriter(ctx context.Context, a *Agent, id string) (task.Store, error) {
+	return a.taskWriter(ctx, id)
+}
+
+// TaskStore returns session id's task list without the hold.
+func TaskStore(ctx context.Context, a *Agent, id string) (task.Store, error) {
+	return a.taskStore(ctx, id)
+}
+
+// SetHeldStored makes a's held task and archive writes call f with the
+// session's id once they found its log, before they write.
+func SetHeldStored(a *Agent, f func(id string)) { a.heldStored = f }

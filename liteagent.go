@@ -361,6 +361,17 @@ type Agent struct {
 	// forkNewID, tests only (see export_test.go), replaces the random id
 	// Fork gives the new session.
 	forkNewID func() string
+	// restoreLocking, tests only (see export_test.go), runs in Restore
+	// just before the restore takes the session's lock.
+	restoreLocking func(id string)
+	// heldStored, tests only (see export_test.go), runs in a held task
+	// or archive write once the session's log is found there, before the
+	// write.
+	heldStored func(id string)
+	// heldWrites keeps an in-process DeleteSession from removing a
+	// session's data while a held write of it is under way (see
+	// sessionheld.go).
+	heldWrites sessionWrites
 	// files puts workspace files back for Restore, by the file tools'
 	// rules.
 	files *builtin.FileRestorer
@@ -706,7 +717,7 @@ func (a *Agent) buildEngine(opts Options, cfg config, gate *permission.Gate, too
 		eopts.Context = &engine.ContextOptions{
 			Window: opts.ContextWindow,
 			Archive: func(ctx context.Context, id string) (archive.Archive, error) {
-				return a.archiveFor(ctx, id)
+				return a.sessionArchive(ctx, id)
 			},
 			Compacting: a.obs.compacting(a.compactHooks),
 			Planner:    planner,
@@ -1097,8 +1108,12 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 		a.pool.Cancel(id)
 	}
 	// A cancelled turn that still appends finds the log gone and fails
-	// with a conflict: nothing it writes brings the log back.
-	if err := remove(ctx); err != nil && !errors.Is(err, session.ErrNotFound) {
+	// with a conflict: nothing it writes brings the log back. A held
+	// write under way (a tool's, a subagent's outcome) ends first.
+	endWrites := a.heldWrites.delete(id)
+	err := remove(ctx)
+	endWrites()
+	if err != nil && !errors.Is(err, session.ErrNotFound) {
 		return err
 	}
 	a.eng.Forget(id)
@@ -1304,7 +1319,7 @@ func (a *Agent) archiveFor(ctx context.Context, id string) (archive.Archive, err
 // buildTools assembles the built-in tools, the custom ones and the filters.
 func (a *Agent) buildTools(opts Options, skills []skill.Skill, defs []subagent.Definition, gate *permission.Gate, finalAnswer tool.Tool) ([]tool.Tool, error) {
 	resolveArchive := func(ctx context.Context, id string) (builtin.ArchiveScope, error) {
-		ar, err := a.archiveFor(ctx, id)
+		ar, err := a.sessionArchive(ctx, id)
 		if err != nil || ar == nil {
 			return builtin.ArchiveScope{SessionID: id}, err
 		}
@@ -1361,7 +1376,7 @@ func (a *Agent) buildTools(opts Options, skills []skill.Skill, defs []subagent.D
 	tools = append(tools, builtin.ContextTool(resolveArchive), readSpilled)
 	if !opts.DisableTasks {
 		tools = append(tools, builtin.TaskTools(func(ctx context.Context, id string) (task.Store, error) {
-			return a.taskStore(ctx, id)
+			return a.taskWriter(ctx, id)
 		}, builtin.TaskOptions{OnUpdate: func(ctx context.Context, c *tool.Call, t task.Task) {
 			c.Emit(Event{Type: engine.EventTaskUpdate, Task: &TaskEvent{ID: t.ID, Status: t.Status, Owner: t.Owner}})
 		}})...)

@@ -32,7 +32,7 @@ func (a *Agent) newMCPHost(cfg mcphost.Config) (*mcphost.Host, error) {
 			return nil
 		},
 		Archive: func(ctx context.Context, sessionID string) (archive.Archive, error) {
-			return a.archiveFor(ctx, sessionID)
+			return a.sessionArchive(ctx, sessionID)
 		},
 		Logger: a.log,
 	})

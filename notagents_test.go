@@ -2,6 +2,7 @@ package liteagent_test
 
 import (
 	"errors"
+	"os/exec"
 	"testing"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
@@ -41,6 +42,7 @@ func TestOperationsOnASessionNotTheAgentsThroughPostgres(t *testing.T) {
 func checkNotTheAgents(t *testing.T, withStore func(*testing.T, *liteagent.Options) string) {
 	t.Run("compact of a deleted session", func(t *testing.T) { checkCompactGone(t, withStore) })
 	t.Run("restore of a taken session", func(t *testing.T) { checkRestoreTaken(t, withStore) })
+	t.Run("restore of a session taken before its lock", func(t *testing.T) { checkRestoreTakenLate(t, withStore) })
 }
 
 // checkCompactGone deletes a session in a child and compacts it, and an
@@ -117,5 +119,61 @@ func checkRestoreTaken(t *testing.T, withStore func(*testing.T, *liteagent.Optio
 	resumeThenPrompt(t, f, a, id, nil)
 	if _, err := a.Restore(t.Context(), id, cps[0].Seq, liteagent.RestoreOptions{}); err != nil {
 		t.Errorf("restoring the resumed session: %v", err)
+	}
+}
+
+// checkRestoreTakenLate starts an id in the agent and restores it to 0
+// while, just before the restore takes the session's lock (after its
+// lease, when the store leases sessions), a child runs a prompt on it.
+// In the data home the child writes its session there, and the restore,
+// which checks under the lock that the session is still the agent's to
+// restore, fails with a *SessionExistsError and leaves the child's log
+// whole; before, the check ran before the lock, missed the child's write
+// and the restore truncated its log to nothing. Through a store that
+// leases sessions the restore's lease refuses the child's prompt.
+func checkRestoreTakenLate(t *testing.T, withStore func(*testing.T, *liteagent.Options) string) {
+	const id = "chosen-0003"
+	f := newFixture(t)
+	opts := f.options(nil)
+	a, store := agentWithStore(t, f, &opts, withStore)
+	if err := a.StartSession(t.Context(), id); err != nil {
+		t.Fatal(err)
+	}
+	var childErr error
+	var childOut []byte
+	ran := false
+	liteagent.SetRestoreLocking(a, func(string) {
+		if ran {
+			return
+		}
+		ran = true
+		childOut, childErr = childtest.Command(t.Context(), startChildEnv+"="+f.home+"\n"+f.workdir+"\n"+id+store).CombinedOutput()
+	})
+	_, err := a.Restore(t.Context(), id, 0, liteagent.RestoreOptions{})
+	if !ran {
+		t.Fatalf("the restore never reached its lock: %v", err)
+	}
+	if withStore != nil {
+		// The restore leases the session first: the child's prompt is
+		// refused as taken (exit 4), and there is nothing to restore.
+		var ee *exec.ExitError
+		if !errors.As(childErr, &ee) || ee.ExitCode() != 4 {
+			t.Fatalf("the other run under the restore's lease: %v; want it refused as taken\n%s", childErr, childOut)
+		}
+		var nf *session.NotFoundError
+		if !errors.As(err, &nf) {
+			t.Errorf("restoring the session nobody wrote: %v; want a *session.NotFoundError", err)
+		}
+		return
+	}
+	if childErr != nil {
+		t.Fatalf("the other run failed: %v\n%s", childErr, childOut)
+	}
+	var se *liteagent.SessionExistsError
+	if !errors.As(err, &se) || se.SessionID != id || se.Head == 0 {
+		t.Errorf("restoring the session another writer took before the restore's lock: %v; want a *SessionExistsError with its head", err)
+	}
+	if after, err := a.Checkpoints(t.Context(), id); err != nil || len(after) != 1 || after[0].Prompt != "the other run's prompt" {
+		t.Errorf("the other writer's session after the restore: %v, %v; want its prompt kept", after, err)
 	}
 }

@@ -115,7 +115,10 @@ func (a *Agent) Checkpoints(ctx context.Context, id string) ([]Checkpoint, error
 // process) made it meanwhile, Restore fails with a *SessionExistsError and
 // changes neither its log nor the files, where it would otherwise rewind
 // the other owner's session (chat's /rewind restores the current
-// session). [Agent.Resume] of the id makes it the agent's.
+// session). This is checked on the log the restore reads, while it holds
+// the session's lock (a file store's) or lease, so a first write by
+// another process just before the restore began is seen too.
+// [Agent.Resume] of the id makes it the agent's.
 func (a *Agent) Restore(ctx context.Context, id string, toSeq int64, opts RestoreOptions) (RestoreResult, error) {
 	if !a.made() {
 		return RestoreResult{}, ErrClosed
@@ -136,12 +139,26 @@ func (a *Agent) Restore(ctx context.Context, id string, toSeq int64, opts Restor
 		return RestoreResult{}, err
 	}
 	defer release()
-	if err := a.notTaken(ctx, id); err != nil {
-		return RestoreResult{}, err
-	}
 	var files rewind.Files
 	if a.files != nil {
 		files = a.files
+	}
+	if a.restoreLocking != nil {
+		a.restoreLocking(id)
+	}
+	// Whether the session is the agent's to restore is checked on the log
+	// the restore reads, under the session's lock: checked before it, a
+	// first write by another process in between would go unseen.
+	// A caller's own Check runs after it.
+	check := opts.Check
+	opts.Check = func(head int64) error {
+		if err := a.notTaken(id, head); err != nil {
+			return err
+		}
+		if check != nil {
+			return check(head)
+		}
+		return nil
 	}
 	res, err := rewind.Restore(ctx, a.cp, files, id, toSeq, opts, func(p rewind.Progress) {
 		ev := Event{Type: EventCheckpointRestore, SessionID: id, Restore: &RestoreEvent{
@@ -313,18 +330,12 @@ func (s *schedule) awaitOp(life context.Context, id string) bool {
 	}
 }
 
-// notTaken returns a *SessionExistsError for session id when the agent
-// started it ([Agent.StartSession]), has written nothing to it, and
-// another writer has: its log is the other owner's.
-func (a *Agent) notTaken(ctx context.Context, id string) error {
-	if !a.eng.ExpectsNew(id) {
-		return nil
-	}
-	head, err := a.cp.Head(ctx, id)
-	if err != nil {
-		return err
-	}
-	if head > 0 {
+// notTaken returns a *SessionExistsError for session id, whose log has
+// head records, when the agent started it ([Agent.StartSession]) and has
+// written nothing to it while another writer has: its log is the other
+// owner's.
+func (a *Agent) notTaken(id string, head int64) error {
+	if head > 0 && a.eng.ExpectsNew(id) {
 		return &SessionExistsError{SessionID: id, Head: head}
 	}
 	return nil

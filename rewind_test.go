@@ -261,3 +261,35 @@ func TestRestoreErrorEventCarriesTheTypedError(t *testing.T) {
 		t.Errorf("message %q, Err %v: want the error's text", ev.Restore.Message, ev.Err)
 	}
 }
+
+// A caller's RestoreOptions.Check runs on the head the restore read, and
+// its refusal leaves the files and the log as they were.
+func TestRestoreRunsTheCallersCheck(t *testing.T) {
+	f := newFixture(t)
+	a := f.agent(t, f.options(nil))
+	ctx := t.Context()
+	target := filepath.Join(f.workdir, "a.txt")
+	writePrompt(t, f, a, "first", "a.txt", "one")
+	writePrompt(t, f, a, "second", "a.txt", "two")
+	id := a.SessionID()
+	cps, err := a.Checkpoints(ctx, id)
+	if err != nil || len(cps) != 2 {
+		t.Fatalf("checkpoints %+v, %v", cps, err)
+	}
+	refused := errors.New("not now")
+	var seen int64 = -1
+	_, err = a.Restore(ctx, id, cps[0].Seq, liteagent.RestoreOptions{Check: func(head int64) error {
+		seen = head
+		return refused
+	}})
+	if !errors.Is(err, refused) || seen <= cps[1].Seq {
+		t.Fatalf("restore with a refusing check: %v, head seen %d; want its error and a head past %d", err, seen, cps[1].Seq)
+	}
+	if got := readFile(t, target); got != "two" {
+		t.Errorf("a refused restore changed a.txt to %q", got)
+	}
+	after, err := a.Checkpoints(ctx, id)
+	if err != nil || len(after) != 2 {
+		t.Errorf("a refused restore changed the log: %+v, %v", after, err)
+	}
+}

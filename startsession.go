@@ -128,12 +128,8 @@ func (a *Agent) ResumeStored(ctx context.Context, id string) error {
 	if err := a.checkID(id); err != nil {
 		return err
 	}
-	head, err := a.cp.Head(ctx, id)
-	switch {
-	case err != nil:
+	if err := a.logStored(ctx, id); err != nil {
 		return err
-	case head == 0 && !a.emptyLogKept(id):
-		return &session.NotFoundError{SessionID: id}
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()

@@ -30,7 +30,7 @@ func (a *Agent) agentTool(opts Options, defs []subagent.Definition) tool.Tool {
 			if opts.DisableTasks {
 				return nil, nil
 			}
-			return a.taskStore(ctx, sessionID)
+			return a.taskWriter(ctx, sessionID)
 		},
 		Emit: func(ctx context.Context, c *tool.Call, ev subagent.Event) {
 			// Announcements reach the parent's stream only while its turn

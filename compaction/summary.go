@@ -31,7 +31,9 @@ const summaryBlockChars = 2000
 type SummaryOptions struct {
 	// Model is the model id of the summary requests, sent as it is.
 	Model string
-	// MaxTokens bounds each summary; zero means the provider's default.
+	// MaxTokens bounds each summary; zero means the provider's default,
+	// which, when the provider reports it ([model.MaxTokensReporter]),
+	// Window's bound leaves room for as it does for MaxTokens.
 	MaxTokens int
 	// Base are the passes run before summarizing, whose output is the
 	// pass's output when it does not summarize. nil means [Snip] and
@@ -57,8 +59,8 @@ type SummaryOptions struct {
 	// Window is the model's context window in tokens, which every summary
 	// request is kept within: a request (its system prompt and prompt, in
 	// estimated tokens) takes at most Window minus the larger of MaxTokens
-	// and a quarter of Window, the rest being left for the answer and for
-	// the estimate's error. Zero or less means the window in the context
+	// (or the provider's default, see MaxTokens) and a quarter of Window,
+	// the rest being left for the answer and for the estimate's error. Zero or less means the window in the context
 	// of Apply ([WithWindow], which the engine sets), else no bound.
 	//
 	// A transcript too long for one request is summarized in a rolling
@@ -68,10 +70,21 @@ type SummaryOptions struct {
 	// the first request says how many transcript lines it leaves out
 	// ([SummaryReport.LeftOutLines]). A request the provider refuses as
 	// too long (model.ClassContextOverflow: the estimate fell short of its
-	// count) is asked for again in chunks of half the size, twice at
-	// most, with the summary so far: the chunks before it are not asked
-	// for again, and those after it go at the full size. MaxRequests
-	// bounds the requests in all.
+	// count) is asked for again in chunks of half the size, twice in a
+	// row at most, with the summary so far: the chunks before it are not
+	// asked for again, and those after it go at the full size (at half
+	// of it once a second chunk is refused). MaxRequests bounds the
+	// requests in all; the requests of the chunks after a refused one are
+	// reserved first, so that what the bound leaves out is always the
+	// oldest lines, which the next answered request names.
+	//
+	// A provider that counts tokens ([model.TokenCounter]) is asked for
+	// the count of the whole transcript's request, and the chunks are
+	// planned with the characters a token it found; each request is
+	// counted before it is sent, and one over the room is asked for
+	// again smaller, unsent (a *[TooLongError]). Counts are bounded by
+	// 2×MaxRequests+1 and cached per prompt; beyond them, or after a
+	// failed count, estimates ([SummaryReport.CountErr]).
 	Window int
 	// MaxRequests bounds the requests of one summary, the retries of a
 	// request refused as too long included; zero or less means 16
@@ -195,33 +208,71 @@ func (p *summary) summarize(ctx context.Context, older []model.Message) (string,
 		return p.ask(ctx, whole)
 	}
 	budget := p.inputBudget(window)
+	m := p.meter(ctx, budget/4)
+	defer m.report(ctx)
+	fits := budget > 0 && requestChars(whole) <= budget
+	// A transcript estimated at four times the room is not worth a count
+	// of its size (the count endpoint may refuse it): its requests are
+	// counted one by one.
+	if budget > 0 && requestChars(whole) <= 4*budget {
+		// With the provider's count, the request fits by it, and the
+		// chunks are planned with the characters a token it found.
+		n, counted, err := m.count(ctx, whole)
+		if err != nil {
+			return "", err
+		}
+		if counted {
+			fits = n <= m.room
+			if est := tokens(requestChars(whole)); !fits && n > 0 {
+				budget = int(min(int64(budget)*int64(est)/int64(n), math.MaxInt32))
+			}
+		}
+	}
 	// Estimates can fall short of the provider's count (text of few
 	// characters a token): a request refused as too long is asked for
 	// again in chunks of half the size, twice at most, resuming from it
 	// with the summary so far; the chunks after it go at the full size.
 	// MaxRequests bounds all the requests, retries included.
-	if budget > 0 && requestChars(whole) <= budget {
+	if fits {
 		text, err := p.ask(ctx, whole)
-		if err == nil || p.opts.MaxRequests <= 1 || ctx.Err() != nil || !model.IsClass(err, model.ClassContextOverflow) {
+		if err == nil || p.opts.MaxRequests <= 1 || ctx.Err() != nil || !tooLong(err) {
 			return text, err
 		}
-		return p.resume(ctx, lines, budget, window, instructions, 1, 1)
+		return p.resume(ctx, m, lines, budget, window, instructions, 1, 1)
 	}
-	return p.resume(ctx, lines, budget, window, instructions, 0, 0)
+	return p.resume(ctx, m, lines, budget, window, instructions, 0, 0)
 }
 
-// resume summarizes lines in a rolling way after used requests, the first
-// of its chunks in requests of budget halved shrinks times, and halves a
-// chunk refused as too long (maxShrinks times at most) before going on
-// from it with the summary so far.
-func (p *summary) resume(ctx context.Context, lines []string, budget, window int, instructions string, used, shrinks int) (string, error) {
-	text, pos, end, omitted := "", 0, len(lines), 0
+// resume summarizes lines in a rolling way after used requests, refused
+// of them refused as too long (0 or 1), and halves a chunk refused as too
+// long before going on from it with the summary so far; maxShrinks
+// refusals in a row end it. The chunks after a refused one go at the full
+// size, or halved once a second chunk was refused at it (the estimate
+// falls short throughout), and so on. The requests those newer chunks
+// take are reserved before a refused chunk is asked for again: when
+// MaxRequests cannot cover them all, the lines left out are the oldest
+// not yet summarized (of the refused chunk first), never the newest, and
+// the next request the model answers names how many.
+func (p *summary) resume(ctx context.Context, m *meter, lines []string, budget, window int, instructions string, used, refused int) (string, error) {
+	text, pos, end := "", 0, len(lines)
+	omitted, pending := 0, 0   // lines left out; of them, those no answered request named
+	shrinks := refused         // the next requests take budget halved shrinks times
+	base, atBase := 0, refused // the shrinks of the chunks after a refused one, and the refusals at it
+	streak := refused          // requests refused since the last one answered
 	for {
-		r, err := p.rolling(ctx, lines[pos:end], text, omitted, budget>>shrinks, window, instructions, p.opts.MaxRequests-used)
+		maxRequests := p.opts.MaxRequests - used
+		if end < len(lines) {
+			maxRequests = max(0, maxRequests-chunksFor(lines[end:], budget>>base, instructions))
+		}
+		r, err := p.rolling(ctx, m, lines[pos:end], text, pending, budget>>shrinks, window, instructions, maxRequests)
 		used += r.requests
 		pos += r.done
 		text = r.text
 		omitted += r.omitted
+		pending = r.pending
+		if r.answered > 0 {
+			streak = 0
+		}
 		if err == nil && end == len(lines) {
 			if rep := summaryReport(ctx); rep != nil {
 				rep.LeftOutLines += omitted
@@ -229,20 +280,37 @@ func (p *summary) resume(ctx context.Context, lines []string, budget, window int
 			return text, nil
 		}
 		if err == nil {
-			// The refused chunk is summarized: the rest at the full size.
-			end, shrinks = len(lines), 0
+			// The refused chunk is summarized, or left out: the rest at
+			// the size of base.
+			end, shrinks = len(lines), base
 			continue
 		}
-		if shrinks == maxShrinks || used >= p.opts.MaxRequests || ctx.Err() != nil || !model.IsClass(err, model.ClassContextOverflow) {
+		if streak == maxShrinks || used >= p.opts.MaxRequests || ctx.Err() != nil || !tooLong(err) {
 			return "", err
 		}
+		if shrinks == base {
+			if atBase++; atBase == 2 && base < maxShrinks {
+				base, atBase = base+1, 0
+			}
+		}
 		shrinks++
+		streak++
 		end = pos + r.refused
 	}
 }
 
-// maxShrinks is how many times a summary request refused as too long is
-// asked for again in smaller requests.
+// chunksFor returns the requests a rolling summary of lines takes within
+// budget, bound aside; 0 when none fits.
+func chunksFor(lines []string, budget int, instructions string) int {
+	plan, err := planChunks(lines, budget, instructions, math.MaxInt)
+	if err != nil {
+		return 0
+	}
+	return len(plan.chunks)
+}
+
+// maxShrinks is how many times in a row a summary request refused as too
+// long is asked for again in smaller requests.
 const maxShrinks = 2
 
 // A rollResult is what [summary.rolling] did.
@@ -251,47 +319,62 @@ type rollResult struct {
 	done     int    // the lines it covers (summarized or left out)
 	refused  int    // the lines of the request that failed, if one did
 	requests int    // the requests made
+	answered int    // the requests answered
 	omitted  int    // the oldest lines left out, beyond maxRequests
+	// pending is the lines left out that no answered request named:
+	// those given and those it left out, when none was answered.
+	pending int
 }
 
 // rolling asks for a summary of the transcript lines chunk by chunk, each
 // request within budget UTF-16 code units and carrying the summary so far
 // (starting from earlier, when not empty), in at most maxRequests
 // requests. When a request fails it returns the summary of the chunks
-// before it with the error. With no earlier summary, the first request's
-// note of lines left out counts leftOut more, left out before lines.
-func (p *summary) rolling(ctx context.Context, lines []string, earlier string, leftOut, budget, window int, instructions string, maxRequests int) (rollResult, error) {
-	r := rollResult{text: earlier}
+// before it with the error. The first request's note of lines left out
+// counts leftOut more, left out before lines and named in no answered
+// request yet.
+//
+// With the provider's count (m), a request it counts over m.room is not
+// sent: it fails with a *[TooLongError], as if refused.
+func (p *summary) rolling(ctx context.Context, m *meter, lines []string, earlier string, leftOut, budget, window int, instructions string, maxRequests int) (rollResult, error) {
+	r := rollResult{text: earlier, pending: leftOut}
 	plan, err := planChunks(lines, budget, instructions, maxRequests)
 	if err != nil {
 		var need inputTooSmall
 		if errors.As(err, &need) {
 			// The window whose budget holds need input tokens.
-			return r, &WindowError{Window: window, Need: max((int(need)*4+2)/3, int(need)+p.opts.MaxTokens)}
+			return r, &WindowError{Window: window, Need: max((int(need)*4+2)/3, int(need)+p.answerTokens())}
 		}
 		return r, err
 	}
 	r.omitted, r.done = plan.omitted, plan.omitted
+	r.pending += plan.omitted
 	for i, chunk := range plan.chunks {
 		if err := ctx.Err(); err != nil {
 			return r, err
 		}
-		omitted := 0
-		if i == 0 {
-			omitted = plan.omitted
-			if r.text == "" {
-				omitted += leftOut
+		prompt := renderPrompt(chunk, clip(r.text, plan.summaryRoom), r.text != "", r.pending, instructions)
+		n, counted, err := m.count(ctx, prompt)
+		if err == nil && counted && n > m.room {
+			err = &TooLongError{Tokens: n, Room: m.room}
+		}
+		if err == nil {
+			r.requests++
+			var text string
+			if text, err = p.ask(ctx, prompt); err == nil {
+				r.text = text
 			}
 		}
-		prompt := renderPrompt(chunk, clip(r.text, plan.summaryRoom), r.text != "", omitted, instructions)
-		r.requests++
-		text, err := p.ask(ctx, prompt)
 		if err != nil {
+			if ctx.Err() != nil {
+				return r, ctx.Err()
+			}
 			r.refused = len(chunk)
 			return r, fmt.Errorf("summary request %d of %d: %w", i+1, len(plan.chunks), err)
 		}
-		r.text = text
+		r.answered++
 		r.done += len(chunk)
+		r.pending = 0
 	}
 	return r, nil
 }
@@ -307,10 +390,25 @@ func (p *summary) window(ctx context.Context) int {
 
 // inputBudget returns the UTF-16 code units a summary request (system
 // prompt and prompt) may take within window: window minus the larger of
-// MaxTokens and a quarter of window, in tokens, times 4. It may be zero or
+// the answer's max_tokens (answerTokens) and a quarter of window, in
+// tokens, times 4. It may be zero or
 // less: no request fits.
 func (p *summary) inputBudget(window int) int {
-	return (window - max(p.opts.MaxTokens, window/4)) * 4
+	return (window - max(p.answerTokens(), window/4)) * 4
+}
+
+// answerTokens returns the max_tokens of a summary request: MaxTokens,
+// else the provider's default for the model when it reports one (an API
+// such as Anthropic's refuses a request whose input and max_tokens
+// together exceed the window), else 0.
+func (p *summary) answerTokens() int {
+	if p.opts.MaxTokens > 0 {
+		return p.opts.MaxTokens
+	}
+	if r, ok := model.AsMaxTokensReporter(p.provider); ok {
+		return max(r.DefaultMaxTokens(p.opts.Model), 0)
+	}
+	return 0
 }
 
 // requestChars returns the UTF-16 code units of a summary request with
@@ -396,16 +494,20 @@ func planChunks(lines []string, budget int, instructions string, maxRequests int
 	return plan, nil
 }
 
-// ask sends one summary request with prompt and returns the answer's text.
-func (p *summary) ask(ctx context.Context, prompt string) (string, error) {
-	req := model.Request{
+// request returns the summary request with prompt.
+func (p *summary) request(prompt string) model.Request {
+	return model.Request{
 		Model:     p.opts.Model,
 		System:    summarySystem,
 		Messages:  []model.Message{model.UserText(prompt)},
 		MaxTokens: p.opts.MaxTokens,
 	}
+}
+
+// ask sends one summary request with prompt and returns the answer's text.
+func (p *summary) ask(ctx context.Context, prompt string) (string, error) {
 	var answer *model.Message
-	for ch, err := range p.provider.Stream(ctx, req) {
+	for ch, err := range p.provider.Stream(ctx, p.request(prompt)) {
 		if err != nil {
 			return "", err
 		}
@@ -465,6 +567,11 @@ type SummaryReport struct {
 	// or block) that summaries left out, beyond
 	// [SummaryOptions.MaxRequests] requests, without summarizing them.
 	LeftOutLines int
+	// CountErr is why a summary planned its requests with estimated
+	// tokens where the provider counts them ([model.TokenCounter]): a
+	// *[CountError]. nil when each was counted, or the provider does not
+	// count tokens.
+	CountErr error
 }
 
 type reportKey struct{}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -232,6 +234,11 @@ func TestSummaryRetriesSmallerWhenRefusedAsTooLong(t *testing.T) {
 	if p.refused == 0 || !strings.HasPrefix(out[0].Text, compaction.SummaryHeader+"summary ") {
 		t.Fatalf("%d refused of %v; output starts %q, want a summary after a refusal", p.refused, p.sizes, out[0].Text)
 	}
+	// The newest turn summarized is in the last request: a provider
+	// refusing every chunk of the full size leaves out the oldest lines.
+	if reqs := p.Requests(); !strings.Contains(reqs[len(reqs)-1].Messages[0].Text, "user: question 1996: ") {
+		t.Errorf("requests of %v tokens: the newest turn summarized is not in the last", p.sizes)
+	}
 
 	var got error
 	none := newWindowProvider(10)
@@ -361,6 +368,90 @@ func TestSummaryMaxRequestsBoundsTheRetriesToo(t *testing.T) {
 // asking for each of them twice or three times.
 func TestSummaryResumesFromTheRefusedChunk(t *testing.T) {
 	const window = 20_000
+	msgs := cjkTalk()
+	p := newCJKProvider(window)
+	var rep compaction.SummaryReport
+	ctx := compaction.WithSummaryReport(context.Background(), &rep)
+	out, err := smallSummary(p, compaction.SummaryOptions{Window: window, MaxRequests: 40}).Apply(ctx, msgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.refused == 0 || rep.Err != nil || !strings.HasPrefix(out[0].Text, compaction.SummaryHeader+"summary ") {
+		t.Fatalf("%d of %d requests refused, report %+v, output starts %.40q; want a summary after a refusal", p.refused, len(p.prompts), rep, out[0].Text)
+	}
+	// Every transcript line goes into one answered request: none is
+	// summarized twice.
+	all := strings.Join(p.answered, "\n")
+	for _, line := range []string{"user: question 0: ", "user: question 300: ", "user: question 599: ", "user: 0 日本語", "user: later 0: ", "user: later 295: "} {
+		if n := strings.Count(all, line); n != 1 {
+			t.Errorf("%q is in %d answered requests, want 1", line, n)
+		}
+	}
+	if want := fmt.Sprintf("summary %d", len(p.answered)); out[0].Text != compaction.SummaryHeader+want {
+		t.Errorf("output starts %.40q, want the last answer, %q", out[0].Text, want)
+	}
+	if rep.LeftOutLines != 0 || strings.Contains(strings.Join(p.prompts, ""), "left out to fit") {
+		t.Errorf("lines left out (%d) within MaxRequests", rep.LeftOutLines)
+	}
+	t.Logf("%d requests, %d refused", len(p.prompts), p.refused)
+}
+
+// TestSummaryLeavesOutTheOldestAfterARefusal: a rolling summary whose
+// request for a chunk in the middle (CJK text, a token a character where
+// the estimate counts four) is refused as too long, with MaxRequests too
+// few for the retry in halves and the chunks after it, leaves out the
+// oldest lines it has not summarized, and names them in a note of a
+// request the model answers: the newest lines, which matter most, are
+// always summarized. It left out the newest lines, in no note, the
+// requests running out right after the retry.
+func TestSummaryLeavesOutTheOldestAfterARefusal(t *testing.T) {
+	const window = 20_000
+	msgs := cjkTalk()
+	note := regexp.MustCompile(`\[(\d+) earlier line\(s\) of the conversation left out`)
+	leftOutSome := false
+	for maxRequests := 2; maxRequests <= 16; maxRequests++ {
+		t.Run(fmt.Sprint(maxRequests), func(t *testing.T) {
+			p := newCJKProvider(window)
+			var rep compaction.SummaryReport
+			ctx := compaction.WithSummaryReport(context.Background(), &rep)
+			out, err := smallSummary(p, compaction.SummaryOptions{Window: window, MaxRequests: maxRequests}).Apply(ctx, msgs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Err != nil {
+				if len(out) != len(msgs) {
+					t.Errorf("a failed summary (%v) changed the turns", rep.Err)
+				}
+				return
+			}
+			if len(p.answered)+p.refused > maxRequests {
+				t.Errorf("%d requests, MaxRequests %d", len(p.answered)+p.refused, maxRequests)
+			}
+			all := strings.Join(p.answered, "\n")
+			if !strings.Contains(all, "user: later 296: ") {
+				t.Errorf("%d refused, %d left out: the newest line is in no answered request", p.refused, rep.LeftOutLines)
+			}
+			named := 0
+			for _, m := range note.FindAllStringSubmatch(all, -1) {
+				n, _ := strconv.Atoi(m[1])
+				named += n
+			}
+			if named != rep.LeftOutLines {
+				t.Errorf("%d refused: the answered requests name %d line(s) left out, the report %d", p.refused, named, rep.LeftOutLines)
+			}
+			if p.refused > 0 && rep.LeftOutLines > 0 {
+				leftOutSome = true
+			}
+		})
+	}
+	if !leftOutSome {
+		t.Error("no MaxRequests left lines out after a refusal: the test does not reach the edge")
+	}
+}
+
+// cjkTalk returns 600 turns of English, 40 of CJK text (a token a
+// character, where the estimate counts four) and 300 later ones.
+func cjkTalk() []model.Message {
 	msgs := longTalk(600)
 	for i := range 40 {
 		msgs = append(msgs, u(fmt.Sprintf("%d %s", i, strings.Repeat("日本語", 60))), a(strings.Repeat("回答", 90)))
@@ -368,12 +459,25 @@ func TestSummaryResumesFromTheRefusedChunk(t *testing.T) {
 	for i := range 300 {
 		msgs = append(msgs, u(fmt.Sprintf("later %d: %s", i, strings.Repeat("l", 180))), a(strings.Repeat("b", 180)))
 	}
-	var prompts, answered []string
-	refused := 0
-	p := modeltest.NewFunc(func(_ context.Context, req model.Request) ([]model.Chunk, error) {
+	return msgs
+}
+
+// cjkProvider answers summary requests like a provider of a window of
+// window tokens that refuses requests over three quarters of it, counting
+// a token a non-ASCII character and four ASCII ones a token: it records
+// every prompt and those answered, and counts those refused.
+type cjkProvider struct {
+	*modeltest.Provider
+	prompts, answered []string
+	refused           int
+}
+
+func newCJKProvider(window int) *cjkProvider {
+	cp := &cjkProvider{}
+	cp.Provider = modeltest.NewFunc(func(_ context.Context, req model.Request) ([]model.Chunk, error) {
 		prompt := req.Messages[0].Text
-		prompts = append(prompts, prompt)
-		count := 0 // a token a non-ASCII character, four ASCII ones a token
+		cp.prompts = append(cp.prompts, prompt)
+		count := 0
 		for _, r := range req.System + prompt {
 			if r < 0x80 {
 				count++
@@ -382,35 +486,12 @@ func TestSummaryResumesFromTheRefusedChunk(t *testing.T) {
 			}
 		}
 		if count/4+req.MaxTokens > window*3/4 {
-			refused++
+			cp.refused++
 			msg := fmt.Sprintf("prompt is too long: %d tokens > %d maximum", count/4, window)
 			return nil, model.NewError(model.ClassifyStatus(400, msg), 400, msg, nil)
 		}
-		answered = append(answered, prompt)
-		return modeltest.Text(fmt.Sprintf("summary %d", len(answered))).Chunks(), nil
+		cp.answered = append(cp.answered, prompt)
+		return modeltest.Text(fmt.Sprintf("summary %d", len(cp.answered))).Chunks(), nil
 	})
-	var rep compaction.SummaryReport
-	ctx := compaction.WithSummaryReport(context.Background(), &rep)
-	out, err := smallSummary(p, compaction.SummaryOptions{Window: window, MaxRequests: 40}).Apply(ctx, msgs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if refused == 0 || rep.Err != nil || !strings.HasPrefix(out[0].Text, compaction.SummaryHeader+"summary ") {
-		t.Fatalf("%d of %d requests refused, report %+v, output starts %.40q; want a summary after a refusal", refused, len(prompts), rep, out[0].Text)
-	}
-	// Every transcript line goes into one answered request: none is
-	// summarized twice.
-	all := strings.Join(answered, "\n")
-	for _, line := range []string{"user: question 0: ", "user: question 300: ", "user: question 599: ", "user: 0 日本語", "user: later 0: ", "user: later 295: "} {
-		if n := strings.Count(all, line); n != 1 {
-			t.Errorf("%q is in %d answered requests, want 1", line, n)
-		}
-	}
-	if want := fmt.Sprintf("summary %d", len(answered)); out[0].Text != compaction.SummaryHeader+want {
-		t.Errorf("output starts %.40q, want the last answer, %q", out[0].Text, want)
-	}
-	if rep.LeftOutLines != 0 || strings.Contains(strings.Join(prompts, ""), "left out to fit") {
-		t.Errorf("lines left out (%d) within MaxRequests", rep.LeftOutLines)
-	}
-	t.Logf("%d requests, %d refused", len(prompts), refused)
+	return cp
 }

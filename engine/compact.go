@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/lite-agent/lite-agent-go/compaction"
+	"github.com/lite-agent/lite-agent-go/model"
 )
 
 // ErrBusy is matched by every *[BusyError]: errors.Is(err, ErrBusy).
@@ -52,9 +53,24 @@ type CompactOptions struct {
 
 // CompactResult is what one [Engine.Compact] did.
 type CompactResult struct {
-	// Before and After are the estimated tokens of the session's next
-	// request (without a reminder) before and after compaction.
+	// Before and After are the tokens of the session's next request
+	// (without a reminder) before and after compaction: estimates, or the
+	// provider's counts when it counts tokens ([model.TokenCounter]; see
+	// BeforeCounted and AfterCounted).
 	Before, After int
+	// BeforeCounted and AfterCounted report that Before and After are
+	// the provider's counts of the request; false, they are estimates (a
+	// quarter of the characters; After scaled to a count of Before, when
+	// BeforeCounted).
+	BeforeCounted, AfterCounted bool
+	// CountErr is why a figure is an estimate though the provider counts
+	// tokens: its count failed (for After, perhaps ctx's error, the view
+	// being committed; a request too long to count before is counted
+	// after, once compacted), or the summary pass planned its requests,
+	// in part or whole, with estimates (a *[compaction.CountError]);
+	// several are joined. nil when it counted all it asked for, or the
+	// provider does not count tokens.
+	CountErr error
 	// Generation is the generation of the view committed, or of the
 	// latest view when nothing changed (0 when the log holds none).
 	Generation int
@@ -71,6 +87,11 @@ type CompactResult struct {
 	// without summarizing them, its transcript taking more than
 	// [compaction.SummaryOptions.MaxRequests] requests.
 	LeftOutLines int
+	// SummaryCut is the characters (UTF-16 code units) cut from the
+	// middle of a summary longer than a quarter of the window, as the
+	// requests after would cut it, so that the view stays within the
+	// window; 0 when the summary fit.
+	SummaryCut int
 	// LeftOutTurns is the oldest turns the committed view leaves out
 	// behind its "[N earlier turn(s) left out …]" marker, when this
 	// compaction left turns out (the N of the marker, which counts the
@@ -173,6 +194,23 @@ func (e *Engine) Compact(ctx context.Context, id string, opts CompactOptions) (r
 	}
 	c := r.contextRun("")
 	res.Before = c.measure()
+	// A provider that counts tokens is asked for Before (and, when the
+	// compaction changed the request, After): two counts a compaction.
+	tc, counting := model.AsTokenCounter(e.opts.Provider)
+	var beforeErr error
+	if counting {
+		n, err := c.count(ctx, tc, "")
+		switch {
+		case err == nil:
+			c.scaleTo(n, res.Before)
+			res.Before, res.BeforeCounted = n, true
+		case ctx.Err() != nil:
+			return res, ctx.Err()
+		default:
+			res.CountErr, beforeErr = err, err
+			e.log.Warn("token count failed; compacting by estimates", "session", id, "err", err)
+		}
+	}
 	c.status.BeforeTokens = res.Before
 	c.status.Reason = "manual"
 	if err := c.compact(ctx, true, true); err != nil {
@@ -199,7 +237,10 @@ func (e *Engine) Compact(ctx context.Context, id string, opts CompactOptions) (r
 		return res, fmt.Errorf("compact session %s: %w", id, err)
 	}
 	c.changed = c.changed || changed
-	res.SummaryErr, res.LeftOutLines = rep.Err, rep.LeftOutLines
+	res.SummaryErr, res.LeftOutLines, res.SummaryCut = rep.Err, rep.LeftOutLines, c.summaryCut
+	if res.CountErr == nil {
+		res.CountErr = rep.CountErr
+	}
 	// What is still over the window loses its oldest turns, so that the
 	// view, and every resume from it, fits.
 	if n := c.trim(); n > 0 {
@@ -222,6 +263,20 @@ func (e *Engine) Compact(ctx context.Context, id string, opts CompactOptions) (r
 		res.Committed = st.generation() > gen // an empty log has nothing to commit
 	}
 	res.After = c.measure()
+	switch {
+	case !counting:
+	case res.BeforeCounted && !c.changed && !res.Committed:
+		res.After, res.AfterCounted = res.Before, true // the request Before counted
+	case res.BeforeCounted || model.IsClass(beforeErr, model.ClassContextOverflow):
+		// A request too long to count before may be counted once
+		// compacted. The view is committed: a failed count (ctx's error
+		// too) leaves the estimate, reported.
+		if n, err := c.count(ctx, tc, ""); err != nil {
+			res.CountErr = errors.Join(res.CountErr, err)
+		} else {
+			res.After, res.AfterCounted = n, true
+		}
+	}
 	res.Generation = st.generation()
 	emit(CompactionEvent{Phase: CompactionProgress, Stage: StagePersist, Before: res.Before})
 	emit(CompactionEvent{Phase: CompactionDone, Before: res.Before, After: res.After, Generation: res.Generation})

@@ -370,6 +370,8 @@ type contextRun struct {
 	// uncompacted request over the estimate, when counted.
 	scale   float64
 	counted bool
+	// summaryCut is the UTF-16 code units cutSummary cut.
+	summaryCut int
 }
 
 func (c *contextRun) measure() int {
@@ -634,7 +636,32 @@ func (c *contextRun) runHost(ctx context.Context, passes []compaction.Pass) (boo
 		out = append([]model.Message{c.msgs[0]}, out...)
 	}
 	c.adopt(out)
+	c.cutSummary()
 	return true, nil
+}
+
+// cutSummary cuts a summary message a host pass put first to a quarter of
+// the window, as level 4 cuts it in the requests after: the levels ran
+// before the pass, and a view holding the summary whole would be over
+// the window however large the model made it. It adds the UTF-16 code
+// units it cut to c.summaryCut.
+func (c *contextRun) cutSummary() {
+	first := 0
+	if c.pinned {
+		first = 1
+	}
+	if first >= len(c.entries) || !c.summaryAt(first) {
+		return
+	}
+	limit := max(shrunkMessage, c.window) // a quarter of the window: 4 units a token
+	m := c.entries[first].msg
+	if !needsShrink(m, limit, shrunkResult) {
+		return
+	}
+	cut := shrinkMessage(m, limit, shrunkResult)
+	c.summaryCut += utf16text.Len(m.Text) - utf16text.Len(cut.Text)
+	c.setEntry(first, cut)
+	c.msgs = c.render()
 }
 
 // maxTokens bounds a scaled measure, so that a provider's absurd count
@@ -653,6 +680,17 @@ func (c *contextRun) calibrate(ctx context.Context, tc model.TokenCounter, remin
 	if est <= 0 || float64(est)*4 <= level1At*float64(c.window) {
 		return
 	}
+	n, err := c.count(ctx, tc, reminder)
+	if err != nil {
+		c.r.e.log.Debug("token count failed; estimating", "session", c.r.id, "err", err)
+		return
+	}
+	c.scaleTo(n, est)
+}
+
+// count asks the provider for the tokens of the request of the run's
+// messages as they are now, with reminder: its count, or why it has none.
+func (c *contextRun) count(ctx context.Context, tc model.TokenCounter, reminder string) (int, error) {
 	msgs := make([]model.Message, 0, len(c.entries)+1)
 	for _, e := range c.entries {
 		msgs = append(msgs, e.msg)
@@ -661,11 +699,21 @@ func (c *contextRun) calibrate(ctx context.Context, tc model.TokenCounter, remin
 		msgs = append(msgs, model.UserText(reminder))
 	}
 	n, err := tc.CountTokens(ctx, c.r.newRequest(msgs))
-	if err != nil || n < 0 {
-		c.r.e.log.Debug("token count failed; estimating", "session", c.r.id, "err", err)
-		return
+	if err == nil && n < 0 {
+		err = fmt.Errorf("the provider counted %d tokens", n)
 	}
-	c.scale, c.counted = float64(n)/float64(est), true
+	if err != nil {
+		return 0, fmt.Errorf("token count: %w", err)
+	}
+	return n, nil
+}
+
+// scaleTo makes the run's measures the provider's count n of a request
+// estimated at est tokens, scaled.
+func (c *contextRun) scaleTo(n, est int) {
+	if est > 0 {
+		c.scale, c.counted = float64(n)/float64(est), true
+	}
 }
 
 // compact applies the levels the pressure calls for, or all of them with

@@ -150,7 +150,9 @@
 //   - a provider that counts tokens ([model.TokenCounter]) is asked once a
 //     request, for the uncompacted one, and the estimates between levels are
 //     scaled to its count; a request estimated under a quarter of the 65%
-//     threshold is not counted, since no text is that dense;
+//     threshold is not counted, since no text is that dense [Engine.Compact] asks it for the
+//     request before and after (a failed count leaves estimates, reported
+//     in [CompactResult.CountErr]);
 //   - no provider-native context edits are requested;
 //   - the task reminder is added after the levels, so level 2 never sees
 //     it, and level 2 leaves the current prompt alone;

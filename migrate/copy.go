@@ -67,8 +67,9 @@ func (m *migration) copyAll(ctx context.Context, p *plan) error {
 		wg       sync.WaitGroup
 	)
 	// The units wait in a queue of prefetchAhead, each log prefetched as it
-	// joins the queue: its reads have that long to reach the page cache
-	// before a worker needs it.
+	// joins the queue once the logs are found not to be in the page cache
+	// (see readLog): its reads have that long to reach it before a worker
+	// needs it. Then the units already queued are prefetched too.
 	units := make(chan *unit, prefetchAhead)
 	for range min(m.workers, max(len(p.units), 1)) {
 		wg.Go(func() {
@@ -85,12 +86,17 @@ func (m *migration) copyAll(ctx context.Context, p *plan) error {
 			}
 		})
 	}
+	fetched := 0 // p.units[:fetched] are prefetched, or were handed out long ago
 feed:
 	for i := range p.units {
 		if ctx.Err() != nil {
 			break
 		}
-		m.prefetch(&p.units[i])
+		if m.cold.Load() {
+			for fetched = max(fetched, i-prefetchAhead); fetched <= i; fetched++ {
+				m.prefetch(&p.units[fetched])
+			}
+		}
 		select {
 		case units <- &p.units[i]:
 		case <-ctx.Done():
@@ -98,7 +104,21 @@ feed:
 		}
 	}
 	close(units)
-	wg.Wait()
+	// Found cold only after the last unit was queued: the units still
+	// queued are prefetched then.
+	done := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-m.cold.now:
+		for fetched = max(fetched, len(p.units)-prefetchAhead); fetched < len(p.units) && ctx.Err() == nil; fetched++ {
+			m.prefetch(&p.units[fetched])
+		}
+	case <-done:
+	}
+	<-done
 	return firstErr
 }
 
@@ -273,17 +293,30 @@ type carriedLock struct {
 }
 
 // take locks the source record rel of d, moving the carried lock there if
-// it can, and otherwise releasing it and taking a new one.
-func (c *carriedLock) take(ctx context.Context, d *safefs.Dir, rel string) error {
+// it can, and otherwise releasing it and taking a new one. h, if not nil,
+// is d opened, which the record is read through.
+func (c *carriedLock) take(ctx context.Context, d *safefs.Dir, h *dirHandle, rel string) error {
 	if c.lock != nil && c.dir == d && !c.noMove && filepath.Base(rel) == rel {
-		// The directory is checked as Resolve would, but rel need not be
-		// resolved component by component: it names a file of the
-		// directory the lock is in, and the file is opened without
-		// following symlinks.
-		if err := d.Check(); err != nil {
-			return err
+		var err error
+		if h != nil {
+			// Where files are opened relative to an open directory, the
+			// lock moves within the directory the record is read from, by
+			// name: neither the directory's path nor rel is resolved
+			// again. Should the directory no longer be at its path, the
+			// lock's check when the copy of the record ends (by path)
+			// finds the lock gone. Elsewhere d is checked first (see
+			// dirHandle.moveLock).
+			err = h.moveLock(d, c.lock, filepath.Join(d.Real(), rel))
+		} else {
+			// The directory is checked as Resolve would, but rel need
+			// not be resolved component by component: it names a file
+			// of the directory the lock is in, and the file is opened
+			// without following symlinks.
+			if err := d.Check(); err != nil {
+				return err
+			}
+			err = c.lock.Move(filepath.Join(d.Real(), rel))
 		}
-		err := c.lock.Move(filepath.Join(d.Real(), rel))
 		if err == nil {
 			return nil
 		}
@@ -406,7 +439,7 @@ func (m *migration) skipOrFail(file, record string, err error, note string) erro
 func (m *migration) copyArchive(ctx context.Context, s *scratch, u *unit, t *tally) error {
 	pr, sid, v := u.p, u.id, &s.verify
 	rel := filepath.Base(storage.SessionContextDir(pr.sessions.Path(), sid))
-	if err := s.lock.take(ctx, pr.sessions, rel); err != nil {
+	if err := s.lock.take(ctx, pr.sessions, nil, rel); err != nil {
 		return err
 	}
 	dstRel := filepath.Join(pr.dstRel, sessionsName, rel)

@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/filelock"
 	"github.com/lite-agent/lite-agent-go/internal/filestamp"
+	"github.com/lite-agent/lite-agent-go/internal/safefs"
 )
 
 // dirHandle is a directory of the source or the destination whose files a
@@ -128,6 +130,18 @@ func (h *dirHandle) setTime(name, path string, mtime time.Time) error {
 		return err
 	}
 	return timeError(path, setPathTime(filepath.Join(h.dir, name), mtime))
+}
+
+// moveLock moves the held lock l, whose lock directory is in this
+// directory, to target, a file of it (see filelock.Lock.Move), by path,
+// once d, the directory as anchored, is checked as Resolve would check it:
+// target need not be resolved component by component, as it names a file
+// of the directory the lock is in, opened without following symlinks.
+func (h *dirHandle) moveLock(d *safefs.Dir, l *filelock.Lock, target string) error {
+	if err := d.Check(); err != nil {
+		return err
+	}
+	return l.Move(target)
 }
 
 func (h *dirHandle) close() {}

@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/lite-agent/lite-agent-go/internal/filelock"
 	"github.com/lite-agent/lite-agent-go/internal/filestamp"
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
 )
@@ -134,6 +135,23 @@ func openat(h *dirHandle, name string, flags int, mode uint32) (*fdFile, error) 
 		return nil, cerr
 	}
 	return f, err
+}
+
+// moveLock moves the held lock l, whose lock directory is in this
+// directory (d, as anchored), to target, a file of it (see
+// filelock.Lock.Move): relative to the open directory
+// (filelock.Lock.MoveAt), whatever happened to its path since it was
+// checked, with one name looked up per system call rather than every
+// component of the path, and no look at d's path.
+func (h *dirHandle) moveLock(_ *safefs.Dir, l *filelock.Lock, target string) error {
+	rc, err := h.f.SyscallConn()
+	if err != nil {
+		return err
+	}
+	if cerr := rc.Control(func(dirfd uintptr) { err = l.MoveAt(int(dirfd), target) }); cerr != nil {
+		return cerr
+	}
+	return err
 }
 
 func (h *dirHandle) close() {

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/lite-agent/lite-agent-go/internal/logframe"
 	"github.com/lite-agent/lite-agent-go/session"
@@ -29,7 +28,7 @@ func (m *migration) copySession(ctx context.Context, s *scratch, u *unit, t *tal
 	if err != nil {
 		return err
 	}
-	if err := s.lock.take(ctx, pr.sessions, name); err != nil {
+	if err := s.lock.take(ctx, pr.sessions, srcDir, name); err != nil {
 		return err
 	}
 	f, path, err := srcDir.open(name)
@@ -47,7 +46,7 @@ func (m *migration) copySession(ctx context.Context, s *scratch, u *unit, t *tal
 	w := s.writer(out)
 	defer s.keep(w)
 	c := Count{Files: 1}
-	lr := s.lines(f)
+	lr := s.lines(m.readLog(f))
 	var pos int64
 	for {
 		l, err := lr.next()
@@ -77,7 +76,22 @@ func (m *migration) copySession(ctx context.Context, s *scratch, u *unit, t *tal
 		}
 		pos++
 		rec := s.id(pos)
-		plain, err := sessionRecord(ctx, s, pr.srcEnc, pr.dstEnc, sid, path, pos, rec, l, text)
+		plain, err := sessionRecord(ctx, s, pr.srcEnc, sid, path, pos, rec, l, text)
+		var stored []byte
+		if err == nil {
+			stored, err = w.encode(ctx, pr.dstEnc, sid, rec, dstPath, plain)
+			switch {
+			case err == nil:
+			case pr.dstEnc.Encoded() && errors.Is(err, storage.ErrUnstorable):
+				// The encoding refuses plaintext that is not UTF-8, which
+				// a plaintext log may hold but encoded storage cannot: a
+				// record of the source the destination cannot hold,
+				// checked there rather than in a pass of its own.
+				err = corrupt(storage.KindCheckpoint, path, rec, "the record is not valid UTF-8, which encoded storage requires")
+			default:
+				return err
+			}
+		}
 		if err != nil {
 			rest, cerr := lr.countRest()
 			if cerr != nil {
@@ -88,10 +102,6 @@ func (m *migration) copySession(ctx context.Context, s *scratch, u *unit, t *tal
 				return err
 			}
 			break
-		}
-		stored, err := w.encode(ctx, pr.dstEnc, sid, rec, dstPath, plain)
-		if err != nil {
-			return err
 		}
 		if out != nil {
 			if err := m.checkSessionRecord(ctx, s, pr.dstEnc, sid, rec, dstPath, stored, plain); err != nil {
@@ -134,9 +144,10 @@ func (m *migration) copySession(ctx context.Context, s *scratch, u *unit, t *tal
 // and pass the checks a reader applies to every record (logframe.Check:
 // a frame whose seq is pos, whose sessionId is sid and whose parentSeq
 // precedes it, with a time and an event with a type). The event's body is
-// copied as it is, not decoded. An encoded destination also requires valid
-// UTF-8, which a plaintext log need not hold.
-func sessionRecord(ctx context.Context, s *scratch, enc, dst storage.Encoding, sid, path string, pos int64, rec string, l line, text []byte) ([]byte, error) {
+// copied as it is, not decoded. (An encoded destination also requires valid
+// UTF-8, which a plaintext log need not hold: its encoding refuses the
+// record, see copySession.)
+func sessionRecord(ctx context.Context, s *scratch, enc storage.Encoding, sid, path string, pos int64, rec string, l line, text []byte) ([]byte, error) {
 	if l.tooLong {
 		return nil, corrupt(storage.KindCheckpoint, path, rec, "line exceeds the length limit")
 	}
@@ -152,9 +163,6 @@ func sessionRecord(ctx context.Context, s *scratch, enc, dst storage.Encoding, s
 	// Without a codec, logframe.Check refuses an envelope as Decode would.
 	if err := logframe.Check(plain, sid, pos, enc.Encoded()); err != nil {
 		return nil, unreadable(err, path, rec)
-	}
-	if dst.Encoded() && !utf8.Valid(plain) {
-		return nil, corrupt(storage.KindCheckpoint, path, rec, "the record is not valid UTF-8, which encoded storage requires")
 	}
 	return plain, nil
 }

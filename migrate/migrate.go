@@ -109,6 +109,13 @@ type Options struct {
 	syncHook   func(n int, err error) error
 	flushEvery int64
 
+	// prefetched, if not nil, is called with the unit of every log
+	// prefetched. Tests use it to count them; coldStart makes the run
+	// prefetch every log from the start, as if the first were found out of
+	// the page cache, for a benchmark to compare with.
+	prefetched func(id string)
+	coldStart  bool
+
 	// copied, if not nil, is called once the copy is over, before the
 	// check that no session copied was deleted meanwhile. Tests use it to
 	// delete a session in that gap.
@@ -308,6 +315,11 @@ type migration struct {
 	countBuf []byte         // the read buffer of the plan
 	flush    *flusher       // syncs the destination while it is written
 
+	// cold is set once a session log was found not to be in the page
+	// cache, or where that cannot be told: the logs are prefetched from
+	// then on (see copyAll and readLog).
+	cold coldFlag
+
 	reportEvery time.Duration // the least time between two reports
 
 	mu          sync.Mutex // guards the fields below
@@ -347,6 +359,7 @@ func newMigration(opts Options) (*migration, error) {
 		}
 	}
 	m := &migration{
+		cold:     coldFlag{now: make(chan struct{})},
 		opts:     opts,
 		all:      opts.AllProjects,
 		srcHome:  src.Home,
@@ -355,6 +368,9 @@ func newMigration(opts Options) (*migration, error) {
 		srcCodec: codecs[0],
 		dstCodec: codecs[1],
 		workers:  opts.Workers,
+	}
+	if opts.coldStart {
+		m.cold.Store()
 	}
 	if m.workers <= 0 {
 		m.workers = min(runtime.GOMAXPROCS(0)+1, 32)
@@ -841,4 +857,24 @@ func isDigits(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// coldFlag is a flag that is set once and can be waited for.
+type coldFlag struct {
+	set  atomic.Bool
+	once sync.Once
+	now  chan struct{} // closed when the flag is set (if made)
+}
+
+// Load reports whether the flag is set.
+func (f *coldFlag) Load() bool { return f.set.Load() }
+
+// Store sets the flag.
+func (f *coldFlag) Store() {
+	f.once.Do(func() {
+		f.set.Store(true)
+		if f.now != nil {
+			close(f.now)
+		}
+	})
 }

@@ -3,6 +3,8 @@
 package migrate
 
 import (
+	"io"
+
 	"golang.org/x/sys/unix"
 
 	"github.com/lite-agent/lite-agent-go/session"
@@ -32,6 +34,9 @@ func (m *migration) prefetch(u *unit) {
 	if u.kind != unitSession {
 		return
 	}
+	if m.opts.prefetched != nil {
+		m.opts.prefetched(u.id)
+	}
 	src, _, err := u.files.handles(m)
 	if err != nil {
 		return
@@ -46,4 +51,47 @@ func (m *migration) prefetch(u *unit) {
 	}
 	_ = unix.Fadvise(f.fd, 0, prefetchBytes, unix.FADV_WILLNEED)
 	_ = f.Close()
+}
+
+// readLog returns the reader of the source log f for its copy. Until the
+// migration has found a log out of the page cache (m.cold), the first read
+// of each log takes only what the page cache holds (preadv2 with
+// RWF_NOWAIT, which never waits for the disk): a log read whole from the
+// cache needed no prefetch, and logs just written or read, as a home in use
+// or a copy of one holds them, are all there, so that prefetching them
+// (four system calls a log, on the processor the feeding shares with the
+// workers) is spared. A first read that finds nothing there (EAGAIN), or
+// that cannot tell (a kernel or file system without RWF_NOWAIT for such
+// reads), sets m.cold, and the log is read as usual; from then on every
+// log is prefetched (see copyAll) and read as usual. A read that finds
+// part of the log there returns that part, as a read may.
+func (m *migration) readLog(f *fdFile) io.Reader {
+	if m.cold.Load() {
+		return f
+	}
+	return &cacheProbe{m: m, f: f}
+}
+
+// cacheProbe is a log reader whose first read looks at the page cache only
+// (see readLog).
+type cacheProbe struct {
+	m      *migration
+	f      *fdFile
+	probed bool
+}
+
+func (r *cacheProbe) Read(p []byte) (int, error) {
+	if r.probed || len(p) == 0 {
+		return r.f.Read(p)
+	}
+	r.probed = true
+	n, err := unix.Preadv2(r.f.fd, [][]byte{p}, -1, unix.RWF_NOWAIT) // -1: at the file's offset, advancing it
+	switch {
+	case err == nil && n > 0:
+		return n, nil
+	case err == nil:
+		return 0, io.EOF
+	}
+	r.m.cold.Store()
+	return r.f.Read(p)
 }

@@ -666,3 +666,37 @@ func TestSkipUnreadableCopiesAProjectWhoseOnlyRecordIsDamaged(t *testing.T) {
 		t.Errorf("skipped %v, %d records, verified %v; want the torn record listed", rep.Skipped, rep.Records, rep.Verified)
 	}
 }
+
+// A plaintext log record that is not UTF-8 cannot be stored encoded: with
+// SkipUnreadable it is left out and listed, with the records after it,
+// as any record the destination cannot hold, and the readable prefix is
+// copied (the encoding's own refusal is what finds it).
+func TestARecordNotUTF8IsLeftOutWithSkipUnreadable(t *testing.T) {
+	const ts = `"ts":"2026-07-22T12:00:00.000Z"`
+	home := t.TempDir()
+	p := resolve(t, workdir, storage.Options{Home: home})
+	if err := os.MkdirAll(p.SessionsDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	first := `{"seq":1,"sessionId":"s1","parentSeq":null,` + ts + `,"event":{"type":"user","message":{"role":"user","content":"hi"}}}`
+	log := first + "\n" +
+		`{"seq":2,"sessionId":"s1","parentSeq":1,` + ts + `,"event":{"type":"user","message":{"role":"user","content":"h` + "\xff" + `i"}}}` + "\n" +
+		`{"seq":3,"sessionId":"s1","parentSeq":2,` + ts + `,"event":{"type":"user","message":{"role":"user","content":"ok"}}}` + "\n"
+	write(t, filepath.Join(p.SessionsDir, "s1.jsonl"), log)
+	to := aead(t, "k1", 1)
+	rep, err := migrate.Run(t.Context(), migrate.Options{
+		From:           migrate.Endpoint{Workdir: workdir, Storage: storage.Options{Home: home}},
+		To:             migrate.Endpoint{Storage: storage.Options{Home: t.TempDir(), Codec: to}},
+		SkipUnreadable: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Skipped) != 1 || rep.Skipped[0].Record != "2" || !strings.Contains(rep.Skipped[0].Reason, "not valid UTF-8") ||
+		!strings.Contains(rep.Skipped[0].Reason, "the 1 after it") {
+		t.Errorf("Skipped = %+v, want record 2, not UTF-8, and the 1 after it", rep.Skipped)
+	}
+	if got := rep.Kinds[storage.KindCheckpoint].Records; got != 1 {
+		t.Errorf("%d records copied, want the first", got)
+	}
+}

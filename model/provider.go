@@ -63,6 +63,22 @@ type WindowReporter interface {
 // p wraps (through Unwrap() Provider methods) that is one.
 func AsWindowReporter(p Provider) (WindowReporter, bool) { return find[WindowReporter](p) }
 
+// A MaxTokensReporter is a Provider that knows the max_tokens it sends
+// for a request whose MaxTokens is zero. An API that counts max_tokens
+// against the context window (Anthropic's) refuses such a request when
+// its input leaves less room than that, so a caller that fits requests
+// into the window (a summary) leaves that much for the answer. Find it
+// with [AsMaxTokensReporter].
+type MaxTokensReporter interface {
+	// DefaultMaxTokens returns the max_tokens sent for a request to model
+	// whose MaxTokens is zero, or 0 when the provider sends none.
+	DefaultMaxTokens(model string) int
+}
+
+// AsMaxTokensReporter returns p as a [MaxTokensReporter], or the first
+// provider p wraps (through Unwrap() Provider methods) that is one.
+func AsMaxTokensReporter(p Provider) (MaxTokensReporter, bool) { return find[MaxTokensReporter](p) }
+
 // Request is one model call in provider-neutral form.
 type Request struct {
 	// Model is the provider's model id, such as "claude-sonnet-4-5".

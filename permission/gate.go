@@ -281,6 +281,7 @@ func NewGate(opts GateOptions) *Gate {
 			g.protected = append(g.protected, abs)
 		}
 	}
+	g.protected = append(g.protected, g.hooksPathProtected()...)
 	return g
 }
 

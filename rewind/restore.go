@@ -42,6 +42,18 @@ type Options struct {
 	// DryRun checks and plans everything, preflight included, and returns
 	// the plan without changing anything.
 	DryRun bool
+	// Check, when not nil, is called with the head of the log the restore
+	// read, right after the read: with the session held when the
+	// checkpointer is a session.Holder, and before anything is changed or
+	// planned. An error from it fails the restore as it is, with nothing
+	// changed. The truncate expects the head Check saw, so a write after
+	// the check (through a checkpointer that holds nothing) fails the
+	// restore with a *session.ConflictError. A caller that must know the
+	// session is still its own to restore (liteagent's Restore of a
+	// session it started, which another process may have written) checks
+	// here: a check before the restore takes the lock misses a write made
+	// in between.
+	Check func(head int64) error
 }
 
 // A FileChange is one file a restore puts back.
@@ -225,6 +237,11 @@ func Restore(ctx context.Context, cp session.Checkpointer, files Files, id strin
 		return Result{}, err
 	}
 	head := int64(len(events))
+	if opts.Check != nil {
+		if err := opts.Check(head); err != nil {
+			return Result{}, err
+		}
+	}
 	if err := checkSeq(id, events, toSeq); err != nil {
 		return Result{}, err
 	}

@@ -556,3 +556,32 @@ func TestRestoreHoldsTheSession(t *testing.T) {
 		t.Errorf("a lost lock passed for a success: %v", err)
 	}
 }
+
+// Restore calls Options.Check with the head it read while the session
+// is held, and a check's error changes nothing.
+func TestRestoreChecksUnderTheHold(t *testing.T) {
+	w := newWorld(t, nil)
+	w.write("a.txt", "a0")
+	cp := w.prompt("go")
+	w.change("a.txt", []byte("a1"))
+	head, disk := w.head(), w.disk()
+	h := &holding{Checkpointer: w.cp}
+	refused := errors.New("not yours")
+	var seen int64 = -1
+	_, err := rewind.Restore(context.Background(), h, w.files, w.id, cp, rewind.Options{Check: func(n int64) error {
+		if h.holds != 1 || h.releases != 0 {
+			t.Errorf("the check ran with %d holds, %d releases; want it under the hold", h.holds, h.releases)
+		}
+		seen = n
+		return refused
+	}}, nil)
+	if err != refused || seen != head {
+		t.Errorf("a refusing check: %v, saw head %d; want its error as is and head %d", err, seen, head)
+	}
+	if w.head() != head || !reflect.DeepEqual(w.disk(), disk) || h.releases != 1 {
+		t.Errorf("a refused restore changed the log (head %d, want %d) or files %q, or kept the hold (%d releases)", w.head(), head, w.disk(), h.releases)
+	}
+	if _, err := rewind.Restore(context.Background(), h, w.files, w.id, cp, rewind.Options{Check: func(int64) error { return nil }}, nil); err != nil || w.head() != cp {
+		t.Errorf("a passing check: %v, head %d; want the restore to %d", err, w.head(), cp)
+	}
+}

@@ -26,22 +26,51 @@ set -euo pipefail
 name=install-canary-tools
 tests="the canary tests of package permission"
 
-# The program (a name on PATH, or an absolute path) and the package that
-# provides it. Some are named by a version (tclsh8.6, not-14): those of the Debian
-# release CI runs (bookworm), which the lines of rounds 10 and 13 name (the tests
-# run another release's versions of them, but this list still names bookworm's packages).
+# The program (a name on PATH, an absolute path, or ~ and an extended
+# regular expression that some name on PATH must match) and the package that
+# provides it. The lines of rounds 10 and 13 name programs with a version in
+# them (Debian 12's perl5.36.0, tclsh8.6, not-14); the tests spell them as
+# the versions found here (permission/canary_versions_test.go), so any
+# version will do, and the package is the release's default one: tcl (which
+# depends on the default tclN.M) and @llvm-tools (the tools package of the
+# LLVM that the release's llvm package depends on).
 programs=(
-	gpg:gpg git:git scalar:git less:less make:make perl:perl ptar:perl perl5.36-x86_64-linux-gnu:perl
+	gpg:gpg git:git scalar:git less:less make:make perl:perl ptar:perl
+	'~^perl5\.[0-9]+-[a-z0-9_]+-linux-gnu$:perl'
 	gcc:gcc cc:gcc sqlite3:sqlite3 valgrind:valgrind wget:wget curl:curl unzip:unzip openssl:openssl
 	ssh-keygen:openssh-client scp:openssh-client sftp:openssh-client ssh-agent:openssh-client
-	slogin:openssh-client vim:vim sensible-editor:sensible-utils gdb:gdb tclsh8.6:tcl8.6 file:file
+	slogin:openssh-client vim:vim sensible-editor:sensible-utils gdb:gdb '~^tclsh[0-9]+\.[0-9]+$:tcl' file:file
 	xz:xz-utils zstd:zstd memusage:libc-devtools sotruss:libc-devtools fakeroot-sysv:fakeroot
-	dpkg-architecture:dpkg-dev msgexec:gettext groff:groff-base not-14:llvm-14-tools
-	split-file-14:llvm-14-tools activate-global-python-argcomplete:python3-argcomplete ed:ed
+	dpkg-architecture:dpkg-dev msgexec:gettext groff:groff-base '~^not-[0-9]+$:@llvm-tools'
+	'~^split-file-[0-9]+$:@llvm-tools' activate-global-python-argcomplete:python3-argcomplete ed:ed
 	gio:libglib2.0-bin ctags:universal-ctags systemd-tmpfiles:systemd docker:docker.io
 	java:default-jdk-headless javac:default-jdk-headless mvn:maven rustc:rustc
 	/usr/sbin/logsave:e2fsprogs localedef:libc-bin iconv:libc-bin /usr/share/i18n/locales/zh_TW:locales
 )
+
+# package prints the Debian package of an entry's package field: itself,
+# or for @llvm-tools llvm-N-tools, N being the version of LLVM the
+# release's llvm package depends on (14 on Debian 12), or llvm-14-tools
+# when apt-cache cannot tell.
+package() {
+	local version
+	if [[ $1 != @llvm-tools ]]; then
+		echo "$1"
+		return
+	fi
+	version="$(apt-cache depends llvm 2>/dev/null | grep -oE 'Depends: llvm-[0-9]+$' | grep -oE '[0-9]+$' | head -n 1 || true)"
+	echo "llvm-${version:-14}-tools"
+}
+
+# present reports whether an entry's program is there.
+present() {
+	local program=$1
+	case $program in
+	/*) [[ -e $program ]] ;;
+	~*) compgen -c | grep -E "${program#\~}" >/dev/null ;; # not -q: under pipefail an early exit fails the pipe
+	*) command -v "$program" >/dev/null 2>&1 ;;
+	esac
+}
 
 # python prints the python3 the canaries make a virtual environment with
 # (homeVenv in permission/canary_homestate_test.go).
@@ -72,14 +101,9 @@ venv_works() {
 # missing lists the packages of the programs that are missing, once each,
 # and python3-venv and python3-pip when venv_works does not.
 missing() {
-	local entry program
+	local entry
 	for entry in "${programs[@]}"; do
-		program="${entry%%:*}"
-		if [[ $program == /* ]]; then
-			[[ -e $program ]] || echo "${entry#*:}"
-		elif ! command -v "$program" >/dev/null 2>&1; then
-			echo "${entry#*:}"
-		fi
+		present "${entry%:*}" || package "${entry##*:}"
 	done
 	if ! venv_works; then
 		echo python3-venv

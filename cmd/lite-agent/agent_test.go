@@ -12,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/lite-agent/lite-agent-go/internal/anthropictest"
 )
 
 // anthropicServer answers Messages API requests with scripted SSE streams
@@ -50,16 +52,7 @@ func sse(events ...string) string {
 	return b.String()
 }
 
-func textReply(text string) string {
-	return sse(
-		`{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-test","content":[],"stop_reason":null,"usage":{"input_tokens":10,"output_tokens":0}}}`,
-		`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
-		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":`+mustJSON(text)+`}}`,
-		`{"type":"content_block_stop","index":0}`,
-		`{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":5}}`,
-		`{"type":"message_stop"}`,
-	)
-}
+func textReply(text string) string { return anthropictest.TextStream(text) }
 
 func toolReply(id, name, input string) string {
 	return sse(

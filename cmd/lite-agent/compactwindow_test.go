@@ -56,8 +56,17 @@ func compactSetup(t *testing.T, limit int) (srv *windowServer, home, work string
 	srv = &windowServer{limit: limit}
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
+	home, work, cp = seedStore(t, ts.URL)
+	return srv, home, work, cp
+}
+
+// seedStore points the CLI's Anthropic provider at url, and returns a
+// home and a workdir, and the file checkpointer of their project's
+// sessions, to seed a session.
+func seedStore(t *testing.T, url string) (home, work string, cp session.Checkpointer) {
+	t.Helper()
 	t.Setenv("ANTHROPIC_API_KEY", "test-key")
-	t.Setenv("ANTHROPIC_BASE_URL", ts.URL)
+	t.Setenv("ANTHROPIC_BASE_URL", url)
 	home, work = t.TempDir(), t.TempDir()
 	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: work, Storage: storage.Options{Home: home}})
 	if err != nil {
@@ -67,7 +76,7 @@ func compactSetup(t *testing.T, limit int) (srv *windowServer, home, work string
 	if err != nil {
 		t.Fatal(err)
 	}
-	return srv, home, work, cp
+	return home, work, cp
 }
 
 // TestSessionsCompactOfAHugeSessionFitsTheWindow compacts a session of
@@ -79,15 +88,7 @@ func TestSessionsCompactOfAHugeSessionFitsTheWindow(t *testing.T) {
 	const window, turns = 50_000, 3000
 	srv, home, work, cp := compactSetup(t, window*4)
 	const id = "huge-session"
-	var evs []session.Event
-	for i := range turns {
-		evs = append(evs,
-			session.UserEvent{Message: model.UserText(fmt.Sprintf("question %d: %s", i, strings.Repeat("why ", 45)))},
-			session.AssistantEvent{Message: model.AssistantText(fmt.Sprintf("answer %d: %s", i, strings.Repeat("because ", 22)))})
-	}
-	if _, err := cp.Append(t.Context(), id, evs, session.AnyHead); err != nil {
-		t.Fatal(err)
-	}
+	seedTurns(t, cp, id, turns)
 	base := []string{"--home", home, "--workdir", work}
 	r := runCLI(t, append(base, "sessions", "compact", id, "--context-window", fmt.Sprint(window))...)
 	if r.code != 0 || !strings.Contains(r.stdout, "session "+id+" compacted: about ") {

@@ -572,9 +572,13 @@ func (l *Lock) stampedByAnother() bool {
 // and swaps it back (see takeOver). Counted as compromised, that look
 // failed the holder's work, and a refresh meeting it left the lock held by
 // nobody until it went stale.
-func (l *Lock) verifyLocked() error {
+func (l *Lock) verifyLocked() error { return l.verifyLockedAt(byPath{}) }
+
+// verifyLockedAt is verifyLocked, looking at the lock directory through
+// at. l.mu must be held.
+func (l *Lock) verifyLockedAt(at entries) error {
 	for wait := time.Millisecond; ; wait *= 4 {
-		if l.mine(l.path) {
+		if l.mineAt(at, l.path) {
 			return nil
 		}
 		if wait > 16*time.Millisecond || l.lookedAgain || time.Since(l.mtime) >= l.stale/2 {
@@ -622,6 +626,50 @@ func (l *Lock) Path() string {
 // target's instead. A lock found compromised yields a *storage.Error, as
 // from Check; the lock is then no longer held anywhere.
 func (l *Lock) Move(target string) error {
+	return l.move(target, byPath{})
+}
+
+// entries looks at and renames the entries of a lock's directory: by their
+// whole paths (byPath), or relative to an open descriptor of the directory
+// (see Lock.MoveAt).
+type entries interface {
+	// describe describes the entry path as lstat does, without following
+	// a symlink.
+	describe(path string) (entry, error)
+	// renameNoReplace renames the entry from to to, in the same
+	// directory, as renameNoReplace does.
+	renameNoReplace(from, to string) error
+}
+
+// entry is what a lock holder looks at in the description of an entry.
+type entry struct {
+	dir   bool
+	ino   uint64
+	mtime time.Time
+}
+
+// byPath resolves every entry's whole path.
+type byPath struct{}
+
+func (byPath) describe(path string) (entry, error) {
+	st, err := os.Lstat(path)
+	if err != nil {
+		return entry{}, err
+	}
+	return entry{dir: st.IsDir(), ino: inode(st), mtime: st.ModTime()}, nil
+}
+
+func (byPath) renameNoReplace(from, to string) error { return renameNoReplace(from, to) }
+
+// mineAt is mine, looking through at.
+func (l *Lock) mineAt(at entries, path string) bool {
+	e, err := at.describe(path)
+	return err == nil && e.dir && e.ino == l.ino && e.mtime.Equal(l.mtime)
+}
+
+// move is Move, looking at and renaming the entries of the lock's
+// directory through at.
+func (l *Lock) move(target string, at entries) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	path := target + Suffix
@@ -634,11 +682,11 @@ func (l *Lock) Move(target string) error {
 	if l.compromised != nil {
 		return l.compromised
 	}
-	if err := l.verifyLocked(); err != nil {
+	if err := l.verifyLockedAt(at); err != nil {
 		return err
 	}
 	l.hook.step("move:verified")
-	if err := renameNoReplace(l.path, path); err != nil {
+	if err := at.renameNoReplace(l.path, path); err != nil {
 		switch {
 		case errors.Is(err, fs.ErrExist):
 			return (&storage.Error{Op: "lock", File: path, Message: "lock is held by another process"}).WithCause(fs.ErrExist)
@@ -650,10 +698,10 @@ func (l *Lock) Move(target string) error {
 	// What was renamed must be our directory: if another process took
 	// over and replaced the lock after verifyLocked looked, the rename
 	// moved theirs. Give it back, unstamped, and report ours lost.
-	st, err := os.Lstat(path)
-	if err != nil || !st.IsDir() || inode(st) != l.ino || !st.ModTime().Equal(l.mtime) {
+	e, err := at.describe(path)
+	if err != nil || !e.dir || e.ino != l.ino || !e.mtime.Equal(l.mtime) {
 		if err == nil {
-			_ = renameNoReplace(path, l.path)
+			_ = at.renameNoReplace(path, l.path)
 		}
 		l.compromised = &storage.Error{Op: "lock", File: l.path, Message: "lock was compromised"}
 		return l.compromised
@@ -664,17 +712,17 @@ func (l *Lock) Move(target string) error {
 	// next refresh might come too late for, is stamped fresh so that
 	// nobody takes the moved lock over as stale.
 	if time.Since(l.mtime) < l.fresh {
-		l.mtime = st.ModTime() // unchanged, unless this file system stamps renamed directories
 		return nil
 	}
-	if st, err = l.dir.stamp(path); err != nil {
+	st, err := l.dir.stamp(path)
+	if err != nil {
 		// Unstamped, the moved lock goes stale at its old stamp's time:
 		// it is lost from now on, as a failed refresh counts it.
 		l.compromised = (&storage.Error{Op: "lock", File: path, Message: "lock was compromised"}).WithCause(err)
 		return l.compromised
 	}
 	l.mtime = st.ModTime()
-	if err := l.verifyLocked(); err != nil {
+	if err := l.verifyLockedAt(at); err != nil {
 		return err
 	}
 	l.timer.Reset(l.refresh)

@@ -37,7 +37,7 @@ func held(t *testing.T, target string, o filelock.Options) bool {
 	return false
 }
 
-func skipWithoutMove(t *testing.T) {
+func skipWithoutMove(t testing.TB) {
 	if runtime.GOOS != "linux" {
 		t.Skip("Move needs renameat2")
 	}

@@ -26,3 +26,18 @@ func exchange(a, b string) error {
 	}
 	return err
 }
+
+// renameNoReplaceAt is renameNoReplace of the entries from and to of the
+// open directory dirfd.
+func renameNoReplaceAt(dirfd int, from, to string) error {
+	for {
+		err := unix.Renameat2(dirfd, from, dirfd, to, unix.RENAME_NOREPLACE)
+		switch {
+		case err == unix.EINTR:
+			continue
+		case errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOSYS):
+			return errors.ErrUnsupported
+		}
+		return err
+	}
+}

@@ -10,3 +10,6 @@ func renameNoReplace(from, to string) error { return errors.ErrUnsupported }
 
 // exchange is not available here.
 func exchange(a, b string) error { return errors.ErrUnsupported }
+
+// renameNoReplaceAt is not available here either.
+func renameNoReplaceAt(dirfd int, from, to string) error { return errors.ErrUnsupported }

@@ -34,8 +34,9 @@ type checkerSpec struct {
 	// cwdConfig marks a command that loads its configuration, which can
 	// load code, from the working directory or above rather than beside
 	// its operands (eslint.config.js; flake8's setup.cfg, tox.ini or
-	// .flake8, whose local-plugins name code to import): the working
-	// directory must lie in the workdir too.
+	// .flake8, whose local-plugins name code to import; mypy's mypy.ini,
+	// whose plugins it imports): the working directory must lie in the
+	// workdir too.
 	cwdConfig bool
 }
 
@@ -75,7 +76,8 @@ var checkers = sync.OnceValue(func() map[string]checkerSpec {
 			"--max-line-length --max-complexity --select --ignore --extend-select --extend-ignore --exclude --extend-exclude --per-file-ignores --format"),
 			cwdConfig: true},
 		"mypy": {flags: checkerFlags("--strict --ignore-missing-imports --no-incremental --check-untyped-defs --disallow-untyped-defs --pretty --show-error-codes --hide-error-codes --no-error-summary --show-column-numbers --warn-unused-ignores --no-implicit-optional --namespace-packages --explicit-package-bases",
-			"--python-version --follow-imports -p --package -m --module"), cache: ".mypy_cache", fromFile: true},
+			"--python-version --follow-imports -p --package -m --module"), cache: ".mypy_cache", fromFile: true,
+			cwdConfig: true},
 		"pytest": {flags: checkerFlags("-q --quiet -v -vv --verbose -x --exitfirst -s -l --showlocals --lf --last-failed --ff --failed-first --nf --sw --co --collect-only --no-header --strict-markers --disable-warnings",
 			"-k -m --tb --maxfail --durations -n --timeout"), runs: true, cache: ".pytest_cache", fromFile: true},
 		"eslint": {flags: checkerFlags("--quiet --color --no-color --report-unused-disable-directives --no-inline-config --no-error-on-unmatched-pattern --no-warn-ignored",

@@ -18,13 +18,15 @@ func TestCheckersAreModelled(t *testing.T) {
 		// working directory: cd /tmp && flake8 /w would load /tmp's.
 		"flake8 --max-line-length=100 .": {"reads . +tree", "reads . +runs"},
 		"flake8 /w/src":                  {"reads /w/src +tree", "reads . +runs"},
-		"mypy --strict .":                {"reads . +tree", "writes .mypy_cache +tree"},
-		"pytest":                         {"reads . +runs", "writes .pytest_cache +tree"},
+		// mypy imports the plugins its mypy.ini names, from its
+		// working directory.
+		"mypy --strict .": {"reads . +tree", "reads . +runs", "writes .mypy_cache +tree"},
+		"pytest":          {"reads . +runs", "writes .pytest_cache +tree"},
 		`pytest -q -k "a and not b" tests/x.py::test_y`: {"reads tests/x.py::test_y +tree", "reads tests/x.py +runs", "writes .pytest_cache +tree"},
 		// python -m imports the module from its working directory first,
 		// which is a directory whose code runs.
 		"python3 -m pytest -x .":      {"reads . +tree", "reads . +runs", "reads . +runs", "writes .pytest_cache +tree"},
-		"python3 -mmypy src":          {"reads src +tree", "reads . +runs", "writes .mypy_cache +tree"},
+		"python3 -mmypy src":          {"reads src +tree", "reads . +runs", "reads . +runs", "writes .mypy_cache +tree"},
 		"python3 -m black --check /w": {"reads /w +tree", "reads . +runs"},
 		"eslint --max-warnings 0 .":   {"reads . +tree", "reads . +runs", "reads . +runs"},
 		// eslint loads eslint.config.js from the working directory up,

@@ -547,7 +547,7 @@ func inCodeDir(w, p string, names []string, pattern bool) bool {
 // to load or tells the tool how to build; a python's .pth files and the
 // modules of node_modules (see languageFiles).
 var dirCodeFiles = []string{"*.go", "*.s", "*.syso", "go.mod", "go.work", "*.py", "*.pyc", "*.so", "*.pth",
-	"pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml", "*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts",
+	"pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml", "mypy.ini", ".mypy.ini", ".flake8", "*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts",
 	"*.jsx", "*.tsx", "package.json", "node_modules/", ".eslintrc", ".eslintrc.*", ".prettierrc", ".prettierrc.*",
 	"*.c", "*.cc", "*.cpp", "*.cxx", "*.m", "*.S", "*.h", "*.hh", "*.hpp", "*.hxx"}
 

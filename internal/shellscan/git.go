@@ -120,6 +120,9 @@ func (an *analyzer) git(args []word) {
 		}
 	}
 	an.gitDestinations(sub, args[i+1:])
+	if sub == "worktree" {
+		an.gitWorktree(args[i+1:])
+	}
 	if sub == "format-patch" && !hasAny(args[i+1:], "--stdout") {
 		// It writes a file per commit into the working directory, named
 		// after its number and subject (0001-x.patch, or 1 with

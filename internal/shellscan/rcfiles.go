@@ -4,28 +4,23 @@ import "sync"
 
 // rcCodeFiles are, for tools projectFiles does not list, the base names of
 // the files they find in the working directory (or above it) and load as
-// code or as settings that name a program to run: cargo's
-// .cargo/config.toml (build.rustc, rustc-wrapper, a target's runner or
-// linker), pylint's init-hook, the JavaScript configuration of test
-// runners, bundlers and formatters (vite.config.js, .mocharc.js), Sphinx's
-// conf.py. A line that writes one and then runs the tool runs code of its
-// own, as runsWrittenCode says of make and a Makefile.
+// code or as settings that name a program to run: pylint's init-hook, the
+// JavaScript configuration of test runners, bundlers and formatters
+// (vite.config.js, .mocharc.js), Sphinx's conf.py. (cargo's
+// .cargo/config.toml, mypy's and flake8's plugins and openssl's -config
+// are cargo_config.go's and checkers.go's.) A line that writes one and
+// then runs the tool runs code of its own, as runsWrittenCode says of make
+// and a Makefile.
 var rcCodeFiles = sync.OnceValue(func() map[string][]string {
 	python := []string{"*.py", "*.pyc", "*.so", "*.pth", "pyproject.toml", "setup.cfg", "tox.ini"}
 	node := languageFiles()["node"]
 	m := map[string][]string{
-		"cargo":        {"config.toml", "config", "*.rs", "Cargo.toml", "rust-toolchain", "rust-toolchain.toml"},
 		"pylint":       append([]string{".pylintrc", "pylintrc", ".pylintrc.toml"}, python...),
-		"mypy":         append([]string{"mypy.ini", ".mypy.ini"}, python...),
 		"coverage":     append([]string{".coveragerc"}, python...),
-		"flake8":       append([]string{".flake8"}, python...),
 		"sphinx-build": append([]string{"conf.py"}, python...),
 		"mkdocs":       append([]string{"mkdocs.yml", "mkdocs.yaml"}, python...),
 		"pry":          {".pryrc", "*.rb"},
 		"rspec":        {".rspec", ".rspec-local", "*.rb"},
-		// A configuration loads the engines and providers it names
-		// (dynamic_path = ./x.so).
-		"openssl": {"*.cnf", "*.conf", "*.so"},
 	}
 	for _, n := range []string{"mocha", "jest", "vitest", "vite", "webpack", "webpack-cli", "rollup", "prettier",
 		"babel", "parcel", "next", "nuxt", "nuxi", "astro", "playwright", "cypress", "karma", "ava", "nyc", "c8",

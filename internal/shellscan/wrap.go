@@ -101,6 +101,11 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	if containerEngines()[name] && !an.container(name, args, depth, chain) {
 		return false
 	}
+	if done, wraps := an.rustupToolchain(name, args, depth, chain); done {
+		return wraps
+	}
+	an.opensslConfig(name, args)
+	an.cargoConfig(name, args)
 	switch name {
 	case "sh", "bash", "rbash", "dash", "ash", "zsh", "ksh", "mksh", "yash":
 		return an.shell(name, args, depth)
@@ -248,9 +253,10 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 			return false
 		}
 	}
-	if an.checker(name, args) {
+	if an.checker(checkerName(name), args) {
 		return false
 	}
+	an.checkerCode(checkerName(name), args)
 	if isCompiler(name) {
 		an.compiler(name, args)
 	}

@@ -68,6 +68,11 @@ func hasFamilyPrefix(id, prefix string) bool {
 	return rest == "" || strings.ContainsRune("-@:", rune(rest[0]))
 }
 
+// DefaultMaxTokens returns the max_tokens p sends for a request to
+// modelID whose MaxTokens is zero (see [Options.DefaultMaxTokens]); it
+// makes p a [model.MaxTokensReporter].
+func (p *Provider) DefaultMaxTokens(modelID string) int { return int(p.maxTokensFor(modelID)) }
+
 // maxTokensFor returns max_tokens for a request to modelID whose MaxTokens
 // is zero: the provider's DefaultMaxTokens when set, else the model's
 // documented limit, else FallbackMaxTokens.

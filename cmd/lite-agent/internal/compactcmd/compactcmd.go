@@ -43,8 +43,10 @@ func New(c Config) *cobra.Command {
 		Long: "compact forces the context engine's levels on the session (and the summary of older\n" +
 			"turns, when the model is configured for it) and commits the result as a context view:\n" +
 			"the next run --resume starts from it without reading the history it covers. The log\n" +
-			"keeps every event. It prints the estimated tokens of the next request before and\n" +
-			"after. A session with a run in progress is refused.",
+			"keeps every event. It prints the tokens of the next request before and after:\n" +
+			"estimates, or with --count-tokens Anthropic's counts (two count requests, and\n" +
+			"one for each summary request), each figure saying which it is. A session with a\n" +
+			"run in progress is refused.",
 		Args: c.Args,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if c.Done != nil {
@@ -90,21 +92,40 @@ func Progress(w io.Writer, n liteagent.Notice) {
 	}
 }
 
-// Describe is the report of res for session id: a line, then one for
-// each thing the compaction could not do (a failed summary, transcript
-// lines the summary left out, turns the view leaves out).
+// Describe is the report of res for session id: a line, whose token
+// figures say whether the provider counted them or they are estimates,
+// then one for each thing the compaction could not do (a failed summary,
+// a failed token count, transcript lines the summary left out, a summary
+// cut to fit, turns the view leaves out).
 func Describe(id string, res liteagent.CompactResult) string {
 	var b strings.Builder
-	if !res.Committed {
-		fmt.Fprintf(&b, "session %s: nothing to compact (about %d tokens)", id, res.Before)
-	} else {
-		fmt.Fprintf(&b, "session %s compacted: about %d → %d tokens (context view generation %d)", id, res.Before, res.After, res.Generation)
+	switch {
+	case !res.Committed && res.BeforeCounted:
+		fmt.Fprintf(&b, "session %s: nothing to compact (%d tokens, counted by the provider)", id, res.Before)
+	case !res.Committed:
+		fmt.Fprintf(&b, "session %s: nothing to compact (about %d tokens, estimated)", id, res.Before)
+	case res.BeforeCounted && res.AfterCounted:
+		fmt.Fprintf(&b, "session %s compacted: %d → %d tokens (counted by the provider; context view generation %d)", id, res.Before, res.After, res.Generation)
+	case res.BeforeCounted:
+		fmt.Fprintf(&b, "session %s compacted: %d tokens (counted by the provider) → about %d (estimated; context view generation %d)", id, res.Before, res.After, res.Generation)
+	default:
+		fmt.Fprintf(&b, "session %s compacted: about %d → %d tokens (estimated; context view generation %d)", id, res.Before, res.After, res.Generation)
+	}
+	switch {
+	case res.CountErr == nil:
+	case !res.BeforeCounted || !res.AfterCounted:
+		fmt.Fprintf(&b, "\n  token count failed, figures estimated: %v", res.CountErr)
+	default: // the summary's (a *compaction.CountError)
+		fmt.Fprintf(&b, "\n  summary requests planned with estimated tokens: %v", res.CountErr)
 	}
 	if res.SummaryErr != nil {
 		fmt.Fprintf(&b, "\n  summary failed, older turns not summarized: %v", res.SummaryErr)
 	}
 	if res.LeftOutLines > 0 {
 		fmt.Fprintf(&b, "\n  summary left out the oldest %d transcript line(s) to stay within its request limit", res.LeftOutLines)
+	}
+	if res.SummaryCut > 0 {
+		fmt.Fprintf(&b, "\n  summary cut to a quarter of the context window (%d characters left out of its middle)", res.SummaryCut)
 	}
 	if res.LeftOutTurns > 0 {
 		fmt.Fprintf(&b, "\n  context view leaves out the oldest %d turn(s) to fit the context window", res.LeftOutTurns)

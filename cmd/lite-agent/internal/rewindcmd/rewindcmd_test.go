@@ -3,6 +3,7 @@ package rewindcmd
 import (
 	"context"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -92,7 +93,8 @@ func TestChat(t *testing.T) {
 				t.Fatalf("restores %+v, want %+v", a.calls, c.want)
 			}
 			for i := range c.want {
-				if a.calls[i] != c.want[i] {
+				// DeepEqual: Options has a func field (Check), equal only nil.
+				if !reflect.DeepEqual(a.calls[i], c.want[i]) {
 					t.Errorf("restore %d: %+v, want %+v", i, a.calls[i], c.want[i])
 				}
 			}

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/internal/anthropictest"
+	"github.com/lite-agent/lite-agent-go/model"
+	"github.com/lite-agent/lite-agent-go/session"
+)
+
+// seedTurns appends n turns of a prompt and an answer to session id.
+func seedTurns(t *testing.T, cp session.Checkpointer, id string, n int) {
+	t.Helper()
+	var evs []session.Event
+	for i := range n {
+		evs = append(evs,
+			session.UserEvent{Message: model.UserText(fmt.Sprintf("question %d: %s", i, strings.Repeat("why ", 45)))},
+			session.AssistantEvent{Message: model.AssistantText(fmt.Sprintf("answer %d: %s", i, strings.Repeat("because ", 22)))})
+	}
+	if _, err := cp.Append(t.Context(), id, evs, session.AnyHead); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSessionsCompactCountTokensReportsCounts: sessions compact
+// --count-tokens reports the tokens Anthropic's count_tokens endpoint
+// counts (twice the estimate, from this server), and says they are
+// counted; without the flag, estimates, said to be. It printed estimates
+// either way: the counter was never asked.
+func TestSessionsCompactCountTokensReportsCounts(t *testing.T) {
+	isolateEnv(t)
+	const window = 50_000
+	srv := anthropictest.New(t, anthropictest.Options{})
+	home, work, cp := seedStore(t, srv.URL)
+	seedTurns(t, cp, "counted", 300)
+	seedTurns(t, cp, "estimated", 300)
+	base := []string{"--home", home, "--workdir", work, "sessions", "compact", "--context-window", fmt.Sprint(window)}
+	r := runCLI(t, append(base, "counted", "--count-tokens")...)
+	m := regexp.MustCompile(`compacted: (\d+) → (\d+) tokens \(counted by the provider; `).FindStringSubmatch(r.stdout)
+	if r.code != 0 || m == nil || srv.Counts() < 2 {
+		t.Fatalf("compact --count-tokens: %d, %d counts, stdout %q stderr %q", r.code, srv.Counts(), r.stdout, r.stderr)
+	}
+	t.Logf("%s", r.stdout)
+	counts := srv.Counts()
+	r = runCLI(t, append(base, "estimated")...)
+	est := regexp.MustCompile(`compacted: about (\d+) → (\d+) tokens \(estimated; `).FindStringSubmatch(r.stdout)
+	if r.code != 0 || est == nil || srv.Counts() != counts {
+		t.Fatalf("compact: %d, %d counts, stdout %q stderr %q", r.code, srv.Counts()-counts, r.stdout, r.stderr)
+	}
+	counted, _ := strconv.Atoi(m[1])
+	estimated, _ := strconv.Atoi(est[1])
+	if counted < estimated*3/2 {
+		t.Errorf("counted %d tokens before, estimated %d: want the count, about twice the estimate", counted, estimated)
+	}
+}
+
+// TestSessionsCompactSaysWhenTheCountFails: a count the API fails leaves
+// estimates, which sessions compact says, with why.
+func TestSessionsCompactSaysWhenTheCountFails(t *testing.T) {
+	isolateEnv(t)
+	const window = 50_000
+	srv := anthropictest.New(t, anthropictest.Options{CountStatus: 400})
+	home, work, cp := seedStore(t, srv.URL)
+	seedTurns(t, cp, "s", 300)
+	r := runCLI(t, "--home", home, "--workdir", work, "sessions", "compact", "s", "--count-tokens", "--context-window", fmt.Sprint(window))
+	if r.code != 0 || !strings.Contains(r.stdout, "compacted: about ") || !strings.Contains(r.stdout, "token count failed, figures estimated: ") {
+		t.Fatalf("compact: %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+	}
+}
