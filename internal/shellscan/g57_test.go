@@ -84,31 +84,16 @@ var g57Ordinary = []string{
 }
 
 func TestG57OpenersAreOpaque(t *testing.T) {
-	g57Check(t, g57Opaque, g57Ordinary)
+	checkRT57Lines(t, g57Opaque, g57Ordinary)
 }
 
-// g57Check checks that each line of opaque is opaque and no line of
-// ordinary is.
-func g57Check(t *testing.T, opaque, ordinary []string) {
-	t.Helper()
-	for _, line := range opaque {
-		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
-			t.Errorf("%q is not opaque", line)
-		}
-	}
-	for _, line := range ordinary {
-		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {
-			t.Errorf("%q is opaque: %q", line, a.reasons)
-		}
-	}
-}
 
 // git commands that start the editor: with TERM set and no GIT_EDITOR,
 // git runs editor or vi, which reads keys from the line's pipe and runs
 // :!cmd (printf ':!rm -f ~/.bashrc\n:q!\n' | git commit). Each was allowed
 // before giteditor.go.
 func TestG57GitEditorIsOpaque(t *testing.T) {
-	g57Check(t, []string{
+	checkRT57Lines(t, []string{
 		"printf ':!rm -f ~/.bashrc\\n:q!\\n' | git commit --allow-empty", "git commit < s", "git commit",
 		"git commit --amend", "git commit -a", "git commit -v", "git commit -m x -e", "git commit -em x",
 		"git commit --edit -m x", "git commit --ed -m x", "git commit -c HEAD", "git commit --reedit-message=HEAD",
@@ -144,7 +129,7 @@ func TestG57GitEditorIsOpaque(t *testing.T) {
 // run the program an option names, write the home's dotfiles, or read
 // code from their standard input. Each was allowed before editors.go.
 func TestG57EditorsAreOpaque(t *testing.T) {
-	g57Check(t, []string{
+	checkRT57Lines(t, []string{
 		"npm edit x", "npm ed x", "printf ':!rm -f ~/.bashrc\\n:q!\\n' | npm edit x", "pnpm edit x", "kubectl edit pod x",
 		"kubectl -n y edit pod x", "kubectl apply -f x --edit", "kubectl create -f x --edit=true",
 		"kubectl apply edit-last-applied x", "oc edit x", "k3s kubectl edit x", "microk8s kubectl edit x",
@@ -170,7 +155,7 @@ func TestG57EditorsAreOpaque(t *testing.T) {
 // Pagers named by an option, shared libraries openssl loads, and the
 // servers whose option opens a browser. Each was allowed before.
 func TestG57PagersAndServersAreOpaque(t *testing.T) {
-	g57Check(t, []string{
+	checkRT57Lines(t, []string{
 		"bat --paging=always --pager 'rm c' f", "batcat --pager=x f", "delta --pager x a b", "glow -p x.md",
 		"echo x > o.cnf && openssl req -config o.cnf",
 		"mdbook serve --open", "zola serve --open", "hugo server -O", "hugo server --openBrowser", "jekyll serve -o",
@@ -188,7 +173,7 @@ func TestG57PagersAndServersAreOpaque(t *testing.T) {
 // does (git commit -S creates the home's keyring in real git and gpg).
 // Each was allowed before gitSigning.
 func TestG57GitSigningIsOpaque(t *testing.T) {
-	g57Check(t, []string{
+	checkRT57Lines(t, []string{
 		"git commit -S -m x", "git commit -Sk -m x", "git commit --gpg-sign -m x", "git commit --gpg-sign=k -m x",
 		"git commit -am x -S", "git tag -s v1 -m x", "git tag -u k v1 -m x", "git tag --sign -m x v1", "git tag -v v1",
 		"git tag --verify v1", "git merge -S x", "git rebase -S main", "git cherry-pick -S x", "git revert -S --no-edit x",
@@ -204,7 +189,7 @@ func TestG57GitSigningIsOpaque(t *testing.T) {
 // or read it from their standard input, and runners that fetch code from
 // the network. Each was allowed before inline.go.
 func TestG57InlineCodeIsOpaque(t *testing.T) {
-	g57Check(t, []string{
+	checkRT57Lines(t, []string{
 		"ts-node -e x", "ts-node --eval=x", "ts-node", "echo x | ts-node", "tsx -e x", "tsx --eval x", "babel-node -e x",
 		"coffee -e x", "jruby -e x", "ghc -e x", "clojure -M -e x", "clj -e x", "bb -e x", "bb --eval x", "bb",
 		"racket -e x", "racket", "guile -c x", "sbcl --eval x", "sbcl", "clisp -x x", "ocaml", "kotlinc -e x",
