@@ -87,7 +87,6 @@ func TestG57OpenersAreOpaque(t *testing.T) {
 	checkRT57Lines(t, g57Opaque, g57Ordinary)
 }
 
-
 // git commands that start the editor: with TERM set and no GIT_EDITOR,
 // git runs editor or vi, which reads keys from the line's pipe and runs
 // :!cmd (printf ':!rm -f ~/.bashrc\n:q!\n' | git commit). Each was allowed
