@@ -94,7 +94,7 @@ var canaryHomeStateOrdinary = []string{
 	"go clean", "go build ./...", "npm ci", "pip cache dir", "pip install -t ./vendor x",
 	"venv/bin/pip install -r requirements.txt", "venv/bin/python -m pip install x", "python3 -m pip list",
 	"brew list", "conda list", "pyenv versions", "poetry build", "minikube status", "kind get clusters",
-	"kubectl get pods", "kubectl -n x logs web", "gpg --list-keys", "ssh-keygen -t ed25519 -f ./k -N ''",
+	"kubectl get pods", "kubectl -n x logs web", "gpg --homedir gnupg --list-keys", "ssh-keygen -t ed25519 -f ./k -N ''",
 }
 
 // fakeHomeTools are the programs canaryHomeState runs from a fake: each

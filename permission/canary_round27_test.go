@@ -57,17 +57,19 @@ var canaryRound27 = map[string][]string{
 }
 
 // canaryRound27Ordinary are lines next to the round's attacks that the
-// "allow bash" policy must still allow.
+// "allow bash" policy must still allow. (gpg writes ~/.gnupg without a
+// --homedir in the workdir, and npm edit starts the editor: both ask
+// since stop 57.)
 var canaryRound27Ordinary = []string{
-	"less README", "less -R -F README", "less --quit-if-one-screen README", "gpg --batch --list-keys",
-	"echo '{}' > x.json && gpg --batch --armor --export > keys.asc", "npm test", "npm edit q",
-	"echo data > in.txt && gpg --batch --print-md SHA256 in.txt",
+	"less README", "less -R -F README", "less --quit-if-one-screen README", "gpg --homedir gnupg --batch --list-keys",
+	"echo '{}' > x.json && gpg --homedir gnupg --batch --armor --export > keys.asc", "npm test",
+	"echo data > in.txt && gpg --homedir gnupg --batch --print-md SHA256 in.txt",
 	"/usr/sbin/logsave /dev/null python3 x.py", "/usr/sbin/logsave out.log make -n",
 	"echo 'print(1)' > a.txt && /usr/sbin/logsave /dev/null python3 x.py a.txt",
 	`printf '#!/bin/sh\necho hi\n' > build.sh && chmod +x build.sh`, "/usr/sbin/logsave out.log ./build.sh",
-	"echo data > in.txt && chmod 644 in.txt && gpg --batch --print-md SHA256 in.txt",
-	"echo 'Fix the build: run make, then git status to find what changed' > notes.txt && gpg --batch --clearsign notes.txt",
-	`echo '{"name":"q","scripts":{"test":"node t.js"}}' > q.json && gpg --batch --print-md SHA256 q.json`,
+	"echo data > in.txt && chmod 644 in.txt && gpg --homedir gnupg --batch --print-md SHA256 in.txt",
+	"echo 'Fix the build: run make, then git status to find what changed' > notes.txt && gpg --homedir gnupg --batch --clearsign notes.txt",
+	`echo '{"name":"q","scripts":{"test":"node t.js"}}' > q.json && gpg --homedir gnupg --batch --print-md SHA256 q.json`,
 }
 
 func TestCanaryRound27(t *testing.T) {

@@ -147,7 +147,7 @@ var canaryRound30Ordinary = []string{
 	"wc -l docs/*.md", "cp docs/*.md out/", "grep -l x src/*.ts", "touch build/{a,b}.txt", "mv *.log logs/",
 	"tar -czf out.tgz src/*.c", "echo x | tee out/{a,b}.txt", "npm run lint", "node index.js", "make test",
 	"terraform plan", "cmake -B build", "cmake --build build", ".venv/bin/python3 -m pip install -r requirements.txt",
-	"mkdir -p node_modules", "gpg --list-keys", "npm install", "npm install lodash",
+	"mkdir -p node_modules", "gpg --homedir gnupg --list-keys", "npm install", "npm install lodash",
 	"node --version && npm --version", ".venv/bin/python -m pytest",
 	".venv/bin/pip install -r requirements.txt", "sort -u README", "sort -o out.txt README",
 	"tar -czf out.tgz src", "tar -tzf x.tgz", "sed -n '1,5p' README", "sed -i.bak s/a/b/ README",
@@ -189,5 +189,5 @@ func TestCanaryRound30FoundFiles(t *testing.T) {
 	tooltest.Need(t, "install it from HashiCorp (Debian does not package it)", "terraform")
 	tooltest.Need(t, tooltest.CanaryTools, "gpg", "mvn")
 	template := checkCanaryRound(t, canaryRound30Found)
-	checkOrdinary(t, template, []string{"terraform fmt -check", "echo x > notes.md && terraform validate", "gpg --batch --list-keys", "mvn -v", "mvn -q -v"}, nil)
+	checkOrdinary(t, template, []string{"terraform fmt -check", "echo x > notes.md && terraform validate", "gpg --homedir gnupg --batch --list-keys", "mvn -v", "mvn -q -v"}, nil)
 }

@@ -35,14 +35,14 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		// command reads it as its configuration.
 		{"gpg --batch --options x --card-status <<< \"$(printf x > y; chmod +x y; echo 'agent-program ./y' > x)\"", true},
 		{"{ gpg --batch --options x --card-status; } <<< \"$(printf x > y; chmod +x y; echo 'agent-program ./y' > x)\"", true},
-		{"gpg --batch --print-md SHA256 x <<< \"$(echo data > x)\"", false},
+		{"gpg --homedir g --batch --print-md SHA256 x <<< \"$(echo data > x)\"", false},
 		// A command the analysis does not model, given a file the line
 		// writes after it in a loop or a pipeline, may read its new text.
 		{"for i in 1 2; do gpg --options x --card-status; echo 'agent-program ./y' > x; done", true},
 		{"{ sleep 1; gpg --options x --card-status; } | echo 'agent-program ./y' > x", true},
 		{"for i in 1 2; do gpg --options d/x; echo x | tee d/[x]; done", true},
-		{"for i in 1 2; do gpg --options x; echo x > y; done", false},
-		{"gpg --options x --card-status; echo 'agent-program ./y' > x", false},
+		{"for i in 1 2; do gpg --homedir g --options x; echo x > y; done", false},
+		{"gpg --homedir g --options x --card-status; echo 'agent-program ./y' > x", false},
 		{"make", false},
 		{"make > build.log 2>&1", false},
 		{"make 2>&1 | tee build.log", false},
@@ -201,7 +201,7 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"terraform plan > plan.txt", false},
 		{"echo x > notes.md && cmake --build build", false},
 		{"terraform apply && echo x > main.tf", false},
-		{"echo x > in.txt && gpg --batch --print-md SHA256 in.txt", false},
+		{"echo x > in.txt && gpg --homedir g --batch --print-md SHA256 in.txt", false},
 		// A compiler builds a program of the sources the line writes.
 		{"echo x > m.c && cc -o m m.c && ./m", true},
 		{"echo x > m.c && x86_64-linux-gnu-gcc-12 m.c", true},

@@ -1340,6 +1340,9 @@ func (an *analyzer) toolCode(name string, args []word) {
 		// .mvn/jvm.config.
 		an.usesCode(name, "/", names...)
 	}
+	if names, ok := rcCodeFiles()[name]; ok {
+		an.usesCode(name, "/", names...)
+	}
 	an.packagesGiven(name, args)
 	switch {
 	case strings.HasPrefix(name, "pydoc") && strings.Trim(name[len("pydoc"):], "0123456789.") == "":

@@ -100,6 +100,17 @@ func (an *analyzer) git(args []word) {
 		an.opaque("git " + clipName(sub) + " is not a built-in command the analysis knows (it may be an alias)")
 		return
 	}
+	why := gitHelp(args[:i], sub, args[i+1:])
+	if why == "" {
+		why = gitEditor(sub, args[i+1:])
+	}
+	if why == "" {
+		why = gitSigning(sub, args[i+1:])
+	}
+	if why != "" {
+		an.opaque(why)
+		return
+	}
 	if gitLinkers()[sub] {
 		defer an.mayLink()
 		if sub != "clone" && sub != "worktree" {

@@ -102,7 +102,7 @@ func guessable(w string) bool {
 	if _, ok := configWriters()[name]; ok {
 		return true
 	}
-	if homeStateName(name) || runningName(name) {
+	if homeStateName(name) || runningName(name) || outsideName(name) {
 		return true
 	}
 	return modelledNames()[name] || strings.HasPrefix(name, "git-") || isCompiler(name) ||

@@ -409,7 +409,7 @@ func (an *analyzer) gpg(args []word) string {
 			// name programs), which the caller checks lies in the
 			// workdir: a write would be code the line writes.
 			an.a.accesses = append(an.a.accesses, access{mode: modeRead, path: v, runs: true})
-			return ""
+			return gpgRuns(args)
 		}
 	}
 	for _, a := range args {
@@ -426,7 +426,7 @@ func (an *analyzer) gpg(args []word) string {
 			}
 		}
 	}
-	return ""
+	return gpgHome(args)
 }
 
 // venv reports whether prog, a pip or python, is named by a path into

@@ -104,7 +104,7 @@ func TestNpmCommandSpellings(t *testing.T) {
 		"npm -s test", "npm --prefix sub run build", "npm -w pkg test", "npm --workspace=pkg run lint",
 		"npm init -y", "npm init", "npm view lodash", "npm outdated", "npm audit", "npm conf get registry",
 		"npm config list", "npm --version", "npm -v", "npm pack --dry-run", "npm exp x", "npm execute x",
-		"npm exEc x", "npm edit x", "npm ed x", "npm ls -g", "npm prefix -g", "npm root --global", "npm outdated -g", "npm i --global=false x",
+		"npm exEc x", "npm ls -g", "npm prefix -g", "npm root --global", "npm outdated -g", "npm i --global=false x",
 		"npm run build -- -g", "npm config list -g", "npm install --lockfile-version 3", "npm ci --loglevel=error",
 		"npm i --global-style",
 	} {

@@ -91,6 +91,9 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	if why := runningState(ws[0].text, name, args, an.guess); why != "" {
 		an.opaque(why)
 	}
+	if why := outsideState(name, args); why != "" {
+		an.opaque(why)
+	}
 	if strings.HasPrefix(name, "git-") {
 		an.opaque(name + " is a git program run outside git's own option checks")
 		return false

@@ -1,0 +1,33 @@
+package shellscan
+
+import "sync"
+
+// rcCodeFiles are, for tools projectFiles does not list, the base names of
+// the files they find in the working directory (or above it) and load as
+// code or as settings that name a program to run: pylint's init-hook, the
+// JavaScript configuration of test runners, bundlers and formatters
+// (vite.config.js, .mocharc.js), Sphinx's conf.py. (cargo's
+// .cargo/config.toml, mypy's and flake8's plugins and openssl's -config
+// are cargo_config.go's and checkers.go's.) A line that writes one and
+// then runs the tool runs code of its own, as runsWrittenCode says of make
+// and a Makefile.
+var rcCodeFiles = sync.OnceValue(func() map[string][]string {
+	python := []string{"*.py", "*.pyc", "*.so", "*.pth", "pyproject.toml", "setup.cfg", "tox.ini"}
+	node := languageFiles()["node"]
+	m := map[string][]string{
+		"pylint":       append([]string{".pylintrc", "pylintrc", ".pylintrc.toml"}, python...),
+		"coverage":     append([]string{".coveragerc"}, python...),
+		"sphinx-build": append([]string{"conf.py"}, python...),
+		"mkdocs":       append([]string{"mkdocs.yml", "mkdocs.yaml"}, python...),
+		"pry":          {".pryrc", "*.rb"},
+		"rspec":        {".rspec", ".rspec-local", "*.rb"},
+	}
+	for _, n := range []string{"mocha", "jest", "vitest", "vite", "webpack", "webpack-cli", "rollup", "prettier",
+		"babel", "parcel", "next", "nuxt", "nuxi", "astro", "playwright", "cypress", "karma", "ava", "nyc", "c8",
+		"ts-node", "tsx", "stylelint", "postcss", "tailwindcss", "commitlint", "lint-staged", "turbo", "nx",
+		"storybook", "svelte-kit", "remix", "gatsby", "ng", "vue-cli-service", "react-scripts", "esbuild", "tsc"} {
+		m[n] = append([]string{".mocharc.yml", ".mocharc.yaml", ".mocharc.json", ".mocharc.jsonc", ".babelrc",
+			".prettierrc", ".parcelrc", ".nycrc", ".nycrc.json", ".stylelintrc", ".postcssrc", ".c8rc"}, node...)
+	}
+	return m
+})
