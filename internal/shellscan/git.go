@@ -49,6 +49,25 @@ var gitLongDanger = []string{
 	"set-upstream", "unset-upstream", "track", "edit-description", "shared",
 }
 
+// gitExact are options that git subcommands have under exactly these
+// names, each with the subcommands that have it, which begin a name in
+// gitLongDanger: git's option parsers take an exact name before an
+// abbreviation, so `git commit --no-edit` is commit's --edit negated, not
+// --edit-description, and `git diff --text` is not --textconv.
+var gitExact = sync.OnceValue(func() map[string]map[string]bool {
+	set := func(subs ...string) map[string]bool {
+		m := make(map[string]bool, len(subs))
+		for _, s := range subs {
+			m[s] = true
+		}
+		return m
+	}
+	return map[string]map[string]bool{
+		"edit": set("commit", "merge", "pull", "revert", "cherry-pick", "tag"),
+		"text": set("diff", "log", "show", "grep", "format-patch", "diff-tree", "diff-index", "diff-files", "whatchanged"),
+	}
+})
+
 // gitShortDanger are the short options that do the same, per subcommand.
 var gitShortDanger = sync.OnceValue(func() map[string]string {
 	return map[string]string{
@@ -168,7 +187,7 @@ func (an *analyzer) git(args []word) {
 				name = name[:j]
 			}
 			name = strings.TrimPrefix(name, "no-")
-			if name == "" {
+			if name == "" || gitExact()[name][sub] {
 				continue
 			}
 			danger := gitLongDanger
