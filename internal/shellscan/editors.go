@@ -21,7 +21,6 @@ func editorState(name string, args []word) string {
 	case "kubectl", "oc", "k3s", "microk8s":
 		if (name == "k3s" || name == "microk8s") && first == "kubectl" {
 			args = args[1:]
-			first = firstOperand(args)
 		}
 		// Any operand: an option before the command may take the next
 		// word (kubectl -n ns edit pod x).
