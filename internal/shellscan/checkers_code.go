@@ -1,13 +1,11 @@
 package shellscan
 
-// checkerNames are other names of the checkers' programs: Debian's
-// pytest-3 and the older py.test are pytest.
-var checkerNames = map[string]string{"pytest-3": "pytest", "py.test": "pytest"}
-
-// checkerName is the name the checkers table knows the program name by.
+// checkerName is the name the checkers table knows the program name by:
+// Debian's pytest-3 and the older py.test are pytest.
 func checkerName(name string) string {
-	if n, ok := checkerNames[name]; ok {
-		return n
+	switch name {
+	case "pytest-3", "py.test":
+		return "pytest"
 	}
 	return name
 }

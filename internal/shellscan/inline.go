@@ -1,24 +1,29 @@
 package shellscan
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // inlineFlags are, for interpreters the interpreters table does not
 // hold, the options (or first words) that give them code on the line:
 // ts-node -e, clojure -e, sbcl --eval, crystal eval, dotnet fsi. A
 // one-letter option also matches with its value attached (-e'…'), a long
 // one with "=value".
-var inlineFlags = map[string][]string{
-	"ts-node": {"-e", "--eval", "-p", "--print", "-i", "--interactive"}, "tsx": {"-e", "--eval", "-p", "--print"},
-	"babel-node": {"-e", "--eval", "-p", "--print"}, "coffee": {"-e", "--eval", "-i", "--interactive"},
-	"jruby": {"-e"}, "truffleruby": {"-e"}, "ghc": {"-e", "--interactive"}, "clojure": {"-e", "--eval"},
-	"clj": {"-e", "--eval"}, "bb": {"-e", "--eval"}, "racket": {"-e", "--eval", "-i", "--repl"},
-	"guile": {"-c", "-e"}, "sbcl": {"--eval"}, "clisp": {"-x"}, "ecl": {"-eval"}, "kotlin": {"-e"},
-	"kotlinc": {"-e", "-expression"}, "scala": {"-e"}, "groovy": {"-e"}, "elixir": {"-e", "--eval"},
-	"erl": {"-eval", "-s", "-run", "-S"}, "iex": {"-e", "--eval"}, "crystal": {"eval", "i", "play"},
-	"rdmd": {"--eval", "--loop"}, "gjs": {"-c", "--command"}, "qjs": {"-e", "--eval", "-i"}, "rhino": {"-e"},
-	"matlab": {"-r", "-batch"}, "mix": {"-e", "--eval"}, "dotnet": {"fsi"}, "lein": {"repl"}, "nix": {"repl"},
-	"swipl": {"-g", "-t"}, "gforth": {"-e", "--evaluate"}, "csi": {"-e", "-p"}, "gosh": {"-e"}, "utop": {"-e"},
-}
+var inlineFlags = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"ts-node": {"-e", "--eval", "-p", "--print", "-i", "--interactive"}, "tsx": {"-e", "--eval", "-p", "--print"},
+		"babel-node": {"-e", "--eval", "-p", "--print"}, "coffee": {"-e", "--eval", "-i", "--interactive"},
+		"jruby": {"-e"}, "truffleruby": {"-e"}, "ghc": {"-e", "--interactive"}, "clojure": {"-e", "--eval"},
+		"clj": {"-e", "--eval"}, "bb": {"-e", "--eval"}, "racket": {"-e", "--eval", "-i", "--repl"},
+		"guile": {"-c", "-e"}, "sbcl": {"--eval"}, "clisp": {"-x"}, "ecl": {"-eval"}, "kotlin": {"-e"},
+		"kotlinc": {"-e", "-expression"}, "scala": {"-e"}, "groovy": {"-e"}, "elixir": {"-e", "--eval"},
+		"erl": {"-eval", "-s", "-run", "-S"}, "iex": {"-e", "--eval"}, "crystal": {"eval", "i", "play"},
+		"rdmd": {"--eval", "--loop"}, "gjs": {"-c", "--command"}, "qjs": {"-e", "--eval", "-i"}, "rhino": {"-e"},
+		"matlab": {"-r", "-batch"}, "mix": {"-e", "--eval"}, "dotnet": {"fsi"}, "lein": {"repl"}, "nix": {"repl"},
+		"swipl": {"-g", "-t"}, "gforth": {"-e", "--evaluate"}, "csi": {"-e", "-p"}, "gosh": {"-e"}, "utop": {"-e"},
+	}
+})
 
 // replNames are the interpreters that, given no operand, read code from
 // their standard input.
@@ -54,7 +59,7 @@ func inlineCode(name string, args []word) string {
 			return "bun x fetches a package from the registry and runs it, as bunx does"
 		}
 	}
-	for _, f := range inlineFlags[name] {
+	for _, f := range inlineFlags()[name] {
 		for _, a := range args {
 			t := a.text
 			if t == "--" {
