@@ -186,7 +186,7 @@ var canaryRound30Found = map[string][]string{"6-found-files": {
 }}
 
 func TestCanaryRound30FoundFiles(t *testing.T) {
-	tooltest.Need(t, "install it from HashiCorp (Debian does not package it)", "terraform")
+	tooltest.Need(t, tooltest.CanaryTools, "terraform")
 	tooltest.Need(t, tooltest.CanaryTools, "gpg", "mvn")
 	template := checkCanaryRound(t, canaryRound30Found)
 	checkOrdinary(t, template, []string{"terraform fmt -check", "echo x > notes.md && terraform validate", "gpg --homedir gnupg --batch --list-keys", "mvn -v", "mvn -q -v"}, nil)

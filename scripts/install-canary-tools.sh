@@ -12,12 +12,15 @@
 # It does not install Node.js (node, npm, npx), which the npm canaries run
 # (it installs pnpm with npm where npm is there):
 # as for scripts/install-mcp-servers.sh, Node.js is the one thing besides Go
-# the tests may assume. Nor terraform, which Debian does not package: install
-# it from HashiCorp for TestCanaryRound30FoundFiles.
+# the tests may assume. Terraform, which Debian does not package, it builds
+# from source with the Go module proxy (go install of v1.5.7, the last
+# release whose module has no replace directives; about 5 minutes of CPU)
+# for TestCanaryRound30FoundFiles: into /usr/local/bin as root, else into
+# $(go env GOPATH)/bin, which must then be on PATH.
 #
 # Idempotent: when everything is there it only says so, and apt-get runs
 # (update, then install) only for what is missing. Without apt-get, without
-# the rights to use it, without Node.js or without terraform it says so and
+# the rights to use it, without Node.js or when terraform cannot be built it says so and
 # exits 0 (the tests that need the missing program then skip), unless CI is
 # set, when it fails instead.
 set -euo pipefail
@@ -132,8 +135,20 @@ fi
 if ! command -v pnpm >/dev/null 2>&1; then
 	install_missing "$name" "TestCanaryRedteam54" "pnpm not found: install it with npm install -g pnpm@10"
 fi
+# terraform: Debian does not package it and HashiCorp's downloads are not
+# reachable from every CI machine, but its source is on the Go module proxy.
+terraform_version=v1.5.7
 if ! command -v terraform >/dev/null 2>&1; then
-	install_missing "$name" "TestCanaryRound30FoundFiles" "terraform not found (Debian does not package it): install it from HashiCorp"
+	gobin="$(go env GOPATH)/bin"
+	if [[ "$(id -u)" == 0 ]]; then
+		gobin=/usr/local/bin
+	fi
+	echo "$name: building terraform $terraform_version from the Go module proxy into $gobin" >&2
+	if ! GOBIN="$gobin" GOFLAGS= go install "github.com/hashicorp/terraform@$terraform_version" >&2; then
+		install_missing "$name" "TestCanaryRound30FoundFiles" "go install github.com/hashicorp/terraform@$terraform_version failed"
+	elif ! command -v terraform >/dev/null 2>&1; then
+		install_missing "$name" "TestCanaryRound30FoundFiles" "terraform is in $gobin, which is not on PATH: add it"
+	fi
 fi
 
 if ((${#packages[@]} == 0)); then
