@@ -214,7 +214,7 @@ func (e *Engine) Compact(ctx context.Context, id string, opts CompactOptions) (r
 	}
 	c.status.BeforeTokens = res.Before
 	c.status.Reason = "manual"
-	if err := c.compact(ctx, true, true); err != nil {
+	if err := c.compact(ctx, forceOverflow, true); err != nil {
 		return res, err
 	}
 	emit(CompactionEvent{Phase: CompactionProgress, Stage: StageMeasure, Before: res.Before})

@@ -866,22 +866,56 @@ func (r *run) addSteered(ctx context.Context, msgs []model.Message, res *Result,
 
 // request builds the model request from the cached log, through the
 // context engine when it is on; force applies every context level (the
-// retry after an overflow). The status is nil when no level applied.
-func (r *run) request(ctx context.Context, force bool) (model.Request, *ContextStatus, error) {
+// retry after an overflow). The status is nil when no level applied. Its
+// max_tokens leaves the input room in the window (bindAnswer): a request
+// without room for the floor of an answer is built again compacted, when
+// the engine can compact (the context engine, or overflow passes): with
+// levels 1 to 4 forced, then every level; one still without room fails
+// with an *OutputRoomError when the provider counted its input, and is
+// sent with the floor as max_tokens when its input is an estimate.
+func (r *run) request(ctx context.Context, force bool) (model.Request, *ContextStatus, answerRoom, error) {
 	e := r.e
 	var reminder string
 	if e.opts.Reminder != nil {
 		text, err := e.opts.Reminder(ctx, r.id)
 		if err != nil {
-			return model.Request{}, nil, fmt.Errorf("reminder: %w", err)
+			return model.Request{}, nil, answerRoom{}, fmt.Errorf("reminder: %w", err)
 		}
 		reminder = text
 	}
-	msgs, status, err := r.messages(ctx, reminder, force)
-	if err != nil {
-		return model.Request{}, nil, err
+	mode := forceNone
+	if force {
+		mode = forceOverflow
 	}
-	return r.newRequest(msgs), status, nil
+	for {
+		msgs, status, size, err := r.sizedMessages(ctx, reminder, mode)
+		if err != nil {
+			return model.Request{}, nil, answerRoom{}, err
+		}
+		req := r.newRequest(msgs)
+		room, err := r.bindAnswer(ctx, &req, size)
+		if err != nil {
+			return model.Request{}, nil, answerRoom{}, err
+		}
+		if !room.short {
+			return req, status, room, nil
+		}
+		switch {
+		case mode == forceNone && e.opts.Context != nil:
+			mode = forceRoom
+			continue
+		case mode != forceOverflow && (e.opts.Context != nil || len(e.opts.OverflowPasses) > 0):
+			mode = forceOverflow
+			continue
+		case room.counted:
+			return model.Request{}, nil, room, &OutputRoomError{Window: room.window, Input: room.input, Counted: true, MaxTokens: room.want}
+		}
+		// An estimate may be over the provider's count: the provider
+		// judges.
+		req.MaxTokens = room.floor()
+		room.from = room.want
+		return req, status, room, nil
+	}
 }
 
 // newRequest returns the request of this prompt with msgs.
@@ -904,7 +938,8 @@ func (r *run) newRequest(msgs []model.Message) model.Request {
 func (r *run) callModel(ctx context.Context, emit func(Event)) (model.Message, model.Usage, model.StopReason, error) {
 	msg, use, stop, streamed, err := r.stream(ctx, emit, false)
 	retry := r.e.opts.Context != nil || len(r.e.opts.OverflowPasses) > 0
-	if err != nil && !streamed && retry && ctx.Err() == nil && model.IsClass(err, model.ClassContextOverflow) {
+	var room *OutputRoomError // refused before sending, compacted already
+	if err != nil && !streamed && retry && ctx.Err() == nil && model.IsClass(err, model.ClassContextOverflow) && !errors.As(err, &room) {
 		emit(Event{Type: EventRetry, Turn: r.turn, Retry: &RetryEvent{Attempt: 1, Reason: "context overflow; compacting"}, Err: err})
 		msg, use, stop, _, err = r.stream(ctx, emit, true)
 	}
@@ -916,7 +951,7 @@ func (r *run) callModel(ctx context.Context, emit func(Event)) (model.Message, m
 func (r *run) stream(ctx context.Context, emit func(Event), force bool) (msg model.Message, use model.Usage, stop model.StopReason, streamed bool, err error) {
 	e := r.e
 	r.hold()
-	req, status, err := r.request(ctx, force)
+	req, status, room, err := r.request(ctx, force)
 	for _, ev := range r.unhold() {
 		emit(ev)
 	}
@@ -926,7 +961,11 @@ func (r *run) stream(ctx context.Context, emit func(Event), force bool) (msg mod
 	if status != nil {
 		emit(Event{Type: EventContextStatus, Turn: r.turn, Context: status})
 	}
-	emit(Event{Type: EventModelCallStart, Turn: r.turn, ModelCall: &ModelCallEvent{Model: e.opts.Model}})
+	call := &ModelCallEvent{Model: e.opts.Model, MaxTokens: req.MaxTokens}
+	if room.from > 0 {
+		call.MaxTokensFrom, call.InputTokens, call.InputCounted = room.from, room.input, room.counted
+	}
+	emit(Event{Type: EventModelCallStart, Turn: r.turn, ModelCall: call})
 	start := e.now()
 	done := false
 	// A provider wrapped in model.WithRetry reports each retry of this call

@@ -1,0 +1,146 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/lite-agent/lite-agent-go/model"
+)
+
+// MinAnswerTokens is the least max_tokens the engine lowers a request's
+// max_tokens to (or the configured one, when smaller), so that the model
+// can still answer: a request whose input leaves less room than that in
+// the context window is compacted first, or not sent (an
+// [OutputRoomError]).
+const MinAnswerTokens = 4096
+
+// An OutputRoomError reports a model request that was not sent because
+// its input, as the provider counted it, leaves less than the floor of
+// the answer ([MinAnswerTokens], or MaxTokens when smaller) in the
+// model's context window, even compacted (with [Options.Context] or
+// [Options.OverflowPasses]). It is a context overflow: it unwraps to a
+// *[model.Error] of class [model.ClassContextOverflow].
+type OutputRoomError struct {
+	// Window is the model's context window in tokens.
+	Window int
+	// Input is the request's input tokens; Counted reports that the
+	// provider counted them (else they are an estimate).
+	Input   int
+	Counted bool
+	// MaxTokens is the max_tokens the request would have had
+	// ([Options.MaxTokens], else the provider's default).
+	MaxTokens int
+}
+
+func (e *OutputRoomError) Error() string {
+	how := "estimated"
+	if e.Counted {
+		how = "counted"
+	}
+	return fmt.Sprintf("engine: a request of %d input tokens (%s) leaves less than %d tokens for the answer in the context window of %d", e.Input, how, min(e.MaxTokens, MinAnswerTokens), e.Window)
+}
+
+// Unwrap returns the context overflow the error is.
+func (e *OutputRoomError) Unwrap() error {
+	return model.NewError(model.ClassContextOverflow, 0, "no room for the answer in the context window", nil)
+}
+
+// answerRoom is what bindAnswer found of a request's max_tokens.
+type answerRoom struct {
+	window int // the model's known context window; 0: none, nothing bound
+	want   int // the max_tokens the request would have had
+	// input is the request's input tokens; counted reports that the
+	// provider counted them.
+	input   int
+	counted bool
+	// from is want when max_tokens was lowered from it; 0 otherwise.
+	from int
+	// short reports that the input leaves less than the floor.
+	short bool
+}
+
+// floor is the least max_tokens the room lowers a request's to.
+func (a answerRoom) floor() int { return min(a.want, MinAnswerTokens) }
+
+// The margins bindAnswer leaves in the window besides the input and the
+// answer, as fractions of the window: a count is of the request the
+// levels then changed a little, or exact; an estimate may be well under
+// the provider's count (code, text that is not English).
+const (
+	countedMargin   = 0.01
+	estimatedMargin = 0.05
+)
+
+// knownWindow returns the model's context window when it is known: the
+// context options', else the one the provider reports; 0 otherwise (the
+// context engine's DefaultContextWindow is a guess, which max_tokens is
+// not bound to).
+func (e *Engine) knownWindow() int {
+	if e.opts.Context != nil && e.opts.Context.Window > 0 {
+		return e.opts.Context.Window
+	}
+	if wr, ok := model.AsWindowReporter(e.opts.Provider); ok {
+		return max(wr.ContextWindow(e.opts.Model), 0)
+	}
+	return 0
+}
+
+// bindAnswer lowers req's max_tokens — [Options.MaxTokens], else the
+// provider's default ([model.MaxTokensReporter]) — to the room the input
+// of size leaves in the model's known window, less a margin, when that is
+// less: an API that counts max_tokens against the window (Anthropic's,
+// and most OpenAI-compatible servers) refuses a request whose input and
+// max_tokens together exceed it, though the input alone fits. An explicit
+// MaxTokens is lowered too: it bounds the answer, and a lower bound still
+// does; the model_call_start event says from what. The input is the
+// provider's count when it counts tokens ([model.TokenCounter]) and the
+// estimate says it may not fit (a token is at most about a character, four
+// times the estimate), else the estimate. Nothing is bound without a
+// max_tokens or a known window. It reports a room under the floor
+// (short) without changing req; it returns ctx's error only.
+func (r *run) bindAnswer(ctx context.Context, req *model.Request, size inputSize) (answerRoom, error) {
+	e := r.e
+	a := answerRoom{want: e.opts.MaxTokens, window: e.knownWindow(), input: size.tokens, counted: size.exact}
+	if a.want == 0 {
+		if mr, ok := model.AsMaxTokensReporter(e.opts.Provider); ok {
+			a.want = mr.DefaultMaxTokens(e.opts.Model)
+		}
+	}
+	if a.want <= 0 || a.window <= 0 {
+		return answerRoom{}, nil
+	}
+	bound := size.tokens
+	if !size.scaled {
+		bound *= 4
+	}
+	if tc, ok := model.AsTokenCounter(e.opts.Provider); ok && !a.counted && bound+a.want > a.window-margin(a.window, countedMargin) {
+		n, err := tc.CountTokens(ctx, *req)
+		switch {
+		case err == nil && n >= 0:
+			a.input, a.counted = n, true
+		case ctx.Err() != nil:
+			return answerRoom{}, ctx.Err()
+		case model.IsClass(err, model.ClassContextOverflow):
+			// Too long to count: over the window.
+			a.input, a.counted = max(a.input, a.window), true
+		default:
+			e.log.Debug("token count failed; bounding max_tokens by the estimate", "session", r.id, "err", err)
+		}
+	}
+	fraction := estimatedMargin
+	if a.counted {
+		fraction = countedMargin
+	}
+	room := a.window - a.input - margin(a.window, fraction)
+	switch {
+	case room >= a.want:
+	case room < a.floor():
+		a.short = true
+	default:
+		req.MaxTokens, a.from = room, a.want
+	}
+	return a, nil
+}
+
+// margin returns fraction of window, in tokens.
+func margin(window int, fraction float64) int { return int(float64(window) * fraction) }
