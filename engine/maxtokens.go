@@ -8,23 +8,24 @@ import (
 )
 
 // MinAnswerTokens is the least max_tokens the engine lowers a request's
-// max_tokens to (or the configured one, when smaller), so that the model
-// can still answer: a request whose input leaves less room than that in
-// the context window is compacted first, or not sent (an
-// [OutputRoomError]).
+// max_tokens to (or the configured one, or a quarter of the context
+// window, when smaller), so that the model can still answer: a request
+// whose input leaves less room than that in the context window is
+// compacted first, or not sent (an [OutputRoomError]).
 const MinAnswerTokens = 4096
 
 // An OutputRoomError reports a model request that was not sent because
 // its input, as the provider counted it, leaves less than the floor of
-// the answer ([MinAnswerTokens], or MaxTokens when smaller) in the
-// model's context window, even compacted (with [Options.Context] or
+// the answer ([MinAnswerTokens], or MaxTokens or a quarter of Window when
+// smaller) in the model's context window, even compacted (with [Options.Context] or
 // [Options.OverflowPasses]). It is a context overflow: it unwraps to a
 // *[model.Error] of class [model.ClassContextOverflow].
 type OutputRoomError struct {
 	// Window is the model's context window in tokens.
 	Window int
-	// Input is the request's input tokens; Counted reports that the
-	// provider counted them (else they are an estimate).
+	// Input is the request's input tokens (at least Window when the
+	// provider refused to count them as too long); Counted reports that
+	// the provider counted them.
 	Input   int
 	Counted bool
 	// MaxTokens is the max_tokens the request would have had
@@ -37,7 +38,8 @@ func (e *OutputRoomError) Error() string {
 	if e.Counted {
 		how = "counted"
 	}
-	return fmt.Sprintf("engine: a request of %d input tokens (%s) leaves less than %d tokens for the answer in the context window of %d", e.Input, how, min(e.MaxTokens, MinAnswerTokens), e.Window)
+	floor := answerRoom{window: e.Window, want: e.MaxTokens}.floor()
+	return fmt.Sprintf("engine: a request of %d input tokens (%s) leaves less than %d tokens for the answer in the context window of %d", e.Input, how, floor, e.Window)
 }
 
 // Unwrap returns the context overflow the error is.
@@ -59,8 +61,9 @@ type answerRoom struct {
 	short bool
 }
 
-// floor is the least max_tokens the room lowers a request's to.
-func (a answerRoom) floor() int { return min(a.want, MinAnswerTokens) }
+// floor is the least max_tokens the room lowers a request's to: the
+// wanted one, MinAnswerTokens or a quarter of the window, the least.
+func (a answerRoom) floor() int { return max(min(a.want, MinAnswerTokens, a.window/4), 1) }
 
 // The margins bindAnswer leaves in the window besides the input and the
 // answer, as fractions of the window: a count is of the request the
@@ -71,16 +74,21 @@ const (
 	estimatedMargin = 0.05
 )
 
-// knownWindow returns the model's context window when it is known: the
-// context options', else the one the provider reports; 0 otherwise (the
-// context engine's DefaultContextWindow is a guess, which max_tokens is
-// not bound to).
-func (e *Engine) knownWindow() int {
+// apiWindow returns the context window the provider's API counts a
+// request's input and max_tokens against, when it is known: the one the
+// provider reports ([model.WindowReporter]), else the context options';
+// 0 otherwise (the context engine's DefaultContextWindow is a guess,
+// which max_tokens is not bound to). A host's window smaller than the
+// provider's makes the context engine compact sooner, and does not
+// bound the answer: the API does not refuse what fits its own window.
+func (e *Engine) apiWindow() int {
+	if wr, ok := model.AsWindowReporter(e.opts.Provider); ok {
+		if n := wr.ContextWindow(e.opts.Model); n > 0 {
+			return n
+		}
+	}
 	if e.opts.Context != nil && e.opts.Context.Window > 0 {
 		return e.opts.Context.Window
-	}
-	if wr, ok := model.AsWindowReporter(e.opts.Provider); ok {
-		return max(wr.ContextWindow(e.opts.Model), 0)
 	}
 	return 0
 }
@@ -100,7 +108,7 @@ func (e *Engine) knownWindow() int {
 // (short) without changing req; it returns ctx's error only.
 func (r *run) bindAnswer(ctx context.Context, req *model.Request, size inputSize) (answerRoom, error) {
 	e := r.e
-	a := answerRoom{want: e.opts.MaxTokens, window: e.knownWindow(), input: size.tokens, counted: size.exact}
+	a := answerRoom{want: e.opts.MaxTokens, window: e.apiWindow(), input: size.tokens, counted: size.exact}
 	if a.want == 0 {
 		if mr, ok := model.AsMaxTokensReporter(e.opts.Provider); ok {
 			a.want = mr.DefaultMaxTokens(e.opts.Model)

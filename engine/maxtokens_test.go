@@ -240,3 +240,24 @@ func TestTurnWithoutRoomForAnAnswer(t *testing.T) {
 		}
 	})
 }
+
+// TestTurnSendsAnEstimateWithoutRoomAtTheFloor: a request whose input,
+// estimated (the provider does not count), leaves no room for the floor
+// of an answer, and that the engine cannot compact, is sent with the
+// floor as max_tokens, the provider judging: the estimate may be over its
+// count, as here (a tokenizer of a token for eight characters), and the
+// request is answered.
+func TestTurnSendsAnEstimateWithoutRoomAtTheFloor(t *testing.T) {
+	srv := anthropictest.New(t, anthropictest.Options{Window: sonnetWindow, Tokens: func(s string) int { return len(s) / 8 }})
+	eng := sonnetEngine(t, srv, false, engine.Options{}, 392_000) // estimated at 196,000 tokens
+	evs, err := turnEvents(t, eng, "go on")
+	if err != nil {
+		t.Fatalf("turn: %v", err)
+	}
+	sent := checkSentWithin(t, srv)
+	starts := callStarts(evs)
+	if len(sent) != 1 || sent[0].MaxTokens != engine.MinAnswerTokens || len(starts) != 1 ||
+		starts[0].MaxTokensFrom != sonnetOutput || starts[0].InputCounted || starts[0].InputTokens < 190_000 {
+		t.Errorf("sent %+v, model_call_start %+v: want max_tokens %d lowered from %d for an estimate", sent, starts, engine.MinAnswerTokens, sonnetOutput)
+	}
+}
