@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lite-agent/lite-agent-go/compaction"
 	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/internal/anthropictest"
 	"github.com/lite-agent/lite-agent-go/model"
@@ -217,6 +218,17 @@ func TestTurnWithoutRoomForAnAnswer(t *testing.T) {
 		}
 		if !room.Counted || room.Input < 190_000 || room.Window != sonnetWindow || room.MaxTokens != sonnetOutput {
 			t.Errorf("error %+v", room)
+		}
+	})
+	t.Run("overflow passes", func(t *testing.T) {
+		srv := anthropictest.New(t, anthropictest.Options{Window: sonnetWindow})
+		passes := []compaction.Pass{compaction.Reactive(compaction.ReactiveOptions{})}
+		eng := sonnetEngine(t, srv, true, engine.Options{OverflowPasses: passes}, 195_000)
+		if _, err := turnEvents(t, eng, "go on"); err != nil {
+			t.Fatalf("turn: %v, requests %+v", err, srv.Sent())
+		}
+		if sent := checkSentWithin(t, srv); len(sent) != 1 || sent[0].Input > 10_000 {
+			t.Errorf("requests %+v: want one, of the newest turns", sent)
 		}
 	})
 	t.Run("context engine", func(t *testing.T) {
