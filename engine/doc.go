@@ -173,6 +173,38 @@
 // Every request above 65% of the window is reported, and calls
 // ContextOptions.Compacting, even when no level found anything to change.
 //
+// # The answer's room
+//
+// An API that counts max_tokens against the context window (Anthropic's,
+// and most OpenAI-compatible servers) refuses a request whose input and
+// max_tokens together exceed it, though its input alone fits. So every
+// request's max_tokens — [Options.MaxTokens], else the provider's default
+// ([model.MaxTokensReporter]: Anthropic's is the model's whole output
+// limit, 64,000 for Claude Sonnet 4.5) — is lowered, when it is more, to
+// the window less the input and a margin (1% of the window for a count,
+// 5% for an estimate). The window is the one the provider reports for the
+// model ([model.WindowReporter]), else [ContextOptions.Window]; without
+// either, or without a max_tokens to send, nothing is bound. The input is
+// the provider's count when it counts tokens ([model.TokenCounter]) and
+// the estimate allows that it might not fit (the context engine's count
+// of the request serves when its levels changed nothing), else the
+// estimate. The model_call_start event says when max_tokens was lowered,
+// from what and for what input ([ModelCallEvent.MaxTokensFrom]). An
+// explicit Options.MaxTokens is lowered too rather than refused: it bounds
+// the answer, and a lower bound still does; refusing it would end a
+// session that still fits.
+//
+// It is never lowered below a floor, [MinAnswerTokens] (or the configured
+// max_tokens, or a quarter of the window, when smaller). A request whose
+// input leaves less than the floor is compacted first, when the engine
+// can: with the context engine, levels 1 to 4 are forced (context_status
+// reason "room"), then, if that is not enough, every level, as after an
+// overflow (reason "overflow"); without it, [Options.OverflowPasses] run.
+// One still without room fails with an [*OutputRoomError] (a context
+// overflow), nothing sent, when its input was counted; an estimated one is
+// sent with the floor as max_tokens, the provider judging, since an
+// estimate may be over its count.
+//
 // # Events
 //
 // Turn yields [Event] values as they happen: turn and model-call

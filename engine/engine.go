@@ -63,7 +63,10 @@ type Options struct {
 	// one runs them in order.
 	MaxParallelTools int
 	// MaxTokens, Temperature and TopP are forwarded to every request; zero
-	// and nil mean the provider's defaults.
+	// and nil mean the provider's defaults. MaxTokens, or the provider's
+	// default, is lowered to leave the request's input room in the
+	// model's context window (see "The answer's room" in the package
+	// documentation).
 	MaxTokens   int
 	Temperature *float64
 	TopP        *float64
