@@ -158,11 +158,13 @@ func TestCompactEventsSayWhatWasCounted(t *testing.T) {
 
 // TestContextStatusSaysWhatWasCounted: the context_status event of a
 // request the provider counted (its size before the levels) says so; a
-// plain provider's says its figures are estimates. It did not say.
+// plain provider's says its figures are estimates (of a tokenizer as
+// the estimate counts, so that no request is refused and counted by the
+// refusal's message). It did not say.
 func TestContextStatusSaysWhatWasCounted(t *testing.T) {
 	const window = 50_000
 	for _, count := range []bool{true, false} {
-		srv := anthropictest.New(t, anthropictest.Options{Window: window})
+		srv := anthropictest.New(t, anthropictest.Options{Window: window, Tokens: quarter})
 		eng, _ := countingEngine(t, anthropicAt(srv, count), window, 700)
 		evs, err := turnEvents(t, eng, "go on")
 		if err != nil {

@@ -545,7 +545,7 @@ func (r *run) messages(ctx context.Context, reminder string, force bool) ([]mode
 	if force {
 		mode = forceOverflow
 	}
-	msgs, status, _, err := r.sizedMessages(ctx, reminder, mode)
+	msgs, status, _, err := r.sizedMessages(ctx, reminder, mode, 0)
 	return msgs, status, err
 }
 
@@ -578,8 +578,10 @@ type inputSize struct {
 }
 
 // sizedMessages is messages with the mode of the levels it forces, also
-// returning the size of the request's input.
-func (r *run) sizedMessages(ctx context.Context, reminder string, mode forceMode) ([]model.Message, *ContextStatus, inputSize, error) {
+// returning the size of the request's input. scale, when not 0, turns
+// estimates into the provider's counts where the provider counted none
+// (a refused request's count over its estimate).
+func (r *run) sizedMessages(ctx context.Context, reminder string, mode forceMode, scale float64) ([]model.Message, *ContextStatus, inputSize, error) {
 	opts := r.e.opts.Context
 	if opts == nil {
 		msgs := session.Fold(r.st.events)
@@ -594,12 +596,20 @@ func (r *run) sizedMessages(ctx context.Context, reminder string, mode forceMode
 		for i := range msgs {
 			n += messageChars(msgs[i])
 		}
-		return msgs, nil, inputSize{tokens: r.fixedTokens() + tokens(n)}, nil
+		size := inputSize{tokens: r.fixedTokens() + tokens(n)}
+		if scale > 0 {
+			size.tokens, size.scaled = int(math.Min(math.Round(float64(size.tokens)*scale), maxTokens)), true
+		}
+		return msgs, nil, size, nil
 	}
 	c := r.contextRun(reminder)
 	counted := c.msgs
 	if tc, ok := model.AsTokenCounter(r.e.opts.Provider); ok {
 		c.calibrate(ctx, tc, reminder)
+	}
+	if !c.counted && scale > 0 {
+		c.scale, c.counted = scale, true
+		counted = nil // not a count of this request
 	}
 	c.status.BeforeTokens = c.measure()
 	c.status.Counted = c.counted

@@ -264,6 +264,10 @@ type run struct {
 	held    []Event
 	output  json.RawMessage // set by a call's SetOutput, under phaseMu
 
+	// room is the answer's room of the last request built (bindAnswer),
+	// owned by the loop.
+	room answerRoom
+
 	steerMu sync.Mutex
 	steered []model.Message // messages Steer queued for the next model call
 	steerOK bool            // Steer may still queue
@@ -876,7 +880,11 @@ func (r *run) addSteered(ctx context.Context, msgs []model.Message, res *Result,
 // levels 1 to 4 forced, then every level; one still without room fails
 // with an *OutputRoomError when the provider counted its input, and is
 // sent with the floor as max_tokens when its input is an estimate.
-func (r *run) request(ctx context.Context, force bool) (model.Request, *ContextStatus, answerRoom, error) {
+//
+// known, when set, is what the provider said of the input of the same
+// request when it refused it (its count, the model's limit), which the
+// first build's max_tokens is bound with.
+func (r *run) request(ctx context.Context, force bool, known overflowCount) (model.Request, *ContextStatus, answerRoom, error) {
 	e := r.e
 	var reminder string
 	if e.opts.Reminder != nil {
@@ -890,16 +898,22 @@ func (r *run) request(ctx context.Context, force bool) (model.Request, *ContextS
 	if force {
 		mode = forceOverflow
 	}
+	scale := 0.0 // the provider's count of a refused request over its estimate
 	for {
-		msgs, status, size, err := r.sizedMessages(ctx, reminder, mode)
+		msgs, status, size, err := r.sizedMessages(ctx, reminder, mode, scale)
 		if err != nil {
 			return model.Request{}, nil, answerRoom{}, err
 		}
 		req := r.newRequest(msgs)
-		room, err := r.bindAnswer(ctx, &req, size)
+		room, err := r.bindAnswer(ctx, &req, size, known)
 		if err != nil {
 			return model.Request{}, nil, answerRoom{}, err
 		}
+		if known.input > 0 && !size.scaled && size.tokens > 0 {
+			// The compacted requests are measured at the count's scale.
+			scale = float64(known.input) / float64(size.tokens)
+		}
+		known.input = 0 // a compacted request is not the one counted
 		if !room.short {
 			return req, status, room, nil
 		}
@@ -935,26 +949,41 @@ func (r *run) newRequest(msgs []model.Message) model.Request {
 	}
 }
 
-// callModel streams one model response. With the context engine on, a
-// request the provider refuses as too long before streaming anything is
-// made once more with every context level applied.
+// callModel streams one model response. A request the provider refuses
+// as too long before streaming anything is made once more: when the
+// provider's message gives the input's count ([model.Error.OverflowTokens])
+// and the request had a max_tokens, with max_tokens bound to the room
+// that count leaves (compacted first when it leaves less than the floor,
+// see request); else, with the context engine or overflow passes, with
+// every context level applied.
 func (r *run) callModel(ctx context.Context, emit func(Event)) (model.Message, model.Usage, model.StopReason, error) {
-	msg, use, stop, streamed, err := r.stream(ctx, emit, false)
-	retry := r.e.opts.Context != nil || len(r.e.opts.OverflowPasses) > 0
+	msg, use, stop, streamed, err := r.stream(ctx, emit, false, overflowCount{})
 	var room *OutputRoomError // refused before sending, compacted already
-	if err != nil && !streamed && retry && ctx.Err() == nil && model.IsClass(err, model.ClassContextOverflow) && !errors.As(err, &room) {
+	if err == nil || streamed || ctx.Err() != nil || !model.IsClass(err, model.ClassContextOverflow) || errors.As(err, &room) {
+		return msg, use, stop, err
+	}
+	var me *model.Error
+	if errors.As(err, &me) && r.room.want > 0 {
+		if in, limit := me.OverflowTokens(); in > 0 {
+			emit(Event{Type: EventRetry, Turn: r.turn, Retry: &RetryEvent{Attempt: 1, Reason: "context overflow; max_tokens within the input's count"}, Err: err})
+			msg, use, stop, _, err = r.stream(ctx, emit, false, overflowCount{input: in, limit: limit})
+			return msg, use, stop, err
+		}
+	}
+	if r.e.opts.Context != nil || len(r.e.opts.OverflowPasses) > 0 {
 		emit(Event{Type: EventRetry, Turn: r.turn, Retry: &RetryEvent{Attempt: 1, Reason: "context overflow; compacting"}, Err: err})
-		msg, use, stop, _, err = r.stream(ctx, emit, true)
+		msg, use, stop, _, err = r.stream(ctx, emit, true, overflowCount{})
 	}
 	return msg, use, stop, err
 }
 
 // stream makes one model request and streams its response; streamed
-// reports whether any chunk arrived.
-func (r *run) stream(ctx context.Context, emit func(Event), force bool) (msg model.Message, use model.Usage, stop model.StopReason, streamed bool, err error) {
+// reports whether any chunk arrived. force and known are request's.
+func (r *run) stream(ctx context.Context, emit func(Event), force bool, known overflowCount) (msg model.Message, use model.Usage, stop model.StopReason, streamed bool, err error) {
 	e := r.e
 	r.hold()
-	req, status, room, err := r.request(ctx, force)
+	req, status, room, err := r.request(ctx, force, known)
+	r.room = room
 	for _, ev := range r.unhold() {
 		emit(ev)
 	}

@@ -47,6 +47,11 @@ func (e *OutputRoomError) Unwrap() error {
 	return model.NewError(model.ClassContextOverflow, 0, "no room for the answer in the context window", nil)
 }
 
+// overflowCount is what a provider said of a request it refused as too
+// long ([model.Error.OverflowTokens]): its input's tokens and the model's
+// context limit; zero when it did not say.
+type overflowCount struct{ input, limit int }
+
 // answerRoom is what bindAnswer found of a request's max_tokens.
 type answerRoom struct {
 	window int // the model's known context window; 0: none, nothing bound
@@ -104,18 +109,26 @@ func (e *Engine) apiWindow() int {
 // provider's count when it counts tokens ([model.TokenCounter]) and the
 // estimate says it may not fit (a token is at most about a character, four
 // times the estimate), else the estimate. Nothing is bound without a
-// max_tokens or a known window. It reports a room under the floor
-// (short) without changing req; it returns ctx's error only.
-func (r *run) bindAnswer(ctx context.Context, req *model.Request, size inputSize) (answerRoom, error) {
+// max_tokens or a known window. known, when set, is the provider's word
+// on the same request, refused: its count of the input, and its limit,
+// which bounds the window. It reports a room under the floor (short)
+// without changing req; it returns ctx's error only.
+func (r *run) bindAnswer(ctx context.Context, req *model.Request, size inputSize, known overflowCount) (answerRoom, error) {
 	e := r.e
 	a := answerRoom{want: e.opts.MaxTokens, window: e.apiWindow(), input: size.tokens, counted: size.exact}
 	if a.want == 0 {
 		if mr, ok := model.AsMaxTokensReporter(e.opts.Provider); ok {
-			a.want = mr.DefaultMaxTokens(e.opts.Model)
+			a.want = max(mr.DefaultMaxTokens(e.opts.Model), 0)
 		}
 	}
-	if a.want <= 0 || a.window <= 0 {
-		return answerRoom{}, nil
+	if known.limit > 0 && (a.window == 0 || known.limit < a.window) {
+		a.window = known.limit
+	}
+	if a.want == 0 || a.window <= 0 {
+		return answerRoom{want: a.want}, nil
+	}
+	if known.input > 0 {
+		a.input, a.counted = known.input, true
 	}
 	bound := size.tokens
 	if !size.scaled {

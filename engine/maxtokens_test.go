@@ -273,3 +273,64 @@ func TestTurnSendsAnEstimateWithoutRoomAtTheFloor(t *testing.T) {
 		t.Errorf("sent %+v, model_call_start %+v: want max_tokens %d lowered from %d for an estimate", sent, starts, engine.MinAnswerTokens, sonnetOutput)
 	}
 }
+
+// TestTurnRetriesWithTheInputTheAPICounted: a request whose estimate
+// (half the API's count, here) left max_tokens too much room is refused
+// with the API's message "input length and `max_tokens` exceed context
+// limit: 150003 + 64000 > 200000", which gives the input's count: the
+// request is made once more with max_tokens within the room that count
+// leaves, not compacted. It failed (without the context engine) or was
+// retried with every level forced (with it).
+func TestTurnRetriesWithTheInputTheAPICounted(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		context *engine.ContextOptions
+	}{{"no context engine", nil}, {"context engine", &engine.ContextOptions{}}} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := anthropictest.New(t, anthropictest.Options{Window: sonnetWindow})
+			eng := sonnetEngine(t, srv, false, engine.Options{Context: tt.context}, 150_000)
+			evs, err := turnEvents(t, eng, "go on")
+			if err != nil {
+				t.Fatalf("turn: %v (requests %+v)", err, srv.Sent())
+			}
+			sent := srv.Sent()
+			if len(sent) != 2 || !sent[0].Refused || sent[1].Refused || sent[1].Input != sent[0].Input ||
+				sent[1].Input+sent[1].MaxTokens > sonnetWindow || sent[1].MaxTokens < sonnetWindow-sent[1].Input-sonnetWindow/20 {
+				t.Errorf("requests %+v: want one refused, then the same input with the room its count leaves", sent)
+			}
+			starts := callStarts(evs)
+			if len(starts) != 2 || starts[1].MaxTokensFrom != sonnetOutput || !starts[1].InputCounted || starts[1].InputTokens != sent[0].Input {
+				t.Errorf("model_call_start %+v: want the retry's max_tokens lowered for the counted input %d", starts, sent[0].Input)
+			}
+			for _, st := range contextStatuses(evs) {
+				if st.Level == 5 || st.Reason == "overflow" {
+					t.Errorf("context status %+v: the request was cut to fit", st)
+				}
+			}
+		})
+	}
+}
+
+// TestTurnRefusedAsTooLongKeepsTheTurnsThatFit: a request the API refuses
+// as too long, saying its count (74,000 tokens, twice the estimate, over
+// a window of 50,000), is retried with the levels forced and measured at
+// that count's scale, so that the oldest turns are left out down to 65%
+// of the window: the retry keeps the turns that fit. It kept only the
+// facts and the last two messages (level 5), the estimate saying the
+// request fit.
+func TestTurnRefusedAsTooLongKeepsTheTurnsThatFit(t *testing.T) {
+	const window = 50_000
+	srv := anthropictest.New(t, anthropictest.Options{Window: window})
+	eng, _ := countingEngine(t, anthropicAt(srv, false), window, 700)
+	evs, err := turnEvents(t, eng, "go on")
+	if err != nil {
+		t.Fatalf("turn: %v", err)
+	}
+	sent := srv.Sent()
+	if len(sent) != 2 || !sent[0].Refused || sent[1].Refused || sent[1].Input < window/2 || sent[1].Input+sent[1].MaxTokens > window {
+		t.Errorf("requests %+v: want one refused, then one of the turns that fit", sent)
+	}
+	if st := contextStatuses(evs); len(st) != 2 || st[1].Level != 4 || st[1].Reason != "room" || !st[1].Counted {
+		t.Errorf("context statuses %+v: want the retry's at level 4, for the answer's room, counted", st)
+	}
+}
