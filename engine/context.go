@@ -105,7 +105,9 @@ type ContextStatus struct {
 	// Counted, the provider's count of the request before the levels
 	// ([model.TokenCounter]) and an estimate scaled to it after.
 	BeforeTokens, AfterTokens int
-	// Counted reports that BeforeTokens is the provider's count, and
+	// Counted reports that BeforeTokens is the provider's count (of the
+	// request, [model.TokenCounter], or stated by its refusal of it as too
+	// long, [model.Error.OverflowTokens], the estimate scaled to it), and
 	// AfterTokens an estimate scaled to it; false, both are estimates.
 	Counted bool
 	// ArchiveRefs are the archive refs that replaced tool results or

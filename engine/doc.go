@@ -160,6 +160,10 @@
 //     and keep at most 20 facts of 512 characters each;
 //   - a request still over the window after level 4 loses its oldest
 //     turns, committed, before level 5 (the reference goes to level 5);
+//   - max_tokens is lowered to leave the input room in the window, and a
+//     refusal that states the input's count is retried within it, levels
+//     1 to 4 forced first when compaction is needed (the reference forces
+//     every level, level 5 included, at any overflow);
 //   - [Engine.Compact] reports what it could not do, which the reference's
 //     result does not show: a summary that failed, the turns being kept
 //     or left out instead ([CompactResult.SummaryErr]), transcript lines
@@ -204,6 +208,16 @@
 // overflow), nothing sent, when its input was counted; an estimated one is
 // sent with the floor as max_tokens, the provider judging, since an
 // estimate may be over its count.
+//
+// A request the provider refuses as too long with a message that states
+// its count of the input ([model.Error.OverflowTokens]: Anthropic's
+// "input length and `max_tokens` exceed context limit: 150000 + 64000 >
+// 200000", "prompt is too long: N tokens > M maximum", and OpenAI's) is
+// made once more with max_tokens bound by that count (and the window by
+// the stated limit); when it leaves less than the floor, the request is
+// compacted as above, its estimates scaled to that count, so that level 4
+// and the trim leave out what they must before level 5 is needed. A
+// refusal that states no count is retried as before: every level forced.
 //
 // # Events
 //
