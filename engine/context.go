@@ -594,6 +594,9 @@ func (r *run) sizedMessages(ctx context.Context, reminder string, mode forceMode
 		if reminder != "" {
 			msgs = append(msgs[:len(msgs):len(msgs)], model.UserText(reminder))
 		}
+		if r.e.wantMaxTokens() == 0 {
+			return msgs, nil, inputSize{}, nil // nothing to bind: not measured
+		}
 		n := 0
 		for i := range msgs {
 			n += messageChars(msgs[i])

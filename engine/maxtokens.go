@@ -115,12 +115,7 @@ func (e *Engine) apiWindow() int {
 // without changing req; it returns ctx's error only.
 func (r *run) bindAnswer(ctx context.Context, req *model.Request, size inputSize, known overflowCount) (answerRoom, error) {
 	e := r.e
-	a := answerRoom{want: e.opts.MaxTokens, window: e.apiWindow(), input: size.tokens, counted: size.exact}
-	if a.want == 0 {
-		if mr, ok := model.AsMaxTokensReporter(e.opts.Provider); ok {
-			a.want = max(mr.DefaultMaxTokens(e.opts.Model), 0)
-		}
-	}
+	a := answerRoom{want: e.wantMaxTokens(), window: e.apiWindow(), input: size.tokens, counted: size.exact}
 	if known.limit > 0 && (a.window == 0 || known.limit < a.window) {
 		a.window = known.limit
 	}
@@ -161,6 +156,19 @@ func (r *run) bindAnswer(ctx context.Context, req *model.Request, size inputSize
 		req.MaxTokens, a.from = room, a.want
 	}
 	return a, nil
+}
+
+// wantMaxTokens returns the max_tokens of a request the room does not
+// lower: Options.MaxTokens, else the provider's default
+// ([model.MaxTokensReporter]), else 0 (none is sent).
+func (e *Engine) wantMaxTokens() int {
+	if e.opts.MaxTokens > 0 {
+		return e.opts.MaxTokens
+	}
+	if mr, ok := model.AsMaxTokensReporter(e.opts.Provider); ok {
+		return max(mr.DefaultMaxTokens(e.opts.Model), 0)
+	}
+	return 0
 }
 
 // margin returns fraction of window, in tokens.
