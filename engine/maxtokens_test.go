@@ -72,26 +72,25 @@ func turnEvents(t *testing.T, eng *engine.Engine, prompt string) ([]engine.Event
 	return evs, nil
 }
 
-// callStarts returns the model call parts of the model_call_start events.
-func callStarts(evs []engine.Event) []engine.ModelCallEvent {
-	var out []engine.ModelCallEvent
+// parts returns the parts get finds of the events of type typ.
+func parts[T any](evs []engine.Event, typ engine.EventType, get func(engine.Event) *T) []T {
+	var out []T
 	for _, ev := range evs {
-		if ev.Type == engine.EventModelCallStart && ev.ModelCall != nil {
-			out = append(out, *ev.ModelCall)
+		if p := get(ev); ev.Type == typ && p != nil {
+			out = append(out, *p)
 		}
 	}
 	return out
 }
 
+// callStarts returns the model call parts of the model_call_start events.
+func callStarts(evs []engine.Event) []engine.ModelCallEvent {
+	return parts(evs, engine.EventModelCallStart, func(ev engine.Event) *engine.ModelCallEvent { return ev.ModelCall })
+}
+
 // contextStatuses returns the context parts of the context_status events.
 func contextStatuses(evs []engine.Event) []engine.ContextStatus {
-	var out []engine.ContextStatus
-	for _, ev := range evs {
-		if ev.Type == engine.EventContextStatus && ev.Context != nil {
-			out = append(out, *ev.Context)
-		}
-	}
-	return out
+	return parts(evs, engine.EventContextStatus, func(ev engine.Event) *engine.ContextStatus { return ev.Context })
 }
 
 // checkSentWithin fails t unless every message request srv served was
