@@ -114,6 +114,10 @@ type Options struct {
 	// MaxTurns bounds the model calls of one prompt; zero means 50.
 	MaxTurns int
 	// MaxTokens bounds each response; zero means the provider's default.
+	// Either is lowered, for a request whose input leaves less room in the
+	// model's context window, to that room (never below
+	// engine.MinAnswerTokens; see the engine package's "The answer's
+	// room"); the model_call_start event says so.
 	MaxTokens int
 	// Temperature is forwarded to the model when not nil.
 	Temperature *float64

@@ -54,8 +54,12 @@
 // The event member holds the event's type, sessionId, agentId, turn,
 // text, message (a model message, as sessions store it), error and fatal,
 // and one object per kind-specific part: tool (call, result, isError,
-// durationMs), modelCall (model, usage, stopReason, durationMs), task,
-// permission, retry, diagnostic, context, compaction, restore (a
+// durationMs), modelCall (model, usage, stopReason, durationMs; on a
+// model_call_start, maxTokens, and maxTokensFrom, inputTokens and
+// inputCounted when the engine lowered it), task, permission, retry,
+// diagnostic, context (counted: its figures are the provider's count, and
+// an estimate scaled to it), compaction (beforeCounted, afterCounted: its
+// figures are the provider's counts), restore (a
 // checkpoint restore's progress), completion, and result (the prompt's
 // outcome, with its user message as prompt). Empty members are left out;
 // the default redactor sorts object keys.

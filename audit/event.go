@@ -40,10 +40,14 @@ type toolJSON struct {
 }
 
 type modelCallJSON struct {
-	Model      string       `json:"model,omitempty"`
-	Usage      *model.Usage `json:"usage,omitempty"`
-	StopReason string       `json:"stopReason,omitempty"`
-	DurationMS int64        `json:"durationMs,omitempty"`
+	Model         string       `json:"model,omitempty"`
+	Usage         *model.Usage `json:"usage,omitempty"`
+	StopReason    string       `json:"stopReason,omitempty"`
+	DurationMS    int64        `json:"durationMs,omitempty"`
+	MaxTokens     int          `json:"maxTokens,omitempty"`
+	MaxTokensFrom int          `json:"maxTokensFrom,omitempty"`
+	InputTokens   int          `json:"inputTokens,omitempty"`
+	InputCounted  bool         `json:"inputCounted,omitempty"`
 }
 
 type taskJSON struct {
@@ -75,15 +79,18 @@ type contextJSON struct {
 	Reason       string   `json:"reason,omitempty"`
 	BeforeTokens int      `json:"beforeTokens"`
 	AfterTokens  int      `json:"afterTokens"`
+	Counted      bool     `json:"counted,omitempty"`
 	ArchiveRefs  []string `json:"archiveRefs,omitempty"`
 }
 
 type compactionJSON struct {
-	Phase      string `json:"phase"`
-	Stage      string `json:"stage,omitempty"`
-	Before     int    `json:"before,omitempty"`
-	After      int    `json:"after,omitempty"`
-	Generation int    `json:"generation,omitempty"`
+	Phase         string `json:"phase"`
+	Stage         string `json:"stage,omitempty"`
+	Before        int    `json:"before,omitempty"`
+	After         int    `json:"after,omitempty"`
+	BeforeCounted bool   `json:"beforeCounted,omitempty"`
+	AfterCounted  bool   `json:"afterCounted,omitempty"`
+	Generation    int    `json:"generation,omitempty"`
 }
 
 type restoreJSON struct {
@@ -127,7 +134,8 @@ func encodeEvent(ev engine.Event) ([]byte, error) {
 		e.Tool = &toolJSON{Call: t.Call, Result: t.Result, IsError: t.IsError, DurationMS: t.Duration.Milliseconds()}
 	}
 	if m := ev.ModelCall; m != nil {
-		e.ModelCall = &modelCallJSON{Model: m.Model, Usage: m.Usage, StopReason: string(m.StopReason), DurationMS: m.Duration.Milliseconds()}
+		e.ModelCall = &modelCallJSON{Model: m.Model, Usage: m.Usage, StopReason: string(m.StopReason), DurationMS: m.Duration.Milliseconds(),
+			MaxTokens: m.MaxTokens, MaxTokensFrom: m.MaxTokensFrom, InputTokens: m.InputTokens, InputCounted: m.InputCounted}
 	}
 	if t := ev.Task; t != nil {
 		e.Task = &taskJSON{ID: t.ID, Status: string(t.Status), Owner: t.Owner}
@@ -142,10 +150,11 @@ func encodeEvent(ev engine.Event) ([]byte, error) {
 		e.Diagnostic = &diagnosticJSON{Code: d.Code}
 	}
 	if c := ev.Context; c != nil {
-		e.Context = &contextJSON{Level: c.Level, Reason: c.Reason, BeforeTokens: c.BeforeTokens, AfterTokens: c.AfterTokens, ArchiveRefs: c.ArchiveRefs}
+		e.Context = &contextJSON{Level: c.Level, Reason: c.Reason, BeforeTokens: c.BeforeTokens, AfterTokens: c.AfterTokens, Counted: c.Counted, ArchiveRefs: c.ArchiveRefs}
 	}
 	if c := ev.Compaction; c != nil {
-		e.Compaction = &compactionJSON{Phase: string(c.Phase), Stage: string(c.Stage), Before: c.Before, After: c.After, Generation: c.Generation}
+		e.Compaction = &compactionJSON{Phase: string(c.Phase), Stage: string(c.Stage), Before: c.Before, After: c.After,
+			BeforeCounted: c.BeforeCounted, AfterCounted: c.AfterCounted, Generation: c.Generation}
 	}
 	if r := ev.Restore; r != nil {
 		e.Restore = &restoreJSON{Phase: r.Phase, ToSeq: r.ToSeq, Completed: r.Completed, Total: r.Total, Message: r.Message}

@@ -476,6 +476,14 @@ func TestEventJSONOfSessionOperations(t *testing.T) {
 	}{
 		{engine.Event{Type: engine.EventCompaction, SessionID: "s", Compaction: &engine.CompactionEvent{Phase: "done", Before: 900, After: 300, Generation: 2}},
 			`"compaction":{"phase":"done","before":900,"after":300,"generation":2}`},
+		// Whether the figures are the provider's counts.
+		{engine.Event{Type: engine.EventCompaction, SessionID: "s", Compaction: &engine.CompactionEvent{Phase: "done", Before: 900, After: 300, BeforeCounted: true, AfterCounted: true, Generation: 2}},
+			`"compaction":{"phase":"done","before":900,"after":300,"beforeCounted":true,"afterCounted":true,"generation":2}`},
+		{engine.Event{Type: engine.EventContextStatus, SessionID: "s", Context: &engine.ContextStatus{Level: 4, Reason: "room", BeforeTokens: 900, AfterTokens: 300, Counted: true}},
+			`"context":{"level":4,"reason":"room","beforeTokens":900,"afterTokens":300,"counted":true}`},
+		// A max_tokens the engine lowered, and the input that bounded it.
+		{engine.Event{Type: engine.EventModelCallStart, SessionID: "s", ModelCall: &engine.ModelCallEvent{Model: "m", MaxTokens: 40000, MaxTokensFrom: 64000, InputTokens: 150000, InputCounted: true}},
+			`"modelCall":{"model":"m","maxTokens":40000,"maxTokensFrom":64000,"inputTokens":150000,"inputCounted":true}`},
 		{engine.Event{Type: engine.EventCheckpointRestore, SessionID: "s", Restore: &engine.RestoreEvent{Phase: "progress", ToSeq: 5, Completed: 1, Total: 3, Message: "a.go"}},
 			`"restore":{"phase":"progress","toSeq":5,"completed":1,"total":3,"message":"a.go"}`},
 	}

@@ -128,9 +128,14 @@ type CompactionEvent struct {
 	// Stage is the stage reached, on progress events, and the stage that
 	// failed or was cancelled, on error and cancelled events.
 	Stage CompactionStage
-	// Before is the session's estimated size in tokens before compaction
-	// (from the measure stage on); After its size after, on done.
+	// Before is the session's size in tokens before compaction (from the
+	// measure stage on); After its size after, on done.
 	Before, After int
+	// BeforeCounted and AfterCounted report that Before and After are the
+	// provider's counts ([model.TokenCounter]), as [CompactResult]'s do;
+	// false, they are estimates (a quarter of the characters). They are
+	// set with the figure they are about.
+	BeforeCounted, AfterCounted bool
 	// Generation is the committed view's generation, on done.
 	Generation int
 }
@@ -171,9 +176,9 @@ func (e *Engine) Compact(ctx context.Context, id string, opts CompactOptions) (r
 		switch {
 		case err == nil:
 		case ctx.Err() != nil:
-			emit(CompactionEvent{Phase: CompactionCancelled, Stage: stage, Before: res.Before})
+			emit(CompactionEvent{Phase: CompactionCancelled, Stage: stage, Before: res.Before, BeforeCounted: res.BeforeCounted})
 		default:
-			emit(CompactionEvent{Phase: CompactionError, Stage: stage, Before: res.Before})
+			emit(CompactionEvent{Phase: CompactionError, Stage: stage, Before: res.Before, BeforeCounted: res.BeforeCounted})
 		}
 	}()
 
@@ -214,10 +219,10 @@ func (e *Engine) Compact(ctx context.Context, id string, opts CompactOptions) (r
 	}
 	c.status.BeforeTokens = res.Before
 	c.status.Reason = "manual"
-	if err := c.compact(ctx, true, true); err != nil {
+	if err := c.compact(ctx, forceOverflow, true); err != nil {
 		return res, err
 	}
-	emit(CompactionEvent{Phase: CompactionProgress, Stage: StageMeasure, Before: res.Before})
+	emit(CompactionEvent{Phase: CompactionProgress, Stage: StageMeasure, Before: res.Before, BeforeCounted: res.BeforeCounted})
 
 	stage = StageSummarize
 	passes := append([]compaction.Pass(nil), e.opts.Passes...)
@@ -248,7 +253,7 @@ func (e *Engine) Compact(ctx context.Context, id string, opts CompactOptions) (r
 		c.changed = true
 		res.LeftOutTurns = n
 	}
-	emit(CompactionEvent{Phase: CompactionProgress, Stage: StageSummarize, Before: res.Before})
+	emit(CompactionEvent{Phase: CompactionProgress, Stage: StageSummarize, Before: res.Before, BeforeCounted: res.BeforeCounted})
 
 	stage = StagePersist
 	if err := ctx.Err(); err != nil {
@@ -279,7 +284,7 @@ func (e *Engine) Compact(ctx context.Context, id string, opts CompactOptions) (r
 		}
 	}
 	res.Generation = st.generation()
-	emit(CompactionEvent{Phase: CompactionProgress, Stage: StagePersist, Before: res.Before})
-	emit(CompactionEvent{Phase: CompactionDone, Before: res.Before, After: res.After, Generation: res.Generation})
+	emit(CompactionEvent{Phase: CompactionProgress, Stage: StagePersist, Before: res.Before, BeforeCounted: res.BeforeCounted})
+	emit(CompactionEvent{Phase: CompactionDone, Before: res.Before, After: res.After, BeforeCounted: res.BeforeCounted, AfterCounted: res.AfterCounted, Generation: res.Generation})
 	return res, nil
 }

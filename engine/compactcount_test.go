@@ -127,3 +127,57 @@ func TestCompactCancelledWhileCounting(t *testing.T) {
 		t.Errorf("%d views, %d requests after a cancelled count", len(vs), len(p.Requests()))
 	}
 }
+
+// TestCompactEventsSayWhatWasCounted: the compaction events of a provider
+// that counts tokens say that their Before (from the measure stage on)
+// and, on done, their After are the provider's counts; a plain
+// provider's say they are estimates. They did not say.
+func TestCompactEventsSayWhatWasCounted(t *testing.T) {
+	const window = 50_000
+	for _, count := range []bool{true, false} {
+		srv := anthropictest.New(t, anthropictest.Options{Window: window})
+		eng, _ := countingEngine(t, anthropicAt(srv, count), window, 200)
+		var evs []engine.CompactionEvent
+		res, err := eng.Compact(t.Context(), "s", engine.CompactOptions{OnEvent: func(ev engine.Event) { evs = append(evs, *ev.Compaction) }})
+		if err != nil || !res.Committed || res.BeforeCounted != count || res.AfterCounted != count {
+			t.Fatalf("count %v: Compact = %+v, %v", count, res, err)
+		}
+		if len(evs) != 5 {
+			t.Fatalf("count %v: events %+v", count, evs)
+		}
+		for _, ev := range evs[1:] {
+			if ev.BeforeCounted != count || ev.Before != res.Before {
+				t.Errorf("count %v: event %+v: want Before %d, counted %v", count, ev, res.Before, count)
+			}
+		}
+		if done := evs[4]; done.Phase != engine.CompactionDone || done.AfterCounted != count || done.After != res.After {
+			t.Errorf("count %v: done %+v: want After %d, counted %v", count, done, res.After, count)
+		}
+	}
+}
+
+// TestContextStatusSaysWhatWasCounted: the context_status event of a
+// request the provider counted (its size before the levels) says so; a
+// plain provider's says its figures are estimates (of a tokenizer as
+// the estimate counts, so that no request is refused and counted by the
+// refusal's message). It did not say.
+func TestContextStatusSaysWhatWasCounted(t *testing.T) {
+	const window = 50_000
+	for _, count := range []bool{true, false} {
+		srv := anthropictest.New(t, anthropictest.Options{Window: window, Tokens: quarter})
+		eng, _ := countingEngine(t, anthropicAt(srv, count), window, 700)
+		evs, err := turnEvents(t, eng, "go on")
+		if err != nil {
+			t.Fatalf("count %v: turn: %v", count, err)
+		}
+		st := contextStatuses(evs)
+		if len(st) == 0 || count != (srv.Counts() > 0) {
+			t.Fatalf("count %v: context statuses %+v after %d counts", count, st, srv.Counts())
+		}
+		for _, s := range st {
+			if s.Counted != count {
+				t.Errorf("count %v: context status %+v: want counted %v", count, s, count)
+			}
+		}
+	}
+}

@@ -94,12 +94,22 @@ type ContextStatus struct {
 	//   3 the planner (ContextOptions.Planner) summarized or archived
 	//     earlier segments.
 	Level int
-	// Reason is "pressure", or "overflow" when the provider refused the
-	// request as too long and this is the retry.
+	// Reason is "pressure"; "room" when levels 1 to 4 were forced because
+	// the request's input left its answer less than [MinAnswerTokens] of
+	// the window; or "overflow" when every level was forced: the retry of
+	// a request the provider refused as too long, or one that "room" left
+	// without room for its answer.
 	Reason string
-	// BeforeTokens and AfterTokens are the request's estimated size before
-	// and after the levels.
+	// BeforeTokens and AfterTokens are the request's size before and
+	// after the levels: estimates (a quarter of the characters), or when
+	// Counted, the provider's count of the request before the levels
+	// ([model.TokenCounter]) and an estimate scaled to it after.
 	BeforeTokens, AfterTokens int
+	// Counted reports that BeforeTokens is the provider's count (of the
+	// request, [model.TokenCounter], or stated by its refusal of it as too
+	// long, [model.Error.OverflowTokens], the estimate scaled to it), and
+	// AfterTokens an estimate scaled to it; false, both are estimates.
+	Counted bool
 	// ArchiveRefs are the archive refs that replaced tool results or
 	// segments in this request.
 	ArchiveRefs []string
@@ -513,13 +523,19 @@ func (r *run) contextRun(reminder string) *contextRun {
 	c.entries, c.shared, c.indexed = p.entries[off:len(p.entries):len(p.entries)], true, true
 	c.msgs, p.lent, c.slot = p.msgs[off:len(p.msgs):len(p.msgs)], true, off
 
+	c.fixed = r.fixedTokens() + tokens(utf16text.Len(reminder))
+	c.status.Generation = r.st.generation()
+	return c
+}
+
+// fixedTokens estimates the tokens of the system prompt and the tool specs
+// of r's requests.
+func (r *run) fixedTokens() int {
 	fixed := utf16text.Len(r.e.opts.System)
 	if specs, err := json.Marshal(r.specs); err == nil {
 		fixed += utf16text.Len(string(specs))
 	}
-	c.fixed = tokens(fixed) + tokens(utf16text.Len(reminder))
-	c.status.Generation = r.st.generation()
-	return c
+	return tokens(fixed)
 }
 
 // messages builds the request's messages: the projected log as the context
@@ -527,42 +543,105 @@ func (r *run) contextRun(reminder string) *contextRun {
 // force (the retry after an overflow error) every level applies whatever
 // the pressure, and the host's overflow passes run.
 func (r *run) messages(ctx context.Context, reminder string, force bool) ([]model.Message, *ContextStatus, error) {
+	mode := forceNone
+	if force {
+		mode = forceOverflow
+	}
+	msgs, status, _, err := r.sizedMessages(ctx, reminder, mode, 0)
+	return msgs, status, err
+}
+
+// A forceMode says which context levels a request applies whatever its
+// pressure.
+type forceMode int
+
+const (
+	// forceNone applies the levels the pressure calls for.
+	forceNone forceMode = iota
+	// forceRoom applies levels 1 to 4 and the host's passes (then the
+	// trim and level 5 only when the request is still over the window),
+	// for a request whose input leaves its answer too little room in the
+	// window (see bindAnswer); without the context engine, the host's
+	// overflow passes run.
+	forceRoom
+	// forceOverflow applies every level and the host's overflow passes:
+	// the retry of a request the provider refused as too long, or one
+	// forceRoom left without room for its answer.
+	forceOverflow
+)
+
+// inputSize is the size of a request's input, in tokens: an estimate (a
+// quarter of the UTF-16 code units of its text), scaled to the provider's
+// count of the request before the levels when scaled, or that count
+// itself when exact (the levels changed nothing after it).
+type inputSize struct {
+	tokens        int
+	scaled, exact bool
+}
+
+// sizedMessages is messages with the mode of the levels it forces, also
+// returning the size of the request's input. scale, when not 0, turns
+// estimates into the provider's counts where the provider counted none
+// (a refused request's count over its estimate).
+func (r *run) sizedMessages(ctx context.Context, reminder string, mode forceMode, scale float64) ([]model.Message, *ContextStatus, inputSize, error) {
 	opts := r.e.opts.Context
 	if opts == nil {
 		msgs := session.Fold(r.st.events)
 		var err error
-		if msgs, err = r.hostPasses(ctx, msgs, force); err != nil {
-			return nil, nil, err
+		if msgs, err = r.hostPasses(ctx, msgs, mode != forceNone); err != nil {
+			return nil, nil, inputSize{}, err
 		}
 		if reminder != "" {
 			msgs = append(msgs[:len(msgs):len(msgs)], model.UserText(reminder))
 		}
-		return msgs, nil, nil
+		if r.e.wantMaxTokens() == 0 {
+			return msgs, nil, inputSize{}, nil // nothing to bind: not measured
+		}
+		n := 0
+		for i := range msgs {
+			n += messageChars(msgs[i])
+		}
+		size := inputSize{tokens: r.fixedTokens() + tokens(n)}
+		if scale > 0 {
+			size.tokens, size.scaled = int(math.Min(math.Round(float64(size.tokens)*scale), maxTokens)), true
+		}
+		return msgs, nil, size, nil
 	}
 	c := r.contextRun(reminder)
+	counted := c.msgs
 	if tc, ok := model.AsTokenCounter(r.e.opts.Provider); ok {
 		c.calibrate(ctx, tc, reminder)
 	}
+	if !c.counted && scale > 0 {
+		c.scale, c.counted = scale, true
+		counted = nil // not a count of this request
+	}
 	c.status.BeforeTokens = c.measure()
-	c.status.Reason = "pressure"
-	if force {
+	c.status.Counted = c.counted
+	switch mode {
+	case forceNone:
+		c.status.Reason = "pressure"
+	case forceRoom:
+		c.status.Reason = "room"
+	default:
 		c.status.Reason = "overflow"
 	}
-	if force || c.over(level1At) {
-		if err := c.compact(ctx, force, false); err != nil {
-			return nil, nil, err
+	if mode != forceNone || c.over(level1At) {
+		if err := c.compact(ctx, mode, false); err != nil {
+			return nil, nil, inputSize{}, err
 		}
 	} else if err := c.host(ctx, false); err != nil {
-		return nil, nil, err
+		return nil, nil, inputSize{}, err
 	}
 	msgs := c.msgs
 	if reminder != "" {
 		msgs = append(msgs[:len(msgs):len(msgs)], model.UserText(reminder))
 	}
+	size := inputSize{tokens: c.measure(), scaled: c.counted, exact: c.counted && !compaction.Changed(counted, c.msgs)}
 	if c.status.Level == 0 {
-		return msgs, nil, nil
+		return msgs, nil, size, nil
 	}
-	return msgs, &c.status, nil
+	return msgs, &c.status, size, nil
 }
 
 // hostPasses runs Options.Passes on msgs, and with overflow then
@@ -716,12 +795,15 @@ func (c *contextRun) scaleTo(n, est int) {
 	}
 }
 
-// compact applies the levels the pressure calls for, or all of them with
-// force, then the host's passes (committing a view when something changed)
-// and, when the request is still over the window, level 5 — between the
-// Compacting callbacks. With manual (Engine.Compact) it applies the levels
-// only, and no callback.
-func (c *contextRun) compact(ctx context.Context, force, manual bool) (err error) {
+// compact applies the levels the pressure calls for, or all of them when
+// mode forces them, then the host's passes (committing a view when
+// something changed), with forceOverflow the host's overflow passes, and,
+// when the request is still over the window (always with forceOverflow
+// and no overflow passes), level 5 — between the Compacting callbacks.
+// With manual (Engine.Compact) it applies the levels only, and no
+// callback.
+func (c *contextRun) compact(ctx context.Context, mode forceMode, manual bool) (err error) {
+	force := mode != forceNone
 	if c.opts.Compacting != nil && !manual {
 		if done := c.opts.Compacting(ctx, c.r.id, c.status.BeforeTokens); done != nil {
 			defer func() { done(c.measure(), err) }()
@@ -734,11 +816,12 @@ func (c *contextRun) compact(ctx context.Context, force, manual bool) (err error
 	if manual {
 		return nil // Compact runs the summary pass, then commits
 	}
-	if err := c.host(ctx, force); err != nil {
+	overflow := mode == forceOverflow
+	if err := c.host(ctx, overflow); err != nil {
 		return err
 	}
-	overflowPasses := force && len(c.r.e.opts.OverflowPasses) > 0
-	if force && !overflowPasses || c.over(1) {
+	overflowPasses := overflow && len(c.r.e.opts.OverflowPasses) > 0
+	if overflow && !overflowPasses || c.over(1) {
 		if _, err := compaction.Run(ctx, c.msgs, c.pass("emergency", false, func(context.Context) (bool, error) {
 			c.emergency()
 			c.status.Level = 5

@@ -160,6 +160,10 @@
 //     and keep at most 20 facts of 512 characters each;
 //   - a request still over the window after level 4 loses its oldest
 //     turns, committed, before level 5 (the reference goes to level 5);
+//   - max_tokens is lowered to leave the input room in the window, and a
+//     refusal that states the input's count is retried within it, levels
+//     1 to 4 forced first when compaction is needed (the reference forces
+//     every level, level 5 included, at any overflow);
 //   - [Engine.Compact] reports what it could not do, which the reference's
 //     result does not show: a summary that failed, the turns being kept
 //     or left out instead ([CompactResult.SummaryErr]), transcript lines
@@ -172,6 +176,48 @@
 //
 // Every request above 65% of the window is reported, and calls
 // ContextOptions.Compacting, even when no level found anything to change.
+//
+// # The answer's room
+//
+// An API that counts max_tokens against the context window (Anthropic's,
+// and most OpenAI-compatible servers) refuses a request whose input and
+// max_tokens together exceed it, though its input alone fits. So every
+// request's max_tokens — [Options.MaxTokens], else the provider's default
+// ([model.MaxTokensReporter]: Anthropic's is the model's whole output
+// limit, 64,000 for Claude Sonnet 4.5) — is lowered, when it is more, to
+// the window less the input and a margin (1% of the window for a count,
+// 5% for an estimate). The window is the one the provider reports for the
+// model ([model.WindowReporter]), else [ContextOptions.Window]; without
+// either, or without a max_tokens to send, nothing is bound. The input is
+// the provider's count when it counts tokens ([model.TokenCounter]) and
+// the estimate allows that it might not fit (the context engine's count
+// of the request serves when its levels changed nothing), else the
+// estimate. The model_call_start event says when max_tokens was lowered,
+// from what and for what input ([ModelCallEvent.MaxTokensFrom]). An
+// explicit Options.MaxTokens is lowered too rather than refused: it bounds
+// the answer, and a lower bound still does; refusing it would end a
+// session that still fits.
+//
+// It is never lowered below a floor, [MinAnswerTokens] (or the configured
+// max_tokens, or a quarter of the window, when smaller). A request whose
+// input leaves less than the floor is compacted first, when the engine
+// can: with the context engine, levels 1 to 4 are forced (context_status
+// reason "room"), then, if that is not enough, every level, as after an
+// overflow (reason "overflow"); without it, [Options.OverflowPasses] run.
+// One still without room fails with an [*OutputRoomError] (a context
+// overflow), nothing sent, when its input was counted; an estimated one is
+// sent with the floor as max_tokens, the provider judging, since an
+// estimate may be over its count.
+//
+// A request the provider refuses as too long with a message that states
+// its count of the input ([model.Error.OverflowTokens]: Anthropic's
+// "input length and `max_tokens` exceed context limit: 150000 + 64000 >
+// 200000", "prompt is too long: N tokens > M maximum", and OpenAI's) is
+// made once more with max_tokens bound by that count (and the window by
+// the stated limit); when it leaves less than the floor, the request is
+// compacted as above, its estimates scaled to that count, so that level 4
+// and the trim leave out what they must before level 5 is needed. A
+// refusal that states no count is retried as before: every level forced.
 //
 // # Events
 //

@@ -63,7 +63,10 @@ type Options struct {
 	// one runs them in order.
 	MaxParallelTools int
 	// MaxTokens, Temperature and TopP are forwarded to every request; zero
-	// and nil mean the provider's defaults.
+	// and nil mean the provider's defaults. MaxTokens, or the provider's
+	// default, is lowered to leave the request's input room in the
+	// model's context window (see "The answer's room" in the package
+	// documentation).
 	MaxTokens   int
 	Temperature *float64
 	TopP        *float64
@@ -260,6 +263,10 @@ type run struct {
 	holding bool          // the loop builds a request: emit keeps events in held
 	held    []Event
 	output  json.RawMessage // set by a call's SetOutput, under phaseMu
+
+	// room is the answer's room of the last request built (bindAnswer),
+	// owned by the loop.
+	room answerRoom
 
 	steerMu sync.Mutex
 	steered []model.Message // messages Steer queued for the next model call
@@ -866,22 +873,66 @@ func (r *run) addSteered(ctx context.Context, msgs []model.Message, res *Result,
 
 // request builds the model request from the cached log, through the
 // context engine when it is on; force applies every context level (the
-// retry after an overflow). The status is nil when no level applied.
-func (r *run) request(ctx context.Context, force bool) (model.Request, *ContextStatus, error) {
+// retry after an overflow). The status is nil when no level applied. Its
+// max_tokens leaves the input room in the window (bindAnswer): a request
+// without room for the floor of an answer is built again compacted, when
+// the engine can compact (the context engine, or overflow passes): with
+// levels 1 to 4 forced, then every level; one still without room fails
+// with an *OutputRoomError when the provider counted its input, and is
+// sent with the floor as max_tokens when its input is an estimate.
+//
+// known, when set, is what the provider said of the input of the same
+// request when it refused it (its count, the model's limit), which the
+// first build's max_tokens is bound with.
+func (r *run) request(ctx context.Context, force bool, known overflowCount) (model.Request, *ContextStatus, answerRoom, error) {
 	e := r.e
 	var reminder string
 	if e.opts.Reminder != nil {
 		text, err := e.opts.Reminder(ctx, r.id)
 		if err != nil {
-			return model.Request{}, nil, fmt.Errorf("reminder: %w", err)
+			return model.Request{}, nil, answerRoom{}, fmt.Errorf("reminder: %w", err)
 		}
 		reminder = text
 	}
-	msgs, status, err := r.messages(ctx, reminder, force)
-	if err != nil {
-		return model.Request{}, nil, err
+	mode := forceNone
+	if force {
+		mode = forceOverflow
 	}
-	return r.newRequest(msgs), status, nil
+	scale := 0.0 // the provider's count of a refused request over its estimate
+	for {
+		msgs, status, size, err := r.sizedMessages(ctx, reminder, mode, scale)
+		if err != nil {
+			return model.Request{}, nil, answerRoom{}, err
+		}
+		req := r.newRequest(msgs)
+		room, err := r.bindAnswer(ctx, &req, size, known)
+		if err != nil {
+			return model.Request{}, nil, answerRoom{}, err
+		}
+		if known.input > 0 && !size.scaled && size.tokens > 0 {
+			// The compacted requests are measured at the count's scale.
+			scale = float64(known.input) / float64(size.tokens)
+		}
+		known.input = 0 // a compacted request is not the one counted
+		if !room.short {
+			return req, status, room, nil
+		}
+		switch {
+		case mode == forceNone && e.opts.Context != nil:
+			mode = forceRoom
+			continue
+		case mode != forceOverflow && (e.opts.Context != nil || len(e.opts.OverflowPasses) > 0):
+			mode = forceOverflow
+			continue
+		case room.counted:
+			return model.Request{}, nil, room, &OutputRoomError{Window: room.window, Input: room.input, Counted: true, MaxTokens: room.want}
+		}
+		// An estimate may be over the provider's count: the provider
+		// judges.
+		req.MaxTokens = room.floor()
+		room.from = room.want
+		return req, status, room, nil
+	}
 }
 
 // newRequest returns the request of this prompt with msgs.
@@ -898,25 +949,41 @@ func (r *run) newRequest(msgs []model.Message) model.Request {
 	}
 }
 
-// callModel streams one model response. With the context engine on, a
-// request the provider refuses as too long before streaming anything is
-// made once more with every context level applied.
+// callModel streams one model response. A request the provider refuses
+// as too long before streaming anything is made once more: when the
+// provider's message gives the input's count ([model.Error.OverflowTokens])
+// and the request had a max_tokens, with max_tokens bound to the room
+// that count leaves (compacted first when it leaves less than the floor,
+// see request); else, with the context engine or overflow passes, with
+// every context level applied.
 func (r *run) callModel(ctx context.Context, emit func(Event)) (model.Message, model.Usage, model.StopReason, error) {
-	msg, use, stop, streamed, err := r.stream(ctx, emit, false)
-	retry := r.e.opts.Context != nil || len(r.e.opts.OverflowPasses) > 0
-	if err != nil && !streamed && retry && ctx.Err() == nil && model.IsClass(err, model.ClassContextOverflow) {
+	msg, use, stop, streamed, err := r.stream(ctx, emit, false, overflowCount{})
+	var room *OutputRoomError // refused before sending, compacted already
+	if err == nil || streamed || ctx.Err() != nil || !model.IsClass(err, model.ClassContextOverflow) || errors.As(err, &room) {
+		return msg, use, stop, err
+	}
+	var me *model.Error
+	if errors.As(err, &me) && r.room.want > 0 {
+		if in, limit := me.OverflowTokens(); in > 0 {
+			emit(Event{Type: EventRetry, Turn: r.turn, Retry: &RetryEvent{Attempt: 1, Reason: "context overflow; max_tokens within the input's count"}, Err: err})
+			msg, use, stop, _, err = r.stream(ctx, emit, false, overflowCount{input: in, limit: limit})
+			return msg, use, stop, err
+		}
+	}
+	if r.e.opts.Context != nil || len(r.e.opts.OverflowPasses) > 0 {
 		emit(Event{Type: EventRetry, Turn: r.turn, Retry: &RetryEvent{Attempt: 1, Reason: "context overflow; compacting"}, Err: err})
-		msg, use, stop, _, err = r.stream(ctx, emit, true)
+		msg, use, stop, _, err = r.stream(ctx, emit, true, overflowCount{})
 	}
 	return msg, use, stop, err
 }
 
 // stream makes one model request and streams its response; streamed
-// reports whether any chunk arrived.
-func (r *run) stream(ctx context.Context, emit func(Event), force bool) (msg model.Message, use model.Usage, stop model.StopReason, streamed bool, err error) {
+// reports whether any chunk arrived. force and known are request's.
+func (r *run) stream(ctx context.Context, emit func(Event), force bool, known overflowCount) (msg model.Message, use model.Usage, stop model.StopReason, streamed bool, err error) {
 	e := r.e
 	r.hold()
-	req, status, err := r.request(ctx, force)
+	req, status, room, err := r.request(ctx, force, known)
+	r.room = room
 	for _, ev := range r.unhold() {
 		emit(ev)
 	}
@@ -926,7 +993,11 @@ func (r *run) stream(ctx context.Context, emit func(Event), force bool) (msg mod
 	if status != nil {
 		emit(Event{Type: EventContextStatus, Turn: r.turn, Context: status})
 	}
-	emit(Event{Type: EventModelCallStart, Turn: r.turn, ModelCall: &ModelCallEvent{Model: e.opts.Model}})
+	call := &ModelCallEvent{Model: e.opts.Model, MaxTokens: req.MaxTokens}
+	if room.from > 0 {
+		call.MaxTokensFrom, call.InputTokens, call.InputCounted = room.from, room.input, room.counted
+	}
+	emit(Event{Type: EventModelCallStart, Turn: r.turn, ModelCall: call})
 	start := e.now()
 	done := false
 	// A provider wrapped in model.WithRetry reports each retry of this call

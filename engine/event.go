@@ -136,6 +136,24 @@ type ModelCallEvent struct {
 	StopReason model.StopReason
 	// Duration is how long the call took, on model_call_end.
 	Duration time.Duration
+	// MaxTokens is the max_tokens of the request, on model_call_start:
+	// [Options.MaxTokens], or lower (see MaxTokensFrom); 0 when the
+	// request leaves it to the provider's default.
+	MaxTokens int
+	// MaxTokensFrom, on model_call_start, is the max_tokens the request
+	// would have had ([Options.MaxTokens], else the provider's default,
+	// [model.MaxTokensReporter]) when the engine lowered it to MaxTokens
+	// so that the request's input and its answer fit the context window
+	// together, as an API that counts max_tokens against the window
+	// requires; 0 when it was not lowered.
+	MaxTokensFrom int
+	// InputTokens, on a model_call_start whose MaxTokensFrom is set, is
+	// the request's input tokens that bounded its max_tokens: the
+	// provider's count when InputCounted, else an estimate (a quarter of
+	// the characters, scaled to a count of the request when the context
+	// engine had one).
+	InputTokens  int
+	InputCounted bool
 }
 
 // TaskEvent is the task part of an [Event]: the task's state after an

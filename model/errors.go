@@ -4,7 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"regexp"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -124,3 +127,49 @@ func IsClass(err error, c ErrorClass) bool {
 	var e *Error
 	return errors.As(err, &e) && e.Class == c
 }
+
+// OverflowTokens returns the request's input tokens and the model's
+// context limit as a context overflow's message states them, when it
+// does: Anthropic's "input length and `max_tokens` exceed context limit:
+// 188240 + 21333 > 200000" and "prompt is too long: 210000 tokens >
+// 200000 maximum", OpenAI's "maximum context length is 8192 tokens …
+// (5000 in the messages, …)" and "… your messages resulted in 31228
+// tokens". It returns 0, 0 for any other error or message. The input is
+// the provider's count: a caller can size the request's max_tokens to the
+// room it leaves.
+func (e *Error) OverflowTokens() (input, limit int) {
+	if e.Class != ClassContextOverflow {
+		return 0, 0
+	}
+	for _, p := range overflowPatterns() {
+		m := p.re.FindStringSubmatch(e.Message)
+		if m == nil {
+			continue
+		}
+		in, err1 := strconv.Atoi(m[p.input])
+		lim, err2 := strconv.Atoi(m[p.limit])
+		if err1 != nil || err2 != nil || in <= 0 || lim <= 0 {
+			return 0, 0
+		}
+		return in, lim
+	}
+	return 0, 0
+}
+
+// overflowPattern is a context overflow message that states the input's
+// tokens (submatch input) and the limit (submatch limit).
+type overflowPattern struct {
+	re           *regexp.Regexp
+	input, limit int
+}
+
+// overflowPatterns returns the messages OverflowTokens reads, compiled
+// on first use.
+var overflowPatterns = sync.OnceValue(func() []overflowPattern {
+	return []overflowPattern{
+		{regexp.MustCompile(`exceed context limit: (\d+) \+ \d+ > (\d+)`), 1, 2},
+		{regexp.MustCompile(`prompt is too long: (\d+) tokens > (\d+) maximum`), 1, 2},
+		{regexp.MustCompile(`maximum context length is (\d+) tokens\. However, you requested \d+ tokens \((\d+) in the messages`), 2, 1},
+		{regexp.MustCompile(`maximum context length is (\d+) tokens\. However, your messages resulted in (\d+) tokens`), 2, 1},
+	}
+})

@@ -67,8 +67,8 @@ func AsWindowReporter(p Provider) (WindowReporter, bool) { return find[WindowRep
 // for a request whose MaxTokens is zero. An API that counts max_tokens
 // against the context window (Anthropic's) refuses such a request when
 // its input leaves less room than that, so a caller that fits requests
-// into the window (a summary) leaves that much for the answer. Find it
-// with [AsMaxTokensReporter].
+// into the window (a summary, the engine's turns) leaves that much for
+// the answer, or lowers it. Find it with [AsMaxTokensReporter].
 type MaxTokensReporter interface {
 	// DefaultMaxTokens returns the max_tokens sent for a request to model
 	// whose MaxTokens is zero, or 0 when the provider sends none.

@@ -1011,8 +1011,22 @@ func (p *printer) event(ev liteagent.Event) {
 			fmt.Fprintf(p.errw, "task #%s %s\n", ev.Task.ID, ev.Task.Status)
 		}
 	case liteagent.EventContextStatus:
-		if ev.Context.AfterTokens < ev.Context.BeforeTokens { // something was compacted
-			fmt.Fprintf(p.errw, "context: level %d, %d → %d tokens\n", ev.Context.Level, ev.Context.BeforeTokens, ev.Context.AfterTokens)
+		c := ev.Context
+		switch {
+		case c.AfterTokens >= c.BeforeTokens: // nothing was compacted
+		case c.Counted:
+			fmt.Fprintf(p.errw, "context: level %d, %d → about %d tokens (counted by the provider, then estimated)\n", c.Level, c.BeforeTokens, c.AfterTokens)
+		default:
+			fmt.Fprintf(p.errw, "context: level %d, about %d → %d tokens (estimated)\n", c.Level, c.BeforeTokens, c.AfterTokens)
+		}
+	case liteagent.EventModelCallStart:
+		if m := ev.ModelCall; m != nil && m.MaxTokensFrom > 0 {
+			input := fmt.Sprintf("about %d input tokens (estimated)", m.InputTokens)
+			if m.InputCounted {
+				input = fmt.Sprintf("%d input tokens (counted by the provider)", m.InputTokens)
+			}
+			p.endTextLocked()
+			fmt.Fprintf(p.errw, "max_tokens lowered from %d to %d to fit the context window beside %s\n", m.MaxTokensFrom, m.MaxTokens, input)
 		}
 	case liteagent.EventDone:
 		if ev.Result.StopReason != liteagent.StopDone {

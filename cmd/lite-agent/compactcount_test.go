@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	liteagent "github.com/lite-agent/lite-agent-go"
 	"github.com/lite-agent/lite-agent-go/internal/anthropictest"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
@@ -45,6 +46,9 @@ func TestSessionsCompactCountTokensReportsCounts(t *testing.T) {
 		t.Fatalf("compact --count-tokens: %d, %d counts, stdout %q stderr %q", r.code, srv.Counts(), r.stdout, r.stderr)
 	}
 	t.Logf("%s", r.stdout)
+	if want := fmt.Sprintf("compact: measure: %s tokens (counted by the provider)\n", m[1]); !strings.Contains(r.stderr, want) {
+		t.Errorf("stderr %q: want %q", r.stderr, want)
+	}
 	counts := srv.Counts()
 	r = runCLI(t, append(base, "estimated")...)
 	est := regexp.MustCompile(`compacted: about (\d+) → (\d+) tokens \(estimated; `).FindStringSubmatch(r.stdout)
@@ -55,6 +59,38 @@ func TestSessionsCompactCountTokensReportsCounts(t *testing.T) {
 	estimated, _ := strconv.Atoi(est[1])
 	if counted < estimated*3/2 {
 		t.Errorf("counted %d tokens before, estimated %d: want the count, about twice the estimate", counted, estimated)
+	}
+	// The progress on stderr says it too.
+	if want := fmt.Sprintf("compact: measure: about %d tokens (estimated)\n", estimated); !strings.Contains(r.stderr, want) {
+		t.Errorf("stderr %q: want %q", r.stderr, want)
+	}
+}
+
+// TestPrinterSaysWhatWasCounted: run's stderr says whether a context
+// status's figures are the provider's count or estimates, and when a
+// request's max_tokens was lowered to fit the window, from what and for
+// what input.
+func TestPrinterSaysWhatWasCounted(t *testing.T) {
+	for _, tt := range []struct {
+		ev   liteagent.Event
+		want string
+	}{
+		{liteagent.Event{Type: liteagent.EventContextStatus, Context: &liteagent.ContextStatus{Level: 4, BeforeTokens: 3900, AfterTokens: 1200, Counted: true}},
+			"context: level 4, 3900 → about 1200 tokens (counted by the provider, then estimated)\n"},
+		{liteagent.Event{Type: liteagent.EventContextStatus, Context: &liteagent.ContextStatus{Level: 1, BeforeTokens: 3900, AfterTokens: 1200}},
+			"context: level 1, about 3900 → 1200 tokens (estimated)\n"},
+		{liteagent.Event{Type: liteagent.EventModelCallStart, ModelCall: &liteagent.ModelCallEvent{MaxTokens: 40000, MaxTokensFrom: 64000, InputTokens: 150000, InputCounted: true}},
+			"max_tokens lowered from 64000 to 40000 to fit the context window beside 150000 input tokens (counted by the provider)\n"},
+		{liteagent.Event{Type: liteagent.EventModelCallStart, ModelCall: &liteagent.ModelCallEvent{MaxTokens: 4096, MaxTokensFrom: 64000, InputTokens: 196000}},
+			"max_tokens lowered from 64000 to 4096 to fit the context window beside about 196000 input tokens (estimated)\n"},
+		{liteagent.Event{Type: liteagent.EventModelCallStart, ModelCall: &liteagent.ModelCallEvent{MaxTokens: 8000}}, ""},
+	} {
+		var out, errw strings.Builder
+		p := &printer{out: &out, errw: &errw}
+		p.event(tt.ev)
+		if errw.String() != tt.want {
+			t.Errorf("%s: stderr %q, want %q", tt.ev.Type, errw.String(), tt.want)
+		}
 	}
 }
 

@@ -1,7 +1,7 @@
 // Package anthropictest serves a fake of Anthropic's Messages API for
 // tests: POST /v1/messages answers with a text in Anthropic's event
 // stream, or refuses a request over the model's window as too long, as
-// the API does; POST /v1/messages/count_tokens counts a request's tokens
+// the API does (its input alone, or its input and max_tokens together); POST /v1/messages/count_tokens counts a request's tokens
 // in the API's wire format. Its tokenizer is denser than the engine's
 // estimate (a quarter of the characters), as real ones are for code and
 // for text that is not English.
@@ -47,6 +47,17 @@ type Server struct {
 	counts   int
 	refused  int
 	answered []string // the last message's text of each request answered
+	sent     []Sent   // every message request, answered or refused
+}
+
+// Sent is what the server read of one message request.
+type Sent struct {
+	// Input is the request's input tokens, as Options.Tokens counts them.
+	Input int
+	// MaxTokens is the request's max_tokens.
+	MaxTokens int
+	// Refused reports that the server refused it as too long.
+	Refused bool
 }
 
 // New starts a Server, closed when t ends.
@@ -101,6 +112,13 @@ func (s *Server) Answered() []string {
 	return append([]string(nil), s.answered...)
 }
 
+// Sent returns every message request served, in order.
+func (s *Server) Sent() []Sent {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Sent(nil), s.sent...)
+}
+
 // body is the part of a request body the server reads.
 type body struct {
 	System    json.RawMessage   `json:"system"`
@@ -137,9 +155,17 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case "/v1/messages":
 		if s.opts.Window > 0 && n+b.MaxTokens > s.opts.Window {
 			s.refused++
-			apiError(w, http.StatusBadRequest, "invalid_request_error", fmt.Sprintf("prompt is too long: %d tokens > %d maximum", n, s.opts.Window-b.MaxTokens))
+			s.sent = append(s.sent, Sent{Input: n, MaxTokens: b.MaxTokens, Refused: true})
+			// The API's two messages: the input alone over the window,
+			// or the input and max_tokens together.
+			msg := fmt.Sprintf("prompt is too long: %d tokens > %d maximum", n, s.opts.Window)
+			if n <= s.opts.Window {
+				msg = fmt.Sprintf("input length and `max_tokens` exceed context limit: %d + %d > %d, decrease input length or `max_tokens` and try again", n, b.MaxTokens, s.opts.Window)
+			}
+			apiError(w, http.StatusBadRequest, "invalid_request_error", msg)
 			return
 		}
+		s.sent = append(s.sent, Sent{Input: n, MaxTokens: b.MaxTokens})
 		last := ""
 		if len(b.Messages) > 0 {
 			last = texts(b.Messages[len(b.Messages)-1])

@@ -28,6 +28,9 @@
 //     the model's documented output limit ([MaxOutputTokens]: 128,000 for
 //     Claude Opus 4.6 and later, 64,000 for the 4.5 models, …), else
 //     [FallbackMaxTokens] (4096) for a model the table does not know.
+//     The API refuses a request whose input and max_tokens together
+//     exceed the window; the engine lowers a turn's max_tokens to fit
+//     (see the engine package's "The answer's room").
 //   - System-role messages are left out of messages and their text is
 //     appended to Request.System, separated by a blank line. Assistant
 //     messages keep their role; every other role is sent as user.

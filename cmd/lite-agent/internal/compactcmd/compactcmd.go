@@ -85,10 +85,21 @@ func Slash(ctx context.Context, a Agent, out io.Writer, args string) error {
 	return err
 }
 
-// Progress writes the stage of a compaction event to w.
+// Progress writes the stage of a compaction event to w, and after the
+// measure stage the session's size, saying whether the provider counted
+// it or it is an estimate.
 func Progress(w io.Writer, n liteagent.Notice) {
-	if ev := n.Event.Compaction; n.Event.Type == liteagent.EventCompaction && ev != nil && ev.Phase == "progress" {
+	ev := n.Event.Compaction
+	if n.Event.Type != liteagent.EventCompaction || ev == nil || ev.Phase != "progress" {
+		return
+	}
+	switch {
+	case ev.Stage != "measure":
 		fmt.Fprintf(w, "compact: %s\n", ev.Stage)
+	case ev.BeforeCounted:
+		fmt.Fprintf(w, "compact: measure: %d tokens (counted by the provider)\n", ev.Before)
+	default:
+		fmt.Fprintf(w, "compact: measure: about %d tokens (estimated)\n", ev.Before)
 	}
 }
 
