@@ -84,3 +84,35 @@ func checkSubagentAfterReplace(t *testing.T, withStore func(*testing.T, *liteage
 		t.Errorf("the new session's tasks are %+v; want only the other process's task, pending, untouched", tasks)
 	}
 }
+
+// DeleteSession of a session the agent ran turns on, which another process
+// has deleted and a third started again under its id, refuses with a
+// *session.ReplacedError and removes nothing: the session under the id is
+// the other process's. Before, it deleted that session. A delete by id
+// from an agent that knows nothing of the session (lite-agent sessions
+// delete) deletes what is stored under it, as before.
+func TestDeleteSessionOfAReplacedSessionRefuses(t *testing.T) {
+	checkDeleteReplaced(t, nil)
+}
+
+// The same through PostgreSQL.
+func TestDeleteSessionThroughPostgresOfAReplacedSessionRefuses(t *testing.T) {
+	url := pgtest.URL(t)
+	checkDeleteReplaced(t, pgForkStore(url))
+}
+
+func checkDeleteReplaced(t *testing.T, withStore func(*testing.T, *liteagent.Options) string) {
+	f := newFixture(t)
+	opts := f.options(nil)
+	a, id, store := twoPrompts(t, f, &opts, withStore, false)
+	runChild(t, deleteAgentChildEnv+"="+f.home+"\n"+f.workdir+"\n"+id+store)
+	runChild(t, startChildEnv+"="+f.home+"\n"+f.workdir+"\n"+id+store)
+	wantReplaced(t, "DeleteSession", a.DeleteSession(t.Context(), id), id)
+	if got, want := promptsOf(t, a, id), "the other run's prompt"; got != want {
+		t.Errorf("after the refused delete the session's prompts are %q; want the other run's %q", got, want)
+	}
+	b := f.agent(t, opts)
+	if err := b.DeleteSession(t.Context(), id); err != nil {
+		t.Errorf("a delete by an agent that knows nothing of the session: %v", err)
+	}
+}
