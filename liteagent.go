@@ -699,6 +699,7 @@ func (a *Agent) buildEngine(opts Options, cfg config, gate *permission.Gate, too
 		Tools:            tools,
 		Checkpointer:     a.cp,
 		EmptiedKept:      a.emptyLogKept,
+		IdentifiedOnly:   true, // see sessionidentity.go
 		MaxTurns:         opts.MaxTurns,
 		MaxParallelTools: opts.MaxParallelTools,
 		LogToolStarts:    opts.LogToolStarts,
@@ -1135,6 +1136,7 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 	a.mu.Lock()
 	delete(a.archives, id)
 	delete(a.tasks, list)
+	a.forgetLeft(a.current)
 	a.mu.Unlock()
 	return nil
 }

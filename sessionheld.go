@@ -51,7 +51,7 @@ func (a *Agent) taskWriter(ctx context.Context, sessionID string) (task.Store, e
 	// gone. A session replaced meanwhile is told by its first record,
 	// read just before the write.
 	return &heldList{Store: st, write: func(ctx context.Context, fn func() error) error {
-		if err := a.eng.CheckStored(ctx, id); err != nil {
+		if err := a.sameSession(ctx, id); err != nil {
 			return err
 		}
 		return fn()
@@ -169,7 +169,7 @@ func (a *Agent) whileStored(ctx context.Context, h session.Holder, id string, fn
 	if err := a.logStored(ctx, id); err != nil {
 		return err
 	}
-	if err := a.eng.CheckStored(ctx, id); err != nil {
+	if err := a.sameSession(ctx, id); err != nil {
 		return err
 	}
 	if a.heldStored != nil {
