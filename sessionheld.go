@@ -41,7 +41,7 @@ func (a *Agent) taskWriter(ctx context.Context, sessionID string) (task.Store, e
 		return st, nil
 	}
 	if h, ok := a.cp.(session.Holder); ok && a.store == nil {
-		return &heldList{Store: st, write: func(ctx context.Context, fn func() error) error {
+		return &heldList{st: st, write: func(ctx context.Context, fn func() error) error {
 			return a.whileStored(ctx, h, id, fn)
 		}}, nil
 	}
@@ -50,7 +50,7 @@ func (a *Agent) taskWriter(ctx context.Context, sessionID string) (task.Store, e
 	// subagent's outcome) is an update, which finds a removed list's task
 	// gone. A session replaced meanwhile is told by its first record,
 	// read just before the write.
-	return &heldList{Store: st, write: func(ctx context.Context, fn func() error) error {
+	return &heldList{st: st, write: func(ctx context.Context, fn func() error) error {
 		if err := a.sameSession(ctx, id); err != nil {
 			return err
 		}
@@ -62,17 +62,22 @@ func (a *Agent) taskWriter(ctx context.Context, sessionID string) (task.Store, e
 // session's id), whose writes run through write: in the data home held
 // and once the session is found stored, and the session's own (see
 // whileStored); through a Store once it is found the session's own.
-// Every method of [task.Store] that writes (Create, Update) is wrapped;
-// the others read.
+// Every method of [task.Store] is spelled out, so that one added to it
+// does not pass through unchecked: those that write (Create, Update) run
+// through write, the others (Get, List, Render) read and make nothing.
+// It is no [task.Importer]: nothing imports into a session's own list
+// through it.
 type heldList struct {
-	task.Store
+	st    task.Store
 	write func(ctx context.Context, fn func() error) error
 }
+
+var _ task.Store = (*heldList)(nil)
 
 // Create creates the task through write.
 func (l *heldList) Create(ctx context.Context, in task.CreateInput) (t task.Task, err error) {
 	err = l.write(ctx, func() error {
-		t, err = l.Store.Create(ctx, in)
+		t, err = l.st.Create(ctx, in)
 		return err
 	})
 	return t, err
@@ -81,10 +86,23 @@ func (l *heldList) Create(ctx context.Context, in task.CreateInput) (t task.Task
 // Update updates task id through write.
 func (l *heldList) Update(ctx context.Context, id string, in task.UpdateInput) (t task.Task, err error) {
 	err = l.write(ctx, func() error {
-		t, err = l.Store.Update(ctx, id, in)
+		t, err = l.st.Update(ctx, id, in)
 		return err
 	})
 	return t, err
+}
+
+// Get reads task id.
+func (l *heldList) Get(ctx context.Context, id string) (task.Task, bool, error) {
+	return l.st.Get(ctx, id)
+}
+
+// List reads every task.
+func (l *heldList) List(ctx context.Context) ([]task.Task, error) { return l.st.List(ctx) }
+
+// Render renders the list.
+func (l *heldList) Render(ctx context.Context, opts task.RenderOptions) (string, error) {
+	return l.st.Render(ctx, opts)
 }
 
 // sessionArchive returns the context archive that session id's turns and
