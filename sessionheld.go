@@ -21,7 +21,7 @@ import (
 // nothing: a write after the delete never makes the deleted session's
 // list or archive again, data no session owns whose id StartSession then
 // refuses as taken. The session found must also be the one the agent
-// knows under the id (see [engine.Engine.CheckStored]): one deleted and
+// knows under the id (see sameSession): one deleted and
 // started again by another writer fails the write with a
 // *session.ReplacedError, and nothing goes into the other writer's list or
 // archive (a background subagent finishing after the replacement, say).
