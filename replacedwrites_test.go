@@ -30,10 +30,14 @@ func TestABackgroundSubagentThroughPostgresWritesNothingIntoAReplacedSessionsTas
 	checkSubagentAfterReplace(t, pgForkStore(url))
 }
 
-func checkSubagentAfterReplace(t *testing.T, withStore func(*testing.T, *liteagent.Options) string) {
-	f := newFixture(t)
-	started, finish := make(chan struct{}), make(chan struct{})
-	f.p = modeltest.NewFunc(func(ctx context.Context, req model.Request) ([]model.Chunk, error) {
+// blockedSubagent returns a model whose first prompt dispatches one
+// background subagent (a task of the session's list, in progress) and
+// whose subagent, once its request is in (started closed), answers only
+// when finish is closed (answered is closed as it answers); other
+// requests get "dispatched".
+func blockedSubagent() (p *modeltest.Provider, started, finish, answered chan struct{}) {
+	started, finish, answered = make(chan struct{}), make(chan struct{}), make(chan struct{})
+	p = modeltest.NewFunc(func(ctx context.Context, req model.Request) ([]model.Chunk, error) {
 		switch {
 		case strings.HasPrefix(req.System, `You are the "general-purpose" subagent`):
 			close(started)
@@ -42,12 +46,20 @@ func checkSubagentAfterReplace(t *testing.T, withStore func(*testing.T, *liteage
 			case <-ctx.Done():
 				return nil, ctx.Err()
 			}
+			defer close(answered)
 			return modeltest.Text("child found 42").Chunks(), nil
 		case len(req.Messages) == 1:
 			return modeltest.ToolCalls(call("a1", "Agent", `{"tasks":[{"display_name":"Finder","subagent_type":"general-purpose","prompt":"find the answer"}]}`)).Chunks(), nil
 		}
 		return modeltest.Text("dispatched").Chunks(), nil
 	})
+	return p, started, finish, answered
+}
+
+func checkSubagentAfterReplace(t *testing.T, withStore func(*testing.T, *liteagent.Options) string) {
+	f := newFixture(t)
+	var started, finish chan struct{}
+	f.p, started, finish, _ = blockedSubagent()
 	opts := f.options(nil)
 	a, store := agentWithStore(t, f, &opts, withStore)
 	if _, err := a.Send(t.Context(), "ask a subagent"); err != nil {

@@ -1,15 +1,12 @@
 package liteagent_test
 
 import (
-	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
-	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
 )
 
@@ -62,23 +59,8 @@ func TestALongLivedAgentKeepsOnlyTheSessionsItUses(t *testing.T) {
 // forgets it.
 func TestASessionLeftWithWorkUnderWayStaysKnown(t *testing.T) {
 	f := newFixture(t)
-	started, finish, answered := make(chan struct{}), make(chan struct{}), make(chan struct{})
-	f.p = modeltest.NewFunc(func(ctx context.Context, req model.Request) ([]model.Chunk, error) {
-		switch {
-		case strings.HasPrefix(req.System, `You are the "general-purpose" subagent`):
-			close(started)
-			select {
-			case <-finish:
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			}
-			defer close(answered)
-			return modeltest.Text("child found 42").Chunks(), nil
-		case len(req.Messages) == 1:
-			return modeltest.ToolCalls(call("a1", "Agent", `{"tasks":[{"display_name":"Finder","subagent_type":"general-purpose","prompt":"find the answer"}]}`)).Chunks(), nil
-		}
-		return modeltest.Text("dispatched").Chunks(), nil
-	})
+	var started, finish, answered chan struct{}
+	f.p, started, finish, answered = blockedSubagent()
 	opts := f.options(nil)
 	a := f.agent(t, opts)
 	if _, err := a.Send(t.Context(), "ask a subagent"); err != nil {
