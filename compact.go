@@ -101,11 +101,25 @@ func (a *Agent) compactSession(ctx context.Context, id string, opts CompactOptio
 	if inHook(ctx, a) {
 		return CompactResult{}, ErrReentrant
 	}
+	// A session the agent knows nothing of (never used, or left) is
+	// compacted as stored, as the lite-agent command does; it is
+	// forgotten again once the compaction is over, unless current.
+	unknown := !a.eng.Identified(id)
+	if unknown {
+		defer func() {
+			a.mu.Lock()
+			defer a.mu.Unlock()
+			a.forgetLeft(a.current)
+		}()
+	}
 	end, err := a.sched.beginOp(id, ActivityCompaction)
 	if err != nil {
 		return CompactResult{}, err
 	}
 	defer end()
+	if unknown {
+		a.eng.Unidentify(id)
+	}
 	release, err := a.leaseSession(ctx, id)
 	if err != nil {
 		return CompactResult{}, err

@@ -57,3 +57,15 @@ func TaskStore(ctx context.Context, a *Agent, id string) (task.Store, error) {
 // SetHeldStored makes a's held task and archive writes call f with the
 // session's id once they found its log, before they write.
 func SetHeldStored(a *Agent, f func(id string)) { a.heldStored = f }
+
+// Identified returns those of ids whose session a's engine knows (or was
+// told to take as stored).
+func Identified(a *Agent, ids ...string) []string {
+	var out []string
+	for _, id := range ids {
+		if a.eng.Identified(id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}

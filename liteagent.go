@@ -703,6 +703,7 @@ func (a *Agent) buildEngine(opts Options, cfg config, gate *permission.Gate, too
 		Tools:            tools,
 		Checkpointer:     a.cp,
 		EmptiedKept:      a.emptyLogKept,
+		IdentifiedOnly:   true, // see sessionidentity.go
 		MaxTurns:         opts.MaxTurns,
 		MaxParallelTools: opts.MaxParallelTools,
 		LogToolStarts:    opts.LogToolStarts,
@@ -1080,6 +1081,15 @@ func (a *Agent) ListSessions(ctx context.Context) ([]session.Info, error) {
 // groups, whose results then start no autonomous turn. Called from a tool
 // of a turn of the same session (with the tool's context), it fails with
 // ErrDeletingRunningSession.
+//
+// The session deleted is the one the agent knows under id, when it knows
+// one (it ran turns on it, or resumed it): once another process has
+// deleted that session and another writer has started the id again, the
+// delete fails with a *session.ReplacedError and nothing is cancelled or
+// removed. It is checked under the session's lock in the data home, and
+// just before the delete through a Store. An agent that knows no session
+// under id (one that never used it, as lite-agent sessions delete) deletes
+// what is stored under it.
 func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 	if !a.made() {
 		return ErrClosed
@@ -1130,6 +1140,7 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 	a.mu.Lock()
 	delete(a.archives, id)
 	delete(a.tasks, list)
+	a.forgetLeft(a.current)
 	a.mu.Unlock()
 	return nil
 }
@@ -1140,6 +1151,9 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 func (a *Agent) sessionDeleter(id string) (check, remove func(context.Context) error) {
 	if a.mode == externalStore {
 		remove = func(ctx context.Context) error {
+			if err := a.eng.CheckStored(ctx, id); err != nil {
+				return err
+			}
 			if d, ok := a.store.(listDeleter); ok {
 				return d.DeleteSessionUsing(ctx, a.lay.enc, id, a.lay.taskListID)
 			}
@@ -1147,8 +1161,11 @@ func (a *Agent) sessionDeleter(id string) (check, remove func(context.Context) e
 		}
 		check = func(ctx context.Context) error {
 			head, err := a.cp.Head(ctx, id)
-			if err != nil || head > 0 {
+			if err != nil {
 				return err
+			}
+			if head > 0 {
+				return a.eng.CheckStored(ctx, id)
 			}
 			// No log: the store tells whether an archive is left, and
 			// then removes it, with nothing running to cancel.
@@ -1156,9 +1173,10 @@ func (a *Agent) sessionDeleter(id string) (check, remove func(context.Context) e
 		}
 		return check, remove
 	}
-	del := DeleteDataOptions{SharedTaskList: a.lay.taskListID}
+	same := func(ctx context.Context) error { return a.eng.CheckStored(ctx, id) }
+	del := DeleteDataOptions{SharedTaskList: a.lay.taskListID, check: same}
 	check = func(ctx context.Context) error {
-		_, err := DeleteSessionData(ctx, a.lay.paths, a.cp, id, DeleteDataOptions{SharedTaskList: del.SharedTaskList, DryRun: true})
+		_, err := DeleteSessionData(ctx, a.lay.paths, a.cp, id, DeleteDataOptions{SharedTaskList: del.SharedTaskList, DryRun: true, check: same})
 		return err
 	}
 	remove = func(ctx context.Context) error {

@@ -23,8 +23,10 @@ import (
 // works on it, as another process sharing the session would. Its value is
 // "<ops>\n<home>\n<workdir>\n<id>", and "\n<url>\n<schema>" after it to
 // store through PostgreSQL; ops, comma-separated, are run in order: "send"
-// (a prompt, "another process's prompt"), "rewind:K" (a conversation-only
-// restore to before the K-th prompt, 0 the first) and "compact". It exits
+// (a prompt, "another process's prompt"), "task" (a prompt whose turn
+// creates the task "another process's task"), "rewind:K" (a
+// conversation-only restore to before the K-th prompt, 0 the first) and
+// "compact". It exits
 // 0 when all of them did, 1 otherwise.
 const sessionOpChildEnv = "LITE_AGENT_SESSION_OP_CHILD"
 
@@ -51,6 +53,9 @@ func runSessionOpChild(v string) int {
 		switch {
 		case op == "send":
 			p.Reply(modeltest.Text("another process's answer"))
+			_, err = a.Send(ctx, "another process's prompt")
+		case op == "task":
+			p.Reply(modeltest.ToolCalls(call("t1", "TaskCreate", `{"subject":"another process's task","description":"d"}`)), modeltest.Text("made"))
 			_, err = a.Send(ctx, "another process's prompt")
 		case op == "compact":
 			_, err = a.Compact(ctx, liteagent.CompactOptions{})

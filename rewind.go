@@ -253,9 +253,9 @@ func (a *Agent) Fork(ctx context.Context, id string, atSeq int64) (string, error
 	}
 	// The session forked is the one the agent knows under id, if it
 	// knows one: checked on the log the fork copies.
-	copies, err := rewind.ForkEventsChecked(ctx, a.cp, id, atSeq, func(log []session.StoredEvent) error {
+	copies, err := rewind.ForkEventsWith(ctx, a.cp, id, atSeq, rewind.ForkOptions{Check: func(log []session.StoredEvent) error {
 		return a.eng.CheckSame(id, log)
-	})
+	}})
 	if err != nil {
 		return "", err
 	}

@@ -31,6 +31,12 @@ type DeleteDataOptions struct {
 	// name ("set-aside", "tasks", "archive", "copies"): the crash tests
 	// kill their child there.
 	step func(name string)
+
+	// check, when set, is called under the session's hold once its log is
+	// found, before anything is removed (DryRun included): its error
+	// fails the delete as it is. [Agent.DeleteSession] checks there that
+	// the session is the one it knows under the id.
+	check func(ctx context.Context) error
 }
 
 // DeleteSessionData removes session id's data from the project whose
@@ -78,6 +84,11 @@ func DeleteSessionData(ctx context.Context, paths storage.ProjectPaths, cp sessi
 	}
 	if !st.log && st.deleting == "" && len(st.copies) == 0 && st.archive == "" {
 		return nil, &session.NotFoundError{SessionID: id}
+	}
+	if st.log && opts.check != nil {
+		if err := opts.check(ctx); err != nil {
+			return nil, err
+		}
 	}
 	if opts.SharedTaskList == "" && storage.ValidateID(id) == nil {
 		if list := paths.TaskListDir(id); isDirNoFollow(list) && !task.IsShared(paths.TasksDir, id) {

@@ -20,59 +20,89 @@ import (
 // session's *session.NotFoundError (or *session.DeletingError), writing
 // nothing: a write after the delete never makes the deleted session's
 // list or archive again, data no session owns whose id StartSession then
-// refuses as taken.
+// refuses as taken. The session found must also be the one the agent
+// knows under the id (see sameSession): one deleted and
+// started again by another writer fails the write with a
+// *session.ReplacedError, and nothing goes into the other writer's list or
+// archive (a background subagent finishing after the replacement, say).
 
 // taskWriter returns the task list that the tools of session sessionID
 // (its task tools, and the subagent tool recording its runs) write: the
-// list of [Agent.taskStore], whose writes, for a session's private list in
-// the data home, are held (see heldList).
+// list of [Agent.taskStore], whose writes, for a session's private list,
+// are checked (see heldList).
 func (a *Agent) taskWriter(ctx context.Context, sessionID string) (task.Store, error) {
 	st, err := a.taskStore(ctx, sessionID)
 	if err != nil {
 		return nil, err
 	}
-	h, ok := a.cp.(session.Holder)
 	id := a.listID(sessionID)
-	if !ok || a.store != nil || id == a.lay.taskListID {
-		// A shared list outlives its sessions. A Store's delete refuses
-		// a session leased for a turn, so none goes while its tools run;
-		// what is written outside a turn (a background subagent's
-		// outcome) is an update, which finds a removed list's task gone.
+	if !a.persistent() || id == a.lay.taskListID {
+		// A shared list outlives its sessions and belongs to none.
 		return st, nil
 	}
-	return &heldList{Store: st, a: a, h: h, id: id}, nil
+	if h, ok := a.cp.(session.Holder); ok && a.store == nil {
+		return &heldList{st: st, write: func(ctx context.Context, fn func() error) error {
+			return a.whileStored(ctx, h, id, fn)
+		}}, nil
+	}
+	// A Store's delete refuses a session leased for a turn, so none goes
+	// while its tools run; what is written outside a turn (a background
+	// subagent's outcome) is an update, which finds a removed list's task
+	// gone. A session replaced meanwhile is told by its first record,
+	// read just before the write.
+	return &heldList{st: st, write: func(ctx context.Context, fn func() error) error {
+		if err := a.sameSession(ctx, id); err != nil {
+			return err
+		}
+		return fn()
+	}}, nil
 }
 
-// A heldList is the private task list of session id in the data home
-// (the list has the session's id), whose writes are held (see above).
+// A heldList is the private task list of a session (the list has the
+// session's id), whose writes run through write: in the data home held
+// and once the session is found stored, and the session's own (see
+// whileStored); through a Store once it is found the session's own.
+// Every method of [task.Store] is spelled out, so that one added to it
+// does not pass through unchecked: those that write (Create, Update) run
+// through write, the others (Get, List, Render) read and make nothing.
+// It is no [task.Importer]: nothing imports into a session's own list
+// through it.
 type heldList struct {
-	task.Store
-	a  *Agent
-	h  session.Holder
-	id string
+	st    task.Store
+	write func(ctx context.Context, fn func() error) error
 }
 
-// Create creates the task while the session is held and stored.
+var _ task.Store = (*heldList)(nil)
+
+// Create creates the task through write.
 func (l *heldList) Create(ctx context.Context, in task.CreateInput) (t task.Task, err error) {
-	err = l.held(ctx, func() error {
-		t, err = l.Store.Create(ctx, in)
+	err = l.write(ctx, func() error {
+		t, err = l.st.Create(ctx, in)
 		return err
 	})
 	return t, err
 }
 
-// Update updates task id while the session is held and stored.
+// Update updates task id through write.
 func (l *heldList) Update(ctx context.Context, id string, in task.UpdateInput) (t task.Task, err error) {
-	err = l.held(ctx, func() error {
-		t, err = l.Store.Update(ctx, id, in)
+	err = l.write(ctx, func() error {
+		t, err = l.st.Update(ctx, id, in)
 		return err
 	})
 	return t, err
 }
 
-// held runs write with the session held, once it is found stored.
-func (l *heldList) held(ctx context.Context, write func() error) error {
-	return l.a.whileStored(ctx, l.h, l.id, write)
+// Get reads task id.
+func (l *heldList) Get(ctx context.Context, id string) (task.Task, bool, error) {
+	return l.st.Get(ctx, id)
+}
+
+// List reads every task.
+func (l *heldList) List(ctx context.Context) ([]task.Task, error) { return l.st.List(ctx) }
+
+// Render renders the list.
+func (l *heldList) Render(ctx context.Context, opts task.RenderOptions) (string, error) {
+	return l.st.Render(ctx, opts)
 }
 
 // sessionArchive returns the context archive that session id's turns and
@@ -136,7 +166,9 @@ func (h *heldArchive) held(ctx context.Context, use func(archive.Archive) error)
 }
 
 // whileStored runs fn holding session id through h, once it finds the
-// session's log there (logStored).
+// session's log there (logStored) and finds it the session the agent knows
+// under id (a *session.ReplacedError otherwise: deleted and started again
+// by another writer, whose session fn must not write into).
 func (a *Agent) whileStored(ctx context.Context, h session.Holder, id string, fn func() error) (err error) {
 	// A DeleteSession of this process waits for the write, or the write
 	// for it (see sessionWrites); another process's waits for the hold.
@@ -153,6 +185,9 @@ func (a *Agent) whileStored(ctx context.Context, h session.Holder, id string, fn
 		}
 	}()
 	if err := a.logStored(ctx, id); err != nil {
+		return err
+	}
+	if err := a.sameSession(ctx, id); err != nil {
 		return err
 	}
 	if a.heldStored != nil {

@@ -9,9 +9,12 @@ import (
 	"testing"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/archive"
 	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/internal/childtest"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
+	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/task"
 	"github.com/lite-agent/lite-agent-go/tool"
 )
 
@@ -140,5 +143,72 @@ func runDeleting(t *testing.T, f *fixture, a *liteagent.Agent, prompt string, at
 	}
 	if runErr == nil {
 		t.Errorf("the turn of the deleted session succeeded")
+	}
+}
+
+// Every method of the task list a session's tools write, and of its held
+// context archive, used after another process deleted the session, leaves
+// nothing of it: the writes (Create, Update with an owner and new edges,
+// the archive's Put) fail with the session's *session.NotFoundError, the
+// reads (Get, List, Render, the archive's Search and Read) make nothing,
+// and the list offers no unheld Import (task.Copy's way in).
+func TestEveryHeldMethodAfterTheSessionsDeleteKeepsNothing(t *testing.T) {
+	f := newFixture(t)
+	opts := f.options(nil)
+	opts.ContextWindow = 4000
+	a := f.agent(t, opts)
+	f.p.Reply(modeltest.ToolCalls(call("c0", "TaskCreate", `{"subject":"before","description":"d"}`)))
+	f.p.Reply(modeltest.Text("one"))
+	if _, err := a.Send(t.Context(), "first"); err != nil {
+		t.Fatal(err)
+	}
+	id := a.SessionID()
+	ctx := t.Context()
+	w, err := liteagent.TaskWriter(ctx, a, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ar, err := liteagent.SessionArchive(ctx, a, id)
+	if err != nil || ar == nil {
+		t.Fatalf("the session's archive: %v, %v", ar, err)
+	}
+	runChild(t, deleteAgentChildEnv+"="+f.home+"\n"+f.workdir+"\n"+id)
+	list, archiveDir := a.Paths().TaskListDir(id), a.Paths().ArchiveDir(id)
+	madeNothing := func(what string) {
+		t.Helper()
+		for _, p := range []string{list, archiveDir} {
+			if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("%s after the delete made %s again (%v)", what, p, err)
+			}
+		}
+	}
+	gone := func(what string, err error) {
+		t.Helper()
+		if !errors.Is(err, session.ErrNotFound) {
+			t.Errorf("%s after the delete: %v; want the session's *session.NotFoundError", what, err)
+		}
+		madeNothing(what)
+	}
+	_, err = w.Create(ctx, task.CreateInput{Subject: "after", Description: "d"})
+	gone("Create", err)
+	owner := "someone"
+	_, err = w.Update(ctx, "1", task.UpdateInput{Owner: &owner, AddBlocks: []string{"2"}, AddBlockedBy: []string{"3"}})
+	gone("Update", err)
+	_, err = ar.Put(ctx, "after the delete", nil)
+	gone("the archive's Put", err)
+	_, err = ar.Search(ctx, archive.Query{})
+	gone("the archive's Search", err)
+	_, err = ar.Read(ctx, archive.ReadRequest{Ref: strings.Repeat("0", 64)})
+	gone("the archive's Read", err)
+	// A read fails or not (the list it had open is gone); it makes
+	// nothing.
+	_, _, _ = w.Get(ctx, "1")
+	madeNothing("Get")
+	_, _ = w.List(ctx)
+	madeNothing("List")
+	_, _ = w.Render(ctx, task.RenderOptions{})
+	madeNothing("Render")
+	if _, ok := w.(task.Importer); ok {
+		t.Error("the session's task writer is a task.Importer: its Import would write unheld")
 	}
 }

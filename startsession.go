@@ -184,9 +184,11 @@ func (a *Agent) checkID(id string) error {
 // current instead: a session left before its first turn is no longer the
 // agent's to start or resume, and its check would otherwise fail a later
 // operation on it (a compaction, say) once its rightful owner wrote it.
-// The caller holds a.mu.
+// It also forgets the sessions left (see forgetLeft). The caller holds
+// a.mu.
 func (a *Agent) leaveCurrent(id string) {
 	if a.current != "" && a.current != id {
 		a.eng.ExpectNew(a.current, nil)
 	}
+	a.forgetLeft(id)
 }

@@ -68,6 +68,7 @@ func (a *Agent) runChild(ctx context.Context, req subagent.ChildRequest) (subage
 	}
 	eopts := a.engineOpts
 	eopts.Tools, eopts.System = tools, req.System
+	eopts.IdentifiedOnly = false // the child's session is this run's: new, or resumed as stored
 	if req.Model != "" {
 		eopts.Model = req.Model
 	}

@@ -57,6 +57,14 @@ type Options struct {
 	// over under its id; so do the turns after it, as after
 	// [Engine.ExpectStored], until a caller marks the session otherwise.
 	EmptiedKept func(id string) bool
+	// IdentifiedOnly makes the engine take a session with records only
+	// when told which one it is (see identity.go): one it ran a turn on,
+	// [Engine.Identify] or [Engine.Unidentify]. A turn, a record between
+	// turns or a compaction that loads records under an id the engine
+	// knows nothing of (never told, or dropped by [Engine.DropIdentities])
+	// fails with a *UnidentifiedError and writes nothing. False takes
+	// such a session as it is stored.
+	IdentifiedOnly bool
 	// MaxTurns bounds the model calls of one prompt; zero means 50.
 	MaxTurns int
 	// MaxParallelTools bounds the tool calls run at once; zero means 10,

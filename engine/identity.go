@@ -29,8 +29,15 @@ import (
 // then written by another process is taken for a replacement, since
 // nothing the engine knew of the session is left in it.
 //
-// The engine keeps the digest (32 bytes) of each session it has worked on
-// for its lifetime; [Engine.Unidentify] drops one.
+// The engine keeps the digest (32 bytes, about 100 bytes with its id) of
+// each session it has worked on until told otherwise: [Engine.Unidentify]
+// makes it take whichever session is stored next, and
+// [Engine.DropIdentities] forgets the sessions a long-lived caller is done
+// with (liteagent.Agent drops those it left that have no work under way).
+// What the engine then does with a session it knows nothing of, when a
+// turn finds it with records, is Options.IdentifiedOnly's: take it as
+// stored (the default), or refuse it with an *UnidentifiedError, so that
+// a dropped entry never makes the engine take a session replaced since.
 
 // firstSum is the digest of a session's first record as stored: its
 // seq, session id, time (to the millisecond) and event.
@@ -45,13 +52,63 @@ func sumOf(first session.StoredEvent) (firstSum, error) {
 	return sha256.Sum256(b), nil
 }
 
+// takeStored is what the engine knows under an id it was told to take as
+// stored ([Engine.Unidentify]): the digest of no record.
+func takeStored() firstSum { return firstSum{} }
+
+// An UnidentifiedError reports that an engine that takes only sessions it
+// was told of (Options.IdentifiedOnly) found records under SessionID,
+// where it knows no session: nothing was written. [Engine.Identify] or
+// [Engine.Unidentify] tells it which session to take.
+type UnidentifiedError struct {
+	// SessionID is the session found.
+	SessionID string
+}
+
+// Error says which session was refused.
+func (e *UnidentifiedError) Error() string {
+	return "engine: session " + e.SessionID + " has records but is not identified (resume it to take it as stored); nothing was written"
+}
+
 // knownFirst returns the digest of the first record of the session the
 // engine knows under id, and whether it knows one.
 func (e *Engine) knownFirst(id string) (firstSum, bool) {
+	s, ok := e.entry(id)
+	return s, ok && s != takeStored()
+}
+
+// entry returns what the engine knows under id: a digest, takeStored, or
+// nothing (false).
+func (e *Engine) entry(id string) (firstSum, bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	s, ok := e.known[id]
 	return s, ok
+}
+
+// Identified reports whether the engine knows a session under id, or was
+// told to take the one stored ([Engine.Unidentify]).
+func (e *Engine) Identified(id string) bool {
+	_, ok := e.entry(id)
+	return ok
+}
+
+// DropIdentities forgets what the engine knows under every id but those
+// keep reports true for, and returns how many it forgot. keep is called
+// with the engine's lock held: it must not call the engine. A session
+// dropped is then one the engine knows nothing of (see
+// Options.IdentifiedOnly).
+func (e *Engine) DropIdentities(keep func(id string) bool) int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	n := 0
+	for id := range e.known {
+		if !keep(id) {
+			delete(e.known, id)
+			n++
+		}
+	}
+	return n
 }
 
 // setKnown makes sum the first record the engine knows under id.
@@ -88,11 +145,21 @@ func (e *Engine) Identify(ctx context.Context, id string) error {
 // Unidentify forgets which session the engine knows under id: the next
 // turn on id takes whichever is stored then, as after [Engine.Identify].
 // Call it when the caller means the id as it is (a resume of it that asks
-// nothing), or has itself emptied the session's log.
+// nothing), or has itself emptied the session's log. With
+// Options.IdentifiedOnly the engine keeps that it was told so (a few
+// bytes) until the next turn learns the session; otherwise it keeps
+// nothing of id.
 func (e *Engine) Unidentify(id string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	delete(e.known, id)
+	if !e.opts.IdentifiedOnly {
+		delete(e.known, id)
+		return
+	}
+	if e.known == nil {
+		e.known = map[string]firstSum{}
+	}
+	e.known[id] = takeStored()
 }
 
 // CheckSame returns a *session.ReplacedError when log, the records of
@@ -130,10 +197,19 @@ func (e *Engine) CheckStored(ctx context.Context, id string) error {
 // sameFirst checks first, the first record stored under id, against the
 // one the engine knows: a *session.ReplacedError when they differ. When
 // the engine knows none, adopt makes first the one it knows.
+//
+// An engine that takes only sessions it was told of
+// (Options.IdentifiedOnly) adopts first only where told to take the
+// session stored; where it knows nothing it fails with an
+// *UnidentifiedError.
 func (e *Engine) sameFirst(id string, first *session.StoredEvent, adopt bool) error {
-	known, ok := e.knownFirst(id)
+	known, told := e.entry(id)
+	ok := told && known != takeStored()
 	if !ok && !adopt {
 		return nil
+	}
+	if !told && e.opts.IdentifiedOnly {
+		return &UnidentifiedError{SessionID: id}
 	}
 	sum, err := sumOf(*first)
 	if err != nil {

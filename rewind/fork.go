@@ -39,19 +39,28 @@ func Fork(ctx context.Context, cp session.Checkpointer, id string, atSeq int64, 
 // a task list) can copy that first and write the log last, so that a fork
 // cut short leaves no session without its data.
 func ForkEvents(ctx context.Context, cp session.Checkpointer, id string, atSeq int64) ([]session.Event, error) {
-	return ForkEventsChecked(ctx, cp, id, atSeq, nil)
+	return ForkEventsWith(ctx, cp, id, atSeq, ForkOptions{})
 }
 
-// ForkEventsChecked is [ForkEvents] with check, which, when not nil, is
-// called with the log read (every record) before anything is taken from
-// it; its error fails the call as it is. check must not keep log.
-func ForkEventsChecked(ctx context.Context, cp session.Checkpointer, id string, atSeq int64, check func(log []session.StoredEvent) error) ([]session.Event, error) {
+// ForkOptions says what [ForkEventsWith] does beside what [ForkEvents]
+// does. The zero value does nothing more.
+type ForkOptions struct {
+	// Check, when not nil, is called with the log read (every record)
+	// before anything is taken from it; its error fails the call as it
+	// is. A caller that must know the session is still the one it knows
+	// (liteagent's Fork, which tells a session by its first record)
+	// checks here, on the records it copies. Check must not keep log.
+	Check func(log []session.StoredEvent) error
+}
+
+// ForkEventsWith is [ForkEvents] with opts.
+func ForkEventsWith(ctx context.Context, cp session.Checkpointer, id string, atSeq int64, opts ForkOptions) ([]session.Event, error) {
 	events, err := readSession(ctx, cp, id)
 	if err != nil {
 		return nil, err
 	}
-	if check != nil {
-		if err := check(events); err != nil {
+	if opts.Check != nil {
+		if err := opts.Check(events); err != nil {
 			return nil, err
 		}
 	}

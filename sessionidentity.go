@@ -1,0 +1,83 @@
+package liteagent
+
+import (
+	"context"
+
+	"github.com/lite-agent/lite-agent-go/engine"
+)
+
+// The agent's engine tells each session by its first record (see
+// engine/identity.go) and takes a session with records only when told
+// which one it is (engine.Options.IdentifiedOnly): the one a turn of the
+// agent learned, or the one stored when the agent was told to take it as
+// it is (Resume, a compaction by id of a session it knows nothing of).
+//
+// So that a long-lived agent serving many sessions keeps only what it
+// uses, it forgets the sessions it has left, whenever it makes another
+// current (Resume, ResumeStored, StartSession, Clear), deletes one, or
+// compacts one by id: every session but the current one that has no work
+// under way (a turn, a prompt, a restore or compaction, a subagent group,
+// a background command of it or of its subagents). A session kept for its
+// work goes at a later sweep, once the work is over. What is forgotten is
+// never taken silently afterwards: a turn on it that nothing made current
+// again (a prompt started on it before the agent left it, a delivery that
+// finds it forgotten) fails with an *engine.UnidentifiedError and writes
+// nothing, where the session may have been replaced meanwhile; one made
+// current again is taken as its Resume, ResumeStored or StartSession
+// says. A restore, fork or delete by id of a session the agent knows
+// nothing of acts on the session stored under the id, as the lite-agent
+// command does.
+
+// forgetLeft drops what the engine knows of every session but current and
+// those with work under way. The caller holds a.mu, which keeps the
+// current session as it is meanwhile.
+func (a *Agent) forgetLeft(current string) {
+	a.eng.DropIdentities(func(id string) bool {
+		return id == current || a.busyWith(id)
+	})
+}
+
+// busyWith reports whether session id has work under way whose turns the
+// engine must still tell the session for: turns, prompts or a session
+// operation (see schedule.idle), subagent groups, or background commands
+// of the session or of its subagents.
+func (a *Agent) busyWith(id string) bool {
+	if !a.sched.idle(id) {
+		return true
+	}
+	if a.pool != nil && a.pool.Groups(id) > 0 {
+		return true
+	}
+	for _, s := range a.sched.family(id) {
+		if len(a.bg.Running(s)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// idle reports whether session id has no turn running, no prompt in
+// progress and no session operation (a restore, a compaction) under way.
+func (s *schedule) idle(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.running[id]) == 0 && s.prompts[id] == 0 && s.ops[id] == nil
+}
+
+// sameSession returns nil when session id, as stored now, is the one the
+// agent knows under id, before a write beside its log (its task list, its
+// archive) made for work of the session: a *session.ReplacedError when
+// another session was started under the id since, and an
+// *engine.UnidentifiedError when the agent knows none (forgotten: see
+// forgetLeft), since the write cannot tell then. A subagent's session is
+// its own run's, which the agent's engine does not follow: it is not
+// checked. Call it under the session's lock or lease where there is one.
+func (a *Agent) sameSession(ctx context.Context, id string) error {
+	if _, child := a.sched.parent(id); child {
+		return nil
+	}
+	if !a.eng.Identified(id) {
+		return &engine.UnidentifiedError{SessionID: id}
+	}
+	return a.eng.CheckStored(ctx, id)
+}
