@@ -155,6 +155,12 @@ func (a *Agent) whileStored(ctx context.Context, h session.Holder, id string, fn
 	if err := a.logStored(ctx, id); err != nil {
 		return err
 	}
+	// The log found must be of the session the agent knows under id: one
+	// deleted and started again by others is not (see
+	// [engine.Engine.CheckStored]).
+	if err := a.eng.CheckStored(ctx, id); err != nil {
+		return err
+	}
 	if a.heldStored != nil {
 		a.heldStored(id)
 	}

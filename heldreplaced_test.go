@@ -1,0 +1,113 @@
+package liteagent_test
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/engine"
+	"github.com/lite-agent/lite-agent-go/model/modeltest"
+	"github.com/lite-agent/lite-agent-go/tool"
+
+	liteagent "github.com/lite-agent/lite-agent-go"
+)
+
+// A session deleted by another process and started again under its id by
+// a third while a turn of it runs, after the turn wrote the model's
+// TaskCreate call and before the tool ran, gets nothing of the turn: the
+// tool's write into the session's private task list is checked, under the
+// session's lock, to be of the session the turn loaded, and fails as
+// replaced. Before, the held write looked only for the session's log,
+// found the new session's, and wrote the task into the new session's
+// list: the other writer's session got a task of a turn not its own.
+func TestATaskWriteAfterTheSessionsReplacementKeepsNothing(t *testing.T) {
+	f := newFixture(t)
+	opts := f.options(nil)
+	a := f.agent(t, opts)
+	f.p.Reply(modeltest.Text("one"))
+	if _, err := a.Send(t.Context(), "first"); err != nil {
+		t.Fatal(err)
+	}
+	id := a.SessionID()
+	f.p.Reply(modeltest.ToolCalls(call("c1", "TaskCreate", `{"subject":"not theirs","description":"d"}`)))
+	f.p.Reply(modeltest.Text("done"))
+	replaced := false
+	var runErr error
+	for ev, err := range a.Run(t.Context(), "make a task") {
+		if !replaced && ev.Type == engine.EventToolUse {
+			// The call is written; the tool has not run.
+			replaced = true
+			runChild(t, deleteAgentChildEnv+"="+f.home+"\n"+f.workdir+"\n"+id)
+			runChild(t, startChildEnv+"="+f.home+"\n"+f.workdir+"\n"+id)
+		}
+		if err != nil {
+			runErr = err
+		}
+	}
+	if !replaced {
+		t.Fatalf("the turn never reached the tool call: %v", runErr)
+	}
+	wantReplaced(t, "the turn", runErr, id)
+	c := f.agent(t, opts)
+	st, err := liteagent.TaskStore(t.Context(), c, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := st.List(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tk := range ts {
+		t.Errorf("the new session's task list holds %q, written by the replaced session's turn", tk.Subject)
+	}
+	if got, want := promptsOf(t, c, id), "the other run's prompt"; got != want {
+		t.Errorf("the session's prompts are %q; want only the other run's %q", got, want)
+	}
+}
+
+// The same for the session's context archive: a replacement between two
+// model calls of a turn, before the third call's request takes a large
+// tool result out of the context into the archive, leaves the new
+// session's archive alone.
+func TestAnArchivePutAfterTheSessionsReplacementKeepsNothing(t *testing.T) {
+	f := newFixture(t)
+	body := strings.Repeat("build log line\n", 4_000)
+	dump := tool.New("dump", "Prints the build log.", func(context.Context, *tool.Call, struct{}) (tool.Result, error) {
+		return tool.Text(body), nil
+	})
+	opts := f.options(nil)
+	opts.Tools, opts.ContextWindow = []tool.Tool{dump}, 20_000
+	a := f.agent(t, opts)
+	f.p.Reply(modeltest.Text("one"))
+	if _, err := a.Send(t.Context(), "first"); err != nil {
+		t.Fatal(err)
+	}
+	id := a.SessionID()
+	archiveDir := a.Paths().ArchiveDir(id)
+	f.p.Reply(modeltest.ToolCalls(call("d1", "dump", `{}`)))
+	f.p.Reply(modeltest.ToolCalls(call("d2", "dump", `{}`)))
+	f.p.Reply(modeltest.Text("done"))
+	replaced := false
+	var runErr error
+	for ev, err := range a.Run(t.Context(), "dump it twice") {
+		if !replaced && ev.Type == engine.EventTurnStart && ev.Turn == 3 {
+			replaced = true
+			runChild(t, deleteAgentChildEnv+"="+f.home+"\n"+f.workdir+"\n"+id)
+			runChild(t, startChildEnv+"="+f.home+"\n"+f.workdir+"\n"+id)
+		}
+		if err != nil {
+			runErr = err
+		}
+	}
+	if !replaced {
+		t.Fatalf("the turn never reached its third call: %v", runErr)
+	}
+	wantReplaced(t, "the turn", runErr, id)
+	if _, err := os.Lstat(archiveDir); !errors.Is(err, fs.ErrNotExist) {
+		ents, _ := os.ReadDir(archiveDir)
+		t.Errorf("the new session's archive after the turn: %v, holding %d entries; want none", err, len(ents))
+	}
+}
