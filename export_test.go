@@ -57,3 +57,8 @@ func TaskStore(ctx context.Context, a *Agent, id string) (task.Store, error) {
 // SetHeldStored makes a's held task and archive writes call f with the
 // session's id once they found its log, before they write.
 func SetHeldStored(a *Agent, f func(id string)) { a.heldStored = f }
+
+// SetResumeLooked makes a's ResumeStored call f with the session's id
+// between its two looks at the session: which session it is (its first
+// record), and whether its log is there.
+func SetResumeLooked(a *Agent, f func(id string)) { a.resumeLooked = f }

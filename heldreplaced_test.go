@@ -10,6 +10,7 @@ import (
 
 	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
+	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/tool"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
@@ -109,5 +110,52 @@ func TestAnArchivePutAfterTheSessionsReplacementKeepsNothing(t *testing.T) {
 	if _, err := os.Lstat(archiveDir); !errors.Is(err, fs.ErrNotExist) {
 		ents, _ := os.ReadDir(archiveDir)
 		t.Errorf("the new session's archive after the turn: %v, holding %d entries; want none", err, len(ents))
+	}
+}
+
+// A session that another process deletes while ResumeStored looks at it,
+// and that a third process then starts again under its id, is not the
+// resumed one: the resumed agent's prompt fails (the resume, as not
+// found, or the prompt, as replaced) and the other writer's session gets
+// nothing. Before, ResumeStored saw the log, then found no first record
+// to know the session by, and succeeded knowing none: the prompt then
+// took the new session for the one resumed and was appended to it.
+func TestAResumeOfASessionDeletedWhileItLooksTakesNoOtherSession(t *testing.T) {
+	f := newFixture(t)
+	opts := f.options(nil)
+	a := f.agent(t, opts)
+	f.p.Reply(modeltest.Text("one"))
+	if _, err := a.Send(t.Context(), "first"); err != nil {
+		t.Fatal(err)
+	}
+	id := a.SessionID()
+	a.Close()
+	b := f.agent(t, opts)
+	looked := 0
+	liteagent.SetResumeLooked(b, func(string) {
+		looked++
+		runChild(t, deleteAgentChildEnv+"="+f.home+"\n"+f.workdir+"\n"+id)
+	})
+	resumeErr := b.ResumeStored(t.Context(), id)
+	if looked != 1 {
+		t.Fatalf("ResumeStored looked %d times between its looks; want 1", looked)
+	}
+	runChild(t, startChildEnv+"="+f.home+"\n"+f.workdir+"\n"+id)
+	if resumeErr != nil {
+		var nf *session.NotFoundError
+		if !errors.As(resumeErr, &nf) {
+			t.Errorf("the resume: %v; want a *session.NotFoundError or success", resumeErr)
+		}
+	} else {
+		f.p.Reply(modeltest.Text("my answer"))
+		_, err := b.Send(t.Context(), "mine")
+		var nf *session.NotFoundError
+		if !errors.As(err, &nf) && !errors.Is(err, session.ErrReplaced) {
+			t.Errorf("the prompt after the resume: %v; want it refused as not found or replaced", err)
+		}
+	}
+	c := f.agent(t, opts)
+	if got, want := promptsOf(t, c, id), "the other run's prompt"; got != want {
+		t.Errorf("the session's prompts are %q; want only the other run's %q", got, want)
 	}
 }
