@@ -35,23 +35,8 @@ func TestATaskWriteAfterTheSessionsReplacementKeepsNothing(t *testing.T) {
 	id := a.SessionID()
 	f.p.Reply(modeltest.ToolCalls(call("c1", "TaskCreate", `{"subject":"not theirs","description":"d"}`)))
 	f.p.Reply(modeltest.Text("done"))
-	replaced := false
-	var runErr error
-	for ev, err := range a.Run(t.Context(), "make a task") {
-		if !replaced && ev.Type == engine.EventToolUse {
-			// The call is written; the tool has not run.
-			replaced = true
-			runChild(t, deleteAgentChildEnv+"="+f.home+"\n"+f.workdir+"\n"+id)
-			runChild(t, startChildEnv+"="+f.home+"\n"+f.workdir+"\n"+id)
-		}
-		if err != nil {
-			runErr = err
-		}
-	}
-	if !replaced {
-		t.Fatalf("the turn never reached the tool call: %v", runErr)
-	}
-	wantReplaced(t, "the turn", runErr, id)
+	// At the call's event the call is written; the tool has not run.
+	runReplacing(t, f, a, "make a task", func(ev engine.Event) bool { return ev.Type == engine.EventToolUse })
 	c := f.agent(t, opts)
 	st, err := liteagent.TaskStore(t.Context(), c, id)
 	if err != nil {
@@ -91,22 +76,7 @@ func TestAnArchivePutAfterTheSessionsReplacementKeepsNothing(t *testing.T) {
 	f.p.Reply(modeltest.ToolCalls(call("d1", "dump", `{}`)))
 	f.p.Reply(modeltest.ToolCalls(call("d2", "dump", `{}`)))
 	f.p.Reply(modeltest.Text("done"))
-	replaced := false
-	var runErr error
-	for ev, err := range a.Run(t.Context(), "dump it twice") {
-		if !replaced && ev.Type == engine.EventTurnStart && ev.Turn == 3 {
-			replaced = true
-			runChild(t, deleteAgentChildEnv+"="+f.home+"\n"+f.workdir+"\n"+id)
-			runChild(t, startChildEnv+"="+f.home+"\n"+f.workdir+"\n"+id)
-		}
-		if err != nil {
-			runErr = err
-		}
-	}
-	if !replaced {
-		t.Fatalf("the turn never reached its third call: %v", runErr)
-	}
-	wantReplaced(t, "the turn", runErr, id)
+	runReplacing(t, f, a, "dump it twice", func(ev engine.Event) bool { return ev.Type == engine.EventTurnStart && ev.Turn == 3 })
 	if _, err := os.Lstat(archiveDir); !errors.Is(err, fs.ErrNotExist) {
 		ents, _ := os.ReadDir(archiveDir)
 		t.Errorf("the new session's archive after the turn: %v, holding %d entries; want none", err, len(ents))
@@ -158,4 +128,29 @@ func TestAResumeOfASessionDeletedWhileItLooksTakesNoOtherSession(t *testing.T) {
 	if got, want := promptsOf(t, c, id), "the other run's prompt"; got != want {
 		t.Errorf("the session's prompts are %q; want only the other run's %q", got, want)
 	}
+}
+
+// runReplacing runs prompt on a's current session, has child processes
+// delete the session and start it again under its id (as lite-agent
+// sessions delete and run --session-id do) at the first event at
+// reports, and checks that the turn failed as replaced.
+func runReplacing(t *testing.T, f *fixture, a *liteagent.Agent, prompt string, at func(engine.Event) bool) {
+	t.Helper()
+	id := a.SessionID()
+	replaced := false
+	var runErr error
+	for ev, err := range a.Run(t.Context(), prompt) {
+		if !replaced && at(ev) {
+			replaced = true
+			runChild(t, deleteAgentChildEnv+"="+f.home+"\n"+f.workdir+"\n"+id)
+			runChild(t, startChildEnv+"="+f.home+"\n"+f.workdir+"\n"+id)
+		}
+		if err != nil {
+			runErr = err
+		}
+	}
+	if !replaced {
+		t.Fatalf("the turn never reached the replacement: %v", runErr)
+	}
+	wantReplaced(t, "the turn", runErr, id)
 }
