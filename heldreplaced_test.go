@@ -27,12 +27,7 @@ import (
 func TestATaskWriteAfterTheSessionsReplacementKeepsNothing(t *testing.T) {
 	f := newFixture(t)
 	opts := f.options(nil)
-	a := f.agent(t, opts)
-	f.p.Reply(modeltest.Text("one"))
-	if _, err := a.Send(t.Context(), "first"); err != nil {
-		t.Fatal(err)
-	}
-	id := a.SessionID()
+	a, id := firstTurn(t, f, opts)
 	f.p.Reply(modeltest.ToolCalls(call("c1", "TaskCreate", `{"subject":"not theirs","description":"d"}`)))
 	f.p.Reply(modeltest.Text("done"))
 	// At the call's event the call is written; the tool has not run.
@@ -66,12 +61,7 @@ func TestAnArchivePutAfterTheSessionsReplacementKeepsNothing(t *testing.T) {
 	})
 	opts := f.options(nil)
 	opts.Tools, opts.ContextWindow = []tool.Tool{dump}, 20_000
-	a := f.agent(t, opts)
-	f.p.Reply(modeltest.Text("one"))
-	if _, err := a.Send(t.Context(), "first"); err != nil {
-		t.Fatal(err)
-	}
-	id := a.SessionID()
+	a, id := firstTurn(t, f, opts)
 	archiveDir := a.Paths().ArchiveDir(id)
 	f.p.Reply(modeltest.ToolCalls(call("d1", "dump", `{}`)))
 	f.p.Reply(modeltest.ToolCalls(call("d2", "dump", `{}`)))
@@ -93,12 +83,7 @@ func TestAnArchivePutAfterTheSessionsReplacementKeepsNothing(t *testing.T) {
 func TestAResumeOfASessionDeletedWhileItLooksTakesNoOtherSession(t *testing.T) {
 	f := newFixture(t)
 	opts := f.options(nil)
-	a := f.agent(t, opts)
-	f.p.Reply(modeltest.Text("one"))
-	if _, err := a.Send(t.Context(), "first"); err != nil {
-		t.Fatal(err)
-	}
-	id := a.SessionID()
+	a, id := firstTurn(t, f, opts)
 	a.Close()
 	b := f.agent(t, opts)
 	looked := 0
@@ -153,4 +138,16 @@ func runReplacing(t *testing.T, f *fixture, a *liteagent.Agent, prompt string, a
 		t.Fatalf("the turn never reached the replacement: %v", runErr)
 	}
 	wantReplaced(t, "the turn", runErr, id)
+}
+
+// firstTurn runs the prompt "first" in a new agent of opts and returns
+// the agent, its session current, and the session's id.
+func firstTurn(t *testing.T, f *fixture, opts liteagent.Options) (*liteagent.Agent, string) {
+	t.Helper()
+	a := f.agent(t, opts)
+	f.p.Reply(modeltest.Text("one"))
+	if _, err := a.Send(t.Context(), "first"); err != nil {
+		t.Fatal(err)
+	}
+	return a, a.SessionID()
 }
