@@ -69,3 +69,8 @@ func Identified(a *Agent, ids ...string) []string {
 	}
 	return out
 }
+
+// SetResumeLooked makes a's ResumeStored call f with the session's id
+// between its two looks at the session: which session it is (its first
+// record), and whether its log is there.
+func SetResumeLooked(a *Agent, f func(id string)) { a.resumeLooked = f }

@@ -368,6 +368,10 @@ type Agent struct {
 	// restoreLocking, tests only (see export_test.go), runs in Restore
 	// just before the restore takes the session's lock.
 	restoreLocking func(id string)
+	// resumeLooked, tests only (see export_test.go), runs in
+	// ResumeStored between its read of the session's first record and
+	// its look at the session's log.
+	resumeLooked func(id string)
 	// heldStored, tests only (see export_test.go), runs in a held task
 	// or archive write once the session's log is found there, before the
 	// write.

@@ -138,10 +138,18 @@ func (a *Agent) ResumeStored(ctx context.Context, id string) error {
 	if err := a.checkID(id); err != nil {
 		return err
 	}
-	if err := a.logStored(ctx, id); err != nil {
+	// The session is known by its first record before its log is found
+	// there: a delete between the two looks then fails the resume. The
+	// other way round, a delete between them left the agent knowing no
+	// session under id, and a session started again there later was
+	// taken for the one resumed.
+	if err := a.eng.Identify(ctx, id); err != nil {
 		return err
 	}
-	if err := a.eng.Identify(ctx, id); err != nil {
+	if a.resumeLooked != nil {
+		a.resumeLooked(id)
+	}
+	if err := a.logStored(ctx, id); err != nil {
 		return err
 	}
 	a.mu.Lock()

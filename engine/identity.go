@@ -258,7 +258,9 @@ func (r *run) stillSame(ctx context.Context) error {
 // A failure to read it makes the engine know none: the next load takes the
 // session then stored.
 func (r *run) learnFirst(ctx context.Context) {
-	first, ok, err := session.ReadFirst(ctx, r.e.opts.Checkpointer, r.id)
+	// Not cut short by the turn's cancellation: the record is written,
+	// and a session known by none would be any session under the id.
+	first, ok, err := session.ReadFirst(context.WithoutCancel(ctx), r.e.opts.Checkpointer, r.id)
 	if err == nil && ok {
 		var sum firstSum
 		if sum, err = sumOf(first); err == nil {

@@ -144,3 +144,60 @@ func writeLogs(tb testing.TB, home, wd string, logs, events int, text string) []
 	}
 	return paths
 }
+
+// A source on a file system that refuses reads without waiting (tmpfs
+// answers preadv2 with RWF_NOWAIT with EOPNOTSUPP) is migrated whole: the
+// first read of a log, refused, is made again as usual, and since the
+// page cache cannot be told about there, every log but the first is
+// prefetched.
+func TestASourceThatRefusesNowaitReadsIsCopiedWhole(t *testing.T) {
+	shm, err := os.MkdirTemp("/dev/shm", "migrate-nowait-")
+	if err != nil {
+		t.Skipf("no tmpfs at /dev/shm: %v", err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(shm) })
+	probe := filepath.Join(shm, "probe")
+	if err := os.WriteFile(probe, []byte("probe"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(probe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = unix.Preadv2(int(f.Fd()), [][]byte{make([]byte, 16)}, 0, unix.RWF_NOWAIT)
+	f.Close()
+	if !errors.Is(err, unix.EOPNOTSUPP) {
+		t.Skipf("/dev/shm takes reads without waiting here (%v)", err)
+	}
+	const wd = "/prefetch/project"
+	const logs, events = 12, 40
+	paths := writeLogs(t, shm, wd, logs, events, "some text to make the lines longer")
+	dst := filepath.Join(t.TempDir(), "dst")
+	var mu sync.Mutex
+	n := 0
+	if _, err := Run(t.Context(), Options{
+		From:       Endpoint{Workdir: wd, Storage: storage.Options{Home: shm}},
+		To:         Endpoint{Storage: storage.Options{Home: dst}},
+		Workers:    1,
+		prefetched: func(string) { mu.Lock(); n++; mu.Unlock() },
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if n < logs-1 {
+		t.Errorf("%d of %d logs were prefetched; want all but the first", n, logs)
+	}
+	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: wd, Storage: storage.Options{Home: dst}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range paths {
+		want, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(filepath.Join(p.SessionsDir, filepath.Base(src)))
+		if err != nil || string(got) != string(want) {
+			t.Errorf("%s copied as %d bytes (%v); want its %d bytes as they are", filepath.Base(src), len(got), err, len(want))
+		}
+	}
+}

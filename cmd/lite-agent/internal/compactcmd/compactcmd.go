@@ -119,11 +119,17 @@ func Describe(id string, res liteagent.CompactResult) string {
 		fmt.Fprintf(&b, "session %s compacted: %d → %d tokens (counted by the provider; context view generation %d)", id, res.Before, res.After, res.Generation)
 	case res.BeforeCounted:
 		fmt.Fprintf(&b, "session %s compacted: %d tokens (counted by the provider) → about %d (estimated; context view generation %d)", id, res.Before, res.After, res.Generation)
+	case res.AfterCounted: // too long to count before, counted once compacted
+		fmt.Fprintf(&b, "session %s compacted: about %d tokens (estimated) → %d (counted by the provider; context view generation %d)", id, res.Before, res.After, res.Generation)
 	default:
 		fmt.Fprintf(&b, "session %s compacted: about %d → %d tokens (estimated; context view generation %d)", id, res.Before, res.After, res.Generation)
 	}
 	switch {
 	case res.CountErr == nil:
+	case res.Committed && !res.BeforeCounted && res.AfterCounted:
+		fmt.Fprintf(&b, "\n  token count failed, the figure before estimated: %v", res.CountErr)
+	case res.Committed && res.BeforeCounted && !res.AfterCounted:
+		fmt.Fprintf(&b, "\n  token count failed, the figure after estimated: %v", res.CountErr)
 	case !res.BeforeCounted || !res.AfterCounted:
 		fmt.Fprintf(&b, "\n  token count failed, figures estimated: %v", res.CountErr)
 	default: // the summary's (a *compaction.CountError)
