@@ -65,6 +65,15 @@ func (m *migration) prefetch(u *unit) {
 // reads), sets m.cold, and the log is read as usual; from then on every
 // log is prefetched (see copyAll) and read as usual. A read that finds
 // part of the log there returns that part, as a read may.
+//
+// The kernel also refuses such a read for a while when the log is cached
+// whole: on a fresh ext4 holding a source just copied and synced, 2 of
+// 1,000 logs were refused with every page in the cache (cachestat(2)),
+// refused again at once, and read without waiting 5 ms later; such a run
+// prefetches the rest of its logs for nothing. Neither a second try nor
+// cachestat tells that apart from a log out of the cache, whose refused
+// read has already started reading it in (its pages are then counted as
+// cached too), so the first refusal still decides.
 func (m *migration) readLog(f *fdFile) io.Reader {
 	if m.cold.Load() {
 		return f
