@@ -1,0 +1,66 @@
+//go:build linux
+
+package permission_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
+)
+
+// canaryG58Settings are lines of JavaScript package managers run in a
+// project whose settings file (as a cloned repository may hold it, or an
+// earlier call wrote it) sends the manager's log, cache or store into
+// the home: npm ls and npm test create ~/.config/g58 and write their
+// debug log there, pnpm install its store. Each was allowed by "allow
+// bash" at stop 58. HOMEDIR stands for the fixture's home.
+var canaryG58Settings = []struct{ file, text, line string }{
+	{".npmrc", "logs-dir=HOMEDIR/.config/g58\n", "npm ls"},
+	{".npmrc", "logs-dir=HOMEDIR/.config/g58\n", "npm test"},
+	{".npmrc", "cache=HOMEDIR/.config/g58\n", "npm ls"},
+	{".npmrc", "store-dir=HOMEDIR/.config/g58\n", "pnpm install --offline"},
+	{"pnpm-workspace.yaml", "packages: []\nstoreDir: HOMEDIR/.config/g58\n", "pnpm install --offline"},
+}
+
+func TestCanaryG58ProjectSettings(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "git")
+	tooltest.Need(t, tooltest.NodeJS, "npm", "pnpm")
+	template := canaryTemplate(t)
+	for _, c := range canaryG58Settings {
+		root := canaryFixture(t, template)
+		home := filepath.Join(root, "home")
+		g57WriteWork(t, root, map[string]string{
+			"package.json": `{"name":"y","version":"1.0.0","scripts":{"test":"echo ok"}}`,
+			c.file:         strings.ReplaceAll(c.text, "HOMEDIR", home),
+		})
+		refusedEverywhere(t, root, c.line)
+		out := runLine(t, root, c.line, 2*time.Minute, "")
+		if _, err := os.Stat(filepath.Join(home, ".config", "g58")); err != nil {
+			t.Errorf("%q with %s did not write the home when run (%v):\n%s", c.line, c.file, err, out)
+		}
+	}
+}
+
+// canaryG58SettingsOrdinary are settings files that name no path and no
+// program: the lines stay allowed.
+func TestCanaryG58ProjectSettingsOrdinary(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "git")
+	template := canaryTemplate(t)
+	root := canaryFixture(t, template)
+	g57WriteWork(t, root, map[string]string{
+		"package.json":        `{"name":"y","version":"1.0.0","scripts":{"test":"echo ok"}}`,
+		".npmrc":              "registry=https://registry.example/\n@a:registry=https://a.example/\n//registry.example/:_authToken=${TOKEN}\nsave-exact=true\n; comment\nengine-strict=true\n",
+		"pnpm-workspace.yaml": "packages:\n  - 'pkgs/*'\nonlyBuiltDependencies:\n  - esbuild\n",
+		".yarnrc.yml":         "nodeLinker: node-modules\nnpmScopes:\n  a:\n    npmRegistryServer: https://a.example\n",
+	})
+	g := canaryGate(t, root, canaryAllowBashRules)
+	for _, line := range []string{"npm test", "npm ci", "npm ls", "pnpm install", "yarn test"} {
+		if out := authorize(t, g, line); !out.Run {
+			t.Errorf("ordinary line %q was refused: %+v", line, out.Verdict)
+		}
+	}
+}
