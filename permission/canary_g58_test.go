@@ -4,6 +4,7 @@ package permission_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -61,6 +62,32 @@ func TestCanaryG58ProjectSettingsOrdinary(t *testing.T) {
 	for _, line := range []string{"npm test", "npm ci", "npm ls", "pnpm install", "yarn test"} {
 		if out := authorize(t, g, line); !out.Run {
 			t.Errorf("ordinary line %q was refused: %+v", line, out.Verdict)
+		}
+	}
+}
+
+// canaryG58Runners are lines that write a python module and run it through
+// a program the analysis did not model, which imports it by name: flask
+// --app x (as gunicorn app:app and uvicorn do). Each was allowed by "allow
+// bash" at stop 58; run, the module removes ~/.bashrc.
+var canaryG58Runners = []string{
+	`printf 'import os\nos.remove(os.path.expanduser("~/.bashrc"))\nfrom flask import Flask\napp = Flask(__name__)\n' > x.py && flask --app x routes`,
+	`printf 'import os\nos.remove(os.path.expanduser("~/.bashrc"))\nfrom flask import Flask\napp = Flask(__name__)\n' > app.py && flask routes`,
+}
+
+func TestCanaryG58Runners(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "git")
+	flask, err := exec.LookPath("flask")
+	if err != nil {
+		t.Skip("flask is not installed")
+	}
+	template := canaryTemplate(t)
+	for _, line := range canaryG58Runners {
+		root := canaryFixture(t, template)
+		refusedEverywhere(t, root, line)
+		out := runLine(t, root, line, time.Minute, filepath.Dir(flask))
+		if _, err := os.Stat(filepath.Join(root, "home", ".bashrc")); err == nil {
+			t.Errorf("%q left ~/.bashrc when run:\n%s", line, out)
 		}
 	}
 }
