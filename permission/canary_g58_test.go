@@ -91,3 +91,35 @@ func TestCanaryG58Runners(t *testing.T) {
 		}
 	}
 }
+
+// TestCanaryG58HooksPathLater: the gate is made, then a line approved in
+// the session sets core.hooksPath (here run directly, as the approval
+// would): a later line that writes a hook there was allowed by "allow
+// bash" at stop 58, since the gate had read the configuration only when
+// it was made; git commit then runs the hook.
+func TestCanaryG58HooksPathLater(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "git")
+	root := canaryFixture(t, canaryTemplate(t))
+	g := canaryGate(t, root, canaryAllowBashRules)
+	runLine(t, root, `git config core.hooksPath .githooks`, time.Minute, "")
+	for _, line := range []string{
+		`mkdir -p .githooks && printf '#!/bin/sh\nrm -f ~/.bashrc\n' > .githooks/pre-commit && chmod +x .githooks/pre-commit`,
+		`cp README .githooks/pre-commit`,
+		`rm -rf .githooks`,
+	} {
+		if out := authorize(t, g, line); out.Run {
+			t.Errorf("%q was allowed after core.hooksPath was set", line)
+		}
+	}
+	for _, line := range []string{`mkdir -p build && echo ok > build/x`, `git status`} {
+		if out := authorize(t, g, line); !out.Run {
+			t.Errorf("ordinary line %q was refused: %+v", line, out.Verdict)
+		}
+	}
+	out := runLine(t, root, `mkdir -p .githooks && printf '#!/bin/sh\nrm -f ~/.bashrc\n' > .githooks/pre-commit && `+
+		`chmod +x .githooks/pre-commit && git commit -q --allow-empty -m x`, time.Minute, "",
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+	if _, err := os.Stat(filepath.Join(root, "home", ".bashrc")); err == nil {
+		t.Errorf("the hook did not run at git commit:\n%s", out)
+	}
+}
