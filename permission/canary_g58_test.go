@@ -123,3 +123,39 @@ func TestCanaryG58HooksPathLater(t *testing.T) {
 		t.Errorf("the hook did not run at git commit:\n%s", out)
 	}
 }
+
+// canaryG58GpgConf are gpg lines with a --homedir in the workdir whose
+// settings (as a project's test keyring may hold them) send gpg's or
+// gpg-agent's log into the home, or name a settings file that does: each
+// was allowed by "allow bash" at stop 58. They run the real gpg.
+var canaryG58GpgConf = []struct{ file, text, line string }{
+	{"gnupg/gpg.conf", "logger-file HOMEDIR/.config/g58\nverbose\n", "gpg --homedir ./gnupg --batch -c --passphrase x -o README.gpg README"},
+	{"gnupg/gpg-agent.conf", "log-file HOMEDIR/.config/g58\n", "gpg --homedir ./gnupg --batch -c --passphrase x -o README.gpg README"},
+	{"x.conf", "logger-file HOMEDIR/.config/g58\nverbose\n", "gpg --homedir ./gnupg --options x.conf --batch -c --passphrase x -o README.gpg README"},
+}
+
+func TestCanaryG58GpgConf(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "git", "gpg", "gpgconf")
+	template := canaryTemplate(t)
+	for _, c := range canaryG58GpgConf {
+		root := canaryFixture(t, template)
+		home := filepath.Join(root, "home")
+		g57WriteWork(t, root, map[string]string{c.file: strings.ReplaceAll(c.text, "HOMEDIR", home)})
+		if err := os.MkdirAll(filepath.Join(root, "work", "gnupg"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		refusedEverywhere(t, root, c.line)
+		out := runLine(t, root, c.line, time.Minute, "")
+		kill := exec.Command("gpgconf", "--homedir", filepath.Join(root, "work", "gnupg"), "--kill", "all")
+		kill.Env = canaryEnv(home)
+		kill.Run()
+		if _, err := os.Stat(filepath.Join(home, ".config", "g58")); err != nil {
+			t.Errorf("%q with %s did not write the home when run (%v):\n%s", c.line, c.file, err, out)
+		}
+	}
+	root := canaryFixture(t, template)
+	g57WriteWork(t, root, map[string]string{"gnupg/gpg.conf": "armor\nkeyid-format long\n# mine\n"})
+	if out := authorize(t, canaryGate(t, root, canaryAllowBashRules), "gpg --homedir ./gnupg -k"); !out.Run {
+		t.Errorf("gpg with a gpg.conf that names no path was refused: %+v", out.Verdict)
+	}
+}

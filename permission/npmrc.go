@@ -293,7 +293,7 @@ func (g *Gate) jsConfigAbove(name, dir string, files []string, home string) stri
 				g.home != "" && d == g.home && !pathmatch.Within(p, g.workdir) {
 				continue
 			}
-			if why := jsConfigFileUnsound(p); why != "" {
+			if why := configFileUnsound(p, jsConfigCheck(f)); why != "" {
 				return name + " reads its settings from " + clip(p) + ", which " + why
 			}
 		}
@@ -303,9 +303,22 @@ func (g *Gate) jsConfigAbove(name, dir string, files []string, home string) stri
 	}
 }
 
-// jsConfigFileUnsound says why the settings file p may name a path or a
-// program, or "" when it names none or does not exist.
-func jsConfigFileUnsound(p string) string {
+// jsConfigCheck is the check of the settings file named base.
+func jsConfigCheck(base string) func(string) string {
+	switch base {
+	case ".npmrc":
+		return npmrcUnsound
+	case ".yarnrc":
+		return yarnrcUnsound
+	}
+	return yamlConfigUnsound
+}
+
+// configFileUnsound says why the settings file p, by check, may name a
+// path or a program, or "" when it names none or does not exist: one that
+// is not a regular file or is larger than maxConfigFileSize cannot be
+// read fully.
+func configFileUnsound(p string, check func(string) string) string {
 	fi, err := os.Stat(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return ""
@@ -317,11 +330,5 @@ func jsConfigFileUnsound(p string) string {
 	if err != nil {
 		return "cannot be read fully"
 	}
-	switch filepath.Base(p) {
-	case ".npmrc":
-		return npmrcUnsound(string(b))
-	case ".yarnrc":
-		return yarnrcUnsound(string(b))
-	}
-	return yamlConfigUnsound(string(b))
+	return check(string(b))
 }
