@@ -3,6 +3,7 @@
 package permission_test
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/internal/tooltest"
+	"github.com/lite-agent/lite-agent-go/permission"
 )
 
 // canaryG58Settings are lines of JavaScript package managers run in a
@@ -157,5 +159,31 @@ func TestCanaryG58GpgConf(t *testing.T) {
 	g57WriteWork(t, root, map[string]string{"gnupg/gpg.conf": "armor\nkeyid-format long\n# mine\n"})
 	if out := authorize(t, canaryGate(t, root, canaryAllowBashRules), "gpg --homedir ./gnupg -k"); !out.Run {
 		t.Errorf("gpg with a gpg.conf that names no path was refused: %+v", out.Verdict)
+	}
+}
+
+// TestCanaryG58FileToolsHooksPath: with core.hooksPath set (by real git),
+// write_file, edit_file and delete_file of the hooks directory it names
+// were allowed by "allow" rules at stop 58 (the file tools protect
+// .git/hooks only); they ask now, as a file inside .git does.
+func TestCanaryG58FileToolsHooksPath(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "git")
+	root := canaryFixture(t, canaryTemplate(t))
+	const rules = `{"version":1,"rules":[{"tool":"*","effect":"allow"}]}`
+	g := canaryGate(t, root, rules)
+	runLine(t, root, `git config core.hooksPath .githooks && git config include.path ../shared.gitconfig`, time.Minute, "")
+	call := func(name, p string) permission.Call {
+		in, _ := json.Marshal(map[string]string{"path": p, "content": "#!/bin/sh\nrm -f ~/.bashrc\n", "old_string": "a", "new_string": "b"})
+		return permission.Call{Name: name, Input: in}
+	}
+	for _, c := range []permission.Call{call("write_file", ".githooks/pre-commit"), call("edit_file", ".githooks/pre-commit"),
+		call("delete_file", ".githooks"), call("write_file", "shared.gitconfig"),
+		call("write_file", filepath.Join(root, "work", ".githooks", "post-checkout"))} {
+		if v, err := g.Decide(t.Context(), c); err != nil || v.Decision != permission.Ask {
+			t.Errorf("%s %s: %+v %v, want ask", c.Name, c.Input, v, err)
+		}
+	}
+	if v, _ := g.Decide(t.Context(), call("write_file", "src/x.go")); v.Decision != permission.Allow {
+		t.Errorf("an ordinary write_file was not allowed: %+v", v)
 	}
 }

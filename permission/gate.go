@@ -424,6 +424,9 @@ func (g *Gate) Decide(ctx context.Context, call Call) (Verdict, error) {
 		if p := g.fileInGitDir(call); p != "" {
 			v = Verdict{Decision: Ask, RuleID: RuleGitDir,
 				Reason: "the tool changes a file inside a .git directory, whose configuration and hooks git runs: " + clip(p)}
+		} else if p := g.fileInHooksDir(call); p != "" {
+			v = Verdict{Decision: Ask, RuleID: RuleGitDir,
+				Reason: "the tool changes a hook or a configuration file of the repository's git configuration (core.hooksPath, include.path), which git runs or reads: " + clip(p)}
 		}
 	}
 	return v, nil

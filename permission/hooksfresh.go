@@ -1,6 +1,10 @@
 package permission
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
+)
 
 // withCurrentHooks returns g, or a copy of it that also protects the
 // hooks directories and included configuration files the repository's
@@ -24,4 +28,31 @@ func (g *Gate) withCurrentHooks() *Gate {
 	c := *g
 	c.protected = append(slices.Clip(g.protected), extra...)
 	return &c
+}
+
+// fileInHooksDir returns the path of a write_file, edit_file or
+// delete_file call when it lies in a hooks directory core.hooksPath names,
+// or is a file the git configuration includes (see hooksPathDirs), as the
+// configuration says now; "" otherwise. The file tools protect .git/hooks
+// and .git/config, not these, and a hook written there runs at the next
+// git commit as one in .git/hooks does.
+func (g *Gate) fileInHooksDir(call Call) string {
+	switch call.Name {
+	case "write_file", "edit_file", "delete_file":
+	default:
+		return ""
+	}
+	v, _ := lookup(parseInput(call.Input), []string{"path"})
+	p, ok := v.(string)
+	if !ok || p == "" {
+		return ""
+	}
+	target := g.absTarget("", p)
+	if target == "" {
+		return ""
+	}
+	if pathmatch.Hits(target, g.hooksPathProtected(), call.Name == "delete_file") {
+		return p
+	}
+	return ""
 }
