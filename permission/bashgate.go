@@ -25,7 +25,9 @@ const (
 	// RuleGitDir is the rule id of the ask a [Gate] gives a write_file,
 	// edit_file or delete_file call that a policy allowed but that changes
 	// a file inside a .git directory (a nested repository's or a
-	// submodule's config and hooks run when git works there).
+	// submodule's config and hooks run when git works there), or a file
+	// in the hooks directory core.hooksPath names or that the git
+	// configuration includes.
 	RuleGitDir = "git-dir"
 )
 
