@@ -37,14 +37,8 @@ func (g *Gate) withCurrentHooks() *Gate {
 // and .git/config, not these, and a hook written there runs at the next
 // git commit as one in .git/hooks does.
 func (g *Gate) fileInHooksDir(call Call) string {
-	switch call.Name {
-	case "write_file", "edit_file", "delete_file":
-	default:
-		return ""
-	}
-	v, _ := lookup(parseInput(call.Input), []string{"path"})
-	p, ok := v.(string)
-	if !ok || p == "" {
+	p := fileToolPath(call)
+	if p == "" {
 		return ""
 	}
 	target := g.absTarget("", p)
@@ -55,4 +49,17 @@ func (g *Gate) fileInHooksDir(call Call) string {
 		return p
 	}
 	return ""
+}
+
+// fileToolPath is the path a write_file, edit_file or delete_file call
+// changes, or "" for another call or one without a path.
+func fileToolPath(call Call) string {
+	switch call.Name {
+	case "write_file", "edit_file", "delete_file":
+	default:
+		return ""
+	}
+	v, _ := lookup(parseInput(call.Input), []string{"path"})
+	p, _ := v.(string)
+	return p
 }
