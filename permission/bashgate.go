@@ -25,7 +25,9 @@ const (
 	// RuleGitDir is the rule id of the ask a [Gate] gives a write_file,
 	// edit_file or delete_file call that a policy allowed but that changes
 	// a file inside a .git directory (a nested repository's or a
-	// submodule's config and hooks run when git works there).
+	// submodule's config and hooks run when git works there), or a file
+	// in the hooks directory core.hooksPath names or that the git
+	// configuration includes.
 	RuleGitDir = "git-dir"
 )
 
@@ -42,6 +44,7 @@ type bashScreen struct {
 // deletes a protected path, and whether it is opaque, either to the
 // analysis or because it writes outside the workdir's ordinary files.
 func (g *Gate) screenBash(call Call) bashScreen {
+	g = g.withCurrentHooks()
 	input := parseInput(call.Input)
 	if m, ok := input.(map[string]any); ok {
 		for k := range m {
@@ -70,6 +73,10 @@ func (g *Gate) screenBash(call Call) bashScreen {
 	} else if why := g.adminPrograms(a); why != "" {
 		s.opaque = why
 	} else if why := g.linkedPrograms(a); why != "" {
+		s.opaque = why
+	} else if why := g.jsConfigUnsound(a); why != "" {
+		s.opaque = why
+	} else if why := g.gpgHomeConfUnsound(a); why != "" {
 		s.opaque = why
 	}
 	for _, acc := range a.Accesses {

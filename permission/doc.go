@@ -160,8 +160,9 @@
 // there), runs git in a workdir without a .git directory, or pushes to a
 // repository on this machine (whose hooks run) rather than to a network
 // URL or a remote of .git/config. An allowed write_file, edit_file or
-// delete_file of a path in a .git directory, as given or resolved, is
-// asked about too ([RuleGitDir]). Then:
+// delete_file of a path in a .git directory, as given or resolved, or in
+// the hooks directory core.hooksPath names, is asked about too
+// ([RuleGitDir]). Then:
 // allow runs it, deny returns "Error: blocked by policy" (with " rule <id>"
 // and ": <reason>" when there are), and ask emits approval_request, asks the
 // [ApprovalFunc] through an [ApprovalQueue] (one prompt at a time for a

@@ -424,6 +424,9 @@ func (g *Gate) Decide(ctx context.Context, call Call) (Verdict, error) {
 		if p := g.fileInGitDir(call); p != "" {
 			v = Verdict{Decision: Ask, RuleID: RuleGitDir,
 				Reason: "the tool changes a file inside a .git directory, whose configuration and hooks git runs: " + clip(p)}
+		} else if p := g.fileInHooksDir(call); p != "" {
+			v = Verdict{Decision: Ask, RuleID: RuleGitDir,
+				Reason: "the tool changes a hook or a configuration file of the repository's git configuration (core.hooksPath, include.path), which git runs or reads: " + clip(p)}
 		}
 	}
 	return v, nil
@@ -433,14 +436,8 @@ func (g *Gate) Decide(ctx context.Context, call Call) (Verdict, error) {
 // call when it, as given or with its symbolic links resolved, lies inside
 // a .git directory or is one; "" otherwise.
 func (g *Gate) fileInGitDir(call Call) string {
-	switch call.Name {
-	case "write_file", "edit_file", "delete_file":
-	default:
-		return ""
-	}
-	v, _ := lookup(parseInput(call.Input), []string{"path"})
-	p, ok := v.(string)
-	if !ok || p == "" {
+	p := fileToolPath(call)
+	if p == "" {
 		return ""
 	}
 	if gitDirComponent(p) {

@@ -1343,6 +1343,7 @@ func (an *analyzer) toolCode(name string, args []word) {
 	if names, ok := rcCodeFiles()[name]; ok {
 		an.usesCode(name, "/", names...)
 	}
+	an.runnerCodeUses(name, args)
 	an.packagesGiven(name, args)
 	switch {
 	case strings.HasPrefix(name, "pydoc") && strings.Trim(name[len("pydoc"):], "0123456789.") == "":

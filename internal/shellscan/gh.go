@@ -48,6 +48,9 @@ func ghState(args []word) string {
 	if !ghCommands()[cmd.text] {
 		return "gh " + clipName(cmd.text) + " is not a built-in command the analysis knows (an alias or an extension)"
 	}
+	if why := ghRemoteWrite(args); why != "" {
+		return why
+	}
 	rest := args[1:]
 	for _, a := range rest {
 		if a.text == "--" {
