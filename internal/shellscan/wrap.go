@@ -52,6 +52,7 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 			return false
 		}
 	}
+	defer an.linkMakerCall(ws[0].text, name, args)()
 	if name == "xargs" && an.xargsReader(args, depth, chain) {
 		return true
 	}

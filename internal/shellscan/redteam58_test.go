@@ -1,0 +1,69 @@
+package shellscan
+
+import "testing"
+
+// Round redteam58: programs the analysis does not model that make
+// symbolic or hard links at paths they do not name, which may lead out of
+// the workdir: a virtual environment's bin/python (to the interpreter that
+// made it, python3 -m venv, virtualenv, tox), node_modules (npm and yarn
+// link a file: or link: dependency, pnpm and bun hard-link the files of
+// their store and of a file: dependency), the working copy of another
+// version control system (a checked-out symlink), a symlink farm (lndir,
+// stow), a build tool's convenience links (nix build's result, bazel-bin).
+// A path the line writes after such a command was checked as it resolves
+// before the line runs, when the link is not there yet: python3 -m venv v;
+// echo x > v/bin/python overwrote the interpreter, npm install; echo x >
+// node_modules/lib/index.js the dependency's own file.
+func TestRedteam58LinkMakersGuardLaterWrites(t *testing.T) {
+	opaque := []string{
+		"python3 -m venv v; echo x > v/bin/python", "python3 -m venv v && cp c v/bin/python3",
+		"python3.11 -m venv --clear v; echo x > v/bin/python", "python -mvenv v; echo x > v/bin/python",
+		".venv/bin/python -m venv v; echo x > v/bin/python", "python3 -m virtualenv v; echo x > v/bin/python",
+		"virtualenv v; echo x > v/bin/python", "tox -e py; echo x > .tox/py/bin/python",
+		"nox; echo x > .nox/t/bin/python", "hatch env create; echo x > x",
+		"npm install; echo x > node_modules/lib/index.js", "npm ci && echo x >> node_modules/lib/index.js",
+		"npm i; sed -i s/a/b/ node_modules/lib/index.js", "npm isntall; echo x > node_modules/y/z",
+		"npm update; echo x > node_modules/y/z", "npm --silent install; echo x > node_modules/y/z", "npm install-test; echo x > node_modules/y/z",
+		"pnpm install; echo x >> node_modules/lib/index.js", "pnpm i --offline; echo x > node_modules/y/z", "pnpm add lib; echo x > node_modules/y/z",
+		"yarn; echo x > node_modules/lib/index.js", "yarn install; echo x > node_modules/y/z", "yarn add lib; echo x > node_modules/y/z",
+		"bun install; echo x >> node_modules/lib/index.js", "bun i; echo x > node_modules/y/z", "bun add x; echo x > node_modules/y/z",
+		"deno install; echo x > node_modules/x", "npm install; for f in a b; do echo x > $f; done",
+		"lndir ../src .; echo x > y", "stow -t . pkg; echo x > y", "xstow pkg; echo x > y",
+		"hg clone r; echo x > r/y", "hg update; echo x > y", "svn checkout u r; echo x > r/y", "svn up; echo x > y",
+		"brz checkout r; echo x > r/y", "fossil open r; echo x > y", "jj new; echo x > y", "sl goto x; echo x > y",
+		"repo sync; echo x > y", "nix build; echo x > result/y", "nix-build; echo x > result/y",
+		"bazel build //x; echo x > bazel-bin/y", "bazelisk test //x; echo x > y", "composer install; echo x > vendor/y",
+		"aunpack a.tgz; echo x > a/y", "dtrx a.tgz; echo x > a/y",
+		"nice npm install; echo x > node_modules/y/z", "env npm install; echo x > node_modules/y/z", "timeout 60 pnpm install; echo x > node_modules/y/z",
+		"logsave log npm install; echo x > y", "echo x > node_modules/y & npm install",
+		"npm install; for f in a b; do echo x > node_modules/$f; done", "npm install; cd node_modules/lib && echo x > y",
+		"npm install; echo x > node_modules/lib/../../y", "npm install; echo x > sub/node_modules/lib/y",
+		"npm install; echo x > ./Node_Modules/lib/y", "npm install; cp -r t .", "npm install; tool .",
+		"cd sub && npm install; tool ..", "npm install; echo x > */lib/y", "npm install; tool *",
+		"npm install; rm -f node_modules/lib/index.js", "npm install; echo x > $PWD/node_modules/lib/y",
+		"python3 -m venv v; echo x > v/bin/../bin/python", "python3 -m venv v; cd v/bin && echo x > python",
+		"python3 -m venv v; cp -r t .", "python3 -m venv v; tool .", "python3 -m venv ./v; echo x > v/bin/python",
+		"python3 -m venv v; echo x > ./v/bin/python", "python3 -m venv \"$d\"; echo x > y",
+		"python3 -m venv v; echo x > v/bin/python/../../../y", "python3 -m venv v w; echo x > w/bin/python",
+		"python3 -m venv v; v/bin/python -m venv w; echo x > w/bin/python",
+	}
+	clean := []string{
+		"python3 -m venv v", "python3 -m venv v; ls v", "npm install", "npm ci; npm test", "pnpm install --offline",
+		"echo x > y; npm install", "npm test; echo x > y", "npm run build; echo x > y", "npm run build && cp a b",
+		"npm view x; echo x > y", "npm audit; echo x > y", "npm --version; echo x > y", "pnpm test; echo x > y",
+		"pnpm run build; echo x > y", "yarn test; echo x > y", "yarn run build; echo x > y",
+		"bun run x; echo x > y", "bun test; echo x > y", "hg status; echo x > y", "hg log; echo x > y",
+		"svn status; echo x > y", "svn diff > p.diff", "jj log; echo x > y", "bazel version; echo x > y",
+		"nix build --no-link; echo x > y", "virtualenv --version; echo x > y", "tox --version; echo x > y",
+		"python3 -m json.tool a.json; echo x > y", "python3 -m pytest; echo x > y", "npm install > /dev/null",
+		"composer validate; echo x > y", "echo x > y & npm install", "npm install; echo x > y",
+		"npm install > install.log 2>&1", "npm install && npm run build > build.log", "npm ci; rm -f c",
+		"npm install && npm run build", "npm install && npx tsc", "npm i && node scripts/gen.js > out.json",
+		"pnpm install && pnpm build", "yarn && yarn build", "npm install; echo x > node_modules.txt",
+		"python3 -m venv .venv && .venv/bin/pip install -r requirements.txt",
+		"python3 -m venv .venv && .venv/bin/pip install -e .", "python3 -m venv .venv && .venv/bin/python -m pip install x",
+		"python3 -m venv .venv; .venv/bin/pytest", "python3 -m venv v; echo x > y; tool sub", "python3 -m venv v; echo x > vv/y",
+		"python3 -m venv .venv && .venv/bin/pip install -U pip && .venv/bin/pip install -r requirements.txt",
+	}
+	checkRT57Lines(t, opaque, clean)
+}
