@@ -1,0 +1,108 @@
+//go:build linux
+
+package permission_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// canaryRT58Links are lines that run a command which makes a link out of
+// the workdir at a path it does not name, then write through that path:
+// the venv's bin/python (a link to the interpreter that made it, here a
+// copy in the home), and node_modules/lib (npm's symbolic link to a file:
+// dependency in the home, pnpm's hard links to its files). "allow bash"
+// allowed each before: the path was checked as it resolved before the
+// line ran.
+var canaryRT58Links = []struct {
+	program, line, target string
+}{
+	{"python3", `python3 -m venv v; echo pwn > v/bin/python`, "home/py/python3"},
+	{"npm", `npm install --offline --no-audit --no-fund; echo pwn > node_modules/lib/index.js`, "home/lib/index.js"},
+	{"npm", `npm ci --offline || npm install --offline; sed -i s/orig/pwn/ node_modules/lib/index.js`, "home/lib/index.js"},
+	{"pnpm", `pnpm install --offline; echo pwn >> node_modules/lib/index.js`, "home/lib/index.js"},
+}
+
+// TestCanaryRT58LinkMakers runs each line whose program is installed in a
+// fresh fixture whose project depends on file:../home/lib, with a copy of
+// python first on PATH: the line must change the target when run, and be
+// refused by both scenarios.
+func TestCanaryRT58LinkMakers(t *testing.T) {
+	template := canaryTemplate(t)
+	for _, c := range canaryRT58Links {
+		if rt58Look(c.program) == "" {
+			t.Logf("%s is not installed: %q is left out", c.program, c.line)
+			continue
+		}
+		root := canaryFixture(t, template)
+		pathDir := rt58Fixture(t, root, c.program)
+		target := filepath.Join(root, c.target)
+		before, err := os.ReadFile(target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		allowedBy := allowingScenarios(t, root, c.line)
+		out := runLine(t, root, c.line, 120*time.Second, pathDir, "npm_config_store_dir="+filepath.Join(root, "store"))
+		if after, _ := os.ReadFile(target); bytes.Equal(before, after) {
+			t.Errorf("%q did not change %s when run (allowed by %v):\n%s", c.line, c.target, allowedBy, out)
+		}
+		if len(allowedBy) > 0 {
+			t.Errorf("%q was allowed by %v", c.line, allowedBy)
+		}
+	}
+}
+
+// rt58Fixture adds to the fixture at root a package in the home (lib,
+// whose index.js holds "orig"), a project depending on it, and for
+// python3 a copy of the interpreter in home/py, whose directory it
+// returns for the front of PATH.
+func rt58Fixture(t *testing.T, root, program string) string {
+	t.Helper()
+	files := map[string]string{
+		"home/lib/package.json": `{"name":"lib","version":"1.0.0"}`,
+		"home/lib/index.js":     "orig\n",
+		"work/package.json":     `{"name":"app","version":"1.0.0","dependencies":{"lib":"file:../home/lib"}}`,
+	}
+	for name, content := range files {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if program != "python3" {
+		return ""
+	}
+	real, err := filepath.EvalSymlinks(rt58Look("python3"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(real)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(root, "home", "py")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "python3"), b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// rt58Look returns the path of program in the canary's PATH, or "".
+func rt58Look(program string) string {
+	for _, dir := range []string{"/usr/local/bin", "/usr/bin", "/bin"} {
+		p := filepath.Join(dir, program)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return p
+		}
+	}
+	return ""
+}
