@@ -367,3 +367,21 @@ func beneathNodeModules(full string) bool {
 	}
 	return false
 }
+
+// assignedValues appends to strs the value of each that is a NAME=VALUE
+// assignment (and of a value that is one in turn): the operand of -o
+// ProxyCommand=CMD, sftp.command=CMD, or the value --ssh-options=-oX=CMD
+// carries. NAME holds no blank or quote; dashes before it are an
+// option's.
+func assignedValues(strs []string) []string {
+	for k := 0; k < len(strs) && k < 8; k++ {
+		i := strings.IndexByte(strs[k], '=')
+		if i <= 0 || strings.ContainsAny(strs[k][:i], " \t\n'\"") || strings.TrimLeft(strs[k][:i], "-") == "" {
+			continue
+		}
+		if v := strs[k][i+1:]; !contains(strs, v) {
+			strs = append(strs, v)
+		}
+	}
+	return strs
+}

@@ -67,3 +67,25 @@ func TestRedteam58LinkMakersGuardLaterWrites(t *testing.T) {
 	}
 	checkRT57Lines(t, opaque, clean)
 }
+
+// A program the analysis does not model may take a command as the value
+// of a NAME=VALUE operand, most often the operand of -o (sshfs -o
+// ssh_command=CMD, sshfs and duplicity -o ProxyCommand=CMD, which ssh
+// runs with a shell, restic -o sftp.command=CMD). The guess at commands
+// among its words looked at the operand whole (ProxyCommand=rm … names no
+// program) and at the value of an option's '=' only. sshfs passes its -o
+// options to ssh, whose options run commands: it is opaque as ssh is.
+func TestRedteam58AssignedCommandStrings(t *testing.T) {
+	opaque := []string{
+		"foo -o cmd='sh -c x'", "foo -o 'cmd=bash -c x'", "foo cmd='sh -c x'",
+		"foo -o ProxyCommand=\"sh -c 'echo > ~/.bashrc'\"", "foo -o ProxyCommand='sh x.sh'",
+		"restic -o sftp.command='sh -c \"rm ~/.bashrc\"' snapshots", "foo -o x='python3 -c \"import os\"'",
+		"foo -o 'a.b=sh -c x'", "duplicity --ssh-options='-oProxyCommand=sh -c x' a sftp://h/b",
+		"sshfs h: d", "sshfs -o ssh_command=./x h: d", "sshfs -o ProxyCommand=/tmp/x h: d",
+	}
+	clean := []string{
+		"foo -o cmd=ls", "foo -o x=y", "foo a=b c=d", "foo -o 'label=hello world'", "foo x='a b c'",
+		"foo -o cmd='rm -f c'", "make CFLAGS='-O2 -g'", "foo 'msg=fix the build; again'",
+	}
+	checkRT57Lines(t, opaque, clean)
+}

@@ -376,12 +376,12 @@ var opaqueCommands = sync.OnceValue(func() map[string]string {
 		// More programs that run the command they are given: LLVM's not
 		// and lli, setarch's personality names, glibc's memusage and
 		// sotruss, profilers, fakeroot's variants, dpkg-architecture -c,
-		// gettext's msgexec and msgfilter, ssh's other names and
-		// ssh-copy-id (ssh -o ProxyCommand=…), and util-linux's uclampset
+		// gettext's msgexec and msgfilter, ssh's other names, ssh-copy-id
+		// and sshfs (ssh -o ProxyCommand=…), and util-linux's uclampset
 		// and choom.
 		"not", "lli", "i386", "i486", "i586", "i686", "x86_64", "aarch64", "armv7l", "armv8l", "ppc", "ppc32",
 		"ppc64", "ppc64le", "s390", "s390x", "uname26", "memusage", "sotruss", "heaptrack", "fakeroot-sysv",
-		"fakeroot-tcp", "dpkg-architecture", "msgexec", "msgfilter", "slogin", "ssh-copy-id", "uclampset",
+		"fakeroot-tcp", "dpkg-architecture", "msgexec", "msgfilter", "slogin", "ssh-copy-id", "sshfs", "uclampset",
 		"choom", "luit", "systemd-socket-activate", "pg_virtualenv", "gcore", "jdb",
 		// Extractors and splitters that write the paths their input names,
 		// and argcomplete's activation, which writes shell startup code.
