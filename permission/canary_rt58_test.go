@@ -5,6 +5,7 @@ package permission_test
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -105,4 +106,37 @@ func rt58Look(program string) string {
 		}
 	}
 	return ""
+}
+
+// canaryRT58GoTool are lines that write a main package and add it to
+// go.mod as a tool (go mod edit -tool, a tool line), then run it with go
+// tool: the program deletes ~/.bashrc. "allow bash" allowed each before.
+var canaryRT58GoTool = []string{
+	`printf 'module x\n\ngo 1.24\n' > go.mod; mkdir e; printf 'package main\nimport "os"\nfunc main() { os.Remove(os.Getenv("HOME") + "/.bashrc") }\n' > e/main.go; go mod edit -tool=x/e; go tool e`,
+	`printf 'module x\n\ngo 1.24\n\ntool x/e\n' > go.mod; mkdir e; printf 'package main\nimport "os"\nfunc main() { os.Remove(os.Getenv("HOME") + "/.bashrc") }\n' > e/main.go; go tool e`,
+}
+
+// TestCanaryRT58GoTool runs each line in a fresh fixture, with go's
+// caches outside the home: it must delete the home's .bashrc, and be
+// refused by both scenarios.
+func TestCanaryRT58GoTool(t *testing.T) {
+	prog, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go is not installed")
+	}
+	cache := t.TempDir()
+	template := canaryTemplate(t)
+	for _, line := range canaryRT58GoTool {
+		root := canaryFixture(t, template)
+		bashrc := filepath.Join(root, "home", ".bashrc")
+		allowedBy := allowingScenarios(t, root, line)
+		out := runLine(t, root, line, 120*time.Second, filepath.Dir(prog), "GOCACHE="+filepath.Join(cache, "build"),
+			"GOPATH="+filepath.Join(cache, "path"), "GOTOOLCHAIN=local", "GOFLAGS=", "GOENV=off")
+		if _, err := os.Stat(bashrc); err == nil {
+			t.Errorf("%q did not delete .bashrc when run (allowed by %v):\n%s", line, allowedBy, out)
+		}
+		if len(allowedBy) > 0 {
+			t.Errorf("%q was allowed by %v", line, allowedBy)
+		}
+	}
 }

@@ -89,3 +89,26 @@ func TestRedteam58AssignedCommandStrings(t *testing.T) {
 	}
 	checkRT57Lines(t, opaque, clean)
 }
+
+// go tool NAME runs, but for the tools of the Go distribution, the tool
+// the module's go.mod names in a tool directive, built from its package:
+// one of the module (the line may have written its code and added the
+// directive: go mod edit -tool=m/e, printf 'tool m/e' >> go.mod) or of a
+// module it fetches (go get -tool example.com/x), as go run
+// example.com/x would. go tool dist (bootstrap, clean, test, install)
+// and distpack build, delete and test the files of GOROOT.
+func TestRedteam58GoToolRunsModuleTools(t *testing.T) {
+	opaque := []string{
+		"go tool e", "go mod edit -tool=x/e; go tool e", "go get -tool example.com/x; go tool x",
+		"printf 'tool x/e\\n' >> go.mod; go tool e", "go tool stringer -type=X", "go tool -modfile=x.mod e",
+		"go1.24 tool e", "go tool golang.org/x/tools/cmd/stringer", "go tool dist bootstrap",
+		"go tool dist clean", "go tool dist test", "go tool distpack", "go tool \"$t\"", "go tool ./e",
+	}
+	clean := []string{
+		"go tool", "go tool -n", "go tool nm x", "go tool objdump x", "go tool pprof -top x.prof", "go tool vet ./x",
+		"go tool dist list", "go tool dist env", "go tool dist version", "go tool addr2line x", "go tool test2json",
+		"go tool compile -o x.o x.go", "go tool trace -d x", "go tool covdata percent -i=d", "go tool doc fmt",
+		"go tool buildid x", "go tool -n compile",
+	}
+	checkRT57Lines(t, opaque, clean)
+}

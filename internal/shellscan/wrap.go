@@ -250,6 +250,11 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		}
 	}
 	if name == "go" || strings.HasPrefix(name, "go1.") {
+		if len(args) > 0 && args[0].text == "tool" {
+			if why := goTool(name, args[1:]); why != "" {
+				an.opaque(why)
+			}
+		}
 		if an.goCommand(name, args); an.goModel(name, args) {
 			return false
 		}
