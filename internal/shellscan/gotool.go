@@ -60,3 +60,38 @@ func goTool(name string, args []word) string {
 	}
 	return ""
 }
+
+// goToolArgs returns the words after go's tool subcommand, skipping the
+// -C DIR go takes before it, or false when the subcommand is not tool.
+func goToolArgs(args []word) ([]word, bool) {
+	i := 0
+	for i < len(args) && (args[i].text == "-C" || args[i].text == "--C") {
+		i += 2
+	}
+	for i < len(args) && (strings.HasPrefix(args[i].text, "-C=") || strings.HasPrefix(args[i].text, "--C=")) {
+		i++
+	}
+	if i < len(args) && args[i].text == "tool" {
+		return args[i+1:], true
+	}
+	return nil, false
+}
+
+// packageCreator returns why pnpm, yarn or bun args runs a package it
+// fetches, or "": their create NAME runs the package create-NAME, as npm
+// init NAME does, and bun x runs one as bunx does.
+func packageCreator(name string, args []word) string {
+	if name != "pnpm" && name != "yarn" && name != "bun" {
+		return ""
+	}
+	sub, ok := linkMakerSubcommand(args)
+	switch {
+	case !ok:
+		return ""
+	case sub == "":
+		return name + " runs a command named by a word only known when the line runs"
+	case sub == "create" || name == "bun" && sub == "x":
+		return name + " " + sub + " fetches a package and runs it"
+	}
+	return ""
+}

@@ -112,3 +112,18 @@ func TestRedteam58GoToolRunsModuleTools(t *testing.T) {
 	}
 	checkRT57Lines(t, opaque, clean)
 }
+
+// pnpm create, yarn create and bun create run a package they fetch
+// (create-NAME), as npm init NAME does; bun x runs one as bunx does. go
+// -C DIR tool NAME is go tool NAME run in DIR.
+func TestRedteam58CreateRunsFetchedPackage(t *testing.T) {
+	opaque := []string{
+		"pnpm create evil", "yarn create evil", "bun create evil", "bun x evil", "pnpm --silent create vite x",
+		"yarn create vite@latest x", "go -C sub tool e", "go -C=sub tool e",
+	}
+	clean := []string{
+		"pnpm init", "yarn init -y", "bun init -y", "pnpm --version", "bun run build", "go -C sub build -o x .",
+		"go -C sub tool nm x",
+	}
+	checkRT57Lines(t, opaque, clean)
+}

@@ -53,6 +53,9 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		}
 	}
 	defer an.linkMakerCall(ws[0].text, name, args)()
+	if why := packageCreator(name, args); why != "" {
+		an.opaque(why)
+	}
 	if name == "xargs" && an.xargsReader(args, depth, chain) {
 		return true
 	}
@@ -250,8 +253,8 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		}
 	}
 	if name == "go" || strings.HasPrefix(name, "go1.") {
-		if len(args) > 0 && args[0].text == "tool" {
-			if why := goTool(name, args[1:]); why != "" {
+		if tool, ok := goToolArgs(args); ok {
+			if why := goTool(name, tool); why != "" {
 				an.opaque(why)
 			}
 		}
