@@ -127,3 +127,27 @@ func TestRedteam58CreateRunsFetchedPackage(t *testing.T) {
 	}
 	checkRT57Lines(t, opaque, clean)
 }
+
+// Programs that load code or settings of the working directory whatever
+// their words, which a line may write before it runs them: dmypy (mypy's
+// daemon: the plugins mypy.ini names), stubgen and stubtest (they import
+// the modules they are given), prove (the t/*.t scripts it runs, and
+// .proverc), universal ctags (the options of .ctags.d/*.ctags and of
+// --options=FILE, which may send its output anywhere: -o ~/.bashrc), and
+// pgbench (the \shell lines of its -f scripts run commands).
+func TestRedteam58WorkdirCodeTools(t *testing.T) {
+	opaque := []string{
+		"printf x > mypy.ini; dmypy run -- m.py", "printf x > p.py; dmypy start", "printf x > m.py; stubgen -m m",
+		"printf x > m.py; stubtest m", "printf x > t/x.t; prove", "printf x > t/x.t; prove -r t",
+		"printf x > x.t; prove x.t", "printf x > .proverc; prove", "printf x > .ctags.d/x.ctags; ctags x.c",
+		"printf x > x.txt; ctags --options=x.txt x.c", "printf x > x.txt; ctags --options x.txt -R",
+		"printf x > .ctags; ctags -R", "printf x > x.sql; pgbench -n -t 1 -f x.sql", "printf x > x.sql; pgbench -fx.sql",
+		"printf x > x.sql; pgbench --file=x.sql@5", "printf x | pgbench -f -", "printf x > x.ctags; etags --options=x.ctags x.c",
+	}
+	clean := []string{
+		"dmypy status", "dmypy run -- m.py", "stubgen -m m -o out", "prove", "prove -r t", "ctags -R", "ctags x.c",
+		"ctags --options=x.ctags x.c", "pgbench -n -t 1 -f x.sql", "printf x > notes.txt; prove", "printf x > notes.txt; ctags -R",
+		"pgbench -i", "printf x > y.sql; pgbench -f x.sql",
+	}
+	checkRT57Lines(t, opaque, clean)
+}

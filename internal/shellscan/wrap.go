@@ -56,6 +56,7 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	if why := packageCreator(name, args); why != "" {
 		an.opaque(why)
 	}
+	an.workdirCode(name, args)
 	if name == "xargs" && an.xargsReader(args, depth, chain) {
 		return true
 	}
