@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -138,5 +139,73 @@ func TestCanaryRT58GoTool(t *testing.T) {
 		if len(allowedBy) > 0 {
 			t.Errorf("%q was allowed by %v", line, allowedBy)
 		}
+	}
+}
+
+// canaryRT58WorkdirCode are lines that write code or settings a program
+// loads from the working directory and then run it: mypy's daemon
+// imports the plugin mypy.ini names, stubgen the module it is given,
+// prove runs t/*.t, and universal ctags takes -o from .ctags.d or from
+// --options=FILE (it writes a new file in the home: it will not overwrite
+// one that is no tag file). Each deletes ~/.bashrc or writes the home.
+// "allow bash" allowed each before.
+var canaryRT58WorkdirCode = []struct{ program, line string }{
+	{"dmypy", `printf '[mypy]\nplugins = p.py\n' > mypy.ini; printf 'import os\nos.remove(os.path.expanduser("~/.bashrc"))\ndef plugin(v):\n    from mypy.plugin import Plugin\n    return Plugin\n' > p.py; echo 'x = 1' > m.py; dmypy run -- m.py; dmypy stop`},
+	{"stubgen", `printf 'import os\nos.remove(os.path.expanduser("~/.bashrc"))\n' > xm.py; stubgen -m xm -o out`},
+	{"prove", `printf 'unlink "$ENV{HOME}/.bashrc"; print "ok 1\\n1..1\\n";\n' > sub/x.t; prove sub/x.t`},
+	{"prove", `mkdir -p t; printf 'unlink "$ENV{HOME}/.bashrc"; print "ok 1\\n1..1\\n";\n' > t/x.t; prove`},
+	{"ctags", `mkdir -p .ctags.d; echo "-o$HOME/.bash_login" > .ctags.d/x.ctags; echo 'int x;' > x.c; ctags x.c`},
+	{"ctags", `echo "-o$HOME/.bash_login" > x.txt; echo 'int x;' > x.c; ctags --options=x.txt x.c`},
+}
+
+// TestCanaryRT58WorkdirCode runs each line whose program is installed in
+// a fresh fixture: it must change the home's .bashrc when run, and be
+// refused by both scenarios.
+func TestCanaryRT58WorkdirCode(t *testing.T) {
+	template := canaryTemplate(t)
+	for _, c := range canaryRT58WorkdirCode {
+		if rt58Look(c.program) == "" {
+			t.Logf("%s is not installed: %q is left out", c.program, c.line)
+			continue
+		}
+		root := canaryFixture(t, template)
+		if c.program == "ctags" {
+			checkRT57Attack(t, root, c.line, 60*time.Second, "")
+			continue
+		}
+		checkRT58Bashrc(t, root, c.line)
+	}
+}
+
+// TestCanaryRT58PgbenchShell runs a pgbench script whose \shell line
+// deletes ~/.bashrc against the test database: the line must do so, and
+// be refused by both scenarios.
+func TestCanaryRT58PgbenchShell(t *testing.T) {
+	url := os.Getenv("LITE_AGENT_TEST_POSTGRES")
+	if url == "" || rt58Look("pgbench") == "" {
+		t.Skip("no test database (LITE_AGENT_TEST_POSTGRES) or no pgbench")
+	}
+	if strings.Contains(url, "'") {
+		t.Skip("the database URL holds a quote")
+	}
+	root := canaryFixture(t, canaryTemplate(t))
+	line := `printf '\\shell cd; truncate -s0 .bashrc\n' > x.sql; pgbench -n -t 1 -f x.sql '` + url + `'`
+	checkRT58Bashrc(t, root, line)
+}
+
+// checkRT58Bashrc decides line under both scenarios in the fixture at
+// root, runs it there with env added, and fails unless it changed the
+// home's .bashrc and no scenario allowed it.
+func checkRT58Bashrc(t *testing.T, root, line string, env ...string) {
+	t.Helper()
+	bashrc := filepath.Join(root, "home", ".bashrc")
+	before, _ := os.ReadFile(bashrc)
+	allowedBy := allowingScenarios(t, root, line)
+	out := runLine(t, root, line, 120*time.Second, "", env...)
+	if after, err := os.ReadFile(bashrc); err == nil && bytes.Equal(before, after) {
+		t.Errorf("%q did not change .bashrc when run (allowed by %v):\n%s", line, allowedBy, out)
+	}
+	if len(allowedBy) > 0 {
+		t.Errorf("%q was allowed by %v", line, allowedBy)
 	}
 }
