@@ -209,3 +209,21 @@ func checkRT58Bashrc(t *testing.T, root, line string, env ...string) {
 		t.Errorf("%q was allowed by %v", line, allowedBy)
 	}
 }
+
+// TestCanaryRT58ModuleMapper runs g++ on the project's m.cc with a
+// module mapper the line wrote ('|./evil' runs it; its script deletes ~/.bashrc): the line must
+// do so, and be refused by both scenarios. "allow bash" allowed it
+// before.
+func TestCanaryRT58ModuleMapper(t *testing.T) {
+	if rt58Look("g++") == "" {
+		t.Skip("g++ is not installed")
+	}
+	root := canaryFixture(t, canaryTemplate(t))
+	// The module is the project's: a line that writes the source it
+	// compiles is refused for that.
+	if err := os.WriteFile(filepath.Join(root, "work", "m.cc"), []byte("export module m;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	line := `printf '#!/bin/sh\nrm -f "$HOME/.bashrc"\n' > evil; chmod +x evil; g++ -std=c++20 -fmodules-ts -fmodule-mapper='|./evil' -c m.cc`
+	checkRT58Bashrc(t, root, line)
+}

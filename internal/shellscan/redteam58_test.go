@@ -151,3 +151,23 @@ func TestRedteam58WorkdirCodeTools(t *testing.T) {
 	}
 	checkRT57Lines(t, opaque, clean)
 }
+
+// g++'s -fmodule-mapper names the module mapper: '|PROGRAM ARGS' runs the
+// program (a script the line wrote: -fmodule-mapper='|./evil'), a file or
+// a host:port maps each module to the file its compiled interface is
+// written to (m /root/.bashrc). clang's -fpass-plugin=P and
+// -fuse-ld=PATH/--ld-path=PATH run code from the file they name.
+func TestRedteam58CompilerModuleMapper(t *testing.T) {
+	opaque := []string{
+		"g++ -fmodules-ts -fmodule-mapper='|./evil' -c m.cc", "g++ -fmodule-mapper=map -fmodules-ts -c m.cc",
+		"c++ -fmodule-mapper=localhost:1234 -c m.cc", "x86_64-linux-gnu-g++-12 -fmodule-mapper=map m.cc",
+		"gcc -fmodule-mapper='|x' x.c", "printf x > p.so; clang -fpass-plugin=./p.so x.c",
+		"printf x > ld; clang -fuse-ld=./ld x.c", "printf x > ld; clang --ld-path=./ld x.c",
+		"g++ -fmodule-mapper \"$m\" -c m.cc",
+	}
+	clean := []string{
+		"g++ -fmodules-ts -c m.cc", "gcc -fuse-ld=gold x.c", "clang -fuse-ld=lld x.c", "clang -fpass-plugin=./p.so x.c",
+		"g++ -std=c++20 -O2 -o x x.cc",
+	}
+	checkRT57Lines(t, opaque, clean)
+}

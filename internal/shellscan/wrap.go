@@ -268,6 +268,7 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	}
 	an.checkerCode(checkerName(name), args)
 	if isCompiler(name) {
+		an.compilerMapper(name, args)
 		an.compiler(name, args)
 	}
 	if jdkTools()[name] {
