@@ -12,7 +12,8 @@ import "strings"
 // .ctags.d/*.ctags, .ctags, ctags.cnf and --options=FILE, which may
 // send its output anywhere (-o ~/.bashrc); pgbench runs the \shell and
 // \setshell lines of its -f scripts as commands, and a script from its
-// standard input (-f -) is not seen at all.
+// standard input (-f -) is not seen at all; doit, paver, waf and jake run
+// their task files (dodo.py, pavement.py, wscript, Jakefile).
 func (an *analyzer) workdirCode(name string, args []word) {
 	switch name {
 	case "dmypy", "stubgen", "stubtest":
@@ -25,6 +26,10 @@ func (an *analyzer) workdirCode(name string, args []word) {
 		an.optionCode(name, args, "", "--options")
 	case "pgbench":
 		an.optionCode(name, args, "f", "--file")
+	case "doit", "paver", "waf", "jake":
+		// Task runners whose task file is code, as invoke's tasks.py
+		// and fab's fabfile.py are (see projectFiles).
+		an.usesCode(name, ".", "dodo.py", "pavement.py", "wscript", "Jakefile", "Jakefile.js", "*.py", "*.js")
 	}
 }
 

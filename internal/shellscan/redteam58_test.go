@@ -143,6 +143,7 @@ func TestRedteam58WorkdirCodeTools(t *testing.T) {
 		"printf x > x.txt; ctags --options=x.txt x.c", "printf x > x.txt; ctags --options x.txt -R",
 		"printf x > .ctags; ctags -R", "printf x > x.sql; pgbench -n -t 1 -f x.sql", "printf x > x.sql; pgbench -fx.sql",
 		"printf x > x.sql; pgbench --file=x.sql@5", "printf x | pgbench -f -", "printf x > x.ctags; etags --options=x.ctags x.c",
+		"printf x > dodo.py; doit", "printf x > pavement.py; paver x", "printf x > wscript; waf build", "printf x > Jakefile; jake",
 	}
 	clean := []string{
 		"dmypy status", "dmypy run -- m.py", "stubgen -m m -o out", "prove", "prove -r t", "ctags -R", "ctags x.c",
