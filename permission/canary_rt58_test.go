@@ -69,13 +69,7 @@ func rt58Fixture(t *testing.T, root, program string) string {
 		"work/package.json":     `{"name":"app","version":"1.0.0","dependencies":{"lib":"file:../home/lib"}}`,
 	}
 	for name, content := range files {
-		p := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeExec(t, filepath.Join(root, name), content)
 	}
 	if program != "python3" {
 		return ""
@@ -89,12 +83,7 @@ func rt58Fixture(t *testing.T, root, program string) string {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(root, "home", "py")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "python3"), b, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	writeExec(t, filepath.Join(dir, "python3"), string(b))
 	return dir
 }
 
