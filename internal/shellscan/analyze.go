@@ -168,6 +168,12 @@ type analyzer struct {
 	linkAt       []access
 	linkAnywhere bool
 	links        int
+	// linkZones are where the commands of linkMaker that make links in
+	// known places may have made them, zoneOwn the ranges of accesses
+	// of the programs of a virtual environment among them (see
+	// linkMakerCall).
+	linkZones []linkZone
+	zoneOwn   [][2]int
 	// looped is set once the line holds a loop, unordered once it holds
 	// a loop, a pipeline or a background command: commands may then run
 	// after commands that follow them in the text.
@@ -248,6 +254,7 @@ func analyzeBash(line, home, workdir string) *bashAnalysis {
 		}
 	}
 	an.unknownAfterLink()
+	an.writesThroughZones()
 	an.runsWritten()
 	an.handedPrograms()
 	an.handedWrittenLater()

@@ -61,6 +61,7 @@ func (an *analyzer) guessInner(args []word, depth, chain int) {
 			strs = append(strs, v)
 		}
 		strs = attachedValues(t, strs)
+		strs = assignedValues(strs)
 		for _, s := range strs {
 			if commandString(s) {
 				an.guessScript(s, depth)

@@ -52,6 +52,11 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 			return false
 		}
 	}
+	defer an.linkMakerCall(ws[0].text, name, args)()
+	if why := packageCreator(name, args); why != "" {
+		an.opaque(why)
+	}
+	an.workdirCode(name, args)
 	if name == "xargs" && an.xargsReader(args, depth, chain) {
 		return true
 	}
@@ -249,6 +254,11 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		}
 	}
 	if name == "go" || strings.HasPrefix(name, "go1.") {
+		if tool, ok := goToolArgs(args); ok {
+			if why := goTool(name, tool); why != "" {
+				an.opaque(why)
+			}
+		}
 		if an.goCommand(name, args); an.goModel(name, args) {
 			return false
 		}
@@ -258,6 +268,7 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	}
 	an.checkerCode(checkerName(name), args)
 	if isCompiler(name) {
+		an.compilerMapper(name, args)
 		an.compiler(name, args)
 	}
 	if jdkTools()[name] {
@@ -375,12 +386,12 @@ var opaqueCommands = sync.OnceValue(func() map[string]string {
 		// More programs that run the command they are given: LLVM's not
 		// and lli, setarch's personality names, glibc's memusage and
 		// sotruss, profilers, fakeroot's variants, dpkg-architecture -c,
-		// gettext's msgexec and msgfilter, ssh's other names and
-		// ssh-copy-id (ssh -o ProxyCommand=…), and util-linux's uclampset
+		// gettext's msgexec and msgfilter, ssh's other names, ssh-copy-id
+		// and sshfs (ssh -o ProxyCommand=…), and util-linux's uclampset
 		// and choom.
 		"not", "lli", "i386", "i486", "i586", "i686", "x86_64", "aarch64", "armv7l", "armv8l", "ppc", "ppc32",
 		"ppc64", "ppc64le", "s390", "s390x", "uname26", "memusage", "sotruss", "heaptrack", "fakeroot-sysv",
-		"fakeroot-tcp", "dpkg-architecture", "msgexec", "msgfilter", "slogin", "ssh-copy-id", "uclampset",
+		"fakeroot-tcp", "dpkg-architecture", "msgexec", "msgfilter", "slogin", "ssh-copy-id", "sshfs", "uclampset",
 		"choom", "luit", "systemd-socket-activate", "pg_virtualenv", "gcore", "jdb",
 		// Extractors and splitters that write the paths their input names,
 		// and argcomplete's activation, which writes shell startup code.

@@ -1,0 +1,73 @@
+package shellscan
+
+import "strings"
+
+// workdirCode records the code and settings the programs below load from
+// the working directory, or from the files their options name, whatever
+// their other words: what the line writes there before them is code of its
+// own (see runsWrittenCode). dmypy is mypy's daemon (the plugins
+// mypy.ini names); stubgen and stubtest import the modules they are
+// given; prove runs the t/*.t scripts and its operands, with the options
+// of .proverc; universal ctags (etags too) reads the options of
+// .ctags.d/*.ctags, .ctags, ctags.cnf and --options=FILE, which may
+// send its output anywhere (-o ~/.bashrc); pgbench runs the \shell and
+// \setshell lines of its -f scripts as commands, and a script from its
+// standard input (-f -) is not seen at all; doit, paver, waf and jake run
+// their task files (dodo.py, pavement.py, wscript, Jakefile).
+func (an *analyzer) workdirCode(name string, args []word) {
+	switch name {
+	case "dmypy", "stubgen", "stubtest":
+		an.usesCode(name, ".", dirCodeFiles...)
+	case "prove":
+		an.usesCode(name, ".", "*.t", "*.pl", "*.pm", "*.PL", "*.so", ".proverc")
+		an.optionCode(name, args, "", "--rc")
+	case "ctags", "etags", "ctags-universal", "universal-ctags", "uctags", "ctags-exuberant", "exuberant-ctags":
+		an.usesCode(name, ".", "*.ctags", ".ctags", "ctags.cnf")
+		an.optionCode(name, args, "", "--options")
+	case "pgbench":
+		an.optionCode(name, args, "f", "--file")
+	case "doit", "paver", "waf", "jake":
+		// Task runners whose task file is code, as invoke's tasks.py
+		// and fab's fabfile.py are (see projectFiles).
+		an.usesCode(name, ".", "dodo.py", "pavement.py", "wscript", "Jakefile", "Jakefile.js", "*.py", "*.js")
+	}
+}
+
+// optionCode records as code name runs the file each of its options
+// short (a one-letter option, with its value attached or next) and long
+// (with its value after '=' or next) names, without a pgbench weight
+// (@5); a value only known when the line runs, or "-" (its standard
+// input), makes the line opaque.
+func (an *analyzer) optionCode(name string, args []word, short, long string) {
+	for i, a := range args {
+		t := a.text
+		var v *word
+		switch {
+		case t == long || short != "" && t == "-"+short:
+			if i+1 < len(args) {
+				v = &args[i+1]
+			}
+		case strings.HasPrefix(t, long+"="):
+			v = &word{text: t[len(long)+1:], dynamic: a.dynamic}
+		case short != "" && strings.HasPrefix(t, "-"+short) && !strings.HasPrefix(t, "--"):
+			v = &word{text: t[2:], dynamic: a.dynamic}
+		case a.dynamic && strings.HasPrefix(t, "-"):
+			an.opaque(name + " is given an option only known when the line runs, which may name a file of code")
+			return
+		}
+		if v == nil {
+			continue
+		}
+		file := v.text
+		if name == "pgbench" {
+			if j := strings.LastIndexByte(file, '@'); j > 0 {
+				file = file[:j]
+			}
+		}
+		if v.dynamic || file == "-" || file == "" {
+			an.opaque(name + " runs a file of code named by a word only known when the line runs, or its standard input")
+			return
+		}
+		an.usesCode(name, file)
+	}
+}
