@@ -64,7 +64,8 @@ func (m *migration) prefetch(u *unit) {
 // that cannot tell (a kernel or file system without RWF_NOWAIT for such
 // reads), sets m.cold, and the log is read as usual; from then on every
 // log is prefetched (see copyAll) and read as usual. A read that finds
-// part of the log there returns that part, as a read may.
+// part of the log there returns that part, as a read may; one that returns
+// nothing is read again as usual, which alone may tell the end of the log.
 //
 // The kernel also refuses such a read for a while when the log is cached
 // whole: on a fresh ext4 holding a source just copied and synced, 2 of
@@ -94,12 +95,23 @@ func (r *cacheProbe) Read(p []byte) (int, error) {
 		return r.f.Read(p)
 	}
 	r.probed = true
-	n, err := unix.Preadv2(r.f.fd, [][]byte{p}, -1, unix.RWF_NOWAIT) // -1: at the file's offset, advancing it
+	var n int
+	var err error
+	if r.m.opts.nowaitRead != nil {
+		n, err = r.m.opts.nowaitRead(r.f.fd, p)
+	} else {
+		n, err = unix.Preadv2(r.f.fd, [][]byte{p}, -1, unix.RWF_NOWAIT) // -1: at the file's offset, advancing it
+	}
 	switch {
 	case err == nil && n > 0:
 		return n, nil
 	case err == nil:
-		return 0, io.EOF
+		// Nothing, without an error: the end of an empty log, or an
+		// answer that does not say what the cache holds. Only a plain read
+		// may tell the end of the log (one more system call for an empty
+		// log), or a non-empty log would be copied as empty, and verified
+		// against that empty read.
+		return r.f.Read(p)
 	}
 	r.m.cold.Store()
 	return r.f.Read(p)

@@ -201,3 +201,37 @@ func TestASourceThatRefusesNowaitReadsIsCopiedWhole(t *testing.T) {
 		}
 	}
 }
+
+// A first read without waiting that returns nothing, and no error, for a
+// log that is not empty (no kernel here does; one that did would have a
+// migration copy the log as empty, and verify the empty copy against the
+// empty read) is not taken for the end of the log: the log is read as usual
+// and copied whole.
+func TestANowaitReadOfNothingIsNotTakenForTheEndOfTheLog(t *testing.T) {
+	home := t.TempDir()
+	const wd = "/prefetch/project"
+	paths := writeLogs(t, home, wd, 4, 10, "some text")
+	dst := filepath.Join(t.TempDir(), "dst")
+	if _, err := Run(t.Context(), Options{
+		From:       Endpoint{Workdir: wd, Storage: storage.Options{Home: home}},
+		To:         Endpoint{Storage: storage.Options{Home: dst}},
+		Workers:    1,
+		nowaitRead: func(int, []byte) (int, error) { return 0, nil },
+	}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: wd, Storage: storage.Options{Home: dst}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range paths {
+		want, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(filepath.Join(p.SessionsDir, filepath.Base(src)))
+		if err != nil || string(got) != string(want) {
+			t.Errorf("%s copied as %d bytes (%v); want its %d bytes as they are", filepath.Base(src), len(got), err, len(want))
+		}
+	}
+}
