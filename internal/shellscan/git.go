@@ -97,6 +97,7 @@ var gitRemoteReaders = sync.OnceValue(func() map[string]bool {
 // configuration the caller does not protect.
 func (an *analyzer) git(args []word) {
 	an.sawGit = true
+	an.usesCode("git", "/", hookManagerFiles()...)
 	if an.cwdChanged {
 		an.opaque("git runs after a cd, where it may use a configuration that is not protected")
 	}
