@@ -329,28 +329,20 @@ func (b *Background) Kill(id string) bool {
 // has not returned for them): those running, and those that ended whose
 // report is under way.
 func (b *Background) Unreported(session string) int {
-	if session == "" {
-		return 0
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	n := 0
-	for _, bp := range b.procs {
-		if bp.session != session {
-			continue
-		}
-		select {
-		case <-bp.reported:
-		default:
-			n++
-		}
-	}
-	return n
+	return len(b.open(session, func(bp *bgProc) chan struct{} { return bp.reported }))
 }
 
 // Running returns the ids of the commands that calls of session started
 // (its [tool.Call.SessionID]) and that have not ended, in id order.
 func (b *Background) Running(session string) []string {
+	ids := b.open(session, func(bp *bgProc) chan struct{} { return bp.done })
+	slices.Sort(ids)
+	return ids
+}
+
+// open returns the ids of the commands of session whose channel ch is not
+// closed yet.
+func (b *Background) open(session string, ch func(*bgProc) chan struct{}) []string {
 	if session == "" {
 		return nil
 	}
@@ -362,12 +354,11 @@ func (b *Background) Running(session string) []string {
 			continue
 		}
 		select {
-		case <-bp.done:
+		case <-ch(bp):
 		default:
 			ids = append(ids, id)
 		}
 	}
-	slices.Sort(ids)
 	return ids
 }
 
