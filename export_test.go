@@ -27,6 +27,11 @@ func SetForkArchiveSeen(a *Agent, f func()) { a.forkArchiveSeen = f }
 // instead of a random one.
 func SetForkNewID(a *Agent, f func() string) { a.forkNewID = f }
 
+// SetDeliveryStarting makes a call f with the session's id when a
+// background command's completion is about to be delivered to it, before
+// the delivery's turn starts.
+func SetDeliveryStarting(a *Agent, f func(id string)) { a.deliveryStarting = f }
+
 // SetRestoreLocking makes a's Restore call f with the session's id just
 // before the restore takes the session's lock (a file store's; a lease
 // is taken before it).

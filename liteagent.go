@@ -365,6 +365,10 @@ type Agent struct {
 	// forkNewID, tests only (see export_test.go), replaces the random id
 	// Fork gives the new session.
 	forkNewID func() string
+	// deliveryStarting, tests only (see export_test.go), runs when a
+	// background command's completion is about to be delivered, before
+	// the delivery's turn starts.
+	deliveryStarting func(sessionID string)
 	// restoreLocking, tests only (see export_test.go), runs in Restore
 	// just before the restore takes the session's lock.
 	restoreLocking func(id string)

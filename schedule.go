@@ -46,6 +46,10 @@ type schedule struct {
 	// compaction) is changing: no turn starts on them meanwhile (see
 	// beginOp).
 	ops map[string]*sessionOp
+	// delivering counts, per session, the background completions whose
+	// delivery began and is not over (see beginDelivery): the session has
+	// work under way, though no command runs and no turn has started.
+	delivering map[string]int
 }
 
 // newSchedule returns an empty, open schedule.
@@ -60,7 +64,23 @@ func newSchedule() *schedule {
 		dropCancelled: map[string]int{},
 		dropBash:      map[string]bool{},
 		calls:         map[*work]string{},
+		delivering:    map[string]int{},
 	}
+}
+
+// beginDelivery counts a delivery to session id under way until the
+// function it returns is called.
+func (s *schedule) beginDelivery(id string) (end func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.delivering[id]++
+	return sync.OnceFunc(func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.delivering[id]--; s.delivering[id] == 0 {
+			delete(s.delivering, id)
+		}
+	})
 }
 
 // close refuses every later turn and reports whether this call closed the

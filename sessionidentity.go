@@ -39,8 +39,9 @@ func (a *Agent) forgetLeft(current string) {
 
 // busyWith reports whether session id has work under way whose turns the
 // engine must still tell the session for: turns, prompts or a session
-// operation (see schedule.idle), subagent groups, or background commands
-// of the session or of its subagents.
+// operation or a delivery (see schedule.idle), subagent groups, or
+// background commands of the session or of its subagents, until their
+// completion was handed to the delivery.
 func (a *Agent) busyWith(id string) bool {
 	if !a.sched.idle(id) {
 		return true
@@ -49,7 +50,7 @@ func (a *Agent) busyWith(id string) bool {
 		return true
 	}
 	for _, s := range a.sched.family(id) {
-		if len(a.bg.Running(s)) > 0 {
+		if a.bg.Unreported(s) > 0 {
 			return true
 		}
 	}
@@ -57,11 +58,12 @@ func (a *Agent) busyWith(id string) bool {
 }
 
 // idle reports whether session id has no turn running, no prompt in
-// progress and no session operation (a restore, a compaction) under way.
+// progress, no session operation (a restore, a compaction) and no
+// delivery of a background completion under way.
 func (s *schedule) idle(id string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.running[id]) == 0 && s.prompts[id] == 0 && s.ops[id] == nil
+	return len(s.running[id]) == 0 && s.prompts[id] == 0 && s.ops[id] == nil && s.delivering[id] == 0
 }
 
 // sameSession returns nil when session id, as stored now, is the one the

@@ -1,12 +1,17 @@
 package liteagent_test
 
 import (
+	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/engine"
+	"github.com/lite-agent/lite-agent-go/hook"
+	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
 )
 
@@ -98,5 +103,73 @@ func TestASessionLeftWithWorkUnderWayStaysKnown(t *testing.T) {
 	}
 	if tasks, err := st.List(t.Context()); err != nil || len(tasks) != 1 || tasks[0].Execution != nil {
 		t.Errorf("the other process's tasks: %+v, %v; want its one task, untouched", tasks, err)
+	}
+}
+
+// A background command that ends while the agent is elsewhere is
+// delivered to its session even when the agent sweeps the sessions it
+// left between the command's end and the delivery's turn: the session has
+// work under way until the delivery is over. Before, the sweep found it
+// idle (the command no longer running, the turn not yet started) and
+// forgot it, and the delivery failed with an *engine.UnidentifiedError:
+// the completion was lost.
+func TestABackgroundCompletionOutlivesASweepBeforeItsTurn(t *testing.T) {
+	f := newFixture(t)
+	f.p = modeltest.NewFunc(func(ctx context.Context, req model.Request) ([]model.Chunk, error) {
+		last := req.Messages[len(req.Messages)-1]
+		switch {
+		case strings.Contains(last.PlainText(), "<background-task-completed"):
+			return modeltest.Text("It ended.").Chunks(), nil
+		case len(req.Messages) == 1:
+			return modeltest.ToolCalls(call("b1", "bash", `{"command":"sleep 0.3; echo out","run_in_background":true}`)).Chunks(), nil
+		}
+		return modeltest.Text("Started.").Chunks(), nil
+	})
+	a := f.agent(t, f.options(nil))
+	entered, release := make(chan string, 1), make(chan struct{})
+	liteagent.SetDeliveryStarting(a, func(id string) {
+		entered <- id
+		<-release
+	})
+	ended := make(chan error, 1)
+	if _, err := a.Subscribe(func(n liteagent.Notice) {
+		if n.Source != hook.SourceBackground {
+			return
+		}
+		switch {
+		case n.Event.Err != nil:
+			ended <- n.Event.Err
+		case n.Event.Type == engine.EventDone:
+			ended <- nil
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Send(t.Context(), "run it in the background"); err != nil {
+		t.Fatal(err)
+	}
+	id := a.SessionID()
+	if err := a.Resume("elsewhere-1"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-entered:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the command's completion was not delivered")
+	}
+	if err := a.Resume("elsewhere-2"); err != nil { // the sweep
+		t.Fatal(err)
+	}
+	if got := liteagent.Identified(a, id); len(got) != 1 {
+		t.Errorf("the session whose completion is being delivered is forgotten")
+	}
+	close(release)
+	select {
+	case err := <-ended:
+		if err != nil {
+			t.Errorf("the delivery's turn: %v; want it run", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the delivery's turn did not end")
 	}
 }

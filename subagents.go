@@ -131,8 +131,16 @@ func (a *Agent) bashExited(c bash.Completion) {
 		return
 	}
 	a.deliveries.Add(1)
+	// The session has work under way until the delivery is over: a sweep
+	// (forgetLeft) between the command's end and the delivery's turn
+	// would otherwise forget it, and the turn fail.
+	endDelivery := a.sched.beginDelivery(target)
 	go func() {
 		defer a.deliveries.Done()
+		defer endDelivery()
+		if a.deliveryStarting != nil {
+			a.deliveryStarting(target)
+		}
 		st := engine.CompletionStatus(c.Status())
 		a.deliverMessage(a.life, target, c.Message(), engine.BackgroundCompletion{ID: c.ID, Label: c.Label(), Status: st, IsError: st != engine.CompletionCompleted, Content: c.Content})
 	}()

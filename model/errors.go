@@ -133,7 +133,8 @@ func IsClass(err error, c ErrorClass) bool {
 // does: Anthropic's "input length and `max_tokens` exceed context limit:
 // 188240 + 21333 > 200000" and "prompt is too long: 210000 tokens >
 // 200000 maximum", OpenAI's "maximum context length is 8192 tokens …
-// (5000 in the messages, …)" and "… your messages resulted in 31228
+// (5000 in the messages, …)" (the messages and functions: all the
+// request but its completion) and "… your messages resulted in 31228
 // tokens". It returns 0, 0 for any other error or message. The input is
 // the provider's count: a caller can size the request's max_tokens to the
 // room it leaves.
@@ -148,7 +149,13 @@ func (e *Error) OverflowTokens() (input, limit int) {
 		}
 		in, err1 := strconv.Atoi(m[p.input])
 		lim, err2 := strconv.Atoi(m[p.limit])
-		if err1 != nil || err2 != nil || in <= 0 || lim <= 0 {
+		var out int
+		var err3 error
+		if p.output > 0 {
+			out, err3 = strconv.Atoi(m[p.output])
+		}
+		in -= out
+		if err1 != nil || err2 != nil || err3 != nil || in <= 0 || lim <= 0 {
 			return 0, 0
 		}
 		return in, lim
@@ -157,19 +164,23 @@ func (e *Error) OverflowTokens() (input, limit int) {
 }
 
 // overflowPattern is a context overflow message that states the input's
-// tokens (submatch input) and the limit (submatch limit).
+// tokens (submatch input, less submatch output when that is not 0) and
+// the limit (submatch limit).
 type overflowPattern struct {
-	re           *regexp.Regexp
-	input, limit int
+	re                   *regexp.Regexp
+	input, limit, output int
 }
 
 // overflowPatterns returns the messages OverflowTokens reads, compiled
 // on first use.
 var overflowPatterns = sync.OnceValue(func() []overflowPattern {
 	return []overflowPattern{
-		{regexp.MustCompile(`exceed context limit: (\d+) \+ \d+ > (\d+)`), 1, 2},
-		{regexp.MustCompile(`prompt is too long: (\d+) tokens > (\d+) maximum`), 1, 2},
-		{regexp.MustCompile(`maximum context length is (\d+) tokens\. However, you requested \d+ tokens \((\d+) in the messages`), 2, 1},
-		{regexp.MustCompile(`maximum context length is (\d+) tokens\. However, your messages resulted in (\d+) tokens`), 2, 1},
+		{regexp.MustCompile(`exceed context limit: (\d+) \+ \d+ > (\d+)`), 1, 2, 0},
+		{regexp.MustCompile(`prompt is too long: (\d+) tokens > (\d+) maximum`), 1, 2, 0},
+		// All the request but its completion is input: the messages and
+		// the functions (tool definitions) when it says them.
+		{regexp.MustCompile(`maximum context length is (\d+) tokens\. However, you requested (\d+) tokens \((?:\d+ in the [a-z ]+, )*(\d+) in the completion\)`), 2, 1, 3},
+		{regexp.MustCompile(`maximum context length is (\d+) tokens\. However, you requested \d+ tokens \((\d+) in the messages`), 2, 1, 0},
+		{regexp.MustCompile(`maximum context length is (\d+) tokens\. However, your messages resulted in (\d+) tokens`), 2, 1, 0},
 	}
 })

@@ -157,6 +157,9 @@ type bgProc struct {
 	session string // of the call that started it
 	p       *proc
 	done    chan struct{} // closed when the command ended and its output was read
+	// reported is closed once OnExit returned for the command (or at
+	// done, without OnExit).
+	reported chan struct{}
 
 	mu      sync.Mutex
 	buf     []byte // guarded by mu: the most recent output
@@ -210,6 +213,8 @@ func (b *Background) start(sh shell, command, session string) (string, error) {
 		command: command,
 		session: session,
 		done:    make(chan struct{}),
+
+		reported: make(chan struct{}),
 	}
 	p, err := sh.start(command, bp.write(b.bufferBytes))
 	if err != nil {
@@ -242,6 +247,7 @@ func (bp *bgProc) write(max int) func([]byte) bool {
 // reports its completion.
 func (b *Background) wait(bp *bgProc) {
 	defer b.wg.Done()
+	defer close(bp.reported)
 	var timeout <-chan time.Time
 	if b.timeout > 0 {
 		t := time.NewTimer(b.timeout)
@@ -318,9 +324,25 @@ func (b *Background) Kill(id string) bool {
 	return true
 }
 
+// Unreported returns how many of the commands that calls of session
+// started have not had their completion reported yet ([BackgroundOptions.OnExit]
+// has not returned for them): those running, and those that ended whose
+// report is under way.
+func (b *Background) Unreported(session string) int {
+	return len(b.open(session, func(bp *bgProc) chan struct{} { return bp.reported }))
+}
+
 // Running returns the ids of the commands that calls of session started
 // (its [tool.Call.SessionID]) and that have not ended, in id order.
 func (b *Background) Running(session string) []string {
+	ids := b.open(session, func(bp *bgProc) chan struct{} { return bp.done })
+	slices.Sort(ids)
+	return ids
+}
+
+// open returns the ids of the commands of session whose channel ch is not
+// closed yet.
+func (b *Background) open(session string, ch func(*bgProc) chan struct{}) []string {
 	if session == "" {
 		return nil
 	}
@@ -332,12 +354,11 @@ func (b *Background) Running(session string) []string {
 			continue
 		}
 		select {
-		case <-bp.done:
+		case <-ch(bp):
 		default:
 			ids = append(ids, id)
 		}
 	}
-	slices.Sort(ids)
 	return ids
 }
 

@@ -593,3 +593,38 @@ func TestKillSessionKillsThatSessionsCommands(t *testing.T) {
 		t.Errorf("KillSession(\"\") = %v", got)
 	}
 }
+
+// A command whose completion is being reported (OnExit has not returned)
+// is no longer running but still unreported: a caller that keeps a
+// session's state while its commands may still deliver (the agent's
+// sweep of the sessions it left) counts it until the report is over.
+func TestBackgroundUnreportedUntilOnExitReturns(t *testing.T) {
+	inExit, release := make(chan struct{}), make(chan struct{})
+	bg, err := bash.NewBackground(bash.BackgroundOptions{OnExit: func(c bash.Completion) {
+		close(inExit)
+		<-release
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bg.Close()
+	bt, _ := newBash(t, bash.Options{Background: bg})
+	if _, err := bt.Call(t.Context(), &tool.Call{SessionID: "s"}, json.RawMessage(`{"command":"true","run_in_background":true}`)); err != nil {
+		t.Fatal(err)
+	}
+	<-inExit
+	if r, u := bg.Running("s"), bg.Unreported("s"); len(r) != 0 || u != 1 {
+		t.Errorf("while OnExit runs: Running %v, Unreported %d; want none, 1", r, u)
+	}
+	close(release)
+	deadline := time.Now().Add(10 * time.Second)
+	for bg.Unreported("s") != 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("still unreported 10 s after OnExit returned")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if n := bg.Unreported(""); n != 0 {
+		t.Errorf("Unreported(\"\") = %d", n)
+	}
+}
