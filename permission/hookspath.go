@@ -106,7 +106,9 @@ type gitConfigEntry struct {
 // gitConfigEntries reads the key = value lines of the git configuration
 // file f as git's parser reads the common forms: [section] and
 // [section "subsection"] headers (a key may follow on the same line), #
-// and ; comments, double quotes around a value or part of it. A file
+// and ; comments, double quotes around a value or part of it, a value
+// continued by a backslash at the end of its line, a leading byte order
+// mark. A file
 // that cannot be read, or is larger than maxGitConfigSize, gives none.
 func gitConfigEntries(f string) []gitConfigEntry {
 	info, err := os.Stat(f)
@@ -119,10 +121,16 @@ func gitConfigEntries(f string) []gitConfigEntry {
 	}
 	var entries []gitConfigEntry
 	section := ""
-	sc := bufio.NewScanner(bytes.NewReader(b))
+	// git skips a UTF-8 byte order mark at the start.
+	sc := bufio.NewScanner(bytes.NewReader(bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))))
 	sc.Buffer(make([]byte, 0, 64*1024), maxGitConfigSize)
 	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
+		raw := sc.Text()
+		// A backslash at the end of a line continues the value on the next.
+		for oddTrailingBackslashes(raw) && sc.Scan() {
+			raw = raw[:len(raw)-1] + sc.Text()
+		}
+		line := strings.TrimSpace(raw)
 		if strings.HasPrefix(line, "[") {
 			end := strings.IndexByte(line, ']')
 			if end < 0 {
@@ -148,6 +156,13 @@ func gitConfigEntries(f string) []gitConfigEntry {
 		}
 	}
 	return entries
+}
+
+// oddTrailingBackslashes reports whether line ends with an odd number of
+// backslashes: its last one escapes the end of the line.
+func oddTrailingBackslashes(line string) bool {
+	n := len(line) - len(strings.TrimRight(line, "\\"))
+	return n%2 == 1
 }
 
 // gitConfigValue unquotes a git configuration value: text outside double

@@ -45,3 +45,32 @@ func TestHooksPathDirsReadGitConfig(t *testing.T) {
 		t.Errorf("hooksPathDirs = %q took core \"x\"'s hooksPath", got)
 	}
 }
+
+// git skips a UTF-8 byte order mark at the start of a configuration file
+// and joins a value continued by a backslash at the end of its line
+// (review45g: both hid core.hooksPath, and write_file of
+// .githooks/pre-commit was allowed).
+func TestHooksPathDirsBOMAndContinuation(t *testing.T) {
+	root := t.TempDir()
+	wd := filepath.Join(root, "w")
+	files := map[string]string{
+		"w/.git/config": "[include]\n\tpath = ../a.cfg\n\tpath = ../b.cfg\n",
+		"w/a.cfg":       "\xef\xbb\xbf[core]\n\thooksPath = .githooks\n",
+		"w/b.cfg":       "[core]\n\thooksPath = .other\\\nhooks\n",
+	}
+	for name, content := range files {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := hooksPathDirs(wd, "", []string{})
+	for _, want := range []string{filepath.Join(wd, ".githooks"), filepath.Join(wd, ".otherhooks")} {
+		if !slices.Contains(got, want) {
+			t.Errorf("hooksPathDirs = %q, want %q among them", got, want)
+		}
+	}
+}
