@@ -21,3 +21,17 @@ func TestReview45gConfigCodeTools(t *testing.T) {
 	}
 	checkRT57Lines(t, opaque, clean)
 }
+
+// pnpm reads its settings from pnpm-workspace.yaml (storeDir, cacheDir …)
+// as from .npmrc: a line that writes it and then runs pnpm sends the store
+// where it says (review45g: printf 'storeDir: /tmp/x' >
+// pnpm-workspace.yaml && pnpm install --offline was allowed and created
+// /tmp/x with real pnpm).
+func TestReview45gPnpmWorkspaceWritten(t *testing.T) {
+	opaque := []string{
+		`printf 'storeDir: /tmp/x\n' > pnpm-workspace.yaml && pnpm install --offline`,
+		`echo x > sub/pnpm-workspace.yaml; pnpm -C sub ls`,
+	}
+	clean := []string{`pnpm install --offline`, `echo x > notes.yaml && pnpm ls`}
+	checkRT57Lines(t, opaque, clean)
+}
