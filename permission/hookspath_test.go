@@ -23,15 +23,7 @@ func TestHooksPathDirsReadGitConfig(t *testing.T) {
 		"h/.gitconfig":         "[user]\n\tname = x\n[core]\n\thookspath=~/hk # mine\n",
 		"h/.config/git/config": "[core]\n  hooksPath = .husky/_\n",
 	}
-	for name, content := range files {
-		p := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeTree(t, root, files)
 	got := hooksPathDirs(wd, home, []string{"HOME=" + home})
 	for _, want := range []string{
 		filepath.Join(wd, "my hooks"), filepath.Join(home, "hk"), filepath.Join(wd, ".husky/_"),
@@ -58,6 +50,19 @@ func TestHooksPathDirsBOMAndContinuation(t *testing.T) {
 		"w/a.cfg":       "\xef\xbb\xbf[core]\n\thooksPath = .githooks\n",
 		"w/b.cfg":       "[core]\n\thooksPath = .other\\\nhooks\n",
 	}
+	writeTree(t, root, files)
+	got := hooksPathDirs(wd, "", []string{})
+	for _, want := range []string{filepath.Join(wd, ".githooks"), filepath.Join(wd, ".otherhooks")} {
+		if !slices.Contains(got, want) {
+			t.Errorf("hooksPathDirs = %q, want %q among them", got, want)
+		}
+	}
+}
+
+// writeTree writes files (paths relative to root, their contents) under
+// root, making their directories.
+func writeTree(t *testing.T, root string, files map[string]string) {
+	t.Helper()
 	for name, content := range files {
 		p := filepath.Join(root, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -65,12 +70,6 @@ func TestHooksPathDirsBOMAndContinuation(t *testing.T) {
 		}
 		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
-		}
-	}
-	got := hooksPathDirs(wd, "", []string{})
-	for _, want := range []string{filepath.Join(wd, ".githooks"), filepath.Join(wd, ".otherhooks")} {
-		if !slices.Contains(got, want) {
-			t.Errorf("hooksPathDirs = %q, want %q among them", got, want)
 		}
 	}
 }
