@@ -3,10 +3,13 @@ package permission
 import (
 	"bufio"
 	"bytes"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 )
 
 // maxGitConfigSize bounds a git configuration file hooksPathDirs reads;
@@ -51,7 +54,13 @@ func hooksPathDirs(workdir, home string, env []string) []string {
 			return
 		}
 		seen[f] = true
-		for _, e := range gitConfigEntries(f) {
+		entries, whole := gitConfigEntries(f)
+		if !whole {
+			// git reads what the gate cannot: its hooksPath may name
+			// any directory of the workdir.
+			dirs = append(dirs, filepath.Clean(workdir))
+		}
+		for _, e := range entries {
 			v := e.value
 			if strings.HasPrefix(v, "~/") && home != "" {
 				v = filepath.Join(home, v[2:])
@@ -108,18 +117,21 @@ type gitConfigEntry struct {
 // [section "subsection"] headers (a key may follow on the same line), #
 // and ; comments, double quotes around a value or part of it, a value
 // continued by a backslash at the end of its line, a leading byte order
-// mark. A file
-// that cannot be read, or is larger than maxGitConfigSize, gives none.
-func gitConfigEntries(f string) []gitConfigEntry {
+// mark. A file that does not exist gives none; whole is false when f
+// exists but cannot be read fully (not a regular file, unreadable, or
+// larger than maxGitConfigSize).
+func gitConfigEntries(f string) (entries []gitConfigEntry, whole bool) {
 	info, err := os.Stat(f)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return nil, true // git passes over a missing file too
+	}
 	if err != nil || !info.Mode().IsRegular() || info.Size() > maxGitConfigSize {
-		return nil
+		return nil, false
 	}
 	b, err := os.ReadFile(f)
 	if err != nil {
-		return nil
+		return nil, false
 	}
-	var entries []gitConfigEntry
 	section := ""
 	// git skips a UTF-8 byte order mark at the start.
 	sc := bufio.NewScanner(bytes.NewReader(bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))))
@@ -155,7 +167,7 @@ func gitConfigEntries(f string) []gitConfigEntry {
 			entries = append(entries, gitConfigEntry{section: section, key: strings.ToLower(strings.TrimSpace(k)), value: v})
 		}
 	}
-	return entries
+	return entries, true
 }
 
 // oddTrailingBackslashes reports whether line ends with an odd number of

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -71,5 +72,23 @@ func writeTree(t *testing.T, root string, files map[string]string) {
 		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// A configuration file git reads but the gate does not read fully (larger
+// than maxGitConfigSize) may set core.hooksPath anywhere in the workdir:
+// the workdir is returned, so that writes there ask (review45g: a
+// hooksPath after 1 MiB of comments was missed and write_file of
+// .githooks/pre-commit allowed; real git read it).
+func TestHooksPathDirsConfigTooLarge(t *testing.T) {
+	root := t.TempDir()
+	wd := filepath.Join(root, "w")
+	big := "[core]\n" + strings.Repeat("# padding\n", maxGitConfigSize/10+1) + "\thooksPath = .githooks\n"
+	writeTree(t, root, map[string]string{
+		"w/.git/config": "[include]\n\tpath = ../big.cfg\n",
+		"w/big.cfg":     big,
+	})
+	if got := hooksPathDirs(wd, "", []string{}); !slices.Contains(got, wd) && !slices.Contains(got, filepath.Join(wd, ".githooks")) {
+		t.Errorf("hooksPathDirs = %q, want the workdir or its .githooks among them", got)
 	}
 }
