@@ -27,6 +27,9 @@ var canaryG58Settings = []struct{ file, text, line string }{
 	{".npmrc", "cache=HOMEDIR/.config/g58\n", "npm ls"},
 	{".npmrc", "store-dir=HOMEDIR/.config/g58\n", "pnpm install --offline"},
 	{"pnpm-workspace.yaml", "packages: []\nstoreDir: HOMEDIR/.config/g58\n", "pnpm install --offline"},
+	// npm expands an abbreviated --prefix (review45g: allowed before).
+	{"sub/.npmrc", "cache=HOMEDIR/.config/g58\n", "npm --prefi=sub ls"},
+	{"sub/.npmrc", "cache=HOMEDIR/.config/g58\n", "npm ls --prefi sub"},
 }
 
 func TestCanaryG58ProjectSettings(t *testing.T) {

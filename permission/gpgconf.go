@@ -59,7 +59,11 @@ func gpgConfUnsound(text string) string {
 		if t == "" || t[0] == '#' {
 			continue
 		}
-		name := strings.TrimPrefix(strings.FieldsFunc(t, func(r rune) bool { return r == ' ' || r == '\t' || r == '=' })[0], "--")
+		fields := strings.FieldsFunc(t, func(r rune) bool { return r == ' ' || r == '\t' || r == '=' })
+		if len(fields) == 0 {
+			return "has a line without an option name: " + clip(t)
+		}
+		name := strings.TrimPrefix(fields[0], "--")
 		if !gpgSafeOptions()[name] {
 			return "sets " + clip(name) + ", which may name a file gpg or its agent writes or a program it runs"
 		}

@@ -16,6 +16,8 @@ func TestGpgConfUnsound(t *testing.T) {
 		"list-options show-photos\n":                        true,
 		"options ./o\n":                                     true,
 		"load-extension x\n":                                true,
+		"=\n":                                               true,
+		"armor\n= =\n":                                      true,
 	} {
 		if got := gpgConfUnsound(text); (got != "") != unsafe {
 			t.Errorf("%q: unsound %q, want unsound %v", text, got, unsafe)

@@ -3,10 +3,13 @@ package permission
 import (
 	"bufio"
 	"bytes"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 )
 
 // maxGitConfigSize bounds a git configuration file hooksPathDirs reads;
@@ -51,7 +54,13 @@ func hooksPathDirs(workdir, home string, env []string) []string {
 			return
 		}
 		seen[f] = true
-		for _, e := range gitConfigEntries(f) {
+		entries, whole := gitConfigEntries(f)
+		if !whole {
+			// git reads what the gate cannot: its hooksPath may name
+			// any directory of the workdir.
+			dirs = append(dirs, filepath.Clean(workdir))
+		}
+		for _, e := range entries {
 			v := e.value
 			if strings.HasPrefix(v, "~/") && home != "" {
 				v = filepath.Join(home, v[2:])
@@ -106,23 +115,34 @@ type gitConfigEntry struct {
 // gitConfigEntries reads the key = value lines of the git configuration
 // file f as git's parser reads the common forms: [section] and
 // [section "subsection"] headers (a key may follow on the same line), #
-// and ; comments, double quotes around a value or part of it. A file
-// that cannot be read, or is larger than maxGitConfigSize, gives none.
-func gitConfigEntries(f string) []gitConfigEntry {
+// and ; comments, double quotes around a value or part of it, a value
+// continued by a backslash at the end of its line, a leading byte order
+// mark. A file that does not exist gives none; whole is false when f
+// exists but cannot be read fully (not a regular file, unreadable, or
+// larger than maxGitConfigSize).
+func gitConfigEntries(f string) (entries []gitConfigEntry, whole bool) {
 	info, err := os.Stat(f)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return nil, true // git passes over a missing file too
+	}
 	if err != nil || !info.Mode().IsRegular() || info.Size() > maxGitConfigSize {
-		return nil
+		return nil, false
 	}
 	b, err := os.ReadFile(f)
 	if err != nil {
-		return nil
+		return nil, false
 	}
-	var entries []gitConfigEntry
 	section := ""
-	sc := bufio.NewScanner(bytes.NewReader(b))
+	// git skips a UTF-8 byte order mark at the start.
+	sc := bufio.NewScanner(bytes.NewReader(bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))))
 	sc.Buffer(make([]byte, 0, 64*1024), maxGitConfigSize)
 	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
+		raw := sc.Text()
+		// A backslash at the end of a line continues the value on the next.
+		for oddTrailingBackslashes(raw) && sc.Scan() {
+			raw = raw[:len(raw)-1] + sc.Text()
+		}
+		line := strings.TrimSpace(raw)
 		if strings.HasPrefix(line, "[") {
 			end := strings.IndexByte(line, ']')
 			if end < 0 {
@@ -147,7 +167,14 @@ func gitConfigEntries(f string) []gitConfigEntry {
 			entries = append(entries, gitConfigEntry{section: section, key: strings.ToLower(strings.TrimSpace(k)), value: v})
 		}
 	}
-	return entries
+	return entries, true
+}
+
+// oddTrailingBackslashes reports whether line ends with an odd number of
+// backslashes: its last one escapes the end of the line.
+func oddTrailingBackslashes(line string) bool {
+	n := len(line) - len(strings.TrimRight(line, "\\"))
+	return n%2 == 1
 }
 
 // gitConfigValue unquotes a git configuration value: text outside double

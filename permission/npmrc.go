@@ -226,8 +226,8 @@ func yamlConfigUnsound(text string) string {
 // makes it opaque: it names a settings file of its own (npm
 // --userconfig, --globalconfig: the gate does not follow them), or a
 // settings file of the project it reads (see jsConfigFiles), in a working
-// directory of the line, a directory an option sends it to (--prefix,
-// -C, --dir, --cwd) or one above, sets a key that may name a path or a
+// directory of the line, a directory an option sends it to (--prefix or
+// an abbreviation npm expands, -C, --dir, --cwd) or one above, sets a key that may name a path or a
 // program, or cannot be read. It returns "" otherwise.
 func (g *Gate) jsConfigUnsound(a *shellscan.Analysis) string {
 	for _, c := range a.Commands {
@@ -243,6 +243,10 @@ func (g *Gate) jsConfigUnsound(a *shellscan.Analysis) string {
 			if strings.HasPrefix(opt, "--") && len(o) >= 5 && (strings.HasPrefix("userconfig", o) ||
 				len(o) >= 7 && strings.HasPrefix("globalconfig", o) || strings.HasPrefix(o, "npmrc")) {
 				return name + " " + clip(opt) + " names a settings file, which may name a path it writes or a program it runs"
+			}
+			// npm expands an abbreviated option (--prefi is --prefix).
+			if strings.HasPrefix(opt, "--") && len(o) >= 3 && strings.HasPrefix("prefix", o) {
+				opt = "--prefix"
 			}
 			switch opt {
 			case "--prefix", "-C", "--dir", "--cwd":

@@ -4,7 +4,9 @@ package shellscan
 // hook managers' hooks run (a name ending in '/' is a directory whose
 // every file is code): husky's .husky/NAME (and its .huskyrc of old),
 // pre-commit's .pre-commit-config.yaml (its local hooks' entries),
-// lefthook's and overcommit's configurations, lint-staged's (the commands
+// lefthook's and overcommit's configurations, lefthook's scripts
+// (.lefthook/HOOK/NAME and .lefthook-local/HOOK/NAME, its source_dir and
+// source_dir_local), lint-staged's (the commands
 // it runs on staged files). Git runs a repository's hooks for most of its
 // commands (any that updates a ref or the index: reference-transaction,
 // post-index-change), so a line that writes one of them and then runs git
@@ -19,6 +21,7 @@ func hookManagerFiles() []string {
 		".lefthook.yml", ".lefthook.yaml", ".lefthook.json", ".lefthook.jsonc", ".lefthook.toml",
 		"lefthook-local.yml", "lefthook-local.yaml", "lefthook-local.json", "lefthook-local.toml",
 		".lefthook-local.yml", ".lefthook-local.yaml", ".lefthook-local.json", ".lefthook-local.toml",
+		".lefthook/", ".lefthook-local/",
 		".overcommit.yml", ".lintstagedrc", ".lintstagedrc.*", "lint-staged.config.*",
 	}
 }

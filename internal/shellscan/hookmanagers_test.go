@@ -24,6 +24,9 @@ func TestHookManagerFilesWrittenBeforeGit(t *testing.T) {
 		`echo x > lint-staged.config.js && git commit -m x`, `echo x > .huskyrc && git commit -m x`,
 		`echo x > sub/.husky/pre-commit && git -C sub status`, `cp t .husky/pre-commit && git status`,
 		`sed -i s/a/b/ .pre-commit-config.yaml && git diff`, `echo x > .husky/commit-msg; git tag v1`,
+		// lefthook's scripts, in its source_dir and source_dir_local (review45g: allowed before).
+		`echo x > .lefthook/pre-commit/lint.sh && git commit -m x`,
+		`echo x > .lefthook-local/pre-push/x.sh; git push`,
 	}
 	clean := []string{
 		`git commit -m x`, `echo x > notes.txt && git add notes.txt && git commit -m x`,

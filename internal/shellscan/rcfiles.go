@@ -6,7 +6,8 @@ import "sync"
 // the files they find in the working directory (or above it) and load as
 // code or as settings that name a program to run: pylint's init-hook, the
 // JavaScript configuration of test runners, bundlers and formatters
-// (vite.config.js, .mocharc.js), Sphinx's conf.py. (cargo's
+// (vite.config.js, .mocharc.js, cspell.config.js), the commands nx's
+// project.json names, Sphinx's conf.py. (cargo's
 // .cargo/config.toml, mypy's and flake8's plugins and openssl's -config
 // are cargo_config.go's and checkers.go's.) A line that writes one and
 // then runs the tool runs code of its own, as runsWrittenCode says of make
@@ -25,9 +26,12 @@ var rcCodeFiles = sync.OnceValue(func() map[string][]string {
 	for _, n := range []string{"mocha", "jest", "vitest", "vite", "webpack", "webpack-cli", "rollup", "prettier",
 		"babel", "parcel", "next", "nuxt", "nuxi", "astro", "playwright", "cypress", "karma", "ava", "nyc", "c8",
 		"ts-node", "tsx", "stylelint", "postcss", "tailwindcss", "commitlint", "lint-staged", "turbo", "nx",
-		"storybook", "svelte-kit", "remix", "gatsby", "ng", "vue-cli-service", "react-scripts", "esbuild", "tsc"} {
+		"storybook", "svelte-kit", "remix", "gatsby", "ng", "vue-cli-service", "react-scripts", "esbuild", "tsc",
+		"cspell", "knip", "svgo", "semantic-release", "markdownlint-cli2", "typedoc"} {
 		m[n] = append([]string{".mocharc.yml", ".mocharc.yaml", ".mocharc.json", ".mocharc.jsonc", ".babelrc",
 			".prettierrc", ".parcelrc", ".nycrc", ".nycrc.json", ".stylelintrc", ".postcssrc", ".c8rc"}, node...)
 	}
+	// nx runs the commands its project.json and nx.json name.
+	m["nx"] = append(m["nx"], "nx.json", "project.json")
 	return m
 })

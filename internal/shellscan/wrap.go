@@ -240,10 +240,10 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		an.make(name, args)
 	case "npm", "pnpm", "yarn":
 		// They run the scripts of package.json (npm install its
-		// lifecycle scripts), with the settings of .npmrc, and those
-		// scripts mostly run node files.
+		// lifecycle scripts), with the settings of .npmrc (and pnpm's of
+		// pnpm-workspace.yaml), and those scripts mostly run node files.
 		if !onlyVersion(args) {
-			an.usesCode(name, "/", append([]string{".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs"}, languageFiles()["node"]...)...)
+			an.usesCode(name, "/", append([]string{".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", "pnpm-workspace.yaml"}, languageFiles()["node"]...)...)
 		}
 	case "cargo":
 		// It builds the crate of Cargo.toml and runs its build script
