@@ -186,20 +186,7 @@ func TestASourceThatRefusesNowaitReadsIsCopiedWhole(t *testing.T) {
 	if n < logs-1 {
 		t.Errorf("%d of %d logs were prefetched; want all but the first", n, logs)
 	}
-	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: wd, Storage: storage.Options{Home: dst}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, src := range paths {
-		want, err := os.ReadFile(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := os.ReadFile(filepath.Join(p.SessionsDir, filepath.Base(src)))
-		if err != nil || string(got) != string(want) {
-			t.Errorf("%s copied as %d bytes (%v); want its %d bytes as they are", filepath.Base(src), len(got), err, len(want))
-		}
-	}
+	checkCopiedAsTheyAre(t, wd, dst, paths)
 }
 
 // A first read without waiting that returns nothing, and no error, for a
@@ -220,6 +207,13 @@ func TestANowaitReadOfNothingIsNotTakenForTheEndOfTheLog(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
+	checkCopiedAsTheyAre(t, wd, dst, paths)
+}
+
+// checkCopiedAsTheyAre fails t unless each source log of paths is in the
+// sessions directory of project wd under the home dst, byte for byte.
+func checkCopiedAsTheyAre(t *testing.T, wd, dst string, paths []string) {
+	t.Helper()
 	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: wd, Storage: storage.Options{Home: dst}})
 	if err != nil {
 		t.Fatal(err)
