@@ -45,6 +45,9 @@ type ContextOptions struct {
 	// it returns (if not nil) is called once after them, with the size then
 	// and the error that stopped them, if any. Hosts fire compact:start and
 	// compact:end hooks from it.
+	// [CompactingCounted] of ctx reports whether before is the
+	// provider's count (as [ContextStatus.Counted]); after is then an
+	// estimate scaled to it.
 	Compacting func(ctx context.Context, sessionID string, before int) (done func(after int, err error))
 	// Planner, when set, is level 3: over 85% of the window it is asked,
 	// within [PlannerBudget], what to do with each segment of the history
@@ -795,6 +798,21 @@ func (c *contextRun) scaleTo(n, est int) {
 	}
 }
 
+// compactingCountedKey is the context key of [CompactingCounted].
+type compactingCountedKey struct{}
+
+// CompactingCounted reports whether the size before a compaction that a
+// [ContextOptions.Compacting] callback was given with ctx is the
+// provider's count of the request ([model.TokenCounter], or stated by
+// its refusal of it as too long), as the compaction's
+// [ContextStatus.Counted] says; false, it is an estimate. The size after
+// it is never a count: an estimate, scaled to the count when counted.
+// Hosts say so in their compact hooks and spans.
+func CompactingCounted(ctx context.Context) bool {
+	counted, _ := ctx.Value(compactingCountedKey{}).(bool)
+	return counted
+}
+
 // compact applies the levels the pressure calls for, or all of them when
 // mode forces them, then the host's passes (committing a view when
 // something changed), with forceOverflow the host's overflow passes, and,
@@ -805,7 +823,7 @@ func (c *contextRun) scaleTo(n, est int) {
 func (c *contextRun) compact(ctx context.Context, mode forceMode, manual bool) (err error) {
 	force := mode != forceNone
 	if c.opts.Compacting != nil && !manual {
-		if done := c.opts.Compacting(ctx, c.r.id, c.status.BeforeTokens); done != nil {
+		if done := c.opts.Compacting(context.WithValue(ctx, compactingCountedKey{}, c.status.Counted), c.r.id, c.status.BeforeTokens); done != nil {
 			defer func() { done(c.measure(), err) }()
 		}
 	}
