@@ -31,6 +31,40 @@ func (countingModel) CountTokens(_ context.Context, req model.Request) (int, err
 	return n / 2, nil
 }
 
+// collectHooks adds to opts a func hook of each of events that records its
+// payloads, and returns what takes the payloads recorded so far.
+func collectHooks(opts *liteagent.Options, events ...hook.Event) (take func() []hook.Payload) {
+	var (
+		mu   sync.Mutex
+		seen []hook.Payload
+	)
+	for _, ev := range events {
+		opts.Hooks = append(opts.Hooks, hook.Hook{Event: ev, Func: func(_ context.Context, p hook.Payload) error {
+			mu.Lock()
+			defer mu.Unlock()
+			seen = append(seen, p)
+			return nil
+		}})
+	}
+	return func() []hook.Payload {
+		mu.Lock()
+		defer mu.Unlock()
+		got := seen
+		seen = nil
+		return got
+	}
+}
+
+// replyReadingBig writes big.txt (10,000 characters) in the workdir and
+// has the model read it with read_file, then answer "read".
+func (f *fixture) replyReadingBig(t *testing.T) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(f.workdir, "big.txt"), []byte(strings.Repeat("data ", 2000)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f.p.Reply(modeltest.ToolCalls(call("r", "read_file", `{"path":"big.txt"}`)), modeltest.Text("read"))
+}
+
 // TestCompactHooksSayWhatWasCounted: compact:start and compact:end say
 // whether their figures are the provider's count, as the compaction
 // events do: an automatic compaction's before as its context_status's
@@ -47,23 +81,9 @@ func TestCompactHooksSayWhatWasCounted(t *testing.T) {
 		opts.System = "You help."
 		opts.AllowedTools = []string{"read_file", "context"}
 		opts.ContextWindow = 2000
-		var (
-			mu   sync.Mutex
-			seen []hook.Payload
-		)
-		for _, ev := range []hook.Event{hook.EventCompactStart, hook.EventCompactEnd} {
-			opts.Hooks = append(opts.Hooks, hook.Hook{Event: ev, Func: func(_ context.Context, p hook.Payload) error {
-				mu.Lock()
-				defer mu.Unlock()
-				seen = append(seen, p)
-				return nil
-			}})
-		}
+		take := collectHooks(&opts, hook.EventCompactStart, hook.EventCompactEnd)
 		a := f.agent(t, opts)
-		if err := os.WriteFile(filepath.Join(f.workdir, "big.txt"), []byte(strings.Repeat("data ", 2000)), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		f.p.Reply(modeltest.ToolCalls(call("r", "read_file", `{"path":"big.txt"}`)), modeltest.Text("read"))
+		f.replyReadingBig(t)
 		var statuses []engine.ContextStatus
 		for ev, err := range a.Run(t.Context(), "read big.txt") {
 			if err != nil {
@@ -73,10 +93,7 @@ func TestCompactHooksSayWhatWasCounted(t *testing.T) {
 				statuses = append(statuses, *ev.Context)
 			}
 		}
-		mu.Lock()
-		auto := seen
-		seen = nil
-		mu.Unlock()
+		auto := take()
 		if len(auto) == 0 || len(auto) != 2*len(statuses) {
 			t.Fatalf("count %v: hooks %+v, context statuses %+v", count, auto, statuses)
 		}
@@ -91,9 +108,7 @@ func TestCompactHooksSayWhatWasCounted(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		mu.Lock()
-		manual := seen
-		mu.Unlock()
+		manual := take()
 		if len(manual) != 2 {
 			t.Fatalf("count %v: manual compaction hooks %+v", count, manual)
 		}
