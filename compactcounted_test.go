@@ -11,25 +11,8 @@ import (
 	liteagent "github.com/lite-agent/lite-agent-go"
 	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/hook"
-	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
 )
-
-// countingModel is a provider that counts a request's tokens
-// ([model.TokenCounter]) as half the characters of its texts: twice the
-// estimate.
-type countingModel struct{ *modeltest.Provider }
-
-func (countingModel) CountTokens(_ context.Context, req model.Request) (int, error) {
-	n := len(req.System)
-	for _, m := range req.Messages {
-		n += len(m.Text)
-		for _, b := range m.Blocks {
-			n += len(b.Text) + len(b.Content) + len(b.Input)
-		}
-	}
-	return n / 2, nil
-}
 
 // collectHooks adds to opts a func hook of each of events that records its
 // payloads, and returns what takes the payloads recorded so far.
@@ -76,7 +59,7 @@ func TestCompactHooksSayWhatWasCounted(t *testing.T) {
 		f := newFixture(t)
 		opts := f.options(nil)
 		if count {
-			opts.Model = countingModel{f.p}
+			opts.Model = modeltest.Dense{Provider: f.p}
 		}
 		opts.System = "You help."
 		opts.AllowedTools = []string{"read_file", "context"}

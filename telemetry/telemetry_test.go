@@ -326,22 +326,6 @@ func TestCompactingSpan(t *testing.T) {
 	}
 }
 
-// counting is a provider that counts a request's tokens as twice the
-// characters of its messages' texts over four (denser than the estimate,
-// as code is).
-type counting struct{ *modeltest.Provider }
-
-func (counting) CountTokens(_ context.Context, req model.Request) (int, error) {
-	n := len(req.System)
-	for _, m := range req.Messages {
-		n += len(m.Text)
-		for _, b := range m.Blocks {
-			n += len(b.Text) + len(b.Content)
-		}
-	}
-	return n / 2, nil
-}
-
 // TestCompactingSpanSaysWhatWasCounted: the span of a compaction of a
 // turn's request says, as its context_status event does, whether its
 // size before is the provider's count (before_counted) or an estimate;
@@ -354,7 +338,7 @@ func TestCompactingSpanSaysWhatWasCounted(t *testing.T) {
 		p.Reply(modeltest.Text("ok"))
 		var provider model.Provider = p
 		if count {
-			provider = counting{p}
+			provider = modeltest.Dense{Provider: p}
 		}
 		cp := session.NewMemoryCheckpointer()
 		var evs []session.Event
