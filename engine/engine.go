@@ -148,6 +148,9 @@ type sessionState struct {
 	// Both guarded by turn.
 	view *viewBase
 	proj projection
+	// calib corrects the estimates of the session's requests by the input
+	// the provider reported for the last one answered, guarded by turn.
+	calib calibration
 	// active is the turn running on the session, under Engine.mu; nil
 	// between turns.
 	active *run
@@ -275,6 +278,10 @@ type run struct {
 	// room is the answer's room of the last request built (bindAnswer),
 	// owned by the loop.
 	room answerRoom
+	// estimate is the plain estimate of the input of the last request
+	// built (0: not measured), which its usage calibrates, owned by the
+	// loop.
+	estimate int
 
 	steerMu sync.Mutex
 	steered []model.Message // messages Steer queued for the next model call
@@ -913,13 +920,14 @@ func (r *run) request(ctx context.Context, force bool, known overflowCount) (mod
 			return model.Request{}, nil, answerRoom{}, err
 		}
 		req := r.newRequest(msgs)
+		r.estimate = size.estimate
 		room, err := r.bindAnswer(ctx, &req, size, known)
 		if err != nil {
 			return model.Request{}, nil, answerRoom{}, err
 		}
-		if known.input > 0 && !size.scaled && size.tokens > 0 {
+		if known.input > 0 && !size.scaled && size.estimate > 0 {
 			// The compacted requests are measured at the count's scale.
-			scale = float64(known.input) / float64(size.tokens)
+			scale = float64(known.input) / float64(size.estimate)
 		}
 		known.input = 0 // a compacted request is not the one counted
 		if !room.short {
@@ -1036,6 +1044,11 @@ func (r *run) stream(ctx context.Context, emit func(Event), force bool, known ov
 	}
 	if msg.Role == "" {
 		msg.Role = model.RoleAssistant
+	}
+	// The input the provider reported corrects the estimates of the
+	// session's next requests; a usage without it keeps the last.
+	if k := calibrated(e.opts.Provider, r.estimate, use); k.ratio > 0 {
+		r.st.calib = k
 	}
 	emit(Event{Type: EventModelCallEnd, Turn: r.turn, ModelCall: &ModelCallEvent{Model: e.opts.Model, Duration: e.now().Sub(start), Usage: &use}})
 	return msg, use, stop, streamed, nil
