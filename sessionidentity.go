@@ -20,11 +20,13 @@ import (
 // a background command of it or of its subagents). A session kept for its
 // work goes at a later sweep, once the work is over. What is forgotten is
 // never taken silently afterwards: a turn on it that nothing made current
-// again (a prompt started on it before the agent left it, a delivery that
-// finds it forgotten) fails with an *engine.UnidentifiedError and writes
-// nothing, where the session may have been replaced meanwhile; one made
-// current again is taken as its Resume, ResumeStored or StartSession
-// says. A restore, fork or delete by id of a session the agent knows
+// again (a delivery that finds it forgotten) fails with an
+// *engine.UnidentifiedError and writes nothing, where the session may have
+// been replaced meanwhile; one made current again is taken as its Resume,
+// ResumeStored or StartSession says. A Run called before the agent left
+// the session keeps what the agent knew of it then (an engine.Pin, about
+// 100 bytes held by the sequence) and reinstates it when its sequence is
+// ranged over: its turn runs on that session, checked as any turn. A restore, fork or delete by id of a session the agent knows
 // nothing of acts on the session stored under the id, as the lite-agent
 // command does.
 

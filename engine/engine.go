@@ -126,7 +126,7 @@ type Engine struct {
 	mu       sync.Mutex               // guards sessions, marks and known
 	sessions map[string]*sessionState // per-session turn lock and event cache
 	marks    map[string]*sessionMark  // sessions checked new or stored (ExpectNew, ExpectStored)
-	known    map[string]firstSum      // the first record of the session known under each id (identity.go)
+	known    map[string]*knownCell    // the first record of the session known under each id (identity.go)
 }
 
 // sessionState caches one session's log between turns and serializes turns
