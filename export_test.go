@@ -60,7 +60,10 @@ func TaskStore(ctx context.Context, a *Agent, id string) (task.Store, error) {
 }
 
 // SetHeldStored makes a's held task and archive writes call f with the
-// session's id once they found its log, before they write.
+// session's id once they found its log (through a Store: once they found
+// it the session the agent knows), before they write; and DeleteSession
+// through a Store once it found the session the one the agent knows,
+// before it deletes.
 func SetHeldStored(a *Agent, f func(id string)) { a.heldStored = f }
 
 // Identified returns those of ids whose session a's engine knows (or was

@@ -1169,8 +1169,23 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 func (a *Agent) sessionDeleter(id string) (check, remove func(context.Context) error) {
 	if a.mode == externalStore {
 		remove = func(ctx context.Context) error {
+			// Checked and deleted under the session's lease (the agent's
+			// own, shared, when a cancelled turn still holds it): no
+			// other process deletes the session and starts it again
+			// between the check and the delete.
+			release, err := a.leaseSession(ctx, id)
+			if err != nil {
+				return err
+			}
+			defer release()
 			if err := a.eng.CheckStored(ctx, id); err != nil {
 				return err
+			}
+			if a.heldStored != nil {
+				a.heldStored(id)
+			}
+			if d, ok := a.cp.(leasedDeleter); ok {
+				return d.DeleteSessionUsing(ctx, id, a.lay.taskListID)
 			}
 			if d, ok := a.store.(listDeleter); ok {
 				return d.DeleteSessionUsing(ctx, a.lay.enc, id, a.lay.taskListID)
