@@ -82,3 +82,21 @@ func Identified(a *Agent, ids ...string) []string {
 // between its two looks at the session: which session it is (its first
 // record), and whether its log is there.
 func SetResumeLooked(a *Agent, f func(id string)) { a.resumeLooked = f }
+
+// Bookkeeping returns the number of entries of each per-session map a
+// keeps: its schedule's and its caches of task lists and archives.
+func Bookkeeping(a *Agent) map[string]int {
+	s := a.sched
+	s.mu.Lock()
+	out := map[string]int{
+		"running": len(s.running), "prompts": len(s.prompts), "promptsOver": len(s.promptsOver),
+		"deleted": len(s.deleted), "parentOf": len(s.parentOf), "listOf": len(s.listOf),
+		"autonomous": len(s.autonomous), "dropCancelled": len(s.dropCancelled), "dropBash": len(s.dropBash),
+		"calls": len(s.calls), "ops": len(s.ops), "delivering": len(s.delivering),
+	}
+	s.mu.Unlock()
+	a.mu.Lock()
+	out["archives"], out["tasks"] = len(a.archives), len(a.tasks)
+	a.mu.Unlock()
+	return out
+}
