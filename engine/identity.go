@@ -320,7 +320,43 @@ func (r *run) checkFirst(ctx context.Context, first *session.StoredEvent) error 
 		}
 		first = &rec
 	}
-	return r.e.sameFirst(r.id, first, true)
+	if err := r.e.sameFirst(r.id, first, true); err != nil {
+		return err
+	}
+	r.checked = true
+	return nil
+}
+
+// A leaser is a Checkpointer that leases sessions to one writer at a
+// time (liteagent.SessionLeaser: store/postgres's), whose lease the
+// caller takes for the turn: no other process deletes the session while
+// it is held.
+type leaser interface {
+	LeaseSession(ctx context.Context, id string) (release func(), err error)
+}
+
+// recheck is the check, before an append, of a turn whose checkpointer
+// holds nothing (neither a [session.Holder] nor a leaser): with no lock
+// to take again, and so no check when it is taken (stillSame), a session
+// deleted and started again by another process while the turn waited on
+// the model or a tool would take the turn's later records whenever its
+// head matched. The first record is read again before each append but
+// the first after a load, which has just checked it: one small read per
+// append ([session.FirstReader]'s, or a whole Read without one). What
+// happens between that read and the append is not seen: a checkpointer
+// that must rule it out holds sessions.
+func (r *run) recheck(ctx context.Context) error {
+	if r.checked {
+		r.checked = false
+		return nil
+	}
+	if r.lock != nil || r.st.head == 0 {
+		return nil
+	}
+	if _, ok := r.e.opts.Checkpointer.(leaser); ok {
+		return nil
+	}
+	return r.stillSame(ctx)
 }
 
 // stillSame is the check of a turn that takes the session's lock again:
