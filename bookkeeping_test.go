@@ -57,3 +57,35 @@ func TestAnAgentServingManySessionsKeepsNoEntryForThoseItLeft(t *testing.T) {
 		}
 	}
 }
+
+// A sweep while a subagent runs keeps its session's entries (its parent,
+// its task list, which the subagent's task tools write), and the next
+// sweep after the run drops them.
+func TestASweepKeepsTheEntriesOfASubagentThatRuns(t *testing.T) {
+	f := newFixture(t)
+	var started, finish chan struct{}
+	f.p, started, finish, _ = blockedSubagent()
+	a := f.agent(t, f.options(nil))
+	if _, err := a.Send(t.Context(), "ask a subagent"); err != nil {
+		t.Fatal(err)
+	}
+	id := a.SessionID()
+	<-started
+	if err := a.Resume("elsewhere"); err != nil {
+		t.Fatal(err)
+	}
+	if got := liteagent.Bookkeeping(a); got["parentOf"] != 1 || got["listOf"] != 1 {
+		t.Errorf("a sweep while the subagent runs left %d parents and %d lists; want its own 1 and 1", got["parentOf"], got["listOf"])
+	}
+	close(finish)
+	if err := a.Resume(id); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.AwaitIdle(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	a.Clear()
+	if got := liteagent.Bookkeeping(a); got["parentOf"] != 0 || got["listOf"] != 0 {
+		t.Errorf("a sweep after the subagent's run left %d parents and %d lists; want none", got["parentOf"], got["listOf"])
+	}
+}
