@@ -93,14 +93,7 @@ func checkNotWrittenIntoReplaced(t *testing.T, f *fixture, opts liteagent.Option
 	t.Helper()
 	b := f.agent(t, opts)
 	prompts := promptsOf(t, b, id)
-	st, err := liteagent.TaskStore(t.Context(), b, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tasks, err := st.List(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
+	tasks := tasksOf(t, b, id)
 	mine := slices.ContainsFunc(tasks, func(tk task.Task) bool { return tk.Subject == "mine" })
 	switch {
 	case prompts != "first|second" && mine:
@@ -110,4 +103,18 @@ func checkNotWrittenIntoReplaced(t *testing.T, f *fixture, opts liteagent.Option
 	case prompts == "first|second" && (werr != nil || !mine):
 		t.Errorf("the session is still the agent's; the write: %v, tasks %+v", werr, tasks)
 	}
+}
+
+// tasksOf returns the tasks of session id's list, read by agent a.
+func tasksOf(t *testing.T, a *liteagent.Agent, id string) []task.Task {
+	t.Helper()
+	st, err := liteagent.TaskStore(t.Context(), a, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tasks, err := st.List(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tasks
 }

@@ -80,14 +80,7 @@ func newSchedule() *schedule {
 func (s *schedule) beginDelivery(id string) (end func()) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.delivering[id]++
-	return sync.OnceFunc(func() {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if s.delivering[id]--; s.delivering[id] == 0 {
-			delete(s.delivering, id)
-		}
-	})
+	return s.countLocked(s.delivering, id)
 }
 
 // close refuses every later turn and reports whether this call closed the
@@ -226,14 +219,7 @@ func (s *schedule) addChild(child, parent, list string) (end func()) {
 	defer s.mu.Unlock()
 	s.listOf[child] = list
 	s.parentOf[child] = parent
-	s.childRuns[child]++
-	return sync.OnceFunc(func() {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if s.childRuns[child]--; s.childRuns[child] == 0 {
-			delete(s.childRuns, child)
-		}
-	})
+	return s.countLocked(s.childRuns, child)
 }
 
 // parent returns the session that dispatched session id, if it is a
@@ -364,12 +350,18 @@ func (s *schedule) callSession(w *work) (string, bool) {
 func (s *schedule) beginAudit(id string) (end func()) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.auditing[id]++
+	return s.countLocked(s.auditing, id)
+}
+
+// countLocked counts one more of id in m until the returned function is
+// called, which drops id's entry at zero. The caller holds s.mu.
+func (s *schedule) countLocked(m map[string]int, id string) (end func()) {
+	m[id]++
 	return sync.OnceFunc(func() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		if s.auditing[id]--; s.auditing[id] == 0 {
-			delete(s.auditing, id)
+		if m[id]--; m[id] == 0 {
+			delete(m, id)
 		}
 	})
 }
