@@ -47,7 +47,8 @@ func (a *Agent) forgetLeft(current string) {
 // a subagent's session (once its run and tool calls are over and its
 // background commands reported), and, where sessions are stored, the
 // opened task lists and archives of sessions with no work under way
-// (opened again at their next use). A mark or entry that guards a write
+// (opened again at their next use, as by another process: an archive's
+// read budgets start afresh then). A mark or entry that guards a write
 // still to come stays for a later sweep. The caller holds a.mu.
 func (a *Agent) sweepLeft(current string) {
 	deleted, children := a.sched.leftEntries()
