@@ -28,7 +28,10 @@
 // lets go after 100 ms without one (a model or a tool still working) or at
 // the first pause after a second, and always before it reports its end, so
 // other processes wait for the lock about that long at most, not for the
-// model's answer.
+// model's answer. When it takes the lock again it checks that the session
+// is still the one it loaded (its first record; see [Engine.Identify]). A
+// Checkpointer that neither holds nor leases sessions gets that check
+// before each append after the load instead (see [session.Checkpointer]).
 //
 // # Steering
 //

@@ -126,7 +126,7 @@ type Engine struct {
 	mu       sync.Mutex               // guards sessions, marks and known
 	sessions map[string]*sessionState // per-session turn lock and event cache
 	marks    map[string]*sessionMark  // sessions checked new or stored (ExpectNew, ExpectStored)
-	known    map[string]firstSum      // the first record of the session known under each id (identity.go)
+	known    map[string]*knownCell    // the first record of the session known under each id (identity.go)
 }
 
 // sessionState caches one session's log between turns and serializes turns
@@ -265,6 +265,7 @@ type run struct {
 
 	appendMu sync.Mutex // serializes appends of snapshots and batches
 	lock     *turnLock  // the session's lock, kept across the turn's operations on the log
+	checked  bool       // the load has just checked the session's first record (see recheck)
 
 	tools *tool.Set        // the tools of this prompt
 	specs []model.ToolSpec // their specs
@@ -497,6 +498,11 @@ func (r *run) append(ctx context.Context, evs ...session.Event) error {
 	if err := r.lock.enter(ctx); err != nil {
 		r.st.loaded = false
 		return fmt.Errorf("append to session %s: %w", r.id, err)
+	}
+	if err := r.recheck(ctx); err != nil {
+		r.lock.leave()
+		r.st.loaded = false
+		return err
 	}
 	mark := r.e.markOf(r.id)
 	if err := storedGone(mark, r.st.head); err != nil {
