@@ -359,6 +359,7 @@ func (d *destination) finish(ctx context.Context, verified bool) error {
 	if err := d.lock.Check(); err != nil {
 		return fmt.Errorf("the destination lock was lost; %s stays marked incomplete: %w", d.m.dstRoot, err)
 	}
+	d.m.step("unmarking")
 	if err := d.dir.Remove(MarkerName); err != nil {
 		return err
 	}

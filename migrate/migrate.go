@@ -440,6 +440,7 @@ func (m *migration) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	m.step("copying")
 	copyErr := m.copyAll(ctx, p)
 	if copyErr == nil {
 		// The copy wrote everything: its last sync runs while the
@@ -498,6 +499,7 @@ func (m *migration) planAndOpen(ctx context.Context, incomplete bool) (*plan, *d
 		defer close(opened)
 		d, derr = m.openDestination(dctx)
 	}()
+	m.step("planning")
 	p, err := m.plan(ctx)
 	if err != nil {
 		cancel() // a lock still waited for is not needed

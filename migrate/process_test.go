@@ -29,6 +29,9 @@ func TestMain(m *testing.M) {
 	if v := os.Getenv(deleteChildEnv); v != "" {
 		os.Exit(runDeleteChild(v))
 	}
+	if v := os.Getenv(stepChildEnv); v != "" {
+		os.Exit(runStepChild(v))
+	}
 	os.Exit(m.Run())
 }
 
