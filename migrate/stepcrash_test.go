@@ -34,14 +34,8 @@ const stepGrace = 150 * time.Millisecond
 
 // runStepChild is the child of TestKilledAtEveryStepLeavesNoCopyWithoutItsMarker.
 func runStepChild(step string) int {
-	from, err := newAEAD("k1", 1)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 2
-	}
-	to, err := newAEAD("k2", 2)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
+	from, to, ok := childCodecs()
+	if !ok {
 		return 2
 	}
 	opts := migrate.Options{
@@ -55,7 +49,7 @@ func runStepChild(step string) int {
 			select {} // until the signal lands
 		}
 	})
-	_, err = migrate.Run(context.Background(), opts)
+	_, err := migrate.Run(context.Background(), opts)
 	fmt.Fprintln(os.Stderr, "migration finished:", err)
 	return 3
 }
@@ -123,21 +117,7 @@ func TestKilledAtEveryStepLeavesNoCopyWithoutItsMarker(t *testing.T) {
 			old := time.Now().Add(-time.Minute)
 			_ = os.Chtimes(filepath.Join(root, migrate.MarkerName+filelock.Suffix), old, old)
 
-			to := aead(t, "k2", 2)
-			rep, err := migrate.Run(t.Context(), migrate.Options{
-				From: migrate.Endpoint{Workdir: workdir, Storage: src.opts},
-				To:   migrate.Endpoint{Storage: storage.Options{Home: dstHome, Codec: to}},
-			})
-			if err != nil {
-				t.Fatalf("rerun after a kill at %q: %v", step, err)
-			}
-			if err := migrate.CheckComplete(root); err != nil {
-				t.Error(err)
-			}
-			wantCounts(t, rep)
-			dst := resolve(t, workdir, storage.Options{Home: dstHome})
-			equalContents(t, read(t, src, dst, storage.Encoding{Codec: to, ProjectID: dst.Hash}), read(t, src, src.paths, src.enc()))
-			unchanged(t, src.home, before)
+			rerunCompletes(t, src, before, dstHome)
 		})
 	}
 }
