@@ -226,6 +226,12 @@ type destination struct {
 	lock    *filelock.Lock
 	created []string // directories this run created, outermost first
 	removed bool     // abandon removed everything this run wrote
+	// parents is the result of the syncs that make the entries of the
+	// directories in created durable (see openDestination), sent once
+	// they are done; parentsErr keeps it once received.
+	parents    chan error
+	parentsIn  bool
+	parentsErr error
 	// marker is the marker file as this run wrote it; ok is false if its
 	// state could not be read, and then abandon leaves it.
 	marker   fileState
@@ -233,14 +239,32 @@ type destination struct {
 }
 
 // openDestination creates the destination root, locks it, clears an
-// interrupted migration of the same source and writes the marker.
+// interrupted migration of the same source and writes the marker. It
+// returns once the marker is durable: its contents, and its name in the
+// root (both synced by WriteFileExclusive, or by WriteFile's rename over
+// the marker an interrupted run left durable). The entries of the directories it created on
+// the way to the root (the root's own among them) are synced in the
+// background meanwhile; finish waits for them before the marker goes.
+//
+// The order is what a crash of the machine at any moment needs: nothing
+// of the copy may reach the disk without the marker, and the copy creates
+// nothing in the root before openDestination returns, so the marker is on
+// disk first. A root whose own entry is not durable yet may be lost by a
+// crash, with everything in it: that leaves no destination at all, never
+// one without its marker. The root's entry must be durable only before
+// the marker goes, when the migration says it is done.
 func (m *migration) openDestination(ctx context.Context) (_ *destination, err error) {
-	d := &destination{m: m, created: safefs.MissingDirs(m.dstRoot)}
-	if d.dir, err = safefs.Anchor(m.dstRoot); err != nil {
+	d := &destination{m: m, created: safefs.MissingDirs(m.dstRoot), parents: make(chan error, 1)}
+	var syncParents func() error
+	if d.dir, syncParents, err = safefs.AnchorUnsynced(m.dstRoot); err != nil {
+		d.parents <- nil
 		d.removeCreated()
 		return nil, err
 	}
+	go func() { d.parents <- syncParents() }()
+	m.step("anchored")
 	if d.lock, err = d.dir.Lock(ctx, MarkerName, lockOptions); err != nil {
+		d.waitParents()
 		d.removeCreated()
 		var se *storage.Error
 		if errors.As(err, &se) && se.Op == "lock" {
@@ -251,9 +275,11 @@ func (m *migration) openDestination(ctx context.Context) (_ *destination, err er
 	defer func() {
 		if err != nil {
 			_ = d.lock.Release()
+			d.waitParents()
 			d.removeCreated()
 		}
 	}()
+	m.step("locked")
 	// Check again under the lock: another migration may have come and gone.
 	incomplete, checked, err := m.inspectDestination(ctx)
 	if err != nil {
@@ -287,9 +313,20 @@ func (m *migration) openDestination(ctx context.Context) (_ *destination, err er
 	if st, err := d.dir.Lstat(MarkerName); err == nil {
 		d.marker, d.markerOK = stateOf(st)
 	}
+	m.step("marked")
 	m.dst, m.dstLock = d.dir, d.lock
 	m.flush = newFlusher(d.dir.Real(), m.opts)
 	return d, nil
+}
+
+// waitParents waits for the syncs of the created directories' entries
+// that openDestination started and returns their error.
+func (d *destination) waitParents() error {
+	if !d.parentsIn {
+		d.parentsErr, d.parentsIn = <-d.parents, true
+		d.m.step("parents synced")
+	}
+	return d.parentsErr
 }
 
 // finish makes the destination durable and, when it verified, removes the
@@ -307,6 +344,11 @@ func (d *destination) finish(ctx context.Context, verified bool) error {
 	} else {
 		err = syncTree(d.dir.Real())
 	}
+	if err == nil {
+		// The root's entry, and those of the directories above it that
+		// this run created: without them the copy may be lost whole.
+		err = d.waitParents()
+	}
 	if err != nil {
 		d.abandon()
 		return err
@@ -317,6 +359,7 @@ func (d *destination) finish(ctx context.Context, verified bool) error {
 	if err := d.lock.Check(); err != nil {
 		return fmt.Errorf("the destination lock was lost; %s stays marked incomplete: %w", d.m.dstRoot, err)
 	}
+	d.m.step("unmarking")
 	if err := d.dir.Remove(MarkerName); err != nil {
 		return err
 	}
@@ -492,6 +535,7 @@ func (d *destination) abandon() {
 // release releases the lock and, after abandon removed everything, the
 // directories this run created.
 func (d *destination) release() error {
+	_ = d.waitParents() // a failure was reported by finish, or no longer matters
 	err := d.lock.Release()
 	if d.removed {
 		d.removeCreated()

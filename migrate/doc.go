@@ -67,7 +67,12 @@
 //   - Before writing any record, Run creates the destination root, takes the
 //     lock <root>/.migration-incomplete.lock (so two migrations never share a
 //     destination) and writes the marker file <root>/.migration-incomplete
-//     ([MarkerName]), which names the source. The marker is removed last,
+//     ([MarkerName]), which names the source, and syncs it to disk. It does
+//     that while it reads the source's directories to plan the copy; a
+//     source it then refuses leaves the destination as it was (the marker,
+//     the lock and the directories made for them are removed again). A
+//     destination that holds an interrupted migration is opened only after
+//     the plan. The marker is removed last,
 //     after everything was written, flushed to disk and verified. A
 //     destination holding the marker is incomplete: [CheckComplete] reports
 //     it, and so does lite-agent verify.
@@ -81,7 +86,7 @@
 //     deleted.
 //   - A session being deleted in the source (its log set aside as
 //     <id>.jsonl.deleting by a delete that has not finished) is refused
-//     with its *session.DeletingError before anything is written. A
+//     with its *session.DeletingError before any record is written. A
 //     delete that begins while the copy runs is not excluded by the
 //     source's locks, which are taken one file at a time: once the copy
 //     is over, and before the marker goes, every session copied must
@@ -133,5 +138,10 @@
 // every 16 MiB written, so that the disk writes while the processors work and
 // the last flush is short; the last flush begins as soon as the copy has
 // written its last file, while the source is checked for sessions deleted
-// meanwhile, and the marker goes only after both.
+// meanwhile, and the marker goes only after both. The entries of the
+// directories Run creates on the way to the destination root (the root's
+// own among them) are synced in the background from the start, and the
+// marker goes only after that too: until then a crash may lose the root
+// with everything in it, which leaves no destination rather than one
+// without its marker.
 package migrate

@@ -71,3 +71,13 @@ func OnLastSync(o *Options, f func() error) {
 		return e
 	}
 }
+
+// OnStep makes f run as each step of opening the destination and planning
+// the source is done, with its name: "anchored" (the destination root
+// made), "locked", "marked" (the marker durable), "planning" (the plan
+// about to begin alongside; only where the destination is opened
+// alongside), "planned", "copying"
+// (the copy about to make its first entry), "parents synced" (the entries
+// of the directories made on the way to the root durable) and
+// "unmarking" (the marker about to be removed).
+func OnStep(o *Options, f func(name string)) { o.stepped = f }

@@ -125,6 +125,11 @@ type Options struct {
 	// check that no session copied was deleted meanwhile. Tests use it to
 	// delete a session in that gap.
 	copied func()
+
+	// stepped, if not nil, is called as the destination is opened and the
+	// source planned, with the name of the step done (see step). Tests
+	// use it to stop a migration there.
+	stepped func(name string)
 }
 
 // Progress is a snapshot of a running migration.
@@ -417,24 +422,25 @@ func (m *migration) run(ctx context.Context) error {
 	if err := m.checkSourceRoot(); err != nil {
 		return err
 	}
-	if _, _, err := m.inspectDestination(ctx); err != nil {
-		return err
-	}
-	p, err := m.plan(ctx)
+	incomplete, _, err := m.inspectDestination(ctx)
 	if err != nil {
 		return err
 	}
 	if m.opts.DryRun {
+		p, err := m.plan(ctx)
+		if err != nil {
+			return err
+		}
 		if err := m.sessionsKept(p, m.copyAll(ctx, p)); err != nil {
 			return err
 		}
 		return m.checkSomethingRead()
 	}
-
-	d, err := m.openDestination(ctx)
+	p, d, err := m.planAndOpen(ctx, incomplete)
 	if err != nil {
 		return err
 	}
+	m.step("copying")
 	copyErr := m.copyAll(ctx, p)
 	if copyErr == nil {
 		// The copy wrote everything: its last sync runs while the
@@ -461,6 +467,65 @@ func (m *migration) run(ctx context.Context) error {
 		m.rep.Verified = true
 	}
 	return err
+}
+
+// planAndOpen plans the copy and opens the destination (see
+// openDestination). A destination found empty or missing is opened while
+// the source is planned: its five syncs (the marker, its name, the
+// entries of the directories made) then wait for the disk alongside the
+// plan's reads instead of after them. If the plan fails, what the opening
+// wrote goes again (see abandon) and nothing is left but what was there.
+// A destination holding an interrupted migration (incomplete) is opened
+// only once the plan has accepted the source, so that a source refused
+// leaves the interrupted copy as it was, marker included.
+func (m *migration) planAndOpen(ctx context.Context, incomplete bool) (*plan, *destination, error) {
+	if incomplete {
+		p, err := m.plan(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		m.step("planned")
+		d, err := m.openDestination(ctx)
+		return p, d, err
+	}
+	dctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		d    *destination
+		derr error
+	)
+	opened := make(chan struct{})
+	go func() {
+		defer close(opened)
+		d, derr = m.openDestination(dctx)
+	}()
+	m.step("planning")
+	p, err := m.plan(ctx)
+	if err != nil {
+		cancel() // a lock still waited for is not needed
+	} else {
+		m.step("planned")
+	}
+	<-opened
+	switch {
+	case err != nil && derr == nil:
+		m.flush.abort()
+		d.abandon()
+		_ = d.release()
+		return nil, nil, err
+	case err != nil:
+		return nil, nil, err
+	case derr != nil:
+		return nil, nil, derr
+	}
+	return p, d, nil
+}
+
+// step tells a test that the step name is done (see Options.stepped).
+func (m *migration) step(name string) {
+	if m.opts.stepped != nil {
+		m.opts.stepped(name)
+	}
 }
 
 // sessionsKept checks, once the copy is over (copyErr is its error, nil

@@ -29,18 +29,29 @@ func TestMain(m *testing.M) {
 	if v := os.Getenv(deleteChildEnv); v != "" {
 		os.Exit(runDeleteChild(v))
 	}
+	if v := os.Getenv(stepChildEnv); v != "" {
+		os.Exit(runStepChild(v))
+	}
 	os.Exit(m.Run())
 }
 
-func runChild() int {
+// childCodecs returns the codecs a migrating child reads and writes
+// with, or says why it cannot on standard error.
+func childCodecs() (from, to storage.Codec, ok bool) {
 	from, err := newAEAD("k1", 1)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 2
+	if err == nil {
+		to, err = newAEAD("k2", 2)
 	}
-	to, err := newAEAD("k2", 2)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
+		return nil, nil, false
+	}
+	return from, to, true
+}
+
+func runChild() int {
+	from, to, ok := childCodecs()
+	if !ok {
 		return 2
 	}
 	after := 2
@@ -48,7 +59,7 @@ func runChild() int {
 		after = n
 	}
 	var once sync.Once
-	_, err = migrate.Run(context.Background(), migrate.Options{
+	_, err := migrate.Run(context.Background(), migrate.Options{
 		From:        migrate.Endpoint{Workdir: workdir, Storage: storage.Options{Home: os.Getenv("MIGRATE_FROM"), Codec: from}},
 		To:          migrate.Endpoint{Storage: storage.Options{Home: os.Getenv("MIGRATE_TO"), Codec: to}},
 		AllProjects: os.Getenv("MIGRATE_ALL") != "",
@@ -83,6 +94,15 @@ func TestInterruptedMigrationIsDetectedAndRerunFromScratch(t *testing.T) {
 		t.Errorf("the child wrote only %d files before it was killed", n)
 	}
 
+	rerunCompletes(t, src, before, dstHome)
+}
+
+// rerunCompletes migrates the project of src to dstHome again, with the
+// codecs of a killed child (see childCodecs), and fails t unless the
+// rerun completes the destination, which then reads as the source, and
+// leaves the source as before.
+func rerunCompletes(t *testing.T, src fixture, before map[string]string, dstHome string) {
+	t.Helper()
 	to := aead(t, "k2", 2)
 	rep, err := migrate.Run(t.Context(), migrate.Options{
 		From: migrate.Endpoint{Workdir: workdir, Storage: src.opts},
@@ -91,7 +111,7 @@ func TestInterruptedMigrationIsDetectedAndRerunFromScratch(t *testing.T) {
 	if err != nil {
 		t.Fatalf("rerun: %v", err)
 	}
-	if err := migrate.CheckComplete(dstRoot); err != nil {
+	if err := migrate.CheckComplete(rep.Destination.Root); err != nil {
 		t.Error(err)
 	}
 	wantCounts(t, rep)

@@ -42,13 +42,36 @@ type Dir struct {
 // it: it refuses a symlink and remembers the directory's identity and real
 // path for later checks. An empty path is refused: it would anchor the
 // working directory, which no store means. Errors are *storage.Error.
-func Anchor(path string) (*Dir, error) { return anchor(path, true) }
+func Anchor(path string) (*Dir, error) { return anchor(path, mkdirAll) }
 
 // AnchorExisting anchors path as [Anchor] does, but never creates it: a
 // missing path fails with a *storage.Error that matches fs.ErrNotExist.
-func AnchorExisting(path string) (*Dir, error) { return anchor(path, false) }
+func AnchorExisting(path string) (*Dir, error) { return anchor(path, nil) }
 
-func anchor(path string, create bool) (*Dir, error) {
+// AnchorUnsynced anchors path as [Anchor] does, creating it and its missing
+// parents, but leaves the new directories' entries to be made durable by
+// sync, which it returns: sync fsyncs the parent of every directory it
+// created, outermost first, as Anchor does before it returns (and returns
+// nil at once when none was created). Until sync has returned nil, a crash
+// of the machine may lose the new directories and everything in them. A
+// caller that can let that happen for a while (one that writes a marker
+// saying the directory is incomplete, and removes it only once sync has
+// returned) can run sync alongside its own work; sync is safe to call from
+// another goroutine, once.
+func AnchorUnsynced(path string) (_ *Dir, sync func() error, _ error) {
+	var created []string
+	d, err := anchor(path, func(dir string) error {
+		created = MissingDirs(dir)
+		return os.MkdirAll(dir, DirMode)
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return d, func() error { return syncParents(created) }, nil
+}
+
+// anchor anchors path after creating it with mkdir, unless mkdir is nil.
+func anchor(path string, mkdir func(string) error) (*Dir, error) {
 	if path == "" {
 		return nil, &storage.Error{Op: "open", Message: "storage directory path is empty"}
 	}
@@ -56,8 +79,8 @@ func anchor(path string, create bool) (*Dir, error) {
 	if err != nil {
 		return nil, (&storage.Error{Op: "open", File: path, Message: "cannot make storage directory absolute"}).WithCause(err)
 	}
-	if create {
-		if err := mkdirAll(abs); err != nil {
+	if mkdir != nil {
+		if err := mkdir(abs); err != nil {
 			// MkdirAll fails on a symlink to a non-directory; report the symlink.
 			if st, lerr := os.Lstat(abs); lerr == nil && st.Mode()&fs.ModeSymlink != 0 {
 				return nil, &storage.Error{Op: "open", File: abs, Message: "Storage directory must not be a symlink"}
@@ -603,6 +626,12 @@ func mkdirAll(dir string) error {
 	if err := os.MkdirAll(dir, DirMode); err != nil {
 		return err
 	}
+	return syncParents(created)
+}
+
+// syncParents fsyncs the parent of every directory of created, in order
+// (mkdirAll's durability half).
+func syncParents(created []string) error {
 	for _, c := range created {
 		// A parent its user may write and search but not read (mode
 		// 0300) cannot be opened to sync: the sync is a help for
