@@ -1,0 +1,21 @@
+package shellscan
+
+import "testing"
+
+// bun reads bunfig.toml before any script, test or install: its preload
+// (and [test] preload) runs code first, [install.cache] dir and globalDir
+// name where it writes; it reads .npmrc as npm does (cache=). A line
+// that writes either and then runs bun runs code of its own: real bun
+// 1.4.5 ran the preload of a bunfig.toml the line wrote (gate59).
+func TestG59BunfigWrittenBeforeBun(t *testing.T) {
+	opaque := []string{
+		`printf '[test]\npreload = ["./p.js"]\n' > bunfig.toml && bun test`,
+		`echo 'preload = ["./p.js"]' > bunfig.toml; bun m.js`,
+		`echo 'preload = ["./p.js"]' > bunfig.toml; bun run build`,
+		`echo '[install.cache]' > bunfig.toml; bun install`,
+		`echo cache=/tmp/x > .npmrc && bun install`,
+	}
+	clean := []string{`bun test`, `bun install`, `bun run build`, `echo x > notes.txt && bun test`,
+		`bun test && echo 'preload = []' > bunfig.toml`}
+	checkRT57Lines(t, opaque, clean)
+}
