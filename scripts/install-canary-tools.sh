@@ -10,7 +10,7 @@
 # one, else the one on PATH): python3-venv and python3-pip.
 #
 # It does not install Node.js (node, npm, npx), which the npm canaries run
-# (it installs pnpm with npm where npm is there):
+# (it installs pnpm and bun with npm where npm is there):
 # as for scripts/install-mcp-servers.sh, Node.js is the one thing besides Go
 # the tests may assume. Terraform, which Debian does not package, it builds
 # from source with the Go module proxy (go install of v1.5.7, the last
@@ -134,6 +134,14 @@ if ! command -v pnpm >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
 fi
 if ! command -v pnpm >/dev/null 2>&1; then
 	install_missing "$name" "TestCanaryRedteam54" "pnpm not found: install it with npm install -g pnpm@10"
+fi
+# bun, for TestCanaryG59Bun (bunfig.toml and .npmrc), from npm, whose
+# package fetches bun's binary in its postinstall script.
+if ! command -v bun >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
+	npm install -g --silent bun@1.4.5 >&2 || true
+fi
+if ! command -v bun >/dev/null 2>&1; then
+	install_missing "$name" "TestCanaryG59Bun" "bun not found: install it with npm install -g bun"
 fi
 # terraform: Debian does not package it and HashiCorp's downloads are not
 # reachable from every CI machine, but its source is on the Go module proxy.

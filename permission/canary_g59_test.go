@@ -1,0 +1,82 @@
+//go:build linux
+
+package permission_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
+)
+
+// canaryG59Bun are lines of bun run in a project whose bunfig.toml or
+// .npmrc (as a cloned repository holds it, an earlier call wrote it, or
+// the line writes it) sends bun's cache or coverage into the home, or
+// preloads a project file that writes there: real bun 1.4.5 created
+// ~/.config/g59 for each. Each was allowed by "allow bash" at stop 58.
+// HOMEDIR stands for the fixture's home; file is "" for a line that
+// writes its own settings.
+var canaryG59Bun = []struct{ file, text, line string }{
+	{"bunfig.toml", "[install.cache]\ndir = \"HOMEDIR/.config/g59\"\n", "bun install"},
+	{"bunfig.toml", "[install]\ncache = \"HOMEDIR/.config/g59\"\n", "bun install"},
+	{".npmrc", "cache=HOMEDIR/.config/g59\n", "bun install"},
+	{"", "", `printf '[install.cache]\ndir = "HOMEDIR/.config/g59"\n' > bunfig.toml && bun install`},
+	{"", "", `printf 'preload = ["./p.js"]\n' > bunfig.toml && bun run m.js`},
+	{"", "", `printf '[test]\npreload = ["./p.js"]\n' > bunfig.toml; bun test`},
+}
+
+func TestCanaryG59Bun(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "git", "bun", "tar")
+	bun, err := exec.LookPath("bun")
+	if err != nil {
+		t.Fatal(err)
+	}
+	template := canaryTemplate(t)
+	for _, c := range canaryG59Bun {
+		root := canaryFixture(t, template)
+		home := filepath.Join(root, "home")
+		files := map[string]string{
+			"package.json":     `{"name":"y","version":"1.0.0","dependencies":{"tinyp":"./tinyp.tgz"}}`,
+			"pkg/package.json": `{"name":"tinyp","version":"1.0.0"}`,
+			"m.js":             "console.log(1)\n",
+			"a.test.js":        "test(\"a\", () => {})\n",
+			"p.js":             `require("fs").mkdirSync(` + "`${process.env.HOME}/.config/g59`" + `, {recursive: true})` + "\n",
+		}
+		if c.file != "" {
+			files[c.file] = strings.ReplaceAll(c.text, "HOMEDIR", home)
+		}
+		g57WriteWork(t, root, files)
+		work := filepath.Join(root, "work")
+		if out, err := exec.Command("tar", "-C", work, "-czf", filepath.Join(work, "tinyp.tgz"), "--transform", "s,^pkg,package,", "pkg").CombinedOutput(); err != nil {
+			t.Fatalf("tar: %v\n%s", err, out)
+		}
+		line := strings.ReplaceAll(c.line, "HOMEDIR", home)
+		refusedEverywhere(t, root, line)
+		out := runLine(t, root, line, 2*time.Minute, filepath.Dir(bun))
+		if _, err := os.Stat(filepath.Join(home, ".config", "g59")); err != nil {
+			t.Errorf("%q with %s did not write the home when run (%v):\n%s", line, c.file, err, out)
+		}
+	}
+}
+
+// TestCanaryG59BunOrdinary: a bunfig.toml that names no path and no
+// program outside the project, and no .npmrc, leave bun's lines allowed.
+func TestCanaryG59BunOrdinary(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "git")
+	template := canaryTemplate(t)
+	root := canaryFixture(t, template)
+	g57WriteWork(t, root, map[string]string{
+		"package.json": `{"name":"y","version":"1.0.0","scripts":{"test":"echo ok"}}`,
+		"bunfig.toml":  "logLevel = \"warn\"\n[install]\nexact = true\n[test]\npreload = [\"./happydom.ts\"]\ncoverage = true\n",
+	})
+	g := canaryGate(t, root, canaryAllowBashRules)
+	for _, line := range []string{"bun test", "bun install", "bun run build", "bun m.js"} {
+		if out := authorize(t, g, line); !out.Run {
+			t.Errorf("ordinary line %q was refused: %+v", line, out.Verdict)
+		}
+	}
+}
