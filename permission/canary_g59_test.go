@@ -80,3 +80,30 @@ func TestCanaryG59BunOrdinary(t *testing.T) {
 		}
 	}
 }
+
+// canaryG59Editors are lines whose program starts the editor the
+// environment chooses (vi by default) with the line's pipe as its input,
+// which runs the command written there: real vidir ran it. Each was
+// allowed by "allow bash" at stop 58.
+var canaryG59Editors = []string{
+	`printf ':!rm -f ~/.bashrc\n:q!\n' | vidir notes.txt`,
+	`printf ':!rm -f ~/.bashrc\n:q!\n' | vidir .`,
+}
+
+func TestCanaryG59Editors(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "git", "vidir", "vim")
+	vidir, err := exec.LookPath("vidir")
+	if err != nil {
+		t.Fatal(err)
+	}
+	template := canaryTemplate(t)
+	for _, line := range canaryG59Editors {
+		root := canaryFixture(t, template)
+		g57WriteWork(t, root, map[string]string{"notes.txt": "x\n"})
+		refusedEverywhere(t, root, line)
+		out := runLine(t, root, line, time.Minute, filepath.Dir(vidir))
+		if _, err := os.Lstat(filepath.Join(root, "home", ".bashrc")); err == nil {
+			t.Errorf("%q left ~/.bashrc when run:\n%s", line, out)
+		}
+	}
+}

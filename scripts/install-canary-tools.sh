@@ -3,7 +3,7 @@
 # programs that the canary tests of package permission run for real to show
 # that an attack line does damage (and the sandbox tests' git and perl):
 # gpg, git, less, make, perl, gcc, sqlite3, valgrind, wget, curl, unzip,
-# openssl, ssh-keygen, vim, gdb, java (a JDK: the JVM compiles a source
+# openssl, ssh-keygen, vim, vidir (moreutils), gdb, java (a JDK: the JVM compiles a source
 # file), maven, rustc, logsave, the docker client (package docker.io), the
 # zh_TW locale source and more; and what makes `python3 -m venv` work, with
 # pip, for the python3 the canaries run (/usr/bin/python3 when there is
@@ -42,7 +42,7 @@ programs=(
 	'~^perl5\.[0-9]+-[a-z0-9_]+-linux-gnu$:perl'
 	gcc:gcc cc:gcc sqlite3:sqlite3 valgrind:valgrind wget:wget curl:curl unzip:unzip openssl:openssl
 	ssh-keygen:openssh-client scp:openssh-client sftp:openssh-client ssh-agent:openssh-client
-	slogin:openssh-client vim:vim sensible-editor:sensible-utils gdb:gdb '~^tclsh[0-9]+\.[0-9]+$:tcl' file:file
+	slogin:openssh-client vim:vim sensible-editor:sensible-utils vidir:moreutils gdb:gdb '~^tclsh[0-9]+\.[0-9]+$:tcl' file:file
 	xz:xz-utils zstd:zstd memusage:libc-devtools sotruss:libc-devtools fakeroot-sysv:fakeroot
 	dpkg-architecture:dpkg-dev msgexec:gettext groff:groff-base '~^not-[0-9]+$:@llvm-tools'
 	'~^split-file-[0-9]+$:@llvm-tools' activate-global-python-argcomplete:python3-argcomplete ed:ed

@@ -19,3 +19,14 @@ func TestG59BunfigWrittenBeforeBun(t *testing.T) {
 		`bun test && echo 'preload = []' > bunfig.toml`}
 	checkRT57Lines(t, opaque, clean)
 }
+
+// vipe, vidir and their kin start the editor the environment chooses;
+// other editors and file managers run the shell commands typed at them
+// (gate59: all were allowed).
+func TestG59EditorStartersAreOpaque(t *testing.T) {
+	opaque := []string{`vipe`, `echo x | vipe > out`, `vidir`, `vidir src`, `find . | vidir -`, `qmv *.txt`,
+		`qcp a`, `massren`, `mg x.c`, `zile x`, `ne x`, `ranger`, `mc`, `nnn`, `lf`, `vifm`, `tig`, `lazygit`,
+		`gitui`, `printf ':!touch ~/x\n' | vidir a`}
+	clean := []string{`vipe --version`, `tig --version`, `echo vipe`, `grep mc notes.txt`, `ls lf`}
+	checkRT57Lines(t, opaque, clean)
+}
