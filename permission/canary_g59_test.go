@@ -107,3 +107,56 @@ func TestCanaryG59Editors(t *testing.T) {
 		}
 	}
 }
+
+// canaryG59GitBrings are lines whose git brings an .npmrc from a branch
+// (an earlier call may have committed it there) before npm reads it: the
+// gate judged the project's settings before the line ran, when there was
+// none, and real npm then wrote its cache into the home. Each was allowed
+// by "allow bash" at stop 58.
+var canaryG59GitBrings = []string{
+	`git checkout other -- .npmrc && npm ls`,
+	`git restore --source=other .npmrc && npm ls`,
+	`git merge -q other && npm ls`,
+}
+
+func TestCanaryG59GitBrings(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "git")
+	tooltest.Need(t, tooltest.NodeJS, "npm")
+	template := canaryTemplate(t)
+	for _, line := range canaryG59GitBrings {
+		root := canaryFixture(t, template)
+		home := filepath.Join(root, "home")
+		// With the project's protected files in the worktree, git
+		// checkout, restore and merge are opaque already (they may
+		// rewrite them): a project without its own rules.
+		if err := os.RemoveAll(filepath.Join(root, "work", ".lite-agent")); err != nil {
+			t.Fatal(err)
+		}
+		g57WriteWork(t, root, map[string]string{
+			"package.json": `{"name":"y","version":"1.0.0","scripts":{"test":"echo ok"}}`,
+			".npmrc":       "cache=" + filepath.Join(home, ".config", "g59") + "\n",
+		})
+		for _, args := range [][]string{
+			{"checkout", "-q", "-b", "other"},
+			{"add", "package.json", ".npmrc"},
+			{"-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "settings"},
+			{"checkout", "-q", "-"},
+		} {
+			cmd := exec.Command("git", args...)
+			cmd.Dir = filepath.Join(root, "work")
+			cmd.Env = canaryEnv(home)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("git %v: %v\n%s", args, err, out)
+			}
+		}
+		if _, err := os.Stat(filepath.Join(root, "work", ".npmrc")); err == nil {
+			t.Fatal("the fixture's worktree holds .npmrc before the line")
+		}
+		refusedEverywhere(t, root, line)
+		out := runLine(t, root, line, 2*time.Minute, "", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+		if _, err := os.Stat(filepath.Join(home, ".config", "g59")); err != nil {
+			t.Errorf("%q did not write the home when run (%v):\n%s", line, err, out)
+		}
+	}
+}

@@ -30,3 +30,26 @@ func TestG59EditorStartersAreOpaque(t *testing.T) {
 	clean := []string{`vipe --version`, `tig --version`, `echo vipe`, `grep mc notes.txt`, `ls lf`}
 	checkRT57Lines(t, opaque, clean)
 }
+
+// Git's commands that bring the worktree's files from commits, the stash
+// or a patch may bring a package manager's settings file the gate judged
+// before the line ran (see gitBroughtSettings): real npm ls after git
+// checkout other -- .npmrc, and npm test after git merge other, wrote
+// the cache= the branch's .npmrc named at gate59. Code a project's own
+// files hold (a Makefile, a test) that git brings stays the project's.
+func TestG59GitBringsSettings(t *testing.T) {
+	opaque := []string{
+		`git checkout other -- .npmrc && npm ls`, `git pull && npm ls`, `git merge x && npm test`,
+		`git stash pop && pnpm install`, `git restore --source=x .npmrc && npm ls`, `git pull && bun install`,
+		`git switch x && yarn test`, `git reset --hard x; npx tsc`, `git cherry-pick x && npm ci`,
+		`git am x.patch && npm test`, `git apply x.patch && npm test`, `git rebase main && npm test`,
+		`git revert HEAD --no-edit && npm test`, `git mv x .npmrc && npm ls`, `git checkout x && bunx tsc`,
+	}
+	clean := []string{
+		`git pull`, `git checkout x`, `git pull && make`, `git pull && go test ./...`, `git pull && node app.js`,
+		`npm test && git pull`, `git diff && npm test`, `git log && npm ci`, `git status && npm test`,
+		`git add . && git commit -m x && npm test`, `git checkout x -- Makefile && make`,
+		`git clone https://example.com/r && npm ls`,
+	}
+	checkRT57Lines(t, opaque, clean)
+}

@@ -1,0 +1,31 @@
+package shellscan
+
+// gitBroughtSettings are the settings files the gate reads in the project
+// before it allows a package manager's line (see jsConfigUnsound in
+// package permission): npm's, pnpm's and yarn's .npmrc,
+// pnpm-workspace.yaml, .yarnrc and .yarnrc.yml, bun's bunfig.toml. The
+// gate judges them as they are when it decides; one that git brings in
+// on the line (git checkout other -- .npmrc, git merge, git pull, git
+// stash pop) may say cache=~/x or name a program, and the package manager
+// after it reads that one: real npm ls wrote the home after git checkout
+// other -- .npmrc at gate59.
+func gitBroughtSettings() []string {
+	return []string{".npmrc", ".yarnrc", ".yarnrc.yml", "pnpm-workspace.yaml", "bunfig.toml"}
+}
+
+// gitBringsSettings records that git sub, which writes the worktree's
+// files under the names the commits, the stash or the patch give them,
+// may write each of gitBroughtSettings in the working directory: a
+// package manager that reads one later on the line runs with settings
+// the gate has not read (see runsWrittenCode), as after a line that
+// writes .npmrc itself. A file git brings in elsewhere in the worktree is
+// matched by its base name, as the package managers' code uses are.
+func (an *analyzer) gitBringsSettings(sub string) {
+	for _, name := range gitBroughtSettings() {
+		n := len(an.a.accesses)
+		an.addAccess(word{text: name}, modeWrite, "git "+sub, false)
+		for i := n; i < len(an.a.accesses); i++ {
+			an.a.accesses[i].settings = true
+		}
+	}
+}
