@@ -160,3 +160,51 @@ func TestCanaryG59GitBrings(t *testing.T) {
 		}
 	}
 }
+
+// canaryG59PackageHooks are lines that write package.json and then run
+// git in a repository whose hooks are husky 4's, which read their
+// commands from package.json's "husky" field when git runs them (real
+// husky 4.3.8 ran ~/-writing commands so at gate59; the fixture's hook
+// does what its husky.sh and run.js do). Each was allowed by "allow
+// bash" at stop 58.
+var canaryG59PackageHooks = []string{
+	`printf '{"name":"y","husky":{"hooks":{"pre-commit":"mkdir -p ~/.config/g59"}}}' > package.json && git commit -qam x`,
+	`printf '{"name":"y","husky":{"hooks":{"pre-commit":"mkdir -p ~/.config/g59"}}}' > package.json; git add -A; git commit -qm x`,
+}
+
+// husky4Hook is a hook as husky 4 installs it, reduced to what it does:
+// run the command package.json's husky.hooks names for the hook.
+const husky4Hook = `#!/bin/sh
+cmd=$(node -e 'const p=require("./package.json");process.stdout.write(((p.husky||{}).hooks||{})["pre-commit"]||"")')
+[ -n "$cmd" ] && sh -c "$cmd"
+exit 0
+`
+
+func TestCanaryG59PackageHooks(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "git")
+	tooltest.Need(t, tooltest.NodeJS, "node")
+	template := canaryTemplate(t)
+	for _, line := range canaryG59PackageHooks {
+		root := canaryFixture(t, template)
+		home := filepath.Join(root, "home")
+		g57WriteWork(t, root, map[string]string{"package.json": `{"name":"y"}`})
+		writeExec(t, filepath.Join(root, "work", ".git", "hooks", "pre-commit"), husky4Hook)
+		for _, args := range [][]string{{"add", "package.json"}, {"-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "p"}} {
+			cmd := exec.Command("git", args...)
+			cmd.Dir = filepath.Join(root, "work")
+			cmd.Env = canaryEnv(home)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("git %v: %v\n%s", args, err, out)
+			}
+		}
+		if err := os.RemoveAll(filepath.Join(home, ".config", "g59")); err != nil {
+			t.Fatal(err)
+		}
+		refusedEverywhere(t, root, line)
+		out := runLine(t, root, line, time.Minute, "", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+		if _, err := os.Stat(filepath.Join(home, ".config", "g59")); err != nil {
+			t.Errorf("%q did not write the home when run (%v):\n%s", line, err, out)
+		}
+	}
+}

@@ -53,3 +53,19 @@ func TestG59GitBringsSettings(t *testing.T) {
 	}
 	checkRT57Lines(t, opaque, clean)
 }
+
+// package.json holds the hooks of husky 4, yorkie, ghooks and pre-commit
+// and lint-staged's commands, which the hooks git runs read: a line that
+// writes it and then runs git runs code of its own (gate59: allowed
+// before; real husky 4.3.8 ran it).
+func TestG59PackageJSONHooksWrittenBeforeGit(t *testing.T) {
+	opaque := []string{
+		`echo '{"husky":{"hooks":{"pre-commit":"touch ~/p"}}}' > package.json && git commit -am x`,
+		`echo '{"gitHooks":{"pre-commit":"x"}}' > package.json; git add -A`,
+		`cp t.json package.json && git commit -m x`, `sed -i s/a/b/ package.json && git status`,
+		`echo x > sub/package.json && git commit -am x`,
+	}
+	clean := []string{`git commit -m x && echo x > package.json`, `cat package.json && git commit -am x`,
+		`echo x > package.json.bak && git commit -am x`, `echo x > notes.txt && git commit -am x`}
+	checkRT57Lines(t, opaque, clean)
+}
