@@ -69,3 +69,21 @@ func TestG59PackageJSONHooksWrittenBeforeGit(t *testing.T) {
 		`echo x > package.json.bak && git commit -am x`, `echo x > notes.txt && git commit -am x`}
 	checkRT57Lines(t, opaque, clean)
 }
+
+// The exec-maven-plugin runs the program -Dexec.executable names with the
+// arguments -Dexec.args gives (sh -c '…'), in any place on mvn's line
+// (gate59: allowed unless a guessed word was a path outside). Real mvn
+// could not fetch the plugin here (no network to Maven Central); the
+// properties are the plugin's documented ones.
+func TestG59MavenExecProperties(t *testing.T) {
+	opaque := []string{
+		`mvn exec:exec -Dexec.executable=sh '-Dexec.args=-c "touch ~/zz"'`,
+		`mvn -Dexec.executable=sh exec:exec`, `mvn exec:exec -Dexec.executable=rm`,
+		`./mvnw exec:exec -Dexec.executable=sh`, `mvn exec:exec -Dexec.args=-c`,
+		`mvn -D exec.executable=python3 exec:exec`, `mvn --define exec.args=x exec:exec`,
+		`mvnd exec:exec -Dexec.commandlineArgs=x`, `mvn -DEXEC.EXECUTABLE=sh exec:exec`,
+	}
+	clean := []string{`mvn test`, `mvn exec:exec`, `mvn exec:java -Dexec.mainClass=x.Main`, `mvn -q package`,
+		`./mvnw -B verify`, `echo exec.args`}
+	checkRT57Lines(t, opaque, clean)
+}
