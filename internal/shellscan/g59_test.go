@@ -87,3 +87,37 @@ func TestG59MavenExecProperties(t *testing.T) {
 		`./mvnw -B verify`, `echo exec.args`}
 	checkRT57Lines(t, opaque, clean)
 }
+
+// gh's commands that check files out or download them write the
+// worktree as git checkout does: links a later write may follow, and the
+// package managers' settings files (gate59: allowed before, as git's
+// were). No gh or GitHub here to run them.
+func TestG59GhBringsFiles(t *testing.T) {
+	opaque := []string{
+		`gh pr checkout 1 && npm ls`, `gh pr checkout 1 && echo x > y`, `gh run download 1 && npm ls`,
+		`gh release download v1 && npm ls`, `gh repo sync && npm test`, `gh repo clone o/y && cd y && npm ls`,
+		`gh repo clone o/y && cd y && make`, `gh gist clone x && cd x && make`, `gh pr checkout 1; bun install`,
+	}
+	clean := []string{`gh pr checkout 1`, `gh pr view 1`, `gh pr create -t x -b y`, `gh pr checkout 1 && make`,
+		`gh release download v1 -D dist`, `gh run list && npm ls`, `npm ls && gh pr checkout 1`}
+	checkRT57Lines(t, opaque, clean)
+}
+
+// gh's changes of who or what may reach the repository, and deletions git
+// cannot restore, are opaque as gh api's writes, gh repo delete and gh
+// ssh-key add are; changes of the content stay allowed as git push is
+// (gate59: all allowed before).
+func TestG59GhAccessChanges(t *testing.T) {
+	opaque := []string{
+		`gh secret set X`, `gh secret set X --body y`, `gh secret delete X`, `gh variable set X --body y`,
+		`gh variable delete X`, `gh repo deploy-key add k.pub`, `gh repo deploy-key delete 1`,
+		`gh repo edit --visibility public --accept-visibility-change-consequences`, `gh release delete v1 -y`,
+		`gh release delete-asset v1 a.zip`, `gh issue delete 1 --yes`, `gh run delete 1`, `gh cache delete x`,
+		`gh label delete bug`, `gh gist delete x`, `gh -R o/r secret set X`,
+	}
+	clean := []string{`gh secret list`, `gh variable list`, `gh variable get X`, `gh repo deploy-key list`,
+		`gh repo edit --description x`, `gh release create v1 --notes x`, `gh release list`, `gh pr merge 1 --squash`,
+		`gh pr merge 1 --delete-branch`, `gh issue create -t x -b y`, `gh workflow run ci`, `gh repo view`,
+		`git push`}
+	checkRT57Lines(t, opaque, clean)
+}

@@ -13,19 +13,54 @@ func gitBroughtSettings() []string {
 	return []string{".npmrc", ".yarnrc", ".yarnrc.yml", "pnpm-workspace.yaml", "bunfig.toml"}
 }
 
-// gitBringsSettings records that git sub, which writes the worktree's
+// gitBringsSettings records that what (git sub, gh pr checkout), which writes the worktree's
 // files under the names the commits, the stash or the patch give them,
 // may write each of gitBroughtSettings in the working directory: a
 // package manager that reads one later on the line runs with settings
 // the gate has not read (see runsWrittenCode), as after a line that
 // writes .npmrc itself. A file git brings in elsewhere in the worktree is
 // matched by its base name, as the package managers' code uses are.
-func (an *analyzer) gitBringsSettings(sub string) {
+func (an *analyzer) gitBringsSettings(what string) {
 	for _, name := range gitBroughtSettings() {
 		n := len(an.a.accesses)
-		an.addAccess(word{text: name}, modeWrite, "git "+sub, false)
+		an.addAccess(word{text: name}, modeWrite, what, false)
 		for i := n; i < len(an.a.accesses); i++ {
 			an.a.accesses[i].settings = true
 		}
 	}
+}
+
+// ghBringsFiles reports whether gh args writes files under names the line
+// does not show into the worktree, as git checkout does: gh pr checkout
+// (git fetch and checkout of the pull request's branch), gh repo sync,
+// gh repo clone and fork (a checkout), gh gist clone, and the downloads
+// of gh run and gh release (artifacts and assets under the names they
+// have, extracted from zip files).
+func ghBringsFiles(args []word) bool {
+	if len(args) < 2 || onlyVersion(args) {
+		return false
+	}
+	sub := firstOperand(args[1:])
+	switch args[0].text {
+	case "pr":
+		return sub == "checkout"
+	case "repo":
+		return sub == "sync" || sub == "clone" || sub == "fork"
+	case "gist":
+		return sub == "clone"
+	case "run", "release":
+		return sub == "download"
+	}
+	return false
+}
+
+// ghBrings records, for gh args that brings files (see ghBringsFiles),
+// that it writes the worktree's files under names the line does not
+// list and may write the settings files of gitBroughtSettings.
+func (an *analyzer) ghBrings(args []word) {
+	if !ghBringsFiles(args) {
+		return
+	}
+	an.writesUnnamed(word{dynamic: true})
+	an.gitBringsSettings("gh " + args[0].text + " " + firstOperand(args[1:]))
 }
