@@ -121,3 +121,15 @@ func TestG59GhAccessChanges(t *testing.T) {
 		`git push`}
 	checkRT57Lines(t, opaque, clean)
 }
+
+// hatch creates a project's environments in its data directory
+// (~/.local/share/hatch/env) unless its settings say otherwise, as poetry
+// does in its cache (gate59: hatch env create, test, shell and build were
+// allowed; no hatch here, PyPI unreachable).
+func TestG59HatchEnvironments(t *testing.T) {
+	opaque := []string{`hatch env create`, `hatch test`, `hatch shell`, `hatch build`, `hatch fmt`,
+		`hatch env remove`, `hatch env prune`, `hatch -e test env create`}
+	clean := []string{`hatch version`, `hatch status`, `hatch env show`, `hatch --version`, `hatch config show`,
+		`hatch`, `hatch dep show requirements`}
+	checkRT57Lines(t, opaque, clean)
+}
