@@ -125,7 +125,9 @@ func TestG59GhAccessChanges(t *testing.T) {
 // hatch creates a project's environments in its data directory
 // (~/.local/share/hatch/env) unless its settings say otherwise, as poetry
 // does in its cache (gate59: hatch env create, test, shell and build were
-// allowed; no hatch here, PyPI unreachable).
+// allowed; no hatch here, PyPI unreachable). hatch build installs the
+// build dependencies into its internal hatch-build environment there;
+// keystores_test.go held it for clean before.
 func TestG59HatchEnvironments(t *testing.T) {
 	opaque := []string{`hatch env create`, `hatch test`, `hatch shell`, `hatch build`, `hatch fmt`,
 		`hatch env remove`, `hatch env prune`, `hatch -e test env create`}
