@@ -136,19 +136,12 @@ func TestCanaryG59GitBrings(t *testing.T) {
 			"package.json": `{"name":"y","version":"1.0.0","scripts":{"test":"echo ok"}}`,
 			".npmrc":       "cache=" + filepath.Join(home, ".config", "g59") + "\n",
 		})
-		for _, args := range [][]string{
+		g59Git(t, root, [][]string{
 			{"checkout", "-q", "-b", "other"},
 			{"add", "package.json", ".npmrc"},
 			{"-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "settings"},
 			{"checkout", "-q", "-"},
-		} {
-			cmd := exec.Command("git", args...)
-			cmd.Dir = filepath.Join(root, "work")
-			cmd.Env = canaryEnv(home)
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("git %v: %v\n%s", args, err, out)
-			}
-		}
+		})
 		if _, err := os.Stat(filepath.Join(root, "work", ".npmrc")); err == nil {
 			t.Fatal("the fixture's worktree holds .npmrc before the line")
 		}
@@ -189,14 +182,7 @@ func TestCanaryG59PackageHooks(t *testing.T) {
 		home := filepath.Join(root, "home")
 		g57WriteWork(t, root, map[string]string{"package.json": `{"name":"y"}`})
 		writeExec(t, filepath.Join(root, "work", ".git", "hooks", "pre-commit"), husky4Hook)
-		for _, args := range [][]string{{"add", "package.json"}, {"-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "p"}} {
-			cmd := exec.Command("git", args...)
-			cmd.Dir = filepath.Join(root, "work")
-			cmd.Env = canaryEnv(home)
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("git %v: %v\n%s", args, err, out)
-			}
-		}
+		g59Git(t, root, [][]string{{"add", "package.json"}, {"-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "p"}})
 		if err := os.RemoveAll(filepath.Join(home, ".config", "g59")); err != nil {
 			t.Fatal(err)
 		}
@@ -205,6 +191,20 @@ func TestCanaryG59PackageHooks(t *testing.T) {
 			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
 		if _, err := os.Stat(filepath.Join(home, ".config", "g59")); err != nil {
 			t.Errorf("%q did not write the home when run (%v):\n%s", line, err, out)
+		}
+	}
+}
+
+// g59Git runs each of the git commands runs in the fixture's worktree at
+// root, with the fixture's home.
+func g59Git(t *testing.T, root string, runs [][]string) {
+	t.Helper()
+	for _, args := range runs {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = filepath.Join(root, "work")
+		cmd.Env = canaryEnv(filepath.Join(root, "home"))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
 	}
 }
