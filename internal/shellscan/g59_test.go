@@ -44,12 +44,15 @@ func TestG59GitBringsSettings(t *testing.T) {
 		`git switch x && yarn test`, `git reset --hard x; npx tsc`, `git cherry-pick x && npm ci`,
 		`git am x.patch && npm test`, `git apply x.patch && npm test`, `git rebase main && npm test`,
 		`git revert HEAD --no-edit && npm test`, `git mv x .npmrc && npm ls`, `git checkout x && bunx tsc`,
+		`git checkout -b x origin/x && npm ls`, `git switch -c x other && npm ls`, `git stash && npm test`,
+		`git stash branch x && npm ls`, `git checkout -b x -- .npmrc && npm ls`,
 	}
 	clean := []string{
 		`git pull`, `git checkout x`, `git pull && make`, `git pull && go test ./...`, `git pull && node app.js`,
 		`npm test && git pull`, `git diff && npm test`, `git log && npm ci`, `git status && npm test`,
 		`git add . && git commit -m x && npm test`, `git checkout x -- Makefile && make`,
-		`git clone https://example.com/r && npm ls`,
+		`git clone https://example.com/r && npm ls`, `git checkout -b feature && npm test`,
+		`git switch -c feature && npm test`, `git stash list && npm test`, `git stash show && npm ci`,
 	}
 	checkRT57Lines(t, opaque, clean)
 }

@@ -1,5 +1,7 @@
 package shellscan
 
+import "strings"
+
 // gitBroughtSettings are the settings files the gate reads in the project
 // before it allows a package manager's line (see jsConfigUnsound in
 // package permission): npm's, pnpm's and yarn's .npmrc,
@@ -28,6 +30,35 @@ func (an *analyzer) gitBringsSettings(what string) {
 			an.a.accesses[i].settings = true
 		}
 	}
+}
+
+// gitKeepsWorktree reports whether git sub args, though sub may bring
+// files, leaves the worktree as it is: a new branch at HEAD (git checkout
+// -b x, git switch -c x, with no start point) and git stash list, show,
+// create or store.
+func gitKeepsWorktree(sub string, args []word) bool {
+	var ops []string
+	newBranch := false
+	for _, a := range args {
+		switch {
+		case a.dynamic || a.pattern:
+			return false
+		case a.text == "-b" || a.text == "-B" || a.text == "-c" || a.text == "-C" || a.text == "--create" ||
+			a.text == "--force-create":
+			newBranch = true
+		case a.text == "--":
+			return false
+		case !strings.HasPrefix(a.text, "-"):
+			ops = append(ops, a.text)
+		}
+	}
+	switch sub {
+	case "checkout", "switch":
+		return newBranch && len(ops) == 1
+	case "stash":
+		return len(ops) > 0 && (ops[0] == "list" || ops[0] == "show" || ops[0] == "create" || ops[0] == "store")
+	}
+	return false
 }
 
 // ghBringsFiles reports whether gh args writes files under names the line
