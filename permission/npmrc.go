@@ -36,7 +36,9 @@ var jsConfigFiles = sync.OnceValue(func() map[string][]string {
 	npm := []string{".npmrc"}
 	pnpm := []string{".npmrc", "pnpm-workspace.yaml"}
 	yarn := []string{".npmrc", ".yarnrc", ".yarnrc.yml"}
-	return map[string][]string{"npm": npm, "npx": npm, "pnpm": pnpm, "pnpx": pnpm, "yarn": yarn, "yarnpkg": yarn}
+	bun := []string{".npmrc", "bunfig.toml"}
+	return map[string][]string{"npm": npm, "npx": npm, "pnpm": pnpm, "pnpx": pnpm, "yarn": yarn, "yarnpkg": yarn,
+		"bun": bun, "bunx": bun}
 })
 
 // npmrcSafeKeys are the keys of an .npmrc (npm's and pnpm's names) that
@@ -244,6 +246,9 @@ func (g *Gate) jsConfigUnsound(a *shellscan.Analysis) string {
 				len(o) >= 7 && strings.HasPrefix("globalconfig", o) || strings.HasPrefix(o, "npmrc")) {
 				return name + " " + clip(opt) + " names a settings file, which may name a path it writes or a program it runs"
 			}
+			if (name == "bun" || name == "bunx") && (opt == "--config" || opt == "-c") {
+				return name + " " + clip(opt) + " names a bunfig.toml, which may name a path it writes or a program it runs"
+			}
 			// npm expands an abbreviated option (--prefi is --prefix).
 			if strings.HasPrefix(opt, "--") && len(o) >= 3 && strings.HasPrefix("prefix", o) {
 				opt = "--prefix"
@@ -314,6 +319,8 @@ func jsConfigCheck(base string) func(string) string {
 		return npmrcUnsound
 	case ".yarnrc":
 		return yarnrcUnsound
+	case "bunfig.toml":
+		return bunfigUnsound
 	}
 	return yamlConfigUnsound
 }

@@ -3,14 +3,14 @@
 # programs that the canary tests of package permission run for real to show
 # that an attack line does damage (and the sandbox tests' git and perl):
 # gpg, git, less, make, perl, gcc, sqlite3, valgrind, wget, curl, unzip,
-# openssl, ssh-keygen, vim, gdb, java (a JDK: the JVM compiles a source
+# openssl, ssh-keygen, vim, vidir (moreutils), gdb, java (a JDK: the JVM compiles a source
 # file), maven, rustc, logsave, the docker client (package docker.io), the
 # zh_TW locale source and more; and what makes `python3 -m venv` work, with
 # pip, for the python3 the canaries run (/usr/bin/python3 when there is
 # one, else the one on PATH): python3-venv and python3-pip.
 #
 # It does not install Node.js (node, npm, npx), which the npm canaries run
-# (it installs pnpm with npm where npm is there):
+# (it installs pnpm and bun with npm where npm is there):
 # as for scripts/install-mcp-servers.sh, Node.js is the one thing besides Go
 # the tests may assume. Terraform, which Debian does not package, it builds
 # from source with the Go module proxy (go install of v1.5.7, the last
@@ -42,7 +42,7 @@ programs=(
 	'~^perl5\.[0-9]+-[a-z0-9_]+-linux-gnu$:perl'
 	gcc:gcc cc:gcc sqlite3:sqlite3 valgrind:valgrind wget:wget curl:curl unzip:unzip openssl:openssl
 	ssh-keygen:openssh-client scp:openssh-client sftp:openssh-client ssh-agent:openssh-client
-	slogin:openssh-client vim:vim sensible-editor:sensible-utils gdb:gdb '~^tclsh[0-9]+\.[0-9]+$:tcl' file:file
+	slogin:openssh-client vim:vim sensible-editor:sensible-utils vidir:moreutils gdb:gdb '~^tclsh[0-9]+\.[0-9]+$:tcl' file:file
 	xz:xz-utils zstd:zstd memusage:libc-devtools sotruss:libc-devtools fakeroot-sysv:fakeroot
 	dpkg-architecture:dpkg-dev msgexec:gettext groff:groff-base '~^not-[0-9]+$:@llvm-tools'
 	'~^split-file-[0-9]+$:@llvm-tools' activate-global-python-argcomplete:python3-argcomplete ed:ed
@@ -134,6 +134,14 @@ if ! command -v pnpm >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
 fi
 if ! command -v pnpm >/dev/null 2>&1; then
 	install_missing "$name" "TestCanaryRedteam54" "pnpm not found: install it with npm install -g pnpm@10"
+fi
+# bun, for TestCanaryG59Bun (bunfig.toml and .npmrc), from npm, whose
+# package fetches bun's binary in its postinstall script.
+if ! command -v bun >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
+	npm install -g --silent bun@1.4.5 >&2 || true
+fi
+if ! command -v bun >/dev/null 2>&1; then
+	install_missing "$name" "TestCanaryG59Bun" "bun not found: install it with npm install -g bun"
 fi
 # terraform: Debian does not package it and HashiCorp's downloads are not
 # reachable from every CI machine, but its source is on the Go module proxy.

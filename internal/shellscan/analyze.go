@@ -105,6 +105,10 @@ type access struct {
 	// lookup marks, with venv, a program named without a path, which
 	// PATH finds (see Access.Lookup).
 	lookup bool
+	// settings marks a settings file git may bring in (see
+	// gitBringsSettings): code only to a use that names it, not as a
+	// file of a bare name (see bareName).
+	settings bool
 }
 
 // A bashAnalysis is what the analysis found in one command line.

@@ -12,6 +12,9 @@ const editorWhy = " starts the editor the environment chooses (EDITOR, VISUAL, v
 // a program its options name, or writes the home's dotfiles, as this file
 // models it, or "".
 func editorState(name string, args []word) string {
+	if why := editorStarter(name, args); why != "" {
+		return why
+	}
 	first := firstOperand(args)
 	switch name {
 	case "npm", "pnpm":

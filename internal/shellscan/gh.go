@@ -51,6 +51,9 @@ func ghState(args []word) string {
 	if why := ghRemoteWrite(args); why != "" {
 		return why
 	}
+	if why := ghAccessChange(args); why != "" {
+		return why
+	}
 	rest := args[1:]
 	for _, a := range rest {
 		if a.text == "--" {

@@ -137,6 +137,9 @@ func (an *analyzer) git(args []word) {
 			// It writes the worktree's files under the names the
 			// commits, the stash or the patch give them.
 			an.writesUnnamed(word{dynamic: true})
+			if !gitKeepsWorktree(sub, args[i+1:]) {
+				an.gitBringsSettings("git " + sub)
+			}
 		}
 	}
 	an.gitDestinations(sub, args[i+1:])

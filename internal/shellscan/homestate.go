@@ -172,6 +172,13 @@ var stateTools = sync.OnceValue(func() map[string]map[string][]string {
 			"env": {"info", "list"}, "export": nil, "search": nil, "about": nil, "list": nil, "init": nil,
 			"new": nil, "publish": nil, "cache": {"list"}, "source": nil, "debug": nil, "config": nil,
 			"run": nil}),
+		// hatch keeps a project's environments in its data directory
+		// (~/.local/share/hatch/env) unless its settings say otherwise,
+		// and creates them for env create, test, shell, build and fmt;
+		// env remove and prune delete there (gate59).
+		"hatch": with(map[string][]string{"version": nil, "status": nil, "new": nil, "publish": nil,
+			"env": {"show", "find"}, "config": {"show", "find"}, "dep": {"show", "hash"}, "python": {"show", "find"},
+			"run": nil}),
 		// Python tools that install into the python that runs them, or
 		// into the user's data directories (easy_install is among
 		// opaqueCommands): spacy download by running pip, ipykernel
@@ -280,7 +287,7 @@ func (an *analyzer) stateTool(name string, args []word) string {
 	}
 	if len(args) == 0 {
 		if name == "kind" || name == "k3d" || name == "microk8s" || name == "minikube" || name == "brew" ||
-			name == "poetry" || name == "pipenv" || name == "conda" || name == "mamba" || name == "uv" {
+			name == "poetry" || name == "pipenv" || name == "conda" || name == "mamba" || name == "uv" || name == "hatch" {
 			return "" // prints the usage
 		}
 		return why // pipenv installs, n opens a menu, yay upgrades

@@ -7,7 +7,12 @@ package shellscan
 // lefthook's and overcommit's configurations, lefthook's scripts
 // (.lefthook/HOOK/NAME and .lefthook-local/HOOK/NAME, its source_dir and
 // source_dir_local), lint-staged's (the commands
-// it runs on staged files). Git runs a repository's hooks for most of its
+// it runs on staged files), and package.json, whose fields the hooks of
+// husky 4 ("husky": {"hooks": …}), yorkie ("gitHooks"), ghooks
+// ("config": {"ghooks": …}), pre-commit ("pre-commit": the scripts it
+// runs) and lint-staged ("lint-staged") read when git runs them (real
+// husky 4.3.8 ran the pre-commit command of a package.json the line
+// wrote, at gate59). Git runs a repository's hooks for most of its
 // commands (any that updates a ref or the index: reference-transaction,
 // post-index-change), so a line that writes one of them and then runs git
 // runs code of its own (see git and runsWrittenCode). What those hooks
@@ -23,5 +28,6 @@ func hookManagerFiles() []string {
 		".lefthook-local.yml", ".lefthook-local.yaml", ".lefthook-local.json", ".lefthook-local.toml",
 		".lefthook/", ".lefthook-local/",
 		".overcommit.yml", ".lintstagedrc", ".lintstagedrc.*", "lint-staged.config.*",
+		"package.json",
 	}
 }

@@ -41,7 +41,7 @@ func TestKeyStoresAreOpaque(t *testing.T) {
 		"secret-tool search a b", "keyring get x y", "ollama list", "ollama ps", "ollama pull llama3",
 		"ollama run llama3 hi", "ollama show x", "ollama", "ollama --version", "step certificate inspect c.pem",
 		"step crypto jwk create a b", "step", "kubectl krew list", "gcloud components list", "hatch config show",
-		"hatch build", "pdm build", "logsave log ollama list", "logsave log step 1", "logsave log trust me",
+		"pdm build", "logsave log ollama list", "logsave log step 1", "logsave log trust me",
 		"logsave log pass x", "logsave log keyring get x",
 	} {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) > 0 {

@@ -84,6 +84,12 @@ func linkMaker(name string, args []word) linkKind {
 			return linkNone
 		}
 		return linkAnywhere
+	case "gh":
+		// gh pr checkout, repo clone, sync … check files out as git does.
+		if ghBringsFiles(args) {
+			return linkAnywhere
+		}
+		return linkNone
 	case "nix":
 		if hasAny(args, "build") && !hasAny(args, "--no-link") {
 			return linkAnywhere

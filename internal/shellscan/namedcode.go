@@ -84,7 +84,7 @@ func (an *analyzer) bareWrites() func(key int, acc access) bool {
 		}
 		m := false
 		b := path.Base(acc.path)
-		if !acc.dir && !acc.tree && b != "." && b != ".." && b != "/" && b != "" &&
+		if !acc.dir && !acc.tree && !acc.settings && b != "." && b != ".." && b != "/" && b != "" &&
 			(!strings.Contains(b[1:], ".") || acc.pattern && strings.Contains(b, "{")) {
 			for _, c := range an.a.cwds {
 				if w := an.resolve(c, acc.path); cwdDirs[path.Dir(w)] && !usedDirs[w] {

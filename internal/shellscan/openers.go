@@ -47,6 +47,9 @@ func outsideState(name string, args []word) string {
 	if name == "exiftool" {
 		return exiftool(args)
 	}
+	if why := mavenExec(name, args); why != "" {
+		return why
+	}
 	if why := editorState(name, args); why != "" {
 		return why
 	}

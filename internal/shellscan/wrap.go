@@ -99,6 +99,9 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	if why := outsideState(name, args); why != "" {
 		an.opaque(why)
 	}
+	if name == "gh" {
+		an.ghBrings(args)
+	}
 	if strings.HasPrefix(name, "git-") {
 		an.opaque(name + " is a git program run outside git's own option checks")
 		return false
