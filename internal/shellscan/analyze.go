@@ -251,7 +251,11 @@ func analyzeBash(line, home, workdir string) *bashAnalysis {
 			from = 0
 		}
 		for _, acc := range an.a.accesses[from:] {
-			if acc.mode != modeRead && acc.path != "/dev/null" {
+			// A settings file git may bring (see gitBringsSettings) is
+			// git's own write, which replaces a link rather than
+			// following it; a reader of it later on the line is refused
+			// by runsWrittenCode.
+			if acc.mode != modeRead && acc.path != "/dev/null" && !acc.settings {
 				an.opaque("the command writes a path in a line that may create or move symbolic links first")
 				break
 			}

@@ -53,6 +53,8 @@ func TestG59GitBringsSettings(t *testing.T) {
 		`git add . && git commit -m x && npm test`, `git checkout x -- Makefile && make`,
 		`git clone https://example.com/r && npm ls`, `git checkout -b feature && npm test`,
 		`git switch -c feature && npm test`, `git stash list && npm test`, `git stash show && npm ci`,
+		`git stash && git stash pop`, `git checkout main && git pull`, `git pull && git checkout x`,
+		`git fetch && git merge origin/main && git log`, `git stash && git pull && git stash pop`,
 	}
 	checkRT57Lines(t, opaque, clean)
 }
