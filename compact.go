@@ -163,28 +163,29 @@ func (a *Agent) manualCompactHooks(ctx context.Context, id, instructions string)
 	ident := hook.Identity{RunID: newSessionID(), SessionID: id, Source: hook.SourceManual}
 	cid := newSessionID()
 	started := false
-	start := func(before int) {
+	start := func(before int, counted bool) {
 		if !started {
 			started = true
-			a.fireLogged(ctx, hook.CompactStart{Identity: ident, CompactionID: cid, Kind: hook.CompactManual, Before: int64(before), Instructions: instructions})
+			a.fireLogged(ctx, hook.CompactStart{Identity: ident, CompactionID: cid, Kind: hook.CompactManual, Before: int64(before), BeforeCounted: counted, Instructions: instructions})
 		}
 	}
 	onEvent = func(ev engine.Event) {
 		if c := ev.Compaction; c != nil && c.Phase == engine.CompactionProgress && c.Stage == engine.StageMeasure {
-			start(c.Before)
+			start(c.Before, c.BeforeCounted)
 		}
 	}
 	end = func(res CompactResult, err error) {
 		if !started && errors.Is(err, session.ErrNotFound) {
 			return // no session to compact: no compaction happened
 		}
-		start(res.Before)
-		e := hook.CompactEnd{Identity: ident, CompactionID: cid, Kind: hook.CompactManual, Before: int64(res.Before), After: int64(res.After), Status: hook.StatusCompleted}
+		start(res.Before, res.BeforeCounted)
+		e := hook.CompactEnd{Identity: ident, CompactionID: cid, Kind: hook.CompactManual, Before: int64(res.Before), BeforeCounted: res.BeforeCounted,
+			After: int64(res.After), AfterCounted: res.AfterCounted, Status: hook.StatusCompleted}
 		switch {
 		case err != nil && ctx.Err() != nil:
-			e.Status, e.After = hook.StatusCancelled, 0
+			e.Status, e.After, e.AfterCounted = hook.StatusCancelled, 0, false
 		case err != nil:
-			e.Status, e.After, e.Err = hook.StatusFailed, 0, &hook.ErrorInfo{Name: "Error", Message: err.Error()}
+			e.Status, e.After, e.AfterCounted, e.Err = hook.StatusFailed, 0, false, &hook.ErrorInfo{Name: "Error", Message: err.Error()}
 		}
 		a.fireLogged(context.WithoutCancel(ctx), e)
 	}

@@ -209,18 +209,7 @@ func TestBusyErrorNamesWhatHoldsTheSession(t *testing.T) {
 func TestManualCompactionFiresCompactHooks(t *testing.T) {
 	f := newFixture(t)
 	opts := f.options(nil)
-	var (
-		mu   sync.Mutex
-		seen []hook.Payload
-	)
-	for _, ev := range []hook.Event{hook.EventCompactStart, hook.EventCompactEnd} {
-		opts.Hooks = append(opts.Hooks, hook.Hook{Event: ev, Func: func(_ context.Context, p hook.Payload) error {
-			mu.Lock()
-			defer mu.Unlock()
-			seen = append(seen, p)
-			return nil
-		}})
-	}
+	take := collectHooks(&opts, hook.EventCompactStart, hook.EventCompactEnd)
 	a := f.agent(t, opts)
 	big := strings.Repeat("line of output\n", 400)
 	for i := range 3 {
@@ -229,17 +218,12 @@ func TestManualCompactionFiresCompactHooks(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	mu.Lock()
-	seen = nil // the runs' own compactions, if any
-	mu.Unlock()
+	take() // the runs' own compactions, if any
 	res, err := a.Compact(t.Context(), liteagent.CompactOptions{Instructions: "keep the file names"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	mu.Lock()
-	got := append([]hook.Payload(nil), seen...)
-	seen = nil
-	mu.Unlock()
+	got := take()
 	if len(got) != 2 {
 		t.Fatalf("hooks fired: %+v, want compact:start and compact:end", got)
 	}
@@ -272,9 +256,7 @@ func TestManualCompactionFiresCompactHooks(t *testing.T) {
 	if _, err := cancelling.CompactSession(ctx, a.SessionID(), liteagent.CompactOptions{}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled compaction: %v", err)
 	}
-	mu.Lock()
-	got = append([]hook.Payload(nil), seen...)
-	mu.Unlock()
+	got = take()
 	if len(got) != 2 {
 		t.Fatalf("hooks fired: %+v, want compact:start and compact:end", got)
 	}

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
@@ -112,31 +111,15 @@ func TestContextCompactionFiresCompactHooks(t *testing.T) {
 	opts.System = "You help."
 	opts.AllowedTools = []string{"read_file", "context"}
 	opts.ContextWindow = 2000
-	var (
-		mu   sync.Mutex
-		seen []hook.Payload
-	)
-	for _, ev := range []hook.Event{hook.EventRunStart, hook.EventCompactStart, hook.EventCompactEnd} {
-		opts.Hooks = append(opts.Hooks, hook.Hook{Event: ev, Func: func(_ context.Context, p hook.Payload) error {
-			mu.Lock()
-			defer mu.Unlock()
-			seen = append(seen, p)
-			return nil
-		}})
-	}
+	take := collectHooks(&opts, hook.EventRunStart, hook.EventCompactStart, hook.EventCompactEnd)
 	a := f.agent(t, opts)
-	if err := os.WriteFile(filepath.Join(f.workdir, "big.txt"), []byte(strings.Repeat("data ", 2000)), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	f.p.Reply(modeltest.ToolCalls(call("r", "read_file", `{"path":"big.txt"}`)), modeltest.Text("read"))
+	f.replyReadingBig(t)
 	if _, err := a.Send(t.Context(), "read big.txt"); err != nil {
 		t.Fatal(err)
 	}
-	mu.Lock()
-	defer mu.Unlock()
 	var starts, ends []hook.Payload
 	var run hook.RunStart
-	for _, p := range seen {
+	for _, p := range take() {
 		switch p := p.(type) {
 		case hook.RunStart:
 			run = p
@@ -170,10 +153,7 @@ func TestAFailingCompactHookIsADiagnostic(t *testing.T) {
 		return errors.New("compact hook boom")
 	}}}
 	a := f.agent(t, opts)
-	if err := os.WriteFile(filepath.Join(f.workdir, "big.txt"), []byte(strings.Repeat("data ", 2000)), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	f.p.Reply(modeltest.ToolCalls(call("r", "read_file", `{"path":"big.txt"}`)), modeltest.Text("read"))
+	f.replyReadingBig(t)
 	var diags []string
 	for ev, err := range a.Run(t.Context(), "read big.txt") {
 		if err != nil {

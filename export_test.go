@@ -60,7 +60,10 @@ func TaskStore(ctx context.Context, a *Agent, id string) (task.Store, error) {
 }
 
 // SetHeldStored makes a's held task and archive writes call f with the
-// session's id once they found its log, before they write.
+// session's id once they found its log (through a Store: once they found
+// it the session the agent knows), before they write; and DeleteSession
+// through a Store once it found the session the one the agent knows,
+// before it deletes.
 func SetHeldStored(a *Agent, f func(id string)) { a.heldStored = f }
 
 // Identified returns those of ids whose session a's engine knows (or was
@@ -79,3 +82,21 @@ func Identified(a *Agent, ids ...string) []string {
 // between its two looks at the session: which session it is (its first
 // record), and whether its log is there.
 func SetResumeLooked(a *Agent, f func(id string)) { a.resumeLooked = f }
+
+// Bookkeeping returns the number of entries of each per-session map a
+// keeps: its schedule's and its caches of task lists and archives.
+func Bookkeeping(a *Agent) map[string]int {
+	s := a.sched
+	s.mu.Lock()
+	out := map[string]int{
+		"running": len(s.running), "prompts": len(s.prompts), "promptsOver": len(s.promptsOver),
+		"deleted": len(s.deleted), "parentOf": len(s.parentOf), "listOf": len(s.listOf),
+		"autonomous": len(s.autonomous), "dropCancelled": len(s.dropCancelled), "dropBash": len(s.dropBash),
+		"calls": len(s.calls), "ops": len(s.ops), "delivering": len(s.delivering),
+	}
+	s.mu.Unlock()
+	a.mu.Lock()
+	out["archives"], out["tasks"] = len(a.archives), len(a.tasks)
+	a.mu.Unlock()
+	return out
+}

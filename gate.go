@@ -119,7 +119,11 @@ func (a *Agent) audit(ctx context.Context, tc *tool.Call, ev session.PermissionD
 		return a.engineOf(c.session).RecordInTurn(ctx, c.session, ev)
 	}
 	id, eng := c.session, c.run.eng
+	// Counted as work of the session until written: a sweep keeps its
+	// deleted mark, which keep asks, meanwhile.
+	endAudit := a.sched.beginAudit(id)
 	a.audits.Go(func() {
+		defer endAudit()
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), auditTimeout)
 		defer cancel()
 		// Dropped if the session was deleted meanwhile: the decision

@@ -33,15 +33,7 @@ func TestATaskWriteAfterTheSessionsReplacementKeepsNothing(t *testing.T) {
 	// At the call's event the call is written; the tool has not run.
 	runReplacing(t, f, a, "make a task", func(ev engine.Event) bool { return ev.Type == engine.EventToolUse })
 	c := f.agent(t, opts)
-	st, err := liteagent.TaskStore(t.Context(), c, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts, err := st.List(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tk := range ts {
+	for _, tk := range tasksOf(t, c, id) {
 		t.Errorf("the new session's task list holds %q, written by the replaced session's turn", tk.Subject)
 	}
 	if got, want := promptsOf(t, c, id), "the other run's prompt"; got != want {

@@ -55,9 +55,10 @@ func (a *Agent) compactHooks(ctx context.Context, sessionID string, before int) 
 		return nil
 	}
 	id, cid := a.runs.identity(sessionID), newSessionID()
-	a.fire(ctx, hook.CompactStart{Identity: id, CompactionID: cid, Kind: hook.CompactAuto, Before: int64(before)})
+	counted := engine.CompactingCounted(ctx) // after is an estimate, scaled to the count
+	a.fire(ctx, hook.CompactStart{Identity: id, CompactionID: cid, Kind: hook.CompactAuto, Before: int64(before), BeforeCounted: counted})
 	return func(after int, err error) {
-		end := hook.CompactEnd{Identity: id, CompactionID: cid, Kind: hook.CompactAuto, Before: int64(before), After: int64(after), Status: hook.StatusCompleted}
+		end := hook.CompactEnd{Identity: id, CompactionID: cid, Kind: hook.CompactAuto, Before: int64(before), BeforeCounted: counted, After: int64(after), Status: hook.StatusCompleted}
 		switch {
 		case err != nil && ctx.Err() != nil:
 			end.Status = hook.StatusCancelled

@@ -953,9 +953,14 @@ func (a *Agent) Clear() {
 
 // Run sends prompt as one user turn of the current session and yields the
 // turn's events as they happen; the last is a done event carrying the
-// [Result]. The session is the one current when Run is called. A failure
-// that ends the turn is yielded once with its error. Breaking out of the
-// loop cancels the turn; the log stays valid and resumable.
+// [Result]. The session is the one current when Run is called, as the
+// agent knows it then: a sequence ranged over after the agent made another
+// session current runs its turn on it all the same, and is refused (with
+// a *session.ReplacedError, or the *SessionExistsError of a session
+// started with [Agent.StartSession]) when another writer has taken the id
+// meanwhile. A failure that ends the turn is yielded once with its error.
+// Breaking out of the loop cancels the turn; the log stays valid and
+// resumable.
 //
 // The turn also stops, as if ctx were cancelled, when the agent closes or
 // the session is deleted. Ranging over the sequence after Close yields
@@ -969,6 +974,10 @@ func (a *Agent) Run(ctx context.Context, prompt string) iter.Seq2[Event, error] 
 	}
 	a.mu.Lock()
 	id := a.current
+	// The session as the agent knows it now: the turn runs on it even if
+	// the agent leaves it, and forgets it, before the sequence is ranged
+	// over (see sessionidentity.go).
+	pin := a.eng.Pin(id)
 	a.mu.Unlock()
 	return func(yield func(Event, error) bool) {
 		ctx, done, err := a.startTurn(ctx, id, false)
@@ -977,6 +986,7 @@ func (a *Agent) Run(ctx context.Context, prompt string) iter.Seq2[Event, error] 
 			return
 		}
 		defer done()
+		a.eng.Reinstate(pin) // the turn counts now: no sweep drops it again
 		release, err := a.leaseSession(ctx, id)
 		if err != nil {
 			err = a.takenLease(id, err)
@@ -1159,8 +1169,23 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 func (a *Agent) sessionDeleter(id string) (check, remove func(context.Context) error) {
 	if a.mode == externalStore {
 		remove = func(ctx context.Context) error {
+			// Checked and deleted under the session's lease (the agent's
+			// own, shared, when a cancelled turn still holds it): no
+			// other process deletes the session and starts it again
+			// between the check and the delete.
+			release, err := a.leaseSession(ctx, id)
+			if err != nil {
+				return err
+			}
+			defer release()
 			if err := a.eng.CheckStored(ctx, id); err != nil {
 				return err
+			}
+			if a.heldStored != nil {
+				a.heldStored(id)
+			}
+			if d, ok := a.cp.(leasedDeleter); ok {
+				return d.DeleteSessionUsing(ctx, id, a.lay.taskListID)
 			}
 			if d, ok := a.store.(listDeleter); ok {
 				return d.DeleteSessionUsing(ctx, a.lay.enc, id, a.lay.taskListID)

@@ -83,15 +83,7 @@ func checkSubagentAfterReplace(t *testing.T, withStore func(*testing.T, *liteage
 	done := task.Completed
 	_, err = w.Update(t.Context(), "1", task.UpdateInput{Status: &done})
 	wantReplaced(t, "a task update", err, id)
-	b := f.agent(t, opts)
-	st, err := liteagent.TaskStore(t.Context(), b, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tasks, err := st.List(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
+	tasks := tasksOf(t, f.agent(t, opts), id)
 	if len(tasks) != 1 || tasks[0].Subject != "another process's task" || tasks[0].Status != task.Pending || tasks[0].Owner != "" || tasks[0].Execution != nil {
 		t.Errorf("the new session's tasks are %+v; want only the other process's task, pending, untouched", tasks)
 	}

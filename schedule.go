@@ -30,6 +30,11 @@ type schedule struct {
 	deleted     map[string]bool   // sessions deleted since their last prompt: no autonomous turn revives them
 	parentOf    map[string]string // the session that dispatched each child session
 	listOf      map[string]string // task list of child sessions (their parent's)
+	childRuns   map[string]int    // the runs in progress of each child session (runChild)
+	// auditing counts, per session, the permission decisions whose record
+	// between turns is still to be written (see Agent.audit): the
+	// session's deleted mark must stay until they asked it.
+	auditing map[string]int
 	// autonomous holds the result of each session's latest autonomous
 	// turn; only Query, which reads it, makes it (nil otherwise).
 	autonomous map[string]*Result
@@ -61,6 +66,8 @@ func newSchedule() *schedule {
 		deleted:       map[string]bool{},
 		parentOf:      map[string]string{},
 		listOf:        map[string]string{},
+		childRuns:     map[string]int{},
+		auditing:      map[string]int{},
 		dropCancelled: map[string]int{},
 		dropBash:      map[string]bool{},
 		calls:         map[*work]string{},
@@ -73,14 +80,7 @@ func newSchedule() *schedule {
 func (s *schedule) beginDelivery(id string) (end func()) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.delivering[id]++
-	return sync.OnceFunc(func() {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if s.delivering[id]--; s.delivering[id] == 0 {
-			delete(s.delivering, id)
-		}
-	})
+	return s.countLocked(s.delivering, id)
 }
 
 // close refuses every later turn and reports whether this call closed the
@@ -211,12 +211,15 @@ func (s *schedule) busy(id string) bool {
 }
 
 // addChild records child as a subagent session that parent dispatched and
-// that uses the task list list.
-func (s *schedule) addChild(child, parent, list string) {
+// that uses the task list list, with a run of it in progress until the
+// returned function is called. The entry stays after the run, until a
+// sweep finds nothing of the child under way (see dropChild).
+func (s *schedule) addChild(child, parent, list string) (end func()) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.listOf[child] = list
 	s.parentOf[child] = parent
+	return s.countLocked(s.childRuns, child)
 }
 
 // parent returns the session that dispatched session id, if it is a
@@ -272,6 +275,9 @@ func (s *schedule) commandDropped(id string) bool {
 // dropGroups counts n groups of session id, about to be cancelled, whose
 // cancelled results are to be dropped.
 func (s *schedule) dropGroups(id string, n int) {
+	if n <= 0 {
+		return // an entry of 0 would never go
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.dropCancelled[id] += n
@@ -337,4 +343,70 @@ func (s *schedule) callSession(w *work) (string, bool) {
 	defer s.mu.Unlock()
 	id, ok := s.calls[w]
 	return id, ok
+}
+
+// beginAudit counts a permission decision of session id whose record is
+// still to be written, until the returned function is called.
+func (s *schedule) beginAudit(id string) (end func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.countLocked(s.auditing, id)
+}
+
+// countLocked counts one more of id in m until the returned function is
+// called, which drops id's entry at zero. The caller holds s.mu.
+func (s *schedule) countLocked(m map[string]int, id string) (end func()) {
+	m[id]++
+	return sync.OnceFunc(func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if m[id]--; m[id] == 0 {
+			delete(m, id)
+		}
+	})
+}
+
+// leftEntries returns the sessions marked deleted and the child sessions
+// the schedule keeps entries of, for a sweep (see Agent.sweepLeft).
+func (s *schedule) leftEntries() (deleted, children []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id := range s.deleted {
+		deleted = append(deleted, id)
+	}
+	for id := range s.parentOf {
+		children = append(children, id)
+	}
+	return deleted, children
+}
+
+// dropDeleted forgets that session id was deleted, unless something that
+// mark guards may still come: a turn, a prompt, a session operation, a
+// delivery or an audit of the session under way, or a cancelled group's
+// result still to drop. The caller has checked the work the schedule
+// does not see (groups, background commands).
+func (s *schedule) dropDeleted(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.idleLocked(id) && s.dropCancelled[id] == 0 {
+		delete(s.deleted, id)
+	}
+}
+
+// dropChild forgets child session id (its parent, its task list), unless
+// a run of it is in progress or a tool call of it runs. The caller has
+// checked that none of its background commands is still to report.
+func (s *schedule) dropChild(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.childRuns[id] > 0 || len(s.running[id]) > 0 {
+		return
+	}
+	for _, sess := range s.calls {
+		if sess == id {
+			return
+		}
+	}
+	delete(s.parentOf, id)
+	delete(s.listOf, id)
 }

@@ -45,14 +45,24 @@ func (a *Agent) taskWriter(ctx context.Context, sessionID string) (task.Store, e
 			return a.whileStored(ctx, h, id, fn)
 		}}, nil
 	}
-	// A Store's delete refuses a session leased for a turn, so none goes
-	// while its tools run; what is written outside a turn (a background
-	// subagent's outcome) is an update, which finds a removed list's task
-	// gone. A session replaced meanwhile is told by its first record,
-	// read just before the write.
+	// A Store's delete refuses a session leased, so none goes while the
+	// write is checked and made under the session's lease: a turn's,
+	// shared, or taken for the write (one outside a turn, a background
+	// subagent's outcome). A session replaced before is told by its first
+	// record, read under the lease. Another holder's lease fails the
+	// write with its error (session.ErrLeased); a Store that leases
+	// nothing gets the check just before the write.
 	return &heldList{st: st, write: func(ctx context.Context, fn func() error) error {
+		release, err := a.leaseSession(ctx, id)
+		if err != nil {
+			return err
+		}
+		defer release()
 		if err := a.sameSession(ctx, id); err != nil {
 			return err
+		}
+		if a.heldStored != nil {
+			a.heldStored(id)
 		}
 		return fn()
 	}}, nil

@@ -20,11 +20,13 @@ import (
 // a background command of it or of its subagents). A session kept for its
 // work goes at a later sweep, once the work is over. What is forgotten is
 // never taken silently afterwards: a turn on it that nothing made current
-// again (a prompt started on it before the agent left it, a delivery that
-// finds it forgotten) fails with an *engine.UnidentifiedError and writes
-// nothing, where the session may have been replaced meanwhile; one made
-// current again is taken as its Resume, ResumeStored or StartSession
-// says. A restore, fork or delete by id of a session the agent knows
+// again (a delivery that finds it forgotten) fails with an
+// *engine.UnidentifiedError and writes nothing, where the session may have
+// been replaced meanwhile; one made current again is taken as its Resume,
+// ResumeStored or StartSession says. A Run called before the agent left
+// the session keeps what the agent knew of it then (an engine.Pin, about
+// 100 bytes held by the sequence) and reinstates it when its sequence is
+// ranged over: its turn runs on that session, checked as any turn. A restore, fork or delete by id of a session the agent knows
 // nothing of acts on the session stored under the id, as the lite-agent
 // command does.
 
@@ -35,6 +37,44 @@ func (a *Agent) forgetLeft(current string) {
 	a.eng.DropIdentities(func(id string) bool {
 		return id == current || a.busyWith(id)
 	})
+	a.sweepLeft(current)
+}
+
+// sweepLeft drops the bookkeeping of sessions the agent left that nothing
+// needs any more, so that a long-lived agent serving many sessions keeps
+// only what it uses: the mark of a session deleted (once no delivery,
+// audit or cancelled group's result of it may still come), the entries of
+// a subagent's session (once its run and tool calls are over and its
+// background commands reported), and, where sessions are stored, the
+// opened task lists and archives of sessions with no work under way
+// (opened again at their next use, as by another process: an archive's
+// read budgets start afresh then). A mark or entry that guards a write
+// still to come stays for a later sweep. The caller holds a.mu.
+func (a *Agent) sweepLeft(current string) {
+	deleted, children := a.sched.leftEntries()
+	for _, id := range children {
+		if a.bg.Unreported(id) == 0 {
+			a.sched.dropChild(id)
+		}
+	}
+	for _, id := range deleted {
+		if id != current && !a.busyWith(id) {
+			a.sched.dropDeleted(id)
+		}
+	}
+	if !a.persistent() {
+		return // the task lists in memory are the data
+	}
+	for id := range a.archives {
+		if id != current && !a.busyWith(id) {
+			delete(a.archives, id)
+		}
+	}
+	for list := range a.tasks {
+		if list != a.lay.taskListID && list != a.listID(current) && !a.busyWith(list) {
+			delete(a.tasks, list)
+		}
+	}
 }
 
 // busyWith reports whether session id has work under way whose turns the
@@ -63,7 +103,13 @@ func (a *Agent) busyWith(id string) bool {
 func (s *schedule) idle(id string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.running[id]) == 0 && s.prompts[id] == 0 && s.ops[id] == nil && s.delivering[id] == 0
+	return s.idleLocked(id)
+}
+
+// idleLocked is idle with s.mu held; an audit still to be written counts
+// as work under way too.
+func (s *schedule) idleLocked(id string) bool {
+	return len(s.running[id]) == 0 && s.prompts[id] == 0 && s.ops[id] == nil && s.delivering[id] == 0 && s.auditing[id] == 0
 }
 
 // sameSession returns nil when session id, as stored now, is the one the

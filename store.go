@@ -86,6 +86,15 @@ type listDeleter interface {
 	DeleteSessionUsing(ctx context.Context, enc storage.Encoding, sessionID, taskListID string) error
 }
 
+// A leasedDeleter is a Store's checkpointer that deletes a session as
+// the Store's DeleteSessionUsing does, under the lease taken through it
+// (store/postgres's): [Agent.DeleteSession] deletes through it, holding
+// the session's lease, which the Store's own delete would take for
+// another holder's.
+type leasedDeleter interface {
+	DeleteSessionUsing(ctx context.Context, sessionID, taskListID string) error
+}
+
 // A sharer is a task list that can be marked as shared by several
 // sessions, so that deleting the session named like it keeps it.
 type sharer interface {

@@ -55,7 +55,7 @@ func (a *Agent) agentTool(opts Options, defs []subagent.Definition) tool.Tool {
 // provider, permission gate and hooks, the parent session's task list, and
 // no Agent tool.
 func (a *Agent) runChild(ctx context.Context, req subagent.ChildRequest) (subagent.ChildResult, error) {
-	a.sched.addChild(req.SessionID, req.ParentSessionID, task.DefaultListID(req.ParentSessionID, a.lay.taskListID))
+	defer a.sched.addChild(req.SessionID, req.ParentSessionID, task.DefaultListID(req.ParentSessionID, a.lay.taskListID))()
 	var tools []tool.Tool
 	for _, t := range a.tools {
 		if t.Name() == subagent.ToolName || t.Name() == FinalAnswerTool || t.Name() == AskUserTool {

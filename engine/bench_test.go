@@ -42,28 +42,44 @@ func seedSession(b *testing.B, cp session.Checkpointer, id string, n int) {
 // 32,000-token window: the session holds about 500,000 tokens, so each
 // request goes through every level.
 //
+// context=off,noHold runs it through the file checkpointer seen without
+// its Hold, as a custom store that holds nothing: each append takes the
+// file lock itself, and the engine reads the first record again before
+// the answer's append.
+//
 // context=off,held runs the same turn while the benchmark holds the
 // session (FileCheckpointer.Hold), so that no operation of the turn creates
 // or removes the lock directory: the floor for the lock a turn takes
 // (issue 22 asks for context=off within 1.3× of it).
 func BenchmarkTurnOverhead(b *testing.B) {
 	for _, tc := range []struct {
-		name string
-		ctx  *engine.ContextOptions
-		held bool
+		name   string
+		ctx    *engine.ContextOptions
+		held   bool
+		noHold bool
 	}{
-		{"context=off", nil, false},
-		{"context=off,held", nil, true},
-		{"context=on", &engine.ContextOptions{}, false},
+		{"context=off", nil, false, false},
+		{"context=off,held", nil, true, false},
+		{"context=off,noHold", nil, false, true},
+		{"context=on", &engine.ContextOptions{}, false, false},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			cp, err := session.NewFileCheckpointer(b.TempDir(), session.FileOptions{})
+			file, err := session.NewFileCheckpointer(b.TempDir(), session.FileOptions{})
 			if err != nil {
 				b.Fatal(err)
 			}
+			var cp session.Checkpointer = file
+			if tc.noHold {
+				// No Holder: the engine reads the first record again
+				// before each append (recheck).
+				cp = struct {
+					session.Checkpointer
+					session.FirstReader
+				}{file, file}
+			}
 			seedSession(b, cp, "s", 10000)
 			if tc.held {
-				release, err := cp.Hold(b.Context(), "s")
+				release, err := file.Hold(b.Context(), "s")
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -45,6 +45,9 @@ type ContextOptions struct {
 	// it returns (if not nil) is called once after them, with the size then
 	// and the error that stopped them, if any. Hosts fire compact:start and
 	// compact:end hooks from it.
+	// [CompactingCounted] of ctx reports whether before is the
+	// provider's count (as [ContextStatus.Counted]); after is then an
+	// estimate scaled to it.
 	Compacting func(ctx context.Context, sessionID string, before int) (done func(after int, err error))
 	// Planner, when set, is level 3: over 85% of the window it is asked,
 	// within [PlannerBudget], what to do with each segment of the history
@@ -101,7 +104,9 @@ type ContextStatus struct {
 	// without room for its answer.
 	Reason string
 	// BeforeTokens and AfterTokens are the request's size before and
-	// after the levels: estimates (a quarter of the characters), or when
+	// after the levels: estimates (a quarter of the characters, corrected
+	// by the input the provider reported for the session's last request,
+	// see the package documentation), or when
 	// Counted, the provider's count of the request before the levels
 	// ([model.TokenCounter]) and an estimate scaled to it after.
 	BeforeTokens, AfterTokens int
@@ -380,16 +385,29 @@ type contextRun struct {
 	// uncompacted request over the estimate, when counted.
 	scale   float64
 	counted bool
+	// calib corrects the estimates when not counted: the session's
+	// calibration by the usage of its last request.
+	calib calibration
 	// summaryCut is the UTF-16 code units cutSummary cut.
 	summaryCut int
 }
 
-func (c *contextRun) measure() int {
+// measure returns the request's size in tokens: its estimate, scaled to
+// the provider's count when counted, else corrected by the session's
+// calibration.
+func (c *contextRun) measure() int { return c.measureChars(c.chars()) }
+
+// estimate returns the request's plain estimate: neither scaled nor
+// corrected.
+func (c *contextRun) estimate() int { return c.fixed + tokens(c.chars()) }
+
+// chars returns the UTF-16 code units of the entries.
+func (c *contextRun) chars() int {
 	n := 0
 	for i := range c.entries {
 		n += c.entries[i].size()
 	}
-	return c.measureChars(n)
+	return n
 }
 
 // measureChars returns the request's measure with entries of n UTF-16
@@ -399,7 +417,7 @@ func (c *contextRun) measureChars(n int) int {
 	if c.counted {
 		return int(math.Min(math.Round(float64(est)*c.scale), maxTokens))
 	}
-	return est
+	return c.calib.apply(est)
 }
 
 func (c *contextRun) over(fraction float64) bool {
@@ -573,10 +591,12 @@ const (
 // inputSize is the size of a request's input, in tokens: an estimate (a
 // quarter of the UTF-16 code units of its text), scaled to the provider's
 // count of the request before the levels when scaled, or that count
-// itself when exact (the levels changed nothing after it).
+// itself when exact (the levels changed nothing after it), else
+// corrected by the session's calibration. estimate is the plain
+// estimate, which the request's usage calibrates.
 type inputSize struct {
-	tokens        int
-	scaled, exact bool
+	tokens, estimate int
+	scaled, exact    bool
 }
 
 // sizedMessages is messages with the mode of the levels it forces, also
@@ -601,9 +621,10 @@ func (r *run) sizedMessages(ctx context.Context, reminder string, mode forceMode
 		for i := range msgs {
 			n += messageChars(msgs[i])
 		}
-		size := inputSize{tokens: r.fixedTokens() + tokens(n)}
+		est := r.fixedTokens() + tokens(n)
+		size := inputSize{tokens: r.st.calib.apply(est), estimate: est}
 		if scale > 0 {
-			size.tokens, size.scaled = int(math.Min(math.Round(float64(size.tokens)*scale), maxTokens)), true
+			size.tokens, size.scaled = int(math.Min(math.Round(float64(est)*scale), maxTokens)), true
 		}
 		return msgs, nil, size, nil
 	}
@@ -612,9 +633,13 @@ func (r *run) sizedMessages(ctx context.Context, reminder string, mode forceMode
 	if tc, ok := model.AsTokenCounter(r.e.opts.Provider); ok {
 		c.calibrate(ctx, tc, reminder)
 	}
-	if !c.counted && scale > 0 {
+	switch {
+	case c.counted:
+	case scale > 0:
 		c.scale, c.counted = scale, true
 		counted = nil // not a count of this request
+	default:
+		c.calib = r.st.calib
 	}
 	c.status.BeforeTokens = c.measure()
 	c.status.Counted = c.counted
@@ -637,7 +662,7 @@ func (r *run) sizedMessages(ctx context.Context, reminder string, mode forceMode
 	if reminder != "" {
 		msgs = append(msgs[:len(msgs):len(msgs)], model.UserText(reminder))
 	}
-	size := inputSize{tokens: c.measure(), scaled: c.counted, exact: c.counted && !compaction.Changed(counted, c.msgs)}
+	size := inputSize{tokens: c.measure(), estimate: c.estimate(), scaled: c.counted, exact: c.counted && !compaction.Changed(counted, c.msgs)}
 	if c.status.Level == 0 {
 		return msgs, nil, size, nil
 	}
@@ -795,6 +820,21 @@ func (c *contextRun) scaleTo(n, est int) {
 	}
 }
 
+// compactingCountedKey is the context key of [CompactingCounted].
+type compactingCountedKey struct{}
+
+// CompactingCounted reports whether the size before a compaction that a
+// [ContextOptions.Compacting] callback was given with ctx is the
+// provider's count of the request ([model.TokenCounter], or stated by
+// its refusal of it as too long), as the compaction's
+// [ContextStatus.Counted] says; false, it is an estimate. The size after
+// it is never a count: an estimate, scaled to the count when counted.
+// Hosts say so in their compact hooks and spans.
+func CompactingCounted(ctx context.Context) bool {
+	counted, _ := ctx.Value(compactingCountedKey{}).(bool)
+	return counted
+}
+
 // compact applies the levels the pressure calls for, or all of them when
 // mode forces them, then the host's passes (committing a view when
 // something changed), with forceOverflow the host's overflow passes, and,
@@ -805,7 +845,7 @@ func (c *contextRun) scaleTo(n, est int) {
 func (c *contextRun) compact(ctx context.Context, mode forceMode, manual bool) (err error) {
 	force := mode != forceNone
 	if c.opts.Compacting != nil && !manual {
-		if done := c.opts.Compacting(ctx, c.r.id, c.status.BeforeTokens); done != nil {
+		if done := c.opts.Compacting(context.WithValue(ctx, compactingCountedKey{}, c.status.Counted), c.r.id, c.status.BeforeTokens); done != nil {
 			defer func() { done(c.measure(), err) }()
 		}
 	}

@@ -28,7 +28,10 @@
 // lets go after 100 ms without one (a model or a tool still working) or at
 // the first pause after a second, and always before it reports its end, so
 // other processes wait for the lock about that long at most, not for the
-// model's answer.
+// model's answer. When it takes the lock again it checks that the session
+// is still the one it loaded (its first record; see [Engine.Identify]). A
+// Checkpointer that neither holds nor leases sessions gets that check
+// before each append after the load instead (see [session.Checkpointer]).
 //
 // # Steering
 //
@@ -153,6 +156,17 @@
 //     threshold is not counted, since no text is that dense [Engine.Compact] asks it for the
 //     request before and after (a failed count leaves estimates, reported
 //     in [CompactResult.CountErr]);
+//   - estimates are corrected by the input tokens the provider reported
+//     in the usage of the session's last request ([model.RequestInput]):
+//     the next requests are measured at that report's ratio to its
+//     estimate (at most three times; a report under half the estimate is
+//     not taken), and a request at least as large as the one reported
+//     never under its report. A tokenizer
+//     that counts twice the estimate (code, text that is not English)
+//     no longer lets the session grow to twice the window before the
+//     levels start; a count of the request ([model.TokenCounter]) or a
+//     refusal's overrides it. It lives with the session's cached state:
+//     a session's first request in a process is estimated plainly;
 //   - no provider-native context edits are requested;
 //   - the task reminder is added after the levels, so level 2 never sees
 //     it, and level 2 leaves the current prompt alone;

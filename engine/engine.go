@@ -126,7 +126,7 @@ type Engine struct {
 	mu       sync.Mutex               // guards sessions, marks and known
 	sessions map[string]*sessionState // per-session turn lock and event cache
 	marks    map[string]*sessionMark  // sessions checked new or stored (ExpectNew, ExpectStored)
-	known    map[string]firstSum      // the first record of the session known under each id (identity.go)
+	known    map[string]*knownCell    // the first record of the session known under each id (identity.go)
 }
 
 // sessionState caches one session's log between turns and serializes turns
@@ -148,6 +148,9 @@ type sessionState struct {
 	// Both guarded by turn.
 	view *viewBase
 	proj projection
+	// calib corrects the estimates of the session's requests by the input
+	// the provider reported for the last one answered, guarded by turn.
+	calib calibration
 	// active is the turn running on the session, under Engine.mu; nil
 	// between turns.
 	active *run
@@ -262,6 +265,7 @@ type run struct {
 
 	appendMu sync.Mutex // serializes appends of snapshots and batches
 	lock     *turnLock  // the session's lock, kept across the turn's operations on the log
+	checked  bool       // the load has just checked the session's first record (see recheck)
 
 	tools *tool.Set        // the tools of this prompt
 	specs []model.ToolSpec // their specs
@@ -275,6 +279,10 @@ type run struct {
 	// room is the answer's room of the last request built (bindAnswer),
 	// owned by the loop.
 	room answerRoom
+	// estimate is the plain estimate of the input of the last request
+	// built (0: not measured), which its usage calibrates, owned by the
+	// loop.
+	estimate int
 
 	steerMu sync.Mutex
 	steered []model.Message // messages Steer queued for the next model call
@@ -490,6 +498,11 @@ func (r *run) append(ctx context.Context, evs ...session.Event) error {
 	if err := r.lock.enter(ctx); err != nil {
 		r.st.loaded = false
 		return fmt.Errorf("append to session %s: %w", r.id, err)
+	}
+	if err := r.recheck(ctx); err != nil {
+		r.lock.leave()
+		r.st.loaded = false
+		return err
 	}
 	mark := r.e.markOf(r.id)
 	if err := storedGone(mark, r.st.head); err != nil {
@@ -913,13 +926,14 @@ func (r *run) request(ctx context.Context, force bool, known overflowCount) (mod
 			return model.Request{}, nil, answerRoom{}, err
 		}
 		req := r.newRequest(msgs)
+		r.estimate = size.estimate
 		room, err := r.bindAnswer(ctx, &req, size, known)
 		if err != nil {
 			return model.Request{}, nil, answerRoom{}, err
 		}
-		if known.input > 0 && !size.scaled && size.tokens > 0 {
+		if known.input > 0 && !size.scaled && size.estimate > 0 {
 			// The compacted requests are measured at the count's scale.
-			scale = float64(known.input) / float64(size.tokens)
+			scale = float64(known.input) / float64(size.estimate)
 		}
 		known.input = 0 // a compacted request is not the one counted
 		if !room.short {
@@ -1036,6 +1050,11 @@ func (r *run) stream(ctx context.Context, emit func(Event), force bool, known ov
 	}
 	if msg.Role == "" {
 		msg.Role = model.RoleAssistant
+	}
+	// The input the provider reported corrects the estimates of the
+	// session's next requests; a usage without it keeps the last.
+	if k := calibrated(e.opts.Provider, r.estimate, use); k.ratio > 0 {
+		r.st.calib = k
 	}
 	emit(Event{Type: EventModelCallEnd, Turn: r.turn, ModelCall: &ModelCallEvent{Model: e.opts.Model, Duration: e.now().Sub(start), Usage: &use}})
 	return msg, use, stop, streamed, nil

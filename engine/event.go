@@ -151,7 +151,8 @@ type ModelCallEvent struct {
 	// the request's input tokens that bounded its max_tokens: the
 	// provider's count when InputCounted, else an estimate (a quarter of
 	// the characters, scaled to a count of the request when the context
-	// engine had one).
+	// engine had one, else corrected by the input the provider reported
+	// for the session's last request).
 	InputTokens  int
 	InputCounted bool
 }

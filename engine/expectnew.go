@@ -12,6 +12,7 @@ import (
 type sessionMark struct {
 	empty bool
 	fail  func(head int64, cause error) error
+	spent bool // used up by a record written or a load (unmark); under Engine.mu
 }
 
 // ExpectNew marks session id as one that must start empty: its first
@@ -76,6 +77,7 @@ func (e *Engine) markOf(id string) *sessionMark {
 func (e *Engine) unmark(id string, mark *sessionMark) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	mark.spent = true
 	if e.marks[id] == mark {
 		delete(e.marks, id)
 	}

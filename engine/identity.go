@@ -82,8 +82,18 @@ func (e *Engine) knownFirst(id string) (firstSum, bool) {
 func (e *Engine) entry(id string) (firstSum, bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	s, ok := e.known[id]
-	return s, ok
+	c, ok := e.known[id]
+	if !ok {
+		return firstSum{}, false
+	}
+	return c.sum, true
+}
+
+// A knownCell holds what the engine knows under one id. A turn that
+// learns the session's first record updates the cell in place, so that a
+// [Pin] taken before sees what was learned since.
+type knownCell struct {
+	sum firstSum
 }
 
 // Identified reports whether the engine knows a session under id, or was
@@ -115,10 +125,19 @@ func (e *Engine) DropIdentities(keep func(id string) bool) int {
 func (e *Engine) setKnown(id string, sum firstSum) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.known == nil {
-		e.known = map[string]firstSum{}
+	e.setKnownLocked(id, sum)
+}
+
+// setKnownLocked is setKnown with e.mu held.
+func (e *Engine) setKnownLocked(id string, sum firstSum) {
+	if c := e.known[id]; c != nil {
+		c.sum = sum
+		return
 	}
-	e.known[id] = sum
+	if e.known == nil {
+		e.known = map[string]*knownCell{}
+	}
+	e.known[id] = &knownCell{sum: sum}
 }
 
 // Identify makes the session stored under id now the one the engine
@@ -153,13 +172,71 @@ func (e *Engine) Unidentify(id string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if !e.opts.IdentifiedOnly {
+		if c := e.known[id]; c != nil {
+			c.sum = takeStored() // a Pin of it takes what is stored too
+		}
 		delete(e.known, id)
 		return
 	}
-	if e.known == nil {
-		e.known = map[string]firstSum{}
+	e.setKnownLocked(id, takeStored())
+}
+
+// A Pin holds what an engine knows of the session under one id (see
+// [Engine.Pin]). The zero Pin holds nothing.
+type Pin struct {
+	id   string
+	cell *knownCell
+	mark *sessionMark
+}
+
+// Pin returns what the engine knows of session id now: the session it
+// knows under id, followed as turns learn it, and the session's mark
+// ([Engine.ExpectNew], [Engine.ExpectStored]). It is for a caller that
+// acts on the session later and must act on that session even if the
+// engine was told to forget it meanwhile (liteagent's Run, whose turn
+// runs when its sequence is ranged over, after the agent may have left
+// the session and dropped it): see [Engine.Reinstate]. A Pin keeps about
+// 100 bytes while it is referenced.
+func (e *Engine) Pin(id string) Pin {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return Pin{id: id, cell: e.known[id], mark: e.marks[id]}
+}
+
+// Reinstate makes the engine know again what p holds, when it knows
+// nothing under p's id now ([Engine.DropIdentities] forgot it since the
+// pin was taken): the session under the id as known then, or as a turn
+// has learned it since, and its mark, unless a record written or a load
+// that found records has used the mark up since. Where the engine knows
+// something under the id (told since by [Engine.Identify] or
+// [Engine.Unidentify], or learned by a turn) it changes nothing. Meant
+// for an engine with Options.IdentifiedOnly, whose every session in use is
+// known: without it, an id the caller told to take as stored is one the
+// engine knows nothing of, and a pin taken before would be reinstated.
+// Call it once the session is counted as in use, where the caller drops
+// only sessions not in use, so that it is not dropped again before the
+// turn loads it.
+func (e *Engine) Reinstate(p Pin) {
+	if p.id == "" {
+		return
 	}
-	e.known[id] = takeStored()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if _, ok := e.known[p.id]; ok {
+		return
+	}
+	if p.cell != nil {
+		if e.known == nil {
+			e.known = map[string]*knownCell{}
+		}
+		e.known[p.id] = p.cell
+	}
+	if p.mark != nil && !p.mark.spent && e.marks[p.id] == nil {
+		if e.marks == nil {
+			e.marks = map[string]*sessionMark{}
+		}
+		e.marks[p.id] = p.mark
+	}
 }
 
 // CheckSame returns a *session.ReplacedError when log, the records of
@@ -243,7 +320,43 @@ func (r *run) checkFirst(ctx context.Context, first *session.StoredEvent) error 
 		}
 		first = &rec
 	}
-	return r.e.sameFirst(r.id, first, true)
+	if err := r.e.sameFirst(r.id, first, true); err != nil {
+		return err
+	}
+	r.checked = true
+	return nil
+}
+
+// A leaser is a Checkpointer that leases sessions to one writer at a
+// time (liteagent.SessionLeaser: store/postgres's), whose lease the
+// caller takes for the turn: no other process deletes the session while
+// it is held.
+type leaser interface {
+	LeaseSession(ctx context.Context, id string) (release func(), err error)
+}
+
+// recheck is the check, before an append, of a turn whose checkpointer
+// holds nothing (neither a [session.Holder] nor a leaser): with no lock
+// to take again, and so no check when it is taken (stillSame), a session
+// deleted and started again by another process while the turn waited on
+// the model or a tool would take the turn's later records whenever its
+// head matched. The first record is read again before each append but
+// the first after a load, which has just checked it: one small read per
+// append ([session.FirstReader]'s, or a whole Read without one). What
+// happens between that read and the append is not seen: a checkpointer
+// that must rule it out holds sessions.
+func (r *run) recheck(ctx context.Context) error {
+	if r.checked {
+		r.checked = false
+		return nil
+	}
+	if r.lock != nil || r.st.head == 0 {
+		return nil
+	}
+	if _, ok := r.e.opts.Checkpointer.(leaser); ok {
+		return nil
+	}
+	return r.stillSame(ctx)
 }
 
 // stillSame is the check of a turn that takes the session's lock again:

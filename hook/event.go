@@ -321,13 +321,16 @@ func (p ToolEnd) MarshalJSON() ([]byte, error) {
 
 // CompactStart is the payload of [EventCompactStart]. Its JSON is
 //
-//	{"event":"compact:start", <identity>, "compactionId":…, "kind":…, "before":…, "instructions"?:…}
+//	{"event":"compact:start", <identity>, "compactionId":…, "kind":…, "before":…, "beforeCounted"?:true, "instructions"?:…}
 type CompactStart struct {
 	Identity
 	CompactionID string
 	Kind         CompactKind
-	// Before is the context size before compacting, in tokens.
-	Before int64
+	// Before is the context size before compacting, in tokens;
+	// BeforeCounted reports that it is the provider's count (as
+	// [CompactEnd]'s), false an estimate, left out of the JSON.
+	Before        int64
+	BeforeCounted bool
 	// Instructions are the host's instructions of a manual compaction.
 	Instructions string
 }
@@ -346,13 +349,14 @@ func (p CompactStart) MarshalJSON() ([]byte, error) {
 		CompactionID string      `json:"compactionId"`
 		Kind         CompactKind `json:"kind"`
 		Before       int64       `json:"before"`
+		Counted      bool        `json:"beforeCounted,omitempty"`
 		Instructions string      `json:"instructions,omitempty"`
-	}{p.header(EventCompactStart), p.CompactionID, p.Kind, p.Before, p.Instructions})
+	}{p.header(EventCompactStart), p.CompactionID, p.Kind, p.Before, p.BeforeCounted, p.Instructions})
 }
 
 // CompactEnd is the payload of [EventCompactEnd]. Its JSON is
 //
-//	{"event":"compact:end", <identity>, "compactionId":…, "kind":…, "before":…, "after":…, "status":…, "error"?:{…}}
+//	{"event":"compact:end", <identity>, "compactionId":…, "kind":…, "before":…, "beforeCounted"?:true, "after":…, "afterCounted"?:true, "status":…, "error"?:{…}}
 type CompactEnd struct {
 	Identity
 	CompactionID string
@@ -360,6 +364,13 @@ type CompactEnd struct {
 	// Before and After are the context sizes around the compaction, in
 	// tokens.
 	Before, After int64
+	// BeforeCounted and AfterCounted report that Before and After are the
+	// provider's counts of the request, as the compaction's events say
+	// (engine.CompactionEvent, engine.ContextStatus); false, estimates.
+	// An automatic compaction's After is never counted (an estimate,
+	// scaled to Before's count when BeforeCounted). Left out of the JSON
+	// when false.
+	BeforeCounted, AfterCounted bool
 	// Status is completed, failed or cancelled.
 	Status Status
 	Err    *ErrorInfo
@@ -379,13 +390,15 @@ func (CompactEnd) toolName() string { return "" }
 func (p CompactEnd) MarshalJSON() ([]byte, error) {
 	return encode(struct {
 		header
-		CompactionID string      `json:"compactionId"`
-		Kind         CompactKind `json:"kind"`
-		Before       int64       `json:"before"`
-		After        int64       `json:"after"`
-		Status       Status      `json:"status"`
-		Err          *ErrorInfo  `json:"error,omitempty"`
-	}{p.header(EventCompactEnd), p.CompactionID, p.Kind, p.Before, p.After, p.Status, p.Err})
+		CompactionID  string      `json:"compactionId"`
+		Kind          CompactKind `json:"kind"`
+		Before        int64       `json:"before"`
+		BeforeCounted bool        `json:"beforeCounted,omitempty"`
+		After         int64       `json:"after"`
+		AfterCounted  bool        `json:"afterCounted,omitempty"`
+		Status        Status      `json:"status"`
+		Err           *ErrorInfo  `json:"error,omitempty"`
+	}{p.header(EventCompactEnd), p.CompactionID, p.Kind, p.Before, p.BeforeCounted, p.After, p.AfterCounted, p.Status, p.Err})
 }
 
 // Marshal returns the JSON a command hook reads for p, without the

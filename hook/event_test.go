@@ -35,6 +35,9 @@ func TestPayloadJSONIsPinned(t *testing.T) {
 		hook.CompactStart{Identity: id, CompactionID: "cmp-1", Kind: hook.CompactAuto, Before: 150000},
 		hook.CompactStart{Identity: hook.Identity{RunID: "r3", SessionID: "s1", Source: hook.SourceManual}, CompactionID: "cmp-2", Kind: hook.CompactManual, Before: 9000, Instructions: "keep the API notes"},
 		hook.CompactEnd{Identity: id, CompactionID: "cmp-1", Kind: hook.CompactAuto, Before: 150000, After: 40000, Status: hook.StatusCompleted},
+		hook.CompactStart{Identity: id, CompactionID: "cmp-4", Kind: hook.CompactAuto, Before: 150000, BeforeCounted: true},
+		hook.CompactEnd{Identity: id, CompactionID: "cmp-4", Kind: hook.CompactAuto, Before: 150000, After: 40000, BeforeCounted: true, Status: hook.StatusCompleted},
+		hook.CompactEnd{Identity: id, CompactionID: "cmp-5", Kind: hook.CompactManual, Before: 150000, After: 40000, BeforeCounted: true, AfterCounted: true, Status: hook.StatusCompleted},
 		hook.CompactEnd{Identity: id, CompactionID: "cmp-3", Kind: hook.CompactMicro, Before: 10, After: 10, Status: hook.StatusFailed, Err: &hook.ErrorInfo{Name: "Error", Message: "planner failed"}},
 	}
 	var buf bytes.Buffer

@@ -79,6 +79,28 @@ type MaxTokensReporter interface {
 // provider p wraps (through Unwrap() Provider methods) that is one.
 func AsMaxTokensReporter(p Provider) (MaxTokensReporter, bool) { return find[MaxTokensReporter](p) }
 
+// A CachedInputReporter is a Provider whose [Usage.InputTokens] includes
+// the input read from the cache (CacheReadTokens), as OpenAI's
+// prompt_tokens does, when InputIncludesCache reports true. Without it,
+// InputTokens is taken to be the input neither read from nor written to
+// the cache, as Anthropic's input_tokens is. [RequestInput] finds it
+// through wrappers.
+type CachedInputReporter interface {
+	InputIncludesCache() bool
+}
+
+// RequestInput returns the input tokens of the request whose usage u is,
+// as provider p reported them: u.InputTokens, plus the cache's reads and
+// writes unless p says InputTokens includes them
+// ([CachedInputReporter]). The engine corrects its estimates of a
+// session's requests with it.
+func RequestInput(p Provider, u Usage) int64 {
+	if c, ok := find[CachedInputReporter](p); ok && c.InputIncludesCache() {
+		return u.InputTokens
+	}
+	return u.InputTokens + u.CacheReadTokens + u.CacheCreationTokens
+}
+
 // Request is one model call in provider-neutral form.
 type Request struct {
 	// Model is the provider's model id, such as "claude-sonnet-4-5".
@@ -164,7 +186,9 @@ type Chunk struct {
 	StopReason StopReason
 }
 
-// Usage counts the tokens of one model call.
+// Usage counts the tokens of one model call. Whether InputTokens includes
+// the cache's reads and writes depends on the provider ([RequestInput]
+// sums what it does not).
 type Usage struct {
 	InputTokens         int64 `json:"inputTokens"`
 	OutputTokens        int64 `json:"outputTokens"`

@@ -56,3 +56,30 @@ func TestAsWindowReporterLooksThroughWrappers(t *testing.T) {
 		t.Error("a plain provider reports a window")
 	}
 }
+
+// cachedInInput is a provider whose usage counts the cached input in
+// InputTokens, as OpenAI's prompt_tokens does.
+type cachedInInput struct{ plainProvider }
+
+func (cachedInInput) InputIncludesCache() bool { return true }
+
+// TestRequestInput: the whole input of a request, as its usage reports
+// it: InputTokens and the cache's reads and writes (Anthropic's
+// input_tokens leaves them out), or InputTokens alone when the provider
+// says it includes them (OpenAI's prompt_tokens), through wrappers.
+func TestRequestInput(t *testing.T) {
+	u := model.Usage{InputTokens: 50, OutputTokens: 7, CacheReadTokens: 90_000, CacheCreationTokens: 2_000}
+	for _, tt := range []struct {
+		p    model.Provider
+		want int64
+	}{
+		{plainProvider{}, 92_050},
+		{model.WithRetry(plainProvider{}, model.RetryOptions{}), 92_050},
+		{cachedInInput{}, 50},
+		{model.WithRetry(cachedInInput{}, model.RetryOptions{}), 50},
+	} {
+		if got := model.RequestInput(tt.p, u); got != tt.want {
+			t.Errorf("RequestInput(%T) = %d, want %d", tt.p, got, tt.want)
+		}
+	}
+}

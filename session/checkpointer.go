@@ -20,6 +20,19 @@ const AnyHead int64 = -1
 //
 // [FileCheckpointer] and [MemoryCheckpointer] implement it, and the suite
 // in session/sessiontest checks any implementation.
+//
+// A session is told from another started under its id after a delete by
+// its first record (see [FirstReader]); the engine checks it whenever a
+// turn takes the session's lock again after waiting on the model or a
+// tool. A Checkpointer that is neither a [Holder] nor leased for the turn
+// (store/postgres's LeaseSession, which an agent takes) has no lock to
+// take again: the engine then reads the first record again before each
+// append of a turn but the first after its load, one [FirstReader].First
+// per append (a whole Read without it), so that a session deleted and
+// started again by another process during a model call does not take the
+// turn's later records. A replacement between that read and the append
+// is not seen: a store shared by processes should be a Holder, or lease,
+// and a FirstReader.
 type Checkpointer interface {
 	// Append adds events to the log of session id as one batch, numbered
 	// from the current head plus one, and returns the new head. With

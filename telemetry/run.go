@@ -146,15 +146,17 @@ func (t *Telemetry) endAgent(span trace.Span, res *engine.Result) {
 type CompactingFunc = func(ctx context.Context, sessionID string, before int) (done func(after int, err error))
 
 // Compacting returns a function for engine.ContextOptions.Compacting that
-// records each compaction as a span "compaction" (with the estimated size
-// before and after it, in tokens, and kind "auto") and then calls next,
-// which may be nil.
+// records each compaction as a span "compaction" (with the size before
+// and after it, in tokens, whether each is the provider's count
+// (engine.CompactingCounted; after never is), and kind "auto") and then
+// calls next, which may be nil.
 func (t *Telemetry) Compacting(next CompactingFunc) CompactingFunc {
 	return func(ctx context.Context, sessionID string, before int) func(after int, err error) {
 		ctx, span := t.tracer.Start(ctx, "compaction", trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(
 			semconv.GenAIConversationIDKey.String(sessionID),
 			AttrCompactionKind.String("auto"),
 			AttrCompactionBefore.Int(before),
+			AttrCompactionBeforeCounted.Bool(engine.CompactingCounted(ctx)),
 		))
 		var inner func(after int, err error)
 		if next != nil {
@@ -164,7 +166,7 @@ func (t *Telemetry) Compacting(next CompactingFunc) CompactingFunc {
 			if inner != nil {
 				inner(after, err)
 			}
-			span.SetAttributes(AttrCompactionAfter.Int(after))
+			span.SetAttributes(AttrCompactionAfter.Int(after), AttrCompactionAfterCounted.Bool(false))
 			if err != nil {
 				fail(span, errorType(err))
 			}
@@ -175,8 +177,9 @@ func (t *Telemetry) Compacting(next CompactingFunc) CompactingFunc {
 
 // Compact records the manual compaction of session sessionID that compact
 // does (an engine.Engine.Compact) as a span "compaction" with the
-// attributes of [Telemetry.Compacting]'s, kind "manual": the estimated
-// size before it (once measured) and, when it succeeds, after it. The
+// attributes of [Telemetry.Compacting]'s, kind "manual": the size before
+// it (once measured) and, when it succeeds, after it, each with whether it
+// is the provider's count (CompactResult's BeforeCounted, AfterCounted). The
 // context compact gets carries the span, so the spans of the passes it
 // runs ([Telemetry.Pass]) are its children. It returns what compact
 // returns.
@@ -188,12 +191,12 @@ func (t *Telemetry) Compact(ctx context.Context, sessionID string, compact func(
 	defer span.End()
 	res, err := compact(ctx)
 	if err == nil || res.Before > 0 {
-		span.SetAttributes(AttrCompactionBefore.Int(res.Before))
+		span.SetAttributes(AttrCompactionBefore.Int(res.Before), AttrCompactionBeforeCounted.Bool(res.BeforeCounted))
 	}
 	if err != nil {
 		fail(span, errorType(err))
 	} else {
-		span.SetAttributes(AttrCompactionAfter.Int(res.After))
+		span.SetAttributes(AttrCompactionAfter.Int(res.After), AttrCompactionAfterCounted.Bool(res.AfterCounted))
 	}
 	return res, err
 }

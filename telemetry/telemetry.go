@@ -52,6 +52,14 @@ const (
 	// estimated request size, in tokens, before and after it.
 	AttrCompactionBefore = attribute.Key("lite_agent.compaction.before_tokens")
 	AttrCompactionAfter  = attribute.Key("lite_agent.compaction.after_tokens")
+	// AttrCompactionBeforeCounted and AttrCompactionAfterCounted report
+	// that the sizes before and after are the provider's counts, as the
+	// compaction events' BeforeCounted and AfterCounted (the audit log's
+	// beforeCounted, afterCounted); false, estimates. Each is set with
+	// its size. An automatic compaction's after is an estimate (scaled
+	// to the count of before, when counted).
+	AttrCompactionBeforeCounted = attribute.Key("lite_agent.compaction.before_counted")
+	AttrCompactionAfterCounted  = attribute.Key("lite_agent.compaction.after_counted")
 	// AttrCompactionKind is "auto" for a compaction of a request under
 	// pressure, "manual" for one the host asked for.
 	AttrCompactionKind = attribute.Key("lite_agent.compaction.kind")

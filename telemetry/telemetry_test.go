@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"iter"
 	"strings"
 	"testing"
@@ -19,6 +20,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
+	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/telemetry"
 	"github.com/lite-agent/lite-agent-go/tool"
 )
@@ -324,6 +326,63 @@ func TestCompactingSpan(t *testing.T) {
 	}
 }
 
+// TestCompactingSpanSaysWhatWasCounted: the span of a compaction of a
+// turn's request says, as its context_status event does, whether its
+// size before is the provider's count (before_counted) or an estimate;
+// after is an estimate (scaled to the count): after_counted false. The
+// span had neither.
+func TestCompactingSpanSaysWhatWasCounted(t *testing.T) {
+	for _, count := range []bool{true, false} {
+		tel, spans, _ := recording(t, false)
+		p := modeltest.New()
+		p.Reply(modeltest.Text("ok"))
+		var provider model.Provider = p
+		if count {
+			provider = modeltest.Dense{Provider: p}
+		}
+		cp := session.NewMemoryCheckpointer()
+		var evs []session.Event
+		for i := range 6 {
+			evs = append(evs, session.UserEvent{Message: model.UserText(fmt.Sprintf("question %d %s", i, strings.Repeat("q", 2000)))},
+				session.AssistantEvent{Message: model.AssistantText(strings.Repeat("a", 2000))})
+		}
+		if _, err := cp.Append(t.Context(), "s", evs, session.AnyHead); err != nil {
+			t.Fatal(err)
+		}
+		eng, err := engine.New(engine.Options{Provider: provider, Model: "m", Checkpointer: cp,
+			Context: &engine.ContextOptions{Window: 4000, Compacting: tel.Compacting(nil)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var status *engine.ContextStatus
+		for ev, err := range eng.Turn(t.Context(), "s", model.UserText("go on")) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ev.Type == engine.EventContextStatus {
+				status = ev.Context
+			}
+		}
+		if status == nil || status.Counted != count {
+			t.Fatalf("count %v: context status %+v: want one, counted %v", count, status, count)
+		}
+		var span *tracetest.SpanStub
+		for _, s := range spans.GetSpans() {
+			if s.Name == "compaction" {
+				span = &s
+			}
+		}
+		if span == nil {
+			t.Fatalf("count %v: no compaction span in %v", count, spans.GetSpans())
+		}
+		a := attrs(*span)
+		if a[telemetry.AttrCompactionBefore].AsInt64() != int64(status.BeforeTokens) ||
+			a[telemetry.AttrCompactionBeforeCounted] != attribute.BoolValue(count) || a[telemetry.AttrCompactionAfterCounted] != attribute.BoolValue(false) {
+			t.Errorf("count %v: span attrs %v, want before %d, before_counted %v, after_counted false", count, a, status.BeforeTokens, count)
+		}
+	}
+}
+
 // TestCompactSpan records manual compactions: a span "compaction" with the
 // attributes of an automatic one (kind manual), the parent of the spans
 // of the passes the compaction runs.
@@ -337,11 +396,13 @@ func TestCompactSpan(t *testing.T) {
 		absent  []attribute.Key
 	}{
 		{"committed", engine.CompactResult{Before: 900, After: 300, Generation: 2, Committed: true}, nil, "", nil},
+		{"counted", engine.CompactResult{Before: 900, After: 300, BeforeCounted: true, AfterCounted: true, Generation: 2, Committed: true}, nil, "", nil},
+		{"counted before only", engine.CompactResult{Before: 900, After: 300, BeforeCounted: true, Generation: 2, Committed: true}, nil, "", nil},
 		{"nothing to do", engine.CompactResult{Before: 40, After: 40}, nil, "", nil},
-		{"failed after measuring", engine.CompactResult{Before: 900}, injected, "*errors.errorString", []attribute.Key{telemetry.AttrCompactionAfter}},
+		{"failed after measuring", engine.CompactResult{Before: 900, BeforeCounted: true}, injected, "*errors.errorString", []attribute.Key{telemetry.AttrCompactionAfter, telemetry.AttrCompactionAfterCounted}},
 		{"failed before measuring", engine.CompactResult{}, injected, "*errors.errorString",
-			[]attribute.Key{telemetry.AttrCompactionBefore, telemetry.AttrCompactionAfter}},
-		{"cancelled", engine.CompactResult{Before: 900}, context.Canceled, "cancelled", []attribute.Key{telemetry.AttrCompactionAfter}},
+			[]attribute.Key{telemetry.AttrCompactionBefore, telemetry.AttrCompactionAfter, telemetry.AttrCompactionBeforeCounted, telemetry.AttrCompactionAfterCounted}},
+		{"cancelled", engine.CompactResult{Before: 900}, context.Canceled, "cancelled", []attribute.Key{telemetry.AttrCompactionAfter, telemetry.AttrCompactionAfterCounted}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -370,6 +431,9 @@ func TestCompactSpan(t *testing.T) {
 				telemetry.AttrCompactionKind:   attribute.StringValue("manual"),
 				telemetry.AttrCompactionBefore: attribute.IntValue(tt.res.Before),
 				telemetry.AttrCompactionAfter:  attribute.IntValue(tt.res.After),
+				// As the compaction events' BeforeCounted and AfterCounted.
+				telemetry.AttrCompactionBeforeCounted: attribute.BoolValue(tt.res.BeforeCounted),
+				telemetry.AttrCompactionAfterCounted:  attribute.BoolValue(tt.res.AfterCounted),
 			}
 			if tt.wantErr != "" {
 				want["error.type"] = attribute.StringValue(tt.wantErr)

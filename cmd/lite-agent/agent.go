@@ -879,6 +879,10 @@ type printer struct {
 	hinted    bool                 // the hint about a denial was shown
 	atPrompt  bool                 // chat shows its input marker and waits for a line
 	reprompt  bool                 // background output moved off the marker: show it again after
+	// lowered maps a session to the max_tokens wanted that its last
+	// "max_tokens lowered" line was about: the line is said once per
+	// session, and again when that changes, not at every model call.
+	lowered map[string]int
 }
 
 // showPrompt shows chat's input marker.
@@ -1020,7 +1024,11 @@ func (p *printer) event(ev liteagent.Event) {
 			fmt.Fprintf(p.errw, "context: level %d, about %d → %d tokens (estimated)\n", c.Level, c.BeforeTokens, c.AfterTokens)
 		}
 	case liteagent.EventModelCallStart:
-		if m := ev.ModelCall; m != nil && m.MaxTokensFrom > 0 {
+		if m := ev.ModelCall; m != nil && m.MaxTokensFrom > 0 && p.lowered[ev.SessionID] != m.MaxTokensFrom {
+			if p.lowered == nil {
+				p.lowered = make(map[string]int)
+			}
+			p.lowered[ev.SessionID] = m.MaxTokensFrom
 			input := fmt.Sprintf("about %d input tokens (estimated)", m.InputTokens)
 			if m.InputCounted {
 				input = fmt.Sprintf("%d input tokens (counted by the provider)", m.InputTokens)

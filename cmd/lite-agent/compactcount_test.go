@@ -107,3 +107,34 @@ func TestSessionsCompactSaysWhenTheCountFails(t *testing.T) {
 		t.Fatalf("compact: %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestPrinterSaysMaxTokensLoweredOncePerSession: a long session's model
+// calls each lower max_tokens (the room shrinks as the input grows); run
+// and chat say so once per session, and again only when what is lowered
+// (the max_tokens wanted) changes. The events and the audit log keep
+// every call's figures. It printed a line at every model call.
+func TestPrinterSaysMaxTokensLoweredOncePerSession(t *testing.T) {
+	call := func(session string, from, to, input int) liteagent.Event {
+		return liteagent.Event{Type: liteagent.EventModelCallStart, SessionID: session,
+			ModelCall: &liteagent.ModelCallEvent{MaxTokens: to, MaxTokensFrom: from, InputTokens: input}}
+	}
+	var out, errw strings.Builder
+	p := &printer{out: &out, errw: &errw}
+	for _, ev := range []liteagent.Event{
+		call("a", 64000, 40000, 150000),
+		call("a", 64000, 38000, 152000),
+		call("a", 64000, 30000, 160000),
+		call("b", 64000, 50000, 140000), // another session
+		call("b", 64000, 48000, 142000),
+		call("a", 32000, 30000, 160000), // another max_tokens wanted
+		call("a", 32000, 29000, 161000),
+	} {
+		p.event(ev)
+	}
+	want := "max_tokens lowered from 64000 to 40000 to fit the context window beside about 150000 input tokens (estimated)\n" +
+		"max_tokens lowered from 64000 to 50000 to fit the context window beside about 140000 input tokens (estimated)\n" +
+		"max_tokens lowered from 32000 to 30000 to fit the context window beside about 160000 input tokens (estimated)\n"
+	if errw.String() != want {
+		t.Errorf("stderr:\n%s\nwant:\n%s", errw.String(), want)
+	}
+}

@@ -1,7 +1,9 @@
 // Package anthropictest serves a fake of Anthropic's Messages API for
 // tests: POST /v1/messages answers with a text in Anthropic's event
 // stream, or refuses a request over the model's window as too long, as
-// the API does (its input alone, or its input and max_tokens together); POST /v1/messages/count_tokens counts a request's tokens
+// the API does (its input alone, or its input and max_tokens together),
+// its usage reporting its count of the input; POST
+// /v1/messages/count_tokens counts a request's tokens
 // in the API's wire format. Its tokenizer is denser than the engine's
 // estimate (a quarter of the characters), as real ones are for code and
 // for text that is not English.
@@ -172,7 +174,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		s.answered = append(s.answered, last)
 		w.Header().Set("Content-Type", "text/event-stream")
-		io.WriteString(w, TextStream(s.opts.Reply(len(s.answered))))
+		io.WriteString(w, textStream(s.opts.Reply(len(s.answered)), n))
 	default:
 		apiError(w, http.StatusNotFound, "not_found_error", "no such endpoint "+r.URL.Path)
 	}
@@ -229,11 +231,15 @@ func apiError(w http.ResponseWriter, status int, typ, msg string) {
 }
 
 // TextStream is the body of the Messages API's event stream of an answer
-// of text.
-func TextStream(text string) string {
+// of text, its usage of 10 input tokens.
+func TextStream(text string) string { return textStream(text, 10) }
+
+// textStream is TextStream with the usage of input input tokens, as the
+// server reports its count of each request it answers.
+func textStream(text string, input int) string {
 	quoted, _ := json.Marshal(text)
 	events := []string{
-		`{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-test","content":[],"stop_reason":null,"usage":{"input_tokens":10,"output_tokens":0}}}`,
+		fmt.Sprintf(`{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-test","content":[],"stop_reason":null,"usage":{"input_tokens":%d,"output_tokens":0}}}`, input),
 		`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
 		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":` + string(quoted) + `}}`,
 		`{"type":"content_block_stop","index":0}`,

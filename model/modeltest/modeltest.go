@@ -322,3 +322,23 @@ func cloneChunks(cs []model.Chunk) []model.Chunk {
 	}
 	return out
 }
+
+// Dense is a [Provider] that also counts tokens ([model.TokenCounter]),
+// denser than the engine's estimate (a quarter of the characters), as a
+// tokenizer of code is: a token for two bytes of a request's system
+// prompt, message texts, tool results and tool inputs.
+type Dense struct{ *Provider }
+
+var _ model.TokenCounter = Dense{}
+
+// CountTokens returns half the bytes of req's texts.
+func (Dense) CountTokens(_ context.Context, req model.Request) (int, error) {
+	n := len(req.System)
+	for _, m := range req.Messages {
+		n += len(m.Text)
+		for _, b := range m.Blocks {
+			n += len(b.Text) + len(b.Content) + len(b.Input)
+		}
+	}
+	return n / 2, nil
+}

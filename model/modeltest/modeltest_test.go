@@ -420,3 +420,20 @@ func TestConcurrentRequestsEachTakeOneResponse(t *testing.T) {
 		t.Errorf("recorded %d distinct requests, want %d", len(slices.Compact(models)), n)
 	}
 }
+
+// A Dense provider counts a token for two bytes of a request's texts, and
+// answers as the Provider it wraps.
+func TestDenseCountsHalfTheBytes(t *testing.T) {
+	p := modeltest.Dense{Provider: modeltest.New()}
+	req := model.Request{System: "ab", Messages: []model.Message{
+		model.UserText("cdef"),
+		{Role: model.RoleAssistant, Blocks: []model.Block{model.ToolCallBlock("c1", "read_file", json.RawMessage(`{"a":1}`))}},
+	}}
+	tc, ok := model.AsTokenCounter(p)
+	if !ok {
+		t.Fatal("Dense is not a token counter")
+	}
+	if n, err := tc.CountTokens(t.Context(), req); err != nil || n != (2+4+7)/2 {
+		t.Errorf("CountTokens = %d, %v; want %d", n, err, (2+4+7)/2)
+	}
+}

@@ -213,3 +213,12 @@ func FuzzStream(f *testing.F) {
 		}
 	})
 }
+
+// The usage's InputTokens is prompt_tokens, the cached tokens included:
+// model.RequestInput takes it alone.
+func TestUsageInputIncludesTheCache(t *testing.T) {
+	u := model.Usage{InputTokens: 1000, CacheReadTokens: 800}
+	if got := model.RequestInput(New(Options{APIKey: "k"}), u); got != 1000 {
+		t.Errorf("RequestInput = %d, want 1000 (prompt_tokens, cached tokens included)", got)
+	}
+}

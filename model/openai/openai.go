@@ -68,6 +68,11 @@ type Provider struct {
 
 var _ model.Provider = (*Provider)(nil)
 
+// InputIncludesCache reports true: a usage's InputTokens is
+// prompt_tokens, which includes the cached tokens (CacheReadTokens), as
+// [model.RequestInput] takes it.
+func (p *Provider) InputIncludesCache() bool { return true }
+
 // New returns a Provider configured by opts. It does not fail: a missing key
 // for OpenAI's endpoint or a malformed base URL is reported by
 // [Provider.CheckKey] and by every request, which then fails before anything

@@ -92,6 +92,25 @@ func (s *Store) DeleteSessionUsing(ctx context.Context, enc storage.Encoding, se
 	return s.DeleteSessionWith(ctx, enc, sessionID, DeleteOptions{SharedTaskList: taskListID})
 }
 
+// DeleteSessionUsing removes session sessionID of c's project as
+// [Store.DeleteSessionUsing] does, through c's Project: a lease taken
+// through c ([Checkpointer.LeaseSession]) is this writer's, and allows the
+// delete, where through another Project (the Store's methods make one per
+// call) it is another holder's and refuses it with a *BusyError. It is
+// what liteagent.Agent.DeleteSession calls, under the session's lease, so
+// that no other process deletes the session and starts it again between
+// the agent's check of the session and the delete.
+func (c *Checkpointer) DeleteSessionUsing(ctx context.Context, sessionID, taskListID string) error {
+	head, err := c.Head(ctx, sessionID)
+	if err != nil {
+		return err
+	}
+	if head == 0 {
+		return &session.NotFoundError{SessionID: sessionID}
+	}
+	return c.p.DeleteSessionWith(ctx, sessionID, DeleteOptions{SharedTaskList: taskListID})
+}
+
 // TaskListIDs returns the ids of the task lists of the project enc names
 // that hold at least one task, sorted.
 func (s *Store) TaskListIDs(ctx context.Context, enc storage.Encoding) ([]string, error) {

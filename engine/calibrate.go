@@ -1,0 +1,67 @@
+package engine
+
+import (
+	"math"
+
+	"github.com/lite-agent/lite-agent-go/model"
+)
+
+// The bounds of a calibration's ratio: a provider's reported input over
+// the engine's estimate of the same request. Real tokenizers count from
+// about half the estimate (long English words) to three times it (dense
+// code, text that is not English: up to four). A report under half the
+// estimate is not taken: more likely not the request's whole input (a
+// cache left out, a server's placeholder) than its size, and taking it
+// would let a request overflow; a report over three times is taken as
+// three times, and as a floor (see apply).
+const (
+	minCalibration = 0.5
+	maxCalibration = 3.0
+)
+
+// A calibration corrects the estimates of a session's requests (a
+// quarter of the characters) by the input tokens the provider reported
+// in the usage of the last one answered ([model.RequestInput]), when the
+// provider counts no tokens ([model.TokenCounter]) or was not asked to:
+// a tokenizer that counts twice the estimate (code, text that is not
+// English) would otherwise let the session grow to twice the window
+// before the context levels start, and the API refuse the request.
+// The zero calibration corrects nothing.
+type calibration struct {
+	// ratio is the reported input over the estimate, within
+	// [minCalibration, maxCalibration]; 0 when none was reported.
+	ratio float64
+	// estimate is the estimate of the request reported, and reported its
+	// input as reported.
+	estimate, reported int
+}
+
+// calibrated returns the calibration of a request estimated at estimate
+// tokens whose usage u provider p reported; the zero calibration when
+// either is not positive, or the report under minCalibration times the
+// estimate.
+func calibrated(p model.Provider, estimate int, u model.Usage) calibration {
+	reported := min(model.RequestInput(p, u), maxTokens)
+	if estimate <= 0 || reported <= 0 {
+		return calibration{}
+	}
+	ratio := float64(reported) / float64(estimate)
+	if ratio < minCalibration {
+		return calibration{}
+	}
+	return calibration{ratio: min(ratio, maxCalibration), estimate: estimate, reported: int(reported)}
+}
+
+// apply returns the estimate est corrected: scaled by the ratio, and
+// never under the input reported when est is at least the estimate of
+// the request reported (a request that grew from it, its ratio bounded).
+func (k calibration) apply(est int) int {
+	if k.ratio == 0 {
+		return est
+	}
+	n := int(math.Min(math.Round(float64(est)*k.ratio), maxTokens))
+	if est >= k.estimate && n < k.reported {
+		n = k.reported
+	}
+	return n
+}
