@@ -2,6 +2,11 @@ package main
 
 import (
 	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
 
 	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/verify"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -19,5 +24,29 @@ func describe(err error) string {
 		}
 		return kind + ": " + verify.MismatchHint(se.Found, 0, 0)
 	}
-	return err.Error()
+	return err.Error() + notDirectoryHint(err)
+}
+
+// notDirectoryHint names the file that stands where a directory should be
+// when err is a call that failed with ENOTDIR: the failing path itself (a
+// directory opened with O_DIRECTORY) or the nearest existing one above it,
+// which the call's own text does not say. It returns "" when there is none
+// to name.
+func notDirectoryHint(err error) string {
+	var pe *fs.PathError
+	if !errors.Is(err, syscall.ENOTDIR) || !errors.As(err, &pe) {
+		return ""
+	}
+	for p := pe.Path; ; p = filepath.Dir(p) {
+		info, err := os.Lstat(p)
+		if err == nil {
+			if !info.Mode().IsRegular() {
+				return ""
+			}
+			return fmt.Sprintf(" (%s is a file where a directory should be: move it away)", p)
+		}
+		if filepath.Dir(p) == p {
+			return ""
+		}
+	}
 }

@@ -3,9 +3,12 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"syscall"
 
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -37,12 +40,67 @@ func (g *globalFlags) project() (project, error) {
 	if err != nil {
 		return project{}, err
 	}
+	if err := checkHome(p.Home); err != nil {
+		return project{}, err
+	}
 	return project{
 		paths:   p,
 		opts:    opts,
 		enc:     storage.Encoding{Codec: opts.Codec, Namespace: p.Namespace, ProjectID: p.Hash},
 		managed: g.managed.value,
 	}, nil
+}
+
+// A HomeNotDirError reports a data home that exists but is not a directory
+// (a mistyped --home naming a key file, say), or that lies below a file.
+type HomeNotDirError struct {
+	// Home is the data home the flags select.
+	Home string
+}
+
+func (e *HomeNotDirError) Error() string {
+	return fmt.Sprintf("data home %s is not a directory: give --home (or %s) a directory, or move the file away", e.Home, storage.HomeEnv)
+}
+
+// A HomeUnreadableError reports a data home its user may not list or
+// search.
+type HomeUnreadableError struct {
+	// Home is the data home the flags select.
+	Home string
+	// Err is the failing call's error; it matches fs.ErrPermission.
+	Err error
+}
+
+func (e *HomeUnreadableError) Error() string {
+	return fmt.Sprintf("data home %s cannot be read (permission denied): give --home a directory you can read, or fix its permissions", e.Home)
+}
+
+func (e *HomeUnreadableError) Unwrap() error { return e.Err }
+
+// checkHome refuses a home that is not a directory, or that its user may
+// not list or search, before a command reads or writes below it, where the
+// failing call would name a path under the home rather than the home (or,
+// reading, find nothing and succeed). A home that does not exist is left to
+// the command.
+func checkHome(home string) error {
+	info, err := os.Stat(home)
+	if (err == nil && !info.IsDir()) || errors.Is(err, syscall.ENOTDIR) {
+		return &HomeNotDirError{Home: home}
+	}
+	if err != nil {
+		return nil
+	}
+	f, err := os.Open(home)
+	if err == nil {
+		f.Close()
+		// Listing needs read permission, reaching what is below the
+		// home search permission.
+		_, err = os.Lstat(filepath.Join(home, "projects"))
+	}
+	if errors.Is(err, fs.ErrPermission) {
+		return &HomeUnreadableError{Home: home, Err: err}
+	}
+	return nil
 }
 
 // exists reports whether path exists (without following a final symlink),

@@ -150,7 +150,10 @@ func rootArgs(cmd *cobra.Command, args []string) error {
 		return nil
 	}
 	msg := fmt.Sprintf("unknown command %q", args[0])
-	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+	if args[0] == "version" {
+		// Many tools have a version command; this one has the flag.
+		msg += ` (did you mean "--version"?)`
+	} else if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
 		msg += fmt.Sprintf(" (did you mean %q?)", s[0])
 	}
 	return usagef("%s; run 'lite-agent --help' for usage", msg)
