@@ -20,7 +20,7 @@ var canaryRound11 = map[string][]string{
 		`npm config set script-shell "$PWD/bin/ls"`,
 		`npm --location=user set ignore-scripts false`,
 		`GO env -w GOFLAGS=-toolexec=$PWD/bin/ls`,
-		`GO env -wGOFLAGS=-toolexec=$PWD/bin/ls`,
+		`GO env -w "GOFLAGS=-toolexec=$PWD/bin/ls"`,
 		`kubectl config set-cluster x --server=https://127.0.0.1:1`,
 		`kubectl config set-credentials u --exec-command="$PWD/bin/ls" --exec-api-version=client.authentication.k8s.io/v1`,
 	},

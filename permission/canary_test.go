@@ -372,8 +372,13 @@ func canaryTemplate(t *testing.T) string {
 	home := filepath.Join(root, "home")
 	wd := filepath.Join(root, "work")
 	files := map[string]string{
-		"home/.bashrc":                      "# the user's bashrc\n",
-		"home/.config/x":                    "x\n",
+		"home/.bashrc":   "# the user's bashrc\n",
+		"home/.config/x": "x\n",
+		// Go's telemetry off: otherwise each go command in a fixture
+		// home starts a detached child that writes its counters there
+		// after the line ended, and t.TempDir's removal fails on the
+		// directory it is filling (seen with go on PATH by a symlink).
+		"home/.config/go/telemetry/mode":    "off\n",
 		"home/.lite-agent/permissions.json": canaryUserRules,
 		"work/c":                            "canary\n",
 		"work/README":                       "readme\n",
