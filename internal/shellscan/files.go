@@ -1343,6 +1343,7 @@ func (an *analyzer) toolCode(name string, args []word) {
 	if names, ok := rcCodeFiles()[name]; ok {
 		an.usesCode(name, "/", names...)
 	}
+	an.settingsCodeUses(name, args)
 	an.runnerCodeUses(name, args)
 	an.packagesGiven(name, args)
 	switch {

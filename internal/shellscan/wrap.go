@@ -251,6 +251,7 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		// rust-toolchain file names.
 		if !onlyVersion(args) {
 			an.usesCode(name, "/", "*.rs", "Cargo.toml", "rust-toolchain", "rust-toolchain.toml")
+			an.cargoMake(args)
 		}
 	}
 	if name == "go" || strings.HasPrefix(name, "go1.") {

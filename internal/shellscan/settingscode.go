@@ -1,0 +1,296 @@
+package shellscan
+
+import (
+	"strings"
+	"sync"
+)
+
+// settingsCode are, for programs the analysis does not model that
+// projectFiles, rcCodeFiles and runnerCode do not list, the base names of
+// the files they read where they run (or in a directory above it) that
+// name commands they run, code they load, or directories outside the
+// workdir they write: Doxygen's Doxyfile (INPUT_FILTER and FILTER_PATTERNS
+// run a command for each input, OUTPUT_DIRECTORY), hugo's configuration
+// (publishDir, cacheDir), autoconf's configure.ac and m4 files
+// (m4_esyscmd runs a command as autoconf reads them), tsc's tsconfig.json
+// (outDir, declarationDir, and extends, which may name any .json),
+// mdbook's book.toml (the command of a preprocessor or renderer),
+// release and task tools' hooks (goreleaser, air, release-it, tbump,
+// cz), build descriptions in a language of their own (BUCK, BUILD.gn's
+// exec_script, a qmake .pro's system(), premake's and xmake's Lua),
+// hosting tools' build commands (cdk.json's app, wrangler.toml,
+// netlify.toml, vercel.json, firebase.json), linters' plugins and
+// bootstrap files (.rubocop.yml's require, phpunit.xml's bootstrap,
+// .golangci.yml's plugins), and REPL start files (.ghci, .iex.exs). A line
+// that writes one and then runs the program runs what it wrote, as
+// printf … > Makefile && make does (see runsWrittenCode).
+var settingsCode = sync.OnceValue(func() map[string][]string {
+	node := languageFiles()["node"]
+	gofiles := []string{"*.go", "go.mod", "go.work", "*.s", "*.c", "*.h"}
+	php := []string{"*.php", "composer.json", "vendor/"}
+	autoconf := []string{"configure.ac", "configure.in", "aclocal.m4", "acinclude.m4", "*.m4", "Makefile.am", "*.am"}
+	m := map[string][]string{
+		"doxygen": {"Doxyfile", "doxyfile", "Doxyfile.in"},
+		"hugo": {"hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config.toml", "config.yaml", "config.yml",
+			"config.json", "config/", "theme.toml", "go.mod"},
+		"tsc":                     {"tsconfig.json", "tsconfig.*.json", "jsconfig.json", "*.json"},
+		"mdbook":                  {"book.toml"},
+		"jekyll":                  {"_config.yml", "_config.yaml", "_config.toml", "_plugins/", "*.rb", "Gemfile"},
+		"goreleaser":              append([]string{".goreleaser.yml", ".goreleaser.yaml", "goreleaser.yml", "goreleaser.yaml"}, gofiles...),
+		"air":                     append([]string{".air.toml", "air.toml", ".air.conf"}, gofiles...),
+		"mage":                    append([]string{"magefiles/"}, gofiles...),
+		"ko":                      append([]string{".ko.yaml", ".ko.yml"}, gofiles...),
+		"golangci-lint":           {".golangci.yml", ".golangci.yaml", ".golangci.toml", ".golangci.json", ".custom-gcl.yml", "*.so"},
+		"buf":                     {"buf.yaml", "buf.gen.yaml", "buf.work.yaml", "buf.lock"},
+		"sqlc":                    {"sqlc.yaml", "sqlc.yml", "sqlc.json"},
+		"skaffold":                {"skaffold.yaml", "skaffold.yml", "*.yaml", "*.yml"},
+		"buck2":                   {"BUCK", "TARGETS", "BUCK.v2", "TARGETS.v2", "PACKAGE", ".buckconfig", ".buckconfig.*", "*.bzl", "*.star"},
+		"guard":                   {"Guardfile", ".guard.rb", "*.rb"},
+		"premake5":                {"premake5.lua", "*.lua"},
+		"xmake":                   {"xmake.lua", "*.lua"},
+		"gn":                      {".gn", "BUILD.gn", "*.gn", "*.gni", "*.py"},
+		"qmake":                   {"*.pro", "*.pri", "*.prf", ".qmake.conf", ".qmake.cache"},
+		"pio":                     {"platformio.ini", "*.py"},
+		"pulumi":                  append([]string{"Pulumi.yaml", "Pulumi.yml", "Pulumi.*.yaml", "*.py", "requirements.txt"}, node...),
+		"cdk":                     append([]string{"cdk.json", "cdk.context.json", "*.py"}, node...),
+		"serverless":              append([]string{"serverless.yml", "serverless.yaml", "serverless.json", "serverless.ts"}, node...),
+		"sam":                     {"template.yaml", "template.yml", "template.json", "samconfig.toml", "samconfig.yaml", "Makefile"},
+		"helmfile":                {"helmfile.yaml", "helmfile.yaml.gotmpl", "helmfile.d/", "*.yaml", "*.yml", "*.gotmpl"},
+		"devcontainer":            {"devcontainer.json", ".devcontainer.json", ".devcontainer/"},
+		"lerna":                   append([]string{"lerna.json"}, node...),
+		"rush":                    append([]string{"rush.json", "command-line.json"}, node...),
+		"release-it":              append([]string{".release-it.json", ".release-it.js", ".release-it.cjs", ".release-it.yaml", ".release-it.yml", ".release-it.toml"}, node...),
+		"standard-version":        append([]string{".versionrc", ".versionrc.json", ".versionrc.js"}, node...),
+		"cz":                      {".cz.toml", "cz.toml", ".cz.json", "cz.json", ".cz.yaml", "cz.yaml", "pyproject.toml", "*.py"},
+		"bumpversion":             {".bumpversion.cfg", ".bumpversion.toml", "setup.cfg", "pyproject.toml"},
+		"tbump":                   {"tbump.toml", "pyproject.toml"},
+		"plop":                    node,
+		"projen":                  append([]string{".projenrc.py", ".projenrc.json", ".projenrc.java", "*.py"}, node...),
+		"eleventy":                node,
+		"docusaurus":              node,
+		"wrangler":                append([]string{"wrangler.toml", "wrangler.json", "wrangler.jsonc"}, node...),
+		"netlify":                 append([]string{"netlify.toml"}, node...),
+		"vercel":                  append([]string{"vercel.json", ".vercel/"}, node...),
+		"firebase":                append([]string{"firebase.json", ".firebaserc"}, node...),
+		"quarto":                  {"_quarto.yml", "_quarto.yaml", "_quarto-*.yml", "_quarto-*.yaml", "_metadata.yml", "*.py", "*.R", "*.lua", "*.ts"},
+		"latexmk":                 {".latexmkrc", "latexmkrc", "*.pl"},
+		"rubocop":                 {".rubocop.yml", ".rubocop_todo.yml", ".rubocop*.yml", "*.rb", "Gemfile"},
+		"phpunit":                 append([]string{"phpunit.xml", "phpunit.xml.dist", "phpunit.dist.xml"}, php...),
+		"phpstan":                 append([]string{"phpstan.neon", "phpstan.neon.dist", "phpstan.dist.neon", "*.neon"}, php...),
+		"psalm":                   append([]string{"psalm.xml", "psalm.xml.dist"}, php...),
+		"php-cs-fixer":            append([]string{".php-cs-fixer.php", ".php-cs-fixer.dist.php", ".php_cs", ".php_cs.dist"}, php...),
+		"rector":                  php,
+		"phpcs":                   append([]string{".phpcs.xml", "phpcs.xml", ".phpcs.xml.dist", "phpcs.xml.dist"}, php...),
+		"busted":                  {".busted", "*.lua"},
+		"iex":                     {".iex.exs", "*.exs", "*.ex"},
+		"haskell-language-server": {"hie.yaml", "*.cabal", "cabal.project", "stack.yaml", "Setup.hs", "*.hs"},
+		"dprint":                  {"dprint.json", ".dprint.json", "dprint.jsonc", ".dprint.jsonc"},
+		"pants":                   {"pants.toml", ".pants.toml", "BUILD", "BUILD.pants", "*.py"},
+		"plz":                     {".plzconfig", ".plzconfig.*", "BUILD", "BUILD.plz", "*.build_defs", "*.build_def"},
+		"moon":                    {"moon.yml", ".moon/"},
+		"bsb":                     {"bsconfig.json", "rescript.json", "package.json"},
+	}
+	// The files they read beside those of their own programs.
+	m["cabal"], m["stack"] = []string{".ghci"}, []string{".ghci"}
+	m["sbt"] = []string{".jvmopts", ".sbtopts", "project/"}
+	for _, n := range autoconfTools {
+		m[n] = autoconf
+	}
+	for alias, of := range map[string]string{"vue-tsc": "tsc", "buck": "buck2", "premake4": "premake5",
+		"platformio": "pio", "sls": "serverless", "bump-my-version": "bumpversion", "bump2version": "bumpversion",
+		"rescript": "bsb", "qmake6": "qmake", "qmake-qt5": "qmake", "hls": "haskell-language-server"} {
+		m[alias] = m[of]
+	}
+	return m
+})
+
+// autoconfTools are the programs of autoconf and automake, which read
+// configure.ac and the m4 files it includes with m4, whose esyscmd and
+// syscmd run commands.
+var autoconfTools = []string{"autoconf", "autoreconf", "autoheader", "autom4te", "autoscan", "autoupdate", "aclocal",
+	"automake", "ifnames"}
+
+// settingsOptions are, for the programs of settingsCode, the options
+// whose value names a settings file they read (hugo --config a.toml,b.toml,
+// tsc -p FILE, pandoc -d FILE); "" stands for their operands (doxygen
+// FILE, autoconf FILE). pandoc is here alone: its defaults file names
+// filters it runs and the file it writes.
+var settingsOptions = sync.OnceValue(func() map[string][]string {
+	m := map[string][]string{
+		"doxygen":       {""},
+		"hugo":          {"--config", "--configDir", "--themesDir"},
+		"tsc":           {"-p", "--project", "-b", "--build"},
+		"jekyll":        {"--config"},
+		"goreleaser":    {"-f", "--config"},
+		"air":           {"-c"},
+		"golangci-lint": {"-c", "--config"},
+		"buf":           {"--template", "--config"},
+		"sqlc":          {"-f", "--file"},
+		"skaffold":      {"-f", "--filename"},
+		"helmfile":      {"-f", "--file"},
+		"latexmk":       {"-r"},
+		"pandoc":        {"-d", "--defaults"},
+		"rubocop":       {"-c", "--config"},
+		"phpunit":       {"-c", "--configuration", "--bootstrap"},
+		"phpstan":       {"-c", "--configuration", "-a", "--autoload-file"},
+		"psalm":         {"-c", "--config"},
+		"php-cs-fixer":  {"--config"},
+		"rector":        {"-c", "--config"},
+		"dprint":        {"-c", "--config"},
+		"release-it":    {"-c", "--config"},
+		"bumpversion":   {"--config-file"},
+	}
+	for _, n := range autoconfTools {
+		m[n] = []string{"", "-I", "--include", "-B", "--prepend-include"}
+	}
+	m["vue-tsc"], m["bump-my-version"], m["bump2version"] = m["tsc"], m["bumpversion"], m["bumpversion"]
+	return m
+})
+
+// texEngines are the TeX engines: with --shell-escape a document's
+// \write18 runs any command, and the Lua engines run the Lua of
+// \directlua, whose io and os libraries reach any file.
+var texEngines = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range strings.Fields(`tex etex pdftex xetex luatex luahbtex luajittex latex pdflatex xelatex lualatex
+		luahblatex lualatex-dev pdflatex-dev xelatex-dev dvilualatex dvilualatex-dev context optex`) {
+		m[n] = true
+	}
+	return m
+})
+
+// settingsCodeUses records, for a program the analysis does not model,
+// the settings files of settingsCode it reads where it runs and those its
+// options name (settingsOptions) as code it runs, so that a line that
+// writes one before it is opaque (see runsWrittenCode); a word that is
+// only known when the line runs may name any file. latexmk -e runs its
+// value as Perl, and a TeX engine with --shell-escape, or a Lua one, runs
+// what any file it reads says.
+func (an *analyzer) settingsCodeUses(name string, args []word) {
+	if onlyVersion(args) {
+		return
+	}
+	if name == "latexmk" {
+		for _, a := range args {
+			if t := a.text; a.dynamic || t == "-e" || strings.HasPrefix(t, "-e=") || latexmkCommand(t) {
+				an.opaque("latexmk runs the Perl code or command of " + clipName(t))
+				return
+			}
+		}
+	}
+	if names, ok := settingsCode()[name]; ok {
+		an.usesCode(name, "/", names...)
+	}
+	if texEngines()[name] && (strings.HasPrefix(name, "lua") || name == "dvilualatex" || name == "context" ||
+		name == "optex" || shellEscape(args)) {
+		an.usesCode(name, "/", "*")
+	}
+	opts, ok := settingsOptions()[name]
+	if !ok {
+		return
+	}
+	operands := opts[0] == ""
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		t := a.text
+		v, dyn := "", a.dynamic
+		switch {
+		case dyn || t == "--":
+		case !strings.HasPrefix(t, "-") || t == "-":
+			if operands {
+				v = t
+			}
+		default:
+			v, dyn = optionValue(opts, args, &i)
+		}
+		if dyn {
+			// Only known when the line runs: it may name any file.
+			an.usesCode(name, "/", "*")
+			return
+		}
+		for _, p := range strings.Split(v, ",") {
+			if p != "" {
+				// The file, or every file below the directory it names
+				// (hugo --configDir, tsc -p DIR).
+				an.usesDir(name, p)
+			}
+		}
+	}
+}
+
+// optionValue returns the value args[*i] gives one of opts: attached
+// after '=', attached to a one-letter option (-dd.yaml), or the next word
+// (which *i then moves past); "" when args[*i] is none of opts. dynamic
+// reports a value only known when the line runs.
+func optionValue(opts []string, args []word, i *int) (v string, dynamic bool) {
+	t := args[*i].text
+	for _, o := range opts {
+		switch {
+		case o == "":
+		case t == o:
+			if *i+1 < len(args) {
+				*i++
+				return args[*i].text, args[*i].dynamic
+			}
+		case strings.HasPrefix(t, o+"="):
+			return t[len(o)+1:], false
+		case len(o) == 2 && o[0] == '-' && o[1] != '-' && strings.HasPrefix(t, o) && len(t) > 2:
+			return t[2:], false
+		}
+	}
+	return "", false
+}
+
+// cargoMake records, for cargo make (cargo-make, which runs the scripts
+// and commands of the tasks of Makefile.toml and of the files it
+// extends), those files as code cargo runs. cargo's own options may come
+// before the subcommand.
+func (an *analyzer) cargoMake(args []word) {
+	for i, a := range args {
+		t := a.text
+		if a.dynamic || strings.HasPrefix(t, "-") || strings.HasPrefix(t, "+") {
+			continue
+		}
+		if i > 0 {
+			switch args[i-1].text {
+			case "--color", "-Z", "-C", "--config", "--manifest-path":
+				continue
+			}
+		}
+		if t == "make" && !onlyVersion(args[i+1:]) {
+			an.usesCode("cargo make", "/", "Makefile.toml", "makefile.toml", "*.toml")
+		}
+		return
+	}
+}
+
+// latexmkCommand reports whether the latexmk option t sets the command it
+// runs for a step (-pdflatex="CMD", -latex=…, -bibtex=…, -e's kin): the
+// value is a command line of its own.
+func latexmkCommand(t string) bool {
+	o, _, ok := strings.Cut(strings.TrimLeft(t, "-"), "=")
+	if !ok {
+		return false
+	}
+	switch o {
+	case "latex", "pdflatex", "xelatex", "lualatex", "dvipdf", "dvips", "ps2pdf", "makeindex", "bibtex",
+		"biber", "pdf_previewer", "ps_previewer", "dvi_previewer", "print_type", "view", "pdflua", "pdfxe":
+		return true
+	}
+	return false
+}
+
+// shellEscape reports whether a TeX engine's args turn \write18 on for any
+// command: --shell-escape, -enable-write18 (MiKTeX), in either dash form.
+func shellEscape(args []word) bool {
+	for _, a := range args {
+		switch strings.TrimLeft(a.text, "-") {
+		case "shell-escape", "enable-write18":
+			return true
+		}
+		if a.dynamic {
+			return true
+		}
+	}
+	return false
+}
