@@ -55,6 +55,9 @@ func TestRedteam59SettingsNameCode(t *testing.T) {
 		"echo x > dprint.json && dprint fmt", "echo x > Makefile.toml && cargo make", "echo x > pants.toml && pants test ::",
 		"echo x > .plzconfig && plz build", "echo x > moon.yml && moon run x", "echo x > bsconfig.json && bsb -make-world",
 		"echo x > hugo.toml && hugo --config $c", "echo x > x && doxygen \"$f\"",
+		"echo x > c/_default/params.toml && hugo --configDir c", "echo x > c/x.toml && hugo --configDir=c",
+		"echo x | autoconf -", "printf 'm4_esyscmd([touch ~/x])' | autom4te -l autoconf", "autoconf - < f",
+		"echo x | doxygen -", "echo x > b.toml && jekyll build --config a.yml,b.toml",
 	}
 	clean := []string{
 		"doxygen", "doxygen Doxyfile", "hugo", "hugo server", "tsc", "tsc --noEmit", "tsc -p .", "autoreconf -fi",
@@ -62,6 +65,7 @@ func TestRedteam59SettingsNameCode(t *testing.T) {
 		"echo x > notes.txt && hugo", "echo x > x.md && doxygen", "echo x > x.tex && pdflatex x.tex", "latexmk -pdf x.tex",
 		"echo x > content/post.md && hugo", "mkdir -p public && hugo -d public", "cargo make --version",
 		"golangci-lint run", "mage build", "air",
+		"autoconf <<< x", "hugo --configDir c", "autom4te -l autoconf configure.ac",
 	}
 	checkRT57Lines(t, opaque, clean)
 }

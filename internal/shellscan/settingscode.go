@@ -1,6 +1,7 @@
 package shellscan
 
 import (
+	"slices"
 	"strings"
 	"sync"
 )
@@ -93,7 +94,7 @@ var settingsCode = sync.OnceValue(func() map[string][]string {
 	// The files they read beside those of their own programs.
 	m["cabal"], m["stack"] = []string{".ghci"}, []string{".ghci"}
 	m["sbt"] = []string{".jvmopts", ".sbtopts", "project/"}
-	for _, n := range autoconfTools {
+	for _, n := range autoconfTools() {
 		m[n] = autoconf
 	}
 	for alias, of := range map[string]string{"vue-tsc": "tsc", "buck": "buck2", "premake4": "premake5",
@@ -104,48 +105,80 @@ var settingsCode = sync.OnceValue(func() map[string][]string {
 	return m
 })
 
-// autoconfTools are the programs of autoconf and automake, which read
-// configure.ac and the m4 files it includes with m4, whose esyscmd and
-// syscmd run commands.
-var autoconfTools = []string{"autoconf", "autoreconf", "autoheader", "autom4te", "autoscan", "autoupdate", "aclocal",
-	"automake", "ifnames"}
+// autoconfTools returns the programs of autoconf and automake, which
+// read configure.ac and the m4 files it includes with m4, whose esyscmd
+// and syscmd run commands.
+func autoconfTools() []string {
+	return []string{"autoconf", "autoreconf", "autoheader", "autom4te", "autoscan", "autoupdate", "aclocal",
+		"automake", "ifnames"}
+}
+
+// settingsOption is an option whose value names a settings file: short
+// is its letter ("" for none), long its long form.
+type settingsOption struct{ short, long string }
 
 // settingsOptions are, for the programs of settingsCode, the options
 // whose value names a settings file they read (hugo --config a.toml,b.toml,
-// tsc -p FILE, pandoc -d FILE); "" stands for their operands (doxygen
-// FILE, autoconf FILE). pandoc is here alone: its defaults file names
-// filters it runs and the file it writes.
-var settingsOptions = sync.OnceValue(func() map[string][]string {
-	m := map[string][]string{
-		"doxygen":       {""},
-		"hugo":          {"--config", "--configDir", "--themesDir"},
-		"tsc":           {"-p", "--project", "-b", "--build"},
-		"jekyll":        {"--config"},
-		"goreleaser":    {"-f", "--config"},
-		"air":           {"-c"},
-		"golangci-lint": {"-c", "--config"},
-		"buf":           {"--template", "--config"},
-		"sqlc":          {"-f", "--file"},
-		"skaffold":      {"-f", "--filename"},
-		"helmfile":      {"-f", "--file"},
-		"latexmk":       {"-r"},
-		"pandoc":        {"-d", "--defaults"},
-		"rubocop":       {"-c", "--config"},
-		"phpunit":       {"-c", "--configuration", "--bootstrap"},
-		"phpstan":       {"-c", "--configuration", "-a", "--autoload-file"},
-		"psalm":         {"-c", "--config"},
-		"php-cs-fixer":  {"--config"},
-		"rector":        {"-c", "--config"},
-		"dprint":        {"-c", "--config"},
-		"release-it":    {"-c", "--config"},
-		"bumpversion":   {"--config-file"},
-	}
-	for _, n := range autoconfTools {
-		m[n] = []string{"", "-I", "--include", "-B", "--prepend-include"}
+// tsc -p FILE, pandoc -d FILE). pandoc is here alone: its defaults file
+// names filters it runs and the file it writes.
+var settingsOptions = sync.OnceValue(func() map[string][]settingsOption {
+	c := func(short, long string) []settingsOption { return []settingsOption{{short, long}} }
+	m := map[string][]settingsOption{
+		"hugo":          c("", "--config"),
+		"tsc":           c("p", "--project"),
+		"jekyll":        c("", "--config"),
+		"goreleaser":    c("f", "--config"),
+		"air":           c("c", "--config"),
+		"golangci-lint": c("c", "--config"),
+		"buf":           {{"", "--template"}, {"", "--config"}},
+		"sqlc":          c("f", "--file"),
+		"skaffold":      c("f", "--filename"),
+		"helmfile":      c("f", "--file"),
+		"latexmk":       c("r", "--r"),
+		"pandoc":        c("d", "--defaults"),
+		"rubocop":       c("c", "--config"),
+		"phpunit":       {{"c", "--configuration"}, {"", "--bootstrap"}},
+		"phpstan":       {{"c", "--configuration"}, {"a", "--autoload-file"}},
+		"psalm":         c("c", "--config"),
+		"php-cs-fixer":  c("", "--config"),
+		"rector":        c("c", "--config"),
+		"dprint":        c("c", "--config"),
+		"release-it":    c("c", "--config"),
+		"bumpversion":   c("", "--config-file"),
 	}
 	m["vue-tsc"], m["bump-my-version"], m["bump2version"] = m["tsc"], m["bumpversion"], m["bumpversion"]
 	return m
 })
+
+// settingsDirOptions returns, for a program of settingsCode, the long
+// options whose value names a directory of settings files: hugo reads
+// each file of --configDir's _default and of its environment's
+// directory, and a theme's configuration below --themesDir.
+func settingsDirOptions(name string) []string {
+	if name == "hugo" {
+		return []string{"--configDir", "--themesDir"}
+	}
+	return nil
+}
+
+// autoconfValued reports whether t is an option of autoconfTools that
+// takes the next word as its value, which is not an input file (autom4te
+// -l autoconf).
+func autoconfValued(t string) bool {
+	switch t {
+	case "-l", "--language", "-o", "--output", "-t", "--trace", "-W", "--warnings", "-B", "--prepend-include",
+		"-I", "--include", "-C", "--cache", "-m", "--mode":
+		return true
+	}
+	return false
+}
+
+// settingsOperands are the programs of settingsCode whose operands are
+// settings files (doxygen FILE, autoconf FILE, autoreconf DIR), "-" their
+// standard input; autom4te with none reads its standard input.
+func settingsOperands(name string) bool {
+	return name == "doxygen" || slices.Contains(autoconfTools(), name)
+}
 
 // texEngines are the TeX engines: with --shell-escape a document's
 // \write18 runs any command, and the Lua engines run the Lua of
@@ -185,60 +218,77 @@ func (an *analyzer) settingsCodeUses(name string, args []word) {
 		name == "optex" || shellEscape(args)) {
 		an.usesCode(name, "/", "*")
 	}
-	opts, ok := settingsOptions()[name]
-	if !ok {
+	for _, o := range settingsOptions()[name] {
+		// The value splits at commas (hugo --config a.toml,b.toml).
+		an.optionCode(name, commaSplit(args), o.short, o.long)
+	}
+	for _, long := range settingsDirOptions(name) {
+		for i, a := range args {
+			v, dyn, hit := "", false, false
+			if a.text == long {
+				hit = true
+				if i+1 < len(args) {
+					v, dyn = args[i+1].text, args[i+1].dynamic
+				}
+			} else if after, ok := strings.CutPrefix(a.text, long+"="); ok {
+				v, dyn, hit = after, a.dynamic, true
+			}
+			switch {
+			case hit && dyn:
+				an.opaque(name + " " + long + " names settings only known when the line runs")
+				return
+			case hit && v != "":
+				an.usesDir(name, v)
+			}
+		}
+	}
+	if !settingsOperands(name) {
 		return
 	}
-	operands := opts[0] == ""
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		t := a.text
-		v, dyn := "", a.dynamic
+	operands := 0
+	for i, a := range args {
 		switch {
-		case dyn || t == "--":
-		case !strings.HasPrefix(t, "-") || t == "-":
-			if operands {
-				v = t
-			}
-		default:
-			v, dyn = optionValue(opts, args, &i)
-		}
-		if dyn {
-			// Only known when the line runs: it may name any file.
-			an.usesCode(name, "/", "*")
+		case a.dynamic || a.text == "-":
+			an.stdinOpaque(name + " reads settings from its standard input or a file only known when the line runs")
 			return
-		}
-		for _, p := range strings.Split(v, ",") {
-			if p != "" {
-				// The file, or every file below the directory it names
-				// (hugo --configDir, tsc -p DIR).
-				an.usesDir(name, p)
+		case a.text != "" && !strings.HasPrefix(a.text, "-"):
+			an.usesDir(name, a.text)
+			if i == 0 || !autoconfValued(args[i-1].text) {
+				operands++
 			}
 		}
+	}
+	if operands == 0 && name == "autom4te" {
+		an.stdinOpaque(name + " reads m4 from its standard input")
 	}
 }
 
-// optionValue returns the value args[*i] gives one of opts: attached
-// after '=', attached to a one-letter option (-dd.yaml), or the next word
-// (which *i then moves past); "" when args[*i] is none of opts. dynamic
-// reports a value only known when the line runs.
-func optionValue(opts []string, args []word, i *int) (v string, dynamic bool) {
-	t := args[*i].text
-	for _, o := range opts {
-		switch {
-		case o == "":
-		case t == o:
-			if *i+1 < len(args) {
-				*i++
-				return args[*i].text, args[*i].dynamic
+// commaSplit returns args with each word that holds a list of files
+// split at its commas, one option word per file: --config=a.toml,b.toml
+// is --config=a.toml --config=b.toml, --config a.toml,b.toml is
+// --config a.toml --config b.toml.
+func commaSplit(args []word) []word {
+	var out []word
+	for i, a := range args {
+		if a.dynamic || !strings.Contains(a.text, ",") {
+			out = append(out, a)
+			continue
+		}
+		opt, list, ok := strings.Cut(a.text, "=")
+		if ok && strings.HasPrefix(opt, "-") {
+			for _, p := range strings.Split(list, ",") {
+				out = append(out, word{text: opt + "=" + p})
 			}
-		case strings.HasPrefix(t, o+"="):
-			return t[len(o)+1:], false
-		case len(o) == 2 && o[0] == '-' && o[1] != '-' && strings.HasPrefix(t, o) && len(t) > 2:
-			return t[2:], false
+			continue
+		}
+		for j, p := range strings.Split(a.text, ",") {
+			if j > 0 && i > 0 && strings.HasPrefix(args[i-1].text, "-") {
+				out = append(out, args[i-1])
+			}
+			out = append(out, word{text: p})
 		}
 	}
-	return "", false
+	return out
 }
 
 // cargoMake records, for cargo make (cargo-make, which runs the scripts
