@@ -69,3 +69,16 @@ func TestRedteam59SettingsNameCode(t *testing.T) {
 	}
 	checkRT57Lines(t, opaque, clean)
 }
+
+// go work sync writes the go.mod of every module go.work uses, which may
+// lie outside the workdir (use ../other), whatever wrote go.work: printf
+// 'go 1.22\nuse .\nuse ../other\n' > go.work && go work sync rewrote
+// ../other/go.mod under "allow bash".
+func TestRedteam59GoWorkSyncWritesUsedModules(t *testing.T) {
+	opaque := []string{
+		"go work sync", "printf 'go 1.22\\nuse ../o\\n' > go.work && go work sync", "go -C sub work sync",
+		"go1.22.0 work sync", "go work \"$x\"",
+	}
+	clean := []string{"go work init", "go work use ./sub", "go work vendor", "go mod tidy", "go work edit -fmt"}
+	checkRT57Lines(t, opaque, clean)
+}

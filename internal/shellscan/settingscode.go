@@ -344,3 +344,20 @@ func shellEscape(args []word) bool {
 	}
 	return false
 }
+
+// goWorkSync makes the line opaque for go work sync, which writes the
+// go.mod of each module the go.work file it finds (in the working
+// directory or any above it) uses: a module may lie outside the workdir
+// (use ../other), and the file may be one the line wrote.
+func (an *analyzer) goWorkSync(name string, args []word) {
+	i := 0
+	for i < len(args) && (args[i].text == "-C" || args[i].text == "--C") {
+		i += 2
+	}
+	for i < len(args) && (strings.HasPrefix(args[i].text, "-C=") || strings.HasPrefix(args[i].text, "--C=")) {
+		i++
+	}
+	if i+1 < len(args) && args[i].text == "work" && (args[i+1].text == "sync" || args[i+1].dynamic) {
+		an.opaque(name + " work sync writes the go.mod of each module go.work uses, which may lie outside the workdir")
+	}
+}

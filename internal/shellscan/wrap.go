@@ -255,6 +255,7 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		}
 	}
 	if name == "go" || strings.HasPrefix(name, "go1.") {
+		an.goWorkSync(name, args)
 		if tool, ok := goToolArgs(args); ok {
 			if why := goTool(name, tool); why != "" {
 				an.opaque(why)
