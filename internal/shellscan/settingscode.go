@@ -90,9 +90,41 @@ var settingsCode = sync.OnceValue(func() map[string][]string {
 		"plz":                     {".plzconfig", ".plzconfig.*", "BUILD", "BUILD.plz", "*.build_defs", "*.build_def"},
 		"moon":                    {"moon.yml", ".moon/"},
 		"bsb":                     {"bsconfig.json", "rescript.json", "package.json"},
+		// Hook managers run by hand run the commands of their
+		// configuration, as git runs them for a commit.
+		"lefthook":   {"lefthook.yml", "lefthook.yaml", ".lefthook.yml", ".lefthook.yaml", "lefthook-local.yml", "lefthook-local.yaml", ".lefthook-local.yml", ".lefthook/"},
+		"overcommit": {".overcommit.yml", "*.rb"},
+		"prek":       {".pre-commit-config.yaml", ".pre-commit-config.yml", ".pre-commit-hooks.yaml", "prek.toml"},
+		"lint-staged": append([]string{".lintstagedrc", ".lintstagedrc.json", ".lintstagedrc.yaml", ".lintstagedrc.yml",
+			".lintstagedrc.mjs", ".lintstagedrc.cjs", ".lintstagedrc.js", "lint-staged.config.*"}, node...),
+		// The command nodemon runs (exec), the scripts tap runs before
+		// its tests, the directories c8 and nyc write (temp-dir,
+		// report-dir), the plugins of JavaScript tools' JSON and YAML
+		// settings (a path to a module), and build hooks (tauri's
+		// beforeBuildCommand, electron-builder's afterPack, Trunk's
+		// hooks, semantic-release's exec plugin, cog's pre_bump_hooks).
+		"nodemon":                append([]string{"nodemon.json"}, node...),
+		"tap":                    append([]string{".taprc", ".taprc.yml", ".taprc.yaml"}, node...),
+		"c8":                     append([]string{".c8rc", ".c8rc.json", ".c8rc.yml", ".c8rc.yaml"}, node...),
+		"nyc":                    append([]string{".nycrc", ".nycrc.json", ".nycrc.yml", ".nycrc.yaml"}, node...),
+		"stylelint":              append([]string{".stylelintrc.json", ".stylelintrc.yml", ".stylelintrc.yaml"}, node...),
+		"postcss":                append([]string{".postcssrc.json", ".postcssrc.yml", ".postcssrc.yaml"}, node...),
+		"babel":                  append([]string{".babelrc.json", "babel.config.json"}, node...),
+		"svgo":                   append([]string{".svgo.yml", ".svgo.yaml"}, node...),
+		"semantic-release":       append([]string{".releaserc", ".releaserc.json", ".releaserc.yaml", ".releaserc.yml"}, node...),
+		"jsdoc":                  append([]string{"conf.json", "jsdoc.json", ".jsdoc.json", "*.json"}, node...),
+		"tslint":                 append([]string{"tslint.json", "tslint.yaml", "*.json"}, node...),
+		"swc":                    {".swcrc", "*.wasm"},
+		"electron-builder":       append([]string{"electron-builder.yml", "electron-builder.yaml", "electron-builder.json", "electron-builder.toml"}, node...),
+		"tauri":                  append([]string{"tauri.conf.json", "tauri.*.conf.json", "Tauri.toml", "tauri.conf.json5", "*.rs", "Cargo.toml"}, node...),
+		"trunk":                  {"Trunk.toml", ".trunk.toml", "index.html", "*.rs", "Cargo.toml"},
+		"cog":                    {"cog.toml"},
+		"commit-and-tag-version": append([]string{".versionrc", ".versionrc.json", ".versionrc.js"}, node...),
+		"zola":                   {"config.toml", "zola.toml"},
 	}
 	// The files they read beside those of their own programs.
 	m["cabal"], m["stack"] = []string{".ghci"}, []string{".ghci"}
+	m["cargo-make"], m["makers"] = cargoSubcommandFiles("make"), cargoSubcommandFiles("make")
 	m["sbt"] = []string{".jvmopts", ".sbtopts", "project/"}
 	for _, n := range autoconfTools() {
 		m[n] = autoconf
@@ -291,10 +323,31 @@ func commaSplit(args []word) []word {
 	return out
 }
 
-// cargoMake records, for cargo make (cargo-make, which runs the scripts
-// and commands of the tasks of Makefile.toml and of the files it
-// extends), those files as code cargo runs. cargo's own options may come
-// before the subcommand.
+// cargoSubcommandFiles returns, for a cargo subcommand cargo runs from
+// PATH (cargo make is cargo-make), the files of the working directory it
+// reads that name commands it runs: the tasks of cargo-make's
+// Makefile.toml (and the files it extends), nextest's setup scripts,
+// cargo-release's hooks, tauri's beforeBuildCommand, dist's build
+// commands.
+func cargoSubcommandFiles(sub string) []string {
+	switch sub {
+	case "make":
+		return []string{"Makefile.toml", "makefile.toml", "*.toml"}
+	case "nextest":
+		return []string{"nextest.toml", ".config/"}
+	case "release":
+		return []string{"release.toml", ".release.toml"}
+	case "tauri":
+		return []string{"tauri.conf.json", "tauri.*.conf.json", "Tauri.toml", "tauri.conf.json5", "package.json"}
+	case "dist":
+		return []string{"dist-workspace.toml", "dist.toml"}
+	}
+	return nil
+}
+
+// cargoMake records, for a cargo subcommand of cargoSubcommandFiles, those
+// files as code cargo runs. cargo's own options may come before the
+// subcommand.
 func (an *analyzer) cargoMake(args []word) {
 	for i, a := range args {
 		t := a.text
@@ -307,8 +360,8 @@ func (an *analyzer) cargoMake(args []word) {
 				continue
 			}
 		}
-		if t == "make" && !onlyVersion(args[i+1:]) {
-			an.usesCode("cargo make", "/", "Makefile.toml", "makefile.toml", "*.toml")
+		if names := cargoSubcommandFiles(t); names != nil && !onlyVersion(args[i+1:]) {
+			an.usesCode("cargo "+t, "/", names...)
 		}
 		return
 	}
