@@ -403,6 +403,15 @@ func shellEscape(args []word) bool {
 // directory or any above it) uses: a module may lie outside the workdir
 // (use ../other), and the file may be one the line wrote.
 func (an *analyzer) goWorkSync(name string, args []word) {
+	i := goSubcommandAt(args)
+	if i+1 < len(args) && args[i].text == "work" && (args[i+1].text == "sync" || args[i+1].dynamic) {
+		an.opaque(name + " work sync writes the go.mod of each module go.work uses, which may lie outside the workdir")
+	}
+}
+
+// goSubcommandAt returns the index in the go command's args of its
+// subcommand, after the -C DIR (or -C=DIR) options that may come first.
+func goSubcommandAt(args []word) int {
 	i := 0
 	for i < len(args) && (args[i].text == "-C" || args[i].text == "--C") {
 		i += 2
@@ -410,7 +419,5 @@ func (an *analyzer) goWorkSync(name string, args []word) {
 	for i < len(args) && (strings.HasPrefix(args[i].text, "-C=") || strings.HasPrefix(args[i].text, "--C=")) {
 		i++
 	}
-	if i+1 < len(args) && args[i].text == "work" && (args[i+1].text == "sync" || args[i+1].dynamic) {
-		an.opaque(name + " work sync writes the go.mod of each module go.work uses, which may lie outside the workdir")
-	}
+	return i
 }
