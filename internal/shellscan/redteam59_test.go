@@ -64,6 +64,12 @@ func TestRedteam59SettingsNameCode(t *testing.T) {
 		"echo x > Trunk.toml && trunk build", "echo x > .config/nextest.toml && cargo nextest run",
 		"echo x > release.toml && cargo release", "echo x > Makefile.toml && makers", "echo x > cog.toml && cog bump --auto",
 		"echo x > .versionrc.json && commit-and-tag-version", "echo x > config.toml && zola build",
+		"echo x > other.ini && pytest -c other.ini", "echo x > x.ini && pytest --config-file=x.ini",
+		"echo x > x.toml && python3 -m pytest -c x.toml", "echo x > .coveragerc && pytest --cov",
+		"echo x > x.cfg && pytest --cov --cov-config=x.cfg", "echo x > ruff.toml && ruff check .",
+		"echo x > x.toml && ruff check --config x.toml .", "echo x > x.spec && pyinstaller x.spec",
+		"echo x > towncrier.toml && towncrier build", "echo x >> pyproject.toml && semantic-release version",
+		"echo x > requirements.in && pip-compile", "pip-sync", "pip-sync requirements.txt",
 		"echo x > hugo.toml && hugo --config $c", "echo x > x && doxygen \"$f\"",
 		"echo x > c/_default/params.toml && hugo --configDir c", "echo x > c/x.toml && hugo --configDir=c",
 		"echo x | autoconf -", "printf 'm4_esyscmd([touch ~/x])' | autom4te -l autoconf", "autoconf - < f",
@@ -75,7 +81,7 @@ func TestRedteam59SettingsNameCode(t *testing.T) {
 		"echo x > notes.txt && hugo", "echo x > x.md && doxygen", "echo x > x.tex && pdflatex x.tex", "latexmk -pdf x.tex",
 		"echo x > content/post.md && hugo", "mkdir -p public && hugo -d public", "cargo make --version",
 		"golangci-lint run", "mage build", "air",
-		"autoconf <<< x", "hugo --configDir c", "autom4te -l autoconf configure.ac",
+		"autoconf <<< x", "pip-sync --dry-run", "pytest -c other.ini", "ruff check .", "hugo --configDir c", "autom4te -l autoconf configure.ac",
 	}
 	checkRT57Lines(t, opaque, clean)
 }

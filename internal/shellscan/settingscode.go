@@ -111,7 +111,7 @@ var settingsCode = sync.OnceValue(func() map[string][]string {
 		"postcss":                append([]string{".postcssrc.json", ".postcssrc.yml", ".postcssrc.yaml"}, node...),
 		"babel":                  append([]string{".babelrc.json", "babel.config.json"}, node...),
 		"svgo":                   append([]string{".svgo.yml", ".svgo.yaml"}, node...),
-		"semantic-release":       append([]string{".releaserc", ".releaserc.json", ".releaserc.yaml", ".releaserc.yml"}, node...),
+		"semantic-release":       append([]string{".releaserc", ".releaserc.json", ".releaserc.yaml", ".releaserc.yml", "releaserc.toml", "pyproject.toml"}, node...),
 		"jsdoc":                  append([]string{"conf.json", "jsdoc.json", ".jsdoc.json", "*.json"}, node...),
 		"tslint":                 append([]string{"tslint.json", "tslint.yaml", "*.json"}, node...),
 		"swc":                    {".swcrc", "*.wasm"},
@@ -121,6 +121,17 @@ var settingsCode = sync.OnceValue(func() map[string][]string {
 		"cog":                    {"cog.toml"},
 		"commit-and-tag-version": append([]string{".versionrc", ".versionrc.json", ".versionrc.js"}, node...),
 		"zola":                   {"config.toml", "zola.toml"},
+		// Python's tools: ruff's cache-dir may lie anywhere, pytest-cov
+		// writes the data_file of .coveragerc, a PyInstaller .spec is
+		// Python, towncrier writes the file its settings name and
+		// deletes the fragments of its directory, python-semantic-release
+		// runs build_command, pip-compile builds the projects its
+		// requirements name.
+		"ruff":        {"ruff.toml", ".ruff.toml", "pyproject.toml"},
+		"pytest":      {".coveragerc"},
+		"pyinstaller": {"*.spec", "*.py", "*.pth", "*.so"},
+		"towncrier":   {"towncrier.toml", "pyproject.toml"},
+		"pip-compile": {"requirements*.in", "requirements*.txt", "*.in", "pyproject.toml", "setup.cfg", "setup.py"},
 	}
 	// The files they read beside those of their own programs.
 	m["cabal"], m["stack"] = []string{".ghci"}, []string{".ghci"}
@@ -177,6 +188,9 @@ var settingsOptions = sync.OnceValue(func() map[string][]settingsOption {
 		"dprint":        c("c", "--config"),
 		"release-it":    c("c", "--config"),
 		"bumpversion":   c("", "--config-file"),
+		"pytest":        {{"c", "--config-file"}, {"", "--cov-config"}},
+		"ruff":          c("", "--config"),
+		"towncrier":     c("", "--config"),
 	}
 	m["vue-tsc"], m["bump-my-version"], m["bump2version"] = m["tsc"], m["bumpversion"], m["bumpversion"]
 	return m
@@ -242,6 +256,10 @@ func (an *analyzer) settingsCodeUses(name string, args []word) {
 				return
 			}
 		}
+	}
+	if name == "pip-sync" && !pipSyncDry(args) {
+		an.opaque("pip-sync installs and uninstalls packages in the environment it runs in, which may lie outside the workdir")
+		return
 	}
 	if names, ok := settingsCode()[name]; ok {
 		an.usesCode(name, "/", names...)
@@ -420,4 +438,15 @@ func goSubcommandAt(args []word) int {
 		i++
 	}
 	return i
+}
+
+// pipSyncDry reports whether pip-sync args only shows what it would do
+// (--dry-run, -n).
+func pipSyncDry(args []word) bool {
+	for _, a := range args {
+		if a.text == "--dry-run" || a.text == "-n" {
+			return true
+		}
+	}
+	return false
 }

@@ -265,6 +265,12 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 			return false
 		}
 	}
+	if n := checkerName(name); n == "pytest" || n == "ruff" {
+		// The settings files of checkers the checkers table models:
+		// pytest's -c and --config-file (cache_dir, addopts) and
+		// pytest-cov's, ruff's cache-dir.
+		an.settingsCodeUses(n, args)
+	}
 	if an.checker(checkerName(name), args) {
 		return false
 	}
