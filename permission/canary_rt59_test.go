@@ -12,7 +12,7 @@ import (
 // command to run or a directory in the home to write, then run the
 // program that reads it where it runs: Doxygen's INPUT_FILTER, hugo's
 // publishDir, autoconf's m4_esyscmd, pandoc's defaults file and its
-// output-file, latexmk's -e. Each changes the home. "allow
+// output-file, pytest -c's cache_dir, latexmk's -e. Each changes the home. "allow
 // bash" allowed each before.
 var canaryRT59Settings = []struct {
 	program string
@@ -23,6 +23,7 @@ var canaryRT59Settings = []struct {
 	{"hugo", `printf 'baseURL = "http://x/"\npublishDir = "../home/site"\n' > hugo.toml && hugo`},
 	{"autoconf", `printf 'AC_INIT([x],[1])\nm4_esyscmd([touch ../home/pwn-autoconf])\nAC_OUTPUT\n' > configure.ac && autoconf`},
 	{"pandoc", `printf 'output-file: ../home/out.html\n' > d.yaml && pandoc -d d.yaml README`},
+	{"pytest", `printf '[pytest]\ncache_dir = ../home/pc\n' > other.ini && pytest -q -c other.ini sub`},
 	{"latexmk", `latexmk -e 'open(F, q{>../home/pwn-latexmk}); exit' x.tex`},
 }
 
