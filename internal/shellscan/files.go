@@ -248,6 +248,14 @@ scan:
 					// -m imports it from its working directory first
 					// (sys.path[0]), which must lie in the workdir: from
 					// ~, ~/black.py would run.
+					if rest == "pytest" || rest == "ruff" {
+						// Their settings files (see settingsCodeUses).
+						if ops := args[i+1:]; len(t) == 2 && len(ops) > 0 {
+							an.settingsCodeUses(rest, ops[1:])
+						} else {
+							an.settingsCodeUses(rest, ops)
+						}
+					}
 					if after := args[i+1:]; i == 0 && len(t) == 2 && len(after) > 0 && an.checker(rest, after[1:]) {
 						an.packageDirs(nil)
 						return true
@@ -1345,6 +1353,7 @@ func (an *analyzer) toolCode(name string, args []word) {
 	if names, ok := rcCodeFiles()[name]; ok {
 		an.usesCode(name, "/", names...)
 	}
+	an.settingsCodeUses(name, args)
 	an.runnerCodeUses(name, args)
 	an.packagesGiven(name, args)
 	switch {

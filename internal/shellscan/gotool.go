@@ -64,13 +64,7 @@ func goTool(name string, args []word) string {
 // goToolArgs returns the words after go's tool subcommand, skipping the
 // -C DIR go takes before it, or false when the subcommand is not tool.
 func goToolArgs(args []word) ([]word, bool) {
-	i := 0
-	for i < len(args) && (args[i].text == "-C" || args[i].text == "--C") {
-		i += 2
-	}
-	for i < len(args) && (strings.HasPrefix(args[i].text, "-C=") || strings.HasPrefix(args[i].text, "--C=")) {
-		i++
-	}
+	i := goSubcommandAt(args)
 	if i < len(args) && args[i].text == "tool" {
 		return args[i+1:], true
 	}

@@ -254,9 +254,11 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		// rust-toolchain file names.
 		if !onlyVersion(args) {
 			an.usesCode(name, "/", "*.rs", "Cargo.toml", "rust-toolchain", "rust-toolchain.toml")
+			an.cargoMake(args)
 		}
 	}
 	if name == "go" || strings.HasPrefix(name, "go1.") {
+		an.goWorkSync(name, args)
 		if tool, ok := goToolArgs(args); ok {
 			if why := goTool(name, tool); why != "" {
 				an.opaque(why)
@@ -265,6 +267,12 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		if an.goCommand(name, args); an.goModel(name, args) {
 			return false
 		}
+	}
+	if n := checkerName(name); n == "pytest" || n == "ruff" {
+		// The settings files of checkers the checkers table models:
+		// pytest's -c and --config-file (cache_dir, addopts) and
+		// pytest-cov's, ruff's cache-dir.
+		an.settingsCodeUses(n, args)
 	}
 	if an.checker(checkerName(name), args) {
 		return false
