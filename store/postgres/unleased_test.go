@@ -2,15 +2,11 @@ package postgres_test
 
 import (
 	"context"
-	"errors"
-	"sync"
+	"fmt"
 	"testing"
 
-	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/internal/childtest"
-	"github.com/lite-agent/lite-agent-go/model"
-	"github.com/lite-agent/lite-agent-go/model/modeltest"
-	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/internal/turntest"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/store/postgres"
 )
@@ -32,29 +28,12 @@ func TestAnUnleasedTurnThroughPostgresChecksTheSessionBeforeItAppends(t *testing
 	}
 	cp := p.Checkpointer()
 	const id = "replaced-unleased"
-	var once sync.Once
-	prov := modeltest.NewFunc(func(ctx context.Context, req model.Request) ([]model.Chunk, error) {
-		once.Do(func() {
-			if out, err := childtest.Command(ctx, helperEnvs(schema, "replace", id)...).CombinedOutput(); err != nil {
-				t.Errorf("the other process failed: %v\n%s", err, out)
-			}
-		})
-		return modeltest.Text("mine").Chunks(), nil
-	})
-	eng, err := engine.New(engine.Options{Provider: prov, Checkpointer: cp, Model: "m"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var terr error
-	for _, err := range eng.Turn(t.Context(), id, model.UserText("first")) {
-		if err != nil {
-			terr = err
+	turntest.ReplacedInCall(t, cp, id, func(ctx context.Context) error {
+		if out, err := childtest.Command(ctx, helperEnvs(schema, "replace", id)...).CombinedOutput(); err != nil {
+			return fmt.Errorf("%w\n%s", err, out)
 		}
-	}
-	var re *session.ReplacedError
-	if !errors.As(terr, &re) || re.SessionID != id {
-		t.Errorf("the turn on the session replaced during its model call: %v; want a *session.ReplacedError", terr)
-	}
+		return nil
+	})
 	evs, err := cp.Read(t.Context(), id, 0)
 	if err != nil {
 		t.Fatal(err)
