@@ -52,7 +52,11 @@ func (a *Agent) taskWriter(ctx context.Context, sessionID string) (task.Store, e
 	// record, read under the lease. Another holder's lease fails the
 	// write with its error (session.ErrLeased); a Store that leases
 	// nothing gets the check just before the write.
+	// The lease is shared by the agent's own users of the session: a
+	// DeleteSession of this process waits for the write, or the write for
+	// it, as in the data home (see sessionWrites).
 	return &heldList{st: st, write: func(ctx context.Context, fn func() error) error {
+		defer a.heldWrites.write(id)()
 		release, err := a.leaseSession(ctx, id)
 		if err != nil {
 			return err
@@ -221,10 +225,11 @@ func (a *Agent) logStored(ctx context.Context, id string) error {
 	return nil
 }
 
-// sessionWrites keeps held writes (see whileStored) and DeleteSession of
-// one session apart within the process. The session's lock keeps out
-// other processes only: holds of one process are shared (a
-// [session.FileCheckpointer]'s Hold nests), so a DeleteSession ran to
+// sessionWrites keeps held writes (see whileStored, and a Store's in
+// taskWriter) and DeleteSession of one session apart within the process.
+// The session's lock or lease keeps out other processes only: holds of
+// one process are shared (a [session.FileCheckpointer]'s Hold nests, the
+// agent's lease is shared by its users), so a DeleteSession ran to
 // its end between a write's look at the log and the write, which then
 // made the deleted session's data again. Writes of a session share its
 // entry; a delete takes it alone, waiting for the writes under way. The

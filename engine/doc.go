@@ -30,7 +30,8 @@
 // other processes wait for the lock about that long at most, not for the
 // model's answer. When it takes the lock again it checks that the session
 // is still the one it loaded (its first record; see [Engine.Identify]). A
-// Checkpointer that neither holds nor leases sessions gets that check
+// Checkpointer that neither holds sessions nor holds the session's lease
+// (a leaser's Leased, which only its caller takes) gets that check
 // before each append after the load instead (see [session.Checkpointer]).
 //
 // # Steering

@@ -327,16 +327,18 @@ func (r *run) checkFirst(ctx context.Context, first *session.StoredEvent) error 
 	return nil
 }
 
-// A leaser is a Checkpointer that leases sessions to one writer at a
-// time (liteagent.SessionLeaser: store/postgres's), whose lease the
-// caller takes for the turn: no other process deletes the session while
-// it is held.
-type leaser interface {
-	LeaseSession(ctx context.Context, id string) (release func(), err error)
+// A leaseHolder is a Checkpointer that leases sessions to one writer at
+// a time (liteagent.SessionLeaser: store/postgres's) and tells whether it
+// holds the lease of a session now: while it does, no other process
+// deletes the session. Whether a checkpointer can lease says nothing of
+// whether the lease was taken (the engine on its own takes none).
+type leaseHolder interface {
+	Leased(id string) bool
 }
 
 // recheck is the check, before an append, of a turn whose checkpointer
-// holds nothing (neither a [session.Holder] nor a leaser): with no lock
+// holds nothing (neither a [session.Holder] nor a lease of the session
+// held now, see leaseHolder): with no lock
 // to take again, and so no check when it is taken (stillSame), a session
 // deleted and started again by another process while the turn waited on
 // the model or a tool would take the turn's later records whenever its
@@ -353,7 +355,7 @@ func (r *run) recheck(ctx context.Context) error {
 	if r.lock != nil || r.st.head == 0 {
 		return nil
 	}
-	if _, ok := r.e.opts.Checkpointer.(leaser); ok {
+	if l, ok := r.e.opts.Checkpointer.(leaseHolder); ok && l.Leased(r.id) {
 		return nil
 	}
 	return r.stillSame(ctx)

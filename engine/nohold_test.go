@@ -2,15 +2,12 @@ package engine_test
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/internal/childtest"
-	"github.com/lite-agent/lite-agent-go/model"
-	"github.com/lite-agent/lite-agent-go/model/modeltest"
+	"github.com/lite-agent/lite-agent-go/internal/turntest"
 	"github.com/lite-agent/lite-agent-go/session"
 )
 
@@ -34,31 +31,14 @@ func TestATurnThroughACheckpointerThatHoldsNothingChecksTheSessionBeforeItAppend
 	}
 	cp := noHold{file}
 	const id = "replaced-in-the-call"
-	var once sync.Once
-	p := modeltest.NewFunc(func(ctx context.Context, req model.Request) ([]model.Chunk, error) {
-		once.Do(func() {
-			for _, env := range []string{deleteChildEnv + "=" + dir + "\n" + id, appendChildEnv + "=" + dir + "\n" + id + "\ntheirs"} {
-				if out, err := childtest.Command(ctx, env).CombinedOutput(); err != nil {
-					t.Errorf("the other process failed: %v\n%s", err, out)
-				}
+	turntest.ReplacedInCall(t, cp, id, func(ctx context.Context) error {
+		for _, env := range []string{deleteChildEnv + "=" + dir + "\n" + id, appendChildEnv + "=" + dir + "\n" + id + "\ntheirs"} {
+			if out, err := childtest.Command(ctx, env).CombinedOutput(); err != nil {
+				return fmt.Errorf("%w\n%s", err, out)
 			}
-		})
-		return modeltest.Text("mine").Chunks(), nil
-	})
-	eng, err := engine.New(engine.Options{Provider: p, Checkpointer: cp, Model: "m"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var terr error
-	for _, err := range eng.Turn(t.Context(), id, model.UserText("first")) {
-		if err != nil {
-			terr = err
 		}
-	}
-	var re *session.ReplacedError
-	if !errors.As(terr, &re) || re.SessionID != id {
-		t.Errorf("the turn on the session replaced during its model call: %v; want a *session.ReplacedError", terr)
-	}
+		return nil
+	})
 	if got := logTypes(t, cp, id); strings.Join(got, ",") != "user" {
 		t.Errorf("the log holds %v; want the other writer's one record", got)
 	}

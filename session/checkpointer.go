@@ -25,8 +25,9 @@ const AnyHead int64 = -1
 // its first record (see [FirstReader]); the engine checks it whenever a
 // turn takes the session's lock again after waiting on the model or a
 // tool. A Checkpointer that is neither a [Holder] nor leased for the turn
-// (store/postgres's LeaseSession, which an agent takes) has no lock to
-// take again: the engine then reads the first record again before each
+// (store/postgres's LeaseSession, which an agent takes, and whose Leased
+// tells the engine it is held; the engine on its own takes none) has no
+// lock to take again: the engine then reads the first record again before each
 // append of a turn but the first after its load, one [FirstReader].First
 // per append (a whole Read without it), so that a session deleted and
 // started again by another process during a model call does not take the

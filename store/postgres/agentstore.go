@@ -152,6 +152,20 @@ func (c *Checkpointer) LeaseSession(ctx context.Context, id string) (func(), err
 	}, nil
 }
 
+// Leased reports whether a lease of session id taken through c's Project
+// ([Checkpointer.LeaseSession], [Project.Acquire]) is held now: not yet
+// released (one that has passed to another holder still counts, and
+// fails the appends through c). The engine skips its re-check of a
+// session's first record before each append while it is held, since no
+// other process deletes the session then; an engine whose caller took no
+// lease re-checks.
+func (c *Checkpointer) Leased(id string) bool {
+	c.p.mu.Lock()
+	defer c.p.mu.Unlock()
+	_, ok := c.p.leases[id]
+	return ok
+}
+
 // ImportIncomplete reports whether the project enc names holds the
 // partial copy of an import that did not finish (see
 // [Project.ImportIncomplete]). liteagent.New refuses such a project: the

@@ -102,6 +102,16 @@ func runHelper(ctx context.Context, role, arg string, p *postgres.Project) error
 			}
 		}
 		return nil
+	case "replace":
+		// Delete session arg and start it again with one record of its
+		// own, as another process's delete and new run would.
+		cp := p.Checkpointer()
+		if err := cp.Delete(ctx, arg); err != nil {
+			return err
+		}
+		ev := session.UserEvent{Message: model.UserText("theirs")}
+		_, err := cp.Append(ctx, arg, []session.Event{ev}, 0)
+		return err
 	case "tasks":
 		// Create tasks and add metadata keys to task 1.
 		l, err := p.TaskList("shared")
