@@ -52,16 +52,21 @@ func calibrated(p model.Provider, estimate int, u model.Usage) calibration {
 	return calibration{ratio: min(ratio, maxCalibration), estimate: estimate, reported: int(reported)}
 }
 
-// apply returns the estimate est corrected: scaled by the ratio, and
-// never under the input reported when est is at least the estimate of
-// the request reported (a request that grew from it, its ratio bounded).
+// apply returns the estimate est corrected. A request at least as large
+// as the one reported (one that grew from it) is the input reported plus
+// its growth scaled by the ratio; a smaller one (after a compaction) is
+// est scaled by the ratio. The growth and a smaller request are never
+// scaled down: a ratio under one says the content reported was lighter
+// than the estimate, not that what is added is (a tool's JSON after
+// English prose), and measuring it low lets the request overflow.
 func (k calibration) apply(est int) int {
 	if k.ratio == 0 {
 		return est
 	}
-	n := int(math.Min(math.Round(float64(est)*k.ratio), maxTokens))
-	if est >= k.estimate && n < k.reported {
-		n = k.reported
+	up := math.Max(k.ratio, 1)
+	n := float64(est) * up
+	if est >= k.estimate {
+		n = float64(k.reported) + float64(est-k.estimate)*up
 	}
-	return n
+	return int(math.Min(math.Round(n), maxTokens))
 }

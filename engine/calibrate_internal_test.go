@@ -7,12 +7,13 @@ import (
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
 )
 
-// TestCalibrationIsBounded: a calibration scales estimates by the input
-// reported over the estimate, at most three times; a report under half
-// the estimate is not taken (not the request's whole input); a request
-// at least as large as the one reported is never measured under its
-// report (the ratio cut to three times, say); a usage without input
-// calibrates nothing.
+// TestCalibrationIsBounded: a request that grew from the one reported is
+// measured as the input reported plus its growth scaled by the ratio
+// (at most three times, never under one: content added may be denser
+// than what was reported); a smaller one (after a compaction) as its
+// estimate scaled by the ratio, never under one; a report under half the
+// estimate is not taken (not the request's whole input); a usage without
+// input calibrates nothing.
 func TestCalibrationIsBounded(t *testing.T) {
 	p := modeltest.New()
 	for _, tt := range []struct {
@@ -26,8 +27,8 @@ func TestCalibrationIsBounded(t *testing.T) {
 		{"not measured", 0, model.Usage{InputTokens: 900}, 0, map[int]int{1000: 1000}},
 		{"twice", 1000, model.Usage{InputTokens: 2000}, 2, map[int]int{1000: 2000, 1500: 3000, 400: 800}},
 		{"cache read counted in", 1000, model.Usage{InputTokens: 100, CacheReadTokens: 1700, CacheCreationTokens: 200}, 2, map[int]int{1200: 2400}},
-		{"at most three times", 1000, model.Usage{InputTokens: 5000}, 3, map[int]int{1000: 5000, 1200: 5000, 2000: 6000, 500: 1500}},
-		{"less", 1000, model.Usage{InputTokens: 600}, 0.6, map[int]int{1000: 600, 3000: 1800}},
+		{"at most three times", 1000, model.Usage{InputTokens: 5000}, 3, map[int]int{1000: 5000, 1200: 5600, 2000: 8000, 500: 1500}},
+		{"less", 1000, model.Usage{InputTokens: 600}, 0.6, map[int]int{1000: 600, 3000: 2600, 500: 500}},
 		{"under half not taken", 1000, model.Usage{InputTokens: 100}, 0, map[int]int{1000: 1000}},
 	} {
 		k := calibrated(p, tt.estimate, tt.use)
