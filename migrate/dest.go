@@ -254,22 +254,8 @@ type destination struct {
 // one without its marker. The root's entry must be durable only before
 // the marker goes, when the migration says it is done.
 func (m *migration) openDestination(ctx context.Context) (_ *destination, err error) {
-	d := &destination{m: m, created: safefs.MissingDirs(m.dstRoot), parents: make(chan error, 1)}
-	var syncParents func() error
-	if d.dir, syncParents, err = safefs.AnchorUnsynced(m.dstRoot); err != nil {
-		d.parents <- nil
-		d.removeCreated()
-		return nil, err
-	}
-	go func() { d.parents <- syncParents() }()
-	m.step("anchored")
-	if d.lock, err = d.dir.Lock(ctx, MarkerName, lockOptions); err != nil {
-		d.waitParents()
-		d.removeCreated()
-		var se *storage.Error
-		if errors.As(err, &se) && se.Op == "lock" {
-			return nil, fmt.Errorf("another migration is writing %s: %w", m.dstRoot, err)
-		}
+	d, err := m.lockDestination(ctx)
+	if err != nil {
 		return nil, err
 	}
 	defer func() {
@@ -318,6 +304,50 @@ func (m *migration) openDestination(ctx context.Context) (_ *destination, err er
 	m.flush = newFlusher(d.dir.Real(), m.opts)
 	return d, nil
 }
+
+// lockDestination creates the destination root and locks it. Another
+// migration to the same destination that made the root may remove it
+// while this one waits for its lock: its source was refused (the plan
+// runs while the destination is opened) or its copy failed, and it
+// removes the directories it made once it released the lock. The lock
+// then cannot be made in the anchored root, or the root's parents go
+// while they are made again, and the root is anchored again (up to
+// lockAttempts times) instead of failing as if the destination were
+// still being written.
+func (m *migration) lockDestination(ctx context.Context) (*destination, error) {
+	for attempt := 1; ; attempt++ {
+		d := &destination{m: m, created: safefs.MissingDirs(m.dstRoot), parents: make(chan error, 1)}
+		dir, syncParents, err := safefs.AnchorUnsynced(m.dstRoot)
+		if err != nil {
+			d.parents <- nil
+			d.removeCreated()
+			if attempt < lockAttempts && ctx.Err() == nil && errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			return nil, err
+		}
+		d.dir = dir
+		go func() { d.parents <- syncParents() }()
+		m.step("anchored")
+		if d.lock, err = d.dir.Lock(ctx, MarkerName, lockOptions); err == nil {
+			return d, nil
+		}
+		gone := ctx.Err() == nil && d.dir.Check() != nil
+		_ = d.waitParents()
+		d.removeCreated()
+		if gone && attempt < lockAttempts {
+			continue
+		}
+		var se *storage.Error
+		if errors.As(err, &se) && se.Op == "lock" {
+			return nil, fmt.Errorf("another migration is writing %s: %w", m.dstRoot, err)
+		}
+		return nil, err
+	}
+}
+
+// lockAttempts bounds how many times lockDestination anchors the root.
+const lockAttempts = 5
 
 // waitParents waits for the syncs of the created directories' entries
 // that openDestination started and returns their error.
