@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -18,6 +17,7 @@ import (
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/hook"
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 )
 
 // allow is a Permit that grants every command hook.
@@ -780,9 +780,7 @@ func TestFireIsSafeForConcurrentUse(t *testing.T) {
 // hook's process group (setsid) and keeps its standard input and output
 // open; Fire must still return promptly.
 func TestProcessLeavingTheGroupCannotStallFire(t *testing.T) {
-	if _, err := exec.LookPath("setsid"); err != nil {
-		t.Skip("no setsid")
-	}
+	tooltest.Need(t, tooltest.CanaryTools, "setsid")
 	dir := t.TempDir()
 	pidFile := filepath.Join(dir, "pid")
 	t.Cleanup(func() {

@@ -209,10 +209,10 @@ func TestCanaryG57NpmEdit(t *testing.T) {
 // allowed by "allow bash" at stop 57, as was the same for pylint's
 // init-hook and the JavaScript configuration of vite, mocha, prettier ….
 func TestCanaryG57CargoConfig(t *testing.T) {
-	tooltest.Need(t, tooltest.CanaryTools, "git")
+	tooltest.Need(t, tooltest.CanaryTools, "git", "cargo")
 	cargo, err := exec.LookPath("cargo")
 	if err != nil {
-		t.Skip("cargo is not installed")
+		t.Fatal(err)
 	}
 	rustupHome := os.Getenv("RUSTUP_HOME")
 	if rustupHome == "" {

@@ -81,10 +81,10 @@ var canaryG58Runners = []string{
 }
 
 func TestCanaryG58Runners(t *testing.T) {
-	tooltest.Need(t, tooltest.CanaryTools, "git")
+	tooltest.Need(t, tooltest.CanaryTools, "git", "flask")
 	flask, err := exec.LookPath("flask")
 	if err != nil {
-		t.Skip("flask is not installed")
+		t.Fatal(err)
 	}
 	template := canaryTemplate(t)
 	for _, line := range canaryG58Runners {

@@ -3,6 +3,7 @@
 package permission_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -22,7 +23,7 @@ func TestCanaryLinkedProgram(t *testing.T) {
 	tooltest.Need(t, tooltest.CanaryTools, "git")
 	rm, err := findProgram("rm")
 	if err != nil {
-		t.Skip("no rm program:", err)
+		tooltest.Missing(t, fmt.Sprintf("no rm program: %v", err), tooltest.CanaryTools)
 	}
 	template := canaryTemplate(t)
 	for _, line := range canaryLinked {

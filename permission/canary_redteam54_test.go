@@ -58,7 +58,7 @@ func TestCanaryRedteam54(t *testing.T) {
 			if c.program == "pnpm" {
 				tooltest.Missing(t, "pnpm is not installed", "install it with npm install -g pnpm@10 (scripts/install-canary-tools.sh)")
 			}
-			t.Logf("%s is not installed: its lines are left out", c.program)
+			tooltest.LeftOut(t, c.program+" is not installed: its lines are left out", tooltest.CanaryTools)
 			continue
 		}
 		if c.program == "curl" && !curlWritesOutput(t) {

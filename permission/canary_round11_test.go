@@ -3,9 +3,12 @@
 package permission_test
 
 import (
+	"fmt"
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 )
 
 // canaryRound11 are lines of the tenth round's "left for a decision":
@@ -45,7 +48,11 @@ func TestCanaryRound11(t *testing.T) {
 			tool := strings.Fields(line)[0]
 			if tool != "GO" {
 				if _, err := exec.LookPath(tool); err != nil {
-					t.Logf("class %s: %q left out: %s is not installed", class, line, tool)
+					how := tooltest.CanaryTools
+					if tool == "npm" {
+						how = tooltest.NodeJS
+					}
+					tooltest.LeftOut(t, fmt.Sprintf("class %s: %q left out: %s is not installed", class, line, tool), how)
 					continue
 				}
 			}

@@ -4,12 +4,16 @@ package permission_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lite-agent/lite-agent-go/internal/pgtest"
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 )
 
 // canaryRT58Links are lines that run a command which makes a link out of
@@ -36,7 +40,7 @@ func TestCanaryRT58LinkMakers(t *testing.T) {
 	template := canaryTemplate(t)
 	for _, c := range canaryRT58Links {
 		if rt58Look(c.program) == "" {
-			t.Logf("%s is not installed: %q is left out", c.program, c.line)
+			tooltest.LeftOut(t, fmt.Sprintf("%s is not in /usr/local/bin, /usr/bin or /bin: %q is left out", c.program, c.line), rt58How(c.program))
 			continue
 		}
 		root := canaryFixture(t, template)
@@ -85,6 +89,24 @@ func rt58Fixture(t *testing.T, root, program string) string {
 	dir := filepath.Join(root, "home", "py")
 	writeExec(t, filepath.Join(dir, "python3"), string(b))
 	return dir
+}
+
+// rt58Need skips t, or fails it under CI, when program is not in the
+// canary's PATH (rt58Look).
+func rt58Need(t *testing.T, program string) {
+	t.Helper()
+	if rt58Look(program) == "" {
+		tooltest.Missing(t, program+" is not in /usr/local/bin, /usr/bin or /bin", rt58How(program))
+	}
+}
+
+// rt58How says how to install program: Node.js for npm, else
+// scripts/install-canary-tools.sh.
+func rt58How(program string) string {
+	if program == "npm" {
+		return tooltest.NodeJS
+	}
+	return tooltest.CanaryTools
 }
 
 // rt58Look returns the path of program in the canary's PATH, or "".
@@ -154,7 +176,7 @@ func TestCanaryRT58WorkdirCode(t *testing.T) {
 	template := canaryTemplate(t)
 	for _, c := range canaryRT58WorkdirCode {
 		if rt58Look(c.program) == "" {
-			t.Logf("%s is not installed: %q is left out", c.program, c.line)
+			tooltest.LeftOut(t, fmt.Sprintf("%s is not in /usr/local/bin, /usr/bin or /bin: %q is left out", c.program, c.line), rt58How(c.program))
 			continue
 		}
 		root := canaryFixture(t, template)
@@ -170,10 +192,8 @@ func TestCanaryRT58WorkdirCode(t *testing.T) {
 // deletes ~/.bashrc against the test database: the line must do so, and
 // be refused by both scenarios.
 func TestCanaryRT58PgbenchShell(t *testing.T) {
-	url := os.Getenv("LITE_AGENT_TEST_POSTGRES")
-	if url == "" || rt58Look("pgbench") == "" {
-		t.Skip("no test database (LITE_AGENT_TEST_POSTGRES) or no pgbench")
-	}
+	rt58Need(t, "pgbench")
+	url := pgtest.URL(t)
 	if strings.Contains(url, "'") {
 		t.Skip("the database URL holds a quote")
 	}
@@ -204,9 +224,7 @@ func checkRT58Bashrc(t *testing.T, root, line string, env ...string) {
 // do so, and be refused by both scenarios. "allow bash" allowed it
 // before.
 func TestCanaryRT58ModuleMapper(t *testing.T) {
-	if rt58Look("g++") == "" {
-		t.Skip("g++ is not installed")
-	}
+	rt58Need(t, "g++")
 	root := canaryFixture(t, canaryTemplate(t))
 	// The module is the project's: a line that writes the source it
 	// compiles is refused for that.

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 )
 
 // canaryRunningProcs are lines that signal or reprioritize a process the
@@ -157,11 +159,7 @@ func TestCanaryRunningState(t *testing.T) {
 }
 
 func TestCanaryRunningProcesses(t *testing.T) {
-	for _, p := range []string{"sleep", "pkill", "killall", "skill", "fuser", "renice"} {
-		if _, err := exec.LookPath(p); err != nil {
-			t.Skip(p + " is not on PATH")
-		}
-	}
+	tooltest.Need(t, tooltest.CanaryTools, "sleep", "pkill", "killall", "skill", "fuser", "renice")
 	template := canaryTemplate(t)
 	for _, line := range canaryRunningProcs {
 		root := canaryFixture(t, template)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 	"github.com/lite-agent/lite-agent-go/permission"
 )
 
@@ -14,9 +15,7 @@ import (
 // run git: the checks the gate makes of git's repository (a push to a
 // repository on this machine runs its hooks) apply to them as to git.
 func TestGitInAnyLetterCaseIsCheckedAsGit(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
+	tooltest.Need(t, tooltest.CanaryTools, "git")
 	root := canaryFixture(t, canaryTemplate(t))
 	wd := filepath.Join(root, "work")
 	for _, args := range [][]string{

@@ -1,10 +1,12 @@
 package permission_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 	"github.com/lite-agent/lite-agent-go/permission"
 )
 
@@ -18,7 +20,7 @@ import (
 func TestLinkedProgramsAreJudgedByTheirTarget(t *testing.T) {
 	kill, err := findProgram("kill")
 	if err != nil {
-		t.Skip("no kill program:", err)
+		tooltest.Missing(t, fmt.Sprintf("no kill program: %v", err), tooltest.CanaryTools)
 	}
 	python, _ := findProgram("python3")
 	wd := t.TempDir()

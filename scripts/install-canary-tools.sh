@@ -4,8 +4,10 @@
 # that an attack line does damage (and the sandbox tests' git and perl):
 # gpg, git, less, make, perl, gcc, sqlite3, valgrind, wget, curl, unzip,
 # openssl, ssh-keygen, vim, vidir (moreutils), gdb, java (a JDK: the JVM compiles a source
-# file), maven, rustc, logsave, the docker client (package docker.io), the
-# zh_TW locale source and more; and what makes `python3 -m venv` work, with
+# file), maven, rustc, cargo, flask (python3-flask), g++, pgbench
+# (postgresql-client), kubectl (kubernetes-client), pytest, mypy, logsave,
+# setsid and setpriv (util-linux), pkill, killall, fuser and renice, the
+# docker client (package docker.io), the zh_TW locale source and more; and what makes `python3 -m venv` work, with
 # pip, for the python3 the canaries run (/usr/bin/python3 when there is
 # one, else the one on PATH): python3-venv and python3-pip.
 #
@@ -49,6 +51,10 @@ programs=(
 	gio:libglib2.0-bin ctags:universal-ctags systemd-tmpfiles:systemd docker:docker.io
 	java:default-jdk-headless javac:default-jdk-headless mvn:maven rustc:rustc
 	/usr/sbin/logsave:e2fsprogs localedef:libc-bin iconv:libc-bin /usr/share/i18n/locales/zh_TW:locales
+	cargo:cargo flask:python3-flask g++:g++ pgbench:postgresql-client kubectl:kubernetes-client
+	pytest:python3-pytest pytest-3:python3-pytest mypy:mypy dmypy:mypy stubgen:mypy
+	setsid:util-linux setpriv:util-linux kill:procps pkill:procps skill:procps killall:psmisc
+	fuser:psmisc renice:bsdutils
 )
 
 # package prints the Debian package of an entry's package field: itself,

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 )
 
 // unreadableHelperEnv names the directory TestUnreadableParentHelper
@@ -39,9 +40,10 @@ func TestAnchorUnderAParentItCannotRead(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("needs root to run the child as another user")
 	}
+	tooltest.Need(t, tooltest.CanaryTools, "setpriv")
 	setpriv, err := exec.LookPath("setpriv")
 	if err != nil {
-		t.Skip("no setpriv")
+		t.Fatal(err)
 	}
 	base, err := os.MkdirTemp("", "safefs-unreadable-")
 	if err != nil {
