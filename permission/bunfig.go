@@ -37,9 +37,10 @@ var bunfigSafeKeys = sync.OnceValue(func() map[string]bool {
 })
 
 // bunfigKey matches a line of a bunfig.toml that begins a key (bare,
-// quoted or dotted), the key and what follows the =.
+// quoted or dotted, with spaces or tabs around its dots, as bun takes
+// them), the key and what follows the =.
 var bunfigKey = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^([A-Za-z0-9_\-"' .]+?)\s*=\s*(.*)$`)
+	return regexp.MustCompile(`^([A-Za-z0-9_\-"' \t.]+?)\s*=\s*(.*)$`)
 })
 
 // bunPreloadValue matches a preload array on one line whose every entry
@@ -80,6 +81,9 @@ func bunfigUnsound(text string) string {
 	if tomlEscape().MatchString(text) || strings.Contains(text, `"""`) || strings.Contains(text, `'''`) {
 		return "has an escape or a multi-line string, which may hide a key the gate does not check"
 	}
+	// bun skips a byte order mark at the start of the file: the line
+	// after it is a key as any other.
+	text = strings.TrimPrefix(text, "\ufeff")
 	table := ""
 	for line := range strings.FieldsFuncSeq(text, func(r rune) bool { return r == '\n' || r == '\r' }) {
 		line = strings.TrimSpace(line)

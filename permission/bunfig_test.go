@@ -32,6 +32,13 @@ func TestBunfigUnsound(t *testing.T) {
 		{"[install]\nregistry = \"\\u0078\"\n", true},
 		{"logLevel = \"\"\"\n[install]\n\"\"\"\ncache = \"/x\"\n", true},
 		{"[install\ncache = \"/x\"\n", true},
+		// bun takes tabs around a dotted key's dots and a byte order
+		// mark at the start of the file (review47g: both allowed before).
+		{"install\t.cache.dir = \"/x\"\n", true},
+		{"install.\tcache.dir = \"/x\"\n", true},
+		{"\ufeffinstall.cache.dir = \"/x\"\n", true},
+		{"\ufeffpreload = [\"/tmp/x.js\"]\n", true},
+		{"\ufefflogLevel = \"debug\"\n[install\t.cache]\ndisable = true\n", false},
 	} {
 		if got := bunfigUnsound(c.text); (got != "") != c.unsafe {
 			t.Errorf("%q: unsound %q, want unsound %v", c.text, got, c.unsafe)
