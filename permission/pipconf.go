@@ -165,9 +165,9 @@ var uvPipSafeKeys = sync.OnceValue(func() map[string]bool {
 })
 
 // uvTableKey matches a line of a TOML file that begins a key (bare,
-// quoted or dotted) and the key.
+// quoted or dotted, with spaces or tabs around its dots) and the key.
 var uvTableKey = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^([A-Za-z0-9_\-"' .]+?)\s*=`)
+	return regexp.MustCompile(`^([A-Za-z0-9_\-"' \t.]+?)\s*=`)
 })
 
 // tomlKeyPath is the dotted key k (a table header's or a key line's)

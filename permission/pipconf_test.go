@@ -54,6 +54,7 @@ func TestUvUserConfigUnsound(t *testing.T) {
 		{"[pip]\nfrobnicate = 1\n", false},
 		{"[\"pip\"]\nfrobnicate = 1\n", false},
 		{"pip.frobnicate = 1\n", false},
+		{"pip\t.frobnicate = 1\n", false}, // TOML takes tabs around a dot (review47g)
 		{"[pip\n", false},
 	} {
 		if got := uvUserConfigUnsound(c.text) == ""; got != c.sound {
