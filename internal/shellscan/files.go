@@ -248,13 +248,14 @@ scan:
 					// -m imports it from its working directory first
 					// (sys.path[0]), which must lie in the workdir: from
 					// ~, ~/black.py would run.
-					if rest == "pytest" || rest == "ruff" {
-						// Their settings files (see settingsCodeUses).
-						if ops := args[i+1:]; len(t) == 2 && len(ops) > 0 {
-							an.settingsCodeUses(rest, ops[1:])
-						} else {
-							an.settingsCodeUses(rest, ops)
-						}
+					// The settings files of the Python tools of
+					// settingsCode, run as modules (see settingsCodeUses).
+					ops := args[i+1:]
+					if len(t) == 2 && len(ops) > 0 {
+						ops = ops[1:]
+					}
+					if prog, progArgs := pythonModuleProgram(rest, ops); prog != "" {
+						an.settingsCodeUses(prog, progArgs)
 					}
 					if after := args[i+1:]; i == 0 && len(t) == 2 && len(after) > 0 && an.checker(rest, after[1:]) {
 						an.packageDirs(nil)

@@ -148,6 +148,28 @@ var settingsCode = sync.OnceValue(func() map[string][]string {
 	return m
 })
 
+// pythonModuleProgram returns the program of settingsCode that python -m
+// module args runs, with its arguments (python -m piptools compile is
+// pip-compile, python -m PyInstaller is pyinstaller), or "" for another
+// module.
+func pythonModuleProgram(module string, args []word) (string, []word) {
+	switch module {
+	case "pytest", "ruff", "towncrier", "bumpversion":
+		return module, args
+	case "PyInstaller":
+		return "pyinstaller", args
+	case "commitizen":
+		return "cz", args
+	case "semantic_release":
+		return "semantic-release", args
+	case "piptools":
+		if len(args) > 0 && (args[0].text == "compile" || args[0].text == "sync") {
+			return "pip-" + args[0].text, args[1:]
+		}
+	}
+	return "", nil
+}
+
 // autoconfTools returns the programs of autoconf and automake, which
 // read configure.ac and the m4 files it includes with m4, whose esyscmd
 // and syscmd run commands.
