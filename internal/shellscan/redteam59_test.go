@@ -74,6 +74,11 @@ func TestRedteam59SettingsNameCode(t *testing.T) {
 		"echo x > c/_default/params.toml && hugo --configDir c", "echo x > c/x.toml && hugo --configDir=c",
 		"echo x | autoconf -", "printf 'm4_esyscmd([touch ~/x])' | autom4te -l autoconf", "autoconf - < f",
 		"echo x | doxygen -", "echo x > b.toml && jekyll build --config a.yml,b.toml",
+		// python -m runs them under their module names (review47g: allowed before).
+		"echo x > x.spec && python3 -m PyInstaller x.spec", "echo x > x.spec && python3 -mPyInstaller --noconfirm x.spec",
+		"echo x > towncrier.toml && python3 -m towncrier build", "echo x > requirements.in && python3 -m piptools compile",
+		"echo x > .cz.toml && python3 -m commitizen bump", "echo x >> pyproject.toml && python -m semantic_release version",
+		"echo x > .bumpversion.cfg && python3 -m bumpversion patch",
 	}
 	clean := []string{
 		"doxygen", "doxygen Doxyfile", "hugo", "hugo server", "tsc", "tsc --noEmit", "tsc -p .", "autoreconf -fi",
@@ -82,6 +87,7 @@ func TestRedteam59SettingsNameCode(t *testing.T) {
 		"echo x > content/post.md && hugo", "mkdir -p public && hugo -d public", "cargo make --version",
 		"golangci-lint run", "mage build", "air",
 		"autoconf <<< x", "pip-sync --dry-run", "pytest -c other.ini", "ruff check .", "hugo --configDir c", "autom4te -l autoconf configure.ac",
+		"python3 -m PyInstaller x.spec", "python3 -m towncrier build --draft", "echo x > notes.txt && python3 -m piptools compile",
 	}
 	checkRT57Lines(t, opaque, clean)
 }
