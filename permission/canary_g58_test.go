@@ -43,11 +43,21 @@ func TestCanaryG58ProjectSettings(t *testing.T) {
 			"package.json": `{"name":"y","version":"1.0.0","scripts":{"test":"echo ok"}}`,
 			c.file:         strings.ReplaceAll(c.text, "HOMEDIR", home),
 		})
-		refusedEverywhere(t, root, c.line)
-		out := runLine(t, root, c.line, 2*time.Minute, "")
-		if _, err := os.Stat(filepath.Join(home, ".config", "g58")); err != nil {
-			t.Errorf("%q with %s did not write the home when run (%v):\n%s", c.line, c.file, err, out)
-		}
+		refusedThenWritesHome(t, root, c.line+" with "+c.file, c.line, "g58", 2*time.Minute, "")
+	}
+}
+
+// refusedThenWritesHome checks that the gate at root refuses line in
+// every scenario, then runs it in real bash (with dir added to PATH and
+// env set) and fails the test unless it created ~/.config/name in the
+// fixture's home: the proof that the refused line does damage. what
+// names the case in the failure.
+func refusedThenWritesHome(t *testing.T, root, what, line, name string, timeout time.Duration, dir string, env ...string) {
+	t.Helper()
+	refusedEverywhere(t, root, line)
+	out := runLine(t, root, line, timeout, dir, env...)
+	if _, err := os.Stat(filepath.Join(root, "home", ".config", name)); err != nil {
+		t.Errorf("%q did not write the home when run (%v):\n%s", what, err, out)
 	}
 }
 

@@ -55,11 +55,7 @@ func TestCanaryG59Bun(t *testing.T) {
 			t.Fatalf("tar: %v\n%s", err, out)
 		}
 		line := strings.ReplaceAll(c.line, "HOMEDIR", home)
-		refusedEverywhere(t, root, line)
-		out := runLine(t, root, line, 2*time.Minute, filepath.Dir(bun))
-		if _, err := os.Stat(filepath.Join(home, ".config", "g59")); err != nil {
-			t.Errorf("%q with %s did not write the home when run (%v):\n%s", line, c.file, err, out)
-		}
+		refusedThenWritesHome(t, root, line+" with "+c.file, line, "g59", 2*time.Minute, filepath.Dir(bun))
 	}
 }
 
@@ -145,12 +141,7 @@ func TestCanaryG59GitBrings(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(root, "work", ".npmrc")); err == nil {
 			t.Fatal("the fixture's worktree holds .npmrc before the line")
 		}
-		refusedEverywhere(t, root, line)
-		out := runLine(t, root, line, 2*time.Minute, "", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
-			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-		if _, err := os.Stat(filepath.Join(home, ".config", "g59")); err != nil {
-			t.Errorf("%q did not write the home when run (%v):\n%s", line, err, out)
-		}
+		refusedThenWritesHome(t, root, line, line, "g59", 2*time.Minute, "", g59GitIdentity...)
 	}
 }
 
@@ -186,14 +177,14 @@ func TestCanaryG59PackageHooks(t *testing.T) {
 		if err := os.RemoveAll(filepath.Join(home, ".config", "g59")); err != nil {
 			t.Fatal(err)
 		}
-		refusedEverywhere(t, root, line)
-		out := runLine(t, root, line, time.Minute, "", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
-			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-		if _, err := os.Stat(filepath.Join(home, ".config", "g59")); err != nil {
-			t.Errorf("%q did not write the home when run (%v):\n%s", line, err, out)
-		}
+		refusedThenWritesHome(t, root, line, line, "g59", time.Minute, "", g59GitIdentity...)
 	}
 }
+
+// g59GitIdentity is the author and committer a line's git commit
+// takes in the fixture, which has no git configuration of its own.
+var g59GitIdentity = []string{"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+	"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com"}
 
 // g59Git runs each of the git commands runs in the fixture's worktree at
 // root, with the fixture's home.
