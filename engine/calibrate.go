@@ -55,16 +55,23 @@ func calibrated(p model.Provider, estimate int, u model.Usage) calibration {
 // apply returns the estimate est corrected. A request at least as large
 // as the one reported (one that grew from it) is the input reported plus
 // its growth scaled by the ratio; a smaller one (after a compaction) is
-// est scaled by the ratio. The growth and a smaller request are never
-// scaled down: a ratio under one says the content reported was lighter
-// than the estimate, not that what is added is (a tool's JSON after
-// English prose), and measuring it low lets the request overflow.
+// est scaled by the ratio, and at most the input reported. The growth
+// and a smaller request are never scaled down: a ratio under one says
+// the content reported was lighter than the estimate, not that what is
+// added is (a tool's JSON after English prose), and measuring it low
+// lets the request overflow. Nor is a smaller request measured over the
+// report: what a compaction took off a request makes it smaller, and a
+// measure that rose as the levels took content off (a ratio under one,
+// a request just under the one reported measured at its plain
+// estimate) would force the levels after, and leave out turns, for a
+// request the provider counts well within the window. So the measure
+// grows with est.
 func (k calibration) apply(est int) int {
 	if k.ratio == 0 {
 		return est
 	}
 	up := math.Max(k.ratio, 1)
-	n := float64(est) * up
+	n := math.Min(float64(est)*up, float64(k.reported))
 	if est >= k.estimate {
 		n = float64(k.reported) + float64(est-k.estimate)*up
 	}
