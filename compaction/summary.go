@@ -623,11 +623,12 @@ type tokenScaleKey struct{}
 
 // WithTokenScale returns a copy of ctx carrying scale, the tokens the
 // provider counts for each estimated one ([EstimateTokens]), for the
-// passes run with it that make model requests, such as [Summary], to
-// plan them by: a scale of 2 (a tokenizer that counts twice the
-// estimate, as the engine learns it from the input tokens the provider
-// reports) makes a summary request of half the characters. The engine
-// sets it for the passes it runs. A scale of 1 or less plans by the
+// passes run with it to measure by: a scale of 2 (a tokenizer that
+// counts twice the estimate, as the engine learns it from the input
+// tokens the provider reports) makes a [Summary] request of half the
+// characters, and [Summary]'s threshold, [TokenBudget]'s budget and
+// [Reactive]'s MaxTokens hold half the estimated tokens. The engine sets
+// it for the passes it runs. A scale of 1 or less plans by the
 // estimates themselves: an estimate is never taken for more than its
 // text may hold.
 func WithTokenScale(ctx context.Context, scale float64) context.Context {

@@ -97,3 +97,34 @@ func TestSummaryWindowErrorAtTheContextsTokenScale(t *testing.T) {
 		t.Errorf("Need %d at twice the count, %d at none: want about twice", twice, plain)
 	}
 }
+
+// TestBudgetsAtTheContextsTokenScale: TokenBudget and Reactive keep the
+// newest turns that fit their budgets at the context's token scale: at
+// twice the count, half the turns. They kept turns of twice their budget
+// as the provider counts them, the engine's calibration aside.
+func TestBudgetsAtTheContextsTokenScale(t *testing.T) {
+	msgs := concat(turnOf("t1", 400), turnOf("t2", 400), turnOf("t3", 400), turnOf("t4", 400), turnOf("t5", 400)) // 100 tokens each
+	budget, err := compaction.TokenBudget(400)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		pass  compaction.Pass
+		scale float64
+		kept  int
+	}{
+		{budget, 1, 4},
+		{budget, 2, 2},
+		{compaction.Reactive(compaction.ReactiveOptions{MaxTurns: 5, MaxTokens: 400}), 1, 4},
+		{compaction.Reactive(compaction.ReactiveOptions{MaxTurns: 5, MaxTokens: 400}), 2, 2},
+	} {
+		out, err := tc.pass.Apply(compaction.WithTokenScale(context.Background(), tc.scale), msgs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The marker, then the turns kept.
+		if len(out) != tc.kept+1 || out[len(out)-1].Text != msgs[4].Text {
+			t.Errorf("%s at scale %v: %d messages %.30q, want the marker and %d turns", tc.pass.Name(), tc.scale, len(out), texts(out), tc.kept)
+		}
+	}
+}
