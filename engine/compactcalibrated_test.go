@@ -3,32 +3,10 @@ package engine_test
 import (
 	"testing"
 
-	"github.com/lite-agent/lite-agent-go/compaction"
 	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/internal/anthropictest"
 	"github.com/lite-agent/lite-agent-go/model"
-	"github.com/lite-agent/lite-agent-go/session"
 )
-
-// calibratedEngine returns an engine of Anthropic's provider of srv
-// (counting no tokens) over a log of n turns, for a model of window
-// tokens, with a summary pass of the provider (a summary of whatever
-// size), and the log.
-func calibratedEngine(t *testing.T, srv *anthropictest.Server, window, n int) (*engine.Engine, session.Checkpointer) {
-	t.Helper()
-	p := anthropicAt(srv, false)
-	cp := session.NewMemoryCheckpointer()
-	next := 0
-	appendTurns(t, cp, "s", n, &next)
-	eng, err := engine.New(engine.Options{Provider: p, Checkpointer: cp, Model: "claude-test", Context: &engine.ContextOptions{Window: window,
-		Summary: func(string) compaction.Pass {
-			return compaction.Summary(p, compaction.SummaryOptions{Model: "claude-test", MaxTokens: 1000, Base: []compaction.Pass{}, Threshold: 1})
-		}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return eng, cp
-}
 
 // TestCompactMeasuresAsCalibrated: Engine.Compact on a session whose
 // provider counts no tokens but reported, for the session's last
@@ -41,7 +19,7 @@ func calibratedEngine(t *testing.T, srv *anthropictest.Server, window, n int) (*
 func TestCompactMeasuresAsCalibrated(t *testing.T) {
 	const window = 50_000
 	srv := anthropictest.New(t, anthropictest.Options{Window: window})
-	eng, cp := calibratedEngine(t, srv, window, 200)
+	eng, cp := countingEngine(t, anthropicAt(srv, false), window, 200)
 	for _, err := range eng.Turn(t.Context(), "s", model.UserText("go on")) {
 		if err != nil {
 			t.Fatal(err)
@@ -57,7 +35,7 @@ func TestCompactMeasuresAsCalibrated(t *testing.T) {
 	appendTurns(t, cp, "s", 300, &next)
 
 	plainSrv := anthropictest.New(t, anthropictest.Options{Window: window})
-	plainEng, plainCP := calibratedEngine(t, plainSrv, window, 200)
+	plainEng, plainCP := countingEngine(t, anthropicAt(plainSrv, false), window, 200)
 	appendTurns(t, plainCP, "s", 1, &next)
 	appendTurns(t, plainCP, "s", 300, &next)
 	plain, err := plainEng.Compact(t.Context(), "s", engine.CompactOptions{})
