@@ -77,3 +77,40 @@ func (k calibration) apply(est int) int {
 	}
 	return int(math.Min(math.Round(n), maxTokens))
 }
+
+// maxRatios bounds the sessions whose calibration ratios an engine keeps
+// beyond their cached state.
+const maxRatios = 1024
+
+// keepRatio records ratio as session id's calibration ratio, which
+// outlives the session's cached state: a session whose state the cache
+// dropped for others' (maxCachedSessions) starts again from it rather
+// than from plain estimates. [Engine.Forget] drops it.
+func (e *Engine) keepRatio(id string, ratio float64) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.ratios == nil {
+		e.ratios = make(map[string]float64)
+	}
+	if _, ok := e.ratios[id]; !ok && len(e.ratios) >= maxRatios {
+		for k := range e.ratios {
+			delete(e.ratios, k)
+			break
+		}
+	}
+	e.ratios[id] = ratio
+}
+
+// ratioLocked returns the calibration of session id's new cached state,
+// under e.mu: its ratio kept alone, which measures every request at its
+// estimate scaled by the ratio, never under the estimate (the content
+// reported is no longer known, so a ratio under one corrects nothing),
+// until the session's next answered request calibrates it again. The
+// zero calibration when none is kept.
+func (e *Engine) ratioLocked(id string) calibration {
+	ratio, ok := e.ratios[id]
+	if !ok {
+		return calibration{}
+	}
+	return calibration{ratio: ratio} // apply: 0 + est × max(ratio, 1)
+}

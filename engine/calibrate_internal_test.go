@@ -54,13 +54,18 @@ func TestCalibrationIsBounded(t *testing.T) {
 // little off a request made it measure more.
 func TestCalibrationIsMonotone(t *testing.T) {
 	p := modeltest.New()
+	var ks []calibration
 	for _, use := range []model.Usage{{InputTokens: 600}, {InputTokens: 1000}, {InputTokens: 2000}, {InputTokens: 5000}} {
-		k := calibrated(p, 1000, use)
+		ks = append(ks, calibrated(p, 1000, use))
+	}
+	// The ratios a session's new cached state starts from (ratioLocked).
+	ks = append(ks, calibration{ratio: 0.6}, calibration{ratio: 2})
+	for _, k := range ks {
 		last := 0
 		for est := 0; est <= 3000; est += 10 {
 			n := k.apply(est)
 			if n < last {
-				t.Errorf("reported %d for 1000: apply(%d) = %d, under apply(%d) = %d", use.InputTokens, est, n, est-10, last)
+				t.Errorf("%+v: apply(%d) = %d, after apply(%d) = %d", k, est, n, est-10, last)
 				break
 			}
 			last = n

@@ -1,11 +1,13 @@
 package engine_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/internal/anthropictest"
+	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/anthropic"
 	"github.com/lite-agent/lite-agent-go/session"
 )
@@ -47,5 +49,45 @@ func TestResumedSessionIsEstimatedAsCalibrated(t *testing.T) {
 	}
 	if n := srv.Refused() - refused; n != 0 {
 		t.Errorf("the resumed session's turn: %d requests refused as too long: %+v", n, srv.Sent())
+	}
+}
+
+// TestCalibrationOutlivesTheSessionCache: the calibration of a session
+// outlives its cached state: after turns on more sessions than the
+// engine caches (eight), the session's next request is estimated at the
+// ratio its last answered one had and refused by none. The cached state
+// took the calibration with it: the next request was estimated plainly,
+// at half the provider's count, and refused as too long.
+func TestCalibrationOutlivesTheSessionCache(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		leave func(t *testing.T, eng *engine.Engine)
+	}{
+		{"evicted", func(t *testing.T, eng *engine.Engine) {
+			for i := range 100 { // each turn past the eighth drops one state at random
+				for _, err := range eng.Turn(t.Context(), fmt.Sprintf("other%d", i), model.UserText("hello")) {
+					if err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := anthropictest.New(t, anthropictest.Options{Window: sonnetWindow})
+			eng := sonnetEngine(t, srv, false, engine.Options{Context: &engine.ContextOptions{}}, 150_000)
+			if _, err := turnEvents(t, eng, strings.Repeat("p", 2_000)); err != nil {
+				t.Fatal(err)
+			}
+			tc.leave(t, eng)
+			refused := srv.Refused()
+			if _, err := turnEvents(t, eng, strings.Repeat("p", 2_000)); err != nil {
+				t.Fatal(err)
+			}
+			if n := srv.Refused() - refused; n != 0 {
+				sent := srv.Sent()
+				t.Errorf("the session's next turn: %d requests refused as too long: %+v", n, sent[len(sent)-n-1:])
+			}
+		})
 	}
 }
