@@ -168,9 +168,10 @@
 //     levels start; a count of the request ([model.TokenCounter]) or a
 //     refusal's overrides it. [Engine.Compact] measures by it too, and
 //     the summary passes plan their requests by it
-//     ([compaction.WithTokenScale]). It lives with the session's cached
-//     state: a session's first request in a process (and a compaction
-//     before it) is estimated plainly, the log recording no usage;
+//     ([compaction.WithTokenScale]). It lives in memory (its ratio
+//     outlives the session's cached state, until [Engine.Forget]): a
+//     session's first request in a process (and a compaction before it)
+//     is estimated plainly, the log recording no usage;
 //   - no provider-native context edits are requested;
 //   - the task reminder is added after the levels, so level 2 never sees
 //     it, and level 2 leaves the current prompt alone;
