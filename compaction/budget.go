@@ -116,7 +116,9 @@ func (p budget) Apply(ctx context.Context, msgs []model.Message) ([]model.Messag
 }
 
 // TokenBudget returns the pass named "token-budget", which keeps an
-// estimated request ([EstimateTokens]) within maxTokens: above it, it keeps
+// estimated request ([EstimateTokens], at the token scale of the context
+// of Apply: [WithTokenScale], which the engine sets) within maxTokens:
+// above it, it keeps
 // the newest turns that fit together, and at least one, and puts the user
 // message "[N earlier turn(s) omitted to fit the local context budget]"
 // before them. A maxTokens of zero or less is an *[OptionError].
@@ -131,18 +133,19 @@ type tokenBudget struct{ max int }
 
 func (tokenBudget) Name() string { return "token-budget" }
 
-func (p tokenBudget) Apply(_ context.Context, msgs []model.Message) ([]model.Message, error) {
-	if EstimateTokens(msgs) <= p.max {
+func (p tokenBudget) Apply(ctx context.Context, msgs []model.Message) ([]model.Message, error) {
+	scale := TokenScale(ctx)
+	if scaled(EstimateTokens(msgs), scale) <= p.max {
 		return msgs, nil
 	}
-	return keepNewest(msgs, 0, p.max, "omitted to fit the local context budget"), nil
+	return keepNewest(msgs, 0, p.max, scale, "omitted to fit the local context budget"), nil
 }
 
 // keepNewest keeps the newest turns of msgs, at most maxTurns of them (zero
-// means no bound) holding at most maxTokens together, and at least one,
-// after the marker of the turns dropped with why. It returns msgs when it
-// drops nothing.
-func keepNewest(msgs []model.Message, maxTurns, maxTokens int, why string) []model.Message {
+// means no bound) holding at most maxTokens together (estimated at scale),
+// and at least one, after the marker of the turns dropped with why. It
+// returns msgs when it drops nothing.
+func keepNewest(msgs []model.Message, maxTurns, maxTokens int, scale float64, why string) []model.Message {
 	starts := turnStarts(msgs)
 	first, chars := len(starts), 0
 	for first > 0 {
@@ -150,7 +153,7 @@ func keepNewest(msgs []model.Message, maxTurns, maxTokens int, why string) []mod
 			break
 		}
 		n := charsOf(msgs[starts[first-1]:turnEnd(msgs, starts, first-1)])
-		if first < len(starts) && tokens(chars+n) > maxTokens {
+		if first < len(starts) && scaled(tokens(chars+n), scale) > maxTokens {
 			break
 		}
 		first--
@@ -166,8 +169,9 @@ func keepNewest(msgs []model.Message, maxTurns, maxTokens int, why string) []mod
 type ReactiveOptions struct {
 	// MaxTurns is the most turns kept; zero or less means 2.
 	MaxTurns int
-	// MaxTokens is the most estimated tokens the kept turns hold, unless
-	// the newest alone holds more; zero or less means 4000.
+	// MaxTokens is the most estimated tokens (at the token scale of the
+	// context of Apply: [WithTokenScale]) the kept turns hold, unless the
+	// newest alone holds more; zero or less means 4000.
 	MaxTokens int
 }
 
@@ -191,8 +195,8 @@ type reactive struct{ opts ReactiveOptions }
 
 func (reactive) Name() string { return "reactive" }
 
-func (p reactive) Apply(_ context.Context, msgs []model.Message) ([]model.Message, error) {
-	return keepNewest(msgs, p.opts.MaxTurns, p.opts.MaxTokens, "dropped — context overflow"), nil
+func (p reactive) Apply(ctx context.Context, msgs []model.Message) ([]model.Message, error) {
+	return keepNewest(msgs, p.opts.MaxTurns, p.opts.MaxTokens, TokenScale(ctx), "dropped — context overflow"), nil
 }
 
 // Default returns the reference's default pipeline: [ToolResultBudget]

@@ -42,7 +42,9 @@ type SummaryOptions struct {
 	// none.
 	Base []Pass
 	// Threshold is the estimated tokens ([EstimateTokens]) above which the
-	// base's output is summarized; zero or less means 120,000.
+	// base's output is summarized, at the token scale of the context of
+	// Apply ([WithTokenScale], which the engine sets); zero or less means
+	// 120,000.
 	Threshold int
 	// KeepRecentTurns is the number of newest turns kept as they are; zero
 	// or less means 3. A request of no more than KeepRecentTurns+1 turns is
@@ -59,9 +61,10 @@ type SummaryOptions struct {
 	Logger *slog.Logger
 	// Window is the model's context window in tokens, which every summary
 	// request is kept within: a request (its system prompt and prompt, in
-	// estimated tokens) takes at most Window minus the larger of MaxTokens
-	// and a quarter of Window, the rest being left for the answer and for
-	// the estimate's error. Zero or less means the window in the context
+	// estimated tokens at the context's token scale: [WithTokenScale])
+	// takes at most Window minus the larger of MaxTokens and a quarter of
+	// Window, the rest being left for the answer and for the estimate's
+	// error. Zero or less means the window in the context
 	// of Apply ([WithWindow], which the engine sets), else no bound.
 	//
 	// A transcript too long for one request is summarized in a rolling
@@ -160,7 +163,7 @@ func (p *summary) Apply(ctx context.Context, msgs []model.Message) ([]model.Mess
 	if err != nil {
 		return nil, err
 	}
-	if EstimateTokens(base) <= p.opts.Threshold {
+	if scaled(EstimateTokens(base), TokenScale(ctx)) <= p.opts.Threshold {
 		return base, nil
 	}
 	starts := turnStarts(base)
@@ -208,9 +211,12 @@ func (p *summary) summarize(ctx context.Context, older []model.Message) (string,
 	if window <= 0 {
 		return p.ask(ctx, whole)
 	}
-	budget := p.inputBudget(window)
-	m := p.meter(ctx, budget/4)
+	unscaled := p.inputBudget(window)
+	m := p.meter(ctx, unscaled/4)
 	defer m.report(ctx)
+	// At the context's token scale, a request holds fewer characters
+	// within the same room ([WithTokenScale]).
+	budget := int(float64(unscaled) / TokenScale(ctx))
 	fits := budget > 0 && requestChars(whole) <= budget
 	// A transcript estimated at four times the room is not worth a count
 	// of its size (the count endpoint may refuse it): its requests are
@@ -225,7 +231,7 @@ func (p *summary) summarize(ctx context.Context, older []model.Message) (string,
 		if counted {
 			fits = n <= m.room
 			if est := tokens(requestChars(whole)); !fits && n > 0 {
-				budget = int(min(int64(budget)*int64(est)/int64(n), math.MaxInt32))
+				budget = int(min(int64(unscaled)*int64(est)/int64(n), math.MaxInt32))
 			}
 		}
 	}
@@ -343,8 +349,10 @@ func (p *summary) rolling(ctx context.Context, m *meter, lines []string, earlier
 	if err != nil {
 		var need inputTooSmall
 		if errors.As(err, &need) {
-			// The window whose budget holds need input tokens.
-			return r, &WindowError{Window: window, Need: max((int(need)*4+2)/3, int(need)+p.opts.MaxTokens)}
+			// The window whose budget holds need input tokens, at the
+			// context's token scale.
+			need := scaled(int(need), TokenScale(ctx))
+			return r, &WindowError{Window: window, Need: max((need*4+2)/3, need+p.opts.MaxTokens)}
 		}
 		return r, err
 	}
@@ -609,6 +617,41 @@ func WithWindow(ctx context.Context, tokens int) context.Context {
 func Window(ctx context.Context) int {
 	n, _ := ctx.Value(windowKey{}).(int)
 	return n
+}
+
+type tokenScaleKey struct{}
+
+// WithTokenScale returns a copy of ctx carrying scale, the tokens the
+// provider counts for each estimated one ([EstimateTokens]), for the
+// passes run with it to measure by: a scale of 2 (a tokenizer that
+// counts twice the estimate, as the engine learns it from the input
+// tokens the provider reports) makes a [Summary] request of half the
+// characters, and [Summary]'s threshold, [TokenBudget]'s budget and
+// [Reactive]'s MaxTokens hold half the estimated tokens. The engine sets
+// it for the passes it runs. A scale of 1 or less plans by the
+// estimates themselves: an estimate is never taken for more than its
+// text may hold.
+func WithTokenScale(ctx context.Context, scale float64) context.Context {
+	return context.WithValue(ctx, tokenScaleKey{}, scale)
+}
+
+// TokenScale returns the scale ctx carries ([WithTokenScale]): at least
+// 1, and 1 when none.
+func TokenScale(ctx context.Context) float64 {
+	s, _ := ctx.Value(tokenScaleKey{}).(float64)
+	if !(s > 1) { // NaN too
+		return 1
+	}
+	return min(s, maxTokenScale)
+}
+
+// maxTokenScale bounds a scale: no tokenizer counts more than a token a
+// character, four times the estimate.
+const maxTokenScale = 4
+
+// scaled returns n estimated tokens at scale.
+func scaled(n int, scale float64) int {
+	return int(math.Min(math.Ceil(float64(n)*scale), math.MaxInt32))
 }
 
 const summarySystem = "You summarize conversations between a user and an AI agent so that the agent can continue the work from the summary alone."

@@ -55,18 +55,62 @@ func calibrated(p model.Provider, estimate int, u model.Usage) calibration {
 // apply returns the estimate est corrected. A request at least as large
 // as the one reported (one that grew from it) is the input reported plus
 // its growth scaled by the ratio; a smaller one (after a compaction) is
-// est scaled by the ratio. The growth and a smaller request are never
-// scaled down: a ratio under one says the content reported was lighter
-// than the estimate, not that what is added is (a tool's JSON after
-// English prose), and measuring it low lets the request overflow.
+// est scaled by the ratio, and at most the input reported. The growth
+// and a smaller request are never scaled down: a ratio under one says
+// the content reported was lighter than the estimate, not that what is
+// added is (a tool's JSON after English prose), and measuring it low
+// lets the request overflow. Nor is a smaller request measured over the
+// report: what a compaction took off a request makes it smaller, and a
+// measure that rose as the levels took content off (a ratio under one,
+// a request just under the one reported measured at its plain
+// estimate) would force the levels after, and leave out turns, for a
+// request the provider counts well within the window. So the measure
+// grows with est.
 func (k calibration) apply(est int) int {
 	if k.ratio == 0 {
 		return est
 	}
 	up := math.Max(k.ratio, 1)
-	n := float64(est) * up
+	n := math.Min(float64(est)*up, float64(k.reported))
 	if est >= k.estimate {
 		n = float64(k.reported) + float64(est-k.estimate)*up
 	}
 	return int(math.Min(math.Round(n), maxTokens))
+}
+
+// maxRatios bounds the sessions whose calibration ratios an engine keeps
+// beyond their cached state.
+const maxRatios = 1024
+
+// keepRatio records ratio as session id's calibration ratio, which
+// outlives the session's cached state: a session whose state the cache
+// dropped for others' (maxCachedSessions) starts again from it rather
+// than from plain estimates. [Engine.Forget] drops it.
+func (e *Engine) keepRatio(id string, ratio float64) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.ratios == nil {
+		e.ratios = make(map[string]float64)
+	}
+	if _, ok := e.ratios[id]; !ok && len(e.ratios) >= maxRatios {
+		for k := range e.ratios {
+			delete(e.ratios, k)
+			break
+		}
+	}
+	e.ratios[id] = ratio
+}
+
+// ratioLocked returns the calibration of session id's new cached state,
+// under e.mu: its ratio kept alone, which measures every request at its
+// estimate scaled by the ratio, never under the estimate (the content
+// reported is no longer known, so a ratio under one corrects nothing),
+// until the session's next answered request calibrates it again. The
+// zero calibration when none is kept.
+func (e *Engine) ratioLocked(id string) calibration {
+	ratio, ok := e.ratios[id]
+	if !ok {
+		return calibration{}
+	}
+	return calibration{ratio: ratio} // apply: 0 + est × max(ratio, 1)
 }

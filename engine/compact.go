@@ -61,7 +61,8 @@ type CompactResult struct {
 	// BeforeCounted and AfterCounted report that Before and After are
 	// the provider's counts of the request; false, they are estimates (a
 	// quarter of the characters; After scaled to a count of Before, when
-	// BeforeCounted).
+	// BeforeCounted; else corrected by the input the provider reported
+	// for the session's last request, as a turn's are).
 	BeforeCounted, AfterCounted bool
 	// CountErr is why a figure is an estimate though the provider counts
 	// tokens: its count failed (for After, perhaps ctx's error, the view
@@ -133,8 +134,9 @@ type CompactionEvent struct {
 	Before, After int
 	// BeforeCounted and AfterCounted report that Before and After are the
 	// provider's counts ([model.TokenCounter]), as [CompactResult]'s do;
-	// false, they are estimates (a quarter of the characters). They are
-	// set with the figure they are about.
+	// false, they are estimates (a quarter of the characters, corrected
+	// as CompactResult's are). They are set with the figure they are
+	// about.
 	BeforeCounted, AfterCounted bool
 	// Generation is the committed view's generation, on done.
 	Generation int
@@ -147,7 +149,9 @@ type CompactionEvent struct {
 // oldest turns of a result still over the window (down to 65% of it, for
 // a marker message), and commits the result as a context view, so that the session's next
 // request, in this process or after a restart, starts from it. It reports
-// the request's estimated size before and after.
+// the request's size before and after: the provider's counts, when it
+// counts tokens, else estimates corrected, as the turns' are, by the input
+// the provider reported for the session's last request in this process.
 //
 // It fails with a *[BusyError] while a turn runs on the session, and with
 // [ErrNoContext] when the engine has no context engine. A cancelled ctx
@@ -199,6 +203,9 @@ func (e *Engine) Compact(ctx context.Context, id string, opts CompactOptions) (r
 		return res, err
 	}
 	c := r.contextRun("")
+	// Measured as the session's turns measure it: corrected by the input
+	// the provider reported for its last request, unless counted.
+	c.calib = st.calib
 	res.Before = c.measure()
 	// A provider that counts tokens is asked for Before (and, when the
 	// compaction changed the request, After): two counts a compaction.
@@ -208,7 +215,7 @@ func (e *Engine) Compact(ctx context.Context, id string, opts CompactOptions) (r
 		n, err := c.count(ctx, tc, "")
 		switch {
 		case err == nil:
-			c.scaleTo(n, res.Before)
+			c.scaleTo(n, c.estimate())
 			res.Before, res.BeforeCounted = n, true
 		case ctx.Err() != nil:
 			return res, ctx.Err()

@@ -420,6 +420,16 @@ func (c *contextRun) measureChars(n int) int {
 	return c.calib.apply(est)
 }
 
+// tokenScale returns the provider's tokens an estimated one stands for,
+// as the run measures them: its count's scale, when counted, else the
+// session's calibration (0 when none).
+func (c *contextRun) tokenScale() float64 {
+	if c.counted {
+		return c.scale
+	}
+	return c.calib.ratio
+}
+
 func (c *contextRun) over(fraction float64) bool {
 	return float64(c.measure()) > fraction*float64(c.window)
 }
@@ -670,9 +680,10 @@ func (r *run) sizedMessages(ctx context.Context, reminder string, mode forceMode
 }
 
 // hostPasses runs Options.Passes on msgs, and with overflow then
-// Options.OverflowPasses.
+// Options.OverflowPasses, with the window and the session's calibration
+// in their context.
 func (r *run) hostPasses(ctx context.Context, msgs []model.Message, overflow bool) ([]model.Message, error) {
-	ctx = compaction.WithWindow(ctx, r.e.window())
+	ctx = compaction.WithTokenScale(compaction.WithWindow(ctx, r.e.window()), r.st.calib.ratio)
 	out, err := compaction.Run(ctx, msgs, r.e.opts.Passes...)
 	if err != nil {
 		return nil, fmt.Errorf("context: %w", err)
@@ -717,7 +728,8 @@ func (c *contextRun) host(ctx context.Context, force bool) error {
 
 // runHost runs host passes on the run's messages, the facts message aside:
 // it is the engine's, and stays first. Their context carries the window
-// ([compaction.WithWindow]). It reports whether they changed
+// ([compaction.WithWindow]) and the scale of the run's measures
+// ([compaction.WithTokenScale]). It reports whether they changed
 // anything.
 func (c *contextRun) runHost(ctx context.Context, passes []compaction.Pass) (bool, error) {
 	if len(passes) == 0 {
@@ -728,8 +740,8 @@ func (c *contextRun) runHost(ctx context.Context, passes []compaction.Pass) (boo
 		in = in[1:]
 	}
 	// Passes that ask the model (a summary) keep their requests within
-	// the window.
-	out, err := compaction.Run(compaction.WithWindow(ctx, c.window), in, passes...)
+	// the window, at the scale the run measures by.
+	out, err := compaction.Run(compaction.WithTokenScale(compaction.WithWindow(ctx, c.window), c.tokenScale()), in, passes...)
 	if err != nil {
 		return false, fmt.Errorf("context: %w", err)
 	}

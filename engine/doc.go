@@ -166,8 +166,12 @@
 //     that counts twice the estimate (code, text that is not English)
 //     no longer lets the session grow to twice the window before the
 //     levels start; a count of the request ([model.TokenCounter]) or a
-//     refusal's overrides it. It lives with the session's cached state:
-//     a session's first request in a process is estimated plainly;
+//     refusal's overrides it. [Engine.Compact] measures by it too, and
+//     the summary passes plan their requests by it
+//     ([compaction.WithTokenScale]). It lives in memory (its ratio
+//     outlives the session's cached state, until [Engine.Forget]): a
+//     session's first request in a process (and a compaction before it)
+//     is estimated plainly, the log recording no usage;
 //   - no provider-native context edits are requested;
 //   - the task reminder is added after the levels, so level 2 never sees
 //     it, and level 2 leaves the current prompt alone;
@@ -186,8 +190,10 @@
 //     the turns the view leaves out ([CompactResult.LeftOutTurns]).
 //
 // The passes the engine runs get the window in their context
-// ([compaction.WithWindow]), so that a [compaction.Summary] pass keeps its
-// requests within it.
+// ([compaction.WithWindow]), and the scale its measures take the
+// estimates at ([compaction.WithTokenScale]: the count's, or the
+// calibration's), so that a [compaction.Summary] pass keeps its requests
+// within it.
 //
 // Every request above 65% of the window is reported, and calls
 // ContextOptions.Compacting, even when no level found anything to change.

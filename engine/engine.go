@@ -123,10 +123,11 @@ type Engine struct {
 	// lockIdle and lockMax time the session lock a turn keeps (turnLock).
 	lockIdle, lockMax time.Duration
 
-	mu       sync.Mutex               // guards sessions, marks and known
+	mu       sync.Mutex               // guards sessions, marks, known and ratios
 	sessions map[string]*sessionState // per-session turn lock and event cache
 	marks    map[string]*sessionMark  // sessions checked new or stored (ExpectNew, ExpectStored)
 	known    map[string]*knownCell    // the first record of the session known under each id (identity.go)
+	ratios   map[string]float64       // the calibration ratios of sessions, beyond their cached state (calibrate.go)
 }
 
 // sessionState caches one session's log between turns and serializes turns
@@ -223,6 +224,7 @@ func (e *Engine) Forget(id string) {
 	if st, ok := e.sessions[id]; ok && st.refs == 0 {
 		delete(e.sessions, id)
 	}
+	delete(e.ratios, id)
 }
 
 // acquire returns the state of session id, counted as in use until
@@ -241,7 +243,7 @@ func (e *Engine) acquire(id string) *sessionState {
 				}
 			}
 		}
-		st = &sessionState{turn: make(chan struct{}, 1)}
+		st = &sessionState{turn: make(chan struct{}, 1), calib: e.ratioLocked(id)}
 		e.sessions[id] = st
 	}
 	st.refs++
@@ -1055,6 +1057,7 @@ func (r *run) stream(ctx context.Context, emit func(Event), force bool, known ov
 	// session's next requests; a usage without it keeps the last.
 	if k := calibrated(e.opts.Provider, r.estimate, use); k.ratio > 0 {
 		r.st.calib = k
+		e.keepRatio(r.id, k.ratio)
 	}
 	emit(Event{Type: EventModelCallEnd, Turn: r.turn, ModelCall: &ModelCallEvent{Model: e.opts.Model, Duration: e.now().Sub(start), Usage: &use}})
 	return msg, use, stop, streamed, nil
