@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/task"
 )
 
@@ -99,4 +100,10 @@ func Bookkeeping(a *Agent) map[string]int {
 	out["archives"], out["tasks"] = len(a.archives), len(a.tasks)
 	a.mu.Unlock()
 	return out
+}
+
+// RecordBetweenTurns appends ev to session id's log between its turns as
+// a's audit of a decision made around a turn does.
+func RecordBetweenTurns(ctx context.Context, a *Agent, id string, ev session.Event) error {
+	return a.recordBetweenTurns(ctx, a.eng, id, ev, nil)
 }

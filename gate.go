@@ -129,11 +129,29 @@ func (a *Agent) audit(ctx context.Context, tc *tool.Call, ev session.PermissionD
 		// Dropped if the session was deleted meanwhile: the decision
 		// must not bring its log back.
 		keep := func() bool { return !a.sched.isDeleted(id) }
-		if err := eng.RecordBetweenTurns(ctx, id, ev, keep); err != nil {
+		if err := a.recordBetweenTurns(ctx, eng, id, ev, keep); err != nil {
 			a.log.Warn("permission audit failed", "session", id, "tool", ev.Call.Name, "err", err)
 		}
 	})
 	return nil
+}
+
+// recordBetweenTurns appends ev to session id's log through eng between
+// its turns (see [engine.Engine.RecordBetweenTurns]), under the session's
+// lease where the checkpointer leases (shared with the agent's turns):
+// the engine checks the session's first record when it loads the log,
+// and no other process deletes the session and starts it again between
+// that check and the append. Without the lease the two were two queries
+// apart, and the record went into the other process's new session. A
+// session another holder leases fails it with that holder's error, as
+// the append would.
+func (a *Agent) recordBetweenTurns(ctx context.Context, eng *engine.Engine, id string, ev session.Event, keep func() bool) error {
+	release, err := a.leaseSession(ctx, id)
+	if err != nil {
+		return err
+	}
+	defer release()
+	return eng.RecordBetweenTurns(ctx, id, ev, keep)
 }
 
 // auditRecord converts the gate's decision event into the session log's

@@ -958,9 +958,16 @@ func (a *Agent) Clear() {
 // session current runs its turn on it all the same, and is refused (with
 // a *session.ReplacedError, or the *SessionExistsError of a session
 // started with [Agent.StartSession]) when another writer has taken the id
-// meanwhile. A failure that ends the turn is yielded once with its error.
-// Breaking out of the loop cancels the turn; the log stays valid and
-// resumable.
+// meanwhile. Once the agent has deleted that session ([Agent.DeleteSession],
+// with the session current or left), the turn fails with an
+// *engine.DeletedError, which matches session.ErrNotFound, and writes
+// nothing, even where a prompt after the delete started the id again: a
+// deleted session never comes back with a prompt given before its
+// delete, while a Run called after the delete starts it again. A session
+// the agent had left and forgot, found with no records (deleted by
+// another process), fails it with a *session.NotFoundError. A failure
+// that ends the turn is yielded once with its error. Breaking out of the
+// loop cancels the turn; the log stays valid and resumable.
 //
 // The turn also stops, as if ctx were cancelled, when the agent closes or
 // the session is deleted. Ranging over the sequence after Close yields
@@ -1000,7 +1007,7 @@ func (a *Agent) Run(ctx context.Context, prompt string) iter.Seq2[Event, error] 
 		over := a.sched.promptOver(id)
 		defer over()
 		for ev, err := range a.tracedTurn(ctx, a.eng, hook.Identity{SessionID: id, Source: hook.SourceUser}, "", "", prompt, func(ctx context.Context) iter.Seq2[Event, error] {
-			return a.eng.Turn(ctx, id, model.UserText(prompt))
+			return a.eng.TurnPinned(ctx, pin, model.UserText(prompt))
 		}) {
 			a.publish(Notice{SessionID: id, Source: hook.SourceUser, Event: ev})
 			if ev.Type == engine.EventDone || err != nil {
@@ -1130,6 +1137,9 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 	if err := check(ctx); err != nil {
 		return err // a *session.NotFoundError: nothing to cancel or remove
 	}
+	// Runs called before, ranged over from now on, fail and write
+	// nothing (see Run); one that started before is cancelled next.
+	undo := a.eng.Deleting(id)
 	a.sched.cancelSession(id)
 	// Its background commands, and its children's, are killed; their
 	// completions are dropped like the groups' results.
@@ -1151,6 +1161,7 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 	err := remove(ctx)
 	endWrites()
 	if err != nil && !errors.Is(err, session.ErrNotFound) {
+		undo()
 		return err
 	}
 	a.eng.Forget(id)

@@ -45,17 +45,22 @@ func (a *Agent) taskWriter(ctx context.Context, sessionID string) (task.Store, e
 			return a.whileStored(ctx, h, id, fn)
 		}}, nil
 	}
-	// A Store's delete refuses a session leased, so none goes while the
-	// write is checked and made under the session's lease: a turn's,
-	// shared, or taken for the write (one outside a turn, a background
-	// subagent's outcome). A session replaced before is told by its first
-	// record, read under the lease. Another holder's lease fails the
-	// write with its error (session.ErrLeased); a Store that leases
-	// nothing gets the check just before the write.
-	// The lease is shared by the agent's own users of the session: a
-	// DeleteSession of this process waits for the write, or the write for
-	// it, as in the data home (see sessionWrites).
-	return &heldList{st: st, write: func(ctx context.Context, fn func() error) error {
+	return &heldList{st: st, write: a.storeWrite(id)}, nil
+}
+
+// storeWrite returns how a write beside session id's log (its private
+// task list, its context archive) is made through a Store. A Store's
+// delete refuses a session leased, so none goes while the write is
+// checked and made under the session's lease: a turn's, shared, or taken
+// for the write (one outside a turn, a background subagent's outcome). A
+// session replaced before is told by its first record, read under the
+// lease. Another holder's lease fails the write with its error
+// (session.ErrLeased); a Store that leases nothing gets the check just
+// before the write. The lease is shared by the agent's own users of the
+// session: a DeleteSession of this process waits for the write, or the
+// write for it, as in the data home (see sessionWrites).
+func (a *Agent) storeWrite(id string) func(ctx context.Context, fn func() error) error {
+	return func(ctx context.Context, fn func() error) error {
 		defer a.heldWrites.write(id)()
 		release, err := a.leaseSession(ctx, id)
 		if err != nil {
@@ -69,7 +74,7 @@ func (a *Agent) taskWriter(ctx context.Context, sessionID string) (task.Store, e
 			a.heldStored(id)
 		}
 		return fn()
-	}}, nil
+	}
 }
 
 // A heldList is the private task list of a session (the list has the
@@ -123,11 +128,36 @@ func (l *heldList) Render(ctx context.Context, opts task.RenderOptions) (string,
 // tools use: the archive of [Agent.archiveFor], which in the data home is
 // opened (and made) and used while held (see heldArchive).
 func (a *Agent) sessionArchive(ctx context.Context, id string) (archive.Archive, error) {
+	if a.store != nil && a.persistent() {
+		ar, err := a.archiveFor(ctx, id)
+		if err != nil || ar == nil {
+			return ar, err
+		}
+		return &storeArchive{Archive: ar, write: a.storeWrite(id)}, nil
+	}
 	h, ok := a.cp.(session.Holder)
-	if !ok || a.store != nil || !a.persistent() || storage.ValidateID(id) != nil {
+	if !ok || !a.persistent() || storage.ValidateID(id) != nil {
 		return a.archiveFor(ctx, id)
 	}
 	return &heldArchive{a: a, h: h, id: id}, nil
+}
+
+// A storeArchive is the context archive of a session kept by a Store,
+// whose notes are put through write (see storeWrite): once the session is
+// found the agent's own, under its lease where the Store leases. Search
+// and Read only read.
+type storeArchive struct {
+	archive.Archive
+	write func(ctx context.Context, fn func() error) error
+}
+
+// Put archives content through write.
+func (s *storeArchive) Put(ctx context.Context, content string, metadata map[string]any) (en archive.Entry, err error) {
+	err = s.write(ctx, func() error {
+		en, err = s.Archive.Put(ctx, content, metadata)
+		return err
+	})
+	return en, err
 }
 
 // A heldArchive is the context archive of session id in the data home,

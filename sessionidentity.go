@@ -26,9 +26,12 @@ import (
 // ResumeStored or StartSession says. A Run called before the agent left
 // the session keeps what the agent knew of it then (an engine.Pin, about
 // 100 bytes held by the sequence) and reinstates it when its sequence is
-// ranged over: its turn runs on that session, checked as any turn. A restore, fork or delete by id of a session the agent knows
-// nothing of acts on the session stored under the id, as the lite-agent
-// command does.
+// ranged over: its turn runs on that session, checked as any turn, and
+// fails (engine.DeletedError) once the agent deleted that session, which
+// DeleteSession tells the engine (engine.Deleting) before it cancels the
+// session's turns. A restore, fork or delete by id of a session the agent
+// knows nothing of acts on the session stored under the id, as the
+// lite-agent command does.
 
 // forgetLeft drops what the engine knows of every session but current and
 // those with work under way. The caller holds a.mu, which keeps the

@@ -268,6 +268,7 @@ type run struct {
 	appendMu sync.Mutex // serializes appends of snapshots and batches
 	lock     *turnLock  // the session's lock, kept across the turn's operations on the log
 	checked  bool       // the load has just checked the session's first record (see recheck)
+	pin      *knownCell // the session as the caller knew it when it asked for the turn (TurnPinned); nil: not pinned
 
 	tools *tool.Set        // the tools of this prompt
 	specs []model.ToolSpec // their specs
@@ -611,6 +612,12 @@ func (e *Engine) Turn(ctx context.Context, id string, prompt model.Message) iter
 // prompt (a checkpoint that time travel can return to), a background
 // completion or an internal message (neither is a checkpoint).
 func (e *Engine) TurnFrom(ctx context.Context, id string, prompt model.Message, origin session.Origin) iter.Seq2[Event, error] {
+	return e.turnFrom(ctx, id, prompt, origin, nil)
+}
+
+// turnFrom is TurnFrom for a turn pinned to the session as pin holds it
+// (nil: not pinned; see TurnPinned).
+func (e *Engine) turnFrom(ctx context.Context, id string, prompt model.Message, origin session.Origin, pin *knownCell) iter.Seq2[Event, error] {
 	return func(yield func(Event, error) bool) {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
@@ -628,7 +635,7 @@ func (e *Engine) TurnFrom(ctx context.Context, id string, prompt model.Message, 
 				st.unlock()
 			}
 		}()
-		r := &run{e: e, id: id, st: st, events: make(chan Event), steerOK: origin == session.OriginUser}
+		r := &run{e: e, id: id, st: st, events: make(chan Event), steerOK: origin == session.OriginUser, pin: pin}
 		r.lock = e.newTurnLock(r)
 		defer r.lock.end()
 		e.mu.Lock()

@@ -87,6 +87,9 @@ func (e *Engine) unmark(id string, mark *sessionMark) {
 // (head records) is not what the mark expects, or nil; a session marked
 // stored and found still stored loses its mark.
 func (r *run) checkMark() error {
+	if err := r.pinDeleted(); err != nil {
+		return err // checked after the load read the log: see TurnPinned
+	}
 	mark := r.e.markOf(r.id)
 	switch {
 	case mark == nil:

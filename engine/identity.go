@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"iter"
 
+	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
 )
 
@@ -83,7 +85,7 @@ func (e *Engine) entry(id string) (firstSum, bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	c, ok := e.known[id]
-	if !ok {
+	if !ok || c.none {
 		return firstSum{}, false
 	}
 	return c.sum, true
@@ -91,9 +93,29 @@ func (e *Engine) entry(id string) (firstSum, bool) {
 
 // A knownCell holds what the engine knows under one id. A turn that
 // learns the session's first record updates the cell in place, so that a
-// [Pin] taken before sees what was learned since.
+// [Pin] taken before sees what was learned since. Its fields are guarded
+// by Engine.mu.
 type knownCell struct {
 	sum firstSum
+	// none marks the cell a Pin made where the engine knew nothing: the
+	// engine still knows nothing under the id until something is learned
+	// into it.
+	none bool
+	// deleted marks the session of the cell deleted by the engine's
+	// caller ([Engine.Deleting]): a turn pinned to it fails.
+	deleted bool
+	// fwd is the cell that took this one's place when a Pin of another
+	// cell was reinstated over it (see Engine.Reinstate).
+	fwd *knownCell
+}
+
+// resolved returns the cell that stands for c now, following fwd. The
+// caller holds Engine.mu.
+func (c *knownCell) resolved() *knownCell {
+	for c != nil && c.fwd != nil {
+		c = c.fwd
+	}
+	return c
 }
 
 // Identified reports whether the engine knows a session under id, or was
@@ -131,7 +153,7 @@ func (e *Engine) setKnown(id string, sum firstSum) {
 // setKnownLocked is setKnown with e.mu held.
 func (e *Engine) setKnownLocked(id string, sum firstSum) {
 	if c := e.known[id]; c != nil {
-		c.sum = sum
+		c.sum, c.none = sum, false
 		return
 	}
 	if e.known == nil {
@@ -195,48 +217,141 @@ type Pin struct {
 // acts on the session later and must act on that session even if the
 // engine was told to forget it meanwhile (liteagent's Run, whose turn
 // runs when its sequence is ranged over, after the agent may have left
-// the session and dropped it): see [Engine.Reinstate]. A Pin keeps about
-// 100 bytes while it is referenced.
+// the session and dropped it): see [Engine.Reinstate] and
+// [Engine.TurnPinned]. Where the engine knows nothing under id, it keeps
+// an entry that says so, which a turn that learns the session fills in
+// (dropped like any by [Engine.DropIdentities]). A Pin keeps about 100
+// bytes while it is referenced.
 func (e *Engine) Pin(id string) Pin {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return Pin{id: id, cell: e.known[id], mark: e.marks[id]}
+	c := e.known[id]
+	if c == nil {
+		c = &knownCell{none: true}
+		if e.known == nil {
+			e.known = map[string]*knownCell{}
+		}
+		e.known[id] = c
+	}
+	return Pin{id: id, cell: c, mark: e.marks[id]}
 }
 
 // Reinstate makes the engine know again what p holds, when it knows
 // nothing under p's id now ([Engine.DropIdentities] forgot it since the
 // pin was taken): the session under the id as known then, or as a turn
 // has learned it since, and its mark, unless a record written or a load
-// that found records has used the mark up since. Where the engine knows
-// something under the id (told since by [Engine.Identify] or
-// [Engine.Unidentify], or learned by a turn) it changes nothing. Meant
-// for an engine with Options.IdentifiedOnly, whose every session in use is
-// known: without it, an id the caller told to take as stored is one the
-// engine knows nothing of, and a pin taken before would be reinstated.
-// Call it once the session is counted as in use, where the caller drops
-// only sessions not in use, so that it is not dropped again before the
-// turn loads it.
+// that found records has used the mark up since. A session p knew with
+// records and no mark left is marked as [Engine.ExpectStored] marks one
+// (see Options.EmptiedKept): the engine forgot it, so a log found empty
+// would otherwise be written as a new session, where it is most likely
+// the session deleted, and the turn fails with a *session.NotFoundError.
+// Where the engine knows something under the id (told since by
+// [Engine.Identify] or [Engine.Unidentify], or learned by a turn) it
+// changes nothing. Meant for an engine with Options.IdentifiedOnly, whose
+// every session in use is known: without it, an id the caller told to
+// take as stored is one the engine knows nothing of, and a pin taken
+// before would be reinstated. Call it once the session is counted as in
+// use, where the caller drops only sessions not in use, so that it is not
+// dropped again before the turn loads it.
 func (e *Engine) Reinstate(p Pin) {
 	if p.id == "" {
 		return
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if _, ok := e.known[p.id]; ok {
+	pc := p.cell.resolved()
+	cur := e.known[p.id]
+	switch {
+	case cur == pc || pc == nil || pc.none:
 		return
+	case cur != nil && !cur.none:
+		return
+	case cur != nil:
+		cur.fwd = pc // pins of the entry that said "nothing" follow p's
 	}
-	if p.cell != nil {
-		if e.known == nil {
-			e.known = map[string]*knownCell{}
-		}
-		e.known[p.id] = p.cell
+	if e.known == nil {
+		e.known = map[string]*knownCell{}
 	}
+	e.known[p.id] = pc
 	if p.mark != nil && !p.mark.spent && e.marks[p.id] == nil {
 		if e.marks == nil {
 			e.marks = map[string]*sessionMark{}
 		}
 		e.marks[p.id] = p.mark
 	}
+	if pc.sum != takeStored() && e.marks[p.id] == nil {
+		if e.marks == nil {
+			e.marks = map[string]*sessionMark{}
+		}
+		e.marks[p.id] = &sessionMark{fail: e.emptiedGone(p.id)}
+	}
+}
+
+// A DeletedError reports that the session a pinned turn
+// ([Engine.TurnPinned]) was called on was deleted by the engine's caller
+// since ([Engine.Deleting]): nothing was written. It matches
+// session.ErrNotFound (it unwraps to a *session.NotFoundError).
+type DeletedError struct {
+	// SessionID is the session deleted.
+	SessionID string
+}
+
+// Error says which session was deleted.
+func (e *DeletedError) Error() string {
+	return "engine: session " + e.SessionID + " was deleted after the turn was called; nothing was written"
+}
+
+// Unwrap returns the *session.NotFoundError of the session.
+func (e *DeletedError) Unwrap() error { return &session.NotFoundError{SessionID: e.SessionID} }
+
+// Deleting tells the engine that its caller deletes session id: turns
+// pinned to the session as known now ([Engine.Pin], [Engine.TurnPinned])
+// fail with a *DeletedError from now on and write nothing, even when the
+// id is started again. What the engine knows under id stays as it was
+// for turns called from now on (a prompt after the delete starts the id
+// again). Call it before the delete cancels the session's turns, so that
+// a turn starts either before that cancellation or after this mark;
+// failed undoes the mark when the delete fails.
+func (e *Engine) Deleting(id string) (failed func()) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	c := e.known[id]
+	if c == nil {
+		return func() {}
+	}
+	c.deleted = true
+	e.known[id] = &knownCell{sum: c.sum, none: c.none}
+	return func() {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		c.deleted = false
+	}
+}
+
+// pinDeleted returns the *DeletedError of a turn whose pin's session was
+// deleted since, or nil.
+func (r *run) pinDeleted() error {
+	if r.pin == nil {
+		return nil
+	}
+	r.e.mu.Lock()
+	deleted := r.pin.resolved().deleted
+	r.e.mu.Unlock()
+	if deleted {
+		return &DeletedError{SessionID: r.id}
+	}
+	return nil
+}
+
+// TurnPinned runs a turn like [Engine.Turn] on the session p holds (p's
+// id), for a caller that took p when the turn was asked for: once the
+// caller has deleted that session since ([Engine.Deleting]), the turn
+// fails with a *DeletedError and writes nothing, checked when it loads
+// the log and before each append (a delete that begins later cancels the
+// turn, and its appends find the log gone). Call [Engine.Reinstate]
+// first where the engine may have forgotten the session.
+func (e *Engine) TurnPinned(ctx context.Context, p Pin, prompt model.Message) iter.Seq2[Event, error] {
+	return e.turnFrom(ctx, p.id, prompt, session.OriginUser, p.cell)
 }
 
 // CheckSame returns a *session.ReplacedError when log, the records of
@@ -346,8 +461,12 @@ type leaseHolder interface {
 // the first after a load, which has just checked it: one small read per
 // append ([session.FirstReader]'s, or a whole Read without one). What
 // happens between that read and the append is not seen: a checkpointer
-// that must rule it out holds sessions.
+// that must rule it out holds sessions. A pinned turn whose session its
+// caller deleted since fails first (see TurnPinned).
 func (r *run) recheck(ctx context.Context) error {
+	if err := r.pinDeleted(); err != nil {
+		return err
+	}
 	if r.checked {
 		r.checked = false
 		return nil

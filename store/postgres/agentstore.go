@@ -21,6 +21,17 @@ import (
 // Checkpointer returns the session logs of the project enc names: the
 // [Project.Checkpointer] of Project(enc). Its LeaseSession leases sessions
 // for the appends made through it.
+//
+// Each call makes a Project of its own, with leases of its own: an
+// agent's leases are those of its checkpointer, which no other agent of
+// the process shares. A Project shared per (namespace, project) across
+// the Store would make another agent's appends pass under this one's
+// lease (checkLease takes the Project's lease as the writer's) and its
+// [Checkpointer.Leased] report leases it never took, which lets an engine
+// skip its re-check. Task lists and archives are not fenced by leases
+// (their writer checks the session under the lease), so the Project they
+// come from changes nothing; the delete is, and an agent deletes through
+// its checkpointer ([Checkpointer.DeleteSessionUsing]).
 func (s *Store) Checkpointer(ctx context.Context, enc storage.Encoding) (session.Checkpointer, error) {
 	p, err := s.Project(enc)
 	if err != nil {

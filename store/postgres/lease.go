@@ -118,7 +118,14 @@ func (p *Project) tryAcquire(ctx context.Context, id string) (*Lease, error) {
 	// One statement, so one transaction and one round trip; only a busy
 	// session costs a second, to name the holder.
 	var token int64
-	err := p.s.db().scan(ctx, q.sql(`INSERT INTO {leases} AS l (namespace, project, session, holder, token, expires)
+	// The statement is not cut short by ctx: cancelled while at the
+	// server, it may commit the lease and still report ctx's error, which
+	// left a lease nobody held (the session busy until it expired). It
+	// runs to its end, bounded by the lease's TTL, and a lease it took for
+	// a caller whose ctx ended meanwhile is released again.
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.s.ttl)
+	defer cancel()
+	err := p.s.db().scan(sctx, q.sql(`INSERT INTO {leases} AS l (namespace, project, session, holder, token, expires)
 		VALUES ($1, $2, $3, $4, 1, now() + $5 * interval '1 millisecond')
 		ON CONFLICT (namespace, project, session) DO UPDATE
 			SET holder = excluded.holder, token = l.token + 1, expires = excluded.expires
@@ -134,6 +141,13 @@ func (p *Project) tryAcquire(ctx context.Context, id string) (*Lease, error) {
 		}
 		if err == nil {
 			err = busy
+		}
+	}
+	if err == nil && ctx.Err() != nil {
+		_, err = p.s.db().exec(sctx, q.sql(`DELETE FROM {leases}
+			WHERE namespace = $1 AND project = $2 AND session = $3 AND token = $4`), p.ns, p.project, id, token)
+		if err == nil {
+			err = ctx.Err()
 		}
 	}
 	if err != nil {
