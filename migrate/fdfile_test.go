@@ -39,10 +39,10 @@ func TestFDFileReadsWhatItWrote(t *testing.T) {
 		if n, err := f.Read(make([]byte, 8)); n != 0 || err != io.EOF {
 			t.Errorf("size %d: Read at the end = %d, %v", size, n, err)
 		}
-		mtime, err := f.modTime()
+		regular, mtime, err := f.status()
 		st, serr := os.Stat(path)
-		if err != nil || serr != nil || !mtime.Equal(st.ModTime()) {
-			t.Errorf("size %d: modTime = %v, %v; os.Stat %v, %v", size, mtime, err, st.ModTime(), serr)
+		if err != nil || serr != nil || !regular || !mtime.Equal(st.ModTime()) {
+			t.Errorf("size %d: status = %v, %v, %v; os.Stat %v, %v", size, regular, mtime, err, st.ModTime(), serr)
 		}
 		if err := f.Close(); err != nil {
 			t.Fatal(err)

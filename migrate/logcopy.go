@@ -31,7 +31,10 @@ func (m *migration) copySession(ctx context.Context, s *scratch, u *unit, t *tal
 	if err := s.lock.take(ctx, pr.sessions, srcDir, name); err != nil {
 		return err
 	}
-	f, path, err := srcDir.open(name)
+	// The log's time as it is opened, under its lock: a writer changes
+	// the log only under the lock, which the check after the copy finds
+	// still held, so that is the time of everything read.
+	f, path, mtime, err := srcDir.open(name)
 	if err != nil {
 		return err
 	}
@@ -118,10 +121,6 @@ func (m *migration) copySession(ctx context.Context, s *scratch, u *unit, t *tal
 	}
 	if err := w.flush(); err != nil {
 		return err
-	}
-	mtime, err := f.modTime()
-	if err != nil {
-		return readError(path, err)
 	}
 	if err := s.lock.check(); err != nil {
 		return err

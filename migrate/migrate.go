@@ -676,7 +676,7 @@ func (k keptDir) ReadHead(name string, max int) (_ []byte, err error) {
 			err = cerr
 		}
 	}()
-	if ok, err := f.regular(); err != nil {
+	if ok, _, err := f.status(); err != nil {
 		return nil, err
 	} else if !ok {
 		return nil, fmt.Errorf("%s is not a regular file", filepath.Join(k.h.path, name))
