@@ -590,6 +590,9 @@ type destFile struct {
 	f    *fdFile
 	path string // for errors: under the destination root as given
 	rel  string
+	// kept is set once the file's state is recorded for removeMade (see
+	// remember): when it is finished, or else when it is closed.
+	kept bool
 }
 
 // stillHeld returns an error if the destination lock was lost: a rerun
@@ -625,7 +628,6 @@ func (m *migration) create(rel string) (*destFile, error) {
 	if err != nil {
 		return nil, writeError(path, err)
 	}
-	m.remember(rel, f)
 	return &destFile{m: m, f: f, path: path, rel: rel}, nil
 }
 
@@ -643,7 +645,6 @@ func (m *migration) createAt(dir *dirHandle, rel, name string) (*destFile, error
 	if err != nil {
 		return nil, writeError(path, err)
 	}
-	m.remember(rel, f)
 	return &destFile{m: m, f: f, path: path, rel: rel}, nil
 }
 
@@ -684,16 +685,58 @@ func (d *destFile) readAll() ([]byte, error) {
 	return b, nil
 }
 
-// close closes the file.
+// close closes the file. A file not finished (see finishAt) is recorded
+// for removeMade first, as it is: the copy failed, and removeMade removes
+// it if it is still that file.
 func (d *destFile) close() error {
 	if d == nil || d.f == nil {
 		return nil
 	}
 	f := d.f
 	d.f = nil
+	if !d.kept {
+		d.kept = true
+		if st, err := f.stamp(); err == nil {
+			d.m.remember(d.rel, st, false)
+		} // else abandon leaves it: never remove what is not known to be ours
+	}
 	if err := f.Close(); err != nil {
 		return writeError(d.path, err)
 	}
+	return nil
+}
+
+// finishAt ends the file, named name in the open directory dir, once
+// everything is written and read back: it gives the file the modification
+// (and access) time mtime, the source's, records the file as finished for
+// removeMade (see settle) and closes it. Where the system sets the times
+// of an open file (Linux), both go through the descriptor: one futimens
+// and one fstat, where stamping and settling by name (see settleAt) cost a
+// lookup of the name each, and the state recorded when the file was
+// created (its device and inode) comes from the same fstat, so that the
+// creation costs none. The file is this run's whatever happens to its
+// name meanwhile; removeMade looks at the name, and removes only the file
+// recorded. In a dry run (d nil) it does nothing.
+func (d *destFile) finishAt(dir *dirHandle, name string, mtime time.Time) error {
+	if d == nil {
+		return nil
+	}
+	if stampsOpenFiles {
+		st, err := d.f.touch(mtime)
+		if err != nil {
+			return timeError(d.path, err)
+		}
+		d.kept = true
+		d.m.remember(d.rel, st, true)
+		return d.close()
+	}
+	if err := d.close(); err != nil {
+		return err
+	}
+	if err := dir.setTime(name, d.path, mtime); err != nil {
+		return err
+	}
+	d.m.settleAt(dir, d.rel, name)
 	return nil
 }
 
@@ -723,15 +766,15 @@ func (m *migration) writeFileAt(dir *dirHandle, rel, name string, data []byte, m
 	if err != nil || f == nil {
 		return nil, err
 	}
-	back, err := f.writeAll(data)
+	defer f.close()
+	if err := f.write(data); err != nil {
+		return nil, err
+	}
+	back, err := f.readAll()
 	if err != nil {
 		return nil, err
 	}
-	if err := dir.setTime(name, filepath.Join(m.dstRoot, rel), mtime); err != nil {
-		return back, err
-	}
-	m.settleAt(dir, rel, name)
-	return back, nil
+	return back, f.finishAt(dir, name, mtime)
 }
 
 // setTime gives the destination file or directory rel the modification
@@ -865,15 +908,16 @@ func (m *migration) settled(rel string, now filestamp.Stamp) {
 	}
 }
 
-// remember records that this run created the destination file rel, open
-// as f, for abandon.
-func (m *migration) remember(rel string, f *fdFile) {
-	made, err := f.stamp()
-	if err != nil {
-		return // then abandon leaves it: never remove what is not known to be ours
+// remember records that this run created the destination file rel, whose
+// state (its device and inode at least) is st, for abandon; finished says
+// that the file is finished, st its state then (see settle).
+func (m *migration) remember(rel string, st filestamp.Stamp, finished bool) {
+	f := madeFile{rel: rel, made: st}
+	if finished {
+		f.settled, f.final = true, st
 	}
 	m.mu.Lock()
-	m.made = append(m.made, madeFile{rel: rel, made: made})
+	m.made = append(m.made, f)
 	m.mu.Unlock()
 }
 

@@ -125,14 +125,8 @@ func (m *migration) copySession(ctx context.Context, s *scratch, u *unit, t *tal
 	if err := s.lock.check(); err != nil {
 		return err
 	}
-	if err := out.close(); err != nil {
+	if err := out.finishAt(dstDir, name, mtime); err != nil {
 		return err
-	}
-	if out != nil {
-		if err := dstDir.setTime(name, dstPath, mtime); err != nil {
-			return err
-		}
-		m.settleAt(dstDir, dstRel, name)
 	}
 	m.count(storage.KindCheckpoint, c)
 	return nil
