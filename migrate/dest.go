@@ -537,7 +537,13 @@ func syncDir(dir string) error {
 
 // abandon removes what this run wrote after a failure, the marker last,
 // and nothing else (see removeMade). If anything of it cannot be removed,
-// the marker stays. A run that lost the destination lock (it was paused
+// the marker stays. The removals are made durable (a sync of the
+// destination's file system) before the marker goes, and the marker's
+// removal after: a crash that kept the marker's removal but lost some of
+// the others (nothing orders their writeback otherwise, as on ext4
+// without a journal) would leave a destination without its marker holding
+// part of a copy, which CheckComplete takes for a complete one. If that
+// sync fails, the marker stays. A run that lost the destination lock (it was paused
 // past the stale period, say, and a rerun took the lock over) removes
 // nothing: the destination is the rerun's, which cleared what this run
 // wrote, made its directories again and replaced the marker, and removing
@@ -548,8 +554,11 @@ func (d *destination) abandon() {
 	if d.lock.Check() != nil {
 		return
 	}
-	ok := d.m.removeMade()
+	ok, made := d.m.removeMade()
 	if !ok || !d.markerOK || d.lock.Check() != nil {
+		return
+	}
+	if made && d.m.syncRemovals(d.dir.Real()) != nil {
 		return
 	}
 	if st, err := d.dir.Lstat(MarkerName); err != nil {
@@ -559,7 +568,19 @@ func (d *destination) abandon() {
 	}
 	if d.dir.Remove(MarkerName) == nil {
 		d.removed = true
+		// Not durable, the removal may be undone by a crash, which leaves
+		// the marker on an emptied destination: incomplete, as it is.
+		_ = syncDir(d.dir.Real())
 	}
+}
+
+// syncRemovals makes what removeMade removed under the destination root
+// durable (see abandon).
+func (m *migration) syncRemovals(root string) error {
+	if m.opts.removalsSynced != nil {
+		m.opts.removalsSynced()
+	}
+	return syncTree(root)
 }
 
 // release releases the lock and, after abandon removed everything, the
@@ -926,12 +947,13 @@ func (m *migration) remember(rel string, st filestamp.Stamp, finished bool) {
 // was finished: see settle), then the directories it made, innermost
 // first, each only if empty: an agent of the destination started before
 // the marker was written may have put files there, and they stay. It
-// reports whether every file of this run went.
-func (m *migration) removeMade() bool {
+// reports whether every file of this run went, and whether this run made
+// anything (what it removed then needs a sync to be durable).
+func (m *migration) removeMade() (ok, anything bool) {
 	m.mu.Lock()
 	made, dirs := slices.Clone(m.made), slices.Clone(m.madeDirs)
 	m.mu.Unlock()
-	ok := true
+	ok, anything = true, len(made) > 0 || len(dirs) > 0
 	for i := len(made) - 1; i >= 0; i-- {
 		f := made[i]
 		st, err := m.dst.Lstat(f.rel)
@@ -957,5 +979,5 @@ func (m *migration) removeMade() bool {
 	for i := len(dirs) - 1; i >= 0; i-- {
 		_ = rmdir(dirs[i]) // only if empty, and never a file put there since
 	}
-	return ok
+	return ok, anything
 }

@@ -109,6 +109,11 @@ type Options struct {
 	syncHook   func(n int, err error) error
 	flushEvery int64
 
+	// removalsSynced, if not nil, is called as a failed run begins to sync
+	// what it removed, before its marker goes (see abandon). Tests use it
+	// to look at the destination then.
+	removalsSynced func()
+
 	// prefetched, if not nil, is called with the unit of every log
 	// prefetched. Tests use it to count them; coldStart makes the run
 	// prefetch every log from the start, as if the first were found out of
