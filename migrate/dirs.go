@@ -68,8 +68,8 @@ func sizeError(path string, err error) error {
 // dirPair is a source directory holding one file per unit (a sessions or
 // spill directory) and its destination. Both are opened for the first unit
 // that needs them and closed after the last, so that a home of many
-// projects holds at most a pair per unit queued ahead of the workers (see
-// copyAll) and one per worker open.
+// projects holds at most a pair per unit prefetched ahead of the workers
+// (see copyAll) and one per worker open.
 type dirPair struct {
 	src    *safefs.Dir // the anchored source directory
 	dstRel string      // the destination directory, relative to the destination root

@@ -374,7 +374,6 @@ func newMigration(opts Options) (*migration, error) {
 		}
 	}
 	m := &migration{
-		cold:     coldFlag{now: make(chan struct{})},
 		opts:     opts,
 		all:      opts.AllProjects,
 		srcHome:  src.Home,
@@ -934,22 +933,13 @@ func isDigits(s string) bool {
 	return s != ""
 }
 
-// coldFlag is a flag that is set once and can be waited for.
+// coldFlag is a flag that is set once.
 type coldFlag struct {
-	set  atomic.Bool
-	once sync.Once
-	now  chan struct{} // closed when the flag is set (if made)
+	set atomic.Bool
 }
 
 // Load reports whether the flag is set.
 func (f *coldFlag) Load() bool { return f.set.Load() }
 
 // Store sets the flag.
-func (f *coldFlag) Store() {
-	f.once.Do(func() {
-		f.set.Store(true)
-		if f.now != nil {
-			close(f.now)
-		}
-	})
-}
+func (f *coldFlag) Store() { f.set.Store(true) }
