@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/archive"
@@ -29,10 +30,10 @@ import (
 // are written to the destination.
 const chunkSize = 256 << 10
 
-// prefetchAhead is how many units are handed to the workers ahead of
-// them, their logs prefetched (see prefetch): with logs of ~50 KB, some
-// 20 ms of copying for the disk to read them in, 3 MiB of page cache (at
-// most prefetchAhead × prefetchBytes, 64 MiB, for long logs).
+// prefetchAhead is how many units ahead of the one a worker takes have
+// their logs prefetched (see prefetch): with logs of ~50 KB, some 20 ms of
+// copying for the disk to read them in, 3 MiB of page cache (at most
+// prefetchAhead × prefetchBytes, 64 MiB, for long logs).
 const prefetchAhead = 64
 
 // progressEvery is how many records of one log are copied between two
@@ -43,6 +44,11 @@ type digest = [sha256.Size]byte
 
 // copyAll copies every unit of p, Workers at a time. The first error stops
 // the others and is returned.
+//
+// Each worker takes the next unit itself, by an atomic counter: no
+// goroutine hands the units out, so taking one wakes nobody (a feeding
+// goroutine blocked on a full queue was woken once per file, and with it,
+// often, a thread to run it on).
 func (m *migration) copyAll(ctx context.Context, p *plan) error {
 	m.mu.Lock()
 	m.copyFrom = time.Now()
@@ -65,18 +71,22 @@ func (m *migration) copyAll(ctx context.Context, p *plan) error {
 		once     sync.Once
 		firstErr error
 		wg       sync.WaitGroup
+		next     atomic.Int64
+		ahead    prefetcher
 	)
-	// The units wait in a queue of prefetchAhead, each log prefetched as it
-	// joins the queue once the logs are found not to be in the page cache
-	// (see readLog): its reads have that long to reach it before a worker
-	// needs it. Then the units already queued are prefetched too.
-	units := make(chan *unit, prefetchAhead)
 	for range min(m.workers, max(len(p.units), 1)) {
 		wg.Go(func() {
 			s := &scratch{}
 			defer func() { _ = s.lock.release() }()
-			for u := range units {
-				if err := m.copyUnit(ctx, s, u); err != nil {
+			for ctx.Err() == nil {
+				i := int(next.Add(1)) - 1
+				if i >= len(p.units) {
+					return
+				}
+				if m.cold.Load() {
+					ahead.upTo(m, p, i+prefetchAhead)
+				}
+				if err := m.copyUnit(ctx, s, &p.units[i]); err != nil {
 					_ = s.lock.release()
 					once.Do(func() {
 						firstErr = err
@@ -86,40 +96,34 @@ func (m *migration) copyAll(ctx context.Context, p *plan) error {
 			}
 		})
 	}
-	fetched := 0 // p.units[:fetched] are prefetched, or were handed out long ago
-feed:
-	for i := range p.units {
-		if ctx.Err() != nil {
-			break
-		}
-		if m.cold.Load() {
-			for fetched = max(fetched, i-prefetchAhead); fetched <= i; fetched++ {
-				m.prefetch(&p.units[fetched])
-			}
-		}
-		select {
-		case units <- &p.units[i]:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(units)
-	// Found cold only after the last unit was queued: the units still
-	// queued are prefetched then.
-	done := make(chan struct{})
-	go func() {
-		wg.Wait()
-		close(done)
-	}()
-	select {
-	case <-m.cold.now:
-		for fetched = max(fetched, len(p.units)-prefetchAhead); fetched < len(p.units) && ctx.Err() == nil; fetched++ {
-			m.prefetch(&p.units[fetched])
-		}
-	case <-done:
-	}
-	<-done
+	wg.Wait()
 	return firstErr
+}
+
+// prefetcher prefetches the logs of the units of a plan in order, once
+// the migration has found them out of the page cache (see readLog): the
+// worker that takes unit i makes sure that the units from i to i +
+// prefetchAhead are prefetched, i itself included when the logs were
+// found out of the cache only now, so that a log's reads have that long
+// to reach it before a worker needs it.
+type prefetcher struct {
+	mu      sync.Mutex
+	fetched int // units[:fetched] are prefetched, or were taken before
+}
+
+// upTo prefetches the units of p up to last (included) not prefetched yet.
+// A worker that finds another prefetching goes on with its own unit: the
+// other is prefetching ahead of it.
+func (f *prefetcher) upTo(m *migration, p *plan, last int) {
+	if !f.mu.TryLock() {
+		return
+	}
+	defer f.mu.Unlock()
+	// From the taker's own unit on: units taken before it are being copied
+	// already, the first found out of the cache among them.
+	for f.fetched = max(f.fetched, last-prefetchAhead); f.fetched <= last && f.fetched < len(p.units); f.fetched++ {
+		m.prefetch(&p.units[f.fetched])
+	}
 }
 
 // scratch holds the buffers one worker reuses from file to file.

@@ -537,7 +537,13 @@ func syncDir(dir string) error {
 
 // abandon removes what this run wrote after a failure, the marker last,
 // and nothing else (see removeMade). If anything of it cannot be removed,
-// the marker stays. A run that lost the destination lock (it was paused
+// the marker stays. The removals are made durable (a sync of the
+// destination's file system) before the marker goes, and the marker's
+// removal after: a crash that kept the marker's removal but lost some of
+// the others (nothing orders their writeback otherwise, as on ext4
+// without a journal) would leave a destination without its marker holding
+// part of a copy, which CheckComplete takes for a complete one. If that
+// sync fails, the marker stays. A run that lost the destination lock (it was paused
 // past the stale period, say, and a rerun took the lock over) removes
 // nothing: the destination is the rerun's, which cleared what this run
 // wrote, made its directories again and replaced the marker, and removing
@@ -548,8 +554,11 @@ func (d *destination) abandon() {
 	if d.lock.Check() != nil {
 		return
 	}
-	ok := d.m.removeMade()
+	ok, made := d.m.removeMade()
 	if !ok || !d.markerOK || d.lock.Check() != nil {
+		return
+	}
+	if made && d.m.syncRemovals(d.dir.Real()) != nil {
 		return
 	}
 	if st, err := d.dir.Lstat(MarkerName); err != nil {
@@ -559,7 +568,19 @@ func (d *destination) abandon() {
 	}
 	if d.dir.Remove(MarkerName) == nil {
 		d.removed = true
+		// Not durable, the removal may be undone by a crash, which leaves
+		// the marker on an emptied destination: incomplete, as it is.
+		_ = syncDir(d.dir.Real())
 	}
+}
+
+// syncRemovals makes what removeMade removed under the destination root
+// durable (see abandon).
+func (m *migration) syncRemovals(root string) error {
+	if m.opts.removalsSynced != nil {
+		m.opts.removalsSynced()
+	}
+	return syncTree(root)
 }
 
 // release releases the lock and, after abandon removed everything, the
@@ -590,6 +611,9 @@ type destFile struct {
 	f    *fdFile
 	path string // for errors: under the destination root as given
 	rel  string
+	// kept is set once the file's state is recorded for removeMade (see
+	// remember): when it is finished, or else when it is closed.
+	kept bool
 }
 
 // stillHeld returns an error if the destination lock was lost: a rerun
@@ -625,7 +649,6 @@ func (m *migration) create(rel string) (*destFile, error) {
 	if err != nil {
 		return nil, writeError(path, err)
 	}
-	m.remember(rel, f)
 	return &destFile{m: m, f: f, path: path, rel: rel}, nil
 }
 
@@ -643,7 +666,6 @@ func (m *migration) createAt(dir *dirHandle, rel, name string) (*destFile, error
 	if err != nil {
 		return nil, writeError(path, err)
 	}
-	m.remember(rel, f)
 	return &destFile{m: m, f: f, path: path, rel: rel}, nil
 }
 
@@ -684,16 +706,58 @@ func (d *destFile) readAll() ([]byte, error) {
 	return b, nil
 }
 
-// close closes the file.
+// close closes the file. A file not finished (see finishAt) is recorded
+// for removeMade first, as it is: the copy failed, and removeMade removes
+// it if it is still that file.
 func (d *destFile) close() error {
 	if d == nil || d.f == nil {
 		return nil
 	}
 	f := d.f
 	d.f = nil
+	if !d.kept {
+		d.kept = true
+		if st, err := f.stamp(); err == nil {
+			d.m.remember(d.rel, st, false)
+		} // else abandon leaves it: never remove what is not known to be ours
+	}
 	if err := f.Close(); err != nil {
 		return writeError(d.path, err)
 	}
+	return nil
+}
+
+// finishAt ends the file, named name in the open directory dir, once
+// everything is written and read back: it gives the file the modification
+// (and access) time mtime, the source's, records the file as finished for
+// removeMade (see settle) and closes it. Where the system sets the times
+// of an open file (Linux), both go through the descriptor: one futimens
+// and one fstat, where stamping and settling by name (see settleAt) cost a
+// lookup of the name each, and the state recorded when the file was
+// created (its device and inode) comes from the same fstat, so that the
+// creation costs none. The file is this run's whatever happens to its
+// name meanwhile; removeMade looks at the name, and removes only the file
+// recorded. In a dry run (d nil) it does nothing.
+func (d *destFile) finishAt(dir *dirHandle, name string, mtime time.Time) error {
+	if d == nil {
+		return nil
+	}
+	if stampsOpenFiles {
+		st, err := d.f.touch(mtime)
+		if err != nil {
+			return timeError(d.path, err)
+		}
+		d.kept = true
+		d.m.remember(d.rel, st, true)
+		return d.close()
+	}
+	if err := d.close(); err != nil {
+		return err
+	}
+	if err := dir.setTime(name, d.path, mtime); err != nil {
+		return err
+	}
+	d.m.settleAt(dir, d.rel, name)
 	return nil
 }
 
@@ -723,15 +787,15 @@ func (m *migration) writeFileAt(dir *dirHandle, rel, name string, data []byte, m
 	if err != nil || f == nil {
 		return nil, err
 	}
-	back, err := f.writeAll(data)
+	defer f.close()
+	if err := f.write(data); err != nil {
+		return nil, err
+	}
+	back, err := f.readAll()
 	if err != nil {
 		return nil, err
 	}
-	if err := dir.setTime(name, filepath.Join(m.dstRoot, rel), mtime); err != nil {
-		return back, err
-	}
-	m.settleAt(dir, rel, name)
-	return back, nil
+	return back, f.finishAt(dir, name, mtime)
 }
 
 // setTime gives the destination file or directory rel the modification
@@ -865,15 +929,16 @@ func (m *migration) settled(rel string, now filestamp.Stamp) {
 	}
 }
 
-// remember records that this run created the destination file rel, open
-// as f, for abandon.
-func (m *migration) remember(rel string, f *fdFile) {
-	made, err := f.stamp()
-	if err != nil {
-		return // then abandon leaves it: never remove what is not known to be ours
+// remember records that this run created the destination file rel, whose
+// state (its device and inode at least) is st, for abandon; finished says
+// that the file is finished, st its state then (see settle).
+func (m *migration) remember(rel string, st filestamp.Stamp, finished bool) {
+	f := madeFile{rel: rel, made: st}
+	if finished {
+		f.settled, f.final = true, st
 	}
 	m.mu.Lock()
-	m.made = append(m.made, madeFile{rel: rel, made: made})
+	m.made = append(m.made, f)
 	m.mu.Unlock()
 }
 
@@ -882,12 +947,13 @@ func (m *migration) remember(rel string, f *fdFile) {
 // was finished: see settle), then the directories it made, innermost
 // first, each only if empty: an agent of the destination started before
 // the marker was written may have put files there, and they stay. It
-// reports whether every file of this run went.
-func (m *migration) removeMade() bool {
+// reports whether every file of this run went, and whether this run made
+// anything (what it removed then needs a sync to be durable).
+func (m *migration) removeMade() (ok, anything bool) {
 	m.mu.Lock()
 	made, dirs := slices.Clone(m.made), slices.Clone(m.madeDirs)
 	m.mu.Unlock()
-	ok := true
+	ok, anything = true, len(made) > 0 || len(dirs) > 0
 	for i := len(made) - 1; i >= 0; i-- {
 		f := made[i]
 		st, err := m.dst.Lstat(f.rel)
@@ -913,5 +979,5 @@ func (m *migration) removeMade() bool {
 	for i := len(dirs) - 1; i >= 0; i-- {
 		_ = rmdir(dirs[i]) // only if empty, and never a file put there since
 	}
-	return ok
+	return ok, anything
 }

@@ -81,8 +81,7 @@ func (h *dirHandle) stamp(name string) (filestamp.Stamp, error) {
 	if err != nil {
 		return filestamp.Stamp{}, err
 	}
-	return filestamp.Stamp{Exists: true, Dev: uint64(st.Dev), Ino: uint64(st.Ino), Size: st.Size,
-		Mtime: st.Mtim.Nano(), Ctime: st.Ctim.Nano()}, nil
+	return stampOf(&st), nil
 }
 
 // size returns the size of the file name of the directory, without

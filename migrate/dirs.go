@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -14,19 +15,22 @@ import (
 // open opens the regular file name of the directory for reading, refusing
 // a symlink and anything else that is not a regular file: the plan saw a
 // regular file there, but a FIFO or device put in its place since must not
-// make the worker wait for a writer or become its terminal.
-func (h *dirHandle) open(name string) (*fdFile, string, error) {
+// make the worker wait for a writer or become its terminal. It returns the
+// file's modification time as the same fstat found it: a caller that holds
+// the file's lock, or reads a file that is only ever replaced whole, takes
+// that for the time of what it reads, without a second fstat after.
+func (h *dirHandle) open(name string) (*fdFile, string, time.Time, error) {
 	path := filepath.Join(h.path, name)
 	f, err := h.openRead(name)
 	if err != nil {
-		return nil, path, sourceOpenError(path, err)
+		return nil, path, time.Time{}, sourceOpenError(path, err)
 	}
-	regular, err := f.regular()
+	regular, mtime, err := f.status()
 	if err := checkRegular(path, regular, err); err != nil {
 		_ = f.Close()
-		return nil, path, err
+		return nil, path, time.Time{}, err
 	}
-	return f, path, nil
+	return f, path, mtime, nil
 }
 
 // sourceOpenError is the error of a failed open of the source file path:
@@ -64,8 +68,8 @@ func sizeError(path string, err error) error {
 // dirPair is a source directory holding one file per unit (a sessions or
 // spill directory) and its destination. Both are opened for the first unit
 // that needs them and closed after the last, so that a home of many
-// projects holds at most a pair per unit queued ahead of the workers (see
-// copyAll) and one per worker open.
+// projects holds at most a pair per unit prefetched ahead of the workers
+// (see copyAll) and one per worker open.
 type dirPair struct {
 	src    *safefs.Dir // the anchored source directory
 	dstRel string      // the destination directory, relative to the destination root

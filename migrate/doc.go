@@ -109,8 +109,10 @@
 //     since the copy finished it: not written to, replaced or stamped) and the
 //     directories it made (each only if empty), so that files an agent of
 //     the destination, started before the marker was written, put there
-//     meanwhile stay. If that cleanup itself fails, the marker stays, so the
-//     destination is never mistaken for a complete one.
+//     meanwhile stay. The removals are synced to disk before the marker
+//     goes, so that a crash cannot keep part of the copy without it. If
+//     that cleanup itself fails, the marker stays, so the destination is
+//     never mistaken for a complete one.
 //
 // # Verification
 //

@@ -81,3 +81,7 @@ func OnLastSync(o *Options, f func() error) {
 // of the directories made on the way to the root durable) and
 // "unmarking" (the marker about to be removed).
 func OnStep(o *Options, f func(name string)) { o.stepped = f }
+
+// OnRemovalsSynced makes f run as a failed migration begins the sync of
+// what it removed from the destination, before its marker goes.
+func OnRemovalsSynced(o *Options, f func()) { o.removalsSynced = f }

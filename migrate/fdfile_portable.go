@@ -43,19 +43,14 @@ func (f *fdFile) readAll() ([]byte, error) {
 	return io.ReadAll(io.NewSectionReader(f.f, 0, 1<<62))
 }
 
-// modTime returns the file's modification time.
-func (f *fdFile) modTime() (time.Time, error) {
+// status reports whether the file is a regular file, and its
+// modification time.
+func (f *fdFile) status() (regular bool, mtime time.Time, err error) {
 	st, err := f.f.Stat()
 	if err != nil {
-		return time.Time{}, err
+		return false, time.Time{}, err
 	}
-	return st.ModTime(), nil
-}
-
-// regular reports whether the file is a regular file.
-func (f *fdFile) regular() (bool, error) {
-	st, err := f.f.Stat()
-	return err == nil && st.Mode().IsRegular(), err
+	return st.Mode().IsRegular(), st.ModTime(), nil
 }
 
 // stamp returns what the system tells of the file's identity and state.

@@ -10,8 +10,11 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/lite-agent/lite-agent-go/internal/filestamp"
 )
 
 func TestFDFileReadsWhatItWrote(t *testing.T) {
@@ -39,10 +42,10 @@ func TestFDFileReadsWhatItWrote(t *testing.T) {
 		if n, err := f.Read(make([]byte, 8)); n != 0 || err != io.EOF {
 			t.Errorf("size %d: Read at the end = %d, %v", size, n, err)
 		}
-		mtime, err := f.modTime()
+		regular, mtime, err := f.status()
 		st, serr := os.Stat(path)
-		if err != nil || serr != nil || !mtime.Equal(st.ModTime()) {
-			t.Errorf("size %d: modTime = %v, %v; os.Stat %v, %v", size, mtime, err, st.ModTime(), serr)
+		if err != nil || serr != nil || !regular || !mtime.Equal(st.ModTime()) {
+			t.Errorf("size %d: status = %v, %v, %v; os.Stat %v, %v", size, regular, mtime, err, st.ModTime(), serr)
 		}
 		if err := f.Close(); err != nil {
 			t.Fatal(err)
@@ -73,5 +76,38 @@ func TestFDFileRefusesSymlinksAndExistingFiles(t *testing.T) {
 	}
 	if _, err := openFileAt(unix.AT_FDCWD, target, unix.O_RDWR|unix.O_CREAT|unix.O_EXCL, 0o600); !errors.Is(err, os.ErrExist) {
 		t.Errorf("creating an existing file: %v, want EEXIST", err)
+	}
+}
+
+// touch stamps an open file through its descriptor and returns the state a
+// stat of its name then gives (what removeMade compares).
+func TestFDFileTouchStampsAsTheNameShows(t *testing.T) {
+	if !stampsOpenFiles {
+		t.Skip("this system stamps finished files by name")
+	}
+	path := filepath.Join(t.TempDir(), "f")
+	f, err := openFileAt(unix.AT_FDCWD, path, unix.O_RDWR|unix.O_CREAT|unix.O_EXCL, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Write([]byte("a line\n")); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []time.Time{
+		time.Date(2026, 7, 22, 12, 0, 0, 123456789, time.UTC),
+		time.Date(1999, 1, 2, 3, 4, 5, 6, time.UTC),
+	} {
+		got, err := f.touch(want)
+		if err != nil {
+			t.Fatalf("touch %v: %v", want, err)
+		}
+		st, err := os.Lstat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if byName := filestamp.Of(st); got != byName || !st.ModTime().Equal(want) {
+			t.Errorf("touch %v: stamp %+v, the name's %+v (time %v)", want, got, byName, st.ModTime())
+		}
 	}
 }

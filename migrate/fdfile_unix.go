@@ -117,19 +117,14 @@ func (f *fdFile) stat() (unix.Stat_t, error) {
 	}
 }
 
-// modTime returns the file's modification time.
-func (f *fdFile) modTime() (time.Time, error) {
+// status reports whether the descriptor is a regular file, and its
+// modification time, from one fstat.
+func (f *fdFile) status() (regular bool, mtime time.Time, err error) {
 	st, err := f.stat()
 	if err != nil {
-		return time.Time{}, err
+		return false, time.Time{}, err
 	}
-	return time.Unix(st.Mtim.Unix()), nil
-}
-
-// regular reports whether the descriptor is a regular file.
-func (f *fdFile) regular() (bool, error) {
-	st, err := f.stat()
-	return err == nil && st.Mode&unix.S_IFMT == unix.S_IFREG, err
+	return st.Mode&unix.S_IFMT == unix.S_IFREG, time.Unix(st.Mtim.Unix()), nil
 }
 
 // Close closes the descriptor.
@@ -137,14 +132,20 @@ func (f *fdFile) Close() error {
 	return unix.Close(f.fd)
 }
 
-// stamp returns the file's device and inode, which tell it from a file
-// put in its place later.
+// stamp returns the file's state (device, inode, size, modification and
+// change times, as filestamp.Of of a stat gives them).
 func (f *fdFile) stamp() (filestamp.Stamp, error) {
 	st, err := f.stat()
 	if err != nil {
 		return filestamp.Stamp{}, err
 	}
-	return filestamp.Stamp{Exists: true, Dev: uint64(st.Dev), Ino: uint64(st.Ino)}, nil
+	return stampOf(&st), nil
+}
+
+// stampOf is filestamp.Of of the status st.
+func stampOf(st *unix.Stat_t) filestamp.Stamp {
+	return filestamp.Stamp{Exists: true, Dev: uint64(st.Dev), Ino: uint64(st.Ino), Size: st.Size,
+		Mtime: st.Mtim.Nano(), Ctime: st.Ctim.Nano()}
 }
 
 // createPath creates the file at the resolved path p for reading and

@@ -73,7 +73,7 @@ func TestWorkerRefusesAFIFO(t *testing.T) {
 		t.Fatal(err)
 	}
 	refusedAtOnce(t, filepath.Join(dir, "b.jsonl"), ErrUnrecognized, "the worker's open of a FIFO", func() error {
-		f, _, err := src.open("b.jsonl")
+		f, _, _, err := src.open("b.jsonl")
 		if err == nil {
 			_ = f.Close()
 		}

@@ -31,7 +31,10 @@ func (m *migration) copySession(ctx context.Context, s *scratch, u *unit, t *tal
 	if err := s.lock.take(ctx, pr.sessions, srcDir, name); err != nil {
 		return err
 	}
-	f, path, err := srcDir.open(name)
+	// The log's time as it is opened, under its lock: a writer changes
+	// the log only under the lock, which the check after the copy finds
+	// still held, so that is the time of everything read.
+	f, path, mtime, err := srcDir.open(name)
 	if err != nil {
 		return err
 	}
@@ -119,21 +122,11 @@ func (m *migration) copySession(ctx context.Context, s *scratch, u *unit, t *tal
 	if err := w.flush(); err != nil {
 		return err
 	}
-	mtime, err := f.modTime()
-	if err != nil {
-		return readError(path, err)
-	}
 	if err := s.lock.check(); err != nil {
 		return err
 	}
-	if err := out.close(); err != nil {
+	if err := out.finishAt(dstDir, name, mtime); err != nil {
 		return err
-	}
-	if out != nil {
-		if err := dstDir.setTime(name, dstPath, mtime); err != nil {
-			return err
-		}
-		m.settleAt(dstDir, dstRel, name)
 	}
 	m.count(storage.KindCheckpoint, c)
 	return nil

@@ -109,6 +109,11 @@ type Options struct {
 	syncHook   func(n int, err error) error
 	flushEvery int64
 
+	// removalsSynced, if not nil, is called as a failed run begins to sync
+	// what it removed, before its marker goes (see abandon). Tests use it
+	// to look at the destination then.
+	removalsSynced func()
+
 	// prefetched, if not nil, is called with the unit of every log
 	// prefetched. Tests use it to count them; coldStart makes the run
 	// prefetch every log from the start, as if the first were found out of
@@ -369,7 +374,6 @@ func newMigration(opts Options) (*migration, error) {
 		}
 	}
 	m := &migration{
-		cold:     coldFlag{now: make(chan struct{})},
 		opts:     opts,
 		all:      opts.AllProjects,
 		srcHome:  src.Home,
@@ -676,7 +680,7 @@ func (k keptDir) ReadHead(name string, max int) (_ []byte, err error) {
 			err = cerr
 		}
 	}()
-	if ok, err := f.regular(); err != nil {
+	if ok, _, err := f.status(); err != nil {
 		return nil, err
 	} else if !ok {
 		return nil, fmt.Errorf("%s is not a regular file", filepath.Join(k.h.path, name))
@@ -929,22 +933,13 @@ func isDigits(s string) bool {
 	return s != ""
 }
 
-// coldFlag is a flag that is set once and can be waited for.
+// coldFlag is a flag that is set once.
 type coldFlag struct {
-	set  atomic.Bool
-	once sync.Once
-	now  chan struct{} // closed when the flag is set (if made)
+	set atomic.Bool
 }
 
 // Load reports whether the flag is set.
 func (f *coldFlag) Load() bool { return f.set.Load() }
 
 // Store sets the flag.
-func (f *coldFlag) Store() {
-	f.once.Do(func() {
-		f.set.Store(true)
-		if f.now != nil {
-			close(f.now)
-		}
-	})
-}
+func (f *coldFlag) Store() { f.set.Store(true) }

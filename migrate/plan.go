@@ -631,7 +631,7 @@ func (m *migration) measureLogs(ctx context.Context, p *plan) error {
 				if count {
 					var f *fdFile
 					var path string
-					if f, path, err = u.countIn.open(name); err == nil {
+					if f, path, _, err = u.countIn.open(name); err == nil {
 						u.records, u.bytes, err = countRecords(f, path, buf)
 						f.Close()
 					}
@@ -747,16 +747,12 @@ func openSource(d *safefs.Dir, rel string) (*os.File, string, error) {
 // readAllAt returns the contents of the source file name of dir, its path
 // and its modification time.
 func readAllAt(dir *dirHandle, name string) ([]byte, string, time.Time, error) {
-	f, path, err := dir.open(name)
+	f, path, mtime, err := dir.open(name)
 	if err != nil {
 		return nil, path, time.Time{}, err
 	}
 	defer f.Close()
 	b, err := f.readAll()
-	if err != nil {
-		return nil, path, time.Time{}, readError(path, err)
-	}
-	mtime, err := f.modTime()
 	if err != nil {
 		return nil, path, time.Time{}, readError(path, err)
 	}

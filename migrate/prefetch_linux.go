@@ -59,10 +59,10 @@ func (m *migration) prefetch(u *unit) {
 // RWF_NOWAIT, which never waits for the disk): a log read whole from the
 // cache needed no prefetch, and logs just written or read, as a home in use
 // or a copy of one holds them, are all there, so that prefetching them
-// (four system calls a log, on the processor the feeding shares with the
-// workers) is spared. A first read that finds nothing there (EAGAIN), or
-// that cannot tell (a kernel or file system without RWF_NOWAIT for such
-// reads), sets m.cold, and the log is read as usual; from then on every
+// (four system calls a log, on a worker's processor) is spared. A first
+// read that finds nothing there (EAGAIN), or that cannot tell (a kernel
+// or file system without RWF_NOWAIT for such reads), sets m.cold, and the
+// log is read as usual; from then on every
 // log is prefetched (see copyAll) and read as usual. A read that finds
 // part of the log there returns that part, as a read may; one that returns
 // nothing is read again as usual, which alone may tell the end of the log.

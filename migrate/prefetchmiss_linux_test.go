@@ -22,7 +22,7 @@ import (
 // The logs of a migration are prefetched only once one is found out of
 // the page cache: a source read moments ago (all of it in the cache) is
 // copied without a single prefetch, and the same source dropped from the
-// cache has its logs prefetched, the ones already queued included.
+// cache has its logs prefetched from the one the copy found out of it on.
 func TestLogsArePrefetchedOnlyOnceOneIsFoundOutOfTheCache(t *testing.T) {
 	home := t.TempDir()
 	const wd = "/prefetch/project"
@@ -63,8 +63,12 @@ func TestLogsArePrefetchedOnlyOnceOneIsFoundOutOfTheCache(t *testing.T) {
 		}
 		f.Close()
 	}
-	if n := run(); n < logs-1 {
-		t.Errorf("%d of %d logs out of the page cache were prefetched, want all but the first", n, logs)
+	// Every log after the one found out of the cache: the first, or the
+	// second when the refused read of the first above had it read back in
+	// by the time the copy came to it. (Logs being copied already are not
+	// prefetched: each worker prefetches from the unit it takes on.)
+	if n := run(); n < logs-2 {
+		t.Errorf("%d of %d logs out of the page cache were prefetched, want all but the first or two", n, logs)
 	}
 }
 
