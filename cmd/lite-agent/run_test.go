@@ -285,7 +285,7 @@ func TestBadUsageExitsTwoWithOneLineAndCreatesNothing(t *testing.T) {
 		{"unknown global flag", []string{"--bogus", "paths"}, "unknown flag: --bogus"},
 		{"unknown shorthand", []string{"paths", "-x"}, "unknown shorthand flag"},
 		{"flag without value", []string{"paths", "--namespace"}, "flag needs an argument"},
-		{"bad bool value", []string{"paths", "--json=maybe"}, `invalid argument "maybe"`},
+		{"bad bool value", []string{"paths", "--json=maybe"}, `invalid --json "maybe": want true or false`},
 		{"unknown command", []string{"pats"}, `unknown command "pats" (did you mean "paths"?)`},
 		{"missing command", []string{}, "missing command"},
 		{"extra argument", []string{"paths", "extra"}, `paths takes no arguments, got "extra"`},
