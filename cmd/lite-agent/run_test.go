@@ -305,6 +305,9 @@ func TestBadUsageExitsTwoWithOneLineAndCreatesNothing(t *testing.T) {
 		{"aead codec without key", []string{"paths", "--codec", "aes256gcm"}, "needs a key"},
 		{"key without aead codec", []string{"paths", "--codec", "gzip", "--key-env", "K"}, "need an encrypting --codec"},
 		{"empty key env", []string{"paths", "--codec", "aes256gcm", "--key-env", ""}, "--key-env must name"},
+		{"bad key id", []string{"paths", "--codec", "aes256gcm", "--key-env", "K", "--key-id", "bad id"}, `invalid --key-id "bad id": want letters, digits`},
+		{"empty key id", []string{"paths", "--codec", "aes256gcm", "--key-env", "K", "--key-id", ""}, `invalid --key-id "": want letters, digits`},
+		{"bad destination key id", []string{"migrate", "--to-home", "elsewhere", "--to-codec", "xchacha20poly1305", "--to-key-env", "K", "--to-key-id", "k/2"}, `invalid --to-key-id "k/2": want letters, digits`},
 		{"control characters", []string{"paths", "--bad\nflag"}, `unknown flag: --bad\nflag`},
 	}
 	for _, tt := range tests {
