@@ -308,6 +308,8 @@ func TestBadUsageExitsTwoWithOneLineAndCreatesNothing(t *testing.T) {
 		{"relative base url", []string{"run", "--base-url", "localhost:8080", "hi"}, `invalid --base-url "localhost:8080": want an absolute http:// or https:// URL`},
 		{"unparsable base url", []string{"chat", "--base-url", "::"}, `invalid --base-url "::": want an absolute`},
 		{"ftp base url", []string{"run", "--provider", "openai", "--base-url", "ftp://h/v1", "hi"}, `invalid --base-url "ftp://h/v1": want an absolute`},
+		{"empty audit log", []string{"run", "--audit-log", "", "hi"}, "--audit-log must not be empty"},
+		{"blank audit log", []string{"chat", "--audit-log", " "}, "--audit-log must not be empty"},
 		{"bad key id", []string{"paths", "--codec", "aes256gcm", "--key-env", "K", "--key-id", "bad id"}, `invalid --key-id "bad id": want letters, digits`},
 		{"empty key id", []string{"paths", "--codec", "aes256gcm", "--key-env", "K", "--key-id", ""}, `invalid --key-id "": want letters, digits`},
 		{"bad destination key id", []string{"migrate", "--to-home", "elsewhere", "--to-codec", "xchacha20poly1305", "--to-key-env", "K", "--to-key-id", "k/2"}, `invalid --to-key-id "k/2": want letters, digits`},
