@@ -10,7 +10,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 )
 
 // TestCleanupRefusesAnUnreadableProject: a project directory cleanup
@@ -23,21 +22,13 @@ func TestCleanupRefusesAnUnreadableProject(t *testing.T) {
 	home := filepath.Join(dir, "home")
 	log := filepath.Join(home, "projects", "aaaaaaaaaaaaaaaa", "sessions", "s1.jsonl")
 	closed := filepath.Join(home, "projects", "bbbbbbbbbbbbbbbb")
-	for _, d := range []string{filepath.Dir(log), filepath.Join(closed, "sessions")} {
-		if err := os.MkdirAll(d, 0o777); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.WriteFile(log, []byte("x"), 0o666); err != nil {
-		t.Fatal(err)
-	}
-	old := time.Now().Add(-365 * 24 * time.Hour)
-	if err := os.Chtimes(log, old, old); err != nil {
+	oldFile(t, log)
+	if err := os.MkdirAll(filepath.Join(closed, "sessions"), 0o700); err != nil {
 		t.Fatal(err)
 	}
 	// Everything open to the child's user but the closed project.
 	err := filepath.Walk(home, func(path string, info os.FileInfo, err error) error {
-		if err == nil && info.IsDir() {
+		if err == nil {
 			err = os.Chmod(path, 0o777)
 		}
 		return err

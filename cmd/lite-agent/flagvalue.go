@@ -61,12 +61,7 @@ func flagWant(typ, value string, cause error) string {
 	case strings.HasPrefix(typ, "float") && isNum:
 		return "want a number such as 2 or 0.5"
 	case strings.HasPrefix(typ, "int") && isNum:
-		bits := 64
-		if n, err := strconv.Atoi(strings.TrimPrefix(typ, "int")); err == nil {
-			bits = n
-		} else if typ == "int" {
-			bits = strconv.IntSize
-		}
+		bits := typeBits(typ, "int")
 		switch {
 		case !outOfRange:
 			return "want a whole number"
@@ -76,12 +71,7 @@ func flagWant(typ, value string, cause error) string {
 			return fmt.Sprintf("want a whole number no larger than %d", int64(uint64(1)<<(bits-1)-1))
 		}
 	case strings.HasPrefix(typ, "uint") && isNum:
-		bits := 64
-		if n, err := strconv.Atoi(strings.TrimPrefix(typ, "uint")); err == nil {
-			bits = n
-		} else if typ == "uint" {
-			bits = strconv.IntSize
-		}
+		bits := typeBits(typ, "uint")
 		if outOfRange {
 			return fmt.Sprintf("want a whole number from 0 to %d", uint64(math.MaxUint64)>>(64-bits))
 		}
@@ -90,4 +80,14 @@ func flagWant(typ, value string, cause error) string {
 		return cause.Error()
 	}
 	return "want a valid " + typ
+}
+
+// typeBits returns the size in bits of the pflag integer type typ, which
+// starts with prefix ("int" or "uint"): int8 is 8 bits, int the
+// platform's int.
+func typeBits(typ, prefix string) int {
+	if n, err := strconv.Atoi(strings.TrimPrefix(typ, prefix)); err == nil {
+		return n
+	}
+	return strconv.IntSize
 }
