@@ -153,7 +153,17 @@ type ConfigError struct {
 }
 
 func (e *ConfigError) Error() string {
-	return "invalid hooks configuration " + e.File + ": " + e.Detail
+	msg := "invalid hooks configuration " + e.File + ": " + e.Detail
+	if e.Err != nil {
+		// The file is already named; a *fs.PathError would repeat it.
+		cause := e.Err
+		var pe *fs.PathError
+		if errors.As(cause, &pe) && pe.Err != nil {
+			cause = pe.Err
+		}
+		msg += ": " + cause.Error()
+	}
+	return msg
 }
 
 // Unwrap returns the underlying I/O error, if any.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"net"
 	"net/url"
@@ -212,7 +213,13 @@ type ConfigError struct {
 	Server string
 	// Message says what is wrong.
 	Message string
+	// Err is the system error that made the file unreadable (an
+	// *fs.PathError from opening, stating or reading it), if any.
+	Err error
 }
+
+// Unwrap returns the system error, if any.
+func (e *ConfigError) Unwrap() error { return e.Err }
 
 func (e *ConfigError) Error() string {
 	var b strings.Builder
@@ -224,6 +231,15 @@ func (e *ConfigError) Error() string {
 		b.WriteString(": server " + quoteName(e.Server))
 	}
 	b.WriteString(": " + e.Message)
+	if e.Err != nil {
+		// The path is already named; a *fs.PathError would repeat it.
+		cause := e.Err
+		var pe *fs.PathError
+		if errors.As(cause, &pe) && pe.Err != nil {
+			cause = pe.Err
+		}
+		b.WriteString(": " + cause.Error())
+	}
 	return b.String()
 }
 
@@ -503,6 +519,9 @@ func readFile(file string, source Source) ([]Server, error) {
 	fail := func(format string, a ...any) error {
 		return &ConfigError{File: file, Message: fmt.Sprintf(format, a...)}
 	}
+	failIO := func(what string, err error) error {
+		return &ConfigError{File: file, Message: what, Err: err}
+	}
 	// O_NONBLOCK keeps a FIFO planted in place of the file from blocking
 	// the open; the descriptor is then checked to be a regular file.
 	f, err := os.OpenFile(file, os.O_RDONLY|oNonblock, 0)
@@ -510,12 +529,12 @@ func readFile(file string, source Source) ([]Server, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fail("cannot open the file")
+		return nil, failIO("cannot open the file", err)
 	}
 	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
-		return nil, fail("cannot stat the file")
+		return nil, failIO("cannot stat the file", err)
 	}
 	if !info.Mode().IsRegular() {
 		return nil, fail("not a regular file")
@@ -525,7 +544,7 @@ func readFile(file string, source Source) ([]Server, error) {
 	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxConfigBytes+1))
 	if err != nil {
-		return nil, fail("cannot read the file")
+		return nil, failIO("cannot read the file", err)
 	}
 	if len(data) > MaxConfigBytes {
 		return nil, fail("file exceeds %d KiB", MaxConfigBytes>>10)

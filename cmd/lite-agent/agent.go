@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -549,6 +550,11 @@ func latestSession(ctx context.Context, list func(context.Context) ([]session.In
 // buildProvider returns the model provider and model id the flags select.
 // A missing API key is reported here, in one line naming the variable.
 func buildProvider(f *agentFlags) (model.Provider, string, error) {
+	if f.baseURL != "" {
+		if u, err := url.Parse(f.baseURL); err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+			return nil, "", usagef("invalid --base-url %q: want an absolute http:// or https:// URL, such as http://localhost:8080/v1", f.baseURL)
+		}
+	}
 	switch f.provider {
 	case providerAnthropic:
 		p := anthropic.New(anthropic.Options{BaseURL: f.baseURL})

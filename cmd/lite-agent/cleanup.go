@@ -27,7 +27,12 @@ func newCleanupCommand(g *globalFlags) *cobra.Command {
 			"hour, task lists included. A task list a fork killed part-way left (marked\n" +
 			".fork-incomplete, with no session log) goes once older than --max-age; nothing\n" +
 			"else in task lists is touched. It never decodes\n" +
-			"records, never follows symlinks and skips anything locked.",
+			"records, never follows symlinks and skips anything locked.\n\n" +
+			"Anything under projects/ that the layout has no place for (a file, a symlink, a\n" +
+			"directory not named by a project hash, an entry of a project other than sessions,\n" +
+			"tasks and spill, a directory that cannot be listed) makes cleanup remove nothing\n" +
+			"and exit 1 naming it; an entry of sessions/ or spill/ it had to leave (a FIFO, one\n" +
+			"it could not remove) is named too, exit 1, after the rest is cleaned.",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			age, err := parseAge(maxAge)
@@ -48,6 +53,9 @@ func newCleanupCommand(g *globalFlags) *cobra.Command {
 				defer g.closeStores()
 				return storeCleanup(cmd.Context(), st, p, postgres.SweepOptions{MaxAge: age, MaxBytes: maxBytes, LimitBytes: limit, DryRun: dryRun}, asJSON, cmd.OutOrStdout())
 			}
+			if err := checkLayout(cmd.Context(), p.paths.Home); err != nil {
+				return err
+			}
 			rep, err := retention.Sweep(cmd.Context(), retention.Options{
 				Home: p.paths.Home, MaxAge: age, MaxBytes: maxBytes, LimitBytes: limit, DryRun: dryRun,
 			})
@@ -56,7 +64,10 @@ func newCleanupCommand(g *globalFlags) *cobra.Command {
 			}
 			out := cmd.OutOrStdout()
 			if asJSON {
-				return writeJSON(out, rep)
+				if err := writeJSON(out, rep); err != nil {
+					return err
+				}
+				return leftError(rep)
 			}
 			verb := "removed"
 			if dryRun {
@@ -71,7 +82,7 @@ func newCleanupCommand(g *globalFlags) *cobra.Command {
 				}
 			}
 			fmt.Fprintf(out, "%s %d entries, %d bytes; scanned %d, skipped %d\n", verb, len(rep.Removed), rep.BytesFreed, rep.Scanned, len(rep.Skipped))
-			return nil
+			return leftError(rep)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")

@@ -156,6 +156,11 @@ func (g *globalFlags) storageOptions() (storage.Options, error) {
 	if err != nil {
 		return storage.Options{}, err
 	}
+	if g.keyID.set {
+		if err := checkKeyID("key-id", g.keyID.value); err != nil {
+			return storage.Options{}, err
+		}
+	}
 	switch {
 	case isAEAD(g.codec) && key.isZero():
 		return storage.Options{}, usagef("--codec %s needs a key: give --key-env or --key-file", g.codec)
@@ -183,6 +188,15 @@ func (g *globalFlags) storageOptions() (storage.Options, error) {
 	}
 	opts.Codec = c
 	return opts, nil
+}
+
+// checkKeyID returns a usage error naming --flag when id cannot be the
+// key version of an AEAD codec id.
+func checkKeyID(flag, id string) error {
+	if codec.ValidateKeyID(id) != nil {
+		return usagef("invalid --%s %q: want letters, digits, '.', '_' or '-', starting with a letter or digit (such as k2)", flag, id)
+	}
+	return nil
 }
 
 // keySource returns where --key-env or --key-file say the key is.

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/verify"
@@ -27,6 +28,21 @@ func describe(err error) string {
 	return err.Error() + notDirectoryHint(err)
 }
 
+// layoutName reports whether name is that of a directory of the data home
+// or project config layout: projects, a project hash, sessions, tasks,
+// spill, skills, agents, a context archive, or .<namespace>.
+func layoutName(name string) bool {
+	switch name {
+	case storage.ProjectsDirName, storage.SessionsDirName, storage.TasksDirName, storage.SpillDirName, "skills", "agents":
+		return true
+	}
+	if _, _, ok := storage.ParseContextDirName(name); ok {
+		return true
+	}
+	ns, hidden := strings.CutPrefix(name, ".")
+	return storage.IsProjectHash(name) || hidden && storage.ValidateNamespace(ns) == nil
+}
+
 // notDirectoryHint names the file that stands where a directory should be
 // when err is a call that failed with ENOTDIR: the failing path itself (a
 // directory opened with O_DIRECTORY) or the nearest existing one above it,
@@ -42,6 +58,12 @@ func notDirectoryHint(err error) string {
 		if err == nil {
 			if !info.Mode().IsRegular() {
 				return ""
+			}
+			if !layoutName(filepath.Base(p)) {
+				// A path the user gave (a key file, an audit log) runs
+				// through it: the file may be anything, a private key
+				// say, and is not to be moved.
+				return fmt.Sprintf(" (%s is a file, not a directory)", p)
 			}
 			return fmt.Sprintf(" (%s is a file where a directory should be: move it away)", p)
 		}

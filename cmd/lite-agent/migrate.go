@@ -170,6 +170,11 @@ func (f *migrateFlags) checkCodecFlags() error {
 	if err != nil {
 		return err
 	}
+	if f.toKeyID.set {
+		if err := checkKeyID("to-key-id", f.toKeyID.value); err != nil {
+			return err
+		}
+	}
 	switch {
 	case isAEAD(name) && key.isZero():
 		return usagef("--to-codec %s needs a key: give --to-key-env or --to-key-file", name)

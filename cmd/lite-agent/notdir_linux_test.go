@@ -12,15 +12,13 @@ import (
 	"testing"
 )
 
-// TestUnreadableHomeIsNamed: a data home its user cannot read is named as
-// such, with what to do, by every command that reads it, rather than as a
-// system call on a path below it, a bad mcps.json, or no task lists at all
-// (exit 0). The commands run in a child as a user the home is closed to:
-// as root, the user nobody; otherwise the test's own user.
-func TestUnreadableHomeIsNamed(t *testing.T) {
-	isolateEnv(t)
-	dir := t.TempDir()
-	var cred *syscall.Credential
+// unprivilegedChild prepares to run the CLI in a child process as a user
+// a directory of mode 0 is closed to: as root, the user nobody (cred);
+// otherwise the test's own user (cred nil). It returns a fresh directory
+// that user can reach and the copy of the test binary in it to run.
+func unprivilegedChild(t *testing.T) (dir, exe string, cred *syscall.Credential) {
+	t.Helper()
+	dir = t.TempDir()
 	if os.Geteuid() == 0 {
 		cred = &syscall.Credential{Uid: 65534, Gid: 65534}
 		// t.TempDir makes the directory it is in for its owner only.
@@ -34,10 +32,21 @@ func TestUnreadableHomeIsNamed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	exe := filepath.Join(dir, "lite-agent.test")
+	exe = filepath.Join(dir, "lite-agent.test")
 	if err := os.WriteFile(exe, bin, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	return dir, exe, cred
+}
+
+// TestUnreadableHomeIsNamed: a data home its user cannot read is named as
+// such, with what to do, by every command that reads it, rather than as a
+// system call on a path below it, a bad mcps.json, or no task lists at all
+// (exit 0). The commands run in a child as a user the home is closed to:
+// as root, the user nobody; otherwise the test's own user.
+func TestUnreadableHomeIsNamed(t *testing.T) {
+	isolateEnv(t)
+	dir, exe, cred := unprivilegedChild(t)
 	home, work := filepath.Join(dir, "home"), filepath.Join(dir, "work")
 	for _, d := range []string{filepath.Join(home, "projects"), work} {
 		if err := os.MkdirAll(d, 0o755); err != nil {

@@ -40,6 +40,9 @@ func (g *globalFlags) project() (project, error) {
 	if err != nil {
 		return project{}, err
 	}
+	if err := checkWorkdir(p.Workdir()); err != nil {
+		return project{}, err
+	}
 	if err := checkHome(p.Home); err != nil {
 		return project{}, err
 	}
@@ -136,3 +139,25 @@ func writeJSON(w io.Writer, v any) error {
 type errFailed struct{ msg string }
 
 func (e errFailed) Error() string { return e.msg }
+
+// A WorkdirNotDirError reports a --workdir that names something other
+// than a directory, a file say. (A workdir that does not exist is allowed:
+// the data of a removed project can still be listed, verified or cleaned.)
+type WorkdirNotDirError struct {
+	// Workdir is the project directory the flags select.
+	Workdir string
+}
+
+func (e *WorkdirNotDirError) Error() string {
+	return fmt.Sprintf("workdir %s is not a directory: give --workdir the project directory", e.Workdir)
+}
+
+// checkWorkdir refuses a workdir that exists but is not a directory, or
+// that lies below a file.
+func checkWorkdir(workdir string) error {
+	info, err := os.Stat(workdir)
+	if (err == nil && !info.IsDir()) || errors.Is(err, syscall.ENOTDIR) {
+		return &WorkdirNotDirError{Workdir: workdir}
+	}
+	return nil
+}

@@ -107,7 +107,7 @@ func newRoot(intr *interrupter) *cobra.Command {
 	root.SuggestionsMinimumDistance = 2
 	root.SetHelpCommand(newHelpCommand())
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return &usageError{err: err}
+		return &usageError{err: flagError(err)}
 	})
 	g.register(root)
 	root.AddCommand(newPathsCommand(g), newSessionsCommand(g), newTasksCommand(g), newCleanupCommand(g), newVerifyCommand(g), newRunCommand(g), newChatCommand(g), newPermissionsCommand(g), newMigrateCommand(g), newMCPCommand(g), auditcmd.Command(usagef))

@@ -285,7 +285,7 @@ func TestBadUsageExitsTwoWithOneLineAndCreatesNothing(t *testing.T) {
 		{"unknown global flag", []string{"--bogus", "paths"}, "unknown flag: --bogus"},
 		{"unknown shorthand", []string{"paths", "-x"}, "unknown shorthand flag"},
 		{"flag without value", []string{"paths", "--namespace"}, "flag needs an argument"},
-		{"bad bool value", []string{"paths", "--json=maybe"}, `invalid argument "maybe"`},
+		{"bad bool value", []string{"paths", "--json=maybe"}, `invalid --json "maybe": want true or false`},
 		{"unknown command", []string{"pats"}, `unknown command "pats" (did you mean "paths"?)`},
 		{"missing command", []string{}, "missing command"},
 		{"extra argument", []string{"paths", "extra"}, `paths takes no arguments, got "extra"`},
@@ -305,6 +305,14 @@ func TestBadUsageExitsTwoWithOneLineAndCreatesNothing(t *testing.T) {
 		{"aead codec without key", []string{"paths", "--codec", "aes256gcm"}, "needs a key"},
 		{"key without aead codec", []string{"paths", "--codec", "gzip", "--key-env", "K"}, "need an encrypting --codec"},
 		{"empty key env", []string{"paths", "--codec", "aes256gcm", "--key-env", ""}, "--key-env must name"},
+		{"relative base url", []string{"run", "--base-url", "localhost:8080", "hi"}, `invalid --base-url "localhost:8080": want an absolute http:// or https:// URL`},
+		{"unparsable base url", []string{"chat", "--base-url", "::"}, `invalid --base-url "::": want an absolute`},
+		{"ftp base url", []string{"run", "--provider", "openai", "--base-url", "ftp://h/v1", "hi"}, `invalid --base-url "ftp://h/v1": want an absolute`},
+		{"empty audit log", []string{"run", "--audit-log", "", "hi"}, "--audit-log must not be empty"},
+		{"blank audit log", []string{"chat", "--audit-log", " "}, "--audit-log must not be empty"},
+		{"bad key id", []string{"paths", "--codec", "aes256gcm", "--key-env", "K", "--key-id", "bad id"}, `invalid --key-id "bad id": want letters, digits`},
+		{"empty key id", []string{"paths", "--codec", "aes256gcm", "--key-env", "K", "--key-id", ""}, `invalid --key-id "": want letters, digits`},
+		{"bad destination key id", []string{"migrate", "--to-home", "elsewhere", "--to-codec", "xchacha20poly1305", "--to-key-env", "K", "--to-key-id", "k/2"}, `invalid --to-key-id "k/2": want letters, digits`},
 		{"control characters", []string{"paths", "--bad\nflag"}, `unknown flag: --bad\nflag`},
 	}
 	for _, tt := range tests {

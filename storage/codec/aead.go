@@ -196,8 +196,8 @@ func newAEAD(opts AEADOptions, nonces io.Reader) (*aeadCodec, error) {
 	if opts.Algorithm != XChaCha20Poly1305 && opts.Algorithm != AES256GCM {
 		return nil, fmt.Errorf("codec: unknown AEAD algorithm %v", opts.Algorithm)
 	}
-	if !validKeyID(opts.KeyID) {
-		return nil, fmt.Errorf("codec: AEAD key id %q must match ^[a-zA-Z0-9][a-zA-Z0-9._-]*$", opts.KeyID)
+	if err := ValidateKeyID(opts.KeyID); err != nil {
+		return nil, err
 	}
 	if opts.Key == nil {
 		return nil, errors.New("codec: AEAD key callback is nil")
@@ -213,6 +213,17 @@ func newAEAD(opts AEADOptions, nonces io.Reader) (*aeadCodec, error) {
 		return nil, fmt.Errorf("codec: AEAD id %q is longer than 128 characters: %w", c.id, err)
 	}
 	return c, nil
+}
+
+// ValidateKeyID reports whether id can be the key version of an AEAD
+// codec ([AEADOptions].KeyID): it must match ^[a-zA-Z0-9][a-zA-Z0-9._-]*$.
+// (The codec id it becomes part of must also fit in 128 characters, which
+// [NewAEAD] checks.)
+func ValidateKeyID(id string) error {
+	if !validKeyID(id) {
+		return fmt.Errorf("codec: AEAD key id %q must match ^[a-zA-Z0-9][a-zA-Z0-9._-]*$", id)
+	}
+	return nil
 }
 
 // validKeyID reports whether id matches ^[a-zA-Z0-9][a-zA-Z0-9._-]*$.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
@@ -91,6 +92,11 @@ func (f *Flags) Register(cmd *cobra.Command, usage func(format string, a ...any)
 	fs.StringVar(&f.keyFile, "audit-key-file", "", "HMAC the audit log with the key in file `F`")
 	run := cmd.RunE
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if cmd.Flags().Changed("audit-log") && strings.TrimSpace(f.file) == "" {
+			// Most likely an unset variable ("--audit-log $LOG"):
+			// running without the log asked for would hide it.
+			return usage("--audit-log must not be empty: give the audit log's FILE, or leave the flag out")
+		}
 		if err := f.Prepare(usage); err != nil {
 			return err
 		}
