@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/internal/strictjson"
+	"github.com/lite-agent/lite-agent-go/internal/syserr"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -156,12 +157,7 @@ func (e *ConfigError) Error() string {
 	msg := "invalid hooks configuration " + e.File + ": " + e.Detail
 	if e.Err != nil {
 		// The file is already named; a *fs.PathError would repeat it.
-		cause := e.Err
-		var pe *fs.PathError
-		if errors.As(cause, &pe) && pe.Err != nil {
-			cause = pe.Err
-		}
-		msg += ": " + cause.Error()
+		msg += ": " + syserr.Text(e.Err)
 	}
 	return msg
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"maps"
 	"net"
 	"net/url"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/internal/strictjson"
+	"github.com/lite-agent/lite-agent-go/internal/syserr"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -233,12 +233,7 @@ func (e *ConfigError) Error() string {
 	b.WriteString(": " + e.Message)
 	if e.Err != nil {
 		// The path is already named; a *fs.PathError would repeat it.
-		cause := e.Err
-		var pe *fs.PathError
-		if errors.As(cause, &pe) && pe.Err != nil {
-			cause = pe.Err
-		}
-		b.WriteString(": " + cause.Error())
+		b.WriteString(": " + syserr.Text(e.Err))
 	}
 	return b.String()
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/lite-agent/lite-agent-go/internal/syserr"
 	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/retention"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -59,7 +60,7 @@ func checkLayout(ctx context.Context, home string) error {
 		case errors.Is(err, fs.ErrNotExist):
 			return nil, false
 		case err != nil:
-			note(path, "unreadable ("+errnoText(err)+")", err)
+			note(path, "unreadable ("+syserr.Text(err)+")", err)
 			return nil, false
 		case info.Mode()&fs.ModeSymlink != 0:
 			note(path, "a symbolic link, which cleanup never follows", nil)
@@ -70,7 +71,7 @@ func checkLayout(ctx context.Context, home string) error {
 		}
 		entries, err := os.ReadDir(path)
 		if err != nil {
-			note(path, "unreadable ("+errnoText(err)+")", err)
+			note(path, "unreadable ("+syserr.Text(err)+")", err)
 			return nil, false
 		}
 		return entries, true
@@ -115,16 +116,6 @@ func asError(e *LayoutError) error {
 	return e
 }
 
-// errnoText returns the system error of err without the path a
-// *fs.PathError would repeat.
-func errnoText(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) && pe.Err != nil {
-		return pe.Err.Error()
-	}
-	return err.Error()
-}
-
 // A LeftError reports entries a sweep left in place because they are not
 // what a store makes there (a FIFO, a socket, a file where a directory
 // should be) or because they could not be inspected or removed.
@@ -142,7 +133,7 @@ func (e *LeftError) Error() string {
 	case retention.SkipError:
 		what = "could not be cleaned up"
 		if s.Err != nil {
-			what += " (" + errnoText(s.Err) + ")"
+			what += " (" + syserr.Text(s.Err) + ")"
 		}
 	}
 	more := ""
