@@ -636,7 +636,7 @@ func WithTokenScale(ctx context.Context, scale float64) context.Context {
 }
 
 // TokenScale returns the scale ctx carries ([WithTokenScale]): at least
-// 1, and 1 when none.
+// 1, at most 12 (a token a UTF-8 byte), and 1 when none.
 func TokenScale(ctx context.Context) float64 {
 	s, _ := ctx.Value(tokenScaleKey{}).(float64)
 	if !(s > 1) { // NaN too
@@ -645,9 +645,14 @@ func TokenScale(ctx context.Context) float64 {
 	return min(s, maxTokenScale)
 }
 
-// maxTokenScale bounds a scale: no tokenizer counts more than a token a
-// character, four times the estimate.
-const maxTokenScale = 4
+// maxTokenScale bounds a scale: a tokenizer counts at most a token a
+// UTF-8 byte (a byte-level one's worst case), three a UTF-16 code unit,
+// twelve times the estimate (a quarter of the code units). Text a
+// tokenizer counts at more than a token a character is common (Chinese
+// and Japanese at one and a half: six times the estimate), and a bound
+// of four kept half as much again as the budgets, as the provider
+// counts it.
+const maxTokenScale = 12
 
 // scaled returns n estimated tokens at scale.
 func scaled(n int, scale float64) int {

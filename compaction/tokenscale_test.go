@@ -61,10 +61,10 @@ func TestSummaryThresholdAtTheContextsTokenScale(t *testing.T) {
 }
 
 // TestTokenScaleBounds: a scale under 1 (or none, or not a number) is 1,
-// one over 4 (a token a character) is 4.
+// one over 12 (a token a UTF-8 byte, three a UTF-16 code unit) is 12.
 func TestTokenScaleBounds(t *testing.T) {
 	ctx := context.Background()
-	for in, want := range map[float64]float64{0: 1, -3: 1, 0.5: 1, 1.5: 1.5, 3: 3, 9: 4, math.Inf(1): 4} {
+	for in, want := range map[float64]float64{0: 1, -3: 1, 0.5: 1, 1.5: 1.5, 3: 3, 6: 6, 9: 9, 20: 12, math.Inf(1): 12} {
 		if got := compaction.TokenScale(compaction.WithTokenScale(ctx, in)); got != want {
 			t.Errorf("TokenScale(WithTokenScale(%v)) = %v, want %v", in, got, want)
 		}
@@ -125,6 +125,30 @@ func TestBudgetsAtTheContextsTokenScale(t *testing.T) {
 		// The marker, then the turns kept.
 		if len(out) != tc.kept+1 || out[len(out)-1].Text != msgs[4].Text {
 			t.Errorf("%s at scale %v: %d messages %.30q, want the marker and %d turns", tc.pass.Name(), tc.scale, len(out), texts(out), tc.kept)
+		}
+	}
+}
+
+// TestBudgetsAtADenseTokenizersScale: text a tokenizer counts at more
+// than a token a UTF-16 code unit (Chinese or Japanese at one and a half
+// tokens a character: six times the estimate, as the engine learns it
+// from the provider's count) is kept within TokenBudget's budget at that
+// scale. The scale was bounded at 4, and the pass kept half as much again
+// as its budget, as the provider counts it.
+func TestBudgetsAtADenseTokenizersScale(t *testing.T) {
+	msgs := concat(turnOf("t1", 400), turnOf("t2", 400), turnOf("t3", 400), turnOf("t4", 400), turnOf("t5", 400)) // 100 tokens each
+	budget, err := compaction.TokenBudget(1300)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pass := range []compaction.Pass{budget, compaction.Reactive(compaction.ReactiveOptions{MaxTurns: 5, MaxTokens: 1300})} {
+		out, err := pass.Apply(compaction.WithTokenScale(context.Background(), 6), msgs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The marker, then two turns: 1,200 tokens at six times 100.
+		if len(out) != 3 || out[len(out)-1].Text != msgs[4].Text {
+			t.Errorf("%s at scale 6: %d messages %.30q, want the marker and 2 turns", pass.Name(), len(out), texts(out))
 		}
 	}
 }

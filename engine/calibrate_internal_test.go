@@ -7,6 +7,7 @@ import (
 
 	"github.com/lite-agent/lite-agent-go/session"
 
+	"github.com/lite-agent/lite-agent-go/compaction"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
 )
@@ -104,5 +105,42 @@ func TestCompactionNeverRaisesTheMeasure(t *testing.T) {
 	}
 	if status == nil || status.Level != 1 || status.AfterTokens > status.BeforeTokens || size.tokens > status.BeforeTokens {
 		t.Errorf("estimate %d, context status %+v, measured %d: want level 1 alone, the size after under the size before", est, status, size.tokens)
+	}
+}
+
+// TestOverflowPassesAtTheRefusalsScale: without the context engine, the
+// overflow passes run after a refusal whose count is three times the
+// estimate get that scale ([compaction.WithTokenScale]), as the context
+// engine's levels and passes do: a token budget of 1,000 keeps the
+// newest turns of 1,000 tokens as the provider counts them. They got the
+// session's calibration (none here) and kept four turns of 200 estimated
+// tokens: 2,400 as counted, over the budget the retry was built for.
+func TestOverflowPassesAtTheRefusalsScale(t *testing.T) {
+	budget, err := compaction.TokenBudget(1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := New(Options{Provider: nopProvider{}, Checkpointer: session.NewMemoryCheckpointer(), OverflowPasses: []compaction.Pass{budget}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []session.Event
+	for i := range 10 {
+		evs = append(evs, user(fmt.Sprintf("turn %d %s", i, strings.Repeat("q", 392))), answer(strings.Repeat("a", 400)))
+	}
+	evs = append(evs, user("go on"))
+	r := &run{e: e, id: "s", st: &sessionState{events: stored(evs...)}}
+	msgs, _, _, err := r.sizedMessages(t.Context(), "", forceOverflow, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	turns := 0
+	for _, m := range msgs {
+		if strings.HasPrefix(m.Text, "turn ") {
+			turns++
+		}
+	}
+	if turns != 1 {
+		t.Errorf("overflow passes at a refusal's scale of 3 kept %d earlier turns of 200 estimated tokens, want 1 (within 1,000 counted tokens)", turns)
 	}
 }

@@ -618,7 +618,7 @@ func (r *run) sizedMessages(ctx context.Context, reminder string, mode forceMode
 	if opts == nil {
 		msgs := session.Fold(r.st.events)
 		var err error
-		if msgs, err = r.hostPasses(ctx, msgs, mode != forceNone); err != nil {
+		if msgs, err = r.hostPasses(ctx, msgs, mode != forceNone, scale); err != nil {
 			return nil, nil, inputSize{}, err
 		}
 		if reminder != "" {
@@ -680,10 +680,14 @@ func (r *run) sizedMessages(ctx context.Context, reminder string, mode forceMode
 }
 
 // hostPasses runs Options.Passes on msgs, and with overflow then
-// Options.OverflowPasses, with the window and the session's calibration
-// in their context.
-func (r *run) hostPasses(ctx context.Context, msgs []model.Message, overflow bool) ([]model.Message, error) {
-	ctx = compaction.WithTokenScale(compaction.WithWindow(ctx, r.e.window()), r.st.calib.ratio)
+// Options.OverflowPasses, with the window and the scale of the request's
+// measure in their context: scale, a refused request's count over its
+// estimate, when not 0, else the session's calibration.
+func (r *run) hostPasses(ctx context.Context, msgs []model.Message, overflow bool, scale float64) ([]model.Message, error) {
+	if scale <= 0 {
+		scale = r.st.calib.ratio
+	}
+	ctx = compaction.WithTokenScale(compaction.WithWindow(ctx, r.e.window()), scale)
 	out, err := compaction.Run(ctx, msgs, r.e.opts.Passes...)
 	if err != nil {
 		return nil, fmt.Errorf("context: %w", err)
