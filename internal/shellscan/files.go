@@ -1355,6 +1355,7 @@ func (an *analyzer) toolCode(name string, args []word) {
 		an.usesCode(name, "/", names...)
 	}
 	an.settingsCodeUses(name, args)
+	an.rt60ToolCode(name, args)
 	an.runnerCodeUses(name, args)
 	an.packagesGiven(name, args)
 	switch {
