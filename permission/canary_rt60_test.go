@@ -18,7 +18,7 @@ import (
 // wrote, isympy runs the code of its standard input, a docutils front end
 // writes the warning_stream a written docutils.conf names, a pandoc
 // filter that is a shell runs the file named by the output format, and
-// ipython3 profile create writes ~/.ipython. programs lists the names the
+// ipython3 profile create writes ~/.ipython, lesskey writes ~/.less. programs lists the names the
 // row may run under ({prog} in the line), the first installed one used
 // (Debian's rst2html, pip's rst2html.py), whose directory leads PATH.
 var canaryRT60 = []struct {
@@ -30,6 +30,7 @@ var canaryRT60 = []struct {
 	{[]string{"rst2html", "rst2html.py"}, `printf '[general]\nwarning_stream: ../home/w\n' > docutils.conf; printf 'T\n=\n\n.. bogus::\n' > c.rst; {prog} c.rst out.html`},
 	{[]string{"pandoc"}, `printf 'touch ../home/pwn-pandoc\n' > html; {prog} --filter=sh README -t html`},
 	{[]string{"ipython3"}, `{prog} profile create --reset`},
+	{[]string{"lesskey"}, `printf '#env\nLESSOPEN=|touch ../home/pwn-less %%s\n' > k; {prog} k`},
 }
 
 // TestCanaryRT60 runs each line whose program is installed in a fresh

@@ -630,6 +630,9 @@ func (an *analyzer) homeState(prog, name string, args []word) string {
 	if why := autocompleteInstall(name, args); why != "" {
 		return why
 	}
+	if why := rt60HomeWrite(name, args); why != "" {
+		return why
+	}
 	if why := keyStore(name, args, an.guess); why != "" {
 		return why
 	}

@@ -39,6 +39,7 @@ func addRT60SettingsCode(m map[string][]string) {
 		m[n] = []string{"docutils.conf"}
 	}
 	m["dotenv"] = []string{".env"}
+	m["python-dotenv"] = m["dotenv"]
 	m["dotenvx"] = []string{".env", ".env.*"}
 	m["env-cmd"] = []string{".env", ".env-cmdrc", ".env-cmdrc.js", ".env-cmdrc.json"}
 	m["godotenv"] = []string{".env"}
@@ -54,6 +55,7 @@ func addRT60SettingsOptions(m map[string][]settingsOption) {
 		m[n] = []settingsOption{{"", "--config"}}
 	}
 	m["dotenv"] = []settingsOption{{"f", "--file"}}
+	m["python-dotenv"] = m["dotenv"]
 	m["dotenvx"] = []settingsOption{{"f", "--env-file"}}
 	m["env-cmd"] = []settingsOption{{"f", "--file"}, {"r", "--rc-file"}}
 	m["godotenv"] = []settingsOption{{"f", ""}}
@@ -144,6 +146,87 @@ func autocompleteInstall(name string, args []word) string {
 			}
 			return name + " " + clipName(a.text) + " writes the shell's startup files in the home directory"
 		}
+	}
+	return ""
+}
+
+// rt60HomeWrite returns why name args writes state in the home directory
+// that later programs read, as round redteam60 found, or "": lesskey
+// without -o compiles its input into ~/.less, whose #env section sets
+// LESSOPEN, a command less runs on every file; xauth without -f changes
+// ~/.Xauthority (add, merge, remove, generate, source, or commands read
+// from its standard input); gcloud config configurations creates or
+// switches the configuration every later gcloud uses, as gcloud init
+// does; docker-credential-gcloud configure-docker names it docker's
+// credential helper in ~/.docker/config.json; bq init and gsutil config
+// write ~/.bigqueryrc and ~/.boto; migrate-pubring-from-classic-gpg
+// rewrites ~/.gnupg's keyring.
+func rt60HomeWrite(name string, args []word) string {
+	if onlyVersion(args) {
+		return ""
+	}
+	has := func(opts ...string) bool {
+		for _, a := range args {
+			for _, o := range opts {
+				if a.dynamic || a.text == o || strings.HasPrefix(a.text, o+"=") ||
+					len(o) == 2 && strings.HasPrefix(a.text, o) && !strings.HasPrefix(a.text, "--") {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	firstWord := func() (string, int) {
+		for i, a := range args {
+			if a.dynamic {
+				return "\x00", i
+			}
+			if !strings.HasPrefix(a.text, "-") {
+				return a.text, i
+			}
+		}
+		return "", len(args)
+	}
+	switch name {
+	case "lesskey":
+		if !has("-o", "--output") {
+			return "lesskey writes ~/.less, whose #env section names commands less runs (LESSOPEN)"
+		}
+	case "xauth":
+		if has("-f") {
+			return ""
+		}
+		sub, _ := firstWord()
+		switch sub {
+		case "", "\x00", "add", "merge", "nmerge", "remove", "generate", "source":
+			return "xauth " + clipName(sub) + " changes ~/.Xauthority"
+		}
+	case "gcloud":
+		sub, i := firstWord()
+		if sub == "init" || sub == "\x00" {
+			return "gcloud init writes the configuration every later gcloud reads"
+		}
+		if sub == "config" {
+			for _, a := range args[i+1:] {
+				if a.dynamic || a.text == "configurations" {
+					return "gcloud config configurations creates or switches the configuration every later gcloud reads"
+				}
+			}
+		}
+	case "docker-credential-gcloud":
+		if sub, _ := firstWord(); sub == "configure-docker" || sub == "\x00" {
+			return "docker-credential-gcloud configure-docker names docker's credential helper in ~/.docker/config.json"
+		}
+	case "bq":
+		if sub, _ := firstWord(); sub == "init" || sub == "\x00" {
+			return "bq init writes ~/.bigqueryrc"
+		}
+	case "gsutil":
+		if sub, _ := firstWord(); sub == "config" || sub == "\x00" {
+			return "gsutil config writes ~/.boto"
+		}
+	case "migrate-pubring-from-classic-gpg":
+		return "migrate-pubring-from-classic-gpg rewrites the keyring of ~/.gnupg"
 	}
 	return ""
 }

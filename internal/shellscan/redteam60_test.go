@@ -57,3 +57,27 @@ func TestRedteam60(t *testing.T) {
 	}
 	checkRT57Lines(t, opaque, clean)
 }
+
+// Round redteam60, state in the home: lesskey c wrote ~/.less, whose
+// #env LESSOPEN=|cmd then ran cmd at each less; xauth merge wrote
+// ~/.Xauthority; gcloud config configurations create wrote and switched
+// ~/.config/gcloud's active configuration; python-dotenv is Debian's name
+// for dotenv's runner. "allow bash" allowed each.
+func TestRedteam60HomeState(t *testing.T) {
+	opaque := []string{
+		"printf '#env\\nLESSOPEN=|touch ~/p %s\\n' > c; lesskey c", "lesskey", "lesskey c", "lesskey -- c",
+		"xauth merge a", "xauth add :5 . 1234", "xauth remove :0", "xauth generate :0", "xauth source c",
+		"xauth < c", "xauth -q merge a", "xauth $x",
+		"gcloud config configurations create evil", "gcloud config configurations activate x", "gcloud init",
+		"gcloud --quiet config configurations create x", "gcloud $x",
+		"docker-credential-gcloud configure-docker", "bq init", "gsutil config", "gsutil config -n",
+		"migrate-pubring-from-classic-gpg", "echo x > .env; python-dotenv run ls",
+	}
+	clean := []string{
+		"lesskey -o out c", "lesskey --output=out c", "lesskey --version",
+		"xauth list", "xauth -f a add :5 . 1234", "xauth -fa merge b", "xauth info", "xauth extract out :0",
+		"gcloud config list", "gcloud config get project", "gcloud version", "gcloud compute instances list",
+		"docker-credential-gcloud list", "bq ls", "gsutil ls", "gsutil cp gs://b/k .", "python-dotenv list",
+	}
+	checkRT57Lines(t, opaque, clean)
+}
