@@ -17,10 +17,11 @@ import (
 // and "allow bash" allowed before: pydoc3 imports the module the line
 // wrote, isympy runs the code of its standard input, a docutils front end
 // writes the warning_stream a written docutils.conf names, a pandoc
-// filter that is a shell runs the file named by the output format, and
-// ipython3 profile create writes ~/.ipython, lesskey writes ~/.less. programs lists the names the
-// row may run under ({prog} in the line), the first installed one used
-// (Debian's rst2html, pip's rst2html.py), whose directory leads PATH.
+// filter that is a shell runs the file named by the output format,
+// ipython3 profile create writes ~/.ipython and lesskey writes ~/.less.
+// programs lists the names the row may run under ({prog} in the line),
+// the first installed one used (Debian's rst2html, pip's rst2html.py),
+// whose directory leads PATH.
 var canaryRT60 = []struct {
 	programs []string
 	line     string

@@ -227,6 +227,88 @@ func rt60HomeWrite(name string, args []word) string {
 		}
 	case "migrate-pubring-from-classic-gpg":
 		return "migrate-pubring-from-classic-gpg rewrites the keyring of ~/.gnupg"
+	case "jcmd", "jinfo", "jmap", "jhsdb":
+		return jvmAttach(name, args)
 	}
 	return ""
+}
+
+// jcmdReads are the diagnostic commands of jcmd that only print what the
+// virtual machine they are sent to holds.
+var jcmdReads = []string{"help", "VM.version", "VM.uptime", "VM.flags", "VM.system_properties",
+	"VM.command_line", "VM.info", "VM.classloader_stats", "VM.classloaders", "VM.stringtable",
+	"VM.symboltable", "VM.metaspace", "VM.events", "VM.dynlibs", "VM.class_hierarchy", "VM.native_memory",
+	"Thread.print", "GC.class_histogram", "GC.heap_info", "GC.finalizer_info", "Compiler.codecache",
+	"Compiler.codelist", "Compiler.queue", "Compiler.directives_print", "JFR.check", "PerfCounter.print",
+	"ManagementAgent.status", "System.map"}
+
+// jvmAttach returns why jcmd, jinfo, jmap or jhsdb args acts on a running
+// Java virtual machine the line did not start, or "": jcmd PID
+// JVMTI.agent_load ./a.so runs the library's code in it (a path its own
+// working directory resolves), GC.heap_dump, JFR.start and VM.log write
+// where it runs, VM.set_flag and ManagementAgent.start change it; jinfo
+// -flag NAME=VALUE (or +NAME, -NAME) sets a flag, jmap -dump writes a file
+// the machine's working directory resolves, and jhsdb's debuggers read
+// commands. Only the commands that print (jcmdReads) are let through.
+func jvmAttach(name string, args []word) string {
+	switch name {
+	case "jcmd":
+		ops := 0
+		for _, a := range args {
+			t := a.text
+			switch {
+			case a.dynamic:
+				return "jcmd sends a command only known when the line runs to a running Java virtual machine"
+			case t == "-f" || strings.HasPrefix(t, "-f") && !strings.HasPrefix(t, "--"):
+				return "jcmd -f sends the commands of a file to a running Java virtual machine"
+			case strings.HasPrefix(t, "-"):
+				continue
+			}
+			ops++
+			if ops == 2 {
+				if slices.Contains(jcmdReads, t) {
+					return ""
+				}
+				return "jcmd " + clipName(t) + " acts in a running Java virtual machine the line did not start (JVMTI.agent_load runs a library there)"
+			}
+		}
+	case "jinfo":
+		for i, a := range args {
+			if a.dynamic || a.text == "-flag" && i+1 < len(args) && (args[i+1].dynamic ||
+				strings.Contains(args[i+1].text, "=") || strings.HasPrefix(args[i+1].text, "+") ||
+				strings.HasPrefix(args[i+1].text, "-")) {
+				return "jinfo -flag sets a flag of a running Java virtual machine"
+			}
+		}
+	case "jmap":
+		for _, a := range args {
+			if a.dynamic || strings.HasPrefix(a.text, "-dump") {
+				return "jmap -dump has a running Java virtual machine write a file where it runs"
+			}
+		}
+	case "jhsdb":
+		for _, a := range args {
+			if !strings.HasPrefix(a.text, "-") || a.dynamic {
+				switch a.text {
+				case "jstack", "jmap", "jinfo", "jsnap":
+					if hasDump(args) {
+						return "jhsdb jmap --binaryheap writes a heap dump"
+					}
+					return ""
+				}
+				return "jhsdb " + clipName(a.text) + " is a debugger reading commands"
+			}
+		}
+	}
+	return ""
+}
+
+// hasDump reports whether args ask jhsdb jmap for a heap dump.
+func hasDump(args []word) bool {
+	for _, a := range args {
+		if a.text == "--binaryheap" || strings.HasPrefix(a.text, "--dumpfile") {
+			return true
+		}
+	}
+	return false
 }

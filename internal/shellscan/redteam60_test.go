@@ -81,3 +81,23 @@ func TestRedteam60HomeState(t *testing.T) {
 	}
 	checkRT57Lines(t, opaque, clean)
 }
+
+// Round redteam60, a running Java virtual machine: jcmd PID
+// JVMTI.agent_load ./a.so ran the library's code in a JVM the line did
+// not start (confirmed with real bash); the other commands that write or
+// change it are opaque alike. "allow bash" allowed them.
+func TestRedteam60JVMAttach(t *testing.T) {
+	opaque := []string{
+		"jcmd 123 JVMTI.agent_load ./a.so", "jcmd 123 Compiler.directives_add c", "jcmd 123 ManagementAgent.start",
+		"jcmd 123 VM.set_flag x 1", "jcmd S JFR.start filename=x", "jcmd 123 GC.heap_dump x", "jcmd 123 $c",
+		"jcmd 123 -f cmds", "jcmd -l 123 VM.log output=x", "jinfo -flag x=1 123", "jinfo -flag +PrintGC 123",
+		"jmap -dump:file=x 123", "jmap -dump:live,format=b,file=x 123", "jhsdb clhsdb --pid 123", "jhsdb hsdb",
+		"jhsdb jmap --binaryheap --pid 123",
+	}
+	clean := []string{
+		"jcmd", "jcmd -l", "jcmd 123 help", "jcmd 123 VM.version", "jcmd 123 Thread.print", "jcmd 123 GC.heap_info",
+		"jinfo 123", "jinfo -flag PrintGC 123", "jinfo -flags 123", "jmap -histo 123", "jstack 123",
+		"jhsdb jstack --pid 123", "jhsdb jinfo --pid 123",
+	}
+	checkRT57Lines(t, opaque, clean)
+}
