@@ -32,7 +32,7 @@ func docutilsFrontEnds() []string {
 // front end writes), the .env files whose variables dotenv's runners give
 // the command they run (GIT_CONFIG_*, NODE_OPTIONS, LD_PRELOAD: code the
 // command loads), and PostgreSQL's settings in its data directory
-// (archive_command, shared_preload_libraries).
+// (archive_command, shared_preload_libraries), debian/rules, Kptfile.
 func addRT60SettingsCode(m map[string][]string) {
 	m["cfn-lint"] = []string{".cfnlintrc", ".cfnlintrc.yaml", ".cfnlintrc.yml"}
 	for _, n := range docutilsFrontEnds() {
@@ -45,6 +45,12 @@ func addRT60SettingsCode(m map[string][]string) {
 	m["godotenv"] = []string{".env"}
 	m["postgres"] = []string{"*.conf"}
 	m["postmaster"] = m["postgres"]
+	// Debian's package builders run debian/rules (and what it
+	// includes); kpt fn render runs the functions of Kptfile's pipeline.
+	for _, n := range []string{"dpkg-buildpackage", "debuild", "gbp"} {
+		m[n] = []string{"debian/"}
+	}
+	m["kpt"] = []string{"Kptfile"}
 }
 
 // addRT60SettingsOptions adds to m (settingsOptions) the options whose

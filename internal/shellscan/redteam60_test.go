@@ -10,8 +10,9 @@ import "testing"
 // cfn-lint imported the rules of a written .cfnlintrc, rst2html wrote the
 // warning_stream of a written docutils.conf in the home, pandoc
 // --filter=sh ran ./html, rust-gdb ran its -ex shell command, terraform
-// -install-autocomplete appended to ~/.bashrc and ipython profile create
-// --reset overwrote ~/.ipython's ipython_config.py.
+// -install-autocomplete appended to ~/.bashrc, ipython profile create
+// --reset overwrote ~/.ipython's ipython_config.py and dpkg-buildpackage
+// ran a written debian/rules.
 func TestRedteam60(t *testing.T) {
 	opaque := []string{
 		`printf 'import os\nos.system("touch ~/p")\n' > x.py; pydoc x`, "echo x > json.py; pydoc json",
@@ -43,6 +44,9 @@ func TestRedteam60(t *testing.T) {
 		"packer -autocomplete-install", "terraform --install-autocomplete",
 		"ipython profile create", "ipython profile create --reset", "ipython profile create x --parallel",
 		"ipython3 profile create", "ipython history clear", "ipython history trim", "python3 -m IPython profile create",
+		"mkdir debian; printf 'touch ~/p' > debian/rules; dpkg-buildpackage -us -uc -b",
+		"echo x > debian/rules; debuild -us -uc", "echo x > debian/x.mk; dpkg-buildpackage",
+		"echo x > Kptfile; kpt fn render",
 	}
 	clean := []string{
 		"pydoc x", "pydoc -k x", "pydoc --version", "echo x > notes.txt; pydoc json",
@@ -54,6 +58,7 @@ func TestRedteam60(t *testing.T) {
 		"pandoc README", "pandoc --filter pandoc-crossref README", "pandoc -F ./f.py README", "pandoc --lua-filter=f.lua README",
 		"terraform plan", "terraform version", "terraform fmt",
 		"ipython profile list", "ipython profile locate", "ipython locate", "ipython --version",
+		"dpkg-buildpackage -us -uc -b", "echo x > README; dpkg-buildpackage", "kpt fn render",
 	}
 	checkRT57Lines(t, opaque, clean)
 }
