@@ -318,3 +318,30 @@ func hasDump(args []word) bool {
 	}
 	return false
 }
+
+// addRT60CompressorSpecs gives the compressors of m (fileCommands) that
+// take an output file or directory as an option its value as a path they
+// write: lzop -o FILE and -p DIR (lzop -d -p../home f.lzo wrote the home:
+// an attached value was not read as a path), zstd -o FILE and its output
+// directories, brotli -o FILE.
+func addRT60CompressorSpecs(m map[string]fileSpec) {
+	out := func(short string, long ...string) fileSpec {
+		paths := map[string]accessMode{}
+		for _, c := range short {
+			if c != 'S' {
+				paths["-"+string(c)] = modeWrite
+			}
+		}
+		for _, l := range long {
+			if l != "--suffix" {
+				paths[l] = modeWrite
+			}
+		}
+		return fileSpec{mode: modeWrite, also: modeRead, short: short, long: long, paths: paths}
+	}
+	m["lzop"] = out("Sop", "--output", "--path", "--suffix")
+	m["brotli"] = out("So", "--output", "--suffix")
+	for _, n := range []string{"zstd", "unzstd", "zstdmt"} {
+		m[n] = out("So", "--output-dir-flat", "--output-dir-mirror")
+	}
+}
