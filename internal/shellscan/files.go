@@ -780,6 +780,7 @@ var fileCommands = sync.OnceValue(func() map[string]fileSpec {
 	for _, n := range compressors {
 		m[n] = fileSpec{mode: modeWrite, also: modeRead, short: "S"}
 	}
+	addRT60CompressorSpecs(m)
 	m["zip"] = fileSpec{mode: modeRead}
 	m["curl"] = fileSpec{short: "XHdoTuAebcFKmwxrEyYzCQ", long: []string{"--output", "--upload-file", "--data", "--data-binary", "--data-raw", "--data-urlencode", "--form", "--config", "--cookie", "--cookie-jar", "--header", "--request", "--user", "--url", "--output-dir", "--write-out"},
 		paths: map[string]accessMode{"-o": modeWrite, "--output": modeWrite, "-T": modeRead, "--upload-file": modeRead, "-c": modeWrite, "--cookie-jar": modeWrite, "-K": modeRead, "--config": modeRead}}
@@ -1355,6 +1356,7 @@ func (an *analyzer) toolCode(name string, args []word) {
 		an.usesCode(name, "/", names...)
 	}
 	an.settingsCodeUses(name, args)
+	an.rt60ToolCode(name, args)
 	an.runnerCodeUses(name, args)
 	an.packagesGiven(name, args)
 	switch {

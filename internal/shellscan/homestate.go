@@ -21,6 +21,7 @@ import (
 var homeWriters = sync.OnceValue(func() map[string]map[string][]string {
 	login := []string{""}
 	pip := map[string][]string{"cache": {"purge", "remove", "rm"}}
+	ipython := map[string][]string{"profile": {"create"}, "history": {"clear", "trim"}}
 	return map[string]map[string][]string{
 		// Caches. go clean -i removes the installed programs of its
 		// packages (~/go/bin/x).
@@ -71,6 +72,12 @@ var homeWriters = sync.OnceValue(func() map[string]map[string][]string {
 		"snyk":            {"auth": login, "logout": login},
 		"sentry-cli":      {"login": login},
 		"op":              {"signin": login, "signout": login, "account": {"add", "forget"}},
+		// IPython's profile create (--reset overwrites the profile's
+		// ipython_config.py) and history clear and trim (its database)
+		// write ~/.ipython (redteam60).
+		"ipython":  ipython,
+		"ipython3": ipython,
+		"IPython":  ipython,
 	}
 })
 
@@ -618,6 +625,12 @@ func (an *analyzer) homeState(prog, name string, args []word) string {
 		return why
 	}
 	if why := homeWrite(name, args); why != "" {
+		return why
+	}
+	if why := autocompleteInstall(name, args); why != "" {
+		return why
+	}
+	if why := rt60HomeWrite(name, args); why != "" {
 		return why
 	}
 	if why := keyStore(name, args, an.guess); why != "" {

@@ -145,6 +145,7 @@ var settingsCode = sync.OnceValue(func() map[string][]string {
 		"rescript": "bsb", "qmake6": "qmake", "qmake-qt5": "qmake", "hls": "haskell-language-server"} {
 		m[alias] = m[of]
 	}
+	addRT60SettingsCode(m)
 	return m
 })
 
@@ -154,8 +155,10 @@ var settingsCode = sync.OnceValue(func() map[string][]string {
 // module.
 func pythonModuleProgram(module string, args []word) (string, []word) {
 	switch module {
-	case "pytest", "ruff", "towncrier", "bumpversion":
+	case "pytest", "ruff", "towncrier", "bumpversion", "docutils", "dotenv":
 		return module, args
+	case "cfnlint":
+		return "cfn-lint", args
 	case "PyInstaller":
 		return "pyinstaller", args
 	case "commitizen":
@@ -215,6 +218,7 @@ var settingsOptions = sync.OnceValue(func() map[string][]settingsOption {
 		"towncrier":     c("", "--config"),
 	}
 	m["vue-tsc"], m["bump-my-version"], m["bump2version"] = m["tsc"], m["bumpversion"], m["bumpversion"]
+	addRT60SettingsOptions(m)
 	return m
 })
 

@@ -381,6 +381,7 @@ var opaqueCommands = sync.OnceValue(func() map[string]string {
 		// or a program named in their options (sftp -S prog).
 		"ssh-agent", "sftp", "dbus-launch", "systemd-inhibit", "systemd-cat", "gpg-agent", "xinit",
 		"startx", "openvt", "schroot", "dchroot", "cpulimit", "rr", "uftrace", "cgdb", "tsocks",
+		"rust-gdb", "rust-gdbgui", "rust-lldb",
 		"lxc-attach", "xterm", "uxterm", "gnome-terminal", "konsole", "urxvt", "x-terminal-emulator",
 		// Clients whose commands run a shell (sqlite3 '.shell …', psql
 		// '\\! …') or write the files they name (ATTACH 'f').
