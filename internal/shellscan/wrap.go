@@ -248,6 +248,9 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		if !onlyVersion(args) {
 			an.usesCode(name, "/", append([]string{".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", "pnpm-workspace.yaml"}, languageFiles()["node"]...)...)
 		}
+		an.packageRunnerTarget(name, args)
+	case "bun":
+		an.packageRunnerTarget(name, args)
 	case "cargo":
 		// It builds the crate of Cargo.toml and runs its build script
 		// (build.rs), its tests and its binaries, with the toolchain a
