@@ -27,3 +27,30 @@ func TestG60RunnerTargetSettings(t *testing.T) {
 	}
 	checkRT57Lines(t, opaque, clean)
 }
+
+// glab and hub change what git cannot restore and who may reach the
+// project as gh does, run aliases, browsers and the editor, and hub runs
+// any other command as git's (gate60: each was allowed).
+func TestG60GlabHub(t *testing.T) {
+	opaque := []string{
+		`glab variable set X y`, `glab variable update X y`, `glab variable delete X`, `glab repo delete o/r`,
+		`glab api -X DELETE projects/1`, `glab api --method=PUT x`, `glab api -f a=b x`, `glab api --input f x`,
+		`glab ssh-key add k.pub`, `glab deploy-key add k`, `glab gpg-key add k`, `glab token create t`,
+		`glab securefile create f`, `glab co 1`, `glab repo view --web`, `glab mr view -w 1`,
+		`glab mr checkout 1 && npm ls`, `glab repo clone o/r`, `glab release delete v1`, `glab issue delete 1`,
+		`glab repo edit --visibility public`, `glab label delete x`, `glab cluster agent update-kubeconfig`,
+		`glab duo ask x`, `glab --repo o/r variable set X y`, `glab ci artifact main build`,
+		`hub delete o/r`, `hub api -X DELETE x`, `hub api -F a=b x`, `hub browse`, `hub compare`,
+		`hub checkout https://github.com/o/r/pull/1`, `hub push`, `hub am https://x/pull/1.patch`, `hub foo`,
+		`hub -c core.hooksPath=x status`, `hub sync`, `hub fork`, `hub pull-request`, `hub issue create`,
+		`hub release create v1`, `hub release delete v1`, `hub pr checkout 1`, `hub pr show 1`, `hub create -o`,
+	}
+	clean := []string{
+		`glab mr list`, `glab api projects/1`, `glab api -X GET x`, `glab ci view`, `glab variable list`,
+		`glab mr create -f`, `glab mr merge 1`, `glab issue create -t x -d y`, `glab release create v1`,
+		`glab --version`, `glab variable get X`, `hub api x`, `hub ci-status`, `hub pr list`, `hub issue`,
+		`hub pull-request -m x`, `hub issue create -m x`, `hub release create -m v1 v1`, `hub browse -u`,
+		`hub --version`, `hub create`, `hub alias`,
+	}
+	checkRT57Lines(t, opaque, clean)
+}

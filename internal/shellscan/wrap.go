@@ -102,6 +102,9 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	if name == "gh" {
 		an.ghBrings(args)
 	}
+	if why := glabHubState(name, args); why != "" {
+		an.opaque(why)
+	}
 	if strings.HasPrefix(name, "git-") {
 		an.opaque(name + " is a git program run outside git's own option checks")
 		return false
