@@ -159,10 +159,20 @@ func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, arg
 					p = filepath.Join(cwd, p)
 				}
 				p = filepath.Clean(p)
-				if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-					p += "/"
+				fi, err := os.Stat(p)
+				switch {
+				case err == nil && fi.IsDir() && o == "--configDir":
+					files = append(files, p+"/")
+				case err == nil && fi.IsDir():
+					// tsc -p DIR, pytest --rootdir DIR: its files.
+					for _, f := range ps.files {
+						if !strings.HasSuffix(f, "/") {
+							files = append(files, filepath.Join(p, f))
+						}
+					}
+				default:
+					files = append(files, p)
 				}
-				files = append(files, p)
 			}
 		}
 	}

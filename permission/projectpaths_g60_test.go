@@ -85,3 +85,27 @@ func TestG60ProjectSettingsNamePaths(t *testing.T) {
 		}
 	}
 }
+
+// TestG60ProjectSettingsDirOption: tsc -p DIR reads DIR's tsconfig.json,
+// not every file of DIR (a large source file there is no settings file).
+func TestG60ProjectSettingsDirOption(t *testing.T) {
+	root := t.TempDir()
+	wd := filepath.Join(root, "work")
+	if err := os.MkdirAll(filepath.Join(wd, "web"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{
+		"web/tsconfig.json": `{"compilerOptions": {"outDir": "dist"}}`,
+		"web/big.ts":        strings.Repeat(`const s = "\u0041";`+"\n", 8000),
+	} {
+		if err := os.WriteFile(filepath.Join(wd, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: wd, HomeDir: filepath.Join(root, "home")})
+	for _, line := range []string{"tsc -p web", "tsc --project=web", "tsc -p web/tsconfig.json"} {
+		if out := authorize(t, g, line); !out.Run {
+			t.Errorf("%q was refused: %+v", line, out.Verdict)
+		}
+	}
+}
