@@ -71,9 +71,9 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 	hugo := pathSettings{files: []string{"hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config.toml", "config.yaml",
 		"config.yml", "config.json", "config/"},
 		keys:    []string{"publishdir", "resourcedir", "cachedir", "dir", "workingdir", "destination"},
-		options: []string{"--config", "--configDir"}}
+		options: []string{"--config", "--configDir", "-s", "--source"}}
 	mvn := pathSettings{files: []string{".mvn/maven.config", ".mvn/jvm.config"}, up: true, tokens: true,
-		options: []string{"-s", "--settings", "-gs", "--global-settings"}}
+		options: []string{"-s", "--settings", "-gs", "--global-settings", "-f", "--file"}}
 	for _, ps := range []*pathSettings{&tsc, &pytest, &mypy, &ruff, &hugo} {
 		ps.values = settingsValue(ps.keys)
 	}
@@ -160,13 +160,20 @@ func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, arg
 				}
 				p = filepath.Clean(p)
 				fi, err := os.Stat(p)
+				if (o == "-f" || o == "--file") && (err != nil || !fi.IsDir()) {
+					// mvn -f dir/pom.xml: the project of that directory.
+					p, fi, err = filepath.Dir(p), nil, nil
+				}
 				switch {
-				case err == nil && fi.IsDir() && o == "--configDir":
+				case err == nil && fi != nil && fi.IsDir() && o == "--configDir":
 					files = append(files, p+"/")
-				case err == nil && fi.IsDir():
-					// tsc -p DIR, pytest --rootdir DIR: its files.
+				case err == nil && (fi == nil || fi.IsDir()):
+					// tsc -p DIR, pytest --rootdir DIR, hugo -s DIR, mvn
+					// -f DIR: its files.
 					for _, f := range ps.files {
-						if !strings.HasSuffix(f, "/") {
+						if strings.HasSuffix(f, "/") {
+							files = append(files, filepath.Join(p, f)+"/")
+						} else {
 							files = append(files, filepath.Join(p, f))
 						}
 					}

@@ -23,7 +23,8 @@ func TestG60RunnerTargetSettings(t *testing.T) {
 	clean := []string{
 		`pnpm tsc`, `yarn tsc`, `bun run tsc`, `npm run build`, `npm test`, `npm --version`, `pnpm --version`,
 		`echo x > notes.txt && pnpm tsc`, `echo x > notes.md && npm run build`, `npm run build && echo x > tsconfig.json`,
-		`echo x > README.md && bun run build`,
+		`echo x > README.md && bun run build`, `echo '{}' > x.json && npm ls`, `echo '{}' > x.json && pnpm list`,
+		`echo '{}' > x.json && yarn why react`, `echo '{}' > x.json && npm view react`,
 	}
 	checkRT57Lines(t, opaque, clean)
 }

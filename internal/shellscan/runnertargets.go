@@ -58,7 +58,6 @@ func (an *analyzer) packageRunnerTarget(name string, args []word) {
 	if onlyVersion(args) {
 		return
 	}
-	an.usesCode(name+" (a script of package.json)", "/", scriptToolFiles()...)
 	i := 0
 	for i < len(args) && strings.HasPrefix(args[i].text, "-") && !args[i].dynamic {
 		if packageRunnerValued(args[i].text) {
@@ -66,6 +65,10 @@ func (an *analyzer) packageRunnerTarget(name string, args []word) {
 		}
 		i++
 	}
+	if i < len(args) && !args[i].dynamic && (name == "npm" && npmGlobalReads()[args[i].text] || packageReads()[args[i].text]) {
+		return
+	}
+	an.usesCode(name+" (a script of package.json)", "/", scriptToolFiles()...)
 	if i >= len(args) {
 		return
 	}
@@ -111,3 +114,13 @@ func packageRunnerValued(t string) bool {
 	}
 	return false
 }
+
+// packageReads are the commands of pnpm, yarn and bun that only show the
+// project's packages or the registry's data and run no script.
+var packageReads = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range strings.Fields(`list ls ll la outdated view info show why explain root bin help licenses`) {
+		m[n] = true
+	}
+	return m
+})
