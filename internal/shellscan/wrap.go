@@ -102,6 +102,9 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	if name == "gh" {
 		an.ghBrings(args)
 	}
+	if why := glabHubState(name, args); why != "" {
+		an.opaque(why)
+	}
 	if strings.HasPrefix(name, "git-") {
 		an.opaque(name + " is a git program run outside git's own option checks")
 		return false
@@ -248,6 +251,9 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		if !onlyVersion(args) {
 			an.usesCode(name, "/", append([]string{".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", "pnpm-workspace.yaml"}, languageFiles()["node"]...)...)
 		}
+		an.packageRunnerTarget(name, args)
+	case "bun":
+		an.packageRunnerTarget(name, args)
 	case "cargo":
 		// It builds the crate of Cargo.toml and runs its build script
 		// (build.rs), its tests and its binaries, with the toolchain a

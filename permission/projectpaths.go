@@ -1,0 +1,392 @@
+package permission
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
+	"github.com/lite-agent/lite-agent-go/internal/shellscan"
+)
+
+// A cloned project's settings files may name where its tools write: tsc's
+// tsconfig.json (outDir, declarationDir, tsBuildInfoFile, outFile, and
+// the files it extends or references), hugo's publishDir, resourceDir and
+// caches, pytest's cache_dir, log_file and addopts, mypy's cache_dir,
+// reports and plugins, ruff's cache-dir and output-file, maven's
+// .mvn/maven.config and .mvn/jvm.config (-Dmaven.repo.local, -l, -s, a
+// -javaagent) and a settings.xml's localRepository. Real tsc, hugo,
+// pytest, mypy and mvn wrote the home so at gate60 while the gate allowed
+// their lines. The gate reads these files for each such tool the line
+// runs (by its name, through a package manager or python -m, or a script
+// of package.json, which may run tsc) and makes the line opaque when a
+// value names a path outside the workdir (absolute, with .., ~ or a
+// variable), inside .git, or a protected path, or the file cannot be read
+// fully (an escape, a YAML alias or a value on the next line may hide
+// one). A project whose tsconfig.json says outDir "dist" stays allowed.
+
+// A pathSettings is how a tool finds the settings files that name paths
+// it writes or code it loads.
+type pathSettings struct {
+	// files are the base names it reads in its working directory (and,
+	// with up, in each directory above it up to the workdir's root); a
+	// name that ends in "/" is a directory whose every file it reads.
+	files []string
+	up    bool
+	// keys are the lower-case keys whose values name paths; tokens
+	// marks files that are command-line words (maven.config), each
+	// judged as a path where it looks like one.
+	keys   []string
+	tokens bool
+	// follow are the keys whose values name another settings file it
+	// reads as well (tsconfig's extends, ruff's extend).
+	follow []string
+	// values matches keys and their values (see settingsValue).
+	values *regexp.Regexp
+	// options are the tool's options whose value names a settings file
+	// (or a directory holding one) to read besides its own.
+	options []string
+}
+
+// projectPathTools are the tools of pathSettings by program name.
+var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
+	tsc := pathSettings{files: []string{"tsconfig.json", "jsconfig.json"}, up: true,
+		keys:    []string{"outdir", "declarationdir", "tsbuildinfofile", "outfile", "out", "extends", "path"},
+		follow:  []string{"extends", "path"},
+		options: []string{"-p", "--project"}}
+	pytest := pathSettings{files: []string{"pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg", ".coveragerc"},
+		up:      true,
+		keys:    []string{"cache_dir", "log_file", "addopts", "junit_xml", "data_file", "directory", "output", "rootdir", "basetemp"},
+		options: []string{"-c", "--config-file", "--cov-config", "--rootdir"}}
+	mypy := pathSettings{files: []string{"mypy.ini", ".mypy.ini", "pyproject.toml", "setup.cfg"}, up: true,
+		keys: []string{"cache_dir", "junit_xml", "plugins", "html_report", "txt_report", "xml_report",
+			"linecount_report", "linecoverage_report", "lineprecision_report", "any_exprs_report",
+			"cobertura_xml_report", "memory_xml_report", "xslt_html_report", "xslt_txt_report"},
+		options: []string{"--config-file"}}
+	ruff := pathSettings{files: []string{"ruff.toml", ".ruff.toml", "pyproject.toml"}, up: true,
+		keys: []string{"cache-dir", "cache_dir", "extend", "output-file"}, follow: []string{"extend"},
+		options: []string{"--config"}}
+	hugo := pathSettings{files: []string{"hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config.toml", "config.yaml",
+		"config.yml", "config.json", "config/"},
+		keys:    []string{"publishdir", "resourcedir", "cachedir", "dir", "workingdir", "destination"},
+		options: []string{"--config", "--configDir", "-s", "--source"}}
+	mvn := pathSettings{files: []string{".mvn/maven.config", ".mvn/jvm.config"}, up: true, tokens: true,
+		options: []string{"-s", "--settings", "-gs", "--global-settings", "-f", "--file"}}
+	for _, ps := range []*pathSettings{&tsc, &pytest, &mypy, &ruff, &hugo} {
+		ps.values = settingsValue(ps.keys)
+	}
+	return map[string][]pathSettings{
+		"tsc": {tsc}, "vue-tsc": {tsc},
+		// A package manager's scripts commonly run tsc.
+		"npm": {tsc}, "pnpm": {tsc}, "yarn": {tsc}, "yarnpkg": {tsc}, "bun": {tsc}, "npx": {tsc}, "pnpx": {tsc},
+		"bunx":   {tsc},
+		"pytest": {pytest}, "py.test": {pytest}, "mypy": {mypy}, "dmypy": {mypy}, "ruff": {ruff}, "hugo": {hugo},
+		"mvn": {mvn}, "mvnw": {mvn}, "mvnd": {mvn},
+	}
+})
+
+// projectPathRunners are the programs that start another one a word
+// names (pnpm tsc, python3 -m pytest, uv run ruff): each word of theirs
+// that names a tool of projectPathTools counts as that tool.
+func projectPathRunner(name string) bool {
+	switch name {
+	case "npm", "pnpm", "yarn", "yarnpkg", "bun", "bunx", "npx", "pnpx", "uv", "uvx", "poetry", "pdm", "hatch",
+		"pipenv", "rye", "pixi", "tox", "nox", "pipx", "corepack":
+		return true
+	}
+	return strings.HasPrefix(name, "python") || name == "py" || name == "pypy3"
+}
+
+// projectPathsUnsound says why a tool the line runs may write outside
+// the workdir by its project's settings (see pathSettings), or "".
+func (g *Gate) projectPathsUnsound(a *shellscan.Analysis) string {
+	for _, c := range a.Commands {
+		name := strings.ToLower(filepath.Base(c.Name))
+		tools := map[string][]string{name: c.Args}
+		if projectPathRunner(name) {
+			for i, w := range c.Args {
+				if _, ok := projectPathTools()[strings.ToLower(w)]; ok {
+					tools[strings.ToLower(w)] = c.Args[i+1:]
+				}
+			}
+		}
+		for tool, args := range tools {
+			for _, ps := range projectPathTools()[tool] {
+				for _, dir := range a.Dirs {
+					cwd := g.absTarget(dir, ".")
+					if cwd == "" {
+						return tool + " runs in an unknown directory, whose settings files the gate cannot read"
+					}
+					if why := g.pathSettingsUnsound(tool, ps, filepath.Clean(cwd), args); why != "" {
+						return why
+					}
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// pathSettingsUnsound checks the settings files of tool (see
+// pathSettings) that it reads in cwd with args.
+func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, args []string) string {
+	var files []string
+	for d := cwd; ; d = filepath.Dir(d) {
+		for _, f := range ps.files {
+			if strings.HasSuffix(f, "/") {
+				files = append(files, filepath.Join(d, f)+"/")
+			} else {
+				files = append(files, filepath.Join(d, f))
+			}
+		}
+		if !ps.up || d == filepath.Dir(d) || !pathmatch.Within(filepath.Dir(d), g.workdir) {
+			break
+		}
+	}
+	for i, w := range args {
+		for _, o := range ps.options {
+			v, ok := strings.CutPrefix(w, o+"=")
+			if !ok && w == o && i+1 < len(args) {
+				v, ok = args[i+1], true
+			}
+			if !ok || v == "" {
+				continue
+			}
+			for _, p := range strings.Split(v, ",") {
+				if !filepath.IsAbs(p) {
+					p = filepath.Join(cwd, p)
+				}
+				p = filepath.Clean(p)
+				fi, err := os.Stat(p)
+				if (o == "-f" || o == "--file") && (err != nil || !fi.IsDir()) {
+					// mvn -f dir/pom.xml: the project of that directory.
+					p, fi, err = filepath.Dir(p), nil, nil
+				}
+				switch {
+				case err == nil && fi != nil && fi.IsDir() && o == "--configDir":
+					files = append(files, p+"/")
+				case err == nil && (fi == nil || fi.IsDir()):
+					// tsc -p DIR, pytest --rootdir DIR, hugo -s DIR, mvn
+					// -f DIR: its files.
+					for _, f := range ps.files {
+						if strings.HasSuffix(f, "/") {
+							files = append(files, filepath.Join(p, f)+"/")
+						} else {
+							files = append(files, filepath.Join(p, f))
+						}
+					}
+				default:
+					files = append(files, p)
+				}
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for len(files) > 0 {
+		p := files[0]
+		files = files[1:]
+		if seen[p] {
+			continue
+		}
+		if len(seen) >= maxPathSettingsFiles {
+			return tool + " reads more settings files than the gate checks"
+		}
+		seen[p] = true
+		if strings.HasSuffix(p, "/") {
+			entries, err := os.ReadDir(p)
+			if err != nil {
+				continue
+			}
+			for _, e := range entries {
+				q := filepath.Join(p, e.Name())
+				if e.IsDir() {
+					q += "/"
+				}
+				files = append(files, q)
+			}
+			continue
+		}
+		var more []string
+		why := configFileUnsound(p, func(text string) string {
+			var w string
+			w, more = g.settingsTextUnsound(ps, filepath.Dir(p), filepath.Base(p), text)
+			return w
+		})
+		if why != "" {
+			return tool + " reads its settings from " + clip(p) + ", which " + why
+		}
+		files = append(files, more...)
+	}
+	return ""
+}
+
+// settingsValue matches a key of keys (bare, quoted, or the last part of
+// a dotted key) and its value: a quoted string, an array on any number of
+// lines, or the rest of the line.
+func settingsValue(keys []string) *regexp.Regexp {
+	q := make([]string, len(keys))
+	for i, k := range keys {
+		q[i] = regexp.QuoteMeta(k)
+	}
+	return regexp.MustCompile(`(?i)(?:^|[\s{,.])["']?(` + strings.Join(q, "|") + `)["']?[ \t]*[:=]\s*("[^"\n]*"|'[^'\n]*'|\[[^\]]*\]|[^\n]*)`)
+}
+
+// localRepository matches the local repository a maven settings.xml
+// names, and the maven.repo.local property.
+var localRepository = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?is)<(localRepository|maven\.repo\.local)>([^<]*)<`)
+})
+
+// maxPathSettingsFiles bounds the settings files read for one tool; a
+// tool that reads more makes the line opaque.
+const maxPathSettingsFiles = 64
+
+// settingsString matches a quoted string of an array.
+var settingsString = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"([^"]*)"|'([^']*)'`) })
+
+// settingsTextUnsound says why the text of the settings file base in dir
+// may name a path outside the workdir (see pathSettings), or "", and
+// returns the settings files it names that ps follows.
+func (g *Gate) settingsTextUnsound(ps pathSettings, dir, base, text string) (string, []string) {
+	if strings.Contains(text, `\u`) || strings.Contains(text, `\U`) || strings.Contains(text, `\x`) {
+		return "has an escape, which may hide a key the gate checks", nil
+	}
+	if strings.HasSuffix(base, ".xml") {
+		for _, m := range localRepository().FindAllStringSubmatch(text, -1) {
+			v := strings.TrimSpace(m[2])
+			if home := g.home; home != "" && strings.ReplaceAll(v, "${user.home}", home) == filepath.Join(home, ".m2", "repository") {
+				continue // maven's own cache, its default
+			}
+			if why := g.settingsPathUnsound(dir, v); why != "" {
+				return "sets " + m[1] + " to " + clip(v) + ": " + why, nil
+			}
+		}
+		return "", nil
+	}
+	if ps.tokens {
+		for _, tok := range strings.Fields(text) {
+			if why := g.tokenUnsound(dir, tok); why != "" {
+				return why, nil
+			}
+		}
+		// -s and -gs name a settings.xml: its localRepository.
+		toks := strings.Fields(text)
+		var more []string
+		for i, tok := range toks {
+			for _, o := range ps.options {
+				if v, ok := strings.CutPrefix(tok, o+"="); ok {
+					more = append(more, filepath.Join(dir, "..", v))
+				} else if tok == o && i+1 < len(toks) {
+					more = append(more, filepath.Join(dir, "..", toks[i+1]))
+				}
+			}
+		}
+		return "", more
+	}
+	var more []string
+	for _, m := range ps.values.FindAllStringSubmatch(text, -1) {
+		key, raw := strings.ToLower(m[1]), strings.TrimSpace(m[2])
+		var values []string
+		switch {
+		case raw == "" || raw == "|" || raw == ">" || strings.HasPrefix(raw, "*") || strings.HasPrefix(raw, "!") ||
+			strings.HasPrefix(raw, "&") || strings.HasPrefix(raw, "|") || strings.HasPrefix(raw, ">"):
+			return "sets " + clip(m[1]) + " in a form the gate does not read (a value on the next line, an alias, a tag)", nil
+		case strings.HasPrefix(raw, "["):
+			for _, s := range settingsString().FindAllStringSubmatch(raw, -1) {
+				values = append(values, s[1]+s[2])
+			}
+			if !strings.HasSuffix(raw, "]") {
+				return "sets " + clip(m[1]) + " to an array the gate does not read", nil
+			}
+			if len(values) == 0 && strings.Trim(raw, "[] \t\n,") != "" {
+				return "sets " + clip(m[1]) + " to an array the gate does not read", nil
+			}
+		case strings.HasPrefix(raw, `"`) || strings.HasPrefix(raw, "'"):
+			values = []string{strings.Trim(raw, `"'`)}
+		case strings.HasPrefix(raw, "{"):
+			// An object: its own keys are matched by the pattern.
+			continue
+		default:
+			// Unquoted: the rest of the line, and each word of it
+			// (addopts = --basetemp=/x -p no:cacheprovider).
+			values = append([]string{strings.TrimRight(raw, ", ")}, strings.Fields(raw)...)
+		}
+		for _, v := range values {
+			if why := g.settingsPathUnsound(dir, v); why != "" {
+				return "sets " + clip(m[1]) + " to " + clip(v) + ": " + why, nil
+			}
+			if key == "addopts" {
+				if why := g.tokenUnsound(dir, v); why != "" {
+					return "sets addopts to " + clip(v) + ": " + why, nil
+				}
+			}
+		}
+		for _, f := range ps.follow {
+			if key != f {
+				continue
+			}
+			for _, v := range values {
+				p := filepath.Join(dir, v)
+				if !strings.HasPrefix(v, ".") && !filepath.IsAbs(v) {
+					// A package's settings (@tsconfig/node20/tsconfig.json).
+					p = filepath.Join(dir, "node_modules", v)
+				}
+				for _, q := range []string{p, p + ".json", filepath.Join(p, "tsconfig.json")} {
+					if fi, err := os.Stat(q); err == nil && !fi.IsDir() {
+						more = append(more, q)
+					}
+				}
+			}
+		}
+	}
+	return "", more
+}
+
+// tokenUnsound judges a command-line word of a settings file: each part
+// of it after '=' or ':' that looks like a path (absolute, from the home,
+// with a variable or ..) must lie in the workdir.
+func (g *Gate) tokenUnsound(dir, tok string) string {
+	for _, part := range strings.FieldsFunc(tok, func(r rune) bool { return r == '=' || r == ':' || r == ',' }) {
+		if strings.HasPrefix(part, "/") || strings.HasPrefix(part, "~") || strings.Contains(part, "$") ||
+			strings.Contains(part, "..") {
+			if why := g.settingsPathUnsound(dir, part); why != "" {
+				return why
+			}
+		}
+	}
+	return ""
+}
+
+// settingsPathUnsound says why the path v, relative to dir, that a
+// settings file names may lie outside the workdir, inside .git or on a
+// protected path, or "". A URL names no path; hugo's :cacheDir and
+// :resourceDir and tsc's ${configDir} stand for the directories they
+// name.
+func (g *Gate) settingsPathUnsound(dir, v string) string {
+	v = strings.TrimSpace(v)
+	if v == "" || strings.HasPrefix(v, "http://") || strings.HasPrefix(v, "https://") {
+		return ""
+	}
+	if rest, ok := strings.CutPrefix(v, "${configDir}"); ok {
+		v = "./" + rest
+	}
+	if strings.HasPrefix(v, ":") && !strings.Contains(v, "..") {
+		return ""
+	}
+	if strings.HasPrefix(v, "~") || strings.Contains(v, "$") || strings.Contains(v, "%") {
+		return "a path only known when the tool expands it"
+	}
+	p := v
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	if why := g.outsideOrdinary(p, shellscan.Write); why != "" {
+		return why
+	}
+	if g.hitsProtected(p, true) {
+		return "a protected path"
+	}
+	return ""
+}
