@@ -262,8 +262,8 @@ func (e *Engine) Reinstate(p Pin) {
 	pc := p.cell.resolved()
 	cur := e.known[p.id]
 	switch {
-	case cur == pc || pc == nil || pc.none:
-		return
+	case cur == pc || pc == nil || pc.none || pc.deleted:
+		return // a deleted session's pinned turn fails (pinDeleted); later pins must not take its cell
 	case cur != nil && !cur.none:
 		return
 	case cur != nil:
@@ -320,11 +320,17 @@ func (e *Engine) Deleting(id string) (failed func()) {
 		return func() {}
 	}
 	c.deleted = true
-	e.known[id] = &knownCell{sum: c.sum, none: c.none}
+	n := &knownCell{sum: c.sum, none: c.none}
+	e.known[id] = n
 	return func() {
 		e.mu.Lock()
 		defer e.mu.Unlock()
 		c.deleted = false
+		// The pins of c follow n from now on: a later delete marks what
+		// the engine knows then, which they would otherwise miss.
+		if n.resolved() != c {
+			c.fwd = n
+		}
 	}
 }
 
