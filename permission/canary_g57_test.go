@@ -40,8 +40,10 @@ func TestCanaryG57Openers(t *testing.T) {
 	tooltest.Need(t, tooltest.NodeJS, "npm")
 	template := canaryTemplate(t)
 	bin := fakeHomeBin(t, "man", "www-browser", "xdg-open")
+	n := 0
 	for line, opened := range canaryG57Openers {
-		t.Run(line, func(t *testing.T) {
+		n++ // a subtest's name goes into its TempDir: no line text there
+		t.Run(fmt.Sprintf("%d", n), func(t *testing.T) {
 			t.Parallel()
 			root := canaryFixture(t, template)
 			pkg := `{"name":"x","version":"1.0.0","homepage":"https://x.invalid/","bugs":"https://x.invalid/b"}`

@@ -120,7 +120,7 @@ func TestCanaryHomeState(t *testing.T) {
 	}
 	for class, lines := range canaryHomeState {
 		for i, line := range lines {
-			t.Run(fmt.Sprintf("%s#%d", class, i), func(t *testing.T) {
+			t.Run(fmt.Sprintf("%s-%d", class, i), func(t *testing.T) {
 				t.Parallel()
 				root := canaryFixture(t, template)
 				refusedEverywhere(t, root, line)

@@ -67,7 +67,7 @@ func TestCanaryRedteam54(t *testing.T) {
 			continue
 		}
 		for i, line := range c.lines {
-			t.Run(fmt.Sprintf("%s#%d", c.program, i), func(t *testing.T) {
+			t.Run(fmt.Sprintf("%s-%d", c.program, i), func(t *testing.T) {
 				t.Parallel()
 				root := canaryFixture(t, template)
 				allowedBy := allowingScenarios(t, root, line)

@@ -134,15 +134,16 @@ func checkCanaryRound(t *testing.T, round map[string][]string) string {
 
 // checkCanaryRoundIn is checkCanaryRound in the fixture template, which
 // the caller made (canaryTemplate with more project files). Each line is a
-// parallel subtest of its own (named by its class and index, in a group
-// "lines" that ends when they all have): each runs in a fixture of its own,
+// parallel subtest of its own (named CLASS-INDEX, in a group "lines" that
+// ends when they all have; the name goes into the fixture's path, so no
+// "#", which ends a file:// URL): each runs in a fixture of its own,
 // and most of its time is spent waiting for bash.
 func checkCanaryRoundIn(t *testing.T, template string, round map[string][]string) {
 	t.Helper()
 	t.Run("lines", func(t *testing.T) {
 		for class, lines := range round {
 			for i, line := range lines {
-				t.Run(fmt.Sprintf("%s#%d", class, i), func(t *testing.T) {
+				t.Run(fmt.Sprintf("%s-%d", class, i), func(t *testing.T) {
 					t.Parallel()
 					line := localLine(line)
 					allowedBy, p := canaryAttack(t, template, line)

@@ -715,7 +715,7 @@ func TestCanaryNoAllowedLineTouchesTheCanary(t *testing.T) {
 				t.Errorf("class %s has %d lines, want the issue's example and at least ten variants", class, len(lines))
 			}
 			for i, line := range lines {
-				t.Run(fmt.Sprintf("%s#%d", class, i), func(t *testing.T) {
+				t.Run(fmt.Sprintf("%s-%d", class, i), func(t *testing.T) {
 					t.Parallel()
 					allowedBy, p := canaryAttack(t, template, line)
 					mu.Lock()
