@@ -3,6 +3,7 @@
 package permission_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -39,17 +40,22 @@ func TestCanaryG57Openers(t *testing.T) {
 	tooltest.Need(t, tooltest.NodeJS, "npm")
 	template := canaryTemplate(t)
 	bin := fakeHomeBin(t, "man", "www-browser", "xdg-open")
+	n := 0
 	for line, opened := range canaryG57Openers {
-		root := canaryFixture(t, template)
-		pkg := `{"name":"x","version":"1.0.0","homepage":"https://x.invalid/","bugs":"https://x.invalid/b"}`
-		if err := os.WriteFile(filepath.Join(root, "work", "package.json"), []byte(pkg), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		refusedEverywhere(t, root, line)
-		out := runLine(t, root, line, time.Minute, bin, "TERM=dumb")
-		if _, err := os.Stat(filepath.Join(root, "home", ".local", "state", "fake", opened)); err != nil {
-			t.Errorf("%q did not run %s when run (%v):\n%s", line, opened, err, out)
-		}
+		n++ // a subtest's name goes into its TempDir: no line text there
+		t.Run(fmt.Sprintf("%d", n), func(t *testing.T) {
+			t.Parallel()
+			root := canaryFixture(t, template)
+			pkg := `{"name":"x","version":"1.0.0","homepage":"https://x.invalid/","bugs":"https://x.invalid/b"}`
+			if err := os.WriteFile(filepath.Join(root, "work", "package.json"), []byte(pkg), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			refusedEverywhere(t, root, line)
+			out := runLine(t, root, line, time.Minute, bin, "TERM=dumb")
+			if _, err := os.Stat(filepath.Join(root, "home", ".local", "state", "fake", opened)); err != nil {
+				t.Errorf("%q did not run %s when run (%v):\n%s", line, opened, err, out)
+			}
+		})
 	}
 }
 
@@ -93,16 +99,19 @@ func TestCanaryG57GpgHome(t *testing.T) {
 			cmd.Run()
 		}
 	}
-	for _, line := range canaryG57Gpg {
-		root := canaryFixture(t, template)
-		refusedEverywhere(t, root, line)
-		before := canarySnapshot(t, root)
-		out := runLine(t, root, line, time.Minute, "", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
-			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-		stopAgent(root)
-		if p := changed(before, canarySnapshot(t, root)); !strings.HasPrefix(p, home(root)+string(filepath.Separator)) {
-			t.Errorf("%q changed nothing in the home when run (%q):\n%s", line, p, out)
-		}
+	for i, line := range canaryG57Gpg {
+		t.Run(fmt.Sprintf("%d", i), func(t *testing.T) {
+			t.Parallel()
+			root := canaryFixture(t, template)
+			refusedEverywhere(t, root, line)
+			before := canarySnapshot(t, root)
+			out := runLine(t, root, line, time.Minute, "", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+				"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+			stopAgent(root)
+			if p := changed(before, canarySnapshot(t, root)); !strings.HasPrefix(p, home(root)+string(filepath.Separator)) {
+				t.Errorf("%q changed nothing in the home when run (%q):\n%s", line, p, out)
+			}
+		})
 	}
 	for _, line := range canaryG57GpgOrdinary {
 		root := canaryFixture(t, template)
@@ -167,15 +176,18 @@ var canaryG57GitEditor = []string{
 func TestCanaryG57GitEditor(t *testing.T) {
 	tooltest.Need(t, tooltest.CanaryTools, "git", "vi")
 	template := canaryTemplate(t)
-	for _, line := range canaryG57GitEditor {
-		root := canaryFixture(t, template)
-		refusedEverywhere(t, root, line)
-		before := canarySnapshot(t, root)
-		out := runLine(t, root, line, time.Minute, "", "TERM=xterm", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
-			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-		if p := changed(before, canarySnapshot(t, root)); p == "" {
-			t.Errorf("%q changed nothing when run:\n%s", line, out)
-		}
+	for i, line := range canaryG57GitEditor {
+		t.Run(fmt.Sprintf("%d", i), func(t *testing.T) {
+			t.Parallel()
+			root := canaryFixture(t, template)
+			refusedEverywhere(t, root, line)
+			before := canarySnapshot(t, root)
+			out := runLine(t, root, line, time.Minute, "", "TERM=xterm", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+				"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+			if p := changed(before, canarySnapshot(t, root)); p == "" {
+				t.Errorf("%q changed nothing when run:\n%s", line, out)
+			}
+		})
 	}
 }
 

@@ -4,6 +4,7 @@ package permission_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,14 +37,17 @@ func TestCanaryG58ProjectSettings(t *testing.T) {
 	tooltest.Need(t, tooltest.CanaryTools, "git")
 	tooltest.Need(t, tooltest.NodeJS, "npm", "pnpm")
 	template := canaryTemplate(t)
-	for _, c := range canaryG58Settings {
-		root := canaryFixture(t, template)
-		home := filepath.Join(root, "home")
-		g57WriteWork(t, root, map[string]string{
-			"package.json": `{"name":"y","version":"1.0.0","scripts":{"test":"echo ok"}}`,
-			c.file:         strings.ReplaceAll(c.text, "HOMEDIR", home),
+	for i, c := range canaryG58Settings {
+		t.Run(fmt.Sprintf("%d", i), func(t *testing.T) {
+			t.Parallel()
+			root := canaryFixture(t, template)
+			home := filepath.Join(root, "home")
+			g57WriteWork(t, root, map[string]string{
+				"package.json": `{"name":"y","version":"1.0.0","scripts":{"test":"echo ok"}}`,
+				c.file:         strings.ReplaceAll(c.text, "HOMEDIR", home),
+			})
+			refusedThenWritesHome(t, root, c.line+" with "+c.file, c.line, "g58", 2*time.Minute, "")
 		})
-		refusedThenWritesHome(t, root, c.line+" with "+c.file, c.line, "g58", 2*time.Minute, "")
 	}
 }
 
@@ -152,21 +156,24 @@ var canaryG58GpgConf = []struct{ file, text, line string }{
 func TestCanaryG58GpgConf(t *testing.T) {
 	tooltest.Need(t, tooltest.CanaryTools, "git", "gpg", "gpgconf")
 	template := canaryTemplate(t)
-	for _, c := range canaryG58GpgConf {
-		root := canaryFixture(t, template)
-		home := filepath.Join(root, "home")
-		g57WriteWork(t, root, map[string]string{c.file: strings.ReplaceAll(c.text, "HOMEDIR", home)})
-		if err := os.MkdirAll(filepath.Join(root, "work", "gnupg"), 0o700); err != nil {
-			t.Fatal(err)
-		}
-		refusedEverywhere(t, root, c.line)
-		out := runLine(t, root, c.line, time.Minute, "")
-		kill := exec.Command("gpgconf", "--homedir", filepath.Join(root, "work", "gnupg"), "--kill", "all")
-		kill.Env = canaryEnv(home)
-		kill.Run()
-		if _, err := os.Stat(filepath.Join(home, ".config", "g58")); err != nil {
-			t.Errorf("%q with %s did not write the home when run (%v):\n%s", c.line, c.file, err, out)
-		}
+	for i, c := range canaryG58GpgConf {
+		t.Run(fmt.Sprintf("%d", i), func(t *testing.T) {
+			t.Parallel()
+			root := canaryFixture(t, template)
+			home := filepath.Join(root, "home")
+			g57WriteWork(t, root, map[string]string{c.file: strings.ReplaceAll(c.text, "HOMEDIR", home)})
+			if err := os.MkdirAll(filepath.Join(root, "work", "gnupg"), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			refusedEverywhere(t, root, c.line)
+			out := runLine(t, root, c.line, time.Minute, "")
+			kill := exec.Command("gpgconf", "--homedir", filepath.Join(root, "work", "gnupg"), "--kill", "all")
+			kill.Env = canaryEnv(home)
+			kill.Run()
+			if _, err := os.Stat(filepath.Join(home, ".config", "g58")); err != nil {
+				t.Errorf("%q with %s did not write the home when run (%v):\n%s", c.line, c.file, err, out)
+			}
+		})
 	}
 	root := canaryFixture(t, template)
 	g57WriteWork(t, root, map[string]string{"gnupg/gpg.conf": "armor\nkeyid-format long\n# mine\n"})

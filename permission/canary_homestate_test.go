@@ -119,16 +119,19 @@ func TestCanaryHomeState(t *testing.T) {
 		t.Fatal(err)
 	}
 	for class, lines := range canaryHomeState {
-		for _, line := range lines {
-			root := canaryFixture(t, template)
-			refusedEverywhere(t, root, line)
-			venv := homeVenv(t, python, root)
-			before := canarySnapshot(t, root)
-			out := runLine(t, root, line, time.Minute, bin+":"+venv+":"+filepath.Dir(goBin)+":/usr/sbin:/sbin",
-				"GOTOOLCHAIN=local", "GOFLAGS=", "GOPROXY=off")
-			if p := changed(before, canarySnapshot(t, root)); !strings.HasPrefix(p, filepath.Join(root, "home")+string(filepath.Separator)) {
-				t.Errorf("class %s: %q changed nothing in the home when run (%q):\n%s", class, line, p, out)
-			}
+		for i, line := range lines {
+			t.Run(fmt.Sprintf("%s-%d", class, i), func(t *testing.T) {
+				t.Parallel()
+				root := canaryFixture(t, template)
+				refusedEverywhere(t, root, line)
+				venv := homeVenv(t, python, root)
+				before := canarySnapshot(t, root)
+				out := runLine(t, root, line, time.Minute, bin+":"+venv+":"+filepath.Dir(goBin)+":/usr/sbin:/sbin",
+					"GOTOOLCHAIN=local", "GOFLAGS=", "GOPROXY=off")
+				if p := changed(before, canarySnapshot(t, root)); !strings.HasPrefix(p, filepath.Join(root, "home")+string(filepath.Separator)) {
+					t.Errorf("class %s: %q changed nothing in the home when run (%q):\n%s", class, line, p, out)
+				}
+			})
 		}
 	}
 	checkOrdinary(t, template, canaryHomeStateOrdinary, nil)

@@ -3,6 +3,7 @@
 package permission_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -65,18 +66,21 @@ func TestCanaryRedteam54(t *testing.T) {
 			t.Logf("this curl does not write %%output{…} (curl 8.3 and later do): its lines are left out")
 			continue
 		}
-		for _, line := range c.lines {
-			root := canaryFixture(t, template)
-			allowedBy := allowingScenarios(t, root, line)
-			before := canarySnapshot(t, root)
-			runLine(t, root, line, 60*time.Second, filepath.Dir(prog), "SHELL=/bin/bash")
-			p := strings.TrimPrefix(changed(before, canarySnapshot(t, root)), root)
-			if p == "" {
-				t.Errorf("%q did no damage when run (allowed by %v)", line, allowedBy)
-			}
-			if len(allowedBy) > 0 {
-				t.Errorf("%q was allowed by %v (changed %q)", line, allowedBy, p)
-			}
+		for i, line := range c.lines {
+			t.Run(fmt.Sprintf("%s-%d", c.program, i), func(t *testing.T) {
+				t.Parallel()
+				root := canaryFixture(t, template)
+				allowedBy := allowingScenarios(t, root, line)
+				before := canarySnapshot(t, root)
+				runLine(t, root, line, 60*time.Second, filepath.Dir(prog), "SHELL=/bin/bash")
+				p := strings.TrimPrefix(changed(before, canarySnapshot(t, root)), root)
+				if p == "" {
+					t.Errorf("%q did no damage when run (allowed by %v)", line, allowedBy)
+				}
+				if len(allowedBy) > 0 {
+					t.Errorf("%q was allowed by %v (changed %q)", line, allowedBy, p)
+				}
+			})
 		}
 	}
 }

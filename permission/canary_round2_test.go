@@ -3,6 +3,7 @@
 package permission_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/internal/tooltest"
@@ -132,19 +133,28 @@ func checkCanaryRound(t *testing.T, round map[string][]string) string {
 }
 
 // checkCanaryRoundIn is checkCanaryRound in the fixture template, which
-// the caller made (canaryTemplate with more project files).
+// the caller made (canaryTemplate with more project files). Each line is a
+// parallel subtest of its own (named CLASS-INDEX, in a group "lines" that
+// ends when they all have; the name goes into the fixture's path, so no
+// "#", which ends a file:// URL): each runs in a fixture of its own,
+// and most of its time is spent waiting for bash.
 func checkCanaryRoundIn(t *testing.T, template string, round map[string][]string) {
 	t.Helper()
-	for class, lines := range round {
-		for _, line := range lines {
-			line = localLine(line)
-			allowedBy, p := canaryAttack(t, template, line)
-			if p == "" {
-				t.Errorf("class %s: %q did no damage when run (allowed by %v)", class, line, allowedBy)
-			}
-			if len(allowedBy) > 0 {
-				t.Errorf("class %s: %q was allowed by %v (changed %q)", class, line, allowedBy, p)
+	t.Run("lines", func(t *testing.T) {
+		for class, lines := range round {
+			for i, line := range lines {
+				t.Run(fmt.Sprintf("%s-%d", class, i), func(t *testing.T) {
+					t.Parallel()
+					line := localLine(line)
+					allowedBy, p := canaryAttack(t, template, line)
+					if p == "" {
+						t.Errorf("class %s: %q did no damage when run (allowed by %v)", class, line, allowedBy)
+					}
+					if len(allowedBy) > 0 {
+						t.Errorf("class %s: %q was allowed by %v (changed %q)", class, line, allowedBy, p)
+					}
+				})
 			}
 		}
-	}
+	})
 }

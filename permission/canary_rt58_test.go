@@ -38,26 +38,29 @@ var canaryRT58Links = []struct {
 // refused by both scenarios.
 func TestCanaryRT58LinkMakers(t *testing.T) {
 	template := canaryTemplate(t)
-	for _, c := range canaryRT58Links {
+	for i, c := range canaryRT58Links {
 		if rt58Look(c.program) == "" {
 			tooltest.LeftOut(t, fmt.Sprintf("%s is not in /usr/local/bin, /usr/bin or /bin: %q is left out", c.program, c.line), rt58How(c.program))
 			continue
 		}
-		root := canaryFixture(t, template)
-		pathDir := rt58Fixture(t, root, c.program)
-		target := filepath.Join(root, c.target)
-		before, err := os.ReadFile(target)
-		if err != nil {
-			t.Fatal(err)
-		}
-		allowedBy := allowingScenarios(t, root, c.line)
-		out := runLine(t, root, c.line, 120*time.Second, pathDir, "npm_config_store_dir="+filepath.Join(root, "store"))
-		if after, _ := os.ReadFile(target); bytes.Equal(before, after) {
-			t.Errorf("%q did not change %s when run (allowed by %v):\n%s", c.line, c.target, allowedBy, out)
-		}
-		if len(allowedBy) > 0 {
-			t.Errorf("%q was allowed by %v", c.line, allowedBy)
-		}
+		t.Run(fmt.Sprintf("%d", i), func(t *testing.T) {
+			t.Parallel()
+			root := canaryFixture(t, template)
+			pathDir := rt58Fixture(t, root, c.program)
+			target := filepath.Join(root, c.target)
+			before, err := os.ReadFile(target)
+			if err != nil {
+				t.Fatal(err)
+			}
+			allowedBy := allowingScenarios(t, root, c.line)
+			out := runLine(t, root, c.line, 120*time.Second, pathDir, "npm_config_store_dir="+filepath.Join(root, "store"))
+			if after, _ := os.ReadFile(target); bytes.Equal(before, after) {
+				t.Errorf("%q did not change %s when run (allowed by %v):\n%s", c.line, c.target, allowedBy, out)
+			}
+			if len(allowedBy) > 0 {
+				t.Errorf("%q was allowed by %v", c.line, allowedBy)
+			}
+		})
 	}
 }
 

@@ -6,11 +6,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -544,14 +546,37 @@ func canaryGateOptions(t *testing.T, root, userRules string) permission.GateOpti
 // group after limit, and reports whether it ran that long.
 func runBash(t *testing.T, root, line string, limit time.Duration) (killed bool) {
 	t.Helper()
+	return runBashUntil(t, root, line, limit, nil)
+}
+
+// runBashUntil is runBash that also kills the process group as soon as
+// done (if not nil) reports true.
+func runBashUntil(t *testing.T, root, line string, limit time.Duration, done func() bool) (killed bool) {
+	t.Helper()
 	start := time.Now()
 	defer func() {
 		if d := time.Since(start); d > 2*time.Second {
 			t.Logf("%q took %v", line, d)
 		}
 	}()
-	runLine(t, root, line, limit, "")
+	runLineUntil(t, root, line, limit, done, "")
 	return time.Since(start) >= limit
+}
+
+// damaged reports whether an entry of the snapshot before (the canary,
+// the fake home's files, the project's config and .git/config and hooks)
+// is no longer what it was in the fixture at root: a file there was
+// removed or rewritten. A file a line only adds (a tool's state in the
+// home) does not count here, so that a line is stopped early only for a
+// change that stays.
+func damaged(t *testing.T, root string, before map[string]string) bool {
+	now := canarySnapshot(t, root)
+	for p, v := range before {
+		if now[p] != v {
+			return true
+		}
+	}
+	return false
 }
 
 // runLine runs line through real bash in the workdir of the fixture at
@@ -559,6 +584,15 @@ func runBash(t *testing.T, root, line string, limit time.Duration) (killed bool)
 // env added), in its own process group killed after limit, and returns
 // what it printed.
 func runLine(t *testing.T, root, line string, limit time.Duration, pathDir string, env ...string) []byte {
+	t.Helper()
+	return runLineUntil(t, root, line, limit, nil, pathDir, env...)
+}
+
+// runLineUntil is runLine that also kills the line's process group as soon
+// as done (if not nil), polled while the line runs, reports true: a line
+// that did its damage and then waits (gpg for its agent, an editor for a
+// terminal) need not be waited out.
+func runLineUntil(t *testing.T, root, line string, limit time.Duration, done func() bool, pathDir string, env ...string) []byte {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), limit)
 	defer cancel()
@@ -576,7 +610,31 @@ func runLine(t *testing.T, root, line string, limit time.Duration, pathDir strin
 	cmd.WaitDelay = time.Second
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
+	err := cmd.Start()
+	if err == nil {
+		if done != nil {
+			exited := make(chan struct{})
+			defer close(exited)
+			go func() {
+				tick := time.NewTicker(25 * time.Millisecond)
+				defer tick.Stop()
+				for {
+					select {
+					case <-exited:
+						return
+					case <-ctx.Done():
+						return
+					case <-tick.C:
+						if done() {
+							cancel()
+							return
+						}
+					}
+				}
+			}()
+		}
+		err = cmd.Wait()
+	}
 	var ee *exec.ExitError
 	if err != nil && !errors.As(err, &ee) {
 		t.Logf("%q: %v", line, err)
@@ -624,7 +682,7 @@ func canaryAttack(t *testing.T, template, line string) (allowedBy []string, chan
 	root := canaryFixture(t, template)
 	allowedBy = allowingScenarios(t, root, line)
 	before := canarySnapshot(t, root)
-	killed := runBash(t, root, line, 3*time.Second)
+	killed := runBashUntil(t, root, line, 3*time.Second, func() bool { return damaged(t, root, before) })
 	p := changed(before, canarySnapshot(t, root))
 	if p == "" && killed {
 		// A slow program (a JVM on a loaded machine) was stopped before
@@ -633,7 +691,7 @@ func canaryAttack(t *testing.T, template, line string) (allowedBy []string, chan
 		// editor) are not run twice.
 		root = canaryFixture(t, template)
 		before = canarySnapshot(t, root)
-		runBash(t, root, line, 30*time.Second)
+		runBashUntil(t, root, line, 30*time.Second, func() bool { return damaged(t, root, before) })
 		p = changed(before, canarySnapshot(t, root))
 	}
 	return allowedBy, strings.TrimPrefix(p, root)
@@ -647,24 +705,34 @@ func canaryAttack(t *testing.T, template, line string) (allowedBy []string, chan
 func TestCanaryNoAllowedLineTouchesTheCanary(t *testing.T) {
 	tooltest.Need(t, tooltest.CanaryTools, "git")
 	template := canaryTemplate(t)
+	var mu sync.Mutex
 	total, effective := 0, 0
-	for class, lines := range canaryAttacks {
-		if len(lines) < 11 {
-			t.Errorf("class %s has %d lines, want the issue's example and at least ten variants", class, len(lines))
-		}
-		for _, line := range lines {
-			allowedBy, p := canaryAttack(t, template, line)
-			total++
-			if p != "" {
-				effective++
-				if len(allowedBy) > 0 {
-					t.Errorf("class %s: %q was allowed by %v and changed %s", class, line, allowedBy, p)
-				}
-			} else {
-				t.Logf("class %s: %q did no damage when run (allowed by %v)", class, line, allowedBy)
+	// Each line is a parallel subtest in a fixture of its own; the group
+	// ends when they all have.
+	t.Run("lines", func(t *testing.T) {
+		for class, lines := range canaryAttacks {
+			if len(lines) < 11 {
+				t.Errorf("class %s has %d lines, want the issue's example and at least ten variants", class, len(lines))
+			}
+			for i, line := range lines {
+				t.Run(fmt.Sprintf("%s-%d", class, i), func(t *testing.T) {
+					t.Parallel()
+					allowedBy, p := canaryAttack(t, template, line)
+					mu.Lock()
+					defer mu.Unlock()
+					total++
+					if p != "" {
+						effective++
+						if len(allowedBy) > 0 {
+							t.Errorf("class %s: %q was allowed by %v and changed %s", class, line, allowedBy, p)
+						}
+					} else {
+						t.Logf("class %s: %q did no damage when run (allowed by %v)", class, line, allowedBy)
+					}
+				})
 			}
 		}
-	}
+	})
 	t.Logf("%d of %d attack lines changed the canary or a protected file when run", effective, total)
 	if effective*5 < total*4 {
 		t.Errorf("only %d of %d attack lines did any damage: the fixture no longer exercises them", effective, total)
