@@ -97,6 +97,12 @@ func (m *migration) copyAll(ctx context.Context, p *plan) error {
 		})
 	}
 	wg.Wait()
+	if firstErr == nil && int(next.Load()) < len(p.units) {
+		// The workers stopped taking units as the caller's context was
+		// done (between two units, where no copy of one failed): the
+		// units never taken are not copied, and the copy is not whole.
+		return ctx.Err()
+	}
 	return firstErr
 }
 

@@ -614,6 +614,10 @@ type destFile struct {
 	// kept is set once the file's state is recorded for removeMade (see
 	// remember): when it is finished, or else when it is closed.
 	kept bool
+	// byName is set when the file, once closed, is to be stamped by its
+	// name (see setTime) before it is settled: the state close records
+	// is then not the one this run leaves, should the settling fail.
+	byName bool
 }
 
 // stillHeld returns an error if the destination lock was lost: a rerun
@@ -718,7 +722,7 @@ func (d *destFile) close() error {
 	if !d.kept {
 		d.kept = true
 		if st, err := f.stamp(); err == nil {
-			d.m.remember(d.rel, st, false)
+			d.m.remember(d.rel, st, false, !d.byName)
 		} // else abandon leaves it: never remove what is not known to be ours
 	}
 	if err := f.Close(); err != nil {
@@ -748,9 +752,10 @@ func (d *destFile) finishAt(dir *dirHandle, name string, mtime time.Time) error 
 			return timeError(d.path, err)
 		}
 		d.kept = true
-		d.m.remember(d.rel, st, true)
+		d.m.remember(d.rel, st, true, true)
 		return d.close()
 	}
+	d.byName = true
 	if err := d.close(); err != nil {
 		return err
 	}
@@ -828,6 +833,7 @@ func (f *destFile) writeAll(data []byte) ([]byte, error) {
 	if err == nil {
 		back, err = f.readAll()
 	}
+	f.byName = err == nil // writeFile stamps and settles it by name next
 	if cerr := f.close(); err == nil {
 		err = cerr
 	}
@@ -875,6 +881,11 @@ type madeFile struct {
 	made    filestamp.Stamp // as created: its device and inode
 	settled bool
 	final   filestamp.Stamp // as finished, once settled
+	// exact says that made is the whole state (size, modification and
+	// change times) this run left the file in: closed unfinished, it is
+	// this run's only while it is still in that state, as a settled file
+	// is only while it is in its final one.
+	exact bool
 }
 
 // settle records the file rel that this run created, and has finished
@@ -931,9 +942,12 @@ func (m *migration) settled(rel string, now filestamp.Stamp) {
 
 // remember records that this run created the destination file rel, whose
 // state (its device and inode at least) is st, for abandon; finished says
-// that the file is finished, st its state then (see settle).
-func (m *migration) remember(rel string, st filestamp.Stamp, finished bool) {
-	f := madeFile{rel: rel, made: st}
+// that the file is finished, st its state then (see settle), and exact
+// that st is the whole state this run leaves the file in even if it is
+// never settled (a file closed unfinished, or finished and stamped through
+// its descriptor).
+func (m *migration) remember(rel string, st filestamp.Stamp, finished, exact bool) {
+	f := madeFile{rel: rel, made: st, exact: exact}
 	if finished {
 		f.settled, f.final = true, st
 	}
@@ -969,7 +983,8 @@ func (m *migration) removeMade() (ok, anything bool) {
 		// known to be this run's.
 		now := filestamp.Of(st)
 		known := f.made.Dev != 0 || f.made.Ino != 0 || f.settled
-		if !known || now.Dev != f.made.Dev || now.Ino != f.made.Ino || f.settled && now != f.final {
+		if !known || now.Dev != f.made.Dev || now.Ino != f.made.Ino || f.settled && now != f.final ||
+			!f.settled && f.exact && now != f.made {
 			continue // replaced or written since: not this run's file any more
 		}
 		if m.dst.Remove(f.rel) != nil {

@@ -32,6 +32,9 @@ func TestMain(m *testing.M) {
 	if v := os.Getenv(stepChildEnv); v != "" {
 		os.Exit(runStepChild(v))
 	}
+	if v := os.Getenv(abandonChildEnv); v != "" {
+		os.Exit(runAbandonChild(v))
+	}
 	os.Exit(m.Run())
 }
 
