@@ -1,6 +1,7 @@
 package migrate_test
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/migrate"
+	"github.com/lite-agent/lite-agent-go/storage"
 )
 
 // A failed migration removes what it wrote and then its marker. Nothing
@@ -73,4 +75,42 @@ func filesUnder(t *testing.T, root string) []string {
 		t.Fatal(err)
 	}
 	return files
+}
+
+// A rerun over an interrupted migration clears its files while its marker
+// stays. When it then fails before it writes anything of its own (here:
+// cancelled once marked), those removals too must be durable before the
+// marker goes: else a crash could leave the interrupted copy's files
+// without a marker, which looks complete.
+func TestFailedRerunSyncsWhatItClearedBeforeTheMarkerGoes(t *testing.T) {
+	k1 := aead(t, "k1", 1)
+	src := buildProject(t, t.TempDir(), workdir, k1, "")
+	dstHome := t.TempDir()
+	killMidMigration(t, src.home, dstHome, false)
+	dst := resolve(t, workdir, storage.Options{Home: dstHome})
+	if len(filesUnder(t, dst.ProjectDir())) < 2 {
+		t.Fatalf("the killed migration left %q, want its marker and some of the copy", filesUnder(t, dst.ProjectDir()))
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	opts := migrate.Options{
+		From: migrate.Endpoint{Workdir: workdir, Storage: src.opts},
+		To:   migrate.Endpoint{Storage: storage.Options{Home: dstHome, Codec: k1}},
+	}
+	migrate.OnStep(&opts, func(name string) {
+		if name == "marked" {
+			cancel()
+		}
+	})
+	synced := 0
+	migrate.OnRemovalsSynced(&opts, func() { synced++ })
+	if _, err := migrate.Run(ctx, opts); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run: %v, want context.Canceled", err)
+	}
+	if got := filesUnder(t, dst.ProjectDir()); len(got) != 0 {
+		t.Errorf("after the failed rerun the destination holds %q, want nothing", got)
+	}
+	if synced != 1 {
+		t.Errorf("the cleared files' removals were synced %d times before the marker went, want once", synced)
+	}
 }

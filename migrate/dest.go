@@ -558,7 +558,9 @@ func (d *destination) abandon() {
 	if !ok || !d.markerOK || d.lock.Check() != nil {
 		return
 	}
-	if made && d.m.syncRemovals(d.dir.Real()) != nil {
+	// The sync may take long: a rerun that took the lock over meanwhile
+	// owns the destination, and its marker stays.
+	if made && (d.m.syncRemovals(d.dir.Real()) != nil || d.lock.Check() != nil) {
 		return
 	}
 	if st, err := d.dir.Lstat(MarkerName); err != nil {
