@@ -58,7 +58,9 @@ type LeaseOptions struct {
 }
 
 // A Lease is one process's right to write one session: a row holding the
-// holder's name, a fencing token that grows with every acquisition, and an
+// holder's name, a fencing token that grows with every acquisition (the
+// row outlives releases and deletions of the session, so a token is never
+// given twice for a session of a project), and an
 // expiry that a goroutine renews while the lease is held. Every append and
 // truncation through the Project that acquired it carries the token, so a
 // holder whose lease expired and passed on can no longer write.
@@ -133,10 +135,10 @@ func (p *Project) tryAcquire(ctx context.Context, id string) (*Lease, error) {
 		RETURNING token`), []any{p.ns, p.project, id, p.s.holder, p.s.ttl.Milliseconds()}, &token)
 	if errors.Is(err, pgx.ErrNoRows) {
 		busy := &BusyError{SessionID: id}
-		err = p.s.db().scan(ctx, q.sql(`SELECT holder, expires FROM {leases} WHERE namespace = $1 AND project = $2 AND session = $3`),
+		err = p.s.db().scan(ctx, q.sql(`SELECT holder, expires FROM {leases} WHERE namespace = $1 AND project = $2 AND session = $3 AND expires >= now()`),
 			[]any{p.ns, p.project, id}, &busy.Holder, &busy.Expires)
 		if errors.Is(err, pgx.ErrNoRows) {
-			// Released between the two statements: try again.
+			// Released (or expired) between the two statements: try again.
 			return p.tryAcquire(ctx, id)
 		}
 		if err == nil {
@@ -144,7 +146,9 @@ func (p *Project) tryAcquire(ctx context.Context, id string) (*Lease, error) {
 		}
 	}
 	if err == nil && ctx.Err() != nil {
-		_, err = p.s.db().exec(sctx, q.sql(`DELETE FROM {leases}
+		// Released as Release does: the row stays, so its token is not
+		// given again.
+		_, err = p.s.db().exec(sctx, q.sql(`UPDATE {leases} SET expires = 'epoch'
 			WHERE namespace = $1 AND project = $2 AND session = $3 AND token = $4`), p.ns, p.project, id, token)
 		if err == nil {
 			err = ctx.Err()
@@ -205,10 +209,13 @@ func (l *Lease) renew() {
 	}
 }
 
-// Release stops renewing the lease and deletes it, so that another process
-// may acquire the session at once. Releasing twice is not an error. The
-// deletion is not waited to disk: should the database crash right after
-// it, the lease comes back and expires after its TTL.
+// Release stops renewing the lease and ends it (its row stays, expired, so
+// that the next acquisition draws the next token: a deleted row had the
+// next INSERT start at 1 again, and a holder stopped past its TTL woke
+// holding the token of the session's current holder), so that another
+// process may acquire the session at once. Releasing twice is not an
+// error. The release is not waited to disk: should the database crash
+// right after it, the lease comes back and expires after its TTL.
 func (l *Lease) Release(ctx context.Context) error {
 	var err error
 	l.once.Do(func() {
@@ -224,7 +231,7 @@ func (l *Lease) Release(ctx context.Context) error {
 		// at once, and a database crash that loses it leaves the lease to
 		// expire as a crashed holder's does. Safety never rests on it.
 		_, err = l.p.s.db().exec(ctx, l.p.s.q.sql(`WITH c AS MATERIALIZED (SELECT set_config('synchronous_commit', 'off', true))
-			DELETE FROM {leases}
+			UPDATE {leases} SET expires = 'epoch'
 			WHERE namespace = $1 AND project = $2 AND session = $3 AND token = $4 AND EXISTS (SELECT 1 FROM c)`),
 			l.p.ns, l.p.project, l.session, l.token)
 	})
