@@ -117,22 +117,7 @@ func (p *Project) Acquire(ctx context.Context, id string, opts LeaseOptions) (*L
 
 func (p *Project) tryAcquire(ctx context.Context, id string) (*Lease, error) {
 	q := p.s.q
-	// One statement, so one transaction and one round trip; only a busy
-	// session costs a second, to name the holder.
-	var token int64
-	// The statement is not cut short by ctx: cancelled while at the
-	// server, it may commit the lease and still report ctx's error, which
-	// left a lease nobody held (the session busy until it expired). It
-	// runs to its end, bounded by the lease's TTL, and a lease it took for
-	// a caller whose ctx ended meanwhile is released again.
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.s.ttl)
-	defer cancel()
-	err := p.s.db().scan(sctx, q.sql(`INSERT INTO {leases} AS l (namespace, project, session, holder, token, expires)
-		VALUES ($1, $2, $3, $4, 1, now() + $5 * interval '1 millisecond')
-		ON CONFLICT (namespace, project, session) DO UPDATE
-			SET holder = excluded.holder, token = l.token + 1, expires = excluded.expires
-			WHERE l.expires < now()
-		RETURNING token`), []any{p.ns, p.project, id, p.s.holder, p.s.ttl.Milliseconds()}, &token)
+	token, err := p.insertLease(ctx, id)
 	if errors.Is(err, pgx.ErrNoRows) {
 		busy := &BusyError{SessionID: id}
 		err = p.s.db().scan(ctx, q.sql(`SELECT holder, expires FROM {leases} WHERE namespace = $1 AND project = $2 AND session = $3 AND expires >= now()`),
@@ -143,15 +128,6 @@ func (p *Project) tryAcquire(ctx context.Context, id string) (*Lease, error) {
 		}
 		if err == nil {
 			err = busy
-		}
-	}
-	if err == nil && ctx.Err() != nil {
-		// Released as Release does: the row stays, so its token is not
-		// given again.
-		_, err = p.s.db().exec(sctx, q.sql(`UPDATE {leases} SET expires = 'epoch'
-			WHERE namespace = $1 AND project = $2 AND session = $3 AND token = $4`), p.ns, p.project, id, token)
-		if err == nil {
-			err = ctx.Err()
 		}
 	}
 	if err != nil {
@@ -166,6 +142,82 @@ func (p *Project) tryAcquire(ctx context.Context, id string) (*Lease, error) {
 	p.mu.Unlock()
 	go l.renew()
 	return l, nil
+}
+
+// insertLease takes the lease row of session id in one statement (one
+// transaction and one round trip), returning its token, or pgx.ErrNoRows
+// when someone holds a live lease.
+//
+// The statement is not cut short by ctx: cancelled while at the server, it
+// may commit the lease and still report ctx's error, which left a lease
+// nobody held (the session busy until it expired). It runs to its end in a
+// goroutine of its own, bounded by the lease's TTL, and a lease it took for
+// a caller that left meanwhile is released there. The caller does not wait
+// for it once ctx ends: it returned only after the statement, up to the
+// TTL on a database that does not answer, and liteagent holds its lock of
+// the agent's leases around the call.
+func (p *Project) insertLease(ctx context.Context, id string) (int64, error) {
+	type result struct {
+		token int64
+		err   error
+	}
+	var (
+		mu   sync.Mutex
+		left bool // the caller returned ctx's error
+	)
+	res := make(chan result, 1)
+	go func() {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.s.ttl)
+		defer cancel()
+		var r result
+		r.err = p.s.db().scan(sctx, p.s.q.sql(`INSERT INTO {leases} AS l (namespace, project, session, holder, token, expires)
+			VALUES ($1, $2, $3, $4, 1, now() + $5 * interval '1 millisecond')
+			ON CONFLICT (namespace, project, session) DO UPDATE
+				SET holder = excluded.holder, token = l.token + 1, expires = excluded.expires
+				WHERE l.expires < now()
+			RETURNING token`), []any{p.ns, p.project, id, p.s.holder, p.s.ttl.Milliseconds()}, &r.token)
+		mu.Lock()
+		gone := left
+		if !gone {
+			res <- r
+		}
+		mu.Unlock()
+		if gone && r.err == nil {
+			p.dropLease(sctx, id, r.token)
+		}
+	}()
+	var r result
+	select {
+	case r = <-res:
+	case <-ctx.Done():
+		mu.Lock()
+		left = true
+		select {
+		case r = <-res:
+		default:
+		}
+		mu.Unlock()
+	}
+	if r.err == nil && r.token != 0 && ctx.Err() != nil {
+		go func() {
+			dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.s.ttl)
+			defer cancel()
+			p.dropLease(dctx, id, r.token)
+		}()
+	}
+	if cerr := ctx.Err(); cerr != nil {
+		return 0, cerr
+	}
+	return r.token, r.err
+}
+
+// dropLease releases the lease of session id with token that
+// insertLease took for a caller that left, as Release does: the row stays,
+// so that its token is not given again. A lease not released expires
+// after its TTL.
+func (p *Project) dropLease(ctx context.Context, id string, token int64) {
+	_, _ = p.s.db().exec(ctx, p.s.q.sql(`UPDATE {leases} SET expires = 'epoch'
+		WHERE namespace = $1 AND project = $2 AND session = $3 AND token = $4`), p.ns, p.project, id, token)
 }
 
 // Token returns the lease's fencing token.
