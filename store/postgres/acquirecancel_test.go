@@ -16,8 +16,9 @@ import (
 // the row then stayed, held by nobody, and the session was busy (leased by
 // this very holder) until the lease expired. A delete by liteagent racing
 // a turn it cancels hit it. Now a lease taken by the statement is released
-// again (in the background) when the caller gets the context's error. Rounds cancel at
-// growing delays, so that some land while the statement runs.
+// again (in the background) when the caller gets the context's error.
+// Rounds cancel at growing delays, so that some land while the statement
+// runs.
 func TestACancelledAcquireLeavesNoLease(t *testing.T) {
 	p := project(t, storage.Encoding{Codec: nil, Namespace: "acme", ProjectID: "p0"})
 	cancelled := 0
