@@ -331,8 +331,10 @@ func (e *DeletedError) Error() string {
 func (e *DeletedError) Unwrap() error { return &session.NotFoundError{SessionID: e.SessionID} }
 
 // Deleting tells the engine that its caller deletes session id: turns
-// pinned to the session as known now ([Engine.Pin], [Engine.TurnPinned])
-// fail with a *DeletedError from now on and write nothing, even when the
+// pinned to the session as known now ([Engine.Pin], [Engine.TurnPinned]),
+// and every pin of id taken before that is still held (also of a session
+// the engine has forgotten since: [Engine.DropIdentities]), fail with a
+// *DeletedError from now on and write nothing, even when the
 // id is started again. What the engine knows under id stays as it was
 // for turns called from now on (a prompt after the delete starts the id
 // again). Call it before the delete cancels the session's turns, so that
