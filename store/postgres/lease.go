@@ -93,7 +93,17 @@ func (p *Project) Acquire(ctx context.Context, id string, opts LeaseOptions) (*L
 		p.mu.Unlock()
 		return nil, &BusyError{SessionID: id, Holder: p.s.holder + " (this process)"}
 	}
+	settling := p.settling[id]
 	p.mu.Unlock()
+	if settling != nil {
+		// An Acquire of this Project that gave up may have taken the
+		// lease: it is being released.
+		select {
+		case <-settling:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
 	delay := 20 * time.Millisecond
 	for {
 		l, err := p.tryAcquire(ctx, id)
@@ -166,6 +176,7 @@ func (p *Project) insertLease(ctx context.Context, id string) (int64, error) {
 		left bool // the caller returned ctx's error
 	)
 	res := make(chan result, 1)
+	settled := make(chan struct{}) // closed once a lease taken for a caller that left is released
 	go func() {
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.s.ttl)
 		defer cancel()
@@ -182,8 +193,11 @@ func (p *Project) insertLease(ctx context.Context, id string) (int64, error) {
 			res <- r
 		}
 		mu.Unlock()
-		if gone && r.err == nil {
-			p.dropLease(sctx, id, r.token)
+		if gone {
+			if r.err == nil {
+				p.dropLease(sctx, id, r.token)
+			}
+			p.settle(id, settled)
 		}
 	}()
 	var r result
@@ -194,21 +208,40 @@ func (p *Project) insertLease(ctx context.Context, id string) (int64, error) {
 		left = true
 		select {
 		case r = <-res:
+			left = false // delivered: dropped below
 		default:
+			p.mu.Lock()
+			if p.settling == nil {
+				p.settling = map[string]chan struct{}{}
+			}
+			p.settling[id] = settled
+			p.mu.Unlock()
 		}
 		mu.Unlock()
+		if left {
+			return 0, ctx.Err()
+		}
 	}
-	if r.err == nil && r.token != 0 && ctx.Err() != nil {
-		go func() {
+	if cerr := ctx.Err(); cerr != nil {
+		if r.err == nil {
 			dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.s.ttl)
 			defer cancel()
 			p.dropLease(dctx, id, r.token)
-		}()
-	}
-	if cerr := ctx.Err(); cerr != nil {
+		}
 		return 0, cerr
 	}
 	return r.token, r.err
+}
+
+// settle ends the wait of Acquires of session id for the release of a
+// lease an abandoned Acquire took (settled, made by insertLease).
+func (p *Project) settle(id string, settled chan struct{}) {
+	p.mu.Lock()
+	if p.settling[id] == settled {
+		delete(p.settling, id)
+	}
+	p.mu.Unlock()
+	close(settled)
 }
 
 // dropLease releases the lease of session id with token that
