@@ -388,8 +388,8 @@ type Agent struct {
 	// rules.
 	files *builtin.FileRestorer
 	// leaseMu guards leases, the session leases the agent's turns hold
-	// (see leaseSession). It is held while a lease is taken or released,
-	// never with mu.
+	// (see leaseSession). It is never held while the Store takes or
+	// releases a lease (a turn waits on the lease's channels), nor with mu.
 	leaseMu sync.Mutex
 	leases  map[string]*heldLease
 	bg      *bash.Background

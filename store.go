@@ -121,41 +121,100 @@ func storeValue[T comparable](v T, err error) (T, error) {
 // checkpointer leases sessions, and returns the function that releases it;
 // it does nothing otherwise. Turns of the agent on one session share one
 // lease, released when the last ends: the agent orders its own turns.
+// a.leaseMu is not held while the Store is asked for the lease (through
+// PostgreSQL, a database that does not answer takes up to the lease's TTL,
+// and every lease of the agent waited as long): a turn that needs the
+// lease another turn is taking waits for that one's answer, or for its own
+// ctx.
 func (a *Agent) leaseSession(ctx context.Context, id string) (func(), error) {
 	l, ok := a.cp.(SessionLeaser)
 	if !ok {
 		return func() {}, nil
 	}
-	a.leaseMu.Lock()
-	defer a.leaseMu.Unlock()
-	h := a.leases[id]
-	if h == nil {
-		release, err := l.LeaseSession(ctx, id)
-		if err != nil {
-			return nil, fmt.Errorf("liteagent: session %s: %w", id, err)
+	for {
+		a.leaseMu.Lock()
+		h := a.leases[id]
+		if h == nil {
+			h = &heldLease{ready: make(chan struct{}), turns: 1}
+			if a.leases == nil {
+				a.leases = map[string]*heldLease{}
+			}
+			a.leases[id] = h
+			a.leaseMu.Unlock()
+			release, err := l.LeaseSession(ctx, id)
+			a.leaseMu.Lock()
+			if err != nil {
+				h.err = err
+				if a.leases[id] == h {
+					delete(a.leases, id)
+				}
+			} else {
+				if release == nil {
+					release = func() {}
+				}
+				h.release = release
+			}
+			close(h.ready)
+			a.leaseMu.Unlock()
+			if err != nil {
+				return nil, fmt.Errorf("liteagent: session %s: %w", id, err)
+			}
+			return a.unlease(id, h), nil
 		}
-		if release == nil {
-			release = func() {}
+		wait := h.released
+		select {
+		case <-h.ready:
+		default:
+			wait = h.ready
 		}
-		h = &heldLease{release: release}
-		if a.leases == nil {
-			a.leases = map[string]*heldLease{}
+		if wait != nil {
+			// Another turn is taking the lease, or the last turn
+			// releasing it (the next is taken after): wait for that.
+			a.leaseMu.Unlock()
+			select {
+			case <-wait:
+			case <-ctx.Done():
+				return nil, fmt.Errorf("liteagent: session %s: %w", id, ctx.Err())
+			}
+			continue
 		}
-		a.leases[id] = h
+		h.turns++
+		a.leaseMu.Unlock()
+		return a.unlease(id, h), nil
 	}
-	h.turns++
+}
+
+// unlease returns the function that ends a turn's share of lease h of
+// session id, releasing the lease after the last.
+func (a *Agent) unlease(id string, h *heldLease) func() {
 	return sync.OnceFunc(func() {
 		a.leaseMu.Lock()
-		defer a.leaseMu.Unlock()
-		if h.turns--; h.turns == 0 {
-			delete(a.leases, id)
-			h.release()
+		h.turns--
+		if h.turns > 0 {
+			a.leaseMu.Unlock()
+			return
 		}
-	}), nil
+		h.released = make(chan struct{})
+		a.leaseMu.Unlock()
+		h.release()
+		a.leaseMu.Lock()
+		if a.leases[id] == h {
+			delete(a.leases, id)
+		}
+		close(h.released)
+		a.leaseMu.Unlock()
+	})
 }
 
 // heldLease is a session lease the agent holds, shared by its turns.
 type heldLease struct {
-	turns   int
+	turns int
+	// ready is closed once the Store answered: release is set then, or
+	// err, and the lease is no longer in a.leases.
+	ready   chan struct{}
 	release func()
+	err     error
+	// released is made when the last turn starts releasing the lease,
+	// and closed once it has (the lease is no longer in a.leases then).
+	released chan struct{}
 }

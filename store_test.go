@@ -31,6 +31,7 @@ type elsewhere struct {
 	encs     []storage.Encoding
 	leases   []string // "+id" when taken, "-id" when released
 	busy     map[string]string
+	stall    map[string]chan struct{} // LeaseSession of the id waits for the channel to close
 	deleted  []string
 	lists    map[string]task.Store
 	archives map[string]archive.Archive
@@ -113,6 +114,12 @@ var errBusy = errors.New("session busy")
 
 func (l *leasedLog) LeaseSession(_ context.Context, id string) (func(), error) {
 	s := l.s
+	s.mu.Lock()
+	stall := s.stall[id]
+	s.mu.Unlock()
+	if stall != nil {
+		<-stall // a database that does not answer, whatever the context
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if holder := s.busy[id]; holder != "" {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"weak"
 
 	"github.com/lite-agent/lite-agent-go/archive"
 	"github.com/lite-agent/lite-agent-go/compaction"
@@ -127,7 +128,10 @@ type Engine struct {
 	sessions map[string]*sessionState // per-session turn lock and event cache
 	marks    map[string]*sessionMark  // sessions checked new or stored (ExpectNew, ExpectStored)
 	known    map[string]*knownCell    // the first record of the session known under each id (identity.go)
-	ratios   map[string]float64       // the calibration ratios of sessions, beyond their cached state (calibrate.go)
+	// pinned holds, weakly, the cells of the pins taken of each id (Pin),
+	// so that Deleting marks those of a session the engine forgot since.
+	pinned map[string][]weak.Pointer[knownCell]
+	ratios map[string]float64 // the calibration ratios of sessions, beyond their cached state (calibrate.go)
 }
 
 // sessionState caches one session's log between turns and serializes turns

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"iter"
+	"weak"
 
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
@@ -233,7 +234,32 @@ func (e *Engine) Pin(id string) Pin {
 		}
 		e.known[id] = c
 	}
+	live := e.pinnedCells(id)
+	if e.pinned == nil {
+		e.pinned = map[string][]weak.Pointer[knownCell]{}
+	}
+	e.pinned[id] = append(live, weak.Make(c))
 	return Pin{id: id, cell: c, mark: e.marks[id]}
+}
+
+// pinnedCells returns the weak pointers to the cells of the pins of id
+// still alive, dropping the others (and the id once none is left). The
+// caller holds e.mu.
+func (e *Engine) pinnedCells(id string) []weak.Pointer[knownCell] {
+	ws := e.pinned[id]
+	live := ws[:0]
+	for _, w := range ws {
+		if w.Value() != nil {
+			live = append(live, w)
+		}
+	}
+	clear(ws[len(live):])
+	if len(live) == 0 {
+		delete(e.pinned, id)
+		return nil
+	}
+	e.pinned[id] = live
+	return live
 }
 
 // Reinstate makes the engine know again what p holds, when it knows
@@ -305,8 +331,10 @@ func (e *DeletedError) Error() string {
 func (e *DeletedError) Unwrap() error { return &session.NotFoundError{SessionID: e.SessionID} }
 
 // Deleting tells the engine that its caller deletes session id: turns
-// pinned to the session as known now ([Engine.Pin], [Engine.TurnPinned])
-// fail with a *DeletedError from now on and write nothing, even when the
+// pinned to the session as known now ([Engine.Pin], [Engine.TurnPinned]),
+// and every pin of id taken before that is still held (also of a session
+// the engine has forgotten since: [Engine.DropIdentities]), fail with a
+// *DeletedError from now on and write nothing, even when the
 // id is started again. What the engine knows under id stays as it was
 // for turns called from now on (a prompt after the delete starts the id
 // again). Call it before the delete cancels the session's turns, so that
@@ -316,8 +344,27 @@ func (e *Engine) Deleting(id string) (failed func()) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	c := e.known[id]
+	// The pins of id taken before, also of a session the engine forgot
+	// since (the agent left it, and a Run asked for then was not ranged
+	// over yet), are of the session deleted: their turns fail.
+	var marked []*knownCell
+	for _, w := range e.pinnedCells(id) {
+		if pc := w.Value().resolved(); pc != nil && pc != c && !pc.deleted {
+			pc.deleted = true
+			marked = append(marked, pc)
+		}
+	}
+	unmark := func() {
+		for _, pc := range marked {
+			pc.deleted = false
+		}
+	}
 	if c == nil {
-		return func() {}
+		return func() {
+			e.mu.Lock()
+			defer e.mu.Unlock()
+			unmark()
+		}
 	}
 	c.deleted = true
 	n := &knownCell{sum: c.sum, none: c.none}
@@ -325,6 +372,7 @@ func (e *Engine) Deleting(id string) (failed func()) {
 	return func() {
 		e.mu.Lock()
 		defer e.mu.Unlock()
+		unmark()
 		c.deleted = false
 		// The pins of c follow n from now on: a later delete marks what
 		// the engine knows then, which they would otherwise miss.

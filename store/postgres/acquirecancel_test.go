@@ -16,8 +16,9 @@ import (
 // the row then stayed, held by nobody, and the session was busy (leased by
 // this very holder) until the lease expired. A delete by liteagent racing
 // a turn it cancels hit it. Now a lease taken by the statement is released
-// again when the caller gets the context's error. Rounds cancel at
-// growing delays, so that some land while the statement runs.
+// again (in the background) when the caller gets the context's error.
+// Rounds cancel at growing delays, so that some land while the statement
+// runs.
 func TestACancelledAcquireLeavesNoLease(t *testing.T) {
 	p := project(t, storage.Encoding{Codec: nil, Namespace: "acme", ProjectID: "p0"})
 	cancelled := 0
@@ -37,7 +38,11 @@ func TestACancelledAcquireLeavesNoLease(t *testing.T) {
 		default:
 			t.Fatalf("round %d: %v", round, err)
 		}
-		l2, err := p.Acquire(t.Context(), id, postgres.LeaseOptions{})
+		// The clean-up runs in the background (the cancelled caller does
+		// not wait for it): the lease is free well before its TTL (30 s).
+		wctx, wcancel := context.WithTimeout(t.Context(), 5*time.Second)
+		l2, err := p.Acquire(wctx, id, postgres.LeaseOptions{Wait: true})
+		wcancel()
 		if err != nil {
 			t.Fatalf("round %d: the lease after a cancelled Acquire: %v", round, err)
 		}

@@ -63,7 +63,9 @@ func (p *Project) deleteSession(ctx context.Context, tx db, id string, privateLi
 			AND l.namespace = t.namespace AND l.project = t.project AND l.list = t.list AND NOT l.shared`,
 			`DELETE FROM {task_lists} WHERE namespace = $1 AND project = $2 AND list = $3 AND NOT shared`)
 	}
-	stmts = append(stmts, `DELETE FROM {leases} WHERE namespace = $1 AND project = $2 AND session = $3 AND expires < now()`)
+	// The session's lease row stays (expired, or released): deleted, the
+	// next acquisition started its token at 1 again, which a holder
+	// stopped past its TTL could still carry.
 	for _, stmt := range stmts {
 		if _, err := tx.exec(ctx, q.sql(stmt), p.ns, p.project, id); err != nil {
 			return err

@@ -58,7 +58,9 @@ type LeaseOptions struct {
 }
 
 // A Lease is one process's right to write one session: a row holding the
-// holder's name, a fencing token that grows with every acquisition, and an
+// holder's name, a fencing token that grows with every acquisition (the
+// row outlives releases and deletions of the session, so a token is never
+// given twice for a session of a project), and an
 // expiry that a goroutine renews while the lease is held. Every append and
 // truncation through the Project that acquired it carries the token, so a
 // holder whose lease expired and passed on can no longer write.
@@ -91,7 +93,17 @@ func (p *Project) Acquire(ctx context.Context, id string, opts LeaseOptions) (*L
 		p.mu.Unlock()
 		return nil, &BusyError{SessionID: id, Holder: p.s.holder + " (this process)"}
 	}
+	settling := p.settling[id]
 	p.mu.Unlock()
+	if settling != nil {
+		// An Acquire of this Project that gave up may have taken the
+		// lease: it is being released.
+		select {
+		case <-settling:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
 	delay := 20 * time.Millisecond
 	for {
 		l, err := p.tryAcquire(ctx, id)
@@ -115,39 +127,17 @@ func (p *Project) Acquire(ctx context.Context, id string, opts LeaseOptions) (*L
 
 func (p *Project) tryAcquire(ctx context.Context, id string) (*Lease, error) {
 	q := p.s.q
-	// One statement, so one transaction and one round trip; only a busy
-	// session costs a second, to name the holder.
-	var token int64
-	// The statement is not cut short by ctx: cancelled while at the
-	// server, it may commit the lease and still report ctx's error, which
-	// left a lease nobody held (the session busy until it expired). It
-	// runs to its end, bounded by the lease's TTL, and a lease it took for
-	// a caller whose ctx ended meanwhile is released again.
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.s.ttl)
-	defer cancel()
-	err := p.s.db().scan(sctx, q.sql(`INSERT INTO {leases} AS l (namespace, project, session, holder, token, expires)
-		VALUES ($1, $2, $3, $4, 1, now() + $5 * interval '1 millisecond')
-		ON CONFLICT (namespace, project, session) DO UPDATE
-			SET holder = excluded.holder, token = l.token + 1, expires = excluded.expires
-			WHERE l.expires < now()
-		RETURNING token`), []any{p.ns, p.project, id, p.s.holder, p.s.ttl.Milliseconds()}, &token)
+	token, err := p.insertLease(ctx, id)
 	if errors.Is(err, pgx.ErrNoRows) {
 		busy := &BusyError{SessionID: id}
-		err = p.s.db().scan(ctx, q.sql(`SELECT holder, expires FROM {leases} WHERE namespace = $1 AND project = $2 AND session = $3`),
+		err = p.s.db().scan(ctx, q.sql(`SELECT holder, expires FROM {leases} WHERE namespace = $1 AND project = $2 AND session = $3 AND expires >= now()`),
 			[]any{p.ns, p.project, id}, &busy.Holder, &busy.Expires)
 		if errors.Is(err, pgx.ErrNoRows) {
-			// Released between the two statements: try again.
+			// Released (or expired) between the two statements: try again.
 			return p.tryAcquire(ctx, id)
 		}
 		if err == nil {
 			err = busy
-		}
-	}
-	if err == nil && ctx.Err() != nil {
-		_, err = p.s.db().exec(sctx, q.sql(`DELETE FROM {leases}
-			WHERE namespace = $1 AND project = $2 AND session = $3 AND token = $4`), p.ns, p.project, id, token)
-		if err == nil {
-			err = ctx.Err()
 		}
 	}
 	if err != nil {
@@ -162,6 +152,105 @@ func (p *Project) tryAcquire(ctx context.Context, id string) (*Lease, error) {
 	p.mu.Unlock()
 	go l.renew()
 	return l, nil
+}
+
+// insertLease takes the lease row of session id in one statement (one
+// transaction and one round trip), returning its token, or pgx.ErrNoRows
+// when someone holds a live lease.
+//
+// The statement is not cut short by ctx: cancelled while at the server, it
+// may commit the lease and still report ctx's error, which left a lease
+// nobody held (the session busy until it expired). It runs to its end in a
+// goroutine of its own, bounded by the lease's TTL, and a lease it took for
+// a caller that left meanwhile is released there. The caller does not wait
+// for it once ctx ends: it returned only after the statement, up to the
+// TTL on a database that does not answer, and liteagent holds its lock of
+// the agent's leases around the call.
+func (p *Project) insertLease(ctx context.Context, id string) (int64, error) {
+	type result struct {
+		token int64
+		err   error
+	}
+	var (
+		mu   sync.Mutex
+		left bool // the caller returned ctx's error
+	)
+	res := make(chan result, 1)
+	settled := make(chan struct{}) // closed once a lease taken for a caller that left is released
+	go func() {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.s.ttl)
+		defer cancel()
+		var r result
+		r.err = p.s.db().scan(sctx, p.s.q.sql(`INSERT INTO {leases} AS l (namespace, project, session, holder, token, expires)
+			VALUES ($1, $2, $3, $4, 1, now() + $5 * interval '1 millisecond')
+			ON CONFLICT (namespace, project, session) DO UPDATE
+				SET holder = excluded.holder, token = l.token + 1, expires = excluded.expires
+				WHERE l.expires < now()
+			RETURNING token`), []any{p.ns, p.project, id, p.s.holder, p.s.ttl.Milliseconds()}, &r.token)
+		mu.Lock()
+		gone := left
+		if !gone {
+			res <- r
+		}
+		mu.Unlock()
+		if gone {
+			if r.err == nil {
+				p.dropLease(sctx, id, r.token)
+			}
+			p.settle(id, settled)
+		}
+	}()
+	var r result
+	select {
+	case r = <-res:
+	case <-ctx.Done():
+		mu.Lock()
+		left = true
+		select {
+		case r = <-res:
+			left = false // delivered: dropped below
+		default:
+			p.mu.Lock()
+			if p.settling == nil {
+				p.settling = map[string]chan struct{}{}
+			}
+			p.settling[id] = settled
+			p.mu.Unlock()
+		}
+		mu.Unlock()
+		if left {
+			return 0, ctx.Err()
+		}
+	}
+	if cerr := ctx.Err(); cerr != nil {
+		if r.err == nil {
+			dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.s.ttl)
+			defer cancel()
+			p.dropLease(dctx, id, r.token)
+		}
+		return 0, cerr
+	}
+	return r.token, r.err
+}
+
+// settle ends the wait of Acquires of session id for the release of a
+// lease an abandoned Acquire took (settled, made by insertLease).
+func (p *Project) settle(id string, settled chan struct{}) {
+	p.mu.Lock()
+	if p.settling[id] == settled {
+		delete(p.settling, id)
+	}
+	p.mu.Unlock()
+	close(settled)
+}
+
+// dropLease releases the lease of session id with token that
+// insertLease took for a caller that left, as Release does: the row stays,
+// so that its token is not given again. A lease not released expires
+// after its TTL.
+func (p *Project) dropLease(ctx context.Context, id string, token int64) {
+	_, _ = p.s.db().exec(ctx, p.s.q.sql(`UPDATE {leases} SET expires = 'epoch'
+		WHERE namespace = $1 AND project = $2 AND session = $3 AND token = $4`), p.ns, p.project, id, token)
 }
 
 // Token returns the lease's fencing token.
@@ -205,10 +294,13 @@ func (l *Lease) renew() {
 	}
 }
 
-// Release stops renewing the lease and deletes it, so that another process
-// may acquire the session at once. Releasing twice is not an error. The
-// deletion is not waited to disk: should the database crash right after
-// it, the lease comes back and expires after its TTL.
+// Release stops renewing the lease and ends it (its row stays, expired, so
+// that the next acquisition draws the next token: a deleted row had the
+// next INSERT start at 1 again, and a holder stopped past its TTL woke
+// holding the token of the session's current holder), so that another
+// process may acquire the session at once. Releasing twice is not an
+// error. The release is not waited to disk: should the database crash
+// right after it, the lease comes back and expires after its TTL.
 func (l *Lease) Release(ctx context.Context) error {
 	var err error
 	l.once.Do(func() {
@@ -224,7 +316,7 @@ func (l *Lease) Release(ctx context.Context) error {
 		// at once, and a database crash that loses it leaves the lease to
 		// expire as a crashed holder's does. Safety never rests on it.
 		_, err = l.p.s.db().exec(ctx, l.p.s.q.sql(`WITH c AS MATERIALIZED (SELECT set_config('synchronous_commit', 'off', true))
-			DELETE FROM {leases}
+			UPDATE {leases} SET expires = 'epoch'
 			WHERE namespace = $1 AND project = $2 AND session = $3 AND token = $4 AND EXISTS (SELECT 1 FROM c)`),
 			l.p.ns, l.p.project, l.session, l.token)
 	})

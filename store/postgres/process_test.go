@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -76,6 +77,30 @@ func runHelper(ctx context.Context, role, arg string, p *postgres.Project) error
 		fmt.Println("held")
 		time.Sleep(time.Minute)
 		return nil
+	case "stall":
+		// Take the lease and append a record, say so, wait for the
+		// standard input to close (the test stops this process past the
+		// TTL meanwhile), then append again under the old lease: that
+		// append must be refused as a lost lease. It ends without an error
+		// only then.
+		if _, err := p.Acquire(ctx, "s1", postgres.LeaseOptions{}); err != nil {
+			return err
+		}
+		cp := p.Checkpointer()
+		ev := session.UserEvent{Message: model.UserText("stalled first")}
+		head, err := cp.Append(ctx, "s1", []session.Event{ev}, 0)
+		if err != nil {
+			return err
+		}
+		fmt.Println("held")
+		_, _ = io.Copy(io.Discard, os.Stdin)
+		ev = session.UserEvent{Message: model.UserText("stalled late")}
+		_, err = cp.Append(ctx, "s1", []session.Event{ev}, session.AnyHead)
+		var lost *postgres.LeaseLostError
+		if errors.As(err, &lost) {
+			return nil
+		}
+		return fmt.Errorf("the append under a lease lost while stopped (head %d) = %v, want a *LeaseLostError", head, err)
 	case "turns":
 		// Run turns of two events each, one lease per turn.
 		cp := p.Checkpointer()

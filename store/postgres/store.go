@@ -189,6 +189,10 @@ type Project struct {
 
 	mu     sync.Mutex
 	leases map[string]*Lease // session id -> lease held through this Project
+	// settling holds, per session id, a channel closed once the lease an
+	// abandoned Acquire may have taken is released (see insertLease); an
+	// Acquire of the id waits for it. Made on first use.
+	settling map[string]chan struct{}
 
 	heads headCache
 

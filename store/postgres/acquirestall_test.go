@@ -1,0 +1,82 @@
+package postgres_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/lite-agent/lite-agent-go/internal/pgtest"
+	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/lite-agent/lite-agent-go/store/postgres"
+)
+
+// An Acquire whose caller gives up returns at once, even while the
+// database does not answer its INSERT (here: another transaction holds the
+// leases table locked): since the INSERT runs to its end (so as not to
+// leave a committed lease nobody holds), a cancelled Acquire waited for
+// it, up to the lease's TTL, and liteagent holds its agent-wide lease lock
+// meanwhile. The lease the statement takes once the database answers is
+// released in the background, so the session is free at once after.
+func TestAnAcquireOnAStalledDatabaseReturnsWhenCancelled(t *testing.T) {
+	schema := freshSchema(t)
+	st := openStore(t, postgres.Options{Schema: schema, LeaseTTL: 20 * time.Second})
+	p, err := st.Project(storage.Encoding{ProjectID: "mp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.Connect(t.Context(), pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	tx, err := conn.Begin(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(context.Background())
+	if _, err := tx.Exec(t.Context(), "LOCK TABLE "+schema+".leases IN EXCLUSIVE MODE"); err != nil {
+		t.Fatal(err)
+	}
+
+	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+	start := time.Now()
+	done := make(chan error, 1)
+	go func() {
+		l, err := p.Acquire(ctx, "s1", postgres.LeaseOptions{})
+		if err == nil {
+			_ = l.Release(context.Background())
+		}
+		done <- err
+	}()
+	var aerr error
+	select {
+	case aerr = <-done:
+	case <-time.After(3 * time.Second):
+		t.Errorf("Acquire still waiting %v after its context ended", time.Since(start)-300*time.Millisecond)
+		if err := tx.Rollback(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		aerr = <-done
+	}
+	cancel()
+	if !errors.Is(aerr, context.DeadlineExceeded) {
+		t.Fatalf("Acquire on a stalled database = %v, want the context's error", aerr)
+	}
+	// The database answers: the statement commits its lease, which the
+	// clean-up releases.
+	if err := tx.Commit(t.Context()); err != nil && !errors.Is(err, pgx.ErrTxClosed) {
+		t.Fatal(err)
+	}
+	wctx, wcancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer wcancel()
+	l, err := p.Acquire(wctx, "s1", postgres.LeaseOptions{Wait: true})
+	if err != nil {
+		t.Fatalf("the session after the cancelled Acquire: %v", err)
+	}
+	if err := l.Release(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+}
