@@ -68,3 +68,37 @@ func TestACloseAfterACancelledAcquireLeavesNoLease(t *testing.T) {
 	}
 	_ = l.Release(t.Context())
 }
+
+// Project.Clear does not start a session's fencing tokens again: it
+// deleted the lease rows, and the next acquisition drew token 1 again,
+// the token of a holder that took the lease before the Clear (and still
+// writes, its appends passing the token check).
+func TestAClearDoesNotGiveALeaseTokenTwice(t *testing.T) {
+	schema := freshSchema(t)
+	a := openStore(t, postgres.Options{Schema: schema, LeaseTTL: 20 * time.Second})
+	b := openStore(t, postgres.Options{Schema: schema, LeaseTTL: 20 * time.Second})
+	pa, err := a.Project(storage.Encoding{ProjectID: "mp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb, err := b.Project(storage.Encoding{ProjectID: "mp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := pa.Acquire(t.Context(), "s1", postgres.LeaseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Release(context.Background())
+	if err := pb.Clear(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	second, err := pb.Acquire(t.Context(), "s1", postgres.LeaseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Release(context.Background())
+	if first.Token() == second.Token() {
+		t.Fatalf("the lease after a Clear has token %d, the token of the holder before it", second.Token())
+	}
+}
