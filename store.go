@@ -141,7 +141,7 @@ func (a *Agent) leaseSession(ctx context.Context, id string) (func(), error) {
 			}
 			a.leases[id] = h
 			a.leaseMu.Unlock()
-			release, err := l.LeaseSession(ctx, id)
+			release, err := a.takeLease(ctx, l, id, h)
 			a.leaseMu.Lock()
 			if err != nil {
 				h.err = err
@@ -196,14 +196,40 @@ func (a *Agent) unlease(id string, h *heldLease) func() {
 		}
 		h.released = make(chan struct{})
 		a.leaseMu.Unlock()
+		// Deferred, so that a release that panics still lets the next
+		// turn take the lease.
+		defer func() {
+			a.leaseMu.Lock()
+			if a.leases[id] == h {
+				delete(a.leases, id)
+			}
+			close(h.released)
+			a.leaseMu.Unlock()
+		}()
 		h.release()
+	})
+}
+
+// takeLease asks l for the lease of session id that h, in a.leases and
+// not ready yet, stands for. Should LeaseSession panic, h is withdrawn
+// and made ready before the panic goes on, so that the turns waiting for
+// it (and later ones) take the lease themselves rather than wait forever.
+func (a *Agent) takeLease(ctx context.Context, l SessionLeaser, id string, h *heldLease) (release func(), err error) {
+	answered := false
+	defer func() {
+		if answered {
+			return
+		}
 		a.leaseMu.Lock()
 		if a.leases[id] == h {
 			delete(a.leases, id)
 		}
-		close(h.released)
+		close(h.ready)
 		a.leaseMu.Unlock()
-	})
+	}()
+	release, err = l.LeaseSession(ctx, id)
+	answered = true
+	return release, err
 }
 
 // heldLease is a session lease the agent holds, shared by its turns.

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"iter"
+	"slices"
 	"weak"
 
 	"github.com/lite-agent/lite-agent-go/model"
@@ -234,11 +235,16 @@ func (e *Engine) Pin(id string) Pin {
 		}
 		e.known[id] = c
 	}
+	// Listed once per cell: every turn takes a pin, mostly of the same
+	// cell, and a list per Pin grew for as long as the session was known.
+	w := weak.Make(c)
 	live := e.pinnedCells(id)
-	if e.pinned == nil {
-		e.pinned = map[string][]weak.Pointer[knownCell]{}
+	if !slices.Contains(live, w) {
+		if e.pinned == nil {
+			e.pinned = map[string][]weak.Pointer[knownCell]{}
+		}
+		e.pinned[id] = append(live, w)
 	}
-	e.pinned[id] = append(live, weak.Make(c))
 	return Pin{id: id, cell: c, mark: e.marks[id]}
 }
 

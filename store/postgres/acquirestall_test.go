@@ -27,19 +27,7 @@ func TestAnAcquireOnAStalledDatabaseReturnsWhenCancelled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	conn, err := pgx.Connect(t.Context(), pgtest.URL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(context.Background())
-	tx, err := conn.Begin(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback(context.Background())
-	if _, err := tx.Exec(t.Context(), "LOCK TABLE "+schema+".leases IN EXCLUSIVE MODE"); err != nil {
-		t.Fatal(err)
-	}
+	tx := stallLeases(t, schema)
 
 	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
 	start := time.Now()
@@ -79,4 +67,25 @@ func TestAnAcquireOnAStalledDatabaseReturnsWhenCancelled(t *testing.T) {
 	if err := l.Release(t.Context()); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// stallLeases makes the leases table of schema not answer the store's
+// statements until the transaction it returns ends (it holds the table
+// locked); it is rolled back when t ends.
+func stallLeases(t *testing.T, schema string) pgx.Tx {
+	t.Helper()
+	conn, err := pgx.Connect(t.Context(), pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	tx, err := conn.Begin(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tx.Rollback(context.Background()) })
+	if _, err := tx.Exec(t.Context(), "LOCK TABLE "+schema+".leases IN EXCLUSIVE MODE"); err != nil {
+		t.Fatal(err)
+	}
+	return tx
 }

@@ -177,7 +177,7 @@ func (p *Project) insertLease(ctx context.Context, id string) (int64, error) {
 	)
 	res := make(chan result, 1)
 	settled := make(chan struct{}) // closed once a lease taken for a caller that left is released
-	go func() {
+	p.s.bg.Go(func() {
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.s.ttl)
 		defer cancel()
 		var r result
@@ -199,7 +199,7 @@ func (p *Project) insertLease(ctx context.Context, id string) (int64, error) {
 			}
 			p.settle(id, settled)
 		}
-	}()
+	})
 	var r result
 	select {
 	case r = <-res:

@@ -58,6 +58,9 @@ type Store struct {
 	ttl    time.Duration
 	holder string
 	target target
+	// bg counts the goroutines that finish the INSERT of an Acquire whose
+	// caller left (see Project.insertLease); Close waits for them.
+	bg sync.WaitGroup
 
 	sweepChose func()           // tests only: see export_test.go
 	clock      func() time.Time // tests only (see export_test.go); nil is time.Now
@@ -157,8 +160,15 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 }
 
 // Close closes the connection pool. Leases still held are not released
-// (release them first); they expire after their TTL.
-func (s *Store) Close() { s.pool.Close() }
+// (release them first); they expire after their TTL. It first waits for
+// the statements of Acquires whose callers gave up (up to the lease's TTL
+// on a database that does not answer) and the release of what they took,
+// which would otherwise fail on the closed pool and leave the session busy
+// until its TTL. Call it only once no other call of the Store runs.
+func (s *Store) Close() {
+	s.bg.Wait()
+	s.pool.Close()
+}
 
 // Schema returns the schema the store uses.
 func (s *Store) Schema() string { return s.schema }
