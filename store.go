@@ -144,7 +144,6 @@ func (a *Agent) leaseSession(ctx context.Context, id string) (func(), error) {
 			release, err := a.takeLease(ctx, l, id, h)
 			a.leaseMu.Lock()
 			if err != nil {
-				h.err = err
 				if a.leases[id] == h {
 					delete(a.leases, id)
 				}
@@ -236,10 +235,10 @@ func (a *Agent) takeLease(ctx context.Context, l SessionLeaser, id string, h *he
 type heldLease struct {
 	turns int
 	// ready is closed once the Store answered: release is set then, or
-	// err, and the lease is no longer in a.leases.
+	// the lease failed and is no longer in a.leases (a turn waiting for
+	// it asks the Store itself).
 	ready   chan struct{}
 	release func()
-	err     error
 	// released is made when the last turn starts releasing the lease,
 	// and closed once it has (the lease is no longer in a.leases then).
 	released chan struct{}
