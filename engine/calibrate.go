@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/lite-agent/lite-agent-go/model"
+	"github.com/lite-agent/lite-agent-go/session"
 )
 
 // The bounds of a calibration's ratio: a provider's reported input over
@@ -113,4 +114,43 @@ func (e *Engine) ratioLocked(id string) calibration {
 		return calibration{}
 	}
 	return calibration{ratio: ratio} // apply: 0 + est × max(ratio, 1)
+}
+
+// loggedCalibration returns the calibration that a session's log gives a
+// process that has none of the session's own (the CLI run again, a
+// resume): the ratio of the last assistant record of events whose usage
+// and estimate of the request it answered calibrate (see calibrated),
+// alone, as ratioLocked's, else the ratio kept in the context view the
+// events follow (view; nil when none); the zero calibration when neither
+// has one (a log of an older version, or of the TypeScript reference).
+//
+// Where the calibration lives: the assistant record carries the usage of
+// the request it answers (in the reference's usage shape) and the
+// engine's plain estimate of that request, two optional members of the
+// record that the reference's reader ignores (it reads an assistant
+// record's message only, and checks nothing but the frame and the
+// event's type) and ours skips when unknown or of another shape; the
+// reference's records have no usage to recompute a ratio from, and a
+// side file per session would be one more file to migrate, verify, clean
+// and delete with the log, and could disagree with it. The usage alone
+// would not do: the ratio is over the engine's estimate of the request,
+// which a resume cannot rebuild (the view sent, compacted, is not the
+// log). A context view (this engine's own format) keeps the ratio too,
+// for a log whose last record is the view a manual compaction committed.
+func loggedCalibration(p model.Provider, view *viewBase, events []session.StoredEvent) calibration {
+	for i := len(events) - 1; i >= 0; i-- {
+		ae, ok := events[i].Event.(session.AssistantEvent)
+		if !ok || ae.InputEstimate <= 0 {
+			continue
+		}
+		if k := calibrated(p, ae.InputEstimate, ae.Usage); k.ratio > 0 {
+			return calibration{ratio: k.ratio}
+		}
+	}
+	if view != nil && view.calib > 0 {
+		// A view committed after the last answered request (a manual
+		// compaction's) keeps the ratio the session had.
+		return calibration{ratio: view.calib}
+	}
+	return calibration{}
 }

@@ -129,7 +129,8 @@
 //	  "facts": [{"kind": "goal"|"constraint"|"artifact", "text": "…", "key": "…"}, …],
 //	  "sawPrompt": true,                  // the first prompt was seen (later ones are not goals by default)
 //	  "state": {"decisions": […], "unresolved": […], "nextStep": "…"}, // merged planner deltas
-//	  "archiveRefs": ["<ref>", …]          // every archive ref the views put
+//	  "archiveRefs": ["<ref>", …],         // every archive ref the views put
+//	  "calibration": 2.1                  // the session's calibration ratio (omitted: none)
 //	}
 //
 // A view of another format (one the TypeScript SDK wrote, say) is not
