@@ -9,15 +9,19 @@ import (
 
 // The bounds of a calibration's ratio: a provider's reported input over
 // the engine's estimate of the same request. Real tokenizers count from
-// about half the estimate (long English words) to three times it (dense
-// code, text that is not English: up to four). A report under half the
-// estimate is not taken: more likely not the request's whole input (a
-// cache left out, a server's placeholder) than its size, and taking it
-// would let a request overflow; a report over three times is taken as
-// three times, and as a floor (see apply).
+// about half the estimate (long English words) to six times it (Chinese
+// and Japanese, at a token and a half a character), and at most twelve
+// (a token a UTF-8 byte, as [compaction.TokenScale] bounds a scale). A
+// report under half the estimate is not taken: more likely not the
+// request's whole input (a cache left out, a server's placeholder) than
+// its size, and taking it would let a request overflow; a report over
+// twelve times is taken as twelve times, and as a floor (see apply). The
+// bound was three: a Chinese session's growth, and its requests in a
+// new process, were measured at half the provider's count, and
+// overflowed the window.
 const (
 	minCalibration = 0.5
-	maxCalibration = 3.0
+	maxCalibration = 12.0
 )
 
 // A calibration corrects the estimates of a session's requests (a

@@ -161,7 +161,7 @@
 //   - estimates are corrected by the input tokens the provider reported
 //     in the usage of the session's last request ([model.RequestInput]):
 //     the next requests are measured at that report's ratio to its
-//     estimate (at most three times; a report under half the estimate is
+//     estimate (at most twelve times; a report under half the estimate is
 //     not taken), and a request at least as large as the one reported
 //     never under its report. A tokenizer
 //     that counts twice the estimate (code, text that is not English)
@@ -169,10 +169,13 @@
 //     levels start; a count of the request ([model.TokenCounter]) or a
 //     refusal's overrides it. [Engine.Compact] measures by it too, and
 //     the summary passes plan their requests by it
-//     ([compaction.WithTokenScale]). It lives in memory (its ratio
-//     outlives the session's cached state, until [Engine.Forget]): a
-//     session's first request in a process (and a compaction before it)
-//     is estimated plainly, the log recording no usage;
+//     ([compaction.WithTokenScale]). Its ratio outlives the session's
+//     cached state (until [Engine.Forget]), and a process: the assistant
+//     record keeps the usage and the estimate of the request it answers
+//     (and a context view the ratio), which a new process calibrates
+//     the session's first request by; a log with neither (an older
+//     version's, the reference's) is estimated plainly until its first
+//     answer;
 //   - no provider-native context edits are requested;
 //   - the task reminder is added after the levels, so level 2 never sees
 //     it, and level 2 leaves the current prompt alone;
