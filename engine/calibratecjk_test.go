@@ -100,3 +100,33 @@ func TestCJKSessionIsMeasuredAtItsRatio(t *testing.T) {
 		})
 	}
 }
+
+// TestCountedProviderCountsADenseFirstRequest: a session of Chinese text
+// (six times the engine's estimate) estimated just under a quarter of the
+// 65% threshold, its first request in the process, on a provider that
+// counts tokens: the request is counted (a token a UTF-8 byte can reach
+// the threshold), compacted to the count, and sent within the window,
+// refused by none. The count was skipped for any request estimated under
+// a quarter of the threshold (text taken at most a token a character):
+// the request of 192,000 tokens was measured at 32,000, sent with room
+// for an answer of 64,000 and refused as too long (1 failure).
+func TestCountedProviderCountsADenseFirstRequest(t *testing.T) {
+	srv := anthropictest.New(t, anthropictest.Options{Window: sonnetWindow, Tokens: cjkTokens})
+	cp := session.NewMemoryCheckpointer()
+	cjkLog(t, cp, 190_000) // 16 turns: 192,000 tokens, estimated at 32,000
+	eng, err := engine.New(engine.Options{
+		Provider:     anthropicAt(srv, true),
+		Model:        sonnet,
+		Checkpointer: cp,
+		Context:      &engine.ContextOptions{},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := turnEvents(t, eng, "続けて"); err != nil {
+		t.Fatal(err)
+	}
+	if n := srv.Refused(); n != 0 {
+		t.Errorf("%d requests refused as too long (%d counts): %+v", n, srv.Counts(), srv.Sent())
+	}
+}

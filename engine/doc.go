@@ -154,8 +154,10 @@
 //     from the whole log at every request;
 //   - a provider that counts tokens ([model.TokenCounter]) is asked once a
 //     request, for the uncompacted one, and the estimates between levels are
-//     scaled to its count; a request estimated under a quarter of the 65%
-//     threshold is not counted, since no text is that dense [Engine.Compact] asks it for the
+//     scaled to its count; a request of fewer UTF-8 bytes than the 65%
+//     threshold's tokens is not counted, since no tokenizer counts more
+//     than a token a byte (four times the estimate of ASCII text, twelve
+//     of Chinese) [Engine.Compact] asks it for the
 //     request before and after (a failed count leaves estimates, reported
 //     in [CompactResult.CountErr]);
 //   - estimates are corrected by the input tokens the provider reported
