@@ -11,23 +11,8 @@ import (
 	"github.com/lite-agent/lite-agent-go/session"
 )
 
-// cjkTokens counts as tokenizers count Chinese and Japanese: a token and a
-// half a character (six times the engine's estimate, a quarter of the
-// UTF-16 code units), and a token for two ASCII characters.
-func cjkTokens(text string) int {
-	ascii, other := 0, 0
-	for _, r := range text {
-		if r < 0x80 {
-			ascii++
-		} else {
-			other++
-		}
-	}
-	return (ascii+1)/2 + (3*other+1)/2
-}
-
 // cjkLog appends to session s of cp turns of CJK text holding about
-// tokens tokens as cjkTokens counts them.
+// tokens tokens as anthropictest.CJK counts them.
 func cjkLog(t *testing.T, cp session.Checkpointer, tokens int) {
 	t.Helper()
 	const chars = 4000 // each message: 6,000 tokens
@@ -78,7 +63,7 @@ func TestCJKSessionIsMeasuredAtItsRatio(t *testing.T) {
 		{"resumed", 120_000, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := anthropictest.New(t, anthropictest.Options{Window: sonnetWindow, Tokens: cjkTokens})
+			srv := anthropictest.New(t, anthropictest.Options{Window: sonnetWindow, Tokens: anthropictest.CJK})
 			dir := t.TempDir()
 			cjkLog(t, fileCheckpointer(t, dir), tc.tokens)
 			eng := cjkEngine(t, srv, fileCheckpointer(t, dir))
@@ -111,7 +96,7 @@ func TestCJKSessionIsMeasuredAtItsRatio(t *testing.T) {
 // the request of 192,000 tokens was measured at 32,000, sent with room
 // for an answer of 64,000 and refused as too long (1 failure).
 func TestCountedProviderCountsADenseFirstRequest(t *testing.T) {
-	srv := anthropictest.New(t, anthropictest.Options{Window: sonnetWindow, Tokens: cjkTokens})
+	srv := anthropictest.New(t, anthropictest.Options{Window: sonnetWindow, Tokens: anthropictest.CJK})
 	cp := session.NewMemoryCheckpointer()
 	cjkLog(t, cp, 190_000) // 16 turns: 192,000 tokens, estimated at 32,000
 	eng, err := engine.New(engine.Options{
