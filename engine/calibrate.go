@@ -4,19 +4,24 @@ import (
 	"math"
 
 	"github.com/lite-agent/lite-agent-go/model"
+	"github.com/lite-agent/lite-agent-go/session"
 )
 
 // The bounds of a calibration's ratio: a provider's reported input over
 // the engine's estimate of the same request. Real tokenizers count from
-// about half the estimate (long English words) to three times it (dense
-// code, text that is not English: up to four). A report under half the
-// estimate is not taken: more likely not the request's whole input (a
-// cache left out, a server's placeholder) than its size, and taking it
-// would let a request overflow; a report over three times is taken as
-// three times, and as a floor (see apply).
+// about half the estimate (long English words) to six times it (Chinese
+// and Japanese, at a token and a half a character), and at most twelve
+// (a token a UTF-8 byte, as [compaction.TokenScale] bounds a scale). A
+// report under half the estimate is not taken: more likely not the
+// request's whole input (a cache left out, a server's placeholder) than
+// its size, and taking it would let a request overflow; a report over
+// twelve times is taken as twelve times, and as a floor (see apply). The
+// bound was three: a Chinese session's growth, and its requests in a
+// new process, were measured at half the provider's count, and
+// overflowed the window.
 const (
 	minCalibration = 0.5
-	maxCalibration = 3.0
+	maxCalibration = 12.0
 )
 
 // A calibration corrects the estimates of a session's requests (a
@@ -113,4 +118,43 @@ func (e *Engine) ratioLocked(id string) calibration {
 		return calibration{}
 	}
 	return calibration{ratio: ratio} // apply: 0 + est × max(ratio, 1)
+}
+
+// loggedCalibration returns the calibration that a session's log gives a
+// process that has none of the session's own (the CLI run again, a
+// resume): the ratio of the last assistant record of events whose usage
+// and estimate of the request it answered calibrate (see calibrated),
+// alone, as ratioLocked's, else the ratio kept in the context view the
+// events follow (view; nil when none); the zero calibration when neither
+// has one (a log of an older version, or of the TypeScript reference).
+//
+// Where the calibration lives: the assistant record carries the usage of
+// the request it answers (in the reference's usage shape) and the
+// engine's plain estimate of that request, two optional members of the
+// record that the reference's reader ignores (it reads an assistant
+// record's message only, and checks nothing but the frame and the
+// event's type) and ours skips when unknown or of another shape; the
+// reference's records have no usage to recompute a ratio from, and a
+// side file per session would be one more file to migrate, verify, clean
+// and delete with the log, and could disagree with it. The usage alone
+// would not do: the ratio is over the engine's estimate of the request,
+// which a resume cannot rebuild (the view sent, compacted, is not the
+// log). A context view (this engine's own format) keeps the ratio too,
+// for a log whose last record is the view a manual compaction committed.
+func loggedCalibration(p model.Provider, view *viewBase, events []session.StoredEvent) calibration {
+	for i := len(events) - 1; i >= 0; i-- {
+		ae, ok := events[i].Event.(session.AssistantEvent)
+		if !ok || ae.InputEstimate <= 0 {
+			continue
+		}
+		if k := calibrated(p, ae.InputEstimate, ae.Usage); k.ratio > 0 {
+			return calibration{ratio: k.ratio}
+		}
+	}
+	if view != nil && view.calib > 0 {
+		// A view committed after the last answered request (a manual
+		// compaction's) keeps the ratio the session had.
+		return calibration{ratio: view.calib}
+	}
+	return calibration{}
 }

@@ -14,7 +14,7 @@ import (
 
 // TestCalibrationIsBounded: a request that grew from the one reported is
 // measured as the input reported plus its growth scaled by the ratio
-// (at most three times, never under one: content added may be denser
+// (at most twelve times, never under one: content added may be denser
 // than what was reported); a smaller one (after a compaction) as its
 // estimate scaled by the ratio, never under one; a report under half the
 // estimate is not taken (not the request's whole input); a usage without
@@ -32,7 +32,8 @@ func TestCalibrationIsBounded(t *testing.T) {
 		{"not measured", 0, model.Usage{InputTokens: 900}, 0, map[int]int{1000: 1000}},
 		{"twice", 1000, model.Usage{InputTokens: 2000}, 2, map[int]int{1000: 2000, 1500: 3000, 400: 800}},
 		{"cache read counted in", 1000, model.Usage{InputTokens: 100, CacheReadTokens: 1700, CacheCreationTokens: 200}, 2, map[int]int{1200: 2400}},
-		{"at most three times", 1000, model.Usage{InputTokens: 5000}, 3, map[int]int{1000: 5000, 1200: 5600, 2000: 8000, 500: 1500}},
+		{"six times", 1000, model.Usage{InputTokens: 6000}, 6, map[int]int{1000: 6000, 1200: 7200, 2000: 12000, 500: 3000}},
+		{"at most twelve times", 1000, model.Usage{InputTokens: 15000}, 12, map[int]int{1000: 15000, 1200: 17400, 2000: 27000, 500: 6000}},
 		{"less", 1000, model.Usage{InputTokens: 600}, 0.6, map[int]int{1000: 600, 3000: 2600, 900: 600, 500: 500}},
 		{"under half not taken", 1000, model.Usage{InputTokens: 100}, 0, map[int]int{1000: 1000}},
 	} {

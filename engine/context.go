@@ -316,6 +316,23 @@ func tokens(n int) int { return (n + 3) / 4 }
 
 // messageChars returns the UTF-16 length the token estimate counts in m:
 // its text, tool result contents and tool call inputs.
+// messageBytes returns the UTF-8 bytes of the texts of m that
+// messageChars counts.
+func messageBytes(m model.Message) int {
+	n := len(m.Text)
+	for _, b := range m.Blocks {
+		switch b.Type {
+		case model.BlockText:
+			n += len(b.Text)
+		case model.BlockToolResult:
+			n += len(b.Content)
+		case model.BlockToolCall:
+			n += len(b.Input)
+		}
+	}
+	return n
+}
+
 func messageChars(m model.Message) int {
 	n := utf16text.Len(m.Text)
 	for _, b := range m.Blocks {
@@ -390,6 +407,9 @@ type contextRun struct {
 	calib calibration
 	// summaryCut is the UTF-16 code units cutSummary cut.
 	summaryCut int
+	// fixedBytes is the UTF-8 bytes of the system prompt, tools and
+	// reminder.
+	fixedBytes int
 }
 
 // measure returns the request's size in tokens: its estimate, scaled to
@@ -400,6 +420,16 @@ func (c *contextRun) measure() int { return c.measureChars(c.chars()) }
 // estimate returns the request's plain estimate: neither scaled nor
 // corrected.
 func (c *contextRun) estimate() int { return c.fixed + tokens(c.chars()) }
+
+// bytes returns the UTF-8 bytes of the request's texts: the entries'
+// and the fixed part's.
+func (c *contextRun) bytes() int {
+	n := c.fixedBytes
+	for i := range c.entries {
+		n += messageBytes(c.entries[i].msg)
+	}
+	return n
+}
 
 // chars returns the UTF-16 code units of the entries.
 func (c *contextRun) chars() int {
@@ -551,7 +581,9 @@ func (r *run) contextRun(reminder string) *contextRun {
 	c.entries, c.shared, c.indexed = p.entries[off:len(p.entries):len(p.entries)], true, true
 	c.msgs, p.lent, c.slot = p.msgs[off:len(p.msgs):len(p.msgs)], true, off
 
-	c.fixed = r.fixedTokens() + tokens(utf16text.Len(reminder))
+	fixed, fixedBytes := r.fixedSize()
+	c.fixed = fixed + tokens(utf16text.Len(reminder))
+	c.fixedBytes = fixedBytes + len(reminder)
 	c.status.Generation = r.st.generation()
 	return c
 }
@@ -559,11 +591,19 @@ func (r *run) contextRun(reminder string) *contextRun {
 // fixedTokens estimates the tokens of the system prompt and the tool specs
 // of r's requests.
 func (r *run) fixedTokens() int {
-	fixed := utf16text.Len(r.e.opts.System)
+	n, _ := r.fixedSize()
+	return n
+}
+
+// fixedSize returns the estimated tokens and the UTF-8 bytes of the
+// system prompt and the tool specs of r's requests.
+func (r *run) fixedSize() (estimate, bytes int) {
+	fixed, bytes := utf16text.Len(r.e.opts.System), len(r.e.opts.System)
 	if specs, err := json.Marshal(r.specs); err == nil {
 		fixed += utf16text.Len(string(specs))
+		bytes += len(specs)
 	}
-	return tokens(fixed)
+	return tokens(fixed), bytes
 }
 
 // messages builds the request's messages: the projected log as the context
@@ -790,14 +830,19 @@ const maxTokens = 1 << 40
 
 // calibrate asks the provider to count the uncompacted request, once: the
 // levels then measure with estimates scaled to that count, since counting
-// after each level would cost a provider call each. A request whose
-// estimate is under a quarter of level 1's threshold is not counted: text
-// takes at most about one token a character, four times the estimate, so
+// after each level would cost a provider call each. A request of fewer
+// UTF-8 bytes than level 1's threshold is not counted: a tokenizer counts
+// at most a token a byte (as [compaction.TokenScale] bounds a scale), so
 // it cannot reach the threshold, and most requests of a session then cost
-// no count. A failed or negative count leaves plain estimates.
+// no count. That is four times the estimate of ASCII text, and twelve of
+// Chinese or Japanese, which tokenizers count at six: the bound was four
+// times the estimate (text taken at most a token a character), and a
+// Chinese request under it, not counted, measured plainly, could be six
+// times its measure and overflow the window. A failed or negative count
+// leaves plain estimates.
 func (c *contextRun) calibrate(ctx context.Context, tc model.TokenCounter, reminder string) {
 	est := c.measure()
-	if est <= 0 || float64(est)*4 <= level1At*float64(c.window) {
+	if est <= 0 || float64(c.bytes()) <= level1At*float64(c.window) {
 		return
 	}
 	n, err := c.count(ctx, tc, reminder)

@@ -129,7 +129,8 @@
 //	  "facts": [{"kind": "goal"|"constraint"|"artifact", "text": "…", "key": "…"}, …],
 //	  "sawPrompt": true,                  // the first prompt was seen (later ones are not goals by default)
 //	  "state": {"decisions": […], "unresolved": […], "nextStep": "…"}, // merged planner deltas
-//	  "archiveRefs": ["<ref>", …]          // every archive ref the views put
+//	  "archiveRefs": ["<ref>", …],         // every archive ref the views put
+//	  "calibration": 2.1                  // the session's calibration ratio (omitted: none)
 //	}
 //
 // A view of another format (one the TypeScript SDK wrote, say) is not
@@ -153,14 +154,16 @@
 //     from the whole log at every request;
 //   - a provider that counts tokens ([model.TokenCounter]) is asked once a
 //     request, for the uncompacted one, and the estimates between levels are
-//     scaled to its count; a request estimated under a quarter of the 65%
-//     threshold is not counted, since no text is that dense [Engine.Compact] asks it for the
+//     scaled to its count; a request of fewer UTF-8 bytes than the 65%
+//     threshold's tokens is not counted, since no tokenizer counts more
+//     than a token a byte (four times the estimate of ASCII text, twelve
+//     of Chinese) [Engine.Compact] asks it for the
 //     request before and after (a failed count leaves estimates, reported
 //     in [CompactResult.CountErr]);
 //   - estimates are corrected by the input tokens the provider reported
 //     in the usage of the session's last request ([model.RequestInput]):
 //     the next requests are measured at that report's ratio to its
-//     estimate (at most three times; a report under half the estimate is
+//     estimate (at most twelve times; a report under half the estimate is
 //     not taken), and a request at least as large as the one reported
 //     never under its report. A tokenizer
 //     that counts twice the estimate (code, text that is not English)
@@ -168,10 +171,13 @@
 //     levels start; a count of the request ([model.TokenCounter]) or a
 //     refusal's overrides it. [Engine.Compact] measures by it too, and
 //     the summary passes plan their requests by it
-//     ([compaction.WithTokenScale]). It lives in memory (its ratio
-//     outlives the session's cached state, until [Engine.Forget]): a
-//     session's first request in a process (and a compaction before it)
-//     is estimated plainly, the log recording no usage;
+//     ([compaction.WithTokenScale]). Its ratio outlives the session's
+//     cached state (until [Engine.Forget]), and a process: the assistant
+//     record keeps the usage and the estimate of the request it answers
+//     (and a context view the ratio), which a new process calibrates
+//     the session's first request by; a log with neither (an older
+//     version's, the reference's) is estimated plainly until its first
+//     answer;
 //   - no provider-native context edits are requested;
 //   - the task reminder is added after the levels, so level 2 never sees
 //     it, and level 2 leaves the current prompt alone;

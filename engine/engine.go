@@ -582,6 +582,11 @@ func (r *run) load(ctx context.Context) error {
 		r.st.loaded = false // the cache holds another session
 		return err
 	}
+	if r.st.calib.ratio == 0 {
+		// A session this engine has not calibrated (a new process's):
+		// calibrated as its log's last answered request was.
+		r.st.calib = loggedCalibration(r.e.opts.Provider, r.st.view, r.st.events)
+	}
 	r.st.loaded = true
 	return r.checkMark()
 }
@@ -754,7 +759,9 @@ func (r *run) loop(ctx context.Context, prompt model.Message, origin session.Ori
 			return nil, err
 		}
 		res.Usage = res.Usage.Add(usage)
-		if err := r.append(ctx, session.AssistantEvent{Message: msg}); err != nil {
+		// The usage and the estimate of the request answered calibrate
+		// the session in a process that resumes it (loggedCalibration).
+		if err := r.append(ctx, session.AssistantEvent{Message: msg, Usage: usage, InputEstimate: r.estimate}); err != nil {
 			return nil, err
 		}
 		res.Messages = append(res.Messages, msg)

@@ -30,6 +30,10 @@ type viewBase struct {
 	facts       factSet
 	state       planState
 	archiveRefs []string
+	// calib is the session's calibration ratio when the view was
+	// committed (0: none), which a process resuming from the view starts
+	// from when no assistant record after it calibrates (loggedCalibration).
+	calib float64
 }
 
 // A ViewError reports a context view that cannot be resumed from: another
@@ -93,6 +97,17 @@ func decodeView(data []byte) (*viewBase, error) {
 					if err := json.Unmarshal(raw, &b.state); err != nil {
 						r.Fail(fmt.Errorf("view state: %w", err))
 					}
+				}
+			case "calibration":
+				// Skipped unless a ratio within the bounds a calibration
+				// takes: a view stays resumable whatever it holds here.
+				b.calib = 0
+				if c := r.Peek(); '0' <= c && c <= '9' {
+					if k, err := strconv.ParseFloat(string(r.Number()), 64); err == nil && k >= minCalibration && k <= maxCalibration {
+						b.calib = k
+					}
+				} else {
+					r.Skip()
 				}
 			case "archiveRefs":
 				b.archiveRefs = nil
@@ -226,8 +241,9 @@ func readFact(r *msgjson.Reader) fact {
 }
 
 // encodeView encodes the view of generation gen: entries (without the
-// facts message), the facts, the plan state and the archive refs.
-func encodeView(gen int, pinned bool, entries []entry, fs *factSet, state planState, refs []string) ([]byte, error) {
+// facts message), the facts, the plan state, the archive refs and the
+// session's calibration ratio calib (0: none).
+func encodeView(gen int, pinned bool, entries []entry, fs *factSet, state planState, refs []string, calib float64) ([]byte, error) {
 	n := 256
 	for i := range entries {
 		n += entries[i].size() + 64
@@ -315,6 +331,9 @@ func encodeView(gen int, pinned bool, entries []entry, fs *factSet, state planSt
 			b = jsonstr.Append(b, ref)
 		}
 		b = append(b, ']')
+	}
+	if calib > 0 {
+		b = strconv.AppendFloat(append(b, `,"calibration":`...), calib, 'g', -1, 64)
 	}
 	return append(b, '}'), nil
 }
@@ -441,7 +460,7 @@ func (c *contextRun) commit(ctx context.Context) error {
 		}
 	}
 	gen := st.generation() + 1
-	data, err := encodeView(gen, c.pinned, entries, &st.facts, c.state(), refs)
+	data, err := encodeView(gen, c.pinned, entries, &st.facts, c.state(), refs, st.calib.ratio)
 	if err != nil {
 		return fmt.Errorf("context: encode view: %w", err)
 	}
@@ -451,7 +470,7 @@ func (c *contextRun) commit(ctx context.Context) error {
 	}
 	// The base is what a restart decodes from data (FuzzViewResume holds
 	// the two equal), kept without decoding it.
-	base := &viewBase{seq: st.head, generation: gen, pinned: c.pinned, entries: entries, state: c.state(), archiveRefs: refs,
+	base := &viewBase{seq: st.head, generation: gen, pinned: c.pinned, entries: entries, state: c.state(), archiveRefs: refs, calib: st.calib.ratio,
 		facts: factSet{sawPrompt: st.facts.sawPrompt, list: st.facts.list, seen: st.facts.seen, ready: true}}
 	st.view, st.events = base, nil
 	st.proj.ready, st.facts.ready = false, false

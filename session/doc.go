@@ -32,7 +32,12 @@
 // null or i-1, a valid ts and an event with a string type. Any other line
 // fails the read with a *storage.Error naming the file and the record
 // ("Corrupt checkpoint record <i>: …"); no error ever holds record
-// contents. Events of unknown types are kept as [RawEvent]. A line longer
+// contents. Events of unknown types are kept as [RawEvent]; unknown
+// members of known ones are skipped (a [StoredEvent] read and written
+// back keeps them, in Raw). An assistant record may carry the
+// usage of the request it answers and the engine's estimate of it
+// ([AssistantEvent]), which the TypeScript reference does not write and
+// ignores. A line longer
 // than [MaxLineBytes] is reported as corrupt without being held in memory.
 //
 // # Guarantees

@@ -54,9 +54,25 @@ type UserEvent struct {
 
 // AssistantEvent records a model reply:
 //
-//	{"type":"assistant","message":{…}}
+//	{"type":"assistant","message":{…},"usage":{"inputTokens":2400,"outputTokens":80},"inputEstimate":1200}
+//
+// usage and inputEstimate are written only when set; records written by
+// older versions, and by the TypeScript reference, have neither (its
+// reader reads only the message of an assistant record). A reader of
+// this package skips a usage or inputEstimate of another shape, as it
+// skips unknown members, and reads the record without it.
 type AssistantEvent struct {
 	Message model.Message
+	// Usage is the provider's usage of the request the message answers,
+	// as reported, in the shape of the reference's usage (cacheReadTokens
+	// and cacheCreationTokens written when not 0); the zero Usage omits
+	// it.
+	Usage model.Usage
+	// InputEstimate is the engine's plain estimate of that request's
+	// input, in tokens (a quarter of its UTF-16 code units); 0 omits it.
+	// With Usage it calibrates the session's estimates in a process that
+	// resumes it (the engine's calibration).
+	InputEstimate int
 }
 
 // ToolStartedEvent records that a tool call began (written only when

@@ -51,6 +51,10 @@ func goldenEvents() []session.Event {
 			model.CompactionBlock("so far"),
 			model.Block{Type: model.BlockCompaction, NullContent: true},
 		)},
+		session.AssistantEvent{Message: model.AssistantText("done"),
+			Usage:         model.Usage{InputTokens: 1200, OutputTokens: 80, CacheReadTokens: 900, CacheCreationTokens: 300},
+			InputEstimate: 1100},
+		session.AssistantEvent{Message: model.AssistantText("ok"), Usage: model.Usage{InputTokens: 2400}},
 		session.ToolStartedEvent{ID: "call_1", Name: "read_file", Turn: 1},
 		session.ToolResultEvent{Result: model.ToolResultBlock("call_1", "package main", false), Turn: 1},
 		session.ToolResultEvent{Result: model.ToolResultBlock("call_2", "no such file", true), Turn: 1},
@@ -173,6 +177,44 @@ func TestUnknownEventTypesArePreservedVerbatim(t *testing.T) {
 	out, err := session.MarshalEvent(raw)
 	if err != nil || string(out) != in {
 		t.Errorf("rewritten as %s (%v)", out, err)
+	}
+}
+
+// TestAssistantUsageOfAnotherShapeIsSkipped: an assistant record's usage
+// and inputEstimate (which calibrate a resumed session) are read back as
+// written, and one of another shape (a writer's own, a future version's)
+// is skipped as an unknown member is: the record reads, its message
+// intact, with no usage.
+func TestAssistantUsageOfAnotherShapeIsSkipped(t *testing.T) {
+	const msg = `"message":{"role":"assistant","content":"hi"}`
+	for _, tc := range []struct {
+		in       string
+		usage    model.Usage
+		estimate int
+	}{
+		{`{"type":"assistant",` + msg + `,"usage":{"inputTokens":7,"outputTokens":2,"cacheReadTokens":3,"cacheCreationTokens":4},"inputEstimate":5}`,
+			model.Usage{InputTokens: 7, OutputTokens: 2, CacheReadTokens: 3, CacheCreationTokens: 4}, 5},
+		{`{"inputEstimate":5,"usage":{"future":[1,{"a":2}],"inputTokens":7},` + msg + `,"type":"assistant"}`, model.Usage{InputTokens: 7}, 5},
+		{`{"type":"assistant",` + msg + `,"usage":null,"inputEstimate":null}`, model.Usage{}, 0},
+		{`{"type":"assistant",` + msg + `,"usage":"7 tokens","inputEstimate":"5"}`, model.Usage{}, 0},
+		{`{"type":"assistant",` + msg + `,"usage":[7,2],"inputEstimate":{"n":5}}`, model.Usage{}, 0},
+		{`{"type":"assistant",` + msg + `,"usage":{"inputTokens":7.5,"outputTokens":2},"inputEstimate":-5}`, model.Usage{}, 0},
+		{`{"type":"assistant",` + msg + `,"usage":{"inputTokens":-7,"outputTokens":2},"inputEstimate":5.5}`, model.Usage{}, 0},
+		{`{"type":"assistant",` + msg + `,"usage":{"inputTokens":"7"},"inputEstimate":1e3}`, model.Usage{}, 1000},
+	} {
+		ev, err := session.DecodeEvent([]byte(tc.in))
+		if err != nil {
+			t.Errorf("%s: %v", tc.in, err)
+			continue
+		}
+		ae, ok := ev.(session.AssistantEvent)
+		if !ok || ae.Message.Text != "hi" || ae.Usage != tc.usage || ae.InputEstimate != tc.estimate {
+			t.Errorf("%s: got %#v, want usage %+v, estimate %d", tc.in, ev, tc.usage, tc.estimate)
+		}
+	}
+	// A syntax error inside the usage is still one.
+	if _, err := session.DecodeEvent([]byte(`{"type":"assistant",` + msg + `,"usage":{"inputTokens":7,}}`)); err == nil {
+		t.Error("a usage of bad JSON decoded")
 	}
 }
 

@@ -72,6 +72,20 @@ func (e AssistantEvent) appendJSON(b []byte) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("session: assistant event: %w", err)
 	}
+	if u := e.Usage; u != (model.Usage{}) {
+		b = strconv.AppendInt(append(b, `,"usage":{"inputTokens":`...), u.InputTokens, 10)
+		b = appendInt(b, "outputTokens", u.OutputTokens)
+		if u.CacheReadTokens != 0 {
+			b = appendInt(b, "cacheReadTokens", u.CacheReadTokens)
+		}
+		if u.CacheCreationTokens != 0 {
+			b = appendInt(b, "cacheCreationTokens", u.CacheCreationTokens)
+		}
+		b = append(b, '}')
+	}
+	if e.InputEstimate != 0 {
+		b = appendInt(b, "inputEstimate", int64(e.InputEstimate))
+	}
 	return append(b, '}'), nil
 }
 
@@ -309,6 +323,11 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 			switch string(key) {
 			case "message":
 				e.Message, hasMsg = readMessage(r), true
+			case "usage":
+				e.Usage = readUsage(r)
+			case "inputEstimate":
+				n, _ := optCount(r)
+				e.InputEstimate = int(min(n, 1<<40))
 			default:
 				r.SkipUnknown()
 			}
@@ -505,6 +524,61 @@ func readCall(r *reader) PermissionCall {
 			r.SkipUnknown()
 		}
 	}
+}
+
+// readUsage reads the usage of an assistant event: the zero Usage when it
+// is null or of another shape (not an object, a count that is not a
+// non-negative integer), skipped as an unknown member is, so that a usage
+// another writer gives another shape leaves the record readable.
+func readUsage(r *reader) model.Usage {
+	if r.Peek() != '{' {
+		r.SkipUnknown()
+		return model.Usage{}
+	}
+	var u model.Usage
+	good := true
+	r.BeginObject()
+	for first := true; ; first = false {
+		key, ok := r.NextKey(first)
+		if !ok {
+			break
+		}
+		var dst *int64
+		switch string(key) {
+		case "inputTokens":
+			dst = &u.InputTokens
+		case "outputTokens":
+			dst = &u.OutputTokens
+		case "cacheReadTokens":
+			dst = &u.CacheReadTokens
+		case "cacheCreationTokens":
+			dst = &u.CacheCreationTokens
+		default:
+			r.SkipUnknown()
+			continue
+		}
+		n, ok := optCount(r)
+		*dst, good = n, good && ok
+	}
+	if !good {
+		return model.Usage{}
+	}
+	return u
+}
+
+// optCount reads an optional count: a non-negative integer. Any other
+// value is skipped as an unknown member is (ok false); a syntax error
+// fails r.
+func optCount(r *reader) (n int64, ok bool) {
+	if c := r.Peek(); c < '0' || c > '9' {
+		r.SkipUnknown()
+		return 0, false
+	}
+	n, ok = r.Integer()
+	if !ok {
+		r.Lossy = true
+	}
+	return n, ok
 }
 
 // readMessage reads a model.Message by the rules of its UnmarshalJSON.

@@ -66,7 +66,7 @@ func migFixture(t *testing.T, home, workdir, namespace string, c storage.Codec) 
 	for _, b := range [][]session.Event{
 		{session.UserEvent{Message: model.UserText("fix the build")}},
 		{session.AssistantEvent{Message: model.AssistantText("looking")}, session.ToolResultEvent{Result: model.Block{Type: model.BlockToolResult, ID: "c1", Content: "ok"}, Turn: 1}},
-		{session.AssistantEvent{Message: model.AssistantText("done")}},
+		{session.AssistantEvent{Message: model.AssistantText("done"), Usage: model.Usage{InputTokens: 900, OutputTokens: 12}, InputEstimate: 500}},
 	} {
 		if _, err := cp.Append(ctx, "s1", b, session.AnyHead); err != nil {
 			t.Fatal(err)

@@ -81,7 +81,21 @@ func New(t testing.TB, opts Options) *Server {
 // one for every other character: twice the estimate's count of ASCII
 // text, four times its count of CJK text.
 func Dense(text string) int {
-	ascii, other := 0, 0
+	ascii, other := split(text)
+	return (ascii+1)/2 + other
+}
+
+// CJK counts as tokenizers count Chinese and Japanese: a token and a half
+// for every character that is not ASCII (rounding up), six times the
+// estimate's count of CJK text, and a token for every two ASCII
+// characters, as Dense.
+func CJK(text string) int {
+	ascii, other := split(text)
+	return (ascii+1)/2 + (3*other+1)/2
+}
+
+// split returns the ASCII characters of text and the others.
+func split(text string) (ascii, other int) {
 	for _, r := range text {
 		if r < 0x80 {
 			ascii++
@@ -89,7 +103,7 @@ func Dense(text string) int {
 			other++
 		}
 	}
-	return (ascii+1)/2 + other
+	return ascii, other
 }
 
 // Counts returns the count requests served.
