@@ -188,6 +188,9 @@ func (s *Store) sweepForkLeftovers(ctx context.Context, ns string, maxAge time.D
 			}
 			return err
 		}
+		if err := p.forgetLease(ctx, c.Session); err != nil {
+			return err
+		}
 		rep.ForkLeftovers = append(rep.ForkLeftovers, c.SweptLeftover)
 	}
 	return nil

@@ -58,9 +58,8 @@ type LeaseOptions struct {
 }
 
 // A Lease is one process's right to write one session: a row holding the
-// holder's name, a fencing token that grows with every acquisition (the
-// row outlives releases and deletions of the session, so a token is never
-// given twice for a session of a project), and an
+// holder's name, a fencing token that grows with every acquisition (never
+// given twice for a session of a project: see leaseTokensRow), and an
 // expiry that a goroutine renews while the lease is held. Every append and
 // truncation through the Project that acquired it carries the token, so a
 // holder whose lease expired and passed on can no longer write.
@@ -94,7 +93,13 @@ func (p *Project) Acquire(ctx context.Context, id string, opts LeaseOptions) (*L
 		return nil, &BusyError{SessionID: id, Holder: p.s.holder + " (this process)"}
 	}
 	settling := p.settling[id]
+	ready := p.tokensReady
 	p.mu.Unlock()
+	if !ready {
+		if err := p.ensureTokensRow(ctx); err != nil {
+			return nil, err
+		}
+	}
 	if settling != nil {
 		// An Acquire of this Project that gave up may have taken the
 		// lease: it is being released.
@@ -181,12 +186,19 @@ func (p *Project) insertLease(ctx context.Context, id string) (int64, error) {
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.s.ttl)
 		defer cancel()
 		var r result
-		r.err = p.s.db().scan(sctx, p.s.q.sql(`INSERT INTO {leases} AS l (namespace, project, session, holder, token, expires)
-			VALUES ($1, $2, $3, $4, 1, now() + $5 * interval '1 millisecond')
+		// A new row starts above the project's high-water mark, read
+		// under a key-share lock that waits for a deletion of a row
+		// raising it (see leaseTokensRow); a kept row goes on from its
+		// own token.
+		r.err = p.s.db().scan(sctx, p.s.q.sql(`WITH h AS MATERIALIZED (
+				SELECT token FROM {leases} WHERE namespace = $1 AND project = $2 AND session = $6 FOR KEY SHARE
+			)
+			INSERT INTO {leases} AS l (namespace, project, session, holder, token, expires)
+			VALUES ($1, $2, $3, $4, coalesce((SELECT token FROM h), 0) + 1, now() + $5 * interval '1 millisecond')
 			ON CONFLICT (namespace, project, session) DO UPDATE
 				SET holder = excluded.holder, token = l.token + 1, expires = excluded.expires
 				WHERE l.expires < now()
-			RETURNING token`), []any{p.ns, p.project, id, p.s.holder, p.s.ttl.Milliseconds()}, &r.token)
+			RETURNING token`), []any{p.ns, p.project, id, p.s.holder, p.s.ttl.Milliseconds(), leaseTokensRow}, &r.token)
 		mu.Lock()
 		gone := left
 		if !gone {
@@ -245,12 +257,108 @@ func (p *Project) settle(id string, settled chan struct{}) {
 }
 
 // dropLease releases the lease of session id with token that
-// insertLease took for a caller that left, as Release does: the row stays,
-// so that its token is not given again. A lease not released expires
-// after its TTL.
+// insertLease took for a caller that left, as Release does. A lease not
+// released expires after its TTL.
 func (p *Project) dropLease(ctx context.Context, id string, token int64) {
-	_, _ = p.s.db().exec(ctx, p.s.q.sql(`UPDATE {leases} SET expires = 'epoch'
-		WHERE namespace = $1 AND project = $2 AND session = $3 AND token = $4`), p.ns, p.project, id, token)
+	_ = p.endLease(ctx, id, token)
+}
+
+// endLease ends the lease of session id with token (see Release): the row
+// stays, ended, while the session has a log, so that the next acquisition
+// goes on from its token; a session without one (deleted, or never
+// written) has its row removed (see forgetLease).
+func (p *Project) endLease(ctx context.Context, id string, token int64) error {
+	// The release does not wait for the disk (synchronous_commit off for
+	// its transaction alone): it is visible to every other session at
+	// once, and a database crash that loses it leaves the lease to expire
+	// as a crashed holder's does. Safety never rests on it.
+	var logged bool
+	err := p.s.db().scan(ctx, p.s.q.sql(`WITH c AS MATERIALIZED (SELECT set_config('synchronous_commit', 'off', true))
+		UPDATE {leases} SET expires = 'epoch'
+		WHERE namespace = $1 AND project = $2 AND session = $3 AND token = $4 AND EXISTS (SELECT 1 FROM c)
+		RETURNING EXISTS (SELECT 1 FROM {sessions} WHERE namespace = $1 AND project = $2 AND session = $3)`),
+		[]any{p.ns, p.project, id, token}, &logged)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil // passed on, or removed by a Clear
+	}
+	if err != nil || logged {
+		return err
+	}
+	return p.forgetLease(ctx, id)
+}
+
+// leaseTokensRow is the session column of a project's high-water row in
+// the leases table (never a session id: ids do not start with a dot): its
+// token is at least the token of every lease row of the project ever
+// deleted, and a session's new row starts above it, so that a token is
+// never given twice for a session while its rows come and go. A row
+// (ended, of a session without a log) is deleted only in a transaction
+// that holds this row locked FOR UPDATE and raises its token to the
+// deleted row's; an Acquire reads it FOR KEY SHARE, so it either reads it
+// before such a deletion (which then waits for the Acquire's transaction:
+// the Acquire found the row, and went on from its token) or after (and
+// starts above the deleted token). It never expires and is never
+// deleted, and every Project makes sure it exists before its first
+// Acquire (ensureTokensRow): an Acquire whose snapshot missed a row
+// created in the deletion's own transaction would start at 1. A holder
+// stopped past its TTL whose row was deleted meanwhile holds a token at
+// most the mark, below every later one: its appends and renewals find no
+// row with its token and fail, as they do once its lease passed on.
+const leaseTokensRow = ".lease-tokens"
+
+// ensureTokensRow makes sure p's project has its high-water row (see
+// leaseTokensRow), committed before p's first Acquire reads it.
+func (p *Project) ensureTokensRow(ctx context.Context) error {
+	if err := p.insertTokensRow(ctx, p.s.db()); err != nil {
+		return err
+	}
+	p.mu.Lock()
+	p.tokensReady = true
+	p.mu.Unlock()
+	return nil
+}
+
+// insertTokensRow inserts p's high-water row in tx unless it exists.
+func (p *Project) insertTokensRow(ctx context.Context, tx db) error {
+	_, err := tx.exec(ctx, p.s.q.sql(`INSERT INTO {leases} (namespace, project, session, holder, token, expires)
+		VALUES ($1, $2, $3, 'lite-agent lease tokens', 0, 'epoch') ON CONFLICT DO NOTHING`), p.ns, p.project, leaseTokensRow)
+	return err
+}
+
+// lockTokens locks p's high-water row FOR UPDATE in tx, creating it
+// first if needed, before any lease row is deleted (see leaseTokensRow).
+// It is taken before any lease row of the project in tx, as an Acquire
+// takes it before its row.
+func (p *Project) lockTokens(ctx context.Context, tx db) error {
+	if err := p.insertTokensRow(ctx, tx); err != nil {
+		return err
+	}
+	_, err := tx.exec(ctx, p.s.q.sql(`SELECT 1 FROM {leases} WHERE namespace = $1 AND project = $2 AND session = $3 FOR UPDATE`),
+		p.ns, p.project, leaseTokensRow)
+	return err
+}
+
+// forgetLease deletes the lease row of session id if it is not live and
+// the session has no log (it was deleted, or never written), raising the
+// project's high-water mark to its token first (see leaseTokensRow), so
+// that the leases table holds rows of sessions that exist, and of live
+// leases. Its own transaction, short: an Acquire of the project waits for
+// it.
+func (p *Project) forgetLease(ctx context.Context, id string) error {
+	return p.s.tx(ctx, func(tx db) error {
+		if err := p.lockTokens(ctx, tx); err != nil {
+			return err
+		}
+		_, err := tx.exec(ctx, p.s.q.sql(`WITH d AS (
+				DELETE FROM {leases} l WHERE l.namespace = $1 AND l.project = $2 AND l.session = $3 AND l.expires < now()
+				AND NOT EXISTS (SELECT 1 FROM {sessions} s WHERE s.namespace = $1 AND s.project = $2 AND s.session = $3)
+				RETURNING l.token
+			)
+			UPDATE {leases} SET token = greatest(token, (SELECT max(token) FROM d))
+			WHERE namespace = $1 AND project = $2 AND session = $4 AND EXISTS (SELECT 1 FROM d)`),
+			p.ns, p.project, id, leaseTokensRow)
+		return err
+	})
 }
 
 // Token returns the lease's fencing token.
@@ -294,13 +402,16 @@ func (l *Lease) renew() {
 	}
 }
 
-// Release stops renewing the lease and ends it (its row stays, expired, so
-// that the next acquisition draws the next token: a deleted row had the
-// next INSERT start at 1 again, and a holder stopped past its TTL woke
-// holding the token of the session's current holder), so that another
-// process may acquire the session at once. Releasing twice is not an
-// error. The release is not waited to disk: should the database crash
-// right after it, the lease comes back and expires after its TTL.
+// Release stops renewing the lease and ends it, so that another process
+// may acquire the session at once. The row of a session with a log stays,
+// ended, and the next acquisition draws the next token; that of a session
+// without one (deleted under the lease, or never written) is deleted once
+// the project's high-water mark is raised to its token, so that the
+// leases table does not keep a row per session id ever leased, and the
+// next acquisition starts above the mark: a token is never given twice
+// (see leaseTokensRow). Releasing twice is not an error. The release is
+// not waited to disk: should the database crash right after it, the lease
+// comes back and expires after its TTL.
 func (l *Lease) Release(ctx context.Context) error {
 	var err error
 	l.once.Do(func() {
@@ -311,14 +422,7 @@ func (l *Lease) Release(ctx context.Context) error {
 			delete(l.p.leases, l.session)
 		}
 		l.p.mu.Unlock()
-		// The release does not wait for the disk (synchronous_commit off
-		// for its transaction alone): it is visible to every other session
-		// at once, and a database crash that loses it leaves the lease to
-		// expire as a crashed holder's does. Safety never rests on it.
-		_, err = l.p.s.db().exec(ctx, l.p.s.q.sql(`WITH c AS MATERIALIZED (SELECT set_config('synchronous_commit', 'off', true))
-			UPDATE {leases} SET expires = 'epoch'
-			WHERE namespace = $1 AND project = $2 AND session = $3 AND token = $4 AND EXISTS (SELECT 1 FROM c)`),
-			l.p.ns, l.p.project, l.session, l.token)
+		err = l.p.endLease(ctx, l.session, l.token)
 	})
 	return err
 }

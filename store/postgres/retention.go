@@ -202,6 +202,10 @@ func (s *Store) Sweep(ctx context.Context, opts SweepOptions) (SweepReport, erro
 				}
 				return rep, err
 			}
+			// The session's lease row, ended (see forgetLease).
+			if err := p.forgetLease(ctx, c.Session); err != nil {
+				return rep, err
+			}
 		}
 		total -= c.Bytes
 		rep.Bytes += c.Bytes

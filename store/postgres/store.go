@@ -203,6 +203,9 @@ type Project struct {
 	// abandoned Acquire may have taken is released (see insertLease); an
 	// Acquire of the id waits for it. Made on first use.
 	settling map[string]chan struct{}
+	// tokensReady is set once the project's high-water row of lease
+	// tokens is known to exist (see leaseTokensRow).
+	tokensReady bool
 
 	heads headCache
 
