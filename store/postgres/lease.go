@@ -92,17 +92,14 @@ func (p *Project) Acquire(ctx context.Context, id string, opts LeaseOptions) (*L
 		p.mu.Unlock()
 		return nil, &BusyError{SessionID: id, Holder: p.s.holder + " (this process)"}
 	}
-	settling := p.settling[id]
-	ready := p.tokensReady
 	p.mu.Unlock()
-	if !ready {
-		if err := p.ensureTokensRow(ctx); err != nil {
-			return nil, err
-		}
-	}
+	key := leaseKey{p.ns, p.project, id}
+	p.s.settleMu.Lock()
+	settling := p.s.settling[key]
+	p.s.settleMu.Unlock()
 	if settling != nil {
-		// An Acquire of this Project that gave up may have taken the
-		// lease: it is being released.
+		// An Acquire of this Store (through any of its Projects) that
+		// gave up may have taken the lease: it is being released.
 		select {
 		case <-settling:
 		case <-ctx.Done():
@@ -186,11 +183,18 @@ func (p *Project) insertLease(ctx context.Context, id string) (int64, error) {
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.s.ttl)
 		defer cancel()
 		var r result
+		p.mu.Lock()
+		ready := p.tokensReady
+		p.mu.Unlock()
+		if !ready {
+			r.err = p.ensureTokensRow(sctx)
+		}
 		// A new row starts above the project's high-water mark, read
 		// under a key-share lock that waits for a deletion of a row
 		// raising it (see leaseTokensRow); a kept row goes on from its
 		// own token.
-		r.err = p.s.db().scan(sctx, p.s.q.sql(`WITH h AS MATERIALIZED (
+		if r.err == nil {
+			r.err = p.s.db().scan(sctx, p.s.q.sql(`WITH h AS MATERIALIZED (
 				SELECT token FROM {leases} WHERE namespace = $1 AND project = $2 AND session = $6 FOR KEY SHARE
 			)
 			INSERT INTO {leases} AS l (namespace, project, session, holder, token, expires)
@@ -199,6 +203,7 @@ func (p *Project) insertLease(ctx context.Context, id string) (int64, error) {
 				SET holder = excluded.holder, token = l.token + 1, expires = excluded.expires
 				WHERE l.expires < now()
 			RETURNING token`), []any{p.ns, p.project, id, p.s.holder, p.s.ttl.Milliseconds(), leaseTokensRow}, &r.token)
+		}
 		mu.Lock()
 		gone := left
 		if !gone {
@@ -209,7 +214,7 @@ func (p *Project) insertLease(ctx context.Context, id string) (int64, error) {
 			if r.err == nil {
 				p.dropLease(sctx, id, r.token)
 			}
-			p.settle(id, settled)
+			p.s.settle(leaseKey{p.ns, p.project, id}, settled)
 		}
 	})
 	var r result
@@ -222,12 +227,13 @@ func (p *Project) insertLease(ctx context.Context, id string) (int64, error) {
 		case r = <-res:
 			left = false // delivered: dropped below
 		default:
-			p.mu.Lock()
-			if p.settling == nil {
-				p.settling = map[string]chan struct{}{}
+			key := leaseKey{p.ns, p.project, id}
+			p.s.settleMu.Lock()
+			if p.s.settling == nil {
+				p.s.settling = map[leaseKey]chan struct{}{}
 			}
-			p.settling[id] = settled
-			p.mu.Unlock()
+			p.s.settling[key] = settled
+			p.s.settleMu.Unlock()
 		}
 		mu.Unlock()
 		if left {
@@ -245,14 +251,17 @@ func (p *Project) insertLease(ctx context.Context, id string) (int64, error) {
 	return r.token, r.err
 }
 
-// settle ends the wait of Acquires of session id for the release of a
+// A leaseKey names a session of a namespace and project of a Store.
+type leaseKey struct{ ns, project, session string }
+
+// settle ends the wait of Acquires of session key for the release of a
 // lease an abandoned Acquire took (settled, made by insertLease).
-func (p *Project) settle(id string, settled chan struct{}) {
-	p.mu.Lock()
-	if p.settling[id] == settled {
-		delete(p.settling, id)
+func (s *Store) settle(key leaseKey, settled chan struct{}) {
+	s.settleMu.Lock()
+	if s.settling[key] == settled {
+		delete(s.settling, key)
 	}
-	p.mu.Unlock()
+	s.settleMu.Unlock()
 	close(settled)
 }
 
