@@ -107,15 +107,22 @@ func (p *Project) Acquire(ctx context.Context, id string, opts LeaseOptions) (*L
 		}
 	}
 	delay := 20 * time.Millisecond
+	var last error // the *BusyError of the last attempt
 	for {
 		l, err := p.tryAcquire(ctx, id)
 		if err == nil {
 			return l, nil
 		}
+		if last != nil && ctx.Err() != nil {
+			// The deadline came during an attempt, not between two:
+			// still a wait for a busy session.
+			return nil, fmt.Errorf("waiting for the lease: %w (%w)", ctx.Err(), last)
+		}
 		var busy *BusyError
 		if !opts.Wait || !errors.As(err, &busy) {
 			return nil, err
 		}
+		last = err
 		t := time.NewTimer(delay)
 		select {
 		case <-ctx.Done():

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -148,5 +149,46 @@ func TestLeaseTokensStayUniqueWhileRowsComeAndGo(t *testing.T) {
 	}
 	if got := leaseRows(t, schema); got > 1 {
 		t.Errorf("the leases table holds %d rows once every session is gone; want at most 1", got)
+	}
+}
+
+// A sweep with MaxAge removes the lease rows a release or delete did not
+// (a holder that crashed before it wrote, and never released), once the
+// project's high-water mark holds their tokens: the next lease of the id
+// still draws a token above the crashed holder's.
+func TestASweepRemovesLeaseRowsLeftBehind(t *testing.T) {
+	ctx := t.Context()
+	schema := freshSchema(t)
+	st := openStore(t, postgres.Options{Schema: schema})
+	p, err := st.Project(storage.Encoding{ProjectID: "mp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.Connect(ctx, pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	// What crashed holders left: expired rows of sessions never written.
+	for i := range 5 {
+		if _, err := conn.Exec(ctx, `INSERT INTO `+schema+`.leases (namespace, project, session, holder, token, expires)
+			VALUES ('lite-agent', 'mp', $1, 'crashed', 7, now() - interval '1 minute')`, fmt.Sprintf("crashed-%d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep, err := st.Sweep(ctx, postgres.SweepOptions{MaxAge: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := leaseRows(t, schema); got > 1 {
+		t.Errorf("%d lease rows after the sweep (report: %d removed); want at most 1", got, rep.LeaseRows)
+	}
+	l, err := p.Acquire(ctx, "crashed-0", postgres.LeaseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release(context.Background())
+	if l.Token() <= 7 {
+		t.Errorf("the lease after the sweep drew token %d, not above the crashed holder's 7", l.Token())
 	}
 }
