@@ -352,7 +352,8 @@ func (c *Checkpointer) Delete(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	return c.p.forgetLease(ctx, id) // the lease row, unless live
+	_ = c.p.forgetLease(ctx, id) // the lease row, unless live; best effort, as in DeleteSession
+	return nil
 }
 
 // deleteLog deletes the records and the row of session id. The caller

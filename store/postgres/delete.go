@@ -45,7 +45,9 @@ func (p *Project) DeleteSessionWith(ctx context.Context, id string, opts DeleteO
 	if err != nil {
 		return err
 	}
-	return p.forgetLease(ctx, id)
+	// Best effort: the session is deleted, and a row left is swept.
+	_ = p.forgetLease(ctx, id)
+	return nil
 }
 
 // deleteSession deletes the rows of session id, and its private task list

@@ -300,7 +300,10 @@ func (p *Project) endLease(ctx context.Context, id string, token int64) error {
 	if err != nil || logged {
 		return err
 	}
-	return p.forgetLease(ctx, id)
+	// Best effort: the lease is released, and a row left is swept
+	// (Store.Sweep).
+	_ = p.forgetLease(ctx, id)
+	return nil
 }
 
 // leaseTokensRow is the session column of a project's high-water row in

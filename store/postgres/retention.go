@@ -207,10 +207,9 @@ func (s *Store) Sweep(ctx context.Context, opts SweepOptions) (SweepReport, erro
 				}
 				return rep, err
 			}
-			// The session's lease row, ended (see forgetLease).
-			if err := p.forgetLease(ctx, c.Session); err != nil {
-				return rep, err
-			}
+			// The session's lease row, ended (see forgetLease); best
+			// effort, as in DeleteSession.
+			_ = p.forgetLease(ctx, c.Session)
 		}
 		total -= c.Bytes
 		rep.Bytes += c.Bytes
