@@ -84,7 +84,9 @@ var errSweepChanged = errors.New("postgres: the session changed since the sweep 
 // directory a migration has not finished: its records carry the times of
 // the files they were copied from, and deleting them would break the
 // import, or its rerun. With MaxAge, what forks killed part-way left (see
-// [Store.MarkForking]) goes too once older than MaxAge.
+// [Store.MarkForking]) goes too once older than MaxAge, and so do the
+// ended lease rows of sessions without a log that a release or delete did
+// not remove (see [SweepReport].LeaseRows).
 func (s *Store) Sweep(ctx context.Context, opts SweepOptions) (SweepReport, error) {
 	var rep SweepReport
 	ns := opts.Namespace
