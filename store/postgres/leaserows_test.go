@@ -19,6 +19,16 @@ import (
 	"github.com/lite-agent/lite-agent-go/store/postgres"
 )
 
+// mpProject returns the project "mp" of st.
+func mpProject(t *testing.T, st *postgres.Store) *postgres.Project {
+	t.Helper()
+	p, err := st.Project(storage.Encoding{ProjectID: "mp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // leaseRows counts the rows of schema's leases table.
 func leaseRows(t *testing.T, schema string) int {
 	t.Helper()
@@ -45,10 +55,7 @@ func TestLeaseRowsDoNotOutliveTheirSessions(t *testing.T) {
 	ctx := t.Context()
 	schema := freshSchema(t)
 	st := openStore(t, postgres.Options{Schema: schema})
-	p, err := st.Project(storage.Encoding{ProjectID: "mp"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mpProject(t, st)
 	cp := p.Checkpointer()
 	write := func(id string) {
 		ev := session.UserEvent{Message: model.UserText("hello")}
@@ -160,10 +167,7 @@ func TestASweepRemovesLeaseRowsLeftBehind(t *testing.T) {
 	ctx := t.Context()
 	schema := freshSchema(t)
 	st := openStore(t, postgres.Options{Schema: schema})
-	p, err := st.Project(storage.Encoding{ProjectID: "mp"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mpProject(t, st)
 	conn, err := pgx.Connect(ctx, pgtest.URL(t))
 	if err != nil {
 		t.Fatal(err)

@@ -9,7 +9,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/lite-agent/lite-agent-go/internal/pgtest"
-	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/store/postgres"
 )
 
@@ -22,14 +21,7 @@ import (
 func TestAnAcquireWaitsForAnotherProjectsAbandonedLease(t *testing.T) {
 	schema := freshSchema(t)
 	st := openStore(t, postgres.Options{Schema: schema, LeaseTTL: 20 * time.Second, Holder: "me"})
-	pa, err := st.Project(storage.Encoding{ProjectID: "mp"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pb, err := st.Project(storage.Encoding{ProjectID: "mp"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	pa, pb := mpProject(t, st), mpProject(t, st)
 	for _, p := range []*postgres.Project{pa, pb} { // each Project's first Acquire done
 		l, err := p.Acquire(t.Context(), "warm", postgres.LeaseOptions{})
 		if err != nil {
