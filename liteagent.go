@@ -1140,6 +1140,16 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 	// Runs called before, ranged over from now on, fail and write
 	// nothing (see Run); one that started before is cancelled next.
 	undo := a.eng.Deleting(id)
+	// Undone unless the delete is done, deferred so that a Store that
+	// panics (recovered by the caller, as net/http does) leaves the
+	// session as a failed delete does: otherwise the Runs called before
+	// failed though nothing was deleted.
+	deleted := false
+	defer func() {
+		if !deleted {
+			undo()
+		}
+	}()
 	a.sched.cancelSession(id)
 	// Its background commands, and its children's, are killed; their
 	// completions are dropped like the groups' results.
@@ -1157,13 +1167,17 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 	// A cancelled turn that still appends finds the log gone and fails
 	// with a conflict: nothing it writes brings the log back. A held
 	// write under way (a tool's, a subagent's outcome) ends first.
+	// Deferred too: left held, every later held write of the session,
+	// and its next delete, waited forever.
 	endWrites := a.heldWrites.delete(id)
-	err := remove(ctx)
-	endWrites()
+	err := func() error {
+		defer endWrites()
+		return remove(ctx)
+	}()
 	if err != nil && !errors.Is(err, session.ErrNotFound) {
-		undo()
 		return err
 	}
+	deleted = true
 	a.eng.Forget(id)
 	list := a.listID(id)
 	a.mu.Lock()

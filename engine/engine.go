@@ -129,7 +129,9 @@ type Engine struct {
 	marks    map[string]*sessionMark  // sessions checked new or stored (ExpectNew, ExpectStored)
 	known    map[string]*knownCell    // the first record of the session known under each id (identity.go)
 	// pinned holds, weakly, the cells of the pins taken of each id (Pin),
-	// so that Deleting marks those of a session the engine forgot since.
+	// so that Deleting marks those of a session the engine forgot since;
+	// a cell's entry, and the id with its last, goes once the cell is
+	// collected (prunePins).
 	pinned map[string][]weak.Pointer[knownCell]
 	ratios map[string]float64 // the calibration ratios of sessions, beyond their cached state (calibrate.go)
 }

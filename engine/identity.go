@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"iter"
+	"runtime"
 	"slices"
 	"weak"
 
@@ -244,8 +245,31 @@ func (e *Engine) Pin(id string) Pin {
 			e.pinned = map[string][]weak.Pointer[knownCell]{}
 		}
 		e.pinned[id] = append(live, w)
+		// Once the cell is gone, its entry goes, and the id's key with
+		// the last: otherwise the key of every id ever pinned stayed
+		// until the next Pin or Deleting of that id.
+		runtime.AddCleanup(c, prunePins, pinsOf{e: weak.Make(e), id: id})
 	}
 	return Pin{id: id, cell: c, mark: e.marks[id]}
+}
+
+// pinsOf names the weak pin list of id in engine e, for the cleanup of a
+// cell listed there (weakly: a cell outliving its engine keeps nothing).
+type pinsOf struct {
+	e  weak.Pointer[Engine]
+	id string
+}
+
+// prunePins drops the entries of cells gone from the pin list of p.id,
+// and the id once none is left.
+func prunePins(p pinsOf) {
+	e := p.e.Value()
+	if e == nil {
+		return
+	}
+	e.mu.Lock()
+	e.pinnedCells(p.id)
+	e.mu.Unlock()
 }
 
 // pinnedCells returns the weak pointers to the cells of the pins of id

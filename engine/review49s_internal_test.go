@@ -1,6 +1,11 @@
 package engine
 
-import "testing"
+import (
+	"fmt"
+	"runtime"
+	"testing"
+	"time"
+)
 
 // Pins of a session the engine knows all hold the same cell: its weak
 // list keeps that cell once, not once per Pin (a turn takes one), which
@@ -18,4 +23,43 @@ func TestPinsOfOneCellAreListedOnce(t *testing.T) {
 		t.Errorf("100 pins of one cell listed %d times, want 1", n)
 	}
 	_ = pins
+}
+
+// The weak pin list drops an id once its last pin's cell is gone: each id
+// ever pinned kept its key (and an empty slot) until the next Pin or
+// Deleting of that same id, so an engine serving many sessions kept a key
+// per id it ever pinned.
+func TestThePinListForgetsAnIdWhoseLastPinEnded(t *testing.T) {
+	e := &Engine{}
+	const n = 1000
+	for i := range n {
+		id := fmt.Sprintf("s%d", i)
+		_ = e.Pin(id)
+		e.DropIdentities(func(string) bool { return false }) // nothing holds the cell now
+	}
+	var left int
+	for range 50 {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+		e.mu.Lock()
+		left = len(e.pinned)
+		e.mu.Unlock()
+		if left == 0 {
+			break
+		}
+	}
+	if left != 0 {
+		t.Errorf("the pin list holds %d of %d ids whose pins all ended", left, n)
+	}
+	// A pin still held keeps its id listed.
+	p := e.Pin("kept")
+	runtime.GC()
+	time.Sleep(10 * time.Millisecond)
+	e.mu.Lock()
+	_, ok := e.pinned["kept"]
+	e.mu.Unlock()
+	if !ok {
+		t.Error("the id of a pin still held was dropped")
+	}
+	runtime.KeepAlive(p)
 }

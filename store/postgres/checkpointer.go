@@ -341,7 +341,7 @@ func (c *Checkpointer) Delete(ctx context.Context, id string) error {
 		return err
 	}
 	defer c.p.heads.forget(id)
-	return c.p.s.tx(ctx, func(tx db) error {
+	err := c.p.s.tx(ctx, func(tx db) error {
 		// With create, the session's row is locked even when this
 		// transaction cannot see it yet (see deleteLog).
 		if _, _, err := c.lockSession(ctx, tx, id, true); err != nil {
@@ -349,6 +349,11 @@ func (c *Checkpointer) Delete(ctx context.Context, id string) error {
 		}
 		return c.p.deleteLog(ctx, tx, id)
 	})
+	if err != nil {
+		return err
+	}
+	_ = c.p.forgetLease(ctx, id) // the lease row, unless live; best effort, as in DeleteSession
+	return nil
 }
 
 // deleteLog deletes the records and the row of session id. The caller

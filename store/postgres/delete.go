@@ -36,12 +36,18 @@ func (p *Project) DeleteSessionWith(ctx context.Context, id string, opts DeleteO
 			return err
 		}
 	}
-	return p.s.tx(ctx, func(tx db) error {
+	err := p.s.tx(ctx, func(tx db) error {
 		if _, _, err := p.cp.lockSession(ctx, tx, id, true); err != nil { // see deleteLog
 			return err
 		}
 		return p.deleteSession(ctx, tx, id, opts.SharedTaskList == "")
 	})
+	if err != nil {
+		return err
+	}
+	// Best effort: the session is deleted, and a row left is swept.
+	_ = p.forgetLease(ctx, id)
+	return nil
 }
 
 // deleteSession deletes the rows of session id, and its private task list
@@ -63,9 +69,10 @@ func (p *Project) deleteSession(ctx context.Context, tx db, id string, privateLi
 			AND l.namespace = t.namespace AND l.project = t.project AND l.list = t.list AND NOT l.shared`,
 			`DELETE FROM {task_lists} WHERE namespace = $1 AND project = $2 AND list = $3 AND NOT shared`)
 	}
-	// The session's lease row stays (expired, or released): deleted, the
-	// next acquisition started its token at 1 again, which a holder
-	// stopped past its TTL could still carry.
+	// The session's lease row is not deleted here: only under the
+	// project's high-water row (see leaseTokensRow), which an Acquire
+	// locks before the lease row, so in a transaction of its own after
+	// this one (forgetLease), or by the release of a lease held now.
 	for _, stmt := range stmts {
 		if _, err := tx.exec(ctx, q.sql(stmt), p.ns, p.project, id); err != nil {
 			return err

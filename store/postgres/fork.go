@@ -188,6 +188,7 @@ func (s *Store) sweepForkLeftovers(ctx context.Context, ns string, maxAge time.D
 			}
 			return err
 		}
+		_ = p.forgetLease(ctx, c.Session) // best effort, as in DeleteSession
 		rep.ForkLeftovers = append(rep.ForkLeftovers, c.SweptLeftover)
 	}
 	return nil

@@ -39,21 +39,27 @@ func (p *Project) Empty(ctx context.Context) (bool, error) {
 // Clear deletes every row of the project: its sessions, archives, task
 // lists, spilled bodies, and the marks of imports and forks. A migration
 // that failed part-way uses it to leave the destination as empty as it
-// found it. The sessions' lease rows stay, ended (as a release leaves
-// them): deleted, the next acquisition of a session drew token 1 again,
-// which a holder from before the Clear could still carry.
+// found it. The sessions' lease rows go too, live ones included (their
+// holders' writes fail, as after a takeover), once the project's
+// high-water mark is raised to their tokens, so that the next acquisition
+// of a session starts above every token a holder from before the Clear
+// could still carry (see leaseTokensRow).
 func (p *Project) Clear(ctx context.Context) error {
 	return p.s.tx(ctx, func(tx db) error {
+		if err := p.lockTokens(ctx, tx); err != nil {
+			return err
+		}
 		for _, table := range []string{"events", "sessions", "archive_index", "archive_notes", "archives", "tasks", "task_lists", "spill"} {
 			if _, err := tx.exec(ctx, p.s.q.sql(`DELETE FROM {`+table+`} WHERE namespace = $1 AND project = $2`), p.ns, p.project); err != nil {
 				return err
 			}
 		}
-		if _, err := tx.exec(ctx, p.s.q.sql(`DELETE FROM {leases} WHERE namespace = $1 AND project = $2
-			AND (starts_with(session, $3) OR session = $4)`), p.ns, p.project, forkMarkerPrefix, importMarker); err != nil {
-			return err
-		}
-		_, err := tx.exec(ctx, p.s.q.sql(`UPDATE {leases} SET expires = 'epoch' WHERE namespace = $1 AND project = $2`), p.ns, p.project)
+		// Marks of imports and forks have token 0.
+		_, err := tx.exec(ctx, p.s.q.sql(`WITH d AS (
+				DELETE FROM {leases} WHERE namespace = $1 AND project = $2 AND session <> $3 RETURNING token
+			)
+			UPDATE {leases} SET token = greatest(token, (SELECT max(token) FROM d))
+			WHERE namespace = $1 AND project = $2 AND session = $3 AND EXISTS (SELECT 1 FROM d)`), p.ns, p.project, leaseTokensRow)
 		return err
 	})
 }

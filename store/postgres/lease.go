@@ -58,9 +58,8 @@ type LeaseOptions struct {
 }
 
 // A Lease is one process's right to write one session: a row holding the
-// holder's name, a fencing token that grows with every acquisition (the
-// row outlives releases and deletions of the session, so a token is never
-// given twice for a session of a project), and an
+// holder's name, a fencing token that grows with every acquisition (never
+// given twice for a session of a project: see leaseTokensRow), and an
 // expiry that a goroutine renews while the lease is held. Every append and
 // truncation through the Project that acquired it carries the token, so a
 // holder whose lease expired and passed on can no longer write.
@@ -93,11 +92,14 @@ func (p *Project) Acquire(ctx context.Context, id string, opts LeaseOptions) (*L
 		p.mu.Unlock()
 		return nil, &BusyError{SessionID: id, Holder: p.s.holder + " (this process)"}
 	}
-	settling := p.settling[id]
 	p.mu.Unlock()
+	key := leaseKey{p.ns, p.project, id}
+	p.s.settleMu.Lock()
+	settling := p.s.settling[key]
+	p.s.settleMu.Unlock()
 	if settling != nil {
-		// An Acquire of this Project that gave up may have taken the
-		// lease: it is being released.
+		// An Acquire of this Store (through any of its Projects) that
+		// gave up may have taken the lease: it is being released.
 		select {
 		case <-settling:
 		case <-ctx.Done():
@@ -105,15 +107,22 @@ func (p *Project) Acquire(ctx context.Context, id string, opts LeaseOptions) (*L
 		}
 	}
 	delay := 20 * time.Millisecond
+	var last error // the *BusyError of the last attempt
 	for {
 		l, err := p.tryAcquire(ctx, id)
 		if err == nil {
 			return l, nil
 		}
+		if last != nil && ctx.Err() != nil {
+			// The deadline came during an attempt, not between two:
+			// still a wait for a busy session.
+			return nil, fmt.Errorf("waiting for the lease: %w (%w)", ctx.Err(), last)
+		}
 		var busy *BusyError
 		if !opts.Wait || !errors.As(err, &busy) {
 			return nil, err
 		}
+		last = err
 		t := time.NewTimer(delay)
 		select {
 		case <-ctx.Done():
@@ -181,12 +190,27 @@ func (p *Project) insertLease(ctx context.Context, id string) (int64, error) {
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.s.ttl)
 		defer cancel()
 		var r result
-		r.err = p.s.db().scan(sctx, p.s.q.sql(`INSERT INTO {leases} AS l (namespace, project, session, holder, token, expires)
-			VALUES ($1, $2, $3, $4, 1, now() + $5 * interval '1 millisecond')
+		p.mu.Lock()
+		ready := p.tokensReady
+		p.mu.Unlock()
+		if !ready {
+			r.err = p.ensureTokensRow(sctx)
+		}
+		// A new row starts above the project's high-water mark, read
+		// under a key-share lock that waits for a deletion of a row
+		// raising it (see leaseTokensRow); a kept row goes on from its
+		// own token.
+		if r.err == nil {
+			r.err = p.s.db().scan(sctx, p.s.q.sql(`WITH h AS MATERIALIZED (
+				SELECT token FROM {leases} WHERE namespace = $1 AND project = $2 AND session = $6 FOR KEY SHARE
+			)
+			INSERT INTO {leases} AS l (namespace, project, session, holder, token, expires)
+			VALUES ($1, $2, $3, $4, coalesce((SELECT token FROM h), 0) + 1, now() + $5 * interval '1 millisecond')
 			ON CONFLICT (namespace, project, session) DO UPDATE
 				SET holder = excluded.holder, token = l.token + 1, expires = excluded.expires
 				WHERE l.expires < now()
-			RETURNING token`), []any{p.ns, p.project, id, p.s.holder, p.s.ttl.Milliseconds()}, &r.token)
+			RETURNING token`), []any{p.ns, p.project, id, p.s.holder, p.s.ttl.Milliseconds(), leaseTokensRow}, &r.token)
+		}
 		mu.Lock()
 		gone := left
 		if !gone {
@@ -197,7 +221,7 @@ func (p *Project) insertLease(ctx context.Context, id string) (int64, error) {
 			if r.err == nil {
 				p.dropLease(sctx, id, r.token)
 			}
-			p.settle(id, settled)
+			p.s.settle(leaseKey{p.ns, p.project, id}, settled)
 		}
 	})
 	var r result
@@ -210,12 +234,13 @@ func (p *Project) insertLease(ctx context.Context, id string) (int64, error) {
 		case r = <-res:
 			left = false // delivered: dropped below
 		default:
-			p.mu.Lock()
-			if p.settling == nil {
-				p.settling = map[string]chan struct{}{}
+			key := leaseKey{p.ns, p.project, id}
+			p.s.settleMu.Lock()
+			if p.s.settling == nil {
+				p.s.settling = map[leaseKey]chan struct{}{}
 			}
-			p.settling[id] = settled
-			p.mu.Unlock()
+			p.s.settling[key] = settled
+			p.s.settleMu.Unlock()
 		}
 		mu.Unlock()
 		if left {
@@ -233,24 +258,126 @@ func (p *Project) insertLease(ctx context.Context, id string) (int64, error) {
 	return r.token, r.err
 }
 
-// settle ends the wait of Acquires of session id for the release of a
+// A leaseKey names a session of a namespace and project of a Store.
+type leaseKey struct{ ns, project, session string }
+
+// settle ends the wait of Acquires of session key for the release of a
 // lease an abandoned Acquire took (settled, made by insertLease).
-func (p *Project) settle(id string, settled chan struct{}) {
-	p.mu.Lock()
-	if p.settling[id] == settled {
-		delete(p.settling, id)
+func (s *Store) settle(key leaseKey, settled chan struct{}) {
+	s.settleMu.Lock()
+	if s.settling[key] == settled {
+		delete(s.settling, key)
 	}
-	p.mu.Unlock()
+	s.settleMu.Unlock()
 	close(settled)
 }
 
 // dropLease releases the lease of session id with token that
-// insertLease took for a caller that left, as Release does: the row stays,
-// so that its token is not given again. A lease not released expires
-// after its TTL.
+// insertLease took for a caller that left, as Release does. A lease not
+// released expires after its TTL.
 func (p *Project) dropLease(ctx context.Context, id string, token int64) {
-	_, _ = p.s.db().exec(ctx, p.s.q.sql(`UPDATE {leases} SET expires = 'epoch'
-		WHERE namespace = $1 AND project = $2 AND session = $3 AND token = $4`), p.ns, p.project, id, token)
+	_ = p.endLease(ctx, id, token)
+}
+
+// endLease ends the lease of session id with token (see Release): the row
+// stays, ended, while the session has a log, so that the next acquisition
+// goes on from its token; a session without one (deleted, or never
+// written) has its row removed (see forgetLease).
+func (p *Project) endLease(ctx context.Context, id string, token int64) error {
+	// The release does not wait for the disk (synchronous_commit off for
+	// its transaction alone): it is visible to every other session at
+	// once, and a database crash that loses it leaves the lease to expire
+	// as a crashed holder's does. Safety never rests on it.
+	var logged bool
+	err := p.s.db().scan(ctx, p.s.q.sql(`WITH c AS MATERIALIZED (SELECT set_config('synchronous_commit', 'off', true))
+		UPDATE {leases} SET expires = 'epoch'
+		WHERE namespace = $1 AND project = $2 AND session = $3 AND token = $4 AND EXISTS (SELECT 1 FROM c)
+		RETURNING EXISTS (SELECT 1 FROM {sessions} WHERE namespace = $1 AND project = $2 AND session = $3)`),
+		[]any{p.ns, p.project, id, token}, &logged)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil // passed on, or removed by a Clear
+	}
+	if err != nil || logged {
+		return err
+	}
+	// Best effort: the lease is released, and a row left is swept
+	// (Store.Sweep).
+	_ = p.forgetLease(ctx, id)
+	return nil
+}
+
+// leaseTokensRow is the session column of a project's high-water row in
+// the leases table (never a session id: ids do not start with a dot): its
+// token is at least the token of every lease row of the project ever
+// deleted, and a session's new row starts above it, so that a token is
+// never given twice for a session while its rows come and go. A row
+// (ended, of a session without a log) is deleted only in a transaction
+// that holds this row locked FOR UPDATE and raises its token to the
+// deleted row's; an Acquire reads it FOR KEY SHARE, so it either reads it
+// before such a deletion (which then waits for the Acquire's transaction:
+// the Acquire found the row, and went on from its token) or after (and
+// starts above the deleted token). It never expires and is never
+// deleted, and every Project makes sure it exists before its first
+// Acquire (ensureTokensRow): an Acquire whose snapshot missed a row
+// created in the deletion's own transaction would start at 1. A holder
+// stopped past its TTL whose row was deleted meanwhile holds a token at
+// most the mark, below every later one: its appends and renewals find no
+// row with its token and fail, as they do once its lease passed on.
+const leaseTokensRow = ".lease-tokens"
+
+// ensureTokensRow makes sure p's project has its high-water row (see
+// leaseTokensRow), committed before p's first Acquire reads it.
+func (p *Project) ensureTokensRow(ctx context.Context) error {
+	if err := p.insertTokensRow(ctx, p.s.db()); err != nil {
+		return err
+	}
+	p.mu.Lock()
+	p.tokensReady = true
+	p.mu.Unlock()
+	return nil
+}
+
+// insertTokensRow inserts p's high-water row in tx unless it exists.
+func (p *Project) insertTokensRow(ctx context.Context, tx db) error {
+	_, err := tx.exec(ctx, p.s.q.sql(`INSERT INTO {leases} (namespace, project, session, holder, token, expires)
+		VALUES ($1, $2, $3, 'lite-agent lease tokens', 0, 'epoch') ON CONFLICT DO NOTHING`), p.ns, p.project, leaseTokensRow)
+	return err
+}
+
+// lockTokens locks p's high-water row FOR UPDATE in tx, creating it
+// first if needed, before any lease row is deleted (see leaseTokensRow).
+// It is taken before any lease row of the project in tx, as an Acquire
+// takes it before its row.
+func (p *Project) lockTokens(ctx context.Context, tx db) error {
+	if err := p.insertTokensRow(ctx, tx); err != nil {
+		return err
+	}
+	_, err := tx.exec(ctx, p.s.q.sql(`SELECT 1 FROM {leases} WHERE namespace = $1 AND project = $2 AND session = $3 FOR UPDATE`),
+		p.ns, p.project, leaseTokensRow)
+	return err
+}
+
+// forgetLease deletes the lease row of session id if it is not live and
+// the session has no log (it was deleted, or never written), raising the
+// project's high-water mark to its token first (see leaseTokensRow), so
+// that the leases table holds rows of sessions that exist, and of live
+// leases. Its own transaction, short: an Acquire of the project waits for
+// it.
+func (p *Project) forgetLease(ctx context.Context, id string) error {
+	return p.s.tx(ctx, func(tx db) error {
+		if err := p.lockTokens(ctx, tx); err != nil {
+			return err
+		}
+		_, err := tx.exec(ctx, p.s.q.sql(`WITH d AS (
+				DELETE FROM {leases} l WHERE l.namespace = $1 AND l.project = $2 AND l.session = $3 AND l.expires < now()
+				AND NOT EXISTS (SELECT 1 FROM {sessions} s WHERE s.namespace = $1 AND s.project = $2 AND s.session = $3)
+				RETURNING l.token
+			)
+			UPDATE {leases} SET token = greatest(token, (SELECT max(token) FROM d))
+			WHERE namespace = $1 AND project = $2 AND session = $4 AND EXISTS (SELECT 1 FROM d)`),
+			p.ns, p.project, id, leaseTokensRow)
+		return err
+	})
 }
 
 // Token returns the lease's fencing token.
@@ -294,13 +421,16 @@ func (l *Lease) renew() {
 	}
 }
 
-// Release stops renewing the lease and ends it (its row stays, expired, so
-// that the next acquisition draws the next token: a deleted row had the
-// next INSERT start at 1 again, and a holder stopped past its TTL woke
-// holding the token of the session's current holder), so that another
-// process may acquire the session at once. Releasing twice is not an
-// error. The release is not waited to disk: should the database crash
-// right after it, the lease comes back and expires after its TTL.
+// Release stops renewing the lease and ends it, so that another process
+// may acquire the session at once. The row of a session with a log stays,
+// ended, and the next acquisition draws the next token; that of a session
+// without one (deleted under the lease, or never written) is deleted once
+// the project's high-water mark is raised to its token, so that the
+// leases table does not keep a row per session id ever leased, and the
+// next acquisition starts above the mark: a token is never given twice
+// (see leaseTokensRow). Releasing twice is not an error. The release is
+// not waited to disk: should the database crash right after it, the lease
+// comes back and expires after its TTL.
 func (l *Lease) Release(ctx context.Context) error {
 	var err error
 	l.once.Do(func() {
@@ -311,14 +441,7 @@ func (l *Lease) Release(ctx context.Context) error {
 			delete(l.p.leases, l.session)
 		}
 		l.p.mu.Unlock()
-		// The release does not wait for the disk (synchronous_commit off
-		// for its transaction alone): it is visible to every other session
-		// at once, and a database crash that loses it leaves the lease to
-		// expire as a crashed holder's does. Safety never rests on it.
-		_, err = l.p.s.db().exec(ctx, l.p.s.q.sql(`WITH c AS MATERIALIZED (SELECT set_config('synchronous_commit', 'off', true))
-			UPDATE {leases} SET expires = 'epoch'
-			WHERE namespace = $1 AND project = $2 AND session = $3 AND token = $4 AND EXISTS (SELECT 1 FROM c)`),
-			l.p.ns, l.p.project, l.session, l.token)
+		err = l.p.endLease(ctx, l.session, l.token)
 	})
 	return err
 }

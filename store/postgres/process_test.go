@@ -127,6 +127,39 @@ func runHelper(ctx context.Context, role, arg string, p *postgres.Project) error
 			}
 		}
 		return nil
+	case "churn":
+		// Lease sessions c0..c2 in turn, printing each token drawn; every
+		// other lease writes a record and deletes the session after its
+		// release, the rest release an unwritten session: each of
+		// which deletes the lease row while other processes acquire it.
+		cp := p.Checkpointer()
+		for i := range 60 {
+			id := fmt.Sprintf("c%d", i%3)
+			wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+			l, err := p.Acquire(wctx, id, postgres.LeaseOptions{Wait: true})
+			cancel()
+			if err != nil {
+				return err
+			}
+			fmt.Printf("token %s %d\n", id, l.Token())
+			written := i%2 == 0
+			if written {
+				ev := session.UserEvent{Message: model.UserText(arg)}
+				if _, err := cp.Append(ctx, id, []session.Event{ev}, session.AnyHead); err != nil {
+					return err
+				}
+			}
+			if err := l.Release(ctx); err != nil {
+				return err
+			}
+			if written {
+				var busy *postgres.BusyError
+				if err := p.DeleteSession(ctx, id); err != nil && !errors.As(err, &busy) {
+					return err
+				}
+			}
+		}
+		return nil
 	case "replace":
 		// Delete session arg and start it again with one record of its
 		// own, as another process's delete and new run would.

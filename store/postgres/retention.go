@@ -47,6 +47,11 @@ type SweepReport struct {
 	// deleted: the archive and private task list copied into a session
 	// whose log was never written (see [Store.MarkForking]).
 	ForkLeftovers []SweptLeftover
+	// LeaseRows counts the lease rows MaxAge deleted: ended (released, or
+	// expired unrenewed) rows of sessions without a log, such as a
+	// crashed holder's of a session it never wrote. A release or delete
+	// removes its own; these are what one that failed left.
+	LeaseRows int64
 }
 
 // SweptSession is one session deleted by a sweep.
@@ -79,7 +84,9 @@ var errSweepChanged = errors.New("postgres: the session changed since the sweep 
 // directory a migration has not finished: its records carry the times of
 // the files they were copied from, and deleting them would break the
 // import, or its rerun. With MaxAge, what forks killed part-way left (see
-// [Store.MarkForking]) goes too once older than MaxAge.
+// [Store.MarkForking]) goes too once older than MaxAge, and so do the
+// ended lease rows of sessions without a log that a release or delete did
+// not remove (see [SweepReport].LeaseRows).
 func (s *Store) Sweep(ctx context.Context, opts SweepOptions) (SweepReport, error) {
 	var rep SweepReport
 	ns := opts.Namespace
@@ -202,6 +209,9 @@ func (s *Store) Sweep(ctx context.Context, opts SweepOptions) (SweepReport, erro
 				}
 				return rep, err
 			}
+			// The session's lease row, ended (see forgetLease); best
+			// effort, as in DeleteSession.
+			_ = p.forgetLease(ctx, c.Session)
 		}
 		total -= c.Bytes
 		rep.Bytes += c.Bytes
@@ -209,6 +219,9 @@ func (s *Store) Sweep(ctx context.Context, opts SweepOptions) (SweepReport, erro
 	}
 	if opts.MaxAge > 0 {
 		if err := s.sweepForkLeftovers(ctx, ns, opts.MaxAge, opts.DryRun, &rep); err != nil {
+			return rep, err
+		}
+		if err := s.sweepLeaseRows(ctx, ns, opts.DryRun, &rep); err != nil {
 			return rep, err
 		}
 		if opts.DryRun {
@@ -220,4 +233,55 @@ func (s *Store) Sweep(ctx context.Context, opts SweepOptions) (SweepReport, erro
 		}
 	}
 	return rep, err
+}
+
+// sweepLeaseRows deletes, in namespace ns, the lease rows that are not
+// live of sessions without a log, in projects no import is copying into:
+// each project's in one transaction that raises the project's high-water
+// mark to their tokens first (see leaseTokensRow), so that no token comes
+// back. Their age does not matter: a holder stopped past its TTL holds a
+// token at most the mark, below every later one, and its writes find no
+// row with its token.
+func (s *Store) sweepLeaseRows(ctx context.Context, ns string, dryRun bool, rep *SweepReport) error {
+	const ended = `l.namespace = $1 AND NOT starts_with(l.session, '.') AND l.expires < now()
+		AND NOT EXISTS (SELECT 1 FROM {sessions} x WHERE x.namespace = l.namespace AND x.project = l.project AND x.session = l.session)
+		AND NOT EXISTS (SELECT 1 FROM {leases} m WHERE m.namespace = l.namespace AND m.project = l.project AND m.session = $2)`
+	var projects []string
+	err := s.db().each(ctx, s.q.sql(`SELECT l.project, count(*) FROM {leases} l WHERE `+ended+` GROUP BY 1 ORDER BY 1`),
+		[]any{ns, importMarker}, func(r pgx.Rows) error {
+			var project string
+			var n int64
+			if err := r.Scan(&project, &n); err != nil {
+				return err
+			}
+			projects = append(projects, project)
+			if dryRun {
+				rep.LeaseRows += n
+			}
+			return nil
+		})
+	if err != nil || dryRun {
+		return err
+	}
+	for _, project := range projects {
+		p := &Project{s: s, ns: ns, project: project, leases: map[string]*Lease{}}
+		var n int64
+		err := s.tx(ctx, func(tx db) error {
+			if err := p.lockTokens(ctx, tx); err != nil {
+				return err
+			}
+			return tx.scan(ctx, s.q.sql(`WITH d AS (
+					DELETE FROM {leases} l WHERE `+ended+` AND l.project = $3 RETURNING l.token
+				), u AS (
+					UPDATE {leases} SET token = greatest(token, (SELECT max(token) FROM d))
+					WHERE namespace = $1 AND project = $3 AND session = $4 AND EXISTS (SELECT 1 FROM d)
+				)
+				SELECT count(*) FROM d`), []any{ns, importMarker, project, leaseTokensRow}, &n)
+		})
+		if err != nil {
+			return err
+		}
+		rep.LeaseRows += n
+	}
+	return nil
 }

@@ -61,6 +61,12 @@ type Store struct {
 	// bg counts the goroutines that finish the INSERT of an Acquire whose
 	// caller left (see Project.insertLease); Close waits for them.
 	bg sync.WaitGroup
+	// settling holds, per session, a channel closed once the lease an
+	// abandoned Acquire may have taken is released (see insertLease); an
+	// Acquire of the session through any Project of the Store waits for
+	// it (the lease names this Store's holder). Made on first use.
+	settleMu sync.Mutex
+	settling map[leaseKey]chan struct{}
 
 	sweepChose func()           // tests only: see export_test.go
 	clock      func() time.Time // tests only (see export_test.go); nil is time.Now
@@ -199,10 +205,9 @@ type Project struct {
 
 	mu     sync.Mutex
 	leases map[string]*Lease // session id -> lease held through this Project
-	// settling holds, per session id, a channel closed once the lease an
-	// abandoned Acquire may have taken is released (see insertLease); an
-	// Acquire of the id waits for it. Made on first use.
-	settling map[string]chan struct{}
+	// tokensReady is set once the project's high-water row of lease
+	// tokens is known to exist (see leaseTokensRow).
+	tokensReady bool
 
 	heads headCache
 
