@@ -361,6 +361,14 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 	if err != nil {
 		return nil, err
 	}
+	if st == nil {
+		// Before anything is written or a model called: the stores
+		// would find such a file only at their first write, after the
+		// session's first record or a model call.
+		if err := p.checkLayoutDirs(p.paths.SessionsDir, p.paths.TasksDir, p.paths.SpillDir); err != nil {
+			return nil, err
+		}
+	}
 	if f.resume != "" || f.newID != "" {
 		// Checked before the agent exists, which creates the store.
 		id := cmpOr(f.resume, f.newID)

@@ -119,6 +119,9 @@ func exists(path string) (bool, error) {
 // checkpointer opens the project's session store, or returns nil when the
 // sessions directory does not exist.
 func (p project) checkpointer() (*session.FileCheckpointer, error) {
+	if err := p.checkLayoutDirs(p.paths.SessionsDir); err != nil {
+		return nil, err
+	}
 	ok, err := exists(p.paths.SessionsDir)
 	if err != nil || !ok {
 		return nil, err
@@ -158,6 +161,52 @@ func checkWorkdir(workdir string) error {
 	info, err := os.Stat(workdir)
 	if (err == nil && !info.IsDir()) || errors.Is(err, syscall.ENOTDIR) {
 		return &WorkdirNotDirError{Workdir: workdir}
+	}
+	return nil
+}
+
+// A LayoutNotDirError reports something other than a directory (a file,
+// say) where the project's layout in the data home has a directory: the
+// projects directory, the project's directory, or its sessions, tasks or
+// spill directory.
+type LayoutNotDirError struct {
+	// Path is the entry that is not a directory.
+	Path string
+	// What names the directory the layout has there.
+	What string
+	// Mode is the entry's type.
+	Mode fs.FileMode
+}
+
+func (e *LayoutNotDirError) Error() string {
+	what := "a file"
+	if !e.Mode.IsRegular() {
+		what = "not a directory (" + e.Mode.Type().String() + ")"
+	}
+	return fmt.Sprintf("%s is %s where %s should be: move it out of the data home (or fix it)", e.Path, what, e.What)
+}
+
+// checkLayoutDirs refuses, as a *LayoutNotDirError, an entry of the
+// project's layout that is not a directory: projects/, the project's
+// directory, then each of dirs (some of the project's sessions, tasks and
+// spill directories). It runs before a command writes, or calls a model,
+// so that such an entry costs nothing; a missing directory, or one that
+// cannot be inspected, is left to the command. Symbolic links are left to
+// the stores, which refuse them.
+func (p project) checkLayoutDirs(dirs ...string) error {
+	projectDir := filepath.Dir(p.paths.SessionsDir)
+	check := []struct{ what, path string }{
+		{"the projects directory", filepath.Dir(projectDir)},
+		{"the directory of project " + p.paths.Hash, projectDir},
+	}
+	for _, d := range dirs {
+		check = append(check, struct{ what, path string }{"the project's " + filepath.Base(d) + " directory", d})
+	}
+	for _, c := range check {
+		info, err := os.Lstat(c.path)
+		if err == nil && !info.IsDir() && info.Mode()&fs.ModeSymlink == 0 {
+			return &LayoutNotDirError{Path: c.path, What: c.what, Mode: info.Mode()}
+		}
 	}
 	return nil
 }

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// plantFile writes a file at path, making its parent directories, in place
+// of a directory of the layout.
+func plantFile(t *testing.T, path string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// wantLayoutFile checks that r failed with one line naming file as a file
+// where the layout has a directory, and saying what to do.
+func wantLayoutFile(t *testing.T, r result, file string) {
+	t.Helper()
+	if r.code != exitFailure {
+		t.Errorf("code = %d, want %d", r.code, exitFailure)
+	}
+	wantOneErrorLine(t, r)
+	if !strings.Contains(r.stderr, "lite-agent: "+file+" is a file where ") || !strings.HasSuffix(r.stderr, "should be: move it out of the data home (or fix it)\n") {
+		t.Errorf("stderr = %q, want it to name %s as a file where a directory should be, and say to move it out of the data home", r.stderr, file)
+	}
+}
+
+// TestRunChecksTheLayoutBeforeTheModel: a file where the project keeps a
+// directory (its sessions, tasks or spill directory, the project directory,
+// projects/) makes run and chat fail before the first model call, naming
+// it, with nothing spent and nothing written: before, a spill file was
+// found after three model calls, a tasks file after the session's first
+// record was written.
+func TestRunChecksTheLayoutBeforeTheModel(t *testing.T) {
+	isolateEnv(t)
+	srv := &anthropicServer{}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	t.Setenv("ANTHROPIC_API_KEY", "test-key")
+	t.Setenv("ANTHROPIC_BASE_URL", ts.URL)
+	home, work := t.TempDir(), t.TempDir()
+	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: work, Storage: storage.Options{Home: home}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, file := range []string{p.TasksDir, p.SpillDir, p.SessionsDir, filepath.Dir(p.SessionsDir), filepath.Join(home, "projects")} {
+		for _, args := range [][]string{{"run", "--max-turns", "1", "hi"}, {"chat"}} {
+			t.Run(filepath.Base(file)+" "+args[0], func(t *testing.T) {
+				if err := os.RemoveAll(filepath.Join(home, "projects")); err != nil {
+					t.Fatal(err)
+				}
+				plantFile(t, file)
+				before := tree(t, home)
+				var stdout, stderr strings.Builder
+				code := runWithInput(t.Context(), append([]string{"--home", home, "--workdir", work}, args...), strings.NewReader("hi\n"), &stdout, &stderr)
+				wantLayoutFile(t, result{code: code, stdout: stdout.String(), stderr: stderr.String()}, file)
+				srv.mu.Lock()
+				calls := len(srv.bodies)
+				srv.bodies = nil
+				srv.mu.Unlock()
+				if calls != 0 {
+					t.Errorf("%d model calls, want none", calls)
+				}
+				if after := tree(t, home); !slices.Equal(before, after) {
+					t.Errorf("the command changed the data home:\nbefore %q\nafter  %q", before, after)
+				}
+			})
+		}
+	}
+}
