@@ -28,6 +28,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 )
 
@@ -59,6 +60,9 @@ type agentFlags struct {
 	// warn writes the agent's warnings to the command's stderr, such as a
 	// summary that failed (sessions compact).
 	warn bool
+	// flags are the command's flags, to tell a flag given empty from one
+	// left out.
+	flags *pflag.FlagSet
 }
 
 func (f *agentFlags) register(cmd *cobra.Command) {
@@ -80,6 +84,7 @@ func (f *agentFlags) register(cmd *cobra.Command) {
 // registerModel registers the model flags, which sessions compact shares.
 func (f *agentFlags) registerModel(cmd *cobra.Command) {
 	fs := cmd.Flags()
+	f.flags = fs
 	fs.StringVar(&f.provider, "provider", providerAnthropic, "model `provider`: anthropic or openai (OpenAI-compatible servers)")
 	fs.StringVar(&f.model, "model", "", "model id (default: claude-sonnet-4-5 for anthropic, gpt-4.1-mini for openai)")
 	fs.StringVar(&f.baseURL, "base-url", "", "API endpoint `URL` (default: ANTHROPIC_BASE_URL / OPENAI_BASE_URL, else the provider's)")
@@ -334,6 +339,11 @@ func inputIsTerminal(r io.Reader) bool {
 // newAgent builds the agent the flags describe and selects its session.
 // Approval questions are read from in when it is a terminal.
 func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader, errw io.Writer) (*liteagent.Agent, error) {
+	if f.flags != nil && f.flags.Changed("model") && strings.TrimSpace(f.model) == "" {
+		// Most likely an unset variable ("--model $MODEL"): running the
+		// default model instead would hide it.
+		return nil, usagef("--model must not be empty: give a model id, or leave the flag out for the provider's default")
+	}
 	if n := countTrue(f.resume != "", f.cont, f.newID != ""); n > 1 {
 		return nil, usagef("--resume, --continue and --session-id are mutually exclusive")
 	}
