@@ -81,6 +81,9 @@ func TestFileInTheLayoutIsNamed(t *testing.T) {
 		{"sessions delete", p.SessionsDir, []string{"sessions", "delete", "s1"}},
 		{"sessions list --json", p.SessionsDir, []string{"sessions", "list", "--json"}},
 		{"project sessions list", filepath.Dir(p.SessionsDir), []string{"sessions", "list"}},
+		{"sessions checkpoints", p.SessionsDir, []string{"sessions", "checkpoints", "s1", "--json"}},
+		{"sessions restore", p.SessionsDir, []string{"sessions", "restore", "s1", "--to", "1"}},
+		{"sessions fork", p.SessionsDir, []string{"sessions", "fork", "s1"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if err := os.RemoveAll(filepath.Join(home, "projects")); err != nil {
