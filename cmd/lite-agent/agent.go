@@ -407,11 +407,15 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 			}
 		}
 		if f.resume != "" && st == nil {
+			if err := p.checkSessionDirs(f.resume); err != nil {
+				return nil, err
+			}
 			if err := keepFromSweep(p, f.resume); err != nil {
 				return nil, err
 			}
 		}
 	}
+	sessionChecked := false // checkSessionDirs ran for the session continued
 	if f.cont && st == nil {
 		// The session --continue picks, kept from the sweep like a
 		// resumed one; being then the most recently changed, it is still
@@ -426,10 +430,19 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 				return nil, err
 			}
 			if id != "" {
+				sessionChecked = true
+				if err := p.checkSessionDirs(id); err != nil {
+					return nil, err
+				}
 				if err := keepFromSweep(p, id); err != nil {
 					return nil, err
 				}
 			}
+		}
+	}
+	if st == nil && f.resume == "" && !sessionChecked {
+		if err := p.checkSessionDirs(""); err != nil {
+			return nil, err
 		}
 	}
 	policy, err := f.policy(p)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -77,5 +79,59 @@ func TestRunChecksTheLayoutBeforeTheModel(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestResumeChecksTheSessionsDirsBeforeTheModel: a file where the session
+// run continues keeps a directory (its task list, its context archive), or
+// where the shared task list of LITE_AGENT_TASK_LIST_ID is kept, makes run
+// fail before the first record and model call, naming it. Before, a file
+// in place of tasks/<id> was found by the reminder after the prompt was
+// written to the log, one in place of the archive after the model calls.
+func TestResumeChecksTheSessionsDirsBeforeTheModel(t *testing.T) {
+	isolateEnv(t)
+	srv := fakeAPI(t)
+	home, work := t.TempDir(), t.TempDir()
+	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: work, Storage: storage.Options{Home: home}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name, file, list string
+		args             []string
+	}{
+		{"resume tasks", filepath.Join(p.TasksDir, "s1"), "", []string{"--resume", "s1"}},
+		{"continue tasks", filepath.Join(p.TasksDir, "s1"), "", []string{"--continue"}},
+		{"resume archive", storage.SessionContextDir(p.SessionsDir, "s1"), "", []string{"--resume", "s1"}},
+		{"shared list", filepath.Join(p.TasksDir, "shared"), "shared", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv(liteagent.TaskListEnv, tt.list)
+			if err := os.RemoveAll(filepath.Join(home, "projects")); err != nil {
+				t.Fatal(err)
+			}
+			cp, err := session.NewFileCheckpointer(p.SessionsDir, session.FileOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			seedTurns(t, cp, "s1", 1)
+			plantFile(t, tt.file)
+			before := tree(t, home)
+			r := runCLI(t, append(append([]string{"--home", home, "--workdir", work, "run", "--max-turns", "1"}, tt.args...), "hi")...)
+			if r.code != exitFailure || !strings.HasPrefix(r.stderr, "lite-agent: "+tt.file+" is a file where ") || !strings.HasSuffix(r.stderr, ": move it out of the data home (or fix it)\n") {
+				t.Errorf("code %d stderr %q; want 1, naming %s", r.code, r.stderr, tt.file)
+			}
+			wantOneErrorLine(t, r)
+			srv.mu.Lock()
+			calls := len(srv.bodies)
+			srv.bodies = nil
+			srv.mu.Unlock()
+			if calls != 0 {
+				t.Errorf("%d model calls, want none", calls)
+			}
+			if after := tree(t, home); !slices.Equal(before, after) {
+				t.Errorf("the run changed the data home:\nbefore %q\nafter  %q", before, after)
+			}
+		})
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"syscall"
 
+	liteagent "github.com/lite-agent/lite-agent-go"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
@@ -195,18 +196,51 @@ func (e *LayoutNotDirError) Error() string {
 // the stores, which refuse them.
 func (p project) checkLayoutDirs(dirs ...string) error {
 	projectDir := filepath.Dir(p.paths.SessionsDir)
-	check := []struct{ what, path string }{
+	check := []layoutDir{
 		{"the projects directory", filepath.Dir(projectDir)},
 		{"the directory of project " + p.paths.Hash, projectDir},
 	}
 	for _, d := range dirs {
-		check = append(check, struct{ what, path string }{"the project's " + filepath.Base(d) + " directory", d})
+		check = append(check, layoutDir{"the project's " + filepath.Base(d) + " directory", d})
 	}
-	for _, c := range check {
-		info, err := os.Lstat(c.path)
-		if err == nil && !info.IsDir() && info.Mode()&fs.ModeSymlink == 0 {
+	return notDirIn(check)
+}
+
+// A layoutDir is a directory of the layout: what it is, and its path.
+type layoutDir struct{ what, path string }
+
+// notDirIn returns a *LayoutNotDirError for the first of dirs that exists
+// and is neither a directory nor a symbolic link (left to the stores,
+// which refuse it), nil when there is none.
+func notDirIn(dirs []layoutDir) error {
+	for _, c := range dirs {
+		if info, err := os.Lstat(c.path); err == nil && !info.IsDir() && info.Mode()&fs.ModeSymlink == 0 {
 			return &LayoutNotDirError{Path: c.path, What: c.what, Mode: info.Mode()}
 		}
 	}
 	return nil
+}
+
+// checkSessionDirs refuses, as a *LayoutNotDirError, something other than
+// a directory where a run keeps one for its session: the shared task list
+// that LITE_AGENT_TASK_LIST_ID names (default namespace only), and for a
+// session continued (id, "" for a new one) its own task list and its
+// context archive. Like checkLayoutDirs, it runs before the run writes or
+// calls a model.
+func (p project) checkSessionDirs(id string) error {
+	var check []layoutDir
+	list := ""
+	if p.paths.Namespace == storage.DefaultNamespace {
+		list = os.Getenv(liteagent.TaskListEnv)
+	}
+	switch {
+	case list != "" && storage.ValidateID(list) == nil:
+		check = append(check, layoutDir{"the shared task list " + list, filepath.Join(p.paths.TasksDir, list)})
+	case list == "" && id != "":
+		check = append(check, layoutDir{"the task list of session " + id, filepath.Join(p.paths.TasksDir, id)})
+	}
+	if id != "" {
+		check = append(check, layoutDir{"the context archive of session " + id, storage.SessionContextDir(p.paths.SessionsDir, id)})
+	}
+	return notDirIn(check)
 }
