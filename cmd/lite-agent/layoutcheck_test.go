@@ -1,7 +1,6 @@
 package main
 
 import (
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -38,6 +37,22 @@ func wantLayoutFile(t *testing.T, r result, file string) {
 	}
 }
 
+// wantNothingSpent checks that srv took no model call (and forgets the
+// calls) and that home is as before.
+func wantNothingSpent(t *testing.T, srv *anthropicServer, home string, before []string) {
+	t.Helper()
+	srv.mu.Lock()
+	calls := len(srv.bodies)
+	srv.bodies = nil
+	srv.mu.Unlock()
+	if calls != 0 {
+		t.Errorf("%d model calls, want none", calls)
+	}
+	if after := tree(t, home); !slices.Equal(before, after) {
+		t.Errorf("the command changed the data home:\nbefore %q\nafter  %q", before, after)
+	}
+}
+
 // TestRunChecksTheLayoutBeforeTheModel: a file where the project keeps a
 // directory (its sessions, tasks or spill directory, the project directory,
 // projects/) makes run and chat fail before the first model call, naming
@@ -46,11 +61,7 @@ func wantLayoutFile(t *testing.T, r result, file string) {
 // record was written.
 func TestRunChecksTheLayoutBeforeTheModel(t *testing.T) {
 	isolateEnv(t)
-	srv := &anthropicServer{}
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
-	t.Setenv("ANTHROPIC_API_KEY", "test-key")
-	t.Setenv("ANTHROPIC_BASE_URL", ts.URL)
+	srv := fakeAPI(t)
 	home, work := t.TempDir(), t.TempDir()
 	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: work, Storage: storage.Options{Home: home}})
 	if err != nil {
@@ -67,16 +78,7 @@ func TestRunChecksTheLayoutBeforeTheModel(t *testing.T) {
 				var stdout, stderr strings.Builder
 				code := runWithInput(t.Context(), append([]string{"--home", home, "--workdir", work}, args...), strings.NewReader("hi\n"), &stdout, &stderr)
 				wantLayoutFile(t, result{code: code, stdout: stdout.String(), stderr: stderr.String()}, file)
-				srv.mu.Lock()
-				calls := len(srv.bodies)
-				srv.bodies = nil
-				srv.mu.Unlock()
-				if calls != 0 {
-					t.Errorf("%d model calls, want none", calls)
-				}
-				if after := tree(t, home); !slices.Equal(before, after) {
-					t.Errorf("the command changed the data home:\nbefore %q\nafter  %q", before, after)
-				}
+				wantNothingSpent(t, srv, home, before)
 			})
 		}
 	}
@@ -122,16 +124,7 @@ func TestResumeChecksTheSessionsDirsBeforeTheModel(t *testing.T) {
 				t.Errorf("code %d stderr %q; want 1, naming %s", r.code, r.stderr, tt.file)
 			}
 			wantOneErrorLine(t, r)
-			srv.mu.Lock()
-			calls := len(srv.bodies)
-			srv.bodies = nil
-			srv.mu.Unlock()
-			if calls != 0 {
-				t.Errorf("%d model calls, want none", calls)
-			}
-			if after := tree(t, home); !slices.Equal(before, after) {
-				t.Errorf("the run changed the data home:\nbefore %q\nafter  %q", before, after)
-			}
+			wantNothingSpent(t, srv, home, before)
 		})
 	}
 }
