@@ -12,18 +12,6 @@ import (
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
-// plantFile writes a file at path, making its parent directories, in place
-// of a directory of the layout.
-func plantFile(t *testing.T, path string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte("x\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // wantLayoutFile checks that r failed with one line naming file as a file
 // where the layout has a directory, and saying what to do.
 func wantLayoutFile(t *testing.T, r result, file string) {
@@ -53,6 +41,21 @@ func wantNothingSpent(t *testing.T, srv *anthropicServer, home string, before []
 	}
 }
 
+// layoutSetup isolates the environment, points the CLI at a model server
+// that records its calls and returns it, with a home, a workdir and their
+// project's paths.
+func layoutSetup(t *testing.T) (srv *anthropicServer, home, work string, p storage.ProjectPaths) {
+	t.Helper()
+	isolateEnv(t)
+	srv = fakeAPI(t)
+	home, work = t.TempDir(), t.TempDir()
+	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: work, Storage: storage.Options{Home: home}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, home, work, p
+}
+
 // TestRunChecksTheLayoutBeforeTheModel: a file where the project keeps a
 // directory (its sessions, tasks or spill directory, the project directory,
 // projects/) makes run and chat fail before the first model call, naming
@@ -60,20 +63,14 @@ func wantNothingSpent(t *testing.T, srv *anthropicServer, home string, before []
 // found after three model calls, a tasks file after the session's first
 // record was written.
 func TestRunChecksTheLayoutBeforeTheModel(t *testing.T) {
-	isolateEnv(t)
-	srv := fakeAPI(t)
-	home, work := t.TempDir(), t.TempDir()
-	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: work, Storage: storage.Options{Home: home}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, home, work, p := layoutSetup(t)
 	for _, file := range []string{p.TasksDir, p.SpillDir, p.SessionsDir, filepath.Dir(p.SessionsDir), filepath.Join(home, "projects")} {
 		for _, args := range [][]string{{"run", "--max-turns", "1", "hi"}, {"chat"}} {
 			t.Run(filepath.Base(file)+" "+args[0], func(t *testing.T) {
 				if err := os.RemoveAll(filepath.Join(home, "projects")); err != nil {
 					t.Fatal(err)
 				}
-				plantFile(t, file)
+				oldFile(t, file)
 				before := tree(t, home)
 				var stdout, stderr strings.Builder
 				code := runWithInput(t.Context(), append([]string{"--home", home, "--workdir", work}, args...), strings.NewReader("hi\n"), &stdout, &stderr)
@@ -91,13 +88,7 @@ func TestRunChecksTheLayoutBeforeTheModel(t *testing.T) {
 // in place of tasks/<id> was found by the reminder after the prompt was
 // written to the log, one in place of the archive after the model calls.
 func TestResumeChecksTheSessionsDirsBeforeTheModel(t *testing.T) {
-	isolateEnv(t)
-	srv := fakeAPI(t)
-	home, work := t.TempDir(), t.TempDir()
-	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: work, Storage: storage.Options{Home: home}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, home, work, p := layoutSetup(t)
 	for _, tt := range []struct {
 		name, file, list string
 		args             []string
@@ -117,7 +108,7 @@ func TestResumeChecksTheSessionsDirsBeforeTheModel(t *testing.T) {
 				t.Fatal(err)
 			}
 			seedTurns(t, cp, "s1", 1)
-			plantFile(t, tt.file)
+			oldFile(t, tt.file)
 			before := tree(t, home)
 			r := runCLI(t, append(append([]string{"--home", home, "--workdir", work, "run", "--max-turns", "1"}, tt.args...), "hi")...)
 			if r.code != exitFailure || !strings.HasPrefix(r.stderr, "lite-agent: "+tt.file+" is a file where ") || !strings.HasSuffix(r.stderr, ": move it out of the data home (or fix it)\n") {
