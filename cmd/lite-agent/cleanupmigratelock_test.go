@@ -34,7 +34,7 @@ func TestCleanupTakesOverTheStaleLockOfAKilledMigrate(t *testing.T) {
 		t.Fatal(err)
 	}
 	dstRoot := filepath.Dir(dst.SessionsDir)
-	lock := filepath.Join(dstRoot, migrate.MarkerName+".lock")
+	lock := filepath.Join(dstRoot, migrate.LockName)
 
 	// A writer holds the source session's lock and keeps it fresh: the
 	// migrate waits for it with its destination lock held.
