@@ -28,6 +28,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 )
 
@@ -59,6 +60,9 @@ type agentFlags struct {
 	// warn writes the agent's warnings to the command's stderr, such as a
 	// summary that failed (sessions compact).
 	warn bool
+	// flags are the command's flags, to tell a flag given empty from one
+	// left out.
+	flags *pflag.FlagSet
 }
 
 func (f *agentFlags) register(cmd *cobra.Command) {
@@ -80,6 +84,7 @@ func (f *agentFlags) register(cmd *cobra.Command) {
 // registerModel registers the model flags, which sessions compact shares.
 func (f *agentFlags) registerModel(cmd *cobra.Command) {
 	fs := cmd.Flags()
+	f.flags = fs
 	fs.StringVar(&f.provider, "provider", providerAnthropic, "model `provider`: anthropic or openai (OpenAI-compatible servers)")
 	fs.StringVar(&f.model, "model", "", "model id (default: claude-sonnet-4-5 for anthropic, gpt-4.1-mini for openai)")
 	fs.StringVar(&f.baseURL, "base-url", "", "API endpoint `URL` (default: ANTHROPIC_BASE_URL / OPENAI_BASE_URL, else the provider's)")
@@ -334,6 +339,11 @@ func inputIsTerminal(r io.Reader) bool {
 // newAgent builds the agent the flags describe and selects its session.
 // Approval questions are read from in when it is a terminal.
 func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader, errw io.Writer) (*liteagent.Agent, error) {
+	if f.flags != nil && f.flags.Changed("model") && strings.TrimSpace(f.model) == "" {
+		// Most likely an unset variable ("--model $MODEL"): running the
+		// default model instead would hide it.
+		return nil, usagef("--model must not be empty: give a model id, or leave the flag out for the provider's default")
+	}
 	if n := countTrue(f.resume != "", f.cont, f.newID != ""); n > 1 {
 		return nil, usagef("--resume, --continue and --session-id are mutually exclusive")
 	}
@@ -360,6 +370,14 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 	st, err := g.openStore(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if st == nil {
+		// Before anything is written or a model called: the stores
+		// would find such a file only at their first write, after the
+		// session's first record or a model call.
+		if err := p.checkLayoutDirs(p.paths.SessionsDir, p.paths.TasksDir, p.paths.SpillDir); err != nil {
+			return nil, err
+		}
 	}
 	if f.resume != "" || f.newID != "" {
 		// Checked before the agent exists, which creates the store.
@@ -389,11 +407,15 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 			}
 		}
 		if f.resume != "" && st == nil {
+			if err := p.checkSessionDirs(f.resume); err != nil {
+				return nil, err
+			}
 			if err := keepFromSweep(p, f.resume); err != nil {
 				return nil, err
 			}
 		}
 	}
+	sessionChecked := false // checkSessionDirs ran for the session continued
 	if f.cont && st == nil {
 		// The session --continue picks, kept from the sweep like a
 		// resumed one; being then the most recently changed, it is still
@@ -408,10 +430,19 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 				return nil, err
 			}
 			if id != "" {
+				sessionChecked = true
+				if err := p.checkSessionDirs(id); err != nil {
+					return nil, err
+				}
 				if err := keepFromSweep(p, id); err != nil {
 					return nil, err
 				}
 			}
+		}
+	}
+	if st == nil && f.resume == "" && !sessionChecked {
+		if err := p.checkSessionDirs(""); err != nil {
+			return nil, err
 		}
 	}
 	policy, err := f.policy(p)

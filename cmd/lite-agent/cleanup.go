@@ -32,7 +32,10 @@ func newCleanupCommand(g *globalFlags) *cobra.Command {
 			"directory not named by a project hash, an entry of a project other than sessions,\n" +
 			"tasks and spill, a directory that cannot be listed) makes cleanup remove nothing\n" +
 			"and exit 1 naming it; an entry of sessions/ or spill/ it had to leave (a FIFO, one\n" +
-			"it could not remove) is named too, exit 1, after the rest is cleaned.",
+			"it could not remove) is named too, exit 1, after the rest is cleaned. A migration's\n" +
+			"lock in a project (.migration-incomplete.lock) left by a killed migrate goes once\n" +
+			"stale (10 s unrefreshed), as a rerun of migrate would take it; while a migrate\n" +
+			"holds it, cleanup removes nothing and exits 1.",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			age, err := parseAge(maxAge)
@@ -53,7 +56,12 @@ func newCleanupCommand(g *globalFlags) *cobra.Command {
 				defer g.closeStores()
 				return storeCleanup(cmd.Context(), st, p, postgres.SweepOptions{MaxAge: age, MaxBytes: maxBytes, LimitBytes: limit, DryRun: dryRun}, asJSON, cmd.OutOrStdout())
 			}
-			if err := checkLayout(cmd.Context(), p.paths.Home); err != nil {
+			locked, err := checkLayout(cmd.Context(), p.paths.Home)
+			if err != nil {
+				return err
+			}
+			locks, err := clearMigrationLocks(cmd.Context(), locked, dryRun)
+			if err != nil {
 				return err
 			}
 			rep, err := retention.Sweep(cmd.Context(), retention.Options{
@@ -62,6 +70,7 @@ func newCleanupCommand(g *globalFlags) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			rep.Removed = append(locks, rep.Removed...)
 			out := cmd.OutOrStdout()
 			if asJSON {
 				if err := writeJSON(out, rep); err != nil {

@@ -43,8 +43,10 @@ func (e *LayoutError) Unwrap() error { return e.Err }
 // checkLayout returns a *LayoutError when the data home holds, under
 // projects/, anything the layout has no place for (see LayoutError). A
 // home or projects directory that does not exist is fine: there is
-// nothing to clean.
-func checkLayout(ctx context.Context, home string) error {
+// nothing to clean. It returns the project directories that hold a
+// migration's lock (migrate.LockName), whose migration may be running or
+// may have been killed: see clearMigrationLocks.
+func checkLayout(ctx context.Context, home string) (locked []string, _ error) {
 	var first *LayoutError
 	note := func(path, problem string, err error) {
 		if first == nil {
@@ -79,11 +81,11 @@ func checkLayout(ctx context.Context, home string) error {
 	projects := storage.ProjectsDir(home)
 	entries, ok := dir(projects)
 	if !ok {
-		return asError(first)
+		return nil, asError(first)
 	}
 	for _, e := range entries {
 		if err := ctx.Err(); err != nil {
-			return err
+			return nil, err
 		}
 		path := filepath.Join(projects, e.Name())
 		if !storage.IsProjectHash(e.Name()) || !e.IsDir() && e.Type()&fs.ModeSymlink == 0 {
@@ -100,12 +102,38 @@ func checkLayout(ctx context.Context, home string) error {
 			case storage.SessionsDirName, storage.TasksDirName, storage.SpillDirName:
 				dir(p)
 			case migrate.MarkerName:
+			case migrate.LockName:
+				locked = append(locked, path)
 			default:
 				note(p, "not part of a project (sessions, tasks and spill are)", nil)
 			}
 		}
 	}
-	return asError(first)
+	return locked, asError(first)
+}
+
+// clearMigrationLocks removes the migration locks of the project
+// directories roots (see checkLayout) that were left by a migration no
+// longer running, by the stale rule of the lock, and returns them as
+// removed entries (with dryRun, as entries that would be). A lock a live
+// migration holds makes it fail first, having removed nothing.
+func clearMigrationLocks(ctx context.Context, roots []string, dryRun bool) ([]retention.Entry, error) {
+	for _, root := range roots {
+		if _, err := migrate.ClearStaleLock(ctx, root, true); err != nil {
+			return nil, fmt.Errorf("cleanup removed nothing: %w; run cleanup again once it has finished", err)
+		}
+	}
+	var removed []retention.Entry
+	for _, root := range roots {
+		mtime, err := migrate.ClearStaleLock(ctx, root, dryRun)
+		if err != nil {
+			return removed, err
+		}
+		if !mtime.IsZero() {
+			removed = append(removed, retention.Entry{Path: filepath.Join(root, migrate.LockName), ModTime: mtime, IsDir: true, Reason: retention.ReasonStaleLock})
+		}
+	}
+	return removed, nil
 }
 
 // asError returns e as an error, nil when e is nil.

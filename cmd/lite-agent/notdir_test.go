@@ -77,6 +77,13 @@ func TestFileInTheLayoutIsNamed(t *testing.T) {
 		{"sessions list", p.SessionsDir, []string{"sessions", "list"}},
 		{"sessions show", p.SessionsDir, []string{"sessions", "show", "s1"}},
 		{"tasks list", p.TasksDir, []string{"tasks", "list"}},
+		{"tasks list --list", p.TasksDir, []string{"tasks", "list", "--list", "s1"}},
+		{"sessions delete", p.SessionsDir, []string{"sessions", "delete", "s1"}},
+		{"sessions list --json", p.SessionsDir, []string{"sessions", "list", "--json"}},
+		{"project sessions list", filepath.Dir(p.SessionsDir), []string{"sessions", "list"}},
+		{"sessions checkpoints", p.SessionsDir, []string{"sessions", "checkpoints", "s1", "--json"}},
+		{"sessions restore", p.SessionsDir, []string{"sessions", "restore", "s1", "--to", "1"}},
+		{"sessions fork", p.SessionsDir, []string{"sessions", "fork", "s1"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if err := os.RemoveAll(filepath.Join(home, "projects")); err != nil {
@@ -93,10 +100,14 @@ func TestFileInTheLayoutIsNamed(t *testing.T) {
 			if r.code != exitFailure {
 				t.Errorf("code = %d, want %d", r.code, exitFailure)
 			}
-			wantOneErrorLine(t, r)
-			want := "(" + tt.file + " is a file where a directory should be: move it away)\n"
-			if !strings.HasSuffix(r.stderr, want) {
-				t.Errorf("stderr = %q, want it to end with %q", r.stderr, want)
+			if tt.args[0] == "verify" {
+				wantOneErrorLine(t, r)
+				want := "(" + tt.file + " is a file where a directory should be: move it away)\n"
+				if !strings.HasSuffix(r.stderr, want) {
+					t.Errorf("stderr = %q, want it to end with %q", r.stderr, want)
+				}
+			} else {
+				wantLayoutFile(t, r, tt.file)
 			}
 			if after := tree(t, home); !slices.Equal(before, after) {
 				t.Errorf("the command changed the disk:\nbefore %q\nafter  %q", before, after)

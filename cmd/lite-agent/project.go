@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"syscall"
 
+	liteagent "github.com/lite-agent/lite-agent-go"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
@@ -119,6 +120,9 @@ func exists(path string) (bool, error) {
 // checkpointer opens the project's session store, or returns nil when the
 // sessions directory does not exist.
 func (p project) checkpointer() (*session.FileCheckpointer, error) {
+	if err := p.checkLayoutDirs(p.paths.SessionsDir); err != nil {
+		return nil, err
+	}
 	ok, err := exists(p.paths.SessionsDir)
 	if err != nil || !ok {
 		return nil, err
@@ -160,4 +164,83 @@ func checkWorkdir(workdir string) error {
 		return &WorkdirNotDirError{Workdir: workdir}
 	}
 	return nil
+}
+
+// A LayoutNotDirError reports something other than a directory (a file,
+// say) where the project's layout in the data home has a directory: the
+// projects directory, the project's directory, or its sessions, tasks or
+// spill directory.
+type LayoutNotDirError struct {
+	// Path is the entry that is not a directory.
+	Path string
+	// What names the directory the layout has there.
+	What string
+	// Mode is the entry's type.
+	Mode fs.FileMode
+}
+
+func (e *LayoutNotDirError) Error() string {
+	what := "a file"
+	if !e.Mode.IsRegular() {
+		what = "not a directory (" + e.Mode.Type().String() + ")"
+	}
+	return fmt.Sprintf("%s is %s where %s should be: move it out of the data home (or fix it)", e.Path, what, e.What)
+}
+
+// checkLayoutDirs refuses, as a *LayoutNotDirError, an entry of the
+// project's layout that is not a directory: projects/, the project's
+// directory, then each of dirs (some of the project's sessions, tasks and
+// spill directories). It runs before a command writes, or calls a model,
+// so that such an entry costs nothing; a missing directory, or one that
+// cannot be inspected, is left to the command. Symbolic links are left to
+// the stores, which refuse them.
+func (p project) checkLayoutDirs(dirs ...string) error {
+	projectDir := filepath.Dir(p.paths.SessionsDir)
+	check := []layoutDir{
+		{"the projects directory", filepath.Dir(projectDir)},
+		{"the directory of project " + p.paths.Hash, projectDir},
+	}
+	for _, d := range dirs {
+		check = append(check, layoutDir{"the project's " + filepath.Base(d) + " directory", d})
+	}
+	return notDirIn(check)
+}
+
+// A layoutDir is a directory of the layout: what it is, and its path.
+type layoutDir struct{ what, path string }
+
+// notDirIn returns a *LayoutNotDirError for the first of dirs that exists
+// and is neither a directory nor a symbolic link (left to the stores,
+// which refuse it), nil when there is none.
+func notDirIn(dirs []layoutDir) error {
+	for _, c := range dirs {
+		if info, err := os.Lstat(c.path); err == nil && !info.IsDir() && info.Mode()&fs.ModeSymlink == 0 {
+			return &LayoutNotDirError{Path: c.path, What: c.what, Mode: info.Mode()}
+		}
+	}
+	return nil
+}
+
+// checkSessionDirs refuses, as a *LayoutNotDirError, something other than
+// a directory where a run keeps one for its session: the shared task list
+// that LITE_AGENT_TASK_LIST_ID names (default namespace only), and for a
+// session continued (id, "" for a new one) its own task list and its
+// context archive. Like checkLayoutDirs, it runs before the run writes or
+// calls a model.
+func (p project) checkSessionDirs(id string) error {
+	var check []layoutDir
+	list := ""
+	if p.paths.Namespace == storage.DefaultNamespace {
+		list = os.Getenv(liteagent.TaskListEnv)
+	}
+	switch {
+	case list != "" && storage.ValidateID(list) == nil:
+		check = append(check, layoutDir{"the shared task list " + list, filepath.Join(p.paths.TasksDir, list)})
+	case list == "" && id != "":
+		check = append(check, layoutDir{"the task list of session " + id, filepath.Join(p.paths.TasksDir, id)})
+	}
+	if id != "" {
+		check = append(check, layoutDir{"the context archive of session " + id, storage.SessionContextDir(p.paths.SessionsDir, id)})
+	}
+	return notDirIn(check)
 }

@@ -20,7 +20,13 @@ func (g *globalFlags) rewindAgent(ctx context.Context, id string) (rewindcmd.Age
 		return nil, nil, err
 	}
 	opts := liteagent.Options{Workdir: p.paths.Workdir(), Storage: p.opts}
-	ok, err := sessionExists(p, id)
+	if st == nil {
+		err = p.checkLayoutDirs(p.paths.SessionsDir)
+	}
+	ok := false
+	if err == nil {
+		ok, err = sessionExists(p, id)
+	}
 	if st != nil {
 		opts.Store = st
 		ok, err = storeSessionExists(ctx, st, p, id)

@@ -14,6 +14,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/auditcmd"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // Exit codes of lite-agent.
@@ -53,6 +54,13 @@ func runInterruptible(ctx context.Context, args []string, stdin io.Reader, stdou
 		defer intr.watch(sigs)()
 	}
 	root := newRoot(intr)
+	flagErr := root.FlagErrorFunc()
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		if hint := flagOfCommands(c, args, err); hint != nil {
+			return hint
+		}
+		return flagErr(c, err)
+	})
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
@@ -173,6 +181,61 @@ func newHelpCommand() *cobra.Command {
 			return target.Help()
 		},
 	}
+}
+
+// flagOfCommands returns the usage error for err, an unknown long flag
+// given to c, when c has commands and one of them has the flag: the flag
+// was given before its command ("lite-agent --json paths"), and the error
+// names a command that takes it, the one args name if it does. It returns
+// nil otherwise.
+func flagOfCommands(c *cobra.Command, args []string, err error) error {
+	var ne *pflag.NotExistError
+	if !errors.As(err, &ne) || !strings.HasPrefix(err.Error(), "unknown flag: --") || !c.HasAvailableSubCommands() {
+		return nil
+	}
+	name := ne.GetSpecifiedName()
+	named := c.Root()
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		next := named
+		for _, sub := range named.Commands() {
+			if sub.Name() == a || sub.HasAlias(a) {
+				next = sub
+			}
+		}
+		if next == named {
+			break
+		}
+		named = next
+	}
+	if named != c && named.LocalNonPersistentFlags().Lookup(name) != nil {
+		return usagef("%s; it is a flag of commands, given after the command, such as \"%s --%s\"", err, named.CommandPath(), name)
+	}
+	var find func(*cobra.Command) *cobra.Command
+	find = func(c *cobra.Command) *cobra.Command {
+		for _, sub := range c.Commands() {
+			if !sub.IsAvailableCommand() {
+				continue
+			}
+			if sub.LocalNonPersistentFlags().Lookup(name) != nil {
+				return sub
+			}
+			if found := find(sub); found != nil {
+				return found
+			}
+		}
+		return nil
+	}
+	sub := find(named)
+	if sub == nil {
+		sub = find(c)
+	}
+	if sub == nil {
+		return nil
+	}
+	return usagef("%s; it is a flag of commands, given after the command, such as \"%s --%s\"", err, sub.CommandPath(), name)
 }
 
 // noArgs is cobra.NoArgs reporting a usage error.

@@ -44,17 +44,31 @@ func newTasksListCommand(g *globalFlags) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			ids, err := verify.TaskLists(p.paths.TasksDir, listID)
-			open := func(id string) (task.Store, error) { return task.NewFileStore(p.paths.TasksDir, id, p.enc) }
-			if st, serr := g.openStore(cmd.Context()); serr != nil {
-				return serr
+			var ids []string
+			var open func(id string) (task.Store, error)
+			if st, err := g.openStore(cmd.Context()); err != nil {
+				return err
 			} else if st != nil {
 				defer g.closeStores()
 				ids, err = storeTaskListIDs(cmd.Context(), st, p, listID)
+				if err != nil {
+					return err
+				}
 				open = func(id string) (task.Store, error) { return st.TaskList(cmd.Context(), p.enc, id) }
+			} else {
+				if err := p.checkLayoutDirs(p.paths.TasksDir); err != nil {
+					return err
+				}
+				if ids, err = verify.TaskLists(p.paths.TasksDir, listID); err != nil {
+					return err
+				}
+				open = func(id string) (task.Store, error) { return task.NewFileStore(p.paths.TasksDir, id, p.enc) }
 			}
-			if err != nil {
-				return err
+			if listID != "" && len(ids) == 0 {
+				// As ls and git do for a name they do not find: a typo
+				// is not an empty listing. (A file list exists once its
+				// first task was written.)
+				return &noTaskListError{ID: listID, Workdir: p.paths.Workdir(), Hash: p.paths.Hash}
 			}
 			lists := []taskList{}
 			out := cmd.OutOrStdout()
@@ -95,11 +109,7 @@ func newTasksListCommand(g *globalFlags) *cobra.Command {
 			if len(ids) == 0 {
 				// Say so rather than print nothing, which reads as a hang
 				// or a wrong project. Still exit 0: no list is not a failure.
-				what := "no task lists"
-				if listID != "" {
-					what = "no task list " + listID
-				}
-				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s in project %s (%s)\n", what, p.paths.Workdir(), p.paths.Hash)
+				fmt.Fprintf(cmd.ErrOrStderr(), "note: no task lists in project %s (%s)\n", p.paths.Workdir(), p.paths.Hash)
 			}
 			return nil
 		},
@@ -107,4 +117,17 @@ func newTasksListCommand(g *globalFlags) *cobra.Command {
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the lists as JSON")
 	cmd.Flags().StringVar(&listID, "list", "", "only the task list `ID`")
 	return cmd
+}
+
+// A noTaskListError reports a --list id that names no task list of the
+// project.
+type noTaskListError struct {
+	// ID is the list id asked for.
+	ID string
+	// Workdir and Hash name the project.
+	Workdir, Hash string
+}
+
+func (e *noTaskListError) Error() string {
+	return fmt.Sprintf("no task list %s in project %s (%s)", e.ID, e.Workdir, e.Hash)
 }

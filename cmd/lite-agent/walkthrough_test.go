@@ -240,9 +240,9 @@ func TestListWithTheWrongKeySaysWhatItMayBe(t *testing.T) {
 	}
 }
 
-// TestTasksListOfNothingSaysSo: with no list (or no list of the --list id,
-// a typo) the text listing notes it on stderr instead of printing nothing;
-// the exit status stays 0 and the JSON stays [].
+// TestTasksListOfNothingSaysSo: with no list the text listing notes it on
+// stderr instead of printing nothing; the exit status stays 0 and the JSON
+// stays []. A --list id that names no list (a typo) is an error, exit 1.
 func TestTasksListOfNothingSaysSo(t *testing.T) {
 	isolateEnv(t)
 	home, work := t.TempDir(), t.TempDir()
@@ -251,17 +251,22 @@ func TestTasksListOfNothingSaysSo(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := []string{"--home", home, "--workdir", work, "tasks", "list"}
+	unknown := "lite-agent: no task list nope in project " + work + " (" + p.Hash + ")\n"
 	for _, tt := range []struct {
 		args         []string
+		code         int
 		stdout, note string
 	}{
-		{nil, "", "note: no task lists in project " + work + " (" + p.Hash + ")\n"},
-		{[]string{"--list", "nope"}, "", "note: no task list nope in project " + work + " (" + p.Hash + ")\n"},
-		{[]string{"--json"}, "[]\n", ""},
+		{nil, exitOK, "", "note: no task lists in project " + work + " (" + p.Hash + ")\n"},
+		{[]string{"--json"}, exitOK, "[]\n", ""},
+		// A list that was never written is unknown, as a file ls is
+		// asked for and does not find: one error line, exit 1.
+		{[]string{"--list", "nope"}, exitFailure, "", unknown},
+		{[]string{"--list", "nope", "--json"}, exitFailure, "", unknown},
 	} {
 		r := runCLI(t, append(base, tt.args...)...)
-		if r.code != 0 || r.stdout != tt.stdout || r.stderr != tt.note {
-			t.Errorf("%v: code %d stdout %q stderr %q, want %q", tt.args, r.code, r.stdout, r.stderr, tt.note)
+		if r.code != tt.code || r.stdout != tt.stdout || r.stderr != tt.note {
+			t.Errorf("%v: code %d stdout %q stderr %q, want %d and %q", tt.args, r.code, r.stdout, r.stderr, tt.code, tt.note)
 		}
 	}
 }

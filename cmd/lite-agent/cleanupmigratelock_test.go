@@ -1,0 +1,133 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/lite-agent/lite-agent-go/migrate"
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// A migrate into another project of the same home holds its destination
+// lock (projects/<hash>/.migration-incomplete.lock) while it copies. While
+// that migrate lives, cleanup refuses, saying a migration is running (not
+// to move its lock away); once it was killed and its lock went stale by
+// the lock's own rule (not refreshed for filelock.DefaultStale), cleanup
+// takes the lock over and removes it, and sweeps the rest.
+func TestCleanupTakesOverTheStaleLockOfAKilledMigrate(t *testing.T) {
+	isolateEnv(t)
+	home := t.TempDir()
+	migFixture(t, home, "/srv/app", "", nil)
+	src, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: "/srv/app", Storage: storage.Options{Home: home}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: "/srv/other", Storage: storage.Options{Home: home}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dstRoot := filepath.Dir(dst.SessionsDir)
+	lock := filepath.Join(dstRoot, migrate.LockName)
+
+	// A writer holds the source session's lock and keeps it fresh: the
+	// migrate waits for it with its destination lock held.
+	srcLock := filepath.Join(src.SessionsDir, "s1.jsonl.lock")
+	if err := os.Mkdir(srcLock, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	var fresh sync.WaitGroup
+	fresh.Add(1)
+	go func() {
+		defer fresh.Done()
+		for {
+			now := time.Now()
+			_ = os.Chtimes(srcLock, now, now)
+			select {
+			case <-stop:
+				return
+			case <-time.After(200 * time.Millisecond):
+			}
+		}
+	}()
+	stopFresh := sync.OnceFunc(func() { close(stop); fresh.Wait() })
+	defer stopFresh()
+
+	args, _ := json.Marshal([]string{"--home", home, "--workdir", "/srv/app", "migrate", "--to-home", home, "--to-workdir", "/srv/other"})
+	cmd := exec.Command(os.Args[0], "-test.run=^TestCLIChildProcess$")
+	cmd.Env = append(os.Environ(), childEnvCLI+"="+string(args))
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if _, err := os.Lstat(filepath.Join(dstRoot, migrate.MarkerName)); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the migrate never wrote its marker")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+
+	base := []string{"--home", home, "--workdir", "/srv/app", "cleanup"}
+	r := runCLI(t, base...)
+	if r.code != exitFailure || !strings.Contains(r.stderr, "migration") || !strings.Contains(r.stderr, dstRoot) || strings.Contains(r.stderr, "move it") {
+		t.Errorf("cleanup while a migrate runs: code %d, stderr %q; want 1, saying a migration is writing %s, not to move its lock", r.code, r.stderr, dstRoot)
+	}
+	if _, err := os.Lstat(lock); err != nil {
+		t.Fatalf("the live migrate's lock: %v", err)
+	}
+
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	stopFresh()
+	if err := os.Remove(srcLock); err != nil {
+		t.Fatal(err)
+	}
+	// The killed migrate refreshes its lock no more: past the stale
+	// period, as a rerun of migrate would, cleanup takes it over.
+	old := time.Now().Add(-time.Minute)
+	if err := os.Chtimes(lock, old, old); err != nil {
+		t.Fatal(err)
+	}
+
+	r = runCLI(t, append(base, "--dry-run")...)
+	if r.code != exitOK || !strings.Contains(r.stdout, "would remove "+lock+" (stale-lock") {
+		t.Errorf("cleanup --dry-run of the stale lock: code %d, stdout %q, stderr %q; want 0, naming the lock", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Lstat(lock); err != nil {
+		t.Fatalf("the dry run removed the lock: %v", err)
+	}
+	r = runCLI(t, append(base, "--json")...)
+	var rep struct {
+		Removed []struct {
+			Path   string `json:"path"`
+			Reason string `json:"reason"`
+		} `json:"removed"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || r.code != exitOK || len(rep.Removed) == 0 || rep.Removed[0].Path != lock || rep.Removed[0].Reason != "stale-lock" {
+		t.Errorf("cleanup of the stale lock: code %d, stdout %q, stderr %q; want 0 and the lock first among the removed", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Lstat(lock); err == nil {
+		t.Error("the stale lock is still there")
+	}
+	// The copy is still incomplete: its marker stays, and a rerun of
+	// the migrate completes it.
+	if _, err := os.Lstat(filepath.Join(dstRoot, migrate.MarkerName)); err != nil {
+		t.Errorf("the marker of the unfinished copy: %v", err)
+	}
+	if r := runCLI(t, "--home", home, "--workdir", "/srv/app", "migrate", "--to-home", home, "--to-workdir", "/srv/other"); r.code != exitOK {
+		t.Errorf("migrate rerun: code %d, stderr %q", r.code, r.stderr)
+	}
+}
