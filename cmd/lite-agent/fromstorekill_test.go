@@ -88,6 +88,8 @@ func killedFromStore(t *testing.T, u string) (string, []string) {
 		t.Fatal(err)
 	}
 	_ = cmd.Wait()
+	// The export's lock, which the killed child held: stale.
+	staleLocks(t, home2)
 	return home2, base
 }
 
