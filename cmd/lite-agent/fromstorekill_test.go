@@ -15,6 +15,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/lite-agent/lite-agent-go/internal/childtest"
 	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/store/postgres"
@@ -89,7 +90,7 @@ func killedFromStore(t *testing.T, u string) (string, []string) {
 	}
 	_ = cmd.Wait()
 	// The export's lock, which the killed child held: stale.
-	staleLocks(t, home2)
+	childtest.StaleLocks(t, home2)
 	return home2, base
 }
 
