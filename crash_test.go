@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -90,6 +91,10 @@ func TestAKilledAgentsCallIsRecoveredByTheNextPrompt(t *testing.T) {
 	opts := f.options(nil)
 	opts.Storage.Namespace = "" // the child used the default namespace
 	a := f.agent(t, opts)
+	// The killed child's session lock, as old as a kill long ago: the
+	// prompt takes it over by the stale rule without waiting out
+	// filelock.DefaultStale.
+	staleLock(t, filepath.Join(a.Paths().SessionsDir, crashSession+session.LogSuffix))
 	if err := a.Resume(crashSession); err != nil {
 		t.Fatal(err)
 	}

@@ -107,3 +107,12 @@ func Bookkeeping(a *Agent) map[string]int {
 func RecordBetweenTurns(ctx context.Context, a *Agent, id string, ev session.Event) error {
 	return a.recordBetweenTurns(ctx, a.eng, id, ev, nil)
 }
+
+// RunsLasting returns how many of a's runs (and its subagents') have
+// started and not ended: a run counts from its Send or Run, before its turn
+// waits for the session.
+func RunsLasting(a *Agent) int {
+	a.runs.mu.Lock()
+	defer a.runs.mu.Unlock()
+	return len(a.runs.byID)
+}

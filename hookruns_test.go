@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	liteagent "github.com/lite-agent/lite-agent-go"
 	"github.com/lite-agent/lite-agent-go/hook"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
@@ -16,23 +17,27 @@ import (
 	"github.com/lite-agent/lite-agent-go/tool"
 )
 
-// Two prompts on one session: the second fires run:start while the first
-// holds the session and runs its tool. Each tool:start carries the runId of
-// the run whose turn made the call, not of the run that started last.
+// Two prompts on one session: the second starts its run while the first
+// holds the session and runs its tool (its run:start fires only once it
+// holds the session). Each tool:start carries the runId of the run whose
+// turn made the call, not of the run that started last.
 func TestToolHooksOfQueuedPromptsKeepTheirRun(t *testing.T) {
 	f := newFixture(t)
-	starts, holding := make(chan struct{}, 2), make(chan struct{})
+	holding := make(chan struct{})
 	var first sync.Once
+	var a *liteagent.Agent
 	f.p = modeltest.NewFunc(func(ctx context.Context, req model.Request) ([]model.Chunk, error) {
-		// The first model call holds the session until the other run,
-		// started then, waits for it.
+		// The first model call holds the session until the other run
+		// has started and waits for it.
 		first.Do(func() {
 			close(holding)
-			for range 2 {
-				select {
-				case <-starts:
-				case <-time.After(30 * time.Second):
+			deadline := time.Now().Add(30 * time.Second)
+			for liteagent.RunsLasting(a) < 2 {
+				if time.Now().After(deadline) {
+					t.Errorf("the second prompt's run never started while the first held the session (%d runs)", liteagent.RunsLasting(a))
+					break
 				}
+				time.Sleep(time.Millisecond)
 			}
 		})
 		last := req.Messages[len(req.Messages)-1]
@@ -57,7 +62,6 @@ func TestToolHooksOfQueuedPromptsKeepTheirRun(t *testing.T) {
 				return err
 			}
 			runOfPrompt[prompt] = v.RunID
-			starts <- struct{}{}
 		case hook.ToolStart:
 			runOfCall[v.Call.ID] = v.RunID
 		}
@@ -67,7 +71,7 @@ func TestToolHooksOfQueuedPromptsKeepTheirRun(t *testing.T) {
 	opts.DisableTasks = true
 	opts.Tools = []tool.Tool{probe}
 	opts.Hooks = []hook.Hook{{Event: hook.EventRunStart, Func: rec}, {Event: hook.EventToolStart, Func: rec}}
-	a := f.agent(t, opts)
+	a = f.agent(t, opts)
 	var wg sync.WaitGroup
 	for _, prompt := range []string{"p1", "p2"} {
 		wg.Go(func() {

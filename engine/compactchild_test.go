@@ -85,6 +85,10 @@ func TestCompactKilledMidSummaryLosesNothing(t *testing.T) {
 	if err := child.Kill(); err != nil {
 		t.Fatal(err)
 	}
+	// The session's lock, which the killed child held: stale
+	// (TestTheLockOfAProcessKilledMidTurnIsTakenOver waits the stale
+	// period out).
+	childtest.StaleLocks(t, dir)
 	if after := readAll(t, fileCheckpointer(t, dir)); !reflect.DeepEqual(after, before) {
 		t.Fatalf("the log changed: %d events before, %d after", len(before), len(after))
 	}

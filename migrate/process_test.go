@@ -141,4 +141,8 @@ func killAfter(t *testing.T, srcHome, dstHome string, all bool, files int) {
 	if err := childtest.Start(t, "ready", env...).Kill(); err != nil {
 		t.Fatal(err)
 	}
+	// The destination's lock, which the child held: as old as a kill long
+	// ago, so that what comes next takes it over without waiting out
+	// filelock.DefaultStale.
+	childtest.StaleLocks(t, dstHome)
 }

@@ -98,6 +98,8 @@ func TestRestoreKilledAfterOneFileCanBeRunAgain(t *testing.T) {
 	if !childtest.Killed(err) {
 		t.Fatalf("the child was not killed: %v\n%s", err, out)
 	}
+	// The session's lock, which the killed child held: stale.
+	childtest.StaleLocks(t, sessions)
 	if got := w.disk(); got["a.txt"] != "a at the checkpoint\n" || got["b.txt"] != "b twice\n" || w.head() != head {
 		t.Fatalf("after the kill: disk %q, head %d (want a restored, b not, head %d)", got, w.head(), head)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/lite-agent/lite-agent-go/internal/childtest"
 	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/store/postgres"
@@ -88,6 +89,8 @@ func killedFromStore(t *testing.T, u string) (string, []string) {
 		t.Fatal(err)
 	}
 	_ = cmd.Wait()
+	// The export's lock, which the killed child held: stale.
+	childtest.StaleLocks(t, home2)
 	return home2, base
 }
 

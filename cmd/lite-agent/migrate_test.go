@@ -346,6 +346,7 @@ func TestMigrateInterruptedIsReportedByVerifyAndRerunSucceeds(t *testing.T) {
 	if err := child.Kill(); err != nil {
 		t.Fatal(err)
 	}
+	childtest.StaleLocks(t, dst) // the migration's lock, which the killed child held
 	sameTree(t, "the source", contentTree(t, src), before)
 
 	target := []string{"--home", dst, "--workdir", workdir, "--codec", codecXChaCha, "--key-env", "MIGRATE_KEY"}
