@@ -9,9 +9,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
 	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/engine"
+	"github.com/lite-agent/lite-agent-go/hook"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
 	"github.com/lite-agent/lite-agent-go/session"
@@ -321,7 +324,27 @@ func TestAStoreCreatesNoDataHome(t *testing.T) {
 				}
 			}
 			home("after New")
+			// The background command's completion runs a turn of its own
+			// after AwaitIdle may have returned (AwaitIdle waits for
+			// subagents only): Restore below refuses a session with a run in
+			// progress, so wait for that turn to end.
+			woken := make(chan struct{}, 1)
+			if _, err := a.Subscribe(func(n liteagent.Notice) {
+				if n.Source == hook.SourceBackground && n.Event.Type == engine.EventDone {
+					select {
+					case woken <- struct{}{}:
+					default:
+					}
+				}
+			}); err != nil {
+				t.Fatal(err)
+			}
 			sendAndAwait(t, a, "go")
+			select {
+			case <-woken:
+			case <-time.After(30 * time.Second):
+				t.Fatal("the background command's turn did not end")
+			}
 			home("after a turn")
 			id := a.SessionID()
 			if !legacy { // Compact runs the context engine's levels
