@@ -141,17 +141,24 @@ func (e *Engine) ratioLocked(id string) calibration {
 // which a resume cannot rebuild (the view sent, compacted, is not the
 // log). A context view (this engine's own format) keeps the ratio too,
 // for a log whose last record is the view a manual compaction committed.
-func loggedCalibration(p model.Provider, view *viewBase, events []session.StoredEvent) calibration {
+//
+// Only a ratio of the model m is taken (the record's model, the view's):
+// another model's measured another tokenizer, which may count the same
+// text at a sixth of this one's count or six times it, and taken it
+// would compact a session needlessly or let it overflow. A session
+// resumed with another model starts uncalibrated, as a new engine of it
+// did before the ratio was logged, until its first answer calibrates it.
+func loggedCalibration(p model.Provider, m string, view *viewBase, events []session.StoredEvent) calibration {
 	for i := len(events) - 1; i >= 0; i-- {
 		ae, ok := events[i].Event.(session.AssistantEvent)
-		if !ok || ae.InputEstimate <= 0 {
+		if !ok || ae.InputEstimate <= 0 || ae.Model != m {
 			continue
 		}
 		if k := calibrated(p, ae.InputEstimate, ae.Usage); k.ratio > 0 {
 			return calibration{ratio: k.ratio}
 		}
 	}
-	if view != nil && view.calib > 0 {
+	if view != nil && view.calib > 0 && view.calibModel == m {
 		// A view committed after the last answered request (a manual
 		// compaction's) keeps the ratio the session had.
 		return calibration{ratio: view.calib}

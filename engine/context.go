@@ -314,8 +314,6 @@ func (st *sessionState) projected() []entry {
 // tokens estimates the tokens of text of n UTF-16 code units.
 func tokens(n int) int { return (n + 3) / 4 }
 
-// messageChars returns the UTF-16 length the token estimate counts in m:
-// its text, tool result contents and tool call inputs.
 // messageBytes returns the UTF-8 bytes of the texts of m that
 // messageChars counts.
 func messageBytes(m model.Message) int {
@@ -333,6 +331,8 @@ func messageBytes(m model.Message) int {
 	return n
 }
 
+// messageChars returns the UTF-16 length the token estimate counts in m:
+// its text, tool result contents and tool call inputs.
 func messageChars(m model.Message) int {
 	n := utf16text.Len(m.Text)
 	for _, b := range m.Blocks {

@@ -130,7 +130,7 @@
 //	  "sawPrompt": true,                  // the first prompt was seen (later ones are not goals by default)
 //	  "state": {"decisions": […], "unresolved": […], "nextStep": "…"}, // merged planner deltas
 //	  "archiveRefs": ["<ref>", …],         // every archive ref the views put
-//	  "calibration": 2.1                  // the session's calibration ratio (omitted: none)
+//	  "calibration": {"model": "…", "ratio": 2.1} // the session's calibration ratio and its model (omitted: none)
 //	}
 //
 // A view of another format (one the TypeScript SDK wrote, say) is not
@@ -175,9 +175,11 @@
 //     cached state (until [Engine.Forget]), and a process: the assistant
 //     record keeps the usage and the estimate of the request it answers
 //     (and a context view the ratio), which a new process calibrates
-//     the session's first request by; a log with neither (an older
-//     version's, the reference's) is estimated plainly until its first
-//     answer;
+//     the session's first request by, when of the engine's model (the
+//     record's "model", the view's): another model's ratio measured
+//     another tokenizer, and a session resumed with another model is
+//     estimated plainly until its first answer, as is a log with neither
+//     (an older version's, the reference's);
 //   - no provider-native context edits are requested;
 //   - the task reminder is added after the levels, so level 2 never sees
 //     it, and level 2 leaves the current prompt alone;

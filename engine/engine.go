@@ -587,7 +587,7 @@ func (r *run) load(ctx context.Context) error {
 	if r.st.calib.ratio == 0 {
 		// A session this engine has not calibrated (a new process's):
 		// calibrated as its log's last answered request was.
-		r.st.calib = loggedCalibration(r.e.opts.Provider, r.st.view, r.st.events)
+		r.st.calib = loggedCalibration(r.e.opts.Provider, r.e.opts.Model, r.st.view, r.st.events)
 	}
 	r.st.loaded = true
 	return r.checkMark()
@@ -763,7 +763,7 @@ func (r *run) loop(ctx context.Context, prompt model.Message, origin session.Ori
 		res.Usage = res.Usage.Add(usage)
 		// The usage and the estimate of the request answered calibrate
 		// the session in a process that resumes it (loggedCalibration).
-		if err := r.append(ctx, session.AssistantEvent{Message: msg, Usage: usage, InputEstimate: r.estimate}); err != nil {
+		if err := r.append(ctx, session.AssistantEvent{Message: msg, Usage: usage, InputEstimate: r.estimate, Model: r.e.opts.Model}); err != nil {
 			return nil, err
 		}
 		res.Messages = append(res.Messages, msg)

@@ -168,14 +168,14 @@ func TestModelPlannerReadsTheModelsJSON(t *testing.T) {
 // that a view that decodes encodes back to one that decodes the same.
 func FuzzDecodeView(f *testing.F) {
 	f.Add([]byte(`{"format":"lite-agent-go/context-view/1","generation":1,"entries":[{"message":{"role":"user","content":"hi"},"seq":1,"prompt":true}]}`))
-	f.Add([]byte(`{"format":"lite-agent-go/context-view/1","generation":2,"pinned":true,"entries":[],"facts":[{"kind":"goal","text":"x"}],"sawPrompt":true,"state":{"nextStep":"y"},"calibration":2.5}`))
+	f.Add([]byte(`{"format":"lite-agent-go/context-view/1","generation":2,"pinned":true,"entries":[],"facts":[{"kind":"goal","text":"x"}],"sawPrompt":true,"state":{"nextStep":"y"},"calibration":{"model":"m","ratio":2.5}}`))
 	f.Add([]byte(`{"generation":1,"messages":[]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		b, err := decodeView(data)
 		if err != nil {
 			return
 		}
-		again, err := encodeView(b.generation, b.pinned, b.entries, &b.facts, b.state, b.archiveRefs, b.calib)
+		again, err := encodeView(b.generation, b.pinned, b.entries, &b.facts, b.state, b.archiveRefs, b.calib, b.calibModel)
 		if err != nil {
 			t.Fatalf("a decoded view does not encode: %v", err)
 		}
@@ -183,7 +183,7 @@ func FuzzDecodeView(f *testing.F) {
 		if err != nil {
 			t.Fatalf("a re-encoded view does not decode: %v\n%s", err, again)
 		}
-		third, _ := encodeView(b2.generation, b2.pinned, b2.entries, &b2.facts, b2.state, b2.archiveRefs, b2.calib)
+		third, _ := encodeView(b2.generation, b2.pinned, b2.entries, &b2.facts, b2.state, b2.archiveRefs, b2.calib, b2.calibModel)
 		if string(third) != string(again) {
 			t.Errorf("encoding is not stable:\n%s\n%s", again, third)
 		}

@@ -31,9 +31,11 @@ type viewBase struct {
 	state       planState
 	archiveRefs []string
 	// calib is the session's calibration ratio when the view was
-	// committed (0: none), which a process resuming from the view starts
-	// from when no assistant record after it calibrates (loggedCalibration).
-	calib float64
+	// committed (0: none), which a process resuming from the view with
+	// the model calibModel starts from when no assistant record after it
+	// calibrates (loggedCalibration).
+	calib      float64
+	calibModel string
 }
 
 // A ViewError reports a context view that cannot be resumed from: another
@@ -99,16 +101,7 @@ func decodeView(data []byte) (*viewBase, error) {
 					}
 				}
 			case "calibration":
-				// Skipped unless a ratio within the bounds a calibration
-				// takes: a view stays resumable whatever it holds here.
-				b.calib = 0
-				if c := r.Peek(); '0' <= c && c <= '9' {
-					if k, err := strconv.ParseFloat(string(r.Number()), 64); err == nil && k >= minCalibration && k <= maxCalibration {
-						b.calib = k
-					}
-				} else {
-					r.Skip()
-				}
+				b.calib, b.calibModel = readViewCalibration(&r)
 			case "archiveRefs":
 				b.archiveRefs = nil
 				if array(&r, "archiveRefs") {
@@ -240,10 +233,44 @@ func readFact(r *msgjson.Reader) fact {
 	return f
 }
 
+// readViewCalibration reads a view's calibration, {"model":…,"ratio":…}:
+// the ratio and the model whose tokenizer it measured; 0 and "" unless a
+// ratio within the bounds a calibration takes, of a string model (a bare
+// ratio, of a version that wrote none, measured a model unknown). Any
+// other value is skipped: a view stays resumable whatever it holds here.
+func readViewCalibration(r *msgjson.Reader) (ratio float64, forModel string) {
+	if r.Peek() != '{' {
+		r.Skip()
+		return 0, ""
+	}
+	hasModel := false
+	r.BeginObject()
+	for first := true; ; first = false {
+		key, ok := r.NextKey(first)
+		if !ok {
+			break
+		}
+		switch c := r.Peek(); {
+		case string(key) == "model" && c == '"':
+			forModel, hasModel = r.Str(), true
+		case string(key) == "ratio" && '0' <= c && c <= '9':
+			if k, err := strconv.ParseFloat(string(r.Number()), 64); err == nil && k >= minCalibration && k <= maxCalibration {
+				ratio = k
+			}
+		default:
+			r.Skip()
+		}
+	}
+	if !hasModel {
+		return 0, ""
+	}
+	return ratio, forModel
+}
+
 // encodeView encodes the view of generation gen: entries (without the
 // facts message), the facts, the plan state, the archive refs and the
-// session's calibration ratio calib (0: none).
-func encodeView(gen int, pinned bool, entries []entry, fs *factSet, state planState, refs []string, calib float64) ([]byte, error) {
+// session's calibration ratio calib (0: none) of the model calibModel.
+func encodeView(gen int, pinned bool, entries []entry, fs *factSet, state planState, refs []string, calib float64, calibModel string) ([]byte, error) {
 	n := 256
 	for i := range entries {
 		n += entries[i].size() + 64
@@ -333,7 +360,8 @@ func encodeView(gen int, pinned bool, entries []entry, fs *factSet, state planSt
 		b = append(b, ']')
 	}
 	if calib > 0 {
-		b = strconv.AppendFloat(append(b, `,"calibration":`...), calib, 'g', -1, 64)
+		b = append(jsonstr.Append(append(b, `,"calibration":{"model":`...), calibModel), `,"ratio":`...)
+		b = append(strconv.AppendFloat(b, calib, 'g', -1, 64), '}')
 	}
 	return append(b, '}'), nil
 }
@@ -460,7 +488,7 @@ func (c *contextRun) commit(ctx context.Context) error {
 		}
 	}
 	gen := st.generation() + 1
-	data, err := encodeView(gen, c.pinned, entries, &st.facts, c.state(), refs, st.calib.ratio)
+	data, err := encodeView(gen, c.pinned, entries, &st.facts, c.state(), refs, st.calib.ratio, c.r.e.opts.Model)
 	if err != nil {
 		return fmt.Errorf("context: encode view: %w", err)
 	}
@@ -470,7 +498,7 @@ func (c *contextRun) commit(ctx context.Context) error {
 	}
 	// The base is what a restart decodes from data (FuzzViewResume holds
 	// the two equal), kept without decoding it.
-	base := &viewBase{seq: st.head, generation: gen, pinned: c.pinned, entries: entries, state: c.state(), archiveRefs: refs, calib: st.calib.ratio,
+	base := &viewBase{seq: st.head, generation: gen, pinned: c.pinned, entries: entries, state: c.state(), archiveRefs: refs, calib: st.calib.ratio, calibModel: c.r.e.opts.Model,
 		facts: factSet{sawPrompt: st.facts.sawPrompt, list: st.facts.list, seen: st.facts.seen, ready: true}}
 	st.view, st.events = base, nil
 	st.proj.ready, st.facts.ready = false, false

@@ -122,7 +122,7 @@ func buildProject(t testing.TB, home, workdir string, c storage.Codec, namespace
 				session.ToolResultEvent{Result: model.Block{Type: model.BlockToolResult, ID: "c1", Content: "a.txt\n" + secret}, Turn: 1},
 				session.FileSnapshotEvent{Path: "a.txt", Before: &before, Encoding: "utf8", After: strings.Repeat("ab", 32), Turn: 1},
 			},
-			{session.AssistantEvent{Message: model.AssistantText("done ✓ " + secret), Usage: model.Usage{InputTokens: 900, OutputTokens: 12, CacheReadTokens: 300}, InputEstimate: 500}},
+			{session.AssistantEvent{Message: model.AssistantText("done ✓ " + secret), Usage: model.Usage{InputTokens: 900, OutputTokens: 12, CacheReadTokens: 300}, InputEstimate: 500, Model: "claude-sonnet-4-5"}},
 		}
 		for _, b := range batches {
 			if _, err := cp.Append(ctx, sid, b, session.AnyHead); err != nil {

@@ -35,9 +35,10 @@
 // contents. Events of unknown types are kept as [RawEvent]; unknown
 // members of known ones are skipped (a [StoredEvent] read and written
 // back keeps them, in Raw). An assistant record may carry the
-// usage of the request it answers and the engine's estimate of it
-// ([AssistantEvent]), which the TypeScript reference does not write and
-// ignores. A line longer
+// usage of the request it answers, the engine's estimate of it and the
+// model that answered ([AssistantEvent]), which the TypeScript reference
+// does not write and ignores; one whose usage, estimate or model would
+// not be written back as stored keeps its line in Raw. A line longer
 // than [MaxLineBytes] is reported as corrupt without being held in memory.
 //
 // # Guarantees

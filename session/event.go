@@ -54,12 +54,12 @@ type UserEvent struct {
 
 // AssistantEvent records a model reply:
 //
-//	{"type":"assistant","message":{…},"usage":{"inputTokens":2400,"outputTokens":80},"inputEstimate":1200}
+//	{"type":"assistant","message":{…},"usage":{"inputTokens":2400,"outputTokens":80},"inputEstimate":1200,"model":"claude-sonnet-4-5"}
 //
-// usage and inputEstimate are written only when set; records written by
+// usage, inputEstimate and model are written only when set; records written by
 // older versions, and by the TypeScript reference, have neither (its
 // reader reads only the message of an assistant record). A reader of
-// this package skips a usage or inputEstimate of another shape, as it
+// this package skips a usage, inputEstimate or model of another shape, as it
 // skips unknown members, and reads the record without it.
 type AssistantEvent struct {
 	Message model.Message
@@ -73,7 +73,16 @@ type AssistantEvent struct {
 	// With Usage it calibrates the session's estimates in a process that
 	// resumes it (the engine's calibration).
 	InputEstimate int
+	// Model is the model id of the request the message answers; "" omits
+	// it. A ratio of Usage over InputEstimate measures that model's
+	// tokenizer: a process resuming the session with another model does
+	// not take it.
+	Model string
 }
+
+// maxInputEstimate bounds the AssistantEvent.InputEstimate read from a
+// log; a record of a larger one keeps the value as stored.
+const maxInputEstimate = 1 << 40
 
 // ToolStartedEvent records that a tool call began (written only when
 // crash recovery is enabled):

@@ -53,7 +53,7 @@ func goldenEvents() []session.Event {
 		)},
 		session.AssistantEvent{Message: model.AssistantText("done"),
 			Usage:         model.Usage{InputTokens: 1200, OutputTokens: 80, CacheReadTokens: 900, CacheCreationTokens: 300},
-			InputEstimate: 1100},
+			InputEstimate: 1100, Model: "claude-sonnet-4-5"},
 		session.AssistantEvent{Message: model.AssistantText("ok"), Usage: model.Usage{InputTokens: 2400}},
 		session.ToolStartedEvent{ID: "call_1", Name: "read_file", Turn: 1},
 		session.ToolResultEvent{Result: model.ToolResultBlock("call_1", "package main", false), Turn: 1},

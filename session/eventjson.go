@@ -72,21 +72,31 @@ func (e AssistantEvent) appendJSON(b []byte) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("session: assistant event: %w", err)
 	}
-	if u := e.Usage; u != (model.Usage{}) {
-		b = strconv.AppendInt(append(b, `,"usage":{"inputTokens":`...), u.InputTokens, 10)
-		b = appendInt(b, "outputTokens", u.OutputTokens)
-		if u.CacheReadTokens != 0 {
-			b = appendInt(b, "cacheReadTokens", u.CacheReadTokens)
-		}
-		if u.CacheCreationTokens != 0 {
-			b = appendInt(b, "cacheCreationTokens", u.CacheCreationTokens)
-		}
-		b = append(b, '}')
+	if e.Usage != (model.Usage{}) {
+		b = appendUsage(append(b, `,"usage":`...), e.Usage)
 	}
 	if e.InputEstimate != 0 {
 		b = appendInt(b, "inputEstimate", int64(e.InputEstimate))
 	}
+	if e.Model != "" {
+		b = appendStr(b, "model", e.Model)
+	}
 	return append(b, '}'), nil
+}
+
+// appendUsage appends u as the object of an assistant event's usage:
+// inputTokens and outputTokens, cacheReadTokens and cacheCreationTokens
+// when not 0.
+func appendUsage(b []byte, u model.Usage) []byte {
+	b = strconv.AppendInt(append(b, `{"inputTokens":`...), u.InputTokens, 10)
+	b = appendInt(b, "outputTokens", u.OutputTokens)
+	if u.CacheReadTokens != 0 {
+		b = appendInt(b, "cacheReadTokens", u.CacheReadTokens)
+	}
+	if u.CacheCreationTokens != 0 {
+		b = appendInt(b, "cacheCreationTokens", u.CacheCreationTokens)
+	}
+	return append(b, '}')
 }
 
 func (e ToolStartedEvent) appendJSON(b []byte) ([]byte, error) {
@@ -324,10 +334,31 @@ func readTyped(r *reader, typ string, first bool, start int) (ev Event, conflict
 			case "message":
 				e.Message, hasMsg = readMessage(r), true
 			case "usage":
+				r.SkipSpace()
+				start := r.Pos
 				e.Usage = readUsage(r)
+				// A usage that would not be written back as read (another
+				// member order, an omitted or zero count, spaces) keeps
+				// the record as stored, as an unknown member does.
+				if r.Err == nil && (e.Usage == (model.Usage{}) || !bytes.Equal(appendUsage(nil, e.Usage), r.Buf[start:r.Pos])) {
+					r.Lossy = true
+				}
 			case "inputEstimate":
-				n, _ := optCount(r)
-				e.InputEstimate = int(min(n, 1<<40))
+				n, ok := optCount(r)
+				if ok && (n == 0 || n > maxInputEstimate) {
+					// Held as 0 (written as none) or as the bound: the
+					// record keeps the value as stored.
+					n, r.Lossy = min(n, maxInputEstimate), true
+				}
+				e.InputEstimate = int(n)
+			case "model":
+				if r.Peek() != '"' {
+					r.SkipUnknown() // of another shape: as an unknown member
+					continue
+				}
+				if e.Model = r.StrField("assistant event", "model"); e.Model == "" {
+					r.Lossy = true // written back as none
+				}
 			default:
 				r.SkipUnknown()
 			}

@@ -29,6 +29,18 @@ func TestTypedReadKeepsWhatTheEventDoesNotHold(t *testing.T) {
 			back: `{"type":"user","message":{"role":"user","content":"😀"}}`},
 		{name: "unknown tool_result member", event: `{"type":"tool_result","result":{"type":"tool_result","id":"c","content":"ok"},"turn":1,"durationMs":5}`, keepRaw: true},
 		{name: "unknown event type", event: `{"type":"future","x":1}`},
+		{name: "assistant usage", event: `{"type":"assistant","message":{"role":"assistant","content":"a"},"usage":{"inputTokens":7,"outputTokens":2,"cacheReadTokens":3},"inputEstimate":5,"model":"m"}`},
+		// An assistant record's usage, estimate and model that another
+		// writer spelled otherwise, or that the event holds otherwise,
+		// are written back as stored.
+		{name: "usage of reordered counts", event: `{"type":"assistant","message":{"role":"assistant","content":"a"},"usage":{"outputTokens":2,"inputTokens":7}}`, keepRaw: true},
+		{name: "usage without outputTokens", event: `{"type":"assistant","message":{"role":"assistant","content":"a"},"usage":{"inputTokens":7}}`, keepRaw: true},
+		{name: "usage of a zero cache count", event: `{"type":"assistant","message":{"role":"assistant","content":"a"},"usage":{"inputTokens":7,"outputTokens":2,"cacheReadTokens":0}}`, keepRaw: true},
+		{name: "zero usage", event: `{"type":"assistant","message":{"role":"assistant","content":"a"},"usage":{"inputTokens":0,"outputTokens":0}}`, keepRaw: true},
+		{name: "empty usage", event: `{"type":"assistant","message":{"role":"assistant","content":"a"},"usage":{}}`, keepRaw: true},
+		{name: "zero inputEstimate", event: `{"type":"assistant","message":{"role":"assistant","content":"a"},"inputEstimate":0}`, keepRaw: true},
+		{name: "huge inputEstimate", event: `{"type":"assistant","message":{"role":"assistant","content":"a"},"inputEstimate":4000000000000}`, keepRaw: true},
+		{name: "empty model", event: `{"type":"assistant","message":{"role":"assistant","content":"a"},"model":""}`, keepRaw: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

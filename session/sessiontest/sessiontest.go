@@ -271,7 +271,7 @@ func allEvents() []session.Event {
 			model.Block{Type: model.BlockCompaction, NullContent: true},
 			model.CompactionBlock("earlier work"),
 			model.Block{Type: "future_block", Raw: json.RawMessage(`{"type":"future_block","x":[1,2,3]}`)},
-		), Usage: model.Usage{InputTokens: 5200, OutputTokens: 310, CacheReadTokens: 4100, CacheCreationTokens: 17}, InputEstimate: 4800},
+		), Usage: model.Usage{InputTokens: 5200, OutputTokens: 310, CacheReadTokens: 4100, CacheCreationTokens: 17}, InputEstimate: 4800, Model: "claude-sonnet-4-5"},
 		session.AssistantEvent{Message: model.AssistantText("")},
 		session.ToolStartedEvent{ID: "call_1", Name: "bash", Turn: 1},
 		session.ToolResultEvent{Result: model.ToolResultBlock("call_1", strings.Repeat("output line\n", 50), false), Turn: 1},
