@@ -12,8 +12,11 @@ import (
 // table of verbs: a command word (not an option, not after "--") that,
 // split at '-' and ':', holds one of deletingVerbs makes the line ask
 // (aws ec2 terminate-instances, gcloud … remove-iam-policy-binding, heroku
-// pg:reset), unless a word before it began with a verb that only reads
-// (list, get, describe …), which ends the tool's command. Tools whose
+// pg:reset), unless the word begins with a verb that only reads
+// (get-deletion-status). Every command word counts, the names of groups,
+// resources and values too (a group may be named as a reading verb: az
+// appservice plan delete, az search service delete), so a resource
+// named reset-1 asks. Tools whose
 // commands are few are modelled one by one: kubectl, helm, terraform,
 // pulumi, gsutil, the HTTP clients' DELETE method. Commands that run a
 // command on another machine (kubectl exec, heroku run, aws ssm
@@ -34,8 +37,8 @@ var deletingVerbs = sync.OnceValue(func() map[string]bool {
 	return m
 })
 
-// readingVerbs begin the command names that only read; such a word ends
-// the scan for deletingVerbs (gcloud compute instances describe reset-1).
+// readingVerbs begin the command names that only read: such a word is no
+// deleting one (aws kms get-key-rotation-status, list-deleted-x).
 var readingVerbs = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, v := range strings.Fields(`get list ls describe show read view status search lookup check validate
@@ -54,6 +57,21 @@ var remoteRunVerbs = sync.OnceValue(func() map[string]bool {
 		m[v] = true
 	}
 	return m
+})
+
+// kubeconfigWriters are the cloud tools' commands that write the
+// user's ~/.kube/config (or $KUBECONFIG), as kubectl config does (see
+// configWriters): aws eks update-kubeconfig, gcloud container clusters
+// get-credentials, az aks get-credentials, doctl kubernetes cluster
+// kubeconfig save and create (which saves it too).
+var kubeconfigWriters = sync.OnceValue(func() map[string]map[string][]string {
+	doctl := []string{"save", "create"}
+	return map[string]map[string][]string{
+		"aws":    {"eks": {"update-kubeconfig"}},
+		"gcloud": {"container": {"get-credentials"}},
+		"az":     {"aks": {"get-credentials"}},
+		"doctl":  {"kubernetes": doctl, "k8s": doctl, "kube": doctl, "k": doctl},
+	}
 })
 
 // verbCLIs are the tools judged by the table of verbs alone, with their
@@ -79,6 +97,9 @@ var verbCLIs = sync.OnceValue(func() map[string][]string {
 // machine, as this file models it, or "". stdinFed tells whether the line
 // gives a command a standard input (echo yes | terraform apply).
 func remoteState(name string, args []word, stdinFed bool) string {
+	if sub := writingSubcommand(kubeconfigWriters(), name, args); sub != "" {
+		return name + " " + sub + " writes ~/.kube/config, whose credential plugins later kubectl and helm run"
+	}
 	switch name {
 	case "kubectl", "oc", "kubecolor":
 		return kubectlRemote(name, args)
@@ -143,14 +164,14 @@ func unknownWord(w word) bool {
 	return w.dynamic || w.pattern || w.special
 }
 
-// verbSegments splits a command word at '-', ':' and '/', in lower case.
+// verbSegments splits a command word at '-' and ':', in lower case.
 func verbSegments(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return r == '-' || r == ':' || r == '/' })
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return r == '-' || r == ':' })
 }
 
 // deletingWord returns the kind of the command word w: "delete" when a
-// segment is a deleting verb, "run" for a command run on another machine,
-// "read" when it begins with a reading verb, or "".
+// segment is a deleting verb and the first no reading verb, "run" for a
+// command run on another machine, or "".
 func deletingWord(w string) string {
 	segs := verbSegments(w)
 	if len(segs) == 0 {
@@ -160,7 +181,7 @@ func deletingWord(w string) string {
 		return "run"
 	}
 	if readingVerbs()[segs[0]] {
-		return "read"
+		return ""
 	}
 	for _, s := range segs {
 		if deletingVerbs()[s] {
@@ -170,8 +191,8 @@ func deletingWord(w string) string {
 	return ""
 }
 
-// verbRemote judges a tool by the table of verbs: its command words, left
-// to right, up to the first that only reads.
+// verbRemote judges a tool by the table of verbs: each of its command
+// words.
 func verbRemote(name string, args []word, values []string) string {
 	if len(args) == 0 || onlyVersion(args) {
 		return ""
@@ -184,8 +205,6 @@ func verbRemote(name string, args []word, values []string) string {
 			return name + " gets a command word only known when it runs"
 		}
 		switch deletingWord(op.text) {
-		case "read":
-			return ""
 		case "run":
 			return name + " " + clipName(op.text) + remoteRunWhy
 		case "delete":

@@ -53,7 +53,10 @@ func TestG62RemoteDeletes(t *testing.T) {
 		`gsutil rsync -d . gs://b`, `gsutil -m rsync -r -d . gs://b`, `gsutil rsync -rd . gs://b`,
 		`gsutil iam ch -d user:x gs://b`, `gsutil lifecycle set l.json gs://b`,
 		`az group delete -n x`, `az storage blob delete-batch -s c`, `az keyvault secret purge --name x`,
-		`az rest --method delete --url x`, `az rest -m DELETE --url x`, `az vm run-command invoke -n x`,
+		`az rest --method delete --url x`, `az rest -m DELETE --url x`, `az appservice plan delete -n x`,
+		`az search service delete -n x`,
+		// The rule's cost: any command word counts, a resource's name too.
+		`gcloud compute instances describe reset-1`, `az vm run-command invoke -n x`,
 		`doctl compute droplet delete x`, `doctl compute droplet rm x`,
 		`flyctl destroy x`, `fly apps destroy x`, `fly machine rm x`, `fly secrets unset X`, `fly volumes destroy v`,
 		`heroku apps:destroy x`, `heroku destroy`, `heroku pg:reset`, `heroku config:unset X`, `heroku addons:destroy x`,
@@ -69,10 +72,14 @@ func TestG62RemoteDeletes(t *testing.T) {
 		`rclone sync . remote:x`, `rclone move a remote:b`, `s3cmd del s3://b/x`, `s3cmd rb s3://b`,
 		`s3cmd sync --delete-removed . s3://b`, `vault kv delete secret/x`, `vault kv destroy -versions=1 secret/x`,
 		`vault secrets disable kv`, `consul kv delete x`,
+		// cloud tools that write ~/.kube/config
+		`aws eks update-kubeconfig --name x`, `gcloud container clusters get-credentials x`,
+		`az aks get-credentials -n x -g y`, `doctl kubernetes cluster kubeconfig save x`,
 		// HTTP clients with the DELETE method
 		`curl -X DELETE http://x/y`, `curl --request DELETE http://x/y`, `curl -XDELETE http://x/y`,
 		`curl -sX DELETE http://x/y`, `curl -sXDELETE http://x/y`, `curl --request=DELETE http://x`, `curl -X delete http://x`,
-		`curl -H 'A: b' -X DELETE http://x`, `wget --method=DELETE http://x`, `wget --method DELETE http://x`,
+		`curl -H 'A: b' -X DELETE http://x`, `curl -H 'X-HTTP-Method-Override: DELETE' -d x http://x`,
+		`curl -d _method=delete http://x/1`, `http POST x X-HTTP-Method-Override:DELETE`, `wget --method=DELETE http://x`, `wget --method DELETE http://x`,
 		`http DELETE example.org/x`, `https delete example.org/x`, `http --auth u:p DELETE example.org/x`,
 		`xh delete example.org/x`, `xh DELETE :8080/x`, `xhs delete example.org/x`, `curlie -X DELETE x`, `curlie delete x`,
 		// copies to and from another host run ssh

@@ -307,7 +307,8 @@ func rcloneRemote(args []word) string {
 }
 
 // httpDelete returns why the HTTP client name args sends the DELETE
-// method, or "". POST, PUT and data stay allowed: they are the everyday
+// method (or asks the server to take a request as one: a
+// X-HTTP-Method-Override header, a _method field), or "". POST, PUT and data stay allowed: they are the everyday
 // requests to a local development server.
 func httpDelete(name string, args []word) string {
 	method := ""
@@ -324,6 +325,14 @@ func httpDelete(name string, args []word) string {
 				method = "delete"
 				break
 			}
+		}
+	}
+	for _, a := range args {
+		// A method override servers honour: the X-HTTP-Method-Override
+		// header, a form's _method field (Rails, Laravel).
+		lower := strings.ToLower(a.text)
+		if strings.Contains(lower, "delete") && (strings.Contains(lower, "method-override") || strings.Contains(lower, "_method")) {
+			method = "delete"
 		}
 	}
 	switch method {
