@@ -74,6 +74,23 @@ var kubeconfigWriters = sync.OnceValue(func() map[string]map[string][]string {
 	}
 })
 
+// cloudPluginInstalls are the cloud tools' commands that install code
+// or credentials the tool loads on each later run, in the home: heroku's
+// plugins (npm packages), pulumi's plugins (programs), az's extensions
+// (Python packages, from a wheel the line may have written), fly auth
+// docker (~/.docker/config.json), as gcloud components install does.
+var cloudPluginInstalls = sync.OnceValue(func() map[string]map[string][]string {
+	every := []string{""}
+	return map[string]map[string][]string{
+		"heroku": {"plugins:install": every, "plugins:link": every, "plugins:update": every, "plugins:uninstall": every,
+			"plugins:add": every},
+		"pulumi": {"plugin": {"install", "rm", "remove"}},
+		"az":     {"extension": {"add", "update", "remove"}},
+		"fly":    {"auth": {"docker"}},
+		"flyctl": {"auth": {"docker"}},
+	}
+})
+
 // verbCLIs are the tools judged by the table of verbs alone, with their
 // options that take the next word as a value (a value is no command word).
 var verbCLIs = sync.OnceValue(func() map[string][]string {
@@ -100,6 +117,9 @@ func remoteState(name string, args []word, stdinFed bool) string {
 	if sub := writingSubcommand(kubeconfigWriters(), name, args); sub != "" {
 		return name + " " + sub + " writes ~/.kube/config, whose credential plugins later kubectl and helm run"
 	}
+	if sub := writingSubcommand(cloudPluginInstalls(), name, args); sub != "" {
+		return name + " " + sub + " installs plugins or credentials in the home, which later runs of the tool load"
+	}
 	switch name {
 	case "kubectl", "oc", "kubecolor":
 		return kubectlRemote(name, args)
@@ -113,6 +133,11 @@ func remoteState(name string, args []word, stdinFed bool) string {
 		return awsRemote(args)
 	case "gsutil":
 		return gsutilRemote(args)
+	case "mosh", "autossh":
+		if onlyVersion(args) {
+			return ""
+		}
+		return name + " runs ssh, which runs commands on another host and writes ~/.ssh/known_hosts"
 	case "dropdb", "dropuser":
 		if onlyVersion(args) {
 			return ""

@@ -75,6 +75,9 @@ func TestG62RemoteDeletes(t *testing.T) {
 		// cloud tools that write ~/.kube/config
 		`aws eks update-kubeconfig --name x`, `gcloud container clusters get-credentials x`,
 		`az aks get-credentials -n x -g y`, `doctl kubernetes cluster kubeconfig save x`,
+		// plugins and credentials in the home, remote shells
+		`heroku plugins:install x`, `pulumi plugin install resource aws 6.0.0`, `az extension add -n x`,
+		`az extension add --source ./x.whl`, `fly auth docker`, `mosh host`, `autossh -M 0 host`,
 		// HTTP clients with the DELETE method
 		`curl -X DELETE http://x/y`, `curl --request DELETE http://x/y`, `curl -XDELETE http://x/y`,
 		`curl -sX DELETE http://x/y`, `curl -sXDELETE http://x/y`, `curl --request=DELETE http://x`, `curl -X delete http://x`,
@@ -103,7 +106,7 @@ func TestG62RemoteDeletes(t *testing.T) {
 		`terraform show`, `terraform output`, `terraform state list`, `terraform state show x`, `terraform apply`,
 		`terraform workspace list`, `terraform workspace select x`, `terraform -chdir=infra plan`, `terraform providers`,
 		`tofu plan`, `terragrunt plan`, `terragrunt run-all plan`, `pulumi preview`, `pulumi up`, `pulumi stack ls`,
-		`pulumi stack output`, `cdk diff`, `cdk synth`,
+		`pulumi stack output`, `heroku plugins`, `pulumi plugin ls`, `az extension list`, `cdk diff`, `cdk synth`,
 		`aws s3 ls`, `aws s3 ls s3://b`, `aws s3 cp x s3://b/x`, `aws s3 sync . s3://b`, `aws ec2 describe-instances`,
 		`aws sts get-caller-identity`, `aws --region eu-west-1 ec2 describe-instances`, `aws s3api list-objects --bucket b`,
 		`aws s3 rm s3://b/x --dryrun`, `aws logs tail /x --follow`, `aws lambda invoke --function-name f out.json`,
