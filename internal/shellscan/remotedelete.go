@@ -248,7 +248,7 @@ func verbRemote(name string, args []word, values []string) string {
 
 // toolSpecific returns why a tool judged by the table of verbs deletes
 // by an option or an operation name the table does not see: az rest's
-// method, netlify api's operation, wrangler d1 execute --remote, s3cmd
+// method, netlify api's operation, wrangler d1 execute but --local, s3cmd
 // sync --delete-removed, gcloud storage rsync's deleting option.
 func toolSpecific(name string, args []word) string {
 	ops := operandsSkipping(args, nil)
@@ -270,8 +270,10 @@ func toolSpecific(name string, args []word) string {
 			}
 		}
 	case "wrangler":
-		if hasAny(args, "execute") && hasAny(args, "--remote") {
-			return "wrangler d1 execute --remote runs SQL in the remote database, which may drop what it holds"
+		// wrangler before 3.33 executes in the remote database unless
+		// --local.
+		if hasAny(args, "execute") && !hasAny(args, "--local") {
+			return "wrangler d1 execute runs SQL in the remote database (without --local), which may drop what it holds"
 		}
 	case "s3cmd":
 		if hasPrefix(args, "--delete-removed") || hasAny(args, "expire") {

@@ -66,7 +66,8 @@ func TestG62RemoteDeletes(t *testing.T) {
 		`firebase firestore:delete --all-collections`, `firebase hosting:disable`, `firebase database:remove /x`,
 		`firebase database:set /x f.json`, `firebase functions:delete f`, `firebase hosting:channel:delete c`,
 		`wrangler delete`, `wrangler kv:key delete k`, `wrangler kv key delete k`, `wrangler r2 bucket delete b`,
-		`wrangler d1 execute db --remote --command 'drop table x'`, `wrangler rollback`,
+		`wrangler d1 execute db --remote --command 'drop table x'`,
+		`wrangler d1 execute db --command 'drop table x'`, `oc rollback dc/x`, `oc rsh pod`, `oc rsync . pod:/x`, `wrangler rollback`,
 		// databases, object stores, secret stores
 		`dropdb app`, `dropdb --if-exists app`, `dropuser bob`, `rclone delete remote:x`, `rclone purge remote:x`,
 		`rclone sync . remote:x`, `rclone move a remote:b`, `s3cmd del s3://b/x`, `s3cmd rb s3://b`,
@@ -119,7 +120,7 @@ func TestG62RemoteDeletes(t *testing.T) {
 		`heroku apps`, `heroku logs --tail`, `heroku ps`, `heroku config`, `heroku pg:info`,
 		`vercel`, `vercel --prod`, `vercel ls`, `vercel env ls`, `netlify deploy --prod`, `netlify status`,
 		`netlify api listSites`, `firebase deploy`, `firebase projects:list`, `firebase emulators:start`,
-		`wrangler deploy`, `wrangler dev`, `wrangler tail`, `wrangler d1 execute db --command 'select 1'`,
+		`wrangler deploy`, `wrangler dev`, `wrangler tail`,
 		`wrangler d1 execute db --local --command 'drop table x'`, `rclone ls remote:x`, `rclone lsd remote:`,
 		`rclone sync . remote:x --dry-run`, `s3cmd ls s3://b`, `vault kv get secret/x`, `consul kv get x`,
 		`curl http://x`, `curl -X POST -d a=b http://localhost:8080/x`, `curl -d a=b http://localhost:8080/x`,

@@ -48,9 +48,11 @@ func kubectlRemote(name string, args []word) string {
 		return "oc adm " + clipName(firstOperand(rest)) + remoteWhy
 	}
 	switch sub {
-	case "delete", "drain", "cordon", "uncordon", "taint", "scale", "autoscale", "patch":
+	case "delete", "drain", "cordon", "uncordon", "taint", "scale", "autoscale", "patch", "rollback":
+		// rollback: oc's, of a deployment configuration.
 		return name + " " + sub + " deletes cluster objects or changes them in place, which no file restores"
-	case "exec", "attach", "cp", "debug":
+	case "exec", "attach", "cp", "debug", "rsh", "rsync":
+		// rsh and rsync: oc's shell in a container and copy to one.
 		return name + " " + sub + remoteRunWhy
 	case "rollout":
 		if op := firstOperand(rest); op != "" && op != "status" && op != "history" {
