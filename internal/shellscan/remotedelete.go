@@ -1,6 +1,7 @@
 package shellscan
 
 import (
+	"slices"
 	"strings"
 	"sync"
 )
@@ -16,9 +17,9 @@ import (
 // (get-deletion-status). Every command word counts, the names of groups,
 // resources and values too (a group may be named as a reading verb: az
 // appservice plan delete, az search service delete), so a resource
-// named reset-1 asks. Tools whose
-// commands are few are modelled one by one: kubectl, helm, terraform,
-// pulumi, gsutil, the HTTP clients' DELETE method. Commands that run a
+// named reset-1 asks. Tools whose commands are few are modelled one by
+// one: kubectl, helm, terraform, pulumi, gsutil, rclone, the HTTP
+// clients' DELETE method. Commands that run a
 // command on another machine (kubectl exec, heroku run, aws ssm
 // send-command) are opaque as ssh is, and so are scp and rsync to or from
 // another host: they run ssh, which writes ~/.ssh/known_hosts (a known
@@ -114,10 +115,11 @@ var verbCLIs = sync.OnceValue(func() map[string][]string {
 // machine, as this file models it, or "". stdinFed tells whether the line
 // gives a command a standard input (echo yes | terraform apply).
 func remoteState(name string, args []word, stdinFed bool) string {
-	if sub := writingSubcommand(kubeconfigWriters(), name, args); sub != "" {
+	known := !slices.ContainsFunc(args, unknownWord) // writingSubcommand takes such a word as writing
+	if sub := writingSubcommand(kubeconfigWriters(), name, args); known && sub != "" {
 		return name + " " + sub + " writes ~/.kube/config, whose credential plugins later kubectl and helm run"
 	}
-	if sub := writingSubcommand(cloudPluginInstalls(), name, args); sub != "" {
+	if sub := writingSubcommand(cloudPluginInstalls(), name, args); known && sub != "" {
 		return name + " " + sub + " installs plugins or credentials in the home, which later runs of the tool load"
 	}
 	switch name {
