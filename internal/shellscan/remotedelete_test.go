@@ -70,7 +70,8 @@ func TestG62RemoteDeletes(t *testing.T) {
 		`wrangler d1 execute db --command 'drop table x'`, `oc rollback dc/x`, `oc rsh pod`, `oc rsync . pod:/x`, `wrangler rollback`,
 		// databases, object stores, secret stores
 		`dropdb app`, `dropdb --if-exists app`, `dropuser bob`, `rclone delete remote:x`, `rclone purge remote:x`,
-		`rclone sync . remote:x`, `rclone move a remote:b`, `s3cmd del s3://b/x`, `s3cmd rb s3://b`,
+		`rclone sync . remote:x`, `rclone move a remote:b`, `rclone --bwlimit 1M sync a remote:b`,
+		`pulumi --tracing file:t destroy`, `terragrunt --terragrunt-working-dir x destroy`, `s3cmd del s3://b/x`, `s3cmd rb s3://b`,
 		`s3cmd sync --delete-removed . s3://b`, `vault kv delete secret/x`, `vault kv destroy -versions=1 secret/x`,
 		`vault secrets disable kv`, `consul kv delete x`,
 		// cloud tools that write ~/.kube/config
@@ -106,7 +107,7 @@ func TestG62RemoteDeletes(t *testing.T) {
 		`terraform plan`, `terraform plan -destroy`, `terraform init`, `terraform validate`, `terraform fmt -recursive`,
 		`terraform show`, `terraform output`, `terraform state list`, `terraform state show x`, `terraform apply`,
 		`terraform workspace list`, `terraform workspace select x`, `terraform -chdir=infra plan`, `terraform providers`,
-		`tofu plan`, `terragrunt plan`, `terragrunt run-all plan`, `pulumi preview`, `pulumi up`, `pulumi stack ls`,
+		`tofu plan`, `terragrunt plan`, `terragrunt run-all plan`, `terragrunt --terragrunt-working-dir x plan`, `rclone --bwlimit 1M copy a remote:b`, `pulumi preview`, `pulumi up`, `pulumi stack ls`,
 		`pulumi stack output`, `heroku plugins`, `pulumi plugin ls`, `az extension list`, `cdk diff`, `cdk synth`,
 		`aws s3 ls`, `aws s3 ls s3://b`, `aws s3 cp x s3://b/x`, `aws s3 sync . s3://b`, `aws ec2 describe-instances`,
 		`aws sts get-caller-identity`, `aws --region eu-west-1 ec2 describe-instances`, `aws s3api list-objects --bucket b`,

@@ -124,17 +124,10 @@ var terraformValues = []string{"-var", "-var-file", "-target", "-replace", "-par
 func terraformRemote(name string, args []word, stdinFed bool) string {
 	ops := operandsSkipping(args, terraformValues)
 	if name == "terragrunt" {
-		// terragrunt run-all CMD, terragrunt run --all CMD, run -- CMD.
-		var all []word
-		for _, a := range args {
-			if !strings.HasPrefix(a.text, "-") || unknownWord(a) {
-				all = append(all, a)
-			}
-		}
-		for len(all) > 0 && (all[0].text == "run-all" || all[0].text == "run") {
-			all = all[1:]
-		}
-		ops = all
+		// terragrunt run-all CMD, run --all CMD, run -- CMD, and options
+		// whose values the analysis does not know: the command is the
+		// first word that is one of terraform's.
+		ops = fromCommand(operandsSkipping(args, nil), terraformCommands())
 	}
 	if len(ops) == 0 || hasAny(args, "-help", "--help", "-h") {
 		return ""
@@ -181,8 +174,9 @@ func terraformRemote(name string, args []word, stdinFed bool) string {
 // updates them without a preview being confirmed, or removes a stack or
 // its state, or "".
 func pulumiRemote(args []word) string {
-	ops := operandsSkipping(args, []string{"-C", "--cwd", "-s", "--stack", "--color", "-v", "--config-file",
-		"-m", "--message", "-t", "--target", "-p", "--parallel"})
+	// The command is the first word that is one of pulumi's: an option
+	// the analysis does not know may take the next word (--tracing URL).
+	ops := fromCommand(operandsSkipping(args, nil), pulumiCommands())
 	if len(ops) == 0 || hasAny(args, "--help", "-h") {
 		return ""
 	}
@@ -293,8 +287,9 @@ func gsutilRemote(args []word) string {
 // rcloneRemote returns why rclone args deletes files of a remote (or
 // makes a destination match its source, deleting the rest), or "".
 func rcloneRemote(args []word) string {
-	ops := operandsSkipping(args, []string{"--config", "--log-file", "--filter-from", "--exclude-from",
-		"--include-from", "--exclude", "--include", "--filter", "--transfers", "--checkers"})
+	// The command is the first word that is one of rclone's: most of its
+	// options take a value (--bwlimit 1M sync a b:).
+	ops := fromCommand(operandsSkipping(args, nil), rcloneCommands())
 	if len(ops) == 0 || hasAny(args, "--dry-run", "-n", "--help", "-h") {
 		return ""
 	}
@@ -306,6 +301,46 @@ func rcloneRemote(args []word) string {
 		return "rclone " + sub.text + remoteWhy
 	}
 	return ""
+}
+
+// wordSet returns the set of the words of list.
+func wordSet(list string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(list) {
+		m[w] = true
+	}
+	return m
+}
+
+// terraformCommands, pulumiCommands and rcloneCommands are the tools'
+// commands (see fromCommand).
+var (
+	terraformCommands = sync.OnceValue(func() map[string]bool {
+		return wordSet(`init validate plan apply destroy console fmt force-unlock get graph import login logout
+			metadata output providers refresh show state taint test untaint version workspace modules`)
+	})
+	pulumiCommands = sync.OnceValue(func() map[string]bool {
+		return wordSet(`about ai cancel config console convert deployment destroy down env gen-completion import
+			install login logout logs new org package plugin policy preview refresh schema stack state template up
+			update version watch whoami`)
+	})
+	rcloneCommands = sync.OnceValue(func() map[string]bool {
+		return wordSet(`about authorize backend bisync cat check checksum cleanup completion config copy copyto
+			copyurl cryptcheck cryptdecode dedupe delete deletefile genautocomplete gendocs gitannex hashsum link
+			listremotes ls lsd lsf lsjson lsl md5sum mkdir mount move moveto ncdu nfsmount obscure purge rc rcat rcd
+			rmdir rmdirs selfupdate serve settier sha1sum size sync test touch tree version`)
+	})
+)
+
+// fromCommand returns ops from the first word that commands holds or
+// that is only known when the line runs, or nil.
+func fromCommand(ops []word, commands map[string]bool) []word {
+	for i, op := range ops {
+		if unknownWord(op) || commands[op.text] {
+			return ops[i:]
+		}
+	}
+	return nil
 }
 
 // httpDelete returns why the HTTP client name args sends the DELETE
