@@ -104,7 +104,7 @@ var canaryRound16 = map[string][]string{
 var canaryRound16Ordinary = []string{
 	"npm install lodash", "go test ./...", "uv python list", "docker ps", "make test", "pytest -k x",
 	"npm run watch", "gh pr view 12", "npm install -S lodash", "brew info python", "pip install -t vendor sh",
-	"kubectl exec -it pod -- bash", `kubectl patch deploy x -p '{"spec":{}}'`, `gh issue create --title "curl fails" --body x`,
+	"kubectl run -it tmp --image=img -- bash", `kubectl patch deploy x -p '{"spec":{}}' --dry-run=client`, `gh issue create --title "curl fails" --body x`,
 	`jq '.[] | .name' x.json`, "docker compose ps", "jest --env node x.test.js",
 	"pytest --timeout 30 tests", "helm install x ./chart", "docker ps -a", "java -Xmx16m X.java",
 	logsave + " sub/log make test", logsave + " sub/log python3 x.py", "docker logs web",

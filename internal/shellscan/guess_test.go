@@ -49,9 +49,9 @@ func TestGuessedCommandsOfUnmodelledCommands(t *testing.T) {
 	}
 	for _, line := range []string{
 		"npm install lodash", "uv python list", "docker ps", "pytest -k x", "npm run watch",
-		"gh pr view 12", "npm install -S lodash", "brew info python", "pip install -t vendor sh", "kubectl exec -it pod -- bash",
-		`kubectl patch deploy x -p '{}'`, `gh issue create --title "rm old files" --body x`, `jq '.[] | .name' x.json`,
-		"kubectl exec web -- python manage.py migrate", "jest --env node x.test.js", "kubectl run tmp --rm -i --image=img -- env",
+		"gh pr view 12", "npm install -S lodash", "brew info python", "pip install -t vendor sh", "kubectl run -it tmp --image=img -- bash",
+		`kubectl patch deploy x -p '{}' --dry-run=client`, `gh issue create --title "rm old files" --body x`, `jq '.[] | .name' x.json`,
+		"kubectl run web --image=img -- python manage.py migrate", "jest --env node x.test.js", "kubectl run tmp --rm -i --image=img -- env",
 		"logsave log make test", "logsave log python3 x.py", "cargo run -- --name sh", "go run . sh -c x",
 		// Words that begin with a program's name and go on with digits
 		// that are no version (ed25519 and ed448 are no ed).

@@ -105,6 +105,9 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	if why := glabHubState(name, args); why != "" {
 		an.opaque(why)
 	}
+	if why := remoteState(name, args, an.stdinFed); why != "" {
+		an.opaque(why)
+	}
 	if strings.HasPrefix(name, "git-") {
 		an.opaque(name + " is a git program run outside git's own option checks")
 		return false
