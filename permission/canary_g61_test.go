@@ -3,6 +3,7 @@
 package permission_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -59,6 +60,56 @@ func TestCanaryG61Recipes(t *testing.T) {
 			refusedEverywhere(t, root, line)
 			out := runLine(t, root, line, 2*time.Minute, filepath.Dir(prog))
 			if _, err := os.Stat(filepath.Join(home, "g61")); err != nil {
+				t.Errorf("%q did not write the home when run (%v):\n%s", line, err, out)
+			}
+		})
+	}
+}
+
+// g61Newc returns a cpio archive (newc format) of the files, by name.
+func g61Newc(files ...string) []byte {
+	var out []byte
+	pad := func() {
+		for len(out)%4 != 0 {
+			out = append(out, 0)
+		}
+	}
+	add := func(name, data string) {
+		h := fmt.Sprintf("070701%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X",
+			1, 0o100644, 0, 0, 1, 0, len(data), 0, 0, 0, 0, len(name)+1, 0)
+		out = append(append(append(out, h...), name...), 0)
+		pad()
+		out = append(out, data...)
+		pad()
+	}
+	for _, f := range files {
+		add(f, "g61\n")
+	}
+	add("TRAILER!!!", "")
+	return out
+}
+
+// TestCanaryG61Extractors: aunpack of a cpio archive whose member is an
+// absolute path writes it there (real atool 0.39 with GNU cpio 2.13 wrote
+// HOMEDIR/g61.txt); it was allowed by "allow bash" at stop 60, as atool -x
+// was. The list of the same archive stays allowed.
+func TestCanaryG61Extractors(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "git", "aunpack", "atool", "cpio")
+	template := canaryTemplate(t)
+	for i, line := range []string{"aunpack e.cpio", "atool -x e.cpio"} {
+		t.Run("extract-"+string(rune('0'+i)), func(t *testing.T) {
+			t.Parallel()
+			root := canaryFixture(t, template)
+			home := filepath.Join(root, "home")
+			if err := os.WriteFile(filepath.Join(root, "work", "e.cpio"), g61Newc(filepath.Join(home, "g61.txt"), "z"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if out := authorize(t, canaryGate(t, root, canaryAllowBashRules), "atool -l e.cpio"); !out.Run {
+				t.Errorf("ordinary line atool -l was refused: %+v", out.Verdict)
+			}
+			refusedEverywhere(t, root, line)
+			out := runLine(t, root, line, time.Minute, "/usr/bin")
+			if _, err := os.Stat(filepath.Join(home, "g61.txt")); err != nil {
 				t.Errorf("%q did not write the home when run (%v):\n%s", line, err, out)
 			}
 		})
