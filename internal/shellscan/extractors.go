@@ -7,7 +7,7 @@ import "strings"
 // member named /abs/path, a member through a symbolic link another member
 // made, a ../ name the program below does not refuse. Real aunpack of a
 // cpio archive wrote its absolute member outside the workdir (gate61).
-// aunpack, arepack (which extracts before it packs again), dtrx, unp and
+// aunpack, arepack (which extracts before it packs again), dtrx, unp, p7zip and
 // xtract always extract; atool with -x, -X, -e or -r, patool's extract,
 // repack and recompress, and 7-Zip's 7zr, 7zz and 7zzs (as 7z) but for
 // the commands that list, test or hash are opaque. lsar only lists.
@@ -20,7 +20,7 @@ func (an *analyzer) extractorsOpaque(name string, args []word) {
 	}
 	why := name + " extracts the paths its archive names, which the analysis does not list"
 	switch name {
-	case "aunpack", "arepack", "dtrx", "unp", "xtract":
+	case "aunpack", "arepack", "dtrx", "unp", "xtract", "p7zip":
 		an.opaque(why)
 	case "atool":
 		for _, a := range args {

@@ -1358,6 +1358,7 @@ func (an *analyzer) toolCode(name string, args []word) {
 	an.settingsCodeUses(name, args)
 	an.recipeRunner(name, args)
 	an.extractorsOpaque(name, args)
+	an.systemWritersOpaque(name, args)
 	an.rt60ToolCode(name, args)
 	an.runnerCodeUses(name, args)
 	an.packagesGiven(name, args)
