@@ -1359,6 +1359,7 @@ func (an *analyzer) toolCode(name string, args []word) {
 	an.recipeRunner(name, args)
 	an.extractorsOpaque(name, args)
 	an.systemWritersOpaque(name, args)
+	an.dbClientsOpaque(name, args)
 	an.rt60ToolCode(name, args)
 	an.runnerCodeUses(name, args)
 	an.packagesGiven(name, args)
