@@ -14,7 +14,10 @@ import (
 // rest (gate61: each was allowed): PostgreSQL's createdb, dropdb,
 // createuser, dropuser, clusterdb, reindexdb, vacuumdb, vacuumlo,
 // pg_recvlogical, pg_restore -d and pgbench but for its select-only
-// run, the servers (postgres, mysqld, mongod, redis-server, memcached …),
+// run, the servers whose defaults open the system's data (mysqld's
+// /var/lib/mysql, mongod's /data/db) or listen for any client
+// (redis-server, memcached; postgres refuses root, and its --single is
+// opaque, see redteam60.go),
 // MariaDB's mariadb-admin as mysqladmin, mysqlimport, mysqlcheck's
 // repairs, the upgrade and secure-installation scripts, mongorestore,
 // mongoimport and mongofiles' writes, redis-cli's kin (valkey-cli,
@@ -26,7 +29,7 @@ import (
 var dbWriters = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, n := range strings.Fields(`createdb dropdb createuser dropuser createlang droplang clusterdb reindexdb
-		vacuumdb vacuumlo pg_recvlogical postgres postmaster mysqld mysqld_safe mariadbd mariadbd-safe mongod mongos
+		vacuumdb vacuumlo pg_recvlogical mysqld mysqld_safe mariadbd mariadbd-safe mongod mongos
 		redis-server valkey-server keydb-server memcached mysqlimport mariadb-import mysql_upgrade mariadb-upgrade
 		mysql_secure_installation mariadb-secure-installation mysqlrepair mysqloptimize mysqlanalyze
 		mariadb-repair mariadb-optimize mariadb-analyze mongorestore mongoimport valkey-cli keydb-cli
@@ -61,8 +64,6 @@ func (an *analyzer) dbClientsOpaque(name string, args []word) {
 		return false
 	}
 	switch {
-	case (name == "postgres" || name == "postmaster") && has("-C", "--describe-config"):
-		return
 	case dbWriters()[name]:
 		an.opaque(why)
 	case name == "pg_restore":

@@ -17,7 +17,7 @@ func TestG61SystemWriters(t *testing.T) {
 		`ipcmk -M 100`, `setupcon`, `texhash`, `mktexlsr`, `updmap-sys`, `updmap`, `fmtutil-sys --all`,
 		`tlmgr install x`, `install-info x.info`, `systemd-firstboot --hostname=x`, `systemd-machine-id-setup`,
 		`systemd-repart`, `systemd-sysext merge`, `pg_createcluster 15 x`, `pg_dropcluster 15 main`,
-		`pg_conftool 15 main set port 5433`, `pg_ctlcluster 15 main stop`, `pg_renamecluster 15 a b`,
+		`pg_conftool 15 main set port 5433`, `pg_renamecluster 15 a b`,
 		`lpoptions -d x`, `lpoptions -o sides=two-sided-long-edge`, `update-desktop-database`, `update-usbids`,
 		`update-pciids`, `update-mime`, `update-grub`, `update-initramfs -u`, `ucf x y`, `ucfr pkg x`,
 		`debconf-set-selections "$f"`, `apt-key "$c" k`,

@@ -54,7 +54,7 @@ var systemWriterNames = sync.OnceValue(func() map[string]bool {
 		pyclean pypycompile pypyclean h2ph libnetcfg pkcon p7zip ipcmk setupcon texhash mktexlsr updmap updmap-sys
 		updmap-user fmtutil fmtutil-sys fmtutil-user texconfig texconfig-sys tlmgr install-info systemd-firstboot
 		systemd-machine-id-setup systemd-repart systemd-sysext systemd-confext pg_createcluster pg_dropcluster
-		pg_renamecluster pg_upgradecluster pg_restorecluster pg_backupcluster pg_ctlcluster pg_conftool pg_buildext
+		pg_renamecluster pg_upgradecluster pg_restorecluster pg_backupcluster pg_conftool pg_buildext
 		lpoptions ucf ucfr`) {
 		m[n] = true
 	}
@@ -64,7 +64,9 @@ var systemWriterNames = sync.OnceValue(func() map[string]bool {
 // systemWritersOpaque makes the line opaque when name is a system writer
 // (see above) and args are not a form that only shows state.
 func (an *analyzer) systemWritersOpaque(name string, args []word) {
-	if !systemWriterNames()[name] && !strings.HasPrefix(name, "update-") || onlyVersion(args) {
+	// update-alternatives and pg_ctlcluster are modelled with the
+	// services' control programs, whose forms that show state read.
+	if !systemWriterNames()[name] && !strings.HasPrefix(name, "update-") || name == "update-alternatives" || onlyVersion(args) {
 		return
 	}
 	why := name + " writes the system's state (or, run as another user, the home), which the analysis does not model"
