@@ -34,10 +34,11 @@ import (
 type RecipeReader func(p string) ([]byte, error)
 
 // Bounds on what recipeTools reads: the files a recipe's words name that
-// it follows, and the distinct words it judges as programs; a recipe with
-// more is judged as one it cannot read fully.
+// it reads and those it looks for, and the distinct words it judges as
+// programs; a recipe with more is judged as one it cannot read fully.
 const (
 	maxRecipeFiles = 64
+	maxRecipeLooks = 4096
 	maxRecipeWords = 8192
 )
 
@@ -97,7 +98,8 @@ func (an *analyzer) recipeTools(runner, dir string, names []string, up bool) {
 	// script a recipe runs, a Taskfile it includes; and the files theirs
 	// name, once more.
 	seen := map[string]bool{}
-	named := map[string][]string{} // the files followed, by directory
+	named := map[string]bool{} // the base names of the files looked for
+	read := 0
 	for depth, from := 0, 0; depth < 2 && unreadable == ""; depth++ {
 		to := len(texts)
 		for _, t := range texts[from:to] {
@@ -110,12 +112,16 @@ func (an *analyzer) recipeTools(runner, dir string, names []string, up bool) {
 					continue
 				}
 				seen[p] = true
-				if len(seen) > maxRecipeFiles {
-					unreadable = "its recipe names more files than the gate reads"
+				named[path.Base(p)] = true
+				if len(seen) > maxRecipeLooks {
+					unreadable = "its recipe names more files than the gate looks for"
 					break
 				}
-				named[path.Dir(p)] = append(named[path.Dir(p)], path.Base(p))
 				if b, err := an.readRecipe(p); err == nil {
+					if read++; read > maxRecipeFiles {
+						unreadable = "its recipe names more files than the gate reads"
+						break
+					}
 					texts = append(texts, recipeText{dir: path.Dir(p), text: b})
 				}
 			}
@@ -123,14 +129,14 @@ func (an *analyzer) recipeTools(runner, dir string, names []string, up bool) {
 		from = to
 	}
 	// A file the recipe names is code it may run (sh build.sh), which the
-	// line may write first.
-	dirs := make([]string, 0, len(named))
-	for d := range named {
-		dirs = append(dirs, d)
-	}
-	slices.Sort(dirs)
-	for _, d := range dirs {
-		an.usesCode(runner+" (a file its recipe names)", d, named[d]...)
+	// line may write first: by its base name, wherever it lies.
+	if len(named) > 0 {
+		bases := make([]string, 0, len(named))
+		for b := range named {
+			bases = append(bases, b)
+		}
+		slices.Sort(bases)
+		an.usesCode(runner+" (a file its recipe names)", "/", bases...)
 	}
 	if unreadable == "" {
 		var ok bool
@@ -151,7 +157,7 @@ func (an *analyzer) recipeWordsCode(runner string, texts []recipeText) bool {
 	words := map[string]bool{}
 	for _, t := range texts {
 		for _, w := range strings.FieldsFunc(string(t.text), func(r rune) bool { return !recipeWordRune(r) }) {
-			if len(w) > 64 || w[0] == '-' || w[0] == '.' || w[0] == '+' || w[0] >= '0' && w[0] <= '9' {
+			if len(w) > 64 || w[0] == '-' || w[0] == '.' || w[0] == '+' || w[0] >= '0' && w[0] <= '9' || fileWord(w) {
 				continue
 			}
 			if !words[w] {
@@ -241,13 +247,14 @@ func recipePathWords(text []byte) []string {
 			strings.HasPrefix(w, "/proc/") || strings.HasPrefix(w, "/sys/") {
 			continue
 		}
-		switch path.Ext(w) {
+		switch ext := path.Ext(w); ext {
 		case ".mk", ".make", ".sh", ".bash", ".yml", ".yaml", ".just", ".ninja", ".py", ".js", ".mjs", ".cjs", ".cmake", ".pl", ".rb":
 			out = append(out, w)
-			continue
-		}
-		if strings.Contains(strings.TrimSuffix(w, "/"), "/") && !strings.HasSuffix(w, "/") {
-			out = append(out, w)
+		case "":
+			// A script by its path (./scripts/build, tools/gen).
+			if strings.Contains(w, "/") && !strings.HasSuffix(w, "/") {
+				out = append(out, w)
+			}
 		}
 	}
 	return out
@@ -382,4 +389,16 @@ func (an *analyzer) packageScripts(name string, args []word) {
 		}
 	}
 	an.recipeTools(name+" (a script of package.json)", dir, []string{"package.json"}, true)
+}
+
+// fileWord reports whether the recipe word w names a file by its
+// extension (main.o, a.c, hugo.toml), not a program: a letter after its
+// last dot (python3.11 and g++-12 are programs).
+func fileWord(w string) bool {
+	i := strings.LastIndexByte(w, '.')
+	if i < 0 || i == len(w)-1 {
+		return false
+	}
+	r := w[i+1]
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
 }
