@@ -1,8 +1,10 @@
 package permission_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/permission"
@@ -78,6 +80,39 @@ func TestG61RecipesRunSettings(t *testing.T) {
 	for _, line := range allowed {
 		if out := authorize(t, g, line); !out.Run {
 			t.Errorf("%q was refused: %+v", line, out.Verdict)
+		}
+	}
+}
+
+// TestG61RecipeUnreadable: a recipe the gate cannot read fully (a
+// Makefile that is a device) makes any file the line writes before the
+// runner count as code; a large build.ninja of object files is read.
+func TestG61RecipeUnreadable(t *testing.T) {
+	root := t.TempDir()
+	home, wd := filepath.Join(root, "home"), filepath.Join(root, "work")
+	for _, d := range []string{home, filepath.Join(wd, "dev"), filepath.Join(wd, "big")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("/dev/zero", filepath.Join(wd, "dev", "Makefile")); err != nil {
+		t.Fatal(err)
+	}
+	var ninja strings.Builder
+	ninja.WriteString("rule cc\n  command = gcc -c $in -o $out\n")
+	for i := range 6000 {
+		fmt.Fprintf(&ninja, "build obj/f%d.o: cc src/f%d.c\n", i, i)
+	}
+	if err := os.WriteFile(filepath.Join(wd, "big", "build.ninja"), []byte(ninja.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g := permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: wd, HomeDir: home})
+	for line, run := range map[string]bool{
+		"echo x > notes.txt && make -C dev": false, "make -C dev": true,
+		"echo x > notes.txt && ninja -C big": true, "echo '{}' > tsconfig.json && ninja -C big": true,
+	} {
+		if out := authorize(t, g, line); out.Run != run {
+			t.Errorf("%q: run %v, want %v (%+v)", line, out.Run, run, out.Verdict)
 		}
 	}
 }
