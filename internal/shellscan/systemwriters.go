@@ -69,7 +69,7 @@ func (an *analyzer) systemWritersOpaque(name string, args []word) {
 	if !systemWriterNames()[name] && !strings.HasPrefix(name, "update-") || name == "update-alternatives" || onlyVersion(args) {
 		return
 	}
-	why := name + " writes the system's state (or, run as another user, the home), which the analysis does not model"
+	why := name + " is a system administration program: it writes the system's state (or, run as another user, the home), which the analysis does not model"
 	reads := systemReads()[name]
 	switch name {
 	case "py3compile", "pycompile", "pypycompile", "py3clean", "pyclean", "pypyclean":
