@@ -60,7 +60,7 @@ func (g *Gate) screenBash(call Call) bashScreen {
 	if !ok {
 		return bashScreen{}
 	}
-	a := shellscan.Analyze(line, shellscan.Options{Home: g.home, Workdir: g.workdir})
+	a := shellscan.Analyze(line, shellscan.Options{Home: g.home, Workdir: g.workdir, ReadRecipe: readRecipe})
 	var s bashScreen
 	if a.Opaque {
 		s.opaque = a.Reason()

@@ -235,12 +235,21 @@ type analyzer struct {
 	unnamed                 []unnamedWrite
 	optionWords             []optionWord
 	patternsAt, patternUnit int
+	// readRecipe reads the build recipes the line's runners run (see
+	// Options.ReadRecipe); nil reads none.
+	readRecipe RecipeReader
 }
 
 // analyzeBash analyzes a bash command line. It never fails: what it cannot
 // see through is recorded in the result's reasons and pathsUnknown.
 func analyzeBash(line, home, workdir string) *bashAnalysis {
-	an := &analyzer{home: home, workdir: workdir, a: &bashAnalysis{cwds: []string{""}}, linkFrom: -1, cur: -1}
+	return analyzeBashRecipes(line, home, workdir, nil)
+}
+
+// analyzeBashRecipes is analyzeBash with the reader of build recipes (see
+// Options.ReadRecipe).
+func analyzeBashRecipes(line, home, workdir string, read RecipeReader) *bashAnalysis {
+	an := &analyzer{home: home, workdir: workdir, a: &bashAnalysis{cwds: []string{""}}, linkFrom: -1, cur: -1, readRecipe: read}
 	an.a.parsed = an.script(line, syntax.LangBash, 0)
 	if an.linkFrom >= 0 {
 		from := an.linkFrom

@@ -1356,6 +1356,10 @@ func (an *analyzer) toolCode(name string, args []word) {
 		an.usesCode(name, "/", names...)
 	}
 	an.settingsCodeUses(name, args)
+	an.recipeRunner(name, args)
+	an.extractorsOpaque(name, args)
+	an.systemWritersOpaque(name, args)
+	an.dbClientsOpaque(name, args)
 	an.rt60ToolCode(name, args)
 	an.runnerCodeUses(name, args)
 	an.packagesGiven(name, args)
@@ -1751,6 +1755,11 @@ func (an *analyzer) make(name string, args []word) {
 			f = path.Join(dir, f)
 		}
 		an.usesCode(name, f)
+	}
+	if len(files) > 0 {
+		an.recipeTools(name, dir, files, false)
+	} else {
+		an.recipeTools(name, dir, []string{"GNUmakefile", "makefile", "Makefile"}, false)
 	}
 	if dir != "" && len(files) == 0 {
 		// The makefile of the directory, for the files it includes

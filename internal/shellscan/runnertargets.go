@@ -69,6 +69,7 @@ func (an *analyzer) packageRunnerTarget(name string, args []word) {
 		return
 	}
 	an.usesCode(name+" (a script of package.json)", "/", scriptToolFiles()...)
+	an.packageScripts(name, args)
 	if i >= len(args) {
 		return
 	}

@@ -27,6 +27,11 @@ type Options struct {
 	Home string
 	// Workdir is the directory the line starts in, for $PWD.
 	Workdir string
+	// ReadRecipe, when set, reads the build recipes (Makefile,
+	// justfile, Taskfile.yml, build.ninja, package.json's scripts …) the
+	// line's task runners run, so that the programs they name count
+	// with the settings files those programs read (see recipeTools).
+	ReadRecipe RecipeReader
 }
 
 // A Mode is what a command does with a path.
@@ -192,7 +197,7 @@ func (a *Analysis) Reason() string {
 // Analyze analyzes a bash command line. It never fails and never panics:
 // what it cannot see through makes the result opaque.
 func Analyze(line string, opts Options) *Analysis {
-	in := analyzeBash(line, opts.Home, opts.Workdir)
+	in := analyzeBashRecipes(line, opts.Home, opts.Workdir, opts.ReadRecipe)
 	out := &Analysis{
 		Dirs:          in.cwds,
 		Opaque:        len(in.reasons) > 0,

@@ -1,0 +1,95 @@
+package permission
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Bounds on the build recipes the gate reads for a bash line (see
+// shellscan.RecipeReader): a file larger than maxRecipeBytes, or a
+// directory of generated build files (cmake's CMakeFiles) with more than
+// maxRecipeDirFiles files or maxRecipeDirBytes bytes, is one it cannot
+// read fully.
+const (
+	maxRecipeBytes    = 8 << 20
+	maxRecipeDirFiles = 4096
+	maxRecipeDirBytes = 32 << 20
+)
+
+// errRecipeTooLarge is the error of a recipe larger than the gate reads.
+var errRecipeTooLarge = errors.New("larger than the gate reads")
+
+// readRecipe reads the build recipe at the absolute path p for the bash
+// line's analysis: a regular file's text (a missing file or a directory
+// is fs.ErrNotExist; a device or a file too large is an error), or, for a
+// p that ends in "/", the text of every regular file below that
+// directory, without following symbolic links.
+func readRecipe(p string) ([]byte, error) {
+	if dir, ok := strings.CutSuffix(p, "/"); ok {
+		return readRecipeDir(dir)
+	}
+	fi, err := os.Stat(p)
+	if err != nil {
+		return nil, fmt.Errorf("recipe: %w", err)
+	}
+	if fi.IsDir() {
+		return nil, fmt.Errorf("recipe %s is a directory: %w", p, fs.ErrNotExist)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("recipe %s is no regular file", p)
+	}
+	return readRecipeFile(p, maxRecipeBytes)
+}
+
+// readRecipeFile reads at most limit bytes of the file p, and fails with
+// errRecipeTooLarge when it holds more.
+func readRecipeFile(p string, limit int64) ([]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, fmt.Errorf("recipe: %w", err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("recipe %s: %w", p, err)
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("recipe %s: %w", p, errRecipeTooLarge)
+	}
+	return b, nil
+}
+
+// readRecipeDir returns the text of every regular file below dir.
+func readRecipeDir(dir string) ([]byte, error) {
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("recipe directory %s: %w", dir, fs.ErrNotExist)
+	}
+	var out []byte
+	files := 0
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		if files++; files > maxRecipeDirFiles {
+			return fmt.Errorf("recipe directory %s: %w", dir, errRecipeTooLarge)
+		}
+		b, err := readRecipeFile(p, maxRecipeDirBytes-int64(len(out)))
+		if err != nil {
+			return err
+		}
+		out = append(append(out, b...), '\n')
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
