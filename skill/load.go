@@ -41,8 +41,8 @@ type LoadOptions struct {
 //
 // A directory that does not exist is skipped; the same directory reached
 // twice (by a link, or because the data home is inside the project) is read
-// once. A skills directory may itself be a symbolic link (the project one only to a directory
-// inside the workdir, or to the global one), but nothing
+// once. A skills directory may itself be a symbolic link (the project one
+// only to a directory inside the workdir, or to the global one), but nothing
 // inside it is followed: a SKILL.md that is a link, or not a regular file,
 // is invalid, and linked directories are not entered. A skills path that is
 // not a directory, more than MaxEntries entries under one directory or more
