@@ -41,7 +41,8 @@ type LoadOptions struct {
 //
 // A directory that does not exist is skipped; the same directory reached
 // twice (by a link, or because the data home is inside the project) is read
-// once. A skills directory may itself be a symbolic link, but nothing
+// once. A skills directory may itself be a symbolic link (the project one
+// only to a directory inside the workdir, or to the global one), but nothing
 // inside it is followed: a SKILL.md that is a link, or not a regular file,
 // is invalid, and linked directories are not entered. A skills path that is
 // not a directory, more than MaxEntries entries under one directory or more
@@ -58,7 +59,7 @@ func Load(ctx context.Context, opts LoadOptions) ([]Skill, error) {
 		},
 		Roots: []front.Root[Source]{
 			{Dir: opts.Paths.GlobalSkillsDir, Source: SourceGlobal},
-			{Dir: opts.Paths.ProjectSkillsDir, Source: SourceProject},
+			{Dir: opts.Paths.ProjectSkillsDir, Source: SourceProject, Within: front.ProjectWorkdir(opts.Paths.ProjectSkillsDir)},
 			{Dir: opts.ExtraDir, Abs: true, Source: SourceExtra},
 		},
 		Name: func(s Skill) string { return s.Name },

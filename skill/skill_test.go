@@ -378,3 +378,52 @@ func TestLoadStopsWhenTheContextIsDone(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// A cloned repository's .acme/skills (or .acme itself) linked to a directory
+// outside the workdir would hand that directory's SKILL.md files to the
+// model, which read_file may not read: Load refuses it. A link inside the
+// workdir still works, and .acme linked to the data home is read once, as
+// global.
+func TestProjectSkillsDirLinkedOutsideTheWorkdirIsRefused(t *testing.T) {
+	for _, linked := range []string{"skills", ""} {
+		workdir, paths := layout(t, "acme")
+		outside := t.TempDir()
+		writeFile(t, filepath.Join(outside, "skills", "s", "SKILL.md"), skillFile("s", "outside", "private"))
+		link, target := paths.ProjectSkillsDir, filepath.Join(outside, "skills")
+		if linked == "" {
+			link, target = filepath.Dir(paths.ProjectSkillsDir), outside
+		}
+		if err := os.MkdirAll(filepath.Dir(link), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, link); err != nil {
+			t.Fatal(err)
+		}
+		skills, err := skill.Load(t.Context(), skill.LoadOptions{Paths: paths, OnInvalid: func(*skill.Error) {}})
+		var se *skill.Error
+		if !errors.As(err, &se) || se.Path != paths.ProjectSkillsDir || !strings.Contains(se.Detail, "leads outside "+workdir) {
+			t.Fatalf("link %q: skills %v, err %v: want the project directory refused", linked, summary(skills), err)
+		}
+	}
+
+	workdir, paths := layout(t, "acme")
+	writeFile(t, filepath.Join(workdir, "shared", "s", "SKILL.md"), skillFile("s", "inside", "b"))
+	if err := os.MkdirAll(filepath.Dir(paths.ProjectSkillsDir), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join("..", "shared"), paths.ProjectSkillsDir); err != nil {
+		t.Fatal(err)
+	}
+	if skills, err := skill.Load(t.Context(), skill.LoadOptions{Paths: paths}); err != nil || summary(skills) != "s|project|inside|b" {
+		t.Fatalf("a link inside the workdir: skills %v, err %v", summary(skills), err)
+	}
+
+	workdir, paths = layout(t, "acme")
+	writeFile(t, filepath.Join(paths.GlobalSkillsDir, "g", "SKILL.md"), skillFile("g", "mine", "b"))
+	if err := os.Symlink(paths.Home, filepath.Join(workdir, ".acme")); err != nil {
+		t.Fatal(err)
+	}
+	if skills, err := skill.Load(t.Context(), skill.LoadOptions{Paths: paths}); err != nil || summary(skills) != "g|global|mine|b" {
+		t.Fatalf(".acme linked to the home: skills %v, err %v", summary(skills), err)
+	}
+}

@@ -44,8 +44,9 @@ type LoadOptions struct {
 // shadows a global one and the extra directory shadows both.
 //
 // A directory that does not exist is skipped; the same directory reached
-// twice (by a link, or because the data home is inside the project) is
-// read once. An agents directory may itself be a symbolic link, but nothing
+// twice (by a link, or because the data home is inside the project) is read
+// once. An agents directory may itself be a symbolic link (the project one
+// only to a directory inside the workdir, or to the global one), but nothing
 // inside it is followed: a definition file that is a link, or not a regular
 // file, is invalid, and linked directories are not entered. An agents path
 // that is not a directory, more than MaxEntries entries under one directory
@@ -62,7 +63,7 @@ func Load(ctx context.Context, opts LoadOptions) ([]Definition, error) {
 		},
 		Roots: []front.Root[Source]{
 			{Dir: opts.Paths.GlobalAgentsDir, Source: SourceGlobal},
-			{Dir: opts.Paths.ProjectAgentsDir, Source: SourceProject},
+			{Dir: opts.Paths.ProjectAgentsDir, Source: SourceProject, Within: front.ProjectWorkdir(opts.Paths.ProjectAgentsDir)},
 			{Dir: opts.ExtraDir, Abs: true, Source: SourceExtra},
 		},
 		Seed: []Definition{GeneralPurpose()},

@@ -260,3 +260,23 @@ func TestSystemPromptPrefix(t *testing.T) {
 		t.Errorf("empty body: %q", got)
 	}
 }
+
+// A cloned repository's .acme/agents linked outside the workdir would hand
+// the definitions (and any .md with frontmatter) found there to the model:
+// Load refuses it.
+func TestProjectAgentsDirLinkedOutsideTheWorkdirIsRefused(t *testing.T) {
+	paths := layout(t, "acme")
+	outside := t.TempDir()
+	write(t, outside, "priv.md", "---\nname: priv\ndescription: private notes\n---\nsecret\n")
+	if err := os.MkdirAll(filepath.Dir(paths.ProjectAgentsDir), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, paths.ProjectAgentsDir); err != nil {
+		t.Skip("symlinks unavailable:", err)
+	}
+	defs, err := subagent.Load(t.Context(), subagent.LoadOptions{Paths: paths, OnInvalid: func(*subagent.Error) {}})
+	var de *subagent.Error
+	if !errors.As(err, &de) || de.Path != paths.ProjectAgentsDir || !strings.Contains(de.Detail, "leads outside") {
+		t.Fatalf("defs %v, err %v: want the linked directory refused", names(defs), err)
+	}
+}

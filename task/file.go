@@ -48,7 +48,7 @@ var _ Store = (*FileStore)(nil)
 // NewFileStore returns the task list listID under tasksDir. It validates
 // listID (non-empty letters, digits, underscores and hyphens) and enc (see
 // [storage.Encoding.Frozen]), then anchors <tasksDir>/<listID> if it
-// exists: a symlinked list directory is refused, and a list directory
+// exists: a symlinked list directory (or tasks directory) is refused, and a list directory
 // replaced later is detected by every operation. A missing list directory
 // is created (mode 0700) and anchored by the first Create or Update, not
 // before: until then the list reads as empty, so that an agent that
@@ -102,6 +102,13 @@ func (s *FileStore) anchored(create bool) (*safefs.Dir, error) {
 	defer s.mu.Unlock()
 	if s.dir != nil {
 		return s.dir, nil
+	}
+	// The tasks directory is the data home's own: a link there (left by
+	// another local user or a crashed tool) would take every list
+	// elsewhere, so it is refused as a linked list directory is.
+	parent := filepath.Dir(s.path)
+	if st, err := os.Lstat(parent); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+		return nil, &storage.Error{Op: "open", Kind: storage.KindTask, File: parent, Message: "Storage directory must not be a symlink"}
 	}
 	if !create {
 		if _, err := os.Lstat(s.path); errors.Is(err, fs.ErrNotExist) {

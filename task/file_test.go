@@ -711,3 +711,27 @@ func TestListDirectoryIsCreatedByTheFirstWriteOnly(t *testing.T) {
 		t.Error("a symlinked list directory was accepted")
 	}
 }
+
+// A tasks directory (the data home's <project>/tasks) that another local
+// user or a crashed tool left as a link elsewhere: a list under it is
+// refused, and nothing is written through the link (a run created
+// <elsewhere>/<session id>/1.json before).
+func TestSymlinkedTasksDirectoryIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	elsewhere := filepath.Join(dir, "elsewhere")
+	if err := os.Mkdir(elsewhere, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	tasks := filepath.Join(dir, "tasks")
+	if err := os.Symlink(elsewhere, tasks); err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewFileStore(tasks, "list", plain)
+	if err == nil {
+		_, err = s.Create(t.Context(), CreateInput{Subject: "x"})
+	}
+	asStorageError(t, err, "must not be a symlink")
+	if ents, _ := os.ReadDir(elsewhere); len(ents) != 0 {
+		t.Errorf("%d entries written through the linked tasks directory", len(ents))
+	}
+}

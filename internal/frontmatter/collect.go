@@ -16,6 +16,9 @@ type Root[S any] struct {
 	Abs bool
 	// Source is passed to Parse for every file found under Dir.
 	Source S
+	// Within, when not "", is the directory Dir must resolve into: a Dir
+	// that is (or passes through) a link leading elsewhere fails Collect.
+	Within string
 }
 
 // CollectOptions configures [Collect]. E is the caller's error type (a
@@ -85,7 +88,7 @@ func Collect[T, S any, E error](ctx context.Context, opts CollectOptions[T, S, E
 			}
 			dir = abs
 		}
-		err := w.Walk(ctx, dir, func(shown string, data []byte) error {
+		err := w.Walk(ctx, dir, root.Within, func(shown string, data []byte) error {
 			item, ok, err := opts.Parse(shown, data, root.Source)
 			if err != nil {
 				var e E
@@ -107,4 +110,14 @@ func Collect[T, S any, E error](ctx context.Context, opts CollectOptions[T, S, E
 		}
 	}
 	return items, nil
+}
+
+// ProjectWorkdir returns the workdir of a project skills or agents
+// directory (<workdir>/.<namespace>/<dir>), the directory it must resolve
+// into, or "" for "".
+func ProjectWorkdir(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	return filepath.Dir(filepath.Dir(filepath.Clean(dir)))
 }

@@ -8,7 +8,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
+
+// ErrOutside is the Err of a [Problem] about a root that resolves outside
+// the directory it must stay within.
+var ErrOutside = errors.New("directory leads outside its project")
 
 // A Problem reports a file or directory that cannot be used, naming its
 // path. Callers turn it into their own error type.
@@ -60,7 +65,8 @@ func NewWalker(opts WalkOptions) *Walker { return &Walker{opts: opts} }
 // stops the walk and is returned as is.
 //
 // A root that does not exist, or that an earlier Walk read, is skipped. A
-// root that cannot be read or resolved or is not a directory, more than
+// root that cannot be read or resolved or is not a directory, a root that
+// resolves outside within (when within is not ""), more than
 // MaxEntries entries or more than MaxFiles files stop the walk with a
 // *[Problem]. An entry below root that cannot be read, a matching file
 // that is a link or not a regular file (also when checked again on the
@@ -68,7 +74,7 @@ func NewWalker(opts WalkOptions) *Walker { return &Walker{opts: opts} }
 // read it are passed to invalid: a non-nil error from it stops the walk
 // and is returned as is, nil skips the entry. Linked directories are not
 // entered. A done ctx stops the walk with ctx.Err().
-func (w *Walker) Walk(ctx context.Context, root string, file func(shown string, data []byte) error, invalid func(*Problem) error) error {
+func (w *Walker) Walk(ctx context.Context, root, within string, file func(shown string, data []byte) error, invalid func(*Problem) error) error {
 	info, err := os.Stat(root)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -90,6 +96,11 @@ func (w *Walker) Walk(ctx context.Context, root string, file func(shown string, 
 	real, err := filepath.EvalSymlinks(root)
 	if err != nil {
 		return &Problem{Path: root, Detail: "cannot resolve the directory", Err: err}
+	}
+	if within != "" {
+		if p := outside(root, real, within); p != nil {
+			return p
+		}
 	}
 	entries := 0
 	return filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
@@ -159,4 +170,25 @@ func (w *Walker) read(p, shown string, d fs.DirEntry) ([]byte, *Problem) {
 		return nil, &Problem{Path: shown, Detail: "cannot read the file", Err: err}
 	}
 	return data, nil
+}
+
+// outside returns the problem of a root whose resolved directory real is
+// not within (itself resolved), or nil. A root a repository links to a
+// directory elsewhere (the user's home, another project) would hand that
+// directory's files to the agent, which its file tools may not read.
+func outside(root, real, within string) *Problem {
+	base, err := filepath.EvalSymlinks(within)
+	if err == nil {
+		base, err = filepath.Abs(base)
+	}
+	if err == nil {
+		real, err = filepath.Abs(real)
+	}
+	if err != nil {
+		return &Problem{Path: root, Detail: "cannot resolve " + within, Err: err}
+	}
+	if rel, err := filepath.Rel(base, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return &Problem{Path: root, Detail: "leads outside " + within + " (to " + real + ")", Err: ErrOutside}
+	}
+	return nil
 }

@@ -32,7 +32,7 @@ func newWalker(maxEntries, maxFiles int, maxBytes int64) *Walker {
 func walk(t *testing.T, w *Walker, root string) (walkResult, error) {
 	t.Helper()
 	r := walkResult{data: map[string]string{}}
-	err := w.Walk(t.Context(), root, func(shown string, data []byte) error {
+	err := w.Walk(t.Context(), root, "", func(shown string, data []byte) error {
 		r.files = append(r.files, shown)
 		r.data[shown] = string(data)
 		return nil
@@ -113,7 +113,7 @@ func TestWalkPassesInvalidEntriesToInvalid(t *testing.T) {
 	write(t, filepath.Join(root, "ok.md"), "ok")
 	stop := errors.New("stop")
 	var got *Problem
-	err := newWalker(100, 100, 4).Walk(t.Context(), root, func(string, []byte) error {
+	err := newWalker(100, 100, 4).Walk(t.Context(), root, "", func(string, []byte) error {
 		t.Fatal("a file larger than the limit was passed on")
 		return nil
 	}, func(p *Problem) error { got = p; return stop })
@@ -182,7 +182,7 @@ func TestWalkStopsWhenTheContextIsDone(t *testing.T) {
 	write(t, filepath.Join(root, "a.md"), "A")
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	err := newWalker(100, 100, 1<<10).Walk(ctx, root, func(string, []byte) error { return nil }, func(*Problem) error { return nil })
+	err := newWalker(100, 100, 1<<10).Walk(ctx, root, "", func(string, []byte) error { return nil }, func(*Problem) error { return nil })
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
