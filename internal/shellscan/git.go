@@ -143,6 +143,12 @@ func (an *analyzer) git(args []word) {
 		}
 	}
 	an.gitDestinations(sub, args[i+1:])
+	if sub == "push" {
+		if why := gitPushDestroys(args[i+1:]); why != "" {
+			an.opaque(why)
+			return
+		}
+	}
 	if sub == "worktree" {
 		an.gitWorktree(args[i+1:])
 	}
