@@ -253,6 +253,7 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		}
 		an.packageRunnerTarget(name, args)
 	case "bun":
+		an.rt61Bun(args)
 		an.packageRunnerTarget(name, args)
 	case "cargo":
 		// It builds the crate of Cargo.toml and runs its build script
