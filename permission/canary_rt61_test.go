@@ -35,6 +35,7 @@ var canaryRT61 = []struct {
 	env      []string
 	python   string
 	amd64    bool
+	rust     bool
 	line     string
 }{
 	// bun loads .env.test for bun test; a test's child node takes its
@@ -65,6 +66,15 @@ var canaryRT61 = []struct {
 			"m_test.go": "package m\n\nimport \"testing\"\n\nfunc TestTwo(t *testing.T) {\n\tif Two() != 2 {\n\t\tt.Fatal(Two())\n\t}\n}\n",
 		},
 		line: "printf '" + rt61SxInit + "' > x.sx; go test ./..."},
+	// pytest runs the doctests of test*.txt, with no settings.
+	{programs: []string{"pytest"}, line: `printf '>>> import os; _ = os.system("touch ../home/p")\n' > test_x.txt; pytest`},
+	// cargo test runs the doctests of the README.md a crate includes as
+	// its documentation.
+	{programs: []string{"cargo"}, rust: true, files: map[string]string{
+		"Cargo.toml": "[package]\nname = \"rt61\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+		"src/lib.rs": "#![doc = include_str!(\"../README.md\")]\npub fn two() -> i32 { 2 }\n",
+		"README.md":  "# rt61\n",
+	}, line: "printf '```\\nstd::fs::write(\"../home/p\", \"\").unwrap();\\n```\\n' > README.md; cargo test --offline"},
 }
 
 // TestCanaryRT61 runs each line whose programs are installed in a fresh
@@ -96,7 +106,11 @@ func TestCanaryRT61(t *testing.T) {
 			}
 			root := canaryFixture(t, template)
 			for name, content := range c.files {
-				if err := os.WriteFile(filepath.Join(root, "work", name), []byte(content), 0o644); err != nil {
+				p := filepath.Join(root, "work", name)
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -110,6 +124,16 @@ func TestCanaryRT61(t *testing.T) {
 					t.Fatalf("go env GOCACHE: %v", err)
 				}
 				env = append(env, "GOCACHE="+strings.TrimSpace(string(out)))
+			}
+			if c.rust {
+				// rustup's toolchains where they are, cargo's own
+				// state outside the fixture's home.
+				rustupHome := os.Getenv("RUSTUP_HOME")
+				if rustupHome == "" {
+					h, _ := os.UserHomeDir()
+					rustupHome = filepath.Join(h, ".rustup")
+				}
+				env = append(env, "RUSTUP_HOME="+rustupHome, "CARGO_HOME="+t.TempDir())
 			}
 			checkRT57Attack(t, root, c.line, 120*time.Second, dir, env...)
 		})

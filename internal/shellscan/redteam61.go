@@ -12,8 +12,9 @@ import (
 // defaults without their .yaml and its data directory, the other cgo
 // sources go builds, the tests maven compiles and runs), code given in a
 // word the analysis took for a name (flask's --app module:factory('…'),
-// pandoc's Lua filter of any name), and code read from the standard input
-// (flask shell, Django's shell, python -m pickle -).
+// pandoc's Lua filter of any name), code read from the standard input
+// (flask shell, Django's shell, python -m pickle -), and doctests (pytest's
+// test*.txt, the README.md cargo test runs as a crate's documentation).
 
 // rt61EnvFiles are the files bun loads into its environment where it
 // runs, besides .env: .env.local and the .env.NODE_ENV of its mode
@@ -172,6 +173,8 @@ func (an *analyzer) rt61PythonModule(mod string, args []word) string {
 	case "flask":
 		an.usesCode("flask", "/", runnerCode()["flask"]...)
 		an.rt61ToolCode("flask", args)
+	case "pytest":
+		an.rt61Pytest(args)
 	}
 	return ""
 }
@@ -185,4 +188,32 @@ func rt61PythonScript(script string, after []word) string {
 		return "manage.py " + clipName(after[0].text) + " runs code given on the command line or its standard input"
 	}
 	return ""
+}
+
+// rt61Pytest records the files whose doctests pytest runs: test*.txt by
+// default, and those the patterns of --doctest-glob match (README.md,
+// *.rst), wherever it collects. A pattern only known when the line runs
+// makes the line opaque.
+func (an *analyzer) rt61Pytest(args []word) {
+	an.usesCode("pytest", "/", "test*.txt")
+	for _, v := range rt61OptionValues(args, "", "--doctest-glob", "--doctest-g") {
+		if v.dynamic || v.text == "" {
+			an.opaque("pytest --doctest-glob matches files only known when the line runs")
+			return
+		}
+		an.usesCode("pytest", "/", path.Base(v.text))
+	}
+}
+
+// rt61Cargo records, for cargo test, the Markdown files whose doctests
+// it runs: a crate's documentation often includes its README.md
+// (#![doc = include_str!("../README.md")]), whose rust blocks cargo test
+// builds and runs.
+func (an *analyzer) rt61Cargo(args []word) {
+	for _, a := range args {
+		if a.dynamic || a.text == "test" || a.text == "t" {
+			an.usesCode("cargo", "/", "*.md", "*.markdown")
+			return
+		}
+	}
 }

@@ -72,3 +72,25 @@ func TestRedteam61(t *testing.T) {
 	}
 	checkRT57Lines(t, opaque, clean)
 }
+
+// Round redteam61, doctests: pytest collects the doctests of test*.txt
+// by default (and of the files its --doctest-glob matches), and cargo
+// test runs those of a README.md the crate includes as its
+// documentation (#![doc = include_str!("../README.md")]); each ran the
+// code of a file the line wrote and damaged the home under real bash,
+// and "allow bash" allowed it.
+func TestRedteam61Doctests(t *testing.T) {
+	opaque := []string{
+		`printf '>>> import os\n' > test_x.txt; pytest`, "echo x > test_x.txt; python3 -m pytest -q",
+		"echo x > sub/testing.txt; pytest-3 sub", "echo x > README.md; pytest --doctest-glob='*.md'",
+		"echo x > x.rst; pytest --doctest-glob=*.rst", "echo x > x.rst; python3 -m pytest --doctest-glob '*.rst'",
+		"pytest --doctest-glob=$g",
+		"printf '```\\nstd::fs::write(\"../home/p\", \"\").unwrap();\\n```\\n' > README.md; cargo test",
+		"echo x >> README.md; cargo test --doc", "echo x > docs/x.md; cargo t", "echo x > README.md; cargo +nightly test",
+	}
+	clean := []string{
+		"pytest", "echo x > notes.txt; pytest", "echo x > README.md; pytest", "pytest --doctest-glob='*.md'",
+		"cargo test", "echo x > README.md; cargo build", "echo x > notes.txt; cargo test",
+	}
+	checkRT57Lines(t, opaque, clean)
+}

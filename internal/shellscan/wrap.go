@@ -262,6 +262,7 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		if !onlyVersion(args) {
 			an.usesCode(name, "/", "*.rs", "Cargo.toml", "rust-toolchain", "rust-toolchain.toml")
 			an.cargoMake(args)
+			an.rt61Cargo(args)
 		}
 	}
 	if name == "go" || strings.HasPrefix(name, "go1.") {
@@ -280,6 +281,9 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		// pytest's -c and --config-file (cache_dir, addopts) and
 		// pytest-cov's, ruff's cache-dir.
 		an.settingsCodeUses(n, args)
+		if n == "pytest" {
+			an.rt61Pytest(args)
+		}
 	}
 	if an.checker(checkerName(name), args) {
 		return false
