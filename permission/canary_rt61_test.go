@@ -75,6 +75,8 @@ var canaryRT61 = []struct {
 		"src/lib.rs": "#![doc = include_str!(\"../README.md\")]\npub fn two() -> i32 { 2 }\n",
 		"README.md":  "# rt61\n",
 	}, line: "printf '```\\nstd::fs::write(\"../home/p\", \"\").unwrap();\\n```\\n' > README.md; cargo test --offline"},
+	// ld writes where the OUTPUT of its -T script says.
+	{programs: []string{"ld"}, line: `printf 'OUTPUT(../home/p)\n' > x.ld; ld -r -b binary README -T x.ld`},
 }
 
 // TestCanaryRT61 runs each line whose programs are installed in a fresh

@@ -97,6 +97,10 @@ func (an *analyzer) rt61ToolCode(name string, args []word) {
 			}
 		}
 	}
+	if rt61Linkers()[name] {
+		an.rt61Linker(name, args)
+		return
+	}
 	switch name {
 	case "flask":
 		// python-dotenv, when installed, loads .flaskenv and .env (and
@@ -214,6 +218,39 @@ func (an *analyzer) rt61Cargo(args []word) {
 		if a.dynamic || a.text == "test" || a.text == "t" {
 			an.usesCode("cargo", "/", "*.md", "*.markdown")
 			return
+		}
+	}
+}
+
+// rt61Linkers are the linkers run by name. A linker script, given by -T,
+// --script, -dT, --default-script or -c (an MRI script), or as an input
+// file that is no object, names the file the linker writes (OUTPUT) and
+// the files it reads and includes.
+var rt61Linkers = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"ld": true, "ld.bfd": true, "ld.gold": true, "gold": true, "ld.lld": true,
+		"lld": true, "ld.mold": true, "mold": true}
+})
+
+// rt61Linker records each word a linker is given, an operand or an
+// option's value (attached, after '=', or the next word, which is then an
+// operand), as a script it may read: one the line wrote may send the
+// output anywhere.
+func (an *analyzer) rt61Linker(name string, args []word) {
+	for _, a := range args {
+		t := a.text
+		switch {
+		case a.dynamic:
+			an.opaque(name + " is given a word only known when the line runs, which may name a linker script")
+			return
+		case !strings.HasPrefix(t, "-"):
+			an.usesCode(name, t)
+		case strings.Contains(t, "="):
+			_, v, _ := strings.Cut(t, "=")
+			an.usesCode(name, v)
+		case strings.HasPrefix(t, "-dT") && len(t) > 3:
+			an.usesCode(name, t[3:])
+		case strings.HasPrefix(t, "-T") && len(t) > 2:
+			an.usesCode(name, t[2:])
 		}
 	}
 }

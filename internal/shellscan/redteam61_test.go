@@ -94,3 +94,18 @@ func TestRedteam61Doctests(t *testing.T) {
 	}
 	checkRT57Lines(t, opaque, clean)
 }
+
+// Round redteam61, linker scripts: ld -T x.ld writes the file the
+// script's OUTPUT names (ld -r -b binary README -T x.ld wrote ~/p under
+// real bash), and "allow bash" allowed it.
+func TestRedteam61LinkerScripts(t *testing.T) {
+	opaque := []string{
+		"printf 'OUTPUT(../home/p)\\n' > x.ld; ld -r -b binary README -T x.ld",
+		"echo x > x.ld; ld x.o -T x.ld", "echo x > x.ld; ld x.o --script=x.ld", "echo x > x.ld; ld x.o -Tx.ld",
+		"echo x > x.ld; ld.bfd x.o -T x.ld", "echo x > x.ld; ld.gold x.o -T x.ld", "echo x > x.ld; ld x.o -dT x.ld",
+		"echo x > x.ld; ld x.o --default-script x.ld", "echo x > s; ld -c s x.o", "echo x > x.ld; ld.lld x.o -T x.ld",
+		"echo x > x.ld; ld x.o x.ld",
+	}
+	clean := []string{"ld -T x.ld x.o", "ld -r -b binary README -o r.o", "echo x > notes.txt; ld x.o -T x.ld"}
+	checkRT57Lines(t, opaque, clean)
+}
