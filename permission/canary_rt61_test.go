@@ -26,7 +26,7 @@ const rt61SxInit = `.section .init_array,"aw"\n.align 8\n.quad rt61init\n.text\n
 // canaryRT61 are lines of round redteam61 that change the home when run
 // and "allow bash" allowed before. programs must all be installed (the
 // first one's directory leads PATH); files are the project's, written in
-// the workdir before the line runs; env is added to the line's
+// the workdir before the line runs, then setup is run there; env is added to the line's
 // environment; python, when set, is a module the python3 on PATH must
 // import (flask loads .flaskenv only with python-dotenv).
 var canaryRT61 = []struct {
@@ -36,6 +36,7 @@ var canaryRT61 = []struct {
 	python   string
 	amd64    bool
 	rust     bool
+	setup    []string
 	line     string
 }{
 	// bun loads .env.test for bun test; a test's child node takes its
@@ -75,6 +76,9 @@ var canaryRT61 = []struct {
 		"src/lib.rs": "#![doc = include_str!(\"../README.md\")]\npub fn two() -> i32 { 2 }\n",
 		"README.md":  "# rt61\n",
 	}, line: "printf '```\\nstd::fs::write(\"../home/p\", \"\").unwrap();\\n```\\n' > README.md; cargo test --offline"},
+	// Every pip command follows the log= of its environment's pip.conf.
+	{programs: []string{"python3"}, setup: []string{"python3", "-m", "venv", ".venv"},
+		line: `printf '[global]\nlog=../home/x\n' > .venv/pip.conf; .venv/bin/pip list`},
 	// ld writes where the OUTPUT of its -T script says.
 	{programs: []string{"ld"}, line: `printf 'OUTPUT(../home/p)\n' > x.ld; ld -r -b binary README -T x.ld`},
 }
@@ -114,6 +118,14 @@ func TestCanaryRT61(t *testing.T) {
 				}
 				if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 					t.Fatal(err)
+				}
+			}
+			if len(c.setup) > 0 {
+				cmd := exec.Command(c.setup[0], c.setup[1:]...)
+				cmd.Dir = filepath.Join(root, "work")
+				if out, err := cmd.CombinedOutput(); err != nil {
+					tooltest.LeftOut(t, fmt.Sprintf("%v failed (%v: %s): %q is left out", c.setup, err, out, c.line), tooltest.CanaryTools)
+					return
 				}
 			}
 			env := append([]string(nil), c.env...)

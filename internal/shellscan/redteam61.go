@@ -41,11 +41,17 @@ var rt61DjangoShells = sync.OnceValue(func() map[string]bool {
 })
 
 // addRT61ProjectFiles adds to m (projectFiles) the files maven builds and
-// runs besides its settings: the sources of src/main and src/test, whose
-// tests mvn test, package and verify run.
+// runs besides its settings (the sources of src/main and src/test, whose
+// tests mvn test, package and verify run), and the pip.conf (pip.ini) of
+// a virtual environment, whose log, src, target … every pip command
+// follows (.venv/bin/pip list writes the log= file).
 func addRT61ProjectFiles(m map[string][]string) {
 	m["mvn"] = append(m["mvn"][:len(m["mvn"]):len(m["mvn"])], "*.java", "*.kt", "*.groovy", "*.scala")
+	m["pip"] = append(m["pip"][:len(m["pip"]):len(m["pip"])], rt61PipSettings...)
 }
+
+// rt61PipSettings are pip's settings files, in a virtual environment.
+var rt61PipSettings = []string{"pip.conf", "pip.ini"}
 
 // rt61OptionValues returns the values args give the one-letter option
 // short ("" for none) or the long option long, which GNU getopt and
@@ -179,6 +185,8 @@ func (an *analyzer) rt61PythonModule(mod string, args []word) string {
 		an.rt61ToolCode("flask", args)
 	case "pytest":
 		an.rt61Pytest(args)
+	case "pip":
+		an.usesCode("pip", "/", rt61PipSettings...)
 	}
 	return ""
 }

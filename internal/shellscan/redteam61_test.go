@@ -109,3 +109,18 @@ func TestRedteam61LinkerScripts(t *testing.T) {
 	clean := []string{"ld -T x.ld x.o", "ld -r -b binary README -o r.o", "echo x > notes.txt; ld x.o -T x.ld"}
 	checkRT57Lines(t, opaque, clean)
 }
+
+// Round redteam61, pip's settings: a virtual environment's pip.conf (and
+// pip.ini) says where any pip command writes its log (log=, which wrote
+// ~/x under real bash for .venv/bin/pip list), and "allow bash" allowed
+// every pip command but install after the line wrote one.
+func TestRedteam61PipConf(t *testing.T) {
+	opaque := []string{
+		"printf '[global]\\nlog=../home/x\\n' > .venv/pip.conf; .venv/bin/pip list",
+		"echo x > .venv/pip.conf; .venv/bin/pip freeze", "echo x > .venv/pip.conf; pip3 show pip",
+		"echo x > .venv/pip.conf; .venv/bin/python -m pip list", "echo x > venv/pip.ini; venv/bin/pip check",
+		"echo x > .venv/pip.conf; python3 -m pip freeze",
+	}
+	clean := []string{".venv/bin/pip list", "pip freeze", "echo x > notes.txt; pip list", "python3 -m pip list"}
+	checkRT57Lines(t, opaque, clean)
+}
