@@ -53,7 +53,7 @@ programs=(
 	gio:libglib2.0-bin ctags:universal-ctags systemd-tmpfiles:systemd docker:docker.io
 	java:default-jdk-headless javac:default-jdk-headless mvn:maven rustc:rustc
 	/usr/sbin/logsave:e2fsprogs localedef:libc-bin iconv:libc-bin /usr/share/i18n/locales/zh_TW:locales
-	cargo:cargo flask:python3-flask g++:g++ pgbench:postgresql-client kubectl:kubernetes-client
+	cargo:cargo flask:python3-flask dotenv:python3-dotenv g++:g++ pgbench:postgresql-client kubectl:kubernetes-client
 	pytest:python3-pytest pytest-3:python3-pytest mypy:mypy dmypy:mypy stubgen:mypy
 	setsid:util-linux setpriv:util-linux kill:procps pkill:procps skill:procps killall:psmisc
 	fuser:psmisc renice:bsdutils doxygen:doxygen hugo:hugo autoconf:autoconf pandoc:pandoc

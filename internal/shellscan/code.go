@@ -549,7 +549,12 @@ func inCodeDir(w, p string, names []string, pattern bool) bool {
 var dirCodeFiles = []string{"*.go", "*.s", "*.syso", "go.mod", "go.work", "*.py", "*.pyc", "*.so", "*.pth",
 	"pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml", "mypy.ini", ".mypy.ini", ".flake8", "*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts",
 	"*.jsx", "*.tsx", "package.json", "node_modules/", ".eslintrc", ".eslintrc.*", ".prettierrc", ".prettierrc.*",
-	"*.c", "*.cc", "*.cpp", "*.cxx", "*.m", "*.S", "*.h", "*.hh", "*.hpp", "*.hxx"}
+	"*.c", "*.cc", "*.cpp", "*.cxx", "*.m", "*.S", "*.h", "*.hh", "*.hpp", "*.hxx",
+	// Round redteam61: the other sources go builds in a cgo package
+	// (assembly through the C preprocessor, Fortran, SWIG), linked
+	// into the test binary it runs, and pytest 9's TOML settings and
+	// the hidden .pytest.ini.
+	"*.sx", "*.f", "*.F", "*.for", "*.f90", "*.swig", "*.swigcxx", "pytest.toml", ".pytest.toml", ".pytest.ini"}
 
 // outputOptions are the options of the commands the analysis does not
 // model that most often name the file they write.

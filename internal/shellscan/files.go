@@ -85,6 +85,8 @@ func (an *analyzer) interpreter(prog, name string, args []word) bool {
 			if why := an.pipInstall(prog, after); why != "" {
 				an.opaque(name + " " + clipName(script) + ": " + why)
 			}
+		} else if why := rt61PythonScript(script, after); found && why != "" {
+			an.opaque(name + " " + why)
 		} else if found && path.Base(script) == "setup.py" && setupInstalls(after) {
 			an.opaque(name + " setup.py installs into the environment of that python, or where ~/.pydistutils.cfg or setup.cfg say, outside the workdir")
 		}
@@ -253,6 +255,10 @@ scan:
 					ops := args[i+1:]
 					if len(t) == 2 && len(ops) > 0 {
 						ops = ops[1:]
+					}
+					if why := an.rt61PythonModule(rest, ops); why != "" {
+						an.opaque(why)
+						return true
 					}
 					if prog, progArgs := pythonModuleProgram(rest, ops); prog != "" {
 						an.settingsCodeUses(prog, progArgs)
@@ -1361,6 +1367,7 @@ func (an *analyzer) toolCode(name string, args []word) {
 	an.systemWritersOpaque(name, args)
 	an.dbClientsOpaque(name, args)
 	an.rt60ToolCode(name, args)
+	an.rt61ToolCode(name, args)
 	an.runnerCodeUses(name, args)
 	an.packagesGiven(name, args)
 	switch {
@@ -1487,6 +1494,7 @@ var projectFiles = sync.OnceValue(func() map[string][]string {
 		"gpg": {"gpg.conf", "gpg.conf-*", "gpgsm.conf", "gpg-agent.conf", "dirmngr.conf", "scdaemon.conf",
 			"common.conf"},
 	}
+	addRT61ProjectFiles(m)
 	// Other names of the same programs.
 	for alias, of := range map[string]string{"tofu": "terraform", "terragrunt": "terraform", "ctest": "cmake",
 		"cpack": "cmake", "samu": "ninja", "go-task": "task", "gradlew": "gradle", "mvnw": "mvn",

@@ -256,6 +256,7 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		}
 		an.packageRunnerTarget(name, args)
 	case "bun":
+		an.rt61Bun(args)
 		an.packageRunnerTarget(name, args)
 	case "cargo":
 		// It builds the crate of Cargo.toml and runs its build script
@@ -264,6 +265,7 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		if !onlyVersion(args) {
 			an.usesCode(name, "/", "*.rs", "Cargo.toml", "rust-toolchain", "rust-toolchain.toml")
 			an.cargoMake(args)
+			an.rt61Cargo(args)
 		}
 	}
 	if name == "go" || strings.HasPrefix(name, "go1.") {
@@ -282,6 +284,9 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		// pytest's -c and --config-file (cache_dir, addopts) and
 		// pytest-cov's, ruff's cache-dir.
 		an.settingsCodeUses(n, args)
+		if n == "pytest" {
+			an.rt61Pytest(args)
+		}
 	}
 	if an.checker(checkerName(name), args) {
 		return false
