@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -129,5 +130,61 @@ func TestCleanupTakesOverTheStaleLockOfAKilledMigrate(t *testing.T) {
 	}
 	if r := runCLI(t, "--home", home, "--workdir", "/srv/app", "migrate", "--to-home", home, "--to-workdir", "/srv/other"); r.code != exitOK {
 		t.Errorf("migrate rerun: code %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// A migrate (or a cleanup) killed while it took a stale migration lock
+// over leaves that lock set aside in the project directory
+// (.stale-<12 hex>.lock, filelock.Leftover), which migrate itself ignores
+// as no data. Cleanup must not refuse the whole home for it (it could
+// never be cleaned again short of removing the entry by hand): it takes the
+// stale lock over and sweeps the rest, exit 0.
+func TestCleanupAcceptsWhatAKilledLockTakeoverLeaves(t *testing.T) {
+	isolateEnv(t)
+	home := t.TempDir()
+	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: "/srv/app", Storage: storage.Options{Home: home}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Dir(p.SessionsDir)
+	oldFile(t, filepath.Join(p.SessionsDir, "old.jsonl"))
+	aside := filepath.Join(root, ".stale-0123456789ab.lock")
+	lock := filepath.Join(root, migrate.LockName)
+	old := time.Now().Add(-time.Hour)
+	for _, d := range []string{aside, lock} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(d, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := runCLI(t, "--home", home, "--workdir", "/srv/app", "cleanup")
+	if r.code != exitOK || !strings.Contains(r.stdout, "removed "+lock) || !strings.Contains(r.stdout, "old.jsonl") {
+		t.Errorf("cleanup beside a lock set aside: code %d, stdout %q, stderr %q; want 0, the stale lock and the old session removed", r.code, r.stdout, r.stderr)
+	}
+}
+
+// Cleanup's refusal for a live migration names the lock once: one path,
+// not the project directory and then the lock inside it.
+func TestCleanupNamesALiveMigrationLockOnce(t *testing.T) {
+	isolateEnv(t)
+	home := t.TempDir()
+	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: "/srv/app", Storage: storage.Options{Home: home}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Dir(p.SessionsDir)
+	if err := os.MkdirAll(filepath.Join(root, migrate.LockName), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, "--home", home, "--workdir", "/srv/app", "cleanup")
+	if r.code != exitFailure || strings.Count(r.stderr, root) != 1 || strings.Count(r.stderr, "\n") != 1 {
+		t.Errorf("cleanup beside a live migration lock: code %d, stderr %q; want 1, one line naming %s once", r.code, r.stderr, root)
+	}
+	_, err = migrate.ClearStaleLock(t.Context(), root, true)
+	var held *migrate.LockHeldError
+	if !errors.As(err, &held) || held.Lock != filepath.Join(root, migrate.LockName) {
+		t.Errorf("ClearStaleLock of a fresh lock: %v, want a *migrate.LockHeldError", err)
 	}
 }
