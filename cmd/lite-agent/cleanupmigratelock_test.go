@@ -12,19 +12,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/filelock"
 	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
-// A migrate into another project of the same home holds its destination
-// lock (projects/<hash>/.migration-incomplete.lock) while it copies. While
-// that migrate lives, cleanup refuses, saying a migration is running (not
-// to move its lock away); once it was killed and its lock went stale by
-// the lock's own rule (not refreshed for filelock.DefaultStale), cleanup
-// takes the lock over and removes it, and sweeps the rest.
-func TestCleanupTakesOverTheStaleLockOfAKilledMigrate(t *testing.T) {
-	isolateEnv(t)
-	home := t.TempDir()
+// blockedMigrate starts a migrate of /srv/app into /srv/other of a new
+// home, in a child process, which waits for the source session's lock that
+// a writer holds and keeps fresh, with its destination lock (LockName in
+// dstRoot) held. release stops the writer, removes the source lock and
+// lets the migrate go on; the child is killed at the end of the test.
+func blockedMigrate(t *testing.T) (home, dstRoot string, cmd *exec.Cmd, release func()) {
+	t.Helper()
+	home = t.TempDir()
 	migFixture(t, home, "/srv/app", "", nil)
 	src, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: "/srv/app", Storage: storage.Options{Home: home}})
 	if err != nil {
@@ -34,8 +34,7 @@ func TestCleanupTakesOverTheStaleLockOfAKilledMigrate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dstRoot := filepath.Dir(dst.SessionsDir)
-	lock := filepath.Join(dstRoot, migrate.LockName)
+	dstRoot = filepath.Dir(dst.SessionsDir)
 
 	// A writer holds the source session's lock and keeps it fresh: the
 	// migrate waits for it with its destination lock held.
@@ -59,15 +58,15 @@ func TestCleanupTakesOverTheStaleLockOfAKilledMigrate(t *testing.T) {
 		}
 	}()
 	stopFresh := sync.OnceFunc(func() { close(stop); fresh.Wait() })
-	defer stopFresh()
+	t.Cleanup(stopFresh)
 
 	args, _ := json.Marshal([]string{"--home", home, "--workdir", "/srv/app", "migrate", "--to-home", home, "--to-workdir", "/srv/other"})
-	cmd := exec.Command(os.Args[0], "-test.run=^TestCLIChildProcess$")
+	cmd = exec.Command(os.Args[0], "-test.run=^TestCLIChildProcess$")
 	cmd.Env = append(os.Environ(), childEnvCLI+"="+string(args))
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		if _, err := os.Lstat(filepath.Join(dstRoot, migrate.MarkerName)); err == nil {
@@ -78,6 +77,26 @@ func TestCleanupTakesOverTheStaleLockOfAKilledMigrate(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+
+	release = func() {
+		stopFresh()
+		if err := os.Remove(srcLock); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return home, dstRoot, cmd, release
+}
+
+// A migrate into another project of the same home holds its destination
+// lock (projects/<hash>/.migration-incomplete.lock) while it copies. While
+// that migrate lives, cleanup refuses, saying a migration is running (not
+// to move its lock away); once it was killed and its lock went stale by
+// the lock's own rule (not refreshed for filelock.DefaultStale), cleanup
+// takes the lock over and removes it, and sweeps the rest.
+func TestCleanupTakesOverTheStaleLockOfAKilledMigrate(t *testing.T) {
+	isolateEnv(t)
+	home, dstRoot, cmd, release := blockedMigrate(t)
+	lock := filepath.Join(dstRoot, migrate.LockName)
 
 	base := []string{"--home", home, "--workdir", "/srv/app", "cleanup"}
 	r := runCLI(t, base...)
@@ -92,10 +111,7 @@ func TestCleanupTakesOverTheStaleLockOfAKilledMigrate(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = cmd.Wait()
-	stopFresh()
-	if err := os.Remove(srcLock); err != nil {
-		t.Fatal(err)
-	}
+	release()
 	// The killed migrate refreshes its lock no more: past the stale
 	// period, as a rerun of migrate would, cleanup takes it over.
 	old := time.Now().Add(-time.Minute)
@@ -125,6 +141,55 @@ func TestCleanupTakesOverTheStaleLockOfAKilledMigrate(t *testing.T) {
 	}
 	// The copy is still incomplete: its marker stays, and a rerun of
 	// the migrate completes it.
+	if _, err := os.Lstat(filepath.Join(dstRoot, migrate.MarkerName)); err != nil {
+		t.Errorf("the marker of the unfinished copy: %v", err)
+	}
+	if r := runCLI(t, "--home", home, "--workdir", "/srv/app", "migrate", "--to-home", home, "--to-workdir", "/srv/other"); r.code != exitOK {
+		t.Errorf("migrate rerun: code %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// A migrate paused (SIGSTOP) past the stale period refreshes its lock no
+// more; by the lock's rule a rerun of migrate would take it over, and
+// cleanup does the same, no sooner: while the pause is shorter cleanup
+// refuses. Resumed, the migrate finds its lock lost and fails without
+// completing the copy (its marker stays), and a rerun completes it.
+func TestCleanupAndAPausedMigrate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the stale period")
+	}
+	isolateEnv(t)
+	home, dstRoot, cmd, release := blockedMigrate(t)
+	lock := filepath.Join(dstRoot, migrate.LockName)
+	if err := cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"--home", home, "--workdir", "/srv/app", "cleanup"}
+	if r := runCLI(t, base...); r.code != exitFailure {
+		t.Errorf("cleanup just after the pause: code %d, stderr %q; want 1", r.code, r.stderr)
+	}
+	st, err := os.Lstat(lock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Until(st.ModTime().Add(filelock.DefaultStale + time.Second)))
+	if r := runCLI(t, base...); r.code != exitOK || !strings.Contains(r.stdout, "removed "+lock) {
+		t.Errorf("cleanup after an 11 s pause: code %d, stdout %q, stderr %q; want 0, the lock removed", r.code, r.stdout, r.stderr)
+	}
+	if err := cmd.Process.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	release()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("the resumed migrate succeeded without its lock")
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the resumed migrate never ended")
+	}
 	if _, err := os.Lstat(filepath.Join(dstRoot, migrate.MarkerName)); err != nil {
 		t.Errorf("the marker of the unfinished copy: %v", err)
 	}
