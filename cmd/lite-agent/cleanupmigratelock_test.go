@@ -253,3 +253,37 @@ func TestCleanupNamesALiveMigrationLockOnce(t *testing.T) {
 		t.Errorf("ClearStaleLock of a fresh lock: %v, want a *migrate.LockHeldError", err)
 	}
 }
+
+// A file or a symbolic link named like the migration lock is no lock
+// (migrate takes only a directory): cleanup refuses it as an entry it does
+// not understand, saying to move it, not to wait for a migration that
+// will never finish.
+func TestCleanupRefusesAFileNamedLikeTheMigrationLock(t *testing.T) {
+	isolateEnv(t)
+	for _, kind := range []string{"file", "symlink"} {
+		t.Run(kind, func(t *testing.T) {
+			home := t.TempDir()
+			p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: "/srv/app", Storage: storage.Options{Home: home}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			lock := filepath.Join(filepath.Dir(p.SessionsDir), migrate.LockName)
+			if err := os.MkdirAll(p.SessionsDir, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if kind == "file" {
+				err = os.WriteFile(lock, nil, 0o600)
+			} else {
+				err = os.Symlink(t.TempDir(), lock)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := runCLI(t, "--home", home, "--workdir", "/srv/app", "cleanup")
+			if r.code != exitFailure || !strings.Contains(r.stderr, lock) || !strings.Contains(r.stderr, "move it out of the data home") || strings.Contains(r.stderr, "once it has finished") {
+				t.Errorf("cleanup beside a %s named like the lock: code %d, stderr %q; want 1, saying to move it", kind, r.code, r.stderr)
+			}
+			wantOneErrorLine(t, r)
+		})
+	}
+}
