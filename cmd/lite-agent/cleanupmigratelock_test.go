@@ -87,6 +87,19 @@ func blockedMigrate(t *testing.T) (home, dstRoot string, cmd *exec.Cmd, release 
 	return home, dstRoot, cmd, release
 }
 
+// wantUnfinishedCopyCompleted checks that the copy of blockedMigrate's
+// migrate into dstRoot is still marked unfinished, and that a rerun of the
+// migrate completes it.
+func wantUnfinishedCopyCompleted(t *testing.T, home, dstRoot string) {
+	t.Helper()
+	if _, err := os.Lstat(filepath.Join(dstRoot, migrate.MarkerName)); err != nil {
+		t.Errorf("the marker of the unfinished copy: %v", err)
+	}
+	if r := runCLI(t, "--home", home, "--workdir", "/srv/app", "migrate", "--to-home", home, "--to-workdir", "/srv/other"); r.code != exitOK {
+		t.Errorf("migrate rerun: code %d, stderr %q", r.code, r.stderr)
+	}
+}
+
 // A migrate into another project of the same home holds its destination
 // lock (projects/<hash>/.migration-incomplete.lock) while it copies. While
 // that migrate lives, cleanup refuses, saying a migration is running (not
@@ -141,12 +154,7 @@ func TestCleanupTakesOverTheStaleLockOfAKilledMigrate(t *testing.T) {
 	}
 	// The copy is still incomplete: its marker stays, and a rerun of
 	// the migrate completes it.
-	if _, err := os.Lstat(filepath.Join(dstRoot, migrate.MarkerName)); err != nil {
-		t.Errorf("the marker of the unfinished copy: %v", err)
-	}
-	if r := runCLI(t, "--home", home, "--workdir", "/srv/app", "migrate", "--to-home", home, "--to-workdir", "/srv/other"); r.code != exitOK {
-		t.Errorf("migrate rerun: code %d, stderr %q", r.code, r.stderr)
-	}
+	wantUnfinishedCopyCompleted(t, home, dstRoot)
 }
 
 // A migrate paused (SIGSTOP) past the stale period refreshes its lock no
@@ -190,12 +198,19 @@ func TestCleanupAndAPausedMigrate(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("the resumed migrate never ended")
 	}
-	if _, err := os.Lstat(filepath.Join(dstRoot, migrate.MarkerName)); err != nil {
-		t.Errorf("the marker of the unfinished copy: %v", err)
+	wantUnfinishedCopyCompleted(t, home, dstRoot)
+}
+
+// appHome returns a new data home and the paths of its project for
+// /srv/app.
+func appHome(t *testing.T) (string, storage.ProjectPaths) {
+	t.Helper()
+	home := t.TempDir()
+	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: "/srv/app", Storage: storage.Options{Home: home}})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if r := runCLI(t, "--home", home, "--workdir", "/srv/app", "migrate", "--to-home", home, "--to-workdir", "/srv/other"); r.code != exitOK {
-		t.Errorf("migrate rerun: code %d, stderr %q", r.code, r.stderr)
-	}
+	return home, p
 }
 
 // A migrate (or a cleanup) killed while it took a stale migration lock
@@ -206,11 +221,7 @@ func TestCleanupAndAPausedMigrate(t *testing.T) {
 // stale lock over and sweeps the rest, exit 0.
 func TestCleanupAcceptsWhatAKilledLockTakeoverLeaves(t *testing.T) {
 	isolateEnv(t)
-	home := t.TempDir()
-	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: "/srv/app", Storage: storage.Options{Home: home}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	home, p := appHome(t)
 	root := filepath.Dir(p.SessionsDir)
 	oldFile(t, filepath.Join(p.SessionsDir, "old.jsonl"))
 	aside := filepath.Join(root, ".stale-0123456789ab.lock")
@@ -234,11 +245,7 @@ func TestCleanupAcceptsWhatAKilledLockTakeoverLeaves(t *testing.T) {
 // not the project directory and then the lock inside it.
 func TestCleanupNamesALiveMigrationLockOnce(t *testing.T) {
 	isolateEnv(t)
-	home := t.TempDir()
-	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: "/srv/app", Storage: storage.Options{Home: home}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	home, p := appHome(t)
 	root := filepath.Dir(p.SessionsDir)
 	if err := os.MkdirAll(filepath.Join(root, migrate.LockName), 0o700); err != nil {
 		t.Fatal(err)
@@ -247,7 +254,7 @@ func TestCleanupNamesALiveMigrationLockOnce(t *testing.T) {
 	if r.code != exitFailure || strings.Count(r.stderr, root) != 1 || strings.Count(r.stderr, "\n") != 1 {
 		t.Errorf("cleanup beside a live migration lock: code %d, stderr %q; want 1, one line naming %s once", r.code, r.stderr, root)
 	}
-	_, err = migrate.ClearStaleLock(t.Context(), root, true)
+	_, err := migrate.ClearStaleLock(t.Context(), root, true)
 	var held *migrate.LockHeldError
 	if !errors.As(err, &held) || held.Lock != filepath.Join(root, migrate.LockName) {
 		t.Errorf("ClearStaleLock of a fresh lock: %v, want a *migrate.LockHeldError", err)
@@ -262,11 +269,8 @@ func TestCleanupRefusesAFileNamedLikeTheMigrationLock(t *testing.T) {
 	isolateEnv(t)
 	for _, kind := range []string{"file", "symlink"} {
 		t.Run(kind, func(t *testing.T) {
-			home := t.TempDir()
-			p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: "/srv/app", Storage: storage.Options{Home: home}})
-			if err != nil {
-				t.Fatal(err)
-			}
+			home, p := appHome(t)
+			var err error
 			lock := filepath.Join(filepath.Dir(p.SessionsDir), migrate.LockName)
 			if err := os.MkdirAll(p.SessionsDir, 0o700); err != nil {
 				t.Fatal(err)
