@@ -26,7 +26,7 @@ type LockHeldError struct {
 }
 
 func (e *LockHeldError) Error() string {
-	return fmt.Sprintf("a migration is writing %s (it holds %s)", filepath.Dir(e.Lock), e.Lock)
+	return fmt.Sprintf("a migration holds %s and is still writing there", e.Lock)
 }
 
 // ClearStaleLock removes the destination lock (LockName) that a killed

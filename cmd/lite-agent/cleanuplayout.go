@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/lite-agent/lite-agent-go/internal/filelock"
 	"github.com/lite-agent/lite-agent-go/internal/syserr"
 	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/retention"
@@ -98,12 +99,18 @@ func checkLayout(ctx context.Context, home string) (locked []string, _ error) {
 		}
 		for _, in := range inner {
 			p := filepath.Join(path, in.Name())
-			switch in.Name() {
-			case storage.SessionsDirName, storage.TasksDirName, storage.SpillDirName:
+			switch name := in.Name(); {
+			case name == storage.SessionsDirName, name == storage.TasksDirName, name == storage.SpillDirName:
 				dir(p)
-			case migrate.MarkerName:
-			case migrate.LockName:
+			case name == migrate.MarkerName:
+			case name == migrate.LockName && in.IsDir():
 				locked = append(locked, path)
+			case name == migrate.LockName:
+				note(p, "not a migration's lock (a directory)", nil)
+			case filelock.Leftover(name) && in.IsDir():
+				// What a migrate (or cleanup) killed while it took the
+				// migration lock over leaves: no data, and never a live
+				// lock; migrate ignores it too.
 			default:
 				note(p, "not part of a project (sessions, tasks and spill are)", nil)
 			}
@@ -119,8 +126,12 @@ func checkLayout(ctx context.Context, home string) (locked []string, _ error) {
 // migration holds makes it fail first, having removed nothing.
 func clearMigrationLocks(ctx context.Context, roots []string, dryRun bool) ([]retention.Entry, error) {
 	for _, root := range roots {
-		if _, err := migrate.ClearStaleLock(ctx, root, true); err != nil {
+		_, err := migrate.ClearStaleLock(ctx, root, true)
+		if held := (*migrate.LockHeldError)(nil); errors.As(err, &held) {
 			return nil, fmt.Errorf("cleanup removed nothing: %w; run cleanup again once it has finished", err)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("cleanup removed nothing: %w", err)
 		}
 	}
 	var removed []retention.Entry

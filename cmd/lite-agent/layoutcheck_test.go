@@ -119,3 +119,19 @@ func TestResumeChecksTheSessionsDirsBeforeTheModel(t *testing.T) {
 		})
 	}
 }
+
+// TestRunInAHomeThatIsAFileSpendsNothing: a --home that is a file fails
+// the run before the first model call.
+func TestRunInAHomeThatIsAFileSpendsNothing(t *testing.T) {
+	srv, _, work, _ := layoutSetup(t)
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	oldFile(t, home)
+	before := tree(t, dir)
+	r := runCLI(t, "--home", home, "--workdir", work, "run", "--max-turns", "1", "hi")
+	if r.code != exitFailure {
+		t.Errorf("code %d, stderr %q; want 1", r.code, r.stderr)
+	}
+	wantOneErrorLine(t, r)
+	wantNothingSpent(t, srv, dir, before)
+}

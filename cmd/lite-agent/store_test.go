@@ -21,11 +21,7 @@ import (
 // session. It returns the home and the project layout.
 func referenceHome(t *testing.T) (string, storage.ProjectPaths) {
 	t.Helper()
-	home := t.TempDir()
-	p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: "/srv/app", Storage: storage.Options{Home: home}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	home, p := appHome(t)
 	files := map[string]string{
 		"sessions/s1.jsonl": `{"seq":1,"sessionId":"s1","parentSeq":null,"ts":"2026-07-22T12:00:00.000Z","event":{"type":"user","message":{"role":"user","content":"hi"}}}` + "\n" +
 			`{"seq":2,"sessionId":"s1","parentSeq":1,"ts":"2026-07-22T12:00:01.000Z","event":{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"hello"},{"type":"tool_call","id":"c1","name":"bash","input":{"command":"ls"}}]}}}` + "\n",

@@ -129,5 +129,5 @@ type noTaskListError struct {
 }
 
 func (e *noTaskListError) Error() string {
-	return fmt.Sprintf("no task list %s in project %s (%s)", e.ID, e.Workdir, e.Hash)
+	return fmt.Sprintf("no task list %s in project %s (%s); tasks list without --list shows the project's lists", e.ID, e.Workdir, e.Hash)
 }

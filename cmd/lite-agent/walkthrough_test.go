@@ -251,7 +251,8 @@ func TestTasksListOfNothingSaysSo(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := []string{"--home", home, "--workdir", work, "tasks", "list"}
-	unknown := "lite-agent: no task list nope in project " + work + " (" + p.Hash + ")\n"
+	// The error says what to do too: see the lists there are.
+	unknown := "lite-agent: no task list nope in project " + work + " (" + p.Hash + "); tasks list without --list shows the project's lists\n"
 	for _, tt := range []struct {
 		args         []string
 		code         int
