@@ -273,8 +273,7 @@ func (s *Store) sweepLeaseRows(ctx context.Context, ns string, dryRun bool, rep 
 			}
 			return tx.scan(ctx, s.q.sql(`WITH d AS (
 					DELETE FROM {leases} l WHERE `+ended+` AND l.project = $3
-					AND l.session IN (SELECT k.session FROM {leases} k WHERE k.namespace = $1 AND k.project = $3
-						AND NOT starts_with(k.session, '.') AND k.expires < now() FOR UPDATE SKIP LOCKED)
+					AND l.session IN (SELECT l.session FROM {leases} l WHERE `+ended+` AND l.project = $3 FOR UPDATE SKIP LOCKED)
 					RETURNING l.token
 				), u AS (
 					UPDATE {leases} SET token = greatest(token, (SELECT max(token) FROM d))
