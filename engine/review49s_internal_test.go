@@ -37,18 +37,7 @@ func TestThePinListForgetsAnIdWhoseLastPinEnded(t *testing.T) {
 		_ = e.Pin(id)
 		e.DropIdentities(func(string) bool { return false }) // nothing holds the cell now
 	}
-	var left int
-	for range 50 {
-		runtime.GC()
-		time.Sleep(10 * time.Millisecond)
-		e.mu.Lock()
-		left = len(e.pinned)
-		e.mu.Unlock()
-		if left == 0 {
-			break
-		}
-	}
-	if left != 0 {
+	if left := pinnedAfterGC(e, 50); left != 0 {
 		t.Errorf("the pin list holds %d of %d ids whose pins all ended", left, n)
 	}
 	// A pin still held keeps its id listed.

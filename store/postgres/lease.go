@@ -362,10 +362,19 @@ func (p *Project) lockTokens(ctx context.Context, tx db) error {
 // project's high-water mark to its token first (see leaseTokensRow), so
 // that the leases table holds rows of sessions that exist, and of live
 // leases. Its own transaction, short: an Acquire of the project waits for
-// it.
+// it. A row another transaction holds locked (a write under way, or a
+// holder stopped in the middle of one) is left, for a later removal or a
+// sweep: waited for with the mark held, every Acquire of the project
+// waited as long.
 func (p *Project) forgetLease(ctx context.Context, id string) error {
 	return p.s.tx(ctx, func(tx db) error {
 		if err := p.lockTokens(ctx, tx); err != nil {
+			return err
+		}
+		var n int
+		if err := tx.scan(ctx, p.s.q.sql(`SELECT count(*) FROM (SELECT 1 FROM {leases}
+			WHERE namespace = $1 AND project = $2 AND session = $3 FOR UPDATE SKIP LOCKED) r`),
+			[]any{p.ns, p.project, id}, &n); err != nil || n == 0 {
 			return err
 		}
 		_, err := tx.exec(ctx, p.s.q.sql(`WITH d AS (

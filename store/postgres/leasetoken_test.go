@@ -19,10 +19,11 @@ import (
 // new holder got when the release deleted the row (the next INSERT started
 // at 1 again), and its append on waking passed the check. The child holds
 // token 1 and is stopped; this process takes the lease over and releases
-// it (or deletes the session), takes it again through another Project, and
+// it (or deletes the session, clears the project, or sweeps the
+// session and its lease row), takes it again through another Project, and
 // continues the child, whose append must be refused.
 func TestALeaseTokenNeverComesBack(t *testing.T) {
-	for _, between := range []string{"release", "delete"} {
+	for _, between := range []string{"release", "delete", "clear", "sweep"} {
 		t.Run(between, func(t *testing.T) {
 			schema := freshSchema(t)
 			st := openStore(t, postgres.Options{Schema: schema, LeaseTTL: time.Second, Holder: "parent"})
@@ -52,6 +53,18 @@ func TestALeaseTokenNeverComesBack(t *testing.T) {
 			case "delete":
 				if err := b.DeleteSession(t.Context(), "s1"); err != nil {
 					t.Fatalf("delete: %v", err)
+				}
+			case "clear":
+				if err := b.Clear(t.Context()); err != nil {
+					t.Fatalf("clear: %v", err)
+				}
+			case "sweep":
+				rep, err := st.Sweep(t.Context(), postgres.SweepOptions{MaxAge: time.Millisecond})
+				if err != nil {
+					t.Fatalf("sweep: %v", err)
+				}
+				if len(rep.Deleted) != 1 {
+					t.Fatalf("the sweep deleted %d sessions, want the stopped child's", len(rep.Deleted))
 				}
 			}
 			c := project()

@@ -241,7 +241,8 @@ func (s *Store) Sweep(ctx context.Context, opts SweepOptions) (SweepReport, erro
 // mark to their tokens first (see leaseTokensRow), so that no token comes
 // back. Their age does not matter: a holder stopped past its TTL holds a
 // token at most the mark, below every later one, and its writes find no
-// row with its token.
+// row with its token. A row another transaction holds locked is left
+// (see forgetLease).
 func (s *Store) sweepLeaseRows(ctx context.Context, ns string, dryRun bool, rep *SweepReport) error {
 	const ended = `l.namespace = $1 AND NOT starts_with(l.session, '.') AND l.expires < now()
 		AND NOT EXISTS (SELECT 1 FROM {sessions} x WHERE x.namespace = l.namespace AND x.project = l.project AND x.session = l.session)
@@ -271,7 +272,9 @@ func (s *Store) sweepLeaseRows(ctx context.Context, ns string, dryRun bool, rep 
 				return err
 			}
 			return tx.scan(ctx, s.q.sql(`WITH d AS (
-					DELETE FROM {leases} l WHERE `+ended+` AND l.project = $3 RETURNING l.token
+					DELETE FROM {leases} l WHERE `+ended+` AND l.project = $3
+					AND l.session IN (SELECT l.session FROM {leases} l WHERE `+ended+` AND l.project = $3 FOR UPDATE SKIP LOCKED)
+					RETURNING l.token
 				), u AS (
 					UPDATE {leases} SET token = greatest(token, (SELECT max(token) FROM d))
 					WHERE namespace = $1 AND project = $3 AND session = $4 AND EXISTS (SELECT 1 FROM d)
