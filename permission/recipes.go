@@ -46,14 +46,31 @@ func readRecipe(p string) ([]byte, error) {
 	return readRecipeFile(p, maxRecipeBytes)
 }
 
-// readRecipeFile reads at most limit bytes of the file p, and fails with
-// errRecipeTooLarge when it holds more.
+// readRecipeFile reads at most limit bytes of the regular file p, and
+// fails with errRecipeTooLarge when it holds more. It opens p without
+// waiting on a FIFO (one may replace the file after the caller looked at
+// it) and reads no file under /proc, /sys or /dev, whose regular files may
+// block a read (/proc/kmsg, tracing's trace_pipe) or change with each.
 func readRecipeFile(p string, limit int64) ([]byte, error) {
-	f, err := os.Open(p)
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		for _, d := range []string{"/proc", "/sys", "/dev"} {
+			if real == d || strings.HasPrefix(real, d+"/") {
+				return nil, fmt.Errorf("recipe %s lies under %s", p, d)
+			}
+		}
+	}
+	f, err := openRule(p, false)
 	if err != nil {
 		return nil, fmt.Errorf("recipe: %w", err)
 	}
 	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("recipe %s is no regular file", p)
+	}
+	if fi.Size() > limit {
+		return nil, fmt.Errorf("recipe %s: %w", p, errRecipeTooLarge)
+	}
 	b, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, fmt.Errorf("recipe %s: %w", p, err)

@@ -100,14 +100,28 @@ func (an *analyzer) recipeTools(runner, dir string, names []string, up bool) {
 	seen := map[string]bool{}
 	named := map[string]bool{} // the base names of the files looked for
 	read := 0
-	for depth, from := 0, 0; depth < 2 && unreadable == ""; depth++ {
+	// A makefile's (or build.ninja's) include is read at any depth, and
+	// one it cannot read or name (include $(X).mk, include /dev/stdin, a
+	// FIFO, a file too large) makes the recipe one it cannot read fully:
+	// what it includes is recipe text too (review52g).
+	for depth, from := 0, 0; from < len(texts) && unreadable == ""; depth++ {
 		to := len(texts)
 		for _, t := range texts[from:to] {
-			for _, w := range recipePathWords(t.text) {
+			incs, why := recipeIncludes(t.text)
+			if why != "" {
+				unreadable = why
+				break
+			}
+			words := incs
+			if depth < 2 {
+				words = append(words, recipePathWords(t.text)...)
+			}
+			for i, w := range words {
 				p := w
 				if !path.IsAbs(p) {
 					p = path.Join(t.dir, w)
 				}
+				include := i < len(incs)
 				if seen[p] {
 					continue
 				}
@@ -117,13 +131,22 @@ func (an *analyzer) recipeTools(runner, dir string, names []string, up bool) {
 					unreadable = "its recipe names more files than the gate looks for"
 					break
 				}
-				if b, err := an.readRecipe(p); err == nil {
-					if read++; read > maxRecipeFiles {
-						unreadable = "its recipe names more files than the gate reads"
+				b, err := an.readRecipe(p)
+				if err != nil {
+					if include && !errors.Is(err, fs.ErrNotExist) {
+						unreadable = clipName(p) + ": " + err.Error()
 						break
 					}
-					texts = append(texts, recipeText{dir: path.Dir(p), text: b})
+					continue
 				}
+				if read++; read > maxRecipeFiles {
+					unreadable = "its recipe names more files than the gate reads"
+					break
+				}
+				texts = append(texts, recipeText{dir: path.Dir(p), text: b})
+			}
+			if unreadable != "" {
+				break
 			}
 		}
 		from = to
@@ -233,6 +256,35 @@ func (an *analyzer) subCodeUses(w string) []codeUse {
 func recipeWordRune(r rune) bool {
 	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' ||
 		r == '.' || r == '+'
+}
+
+// recipeIncludes returns the files the include lines of a recipe's text
+// name (make's include, -include and sinclude, ninja's include and
+// subninja), or why the gate cannot read what one includes: a name made
+// of a variable or a pattern, or a device, which the line may feed.
+func recipeIncludes(text []byte) ([]string, string) {
+	var out []string
+	for _, line := range strings.Split(string(text), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		switch f[0] {
+		case "include", "-include", "sinclude", "subninja":
+		default:
+			continue
+		}
+		for _, w := range f[1:] {
+			if strings.HasPrefix(w, "#") {
+				break
+			}
+			if strings.ContainsAny(w, "$*?[`\\") || w == "-" {
+				return nil, "it includes " + clipName(w) + ", a name the gate cannot resolve"
+			}
+			out = append(out, w)
+		}
+	}
+	return out, ""
 }
 
 // recipePathWords returns the words of a recipe's text that may name a

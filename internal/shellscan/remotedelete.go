@@ -26,39 +26,42 @@ import (
 // host's other keys, UpdateHostKeys), and overwrite or delete the files
 // there.
 
-// deletingVerbs are the words of a command name that delete, destroy,
-// replace or take offline what a remote service holds.
-var deletingVerbs = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, v := range strings.Fields(`delete deletion del rm rb remove terminate destroy purge drop reset revoke
+// remoteVerbs are the tables of verbs of the command words, built on
+// first use as one (each sync.OnceValue costs the package's
+// initialisation allocations): deleting are the words of a command name
+// that delete, destroy, replace or take offline what a remote service
+// holds; reading begin the command names that only read, so such a word
+// is no deleting one (aws kms get-key-rotation-status, list-deleted-x);
+// run are the command words that run a command on another machine (a
+// container, a virtual machine, a dyno), as ssh does.
+var remoteVerbs = sync.OnceValue(func() struct{ deleting, reading, run map[string]bool } {
+	set := func(words string) map[string]bool {
+		m := map[string]bool{}
+		for _, v := range strings.Fields(words) {
+			m[v] = true
+		}
+		return m
+	}
+	return struct{ deleting, reading, run map[string]bool }{
+		deleting: set(`delete deletion del rm rb remove terminate destroy purge drop reset revoke
 		detach deregister unregister disassociate disable unset uninstall undeploy deprovision decommission wipe
-		erase flush truncate evict rollback restore undo prune clear unpublish yank mv move`) {
-		m[v] = true
-	}
-	return m
-})
-
-// readingVerbs begin the command names that only read: such a word is no
-// deleting one (aws kms get-key-rotation-status, list-deleted-x).
-var readingVerbs = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, v := range strings.Fields(`get list ls describe show read view status search lookup check validate
+		erase flush truncate evict rollback restore undo prune clear unpublish yank mv move`),
+		reading: set(`get list ls describe show read view status search lookup check validate
 		estimate preview simulate test verify history explain help info inspect diff plan logs tail print wait
-		version whoami output synth`) {
-		m[v] = true
+		version whoami output synth`),
+		run: set(`ssh scp sftp exec console run-command send-command execute-command start-session`),
 	}
-	return m
 })
 
-// remoteRunVerbs are the command words that run a command on another
-// machine (a container, a virtual machine, a dyno), as ssh does.
-var remoteRunVerbs = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, v := range strings.Fields(`ssh scp sftp exec console run-command send-command execute-command start-session`) {
-		m[v] = true
-	}
-	return m
-})
+// deletingVerbs returns remoteVerbs' deleting verbs.
+func deletingVerbs() map[string]bool { return remoteVerbs().deleting }
+
+// readingVerbs returns remoteVerbs' reading verbs.
+func readingVerbs() map[string]bool { return remoteVerbs().reading }
+
+// remoteRunVerbs returns remoteVerbs' verbs that run a command on another
+// machine.
+func remoteRunVerbs() map[string]bool { return remoteVerbs().run }
 
 // kubeconfigWriters are the cloud tools' commands that write the
 // user's ~/.kube/config (or $KUBECONFIG), as kubectl config does (see
