@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/internal/pgtest"
@@ -54,7 +55,7 @@ func TestMigrateToStoreKeepsAnEmptyTaskList(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("migrate --to-store of a home with an empty task list: %d %q %q", r.code, r.stdout, r.stderr)
 	}
-	if got := listIDs("--store", u); !equalStrings(got, want) {
+	if got := listIDs("--store", u); !slices.Equal(got, want) {
 		t.Errorf("the database lists %v, the files %v", got, want)
 	}
 	back := filepath.Join(t.TempDir(), "back")
@@ -62,7 +63,7 @@ func TestMigrateToStoreKeepsAnEmptyTaskList(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("migrate --from-store: %d %q %q", r.code, r.stdout, r.stderr)
 	}
-	if got := listIDs("--home", back); !equalStrings(got, want) {
+	if got := listIDs("--home", back); !slices.Equal(got, want) {
 		t.Errorf("the home migrated back lists %v, the first %v", got, want)
 	}
 	rel, err := filepath.Rel(home, p.TasksDir)
@@ -74,14 +75,3 @@ func TestMigrateToStoreKeepsAnEmptyTaskList(t *testing.T) {
 	}
 }
 
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
