@@ -74,4 +74,3 @@ func TestMigrateToStoreKeepsAnEmptyTaskList(t *testing.T) {
 		t.Errorf("the shared mark of the empty list board is lost on the way back")
 	}
 }
-
