@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
@@ -230,6 +231,17 @@ func (s *FileStore) locked(ctx context.Context, create bool, fn func(*fileRecord
 	opts.Timeout = max(time.Until(deadline), time.Nanosecond)
 	l, err := dir.Lock(ctx, "", opts)
 	if err != nil {
+		if !create && errors.Is(err, syscall.EROFS) {
+			// A reader on a read-only mount, where the lock directory
+			// cannot be made: nothing writes the list through this
+			// mount, so it reads without the lock rather than fail.
+			// (A writer through another, writable mount of the same
+			// files replaces each record by rename, so no record reads
+			// torn; a read may at worst see a write of several
+			// records half done.) A write fails with the lock's error
+			// (see commit).
+			return fn(&fileRecords{s: s, dir: dir, lockErr: err, loaded: map[string]loaded{}})
+		}
 		return err
 	}
 	defer func() {
@@ -245,6 +257,9 @@ type fileRecords struct {
 	s    *FileStore
 	dir  *safefs.Dir
 	lock *filelock.Lock
+	// lockErr is why lock is nil: the list is read without it on a
+	// read-only file system (see locked), and nothing is written.
+	lockErr error
 	// loaded holds, by task id, the records read so far, so that a
 	// rewrite keeps what this package does not know (see mergeRecord)
 	// and replaces a record stored under a legacy name.
@@ -395,6 +410,9 @@ func (r *fileRecords) commit(ctx context.Context, tasks []Task) error {
 	}
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	if r.lock == nil {
+		return r.lockErr
 	}
 	if err := r.lock.Check(); err != nil {
 		return err

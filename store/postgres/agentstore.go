@@ -122,16 +122,18 @@ func (c *Checkpointer) DeleteSessionUsing(ctx context.Context, sessionID, taskLi
 	return c.p.DeleteSessionWith(ctx, sessionID, DeleteOptions{SharedTaskList: taskListID})
 }
 
-// TaskListIDs returns the ids of the task lists of the project enc names
-// that hold at least one task, sorted.
+// TaskListIDs returns the ids of the task lists of the project enc names,
+// sorted: every list that has a row in task_lists (made by its first
+// write, by [TaskList.MarkShared] or by an import), whether or not it
+// holds a task, as the file store's list is its directory, tasks or not.
 func (s *Store) TaskListIDs(ctx context.Context, enc storage.Encoding) ([]string, error) {
 	p, err := s.Project(enc)
 	if err != nil {
 		return nil, err
 	}
 	var ids []string
-	err = s.db().each(ctx, s.q.sql(`SELECT DISTINCT list FROM {tasks}
-		WHERE namespace = $1 AND project = $2 ORDER BY list`), []any{p.ns, p.project}, func(r pgx.Rows) error {
+	err = s.db().each(ctx, s.q.sql(`SELECT list FROM {task_lists} WHERE namespace = $1 AND project = $2
+		UNION SELECT list FROM {tasks} WHERE namespace = $1 AND project = $2 ORDER BY list`), []any{p.ns, p.project}, func(r pgx.Rows) error {
 		var id string
 		if err := r.Scan(&id); err != nil {
 			return err

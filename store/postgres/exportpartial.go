@@ -24,6 +24,9 @@ import (
 type exportSink interface {
 	writeRecords(path string, recs [][]byte, mtime time.Time) error
 	write(path string, data []byte, mtime time.Time) error
+	// mkdir makes directory dir, and its parents, when missing: the
+	// directory of a task list with no task file.
+	mkdir(dir string) error
 }
 
 // exportPlan is what an export would write now at the paths of
@@ -47,6 +50,10 @@ func (p *exportPlan) writeRecords(path string, recs [][]byte, _ time.Time) error
 	p.files[path] = b.Bytes()
 	return nil
 }
+
+// mkdir writes no file: a directory the export makes is removed by
+// RemovePartialExport when left empty.
+func (p *exportPlan) mkdir(string) error { return nil }
 
 func (p *exportPlan) write(path string, data []byte, _ time.Time) error {
 	if p.want[path] {

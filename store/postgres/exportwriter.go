@@ -43,18 +43,29 @@ func (w *exportWriter) writeRecords(path string, recs [][]byte, mtime time.Time)
 	return w.write(path, b.Bytes(), mtime)
 }
 
+// mkdir makes directory dir and its missing parents, remembered so that
+// a failed export removes them.
+func (w *exportWriter) mkdir(dir string) error {
+	if rel, err := filepath.Rel(w.root, dir); w.root == "" || err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return &storage.Error{Op: "write", File: dir, Message: "the export names a directory outside its destination " + w.root}
+	}
+	missing := safefs.MissingDirs(dir)
+	if err := os.MkdirAll(dir, exportDirMode); err != nil {
+		return err
+	}
+	w.dirs = append(w.dirs, missing...)
+	return nil
+}
+
 // write writes data as the new file path, its directory made if needed,
 // and sets its modification time when mtime is not zero.
 func (w *exportWriter) write(path string, data []byte, mtime time.Time) (err error) {
 	if rel, err := filepath.Rel(w.root, path); w.root == "" || err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return &storage.Error{Op: "write", File: path, Message: "the export names a file outside its destination " + w.root}
 	}
-	dir := filepath.Dir(path)
-	missing := safefs.MissingDirs(dir)
-	if err := os.MkdirAll(dir, exportDirMode); err != nil {
+	if err := w.mkdir(filepath.Dir(path)); err != nil {
 		return err
 	}
-	w.dirs = append(w.dirs, missing...)
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, exportFileMode)
 	if err != nil {
 		return err

@@ -616,6 +616,10 @@ func verifyFiles(ctx context.Context, src fileSide, dst *Project) error {
 	if err != nil {
 		return err
 	}
+	dbLists, err := dst.s.TaskListIDs(ctx, dst.enc)
+	if err != nil {
+		return err
+	}
 	for _, id := range ids {
 		fs, err := task.NewFileStore(src.paths.TasksDir, id, src.enc)
 		if err != nil {
@@ -633,8 +637,23 @@ func verifyFiles(ctx context.Context, src fileSide, dst *Project) error {
 		if err != nil {
 			return fmt.Errorf("task list %s in the database: %w", id, err)
 		}
-		if err := sameJSON(a, b); err != nil {
-			return fmt.Errorf("task list %s: %w", id, err)
+		// No task is no task: the file store reads an empty list as nil,
+		// the database's as an empty slice.
+		if len(a) != 0 || len(b) != 0 {
+			if err := sameJSON(a, b); err != nil {
+				return fmt.Errorf("task list %s: %w", id, err)
+			}
+		}
+		// The list itself, tasks or not, and its shared mark.
+		_, shared, err := dst.ExportTaskList(ctx, id)
+		if err != nil {
+			return fmt.Errorf("task list %s in the database: %w", id, err)
+		}
+		if !slices.Contains(dbLists, id) {
+			return fmt.Errorf("task list %s: it is missing in the database", id)
+		}
+		if shared != task.IsShared(src.paths.TasksDir, id) {
+			return fmt.Errorf("task list %s: shared in the files %v, in the database %v", id, !shared, shared)
 		}
 	}
 	ents, err := readDir(src.paths.SpillDir)
@@ -781,6 +800,11 @@ func exportFiles(ctx context.Context, src *Project, dst fileSide, rep *FilesRepo
 	}
 	for _, l := range lists {
 		id, recs, shared := l.id, l.records, l.shared
+		// A list with no task is still a list: its directory, as the
+		// file store has it.
+		if err := w.mkdir(dst.paths.TaskListDir(id)); err != nil {
+			return err
+		}
 		for _, tid := range slices.Sorted(maps.Keys(recs)) {
 			name := task.RecordName(tid)
 			rec, err := fileTaskRecord(ctx, src.enc, id, tid, recs[tid])
