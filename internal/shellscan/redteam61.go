@@ -131,6 +131,13 @@ func (an *analyzer) rt61ToolCode(name string, args []word) {
 		for _, v := range rt61OptionValues(args, "L", "--lua-filter", "--lu") {
 			an.rt61CodeFile(name, v)
 		}
+		// A filter is a program pandoc runs, looked for first at the
+		// path given, bare names included (--filter f runs ./f).
+		for _, v := range rt61OptionValues(args, "F", "--filter", "--filt") {
+			if !v.dynamic && v.text != "" {
+				an.usesCode(name, v.text)
+			}
+		}
 		for _, v := range rt61OptionValues(args, "d", "--defaults", "--defaults") {
 			if !v.dynamic && v.text != "" && path.Ext(v.text) == "" {
 				an.usesCode(name, v.text+".yaml")
