@@ -2,6 +2,7 @@ package shellscan
 
 import (
 	"path"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -32,6 +33,29 @@ var rt61AppCallers = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{"flask": true, "gunicorn": true, "hypercorn": true, "granian": true,
 		"uvicorn": true, "daphne": true, "waitress-serve": true}
 })
+
+// rt61Factories are the names Flask's and gunicorn's documentation give
+// an application factory (gunicorn "app:create_app()").
+var rt61Factories = []string{"create_app", "make_app", "get_app", "build_app", "app_factory"}
+
+// rt61FactoryCall reports whether w calls an application factory of
+// the project with no arguments (module.path:create_app()): the project's
+// own code, which the server imports anyway. A call with arguments, or of
+// any other function (pip's main() reads the server's other words as its
+// own), may do anything.
+func rt61FactoryCall(w string) bool {
+	mod, call, ok := strings.Cut(w, ":")
+	fn, ok2 := strings.CutSuffix(call, "()")
+	if !ok || !ok2 || mod == "" || !slices.Contains(rt61Factories, fn) {
+		return false
+	}
+	for _, r := range mod {
+		if r != '.' && r != '_' && !('a' <= r && r <= 'z') && !('A' <= r && r <= 'Z') && !('0' <= r && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
 
 // rt61DjangoShells are the subcommands of Django's manage.py and
 // django-admin that run code from their standard input or their -c (shell)
@@ -97,7 +121,7 @@ func (an *analyzer) rt61ToolCode(name string, args []word) {
 	}
 	if rt61AppCallers()[name] {
 		for _, a := range args {
-			if a.dynamic || strings.Contains(a.text, "(") {
+			if a.dynamic || strings.Contains(a.text, "(") && !rt61FactoryCall(a.text) {
 				an.opaque(name + " calls the function its application word names, with the arguments given there")
 				return
 			}

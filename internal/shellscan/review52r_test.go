@@ -23,3 +23,20 @@ func TestReview52rPushRepoFilterAndDriverScripts(t *testing.T) {
 	}
 	checkRT57Lines(t, opaque, clean)
 }
+
+// The application factory of Flask's and gunicorn's documentation,
+// called with no arguments (gunicorn "app:create_app()"), is the
+// project's own code and stays clean; a call with arguments, or of
+// another function (pip's main() reads the line's other words), asks.
+func TestReview52rAppFactoryCall(t *testing.T) {
+	opaque := []string{
+		`gunicorn "pip._internal.cli.main:main()" install x`, `FLASK_APP='pip._internal.cli.main:main()' flask install x`,
+		`gunicorn "app:create_app('x')"`, `gunicorn "subprocess:getoutput('x')"`, `flask --app "code:interact()" shell`,
+		`gunicorn "app:create_app()x"`, `gunicorn "app:create_app(*[])"`, `gunicorn 'a(b):create_app()'`,
+	}
+	clean := []string{
+		`gunicorn "app:create_app()"`, `gunicorn -w 4 'myproject:create_app()'`, `flask --app "hello:create_app()" run`,
+		`hypercorn "src.app:create_app()"`, `gunicorn app:app`, `gunicorn --bind 0.0.0.0:8000 "pkg.wsgi:make_app()"`,
+	}
+	checkRT57Lines(t, opaque, clean)
+}
