@@ -1885,6 +1885,10 @@ func (an *analyzer) compiler(name string, args []word) {
 			}
 		case i > 0 && args[i-1].text == "-Xlinker":
 			an.linkerWord(name, t)
+		case strings.HasPrefix(t, "-T") && len(t) > 2:
+			// -Tscript: the linker script, which names the file the
+			// linker writes (OUTPUT) and the files it reads.
+			an.usesCode(name, t[2:])
 		case t == "-" && (i == 0 || args[i-1].text != "-o"):
 			an.stdinOpaque(name + " compiles code from its standard input")
 		case !strings.HasPrefix(t, "-"):

@@ -5,15 +5,16 @@ import (
 	"sync"
 )
 
-// gitGlobal are the options git may take before its subcommand without
+// gitGlobal reports whether opt is one of the options git may take before its subcommand without
 // changing which repository, configuration or programs it uses.
-var gitGlobal = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"--no-pager": true, "-P": true, "--no-optional-locks": true,
-		"--version": true, "--help": true, "-h": true, "--no-replace-objects": true, "--no-advice": true,
-		"--literal-pathspecs": true, "--glob-pathspecs": true, "--noglob-pathspecs": true, "--icase-pathspecs": true,
+func gitGlobal(opt string) bool {
+	switch opt {
+	case "--no-pager", "-P", "--no-optional-locks", "--version", "--help", "-h", "--no-replace-objects",
+		"--no-advice", "--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs":
+		return true
 	}
-})
+	return false
+}
 
 // gitCommands are the git subcommands the analysis knows to be built in:
 // anything else may be an alias ("!sh -c …") or an external git-* program.
@@ -83,11 +84,15 @@ var gitShortDanger = sync.OnceValue(func() map[string]string {
 // remove a branch's section of .git/config.
 var gitBranchLong = []string{"move", "copy", "delete"}
 
-// gitRemoteReaders are the git remote subcommands that leave .git/config
+// gitRemoteReaders reports whether sub is one of the git remote subcommands that leave .git/config
 // as it is; every other one (add, rename, remove, set-url …) rewrites it.
-var gitRemoteReaders = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"show": true, "get-url": true, "prune": true, "update": true}
-})
+func gitRemoteReaders(sub string) bool {
+	switch sub {
+	case "show", "get-url", "prune", "update":
+		return true
+	}
+	return false
+}
 
 // git checks a git command line: global options other than a few harmless
 // ones (-c, -C, --git-dir, --exec-path …), subcommands that are not known
@@ -107,7 +112,7 @@ func (an *analyzer) git(args []word) {
 		if !strings.HasPrefix(t, "-") {
 			break
 		}
-		if !gitGlobal()[t] {
+		if !gitGlobal(t) {
 			an.opaque("git " + clipName(t) + " changes the repository, configuration or programs git uses")
 			return
 		}
@@ -176,7 +181,7 @@ func (an *analyzer) git(args []word) {
 	if sub == "remote" {
 		for _, a := range args[i+1:] {
 			if !strings.HasPrefix(a.text, "-") {
-				if !gitRemoteReaders()[a.text] || a.dynamic {
+				if !gitRemoteReaders(a.text) || a.dynamic {
 					an.opaque("git remote " + clipName(a.text) + " rewrites .git/config")
 					return
 				}

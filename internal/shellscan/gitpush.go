@@ -12,7 +12,6 @@ import "strings"
 // overwrite commits this clone has not fetched. An operand known only when
 // the line runs may be any refspec.
 func gitPushDestroys(args []word) string {
-	operands := 0
 	for _, a := range args {
 		t := a.text
 		if a.dynamic {
@@ -34,9 +33,10 @@ func gitPushDestroys(args []word) string {
 				return "git push " + clipName(t) + " may delete or overwrite branches of the remote"
 			}
 		default:
-			operands++
-			// The first operand is the repository; the rest are refspecs.
-			if operands > 1 && (strings.HasPrefix(t, "+") || strings.HasPrefix(t, ":")) {
+			// Any operand may be a refspec: --repo=origin makes the
+			// first one a refspec too, and no repository's name or URL
+			// begins with + or :.
+			if strings.HasPrefix(t, "+") || strings.HasPrefix(t, ":") {
 				return "git push " + clipName(t) + " deletes or overwrites a branch of the remote"
 			}
 		}

@@ -2,8 +2,8 @@ package shellscan
 
 import (
 	"path"
+	"slices"
 	"strings"
-	"sync"
 )
 
 // This file holds what round redteam61 found the analysis did not model:
@@ -23,22 +23,49 @@ import (
 // reaches every child the project's code starts.
 var rt61EnvFiles = []string{".env", ".env.*"}
 
-// rt61AppCallers are the Python servers whose application is named
+// rt61AppCallers reports whether name is one of the Python servers whose application is named
 // module:attr and may be called there with arguments (flask --app
 // "m:create('x')", gunicorn "m:create('x')"): the call may be any function
 // of any module (subprocess:getoutput('…')), so a word holding a '(' runs
 // code the analysis does not see.
-var rt61AppCallers = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"flask": true, "gunicorn": true, "hypercorn": true, "granian": true,
-		"uvicorn": true, "daphne": true, "waitress-serve": true}
-})
+func rt61AppCallers(name string) bool {
+	switch name {
+	case "flask", "gunicorn", "hypercorn", "granian", "uvicorn", "daphne", "waitress-serve":
+		return true
+	}
+	return false
+}
 
-// rt61DjangoShells are the subcommands of Django's manage.py and
+// rt61FactoryCall reports whether w calls an application factory of
+// the project with no arguments (module.path:create_app()): the project's
+// own code, which the server imports anyway. A call with arguments, or of
+// any other function (pip's main() reads the server's other words as its
+// own), may do anything. The names are those Flask's and gunicorn's
+// documentation give an application factory.
+func rt61FactoryCall(w string) bool {
+	mod, call, ok := strings.Cut(w, ":")
+	fn, ok2 := strings.CutSuffix(call, "()")
+	if !ok || !ok2 || mod == "" || !slices.Contains([]string{"create_app", "make_app", "get_app", "build_app", "app_factory"}, fn) {
+		return false
+	}
+	for _, r := range mod {
+		if r != '.' && r != '_' && !('a' <= r && r <= 'z') && !('A' <= r && r <= 'Z') && !('0' <= r && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// rt61DjangoShells reports whether sub is one of the subcommands of Django's manage.py and
 // django-admin that run code from their standard input or their -c (shell)
 // or hand it to a database client that runs commands (dbshell).
-var rt61DjangoShells = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"shell": true, "dbshell": true, "shell_plus": true}
-})
+func rt61DjangoShells(sub string) bool {
+	switch sub {
+	case "shell", "dbshell", "shell_plus":
+		return true
+	}
+	return false
+}
 
 // addRT61ProjectFiles adds to m (projectFiles) the files maven builds and
 // runs besides its settings (the sources of src/main and src/test, whose
@@ -95,15 +122,15 @@ func (an *analyzer) rt61ToolCode(name string, args []word) {
 	if onlyVersion(args) {
 		return
 	}
-	if rt61AppCallers()[name] {
+	if rt61AppCallers(name) {
 		for _, a := range args {
-			if a.dynamic || strings.Contains(a.text, "(") {
+			if a.dynamic || strings.Contains(a.text, "(") && !rt61FactoryCall(a.text) {
 				an.opaque(name + " calls the function its application word names, with the arguments given there")
 				return
 			}
 		}
 	}
-	if rt61Linkers()[name] {
+	if rt61Linkers(name) {
 		an.rt61Linker(name, args)
 		return
 	}
@@ -121,7 +148,7 @@ func (an *analyzer) rt61ToolCode(name string, args []word) {
 			}
 		}
 	case "django-admin":
-		if len(args) > 0 && rt61DjangoShells()[args[0].text] {
+		if len(args) > 0 && rt61DjangoShells(args[0].text) {
 			an.opaque("django-admin " + args[0].text + " runs code given on the command line or its standard input")
 		}
 	case "pandoc":
@@ -130,6 +157,13 @@ func (an *analyzer) rt61ToolCode(name string, args []word) {
 		// filters, init.lua and templates pandoc loads by name.
 		for _, v := range rt61OptionValues(args, "L", "--lua-filter", "--lu") {
 			an.rt61CodeFile(name, v)
+		}
+		// A filter is a program pandoc runs, looked for first at the
+		// path given, bare names included (--filter f runs ./f).
+		for _, v := range rt61OptionValues(args, "F", "--filter", "--filt") {
+			if !v.dynamic && v.text != "" {
+				an.usesCode(name, v.text)
+			}
 		}
 		for _, v := range rt61OptionValues(args, "d", "--defaults", "--defaults") {
 			if !v.dynamic && v.text != "" && path.Ext(v.text) == "" {
@@ -196,7 +230,7 @@ func (an *analyzer) rt61PythonModule(mod string, args []word) string {
 // manage.py shell runs the code of its standard input and of -c, dbshell
 // hands its standard input to the database's client.
 func rt61PythonScript(script string, after []word) string {
-	if path.Base(script) == "manage.py" && len(after) > 0 && (after[0].dynamic || rt61DjangoShells()[after[0].text]) {
+	if path.Base(script) == "manage.py" && len(after) > 0 && (after[0].dynamic || rt61DjangoShells(after[0].text)) {
 		return "manage.py " + clipName(after[0].text) + " runs code given on the command line or its standard input"
 	}
 	return ""
@@ -230,14 +264,17 @@ func (an *analyzer) rt61Cargo(args []word) {
 	}
 }
 
-// rt61Linkers are the linkers run by name. A linker script, given by -T,
+// rt61Linkers reports whether name is a linker run by name. A linker script, given by -T,
 // --script, -dT, --default-script or -c (an MRI script), or as an input
 // file that is no object, names the file the linker writes (OUTPUT) and
 // the files it reads and includes.
-var rt61Linkers = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"ld": true, "ld.bfd": true, "ld.gold": true, "gold": true, "ld.lld": true,
-		"lld": true, "ld.mold": true, "mold": true}
-})
+func rt61Linkers(name string) bool {
+	switch name {
+	case "ld", "ld.bfd", "ld.gold", "gold", "ld.lld", "lld", "ld.mold", "mold":
+		return true
+	}
+	return false
+}
 
 // rt61Linker records each word a linker is given, an operand or an
 // option's value (attached, after '=', or the next word, which is then an
