@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/expand"
@@ -1206,7 +1205,7 @@ func (an *analyzer) command(ws []word, depth, chain int) {
 	if inner && idx < len(an.a.units) {
 		an.a.units[idx].wrapper = true
 	}
-	if !dataArgs()[path.Base(ws[0].text)] {
+	if !dataArgs.get()[path.Base(ws[0].text)] {
 		for _, w := range ws[1:] {
 			if w.dynamic && path.Base(ws[0].text) == "kill" && lastJob(w) {
 				continue // the job the line put in the background: see killOperands
@@ -1262,7 +1261,7 @@ func (an *analyzer) procProgram(name string) string {
 // dataArgs are the commands whose arguments, whatever they hold, cannot
 // make them run code or write files: a quoted expansion may be handed to
 // them.
-var dataArgs = sync.OnceValue(func() map[string]bool {
+var dataArgs = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"echo": true, "cat": true, "ls": true, "wc": true, "head": true, "tail": true,
 		"grep": true, "egrep": true, "fgrep": true, "basename": true, "dirname": true,
@@ -1270,7 +1269,7 @@ var dataArgs = sync.OnceValue(func() map[string]bool {
 		"diff": true, "cmp": true, "md5sum": true, "sha1sum": true, "sha256sum": true,
 		"true": true, "false": true, ":": true,
 	}
-})
+}}
 
 // isDigits reports whether s is a non-empty run of ASCII digits.
 func isDigits(s string) bool {

@@ -3,7 +3,6 @@ package shellscan
 import (
 	"slices"
 	"strings"
-	"sync"
 )
 
 // A checkerSpec models a linter, formatter that only reports, type
@@ -59,7 +58,7 @@ func checkerFlags(bools, values string) map[string]goFlag {
 // load code the line names (pytest -p, eslint --format ./x.js, mypy
 // --install-types) or move a cache (--cache-dir) are left out on
 // purpose.
-var checkers = sync.OnceValue(func() map[string]checkerSpec {
+var checkers = lazy[map[string]checkerSpec]{build: func() map[string]checkerSpec {
 	return map[string]checkerSpec{
 		// gofmt prints (-l, -d) and does not change the Go files of its
 		// operands unless told to (-w).
@@ -85,7 +84,7 @@ var checkers = sync.OnceValue(func() map[string]checkerSpec {
 		"prettier": {flags: checkerFlags("--check -c -l --list-different --no-editorconfig --no-error-on-unmatched-pattern",
 			"--log-level"), need: []string{"--check", "-c", "-l", "--list-different"}, runs: true},
 	}
-})
+}}
 
 // checker records what a modelled checker reads and writes, and reports
 // whether it modelled args; it reports false, leaving the command to the
@@ -94,9 +93,9 @@ var checkers = sync.OnceValue(func() map[string]checkerSpec {
 // known when the line runs, or a missing option the command needs to
 // write nothing.
 func (an *analyzer) checker(name string, args []word) bool {
-	spec, ok := checkers()[name]
+	spec, ok := checkers.get()[name]
 	if !ok && len(args) > 0 && !args[0].dynamic {
-		if spec, ok = checkers()[name+" "+args[0].text]; ok {
+		if spec, ok = checkers.get()[name+" "+args[0].text]; ok {
 			name, args = name+" "+args[0].text, args[1:]
 		}
 	}

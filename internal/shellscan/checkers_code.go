@@ -19,9 +19,9 @@ func checkerName(name string) string {
 // the files the line writes before it are its code (see
 // runsWrittenCode).
 func (an *analyzer) checkerCode(name string, args []word) {
-	spec, ok := checkers()[name]
+	spec, ok := checkers.get()[name]
 	if !ok && len(args) > 0 && !args[0].dynamic {
-		spec, ok = checkers()[name+" "+args[0].text]
+		spec, ok = checkers.get()[name+" "+args[0].text]
 	}
 	if !ok || !spec.runs && !spec.cwdConfig {
 		return

@@ -5,7 +5,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"sync"
 )
 
 // maxCodeUses bounds the code files one line's commands are recorded to
@@ -558,28 +557,28 @@ var dirCodeFiles = []string{"*.go", "*.s", "*.syso", "go.mod", "go.work", "*.py"
 
 // outputOptions are the options of the commands the analysis does not
 // model that most often name the file they write.
-var outputOptions = sync.OnceValue(func() map[string]bool {
+var outputOptions = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{"-o": true, "-out": true, "--out": true, "--output": true, "-O": true,
 		"--output-file": true, "--outfile": true, "-outfile": true}
-})
+}}
 
 // outputValue returns the file args[i] names as the value of an output
 // option (-o f, -out f, --output=f, -of), or "".
 func outputValue(args []word, i int) string {
 	t := args[i].text
 	if !strings.HasPrefix(t, "-") {
-		if i > 0 && outputOptions()[args[i-1].text] {
+		if i > 0 && outputOptions.get()[args[i-1].text] {
 			return t
 		}
 		return ""
 	}
 	if name, v, ok := strings.Cut(t, "="); ok {
-		if outputOptions()[name] {
+		if outputOptions.get()[name] {
 			return v
 		}
 		return ""
 	}
-	if len(t) > 2 && (t[1] == 'o' || t[1] == 'O') && !outputOptions()[t] {
+	if len(t) > 2 && (t[1] == 'o' || t[1] == 'O') && !outputOptions.get()[t] {
 		return t[2:]
 	}
 	return ""

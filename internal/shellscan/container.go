@@ -2,7 +2,6 @@ package shellscan
 
 import (
 	"strings"
-	"sync"
 )
 
 // Container engines run programs in containers that may bind-mount any
@@ -18,17 +17,17 @@ import (
 
 // containerEngines are the engines modelled, with the compose tools,
 // which take compose's subcommands directly.
-var containerEngines = sync.OnceValue(func() map[string]bool {
+var containerEngines = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"docker": true, "podman": true, "podman-remote": true, "nerdctl": true, "finch": true, "buildah": true,
 		"docker-compose": true, "podman-compose": true,
 	}
-})
+}}
 
 // containerReadOnly are the subcommands that only show state, for an
 // engine; a management command (container, image …) maps to its own
 // read-only subcommands.
-var containerReadOnly = sync.OnceValue(func() map[string][]string {
+var containerReadOnly = lazy[map[string][]string]{build: func() map[string][]string {
 	return map[string][]string{
 		"ps": nil, "images": nil, "version": nil, "info": nil, "logs": nil, "inspect": nil, "history": nil,
 		"top": nil, "port": nil, "diff": nil, "stats": nil, "events": nil, "search": nil, "help": nil,
@@ -44,21 +43,21 @@ var containerReadOnly = sync.OnceValue(func() map[string][]string {
 		"buildx":     {"ls", "version"},
 		"compose":    nil, // see composeReadOnly
 	}
-})
+}}
 
 // composeReadOnly are the compose subcommands that only show state.
-var composeReadOnly = sync.OnceValue(func() map[string]bool {
+var composeReadOnly = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"ps": true, "ls": true, "images": true, "version": true, "top": true, "logs": true, "port": true,
 		"events": true, "help": true,
 	}
-})
+}}
 
 // containerRuns are the subcommands that run or build containers; an
 // engine's name guessed among the words of a command the analysis does
 // not model (helm install docker ./chart) is only taken as the engine
 // when one of these follows.
-var containerRuns = sync.OnceValue(func() map[string]bool {
+var containerRuns = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"run": true, "exec": true, "start": true, "restart": true, "create": true, "build": true, "buildx": true,
 		"compose": true, "up": true, "builder": true, "bud": true, "from": true, "commit": true, "cp": true,
@@ -66,30 +65,30 @@ var containerRuns = sync.OnceValue(func() map[string]bool {
 		"save": true, "export": true, "plugin": true, "login": true, "context": true, "container": true,
 		"image": true, "volume": true, "pod": true, "stack": true, "service": true, "bake": true,
 	}
-})
+}}
 
 // containerGlobal are the global options (before the subcommand) known to
 // choose only which daemon is asked and how much it says, with whether
 // each takes a value: a configuration directory (--config, whose
 // cli-plugins are programs), a storage root or TLS files are not among
 // them.
-var containerGlobal = sync.OnceValue(func() map[string]bool {
+var containerGlobal = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"-D": false, "--debug": false, "-l": true, "--log-level": true, "-c": true, "--context": true,
 		"-H": true, "--host": true, "--remote": false, "-r": false, "--url": true, "--connection": true,
 		"--namespace": true, "-n": true,
 	}
-})
+}}
 
 // composeGlobal are compose's global options, which only choose the
 // project whose state is shown, with whether each takes a value.
-var composeGlobal = sync.OnceValue(func() map[string]bool {
+var composeGlobal = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"-f": true, "--file": true, "-p": true, "--project-name": true, "--profile": true, "--env-file": true,
 		"--project-directory": true, "--ansi": true, "--progress": true, "--parallel": true, "--compatibility": false,
 		"--all-resources": false,
 	}
-})
+}}
 
 // subcommand skips the global options of args known to opts and returns
 // the first operand's index, or -1 with why when an option is unknown or
@@ -129,16 +128,16 @@ func (an *analyzer) container(name string, args []word, depth, chain int) bool {
 		return true
 	}
 	compose := name == "docker-compose" || name == "podman-compose"
-	opts := containerGlobal()
+	opts := containerGlobal.get()
 	if compose {
-		opts = composeGlobal()
+		opts = composeGlobal.get()
 	}
 	i, why := subcommand(args, opts)
 	sub := ""
 	if i >= 0 && i < len(args) {
 		sub = args[i].text
 	}
-	if an.guess && !containerRuns()[sub] && !compose {
+	if an.guess && !containerRuns.get()[sub] && !compose {
 		// A data word named like the engine (an image, a release), not
 		// the engine run.
 		return true
@@ -148,20 +147,20 @@ func (an *analyzer) container(name string, args []word, depth, chain int) bool {
 		case sub == "":
 			return true // the engine's usage
 		case compose:
-			if composeReadOnly()[sub] {
+			if composeReadOnly.get()[sub] {
 				return true
 			}
 		case sub == "compose":
-			j, w := subcommand(args[i+1:], composeGlobal())
+			j, w := subcommand(args[i+1:], composeGlobal.get())
 			if w == "" && i+1+j < len(args) {
-				if composeReadOnly()[args[i+1+j].text] {
+				if composeReadOnly.get()[args[i+1+j].text] {
 					return true
 				}
 				sub += " " + args[i+1+j].text
 			}
 			why = w
 		default:
-			if subs, ok := containerReadOnly()[sub]; ok && (len(subs) == 0 && sub != "compose" ||
+			if subs, ok := containerReadOnly.get()[sub]; ok && (len(subs) == 0 && sub != "compose" ||
 				i+1 < len(args) && contains(subs, args[i+1].text)) {
 				return true
 			}

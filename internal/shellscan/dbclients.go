@@ -2,7 +2,6 @@ package shellscan
 
 import (
 	"strings"
-	"sync"
 )
 
 // A local database server is running-process state outside the workdir:
@@ -26,7 +25,7 @@ import (
 
 // dbWriters are the clients that always change the server's state (but
 // for --version and --help).
-var dbWriters = sync.OnceValue(func() map[string]bool {
+var dbWriters = lazy[map[string]bool]{build: func() map[string]bool {
 	m := map[string]bool{}
 	for _, n := range strings.Fields(`createdb dropdb createuser dropuser createlang droplang clusterdb reindexdb
 		vacuumdb vacuumlo pg_recvlogical mysqld mysqld_safe mariadbd mariadbd-safe mongod mongos
@@ -37,7 +36,7 @@ var dbWriters = sync.OnceValue(func() map[string]bool {
 		m[n] = true
 	}
 	return m
-})
+}}
 
 // dbClientsOpaque makes the line opaque when the database client name
 // args changes a local server's state (see above).
@@ -64,7 +63,7 @@ func (an *analyzer) dbClientsOpaque(name string, args []word) {
 		return false
 	}
 	switch {
-	case dbWriters()[name]:
+	case dbWriters.get()[name]:
 		an.opaque(why)
 	case name == "pg_restore":
 		if has("-d", "--dbname") {

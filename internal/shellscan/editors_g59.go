@@ -1,7 +1,5 @@
 package shellscan
 
-import "sync"
-
 // editorStarters are programs that start the editor the environment
 // chooses on text they make (vipe on its input, vidir, qmv, qcp and
 // massren on a list of file names, which they then rename or delete as
@@ -11,7 +9,7 @@ import "sync"
 // editor and run commands bound to their keys (tig, lazygit, gitui).
 // With a pipe as their input, as vi does, they run what it says: real
 // vidir ran ':!touch ~/x' from its input at gate59.
-var editorStarters = sync.OnceValue(func() map[string]string {
+var editorStarters = lazy[map[string]string]{build: func() map[string]string {
 	m := map[string]string{}
 	for _, n := range []string{"vipe", "vidir", "qmv", "qcp", "massren", "edir"} {
 		m[n] = n + editorWhy
@@ -21,13 +19,13 @@ var editorStarters = sync.OnceValue(func() map[string]string {
 		m[n] = n + " runs the shell commands typed at it (its input) and" + editorWhy
 	}
 	return m
-})
+}}
 
 // editorStarter returns why name starts the editor or runs the commands
 // typed at it (see editorStarters), or "" for another program or one
 // asked only for its version.
 func editorStarter(name string, args []word) string {
-	why := editorStarters()[name]
+	why := editorStarters.get()[name]
 	if why == "" || onlyVersion(args) {
 		return ""
 	}

@@ -3,12 +3,11 @@ package shellscan
 import (
 	"path"
 	"strings"
-	"sync"
 )
 
 // interpreters run code given inline with these options. Perl's -M, -m
 // and -d:MOD insert their text into the program ("-MPOSIX;qx(…)").
-var interpreters = sync.OnceValue(func() map[string]string {
+var interpreters = lazy[map[string]string]{build: func() map[string]string {
 	return map[string]string{
 		"python": "c", "node": "ep", "nodejs": "ep", "bun": "ep", "perl": "eEMmd", "ruby": "e",
 		"php": "rB", "lua": "e", "luajit": "e", "Rscript": "e", "R": "e", "osascript": "e",
@@ -16,12 +15,12 @@ var interpreters = sync.OnceValue(func() map[string]string {
 		// Other pythons take -c as python does.
 		"pypy": "c", "ipython": "c", "jython": "c", "bpython": "c",
 	}
-})
+}}
 
 // languageFiles are the base names of the files an interpreter may load
 // as code besides its script: the modules a script imports, the package
 // manifest that tells node where they are.
-var languageFiles = sync.OnceValue(func() map[string][]string {
+var languageFiles = lazy[map[string][]string]{build: func() map[string][]string {
 	return map[string][]string{
 		// A native extension module (x.so, x.abi3.so, x.cpython-311-….so)
 		// is found before x.py, and its constructors run as it loads; the
@@ -41,7 +40,7 @@ var languageFiles = sync.OnceValue(func() map[string][]string {
 		"perl": {"*.pl", "*.pm", "*.pmc"}, "ruby": {"*.rb", "*.so"}, "irb": {"*.rb", "*.so"}, "php": {"*.php"}, "julia": {"*.jl"},
 		"R": {"*.R", "*.r"}, "Rscript": {"*.R", "*.r"}, "jshell": {"*.jsh", "*.java"}, "ghci": {"*.hs"},
 	}
-})
+}}
 
 // isPython reports whether name is python followed by a version made of
 // digits and dots (python3, python3.12), as ^python[0-9.]*$ would, or py,
@@ -77,7 +76,7 @@ func setupInstalls(after []word) bool {
 // the line opaque when the interpreter runs inline code or code from its
 // standard input.
 func (an *analyzer) interpreter(prog, name string, args []word) bool {
-	opts, ok := interpreters()[name]
+	opts, ok := interpreters.get()[name]
 	if isPython(name) {
 		opts, ok = "c", true
 		if script, after, found := pythonScript(args); found && pipScript(script) {
@@ -119,10 +118,10 @@ func (an *analyzer) interpreter(prog, name string, args []word) bool {
 	}
 	// The script may import any module of its language from beside it
 	// or from the working directory (json.py shadows python's json).
-	if names := languageFiles()[name]; len(names) > 0 {
+	if names := languageFiles.get()[name]; len(names) > 0 {
 		an.usesCode(name, "/", an.withBareName(name, names)...)
 	} else if isPython(name) {
-		an.usesCode(name, "/", languageFiles()["python"]...)
+		an.usesCode(name, "/", languageFiles.get()["python"]...)
 	}
 	if name == "deno" || name == "bun" {
 		if len(args) > 0 && (args[0].text == "eval" || args[0].text == "-e" || args[0].text == "--eval") {
@@ -221,7 +220,7 @@ scan:
 						// python3 -m pip install ./p.tar.gz.
 						an.packagesGiven("pip", after)
 					}
-					if pythonFileModules()[rest] {
+					if pythonFileModules.get()[rest] {
 						// The files it is given are code it runs: each
 						// operand, and each option's value after '='.
 						for _, b := range args[i+1:] {
@@ -232,11 +231,11 @@ scan:
 							}
 						}
 					}
-					if pythonCodeModules()[rest] {
+					if pythonCodeModules.get()[rest] {
 						an.opaque(name + " -m " + rest + " runs code given on the command line or its standard input")
 						return true
 					}
-					if letter, ok := pythonArchiveModules()[rest]; ok && moduleOption(args[i+1:], letter) {
+					if letter, ok := pythonArchiveModules.get()[rest]; ok && moduleOption(args[i+1:], letter) {
 						// tarfile -e extracts symbolic links and members
 						// named ../…, as tar x does; zipfile -e extracts
 						// whatever the archive holds; gzip -d writes each
@@ -412,9 +411,9 @@ func pipScript(script string) bool {
 // pythonArchiveModules are the standard modules whose command line writes
 // files the archive or the compressed file names, each with the short
 // option that makes it write them (tarfile -e, zipfile -e, gzip -d).
-var pythonArchiveModules = sync.OnceValue(func() map[string]byte {
+var pythonArchiveModules = lazy[map[string]byte]{build: func() map[string]byte {
 	return map[string]byte{"tarfile": 'e', "zipfile": 'e', "gzip": 'd'}
-})
+}}
 
 // moduleOption reports whether the arguments of a python module may hold
 // its option -letter: alone or in a cluster, or as a long option of two
@@ -434,16 +433,16 @@ func moduleOption(args []word, letter byte) bool {
 // file it is given as python code: doctest the examples of a text file,
 // pydoc a path it imports, pickle the calls a pickle makes as it loads,
 // and cProfile, profile and trace a script.
-var pythonFileModules = sync.OnceValue(func() map[string]bool {
+var pythonFileModules = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{"doctest": true, "pydoc": true, "pickle": true, "cProfile": true, "profile": true, "trace": true}
-})
+}}
 
 // pythonCodeModules are the standard modules that run python code given
 // as their arguments (timeit) or read from their standard input (code,
 // pdb, asyncio, idlelib).
-var pythonCodeModules = sync.OnceValue(func() map[string]bool {
+var pythonCodeModules = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{"code": true, "pdb": true, "timeit": true, "asyncio": true, "idlelib": true}
-})
+}}
 
 // awk records the files awk reads. A program that can run commands or
 // write files (system, pipes, >, @load …), a program from a file, and
@@ -724,16 +723,16 @@ var compressors = []string{"gzip", "gunzip", "uncompress", "bzip2", "bunzip2", "
 	"lz4", "lzma", "unlzma", "lzip", "pigz", "unpigz", "pbzip2", "plzip", "lzop", "brotli"}
 
 // compressorSet holds the compressors by name.
-var compressorSet = sync.OnceValue(func() map[string]bool {
+var compressorSet = lazy[map[string]bool]{build: func() map[string]bool {
 	m := map[string]bool{}
 	for _, n := range compressors {
 		m[n] = true
 	}
 	return m
-})
+}}
 
 // fileCommands are the commands whose file operands the analysis knows.
-var fileCommands = sync.OnceValue(func() map[string]fileSpec {
+var fileCommands = lazy[map[string]fileSpec]{build: func() map[string]fileSpec {
 	read := fileSpec{mode: modeRead}
 	m := map[string]fileSpec{}
 	for _, n := range []string{"cat", "tac", "less", "more", "nl", "wc", "od", "hexdump", "base64",
@@ -793,20 +792,20 @@ var fileCommands = sync.OnceValue(func() map[string]fileSpec {
 	m["wget"] = fileSpec{short: "OoPiaeUTtwQ", long: []string{"--output-document", "--output-file", "--post-file", "--input-file", "--directory-prefix"},
 		paths: map[string]accessMode{"-O": modeWrite, "--output-document": modeWrite, "-o": modeWrite, "--output-file": modeWrite, "--post-file": modeRead, "-i": modeRead, "--input-file": modeRead}}
 	return m
-})
+}}
 
 // subcommandPrograms are the programs the analysis does not model whose
 // first word, when it is a plain word, names one of their subcommands
 // (npm test, pip install), not a file.
-var subcommandPrograms = sync.OnceValue(func() map[string]bool {
+var subcommandPrograms = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{"npm": true, "pnpm": true, "yarn": true, "pip": true, "pip3": true}
-})
+}}
 
 // withoutSubcommand returns args without the subcommand name a program
 // of subcommandPrograms takes first: a word without '-', '/' or '.'.
 // Any other first word stays, as a path the program may write.
 func withoutSubcommand(name string, args []word) []word {
-	if !subcommandPrograms()[name] || len(args) == 0 {
+	if !subcommandPrograms.get()[name] || len(args) == 0 {
 		return args
 	}
 	if a := args[0]; !a.dynamic && !a.special && !a.pattern && a.text != "" && !strings.ContainsAny(a.text, "-/.") {
@@ -826,14 +825,14 @@ func (an *analyzer) fileCommand(name string, args []word) {
 			}
 		}()
 	}
-	if d, ok := optionDanger()[name]; ok {
+	if d, ok := optionDanger.get()[name]; ok {
 		if t := d.find(name, args); t != "" {
 			an.opaque(name + " " + clipName(t) + " runs a program or writes files the analysis does not model")
 			return
 		}
 	}
 	kind := name
-	if compressorSet()[name] {
+	if compressorSet.get()[name] {
 		kind = "gzip" // every compressor names its output alike
 	}
 	switch kind {
@@ -946,7 +945,7 @@ func (an *analyzer) fileCommand(name string, args []word) {
 		if name == "curl" {
 			// "#1" in an output name is replaced by the text a glob of the
 			// URL matched ({a,b}, [1-9]), which may hold slashes.
-			spec := fileCommands()["curl"]
+			spec := fileCommands.get()["curl"]
 			eachOption(args, spec.short, spec.long, true, func(opt string, val *word) {
 				if (opt == "-o" || opt == "--output") && val != nil && strings.Contains(val.text, "#") {
 					an.opaque("curl " + opt + " names its output with text of the URL")
@@ -987,12 +986,12 @@ func (an *analyzer) fileCommand(name string, args []word) {
 		}
 		defer func() { an.mayLinkAt(from) }()
 	}
-	spec, ok := fileCommands()[name]
+	spec, ok := fileCommands.get()[name]
 	if !ok {
 		if isCompiler(name) {
 			args = an.compilerDirs(name, args)
 		}
-		if !noFiles()[name] {
+		if !noFiles.get()[name] {
 			an.codeOptions(name, args)
 			an.toolCode(name, args)
 			from := len(an.a.accesses)
@@ -1005,7 +1004,7 @@ func (an *analyzer) fileCommand(name string, args []word) {
 					an.a.accesses[i].built = true
 				}
 			}
-			if !an.guess && !notRunners()[name] && !isCompiler(name) && !strings.HasPrefix(name, "go1.") {
+			if !an.guess && !notRunners.get()[name] && !isCompiler(name) && !strings.HasPrefix(name, "go1.") {
 				an.innerSpellings(args)
 				uses, words := len(an.codeUses), an.uvPipWords
 				an.uvPipWords = uvPipCommand(name, args)
@@ -1043,7 +1042,7 @@ func (an *analyzer) fileCommand(name string, args []word) {
 		(hasShortFlag(args, 'r') || hasShortFlag(args, 'R') || hasShortFlag(args, 'a') || hasAny(args, "--recursive", "--archive"))
 	// chmod -R .git and gzip -r .git write every file beneath the operand,
 	// wherever the option stands among the operands.
-	if recursiveWriters()[name] && (anyShortFlag(args, "rR") || hasPrefix(args, "--rec")) {
+	if recursiveWriters.get()[name] && (anyShortFlag(args, "rR") || hasPrefix(args, "--rec")) {
 		tree = true
 	}
 	// cp --parents and rsync -R keep each source's path below the
@@ -1106,7 +1105,7 @@ func (an *analyzer) fileCommand(name string, args []word) {
 // directory, named by the last part of each URL's path; options that let
 // the server or a recursion name them make the line opaque.
 func (an *analyzer) remoteNames(name string, args []word) {
-	spec := fileCommands()[name]
+	spec := fileCommands.get()[name]
 	remote := name == "wget"
 	ops := eachOption(args, spec.short, spec.long, true, func(opt string, _ *word) {
 		switch opt {
@@ -1304,7 +1303,7 @@ const tarOldValues = "bCFgHIKLNTVXf"
 // lower case, whose value names code that a program loads (openssl
 // -engine PATH, nm --plugin PATH, ld -plugin PATH): true for a file,
 // false for a directory of them (-provider-path, --plugin-dir).
-var codeOptionNames = sync.OnceValue(func() map[string]bool {
+var codeOptionNames = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"plugin": true, "plugins": true, "engine": true, "provider": true, "load": true, "loadextension": true,
 		"preload": true, "agentpath": true, "loader": true,
@@ -1313,7 +1312,7 @@ var codeOptionNames = sync.OnceValue(func() map[string]bool {
 		"kubeconfig": true,
 		"pluginpath": false, "plugindir": false, "providerpath": false,
 	}
-})
+}}
 
 // codeOptions records, for a command the analysis does not model, the
 // values of its options that name code it loads (see codeOptionNames) as
@@ -1325,7 +1324,7 @@ func (an *analyzer) codeOptions(name string, args []word) {
 			continue
 		}
 		opt, v, hasVal := strings.Cut(strings.TrimLeft(t, "-"), "=")
-		file, ok := codeOptionNames()[strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(opt))]
+		file, ok := codeOptionNames.get()[strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(opt))]
 		if !ok {
 			continue
 		}
@@ -1351,14 +1350,14 @@ func (an *analyzer) codeOptions(name string, args []word) {
 // ./x.txt), pygmentize loads the lexer or formatter of -l, -f or -F
 // FILE[:CLASS] by running FILE (with -x).
 func (an *analyzer) toolCode(name string, args []word) {
-	if names, ok := projectFiles()[name]; ok {
+	if names, ok := projectFiles.get()[name]; ok {
 		// The build, task, infrastructure or configuration files it
 		// finds where it runs (or where its options send it), even
 		// for --version: mvn -v starts the JVM with the options of
 		// .mvn/jvm.config.
 		an.usesCode(name, "/", names...)
 	}
-	if names, ok := rcCodeFiles()[name]; ok {
+	if names, ok := rcCodeFiles.get()[name]; ok {
 		an.usesCode(name, "/", names...)
 	}
 	an.settingsCodeUses(name, args)
@@ -1404,7 +1403,7 @@ func (an *analyzer) toolCode(name string, args []word) {
 // package.json, which the line may have packed under another name with
 // tar --transform), or that a requirements file names.
 func (an *analyzer) packagesGiven(prog string, args []word) {
-	if len(args) == 0 || !packageInstallers()[prog][args[0].text] {
+	if len(args) == 0 || !packageInstallers.get()[prog][args[0].text] {
 		return
 	}
 	for _, a := range args[1:] {
@@ -1419,7 +1418,7 @@ func (an *analyzer) packagesGiven(prog string, args []word) {
 // packageInstallers are the package managers and, for each, the
 // subcommands that build or install the packages they are given (see
 // toolCode).
-var packageInstallers = sync.OnceValue(func() map[string]map[string]bool {
+var packageInstallers = lazy[map[string]map[string]bool]{build: func() map[string]map[string]bool {
 	return map[string]map[string]bool{
 		// npm's command word is resolved first (see npmArgs).
 		"npm":  {"install": true, "exec": true, "link": true, "update": true, "rebuild": true, "pack": true, "ci": true, "install-test": true, "install-ci-test": true},
@@ -1429,7 +1428,7 @@ var packageInstallers = sync.OnceValue(func() map[string]map[string]bool {
 		"pipx": {"install": true, "run": true, "inject": true}, "uv": {"pip": true, "add": true, "run": true, "tool": true},
 		"gem": {"install": true, "build": true},
 	}
-})
+}}
 
 // projectFiles are, for the build tools, task runners, infrastructure
 // tools and others the analysis does not model, the base names of the
@@ -1440,9 +1439,9 @@ var packageInstallers = sync.OnceValue(func() map[string]map[string]bool {
 // directory (agent-program). A line that writes one and then runs the
 // tool runs code of its own (printf … > main.tf && terraform apply), as
 // runsWrittenCode says of make and a Makefile.
-var projectFiles = sync.OnceValue(func() map[string][]string {
+var projectFiles = lazy[map[string][]string]{build: func() map[string][]string {
 	python := []string{"*.py", "*.pyc", "*.so", "*.pth", "pyproject.toml", "setup.cfg", "setup.py", "requirements*.txt"}
-	node := append([]string{"gulpfile.*", "Gulpfile.*", "gruntfile.*", "Gruntfile.*", ".npmrc"}, languageFiles()["node"]...)
+	node := append([]string{"gulpfile.*", "Gulpfile.*", "gruntfile.*", "Gruntfile.*", ".npmrc"}, languageFiles.get()["node"]...)
 	m := map[string][]string{
 		"terraform":  {"*.tf", "*.tf.json", "*.tfvars", "*.tfvars.json", "*.hcl", ".terraformrc", "terraform.rc"},
 		"packer":     {"*.pkr.hcl", "*.pkr.json", "*.pkrvars.hcl", "*.hcl"},
@@ -1506,12 +1505,12 @@ var projectFiles = sync.OnceValue(func() map[string][]string {
 		m[alias] = m[of]
 	}
 	return m
-})
+}}
 
 // noFiles are the commands the analysis does not model whose arguments
 // never name files they write; the arguments of any other such command
 // are taken as paths it may write (see unknownArgs).
-var noFiles = sync.OnceValue(func() map[string]bool {
+var noFiles = lazy[map[string]bool]{build: func() map[string]bool {
 	m := map[string]bool{}
 	for _, n := range []string{"echo", "true", "false", ":", "pwd", "sleep", "basename", "dirname",
 		"seq", "expr", "yes", "printenv", "whoami", "id", "uname", "nproc", "arch", "tty", "type",
@@ -1522,15 +1521,15 @@ var noFiles = sync.OnceValue(func() map[string]bool {
 		m[n] = true
 	}
 	return m
-})
+}}
 
 // recursiveWriters are the commands whose -r or -R writes a whole tree.
-var recursiveWriters = sync.OnceValue(func() map[string]bool {
+var recursiveWriters = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"chmod": true, "chown": true, "chgrp": true, "chattr": true, "setfacl": true, "gzip": true,
 		"gunzip": true, "uncompress": true, "zstd": true, "unzstd": true, "lz4": true,
 	}
-})
+}}
 
 // anyShortFlag reports whether a short option cluster anywhere before "--"
 // holds one of cs.
@@ -1595,7 +1594,7 @@ type danger struct {
 
 // optionDanger are the dangerous options of the commands fileCommand
 // models.
-var optionDanger = sync.OnceValue(func() map[string]danger {
+var optionDanger = lazy[map[string]danger]{build: func() map[string]danger {
 	return map[string]danger{
 		// --listed-incremental (-g, see archive) and --volno-file write
 		// the files they name; --remove-files deletes what was archived.
@@ -1651,7 +1650,7 @@ var optionDanger = sync.OnceValue(func() map[string]danger {
 		"lzop": {long: []string{"suffix"}, short: "S"}, "brotli": {long: []string{"suffix"}, short: "S"},
 		"pigz": {long: []string{"suffix", "name"}, short: "SN"}, "unpigz": {long: []string{"suffix", "name"}, short: "SN"},
 	}
-})
+}}
 
 // find returns the first dangerous option of args, or "".
 func (d danger) find(name string, args []word) string {
@@ -2049,12 +2048,12 @@ func (an *analyzer) goCommand(name string, args []word) {
 
 // jdkTools are the JDK's launchers, which take @argfiles and pass -J
 // options to the JVM they run.
-var jdkTools = sync.OnceValue(func() map[string]bool {
+var jdkTools = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"java": true, "javac": true, "jshell": true, "jar": true, "javadoc": true, "jlink": true, "jpackage": true,
 		"jdeps": true, "jmod": true, "javap": true, "jdb": true, "keytool": true, "jarsigner": true,
 	}
-})
+}}
 
 // java marks the line opaque when a JDK launcher runs a command line
 // (-XX:OnError, -XX:OnOutOfMemoryError, which the JVM runs through a

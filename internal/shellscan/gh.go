@@ -2,13 +2,12 @@ package shellscan
 
 import (
 	"strings"
-	"sync"
 )
 
 // ghCommands are gh's built-in commands (with their other names): any
 // other first word is an alias (which may be "!sh -c …"), such as the
 // default co, or an extension, whose code lies in the home.
-var ghCommands = sync.OnceValue(func() map[string]bool {
+var ghCommands = lazy[map[string]bool]{build: func() map[string]bool {
 	m := map[string]bool{}
 	for _, n := range []string{"accessibility", "a11y", "agent-task", "alias", "api", "attestation", "auth",
 		"browse", "cache", "codespace", "cs", "completion", "config", "extension", "extensions", "ext", "gist",
@@ -17,15 +16,15 @@ var ghCommands = sync.OnceValue(func() map[string]bool {
 		m[n] = true
 	}
 	return m
-})
+}}
 
 // ghCodespaceReads are the gh codespace commands that only show or change
 // the codespace on GitHub's side; the others connect to it through ssh
 // with a key gh creates in ~/.ssh (ssh, cp, logs, ports), or open an
 // editor or a browser (code, jupyter).
-var ghCodespaceReads = sync.OnceValue(func() map[string]bool {
+var ghCodespaceReads = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{"list": true, "ls": true, "view": true, "help": true}
-})
+}}
 
 // ghState returns why gh args runs a program the line does not show,
 // writes outside the workdir with no path on the line, or changes the
@@ -45,7 +44,7 @@ func ghState(args []word) string {
 	if strings.HasPrefix(cmd.text, "-") {
 		return ""
 	}
-	if !ghCommands()[cmd.text] {
+	if !ghCommands.get()[cmd.text] {
 		return "gh " + clipName(cmd.text) + " is not a built-in command the analysis knows (an alias or an extension)"
 	}
 	if why := ghRemoteWrite(args); why != "" {
@@ -77,7 +76,7 @@ func ghState(args []word) string {
 			return "gh browse opens a browser the environment or gh's settings choose"
 		}
 	case "codespace", "cs":
-		if sub != "" && !ghCodespaceReads()[sub] {
+		if sub != "" && !ghCodespaceReads.get()[sub] {
 			return "gh codespace " + clipName(sub) + " writes ssh keys and configuration in ~/.ssh or opens a program the environment chooses"
 		}
 	case "ssh-key", "gpg-key":

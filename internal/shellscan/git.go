@@ -2,7 +2,6 @@ package shellscan
 
 import (
 	"strings"
-	"sync"
 )
 
 // gitGlobal reports whether opt is one of the options git may take before its subcommand without
@@ -20,7 +19,7 @@ func gitGlobal(opt string) bool {
 // anything else may be an alias ("!sh -c …") or an external git-* program.
 // Their code runs only through hooks and configuration, which the caller
 // protects (.git/hooks, .git/config).
-var gitCommands = sync.OnceValue(func() map[string]bool {
+var gitCommands = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"status": true, "log": true, "diff": true, "show": true, "branch": true, "add": true,
 		"commit": true, "checkout": true, "switch": true, "restore": true, "reset": true, "stash": true,
@@ -34,7 +33,7 @@ var gitCommands = sync.OnceValue(func() map[string]bool {
 		"symbolic-ref": true, "for-each-ref": true, "check-ignore": true, "diff-tree": true,
 		"diff-files": true, "diff-index": true, "apply": true, "am": true, "archive": true, "cherry": true,
 	}
-})
+}}
 
 // gitLongDanger are long options of git subcommands that run a program,
 // read another configuration, or write a file the analysis does not model.
@@ -55,7 +54,7 @@ var gitLongDanger = []string{
 // gitLongDanger: git's option parsers take an exact name before an
 // abbreviation, so `git commit --no-edit` is commit's --edit negated, not
 // --edit-description, and `git diff --text` is not --textconv.
-var gitExact = sync.OnceValue(func() map[string]map[string]bool {
+var gitExact = lazy[map[string]map[string]bool]{build: func() map[string]map[string]bool {
 	set := func(subs ...string) map[string]bool {
 		m := make(map[string]bool, len(subs))
 		for _, s := range subs {
@@ -67,10 +66,10 @@ var gitExact = sync.OnceValue(func() map[string]map[string]bool {
 		"edit": set("commit", "merge", "pull", "revert", "cherry-pick", "tag"),
 		"text": set("diff", "log", "show", "grep", "format-patch", "diff-tree", "diff-index", "diff-files", "whatchanged"),
 	}
-})
+}}
 
 // gitShortDanger are the short options that do the same, per subcommand.
-var gitShortDanger = sync.OnceValue(func() map[string]string {
+var gitShortDanger = lazy[map[string]string]{build: func() map[string]string {
 	return map[string]string{
 		"clone": "uc", "rebase": "x", "grep": "O", "fetch": "o", "pull": "o", "push": "ou",
 		"format-patch": "o", "am": "", "log": "o", "show": "o", "diff": "o", "archive": "o",
@@ -78,7 +77,7 @@ var gitShortDanger = sync.OnceValue(func() map[string]string {
 		// remove a branch's section there.
 		"branch": "tumMcCdD", "checkout": "t", "switch": "t",
 	}
-})
+}}
 
 // gitBranchLong are the long options of git branch that rename, copy or
 // remove a branch's section of .git/config.
@@ -121,7 +120,7 @@ func (an *analyzer) git(args []word) {
 		return
 	}
 	sub := args[i].text
-	if !gitCommands()[sub] {
+	if !gitCommands.get()[sub] {
 		an.opaque("git " + clipName(sub) + " is not a built-in command the analysis knows (it may be an alias)")
 		return
 	}
@@ -136,7 +135,7 @@ func (an *analyzer) git(args []word) {
 		an.opaque(why)
 		return
 	}
-	if gitLinkers()[sub] {
+	if gitLinkers.get()[sub] {
 		defer an.mayLink()
 		if sub != "clone" && sub != "worktree" {
 			// It writes the worktree's files under the names the
@@ -189,7 +188,7 @@ func (an *analyzer) git(args []word) {
 			}
 		}
 	}
-	short := gitShortDanger()[sub]
+	short := gitShortDanger.get()[sub]
 	for _, a := range args[i+1:] {
 		t := a.text
 		if t == "--" {
@@ -202,7 +201,7 @@ func (an *analyzer) git(args []word) {
 				name = name[:j]
 			}
 			name = strings.TrimPrefix(name, "no-")
-			if name == "" || gitExact()[name][sub] {
+			if name == "" || gitExact.get()[name][sub] {
 				continue
 			}
 			danger := gitLongDanger
@@ -230,13 +229,13 @@ func (an *analyzer) git(args []word) {
 
 // gitLinkers are the subcommands that may create or move symbolic links
 // in the worktree (a checked-out or applied symlink).
-var gitLinkers = sync.OnceValue(func() map[string]bool {
+var gitLinkers = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"checkout": true, "switch": true, "restore": true, "reset": true, "stash": true, "merge": true,
 		"pull": true, "am": true, "apply": true, "cherry-pick": true, "rebase": true, "revert": true,
 		"clone": true, "worktree": true, "mv": true,
 	}
-})
+}}
 
 // gitDestinations records the directories git init, git clone, git
 // worktree add and git worktree move create, as writes of whole trees. Every operand that may be

@@ -2,7 +2,6 @@ package shellscan
 
 import (
 	"strings"
-	"sync"
 )
 
 // glab (GitLab's command-line tool) and hub (GitHub's older one) do what
@@ -15,7 +14,7 @@ import (
 
 // glabCommands are glab's built-in commands: any other first word is an
 // alias, which may be a shell command (glab alias set x '!sh -c …').
-var glabCommands = sync.OnceValue(func() map[string]bool {
+var glabCommands = lazy[map[string]bool]{build: func() map[string]bool {
 	m := map[string]bool{}
 	for _, n := range strings.Fields(`alias api attestation auth changelog check-update ci cluster completion config
 		deploy-key duo gpg-key help incident issue iteration job label mr opentofu release repo runner schedule
@@ -23,7 +22,7 @@ var glabCommands = sync.OnceValue(func() map[string]bool {
 		m[n] = true
 	}
 	return m
-})
+}}
 
 // glabState returns why glab args changes what git cannot restore or who
 // may reach the project, runs an alias, a browser or a program glab's
@@ -39,7 +38,7 @@ func glabState(args []word) string {
 	if strings.HasPrefix(cmd.text, "-") {
 		return "glab takes " + clipName(cmd.text) + " before its command, which the analysis does not model"
 	}
-	if !glabCommands()[cmd.text] {
+	if !glabCommands.get()[cmd.text] {
 		return "glab " + clipName(cmd.text) + " is not a built-in command the analysis knows (an alias, which may run a shell command)"
 	}
 	if cmd.text == "api" {
@@ -108,14 +107,14 @@ func glabBringsFiles(cmd, sub string) bool {
 
 // hubOwn are hub's own commands; hub runs any other as git's (hub
 // checkout PR-URL, hub am URL, hub foo), and git options before it too.
-var hubOwn = sync.OnceValue(func() map[string]bool {
+var hubOwn = lazy[map[string]bool]{build: func() map[string]bool {
 	m := map[string]bool{}
 	for _, n := range strings.Fields(`api browse ci-status compare create delete fork gist pull-request pr issue release
 		sync alias help version`) {
 		m[n] = true
 	}
 	return m
-})
+}}
 
 // hubState returns why hub args is opaque, or "": a git command (the
 // analysis judges git's only as git), a deletion, a browser, the editor
@@ -127,7 +126,7 @@ func hubState(args []word) string {
 		return ""
 	}
 	cmd := args[0]
-	if cmd.dynamic || cmd.pattern || !hubOwn()[cmd.text] {
+	if cmd.dynamic || cmd.pattern || !hubOwn.get()[cmd.text] {
 		return "hub runs " + clipName(cmd.text) + " as git's command, outside the analysis of git"
 	}
 	if cmd.text == "api" {

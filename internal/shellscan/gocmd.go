@@ -4,7 +4,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"sync"
 )
 
 // goFlag is how the go command (or gofmt) takes one of its flags.
@@ -22,7 +21,7 @@ const (
 // goFlags are the flags of go test, vet, list and build that the analysis
 // models, with how each is taken. A flag not listed leaves the command to
 // the rule for commands the analysis does not model.
-var goFlags = sync.OnceValue(func() map[string]goFlag {
+var goFlags = lazy[map[string]goFlag]{build: func() map[string]goFlag {
 	return map[string]goFlag{
 		"a": goBool, "n": goBool, "x": goBool, "v": goBool, "race": goBool, "msan": goBool, "asan": goBool,
 		"cover": goBool, "trimpath": goBool, "work": goBool, "linkshared": goBool, "short": goBool,
@@ -44,7 +43,7 @@ var goFlags = sync.OnceValue(func() map[string]goFlag {
 		"outputdir": goOutDir, "pkgdir": goOutDir,
 		"ldflags": goToolArg, "gcflags": goToolArg, "asmflags": goToolArg, "gccgoflags": goToolArg,
 	}
-})
+}}
 
 // goKeepsTestBinary reports whether flag is a profile flag for which go
 // test keeps the test binary in its working directory, as -c would.
@@ -110,7 +109,7 @@ func (an *analyzer) goModel(name string, args []word) bool {
 			continue
 		}
 		flag, val, hasVal := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a.text, "-"), "-"), "=")
-		kind, ok := goFlags()[flag]
+		kind, ok := goFlags.get()[flag]
 		if !ok {
 			return false
 		}

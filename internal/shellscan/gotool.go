@@ -2,13 +2,12 @@ package shellscan
 
 import (
 	"strings"
-	"sync"
 )
 
 // goDistTools are the tools of the Go distribution, which go tool runs
 // from GOROOT's pkg/tool directory; any other name is a tool of the
 // module's tool directives.
-var goDistTools = sync.OnceValue(func() map[string]bool {
+var goDistTools = lazy[map[string]bool]{build: func() map[string]bool {
 	m := map[string]bool{}
 	for _, n := range []string{"addr2line", "asm", "buildid", "cgo", "compile", "covdata", "cover", "dist",
 		"distpack", "doc", "fix", "link", "nm", "objdump", "pack", "pprof", "preprofile", "test2json",
@@ -16,12 +15,12 @@ var goDistTools = sync.OnceValue(func() map[string]bool {
 		m[n] = true
 	}
 	return m
-})
+}}
 
 // goDistShows are the commands of go tool dist that only print.
-var goDistShows = sync.OnceValue(func() map[string]bool {
+var goDistShows = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{"list": true, "env": true, "version": true, "banner": true}
-})
+}}
 
 // goTool returns why go tool args (args after "tool") runs code the
 // analysis does not see or writes outside the workdir, or "": a tool that
@@ -43,14 +42,14 @@ func goTool(name string, args []word) string {
 	}
 	tool := args[i].text
 	switch {
-	case !goDistTools()[tool]:
+	case !goDistTools.get()[tool]:
 		return name + " tool " + clipName(tool) + " runs a tool go.mod names, built from a package that may be one the line wrote or fetched"
 	case hasAny(args[:i], "-n"):
 		return ""
 	case tool == "distpack":
 		return name + " tool distpack writes the distribution's archives into GOROOT"
 	case tool == "dist":
-		if i+1 < len(args) && goDistShows()[args[i+1].text] {
+		if i+1 < len(args) && goDistShows.get()[args[i+1].text] {
 			return ""
 		}
 		if i+1 == len(args) {

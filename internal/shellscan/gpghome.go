@@ -2,7 +2,6 @@ package shellscan
 
 import (
 	"strings"
-	"sync"
 )
 
 // gpgHomeFree are the gpg commands that do not open gpg's home directory:
@@ -11,12 +10,12 @@ import (
 // passphrase writes random_seed and starts gpg-agent, which keeps
 // running. gpg refuses a line with two commands ("conflicting
 // commands"), and these win over any other.
-var gpgHomeFree = sync.OnceValue(func() map[string]bool {
+var gpgHomeFree = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"--version": true, "--help": true, "-h": true, "--warranty": true, "--dump-options": true,
 		"--dump-option": true, "--dearmor": true, "--dearmour": true, "--enarmor": true, "--enarmour": true,
 	}
-})
+}}
 
 // gpgHome returns why gpg args (with no --homedir) writes gpg's home
 // directory, or "".
@@ -25,7 +24,7 @@ func gpgHome(args []word) string {
 		if a.text == "--" {
 			break
 		}
-		if gpgHomeFree()[a.text] {
+		if gpgHomeFree.get()[a.text] {
 			return ""
 		}
 	}

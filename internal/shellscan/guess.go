@@ -4,7 +4,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"sync"
 	"unicode"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -32,11 +31,11 @@ const (
 // git -c …) makes the line opaque.
 func (an *analyzer) guessInner(args []word, depth, chain int) {
 	for i, a := range args {
-		if a.dynamic || a.special || a.text == "" || i > 0 && messageOptions()[args[i-1].text] {
+		if a.dynamic || a.special || a.text == "" || i > 0 && messageOptions.get()[args[i-1].text] {
 			continue
 		}
 		t := a.text
-		if name, _, ok := strings.Cut(t, "="); ok && messageOptions()[name] {
+		if name, _, ok := strings.Cut(t, "="); ok && messageOptions.get()[name] {
 			continue
 		}
 		if isAssignment(t) && dangerousEnv(t[:strings.IndexByte(t, '=')]) {
@@ -82,31 +81,31 @@ func guessable(w string) bool {
 		// such a name is still taken for the program (programName).
 		return false
 	}
-	if builtinOnly()[name] || guessDataWords()[name] {
+	if builtinOnly.get()[name] || guessDataWords.get()[name] {
 		return false
 	}
-	if _, ok := opaqueCommands()[name]; ok {
+	if _, ok := opaqueCommands.get()[name]; ok {
 		return true
 	}
-	if _, ok := interpreters()[name]; ok || isPython(name) {
+	if _, ok := interpreters.get()[name]; ok || isPython(name) {
 		return true
 	}
-	if _, ok := fileCommands()[name]; ok {
+	if _, ok := fileCommands.get()[name]; ok {
 		return true
 	}
-	if _, ok := optionDanger()[name]; ok {
+	if _, ok := optionDanger.get()[name]; ok {
 		return true
 	}
-	if _, ok := runners()[name]; ok {
+	if _, ok := runners.get()[name]; ok {
 		return true
 	}
-	if _, ok := configWriters()[name]; ok {
+	if _, ok := configWriters.get()[name]; ok {
 		return true
 	}
 	if homeStateName(name) || runningName(name) || outsideName(name) {
 		return true
 	}
-	return modelledNames()[name] || strings.HasPrefix(name, "git-") || isCompiler(name) ||
+	return modelledNames.get()[name] || strings.HasPrefix(name, "git-") || isCompiler(name) ||
 		name == "go" || strings.HasPrefix(name, "go1.")
 }
 
@@ -127,7 +126,7 @@ func versionLike(s string) bool {
 
 // modelledNames are the other programs wrapped and fileCommand look
 // inside.
-var modelledNames = sync.OnceValue(func() map[string]bool {
+var modelledNames = lazy[map[string]bool]{build: func() map[string]bool {
 	m := map[string]bool{}
 	for _, n := range []string{"sh", "bash", "rbash", "dash", "ash", "zsh", "ksh", "mksh", "yash", "fish", "csh",
 		"tcsh", "pwsh", "powershell", "nu", "elvish", "xonsh", "time", "nice", "caffeinate", "nohup", "setsid", "timeout",
@@ -138,11 +137,11 @@ var modelledNames = sync.OnceValue(func() map[string]bool {
 		m[n] = true
 	}
 	return m
-})
+}}
 
 // builtinOnly are the opaque commands that are shell builtins with no
 // program of that name: a program cannot run them.
-var builtinOnly = sync.OnceValue(func() map[string]bool {
+var builtinOnly = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"eval": true, "source": true, ".": true, "trap": true, "hash": true, "enable": true, "builtin": true,
 		"exec": true, "set": true, "shopt": true, "alias": true, "unalias": true, "unset": true, "read": true,
@@ -151,14 +150,14 @@ var builtinOnly = sync.OnceValue(func() map[string]bool {
 		"complete": true, "compgen": true, "coproc": true, "select": true, "ulimit": true, "jobs": true,
 		"cd": true, "pushd": true, "popd": true, "wait": true, "command": true,
 	}
-})
+}}
 
 // guessDataWords are names of opaque commands that are common words among
 // the operands of other programs (npm install, gh pr view, make man, pip
 // download --platform x86_64), and whose danger as a command is in the
 // paths they are given, which the caller checks as paths the command may
 // write.
-var guessDataWords = sync.OnceValue(func() map[string]bool {
+var guessDataWords = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"install": true, "link": true, "ln": true, "split": true, "csplit": true, "view": true, "man": true,
 		"more": true, "less": true, "rename": true, "mktemp": true, "service": true, "not": true, "ar": true,
@@ -168,7 +167,7 @@ var guessDataWords = sync.OnceValue(func() map[string]bool {
 		"i586": true, "i686": true, "x86_64": true, "aarch64": true, "armv7l": true, "armv8l": true, "ppc": true,
 		"ppc32": true, "ppc64": true, "ppc64le": true, "s390": true, "s390x": true,
 	}
-})
+}}
 
 // commandString reports whether s, an operand or an option's value,
 // looks like a command line: several words of which the first names a
@@ -178,7 +177,7 @@ func commandString(s string) bool {
 	if len(f) == 0 {
 		return false
 	}
-	if guessable(f[0]) || builtinOnly()[f[0]] || f[0] == "!" || f[0] == "{" || f[0] == "(" {
+	if guessable(f[0]) || builtinOnly.get()[f[0]] || f[0] == "!" || f[0] == "{" || f[0] == "(" {
 		return len(f) > 1 || strings.ContainsAny(s, ";&|")
 	}
 	return strings.ContainsAny(s, ";&|`<>") || strings.Contains(s, "$(") || dollarContinued(s)
@@ -236,7 +235,7 @@ func (an *analyzer) guessScript(s string, depth int) {
 		an.unknownArgs(ws)
 		if !ws[0].dynamic && guessable(ws[0].text) {
 			an.guessCommand(ws, depth+1, 0)
-		} else if builtinOnly()[ws[0].text] {
+		} else if builtinOnly.get()[ws[0].text] {
 			// eval, exec, command … in a command string: what follows
 			// may be the command.
 			an.guessInner(ws[1:], depth+1, 0)
@@ -310,27 +309,27 @@ func (an *analyzer) stdinOpaque(why string) {
 
 // notRunners are the unmodelled commands known to take no command among
 // their operands: their operands are not guessed at.
-var notRunners = sync.OnceValue(func() map[string]bool {
+var notRunners = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"go": true, "rustc": true, "rustdoc": true, "make": true, "gmake": true, "cargo": true,
 	}
-})
+}}
 
 // messageFileOptions are options whose value names a file holding a
 // message for people (gh pr create --body-file -, -F msg.txt): what the
 // line writes there is not a script.
-var messageFileOptions = sync.OnceValue(func() map[string]bool {
+var messageFileOptions = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{"-F": true, "--body-file": true, "--notes-file": true, "--message-file": true}
-})
+}}
 
 // messageFile reports whether args give a message-file option the value
 // v.
 func messageFile(args []word, v string) bool {
 	for i, a := range args {
-		if name, val, ok := strings.Cut(a.text, "="); ok && messageFileOptions()[name] && val == v {
+		if name, val, ok := strings.Cut(a.text, "="); ok && messageFileOptions.get()[name] && val == v {
 			return true
 		}
-		if i > 0 && a.text == v && messageFileOptions()[args[i-1].text] {
+		if i > 0 && a.text == v && messageFileOptions.get()[args[i-1].text] {
 			return true
 		}
 	}
@@ -339,12 +338,12 @@ func messageFile(args []word, v string) bool {
 
 // messageOptions are options whose value is a message for people (gh pr
 // create --title "curl fails on …"), which is not guessed at.
-var messageOptions = sync.OnceValue(func() map[string]bool {
+var messageOptions = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"--title": true, "--body": true, "--message": true, "-m": true, "--description": true,
 		"--subject": true, "--comment": true, "--notes": true, "--summary": true,
 	}
-})
+}}
 
 // dataOption reports whether the option named name (dashes included)
 // takes a value that names data (a container, a test, a package, a
@@ -355,7 +354,7 @@ var messageOptions = sync.OnceValue(func() map[string]bool {
 func dataOption(name string) bool {
 	if long, ok := strings.CutPrefix(name, "--"); ok {
 		k := strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(long))
-		return dataOptions()[k]
+		return dataOptions.get()[k]
 	}
 	return len(name) >= 2 && name[0] == '-' && strings.IndexByte(dataLetters, name[1]) >= 0
 }
@@ -363,7 +362,7 @@ func dataOption(name string) bool {
 // dataOptions are the long options, normalized (see dataOption), whose
 // value names data; dataLetters the one-letter ones (-lcurl, -Lpath,
 // -Ipath, -DNAME=…, -UNAME, -kEXPR, -RREGEX, -Wwarning).
-var dataOptions = sync.OnceValue(func() map[string]bool {
+var dataOptions = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"name": true, "names": true, "nametemplate": true, "tag": true, "tags": true, "label": true, "labels": true,
 		"filter": true, "scope": true, "workspace": true, "workspaces": true, "project": true, "profile": true,
@@ -375,7 +374,7 @@ var dataOptions = sync.OnceValue(func() map[string]bool {
 		"ref": true, "version": true, "plugin": true, "plugins": true, "lang": true, "language": true,
 		"locale": true, "platform": true, "arch": true, "type": true, "kind": true,
 	}
-})
+}}
 
 const dataLetters = "lLIDUkRW"
 
@@ -508,7 +507,7 @@ func (an *analyzer) innerSpellings(args []word) {
 		}
 	}
 	for i, a := range args {
-		if a.dynamic || a.special || a.text == "" || i > 0 && messageOptions()[args[i-1].text] {
+		if a.dynamic || a.special || a.text == "" || i > 0 && messageOptions.get()[args[i-1].text] {
 			continue
 		}
 		t := a.text
@@ -518,13 +517,13 @@ func (an *analyzer) innerSpellings(args []word) {
 				return
 			}
 		}
-		if !(i > 0 && messageFileOptions()[args[i-1].text]) && !an.spellWritten(t, read, 0) {
+		if !(i > 0 && messageFileOptions.get()[args[i-1].text]) && !an.spellWritten(t, read, 0) {
 			return
 		}
 		if t[0] != '-' {
 			continue
 		}
-		if name, v, ok := strings.Cut(t, "="); ok && !messageOptions()[name] {
+		if name, v, ok := strings.Cut(t, "="); ok && !messageOptions.get()[name] {
 			if f := squeezeFields(v); f != "" && !dataOption(name) {
 				if rest := from(i + 1); rest != "" {
 					f += " " + rest
@@ -699,7 +698,7 @@ func (an *analyzer) spellWritten(t string, read func(string) bool, depth int) bo
 		return true
 	}
 	for _, n := range wordPaths(t) {
-		if name, v, ok := strings.Cut(t, "="); ok && n == v && messageFileOptions()[name] {
+		if name, v, ok := strings.Cut(t, "="); ok && n == v && messageFileOptions.get()[name] {
 			continue
 		}
 		if an.unknownWritten(n) {
@@ -1095,7 +1094,7 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 			for _, a := range n.Args {
 				ws = append(ws, an.word(a, s))
 			}
-			for len(ws) > 1 && !ws[0].dynamic && prefixBuiltins()[ws[0].text] {
+			for len(ws) > 1 && !ws[0].dynamic && prefixBuiltins.get()[ws[0].text] {
 				ws = ws[1:]
 			}
 			if len(ws) == 0 || !ws[0].dynamic && strings.HasPrefix(ws[0].text, "-") {
@@ -1123,7 +1122,7 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 			// text may be the script the program runs, or configuration
 			// naming one (agent-program ./y).
 			for i, w := range ws[:known] {
-				if i > 0 && messageOptions()[ws[i-1].text] {
+				if i > 0 && messageOptions.get()[ws[i-1].text] {
 					continue
 				}
 				an.hand(w.text)
@@ -1135,10 +1134,10 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 			if ok = add(joined); !ok || !code {
 				return ok
 			}
-			data := noFiles()[path.Base(ws[0].text)]
+			data := noFiles.get()[path.Base(ws[0].text)]
 			for i := 1; i < len(starts) && ok; i++ {
 				t := ws[i].text
-				if t == "" || messageOptions()[ws[i-1].text] {
+				if t == "" || messageOptions.get()[ws[i-1].text] {
 					continue
 				}
 				if !data && t[0] != '-' && starts[i] >= 0 {
@@ -1159,6 +1158,6 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 
 // prefixBuiltins are the builtins that run the command their operands
 // name.
-var prefixBuiltins = sync.OnceValue(func() map[string]bool {
+var prefixBuiltins = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{"exec": true, "eval": true, "command": true, "builtin": true}
-})
+}}

@@ -3,7 +3,6 @@ package shellscan
 import (
 	"path"
 	"strings"
-	"sync"
 )
 
 // This file models the programs whose work is to change state kept
@@ -18,7 +17,7 @@ import (
 // home directory (go clean -modcache, pip cache purge), or writes keys or
 // credentials there (cargo login), as configWriters maps them: each
 // subcommand to the words after it that make it do so, "" for any word.
-var homeWriters = sync.OnceValue(func() map[string]map[string][]string {
+var homeWriters = lazy[map[string]map[string][]string]{build: func() map[string]map[string][]string {
 	login := []string{""}
 	pip := map[string][]string{"cache": {"purge", "remove", "rm"}}
 	ipython := map[string][]string{"profile": {"create"}, "history": {"clear", "trim"}}
@@ -79,12 +78,12 @@ var homeWriters = sync.OnceValue(func() map[string]map[string][]string {
 		"ipython3": ipython,
 		"IPython":  ipython,
 	}
-})
+}}
 
 // homeWrite returns why the command name args deletes a cache or writes
 // keys or credentials outside the workdir (see homeWriters), or "".
 func homeWrite(name string, args []word) string {
-	if sub := writingSubcommand(homeWriters(), name, args); sub != "" {
+	if sub := writingSubcommand(homeWriters.get(), name, args); sub != "" {
 		return name + " " + clipName(sub) + " deletes or writes files outside the workdir (a cache, keys, credentials)"
 	}
 	return ""
@@ -99,7 +98,7 @@ func homeWrite(name string, args []word) string {
 // to the words after it that make it do so. Any other first word (an
 // option included) makes the line opaque: what they install runs in
 // later commands, the user's own included.
-var stateTools = sync.OnceValue(func() map[string]map[string][]string {
+var stateTools = lazy[map[string]map[string][]string]{build: func() map[string]map[string][]string {
 	help := map[string][]string{"--version": nil, "-v": nil, "-V": nil, "version": nil, "--help": nil, "-h": nil, "help": nil}
 	with := func(ro map[string][]string) map[string][]string {
 		for k, v := range help {
@@ -236,12 +235,12 @@ var stateTools = sync.OnceValue(func() map[string]map[string][]string {
 	}
 	addShellOnlySubcommands(m)
 	return m
-})
+}}
 
 // guessStateVerbs are the subcommands of stateTools that change state,
 // by which a name guessed among an unmodelled command's words is taken
 // for the tool run.
-var guessStateVerbs = sync.OnceValue(func() map[string]bool {
+var guessStateVerbs = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"install": true, "uninstall": true, "add": true, "remove": true, "rm": true, "upgrade": true, "update": true,
 		"use": true, "global": true, "create": true, "start": true, "delete": true, "reinstall": true, "link": true,
@@ -256,12 +255,12 @@ var guessStateVerbs = sync.OnceValue(func() map[string]bool {
 		"unpause": true, "load": true, "mount": true, "ssh": true, "kubectl": true, "addons": true, "config": true,
 		"profile": true, "service": true, "tunnel": true, "image": true, "cp": true,
 	}
-})
+}}
 
 // optionTools are the package managers whose first word is an option
 // that says what they do, with the prefixes of those that only show
 // state (pacman -Qi, nix-env -q, rpm -q).
-var optionTools = sync.OnceValue(func() map[string][]string {
+var optionTools = lazy[map[string][]string]{build: func() map[string][]string {
 	return map[string][]string{
 		"pacman": {"-Q", "--query"}, "yay": {"-Q", "--query"}, "paru": {"-Q", "--query"},
 		"nix-env":    {"-q", "--query", "--list-generations"},
@@ -270,14 +269,14 @@ var optionTools = sync.OnceValue(func() map[string][]string {
 		"swupd": nil, "slackpkg": nil, "installpkg": nil, "removepkg": nil, "upgradepkg": nil, "pkg_add": nil,
 		"pkg_delete": nil, "nix-collect-garbage": nil, "rpm": {"-q", "--query"},
 	}
-})
+}}
 
 // stateTool returns why the command name args of one of stateTools or
 // optionTools changes state outside the workdir, or "". A word the
 // analysis only knows when the line runs may be any subcommand.
 func (an *analyzer) stateTool(name string, args []word) string {
-	ro, ok := stateTools()[name]
-	prefixes, byOption := optionTools()[name]
+	ro, ok := stateTools.get()[name]
+	prefixes, byOption := optionTools.get()[name]
 	if !ok && !byOption {
 		return ""
 	}
@@ -287,7 +286,7 @@ func (an *analyzer) stateTool(name string, args []word) string {
 		// not model may be data (helm install n ./chart): only a verb
 		// that changes state makes it the tool run (logsave log brew
 		// install jq).
-		if len(args) > 0 && (args[0].dynamic || guessStateVerbs()[args[0].text]) {
+		if len(args) > 0 && (args[0].dynamic || guessStateVerbs.get()[args[0].text]) {
 			return name + " " + clipName(args[0].text) + " may install, remove or switch programs, or create clusters, outside the workdir"
 		}
 		return ""
@@ -376,7 +375,7 @@ func sshKeygen(args []word) string {
 // signing, editing and deleting keys and the trust database. The other
 // commands write the files they are given or name (-o), which are words
 // the caller checks, or nothing.
-var gpgWrites = sync.OnceValue(func() []string {
+var gpgWrites = lazy[[]string]{build: func() []string {
 	return []string{
 		"--gen-key", "--generate-key", "--full-gen-key", "--full-generate-key", "--quick-gen-key",
 		"--quick-generate-key", "--quick-add-key", "--quick-addkey", "--quick-add-uid", "--quick-adduid",
@@ -389,13 +388,13 @@ var gpgWrites = sync.OnceValue(func() []string {
 		"--edit-card", "--card-edit", "--change-pin", "--passwd", "--desig-revoke", "--auto-key-retrieve",
 		"--auto-key-locate",
 	}
-})
+}}
 
 // gpgExact are gpg's long options that are also the start of one of
 // gpgWrites, which gpg takes as themselves.
-var gpgExact = sync.OnceValue(func() map[string]bool {
+var gpgExact = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{"--sign": true}
-})
+}}
 
 // gpg returns why gpg args writes keys or trust in ~/.gnupg (see
 // gpgWrites; gpg takes an unambiguous abbreviation of a long option),
@@ -431,10 +430,10 @@ func (an *analyzer) gpg(args []word) string {
 		if opt == "--" {
 			break
 		}
-		if !strings.HasPrefix(opt, "--") || len(opt) < 4 || gpgExact()[opt] {
+		if !strings.HasPrefix(opt, "--") || len(opt) < 4 || gpgExact.get()[opt] {
 			continue
 		}
-		for _, w := range gpgWrites() {
+		for _, w := range gpgWrites.get() {
 			if strings.HasPrefix(w, opt) {
 				return "gpg " + clipName(opt) + " writes keys or trust in ~/.gnupg"
 			}
@@ -477,9 +476,9 @@ func (an *analyzer) venv(prog string) bool {
 
 // pipSubcommands are the subcommands of pip that change what an
 // environment holds.
-var pipSubcommands = sync.OnceValue(func() map[string]bool {
+var pipSubcommands = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{"install": true, "uninstall": true}
-})
+}}
 
 // pythonDownloaders are the modules whose command line (python -m MOD)
 // downloads data into the user's data directories, not into a cache the
@@ -490,20 +489,20 @@ var pipSubcommands = sync.OnceValue(func() map[string]bool {
 // writable directory of nltk's data path (NLTK_DATA, the python's
 // prefix, /usr/share/nltk_data …), unless -d; textblob.download_corpora
 // writes nltk's; gensim.downloader --download writes ~/gensim-data.
-var pythonDownloaders = sync.OnceValue(func() map[string][]string {
+var pythonDownloaders = lazy[map[string][]string]{build: func() map[string][]string {
 	return map[string][]string{
 		"nltk.downloader":           {"-d", "--dir", "-h", "--help"},
 		"textblob.download_corpora": nil,
 		"gensim.downloader":         {"-i", "--info", "-h", "--help"},
 	}
-})
+}}
 
 // pythonDownloader returns why python -m mod args downloads data into the
 // user's data directories (see pythonDownloaders), or "": an option of its
 // entry is given, as optparse and argparse take it (-dDIR, --dir=DIR, a
 // long name shortened to three characters or more).
 func pythonDownloader(mod string, args []word) string {
-	opts, ok := pythonDownloaders()[mod]
+	opts, ok := pythonDownloaders.get()[mod]
 	if !ok {
 		return ""
 	}
@@ -549,7 +548,7 @@ func (an *analyzer) pipInstall(prog string, args []word) string {
 		if a.dynamic {
 			return "pip gets a word only known when it runs"
 		}
-		if pipSubcommands()[a.text] && sub == "" {
+		if pipSubcommands.get()[a.text] && sub == "" {
 			sub = a.text
 		}
 		if a.text == "--help" || a.text == "-h" {
@@ -601,19 +600,19 @@ func (an *analyzer) pipInstall(prog string, args []word) string {
 // that the analysis looks at it among the words of a command it does not
 // model (logsave log brew install jq), as at any other.
 func homeStateName(name string) bool {
-	if _, ok := homeWriters()[name]; ok {
+	if _, ok := homeWriters.get()[name]; ok {
 		return true
 	}
-	if _, ok := homeInstallers()[name]; ok {
+	if _, ok := homeInstallers.get()[name]; ok {
 		return true
 	}
-	if _, ok := stateTools()[name]; ok {
+	if _, ok := stateTools.get()[name]; ok {
 		return true
 	}
-	if _, ok := macosTools()[name]; ok {
+	if _, ok := macosTools.get()[name]; ok {
 		return true
 	}
-	_, ok := optionTools()[name]
+	_, ok := optionTools.get()[name]
 	return ok || keyStoreName(name) || name == "ssh-keygen" || name == "gpg" || name == "gpg2" || name == "kubectl" ||
 		strings.TrimRight(name, "0123456789.-") == "pip"
 }
@@ -724,7 +723,7 @@ func (an *analyzer) uvPip(args []word) string {
 
 // kubectlBuiltins are kubectl's own subcommands; any other first
 // operand names a plugin, the program kubectl-NAME that PATH finds.
-var kubectlBuiltins = sync.OnceValue(func() map[string]bool {
+var kubectlBuiltins = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"get": true, "describe": true, "create": true, "apply": true, "delete": true, "edit": true, "patch": true,
 		"replace": true, "run": true, "expose": true, "set": true, "explain": true, "logs": true, "exec": true,
@@ -734,11 +733,11 @@ var kubectlBuiltins = sync.OnceValue(func() map[string]bool {
 		"annotate": true, "completion": true, "alpha": true, "api-resources": true, "api-versions": true,
 		"config": true, "plugin": true, "version": true, "wait": true, "kustomize": true, "options": true, "help": true,
 	}
-})
+}}
 
 // kubectlValues are kubectl's global options that take a value as the
 // next word.
-var kubectlValues = sync.OnceValue(func() map[string]bool {
+var kubectlValues = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"-n": true, "--namespace": true, "--context": true, "--kubeconfig": true, "-s": true, "--server": true,
 		"--cluster": true, "--user": true, "--token": true, "--as": true, "--as-group": true, "--as-uid": true,
@@ -746,7 +745,7 @@ var kubectlValues = sync.OnceValue(func() map[string]bool {
 		"--request-timeout": true, "-v": true, "--v": true, "--tls-server-name": true, "--username": true,
 		"--password": true, "--profile": true, "--profile-output": true, "--log-file": true,
 	}
-})
+}}
 
 // clusterInner returns the command that name args runs as its own: the
 // plugin kubectl runs for a subcommand it does not have (kubectl foo x
@@ -769,12 +768,12 @@ func clusterInner(name string, args []word) []word {
 			return nil // the caller makes the line opaque
 		}
 		if strings.HasPrefix(a.text, "-") {
-			if kubectlValues()[a.text] {
+			if kubectlValues.get()[a.text] {
 				i++
 			}
 			continue
 		}
-		if kubectlBuiltins()[a.text] {
+		if kubectlBuiltins.get()[a.text] {
 			return nil
 		}
 		return append([]word{{text: "kubectl-" + a.text}}, args[i+1:]...)

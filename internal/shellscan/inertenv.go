@@ -2,7 +2,6 @@ package shellscan
 
 import (
 	"strings"
-	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -16,7 +15,7 @@ import (
 // issue's PATH, LD_*, BASH_ENV, GIT_*, PAGER …): any other variable keeps
 // the line opaque. Their values must be plain words (see inertValue), and
 // those of the locale variables UTF-8 locales (see inertSetting).
-var inertEnv = sync.OnceValue(func() map[string]bool {
+var inertEnv = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		// Go's build target and runtime tuning (not GOFLAGS, GOTOOLCHAIN,
 		// GOPATH, GOCACHE …, which name options, programs or directories).
@@ -31,7 +30,7 @@ var inertEnv = sync.OnceValue(func() map[string]bool {
 		"LINES": true, "TZ": true, "LANG": true, "LANGUAGE": true, "LC_ALL": true, "LC_CTYPE": true,
 		"LC_COLLATE": true, "LC_MESSAGES": true, "LC_NUMERIC": true, "LC_TIME": true, "LC_MONETARY": true,
 	}
-})
+}}
 
 // inertValue reports whether v is a value an inert variable may take: a
 // plain word of letters, digits and . , : + = _ - (linux, C.UTF-8,
@@ -54,7 +53,7 @@ func inertValue(v string) bool {
 // element, not a bare name) for an inert variable, with a value written
 // as a plain word, bare or in quotes that expand nothing.
 func inertAssign(a *syntax.Assign) bool {
-	if a == nil || a.Name == nil || !inertEnv()[a.Name.Value] {
+	if a == nil || a.Name == nil || !inertEnv.get()[a.Name.Value] {
 		return false
 	}
 	v, ok := assignLiteral(a)
@@ -176,5 +175,5 @@ func inertAssigns(as []*syntax.Assign) bool {
 // is NAME=value for an inert variable with a plain word as value.
 func inertOperand(w word) bool {
 	name, v, ok := strings.Cut(w.text, "=")
-	return ok && !w.dynamic && !w.pattern && !w.special && inertEnv()[name] && inertSetting(name, v)
+	return ok && !w.dynamic && !w.pattern && !w.special && inertEnv.get()[name] && inertSetting(name, v)
 }

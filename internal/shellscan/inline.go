@@ -2,7 +2,6 @@ package shellscan
 
 import (
 	"strings"
-	"sync"
 )
 
 // inlineFlags are, for interpreters the interpreters table does not
@@ -10,7 +9,7 @@ import (
 // ts-node -e, clojure -e, sbcl --eval, crystal eval, dotnet fsi. A
 // one-letter option also matches with its value attached (-e'…'), a long
 // one with "=value".
-var inlineFlags = sync.OnceValue(func() map[string][]string {
+var inlineFlags = lazy[map[string][]string]{build: func() map[string][]string {
 	return map[string][]string{
 		"ts-node": {"-e", "--eval", "-p", "--print", "-i", "--interactive"}, "tsx": {"-e", "--eval", "-p", "--print"},
 		"babel-node": {"-e", "--eval", "-p", "--print"}, "coffee": {"-e", "--eval", "-i", "--interactive"},
@@ -23,7 +22,7 @@ var inlineFlags = sync.OnceValue(func() map[string][]string {
 		"matlab": {"-r", "-batch"}, "mix": {"-e", "--eval"}, "dotnet": {"fsi"}, "lein": {"repl"}, "nix": {"repl"},
 		"swipl": {"-g", "-t"}, "gforth": {"-e", "--evaluate"}, "csi": {"-e", "-p"}, "gosh": {"-e"}, "utop": {"-e"},
 	}
-})
+}}
 
 // replNames are the interpreters that, given no operand, read code from
 // their standard input.
@@ -59,7 +58,7 @@ func inlineCode(name string, args []word) string {
 			return "bun x fetches a package from the registry and runs it, as bunx does"
 		}
 	}
-	for _, f := range inlineFlags()[name] {
+	for _, f := range inlineFlags.get()[name] {
 		for _, a := range args {
 			t := a.text
 			if t == "--" {

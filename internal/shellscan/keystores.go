@@ -2,7 +2,6 @@ package shellscan
 
 import (
 	"strings"
-	"sync"
 )
 
 // This file models the programs that keep keys, secrets, trusted
@@ -21,7 +20,7 @@ import (
 // one of them. Any other first word, and for most of them no word at all,
 // changes a store. ssh-add, pass and keytool are judged by their options
 // (see keyStore).
-var keyStoreShow = sync.OnceValue(func() map[string]map[string][]string {
+var keyStoreShow = lazy[map[string]map[string][]string]{build: func() map[string]map[string][]string {
 	help := map[string][]string{"--help": nil, "-help": nil, "-h": nil, "--version": nil, "-version": nil, "help": nil}
 	with := func(m map[string][]string) map[string][]string {
 		for k, v := range help {
@@ -55,7 +54,7 @@ var keyStoreShow = sync.OnceValue(func() map[string]map[string][]string {
 			"crypto": nil, "path": nil, "ca": {"health", "roots", "federation", "provisioner", "certificate",
 				"sign", "renew", "revoke", "token"}, "context": {"current", "list"}}),
 	}
-})
+}}
 
 // keytoolShow are the commands of keytool that only show state; its
 // other commands write a keystore, by default ~/.keystore or with
@@ -77,7 +76,7 @@ var passWrite = []string{"init", "insert", "add", "edit", "generate", "rm", "rem
 // keyStoreName reports whether name is a program this file models, for
 // the analysis to look at among the words of a command it does not model.
 func keyStoreName(name string) bool {
-	if _, ok := keyStoreShow()[name]; ok {
+	if _, ok := keyStoreShow.get()[name]; ok {
 		return true
 	}
 	return name == "keytool" || name == "ssh-add" || name == "pass"
@@ -127,7 +126,7 @@ func keyStore(name string, args []word, guess bool) string {
 		}
 		return ""
 	}
-	ro := keyStoreShow()[name]
+	ro := keyStoreShow.get()[name]
 	if len(args) == 0 {
 		if name == "ollama" || name == "step" || name == "secret-tool" || name == "keyring" || name == "trust" {
 			return "" // prints the usage

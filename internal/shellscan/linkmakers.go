@@ -3,7 +3,6 @@ package shellscan
 import (
 	"path"
 	"strings"
-	"sync"
 )
 
 // linkKind says where a command of linkMaker may make links: nowhere it
@@ -68,19 +67,19 @@ func linkMaker(name string, args []word) linkKind {
 				sub = c
 			}
 		case name == "deno":
-			if !denoInstalls()[sub] {
+			if !denoInstalls.get()[sub] {
 				return linkNone
 			}
 			return linkNodeModules
 		}
-		if nodeNoInstall()[sub] && !(sub == "audit" && hasAny(args, "fix")) {
+		if nodeNoInstall.get()[sub] && !(sub == "audit" && hasAny(args, "fix")) {
 			return linkNone
 		}
 		return linkNodeModules
 	case "hg", "chg", "svn", "bzr", "brz", "fossil", "jj", "sl", "repo", "bazel", "bazelisk", "composer":
 		// Alone, they print their help (jj logs), which costs little to
 		// take for a checkout.
-		if sub, _ := linkMakerSubcommand(args); vcsNoCheckout()[sub] {
+		if sub, _ := linkMakerSubcommand(args); vcsNoCheckout.get()[sub] {
 			return linkNone
 		}
 		return linkAnywhere
@@ -101,7 +100,7 @@ func linkMaker(name string, args []word) linkKind {
 		}
 		return linkAnywhere
 	}
-	if linkMakerPrograms()[name] {
+	if linkMakerPrograms.get()[name] {
 		return linkAnywhere
 	}
 	return linkNone
@@ -124,18 +123,18 @@ func linkMakerSubcommand(args []word) (string, bool) {
 
 // linkMakerPrograms are the programs that make links whatever their
 // arguments (but --version and --help).
-var linkMakerPrograms = sync.OnceValue(func() map[string]bool {
+var linkMakerPrograms = lazy[map[string]bool]{build: func() map[string]bool {
 	m := map[string]bool{}
 	for _, n := range []string{"pyvenv", "tox", "nox", "hatch", "lndir", "stow", "xstow",
 		"aunpack", "atool", "dtrx", "unp", "xtract"} {
 		m[n] = true
 	}
 	return m
-})
+}}
 
 // nodeNoInstall are the commands of npm (resolved by npmCommand), pnpm,
 // yarn and bun that do not install packages into node_modules.
-var nodeNoInstall = sync.OnceValue(func() map[string]bool {
+var nodeNoInstall = lazy[map[string]bool]{build: func() map[string]bool {
 	m := map[string]bool{}
 	for _, n := range []string{"run", "run-script", "test", "t", "tst", "start", "stop", "restart", "exec", "x",
 		"dlx", "view", "info", "show", "ls", "list", "ll", "la", "outdated", "audit", "why", "explain", "pack",
@@ -148,18 +147,18 @@ var nodeNoInstall = sync.OnceValue(func() map[string]bool {
 		m[n] = true
 	}
 	return m
-})
+}}
 
 // denoInstalls are deno's commands that fill node_modules or its
 // vendor directory from deno's cache.
-var denoInstalls = sync.OnceValue(func() map[string]bool {
+var denoInstalls = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{"install": true, "i": true, "add": true, "remove": true, "rm": true, "uninstall": true,
 		"cache": true, "outdated": true}
-})
+}}
 
 // vcsNoCheckout are the commands of the version control systems (and
 // bazel's and composer's) of linkMaker that write no working copy.
-var vcsNoCheckout = sync.OnceValue(func() map[string]bool {
+var vcsNoCheckout = lazy[map[string]bool]{build: func() map[string]bool {
 	m := map[string]bool{}
 	for _, n := range []string{"status", "st", "stat", "log", "diff", "di", "help", "version", "root", "paths",
 		"summary", "sum", "identify", "id", "annotate", "blame", "praise", "ann", "cat", "info", "heads",
@@ -171,7 +170,7 @@ var vcsNoCheckout = sync.OnceValue(func() map[string]bool {
 		m[n] = true
 	}
 	return m
-})
+}}
 
 // A linkZone is where a command of linkMaker that ran before the
 // accesses from index from on may have made links: beneath dir (resolved

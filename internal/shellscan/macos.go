@@ -3,7 +3,6 @@ package shellscan
 import (
 	"slices"
 	"strings"
-	"sync"
 )
 
 // macosTools maps each program only macOS has that runs code the line
@@ -13,7 +12,7 @@ import (
 // defaults read is understood, defaults write is not. A program with no
 // such word is opaque with any arguments (open hands its operands to
 // whatever application is registered for them, and open -a starts one).
-var macosTools = sync.OnceValue(func() map[string][]string {
+var macosTools = lazy[map[string][]string]{build: func() map[string][]string {
 	return map[string][]string{
 		"open":           nil,
 		"automator":      nil,
@@ -57,12 +56,12 @@ var macosTools = sync.OnceValue(func() map[string][]string {
 		"duti":        {"-x", "-d", "-l", "-h", "-V"},
 		"dockutil":    {"--list", "--find", "--version", "--help", "-L"},
 	}
-})
+}}
 
 // macosState returns why the macOS program name args runs code the line
 // does not show or changes state outside the workdir, or "".
 func macosState(name string, args []word) string {
-	show, ok := macosTools()[name]
+	show, ok := macosTools.get()[name]
 	if !ok {
 		return ""
 	}

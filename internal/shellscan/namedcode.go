@@ -3,7 +3,6 @@ package shellscan
 import (
 	"path"
 	"strings"
-	"sync"
 )
 
 // bareName, among the names of a code use, stands for a file without an
@@ -18,9 +17,9 @@ const bareName = "/(bare)"
 
 // bareNamers are the programs that load files by whatever name their code
 // gives them (see bareName).
-var bareNamers = sync.OnceValue(func() map[string]bool {
+var bareNamers = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{"node": true, "nodejs": true, "bun": true, "perl": true}
-})
+}}
 
 // makeIncludes are the names of the files makefiles most often include
 // besides those of a bare name: makefile fragments, the dependency files
@@ -32,7 +31,7 @@ var makeIncludes = []string{"*.mak", "*.make", "*.d", "*.dep", "*.inc", "*.cfg",
 // is guessed among another's words, where only the names its own
 // language gives files count.
 func (an *analyzer) withBareName(name string, names []string) []string {
-	if !bareNamers()[name] || an.guess {
+	if !bareNamers.get()[name] || an.guess {
 		return names
 	}
 	return append(names[:len(names):len(names)], bareName)

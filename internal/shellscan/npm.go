@@ -2,7 +2,6 @@ package shellscan
 
 import (
 	"strings"
-	"sync"
 )
 
 // npm takes any unambiguous prefix of a command or an alias name, a
@@ -26,7 +25,7 @@ var npmCommands = []string{
 
 // npmAliases are the other names npm 11 takes for its commands: each
 // maps to a command or to another alias.
-var npmAliases = sync.OnceValue(func() map[string]string {
+var npmAliases = lazy[map[string]string]{build: func() map[string]string {
 	return map[string]string{
 		"author": "owner", "home": "docs", "issues": "bugs", "info": "view", "show": "view", "find": "search",
 		"add": "install", "unlink": "uninstall", "remove": "uninstall", "rm": "uninstall", "r": "uninstall",
@@ -40,17 +39,17 @@ var npmAliases = sync.OnceValue(func() map[string]string {
 		"isntall-clean": "ci", "hlep": "help", "dist-tags": "dist-tag", "upgrade": "update", "udpate": "update",
 		"rum": "run", "sit": "install-ci-test", "urn": "run", "ogr": "org", "add-user": "adduser",
 	}
-})
+}}
 
 // npmNames are the commands and the alias names, among which a prefix
 // must be unique.
-var npmNames = sync.OnceValue(func() []string {
+var npmNames = lazy[[]string]{build: func() []string {
 	names := append([]string(nil), npmCommands...)
-	for a := range npmAliases() {
+	for a := range npmAliases.get() {
 		names = append(names, a)
 	}
 	return names
-})
+}}
 
 // npmCommand returns the command npm runs for the command word w, or ""
 // when npm knows none (it then prints an error and runs nothing). An
@@ -75,11 +74,11 @@ func npmCommand(w string) string {
 			return c
 		}
 	}
-	if c, ok := npmAliases()[w]; ok {
+	if c, ok := npmAliases.get()[w]; ok {
 		return npmResolve(c)
 	}
 	match := ""
-	for _, n := range npmNames() {
+	for _, n := range npmNames.get() {
 		if strings.HasPrefix(n, w) {
 			if match != "" {
 				return "" // ambiguous
@@ -93,7 +92,7 @@ func npmCommand(w string) string {
 // npmResolve follows aliases to a command.
 func npmResolve(n string) string {
 	for i := 0; i < 4; i++ {
-		c, ok := npmAliases()[n]
+		c, ok := npmAliases.get()[n]
 		if !ok {
 			return n
 		}
@@ -107,14 +106,14 @@ func npmResolve(n string) string {
 // none (but a following true or false). The short ones are npm's
 // shorthands.
 var (
-	npmValueOptions = sync.OnceValue(func() map[string]bool {
+	npmValueOptions = lazy[map[string]bool]{build: func() map[string]bool {
 		return map[string]bool{
 			"--prefix": true, "-C": true, "--workspace": true, "-w": true, "--loglevel": true, "--registry": true,
 			"--cache": true, "--userconfig": true, "--globalconfig": true, "--tag": true, "--otp": true,
 			"--scope": true, "--include": true, "--omit": true, "--call": true, "-c": true,
 		}
-	})
-	npmFlagOptions = sync.OnceValue(func() map[string]bool {
+	}}
+	npmFlagOptions = lazy[map[string]bool]{build: func() map[string]bool {
 		return map[string]bool{
 			"-s": true, "--silent": true, "-q": true, "--quiet": true, "-g": true, "--global": true, "-y": true,
 			"--yes": true, "-f": true, "--force": true, "-d": true, "-dd": true, "-ddd": true, "--verbose": true,
@@ -126,7 +125,7 @@ var (
 			"--if-present": true, "--foreground-scripts": true, "-v": true, "--version": true, "-h": true,
 			"--help": true, "--usage": true,
 		}
-	})
+	}}
 )
 
 // npmArgs returns the arguments of npm with the command word first and
@@ -149,9 +148,9 @@ func npmArgs(args []word) (out []word, ok bool, why string) {
 		case !strings.HasPrefix(t, "-") || t == "-":
 			return npmFirst(args, i, append(append([]word(nil), args[:i]...), args[i+1:]...)), true, ""
 		case strings.Contains(t, "="):
-		case npmValueOptions()[t]:
+		case npmValueOptions.get()[t]:
 			i++
-		case npmFlagOptions()[t] || strings.HasPrefix(t, "--no-"):
+		case npmFlagOptions.get()[t] || strings.HasPrefix(t, "--no-"):
 			if i+1 < len(args) && (args[i+1].text == "true" || args[i+1].text == "false") {
 				i++
 			}
@@ -195,7 +194,7 @@ func (an *analyzer) npm(name string, args []word) ([]word, bool) {
 			u.others = append(u.others, canon)
 		}
 	}
-	if npmGlobal(out[1:]) && !npmGlobalReads()[out[0].text] {
+	if npmGlobal(out[1:]) && !npmGlobalReads.get()[out[0].text] {
 		// The global prefix (/usr/lib/node_modules and the bin
 		// directory beside it) lies outside the workdir: npm -g rm npm
 		// removes npm, npm -g install and update run the packages'
@@ -229,14 +228,14 @@ func (an *analyzer) npm(name string, args []word) ([]word, bool) {
 
 // npmGlobalReads are the commands that only show state or the registry's
 // data, in global mode too.
-var npmGlobalReads = sync.OnceValue(func() map[string]bool {
+var npmGlobalReads = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"ls": true, "ll": true, "outdated": true, "prefix": true, "root": true, "view": true, "help": true,
 		"help-search": true, "search": true, "explain": true, "fund": true, "doctor": true, "ping": true,
 		"whoami": true, "config": true, "get": true, "query": true, "docs": true, "bugs": true, "repo": true,
 		"sbom": true, "cache": true, "completion": true,
 	}
-})
+}}
 
 // npmGlobal reports whether the words after npm's command, up to "--",
 // may put npm in global mode: -g (alone or in a cluster of shorthands),

@@ -32,7 +32,7 @@ func TestNpmCommandResolvesAsNpm(t *testing.T) {
 	}
 	words := map[string]bool{"": true, "runScript": true, "installTest": true, "installCiTest": true, "RUN": true,
 		"xyz": true, "exE": true, "cOnfig": true, "Exec": true, "run-": true, "install-c": true, "-x": true}
-	for _, n := range npmNames() {
+	for _, n := range npmNames.get() {
 		for i := 1; i <= len(n); i++ {
 			words[n[:i]] = true
 		}
@@ -61,12 +61,12 @@ console.log(JSON.stringify({out, commands, aliases}));`
 	if err := json.Unmarshal(res, &got); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(got.Commands, " ") != strings.Join(npmCommands, " ") || len(got.Aliases) != len(npmAliases()) {
+	if strings.Join(got.Commands, " ") != strings.Join(npmCommands, " ") || len(got.Aliases) != len(npmAliases.get()) {
 		t.Errorf("npm's commands or aliases differ from the model's: %q, %d aliases", got.Commands, len(got.Aliases))
 	}
 	for a, c := range got.Aliases {
-		if npmAliases()[a] != c {
-			t.Errorf("npm alias %q is %q, the model has %q", a, c, npmAliases()[a])
+		if npmAliases.get()[a] != c {
+			t.Errorf("npm alias %q is %q, the model has %q", a, c, npmAliases.get()[a])
 		}
 	}
 	for w, want := range got.Out {

@@ -2,7 +2,6 @@ package shellscan
 
 import (
 	"strings"
-	"sync"
 )
 
 // This file models the programs that open a file or a URL with a program
@@ -16,7 +15,7 @@ import (
 // desktopOpeners are the programs that open their operand with the
 // handler the desktop, the mailcap files or the environment choose, and
 // the web browsers.
-var desktopOpeners = sync.OnceValue(func() map[string]bool {
+var desktopOpeners = lazy[map[string]bool]{build: func() map[string]bool {
 	m := map[string]bool{}
 	for _, n := range []string{
 		// Openers of a file's or URL's type.
@@ -34,7 +33,7 @@ var desktopOpeners = sync.OnceValue(func() map[string]bool {
 		m[n] = true
 	}
 	return m
-})
+}}
 
 // outsideState returns why the command name args runs a program the
 // environment chooses, code the line does not show (exiftool's Perl), or
@@ -73,13 +72,13 @@ func outsideName(name string) bool {
 		// among an unmodelled command's words would take for these.
 		return false
 	}
-	return desktopOpeners()[name]
+	return desktopOpeners.get()[name]
 }
 
 // openerState returns why the command name args opens a file or URL with
 // a program the environment or the user's settings choose, or "".
 func openerState(name string, args []word) string {
-	if desktopOpeners()[name] {
+	if desktopOpeners.get()[name] {
 		if onlyVersion(args) {
 			return ""
 		}
@@ -116,7 +115,7 @@ func openerState(name string, args []word) string {
 			return name + " opens the editor, whose --command runs what it names"
 		}
 	}
-	if devServers()[name] {
+	if devServers.get()[name] {
 		for _, a := range args {
 			t, _, _ := strings.Cut(a.text, "=")
 			if contains([]string{"--open", "--openBrowser", "--open-url", "--open-browser", "--browser"}, t) ||
@@ -130,7 +129,7 @@ func openerState(name string, args []word) string {
 
 // devServers are the documentation and development servers whose option
 // (--open, -o …) opens a browser the environment chooses.
-var devServers = sync.OnceValue(func() map[string]bool {
+var devServers = lazy[map[string]bool]{build: func() map[string]bool {
 	m := map[string]bool{}
 	for _, n := range []string{"mkdocs", "mdbook", "zola", "hugo", "jekyll", "vite", "vitepress", "webpack",
 		"webpack-dev-server", "webpack-cli", "ng", "http-server", "eleventy", "astro", "docusaurus", "gatsby",
@@ -139,7 +138,7 @@ var devServers = sync.OnceValue(func() map[string]bool {
 		m[n] = true
 	}
 	return m
-})
+}}
 
 // pythonOpener returns why python -m mod after (or pydoc after) opens a
 // browser or runs programs a request names, or "".
@@ -171,9 +170,9 @@ func pythonOpener(mod string, after []word) string {
 
 // npmOpeners are npm's commands that open a browser or man: docs and home
 // (docs), repo, bugs and issues (bugs), help, and fund with a package.
-var npmOpeners = sync.OnceValue(func() map[string]bool {
+var npmOpeners = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{"docs": true, "home": true, "repo": true, "bugs": true, "issues": true, "help": true}
-})
+}}
 
 // npmOpener returns why the npm-family command name args opens a browser
 // (npm's browser setting, BROWSER) or man, or "".
@@ -183,7 +182,7 @@ func npmOpener(name string, args []word) string {
 			continue
 		}
 		switch {
-		case npmOpeners()[a.text]:
+		case npmOpeners.get()[a.text]:
 			return name + " " + a.text + " opens a browser or man, as the environment and npm's settings choose"
 		case a.text == "fund" && len(args) > i+1:
 			return name + " fund opens a browser the environment and npm's settings choose"

@@ -1,7 +1,5 @@
 package shellscan
 
-import "sync"
-
 // rcCodeFiles are, for tools projectFiles does not list, the base names of
 // the files they find in the working directory (or above it) and load as
 // code or as settings that name a program to run: pylint's init-hook, the
@@ -12,9 +10,9 @@ import "sync"
 // are cargo_config.go's and checkers.go's.) A line that writes one and
 // then runs the tool runs code of its own, as runsWrittenCode says of make
 // and a Makefile.
-var rcCodeFiles = sync.OnceValue(func() map[string][]string {
+var rcCodeFiles = lazy[map[string][]string]{build: func() map[string][]string {
 	python := []string{"*.py", "*.pyc", "*.so", "*.pth", "pyproject.toml", "setup.cfg", "tox.ini"}
-	node := languageFiles()["node"]
+	node := languageFiles.get()["node"]
 	m := map[string][]string{
 		"pylint":       append([]string{".pylintrc", "pylintrc", ".pylintrc.toml"}, python...),
 		"coverage":     append([]string{".coveragerc"}, python...),
@@ -34,4 +32,4 @@ var rcCodeFiles = sync.OnceValue(func() map[string][]string {
 	// nx runs the commands its project.json and nx.json name.
 	m["nx"] = append(m["nx"], "nx.json", "project.json")
 	return m
-})
+}}

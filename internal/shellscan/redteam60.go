@@ -81,7 +81,7 @@ func (an *analyzer) rt60ToolCode(name string, args []word) {
 	switch {
 	case strings.HasPrefix(name, "pydoc") && strings.Trim(name[len("pydoc"):], "0123456789.") == "":
 		if len(args) > 0 && !onlyVersion(args) {
-			an.usesCode(name, "/", languageFiles()["python"]...)
+			an.usesCode(name, "/", languageFiles.get()["python"]...)
 		}
 	case name == "isympy":
 		if !onlyVersion(args) {
@@ -126,7 +126,7 @@ func filterInterprets(prog string) bool {
 		"xargs", "nice", "nohup", "timeout", "command", "exec"}, n) {
 		return true
 	}
-	if _, ok := projectFiles()[n]; ok {
+	if _, ok := projectFiles.get()[n]; ok {
 		return true
 	}
 	return false

@@ -213,9 +213,9 @@ func (an *analyzer) rt61PythonModule(mod string, args []word) string {
 			}
 		}
 	case "coverage":
-		an.usesCode("coverage", "/", rcCodeFiles()["coverage"]...)
+		an.usesCode("coverage", "/", rcCodeFiles.get()["coverage"]...)
 	case "flask":
-		an.usesCode("flask", "/", runnerCode()["flask"]...)
+		an.usesCode("flask", "/", runnerCode.get()["flask"]...)
 		an.rt61ToolCode("flask", args)
 	case "pytest":
 		an.rt61Pytest(args)

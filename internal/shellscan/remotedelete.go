@@ -3,7 +3,6 @@ package shellscan
 import (
 	"slices"
 	"strings"
-	"sync"
 )
 
 // Deleting or destroying what a cloud, a cluster, a database server or a
@@ -27,14 +26,13 @@ import (
 // there.
 
 // remoteVerbs are the tables of verbs of the command words, built on
-// first use as one (each sync.OnceValue costs the package's
-// initialisation allocations): deleting are the words of a command name
+// first use: deleting are the words of a command name
 // that delete, destroy, replace or take offline what a remote service
 // holds; reading begin the command names that only read, so such a word
 // is no deleting one (aws kms get-key-rotation-status, list-deleted-x);
 // run are the command words that run a command on another machine (a
 // container, a virtual machine, a dyno), as ssh does.
-var remoteVerbs = sync.OnceValue(func() struct{ deleting, reading, run map[string]bool } {
+var remoteVerbs = lazy[struct{ deleting, reading, run map[string]bool }]{build: func() struct{ deleting, reading, run map[string]bool } {
 	set := func(words string) map[string]bool {
 		m := map[string]bool{}
 		for _, v := range strings.Fields(words) {
@@ -51,24 +49,24 @@ var remoteVerbs = sync.OnceValue(func() struct{ deleting, reading, run map[strin
 		version whoami output synth`),
 		run: set(`ssh scp sftp exec console run-command send-command execute-command start-session`),
 	}
-})
+}}
 
 // deletingVerbs returns remoteVerbs' deleting verbs.
-func deletingVerbs() map[string]bool { return remoteVerbs().deleting }
+func deletingVerbs() map[string]bool { return remoteVerbs.get().deleting }
 
 // readingVerbs returns remoteVerbs' reading verbs.
-func readingVerbs() map[string]bool { return remoteVerbs().reading }
+func readingVerbs() map[string]bool { return remoteVerbs.get().reading }
 
 // remoteRunVerbs returns remoteVerbs' verbs that run a command on another
 // machine.
-func remoteRunVerbs() map[string]bool { return remoteVerbs().run }
+func remoteRunVerbs() map[string]bool { return remoteVerbs.get().run }
 
 // kubeconfigWriters are the cloud tools' commands that write the
 // user's ~/.kube/config (or $KUBECONFIG), as kubectl config does (see
 // configWriters): aws eks update-kubeconfig, gcloud container clusters
 // get-credentials, az aks get-credentials, doctl kubernetes cluster
 // kubeconfig save and create (which saves it too).
-var kubeconfigWriters = sync.OnceValue(func() map[string]map[string][]string {
+var kubeconfigWriters = lazy[map[string]map[string][]string]{build: func() map[string]map[string][]string {
 	doctl := []string{"save", "create"}
 	return map[string]map[string][]string{
 		"aws":    {"eks": {"update-kubeconfig"}},
@@ -76,14 +74,14 @@ var kubeconfigWriters = sync.OnceValue(func() map[string]map[string][]string {
 		"az":     {"aks": {"get-credentials"}},
 		"doctl":  {"kubernetes": doctl, "k8s": doctl, "kube": doctl, "k": doctl},
 	}
-})
+}}
 
 // cloudPluginInstalls are the cloud tools' commands that install code
 // or credentials the tool loads on each later run, in the home: heroku's
 // plugins (npm packages), pulumi's plugins (programs), az's extensions
 // (Python packages, from a wheel the line may have written), fly auth
 // docker (~/.docker/config.json), as gcloud components install does.
-var cloudPluginInstalls = sync.OnceValue(func() map[string]map[string][]string {
+var cloudPluginInstalls = lazy[map[string]map[string][]string]{build: func() map[string]map[string][]string {
 	every := []string{""}
 	return map[string]map[string][]string{
 		"heroku": {"plugins:install": every, "plugins:link": every, "plugins:update": every, "plugins:uninstall": every,
@@ -93,11 +91,11 @@ var cloudPluginInstalls = sync.OnceValue(func() map[string]map[string][]string {
 		"fly":    {"auth": {"docker"}},
 		"flyctl": {"auth": {"docker"}},
 	}
-})
+}}
 
 // verbCLIs are the tools judged by the table of verbs alone, with their
 // options that take the next word as a value (a value is no command word).
-var verbCLIs = sync.OnceValue(func() map[string][]string {
+var verbCLIs = lazy[map[string][]string]{build: func() map[string][]string {
 	gcloud := []string{"--project", "--account", "--configuration", "--format", "--verbosity", "--billing-project",
 		"--impersonate-service-account", "--trace-token", "--zone", "--region", "--filter", "--flags-file"}
 	az := []string{"--subscription", "-o", "--output", "--query", "-g", "--resource-group", "-n", "--name"}
@@ -111,7 +109,7 @@ var verbCLIs = sync.OnceValue(func() map[string][]string {
 		"sam": {"--stack-name", "--region", "--profile"}, "vault": {"-address", "-namespace", "-format"},
 		"consul": {"-http-addr", "-token", "-datacenter"}, "s3cmd": {"-c", "--config"},
 	}
-})
+}}
 
 // remoteState returns why the command name args deletes, destroys or
 // replaces what a remote service holds, or runs a command on another
@@ -119,10 +117,10 @@ var verbCLIs = sync.OnceValue(func() map[string][]string {
 // gives a command a standard input (echo yes | terraform apply).
 func remoteState(name string, args []word, stdinFed bool) string {
 	known := !slices.ContainsFunc(args, unknownWord) // writingSubcommand takes such a word as writing
-	if sub := writingSubcommand(kubeconfigWriters(), name, args); known && sub != "" {
+	if sub := writingSubcommand(kubeconfigWriters.get(), name, args); known && sub != "" {
 		return name + " " + sub + " writes ~/.kube/config, whose credential plugins later kubectl and helm run"
 	}
-	if sub := writingSubcommand(cloudPluginInstalls(), name, args); known && sub != "" {
+	if sub := writingSubcommand(cloudPluginInstalls.get(), name, args); known && sub != "" {
 		return name + " " + sub + " installs plugins or credentials in the home, which later runs of the tool load"
 	}
 	switch name {
@@ -155,7 +153,7 @@ func remoteState(name string, args []word, stdinFed bool) string {
 	case "scp", "rsync":
 		return remoteCopy(name, args)
 	}
-	if values, ok := verbCLIs()[name]; ok {
+	if values, ok := verbCLIs.get()[name]; ok {
 		return verbRemote(name, args, values)
 	}
 	return ""

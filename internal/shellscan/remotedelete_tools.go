@@ -2,7 +2,6 @@ package shellscan
 
 import (
 	"strings"
-	"sync"
 )
 
 // The tools remoteState models one by one (see remotedelete.go).
@@ -26,7 +25,7 @@ func kubectlRemote(name string, args []word) string {
 			return name + " gets a command word only known when it runs"
 		}
 		if strings.HasPrefix(a.text, "-") {
-			if kubectlValues()[a.text] {
+			if kubectlValues.get()[a.text] {
 				i++
 			}
 			continue
@@ -72,7 +71,7 @@ func kubectlRemote(name string, args []word) string {
 
 // helmCommands are helm's own commands; any other first word is a
 // plugin, a program helm runs from its plugins directory.
-var helmCommands = sync.OnceValue(func() map[string]bool {
+var helmCommands = lazy[map[string]bool]{build: func() map[string]bool {
 	m := map[string]bool{}
 	for _, n := range strings.Fields(`completion create dependency dep dependencies env get help history hist install
 		lint list ls package plugin pull fetch push registry repo rollback search show inspect status template test
@@ -80,7 +79,7 @@ var helmCommands = sync.OnceValue(func() map[string]bool {
 		m[n] = true
 	}
 	return m
-})
+}}
 
 // helmValues are helm's global options that take the next word.
 var helmValues = []string{"--kube-context", "--kubeconfig", "-n", "--namespace", "--registry-config",
@@ -98,7 +97,7 @@ func helmRemote(name string, args []word) string {
 	if unknownWord(sub) {
 		return name + " gets a command word only known when it runs"
 	}
-	if !helmCommands()[sub.text] {
+	if !helmCommands.get()[sub.text] {
 		return name + " " + clipName(sub.text) + " runs a plugin, a program the analysis does not model, which may change the cluster"
 	}
 	switch sub.text {
@@ -127,7 +126,7 @@ func terraformRemote(name string, args []word, stdinFed bool) string {
 		// terragrunt run-all CMD, run --all CMD, run -- CMD, and options
 		// whose values the analysis does not know: the command is the
 		// first word that is one of terraform's.
-		ops = fromCommand(operandsSkipping(args, nil), terraformCommands())
+		ops = fromCommand(operandsSkipping(args, nil), terraformCommands.get())
 	}
 	if len(ops) == 0 || hasAny(args, "-help", "--help", "-h") {
 		return ""
@@ -176,7 +175,7 @@ func terraformRemote(name string, args []word, stdinFed bool) string {
 func pulumiRemote(args []word) string {
 	// The command is the first word that is one of pulumi's: an option
 	// the analysis does not know may take the next word (--tracing URL).
-	ops := fromCommand(operandsSkipping(args, nil), pulumiCommands())
+	ops := fromCommand(operandsSkipping(args, nil), pulumiCommands.get())
 	if len(ops) == 0 || hasAny(args, "--help", "-h") {
 		return ""
 	}
@@ -289,7 +288,7 @@ func gsutilRemote(args []word) string {
 func rcloneRemote(args []word) string {
 	// The command is the first word that is one of rclone's: most of its
 	// options take a value (--bwlimit 1M sync a b:).
-	ops := fromCommand(operandsSkipping(args, nil), rcloneCommands())
+	ops := fromCommand(operandsSkipping(args, nil), rcloneCommands.get())
 	if len(ops) == 0 || hasAny(args, "--dry-run", "-n", "--help", "-h") {
 		return ""
 	}
@@ -315,21 +314,21 @@ func wordSet(list string) map[string]bool {
 // terraformCommands, pulumiCommands and rcloneCommands are the tools'
 // commands (see fromCommand).
 var (
-	terraformCommands = sync.OnceValue(func() map[string]bool {
+	terraformCommands = lazy[map[string]bool]{build: func() map[string]bool {
 		return wordSet(`init validate plan apply destroy console fmt force-unlock get graph import login logout
 			metadata output providers refresh show state taint test untaint version workspace modules`)
-	})
-	pulumiCommands = sync.OnceValue(func() map[string]bool {
+	}}
+	pulumiCommands = lazy[map[string]bool]{build: func() map[string]bool {
 		return wordSet(`about ai cancel config console convert deployment destroy down env gen-completion import
 			install login logout logs new org package plugin policy preview refresh schema stack state template up
 			update version watch whoami`)
-	})
-	rcloneCommands = sync.OnceValue(func() map[string]bool {
+	}}
+	rcloneCommands = lazy[map[string]bool]{build: func() map[string]bool {
 		return wordSet(`about authorize backend bisync cat check checksum cleanup completion config copy copyto
 			copyurl cryptcheck cryptdecode dedupe delete deletefile genautocomplete gendocs gitannex hashsum link
 			listremotes ls lsd lsf lsjson lsl md5sum mkdir mount move moveto ncdu nfsmount obscure purge rc rcat rcd
 			rmdir rmdirs selfupdate serve settier sha1sum size sync test touch tree version`)
-	})
+	}}
 )
 
 // fromCommand returns ops from the first word that commands holds or
@@ -385,7 +384,7 @@ func httpDelete(name string, args []word) string {
 // (attached, -XDELETE, or in a cluster, -sX DELETE), "?" when it is only
 // known when the line runs, or "".
 func curlMethod(args []word) string {
-	values := fileCommands()["curl"].short
+	values := fileCommands.get()["curl"].short
 	for i := 0; i < len(args); i++ {
 		t := args[i].text
 		switch {
@@ -434,7 +433,7 @@ func methodOf(w word) string {
 // with a colon is written as a path (./a:b), as both tools document; a
 // URL of another scheme (gs://b, which gsutil rsync takes) is no host.
 func remoteCopy(name string, args []word) string {
-	spec := fileCommands()[name]
+	spec := fileCommands.get()[name]
 	for _, op := range eachOption(args, spec.short, spec.long, true, nil) {
 		if unknownWord(op) {
 			continue // judged as any word only known when the line runs

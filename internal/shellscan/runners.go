@@ -3,7 +3,6 @@ package shellscan
 import (
 	"path"
 	"strings"
-	"sync"
 )
 
 // runnerCode are, for programs the analysis does not model that run code
@@ -13,9 +12,9 @@ import (
 // in the working directory or above it and run: a line that writes one and
 // then runs the program runs code of its own, as runsWrittenCode says of
 // make and a Makefile.
-var runnerCode = sync.OnceValue(func() map[string][]string {
+var runnerCode = lazy[map[string][]string]{build: func() map[string][]string {
 	python := []string{"*.py", "*.pyc", "*.so", "*.pth", "pyproject.toml", "setup.cfg"}
-	node := languageFiles()["node"]
+	node := languageFiles.get()["node"]
 	m := map[string][]string{
 		"cabal":   {"*.cabal", "cabal.project", "cabal.project.*", "Setup.hs", "*.hs", "*.lhs", "*.hsc"},
 		"stack":   {"stack.yaml", "package.yaml", "*.cabal", "Setup.hs", "*.hs", "*.lhs", "*.hsc"},
@@ -56,14 +55,14 @@ var runnerCode = sync.OnceValue(func() map[string][]string {
 	m["flutter"], m["clj"], m["crystal-run"] = m["dart"], m["clojure"], m["crystal"]
 	m["scala-cli"], m["scala"], m["amm"] = []string{"*.scala", "*.sc", "project.scala"}, []string{"*.scala", "*.sc"}, []string{"*.sc", "*.scala"}
 	return m
-})
+}}
 
 // codeExtensions are the extensions (lower case, with the dot) of files
 // that hold code a language's interpreter runs, or a program a runtime
 // loads (.dll, .jar, .wasm): an unmodelled program given such a file may
 // run it (sbcl --script x.lisp, racket x.rkt, tcc -run x.c, papermill
 // x.ipynb, dotnet x.dll).
-var codeExtensions = sync.OnceValue(func() map[string]bool {
+var codeExtensions = lazy[map[string]bool]{build: func() map[string]bool {
 	m := map[string]bool{}
 	for _, e := range strings.Fields(`.py .pyw .pyc .pyz .ipynb .js .mjs .cjs .ts .mts .cts .jsx .tsx .coffee .rb .pl .pm
 		.php .lua .moon .fnl .scm .ss .sls .sld .rkt .lisp .lsp .cl .el .clj .cljs .cljc .bb .exs .ex .erl .escript
@@ -75,13 +74,13 @@ var codeExtensions = sync.OnceValue(func() map[string]bool {
 		m[e] = true
 	}
 	return m
-})
+}}
 
 // codeReaders are programs the analysis does not model that read code
 // files without running them or anything they name: formatters, linters
 // without plugins, checksums, viewers. A code file the line wrote may be
 // given to them.
-var codeReaders = sync.OnceValue(func() map[string]bool {
+var codeReaders = lazy[map[string]bool]{build: func() map[string]bool {
 	m := map[string]bool{}
 	for _, n := range strings.Fields(`gofmt goimports gofumpt black isort autopep8 yapf ruff shellcheck shfmt
 		clang-format rustfmt stylua taplo yamllint dos2unix unix2dos iconv xxd od hexdump strings file stat
@@ -93,14 +92,14 @@ var codeReaders = sync.OnceValue(func() map[string]bool {
 		m[n] = true
 	}
 	return m
-})
+}}
 
 // runAsOthers are programs that run a command as another user, which the
 // workdir does not contain (gosu root …, su-exec root …): opaque as sudo
 // is.
-var runAsOthers = sync.OnceValue(func() map[string]bool {
+var runAsOthers = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{"gosu": true, "su-exec": true, "suexec": true, "setuser": true, "chroot-user": true}
-})
+}}
 
 // runnerCodeUses records, for a program the analysis does not model, the
 // code it may run from files the line writes before it: the files
@@ -110,14 +109,14 @@ var runAsOthers = sync.OnceValue(func() map[string]bool {
 // command's code use checks). A program that runs its command as
 // another user makes the line opaque.
 func (an *analyzer) runnerCodeUses(name string, args []word) {
-	if runAsOthers()[name] {
+	if runAsOthers.get()[name] {
 		an.opaque(name + " runs a command as another user, which the workdir does not contain")
 		return
 	}
-	if names, ok := runnerCode()[name]; ok {
+	if names, ok := runnerCode.get()[name]; ok {
 		an.usesCode(name, "/", names...)
 	}
-	if codeReaders()[name] || isCompiler(name) || onlyVersion(args) {
+	if codeReaders.get()[name] || isCompiler(name) || onlyVersion(args) {
 		return
 	}
 	for _, a := range args {
@@ -132,7 +131,7 @@ func (an *analyzer) runnerCodeUses(name string, args []word) {
 			}
 			v = after
 		}
-		if codeExtensions()[strings.ToLower(path.Ext(v))] {
+		if codeExtensions.get()[strings.ToLower(path.Ext(v))] {
 			an.usesCode(name, v)
 		}
 	}

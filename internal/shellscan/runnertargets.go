@@ -3,7 +3,6 @@ package shellscan
 import (
 	"slices"
 	"strings"
-	"sync"
 )
 
 // JavaScript's package managers run a program by its name as well as by
@@ -21,24 +20,24 @@ import (
 // for any command of a package manager that runs scripts (npm run build,
 // npm test, npm install's prepare), whose script the analysis does not
 // see.
-var scriptToolPrograms = sync.OnceValue(func() []string {
+var scriptToolPrograms = lazy[[]string]{build: func() []string {
 	var out []string
-	for name, files := range settingsCode() {
+	for name, files := range settingsCode.get() {
 		if name == "tsc" || name == "vue-tsc" || name == "swc" || name == "dprint" || slices.Contains(files, "package.json") {
 			out = append(out, name)
 		}
 	}
 	slices.Sort(out)
 	return out
-})
+}}
 
 // scriptToolFiles returns the settings files of scriptToolPrograms, each
 // once.
-var scriptToolFiles = sync.OnceValue(func() []string {
+var scriptToolFiles = lazy[[]string]{build: func() []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, name := range scriptToolPrograms() {
-		for _, f := range settingsCode()[name] {
+	for _, name := range scriptToolPrograms.get() {
+		for _, f := range settingsCode.get()[name] {
 			if !seen[f] {
 				seen[f] = true
 				out = append(out, f)
@@ -46,7 +45,7 @@ var scriptToolFiles = sync.OnceValue(func() []string {
 		}
 	}
 	return out
-})
+}}
 
 // packageRunnerTarget records, for npm, pnpm, yarn and bun, the code the
 // program they start reads: the settings files of the tools a script runs
@@ -65,10 +64,10 @@ func (an *analyzer) packageRunnerTarget(name string, args []word) {
 		}
 		i++
 	}
-	if i < len(args) && !args[i].dynamic && (name == "npm" && npmGlobalReads()[args[i].text] || packageReads()[args[i].text]) {
+	if i < len(args) && !args[i].dynamic && (name == "npm" && npmGlobalReads.get()[args[i].text] || packageReads.get()[args[i].text]) {
 		return
 	}
-	an.usesCode(name+" (a script of package.json)", "/", scriptToolFiles()...)
+	an.usesCode(name+" (a script of package.json)", "/", scriptToolFiles.get()...)
 	an.packageScripts(name, args)
 	if i >= len(args) {
 		return
@@ -92,13 +91,13 @@ func (an *analyzer) packageRunnerTarget(name string, args []word) {
 	if target == "make" || target == "gmake" {
 		an.usesCode(target, "/", "GNUmakefile", "makefile", "Makefile", "*.mk")
 	}
-	if names, ok := projectFiles()[target]; ok {
+	if names, ok := projectFiles.get()[target]; ok {
 		an.usesCode(target, "/", names...)
 	}
-	if names, ok := rcCodeFiles()[target]; ok {
+	if names, ok := rcCodeFiles.get()[target]; ok {
 		an.usesCode(target, "/", names...)
 	}
-	if names, ok := runnerCode()[target]; ok {
+	if names, ok := runnerCode.get()[target]; ok {
 		an.usesCode(target, "/", names...)
 	}
 	an.settingsCodeUses(target, rest)
@@ -118,10 +117,10 @@ func packageRunnerValued(t string) bool {
 
 // packageReads are the commands of pnpm, yarn and bun that only show the
 // project's packages or the registry's data and run no script.
-var packageReads = sync.OnceValue(func() map[string]bool {
+var packageReads = lazy[map[string]bool]{build: func() map[string]bool {
 	m := map[string]bool{}
 	for _, n := range strings.Fields(`list ls ll la outdated view info show why explain root bin help licenses`) {
 		m[n] = true
 	}
 	return m
-})
+}}

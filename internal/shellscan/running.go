@@ -4,7 +4,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"sync"
 )
 
 // This file models the programs whose work is to change the running
@@ -57,7 +56,7 @@ const (
 )
 
 // runningTools are the programs this file models.
-var runningTools = sync.OnceValue(func() map[string]runSpec {
+var runningTools = lazy[map[string]runSpec]{build: func() map[string]runSpec {
 	always := func(what string) runSpec { return runSpec{kind: runAlways, what: what} }
 	custom := func(what string) runSpec { return runSpec{kind: runCustom, what: what} }
 	first := func(what string, show ...string) runSpec { return runSpec{kind: runFirst, show: show, what: what} }
@@ -260,24 +259,24 @@ var runningTools = sync.OnceValue(func() map[string]runSpec {
 		m[n] = s
 	}
 	return m
-})
+}}
 
 // runningGuessNot are names of runningTools that are also common words
 // (write, log, date, init, light, hostname): among the words of a command
 // the analysis does not model they are taken for data (rc-service nginx
 // status), but in the forms no data word takes (date -s, log erase,
 // nginx -s).
-var runningGuessNot = sync.OnceValue(func() map[string]bool {
+var runningGuessNot = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{"write": true, "log": true, "date": true, "init": true, "mount": true, "halt": true,
 		"wall": true, "light": true, "hostname": true, "bridge": true, "tc": true, "iw": true, "wg": true,
 		"passwd": true, "nginx": true}
-})
+}}
 
 // runningName reports whether name is a program this file models, for
 // the analysis to look at among the words of a command it does not
 // model (logsave log pkill -f vim).
 func runningName(name string) bool {
-	_, ok := runningTools()[name]
+	_, ok := runningTools.get()[name]
 	return ok // runningState takes the common words among them for data
 }
 
@@ -287,7 +286,7 @@ func runningName(name string) bool {
 // command was guessed among the words of one the analysis does not
 // model: kill is then only taken as itself with a process id.
 func runningState(prog, name string, args []word, guess bool) string {
-	spec, ok := runningTools()[name]
+	spec, ok := runningTools.get()[name]
 	if !ok && !guess && strings.HasSuffix(name, ".exe") &&
 		(!strings.Contains(prog, "/") || path.IsAbs(prog) || strings.HasPrefix(prog, "..")) {
 		// Under WSL, PATH finds the programs of Windows (cmd.exe,
@@ -312,7 +311,7 @@ func runningState(prog, name string, args []word, guess bool) string {
 		}
 		return name + " " + runControl
 	}
-	if guess && runningGuessNot()[name] {
+	if guess && runningGuessNot.get()[name] {
 		// Only the forms no data word takes: date -s, log erase.
 		switch {
 		case name == "date" && slices.ContainsFunc(args, func(a word) bool {

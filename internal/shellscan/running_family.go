@@ -2,7 +2,6 @@ package shellscan
 
 import (
 	"strings"
-	"sync"
 )
 
 // This file models, beside the programs runningTools names, two open
@@ -26,19 +25,19 @@ func controlFamily(name string) bool {
 	if !ok || len(strings.Trim(stem, "-_.")) < 2 {
 		return false
 	}
-	_, modelled := runningTools()[name]
-	return !modelled && !containerEngines()[name] && !guessable(name)
+	_, modelled := runningTools.get()[name]
+	return !modelled && !containerEngines.get()[name] && !guessable(name)
 }
 
 // controlVerbs are the commands a control program of controlFamily is
 // taken to only show state with, as its first word, and the prefixes of
 // such commands (systemd's list-units, is-active, get-default).
-var controlVerbs = sync.OnceValue(func() [2][]string {
+var controlVerbs = lazy[[2][]string]{build: func() [2][]string {
 	return [2][]string{
 		{"status", "show", "list", "ls", "info", "get", "help", "version", "logs", "--help", "--version", "-h", "-V"},
 		{"list-", "show-", "get-", "is-"},
 	}
-})
+}}
 
 // controlShows reports whether a control program of controlFamily only
 // shows state with args: its first word is a command of controlVerbs,
@@ -49,7 +48,7 @@ func controlShows(args []word) bool {
 	if len(args) == 0 {
 		return false // many read commands from their input (bluetoothctl)
 	}
-	verbs := controlVerbs()
+	verbs := controlVerbs.get()
 	first := args[0].text
 	if !contains(verbs[0], first) && !hasAnyPrefix(first, verbs[1]) {
 		return false
@@ -76,7 +75,7 @@ func hasAnyPrefix(s string, prefixes []string) bool {
 // adminReaders are programs systems keep in an sbin directory (macOS's
 // lsof, netstat, ping and iostat; Debian's getcap and runlevel) that
 // only show state whatever their words: see adminShows.
-var adminReaders = sync.OnceValue(func() map[string]bool {
+var adminReaders = lazy[map[string]bool]{build: func() map[string]bool {
 	m := map[string]bool{}
 	for _, n := range []string{"lsof", "netstat", "ping", "ping6", "traceroute", "traceroute6", "mtr", "iostat",
 		"md5", "getcap", "getpcaps", "runlevel", "ioreg", "system_profiler", "kextstat", "findfs", "filefrag",
@@ -84,11 +83,11 @@ var adminReaders = sync.OnceValue(func() map[string]bool {
 		m[n] = true
 	}
 	return m
-})
+}}
 
 // adminForms are the forms that only show state of programs systems keep
 // in an sbin directory that also change it: see adminShows.
-var adminForms = sync.OnceValue(func() map[string]runSpec {
+var adminForms = lazy[map[string]runSpec]{build: func() map[string]runSpec {
 	all := func(show ...string) runSpec { return runSpec{kind: runAll, show: show} }
 	first := func(show ...string) runSpec { return runSpec{kind: runFirst, show: show} }
 	return map[string]runSpec{
@@ -104,14 +103,14 @@ var adminForms = sync.OnceValue(func() map[string]runSpec {
 		"spctl":          all("--status"),
 		"nvram":          all("-p", "-x", "-xp", "-px"),
 	}
-})
+}}
 
 // adminShows reports whether the command name args, of a program the
 // analysis does not model, is known only to show state should PATH find
 // it in an sbin directory (see Analysis.Unmodelled): --help and
 // --version, a program of adminReaders, or a form of adminForms.
 func adminShows(name string, args []word) bool {
-	if onlyHelp(args) || adminReaders()[name] {
+	if onlyHelp(args) || adminReaders.get()[name] {
 		return true
 	}
 	if name == "logsave" {
@@ -120,7 +119,7 @@ func adminShows(name string, args []word) bool {
 		// a word the caller checks as any unmodelled command's.
 		return true
 	}
-	spec, ok := adminForms()[name]
+	spec, ok := adminForms.get()[name]
 	return ok && spec.shows(args)
 }
 

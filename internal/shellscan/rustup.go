@@ -2,7 +2,6 @@ package shellscan
 
 import (
 	"strings"
-	"sync"
 )
 
 // rustupProxies are the programs rustup installs as links to itself in
@@ -13,7 +12,7 @@ import (
 // of a directory above it names, else rustup's override or default. A
 // toolchain may be a directory (+/abs/dir, path = "/abs/dir" in the
 // file, or the file's only line): its bin/NAME is what runs.
-var rustupProxies = sync.OnceValue(func() map[string]bool {
+var rustupProxies = lazy[map[string]bool]{build: func() map[string]bool {
 	m := map[string]bool{}
 	for _, n := range []string{
 		"rustup", "cargo", "cargo-clippy", "cargo-fmt", "cargo-miri", "clippy-driver", "rls",
@@ -22,7 +21,7 @@ var rustupProxies = sync.OnceValue(func() map[string]bool {
 		m[n] = true
 	}
 	return m
-})
+}}
 
 // rustupToolchain judges the toolchain whose program the rustup proxy
 // name runs (see rustupProxies): a +TOOLCHAIN that may be a directory
@@ -33,7 +32,7 @@ var rustupProxies = sync.OnceValue(func() map[string]bool {
 // analyzed as a command of its own. It reports whether it judged the
 // whole command, and then what wrapped reports.
 func (an *analyzer) rustupToolchain(name string, args []word, depth, chain int) (done, wraps bool) {
-	if !rustupProxies()[name] {
+	if !rustupProxies.get()[name] {
 		return false, false
 	}
 	if len(args) > 0 && (args[0].dynamic || args[0].pattern || strings.HasPrefix(args[0].text, "+")) {

@@ -3,7 +3,6 @@ package shellscan
 import (
 	"slices"
 	"strings"
-	"sync"
 )
 
 // settingsCode are, for programs the analysis does not model that
@@ -25,8 +24,8 @@ import (
 // .golangci.yml's plugins), and REPL start files (.ghci, .iex.exs). A line
 // that writes one and then runs the program runs what it wrote, as
 // printf … > Makefile && make does (see runsWrittenCode).
-var settingsCode = sync.OnceValue(func() map[string][]string {
-	node := languageFiles()["node"]
+var settingsCode = lazy[map[string][]string]{build: func() map[string][]string {
+	node := languageFiles.get()["node"]
 	gofiles := []string{"*.go", "go.mod", "go.work", "*.s", "*.c", "*.h"}
 	php := []string{"*.php", "composer.json", "vendor/"}
 	autoconf := []string{"configure.ac", "configure.in", "aclocal.m4", "acinclude.m4", "*.m4", "Makefile.am", "*.am"}
@@ -147,7 +146,7 @@ var settingsCode = sync.OnceValue(func() map[string][]string {
 	}
 	addRT60SettingsCode(m)
 	return m
-})
+}}
 
 // pythonModuleProgram returns the program of settingsCode that python -m
 // module args runs, with its arguments (python -m piptools compile is
@@ -189,7 +188,7 @@ type settingsOption struct{ short, long string }
 // whose value names a settings file they read (hugo --config a.toml,b.toml,
 // tsc -p FILE, pandoc -d FILE). pandoc is here alone: its defaults file
 // names filters it runs and the file it writes.
-var settingsOptions = sync.OnceValue(func() map[string][]settingsOption {
+var settingsOptions = lazy[map[string][]settingsOption]{build: func() map[string][]settingsOption {
 	c := func(short, long string) []settingsOption { return []settingsOption{{short, long}} }
 	m := map[string][]settingsOption{
 		"hugo":          c("", "--config"),
@@ -220,7 +219,7 @@ var settingsOptions = sync.OnceValue(func() map[string][]settingsOption {
 	m["vue-tsc"], m["bump-my-version"], m["bump2version"] = m["tsc"], m["bumpversion"], m["bumpversion"]
 	addRT60SettingsOptions(m)
 	return m
-})
+}}
 
 // settingsDirOptions returns, for a program of settingsCode, the long
 // options whose value names a directory of settings files: hugo reads
@@ -255,14 +254,14 @@ func settingsOperands(name string) bool {
 // texEngines are the TeX engines: with --shell-escape a document's
 // \write18 runs any command, and the Lua engines run the Lua of
 // \directlua, whose io and os libraries reach any file.
-var texEngines = sync.OnceValue(func() map[string]bool {
+var texEngines = lazy[map[string]bool]{build: func() map[string]bool {
 	m := map[string]bool{}
 	for _, n := range strings.Fields(`tex etex pdftex xetex luatex luahbtex luajittex latex pdflatex xelatex lualatex
 		luahblatex lualatex-dev pdflatex-dev xelatex-dev dvilualatex dvilualatex-dev context optex`) {
 		m[n] = true
 	}
 	return m
-})
+}}
 
 // settingsCodeUses records, for a program the analysis does not model,
 // the settings files of settingsCode it reads where it runs and those its
@@ -287,14 +286,14 @@ func (an *analyzer) settingsCodeUses(name string, args []word) {
 		an.opaque("pip-sync installs and uninstalls packages in the environment it runs in, which may lie outside the workdir")
 		return
 	}
-	if names, ok := settingsCode()[name]; ok {
+	if names, ok := settingsCode.get()[name]; ok {
 		an.usesCode(name, "/", names...)
 	}
-	if texEngines()[name] && (strings.HasPrefix(name, "lua") || name == "dvilualatex" || name == "context" ||
+	if texEngines.get()[name] && (strings.HasPrefix(name, "lua") || name == "dvilualatex" || name == "context" ||
 		name == "optex" || shellEscape(args)) {
 		an.usesCode(name, "/", "*")
 	}
-	for _, o := range settingsOptions()[name] {
+	for _, o := range settingsOptions.get()[name] {
 		// The value splits at commas (hugo --config a.toml,b.toml).
 		an.optionCode(name, commaSplit(args), o.short, o.long)
 	}

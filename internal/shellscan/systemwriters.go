@@ -2,7 +2,6 @@ package shellscan
 
 import (
 	"strings"
-	"sync"
 )
 
 // Programs outside sbin directories that, run as root (as the agent may
@@ -23,7 +22,7 @@ import (
 // systemReads maps a system writer to the words that make a run of it
 // only show state: its first operand (apt-key list) or any option (chage
 // -l). A writer not in the map has no such form.
-var systemReads = sync.OnceValue(func() map[string][]string {
+var systemReads = lazy[map[string][]string]{build: func() map[string][]string {
 	return map[string][]string{
 		"apt-key":                  {"list", "finger", "fingerprint", "export", "exportall"},
 		"apt-mark":                 {"showauto", "showmanual", "showhold", "showinstall", "showremove", "showpurge"},
@@ -41,11 +40,11 @@ var systemReads = sync.OnceValue(func() map[string][]string {
 			"backend-details", "get-roles", "get-groups", "get-filters", "get-transactions", "get-time",
 			"get-categories", "get-update-detail", "depends-on", "required-by"},
 	}
-})
+}}
 
 // systemWriterNames are the system writers of the comment above, besides
 // the update-* scripts.
-var systemWriterNames = sync.OnceValue(func() map[string]bool {
+var systemWriterNames = lazy[map[string]bool]{build: func() map[string]bool {
 	m := map[string]bool{}
 	for _, n := range strings.Fields(`add-apt-repository apt-add-repository apt-key apt-cdrom apt-mark chage
 		dbus-uuidgen dbus-update-activation-environment dbus-cleanup-sockets deb-systemd-helper deb-systemd-invoke
@@ -59,18 +58,18 @@ var systemWriterNames = sync.OnceValue(func() map[string]bool {
 		m[n] = true
 	}
 	return m
-})
+}}
 
 // systemWritersOpaque makes the line opaque when name is a system writer
 // (see above) and args are not a form that only shows state.
 func (an *analyzer) systemWritersOpaque(name string, args []word) {
 	// update-alternatives and pg_ctlcluster are modelled with the
 	// services' control programs, whose forms that show state read.
-	if !systemWriterNames()[name] && !strings.HasPrefix(name, "update-") || name == "update-alternatives" || onlyVersion(args) {
+	if !systemWriterNames.get()[name] && !strings.HasPrefix(name, "update-") || name == "update-alternatives" || onlyVersion(args) {
 		return
 	}
 	why := name + " is a system administration program: it writes the system's state (or, run as another user, the home), which the analysis does not model"
-	reads := systemReads()[name]
+	reads := systemReads.get()[name]
 	switch name {
 	case "py3compile", "pycompile", "pypycompile", "py3clean", "pyclean", "pypyclean":
 		// They compile (or clean) the files they are given, but a

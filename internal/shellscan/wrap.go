@@ -4,7 +4,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -20,7 +19,7 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	defer an.runsDirect(depth, chain)()
 	args := ws[1:]
 	if an.guess {
-		if builtinOnly()[name] || guessDataWords()[name] || len(args) == 0 && !an.stdinFed {
+		if builtinOnly.get()[name] || guessDataWords.get()[name] || len(args) == 0 && !an.stdinFed {
 			// A builtin is no program to run; a data word or a command
 			// given nothing does nothing the caller does not check.
 			return false
@@ -60,12 +59,12 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	if name == "xargs" && an.xargsReader(args, depth, chain) {
 		return true
 	}
-	if why, ok := opaqueCommands()[name]; ok {
+	if why, ok := opaqueCommands.get()[name]; ok {
 		an.opaque(name + " " + why)
 		an.seeInside(name, args, depth, chain)
 		return false
 	}
-	if subs, ok := runners()[name]; ok && len(args) > 0 && contains(subs, args[0].text) {
+	if subs, ok := runners.get()[name]; ok && len(args) > 0 && contains(subs, args[0].text) {
 		an.opaque(name + " " + args[0].text + " runs a command the analysis does not see")
 		an.seeInside(name, args[1:], depth, chain)
 		return false
@@ -112,7 +111,7 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		an.opaque(name + " is a git program run outside git's own option checks")
 		return false
 	}
-	if containerEngines()[name] && !an.container(name, args, depth, chain) {
+	if containerEngines.get()[name] && !an.container(name, args, depth, chain) {
 		return false
 	}
 	if done, wraps := an.rustupToolchain(name, args, depth, chain); done {
@@ -241,7 +240,7 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		// of a file's type; copy, save, move, trash … write the locations
 		// they name as URIs (file:///…, percent-encoded), and trash:// is
 		// in the home directory.
-		if len(args) > 0 && !(gioReads()[args[0].text] || args[0].text == "mime" && len(args) < 3) {
+		if len(args) > 0 && !(gioReads.get()[args[0].text] || args[0].text == "mime" && len(args) < 3) {
 			an.opaque("gio " + clipName(args[0].text) + " runs programs or writes locations the analysis does not model")
 			return false
 		}
@@ -252,7 +251,7 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		// lifecycle scripts), with the settings of .npmrc (and pnpm's of
 		// pnpm-workspace.yaml), and those scripts mostly run node files.
 		if !onlyVersion(args) {
-			an.usesCode(name, "/", append([]string{".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", "pnpm-workspace.yaml"}, languageFiles()["node"]...)...)
+			an.usesCode(name, "/", append([]string{".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", "pnpm-workspace.yaml"}, languageFiles.get()["node"]...)...)
 		}
 		an.packageRunnerTarget(name, args)
 	case "bun":
@@ -296,7 +295,7 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		an.compilerMapper(name, args)
 		an.compiler(name, args)
 	}
-	if jdkTools()[name] {
+	if jdkTools.get()[name] {
 		an.java(name, args)
 	}
 	if name == "rustc" || name == "rustdoc" {
@@ -326,7 +325,7 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	if an.interpreter(ws[0].text, name, args) {
 		return false
 	}
-	if !guessable(name) && !noFiles()[name] {
+	if !guessable(name) && !noFiles.get()[name] {
 		an.unmodelled(ws[0], name, args)
 	}
 	an.fileCommand(name, args)
@@ -336,7 +335,7 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 // opaqueCommands are the commands and builtins that run code the analysis
 // cannot see, change what later commands run, or evaluate data as code,
 // with the reason.
-var opaqueCommands = sync.OnceValue(func() map[string]string {
+var opaqueCommands = lazy[map[string]string]{build: func() map[string]string {
 	m := map[string]string{
 		"eval": "runs a string as commands", "source": "runs the commands of a file",
 		".": "runs the commands of a file", "trap": "runs a command later",
@@ -444,7 +443,7 @@ var opaqueCommands = sync.OnceValue(func() map[string]string {
 		delete(m, n) // modeled below
 	}
 	return m
-})
+}}
 
 // programName returns the name under which the analysis knows the program
 // name: a versioned or flavored name of a shell, an interpreter or an
@@ -462,10 +461,10 @@ func programName(name string) string {
 		return name
 	}
 	base := name[:i]
-	if _, ok := opaqueCommands()[base]; ok {
+	if _, ok := opaqueCommands.get()[base]; ok {
 		return base
 	}
-	if _, ok := interpreters()[base]; ok {
+	if _, ok := interpreters.get()[base]; ok {
 		return base
 	}
 	switch base {
@@ -506,10 +505,10 @@ func foldCase(name string) string {
 // knownProgram reports whether name is an opaque command or an
 // interpreter under its own name.
 func knownProgram(name string) bool {
-	if _, ok := opaqueCommands()[name]; ok {
+	if _, ok := opaqueCommands.get()[name]; ok {
 		return true
 	}
-	_, ok := interpreters()[name]
+	_, ok := interpreters.get()[name]
 	return ok
 }
 
@@ -519,7 +518,7 @@ func knownProgram(name string) bool {
 // script-shell), flags for every build (go env -w GOFLAGS=-toolexec=…), a
 // credential helper to run (kubectl's exec plugins). Each maps the
 // subcommand to the words after it that make it write; "" is any word.
-var configWriters = sync.OnceValue(func() map[string]map[string][]string {
+var configWriters = lazy[map[string]map[string][]string]{build: func() map[string]map[string][]string {
 	set := []string{"set", "delete", "del", "unset", "edit", "fix", "rm", "add", "import"}
 	return map[string]map[string][]string{
 		"go": {"env": {"-w", "-u"}, "telemetry": {"on", "off", "local"}},
@@ -554,13 +553,13 @@ var configWriters = sync.OnceValue(func() map[string]map[string][]string {
 		"pdm":   {"config": {""}},
 		"hatch": {"config": {"set", "update", "restore", "reset"}},
 	}
-})
+}}
 
 // configWrite returns why the command name args writes the tool's own
 // configuration (see configWriters), or "". A word the analysis only knows
 // when the line runs counts as the subcommand and as a writing word.
 func configWrite(name string, args []word) string {
-	if sub := writingSubcommand(configWriters(), name, args); sub != "" {
+	if sub := writingSubcommand(configWriters.get(), name, args); sub != "" {
 		return name + " " + sub + " writes configuration that later commands read"
 	}
 	return ""
@@ -572,7 +571,7 @@ func configWrite(name string, args []word) string {
 // that later commands, the user's own included, run what the line chose.
 // Each maps the subcommand to the words after it that make it do so, as
 // configWriters does.
-var homeInstallers = sync.OnceValue(func() map[string]map[string][]string {
+var homeInstallers = lazy[map[string]map[string][]string]{build: func() map[string]map[string][]string {
 	global := []string{"-g", "--global"}
 	every := []string{""}
 	return map[string]map[string][]string{
@@ -635,12 +634,12 @@ var homeInstallers = sync.OnceValue(func() map[string]map[string][]string {
 		"rustup": {"toolchain": {"install", "uninstall", "add", "remove", "link"},
 			"component": {"add", "remove"}, "target": {"add", "remove"}, "update": {""}, "self": {"update", "uninstall"}},
 	}
-})
+}}
 
 // homeInstall returns why the command name args installs or removes
 // programs outside the workdir (see homeInstallers), or "".
 func homeInstall(name string, args []word) string {
-	if sub := writingSubcommand(homeInstallers(), name, args); sub != "" {
+	if sub := writingSubcommand(homeInstallers.get(), name, args); sub != "" {
 		return name + " " + sub + " installs or removes programs outside the workdir, where later commands find them"
 	}
 	return ""
@@ -688,13 +687,13 @@ func optionBefore(verbs []string, before []word) bool {
 
 // readOnlyWords are the first words after a configuration subcommand
 // that only show it.
-var readOnlyWords = sync.OnceValue(func() map[string]bool {
+var readOnlyWords = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"list": true, "--list": true, "-l": true, "get": true, "--get": true, "view": true, "show": true,
 		"--show": true, "--describe": true, "current-context": true, "get-contexts": true, "get-clusters": true,
 		"get-users": true, "help": true, "--help": true, "-h": true,
 	}
-})
+}}
 
 // writes reports whether the words after a configuration subcommand make
 // it write: one of verbs (an option also as -o=value or -ovalue), or, for
@@ -715,8 +714,8 @@ func writes(verbs []string, after []word) bool {
 		return false
 	}
 	for _, b := range after {
-		if !strings.HasPrefix(b.text, "-") || readOnlyWords()[b.text] {
-			return !readOnlyWords()[b.text]
+		if !strings.HasPrefix(b.text, "-") || readOnlyWords.get()[b.text] {
+			return !readOnlyWords.get()[b.text]
 		}
 	}
 	return true
@@ -746,7 +745,7 @@ func verbMatches(t, v string) bool {
 
 // runners are the tools whose subcommands run any command given to them
 // (pyenv exec rm …), with those subcommands.
-var runners = sync.OnceValue(func() map[string][]string {
+var runners = lazy[map[string][]string]{build: func() map[string][]string {
 	return map[string][]string{
 		"pyenv": {"exec"}, "rbenv": {"exec"}, "nodenv": {"exec"}, "goenv": {"exec"}, "jenv": {"exec"},
 		"plenv": {"exec"}, "asdf": {"exec"}, "mise": {"exec", "x"}, "rtx": {"exec", "x"}, "direnv": {"exec"},
@@ -755,7 +754,7 @@ var runners = sync.OnceValue(func() map[string][]string {
 		"nix": {"run", "shell", "develop"}, "bundle": {"exec"}, "opam": {"exec"}, "npm": {"exec", "explore"},
 		"pnpm": {"exec", "dlx"}, "yarn": {"exec", "dlx"}, "ip": {"netns", "vrf"},
 	}
-})
+}}
 
 // inner records ws, the command a wrapper runs; it reports whether there
 // was one.
@@ -1099,10 +1098,10 @@ func isAssignment(s string) bool {
 
 // suShells are the shells su -s may name for the command of -c to be the
 // bash script the analysis reads it as.
-var suShells = sync.OnceValue(func() map[string]bool {
+var suShells = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{"/bin/sh": true, "/bin/bash": true, "/usr/bin/sh": true, "/usr/bin/bash": true,
 		"/bin/dash": true, "/usr/bin/dash": true}
-})
+}}
 
 // suShellOK reports whether every program su -s or --shell names (it
 // runs the last) is one of suShells; a word only known when the line runs
@@ -1122,7 +1121,7 @@ func suShellOK(args []word) bool {
 				if !hasVal && i+1 < len(args) {
 					v = args[i+1].text
 				}
-				if !suShells()[v] {
+				if !suShells.get()[v] {
 					return false
 				}
 			}
@@ -1141,7 +1140,7 @@ func suShellOK(args []word) bool {
 				if v == "" && i+1 < len(args) {
 					v = args[i+1].text
 				}
-				if !suShells()[v] {
+				if !suShells.get()[v] {
 					return false
 				}
 				break
@@ -1286,7 +1285,7 @@ const maxGuesses = 4
 // rules still see it. The line stays opaque: these units can only make a
 // decision more restrictive.
 func (an *analyzer) seeInside(name string, args []word, depth, chain int) {
-	if _, ok := fileCommands()[name]; ok {
+	if _, ok := fileCommands.get()[name]; ok {
 		an.fileCommand(name, args)
 		return
 	}
@@ -1340,27 +1339,27 @@ func canonLong(opt string, known []string) string {
 }
 
 // gioReads are the gio subcommands that only read.
-var gioReads = sync.OnceValue(func() map[string]bool {
+var gioReads = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"info": true, "list": true, "cat": true, "tree": true, "help": true, "version": true, "monitor": true,
 	}
-})
+}}
 
 // hookInstallers are the tools that install git hooks (into .git/hooks,
 // or by setting core.hooksPath in .git/config), with the words that make
 // them do it; "" is a run with no arguments.
-var hookInstallers = sync.OnceValue(func() map[string][]string {
+var hookInstallers = lazy[map[string][]string]{build: func() map[string][]string {
 	return map[string][]string{
 		"pre-commit": {"install", "init-templatedir", "uninstall"}, "lefthook": {"install", "add", "uninstall"},
 		"husky": {"", "install", "init", "uninstall"}, "overcommit": {"--install", "-i", "--uninstall", "-u"},
 		"simple-git-hooks": {""}, "ggshield": {"install"}, "talisman": {"--install", "-i"},
 	}
-})
+}}
 
 // hookInstall returns why the command name args installs git hooks (see
 // hookInstallers), or "".
 func hookInstall(name string, args []word) string {
-	words, ok := hookInstallers()[name]
+	words, ok := hookInstallers.get()[name]
 	if !ok {
 		return ""
 	}
@@ -1381,10 +1380,10 @@ func hookInstall(name string, args []word) string {
 // so it puts no "--" before the program's name, and npm reads the options
 // after the name as its own (npx --no ver --node-options=--require=./y
 // runs ./y in node).
-var npxOptions = sync.OnceValue(func() map[string]bool {
+var npxOptions = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{"--no-install": true, "--yes": true, "-y": true, "--quiet": true,
 		"-q": true, "--prefer-offline": true, "--offline": true}
-})
+}}
 
 // npx records npx NAME ARGS as the program node_modules/.bin/NAME run with
 // ARGS, which npx runs when the project has installed it there, as it runs
@@ -1397,7 +1396,7 @@ var npxOptions = sync.OnceValue(func() map[string]bool {
 // when it runs are opaque.
 func (an *analyzer) npx(args []word, depth, chain int) bool {
 	i := 0
-	for i < len(args) && npxOptions()[args[i].text] && !args[i].dynamic && !args[i].pattern {
+	for i < len(args) && npxOptions.get()[args[i].text] && !args[i].dynamic && !args[i].pattern {
 		i++
 	}
 	if i < len(args) && args[i].text == "--" && !args[i].dynamic {
@@ -1412,7 +1411,7 @@ func (an *analyzer) npx(args []word, depth, chain int) bool {
 		an.opaque("npx runs " + clipName(prog.text) + ", which is no program a project installs by name")
 		return false
 	}
-	an.usesCode("npx", "/", append([]string{".npmrc"}, languageFiles()["node"]...)...)
+	an.usesCode("npx", "/", append([]string{".npmrc"}, languageFiles.get()["node"]...)...)
 	bin := "node_modules/.bin/" + prog.text
 	if len(an.a.localPrograms) >= maxAccessPaths {
 		an.opaque("the line runs too many programs of node_modules to check")
@@ -1530,7 +1529,7 @@ func (an *analyzer) xargsReader(args []word, depth, chain int) bool {
 		cmd = []word{{text: "echo"}} // what xargs runs by default
 	}
 	prog := cmd[0]
-	if prog.dynamic || prog.pattern || prog.special || strings.Contains(prog.text, "/") || !dataArgs()[prog.text] {
+	if prog.dynamic || prog.pattern || prog.special || strings.Contains(prog.text, "/") || !dataArgs.get()[prog.text] {
 		return false
 	}
 	switch prog.text {
