@@ -1,12 +1,16 @@
 package postgres_test
 
 import (
+	"context"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/lite-agent/lite-agent-go/internal/childtest"
+	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -38,7 +42,7 @@ func TestALeaseTokenNeverComesBack(t *testing.T) {
 			if err := child.Signal(syscall.SIGSTOP); err != nil {
 				t.Fatal(err)
 			}
-			time.Sleep(1500 * time.Millisecond) // past the child's TTL
+			waitLeaseExpired(t, schema, "s1") // past the child's TTL
 
 			b := project()
 			switch between {
@@ -95,5 +99,31 @@ func TestALeaseTokenNeverComesBack(t *testing.T) {
 				t.Errorf("the holder's own append: %v", err)
 			}
 		})
+	}
+}
+
+// waitLeaseExpired waits until the lease of session id of project mp in
+// schema has expired by the database's clock (its holder is stopped), at
+// most 10 s.
+func waitLeaseExpired(t *testing.T, schema, id string) {
+	t.Helper()
+	conn, err := pgx.Connect(t.Context(), pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		var live bool
+		if err := conn.QueryRow(t.Context(), `SELECT EXISTS (SELECT 1 FROM `+schema+`.leases
+			WHERE project = 'mp' AND session = $1 AND expires >= now())`, id).Scan(&live); err != nil {
+			t.Fatal(err)
+		}
+		if !live {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the lease of %s is still live after 10 s", id)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
