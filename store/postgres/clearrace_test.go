@@ -88,37 +88,19 @@ func clearRace(t *testing.T, write func(context.Context, *postgres.Checkpointer,
 	rounds := 0
 	for ; rounds < 150 && time.Now().Before(deadline) && deadlocks == 0; rounds++ {
 		fill()
-		stop := make(chan struct{})
-		var mu sync.Mutex
-		var errs []error
-		var wg sync.WaitGroup
+		r := startRacers()
 		for _, id := range ids {
-			wg.Go(func() {
-				for {
-					select {
-					case <-stop:
-						return
-					default:
-					}
-					if err := write(ctx, pa.Checkpointer(), id); err != nil {
-						mu.Lock()
-						errs = append(errs, fmt.Errorf("write %s: %w", id, err))
-						mu.Unlock()
-						return
-					}
-				}
-			})
+			r.loop("write "+id, func() error { return write(ctx, pa.Checkpointer(), id) })
 		}
 		time.Sleep(5 * time.Millisecond)
-		if err := pb.Clear(ctx); err != nil {
-			errs = append(errs, fmt.Errorf("clear: %w", err))
+		clearErr := pb.Clear(ctx)
+		errs := r.end()
+		if clearErr != nil {
+			errs = append(errs, fmt.Errorf("clear: %w", clearErr))
 		}
-		close(stop)
-		wg.Wait()
 		for _, err := range errs {
 			failures++
-			var pe *pgconn.PgError
-			if errors.As(err, &pe) && pe.Code == "40P01" {
+			if isDeadlock(err) {
 				deadlocks++
 			}
 			t.Errorf("round %d: %v", rounds, err)
@@ -141,4 +123,48 @@ func clearRace(t *testing.T, write func(context.Context, *postgres.Checkpointer,
 		}
 	}
 	t.Logf("%d rounds, %d failures, %d deadlocks", rounds, failures, deadlocks)
+}
+
+// racers are goroutines each calling its function again and again until
+// end, or until it fails.
+type racers struct {
+	stop chan struct{}
+	wg   sync.WaitGroup
+	mu   sync.Mutex
+	errs []error
+}
+
+func startRacers() *racers { return &racers{stop: make(chan struct{})} }
+
+// loop starts a goroutine calling fn until end or fn's first error, which
+// end returns prefixed with name.
+func (r *racers) loop(name string, fn func() error) {
+	r.wg.Go(func() {
+		for {
+			select {
+			case <-r.stop:
+				return
+			default:
+			}
+			if err := fn(); err != nil {
+				r.mu.Lock()
+				r.errs = append(r.errs, fmt.Errorf("%s: %w", name, err))
+				r.mu.Unlock()
+				return
+			}
+		}
+	})
+}
+
+// end stops the goroutines, waits for them and returns their errors.
+func (r *racers) end() []error {
+	close(r.stop)
+	r.wg.Wait()
+	return r.errs
+}
+
+// isDeadlock reports whether err is PostgreSQL's deadlock error.
+func isDeadlock(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == "40P01"
 }

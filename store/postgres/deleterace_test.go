@@ -1,17 +1,11 @@
 package postgres_test
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
-
-	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/store/postgres"
 	"github.com/lite-agent/lite-agent-go/task"
@@ -52,56 +46,34 @@ func TestADeleteRacingATaskWriteDoesNotDeadlock(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		stop := make(chan struct{})
-		var mu sync.Mutex
-		var errs []error
-		var wg sync.WaitGroup
+		r := startRacers()
 		for range 3 {
-			wg.Go(func() {
-				for {
-					select {
-					case <-stop:
-						return
-					default:
-					}
-					if _, err := ar.Put(ctx, "an archived result", nil); err != nil {
-						mu.Lock()
-						errs = append(errs, fmt.Errorf("archive write: %w", err))
-						mu.Unlock()
-						return
-					}
-				}
+			r.loop("archive write", func() error {
+				_, err := ar.Put(ctx, "an archived result", nil)
+				return err
 			})
 		}
 		for w := range 2 {
-			wg.Go(func() {
-				for n := 0; ; n++ {
-					select {
-					case <-stop:
-						return
-					default:
-					}
-					subject := fmt.Sprintf("w%d-%d", w, n)
-					_, err := tl.Update(ctx, tasks[0].ID, task.UpdateInput{Subject: &subject})
-					var nf *task.NotFoundError
-					if err != nil && !errors.As(err, &nf) {
-						mu.Lock()
-						errs = append(errs, fmt.Errorf("task write: %w", err))
-						mu.Unlock()
-						return
-					}
+			n := 0
+			r.loop("task write", func() error {
+				n++
+				subject := fmt.Sprintf("w%d-%d", w, n)
+				_, err := tl.Update(ctx, tasks[0].ID, task.UpdateInput{Subject: &subject})
+				var nf *task.NotFoundError
+				if errors.As(err, &nf) {
+					return nil
 				}
+				return err
 			})
 		}
 		time.Sleep(2 * time.Millisecond)
-		if err := pb.DeleteSession(ctx, id); err != nil {
-			errs = append(errs, fmt.Errorf("delete: %w", err))
+		deleteErr := pb.DeleteSession(ctx, id)
+		errs := r.end()
+		if deleteErr != nil {
+			errs = append(errs, fmt.Errorf("delete: %w", deleteErr))
 		}
-		close(stop)
-		wg.Wait()
 		for _, err := range errs {
-			var pe *pgconn.PgError
-			if errors.As(err, &pe) && pe.Code == "40P01" {
+			if isDeadlock(err) {
 				deadlocks++
 			}
 			t.Errorf("round %d: %v", rounds, err)
@@ -125,16 +97,9 @@ func TestADeleteRacingATaskWriteDoesNotDeadlock(t *testing.T) {
 // no row.
 func orphanArchiveRows(t *testing.T, schema string) int {
 	t.Helper()
-	conn, err := pgx.Connect(t.Context(), pgtest.URL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(context.Background())
 	var n int
-	if err := conn.QueryRow(t.Context(), `SELECT count(*) FROM `+schema+`.archive_index i
+	scanOne(t, `SELECT count(*) FROM `+schema+`.archive_index i
 		WHERE NOT EXISTS (SELECT 1 FROM `+schema+`.archives a
-			WHERE a.namespace = i.namespace AND a.project = i.project AND a.session = i.session)`).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
+			WHERE a.namespace = i.namespace AND a.project = i.project AND a.session = i.session)`, &n)
 	return n
 }

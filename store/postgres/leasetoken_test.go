@@ -1,16 +1,12 @@
 package postgres_test
 
 import (
-	"context"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/lite-agent/lite-agent-go/internal/childtest"
-	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -107,17 +103,10 @@ func TestALeaseTokenNeverComesBack(t *testing.T) {
 // most 10 s.
 func waitLeaseExpired(t *testing.T, schema, id string) {
 	t.Helper()
-	conn, err := pgx.Connect(t.Context(), pgtest.URL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(context.Background())
 	for deadline := time.Now().Add(10 * time.Second); ; {
 		var live bool
-		if err := conn.QueryRow(t.Context(), `SELECT EXISTS (SELECT 1 FROM `+schema+`.leases
-			WHERE project = 'mp' AND session = $1 AND expires >= now())`, id).Scan(&live); err != nil {
-			t.Fatal(err)
-		}
+		scanOne(t, `SELECT EXISTS (SELECT 1 FROM `+schema+`.leases
+			WHERE project = 'mp' AND session = $1 AND expires >= now())`, &live, id)
 		if !live {
 			return
 		}
