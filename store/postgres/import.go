@@ -43,7 +43,9 @@ func (p *Project) Empty(ctx context.Context) (bool, error) {
 // holders' writes fail, as after a takeover), once the project's
 // high-water mark is raised to their tokens, so that the next acquisition
 // of a session starts above every token a holder from before the Clear
-// could still carry (see leaseTokensRow).
+// could still carry (see leaseTokensRow). It waits for the project's
+// writes under way, and writes that come meanwhile wait for it: a session
+// written while it runs is deleted whole or kept whole.
 func (p *Project) Clear(ctx context.Context) error {
 	return p.s.tx(ctx, func(tx db) error {
 		// The rows every writer locks, in the order they lock them (see
