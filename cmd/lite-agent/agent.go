@@ -637,48 +637,62 @@ func newRunCommand(g *globalFlags) *cobra.Command {
 			default:
 				return usagef("invalid --output %q: want %s, %s or %s", output, outputText, outputJSON, outputStreamJSON)
 			}
-			prompt := args[0]
-			in := newLineReader(cmd.InOrStdin())
-			if prompt == "-" {
-				var err error
-				if prompt, err = readPrompt(cmd.InOrStdin()); err != nil {
-					return err
-				}
-				in = nil // standard input is spent: nobody is there to approve
-			}
-			defer g.closeStores() // after the agent's Close
-			a, err := newAgent(cmd.Context(), g, f, in, cmd.ErrOrStderr())
-			if err != nil {
-				return err
-			}
-			defer a.Close()
-			p := &printer{out: cmd.OutOrStdout(), errw: cmd.ErrOrStderr(), paths: a.Paths(), asks: in != nil && in.terminal}
+			var out *jsonOutput
 			if output != outputText {
-				p.json = &jsonOutput{w: cmd.OutOrStdout(), stream: output == outputStreamJSON}
+				out = &jsonOutput{w: cmd.OutOrStdout(), stream: output == outputStreamJSON}
 			}
-			unsubscribe, err := p.showBackground(a)
-			if err != nil {
-				return err
-			}
-			defer unsubscribe()
-			err = turn(cmd.Context(), a, prompt, p)
-			if err == nil {
-				err = awaitBackground(cmd.Context(), a, p)
-			}
-			if p.json != nil {
+			id, err := runPrompt(cmd, g, f, args[0], out)
+			var ue *usageError
+			if out != nil && !errors.As(err, &ue) {
+				// One result object on every outcome but a usage error
+				// (exit 2, its line on stderr), the agent started or not.
 				ferr := err
 				if g.intr.Interrupted() {
 					ferr = errInterrupted
 				}
-				p.json.finish(a.SessionID(), ferr)
+				out.finish(id, ferr)
 			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "session %s\n", a.SessionID())
+			if id != "" {
+				fmt.Fprintf(cmd.ErrOrStderr(), "session %s\n", id)
+			}
 			return err
 		},
 	}
 	f.register(cmd)
 	cmd.Flags().StringVarP(&output, "output", "o", outputText, "output `format`: text, json (one object at the end) or stream-json (one event per line)")
 	return cmd
+}
+
+// runPrompt runs run's prompt (args[0] of cmd: "-" reads it from standard
+// input) and waits for the background work it started, its events going
+// to out when set (--output json or stream-json). It returns the id of the
+// session, "" when the agent did not start, and why the run failed.
+func runPrompt(cmd *cobra.Command, g *globalFlags, f *agentFlags, prompt string, out *jsonOutput) (string, error) {
+	in := newLineReader(cmd.InOrStdin())
+	if prompt == "-" {
+		var err error
+		if prompt, err = readPrompt(cmd.InOrStdin()); err != nil {
+			return "", err
+		}
+		in = nil // standard input is spent: nobody is there to approve
+	}
+	defer g.closeStores() // after the agent's Close
+	a, err := newAgent(cmd.Context(), g, f, in, cmd.ErrOrStderr())
+	if err != nil {
+		return "", err
+	}
+	defer a.Close()
+	p := &printer{out: cmd.OutOrStdout(), errw: cmd.ErrOrStderr(), paths: a.Paths(), asks: in != nil && in.terminal, json: out}
+	unsubscribe, err := p.showBackground(a)
+	if err != nil {
+		return a.SessionID(), err
+	}
+	defer unsubscribe()
+	err = turn(cmd.Context(), a, prompt, p)
+	if err == nil {
+		err = awaitBackground(cmd.Context(), a, p)
+	}
+	return a.SessionID(), err
 }
 
 // maxPromptBytes bounds a prompt read from standard input.

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"sync"
 
@@ -87,8 +89,9 @@ type wireDone struct {
 type runResult struct {
 	Type      string `json:"type"` // always "result"
 	SessionID string `json:"sessionId"`
-	// StopReason is the prompt's: stop, aborted or max_turns; "" when it
-	// failed before it ended.
+	// StopReason is how the prompt ended: stop, aborted or max_turns;
+	// when it did not end (the run failed before the agent started, or
+	// during the prompt), aborted for an interrupt and error otherwise.
 	StopReason string `json:"stopReason"`
 	// Text is the last answer: the prompt's, or that of the last turn that
 	// delivered background work to the session.
@@ -199,7 +202,12 @@ func (o *jsonOutput) event(ev liteagent.Event) {
 	}
 }
 
-// finish writes the result of a run in session id that ended with err.
+// stopError is the stopReason of a run whose prompt did not end: it
+// failed before the agent started or during the prompt.
+const stopError = "error"
+
+// finish writes the result of a run in session id ("" when the agent did
+// not start) that ended with err.
 func (o *jsonOutput) finish(id string, err error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -207,6 +215,12 @@ func (o *jsonOutput) finish(id string, err error) {
 	o.res.SessionID = id
 	if err != nil {
 		o.res.Error = oneLine(err.Error())
+		if o.res.StopReason == "" {
+			o.res.StopReason = stopError
+			if errors.Is(err, errInterrupted) || errors.Is(err, context.Canceled) {
+				o.res.StopReason = string(liteagent.StopAborted)
+			}
+		}
 	}
 	o.writeLocked(o.res)
 }

@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -188,7 +189,7 @@ func Acquire(ctx context.Context, target string, opts Options) (*Lock, error) {
 				continue
 			}
 			if !errors.Is(err, fs.ErrExist) {
-				return nil, (&storage.Error{Op: "lock", File: path, Message: "cannot create lock"}).WithCause(err)
+				return nil, lockError(path, "cannot create lock", err)
 			}
 			st, err = os.Lstat(path)
 			switch {
@@ -269,12 +270,12 @@ func jitter(d time.Duration) time.Duration {
 func takeOver(path string, stale fs.FileInfo, hook *stepHook) (_ heldDir, _ fs.FileInfo, err error) {
 	aside := asideName(path)
 	if err := os.Mkdir(aside, lockDirMode); err != nil {
-		return heldDir{}, nil, (&storage.Error{Op: "lock", File: path, Message: "cannot take over stale lock"}).WithCause(err)
+		return heldDir{}, nil, lockError(path, "cannot take over stale lock", err)
 	}
 	d, mine, err := openDescribed(aside)
 	if err != nil {
 		_ = removeDir(aside)
-		return heldDir{}, nil, (&storage.Error{Op: "lock", File: path, Message: "cannot take over stale lock"}).WithCause(err)
+		return heldDir{}, nil, lockError(path, "cannot take over stale lock", err)
 	}
 	held := false
 	defer func() {
@@ -303,7 +304,7 @@ func takeOver(path string, stale fs.FileInfo, hook *stepHook) (_ heldDir, _ fs.F
 		if errors.Is(err, fs.ErrNotExist) {
 			return heldDir{}, nil, nil // someone else took it over
 		}
-		return heldDir{}, nil, (&storage.Error{Op: "lock", File: path, Message: "cannot take over stale lock"}).WithCause(err)
+		return heldDir{}, nil, lockError(path, "cannot take over stale lock", err)
 	}
 	hook.step("takeover:aside")
 	if isStale(aside, stale) {
@@ -343,7 +344,7 @@ func moveAside(path, aside string, stale fs.FileInfo, hook *stepHook) error {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil // someone else took it over
 		}
-		return (&storage.Error{Op: "lock", File: path, Message: "cannot take over stale lock"}).WithCause(err)
+		return lockError(path, "cannot take over stale lock", err)
 	}
 	if isStale(aside, stale) {
 		_ = removeDir(aside)
@@ -927,4 +928,56 @@ func Leftover(name string) bool {
 		}
 	}
 	return false
+}
+
+// A lockFailure is the cause of a lock that could not be made or taken
+// over: the file-system error (errors.As finds its *fs.PathError,
+// errors.Is its errno) shown without the system call and the path it
+// names, which may be the hidden directory a lock is made under first
+// (see asideName), and with what to do about it, when known. The
+// *storage.Error it is the cause of names the lock.
+type lockFailure struct{ err error }
+
+// Error is the errno's text and what to do about it.
+func (e *lockFailure) Error() string {
+	msg := e.err.Error()
+	var (
+		pe *fs.PathError
+		le *os.LinkError
+		se *os.SyscallError
+	)
+	switch {
+	case errors.As(e.err, &pe):
+		msg = pe.Err.Error()
+	case errors.As(e.err, &le):
+		msg = le.Err.Error()
+	case errors.As(e.err, &se):
+		msg = se.Err.Error()
+	}
+	var hint string
+	switch {
+	case errors.Is(e.err, fs.ErrNotExist):
+		hint = "its directory does not exist: create it, or check the path"
+	case errors.Is(e.err, syscall.ENOTDIR):
+		hint = "a part of its directory's path is not a directory: check the path"
+	case errors.Is(e.err, syscall.EROFS):
+		hint = "its directory is on a read-only file system: writes need it mounted writable"
+	case errors.Is(e.err, fs.ErrPermission):
+		hint = "this user may not create entries in its directory: check the directory's owner and mode"
+	case errors.Is(e.err, syscall.ENOSPC):
+		hint = "the file system is full: free some space"
+	}
+	if hint != "" {
+		msg += " (" + hint + ")"
+	}
+	return msg
+}
+
+// Unwrap returns the file-system error.
+func (e *lockFailure) Unwrap() error { return e.err }
+
+// lockError is the *storage.Error of a lock at path that could not be
+// made or taken over (message) for err, a file-system error.
+func lockError(path, message string, err error) error {
+	return (&storage.Error{Op: "lock", File: path, Message: message}).WithCause(&lockFailure{err: err})
 }

@@ -39,16 +39,26 @@ func (b *archiveBackend) Locator(storage.Kind, string) string {
 func (b *archiveBackend) Locked(ctx context.Context, fn func(archive.BackendTx) error) error {
 	p := b.p
 	return p.s.tx(ctx, func(tx db) error {
-		if _, err := tx.exec(ctx, p.s.q.sql(`INSERT INTO {archives} (namespace, project, session, entries, bytes, modified)
-			VALUES ($1, $2, $3, 0, 0, now()) ON CONFLICT DO NOTHING`), p.ns, p.project, b.session); err != nil {
-			return err
+		// A delete of the session may remove the row between the insert
+		// and the lock (the insert found it, the lock does not): insert
+		// again until the row is there and locked, as lockSession does.
+		for range 10 {
+			if _, err := tx.exec(ctx, p.s.q.sql(`INSERT INTO {archives} (namespace, project, session, entries, bytes, modified)
+				VALUES ($1, $2, $3, 0, 0, now()) ON CONFLICT DO NOTHING`), p.ns, p.project, b.session); err != nil {
+				return err
+			}
+			var n int
+			err := tx.scan(ctx, p.s.q.sql(`SELECT entries FROM {archives} WHERE namespace = $1 AND project = $2 AND session = $3 FOR UPDATE`),
+				[]any{p.ns, p.project, b.session}, &n)
+			if errors.Is(err, pgx.ErrNoRows) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			return fn(&archiveTx{b: b, tx: tx})
 		}
-		var n int
-		if err := tx.scan(ctx, p.s.q.sql(`SELECT entries FROM {archives} WHERE namespace = $1 AND project = $2 AND session = $3 FOR UPDATE`),
-			[]any{p.ns, p.project, b.session}, &n); err != nil {
-			return err
-		}
-		return fn(&archiveTx{b: b, tx: tx})
+		return &DatabaseError{target: p.s.target, Err: errors.New("archive row deleted repeatedly during a write")}
 	})
 }
 

@@ -51,9 +51,18 @@ func validID(id string) error {
 	return nil
 }
 
-// lockSession locks the session's row (creating it first if create is
-// set) and returns its head, then checks the lease. It must run in tx.
+// lockSession checks the lease of session id (locking its lease row FOR
+// SHARE), then locks the session's row (creating it first if create is
+// set) and returns its head. It must run in tx. The lease row comes
+// first, as in the one-statement append (appendAt) and in Clear, which
+// locks every lease row of the project before every session row: in the
+// other order, a Clear holding a session's row and waiting for its lease
+// row, and a write holding that lease row and waiting for the session's,
+// deadlocked (see leaseTokensRow).
 func (c *Checkpointer) lockSession(ctx context.Context, tx db, id string, create bool) (head int64, exists bool, err error) {
+	if err := c.p.checkLease(ctx, tx, id); err != nil {
+		return 0, false, err
+	}
 	q := c.p.s.q
 	// A concurrent Delete may remove the row between the insert and the
 	// lock: insert again until the row is there and locked.
@@ -70,12 +79,12 @@ func (c *Checkpointer) lockSession(ctx context.Context, tx db, id string, create
 			continue
 		}
 		if errors.Is(err, pgx.ErrNoRows) {
-			return 0, false, c.p.checkLease(ctx, tx, id)
+			return 0, false, nil
 		}
 		if err != nil {
 			return 0, false, err
 		}
-		return head, true, c.p.checkLease(ctx, tx, id)
+		return head, true, nil
 	}
 	return 0, false, &DatabaseError{target: c.p.s.target, Err: errors.New("session row deleted repeatedly during append")}
 }

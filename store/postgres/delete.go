@@ -58,6 +58,19 @@ func (p *Project) deleteSession(ctx context.Context, tx db, id string, privateLi
 		return err
 	}
 	q := p.s.q
+	// The archive's row and the private list's, before their other rows,
+	// as their writers lock them (see leaseTokensRow): a task write holds
+	// its list's row and updates the list's tasks, and deleting the tasks
+	// first deadlocked with it.
+	locks := []string{`SELECT 1 FROM {archives} WHERE namespace = $1 AND project = $2 AND session = $3 FOR UPDATE`}
+	if privateList {
+		locks = append(locks, `SELECT 1 FROM {task_lists} WHERE namespace = $1 AND project = $2 AND list = $3 FOR UPDATE`)
+	}
+	for _, stmt := range locks {
+		if _, err := tx.exec(ctx, q.sql(stmt), p.ns, p.project, id); err != nil {
+			return err
+		}
+	}
 	stmts := []string{
 		`DELETE FROM {archive_index} WHERE namespace = $1 AND project = $2 AND session = $3`,
 		`DELETE FROM {archive_notes} WHERE namespace = $1 AND project = $2 AND session = $3`,

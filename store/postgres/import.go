@@ -43,19 +43,41 @@ func (p *Project) Empty(ctx context.Context) (bool, error) {
 // holders' writes fail, as after a takeover), once the project's
 // high-water mark is raised to their tokens, so that the next acquisition
 // of a session starts above every token a holder from before the Clear
-// could still carry (see leaseTokensRow).
+// could still carry (see leaseTokensRow). It waits for the project's
+// writes under way, and writes that come meanwhile wait for it: a session
+// written while it runs is deleted whole or kept whole.
 func (p *Project) Clear(ctx context.Context) error {
 	return p.s.tx(ctx, func(tx db) error {
+		// The rows every writer locks, in the order they lock them (see
+		// leaseTokensRow), each table in key order: the project's high-water
+		// row, the sessions' lease rows (not the marks, which a fork's
+		// sweep locks after the session's row), the sessions', the
+		// archives' and the task lists'. A write in flight is waited for;
+		// one that comes after waits for the Clear.
 		if err := p.lockTokens(ctx, tx); err != nil {
 			return err
 		}
-		for _, table := range []string{"events", "sessions", "archive_index", "archive_notes", "archives", "tasks", "task_lists", "spill"} {
-			if _, err := tx.exec(ctx, p.s.q.sql(`DELETE FROM {`+table+`} WHERE namespace = $1 AND project = $2`), p.ns, p.project); err != nil {
+		for _, l := range []struct{ table, key, and string }{
+			{"leases", "session", ` AND session NOT LIKE '.%'`},
+			{"sessions", "session", ""},
+			{"archives", "session", ""},
+			{"task_lists", "list", ""},
+		} {
+			if _, err := tx.exec(ctx, p.s.q.sql(`SELECT 1 FROM {`+l.table+`} WHERE namespace = $1 AND project = $2`+l.and+`
+				ORDER BY `+l.key+` FOR UPDATE`), p.ns, p.project); err != nil {
 				return err
 			}
 		}
-		// Marks of imports and forks have token 0.
-		_, err := tx.exec(ctx, p.s.q.sql(`WITH d AS (
+		// Then one statement, so one snapshot, taken after the locks: a
+		// session written meanwhile goes whole or stays whole (with a
+		// statement per table, an append committing between the records'
+		// delete and the row's left records without a row). Marks of
+		// imports and forks have token 0.
+		var del string
+		for _, table := range []string{"events", "sessions", "archive_index", "archive_notes", "archives", "tasks", "task_lists", "spill"} {
+			del += "del_" + table + ` AS (DELETE FROM {` + table + `} WHERE namespace = $1 AND project = $2), `
+		}
+		_, err := tx.exec(ctx, p.s.q.sql(`WITH `+del+`d AS (
 				DELETE FROM {leases} WHERE namespace = $1 AND project = $2 AND session <> $3 RETURNING token
 			)
 			UPDATE {leases} SET token = greatest(token, (SELECT max(token) FROM d))

@@ -323,6 +323,15 @@ func (p *Project) endLease(ctx context.Context, id string, token int64) error {
 // stopped past its TTL whose row was deleted meanwhile holds a token at
 // most the mark, below every later one: its appends and renewals find no
 // row with its token and fail, as they do once its lease passed on.
+//
+// The rows of a project are locked in one order, so that no two
+// transactions wait for each other (PostgreSQL broke such a cycle by
+// failing one of them with a deadlock error): this row first (an Acquire,
+// a removal of lease rows, a Clear), then a session's lease row (FOR
+// SHARE by a write: appendAt, lockSession), then the session's row, then
+// its archive's row and the rest of its rows, the marks of forks last. A
+// Clear takes every row of a class before the next class, each in key
+// order.
 const leaseTokensRow = ".lease-tokens"
 
 // ensureTokensRow makes sure p's project has its high-water row (see

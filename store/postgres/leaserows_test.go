@@ -32,16 +32,23 @@ func mpProject(t *testing.T, st *postgres.Store) *postgres.Project {
 // leaseRows counts the rows of schema's leases table.
 func leaseRows(t *testing.T, schema string) int {
 	t.Helper()
+	var n int
+	scanOne(t, `SELECT count(*) FROM `+schema+`.leases`, &n)
+	return n
+}
+
+// scanOne runs query with args on a connection of its own, past the
+// Store, and scans its one row into dest.
+func scanOne(t *testing.T, query string, dest any, args ...any) {
+	t.Helper()
 	conn, err := pgx.Connect(t.Context(), pgtest.URL(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer conn.Close(context.Background())
-	var n int
-	if err := conn.QueryRow(t.Context(), `SELECT count(*) FROM `+schema+`.leases`).Scan(&n); err != nil {
+	if err := conn.QueryRow(t.Context(), query, args...).Scan(dest); err != nil {
 		t.Fatal(err)
 	}
-	return n
 }
 
 // The leases table does not grow with the sessions that came and went: a

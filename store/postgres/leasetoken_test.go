@@ -38,7 +38,7 @@ func TestALeaseTokenNeverComesBack(t *testing.T) {
 			if err := child.Signal(syscall.SIGSTOP); err != nil {
 				t.Fatal(err)
 			}
-			time.Sleep(1500 * time.Millisecond) // past the child's TTL
+			waitLeaseExpired(t, schema, "s1") // past the child's TTL
 
 			b := project()
 			switch between {
@@ -95,5 +95,24 @@ func TestALeaseTokenNeverComesBack(t *testing.T) {
 				t.Errorf("the holder's own append: %v", err)
 			}
 		})
+	}
+}
+
+// waitLeaseExpired waits until the lease of session id of project mp in
+// schema has expired by the database's clock (its holder is stopped), at
+// most 10 s.
+func waitLeaseExpired(t *testing.T, schema, id string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		var live bool
+		scanOne(t, `SELECT EXISTS (SELECT 1 FROM `+schema+`.leases
+			WHERE project = 'mp' AND session = $1 AND expires >= now())`, &live, id)
+		if !live {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the lease of %s is still live after 10 s", id)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
