@@ -1,8 +1,10 @@
 package liteagent_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log"
 	"os"
@@ -12,6 +14,8 @@ import (
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
 	"github.com/lite-agent/lite-agent-go/permission"
 	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/lite-agent/lite-agent-go/storage/codec"
+	"github.com/lite-agent/lite-agent-go/task"
 	"github.com/lite-agent/lite-agent-go/tool"
 )
 
@@ -95,4 +99,106 @@ func ExampleOptions_onApproval() {
 	// r1: refunded
 	// r2: Error: denied by user
 	// Refunded A-1; B-2 needs a manager.
+}
+
+// Tomorrow's process: a new agent on the same encrypted home resumes
+// yesterday's session by id and lists the tasks the model made in it. The
+// session's private task list is named after the session
+// (task.DefaultListID) and read through the agent's layout with the same
+// codec; every record on disk is an envelope the key alone opens, and a
+// process with another key gets a *storage.Error, not the tasks.
+func ExampleAgent_Resume_encryptedTasks() {
+	ctx := context.Background()
+	home, _ := os.MkdirTemp("", "acme-home")
+	defer os.RemoveAll(home)
+	work, _ := os.MkdirTemp("", "acme-work")
+	defer os.RemoveAll(work)
+	aead := func(key []byte) storage.Codec {
+		c, err := codec.NewAEAD(codec.AEADOptions{
+			KeyID: "k1",
+			Key:   func(context.Context, string) ([]byte, error) { return key, nil },
+		})
+		if err != nil {
+			log.Fatal(err)
+		}
+		return c
+	}
+	key := bytes.Repeat([]byte{7}, 32) // in production: from your secret store
+	opts := func(p model.Provider, c storage.Codec) liteagent.Options {
+		return liteagent.Options{Model: p, ModelName: "claude-sonnet-4-5", Workdir: work,
+			Storage: storage.Options{Namespace: "acme", Home: home, Codec: c}}
+	}
+
+	// Today: the model plans two tasks.
+	today := modeltest.New()
+	today.Reply(
+		modeltest.ToolCalls(
+			model.ToolCallBlock("t1", "TaskCreate", json.RawMessage(`{"subject":"Reproduce the bug","description":"Run the failing test."}`)),
+		),
+		modeltest.ToolCalls(
+			model.ToolCallBlock("t2", "TaskCreate", json.RawMessage(`{"subject":"Fix the parser","description":"Handle empty input."}`)),
+		),
+		modeltest.Text("Two tasks planned."),
+	)
+	a, err := liteagent.New(ctx, opts(today, aead(key)))
+	if err != nil {
+		log.Fatal(err)
+	}
+	if _, err := a.Send(ctx, "Plan the fix of issue 12."); err != nil {
+		log.Fatal(err)
+	}
+	id := a.SessionID()
+	a.Close()
+
+	// Tomorrow: the same key opens the session and its tasks.
+	enc := aead(key)
+	tomorrow := modeltest.New()
+	tomorrow.Reply(modeltest.Text("Starting with the reproduction."))
+	b, err := liteagent.New(ctx, opts(tomorrow, enc))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer b.Close()
+	sessions, err := b.ListSessions(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("stored sessions:", len(sessions), sessions[0].ID == id)
+	if err := b.Resume(id); err != nil {
+		log.Fatal(err)
+	}
+	p := b.Paths()
+	tasks, err := task.NewFileStore(p.TasksDir, task.DefaultListID(id, ""),
+		storage.Encoding{Codec: enc, Namespace: p.Namespace, ProjectID: p.Hash})
+	if err != nil {
+		log.Fatal(err)
+	}
+	list, err := tasks.List(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, t := range list {
+		fmt.Printf("#%s %s (%s)\n", t.ID, t.Subject, t.Status)
+	}
+	res, err := b.Send(ctx, "Where do we start?")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Text)
+
+	// Another key reads nothing.
+	wrong, err := task.NewFileStore(p.TasksDir, task.DefaultListID(id, ""),
+		storage.Encoding{Codec: aead(make([]byte, 32)), Namespace: p.Namespace, ProjectID: p.Hash})
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = wrong.List(ctx)
+	var se *storage.Error
+	fmt.Println("another key:", errors.As(err, &se))
+	// Output:
+	// stored sessions: 1 true
+	// #1 Reproduce the bug (pending)
+	// #2 Fix the parser (pending)
+	// Starting with the reproduction.
+	// another key: true
 }
