@@ -14,6 +14,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
+	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/store/postgres"
 )
@@ -75,8 +76,11 @@ func twoAgentsOneStore(ctx context.Context, dsn string, opts postgres.Options, h
 		return nil, err
 	}
 	_, err = b.Send(ctx, "What did you find on ticket 7?")
+	// session.ErrLeased is the backend-neutral test; *postgres.BusyError
+	// names the holder. (liteagent.ErrSessionBusy is another thing: a
+	// restore or compaction of this agent in the way.)
 	var busy *postgres.BusyError
-	out = append(out, fmt.Sprintf("second, meanwhile: busy %v", errors.As(err, &busy)))
+	out = append(out, fmt.Sprintf("second, meanwhile: busy %v, leased %v", errors.As(err, &busy), errors.Is(err, session.ErrLeased)))
 	close(finish)
 	if err := <-done; err != nil {
 		return nil, err
@@ -119,7 +123,7 @@ func TestTwoAgentsOnePostgresStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
-		"second, meanwhile: busy true",
+		"second, meanwhile: busy true, leased true",
 		"first: Ticket 7 is a duplicate of 3.",
 		"second, after: It duplicates ticket 3.",
 		"messages the second model saw: 3",
