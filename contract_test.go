@@ -33,6 +33,7 @@ var (
 	_ = storage.Options{Namespace: "", Home: "", Codec: storage.Codec(nil)}
 	_ = storage.Context{Namespace: "", ProjectID: "", Kind: storage.Kind(""), ScopeID: "", RecordID: ""}
 	_ = storage.Encoding{Codec: storage.Codec(nil), Namespace: "", ProjectID: ""}
+	//lint:ignore SA1019 the contract still lists the deprecated Home
 	_ = storage.PathsOptions{Workdir: "", Storage: storage.Options{}, Home: ""}
 	_ = storage.ProjectPaths{
 		Home: "", Namespace: "", ProjectConfigDir: "", Hash: "",
