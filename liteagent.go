@@ -342,6 +342,15 @@ type layout struct {
 // Agent is an LLM agent over one data home. Its methods are safe for
 // concurrent use; prompts on one session run one at a time.
 //
+// An Agent has one current session ([Agent.SessionID]), which Resume,
+// ResumeStored, StartSession and Clear change for every caller, and which
+// Send and Run take when they are called. So a host serving several
+// sessions at once from goroutines (one per user, say) either gives each
+// session its own Agent (agents on one data home or one [Store] resume
+// each other's sessions) or holds a lock of its own from each Resume
+// to the Send or Run that follows: two goroutines that each Resume and
+// then Send can otherwise both send to the session resumed last.
+//
 // Make one with [New]. The zero Agent and a nil *Agent behave as closed
 // agents, so that a deferred Close after a failed New is harmless: Close
 // and Shutdown return nil, SessionID "", Paths the zero ProjectPaths, Clear

@@ -4,6 +4,11 @@ package liteagent
 // refuses, so that a host can tell its own configuration mistake from a
 // failure of the disk, the model or a store with errors.As. Its text is
 // the one New has always returned, starting "liteagent: ".
+//
+// The fields of Storage (and the deprecated Home) are the exception: an
+// invalid namespace, home or codec ID is the [*storage.Error] of
+// [storage.ResolveProjectPaths] or [storage.FreezeCodec], as it is for the
+// command line and the other packages, not an OptionError.
 type OptionError struct {
 	// Field names the refused field, such as "Model", "Workdir",
 	// "TaskListID", "MaxTurns", "Permission" or "Cleanup.MaxAge" (also

@@ -81,6 +81,7 @@ type Options struct {
 // in several, may append to the same file: each Append holds the flock(2)
 // of the lock file FILE.lock while it reads where the chain stands, writes
 // its record and, when due, rotates, so that their records form one chain.
+// Make one with [NewLog]; the zero Log has no file and is not usable.
 type Log struct {
 	path     string
 	key      []byte

@@ -49,6 +49,8 @@ type ChainError struct {
 	Detail string `json:"detail"` // what is wrong, in words
 }
 
+// Error names the file, the line and, when known, the seq of the broken
+// record, and says why it breaks the chain.
 func (e *ChainError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "audit log %s line %d", e.File, e.Line)

@@ -77,6 +77,7 @@ type PassError struct {
 	Err  error
 }
 
+// Error names the pass and its error.
 func (e *PassError) Error() string { return fmt.Sprintf("compaction pass %s: %v", e.Pass, e.Err) }
 
 // Unwrap returns the pass's error.

@@ -19,6 +19,7 @@ type TooLongError struct {
 	Room   int // the most tokens a summary request may take
 }
 
+// Error gives the counted tokens and the room they exceed.
 func (e *TooLongError) Error() string {
 	return fmt.Sprintf("compaction: a summary request of %d tokens (as the provider counts them) is over its room of %d", e.Tokens, e.Room)
 }
@@ -41,6 +42,7 @@ type CountError struct {
 	Limit int
 }
 
+// Error says the count failed and that estimates are used instead.
 func (e *CountError) Error() string {
 	if e.Err != nil {
 		return fmt.Sprintf("compaction: token count failed, estimating: %v", e.Err)

@@ -444,6 +444,7 @@ type WindowError struct {
 	Need int
 }
 
+// Error gives the window and the tokens a summary request needs at least.
 func (e *WindowError) Error() string {
 	return fmt.Sprintf("compaction: a summary request does not fit the model's context window of %d tokens (it needs at least %d)", e.Window, e.Need)
 }

@@ -20,6 +20,7 @@ type BusyError struct {
 	Op string
 }
 
+// Error names the refused operation and the busy session.
 func (e *BusyError) Error() string {
 	return fmt.Sprintf("engine: %s of session %s refused: a run is active", e.Op, e.SessionID)
 }

@@ -33,6 +33,8 @@ type OutputRoomError struct {
 	MaxTokens int
 }
 
+// Error gives the input's tokens, whether counted or estimated, the
+// context window and the least room an answer needs in it.
 func (e *OutputRoomError) Error() string {
 	how := "estimated"
 	if e.Counted {

@@ -45,6 +45,7 @@ type ViewError struct {
 	Err error
 }
 
+// Error names the view's seq and its cause.
 func (e *ViewError) Error() string { return fmt.Sprintf("context view at seq %d: %v", e.Seq, e.Err) }
 
 // Unwrap returns the cause.

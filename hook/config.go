@@ -153,6 +153,7 @@ type ConfigError struct {
 	Err error
 }
 
+// Error names the hooks file and what is wrong with it.
 func (e *ConfigError) Error() string {
 	msg := "invalid hooks configuration " + e.File + ": " + e.Detail
 	if e.Err != nil {

@@ -160,6 +160,7 @@ type ExitError struct {
 	Signal string // the signal's name, when one ended the process
 }
 
+// Error gives the signal that killed the command, or its exit code.
 func (e *ExitError) Error() string {
 	if e.Signal != "" {
 		return "command was killed by " + e.Signal
@@ -173,6 +174,7 @@ type OutputLimitError struct {
 	Limit int // the limit in bytes
 }
 
+// Error gives the output limit the command exceeded.
 func (e *OutputLimitError) Error() string {
 	return fmt.Sprintf("command output exceeded %d bytes", e.Limit)
 }

@@ -221,6 +221,7 @@ type ConfigError struct {
 // Unwrap returns the system error, if any.
 func (e *ConfigError) Unwrap() error { return e.Err }
 
+// Error names the mcps.json file, the server and what is wrong.
 func (e *ConfigError) Error() string {
 	var b strings.Builder
 	b.WriteString("invalid MCP configuration")
@@ -248,6 +249,7 @@ type ConflictError struct {
 	First, Second string
 }
 
+// Error names the server and the two places that define it.
 func (e *ConflictError) Error() string {
 	return fmt.Sprintf("conflicting MCP server %s in %s and %s", quoteName(e.Server), e.First, e.Second)
 }

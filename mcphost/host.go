@@ -229,6 +229,7 @@ type ServerError struct {
 	Err error
 }
 
+// Error names the server and why it could not be used.
 func (e *ServerError) Error() string {
 	if errors.Is(e.Err, ErrDenied) {
 		msg := fmt.Sprintf("MCP '%s' connection denied", e.Server)
@@ -240,6 +241,7 @@ func (e *ServerError) Error() string {
 	return fmt.Sprintf("MCP '%s' connection or discovery failed: %v", e.Server, e.Err)
 }
 
+// Unwrap returns the cause, such as ErrDenied.
 func (e *ServerError) Unwrap() error { return e.Err }
 
 // Host connects an agent to the MCP servers of a Config and offers their

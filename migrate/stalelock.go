@@ -25,6 +25,7 @@ type LockHeldError struct {
 	Lock string
 }
 
+// Error names the lock a running migration holds.
 func (e *LockHeldError) Error() string {
 	return fmt.Sprintf("a migration holds %s and is still writing there", e.Lock)
 }

@@ -124,6 +124,7 @@ var ErrNoTruncate = errors.New("conversation restore requires a checkpointer tha
 // Nothing was changed.
 type NoTruncateError struct{ SessionID string }
 
+// Error names the session whose log cannot be truncated.
 func (e *NoTruncateError) Error() string {
 	return "session " + e.SessionID + ": " + ErrNoTruncate.Error() + "; use a files-only restore"
 }
@@ -170,6 +171,7 @@ type FileError struct {
 	Reason error
 }
 
+// Error names the file that could not be restored and why.
 func (e *FileError) Error() string {
 	p := e.Path
 	if strings.IndexFunc(p, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
@@ -191,6 +193,7 @@ type RollbackError struct {
 	Failed []error
 }
 
+// Error gives the restore's error and the files the rollback could not put back.
 func (e *RollbackError) Error() string {
 	return fmt.Sprintf("restore failed and %d file(s) could not be rolled back: %v; rollback: %v", len(e.Failed), e.Err, errors.Join(e.Failed...))
 }

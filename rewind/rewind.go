@@ -253,6 +253,7 @@ type SequenceError struct {
 	Empty bool
 }
 
+// Error names the session and why the seq cannot be used.
 func (e *SequenceError) Error() string {
 	if e.Empty {
 		return fmt.Sprintf("session %s: a fork at 0 copies nothing; start a new session instead", e.SessionID)

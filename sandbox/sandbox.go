@@ -83,6 +83,7 @@ type UnavailableError struct {
 	Err error
 }
 
+// Error names the sandbox program and why it cannot be used.
 func (e *UnavailableError) Error() string {
 	return fmt.Sprintf("sandbox %s unavailable: %s", e.Program, e.Reason)
 }
@@ -103,6 +104,7 @@ type OptionsError struct {
 	Problem string
 }
 
+// Error names the option, and the path when one is at fault, and the problem.
 func (e *OptionsError) Error() string {
 	if e.Path == "" {
 		return fmt.Sprintf("sandbox options: %s: %s", e.Field, e.Problem)

@@ -70,6 +70,7 @@ type Error struct {
 	Err error
 }
 
+// Error names the skill file and what is wrong with it.
 func (e *Error) Error() string { return "invalid skill " + e.Path + ": " + e.Detail }
 
 // Unwrap returns the underlying I/O error, if any.

@@ -95,6 +95,7 @@ type Error struct {
 	Err error
 }
 
+// Error names the definition file and what is wrong with it.
 func (e *Error) Error() string { return "invalid agent definition " + e.Path + ": " + e.Detail }
 
 // Unwrap returns the underlying I/O error, if any.

@@ -128,4 +128,5 @@ type RefusedError struct {
 	Reason string
 }
 
+// Error returns the reason the restore was refused.
 func (e *RefusedError) Error() string { return e.Reason }
