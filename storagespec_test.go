@@ -1,0 +1,198 @@
+package liteagent_test
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/model"
+	"github.com/lite-agent/lite-agent-go/model/modeltest"
+	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/lite-agent/lite-agent-go/task"
+)
+
+// encodedSession runs one encoded session that leaves a log, a task list
+// and a context archive, and returns the agent (closed) and the archived
+// ref.
+func encodedSession(t *testing.T, f *fixture, c storage.Codec) (*liteagent.Agent, string) {
+	t.Helper()
+	var lines []string
+	for i := range 400 {
+		lines = append(lines, fmt.Sprintf("line %03d of the big file", i))
+	}
+	if err := os.WriteFile(filepath.Join(f.workdir, "big.txt"), []byte(strings.Join(lines, "\n")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	opts := f.options(c)
+	opts.System = "You help."
+	opts.AllowedTools = []string{"read_file", "context", "TaskCreate"}
+	opts.ContextWindow = 4000
+	a := f.agent(t, opts)
+	f.p.Reply(modeltest.ToolCalls(
+		call("r", "read_file", `{"path":"big.txt"}`),
+		call("t", "TaskCreate", `{"subject":"secret subject","description":"secret description"}`),
+	), modeltest.Text("I read it."))
+	if _, err := a.Send(t.Context(), "read big.txt"); err != nil {
+		t.Fatal(err)
+	}
+	var ref string
+	f.p.Respond(func(_ context.Context, req model.Request) ([]model.Chunk, error) {
+		for _, m := range req.Messages {
+			for _, b := range m.Blocks {
+				if sm := regexp.MustCompile(`^\[tool result archived: ([0-9a-f]{64})\] `).FindStringSubmatch(b.Content); sm != nil {
+					ref = sm[1]
+				}
+			}
+		}
+		return modeltest.Text("done").Chunks(), nil
+	})
+	if _, err := a.Send(t.Context(), "again"); err != nil {
+		t.Fatal(err)
+	}
+	if ref == "" {
+		t.Fatal("nothing was archived")
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return a, ref
+}
+
+// Spec, "Encode and decode runtime data": the codec context holds no
+// physical path, "so moving the data home preserves the encoding context
+// when the project path and logical identifiers stay the same", and
+// "Moving only home preserves project hashes". An authenticated codec
+// binds the context as associated data, so a path in it would make every
+// record unreadable after the move.
+func TestMovingOnlyTheDataHomeKeepsEncodedRecordsReadable(t *testing.T) {
+	f := newFixture(t)
+	c := aeadCodec(t, "k1")
+	a, ref := encodedSession(t, f, c)
+	id, oldPaths := a.SessionID(), a.Paths()
+
+	moved := filepath.Join(t.TempDir(), "moved")
+	if err := os.Rename(f.home, moved); err != nil {
+		t.Fatal(err)
+	}
+	opts := f.options(c)
+	opts.Storage.Home = moved
+	b := f.agent(t, opts)
+	p := b.Paths()
+	if p.Hash != oldPaths.Hash || p.Home != moved {
+		t.Fatalf("paths after the move %+v, before %+v", p, oldPaths)
+	}
+	enc := storage.Encoding{Codec: c, Namespace: "acme", ProjectID: p.Hash}
+
+	cp, err := session.NewFileCheckpointer(p.SessionsDir, session.FileOptions{Encoding: enc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs, err := cp.Read(t.Context(), id, 0)
+	if err != nil || len(evs) == 0 {
+		t.Fatalf("log after the move: %d events, %v", len(evs), err)
+	}
+	ts, err := task.NewFileStore(p.TasksDir, id, enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tasks, err := ts.List(t.Context())
+	if err != nil || len(tasks) != 1 || tasks[0].Subject != "secret subject" {
+		t.Fatalf("tasks after the move %+v %v", tasks, err)
+	}
+	ar, err := archive.OpenFileArchive(p.ArchiveDir(id), archive.Options{Encoding: enc, SessionID: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := ar.Read(t.Context(), archive.ReadRequest{Ref: ref})
+	if err != nil || !strings.Contains(page, "line 000 of the big file") {
+		t.Fatalf("archive after the move: %.200q %v", page, err)
+	}
+
+	// And the agent resumes the moved session.
+	if err := b.Resume(id); err != nil {
+		t.Fatal(err)
+	}
+	f.p.Reply(modeltest.Text("resumed"))
+	if _, err := b.Send(t.Context(), "still there?"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Spec: "New runtime files use mode 0600; temporary replacement files
+// contain encoded bytes too", with the architecture's "Directories 0700".
+// A whole encoded session (log, task list, context archive, their locks)
+// leaves nothing else in the data home, whatever the umask lets through,
+// and no file holds the plaintext.
+func TestEveryRuntimeFileIs0600AndEveryDirectory0700(t *testing.T) {
+	f := newFixture(t)
+	encodedSession(t, f, aeadCodec(t, "k1"))
+	var files int
+	err := filepath.WalkDir(f.home, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := os.Lstat(path)
+		if err != nil {
+			return err
+		}
+		want := fs.FileMode(0o600)
+		if d.IsDir() {
+			want = fs.ModeDir | 0o700
+		} else {
+			files++
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			for _, secret := range []string{"secret subject", "secret description", "of the big file"} {
+				if strings.Contains(string(b), secret) {
+					t.Errorf("%s holds the plaintext %q", path, secret)
+				}
+			}
+		}
+		if info.Mode() != want {
+			t.Errorf("%s: mode %v, want %v", path, info.Mode(), want)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files < 4 { // a log, a task, an archive note and its index at least
+		t.Fatalf("only %d files in the data home", files)
+	}
+}
+
+// Spec: the default namespace honors LITE_AGENT_TASK_LIST_ID, and
+// "Changing the input object or environment later does not redirect a
+// running family": the variable is read once, when the agent is made.
+func TestTaskListEnvIsReadOnceAtNew(t *testing.T) {
+	f := newFixture(t)
+	t.Setenv(liteagent.TaskListEnv, "team")
+	opts := f.options(nil)
+	opts.Storage.Namespace = ""
+	opts.AllowedTools = []string{"TaskCreate"}
+	a := f.agent(t, opts)
+	t.Setenv(liteagent.TaskListEnv, "other")
+	f.p.Reply(modeltest.ToolCalls(call("t", "TaskCreate", `{"subject":"x","description":""}`)))
+	f.p.Reply(modeltest.Text("ok"))
+	if _, err := a.Send(t.Context(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(a.Paths().TasksDir, "team", "1.json")); err != nil {
+		t.Errorf("task not in the list named at New: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(a.Paths().TasksDir, "other")); err == nil {
+		t.Error("a list named by the variable changed after New was written")
+	}
+}
+
+
