@@ -194,5 +194,3 @@ func TestTaskListEnvIsReadOnceAtNew(t *testing.T) {
 		t.Error("a list named by the variable changed after New was written")
 	}
 }
-
-
