@@ -197,6 +197,34 @@ func TestWhitespaceHomeIsRejected(t *testing.T) {
 	}
 }
 
+// A LITE_AGENT_HOME of only whitespace is refused like a Storage.Home of
+// only whitespace, instead of making a data home named "   " in the working
+// directory (often the project itself). It still applies only to the default
+// namespace: a custom namespace ignores it, whatever its value.
+func TestWhitespaceHomeEnvIsRejected(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	wd := t.TempDir()
+	t.Chdir(wd)
+	for _, h := range []string{" ", "\t", " \n "} {
+		t.Setenv(storage.HomeEnv, h)
+		home, err := storage.DefaultHome("")
+		if se := asStorageError(t, err); !strings.Contains(se.Message, storage.HomeEnv+" must not be empty") {
+			t.Errorf("%s=%q: DefaultHome = %q, %v", storage.HomeEnv, h, home, err)
+		}
+		_, err = storage.ResolveProjectPaths(storage.PathsOptions{Workdir: wd})
+		if se := asStorageError(t, err); !strings.Contains(se.Message, storage.HomeEnv) {
+			t.Errorf("%s=%q: ResolveProjectPaths: %v", storage.HomeEnv, h, err)
+		}
+		if _, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: wd, Storage: storage.Options{Home: filepath.Join(wd, "h")}}); err != nil {
+			t.Errorf("an explicit home does not read %s: %v", storage.HomeEnv, err)
+		}
+		if _, err := storage.DefaultHome("acme"); err != nil {
+			t.Errorf("a custom namespace ignores %s: %v", storage.HomeEnv, err)
+		}
+	}
+	assertEmptyDir(t, wd)
+}
+
 func TestDeprecatedHomeConflictIsRejected(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
