@@ -2,6 +2,7 @@ package liteagent_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -20,8 +21,8 @@ import (
 )
 
 // encodedSession runs one encoded session that leaves a log, a task list
-// and a context archive, and returns the agent (closed) and the archived
-// ref.
+// and a context archive, and returns the agent (still open) and the
+// archived ref.
 func encodedSession(t *testing.T, f *fixture, c storage.Codec) (*liteagent.Agent, string) {
 	t.Helper()
 	var lines []string
@@ -60,9 +61,6 @@ func encodedSession(t *testing.T, f *fixture, c storage.Codec) (*liteagent.Agent
 	if ref == "" {
 		t.Fatal("nothing was archived")
 	}
-	if err := a.Close(); err != nil {
-		t.Fatal(err)
-	}
 	return a, ref
 }
 
@@ -77,6 +75,9 @@ func TestMovingOnlyTheDataHomeKeepsEncodedRecordsReadable(t *testing.T) {
 	c := aeadCodec(t, "k1")
 	a, ref := encodedSession(t, f, c)
 	id, oldPaths := a.SessionID(), a.Paths()
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
 
 	moved := filepath.Join(t.TempDir(), "moved")
 	if err := os.Rename(f.home, moved); err != nil {
@@ -133,7 +134,10 @@ func TestMovingOnlyTheDataHomeKeepsEncodedRecordsReadable(t *testing.T) {
 // and no file holds the plaintext.
 func TestEveryRuntimeFileIs0600AndEveryDirectory0700(t *testing.T) {
 	f := newFixture(t)
-	encodedSession(t, f, aeadCodec(t, "k1"))
+	a, _ := encodedSession(t, f, aeadCodec(t, "k1"))
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
 	var files int
 	err := filepath.WalkDir(f.home, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -192,5 +196,40 @@ func TestTaskListEnvIsReadOnceAtNew(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(a.Paths().TasksDir, "other")); err == nil {
 		t.Error("a list named by the variable changed after New was written")
+	}
+}
+
+// Spec, "Archives and permissions": the SDK resolves the current
+// session's reference, and "A reference is not a filesystem path or a
+// grant to another session". After Clear starts another session, the ref
+// the first session archived, and the path of its note, read as nothing.
+func TestAnArchiveRefIsNoGrantToAnotherSession(t *testing.T) {
+	for name, c := range map[string]func(*testing.T) storage.Codec{
+		"plaintext": func(*testing.T) storage.Codec { return nil },
+		"aead":      func(t *testing.T) storage.Codec { return aeadCodec(t, "k1") },
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t)
+			a, ref := encodedSession(t, f, c(t))
+			first := a.SessionID()
+			a.Clear()
+			note := filepath.Join(a.Paths().ArchiveDir(first), archive.NotesDir, ref+".md")
+			for _, r := range []string{ref, note, "../" + first + ".context/" + archive.NotesDir + "/" + ref + ".md"} {
+				in, _ := json.Marshal(map[string]any{"ref": r})
+				f.p.Reply(modeltest.ToolCalls(call("c", "context", string(in))), modeltest.Text("ok"))
+				if _, err := a.Send(t.Context(), "read it"); err != nil {
+					t.Fatal(err)
+				}
+				if a.SessionID() == first {
+					t.Fatal("Clear kept the session")
+				}
+				reqs := f.p.Requests()
+				msgs := reqs[len(reqs)-1].Messages
+				got := msgs[len(msgs)-1].Blocks[0].Content
+				if strings.Contains(got, "of the big file") || !strings.Contains(got, "No archived content") {
+					t.Errorf("ref %q from another session: %.300q", r, got)
+				}
+			}
+		})
 	}
 }
