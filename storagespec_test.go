@@ -1,6 +1,7 @@
 package liteagent_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
@@ -231,5 +233,58 @@ func TestAnArchiveRefIsNoGrantToAnotherSession(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// kindCodec stores bytes unchanged and counts the kinds it encodes.
+type kindCodec struct {
+	mu    sync.Mutex
+	kinds map[storage.Kind]int
+}
+
+func (c *kindCodec) ID() string { return "kinds-v1" }
+func (c *kindCodec) Encode(_ context.Context, p []byte, sc storage.Context) ([]byte, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.kinds[sc.Kind]++
+	return bytes.Clone(p), nil
+}
+func (c *kindCodec) Decode(_ context.Context, p []byte, _ storage.Context) ([]byte, error) {
+	return bytes.Clone(p), nil
+}
+
+// Spec, "Migration and low-level APIs": "A custom Checkpointer retains
+// responsibility for its own serialization and transactional guarantees;
+// storage.codec is not applied around it". The host's checkpointer gets
+// the events themselves, the codec encodes no checkpoint record, and it
+// still encodes the built-in task list.
+func TestTheCodecIsNotAppliedAroundACustomCheckpointer(t *testing.T) {
+	f := newFixture(t)
+	c := &kindCodec{kinds: map[storage.Kind]int{}}
+	cp := session.NewMemoryCheckpointer()
+	opts := f.options(c)
+	opts.Checkpointer = cp
+	opts.AllowedTools = []string{"TaskCreate"}
+	a := f.agent(t, opts)
+	f.p.Reply(modeltest.ToolCalls(call("t", "TaskCreate", `{"subject":"x","description":""}`)))
+	f.p.Reply(modeltest.Text("the plain answer"))
+	if _, err := a.Send(t.Context(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	evs, err := cp.Read(t.Context(), a.SessionID(), 0)
+	if err != nil || len(evs) == 0 {
+		t.Fatalf("custom checkpointer: %d events, %v", len(evs), err)
+	}
+	last, ok := evs[len(evs)-1].Event.(session.AssistantEvent)
+	if !ok || !strings.Contains(fmt.Sprint(last), "the plain answer") {
+		t.Errorf("the custom checkpointer's last event %#v", evs[len(evs)-1].Event)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.kinds[storage.KindCheckpoint] != 0 || c.kinds[storage.KindTask] == 0 {
+		t.Errorf("codec calls by kind %v", c.kinds)
+	}
+	if _, err := os.Stat(filepath.Join(a.Paths().SessionsDir, a.SessionID()+".jsonl")); err == nil {
+		t.Error("a file log was written beside the custom checkpointer")
 	}
 }
