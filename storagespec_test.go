@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -286,5 +288,115 @@ func TestTheCodecIsNotAppliedAroundACustomCheckpointer(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(a.Paths().SessionsDir, a.SessionID()+".jsonl")); err == nil {
 		t.Error("a file log was written beside the custom checkpointer")
+	}
+}
+
+// Spec: "Built-in file session and task-list ids must be nonempty letters,
+// digits, underscores or hyphens. Invalid ids are rejected instead of being
+// rewritten to colliding filenames". Every method of the agent that takes a
+// session id refuses each invalid one with a *storage.Error, creates and
+// changes nothing in the data home, and keeps the current session.
+func TestEverySessionIDMethodRefusesInvalidIDs(t *testing.T) {
+	f := newFixture(t)
+	a := f.agent(t, f.options(nil))
+	f.p.Reply(modeltest.Text("ok"))
+	if _, err := a.Send(t.Context(), "hi"); err != nil {
+		t.Fatal(err)
+	}
+	current := a.SessionID()
+	before := dirState(t, f.home)
+	ctx := t.Context()
+	methods := map[string]func(id string) error{
+		"Resume":       a.Resume,
+		"StartSession": func(id string) error { return a.StartSession(ctx, id) },
+		"ResumeStored": func(id string) error { return a.ResumeStored(ctx, id) },
+		"DeleteSession": func(id string) error {
+			return a.DeleteSession(ctx, id)
+		},
+		"Fork": func(id string) error { _, err := a.Fork(ctx, id, 1); return err },
+		"Checkpoints": func(id string) error {
+			_, err := a.Checkpoints(ctx, id)
+			return err
+		},
+		"Restore": func(id string) error {
+			_, err := a.Restore(ctx, id, 1, liteagent.RestoreOptions{})
+			return err
+		},
+		"CompactSession": func(id string) error {
+			_, err := a.CompactSession(ctx, id, liteagent.CompactOptions{})
+			return err
+		},
+	}
+	ids := []string{"", " ", "a/b", "../" + current, current + ".jsonl", "a b", "a.b", "a:b", `a\b`, "ü", "a\x00b", current + "\n", strings.Repeat("a", storage.MaxIDLength+1)}
+	for name, m := range methods {
+		for _, id := range ids {
+			err := m(id)
+			if _, ok := errors.AsType[*storage.Error](err); !ok {
+				t.Errorf("%s(%q) = %v (%T), want a *storage.Error", name, id, err, err)
+			}
+		}
+	}
+	if got := a.SessionID(); got != current {
+		t.Errorf("the current session changed from %q to %q", current, got)
+	}
+	if after := dirState(t, f.home); !maps.Equal(before, after) {
+		t.Errorf("the data home changed:\nbefore %v\nafter  %v", before, after)
+	}
+}
+
+// dirState maps every path under root to its mode, size and content.
+func dirState(t *testing.T, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		v := info.Mode().String()
+		if info.Mode().IsRegular() {
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			v += " " + string(b)
+		}
+		out[path] = v
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// An invalid LITE_AGENT_TASK_LIST_ID is refused by New in the default
+// namespace (a *storage.Error inside the *OptionError, nothing created),
+// and ignored, like any value of it, by a custom namespace.
+func TestAnInvalidTaskListEnvIsRefusedOnlyWhereItApplies(t *testing.T) {
+	for _, v := range []string{"../x", "a b", "a/b", " ", strings.Repeat("a", storage.MaxIDLength+1)} {
+		f := newFixture(t)
+		t.Setenv(liteagent.TaskListEnv, v)
+		opts := f.options(nil)
+		opts.Storage.Namespace = ""
+		_, err := liteagent.New(t.Context(), opts)
+		_, isOpt := errors.AsType[*liteagent.OptionError](err)
+		_, isStorage := errors.AsType[*storage.Error](err)
+		if !isOpt || !isStorage {
+			t.Errorf("%s=%q: New = %v, want an *OptionError wrapping a *storage.Error", liteagent.TaskListEnv, v, err)
+		}
+		if _, err := os.Stat(f.home); err == nil {
+			t.Errorf("%s=%q: the home was created", liteagent.TaskListEnv, v)
+		}
+		opts.Storage.Namespace = "acme"
+		a, err := liteagent.New(t.Context(), opts)
+		if err != nil {
+			t.Errorf("%s=%q with a custom namespace: %v", liteagent.TaskListEnv, v, err)
+			continue
+		}
+		a.Close()
 	}
 }
