@@ -21,6 +21,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/lite-agent/lite-agent-go/storage/codec"
 	"github.com/lite-agent/lite-agent-go/task"
 )
 
@@ -399,4 +400,99 @@ func TestAnInvalidTaskListEnvIsRefusedOnlyWhereItApplies(t *testing.T) {
 		}
 		a.Close()
 	}
+}
+
+// Spec: "An encoded decode failure never triggers tail repair, a plaintext
+// retry or an empty-session fallback", and "Enabling a codec on existing
+// plaintext data, removing a required codec or changing its id requires
+// an explicit migration". An agent under another codec configuration
+// than a stored session's gets a *storage.Error from every way in to that
+// session, and the data home stays byte for byte as it was.
+func TestEveryWayIntoASessionOfAnotherCodecFailsAndChangesNothing(t *testing.T) {
+	for name, tc := range map[string]struct {
+		from, to func(*testing.T) storage.Codec
+	}{
+		"enable":  {func(*testing.T) storage.Codec { return nil }, func(t *testing.T) storage.Codec { return aeadCodec(t, "k1") }},
+		"remove":  {func(t *testing.T) storage.Codec { return aeadCodec(t, "k1") }, func(*testing.T) storage.Codec { return nil }},
+		"new id":  {func(t *testing.T) storage.Codec { return aeadCodec(t, "k1") }, func(t *testing.T) storage.Codec { return aeadCodec(t, "k2") }},
+		"new key": {func(t *testing.T) storage.Codec { return aeadCodec(t, "k1") }, func(t *testing.T) storage.Codec { return wrongKeyCodec(t, "k1") }},
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t)
+			a, ref := encodedSession(t, f, tc.from(t))
+			id := a.SessionID()
+			if err := a.Close(); err != nil {
+				t.Fatal(err)
+			}
+			before := dirState(t, f.home)
+			b := f.agent(t, f.options(tc.to(t)))
+			ctx := t.Context()
+			ways := map[string]func() error{
+				"ResumeStored": func() error { return b.ResumeStored(ctx, id) },
+				"Resume+Send": func() error {
+					if err := b.Resume(id); err != nil {
+						return err
+					}
+					_, err := b.Send(ctx, "again")
+					return err
+				},
+				"Checkpoints": func() error { _, err := b.Checkpoints(ctx, id); return err },
+				"Fork":        func() error { _, err := b.Fork(ctx, id, 1); return err },
+				"Restore": func() error {
+					_, err := b.Restore(ctx, id, 1, liteagent.RestoreOptions{})
+					return err
+				},
+				"CompactSession": func() error {
+					_, err := b.CompactSession(ctx, id, liteagent.CompactOptions{})
+					return err
+				},
+				"context": func() error {
+					if err := b.Resume(id); err != nil {
+						return err
+					}
+					in, _ := json.Marshal(map[string]any{"ref": ref})
+					f.p.Reply(modeltest.ToolCalls(call("c", "context", string(in))), modeltest.Text("ok"))
+					_, err := b.Send(ctx, "read it")
+					return err
+				},
+			}
+			for way, do := range ways {
+				err := do()
+				se, ok := errors.AsType[*storage.Error](err)
+				if !ok {
+					t.Errorf("%s: %v (%T), want a *storage.Error", way, err, err)
+					continue
+				}
+				if name != "new key" && !se.CodecMismatch() {
+					t.Errorf("%s: %v is not a codec mismatch", way, err)
+				}
+			}
+			if after := dirState(t, f.home); !maps.Equal(before, after) {
+				for p, v := range after {
+					if before[p] != v {
+						t.Errorf("changed or new: %s", p)
+					}
+				}
+				for p := range before {
+					if _, ok := after[p]; !ok {
+						t.Errorf("gone: %s", p)
+					}
+				}
+			}
+		})
+	}
+}
+
+// wrongKeyCodec is an AEAD codec under keyID with another key.
+func wrongKeyCodec(t *testing.T, keyID string) storage.Codec {
+	t.Helper()
+	key := make([]byte, 32)
+	for i := range key {
+		key[i] = byte(100 + i)
+	}
+	c, err := codec.NewAEAD(codec.AEADOptions{KeyID: keyID, Key: func(context.Context, string) ([]byte, error) { return key, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
