@@ -19,6 +19,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/archive"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
+	"github.com/lite-agent/lite-agent-go/permission"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/storage/codec"
@@ -495,4 +496,42 @@ func wrongKeyCodec(t *testing.T, keyID string) storage.Codec {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// Spec: "hooks.json and mcps.json are discovered automatically.
+// Permission files remain opt-in through permissionFilePolicy". Without a
+// file policy, neither the home's nor the project's permissions.json is
+// read: their deny does not apply (and a broken one does not fail New).
+func TestPermissionFilesAreOptIn(t *testing.T) {
+	f := newFixture(t)
+	deny := `{"version":1,"rules":[{"tool":"write_file","effect":"deny"}]}`
+	writeFile(t, filepath.Join(f.workdir, ".acme", "permissions.json"), deny)
+	writeFile(t, filepath.Join(f.home, "permissions.json"), "{broken")
+	a := f.agent(t, f.options(nil))
+	f.p.Reply(modeltest.ToolCalls(call("w", "write_file", `{"path":"a.txt","content":"ok"}`)))
+	f.p.Reply(modeltest.Text("ok"))
+	if _, err := a.Send(t.Context(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(f.workdir, "a.txt")); err != nil || string(b) != "ok" {
+		t.Errorf("a permissions.json applied without a file policy: %q %v", b, err)
+	}
+	// With the file policy of the same storage, the project's deny applies.
+	f = newFixture(t)
+	writeFile(t, filepath.Join(f.workdir, ".acme", "permissions.json"), deny)
+	policy, err := liteagent.PermissionFilePolicy(permission.FileOptions{Workdir: f.workdir, Storage: storage.Options{Namespace: "acme", Home: f.home}, Default: permission.Allow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := f.options(nil)
+	opts.Permission = policy
+	a = f.agent(t, opts)
+	f.p.Reply(modeltest.ToolCalls(call("w", "write_file", `{"path":"a.txt","content":"ok"}`)))
+	f.p.Reply(modeltest.Text("ok"))
+	if _, err := a.Send(t.Context(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(f.workdir, "a.txt")); err == nil {
+		t.Error("the project's deny did not apply through the file policy")
+	}
 }
