@@ -535,3 +535,71 @@ func TestPermissionFilesAreOptIn(t *testing.T) {
 		t.Error("the project's deny did not apply through the file policy")
 	}
 }
+
+// recordingCodec stores bytes unchanged and keeps the JSON of every
+// context it is handed.
+type recordingCodec struct {
+	mu   sync.Mutex
+	seen []string
+}
+
+func (c *recordingCodec) ID() string { return "record-v1" }
+func (c *recordingCodec) Encode(_ context.Context, p []byte, sc storage.Context) ([]byte, error) {
+	return c.note(p, sc)
+}
+func (c *recordingCodec) Decode(_ context.Context, p []byte, sc storage.Context) ([]byte, error) {
+	return c.note(p, sc)
+}
+func (c *recordingCodec) note(p []byte, sc storage.Context) ([]byte, error) {
+	b, err := json.Marshal(sc)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.seen = append(c.seen, string(b))
+	return bytes.Clone(p), nil
+}
+
+// Spec: "StorageContext contains namespace, projectId, scopeId, kind and
+// recordId. The scope is the session id, shared task-list id or project
+// spill scope. kind is checkpoint, task, archive, archive-index or spill.
+// No physical path is included". Every context an agent hands its codec
+// is one of the reference's shapes, in the reference's key order, for its
+// namespace and project, and names no path.
+func TestEveryCodecContextOfAnAgentHasTheReferenceShape(t *testing.T) {
+	f := newFixture(t)
+	c := &recordingCodec{}
+	a, _ := encodedSession(t, f, c)
+	id, hash := a.SessionID(), a.Paths().Hash
+	prefix := regexp.QuoteMeta(`{"namespace":"acme","projectId":"` + hash + `","kind":"`)
+	shapes := map[string]*regexp.Regexp{
+		"checkpoint":    regexp.MustCompile(`^` + prefix + `checkpoint","scopeId":"` + id + `","recordId":"[1-9][0-9]*"}$`),
+		"task":          regexp.MustCompile(`^` + prefix + `task","scopeId":"` + id + `","recordId":"[1-9][0-9]*"}$`),
+		"archive":       regexp.MustCompile(`^` + prefix + `archive","scopeId":"` + id + `","recordId":"[0-9a-f]{64}"}$`),
+		"archive-index": regexp.MustCompile(`^` + prefix + `archive-index","scopeId":"` + id + `","recordId":"(0|[1-9][0-9]*)"}$`),
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	count := map[string]int{}
+	for _, s := range c.seen {
+		matched := false
+		for kind, re := range shapes {
+			if re.MatchString(s) {
+				count[kind]++
+				matched = true
+			}
+		}
+		if !matched {
+			t.Errorf("context of no reference shape: %s", s)
+		}
+		if strings.Contains(s, "/") {
+			t.Errorf("context names a path: %s", s)
+		}
+	}
+	for kind := range shapes {
+		if count[kind] == 0 {
+			t.Errorf("no %s context among %d", kind, len(c.seen))
+		}
+	}
+}
