@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
@@ -601,5 +602,82 @@ func TestEveryCodecContextOfAnAgentHasTheReferenceShape(t *testing.T) {
 		if count[kind] == 0 {
 			t.Errorf("no %s context among %d", kind, len(c.seen))
 		}
+	}
+}
+
+// blockingCodec stores bytes unchanged; once armed, its next Encode of
+// kind signals entered and waits for release.
+type blockingCodec struct {
+	kind             storage.Kind
+	armed            atomic.Bool
+	entered, release chan struct{}
+}
+
+func (c *blockingCodec) ID() string { return "block-v1" }
+func (c *blockingCodec) Encode(_ context.Context, p []byte, sc storage.Context) ([]byte, error) {
+	if sc.Kind == c.kind && c.armed.CompareAndSwap(true, false) {
+		c.entered <- struct{}{}
+		<-c.release
+	}
+	return bytes.Clone(p), nil
+}
+func (c *blockingCodec) Decode(_ context.Context, p []byte, _ storage.Context) ([]byte, error) {
+	return bytes.Clone(p), nil
+}
+
+// Spec: "File locks remain held across async callbacks" and "New runtime
+// files use mode 0600". While the codec runs inside a write, the write's
+// lock directory is there, and it and all else in the data home have the
+// modes of runtime data (directories 0700, files 0600).
+func TestLockDirectoriesHeldAcrossTheCodecAre0700(t *testing.T) {
+	for _, kind := range []storage.Kind{storage.KindCheckpoint, storage.KindTask} {
+		t.Run(string(kind), func(t *testing.T) {
+			f := newFixture(t)
+			c := &blockingCodec{kind: kind, entered: make(chan struct{}), release: make(chan struct{})}
+			opts := f.options(c)
+			opts.AllowedTools = []string{"TaskCreate"}
+			a := f.agent(t, opts)
+			f.p.Reply(modeltest.Text("first"))
+			if _, err := a.Send(t.Context(), "first"); err != nil {
+				t.Fatal(err)
+			}
+			f.p.Reply(modeltest.ToolCalls(call("t", "TaskCreate", `{"subject":"x","description":""}`)))
+			f.p.Reply(modeltest.Text("ok"))
+			c.armed.Store(true)
+			done := make(chan error, 1)
+			go func() { _, err := a.Send(t.Context(), "go"); done <- err }()
+			<-c.entered
+			locks := 0
+			err := filepath.WalkDir(f.home, func(path string, d fs.DirEntry, err error) error {
+				if err != nil {
+					return err
+				}
+				info, err := os.Lstat(path)
+				if err != nil {
+					return err
+				}
+				want := fs.FileMode(0o600)
+				if d.IsDir() {
+					want = fs.ModeDir | 0o700
+					if strings.HasSuffix(path, ".lock") {
+						locks++
+					}
+				}
+				if info.Mode() != want {
+					t.Errorf("%s: mode %v, want %v", path, info.Mode(), want)
+				}
+				return nil
+			})
+			close(c.release)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+			if locks == 0 {
+				t.Errorf("no lock directory while the %s codec ran", kind)
+			}
+		})
 	}
 }
