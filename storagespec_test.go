@@ -681,3 +681,42 @@ func TestLockDirectoriesHeldAcrossTheCodecAre0700(t *testing.T) {
 		})
 	}
 }
+
+// Spec: "The old top-level home is deprecated; conflicting home and
+// storage.home values are rejected." The top-level Home alone is the data
+// home, the same directory spelled twice is accepted, and two different
+// ones are refused with the reference's message, a *storage.Error, before
+// anything is created.
+func TestTheDeprecatedTopLevelHome(t *testing.T) {
+	f := newFixture(t)
+	opts := f.options(nil)
+	opts.Storage.Home, opts.Home = "", f.home
+	a := f.agent(t, opts)
+	if a.Paths().Home != f.home {
+		t.Errorf("home %q, want %q", a.Paths().Home, f.home)
+	}
+	a.Close()
+	opts.Storage.Home, opts.Home = f.home, f.home+"/./"
+	a = f.agent(t, opts)
+	a.Close()
+
+	other := filepath.Join(t.TempDir(), "other")
+	opts.Storage.Home, opts.Home = other, f.home
+	_, err := liteagent.New(t.Context(), opts)
+	se, ok := errors.AsType[*storage.Error](err)
+	if !ok || se.Message != "home and storage.home conflict; use storage.home" {
+		t.Errorf("conflicting homes: %v (%T)", err, err)
+	}
+	if _, err := os.Stat(other); err == nil {
+		t.Error("the conflicting home was created")
+	}
+	for _, file := range []string{"liteagent.go", filepath.Join("storage", "paths.go")} {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !regexp.MustCompile(`(?m)^\t// Deprecated: set Storage\.Home\..*\n(\t//.*\n)*\tHome +string`).Match(src) {
+			t.Errorf("%s: the top-level Home is not marked Deprecated", file)
+		}
+	}
+}
