@@ -18,10 +18,12 @@ import (
 
 	liteagent "github.com/lite-agent/lite-agent-go"
 	"github.com/lite-agent/lite-agent-go/archive"
+	"github.com/lite-agent/lite-agent-go/compaction"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
 	"github.com/lite-agent/lite-agent-go/permission"
 	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/spill"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/storage/codec"
 	"github.com/lite-agent/lite-agent-go/task"
@@ -720,3 +722,24 @@ func TestTheDeprecatedTopLevelHome(t *testing.T) {
 		}
 	}
 }
+
+// Spec: "Since SDK 0.18 / Core 0.17, await these low-level operations:
+// ContextArchive.put/search/read and file spill reads/writes;
+// TaskStore.get/list/render, as well as its existing create/update
+// operations; runPipeline() and CompactPass.apply() results". In Go the
+// await is a context.Context first parameter (the operation may block on
+// I/O, a lock or a host codec); these fail to compile if one is dropped.
+var (
+	_ func(archive.Archive, context.Context, string, map[string]any) (archive.Entry, error) = archive.Archive.Put
+	_ func(archive.Archive, context.Context, archive.Query) (string, error)                 = archive.Archive.Search
+	_ func(archive.Archive, context.Context, archive.ReadRequest) (string, error)           = archive.Archive.Read
+	_ func(spill.Store, context.Context, string) (string, error)                            = spill.Store.Put
+	_ func(spill.Store, context.Context, string) (string, bool, error)                      = spill.Store.Get
+	_ func(task.Store, context.Context, string) (task.Task, bool, error)                    = task.Store.Get
+	_ func(task.Store, context.Context) ([]task.Task, error)                                = task.Store.List
+	_ func(task.Store, context.Context, task.RenderOptions) (string, error)                 = task.Store.Render
+	_ func(task.Store, context.Context, task.CreateInput) (task.Task, error)                = task.Store.Create
+	_ func(task.Store, context.Context, string, task.UpdateInput) (task.Task, error)        = task.Store.Update
+	_ func(compaction.Pass, context.Context, []model.Message) ([]model.Message, error)      = compaction.Pass.Apply
+	_ func(context.Context, []model.Message, ...compaction.Pass) ([]model.Message, error)   = compaction.Run
+)
