@@ -743,3 +743,69 @@ var (
 	_ func(compaction.Pass, context.Context, []model.Message) ([]model.Message, error)      = compaction.Pass.Apply
 	_ func(context.Context, []model.Message, ...compaction.Pass) ([]model.Message, error)   = compaction.Run
 )
+
+// Spec: "The root resolves the layout once; children inherit it. Changing
+// the input object or environment later does not redirect a running
+// family." After New, the host changes LITE_AGENT_HOME, HOME, its options
+// value and its codec's id; a subagent started afterwards still writes its
+// log in the root's home, under the root's codec id, and nothing appears
+// in the new homes.
+func TestASubagentStartedAfterTheHostChangesEverythingKeepsTheRootsLayout(t *testing.T) {
+	f := newFixture(t)
+	first := filepath.Join(t.TempDir(), "first")
+	t.Setenv(storage.HomeEnv, first)
+	c := &renamingCodec{id: "rename-v1"}
+	f.p = modeltest.NewFunc(func(ctx context.Context, req model.Request) ([]model.Chunk, error) {
+		switch {
+		case strings.HasPrefix(req.System, `You are the "general-purpose" subagent`):
+			return modeltest.Text("child done").Chunks(), nil
+		case len(req.Messages) == 1:
+			return modeltest.ToolCalls(call("a1", "Agent", `{"tasks":[{"display_name":"Finder","subagent_type":"general-purpose","prompt":"find"}]}`)).Chunks(), nil
+		}
+		return modeltest.Text("dispatched").Chunks(), nil
+	})
+	opts := f.options(c)
+	opts.Storage.Namespace, opts.Storage.Home = "", "" // the default namespace: the variable applies
+	a := f.agent(t, opts)
+
+	second, user := filepath.Join(t.TempDir(), "second"), t.TempDir()
+	t.Setenv(storage.HomeEnv, second)
+	t.Setenv("HOME", user)
+	opts.Storage.Home, opts.Storage.Namespace = second, "other"
+	c.id = "rename-v2"
+
+	if _, err := a.Send(t.Context(), "ask a subagent"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.AwaitIdle(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(a.Paths().SessionsDir, first+string(filepath.Separator)) {
+		t.Fatalf("sessions in %s, want under %s", a.Paths().SessionsDir, first)
+	}
+	ents, err := os.ReadDir(a.Paths().SessionsDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var child string
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), "agent-general-purpose-") && strings.HasSuffix(e.Name(), ".jsonl") {
+			child = e.Name()
+		}
+	}
+	if child == "" {
+		t.Fatalf("no child log in the root's home: %v", ents)
+	}
+	raw, err := os.ReadFile(filepath.Join(a.Paths().SessionsDir, child))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(raw), `{"liteAgentStorage":1,"codec":"rename-v1","payload":"`) || strings.Contains(string(raw), "rename-v2") {
+		t.Errorf("the child log is not under the root's codec id: %.80s", raw)
+	}
+	for _, dir := range []string{second, filepath.Join(user, ".lite-agent"), filepath.Join(user, ".other"), filepath.Join(f.workdir, ".other")} {
+		if _, err := os.Stat(dir); err == nil {
+			t.Errorf("%s was created after New", dir)
+		}
+	}
+}
