@@ -809,3 +809,51 @@ func TestASubagentStartedAfterTheHostChangesEverythingKeepsTheRootsLayout(t *tes
 		}
 	}
 }
+
+// Spec: "One namespace controls global and project config discovery,
+// skills, agent definitions, ..." and "There is no fallback scan of
+// .lite-agent after selecting another namespace". Broken configuration in
+// every .lite-agent place (the default home and the project's directory)
+// does not trouble an acme agent with the default home; the same broken
+// file in each acme place fails New, so each is a live tripwire.
+func TestNoFallbackToLiteAgentDirectoriesForAnotherNamespace(t *testing.T) {
+	broken := map[string]string{
+		"hooks.json":                    "{broken",
+		"mcps.json":                     "{broken",
+		filepath.Join("agents", "x.md"): "---\nname: [broken\n---\n",
+	}
+	plant := func(dir string, files map[string]string) {
+		for name, content := range files {
+			writeFile(t, filepath.Join(dir, name), content)
+		}
+	}
+	newAgent := func(f *fixture) error {
+		opts := f.options(nil)
+		opts.Storage.Home = "" // ~/.acme
+		a, err := liteagent.New(t.Context(), opts)
+		if err == nil {
+			a.Close()
+		}
+		return err
+	}
+	f := newFixture(t)
+	user := os.Getenv("HOME")
+	plant(filepath.Join(user, ".lite-agent"), broken)
+	plant(filepath.Join(f.workdir, ".lite-agent"), broken)
+	if err := newAgent(f); err != nil {
+		t.Fatalf("an acme agent read a .lite-agent directory: %v", err)
+	}
+	for name, content := range broken {
+		for _, place := range []string{"home", "project"} {
+			f := newFixture(t)
+			dir := filepath.Join(os.Getenv("HOME"), ".acme")
+			if place == "project" {
+				dir = filepath.Join(f.workdir, ".acme")
+			}
+			plant(dir, map[string]string{name: content})
+			if err := newAgent(f); err == nil {
+				t.Errorf("a broken %s in the acme %s did not fail New: no tripwire", name, place)
+			}
+		}
+	}
+}
