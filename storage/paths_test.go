@@ -480,3 +480,37 @@ func TestParseContextDirNameInvertsSessionContextDir(t *testing.T) {
 		}
 	}
 }
+
+// Spec, "Migration and low-level APIs": "Changing the namespace selects
+// another project config directory and, unless home is explicit, another
+// global home." The project hash stays: neither the namespace nor the home
+// is part of it.
+func TestChangingTheNamespaceMovesConfigAndDefaultHomeOnly(t *testing.T) {
+	user := t.TempDir()
+	t.Setenv("HOME", user)
+	t.Setenv(storage.HomeEnv, "")
+	wd := t.TempDir()
+	resolve := func(ns, home string) storage.ProjectPaths {
+		t.Helper()
+		p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: wd, Storage: storage.Options{Namespace: ns, Home: home}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	a, b := resolve("alpha", ""), resolve("beta", "")
+	if a.Home != filepath.Join(user, ".alpha") || b.Home != filepath.Join(user, ".beta") {
+		t.Errorf("default homes %q %q", a.Home, b.Home)
+	}
+	if a.ProjectConfigDir != filepath.Join(wd, ".alpha") || b.ProjectConfigDir != filepath.Join(wd, ".beta") {
+		t.Errorf("config dirs %q %q", a.ProjectConfigDir, b.ProjectConfigDir)
+	}
+	if a.Hash != b.Hash {
+		t.Errorf("the namespace changed the project hash: %s %s", a.Hash, b.Hash)
+	}
+	home := filepath.Join(t.TempDir(), "data")
+	a, b = resolve("alpha", home), resolve("beta", home)
+	if a.Home != home || b.Home != home || a.SessionsDir != b.SessionsDir || a.ProjectConfigDir == b.ProjectConfigDir {
+		t.Errorf("with an explicit home: %+v\n%+v", a, b)
+	}
+}
