@@ -19,13 +19,13 @@ import (
 	liteagent "github.com/lite-agent/lite-agent-go"
 	"github.com/lite-agent/lite-agent-go/archive"
 	"github.com/lite-agent/lite-agent-go/compaction"
+	"github.com/lite-agent/lite-agent-go/internal/testcodec"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
 	"github.com/lite-agent/lite-agent-go/permission"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/spill"
 	"github.com/lite-agent/lite-agent-go/storage"
-	"github.com/lite-agent/lite-agent-go/storage/codec"
 	"github.com/lite-agent/lite-agent-go/task"
 )
 
@@ -148,37 +148,21 @@ func TestEveryRuntimeFileIs0600AndEveryDirectory0700(t *testing.T) {
 		t.Fatal(err)
 	}
 	var files int
-	err := filepath.WalkDir(f.home, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
+	walkRuntimeModes(t, f.home, func(path string, isDir bool) {
+		if isDir {
+			return
 		}
-		info, err := os.Lstat(path)
+		files++
+		b, err := os.ReadFile(path)
 		if err != nil {
-			return err
+			t.Fatal(err)
 		}
-		want := fs.FileMode(0o600)
-		if d.IsDir() {
-			want = fs.ModeDir | 0o700
-		} else {
-			files++
-			b, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			for _, secret := range []string{"secret subject", "secret description", "of the big file"} {
-				if strings.Contains(string(b), secret) {
-					t.Errorf("%s holds the plaintext %q", path, secret)
-				}
+		for _, secret := range []string{"secret subject", "secret description", "of the big file"} {
+			if strings.Contains(string(b), secret) {
+				t.Errorf("%s holds the plaintext %q", path, secret)
 			}
 		}
-		if info.Mode() != want {
-			t.Errorf("%s: mode %v, want %v", path, info.Mode(), want)
-		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if files < 4 { // a log, a task, an archive note and its index at least
 		t.Fatalf("only %d files in the data home", files)
 	}
@@ -487,16 +471,13 @@ func TestEveryWayIntoASessionOfAnotherCodecFailsAndChangesNothing(t *testing.T) 
 	}
 }
 
-// wrongKeyCodec is an AEAD codec under keyID with another key.
+// wrongKeyCodec is the codec of aeadCodec(t, keyID), id and all, with
+// another key.
 func wrongKeyCodec(t *testing.T, keyID string) storage.Codec {
 	t.Helper()
-	key := make([]byte, 32)
-	for i := range key {
-		key[i] = byte(100 + i)
-	}
-	c, err := codec.NewAEAD(codec.AEADOptions{KeyID: keyID, Key: func(context.Context, string) ([]byte, error) { return key, nil }})
-	if err != nil {
-		t.Fatal(err)
+	c := testcodec.AEAD(keyID, "another key")
+	if id := aeadCodec(t, keyID).ID(); c.ID() != id {
+		t.Fatalf("codec id %q, want %q", c.ID(), id)
 	}
 	return c
 }
@@ -649,31 +630,15 @@ func TestLockDirectoriesHeldAcrossTheCodecAre0700(t *testing.T) {
 			done := make(chan error, 1)
 			go func() { _, err := a.Send(t.Context(), "go"); done <- err }()
 			<-c.entered
+			release := sync.OnceFunc(func() { close(c.release) })
+			t.Cleanup(release) // before the agent's Close, should the walk fail
 			locks := 0
-			err := filepath.WalkDir(f.home, func(path string, d fs.DirEntry, err error) error {
-				if err != nil {
-					return err
+			walkRuntimeModes(t, f.home, func(path string, isDir bool) {
+				if isDir && strings.HasSuffix(path, ".lock") {
+					locks++
 				}
-				info, err := os.Lstat(path)
-				if err != nil {
-					return err
-				}
-				want := fs.FileMode(0o600)
-				if d.IsDir() {
-					want = fs.ModeDir | 0o700
-					if strings.HasSuffix(path, ".lock") {
-						locks++
-					}
-				}
-				if info.Mode() != want {
-					t.Errorf("%s: mode %v, want %v", path, info.Mode(), want)
-				}
-				return nil
 			})
-			close(c.release)
-			if err != nil {
-				t.Fatal(err)
-			}
+			release()
 			if err := <-done; err != nil {
 				t.Fatal(err)
 			}
@@ -855,5 +820,33 @@ func TestNoFallbackToLiteAgentDirectoriesForAnotherNamespace(t *testing.T) {
 				t.Errorf("a broken %s in the acme %s did not fail New: no tripwire", name, place)
 			}
 		}
+	}
+}
+
+// walkRuntimeModes checks that every directory under root (root included)
+// has mode 0700 and every other entry is a regular file of mode 0600,
+// calling visit for each.
+func walkRuntimeModes(t *testing.T, root string, visit func(path string, isDir bool)) {
+	t.Helper()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := os.Lstat(path)
+		if err != nil {
+			return err
+		}
+		want := fs.FileMode(0o600)
+		if d.IsDir() {
+			want = fs.ModeDir | 0o700
+		}
+		if info.Mode() != want {
+			t.Errorf("%s: mode %v, want %v", path, info.Mode(), want)
+		}
+		visit(path, d.IsDir())
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
