@@ -144,8 +144,20 @@ func TestMovingOnlyTheDataHomeKeepsEncodedRecordsReadable(t *testing.T) {
 func TestEveryRuntimeFileIs0600AndEveryDirectory0700(t *testing.T) {
 	f := newFixture(t)
 	a, _ := encodedSession(t, f, aeadCodec(t, "k1"))
+	// A fork copies the log, the archive and the private task list.
+	cps, err := a.Checkpoints(t.Context(), a.SessionID())
+	if err != nil || len(cps) == 0 {
+		t.Fatalf("checkpoints %v %v", cps, err)
+	}
+	fork, err := a.Fork(t.Context(), a.SessionID(), cps[len(cps)-1].Seq)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := a.Close(); err != nil {
 		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(a.Paths().TasksDir, fork)); err != nil {
+		t.Fatalf("the fork has no task list: %v", err)
 	}
 	var files int
 	walkRuntimeModes(t, f.home, func(path string, isDir bool) {
@@ -163,7 +175,7 @@ func TestEveryRuntimeFileIs0600AndEveryDirectory0700(t *testing.T) {
 			}
 		}
 	})
-	if files < 4 { // a log, a task, an archive note and its index at least
+	if files < 8 { // a log, a task, an archive note and its index, twice
 		t.Fatalf("only %d files in the data home", files)
 	}
 }
