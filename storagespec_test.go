@@ -862,3 +862,53 @@ func walkRuntimeModes(t *testing.T, root string, visit func(path string, isDir b
 		t.Fatal(err)
 	}
 }
+
+// Spec: "host-provided backends can define other id rules", but the
+// built-in file task list of a session is named after it. With a custom
+// Checkpointer and the data home's task lists, an id the checkpointer
+// takes but no file list can (team/alpha) used to be accepted by Resume,
+// and the next turn then wrote the prompt and failed on the task reminder
+// ("File task-list ids must ..."). It is refused up front now, with a
+// *storage.Error and nothing written; with tasks off, or a shared list
+// named by TaskListID, the host's id works.
+func TestAHostIDWithoutAFileTaskListIsRefusedUpFront(t *testing.T) {
+	const id = "team/alpha"
+	for name, edit := range map[string]func(*liteagent.Options){
+		"file task lists": func(*liteagent.Options) {},
+		"tasks off":       func(o *liteagent.Options) { o.DisableTasks = true },
+		"shared list":     func(o *liteagent.Options) { o.TaskListID = "team" },
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t)
+			cp := session.NewMemoryCheckpointer()
+			opts := f.options(nil)
+			opts.Checkpointer = cp
+			edit(&opts)
+			a := f.agent(t, opts)
+			ctx := t.Context()
+			refusing := name == "file task lists"
+			for method, do := range map[string]func() error{
+				"Resume":       func() error { return a.Resume(id) },
+				"StartSession": func() error { return a.StartSession(ctx, id) },
+			} {
+				err := do()
+				if _, ok := errors.AsType[*storage.Error](err); ok != refusing {
+					t.Errorf("%s(%q) = %v", method, id, err)
+				}
+			}
+			if refusing {
+				if a.SessionID() == id {
+					t.Error("the refused id became the current session")
+				}
+				return
+			}
+			f.p.Reply(modeltest.Text("ok"))
+			if _, err := a.Send(ctx, "go"); err != nil {
+				t.Fatalf("a turn on the host's id: %v", err)
+			}
+			if evs, err := cp.Read(ctx, id, 0); err != nil || len(evs) != 2 {
+				t.Errorf("the host's log: %d events, %v", len(evs), err)
+			}
+		})
+	}
+}
