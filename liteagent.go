@@ -363,6 +363,10 @@ type Agent struct {
 	// store keeps the tasks and archives (and, in externalStore mode, the
 	// sessions) when not nil; nil means the data home's files.
 	store Store
+	// idNamesFileList: a session's private task list is a file list in
+	// the data home named after the session, so a host checkpointer's
+	// session ids must be valid file ids too (see checkID).
+	idNamesFileList bool
 	// forkPaused, tests only (see export_test.go), runs in Fork between
 	// the copy of the session's data and the write of the new log.
 	forkPaused func(newID string)
@@ -470,6 +474,7 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 	if err := a.openStores(ctx, opts); err != nil {
 		return nil, err
 	}
+	a.idNamesFileList = a.mode == customStore && a.store == nil && !opts.DisableTasks && a.lay.taskListID == ""
 	gate, err := a.buildGate(opts, cfg.hooks)
 	if err != nil {
 		return nil, err
@@ -931,8 +936,9 @@ func (a *Agent) SessionID() string {
 // check until the session's first turn (Resume lifts those checks).
 // Resume takes the session id holds when its next turn loads it, even one
 // started again under the id after the session the agent knew was
-// deleted (see [Agent.ResumeStored]). With the built-in file store, and
-// with a Store, the id must be
+// deleted (see [Agent.ResumeStored]). With the built-in file store, with
+// a Store, and with a Checkpointer while the session's private task list
+// is a file list in the data home (tasks on, no TaskListID), the id must be
 // made of letters, digits, underscores and hyphens. An empty id, and one
 // that breaks that rule, is the *storage.Error of [storage.ValidateID]
 // and changes nothing.

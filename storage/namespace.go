@@ -3,6 +3,7 @@ package storage
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 )
 
@@ -64,7 +65,9 @@ func ValidateNamespace(ns string) error {
 // DefaultHome returns the default data home of namespace ("" means
 // [DefaultNamespace]): the value of LITE_AGENT_HOME when it is set and
 // non-empty and namespace is the default one, else ~/.<namespace>. Custom
-// namespaces never read LITE_AGENT_HOME. The result is absolute.
+// namespaces never read LITE_AGENT_HOME. The result is absolute. A
+// LITE_AGENT_HOME of only whitespace is an error, as a Storage.Home of only
+// whitespace is.
 func DefaultHome(namespace string) (string, error) {
 	namespace = namespaceOrDefault(namespace)
 	if err := ValidateNamespace(namespace); err != nil {
@@ -72,6 +75,11 @@ func DefaultHome(namespace string) (string, error) {
 	}
 	if namespace == DefaultNamespace {
 		if h := os.Getenv(HomeEnv); h != "" {
+			if strings.TrimSpace(h) == "" {
+				// Like a Storage.Home of only whitespace: a typo, not a
+				// data home named "   " in the working directory.
+				return "", &Error{Op: "resolve", Message: HomeEnv + " must not be empty"}
+			}
 			return absPath(h)
 		}
 	}

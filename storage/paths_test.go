@@ -197,6 +197,34 @@ func TestWhitespaceHomeIsRejected(t *testing.T) {
 	}
 }
 
+// A LITE_AGENT_HOME of only whitespace is refused like a Storage.Home of
+// only whitespace, instead of making a data home named "   " in the working
+// directory (often the project itself). It still applies only to the default
+// namespace: a custom namespace ignores it, whatever its value.
+func TestWhitespaceHomeEnvIsRejected(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	wd := t.TempDir()
+	t.Chdir(wd)
+	for _, h := range []string{" ", "\t", " \n "} {
+		t.Setenv(storage.HomeEnv, h)
+		home, err := storage.DefaultHome("")
+		if se := asStorageError(t, err); !strings.Contains(se.Message, storage.HomeEnv+" must not be empty") {
+			t.Errorf("%s=%q: DefaultHome = %q, %v", storage.HomeEnv, h, home, err)
+		}
+		_, err = storage.ResolveProjectPaths(storage.PathsOptions{Workdir: wd})
+		if se := asStorageError(t, err); !strings.Contains(se.Message, storage.HomeEnv) {
+			t.Errorf("%s=%q: ResolveProjectPaths: %v", storage.HomeEnv, h, err)
+		}
+		if _, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: wd, Storage: storage.Options{Home: filepath.Join(wd, "h")}}); err != nil {
+			t.Errorf("an explicit home does not read %s: %v", storage.HomeEnv, err)
+		}
+		if _, err := storage.DefaultHome("acme"); err != nil {
+			t.Errorf("a custom namespace ignores %s: %v", storage.HomeEnv, err)
+		}
+	}
+	assertEmptyDir(t, wd)
+}
+
 func TestDeprecatedHomeConflictIsRejected(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
@@ -450,5 +478,39 @@ func TestParseContextDirNameInvertsSessionContextDir(t *testing.T) {
 		if id, _, ok := storage.ParseContextDirName(name); ok {
 			t.Errorf("ParseContextDirName(%q) = %q, true; want not an archive directory", name, id)
 		}
+	}
+}
+
+// Spec, "Migration and low-level APIs": "Changing the namespace selects
+// another project config directory and, unless home is explicit, another
+// global home." The project hash stays: neither the namespace nor the home
+// is part of it.
+func TestChangingTheNamespaceMovesConfigAndDefaultHomeOnly(t *testing.T) {
+	user := t.TempDir()
+	t.Setenv("HOME", user)
+	t.Setenv(storage.HomeEnv, "")
+	wd := t.TempDir()
+	resolve := func(ns, home string) storage.ProjectPaths {
+		t.Helper()
+		p, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: wd, Storage: storage.Options{Namespace: ns, Home: home}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	a, b := resolve("alpha", ""), resolve("beta", "")
+	if a.Home != filepath.Join(user, ".alpha") || b.Home != filepath.Join(user, ".beta") {
+		t.Errorf("default homes %q %q", a.Home, b.Home)
+	}
+	if a.ProjectConfigDir != filepath.Join(wd, ".alpha") || b.ProjectConfigDir != filepath.Join(wd, ".beta") {
+		t.Errorf("config dirs %q %q", a.ProjectConfigDir, b.ProjectConfigDir)
+	}
+	if a.Hash != b.Hash {
+		t.Errorf("the namespace changed the project hash: %s %s", a.Hash, b.Hash)
+	}
+	home := filepath.Join(t.TempDir(), "data")
+	a, b = resolve("alpha", home), resolve("beta", home)
+	if a.Home != home || b.Home != home || a.SessionsDir != b.SessionsDir || a.ProjectConfigDir == b.ProjectConfigDir {
+		t.Errorf("with an explicit home: %+v\n%+v", a, b)
 	}
 }
