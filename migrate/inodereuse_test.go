@@ -20,13 +20,8 @@ import (
 // The clean-up must keep it. So must it keep a file the agent wrote to in
 // place since (same inode, other contents).
 func TestFailedMigrationKeepsAFileReplacedWithAReusedInode(t *testing.T) {
-	eachAgentWrite(t, func(t *testing.T, r *inodeReuse) {
-		opts, dst := toNewHome(t)
-		opts.Workers = 1
-		migrate.OnWrite(&opts, func(rel string) error {
-			r.mu.Lock()
-			defer r.mu.Unlock()
-			path := filepath.Join(dst.ProjectDir(), rel)
+	eachAgentWrite(t, func(t *testing.T, r *inodeReuse, opts *migrate.Options) {
+		r.onWrite(opts, func(path string) error {
 			switch {
 			case r.wrote:
 				return syscall.ENOSPC
@@ -40,7 +35,7 @@ func TestFailedMigrationKeepsAFileReplacedWithAReusedInode(t *testing.T) {
 			r.agentWrites(t)
 			return syscall.ENOSPC
 		})
-		r.failAndKeep(t, opts, "the migration wrote fewer than two files")
+		r.failAndKeep(t, *opts, "the migration wrote fewer than two files")
 	})
 }
 
@@ -52,25 +47,21 @@ func TestFailedMigrationKeepsAFileReplacedWithAReusedInode(t *testing.T) {
 // keep the agent's file: the migration recorded the file's whole state as
 // it closed it, not only its inode number.
 func TestFailedMigrationKeepsAnUnfinishedFileReplacedWithAReusedInode(t *testing.T) {
-	eachAgentWrite(t, func(t *testing.T, r *inodeReuse) {
-		opts, dst := toNewHome(t)
-		opts.Workers = 1
-		migrate.OnWrite(&opts, func(rel string) error {
-			r.mu.Lock()
-			defer r.mu.Unlock()
+	eachAgentWrite(t, func(t *testing.T, r *inodeReuse, opts *migrate.Options) {
+		r.onWrite(opts, func(path string) error {
 			if r.first == "" {
-				return r.mark(t, filepath.Join(dst.ProjectDir(), rel), syscall.ENOSPC)
+				return r.mark(t, path, syscall.ENOSPC)
 			}
 			return syscall.ENOSPC
 		})
-		migrate.OnCopied(&opts, func() {
+		migrate.OnCopied(opts, func() {
 			r.mu.Lock()
 			defer r.mu.Unlock()
 			if r.first != "" {
 				r.agentWrites(t)
 			}
 		})
-		r.failAndKeep(t, opts, "the migration wrote nothing")
+		r.failAndKeep(t, *opts, "the migration wrote nothing")
 	})
 }
 
@@ -78,7 +69,8 @@ func TestFailedMigrationKeepsAnUnfinishedFileReplacedWithAReusedInode(t *testing
 // a migration that fails (ENOSPC), as the test arranges through the
 // migration's hooks, holding mu.
 type inodeReuse struct {
-	inPlace bool // the agent appends in place, not replaces the file
+	inPlace bool   // the agent appends in place, not replaces the file
+	dir     string // the destination's project directory
 
 	mu     sync.Mutex
 	first  string // the migration's file the agent writes
@@ -88,15 +80,30 @@ type inodeReuse struct {
 }
 
 // eachAgentWrite runs test as subtests for an agent that replaces the
-// migration's file and for one that appends to it.
-func eachAgentWrite(t *testing.T, test func(*testing.T, *inodeReuse)) {
+// migration's file and for one that appends to it, each with the options
+// of a migration (one worker) to a new home.
+func eachAgentWrite(t *testing.T, test func(*testing.T, *inodeReuse, *migrate.Options)) {
 	for _, inPlace := range []bool{false, true} {
 		name := "replaced"
 		if inPlace {
 			name = "appended"
 		}
-		t.Run(name, func(t *testing.T) { test(t, &inodeReuse{inPlace: inPlace}) })
+		t.Run(name, func(t *testing.T) {
+			opts, dst := toNewHome(t)
+			opts.Workers = 1
+			test(t, &inodeReuse{inPlace: inPlace, dir: dst.ProjectDir()}, &opts)
+		})
 	}
+}
+
+// onWrite has f, holding r.mu, say how each write of the migration to
+// the destination ends, given the file's path.
+func (r *inodeReuse) onWrite(opts *migrate.Options, f func(path string) error) {
+	migrate.OnWrite(opts, func(rel string) error {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		return f(filepath.Join(r.dir, rel))
+	})
 }
 
 // mark takes path, just written by the migration, as the file the agent
