@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/engine"
+	"github.com/lite-agent/lite-agent-go/internal/childtest"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
 	"github.com/lite-agent/lite-agent-go/session"
@@ -227,9 +228,9 @@ func turnLockChild(ctx context.Context, t *testing.T, test, role string, env ...
 }
 
 // A process killed mid-turn, holding the session's lock, leaves the lock
-// behind; others wait for it until it is stale (10 s without a refresh),
-// then take it over, and the session goes on from what the killed process
-// had appended.
+// behind; others wait for it until it is stale (10 s without a refresh:
+// here the lock is aged rather than waited for), then take it over, and
+// the session goes on from what the killed process had appended.
 func TestTheLockOfAProcessKilledMidTurnIsTakenOver(t *testing.T) {
 	if os.Getenv(turnLockChildEnv) == "turn" {
 		killedTurnChild(t)
@@ -266,10 +267,15 @@ func TestTheLockOfAProcessKilledMidTurnIsTakenOver(t *testing.T) {
 	if _, err := cp.Head(ctx, "s"); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Head right after the kill = %v, want a wait for the dead holder's lock", err)
 	}
+	// The dead holder refreshes the lock no more: as old as it is once
+	// the stale period has passed.
+	childtest.StaleLocks(t, dir)
 	h := newHarness(t, engine.Options{Checkpointer: cp})
 	h.p.Reply(modeltest.Text("after the crash"))
-	if _, _, err := h.turn(t, t.Context(), "s", "again"); err != nil {
-		t.Fatal(err)
+	tctx, tcancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer tcancel()
+	if _, _, err := h.turn(t, tctx, "s", "again"); err != nil {
+		t.Fatalf("the turn on the dead holder's stale lock: %v", err)
 	}
 	t.Logf("lock taken over %v after the kill", time.Since(killed).Round(time.Millisecond))
 	if got := logTypes(t, cp, "s"); !slices.Equal(got, []string{"user", "user", "assistant"}) {

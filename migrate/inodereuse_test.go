@@ -20,62 +20,23 @@ import (
 // The clean-up must keep it. So must it keep a file the agent wrote to in
 // place since (same inode, other contents).
 func TestFailedMigrationKeepsAFileReplacedWithAReusedInode(t *testing.T) {
-	for _, inPlace := range []bool{false, true} {
-		name := "replaced"
-		if inPlace {
-			name = "appended"
-		}
-		t.Run(name, func(t *testing.T) {
-			opts, dst := toNewHome(t)
-			opts.Workers = 1
-			var (
-				mu     sync.Mutex
-				first  string // the first file the migration wrote
-				ino    uint64 // its inode number
-				agents []byte // what the agent left there
-				done   bool
-			)
-			migrate.OnWrite(&opts, func(rel string) error {
-				mu.Lock()
-				defer mu.Unlock()
-				path := filepath.Join(dst.ProjectDir(), rel)
-				switch {
-				case done:
-					return syscall.ENOSPC
-				case first == "":
-					st, err := os.Lstat(path)
-					if err != nil {
-						t.Errorf("the migration's file: %v", err)
-						return syscall.ENOSPC
-					}
-					first, ino = path, st.Sys().(*syscall.Stat_t).Ino
-					return nil
-				case path == first:
-					return nil
-				}
-				// The migration has finished first and moved on: the
-				// agent writes it now.
-				done = true
-				agents = agentWrites(t, first, ino, inPlace)
+	eachAgentWrite(t, func(t *testing.T, r *inodeReuse, opts *migrate.Options) {
+		r.onWrite(opts, func(path string) error {
+			switch {
+			case r.wrote:
 				return syscall.ENOSPC
-			})
-			_, err := migrate.Run(t.Context(), opts)
-			if !errors.Is(err, syscall.ENOSPC) {
-				t.Fatalf("Run: %v, want ENOSPC", err)
+			case r.first == "":
+				return r.mark(t, path, nil)
+			case path == r.first:
+				return nil
 			}
-			mu.Lock()
-			defer mu.Unlock()
-			if !done {
-				t.Fatal("the migration wrote fewer than two files")
-			}
-			if agents == nil {
-				t.Skip("this file system did not reuse the inode number")
-			}
-			if got, err := os.ReadFile(first); err != nil || string(got) != string(agents) {
-				t.Errorf("the agent's %s after the failed migration: %d bytes, %v; want its %d bytes", first, len(got), err, len(agents))
-			}
+			// The migration has finished first and moved on: the
+			// agent writes it now.
+			r.agentWrites(t)
+			return syscall.ENOSPC
 		})
-	}
+		r.failAndKeep(t, *opts, "the migration wrote fewer than two files")
+	})
 }
 
 // TestFailedMigrationKeepsAFileReplacedWithAReusedInode for a file the
@@ -86,6 +47,42 @@ func TestFailedMigrationKeepsAFileReplacedWithAReusedInode(t *testing.T) {
 // keep the agent's file: the migration recorded the file's whole state as
 // it closed it, not only its inode number.
 func TestFailedMigrationKeepsAnUnfinishedFileReplacedWithAReusedInode(t *testing.T) {
+	eachAgentWrite(t, func(t *testing.T, r *inodeReuse, opts *migrate.Options) {
+		r.onWrite(opts, func(path string) error {
+			if r.first == "" {
+				return r.mark(t, path, syscall.ENOSPC)
+			}
+			return syscall.ENOSPC
+		})
+		migrate.OnCopied(opts, func() {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			if r.first != "" {
+				r.agentWrites(t)
+			}
+		})
+		r.failAndKeep(t, *opts, "the migration wrote nothing")
+	})
+}
+
+// inodeReuse is an agent of the destination that writes over a file of
+// a migration that fails (ENOSPC), as the test arranges through the
+// migration's hooks, holding mu.
+type inodeReuse struct {
+	inPlace bool   // the agent appends in place, not replaces the file
+	dir     string // the destination's project directory
+
+	mu     sync.Mutex
+	first  string // the migration's file the agent writes
+	ino    uint64 // its inode number
+	wrote  bool   // the agent wrote it
+	agents []byte // what the agent left there; nil if no replacement got the inode number
+}
+
+// eachAgentWrite runs test as subtests for an agent that replaces the
+// migration's file and for one that appends to it, each with the options
+// of a migration (one worker) to a new home.
+func eachAgentWrite(t *testing.T, test func(*testing.T, *inodeReuse, *migrate.Options)) {
 	for _, inPlace := range []bool{false, true} {
 		name := "replaced"
 		if inPlace {
@@ -94,50 +91,58 @@ func TestFailedMigrationKeepsAnUnfinishedFileReplacedWithAReusedInode(t *testing
 		t.Run(name, func(t *testing.T) {
 			opts, dst := toNewHome(t)
 			opts.Workers = 1
-			var (
-				mu     sync.Mutex
-				first  string // the file whose first write failed
-				ino    uint64
-				agents []byte
-			)
-			migrate.OnWrite(&opts, func(rel string) error {
-				mu.Lock()
-				defer mu.Unlock()
-				if first == "" {
-					path := filepath.Join(dst.ProjectDir(), rel)
-					st, err := os.Lstat(path)
-					if err != nil {
-						t.Errorf("the migration's file: %v", err)
-						return syscall.ENOSPC
-					}
-					first, ino = path, st.Sys().(*syscall.Stat_t).Ino
-				}
-				return syscall.ENOSPC
-			})
-			migrate.OnCopied(&opts, func() {
-				mu.Lock()
-				defer mu.Unlock()
-				if first == "" {
-					return
-				}
-				agents = agentWrites(t, first, ino, inPlace)
-			})
-			_, err := migrate.Run(t.Context(), opts)
-			if !errors.Is(err, syscall.ENOSPC) {
-				t.Fatalf("Run: %v, want ENOSPC", err)
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			if first == "" {
-				t.Fatal("the migration wrote nothing")
-			}
-			if agents == nil {
-				t.Skip("this file system did not reuse the inode number")
-			}
-			if got, err := os.ReadFile(first); err != nil || string(got) != string(agents) {
-				t.Errorf("the agent's %s after the failed migration: %d bytes, %v; want its %d bytes", first, len(got), err, len(agents))
-			}
+			test(t, &inodeReuse{inPlace: inPlace, dir: dst.ProjectDir()}, &opts)
 		})
+	}
+}
+
+// onWrite has f, holding r.mu, say how each write of the migration to
+// the destination ends, given the file's path.
+func (r *inodeReuse) onWrite(opts *migrate.Options, f func(path string) error) {
+	migrate.OnWrite(opts, func(rel string) error {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		return f(filepath.Join(r.dir, rel))
+	})
+}
+
+// mark takes path, just written by the migration, as the file the agent
+// writes, and returns ret, the write's result (ENOSPC if path is gone).
+func (r *inodeReuse) mark(t *testing.T, path string, ret error) error {
+	st, err := os.Lstat(path)
+	if err != nil {
+		t.Errorf("the migration's file: %v", err)
+		return syscall.ENOSPC
+	}
+	r.first, r.ino = path, st.Sys().(*syscall.Stat_t).Ino
+	return ret
+}
+
+// agentWrites has the agent write the marked file (see agentWrites).
+func (r *inodeReuse) agentWrites(t *testing.T) {
+	r.wrote = true
+	r.agents = agentWrites(t, r.first, r.ino, r.inPlace)
+}
+
+// failAndKeep runs the migration, which must fail with ENOSPC, and fails
+// t unless the agent wrote (else: notWritten) and its file is what it
+// left there. It skips t where the file system did not reuse the inode.
+func (r *inodeReuse) failAndKeep(t *testing.T, opts migrate.Options, notWritten string) {
+	t.Helper()
+	_, err := migrate.Run(t.Context(), opts)
+	if !errors.Is(err, syscall.ENOSPC) {
+		t.Fatalf("Run: %v, want ENOSPC", err)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.wrote {
+		t.Fatal(notWritten)
+	}
+	if r.agents == nil {
+		t.Skip("this file system did not reuse the inode number")
+	}
+	if got, err := os.ReadFile(r.first); err != nil || string(got) != string(r.agents) {
+		t.Errorf("the agent's %s after the failed migration: %d bytes, %v; want its %d bytes", r.first, len(got), err, len(r.agents))
 	}
 }
 

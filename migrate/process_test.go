@@ -1,7 +1,6 @@
 package migrate_test
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -53,7 +52,7 @@ func childCodecs() (from, to storage.Codec, ok bool) {
 }
 
 func runChild() int {
-	from, to, ok := childCodecs()
+	opts, ok := childOptions()
 	if !ok {
 		return 2
 	}
@@ -62,23 +61,18 @@ func runChild() int {
 		after = n
 	}
 	var once sync.Once
-	_, err := migrate.Run(context.Background(), migrate.Options{
-		From:        migrate.Endpoint{Workdir: workdir, Storage: storage.Options{Home: os.Getenv("MIGRATE_FROM"), Codec: from}},
-		To:          migrate.Endpoint{Storage: storage.Options{Home: os.Getenv("MIGRATE_TO"), Codec: to}},
-		AllProjects: os.Getenv("MIGRATE_ALL") != "",
-		Workers:     1,
-		// After every file: the child stops between two files.
-		ProgressInterval: -1,
-		Progress: func(p migrate.Progress) {
-			if p.Files < after {
-				return
-			}
-			once.Do(func() { fmt.Println("ready") })
-			_, _ = io.Copy(io.Discard, os.Stdin) // until killed: the parent never closes stdin
-		},
-	})
-	fmt.Fprintln(os.Stderr, "migration finished:", err)
-	return 3
+	opts.AllProjects = os.Getenv("MIGRATE_ALL") != ""
+	opts.Workers = 1
+	// After every file: the child stops between two files.
+	opts.ProgressInterval = -1
+	opts.Progress = func(p migrate.Progress) {
+		if p.Files < after {
+			return
+		}
+		once.Do(func() { fmt.Println("ready") })
+		_, _ = io.Copy(io.Discard, os.Stdin) // until killed: the parent never closes stdin
+	}
+	return finishChild(opts)
 }
 
 func TestInterruptedMigrationIsDetectedAndRerunFromScratch(t *testing.T) {

@@ -34,21 +34,39 @@ const stepGrace = 150 * time.Millisecond
 
 // runStepChild is the child of TestKilledAtEveryStepLeavesNoCopyWithoutItsMarker.
 func runStepChild(step string) int {
-	from, to, ok := childCodecs()
+	opts, ok := childOptions()
 	if !ok {
 		return 2
-	}
-	opts := migrate.Options{
-		From: migrate.Endpoint{Workdir: workdir, Storage: storage.Options{Home: os.Getenv("MIGRATE_FROM"), Codec: from}},
-		To:   migrate.Endpoint{Storage: storage.Options{Home: os.Getenv("MIGRATE_TO"), Codec: to}},
 	}
 	migrate.OnStep(&opts, func(name string) {
 		if name == step {
 			time.Sleep(stepGrace)
-			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
-			select {} // until the signal lands
+			killSelf()
 		}
 	})
+	return finishChild(opts)
+}
+
+// childOptions migrates $MIGRATE_FROM to $MIGRATE_TO with the codecs of
+// childCodecs, or says why it cannot on standard error.
+func childOptions() (migrate.Options, bool) {
+	from, to, ok := childCodecs()
+	return migrate.Options{
+		From: migrate.Endpoint{Workdir: workdir, Storage: storage.Options{Home: os.Getenv("MIGRATE_FROM"), Codec: from}},
+		To:   migrate.Endpoint{Storage: storage.Options{Home: os.Getenv("MIGRATE_TO"), Codec: to}},
+	}, ok
+}
+
+// killSelf stops the child with SIGKILL, as a crash would, and does not
+// return.
+func killSelf() {
+	_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+	select {} // until the signal lands
+}
+
+// finishChild runs the child's migration to its end, which a child meant
+// to die on the way should not reach: exit status 3.
+func finishChild(opts migrate.Options) int {
 	_, err := migrate.Run(context.Background(), opts)
 	fmt.Fprintln(os.Stderr, "migration finished:", err)
 	return 3
@@ -79,12 +97,7 @@ func TestKilledAtEveryStepLeavesNoCopyWithoutItsMarker(t *testing.T) {
 			// Two directories above the root are missing too: their
 			// entries are synced in the background.
 			dstHome := filepath.Join(t.TempDir(), "new", "home")
-			root := filepath.Join(dstHome, "projects", src.paths.Hash)
-			err := childtest.Command(t.Context(), stepChildEnv+"="+step, "MIGRATE_FROM="+src.home, "MIGRATE_TO="+dstHome).Run()
-			if !childtest.Killed(err) {
-				t.Fatalf("the child was not killed at %q: %v", step, err)
-			}
-			names := rootEntries(t, root)
+			root, names := killedChild(t, src, dstHome, stepChildEnv+"="+step)
 			marked := slices.Contains(names, migrate.MarkerName)
 			data := slices.DeleteFunc(slices.Clone(names), func(n string) bool { return n == migrate.MarkerName })
 			if len(data) > 0 && !marked {
@@ -113,13 +126,33 @@ func TestKilledAtEveryStepLeavesNoCopyWithoutItsMarker(t *testing.T) {
 					t.Errorf("CheckComplete after a kill at %q = %v, want ErrIncomplete", step, err)
 				}
 			}
-			// The dead child's lock is stale once it is old enough.
-			old := time.Now().Add(-time.Minute)
-			_ = os.Chtimes(filepath.Join(root, migrate.MarkerName+filelock.Suffix), old, old)
-
-			rerunCompletes(t, src, before, dstHome)
+			rerunAfterKill(t, src, before, dstHome)
 		})
 	}
+}
+
+// killedChild runs the test binary as a child (env names which, and
+// where it dies) migrating the project of src to dstHome, fails t unless
+// the child died of SIGKILL, and returns the destination root and its
+// entries (see rootEntries).
+func killedChild(t *testing.T, src fixture, dstHome, env string) (root string, names []string) {
+	t.Helper()
+	root = filepath.Join(dstHome, "projects", src.paths.Hash)
+	err := childtest.Command(t.Context(), env, "MIGRATE_FROM="+src.home, "MIGRATE_TO="+dstHome).Run()
+	if !childtest.Killed(err) {
+		t.Fatalf("the child (%s) was not killed: %v", env, err)
+	}
+	return root, rootEntries(t, root)
+}
+
+// rerunAfterKill makes the lock a killed child left on its destination
+// root (if it took it) stale, as it is once old enough, and checks that a
+// rerun completes (see rerunCompletes).
+func rerunAfterKill(t *testing.T, src fixture, before map[string]string, dstHome string) {
+	t.Helper()
+	old := time.Now().Add(-time.Minute)
+	_ = os.Chtimes(filepath.Join(dstHome, "projects", src.paths.Hash, migrate.MarkerName+filelock.Suffix), old, old)
+	rerunCompletes(t, src, before, dstHome)
 }
 
 // rootEntries lists the destination root, leaving out its lock and what

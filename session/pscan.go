@@ -73,6 +73,7 @@ type flight struct {
 	bytes atomic.Int64
 	peak  atomic.Int64  // the most bytes ever in flight (for tests)
 	freed chan struct{} // signalled when bytes go down
+	limit int64         // the cap on bytes in flight; 0 is inflightBytes (tests set less)
 }
 
 // land subtracts a consumed chunk's bytes and wakes the reader.
@@ -197,11 +198,15 @@ func readChunks(lr *lineReader, stop <-chan struct{}, work, order chan<- *chunk,
 		c.done = make(chan struct{})
 		return c
 	}
+	limit := fl.limit
+	if limit == 0 {
+		limit = inflightBytes
+	}
 	send := func(c *chunk) bool {
 		// Wait until the chunk fits in the bytes allowed in flight, unless
 		// nothing is in flight.
 		c.size = len(c.buf)
-		for n := fl.bytes.Load(); n > 0 && n+int64(c.size) > inflightBytes; n = fl.bytes.Load() {
+		for n := fl.bytes.Load(); n > 0 && n+int64(c.size) > limit; n = fl.bytes.Load() {
 			select {
 			case <-fl.freed:
 			case <-stop:

@@ -9,7 +9,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/lite-agent/lite-agent-go/internal/pgtest"
-	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/store/postgres"
 )
 
@@ -21,14 +20,7 @@ import (
 // meanwhile. The lease the statement takes once the database answers is
 // released in the background, so the session is free at once after.
 func TestAnAcquireOnAStalledDatabaseReturnsWhenCancelled(t *testing.T) {
-	schema := freshSchema(t)
-	st := openStore(t, postgres.Options{Schema: schema, LeaseTTL: 20 * time.Second})
-	p, err := st.Project(storage.Encoding{ProjectID: "mp"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx := stallLeases(t, schema)
-
+	_, _, p, tx := stalledProject(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
 	start := time.Now()
 	done := make(chan error, 1)
@@ -67,6 +59,27 @@ func TestAnAcquireOnAStalledDatabaseReturnsWhenCancelled(t *testing.T) {
 	if err := l.Release(t.Context()); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// stalledProject opens a store on a fresh schema (leases of 20 s) and
+// its project "mp", whose leases table does not answer until tx ends (see
+// stallLeases). The project has had a lease (of session "warm"), so that
+// the statement an Acquire leaves at the stalled database is the one
+// taking the lease: the first Acquire of a project makes the project's
+// token row first, and a test stalled on that tests less.
+func stalledProject(t *testing.T) (schema string, st *postgres.Store, p *postgres.Project, tx pgx.Tx) {
+	t.Helper()
+	schema = freshSchema(t)
+	st = openStore(t, postgres.Options{Schema: schema, LeaseTTL: 20 * time.Second})
+	p = mpProject(t, st)
+	l, err := p.Acquire(t.Context(), "warm", postgres.LeaseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Release(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	return schema, st, p, stallLeases(t, schema)
 }
 
 // stallLeases makes the leases table of schema not answer the store's

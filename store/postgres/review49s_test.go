@@ -16,13 +16,7 @@ import (
 // Without that, the release ran on the closed pool and failed, and the
 // session stayed busy for other processes for the whole TTL.
 func TestACloseAfterACancelledAcquireLeavesNoLease(t *testing.T) {
-	schema := freshSchema(t)
-	st := openStore(t, postgres.Options{Schema: schema, LeaseTTL: 20 * time.Second})
-	p, err := st.Project(storage.Encoding{ProjectID: "mp"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx := stallLeases(t, schema)
+	schema, st, p, tx := stalledProject(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
 	defer cancel()
 	if _, err := p.Acquire(ctx, "s1", postgres.LeaseOptions{}); !errors.Is(err, context.DeadlineExceeded) {
@@ -42,12 +36,8 @@ func TestACloseAfterACancelledAcquireLeavesNoLease(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("Close still waiting 10s after the database answered")
 	}
-	other := openStore(t, postgres.Options{Schema: schema, LeaseTTL: 20 * time.Second})
-	op, err := other.Project(storage.Encoding{ProjectID: "mp"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := op.Acquire(t.Context(), "s1", postgres.LeaseOptions{})
+	other := mpProject(t, openStore(t, postgres.Options{Schema: schema, LeaseTTL: 20 * time.Second}))
+	l, err := other.Acquire(t.Context(), "s1", postgres.LeaseOptions{})
 	if err != nil {
 		t.Fatalf("another process's Acquire after the Close: %v (a lease nobody holds)", err)
 	}
