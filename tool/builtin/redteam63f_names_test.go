@@ -129,3 +129,33 @@ func TestRuleNamesAgainstSpellings(t *testing.T) {
 	}
 	t.Logf("%d calls, %d got through", calls, leaks)
 }
+
+// TestSearchPatternsStayInside (redteam63f): glob patterns and grep's
+// include that climb out with "..", an absolute path, a brace group or a
+// class that spells "..": none lists or reads the file beside the
+// workspace.
+func TestSearchPatternsStayInside(t *testing.T) {
+	top := t.TempDir()
+	ws := filepath.Join(top, "ws")
+	if err := os.MkdirAll(filepath.Join(ws, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(top, "outside.txt"), "OUTSIDE")
+	writeFile(t, filepath.Join(ws, "sub", "in.txt"), "inside")
+	tools, err := builtin.SearchTools(builtin.FileOptions{Workdir: ws}, builtin.SearchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ tool, in string }{
+		{"glob", `{"pattern":"../*"}`}, {"glob", `{"pattern":"**/../../*"}`}, {"glob", `{"pattern":"sub/../../*"}`},
+		{"glob", `{"pattern":"/` + top[1:] + `/*"}`}, {"glob", `{"pattern":"*","path":".."}`}, {"glob", `{"pattern":"{..,sub}/*"}`},
+		{"grep", `{"pattern":"OUTSIDE","include":"../*"}`}, {"grep", `{"pattern":"OUTSIDE","include":"{../outside.txt,x}"}`},
+		{"grep", `{"pattern":"OUTSIDE","path":"sub/../.."}`}, {"grep", `{"pattern":"OUTSIDE","include":"/` + top[1:] + `/*"}`},
+		{"list_dir", `{"path":"sub/../.."}`}, {"glob", `{"pattern":"[.][.]/*"}`}, {"glob", `{"pattern":".?/*"}`},
+	} {
+		res := call(t, byName(t, tools, c.tool), c.in)
+		if strings.Contains(res.Content, "OUTSIDE") || strings.Contains(res.Content, "outside.txt") {
+			t.Errorf("%s %s: %q", c.tool, c.in, res.Content)
+		}
+	}
+}
