@@ -162,7 +162,8 @@ func (c ServerConfig) equal(d ServerConfig) bool {
 // how to reach it.
 type Server struct {
 	// Name is the server's name, 1 to 24 ASCII letters, digits, '_' or
-	// '-', without "__". Its tools are called mcp__<Name>__<tool>.
+	// '-', without "__" and not ending in '_'. Its tools are called
+	// mcp__<Name>__<tool>.
 	Name string
 	// Source is where the configuration came from.
 	Source Source
@@ -269,9 +270,13 @@ func isWordByte(c byte) bool {
 }
 
 // validName reports whether name may name a server: it matches
-// ^[a-zA-Z0-9_-]{1,24}$ and holds no "__".
+// ^[a-zA-Z0-9_-]{1,24}$, holds no "__" and does not end in '_'. With a
+// trailing '_' the names of the server's tools, mcp__<name>___<tool>,
+// would begin with mcp__<name minus '_'>__, so that a rule or a hook
+// written for another server's tools (mcp__github__*) would match those
+// of a server "github_" a cloned repository declares.
 func validName(name string) bool {
-	if name == "" || len(name) > 24 || strings.Contains(name, "__") {
+	if name == "" || len(name) > 24 || strings.Contains(name, "__") || strings.HasSuffix(name, "_") {
 		return false
 	}
 	for i := range len(name) {
@@ -297,10 +302,11 @@ func validEnvName(name string) bool {
 }
 
 // ValidateName returns an error unless name is 1 to 24 ASCII letters,
-// digits, '_' or '-' without "__", the names servers may have.
+// digits, '_' or '-' without "__" and not ending in '_', the names servers
+// may have.
 func ValidateName(name string) error {
 	if !validName(name) {
-		return errors.New("MCP server name must be 1-24 letters, digits, underscores or hyphens, without '__'")
+		return errors.New("MCP server name must be 1-24 letters, digits, underscores or hyphens, without '__' and not ending in '_'")
 	}
 	return nil
 }

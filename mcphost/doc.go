@@ -48,7 +48,8 @@
 // on localhost, 127.0.0.1 or [::1]; no user information or fragment), and
 // optionally "headers" (not Host, Connection, Content-Length,
 // Mcp-Protocol-Version or Mcp-Session-Id) and "timeoutMs". Server names are
-// 1 to 24 ASCII letters, digits, '_' or '-' without "__"; see [ServerConfig].
+// 1 to 24 ASCII letters, digits, '_' or '-' without "__" and not ending in
+// '_'; see [ServerConfig].
 //
 // Files are strict: a file must be valid UTF-8 JSON of at most 256 KiB,
 // with no duplicate keys and no key not listed above. A missing file is

@@ -14,7 +14,7 @@ func TestNameValidatorsMatchTheirPatterns(t *testing.T) {
 		"PATH", "_X1", "9X", "X-Y", strings.Repeat("a", 24), strings.Repeat("a", 25), strings.Repeat("-", 24),
 	}
 	for _, n := range names {
-		if got, want := validName(n), server.MatchString(n) && !strings.Contains(n, "__"); got != want {
+		if got, want := validName(n), server.MatchString(n) && !strings.Contains(n, "__") && !strings.HasSuffix(n, "_"); got != want {
 			t.Errorf("validName(%q) = %v, want %v", n, got, want)
 		}
 		if got, want := validEnvName(n), env.MatchString(n); got != want {

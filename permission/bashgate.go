@@ -255,7 +255,7 @@ func (g *Gate) fromEachDir(a *shellscan.Analysis, paths []string, unknown string
 func ownBin(dir, name string) string {
 	for {
 		p := filepath.Join(dir, "package.json")
-		if b, err := os.ReadFile(p); err == nil && binNames(b, name) {
+		if b, err := readNoWait(p, maxRecipeBytes); err == nil && binNames(b, name) {
 			return p
 		}
 		up := filepath.Dir(dir)
@@ -491,8 +491,8 @@ func (g *Gate) configuredRemote(name string) bool {
 	if g.workdir == "" || strings.ContainsAny(name, "\"\n") {
 		return false
 	}
-	b, err := os.ReadFile(filepath.Join(g.workdir, ".git", "config"))
-	if err != nil || len(b) > 1<<20 {
+	b, err := readNoWait(filepath.Join(g.workdir, ".git", "config"), maxGitConfigSize)
+	if err != nil {
 		return false
 	}
 	want := `"` + name + `"`

@@ -10,8 +10,41 @@ import (
 	"sync"
 
 	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
+	"github.com/lite-agent/lite-agent-go/internal/strictjson"
 	"github.com/lite-agent/lite-agent-go/tool"
 )
+
+// RuleAmbiguousInput is the rule id of the deny a [Gate] gives a call whose
+// input JSON has a key twice in one object (at any depth, however the key
+// is escaped) or bytes that are not UTF-8, before any policy is asked. The
+// policy reads the last of two duplicate keys, as Go does, and U+FFFD for
+// such bytes; the tool (an MCP server, a hook's script, a custom tool) may
+// read the first key or the bytes themselves, and so do what no rule
+// decided about. The model can send the call again with each key once.
+const RuleAmbiguousInput = "ambiguous-input"
+
+// maxInputDepth is the deepest nesting of a call's input the gate checks
+// for duplicate keys; encoding/json refuses deeper documents anyway.
+const maxInputDepth = 10000
+
+// ambiguousInput returns why input can be read in two ways, or "" when it
+// cannot: a duplicate key or bytes that are not UTF-8. Input that is not
+// JSON at all is left to the policy and the tool, which both refuse it.
+func ambiguousInput(input json.RawMessage) string {
+	if len(input) == 0 {
+		return ""
+	}
+	_, err := strictjson.Decode(input, maxInputDepth)
+	var se *strictjson.Error
+	if !errors.As(err, &se) {
+		return ""
+	}
+	switch se.Reason {
+	case strictjson.DuplicateKey, strictjson.InvalidUTF8:
+		return "the input can be read in two ways, so no rule decides it: " + clip(se.Error()) + "; send each key once, in valid UTF-8"
+	}
+	return ""
+}
 
 // The texts of blocked calls, as the model reads them. Each says who
 // decided: the policy (and its rule), the user, or nobody.
@@ -391,7 +424,9 @@ func (g *Gate) authorize(ctx context.Context, call Call, tc *tool.Call) (Outcome
 }
 
 // Decide returns the gate's verdict about call before any approval, and
-// emits and audits nothing: for a bash line that writes a protected path,
+// emits and audits nothing: for an input with a duplicate key or bytes
+// that are not UTF-8, the deny of [RuleAmbiguousInput] without asking the
+// policy; for a bash line that writes a protected path,
 // the deny of [RuleBashProtected] without asking the policy; otherwise the
 // policy's verdict (an error of the policy is a deny with the reason
 // "policy error: <message>"), turned into the ask of [RuleBashAnalysis]
@@ -399,6 +434,9 @@ func (g *Gate) authorize(ctx context.Context, call Call, tc *tool.Call) (Outcome
 // understand. It returns an error only when ctx is done before the policy
 // decided.
 func (g *Gate) Decide(ctx context.Context, call Call) (Verdict, error) {
+	if reason := ambiguousInput(call.Input); reason != "" {
+		return Verdict{Decision: Deny, RuleID: RuleAmbiguousInput, Layer: LayerSelfProtection, Reason: reason}, nil
+	}
 	var screen bashScreen
 	if call.Name == "bash" {
 		screen = g.screenBash(call)

@@ -128,7 +128,7 @@ func gitConfigEntries(f string) (entries []gitConfigEntry, whole bool) {
 	if err != nil || !info.Mode().IsRegular() || info.Size() > maxGitConfigSize {
 		return nil, false
 	}
-	b, err := os.ReadFile(f)
+	b, err := readNoWait(f, maxGitConfigSize) // it may have become a FIFO since
 	if err != nil {
 		return nil, false
 	}

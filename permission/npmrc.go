@@ -337,7 +337,7 @@ func configFileUnsound(p string, check func(string) string) string {
 	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxConfigFileSize {
 		return "cannot be read fully"
 	}
-	b, err := os.ReadFile(p)
+	b, err := readNoWait(p, maxConfigFileSize) // it may have become a FIFO since
 	if err != nil {
 		return "cannot be read fully"
 	}

@@ -59,24 +59,55 @@ func readRecipeFile(p string, limit int64) ([]byte, error) {
 			}
 		}
 	}
+	b, err := readNoWait(p, limit)
+	var nr *notRegularError
+	switch {
+	case errors.Is(err, errRecipeTooLarge):
+		return nil, fmt.Errorf("recipe %s: %w", p, errRecipeTooLarge)
+	case errors.As(err, &nr):
+		return nil, fmt.Errorf("recipe %s is no regular file", p)
+	case err != nil:
+		return nil, fmt.Errorf("recipe: %w", err)
+	}
+	return b, nil
+}
+
+// A notRegularError is a file the gate would read that is not a regular
+// file: a FIFO, a device, a directory, a socket.
+type notRegularError struct{ path string }
+
+func (e *notRegularError) Error() string { return e.path + " is not a regular file" }
+
+// readNoWait reads the regular file p, at most limit bytes, without
+// waiting on a FIFO or a device: it opens p without blocking and looks at
+// what it opened, so a FIFO put at p (by the model, with mkfifo, or in
+// place of a file a caller looked at) is refused instead of waited on
+// forever, which would hang the call and the approval queue behind it. A
+// missing p is an error wrapping fs.ErrNotExist, one that is not a
+// regular file a *notRegularError, one larger than limit wraps
+// errRecipeTooLarge.
+func readNoWait(p string, limit int64) ([]byte, error) {
 	f, err := openRule(p, false)
 	if err != nil {
-		return nil, fmt.Errorf("recipe: %w", err)
+		return nil, err
 	}
 	defer f.Close()
 	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("recipe %s is no regular file", p)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &notRegularError{path: p}
 	}
 	if fi.Size() > limit {
-		return nil, fmt.Errorf("recipe %s: %w", p, errRecipeTooLarge)
+		return nil, fmt.Errorf("%s: %w", p, errRecipeTooLarge)
 	}
 	b, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
-		return nil, fmt.Errorf("recipe %s: %w", p, err)
+		return nil, err
 	}
 	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("recipe %s: %w", p, errRecipeTooLarge)
+		return nil, fmt.Errorf("%s: %w", p, errRecipeTooLarge)
 	}
 	return b, nil
 }

@@ -219,7 +219,7 @@ const (
 // pip writes under "#!/bin/sh" for a long path), "" for any other, or a
 // binary.
 func programKind(p string) (int, string, error) {
-	f, err := os.Open(p)
+	f, err := openRule(p, false) // a FIFO at p must not make the gate wait
 	if err != nil {
 		return 0, "", err
 	}
@@ -293,7 +293,7 @@ func pythonName(name string) bool {
 // system's site-packages, it has a pip.conf, or a symbolic link below it
 // (but a python link of its bin directory) leads out of it.
 func venvFiles(env string) string {
-	cfg, err := os.ReadFile(filepath.Join(env, "pyvenv.cfg"))
+	cfg, err := readNoWait(filepath.Join(env, "pyvenv.cfg"), maxConfigFileSize)
 	if err != nil {
 		return "is in a virtual environment whose pyvenv.cfg cannot be read"
 	}
@@ -366,7 +366,7 @@ func (g *Gate) uvConfigUnsound(a *shellscan.Analysis) string {
 		for d := pathmatch.Resolve(target); ; d = filepath.Dir(d) {
 			for _, name := range []string{"uv.toml", "pyproject.toml"} {
 				p := filepath.Join(d, name)
-				b, err := os.ReadFile(p)
+				b, err := readNoWait(p, maxRecipeBytes)
 				if errors.Is(err, fs.ErrNotExist) {
 					continue
 				}
