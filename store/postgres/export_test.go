@@ -1,6 +1,9 @@
 package postgres
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // SetImportChecked makes ImportFiles into p call f once it has found p
 // empty and before it copies anything, so that a test can act as an agent
@@ -30,3 +33,12 @@ func SetImportVerified(p *Project, f func()) { p.importVerified = f }
 // SetImportKept makes ImportFiles into p call f after its last check of
 // the files' sessions, before its marker goes.
 func SetImportKept(p *Project, f func()) { p.importKept = f }
+
+// RemoveImported is p.removeImported of the given sessions, archives and
+// lists, as a failed ImportFiles calls it.
+func RemoveImported(ctx context.Context, p *Project, sessions, archives, lists []string, keepMarker bool) error {
+	return p.removeImported(ctx, imported{sessions: sessions, archives: archives, lists: lists}, keepMarker)
+}
+
+// SetImportMarker writes p's import marker, as ImportFiles does first.
+func SetImportMarker(ctx context.Context, p *Project) error { return p.setImportMarker(ctx) }

@@ -110,6 +110,14 @@ type importedBody struct {
 // wrote beside it. Unless keepMarker is set, the import's marker goes too.
 func (p *Project) removeImported(ctx context.Context, imp imported, keepMarker bool) error {
 	return p.s.tx(ctx, func(tx db) error {
+		// The project's high-water row first, as Clear takes it (see
+		// leaseTokensRow): the removal deletes the import's marker and the
+		// sessions' records before their rows, Clear locks the rows before
+		// deleting the records and the marker, and in the other order each
+		// waited for the other (40P01). The two are serialized instead.
+		if err := p.lockTokens(ctx, tx); err != nil {
+			return err
+		}
 		if !keepMarker {
 			if err := p.clearImportMarker(ctx, tx); err != nil {
 				return err
