@@ -448,7 +448,11 @@ func (l *Log) Err() error {
 
 // Close closes the file. It returns the first error an Append returned,
 // if any, else the error of closing. Later Appends return [ErrClosed].
+// Closing a nil Log (what a failed Open returns) does nothing.
 func (l *Log) Close() error {
+	if l == nil {
+		return nil
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed {

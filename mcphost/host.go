@@ -538,8 +538,12 @@ func (h *Host) Reset(name string) error {
 
 // Close closes every connection, ending stdio servers and every process
 // they started, and waits for connects in flight to give up. Tools and
-// calls fail afterwards. Close is idempotent and always returns nil.
+// calls fail afterwards. Close is idempotent and always returns nil; on a
+// nil or zero Host (one not made by New) it does nothing.
 func (h *Host) Close() error {
+	if h == nil {
+		return nil
+	}
 	h.mu.Lock()
 	if h.closed {
 		h.mu.Unlock()
@@ -547,7 +551,9 @@ func (h *Host) Close() error {
 	}
 	h.closed = true
 	h.mu.Unlock()
-	h.cancel()
+	if h.cancel != nil {
+		h.cancel()
+	}
 	var wg sync.WaitGroup
 	for _, s := range h.servers {
 		s.mu.Lock()

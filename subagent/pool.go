@@ -221,8 +221,12 @@ func (p *Pool) Wait(ctx context.Context, sessionID string) error {
 // complete once Close has begun are not delivered. Later calls to Do and
 // the Agent tool fail with ErrClosed. Close always returns nil; calling it
 // again waits again. It must not be called from a Run, Deliver or Emit
-// function of the pool's tools.
+// function of the pool's tools. On a nil or zero Pool (one not made by
+// NewPool) it does nothing.
 func (p *Pool) Close() error {
+	if p == nil {
+		return nil
+	}
 	p.mu.Lock()
 	if !p.closed {
 		p.closed = true
@@ -233,7 +237,9 @@ func (p *Pool) Close() error {
 		p.queue = nil
 	}
 	p.mu.Unlock()
-	p.cancel()
+	if p.cancel != nil {
+		p.cancel()
+	}
 	p.wg.Wait()
 	return nil
 }

@@ -448,8 +448,12 @@ func (l *Lease) renew() {
 // next acquisition starts above the mark: a token is never given twice
 // (see leaseTokensRow). Releasing twice is not an error. The release is
 // not waited to disk: should the database crash right after it, the lease
-// comes back and expires after its TTL.
+// comes back and expires after its TTL. Releasing a nil or zero Lease (one
+// not returned by Acquire) does nothing.
 func (l *Lease) Release(ctx context.Context) error {
+	if l == nil || l.p == nil {
+		return nil
+	}
 	var err error
 	l.once.Do(func() {
 		close(l.stop)

@@ -170,8 +170,12 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 // the statements of Acquires whose callers gave up (up to the lease's TTL
 // on a database that does not answer) and the release of what they took,
 // which would otherwise fail on the closed pool and leave the session busy
-// until its TTL. Call it only once no other call of the Store runs.
+// until its TTL. Call it only once no other call of the Store runs. On a
+// nil or zero Store (one not made by Open) it does nothing.
 func (s *Store) Close() {
+	if s == nil || s.pool == nil {
+		return
+	}
 	s.bg.Wait()
 	s.pool.Close()
 }

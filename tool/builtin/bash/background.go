@@ -377,8 +377,11 @@ func (b *Background) KillSession(session string) []string {
 // Close kills every running command and waits until all have ended and
 // their completions have been reported. Starting a command afterwards is
 // an error result. Close may be called more than once; it always returns
-// nil.
+// nil; on a nil Background it does nothing.
 func (b *Background) Close() error {
+	if b == nil {
+		return nil
+	}
 	b.mu.Lock()
 	b.closed = true
 	procs := make([]*bgProc, 0, len(b.procs))
