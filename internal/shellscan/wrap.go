@@ -418,6 +418,15 @@ var opaqueCommands = lazy[map[string]string]{build: func() map[string]string {
 		"ppc64", "ppc64le", "s390", "s390x", "uname26", "memusage", "sotruss", "heaptrack", "fakeroot-sysv",
 		"fakeroot-tcp", "dpkg-architecture", "msgexec", "msgfilter", "slogin", "ssh-copy-id", "sshfs", "uclampset",
 		"choom", "luit", "systemd-socket-activate", "pg_virtualenv", "gcore", "jdb",
+		// lli's kin, which execute the machine code of an object file
+		// (llvm-jitlink x.o, llvm-rtdyld -execute x.o, an assembler's
+		// output the line made), llvm-exegesis, which runs the snippets
+		// of its -snippets-file, their executors, bugpoint, which runs
+		// the program of --exec-command, and Debian's
+		// make-first-existing-target, which runs make (or its -c command)
+		// on a makefile the analysis does not read (redteam63).
+		"llvm-jitlink", "llvm-rtdyld", "llvm-jitlink-executor", "lli-child-target", "llvm-exegesis", "bugpoint",
+		"make-first-existing-target",
 		// Extractors and splitters that write the paths their input names,
 		// and argcomplete's activation, which writes shell startup code.
 		"ptar", "gpgtar", "gpg-zip", "split-file", "activate-global-python-argcomplete",

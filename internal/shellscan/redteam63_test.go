@@ -1,0 +1,34 @@
+package shellscan
+
+import "testing"
+
+// Round redteam63: each opaque line of the first group, or its variant in
+// permission's canary round 73, did damage under real bash (in bwrap, a
+// throwaway directory) and "allow bash" allowed it: ghostscript without
+// its SAFER mode ran the PostScript's deletefile and (%pipe%cmd) file;
+// make-first-existing-target ran the recipe of a makefile the line wrote;
+// llvm-jitlink and llvm-rtdyld -execute ran the machine code of an object
+// file the line assembled; c_rehash and openssl rehash with no directory
+// rehashed /usr/lib/ssl/certs (as root: the system's trusted
+// authorities), as catman writes the system's cache of manual pages.
+func TestRedteam63(t *testing.T) {
+	opaque := []string{
+		"gs -dNOSAFER x.ps", "gs -q -DNOSAFER -dBATCH x.ps", "gs -dNOSAFER=true x.ps", "gs -dDELAYSAFER x.ps",
+		"gs -dSAFER=false x.ps", "gs -dSAFER#false x.ps", "gs -dnosafer x.ps", "gs @opts x.ps", "gs -c '(c) deletefile' -dNOSAFER",
+		"gs --permit-file-all=/ x.ps", "gs --permit-file-write=/root/ x.ps", "ghostscript -dNOSAFER x.ps",
+		"ps2pdf -dNOSAFER x.ps", "ps2ps -DNOSAFER x.ps o.ps", "eps2eps -dNOSAFER a.eps b.eps", "pdf2ps -dNOSAFER a.pdf",
+		"gs $opt x.ps", "/usr/bin/gs -dNOSAFER x.ps", "nice gs -dNOSAFER x.ps",
+		"make-first-existing-target all", "make-first-existing-target -c 'make -k' all",
+		"llvm-jitlink j.o", "llvm-jitlink-14 j.o", "llvm-rtdyld -execute j.o", "llvm-rtdyld-14 -execute j.o",
+		"llvm-exegesis -mode=latency -snippets-file=x.s", "bugpoint --run-custom --exec-command=./x x.bc",
+		"lli-child-target-14 3 4",
+		"c_rehash", "c_rehash -v", "openssl rehash", "openssl rehash -v", "catman", "catman -M ./man",
+	}
+	clean := []string{
+		"gs -q -dSAFER -dBATCH -dNOPAUSE -sDEVICE=pdfwrite -sOutputFile=x.pdf x.ps", "gs -q -dBATCH -dNODISPLAY x.ps",
+		"gs -dSAFER=true x.ps", "gs --version", "ps2pdf x.ps", "ps2pdf x.ps out.pdf", "eps2eps a.eps b.eps",
+		"gs -q -dBATCH -- x.ps -dNOSAFER",
+		"c_rehash certs", "openssl rehash certs", "openssl version",
+	}
+	checkRT57Lines(t, opaque, clean)
+}
