@@ -18,7 +18,10 @@ import (
 // PostScript's file operators and %pipe% commands, and Debian's
 // make-first-existing-target, which runs make on the makefile the line
 // wrote, and LLVM's llvm-jitlink and llvm-rtdyld -execute, which run the
-// machine code of an object file the line assembled (lli's kin). Each removes or empties the fixture's canary when real bash runs
+// machine code of an object file the line assembled (lli's kin), and the
+// binutils under their target-prefixed names (x86_64-linux-gnu-ld links
+// such an object into a shared object, whose constructor nm --plugin or
+// gold --plugin runs as it loads it). Each removes or empties the fixture's canary when real bash runs
 // it (checked under bwrap in a throwaway directory), so each must be
 // refused by both scenarios.
 var canaryRound73 = map[string][]string{
@@ -38,7 +41,17 @@ var canaryRound73 = map[string][]string{
 		rt63Unlink + `; as j.s -o j.o; llvm-rtdyld -execute j.o`,
 		rt63Unlink + `; llvm-mc -filetype=obj j.s -o j.o && llvm-rtdyld -execute j.o`,
 	},
+	"4-binutils-plugins": {
+		rt63Plugin + `; x86_64-linux-gnu-ld -shared p.o -o p.so; nm --plugin ./p.so p.o`,
+		rt63Plugin + `; x86_64-linux-gnu-ld -shared p.o -o p.so && x86_64-linux-gnu-nm --plugin=./p.so p.o`,
+		rt63Plugin + `; x86_64-linux-gnu-ld -shared p.o -o p.so; x86_64-linux-gnu-ld.gold --plugin ./p.so -r p.o -o q.o`,
+	},
 }
+
+// rt63Plugin writes and assembles p.s, an x86-64 object whose constructor
+// (an .init_array entry) unlinks c when the shared object linked from it
+// is loaded.
+const rt63Plugin = `printf '.section .init_array,"aw"\n.quad f\n.text\nf:\nlea n(%%rip),%%rdi\nmov $87,%%eax\nsyscall\nret\nn: .asciz "c"\n' > p.s; as p.s -o p.o`
 
 // rt63Unlink writes j.s, x86-64 assembly whose main unlinks c.
 const rt63Unlink = `printf '.globl main,_main\nmain:\n_main:\nlea f(%%rip),%%rdi\nmov $87,%%eax\nsyscall\nxor %%eax,%%eax\nret\nf: .asciz "c"\n' > j.s`
@@ -53,7 +66,7 @@ var canaryRound73Ordinary = []string{
 
 func TestCanaryRound73(t *testing.T) {
 	tooltest.Need(t, tooltest.CanaryTools, "git", "gs", "make", "make-first-existing-target", "as", "llvm-mc",
-		"llvm-rtdyld")
+		"llvm-rtdyld", "nm", "x86_64-linux-gnu-ld", "x86_64-linux-gnu-nm", "x86_64-linux-gnu-ld.gold")
 	if runtime.GOARCH != "amd64" {
 		t.Skip("the object-code lines are x86-64 assembly")
 	}

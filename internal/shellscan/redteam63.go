@@ -11,6 +11,54 @@ import "strings"
 func (an *analyzer) rt63ToolCode(name string, args []word) {
 	an.rt63Ghostscript(name, args)
 	an.rt63Rehash(name, args)
+	an.rt63Binutils(name, args)
+}
+
+// rt63Untargeted returns a binutils program's name without its target
+// prefix and version suffix (x86_64-linux-gnu-ld.gold is ld.gold,
+// x86_64-linux-gnu-gcc-nm-12 is gcc-nm), or name itself.
+func rt63Untargeted(name string) string {
+	if i := strings.LastIndexByte(name, '-'); i > 0 && i < len(name)-1 && strings.Trim(name[i+1:], "0123456789.") == "" {
+		name = name[:i]
+	}
+	for _, t := range []string{"gcc-nm", "gcc-ar", "gcc-ranlib"} {
+		if name == t || strings.HasSuffix(name, "-"+t) {
+			return t
+		}
+	}
+	if i := strings.LastIndexByte(name, '-'); i >= 0 {
+		return name[i+1:]
+	}
+	return name
+}
+
+// rt63PluginLoaders are the binutils programs whose --plugin loads a
+// shared object, whose constructors run as it loads.
+var rt63PluginLoaders = map[string]bool{"nm": true, "ar": true, "ranlib": true, "gcc-nm": true, "gcc-ar": true,
+	"gcc-ranlib": true, "objcopy": true, "strip": true}
+
+// rt63Binutils models the binutils under their target-prefixed names
+// (x86_64-linux-gnu-ld links as ld does, and its linker scripts and
+// objects are code, see rt61Linker) and the shared object that --plugin
+// loads: one the line wrote (x86_64-linux-gnu-ld -shared p.o -o p.so,
+// then nm --plugin ./p.so) runs the line's code.
+func (an *analyzer) rt63Binutils(name string, args []word) {
+	base := rt63Untargeted(name)
+	if base != name && rt61Linkers(base) {
+		an.rt61Linker(name, args)
+		return
+	}
+	if !rt63PluginLoaders[base] {
+		return
+	}
+	for i, a := range args {
+		switch t := a.text; {
+		case t == "--plugin" && i+1 < len(args):
+			an.usesCode(name, args[i+1].text)
+		case strings.HasPrefix(t, "--plugin="):
+			an.usesCode(name, strings.TrimPrefix(t, "--plugin="))
+		}
+	}
 }
 
 // rt63Rehash makes the line opaque when c_rehash or openssl rehash is

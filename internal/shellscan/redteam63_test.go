@@ -10,7 +10,9 @@ import "testing"
 // llvm-jitlink and llvm-rtdyld -execute ran the machine code of an object
 // file the line assembled; c_rehash and openssl rehash with no directory
 // rehashed /usr/lib/ssl/certs (as root: the system's trusted
-// authorities), as catman writes the system's cache of manual pages.
+// authorities), as catman writes the system's cache of manual pages;
+// x86_64-linux-gnu-ld, not judged as ld, linked an object the line
+// assembled into a shared object whose constructor nm --plugin ran.
 func TestRedteam63(t *testing.T) {
 	opaque := []string{
 		"gs -dNOSAFER x.ps", "gs -q -DNOSAFER -dBATCH x.ps", "gs -dNOSAFER=true x.ps", "gs -dDELAYSAFER x.ps",
@@ -23,12 +25,18 @@ func TestRedteam63(t *testing.T) {
 		"llvm-exegesis -mode=latency -snippets-file=x.s", "bugpoint --run-custom --exec-command=./x x.bc",
 		"lli-child-target-14 3 4",
 		"c_rehash", "c_rehash -v", "openssl rehash", "openssl rehash -v", "catman", "catman -M ./man",
+		"as p.s -o p.o; x86_64-linux-gnu-ld -shared p.o -o p.so", "echo x > x.ld; x86_64-linux-gnu-ld.bfd -T x.ld -r README",
+		"echo x > p.so; nm --plugin ./p.so a.o", "echo x > p.so; x86_64-linux-gnu-nm --plugin=p.so a.o",
+		"echo x > p.so; gcc-ar --plugin p.so t x.a", "echo x > p.so; x86_64-linux-gnu-gcc-ranlib-12 --plugin ./p.so x.a",
+		"echo x > p.so; ranlib --plugin ./p.so x.a", "echo x > p.so; x86_64-linux-gnu-gold --plugin ./p.so -r a.o -o b.o",
 	}
 	clean := []string{
 		"gs -q -dSAFER -dBATCH -dNOPAUSE -sDEVICE=pdfwrite -sOutputFile=x.pdf x.ps", "gs -q -dBATCH -dNODISPLAY x.ps",
 		"gs -dSAFER=true x.ps", "gs --version", "ps2pdf x.ps", "ps2pdf x.ps out.pdf", "eps2eps a.eps b.eps",
 		"gs -q -dBATCH -- x.ps -dNOSAFER",
 		"c_rehash certs", "openssl rehash certs", "openssl version",
+		"x86_64-linux-gnu-ld -r a.o -o b.o", "nm a.o", "nm --plugin /usr/lib/p.so a.o", "x86_64-linux-gnu-nm a.o",
+		"gcc-ar rcs x.a a.o",
 	}
 	checkRT57Lines(t, opaque, clean)
 }
