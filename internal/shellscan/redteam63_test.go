@@ -35,7 +35,7 @@ func TestRedteam63(t *testing.T) {
 		"gs -dSAFER=true x.ps", "gs --version", "ps2pdf x.ps", "ps2pdf x.ps out.pdf", "eps2eps a.eps b.eps",
 		"gs -q -dBATCH -- x.ps -dNOSAFER",
 		"c_rehash certs", "openssl rehash certs", "openssl version",
-		"x86_64-linux-gnu-ld -r a.o -o b.o", "nm a.o", "nm --plugin /usr/lib/p.so a.o", "x86_64-linux-gnu-nm a.o",
+		"x86_64-linux-gnu-ld -r a.o -o b.o", "nm a.o", "nm --plugin p.so a.o", "x86_64-linux-gnu-nm a.o",
 		"gcc-ar rcs x.a a.o",
 	}
 	checkRT57Lines(t, opaque, clean)
