@@ -4,10 +4,14 @@ package permission_test
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 )
@@ -89,4 +93,63 @@ func TestCanaryRound73(t *testing.T) {
 	template := canaryTemplate(t)
 	checkCanaryRoundIn(t, template, round)
 	checkOrdinary(t, template, canaryRound73Ordinary, nil)
+}
+
+// canaryRound73Outlives are lines that start a process outliving the
+// line: setsid puts its command in a session of its own, so the kill of
+// the line's process group with which the bash tool ends every line does
+// not reach it (nohup and a background job stay in the group and die).
+// Each writes late a second after the group was killed.
+var canaryRound73Outlives = []string{
+	`setsid sh -c 'sleep 1; echo x > late' & sleep 0.2`,
+	`nice setsid sh -c 'sleep 1; echo x > late' > /dev/null 2>&1 & sleep 0.2`,
+	`timeout 20 setsid sh -c 'sleep 1; echo x > late'`,
+}
+
+// TestCanaryRound73Outlives runs each line of canaryRound73Outlives as the
+// bash tool does, in a process group of its own that is killed when the
+// line ends (or after half a second), and checks that a process of the
+// line still ran after that and that no scenario allowed the line.
+func TestCanaryRound73Outlives(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "git", "setsid")
+	template := canaryTemplate(t)
+	for i, line := range canaryRound73Outlives {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			t.Parallel()
+			root := canaryFixture(t, template)
+			allowedBy := allowingScenarios(t, root, line)
+			cmd := exec.Command("/bin/bash", "-c", line)
+			cmd.Dir = filepath.Join(root, "work")
+			cmd.Env = canaryEnv(filepath.Join(root, "home"))
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			exited := make(chan struct{})
+			go func() {
+				_ = cmd.Wait()
+				close(exited)
+			}()
+			select {
+			case <-exited:
+			case <-time.After(500 * time.Millisecond):
+			}
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			<-exited
+			late := filepath.Join(root, "work", "late")
+			deadline := time.Now().Add(10 * time.Second)
+			for time.Now().Before(deadline) {
+				if _, err := os.Stat(late); err == nil {
+					break
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			if _, err := os.Stat(late); err != nil {
+				t.Errorf("%q: no process of the line outlived the kill of its process group", line)
+			}
+			if len(allowedBy) > 0 {
+				t.Errorf("%q starts a process that outlives the line and was allowed by %v", line, allowedBy)
+			}
+		})
+	}
 }

@@ -12,7 +12,9 @@ import "testing"
 // rehashed /usr/lib/ssl/certs (as root: the system's trusted
 // authorities), as catman writes the system's cache of manual pages;
 // x86_64-linux-gnu-ld, not judged as ld, linked an object the line
-// assembled into a shared object whose constructor nm --plugin ran.
+// assembled into a shared object whose constructor nm --plugin ran;
+// setsid started a process in a session of its own, which outlived the
+// kill of the line's process group that ends every line.
 func TestRedteam63(t *testing.T) {
 	opaque := []string{
 		"gs -dNOSAFER x.ps", "gs -q -DNOSAFER -dBATCH x.ps", "gs -dNOSAFER=true x.ps", "gs -dDELAYSAFER x.ps",
@@ -28,7 +30,8 @@ func TestRedteam63(t *testing.T) {
 		"as p.s -o p.o; x86_64-linux-gnu-ld -shared p.o -o p.so", "echo x > x.ld; x86_64-linux-gnu-ld.bfd -T x.ld -r README",
 		"echo x > p.so; nm --plugin ./p.so a.o", "echo x > p.so; x86_64-linux-gnu-nm --plugin=p.so a.o",
 		"echo x > p.so; gcc-ar --plugin p.so t x.a", "echo x > p.so; x86_64-linux-gnu-gcc-ranlib-12 --plugin ./p.so x.a",
-		"echo x > p.so; ranlib --plugin ./p.so x.a", "echo x > p.so; x86_64-linux-gnu-gold --plugin ./p.so -r a.o -o b.o",
+		"echo x > p.so; ranlib --plugin ./p.so x.a",
+		"setsid sleep 100 &", "setsid make", "nice setsid sleep 9", "timeout 9 setsid sleep 9", "setsid -- sleep 9", "echo x > p.so; x86_64-linux-gnu-gold --plugin ./p.so -r a.o -o b.o",
 	}
 	clean := []string{
 		"gs -q -dSAFER -dBATCH -dNOPAUSE -sDEVICE=pdfwrite -sOutputFile=x.pdf x.ps", "gs -q -dBATCH -dNODISPLAY x.ps",
@@ -36,7 +39,7 @@ func TestRedteam63(t *testing.T) {
 		"gs -q -dBATCH -- x.ps -dNOSAFER",
 		"c_rehash certs", "openssl rehash certs", "openssl version",
 		"x86_64-linux-gnu-ld -r a.o -o b.o", "nm a.o", "nm --plugin p.so a.o", "x86_64-linux-gnu-nm a.o",
-		"gcc-ar rcs x.a a.o",
+		"gcc-ar rcs x.a a.o", "nohup make > log", "sleep 1 &",
 	}
 	checkRT57Lines(t, opaque, clean)
 }

@@ -205,6 +205,13 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 			an.opaque(name + " " + args[0].text + " is an option the analysis does not know")
 			return false
 		}
+		if name == "setsid" && len(args) > 0 {
+			// The bash tool ends a line by killing its process group;
+			// setsid's command runs in a session (and group) of its own,
+			// which outlives the line (redteam63). Its command is still
+			// analyzed, for the deny rules.
+			an.opaque("setsid runs its command in a session of its own, which outlives the line")
+		}
 		return an.inner(optionsEnd(args, "", nil), depth, chain)
 	case "timeout":
 		ops := optionsEnd(args, "sk", []string{"--signal", "--kill-after"})
