@@ -12,6 +12,39 @@ func (an *analyzer) rt63ToolCode(name string, args []word) {
 	an.rt63Ghostscript(name, args)
 	an.rt63Rehash(name, args)
 	an.rt63Binutils(name, args)
+	an.rt63Daemons(name, args)
+}
+
+// rt63Daemons makes the line opaque when a server is told to detach into
+// a daemon of its own (gunicorn -D, celery worker --detach, celery multi
+// start, uwsgi --daemonize): the daemon leaves the line's process group,
+// whose kill ends every bash line, and outlives the line, as setsid's
+// command does.
+func (an *analyzer) rt63Daemons(name string, args []word) {
+	why := name + " detaches a daemon, which outlives the line"
+	for _, a := range args {
+		t := a.text
+		switch name {
+		case "gunicorn":
+			if strings.HasPrefix(t, "--") && len(t) >= 4 && strings.HasPrefix("--daemon", t) ||
+				!strings.HasPrefix(t, "--") && strings.HasPrefix(t, "-") && strings.Contains(t, "D") {
+				an.opaque(why)
+				return
+			}
+		case "celery":
+			if t == "multi" || t == "--detach" || strings.HasPrefix(t, "--detach=") {
+				an.opaque(why)
+				return
+			}
+		case "uwsgi", "uwsgi-core":
+			if t == "-d" || strings.HasPrefix(t, "--daemonize") || strings.HasPrefix(t, "--daemon") {
+				an.opaque(why)
+				return
+			}
+		default:
+			return
+		}
+	}
 }
 
 // rt63Untargeted returns a binutils program's name without its target

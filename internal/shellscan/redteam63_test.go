@@ -31,6 +31,9 @@ func TestRedteam63(t *testing.T) {
 		"echo x > p.so; nm --plugin ./p.so a.o", "echo x > p.so; x86_64-linux-gnu-nm --plugin=p.so a.o",
 		"echo x > p.so; gcc-ar --plugin p.so t x.a", "echo x > p.so; x86_64-linux-gnu-gcc-ranlib-12 --plugin ./p.so x.a",
 		"echo x > p.so; ranlib --plugin ./p.so x.a",
+		"gunicorn -D app:app", "gunicorn --daemon app:app", "gunicorn --daem app:app", "gunicorn -Db :80 app:app",
+		"celery -A proj worker --detach", "celery multi start w1", "uwsgi --daemonize log --http :80", "uwsgi -d log",
+		"dtach -n s sleep 100", "abduco -n s sleep 100", "s6-setsid sleep 100",
 		"setsid sleep 100 &", "setsid make", "nice setsid sleep 9", "timeout 9 setsid sleep 9", "setsid -- sleep 9", "echo x > p.so; x86_64-linux-gnu-gold --plugin ./p.so -r a.o -o b.o",
 	}
 	clean := []string{
@@ -40,6 +43,7 @@ func TestRedteam63(t *testing.T) {
 		"c_rehash certs", "openssl rehash certs", "openssl version",
 		"x86_64-linux-gnu-ld -r a.o -o b.o", "nm a.o", "nm --plugin p.so a.o", "x86_64-linux-gnu-nm a.o",
 		"gcc-ar rcs x.a a.o", "nohup make > log", "sleep 1 &",
+		"gunicorn app:app", "gunicorn -b :8000 app:app", "celery -A proj worker", "uwsgi --http :8000",
 	}
 	checkRT57Lines(t, opaque, clean)
 }

@@ -434,6 +434,9 @@ var opaqueCommands = lazy[map[string]string]{build: func() map[string]string {
 		// on a makefile the analysis does not read (redteam63).
 		"llvm-jitlink", "llvm-rtdyld", "llvm-jitlink-executor", "lli-child-target", "llvm-exegesis", "bugpoint",
 		"make-first-existing-target",
+		// Programs that detach their command into a session of its own,
+		// which outlives the line (redteam63), as setsid's does.
+		"dtach", "abduco", "s6-setsid",
 		// Extractors and splitters that write the paths their input names,
 		// and argcomplete's activation, which writes shell startup code.
 		"ptar", "gpgtar", "gpg-zip", "split-file", "activate-global-python-argcomplete",
