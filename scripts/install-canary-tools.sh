@@ -8,7 +8,8 @@
 # (postgresql-client), kubectl (kubernetes-client), pytest, mypy, logsave,
 # setsid and setpriv (util-linux), pkill, killall, fuser and renice,
 # doxygen, hugo, autoconf and pandoc (settings files that name code), isympy,
-# rst2html and ipython3 (redteam60), ninja, aunpack (atool) and cpio (gate61), the
+# rst2html and ipython3 (redteam60), ninja, aunpack (atool) and cpio (gate61), gs
+# (ghostscript, redteam63), the
 # docker client (package docker.io), the zh_TW locale source and more; and what makes `python3 -m venv` work, with
 # pip, for the python3 the canaries run (/usr/bin/python3 when there is
 # one, else the one on PATH): python3-venv and python3-pip.
@@ -58,7 +59,7 @@ programs=(
 	setsid:util-linux setpriv:util-linux kill:procps pkill:procps skill:procps killall:psmisc
 	fuser:psmisc renice:bsdutils doxygen:doxygen hugo:hugo autoconf:autoconf pandoc:pandoc
 	isympy:python3-sympy rst2html:python3-docutils ipython3:ipython3
-	ninja:ninja-build aunpack:atool cpio:cpio
+	ninja:ninja-build aunpack:atool cpio:cpio gs:ghostscript make-first-existing-target:make
 )
 
 # package prints the Debian package of an entry's package field: itself,

@@ -1367,6 +1367,7 @@ func (an *analyzer) toolCode(name string, args []word) {
 	an.dbClientsOpaque(name, args)
 	an.rt60ToolCode(name, args)
 	an.rt61ToolCode(name, args)
+	an.rt63ToolCode(name, args)
 	an.runnerCodeUses(name, args)
 	an.packagesGiven(name, args)
 	switch {

@@ -9,7 +9,7 @@ import (
 // (add-apt-repository, apt-key add, apt-cdrom, apt-mark hold), debconf's
 // database, dpkg's triggers and diversions, the locale archive
 // (localedef), compiled modules of system packages (py3compile -p),
-// caches of fonts, manuals, MIME types, desktop files and TeX trees
+// caches of fonts, manuals (mandb, catman), MIME types, desktop files and TeX trees
 // (fc-cache, mandb, update-desktop-database, texhash, updmap-sys), the
 // info directory, the machine id, PostgreSQL's clusters, printers'
 // defaults (lpoptions -d), the console's keymap (setupcon), System V IPC
@@ -49,7 +49,7 @@ var systemWriterNames = lazy[map[string]bool]{build: func() map[string]bool {
 	for _, n := range strings.Fields(`add-apt-repository apt-add-repository apt-key apt-cdrom apt-mark chage
 		dbus-uuidgen dbus-update-activation-environment dbus-cleanup-sockets deb-systemd-helper deb-systemd-invoke
 		debconf debconf-set-selections debconf-communicate debconf-copydb debconf-apt-progress dpkg-trigger
-		dpkg-maintscript-helper dpkg-divert dpkg-statoverride localedef mandb fc-cache py3compile py3clean pycompile
+		dpkg-maintscript-helper dpkg-divert dpkg-statoverride localedef mandb catman fc-cache py3compile py3clean pycompile
 		pyclean pypycompile pypyclean h2ph libnetcfg pkcon p7zip ipcmk setupcon texhash mktexlsr updmap updmap-sys
 		updmap-user fmtutil fmtutil-sys fmtutil-user texconfig texconfig-sys tlmgr install-info systemd-firstboot
 		systemd-machine-id-setup systemd-repart systemd-sysext systemd-confext pg_createcluster pg_dropcluster

@@ -205,6 +205,13 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 			an.opaque(name + " " + args[0].text + " is an option the analysis does not know")
 			return false
 		}
+		if name == "setsid" && len(args) > 0 {
+			// The bash tool ends a line by killing its process group;
+			// setsid's command runs in a session (and group) of its own,
+			// which outlives the line (redteam63). Its command is still
+			// analyzed, for the deny rules.
+			an.opaque("setsid runs its command in a session of its own, which outlives the line")
+		}
 		return an.inner(optionsEnd(args, "", nil), depth, chain)
 	case "timeout":
 		ops := optionsEnd(args, "sk", []string{"--signal", "--kill-after"})
@@ -418,6 +425,18 @@ var opaqueCommands = lazy[map[string]string]{build: func() map[string]string {
 		"ppc64", "ppc64le", "s390", "s390x", "uname26", "memusage", "sotruss", "heaptrack", "fakeroot-sysv",
 		"fakeroot-tcp", "dpkg-architecture", "msgexec", "msgfilter", "slogin", "ssh-copy-id", "sshfs", "uclampset",
 		"choom", "luit", "systemd-socket-activate", "pg_virtualenv", "gcore", "jdb",
+		// lli's kin, which execute the machine code of an object file
+		// (llvm-jitlink x.o, llvm-rtdyld -execute x.o, an assembler's
+		// output the line made), llvm-exegesis, which runs the snippets
+		// of its -snippets-file, their executors, bugpoint, which runs
+		// the program of --exec-command, and Debian's
+		// make-first-existing-target, which runs make (or its -c command)
+		// on a makefile the analysis does not read (redteam63).
+		"llvm-jitlink", "llvm-rtdyld", "llvm-jitlink-executor", "lli-child-target", "llvm-exegesis", "bugpoint",
+		"make-first-existing-target",
+		// Programs that detach their command into a session of its own,
+		// which outlives the line (redteam63), as setsid's does.
+		"dtach", "abduco", "s6-setsid",
 		// Extractors and splitters that write the paths their input names,
 		// and argcomplete's activation, which writes shell startup code.
 		"ptar", "gpgtar", "gpg-zip", "split-file", "activate-global-python-argcomplete",
