@@ -60,6 +60,8 @@ programs=(
 	fuser:psmisc renice:bsdutils doxygen:doxygen hugo:hugo autoconf:autoconf pandoc:pandoc
 	isympy:python3-sympy rst2html:python3-docutils ipython3:ipython3
 	ninja:ninja-build aunpack:atool cpio:cpio gs:ghostscript make-first-existing-target:make
+	as:binutils nm:binutils x86_64-linux-gnu-ld:binutils-x86-64-linux-gnu x86_64-linux-gnu-ld.gold:binutils-x86-64-linux-gnu
+	x86_64-linux-gnu-nm:binutils-x86-64-linux-gnu llvm-mc:llvm llvm-rtdyld:llvm
 )
 
 # package prints the Debian package of an entry's package field: itself,
