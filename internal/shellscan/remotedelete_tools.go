@@ -15,27 +15,11 @@ import (
 // revision of the deployment that rollout undo restores; label and
 // annotate only change an object's metadata.
 func kubectlRemote(name string, args []word) string {
-	sub, at := "", -1
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a.text == "--" {
-			break
-		}
-		if unknownWord(a) {
-			return name + " gets a command word only known when it runs"
-		}
-		if strings.HasPrefix(a.text, "-") {
-			if kubectlValues.get()[a.text] {
-				i++
-			}
-			continue
-		}
-		sub, at = a.text, i
-		break
+	at, why := kubectlGlobals.get().firstCommand(name, args)
+	if why != "" || at == len(args) {
+		return why
 	}
-	if sub == "" {
-		return ""
-	}
+	sub := args[at].text
 	rest := args[at+1:]
 	if dryRun(rest) || hasAny(rest, "--help", "-h") {
 		return ""
@@ -81,22 +65,17 @@ var helmCommands = lazy[map[string]bool]{build: func() map[string]bool {
 	return m
 }}
 
-// helmValues are helm's global options that take the next word.
-var helmValues = []string{"--kube-context", "--kubeconfig", "-n", "--namespace", "--registry-config",
-	"--repository-cache", "--repository-config", "--kube-apiserver", "--kube-as-user", "--kube-as-group",
-	"--kube-ca-file", "--kube-token", "--kube-tls-server-name", "--burst-limit", "--qps"}
-
 // helmRemote returns why helm args uninstalls or rolls back a release,
 // forces a replacement or runs a plugin, or "".
 func helmRemote(name string, args []word) string {
-	ops := operandsSkipping(args, helmValues)
-	if len(ops) == 0 || dryRun(args) || hasAny(args, "--help", "-h") {
+	if dryRun(args) || hasAny(args, "--help", "-h") {
 		return ""
 	}
-	sub := ops[0]
-	if unknownWord(sub) {
-		return name + " gets a command word only known when it runs"
+	at, why := helmGlobals.get().firstCommand(name, args)
+	if why != "" || at == len(args) {
+		return why
 	}
+	sub := args[at]
 	if !helmCommands.get()[sub.text] {
 		return name + " " + clipName(sub.text) + " runs a plugin, a program the analysis does not model, which may change the cluster"
 	}
@@ -121,7 +100,7 @@ var terraformValues = []string{"-var", "-var-file", "-target", "-replace", "-par
 // the state, or "". terraform apply alone asks for "yes" on its standard
 // input, which a line without one does not give.
 func terraformRemote(name string, args []word, stdinFed bool) string {
-	ops := operandsSkipping(args, terraformValues)
+	ops := terraformOperands(args)
 	if name == "terragrunt" {
 		// terragrunt run-all CMD, run --all CMD, run -- CMD, and options
 		// whose values the analysis does not know: the command is the
@@ -205,23 +184,19 @@ func pulumiRemote(args []word) string {
 	return ""
 }
 
-// awsValues are aws's global options that take the next word.
-var awsValues = []string{"--profile", "--region", "--output", "--endpoint-url", "--query", "--color", "--ca-bundle",
-	"--cli-read-timeout", "--cli-connect-timeout", "--cli-binary-format"}
-
 // awsRemote returns why aws args deletes, replaces or runs a command,
 // or "": s3's rm, rb, mv and sync --delete, and for any service the verb
 // table on the operation name, with put-* (which replaces a whole policy,
 // configuration or object) and the commands run on an instance.
 func awsRemote(args []word) string {
-	ops := operandsSkipping(args, awsValues)
-	if len(ops) < 2 || dryRun(args) || hasAny(args, "help") {
+	if dryRun(args) || hasAny(args, "help") {
 		return ""
 	}
-	svc, op := ops[0], ops[1]
-	if unknownWord(svc) || unknownWord(op) {
-		return "aws gets a command word only known when it runs"
+	at, why := awsGlobals.get().commands("aws", args, 2)
+	if why != "" || len(at) < 2 {
+		return why
 	}
+	svc, op := args[at[0]], args[at[1]]
 	if svc.text == "s3" {
 		switch op.text {
 		case "rm", "rb", "mv":
