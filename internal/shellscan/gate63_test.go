@@ -19,6 +19,11 @@ func TestG63GlobalOptions(t *testing.T) {
 		`terraform -target destroy plan`,
 		`aws --foo x ec2 terminate-instances --instance-ids i-1`, `aws --cli-auto-prompt --foo x ec2 terminate-instances`,
 		`aws ec2 --foo x terminate-instances`, `aws --reg us-east-1 s3 rm s3://b/x`,
+		// Tools whose command is a word of theirs: an option may take
+		// the first as its value.
+		`pulumi -C preview destroy`, `pulumi --cwd preview destroy --yes`, `rclone --config ls purge remote:x`,
+		`terragrunt --terragrunt-working-dir plan destroy`, `rclone -v --config ls sync a remote:b`,
+		`gsutil -mh Cache-Control:x rm gs://b/x`, `gsutil -mo x rm gs://b/x`, `gsutil --foo x rm gs://b/x`,
 	}
 	clean := []string{
 		`kubectl --kubeconfig k get pods`, `kubectl --kuberc x get pods`, `kubectl --insecure-skip-tls-verify get pods`,
@@ -27,7 +32,9 @@ func TestG63GlobalOptions(t *testing.T) {
 		`helm --kube-context c list`, `helm --debug status x`, `helm --content-cache d list`, `helm -n x ls`,
 		`terraform -chdir=infra plan`, `terraform plan -var x=1 -target y`, `tofu -chdir=x apply`,
 		`aws --profile p --region us-east-1 s3 ls`, `aws --debug --no-cli-pager ec2 describe-instances`, `aws s3 --profile p ls`,
-		`aws --region=eu-west-1 sts get-caller-identity`,
+		`aws --region=eu-west-1 sts get-caller-identity`, `pulumi -C infra preview`, `pulumi --cwd=x up`,
+		`rclone --config r.conf ls remote:`, `rclone ls remote:purge`, `terragrunt --terragrunt-working-dir x plan`,
+		`gsutil -m cp -r d gs://b`, `gsutil -h Cache-Control:x cp a gs://b`, `gsutil -mq ls`, `pulumi stack select dev`,
 	}
 	checkRT57Lines(t, opaque, clean)
 }

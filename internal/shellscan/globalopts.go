@@ -125,6 +125,15 @@ func (g globalOptions) commands(name string, args []word, n int) ([]int, string)
 	return at, ""
 }
 
+// gsutilGlobals are gsutil's options before its command (getopt's
+// dDvo:?h:i:u:mq, and the long ones whose value getopt documents).
+var gsutilGlobals = lazy[globalOptions]{build: func() globalOptions {
+	return globalOptions{values: optionSet(`-h -i -o -u --trace-token --perf-trace-token
+		--impersonate-service-account`),
+		flags: optionSet(`-d -D -v -m -q -? --debug --detailedDebug --version --help --multithreaded --quiet
+		--testexceptiontraces`)}
+}}
+
 // globalsWhy is the reason of an option before a tool's command that
 // its table of global options does not hold.
 func globalsWhy(name, option string) string {
@@ -146,4 +155,36 @@ func terraformOperands(args []word) []word {
 		}
 	}
 	return nil
+}
+
+// commandCandidates returns the operands of args from each word that
+// may be the tool's command, for a tool whose options the analysis does
+// not list: the first word that commands holds or that is only known when
+// the line runs, and, while the word before the last one is an option
+// without '=', which may have taken it as its value, the next word that
+// is no option when commands holds it (pulumi -C preview destroy and
+// rclone --config ls purge r: run destroy and purge).
+func commandCandidates(args []word, commands map[string]bool) [][]word {
+	isOption := func(w word) bool { return strings.HasPrefix(w.text, "-") && !w.dynamic && w.text != "-" }
+	var out [][]word
+	for i, a := range args {
+		if a.text == "--" {
+			break
+		}
+		if isOption(a) {
+			continue
+		}
+		switch {
+		case unknownWord(a) || commands[a.text]:
+			out = append(out, operandsSkipping(args[i:], nil))
+		case len(out) > 0:
+			return out
+		default:
+			continue
+		}
+		if i == 0 || !isOption(args[i-1]) || strings.Contains(args[i-1].text, "=") {
+			break
+		}
+	}
+	return out
 }

@@ -100,13 +100,23 @@ var terraformValues = []string{"-var", "-var-file", "-target", "-replace", "-par
 // the state, or "". terraform apply alone asks for "yes" on its standard
 // input, which a line without one does not give.
 func terraformRemote(name string, args []word, stdinFed bool) string {
-	ops := terraformOperands(args)
-	if name == "terragrunt" {
-		// terragrunt run-all CMD, run --all CMD, run -- CMD, and options
-		// whose values the analysis does not know: the command is the
-		// first word that is one of terraform's.
-		ops = fromCommand(operandsSkipping(args, nil), terraformCommands.get())
+	if name != "terragrunt" {
+		return terraformJudge(name, args, terraformOperands(args), stdinFed)
 	}
+	// terragrunt run-all CMD, run --all CMD, run -- CMD, and options
+	// whose values the analysis does not know: the command is a word that
+	// is one of terraform's.
+	for _, ops := range commandCandidates(args, terraformCommands.get()) {
+		if why := terraformJudge(name, args, ops, stdinFed); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// terraformJudge is terraformRemote's judgment of the command ops[0]
+// with its operands.
+func terraformJudge(name string, args, ops []word, stdinFed bool) string {
 	if len(ops) == 0 || hasAny(args, "-help", "--help", "-h") {
 		return ""
 	}
@@ -152,9 +162,19 @@ func terraformRemote(name string, args []word, stdinFed bool) string {
 // updates them without a preview being confirmed, or removes a stack or
 // its state, or "".
 func pulumiRemote(args []word) string {
-	// The command is the first word that is one of pulumi's: an option
-	// the analysis does not know may take the next word (--tracing URL).
-	ops := fromCommand(operandsSkipping(args, nil), pulumiCommands.get())
+	// The command is a word that is one of pulumi's: an option the
+	// analysis does not know may take the next word (--tracing URL).
+	for _, ops := range commandCandidates(args, pulumiCommands.get()) {
+		if why := pulumiJudge(args, ops); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// pulumiJudge is pulumiRemote's judgment of the command ops[0] with its
+// operands.
+func pulumiJudge(args, ops []word) string {
 	if len(ops) == 0 || hasAny(args, "--help", "-h") {
 		return ""
 	}
@@ -228,21 +248,12 @@ func awsRemote(args []word) string {
 // gsutilRemote returns why gsutil args deletes, moves or replaces a
 // bucket's objects or settings, or "".
 func gsutilRemote(args []word) string {
-	ops := operandsSkipping(args, []string{"-u", "-o", "-h", "-i"})
-	if len(ops) == 0 {
-		return ""
+	at, why := gsutilGlobals.get().firstCommand("gsutil", args)
+	if why != "" || at == len(args) {
+		return why
 	}
-	sub := ops[0]
-	if unknownWord(sub) {
-		return "gsutil gets a command word only known when it runs"
-	}
-	var rest []word
-	for i, a := range args {
-		if a.text == sub.text {
-			rest = args[i+1:]
-			break
-		}
-	}
+	sub, rest := args[at], args[at+1:]
+	ops := operandsSkipping(args[at:], nil)
 	switch sub.text {
 	case "rm", "del", "delete", "remove", "rb", "mv", "move", "ren", "rename":
 		return "gsutil " + sub.text + remoteWhy
@@ -261,9 +272,19 @@ func gsutilRemote(args []word) string {
 // rcloneRemote returns why rclone args deletes files of a remote (or
 // makes a destination match its source, deleting the rest), or "".
 func rcloneRemote(args []word) string {
-	// The command is the first word that is one of rclone's: most of its
-	// options take a value (--bwlimit 1M sync a b:).
-	ops := fromCommand(operandsSkipping(args, nil), rcloneCommands.get())
+	// The command is a word that is one of rclone's: most of its options
+	// take a value (--bwlimit 1M sync a b:).
+	for _, ops := range commandCandidates(args, rcloneCommands.get()) {
+		if why := rcloneJudge(args, ops); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// rcloneJudge is rcloneRemote's judgment of the command ops[0] with its
+// operands.
+func rcloneJudge(args, ops []word) string {
 	if len(ops) == 0 || hasAny(args, "--dry-run", "-n", "--help", "-h") {
 		return ""
 	}
@@ -287,7 +308,7 @@ func wordSet(list string) map[string]bool {
 }
 
 // terraformCommands, pulumiCommands and rcloneCommands are the tools'
-// commands (see fromCommand).
+// commands (see commandCandidates).
 var (
 	terraformCommands = lazy[map[string]bool]{build: func() map[string]bool {
 		return wordSet(`init validate plan apply destroy console fmt force-unlock get graph import login logout
@@ -305,17 +326,6 @@ var (
 			rmdir rmdirs selfupdate serve settier sha1sum size sync test touch tree version`)
 	}}
 )
-
-// fromCommand returns ops from the first word that commands holds or
-// that is only known when the line runs, or nil.
-func fromCommand(ops []word, commands map[string]bool) []word {
-	for i, op := range ops {
-		if unknownWord(op) || commands[op.text] {
-			return ops[i:]
-		}
-	}
-	return nil
-}
 
 // httpDelete returns why the HTTP client name args sends the DELETE
 // method (or asks the server to take a request as one: a
