@@ -1365,6 +1365,9 @@ func (an *analyzer) toolCode(name string, args []word) {
 	an.extractorsOpaque(name, args)
 	an.systemWritersOpaque(name, args)
 	an.dbClientsOpaque(name, args)
+	if why := imageMagickScript(name, args); why != "" {
+		an.opaque(why)
+	}
 	an.rt60ToolCode(name, args)
 	an.rt61ToolCode(name, args)
 	an.rt63ToolCode(name, args)

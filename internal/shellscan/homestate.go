@@ -735,18 +735,6 @@ var kubectlBuiltins = lazy[map[string]bool]{build: func() map[string]bool {
 	}
 }}
 
-// kubectlValues are kubectl's global options that take a value as the
-// next word.
-var kubectlValues = lazy[map[string]bool]{build: func() map[string]bool {
-	return map[string]bool{
-		"-n": true, "--namespace": true, "--context": true, "--kubeconfig": true, "-s": true, "--server": true,
-		"--cluster": true, "--user": true, "--token": true, "--as": true, "--as-group": true, "--as-uid": true,
-		"--certificate-authority": true, "--client-certificate": true, "--client-key": true, "--cache-dir": true,
-		"--request-timeout": true, "-v": true, "--v": true, "--tls-server-name": true, "--username": true,
-		"--password": true, "--profile": true, "--profile-output": true, "--log-file": true,
-	}
-}}
-
 // clusterInner returns the command that name args runs as its own: the
 // plugin kubectl runs for a subcommand it does not have (kubectl foo x
 // runs kubectl-foo x, as the unknown program it is), or the kubectl, ctr
@@ -762,21 +750,9 @@ func clusterInner(name string, args []word) []word {
 		}
 		return nil
 	}
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a.dynamic || a.pattern {
-			return nil // the caller makes the line opaque
-		}
-		if strings.HasPrefix(a.text, "-") {
-			if kubectlValues.get()[a.text] {
-				i++
-			}
-			continue
-		}
-		if kubectlBuiltins.get()[a.text] {
-			return nil
-		}
-		return append([]word{{text: "kubectl-" + a.text}}, args[i+1:]...)
+	at, why := kubectlGlobals.get().firstCommand(name, args)
+	if why != "" || at == len(args) || kubectlBuiltins.get()[args[at].text] {
+		return nil // a word or an option the analysis does not know: remoteState makes the line opaque
 	}
-	return nil
+	return append([]word{{text: "kubectl-" + args[at].text}}, args[at+1:]...)
 }

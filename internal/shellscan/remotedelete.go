@@ -123,6 +123,9 @@ func remoteState(name string, args []word, stdinFed bool) string {
 	if sub := writingSubcommand(cloudPluginInstalls.get(), name, args); known && sub != "" {
 		return name + " " + sub + " installs plugins or credentials in the home, which later runs of the tool load"
 	}
+	if why := stackReplace(name, args, stdinFed); why != "" {
+		return why
+	}
 	switch name {
 	case "kubectl", "oc", "kubecolor":
 		return kubectlRemote(name, args)

@@ -15,27 +15,11 @@ import (
 // revision of the deployment that rollout undo restores; label and
 // annotate only change an object's metadata.
 func kubectlRemote(name string, args []word) string {
-	sub, at := "", -1
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a.text == "--" {
-			break
-		}
-		if unknownWord(a) {
-			return name + " gets a command word only known when it runs"
-		}
-		if strings.HasPrefix(a.text, "-") {
-			if kubectlValues.get()[a.text] {
-				i++
-			}
-			continue
-		}
-		sub, at = a.text, i
-		break
+	at, why := kubectlGlobals.get().firstCommand(name, args)
+	if why != "" || at == len(args) {
+		return why
 	}
-	if sub == "" {
-		return ""
-	}
+	sub := args[at].text
 	rest := args[at+1:]
 	if dryRun(rest) || hasAny(rest, "--help", "-h") {
 		return ""
@@ -81,22 +65,17 @@ var helmCommands = lazy[map[string]bool]{build: func() map[string]bool {
 	return m
 }}
 
-// helmValues are helm's global options that take the next word.
-var helmValues = []string{"--kube-context", "--kubeconfig", "-n", "--namespace", "--registry-config",
-	"--repository-cache", "--repository-config", "--kube-apiserver", "--kube-as-user", "--kube-as-group",
-	"--kube-ca-file", "--kube-token", "--kube-tls-server-name", "--burst-limit", "--qps"}
-
 // helmRemote returns why helm args uninstalls or rolls back a release,
 // forces a replacement or runs a plugin, or "".
 func helmRemote(name string, args []word) string {
-	ops := operandsSkipping(args, helmValues)
-	if len(ops) == 0 || dryRun(args) || hasAny(args, "--help", "-h") {
+	if dryRun(args) || hasAny(args, "--help", "-h") {
 		return ""
 	}
-	sub := ops[0]
-	if unknownWord(sub) {
-		return name + " gets a command word only known when it runs"
+	at, why := helmGlobals.get().firstCommand(name, args)
+	if why != "" || at == len(args) {
+		return why
 	}
+	sub := args[at]
 	if !helmCommands.get()[sub.text] {
 		return name + " " + clipName(sub.text) + " runs a plugin, a program the analysis does not model, which may change the cluster"
 	}
@@ -121,13 +100,23 @@ var terraformValues = []string{"-var", "-var-file", "-target", "-replace", "-par
 // the state, or "". terraform apply alone asks for "yes" on its standard
 // input, which a line without one does not give.
 func terraformRemote(name string, args []word, stdinFed bool) string {
-	ops := operandsSkipping(args, terraformValues)
-	if name == "terragrunt" {
-		// terragrunt run-all CMD, run --all CMD, run -- CMD, and options
-		// whose values the analysis does not know: the command is the
-		// first word that is one of terraform's.
-		ops = fromCommand(operandsSkipping(args, nil), terraformCommands.get())
+	if name != "terragrunt" {
+		return terraformJudge(name, args, terraformOperands(args), stdinFed)
 	}
+	// terragrunt run-all CMD, run --all CMD, run -- CMD, and options
+	// whose values the analysis does not know: the command is a word that
+	// is one of terraform's.
+	for _, ops := range commandCandidates(args, terraformCommands.get()) {
+		if why := terraformJudge(name, args, ops, stdinFed); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// terraformJudge is terraformRemote's judgment of the command ops[0]
+// with its operands.
+func terraformJudge(name string, args, ops []word, stdinFed bool) string {
 	if len(ops) == 0 || hasAny(args, "-help", "--help", "-h") {
 		return ""
 	}
@@ -173,9 +162,19 @@ func terraformRemote(name string, args []word, stdinFed bool) string {
 // updates them without a preview being confirmed, or removes a stack or
 // its state, or "".
 func pulumiRemote(args []word) string {
-	// The command is the first word that is one of pulumi's: an option
-	// the analysis does not know may take the next word (--tracing URL).
-	ops := fromCommand(operandsSkipping(args, nil), pulumiCommands.get())
+	// The command is a word that is one of pulumi's: an option the
+	// analysis does not know may take the next word (--tracing URL).
+	for _, ops := range commandCandidates(args, pulumiCommands.get()) {
+		if why := pulumiJudge(args, ops); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// pulumiJudge is pulumiRemote's judgment of the command ops[0] with its
+// operands.
+func pulumiJudge(args, ops []word) string {
 	if len(ops) == 0 || hasAny(args, "--help", "-h") {
 		return ""
 	}
@@ -205,23 +204,19 @@ func pulumiRemote(args []word) string {
 	return ""
 }
 
-// awsValues are aws's global options that take the next word.
-var awsValues = []string{"--profile", "--region", "--output", "--endpoint-url", "--query", "--color", "--ca-bundle",
-	"--cli-read-timeout", "--cli-connect-timeout", "--cli-binary-format"}
-
 // awsRemote returns why aws args deletes, replaces or runs a command,
 // or "": s3's rm, rb, mv and sync --delete, and for any service the verb
 // table on the operation name, with put-* (which replaces a whole policy,
 // configuration or object) and the commands run on an instance.
 func awsRemote(args []word) string {
-	ops := operandsSkipping(args, awsValues)
-	if len(ops) < 2 || dryRun(args) || hasAny(args, "help") {
+	if dryRun(args) || hasAny(args, "help") {
 		return ""
 	}
-	svc, op := ops[0], ops[1]
-	if unknownWord(svc) || unknownWord(op) {
-		return "aws gets a command word only known when it runs"
+	at, why := awsGlobals.get().commands("aws", args, 2)
+	if why != "" || len(at) < 2 {
+		return why
 	}
+	svc, op := args[at[0]], args[at[1]]
 	if svc.text == "s3" {
 		switch op.text {
 		case "rm", "rb", "mv":
@@ -253,21 +248,12 @@ func awsRemote(args []word) string {
 // gsutilRemote returns why gsutil args deletes, moves or replaces a
 // bucket's objects or settings, or "".
 func gsutilRemote(args []word) string {
-	ops := operandsSkipping(args, []string{"-u", "-o", "-h", "-i"})
-	if len(ops) == 0 {
-		return ""
+	at, why := gsutilGlobals.get().firstCommand("gsutil", args)
+	if why != "" || at == len(args) {
+		return why
 	}
-	sub := ops[0]
-	if unknownWord(sub) {
-		return "gsutil gets a command word only known when it runs"
-	}
-	var rest []word
-	for i, a := range args {
-		if a.text == sub.text {
-			rest = args[i+1:]
-			break
-		}
-	}
+	sub, rest := args[at], args[at+1:]
+	ops := operandsSkipping(args[at:], nil)
 	switch sub.text {
 	case "rm", "del", "delete", "remove", "rb", "mv", "move", "ren", "rename":
 		return "gsutil " + sub.text + remoteWhy
@@ -286,9 +272,19 @@ func gsutilRemote(args []word) string {
 // rcloneRemote returns why rclone args deletes files of a remote (or
 // makes a destination match its source, deleting the rest), or "".
 func rcloneRemote(args []word) string {
-	// The command is the first word that is one of rclone's: most of its
-	// options take a value (--bwlimit 1M sync a b:).
-	ops := fromCommand(operandsSkipping(args, nil), rcloneCommands.get())
+	// The command is a word that is one of rclone's: most of its options
+	// take a value (--bwlimit 1M sync a b:).
+	for _, ops := range commandCandidates(args, rcloneCommands.get()) {
+		if why := rcloneJudge(args, ops); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// rcloneJudge is rcloneRemote's judgment of the command ops[0] with its
+// operands.
+func rcloneJudge(args, ops []word) string {
 	if len(ops) == 0 || hasAny(args, "--dry-run", "-n", "--help", "-h") {
 		return ""
 	}
@@ -312,7 +308,7 @@ func wordSet(list string) map[string]bool {
 }
 
 // terraformCommands, pulumiCommands and rcloneCommands are the tools'
-// commands (see fromCommand).
+// commands (see commandCandidates).
 var (
 	terraformCommands = lazy[map[string]bool]{build: func() map[string]bool {
 		return wordSet(`init validate plan apply destroy console fmt force-unlock get graph import login logout
@@ -330,17 +326,6 @@ var (
 			rmdir rmdirs selfupdate serve settier sha1sum size sync test touch tree version`)
 	}}
 )
-
-// fromCommand returns ops from the first word that commands holds or
-// that is only known when the line runs, or nil.
-func fromCommand(ops []word, commands map[string]bool) []word {
-	for i, op := range ops {
-		if unknownWord(op) || commands[op.text] {
-			return ops[i:]
-		}
-	}
-	return nil
-}
 
 // httpDelete returns why the HTTP client name args sends the DELETE
 // method (or asks the server to take a request as one: a
