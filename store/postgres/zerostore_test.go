@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/lite-agent/lite-agent-go/store/postgres"
 )
@@ -56,4 +58,38 @@ func callZero(f reflect.Value) (err error) {
 	out := f.Call(args)
 	e, _ := out[len(out)-1].Interface().(error)
 	return e
+}
+
+// A lease released twice, the second time concurrently with itself and
+// after another process took the session, returns nil each time and ends
+// nothing of the other holder's: the session stays busy for a third.
+func TestALeaseReleasedAgainLeavesTheNextHoldersLease(t *testing.T) {
+	schema := freshSchema(t)
+	opts := postgres.Options{Schema: schema, LeaseTTL: 20 * time.Second}
+	first, second, third := mpProject(t, openStore(t, opts)), mpProject(t, openStore(t, opts)), mpProject(t, openStore(t, opts))
+	ctx := t.Context()
+	l, err := first.Acquire(ctx, "s1", postgres.LeaseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	next, err := second.Acquire(ctx, "s1", postgres.LeaseOptions{})
+	if err != nil {
+		t.Fatalf("Acquire after the release: %v", err)
+	}
+	defer next.Release(context.Background())
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Go(func() {
+			if err := l.Release(ctx); err != nil {
+				t.Errorf("second Release: %v", err)
+			}
+		})
+	}
+	wg.Wait()
+	if _, err := third.Acquire(ctx, "s1", postgres.LeaseOptions{}); !errors.Is(err, postgres.ErrBusy) {
+		t.Fatalf("Acquire while the second holder has it = %v, want ErrBusy", err)
+	}
 }
