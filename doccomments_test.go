@@ -78,26 +78,7 @@ func undocumented(root string) ([]string, error) {
 	miss := func(pos token.Pos, what string) {
 		missing = append(missing, fset.Position(pos).String()+": "+what)
 	}
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if name := d.Name(); path != root && (name == "internal" || name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments|parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		if f.Name.Name == "main" {
-			return nil
-		}
+	err := walkPublic(root, fset, func(_ string, f *ast.File) {
 		for _, decl := range f.Decls {
 			switch d := decl.(type) {
 			case *ast.FuncDecl:
@@ -121,9 +102,42 @@ func undocumented(root string) ([]string, error) {
 				}
 			}
 		}
-		return nil
 	})
 	return missing, err
+}
+
+// walkPublic parses, with comments, every non-test Go file of the public
+// packages under root (not internal/, testdata/, hidden or underscored
+// directories, nor commands) and calls fn with the file's directory,
+// relative to root, and its syntax.
+func walkPublic(root string, fset *token.FileSet, fn func(dir string, f *ast.File)) error {
+	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); path != root && (name == "internal" || name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		if f.Name.Name == "main" {
+			return nil
+		}
+		dir, err := filepath.Rel(root, filepath.Dir(path))
+		if err != nil {
+			return err
+		}
+		fn(filepath.ToSlash(dir), f)
+		return nil
+	})
 }
 
 // noDoc reports whether g is no doc comment: none, or directives alone
