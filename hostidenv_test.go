@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/model/modeltest"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -45,6 +46,47 @@ func TestAHostIDCheckFollowsTheTaskListEnvAtNew(t *testing.T) {
 			f.p.Reply(modeltest.Text("ok"))
 			if _, err := a.Send(t.Context(), "go"); err != nil {
 				t.Fatalf("a turn on the host's id: %v", err)
+			}
+		})
+	}
+}
+
+// With a host Checkpointer and a Store, the session's private task list is
+// the Store's, whose list ids follow storage.ValidateID too: an id no list
+// can take is refused up front as with the data home's lists, not accepted
+// and failed by the next turn after writing its prompt. With a shared list
+// (TaskListID) the host's id works.
+func TestAHostIDWithTheStoresTaskListsIsRefusedUpFront(t *testing.T) {
+	const id = "team/alpha"
+	url := pgtest.URL(t)
+	for _, shared := range []bool{false, true} {
+		t.Run(map[bool]string{false: "private list", true: "shared list"}[shared], func(t *testing.T) {
+			f := newFixture(t)
+			st, _, _ := forkStore(t, url)
+			cp := session.NewMemoryCheckpointer()
+			opts := f.options(nil)
+			opts.Checkpointer = cp
+			opts.Store = st
+			if shared {
+				opts.TaskListID = "team"
+			}
+			a := f.agent(t, opts)
+			err := a.Resume(id)
+			if _, refused := errors.AsType[*storage.Error](err); refused == shared {
+				t.Fatalf("Resume(%q) = %v", id, err)
+			}
+			if !shared {
+				if a.SessionID() == id {
+					t.Error("the refused id became the current session")
+				}
+				return
+			}
+			f.p.Reply(modeltest.Text("ok"))
+			if _, err := a.Send(t.Context(), "go"); err != nil {
+				t.Fatalf("a turn on the host's id: %v", err)
+			}
+			if evs, err := cp.Read(t.Context(), id, 0); err != nil || len(evs) != 2 {
+				t.Errorf("the host's log: %d events, %v", len(evs), err)
 			}
 		})
 	}
