@@ -363,10 +363,11 @@ type Agent struct {
 	// store keeps the tasks and archives (and, in externalStore mode, the
 	// sessions) when not nil; nil means the data home's files.
 	store Store
-	// idNamesFileList: a session's private task list is a file list in
-	// the data home named after the session, so a host checkpointer's
-	// session ids must be valid file ids too (see checkID).
-	idNamesFileList bool
+	// idNamesTaskList: a session's private task list is named after the
+	// session (a file list in the data home, or a Store's list, whose ids
+	// follow storage.ValidateID too), so a host checkpointer's session ids
+	// must be valid list ids (see checkID).
+	idNamesTaskList bool
 	// forkPaused, tests only (see export_test.go), runs in Fork between
 	// the copy of the session's data and the write of the new log.
 	forkPaused func(newID string)
@@ -474,7 +475,7 @@ func New(ctx context.Context, opts Options) (*Agent, error) {
 	if err := a.openStores(ctx, opts); err != nil {
 		return nil, err
 	}
-	a.idNamesFileList = a.mode == customStore && a.store == nil && !opts.DisableTasks && a.lay.taskListID == ""
+	a.idNamesTaskList = a.mode == customStore && !opts.DisableTasks && a.lay.taskListID == ""
 	gate, err := a.buildGate(opts, cfg.hooks)
 	if err != nil {
 		return nil, err
@@ -937,8 +938,8 @@ func (a *Agent) SessionID() string {
 // Resume takes the session id holds when its next turn loads it, even one
 // started again under the id after the session the agent knew was
 // deleted (see [Agent.ResumeStored]). With the built-in file store, with
-// a Store, and with a Checkpointer while the session's private task list
-// is a file list in the data home (tasks on, no TaskListID), the id must be
+// a Store, and with a Checkpointer while the session has a private task
+// list, in the data home or a Store (tasks on, no TaskListID), the id must be
 // made of letters, digits, underscores and hyphens. An empty id, and one
 // that breaks that rule, is the *storage.Error of [storage.ValidateID]
 // and changes nothing.

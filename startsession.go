@@ -180,16 +180,16 @@ func (a *Agent) emptyLogKept(id string) bool {
 // checkID returns the *storage.Error of [storage.ValidateID] for an id the
 // agent cannot make current: an empty one, or, with the built-in file
 // store or a Store, one that breaks the file session id rule, or, with a
-// host Checkpointer whose sessions keep private task lists in the data
-// home, one that cannot name such a list.
+// host Checkpointer whose sessions keep private task lists (in the data
+// home or a Store), one that cannot name such a list.
 func (a *Agent) checkID(id string) error {
 	if id == "" || a.mode == fileStore || a.mode == externalStore {
 		return storage.ValidateID(id)
 	}
-	if a.idNamesFileList {
+	if a.idNamesTaskList {
 		// A host checkpointer may take any id, but the session's private
-		// task list is a file list named after it: refuse here what its
-		// first turn would fail on after writing the prompt.
+		// task list is named after it, in the data home or a Store: refuse
+		// here what its first turn would fail on after writing the prompt.
 		if err := storage.ValidateID(id); err != nil {
 			if se, ok := errors.AsType[*storage.Error](err); ok && !errors.Is(err, storage.ErrIDTooLong) {
 				c := *se

@@ -3,6 +3,8 @@ package liteagent_test
 import (
 	"context"
 	"fmt"
+	"go/ast"
+	"go/token"
 	"reflect"
 	"testing"
 
@@ -58,6 +60,58 @@ func TestZeroValueCloseIsHarmless(t *testing.T) {
 		if !found {
 			t.Errorf("%s has no Close, Release or Stop method", typ)
 		}
+	}
+}
+
+// TestZeroClosersListsEveryCloser checks that zeroClosers names every
+// exported type of the public packages with a Close, Release or Stop
+// method, found by parsing the sources, so that a new one cannot escape
+// TestZeroValueCloseIsHarmless by not being listed.
+func TestZeroClosersListsEveryCloser(t *testing.T) {
+	module := reflect.TypeFor[liteagent.Agent]().PkgPath()
+	listed := map[string]bool{}
+	for _, nilPtr := range zeroClosers {
+		typ := reflect.TypeOf(nilPtr).Elem()
+		listed[typ.PkgPath()+"."+typ.Name()] = true
+	}
+	found := map[string]bool{}
+	err := walkPublic(".", token.NewFileSet(), func(dir string, f *ast.File) {
+		for _, decl := range f.Decls {
+			d, ok := decl.(*ast.FuncDecl)
+			if !ok || d.Recv == nil || !exportedReceiver(d) {
+				continue
+			}
+			switch d.Name.Name {
+			case "Close", "Release", "Stop":
+			default:
+				continue
+			}
+			recv := d.Recv.List[0].Type
+			if s, ok := recv.(*ast.StarExpr); ok {
+				recv = s.X
+			}
+			id, ok := recv.(*ast.Ident)
+			if !ok {
+				t.Errorf("%s.%s: a receiver this check does not read", dir, d.Name.Name)
+				continue
+			}
+			pkg := module
+			if dir != "." {
+				pkg += "/" + dir
+			}
+			found[pkg+"."+id.Name] = true
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name := range found {
+		if !listed[name] {
+			t.Errorf("%s has a Close, Release or Stop method but is not in zeroClosers", name)
+		}
+	}
+	if len(found) == 0 {
+		t.Error("no closer found: the walk saw nothing")
 	}
 }
 

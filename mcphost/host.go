@@ -249,6 +249,9 @@ func (e *ServerError) Unwrap() error { return e.Err }
 // server after Options.Connect grants it, and keeps the connections until
 // Close. A Host is safe for concurrent use: child agents may share their
 // root's Host, and only the root should Close it.
+//
+// Make a Host with [New]: the zero Host is not usable (its Close alone
+// does nothing).
 type Host struct {
 	opts     Options
 	servers  []*server // sorted by name

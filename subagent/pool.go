@@ -25,7 +25,8 @@ var ErrClosed = errors.New("subagent pool closed")
 // goroutines of the detached groups the Agent tool starts ([Tool]):
 // [Pool.Close] cancels them and waits for them.
 //
-// A Pool is safe for concurrent use.
+// A Pool is safe for concurrent use. Make one with [NewPool]: the zero
+// Pool is not usable (its Close alone does nothing).
 type Pool struct {
 	max    int
 	ctx    context.Context // done once Close starts

@@ -30,6 +30,9 @@ import (
 // and truncations through any other Project fail with a *BusyError; the
 // holder's own carry its fencing token, and fail with a *LeaseLostError if
 // the lease has passed to someone else.
+//
+// Get one from [Project.Checkpointer] or [Store.Checkpointer]: the zero
+// Checkpointer is not usable.
 type Checkpointer struct {
 	p *Project
 }

@@ -42,7 +42,7 @@ type db struct {
 }
 
 func (d db) wrap(err error) error {
-	if err == nil || errors.Is(err, pgx.ErrNoRows) {
+	if err == nil || errors.Is(err, pgx.ErrNoRows) || errors.Is(err, ErrNotOpen) {
 		return err
 	}
 	var de *DatabaseError
@@ -76,8 +76,40 @@ func (d db) each(ctx context.Context, sql string, args []any, fn func(pgx.Rows) 
 	return d.wrap(rows.Err())
 }
 
-// pool returns the db that runs statements on the pool.
-func (s *Store) db() db { return db{q: s.pool, s: s} }
+// ErrNotOpen is the error of every method of a Store not made by [Open]
+// (the zero Store, a nil *Store) that would reach the database, and of the
+// Projects, Checkpointers and stores it hands out.
+var ErrNotOpen = errors.New("postgres: store not open (make it with Open)")
+
+// open reports whether s was made by Open: the zero Store and a nil
+// *Store have no pool, and their statements fail with ErrNotOpen.
+func (s *Store) open() bool { return s != nil && s.pool != nil }
+
+// db returns the db that runs statements on the pool (on a Store not
+// open, one whose statements fail with ErrNotOpen).
+func (s *Store) db() db {
+	if !s.open() {
+		return db{q: notOpen{}, s: s}
+	}
+	return db{q: s.pool, s: s}
+}
+
+// notOpen is the querier of a Store not made by Open: every statement
+// fails with ErrNotOpen.
+type notOpen struct{}
+
+func (notOpen) Exec(context.Context, string, ...any) (pgconn.CommandTag, error) {
+	return pgconn.CommandTag{}, ErrNotOpen
+}
+
+func (notOpen) Query(context.Context, string, ...any) (pgx.Rows, error) { return nil, ErrNotOpen }
+
+func (notOpen) QueryRow(context.Context, string, ...any) pgx.Row { return notOpenRow{} }
+
+// notOpenRow is the row of a statement on a Store not open.
+type notOpenRow struct{}
+
+func (notOpenRow) Scan(...any) error { return ErrNotOpen }
 
 // tx runs fn in one transaction, committing if fn returns nil and rolling
 // back otherwise. A driver failure is a *DatabaseError, or ctx.Err() when
@@ -88,6 +120,9 @@ func (s *Store) tx(ctx context.Context, fn func(db) error) error {
 
 // txWith runs fn in one transaction with the given options; see tx.
 func (s *Store) txWith(ctx context.Context, opts pgx.TxOptions, fn func(db) error) error {
+	if !s.open() {
+		return ErrNotOpen
+	}
 	var ferr error
 	err := pgx.BeginTxFunc(ctx, s.pool, opts, func(tx pgx.Tx) error {
 		ferr = fn(db{q: tx, s: s})

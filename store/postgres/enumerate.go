@@ -15,6 +15,9 @@ import (
 // storage.DefaultNamespace) that hold any row, sorted, for tools that walk a
 // whole store (migrate, verify).
 func (s *Store) Projects(ctx context.Context, ns string) ([]string, error) {
+	if !s.open() {
+		return nil, ErrNotOpen
+	}
 	if ns == "" {
 		ns = storage.DefaultNamespace
 	}

@@ -89,6 +89,9 @@ var errSweepChanged = errors.New("postgres: the session changed since the sweep 
 // not remove (see [SweepReport].LeaseRows).
 func (s *Store) Sweep(ctx context.Context, opts SweepOptions) (SweepReport, error) {
 	var rep SweepReport
+	if !s.open() {
+		return rep, ErrNotOpen
+	}
 	ns := opts.Namespace
 	if ns == "" {
 		ns = storage.DefaultNamespace

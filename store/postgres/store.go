@@ -51,6 +51,9 @@ type Options struct {
 // provides, per namespace and project, the contracts the file home provides
 // (see [Store.Project]). It is safe for concurrent use; several processes on
 // several hosts may open the same database and schema at once.
+//
+// Make a Store with [Open]: the zero Store is not usable. Its Close does
+// nothing and its other methods fail with [ErrNotOpen].
 type Store struct {
 	pool   *pgxpool.Pool
 	schema string
@@ -173,7 +176,7 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 // until its TTL. Call it only once no other call of the Store runs. On a
 // nil or zero Store (one not made by Open) it does nothing.
 func (s *Store) Close() {
-	if s == nil || s.pool == nil {
+	if !s.open() {
 		return
 	}
 	s.bg.Wait()
@@ -187,8 +190,12 @@ func (s *Store) Schema() string { return s.schema }
 // and enc.ProjectID select the rows (and "" means storage.DefaultNamespace
 // and storage.StandaloneProject, as for files), and enc encodes every
 // payload with the same storage.Context a file store binds. It fails with a
-// *storage.Error for an invalid namespace or codec.
+// *storage.Error for an invalid namespace or codec, and with [ErrNotOpen] on
+// a Store not made by Open.
 func (s *Store) Project(enc storage.Encoding) (*Project, error) {
+	if !s.open() {
+		return nil, ErrNotOpen
+	}
 	frozen, err := enc.Frozen()
 	if err != nil {
 		return nil, err
@@ -200,7 +207,8 @@ func (s *Store) Project(enc storage.Encoding) (*Project, error) {
 }
 
 // A Project is the stores of one namespace and project in a [Store]. It is
-// safe for concurrent use.
+// safe for concurrent use. Get one from [Store.Project]: the zero Project
+// is not usable.
 type Project struct {
 	s           *Store
 	enc         storage.Encoding
