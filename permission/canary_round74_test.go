@@ -13,8 +13,12 @@ import (
 // definition, which gs_init.ps tests with "known" just as -dNOSAFER), and
 // SAFER trusts the output file named on the command line, so
 // -sOutputFile=%pipe%cmd (or -o '|cmd') runs cmd however safe the
-// PostScript is. Each removes the fixture's canary when real bash runs it,
-// so each must be refused by both scenarios.
+// PostScript is. What gate63 could not confirm: an XSLT stylesheet the
+// line writes writes any file by EXSLT's exsl:document (xsltproc,
+// xmlstarlet tr), and a ppmtompeg parameter file the line writes runs the
+// shell command of its INPUT_CONVERT line. Each removes or changes the
+// fixture's canary when real bash runs it, so each must be refused by both
+// scenarios.
 var canaryRound74 = map[string][]string{
 	"1-ghostscript-string-nosafer": {
 		`printf '(c) deletefile\n' > x.ps; gs -q -sNOSAFER -dBATCH -dNODISPLAY x.ps`,
@@ -27,15 +31,35 @@ var canaryRound74 = map[string][]string{
 		`printf 'showpage\n' > x.ps; gs -q -dBATCH -sDEVICE=pdfwrite -o '%pipe%find . -name c -delete' x.ps`,
 		`printf 'showpage\n' > x.ps; gs -q -dBATCH -dNOPAUSE -sDEVICE=pdfwrite -SOutputFile#'|rm c' x.ps`,
 	},
+	"3-xslt-exsl-document": {
+		rv74Stylesheet + `; echo '<a/>' > d.xml; xsltproc s.xsl d.xml`,
+		rv74Stylesheet + `; echo '<a/>' > d.xml; xsltproc -o out.txt s.xsl d.xml`,
+		rv74Stylesheet + `; echo '<a/>' | xsltproc s.xsl -`,
+		rv74Stylesheet + `; echo '<a/>' > d.xml; xmlstarlet tr s.xsl d.xml`,
+	},
+	"4-ppmtompeg-input-convert": {
+		`printf 'PATTERN I\nOUTPUT o.mpg\nBASE_FILE_FORMAT PPM\nINPUT_CONVERT find . -name c -delete; cat *\nGOP_SIZE 1\nSLICES_PER_FRAME 1\nINPUT_DIR .\nINPUT\nf.ppm\nEND_INPUT\nPIXEL HALF\nRANGE 10\nPSEARCH_ALG LOGARITHMIC\nBSEARCH_ALG CROSS2\nIQSCALE 8\nPQSCALE 10\nBQSCALE 25\nREFERENCE_FRAME ORIGINAL\n' > x.param; ppmtompeg x.param`,
+		`printf 'PATTERN I\nOUTPUT o.mpg\nBASE_FILE_FORMAT PPM\nINPUT_CONVERT truncate -s 0 c; cat *\nGOP_SIZE 1\nSLICES_PER_FRAME 1\nINPUT_DIR .\nINPUT\nf.ppm\nEND_INPUT\nPIXEL HALF\nRANGE 10\nPSEARCH_ALG LOGARITHMIC\nBSEARCH_ALG CROSS2\nIQSCALE 8\nPQSCALE 10\nBQSCALE 25\nREFERENCE_FRAME ORIGINAL\n' > x.param; ppmtompeg -realquiet x.param`,
+	},
 }
 
+// rv74Stylesheet writes s.xsl, an XSLT stylesheet whose EXSLT
+// exsl:document element writes the canary c, a path the command line never
+// names.
+const rv74Stylesheet = `printf '<x:stylesheet version="1.0" xmlns:x="http://www.w3.org/1999/XSL/Transform" xmlns:e="http://exslt.org/common" extension-element-prefixes="e"><x:template match="/"><e:document href="c" method="text">pwned</e:document></x:template></x:stylesheet>' > s.xsl`
+
 func TestCanaryRound74(t *testing.T) {
-	tooltest.Need(t, tooltest.CanaryTools, "git", "gs")
+	tooltest.Need(t, tooltest.CanaryTools, "git", "gs", "xsltproc", "xmlstarlet", "ppmtompeg")
 	template := canaryTemplate(t)
 	checkCanaryRoundIn(t, template, canaryRound74)
 	checkOrdinary(t, template, []string{
 		`printf 'showpage\n' > x.ps; gs -q -dBATCH -dNOPAUSE -sDEVICE=pdfwrite -sOutputFile=x.pdf x.ps`,
 		`printf 'showpage\n' > x.ps; gs -q -dBATCH -sDEVICE=pdfwrite -o x.pdf x.ps`,
 		`printf 'showpage\n' > x.ps; gs -q -dBATCH -sDEVICE=png16m -sPAPERSIZE=a4 -o page-%d.png x.ps`,
+		`xsltproc -o out.html --stringparam title x docs.xsl README`,
+		`echo '<a/>' > d.xml; xsltproc --nonet docs.xsl d.xml`,
+		`echo '<a/>' | xsltproc docs.xsl -`,
+		`echo '<a/>' > d.xml; xmlstarlet tr docs.xsl -s title=x d.xml`,
+		`ppmtompeg encode.param`,
 	}, nil)
 }
