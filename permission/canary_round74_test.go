@@ -12,7 +12,8 @@ import (
 // ghostscript's SAFER mode is also dropped by -sNOSAFER (a string
 // definition, which gs_init.ps tests with "known" just as -dNOSAFER), and
 // SAFER trusts the output file named on the command line, so
-// -sOutputFile=%pipe%cmd (or -o '|cmd') runs cmd however safe the
+// -sOutputFile=%pipe%cmd (or -o '|cmd', or ps2pdf x.ps '|cmd', which
+// hands gs its output file so) runs cmd however safe the
 // PostScript is. What gate63 could not confirm: an XSLT stylesheet the
 // line writes writes any file by EXSLT's exsl:document (xsltproc,
 // xmlstarlet tr), and a ppmtompeg parameter file the line writes runs the
@@ -30,6 +31,10 @@ var canaryRound74 = map[string][]string{
 		`printf 'showpage\n' > x.ps; gs -q -dBATCH -sDEVICE=pdfwrite -o '|rm c' x.ps`,
 		`printf 'showpage\n' > x.ps; gs -q -dBATCH -sDEVICE=pdfwrite -o '%pipe%find . -name c -delete' x.ps`,
 		`printf 'showpage\n' > x.ps; gs -q -dBATCH -dNOPAUSE -sDEVICE=pdfwrite -SOutputFile#'|rm c' x.ps`,
+		// The scripts hand their output file to gs as -sOutputFile.
+		`printf 'showpage\n' > x.ps; ps2pdf x.ps '|rm c'`,
+		`printf 'showpage\n' > x.ps; ps2ps x.ps '%pipe%rm c'`,
+		`printf 'showpage\n' > x.ps; eps2eps x.ps '|truncate -s 0 c'`,
 	},
 	"3-xslt-exsl-document": {
 		rv74Stylesheet + `; echo '<a/>' > d.xml; xsltproc s.xsl d.xml`,

@@ -140,6 +140,16 @@ func (an *analyzer) rt63Ghostscript(name string, args []word) {
 	if !rt63Ghostscripts.get()[name] {
 		return
 	}
+	if name != "gs" && name != "ghostscript" {
+		// The scripts hand gs their operands as files, the output file
+		// as -sOutputFile=… (ps2pdf x.ps '|cmd'), whatever -- they saw.
+		for _, a := range args {
+			if rt63Pipe(a.text) {
+				an.opaque(name + " writes its output to a pipe, whose command SAFER mode runs: " + clipName(a.text))
+				return
+			}
+		}
+	}
 	for i, a := range args {
 		t := a.text
 		if a.dynamic {
@@ -149,7 +159,7 @@ func (an *analyzer) rt63Ghostscript(name string, args []word) {
 		if t == "--" || t == "-+" {
 			return // what follows are the PostScript file and its own arguments
 		}
-		if out, ok := rt63GhostscriptOutput(t, args[i+1:]); ok && (strings.HasPrefix(out, "%pipe%") || strings.HasPrefix(out, "|")) {
+		if out, ok := rt63GhostscriptOutput(t, args[i+1:]); ok && rt63Pipe(out) {
 			an.opaque(name + " writes its output to a pipe, whose command SAFER mode runs: " + clipName(out))
 			return
 		}
@@ -194,4 +204,10 @@ func rt63GhostscriptOutput(t string, rest []word) (string, bool) {
 		return t[len("-sOutputFile="):], true
 	}
 	return "", false
+}
+
+// rt63Pipe reports whether ghostscript opens the file name f as a pipe to
+// a command: %pipe%cmd or |cmd.
+func rt63Pipe(f string) bool {
+	return strings.HasPrefix(f, "|") || len(f) >= len("%pipe%") && strings.EqualFold(f[:len("%pipe%")], "%pipe%")
 }
