@@ -35,6 +35,9 @@ var canaryRound74 = map[string][]string{
 		`printf 'showpage\n' > x.ps; ps2pdf x.ps '|rm c'`,
 		`printf 'showpage\n' > x.ps; ps2ps x.ps '%pipe%rm c'`,
 		`printf 'showpage\n' > x.ps; eps2eps x.ps '|truncate -s 0 c'`,
+		// An input file is trusted as much.
+		`gs -q -dBATCH -dNODISPLAY '%pipe%rm c'`,
+		`gs -q -dBATCH -dNOPAUSE -sDEVICE=pdfwrite -o x.pdf -- '%pipe%truncate -s 0 c'`,
 	},
 	"3-xslt-exsl-document": {
 		rv74Stylesheet + `; echo '<a/>' > d.xml; xsltproc s.xsl d.xml`,

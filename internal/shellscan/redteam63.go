@@ -140,14 +140,13 @@ func (an *analyzer) rt63Ghostscript(name string, args []word) {
 	if !rt63Ghostscripts.get()[name] {
 		return
 	}
-	if name != "gs" && name != "ghostscript" {
-		// The scripts hand gs their operands as files, the output file
-		// as -sOutputFile=… (ps2pdf x.ps '|cmd'), whatever -- they saw.
-		for _, a := range args {
-			if rt63Pipe(a.text) {
-				an.opaque(name + " writes its output to a pipe, whose command SAFER mode runs: " + clipName(a.text))
-				return
-			}
+	// SAFER trusts the files the command line names: gs runs the command
+	// of an input file %pipe%cmd (gs -- %pipe%cmd too), and the scripts
+	// hand gs their output file as -sOutputFile=… (ps2pdf x.ps '|cmd').
+	for _, a := range args {
+		if rt63Pipe(a.text) {
+			an.opaque(name + " opens a pipe, whose command SAFER mode runs: " + clipName(a.text))
+			return
 		}
 	}
 	for i, a := range args {
