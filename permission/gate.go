@@ -7,7 +7,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
 	"github.com/lite-agent/lite-agent-go/internal/strictjson"
@@ -34,7 +37,14 @@ func ambiguousInput(input json.RawMessage) string {
 	if len(input) == 0 {
 		return ""
 	}
-	_, err := strictjson.Decode(input, maxInputDepth)
+	v, err := strictjson.Decode(input, maxInputDepth)
+	if err == nil {
+		if a, b := foldedDuplicate(v); a != "" {
+			return "the input can be read in two ways, so no rule decides it: keys " + clip(strictjson.QuoteKey(a)) + " and " +
+				clip(strictjson.QuoteKey(b)) + " are one key to Go's encoding/json, which ignores case; send each key once"
+		}
+		return ""
+	}
 	var se *strictjson.Error
 	if !errors.As(err, &se) {
 		return ""
@@ -44,6 +54,55 @@ func ambiguousInput(input json.RawMessage) string {
 		return "the input can be read in two ways, so no rule decides it: " + clip(se.Error()) + "; send each key once, in valid UTF-8"
 	}
 	return ""
+}
+
+// foldedDuplicate returns two keys of one object of v, at any depth, that
+// differ but that Go's encoding/json reads as one struct field's name: it
+// matches names ignoring case, folding each letter as
+// unicode.ToUpper(unicode.ToLower(r)) does (K, U+212A, is k; ſ, U+017F, is
+// s). The policy reads keys exactly, so a custom tool or an MCP server in
+// Go that decodes its input into a struct would read the last of the two,
+// which no rule may have seen. It returns "", "" when there are none.
+func foldedDuplicate(v any) (string, string) {
+	switch x := v.(type) {
+	case *strictjson.Object:
+		seen := make(map[string]string, len(x.Keys))
+		for _, k := range x.Keys {
+			f := goFoldName(k)
+			if prev, ok := seen[f]; ok {
+				return prev, k
+			}
+			seen[f] = k
+			if a, b := foldedDuplicate(x.Vals[k]); a != "" {
+				return a, b
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if a, b := foldedDuplicate(e); a != "" {
+				return a, b
+			}
+		}
+	}
+	return "", ""
+}
+
+// goFoldName folds key as encoding/json folds a field name when it matches
+// one ignoring case: ASCII letters upper-cased, every other rune r turned
+// into unicode.ToUpper(unicode.ToLower(r)).
+func goFoldName(key string) string {
+	var b strings.Builder
+	b.Grow(len(key))
+	for _, r := range key {
+		switch {
+		case 'a' <= r && r <= 'z':
+			r -= 'a' - 'A'
+		case r >= utf8.RuneSelf:
+			r = unicode.ToUpper(unicode.ToLower(r))
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // The texts of blocked calls, as the model reads them. Each says who

@@ -1371,6 +1371,7 @@ func (an *analyzer) toolCode(name string, args []word) {
 	an.rt60ToolCode(name, args)
 	an.rt61ToolCode(name, args)
 	an.rt63ToolCode(name, args)
+	an.stylesheetCode(name, args)
 	an.runnerCodeUses(name, args)
 	an.packagesGiven(name, args)
 	switch {

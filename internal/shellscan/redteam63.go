@@ -140,7 +140,16 @@ func (an *analyzer) rt63Ghostscript(name string, args []word) {
 	if !rt63Ghostscripts.get()[name] {
 		return
 	}
+	// SAFER trusts the files the command line names: gs runs the command
+	// of an input file %pipe%cmd (gs -- %pipe%cmd too), and the scripts
+	// hand gs their output file as -sOutputFile=… (ps2pdf x.ps '|cmd').
 	for _, a := range args {
+		if rt63Pipe(a.text) {
+			an.opaque(name + " opens a pipe, whose command SAFER mode runs: " + clipName(a.text))
+			return
+		}
+	}
+	for i, a := range args {
 		t := a.text
 		if a.dynamic {
 			an.opaque(name + " gets an argument that is only known when it runs, which may turn its SAFER mode off")
@@ -149,11 +158,17 @@ func (an *analyzer) rt63Ghostscript(name string, args []word) {
 		if t == "--" || t == "-+" {
 			return // what follows are the PostScript file and its own arguments
 		}
+		if out, ok := rt63GhostscriptOutput(t, args[i+1:]); ok && rt63Pipe(out) {
+			an.opaque(name + " writes its output to a pipe, whose command SAFER mode runs: " + clipName(out))
+			return
+		}
 		switch {
 		case strings.HasPrefix(t, "@"):
 			an.opaque(name + " " + clipName(t) + " reads options from a file, which may turn its SAFER mode off")
 			return
-		case len(t) > 2 && (t[:2] == "-d" || t[:2] == "-D"):
+		case len(t) > 2 && strings.Contains("dDsS", t[1:2]) && t[0] == '-':
+			// -s and -S define a string, which gs_init.ps tests for
+			// NOSAFER with "known" just as it does -d's.
 			flag, _, _ := strings.Cut(t[2:], "=")
 			flag, _, _ = strings.Cut(flag, "#")
 			switch strings.ToUpper(flag) {
@@ -169,4 +184,29 @@ func (an *analyzer) rt63Ghostscript(name string, args []word) {
 			return
 		}
 	}
+}
+
+// rt63GhostscriptOutput returns the output file that the ghostscript
+// argument t names (-sOutputFile=f, -SOutputFile#f, -o f, -of), taking
+// -o's file from rest, and whether t names one.
+func rt63GhostscriptOutput(t string, rest []word) (string, bool) {
+	switch {
+	case t == "-o":
+		if len(rest) == 0 {
+			return "", false
+		}
+		return rest[0].text, true
+	case strings.HasPrefix(t, "-o"):
+		return t[2:], true
+	case len(t) > len("-sOutputFile=") && (t[:2] == "-s" || t[:2] == "-S") && t[2:len("-sOutputFile")] == "OutputFile" &&
+		(t[len("-sOutputFile")] == '=' || t[len("-sOutputFile")] == '#'):
+		return t[len("-sOutputFile="):], true
+	}
+	return "", false
+}
+
+// rt63Pipe reports whether ghostscript opens the file name f as a pipe to
+// a command: %pipe%cmd or |cmd.
+func rt63Pipe(f string) bool {
+	return strings.HasPrefix(f, "|") || len(f) >= len("%pipe%") && strings.EqualFold(f[:len("%pipe%")], "%pipe%")
 }
