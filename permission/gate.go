@@ -279,6 +279,9 @@ type Gate struct {
 	// ("" when unknown); protected the clean absolute Protected paths.
 	workdir, home string
 	protected     []string
+	// secrets are the paths a bash line asks to read (see
+	// [RuleBashSecretRead]).
+	secrets []string
 }
 
 // NewGate returns a gate.
@@ -315,6 +318,7 @@ func NewGate(opts GateOptions) *Gate {
 		}
 	}
 	g.protected = append(g.protected, g.hooksPathProtected()...)
+	g.secrets = secretLocations(g.home, g.workdir, g.protected)
 	return g
 }
 
@@ -453,6 +457,9 @@ func (g *Gate) Decide(ctx context.Context, call Call) (Verdict, error) {
 		v = Verdict{Decision: Deny, Reason: "policy error: " + err.Error()}
 	} else if !v.Decision.Valid() {
 		v = Verdict{Decision: Deny, Reason: "policy error: no decision"}
+	}
+	if v.Decision == Allow && screen.secret != "" {
+		v = Verdict{Decision: Ask, RuleID: RuleBashSecretRead, Reason: secretReadReason(screen.secret)}
 	}
 	if v.Decision == Allow && screen.opaque != "" {
 		v = Verdict{Decision: Ask, RuleID: RuleBashAnalysis,

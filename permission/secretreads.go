@@ -1,0 +1,146 @@
+package permission
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
+	"github.com/lite-agent/lite-agent-go/internal/secretpaths"
+	"github.com/lite-agent/lite-agent-go/internal/shellscan"
+)
+
+// RuleBashSecretRead is the rule id of the ask a [Gate] gives a bash line
+// that a policy allowed but that reads (or copies, archives, sends) a path
+// holding secrets: the user's credential locations (~/.ssh, ~/.aws,
+// ~/.netrc …), the system's secret files (/etc/shadow, /proc/<pid>/environ
+// …), lite-agent's data homes, or a directory holding one of them (tar czf
+// x ~). With no approval handler it is denied.
+const RuleBashSecretRead = "bash-secret-read"
+
+// secretLocations returns the paths a bash line asks to read (see
+// [RuleBashSecretRead]): the credential locations of home, the system's
+// secret files, the data homes [secretpaths.DataHomes] finds, and the
+// protected paths outside the workdir (the data home of the project, a
+// managed policy file).
+func secretLocations(home, workdir string, protected []string) []string {
+	out := secretpaths.UserCredentials(home)
+	out = append(out, secretpaths.System(home)...)
+	out = append(out, secretpaths.DataHomes(home)...)
+	for _, p := range protected {
+		if workdir == "" || !pathmatch.Within(p, workdir) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// listers are the programs that show the names and metadata of files,
+// never their contents.
+var listers = map[string]bool{"ls": true, "dir": true, "vdir": true, "stat": true, "du": true,
+	"tree": true, "readlink": true, "realpath": true}
+
+// namesOnly reports whether every command of the line is a lister: such a
+// line may name a credential directory (ls ~/.ssh, du -sh ~) without
+// asking, since it shows no file's contents.
+func namesOnly(a *shellscan.Analysis) bool {
+	n := 0
+	for _, c := range a.Commands {
+		if c.Wrapper {
+			continue
+		}
+		if !listers[filepath.Base(c.Name)] || len(c.Guessed) > 0 {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// secretRead returns, as the line names it, a path holding secrets (see
+// [RuleBashSecretRead]) that the line reads, or a directory holding one;
+// "" when there is none, or when the line only lists names.
+func (g *Gate) secretRead(a *shellscan.Analysis) string {
+	if namesOnly(a) {
+		return ""
+	}
+	for _, acc := range a.Accesses {
+		if acc.Runs || acc.Venv || acc.UvConfig || acc.PipConfig {
+			continue
+		}
+		words := []string{acc.Path}
+		if acc.Unknown {
+			words = append(words, fileWords(acc.Path)...)
+		}
+		for _, w := range words {
+			if g.namesSecret(a.Dirs, w, acc.Pattern) {
+				return acc.Path
+			}
+		}
+	}
+	for _, p := range a.ReadPatterns {
+		if g.namesSecret(a.Dirs, p, true) {
+			return p
+		}
+	}
+	return ""
+}
+
+// fileWords returns the files a word given to a program the analysis does
+// not model may name after an '@' or '=' (http x @f, tool --key=f, -F
+// x=@f): each rest of the word after one of them.
+func fileWords(w string) []string {
+	var out []string
+	for i := 0; i < len(w) && len(out) < 8; i++ {
+		if (w[i] == '@' || w[i] == '=') && i+1 < len(w) {
+			out = append(out, w[i+1:])
+		}
+	}
+	return out
+}
+
+// namesSecret reports whether p, from any of dirs (a pattern with
+// pattern set), names a secret location, lies beneath one or is a
+// directory holding one, lexically or through symbolic links and "..".
+func (g *Gate) namesSecret(dirs []string, p string, pattern bool) bool {
+	for _, dir := range dirs {
+		target := g.absTarget(dir, p)
+		if target == "" {
+			continue
+		}
+		if !pattern {
+			if g.hitsSecret(target) {
+				return true
+			}
+			continue
+		}
+		if pathmatch.PatternHits(target, g.secrets, true) || pathmatch.PatternHits(target, []string{"/proc"}, false) {
+			return true
+		}
+		for _, m := range pathmatch.Glob(target) {
+			if g.hitsSecret(m) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hitsSecret reports whether the absolute path target names a secret
+// location, lies beneath one or is a directory holding one.
+func (g *Gate) hitsSecret(target string) bool {
+	if pathmatch.Hits(target, g.secrets, true) {
+		return true
+	}
+	for _, c := range []string{filepath.Clean(target), pathmatch.Resolve(target)} {
+		if secretpaths.IsProcSecret(filepath.ToSlash(c), true) {
+			return true
+		}
+	}
+	return false
+}
+
+// secretReadReason is the reason of the ask of [RuleBashSecretRead].
+func secretReadReason(p string) string {
+	return "the command reads a path that holds credentials or lite-agent's data (or a directory holding one): " +
+		clip(strings.TrimSpace(p))
+}
