@@ -1,6 +1,7 @@
 package permission
 
 import (
+	"os/user"
 	"path/filepath"
 	"strings"
 
@@ -82,7 +83,46 @@ func (g *Gate) secretRead(a *shellscan.Analysis) string {
 			return p
 		}
 	}
+	// A tilde the analysis leaves to bash (~root/.ssh, ~+/.netrc) keeps
+	// its source text: it is looked up here, in every word of the line.
+	for _, c := range a.Commands {
+		for _, w := range c.Args {
+			for _, p := range tildeWords(w, a.Dirs) {
+				if g.namesSecret(a.Dirs, p, false) {
+					return w
+				}
+			}
+		}
+	}
 	return ""
+}
+
+// tildeWords returns the paths bash may make of the word w that begins
+// with a tilde prefix other than ~ and ~/ (also after an '=' or '@'):
+// ~name/… in the home of the user name, ~+/… and ~-/… (the working
+// directory, the previous one) from each of dirs.
+func tildeWords(w string, dirs []string) []string {
+	var out []string
+	for _, v := range append([]string{w}, fileWords(w)...) {
+		if !strings.HasPrefix(v, "~") || v == "~" || strings.HasPrefix(v, "~/") {
+			continue
+		}
+		name, rest, _ := strings.Cut(v[1:], "/")
+		switch name {
+		case "+", "-":
+			for _, d := range dirs {
+				out = append(out, filepath.Join(d, rest))
+			}
+			if len(dirs) == 0 {
+				out = append(out, rest)
+			}
+		default:
+			if u, err := user.Lookup(name); err == nil && filepath.IsAbs(u.HomeDir) {
+				out = append(out, filepath.Join(u.HomeDir, rest))
+			}
+		}
+	}
+	return out
 }
 
 // fileWords returns the files a word given to a program the analysis does

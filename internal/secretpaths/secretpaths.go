@@ -46,14 +46,32 @@ const RootHome = "/root"
 // System returns the system's secret files and directories: the shadow
 // password and group files and their backups, sudo's rules, the private
 // keys of TLS (/etc/ssl/private) and of the SSH server, and the credential
-// locations of the superuser's home when home (the user's) is elsewhere.
-// Processes' environments and memory are matched by [IsProcSecret].
-func System(home string) []string {
+// locations of the other users' homes: the superuser's (/root) and each
+// directory of /home and /Users, but home (the user's own, see
+// [UserCredentials]). It reads /home and /Users, so homes created later
+// are not seen. Processes' environments and memory are matched by
+// [IsProcSecret].
+func System(home string) []string { return system(home, []string{"/home", "/Users"}) }
+
+// system is System with the directories of homes homeRoots.
+func system(home string, homeRoots []string) []string {
 	out := []string{"/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-",
 		"/etc/sudoers", "/etc/sudoers.d", "/etc/ssl/private",
 		"/etc/ssh/ssh_host_rsa_key", "/etc/ssh/ssh_host_ecdsa_key", "/etc/ssh/ssh_host_ed25519_key", "/etc/ssh/ssh_host_dsa_key"}
-	if filepath.Clean(home) != RootHome {
-		out = append(out, UserCredentials(RootHome)...)
+	own := filepath.Clean(home)
+	others := []string{RootHome}
+	for _, dir := range homeRoots {
+		entries, _ := os.ReadDir(dir) // a missing or unreadable one has no homes we can see
+		for _, e := range entries {
+			if e.IsDir() {
+				others = append(others, filepath.Join(dir, e.Name()))
+			}
+		}
+	}
+	for _, h := range others {
+		if h != own {
+			out = append(out, UserCredentials(h)...)
+		}
 	}
 	return out
 }
