@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 
 	"github.com/lite-agent/lite-agent-go/internal/secretpaths"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -161,26 +162,14 @@ func ProjectOptions(paths storage.ProjectPaths, userHome string) Options {
 	} else {
 		userHome = ""
 	}
-	for _, p := range secretpaths.DataHomes(userHome) {
-		opts.Hidden = appendNew(opts.Hidden, p)
-	}
-	for _, p := range secretpaths.UserCredentials(userHome) {
-		opts.Hidden = appendNew(opts.Hidden, p)
-	}
-	for _, p := range secretpaths.System(userHome) {
-		opts.Hidden = appendNew(opts.Hidden, p)
-	}
-	return opts
-}
-
-// appendNew appends p to list unless list holds it already.
-func appendNew(list []string, p string) []string {
-	for _, q := range list {
-		if q == p {
-			return list
+	secrets := secretpaths.DataHomes(userHome)
+	secrets = append(secrets, secretpaths.UserCredentials(userHome)...)
+	for _, p := range append(secrets, secretpaths.System(userHome)...) {
+		if !slices.Contains(opts.Hidden, p) {
+			opts.Hidden = append(opts.Hidden, p)
 		}
 	}
-	return append(list, p)
+	return opts
 }
 
 // Auto returns the sandbox that works on this host: a [*Bubblewrap] when

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -97,8 +98,8 @@ func DataHomes(userHome string) []string {
 		if len(name) < 2 || name[0] != '.' || storage.ValidateNamespace(name[1:]) != nil {
 			continue
 		}
-		if dir := filepath.Join(userHome, name); holdsProjects(dir) {
-			out = appendNew(out, dir)
+		if dir := filepath.Join(userHome, name); holdsProjects(dir) && !slices.Contains(out, dir) {
+			out = append(out, dir)
 		}
 	}
 	return out
@@ -115,16 +116,6 @@ func holdsProjects(dir string) bool {
 		}
 	}
 	return false
-}
-
-// appendNew appends p to list unless list holds it already.
-func appendNew(list []string, p string) []string {
-	for _, q := range list {
-		if q == p {
-			return list
-		}
-	}
-	return append(list, p)
 }
 
 // IsProcSecret reports whether the clean absolute path p (slash-separated)
