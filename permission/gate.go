@@ -458,12 +458,12 @@ func (g *Gate) Decide(ctx context.Context, call Call) (Verdict, error) {
 	} else if !v.Decision.Valid() {
 		v = Verdict{Decision: Deny, Reason: "policy error: no decision"}
 	}
-	if v.Decision == Allow && screen.secret != "" {
-		v = Verdict{Decision: Ask, RuleID: RuleBashSecretRead, Reason: secretReadReason(screen.secret)}
-	}
 	if v.Decision == Allow && screen.opaque != "" {
 		v = Verdict{Decision: Ask, RuleID: RuleBashAnalysis,
 			Reason: "the command cannot be fully analyzed: " + screen.opaque}
+	}
+	if v.Decision == Allow && screen.secret != "" {
+		v = Verdict{Decision: Ask, RuleID: RuleBashSecretRead, Reason: secretReadReason(screen.secret)}
 	}
 	if v.Decision == Allow {
 		if p := g.fileInGitDir(call); p != "" {

@@ -40,9 +40,10 @@ func secretLocations(home, workdir string, protected []string) []string {
 var listers = map[string]bool{"ls": true, "dir": true, "vdir": true, "stat": true, "du": true,
 	"tree": true, "readlink": true, "realpath": true}
 
-// namesOnly reports whether every command of the line is a lister: such a
-// line may name a credential directory (ls ~/.ssh, du -sh ~) without
-// asking, since it shows no file's contents.
+// namesOnly reports whether every command of the line is a lister
+// without an option that reads names from a file: such a line may name a
+// credential directory (ls ~/.ssh, du -sh ~) without asking, since it
+// shows no file's contents.
 func namesOnly(a *shellscan.Analysis) bool {
 	n := 0
 	for _, c := range a.Commands {
@@ -51,6 +52,11 @@ func namesOnly(a *shellscan.Analysis) bool {
 		}
 		if !listers[filepath.Base(c.Name)] || len(c.Guessed) > 0 {
 			return false
+		}
+		for _, w := range c.Args {
+			if strings.HasPrefix(w, "--") && strings.Contains(w, "from") {
+				return false // du --files0-from=F, tree --fromfile F print what F holds
+			}
 		}
 		n++
 	}
@@ -83,18 +89,36 @@ func (g *Gate) secretRead(a *shellscan.Analysis) string {
 			return p
 		}
 	}
-	// A tilde the analysis leaves to bash (~root/.ssh, ~+/.netrc) keeps
-	// its source text: it is looked up here, in every word of the line.
+	// A word of the line that names a secret or a path beneath one asks
+	// too, whatever the program: the analysis may not know that it reads
+	// it (git diff --no-index ~/.netrc x, du --files0-from=~/.netrc, echo
+	// ~/.ssh/id_rsa | xargs cat). A tilde the analysis leaves to bash
+	// (~root/.ssh, ~+/.netrc) keeps its source text and is looked up here.
 	for _, c := range a.Commands {
 		for _, w := range c.Args {
-			for _, p := range tildeWords(w, a.Dirs) {
-				if g.namesSecret(a.Dirs, p, false) {
+			words := append([]string{w}, fileWords(w)...)
+			for _, p := range append(words, tildeWords(w, a.Dirs)...) {
+				if g.namesSecretWord(a.Dirs, p) {
 					return w
 				}
 			}
 		}
 	}
 	return ""
+}
+
+// namesSecretWord reports whether the word p, from any of dirs, names a
+// secret location or a path beneath one (not a directory holding one: echo
+// ~ is no read).
+func (g *Gate) namesSecretWord(dirs []string, p string) bool {
+	for _, dir := range dirs {
+		if target := g.absTarget(dir, p); target != "" &&
+			(pathmatch.Hits(target, g.secrets, false) || secretpaths.IsProcSecret(filepath.ToSlash(filepath.Clean(target)), false) ||
+				secretpaths.IsProcSecret(filepath.ToSlash(pathmatch.Resolve(target)), false)) {
+			return true
+		}
+	}
+	return false
 }
 
 // tildeWords returns the paths bash may make of the word w that begins

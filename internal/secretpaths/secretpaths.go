@@ -20,13 +20,17 @@ import (
 // relative to it.
 func homeEntries() []string {
 	return []string{".ssh", ".aws", ".gnupg", filepath.Join(".config", "gcloud"),
-		".azure", ".kube", ".docker", filepath.Join(".config", "gh"), ".netrc", ".git-credentials"}
+		".azure", ".kube", ".docker", filepath.Join(".config", "gh"), ".netrc", ".git-credentials",
+		".pypirc", ".vault-token", filepath.Join(".cargo", "credentials"), filepath.Join(".cargo", "credentials.toml"),
+		filepath.Join(".terraform.d", "credentials.tfrc.json"), filepath.Join(".config", "hub")}
 }
 
 // UserCredentials returns the credential locations of the user whose home
 // is home (absolute): home's .ssh, .aws, .gnupg, .config/gcloud, .azure,
-// .kube, .docker, .config/gh, .netrc and .git-credentials. A home that is
-// empty or relative has none.
+// .kube, .docker, .config/gh, .netrc, .git-credentials, and the token files
+// .pypirc, .vault-token, .cargo/credentials(.toml),
+// .terraform.d/credentials.tfrc.json and .config/hub. A home that is empty
+// or relative has none.
 func UserCredentials(home string) []string {
 	if home == "" || !filepath.IsAbs(home) {
 		return nil
