@@ -35,10 +35,15 @@ func secretLocations(home, workdir string, protected []string) []string {
 	return out
 }
 
-// listers are the programs that show the names and metadata of files,
-// never their contents.
-var listers = map[string]bool{"ls": true, "dir": true, "vdir": true, "stat": true, "du": true,
-	"tree": true, "readlink": true, "realpath": true}
+// isLister reports whether the program name shows the names and metadata
+// of files, never their contents.
+func isLister(name string) bool {
+	switch name {
+	case "ls", "dir", "vdir", "stat", "du", "tree", "readlink", "realpath":
+		return true
+	}
+	return false
+}
 
 // namesOnly reports whether every command of the line is a lister
 // without an option that reads names from a file: such a line may name a
@@ -50,7 +55,7 @@ func namesOnly(a *shellscan.Analysis) bool {
 		if c.Wrapper {
 			continue
 		}
-		if !listers[filepath.Base(c.Name)] || len(c.Guessed) > 0 {
+		if !isLister(filepath.Base(c.Name)) || len(c.Guessed) > 0 {
 			return false
 		}
 		for _, w := range c.Args {
