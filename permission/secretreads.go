@@ -75,6 +75,7 @@ func (g *Gate) secretRead(a *shellscan.Analysis) string {
 	if namesOnly(a) {
 		return ""
 	}
+	tree := readsTrees(a)
 	for _, acc := range a.Accesses {
 		if acc.Runs || acc.Venv || acc.UvConfig || acc.PipConfig {
 			continue
@@ -84,13 +85,13 @@ func (g *Gate) secretRead(a *shellscan.Analysis) string {
 			words = append(words, fileWords(acc.Path)...)
 		}
 		for _, w := range words {
-			if g.namesSecret(a.Dirs, w, acc.Pattern) {
+			if g.namesSecret(a.Dirs, w, acc.Pattern, tree && !acc.Unknown) {
 				return acc.Path
 			}
 		}
 	}
 	for _, p := range a.ReadPatterns {
-		if g.namesSecret(a.Dirs, p, true) {
+		if g.namesSecret(a.Dirs, p, true, tree) {
 			return p
 		}
 	}
@@ -168,25 +169,26 @@ func fileWords(w string) []string {
 }
 
 // namesSecret reports whether p, from any of dirs (a pattern with
-// pattern set), names a secret location, lies beneath one or is a
-// directory holding one, lexically or through symbolic links and "..".
-func (g *Gate) namesSecret(dirs []string, p string, pattern bool) bool {
+// pattern set), names a secret location or lies beneath one (with tree,
+// also whether it is a directory holding one), lexically or through
+// symbolic links and "..".
+func (g *Gate) namesSecret(dirs []string, p string, pattern, tree bool) bool {
 	for _, dir := range dirs {
 		target := g.absTarget(dir, p)
 		if target == "" {
 			continue
 		}
 		if !pattern {
-			if g.hitsSecret(target) {
+			if g.hitsSecret(target, tree) {
 				return true
 			}
 			continue
 		}
-		if pathmatch.PatternHits(target, g.secrets, true) || pathmatch.PatternHits(target, []string{"/proc"}, false) {
+		if pathmatch.PatternHits(target, g.secrets, tree) || pathmatch.PatternHits(target, []string{"/proc"}, false) {
 			return true
 		}
 		for _, m := range pathmatch.Glob(target) {
-			if g.hitsSecret(m) {
+			if g.hitsSecret(m, tree) {
 				return true
 			}
 		}
@@ -195,13 +197,14 @@ func (g *Gate) namesSecret(dirs []string, p string, pattern bool) bool {
 }
 
 // hitsSecret reports whether the absolute path target names a secret
-// location, lies beneath one or is a directory holding one.
-func (g *Gate) hitsSecret(target string) bool {
-	if pathmatch.Hits(target, g.secrets, true) {
+// location or lies beneath one (with tree, also whether it is a directory
+// holding one).
+func (g *Gate) hitsSecret(target string, tree bool) bool {
+	if pathmatch.Hits(target, g.secrets, tree) {
 		return true
 	}
 	for _, c := range []string{filepath.Clean(target), pathmatch.Resolve(target)} {
-		if secretpaths.IsProcSecret(filepath.ToSlash(c), true) {
+		if secretpaths.IsProcSecret(filepath.ToSlash(c), tree) {
 			return true
 		}
 	}
@@ -212,4 +215,31 @@ func (g *Gate) hitsSecret(target string) bool {
 func secretReadReason(p string) string {
 	return "the command reads a path that holds credentials or lite-agent's data (or a directory holding one): " +
 		clip(strings.TrimSpace(p))
+}
+
+// readsTrees reports whether a command of the line reads whole directory
+// trees, so that a directory operand holding a secret reads it (tar czf x
+// ~, grep -r x .., cp -r ~ h, find ~): an archiver, a syncer or backup
+// tool, find, a recursive searcher, or cp, grep, gzip, zstd, md5deep or
+// hashdeep given a recursive option. Other readers of a directory (cc -I.., make -C ..)
+// read only the files they name, which are checked on their own.
+func readsTrees(a *shellscan.Analysis) bool {
+	for _, c := range a.Commands {
+		switch filepath.Base(c.Name) {
+		case "tar", "bsdtar", "gtar", "zip", "7z", "7za", "7zz", "rar", "cpio", "pax", "rsync", "scp", "rclone",
+			"restic", "borg", "duplicity", "find", "fd", "fdfind", "rg", "ag", "ack", "ugrep", "git-crypt":
+			return true
+		}
+		for _, w := range c.Args {
+			switch {
+			case w == "--recursive" || w == "--archive" || w == "--dereference-recursive":
+				return true
+			case strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.ContainsAny(w[1:], "rRa") &&
+				(filepath.Base(c.Name) == "cp" || strings.HasSuffix(filepath.Base(c.Name), "grep") || filepath.Base(c.Name) == "zstd" ||
+					filepath.Base(c.Name) == "gzip" || filepath.Base(c.Name) == "md5deep" || filepath.Base(c.Name) == "hashdeep"):
+				return true
+			}
+		}
+	}
+	return false
 }
