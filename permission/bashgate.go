@@ -38,6 +38,9 @@ type bashScreen struct {
 	protected string
 	// opaque, when set, says why the line is not fully understood.
 	opaque string
+	// secret, when set, is a path holding secrets the line reads (see
+	// [RuleBashSecretRead]), as the line names it.
+	secret string
 }
 
 // screenBash analyzes a bash call's command line: whether it writes or
@@ -61,7 +64,7 @@ func (g *Gate) screenBash(call Call) bashScreen {
 		return bashScreen{}
 	}
 	a := shellscan.Analyze(line, shellscan.Options{Home: g.home, Workdir: g.workdir, ReadRecipe: readRecipe})
-	var s bashScreen
+	s := bashScreen{secret: g.secretRead(a)}
 	if a.Opaque {
 		s.opaque = a.Reason()
 	} else if why := g.gitOutsideRepo(a); why != "" {

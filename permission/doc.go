@@ -159,7 +159,12 @@
 // directory (a nested repository's config and hooks run when git works
 // there), runs git in a workdir without a .git directory, or pushes to a
 // repository on this machine (whose hooks run) rather than to a network
-// URL or a remote of .git/config. An allowed write_file, edit_file or
+// URL or a remote of .git/config. A line the policy allows that reads,
+// copies, archives or sends a secret (the user's credential locations,
+// the system's secret files, a process's environ or mem, a data home, or a
+// directory holding one), however it names it, is turned into an ask
+// ([RuleBashSecretRead]); a line made only of listers (ls, stat, du …) is
+// not. An allowed write_file, edit_file or
 // delete_file of a path in a .git directory, as given or resolved, or in
 // the hooks directory core.hooksPath names, is asked about too
 // ([RuleGitDir]). Then:

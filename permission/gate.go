@@ -338,6 +338,9 @@ type Gate struct {
 	// ("" when unknown); protected the clean absolute Protected paths.
 	workdir, home string
 	protected     []string
+	// secrets are the paths a bash line asks to read (see
+	// [RuleBashSecretRead]).
+	secrets []string
 }
 
 // NewGate returns a gate.
@@ -374,6 +377,7 @@ func NewGate(opts GateOptions) *Gate {
 		}
 	}
 	g.protected = append(g.protected, g.hooksPathProtected()...)
+	g.secrets = secretLocations(g.home, g.workdir, g.protected)
 	return g
 }
 
@@ -516,6 +520,9 @@ func (g *Gate) Decide(ctx context.Context, call Call) (Verdict, error) {
 	if v.Decision == Allow && screen.opaque != "" {
 		v = Verdict{Decision: Ask, RuleID: RuleBashAnalysis,
 			Reason: "the command cannot be fully analyzed: " + screen.opaque}
+	}
+	if v.Decision == Allow && screen.secret != "" {
+		v = Verdict{Decision: Ask, RuleID: RuleBashSecretRead, Reason: secretReadReason(screen.secret)}
 	}
 	if v.Decision == Allow {
 		if p := g.fileInGitDir(call); p != "" {

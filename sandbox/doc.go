@@ -31,9 +31,11 @@
 //     then fails; initialise repositories outside it;
 //   - every existing path of [Options.Hidden] (for a project: ~/.ssh,
 //     ~/.aws, ~/.gnupg, ~/.config/gcloud and a few more credential stores,
-//     the data home and every other lite-agent data home in the user's home
-//     directory) replaced by an empty read-only tmpfs, or, for a file, by
-//     /dev/null;
+//     the same in /root and the other users' homes, /etc/shadow, sudo's
+//     rules and the system's private keys, the data home and every other
+//     lite-agent data home in the user's home directory; see
+//     [ProjectOptions]) replaced by an empty read-only tmpfs, or, for a
+//     file, by /dev/null;
 //   - no network unless [Options.Network] (its own network namespace with
 //     only a loopback device, so listeners on the host's 127.0.0.1 are out of
 //     reach), its own IPC and UTS namespaces, a new session (no access to

@@ -7,7 +7,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 
+	"github.com/lite-agent/lite-agent-go/internal/secretpaths"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -131,13 +133,18 @@ func protectedInSandbox(paths storage.ProjectPaths) []string {
 }
 
 // ProjectOptions returns the options of a project's sandbox: the workdir
-// of paths writable, its ProtectedPaths read-only, and hidden: userHome's
-// .ssh, .aws, .gnupg, .config/gcloud, .azure, .kube, .docker, .config/gh,
-// .netrc and .git-credentials, the data home of paths, the
-// default namespace's data home, and every directory userHome/.<name>
-// whose name is a valid namespace and that looks like a data home (it has
-// projects/<project hash>/). userHome "" means os.UserHomeDir();
-// without a user home only the data homes are hidden. Network is off.
+// of paths writable, its ProtectedPaths read-only, and hidden: the data
+// home of paths and the other data homes [secretpaths.DataHomes] finds
+// (the default namespace's, and every directory userHome/.<name> whose
+// name is a valid namespace and that looks like a data home), userHome's
+// credential locations ([secretpaths.UserCredentials]: .ssh, .aws,
+// .gnupg, .config/gcloud, .azure, .kube, .docker, .config/gh, .netrc and
+// .git-credentials) and the system's secret files ([secretpaths.System]:
+// /etc/shadow, sudo's rules, TLS and SSH host private keys, /root's
+// credential locations). userHome "" means os.UserHomeDir(); without a
+// user home only the data homes and the system's files are hidden.
+// Network is off. The permission gate asks before a bash line reads any
+// of them, from the same list.
 //
 // It reads the user's home directory, so call it when the sandbox is
 // built; homes created later are not seen.
@@ -150,51 +157,19 @@ func ProjectOptions(paths storage.ProjectPaths, userHome string) Options {
 	if userHome == "" {
 		userHome, _ = os.UserHomeDir()
 	}
-	if h, err := storage.DefaultHome(storage.DefaultNamespace); err == nil && h != paths.Home {
-		opts.Hidden = append(opts.Hidden, h)
+	if userHome != "" && filepath.IsAbs(userHome) {
+		userHome = filepath.Clean(userHome)
+	} else {
+		userHome = ""
 	}
-	if userHome == "" || !filepath.IsAbs(userHome) {
-		return opts
-	}
-	userHome = filepath.Clean(userHome)
-	for _, p := range []string{".ssh", ".aws", ".gnupg", filepath.Join(".config", "gcloud"),
-		".azure", ".kube", ".docker", filepath.Join(".config", "gh"), ".netrc", ".git-credentials"} {
-		opts.Hidden = append(opts.Hidden, filepath.Join(userHome, p))
-	}
-	entries, _ := os.ReadDir(userHome) // an unreadable home hides nothing more
-	for _, e := range entries {
-		name := e.Name()
-		if len(name) < 2 || name[0] != '.' || storage.ValidateNamespace(name[1:]) != nil {
-			continue
-		}
-		if dir := filepath.Join(userHome, name); holdsProjects(dir) {
-			opts.Hidden = appendNew(opts.Hidden, dir)
+	secrets := secretpaths.DataHomes(userHome)
+	secrets = append(secrets, secretpaths.UserCredentials(userHome)...)
+	for _, p := range append(secrets, secretpaths.System(userHome)...) {
+		if !slices.Contains(opts.Hidden, p) {
+			opts.Hidden = append(opts.Hidden, p)
 		}
 	}
 	return opts
-}
-
-// holdsProjects reports whether dir looks like a data home: its projects
-// directory holds a directory named like a project hash (16 lowercase
-// hexadecimal digits).
-func holdsProjects(dir string) bool {
-	entries, _ := os.ReadDir(storage.ProjectsDir(dir))
-	for _, e := range entries {
-		if e.IsDir() && storage.IsProjectHash(e.Name()) {
-			return true
-		}
-	}
-	return false
-}
-
-// appendNew appends p to list unless list holds it already.
-func appendNew(list []string, p string) []string {
-	for _, q := range list {
-		if q == p {
-			return list
-		}
-	}
-	return append(list, p)
 }
 
 // Auto returns the sandbox that works on this host: a [*Bubblewrap] when

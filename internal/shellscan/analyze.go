@@ -127,6 +127,9 @@ type bashAnalysis struct {
 	// patterns are the glob words given to commands that may expand to
 	// a name starting with '-' (see Analysis.Patterns).
 	patterns []string
+	// readPatterns are the glob words commands read (see
+	// Analysis.ReadPatterns).
+	readPatterns []string
 	// localPrograms are the programs of node_modules/.bin that npx runs
 	// only if they exist (see Analysis.LocalPrograms).
 	localPrograms []string
@@ -869,6 +872,7 @@ func (an *analyzer) addAccessOf(w word, mode accessMode, what string, tree, redi
 	case w.pattern:
 		an.pathsUnknown(what + " uses a pattern that matches paths only known when the command runs")
 		if mode == modeRead {
+			an.readPattern(w.text)
 			return
 		}
 		if w.tooMany {

@@ -167,6 +167,11 @@ type Analysis struct {
 	// tar by *). The analysis cannot know what exists; the caller expands
 	// them from each of Dirs against the file system.
 	Patterns []string
+	// ReadPatterns are the paths, after quote removal and the known
+	// expansions, that commands read and that hold an unquoted glob or
+	// brace pattern (cat ~/.ss*/*): they are not in Accesses, and the
+	// files they name are only known when the line runs.
+	ReadPatterns []string
 	// LocalPrograms are paths, relative to each of Dirs, of programs a
 	// command runs if they exist and otherwise fetches from a package
 	// registry (npx tsc runs node_modules/.bin/tsc, or the registry's
@@ -204,6 +209,7 @@ func Analyze(line string, opts Options) *Analysis {
 		Reasons:       in.reasons,
 		Unlisted:      in.pathsUnknown,
 		Patterns:      in.patterns,
+		ReadPatterns:  in.readPatterns,
 		LocalPrograms: in.localPrograms,
 		Unmodelled:    in.unmodelled,
 	}

@@ -1,0 +1,173 @@
+// Package secretpaths lists the places that hold secrets an agent's
+// commands have no business reading: the credential files and directories
+// of a user's home, the system's secret files, and lite-agent's data homes.
+// The sandbox hides them ([sandbox.ProjectOptions]) and the permission gate
+// asks before a bash line reads them; both take the list from here, so that
+// one list says what is secret.
+package secretpaths
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// homeEntries are the credential files and directories of a user's home,
+// relative to it.
+func homeEntries() []string {
+	return []string{".ssh", ".aws", ".gnupg", filepath.Join(".config", "gcloud"),
+		".azure", ".kube", ".docker", filepath.Join(".config", "gh"), ".netrc", ".git-credentials",
+		".pypirc", ".vault-token", filepath.Join(".cargo", "credentials"), filepath.Join(".cargo", "credentials.toml"),
+		filepath.Join(".terraform.d", "credentials.tfrc.json"), filepath.Join(".config", "hub")}
+}
+
+// UserCredentials returns the credential locations of the user whose home
+// is home (absolute): home's .ssh, .aws, .gnupg, .config/gcloud, .azure,
+// .kube, .docker, .config/gh, .netrc, .git-credentials, and the token files
+// .pypirc, .vault-token, .cargo/credentials(.toml),
+// .terraform.d/credentials.tfrc.json and .config/hub. A home that is empty
+// or relative has none.
+func UserCredentials(home string) []string {
+	if home == "" || !filepath.IsAbs(home) {
+		return nil
+	}
+	home = filepath.Clean(home)
+	out := make([]string, 0, len(homeEntries()))
+	for _, p := range homeEntries() {
+		out = append(out, filepath.Join(home, p))
+	}
+	return out
+}
+
+// RootHome is the home directory of the superuser on Linux and most
+// Unixes, whose credential locations are secret to an agent whatever
+// user it runs as.
+const RootHome = "/root"
+
+// System returns the system's secret files and directories: the shadow
+// password and group files and their backups, sudo's rules, the private
+// keys of TLS (/etc/ssl/private) and of the SSH server, and the credential
+// locations of the other users' homes: the superuser's (/root) and each
+// directory of /home and /Users, but home (the user's own, see
+// [UserCredentials]). It reads /home and /Users, so homes created later
+// are not seen. Processes' environments and memory are matched by
+// [IsProcSecret].
+func System(home string) []string { return system(home, []string{"/home", "/Users"}) }
+
+// system is System with the directories of homes homeRoots.
+func system(home string, homeRoots []string) []string {
+	out := []string{"/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-",
+		"/etc/sudoers", "/etc/sudoers.d", "/etc/ssl/private",
+		"/etc/ssh/ssh_host_rsa_key", "/etc/ssh/ssh_host_ecdsa_key", "/etc/ssh/ssh_host_ed25519_key", "/etc/ssh/ssh_host_dsa_key"}
+	own := filepath.Clean(home)
+	others := []string{RootHome}
+	for _, dir := range homeRoots {
+		entries, _ := os.ReadDir(dir) // a missing or unreadable one has no homes we can see
+		for _, e := range entries {
+			if e.IsDir() {
+				others = append(others, filepath.Join(dir, e.Name()))
+			}
+		}
+	}
+	for _, h := range others {
+		if h != own {
+			out = append(out, UserCredentials(h)...)
+		}
+	}
+	return out
+}
+
+// DataHomes returns lite-agent's data homes that can be found: the default
+// namespace's (see [storage.DefaultHome]) and every directory
+// userHome/.<name> whose name is a valid namespace and that looks like a
+// data home (it has projects/<project hash>/). It reads userHome, so homes
+// created later are not seen. userHome "" or relative finds only the
+// default namespace's.
+func DataHomes(userHome string) []string {
+	var out []string
+	if h, err := storage.DefaultHome(storage.DefaultNamespace); err == nil {
+		out = append(out, h)
+	}
+	if userHome == "" || !filepath.IsAbs(userHome) {
+		return out
+	}
+	userHome = filepath.Clean(userHome)
+	entries, _ := os.ReadDir(userHome) // an unreadable home holds nothing more we can see
+	for _, e := range entries {
+		name := e.Name()
+		if len(name) < 2 || name[0] != '.' || storage.ValidateNamespace(name[1:]) != nil {
+			continue
+		}
+		if dir := filepath.Join(userHome, name); holdsProjects(dir) && !slices.Contains(out, dir) {
+			out = append(out, dir)
+		}
+	}
+	return out
+}
+
+// holdsProjects reports whether dir looks like a data home: its projects
+// directory holds a directory named like a project hash (16 lowercase
+// hexadecimal digits).
+func holdsProjects(dir string) bool {
+	entries, _ := os.ReadDir(storage.ProjectsDir(dir))
+	for _, e := range entries {
+		if e.IsDir() && storage.IsProjectHash(e.Name()) {
+			return true
+		}
+	}
+	return false
+}
+
+// IsProcSecret reports whether the clean absolute path p (slash-separated)
+// is the environment or memory of a process or thread
+// (/proc/<pid>/environ, /proc/<pid>/mem, /proc/self/task/<tid>/environ …),
+// which hold the secrets a process was given (API keys in its
+// environment); with ancestors, also whether p is a directory holding one
+// (/proc, /proc/<pid>, /proc/<pid>/task …).
+func IsProcSecret(p string, ancestors bool) bool {
+	segs := strings.Split(strings.TrimPrefix(path.Clean(p), "/"), "/")
+	if len(segs) == 0 || segs[0] != "proc" || !strings.HasPrefix(p, "/") {
+		return false
+	}
+	rest := segs[1:]
+	if len(rest) == 0 {
+		return ancestors // /proc
+	}
+	if !isProcess(rest[0]) {
+		return false // /proc/cpuinfo, /proc/sys/…
+	}
+	if len(rest) >= 2 && rest[1] == "task" {
+		if len(rest) == 2 {
+			return ancestors
+		}
+		rest = rest[2:] // /proc/<pid>/task/<tid>/… is a process of its own
+	}
+	switch {
+	case len(rest) >= 2:
+		return rest[1] == "environ" || rest[1] == "mem"
+	case ancestors:
+		return true // /proc/<pid>, /proc/<pid>/task/<tid>
+	}
+	return false
+}
+
+// isProcess reports whether name is a process's directory in /proc: a
+// number, self or thread-self.
+func isProcess(name string) bool {
+	if name == "self" || name == "thread-self" {
+		return true
+	}
+	if name == "" {
+		return false
+	}
+	for _, r := range name {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,245 @@
+package permission
+
+import (
+	"os/user"
+	"path/filepath"
+	"strings"
+
+	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
+	"github.com/lite-agent/lite-agent-go/internal/secretpaths"
+	"github.com/lite-agent/lite-agent-go/internal/shellscan"
+)
+
+// RuleBashSecretRead is the rule id of the ask a [Gate] gives a bash line
+// that a policy allowed but that reads (or copies, archives, sends) a path
+// holding secrets: the user's credential locations (~/.ssh, ~/.aws,
+// ~/.netrc …), the system's secret files (/etc/shadow, /proc/<pid>/environ
+// …), lite-agent's data homes, or a directory holding one of them (tar czf
+// x ~). With no approval handler it is denied.
+const RuleBashSecretRead = "bash-secret-read"
+
+// secretLocations returns the paths a bash line asks to read (see
+// [RuleBashSecretRead]): the credential locations of home, the system's
+// secret files, the data homes [secretpaths.DataHomes] finds, and the
+// protected paths outside the workdir (the data home of the project, a
+// managed policy file).
+func secretLocations(home, workdir string, protected []string) []string {
+	out := secretpaths.UserCredentials(home)
+	out = append(out, secretpaths.System(home)...)
+	out = append(out, secretpaths.DataHomes(home)...)
+	for _, p := range protected {
+		if workdir == "" || !pathmatch.Within(p, workdir) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// isLister reports whether the program name shows the names and metadata
+// of files, never their contents.
+func isLister(name string) bool {
+	switch name {
+	case "ls", "dir", "vdir", "stat", "du", "tree", "readlink", "realpath":
+		return true
+	}
+	return false
+}
+
+// namesOnly reports whether every command of the line is a lister
+// without an option that reads names from a file: such a line may name a
+// credential directory (ls ~/.ssh, du -sh ~) without asking, since it
+// shows no file's contents.
+func namesOnly(a *shellscan.Analysis) bool {
+	n := 0
+	for _, c := range a.Commands {
+		if c.Wrapper {
+			continue
+		}
+		if !isLister(filepath.Base(c.Name)) || len(c.Guessed) > 0 {
+			return false
+		}
+		for _, w := range c.Args {
+			if strings.HasPrefix(w, "--") && strings.Contains(w, "from") {
+				return false // du --files0-from=F, tree --fromfile F print what F holds
+			}
+		}
+		n++
+	}
+	return n > 0
+}
+
+// secretRead returns, as the line names it, a path holding secrets (see
+// [RuleBashSecretRead]) that the line reads, or a directory holding one;
+// "" when there is none, or when the line only lists names.
+func (g *Gate) secretRead(a *shellscan.Analysis) string {
+	if namesOnly(a) {
+		return ""
+	}
+	tree := readsTrees(a)
+	for _, acc := range a.Accesses {
+		if acc.Runs || acc.Venv || acc.UvConfig || acc.PipConfig {
+			continue
+		}
+		words := []string{acc.Path}
+		if acc.Unknown {
+			words = append(words, fileWords(acc.Path)...)
+		}
+		for _, w := range words {
+			if g.namesSecret(a.Dirs, w, acc.Pattern, tree && !acc.Unknown) {
+				return acc.Path
+			}
+		}
+	}
+	for _, p := range a.ReadPatterns {
+		if g.namesSecret(a.Dirs, p, true, tree) {
+			return p
+		}
+	}
+	// A word of the line that names a secret or a path beneath one asks
+	// too, whatever the program: the analysis may not know that it reads
+	// it (git diff --no-index ~/.netrc x, du --files0-from=~/.netrc, echo
+	// ~/.ssh/id_rsa | xargs cat). A tilde the analysis leaves to bash
+	// (~root/.ssh, ~+/.netrc) keeps its source text and is looked up here.
+	for _, c := range a.Commands {
+		for _, w := range c.Args {
+			words := append([]string{w}, fileWords(w)...)
+			for _, p := range append(words, tildeWords(w, a.Dirs)...) {
+				if g.namesSecretWord(a.Dirs, p) {
+					return w
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// namesSecretWord reports whether the word p, from any of dirs, names a
+// secret location or a path beneath one (not a directory holding one: echo
+// ~ is no read).
+func (g *Gate) namesSecretWord(dirs []string, p string) bool {
+	for _, dir := range dirs {
+		if target := g.absTarget(dir, p); target != "" &&
+			(pathmatch.Hits(target, g.secrets, false) || secretpaths.IsProcSecret(filepath.ToSlash(filepath.Clean(target)), false) ||
+				secretpaths.IsProcSecret(filepath.ToSlash(pathmatch.Resolve(target)), false)) {
+			return true
+		}
+	}
+	return false
+}
+
+// tildeWords returns the paths bash may make of the word w that begins
+// with a tilde prefix other than ~ and ~/ (also after an '=' or '@'):
+// ~name/… in the home of the user name, ~+/… and ~-/… (the working
+// directory, the previous one) from each of dirs.
+func tildeWords(w string, dirs []string) []string {
+	var out []string
+	for _, v := range append([]string{w}, fileWords(w)...) {
+		if !strings.HasPrefix(v, "~") || v == "~" || strings.HasPrefix(v, "~/") {
+			continue
+		}
+		name, rest, _ := strings.Cut(v[1:], "/")
+		switch name {
+		case "+", "-":
+			for _, d := range dirs {
+				out = append(out, filepath.Join(d, rest))
+			}
+			if len(dirs) == 0 {
+				out = append(out, rest)
+			}
+		default:
+			if u, err := user.Lookup(name); err == nil && filepath.IsAbs(u.HomeDir) {
+				out = append(out, filepath.Join(u.HomeDir, rest))
+			}
+		}
+	}
+	return out
+}
+
+// fileWords returns the files a word given to a program the analysis does
+// not model may name after an '@' or '=' (http x @f, tool --key=f, -F
+// x=@f): each rest of the word after one of them.
+func fileWords(w string) []string {
+	var out []string
+	for i := 0; i < len(w) && len(out) < 8; i++ {
+		if (w[i] == '@' || w[i] == '=') && i+1 < len(w) {
+			out = append(out, w[i+1:])
+		}
+	}
+	return out
+}
+
+// namesSecret reports whether p, from any of dirs (a pattern with
+// pattern set), names a secret location or lies beneath one (with tree,
+// also whether it is a directory holding one), lexically or through
+// symbolic links and "..".
+func (g *Gate) namesSecret(dirs []string, p string, pattern, tree bool) bool {
+	for _, dir := range dirs {
+		target := g.absTarget(dir, p)
+		if target == "" {
+			continue
+		}
+		if !pattern {
+			if g.hitsSecret(target, tree) {
+				return true
+			}
+			continue
+		}
+		if pathmatch.PatternHits(target, g.secrets, tree) || pathmatch.PatternHits(target, []string{"/proc"}, false) {
+			return true
+		}
+		for _, m := range pathmatch.Glob(target) {
+			if g.hitsSecret(m, tree) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hitsSecret reports whether the absolute path target names a secret
+// location or lies beneath one (with tree, also whether it is a directory
+// holding one).
+func (g *Gate) hitsSecret(target string, tree bool) bool {
+	if pathmatch.Hits(target, g.secrets, tree) {
+		return true
+	}
+	for _, c := range []string{filepath.Clean(target), pathmatch.Resolve(target)} {
+		if secretpaths.IsProcSecret(filepath.ToSlash(c), tree) {
+			return true
+		}
+	}
+	return false
+}
+
+// secretReadReason is the reason of the ask of [RuleBashSecretRead].
+func secretReadReason(p string) string {
+	return "the command reads a path that holds credentials or lite-agent's data (or a directory holding one): " +
+		clip(strings.TrimSpace(p))
+}
+
+// readsTrees reports whether a command of the line reads whole directory
+// trees, so that a directory operand holding a secret reads it (tar czf x
+// ~, grep -r x .., cp -r ~ h, find ~): an archiver, a syncer or backup
+// tool, find, a recursive searcher, or cp, grep, gzip, zstd, md5deep or
+// hashdeep given a recursive option. Other readers of a directory (cc -I.., make -C ..)
+// read only the files they name, which are checked on their own.
+func readsTrees(a *shellscan.Analysis) bool {
+	for _, c := range a.Commands {
+		switch filepath.Base(c.Name) {
+		case "tar", "bsdtar", "gtar", "zip", "7z", "7za", "7zz", "rar", "cpio", "pax", "rsync", "scp", "rclone",
+			"restic", "borg", "duplicity", "find", "fd", "fdfind", "rg", "ag", "ack", "ugrep", "git-crypt":
+			return true
+		}
+		for _, w := range c.Args {
+			switch {
+			case w == "--recursive" || w == "--archive" || w == "--dereference-recursive":
+				return true
+			case strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.ContainsAny(w[1:], "rRa") &&
+				(filepath.Base(c.Name) == "cp" || strings.HasSuffix(filepath.Base(c.Name), "grep") || filepath.Base(c.Name) == "zstd" ||
+					filepath.Base(c.Name) == "gzip" || filepath.Base(c.Name) == "md5deep" || filepath.Base(c.Name) == "hashdeep"):
+				return true
+			}
+		}
+	}
+	return false
+}
