@@ -63,6 +63,10 @@ func TestBashSecretReadsAsk(t *testing.T) {
 		"du --files0-from=$HOME/.netrc", "tree --fromfile ~/.netrc", "git diff --no-index ~/.netrc x",
 		"echo ~/.ssh/id_rsa | xargs cat", "echo /proc/self/environ | xargs cat", "cat ~/.pypirc", "cat ~/.vault-token",
 		"cat ~/.cargo/credentials.toml",
+		// Each word of a brace expansion is a path of its own (bash expands
+		// braces before the tilde).
+		"cat {~/.ssh/id_rsa,x}", "cat {README.md,/etc/shadow}", "head {/root/.ssh/id_rsa,README.md}",
+		"sort {README.md,../.netrc}", "cat x{,/../../.ssh/id_rsa}", "cat {keys,x}/id_rsa", "cat {~/.ss,x}*/id_rsa",
 	}
 	for _, line := range secret {
 		v, err := g.Decide(t.Context(), secretCall(line))
@@ -76,7 +80,8 @@ func TestBashSecretReadsAsk(t *testing.T) {
 	// Lines that asked already (opaque) still ask.
 	for _, line := range []string{"ln -s ~/.ssh k; cat k/id_rsa", "zip -r x.zip ~", "gpg --export-secret-keys",
 		"openssl rsa -in ~/.ssh/id_rsa", "ssh-keygen -y -f ~/.ssh/id_rsa", "gzip -c ~/.netrc > n.gz",
-		"scp ~/.ssh/id_rsa host:"} {
+		"scp ~/.ssh/id_rsa host:",
+		"cat ~/.s{a..z}{a..z}/id_rsa"} {
 		v, err := g.Decide(t.Context(), secretCall(line))
 		if err != nil {
 			t.Fatal(err)
@@ -88,7 +93,7 @@ func TestBashSecretReadsAsk(t *testing.T) {
 	for _, line := range []string{"ls ~/.ssh", "ls -la ~", "du -sh ~", "stat ~/.ssh/id_rsa", "ls ..", "ssh-add -l",
 		"git status", "cat README.md", "grep -r foo .", "cat ../notes.txt", "cat /etc/hosts", "cat /proc/cpuinfo", "cc -I.. -L. -o prog x.c", "wc -l ..",
 		"cat /proc/self/status", "git log --oneline -5", "rg foo", "sed -i s/a/b/ README.md", "echo ~", "cat ~/.gitconfig",
-		"cat ~/.ssh.txt", "cat ~/.netrc.example"} {
+		"cat ~/.ssh.txt", "cat ~/.netrc.example", "cat {README.md,../notes.txt}", "cat {a,b}"} {
 		v, err := g.Decide(t.Context(), secretCall(line))
 		if err != nil {
 			t.Fatal(err)

@@ -871,18 +871,25 @@ func (an *analyzer) addAccessOf(w word, mode accessMode, what string, tree, redi
 		return
 	case w.pattern:
 		an.pathsUnknown(what + " uses a pattern that matches paths only known when the command runs")
-		if mode == modeRead {
-			an.readPattern(w.text)
-			return
-		}
 		if w.tooMany {
-			an.opaque(what + " writes the paths of a brace expansion into too many words to check")
+			if mode == modeRead {
+				an.opaque(what + " reads the paths of a brace expansion into too many words to check")
+			} else {
+				an.opaque(what + " writes the paths of a brace expansion into too many words to check")
+			}
 			return
 		}
 		// Each word of a brace expansion is a path of its own, judged
-		// as a literal or as a pattern.
+		// as a literal or as a pattern: bash expands the braces before
+		// the tilde, so {~/.ssh/id_rsa,x} reads ~/.ssh/id_rsa.
 		for _, alt := range w.alts {
 			an.addAccessOf(alt, mode, what, tree, redirect)
+		}
+		if mode == modeRead {
+			if w.alts == nil {
+				an.readPattern(w.text)
+			}
+			return
 		}
 	case w.text == "":
 		return
