@@ -94,6 +94,13 @@ func (g *Gate) secretRead(a *shellscan.Analysis) string {
 		if g.namesSecret(a.Dirs, p, true, tree) {
 			return p
 		}
+		// A tilde prefix the analysis leaves to bash (~root/.netrc,
+		// ~+/../x, as a word of a brace expansion too).
+		for _, t := range tildeWords(p, a.Dirs) {
+			if g.namesSecretWord(a.Dirs, t) || g.namesSecret(a.Dirs, t, true, tree) {
+				return p
+			}
+		}
 	}
 	// A word of the line that names a secret or a path beneath one asks
 	// too, whatever the program: the analysis may not know that it reads

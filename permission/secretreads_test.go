@@ -67,6 +67,7 @@ func TestBashSecretReadsAsk(t *testing.T) {
 		// braces before the tilde).
 		"cat {~/.ssh/id_rsa,x}", "cat {README.md,/etc/shadow}", "head {/root/.ssh/id_rsa,README.md}",
 		"sort {README.md,../.netrc}", "cat x{,/../../.ssh/id_rsa}", "cat {keys,x}/id_rsa", "cat {~/.ss,x}*/id_rsa",
+		"cat {x,~root/.netrc}", "cat {x,~+/../.netrc}", "cat {x,~+/../proj/../.netrc}",
 	}
 	for _, line := range secret {
 		v, err := g.Decide(t.Context(), secretCall(line))

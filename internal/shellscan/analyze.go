@@ -867,6 +867,10 @@ func (an *analyzer) addAccessOf(w word, mode accessMode, what string, tree, redi
 		an.pathsUnknown(what + " uses a path that is only known when the command runs")
 		if mode != modeRead {
 			an.opaque(what + " writes a path that is only known when the command runs")
+		} else if strings.HasPrefix(w.text, "~") {
+			// A tilde prefix left to bash (~root/.netrc, ~+/x, also as
+			// a word of a brace expansion): the gate looks it up.
+			an.readPattern(w.text)
 		}
 		return
 	case w.pattern:
