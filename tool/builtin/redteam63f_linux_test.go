@@ -91,15 +91,7 @@ func TestSearchesAndReadsThroughSwappedDirectoryStayInside(t *testing.T) {
 	writeFile(t, filepath.Join(d, "id_ed25519"), "inside")
 	writeFile(t, filepath.Join(d, "x"), "inside x")
 	symlink(t, outside, filepath.Join(ws, "swap"))
-	files, err := builtin.FileTools(builtin.FileOptions{Workdir: ws})
-	if err != nil {
-		t.Fatal(err)
-	}
-	search, err := builtin.SearchTools(builtin.FileOptions{Workdir: ws}, builtin.SearchOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	all := append(files, search...)
+	all := fileAndSearchTools(t, ws)
 	startSwapper(t, d, filepath.Join(ws, "swap"))
 
 	steps := []struct {
@@ -159,15 +151,7 @@ func TestSpecialFileSwappedInNeverHangs(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
-	files, err := builtin.FileTools(builtin.FileOptions{Workdir: ws})
-	if err != nil {
-		t.Fatal(err)
-	}
-	search, err := builtin.SearchTools(builtin.FileOptions{Workdir: ws}, builtin.SearchOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	all := append(files, search...)
+	all := fileAndSearchTools(t, ws)
 	startSwapper(t, f, fifo)
 	steps := []struct {
 		tool  string
@@ -243,15 +227,7 @@ func TestProcAndFdNamesAreOutside(t *testing.T) {
 	}
 	defer od.Close()
 	fd := fmt.Sprint(od.Fd())
-	files, err := builtin.FileTools(builtin.FileOptions{Workdir: ws})
-	if err != nil {
-		t.Fatal(err)
-	}
-	search, err := builtin.SearchTools(builtin.FileOptions{Workdir: ws}, builtin.SearchOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	all := append(files, search...)
+	all := fileAndSearchTools(t, ws)
 	names := []string{
 		"/proc/self/root" + outside + "/secret",
 		"/proc/self/fd/" + fd + "/secret",
@@ -303,4 +279,18 @@ func marshal(t *testing.T, input any) json.RawMessage {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// fileAndSearchTools returns the file and search tools of the workspace ws.
+func fileAndSearchTools(t *testing.T, ws string) []tool.Tool {
+	t.Helper()
+	files, err := builtin.FileTools(builtin.FileOptions{Workdir: ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	search, err := builtin.SearchTools(builtin.FileOptions{Workdir: ws}, builtin.SearchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(files, search...)
 }
