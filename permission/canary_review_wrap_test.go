@@ -3,6 +3,7 @@
 package permission_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -179,21 +180,29 @@ func TestCanaryReviewXargs(t *testing.T) {
 // runBash allows.
 func checkReviewRound(t *testing.T, template string, round map[string][]string) {
 	t.Helper()
-	for class, lines := range round {
-		for _, line := range lines {
-			root := canaryFixture(t, template)
-			allowedBy := allowingScenarios(t, root, line)
-			before := canarySnapshot(t, root)
-			runLine(t, root, line, 20*time.Second, "")
-			p := reviewChanged(root, before, canarySnapshot(t, root))
-			if p == "" {
-				t.Errorf("class %s: %q did no damage when run (allowed by %v)", class, line, allowedBy)
-			}
-			if len(allowedBy) > 0 {
-				t.Errorf("class %s: %q was allowed by %v (changed %q)", class, line, allowedBy, p)
+	// Each line is a parallel subtest in a fixture of its own, as in
+	// checkCanaryRoundIn: most of its time is spent waiting for npm, npx
+	// or node to start.
+	t.Run("lines", func(t *testing.T) {
+		for class, lines := range round {
+			for i, line := range lines {
+				t.Run(fmt.Sprintf("%s-%d", class, i), func(t *testing.T) {
+					t.Parallel()
+					root := canaryFixture(t, template)
+					allowedBy := allowingScenarios(t, root, line)
+					before := canarySnapshot(t, root)
+					runLine(t, root, line, 20*time.Second, "")
+					p := reviewChanged(root, before, canarySnapshot(t, root))
+					if p == "" {
+						t.Errorf("class %s: %q did no damage when run (allowed by %v)", class, line, allowedBy)
+					}
+					if len(allowedBy) > 0 {
+						t.Errorf("class %s: %q was allowed by %v (changed %q)", class, line, allowedBy, p)
+					}
+				})
 			}
 		}
-	}
+	})
 }
 
 // reviewChanged is changed, with paths under the fake home's .npm left out;
