@@ -3,6 +3,7 @@
 package permission_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -86,26 +87,31 @@ var canaryG60ProjectPaths = []struct{ program, file, text, line string }{
 func TestCanaryG60ProjectPaths(t *testing.T) {
 	tooltest.Need(t, tooltest.CanaryTools, "git", "pytest", "mypy", "hugo", "mvn")
 	template := canaryTemplate(t)
-	for _, c := range canaryG60ProjectPaths {
-		prog, err := exec.LookPath(c.program)
-		if err != nil {
-			t.Fatal(err)
-		}
-		root := canaryFixture(t, template)
-		home, wd := filepath.Join(root, "home"), filepath.Join(root, "work")
-		r := strings.NewReplacer("HOMEDIR", home, "WORKDIR", wd)
-		g57WriteWork(t, root, map[string]string{
-			c.file:          r.Replace(c.text),
-			"test_a.py":     "def test_a():\n    pass\n",
-			"content/a.md":  "---\ntitle: a\n---\nx\n",
-			"pom.xml":       "<project><modelVersion>4.0.0</modelVersion><groupId>a</groupId><artifactId>b</artifactId><version>1</version><packaging>pom</packaging></project>\n",
-			"notes/read.md": "x\n",
+	for i, c := range canaryG60ProjectPaths {
+		// Each case in a fixture of its own, beside the others: most of
+		// its time is spent waiting for python, hugo or a JVM to start.
+		t.Run(fmt.Sprintf("%d-%s", i, c.program), func(t *testing.T) {
+			t.Parallel()
+			prog, err := exec.LookPath(c.program)
+			if err != nil {
+				t.Fatal(err)
+			}
+			root := canaryFixture(t, template)
+			home, wd := filepath.Join(root, "home"), filepath.Join(root, "work")
+			r := strings.NewReplacer("HOMEDIR", home, "WORKDIR", wd)
+			g57WriteWork(t, root, map[string]string{
+				c.file:          r.Replace(c.text),
+				"test_a.py":     "def test_a():\n    pass\n",
+				"content/a.md":  "---\ntitle: a\n---\nx\n",
+				"pom.xml":       "<project><modelVersion>4.0.0</modelVersion><groupId>a</groupId><artifactId>b</artifactId><version>1</version><packaging>pom</packaging></project>\n",
+				"notes/read.md": "x\n",
+			})
+			refusedEverywhere(t, root, c.line)
+			out := runLine(t, root, c.line, 2*time.Minute, filepath.Dir(prog))
+			if _, err := os.Stat(filepath.Join(home, "g60")); err != nil {
+				t.Errorf("%q with %s did not write the home when run (%v):\n%s", c.line, c.file, err, out)
+			}
 		})
-		refusedEverywhere(t, root, c.line)
-		out := runLine(t, root, c.line, 2*time.Minute, filepath.Dir(prog))
-		if _, err := os.Stat(filepath.Join(home, "g60")); err != nil {
-			t.Errorf("%q with %s did not write the home when run (%v):\n%s", c.line, c.file, err, out)
-		}
 	}
 }
 

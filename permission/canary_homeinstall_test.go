@@ -25,12 +25,17 @@ func TestCanaryHomeInstall(t *testing.T) {
 		goModule + `env CGO_ENABLED=0 go install .`,
 		goModule + `command go install -v ./...`,
 	} {
-		root := canaryFixture(t, template)
-		refusedEverywhere(t, root, line)
-		bin := filepath.Join(root, "home", "go", "bin", "m")
-		out := goRun(root, line)
-		if _, err := os.Stat(bin); err != nil {
-			t.Errorf("%q wrote no ~/go/bin/m when run: %v\n%s", line, err, out)
-		}
+		// Each line in a fixture of its own, beside the others: most of a
+		// go install is waiting for the go command's children.
+		t.Run(line[len(goModule):], func(t *testing.T) {
+			t.Parallel()
+			root := canaryFixture(t, template)
+			refusedEverywhere(t, root, line)
+			bin := filepath.Join(root, "home", "go", "bin", "m")
+			out := goRun(root, line)
+			if _, err := os.Stat(bin); err != nil {
+				t.Errorf("%q wrote no ~/go/bin/m when run: %v\n%s", line, err, out)
+			}
+		})
 	}
 }

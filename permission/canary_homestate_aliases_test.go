@@ -5,6 +5,7 @@ package permission_test
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -64,15 +65,22 @@ func TestCanaryHomeStateAliases(t *testing.T) {
 		t.Fatal(err)
 	}
 	bin := fakeHomeBin(t, fakeAliasTools...)
-	for _, line := range canaryHomeStateAliases {
-		root := canaryFixture(t, template)
-		refusedEverywhere(t, root, line)
-		before := canarySnapshot(t, root)
-		out := runLine(t, root, line, time.Minute, bin, "NPM_CONFIG_PREFIX="+filepath.Join(root, "home", ".npm-global"),
-			"npm_config_audit=false", "npm_config_fund=false", "npm_config_update_notifier=false")
-		if p := changed(before, canarySnapshot(t, root)); !strings.HasPrefix(p, filepath.Join(root, "home")+string(filepath.Separator)) {
-			t.Errorf("%q changed nothing in the home when run (%q):\n%s", line, p, out)
+	// Each line in a fixture of its own, beside the others: most of its
+	// time is spent waiting for npm to start.
+	t.Run("lines", func(t *testing.T) {
+		for i, line := range canaryHomeStateAliases {
+			t.Run(strconv.Itoa(i), func(t *testing.T) {
+				t.Parallel()
+				root := canaryFixture(t, template)
+				refusedEverywhere(t, root, line)
+				before := canarySnapshot(t, root)
+				out := runLine(t, root, line, time.Minute, bin, "NPM_CONFIG_PREFIX="+filepath.Join(root, "home", ".npm-global"),
+					"npm_config_audit=false", "npm_config_fund=false", "npm_config_update_notifier=false")
+				if p := changed(before, canarySnapshot(t, root)); !strings.HasPrefix(p, filepath.Join(root, "home")+string(filepath.Separator)) {
+					t.Errorf("%q changed nothing in the home when run (%q):\n%s", line, p, out)
+				}
+			})
 		}
-	}
+	})
 	checkOrdinary(t, template, canaryHomeStateAliasesOrdinary, nil)
 }

@@ -16,28 +16,30 @@ import (
 // sweep's lock directory) lets a store take the sweep's lock over. The
 // sweep's release must then not remove the store's live lock: a third
 // process could take it while the store still writes.
+//
+// The store takes the lock over while the sweep removes the archive; if
+// the removal ends first, the sweep waits before its release until the
+// takeover is done, so that the release always comes after it (a few
+// hundred notes are enough, not thousands to outlast the takeover).
 func TestReleaseSparesALockTakenOverDuringRemoval(t *testing.T) {
 	now := time.Now()
 	home := t.TempDir()
 	sessions := filepath.Join(home, "projects", "aaaaaaaaaaaaaaaa", "sessions")
 	dir := filepath.Join(sessions, "s.context")
-	bulkNotes(t, dir, 8000)
+	bulkNotes(t, dir, 4*checkEvery)
 	ageTree(t, dir, now.Add(-40*24*time.Hour))
 	lockPath := dir + filelock.Suffix
 	got := make(chan *filelock.Lock, 1)
+	taken := make(chan struct{})
 	_, err := Sweep(t.Context(), Options{
 		Home: home, now: func() time.Time { return now },
-		beforeRemove: func(p string) {
+		afterLock: func(p string) {
 			if p != dir {
 				return
 			}
 			go func() {
-				// Wait for the sweep's lock, age it as 10 s would, take it over.
-				for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); {
-					if _, err := os.Lstat(lockPath); err == nil {
-						break
-					}
-				}
+				defer close(taken)
+				// Age the sweep's lock as 10 s would, take it over.
 				ages := now.Add(-time.Minute)
 				_ = os.Chtimes(lockPath, ages, ages)
 				l, err := filelock.Acquire(t.Context(), dir, filelock.Options{Timeout: 5 * time.Second})
@@ -46,6 +48,11 @@ func TestReleaseSparesALockTakenOverDuringRemoval(t *testing.T) {
 				}
 				got <- l
 			}()
+		},
+		beforeRelease: func(p string) {
+			if p == dir {
+				<-taken
+			}
 		},
 	})
 	if err != nil {
