@@ -26,6 +26,8 @@ const portable = true
 // the package's tests run against it on Linux too.
 type fdFile struct {
 	f *os.File
+	// size is the file's size when status looked, for endAt (0 before).
+	size int64
 }
 
 // Read implements io.Reader.
@@ -44,12 +46,13 @@ func (f *fdFile) readAll() ([]byte, error) {
 }
 
 // status reports whether the file is a regular file, and its
-// modification time.
+// modification time, and keeps its size in f.size.
 func (f *fdFile) status() (regular bool, mtime time.Time, err error) {
 	st, err := f.f.Stat()
 	if err != nil {
 		return false, time.Time{}, err
 	}
+	f.size = st.Size()
 	return st.Mode().IsRegular(), st.ModTime(), nil
 }
 

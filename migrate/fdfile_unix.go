@@ -23,6 +23,8 @@ const portable = false
 // interrupted. The caller closes it.
 type fdFile struct {
 	fd int
+	// size is the file's size when status looked, for endAt (0 before).
+	size int64
 }
 
 // openFileAt opens name relative to the directory descriptor dirfd
@@ -118,12 +120,13 @@ func (f *fdFile) stat() (unix.Stat_t, error) {
 }
 
 // status reports whether the descriptor is a regular file, and its
-// modification time, from one fstat.
+// modification time, from one fstat, and keeps its size in f.size.
 func (f *fdFile) status() (regular bool, mtime time.Time, err error) {
 	st, err := f.stat()
 	if err != nil {
 		return false, time.Time{}, err
 	}
+	f.size = st.Size
 	return st.Mode&unix.S_IFMT == unix.S_IFREG, time.Unix(st.Mtim.Unix()), nil
 }
 

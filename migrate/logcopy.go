@@ -49,7 +49,7 @@ func (m *migration) copySession(ctx context.Context, s *scratch, u *unit, t *tal
 	w := s.writer(out)
 	defer s.keep(w)
 	c := Count{Files: 1}
-	lr := s.lines(m.readLog(f))
+	lr := s.lines(endAt(m.readLog(f), f.size))
 	var pos int64
 	for {
 		l, err := lr.next()
@@ -307,4 +307,36 @@ func (lr *lineReader) countRest() (int64, error) {
 			n++
 		}
 	}
+}
+
+// endAt returns a reader of the log r, whose size was size when it was
+// opened (0 or less if not known), that tells the end of the log without reading
+// again once a read has come back short exactly at that size: on a regular
+// file a short read ends at the file's end, so the read after it would
+// only return nothing, one system call per log for a migration that
+// copies thousands of them. The log is read under its lock, which every
+// writer takes, so its end does not move while it is read. A size that is
+// no longer the file's never cuts the copy short: a file that grew since
+// has its next read come back past the size, or full; one that shrank
+// ends before it, and is read to its end as usual.
+func endAt(r io.Reader, size int64) io.Reader {
+	return &endReader{r: r, size: size}
+}
+
+// endReader is the reader endAt returns.
+type endReader struct {
+	r    io.Reader
+	size int64 // the file's size when opened, or 0 or less
+	off  int64 // bytes read so far
+	end  bool  // a short read reached size
+}
+
+func (e *endReader) Read(p []byte) (int, error) {
+	if e.end {
+		return 0, io.EOF
+	}
+	n, err := e.r.Read(p)
+	e.off += int64(n)
+	e.end = err == nil && n > 0 && n < len(p) && e.off == e.size
+	return n, err
 }
