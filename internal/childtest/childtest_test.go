@@ -31,19 +31,29 @@ func TestMain(m *testing.M) {
 func runRole(role string) int {
 	if role == "crash" {
 		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
-		select {}
+		sleepForever()
 	}
 	if role == "fail" {
 		return 3
 	}
 	fmt.Println("ready")
 	if role == "hang" {
-		select {}
+		sleepForever()
 	}
 	if role == "wait" {
 		_, _ = io.Copy(io.Discard, os.Stdin)
 	}
 	return 0
+}
+
+// sleepForever blocks until the process is killed. A bare select {}
+// with no other goroutine is a deadlock the runtime may end the child for
+// ("all goroutines are asleep"), so a "hang" child exited on its own
+// before it was killed; a sleeping goroutine is never a deadlock.
+func sleepForever() {
+	for {
+		time.Sleep(time.Hour)
+	}
 }
 
 func TestReleaseLetsTheChildEnd(t *testing.T) {
