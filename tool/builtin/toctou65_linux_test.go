@@ -113,3 +113,29 @@ func TestALinkFlippedAfterTheGateIsNotFollowedToADeniedFile(t *testing.T) {
 		t.Errorf("no read succeeded in %d: the test exercised nothing", reads)
 	}
 }
+
+// TestALinkThatStaysPutIsReadAsBefore (files65): a symbolic link inside
+// the workspace to another file inside it reads through read_file behind
+// the gate when neither name is denied, and a link to a denied file is
+// blocked by the gate itself, as before the check of what was opened.
+func TestALinkThatStaysPutIsReadAsBefore(t *testing.T) {
+	ws := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(ws, "docs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(ws, ".env"), "SECRET=env")
+	writeFile(t, filepath.Join(ws, "docs", "a.md"), "doc a")
+	symlink(t, "docs/a.md", filepath.Join(ws, "a.md"))
+	symlink(t, "docs", filepath.Join(ws, "d"))
+	symlink(t, ".env", filepath.Join(ws, "env"))
+	tools := gatedFileTools(t, ws)
+	read := byName(t, tools, "read_file")
+	for _, p := range []string{"a.md", "d/a.md", "docs/a.md"} {
+		if res := call(t, read, map[string]any{"path": p}); res.IsError || res.Content != "doc a" {
+			t.Errorf("read_file %s: %q", p, res.Content)
+		}
+	}
+	if res := call(t, read, map[string]any{"path": "env"}); !res.IsError || strings.Contains(res.Content, "SECRET") {
+		t.Errorf("read_file env (a link to .env): %q", res.Content)
+	}
+}
