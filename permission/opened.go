@@ -45,6 +45,8 @@ type PathChangedError struct {
 	Verdict Verdict
 }
 
+// Error says which path changed, where it leads now and why that is
+// refused; it is the text the model gets.
 func (e *PathChangedError) Error() string {
 	msg := fmt.Sprintf("blocked by policy: %s changed after the permission check; it now leads to %s, which was not checked", e.Path, e.Opened)
 	switch e.Verdict.Decision {
