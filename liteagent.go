@@ -562,6 +562,10 @@ func loadConfig(ctx context.Context, opts Options) (config, error) {
 	if cfg.log == nil {
 		cfg.log = slog.New(slog.DiscardHandler)
 	}
+	for _, s := range cfg.mcp.Skipped {
+		cfg.log.Warn("MCP server of the project skipped: "+s.Error()+"; the first is used (rename or remove it in the project's file to use both)",
+			"server", s.Server, "kept", s.First, "skipped", s.Second)
+	}
 	return cfg, nil
 }
 

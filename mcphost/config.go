@@ -180,6 +180,12 @@ type Server struct {
 type Config struct {
 	// Servers lists the configured servers, each name once.
 	Servers []Server
+	// Skipped lists the servers of the project's mcps.json that
+	// [LoadConfig] left out because the global mcps.json or the
+	// constructor options configure the same name differently: each
+	// names the kept place First and the project file Second. A host
+	// should show them to the user (liteagent logs each as a warning).
+	Skipped []ConflictError
 }
 
 // LoadOptions says where LoadConfig looks for servers.
@@ -433,8 +439,10 @@ func validHeaderName(k string) bool {
 // than 256 KiB, is not valid strict JSON (invalid UTF-8, duplicate keys,
 // unknown keys) or holds an invalid server is a *ConfigError naming it. A
 // name configured in two sources is kept once when both configurations are
-// equal (after defaults are filled in) and is a *ConflictError naming both
-// places otherwise. More than opts.MaxServers servers is a *ConfigError.
+// equal (after defaults are filled in). Otherwise the entry of the
+// project file gives way: the global file's or the constructor's is kept
+// and the project's is listed in [Config.Skipped]; the global file and the
+// constructor disagreeing is a *ConflictError naming both places. More than opts.MaxServers servers is a *ConfigError.
 // The global and the project file being one file (the same real path) is
 // read once, as global.
 func LoadConfig(opts LoadOptions) (Config, error) {
@@ -486,20 +494,37 @@ func LoadConfig(opts LoadOptions) (Config, error) {
 		return Config{}, &ConfigError{Message: fmt.Sprintf("configuration exceeds %d servers", maxServers)}
 	}
 	slices.SortFunc(m.servers, func(a, b Server) int { return strings.Compare(a.Name, b.Name) })
-	return Config{Servers: m.servers}, nil
+	return Config{Servers: m.servers, Skipped: m.skipped}, nil
 }
 
 // merger accumulates servers from the sources in order.
 type merger struct {
 	servers []Server
 	byName  map[string]int // index into servers
+	skipped []ConflictError
 }
 
-// add merges s, which is valid and normalized.
+// add merges s, which is valid and normalized. A name configured
+// differently in the project file and in a trusted source (the global
+// file, the constructor options) keeps the trusted source's entry and
+// records the project's as skipped: a project, which a cloned repository
+// may supply, can neither take over a server of the user's or the host's
+// (and the rules and hooks written for its tools) nor stop the agent
+// from starting by trying. Two trusted sources that disagree are a
+// *ConflictError.
 func (m *merger) add(s Server) error {
 	if i, ok := m.byName[s.Name]; ok {
 		prev := m.servers[i]
 		if prev.Config.equal(s.Config) {
+			return nil
+		}
+		switch {
+		case s.Source == SourceProject:
+			m.skipped = append(m.skipped, ConflictError{Server: s.Name, First: place(prev), Second: place(s)})
+			return nil
+		case prev.Source == SourceProject:
+			m.skipped = append(m.skipped, ConflictError{Server: s.Name, First: place(s), Second: place(prev)})
+			m.servers[i] = s
 			return nil
 		}
 		return &ConflictError{Server: s.Name, First: place(prev), Second: place(s)}

@@ -84,24 +84,28 @@ func TestLoadConfigMissingFilesAreFine(t *testing.T) {
 	}
 }
 
-func TestConflictingServerNamesBothFiles(t *testing.T) {
+func TestConflictingServerNamesNameBothPlaces(t *testing.T) {
 	p, _ := layout(t, "")
 	global := filepath.Join(p.Home, "mcps.json")
 	project := filepath.Join(p.ProjectConfigDir, "mcps.json")
 	writeFile(t, global, `{"mcpServers": {"tools": {"command": "trusted-server"}}}`)
 	writeFile(t, project, `{"mcpServers": {"tools": {"command": "other-server", "env": {"TOKEN": "`+secret+`"}}}}`)
 
-	_, err := mcphost.LoadConfig(mcphost.LoadOptions{Paths: p})
-	var ce *mcphost.ConflictError
-	if !errors.As(err, &ce) {
-		t.Fatalf("err = %v, want a *ConflictError", err)
+	// The project's entry gives way to the user's (files65).
+	cfg, err := mcphost.LoadConfig(mcphost.LoadOptions{Paths: p})
+	if err != nil {
+		t.Fatalf("LoadConfig: %v", err)
 	}
-	if ce.Server != "tools" || ce.First != global || ce.Second != project {
-		t.Errorf("conflict = %+v", ce)
+	if len(cfg.Servers) != 1 || cfg.Servers[0].Config.Command != "trusted-server" || len(cfg.Skipped) != 1 {
+		t.Fatalf("config = %+v, want the global tools and the project's skipped", cfg)
 	}
-	if msg := err.Error(); !strings.Contains(msg, global) || !strings.Contains(msg, project) || strings.Contains(msg, secret) {
+	if ce := cfg.Skipped[0]; ce.Server != "tools" || ce.First != global || ce.Second != project {
+		t.Errorf("skipped = %+v", ce)
+	}
+	if msg := cfg.Skipped[0].Error(); !strings.Contains(msg, global) || !strings.Contains(msg, project) || strings.Contains(msg, secret) {
 		t.Errorf("message %q must name both files and no value", msg)
 	}
+	var ce *mcphost.ConflictError
 
 	// The constructor conflicts too, named as such.
 	writeFile(t, project, `{}`)

@@ -58,11 +58,16 @@
 //
 // # Sources and precedence
 //
-// The sources merge in the order global, project, constructor. A name may
-// appear in several sources only with the same configuration (after
-// defaults are filled in), and is then kept once, from the first source;
-// two different configurations of one name are a *[ConflictError] naming
-// both files, so a project cannot redefine a global server, nor the reverse.
+// The sources merge in the order global, project, constructor. A name
+// that appears in several sources with the same configuration (after
+// defaults are filled in) is kept once, from the first source. When the
+// project file configures a name of the global file or of the constructor
+// differently, the project's entry is left out and listed in
+// [Config.Skipped] (liteagent logs a warning): a project, which a cloned
+// repository may supply, can neither redefine a server of the user's or
+// the host's nor stop the agent from starting. The global file and the
+// constructor configuring one name differently is a *[ConflictError]
+// naming both places.
 // At most 32 servers may be configured ([DefaultMaxServers]).
 //
 // # Connecting

@@ -123,6 +123,9 @@ type Call struct {
 	// caches the analysis of a bash command line for every policy that
 	// sees this call.
 	ws *resolved
+	// seen, when set by the [Gate] for a file tool's call, receives the
+	// real path [Workspace] resolved the call's path to.
+	seen *seenPath
 }
 
 // A Policy decides about tool calls. Implementations must be safe for

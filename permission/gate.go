@@ -655,12 +655,20 @@ func (w *gatedTool) Call(ctx context.Context, c *tool.Call, input json.RawMessag
 	if c != nil {
 		call.ID, call.SessionID = c.ID, c.SessionID
 	}
+	var seen seenPath
+	if fileTools[call.Name] {
+		call.seen = &seen
+	}
 	out, err := w.g.authorize(ctx, call, c)
 	if err != nil {
 		return tool.Result{}, err
 	}
 	if !out.Run {
 		return out.Result(), nil
+	}
+	if checked := seen.get(); checked != "" && !out.Simulated {
+		call.seen = nil
+		ctx = tool.WithPathCheck(ctx, w.g.openedCheck(call, checked))
 	}
 	return w.t.Call(ctx, c, input)
 }

@@ -262,8 +262,12 @@ func (w *workspacePolicy) Check(ctx context.Context, call Call) (Verdict, error)
 		if !ok || !isString {
 			return Verdict{Decision: Deny, Reason: "file path must be a string"}, nil
 		}
-		if _, err := call.ws.spell(s); err != nil {
+		sp, err := call.ws.spell(s)
+		if err != nil {
 			return Verdict{Decision: Deny, Reason: "cannot resolve the path: " + err.Error()}, nil
+		}
+		if call.seen != nil && len(sp.trusted) > 0 {
+			call.seen.set(filepath.FromSlash(sp.trusted[0]))
 		}
 	}
 	return w.p.Check(ctx, call)

@@ -22,6 +22,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/otelenv"
 	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/slash"
 	"github.com/lite-agent/lite-agent-go/hook"
+	"github.com/lite-agent/lite-agent-go/mcphost"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/anthropic"
 	"github.com/lite-agent/lite-agent-go/permission"
@@ -496,6 +497,10 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 	a, err := liteagent.New(ctx, opts)
 	if err != nil {
 		return nil, err
+	}
+	// New loaded the same files: only the warnings are new here.
+	if cfg, err := mcphost.LoadConfig(mcphost.LoadOptions{Paths: p.paths}); err == nil {
+		warnSkippedMCP(errw, cfg)
 	}
 	switch {
 	case f.resume != "":

@@ -46,6 +46,7 @@ func newMCPListCommand(g *globalFlags) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			warnSkippedMCP(cmd.ErrOrStderr(), cfg)
 			if cfg, err = selectServers(cfg, args); err != nil {
 				return err
 			}
@@ -191,4 +192,13 @@ func firstLine(s string) string {
 		s = string(r[:99]) + "…"
 	}
 	return s
+}
+
+// warnSkippedMCP tells the user about each server of the project's
+// mcps.json left out because their own mcps.json configures its name
+// differently (see [mcphost.Config.Skipped]).
+func warnSkippedMCP(w io.Writer, cfg mcphost.Config) {
+	for _, s := range cfg.Skipped {
+		fmt.Fprintf(w, "warning: MCP server of the project skipped: %v; the first is used (rename or remove it in the project's %s to use both)\n", &s, mcphost.ConfigFile)
+	}
 }

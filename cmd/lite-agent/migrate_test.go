@@ -302,6 +302,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(childEnvMigrate) != "" {
 		os.Exit(migrateChild())
 	}
+	if who := os.Getenv(childEnvMCPServer); who != "" {
+		os.Exit(mcpServerChild(who))
+	}
 	os.Exit(m.Run())
 }
 

@@ -212,20 +212,43 @@ func (readFileInput) RefineSchema(s *jsonschema.Schema) {
 	s.Properties["limit"].Minimum = jsonschema.Ptr(1.0)
 }
 
+// openAttempts bounds how often read_file resolves a path again when a
+// symbolic link took the place of one of its components meanwhile.
+const openAttempts = 3
+
 func (ft *fileTools) readFile(ctx context.Context, c *tool.Call, in readFileInput) (tool.Result, error) {
-	t, err := ft.ws.resolve(ctx, c.SessionID, in.Path, accessRead)
-	if err != nil {
-		return pathResult(err)
+	var (
+		t   target
+		f   *os.File
+		err error
+	)
+	for attempt := 1; ; attempt++ {
+		t, err = ft.ws.resolve(ctx, c.SessionID, in.Path, accessRead)
+		if err != nil {
+			return pathResult(err)
+		}
+		if t.missing {
+			return ft.notFound(ctx, t, in.Path)
+		}
+		f, err = ft.openForRead(t)
+		if !errors.Is(err, errSymlink) {
+			break
+		}
+		if attempt == openAttempts {
+			return tool.Errorf("%s kept changing while it was opened (a symbolic link took the place of a part of it); not read", in.Path), nil
+		}
 	}
-	if t.missing {
-		return ft.notFound(ctx, t, in.Path)
-	}
-	f, err := openForRead(t)
 	if isNotFound(err) {
 		return ft.notFound(ctx, t, in.Path)
 	}
 	if err != nil {
 		return tool.Result{}, fmt.Errorf("read %s: %w", in.Path, unwrapPathError(err))
+	}
+	// What was opened is the file at t's real path, reached without a
+	// link: the gate checked the name, which may have led elsewhere then.
+	if err := tool.CheckPath(ctx, t.real()); err != nil {
+		f.Close()
+		return tool.Errorf("%s", err), nil
 	}
 	data, err := ft.readRegular(f, in.Path)
 	f.Close()
@@ -263,18 +286,37 @@ func (ft *fileTools) readFile(ctx context.Context, c *tool.Call, in readFileInpu
 	return tool.Text(out), nil
 }
 
-// openForRead opens a resolved path for reading without blocking on a
-// FIFO or a device.
-func openForRead(t target) (*os.File, error) {
+// openForRead opens the resolved path t for reading without blocking on
+// a FIFO or a device, and without following a symbolic link: t has none
+// left, so one found on the way took a component's place since t was
+// resolved, and the open fails with errSymlink.
+func (ft *fileTools) openForRead(t target) (*os.File, error) {
 	if t.base == "" {
-		return os.OpenFile(t.rel, os.O_RDONLY|oNonblock|oNoFollow, 0)
+		f, err := os.OpenFile(t.rel, os.O_RDONLY|oNonblock|oNoFollow, 0)
+		if isLinkErr(err) {
+			return nil, errSymlink
+		}
+		return f, err
 	}
-	root, err := os.OpenRoot(t.base)
+	var want fileID
+	if t.inWorkspace {
+		want = ft.wsID
+	}
+	root, err := openWorkspace(t.base, want)
 	if err != nil {
 		return nil, err
 	}
-	defer root.Close()
-	return root.OpenFile(t.rel, os.O_RDONLY|oNonblock, 0)
+	defer root.close()
+	dir, err := root.openDir(filepath.Dir(t.rel), false)
+	if err != nil {
+		return nil, err
+	}
+	defer dir.close()
+	f, err := dir.openFile(filepath.Base(t.rel), os.O_RDONLY|oNonblock, 0)
+	if isLinkErr(err) {
+		return nil, errSymlink
+	}
+	return f, err
 }
 
 // readRegular reads f, which must be a regular file no larger than the
@@ -509,10 +551,20 @@ func (ft *fileTools) mutate(ctx context.Context, c *tool.Call, p string, mode ac
 				return tool.Result{}, err
 			}
 		}
-		return change(m)
+		return m.checked(change)
 	}
 	if err != nil {
 		return tool.Result{}, err
+	}
+	return m.checked(change)
+}
+
+// checked runs change once the checks the call's context carries (see
+// [tool.CheckPath]) pass on the path opened: the gate decided about the
+// name, which may have been a symbolic link to another file then.
+func (m *mutation) checked(change func(*mutation) (tool.Result, error)) (tool.Result, error) {
+	if err := tool.CheckPath(m.ctx, m.t.real()); err != nil {
+		return tool.Errorf("%s", err), nil
 	}
 	return change(m)
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -60,7 +61,7 @@ func notFoundHint(ctx context.Context, root *os.Root, rel, p string) string {
 		nearest = path.Dir(nearest)
 	}
 	names := "(empty)"
-	if entries, err := fs.ReadDir(root.FS(), nearest); err == nil {
+	if entries, err := readDirNoWait(root, nearest); err == nil {
 		var shown []string
 		for _, e := range entries {
 			if len(shown) == hintMaxNames {
@@ -76,19 +77,19 @@ func notFoundHint(ctx context.Context, root *os.Root, rel, p string) string {
 	}
 	b.WriteString("\nPath \"" + missing + "\" does not exist. Nearest existing directory \"" + nearest + "\" contains: " + names + ".")
 	base := path.Base(filepath.ToSlash(rel))
-	if hits := findByName(ctx, root.FS(), base); len(hits) > 0 {
+	if hits := findByName(ctx, root, base); len(hits) > 0 {
 		b.WriteString("\nA file named \"" + base + "\" exists at: " + strings.Join(hits, ", ") + " (relative to the workspace root).")
 	}
 	return b.String()
 }
 
-// findByName searches fsys breadth first for files (anything but
+// findByName searches root breadth first for files (anything but
 // directories) named name, and returns the paths of at most hintMaxHits of
 // them. It examines at most hintMaxEntries entries, does not go deeper than
 // hintMaxDepth levels, does not follow symbolic links and skips directories
 // that skipDir names. It stops early
 // when ctx is done.
-func findByName(ctx context.Context, fsys fs.FS, name string) []string {
+func findByName(ctx context.Context, root *os.Root, name string) []string {
 	var hits []string
 	seen := 0
 	level := []string{"."}
@@ -98,7 +99,7 @@ func findByName(ctx context.Context, fsys fs.FS, name string) []string {
 			if ctx.Err() != nil {
 				return hits
 			}
-			entries, err := fs.ReadDir(fsys, dir)
+			entries, err := readDirNoWait(root, dir)
 			if err != nil {
 				continue
 			}
@@ -125,4 +126,19 @@ func findByName(ctx context.Context, fsys fs.FS, name string) []string {
 		level = next
 	}
 	return hits
+}
+
+// readDirNoWait lists the directory dir ("/"-separated, below root) in
+// name order. It opens dir without blocking: a directory swapped for a
+// FIFO since it was seen is an error, not a wait for a writer that never
+// comes (fs.ReadDir on root.FS() would wait).
+func readDirNoWait(root *os.Root, dir string) ([]fs.DirEntry, error) {
+	f, err := root.OpenFile(filepath.FromSlash(dir), os.O_RDONLY|oNonblock, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	entries, err := f.ReadDir(-1)
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, err
 }

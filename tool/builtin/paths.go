@@ -85,6 +85,14 @@ type target struct {
 	missing bool
 }
 
+// real returns the absolute real path t names.
+func (t target) real() string {
+	if t.base == "" {
+		return t.rel
+	}
+	return filepath.Join(t.base, t.rel)
+}
+
 // snapshotPath returns the path a file snapshot records: relative to the
 // workspace with "/" separators.
 func (t target) snapshotPath() string { return filepath.ToSlash(t.rel) }

@@ -3,6 +3,7 @@
 package builtin
 
 import (
+	"errors"
 	"os"
 	"syscall"
 )
@@ -24,4 +25,10 @@ func keepOwner(f *os.File, old *fileStat) {
 		return
 	}
 	_ = f.Chown(old.uid, old.gid)
+}
+
+// isLinkErr reports whether err is an open with O_NOFOLLOW refusing a
+// symbolic link: ELOOP, or EMLINK on FreeBSD.
+func isLinkErr(err error) bool {
+	return errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.EMLINK)
 }
