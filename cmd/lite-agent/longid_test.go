@@ -82,10 +82,7 @@ func TestACommandReadsASessionWithA200CharacterID(t *testing.T) {
 	if r := runCLI(t, append(base, "migrate", "--to-home", to)...); r.code != 0 {
 		t.Errorf("migrate --to-home: code %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
 	}
-	rel, err := filepath.Rel(home, p.SessionsDir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rel := sessionsRel(t, home, p)
 	if _, err := os.Stat(filepath.Join(to, rel, id+".jsonl")); err != nil {
 		t.Errorf("the migrated home has no log of the session: %v", err)
 	}
@@ -152,11 +149,17 @@ func TestMigrateToAStoreKeepsASessionWithA200CharacterID(t *testing.T) {
 	if r := runCLI(t, append(base, "migrate", "--from-store", u, "--to-home", back)...); r.code != 0 {
 		t.Fatalf("migrate --from-store: code %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
 	}
+	if _, err := os.Stat(filepath.Join(back, sessionsRel(t, home, p), id+".jsonl")); err != nil {
+		t.Errorf("the home migrated back has no log of the session: %v", err)
+	}
+}
+
+// sessionsRel returns p's sessions directory relative to the data home.
+func sessionsRel(t *testing.T, home string, p storage.ProjectPaths) string {
+	t.Helper()
 	rel, err := filepath.Rel(home, p.SessionsDir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(back, rel, id+".jsonl")); err != nil {
-		t.Errorf("the home migrated back has no log of the session: %v", err)
-	}
+	return rel
 }
