@@ -27,7 +27,16 @@ type RestoreResult = rewind.Result
 // ForkAtHead is the sequence number that makes Fork copy the whole log.
 const ForkAtHead = rewind.AtHead
 
-// ErrSessionBusy is matched by every *[SessionBusyError].
+// ErrSessionBusy is matched by every *[SessionBusyError]: work of this
+// agent (or of its family: a subagent, another goroutine's call) holds the
+// session: a turn that a restore or a compaction must not cut into, or a
+// restore or compaction that a prompt (or another of them) must wait
+// for. It is decided in this process, before any lease is asked for, and
+// clears when that work ends. Another agent or process holding the session (a Store's
+// lease, such as store/postgres's) is session.ErrLeased instead; no error
+// matches both. A caller to whom both mean "someone else is on this
+// session, try later" asks errors.Is(err, ErrSessionBusy) ||
+// errors.Is(err, session.ErrLeased).
 var ErrSessionBusy = errors.New("liteagent: session busy")
 
 // A SessionBusyError reports a session operation ([Agent.Restore],

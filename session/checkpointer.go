@@ -98,7 +98,11 @@ type Info struct {
 // writer at a time returns when another holder leases the session asked
 // for (store/postgres: every *postgres.BusyError), so that a caller can
 // tell "another writer has it" from other failures to take a lease (a
-// database that cannot be reached, a cancelled context).
+// database that cannot be reached, a cancelled context). An agent's
+// Send, Restore, CompactSession and DeleteSession return it for a session
+// another agent or process leases; a session busy with the same agent's
+// own work is liteagent.ErrSessionBusy instead, and no error matches both
+// (a caller to whom both mean "try later" asks for either).
 var ErrLeased = errors.New("session leased by another writer")
 
 // ErrConflict is matched by every *[ConflictError], for callers that only

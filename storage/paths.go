@@ -170,18 +170,41 @@ func hashAbs(abs string) string {
 	return hex.EncodeToString(sum[:])[:16]
 }
 
-// MaxIDLength is the longest valid session or task-list id: 128
-// characters (bytes, since only ASCII is allowed). Longer ids are rejected
-// by [ValidateID], so that every file name derived from an id
-// (<id>.jsonl.broken-<unix ms>, .<id>.jsonl.<12 hex>.tmp, <id>.lock) stays
-// well within the 255-byte name limit of common file systems.
-const MaxIDLength = 128
+// NameMax is the longest file name, in bytes, that the file systems a
+// data home lives on accept: NAME_MAX, 255 on Linux (ext4, xfs, btrfs,
+// tmpfs), macOS (APFS) and the BSDs.
+const NameMax = 255
+
+// longestIDSuffix is the longest that a file name made from a session or
+// task-list id adds to the id: the copy of a log set aside before a tail
+// repair, <id>.jsonl.broken-<unix ms> (".jsonl.broken-" and 13 digits,
+// until the year 2286). Every other name is shorter: the torn tail an
+// append sets aside, <id>.jsonl.torn-<unix ms> (25); the temp file of a
+// log rewritten by a repair or a truncation, .<id>.jsonl.<12 hex>.tmp
+// (24); a log being deleted, <id>.jsonl.deleting (15); the locks
+// <id>.context.lock (13), <id>.jsonl.lock (11) and, in the tasks
+// directory, <id>.lock (5); the archive <id>.context (8) and the task list
+// directory <id> itself.
+const longestIDSuffix = len(".jsonl.broken-") + 13
+
+// MaxIDLength is the longest valid session or task-list id, in characters
+// (bytes, since only ASCII is allowed): 228, what the file system's name
+// limit ([NameMax], 255 bytes) leaves once the longest suffix a data home
+// adds to an id is added (<id>.jsonl.broken-<unix ms>, 27 bytes). Neither
+// the spec nor the TypeScript SDK has a limit of its own; an id the
+// reference could only write part of its files for fails there on the
+// first name too long. Longer ids are refused by [ValidateID] with
+// [ErrIDTooLong], before any file is made, by every backend (a Store on
+// PostgreSQL too, so that its sessions can move to a data home and back).
+// It was 128 before, which refused sessions of the reference with ids of
+// 129 to 228 characters.
+const MaxIDLength = NameMax - longestIDSuffix
 
 // ErrIDTooLong is the cause of the *[Error] that [ValidateID] returns for
 // an id longer than [MaxIDLength]: errors.Is(err, storage.ErrIDTooLong).
 var ErrIDTooLong = errors.New("id too long")
 
-// validID reports whether id matches ^[A-Za-z0-9_-]{1,128}$.
+// validID reports whether id matches ^[A-Za-z0-9_-]{1,MaxIDLength}$.
 func validID(id string) bool {
 	return id != "" && len(id) <= MaxIDLength && idChars(id)
 }
@@ -203,7 +226,7 @@ func idChars(id string) bool {
 // an id that is only too long, it wraps [ErrIDTooLong].
 func ValidateID(id string) error {
 	if len(id) > MaxIDLength && idChars(id) {
-		return (&Error{Op: "validate", Record: quoteID(id), Message: "ids must be at most " + strconv.Itoa(MaxIDLength) + " characters"}).WithCause(ErrIDTooLong)
+		return (&Error{Op: "validate", Record: quoteID(id), Message: "ids must be at most " + strconv.Itoa(MaxIDLength) + " characters (file names made from them must fit in " + strconv.Itoa(NameMax) + " bytes)"}).WithCause(ErrIDTooLong)
 	}
 	if !validID(id) {
 		return &Error{Op: "validate", Record: quoteID(id), Message: "ids must contain only letters, digits, underscores or hyphens"}
