@@ -20,3 +20,24 @@ func TestG65ColourRed(t *testing.T) {
 	}
 	checkRT57Lines(t, opaque, clean)
 }
+
+// Programs that run ghostscript or a command on a document, told which
+// program to run or to run ghostscript without SAFER mode (gate65: each
+// opaque line was allowed; the first four deleted a file in real bash).
+func TestG65GhostscriptRunners(t *testing.T) {
+	opaque := []string{
+		`epstool --gs-args -dNOSAFER --bbox --copy x.eps y.eps`, `epstool --gs ./g --bbox --copy x.eps y.eps`,
+		`pstoedit -gs ./g -f ps x.ps y.ps`, `enscript -I 'rm -f c' -p o.ps t.txt`, `enscript --filter='rm -f c' -o o.ps t.txt`,
+		`enscript -Icat t.txt`, `enscript -2rI cat t.txt`, `enscript --fil=cat t.txt`, `epstool --gs-args=-dNOSAFER --copy x y`,
+		`epstopdf --nosafer x.eps`, `epstopdf -nosafer x.eps`, `epstopdf --nosa x.eps`, `epstopdf --gsopt=-dNOSAFER x.eps`,
+		`epstopdf --gsopts '-dNOSAFER' x.eps`, `epstopdf --gscmd=./g x.eps`, `repstopdf --GSOPT=-dNOSAFER x.eps`,
+		`gv --nosafer x.ps`, `gv -nosafer x.ps`, `gv --arguments=-dNOSAFER x.ps`, `enscript $F t.txt`,
+	}
+	clean := []string{
+		`epstool --bbox --copy x.eps y.eps`, `pstoedit -f ps x.ps y.ps`, `pstoedit -psarg -r300x300 -f ps x.ps y.ps`,
+		`enscript -p o.ps t.txt`, `enscript -2r -o o.ps t.txt`, `enscript -fTimes-Italic10 -o o.ps t.txt`,
+		`enscript --filter-stdin=x -o o.ps t.txt`, `epstopdf x.eps`, `epstopdf --outfile=y.pdf x.eps`, `gv --safer x.ps`,
+		`ps2eps -f x.eps`, `pstopnm -stdout x.ps > x.ppm`,
+	}
+	checkRT57Lines(t, opaque, clean)
+}
