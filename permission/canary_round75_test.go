@@ -12,7 +12,8 @@ import (
 // command) on a document, told which program to run or to run ghostscript
 // without SAFER mode: epstool's --gs-args and --gs, pstoedit's -gs, and
 // enscript's input filter (-I, --filter), a shell command it runs for
-// each input file. The lines that run a program the line wrote asked
+// each input file, and a2ps's configuration in the working directory and
+// its -D variables. The lines that run a program the line wrote asked
 // already (the program is code the line wrote), and so did rm under the
 // canary's deny rule. Each removes or empties the fixture's canary when real bash runs
 // it (checked under bwrap in a throwaway directory), so each must be
@@ -31,6 +32,12 @@ var canaryRound75 = map[string][]string{
 		`printf 'x\n' > t.txt; enscript -I 'rm -f c' -p o.ps t.txt`,
 		`printf 'x\n' > t.txt; enscript -q2rI 'truncate -s 0 c' -p o.ps t.txt`,
 	},
+	// a2ps reads ./.a2psrc, whose DefaultPrinter command it runs, and a
+	// delegation's command expands the variables -D sets.
+	"4-a2ps": {
+		`printf 'x\n' > t.txt; printf 'DefaultPrinter: | truncate -s 0 c\n' > .a2psrc; a2ps t.txt`,
+		`printf 'x\n' > t.txt; gzip t.txt; a2ps -Ddel.a2ps:'truncate -s 0 c' -o o.ps t.txt.gz`,
+	},
 }
 
 // g65EPS writes x.eps, an EPS file whose code deletes c (refused in
@@ -44,13 +51,14 @@ var canaryRound75Ordinary = []string{
 	g65EPS + `; epstool --bbox --copy x.eps y.eps`,
 	`printf 'showpage\n' > x.ps; pstoedit -f ps x.ps y.ps`,
 	`printf 'x\n' > t.txt; enscript -2r -o o.ps t.txt`,
+	`printf 'x\n' > t.txt; a2ps -2 -o o.ps t.txt`,
 	`ppmmake red 16 16 > f.ppm`,
 	`convert in.png -fill red -draw 'circle 1 1 2 2' out.png`,
 	`pnmpad -color red -left 2 f.ppm > g.ppm`,
 }
 
 func TestCanaryRound75(t *testing.T) {
-	tooltest.Need(t, tooltest.CanaryTools, "git", "gs", "epstool", "pstoedit", "enscript")
+	tooltest.Need(t, tooltest.CanaryTools, "git", "gs", "epstool", "pstoedit", "enscript", "a2ps", "gzip")
 	template := canaryTemplate(t)
 	checkCanaryRoundIn(t, template, canaryRound75)
 	checkOrdinary(t, template, canaryRound75Ordinary, nil)

@@ -8,8 +8,15 @@ import "strings"
 // it renders deletes and renames any file and runs commands (gate65;
 // checked in real bash: epstool --gs-args -dNOSAFER and --gs ./g, pstoedit
 // -gs ./g, enscript -I CMD; epstopdf's --nosafer, --gsopt and --gscmd and
-// gv's -nosafer and -arguments are documented to do the same).
+// gv's -nosafer and -arguments are documented to do the same). a2ps
+// runs the commands of its configuration, which it also reads from
+// ./.a2psrc (DefaultPrinter: | CMD, Delegation: …): that file is code it
+// runs, and a variable a delegation expands, set by -D KEY:VALUE, is a
+// command.
 func (an *analyzer) g65GhostscriptRunners(name string, args []word) {
+	if name == "a2ps" {
+		an.usesCode(name, "/", ".a2psrc")
+	}
 	for _, a := range args {
 		t := a.text
 		if a.dynamic {
@@ -28,7 +35,8 @@ func (an *analyzer) g65GhostscriptRunners(name string, args []word) {
 
 // g65Runners are the programs g65RunnerOption knows.
 var g65Runners = lazy[map[string]bool]{build: func() map[string]bool {
-	return map[string]bool{"epstool": true, "pstoedit": true, "enscript": true, "epstopdf": true, "repstopdf": true, "gv": true}
+	return map[string]bool{"epstool": true, "pstoedit": true, "enscript": true, "epstopdf": true, "repstopdf": true, "gv": true,
+		"a2ps": true}
 }}
 
 // g65RunnerOption returns why the argument t of the program name makes
@@ -66,6 +74,21 @@ func g65RunnerOption(name, t string) string {
 				return "runs the input filter command it is given"
 			}
 			if !strings.ContainsRune("123456789BcEgGhjkKlmqrRvVZ", r) {
+				break // an option taking a value: the rest is the value
+			}
+		}
+	case "a2ps":
+		if strings.HasPrefix(t, "--") {
+			if len(opt) >= 3 && strings.HasPrefix("define", opt) {
+				return "sets a variable, which the commands of its delegations expand"
+			}
+			return ""
+		}
+		for _, r := range t[1:] {
+			if r == 'D' {
+				return "sets a variable, which the commands of its delegations expand"
+			}
+			if !strings.ContainsRune("123456789BCgjqrRvZ", r) {
 				break // an option taking a value: the rest is the value
 			}
 		}

@@ -32,12 +32,16 @@ func TestG65GhostscriptRunners(t *testing.T) {
 		`epstopdf --nosafer x.eps`, `epstopdf -nosafer x.eps`, `epstopdf --nosa x.eps`, `epstopdf --gsopt=-dNOSAFER x.eps`,
 		`epstopdf --gsopts '-dNOSAFER' x.eps`, `epstopdf --gscmd=./g x.eps`, `repstopdf --GSOPT=-dNOSAFER x.eps`,
 		`gv --nosafer x.ps`, `gv -nosafer x.ps`, `gv --arguments=-dNOSAFER x.ps`, `enscript $F t.txt`,
+		`a2ps -Ddel.a2ps:'truncate -s 0 c' -o o.ps t.txt.gz`, `a2ps --define=del.a2ps:x -o o.ps t.gz`,
+		`a2ps -qD del.a2ps:x t.gz`, `printf 'DefaultPrinter: | rm c\n' > .a2psrc; a2ps t.txt`,
+		`cp x .a2psrc && a2ps -o o.ps t.txt`,
 	}
 	clean := []string{
 		`epstool --bbox --copy x.eps y.eps`, `pstoedit -f ps x.ps y.ps`, `pstoedit -psarg -r300x300 -f ps x.ps y.ps`,
 		`enscript -p o.ps t.txt`, `enscript -2r -o o.ps t.txt`, `enscript -fTimes-Italic10 -o o.ps t.txt`,
 		`enscript --filter-stdin=x -o o.ps t.txt`, `epstopdf x.eps`, `epstopdf --outfile=y.pdf x.eps`, `gv --safer x.ps`,
-		`ps2eps -f x.eps`, `pstopnm -stdout x.ps > x.ppm`,
+		`ps2eps -f x.eps`, `pstopnm -stdout x.ps > x.ppm`, `a2ps -o o.ps t.txt`, `a2ps -2 -oDoc.ps t.txt`,
+		`a2ps --delegate=no -o o.ps t.txt`,
 	}
 	checkRT57Lines(t, opaque, clean)
 }
