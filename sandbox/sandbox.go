@@ -138,8 +138,10 @@ func protectedInSandbox(paths storage.ProjectPaths) []string {
 // (the default namespace's, and every directory userHome/.<name> whose
 // name is a valid namespace and that looks like a data home), userHome's
 // credential locations ([secretpaths.UserCredentials]: .ssh, .aws,
-// .gnupg, .config/gcloud, .azure, .kube, .docker, .config/gh, .netrc and
-// .git-credentials) and the system's secret files ([secretpaths.System]:
+// .gnupg, .config/gcloud, .azure, .kube, .docker, .config/gh, .netrc,
+// .git-credentials, database clients' and registries' password and token
+// files such as .pgpass and .npmrc, password stores, browser profiles and
+// cloud tools' keys) and the system's secret files ([secretpaths.System]:
 // /etc/shadow, sudo's rules, TLS and SSH host private keys, /root's
 // credential locations). userHome "" means os.UserHomeDir(); without a
 // user home only the data homes and the system's files are hidden.

@@ -17,19 +17,41 @@ import (
 )
 
 // homeEntries are the credential files and directories of a user's home,
-// relative to it.
+// relative to it (slash-separated). Files that hold settings a program
+// needs on every run beside an optional password (~/.m2/settings.xml,
+// ~/.gradle/gradle.properties, ~/.config/pip/pip.conf) are not listed:
+// the sandbox would hide their settings too.
 func homeEntries() []string {
-	return []string{".ssh", ".aws", ".gnupg", filepath.Join(".config", "gcloud"),
-		".azure", ".kube", ".docker", filepath.Join(".config", "gh"), ".netrc", ".git-credentials",
-		".pypirc", ".vault-token", filepath.Join(".cargo", "credentials"), filepath.Join(".cargo", "credentials.toml"),
-		filepath.Join(".terraform.d", "credentials.tfrc.json"), filepath.Join(".config", "hub")}
+	return []string{".ssh", ".aws", ".gnupg", ".config/gcloud",
+		".azure", ".kube", ".docker", ".config/gh", ".netrc", ".git-credentials",
+		".pypirc", ".vault-token", ".cargo/credentials", ".cargo/credentials.toml",
+		".terraform.d/credentials.tfrc.json", ".config/hub",
+		// Database clients' passwords, package registries' tokens (npm's
+		// and yarn's auth tokens, RubyGems, Composer, Maven's master
+		// password), git's credential store under XDG.
+		".pgpass", ".my.cnf", ".npmrc", ".yarnrc.yml", ".gem/credentials", ".composer/auth.json",
+		".config/composer/auth.json", ".m2/settings-security.xml", ".config/git/credentials",
+		// Password managers, keyrings, private keys of age/sops, and
+		// browser profiles (cookies, saved logins).
+		".config/op", ".password-store", ".local/share/keyrings", ".config/sops/age/keys.txt",
+		".mozilla", ".config/google-chrome", ".config/chromium", ".config/BraveSoftware",
+		// Cloud, storage and registry tools' keys and tokens.
+		".config/rclone/rclone.conf", ".s3cfg", ".boto", ".passwd-s3fs", ".mc/config.json",
+		".config/doctl", ".oci", ".config/hcloud/cli.toml", ".databrickscfg", ".pulumi/credentials.json",
+		".config/containers/auth.json", ".dockercfg", ".config/glab-cli/config.yml",
+		".kaggle/kaggle.json", ".huggingface/token", ".cache/huggingface/token"}
 }
 
 // UserCredentials returns the credential locations of the user whose home
 // is home (absolute): home's .ssh, .aws, .gnupg, .config/gcloud, .azure,
-// .kube, .docker, .config/gh, .netrc, .git-credentials, and the token files
+// .kube, .docker, .config/gh, .netrc, .git-credentials, the token files
 // .pypirc, .vault-token, .cargo/credentials(.toml),
-// .terraform.d/credentials.tfrc.json and .config/hub. A home that is empty
+// .terraform.d/credentials.tfrc.json and .config/hub, the password files
+// of database clients (.pgpass, .my.cnf), package registries' tokens
+// (.npmrc, .yarnrc.yml, .gem/credentials …), password stores and keyrings,
+// browser profiles (.mozilla, .config/google-chrome …) and cloud and
+// storage tools' keys (.config/rclone/rclone.conf, .s3cfg, .boto, .oci,
+// .config/doctl, .config/containers/auth.json …). A home that is empty
 // or relative has none.
 func UserCredentials(home string) []string {
 	if home == "" || !filepath.IsAbs(home) {
@@ -38,7 +60,7 @@ func UserCredentials(home string) []string {
 	home = filepath.Clean(home)
 	out := make([]string, 0, len(homeEntries()))
 	for _, p := range homeEntries() {
-		out = append(out, filepath.Join(home, p))
+		out = append(out, filepath.Join(home, filepath.FromSlash(p)))
 	}
 	return out
 }

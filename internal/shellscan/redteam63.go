@@ -13,6 +13,7 @@ func (an *analyzer) rt63ToolCode(name string, args []word) {
 	an.rt63Rehash(name, args)
 	an.rt63Binutils(name, args)
 	an.rt63Daemons(name, args)
+	an.g65GhostscriptRunners(name, args)
 }
 
 // rt63Daemons makes the line opaque when a server is told to detach into

@@ -1,0 +1,109 @@
+package shellscan
+
+import "strings"
+
+// g65GhostscriptRunners makes the line opaque when a program that runs
+// ghostscript (or another command) on a document is told which program to
+// run, or to run ghostscript without SAFER mode, in which the PostScript
+// it renders deletes and renames any file and runs commands (gate65;
+// checked in real bash: epstool --gs-args -dNOSAFER and --gs ./g, pstoedit
+// -gs ./g, enscript -I CMD; epstopdf's --nosafer, --gsopt and --gscmd and
+// gv's -nosafer and -arguments are documented to do the same). a2ps
+// runs the commands of its configuration, which it also reads from
+// ./.a2psrc (DefaultPrinter: | CMD, Delegation: …): that file is code it
+// runs, and a variable a delegation expands, set by -D KEY:VALUE, is a
+// command.
+func (an *analyzer) g65GhostscriptRunners(name string, args []word) {
+	if name == "a2ps" {
+		an.usesCode(name, "/", ".a2psrc")
+	}
+	for _, a := range args {
+		t := a.text
+		if a.dynamic {
+			if g65Runners.get()[name] {
+				an.opaque(name + " gets an argument that is only known when it runs, which may name the program it runs")
+				return
+			}
+			continue
+		}
+		if why := g65RunnerOption(name, t); why != "" {
+			an.opaque(name + " " + clipName(t) + " " + why)
+			return
+		}
+	}
+}
+
+// g65Runners are the programs g65RunnerOption knows.
+var g65Runners = lazy[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"epstool": true, "pstoedit": true, "enscript": true, "epstopdf": true, "repstopdf": true, "gv": true,
+		"a2ps": true}
+}}
+
+// g65RunnerOption returns why the argument t of the program name makes
+// the line opaque (see g65GhostscriptRunners), or "".
+func g65RunnerOption(name, t string) string {
+	const nosafer = "runs ghostscript without SAFER mode or with options of the line's choosing: the PostScript may delete files and run commands"
+	const runs = "names a program it runs"
+	opt, _, _ := strings.Cut(strings.TrimLeft(t, "-"), "=")
+	if !strings.HasPrefix(t, "-") || opt == "" {
+		return ""
+	}
+	switch name {
+	case "epstool":
+		switch opt {
+		case "gs":
+			return runs
+		case "gs-args":
+			return nosafer
+		}
+	case "pstoedit":
+		if opt == "gs" {
+			return runs
+		}
+	case "enscript":
+		// -I CMD, -ICMD, a cluster ending in I (-2rI CMD), --filter=CMD
+		// and its abbreviations: the input filter is a shell command.
+		if strings.HasPrefix(t, "--") {
+			if len(opt) >= 3 && strings.HasPrefix("filter", opt) {
+				return "runs the input filter command it is given"
+			}
+			return ""
+		}
+		for _, r := range t[1:] {
+			if r == 'I' {
+				return "runs the input filter command it is given"
+			}
+			if !strings.ContainsRune("123456789BcEgGhjkKlmqrRvVZ", r) {
+				break // an option taking a value: the rest is the value
+			}
+		}
+	case "a2ps":
+		if strings.HasPrefix(t, "--") {
+			if len(opt) >= 3 && strings.HasPrefix("define", opt) {
+				return "sets a variable, which the commands of its delegations expand"
+			}
+			return ""
+		}
+		for _, r := range t[1:] {
+			if r == 'D' {
+				return "sets a variable, which the commands of its delegations expand"
+			}
+			if !strings.ContainsRune("123456789BCgjqrRvZ", r) {
+				break // an option taking a value: the rest is the value
+			}
+		}
+	case "epstopdf", "repstopdf":
+		// Perl's Getopt::Long: one or two dashes, any unique prefix, any
+		// case.
+		opt = strings.ToLower(opt)
+		if len(opt) >= 3 && strings.HasPrefix("nosafer", opt) || strings.HasPrefix(opt, "gs") {
+			return nosafer
+		}
+	case "gv":
+		opt = strings.ToLower(opt)
+		if opt == "nosafer" || len(opt) >= 3 && strings.HasPrefix("arguments", opt) {
+			return nosafer
+		}
+	}
+	return ""
+}
