@@ -53,3 +53,24 @@ func TestCanaryRound76(t *testing.T) {
 		`npm run build --workspace=x`,
 	}, nil)
 }
+
+// canaryRound76Pnpm is the same attack on pnpm, which reads npm's
+// settings and its own before its command, and any setting by
+// --config.KEY=VALUE.
+var canaryRound76Pnpm = map[string][]string{
+	"3-pnpm-node-options": {
+		`pnpm --node-options="--import=data:text/javascript,import('fs').then(f=>f.truncateSync('c'))" test`,
+		`pnpm --config.node-options="--import=data:text/javascript,import('fs').then(f=>f.truncateSync('c'))" test`,
+	},
+}
+
+func TestCanaryRound76Pnpm(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "git")
+	tooltest.Need(t, tooltest.NodeJS, "pnpm", "node")
+	template := canaryTemplate(t)
+	if err := os.WriteFile(filepath.Join(template, "work", "package.json"), []byte(rv76PackageJSON), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	checkCanaryRoundIn(t, template, canaryRound76Pnpm)
+	checkOrdinary(t, template, []string{`pnpm test`, `pnpm run build`, `pnpm install --frozen-lockfile`}, nil)
+}

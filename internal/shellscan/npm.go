@@ -296,6 +296,31 @@ var npmCodeKeys = []string{"node-options", "script-shell", "shell", "editor", "b
 // name that begins one of the keys counts; a dash and one letter is a
 // shorthand, none of which names those keys.
 func npmCodeOption(args []word) string {
+	return codeOption(args, npmCodeKeys)
+}
+
+// pnpmCodeKeys are npmCodeKeys and pnpm's own settings that name code:
+// the .pnpmfile.cjs it loads, the npm it runs.
+var pnpmCodeKeys = append(append([]string(nil), npmCodeKeys...), "pnpmfile", "global-pnpmfile", "npm-path")
+
+// pnpmCodeOption is npmCodeOption for pnpm, whose --config.KEY=VALUE
+// sets any setting. It looks at every word up to "--", before pnpm's
+// command and after it.
+func pnpmCodeOption(args []word) string {
+	for _, a := range args {
+		if a.text == "--" {
+			break
+		}
+		if strings.HasPrefix(a.text, "-") && strings.HasPrefix(strings.TrimLeft(a.text, "-"), "config.") {
+			return "sets a setting by " + clipName(a.text) + ", which may name code pnpm runs"
+		}
+	}
+	return codeOption(args, pnpmCodeKeys)
+}
+
+// codeOption says why a word of args up to "--" sets one of keys as an
+// option of npm or pnpm, or "" (see npmCodeOption).
+func codeOption(args []word, keys []string) string {
 	for _, a := range args {
 		t := a.text
 		if t == "--" {
@@ -309,9 +334,9 @@ func npmCodeOption(args []word) string {
 		if name == "" || name == "g" || name == "global" {
 			continue // global mode (-g=false, --global): see npmGlobal
 		}
-		for _, k := range npmCodeKeys {
+		for _, k := range keys {
 			if strings.HasPrefix(k, name) {
-				return "sets its " + k + " setting by " + clipName(t) + ", which names code npm runs"
+				return "sets its " + k + " setting by " + clipName(t) + ", which names code it runs"
 			}
 		}
 	}
