@@ -183,6 +183,10 @@ func (an *analyzer) npm(name string, args []word) ([]word, bool) {
 	if len(out) == 0 {
 		return out, true
 	}
+	if why := npmCodeOption(out[1:]); why != "" {
+		an.opaque(name + " " + why)
+		return out, false
+	}
 	texts := []string{"npm"}
 	for _, w := range out {
 		texts = append(texts, w.text)
@@ -275,4 +279,66 @@ func npmGlobalValue(t string) bool {
 	}
 	return opt == "g" || strings.HasPrefix(opt, "glob") && !strings.HasPrefix(opt, "global-") &&
 		!strings.HasPrefix(opt, "globalc") || strings.HasPrefix(opt, "loc") && opt != "lock" && !strings.HasPrefix(opt, "lockfile")
+}
+
+// npmCodeKeys are npm's settings that name a program npm runs, code it
+// loads into node or a file of settings that may name one: the
+// NODE_OPTIONS of every script (--import=data:… runs JavaScript), the
+// shell of scripts, the editor, browser and viewer, git and node-gyp, the
+// module npm init runs, and the user and global .npmrc.
+var npmCodeKeys = []string{"node-options", "script-shell", "shell", "editor", "browser", "viewer", "git",
+	"node-gyp", "init-module", "onload-script", "userconfig", "globalconfig"}
+
+// npmCodeOption says why one of the words after npm's command word (its
+// options, read before the command and after it, up to "--") sets one of
+// npmCodeKeys, or "". npm takes a long option after one dash or two, and
+// any unambiguous prefix of its name (--node-opt is --node-options), so a
+// name that begins one of the keys counts; a dash and one letter is a
+// shorthand, none of which names those keys.
+func npmCodeOption(args []word) string {
+	return codeOption(args, npmCodeKeys)
+}
+
+// pnpmCodeKeys are npmCodeKeys and pnpm's own settings that name code:
+// the .pnpmfile.cjs it loads, the npm it runs.
+var pnpmCodeKeys = append(append([]string(nil), npmCodeKeys...), "pnpmfile", "global-pnpmfile", "npm-path")
+
+// pnpmCodeOption is npmCodeOption for pnpm, whose --config.KEY=VALUE
+// sets any setting. It looks at every word up to "--", before pnpm's
+// command and after it.
+func pnpmCodeOption(args []word) string {
+	for _, a := range args {
+		if a.text == "--" {
+			break
+		}
+		if strings.HasPrefix(a.text, "-") && strings.HasPrefix(strings.TrimLeft(a.text, "-"), "config.") {
+			return "sets a setting by " + clipName(a.text) + ", which may name code pnpm runs"
+		}
+	}
+	return codeOption(args, pnpmCodeKeys)
+}
+
+// codeOption says why a word of args up to "--" sets one of keys as an
+// option of npm or pnpm, or "" (see npmCodeOption).
+func codeOption(args []word, keys []string) string {
+	for _, a := range args {
+		t := a.text
+		if t == "--" {
+			return ""
+		}
+		if !strings.HasPrefix(t, "-") || len(t) == 2 && t[1] != '-' {
+			continue
+		}
+		name, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(t, "-"), "-"), "=")
+		name = strings.ToLower(name)
+		if name == "" || name == "g" || name == "global" {
+			continue // global mode (-g=false, --global): see npmGlobal
+		}
+		for _, k := range keys {
+			if strings.HasPrefix(k, name) {
+				return "sets its " + k + " setting by " + clipName(t) + ", which names code it runs"
+			}
+		}
+	}
+	return ""
 }

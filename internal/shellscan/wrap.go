@@ -51,6 +51,13 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 			return false
 		}
 	}
+	if name == "pnpm" {
+		if why := pnpmCodeOption(args); why != "" {
+			an.opaque(name + " " + why)
+			an.seeInside(name, args, depth, chain)
+			return false
+		}
+	}
 	defer an.linkMakerCall(ws[0].text, name, args)()
 	if why := packageCreator(name, args); why != "" {
 		an.opaque(why)
