@@ -70,6 +70,13 @@ type Store struct {
 	// it (the lease names this Store's holder). Made on first use.
 	settleMu sync.Mutex
 	settling map[leaseKey]chan struct{}
+	// unreleased holds, per session, the token of a lease of this Store
+	// whose Release failed (the database was unreachable, or restarting):
+	// the next Acquire of the session through any Project of the Store
+	// ends it first, as Release would have, instead of finding the
+	// session busy under this Store's own name until the lease's TTL.
+	// Guarded by settleMu; made on first use.
+	unreleased map[leaseKey]int64
 
 	sweepChose func()           // tests only: see export_test.go
 	clock      func() time.Time // tests only (see export_test.go); nil is time.Now
@@ -130,6 +137,7 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 	if opts.MaxConns > 0 {
 		cfg.MaxConns = opts.MaxConns
 	}
+	cfg.PrepareConn = prepareConn
 	cc := cfg.ConnConfig
 	t := target{host: net.JoinHostPort(cc.Host, strconv.Itoa(int(cc.Port))), database: cc.Database, user: cc.User}
 	if strings.HasPrefix(cc.Host, "/") {

@@ -1,0 +1,355 @@
+package liteagent_test
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/internal/pgtest"
+	"github.com/lite-agent/lite-agent-go/model"
+	"github.com/lite-agent/lite-agent-go/model/modeltest"
+	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/lite-agent/lite-agent-go/store/postgres"
+)
+
+// pgProxy stands between a Store and the test database, so that a test
+// can do to the Store's connections what a server restart does: cut every
+// one of them, and refuse new ones for a while.
+type pgProxy struct {
+	ln     net.Listener
+	target string
+
+	mu      sync.Mutex
+	conns   map[net.Conn]bool
+	refuse  bool
+	blackol bool // accept and never answer
+	wg      sync.WaitGroup
+}
+
+// newPGProxy starts a proxy to the host of dsn and returns it with dsn
+// rewritten to go through it; it stops when t ends.
+func newPGProxy(t *testing.T, dsn string) (*pgProxy, string) {
+	t.Helper()
+	u, err := url.Parse(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &pgProxy{ln: ln, target: u.Host, conns: map[net.Conn]bool{}}
+	p.wg.Add(1)
+	go p.serve()
+	t.Cleanup(func() {
+		ln.Close()
+		p.cut()
+		p.wg.Wait()
+	})
+	u.Host = ln.Addr().String()
+	return p, u.String()
+}
+
+func (p *pgProxy) serve() {
+	defer p.wg.Done()
+	for {
+		c, err := p.ln.Accept()
+		if err != nil {
+			return
+		}
+		p.mu.Lock()
+		refuse, hole := p.refuse, p.blackol
+		if !refuse {
+			p.conns[c] = true
+		}
+		p.mu.Unlock()
+		if refuse {
+			c.Close()
+			continue
+		}
+		if hole {
+			continue // held open, never answered, closed by cut
+		}
+		p.wg.Add(1)
+		go func() {
+			defer p.wg.Done()
+			s, err := net.Dial("tcp", p.target)
+			if err != nil {
+				p.drop(c)
+				return
+			}
+			p.mu.Lock()
+			p.conns[s] = true
+			p.mu.Unlock()
+			var cw sync.WaitGroup
+			cw.Add(2)
+			pipe := func(dst, src net.Conn) {
+				defer cw.Done()
+				buf := make([]byte, 32<<10)
+				for {
+					n, err := src.Read(buf)
+					if n > 0 {
+						if _, werr := dst.Write(buf[:n]); werr != nil {
+							break
+						}
+					}
+					if err != nil {
+						break
+					}
+				}
+				p.drop(dst)
+				p.drop(src)
+			}
+			go pipe(s, c)
+			go pipe(c, s)
+			cw.Wait()
+		}()
+	}
+}
+
+func (p *pgProxy) drop(c net.Conn) {
+	p.mu.Lock()
+	delete(p.conns, c)
+	p.mu.Unlock()
+	c.Close()
+}
+
+// cut closes every connection through the proxy, as a server that
+// restarts does.
+func (p *pgProxy) cut() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for c := range p.conns {
+		c.Close()
+		delete(p.conns, c)
+	}
+}
+
+// down makes the proxy refuse (true) or accept (false) new connections.
+func (p *pgProxy) down(refuse bool) {
+	p.mu.Lock()
+	p.refuse = refuse
+	p.mu.Unlock()
+}
+
+// hole makes the proxy accept new connections and never answer them.
+func (p *pgProxy) hole(on bool) {
+	p.mu.Lock()
+	p.blackol = on
+	p.mu.Unlock()
+}
+
+// withAppName returns dsn with application_name set to name.
+func withAppName(t *testing.T, dsn, name string) string {
+	t.Helper()
+	u, err := url.Parse(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("application_name", name)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// terminateBackends ends every server process of connections named app,
+// as an administrator's pg_terminate_backend does, and returns how many.
+func terminateBackends(t *testing.T, dsn, app string) int {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var n int
+	if err := conn.QueryRow(ctx, `SELECT count(*) FROM (SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE application_name = $1) x`, app).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// pgFailAgent is an agent on a PostgreSQL store of its own schema whose
+// connections are named app.
+type pgFailAgent struct {
+	st  *postgres.Store
+	a   *liteagent.Agent
+	f   *fixture
+	app string
+	dsn string
+}
+
+func newPGFailAgent(t *testing.T, dsn string, opts postgres.Options, m model.Provider) *pgFailAgent {
+	t.Helper()
+	b := make([]byte, 6)
+	rand.Read(b)
+	app := "pgfail_" + hex.EncodeToString(b)
+	_, _, schema := forkStore(t, pgtest.URL(t))
+	opts.Schema = schema
+	dsn = withAppName(t, dsn, app)
+	st, err := postgres.Open(t.Context(), dsn, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
+	f := newFixture(t)
+	o := f.options(nil)
+	o.Model = m
+	o.Store = st
+	a := f.agent(t, o)
+	return &pgFailAgent{st: st, a: a, f: f, app: app, dsn: dsn}
+}
+
+// logOf reads session id back through a Store of its own and returns its
+// events, one line each: "seq kind text".
+func (g *pgFailAgent) logOf(t *testing.T, id string) []string {
+	t.Helper()
+	st, err := postgres.Open(t.Context(), pgtest.URL(t), postgres.Options{Schema: g.st.Schema()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	cp, err := st.Checkpointer(t.Context(), storage.Encoding{Namespace: "acme", ProjectID: g.projectID(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs, err := cp.Read(t.Context(), id, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for i, ev := range evs {
+		if ev.Seq != int64(i+1) {
+			t.Errorf("record %d has seq %d", i, ev.Seq)
+		}
+		line, _ := ev.MarshalJSON()
+		out = append(out, fmt.Sprintf("%d %s", ev.Seq, eventText(string(line))))
+	}
+	return out
+}
+
+func (g *pgFailAgent) projectID(t *testing.T) string {
+	t.Helper()
+	paths, err := storage.ResolveProjectPaths(storage.PathsOptions{Storage: storage.Options{Namespace: "acme", Home: g.f.home}, Workdir: g.f.workdir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return paths.Hash
+}
+
+// eventText keeps what tells two records apart in a log line: its type
+// and its text.
+func eventText(line string) string {
+	typ := ""
+	if i := strings.Index(line, `"type":"`); i >= 0 {
+		rest := line[i+8:]
+		typ = rest[:strings.IndexByte(rest, '"')]
+	}
+	text := ""
+	if i := strings.Index(line, `"text":"`); i >= 0 {
+		rest := line[i+8:]
+		text = rest[:strings.IndexByte(rest, '"')]
+	}
+	return typ + " " + text
+}
+
+// A server process killed between two turns (pg_terminate_backend of every
+// connection of the Store): the next turn runs.
+func TestAPostgresBackendKilledBetweenTurns(t *testing.T) {
+	m := modeltest.New()
+	g := newPGFailAgent(t, pgtest.URL(t), postgres.Options{}, m)
+	if err := g.a.StartSession(t.Context(), "s1"); err != nil {
+		t.Fatal(err)
+	}
+	m.Reply(modeltest.Text("one"), modeltest.Text("two"))
+	if _, err := g.a.Send(t.Context(), "first"); err != nil {
+		t.Fatal(err)
+	}
+	if n := terminateBackends(t, pgtest.URL(t), g.app); n == 0 {
+		t.Fatal("no backend to terminate")
+	}
+	_, err := g.a.Send(t.Context(), "second")
+	if err != nil {
+		t.Errorf("the turn after the kill: %v", err)
+	}
+	if got, want := fmt.Sprint(g.logOf(t, "s1")), "[1 user  2 assistant one 3 user  4 assistant two]"; got != want {
+		t.Errorf("log %s, want %s", got, want)
+	}
+}
+
+// A server that restarts between two turns (every connection cut, as
+// pg_ctl restart does): the next turn runs on new connections.
+func TestAPostgresRestartBetweenTurns(t *testing.T) {
+	proxy, dsn := newPGProxy(t, pgtest.URL(t))
+	m := modeltest.New()
+	g := newPGFailAgent(t, dsn, postgres.Options{}, m)
+	if err := g.a.StartSession(t.Context(), "s1"); err != nil {
+		t.Fatal(err)
+	}
+	m.Reply(modeltest.Text("one"), modeltest.Text("two"))
+	if _, err := g.a.Send(t.Context(), "first"); err != nil {
+		t.Fatal(err)
+	}
+	proxy.cut()
+	time.Sleep(50 * time.Millisecond) // the client sees the connections closed
+	if _, err := g.a.Send(t.Context(), "second"); err != nil {
+		t.Errorf("the turn after the restart: %v", err)
+	}
+	if got, want := fmt.Sprint(g.logOf(t, "s1")), "[1 user  2 assistant one 3 user  4 assistant two]"; got != want {
+		t.Errorf("log %s, want %s", got, want)
+	}
+}
+
+// A server that goes down in the middle of a turn (while the model
+// answers, the turn's lease held): the turn fails with a
+// *postgres.DatabaseError; once the server is back, the agent's next turn
+// of the session runs at once (its own lease, whose release failed, is not
+// in its way), and the log holds every record once.
+func TestAPostgresRestartDuringATurn(t *testing.T) {
+	proxy, dsn := newPGProxy(t, pgtest.URL(t))
+	var g *pgFailAgent
+	calls := 0
+	m := modeltest.NewFunc(func(ctx context.Context, req model.Request) ([]model.Chunk, error) {
+		calls++
+		if calls == 2 {
+			proxy.down(true)
+			proxy.cut()
+		}
+		return modeltest.Text(fmt.Sprint("answer ", calls)).Chunks(), nil
+	})
+	g = newPGFailAgent(t, dsn, postgres.Options{}, m)
+	if err := g.a.StartSession(t.Context(), "s1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.a.Send(t.Context(), "first"); err != nil {
+		t.Fatal(err)
+	}
+	_, err := g.a.Send(t.Context(), "second")
+	var de *postgres.DatabaseError
+	if !errors.As(err, &de) {
+		t.Errorf("the turn the server left: %v (%T), want a *postgres.DatabaseError", err, err)
+	}
+	proxy.down(false)
+	start := time.Now()
+	if _, err := g.a.Send(t.Context(), "third"); err != nil {
+		t.Errorf("the turn after the server came back: %v", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the turn after took %v", d)
+	}
+	got := fmt.Sprint(g.logOf(t, "s1"))
+	if want := "[1 user  2 assistant answer 1 3 user  4 user  5 assistant answer 3]"; got != want {
+		t.Errorf("log %s, want %s", got, want)
+	}
+}
