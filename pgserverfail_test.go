@@ -6,10 +6,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -22,133 +20,6 @@ import (
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/store/postgres"
 )
-
-// pgProxy stands between a Store and the test database, so that a test
-// can do to the Store's connections what a server restart does: cut every
-// one of them, and refuse new ones for a while.
-type pgProxy struct {
-	ln     net.Listener
-	target string
-
-	mu      sync.Mutex
-	conns   map[net.Conn]bool
-	refuse  bool
-	blackol bool // accept and never answer
-	wg      sync.WaitGroup
-}
-
-// newPGProxy starts a proxy to the host of dsn and returns it with dsn
-// rewritten to go through it; it stops when t ends.
-func newPGProxy(t *testing.T, dsn string) (*pgProxy, string) {
-	t.Helper()
-	u, err := url.Parse(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &pgProxy{ln: ln, target: u.Host, conns: map[net.Conn]bool{}}
-	p.wg.Add(1)
-	go p.serve()
-	t.Cleanup(func() {
-		ln.Close()
-		p.cut()
-		p.wg.Wait()
-	})
-	u.Host = ln.Addr().String()
-	return p, u.String()
-}
-
-func (p *pgProxy) serve() {
-	defer p.wg.Done()
-	for {
-		c, err := p.ln.Accept()
-		if err != nil {
-			return
-		}
-		p.mu.Lock()
-		refuse, hole := p.refuse, p.blackol
-		if !refuse {
-			p.conns[c] = true
-		}
-		p.mu.Unlock()
-		if refuse {
-			c.Close()
-			continue
-		}
-		if hole {
-			continue // held open, never answered, closed by cut
-		}
-		p.wg.Add(1)
-		go func() {
-			defer p.wg.Done()
-			s, err := net.Dial("tcp", p.target)
-			if err != nil {
-				p.drop(c)
-				return
-			}
-			p.mu.Lock()
-			p.conns[s] = true
-			p.mu.Unlock()
-			var cw sync.WaitGroup
-			cw.Add(2)
-			pipe := func(dst, src net.Conn) {
-				defer cw.Done()
-				buf := make([]byte, 32<<10)
-				for {
-					n, err := src.Read(buf)
-					if n > 0 {
-						if _, werr := dst.Write(buf[:n]); werr != nil {
-							break
-						}
-					}
-					if err != nil {
-						break
-					}
-				}
-				p.drop(dst)
-				p.drop(src)
-			}
-			go pipe(s, c)
-			go pipe(c, s)
-			cw.Wait()
-		}()
-	}
-}
-
-func (p *pgProxy) drop(c net.Conn) {
-	p.mu.Lock()
-	delete(p.conns, c)
-	p.mu.Unlock()
-	c.Close()
-}
-
-// cut closes every connection through the proxy, as a server that
-// restarts does.
-func (p *pgProxy) cut() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for c := range p.conns {
-		c.Close()
-		delete(p.conns, c)
-	}
-}
-
-// down makes the proxy refuse (true) or accept (false) new connections.
-func (p *pgProxy) down(refuse bool) {
-	p.mu.Lock()
-	p.refuse = refuse
-	p.mu.Unlock()
-}
-
-// hole makes the proxy accept new connections and never answer them.
-func (p *pgProxy) hole(on bool) {
-	p.mu.Lock()
-	p.blackol = on
-	p.mu.Unlock()
-}
 
 // withAppName returns dsn with application_name set to name.
 func withAppName(t *testing.T, dsn, name string) string {
@@ -291,7 +162,7 @@ func TestAPostgresBackendKilledBetweenTurns(t *testing.T) {
 // A server that restarts between two turns (every connection cut, as
 // pg_ctl restart does): the next turn runs on new connections.
 func TestAPostgresRestartBetweenTurns(t *testing.T) {
-	proxy, dsn := newPGProxy(t, pgtest.URL(t))
+	proxy, dsn := pgtest.NewProxy(t, pgtest.URL(t))
 	m := modeltest.New()
 	g := newPGFailAgent(t, dsn, postgres.Options{}, m)
 	if err := g.a.StartSession(t.Context(), "s1"); err != nil {
@@ -301,7 +172,7 @@ func TestAPostgresRestartBetweenTurns(t *testing.T) {
 	if _, err := g.a.Send(t.Context(), "first"); err != nil {
 		t.Fatal(err)
 	}
-	proxy.cut()
+	proxy.Cut()
 	time.Sleep(50 * time.Millisecond) // the client sees the connections closed
 	if _, err := g.a.Send(t.Context(), "second"); err != nil {
 		t.Errorf("the turn after the restart: %v", err)
@@ -317,14 +188,14 @@ func TestAPostgresRestartBetweenTurns(t *testing.T) {
 // of the session runs at once (its own lease, whose release failed, is not
 // in its way), and the log holds every record once.
 func TestAPostgresRestartDuringATurn(t *testing.T) {
-	proxy, dsn := newPGProxy(t, pgtest.URL(t))
+	proxy, dsn := pgtest.NewProxy(t, pgtest.URL(t))
 	var g *pgFailAgent
 	calls := 0
 	m := modeltest.NewFunc(func(ctx context.Context, req model.Request) ([]model.Chunk, error) {
 		calls++
 		if calls == 2 {
-			proxy.down(true)
-			proxy.cut()
+			proxy.Down(true)
+			proxy.Cut()
 		}
 		return modeltest.Text(fmt.Sprint("answer ", calls)).Chunks(), nil
 	})
@@ -340,7 +211,7 @@ func TestAPostgresRestartDuringATurn(t *testing.T) {
 	if !errors.As(err, &de) {
 		t.Errorf("the turn the server left: %v (%T), want a *postgres.DatabaseError", err, err)
 	}
-	proxy.down(false)
+	proxy.Down(false)
 	start := time.Now()
 	if _, err := g.a.Send(t.Context(), "third"); err != nil {
 		t.Errorf("the turn after the server came back: %v", err)
