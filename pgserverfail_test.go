@@ -224,3 +224,88 @@ func TestAPostgresRestartDuringATurn(t *testing.T) {
 		t.Errorf("log %s, want %s", got, want)
 	}
 }
+
+// A turn whose server process is killed while it appends (its statement
+// waiting for the session's row, which another transaction holds): the
+// turn fails with a *postgres.DatabaseError, its lease is released, the
+// agent's next turn runs on a new connection, and the log holds every
+// record once, with no gap.
+func TestAPostgresBackendKilledDuringAnAppend(t *testing.T) {
+	m := modeltest.New()
+	g := newPGFailAgent(t, pgtest.URL(t), postgres.Options{}, m)
+	ctx := t.Context()
+	if err := g.a.StartSession(ctx, "s1"); err != nil {
+		t.Fatal(err)
+	}
+	m.Reply(modeltest.Text("one"), modeltest.Text("two"), modeltest.Text("three"))
+	if _, err := g.a.Send(ctx, "first"); err != nil {
+		t.Fatal(err)
+	}
+	admin, err := pgx.Connect(ctx, pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(context.Background())
+	locker, err := pgx.Connect(ctx, pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer locker.Close(context.Background())
+	tx, err := locker.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, `SELECT 1 FROM `+g.st.Schema()+`.sessions WHERE session = 's1' FOR UPDATE`); err != nil {
+		t.Fatal(err)
+	}
+	turn := make(chan error, 1)
+	go func() {
+		_, err := g.a.Send(ctx, "second")
+		turn <- err
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var waiting int
+		if err := admin.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`, g.app).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		if waiting > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the append never waited for the session's row")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := terminateBackends(t, pgtest.URL(t), g.app); n == 0 {
+		t.Fatal("no backend to terminate")
+	}
+	err = <-turn
+	var de *postgres.DatabaseError
+	if !errors.As(err, &de) {
+		t.Errorf("the killed turn: %v (%T), want a *postgres.DatabaseError", err, err)
+	}
+	_ = tx.Rollback(ctx)
+	// The lease is not left behind: another Store takes it at once.
+	other, err := postgres.Open(ctx, pgtest.URL(t), postgres.Options{Schema: g.st.Schema()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	op, err := other.Project(storage.Encoding{Namespace: "acme", ProjectID: g.projectID(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := op.Acquire(ctx, "s1", postgres.LeaseOptions{})
+	if err != nil {
+		t.Errorf("the killed turn's lease: %v", err)
+	} else {
+		_ = l.Release(ctx)
+	}
+	other.Close()
+	if _, err := g.a.Send(ctx, "third"); err != nil {
+		t.Errorf("the turn after the kill: %v", err)
+	}
+	if got, want := fmt.Sprint(g.logOf(t, "s1")), "[1 user  2 assistant one 3 user  4 assistant two]"; got != want {
+		t.Errorf("log %s, want %s", got, want)
+	}
+}
