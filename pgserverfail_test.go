@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -306,6 +308,88 @@ func TestAPostgresBackendKilledDuringAnAppend(t *testing.T) {
 		t.Errorf("the turn after the kill: %v", err)
 	}
 	if got, want := fmt.Sprint(g.logOf(t, "s1")), "[1 user  2 assistant one 3 user  4 assistant two]"; got != want {
+		t.Errorf("log %s, want %s", got, want)
+	}
+}
+
+// pgCtlEnv names a pg_ctl command line (without its action) for the
+// database of LITE_AGENT_TEST_POSTGRES, which TestAPostgresServerRestarted
+// restarts, stops and starts: give it only for a throwaway cluster of
+// your own, never one that others use.
+const pgCtlEnv = "LITE_AGENT_TEST_POSTGRES_CTL"
+
+// An agent whose PostgreSQL server really restarts (pg_ctl restart) between
+// two turns and in the middle of one, and stops for a while: the turns
+// after run at once; a turn while the server is down returns by its ctx's
+// deadline with a typed error, and leaves the session to the agent's next
+// turn. Opt-in: it needs pgCtlEnv.
+func TestAPostgresServerRestarted(t *testing.T) {
+	ctl := os.Getenv(pgCtlEnv)
+	if ctl == "" {
+		t.Skip(pgCtlEnv + " is not set (a pg_ctl command line for a throwaway cluster of LITE_AGENT_TEST_POSTGRES)")
+	}
+	run := func(action string) {
+		t.Helper()
+		start := time.Now()
+		// The server pg_ctl starts keeps its output open: to a file, not a
+		// pipe that the command's Wait would wait on forever.
+		out, err := os.CreateTemp(t.TempDir(), "pg_ctl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer out.Close()
+		cmd := exec.Command("sh", "-c", ctl+" -w "+action)
+		cmd.Stdout, cmd.Stderr = out, out
+		if err := cmd.Run(); err != nil {
+			b, _ := os.ReadFile(out.Name())
+			t.Fatalf("pg_ctl %s: %v\n%s", action, err, b)
+		}
+		t.Logf("pg_ctl %s: %v", action, time.Since(start).Round(time.Millisecond))
+	}
+	calls := 0
+	m := modeltest.NewFunc(func(ctx context.Context, req model.Request) ([]model.Chunk, error) {
+		calls++
+		if calls == 2 {
+			run("restart")
+		}
+		return modeltest.Text(fmt.Sprint("answer ", calls)).Chunks(), nil
+	})
+	g := newPGFailAgent(t, pgtest.URL(t), postgres.Options{}, m)
+	ctx := t.Context()
+	if err := g.a.StartSession(ctx, "s1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.a.Send(ctx, "first"); err != nil {
+		t.Fatal(err)
+	}
+	// In the middle of the second turn (while the model answers).
+	if _, err := g.a.Send(ctx, "second"); err != nil {
+		t.Errorf("a turn the server restarted during: %v", err)
+	}
+	run("restart")
+	if _, err := g.a.Send(ctx, "third"); err != nil {
+		t.Errorf("the turn after a restart: %v", err)
+	}
+	run("-m fast stop")
+	dctx, cancel := context.WithTimeout(ctx, time.Second)
+	start := time.Now()
+	_, err := g.a.Send(dctx, "fourth")
+	cancel()
+	d := time.Since(start)
+	var de *postgres.DatabaseError
+	if !errors.As(err, &de) && !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("a turn while the server is down: %v (%T)", err, err)
+	}
+	if d > 3*time.Second {
+		t.Errorf("a turn while the server is down returned after %v", d)
+	}
+	t.Logf("a turn while the server is down: %v after %v", err, d.Round(time.Millisecond))
+	run("start")
+	if _, err := g.a.Send(ctx, "fifth"); err != nil {
+		t.Errorf("the turn after the server came back: %v", err)
+	}
+	got := fmt.Sprint(g.logOf(t, "s1"))
+	if want := "[1 user  2 assistant answer 1 3 user  4 assistant answer 2 5 user  6 assistant answer 3 7 user  8 assistant answer 4]"; got != want {
 		t.Errorf("log %s, want %s", got, want)
 	}
 }
