@@ -97,21 +97,7 @@ func TestAClearKilledPartWayDeletesNothing(t *testing.T) {
 	}
 	cleared := make(chan error, 1)
 	go func() { cleared <- p.Clear(ctx) }()
-	// The Clear waits for the spill row.
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		var waiting int
-		if err := admin.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`, app).Scan(&waiting); err != nil {
-			t.Fatal(err)
-		}
-		if waiting > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the Clear never waited for the locked row")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitForLock(t, admin, app) // the Clear waits for the spill row
 	if n := killBackends(t, admin, app); n == 0 {
 		t.Fatal("no backend killed")
 	}
@@ -129,5 +115,87 @@ func TestAClearKilledPartWayDeletesNothing(t *testing.T) {
 	}
 	if after := count(admin); after != 0 {
 		t.Errorf("the next Clear left %d rows", after)
+	}
+}
+
+// waitForLock returns once a connection named app waits for a lock.
+func waitForLock(t *testing.T, conn *pgx.Conn, app string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var waiting int
+		if err := conn.QueryRow(t.Context(), `SELECT count(*) FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`, app).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		if waiting > 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no statement of " + app + " waited for a lock")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// A delete of a session racing a write of its archive (the write holds
+// the archive's row, and adds an entry while the delete runs) leaves no
+// entry without its archive: the delete locks the archive's row before it
+// deletes the entries, so it deletes them after the write committed. Had
+// it deleted the entries first, the write's entry, committed before the
+// delete reached the archive's row, outlived the archive.
+func TestADeleteRacingAnArchiveWriteLeavesNoEntry(t *testing.T) {
+	ctx := t.Context()
+	schema := freshSchema(t)
+	st, app := namedStore(t, schema)
+	p := mpProject(t, st)
+	ev := []session.Event{session.UserEvent{Message: model.UserText("hello")}}
+	if _, err := p.Checkpointer().Append(ctx, "s1", ev, session.AnyHead); err != nil {
+		t.Fatal(err)
+	}
+	ar, err := p.Archive("s1", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ar.Put(ctx, "an archived result", nil); err != nil {
+		t.Fatal(err)
+	}
+	admin, err := pgx.Connect(ctx, pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(context.Background())
+	writer, err := pgx.Connect(ctx, pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer writer.Close(context.Background())
+	// The archive write's transaction, as archiveBackend.Locked and
+	// archiveTx run it: the archive's row locked, then an entry added.
+	tx, err := writer.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = tx.Rollback(context.Background()) }()
+	if _, err := tx.Exec(ctx, `SELECT entries FROM `+schema+`.archives WHERE project = 'mp' AND session = 's1' FOR UPDATE`); err != nil {
+		t.Fatal(err)
+	}
+	deleted := make(chan error, 1)
+	go func() { deleted <- p.DeleteSession(ctx, "s1") }()
+	waitForLock(t, admin, app)
+	if _, err := tx.Exec(ctx, `INSERT INTO `+schema+`.archive_index (namespace, project, session, pos, ref, data)
+		SELECT namespace, project, session, entries, 'racing-ref', '\x00' FROM `+schema+`.archives WHERE project = 'mp' AND session = 's1'`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, `UPDATE `+schema+`.archives SET entries = entries + 1 WHERE project = 'mp' AND session = 's1'`); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-deleted; err != nil {
+		t.Fatal(err)
+	}
+	if n := orphanArchiveRows(t, schema); n != 0 {
+		t.Errorf("%d archive entries without their archive", n)
 	}
 }
