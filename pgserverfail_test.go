@@ -2,18 +2,13 @@ package liteagent_test
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
 	"github.com/lite-agent/lite-agent-go/internal/pgtest"
@@ -22,36 +17,6 @@ import (
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/store/postgres"
 )
-
-// withAppName returns dsn with application_name set to name.
-func withAppName(t *testing.T, dsn, name string) string {
-	t.Helper()
-	u, err := url.Parse(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("application_name", name)
-	u.RawQuery = q.Encode()
-	return u.String()
-}
-
-// terminateBackends ends every server process of connections named app,
-// as an administrator's pg_terminate_backend does, and returns how many.
-func terminateBackends(t *testing.T, dsn, app string) int {
-	t.Helper()
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	var n int
-	if err := conn.QueryRow(ctx, `SELECT count(*) FROM (SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE application_name = $1) x`, app).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
 
 // pgFailAgent is an agent on a PostgreSQL store of its own schema whose
 // connections are named app.
@@ -65,12 +30,9 @@ type pgFailAgent struct {
 
 func newPGFailAgent(t *testing.T, dsn string, opts postgres.Options, m model.Provider) *pgFailAgent {
 	t.Helper()
-	b := make([]byte, 6)
-	rand.Read(b)
-	app := "pgfail_" + hex.EncodeToString(b)
 	_, _, schema := forkStore(t, pgtest.URL(t))
 	opts.Schema = schema
-	dsn = withAppName(t, dsn, app)
+	dsn, app := pgtest.Named(t, dsn)
 	st, err := postgres.Open(t.Context(), dsn, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -149,7 +111,7 @@ func TestAPostgresBackendKilledBetweenTurns(t *testing.T) {
 	if _, err := g.a.Send(t.Context(), "first"); err != nil {
 		t.Fatal(err)
 	}
-	if n := terminateBackends(t, pgtest.URL(t), g.app); n == 0 {
+	if n := pgtest.Terminate(t, pgtest.Connect(t), g.app); n == 0 {
 		t.Fatal("no backend to terminate")
 	}
 	_, err := g.a.Send(t.Context(), "second")
@@ -243,16 +205,8 @@ func TestAPostgresBackendKilledDuringAnAppend(t *testing.T) {
 	if _, err := g.a.Send(ctx, "first"); err != nil {
 		t.Fatal(err)
 	}
-	admin, err := pgx.Connect(ctx, pgtest.URL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close(context.Background())
-	locker, err := pgx.Connect(ctx, pgtest.URL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer locker.Close(context.Background())
+	admin := pgtest.Connect(t)
+	locker := pgtest.Connect(t)
 	tx, err := locker.Begin(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -265,21 +219,8 @@ func TestAPostgresBackendKilledDuringAnAppend(t *testing.T) {
 		_, err := g.a.Send(ctx, "second")
 		turn <- err
 	}()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		var waiting int
-		if err := admin.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`, g.app).Scan(&waiting); err != nil {
-			t.Fatal(err)
-		}
-		if waiting > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the append never waited for the session's row")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if n := terminateBackends(t, pgtest.URL(t), g.app); n == 0 {
+	pgtest.WaitForLock(t, admin, g.app)
+	if n := pgtest.Terminate(t, pgtest.Connect(t), g.app); n == 0 {
 		t.Fatal("no backend to terminate")
 	}
 	err = <-turn

@@ -2,12 +2,8 @@ package postgres_test
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
-	"net/url"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -18,38 +14,16 @@ import (
 )
 
 // namedStore opens a Store on schema whose connections carry a random
-// application_name, returned, so that a test can end their server
-// processes (see killBackends).
+// application_name, returned (see pgtest.Named).
 func namedStore(t *testing.T, schema string) (*postgres.Store, string) {
 	t.Helper()
-	b := make([]byte, 6)
-	rand.Read(b)
-	app := "pgkill_" + hex.EncodeToString(b)
-	u, err := url.Parse(pgtest.URL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("application_name", app)
-	u.RawQuery = q.Encode()
-	st, err := postgres.Open(t.Context(), u.String(), postgres.Options{Schema: schema})
+	dsn, app := pgtest.Named(t, pgtest.URL(t))
+	st, err := postgres.Open(t.Context(), dsn, postgres.Options{Schema: schema})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(st.Close)
 	return st, app
-}
-
-// killBackends ends the server processes of the connections named app, as
-// pg_terminate_backend does, waiting for them to exit; it returns how many.
-func killBackends(t *testing.T, conn *pgx.Conn, app string) int {
-	t.Helper()
-	var n int
-	if err := conn.QueryRow(context.Background(), `SELECT count(*) FROM (SELECT pg_terminate_backend(pid, 5000)
-		FROM pg_stat_activity WHERE application_name = $1) x`, app).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
 }
 
 // A Clear whose server process is killed part-way (its final statement
@@ -77,16 +51,8 @@ func TestAClearKilledPartWayDeletesNothing(t *testing.T) {
 		}
 		return n
 	}
-	admin, err := pgx.Connect(ctx, pgtest.URL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close(context.Background())
-	locker, err := pgx.Connect(ctx, pgtest.URL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer locker.Close(context.Background())
+	admin := pgtest.Connect(t)
+	locker := pgtest.Connect(t)
 	before := count(admin)
 	tx, err := locker.Begin(ctx)
 	if err != nil {
@@ -97,8 +63,8 @@ func TestAClearKilledPartWayDeletesNothing(t *testing.T) {
 	}
 	cleared := make(chan error, 1)
 	go func() { cleared <- p.Clear(ctx) }()
-	waitForLock(t, admin, app) // the Clear waits for the spill row
-	if n := killBackends(t, admin, app); n == 0 {
+	pgtest.WaitForLock(t, admin, app) // the Clear waits for the spill row
+	if n := pgtest.Terminate(t, admin, app); n == 0 {
 		t.Fatal("no backend killed")
 	}
 	err = <-cleared
@@ -115,25 +81,6 @@ func TestAClearKilledPartWayDeletesNothing(t *testing.T) {
 	}
 	if after := count(admin); after != 0 {
 		t.Errorf("the next Clear left %d rows", after)
-	}
-}
-
-// waitForLock returns once a connection named app waits for a lock.
-func waitForLock(t *testing.T, conn *pgx.Conn, app string) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		var waiting int
-		if err := conn.QueryRow(t.Context(), `SELECT count(*) FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`, app).Scan(&waiting); err != nil {
-			t.Fatal(err)
-		}
-		if waiting > 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no statement of " + app + " waited for a lock")
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }
 
@@ -159,16 +106,8 @@ func TestADeleteRacingAnArchiveWriteLeavesNoEntry(t *testing.T) {
 	if _, err := ar.Put(ctx, "an archived result", nil); err != nil {
 		t.Fatal(err)
 	}
-	admin, err := pgx.Connect(ctx, pgtest.URL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close(context.Background())
-	writer, err := pgx.Connect(ctx, pgtest.URL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer writer.Close(context.Background())
+	admin := pgtest.Connect(t)
+	writer := pgtest.Connect(t)
 	// The archive write's transaction, as archiveBackend.Locked and
 	// archiveTx run it: the archive's row locked, then an entry added.
 	tx, err := writer.Begin(ctx)
@@ -181,7 +120,7 @@ func TestADeleteRacingAnArchiveWriteLeavesNoEntry(t *testing.T) {
 	}
 	deleted := make(chan error, 1)
 	go func() { deleted <- p.DeleteSession(ctx, "s1") }()
-	waitForLock(t, admin, app)
+	pgtest.WaitForLock(t, admin, app)
 	if _, err := tx.Exec(ctx, `INSERT INTO `+schema+`.archive_index (namespace, project, session, pos, ref, data)
 		SELECT namespace, project, session, entries, 'racing-ref', '\x00' FROM `+schema+`.archives WHERE project = 'mp' AND session = 's1'`); err != nil {
 		t.Fatal(err)
