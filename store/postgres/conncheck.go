@@ -20,5 +20,6 @@ func prepareConn(_ context.Context, c *pgx.Conn) (bool, error) {
 	return !connGone(c.PgConn().Conn()), nil
 }
 
-// netConner is a connection wrapping another (a *tls.Conn).
+// netConner is a connection wrapping another (a *tls.Conn); connGone
+// does not look beneath it.
 type netConner interface{ NetConn() net.Conn }

@@ -11,10 +11,14 @@ import (
 // connGone reports whether the peer of an idle connection has closed it
 // or sent something unasked (a server process that ends sends a FATAL
 // error first): one non-blocking peek at the socket, no data consumed.
-// A connection it cannot look at counts as alive.
+// A connection it cannot look at (TLS among them) counts as alive.
 func connGone(c net.Conn) bool {
-	if w, ok := c.(netConner); ok {
-		c = w.NetConn()
+	if _, ok := c.(netConner); ok {
+		// Under TLS the socket may hold records nobody asked for that
+		// are not the end (a session ticket, a key update): peeking at
+		// the raw bytes cannot tell them from a FATAL. pgxpool's own
+		// ping of a connection idle for a second stays the check.
+		return false
 	}
 	sc, ok := c.(syscall.Conn)
 	if !ok {
