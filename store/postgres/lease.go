@@ -106,6 +106,7 @@ func (p *Project) Acquire(ctx context.Context, id string, opts LeaseOptions) (*L
 			return nil, ctx.Err()
 		}
 	}
+	p.endUnreleased(ctx, key)
 	delay := 20 * time.Millisecond
 	var last error // the *BusyError of the last attempt
 	for {
@@ -464,8 +465,35 @@ func (l *Lease) Release(ctx context.Context) error {
 		}
 		l.p.mu.Unlock()
 		err = l.p.endLease(ctx, l.session, l.token)
+		if err != nil {
+			l.p.s.settleMu.Lock()
+			if l.p.s.unreleased == nil {
+				l.p.s.unreleased = map[leaseKey]int64{}
+			}
+			l.p.s.unreleased[leaseKey{l.p.ns, l.p.project, l.session}] = l.token
+			l.p.s.settleMu.Unlock()
+		}
 	})
 	return err
+}
+
+// endUnreleased ends the lease of session key that a Release of this
+// Store could not end (see Store.unreleased), before an Acquire of the
+// session. Should it fail again, the Acquire goes on: it meets the lease
+// as any other holder's (busy until its TTL), and the next Acquire tries
+// again.
+func (p *Project) endUnreleased(ctx context.Context, key leaseKey) {
+	p.s.settleMu.Lock()
+	token, ok := p.s.unreleased[key]
+	p.s.settleMu.Unlock()
+	if !ok || p.endLease(ctx, key.session, token) != nil {
+		return
+	}
+	p.s.settleMu.Lock()
+	if p.s.unreleased[key] == token {
+		delete(p.s.unreleased, key)
+	}
+	p.s.settleMu.Unlock()
 }
 
 // checkLease enforces the lease of session id inside a writing

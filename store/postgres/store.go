@@ -70,6 +70,13 @@ type Store struct {
 	// it (the lease names this Store's holder). Made on first use.
 	settleMu sync.Mutex
 	settling map[leaseKey]chan struct{}
+	// unreleased holds, per session, the token of a lease of this Store
+	// whose Release failed (the database was unreachable, or restarting):
+	// the next Acquire of the session through any Project of the Store
+	// ends it first, as Release would have, instead of finding the
+	// session busy under this Store's own name until the lease's TTL.
+	// Guarded by settleMu; made on first use.
+	unreleased map[leaseKey]int64
 
 	sweepChose func()           // tests only: see export_test.go
 	clock      func() time.Time // tests only (see export_test.go); nil is time.Now
@@ -107,8 +114,10 @@ func validSchema(name string) bool {
 // race; a schema of another version is refused with a *[SchemaError].
 //
 // Errors never hold the password: a dsn that does not parse is a
-// *[ConfigError]; a database that cannot be reached or refuses the login is
-// a *[ConnectError] naming host, database and user.
+// *[ConfigError]; a database that cannot be reached, refuses the login or
+// does not answer before ctx ends is a *[ConnectError] naming host,
+// database and user (errors.Is(err, context.DeadlineExceeded) tells the
+// last).
 func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 	schema := opts.Schema
 	if schema == "" {
@@ -130,6 +139,7 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 	if opts.MaxConns > 0 {
 		cfg.MaxConns = opts.MaxConns
 	}
+	cfg.PrepareConn = prepareConn
 	cc := cfg.ConnConfig
 	t := target{host: net.JoinHostPort(cc.Host, strconv.Itoa(int(cc.Port))), database: cc.Database, user: cc.User}
 	if strings.HasPrefix(cc.Host, "/") {
@@ -161,7 +171,10 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 			return nil, err
 		}
 		if cerr := ctx.Err(); cerr != nil {
-			return nil, cerr
+			// A server that accepts and never answers (or one slower
+			// than the deadline): still named, and errors.Is(err,
+			// context.DeadlineExceeded) (or Canceled) holds.
+			return nil, &ConnectError{target: t, cause: "no answer before the context ended: " + cerr.Error(), err: cerr}
 		}
 		return nil, &ConnectError{target: t, cause: scrub(err, cc.Password)}
 	}
@@ -241,12 +254,19 @@ type ConfigError struct {
 func (e *ConfigError) Error() string { return "postgres: " + e.Message }
 
 // ConnectError reports a database that could not be reached or refused the
-// connection (wrong password, missing permission, unknown database). Its
-// message names host, database and user, never the password.
+// connection (wrong password, missing permission, unknown database), or
+// that did not answer before Open's context ended. Its message names host,
+// database and user, never the password.
 type ConnectError struct {
 	target target
 	cause  string
+	err    error // the context's error, when it ended first
 }
+
+// Unwrap returns the context's error when the context ended before the
+// database answered (errors.Is(err, context.DeadlineExceeded)), and nil
+// otherwise.
+func (e *ConnectError) Unwrap() error { return e.err }
 
 // Error names host, database and user and says why the connection failed.
 func (e *ConnectError) Error() string {
