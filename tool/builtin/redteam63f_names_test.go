@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/permission"
+	"github.com/lite-agent/lite-agent-go/tool"
 	"github.com/lite-agent/lite-agent-go/tool/builtin"
 )
 
@@ -33,28 +34,7 @@ func TestRuleNamesAgainstSpellings(t *testing.T) {
 	writeFile(t, filepath.Join(real, ".env"), "SECRET=1")
 	writeFile(t, filepath.Join(real, "secrets", "key"), "KEY")
 	symlink(t, "..", filepath.Join(real, "sub", "up"))
-	policy, err := permission.New(permission.Options{
-		Rules: []permission.Rule{
-			{ID: "env", Tool: []string{"read_file", "grep", "glob", "list_dir"}, Effect: permission.Deny,
-				When: map[string]permission.Condition{"path": permission.Glob("**/.env")}},
-			{ID: "secrets", Tool: []string{"read_file", "write_file", "edit_file", "delete_file"}, Effect: permission.Deny,
-				When: map[string]permission.Condition{"path": permission.Glob("secrets/**")}},
-		},
-		Allow:   []string{"*"},
-		Workdir: linked,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	policy, err = permission.Workspace(policy, permission.WorkspaceOptions{Workdir: linked})
-	if err != nil {
-		t.Fatal(err)
-	}
-	gate := permission.NewGate(permission.GateOptions{Policy: policy})
-	files, err := builtin.FileTools(builtin.FileOptions{Workdir: linked})
-	if err != nil {
-		t.Fatal(err)
-	}
+	policy, files := gatedFileTools(t, linked)
 	readable := func(ctx context.Context, session, p string) (bool, error) {
 		in, _ := json.Marshal(map[string]string{"path": p})
 		v, err := policy.Check(ctx, permission.Call{Name: "read_file", Input: in})
@@ -64,7 +44,7 @@ func TestRuleNamesAgainstSpellings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tools := gate.WrapAll(append(files, search...))
+	tools := append(files, permission.NewGate(permission.GateOptions{Policy: policy}).WrapAll(search)...)
 
 	long := strings.Repeat("a/", 2100) + "../"
 	envs := []string{".env", "./.env", ".env/", ".env/.", "//.env", ".//.env", "sub/../.env", "sub/up/.env",
@@ -158,4 +138,34 @@ func TestSearchPatternsStayInside(t *testing.T) {
 			t.Errorf("%s %s: %q", c.tool, c.in, res.Content)
 		}
 	}
+}
+
+// gatedFileTools returns the policy of an agent working in ws, which
+// allows every tool but denies reading .env and reading or changing
+// secrets/, resolved by the workspace resolver, and the file tools of ws
+// behind a gate on it, as an agent has them.
+func gatedFileTools(t *testing.T, ws string) (permission.Policy, []tool.Tool) {
+	t.Helper()
+	policy, err := permission.New(permission.Options{
+		Rules: []permission.Rule{
+			{ID: "env", Tool: []string{"read_file", "grep", "glob", "list_dir"}, Effect: permission.Deny,
+				When: map[string]permission.Condition{"path": permission.Glob("**/.env")}},
+			{ID: "secrets", Tool: []string{"read_file", "write_file", "edit_file", "delete_file"}, Effect: permission.Deny,
+				When: map[string]permission.Condition{"path": permission.Glob("secrets/**")}},
+		},
+		Allow:   []string{"*"},
+		Workdir: ws,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	policy, err = permission.Workspace(policy, permission.WorkspaceOptions{Workdir: ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := builtin.FileTools(builtin.FileOptions{Workdir: ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return policy, permission.NewGate(permission.GateOptions{Policy: policy}).WrapAll(files)
 }

@@ -7,41 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/lite-agent/lite-agent-go/permission"
-	"github.com/lite-agent/lite-agent-go/tool"
-	"github.com/lite-agent/lite-agent-go/tool/builtin"
 )
-
-// gatedFileTools returns the file tools of ws behind a gate whose policy
-// allows every tool but denies reading .env and reading or changing
-// secrets/, resolved by the workspace resolver, as an agent has them.
-func gatedFileTools(t *testing.T, ws string) []tool.Tool {
-	t.Helper()
-	policy, err := permission.New(permission.Options{
-		Rules: []permission.Rule{
-			{ID: "env", Tool: []string{"read_file", "grep", "glob", "list_dir"}, Effect: permission.Deny,
-				When: map[string]permission.Condition{"path": permission.Glob("**/.env")}},
-			{ID: "secrets", Tool: []string{"read_file", "write_file", "edit_file", "delete_file"}, Effect: permission.Deny,
-				When: map[string]permission.Condition{"path": permission.Glob("secrets/**")}},
-		},
-		Allow:   []string{"*"},
-		Workdir: ws,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	policy, err = permission.Workspace(policy, permission.WorkspaceOptions{Workdir: ws})
-	if err != nil {
-		t.Fatal(err)
-	}
-	gate := permission.NewGate(permission.GateOptions{Policy: policy})
-	files, err := builtin.FileTools(builtin.FileOptions{Workdir: ws})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return gate.WrapAll(files)
-}
 
 // TestALinkFlippedAfterTheGateIsNotFollowedToADeniedFile (files65): a child
 // process flips "ok.txt" between a plain file and a symbolic link to the
@@ -65,7 +31,7 @@ func TestALinkFlippedAfterTheGateIsNotFollowedToADeniedFile(t *testing.T) {
 	writeFile(t, filepath.Join(ws, "d", "key"), "plain key")
 	symlink(t, ".env", filepath.Join(ws, "okl"))
 	symlink(t, "secrets", filepath.Join(ws, "dl"))
-	tools := gatedFileTools(t, ws)
+	_, tools := gatedFileTools(t, ws)
 	startSwapper(t, filepath.Join(ws, "ok.txt"), filepath.Join(ws, "okl"))
 	startSwapper(t, filepath.Join(ws, "d"), filepath.Join(ws, "dl"))
 
@@ -128,7 +94,7 @@ func TestALinkThatStaysPutIsReadAsBefore(t *testing.T) {
 	symlink(t, "docs/a.md", filepath.Join(ws, "a.md"))
 	symlink(t, "docs", filepath.Join(ws, "d"))
 	symlink(t, ".env", filepath.Join(ws, "env"))
-	tools := gatedFileTools(t, ws)
+	_, tools := gatedFileTools(t, ws)
 	read := byName(t, tools, "read_file")
 	for _, p := range []string{"a.md", "d/a.md", "docs/a.md"} {
 		if res := call(t, read, map[string]any{"path": p}); res.IsError || res.Content != "doc a" {
