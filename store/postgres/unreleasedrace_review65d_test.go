@@ -11,8 +11,8 @@ import (
 	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
-	"github.com/lite-agent/lite-agent-go/store/postgres"
 	"github.com/lite-agent/lite-agent-go/storage"
+	"github.com/lite-agent/lite-agent-go/store/postgres"
 )
 
 // Leases of a few sessions taken and released through two Projects of one
@@ -37,8 +37,8 @@ func TestUnreleasedLeasesUnderConcurrentAcquireReleaseAndCuts(t *testing.T) {
 		}
 	}
 	var (
-		mu   sync.Mutex
-		held = map[string]int{}
+		mu                        sync.Mutex
+		held                      = map[string]int{}
 		lost, released, failedRel int
 	)
 	stop := time.Now().Add(3 * time.Second)
