@@ -14,24 +14,7 @@ import (
 // judged by its raw bytes (a session ticket is not a FATAL), so pgxpool's
 // ping stays its check.
 func TestConnGoneLooksOnlyAtPlainSockets(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	dial := func() (client, server net.Conn) {
-		t.Helper()
-		c, err := net.Dial("tcp", ln.Addr().String())
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := ln.Accept()
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.Close(); s.Close() })
-		return c, s
-	}
+	dial := socketPair(t)
 	settle := func() { time.Sleep(50 * time.Millisecond) }
 
 	c, _ := dial()
@@ -66,20 +49,7 @@ func TestConnGoneLooksOnlyAtPlainSockets(t *testing.T) {
 // its context (seen: a conformance test of the package stuck for ten
 // minutes in connGone under -race on a loaded machine).
 func TestConnGoneDoesNotWaitForAReadInProgress(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	c, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := ln.Accept()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	c, _ := socketPair(t)()
 	reading := make(chan struct{})
 	go func() {
 		close(reading)
@@ -98,5 +68,28 @@ func TestConnGoneDoesNotWaitForAReadInProgress(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Error("connGone waits for a read in progress")
 	}
-	c.Close()
+}
+
+// socketPair returns a function that makes a connected pair of TCP
+// sockets on the loopback, closed when the test ends.
+func socketPair(t *testing.T) func() (client, server net.Conn) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	return func() (client, server net.Conn) {
+		t.Helper()
+		c, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := ln.Accept()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close(); s.Close() })
+		return c, s
+	}
 }
