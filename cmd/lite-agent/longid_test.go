@@ -49,13 +49,14 @@ func longIDHome(t *testing.T, n int) (home string, p storage.ProjectPaths, id st
 	return home, p, id
 }
 
-// TestACommandReadsASessionWithA200CharacterID checks that every command
+// TestACommandReadsASessionWithA200CharacterID (now with an id of
+// storage.MaxIDLength, 228 characters) checks that every command
 // reading a data home sees a session the reference wrote with a
 // 200-character id, as it sees any other: a data home must be readable by
 // either implementation.
 func TestACommandReadsASessionWithA200CharacterID(t *testing.T) {
 	isolateEnv(t)
-	home, p, id := longIDHome(t, 200)
+	home, p, id := longIDHome(t, storage.MaxIDLength)
 	base := []string{"--home", home, "--workdir", "/srv/app"}
 
 	r := runCLI(t, append(base, "sessions", "list", "--json")...)
@@ -98,7 +99,7 @@ func TestACommandReadsASessionWithA200CharacterID(t *testing.T) {
 			t.Errorf("cleanup of a session a year old left %s\nstdout %q", gone, r.stdout)
 		}
 	}
-	home, p, id = longIDHome(t, 200)
+	home, p, id = longIDHome(t, storage.MaxIDLength)
 	if r := runCLI(t, "--home", home, "--workdir", "/srv/app", "sessions", "delete", id); r.code != 0 {
 		t.Errorf("sessions delete: code %d stderr %q", r.code, r.stderr)
 	}
@@ -128,7 +129,7 @@ func TestAnIDTooLongForAFileNameIsATypedUsageError(t *testing.T) {
 func TestMigrateToAStoreKeepsASessionWithA200CharacterID(t *testing.T) {
 	u := pgtest.URL(t)
 	isolateEnv(t)
-	home, p, id := longIDHome(t, 200)
+	home, p, id := longIDHome(t, storage.MaxIDLength)
 	clearStoreProject(t, u, p)
 	base := []string{"--home", home, "--workdir", "/srv/app"}
 	if r := runCLI(t, append(base, "migrate", "--to-store", u)...); r.code != 0 {

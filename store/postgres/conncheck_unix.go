@@ -30,17 +30,22 @@ func connGone(c net.Conn) bool {
 	}
 	gone := false
 	var buf [1]byte
-	err = rc.Read(func(fd uintptr) bool {
-		n, _, rerr := syscall.Recvfrom(int(fd), buf[:], syscall.MSG_PEEK|syscall.MSG_DONTWAIT)
+	// Control, not Read: Read waits for the socket's read lock, which
+	// pgx's background reader holds while it is blocked in a read of the
+	// idle connection (it starts when a write takes over 15 ms and may
+	// stay in its last read once the statement is done), so the check
+	// hung for ever. The peek needs no lock: it neither waits nor
+	// consumes. Bytes that reader is about to take may make a live
+	// connection look gone: it is then only dropped and replaced.
+	err = rc.Control(func(fd uintptr) {
+		_, _, rerr := syscall.Recvfrom(int(fd), buf[:], syscall.MSG_PEEK|syscall.MSG_DONTWAIT)
 		switch {
 		case rerr == nil:
 			gone = true // n > 0: bytes nobody asked for; n == 0: closed
-			_ = n
 		case errors.Is(rerr, syscall.EAGAIN), errors.Is(rerr, syscall.EWOULDBLOCK), errors.Is(rerr, syscall.EINTR):
 		default:
 			gone = true // ECONNRESET and the like
 		}
-		return true
 	})
 	return gone || err != nil
 }
