@@ -23,12 +23,7 @@ var canaryRound77 = map[string][]string{
 }
 
 func TestCanaryRound77(t *testing.T) {
-	tooltest.Need(t, tooltest.CanaryTools, "git")
-	tooltest.Need(t, tooltest.NodeJS, "npm", "node")
-	template := canaryTemplate(t)
-	if err := os.WriteFile(filepath.Join(template, "work", "package.json"), []byte(rv76PackageJSON), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	template := packageTemplate(t, "npm")
 	checkCanaryRoundIn(t, template, canaryRound77)
 	checkOrdinary(t, template, []string{`npm test --silent`, `npm test -- ---x`, `npm run build --if-present`}, nil)
 }
@@ -41,11 +36,19 @@ var canaryRound77Pnpm = map[string][]string{
 }
 
 func TestCanaryRound77Pnpm(t *testing.T) {
+	template := packageTemplate(t, "pnpm")
+	checkCanaryRoundIn(t, template, canaryRound77Pnpm)
+}
+
+// packageTemplate is the canary template with rv76PackageJSON in its
+// workdir, for a round that needs the package manager pm and node.
+func packageTemplate(t *testing.T, pm string) string {
+	t.Helper()
 	tooltest.Need(t, tooltest.CanaryTools, "git")
-	tooltest.Need(t, tooltest.NodeJS, "pnpm", "node")
+	tooltest.Need(t, tooltest.NodeJS, pm, "node")
 	template := canaryTemplate(t)
 	if err := os.WriteFile(filepath.Join(template, "work", "package.json"), []byte(rv76PackageJSON), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	checkCanaryRoundIn(t, template, canaryRound77Pnpm)
+	return template
 }
