@@ -2,6 +2,7 @@ package shellscan
 
 import (
 	"net/url"
+	"os"
 	"path"
 	"slices"
 	"strconv"
@@ -220,6 +221,11 @@ type analyzer struct {
 	// guessCommand), which runsWrittenCode checks them against.
 	codeUses    []codeUse
 	guessWrites []guessWrite
+	// guessedPaths are the operands with a slash of commands the
+	// analysis does not model that name no program it models (dotenv
+	// run ./gradlew): such a command may run the file, which
+	// runsWritten checks against the files the line wrote.
+	guessedPaths []string
 	// handed are the paths the words of commands the analysis does not
 	// model may name, and the words of files the line wrote that such a
 	// command may read (see handedPrograms); handedAll is set once there
@@ -305,6 +311,9 @@ func analyzeBashRecipes(line, home, workdir string, read RecipeReader) *bashAnal
 // code use is checked) and for the file the program itself runs as code,
 // when a command that is no wrapper runs it.
 func (an *analyzer) runsWritten() {
+	if an.runsWrittenGuessed() {
+		return
+	}
 	for _, u := range an.a.units {
 		if !strings.Contains(u.name, "/") {
 			continue
@@ -336,6 +345,81 @@ func (an *analyzer) runsWritten() {
 			}
 		}
 	}
+}
+
+// maxGuessedPathChecks bounds the comparisons of runsWrittenGuessed
+// between guessed paths and the trees or patterns the line writes.
+const maxGuessedPathChecks = 1 << 16
+
+// runsWrittenGuessed is runsWritten for guessedPaths, the paths given to
+// commands the analysis does not model (dotenv run ./gradlew), each
+// checked against the files the line's modelled commands write: it makes
+// the line opaque and reports true if one is among them. The written
+// paths are put in a set first, since a long line has many of both.
+func (an *analyzer) runsWrittenGuessed() bool {
+	if len(an.guessedPaths) == 0 {
+		return false
+	}
+	written := map[string]bool{}
+	var wide []string // trees and patterns, matched by prefix or pattern
+	var patterns []bool
+	for _, acc := range an.a.accesses {
+		if acc.unknown || acc.mode == modeRead {
+			continue
+		}
+		for _, c := range an.a.cwds {
+			w := path.Join(c, acc.path)
+			if path.IsAbs(acc.path) {
+				w = path.Clean(acc.path)
+			}
+			if acc.tree || acc.pattern {
+				wide, patterns = append(wide, w), append(patterns, acc.pattern)
+			} else {
+				written[w] = true
+			}
+		}
+	}
+	if len(wide)*len(an.guessedPaths)*len(an.a.cwds) > maxGuessedPathChecks {
+		an.opaque("the line gives more paths to commands the analysis does not model than it compares with the trees and patterns it writes")
+		return true
+	}
+	seen := map[string]bool{}
+	for _, p := range an.guessedPaths {
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		for _, c := range an.a.cwds {
+			run := path.Join(c, p)
+			if path.IsAbs(p) {
+				run = path.Clean(p)
+			}
+			hit := written[run]
+			for i := 0; i < len(wide) && !hit; i++ {
+				hit = patterns[i] && patternMayMatch(wide[i], run) || !patterns[i] && strings.HasPrefix(run, wide[i]+"/")
+			}
+			if hit && an.executableNow(run) {
+				an.opaque("the line gives " + clipName(p) + ", a file it writes, to a command the analysis does not model, which may run it")
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// executableNow reports whether p (relative to the workdir unless
+// absolute) is an executable file now: a write keeps the mode of a file
+// that exists (printf … > gradlew), while a file the line creates is not
+// executable unless made so, which runsWrittenCode follows (chmod +x).
+func (an *analyzer) executableNow(p string) bool {
+	if !path.IsAbs(p) {
+		if an.workdir == "" {
+			return false
+		}
+		p = path.Join(an.workdir, p)
+	}
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
 }
 
 // markOwnCode marks the unknown accesses from index from on that name a

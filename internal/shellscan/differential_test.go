@@ -121,7 +121,9 @@ func TestBashAgreesWhereTheAnalysisSeesNoCommand(t *testing.T) {
 // indexes of the lines after which the canary dir/c was gone.
 func runBatch(t *testing.T, dir string, lines []string) []int {
 	t.Helper()
-	cmd := exec.Command("/bin/bash", append([]string{"-c", differentialScript, "batch"}, lines...)...)
+	// $0 is /bin/bash, as for exec.Command("/bin/bash", "-c", line): a
+	// line that runs $0 runs bash in both.
+	cmd := exec.Command("/bin/bash", append([]string{"-c", differentialScript, "/bin/bash"}, lines...)...)
 	cmd.Dir = dir
 	out, err := cmd.Output()
 	fields := strings.Fields(string(out))

@@ -47,6 +47,8 @@ func (an *analyzer) guessInner(args []word, depth, chain int) {
 		if t[0] != '-' && !strings.ContainsAny(t, " \t\n") {
 			if guessable(t) {
 				an.guessCommand(args[i:], depth, chain)
+			} else if strings.Contains(t, "/") {
+				an.guessedPaths = append(an.guessedPaths, t)
 			}
 			continue
 		}

@@ -273,7 +273,7 @@ func npmGlobalValue(t string) bool {
 	if !strings.HasPrefix(t, "-") {
 		return false
 	}
-	opt, val, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(t, "-"), "-"), "=")
+	opt, val, _ := strings.Cut(strings.TrimLeft(t, "-"), "=")
 	if val == "false" {
 		return false
 	}
@@ -292,7 +292,8 @@ var npmCodeKeys = []string{"node-options", "script-shell", "shell", "editor", "b
 // npmCodeOption says why one of the words after npm's command word (its
 // options, read before the command and after it, up to "--") sets one of
 // npmCodeKeys, or "". npm takes a long option after one dash or two, and
-// any unambiguous prefix of its name (--node-opt is --node-options), so a
+// any unambiguous prefix of its name (--node-opt is --node-options), and
+// nopt strips every leading dash (---node-options is --node-options), so a
 // name that begins one of the keys counts; a dash and one letter is a
 // shorthand, none of which names those keys.
 func npmCodeOption(args []word) string {
@@ -329,7 +330,9 @@ func codeOption(args []word, keys []string) string {
 		if !strings.HasPrefix(t, "-") || len(t) == 2 && t[1] != '-' {
 			continue
 		}
-		name, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(t, "-"), "-"), "=")
+		// nopt strips every leading dash: ---node-options is
+		// --node-options.
+		name, _, _ := strings.Cut(strings.TrimLeft(t, "-"), "=")
 		name = strings.ToLower(name)
 		if name == "" || name == "g" || name == "global" {
 			continue // global mode (-g=false, --global): see npmGlobal
