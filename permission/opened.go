@@ -63,8 +63,10 @@ func (e *PathChangedError) Error() string {
 
 // openedCheck returns the check a gated file tool runs on the file it
 // opened (see [tool.WithPathCheck]): the file at checked, the real path
-// the gate decided about, passes; another passes only if the gate's
-// verdict on it, asked as the same call with that path, is allow.
+// the gate decided about, passes, and so does a path the workspace
+// resolver resolves to checked (another letter case of it on a volume
+// that ignores case); another passes only if the gate's verdict on it,
+// asked as the same call with that path, is allow.
 func (g *Gate) openedCheck(call Call, checked string) func(ctx context.Context, opened string) error {
 	return func(ctx context.Context, opened string) error {
 		opened = filepath.Clean(opened)
@@ -92,12 +94,16 @@ func (g *Gate) openedCheck(call Call, checked string) func(ctx context.Context, 
 		if err != nil {
 			return fmt.Errorf("permission: %w", err)
 		}
-		again := Call{ID: call.ID, Name: call.Name, Input: input, SessionID: call.SessionID}
+		var seen seenPath
+		again := Call{ID: call.ID, Name: call.Name, Input: input, SessionID: call.SessionID, seen: &seen}
 		v, err := g.Decide(ctx, again)
 		if err != nil {
 			return err
 		}
-		if v.Decision == Allow {
+		// On a volume that ignores case the resolver spells the real
+		// path in the case of the names on disk, the tool in the case it
+		// was given: the file opened resolves to the one decided about.
+		if v.Decision == Allow || seen.get() == checked {
 			return nil
 		}
 		return &PathChangedError{Tool: call.Name, Path: given, Checked: checked, Opened: opened, Verdict: v}
