@@ -41,7 +41,8 @@ func TestADeleteThroughAFlippedParentLeavesTheDeniedFile(t *testing.T) {
 	}
 	put()
 	symlink(t, "secrets", filepath.Join(ws, "dl"))
-	del := byName(t, gatedFileTools(t, ws), "delete_file")
+	_, tools := gatedFileTools(t, ws)
+	del := byName(t, tools, "delete_file")
 	startSwapper(t, filepath.Join(ws, "d"), filepath.Join(ws, "dl"))
 	const rounds = 1000
 	deleted := 0
