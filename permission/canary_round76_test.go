@@ -3,11 +3,7 @@
 package permission_test
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
-
-	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 )
 
 // canaryRound76 is redteam65's attack on npm's configuration given on the
@@ -33,15 +29,10 @@ var canaryRound76 = map[string][]string{
 const rv76PackageJSON = `{"name":"p","version":"1.0.0","scripts":{"test":"node -e 0","build":"node -e 0"}}`
 
 func TestCanaryRound76(t *testing.T) {
-	tooltest.Need(t, tooltest.CanaryTools, "git")
-	tooltest.Need(t, tooltest.NodeJS, "npm", "node")
-	template := canaryTemplate(t)
 	// npm also writes its cache and logs in the home, which the
 	// snapshot sees too; each line was seen to empty the canary in real
 	// bash as well.
-	if err := os.WriteFile(filepath.Join(template, "work", "package.json"), []byte(rv76PackageJSON), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	template := packageTemplate(t, "npm")
 	checkCanaryRoundIn(t, template, canaryRound76)
 	checkOrdinary(t, template, []string{
 		`npm test`,
@@ -65,12 +56,7 @@ var canaryRound76Pnpm = map[string][]string{
 }
 
 func TestCanaryRound76Pnpm(t *testing.T) {
-	tooltest.Need(t, tooltest.CanaryTools, "git")
-	tooltest.Need(t, tooltest.NodeJS, "pnpm", "node")
-	template := canaryTemplate(t)
-	if err := os.WriteFile(filepath.Join(template, "work", "package.json"), []byte(rv76PackageJSON), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	template := packageTemplate(t, "pnpm")
 	checkCanaryRoundIn(t, template, canaryRound76Pnpm)
 	checkOrdinary(t, template, []string{`pnpm test`, `pnpm run build`, `pnpm install --frozen-lockfile`}, nil)
 }
