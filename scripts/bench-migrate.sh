@@ -17,6 +17,14 @@
 # that a side's syncs write back only its own files. Every destination is
 # kept until the end: creating many files soon after many were removed is
 # slower on ext4, which would favour whichever side ran first.
+#
+# It also prints the load average before and after the rounds (on a shared
+# machine the wall times mean little under load; compare processor times
+# then) and the bytes each side wrote in its first round: the encrypted
+# destination is about half as large again as the plaintext source
+# (base64 of nonce, ciphertext and tag, and the envelope), which bounds
+# how close to the copy the migration can come once the disk is the
+# bottleneck.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/bench-lib.sh"
 
@@ -29,6 +37,8 @@ bench_home "${bins[0]}" "$work/src" "$work/wd" "${SESSIONS:-1000}" "${EVENTS:-10
 project="$("${bins[0]}" --home "$work/src" --workdir "$work/wd" paths --json | jq -r '.sessionsDir | sub("/sessions$"; "")')"
 echo "source: $(du -sh "$project" | cut -f1) in $(find "$project" -type f | wc -l) files"
 
+loadavg() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown; }
+echo "load average before: $(loadavg)"
 sides=(cp "${bins[@]}")
 # label names a side in the rounds' lines: its file name, with its
 # directory's when two binaries share a name (before/lite-agent).
@@ -66,6 +76,12 @@ for ((r = 1; r <= rounds; r++)); do
 	echo "$line"
 done
 sync
+echo "load average after: $(loadavg)"
+src_bytes=$(du -sb "$project" | cut -f1)
+for ((i = 0; i < ${#sides[@]}; i++)); do
+	b=$(du -sb "$work/dst-1-$i" | cut -f1)
+	echo "bytes written in round 1 by $(label "${sides[$i]}"): $b = $(bench_ratio "$b" "$src_bytes")x the source"
+done
 cpw=$(bench_median ${wall[0]})
 cpc=$(bench_median ${cpu[0]})
 echo "median cp -r && sync -f: wall ${cpw} ms, cpu ${cpc} ms"
