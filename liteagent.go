@@ -1403,7 +1403,7 @@ func (a *Agent) openTaskList(ctx context.Context, id string) (task.Store, error)
 	}
 	if id == a.lay.taskListID {
 		// Shared: deleting a session named like it must not remove it.
-		if err := fs.MarkShared(); err != nil {
+		if err := fs.MarkSharedContext(ctx); err != nil {
 			return nil, err
 		}
 	}
