@@ -547,7 +547,7 @@ func loadConfig(ctx context.Context, opts Options) (config, error) {
 	if cfg.skills, err = skill.Load(ctx, skill.LoadOptions{Paths: paths, ExtraDir: opts.SkillsDir}); err != nil {
 		return config{}, err
 	}
-	if cfg.mcp, err = mcphost.LoadConfig(mcphost.LoadOptions{Paths: paths, Servers: opts.MCPServers, NoFiles: opts.DisableMCPFiles}); err != nil {
+	if cfg.mcp, err = mcphost.LoadConfigContext(ctx, mcphost.LoadOptions{Paths: paths, Servers: opts.MCPServers, NoFiles: opts.DisableMCPFiles}); err != nil {
 		return config{}, err
 	}
 	if !opts.DisableAgents {
