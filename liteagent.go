@@ -555,7 +555,7 @@ func loadConfig(ctx context.Context, opts Options) (config, error) {
 			return config{}, err
 		}
 	}
-	if err := bindPermission(opts, cfg.lay); err != nil {
+	if err := bindPermission(ctx, opts, cfg.lay); err != nil {
 		return config{}, err
 	}
 	cfg.log = opts.Logger
@@ -626,12 +626,15 @@ func isNil(v any) bool {
 // the fields it was made without take the agent's values, and one made
 // for another project, or whose files at the agent's paths do not load (a
 // *permission.ConfigError), is an *OptionError for Permission.
-func bindPermission(opts Options, lay layout) error {
+func bindPermission(ctx context.Context, opts Options, lay layout) error {
 	fp, ok := opts.Permission.(*permission.FilePolicy)
 	if !ok || fp == nil {
 		return nil
 	}
-	err := fp.Bind(lay.workdir, storage.Options{Namespace: lay.paths.Namespace, Home: lay.paths.Home, Codec: opts.Storage.Codec})
+	err := fp.BindContext(ctx, lay.workdir, storage.Options{Namespace: lay.paths.Namespace, Home: lay.paths.Home, Codec: opts.Storage.Codec})
+	if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+		return err // not the policy's fault
+	}
 	if be, ok := errors.AsType[*permission.BindError](err); ok {
 		return &OptionError{Field: "Permission", Message: "Permission is a file policy for another " + strings.ToLower(strings.TrimPrefix(be.Field, "Storage.")), Err: err}
 	}
