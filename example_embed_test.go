@@ -15,7 +15,6 @@ import (
 	"github.com/lite-agent/lite-agent-go/permission"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/storage/codec"
-	"github.com/lite-agent/lite-agent-go/task"
 	"github.com/lite-agent/lite-agent-go/tool"
 )
 
@@ -102,11 +101,11 @@ func ExampleOptions_onApproval() {
 }
 
 // Tomorrow's process: a new agent on the same encrypted home resumes
-// yesterday's session by id and lists the tasks the model made in it. The
-// session's private task list is named after the session
-// (task.DefaultListID) and read through the agent's layout with the same
-// codec; every record on disk is an envelope the key alone opens, and a
-// process with another key gets a *storage.Error, not the tasks.
+// yesterday's session by id and lists the tasks the model made in it with
+// Agent.TaskList, which reads the session's private task list through the
+// agent's own layout and codec: the host needs neither the list's name nor
+// its directory. Every record on disk is an envelope the key alone opens,
+// and an agent with another key gets a *storage.Error, not the tasks.
 func ExampleAgent_Resume_encryptedTasks() {
 	ctx := context.Background()
 	home, _ := os.MkdirTemp("", "acme-home")
@@ -167,13 +166,7 @@ func ExampleAgent_Resume_encryptedTasks() {
 	if err := b.Resume(id); err != nil {
 		log.Fatal(err)
 	}
-	p := b.Paths()
-	tasks, err := task.NewFileStore(p.TasksDir, task.DefaultListID(id, ""),
-		storage.Encoding{Codec: enc, Namespace: p.Namespace, ProjectID: p.Hash})
-	if err != nil {
-		log.Fatal(err)
-	}
-	list, err := tasks.List(ctx)
+	list, err := b.TaskList(ctx, "") // "": the resumed session's list
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -187,12 +180,12 @@ func ExampleAgent_Resume_encryptedTasks() {
 	fmt.Println(res.Text)
 
 	// Another key reads nothing.
-	wrong, err := task.NewFileStore(p.TasksDir, task.DefaultListID(id, ""),
-		storage.Encoding{Codec: aead(make([]byte, 32)), Namespace: p.Namespace, ProjectID: p.Hash})
+	other, err := liteagent.New(ctx, opts(modeltest.New(), aead(make([]byte, 32))))
 	if err != nil {
 		log.Fatal(err)
 	}
-	_, err = wrong.List(ctx)
+	defer other.Close()
+	_, err = other.TaskList(ctx, id)
 	var se *storage.Error
 	fmt.Println("another key:", errors.As(err, &se))
 	// Output:

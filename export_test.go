@@ -116,3 +116,10 @@ func RunsLasting(a *Agent) int {
 	defer a.runs.mu.Unlock()
 	return len(a.runs.byID)
 }
+
+// OpenTaskLists returns how many task lists a keeps open.
+func OpenTaskLists(a *Agent) int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return len(a.tasks)
+}

@@ -363,7 +363,7 @@ func (a *Agent) forkTasks(ctx context.Context, id, newID string) (marked bool, e
 		if err != nil || len(tasks) == 0 {
 			return false, err
 		}
-		if err := fs.MarkForking(); err != nil {
+		if err := fs.MarkForkingContext(ctx); err != nil {
 			return false, err
 		}
 		marked = true

@@ -547,7 +547,7 @@ func loadConfig(ctx context.Context, opts Options) (config, error) {
 	if cfg.skills, err = skill.Load(ctx, skill.LoadOptions{Paths: paths, ExtraDir: opts.SkillsDir}); err != nil {
 		return config{}, err
 	}
-	if cfg.mcp, err = mcphost.LoadConfig(mcphost.LoadOptions{Paths: paths, Servers: opts.MCPServers, NoFiles: opts.DisableMCPFiles}); err != nil {
+	if cfg.mcp, err = mcphost.LoadConfigContext(ctx, mcphost.LoadOptions{Paths: paths, Servers: opts.MCPServers, NoFiles: opts.DisableMCPFiles}); err != nil {
 		return config{}, err
 	}
 	if !opts.DisableAgents {
@@ -555,7 +555,7 @@ func loadConfig(ctx context.Context, opts Options) (config, error) {
 			return config{}, err
 		}
 	}
-	if err := bindPermission(opts, cfg.lay); err != nil {
+	if err := bindPermission(ctx, opts, cfg.lay); err != nil {
 		return config{}, err
 	}
 	cfg.log = opts.Logger
@@ -626,12 +626,15 @@ func isNil(v any) bool {
 // the fields it was made without take the agent's values, and one made
 // for another project, or whose files at the agent's paths do not load (a
 // *permission.ConfigError), is an *OptionError for Permission.
-func bindPermission(opts Options, lay layout) error {
+func bindPermission(ctx context.Context, opts Options, lay layout) error {
 	fp, ok := opts.Permission.(*permission.FilePolicy)
 	if !ok || fp == nil {
 		return nil
 	}
-	err := fp.Bind(lay.workdir, storage.Options{Namespace: lay.paths.Namespace, Home: lay.paths.Home, Codec: opts.Storage.Codec})
+	err := fp.BindContext(ctx, lay.workdir, storage.Options{Namespace: lay.paths.Namespace, Home: lay.paths.Home, Codec: opts.Storage.Codec})
+	if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+		return err // not the policy's fault
+	}
 	if be, ok := errors.AsType[*permission.BindError](err); ok {
 		return &OptionError{Field: "Permission", Message: "Permission is a file policy for another " + strings.ToLower(strings.TrimPrefix(be.Field, "Storage.")), Err: err}
 	}
@@ -1370,10 +1373,21 @@ func (a *Agent) taskStore(ctx context.Context, sessionID string) (task.Store, er
 	if st, ok := a.tasks[id]; ok {
 		return st, nil
 	}
-	var st task.Store = task.NewMemoryStore()
+	st, err := a.openTaskList(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	a.tasks[id] = st
+	return st, nil
+}
+
+// openTaskList opens the task list id in the agent's backend, without
+// keeping it: an empty list in memory when sessions are off. The shared
+// list ([Options.TaskListID]) is marked shared.
+func (a *Agent) openTaskList(ctx context.Context, id string) (task.Store, error) {
 	if a.store != nil {
-		var err error
-		if st, err = storeValue(a.store.TaskList(ctx, a.lay.enc, id)); err != nil {
+		st, err := storeValue(a.store.TaskList(ctx, a.lay.enc, id))
+		if err != nil {
 			return nil, fmt.Errorf("liteagent: task list %s: %w", id, err)
 		}
 		if sh, ok := st.(sharer); ok && id == a.lay.taskListID {
@@ -1381,21 +1395,42 @@ func (a *Agent) taskStore(ctx context.Context, sessionID string) (task.Store, er
 				return nil, fmt.Errorf("liteagent: task list %s: %w", id, err)
 			}
 		}
-	} else if a.persistent() {
-		fs, err := task.NewFileStore(a.lay.paths.TasksDir, id, a.lay.enc)
-		if err != nil {
+		return st, nil
+	}
+	if !a.persistent() {
+		return task.NewMemoryStore(), nil
+	}
+	fs, err := task.NewFileStore(a.lay.paths.TasksDir, id, a.lay.enc)
+	if err != nil {
+		return nil, err
+	}
+	if id == a.lay.taskListID {
+		// Shared: deleting a session named like it must not remove it.
+		if err := fs.MarkSharedContext(ctx); err != nil {
 			return nil, err
 		}
-		if id == a.lay.taskListID {
-			// Shared: deleting a session named like it must not remove it.
-			if err := fs.MarkShared(); err != nil {
-				return nil, err
-			}
-		}
-		st = fs
 	}
-	a.tasks[id] = st
-	return st, nil
+	return fs, nil
+}
+
+// readTaskList returns the task list of session id for a read by the host
+// ([Agent.TaskList]): the one the agent has open, else, where lists are
+// stored, one opened for the read alone, so that reading the lists of
+// ever more sessions keeps nothing (the agent's own users of a list open
+// and keep it: its turns, its tools, the shared list). Without sessions a
+// list the agent has not opened was never written: it is empty.
+func (a *Agent) readTaskList(ctx context.Context, sessionID string) (task.Store, error) {
+	id := a.listID(sessionID)
+	if id == a.lay.taskListID {
+		return a.taskStore(ctx, sessionID) // marked shared on its first use
+	}
+	a.mu.Lock()
+	st, ok := a.tasks[id]
+	a.mu.Unlock()
+	if ok {
+		return st, nil
+	}
+	return a.openTaskList(ctx, id)
 }
 
 // archiveFor returns the context archive of session id, or nil when

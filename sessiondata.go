@@ -193,7 +193,7 @@ func findSessionData(ctx context.Context, paths storage.ProjectPaths, cp session
 				st.deleting = p
 			}
 		}
-		copies, err := fc.Copies(id)
+		copies, err := fc.CopiesContext(ctx, id)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return st, err
 		}

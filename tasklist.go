@@ -15,7 +15,9 @@ import (
 // write: the data home, with the agent's namespace, project and codec, a
 // [Store], or memory when sessions are off. A host needs neither the
 // layout nor the codec, and reads what the agent reads, under the list's
-// lock.
+// lock. A list the agent has not opened itself is opened for the read
+// alone: asking for the lists of ever more sessions keeps nothing in the
+// agent.
 //
 // A list nobody wrote is empty, and reading it creates nothing, except
 // that the shared list is marked shared on its first use, as the agent's
@@ -33,7 +35,7 @@ func (a *Agent) TaskList(ctx context.Context, sessionID string) ([]task.Task, er
 	if err := a.checkID(sessionID); err != nil {
 		return nil, err
 	}
-	st, err := a.taskStore(ctx, sessionID)
+	st, err := a.readTaskList(ctx, sessionID)
 	if err != nil {
 		return nil, err
 	}

@@ -198,12 +198,20 @@ func verifyFile(ctx context.Context, lr *jsonl.Reader, name string, key []byte, 
 	return nil, nil
 }
 
-// Files returns the files of the audit log at path in chain order, the
-// oldest first: the rotated files path.N … path.1 that exist, then path
-// when it exists. Torn lines set aside (path.torn-*) are not included.
+// Files is [FilesContext] with context.Background().
 func Files(path string) ([]string, error) {
+	return FilesContext(context.Background(), path)
+}
+
+// FilesContext returns the files of the audit log at path in chain
+// order, the oldest first: the rotated files path.N … path.1 that exist,
+// then path when it exists. Torn lines set aside (path.torn-*) are not
+// included. Finding them lists the log's directory, in batches: a ctx
+// done before or during the listing stops it and returns ctx's error,
+// wrapped.
+func FilesContext(ctx context.Context, path string) ([]string, error) {
 	dir, base := filepath.Dir(path), filepath.Base(path)
-	nums, err := rotated(dir, base)
+	nums, err := rotatedContext(ctx, dir, base)
 	if err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
 	}
@@ -219,12 +227,40 @@ func Files(path string) ([]string, error) {
 	return files, nil
 }
 
+// listBatch is how many entries rotatedContext reads between two looks
+// at its ctx.
+const listBatch = 256
+
 // rotated returns, in increasing order, the numbers N of the files
 // base.N in dir (N a positive decimal without leading zeros).
 func rotated(dir, base string) ([]int, error) {
-	ents, err := os.ReadDir(dir)
+	return rotatedContext(context.Background(), dir, base)
+}
+
+// rotatedContext is rotated, reading dir in batches and stopping with
+// ctx's error when ctx is done before one.
+func rotatedContext(ctx context.Context, dir, base string) ([]int, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	d, err := os.Open(dir)
 	if err != nil {
 		return nil, err
+	}
+	defer d.Close()
+	var ents []fs.DirEntry
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		batch, err := d.ReadDir(listBatch)
+		ents = append(ents, batch...)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	var nums []int
 	for _, e := range ents {

@@ -1,6 +1,7 @@
 package mcphost
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -445,7 +446,16 @@ func validHeaderName(k string) bool {
 // constructor disagreeing is a *ConflictError naming both places. More than opts.MaxServers servers is a *ConfigError.
 // The global and the project file being one file (the same real path) is
 // read once, as global.
+//
+// LoadConfig is [LoadConfigContext] with context.Background().
 func LoadConfig(opts LoadOptions) (Config, error) {
+	return LoadConfigContext(context.Background(), opts)
+}
+
+// LoadConfigContext is [LoadConfig] bounded by ctx: a ctx done before a
+// file is read stops the load, reading no further file, and returns ctx's
+// error, wrapped.
+func LoadConfigContext(ctx context.Context, opts LoadOptions) (Config, error) {
 	maxServers := opts.MaxServers
 	if maxServers <= 0 {
 		maxServers = DefaultMaxServers
@@ -459,6 +469,9 @@ func LoadConfig(opts LoadOptions) (Config, error) {
 		}{{opts.Paths.Home, SourceGlobal}, {opts.Paths.ProjectConfigDir, SourceProject}} {
 			if f.dir == "" {
 				continue
+			}
+			if err := ctx.Err(); err != nil {
+				return Config{}, fmt.Errorf("mcphost: load %s: %w", ConfigFile, err)
 			}
 			file := filepath.Join(f.dir, ConfigFile)
 			if real, err := filepath.EvalSymlinks(file); err == nil {

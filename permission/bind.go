@@ -2,6 +2,7 @@ package permission
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"path/filepath"
 
@@ -41,7 +42,20 @@ func (e *BindError) Error() string {
 // a FilePolicy serves one project. A rule file at the new paths that
 // cannot be loaded is the *[ConfigError] of [NewFilePolicy]. Either way fp
 // is unchanged. Binding again to the same values changes nothing.
+//
+// Bind is [FilePolicy.BindContext] with context.Background().
 func (fp *FilePolicy) Bind(workdir string, st storage.Options) error {
+	return fp.BindContext(context.Background(), workdir, st)
+}
+
+// BindContext is [FilePolicy.Bind] with a ctx, looked at before anything
+// is resolved or read (the rule files are a few, each at most
+// [MaxRuleFileSize]): a ctx done then returns its error, wrapped, and
+// leaves fp unchanged, its files unread.
+func (fp *FilePolicy) BindContext(ctx context.Context, workdir string, st storage.Options) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("permission: bind the file policy: %w", err)
+	}
 	fp.mu.Lock()
 	defer fp.mu.Unlock()
 	set := fp.files.Load()

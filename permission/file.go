@@ -396,9 +396,19 @@ func (fp *FilePolicy) statusLocked() Status {
 	return s
 }
 
-// Reload reloads the files now, whether they changed or not. A failed
-// reload makes every Check fail until a later reload succeeds.
+// Reload is [FilePolicy.ReloadContext] with context.Background().
 func (fp *FilePolicy) Reload() error {
+	return fp.ReloadContext(context.Background())
+}
+
+// ReloadContext reloads the files now, whether they changed or not. A
+// failed reload makes every Check fail until a later reload succeeds. ctx
+// is looked at before any file is read: a ctx done then returns its
+// error, wrapped, and changes nothing (it is not a failed reload).
+func (fp *FilePolicy) ReloadContext(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("permission: reload the rule files: %w", err)
+	}
 	fp.mu.Lock()
 	if _, err := fp.fileSetLocked(); err != nil {
 		fp.mu.Unlock()

@@ -2,6 +2,8 @@ package session
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -66,15 +68,25 @@ func ParseCopyName(name string) (id string, kind CopyKind, ok bool) {
 	return "", "", false
 }
 
-// Copies returns the paths of the copies of session id's log set aside
-// beside it (see [ParseCopyName]), in name order. Only regular files count.
-// It takes no lock. An invalid id has none.
+// Copies is [FileCheckpointer.CopiesContext] with context.Background().
 func (c *FileCheckpointer) Copies(id string) ([]string, error) {
+	return c.CopiesContext(context.Background(), id)
+}
+
+// CopiesContext returns the paths of the copies of session id's log set
+// aside beside it (see [ParseCopyName]), in name order. Only regular files
+// count. It takes no lock. An invalid id has none. Finding them lists the
+// sessions directory, every session's log included: a ctx done before or
+// during the listing stops it and returns ctx's error, wrapped.
+func (c *FileCheckpointer) CopiesContext(ctx context.Context, id string) ([]string, error) {
 	if validateID(id) != nil {
 		return nil, nil
 	}
-	ents, err := c.dir.ReadDir("")
+	ents, err := c.dir.ReadDirContext(ctx, "")
 	if err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+			return nil, fmt.Errorf("session: copies of %s: %w", id, err)
+		}
 		return nil, err
 	}
 	var out []string
@@ -96,7 +108,7 @@ func (c *FileCheckpointer) DeleteCopies(ctx context.Context, id string) error {
 		return err
 	}
 	defer s.unlock()
-	copies, err := c.Copies(id)
+	copies, err := c.CopiesContext(ctx, id)
 	if err != nil {
 		return err
 	}

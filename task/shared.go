@@ -3,6 +3,7 @@ package task
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -20,11 +21,21 @@ import (
 // (this package's and the TypeScript SDK's) never take it for a record.
 const SharedMarker = ".shared"
 
-// MarkShared marks the list as shared (see [SharedMarker]): at once if its
-// directory exists, else with the first write, so that marking creates no
-// directory. It is idempotent and never replaces or follows anything
-// already there.
+// MarkShared is [FileStore.MarkSharedContext] with context.Background().
 func (s *FileStore) MarkShared() error {
+	return s.MarkSharedContext(context.Background())
+}
+
+// MarkSharedContext marks the list as shared (see [SharedMarker]): at
+// once if its directory exists, else with the first write, so that
+// marking creates no directory. It is idempotent and never replaces or
+// follows anything already there. A ctx done before the call returns
+// ctx's error, wrapped, and changes nothing: the list is not marked, now
+// or by its first write.
+func (s *FileStore) MarkSharedContext(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return s.markErr("shared", err)
+	}
 	s.mu.Lock()
 	s.shared = true
 	s.mu.Unlock()
@@ -33,6 +44,12 @@ func (s *FileStore) MarkShared() error {
 		return err
 	}
 	return markShared(dir)
+}
+
+// markErr wraps the error err, of ctx, that stopped marking the list as
+// what.
+func (s *FileStore) markErr(what string, err error) error {
+	return fmt.Errorf("task: mark list %s %s: %w", s.listID, what, err)
 }
 
 // markShared writes the mark in dir unless it is there.
@@ -63,15 +80,29 @@ func IsShared(tasksDir, listID string) bool {
 // [SharedMarker], readers of the list never take it for a record.
 const ForkMarker = ".fork-incomplete"
 
-// MarkForking writes the [ForkMarker] into the list, creating its
-// directory, before a fork copies tasks into it. It is idempotent.
+// MarkForking is [FileStore.MarkForkingContext] with
+// context.Background().
 func (s *FileStore) MarkForking() error {
+	return s.MarkForkingContext(context.Background())
+}
+
+// MarkForkingContext writes the [ForkMarker] into the list, creating its
+// directory, before a fork copies tasks into it. It is idempotent. A ctx
+// done before the marker is written returns ctx's error, wrapped; a ctx
+// done before the call creates nothing.
+func (s *FileStore) MarkForkingContext(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return s.markErr("forking", err)
+	}
 	dir, err := s.anchored(true)
 	if err != nil {
 		return err
 	}
 	if _, err := dir.Lstat(ForkMarker); err == nil {
 		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return s.markErr("forking", err)
 	}
 	err = dir.WriteFileExclusive(ForkMarker, nil)
 	if errors.Is(err, fs.ErrExist) {

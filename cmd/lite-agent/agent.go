@@ -499,7 +499,7 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 		return nil, err
 	}
 	// New loaded the same files: only the warnings are new here.
-	if cfg, err := mcphost.LoadConfig(mcphost.LoadOptions{Paths: p.paths}); err == nil {
+	if cfg, err := mcphost.LoadConfigContext(ctx, mcphost.LoadOptions{Paths: p.paths}); err == nil {
 		warnSkippedMCP(errw, cfg)
 	}
 	switch {

@@ -42,7 +42,7 @@ func newMCPListCommand(g *globalFlags) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			cfg, err := mcphost.LoadConfig(mcphost.LoadOptions{Paths: p.paths})
+			cfg, err := mcphost.LoadConfigContext(cmd.Context(), mcphost.LoadOptions{Paths: p.paths})
 			if err != nil {
 				return err
 			}

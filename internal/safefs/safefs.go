@@ -230,6 +230,44 @@ func (d *Dir) ReadDir(rel string) ([]fs.DirEntry, error) {
 	return ents, nil
 }
 
+// readDirBatch is how many entries ReadDirContext reads between two
+// looks at its ctx.
+const readDirBatch = 256
+
+// ReadDirContext lists the directory rel as [Dir.ReadDir] does, in name
+// order, reading it in batches and checking ctx before each: a ctx done
+// before or during the listing stops it with ctx's error.
+func (d *Dir) ReadDirContext(ctx context.Context, rel string) ([]fs.DirEntry, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	p, err := d.Resolve(rel)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, fileError("list", p, err)
+	}
+	defer f.Close()
+	var ents []fs.DirEntry
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		batch, err := f.ReadDir(readDirBatch)
+		ents = append(ents, batch...)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fileError("list", p, err)
+		}
+	}
+	slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return ents, nil
+}
+
 // OpenAppend opens rel for appending (O_APPEND, never following a
 // symlink). A missing file is created 0600 only with create; otherwise
 // OpenAppend returns an error matching fs.ErrNotExist. The caller writes

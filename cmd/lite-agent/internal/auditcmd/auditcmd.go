@@ -89,12 +89,12 @@ func (e *BrokenError) Error() string { return "the audit chain is broken: " + e.
 
 // Verify verifies the audit log files args, oldest first, and writes the
 // report to out, as text or, with asJSON, as the JSON of [audit.Report].
-// One argument stands for its log's rotated files too (see [audit.Files]).
+// One argument stands for its log's rotated files too (see [audit.FilesContext]).
 // A broken chain is a *BrokenError, after the report.
 func Verify(ctx context.Context, out io.Writer, args []string, key []byte, asJSON bool) error {
 	files := args
 	if len(args) == 1 {
-		all, err := audit.Files(args[0])
+		all, err := audit.FilesContext(ctx, args[0])
 		if err != nil {
 			return err
 		}
