@@ -76,3 +76,22 @@ func readRepoFile(t *testing.T, name string) string {
 	}
 	return string(b)
 }
+
+// TestReadmeRunsWhatCIRuns checks that the README's Development section
+// names the go test line .ci/run runs, flags and all.
+func TestReadmeRunsWhatCIRuns(t *testing.T) {
+	var lines []string
+	for l := range strings.Lines(readRepoFile(t, ".ci/run")) {
+		if strings.HasPrefix(l, "go test -race ") {
+			lines = append(lines, strings.TrimSpace(l))
+		}
+	}
+	if len(lines) != 1 {
+		t.Fatalf(".ci/run has %d go test -race lines, want 1: %q", len(lines), lines)
+	}
+	readme := readRepoFile(t, "README.md")
+	_, dev, _ := strings.Cut(readme, "\n## Development\n")
+	if !strings.Contains(dev, "`"+lines[0]+"`") {
+		t.Errorf("README's Development section does not name .ci/run's %q", lines[0])
+	}
+}

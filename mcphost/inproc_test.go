@@ -422,9 +422,10 @@ func TestStdioCallLimits(t *testing.T) {
 	if !res.IsError || !strings.Contains(res.Content, "call failed") || !strings.Contains(res.Content, "timed out after 2s") {
 		t.Fatalf("hang = %+v, want a timed-out call", res)
 	}
-	// Four steps of 800 ms take longer than the timeout, but each
-	// progress notification restarts it.
-	res = callOK(t, toolByName(t, tools, "mcp__child__ticker"), `{"n":4,"ms":800}`)
+	// Sixteen steps of 200 ms take longer than the timeout, but each
+	// progress notification restarts it. Short steps leave each one 1.8 s
+	// to spare on a loaded machine (four of 800 ms left 1.2 s).
+	res = callOK(t, toolByName(t, tools, "mcp__child__ticker"), `{"n":16,"ms":200}`)
 	if res.IsError || res.Content != "done" {
 		t.Fatalf("ticker = %+v", res)
 	}

@@ -67,9 +67,15 @@ func blockedMigrate(t *testing.T) (home, dstRoot string, cmd *exec.Cmd, release 
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	// The migrate creates its marker, then writes it: killed in between
+	// (seen under load), it leaves an empty marker, which a rerun refuses
+	// to read. Wait for the whole marker, not for its name.
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		if _, err := os.Lstat(filepath.Join(dstRoot, migrate.MarkerName)); err == nil {
+		var mk struct {
+			Version int `json:"liteAgentMigration"`
+		}
+		if data, err := os.ReadFile(filepath.Join(dstRoot, migrate.MarkerName)); err == nil && json.Unmarshal(data, &mk) == nil && mk.Version == 1 {
 			break
 		}
 		if time.Now().After(deadline) {
