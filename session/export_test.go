@@ -17,4 +17,6 @@ func SetSyncDir(c *FileCheckpointer, f func(dir string) error) { c.syncDir = f }
 
 // CopyName is copyName: the name of the copy of kind of the log rel set
 // aside at ms after try names were found taken.
-func CopyName(rel string, kind CopyKind, ms int64, try int) string { return copyName(rel, kind, ms, try) }
+func CopyName(rel string, kind CopyKind, ms int64, try int) string {
+	return copyName(rel, kind, ms, try)
+}
