@@ -188,11 +188,16 @@ func (c *Checkpointer) Append(ctx context.Context, id string, events []session.E
 // means the write landed, and the append succeeded (a false failure would
 // make the caller retry a write already made, or give up a turn whose
 // records are stored); anything else, or a check that fails, keeps err.
-// The check uses ctx; a cancelled ctx keeps err.
+// The check uses ctx, for at most the lease TTL; a cancelled ctx keeps
+// err.
 func (c *Checkpointer) landedAfterLostReply(ctx context.Context, id string, sent batch, err error) bool {
 	if len(sent.seqs) == 0 || ctx.Err() != nil || !lostReply(err) {
 		return false
 	}
+	// A server that accepts the new connection and never answers must not
+	// hold the caller for ever: the check gives up after a lease's TTL.
+	ctx, cancel := context.WithTimeout(ctx, c.p.s.ttl)
+	defer cancel()
 	var got [][]byte
 	cerr := c.p.s.tx(ctx, func(tx db) error {
 		var head int64
