@@ -62,9 +62,11 @@ func copyName(rel string, kind CopyKind, ms int64, try int) string {
 // aside by a repair or an append, <id>.jsonl.broken-<digits> or
 // <id>.jsonl.torn-<digits> with a valid id, or the short form a long id
 // takes, <id>.broken-<digits> or <id>.torn-<digits> (see copyName), and
-// returns the session id and the kind of copy. Copies are kept for
-// inspection; they are not logs. No id holds a dot, so neither form is
-// ever a log or another file of a session.
+// returns the session id and the kind of copy. The short form is one only
+// for an id whose usual name would not fit (over 228 characters for a
+// broken copy, 230 for a torn tail). Copies are kept for inspection; they
+// are not logs. No id holds a dot, so neither form is ever a log or
+// another file of a session.
 func ParseCopyName(name string) (id string, kind CopyKind, ok bool) {
 	i := strings.IndexByte(name, '.')
 	if i < 0 {
@@ -74,14 +76,23 @@ func ParseCopyName(name string) (id string, kind CopyKind, ok bool) {
 	if storage.ValidateID(id) != nil {
 		return "", "", false
 	}
-	rest = strings.TrimPrefix(rest, LogSuffix[1:]+".")
+	rest, long := strings.CutPrefix(rest, LogSuffix[1:]+".")
 	for _, k := range [...]CopyKind{CopyBroken, CopyTorn} {
 		if ms, ok := strings.CutPrefix(rest, string(k)+"-"); ok && ms != "" && strings.Trim(ms, "0123456789") == "" {
+			// The short form only for an id whose usual name does not
+			// fit: a file of a shorter id's named so is no copy of its.
+			if !long && storage.FitName(id+LogSuffix+"."+string(k)+"-"+msDigits) {
+				return "", "", false
+			}
 			return id, k, true
 		}
 	}
 	return "", "", false
 }
+
+// msDigits stands for the digits of a unix time in milliseconds (13 until
+// the year 2286) in the test of whether a copy's usual name fits.
+const msDigits = "0000000000000"
 
 // Copies returns the paths of the copies of session id's log set aside
 // beside it (see [ParseCopyName]), in name order. Only regular files count.

@@ -80,3 +80,19 @@ func TestEveryNameOfEveryIDLengthFitsAndIsRecognised(t *testing.T) {
 		t.Errorf("the lock of a log with an id of %d characters: %v, want ENAMETOOLONG", storage.MaxIDLength+1, err)
 	}
 }
+
+// The short form of a copy's name is one only for an id too long for the
+// usual form: a file named so beside a shorter id's log is none of its
+// copies (a delete must not remove it).
+func TestAShortCopyNameOfAShortIDIsNoCopy(t *testing.T) {
+	for _, name := range []string{"abc.broken-123", "abc.torn-1", strings.Repeat("a", 228) + ".broken-123", strings.Repeat("a", 230) + ".torn-12345"} {
+		if id, _, ok := session.ParseCopyName(name); ok {
+			t.Errorf("ParseCopyName(%.30s…) = %.20s…, a copy", name, id)
+		}
+	}
+	for _, name := range []string{strings.Repeat("a", 229) + ".broken-123", strings.Repeat("a", 231) + ".torn-12345", "abc.jsonl.torn-1"} {
+		if _, _, ok := session.ParseCopyName(name); !ok {
+			t.Errorf("ParseCopyName(%.30s…): not a copy", name)
+		}
+	}
+}
