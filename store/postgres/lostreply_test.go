@@ -1,9 +1,11 @@
 package postgres_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/model"
@@ -113,4 +115,41 @@ func TestAnAppendWhoseReplyIsLost(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The check an append makes after losing its reply gives up, keeping the
+// append's error, when the server accepts the new connection and never
+// answers: the caller, even with a ctx that never ends, is not held longer
+// than about a lease's TTL.
+func TestTheCheckAfterALostReplyIsBounded(t *testing.T) {
+	proxy, dsn := pgtest.NewProxy(t, pgtest.URL(t))
+	const ttl = time.Second
+	st, err := postgres.Open(t.Context(), dsn, postgres.Options{Schema: freshSchema(t), LeaseTTL: ttl})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	p, err := st.Project(storage.Encoding{ProjectID: "lost"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp := p.Checkpointer()
+	ctx := context.Background()
+	if _, err := cp.Append(ctx, "s1", []session.Event{session.UserEvent{Message: model.UserText("one")}}, 0); err != nil {
+		t.Fatal(err)
+	}
+	proxy.Hole(true)
+	proxy.LoseReplyTo([]byte("marker-mute"))
+	start := time.Now()
+	_, err = cp.Append(ctx, "s1", []session.Event{session.UserEvent{Message: model.UserText("marker-mute")}}, 1)
+	var de *postgres.DatabaseError
+	if !errors.As(err, &de) && !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Append = %v, want the append's *postgres.DatabaseError", err)
+	}
+	t.Logf("Append after %v: %v", time.Since(start), err)
+	if d := time.Since(start); d > ttl+2*time.Second {
+		t.Errorf("Append returned after %v", d)
+	}
+	proxy.Hole(false)
+	proxy.Cut()
 }
