@@ -426,7 +426,7 @@ func writeAtomic(p string, data []byte) error {
 // TempName returns the name of a temporary file for the file named base,
 // tag being its 12 random hex digits: .<base>.<tag>.tmp, with base cut
 // short (from its end) when the name would not fit in storage.NameMax
-// bytes, as for the log of an id longer than 230 characters. A cut name is
+// bytes, as for the log of an id longer than 231 characters. A cut name is
 // exactly storage.NameMax bytes long; readers that match a temporary file
 // to its record take its base as a prefix of the record's name then.
 func TempName(base, tag string) string {
