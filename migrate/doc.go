@@ -44,7 +44,8 @@
 // Lock directories (*.lock) are not copied. Temporary files left by an
 // interrupted write (.<name>.<hex>.tmp), the copies a tail repair sets
 // aside (<id>.jsonl.broken-<ms>), the torn tails an append sets aside
-// (<id>.jsonl.torn-<ms>), the torn tails a context archive's put sets
+// (<id>.jsonl.torn-<ms>; for an id too long for those names, <id>.broken-<n>
+// and <id>.torn-<n>, see session.ParseCopyName), the torn tails a context archive's put sets
 // aside (index.jsonl.torn-<ms> in <id>.context) and a torn tail still at
 // the end of a session log or of an archive's index.jsonl (bytes after its
 // last newline, see session.TornTailError) are not records: they are left out and listed in [Report.Skipped]. Anything else the package does not recognise stops
@@ -54,7 +55,8 @@
 // # Rules
 //
 //   - The source is only read. Its records are read under their locks (the
-//     lock directories <id>.jsonl.lock, <id>.context.lock and
+//     lock directories <id>.jsonl.lock, <id>.context.lock (<id>.c.lock
+//     for an id over 242 characters) and
 //     <list id>.lock the stores use; spill files are replaced atomically and
 //     need none), so a lock directory appears and disappears while a record
 //     is read; nothing else in the source changes. A source directory that

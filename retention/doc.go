@@ -24,10 +24,12 @@
 //  3. Each direct entry is inspected with lstat and skipped if it is a
 //     symlink, if its name ends in ".lock" (a lock directory; but see rule
 //     7 for one whose entry is gone), if
-//     <entry>.lock exists beside it and is live (a store holds its lock;
+//     <entry>.lock (the short form filelock gives a name too long for
+//     that, such as <id>.c.lock for <id>.context) exists beside it and is live (a store holds its lock;
 //     see the guarantees for a stale one), if it is neither a regular file
 //     nor a directory, or if it is a regular file with other hard links.
-//     The log of a session being deleted (<id>.jsonl.deleting, which
+//     The log of a session being deleted (<id>.jsonl.deleting, or
+//     <id>.deleting for an id too long for that name, which
 //     session.FileCheckpointer's BeginDelete sets aside before removing
 //     the session's archive and task list) is skipped too
 //     ([SkipDeleting]): neither the age rule nor the size limit removes

@@ -94,7 +94,7 @@ func (s *sweeper) lock(d *os.Root, name, path, at string) (*entryLock, bool) {
 	// On the /proc path this holds by construction; on d's own path it
 	// tells whether a symlink put along it meanwhile sent the lock elsewhere.
 	mine, err1 := os.Lstat(l.Path())
-	there, err2 := d.Lstat(name + lockSuffix)
+	there, err2 := d.Lstat(filelock.Name(name))
 	if err1 != nil || err2 != nil || !os.SameFile(mine, there) {
 		e.release()
 		s.skip(at, SkipChanged, nil)
@@ -173,7 +173,7 @@ func anchorVia(d *os.Root, fds string) (string, *os.File, error) {
 // period, which the sweep takes over as a store would. When that cannot
 // be told, or <name>.lock is not a directory, the entry counts as locked.
 func liveLock(d *os.Root, name string) bool {
-	st, err := d.Lstat(name + lockSuffix)
+	st, err := d.Lstat(filelock.Name(name))
 	switch {
 	case err != nil:
 		return !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENAMETOOLONG)

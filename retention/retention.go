@@ -373,11 +373,31 @@ func (s *sweeper) temps(ctx context.Context, d *os.Root, path string, dirLocked 
 // its holder is gone, and a store that takes it over writes a temporary
 // file of its own, under another name.
 func (s *sweeper) removeTemp(d *os.Root, name, path string, st fs.FileInfo, record string, dirLocked func() bool) bool {
-	if liveLock(d, record) || dirLocked != nil && dirLocked() {
+	if liveLock(d, record) || cutTempLocked(d, name, record) || dirLocked != nil && dirLocked() {
 		s.skip(path, SkipLocked, nil)
 		return false
 	}
 	return s.remove(d, name, path, st, Entry{Path: path, Size: st.Size(), ModTime: st.ModTime(), Reason: ReasonTemp})
+}
+
+// cutTempLocked reports whether the temporary file name, whose record's
+// name may have been cut short to fit (it is storage.NameMax bytes long,
+// see safefs.TempName), belongs to an entry of d that starts with record
+// and has a live lock. A listing that fails counts as locked.
+func cutTempLocked(d *os.Root, name, record string) bool {
+	if len(name) < storage.NameMax {
+		return false
+	}
+	names, err := list(d, ".")
+	if err != nil {
+		return true
+	}
+	for _, n := range names {
+		if e, ok := strings.CutSuffix(n, lockSuffix); ok && e != record && strings.HasPrefix(e, record) && liveLock(d, e) {
+			return true
+		}
+	}
+	return false
 }
 
 // tempRecord returns the record name of a store's temporary file name
@@ -464,7 +484,7 @@ func (s *sweeper) dir(ctx context.Context, d *os.Root, path string) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		s.entry(ctx, d, name, filepath.Join(path, name), listed[name+lockSuffix])
+		s.entry(ctx, d, name, filepath.Join(path, name), listed[filelock.Name(name)])
 	}
 	return nil
 }
@@ -543,15 +563,24 @@ func (s *sweeper) entry(ctx context.Context, d *os.Root, name, path string, hasL
 }
 
 // deletingSuffix ends the name of the log of a session being deleted:
-// <id>.jsonl.deleting (session.DeletingName).
+// <id>.jsonl.deleting (session.DeletingName), or <id>.deleting for an id
+// too long for that name (see shortDeletingSuffix).
 const deletingSuffix = ".jsonl.deleting"
 
 // deletingLog reports whether name is that of a session's log set aside
 // for its delete (see [SkipDeleting]).
 func deletingLog(name string) bool {
-	id, ok := strings.CutSuffix(name, deletingSuffix)
-	return ok && id != ""
+	if id, ok := strings.CutSuffix(name, deletingSuffix); ok && id != "" {
+		return true
+	}
+	// The short form <id>.deleting of an id too long for the usual one.
+	id, ok := strings.CutSuffix(name, shortDeletingSuffix)
+	return ok && storage.ValidateID(id) == nil && !storage.FitName(id+deletingSuffix)
 }
+
+// shortDeletingSuffix ends the name of the log of a session being deleted
+// whose id is too long for <id>.jsonl.deleting to fit: <id>.deleting.
+const shortDeletingSuffix = ".deleting"
 
 // loneLock removes the lock directory d/name, which was st when scanned,
 // if it is stale by filelock's rule and its entry is gone: what a store or
@@ -730,7 +759,7 @@ func (s *sweeper) remove(d *os.Root, name, path string, st fs.FileInfo, e Entry)
 			// Taken over or removed by another process: the entry is
 			// left as it is, for the lock's new holder. The error names
 			// the lock by its path, not by the descriptor it was taken in.
-			s.skip(path, SkipLocked, &storage.Error{Op: "lock", File: path + lockSuffix, Message: "lock was compromised"})
+			s.skip(path, SkipLocked, &storage.Error{Op: "lock", File: filelock.Path(path), Message: "lock was compromised"})
 			return false
 		default:
 			s.skip(path, SkipError, err)

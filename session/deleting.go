@@ -74,12 +74,26 @@ func DeletingID(name string) (id string, ok bool) {
 	if !ok {
 		return "", false
 	}
-	return LogID(rest)
+	if id, ok := LogID(rest); ok {
+		return id, true
+	}
+	// The short form of an id too long for the usual one.
+	if storage.ValidateID(rest) == nil && !storage.FitName(rest+logSuffix+deletingSuffix) {
+		return rest, true
+	}
+	return "", false
 }
 
 // DeletingName returns the name the log of session id takes while the
-// session is being deleted: <id>.jsonl.deleting.
-func DeletingName(id string) string { return id + logSuffix + deletingSuffix }
+// session is being deleted: <id>.jsonl.deleting, or, for an id too long
+// for that name to fit in storage.NameMax bytes (over 240 characters),
+// <id>.deleting. No other name takes the short form.
+func DeletingName(id string) string {
+	if long := id + logSuffix + deletingSuffix; storage.FitName(long) {
+		return long
+	}
+	return id + deletingSuffix
+}
 
 // DeletingPath returns the path the log of session id takes while the
 // session is being deleted, or an error if id is not a valid file session
@@ -94,7 +108,7 @@ func (c *FileCheckpointer) DeletingPath(id string) (string, error) {
 // deleting returns a *DeletingError when the session's log is set aside
 // for its delete, nil when it is not; the caller found no log.
 func (s *session) deleting() error {
-	rel := s.rel + deletingSuffix
+	rel := DeletingName(s.id)
 	st, err := s.c.dir.Lstat(rel)
 	switch {
 	case err == nil:
@@ -110,7 +124,7 @@ func (s *session) deleting() error {
 // (see [DeletingError.Type]), which a delete must neither replace nor
 // remove; nil when it holds a regular file or nothing.
 func (s *session) strangeDeleting() error {
-	rel := s.rel + deletingSuffix
+	rel := DeletingName(s.id)
 	st, err := s.c.dir.Lstat(rel)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -165,13 +179,13 @@ func (c *FileCheckpointer) BeginDelete(ctx context.Context, id string) error {
 		return err
 	}
 	c.dropHead(id)
-	if err := c.dir.Rename(s.rel, s.rel+deletingSuffix); err != nil {
+	if err := c.dir.Rename(s.rel, DeletingName(s.id)); err != nil {
 		return err
 	}
 	// Its time is now that of the delete, so that a sweep by age (which
 	// goes by the modification time of the log it was) leaves it to the
 	// delete's rerun instead of removing the only sign of the delete. Best
 	// effort: the rename has happened.
-	_ = c.dir.Touch(s.rel+deletingSuffix, c.now())
+	_ = c.dir.Touch(DeletingName(s.id), c.now())
 	return c.syncDir(c.dir.Path())
 }

@@ -73,7 +73,8 @@
 //
 // Deleting a session with everything that belongs to it (its context
 // archive, its task list) takes several steps. The log goes first, renamed
-// to <id>.jsonl.deleting by [FileCheckpointer.BeginDelete], and is removed
+// to <id>.jsonl.deleting (<id>.deleting for an id over 240 characters,
+// see [DeletingName]) by [FileCheckpointer.BeginDelete], and is removed
 // last by [FileCheckpointer.Delete]: in between, the session is not listed
 // (List, and any reader of this format, lists *.jsonl only), and every
 // other operation on it fails with a *[DeletingError], so that a delete
@@ -114,7 +115,9 @@
 // [FileOptions.RepairTail], a malformed last line of a plaintext log (one
 // that ends with its newline but is not valid JSON, such as a zero-filled
 // block after a power loss, or garbage) is dropped after the original file
-// has been copied aside as <id>.jsonl.broken-<unix ms>. A bad record anywhere else, a valid line
+// has been copied aside as <id>.jsonl.broken-<unix ms> (for an id over
+// 228 characters, whose name that would not fit, <id>.broken-<last digits
+// of the unix ms>; see [ParseCopyName]). A bad record anywhere else, a valid line
 // that is not the expected record, and any record of an encoded log (or a
 // line that holds an envelope) are never repaired, retried as plaintext,
 // or treated as an empty session: they are errors, and the file is left

@@ -14,3 +14,9 @@ func SetParallelMin(c *FileCheckpointer, n int64) { c.parallelMin = n }
 
 // SetSyncDir replaces the directory sync of durable appends.
 func SetSyncDir(c *FileCheckpointer, f func(dir string) error) { c.syncDir = f }
+
+// CopyName is copyName: the name of the copy of kind of the log rel set
+// aside at ms after try names were found taken.
+func CopyName(rel string, kind CopyKind, ms int64, try int) string {
+	return copyName(rel, kind, ms, try)
+}

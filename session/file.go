@@ -812,7 +812,7 @@ func (c *FileCheckpointer) Delete(ctx context.Context, id string) error {
 	if err := s.held(); err != nil {
 		return err
 	}
-	return c.dir.Remove(s.rel + deletingSuffix)
+	return c.dir.Remove(DeletingName(s.id))
 }
 
 // Truncate implements [Checkpointer.Truncate]. It validates the log, keeps

@@ -42,31 +42,59 @@ const (
 )
 
 // copyName returns the name of the copy of kind kind of the log rel
-// (<id>.jsonl) set aside at ms.
-func copyName(rel string, kind CopyKind, ms int64) string {
-	return rel + "." + string(kind) + "-" + strconv.FormatInt(ms, 10)
+// (<id>.jsonl) set aside at ms, try being the number of names already
+// found taken: <id>.jsonl.<kind>-<unix ms + try>, or, for an id too long
+// for that name to fit in storage.NameMax bytes, the short form
+// <id>.<kind>-<n>, n being the last digits of the same number that fit
+// (at least 3 for an id of storage.MaxIDLength). ParseCopyName reads both.
+func copyName(rel string, kind CopyKind, ms int64, try int) string {
+	n := strconv.FormatInt(ms+int64(try), 10)
+	long := rel + "." + string(kind) + "-" + n
+	if storage.FitName(long) {
+		return long
+	}
+	short := strings.TrimSuffix(rel, LogSuffix) + "." + string(kind) + "-"
+	if room := storage.NameMax - len(short); room < len(n) {
+		n = n[len(n)-room:]
+	}
+	return short + n
 }
 
 // ParseCopyName reports whether name is the name of a copy of a log set
 // aside by a repair or an append, <id>.jsonl.broken-<digits> or
-// <id>.jsonl.torn-<digits> with a valid id, and returns the session id and
-// the kind of copy. Copies are kept for inspection; they are not logs.
+// <id>.jsonl.torn-<digits> with a valid id, or the short form a long id
+// takes, <id>.broken-<digits> or <id>.torn-<digits> (see copyName), and
+// returns the session id and the kind of copy. The short form is one only
+// for an id whose usual name would not fit (over 228 characters for a
+// broken copy, 230 for a torn tail). Copies are kept for inspection; they
+// are not logs. No id holds a dot, so neither form is ever a log or
+// another file of a session.
 func ParseCopyName(name string) (id string, kind CopyKind, ok bool) {
-	i := strings.LastIndex(name, LogSuffix+".")
+	i := strings.IndexByte(name, '.')
 	if i < 0 {
 		return "", "", false
 	}
-	id, rest := name[:i], name[i+len(LogSuffix)+1:]
+	id, rest := name[:i], name[i+1:]
 	if storage.ValidateID(id) != nil {
 		return "", "", false
 	}
+	rest, long := strings.CutPrefix(rest, LogSuffix[1:]+".")
 	for _, k := range [...]CopyKind{CopyBroken, CopyTorn} {
 		if ms, ok := strings.CutPrefix(rest, string(k)+"-"); ok && ms != "" && strings.Trim(ms, "0123456789") == "" {
+			// The short form only for an id whose usual name does not
+			// fit: a file of a shorter id's named so is no copy of its.
+			if !long && storage.FitName(id+LogSuffix+"."+string(k)+"-"+msDigits) {
+				return "", "", false
+			}
 			return id, k, true
 		}
 	}
 	return "", "", false
 }
+
+// msDigits stands for the digits of a unix time in milliseconds (13 until
+// the year 2286) in the test of whether a copy's usual name fits.
+const msDigits = "0000000000000"
 
 // Copies is [FileCheckpointer.CopiesContext] with context.Background().
 func (c *FileCheckpointer) Copies(id string) ([]string, error) {

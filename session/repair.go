@@ -36,7 +36,7 @@ func (s *session) repairTail(bad *problem) error {
 	}
 	ms := s.c.now().UnixMilli()
 	for try := 0; ; try++ {
-		err = s.c.dir.WriteFileExclusive(copyName(s.rel, CopyBroken, ms+int64(try)), orig)
+		err = s.c.dir.WriteFileExclusive(copyName(s.rel, CopyBroken, ms, try), orig)
 		if err == nil || !errors.Is(err, fs.ErrExist) || try == 99 {
 			break
 		}
@@ -67,7 +67,7 @@ func (s *session) setAsideTorn(from, to int64) error {
 	}
 	ms := s.c.now().UnixMilli()
 	for try := 0; ; try++ {
-		err = s.writeExclusive(copyName(s.rel, CopyTorn, ms+int64(try)), io.NewSectionReader(src, from, to-from))
+		err = s.writeExclusive(copyName(s.rel, CopyTorn, ms, try), io.NewSectionReader(src, from, to-from))
 		if err == nil || !errors.Is(err, fs.ErrExist) || try == 99 {
 			return err
 		}

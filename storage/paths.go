@@ -175,30 +175,37 @@ func hashAbs(abs string) string {
 // tmpfs), macOS (APFS) and the BSDs.
 const NameMax = 255
 
-// longestIDSuffix is the longest that a file name made from a session or
-// task-list id adds to the id: the copy of a log set aside before a tail
-// repair, <id>.jsonl.broken-<unix ms> (".jsonl.broken-" and 13 digits,
-// until the year 2286). Every other name is shorter: the torn tail an
-// append sets aside, <id>.jsonl.torn-<unix ms> (25); the temp file of a
-// log rewritten by a repair or a truncation, .<id>.jsonl.<12 hex>.tmp
-// (24); a log being deleted, <id>.jsonl.deleting (15); the locks
-// <id>.context.lock (13), <id>.jsonl.lock (11) and, in the tasks
-// directory, <id>.lock (5); the archive <id>.context (8) and the task list
-// directory <id> itself.
-const longestIDSuffix = len(".jsonl.broken-") + 13
+// lockSuffixOfLog is what the lock of a session log adds to its id,
+// <id>.jsonl.lock: the longest name the TypeScript reference makes from an
+// id, so that its ids are at most NameMax minus this, 244 characters.
+const lockSuffixOfLog = len(".jsonl.lock")
 
 // MaxIDLength is the longest valid session or task-list id, in characters
-// (bytes, since only ASCII is allowed): 228, what the file system's name
-// limit ([NameMax], 255 bytes) leaves once the longest suffix a data home
-// adds to an id is added (<id>.jsonl.broken-<unix ms>, 27 bytes). Neither
-// the spec nor the TypeScript SDK has a limit of its own; an id the
-// reference could only write part of its files for fails there on the
-// first name too long. Longer ids are refused by [ValidateID] with
-// [ErrIDTooLong], before any file is made, by every backend (a Store on
-// PostgreSQL too, so that its sessions can move to a data home and back).
-// It was 128 before, which refused sessions of the reference with ids of
-// 129 to 228 characters.
-const MaxIDLength = NameMax - longestIDSuffix
+// (bytes, since only ASCII is allowed): 244, what the file system's name
+// limit ([NameMax], 255 bytes) leaves for the lock of a session log,
+// <id>.jsonl.lock, the longest name the TypeScript reference makes from
+// every id it writes. Neither the spec nor the reference has a limit of
+// its own; an id longer than this fails there on the first lock.
+//
+// Every other name made from an id fits too: a name whose usual form would
+// be longer than NameMax takes a shorter form, recognised by every reader
+// of a data home (see [FitName]): the copies of a log set aside by a
+// repair or an append, <id>.broken-<n> and <id>.torn-<n> instead of
+// <id>.jsonl.broken-<unix ms> and <id>.jsonl.torn-<unix ms>; a log being
+// deleted, <id>.deleting instead of <id>.jsonl.deleting; the lock of a
+// context archive, <id>.c.lock instead of <id>.context.lock; and a
+// temporary file, its record's name cut short. Longer ids are refused by
+// [ValidateID] with [ErrIDTooLong], before any file is made, by every
+// backend (a Store on PostgreSQL too, so that its sessions can move to a
+// data home and back). It was 228 before (the longest usual name,
+// <id>.jsonl.broken-<unix ms>, had to fit), which refused sessions the
+// reference wrote with ids of 229 to 244 characters, and 128 before that.
+const MaxIDLength = NameMax - lockSuffixOfLog
+
+// FitName reports whether name fits in a directory entry ([NameMax]
+// bytes). Stores use it to choose between the usual form of a name made
+// from an id and its shorter form.
+func FitName(name string) bool { return len(name) <= NameMax }
 
 // ErrIDTooLong is the cause of the *[Error] that [ValidateID] returns for
 // an id longer than [MaxIDLength]: errors.Is(err, storage.ErrIDTooLong).

@@ -50,7 +50,8 @@ func longIDHome(t *testing.T, n int) (home string, p storage.ProjectPaths, id st
 }
 
 // TestACommandReadsASessionWithA200CharacterID (now with an id of
-// storage.MaxIDLength, 228 characters) checks that every command
+// storage.MaxIDLength, 244 characters, the longest the reference can
+// write) checks that every command
 // reading a data home sees a session the reference wrote with a
 // 200-character id, as it sees any other: a data home must be readable by
 // either implementation.
@@ -79,11 +80,33 @@ func TestACommandReadsASessionWithA200CharacterID(t *testing.T) {
 	if r := runCLI(t, append(base, "verify", "--json")...); r.code != 0 || want.code != 0 || r.stdout != strings.ReplaceAll(want.stdout, shortHome, home) {
 		t.Errorf("verify: code %d stdout %q stderr %q\nwith a short id: %q", r.code, r.stdout, r.stderr, want.stdout)
 	}
+	// The copies a repair and an append set aside take their short forms
+	// for an id this long (<id>.broken-<n>, <id>.torn-<n>): no listing
+	// takes them for logs, and a migration leaves them out as copies.
+	copies := []string{id + ".broken-123", id + ".torn-12345"}
+	for _, c := range copies {
+		if len(c) != storage.NameMax {
+			t.Fatalf("%d-byte copy name, want the limit", len(c))
+		}
+		if err := os.WriteFile(filepath.Join(p.SessionsDir, c), []byte("{\"seq\":1"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r = runCLI(t, append(base, "sessions", "list", "--json")...)
+	if err := json.Unmarshal([]byte(r.stdout), &rows); r.code != 0 || err != nil || len(rows) != 1 || rows[0].ID != id {
+		t.Errorf("sessions list with the copies: code %d %v rows %+v stderr %q", r.code, err, rows, r.stderr)
+	}
 	to := filepath.Join(t.TempDir(), "to")
-	if r := runCLI(t, append(base, "migrate", "--to-home", to)...); r.code != 0 {
+	r = runCLI(t, append(base, "migrate", "--to-home", to)...)
+	if r.code != 0 || !strings.Contains(r.stdout+r.stderr, "tail repair") || !strings.Contains(r.stdout+r.stderr, "torn tail") {
 		t.Errorf("migrate --to-home: code %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
 	}
 	rel := sessionsRel(t, home, p)
+	for _, c := range copies {
+		if _, err := os.Lstat(filepath.Join(to, rel, c)); err == nil {
+			t.Errorf("the migration copied %s as data", c)
+		}
+	}
 	if _, err := os.Stat(filepath.Join(to, rel, id+".jsonl")); err != nil {
 		t.Errorf("the migrated home has no log of the session: %v", err)
 	}

@@ -307,7 +307,8 @@ func newSessionsDeleteCommand(g *globalFlags) *cobra.Command {
 		Use:   "delete ID",
 		Short: "Delete a session: its log, its context archive and its private task list",
 		Long: "delete removes the session's log, the copies of it set aside by repairs\n" +
-			"(<ID>.jsonl.broken-*, <ID>.jsonl.torn-*), its context archive and its private task\n" +
+			"(<ID>.jsonl.broken-*, <ID>.jsonl.torn-*; <ID>.broken-*, <ID>.torn-* for an id too\n" +
+			"long for those names), its context archive and its private task\n" +
 			"list (tasks/<ID>). Shared task lists are never removed: neither a list marked shared\n" +
 			"by the agents that use it, nor, with --task-list, any list (the session is taken to\n" +
 			"have used that shared list). In the default namespace, " + liteagent.TaskListEnv + "\n" +

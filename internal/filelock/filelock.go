@@ -149,13 +149,43 @@ type Lock struct {
 	lookedAgain bool // verifyLocked looked again in vain (see there)
 }
 
-// Acquire takes the lock of target (the directory target+".lock"). It waits
+// Path returns the lock directory of target: target+".lock", or, when
+// that name would not fit in a directory entry (storage.NameMax bytes),
+// target with its last extension cut to its first letter and ".lock"
+// added: the context archive <id>.context of an id longer than 242
+// characters is locked by <id>.c.lock (which the TypeScript reference,
+// whose <id>.context.lock cannot be made, never takes). No name a store
+// makes in a directory has the stem and the extension's first letter of
+// another target there, so the short form is no other target's lock; it
+// ends in ".lock", so every reader of a data home skips it as it skips
+// locks.
+func Path(target string) string {
+	dir, base := filepath.Split(target)
+	return dir + Name(base)
+}
+
+// Name returns the name of the lock directory of the entry named name in
+// its directory; see Path.
+func Name(name string) string {
+	if storage.FitName(name + Suffix) {
+		return name + Suffix
+	}
+	if i := strings.LastIndexByte(name, '.'); i > 0 && i+2 <= len(name) {
+		if short := name[:i+2] + Suffix; storage.FitName(short) {
+			return short
+		}
+	}
+	return name + Suffix
+}
+
+// Acquire takes the lock of target (the directory Path(target), usually
+// target+".lock"). It waits
 // with backoff while another live holder has it, takes over a stale lock, and
 // gives up when ctx is done (returning ctx.Err()) or the timeout passes
 // (returning a *storage.Error). The parent directory of target must exist.
 func Acquire(ctx context.Context, target string, opts Options) (*Lock, error) {
 	o := opts.withDefaults()
-	path := target + Suffix
+	path := Path(target)
 	deadline := time.Now().Add(o.Timeout)
 	wait := o.MinWait
 	waited := false
@@ -673,7 +703,7 @@ func (l *Lock) mineAt(at entries, path string) bool {
 func (l *Lock) move(target string, at entries) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	path := target + Suffix
+	path := Path(target)
 	if l.released {
 		return &storage.Error{Op: "lock", File: l.path, Message: "lock was released"}
 	}

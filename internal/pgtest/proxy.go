@@ -1,6 +1,7 @@
 package pgtest
 
 import (
+	"bytes"
 	"net"
 	"net/url"
 	"sync"
@@ -18,7 +19,43 @@ type Proxy struct {
 	conns  map[net.Conn]bool
 	refuse bool
 	mute   bool // accept and never answer
-	wg     sync.WaitGroup
+	// match and dropRequest: see LoseReplyTo and DropRequest.
+	match       []byte
+	dropRequest bool
+	wg          sync.WaitGroup
+}
+
+// LoseReplyTo makes the proxy pass the next message a client sends that
+// holds match to the server and then cut that connection as soon as the
+// server answers, without passing the answer on: the server did what was
+// asked (a COMMIT committed), and the client sees its connection lost.
+// The rule applies once.
+func (p *Proxy) LoseReplyTo(match []byte) {
+	p.mu.Lock()
+	p.match, p.dropRequest = bytes.Clone(match), false
+	p.mu.Unlock()
+}
+
+// DropRequest makes the proxy cut the connection on which a client next
+// sends a message holding match, without passing the message on: the
+// server never sees it, and the client sees its connection lost. The rule
+// applies once.
+func (p *Proxy) DropRequest(match []byte) {
+	p.mu.Lock()
+	p.match, p.dropRequest = bytes.Clone(match), true
+	p.mu.Unlock()
+}
+
+// take reports whether the client's bytes b hold the pending match, and
+// whether the request is to be dropped; a match clears the rule.
+func (p *Proxy) take(b []byte) (hit, drop bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.match == nil || !bytes.Contains(b, p.match) {
+		return false, false
+	}
+	p.match = nil
+	return true, p.dropRequest
 }
 
 // NewProxy starts a proxy to the host of dsn and returns it with dsn
@@ -78,11 +115,32 @@ func (p *Proxy) serve() {
 			p.mu.Unlock()
 			var cw sync.WaitGroup
 			cw.Add(2)
+			var losing sync.Mutex // guards lose
+			lose := false         // the server's next answer is to be lost
 			pipe := func(dst, src net.Conn) {
 				defer cw.Done()
 				buf := make([]byte, 32<<10)
 				for {
 					n, err := src.Read(buf)
+					if n > 0 && src == c {
+						hit, drop := p.take(buf[:n])
+						if hit && drop {
+							break
+						}
+						if hit {
+							losing.Lock()
+							lose = true
+							losing.Unlock()
+						}
+					}
+					if n > 0 && src == s {
+						losing.Lock()
+						l := lose
+						losing.Unlock()
+						if l {
+							break // the server answered: lose the answer
+						}
+					}
 					if n > 0 {
 						if _, werr := dst.Write(buf[:n]); werr != nil {
 							break

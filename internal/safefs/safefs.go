@@ -461,6 +461,20 @@ func writeAtomic(p string, data []byte) error {
 	return nil
 }
 
+// TempName returns the name of a temporary file for the file named base,
+// tag being its 12 random hex digits: .<base>.<tag>.tmp, with base cut
+// short (from its end) when the name would not fit in storage.NameMax
+// bytes, as for the log of an id longer than 231 characters. A cut name is
+// exactly storage.NameMax bytes long; readers that match a temporary file
+// to its record take its base as a prefix of the record's name then.
+func TempName(base, tag string) string {
+	const extra = len("..") + len(".tmp")
+	if room := storage.NameMax - extra - len(tag); len(base) > room {
+		base = base[:room]
+	}
+	return "." + base + "." + tag + ".tmp"
+}
+
 // writeTemp writes data, fsynced, to a new temp file beside p (creating
 // p's directory if needed) and returns its path. On failure nothing is
 // left behind.
@@ -473,7 +487,7 @@ func writeTemp(p string, data []byte) (_ string, err error) {
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", fileError("write", p, err)
 	}
-	tmp := filepath.Join(dir, "."+filepath.Base(p)+"."+hex.EncodeToString(b[:])+".tmp")
+	tmp := filepath.Join(dir, TempName(filepath.Base(p), hex.EncodeToString(b[:])))
 	f, err := OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, FileMode)
 	if err != nil {
 		return "", fileError("write", p, err)

@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"strconv"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -30,6 +32,13 @@ import (
 // and truncations through any other Project fail with a *BusyError; the
 // holder's own carry its fencing token, and fail with a *LeaseLostError if
 // the lease has passed to someone else.
+//
+// An append whose connection is lost once its statement or its COMMIT has
+// gone out (the server committed, the reply never came) is checked on a
+// new connection: when the log holds its records, byte for byte, at their
+// seqs, the append succeeds as it did in the database; otherwise it fails
+// with the *DatabaseError, as one that wrote nothing. Neither a record
+// twice nor a gap follows from a retry of a failed append.
 //
 // Get one from [Project.Checkpointer] or [Store.Checkpointer]: the zero
 // Checkpointer is not usable.
@@ -120,7 +129,10 @@ func (c *Checkpointer) Append(ctx context.Context, id string, events []session.E
 	if guess < 0 {
 		guess, _ = c.p.heads.get(id)
 	}
-	ok, err := c.appendAt(ctx, id, events, guess)
+	ok, fast, err := c.appendAt(ctx, id, events, guess)
+	if err != nil && c.landedAfterLostReply(ctx, id, fast, err) {
+		ok, err = true, nil
+	}
 	if err != nil {
 		return 0, err
 	}
@@ -129,7 +141,10 @@ func (c *Checkpointer) Append(ctx context.Context, id string, events []session.E
 		c.p.heads.set(id, newHead)
 		return newHead, nil
 	}
-	var newHead int64
+	var (
+		newHead int64
+		sent    batch // the records the transaction inserted, once it has
+	)
 	err = c.p.s.tx(ctx, func(tx db) error {
 		head, _, err := c.lockSession(ctx, tx, id, true)
 		if err != nil {
@@ -148,6 +163,7 @@ func (c *Checkpointer) Append(ctx context.Context, id string, events []session.E
 			c.p.ns, c.p.project, id, b.seqs, b.data); err != nil {
 			return err
 		}
+		sent = b
 		newHead = head + int64(len(events))
 		// modified is the database's time, as every time the sweep
 		// compares with its cutoff: hosts' clocks may disagree.
@@ -155,11 +171,79 @@ func (c *Checkpointer) Append(ctx context.Context, id string, events []session.E
 			WHERE namespace = $1 AND project = $2 AND session = $3`), c.p.ns, c.p.project, id, newHead, b.total)
 		return err
 	})
-	if err != nil {
+	if err != nil && !c.landedAfterLostReply(ctx, id, sent, err) {
 		return 0, err
 	}
 	c.p.heads.set(id, newHead)
 	return newHead, nil
+}
+
+// landedAfterLostReply reports whether an append to session id that failed
+// with err, having sent the records sent, was committed all the same: the
+// connection was lost after the statement or the COMMIT went out (err is
+// neither the server's answer nor an error from before anything was sent),
+// so the write may have landed though its reply never came. It looks, on
+// a new connection, for sent's exact bytes at sent's seqs, after waiting
+// for the session's row (which a write still running holds): all there
+// means the write landed, and the append succeeded (a false failure would
+// make the caller retry a write already made, or give up a turn whose
+// records are stored); anything else, or a check that fails, keeps err.
+// The check uses ctx, for at most the lease TTL; a cancelled ctx keeps
+// err.
+func (c *Checkpointer) landedAfterLostReply(ctx context.Context, id string, sent batch, err error) bool {
+	if len(sent.seqs) == 0 || ctx.Err() != nil || !lostReply(err) {
+		return false
+	}
+	// A server that accepts the new connection and never answers must not
+	// hold the caller for ever: the check gives up after a lease's TTL.
+	ctx, cancel := context.WithTimeout(ctx, c.p.s.ttl)
+	defer cancel()
+	var got [][]byte
+	cerr := c.p.s.tx(ctx, func(tx db) error {
+		var head int64
+		if err := tx.scan(ctx, c.p.s.q.sql(`SELECT head FROM {sessions}
+			WHERE namespace = $1 AND project = $2 AND session = $3 FOR SHARE`),
+			[]any{c.p.ns, c.p.project, id}, &head); err != nil {
+			return err
+		}
+		if head < sent.seqs[len(sent.seqs)-1] {
+			return nil
+		}
+		return tx.each(ctx, c.p.s.q.sql(`SELECT data FROM {events}
+			WHERE namespace = $1 AND project = $2 AND session = $3 AND seq = ANY($4::bigint[]) ORDER BY seq`),
+			[]any{c.p.ns, c.p.project, id, sent.seqs}, func(rows pgx.Rows) error {
+				var d []byte
+				if err := rows.Scan(&d); err != nil {
+					return err
+				}
+				got = append(got, d)
+				return nil
+			})
+	})
+	if cerr != nil || len(got) != len(sent.data) {
+		return false
+	}
+	for i := range got {
+		if !bytes.Equal(got[i], sent.data[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// lostReply reports whether err, the error of a statement or a COMMIT,
+// may be a connection lost once the request reached the server: a
+// *DatabaseError that is not an answer of the server's. The driver's
+// SafeToRetry is no guide: a COMMIT whose reply was lost can fail with
+// its "conn closed", which it says is safe to retry.
+func lostReply(err error) bool {
+	var pe *pgconn.PgError
+	if err == nil || errors.As(err, &pe) || errors.Is(err, ErrNotOpen) ||
+		errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return false
+	}
+	var de *DatabaseError
+	return errors.As(err, &de)
 }
 
 // batch is a batch of records encoded for their place in a log.
@@ -204,10 +288,10 @@ const leaseOK = `CASE WHEN $7::bigint > 0 THEN EXISTS (SELECT 1 FROM l WHERE l.t
 // row, then updates the session's row only if its head is head and the
 // lease allows the write, and inserts the records only if it did. It
 // reports whether it wrote; false means nothing was written.
-func (c *Checkpointer) appendAt(ctx context.Context, id string, events []session.Event, head int64) (bool, error) {
+func (c *Checkpointer) appendAt(ctx context.Context, id string, events []session.Event, head int64) (bool, batch, error) {
 	b, err := c.encodeBatch(ctx, id, events, head)
 	if err != nil {
-		return false, err
+		return false, batch{}, err
 	}
 	c.p.mu.Lock()
 	var token int64
@@ -240,9 +324,9 @@ func (c *Checkpointer) appendAt(ctx context.Context, id string, events []session
 		SELECT count(*) FROM s`),
 		[]any{c.p.ns, c.p.project, id, head, head + int64(len(events)), b.total, token, b.seqs, b.data}, &n)
 	if err != nil {
-		return false, err
+		return false, b, err
 	}
-	return n == 1, nil
+	return n == 1, b, nil
 }
 
 // Read returns the records of session id after sinceSeq; see

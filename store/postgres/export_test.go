@@ -42,3 +42,11 @@ func RemoveImported(ctx context.Context, p *Project, sessions, archives, lists [
 
 // SetImportMarker writes p's import marker, as ImportFiles does first.
 func SetImportMarker(ctx context.Context, p *Project) error { return p.setImportMarker(ctx) }
+
+// Unreleased returns how many leases of s whose Release failed s still
+// remembers (Store.unreleased).
+func Unreleased(s *Store) int {
+	s.settleMu.Lock()
+	defer s.settleMu.Unlock()
+	return len(s.unreleased)
+}

@@ -19,9 +19,12 @@ func TestIDsOfMaxIDLengthAreKept(t *testing.T) {
 	ctx := t.Context()
 	p := project(t, storage.Encoding{Namespace: "acme", ProjectID: "p0"})
 	cp := p.Checkpointer()
-	// 228: what a data home allows (the longest file name made from an id,
-	// <id>.jsonl.broken-<unix ms>, fits in 255 bytes).
-	id := strings.Repeat("L", 228)
+	// 244: what a data home allows (the reference's <id>.jsonl.lock fits
+	// in 255 bytes; longer names take short forms).
+	id := strings.Repeat("L", 244)
+	if storage.MaxIDLength != len(id) {
+		t.Fatalf("storage.MaxIDLength = %d, want %d", storage.MaxIDLength, len(id))
+	}
 	release, err := cp.LeaseSession(ctx, id)
 	if err != nil {
 		t.Fatalf("LeaseSession: %v", err)

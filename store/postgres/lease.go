@@ -466,15 +466,38 @@ func (l *Lease) Release(ctx context.Context) error {
 		l.p.mu.Unlock()
 		err = l.p.endLease(ctx, l.session, l.token)
 		if err != nil {
+			now := time.Now()
 			l.p.s.settleMu.Lock()
+			l.p.s.pruneUnreleased(now)
 			if l.p.s.unreleased == nil {
-				l.p.s.unreleased = map[leaseKey]int64{}
+				l.p.s.unreleased = map[leaseKey]unreleasedLease{}
 			}
-			l.p.s.unreleased[leaseKey{l.p.ns, l.p.project, l.session}] = l.token
+			// The lease was last renewed before now: it expires by
+			// now + TTL at the latest.
+			l.p.s.unreleased[leaseKey{l.p.ns, l.p.project, l.session}] = unreleasedLease{token: l.token, expires: now.Add(l.p.s.ttl)}
 			l.p.s.settleMu.Unlock()
 		}
 	})
 	return err
+}
+
+// An unreleasedLease is a lease of this Store whose Release failed (see
+// Store.unreleased): its token, and when it has expired at the latest
+// (by the client's monotonic clock).
+type unreleasedLease struct {
+	token   int64
+	expires time.Time
+}
+
+// pruneUnreleased drops the entries of s.unreleased whose lease has
+// expired by now: nobody needs to end them, the TTL did. Called with
+// s.settleMu held.
+func (s *Store) pruneUnreleased(now time.Time) {
+	for k, u := range s.unreleased {
+		if !now.Before(u.expires) {
+			delete(s.unreleased, k)
+		}
+	}
 }
 
 // endUnreleased ends the lease of session key that a Release of this
@@ -484,13 +507,14 @@ func (l *Lease) Release(ctx context.Context) error {
 // again.
 func (p *Project) endUnreleased(ctx context.Context, key leaseKey) {
 	p.s.settleMu.Lock()
-	token, ok := p.s.unreleased[key]
+	p.s.pruneUnreleased(time.Now())
+	u, ok := p.s.unreleased[key]
 	p.s.settleMu.Unlock()
-	if !ok || p.endLease(ctx, key.session, token) != nil {
+	if !ok || p.endLease(ctx, key.session, u.token) != nil {
 		return
 	}
 	p.s.settleMu.Lock()
-	if p.s.unreleased[key] == token {
+	if p.s.unreleased[key].token == u.token {
 		delete(p.s.unreleased, key)
 	}
 	p.s.settleMu.Unlock()

@@ -75,8 +75,11 @@ type Store struct {
 	// the next Acquire of the session through any Project of the Store
 	// ends it first, as Release would have, instead of finding the
 	// session busy under this Store's own name until the lease's TTL.
-	// Guarded by settleMu; made on first use.
-	unreleased map[leaseKey]int64
+	// An entry whose lease has expired (its TTL passed since the failed
+	// Release) is dropped whenever an entry is added or ended, so that the
+	// map of a Store whose released sessions are never acquired again does
+	// not grow without bound. Guarded by settleMu; made on first use.
+	unreleased map[leaseKey]unreleasedLease
 
 	sweepChose func()           // tests only: see export_test.go
 	clock      func() time.Time // tests only (see export_test.go); nil is time.Now
