@@ -271,6 +271,7 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	case "bun":
 		an.rt61Bun(args)
 		an.packageRunnerTarget(name, args)
+		an.bunRunsPath(args, depth, chain)
 	case "cargo":
 		// It builds the crate of Cargo.toml and runs its build script
 		// (build.rs), its tests and its binaries, with the toolchain a
@@ -1270,6 +1271,13 @@ func (an *analyzer) cd(name string, args []word) {
 		an.cwdUnknown = true
 		return
 	}
+	if physicalCd(args) && slices.Contains(strings.Split(dir.text, "/"), "..") {
+		// cd -P resolves each symbolic link before the ".." after it:
+		// cd -P link/.. is the parent of the link's target, which only
+		// the file system tells (redteam66).
+		an.cwdUnknown = true
+		return
+	}
 	var next []string
 	for _, c := range an.a.cwds {
 		d := dir.text
@@ -1286,6 +1294,23 @@ func (an *analyzer) cd(name string, args []word) {
 		return
 	}
 	an.a.cwds = append(an.a.cwds, next...)
+}
+
+// physicalCd reports whether the options of cd (or pushd) args, before
+// its operand, include -P (alone or among others, as -LP or -Pe): cd then
+// follows the symbolic links of its operand before each "..", as bash's
+// set -P makes every cd do.
+func physicalCd(args []word) bool {
+	for _, a := range args {
+		t := a.text
+		if a.dynamic || t == "--" || len(t) < 2 || t[0] != '-' {
+			return false
+		}
+		if strings.Contains(t, "P") {
+			return true
+		}
+	}
+	return false
 }
 
 // evalScript records the commands of an eval whose words are all literal,

@@ -1,0 +1,54 @@
+package shellscan
+
+import "strings"
+
+// bun falls back on the programs of PATH (redteam66): bun run NAME runs
+// the script NAME of package.json, else the program NAME of
+// node_modules/.bin, else the one PATH finds (real bun 1.4.5 ran bun run
+// rm -f c and bun run node -e CODE), and bun exec runs its words as a
+// command of Bun's shell (it ran bun exec 'rm -f c'). The program named
+// is judged as the command it would be on the line; a script of that
+// name (the project's own) is judged as packageScripts judges the
+// scripts. (pnpm NAME, which runs pnpm exec NAME when NAME is no script,
+// was already judged so.)
+
+// bunRunsPath judges the program bun run and bun exec args run from PATH
+// (see above) as the command it would be on the line.
+func (an *analyzer) bunRunsPath(args []word, depth, chain int) {
+	if onlyVersion(args) {
+		return
+	}
+	i := 0
+	for i < len(args) && strings.HasPrefix(args[i].text, "-") && !args[i].dynamic {
+		if packageRunnerValued(args[i].text) {
+			i++
+		}
+		i++
+	}
+	if i >= len(args) {
+		return
+	}
+	if args[i].dynamic {
+		return
+	}
+	switch args[i].text {
+	case "exec":
+		an.opaque("bun exec runs its words as a command of Bun's shell")
+		an.evalScript(args[i+1:], depth)
+	case "run":
+		// bun run's own options may come before the name or after it,
+		// some with a value: each word that may be the name is judged.
+		n := 0
+		for j := i + 1; j < len(args) && n < maxGuesses; j++ {
+			if args[j].dynamic {
+				an.opaque("bun run runs a script or a program named by a word only known when the line runs")
+				return
+			}
+			if strings.HasPrefix(args[j].text, "-") {
+				continue
+			}
+			n++
+			an.inner(args[j:], depth, chain)
+		}
+	}
+}
