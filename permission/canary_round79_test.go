@@ -11,9 +11,10 @@ import (
 // canaryRound79Bun is redteam66's attack on bun: bun run NAME runs the
 // script NAME of package.json, else NAME from node_modules/.bin, else the
 // program PATH finds, with the words after it; bun exec runs its words as
-// a command of Bun's shell. The gate took NAME for a script of the
-// project's and never judged the command: real bun 1.4.5 emptied the
-// canary with each line, which "allow bash" allowed (rm is denied).
+// a command of Bun's shell; bun pm pkg set writes package.json. The gate
+// took NAME for a script of the project's and never judged the command,
+// nor knew that bun pm pkg wrote: real bun 1.4.5 removed the canary with
+// each line, which "allow bash" allowed (rm is denied).
 var canaryRound79Bun = map[string][]string{
 	"1-bun-run-path": {
 		`bun run rm -f c`,
@@ -26,6 +27,13 @@ var canaryRound79Bun = map[string][]string{
 		`bun exec 'rm -f c'`,
 		`bun exec 'node -e "require(\"fs\").rmSync(\"c\")"'`,
 	},
+	// bun pm pkg set writes package.json, whose scripts bun run and bun
+	// install's lifecycle then run; the gate did not know it wrote.
+	"4-bun-pm-pkg": {
+		`bun pm pkg set scripts.x='rm -f c' && bun run x`,
+		`bun pm pkg set 'scripts.test=node -e "require(\"fs\").rmSync(\"c\")"' && bun run test`,
+		`bun pm pkg set scripts.postinstall='rm -f c'; bun install`,
+	},
 }
 
 func TestCanaryRound79Bun(t *testing.T) {
@@ -33,7 +41,7 @@ func TestCanaryRound79Bun(t *testing.T) {
 	template := packageTemplate(t, "bun")
 	checkCanaryRoundIn(t, template, canaryRound79Bun)
 	checkOrdinary(t, template, []string{`bun run build`, `bun run test`, `bun test`, `bun run --silent build`,
-		`bun run tsc --noEmit`, `bun install`, `bun run dev`}, nil)
+		`bun run tsc --noEmit`, `bun install`, `bun run dev`, `bun pm pkg get name`}, nil)
 }
 
 // canaryRound79Cd is redteam66's attack on cd -P: it resolves the

@@ -12,8 +12,12 @@ import "strings"
 // scripts. (pnpm NAME, which runs pnpm exec NAME when NAME is no script,
 // was already judged so.)
 
+// bunPkgWrites are the commands of bun pm pkg that write package.json.
+var bunPkgWrites = map[string]bool{"set": true, "delete": true, "fix": true}
+
 // bunRunsPath judges the program bun run and bun exec args run from PATH
-// (see above) as the command it would be on the line.
+// (see above) as the command it would be on the line, and records the
+// package.json bun pm pkg writes.
 func (an *analyzer) bunRunsPath(args []word, depth, chain int) {
 	if onlyVersion(args) {
 		return
@@ -32,6 +36,16 @@ func (an *analyzer) bunRunsPath(args []word, depth, chain int) {
 		return
 	}
 	switch args[i].text {
+	case "pm":
+		// bun pm pkg set, delete and fix write package.json, whose
+		// scripts a later bun run NAME (or bun install's lifecycle
+		// scripts) runs: the write is recorded, so that the line that
+		// then runs one is judged as running code it wrote, as for
+		// printf … > package.json (npm pkg set is judged a configuration
+		// write).
+		if len(args) > i+2 && args[i+1].text == "pkg" && (args[i+2].dynamic || bunPkgWrites[args[i+2].text]) {
+			an.pathArg(word{text: "package.json"}, modeWrite, "bun pm pkg "+args[i+2].text)
+		}
 	case "exec":
 		an.opaque("bun exec runs its words as a command of Bun's shell")
 		an.evalScript(args[i+1:], depth)
