@@ -3,6 +3,10 @@
 package permission_test
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/internal/tooltest"
@@ -64,4 +68,59 @@ func TestCanaryRound79Cd(t *testing.T) {
 	template := checkCanaryRound(t, canaryRound79Cd)
 	checkOrdinary(t, template, []string{`cd -P sub && echo hi > out.txt`, `cd sub/.. && echo hi > out.txt`,
 		`cd -P . && ls`, `cd link2/.. && echo hi > out.txt`}, nil)
+}
+
+// canaryRound79Gyp is redteam66's attack on node-gyp: npm, pnpm and bun
+// install (and rebuild) a package whose package.json has no install
+// script but which has a binding.gyp by running node-gyp rebuild, and gyp
+// runs the commands of the file's <!(…) expansions as it reads it. The
+// gate did not count binding.gyp (nor the .gypi files it includes) as the
+// package managers' code: real npm 11 and pnpm 10 removed the canary with
+// each line, given the node headers node-gyp keeps in the home's cache
+// (see nodeGypCache), which "allow bash" allowed.
+var canaryRound79Gyp = map[string][]string{
+	"5-node-gyp": {
+		`printf "{'targets':[{'target_name':'x','sources':['<!(rm -f c)']}]}" > binding.gyp; npm install`,
+		`printf "{'targets':[{'target_name':'x','sources':['<!(rm -f c)']}]}" > binding.gyp && npm rebuild`,
+		`printf "{'targets':[{'target_name':'x','sources':['<!@(rm -f c)']}]}" > binding.gyp; pnpm install`,
+		`printf "{'variables':{'v':'<!(rm -f c)'}}" > x.gypi; printf "{'includes':['x.gypi'],'targets':[{'target_name':'x','sources':['a.c']}]}" > binding.gyp; npm install`,
+	},
+}
+
+func TestCanaryRound79Gyp(t *testing.T) {
+	tooltest.Need(t, tooltest.NodeJS, "pnpm")
+	template := packageTemplate(t, "npm")
+	nodeGypCache(t, template)
+	checkCanaryRoundIn(t, template, canaryRound79Gyp)
+	checkOrdinary(t, template, []string{`npm install`, `pnpm install`, `npm rebuild`, `bun install`, `npm test`}, nil)
+}
+
+// nodeGypCache puts in the fixture's home what node-gyp keeps in its cache
+// once it has fetched the headers of the node that runs it: the two
+// settings files its configure step reads, from the system's headers
+// (Debian's nodejs installs them), and the version of the cache's layout
+// (any at least its own). Without them node-gyp fetches the headers from
+// the network first.
+func nodeGypCache(t *testing.T, template string) {
+	t.Helper()
+	out, err := exec.Command("node", "-p", "process.version.slice(1)").Output()
+	if err != nil {
+		t.Fatalf("node -p process.version: %v", err)
+	}
+	dir := filepath.Join(template, "home", ".cache", "node-gyp", strings.TrimSpace(string(out)))
+	if err := os.MkdirAll(filepath.Join(dir, "include", "node"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"common.gypi", "config.gypi"} {
+		b, err := os.ReadFile(filepath.Join("/usr/include/node", f))
+		if err != nil {
+			tooltest.Missing(t, "node's headers are not in /usr/include/node ("+err.Error()+"), without which node-gyp fetches them from the network", tooltest.NodeJS+" with its headers (Debian's nodejs has them)")
+		}
+		if err := os.WriteFile(filepath.Join(dir, "include", "node", f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "installVersion"), []byte("99\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -12,6 +12,16 @@ import "strings"
 // scripts. (pnpm NAME, which runs pnpm exec NAME when NAME is no script,
 // was already judged so.)
 
+// nodeGypFiles are the files node-gyp reads as code: npm, pnpm, yarn and
+// bun install (and rebuild) a package whose package.json has no install
+// or preinstall script but that has a binding.gyp with node-gyp rebuild,
+// and gyp runs the commands of its <!(…) and <!@(…) expansions (and of
+// its actions) as it reads it and the .gypi files it includes: real npm
+// 11 and pnpm 10 removed the canary with printf … > binding.gyp; npm
+// install, given the node headers node-gyp keeps in the home's cache
+// (redteam66).
+var nodeGypFiles = []string{"binding.gyp", "*.gyp", "*.gypi"}
+
 // bunPkgWrites are the commands of bun pm pkg that write package.json.
 var bunPkgWrites = map[string]bool{"set": true, "delete": true, "fix": true}
 

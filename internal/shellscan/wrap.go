@@ -263,12 +263,17 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	case "npm", "pnpm", "yarn":
 		// They run the scripts of package.json (npm install its
 		// lifecycle scripts), with the settings of .npmrc (and pnpm's of
-		// pnpm-workspace.yaml), and those scripts mostly run node files.
+		// pnpm-workspace.yaml), and those scripts mostly run node files;
+		// install and rebuild run node-gyp rebuild for a package with a
+		// binding.gyp (see nodeGypFiles).
 		if !onlyVersion(args) {
-			an.usesCode(name, "/", append([]string{".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", "pnpm-workspace.yaml"}, languageFiles.get()["node"]...)...)
+			an.usesCode(name, "/", append(append([]string{".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", "pnpm-workspace.yaml"}, languageFiles.get()["node"]...), nodeGypFiles...)...)
 		}
 		an.packageRunnerTarget(name, args)
 	case "bun":
+		if !onlyVersion(args) {
+			an.usesCode(name, "/", nodeGypFiles...)
+		}
 		an.rt61Bun(args)
 		an.packageRunnerTarget(name, args)
 		an.bunRunsPath(args, depth, chain)
