@@ -124,3 +124,34 @@ func nodeGypCache(t *testing.T, template string) {
 		t.Fatal(err)
 	}
 }
+
+// canaryRound79Kustomize is redteam66's attack on kustomize's helm: with
+// --enable-helm and a kustomization whose helmCharts name a chart (the
+// project's deploy/), kubectl kustomize runs the program --helm-command
+// names as helm, with words of its own (version -c --short first), so sh
+// or bash runs the file ./version the line wrote. The gate judged the
+// option's value as a program run alone: real kubectl 1.32 removed the
+// canary with each line, which "allow bash" allowed.
+var canaryRound79Kustomize = map[string][]string{
+	"6-kustomize-helm-command": {
+		`printf 'rm -f c\n' > version; kubectl kustomize --enable-helm --helm-command=sh deploy`,
+		`printf 'rm -f c\n' > version; kubectl kustomize deploy --enable-helm --helm-command bash`,
+		`printf 'rm -f c\n' > version && kubectl kustomize --enable-helm --helm-command=sh deploy > out.yaml`,
+		`mkdir k; printf 'helmCharts:\n- name: x\n  version: 1.0.0\n  repo: https://example.invalid\n' > k/kustomization.yaml; printf 'rm -f c\n' > version; kubectl kustomize --enable-helm --helm-command=sh k`,
+	},
+}
+
+func TestCanaryRound79Kustomize(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "git", "kubectl")
+	template := canaryTemplate(t)
+	kz := "helmCharts:\n- name: x\n  version: 1.0.0\n  repo: https://example.invalid\n"
+	if err := os.MkdirAll(filepath.Join(template, "work", "deploy"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(template, "work", "deploy", "kustomization.yaml"), []byte(kz), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	checkCanaryRoundIn(t, template, canaryRound79Kustomize)
+	checkOrdinary(t, template, []string{`kubectl kustomize deploy`, `kubectl kustomize deploy > out.yaml`,
+		`kubectl kustomize --enable-helm deploy`}, nil)
+}

@@ -76,3 +76,29 @@ func (an *analyzer) bunRunsPath(args []word, depth, chain int) {
 		}
 	}
 }
+
+// kustomizeHelmCommand returns why kustomize (kubectl kustomize, kubectl
+// apply -k …, kustomize build) given --helm-command runs a program the
+// analysis does not see, or "": with --enable-helm and a kustomization
+// whose helmCharts name a chart, kustomize runs that program as helm with
+// words of its own (version -c --short, pull, template …), so sh or bash
+// runs the file ./version (real kubectl 1.32 removed the canary with
+// printf 'rm -f c' > version; kubectl kustomize --enable-helm
+// --helm-command=sh DIR, redteam66). kubectl's flags take no
+// abbreviation.
+func kustomizeHelmCommand(name string, args []word) string {
+	switch name {
+	case "kubectl", "kustomize", "oc", "k3s", "microk8s":
+	default:
+		return ""
+	}
+	for _, a := range args {
+		if a.text == "--" {
+			break
+		}
+		if a.text == "--helm-command" || strings.HasPrefix(a.text, "--helm-command=") {
+			return name + " --helm-command runs the program it names as helm, with words of its own (version, pull, template) that the analysis does not see"
+		}
+	}
+	return ""
+}

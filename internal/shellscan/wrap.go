@@ -88,6 +88,9 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		an.opaque(why)
 		return false
 	}
+	if why := kustomizeHelmCommand(name, args); why != "" {
+		an.opaque(why)
+	}
 	if name == "kubectl" || name == "k3s" || name == "microk8s" {
 		if inner := clusterInner(name, args); inner != nil {
 			return an.inner(inner, depth, chain)
