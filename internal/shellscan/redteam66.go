@@ -102,3 +102,31 @@ func kustomizeHelmCommand(name string, args []word) string {
 	}
 	return ""
 }
+
+// runnerSubcommand returns the index in args of the subcommand of a runner
+// (see runners) that runs a command, if it is one of subs, after the
+// tool's own options: pnpm -s dlx rimraf c fetches and runs rimraf as
+// pnpm dlx does (real pnpm 10 removed the canary with it, redteam66). A
+// word after an option written without '=' may be that option's value
+// (pnpm --filter web exec …), so the word after it is looked at too.
+func runnerSubcommand(subs []string, args []word) (int, bool) {
+	afterOption := false
+	for i, a := range args {
+		t := a.text
+		if t == "--" {
+			break
+		}
+		if strings.HasPrefix(t, "-") && t != "-" && !a.dynamic {
+			afterOption = !strings.Contains(t, "=")
+			continue
+		}
+		if contains(subs, t) {
+			return i, true
+		}
+		if !afterOption {
+			break
+		}
+		afterOption = false
+	}
+	return 0, false
+}

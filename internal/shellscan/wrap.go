@@ -71,10 +71,12 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		an.seeInside(name, args, depth, chain)
 		return false
 	}
-	if subs, ok := runners.get()[name]; ok && len(args) > 0 && contains(subs, args[0].text) {
-		an.opaque(name + " " + args[0].text + " runs a command the analysis does not see")
-		an.seeInside(name, args[1:], depth, chain)
-		return false
+	if subs, ok := runners.get()[name]; ok {
+		if i, ok := runnerSubcommand(subs, args); ok {
+			an.opaque(name + " " + args[i].text + " runs a command the analysis does not see")
+			an.seeInside(name, args[i+1:], depth, chain)
+			return false
+		}
 	}
 	if why := configWrite(name, args); why != "" {
 		an.opaque(why)
