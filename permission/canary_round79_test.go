@@ -183,3 +183,47 @@ func TestCanaryRound79Dlx(t *testing.T) {
 	checkCanaryRoundIn(t, template, canaryRound79Dlx)
 	checkOrdinary(t, template, []string{`pnpm -s test`, `pnpm --silent run build`, `pnpm --filter web test`, `pnpm -r test`}, nil)
 }
+
+// canaryRound79Ctags is redteam66's attack on ctags' option files: a
+// cloned project's .ctags.d/x.ctags (or one an earlier call wrote, as
+// writing in the workdir is allowed) saying -f../home/.profile makes ctags
+// write its tag file there. Real universal ctags created the home's
+// .profile with each line, which "allow bash" allowed (ctags refuses to
+// overwrite a file that is no tag file, but makes a new one).
+var canaryRound79Ctags = map[string][]string{
+	"8-ctags-option-files": {
+		`ctags README`,
+		`ctags -R sub`,
+		`ctags --options=proj.ctags README`,
+	},
+}
+
+func TestCanaryRound79Ctags(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "git", "ctags")
+	template := canaryTemplate(t)
+	for name, body := range map[string]string{
+		"work/.ctags.d/x.ctags": "--exclude=node_modules\n-f../home/.profile\n",
+		"work/proj.ctags":       "-o../home/.profile\n",
+	} {
+		p := filepath.Join(template, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkCanaryRoundIn(t, template, canaryRound79Ctags)
+
+	// A project whose option files only choose what is tagged stays
+	// allowed.
+	ordinary := canaryTemplate(t)
+	p := filepath.Join(ordinary, "work", ".ctags.d", "x.ctags")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("# project options\n--exclude=node_modules\n--languages=Go,Python\n--kinds-Go=+p\n-R\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	checkOrdinary(t, ordinary, []string{`ctags README`, `ctags -R sub`, `cd sub && ctags -R`}, nil)
+}
