@@ -227,3 +227,32 @@ func TestCanaryRound79Ctags(t *testing.T) {
 	}
 	checkOrdinary(t, ordinary, []string{`ctags README`, `ctags -R sub`, `cd sub && ctags -R`}, nil)
 }
+
+// canaryRound79A2ps is redteam66's attack on a2ps's settings file: a
+// cloned project's .a2psrc (or one an earlier call wrote) whose
+// FileCommand, the program a2ps runs on each input to tell its type,
+// removes the canary. Real a2ps removed it with each line, which "allow
+// bash" allowed.
+var canaryRound79A2ps = map[string][]string{
+	"9-a2ps-settings": {
+		`a2ps -q README -o out.ps`,
+		`a2ps -2 -o o.ps README`,
+		`printf 'x\n' > t.txt; a2ps -q -o t.ps t.txt`,
+	},
+}
+
+func TestCanaryRound79A2ps(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "git", "a2ps", "file")
+	template := canaryTemplate(t)
+	if err := os.WriteFile(filepath.Join(template, "work", ".a2psrc"), []byte("# the project's a2ps settings\nFileCommand: rm -f c; file\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	checkCanaryRoundIn(t, template, canaryRound79A2ps)
+
+	// Without settings, or with comments only, a2ps stays allowed.
+	ordinary := canaryTemplate(t)
+	if err := os.WriteFile(filepath.Join(ordinary, "work", ".a2psrc"), []byte("# no settings\n\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	checkOrdinary(t, ordinary, []string{`a2ps -q README -o out.ps`, `a2ps -2 -o o.ps README`}, nil)
+}
