@@ -71,10 +71,12 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		an.seeInside(name, args, depth, chain)
 		return false
 	}
-	if subs, ok := runners.get()[name]; ok && len(args) > 0 && contains(subs, args[0].text) {
-		an.opaque(name + " " + args[0].text + " runs a command the analysis does not see")
-		an.seeInside(name, args[1:], depth, chain)
-		return false
+	if subs, ok := runners.get()[name]; ok {
+		if i, ok := runnerSubcommand(subs, args); ok {
+			an.opaque(name + " " + args[i].text + " runs a command the analysis does not see")
+			an.seeInside(name, args[i+1:], depth, chain)
+			return false
+		}
 	}
 	if why := configWrite(name, args); why != "" {
 		an.opaque(why)
@@ -87,6 +89,9 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	if why := homeInstall(name, args); why != "" {
 		an.opaque(why)
 		return false
+	}
+	if why := kustomizeHelmCommand(name, args); why != "" {
+		an.opaque(why)
 	}
 	if name == "kubectl" || name == "k3s" || name == "microk8s" {
 		if inner := clusterInner(name, args); inner != nil {
@@ -263,14 +268,20 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	case "npm", "pnpm", "yarn":
 		// They run the scripts of package.json (npm install its
 		// lifecycle scripts), with the settings of .npmrc (and pnpm's of
-		// pnpm-workspace.yaml), and those scripts mostly run node files.
+		// pnpm-workspace.yaml), and those scripts mostly run node files;
+		// install and rebuild run node-gyp rebuild for a package with a
+		// binding.gyp (see nodeGypFiles).
 		if !onlyVersion(args) {
-			an.usesCode(name, "/", append([]string{".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", "pnpm-workspace.yaml"}, languageFiles.get()["node"]...)...)
+			an.usesCode(name, "/", append(append([]string{".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", "pnpm-workspace.yaml"}, languageFiles.get()["node"]...), nodeGypFiles...)...)
 		}
 		an.packageRunnerTarget(name, args)
 	case "bun":
+		if !onlyVersion(args) {
+			an.usesCode(name, "/", nodeGypFiles...)
+		}
 		an.rt61Bun(args)
 		an.packageRunnerTarget(name, args)
+		an.bunRunsPath(args, depth, chain)
 	case "cargo":
 		// It builds the crate of Cargo.toml and runs its build script
 		// (build.rs), its tests and its binaries, with the toolchain a
@@ -1270,6 +1281,13 @@ func (an *analyzer) cd(name string, args []word) {
 		an.cwdUnknown = true
 		return
 	}
+	if physicalCd(args) && slices.Contains(strings.Split(dir.text, "/"), "..") {
+		// cd -P resolves each symbolic link before the ".." after it:
+		// cd -P link/.. is the parent of the link's target, which only
+		// the file system tells (redteam66).
+		an.cwdUnknown = true
+		return
+	}
 	var next []string
 	for _, c := range an.a.cwds {
 		d := dir.text
@@ -1286,6 +1304,23 @@ func (an *analyzer) cd(name string, args []word) {
 		return
 	}
 	an.a.cwds = append(an.a.cwds, next...)
+}
+
+// physicalCd reports whether the options of cd (or pushd) args, before
+// its operand, include -P (alone or among others, as -LP or -Pe): cd then
+// follows the symbolic links of its operand before each "..", as bash's
+// set -P makes every cd do.
+func physicalCd(args []word) bool {
+	for _, a := range args {
+		t := a.text
+		if a.dynamic || t == "--" || len(t) < 2 || t[0] != '-' {
+			return false
+		}
+		if strings.Contains(t, "P") {
+			return true
+		}
+	}
+	return false
 }
 
 // evalScript records the commands of an eval whose words are all literal,
