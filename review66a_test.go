@@ -1,0 +1,125 @@
+package liteagent_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+
+	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/internal/pgtest"
+	"github.com/lite-agent/lite-agent-go/model"
+	"github.com/lite-agent/lite-agent-go/model/modeltest"
+	"github.com/lite-agent/lite-agent-go/task"
+)
+
+// TestTaskListReadsRaceNoWriteOfTheAgent checks that Agent.TaskList, which
+// opens a list it does not keep for each read, reads the list a turn of
+// the same agent is writing, and that another agent on the same backend
+// reads it too, without a torn state: every read succeeds, no task is
+// lost between reads, and an edge (TaskUpdate with addBlockedBy, which
+// writes both its tasks) is seen on both its ends or on neither. In the
+// data home (with a codec) and in PostgreSQL; run it with -race.
+func TestTaskListReadsRaceNoWriteOfTheAgent(t *testing.T) {
+	const n = 12
+	for name, edit := range map[string]func(*testing.T, *liteagent.Options){
+		"files": func(t *testing.T, o *liteagent.Options) { o.Storage.Codec = aeadCodec(t, "k1") },
+		"postgres": func(t *testing.T, o *liteagent.Options) {
+			st, _, _ := forkStore(t, pgtest.URL(t))
+			o.Store = st
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t)
+			opts := f.options(nil)
+			edit(t, &opts)
+			a := f.agent(t, opts)
+			b := f.agent(t, opts) // another agent of the same project
+			ctx := t.Context()
+			for i := 1; i <= n; i++ {
+				calls := []model.Block{model.ToolCallBlock(fmt.Sprint("c", i), "TaskCreate", json.RawMessage(fmt.Sprintf(`{"subject":"s%d","description":"d"}`, i)))}
+				if i > 2 { // tasks made by earlier replies: i-1 waits for i-2
+					calls = append(calls, model.ToolCallBlock(fmt.Sprint("u", i), "TaskUpdate", json.RawMessage(fmt.Sprintf(`{"taskId":"%d","addBlockedBy":["%d"]}`, i-1, i-2))))
+				}
+				f.p.Reply(modeltest.ToolCalls(calls...))
+			}
+			f.p.Reply(modeltest.Text("planned"))
+			id := a.SessionID()
+
+			var wg sync.WaitGroup
+			stop := make(chan struct{})
+			for _, reader := range []struct {
+				name string
+				a    *liteagent.Agent
+			}{{"the writing agent", a}, {"another agent", b}} {
+				wg.Go(func() {
+					seen := 0
+					for {
+						select {
+						case <-stop:
+							return
+						default:
+						}
+						tasks, err := reader.a.TaskList(ctx, id)
+						if err != nil {
+							t.Errorf("%s: TaskList during the turn: %v", reader.name, err)
+							return
+						}
+						if len(tasks) < seen {
+							t.Errorf("%s: TaskList saw %d tasks, then %d", reader.name, seen, len(tasks))
+							return
+						}
+						seen = len(tasks)
+						if err := edgesWhole(tasks); err != nil {
+							t.Errorf("%s: %v", reader.name, err)
+							return
+						}
+					}
+				})
+			}
+			_, err := a.Send(ctx, "plan")
+			close(stop)
+			wg.Wait()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range []*liteagent.Agent{a, b} {
+				tasks, err := r.TaskList(ctx, id)
+				if err != nil || len(tasks) != n {
+					t.Fatalf("TaskList after the turn = %d tasks, %v; want %d", len(tasks), err, n)
+				}
+				if err := edgesWhole(tasks); err != nil {
+					t.Error(err)
+				}
+				for _, tk := range tasks[1 : n-1] { // 2 … n-1 each wait for the one before
+					if len(tk.BlockedBy) != 1 {
+						t.Fatalf("task %s is blocked by %q: the turn's updates were not made", tk.ID, tk.BlockedBy)
+					}
+				}
+			}
+		})
+	}
+}
+
+// edgesWhole returns an error naming the first edge of tasks seen on one
+// of its ends only.
+func edgesWhole(tasks []task.Task) error {
+	byID := map[string]task.Task{}
+	for _, t := range tasks {
+		byID[t.ID] = t
+	}
+	for _, t := range tasks {
+		for _, b := range t.BlockedBy {
+			if o, ok := byID[b]; !ok || !slices.Contains(o.Blocks, t.ID) {
+				return fmt.Errorf("task %s is blocked by %s, which does not block it (a torn update): %+v", t.ID, b, tasks)
+			}
+		}
+		for _, b := range t.Blocks {
+			if o, ok := byID[b]; !ok || !slices.Contains(o.BlockedBy, t.ID) {
+				return fmt.Errorf("task %s blocks %s, which is not blocked by it (a torn update): %+v", t.ID, b, tasks)
+			}
+		}
+	}
+	return nil
+}
