@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
+
+	"github.com/jackc/pgx/v5"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
 	"github.com/lite-agent/lite-agent-go/internal/pgtest"
@@ -122,4 +125,51 @@ func edgesWhole(tasks []task.Task) error {
 		}
 	}
 	return nil
+}
+
+// TestTaskListOfAListNobodyWroteCreatesNoRowInPostgres checks that
+// Agent.TaskList through the PostgreSQL store reads a list nobody wrote as
+// empty and adds no row for it (a task_lists row is what a write, or the
+// shared list's first use, makes), as it creates no directory in the data
+// home; and that the shared list is marked on its first use.
+func TestTaskListOfAListNobodyWroteCreatesNoRowInPostgres(t *testing.T) {
+	st, url, schema := forkStore(t, pgtest.URL(t))
+	ctx := t.Context()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	lists := func() string {
+		t.Helper()
+		rows, err := conn.Query(ctx, `SELECT list || ':' || shared::text FROM `+schema+`.task_lists ORDER BY 1`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(got, ",")
+	}
+	f := newFixture(t)
+	opts := f.options(nil)
+	opts.Store = st
+	a := f.agent(t, opts)
+	for _, id := range []string{"never-used", a.SessionID()} {
+		if tasks, err := a.TaskList(ctx, id); err != nil || len(tasks) != 0 {
+			t.Fatalf("TaskList(%s) = %+v, %v", id, tasks, err)
+		}
+	}
+	if got := lists(); got != "" {
+		t.Errorf("reading lists nobody wrote left the task_lists rows %q", got)
+	}
+	opts.TaskListID = "team"
+	shared := f.agent(t, opts)
+	if tasks, err := shared.TaskList(ctx, "never-used"); err != nil || len(tasks) != 0 {
+		t.Fatalf("TaskList of the shared list = %+v, %v", tasks, err)
+	}
+	if got := lists(); got != "team:true" {
+		t.Errorf("after the shared list's first use the task_lists rows are %q, want team:true", got)
+	}
 }
