@@ -1,6 +1,7 @@
 package liteagent_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -172,4 +173,57 @@ func TestTaskListOfAListNobodyWroteCreatesNoRowInPostgres(t *testing.T) {
 	if got := lists(); got != "team:true" {
 		t.Errorf("after the shared list's first use the task_lists rows are %q, want team:true", got)
 	}
+}
+
+// TestTaskListInMemoryReadsWhatASubagentWrote checks that, with sessions
+// in memory (where a list the agent does not keep reads as empty), the
+// tasks a subagent made in its parent's list are read by Agent.TaskList
+// of the parent's session, also after the agent switched to another
+// session and back.
+func TestTaskListInMemoryReadsWhatASubagentWrote(t *testing.T) {
+	f := newFixture(t)
+	f.p = modeltest.NewFunc(func(ctx context.Context, req model.Request) ([]model.Chunk, error) {
+		delivered := false
+		for _, m := range req.Messages {
+			delivered = delivered || strings.Contains(m.PlainText(), "<background-task-completed")
+		}
+		switch {
+		case strings.HasPrefix(req.System, `You are the "general-purpose" subagent`):
+			if !slices.ContainsFunc(req.Messages, func(m model.Message) bool { return m.Role == model.RoleAssistant }) {
+				return modeltest.ToolCalls(call("c1", "TaskCreate", `{"subject":"child's task","description":"d"}`)).Chunks(), nil
+			}
+			return modeltest.Text("child planned").Chunks(), nil
+		case delivered:
+			return modeltest.Text("done").Chunks(), nil
+		case len(req.Messages) == 1:
+			return modeltest.ToolCalls(call("a1", "Agent", `{"tasks":[{"display_name":"Planner","subagent_type":"general-purpose","prompt":"plan"}]}`)).Chunks(), nil
+		}
+		return modeltest.Text("dispatched").Chunks(), nil
+	})
+	opts := f.options(nil)
+	opts.DisableSessions = true
+	a := f.agent(t, opts)
+	ctx := t.Context()
+	if _, err := a.Send(ctx, "ask a subagent"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.AwaitIdle(ctx); err != nil {
+		t.Fatal(err)
+	}
+	parent := a.SessionID()
+	check := func(when string) {
+		t.Helper()
+		tasks, err := a.TaskList(ctx, parent)
+		// The subagent's run (recorded by the Agent tool) and its task.
+		if err != nil || len(tasks) != 2 || !slices.ContainsFunc(tasks, func(tk task.Task) bool { return tk.Subject == "child's task" }) {
+			t.Errorf("TaskList of the parent's session %s = %+v, %v; want the subagent's run and task", when, tasks, err)
+		}
+	}
+	check("after the subagent")
+	a.Clear()
+	check("after the agent left it")
+	if err := a.Resume(parent); err != nil {
+		t.Fatal(err)
+	}
+	check("resumed")
 }
