@@ -11,7 +11,7 @@ import (
 )
 
 // TestAReadOfAListRemovedMeanwhileCreatesNothing checks that a read (List,
-// Get) and ClearForking, which open the list directory without creating
+// Get), MarkShared and ClearForking, which open the list directory without creating
 // it, do not make it again when it is removed (a session's delete, the
 // cleanup sweep) after they found it and before they anchored it: the list
 // reads as empty (ClearForking reports the mark lost) and no directory
@@ -33,6 +33,9 @@ func TestAReadOfAListRemovedMeanwhileCreatesNothing(t *testing.T) {
 				t.Error("Get found a task in a removed list")
 			}
 			return err
+		},
+		"MarkShared": func(ctx context.Context, s *FileStore) error {
+			return s.MarkSharedContext(ctx) // marks with the first write, creating nothing
 		},
 		"ClearForking": func(ctx context.Context, s *FileStore) error {
 			if err := s.ClearForking(ctx); !errors.As(err, new(*storage.ForkMarkLostError)) {
