@@ -27,7 +27,11 @@ import (
 // task-list ids follow storage.ValidateID. The ctx of TaskList, Archive and
 // MarkShared is that of the turn or the operation that first needs the list
 // or archive, and bounds the opening only: the agent keeps what they
-// return for later turns, so it must not hold on to that ctx.
+// return for later turns, so it must not hold on to that ctx. A list
+// [Agent.TaskList] reads that the agent does not keep is opened for that
+// read alone, and what TaskList returned for it is then dropped (nothing
+// is closed): TaskList may be called any number of times for one list,
+// and a read must create nothing.
 // Implementations are safe for concurrent use by goroutines and by
 // processes on any host. A Store with
 // a method ImportIncomplete(ctx, enc) (bool, error) (store/postgres's) is

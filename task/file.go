@@ -39,6 +39,10 @@ type FileStore struct {
 	lock   filelock.Options
 	now    func() time.Time
 
+	// anchoring, when set (by tests), runs just before the list
+	// directory is looked for and anchored.
+	anchoring func()
+
 	mu     sync.Mutex  // guards dir and shared
 	dir    *safefs.Dir // the anchored list directory; nil until it exists
 	shared bool        // MarkShared was called: writes leave the mark
@@ -111,12 +115,21 @@ func (s *FileStore) anchored(create bool) (*safefs.Dir, error) {
 	if st, err := os.Lstat(parent); err == nil && st.Mode()&fs.ModeSymlink != 0 {
 		return nil, &storage.Error{Op: "open", Kind: storage.KindTask, File: parent, Message: "Storage directory must not be a symlink"}
 	}
-	if !create {
-		if _, err := os.Lstat(s.path); errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
-		}
+	if s.anchoring != nil {
+		s.anchoring()
 	}
-	d, err := safefs.Anchor(s.path)
+	// Without create the directory is anchored only if it exists, in one
+	// step: a list removed (a session's delete, a sweep) after a look
+	// that found it must not be made again by a reader, which would
+	// leave an empty list that makes the session's id look taken.
+	anchor := safefs.Anchor
+	if !create {
+		anchor = safefs.AnchorExisting
+	}
+	d, err := anchor(s.path)
+	if !create && errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, err
 	}
