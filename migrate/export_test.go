@@ -85,3 +85,9 @@ func OnStep(o *Options, f func(name string)) { o.stepped = f }
 // OnRemovalsSynced makes f run as a failed migration begins the sync of
 // what it removed from the destination, before its marker goes.
 func OnRemovalsSynced(o *Options, f func()) { o.removalsSynced = f }
+
+// BeforeAnchor makes f run with the path of every source directory the
+// plan found, just before the plan opens it.
+func BeforeAnchor(o *Options, f func(path string)) {
+	o.beforeAnchor = f
+}

@@ -109,6 +109,11 @@ type Options struct {
 	syncHook   func(n int, err error) error
 	flushEvery int64
 
+	// beforeAnchor, if not nil, is called with the path of every source
+	// directory the plan found, just before it opens it. Tests use it to
+	// remove the directory in that window.
+	beforeAnchor func(path string)
+
 	// removalsSynced, if not nil, is called as a failed run begins to sync
 	// what it removed, before its marker goes (see abandon). Tests use it
 	// to look at the destination then.

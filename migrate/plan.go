@@ -279,7 +279,7 @@ func (m *migration) skipTemp(path string) {
 }
 
 func (m *migration) planHome(ctx context.Context, p *plan) error {
-	home, err := safefs.Anchor(m.srcRoot) // exists: checked by checkSourceRoot
+	home, err := safefs.AnchorExisting(m.srcRoot) // checked by checkSourceRoot; never made again
 	if err != nil {
 		return err
 	}
@@ -345,7 +345,12 @@ func (m *migration) planProject(ctx context.Context, p *plan, pr *project) error
 		if !en.dir || en.name != sessionsName && en.name != tasksName && en.name != spillName {
 			return errUnknown
 		}
-		d, err := safefs.Anchor(en.path) // exists, so nothing is created
+		if m.opts.beforeAnchor != nil {
+			m.opts.beforeAnchor(en.path)
+		}
+		// The source is only read: a directory removed since it was
+		// listed is an error, never made again.
+		d, err := safefs.AnchorExisting(en.path)
 		if err != nil {
 			return err
 		}
