@@ -1,0 +1,221 @@
+package shellscan
+
+import (
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// copiesMode are the commands whose written files may take the mode of a
+// file they read: cp (a new file gets its source's mode, less the umask,
+// with or without -p), mv, ln and link (the very file, or a link to it),
+// rsync and scp; and the one-letter options of each that take a value.
+var copiesMode = lazy[map[string]string]{build: func() map[string]string {
+	return map[string]string{"cp": "tS", "mv": "tS", "ln": "tS", "link": "", "rsync": "efB", "scp": "cFiloPSJ"}
+}}
+
+// writesMayBeExecutable reports whether the files the command name writes,
+// given args, may be executable afterwards although no chmod made them so
+// (gate66): a copy, move or link of a file that may be executable (cp
+// /bin/rm ./t), a file install writes (0755 unless -m says otherwise), or
+// a file setfacl gives an entry (u::rwx). Such a file, handed to a command
+// the analysis does not model (hyperfine './t c'), may be run by it, as
+// one chmod +x made executable is (see handedPrograms).
+func (an *analyzer) writesMayBeExecutable(name string, args []word) bool {
+	switch name {
+	case "setfacl":
+		return true
+	case "install":
+		return installModeMayExec(args)
+	}
+	short, ok := copiesMode.get()[name]
+	if !ok {
+		return false
+	}
+	var operands []word
+	target := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		t := a.text
+		if t == "--" {
+			operands = append(operands, args[i+1:]...)
+			break
+		}
+		if !strings.HasPrefix(t, "-") || t == "-" {
+			operands = append(operands, a)
+			continue
+		}
+		if strings.HasPrefix(t, "--") {
+			opt, _, eq := strings.Cut(t, "=")
+			if len(opt) >= len("--t") && strings.HasPrefix("--target-directory", opt) {
+				target = true
+			}
+			if !eq && (opt == "--target-directory" || opt == "--suffix") {
+				i++
+			}
+			continue
+		}
+		// A cluster of one-letter options: one that takes a value ends
+		// it, with the value attached or in the next word.
+		for j := 1; j < len(t); j++ {
+			if t[j] == 't' && strings.Contains(short, "t") {
+				target = true
+			}
+			if strings.IndexByte(short, t[j]) >= 0 {
+				if j == len(t)-1 {
+					i++
+				}
+				break
+			}
+		}
+	}
+	if len(operands) == 0 {
+		return true // an operand only known when the line runs
+	}
+	sources := operands
+	if !target && len(operands) > 1 {
+		sources = operands[:len(operands)-1]
+		// A file written over keeps its own mode (cp onto an
+		// executable).
+		if an.mayBeExecutableFile(operands[len(operands)-1], "", true) {
+			return true
+		}
+	}
+	linkDir := ""
+	if name == "ln" && !target && len(operands) > 1 {
+		// A symbolic link's relative target is taken from the link's
+		// directory.
+		linkDir = path.Dir(operands[len(operands)-1].text)
+	}
+	for _, s := range sources {
+		if an.mayBeExecutableFile(s, "", false) || linkDir != "" && an.mayBeExecutableFile(s, linkDir, false) {
+			return true
+		}
+	}
+	return false
+}
+
+// mayBeExecutableFile reports whether the operand w, taken from each
+// candidate working directory (and then from the directory under, when
+// not empty), may be an executable file when the line runs: a word only
+// known then, a remote one (host:path), a directory (whose files may be),
+// anything but a regular file, or one with an execute bit; a directory
+// whose tree holds one (see treeMayHoldExecutable). A file that
+// does not exist may be one the line writes before; with existing, it is
+// taken as no executable (a new destination).
+func (an *analyzer) mayBeExecutableFile(w word, under string, existing bool) bool {
+	if w.dynamic || w.special || w.pattern || w.text == "" {
+		return true
+	}
+	p := w.text
+	if !existing && strings.Contains(p, ":") && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, ".") {
+		return true // rsync and scp take host:path
+	}
+	if under != "" && !path.IsAbs(p) {
+		p = path.Join(under, p)
+	}
+	for _, c := range an.a.cwds {
+		r := an.resolve(c, p)
+		if !path.IsAbs(r) {
+			return true // the workdir is unknown
+		}
+		fi, err := os.Stat(r)
+		if err != nil {
+			if existing {
+				continue
+			}
+			return true
+		}
+		if fi.IsDir() {
+			if existing {
+				continue // the copy goes inside it
+			}
+			if treeMayHoldExecutable(r) {
+				return true
+			}
+			continue
+		}
+		if !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// installModeMayExec reports whether install, given args, may write an
+// executable file: it does unless -m or --mode gives a mode that adds no
+// execute permission (install writes 0755 without one).
+func installModeMayExec(args []word) bool {
+	mode, found := "", false
+	for i := 0; i < len(args); i++ {
+		t := args[i].text
+		if t == "--" || !strings.HasPrefix(t, "-") {
+			continue
+		}
+		var v string
+		var dynamic bool
+		switch {
+		case strings.HasPrefix(t, "--"):
+			opt, val, eq := strings.Cut(t, "=")
+			if len(opt) < len("--mo") || !strings.HasPrefix("--mode", opt) {
+				continue
+			}
+			if eq {
+				v, dynamic = val, args[i].dynamic
+			} else if i+1 < len(args) {
+				i++
+				v, dynamic = args[i].text, args[i].dynamic
+			}
+		default:
+			k := strings.IndexAny(t[1:], "tSgmo")
+			if k < 0 || t[1+k] != 'm' {
+				continue
+			}
+			if v = t[2+k:]; v == "" && i+1 < len(args) {
+				i++
+				v, dynamic = args[i].text, args[i].dynamic
+			} else {
+				dynamic = args[i].dynamic
+			}
+		}
+		if dynamic || v == "" {
+			return true
+		}
+		mode, found = v, true
+	}
+	return !found || modeAddsExec(mode)
+}
+
+// maxTreeEntries bounds the entries treeMayHoldExecutable looks at.
+const maxTreeEntries = 512
+
+// treeMayHoldExecutable reports whether the directory tree at dir holds
+// a file that is executable or no regular file (a link), or more entries
+// than maxTreeEntries to look at, or one it cannot read.
+func treeMayHoldExecutable(dir string) bool {
+	n := 0
+	found := false
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if n++; n > maxTreeEntries {
+			return fs.SkipAll
+		}
+		if d.IsDir() {
+			return nil
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 != 0 {
+			found = true
+			return fs.SkipAll
+		}
+		return nil
+	})
+	return err != nil || found || n > maxTreeEntries
+}
