@@ -19,8 +19,8 @@ var copiesMode = lazy[map[string]string]{build: func() map[string]string {
 // writesMayBeExecutable reports whether the files the command name writes,
 // given args, may be executable afterwards although no chmod made them so
 // (gate66): a copy, move or link of a file that may be executable (cp
-// /bin/rm ./t), a file install writes (0755 unless -m says otherwise), or
-// a file setfacl gives an entry (u::rwx). Such a file, handed to a command
+// /bin/rm ./t), or over one, a file install writes, or a file setfacl
+// gives an entry (u::rwx). Such a file, handed to a command
 // the analysis does not model (hyperfine './t c'), may be run by it, as
 // one chmod +x made executable is (see handedPrograms).
 func (an *analyzer) writesMayBeExecutable(name string, args []word) bool {
@@ -28,7 +28,7 @@ func (an *analyzer) writesMayBeExecutable(name string, args []word) bool {
 	case "setfacl":
 		return true
 	case "install":
-		return installModeMayExec(args)
+		return true // 0755 unless -m says otherwise; install is opaque besides
 	}
 	short, ok := copiesMode.get()[name]
 	if !ok {
@@ -142,50 +142,6 @@ func (an *analyzer) mayBeExecutableFile(w word, under string, existing bool) boo
 		}
 	}
 	return false
-}
-
-// installModeMayExec reports whether install, given args, may write an
-// executable file: it does unless -m or --mode gives a mode that adds no
-// execute permission (install writes 0755 without one).
-func installModeMayExec(args []word) bool {
-	mode, found := "", false
-	for i := 0; i < len(args); i++ {
-		t := args[i].text
-		if t == "--" || !strings.HasPrefix(t, "-") {
-			continue
-		}
-		var v string
-		var dynamic bool
-		switch {
-		case strings.HasPrefix(t, "--"):
-			opt, val, eq := strings.Cut(t, "=")
-			if len(opt) < len("--mo") || !strings.HasPrefix("--mode", opt) {
-				continue
-			}
-			if eq {
-				v, dynamic = val, args[i].dynamic
-			} else if i+1 < len(args) {
-				i++
-				v, dynamic = args[i].text, args[i].dynamic
-			}
-		default:
-			k := strings.IndexAny(t[1:], "tSgmo")
-			if k < 0 || t[1+k] != 'm' {
-				continue
-			}
-			if v = t[2+k:]; v == "" && i+1 < len(args) {
-				i++
-				v, dynamic = args[i].text, args[i].dynamic
-			} else {
-				dynamic = args[i].dynamic
-			}
-		}
-		if dynamic || v == "" {
-			return true
-		}
-		mode, found = v, true
-	}
-	return !found || modeAddsExec(mode)
 }
 
 // maxTreeEntries bounds the entries treeMayHoldExecutable looks at.
