@@ -14,7 +14,8 @@ import (
 // line creates executable, by a copy that takes its source's mode (cp,
 // with or without -p, mv, cp -r of a tree that holds one) or by setfacl,
 // handed to hyperfine, which runs the command strings it is given, or to
-// logsave, which runs its operands, is rm under another name.
+// logsave, which runs its operands, is rm under another name; so is one
+// chmod made executable handed by a name hyperfine builds (./t{n}).
 var canaryRound78 = map[string][]string{
 	"1-copy-mode": {
 		`cp /bin/rm ./t && hyperfine -r1 './t c'`,
@@ -32,6 +33,13 @@ var canaryRound78 = map[string][]string{
 		`cp /bin/rm t && chmod 755 t && hyperfine -r1 './t c'`,
 		`install /bin/rm t && hyperfine -r1 './t c'`,
 		`ln -s /bin/rm t && hyperfine -r1 './t c'`,
+	},
+	// hyperfine fills in {NAME} from -P and -L: the words need not
+	// spell the file they run.
+	"3-built-name": {
+		`cp /bin/rm t1 && hyperfine -r1 -P n 1 1 './t{n} c'`,
+		`cp /bin/rm tx && hyperfine -r1 -L v x './t{v} c'`,
+		`cat bin/ls > t1 && chmod +x t1 && hyperfine -r1 -P n 1 1 './t{n}'`,
 	},
 }
 

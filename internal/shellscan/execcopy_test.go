@@ -44,6 +44,11 @@ func TestCopiedExecutableHanded(t *testing.T) {
 		`ln -s run.sh e/t && mytool e/t`,
 		`rsync host:x t && mytool ./t`,
 		`setfacl -m u::rwx data.txt && mytool ./data.txt`,
+		// A name built from the words: hyperfine -P and -L fill in {n}.
+		`cp /bin/rm t1 && hyperfine -P n 1 1 './t{n} c'`,
+		`cp run.sh tx && hyperfine -L v x './t{v} c'`,
+		`chmod +x data.txt && mytool ./data ".txt"`,
+		`cp run.sh t && mytool ./other`,
 	} {
 		if a := analyzeBash(line, "/home/u", dir); len(a.reasons) == 0 {
 			t.Errorf("%q is not opaque (units %v)", line, a.units)
@@ -54,7 +59,6 @@ func TestCopiedExecutableHanded(t *testing.T) {
 		`cp data.txt t && mytool t`,
 		`cp -p data.txt d/y.txt && mytool 'd/y.txt x'`,
 		`cp -t d data.txt && mytool d/data.txt`,
-		`cp run.sh t && mytool ./other`,
 		`cp -r d d2 && cat d2/x.txt`,
 	} {
 		if a := analyzeBash(line, "/home/u", dir); len(a.reasons) > 0 {
