@@ -40,6 +40,7 @@ var canaryRound78 = map[string][]string{
 		`cp /bin/rm t1 && hyperfine -r1 -P n 1 1 './t{n} c'`,
 		`cp /bin/rm tx && hyperfine -r1 -L v x './t{v} c'`,
 		`cat bin/ls > t1 && chmod +x t1 && hyperfine -r1 -P n 1 1 './t{n}'`,
+		`echo '/bin/rm -f c' > bin/ls && hyperfine -r1 -L v s 'bin/l{v}'`,
 	},
 }
 

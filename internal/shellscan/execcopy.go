@@ -175,3 +175,22 @@ func treeMayHoldExecutable(dir string) bool {
 	})
 	return err != nil || found || n > maxTreeEntries
 }
+
+// markRewrittenExecutables marks as executable each write the line makes
+// to a file that is an executable now (echo … > bin/ls, sed -i, dd of=):
+// the file keeps its mode, so a command the analysis does not model that
+// is handed words after it may run the line's text (see
+// handedPrograms).
+func (an *analyzer) markRewrittenExecutables() {
+	for i, acc := range an.a.accesses {
+		if acc.executable || acc.mode != modeWrite || acc.unknown || acc.tree || acc.pattern || acc.dir {
+			continue
+		}
+		for _, c := range an.a.cwds {
+			if an.executableNow(an.resolve(c, acc.path)) {
+				an.a.accesses[i].executable = true
+				break
+			}
+		}
+	}
+}

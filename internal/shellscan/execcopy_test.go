@@ -49,6 +49,9 @@ func TestCopiedExecutableHanded(t *testing.T) {
 		`cp run.sh tx && hyperfine -L v x './t{v} c'`,
 		`chmod +x data.txt && mytool ./data ".txt"`,
 		`cp run.sh t && mytool ./other`,
+		// A file written over keeps its mode.
+		`echo 'rm -rf ~' > e/run && mytool e run`,
+		`sed -i 1d e/run && mytool e r`,
 	} {
 		if a := analyzeBash(line, "/home/u", dir); len(a.reasons) == 0 {
 			t.Errorf("%q is not opaque (units %v)", line, a.units)
@@ -60,6 +63,7 @@ func TestCopiedExecutableHanded(t *testing.T) {
 		`cp -p data.txt d/y.txt && mytool 'd/y.txt x'`,
 		`cp -t d data.txt && mytool d/data.txt`,
 		`cp -r d d2 && cat d2/x.txt`,
+		`echo x > data.txt && mytool ./dat`,
 	} {
 		if a := analyzeBash(line, "/home/u", dir); len(a.reasons) > 0 {
 			t.Errorf("%q is opaque: %v", line, a.reasons)
