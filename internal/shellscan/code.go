@@ -293,9 +293,6 @@ func (an *analyzer) handedPrograms() {
 		an.opaque("the line makes a file executable and gives too many words to commands the analysis does not model to check")
 		return
 	}
-	if an.handedAfterExecutable() {
-		return
-	}
 	budget := maxHandedChecks
 	mayName := func(q string) bool {
 		if exact[q] {
@@ -313,6 +310,12 @@ func (an *analyzer) handedPrograms() {
 		}
 		return false
 	}
+	uses := len(an.codeUses)
+	defer func() {
+		if len(an.codeUses) == uses {
+			an.handedBuiltNames(exact)
+		}
+	}()
 	for _, h := range an.handed {
 		for _, c := range an.a.cwds {
 			if !mayName(an.resolve(c, h.path)) {
@@ -330,33 +333,6 @@ func (an *analyzer) handedPrograms() {
 			break
 		}
 	}
-}
-
-// handedAfterExecutable makes the line opaque, and reports true, when a
-// command the analysis does not model is given any word after the line
-// made a file executable (or anywhere in an unordered line): the command
-// may run that file by a name it builds from its words, which need not
-// spell it (hyperfine -P n 1 1 './t{n} c' runs ./t1; gate66), so
-// comparing the words with the file's name is not enough.
-func (an *analyzer) handedAfterExecutable() bool {
-	first := -1
-	for i, acc := range an.a.accesses {
-		if acc.executable {
-			first = i
-			break
-		}
-	}
-	if first < 0 {
-		return false
-	}
-	for _, h := range an.handed {
-		if an.unordered || h.from > first {
-			an.opaque("the line makes a file executable and then gives words to " + clipName(h.prog) +
-				", a command the analysis does not model, which may run the file by a name it builds from them")
-			return true
-		}
-	}
-	return false
 }
 
 // handedWrittenLater makes an unordered line opaque when a command the

@@ -194,3 +194,54 @@ func (an *analyzer) markRewrittenExecutables() {
 		}
 	}
 }
+
+// nameBuilders are the characters of a word from which a program, or the
+// shell it runs a command string with, may build a name the word does not
+// spell: a placeholder it fills in (hyperfine -P n 1 1 './t{n}', xargs
+// -I{}, printf's %s) or a pattern the shell expands (./t?).
+const nameBuilders = "{}%*?["
+
+// handedBuiltNames makes the line opaque when a command the analysis does
+// not model is given, after the line made a file executable (or anywhere
+// in an unordered line), a word from which it may reach that file without
+// the word naming it (gate66): a directory that holds it, whose programs
+// the command may run all (run-parts DIR), or a word with a placeholder or
+// pattern in it (hyperfine -P n 1 1 './t{n} c' ran ./t1). executables
+// are the resolved paths of the files the line makes executable.
+func (an *analyzer) handedBuiltNames(executables map[string]bool) {
+	first := -1
+	for i, acc := range an.a.accesses {
+		if acc.executable {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		return
+	}
+	budget := maxHandedChecks
+	for _, h := range an.handed {
+		if !an.unordered && h.from <= first {
+			continue
+		}
+		if strings.ContainsAny(h.path, nameBuilders) {
+			an.opaque("the line makes a file executable and then gives " + clipName(h.path) + " to " + clipName(h.prog) +
+				", a command the analysis does not model, which may build the file's name from it")
+			return
+		}
+		for _, c := range an.a.cwds {
+			q := an.resolve(c, h.path)
+			for w := range executables {
+				if budget--; budget < 0 {
+					an.opaque("the line makes too many files executable and gives too many words to commands the analysis does not model to check")
+					return
+				}
+				if w != q && within(w, q) {
+					an.opaque("the line makes a file executable and then gives " + clipName(h.path) + ", a directory that holds it, to " +
+						clipName(h.prog) + ", a command the analysis does not model, which may run the programs there")
+					return
+				}
+			}
+		}
+	}
+}

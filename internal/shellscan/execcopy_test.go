@@ -47,8 +47,10 @@ func TestCopiedExecutableHanded(t *testing.T) {
 		// A name built from the words: hyperfine -P and -L fill in {n}.
 		`cp /bin/rm t1 && hyperfine -P n 1 1 './t{n} c'`,
 		`cp run.sh tx && hyperfine -L v x './t{v} c'`,
-		`chmod +x data.txt && mytool ./data ".txt"`,
-		`cp run.sh t && mytool ./other`,
+		`chmod +x data.txt && mytool './dat?.txt'`,
+		`cp run.sh d/t && mytool d`,
+		`cp run.sh d/t && mytool .`,
+		`cp run.sh d/t && mytool --dir=./d/`,
 		// A file written over keeps its mode.
 		`echo 'rm -rf ~' > e/run && mytool e run`,
 		`sed -i 1d e/run && mytool e r`,
@@ -63,6 +65,8 @@ func TestCopiedExecutableHanded(t *testing.T) {
 		`cp -p data.txt d/y.txt && mytool 'd/y.txt x'`,
 		`cp -t d data.txt && mytool d/data.txt`,
 		`cp -r d d2 && cat d2/x.txt`,
+		`cp run.sh t && mytool ./other`,
+		`cp run.sh d/t && mytool e`,
 		`echo x > data.txt && mytool ./dat`,
 	} {
 		if a := analyzeBash(line, "/home/u", dir); len(a.reasons) > 0 {
