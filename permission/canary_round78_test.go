@@ -12,7 +12,7 @@ import (
 // path handed to a command the analysis does not model is opaque only when
 // it names an executable that exists before the line runs): a file the
 // line creates executable, by a copy that takes its source's mode (cp,
-// with or without -p, mv, cp -r of a tree that holds one) or by setfacl,
+// with or without -p, mv, cp -r of a tree that holds one) or by install,
 // handed to hyperfine, which runs the command strings it is given, or to
 // logsave, which runs its operands, is rm under another name; so is one
 // chmod made executable handed by a name hyperfine builds (./t{n}).
@@ -29,7 +29,6 @@ var canaryRound78 = map[string][]string{
 		`cp -r bin b2 && hyperfine -r1 b2/ls`,
 	},
 	"2-mode-set": {
-		`printf '/bin/rm -f c\n' > t && setfacl -m u::rwx t && hyperfine -r1 ./t`,
 		`cp /bin/rm t && chmod 755 t && hyperfine -r1 './t c'`,
 		`install /bin/rm t && hyperfine -r1 './t c'`,
 		`ln -s /bin/rm t && hyperfine -r1 './t c'`,
@@ -45,7 +44,9 @@ var canaryRound78 = map[string][]string{
 }
 
 func TestCanaryRound78(t *testing.T) {
-	tooltest.Need(t, tooltest.CanaryTools, "git", "hyperfine", "setfacl", "/usr/sbin/logsave")
+	// setfacl (acl) is not installed: round 39 counts on its absence
+	// (setfacl -b README 2>>.git/config writes bash's error there).
+	tooltest.Need(t, tooltest.CanaryTools, "git", "hyperfine", "/usr/sbin/logsave")
 	template := checkCanaryRound(t, canaryRound78)
 	// A copy of a file that is no executable stays a data file for a
 	// command the analysis does not model.
