@@ -143,7 +143,8 @@ func protectedInSandbox(paths storage.ProjectPaths) []string {
 // files such as .pgpass and .npmrc, password stores, browser profiles and
 // cloud tools' keys) and the system's secret files ([secretpaths.System]:
 // /etc/shadow, sudo's rules, TLS and SSH host private keys, /root's
-// credential locations). userHome "" means os.UserHomeDir(); without a
+// credential locations, the registry logins of the runtime directories:
+// $XDG_RUNTIME_DIR/containers/auth.json, /run/user/<uid>/…). userHome "" means os.UserHomeDir(); without a
 // user home only the data homes and the system's files are hidden.
 // Network is off. The permission gate asks before a bash line reads any
 // of them, from the same list.

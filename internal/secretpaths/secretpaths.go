@@ -11,6 +11,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -39,8 +40,35 @@ func homeEntries() []string {
 		".config/rclone/rclone.conf", ".s3cfg", ".boto", ".passwd-s3fs", ".mc/config.json",
 		".config/doctl", ".oci", ".config/hcloud/cli.toml", ".databrickscfg", ".pulumi/credentials.json",
 		".config/containers/auth.json", ".dockercfg", ".config/glab-cli/config.yml",
-		".kaggle/kaggle.json", ".huggingface/token", ".cache/huggingface/token"}
+		".kaggle/kaggle.json", ".huggingface/token", ".cache/huggingface/token",
+		// macOS's keychains (login.keychain-db: saved passwords, keys
+		// and certificates).
+		"Library/Keychains"}
 }
+
+// runtimeEntries are the credential files of a user's runtime directory
+// ($XDG_RUNTIME_DIR, /run/user/<uid>), relative to it: podman's and
+// buildah's registry logins, which they write there before
+// ~/.config/containers/auth.json.
+func runtimeEntries() []string { return []string{"containers/auth.json"} }
+
+// RuntimeCredentials returns the credential files of the runtime directory
+// runtimeDir ($XDG_RUNTIME_DIR): podman's and buildah's registry logins,
+// containers/auth.json. A runtimeDir that is empty or relative has none.
+func RuntimeCredentials(runtimeDir string) []string {
+	if runtimeDir == "" || !filepath.IsAbs(runtimeDir) {
+		return nil
+	}
+	var out []string
+	for _, p := range runtimeEntries() {
+		out = append(out, filepath.Join(filepath.Clean(runtimeDir), filepath.FromSlash(p)))
+	}
+	return out
+}
+
+// RunUser is the directory of the users' runtime directories on Linux
+// (/run/user/<uid>).
+const RunUser = "/run/user"
 
 // UserCredentials returns the credential locations of the user whose home
 // is home (absolute): home's .ssh, .aws, .gnupg, .config/gcloud, .azure,
@@ -75,13 +103,19 @@ const RootHome = "/root"
 // keys of TLS (/etc/ssl/private) and of the SSH server, and the credential
 // locations of the other users' homes: the superuser's (/root) and each
 // directory of /home and /Users, but home (the user's own, see
-// [UserCredentials]). It reads /home and /Users, so homes created later
-// are not seen. Processes' environments and memory are matched by
-// [IsProcSecret].
-func System(home string) []string { return system(home, []string{"/home", "/Users"}) }
+// [UserCredentials]); and the credential files of the users' runtime
+// directories ([RuntimeCredentials]): $XDG_RUNTIME_DIR's, the current
+// user's /run/user/<uid> and each other directory of /run/user. It reads
+// /home, /Users and /run/user, so homes created later are not seen.
+// Processes' environments and memory are matched by [IsProcSecret].
+func System(home string) []string {
+	return system(home, []string{"/home", "/Users"}, RunUser, os.Getenv("XDG_RUNTIME_DIR"), os.Getuid())
+}
 
-// system is System with the directories of homes homeRoots.
-func system(home string, homeRoots []string) []string {
+// system is System with the directories of homes homeRoots, the
+// directory of runtime directories runRoot, the runtime directory
+// runtimeDir ("" for none) and the user id uid (negative for none).
+func system(home string, homeRoots []string, runRoot, runtimeDir string, uid int) []string {
 	out := []string{"/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-",
 		"/etc/sudoers", "/etc/sudoers.d", "/etc/ssl/private",
 		"/etc/ssh/ssh_host_rsa_key", "/etc/ssh/ssh_host_ecdsa_key", "/etc/ssh/ssh_host_ed25519_key", "/etc/ssh/ssh_host_dsa_key"}
@@ -98,6 +132,23 @@ func system(home string, homeRoots []string) []string {
 	for _, h := range others {
 		if h != own {
 			out = append(out, UserCredentials(h)...)
+		}
+	}
+	runtimes := []string{runtimeDir}
+	if uid >= 0 {
+		runtimes = append(runtimes, filepath.Join(runRoot, strconv.Itoa(uid)))
+	}
+	entries, _ := os.ReadDir(runRoot) // a missing or unreadable one has no runtime directories we can see
+	for _, e := range entries {
+		if e.IsDir() {
+			runtimes = append(runtimes, filepath.Join(runRoot, e.Name()))
+		}
+	}
+	for _, r := range runtimes {
+		for _, p := range RuntimeCredentials(r) {
+			if !slices.Contains(out, p) {
+				out = append(out, p)
+			}
 		}
 	}
 	return out

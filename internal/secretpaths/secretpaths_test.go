@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 )
 
@@ -17,7 +18,7 @@ func TestSystemOtherHomes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got := system(filepath.Join(roots, "me"), []string{roots, filepath.Join(roots, "missing")})
+	got := system(filepath.Join(roots, "me"), []string{roots, filepath.Join(roots, "missing")}, "", "", -1)
 	for _, want := range []string{"/etc/shadow", "/etc/sudoers.d", "/root/.ssh", filepath.Join(roots, "alice", ".ssh"),
 		filepath.Join(roots, "alice", ".netrc")} {
 		if !slices.Contains(got, want) {
@@ -27,8 +28,33 @@ func TestSystemOtherHomes(t *testing.T) {
 	if slices.Contains(got, filepath.Join(roots, "me", ".ssh")) {
 		t.Errorf("system holds the user's own home: %q", got)
 	}
-	if slices.Contains(system(RootHome, nil), "/root/.ssh") {
+	if slices.Contains(system(RootHome, nil, "", "", -1), "/root/.ssh") {
 		t.Errorf("system holds /root's credentials when home is /root")
+	}
+}
+
+// The runtime directories' registry logins (podman's and buildah's
+// containers/auth.json) are secret: $XDG_RUNTIME_DIR's, the user's
+// /run/user/<uid> whether it exists or not, and each other one found;
+// a relative runtime directory has none.
+func TestSystemRuntimeDirectories(t *testing.T) {
+	run := t.TempDir()
+	if err := os.Mkdir(filepath.Join(run, "1001"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	xdg := t.TempDir()
+	got := system(RootHome, nil, run, xdg, 1000)
+	for _, want := range []string{filepath.Join(xdg, "containers", "auth.json"),
+		filepath.Join(run, "1000", "containers", "auth.json"), filepath.Join(run, "1001", "containers", "auth.json")} {
+		if !slices.Contains(got, want) {
+			t.Errorf("system lacks %s: %q", want, got)
+		}
+	}
+	if RuntimeCredentials("run/user/1") != nil || RuntimeCredentials("") != nil {
+		t.Error("RuntimeCredentials of an empty or relative directory is not empty")
+	}
+	if !slices.Contains(System(RootHome), filepath.Join(RunUser, strconv.Itoa(os.Getuid()), "containers", "auth.json")) {
+		t.Errorf("System lacks the user's /run/user/%d/containers/auth.json", os.Getuid())
 	}
 }
 
@@ -65,7 +91,8 @@ func TestIsProcSecret(t *testing.T) {
 func TestUserCredentials(t *testing.T) {
 	got := UserCredentials("/h/")
 	for _, want := range []string{"/h/.ssh", "/h/.aws", "/h/.gnupg", "/h/.config/gcloud", "/h/.azure", "/h/.kube",
-		"/h/.docker", "/h/.config/gh", "/h/.netrc", "/h/.git-credentials"} {
+		"/h/.docker", "/h/.config/gh", "/h/.netrc", "/h/.git-credentials", "/h/.config/containers/auth.json",
+		"/h/Library/Keychains"} {
 		if !slices.Contains(got, want) {
 			t.Errorf("UserCredentials lacks %s: %q", want, got)
 		}

@@ -281,6 +281,7 @@ func analyzeBashRecipes(line, home, workdir string, read RecipeReader) *bashAnal
 	an.unknownAfterLink()
 	an.writesThroughZones()
 	an.runsWritten()
+	an.markRewrittenExecutables()
 	an.handedPrograms()
 	an.handedWrittenLater()
 	an.runsWrittenCode()

@@ -310,6 +310,12 @@ func (an *analyzer) handedPrograms() {
 		}
 		return false
 	}
+	uses := len(an.codeUses)
+	defer func() {
+		if len(an.codeUses) == uses {
+			an.handedBuiltNames(exact)
+		}
+	}()
 	for _, h := range an.handed {
 		for _, c := range an.a.cwds {
 			if !mayName(an.resolve(c, h.path)) {

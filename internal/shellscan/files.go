@@ -817,7 +817,7 @@ func withoutSubcommand(name string, args []word) []word {
 // fileCommand records the files of a command in fileCommands, and of dd,
 // tar and unzip.
 func (an *analyzer) fileCommand(name string, args []word) {
-	if name == "chmod" && chmodAddsExec(args) {
+	if name == "chmod" && chmodAddsExec(args) || an.writesMayBeExecutable(name, args) {
 		from := len(an.a.accesses)
 		defer func() {
 			for i := from; i < len(an.a.accesses); i++ {
