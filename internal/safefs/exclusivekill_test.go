@@ -13,6 +13,7 @@ import (
 
 	"github.com/lite-agent/lite-agent-go/internal/childtest"
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
+	"github.com/lite-agent/lite-agent-go/storage"
 )
 
 // exclusiveKillEnv makes the test binary a process that writes
@@ -142,5 +143,23 @@ func TestIsTempOf(t *testing.T) {
 		if got := safefs.IsTempOf(name, "marker"); got != want {
 			t.Errorf("IsTempOf(%q) = %v, want %v", name, got, want)
 		}
+	}
+}
+
+// An exclusive write of a name as long as the file system allows (the
+// copy a repair sets aside for a log with the longest id) succeeds: its
+// temp file's name is cut short to fit, and none is left.
+func TestAnExclusiveWriteOfTheLongestNameFits(t *testing.T) {
+	dir := t.TempDir()
+	d, err := safefs.Anchor(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := strings.Repeat("n", storage.NameMax)
+	if err := d.WriteFileExclusive(name, []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 || ents[0].Name() != name {
+		t.Errorf("the directory holds %d entries, want the file alone", len(ents))
 	}
 }

@@ -507,7 +507,9 @@ func createExclusive(p string, data []byte) error {
 
 // IsTempOf reports whether name is that of a temp file WriteFile,
 // WriteFiles or WriteFileExclusive make (and a kill may leave) in writing
-// the file named base in the same directory: .<base>.<12 hex>.tmp.
+// the file named base in the same directory: .<base>.<12 hex>.tmp. (A
+// base so long that the temp's name would pass the file system's limit is
+// cut short in it, and not recognised here.)
 func IsTempOf(name, base string) bool {
 	rest, ok := strings.CutPrefix(name, "."+base+".")
 	if !ok {
@@ -547,7 +549,7 @@ func writeTemp(p string, data []byte, step func(string)) (_ string, err error) {
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", fileError("write", p, err)
 	}
-	tmp := filepath.Join(dir, "."+filepath.Base(p)+"."+hex.EncodeToString(b[:])+".tmp")
+	tmp := filepath.Join(dir, tempName(filepath.Base(p), hex.EncodeToString(b[:])))
 	f, err := OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, FileMode)
 	if err != nil {
 		return "", fileError("write", p, err)
@@ -575,6 +577,18 @@ func writeTemp(p string, data []byte, step func(string)) (_ string, err error) {
 		step(StepTempWritten)
 	}
 	return tmp, nil
+}
+
+// tempName is the name of a temp file for the file base: .<base>.<hx>.tmp,
+// with base cut short when the whole would pass the file system's name
+// limit (storage.NameMax), as it would for the longest names a data home
+// makes (a repair's copy of a log with the longest id, which WriteFileExclusive
+// writes through a temp file).
+func tempName(base, hx string) string {
+	if over := len(base) + len(hx) + len("..") + len(".tmp") - storage.NameMax; over > 0 && over < len(base) {
+		base = base[:len(base)-over]
+	}
+	return "." + base + "." + hx + ".tmp"
 }
 
 // A Replacement is one file of [Dir.WriteFiles]: its path relative to the
