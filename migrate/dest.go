@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -68,9 +69,11 @@ func (m *migration) inspectDestination(ctx context.Context) (bool, map[string]fi
 	}
 	var names []string
 	for _, e := range ents {
-		// The lock, and what a migration killed while it took or
-		// released the lock leaves (filelock.Leftover): no data.
-		if e.Name() != lockName && !filelock.Leftover(e.Name()) {
+		// The lock, what a migration killed while it took or released
+		// the lock leaves (filelock.Leftover), and the temp file of a
+		// marker a migration was killed while writing (markerTemp): no
+		// data.
+		if e.Name() != lockName && !filelock.Leftover(e.Name()) && !markerTemp(e) {
 			names = append(names, e.Name())
 		}
 	}
@@ -80,8 +83,16 @@ func (m *migration) inspectDestination(ctx context.Context) (bool, map[string]fi
 	if !slices.Contains(names, MarkerName) {
 		return false, nil, fmt.Errorf("%w: %s", ErrDestinationNotEmpty, m.dstRoot)
 	}
-	data, err := safefs.ReadRegular(filepath.Join(m.dstRoot, MarkerName), -1)
+	data, err := safefs.ReadRegular(filepath.Join(m.dstRoot, MarkerName), markerMax+1)
 	var mk marker
+	if err == nil && tornMarker(data) && len(names) == 1 {
+		// A marker cut short, and nothing beside it: what an older
+		// version killed while it wrote its marker left (see
+		// tornMarker). It copied nothing, as the copy begins only once
+		// the marker is whole and on disk; a rerun replaces the marker
+		// and has nothing to clear.
+		return true, map[string]fileState{}, nil
+	}
 	if err != nil || json.Unmarshal(data, &mk) != nil || mk.Version != 1 {
 		return false, nil, fmt.Errorf("%w: %s holds a migration marker that cannot be read; remove the destination by hand", ErrDestinationNotEmpty, m.dstRoot)
 	}
@@ -103,6 +114,61 @@ func (m *migration) inspectDestination(ctx context.Context) (bool, map[string]fi
 		}
 	}
 	return true, checked, nil
+}
+
+// markerMax bounds the marker read: a marker is a few hundred bytes.
+const markerMax = 1 << 16
+
+// markerOpening is how every marker a migration writes begins (see
+// marker): its fields in their order, the version first.
+const markerOpening = `{"liteAgentMigration":1,"source":`
+
+// tornMarker reports whether data, the content of a marker file, is a
+// marker cut short: empty, zeros (a file whose size reached the disk
+// before its data), or the opening of a marker that is not whole JSON,
+// cut anywhere, followed by nothing or zeros. Versions before the marker was written
+// atomically created the file and then wrote it, so a kill in between
+// left it empty; the copy began only once the marker was whole and
+// synced, so such a marker never has data beside it of the migration
+// that wrote it. Which source that migration had cannot be told.
+func tornMarker(data []byte) bool {
+	if len(data) > markerMax {
+		return false
+	}
+	data = bytes.TrimRight(data, "\x00")
+	if len(data) == 0 {
+		return true
+	}
+	opening := []byte(markerOpening)
+	if !bytes.HasPrefix(data, opening) && !bytes.HasPrefix(opening, data) {
+		return false
+	}
+	// Cut short: the JSON ends before its value does. Anything else
+	// (a bad byte, something after the value) was not written so.
+	var v any
+	return errors.Is(json.NewDecoder(bytes.NewReader(data)).Decode(&v), io.ErrUnexpectedEOF)
+}
+
+// markerTemp reports whether e is a regular file named as the temp file
+// the marker is written to (see safefs.WriteFileExclusive), which a
+// migration killed while it wrote the marker leaves.
+func markerTemp(e fs.DirEntry) bool {
+	return e.Type().IsRegular() && safefs.IsTempOf(e.Name(), MarkerName)
+}
+
+// removeMarkerTemps removes, under the destination lock, the marker's
+// temp files that a migration killed while it wrote its marker left in
+// the root; none holds data.
+func (d *destination) removeMarkerTemps() {
+	ents, err := os.ReadDir(d.dir.Real())
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if markerTemp(e) {
+			_ = d.dir.Remove(e.Name())
+		}
+	}
 }
 
 // foreignError reports the entry rel of the destination root, which no
@@ -293,9 +359,11 @@ func (m *migration) openDestination(ctx context.Context) (_ *destination, err er
 				return nil, err
 			}
 		}
-	} else if err := d.dir.WriteFileExclusive(MarkerName, data); err != nil {
+	} else if err := d.dir.WriteFileExclusiveSteps(MarkerName, data, func(s string) { m.step("marker " + s) }); err != nil {
 		return nil, err
 	}
+	// What a migration killed while writing its marker left beside it.
+	d.removeMarkerTemps()
 	if st, err := d.dir.Lstat(MarkerName); err == nil {
 		d.marker, d.markerOK = stateOf(st)
 	}

@@ -69,7 +69,13 @@
 //   - Before writing any record, Run creates the destination root, takes the
 //     lock <root>/.migration-incomplete.lock (so two migrations never share a
 //     destination) and writes the marker file <root>/.migration-incomplete
-//     ([MarkerName]), which names the source, and syncs it to disk. It does
+//     ([MarkerName]), which names the source, and syncs it to disk. The
+//     marker is written atomically: to a temp file beside it
+//     (.<marker>.<hex>.tmp), synced, then moved to its name by a move that
+//     never replaces one (see safefs.WriteFileExclusive), so that a run
+//     killed on the way leaves no marker (and at most that temp file, which
+//     a rerun removes under the lock and lite-agent cleanup accepts), or a
+//     whole one; never an empty one. It does
 //     that while it reads the source's directories to plan the copy; a
 //     source it then refuses leaves the destination as it was (the marker,
 //     the lock and the directories made for them are removed again). A
@@ -86,6 +92,18 @@
 //     or spilled output a writer of the destination put there), make the
 //     run fail instead: nothing that a migration did not write is ever
 //     deleted.
+//   - A marker that cannot be read is refused ("remove the destination by
+//     hand"), with one exception: a marker cut short (empty, zeros, or the
+//     beginning of a marker's JSON that ends before the JSON does) with
+//     nothing beside it but the lock and what a killed lock takeover or
+//     marker write leaves. Versions before the marker was written
+//     atomically created it and then wrote it, and a run killed in between
+//     left such a marker; as every version copies nothing before its
+//     marker is whole and synced, that run wrote nothing else. A rerun
+//     (which holds the lock, so the run that wrote it is gone) takes it
+//     over whatever source it may have named: nothing of that run's is
+//     there to keep, and nothing else is removed. A cut marker beside any
+//     other entry is refused: what wrote that entry cannot be told.
 //   - A session being deleted in the source (its log set aside as
 //     <id>.jsonl.deleting by a delete that has not finished) is refused
 //     with its *session.DeletingError before any record is written. A

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
+	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/internal/syserr"
 	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/retention"
@@ -107,6 +108,9 @@ func checkLayout(ctx context.Context, home string) (locked []string, _ error) {
 				locked = append(locked, path)
 			case name == migrate.LockName:
 				note(p, "not a migration's lock (a directory)", nil)
+			case safefs.IsTempOf(name, migrate.MarkerName) && in.Type().IsRegular():
+				// The temp file a migrate killed while it wrote its
+				// marker leaves: no data; the rerun removes it.
 			case filelock.Leftover(name) && in.IsDir():
 				// What a migrate (or cleanup) killed while it took the
 				// migration lock over leaves: no data, and never a live

@@ -26,6 +26,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(removerEnv) != "" {
 		os.Exit(runRemover())
 	}
+	if step := os.Getenv(exclusiveKillEnv); step != "" {
+		os.Exit(runExclusiveWriter(step))
+	}
 	os.Exit(m.Run())
 }
 

@@ -418,21 +418,79 @@ func (d *Dir) WriteFile(rel string, data []byte) error {
 	return writeAtomic(p, data)
 }
 
-// WriteFileExclusive writes rel atomically like WriteFile, but fails with an
-// error matching fs.ErrExist if rel already exists. It is for copies that
-// must never replace anything, such as the file set aside before a repair.
+// WriteFileExclusive writes rel atomically like WriteFile, but never
+// replaces anything: it fails with an error matching fs.ErrExist if rel
+// already exists. It is for files that must never replace anything, such
+// as the file set aside before a repair or a migration's marker.
+//
+// The bytes go to a temp file beside rel (named as WriteFile's), which is
+// fsynced and then put in place under rel by a move that fails on an
+// existing name: renameat2(2) with RENAME_NOREPLACE on Linux, MoveFileEx
+// without its replace flag on Windows, and elsewhere (or where the file
+// system refuses that rename) link(2) and then the temp's removal. The
+// directory is fsynced last. So rel is never seen empty or part-written,
+// even by a process killed on the way: it is missing, or holds data
+// whole. A kill or crash can leave the temp file behind (see [IsTempOf]).
+// Only on a file system that supports neither the move nor hard links
+// is rel created and then written, as it was before, where a kill in
+// between leaves it empty.
 func (d *Dir) WriteFileExclusive(rel string, data []byte) error {
+	return d.WriteFileExclusiveSteps(rel, data, nil)
+}
+
+// Steps of [Dir.WriteFileExclusiveSteps].
+const (
+	// StepTempCreated: the temp file exists, empty.
+	StepTempCreated = "temp created"
+	// StepTempWritten: the temp file holds the data, fsynced.
+	StepTempWritten = "temp written"
+	// StepPlaced: the name is in place; the temp file may remain.
+	StepPlaced = "placed"
+)
+
+// WriteFileExclusiveSteps is [Dir.WriteFileExclusive], telling step, if
+// not nil, each step done (StepTempCreated, StepTempWritten, StepPlaced),
+// so that a test can kill the process at one of them.
+func (d *Dir) WriteFileExclusiveSteps(rel string, data []byte, step func(string)) error {
 	p, err := d.Resolve(rel)
 	if err != nil {
 		return err
 	}
-	dir := filepath.Dir(p)
-	if err := mkdirAll(dir); err != nil {
+	tmp, err := writeTemp(p, data, step)
+	if err != nil {
+		return err
+	}
+	err = renameNoReplace(tmp, p)
+	if errors.Is(err, errNoExclusiveMove) {
+		err = createExclusive(p, data)
+	}
+	if err != nil {
+		_ = os.Remove(tmp)
 		return fileError("write", p, err)
 	}
+	if step != nil {
+		step(StepPlaced)
+	}
+	// A rename left no temp; a link did, and its removal is best effort:
+	// the data is in place, and a temp left over is a known leftover.
+	if _, lerr := os.Lstat(tmp); lerr == nil {
+		_ = os.Remove(tmp)
+	}
+	return syncDir(filepath.Dir(p))
+}
+
+// errNoExclusiveMove reports a file system on which renameNoReplace can
+// neither move nor link.
+var errNoExclusiveMove = errors.New("the file system can neither rename without replacing nor link")
+
+// createExclusive creates p (failing with fs.ErrExist if it exists) and
+// writes and fsyncs data to it: not atomic, the fallback of
+// WriteFileExclusive where neither a move without replacing nor a link
+// is possible. On failure p is removed again.
+func createExclusive(p string, data []byte) error {
 	f, err := OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, FileMode)
 	if err != nil {
-		return fileError("write", p, err)
+		return err
 	}
 	_, werr := f.Write(data)
 	if werr == nil {
@@ -443,13 +501,30 @@ func (d *Dir) WriteFileExclusive(rel string, data []byte) error {
 	}
 	if werr != nil {
 		_ = os.Remove(p)
-		return fileError("write", p, werr)
 	}
-	return syncDir(dir)
+	return werr
+}
+
+// IsTempOf reports whether name is that of a temp file WriteFile,
+// WriteFiles or WriteFileExclusive make (and a kill may leave) in writing
+// the file named base in the same directory: .<base>.<12 hex>.tmp. (A
+// base so long that the temp's name would pass the file system's limit is
+// cut short in it, and not recognised here.)
+func IsTempOf(name, base string) bool {
+	rest, ok := strings.CutPrefix(name, "."+base+".")
+	if !ok {
+		return false
+	}
+	h, ok := strings.CutSuffix(rest, ".tmp")
+	if !ok || len(h) != 12 {
+		return false
+	}
+	_, err := hex.DecodeString(h)
+	return err == nil
 }
 
 func writeAtomic(p string, data []byte) error {
-	tmp, err := writeTemp(p, data)
+	tmp, err := writeTemp(p, data, nil)
 	if err != nil {
 		return err
 	}
@@ -477,8 +552,9 @@ func TempName(base, tag string) string {
 
 // writeTemp writes data, fsynced, to a new temp file beside p (creating
 // p's directory if needed) and returns its path. On failure nothing is
-// left behind.
-func writeTemp(p string, data []byte) (_ string, err error) {
+// left behind. step, if not nil, is told StepTempCreated and
+// StepTempWritten (see WriteFileExclusiveSteps).
+func writeTemp(p string, data []byte, step func(string)) (_ string, err error) {
 	dir := filepath.Dir(p)
 	if err := mkdirAll(dir); err != nil {
 		return "", fileError("write", p, err)
@@ -497,6 +573,9 @@ func writeTemp(p string, data []byte) (_ string, err error) {
 			_ = os.Remove(tmp)
 		}
 	}()
+	if step != nil {
+		step(StepTempCreated)
+	}
 	if _, err := f.Write(data); err != nil {
 		f.Close()
 		return "", fileError("write", p, err)
@@ -507,6 +586,9 @@ func writeTemp(p string, data []byte) (_ string, err error) {
 	}
 	if err := f.Close(); err != nil {
 		return "", fileError("write", p, err)
+	}
+	if step != nil {
+		step(StepTempWritten)
 	}
 	return tmp, nil
 }
@@ -541,7 +623,7 @@ func (d *Dir) WriteFiles(files []Replacement) (int, error) {
 		}
 	}()
 	for i, f := range files {
-		tmp, err := writeTemp(paths[i], f.Data)
+		tmp, err := writeTemp(paths[i], f.Data, nil)
 		if err != nil {
 			return i, err
 		}
