@@ -24,14 +24,23 @@ import (
 // twice. When the lease passes to another holder meanwhile, the statement
 // writes nothing, and the append fails.
 func TestALostReplyWhileTheStatementStillWaits(t *testing.T) {
-	for _, steal := range []bool{false, true} {
-		t.Run(map[bool]string{false: "lands", true: "lease taken"}[steal], func(t *testing.T) {
-			lostReplyWhileWaiting(t, steal)
-		})
+	for _, tc := range []struct {
+		name         string
+		steal, first bool
+	}{
+		{name: "lands"},
+		{name: "first append lands", first: true},
+		{name: "lease taken", steal: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) { lostReplyWhileWaiting(t, tc.steal, tc.first) })
 	}
 }
 
-func lostReplyWhileWaiting(t *testing.T, steal bool) {
+// lostReplyWhileWaiting is one case of
+// TestALostReplyWhileTheStatementStillWaits: steal gives the lease to
+// another holder while the statement waits, first makes the append the
+// session's first (whose row it creates).
+func lostReplyWhileWaiting(t *testing.T, steal, first bool) {
 	proxy, dsn := pgtest.NewProxy(t, pgtest.URL(t))
 	schema := freshSchema(t)
 	st, err := postgres.Open(t.Context(), dsn, postgres.Options{Schema: schema, LeaseTTL: 5 * time.Second})
@@ -52,8 +61,11 @@ func lostReplyWhileWaiting(t *testing.T, steal bool) {
 	defer lease.Release(context.Background())
 	cp := p.Checkpointer()
 	ev := func(s string) []session.Event { return []session.Event{session.UserEvent{Message: model.UserText(s)}} }
-	if _, err := cp.Append(ctx, id, ev("one"), 0); err != nil {
-		t.Fatal(err)
+	var head int64
+	if !first {
+		if head, err = cp.Append(ctx, id, ev("one"), 0); err != nil {
+			t.Fatal(err)
+		}
 	}
 
 	// Another transaction holds the lease row, straight on the server.
@@ -86,7 +98,7 @@ func lostReplyWhileWaiting(t *testing.T, steal bool) {
 	proxy.DropCancels(true)
 	proxy.CutAfterRequest([]byte("marker-inflight"))
 	start := time.Now()
-	got, appendErr := cp.Append(ctx, id, ev("marker-inflight"), 1)
+	got, appendErr := cp.Append(ctx, id, ev("marker-inflight"), head)
 	t.Logf("Append after %v = %d, %v", time.Since(start), got, appendErr)
 	<-released
 	var de *postgres.DatabaseError
@@ -100,16 +112,16 @@ func lostReplyWhileWaiting(t *testing.T, steal bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	landed := len(evs) == 2
+	landed := len(evs) == int(head)+1
 	switch {
 	case steal && (appendErr == nil || landed):
-		t.Errorf("Append = %d, %v with the lease taken; the log holds %d records, want a failure and 1", got, appendErr, len(evs))
+		t.Errorf("Append = %d, %v with the lease taken; the log holds %d records, want a failure and %d", got, appendErr, len(evs), head)
 	case appendErr != nil && landed:
 		t.Errorf("Append failed (%v) but its record landed: a retry writes it twice", appendErr)
 	case appendErr == nil && !landed:
 		t.Errorf("Append = %d, nil but the log holds %d records", got, len(evs))
-	case appendErr == nil && got != 2:
-		t.Errorf("Append = %d, want 2", got)
+	case appendErr == nil && got != head+1:
+		t.Errorf("Append = %d, want %d", got, head+1)
 	}
 }
 
