@@ -39,10 +39,11 @@ import (
 // seqs, the append succeeds as it did in the database; otherwise it fails
 // with the *DatabaseError, as one that wrote nothing. A statement that may
 // still be running on the server (waiting for a lock, say) is waited for:
-// the check reports a failure only once the backend it went to is gone.
-// Neither a record twice nor a gap follows from a retry of a failed
-// append, unless the check gave up (after the lease TTL, on a server that
-// does not answer or a backend that stays).
+// the check reports a failure only once the backend it went to is gone,
+// and cancels that backend's statement when it is still there halfway
+// through the check's bound (the lease TTL). Neither a record twice nor a
+// gap follows from a retry of a failed append, unless the check gave up
+// (on a server that does not answer, or a backend that stays).
 //
 // Get one from [Project.Checkpointer] or [Store.Checkpointer]: the zero
 // Checkpointer is not usable.
@@ -197,10 +198,11 @@ func (c *Checkpointer) Append(ctx context.Context, id string, events []session.E
 // say, before it locks the session's row) and commit later, pgx's cancel
 // of it being racy and lost with the network. The check looks again until
 // that backend is gone (it goes when it finds its client gone, at the
-// latest once its statement is done), and only then reports a failure.
-// Anything else, or a check that fails, keeps err. The check uses ctx, for
-// at most the lease TTL, after which it keeps err though the write may
-// still land; a cancelled ctx keeps err.
+// latest once its statement is done), and only then reports a failure;
+// halfway through the bound it cancels the statement of a backend still
+// there (pg_cancel_backend), whose records then never land. Anything
+// else, or a check that fails, keeps err. The check uses ctx, for at most
+// the lease TTL; a cancelled ctx keeps err.
 func (c *Checkpointer) landedAfterLostReply(ctx context.Context, id string, sent batch, err error) bool {
 	if len(sent.seqs) == 0 || ctx.Err() != nil || !lostReply(err) {
 		return false
@@ -210,10 +212,19 @@ func (c *Checkpointer) landedAfterLostReply(ctx context.Context, id string, sent
 	ctx, cancel := context.WithTimeout(ctx, c.p.s.ttl)
 	defer cancel()
 	wait := 5 * time.Millisecond
+	cancelAt, cancelled := time.Now().Add(c.p.s.ttl/2), false
 	for {
 		landed, gone, err := c.lookForLanded(ctx, id, sent)
 		if err != nil || landed || gone {
 			return landed
+		}
+		if !cancelled && time.Now().After(cancelAt) {
+			// Still there halfway through: its statement is cancelled (as
+			// pgx tried to), so that it does not commit after the check
+			// gave up. Best effort: a statement that committed meanwhile
+			// is found by the next look.
+			cancelled = true
+			_, _ = c.p.s.db().exec(ctx, `SELECT pg_cancel_backend($1)`, int64(sent.pid))
 		}
 		select {
 		case <-ctx.Done():

@@ -27,23 +27,28 @@ func TestALostReplyWhileTheStatementStillWaits(t *testing.T) {
 	for _, tc := range []struct {
 		name         string
 		steal, first bool
+		hold         time.Duration // how long the lease row is held
 	}{
-		{name: "lands"},
-		{name: "first append lands", first: true},
-		{name: "lease taken", steal: true},
+		{name: "lands", hold: time.Second},
+		{name: "first append lands", first: true, hold: time.Second},
+		{name: "lease taken", steal: true, hold: time.Second},
+		// Held past the check's bound (the TTL, 2 s here): the statement
+		// is cancelled halfway, and lands neither before nor after.
+		{name: "held past the bound", hold: 3 * time.Second},
 	} {
-		t.Run(tc.name, func(t *testing.T) { lostReplyWhileWaiting(t, tc.steal, tc.first) })
+		t.Run(tc.name, func(t *testing.T) { lostReplyWhileWaiting(t, tc.steal, tc.first, tc.hold) })
 	}
 }
 
 // lostReplyWhileWaiting is one case of
 // TestALostReplyWhileTheStatementStillWaits: steal gives the lease to
 // another holder while the statement waits, first makes the append the
-// session's first (whose row it creates).
-func lostReplyWhileWaiting(t *testing.T, steal, first bool) {
+// session's first (whose row it creates), hold is how long the lease row
+// is held once the append is sent.
+func lostReplyWhileWaiting(t *testing.T, steal, first bool, hold time.Duration) {
 	proxy, dsn := pgtest.NewProxy(t, pgtest.URL(t))
 	schema := freshSchema(t)
-	st, err := postgres.Open(t.Context(), dsn, postgres.Options{Schema: schema, LeaseTTL: 5 * time.Second})
+	st, err := postgres.Open(t.Context(), dsn, postgres.Options{Schema: schema, LeaseTTL: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +95,7 @@ func lostReplyWhileWaiting(t *testing.T, steal, first bool) {
 	released := make(chan struct{})
 	go func() {
 		defer close(released)
-		time.Sleep(time.Second)
+		time.Sleep(hold)
 		_ = tx.Commit(context.Background())
 	}()
 
@@ -99,7 +104,11 @@ func lostReplyWhileWaiting(t *testing.T, steal, first bool) {
 	proxy.CutAfterRequest([]byte("marker-inflight"))
 	start := time.Now()
 	got, appendErr := cp.Append(ctx, id, ev("marker-inflight"), head)
-	t.Logf("Append after %v = %d, %v", time.Since(start), got, appendErr)
+	took := time.Since(start)
+	t.Logf("Append after %v = %d, %v", took, got, appendErr)
+	if took > 3*time.Second {
+		t.Errorf("Append took %v, more than the TTL (2 s) and a margin", took)
+	}
 	<-released
 	var de *postgres.DatabaseError
 	if appendErr != nil && !errors.As(appendErr, &de) {
