@@ -41,3 +41,27 @@ func TestTheShortLockOfAnArchiveIsNoLoneLock(t *testing.T) {
 	rep = tr.sweep(retention.Options{})
 	equal(t, "removed (archive gone)", tr.removed(rep), []string{string(retention.ReasonStaleLock) + " " + lock})
 }
+
+// Another process that holds the archive of an id of storage.MaxIDLength
+// characters (filelock.Acquire of <id>.context, which makes <id>.c.lock)
+// keeps an old archive whose log is gone from a sweep; released, the
+// archive goes.
+func TestAnArchiveOfALongIDLockedByAnotherProcessStays(t *testing.T) {
+	tr := newTree(t)
+	id := strings.Repeat("r", storage.MaxIDLength)
+	archive := p1 + "/sessions/" + id + ".context"
+	tr.file(archive+"/index.jsonl", 10, 40*day)
+	tr.dir(archive, 40*day)
+	release := lockInChild(t, tr.path(archive))
+	tr.mustExist(p1 + "/sessions/" + id + ".c.lock")
+
+	rep := tr.sweep(retention.Options{})
+	equal(t, "removed (locked)", tr.removed(rep), nil)
+	tr.mustExist(archive)
+
+	if err := release(); err != nil {
+		t.Fatal(err)
+	}
+	rep = tr.sweep(retention.Options{})
+	equal(t, "removed (released)", tr.removed(rep), []string{string(retention.ReasonAge) + " " + archive})
+}
