@@ -224,7 +224,8 @@ func (c *Checkpointer) landedAfterLostReply(ctx context.Context, id string, sent
 			// gave up. Best effort: a statement that committed meanwhile
 			// is found by the next look.
 			cancelled = true
-			_, _ = c.p.s.db().exec(ctx, `SELECT pg_cancel_backend($1)`, int64(sent.pid))
+			_, _ = c.p.s.db().exec(ctx, `SELECT pg_cancel_backend(pid) FROM pg_stat_activity
+				WHERE pid = $1 AND datname = current_database() AND usename = current_user`, int64(sent.pid))
 		}
 		select {
 		case <-ctx.Done():
@@ -243,7 +244,10 @@ func (c *Checkpointer) lookForLanded(ctx context.Context, id string, sent batch)
 	err = c.p.s.tx(ctx, func(tx db) error {
 		gone = true
 		if sent.pid != 0 {
-			if err := tx.scan(ctx, `SELECT NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = $1)`,
+			// The backend is the store's: same database, same user (a
+			// pooler's made-up process id names no backend of ours).
+			if err := tx.scan(ctx, `SELECT NOT EXISTS (SELECT 1 FROM pg_stat_activity
+				WHERE pid = $1 AND datname = current_database() AND usename = current_user)`,
 				[]any{int64(sent.pid)}, &gone); err != nil {
 				return err
 			}
