@@ -592,8 +592,8 @@ const shortDeletingSuffix = ".deleting"
 // to be skipped as a lock. The parked lock directory (filelock.IdleName)
 // is no entry's lock and always stays.
 func (s *sweeper) loneLock(d *os.Root, name, path string, st fs.FileInfo) bool {
-	entry := strings.TrimSuffix(name, lockSuffix)
-	if name == filelock.IdleName || entry == "" || !st.IsDir() || liveLock(d, entry) || s.exists(d, entry) {
+	entry, ok := lockedEntry(d, name)
+	if !ok || name == filelock.IdleName || entry == "" || !st.IsDir() || liveLock(d, entry) || s.exists(d, entry) {
 		return false
 	}
 	e := Entry{Path: path, ModTime: st.ModTime(), IsDir: true, Reason: ReasonStaleLock}
@@ -601,7 +601,7 @@ func (s *sweeper) loneLock(d *os.Root, name, path string, st fs.FileInfo) bool {
 		s.rep.Removed = append(s.rep.Removed, e)
 		return true
 	}
-	entryPath := strings.TrimSuffix(path, lockSuffix)
+	entryPath := filepath.Join(filepath.Dir(path), entry)
 	l, ok := s.lock(d, entry, entryPath, path)
 	if !ok {
 		return true
@@ -620,6 +620,29 @@ func (s *sweeper) loneLock(d *os.Root, name, path string, st fs.FileInfo) bool {
 	}
 	s.rep.Removed = append(s.rep.Removed, e)
 	return true
+}
+
+// lockedEntry returns the name of the entry of d whose lock directory is
+// the lock name: <entry>.lock, or, for the short form filelock gives a
+// lock whose usual name would not fit (<id>.c.lock for the archive
+// <id>.context of a long id, see filelock.Name), the entry of d that takes
+// it. false means d could not be listed to tell.
+func lockedEntry(d *os.Root, name string) (string, bool) {
+	entry := strings.TrimSuffix(name, lockSuffix)
+	i := strings.LastIndexByte(entry, '.')
+	if i <= 0 || i != len(entry)-2 {
+		return entry, true // not a short form
+	}
+	names, err := list(d, ".")
+	if err != nil {
+		return "", false
+	}
+	for _, n := range names {
+		if n != entry && strings.HasPrefix(n, entry) && filelock.Name(n) == name {
+			return n, true
+		}
+	}
+	return entry, true
 }
 
 // exists reports whether name is in d; when that cannot be told, it is.

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"sync"
 	"testing"
+	"time"
 )
 
 // A Proxy stands between a Store and the test database, so that a test
@@ -19,10 +20,41 @@ type Proxy struct {
 	conns  map[net.Conn]bool
 	refuse bool
 	mute   bool // accept and never answer
-	// match and dropRequest: see LoseReplyTo and DropRequest.
+	// match, dropRequest and cutAfter: see LoseReplyTo, DropRequest and
+	// CutAfterRequest.
 	match       []byte
 	dropRequest bool
+	cutAfter    bool
+	noCancel    bool // see DropCancels
 	wg          sync.WaitGroup
+}
+
+// DropCancels makes the proxy close, without passing them on, the
+// connections on which a client asks the server to cancel a statement (a
+// CancelRequest, which pgx sends when a connection fails under a
+// statement), as a network that loses them or a pooler that ignores them
+// does; false passes them on again.
+func (p *Proxy) DropCancels(drop bool) {
+	p.mu.Lock()
+	p.noCancel = drop
+	p.mu.Unlock()
+}
+
+// isCancelRequest reports whether b starts with a CancelRequest message.
+func isCancelRequest(b []byte) bool {
+	return len(b) >= 8 && bytes.Equal(b[:8], []byte{0, 0, 0, 16, 0x04, 0xd2, 0x16, 0x2e})
+}
+
+// CutAfterRequest makes the proxy pass the next message a client sends
+// that holds match to the server and then cut that connection at once,
+// both ways, without waiting for the server: the server has the request
+// (it runs it, and a statement outside a transaction commits, unless it
+// notices the client gone first), and the client sees its connection
+// lost while the server may still be at work. The rule applies once.
+func (p *Proxy) CutAfterRequest(match []byte) {
+	p.mu.Lock()
+	p.match, p.dropRequest, p.cutAfter = bytes.Clone(match), false, true
+	p.mu.Unlock()
 }
 
 // LoseReplyTo makes the proxy pass the next message a client sends that
@@ -32,7 +64,7 @@ type Proxy struct {
 // The rule applies once.
 func (p *Proxy) LoseReplyTo(match []byte) {
 	p.mu.Lock()
-	p.match, p.dropRequest = bytes.Clone(match), false
+	p.match, p.dropRequest, p.cutAfter = bytes.Clone(match), false, false
 	p.mu.Unlock()
 }
 
@@ -42,20 +74,21 @@ func (p *Proxy) LoseReplyTo(match []byte) {
 // applies once.
 func (p *Proxy) DropRequest(match []byte) {
 	p.mu.Lock()
-	p.match, p.dropRequest = bytes.Clone(match), true
+	p.match, p.dropRequest, p.cutAfter = bytes.Clone(match), true, false
 	p.mu.Unlock()
 }
 
-// take reports whether the client's bytes b hold the pending match, and
-// whether the request is to be dropped; a match clears the rule.
-func (p *Proxy) take(b []byte) (hit, drop bool) {
+// take reports whether the client's bytes b hold the pending match,
+// whether the request is to be dropped, and whether the connection is to
+// be cut once it is passed on; a match clears the rule.
+func (p *Proxy) take(b []byte) (hit, drop, cut bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.match == nil || !bytes.Contains(b, p.match) {
-		return false, false
+		return false, false, false
 	}
 	p.match = nil
-	return true, p.dropRequest
+	return true, p.dropRequest, p.cutAfter
 }
 
 // NewProxy starts a proxy to the host of dsn and returns it with dsn
@@ -120,11 +153,24 @@ func (p *Proxy) serve() {
 			pipe := func(dst, src net.Conn) {
 				defer cw.Done()
 				buf := make([]byte, 32<<10)
-				for {
+				for first := true; ; first = false {
 					n, err := src.Read(buf)
+					if first && src == c && isCancelRequest(buf[:n]) {
+						p.mu.Lock()
+						no := p.noCancel
+						p.mu.Unlock()
+						if no {
+							break
+						}
+					}
 					if n > 0 && src == c {
-						hit, drop := p.take(buf[:n])
+						hit, drop, cut := p.take(buf[:n])
 						if hit && drop {
+							break
+						}
+						if hit && cut {
+							_, _ = dst.Write(buf[:n])
+							time.Sleep(50 * time.Millisecond) // the server reads it
 							break
 						}
 						if hit {

@@ -37,8 +37,13 @@ import (
 // gone out (the server committed, the reply never came) is checked on a
 // new connection: when the log holds its records, byte for byte, at their
 // seqs, the append succeeds as it did in the database; otherwise it fails
-// with the *DatabaseError, as one that wrote nothing. Neither a record
-// twice nor a gap follows from a retry of a failed append.
+// with the *DatabaseError, as one that wrote nothing. A statement that may
+// still be running on the server (waiting for a lock, say) is waited for:
+// the check reports a failure only once the backend it went to is gone,
+// and cancels that backend's statement when it is still there halfway
+// through the check's bound (the lease TTL). Neither a record twice nor a
+// gap follows from a retry of a failed append, unless the check gave up
+// (on a server that does not answer, or a backend that stays).
 //
 // Get one from [Project.Checkpointer] or [Store.Checkpointer]: the zero
 // Checkpointer is not usable.
@@ -184,12 +189,20 @@ func (c *Checkpointer) Append(ctx context.Context, id string, events []session.E
 // neither the server's answer nor an error from before anything was sent),
 // so the write may have landed though its reply never came. It looks, on
 // a new connection, for sent's exact bytes at sent's seqs, after waiting
-// for the session's row (which a write still running holds): all there
-// means the write landed, and the append succeeded (a false failure would
-// make the caller retry a write already made, or give up a turn whose
-// records are stored); anything else, or a check that fails, keeps err.
-// The check uses ctx, for at most the lease TTL; a cancelled ctx keeps
-// err.
+// for the session's row (which a write still running in its transaction
+// holds): all there means the write landed, and the append succeeded (a
+// false failure would make the caller retry a write already made, or give
+// up a turn whose records are stored). Records not there are no answer
+// while the backend the one-statement append went to (sent.pid) is still
+// on the server: the statement may still be waiting (for the lease row,
+// say, before it locks the session's row) and commit later, pgx's cancel
+// of it being racy and lost with the network. The check looks again until
+// that backend is gone (it goes when it finds its client gone, at the
+// latest once its statement is done), and only then reports a failure;
+// halfway through the bound it cancels the statement of a backend still
+// there (pg_cancel_backend), whose records then never land. Anything
+// else, or a check that fails, keeps err. The check uses ctx, for at most
+// the lease TTL; a cancelled ctx keeps err.
 func (c *Checkpointer) landedAfterLostReply(ctx context.Context, id string, sent batch, err error) bool {
 	if len(sent.seqs) == 0 || ctx.Err() != nil || !lostReply(err) {
 		return false
@@ -198,12 +211,54 @@ func (c *Checkpointer) landedAfterLostReply(ctx context.Context, id string, sent
 	// hold the caller for ever: the check gives up after a lease's TTL.
 	ctx, cancel := context.WithTimeout(ctx, c.p.s.ttl)
 	defer cancel()
+	wait := 5 * time.Millisecond
+	cancelAt, cancelled := time.Now().Add(c.p.s.ttl/2), false
+	for {
+		landed, gone, err := c.lookForLanded(ctx, id, sent)
+		if err != nil || landed || gone {
+			return landed
+		}
+		if !cancelled && time.Now().After(cancelAt) {
+			// Still there halfway through: its statement is cancelled (as
+			// pgx tried to), so that it does not commit after the check
+			// gave up. Best effort: a statement that committed meanwhile
+			// is found by the next look.
+			cancelled = true
+			_, _ = c.p.s.db().exec(ctx, `SELECT pg_cancel_backend(pid) FROM pg_stat_activity
+				WHERE pid = $1 AND datname = current_database() AND usename = current_user`, int64(sent.pid))
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 100*time.Millisecond)
+	}
+}
+
+// lookForLanded reports, in one transaction, whether sent's records are
+// in session id's log, and whether the backend sent.pid (0 for none) had
+// left the server before they were looked for.
+func (c *Checkpointer) lookForLanded(ctx context.Context, id string, sent batch) (landed, gone bool, err error) {
 	var got [][]byte
-	cerr := c.p.s.tx(ctx, func(tx db) error {
+	err = c.p.s.tx(ctx, func(tx db) error {
+		gone = true
+		if sent.pid != 0 {
+			// The backend is the store's: same database, same user (a
+			// pooler's made-up process id names no backend of ours).
+			if err := tx.scan(ctx, `SELECT NOT EXISTS (SELECT 1 FROM pg_stat_activity
+				WHERE pid = $1 AND datname = current_database() AND usename = current_user)`,
+				[]any{int64(sent.pid)}, &gone); err != nil {
+				return err
+			}
+		}
 		var head int64
 		if err := tx.scan(ctx, c.p.s.q.sql(`SELECT head FROM {sessions}
 			WHERE namespace = $1 AND project = $2 AND session = $3 FOR SHARE`),
 			[]any{c.p.ns, c.p.project, id}, &head); err != nil {
+			if errors.Is(err, pgx.ErrNoRows) {
+				return nil // not written yet
+			}
 			return err
 		}
 		if head < sent.seqs[len(sent.seqs)-1] {
@@ -220,15 +275,15 @@ func (c *Checkpointer) landedAfterLostReply(ctx context.Context, id string, sent
 				return nil
 			})
 	})
-	if cerr != nil || len(got) != len(sent.data) {
-		return false
+	if err != nil || len(got) != len(sent.data) {
+		return false, gone, err
 	}
 	for i := range got {
 		if !bytes.Equal(got[i], sent.data[i]) {
-			return false
+			return false, gone, nil
 		}
 	}
-	return true
+	return true, gone, nil
 }
 
 // lostReply reports whether err, the error of a statement or a COMMIT,
@@ -252,6 +307,11 @@ type batch struct {
 	data  [][]byte
 	total int64
 	now   time.Time
+	// pid is the process id of the server's backend the records were sent
+	// to in one statement outside a transaction (appendAt), 0 when they
+	// were sent in a transaction (whose row locks the check after a lost
+	// reply waits for instead; see landedAfterLostReply).
+	pid uint32
 }
 
 // encodeBatch encodes events as the records after head of session id.
@@ -314,7 +374,10 @@ func (c *Checkpointer) appendAt(ctx context.Context, id string, events []session
 		RETURNING head`
 	}
 	var n int64
-	err = c.p.s.db().scan(ctx, c.p.s.q.sql(`WITH l AS MATERIALIZED (
+	sent := false // the statement may have reached the server
+	err = c.p.s.onConn(ctx, func(d db, pid uint32) error {
+		sent, b.pid = true, pid
+		return d.scan(ctx, c.p.s.q.sql(`WITH l AS MATERIALIZED (
 			SELECT token, expires > now() AS live FROM {leases}
 			WHERE namespace = $1 AND project = $2 AND session = $3 FOR SHARE
 		), s AS (`+upsert+`), e AS (
@@ -322,7 +385,11 @@ func (c *Checkpointer) appendAt(ctx context.Context, id string, events []session
 			SELECT $1, $2, $3, b.s, b.d FROM s, unnest($8::bigint[], $9::bytea[]) AS b(s, d)
 		)
 		SELECT count(*) FROM s`),
-		[]any{c.p.ns, c.p.project, id, head, head + int64(len(events)), b.total, token, b.seqs, b.data}, &n)
+			[]any{c.p.ns, c.p.project, id, head, head + int64(len(events)), b.total, token, b.seqs, b.data}, &n)
+	})
+	if err != nil && !sent {
+		return false, batch{}, err
+	}
 	if err != nil {
 		return false, b, err
 	}

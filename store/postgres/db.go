@@ -94,6 +94,26 @@ func (s *Store) db() db {
 	return db{q: s.pool, s: s}
 }
 
+// onConn runs fn with a db on one connection of the pool and the process
+// id of that connection's backend on the server (see landedAfterLostReply,
+// which waits for it). A connection that cannot be had is a
+// *DatabaseError, or ctx.Err() when ctx ended; on a Store not open,
+// ErrNotOpen.
+func (s *Store) onConn(ctx context.Context, fn func(d db, pid uint32) error) error {
+	if !s.open() {
+		return ErrNotOpen
+	}
+	c, err := s.pool.Acquire(ctx)
+	if err != nil {
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
+		return db{s: s}.wrap(err)
+	}
+	defer c.Release()
+	return fn(db{q: c, s: s}, c.Conn().PgConn().PID())
+}
+
 // notOpen is the querier of a Store not made by Open: every statement
 // fails with ErrNotOpen.
 type notOpen struct{}
