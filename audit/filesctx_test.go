@@ -6,24 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync/atomic"
 	"testing"
+
+	"github.com/lite-agent/lite-agent-go/internal/ctxtest"
 )
-
-// doneAfter is a context whose Err is nil for its first n calls and
-// context.Canceled from then on: a ctx cancelled while a listing that
-// looks at it goes on.
-type doneAfter struct {
-	context.Context
-	n atomic.Int64
-}
-
-func (c *doneAfter) Err() error {
-	if c.n.Add(-1) < 0 {
-		return context.Canceled
-	}
-	return nil
-}
 
 // TestFilesContextStopsWhenCtxIsDone checks that FilesContext returns
 // ctx's error, wrapped, when ctx is done before the call or while the
@@ -52,8 +38,7 @@ func TestFilesContextStopsWhenCtxIsDone(t *testing.T) {
 	}
 	// Two looks pass (before opening the directory, before its first
 	// batch); the next, before the second batch, finds ctx done.
-	during := &doneAfter{Context: t.Context()}
-	during.n.Store(2)
+	during := ctxtest.DoneAfter(t.Context(), 2)
 	if files, err := FilesContext(during, path); !errors.Is(err, context.Canceled) {
 		t.Errorf("FilesContext with a ctx done during the listing = %q, %v; want context.Canceled", files, err)
 	}

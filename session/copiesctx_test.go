@@ -6,26 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync/atomic"
 	"testing"
 
+	"github.com/lite-agent/lite-agent-go/internal/ctxtest"
 	"github.com/lite-agent/lite-agent-go/session"
 )
-
-// doneAfter is a context whose Err is nil for its first n calls and
-// context.Canceled from then on: a ctx cancelled while a walk that looks
-// at it goes on.
-type doneAfter struct {
-	context.Context
-	n atomic.Int64
-}
-
-func (c *doneAfter) Err() error {
-	if c.n.Add(-1) < 0 {
-		return context.Canceled
-	}
-	return nil
-}
 
 // TestCopiesContextStopsWhenCtxIsDone checks that CopiesContext, which
 // lists the whole sessions directory, returns ctx's error when ctx is done
@@ -56,8 +41,7 @@ func TestCopiesContextStopsWhenCtxIsDone(t *testing.T) {
 	}
 	// Two looks pass (before opening the directory, before its first
 	// batch); the next, before the second batch, finds ctx done.
-	during := &doneAfter{Context: t.Context()}
-	during.n.Store(2)
+	during := ctxtest.DoneAfter(t.Context(), 2)
 	if got, err := c.CopiesContext(during, "s0007"); !errors.Is(err, context.Canceled) {
 		t.Errorf("CopiesContext with a ctx done during the listing = %q, %v; want context.Canceled", got, err)
 	}

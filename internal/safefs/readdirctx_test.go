@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/lite-agent/lite-agent-go/internal/ctxtest"
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
 )
 
@@ -70,21 +71,6 @@ func TestReadDirContextListsWhatReadDirLists(t *testing.T) {
 	}
 }
 
-// countdown is a context whose Err is nil for its first n calls and
-// context.Canceled from then on.
-type countdown struct {
-	context.Context
-	n int
-}
-
-func (c *countdown) Err() error {
-	c.n--
-	if c.n < 0 {
-		return context.Canceled
-	}
-	return nil
-}
-
 // TestReadDirContextDonePartWayReturnsNoEntries checks that a ctx done
 // after some batches were read returns ctx's error and no entries, never a
 // partial listing that a caller could take for the whole directory; and
@@ -102,7 +88,7 @@ func TestReadDirContextDonePartWayReturnsNoEntries(t *testing.T) {
 		t.Fatal(err)
 	}
 	for looks := range 6 {
-		ents, err := d.ReadDirContext(&countdown{Context: t.Context(), n: looks}, "")
+		ents, err := d.ReadDirContext(ctxtest.DoneAfter(t.Context(), looks), "")
 		switch {
 		case err != nil && (len(ents) != 0 || !errors.Is(err, context.Canceled)):
 			t.Errorf("done after %d looks: %d entries, %v; want none and context.Canceled", looks, len(ents), err)
@@ -110,7 +96,7 @@ func TestReadDirContextDonePartWayReturnsNoEntries(t *testing.T) {
 			t.Errorf("done after %d looks: %d entries and no error, want %d", looks, len(ents), n)
 		}
 	}
-	if ents, err := d.ReadDirContext(&countdown{Context: t.Context(), n: 100}, ""); err != nil || len(ents) != n {
+	if ents, err := d.ReadDirContext(ctxtest.DoneAfter(t.Context(), 100), ""); err != nil || len(ents) != n {
 		t.Errorf("ReadDirContext with a live ctx = %d entries, %v", len(ents), err)
 	}
 }
