@@ -65,7 +65,12 @@ func ToStore(ctx context.Context, url string, enc storage.Encoding, paths storag
 // (see postgres.Project.RemovePartialExport) and completes the copy: only
 // when the marker names the same database and the directory holds nothing
 // but files that begin as the export writes them; anything else is
-// refused, and the directory is left as it is for the operator. If
+// refused, and the directory is left as it is for the operator. The
+// marker is written atomically (see writeMarker): a run killed while
+// writing it leaves none, or a whole one, and at most its temp file, which
+// a rerun removes. A marker cut short (see tornStoreMarker), which earlier
+// versions killed at that moment left, is taken over when the directory
+// holds nothing else; beside anything else it is refused. If
 // anything fails, what the export made is removed again (see
 // postgres.Project.ExportFiles): not the files an agent of the project may
 // have written there meanwhile. A rerun that fails leaves the marker, as
@@ -160,7 +165,10 @@ func sameSource(marked, source string) bool {
 // inspectStoreDestination checks the project directory dir of paths
 // without changing it. It must be missing or empty (false), or hold only
 // what a FromStore from source that did not finish leaves there (true):
-// its marker, its lock, and the sessions, task and spill directories.
+// its marker, its lock, and the sessions, task and spill directories; or
+// a marker cut short with nothing beside it (true). The lock, what a
+// killed lock takeover leaves and a marker's temp files are no data: a
+// directory holding nothing else is empty.
 func inspectStoreDestination(paths storage.ProjectPaths, source string) (bool, error) {
 	dir := paths.ProjectDir()
 	st, err := os.Lstat(dir)
