@@ -131,7 +131,7 @@ func TestFromStoreKilledWhileWritingTheMarkerLeavesNoneOrAWholeOne(t *testing.T)
 			if marked {
 				var mk storeMarker
 				data, err := os.ReadFile(filepath.Join(dir, migrate.MarkerName))
-				if err != nil || json.Unmarshal(data, &mk) != nil || mk.Version != 1 || mk.Source != storeSource(url) {
+				if err != nil || json.Unmarshal(data, &mk) != nil || mk.Version != 1 || mk.Source != storeSource(url) || !strings.HasPrefix(string(data), storeMarkerOpening) {
 					t.Errorf("killed at %q: the marker holds %q (%v), not a whole marker naming %s", step, data, err, storeSource(url))
 				}
 			}
