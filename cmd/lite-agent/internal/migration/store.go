@@ -1,10 +1,12 @@
 package migration
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net"
 	neturl "net/url"
@@ -63,7 +65,12 @@ func ToStore(ctx context.Context, url string, enc storage.Encoding, paths storag
 // (see postgres.Project.RemovePartialExport) and completes the copy: only
 // when the marker names the same database and the directory holds nothing
 // but files that begin as the export writes them; anything else is
-// refused, and the directory is left as it is for the operator. If
+// refused, and the directory is left as it is for the operator. The
+// marker is written atomically (see writeMarker): a run killed while
+// writing it leaves none, or a whole one, and at most its temp file, which
+// a rerun removes. A marker cut short (see tornStoreMarker), which earlier
+// versions killed at that moment left, is taken over when the directory
+// holds nothing else; beside anything else it is refused. If
 // anything fails, what the export made is removed again (see
 // postgres.Project.ExportFiles): not the files an agent of the project may
 // have written there meanwhile. A rerun that fails leaves the marker, as
@@ -72,7 +79,7 @@ func ToStore(ctx context.Context, url string, enc storage.Encoding, paths storag
 // a home holding the marker of a migration that did not finish one
 // matching migrate.ErrIncomplete; nothing is created.
 func FromStore(ctx context.Context, url string, codec storage.Codec, paths storage.ProjectPaths) (postgres.FilesReport, error) {
-	return fromStore(ctx, url, codec, paths, nil, nil)
+	return fromStore(ctx, url, codec, paths, nil, nil, nil)
 }
 
 // storeMarker is the content of the marker FromStore writes: the format
@@ -158,7 +165,10 @@ func sameSource(marked, source string) bool {
 // inspectStoreDestination checks the project directory dir of paths
 // without changing it. It must be missing or empty (false), or hold only
 // what a FromStore from source that did not finish leaves there (true):
-// its marker, its lock, and the sessions, task and spill directories.
+// its marker, its lock, and the sessions, task and spill directories; or
+// a marker cut short with nothing beside it (true). The lock, what a
+// killed lock takeover leaves and a marker's temp files are no data: a
+// directory holding nothing else is empty.
 func inspectStoreDestination(paths storage.ProjectPaths, source string) (bool, error) {
 	dir := paths.ProjectDir()
 	st, err := os.Lstat(dir)
@@ -176,7 +186,10 @@ func inspectStoreDestination(paths storage.ProjectPaths, source string) (bool, e
 	}
 	var names []string
 	for _, e := range ents {
-		if n := e.Name(); n != migrate.MarkerName+filelock.Suffix && !filelock.Leftover(n) {
+		// The lock, what a run killed while it took or released the
+		// lock leaves (filelock.Leftover), and the temp file of a
+		// marker a run was killed while writing (markerTemp): no data.
+		if n := e.Name(); n != migrate.MarkerName+filelock.Suffix && !filelock.Leftover(n) && !markerTemp(e) {
 			names = append(names, n)
 		}
 	}
@@ -188,6 +201,13 @@ func inspectStoreDestination(paths storage.ProjectPaths, source string) (bool, e
 	}
 	var mk storeMarker
 	data, err := safefs.ReadRegular(filepath.Join(dir, migrate.MarkerName), 1<<16)
+	if err == nil && len(names) == 1 && tornStoreMarker(data) {
+		// A marker cut short, and nothing beside it: what an older
+		// version killed while it wrote its marker left (see
+		// tornStoreMarker). It exported nothing; a rerun replaces the
+		// marker and has nothing to clear.
+		return true, nil
+	}
 	if err != nil || json.Unmarshal(data, &mk) != nil || mk.Version != 1 {
 		return false, fmt.Errorf("%w: %s holds a migration marker that cannot be read; remove the directory by hand", migrate.ErrDestinationNotEmpty, dir)
 	}
@@ -201,55 +221,69 @@ func inspectStoreDestination(paths storage.ProjectPaths, source string) (bool, e
 		}
 	}
 	for _, n := range names {
-		if n != migrate.MarkerName && !slices.Contains(ours, n) && !markerTemp(n) {
+		if n != migrate.MarkerName && !slices.Contains(ours, n) {
 			return false, fmt.Errorf("%w: %s holds an interrupted migrate --from-store and %s, which it does not write; move it away by hand", migrate.ErrDestinationNotEmpty, dir, filepath.Join(dir, n))
 		}
 	}
 	return true, nil
 }
 
-// markerTemp reports whether name is that of a marker's replacement that
-// a rerun killed while writing it left (see writeMarker).
-func markerTemp(name string) bool {
-	rest, ok := strings.CutPrefix(name, "."+migrate.MarkerName+".")
-	return ok && strings.HasSuffix(rest, ".tmp")
+// markerTemp reports whether e is a regular file named as the temp file
+// of a marker: one writeMarker writes (.<marker>.<12 hex>.tmp, see
+// safefs.IsTempOf) or an earlier version's replacement wrote
+// (.<marker>.<digits>.tmp), which a run killed while writing it leaves.
+// It holds no data of the copy.
+func markerTemp(e fs.DirEntry) bool {
+	rest, ok := strings.CutPrefix(e.Name(), "."+migrate.MarkerName+".")
+	return ok && strings.HasSuffix(rest, ".tmp") && e.Type().IsRegular()
 }
 
-// writeMarker creates the marker file p in dir, naming source, and syncs
-// it; with replace, it replaces the marker there atomically (a new file
-// renamed over it).
-func writeMarker(p, source, dir string, replace bool) error {
-	data, err := json.Marshal(storeMarker{Version: 1, Source: source, Destination: dir, StartedAt: time.Now().UTC()})
+// storeMarkerOpening is how every marker writeMarker writes begins: the
+// fields of storeMarker in their order, the version first.
+const storeMarkerOpening = `{"liteAgentMigration":1,"source":`
+
+// tornStoreMarker reports whether data, the content of a marker file, is
+// a marker cut short: empty, zeros (a file whose size reached the disk
+// before its data), or the opening of a marker that is not whole JSON,
+// cut anywhere, followed by nothing or zeros. Versions before the marker
+// was written atomically created the file and then wrote it, so a kill in
+// between left it empty; the export began only once the marker was whole
+// and synced, so such a marker never has files beside it of the run that
+// wrote it. Which database that run had cannot be told. (The rule of
+// migrate between homes, whose marker begins the same way.)
+func tornStoreMarker(data []byte) bool {
+	data = bytes.TrimRight(data, "\x00")
+	if len(data) == 0 {
+		return true
+	}
+	opening := []byte(storeMarkerOpening)
+	if !bytes.HasPrefix(data, opening) && !bytes.HasPrefix(opening, data) {
+		return false
+	}
+	// Cut short: the JSON ends before its value does. Anything else (a
+	// bad byte, something after the value) was not written so.
+	var v any
+	return errors.Is(json.NewDecoder(bytes.NewReader(data)).Decode(&v), io.ErrUnexpectedEOF)
+}
+
+// writeMarker writes the marker in d, naming source, and syncs it and d.
+// A fresh marker (replace false) is written by d.WriteFileExclusiveSteps,
+// step told its steps: a run killed on the way leaves no marker (and at
+// most its temp file, see markerTemp) or a whole one, never an empty one,
+// and a marker already there is never replaced. With replace, the marker
+// there is replaced atomically (a new file renamed over it).
+func writeMarker(d *safefs.Dir, source string, replace bool, step func(string)) error {
+	data, err := json.Marshal(storeMarker{Version: 1, Source: source, Destination: d.Path(), StartedAt: time.Now().UTC()})
 	if err != nil {
 		return err
 	}
-	name := p
-	var f *os.File
-	if replace {
-		f, err = os.CreateTemp(dir, "."+filepath.Base(p)+".*.tmp")
-		if f != nil {
-			name = f.Name()
-		}
-	} else {
-		f, err = os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if !replace {
+		return d.WriteFileExclusiveSteps(migrate.MarkerName, data, step)
 	}
-	if err != nil {
+	if err := d.WriteFile(migrate.MarkerName, data); err != nil {
 		return err
 	}
-	if err := safefs.Write(f, data, true); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if replace {
-		if err := os.Rename(name, p); err != nil {
-			_ = os.Remove(name)
-			return err
-		}
-	}
-	return safefs.SyncDir(dir)
+	return safefs.SyncDir(d.Path())
 }
 
 // sameFile reports whether the file at p is still the one st describes.
@@ -260,8 +294,9 @@ func sameFile(p string, st os.FileInfo) bool {
 
 // fromStore is FromStore with hooks for tests: checked runs once the
 // project directory was first found empty, marked once it is locked and
-// marked, before the export.
-func fromStore(ctx context.Context, url string, codec storage.Codec, paths storage.ProjectPaths, checked, marked func()) (rep postgres.FilesReport, err error) {
+// marked, before the export; markerStep is told each step of writing a
+// fresh marker done (see safefs.Dir.WriteFileExclusiveSteps).
+func fromStore(ctx context.Context, url string, codec storage.Codec, paths storage.ProjectPaths, checked, marked func(), markerStep func(string)) (rep postgres.FilesReport, err error) {
 	dir := paths.ProjectDir()
 	source := storeSource(url)
 	// A home a migration between homes did not finish is a partial copy,
@@ -296,6 +331,13 @@ func fromStore(ctx context.Context, url string, codec storage.Codec, paths stora
 	}
 	created := safefs.MissingDirs(dir)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return rep, err
+	}
+	// Anchored: the marker is written into this directory, and no
+	// symlink put in its place is followed.
+	anchored, err := safefs.AnchorExisting(dir)
+	if err != nil {
+		removeDirs(created)
 		return rep, err
 	}
 	marker := filepath.Join(dir, migrate.MarkerName)
@@ -344,15 +386,17 @@ func fromStore(ctx context.Context, url string, codec storage.Codec, paths stora
 		if err := src.RemovePartialExport(ctx, paths); err != nil {
 			return rep, fmt.Errorf("clearing the interrupted migrate --from-store: %w", err)
 		}
-		if ents, err := os.ReadDir(dir); err == nil {
-			for _, e := range ents {
-				if markerTemp(e.Name()) && e.Type().IsRegular() {
-					_ = os.Remove(filepath.Join(dir, e.Name()))
-				}
+	}
+	// What a run killed while writing its marker left beside it; the lock
+	// is this run's, so that run is gone.
+	if ents, err := os.ReadDir(dir); err == nil {
+		for _, e := range ents {
+			if markerTemp(e) {
+				_ = os.Remove(filepath.Join(dir, e.Name()))
 			}
 		}
 	}
-	if err := writeMarker(marker, source, dir, resume); err != nil {
+	if err := writeMarker(anchored, source, resume, markerStep); err != nil {
 		return rep, err
 	}
 	if markerState, err = os.Lstat(marker); err != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/internal/pgtest"
+	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/store/postgres"
 )
@@ -57,4 +58,14 @@ func dbProject(t *testing.T) (string, storage.ProjectPaths, *postgres.Project) {
 	}
 	t.Cleanup(func() { _ = p.Clear(context.Background()) })
 	return url, paths, p
+}
+
+// anchor anchors the existing directory dir.
+func anchor(t *testing.T, dir string) *safefs.Dir {
+	t.Helper()
+	d, err := safefs.AnchorExisting(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }

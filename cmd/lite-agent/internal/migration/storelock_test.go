@@ -58,7 +58,7 @@ func TestFromStoreThatLostItsLockLeavesTheRerunsMarker(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	_, err = fromStore(ctx, url, nil, paths, nil, takeover)
+	_, err = fromStore(ctx, url, nil, paths, nil, takeover, nil)
 	if rerunLock != nil {
 		defer rerunLock.Release()
 	}

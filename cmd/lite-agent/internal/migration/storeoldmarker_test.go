@@ -109,7 +109,7 @@ func TestFromStoreRerunAcceptsAnOldMarkerWithoutAPort(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, migrate.MarkerName), old, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := fromStore(ctx, url, nil, paths, nil, nil); err != nil {
+	if _, err := fromStore(ctx, url, nil, paths, nil, nil, nil); err != nil {
 		t.Fatalf("the rerun refused the older version's marker: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(paths.SessionsDir, "a"+session.LogSuffix)); err != nil {

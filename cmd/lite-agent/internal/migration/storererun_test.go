@@ -54,8 +54,7 @@ func TestFailedFromStoreRerunKeepsTheMarkerItFound(t *testing.T) {
 	if err := os.MkdirAll(paths.SessionsDir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	marker := filepath.Join(dir, migrate.MarkerName)
-	if err := writeMarker(marker, storeSource(url), dir, false); err != nil {
+	if err := writeMarker(anchor(t, dir), storeSource(url), false, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(paths.SessionsDir, "a"+session.LogSuffix), exported("a"), 0o600); err != nil {
@@ -69,7 +68,7 @@ func TestFailedFromStoreRerunKeepsTheMarkerItFound(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := fromStore(ctx, url, nil, paths, nil, resumed); err == nil {
+	if _, err := fromStore(ctx, url, nil, paths, nil, resumed, nil); err == nil {
 		t.Fatal("the rerun over the paused run's file succeeded")
 	} else {
 		t.Logf("the rerun: %v", err)
@@ -82,7 +81,7 @@ func TestFailedFromStoreRerunKeepsTheMarkerItFound(t *testing.T) {
 	}
 
 	// The next rerun clears what is left and completes.
-	if rep, err := fromStore(ctx, url, nil, paths, nil, nil); err != nil || !rep.Verified || rep.Sessions != 2 {
+	if rep, err := fromStore(ctx, url, nil, paths, nil, nil, nil); err != nil || !rep.Verified || rep.Sessions != 2 {
 		t.Fatalf("the next rerun: %+v, %v", rep, err)
 	}
 	if err := migrate.CheckComplete(dir); err != nil {

@@ -59,7 +59,7 @@ func TestFromStoreMarkerHoldsNoPassword(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := fromStore(ctx, dsn, nil, paths, nil, marked); err != nil {
+	if _, err := fromStore(ctx, dsn, nil, paths, nil, marked, nil); err != nil {
 		t.Fatalf("FromStore with a keyword/value string: %v", err)
 	}
 	if strings.Contains(string(marker), cfg.Password) || strings.Contains(string(marker), "user=") {

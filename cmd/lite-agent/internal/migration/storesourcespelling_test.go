@@ -83,10 +83,10 @@ func TestFromStoreRerunAcceptsTheOtherSpellingOfTheDatabase(t *testing.T) {
 			if err := os.MkdirAll(dir, 0o700); err != nil {
 				t.Fatal(err)
 			}
-			if err := writeMarker(filepath.Join(dir, migrate.MarkerName), storeSource(tc.first), dir, false); err != nil {
+			if err := writeMarker(anchor(t, dir), storeSource(tc.first), false, nil); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := fromStore(ctx, tc.rerun, nil, paths, nil, nil); err != nil {
+			if _, err := fromStore(ctx, tc.rerun, nil, paths, nil, nil, nil); err != nil {
 				t.Fatalf("the rerun naming the database the other way: %v", err)
 			}
 			if _, err := os.Stat(filepath.Join(paths.SessionsDir, "a"+session.LogSuffix)); err != nil {

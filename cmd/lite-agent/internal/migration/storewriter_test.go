@@ -56,7 +56,7 @@ func TestFromStoreFailureKeepsAWritersFiles(t *testing.T) {
 		}
 	}
 
-	_, err = fromStore(ctx, url, nil, paths, writer, nil)
+	_, err = fromStore(ctx, url, nil, paths, writer, nil, nil)
 	if err == nil {
 		t.Fatal("the export over the writer's session succeeded")
 	}
