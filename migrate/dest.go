@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -19,6 +18,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
 	"github.com/lite-agent/lite-agent-go/internal/filestamp"
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
+	"github.com/lite-agent/lite-agent-go/internal/strictjson"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -135,18 +135,7 @@ func tornMarker(data []byte) bool {
 	if len(data) > markerMax {
 		return false
 	}
-	data = bytes.TrimRight(data, "\x00")
-	if len(data) == 0 {
-		return true
-	}
-	opening := []byte(markerOpening)
-	if !bytes.HasPrefix(data, opening) && !bytes.HasPrefix(opening, data) {
-		return false
-	}
-	// Cut short: the JSON ends before its value does. Anything else
-	// (a bad byte, something after the value) was not written so.
-	var v any
-	return errors.Is(json.NewDecoder(bytes.NewReader(data)).Decode(&v), io.ErrUnexpectedEOF)
+	return strictjson.CutShort(data, markerOpening)
 }
 
 // markerTemp reports whether e is a regular file named as the temp file

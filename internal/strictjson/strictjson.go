@@ -335,3 +335,23 @@ func Plain(v any) any {
 	}
 	return v
 }
+
+// CutShort reports whether data is a JSON document beginning with opening
+// that was cut short: empty, only zero bytes (a file whose size reached
+// the disk before its data), or a prefix of such a document, cut anywhere
+// before its value ends, followed by nothing or zeros. Anything else — a
+// different beginning, a bad byte, something after a whole value — was
+// not written so and is not cut short. It is for files written by
+// creating them and then writing them, which a crash can leave cut.
+func CutShort(data []byte, opening string) bool {
+	data = bytes.TrimRight(data, "\x00")
+	if len(data) == 0 {
+		return true
+	}
+	open := []byte(opening)
+	if !bytes.HasPrefix(data, open) && !bytes.HasPrefix(open, data) {
+		return false
+	}
+	var v any
+	return errors.Is(json.NewDecoder(bytes.NewReader(data)).Decode(&v), io.ErrUnexpectedEOF)
+}

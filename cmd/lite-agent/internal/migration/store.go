@@ -1,12 +1,10 @@
 package migration
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net"
 	neturl "net/url"
@@ -22,6 +20,7 @@ import (
 
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
+	"github.com/lite-agent/lite-agent-go/internal/strictjson"
 	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/store/postgres"
@@ -252,18 +251,7 @@ const storeMarkerOpening = `{"liteAgentMigration":1,"source":`
 // wrote it. Which database that run had cannot be told. (The rule of
 // migrate between homes, whose marker begins the same way.)
 func tornStoreMarker(data []byte) bool {
-	data = bytes.TrimRight(data, "\x00")
-	if len(data) == 0 {
-		return true
-	}
-	opening := []byte(storeMarkerOpening)
-	if !bytes.HasPrefix(data, opening) && !bytes.HasPrefix(opening, data) {
-		return false
-	}
-	// Cut short: the JSON ends before its value does. Anything else (a
-	// bad byte, something after the value) was not written so.
-	var v any
-	return errors.Is(json.NewDecoder(bytes.NewReader(data)).Decode(&v), io.ErrUnexpectedEOF)
+	return strictjson.CutShort(data, storeMarkerOpening)
 }
 
 // writeMarker writes the marker in d, naming source, and syncs it and d.
