@@ -459,12 +459,19 @@ func TestSourceLocksAreHonored(t *testing.T) {
 				_, err := migrate.Run(t.Context(), opts)
 				done <- err
 			}()
+			// Several workers copy the other files while the log is
+			// locked: give them the time a loaded machine takes. One
+			// worker is given half a second to go past the log wrongly.
+			wait := 500 * time.Millisecond
+			if tc.workers != 1 {
+				wait = 20 * time.Second
+			}
 			select {
 			case untouched := <-othersDone:
 				if !untouched {
 					t.Error("the locked session was copied while its lock was held")
 				}
-			case <-time.After(500 * time.Millisecond):
+			case <-time.After(wait):
 				// One worker waits on the locked log before the files after it.
 				if tc.workers != 1 {
 					t.Error("the other files were not copied while one log was locked")
