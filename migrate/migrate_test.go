@@ -459,12 +459,19 @@ func TestSourceLocksAreHonored(t *testing.T) {
 				_, err := migrate.Run(t.Context(), opts)
 				done <- err
 			}()
+			// Several workers copy the other files while the log is
+			// locked: give them the time a loaded machine takes. One
+			// worker is given half a second to go past the log wrongly.
+			wait := 500 * time.Millisecond
+			if tc.workers != 1 {
+				wait = 20 * time.Second
+			}
 			select {
 			case untouched := <-othersDone:
 				if !untouched {
 					t.Error("the locked session was copied while its lock was held")
 				}
-			case <-time.After(500 * time.Millisecond):
+			case <-time.After(wait):
 				// One worker waits on the locked log before the files after it.
 				if tc.workers != 1 {
 					t.Error("the other files were not copied while one log was locked")
@@ -498,24 +505,58 @@ func TestNoSessionLockIsHeldWhileWaitingForAnother(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	opts := migrate.Options{
+		From:    migrate.Endpoint{Workdir: workdir, Storage: src.opts},
+		To:      migrate.Endpoint{Storage: storage.Options{Home: t.TempDir()}},
+		Workers: 1,
+	}
+	// The sessions are copied before the task lists: once the worker
+	// writes a task, it has no session left to copy, and goes on to wait
+	// for the shared list (a loaded machine may take a while to get there).
+	atTasks := make(chan struct{})
+	seen := sync.OnceFunc(func() { close(atTasks) })
+	migrate.OnWrite(&opts, func(rel string) error {
+		if strings.HasPrefix(filepath.ToSlash(rel), "tasks/") {
+			seen()
+		}
+		return nil
+	})
 	done := make(chan error, 1)
 	go func() {
-		_, err := migrate.Run(t.Context(), migrate.Options{
-			From:    migrate.Endpoint{Workdir: workdir, Storage: src.opts},
-			To:      migrate.Endpoint{Storage: storage.Options{Home: t.TempDir()}},
-			Workers: 1,
-		})
+		_, err := migrate.Run(t.Context(), opts)
 		done <- err
 	}()
-	time.Sleep(500 * time.Millisecond) // the worker is waiting for the task list by now
-	entries, err := os.ReadDir(src.paths.SessionsDir)
-	if err != nil {
-		t.Fatal(err)
+	select {
+	case <-atTasks:
+	case err := <-done:
+		t.Fatalf("Run returned while a task list was locked: %v", err)
+	case <-time.After(20 * time.Second):
+		t.Fatal("the migration never copied a task")
 	}
-	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), filelock.Suffix) && e.Name() != filelock.IdleName {
-			t.Errorf("%s is held while the migration waits for a task list", e.Name())
+	// It then lets go of every session's lock while it waits.
+	var held []string
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		entries, err := os.ReadDir(src.paths.SessionsDir)
+		if err != nil {
+			t.Fatal(err)
 		}
+		held = held[:0]
+		for _, e := range entries {
+			if strings.HasSuffix(e.Name(), filelock.Suffix) && e.Name() != filelock.IdleName {
+				held = append(held, e.Name())
+			}
+		}
+		if len(held) == 0 || time.Now().After(deadline) {
+			break
+		}
+	}
+	if len(held) > 0 {
+		t.Errorf("%v held while the migration waits for a task list", held)
+	}
+	select {
+	case err := <-done:
+		t.Fatalf("Run returned while a task list was locked: %v", err)
+	default:
 	}
 	if err := lock.Release(); err != nil {
 		t.Fatal(err)

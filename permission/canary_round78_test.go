@@ -44,8 +44,6 @@ var canaryRound78 = map[string][]string{
 }
 
 func TestCanaryRound78(t *testing.T) {
-	// setfacl (acl) is not installed: round 39 counts on its absence
-	// (setfacl -b README 2>>.git/config writes bash's error there).
 	tooltest.Need(t, tooltest.CanaryTools, "git", "hyperfine", "/usr/sbin/logsave")
 	template := checkCanaryRound(t, canaryRound78)
 	// A copy of a file that is no executable stays a data file for a
