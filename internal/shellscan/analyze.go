@@ -137,6 +137,11 @@ type bashAnalysis struct {
 	// unmodelled are the programs of commands the analysis does not
 	// model (see Analysis.Unmodelled).
 	unmodelled []string
+	// vars are the shell variables the line binds (see Analysis.Vars).
+	vars map[string][]string
+	// dynamicReads are the read words only known when the line runs
+	// (see Analysis.DynamicReads).
+	dynamicReads []string
 }
 
 // An analyzer walks one command line. The home directory and the starting
@@ -590,6 +595,9 @@ func (an *analyzer) node(n syntax.Node, src string, depth int) bool {
 		an.decl(n, src)
 	case *syntax.ForClause:
 		an.looped, an.unordered = true, true
+		if it, ok := n.Loop.(*syntax.WordIter); ok && it.Name != nil {
+			an.loopValues(it, src)
+		}
 		if it, ok := n.Loop.(*syntax.WordIter); !ok {
 			an.opaque("an arithmetic for loop evaluates its expressions")
 		} else if !loopVar(it.Name.Value) {
@@ -793,6 +801,7 @@ func (an *analyzer) call(c *syntax.CallExpr, src string, depth int) {
 	if len(c.Args) == 0 {
 		// Assignments only; the walk checks them.
 		for _, a := range c.Assigns {
+			an.assignValue(a, src)
 			if shellVar(a) {
 				if an.shellVars == nil {
 					an.shellVars = map[*syntax.Assign]bool{}
@@ -809,6 +818,11 @@ func (an *analyzer) call(c *syntax.CallExpr, src string, depth int) {
 		}
 		for _, a := range c.Assigns {
 			an.readIFS[a] = true // IFS= read -r line
+		}
+		for _, w := range c.Args[1:] {
+			if t := w.Lit(); loopVar(t) {
+				an.bind(t) // bound to the data read
+			}
 		}
 	} else if !inertAssigns(c.Assigns) {
 		an.opaque("an assignment prefix changes the environment of the command")
@@ -952,7 +966,10 @@ func (an *analyzer) addAccessOf(w word, mode accessMode, what string, tree, redi
 		an.pathsUnknown(what + " uses a path that is only known when the command runs")
 		if mode != modeRead {
 			an.opaque(what + " writes a path that is only known when the command runs")
-		} else if strings.HasPrefix(w.text, "~") {
+		} else if len(an.a.dynamicReads) < maxDynamicReads {
+			an.a.dynamicReads = append(an.a.dynamicReads, w.text)
+		}
+		if mode == modeRead && strings.HasPrefix(w.text, "~") {
 			// A tilde prefix left to bash (~root/.netrc, ~+/x, also as
 			// a word of a brace expansion): the gate looks it up.
 			an.readPattern(w.text)
@@ -1803,4 +1820,63 @@ func (an *analyzer) substitutionsFirst(st *syntax.Stmt, src string, depth int) {
 			return false
 		})
 	}
+}
+
+// maxDynamicReads bounds the read words only known at run time that an
+// analysis records, and maxVarValues the values it records of one
+// variable.
+const (
+	maxDynamicReads = 64
+	maxVarValues    = 64
+)
+
+// bind records that the line binds the shell variable name, with the
+// values vs (as words after the known expansions; an unknown expansion
+// keeps its source text); no values means data only known when the line
+// runs (read x). A variable bound more than once has every value.
+func (an *analyzer) bind(name string, vs ...string) {
+	if an.a.vars == nil {
+		an.a.vars = map[string][]string{}
+	}
+	old := an.a.vars[name]
+	if old == nil {
+		old = []string{}
+	}
+	for _, v := range vs {
+		if len(old) < maxVarValues && !slices.Contains(old, v) {
+			old = append(old, v)
+		}
+	}
+	an.a.vars[name] = old
+}
+
+// loopValues binds the variable of a for loop to the words of its list
+// (for f in ~/.pgpass; for d in ~), each of the words a brace expansion
+// makes; a loop over "$@" (no list) binds it to no value.
+func (an *analyzer) loopValues(it *syntax.WordIter, src string) {
+	var vs []string
+	for _, w := range it.Items {
+		ev := an.word(w, src)
+		if len(ev.alts) > 0 {
+			for _, a := range ev.alts {
+				vs = append(vs, a.text)
+			}
+			continue
+		}
+		vs = append(vs, ev.text)
+	}
+	an.bind(it.Name.Value, vs...)
+}
+
+// assignValue binds the variable of a plain assignment (h=~, f=$(…)) to
+// its value.
+func (an *analyzer) assignValue(a *syntax.Assign, src string) {
+	if a == nil || a.Name == nil {
+		return
+	}
+	if a.Value == nil || a.Array != nil || a.Index != nil {
+		an.bind(a.Name.Value, "")
+		return
+	}
+	an.bind(a.Name.Value, an.word(a.Value, src).text)
 }
