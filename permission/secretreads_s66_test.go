@@ -51,7 +51,10 @@ func TestBashSecretReadsUnknownPartsS66(t *testing.T) {
 		`cat "$OLDPWD/.pgpass"`, `cat $FOO/.pgpass`, `cat "$XDG_CONFIG_HOME/gh/hosts.yml"`,
 		`cat "$XDG_RUNTIME_DIR/containers/auth.json"`, `cat ${FOO}/.pgpa*`, `tail -n 5 $X/.ssh/id_ed25519`,
 		`grep -h . "$D/.aws/credentials"`, `cat $GNUPGHOME/../.netrc`, `cat "$X/../..//.netrc"`,
-		`cat $KUBECONFIG`, `cat $P/environ`, `cat $((0))/.pgpass`,
+		`cat $X/./.netrc`, `cat $KUBECONFIG`, `cat $P/environ`, `cat $((0))/.pgpass`,
+		// A working directory the gate cannot know (cd - goes to OLDPWD).
+		`cd -; cat .pgpass`, `cd - >/dev/null && cat .config/gh/hosts.yml`, `cd -; head ./.netrc`,
+		`cd -; cat .ss*/id_rsa`, `cd -; cat x/../.aws/credentials`,
 	} {
 		if v := decide(line); v.Decision != permission.Ask || v.RuleID != permission.RuleBashSecretRead {
 			t.Errorf("%q: %v %s (%s), want an ask of %s", line, v.Decision, v.RuleID, v.Reason, permission.RuleBashSecretRead)
@@ -71,7 +74,8 @@ func TestBashSecretReadsUnknownPartsS66(t *testing.T) {
 		`cat $(ls README.md)`, `wc -l $(find . -name '*.md')`, `cat "$TMPDIR/out.txt"`,
 		`for d in src docs; do cat $d/README.md; done`, `echo "$HOME"`, `h=~; ls $h`, `for i in 1 2; do echo $i; done`,
 		`cat "$(git rev-parse --show-toplevel)/go.mod"`, `head -n 3 $(git ls-files '*.md')`,
-		`for f in README.md notes.txt; do cat "$f"; done`, `x=README.md; cat $x`,
+		`for f in README.md notes.txt; do cat "$f"; done`, `x=README.md; cat $x`, `cd -; cat README.md`,
+		`cd - && ls -la`,
 	} {
 		if v := decide(line); v.Decision != permission.Allow {
 			t.Errorf("%q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)

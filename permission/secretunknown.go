@@ -51,11 +51,10 @@ func (g *Gate) unknownSecretRead(a *shellscan.Analysis) string {
 			if !ok {
 				tail = ""
 			}
-			if i := strings.LastIndex(tail, "/.."); i >= 0 && (i+3 == len(tail) || tail[i+3] == '/') {
-				// What lies above an unknown directory may be anything
-				// too ($X/../.netrc).
-				tail = tail[i+3:]
+			if strings.HasPrefix(tail, "/") {
+				tail = path.Clean(tail)
 			}
+			tail = unknownAbove(tail)
 			if tail != "" && g.tailMaySecret(tail) {
 				return true
 			}
@@ -77,7 +76,35 @@ func (g *Gate) unknownSecretRead(a *shellscan.Analysis) string {
 			return w
 		}
 	}
+	if a.DirsUnknown {
+		// After cd - (to OLDPWD, which may be the home) a relative path
+		// read is the known tail of a path whose start may be anything.
+		var reads []string
+		for _, acc := range a.Accesses {
+			if acc.Mode == shellscan.Read && !acc.Runs && !acc.Venv && !acc.UvConfig && !acc.PipConfig {
+				reads = append(reads, acc.Path)
+			}
+		}
+		for _, p := range append(reads, a.ReadPatterns...) {
+			if p == "" || strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") {
+				continue
+			}
+			if g.tailMaySecret(unknownAbove(path.Clean("/" + p))) {
+				return p
+			}
+		}
+	}
 	return ""
+}
+
+// unknownAbove returns the part of tail, the known end of a path whose
+// start may be anything, after its last ".." component: what lies above
+// an unknown directory may be anything too ($X/../.netrc).
+func unknownAbove(tail string) string {
+	if i := strings.LastIndex(tail, "/.."); i >= 0 && (i+3 == len(tail) || tail[i+3] == '/') {
+		return tail[i+3:]
+	}
+	return tail
 }
 
 // varRef matches a reference to a plain shell variable: $name or ${name}.

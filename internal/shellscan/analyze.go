@@ -142,6 +142,9 @@ type bashAnalysis struct {
 	// dynamicReads are the read words only known when the line runs
 	// (see Analysis.DynamicReads).
 	dynamicReads []string
+	// cwdUnknown reports that the line changes to a working directory
+	// the analysis cannot follow (see Analysis.DirsUnknown).
+	cwdUnknown bool
 }
 
 // An analyzer walks one command line. The home directory and the starting
@@ -295,6 +298,7 @@ func analyzeBashRecipes(line, home, workdir string, read RecipeReader) *bashAnal
 	if an.sawGit && an.cwdChanged && an.looped {
 		an.opaque("git runs in a loop that changes the working directory, where it may use a configuration that is not protected")
 	}
+	an.a.cwdUnknown = an.cwdUnknown
 	if an.cwdUnknown {
 		for _, acc := range an.a.accesses {
 			if !path.IsAbs(acc.path) {

@@ -202,6 +202,10 @@ type Analysis struct {
 	// only known when the line runs (cat "$f", cat $(ls -d ~)/.pgpass);
 	// the unknown expansions keep their source text.
 	DynamicReads []string
+	// DirsUnknown reports that the line changes to a working directory
+	// the analysis cannot follow (cd -, cd "$X"): a relative path may
+	// then lie anywhere, beyond each of Dirs.
+	DirsUnknown bool
 }
 
 // Reason returns the first reason the line is opaque, or "".
@@ -227,6 +231,7 @@ func Analyze(line string, opts Options) *Analysis {
 		Unmodelled:    in.unmodelled,
 		Vars:          in.vars,
 		DynamicReads:  in.dynamicReads,
+		DirsUnknown:   in.cwdUnknown,
 	}
 	if !in.parsed && !out.Opaque {
 		out.Opaque, out.Reasons = true, []string{"the command cannot be parsed"}
