@@ -51,7 +51,7 @@ func TestBashSecretReadsUnknownPartsS66(t *testing.T) {
 		`cat "$OLDPWD/.pgpass"`, `cat $FOO/.pgpass`, `cat "$XDG_CONFIG_HOME/gh/hosts.yml"`,
 		`cat "$XDG_RUNTIME_DIR/containers/auth.json"`, `cat ${FOO}/.pgpa*`, `tail -n 5 $X/.ssh/id_ed25519`,
 		`grep -h . "$D/.aws/credentials"`, `cat $GNUPGHOME/../.netrc`, `cat "$X/../..//.netrc"`,
-		`cat $X/./.netrc`, `cat $KUBECONFIG`, `cat $P/environ`, `cat $((0))/.pgpass`,
+		`cat $X/./.netrc`, `cat $X/{x,.pgpass}`, `cat "$X"/.SSH/id_rsa`, `cat $KUBECONFIG`, `cat $P/environ`, `cat $((0))/.pgpass`,
 		// A working directory the gate cannot know (cd - goes to OLDPWD).
 		`cd -; cat .pgpass`, `cd - >/dev/null && cat .config/gh/hosts.yml`, `cd -; head ./.netrc`,
 		`cd -; cat .ss*/id_rsa`, `cd -; cat x/../.aws/credentials`,

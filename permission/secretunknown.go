@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
 	"github.com/lite-agent/lite-agent-go/internal/secretpaths"
 	"github.com/lite-agent/lite-agent-go/internal/shellscan"
 )
@@ -232,15 +233,23 @@ func closing(w string, i int) int {
 // may be anything, may end a secret location or a path beneath one: a
 // suffix of an entry of the secret list (/.pgpass, /gh/hosts.yml, also
 // through a glob: /.pgpa*), or such a suffix followed by a path beneath
-// it (/.ssh/id_rsa), or the tail of a secret file of /proc.
+// it (/.ssh/id_rsa), or the tail of a secret file of /proc; each word of
+// a brace expansion ({.pgpass,x}), in any letter case, as a
+// case-insensitive file system opens names.
 func (g *Gate) tailMaySecret(tail string) bool {
-	for _, s := range g.secrets {
-		if suffixMatches(tail, s) {
-			return true
-		}
-		for j := 1; j < len(tail); j++ {
-			if tail[j] == '/' && suffixMatches(tail[:j], s) {
-				return true
+	for _, t := range pathmatch.BraceWords(tail) {
+		t = pathmatch.FoldName(t)
+		for _, s := range g.secrets {
+			for _, s := range []string{s, pathmatch.Resolve(s)} {
+				s = pathmatch.FoldName(s)
+				if suffixMatches(t, s) {
+					return true
+				}
+				for j := 1; j < len(t); j++ {
+					if t[j] == '/' && suffixMatches(t[:j], s) {
+						return true
+					}
+				}
 			}
 		}
 	}
