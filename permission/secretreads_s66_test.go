@@ -63,7 +63,8 @@ func TestBashSecretReadsUnknownPartsS66(t *testing.T) {
 	// Lines the analysis already asked for (an unknown operand of a
 	// program it does not let take one) still ask.
 	for _, line := range []string{"h=~; f=$h/.netrc; base64 $f", "cat `echo ~`/.pgpass", `xxd $GNUPGHOME/../.netrc`,
-		`cp "$OLDPWD/.git-credentials" ./g`, `base64 "$PGPASSFILE"`} {
+		`cp "$OLDPWD/.git-credentials" ./g`, `base64 "$PGPASSFILE"`, `a=(~/.pgpass x); cat $a`,
+		`if false; then h=x; fi; cat $h/.pgpass`} {
 		if v := decide(line); v.Decision != permission.Ask {
 			t.Errorf("%q: %v %s (%s), want an ask", line, v.Decision, v.RuleID, v.Reason)
 		}

@@ -1872,13 +1872,29 @@ func (an *analyzer) loopValues(it *syntax.WordIter, src string) {
 	an.bind(it.Name.Value, vs...)
 }
 
-// assignValue binds the variable of a plain assignment (h=~, f=$(…)) to
-// its value.
+// assignValue binds the variable of a plain assignment (h=~, f=$(…), x=)
+// to its value, and an array's name to each of its elements ($a is the
+// first). An append (x+=y), an element (x[1]=y) or a bare name leaves the
+// variable unbound: the gate takes it for one of the environment.
 func (an *analyzer) assignValue(a *syntax.Assign, src string) {
-	if a == nil || a.Name == nil {
+	if a == nil || a.Name == nil || a.Append || a.Naked || a.Index != nil {
 		return
 	}
-	if a.Value == nil || a.Array != nil || a.Index != nil {
+	if a.Array != nil {
+		var vs []string
+		for _, e := range a.Array.Elems {
+			if e.Value == nil || e.Index != nil {
+				return
+			}
+			vs = append(vs, an.word(e.Value, src).text)
+		}
+		if len(vs) == 0 {
+			vs = []string{""}
+		}
+		an.bind(a.Name.Value, vs...)
+		return
+	}
+	if a.Value == nil {
 		an.bind(a.Name.Value, "")
 		return
 	}
