@@ -63,8 +63,7 @@ func TestBashSecretReadsUnknownPartsS66(t *testing.T) {
 	// Lines the analysis already asked for (an unknown operand of a
 	// program it does not let take one) still ask.
 	for _, line := range []string{"h=~; f=$h/.netrc; base64 $f", "cat `echo ~`/.pgpass", `xxd $GNUPGHOME/../.netrc`,
-		`cp "$OLDPWD/.git-credentials" ./g`, `base64 "$PGPASSFILE"`, `a=(~/.pgpass x); cat $a`,
-		`if false; then h=x; fi; cat $h/.pgpass`} {
+		`cp "$OLDPWD/.git-credentials" ./g`, `base64 "$PGPASSFILE"`, `a=(~/.pgpass x); cat $a`} {
 		if v := decide(line); v.Decision != permission.Ask {
 			t.Errorf("%q: %v %s (%s), want an ask", line, v.Decision, v.RuleID, v.Reason)
 		}
@@ -77,6 +76,7 @@ func TestBashSecretReadsUnknownPartsS66(t *testing.T) {
 		`cat "$(git rev-parse --show-toplevel)/go.mod"`, `head -n 3 $(git ls-files '*.md')`,
 		`for f in README.md notes.txt; do cat "$f"; done`, `x=README.md; cat $x`, `cd -; cat README.md`,
 		`cd - && ls -la`,
+		`for d in src docs; do cat $d/config.json; done`, `for d in a b; do cat "$d/token"; done`,
 	} {
 		if v := decide(line); v.Decision != permission.Allow {
 			t.Errorf("%q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)

@@ -23,7 +23,8 @@ const maxUnknownVariants = 64
 // XDG_CONFIG_HOME, $(cd; pwd) …). The rule:
 //   - a variable the line binds to words it knows (for f in ~/.pgpass,
 //     h=~) is each of them, and the word so made is checked as a path
-//     (and the word as written, by the rules below);
+//     (a lower-case variable of the environment that an assignment in a
+//     branch that does not run leaves is not seen);
 //   - a word whose known tail, the text after its last unknown part, may
 //     be the tail of a secret location or of a path beneath one
 //     ($OLDPWD/.pgpass, $(echo ~)/.config/gh/hosts.yml, $X/.pgpa*) asks,
@@ -42,10 +43,7 @@ func (g *Gate) unknownSecretRead(a *shellscan.Analysis) string {
 		if !strings.ContainsAny(w, "$`") {
 			return false
 		}
-		// The word as written is checked too: a variable the line
-		// assigns in a branch that may not run keeps the value of the
-		// environment.
-		for _, v := range append(bindVars(w, a.Vars), w) {
+		for _, v := range bindVars(w, a.Vars) {
 			if !strings.ContainsAny(v, "$`") {
 				if g.namesSecretWord(a.Dirs, v) || strings.ContainsAny(v, "*?[{") && g.namesSecret(a.Dirs, v, true, false) {
 					return true
