@@ -51,7 +51,7 @@ func TestBashSecretReadsUnknownPartsS66(t *testing.T) {
 		`cat "$OLDPWD/.pgpass"`, `cat $FOO/.pgpass`, `cat "$XDG_CONFIG_HOME/gh/hosts.yml"`,
 		`cat "$XDG_RUNTIME_DIR/containers/auth.json"`, `cat ${FOO}/.pgpa*`, `tail -n 5 $X/.ssh/id_ed25519`,
 		`grep -h . "$D/.aws/credentials"`, `cat $GNUPGHOME/../.netrc`, `cat "$X/../..//.netrc"`,
-		`cat $X/./.netrc`, `cat $X/{x,.pgpass}`, `cat "$X"/.SSH/id_rsa`, `cat $KUBECONFIG`, `cat $P/environ`, `cat $((0))/.pgpass`,
+		`cat $X/./.netrc`, `ls $X; cat "$X"`, `cat $X/{x,.pgpass}`, `cat "$X"/.SSH/id_rsa`, `cat $KUBECONFIG`, `cat $P/environ`, `cat $((0))/.pgpass`,
 		// A working directory the gate cannot know (cd - goes to OLDPWD).
 		`cd -; cat .pgpass`, `cd - >/dev/null && cat .config/gh/hosts.yml`, `cd -; head ./.netrc`,
 		`cd -; cat .ss*/id_rsa`, `cd -; cat x/../.aws/credentials`,
@@ -76,6 +76,7 @@ func TestBashSecretReadsUnknownPartsS66(t *testing.T) {
 		`cat "$(git rev-parse --show-toplevel)/go.mod"`, `head -n 3 $(git ls-files '*.md')`,
 		`for f in README.md notes.txt; do cat "$f"; done`, `x=README.md; cat $x`, `cd -; cat README.md`,
 		`cd - && ls -la`,
+		`cd sub && ls $OLDPWD`, `ls -la "$(dirname "$(pwd)")"`, `ls $X/.ssh`, `stat "$OLDPWD/.pgpass"`,
 		`for d in src docs; do cat $d/config.json; done`, `for d in a b; do cat "$d/token"; done`,
 	} {
 		if v := decide(line); v.Decision != permission.Allow {

@@ -67,15 +67,22 @@ func (g *Gate) unknownSecretRead(a *shellscan.Analysis) string {
 		}
 		return false
 	}
+	// A lister shows names, never contents (ls "$OLDPWD", ls -la
+	// "$(dirname "$(pwd)")"): its words are no read.
+	read := map[string]bool{}
 	for _, c := range a.Commands {
+		if listsNames(c) {
+			continue
+		}
 		for _, w := range c.Args {
+			read[w] = true
 			if check(w, false) {
 				return w
 			}
 		}
 	}
 	for _, w := range a.DynamicReads {
-		if check(w, true) {
+		if read[w] && check(w, true) {
 			return w
 		}
 	}
@@ -108,6 +115,20 @@ func unknownAbove(tail string) string {
 		return tail[i+3:]
 	}
 	return tail
+}
+
+// listsNames reports whether c is a lister (see [isLister]) without an
+// option that reads names from a file or a command it may run.
+func listsNames(c shellscan.Command) bool {
+	if !isLister(path.Base(c.Name)) || len(c.Guessed) > 0 {
+		return false
+	}
+	for _, w := range c.Args {
+		if strings.HasPrefix(w, "--") && strings.Contains(w, "from") {
+			return false
+		}
+	}
+	return true
 }
 
 // varRef matches a reference to a plain shell variable: $name or ${name}.
