@@ -117,7 +117,7 @@ func (g *Gate) secretRead(a *shellscan.Analysis) string {
 			}
 		}
 	}
-	return ""
+	return g.unknownSecretRead(a)
 }
 
 // namesSecretWord reports whether the word p, from any of dirs, names a

@@ -108,6 +108,11 @@ func BraceMayBeAbsolute(p string) bool {
 	return false
 }
 
+// BraceWords returns the words bash's brace expansion makes of s ({a,b},
+// nested too); s itself past maxBraceAlternatives words and for sequences
+// ({1..9}).
+func BraceWords(s string) []string { return braceWords(s, maxBraceAlternatives) }
+
 // maxBraceAlternatives bounds the words braceWords makes of one pattern.
 const maxBraceAlternatives = 256
 

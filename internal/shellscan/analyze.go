@@ -137,6 +137,14 @@ type bashAnalysis struct {
 	// unmodelled are the programs of commands the analysis does not
 	// model (see Analysis.Unmodelled).
 	unmodelled []string
+	// vars are the shell variables the line binds (see Analysis.Vars).
+	vars map[string][]string
+	// dynamicReads are the read words only known when the line runs
+	// (see Analysis.DynamicReads).
+	dynamicReads []string
+	// cwdUnknown reports that the line changes to a working directory
+	// the analysis cannot follow (see Analysis.DirsUnknown).
+	cwdUnknown bool
 }
 
 // An analyzer walks one command line. The home directory and the starting
@@ -290,6 +298,7 @@ func analyzeBashRecipes(line, home, workdir string, read RecipeReader) *bashAnal
 	if an.sawGit && an.cwdChanged && an.looped {
 		an.opaque("git runs in a loop that changes the working directory, where it may use a configuration that is not protected")
 	}
+	an.a.cwdUnknown = an.cwdUnknown
 	if an.cwdUnknown {
 		for _, acc := range an.a.accesses {
 			if !path.IsAbs(acc.path) {
@@ -590,6 +599,9 @@ func (an *analyzer) node(n syntax.Node, src string, depth int) bool {
 		an.decl(n, src)
 	case *syntax.ForClause:
 		an.looped, an.unordered = true, true
+		if it, ok := n.Loop.(*syntax.WordIter); ok && it.Name != nil {
+			an.loopValues(it, src)
+		}
 		if it, ok := n.Loop.(*syntax.WordIter); !ok {
 			an.opaque("an arithmetic for loop evaluates its expressions")
 		} else if !loopVar(it.Name.Value) {
@@ -793,6 +805,7 @@ func (an *analyzer) call(c *syntax.CallExpr, src string, depth int) {
 	if len(c.Args) == 0 {
 		// Assignments only; the walk checks them.
 		for _, a := range c.Assigns {
+			an.assignValue(a, src)
 			if shellVar(a) {
 				if an.shellVars == nil {
 					an.shellVars = map[*syntax.Assign]bool{}
@@ -809,6 +822,11 @@ func (an *analyzer) call(c *syntax.CallExpr, src string, depth int) {
 		}
 		for _, a := range c.Assigns {
 			an.readIFS[a] = true // IFS= read -r line
+		}
+		for _, w := range c.Args[1:] {
+			if t := w.Lit(); loopVar(t) {
+				an.bind(t) // bound to the data read
+			}
 		}
 	} else if !inertAssigns(c.Assigns) {
 		an.opaque("an assignment prefix changes the environment of the command")
@@ -952,7 +970,10 @@ func (an *analyzer) addAccessOf(w word, mode accessMode, what string, tree, redi
 		an.pathsUnknown(what + " uses a path that is only known when the command runs")
 		if mode != modeRead {
 			an.opaque(what + " writes a path that is only known when the command runs")
-		} else if strings.HasPrefix(w.text, "~") {
+		} else if len(an.a.dynamicReads) < maxDynamicReads {
+			an.a.dynamicReads = append(an.a.dynamicReads, w.text)
+		}
+		if mode == modeRead && strings.HasPrefix(w.text, "~") {
 			// A tilde prefix left to bash (~root/.netrc, ~+/x, also as
 			// a word of a brace expansion): the gate looks it up.
 			an.readPattern(w.text)
@@ -1803,4 +1824,79 @@ func (an *analyzer) substitutionsFirst(st *syntax.Stmt, src string, depth int) {
 			return false
 		})
 	}
+}
+
+// maxDynamicReads bounds the read words only known at run time that an
+// analysis records, and maxVarValues the values it records of one
+// variable.
+const (
+	maxDynamicReads = 64
+	maxVarValues    = 64
+)
+
+// bind records that the line binds the shell variable name, with the
+// values vs (as words after the known expansions; an unknown expansion
+// keeps its source text); no values means data only known when the line
+// runs (read x). A variable bound more than once has every value.
+func (an *analyzer) bind(name string, vs ...string) {
+	if an.a.vars == nil {
+		an.a.vars = map[string][]string{}
+	}
+	old := an.a.vars[name]
+	if old == nil {
+		old = []string{}
+	}
+	for _, v := range vs {
+		if len(old) < maxVarValues && !slices.Contains(old, v) {
+			old = append(old, v)
+		}
+	}
+	an.a.vars[name] = old
+}
+
+// loopValues binds the variable of a for loop to the words of its list
+// (for f in ~/.pgpass; for d in ~), each of the words a brace expansion
+// makes; a loop over "$@" (no list) binds it to no value.
+func (an *analyzer) loopValues(it *syntax.WordIter, src string) {
+	var vs []string
+	for _, w := range it.Items {
+		ev := an.word(w, src)
+		if len(ev.alts) > 0 {
+			for _, a := range ev.alts {
+				vs = append(vs, a.text)
+			}
+			continue
+		}
+		vs = append(vs, ev.text)
+	}
+	an.bind(it.Name.Value, vs...)
+}
+
+// assignValue binds the variable of a plain assignment (h=~, f=$(…), x=)
+// to its value, and an array's name to each of its elements ($a is the
+// first). An append (x+=y), an element (x[1]=y) or a bare name leaves the
+// variable unbound: the gate takes it for one of the environment.
+func (an *analyzer) assignValue(a *syntax.Assign, src string) {
+	if a == nil || a.Name == nil || a.Append || a.Naked || a.Index != nil {
+		return
+	}
+	if a.Array != nil {
+		var vs []string
+		for _, e := range a.Array.Elems {
+			if e.Value == nil || e.Index != nil {
+				return
+			}
+			vs = append(vs, an.word(e.Value, src).text)
+		}
+		if len(vs) == 0 {
+			vs = []string{""}
+		}
+		an.bind(a.Name.Value, vs...)
+		return
+	}
+	if a.Value == nil {
+		an.bind(a.Name.Value, "")
+		return
+	}
+	an.bind(a.Name.Value, an.word(a.Value, src).text)
 }

@@ -189,6 +189,23 @@ type Analysis struct {
 	// the programs that administer them (criu, losetup, update-locale,
 	// apache2 -k stop).
 	Unmodelled []string
+	// Vars are the shell variables the line binds, each with the values
+	// it may take as words after the known expansions (an unknown
+	// expansion keeps its source text): a for loop's variable the words
+	// of its list (for f in ~/.pgpass), an assigned one its value (h=~).
+	// A variable with no values holds data only known when the line runs
+	// (read f). A variable the line uses but does not bind comes from the
+	// environment, which may point anywhere (XDG_CONFIG_HOME, OLDPWD).
+	Vars map[string][]string
+	// DynamicReads are the words, after quote removal and the known
+	// expansions, that commands read as paths but that hold an expansion
+	// only known when the line runs (cat "$f", cat $(ls -d ~)/.pgpass);
+	// the unknown expansions keep their source text.
+	DynamicReads []string
+	// DirsUnknown reports that the line changes to a working directory
+	// the analysis cannot follow (cd -, cd "$X"): a relative path may
+	// then lie anywhere, beyond each of Dirs.
+	DirsUnknown bool
 }
 
 // Reason returns the first reason the line is opaque, or "".
@@ -212,6 +229,9 @@ func Analyze(line string, opts Options) *Analysis {
 		ReadPatterns:  in.readPatterns,
 		LocalPrograms: in.localPrograms,
 		Unmodelled:    in.unmodelled,
+		Vars:          in.vars,
+		DynamicReads:  in.dynamicReads,
+		DirsUnknown:   in.cwdUnknown,
 	}
 	if !in.parsed && !out.Opaque {
 		out.Opaque, out.Reasons = true, []string{"the command cannot be parsed"}

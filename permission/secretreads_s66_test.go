@@ -1,0 +1,86 @@
+package permission_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/permission"
+)
+
+// A read whose path has a part the gate cannot know (a variable of the
+// environment, a command substitution, arithmetic) asks when the known
+// tail of the path may end a secret location, and a variable the line
+// binds to known words (for f in ~/.pgpass, h=~) is each of them
+// (secret66); bash prints the file in each of these lines. A wholly
+// unknown read asks when it comes from the environment or from a
+// substitution that names the home directory, and is allowed when it is
+// data of the line's own commands over the project.
+func TestBashSecretReadsUnknownPartsS66(t *testing.T) {
+	home, wd := secretHome(t)
+	runtime := t.TempDir()
+	t.Setenv("XDG_RUNTIME_DIR", runtime)
+	for _, p := range []string{filepath.Join(home, ".pgpass"), filepath.Join(runtime, "containers/auth.json")} {
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: wd, HomeDir: home,
+		Protected: []string{filepath.Join(home, ".lite-agent")}})
+	decide := func(line string) permission.Verdict {
+		t.Helper()
+		v, err := g.Decide(t.Context(), secretCall(line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	for _, line := range []string{
+		// Loop variables over a known list, a bare ~ assigned.
+		`for f in ~/.pgpass; do cat $f; done`, `for d in ~; do cat $d/.pgpass; done`, `h=~; cat $h/.pgpass`,
+		`for f in README.md ~/.ssh/id_rsa; do head "$f"; done`, `for d in ~/.ss*; do cat $d/id_rsa; done`,
+		`for f in {x,~/.netrc}; do cat "$f"; done`,
+		// Command substitutions whose output may be a home path.
+		`cat "$(cd; pwd)/.pgpass"`, `cat $(ls -d ~)/.pgpass`, `cat $(printf '%s/.pgp%s' ~ ass)`,
+		`cat "$(echo ~)/.config/gh/hosts.yml"`, `cat $(echo $HOME/.netrc)`,
+		`f=$(echo ~/.pgpass); cat "$f"`, `for f in $(ls -d ~/.ssh/*); do cat $f; done`,
+		// Variables from the environment.
+		`cat "$OLDPWD/.pgpass"`, `cat $FOO/.pgpass`, `cat "$XDG_CONFIG_HOME/gh/hosts.yml"`,
+		`cat "$XDG_RUNTIME_DIR/containers/auth.json"`, `cat ${FOO}/.pgpa*`, `tail -n 5 $X/.ssh/id_ed25519`,
+		`grep -h . "$D/.aws/credentials"`, `cat $GNUPGHOME/../.netrc`, `cat "$X/../..//.netrc"`,
+		`cat $X/./.netrc`, `ls $X; cat "$X"`, `cat $X/{x,.pgpass}`, `cat "$X"/.SSH/id_rsa`, `cat $KUBECONFIG`, `cat $P/environ`, `cat $((0))/.pgpass`,
+		// A working directory the gate cannot know (cd - goes to OLDPWD).
+		`cd -; cat .pgpass`, `cd - >/dev/null && cat .config/gh/hosts.yml`, `cd -; head ./.netrc`,
+		`cd -; cat .ss*/id_rsa`, `cd -; cat x/../.aws/credentials`,
+	} {
+		if v := decide(line); v.Decision != permission.Ask || v.RuleID != permission.RuleBashSecretRead {
+			t.Errorf("%q: %v %s (%s), want an ask of %s", line, v.Decision, v.RuleID, v.Reason, permission.RuleBashSecretRead)
+		}
+	}
+	// Lines the analysis already asked for (an unknown operand of a
+	// program it does not let take one) still ask.
+	for _, line := range []string{"h=~; f=$h/.netrc; base64 $f", "cat `echo ~`/.pgpass", `xxd $GNUPGHOME/../.netrc`,
+		`cp "$OLDPWD/.git-credentials" ./g`, `base64 "$PGPASSFILE"`, `a=(~/.pgpass x); cat $a`} {
+		if v := decide(line); v.Decision != permission.Ask {
+			t.Errorf("%q: %v %s (%s), want an ask", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
+	for _, line := range []string{
+		`for f in *.go; do cat "$f"; done`, `cat $(git rev-parse --show-toplevel)/README.md`, `cat $(git ls-files)`,
+		`git ls-files | while read -r f; do cat "$f"; done`, `for f in $(git ls-files); do wc -l "$f"; done`,
+		`cat $(ls README.md)`, `wc -l $(find . -name '*.md')`, `cat "$TMPDIR/out.txt"`,
+		`for d in src docs; do cat $d/README.md; done`, `echo "$HOME"`, `h=~; ls $h`, `for i in 1 2; do echo $i; done`,
+		`cat "$(git rev-parse --show-toplevel)/go.mod"`, `head -n 3 $(git ls-files '*.md')`,
+		`for f in README.md notes.txt; do cat "$f"; done`, `x=README.md; cat $x`, `cd -; cat README.md`,
+		`cd - && ls -la`,
+		`cd sub && ls $OLDPWD`, `ls -la "$(dirname "$(pwd)")"`, `ls $X/.ssh`, `stat "$OLDPWD/.pgpass"`,
+		`for d in src docs; do cat $d/config.json; done`, `for d in a b; do cat "$d/token"; done`,
+	} {
+		if v := decide(line); v.Decision != permission.Allow {
+			t.Errorf("%q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
+}

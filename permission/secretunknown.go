@@ -1,0 +1,360 @@
+package permission
+
+import (
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
+	"github.com/lite-agent/lite-agent-go/internal/secretpaths"
+	"github.com/lite-agent/lite-agent-go/internal/shellscan"
+)
+
+// maxUnknownVariants bounds the words unknownSecretRead makes of one word
+// by putting in the values of the variables the line binds.
+const maxUnknownVariants = 64
+
+// unknownSecretRead returns, as the line names it, a word of the line
+// with a part the analysis cannot know (a variable of the environment or
+// bound to data, a command substitution, arithmetic) that may name a
+// secret location (see [RuleBashSecretRead]); "" when there is none.
+//
+// The unknown part may be any path, the home directory too (OLDPWD,
+// XDG_CONFIG_HOME, $(cd; pwd) …). The rule:
+//   - a variable the line binds to words it knows (for f in ~/.pgpass,
+//     h=~) is each of them, and the word so made is checked as a path
+//     (a lower-case variable of the environment that an assignment in a
+//     branch that does not run leaves is not seen);
+//   - a word whose known tail, the text after its last unknown part, may
+//     be the tail of a secret location or of a path beneath one
+//     ($OLDPWD/.pgpass, $(echo ~)/.config/gh/hosts.yml, $X/.pgpa*) asks,
+//     whatever the program;
+//   - a word a command reads as a path that is wholly unknown (no known
+//     tail) asks when its unknown part is a variable of the environment
+//     (cat "$KUBECONFIG": the host's environment names credential files)
+//     or a command substitution whose text names the home directory,
+//     another variable or a bare cd ($(printf '%s/.pgp%s' ~ ass)); one
+//     that is data the line's own commands make from the workdir (cat
+//     "$f" after read f, cat $(git ls-files), for f in $(git ls-files))
+//     is allowed: asking for it would ask for every loop over a project's
+//     files, and the sandbox hides the credential stores behind the gate.
+func (g *Gate) unknownSecretRead(a *shellscan.Analysis) string {
+	check := func(w string, whole bool) bool {
+		if !strings.ContainsAny(w, "$`") {
+			return false
+		}
+		for _, v := range bindVars(w, a.Vars) {
+			if !strings.ContainsAny(v, "$`") {
+				if g.namesSecretWord(a.Dirs, v) || strings.ContainsAny(v, "*?[{") && g.namesSecret(a.Dirs, v, true, false) {
+					return true
+				}
+				continue
+			}
+			tail, ok := knownTail(v)
+			if !ok {
+				tail = ""
+			}
+			if strings.HasPrefix(tail, "/") {
+				tail = path.Clean(tail)
+			}
+			tail = unknownAbove(tail)
+			if tail != "" && g.tailMaySecret(tail) {
+				return true
+			}
+			if whole && tail == "" && g.wholeUnknownMaySecret(v, a.Vars) {
+				return true
+			}
+		}
+		return false
+	}
+	// A lister shows names, never contents (ls "$OLDPWD", ls -la
+	// "$(dirname "$(pwd)")"): its words are no read.
+	read := map[string]bool{}
+	for _, c := range a.Commands {
+		if listsNames(c) {
+			continue
+		}
+		for _, w := range c.Args {
+			read[w] = true
+			if check(w, false) {
+				return w
+			}
+		}
+	}
+	for _, w := range a.DynamicReads {
+		if read[w] && check(w, true) {
+			return w
+		}
+	}
+	if a.DirsUnknown {
+		// After cd - (to OLDPWD, which may be the home) a relative path
+		// read is the known tail of a path whose start may be anything.
+		var reads []string
+		for _, acc := range a.Accesses {
+			if acc.Mode == shellscan.Read && !acc.Runs && !acc.Venv && !acc.UvConfig && !acc.PipConfig {
+				reads = append(reads, acc.Path)
+			}
+		}
+		for _, p := range append(reads, a.ReadPatterns...) {
+			if p == "" || strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") {
+				continue
+			}
+			if g.tailMaySecret(unknownAbove(path.Clean("/" + p))) {
+				return p
+			}
+		}
+	}
+	return ""
+}
+
+// unknownAbove returns the part of tail, the known end of a path whose
+// start may be anything, after its last ".." component: what lies above
+// an unknown directory may be anything too ($X/../.netrc).
+func unknownAbove(tail string) string {
+	if i := strings.LastIndex(tail, "/.."); i >= 0 && (i+3 == len(tail) || tail[i+3] == '/') {
+		return tail[i+3:]
+	}
+	return tail
+}
+
+// listsNames reports whether c is a lister (see [isLister]) without an
+// option that reads names from a file or a command it may run.
+func listsNames(c shellscan.Command) bool {
+	if !isLister(path.Base(c.Name)) || len(c.Guessed) > 0 {
+		return false
+	}
+	for _, w := range c.Args {
+		if strings.HasPrefix(w, "--") && strings.Contains(w, "from") {
+			return false
+		}
+	}
+	return true
+}
+
+// varRef matches a reference to a plain shell variable: $name or ${name}.
+var varRef = regexp.MustCompile(`\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))`)
+
+// bindVars returns the words w may be when each variable it names that
+// the line binds to known values (vars, see [shellscan.Analysis.Vars]) is
+// each of them, up to three levels deep (f=$h/x, h=~); w itself when it
+// names none. Variables bound to no value (read f) and those of the
+// environment keep their reference.
+func bindVars(w string, vars map[string][]string) []string {
+	out := []string{w}
+	for range 3 {
+		var next []string
+		changed := false
+		for _, v := range out {
+			start, end, name := boundRef(v, vars)
+			if name == "" {
+				next = append(next, v)
+				continue
+			}
+			changed = true
+			for _, val := range vars[name] {
+				if len(next) < maxUnknownVariants {
+					next = append(next, v[:start]+val+v[end:])
+				}
+			}
+		}
+		out = next
+		if !changed {
+			break
+		}
+	}
+	return out
+}
+
+// boundRef returns the first reference in v to a variable bound to known
+// values (its start and end and the variable's name); "" when there is
+// none.
+func boundRef(v string, vars map[string][]string) (start, end int, name string) {
+	for _, m := range varRef.FindAllStringSubmatchIndex(v, -1) {
+		n := ""
+		if m[2] >= 0 {
+			n = v[m[2]:m[3]]
+		} else {
+			n = v[m[4]:m[5]]
+		}
+		if len(vars[n]) > 0 {
+			return m[0], m[1], n
+		}
+	}
+	return 0, 0, ""
+}
+
+// knownTail returns the text of w after its last unknown part (an
+// expansion the analysis kept as source text: $x, ${…}, $(…), $((…)),
+// `…`); false when an expansion does not end.
+func knownTail(w string) (string, bool) {
+	end := 0
+	for i := 0; i < len(w); i++ {
+		switch {
+		case w[i] == '`':
+			j := strings.IndexByte(w[i+1:], '`')
+			if j < 0 {
+				return "", false
+			}
+			i += 1 + j
+			end = i + 1
+		case w[i] == '$' && i+1 < len(w) && (w[i+1] == '(' || w[i+1] == '{'):
+			j := closing(w, i+1)
+			if j < 0 {
+				return "", false
+			}
+			i = j
+			end = i + 1
+		case w[i] == '$' && i+1 < len(w):
+			j := i + 1
+			if c := w[j]; c >= '0' && c <= '9' || strings.IndexByte("@*#?$!-", c) >= 0 {
+				j++
+			} else {
+				for j < len(w) && (w[j] == '_' || w[j] >= 'a' && w[j] <= 'z' || w[j] >= 'A' && w[j] <= 'Z' || w[j] >= '0' && w[j] <= '9') {
+					j++
+				}
+			}
+			if j > i+1 {
+				i = j - 1
+				end = j
+			}
+		}
+	}
+	return w[end:], true
+}
+
+// closing returns the index of the bracket that closes the one at w[i]
+// ('(' or '{'), skipping quoted text; -1 when there is none.
+func closing(w string, i int) int {
+	open, shut := w[i], byte(')')
+	if open == '{' {
+		shut = '}'
+	}
+	depth := 0
+	for j := i; j < len(w); j++ {
+		switch w[j] {
+		case '\'':
+			k := strings.IndexByte(w[j+1:], '\'')
+			if k < 0 {
+				return -1
+			}
+			j += 1 + k
+		case '\\':
+			j++
+		case open:
+			depth++
+		case shut:
+			depth--
+			if depth == 0 {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
+// tailMaySecret reports whether tail, the known end of a path whose start
+// may be anything, may end a secret location or a path beneath one: a
+// suffix of an entry of the secret list (/.pgpass, /gh/hosts.yml, also
+// through a glob: /.pgpa*), or such a suffix followed by a path beneath
+// it (/.ssh/id_rsa), or the tail of a secret file of /proc; each word of
+// a brace expansion ({.pgpass,x}), in any letter case, as a
+// case-insensitive file system opens names.
+func (g *Gate) tailMaySecret(tail string) bool {
+	for _, t := range pathmatch.BraceWords(tail) {
+		t = pathmatch.FoldName(t)
+		for _, s := range g.secrets {
+			for _, s := range []string{s, pathmatch.Resolve(s)} {
+				s = pathmatch.FoldName(s)
+				if suffixMatches(t, s) {
+					return true
+				}
+				for j := 1; j < len(t); j++ {
+					if t[j] == '/' && suffixMatches(t[:j], s) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	if strings.HasPrefix(tail, "/") {
+		for _, p := range []string{"/proc/1" + tail, "/proc/self" + tail, "/proc" + tail} {
+			if secretpaths.IsProcSecret(path.Clean(p), false) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// suffixMatches reports whether the pattern (or plain text) t matches a
+// suffix of s.
+func suffixMatches(t, s string) bool {
+	if strings.HasSuffix(s, t) {
+		return true
+	}
+	if !strings.ContainsAny(t, "*?[") {
+		return false
+	}
+	for i := range len(s) {
+		if ok, err := path.Match(t, s[i:]); err == nil && ok {
+			return true
+		}
+	}
+	return false
+}
+
+// bareCd matches a cd without an operand, which goes to the home
+// directory.
+var bareCd = regexp.MustCompile(`(^|[;&|(\s])cd\s*($|[;&|)])`)
+
+// wholeUnknownMaySecret reports whether w, a path read that holds no
+// known tail, may be a secret location (see [Gate.unknownSecretRead]): a
+// variable of the environment (one the line does not bind; positional
+// and special parameters are empty in bash -c) or a command substitution
+// whose text names the home directory, a variable, a backquote or a bare
+// cd.
+func (g *Gate) wholeUnknownMaySecret(w string, vars map[string][]string) bool {
+	for _, m := range varRef.FindAllStringSubmatch(w, -1) {
+		name := m[1] + m[2]
+		if _, bound := vars[name]; !bound {
+			return true
+		}
+	}
+	for i := 0; i < len(w); i++ {
+		var inner string
+		switch {
+		case w[i] == '`':
+			j := strings.IndexByte(w[i+1:], '`')
+			if j < 0 {
+				return true
+			}
+			inner = w[i+1 : i+1+j]
+			i += 1 + j
+		case strings.HasPrefix(w[i:], "$(("):
+			j := closing(w, i+1)
+			if j < 0 {
+				return true
+			}
+			inner = w[i+3 : j]
+			i = j
+			if strings.ContainsAny(inner, "$`~") {
+				return true
+			}
+			continue
+		case strings.HasPrefix(w[i:], "$("):
+			j := closing(w, i+1)
+			if j < 0 {
+				return true
+			}
+			inner = w[i+2 : j]
+			i = j
+		default:
+			continue
+		}
+		if strings.ContainsAny(inner, "$`~") || bareCd.MatchString(inner) ||
+			(g.home != "" && strings.Contains(inner, g.home)) {
+			return true
+		}
+	}
+	return false
+}
