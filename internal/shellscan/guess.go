@@ -1101,11 +1101,19 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 				ws = append(ws, an.word(a, s))
 			}
 			for len(ws) > 1 && !ws[0].dynamic && prefixBuiltins.get()[ws[0].text] {
-				ws = ws[1:]
+				ws = prefixOperands(ws[0].text, ws[1:])
 			}
 			if len(ws) == 0 || !ws[0].dynamic && strings.HasPrefix(ws[0].text, "-") {
 				// No program is named "-…" (a list item of a document
-				// read as a script: "- rm").
+				// read as a script: "- rm"). Its words are still handed
+				// on (review66d: a prefix's option the analysis does
+				// not skip must not hide the program after it).
+				for _, w := range ws {
+					if w.dynamic || w.special {
+						break
+					}
+					an.hand(w.text)
+				}
 				return true
 			}
 			if ws[0].dynamic {
@@ -1160,6 +1168,32 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 		an.opaque("a command string or script runs a command named by a variable it sets")
 	}
 	return ok
+}
+
+// prefixOperands returns the words after the options that the prefix
+// builtin name (see prefixBuiltins) takes in args, the command it runs
+// (review66d: command -p ./y and command -- ./y run ./y, as exec -c -a
+// NAME ./y does): "--" ends them, exec's -a takes a value, and command -v
+// and -V, which only look the command up, are taken as running it.
+func prefixOperands(name string, args []word) []word {
+	for i := 0; i < len(args); i++ {
+		t := args[i].text
+		if args[i].dynamic || !strings.HasPrefix(t, "-") || t == "-" {
+			return args[i:]
+		}
+		if t == "--" {
+			return args[i+1:]
+		}
+		if name != "command" && name != "exec" {
+			return args[i:] // eval and builtin take no option
+		}
+		if name == "exec" {
+			if j := strings.IndexByte(t, 'a'); j == len(t)-1 {
+				i++ // -a NAME
+			}
+		}
+	}
+	return nil
 }
 
 // prefixBuiltins are the builtins that run the command their operands

@@ -1,0 +1,45 @@
+//go:build linux
+
+package permission_test
+
+import (
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
+)
+
+// canaryRound81 is review66d's attack on gate66's fix (round 78: a file
+// the line makes executable, handed to a command the analysis does not
+// model, is code). A command string such a command runs (hyperfine's) is
+// read for the words it hands on, after the prefix builtins exec, eval,
+// command and builtin; but an option of the prefix (command -p, command
+// --) left "-p" as the program's name, and no program is named "-…", so
+// the string's words were never handed: real hyperfine 1.18 ran the copy
+// of rm and removed the canary with each line, which "allow bash"
+// allowed.
+var canaryRound81 = map[string][]string{
+	"1-prefix-options": {
+		`cp /bin/rm t && hyperfine -r1 'command -p ./t c'`,
+		`cp /bin/rm t && hyperfine -r1 'command -p -- ./t c'`,
+		`cp /bin/rm t && hyperfine -r1 'command -- ./t c'`,
+		`echo '/bin/rm -f c' > t && chmod +x t && hyperfine -r1 'command -p ./t'`,
+		`cp /bin/rm t && hyperfine -r1 'true; command -p ./t c'`,
+		`cp /bin/rm t && hyperfine -r1 -p 'command -p ./t c' true`,
+		`cp /bin/rm t && hyperfine -r1 'command -p ./t c | true'`,
+		`cp /bin/rm t && hyperfine -r1 'eval command -p ./t c'`,
+		`cp /bin/rm t && hyperfine -r1 'command -pv ./t c; command -p ./t c'`,
+	},
+}
+
+func TestCanaryRound81(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "git", "hyperfine")
+	template := checkCanaryRound(t, canaryRound81)
+	// The prefixes' options stay ordinary where no file the line made
+	// executable is handed.
+	checkOrdinary(t, template, []string{
+		`hyperfine -r1 'command -p ls'`,
+		`hyperfine -r1 'command -v ls'`,
+		`hyperfine -r1 'command -- ls -la'`,
+		`cp README sub/copy.txt && hyperfine -r1 'command -p wc -l sub/copy.txt'`,
+	}, nil)
+}
