@@ -16,8 +16,20 @@ import (
 // --) left "-p" as the program's name, and no program is named "-…", so
 // the string's words were never handed: real hyperfine 1.18 ran the copy
 // of rm and removed the canary with each line, which "allow bash"
-// allowed.
+// allowed. So were its words after a program word only known when the
+// string runs ($X ./t c, "$@" ./t c), which runs ./t when it is empty.
 var canaryRound81 = map[string][]string{
+	"2-dynamic": {
+		`cp /bin/rm t && hyperfine -r1 '$X ./t c'`,
+		`cp /bin/rm t && hyperfine -r1 '"$@" ./t c'`,
+		`cp /bin/rm t && hyperfine -r1 '$X env ./t c'`,
+		`cp /bin/rm t && hyperfine -r1 'command $X ./t c'`,
+		`cp /bin/rm t && hyperfine -r1 'nice -n1 $X ./t c'`,
+		`cp /bin/rm t && hyperfine -r1 'exec $X ./t c'`,
+		`cp /bin/rm t && hyperfine -r1 'xargs $X ./t c </dev/null'`,
+		`cp /bin/rm t && hyperfine -r1 '$X $Y ./t c'`,
+		`cp /bin/rm t && hyperfine -r1 '$1 ./t c'`,
+	},
 	"1-prefix-options": {
 		`cp /bin/rm t && hyperfine -r1 'command -p ./t c'`,
 		`cp /bin/rm t && hyperfine -r1 'command -p -- ./t c'`,
@@ -40,6 +52,7 @@ func TestCanaryRound81(t *testing.T) {
 		`hyperfine -r1 'command -p ls'`,
 		`hyperfine -r1 'command -v ls'`,
 		`hyperfine -r1 'command -- ls -la'`,
+		`cp README b.txt && hyperfine -r1 '$PAGER b.txt'`,
 		`cp README sub/copy.txt && hyperfine -r1 'command -p wc -l sub/copy.txt'`,
 	}, nil)
 }

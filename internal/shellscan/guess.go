@@ -1118,6 +1118,13 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 			}
 			if ws[0].dynamic {
 				named = true
+				// The variable may be empty ($X ./y runs ./y): the
+				// words after it are handed on (review66d).
+				for _, w := range ws[1:] {
+					if !w.dynamic && !w.special {
+						an.hand(w.text)
+					}
+				}
 				return true
 			}
 			if rd := ws[0].text; rd == "read" || rd == "mapfile" || rd == "readarray" || rd == "printf" {
