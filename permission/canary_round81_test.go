@@ -17,8 +17,27 @@ import (
 // the string's words were never handed: real hyperfine 1.18 ran the copy
 // of rm and removed the canary with each line, which "allow bash"
 // allowed. So were its words after a program word only known when the
-// string runs ($X ./t c, "$@" ./t c), which runs ./t when it is empty.
+// string runs ($X ./t c, "$@" ./t c), which runs ./t when it is empty,
+// and every word of a string the analysis could not parse, which sh runs
+// up to its syntax error ("./t c\n)"); a script the line wrote, run by
+// one (sh t), was never read either.
 var canaryRound81 = map[string][]string{
+	"3-unparsed": {
+		`hyperfine -r1 $'rm -f c\n)'`,
+		`hyperfine -r1 $'echo x >> ../home/.bashrc\n)'`,
+		`echo '/bin/rm -f c' > t && hyperfine -r1 $'sh t\n)'`,
+		`echo '/bin/rm -f c' > t; hyperfine -r1 $'. ./t\n)'`,
+		`cp /bin/rm t && hyperfine -r1 $'./t c\n)'`,
+		`cp /bin/rm t && hyperfine -r1 $'./t c\nfi'`,
+		`cp /bin/rm t && hyperfine -r1 $'./t c\n$('`,
+		`cp /bin/rm t && hyperfine -r1 $'./t c\ndone'`,
+		`cp /bin/rm t && hyperfine -r1 './t c
+}'`,
+		`cp /bin/rm t && /usr/sbin/logsave /dev/null sh -c $'./t c\n)'`,
+		`cp /bin/rm t && hyperfine -r1 $'./t c\n<<'`,
+		`cp /bin/rm t && hyperfine -r1 $'./"t" c\n)'`,
+		`cp /bin/rm t && hyperfine -r1 $'true; command -p ./t c\n)'`,
+	},
 	"2-dynamic": {
 		`cp /bin/rm t && hyperfine -r1 '$X ./t c'`,
 		`cp /bin/rm t && hyperfine -r1 '"$@" ./t c'`,
@@ -53,6 +72,8 @@ func TestCanaryRound81(t *testing.T) {
 		`hyperfine -r1 'command -v ls'`,
 		`hyperfine -r1 'command -- ls -la'`,
 		`cp README b.txt && hyperfine -r1 '$PAGER b.txt'`,
+		`cp README b.txt && hyperfine -r1 $'wc -l b.txt\n)'`,
+		`hyperfine -r1 'echo (unbalanced'`,
 		`cp README sub/copy.txt && hyperfine -r1 'command -p wc -l sub/copy.txt'`,
 	}, nil)
 }

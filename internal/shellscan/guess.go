@@ -1055,7 +1055,7 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(s), "")
 	if err != nil {
-		return true
+		return an.spellUnparsed(s, read, depth)
 	}
 	code := strings.ContainsAny(strings.TrimSpace(s), ";&|()<>`\n") || strings.Contains(s, "$(")
 	sets, named, ok := false, false, true
@@ -1175,6 +1175,30 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 		an.opaque("a command string or script runs a command named by a variable it sets")
 	}
 	return ok
+}
+
+// spellUnparsed hands on, and spells through read the files the line
+// wrote that they name, each field of the command string s that the
+// analysis cannot parse, split at blanks and operators, without quotes
+// and backslashes (review66d): sh runs the commands of a string up to a
+// syntax error on a later line ("./y c\n)" runs ./y), and its grammar is
+// not bash's. depth is as for spellScriptDepth. It reports false once
+// read does.
+func (an *analyzer) spellUnparsed(s string, read func(string) bool, depth int) bool {
+	fields := strings.FieldsFunc(s, func(r rune) bool {
+		return strings.ContainsRune(" \t\n\r\v\f;&|()<>`", r)
+	})
+	for _, f := range fields {
+		f = strings.NewReplacer("'", "", `"`, "", `\`, "").Replace(f)
+		if f == "" {
+			continue
+		}
+		an.hand(f)
+		if !an.spellWritten(f, read, depth+1) {
+			return false
+		}
+	}
+	return true
 }
 
 // prefixOperands returns the words after the options that the prefix
