@@ -20,8 +20,20 @@ import (
 // string runs ($X ./t c, "$@" ./t c), which runs ./t when it is empty,
 // and every word of a string the analysis could not parse, which sh runs
 // up to its syntax error ("./t c\n)"); a script the line wrote, run by
-// one (sh t), was never read either.
+// one (sh t), was never read either; and a string that set PATH after
+// its start (export PATH=sub:$PATH; t c).
 var canaryRound81 = map[string][]string{
+	// guessInner has a string that starts PATH=… be opaque; one that
+	// sets PATH later (export PATH=…, true; PATH=…) made a bare name
+	// run the copy in sub.
+	"4-path-in-string": {
+		`cp /bin/rm sub/t && hyperfine -r1 'export PATH=$PWD/sub:$PATH; t c'`,
+		`cp /bin/rm sub/t && hyperfine -r1 'export PATH=sub:$PATH; t c'`,
+		`cp /bin/rm sub/t && hyperfine -r1 'true; PATH=sub:$PATH; t c'`,
+		`cp /bin/rm sub/t && hyperfine -r1 'true; PATH=$PWD/sub:$PATH t c'`,
+		`cp /bin/rm sub/t && hyperfine -r1 'readonly PATH=sub:$PATH; t c'`,
+		`cp /bin/rm sub/t && hyperfine -r1 'cd .; export PATH=$PATH:sub; t c'`,
+	},
 	"3-unparsed": {
 		`hyperfine -r1 $'rm -f c\n)'`,
 		`hyperfine -r1 $'echo x >> ../home/.bashrc\n)'`,
@@ -74,6 +86,7 @@ func TestCanaryRound81(t *testing.T) {
 		`cp README b.txt && hyperfine -r1 '$PAGER b.txt'`,
 		`cp README b.txt && hyperfine -r1 $'wc -l b.txt\n)'`,
 		`hyperfine -r1 'echo (unbalanced'`,
+		`hyperfine -r1 'export LC_ALL=C; sort README'`,
 		`cp README sub/copy.txt && hyperfine -r1 'command -p wc -l sub/copy.txt'`,
 	}, nil)
 }

@@ -1066,6 +1066,12 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 		switch n := n.(type) {
 		case *syntax.Assign:
 			sets = true
+			if n.Name != nil && !n.Naked && dangerousEnv(n.Name.Value) {
+				// export PATH=sub:$PATH; t: the commands after it run
+				// what the analysis cannot follow (review66d), as
+				// guessInner has a string that starts PATH=… be.
+				an.opaque("a command string sets " + n.Name.Value + ", which changes what the commands after it run")
+			}
 			// LESSOPEN=./y: a setting may name a program the line wrote.
 			if n.Value != nil {
 				v := an.word(n.Value, s).text
