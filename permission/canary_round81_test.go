@@ -21,7 +21,8 @@ import (
 // and every word of a string the analysis could not parse, which sh runs
 // up to its syntax error ("./t c\n)"); a script the line wrote, run by
 // one (sh t), was never read either; and a string that set PATH after
-// its start (export PATH=sub:$PATH; t c).
+// its start (export PATH=sub:$PATH; t c), or by read, for, getopts
+// or ${PATH:=…}.
 var canaryRound81 = map[string][]string{
 	// guessInner has a string that starts PATH=… be opaque; one that
 	// sets PATH later (export PATH=…, true; PATH=…) made a bare name
@@ -33,6 +34,11 @@ var canaryRound81 = map[string][]string{
 		`cp /bin/rm sub/t && hyperfine -r1 'true; PATH=$PWD/sub:$PATH t c'`,
 		`cp /bin/rm sub/t && hyperfine -r1 'readonly PATH=sub:$PATH; t c'`,
 		`cp /bin/rm sub/t && hyperfine -r1 'cd .; export PATH=$PATH:sub; t c'`,
+		`echo sub > f && cp /bin/rm sub/t && hyperfine -r1 'read PATH < f; t c'`,
+		`echo x sub > f && cp /bin/rm sub/t && hyperfine -r1 'read -r x PATH < f; t c'`,
+		`cp /bin/rm sub/t && hyperfine -r1 'for PATH in sub; do t c; done'`,
+		`cp /bin/rm sub/t && hyperfine -r1 'unset PATH; : ${PATH:=sub}; t c'`,
+		`mkdir s && cp /bin/rm s/t && hyperfine -r1 'getopts s PATH -s; t c'`,
 	},
 	"3-unparsed": {
 		`hyperfine -r1 $'rm -f c\n)'`,
@@ -87,6 +93,8 @@ func TestCanaryRound81(t *testing.T) {
 		`cp README b.txt && hyperfine -r1 $'wc -l b.txt\n)'`,
 		`hyperfine -r1 'echo (unbalanced'`,
 		`hyperfine -r1 'export LC_ALL=C; sort README'`,
+		`hyperfine -r1 'read x < README; echo $x'`,
+		`hyperfine -r1 'for f in *; do wc -l $f; done'`,
 		`cp README sub/copy.txt && hyperfine -r1 'command -p wc -l sub/copy.txt'`,
 	}, nil)
 }

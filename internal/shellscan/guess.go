@@ -1078,8 +1078,18 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 				an.hand(v)
 				ok = an.spellWritten(v, read, depth+1)
 			}
-		case *syntax.DeclClause, *syntax.ForClause:
+		case *syntax.DeclClause:
 			sets = true
+		case *syntax.ForClause:
+			sets = true
+			if it, isIter := n.Loop.(*syntax.WordIter); isIter && it.Name != nil && dangerousEnv(it.Name.Value) {
+				an.opaque("a command string sets " + it.Name.Value + " as a loop's variable, which changes what the commands in it run")
+			}
+		case *syntax.ParamExp:
+			if n.Param != nil && n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) &&
+				dangerousEnv(n.Param.Value) {
+				an.opaque("a command string may set " + n.Param.Value + " (${" + n.Param.Value + ":=…}), which changes what the commands after it run")
+			}
 		case *syntax.Stmt:
 			// What the string feeds a command or writes into a file may
 			// be a script it runs (tool <<< x, echo x > f; tool f).
@@ -1133,8 +1143,16 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 				}
 				return true
 			}
-			if rd := ws[0].text; rd == "read" || rd == "mapfile" || rd == "readarray" || rd == "printf" {
+			if rd := ws[0].text; rd == "read" || rd == "mapfile" || rd == "readarray" || rd == "printf" || rd == "getopts" {
 				sets = true
+				// read PATH < f; t: the variable it sets may be one
+				// that changes what runs (review66d).
+				for i, w := range ws[1:] {
+					if !w.dynamic && dangerousEnv(w.text) && (rd != "printf" || ws[i].text == "-v") {
+						an.opaque("a command string sets " + w.text + " with " + rd + ", which changes what the commands after it run")
+						break
+					}
+				}
 			} else if rd == "alias" {
 				an.opaque("a command string or script defines an alias")
 			}
