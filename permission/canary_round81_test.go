@@ -94,6 +94,7 @@ func TestCanaryRound81(t *testing.T) {
 		`hyperfine -r1 'echo (unbalanced'`,
 		`hyperfine -r1 'export LC_ALL=C; sort README'`,
 		`hyperfine -r1 'read x < README; echo $x'`,
+		`hyperfine -r1 'while IFS= read -r l; do echo "$l"; done < README'`,
 		`hyperfine -r1 'for f in *; do wc -l $f; done'`,
 		`cp README sub/copy.txt && hyperfine -r1 'command -p wc -l sub/copy.txt'`,
 	}, nil)

@@ -1066,7 +1066,7 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 		switch n := n.(type) {
 		case *syntax.Assign:
 			sets = true
-			if n.Name != nil && !n.Naked && dangerousEnv(n.Name.Value) {
+			if n.Name != nil && !n.Naked && setsWhatRuns(n.Name.Value) {
 				// export PATH=sub:$PATH; t: the commands after it run
 				// what the analysis cannot follow (review66d), as
 				// guessInner has a string that starts PATH=… be.
@@ -1082,12 +1082,12 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 			sets = true
 		case *syntax.ForClause:
 			sets = true
-			if it, isIter := n.Loop.(*syntax.WordIter); isIter && it.Name != nil && dangerousEnv(it.Name.Value) {
+			if it, isIter := n.Loop.(*syntax.WordIter); isIter && it.Name != nil && setsWhatRuns(it.Name.Value) {
 				an.opaque("a command string sets " + it.Name.Value + " as a loop's variable, which changes what the commands in it run")
 			}
 		case *syntax.ParamExp:
 			if n.Param != nil && n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) &&
-				dangerousEnv(n.Param.Value) {
+				setsWhatRuns(n.Param.Value) {
 				an.opaque("a command string may set " + n.Param.Value + " (${" + n.Param.Value + ":=…}), which changes what the commands after it run")
 			}
 		case *syntax.Stmt:
@@ -1148,7 +1148,7 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 				// read PATH < f; t: the variable it sets may be one
 				// that changes what runs (review66d).
 				for i, w := range ws[1:] {
-					if !w.dynamic && dangerousEnv(w.text) && (rd != "printf" || ws[i].text == "-v") {
+					if !w.dynamic && setsWhatRuns(w.text) && (rd != "printf" || ws[i].text == "-v") {
 						an.opaque("a command string sets " + w.text + " with " + rd + ", which changes what the commands after it run")
 						break
 					}
@@ -1223,6 +1223,14 @@ func (an *analyzer) spellUnparsed(s string, read func(string) bool, depth int) b
 		}
 	}
 	return true
+}
+
+// setsWhatRuns reports whether a command string that sets the variable
+// name may run what the analysis does not see (see dangerousEnv): IFS,
+// which only splits the expansions a string makes (IFS= read -r l), and
+// those are words only known when it runs, is left out.
+func setsWhatRuns(name string) bool {
+	return name != "IFS" && dangerousEnv(name)
 }
 
 // prefixOperands returns the words after the options that the prefix
