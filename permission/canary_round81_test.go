@@ -22,7 +22,8 @@ import (
 // up to its syntax error ("./t c\n)"); a script the line wrote, run by
 // one (sh t), was never read either; and a string that set PATH after
 // its start (export PATH=sub:$PATH; t c), or by read, for, getopts
-// or ${PATH:=…}.
+// or ${PATH:=…}; and eval's and trap's one-command strings (eval './t
+// c').
 var canaryRound81 = map[string][]string{
 	// guessInner has a string that starts PATH=… be opaque; one that
 	// sets PATH later (export PATH=…, true; PATH=…) made a bare name
@@ -39,6 +40,16 @@ var canaryRound81 = map[string][]string{
 		`cp /bin/rm sub/t && hyperfine -r1 'for PATH in sub; do t c; done'`,
 		`cp /bin/rm sub/t && hyperfine -r1 'unset PATH; : ${PATH:=sub}; t c'`,
 		`mkdir s && cp /bin/rm s/t && hyperfine -r1 'getopts s PATH -s; t c'`,
+	},
+	// eval's operand and trap's action are command strings of their
+	// own: a string of one command was not read again.
+	"5-eval-trap": {
+		`cp /bin/rm t && hyperfine -r1 "eval './t c'"`,
+		`cp /bin/rm t && hyperfine -r1 "trap './t c' EXIT"`,
+		`cp /bin/rm t && hyperfine -r1 "command eval './t c'"`,
+		`cp /bin/rm t && hyperfine -r1 "eval ./t\ c"`,
+		`cp /bin/rm t && hyperfine -r1 "trap 'command -p ./t c' EXIT"`,
+		`echo '/bin/rm -f c' > t && hyperfine -r1 "eval 'sh t'"`,
 	},
 	"3-unparsed": {
 		`hyperfine -r1 $'rm -f c\n)'`,
@@ -95,6 +106,8 @@ func TestCanaryRound81(t *testing.T) {
 		`hyperfine -r1 'export LC_ALL=C; sort README'`,
 		`hyperfine -r1 'read x < README; echo $x'`,
 		`hyperfine -r1 'while IFS= read -r l; do echo "$l"; done < README'`,
+		`hyperfine -r1 "eval 'ls -la'"`,
+		`hyperfine -r1 "trap 'echo done' EXIT"`,
 		`hyperfine -r1 'for f in *; do wc -l $f; done'`,
 		`cp README sub/copy.txt && hyperfine -r1 'command -p wc -l sub/copy.txt'`,
 	}, nil)

@@ -1116,7 +1116,9 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 			for _, a := range n.Args {
 				ws = append(ws, an.word(a, s))
 			}
+			evaluated := false
 			for len(ws) > 1 && !ws[0].dynamic && prefixBuiltins.get()[ws[0].text] {
+				evaluated = evaluated || ws[0].text == "eval"
 				ws = prefixOperands(ws[0].text, ws[1:])
 			}
 			if len(ws) == 0 || !ws[0].dynamic && strings.HasPrefix(ws[0].text, "-") {
@@ -1176,6 +1178,21 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 				}
 			}
 			joined, starts := joinWords(ws[:known])
+			// eval's words, joined, and trap's action are command
+			// strings of their own (eval './y c', trap './y c' EXIT;
+			// review66d), a string of one command among them.
+			if inner := ""; ok {
+				if evaluated {
+					inner = joined
+				} else if ws[0].text == "trap" && known > 1 {
+					inner = ws[1].text
+				}
+				if inner != "" && shellText(inner) {
+					if ok = an.spellScriptDepth(inner, add, read, depth+1); !ok {
+						return false
+					}
+				}
+			}
 			if ok = add(joined); !ok || !code {
 				return ok
 			}
