@@ -18,6 +18,7 @@ import (
 // of rm and removed the canary with each line, which "allow bash"
 // allowed. So were its words after a program word only known when the
 // string runs ($X ./t c, "$@" ./t c), which runs ./t when it is empty,
+// and such a word itself (./t$X c),
 // and every word of a string the analysis could not parse, which sh runs
 // up to its syntax error ("./t c\n)"); a script the line wrote, run by
 // one (sh t), was never read either; and a string that set PATH after
@@ -77,6 +78,10 @@ var canaryRound81 = map[string][]string{
 		`cp /bin/rm t && hyperfine -r1 'xargs $X ./t c </dev/null'`,
 		`cp /bin/rm t && hyperfine -r1 '$X $Y ./t c'`,
 		`cp /bin/rm t && hyperfine -r1 '$1 ./t c'`,
+		`cp /bin/rm t && hyperfine -r1 './t$X c'`,
+		`cp /bin/rm t && hyperfine -r1 './t"$X" c'`,
+		`cp /bin/rm t && hyperfine -r1 'env ./t$X c'`,
+		`cp /bin/rm t && hyperfine -r1 $'./t$X c\n)'`,
 	},
 	"1-prefix-options": {
 		`cp /bin/rm t && hyperfine -r1 'command -p ./t c'`,
@@ -107,6 +112,8 @@ func TestCanaryRound81(t *testing.T) {
 		`hyperfine -r1 'read x < README; echo $x'`,
 		`hyperfine -r1 'while IFS= read -r l; do echo "$l"; done < README'`,
 		`hyperfine -r1 "eval 'ls -la'"`,
+		`hyperfine -r1 'ls $X'`,
+		`cp README b.txt && hyperfine -r1 'wc -l b.txt$X'`,
 		`hyperfine -r1 "trap 'echo done' EXIT"`,
 		`hyperfine -r1 'for f in *; do wc -l $f; done'`,
 		`cp README sub/copy.txt && hyperfine -r1 'command -p wc -l sub/copy.txt'`,

@@ -1137,9 +1137,11 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 			if ws[0].dynamic {
 				named = true
 				// The variable may be empty ($X ./y runs ./y): the
-				// words after it are handed on (review66d).
-				for _, w := range ws[1:] {
-					if !w.dynamic && !w.special {
+				// words after it are handed on (review66d), and the
+				// word only known when the string runs too, as its
+				// source text (see nameBuilders).
+				for _, w := range ws {
+					if !w.special {
 						an.hand(w.text)
 					}
 				}
@@ -1175,6 +1177,14 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 				an.hand(w.text)
 				if ok = an.spellWritten(w.text, read, depth+1); !ok {
 					return false
+				}
+			}
+			// A word only known when the string runs is handed on as
+			// its source text (./t$X), from which the shell may build
+			// a name (see nameBuilders; review66d).
+			for _, w := range ws[known:] {
+				if !w.special {
+					an.hand(w.text)
 				}
 			}
 			joined, starts := joinWords(ws[:known])
