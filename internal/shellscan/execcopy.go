@@ -198,8 +198,10 @@ func (an *analyzer) markRewrittenExecutables() {
 // nameBuilders are the characters of a word from which a program, or the
 // shell it runs a command string with, may build a name the word does not
 // spell: a placeholder it fills in (hyperfine -P n 1 1 './t{n}', xargs
-// -I{}, printf's %s) or a pattern the shell expands (./t?).
-const nameBuilders = "{}%*?["
+// -I{}, printf's %s), a pattern the shell expands (./t?), or an
+// expansion in a command string that the shell fills in when it runs
+// (./t$X, review66d).
+const nameBuilders = "{}%*?[$`"
 
 // handedBuiltNames makes the line opaque when a command the analysis does
 // not model is given, after the line made a file executable (or anywhere

@@ -1055,7 +1055,7 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(s), "")
 	if err != nil {
-		return true
+		return an.spellUnparsed(s, read, depth)
 	}
 	code := strings.ContainsAny(strings.TrimSpace(s), ";&|()<>`\n") || strings.Contains(s, "$(")
 	sets, named, ok := false, false, true
@@ -1066,14 +1066,30 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 		switch n := n.(type) {
 		case *syntax.Assign:
 			sets = true
+			if n.Name != nil && !n.Naked && setsWhatRuns(n.Name.Value) {
+				// export PATH=sub:$PATH; t: the commands after it run
+				// what the analysis cannot follow (review66d), as
+				// guessInner has a string that starts PATH=… be.
+				an.opaque("a command string sets " + n.Name.Value + ", which changes what the commands after it run")
+			}
 			// LESSOPEN=./y: a setting may name a program the line wrote.
 			if n.Value != nil {
 				v := an.word(n.Value, s).text
 				an.hand(v)
 				ok = an.spellWritten(v, read, depth+1)
 			}
-		case *syntax.DeclClause, *syntax.ForClause:
+		case *syntax.DeclClause:
 			sets = true
+		case *syntax.ForClause:
+			sets = true
+			if it, isIter := n.Loop.(*syntax.WordIter); isIter && it.Name != nil && setsWhatRuns(it.Name.Value) {
+				an.opaque("a command string sets " + it.Name.Value + " as a loop's variable, which changes what the commands in it run")
+			}
+		case *syntax.ParamExp:
+			if n.Param != nil && n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) &&
+				setsWhatRuns(n.Param.Value) {
+				an.opaque("a command string may set " + n.Param.Value + " (${" + n.Param.Value + ":=…}), which changes what the commands after it run")
+			}
 		case *syntax.Stmt:
 			// What the string feeds a command or writes into a file may
 			// be a script it runs (tool <<< x, echo x > f; tool f).
@@ -1100,20 +1116,47 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 			for _, a := range n.Args {
 				ws = append(ws, an.word(a, s))
 			}
+			evaluated := false
 			for len(ws) > 1 && !ws[0].dynamic && prefixBuiltins.get()[ws[0].text] {
-				ws = ws[1:]
+				evaluated = evaluated || ws[0].text == "eval"
+				ws = prefixOperands(ws[0].text, ws[1:])
 			}
 			if len(ws) == 0 || !ws[0].dynamic && strings.HasPrefix(ws[0].text, "-") {
 				// No program is named "-…" (a list item of a document
-				// read as a script: "- rm").
+				// read as a script: "- rm"). Its words are still handed
+				// on (review66d: a prefix's option the analysis does
+				// not skip must not hide the program after it).
+				for _, w := range ws {
+					if w.dynamic || w.special {
+						break
+					}
+					an.hand(w.text)
+				}
 				return true
 			}
 			if ws[0].dynamic {
 				named = true
+				// The variable may be empty ($X ./y runs ./y): the
+				// words after it are handed on (review66d), and the
+				// word only known when the string runs too, as its
+				// source text (see nameBuilders).
+				for _, w := range ws {
+					if !w.special {
+						an.hand(w.text)
+					}
+				}
 				return true
 			}
-			if rd := ws[0].text; rd == "read" || rd == "mapfile" || rd == "readarray" || rd == "printf" {
+			if rd := ws[0].text; rd == "read" || rd == "mapfile" || rd == "readarray" || rd == "printf" || rd == "getopts" {
 				sets = true
+				// read PATH < f; t: the variable it sets may be one
+				// that changes what runs (review66d).
+				for i, w := range ws[1:] {
+					if !w.dynamic && setsWhatRuns(w.text) && (rd != "printf" || ws[i].text == "-v") {
+						an.opaque("a command string sets " + w.text + " with " + rd + ", which changes what the commands after it run")
+						break
+					}
+				}
 			} else if rd == "alias" {
 				an.opaque("a command string or script defines an alias")
 			}
@@ -1136,7 +1179,30 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 					return false
 				}
 			}
+			// A word only known when the string runs is handed on as
+			// its source text (./t$X), from which the shell may build
+			// a name (see nameBuilders; review66d).
+			for _, w := range ws[known:] {
+				if !w.special {
+					an.hand(w.text)
+				}
+			}
 			joined, starts := joinWords(ws[:known])
+			// eval's words, joined, and trap's action are command
+			// strings of their own (eval './y c', trap './y c' EXIT;
+			// review66d), a string of one command among them.
+			if inner := ""; ok {
+				if evaluated {
+					inner = joined
+				} else if ws[0].text == "trap" && known > 1 {
+					inner = ws[1].text
+				}
+				if inner != "" && shellText(inner) {
+					if ok = an.spellScriptDepth(inner, add, read, depth+1); !ok {
+						return false
+					}
+				}
+			}
 			if ok = add(joined); !ok || !code {
 				return ok
 			}
@@ -1160,6 +1226,64 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 		an.opaque("a command string or script runs a command named by a variable it sets")
 	}
 	return ok
+}
+
+// spellUnparsed hands on, and spells through read the files the line
+// wrote that they name, each field of the command string s that the
+// analysis cannot parse, split at blanks and operators, without quotes
+// and backslashes (review66d): sh runs the commands of a string up to a
+// syntax error on a later line ("./y c\n)" runs ./y), and its grammar is
+// not bash's. depth is as for spellScriptDepth. It reports false once
+// read does.
+func (an *analyzer) spellUnparsed(s string, read func(string) bool, depth int) bool {
+	fields := strings.FieldsFunc(s, func(r rune) bool {
+		return strings.ContainsRune(" \t\n\r\v\f;&|()<>`", r)
+	})
+	for _, f := range fields {
+		f = strings.NewReplacer("'", "", `"`, "", `\`, "").Replace(f)
+		if f == "" {
+			continue
+		}
+		an.hand(f)
+		if !an.spellWritten(f, read, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// setsWhatRuns reports whether a command string that sets the variable
+// name may run what the analysis does not see (see dangerousEnv): IFS,
+// which only splits the expansions a string makes (IFS= read -r l), and
+// those are words only known when it runs, is left out.
+func setsWhatRuns(name string) bool {
+	return name != "IFS" && dangerousEnv(name)
+}
+
+// prefixOperands returns the words after the options that the prefix
+// builtin name (see prefixBuiltins) takes in args, the command it runs
+// (review66d: command -p ./y and command -- ./y run ./y, as exec -c -a
+// NAME ./y does): "--" ends them, exec's -a takes a value, and command -v
+// and -V, which only look the command up, are taken as running it.
+func prefixOperands(name string, args []word) []word {
+	for i := 0; i < len(args); i++ {
+		t := args[i].text
+		if args[i].dynamic || !strings.HasPrefix(t, "-") || t == "-" {
+			return args[i:]
+		}
+		if t == "--" {
+			return args[i+1:]
+		}
+		if name != "command" && name != "exec" {
+			return args[i:] // eval and builtin take no option
+		}
+		if name == "exec" {
+			if j := strings.IndexByte(t, 'a'); j == len(t)-1 {
+				i++ // -a NAME
+			}
+		}
+	}
+	return nil
 }
 
 // prefixBuiltins are the builtins that run the command their operands
