@@ -1,0 +1,85 @@
+//go:build linux
+
+package permission_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
+)
+
+// canaryRound80Cd is review66c's attack on the fix of cd -P (round 79):
+// a shell started with -P (alone or among other letters, as -Pc or -eP)
+// or -o physical runs every cd of its -c script as cd -P, so cd link2/..
+// (link2 → the home's .config) is the home. The gate judged the script's
+// cd link2/.. as the workdir: each line wrote the fake home's .bashrc in
+// real bash under bwrap and was allowed by "allow bash".
+var canaryRound80Cd = map[string][]string{
+	"1-shell-physical": {
+		`bash -P -c 'cd link2/.. && echo x >> .bashrc'`,
+		`bash -Pc 'cd link2/.. && echo x >> .bashrc'`,
+		`bash -eP -c 'cd link2/.. && echo x >> .bashrc'`,
+		`bash -o physical -c 'cd link2/.. && echo x >> .bashrc'`,
+		`bash +o posix -o physical -c 'cd link2/.. && echo x >> .bashrc'`,
+		`bash -P -c 'cd link2 && cd .. && echo x >> .bashrc'`,
+	},
+	// Spellings that were already refused, kept so that they stay so.
+	"2-set-physical": {
+		`set -P; cd link2/.. && echo x >> .bashrc`,
+		`set -o physical; cd link2/.. && echo x >> .bashrc`,
+		`shopt -so physical; cd link2/.. && echo x >> .bashrc`,
+		`env SHELLOPTS=physical bash -c 'cd link2/.. && echo x >> .bashrc'`,
+		`bash -c 'set -P; cd link2/.. && echo x >> .bashrc'`,
+		`cd -P link2 && cd .. && echo x >> .bashrc`,
+		`cd link2 && cd -P . && cd .. && echo x >> .bashrc`,
+	},
+}
+
+func TestCanaryRound80Cd(t *testing.T) {
+	template := checkCanaryRound(t, canaryRound80Cd)
+	checkOrdinary(t, template, []string{`bash -c 'cd sub && echo hi > out.txt'`, `bash -e -c 'cd sub/.. && ls'`,
+		`bash -P -c 'cd sub && echo hi > out.txt'`, `bash -o pipefail -c 'cd sub/.. && ls'`}, nil)
+}
+
+// canaryRound80Ctags is review66c's attack on the fix of ctags' option
+// files (round 79): --options-maybe=FILE reads FILE as --options does
+// (when it exists), and the gate only read the files --options named.
+// Real universal ctags 5.9 created the fake home's .profile with each
+// line (proj.ctags says -o../home/.profile), which "allow bash" allowed.
+var canaryRound80Ctags = map[string][]string{
+	"3-ctags-options-maybe": {
+		`ctags --options-maybe=proj.ctags README`,
+		`ctags --options-maybe=./proj.ctags -R sub`,
+		`ctags --options-maybe=optdir README`,
+	},
+}
+
+func TestCanaryRound80Ctags(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "git", "ctags")
+	template := canaryTemplate(t)
+	for name, body := range map[string]string{
+		"work/proj.ctags":          "-o../home/.profile\n",
+		"work/optdir/x.ctags":      "-o../home/.profile\n",
+		"work/sub/.ctags.d/.keep":  "",
+		"work/sane/.ctags.d/.keep": "",
+	} {
+		p := filepath.Join(template, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkCanaryRoundIn(t, template, canaryRound80Ctags)
+
+	// An option file that only chooses what is tagged stays allowed, as
+	// does a missing one.
+	ordinary := canaryTemplate(t)
+	if err := os.WriteFile(filepath.Join(ordinary, "work", "tags.ctags"), []byte("--exclude=node_modules\n-R\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	checkOrdinary(t, ordinary, []string{`ctags --options-maybe=tags.ctags README`, `ctags --options-maybe=none.ctags README`}, nil)
+}
