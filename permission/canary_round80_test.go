@@ -123,3 +123,30 @@ func TestCanaryRound80Gyp(t *testing.T) {
 	checkOrdinary(t, template, []string{`npm test`, `npm run build`, `pnpm test`, `npm ls`, `npm --version`}, nil)
 	checkOrdinary(t, packageTemplate(t, "npm"), []string{`npm install`, `pnpm install`, `npm rebuild`, `npm ci --omit=dev`}, nil)
 }
+
+// canaryRound80BunEval is review66c's attack on bun's inline code: the
+// gate knew bun -e CODE only as the first word, so bun's options before it
+// (--bun, --hot, --smol, -i, --cwd sub), -p and --print (which evaluate
+// as -e does), -eCODE and --eval=CODE ran code it never saw. Real bun
+// 1.4.5 removed the canary with each line, which "allow bash" allowed.
+var canaryRound80BunEval = map[string][]string{
+	"5-bun-inline-after-options": {
+		`bun --bun -e 'require("fs").rmSync("c")'`,
+		`bun --hot -e 'require("fs").rmSync("c")'`,
+		`bun -i -e 'require("fs").rmSync("c")'`,
+		`bun --cwd=sub -e 'require("fs").rmSync("../c")'`,
+		`bun -p 'require("fs").rmSync("c")'`,
+		`bun --print 'require("fs").rmSync("c")'`,
+		`bun --silent --eval 'require("fs").rmSync("c")'`,
+		`bun -e'require("fs").rmSync("c")'`,
+		`bun --eval='require("fs").rmSync("c")'`,
+	},
+}
+
+func TestCanaryRound80BunEval(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "bun")
+	template := packageTemplate(t, "bun")
+	checkCanaryRoundIn(t, template, canaryRound80BunEval)
+	checkOrdinary(t, template, []string{`bun install -p`, `bun install --production`, `bun run build`, `bun test`,
+		`bun --bun run build`, `bun run test -- -p`}, nil)
+}
