@@ -87,8 +87,6 @@ func (g *Gate) screenBash(call Call) bashScreen {
 		s.opaque = why
 	} else if why := g.a2psConfUnsound(a); why != "" {
 		s.opaque = why
-	} else if why := g.gypConfUnsound(a); why != "" {
-		s.opaque = why
 	}
 	for _, acc := range a.Accesses {
 		if acc.Unknown {

@@ -5,7 +5,6 @@ package permission_test
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/internal/tooltest"
@@ -83,45 +82,6 @@ func TestCanaryRound80Ctags(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkOrdinary(t, ordinary, []string{`ctags --options-maybe=tags.ctags README`, `ctags --options-maybe=none.ctags README`}, nil)
-}
-
-// canaryRound80Gyp is review66c's attack on the fix of binding.gyp (round
-// 79): the gate made a line that writes a binding.gyp before installing
-// opaque, but a project's binding.gyp (a cloned one, or one an earlier
-// call wrote, as writing in the workdir is allowed) saying <!(rm -f c)
-// was built by each install: real npm 11 and pnpm 10 removed the canary
-// with each line, which "allow bash" allowed.
-var canaryRound80Gyp = map[string][]string{
-	"4-gyp-on-disk": {
-		`npm install`,
-		`npm install --no-audit --no-fund`,
-		`npm rebuild`,
-		`npm install-test`,
-		`pnpm install`,
-		`npm --prefix sub install`,
-		`cd sub && npm rebuild`,
-	},
-}
-
-func TestCanaryRound80Gyp(t *testing.T) {
-	tooltest.Need(t, tooltest.NodeJS, "pnpm")
-	template := packageTemplate(t, "npm")
-	nodeGypCache(t, template)
-	gyp := "{'targets':[{'target_name':'x','sources':['<!(rm -f c)']}]}"
-	for name, body := range map[string]string{
-		"work/binding.gyp":      gyp,
-		"work/sub/binding.gyp":  strings.Replace(gyp, "rm -f c", "rm -f ../c", 1),
-		"work/sub/package.json": rv76PackageJSON,
-	} {
-		if err := os.WriteFile(filepath.Join(template, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	checkCanaryRoundIn(t, template, canaryRound80Gyp)
-	// Commands that build nothing stay allowed in such a project, and so
-	// does an install in a project without a binding.gyp.
-	checkOrdinary(t, template, []string{`npm test`, `npm run build`, `pnpm test`, `npm ls`, `npm --version`}, nil)
-	checkOrdinary(t, packageTemplate(t, "npm"), []string{`npm install`, `pnpm install`, `npm rebuild`, `npm ci --omit=dev`}, nil)
 }
 
 // canaryRound80BunEval is review66c's attack on bun's inline code: the
