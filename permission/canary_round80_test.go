@@ -110,3 +110,30 @@ func TestCanaryRound80BunEval(t *testing.T) {
 	checkOrdinary(t, template, []string{`bun install -p`, `bun install --production`, `bun run build`, `bun test`,
 		`bun --bun run build`, `bun run test -- -p`}, nil)
 }
+
+// canaryRound80Printer is review66c's attack on a2ps and enscript beside
+// their settings files (round 79): the printer named by -P or --printer
+// (enscript's -d and --printer-options too) goes into the spooler's
+// command, which runs through the shell, so a name starting with '|'
+// pipes the output to a command of the line's choosing. Real a2ps 4.14
+// and enscript 1.6.5 removed the canary with each line, which "allow
+// bash" allowed (x;rm and $(rm …) in the name were already refused).
+var canaryRound80Printer = map[string][]string{
+	"6-printer-command": {
+		`a2ps -q --printer='|rm -f c' README`,
+		`a2ps -q -P '|rm -f c' README`,
+		`a2ps -q -qP'|rm -f c' README`,
+		`a2ps -q --printe='|rm -f c' README`,
+		`enscript -q --printer='|rm -f c' README`,
+		`enscript -q -d'|rm -f c' README`,
+		`enscript -q -Z -P'|rm -f c' README`,
+		`enscript -q --printer-options='|rm -f c' README`,
+	},
+}
+
+func TestCanaryRound80Printer(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "git", "a2ps", "file", "enscript")
+	template := checkCanaryRound(t, canaryRound80Printer)
+	checkOrdinary(t, template, []string{`a2ps -q README -o out.ps`, `a2ps -2 -q -o o.ps README`,
+		`enscript -q -p out.ps README`, `enscript -2r -q -p out.ps README`}, nil)
+}

@@ -39,6 +39,14 @@ var g65Runners = lazy[map[string]bool]{build: func() map[string]bool {
 		"a2ps": true}
 }}
 
+// g65Spooler says why a printer named to a2ps or enscript (-P NAME,
+// --printer=NAME; enscript's -d NAME and --printer-options too) makes the
+// line opaque: the name and the options go into the spooler's command,
+// which runs through the shell, so -P '|rm -f c' runs rm (real a2ps 4.14
+// and enscript 1.6.5 removed the canary so, review66c), and a configured
+// printer's command is any program.
+const g65Spooler = "names the printer, whose name and options go into a shell command it runs to print"
+
 // g65RunnerOption returns why the argument t of the program name makes
 // the line opaque (see g65GhostscriptRunners), or "".
 func g65RunnerOption(name, t string) string {
@@ -67,11 +75,17 @@ func g65RunnerOption(name, t string) string {
 			if len(opt) >= 3 && strings.HasPrefix("filter", opt) {
 				return "runs the input filter command it is given"
 			}
+			if len(opt) >= 3 && (strings.HasPrefix("printer-options", opt) || strings.HasPrefix(opt, "printer")) {
+				return g65Spooler
+			}
 			return ""
 		}
 		for _, r := range t[1:] {
 			if r == 'I' {
 				return "runs the input filter command it is given"
+			}
+			if r == 'P' || r == 'd' {
+				return g65Spooler
 			}
 			if !strings.ContainsRune("123456789BcEgGhjkKlmqrRvVZ", r) {
 				break // an option taking a value: the rest is the value
@@ -82,13 +96,19 @@ func g65RunnerOption(name, t string) string {
 			if len(opt) >= 3 && strings.HasPrefix("define", opt) {
 				return "sets a variable, which the commands of its delegations expand"
 			}
+			if len(opt) >= 6 && strings.HasPrefix("printer", opt) {
+				return g65Spooler
+			}
 			return ""
 		}
 		for _, r := range t[1:] {
 			if r == 'D' {
 				return "sets a variable, which the commands of its delegations expand"
 			}
-			if !strings.ContainsRune("123456789BCgjqrRvZ", r) {
+			if r == 'P' {
+				return g65Spooler
+			}
+			if !strings.ContainsRune("123456789BCdgjqrRvZ", r) {
 				break // an option taking a value: the rest is the value
 			}
 		}
