@@ -4,6 +4,7 @@ package permission_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -136,4 +137,40 @@ func TestCanaryRound80Printer(t *testing.T) {
 	template := checkCanaryRound(t, canaryRound80Printer)
 	checkOrdinary(t, template, []string{`a2ps -q README -o out.ps`, `a2ps -2 -q -o o.ps README`,
 		`enscript -q -p out.ps README`, `enscript -2r -q -p out.ps README`}, nil)
+}
+
+// canaryRound80A2psNames is review66c's attack on a2ps's delegations: a2ps
+// hands a compressed file to gzip -cd '$f' and a roff file to eval
+// `grog -Tps '$f'`, shell commands that hold the file's name, so a
+// project's file named x';rm -f c;'.gz or m;rm -f c;x.1 runs rm. Real a2ps
+// 4.14 removed the canary with each line; "allow bash" allowed the two
+// .gz lines (the roff names, globs and names the line wrote were already
+// refused, and stay so).
+var canaryRound80A2psNames = map[string][]string{
+	"7-a2ps-delegated-names": {
+		`a2ps -q -o o.ps "x';rm -f c;'.gz"`,
+		`a2ps -q -o o.ps README "x';rm -f c;'.gz"`,
+		`a2ps -q -o o.ps 'm;rm -f c;x.1'`,
+		`a2ps -q -o o.ps -- 'n $(rm -f c) x.1'`,
+	},
+}
+
+func TestCanaryRound80A2psNames(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "git", "a2ps", "file", "gzip", "groff")
+	template := canaryTemplate(t)
+	wd := filepath.Join(template, "work")
+	roff := ".TH X 1\n.SH NAME\nx \\- y\n"
+	for _, name := range []string{"m;rm -f c;x.1", "n $(rm -f c) x.1", "my notes.1"} {
+		if err := os.WriteFile(filepath.Join(wd, name), []byte(roff), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command("sh", "-c", `printf 'hello\n' | gzip > "$1"; printf 'hello\n' | gzip > notes.gz`, "sh", "x';rm -f c;'.gz")
+	cmd.Dir = wd
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("gzip: %v: %s", err, out)
+	}
+	checkCanaryRoundIn(t, template, canaryRound80A2psNames)
+	checkOrdinary(t, template, []string{`a2ps -q -o o.ps README`, `a2ps -q -o o.ps notes.gz`, `a2ps -q -o o.ps "my notes.1"`,
+		`a2ps -q -o o.ps sub/.keep`}, nil)
 }

@@ -1,6 +1,9 @@
 package shellscan
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // g65GhostscriptRunners makes the line opaque when a program that runs
 // ghostscript (or another command) on a document is told which program to
@@ -16,6 +19,12 @@ import "strings"
 func (an *analyzer) g65GhostscriptRunners(name string, args []word) {
 	if name == "a2ps" {
 		an.usesCode(name, "/", ".a2psrc")
+		for _, a := range args {
+			if !a.dynamic && !strings.HasPrefix(a.text, "-") && strings.ContainsFunc(a.text, a2psUnsafeRune) {
+				an.opaque("a2ps hands a file to its delegations (gzip, groff, pdf2ps …) by its name in a shell command, which " + clipName(a.text) + " breaks out of")
+				return
+			}
+		}
 	}
 	for _, a := range args {
 		t := a.text
@@ -31,6 +40,18 @@ func (an *analyzer) g65GhostscriptRunners(name string, args []word) {
 			return
 		}
 	}
+}
+
+// a2psUnsafeRune reports whether r, in the name of a file a2ps is given,
+// may end the quotes of a delegation's shell command or be read by the
+// shell there: a2ps writes gzip -cd '$f' (and eval `grog -Tps '$f'` for
+// roff), so a file named x';rm -f c;'.gz, or m;rm -f c;x.1 for roff, runs
+// rm (real a2ps 4.14 removed the canary with each, review66c).
+func a2psUnsafeRune(r rune) bool {
+	if unicode.IsLetter(r) || unicode.IsDigit(r) {
+		return false
+	}
+	return !strings.ContainsRune("._/+,:@%=~- ", r)
 }
 
 // g65Runners are the programs g65RunnerOption knows.

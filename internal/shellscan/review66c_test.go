@@ -43,3 +43,15 @@ func TestReview66cPrinters(t *testing.T) {
 	}
 	checkRT57Lines(t, opaque, clean)
 }
+
+func TestReview66cA2psNames(t *testing.T) {
+	opaque := []string{
+		`a2ps -q -o o.ps "x';rm -f c;'.gz"`, `a2ps -q -o o.ps README "x';rm -f c;'.gz"`, `a2ps -o o.ps 'm;rm -f c;x.1'`,
+		"a2ps -o o.ps 'a`rm c`.1'", `a2ps -o o.ps -- 'n $(rm -f c) x.1'`,
+	}
+	clean := []string{
+		`a2ps -q -o o.ps README`, `a2ps -o o.ps notes.gz`, `a2ps -o o.ps "my notes.1"`, `a2ps -o o.ps src/main.c sub/.keep`,
+		`a2ps -o o.ps résumé.txt`, `a2ps -o o.ps a+b,c@d%e=f~g.txt`,
+	}
+	checkRT57Lines(t, opaque, clean)
+}
