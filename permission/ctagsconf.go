@@ -95,8 +95,13 @@ func (g *Gate) ctagsConfUnsound(a *shellscan.Analysis) string {
 				if arg == "--" {
 					break
 				}
+				// --options-maybe=FILE reads FILE as --options does
+				// when it exists (review66c).
 				v, ok := strings.CutPrefix(arg, "--options=")
-				if arg == "--options" && i+1 < len(c.Args) {
+				if !ok {
+					v, ok = strings.CutPrefix(arg, "--options-maybe=")
+				}
+				if (arg == "--options" || arg == "--options-maybe") && i+1 < len(c.Args) {
 					v, ok = c.Args[i+1], true
 				}
 				if ok && v != "" && v != "NONE" {

@@ -171,6 +171,10 @@ type analyzer struct {
 	a             *bashAnalysis
 	cwdChanged    bool
 	cwdUnknown    bool
+	// physical marks the commands of a shell started with -P or -o
+	// physical (bash -P -c '…'): each of its cd commands resolves the
+	// symbolic links of its operand, as cd -P does (see physicalCd).
+	physical bool
 	// linkFrom, once a command that may create or move a symbolic link
 	// ran (cp, mv, rsync, some git commands), is the number of accesses
 	// recorded before it ended: no path the line writes after that can

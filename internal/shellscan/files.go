@@ -124,7 +124,7 @@ func (an *analyzer) interpreter(prog, name string, args []word) bool {
 		an.usesCode(name, "/", languageFiles.get()["python"]...)
 	}
 	if name == "deno" || name == "bun" {
-		if len(args) > 0 && (args[0].text == "eval" || args[0].text == "-e" || args[0].text == "--eval") {
+		if bunInline(args) {
 			an.opaque(name + " runs inline code")
 		}
 		for _, a := range args {

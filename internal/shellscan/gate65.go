@@ -1,6 +1,9 @@
 package shellscan
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // g65GhostscriptRunners makes the line opaque when a program that runs
 // ghostscript (or another command) on a document is told which program to
@@ -16,6 +19,12 @@ import "strings"
 func (an *analyzer) g65GhostscriptRunners(name string, args []word) {
 	if name == "a2ps" {
 		an.usesCode(name, "/", ".a2psrc")
+		for _, a := range args {
+			if !a.dynamic && !strings.HasPrefix(a.text, "-") && strings.ContainsFunc(a.text, a2psUnsafeRune) {
+				an.opaque("a2ps hands a file to its delegations (gzip, groff, pdf2ps …) by its name in a shell command, which " + clipName(a.text) + " breaks out of")
+				return
+			}
+		}
 	}
 	for _, a := range args {
 		t := a.text
@@ -33,11 +42,31 @@ func (an *analyzer) g65GhostscriptRunners(name string, args []word) {
 	}
 }
 
+// a2psUnsafeRune reports whether r, in the name of a file a2ps is given,
+// may end the quotes of a delegation's shell command or be read by the
+// shell there: a2ps writes gzip -cd '$f' (and eval `grog -Tps '$f'` for
+// roff), so a file named x';rm -f c;'.gz, or m;rm -f c;x.1 for roff, runs
+// rm (real a2ps 4.14 removed the canary with each, review66c).
+func a2psUnsafeRune(r rune) bool {
+	if unicode.IsLetter(r) || unicode.IsDigit(r) {
+		return false
+	}
+	return !strings.ContainsRune("._/+,:@%=~- ", r)
+}
+
 // g65Runners are the programs g65RunnerOption knows.
 var g65Runners = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{"epstool": true, "pstoedit": true, "enscript": true, "epstopdf": true, "repstopdf": true, "gv": true,
 		"a2ps": true}
 }}
+
+// g65Spooler says why a printer named to a2ps or enscript (-P NAME,
+// --printer=NAME; enscript's -d NAME and --printer-options too) makes the
+// line opaque: the name and the options go into the spooler's command,
+// which runs through the shell, so -P '|rm -f c' runs rm (real a2ps 4.14
+// and enscript 1.6.5 removed the canary so, review66c), and a configured
+// printer's command is any program.
+const g65Spooler = "names the printer, whose name and options go into a shell command it runs to print"
 
 // g65RunnerOption returns why the argument t of the program name makes
 // the line opaque (see g65GhostscriptRunners), or "".
@@ -67,11 +96,17 @@ func g65RunnerOption(name, t string) string {
 			if len(opt) >= 3 && strings.HasPrefix("filter", opt) {
 				return "runs the input filter command it is given"
 			}
+			if len(opt) >= 3 && (strings.HasPrefix("printer-options", opt) || strings.HasPrefix(opt, "printer")) {
+				return g65Spooler
+			}
 			return ""
 		}
 		for _, r := range t[1:] {
 			if r == 'I' {
 				return "runs the input filter command it is given"
+			}
+			if r == 'P' || r == 'd' {
+				return g65Spooler
 			}
 			if !strings.ContainsRune("123456789BcEgGhjkKlmqrRvVZ", r) {
 				break // an option taking a value: the rest is the value
@@ -82,13 +117,19 @@ func g65RunnerOption(name, t string) string {
 			if len(opt) >= 3 && strings.HasPrefix("define", opt) {
 				return "sets a variable, which the commands of its delegations expand"
 			}
+			if len(opt) >= 6 && strings.HasPrefix("printer", opt) {
+				return g65Spooler
+			}
 			return ""
 		}
 		for _, r := range t[1:] {
 			if r == 'D' {
 				return "sets a variable, which the commands of its delegations expand"
 			}
-			if !strings.ContainsRune("123456789BCgjqrRvZ", r) {
+			if r == 'P' {
+				return g65Spooler
+			}
+			if !strings.ContainsRune("123456789BCdgjqrRvZ", r) {
 				break // an option taking a value: the rest is the value
 			}
 		}

@@ -130,3 +130,47 @@ func runnerSubcommand(subs []string, args []word) (int, bool) {
 	}
 	return 0, false
 }
+
+// bunInline reports whether bun (or deno) args run inline code: -e CODE,
+// -p CODE, --eval, --print (or --eval=CODE, -eCODE), or the command eval,
+// before the script or command, after any of bun's own options (real bun
+// 1.4.5 removed the canary with bun --bun -e CODE, bun --hot -e, bun -p,
+// bun --print, bun -eCODE and bun --eval=CODE, which the gate allowed: it
+// looked at the first word only, review66c). A word after an option
+// written without '=' may be that option's value (bun --cwd sub -e …),
+// so the words after it are looked at too.
+func bunInline(args []word) bool {
+	afterOption := false
+	for _, a := range args {
+		t := a.text
+		if a.dynamic {
+			return true
+		}
+		if t == "--" {
+			return false
+		}
+		switch {
+		case t == "--eval" || t == "--print" || strings.HasPrefix(t, "--eval=") || strings.HasPrefix(t, "--print="):
+			return true
+		case strings.HasPrefix(t, "--"):
+			afterOption = !strings.Contains(t, "=")
+			continue
+		case strings.HasPrefix(t, "-") && len(t) > 1:
+			// -e, -p, and clusters or attached values that hold
+			// either (-ie, -eCODE).
+			if strings.ContainsAny(t[1:], "ep") {
+				return true
+			}
+			afterOption = len(t) == 2
+			continue
+		}
+		if t == "eval" {
+			return true
+		}
+		if !afterOption {
+			return false
+		}
+		afterOption = false
+	}
+	return false
+}

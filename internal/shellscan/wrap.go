@@ -919,7 +919,7 @@ func (an *analyzer) shell(name string, args []word, depth int) bool {
 	case "ksh", "mksh":
 		lang = syntax.LangMirBSDKorn
 	}
-	withC, stdin := false, false
+	withC, stdin, physical := false, false, false
 	i := 0
 options:
 	for ; i < len(args); i++ {
@@ -951,8 +951,15 @@ options:
 					stdin = true
 				case 'i':
 					an.opaque(name + " -i runs startup files")
+				case 'P':
+					// -P (or +P, taken alike) is set -P: cd resolves
+					// symbolic links before "..".
+					physical = true
 				case 'o', 'O':
 					i++
+					if i < len(args) && (args[i].dynamic || args[i].text == "physical") {
+						physical = true
+					}
 				}
 			}
 		default:
@@ -979,7 +986,10 @@ options:
 			// the parser reads as plain words.
 			an.opaque("zsh expands words in ways the analysis does not model")
 		}
+		outer := an.physical
+		an.physical = outer || physical
 		an.script(s.text, lang, depth+1)
+		an.physical = outer
 		return true
 	case stdin || len(ops) == 0:
 		an.opaque(name + " reads commands from its standard input")
@@ -1281,10 +1291,11 @@ func (an *analyzer) cd(name string, args []word) {
 		an.cwdUnknown = true
 		return
 	}
-	if physicalCd(args) && slices.Contains(strings.Split(dir.text, "/"), "..") {
+	if (physicalCd(args) || an.physical) && slices.Contains(strings.Split(dir.text, "/"), "..") {
 		// cd -P resolves each symbolic link before the ".." after it:
 		// cd -P link/.. is the parent of the link's target, which only
-		// the file system tells (redteam66).
+		// the file system tells (redteam66); so does every cd of bash -P
+		// -c '…' and bash -o physical -c '…' (review66c).
 		an.cwdUnknown = true
 		return
 	}
