@@ -32,13 +32,7 @@ func (an *analyzer) bunRunsPath(args []word, depth, chain int) {
 	if onlyVersion(args) {
 		return
 	}
-	i := 0
-	for i < len(args) && strings.HasPrefix(args[i].text, "-") && !args[i].dynamic {
-		if packageRunnerValued(args[i].text) {
-			i++
-		}
-		i++
-	}
+	i := packageRunnerOperand(args)
 	if i >= len(args) {
 		return
 	}

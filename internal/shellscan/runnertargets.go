@@ -47,6 +47,22 @@ var scriptToolFiles = lazy[[]string]{build: func() []string {
 	return out
 }}
 
+// packageRunnerOperand returns the index in args of the first word after
+// the options a package runner (npm, pnpm, yarn, bun) takes before its
+// command or program: words that begin with "-", each with its value when
+// packageRunnerValued says it takes one, up to a word only known at run
+// time.
+func packageRunnerOperand(args []word) int {
+	i := 0
+	for i < len(args) && strings.HasPrefix(args[i].text, "-") && !args[i].dynamic {
+		if packageRunnerValued(args[i].text) {
+			i++
+		}
+		i++
+	}
+	return i
+}
+
 // packageRunnerTarget records, for npm, pnpm, yarn and bun, the code the
 // program they start reads: the settings files of the tools a script runs
 // (scriptToolFiles), and those of the program a word names (pnpm tsc, yarn
@@ -57,13 +73,7 @@ func (an *analyzer) packageRunnerTarget(name string, args []word) {
 	if onlyVersion(args) {
 		return
 	}
-	i := 0
-	for i < len(args) && strings.HasPrefix(args[i].text, "-") && !args[i].dynamic {
-		if packageRunnerValued(args[i].text) {
-			i++
-		}
-		i++
-	}
+	i := packageRunnerOperand(args)
 	if i < len(args) && !args[i].dynamic && (name == "npm" && npmGlobalReads.get()[args[i].text] || packageReads.get()[args[i].text]) {
 		return
 	}
