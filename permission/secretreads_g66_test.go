@@ -17,26 +17,10 @@ func TestBashSecretReadsAskG66(t *testing.T) {
 	home, wd := secretHome(t)
 	runtime := t.TempDir()
 	t.Setenv("XDG_RUNTIME_DIR", runtime)
-	for _, p := range []string{filepath.Join(home, "Library/Keychains/login.keychain-db"),
+	writeSecretFiles(t, "{}\n", filepath.Join(home, "Library/Keychains/login.keychain-db"),
 		filepath.Join(home, "Library/Preferences/x.plist"), filepath.Join(runtime, "containers/auth.json"),
-		filepath.Join(runtime, "containers/x.sock")} {
-		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte("{}\n"), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	g := permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: wd, HomeDir: home,
-		Protected: []string{filepath.Join(home, ".lite-agent")}})
-	decide := func(line string) permission.Verdict {
-		t.Helper()
-		v, err := g.Decide(t.Context(), secretCall(line))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
-	}
+		filepath.Join(runtime, "containers/x.sock"))
+	decide := secretDecider(t, home, wd)
 	for _, line := range []string{"cat ~/Library/Keychains/login.keychain-db", "tar czf x.tgz ~/Library/Keychains",
 		"cp -r ~/Library/Keychains k", "cat " + filepath.Join(runtime, "containers/auth.json"),
 		"base64 /run/user/" + strconv.Itoa(os.Getuid()) + "/containers/auth.json", "grep -r auth " + runtime} {

@@ -1,7 +1,6 @@
 package permission_test
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -20,24 +19,8 @@ func TestBashSecretReadsUnknownPartsS66(t *testing.T) {
 	home, wd := secretHome(t)
 	runtime := t.TempDir()
 	t.Setenv("XDG_RUNTIME_DIR", runtime)
-	for _, p := range []string{filepath.Join(home, ".pgpass"), filepath.Join(runtime, "containers/auth.json")} {
-		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte("x\n"), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	g := permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: wd, HomeDir: home,
-		Protected: []string{filepath.Join(home, ".lite-agent")}})
-	decide := func(line string) permission.Verdict {
-		t.Helper()
-		v, err := g.Decide(t.Context(), secretCall(line))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
-	}
+	writeSecretFiles(t, "x\n", filepath.Join(home, ".pgpass"), filepath.Join(runtime, "containers/auth.json"))
+	decide := secretDecider(t, home, wd)
 	for _, line := range []string{
 		// Loop variables over a known list, a bare ~ assigned.
 		`for f in ~/.pgpass; do cat $f; done`, `for d in ~; do cat $d/.pgpass; done`, `h=~; cat $h/.pgpass`,

@@ -110,3 +110,33 @@ func secretCall(line string) permission.Call {
 	in, _ := json.Marshal(map[string]string{"command": line})
 	return permission.Call{Name: "bash", Input: in}
 }
+
+// secretDecider returns a function deciding a bash line with a gate whose
+// policy allows every call, in workdir wd with home home, the data home
+// under it protected, as the secret-read tests' gates are.
+func secretDecider(t *testing.T, home, wd string) func(line string) permission.Verdict {
+	g := permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: wd, HomeDir: home,
+		Protected: []string{filepath.Join(home, ".lite-agent")}})
+	return func(line string) permission.Verdict {
+		t.Helper()
+		v, err := g.Decide(t.Context(), secretCall(line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+}
+
+// writeSecretFiles makes each of paths, with its parent directories (mode
+// 0700), holding data (mode 0600).
+func writeSecretFiles(t *testing.T, data string, paths ...string) {
+	t.Helper()
+	for _, p := range paths {
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
