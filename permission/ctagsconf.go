@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/lite-agent/lite-agent-go/internal/shellscan"
 )
@@ -21,8 +22,10 @@ import (
 // and run no code.
 
 // ctagsPrograms are the names universal and exuberant ctags go by.
-var ctagsPrograms = map[string]bool{"ctags": true, "etags": true, "ctags-universal": true,
-	"universal-ctags": true, "uctags": true, "ctags-exuberant": true, "exuberant-ctags": true}
+var ctagsPrograms = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"ctags": true, "etags": true, "ctags-universal": true,
+		"universal-ctags": true, "uctags": true, "ctags-exuberant": true, "exuberant-ctags": true}
+})
 
 // ctagsOptionFiles are the option files ctags reads in its working
 // directory; a name that ends in "/" is a directory whose *.ctags files it
@@ -33,12 +36,14 @@ var ctagsOptionFiles = []string{".ctags.d/", "ctags.d/", ".ctags", "ctags.cnf"}
 // name no path and run no code: what is tagged, how, and how the tag file
 // looks. The prefixed families (--regex-LANG, --kinds-LANG …) are in
 // ctagsSafePrefixes.
-var ctagsSafeOptions = map[string]bool{"-R": true, "--recurse": true, "-a": true, "--append": true, "-B": true,
-	"-F": true, "-n": true, "-N": true, "-u": true, "-e": true, "--exclude": true, "--exclude-exception": true,
-	"--languages": true, "--langmap": true, "--langdef": true, "--fields": true, "--extras": true, "--sort": true,
-	"--tag-relative": true, "--excmd": true, "--links": true, "--maxdepth": true, "--format": true,
-	"--output-format": true, "--pattern-length-limit": true, "--guess-language-eagerly": true, "-G": true,
-	"--input-encoding": true, "--output-encoding": true, "--file-scope": true, "--if0": true, "--kinds-all": true}
+var ctagsSafeOptions = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"-R": true, "--recurse": true, "-a": true, "--append": true, "-B": true,
+		"-F": true, "-n": true, "-N": true, "-u": true, "-e": true, "--exclude": true, "--exclude-exception": true,
+		"--languages": true, "--langmap": true, "--langdef": true, "--fields": true, "--extras": true, "--sort": true,
+		"--tag-relative": true, "--excmd": true, "--links": true, "--maxdepth": true, "--format": true,
+		"--output-format": true, "--pattern-length-limit": true, "--guess-language-eagerly": true, "-G": true,
+		"--input-encoding": true, "--output-encoding": true, "--file-scope": true, "--if0": true, "--kinds-all": true}
+})
 
 // ctagsSafePrefixes are the option families of ctagsSafeOptions, one per
 // language.
@@ -54,7 +59,7 @@ func ctagsOptionsUnsound(text string) string {
 			continue
 		}
 		name, _, _ := strings.Cut(t, "=")
-		if ctagsSafeOptions[name] {
+		if ctagsSafeOptions()[name] {
 			continue
 		}
 		safe := false
@@ -76,7 +81,7 @@ func ctagsOptionsUnsound(text string) string {
 // ctagsOptionsUnsound), or cannot be read; "" otherwise.
 func (g *Gate) ctagsConfUnsound(a *shellscan.Analysis) string {
 	for _, c := range a.Commands {
-		if !ctagsPrograms[strings.ToLower(filepath.Base(c.Name))] {
+		if !ctagsPrograms()[strings.ToLower(filepath.Base(c.Name))] {
 			continue
 		}
 		for _, dir := range a.Dirs {

@@ -43,6 +43,18 @@ func TestBashSecretReadsUnknownPartsS66(t *testing.T) {
 			t.Errorf("%q: %v %s (%s), want an ask of %s", line, v.Decision, v.RuleID, v.Reason, permission.RuleBashSecretRead)
 		}
 	}
+	// A command string given to a program the gate does not model is read
+	// by a thinner model than the line's own: a loop variable inside it is
+	// not bound, so it reads as a variable of the environment, and a word
+	// that ends in one is wholly unknown. Both ask, on the safe side (the
+	// same loop on the line itself binds f; in a workdir without a link to
+	// a secret it is allowed). review66d's round 81 had them as ordinary
+	// lines before this rule met them.
+	for _, line := range []string{`hyperfine -r1 'for f in *; do wc -l $f; done'`, `cp README b.txt && hyperfine -r1 'wc -l b.txt$X'`} {
+		if v := decide(line); v.Decision != permission.Ask {
+			t.Errorf("%q: %v %s (%s), want an ask", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
 	// Lines the analysis already asked for (an unknown operand of a
 	// program it does not let take one) still ask.
 	for _, line := range []string{"h=~; f=$h/.netrc; base64 $f", "cat `echo ~`/.pgpass", `xxd $GNUPGHOME/../.netrc`,

@@ -4,6 +4,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
 	"github.com/lite-agent/lite-agent-go/internal/secretpaths"
@@ -132,7 +133,9 @@ func listsNames(c shellscan.Command) bool {
 }
 
 // varRef matches a reference to a plain shell variable: $name or ${name}.
-var varRef = regexp.MustCompile(`\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))`)
+var varRef = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))`)
+})
 
 // bindVars returns the words w may be when each variable it names that
 // the line binds to known values (vars, see [shellscan.Analysis.Vars]) is
@@ -169,7 +172,7 @@ func bindVars(w string, vars map[string][]string) []string {
 // values (its start and end and the variable's name); "" when there is
 // none.
 func boundRef(v string, vars map[string][]string) (start, end int, name string) {
-	for _, m := range varRef.FindAllStringSubmatchIndex(v, -1) {
+	for _, m := range varRef().FindAllStringSubmatchIndex(v, -1) {
 		n := ""
 		if m[2] >= 0 {
 			n = v[m[2]:m[3]]
@@ -314,7 +317,7 @@ var bareCd = regexp.MustCompile(`(^|[;&|(\s])cd\s*($|[;&|)])`)
 // whose text names the home directory, a variable, a backquote or a bare
 // cd.
 func (g *Gate) wholeUnknownMaySecret(w string, vars map[string][]string) bool {
-	for _, m := range varRef.FindAllStringSubmatch(w, -1) {
+	for _, m := range varRef().FindAllStringSubmatch(w, -1) {
 		name := m[1] + m[2]
 		if _, bound := vars[name]; !bound {
 			return true
