@@ -38,6 +38,10 @@ func TestBashSecretReadsUnknownPartsS66(t *testing.T) {
 		// A working directory the gate cannot know (cd - goes to OLDPWD).
 		`cd -; cat .pgpass`, `cd - >/dev/null && cat .config/gh/hosts.yml`, `cd -; head ./.netrc`,
 		`cd -; cat .ss*/id_rsa`, `cd -; cat x/../.aws/credentials`,
+		// A known start at the home or the root, then an unknown part:
+		// any path beneath it (before-stop attack of stop 50).
+		`cat ~/"$(echo .pgpass)"`, `cat ~/$(echo .pgpass)`, `cat /tmp/$(echo ../../root/.netrc)`,
+		`cat "$HOME"/x$(echo /../.netrc)`, `head ~/x$(echo /../.pgpass)`,
 	} {
 		if v := decide(line); v.Decision != permission.Ask || v.RuleID != permission.RuleBashSecretRead {
 			t.Errorf("%q: %v %s (%s), want an ask of %s", line, v.Decision, v.RuleID, v.Reason, permission.RuleBashSecretRead)

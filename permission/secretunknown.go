@@ -65,6 +65,9 @@ func (g *Gate) unknownSecretRead(a *shellscan.Analysis) string {
 			if whole && tail == "" && g.wholeUnknownMaySecret(v, a.Vars) {
 				return true
 			}
+			if whole && rootedHead(v) {
+				return true
+			}
 		}
 		return false
 	}
@@ -106,6 +109,20 @@ func (g *Gate) unknownSecretRead(a *shellscan.Analysis) string {
 		}
 	}
 	return ""
+}
+
+// rootedHead reports whether w, a word with an unknown part, begins at
+// the home directory or the root (~/…, ~user…, /…) before that part: what
+// the unknown part makes may be any path beneath it, a climb with ..
+// included (cat ~/$(echo .pgpass), cat /tmp/$(echo ../root/.netrc)), so
+// a read of it may read a secret whatever its known tail.
+func rootedHead(w string) bool {
+	i := strings.IndexAny(w, "$`")
+	if i <= 0 {
+		return false
+	}
+	head := strings.TrimLeft(w[:i], `"'`)
+	return strings.HasPrefix(head, "~") || strings.HasPrefix(head, "/")
 }
 
 // unknownAbove returns the part of tail, the known end of a path whose
