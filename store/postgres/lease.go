@@ -416,6 +416,18 @@ func (l *Lease) Err() error {
 // renew extends the lease every third of its TTL until Release.
 func (l *Lease) renew() {
 	defer close(l.done)
+	// A renewal under way when Release comes is cancelled, so that
+	// Release waits for no statement of a database that stopped
+	// answering.
+	stopped, stop := context.WithCancel(context.Background())
+	defer stop()
+	go func() {
+		select {
+		case <-l.stop:
+			stop()
+		case <-stopped.Done():
+		}
+	}()
 	tick := time.NewTicker(l.p.s.ttl / 3)
 	defer tick.Stop()
 	for {
@@ -424,7 +436,14 @@ func (l *Lease) renew() {
 			return
 		case <-tick.C:
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), l.p.s.ttl/3)
+		// Both may be ready (a tick came while the last renewal waited):
+		// a Release wins.
+		select {
+		case <-l.stop:
+			return
+		default:
+		}
+		ctx, cancel := context.WithTimeout(stopped, l.p.s.ttl/3)
 		n, err := l.p.s.db().exec(ctx, l.p.s.q.sql(`UPDATE {leases} SET expires = now() + $5 * interval '1 millisecond'
 			WHERE namespace = $1 AND project = $2 AND session = $3 AND token = $4`),
 			l.p.ns, l.p.project, l.session, l.token, l.p.s.ttl.Milliseconds())

@@ -183,3 +183,41 @@ func TestAMuteDatabaseUnderAnOpenStore(t *testing.T) {
 	}
 	noGoroutinesLeft(t, before)
 }
+
+// A Release that comes while a renewal waits on a database that stopped
+// answering returns by its own ctx's deadline: it cancels the renewal
+// rather than waiting out the renewal's timeout (a third of the TTL), and
+// a tick that came meanwhile does not start another one.
+func TestReleaseDoesNotWaitOutAStuckRenewal(t *testing.T) {
+	proxy, dsn := pgtest.NewProxy(t, pgtest.URL(t))
+	const ttl = 6 * time.Second
+	st, err := postgres.Open(t.Context(), dsn, postgres.Options{Schema: freshSchema(t), LeaseTTL: ttl})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	l, err := mpProject(t, st).Acquire(t.Context(), "held", postgres.LeaseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy.Hole(true)
+	proxy.Cut()
+	// The first renewal (at a third of the TTL) is under way, waiting on
+	// a connection that never answers, for up to a third of the TTL.
+	time.Sleep(ttl/3 + 300*time.Millisecond)
+	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	err = l.Release(ctx)
+	if d := time.Since(start); d > ttl/6 {
+		t.Errorf("Release returned after %v with a 300ms ctx; the renewal under way ends by %v", d, ttl/3)
+	}
+	if err == nil {
+		t.Error("Release of a lease on a mute database returned nil")
+	}
+	// pgx gives the cancel request of a connection closed under a
+	// statement 15 s; let the database answer again so Close need not
+	// wait that out.
+	proxy.Hole(false)
+	proxy.Cut()
+}
