@@ -12,6 +12,10 @@ func SetMaxLine(c *FileCheckpointer, n int) { c.maxLine = n }
 // 1 makes every non-empty log go through the parallel scan.
 func SetParallelMin(c *FileCheckpointer, n int64) { c.parallelMin = n }
 
+// SetStep sets the hook told each step of setting a torn tail aside done
+// (torn-created, torn-copied, torn-cut).
+func SetStep(c *FileCheckpointer, f func(name string)) { c.step = f }
+
 // SetSyncDir replaces the directory sync of durable appends.
 func SetSyncDir(c *FileCheckpointer, f func(dir string) error) { c.syncDir = f }
 

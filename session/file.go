@@ -68,6 +68,10 @@ type FileCheckpointer struct {
 	parallelMin int64
 	// syncDir fsyncs a directory (safefs.SyncDir); replaced by tests.
 	syncDir func(dir string) error
+	// step, when set by a test, is told each step of setting a torn
+	// tail aside done (see Append), so that a crash test can kill the
+	// process there.
+	step func(name string)
 
 	lines lineReaders // recycled read buffers
 	bufs  sync.Pool   // recycled *[]byte batch buffers
@@ -556,9 +560,11 @@ func (c *FileCheckpointer) Append(ctx context.Context, id string, events []Event
 		if err := s.setAsideTorn(h.end, h.st.Size); err != nil {
 			return 0, err
 		}
+		c.stepDone("torn-copied")
 		if err := f.Truncate(h.end); err != nil {
 			return 0, (&storage.Error{Op: "write", Kind: storage.KindCheckpoint, File: s.file, Message: "cannot cut the torn tail of checkpoint log"}).WithCause(err)
 		}
+		c.stepDone("torn-cut")
 		h.st.Size = h.end
 	}
 	if err := safefs.Write(f, buf, c.durable); err != nil {
@@ -589,6 +595,14 @@ func (c *FileCheckpointer) Append(ctx context.Context, id string, events []Event
 	}
 	c.dropHead(id)
 	return head, nil
+}
+
+// stepDone tells the test hook (see FileCheckpointer.step) that step is
+// done.
+func (c *FileCheckpointer) stepDone(name string) {
+	if c.step != nil {
+		c.step(name)
+	}
 }
 
 // openForAppend opens the log for appending and returns it with its head,

@@ -42,6 +42,8 @@ func TestMain(m *testing.M) {
 		os.Exit(runContender())
 	case "holder":
 		os.Exit(runHolder())
+	case "tornkiller":
+		os.Exit(runTornKiller())
 	default:
 		fmt.Fprintln(os.Stderr, "unknown child role", os.Getenv(childEnv))
 		os.Exit(2)

@@ -92,6 +92,7 @@ func (s *session) writeExclusive(rel string, r io.Reader) error {
 		}
 		return fail(err)
 	}
+	s.c.stepDone("torn-created")
 	_, err = io.Copy(f, r)
 	if err == nil {
 		err = f.Sync()
