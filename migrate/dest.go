@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -139,10 +140,28 @@ func tornMarker(data []byte) bool {
 }
 
 // markerTemp reports whether e is a regular file named as the temp file
-// the marker is written to (see safefs.WriteFileExclusive), which a
-// migration killed while it wrote the marker leaves.
+// of a marker (see IsMarkerTemp), which a migration killed while it wrote
+// the marker leaves.
 func markerTemp(e fs.DirEntry) bool {
-	return e.Type().IsRegular() && safefs.IsTempOf(e.Name(), MarkerName)
+	return e.Type().IsRegular() && IsMarkerTemp(e.Name())
+}
+
+// IsMarkerTemp reports whether name is that of a temp file a migration
+// writes its marker (MarkerName) to and a kill can leave behind: the
+// temp of safefs's atomic writes (.<marker>.<12 hex>.tmp, see
+// safefs.IsTempOf), or that of earlier versions of migrate --from-store,
+// which replaced its marker through os.CreateTemp
+// (.<marker>.<decimal digits>.tmp). Such a file holds no data of the copy.
+func IsMarkerTemp(name string) bool {
+	if safefs.IsTempOf(name, MarkerName) {
+		return true
+	}
+	rest, ok := strings.CutPrefix(name, "."+MarkerName+".")
+	if !ok {
+		return false
+	}
+	digits, ok := strings.CutSuffix(rest, ".tmp")
+	return ok && digits != "" && strings.Trim(digits, "0123456789") == ""
 }
 
 // removeMarkerTemps removes, under the destination lock, the marker's

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
-	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/internal/syserr"
 	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/retention"
@@ -108,7 +107,7 @@ func checkLayout(ctx context.Context, home string) (locked []string, _ error) {
 				locked = append(locked, path)
 			case name == migrate.LockName:
 				note(p, "not a migration's lock (a directory)", nil)
-			case safefs.IsTempOf(name, migrate.MarkerName) && in.Type().IsRegular():
+			case migrate.IsMarkerTemp(name) && in.Type().IsRegular():
 				// The temp file a migrate killed while it wrote its
 				// marker leaves: no data; the rerun removes it.
 			case filelock.Leftover(name) && in.IsDir():

@@ -250,28 +250,34 @@ func TestCleanupAcceptsWhatAKilledLockTakeoverLeaves(t *testing.T) {
 }
 
 // A migrate killed while it wrote its marker leaves the marker's temp
-// file (.migration-incomplete.<12 hex>.tmp) beside its stale lock, and no
-// marker: cleanup takes it for no data, as migrate does, and sweeps the
-// rest, exit 0, instead of refusing the whole home for it.
+// file (.migration-incomplete.<12 hex>.tmp, or .<digits>.tmp from the
+// os.CreateTemp of earlier versions of migrate --from-store) beside its
+// stale lock, and no marker: cleanup takes it for no data, as migrate
+// does, and sweeps the rest, exit 0, instead of refusing the whole home
+// for it.
 func TestCleanupAcceptsTheMarkerTempOfAKilledMigrate(t *testing.T) {
-	isolateEnv(t)
-	home, p := appHome(t)
-	root := filepath.Dir(p.SessionsDir)
-	oldFile(t, filepath.Join(p.SessionsDir, "old.jsonl"))
-	lock := filepath.Join(root, migrate.LockName)
-	if err := os.Mkdir(lock, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	old := time.Now().Add(-time.Hour)
-	if err := os.Chtimes(lock, old, old); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(root, "."+migrate.MarkerName+".0123456789ab.tmp"), []byte(`{"liteAgentMigration":1}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	r := runCLI(t, "--home", home, "--workdir", "/srv/app", "cleanup")
-	if r.code != exitOK || !strings.Contains(r.stdout, "removed "+lock) || !strings.Contains(r.stdout, "old.jsonl") {
-		t.Errorf("cleanup beside a marker's temp file: code %d, stdout %q, stderr %q; want 0, the stale lock and the old session removed", r.code, r.stdout, r.stderr)
+	for _, temp := range []string{"0123456789ab", "2718281828"} {
+		t.Run(temp, func(t *testing.T) {
+			isolateEnv(t)
+			home, p := appHome(t)
+			root := filepath.Dir(p.SessionsDir)
+			oldFile(t, filepath.Join(p.SessionsDir, "old.jsonl"))
+			lock := filepath.Join(root, migrate.LockName)
+			if err := os.Mkdir(lock, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			old := time.Now().Add(-time.Hour)
+			if err := os.Chtimes(lock, old, old); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(root, "."+migrate.MarkerName+"."+temp+".tmp"), []byte(`{"liteAgentMigration":1}`), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			r := runCLI(t, "--home", home, "--workdir", "/srv/app", "cleanup")
+			if r.code != exitOK || !strings.Contains(r.stdout, "removed "+lock) || !strings.Contains(r.stdout, "old.jsonl") {
+				t.Errorf("cleanup beside a marker's temp file: code %d, stdout %q, stderr %q; want 0, the stale lock and the old session removed", r.code, r.stdout, r.stderr)
+			}
+		})
 	}
 }
 

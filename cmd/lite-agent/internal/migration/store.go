@@ -228,13 +228,11 @@ func inspectStoreDestination(paths storage.ProjectPaths, source string) (bool, e
 }
 
 // markerTemp reports whether e is a regular file named as the temp file
-// of a marker: one writeMarker writes (.<marker>.<12 hex>.tmp, see
-// safefs.IsTempOf) or an earlier version's replacement wrote
-// (.<marker>.<digits>.tmp), which a run killed while writing it leaves.
-// It holds no data of the copy.
+// of a marker (migrate.IsMarkerTemp: one writeMarker writes, or an
+// earlier version's replacement wrote), which a run killed while writing
+// it leaves. It holds no data of the copy.
 func markerTemp(e fs.DirEntry) bool {
-	rest, ok := strings.CutPrefix(e.Name(), "."+migrate.MarkerName+".")
-	return ok && strings.HasSuffix(rest, ".tmp") && e.Type().IsRegular()
+	return e.Type().IsRegular() && migrate.IsMarkerTemp(e.Name())
 }
 
 // storeMarkerOpening is how every marker writeMarker writes begins: the
