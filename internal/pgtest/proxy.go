@@ -25,7 +25,8 @@ type Proxy struct {
 	match       []byte
 	dropRequest bool
 	cutAfter    bool
-	noCancel    bool // see DropCancels
+	delay       time.Duration // see DelayRequest
+	noCancel    bool          // see DropCancels
 	wg          sync.WaitGroup
 }
 
@@ -53,7 +54,7 @@ func isCancelRequest(b []byte) bool {
 // lost while the server may still be at work. The rule applies once.
 func (p *Proxy) CutAfterRequest(match []byte) {
 	p.mu.Lock()
-	p.match, p.dropRequest, p.cutAfter = bytes.Clone(match), false, true
+	p.match, p.dropRequest, p.cutAfter, p.delay = bytes.Clone(match), false, true, 0
 	p.mu.Unlock()
 }
 
@@ -64,7 +65,19 @@ func (p *Proxy) CutAfterRequest(match []byte) {
 // The rule applies once.
 func (p *Proxy) LoseReplyTo(match []byte) {
 	p.mu.Lock()
-	p.match, p.dropRequest, p.cutAfter = bytes.Clone(match), false, false
+	p.match, p.dropRequest, p.cutAfter, p.delay = bytes.Clone(match), false, false, 0
+	p.mu.Unlock()
+}
+
+// DelayRequest makes the proxy hold the next message a client sends that
+// holds match for d before passing it on (and everything the client sends
+// after it, in order), as a network that retransmits a lost segment does:
+// the message reaches the server late, even when the client has given up
+// and closed the connection meanwhile (the server reads the request before
+// the end of the stream, and runs it). The rule applies once.
+func (p *Proxy) DelayRequest(match []byte, d time.Duration) {
+	p.mu.Lock()
+	p.match, p.dropRequest, p.cutAfter, p.delay = bytes.Clone(match), false, false, d
 	p.mu.Unlock()
 }
 
@@ -74,21 +87,22 @@ func (p *Proxy) LoseReplyTo(match []byte) {
 // applies once.
 func (p *Proxy) DropRequest(match []byte) {
 	p.mu.Lock()
-	p.match, p.dropRequest, p.cutAfter = bytes.Clone(match), true, false
+	p.match, p.dropRequest, p.cutAfter, p.delay = bytes.Clone(match), true, false, 0
 	p.mu.Unlock()
 }
 
 // take reports whether the client's bytes b hold the pending match,
-// whether the request is to be dropped, and whether the connection is to
-// be cut once it is passed on; a match clears the rule.
-func (p *Proxy) take(b []byte) (hit, drop, cut bool) {
+// whether the request is to be dropped, whether the connection is to be
+// cut once it is passed on, and how long it is to be held first; a match
+// clears the rule.
+func (p *Proxy) take(b []byte) (hit, drop, cut bool, delay time.Duration) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.match == nil || !bytes.Contains(b, p.match) {
-		return false, false, false
+		return false, false, false, 0
 	}
 	p.match = nil
-	return true, p.dropRequest, p.cutAfter
+	return true, p.dropRequest, p.cutAfter, p.delay
 }
 
 // NewProxy starts a proxy to the host of dsn and returns it with dsn
@@ -164,9 +178,14 @@ func (p *Proxy) serve() {
 						}
 					}
 					if n > 0 && src == c {
-						hit, drop, cut := p.take(buf[:n])
+						hit, drop, cut, delay := p.take(buf[:n])
 						if hit && drop {
 							break
+						}
+						if hit && delay > 0 {
+							time.Sleep(delay)
+							_, _ = dst.Write(buf[:n])
+							continue
 						}
 						if hit && cut {
 							_, _ = dst.Write(buf[:n])
