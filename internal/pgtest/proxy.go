@@ -20,6 +20,7 @@ type Proxy struct {
 	conns  map[net.Conn]bool
 	refuse bool
 	mute   bool // accept and never answer
+	frozen bool // see Mute
 	// match, dropRequest and cutAfter: see LoseReplyTo, DropRequest and
 	// CutAfterRequest.
 	match       []byte
@@ -177,6 +178,17 @@ func (p *Proxy) serve() {
 							break
 						}
 					}
+					p.mu.Lock()
+					frozen := p.frozen
+					p.mu.Unlock()
+					if frozen {
+						// Swallowed: a mute server neither reads nor
+						// answers, and its connection stays open.
+						if err != nil {
+							break
+						}
+						continue
+					}
 					if n > 0 && src == c {
 						hit, drop, cut, delay := p.take(buf[:n])
 						if hit && drop {
@@ -247,6 +259,16 @@ func (p *Proxy) Cut() {
 func (p *Proxy) Down(refuse bool) {
 	p.mu.Lock()
 	p.refuse = refuse
+	p.mu.Unlock()
+}
+
+// Mute makes the connections through the proxy, open or new, stop
+// passing anything either way (true), as a server that hangs or a network
+// that drops every packet does; the connections stay open. What was
+// swallowed is lost: after Mute(false), Cut the connections.
+func (p *Proxy) Mute(on bool) {
+	p.mu.Lock()
+	p.frozen = on
 	p.mu.Unlock()
 }
 
