@@ -107,7 +107,11 @@ func (c *Checkpointer) lockSession(ctx context.Context, tx db, id string, create
 }
 
 // Append adds events to session id as one transaction; see
-// [session.Checkpointer].
+// [session.Checkpointer]. An append whose connection is lost once its
+// request went out succeeds if its records are found stored (see
+// landedAfterLostReply), fails with the *DatabaseError if they are not,
+// and with an *OutcomeUnknownError naming the session and seqs if the
+// database could not tell within the lease's TTL.
 func (c *Checkpointer) Append(ctx context.Context, id string, events []session.Event, expectedHead int64) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
@@ -135,8 +139,11 @@ func (c *Checkpointer) Append(ctx context.Context, id string, events []session.E
 		guess, _ = c.p.heads.get(id)
 	}
 	ok, fast, err := c.appendAt(ctx, id, events, guess)
-	if err != nil && c.landedAfterLostReply(ctx, id, fast, err) {
-		ok, err = true, nil
+	if err != nil {
+		var landed bool
+		if landed, err = c.landedAfterLostReply(ctx, id, fast, err); landed {
+			ok = true
+		}
 	}
 	if err != nil {
 		return 0, err
@@ -176,8 +183,10 @@ func (c *Checkpointer) Append(ctx context.Context, id string, events []session.E
 			WHERE namespace = $1 AND project = $2 AND session = $3`), c.p.ns, c.p.project, id, newHead, b.total)
 		return err
 	})
-	if err != nil && !c.landedAfterLostReply(ctx, id, sent, err) {
-		return 0, err
+	if err != nil {
+		if landed, err := c.landedAfterLostReply(ctx, id, sent, err); !landed {
+			return 0, err
+		}
 	}
 	c.p.heads.set(id, newHead)
 	return newHead, nil
@@ -200,12 +209,17 @@ func (c *Checkpointer) Append(ctx context.Context, id string, events []session.E
 // that backend is gone (it goes when it finds its client gone, at the
 // latest once its statement is done), and only then reports a failure;
 // halfway through the bound it cancels the statement of a backend still
-// there (pg_cancel_backend), whose records then never land. Anything
-// else, or a check that fails, keeps err. The check uses ctx, for at most
-// the lease TTL; a cancelled ctx keeps err.
-func (c *Checkpointer) landedAfterLostReply(ctx context.Context, id string, sent batch, err error) bool {
+// there (pg_cancel_backend), whose records then never land. When it did
+// not land, the error returned is err, or, when the check could not tell
+// (it failed, or ctx ended, or the backend was still there after the
+// bound), an *OutcomeUnknownError naming the session and seqs. The check
+// uses ctx, for at most the lease TTL.
+func (c *Checkpointer) landedAfterLostReply(ctx context.Context, id string, sent batch, err error) (bool, error) {
 	if len(sent.seqs) == 0 || ctx.Err() != nil || !lostReply(err) {
-		return false
+		return false, err
+	}
+	unknown := func(check error) error {
+		return &OutcomeUnknownError{Op: "append", SessionID: id, Seqs: sent.seqs, Err: err, Check: check}
 	}
 	// A server that accepts the new connection and never answers must not
 	// hold the caller for ever: the check gives up after a lease's TTL.
@@ -214,9 +228,14 @@ func (c *Checkpointer) landedAfterLostReply(ctx context.Context, id string, sent
 	wait := 5 * time.Millisecond
 	cancelAt, cancelled := time.Now().Add(c.p.s.ttl/2), false
 	for {
-		landed, gone, err := c.lookForLanded(ctx, id, sent)
-		if err != nil || landed || gone {
-			return landed
+		landed, gone, lerr := c.lookForLanded(ctx, id, sent)
+		switch {
+		case landed:
+			return true, nil
+		case lerr != nil:
+			return false, unknown(lerr)
+		case gone:
+			return false, err
 		}
 		if !cancelled && time.Now().After(cancelAt) {
 			// Still there halfway through: its statement is cancelled (as
@@ -229,7 +248,7 @@ func (c *Checkpointer) landedAfterLostReply(ctx context.Context, id string, sent
 		}
 		select {
 		case <-ctx.Done():
-			return false
+			return false, unknown(ctx.Err())
 		case <-time.After(wait):
 		}
 		wait = min(2*wait, 100*time.Millisecond)
