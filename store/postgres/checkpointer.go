@@ -554,7 +554,10 @@ func (p *Project) deleteLog(ctx context.Context, tx db, id string) error {
 }
 
 // Truncate drops the records of session id after toSeq; see
-// [session.Checkpointer].
+// [session.Checkpointer]. A truncation whose connection is lost once its
+// COMMIT went out succeeds if it committed (a retry with expectedHead
+// would fail with a *session.ConflictError), and fails with an
+// *OutcomeUnknownError if the database cannot tell (see Store.txLanded).
 func (c *Checkpointer) Truncate(ctx context.Context, id string, toSeq, expectedHead int64) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -563,7 +566,10 @@ func (c *Checkpointer) Truncate(ctx context.Context, id string, toSeq, expectedH
 		return err
 	}
 	defer c.p.heads.forget(id)
-	return c.p.s.tx(ctx, func(tx db) error {
+	unknown := func(err, check error) error {
+		return &OutcomeUnknownError{Op: "truncate", SessionID: id, Err: err, Check: check}
+	}
+	return c.p.s.txLanded(ctx, func(tx db) error {
 		head, exists, err := c.lockSession(ctx, tx, id, false)
 		if err != nil {
 			return err
@@ -586,7 +592,7 @@ func (c *Checkpointer) Truncate(ctx context.Context, id string, toSeq, expectedH
 			bytes = (SELECT coalesce(sum(length(data)), 0) FROM {events} WHERE namespace = $1 AND project = $2 AND session = $3)
 			WHERE namespace = $1 AND project = $2 AND session = $3`), c.p.ns, c.p.project, id, toSeq)
 		return err
-	})
+	}, unknown)
 }
 
 // headCache remembers the head each session had after this process last
