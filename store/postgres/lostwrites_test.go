@@ -11,6 +11,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/spill"
+	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/store/postgres"
 	"github.com/lite-agent/lite-agent-go/task"
 )
@@ -254,5 +255,133 @@ func TestATransactionWhoseOutcomeCannotBeLearnt(t *testing.T) {
 		}
 		proxy.Hole(false)
 		proxy.Cut()
+	}
+}
+
+// The writes a retry of which is not harmless (it fails, finding what the
+// first one wrote) succeed when their reply is lost once they landed, and
+// the caller's retry after one that failed (its reply lost before it
+// committed) succeeds: removing a fork's mark (a retry found no mark and
+// reported the fork's copy lost, *storage.ForkMarkLostError) and the
+// imports of a session, an archive, a task list and a spilled body (a
+// retry found it "already exists").
+func TestWritesNotRetriedHarmlesslyWhoseReplyIsLost(t *testing.T) {
+	type env struct {
+		st *postgres.Store
+		p  *postgres.Project
+	}
+	for _, tc := range []struct {
+		name, stmt string // stmt: a string only the write's statement holds
+		setup      func(t *testing.T, e env) any
+		write      func(ctx context.Context, e env, data any) error
+		check      func(t *testing.T, e env)
+	}{
+		{
+			name: "ClearForking", stmt: ".fork-incomplete:f-xyzzy",
+			setup: func(t *testing.T, e env) any {
+				if err := e.st.MarkForking(t.Context(), storage.Encoding{ProjectID: "mp"}, "f-xyzzy"); err != nil {
+					t.Fatal(err)
+				}
+				return nil
+			},
+			write: func(ctx context.Context, e env, _ any) error {
+				return e.st.ClearForking(ctx, storage.Encoding{ProjectID: "mp"}, "f-xyzzy")
+			},
+			check: func(t *testing.T, e env) {
+				if left, err := e.p.ForkLeftover(t.Context(), "f-xyzzy"); err != nil || left {
+					t.Errorf("ForkLeftover = %v, %v; want the mark gone", left, err)
+				}
+			},
+		},
+		{
+			name: "ImportSession", stmt: "record-xyzzy",
+			write: func(ctx context.Context, e env, _ any) error {
+				return e.p.ImportSession(ctx, "s-xyzzy", [][]byte{[]byte("record-xyzzy")}, time.Now())
+			},
+			check: func(t *testing.T, e env) {
+				if recs, _, err := e.p.ExportSession(t.Context(), "s-xyzzy"); err != nil || len(recs) != 1 {
+					t.Errorf("ExportSession = %d records, %v; want 1", len(recs), err)
+				}
+			},
+		},
+		{
+			name: "ImportArchive", stmt: "a-xyzzy",
+			setup: func(t *testing.T, e env) any {
+				a, err := e.p.Archive("a-xyzzy", 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := a.Put(t.Context(), "the note", nil); err != nil {
+					t.Fatal(err)
+				}
+				index, notes, err := e.p.ExportArchive(t.Context(), "a-xyzzy")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := e.p.Clear(t.Context()); err != nil {
+					t.Fatal(err)
+				}
+				return [2]any{index, notes}
+			},
+			write: func(ctx context.Context, e env, data any) error {
+				d := data.([2]any)
+				return e.p.ImportArchive(ctx, "a-xyzzy", d[0].([][]byte), d[1].(map[string][]byte))
+			},
+			check: func(t *testing.T, e env) {
+				if index, notes, err := e.p.ExportArchive(t.Context(), "a-xyzzy"); err != nil || len(index) != 1 || len(notes) != 1 {
+					t.Errorf("ExportArchive = %d entries, %d notes, %v; want 1, 1", len(index), len(notes), err)
+				}
+			},
+		},
+		{
+			name: "ImportTaskList", stmt: "l-xyzzy",
+			write: func(ctx context.Context, e env, _ any) error {
+				return e.p.ImportTaskList(ctx, "l-xyzzy", map[string][]byte{"1": []byte("task")}, false)
+			},
+			check: func(t *testing.T, e env) {
+				if recs, _, err := e.p.ExportTaskList(t.Context(), "l-xyzzy"); err != nil || len(recs) != 1 {
+					t.Errorf("ExportTaskList = %d records, %v; want 1", len(recs), err)
+				}
+			},
+		},
+		{
+			name: "ImportSpill", stmt: "body-xyzzy",
+			write: func(ctx context.Context, e env, _ any) error {
+				return e.p.ImportSpill(ctx, spill.Ref("body-xyzzy"), []byte("body-xyzzy"), time.Now())
+			},
+			check: func(t *testing.T, e env) {
+				n := 0
+				err := e.p.ExportSpill(t.Context(), func(string, []byte, time.Time) error { n++; return nil })
+				if err != nil || n != 1 {
+					t.Errorf("ExportSpill = %d bodies, %v; want 1", n, err)
+				}
+			},
+		},
+	} {
+		for _, match := range []string{tc.stmt, "commit"} {
+			t.Run(tc.name+"/"+match, func(t *testing.T) {
+				proxy, dsn := pgtest.NewProxy(t, pgtest.URL(t))
+				st, err := postgres.Open(t.Context(), dsn, postgres.Options{Schema: freshSchema(t)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer st.Close()
+				e := env{st: st, p: mpProject(t, st)}
+				var data any
+				if tc.setup != nil {
+					data = tc.setup(t, e)
+				}
+				proxy.LoseReplyTo([]byte(match))
+				err = tc.write(t.Context(), e, data)
+				if err != nil {
+					t.Logf("after a lost reply: %v; retried", err)
+					err = tc.write(t.Context(), e, data)
+				}
+				if err != nil {
+					t.Errorf("%s = %v", tc.name, err)
+				}
+				tc.check(t, e)
+			})
+		}
 	}
 }

@@ -16,7 +16,9 @@ import (
 // before retrying: an append retried with its expectedHead fails with a
 // *session.ConflictError if the first one landed.
 type OutcomeUnknownError struct {
-	// Op is the write: "append", "truncate" or "task list write".
+	// Op is the write: "append", "truncate", "task list write", "fork
+	// mark removal", "session import", "archive import", "task list
+	// import" or "spilled body import" and its ref.
 	Op string
 	// SessionID is the session written (for an append or truncation),
 	// ListID the task list (for a task list write).
