@@ -27,6 +27,7 @@ type Proxy struct {
 	dropRequest bool
 	cutAfter    bool
 	delay       time.Duration // see DelayRequest
+	strand      bool          // see StrandRequest
 	noCancel    bool          // see DropCancels
 	wg          sync.WaitGroup
 }
@@ -55,7 +56,7 @@ func isCancelRequest(b []byte) bool {
 // lost while the server may still be at work. The rule applies once.
 func (p *Proxy) CutAfterRequest(match []byte) {
 	p.mu.Lock()
-	p.match, p.dropRequest, p.cutAfter, p.delay = bytes.Clone(match), false, true, 0
+	p.match, p.dropRequest, p.cutAfter, p.delay, p.strand = bytes.Clone(match), false, true, 0, false
 	p.mu.Unlock()
 }
 
@@ -66,7 +67,7 @@ func (p *Proxy) CutAfterRequest(match []byte) {
 // The rule applies once.
 func (p *Proxy) LoseReplyTo(match []byte) {
 	p.mu.Lock()
-	p.match, p.dropRequest, p.cutAfter, p.delay = bytes.Clone(match), false, false, 0
+	p.match, p.dropRequest, p.cutAfter, p.delay, p.strand = bytes.Clone(match), false, false, 0, false
 	p.mu.Unlock()
 }
 
@@ -78,7 +79,7 @@ func (p *Proxy) LoseReplyTo(match []byte) {
 // the end of the stream, and runs it). The rule applies once.
 func (p *Proxy) DelayRequest(match []byte, d time.Duration) {
 	p.mu.Lock()
-	p.match, p.dropRequest, p.cutAfter, p.delay = bytes.Clone(match), false, false, d
+	p.match, p.dropRequest, p.cutAfter, p.delay, p.strand = bytes.Clone(match), false, false, d, false
 	p.mu.Unlock()
 }
 
@@ -88,7 +89,19 @@ func (p *Proxy) DelayRequest(match []byte, d time.Duration) {
 // applies once.
 func (p *Proxy) DropRequest(match []byte) {
 	p.mu.Lock()
-	p.match, p.dropRequest, p.cutAfter, p.delay = bytes.Clone(match), true, false, 0
+	p.match, p.dropRequest, p.cutAfter, p.delay, p.strand = bytes.Clone(match), true, false, 0, false
+	p.mu.Unlock()
+}
+
+// StrandRequest makes the proxy cut the client's side of the connection on
+// which a client next sends a message holding match, without passing the
+// message on, and keep the server's side open (until Cut): the server
+// never sees the request nor the end of the connection, as after a
+// network partition, and its backend waits (idle, in its transaction if
+// one was open) for a client that is gone. The rule applies once.
+func (p *Proxy) StrandRequest(match []byte) {
+	p.mu.Lock()
+	p.match, p.dropRequest, p.cutAfter, p.delay, p.strand = bytes.Clone(match), true, false, 0, true
 	p.mu.Unlock()
 }
 
@@ -96,14 +109,14 @@ func (p *Proxy) DropRequest(match []byte) {
 // whether the request is to be dropped, whether the connection is to be
 // cut once it is passed on, and how long it is to be held first; a match
 // clears the rule.
-func (p *Proxy) take(b []byte) (hit, drop, cut bool, delay time.Duration) {
+func (p *Proxy) take(b []byte) (hit, drop, cut bool, delay time.Duration, strand bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.match == nil || !bytes.Contains(b, p.match) {
-		return false, false, false, 0
+		return false, false, false, 0, false
 	}
 	p.match = nil
-	return true, p.dropRequest, p.cutAfter, p.delay
+	return true, p.dropRequest, p.cutAfter, p.delay, p.strand
 }
 
 // NewProxy starts a proxy to the host of dsn and returns it with dsn
@@ -190,7 +203,11 @@ func (p *Proxy) serve() {
 						continue
 					}
 					if n > 0 && src == c {
-						hit, drop, cut, delay := p.take(buf[:n])
+						hit, drop, cut, delay, strand := p.take(buf[:n])
+						if hit && strand {
+							p.drop(c) // the server's side stays open
+							return
+						}
 						if hit && drop {
 							break
 						}

@@ -385,3 +385,44 @@ func TestWritesNotRetriedHarmlesslyWhoseReplyIsLost(t *testing.T) {
 		}
 	}
 }
+
+// A transaction whose COMMIT never reached the server, on a connection
+// the server still believes open (a network partition: its backend waits,
+// idle in the transaction, for a client that is gone), is ended by the
+// check halfway through its bound (pg_terminate_backend of that backend,
+// still in that transaction): the write then certainly did not happen,
+// and the caller gets the *postgres.DatabaseError, not an
+// *postgres.OutcomeUnknownError after the whole bound; nothing was
+// written, and the session's row is not left locked.
+func TestAStrandedTransactionIsEnded(t *testing.T) {
+	proxy, dsn := pgtest.NewProxy(t, pgtest.URL(t))
+	const ttl = 2 * time.Second
+	st, err := postgres.Open(t.Context(), dsn, postgres.Options{Schema: freshSchema(t), LeaseTTL: ttl})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	// A stranded backend holds its locks until its connection is cut:
+	// before the schema is dropped.
+	defer proxy.Cut()
+	p := mpProject(t, st)
+	cp := p.Checkpointer()
+	appendN(t, p, "s1", 3)
+	proxy.StrandRequest([]byte("commit"))
+	start := time.Now()
+	err = cp.Truncate(t.Context(), "s1", 1, 3)
+	d := time.Since(start)
+	var de *postgres.DatabaseError
+	var ou *postgres.OutcomeUnknownError
+	if !errors.As(err, &de) || errors.As(err, &ou) {
+		t.Errorf("Truncate = %v after %v; want the *postgres.DatabaseError (it did not happen)", err, d)
+	}
+	if d > ttl {
+		t.Errorf("Truncate returned after %v", d)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), time.Second)
+	defer cancel()
+	if err := cp.Truncate(ctx, "s1", 2, 3); err != nil {
+		t.Errorf("the next Truncate = %v", err)
+	}
+}

@@ -59,14 +59,22 @@ func (e *OutcomeUnknownError) Unwrap() error { return e.Err }
 // (txid_status of its id, read first in the transaction): committed is
 // success, aborted keeps the error. A transaction still in progress (its
 // backend has not yet found its client gone) is asked about again, for at
-// most the lease's TTL; a check that cannot tell is an
+// most the lease's TTL; halfway through, its backend, if still in that
+// transaction, is terminated (pg_terminate_backend): its COMMIT never came
+// (a network partition leaves the server waiting for a client that is
+// gone, holding the transaction's locks, until TCP gives up, for hours),
+// so it aborts, unless it is committing right then, which the next look
+// sees. A check that cannot tell is an
 // *OutcomeUnknownError made by unknown from the write's error and the
 // check's. For writes a retry of which is not harmless (a truncation with
 // an expected head, a task created twice).
 func (s *Store) txLanded(ctx context.Context, fn func(db) error, unknown func(err, check error) error) error {
-	var xid int64 // 0 until the transaction's id is known
+	var (
+		xid int64 // 0 until the transaction's id is known
+		pid int32 // its backend's process id
+	)
 	err := s.tx(ctx, func(tx db) error {
-		if err := tx.scan(ctx, `SELECT txid_current()`, nil, &xid); err != nil {
+		if err := tx.scan(ctx, `SELECT txid_current(), pg_backend_pid()`, nil, &xid, &pid); err != nil {
 			xid = 0
 			return err
 		}
@@ -78,7 +86,16 @@ func (s *Store) txLanded(ctx context.Context, fn func(db) error, unknown func(er
 	cctx, cancel := context.WithTimeout(ctx, s.ttl)
 	defer cancel()
 	wait := 5 * time.Millisecond
+	endAt, ended := time.Now().Add(s.ttl/2), false
 	for {
+		if !ended && time.Now().After(endAt) {
+			// Best effort: a backend gone, or in another transaction
+			// (a pooler's), is left alone; the next look tells.
+			ended = true
+			_, _ = s.db().exec(cctx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+				WHERE pid = $1 AND backend_xid::text = ($2::bigint % 4294967296)::text
+				AND datname = current_database() AND usename = current_user`, pid, xid)
+		}
 		var status *string
 		cerr := s.db().scan(cctx, `SELECT txid_status($1)`, []any{xid}, &status)
 		switch {
