@@ -157,7 +157,13 @@ func (c *Checkpointer) Append(ctx context.Context, id string, events []session.E
 		newHead int64
 		sent    batch // the records the transaction inserted, once it has
 	)
-	err = c.p.s.tx(ctx, func(tx db) error {
+	// A COMMIT whose reply is lost is asked after by the transaction's
+	// id (see txLanded), which also ends a transaction stranded by a
+	// partition rather than wait for its row locks.
+	unknown := func(err, check error) error {
+		return &OutcomeUnknownError{Op: "append", SessionID: id, Seqs: sent.seqs, Err: err, Check: check}
+	}
+	err = c.p.s.txLanded(ctx, func(tx db) error {
 		head, _, err := c.lockSession(ctx, tx, id, true)
 		if err != nil {
 			return err
@@ -182,19 +188,18 @@ func (c *Checkpointer) Append(ctx context.Context, id string, events []session.E
 		_, err = tx.exec(ctx, q.sql(`UPDATE {sessions} SET head = $4, bytes = bytes + $5, modified = now()
 			WHERE namespace = $1 AND project = $2 AND session = $3`), c.p.ns, c.p.project, id, newHead, b.total)
 		return err
-	})
+	}, unknown)
 	if err != nil {
-		if landed, err := c.landedAfterLostReply(ctx, id, sent, err); !landed {
-			return 0, err
-		}
+		return 0, err
 	}
 	c.p.heads.set(id, newHead)
 	return newHead, nil
 }
 
-// landedAfterLostReply reports whether an append to session id that failed
-// with err, having sent the records sent, was committed all the same: the
-// connection was lost after the statement or the COMMIT went out (err is
+// landedAfterLostReply reports whether an append to session id in one
+// statement (appendAt; a transaction's is asked after by Store.txLanded)
+// that failed with err, having sent the records sent, was committed all
+// the same: the connection was lost after the statement went out (err is
 // neither the server's answer nor an error from before anything was sent),
 // so the write may have landed though its reply never came. It looks, on
 // a new connection, for sent's exact bytes at sent's seqs, after waiting
@@ -328,8 +333,8 @@ type batch struct {
 	now   time.Time
 	// pid is the process id of the server's backend the records were sent
 	// to in one statement outside a transaction (appendAt), 0 when they
-	// were sent in a transaction (whose row locks the check after a lost
-	// reply waits for instead; see landedAfterLostReply).
+	// were sent in a transaction (whose outcome after a lost reply is asked
+	// by its transaction id instead: see Store.txLanded).
 	pid uint32
 }
 

@@ -426,3 +426,38 @@ func TestAStrandedTransactionIsEnded(t *testing.T) {
 		t.Errorf("the next Truncate = %v", err)
 	}
 }
+
+// The same for an append through its transaction (the head cached was
+// stale): a COMMIT stranded in a partition is ended halfway through the
+// check's bound, and the append fails as not written, its seqs free for
+// the next append.
+func TestAStrandedAppendTransactionIsEnded(t *testing.T) {
+	proxy, dsn := pgtest.NewProxy(t, pgtest.URL(t))
+	const ttl = 2 * time.Second
+	st, err := postgres.Open(t.Context(), dsn, postgres.Options{Schema: freshSchema(t), LeaseTTL: ttl})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	defer proxy.Cut() // before the schema is dropped: see TestAStrandedTransactionIsEnded
+	p1, p2 := mpProject(t, st), mpProject(t, st)
+	appendN(t, p1, "s1", 1)
+	appendN(t, p2, "s1", 1) // p1's cached head is stale: its next append takes the transaction
+	proxy.StrandRequest([]byte("commit"))
+	start := time.Now()
+	_, err = p1.Checkpointer().Append(t.Context(), "s1", []session.Event{session.UserEvent{Message: model.UserText("x")}}, session.AnyHead)
+	d := time.Since(start)
+	var de *postgres.DatabaseError
+	var ou *postgres.OutcomeUnknownError
+	if !errors.As(err, &de) || errors.As(err, &ou) {
+		t.Errorf("Append = %v after %v; want the *postgres.DatabaseError (it did not happen)", err, d)
+	}
+	if d > ttl {
+		t.Errorf("Append returned after %v", d)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), time.Second)
+	defer cancel()
+	if head, err := p1.Checkpointer().Append(ctx, "s1", []session.Event{session.UserEvent{Message: model.UserText("y")}}, 2); err != nil || head != 3 {
+		t.Errorf("the next Append = %d, %v; want 3", head, err)
+	}
+}
