@@ -20,12 +20,15 @@ type Proxy struct {
 	conns  map[net.Conn]bool
 	refuse bool
 	mute   bool // accept and never answer
+	frozen bool // see Mute
 	// match, dropRequest and cutAfter: see LoseReplyTo, DropRequest and
 	// CutAfterRequest.
 	match       []byte
 	dropRequest bool
 	cutAfter    bool
-	noCancel    bool // see DropCancels
+	delay       time.Duration // see DelayRequest
+	strand      bool          // see StrandRequest
+	noCancel    bool          // see DropCancels
 	wg          sync.WaitGroup
 }
 
@@ -53,7 +56,7 @@ func isCancelRequest(b []byte) bool {
 // lost while the server may still be at work. The rule applies once.
 func (p *Proxy) CutAfterRequest(match []byte) {
 	p.mu.Lock()
-	p.match, p.dropRequest, p.cutAfter = bytes.Clone(match), false, true
+	p.match, p.dropRequest, p.cutAfter, p.delay, p.strand = bytes.Clone(match), false, true, 0, false
 	p.mu.Unlock()
 }
 
@@ -64,7 +67,19 @@ func (p *Proxy) CutAfterRequest(match []byte) {
 // The rule applies once.
 func (p *Proxy) LoseReplyTo(match []byte) {
 	p.mu.Lock()
-	p.match, p.dropRequest, p.cutAfter = bytes.Clone(match), false, false
+	p.match, p.dropRequest, p.cutAfter, p.delay, p.strand = bytes.Clone(match), false, false, 0, false
+	p.mu.Unlock()
+}
+
+// DelayRequest makes the proxy hold the next message a client sends that
+// holds match for d before passing it on (and everything the client sends
+// after it, in order), as a network that retransmits a lost segment does:
+// the message reaches the server late, even when the client has given up
+// and closed the connection meanwhile (the server reads the request before
+// the end of the stream, and runs it). The rule applies once.
+func (p *Proxy) DelayRequest(match []byte, d time.Duration) {
+	p.mu.Lock()
+	p.match, p.dropRequest, p.cutAfter, p.delay, p.strand = bytes.Clone(match), false, false, d, false
 	p.mu.Unlock()
 }
 
@@ -74,21 +89,34 @@ func (p *Proxy) LoseReplyTo(match []byte) {
 // applies once.
 func (p *Proxy) DropRequest(match []byte) {
 	p.mu.Lock()
-	p.match, p.dropRequest, p.cutAfter = bytes.Clone(match), true, false
+	p.match, p.dropRequest, p.cutAfter, p.delay, p.strand = bytes.Clone(match), true, false, 0, false
+	p.mu.Unlock()
+}
+
+// StrandRequest makes the proxy cut the client's side of the connection on
+// which a client next sends a message holding match, without passing the
+// message on, and keep the server's side open (until Cut): the server
+// never sees the request nor the end of the connection, as after a
+// network partition, and its backend waits (idle, in its transaction if
+// one was open) for a client that is gone. The rule applies once.
+func (p *Proxy) StrandRequest(match []byte) {
+	p.mu.Lock()
+	p.match, p.dropRequest, p.cutAfter, p.delay, p.strand = bytes.Clone(match), true, false, 0, true
 	p.mu.Unlock()
 }
 
 // take reports whether the client's bytes b hold the pending match,
-// whether the request is to be dropped, and whether the connection is to
-// be cut once it is passed on; a match clears the rule.
-func (p *Proxy) take(b []byte) (hit, drop, cut bool) {
+// whether the request is to be dropped, whether the connection is to be
+// cut once it is passed on, and how long it is to be held first; a match
+// clears the rule.
+func (p *Proxy) take(b []byte) (hit, drop, cut bool, delay time.Duration, strand bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.match == nil || !bytes.Contains(b, p.match) {
-		return false, false, false
+		return false, false, false, 0, false
 	}
 	p.match = nil
-	return true, p.dropRequest, p.cutAfter
+	return true, p.dropRequest, p.cutAfter, p.delay, p.strand
 }
 
 // NewProxy starts a proxy to the host of dsn and returns it with dsn
@@ -163,10 +191,30 @@ func (p *Proxy) serve() {
 							break
 						}
 					}
+					p.mu.Lock()
+					frozen := p.frozen
+					p.mu.Unlock()
+					if frozen {
+						// Swallowed: a mute server neither reads nor
+						// answers, and its connection stays open.
+						if err != nil {
+							break
+						}
+						continue
+					}
 					if n > 0 && src == c {
-						hit, drop, cut := p.take(buf[:n])
+						hit, drop, cut, delay, strand := p.take(buf[:n])
+						if hit && strand {
+							p.drop(c) // the server's side stays open
+							return
+						}
 						if hit && drop {
 							break
+						}
+						if hit && delay > 0 {
+							time.Sleep(delay)
+							_, _ = dst.Write(buf[:n])
+							continue
 						}
 						if hit && cut {
 							_, _ = dst.Write(buf[:n])
@@ -228,6 +276,16 @@ func (p *Proxy) Cut() {
 func (p *Proxy) Down(refuse bool) {
 	p.mu.Lock()
 	p.refuse = refuse
+	p.mu.Unlock()
+}
+
+// Mute makes the connections through the proxy, open or new, stop
+// passing anything either way (true), as a server that hangs or a network
+// that drops every packet does; the connections stay open. What was
+// swallowed is lost: after Mute(false), Cut the connections.
+func (p *Proxy) Mute(on bool) {
+	p.mu.Lock()
+	p.frozen = on
 	p.mu.Unlock()
 }
 

@@ -107,7 +107,11 @@ func (c *Checkpointer) lockSession(ctx context.Context, tx db, id string, create
 }
 
 // Append adds events to session id as one transaction; see
-// [session.Checkpointer].
+// [session.Checkpointer]. An append whose connection is lost once its
+// request went out succeeds if its records are found stored (see
+// landedAfterLostReply), fails with the *DatabaseError if they are not,
+// and with an *OutcomeUnknownError naming the session and seqs if the
+// database could not tell within the lease's TTL.
 func (c *Checkpointer) Append(ctx context.Context, id string, events []session.Event, expectedHead int64) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
@@ -135,8 +139,11 @@ func (c *Checkpointer) Append(ctx context.Context, id string, events []session.E
 		guess, _ = c.p.heads.get(id)
 	}
 	ok, fast, err := c.appendAt(ctx, id, events, guess)
-	if err != nil && c.landedAfterLostReply(ctx, id, fast, err) {
-		ok, err = true, nil
+	if err != nil {
+		var landed bool
+		if landed, err = c.landedAfterLostReply(ctx, id, fast, err); landed {
+			ok = true
+		}
 	}
 	if err != nil {
 		return 0, err
@@ -150,7 +157,13 @@ func (c *Checkpointer) Append(ctx context.Context, id string, events []session.E
 		newHead int64
 		sent    batch // the records the transaction inserted, once it has
 	)
-	err = c.p.s.tx(ctx, func(tx db) error {
+	// A COMMIT whose reply is lost is asked after by the transaction's
+	// id (see txLanded), which also ends a transaction stranded by a
+	// partition rather than wait for its row locks.
+	unknown := func(err, check error) error {
+		return &OutcomeUnknownError{Op: "append", SessionID: id, Seqs: sent.seqs, Err: err, Check: check}
+	}
+	err = c.p.s.txLanded(ctx, func(tx db) error {
 		head, _, err := c.lockSession(ctx, tx, id, true)
 		if err != nil {
 			return err
@@ -175,17 +188,18 @@ func (c *Checkpointer) Append(ctx context.Context, id string, events []session.E
 		_, err = tx.exec(ctx, q.sql(`UPDATE {sessions} SET head = $4, bytes = bytes + $5, modified = now()
 			WHERE namespace = $1 AND project = $2 AND session = $3`), c.p.ns, c.p.project, id, newHead, b.total)
 		return err
-	})
-	if err != nil && !c.landedAfterLostReply(ctx, id, sent, err) {
+	}, unknown)
+	if err != nil {
 		return 0, err
 	}
 	c.p.heads.set(id, newHead)
 	return newHead, nil
 }
 
-// landedAfterLostReply reports whether an append to session id that failed
-// with err, having sent the records sent, was committed all the same: the
-// connection was lost after the statement or the COMMIT went out (err is
+// landedAfterLostReply reports whether an append to session id in one
+// statement (appendAt; a transaction's is asked after by Store.txLanded)
+// that failed with err, having sent the records sent, was committed all
+// the same: the connection was lost after the statement went out (err is
 // neither the server's answer nor an error from before anything was sent),
 // so the write may have landed though its reply never came. It looks, on
 // a new connection, for sent's exact bytes at sent's seqs, after waiting
@@ -200,12 +214,17 @@ func (c *Checkpointer) Append(ctx context.Context, id string, events []session.E
 // that backend is gone (it goes when it finds its client gone, at the
 // latest once its statement is done), and only then reports a failure;
 // halfway through the bound it cancels the statement of a backend still
-// there (pg_cancel_backend), whose records then never land. Anything
-// else, or a check that fails, keeps err. The check uses ctx, for at most
-// the lease TTL; a cancelled ctx keeps err.
-func (c *Checkpointer) landedAfterLostReply(ctx context.Context, id string, sent batch, err error) bool {
+// there (pg_cancel_backend), whose records then never land. When it did
+// not land, the error returned is err, or, when the check could not tell
+// (it failed, or ctx ended, or the backend was still there after the
+// bound), an *OutcomeUnknownError naming the session and seqs. The check
+// uses ctx, for at most the lease TTL.
+func (c *Checkpointer) landedAfterLostReply(ctx context.Context, id string, sent batch, err error) (bool, error) {
 	if len(sent.seqs) == 0 || ctx.Err() != nil || !lostReply(err) {
-		return false
+		return false, err
+	}
+	unknown := func(check error) error {
+		return &OutcomeUnknownError{Op: "append", SessionID: id, Seqs: sent.seqs, Err: err, Check: check}
 	}
 	// A server that accepts the new connection and never answers must not
 	// hold the caller for ever: the check gives up after a lease's TTL.
@@ -214,9 +233,14 @@ func (c *Checkpointer) landedAfterLostReply(ctx context.Context, id string, sent
 	wait := 5 * time.Millisecond
 	cancelAt, cancelled := time.Now().Add(c.p.s.ttl/2), false
 	for {
-		landed, gone, err := c.lookForLanded(ctx, id, sent)
-		if err != nil || landed || gone {
-			return landed
+		landed, gone, lerr := c.lookForLanded(ctx, id, sent)
+		switch {
+		case landed:
+			return true, nil
+		case lerr != nil:
+			return false, unknown(lerr)
+		case gone:
+			return false, err
 		}
 		if !cancelled && time.Now().After(cancelAt) {
 			// Still there halfway through: its statement is cancelled (as
@@ -229,7 +253,7 @@ func (c *Checkpointer) landedAfterLostReply(ctx context.Context, id string, sent
 		}
 		select {
 		case <-ctx.Done():
-			return false
+			return false, unknown(ctx.Err())
 		case <-time.After(wait):
 		}
 		wait = min(2*wait, 100*time.Millisecond)
@@ -309,8 +333,8 @@ type batch struct {
 	now   time.Time
 	// pid is the process id of the server's backend the records were sent
 	// to in one statement outside a transaction (appendAt), 0 when they
-	// were sent in a transaction (whose row locks the check after a lost
-	// reply waits for instead; see landedAfterLostReply).
+	// were sent in a transaction (whose outcome after a lost reply is asked
+	// by its transaction id instead: see Store.txLanded).
 	pid uint32
 }
 
@@ -535,7 +559,10 @@ func (p *Project) deleteLog(ctx context.Context, tx db, id string) error {
 }
 
 // Truncate drops the records of session id after toSeq; see
-// [session.Checkpointer].
+// [session.Checkpointer]. A truncation whose connection is lost once its
+// COMMIT went out succeeds if it committed (a retry with expectedHead
+// would fail with a *session.ConflictError), and fails with an
+// *OutcomeUnknownError if the database cannot tell (see Store.txLanded).
 func (c *Checkpointer) Truncate(ctx context.Context, id string, toSeq, expectedHead int64) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -544,7 +571,10 @@ func (c *Checkpointer) Truncate(ctx context.Context, id string, toSeq, expectedH
 		return err
 	}
 	defer c.p.heads.forget(id)
-	return c.p.s.tx(ctx, func(tx db) error {
+	unknown := func(err, check error) error {
+		return &OutcomeUnknownError{Op: "truncate", SessionID: id, Err: err, Check: check}
+	}
+	return c.p.s.txLanded(ctx, func(tx db) error {
 		head, exists, err := c.lockSession(ctx, tx, id, false)
 		if err != nil {
 			return err
@@ -567,7 +597,7 @@ func (c *Checkpointer) Truncate(ctx context.Context, id string, toSeq, expectedH
 			bytes = (SELECT coalesce(sum(length(data)), 0) FROM {events} WHERE namespace = $1 AND project = $2 AND session = $3)
 			WHERE namespace = $1 AND project = $2 AND session = $3`), c.p.ns, c.p.project, id, toSeq)
 		return err
-	})
+	}, unknown)
 }
 
 // headCache remembers the head each session had after this process last

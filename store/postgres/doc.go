@@ -50,5 +50,8 @@
 // a *ConfigError, a database that cannot be reached or refuses the login a
 // *ConnectError, a failed statement or lost connection a *DatabaseError
 // (naming host and database). A failed transaction leaves nothing behind
-// and the next call uses a fresh connection.
+// and the next call uses a fresh connection. A write whose connection is
+// lost once its statement or COMMIT went out is asked after on a new
+// connection: it succeeds if it landed, and is an *OutcomeUnknownError
+// (wrapping the *DatabaseError) if the database cannot tell.
 package postgres

@@ -92,12 +92,19 @@ func (s *Store) ClearForking(ctx context.Context, enc storage.Encoding, sessionI
 	if err := validID(sessionID); err != nil {
 		return err
 	}
-	n, err := s.db().exec(ctx, s.q.sql(`DELETE FROM {leases} WHERE namespace = $1 AND project = $2 AND session = $3`),
-		p.ns, p.project, forkMarkerPrefix+sessionID)
-	if err == nil && n == 0 {
-		return &storage.ForkMarkLostError{SessionID: sessionID, Where: "PostgreSQL (" + s.target.String() + ", schema " + s.schema + ")"}
-	}
-	return err
+	// Not retried harmlessly: a retry of a removal that landed finds no
+	// mark, and would report the fork's copy lost; one whose reply is
+	// lost asks whether it committed (see txLanded).
+	return s.txLanded(ctx, func(tx db) error {
+		n, err := tx.exec(ctx, s.q.sql(`DELETE FROM {leases} WHERE namespace = $1 AND project = $2 AND session = $3`),
+			p.ns, p.project, forkMarkerPrefix+sessionID)
+		if err == nil && n == 0 {
+			return &storage.ForkMarkLostError{SessionID: sessionID, Where: "PostgreSQL (" + s.target.String() + ", schema " + s.schema + ")"}
+		}
+		return err
+	}, func(err, check error) error {
+		return &OutcomeUnknownError{Op: "fork mark removal", SessionID: sessionID, Err: err, Check: check}
+	})
 }
 
 // SweptLeftover is the data of a fork that died part-way, deleted by a

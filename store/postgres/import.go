@@ -176,7 +176,10 @@ func (p *Project) ImportSession(ctx context.Context, id string, records [][]byte
 		seqs[i] = int64(i + 1)
 		total += int64(len(r))
 	}
-	return p.s.tx(ctx, func(tx db) error {
+	unknown := func(err, check error) error {
+		return &OutcomeUnknownError{Op: "session import", SessionID: id, Err: err, Check: check}
+	}
+	return p.s.txLanded(ctx, func(tx db) error {
 		n, err := tx.exec(ctx, p.s.q.sql(`INSERT INTO {sessions} (namespace, project, session, head, bytes, modified)
 			VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`), p.ns, p.project, id, int64(len(records)), total, modified)
 		if err != nil {
@@ -188,7 +191,7 @@ func (p *Project) ImportSession(ctx context.Context, id string, records [][]byte
 		_, err = tx.exec(ctx, p.s.q.sql(`INSERT INTO {events} (namespace, project, session, seq, data)
 			SELECT $1, $2, $3, s, d FROM unnest($4::bigint[], $5::bytea[]) AS b(s, d)`), p.ns, p.project, id, seqs, records)
 		return err
-	})
+	}, unknown)
 }
 
 // ImportArchive stores the context archive of session id: index holds its
@@ -214,7 +217,10 @@ func (p *Project) ImportArchive(ctx context.Context, id string, index [][]byte, 
 		refs[i] = e.Ref
 	}
 	b := &archiveBackend{p: p, session: id}
-	return p.s.tx(ctx, func(tx db) error {
+	unknown := func(err, check error) error {
+		return &OutcomeUnknownError{Op: "archive import", SessionID: id, Err: err, Check: check}
+	}
+	return p.s.txLanded(ctx, func(tx db) error {
 		n, err := tx.exec(ctx, p.s.q.sql(`INSERT INTO {archives} (namespace, project, session, entries, bytes, modified)
 			VALUES ($1, $2, $3, 0, 0, now()) ON CONFLICT DO NOTHING`), p.ns, p.project, id)
 		if err != nil {
@@ -239,7 +245,7 @@ func (p *Project) ImportArchive(ctx context.Context, id string, index [][]byte, 
 			}
 		}
 		return nil
-	})
+	}, unknown)
 }
 
 // ImportTaskList stores the task list listID: records holds its encoded
@@ -249,7 +255,10 @@ func (p *Project) ImportTaskList(ctx context.Context, listID string, records map
 	if err := validID(listID); err != nil {
 		return err
 	}
-	return p.s.tx(ctx, func(tx db) error {
+	unknown := func(err, check error) error {
+		return &OutcomeUnknownError{Op: "task list import", ListID: listID, Err: err, Check: check}
+	}
+	return p.s.txLanded(ctx, func(tx db) error {
 		n, err := tx.exec(ctx, p.s.q.sql(`INSERT INTO {task_lists} (namespace, project, list, shared, modified)
 			VALUES ($1, $2, $3, $4, now()) ON CONFLICT DO NOTHING`), p.ns, p.project, listID, shared)
 		if err != nil {
@@ -265,17 +274,21 @@ func (p *Project) ImportTaskList(ctx context.Context, listID string, records map
 			}
 		}
 		return nil
-	})
+	}, unknown)
 }
 
 // ImportSpill stores the encoded spilled body of ref, created at created.
 func (p *Project) ImportSpill(ctx context.Context, ref string, body []byte, created time.Time) error {
-	n, err := p.s.db().exec(ctx, p.s.q.sql(`INSERT INTO {spill} (namespace, project, ref, data, created)
-		VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`), p.ns, p.project, ref, body, created)
-	if err == nil && n == 0 {
-		err = fmt.Errorf("postgres: spilled body %s already exists", ref)
-	}
-	return err
+	return p.s.txLanded(ctx, func(tx db) error {
+		n, err := tx.exec(ctx, p.s.q.sql(`INSERT INTO {spill} (namespace, project, ref, data, created)
+			VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`), p.ns, p.project, ref, body, created)
+		if err == nil && n == 0 {
+			err = fmt.Errorf("postgres: spilled body %s already exists", ref)
+		}
+		return err
+	}, func(err, check error) error {
+		return &OutcomeUnknownError{Op: "spilled body import " + ref, Err: err, Check: check}
+	})
 }
 
 // ExportArchive returns the stored records of the context archive of

@@ -443,9 +443,16 @@ func (l *Lease) renew() {
 			return
 		default:
 		}
+		// Only a lease not ended is extended: a renewal cancelled by
+		// Release whose request reached the server after Release's
+		// endLease (a network that delivered it late) would otherwise
+		// revive the released lease, the session busy for a TTL with
+		// nobody holding it. Ended is expires = 'epoch' (endLease); an
+		// expired lease nobody took is still renewed, as its writes
+		// still pass checkLease.
 		ctx, cancel := context.WithTimeout(stopped, l.p.s.ttl/3)
 		n, err := l.p.s.db().exec(ctx, l.p.s.q.sql(`UPDATE {leases} SET expires = now() + $5 * interval '1 millisecond'
-			WHERE namespace = $1 AND project = $2 AND session = $3 AND token = $4`),
+			WHERE namespace = $1 AND project = $2 AND session = $3 AND token = $4 AND expires > 'epoch'`),
 			l.p.ns, l.p.project, l.session, l.token, l.p.s.ttl.Milliseconds())
 		cancel()
 		if err == nil && n == 0 {

@@ -118,8 +118,8 @@ func TestAnAppendWhoseReplyIsLost(t *testing.T) {
 }
 
 // The check an append makes after losing its reply gives up, keeping the
-// append's error, when the server accepts the new connection and never
-// answers: the caller, even with a ctx that never ends, is not held longer
+// append's error in an *postgres.OutcomeUnknownError, when the server
+// accepts the new connection and never answers: the caller, even with a ctx that never ends, is not held longer
 // than about a lease's TTL.
 func TestTheCheckAfterALostReplyIsBounded(t *testing.T) {
 	proxy, dsn := pgtest.NewProxy(t, pgtest.URL(t))
@@ -142,9 +142,14 @@ func TestTheCheckAfterALostReplyIsBounded(t *testing.T) {
 	proxy.LoseReplyTo([]byte("marker-mute"))
 	start := time.Now()
 	_, err = cp.Append(ctx, "s1", []session.Event{session.UserEvent{Message: model.UserText("marker-mute")}}, 1)
+	// The caller can tell it from a write that did not happen.
+	var ou *postgres.OutcomeUnknownError
+	if !errors.As(err, &ou) || ou.SessionID != "s1" || fmt.Sprint(ou.Seqs) != "[2]" || ou.Op != "append" {
+		t.Errorf("Append = %v, want a *postgres.OutcomeUnknownError naming s1 and seq 2", err)
+	}
 	var de *postgres.DatabaseError
-	if !errors.As(err, &de) && !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("Append = %v, want the append's *postgres.DatabaseError", err)
+	if !errors.As(err, &de) {
+		t.Errorf("Append = %v, want it to wrap the append's *postgres.DatabaseError", err)
 	}
 	t.Logf("Append after %v: %v", time.Since(start), err)
 	if d := time.Since(start); d > ttl+2*time.Second {

@@ -56,6 +56,7 @@ type Options struct {
 // nothing and its other methods fail with [ErrNotOpen].
 type Store struct {
 	pool   *pgxpool.Pool
+	conns  *connSet // the pool's network connections: see Close
 	schema string
 	q      queries
 	ttl    time.Duration
@@ -143,6 +144,8 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 		cfg.MaxConns = opts.MaxConns
 	}
 	cfg.PrepareConn = prepareConn
+	conns := &connSet{}
+	cfg.ConnConfig.DialFunc = conns.dial(cfg.ConnConfig.DialFunc)
 	cc := cfg.ConnConfig
 	t := target{host: net.JoinHostPort(cc.Host, strconv.Itoa(int(cc.Port))), database: cc.Database, user: cc.User}
 	if strings.HasPrefix(cc.Host, "/") {
@@ -154,6 +157,7 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 	}
 	s := &Store{
 		pool:   pool,
+		conns:  conns,
 		schema: schema,
 		q:      newQueries(pgx.Identifier{schema}.Sanitize()),
 		ttl:    opts.LeaseTTL,
@@ -186,15 +190,21 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 
 // Close closes the connection pool. Leases still held are not released
 // (release them first); they expire after their TTL. It first waits for
-// the statements of Acquires whose callers gave up (up to the lease's TTL
-// on a database that does not answer) and the release of what they took,
-// which would otherwise fail on the closed pool and leave the session busy
-// until its TTL. Call it only once no other call of the Store runs. On a
+// the statements of Acquires whose callers gave up and the release of what
+// they took, which would otherwise fail on the closed pool and leave the
+// session busy until its TTL. On a database that does not answer, Close
+// returns after about 2 s: it then closes every network connection of the
+// Store (cancel requests under way among them), and an Acquire's lease
+// left taken expires after its TTL. Call it only once no other call of the Store runs. On a
 // nil or zero Store (one not made by Open) it does nothing.
 func (s *Store) Close() {
 	if !s.open() {
 		return
 	}
+	// On a database that stopped answering, the goodbyes never end (see
+	// closeGrace): the connections are closed under them.
+	grace := time.AfterFunc(closeGrace, s.conns.close)
+	defer grace.Stop()
 	s.bg.Wait()
 	s.pool.Close()
 }

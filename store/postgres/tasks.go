@@ -60,10 +60,23 @@ type taskBackend struct {
 	list string
 }
 
+// Locked runs fn on the list in one transaction. A write (Create,
+// Update, Import) is not retried harmlessly (a task created twice), so one
+// whose connection is lost once its COMMIT went out succeeds if it
+// committed, and fails with an *OutcomeUnknownError if the database
+// cannot tell (see Store.txLanded).
 func (b *taskBackend) Locked(ctx context.Context, write bool, fn func(task.BackendTx) error) error {
 	p := b.p
 	q := p.s.q
-	return p.s.tx(ctx, func(tx db) error {
+	run := p.s.tx
+	if write {
+		run = func(ctx context.Context, fn func(db) error) error {
+			return p.s.txLanded(ctx, fn, func(err, check error) error {
+				return &OutcomeUnknownError{Op: "task list write", ListID: b.list, Err: err, Check: check}
+			})
+		}
+	}
+	return run(ctx, func(tx db) error {
 		var shared bool
 		if write {
 			// Create and lock the list's row in one statement: the no-op

@@ -215,9 +215,10 @@ func TestReleaseDoesNotWaitOutAStuckRenewal(t *testing.T) {
 	if err == nil {
 		t.Error("Release of a lease on a mute database returned nil")
 	}
-	// pgx gives the cancel request of a connection closed under a
-	// statement 15 s; let the database answer again so Close need not
-	// wait that out.
+	// Close would end the cancel requests pgx sends for the connections
+	// closed under a statement after closeGrace (see
+	// TestCloseOnAMuteDatabaseReturnsPromptly); let the database answer
+	// again so that it need not.
 	proxy.Hole(false)
 	proxy.Cut()
 }
