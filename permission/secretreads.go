@@ -90,6 +90,9 @@ func (g *Gate) secretRead(a *shellscan.Analysis) string {
 			}
 		}
 	}
+	if p := g.secretThroughLinks(a); p != "" {
+		return p
+	}
 	for _, p := range a.ReadPatterns {
 		if g.namesSecret(a.Dirs, p, true, tree) {
 			return p

@@ -1,0 +1,162 @@
+package permission
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
+	"github.com/lite-agent/lite-agent-go/internal/shellscan"
+)
+
+// maxLinkWalk bounds the directory entries linkedSecret looks at for one
+// line; a tree larger than that asks.
+const maxLinkWalk = 100_000
+
+// followsLinks reports whether a command of the line follows the symbolic
+// links it meets inside the directories it reads: grep -R, rg -L, fd -L,
+// find -L, ag -f, ack --follow, tar -h, cp -L, rsync -L/-k, cpio -L,
+// pax -L, rclone -L, and zip, 7z, rar, scp -r, md5deep and hashdeep by
+// default. grep -R over a directory holding a link to ~/.ssh printed the
+// key (round 84) while the gate saw only the directory, which holds no
+// secret by its name.
+func followsLinks(a *shellscan.Analysis) bool {
+	for _, c := range a.Commands {
+		if c.Wrapper {
+			continue
+		}
+		name := filepath.Base(c.Name)
+		var short string
+		switch name {
+		case "zip", "7z", "7za", "7zz", "rar", "scp", "md5deep", "hashdeep":
+			if !storesLinks(name, c.Args) {
+				return true
+			}
+			continue
+		case "grep", "egrep", "fgrep", "ugrep", "zgrep":
+			short = "R"
+		case "rg", "fd", "fdfind", "find", "cp", "cpio", "pax", "rclone":
+			short = "L"
+		case "rsync":
+			short = "Lk"
+		case "tar", "bsdtar", "gtar":
+			short = "h"
+			if len(c.Args) > 0 && !strings.HasPrefix(c.Args[0], "-") && strings.Contains(c.Args[0], "h") {
+				return true // tar chf x.tar dir
+			}
+		case "ag":
+			short = "f"
+		case "ack":
+		default:
+			continue
+		}
+		for _, w := range c.Args {
+			if w == "--" {
+				break
+			}
+			switch {
+			case w == "--dereference-recursive" || w == "--follow" || w == "--dereference" || w == "-follow" ||
+				w == "--copy-links" || w == "--copy-unsafe-links" || w == "--copy-dirlinks" || w == "--keep-dirlinks":
+				return true
+			case name == "find" && strings.HasPrefix(w, "-") && len(w) > 2:
+				// find's expressions (-name, -type …) are words, not
+				// letters: only -L (before the paths) follows.
+			case strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && short != "" && strings.ContainsAny(w[1:], short):
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// storesLinks reports whether an archiver that follows links by default
+// was told to store them as links (zip -y, 7z -snl).
+func storesLinks(name string, args []string) bool {
+	for _, w := range args {
+		switch {
+		case name == "zip" && (w == "--symlinks" || strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.Contains(w, "y")):
+			return true
+		case strings.HasPrefix(name, "7z") && w == "-snl":
+			return true
+		}
+	}
+	return false
+}
+
+// linkedSecret reports whether the directory at root (as the line names
+// it, resolved) holds, at any depth, a symbolic link that leads to a
+// secret location or to a directory holding one, following the links to
+// directories as a command that follows links does. It spends budget, a
+// count of directory entries shared by the line's paths, and reports true
+// when it runs out: what it could not look at may hold such a link.
+func (g *Gate) linkedSecret(root string, budget *int) bool {
+	real := pathmatch.Resolve(root)
+	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
+		return false
+	}
+	seen := map[string]bool{}
+	queue := []string{real}
+	for len(queue) > 0 {
+		d := queue[0]
+		queue = queue[1:]
+		if seen[d] {
+			continue
+		}
+		seen[d] = true
+		entries, err := os.ReadDir(d)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if *budget--; *budget < 0 {
+				return true
+			}
+			p := filepath.Join(d, e.Name())
+			switch {
+			case e.Type()&fs.ModeSymlink != 0:
+				to := pathmatch.Resolve(p)
+				if g.hitsSecret(to, true) {
+					return true
+				}
+				if fi, err := os.Stat(to); err == nil && fi.IsDir() {
+					queue = append(queue, to)
+				}
+			case e.IsDir():
+				queue = append(queue, p)
+			}
+		}
+	}
+	return false
+}
+
+// secretThroughLinks returns, as the line names it, a directory the line
+// reads, with a command that follows symbolic links, that holds a link to
+// a secret (see linkedSecret); "" when there is none.
+func (g *Gate) secretThroughLinks(a *shellscan.Analysis) string {
+	if !followsLinks(a) {
+		return ""
+	}
+	budget := maxLinkWalk
+	for _, acc := range a.Accesses {
+		if acc.Mode != shellscan.Read || acc.Runs || acc.Venv || acc.UvConfig || acc.PipConfig {
+			continue
+		}
+		for _, dir := range a.Dirs {
+			target := g.absTarget(dir, acc.Path)
+			if target == "" {
+				continue
+			}
+			cands := []string{target}
+			if acc.Pattern {
+				cands = pathmatch.Glob(target)
+			}
+			for _, c := range cands {
+				if g.linkedSecret(c, &budget) {
+					return acc.Path
+				}
+			}
+		}
+	}
+	return ""
+}
