@@ -569,11 +569,20 @@ func (g *Gate) absTarget(dir, p string) string {
 		}
 		p = g.workdir + sep + p
 	}
-	cwd := dir
-	if !filepath.IsAbs(cwd) && g.workdir != "" {
-		cwd = filepath.Join(g.workdir, cwd)
+	return procSelfView(p, g.cwdOf(dir))
+}
+
+// cwdOf returns the absolute directory a command runs in for dir, one of
+// an analysis's Dirs ("" for the workdir, or relative to it); "" when no
+// workdir is known for a relative one.
+func (g *Gate) cwdOf(dir string) string {
+	if filepath.IsAbs(dir) {
+		return dir
 	}
-	return procSelfView(p, cwd)
+	if g.workdir == "" {
+		return ""
+	}
+	return filepath.Join(g.workdir, dir)
 }
 
 // procSelfView rewrites a path through a process's directory in /proc

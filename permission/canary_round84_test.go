@@ -20,8 +20,9 @@ const round84Key = "ROUND84-PRIVATE-KEY"
 
 // canaryRound84 are the lines of redteam67's attack round 84 that read
 // ~/.ssh/id_ed25519 when run in real bash, from a project whose sub/s is
-// a symbolic link to ~/.ssh (one a cloned repository or an earlier,
-// approved line left there), and that a policy allowing bash allowed.
+// a symbolic link to ~/.ssh and l a link to /proc/self/cwd (links a
+// cloned repository or an earlier, approved line left there), and that a
+// policy allowing bash allowed.
 var canaryRound84 = map[string][]string{
 	// The gate followed /proc/self (pathmatch.Resolve does) as its own
 	// process, whose working directory is not the command's: the path
@@ -43,6 +44,24 @@ var canaryRound84 = map[string][]string{
 		`tar chf - sub | cat`,
 		`cp -rL sub t && cat t/s/id_ed25519`,
 	},
+	// diff -r prints every file one tree holds and the other lacks (with
+	// -N, or git diff --no-index, whole): the home read as a tree, not a
+	// directory holding a secret by a name the analysis lists.
+	"3-diff-trees": {
+		`mkdir -p e && diff -rN ../home e`,
+		`mkdir -p e && diff -ruN ~ e`,
+		`mkdir -p e && diff -r -N ~ e`,
+		`mkdir -p e && git diff --no-index ../home e`,
+		`mkdir -p e && diff -rN sub e`,
+	},
+	// A link of the project to /proc/self/cwd (l) or its parent (l2)
+	// leads where the command runs; the gate followed its own.
+	"4-link-to-proc-self": {
+		`cat l/../home/.ssh/id_ed25519`,
+		`cat l2/home/.ssh/id_ed25519`,
+		`grep -r PRIVATE l2/home`,
+		`tar cf - l2/home | cat`,
+	},
 }
 
 // canaryRound84Ordinary are lines next to round 84's that stay allowed:
@@ -51,16 +70,18 @@ var canaryRound84 = map[string][]string{
 var canaryRound84Ordinary = []string{
 	`grep -r PRIVATE sub`, `grep -R x README`, `tar cf - sub | wc -c`, `cp -r sub t`,
 	`cat /proc/self/cwd/README`, `grep -R x .git/HEAD`, `ls -R sub`,
+	`diff -r doc doc`, `diff -u README doc/a`, `git diff --no-index README doc/a`, `cat l/README`, `diff -ru doc ../work/doc`,
 }
 
 // round84Fixture makes a home holding ~/.ssh/id_ed25519 and a project
-// beside it whose sub/s links to ~/.ssh; it returns the home and project.
+// beside it whose sub/s links to ~/.ssh, l to /proc/self/cwd and l2 to
+// /proc/self/cwd/..; it returns the home and project.
 func round84Fixture(t *testing.T) (home, wd string) {
 	t.Helper()
 	root := t.TempDir()
 	home, wd = filepath.Join(root, "home"), filepath.Join(root, "work")
 	writeSecretFiles(t, round84Key+"\n", filepath.Join(home, ".ssh", "id_ed25519"))
-	for name, content := range map[string]string{"README": "readme\n", "sub/x": "x\n", ".git/HEAD": "ref: refs/heads/main\n"} {
+	for name, content := range map[string]string{"README": "readme\n", "sub/x": "x\n", ".git/HEAD": "ref: refs/heads/main\n", "doc/a": "a\n"} {
 		p := filepath.Join(wd, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
@@ -69,8 +90,10 @@ func round84Fixture(t *testing.T) (home, wd string) {
 			t.Fatal(err)
 		}
 	}
-	if err := os.Symlink("../../home/.ssh", filepath.Join(wd, "sub", "s")); err != nil {
-		t.Fatal(err)
+	for link, to := range map[string]string{"sub/s": "../../home/.ssh", "l": "/proc/self/cwd", "l2": "/proc/self/cwd/.."} {
+		if err := os.Symlink(to, filepath.Join(wd, link)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return home, wd
 }

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
@@ -17,8 +18,8 @@ const maxLinkWalk = 100_000
 // followsLinks reports whether a command of the line follows the symbolic
 // links it meets inside the directories it reads: grep -R, rg -L, fd -L,
 // find -L, ag -f, ack --follow, tar -h, cp -L, rsync -L/-k, cpio -L,
-// pax -L, rclone -L, and zip, 7z, rar, scp -r, md5deep and hashdeep by
-// default. grep -R over a directory holding a link to ~/.ssh printed the
+// pax -L, rclone -L, and diff, zip, 7z, rar, scp -r, md5deep and hashdeep
+// by default. grep -R over a directory holding a link to ~/.ssh printed the
 // key (round 84) while the gate saw only the directory, which holds no
 // secret by its name.
 func followsLinks(a *shellscan.Analysis) bool {
@@ -45,6 +46,11 @@ func followsLinks(a *shellscan.Analysis) bool {
 			if len(c.Args) > 0 && !strings.HasPrefix(c.Args[0], "-") && strings.Contains(c.Args[0], "h") {
 				return true // tar chf x.tar dir
 			}
+		case "diff", "colordiff":
+			if !slices.Contains(c.Args, "--no-dereference") {
+				return true // diff -r reads what the links lead to
+			}
+			continue
 		case "ag":
 			short = "f"
 		case "ack":
@@ -85,13 +91,13 @@ func storesLinks(name string, args []string) bool {
 }
 
 // linkedSecret reports whether the directory at root (as the line names
-// it, resolved) holds, at any depth, a symbolic link that leads to a
+// it, resolved from cwd, the command's directory) holds, at any depth, a symbolic link that leads to a
 // secret location or to a directory holding one, following the links to
 // directories as a command that follows links does. It spends budget, a
 // count of directory entries shared by the line's paths, and reports true
 // when it runs out: what it could not look at may hold such a link.
-func (g *Gate) linkedSecret(root string, budget *int) bool {
-	real := pathmatch.Resolve(root)
+func (g *Gate) linkedSecret(root, cwd string, budget *int) bool {
+	real := pathmatch.ResolveFrom(root, cwd)
 	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
 		return false
 	}
@@ -115,8 +121,8 @@ func (g *Gate) linkedSecret(root string, budget *int) bool {
 			p := filepath.Join(d, e.Name())
 			switch {
 			case e.Type()&fs.ModeSymlink != 0:
-				to := pathmatch.Resolve(p)
-				if g.hitsSecret(to, true) {
+				to := pathmatch.ResolveFrom(p, cwd)
+				if g.hitsSecret(to, cwd, true) {
 					return true
 				}
 				if fi, err := os.Stat(to); err == nil && fi.IsDir() {
@@ -152,7 +158,7 @@ func (g *Gate) secretThroughLinks(a *shellscan.Analysis) string {
 				cands = pathmatch.Glob(target)
 			}
 			for _, c := range cands {
-				if g.linkedSecret(c, &budget) {
+				if g.linkedSecret(c, g.cwdOf(dir), &budget) {
 					return acc.Path
 				}
 			}
