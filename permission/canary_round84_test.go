@@ -62,6 +62,16 @@ var canaryRound84 = map[string][]string{
 		`grep -r PRIVATE l2/home`,
 		`tar cf - l2/home | cat`,
 	},
+	// ctags -R follows links and prints what its parsers find (an INI
+	// file's keys and values with -x), and a searcher given no path
+	// reads its working directory.
+	"5-recursive-no-path": {
+		`ctags -R -x --language-force=Iniconf sub`,
+		`ctags -R -x --language-force=Iniconf`,
+		`ctags --recurse -f - --language-force=Iniconf sub`,
+		`grep -R PRIVATE`,
+		`grep -R -e PRIVATE`,
+	},
 }
 
 // canaryRound84Ordinary are lines next to round 84's that stay allowed:
@@ -70,17 +80,19 @@ var canaryRound84 = map[string][]string{
 var canaryRound84Ordinary = []string{
 	`grep -r PRIVATE sub`, `grep -R x README`, `tar cf - sub | wc -c`, `cp -r sub t`,
 	`cat /proc/self/cwd/README`, `grep -R x .git/HEAD`, `ls -R sub`,
+	`ctags -R -x --language-force=Iniconf doc`, `ctags -x README`, `grep -R x doc`,
 	`diff -r doc doc`, `diff -u README doc/a`, `git diff --no-index README doc/a`, `cat l/README`, `diff -ru doc ../work/doc`,
 }
 
 // round84Fixture makes a home holding ~/.ssh/id_ed25519 and a project
-// beside it whose sub/s links to ~/.ssh, l to /proc/self/cwd and l2 to
+// beside it whose sub/s links to ~/.ssh, sub/a to ~/.aws, l to /proc/self/cwd and l2 to
 // /proc/self/cwd/..; it returns the home and project.
 func round84Fixture(t *testing.T) (home, wd string) {
 	t.Helper()
 	root := t.TempDir()
 	home, wd = filepath.Join(root, "home"), filepath.Join(root, "work")
 	writeSecretFiles(t, round84Key+"\n", filepath.Join(home, ".ssh", "id_ed25519"))
+	writeSecretFiles(t, "[default]\nkey = "+round84Key+"\n", filepath.Join(home, ".aws", "credentials"))
 	for name, content := range map[string]string{"README": "readme\n", "sub/x": "x\n", ".git/HEAD": "ref: refs/heads/main\n", "doc/a": "a\n"} {
 		p := filepath.Join(wd, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -90,7 +102,7 @@ func round84Fixture(t *testing.T) (home, wd string) {
 			t.Fatal(err)
 		}
 	}
-	for link, to := range map[string]string{"sub/s": "../../home/.ssh", "l": "/proc/self/cwd", "l2": "/proc/self/cwd/.."} {
+	for link, to := range map[string]string{"sub/s": "../../home/.ssh", "sub/a": "../../home/.aws", "l": "/proc/self/cwd", "l2": "/proc/self/cwd/.."} {
 		if err := os.Symlink(to, filepath.Join(wd, link)); err != nil {
 			t.Fatal(err)
 		}

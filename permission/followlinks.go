@@ -23,54 +23,85 @@ const maxLinkWalk = 100_000
 // key (round 84) while the gate saw only the directory, which holds no
 // secret by its name.
 func followsLinks(a *shellscan.Analysis) bool {
-	for _, c := range a.Commands {
-		if c.Wrapper {
-			continue
+	return slices.ContainsFunc(a.Commands, commandFollowsLinks)
+}
+
+// ctagsNames are the names universal and exuberant ctags go by.
+var ctagsNames = []string{"ctags", "etags", "ctags-universal", "universal-ctags", "uctags", "ctags-exuberant", "exuberant-ctags"}
+
+// searchesWorkdir reports whether c, a command that follows links, reads
+// its working directory when given no path: grep -R PATTERN, rg -L
+// PATTERN, ctags -R.
+func searchesWorkdir(c shellscan.Command) bool {
+	name := filepath.Base(c.Name)
+	operands := 0
+	for _, w := range c.Args {
+		if !strings.HasPrefix(w, "-") {
+			operands++
 		}
-		name := filepath.Base(c.Name)
-		var short string
-		switch name {
-		case "zip", "7z", "7za", "7zz", "rar", "scp", "md5deep", "hashdeep":
-			if !storesLinks(name, c.Args) {
-				return true
-			}
-			continue
-		case "grep", "egrep", "fgrep", "ugrep", "zgrep":
-			short = "R"
-		case "rg", "fd", "fdfind", "find", "cp", "cpio", "pax", "rclone":
-			short = "L"
-		case "rsync":
-			short = "Lk"
-		case "tar", "bsdtar", "gtar":
-			short = "h"
-			if len(c.Args) > 0 && !strings.HasPrefix(c.Args[0], "-") && strings.Contains(c.Args[0], "h") {
-				return true // tar chf x.tar dir
-			}
-		case "diff", "colordiff":
-			if !slices.Contains(c.Args, "--no-dereference") {
-				return true // diff -r reads what the links lead to
-			}
-			continue
-		case "ag":
-			short = "f"
-		case "ack":
-		default:
-			continue
+	}
+	switch {
+	case slices.Contains(ctagsNames, name):
+		return operands == 0
+	case name == "grep" || name == "egrep" || name == "fgrep" || name == "ugrep" || name == "zgrep" ||
+		name == "rg" || name == "ag" || name == "ack":
+		return operands <= 1
+	}
+	return false
+}
+
+// commandFollowsLinks is followsLinks for one command.
+func commandFollowsLinks(c shellscan.Command) bool {
+	if c.Wrapper {
+		return false
+	}
+	name := filepath.Base(c.Name)
+	var short string
+	switch name {
+	case "zip", "7z", "7za", "7zz", "rar", "scp", "md5deep", "hashdeep":
+		return !storesLinks(name, c.Args)
+	case "diff", "colordiff":
+		return !slices.Contains(c.Args, "--no-dereference") // diff -r reads what the links lead to
+	case "grep", "egrep", "fgrep", "ugrep", "zgrep":
+		short = "R"
+	case "rg", "fd", "fdfind", "find", "cp", "cpio", "pax", "rclone":
+		short = "L"
+	case "rsync":
+		short = "Lk"
+	case "tar", "bsdtar", "gtar":
+		short = "h"
+		if name == "bsdtar" {
+			short = "hL"
 		}
-		for _, w := range c.Args {
-			if w == "--" {
-				break
-			}
-			switch {
-			case w == "--dereference-recursive" || w == "--follow" || w == "--dereference" || w == "-follow" ||
-				w == "--copy-links" || w == "--copy-unsafe-links" || w == "--copy-dirlinks" || w == "--keep-dirlinks":
-				return true
-			case name == "find" && strings.HasPrefix(w, "-") && len(w) > 2:
-				// find's expressions (-name, -type …) are words, not
-				// letters: only -L (before the paths) follows.
-			case strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && short != "" && strings.ContainsAny(w[1:], short):
-				return true
-			}
+		if len(c.Args) > 0 && !strings.HasPrefix(c.Args[0], "-") && strings.Contains(c.Args[0], "h") {
+			return true // tar chf x.tar dir
+		}
+	case "ag":
+		short = "f"
+	case "ack":
+	default:
+		if slices.Contains(ctagsNames, name) {
+			// ctags -R follows links unless --links=no: ctags -R -x
+			// --language-force=Iniconf printed ~/.aws/credentials'
+			// lines through a project link.
+			return !slices.Contains(c.Args, "--links=no") && (slices.Contains(c.Args, "-R") ||
+				slices.Contains(c.Args, "--recurse") || slices.Contains(c.Args, "--recurse=yes"))
+		}
+		return false
+	}
+	for _, w := range c.Args {
+		if w == "--" {
+			break
+		}
+		switch {
+		case w == "--dereference-recursive" || w == "--follow" || w == "--dereference" || w == "-follow" ||
+			w == "--copy-links" || w == "--copy-unsafe-links" || w == "--copy-dirlinks" || w == "--keep-dirlinks":
+			return true
+		case name == "find" && strings.HasPrefix(w, "-") && len(w) > 2:
+			// find's expressions (-name, -type …) are words, not
+			// letters: only -L (before the paths) follows.
+		case strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && short != "" && strings.ContainsAny(w[1:], short):
+			return true
 		}
 	}
 	return false
@@ -161,6 +192,24 @@ func (g *Gate) secretThroughLinks(a *shellscan.Analysis) string {
 				if g.linkedSecret(c, g.cwdOf(dir), &budget) {
 					return acc.Path
 				}
+			}
+		}
+	}
+	// The operands of a command the analysis lists no reads for (ctags
+	// -R sub), and the working directory a searcher given no path reads.
+	for _, c := range a.Commands {
+		if !commandFollowsLinks(c) {
+			continue
+		}
+		for _, dir := range a.Dirs {
+			cwd := g.cwdOf(dir)
+			for _, w := range c.Args {
+				if target := g.absTarget(dir, w); !strings.HasPrefix(w, "-") && target != "" && g.linkedSecret(target, cwd, &budget) {
+					return w
+				}
+			}
+			if searchesWorkdir(c) && cwd != "" && g.linkedSecret(cwd, cwd, &budget) {
+				return "."
 			}
 		}
 	}
