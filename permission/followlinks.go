@@ -121,18 +121,26 @@ func storesLinks(name string, args []string) bool {
 	return false
 }
 
+// A linkWalk is what linkedSecret has left to spend on one line, in
+// directory entries, and the directories it has looked at already.
+type linkWalk struct {
+	budget int
+	seen   map[string]bool
+}
+
 // linkedSecret reports whether the directory at root (as the line names
 // it, resolved from cwd, the command's directory) holds, at any depth, a symbolic link that leads to a
 // secret location or to a directory holding one, following the links to
-// directories as a command that follows links does. It spends budget, a
-// count of directory entries shared by the line's paths, and reports true
-// when it runs out: what it could not look at may hold such a link.
-func (g *Gate) linkedSecret(root, cwd string, budget *int) bool {
+// directories as a command that follows links does. It spends w's
+// budget, shared by the line's paths, and skips the directories w has
+// seen; it reports true when the budget runs out: what it could not look
+// at may hold such a link.
+func (g *Gate) linkedSecret(root, cwd string, w *linkWalk) bool {
 	real := pathmatch.ResolveFrom(root, cwd)
 	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
 		return false
 	}
-	seen := map[string]bool{}
+	seen := w.seen
 	queue := []string{real}
 	for len(queue) > 0 {
 		d := queue[0]
@@ -146,7 +154,7 @@ func (g *Gate) linkedSecret(root, cwd string, budget *int) bool {
 			continue
 		}
 		for _, e := range entries {
-			if *budget--; *budget < 0 {
+			if w.budget--; w.budget < 0 {
 				return true
 			}
 			p := filepath.Join(d, e.Name())
@@ -174,7 +182,7 @@ func (g *Gate) secretThroughLinks(a *shellscan.Analysis) string {
 	if !followsLinks(a) {
 		return ""
 	}
-	budget := maxLinkWalk
+	walk := &linkWalk{budget: maxLinkWalk, seen: map[string]bool{}}
 	for _, acc := range a.Accesses {
 		if acc.Mode != shellscan.Read || acc.Runs || acc.Venv || acc.UvConfig || acc.PipConfig {
 			continue
@@ -189,7 +197,7 @@ func (g *Gate) secretThroughLinks(a *shellscan.Analysis) string {
 				cands = pathmatch.Glob(target)
 			}
 			for _, c := range cands {
-				if g.linkedSecret(c, g.cwdOf(dir), &budget) {
+				if g.linkedSecret(c, g.cwdOf(dir), walk) {
 					return acc.Path
 				}
 			}
@@ -204,11 +212,11 @@ func (g *Gate) secretThroughLinks(a *shellscan.Analysis) string {
 		for _, dir := range a.Dirs {
 			cwd := g.cwdOf(dir)
 			for _, w := range c.Args {
-				if target := g.absTarget(dir, w); !strings.HasPrefix(w, "-") && target != "" && g.linkedSecret(target, cwd, &budget) {
+				if target := g.absTarget(dir, w); !strings.HasPrefix(w, "-") && target != "" && g.linkedSecret(target, cwd, walk) {
 					return w
 				}
 			}
-			if searchesWorkdir(c) && cwd != "" && g.linkedSecret(cwd, cwd, &budget) {
+			if searchesWorkdir(c) && cwd != "" && g.linkedSecret(cwd, cwd, walk) {
 				return "."
 			}
 		}
