@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
+	"github.com/lite-agent/lite-agent-go/internal/secretpaths"
 	"github.com/lite-agent/lite-agent-go/internal/shellscan"
 )
 
@@ -161,7 +162,7 @@ func (g *Gate) linkedSecret(root, cwd string, w *linkWalk) bool {
 			switch {
 			case e.Type()&fs.ModeSymlink != 0:
 				to := pathmatch.ResolveFrom(p, cwd)
-				if g.hitsSecret(to, cwd, true) {
+				if g.hitsSecret(to, cwd, false) || g.holdsSecret(to) {
 					return true
 				}
 				if fi, err := os.Stat(to); err == nil && fi.IsDir() {
@@ -169,6 +170,27 @@ func (g *Gate) linkedSecret(root, cwd string, w *linkWalk) bool {
 				}
 			case e.IsDir():
 				queue = append(queue, p)
+			}
+		}
+	}
+	return false
+}
+
+// holdsSecret reports whether the directory dir holds a secret location
+// that exists (~ holding ~/.ssh, ~/.config holding ~/.config/gh), or a
+// process's directory in /proc: a link that leads there, followed, reads
+// the secret. A directory that would only hold one by name (~/.config
+// with no gh in it) does not count: the walk looks at what is there.
+func (g *Gate) holdsSecret(dir string) bool {
+	if secretpaths.IsProcSecret(filepath.ToSlash(filepath.Clean(dir)), true) {
+		return true
+	}
+	for _, s := range g.secrets {
+		for _, p := range []string{s, pathmatch.Resolve(s)} {
+			if pathmatch.Within(p, dir) {
+				if _, err := os.Lstat(p); err == nil {
+					return true
+				}
 			}
 		}
 	}
