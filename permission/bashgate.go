@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
+	"github.com/lite-agent/lite-agent-go/internal/secretpaths"
 	"github.com/lite-agent/lite-agent-go/internal/shellscan"
 )
 
@@ -567,6 +568,54 @@ func (g *Gate) absTarget(dir, p string) string {
 			return ""
 		}
 		p = g.workdir + sep + p
+	}
+	return procSelfView(p, g.cwdOf(dir))
+}
+
+// cwdOf returns the absolute directory a command runs in for dir, one of
+// an analysis's Dirs ("" for the workdir, or relative to it); "" when no
+// workdir is known for a relative one.
+func (g *Gate) cwdOf(dir string) string {
+	if filepath.IsAbs(dir) {
+		return dir
+	}
+	if g.workdir == "" {
+		return ""
+	}
+	return filepath.Join(g.workdir, dir)
+}
+
+// procSelfView rewrites a path through a process's directory in /proc
+// to where it leads for the command that opens it: /proc/self/root/x
+// (also /proc/thread-self, /proc/<pid>, /proc/…/task/<tid>) is /x, and
+// /proc/self/cwd/x is x in cwd, the command's directory (the gate's own
+// view of /proc/self, which pathmatch.Resolve would follow, is the gate
+// process's: cat /proc/self/cwd/../home/.ssh/id_ed25519 read the key while
+// the gate saw a path beside its own working directory). Another
+// process's cwd is taken to be cwd too: the agent's processes share it.
+// Other paths are returned as they are.
+func procSelfView(p, cwd string) string {
+	for range 8 {
+		parts := strings.Split(filepath.ToSlash(p), "/")
+		if len(parts) < 4 || parts[0] != "" || parts[1] != "proc" || !secretpaths.IsProcess(parts[2]) {
+			return p
+		}
+		i := 3
+		if parts[i] == "task" && len(parts) > 5 {
+			i += 2
+		}
+		rest := filepath.FromSlash(strings.Join(parts[i+1:], "/"))
+		switch parts[i] {
+		case "root":
+			p = string(filepath.Separator) + rest
+		case "cwd":
+			if cwd == "" {
+				return p
+			}
+			p = cwd + string(filepath.Separator) + rest
+		default:
+			return p
+		}
 	}
 	return p
 }

@@ -3,6 +3,7 @@ package permission
 import (
 	"os/user"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
@@ -87,6 +88,21 @@ func (g *Gate) secretRead(a *shellscan.Analysis) string {
 		for _, w := range words {
 			if g.namesSecret(a.Dirs, w, acc.Pattern, tree && !acc.Unknown) {
 				return acc.Path
+			}
+		}
+	}
+	if p := g.secretThroughLinks(a); p != "" {
+		return p
+	}
+	// git diff --no-index compares two trees, printing every file one
+	// holds and the other lacks; the analysis lists no access for them.
+	for _, c := range a.Commands {
+		if pathmatch.FoldName(filepath.Base(c.Name)) != "git" || !slices.Contains(c.Args, "--no-index") {
+			continue
+		}
+		for _, w := range c.Args {
+			if !strings.HasPrefix(w, "-") && g.namesSecret(a.Dirs, w, false, true) {
+				return w
 			}
 		}
 	}
@@ -186,7 +202,7 @@ func (g *Gate) namesSecret(dirs []string, p string, pattern, tree bool) bool {
 			continue
 		}
 		if !pattern {
-			if g.hitsSecret(target, tree) {
+			if g.hitsSecret(target, g.cwdOf(dir), tree) {
 				return true
 			}
 			continue
@@ -195,7 +211,7 @@ func (g *Gate) namesSecret(dirs []string, p string, pattern, tree bool) bool {
 			return true
 		}
 		for _, m := range pathmatch.Glob(target) {
-			if g.hitsSecret(m, tree) {
+			if g.hitsSecret(m, g.cwdOf(dir), tree) {
 				return true
 			}
 		}
@@ -203,14 +219,19 @@ func (g *Gate) namesSecret(dirs []string, p string, pattern, tree bool) bool {
 	return false
 }
 
-// hitsSecret reports whether the absolute path target names a secret
-// location or lies beneath one (with tree, also whether it is a directory
-// holding one).
-func (g *Gate) hitsSecret(target string, tree bool) bool {
+// hitsSecret reports whether the absolute path target, opened by a
+// command in the directory cwd, names a secret location or lies beneath
+// one (with tree, also whether it is a directory holding one).
+func (g *Gate) hitsSecret(target, cwd string, tree bool) bool {
 	if pathmatch.Hits(target, g.secrets, tree) {
 		return true
 	}
-	for _, c := range []string{filepath.Clean(target), pathmatch.Resolve(target)} {
+	// Through a link to /proc/self/cwd, as the command, in cwd, opens it.
+	from := pathmatch.ResolveFrom(target, cwd)
+	if pathmatch.Hits(from, g.secrets, tree) {
+		return true
+	}
+	for _, c := range []string{filepath.Clean(target), pathmatch.Resolve(target), from} {
 		if secretpaths.IsProcSecret(filepath.ToSlash(c), tree) {
 			return true
 		}
@@ -226,8 +247,8 @@ func secretReadReason(p string) string {
 
 // readsTrees reports whether a command of the line reads whole directory
 // trees, so that a directory operand holding a secret reads it (tar czf x
-// ~, grep -r x .., cp -r ~ h, find ~): an archiver, a syncer or backup
-// tool, find, a recursive searcher, or cp, grep, gzip, zstd, md5deep or
+// ~, grep -r x .., cp -r ~ h, find ~, diff -rN ~ e): an archiver, a syncer or backup
+// tool, find, a recursive searcher, git diff --no-index, or cp, grep, diff, gzip, zstd, md5deep or
 // hashdeep given a recursive option. Other readers of a directory (cc -I.., make -C ..)
 // read only the files they name, which are checked on their own.
 func readsTrees(a *shellscan.Analysis) bool {
@@ -237,10 +258,15 @@ func readsTrees(a *shellscan.Analysis) bool {
 			"restic", "borg", "duplicity", "find", "fd", "fdfind", "rg", "ag", "ack", "ugrep", "git-crypt":
 			return true
 		}
+		name := filepath.Base(c.Name)
 		for _, w := range c.Args {
 			switch {
 			case w == "--recursive" || w == "--archive" || w == "--dereference-recursive":
 				return true
+			case name == "git" && w == "--no-index":
+				return true // git diff --no-index ~ e prints every file of ~
+			case (name == "diff" || name == "colordiff") && strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.Contains(w[1:], "r"):
+				return true // diff -rN ~ e prints every file of ~
 			case strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.ContainsAny(w[1:], "rRa") &&
 				(filepath.Base(c.Name) == "cp" || strings.HasSuffix(filepath.Base(c.Name), "grep") || filepath.Base(c.Name) == "zstd" ||
 					filepath.Base(c.Name) == "gzip" || filepath.Base(c.Name) == "md5deep" || filepath.Base(c.Name) == "hashdeep"):

@@ -430,7 +430,16 @@ func Within(p, base string) bool {
 // p: symbolic links are followed and ".." steps back from where they led,
 // component by component; the components that do not exist are appended
 // as they are. A loop of links leaves the rest unresolved.
-func Resolve(p string) string {
+func Resolve(p string) string { return ResolveFrom(p, "") }
+
+// ResolveFrom is Resolve for a process whose working directory is the
+// absolute path cwd: a process's directory in /proc (/proc/self,
+// /proc/thread-self, /proc/<pid>, a task's) leads through its cwd to cwd
+// and through its root to /, where Resolve, in the caller's process,
+// would follow the caller's own /proc/self/cwd (a project's link to
+// /proc/self/cwd/.. is the parent of the directory a command runs in,
+// not of the gate's). With cwd "" it is Resolve.
+func ResolveFrom(p, cwd string) string {
 	if !filepath.IsAbs(p) {
 		return filepath.Clean(p)
 	}
@@ -448,6 +457,22 @@ func Resolve(p string) string {
 			continue
 		}
 		next := filepath.Join(cur, c)
+		if filepath.IsAbs(cwd) {
+			switch {
+			case procDir(cur) && (c == "cwd" || c == "root") && links < maxSymlinks:
+				links++
+				cur = string(filepath.Separator)
+				if c == "cwd" {
+					rest = append(splitComponents(cwd), rest...)
+				}
+				continue
+			case procDir(next) || procDir(cur) && c == "task":
+				// Another process's directory, which the caller's
+				// /proc may not show (its /proc/self is the caller).
+				cur = next
+				continue
+			}
+		}
 		fi, err := os.Lstat(next)
 		if err != nil || fi.Mode()&fs.ModeSymlink == 0 || links >= maxSymlinks {
 			if err != nil {
@@ -470,6 +495,34 @@ func Resolve(p string) string {
 		rest = append(splitComponents(to), rest...)
 	}
 	return cur
+}
+
+// procDir reports whether the absolute path p is a process's or a
+// task's directory in /proc: /proc/<pid>, /proc/self, /proc/thread-self,
+// or one of those followed by /task/<tid>.
+func procDir(p string) bool {
+	parts := splitComponents(p)
+	if len(parts) != 2 && len(parts) != 4 || parts[0] != "proc" || !procName(parts[1]) {
+		return false
+	}
+	return len(parts) == 2 || parts[2] == "task" && procName(parts[3])
+}
+
+// procName reports whether name names a process in /proc: a number, self
+// or thread-self.
+func procName(name string) bool {
+	if name == "self" || name == "thread-self" {
+		return true
+	}
+	if name == "" {
+		return false
+	}
+	for _, r := range name {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // splitComponents splits a path into its components, keeping "." and "..".

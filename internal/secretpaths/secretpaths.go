@@ -210,7 +210,7 @@ func IsProcSecret(p string, ancestors bool) bool {
 	if len(rest) == 0 {
 		return ancestors // /proc
 	}
-	if !isProcess(rest[0]) {
+	if !IsProcess(rest[0]) {
 		return false // /proc/cpuinfo, /proc/sys/…
 	}
 	if len(rest) >= 2 && rest[1] == "task" {
@@ -228,9 +228,9 @@ func IsProcSecret(p string, ancestors bool) bool {
 	return false
 }
 
-// isProcess reports whether name is a process's directory in /proc: a
+// IsProcess reports whether name is a process's directory in /proc: a
 // number, self or thread-self.
-func isProcess(name string) bool {
+func IsProcess(name string) bool {
 	if name == "self" || name == "thread-self" {
 		return true
 	}

@@ -1,0 +1,247 @@
+package permission
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
+	"github.com/lite-agent/lite-agent-go/internal/secretpaths"
+	"github.com/lite-agent/lite-agent-go/internal/shellscan"
+)
+
+// maxLinkWalk bounds the directory entries linkedSecret looks at for one
+// line; a tree larger than that asks.
+const maxLinkWalk = 100_000
+
+// followsLinks reports whether a command of the line follows the symbolic
+// links it meets inside the directories it reads: grep -R, rg -L, fd -L,
+// find -L, ag -f, ack --follow, tar -h, cp -L, rsync -L/-k, cpio -L,
+// pax -L, rclone -L, and diff, zip, 7z, rar, scp -r, md5deep and hashdeep
+// by default. grep -R over a directory holding a link to ~/.ssh printed the
+// key (round 84) while the gate saw only the directory, which holds no
+// secret by its name.
+func followsLinks(a *shellscan.Analysis) bool {
+	return slices.ContainsFunc(a.Commands, commandFollowsLinks)
+}
+
+// ctagsNames are the names universal and exuberant ctags go by.
+var ctagsNames = []string{"ctags", "etags", "ctags-universal", "universal-ctags", "uctags", "ctags-exuberant", "exuberant-ctags"}
+
+// searchesWorkdir reports whether c, a command that follows links, reads
+// its working directory when given no path: grep -R PATTERN, rg -L
+// PATTERN, ctags -R.
+func searchesWorkdir(c shellscan.Command) bool {
+	name := filepath.Base(c.Name)
+	operands := 0
+	for _, w := range c.Args {
+		if !strings.HasPrefix(w, "-") {
+			operands++
+		}
+	}
+	switch {
+	case slices.Contains(ctagsNames, name):
+		return operands == 0
+	case name == "grep" || name == "egrep" || name == "fgrep" || name == "ugrep" || name == "zgrep" ||
+		name == "rg" || name == "ag" || name == "ack":
+		return operands <= 1
+	}
+	return false
+}
+
+// commandFollowsLinks is followsLinks for one command.
+func commandFollowsLinks(c shellscan.Command) bool {
+	if c.Wrapper {
+		return false
+	}
+	name := filepath.Base(c.Name)
+	var short string
+	switch name {
+	case "zip", "7z", "7za", "7zz", "rar", "scp", "md5deep", "hashdeep":
+		return !storesLinks(name, c.Args)
+	case "diff", "colordiff":
+		return !slices.Contains(c.Args, "--no-dereference") // diff -r reads what the links lead to
+	case "grep", "egrep", "fgrep", "ugrep", "zgrep":
+		short = "R"
+	case "rg", "fd", "fdfind", "find", "cp", "cpio", "pax", "rclone":
+		short = "L"
+	case "rsync":
+		short = "Lk"
+	case "tar", "bsdtar", "gtar":
+		short = "h"
+		if name == "bsdtar" {
+			short = "hL"
+		}
+		if len(c.Args) > 0 && !strings.HasPrefix(c.Args[0], "-") && strings.Contains(c.Args[0], "h") {
+			return true // tar chf x.tar dir
+		}
+	case "ag":
+		short = "f"
+	case "ack":
+	default:
+		if slices.Contains(ctagsNames, name) {
+			// ctags -R follows links unless --links=no: ctags -R -x
+			// --language-force=Iniconf printed ~/.aws/credentials'
+			// lines through a project link.
+			return !slices.Contains(c.Args, "--links=no") && (slices.Contains(c.Args, "-R") ||
+				slices.Contains(c.Args, "--recurse") || slices.Contains(c.Args, "--recurse=yes"))
+		}
+		return false
+	}
+	for _, w := range c.Args {
+		if w == "--" {
+			break
+		}
+		switch {
+		case w == "--dereference-recursive" || w == "--follow" || w == "--dereference" || w == "-follow" ||
+			w == "--copy-links" || w == "--copy-unsafe-links" || w == "--copy-dirlinks" || w == "--keep-dirlinks":
+			return true
+		case name == "find" && strings.HasPrefix(w, "-") && len(w) > 2:
+			// find's expressions (-name, -type …) are words, not
+			// letters: only -L (before the paths) follows.
+		case strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && short != "" && strings.ContainsAny(w[1:], short):
+			return true
+		}
+	}
+	return false
+}
+
+// storesLinks reports whether an archiver that follows links by default
+// was told to store them as links (zip -y, 7z -snl).
+func storesLinks(name string, args []string) bool {
+	for _, w := range args {
+		switch {
+		case name == "zip" && (w == "--symlinks" || strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.Contains(w, "y")):
+			return true
+		case strings.HasPrefix(name, "7z") && w == "-snl":
+			return true
+		}
+	}
+	return false
+}
+
+// A linkWalk is what linkedSecret has left to spend on one line, in
+// directory entries, and the directories it has looked at already.
+type linkWalk struct {
+	budget int
+	seen   map[string]bool
+}
+
+// linkedSecret reports whether the directory at root (as the line names
+// it, resolved from cwd, the command's directory) holds, at any depth, a symbolic link that leads to a
+// secret location or to a directory holding one, following the links to
+// directories as a command that follows links does. It spends w's
+// budget, shared by the line's paths, and skips the directories w has
+// seen; it reports true when the budget runs out: what it could not look
+// at may hold such a link.
+func (g *Gate) linkedSecret(root, cwd string, w *linkWalk) bool {
+	real := pathmatch.ResolveFrom(root, cwd)
+	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
+		return false
+	}
+	seen := w.seen
+	queue := []string{real}
+	for len(queue) > 0 {
+		d := queue[0]
+		queue = queue[1:]
+		if seen[d] {
+			continue
+		}
+		seen[d] = true
+		entries, err := os.ReadDir(d)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if w.budget--; w.budget < 0 {
+				return true
+			}
+			p := filepath.Join(d, e.Name())
+			switch {
+			case e.Type()&fs.ModeSymlink != 0:
+				to := pathmatch.ResolveFrom(p, cwd)
+				if g.hitsSecret(to, cwd, false) || g.holdsSecret(to) {
+					return true
+				}
+				if fi, err := os.Stat(to); err == nil && fi.IsDir() {
+					queue = append(queue, to)
+				}
+			case e.IsDir():
+				queue = append(queue, p)
+			}
+		}
+	}
+	return false
+}
+
+// holdsSecret reports whether the directory dir holds a secret location
+// that exists (~ holding ~/.ssh, ~/.config holding ~/.config/gh), or a
+// process's directory in /proc: a link that leads there, followed, reads
+// the secret. A directory that would only hold one by name (~/.config
+// with no gh in it) does not count: the walk looks at what is there.
+func (g *Gate) holdsSecret(dir string) bool {
+	if secretpaths.IsProcSecret(filepath.ToSlash(filepath.Clean(dir)), true) {
+		return true
+	}
+	for _, s := range g.secrets {
+		for _, p := range []string{s, pathmatch.Resolve(s)} {
+			if pathmatch.Within(p, dir) {
+				if _, err := os.Lstat(p); err == nil {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// secretThroughLinks returns, as the line names it, a directory the line
+// reads, with a command that follows symbolic links, that holds a link to
+// a secret (see linkedSecret); "" when there is none.
+func (g *Gate) secretThroughLinks(a *shellscan.Analysis) string {
+	if !followsLinks(a) {
+		return ""
+	}
+	walk := &linkWalk{budget: maxLinkWalk, seen: map[string]bool{}}
+	for _, acc := range a.Accesses {
+		if acc.Mode != shellscan.Read || acc.Runs || acc.Venv || acc.UvConfig || acc.PipConfig {
+			continue
+		}
+		for _, dir := range a.Dirs {
+			target := g.absTarget(dir, acc.Path)
+			if target == "" {
+				continue
+			}
+			cands := []string{target}
+			if acc.Pattern {
+				cands = pathmatch.Glob(target)
+			}
+			for _, c := range cands {
+				if g.linkedSecret(c, g.cwdOf(dir), walk) {
+					return acc.Path
+				}
+			}
+		}
+	}
+	// The operands of a command the analysis lists no reads for (ctags
+	// -R sub), and the working directory a searcher given no path reads.
+	for _, c := range a.Commands {
+		if !commandFollowsLinks(c) {
+			continue
+		}
+		for _, dir := range a.Dirs {
+			cwd := g.cwdOf(dir)
+			for _, w := range c.Args {
+				if target := g.absTarget(dir, w); !strings.HasPrefix(w, "-") && target != "" && g.linkedSecret(target, cwd, walk) {
+					return w
+				}
+			}
+			if searchesWorkdir(c) && cwd != "" && g.linkedSecret(cwd, cwd, walk) {
+				return "."
+			}
+		}
+	}
+	return ""
+}
