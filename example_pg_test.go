@@ -133,7 +133,7 @@ func TestTwoAgentsOnePostgresStore(t *testing.T) {
 	}
 	// The agents are closed and so is the store the program opened: what
 	// they started has ended.
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(10 * time.Second) // room for a loaded machine running -race
 	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}

@@ -18,6 +18,7 @@ func TestAStalledLeaseHoldsUpOnlyItsSession(t *testing.T) {
 	st := newElsewhere(t)
 	stall := make(chan struct{})
 	st.stall = map[string]chan struct{}{"stalled": stall}
+	st.stalling = make(chan string, 1)
 	opts := f.options(nil)
 	opts.Store = st
 	a := f.agent(t, opts)
@@ -34,7 +35,14 @@ func TestAStalledLeaseHoldsUpOnlyItsSession(t *testing.T) {
 		_, err := a.Send(t.Context(), "go")
 		turn <- err
 	}()
-	time.Sleep(100 * time.Millisecond) // the turn is asking for its lease
+	select { // the turn is asking for its lease
+	case <-st.stalling:
+	case err := <-turn:
+		t.Fatalf("the turn ended without asking for its lease: %v", err)
+	case <-time.After(30 * time.Second):
+		close(stall)
+		t.Fatal("the turn did not ask for its lease in 30 s")
+	}
 
 	deleted := make(chan error, 1)
 	go func() { deleted <- a.DeleteSession(t.Context(), "other") }()
@@ -43,7 +51,7 @@ func TestAStalledLeaseHoldsUpOnlyItsSession(t *testing.T) {
 		if err != nil {
 			t.Errorf("DeleteSession of another session: %v", err)
 		}
-	case <-time.After(3 * time.Second):
+	case <-time.After(20 * time.Second): // it would wait until stall is closed
 		t.Errorf("DeleteSession of another session waited for the stalled lease")
 		close(stall)
 		<-deleted

@@ -35,6 +35,7 @@ type elsewhere struct {
 	leases   []string // "+id" when taken, "-id" when released
 	busy     map[string]string
 	stall    map[string]chan struct{} // LeaseSession of the id waits for the channel to close
+	stalling chan string              // if set, LeaseSession of an id in stall sends the id here first
 	deleted  []string
 	lists    map[string]task.Store
 	archives map[string]archive.Archive
@@ -118,9 +119,12 @@ var errBusy = errors.New("session busy")
 func (l *leasedLog) LeaseSession(_ context.Context, id string) (func(), error) {
 	s := l.s
 	s.mu.Lock()
-	stall := s.stall[id]
+	stall, stalling := s.stall[id], s.stalling
 	s.mu.Unlock()
 	if stall != nil {
+		if stalling != nil {
+			stalling <- id
+		}
 		<-stall // a database that does not answer, whatever the context
 	}
 	s.mu.Lock()

@@ -134,9 +134,14 @@ func TestCanaryRound73Outlives(t *testing.T) {
 			case <-exited:
 			case <-time.After(500 * time.Millisecond):
 			}
+			// The kill must come after the line's setsid ran, which a
+			// loaded machine may not have got to by the time the line
+			// ended (or half a second passed): wait for a process of the
+			// line in a session of its own (or for late, if it was quick).
+			late := filepath.Join(root, "work", "late")
+			waitForEscapedSession(t, filepath.Join(root, "work"), late)
 			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 			<-exited
-			late := filepath.Join(root, "work", "late")
 			deadline := time.Now().Add(10 * time.Second)
 			for time.Now().Before(deadline) {
 				if _, err := os.Stat(late); err == nil {
@@ -152,4 +157,34 @@ func TestCanaryRound73Outlives(t *testing.T) {
 			}
 		})
 	}
+}
+
+// waitForEscapedSession waits, for up to 30 s, until a process whose
+// working directory is dir leads a session of its own (what setsid makes)
+// or the file done exists.
+func waitForEscapedSession(t *testing.T, dir, done string) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(done); err == nil {
+			return
+		}
+		procs, _ := filepath.Glob("/proc/[0-9]*")
+		for _, p := range procs {
+			if cwd, err := os.Readlink(filepath.Join(p, "cwd")); err != nil || cwd != dir {
+				continue
+			}
+			b, err := os.ReadFile(filepath.Join(p, "stat"))
+			if err != nil {
+				continue
+			}
+			// pid (comm) state ppid pgrp session ...: comm may hold
+			// spaces and parentheses, so read from its last ')'.
+			i := strings.LastIndexByte(string(b), ')')
+			f := strings.Fields(string(b[i+1:]))
+			if i > 0 && len(f) > 3 && f[3] == filepath.Base(p) {
+				return
+			}
+		}
+	}
+	t.Logf("no process in %s led a session of its own within 30 s", dir)
 }

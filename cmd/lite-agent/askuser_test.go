@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -77,7 +78,9 @@ func TestAWaitingQuestionTakesTheLineBeforeChat(t *testing.T) {
 		line, _ := in.answer(t.Context())
 		answer <- line
 	}()
-	time.Sleep(100 * time.Millisecond) // both wait
+	// Both wait: the line must find the question waiting for it.
+	waitForGoroutineBlockedIn(t, "(*lineReader).answer")
+	waitForGoroutineBlockedIn(t, "(*lineReader).readLine")
 	io.WriteString(pw, "y\n")
 	if got := <-answer; got != "y" {
 		t.Errorf("answer %q", got)
@@ -113,4 +116,22 @@ func TestTerminalAskerStopsWhenItsContextEnds(t *testing.T) {
 	if d, _ := approve(ctx2, permission.ApprovalRequest{Call: permission.Call{Name: "bash"}}); d == permission.Allow {
 		t.Error("a cancelled approval allowed the call")
 	}
+}
+
+// waitForGoroutineBlockedIn waits, for up to 30 s, until a goroutine that
+// the test t started, whose stack holds the function fn, is blocked in a
+// select or channel receive.
+func waitForGoroutineBlockedIn(t *testing.T, fn string) {
+	t.Helper()
+	buf := make([]byte, 1<<20)
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
+			header, _, _ := strings.Cut(g, "\n")
+			if (strings.Contains(header, "[select") || strings.Contains(header, "[chan receive")) && strings.Contains(g, fn+"(") &&
+				strings.Contains(g, "created by ") && strings.Contains(g, "."+t.Name()+" in goroutine") {
+				return
+			}
+		}
+	}
+	t.Fatalf("no goroutine blocked in %s within 30 s", fn)
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -66,7 +65,7 @@ func TestRunJSONInterruptedPrintsOneResult(t *testing.T) {
 				cmd := exec.Command(os.Args[0], "-test.run=^TestRunJSONInterruptedPrintsOneResult$", "--",
 					"--home", t.TempDir(), "--workdir", t.TempDir(), "run", "-o", format, "hello")
 				cmd.Env = append(os.Environ(), runJSONChildEnv+"=1", "ANTHROPIC_API_KEY=test-key", "ANTHROPIC_BASE_URL="+ts.URL)
-				var stdout, stderr bytes.Buffer
+				var stdout, stderr lockedBuf
 				cmd.Stdout, cmd.Stderr = &stdout, &stderr
 				if err := cmd.Start(); err != nil {
 					t.Fatal(err)
@@ -78,7 +77,19 @@ func TestRunJSONInterruptedPrintsOneResult(t *testing.T) {
 					cmd.Wait()
 					t.Fatalf("the model was never asked; stderr %q", stderr.String())
 				}
-				time.Sleep(50 * time.Millisecond) // the partial stream is read
+				if format == "stream-json" && stall == "mid-stream" {
+					// The partial stream is read and printed: wait for
+					// it, since a loaded machine may take a while.
+					for deadline := time.Now().Add(30 * time.Second); !strings.Contains(stdout.String(), `"partial answer"`); time.Sleep(10 * time.Millisecond) {
+						if time.Now().After(deadline) {
+							cmd.Process.Kill()
+							cmd.Wait()
+							t.Fatalf("the partial stream was not printed in 30 s; stdout %q stderr %q", stdout.String(), stderr.String())
+						}
+					}
+				} else {
+					time.Sleep(50 * time.Millisecond) // the partial stream is read, if there is one
+				}
 				if err := cmd.Process.Signal(os.Interrupt); err != nil {
 					t.Fatal(err)
 				}

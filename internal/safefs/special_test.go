@@ -12,8 +12,9 @@ import (
 	"github.com/lite-agent/lite-agent-go/internal/safefs/safefstest"
 )
 
-// returnsWithin runs f and fails the test if it has not returned after a
-// few seconds: an open that waits for a FIFO's peer never returns.
+// returnsWithin runs f and fails the test if it has not returned after
+// 10 s (room for a loaded machine running -race): an open that waits for
+// a FIFO's peer never returns.
 func returnsWithin(t *testing.T, what string, f func() error) error {
 	t.Helper()
 	done := make(chan error, 1)
@@ -21,8 +22,8 @@ func returnsWithin(t *testing.T, what string, f func() error) error {
 	select {
 	case err := <-done:
 		return err
-	case <-time.After(3 * time.Second):
-		t.Fatalf("%s still waits after 3s", what)
+	case <-time.After(10 * time.Second):
+		t.Fatalf("%s still waits after 10s", what)
 		return nil
 	}
 }

@@ -102,3 +102,25 @@ func stallLeases(t *testing.T, schema string) pgx.Tx {
 	}
 	return tx
 }
+
+// waitForALockWaiter polls pg_locks until a statement waits for a lock on
+// table (schema-qualified), for up to 30 s: the moment a test has made a
+// statement of the store wait, without guessing how long that takes.
+func waitForALockWaiter(t *testing.T, table string) {
+	t.Helper()
+	conn, err := pgx.Connect(t.Context(), pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		var n int
+		if err := conn.QueryRow(t.Context(), "SELECT count(*) FROM pg_locks WHERE NOT granted AND relation = $1::regclass", table).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n > 0 {
+			return
+		}
+	}
+	t.Fatalf("no statement waited for a lock on %s within 30 s", table)
+}

@@ -55,7 +55,7 @@ func TestAnAcquireWaitsForAnotherProjectsAbandonedLease(t *testing.T) {
 	if err := tx.Commit(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(300 * time.Millisecond) // the abandoned Acquire's INSERT done, its release waiting
+	waitForALockWaiter(t, schema+".sessions") // the abandoned Acquire's INSERT done, its release waiting
 	done := make(chan error, 1)
 	go func() {
 		bctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
