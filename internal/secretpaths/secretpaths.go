@@ -63,7 +63,6 @@ func EnvLocations() map[string]string {
 	return map[string]string{
 		"GNUPGHOME": ".gnupg", "DOCKER_CONFIG": ".docker", "DOCKER_CERT_PATH": ".docker",
 		"GH_CONFIG_DIR": ".config/gh", "CLOUDSDK_CONFIG": ".config/gcloud",
-		"GOOGLE_APPLICATION_CREDENTIALS": ".config/gcloud/application_default_credentials.json",
 		"AZURE_CONFIG_DIR": ".azure", "AWS_SHARED_CREDENTIALS_FILE": ".aws/credentials",
 		"AWS_CONFIG_FILE": ".aws/config", "KUBECONFIG": ".kube/config", "NETRC": ".netrc",
 		"PGPASSFILE": ".pgpass", "NPM_CONFIG_USERCONFIG": ".npmrc", "npm_config_userconfig": ".npmrc",
@@ -73,6 +72,7 @@ func EnvLocations() map[string]string {
 		"HF_HOME": ".cache/huggingface", "HF_TOKEN_PATH": ".cache/huggingface/token", "BOTO_CONFIG": ".boto",
 		"OCI_CLI_CONFIG_FILE": ".oci/config", "REGISTRY_AUTH_FILE": ".config/containers/auth.json",
 		"XDG_CONFIG_HOME": ".config", "XDG_DATA_HOME": ".local/share", "XDG_CACHE_HOME": ".cache",
+		"GOOGLE_APPLICATION_CREDENTIALS": ".config/gcloud/application_default_credentials.json",
 	}
 }
 
