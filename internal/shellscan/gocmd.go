@@ -163,7 +163,10 @@ func (an *analyzer) goModel(name string, args []word) bool {
 		}
 	}
 	switch {
-	case sub == "build" && !output, sub == "test" && compileOnly && !output, sub == "run" && len(ops) == 0:
+	case sub == "build" && !output, sub == "test" && compileOnly && !output:
+		an.goDefaultOutputs(sub, ops, what)
+		return false
+	case sub == "run" && len(ops) == 0:
 		return false
 	case sub == "run" && strings.Contains(ops[0].text, "@"):
 		// go run example.com/tool@latest fetches a program and runs it,
@@ -207,8 +210,17 @@ func (an *analyzer) goModel(name string, args []word) bool {
 		an.addAccess(word{text: "pkg.test"}, modeWrite, what, false)
 	}
 	for _, o := range outs {
-		// -o may name a directory, which the file is written into.
+		// -o may name a directory, which the file is written into. The
+		// program or test binary written there is executable: handed to
+		// a command the analysis does not model (hyperfine './t'), it is
+		// a program the line wrote, as it is run by name (gatecred67).
+		from := len(an.a.accesses)
 		an.addAccess(o.w, modeWrite, what, o.kind != goProfile)
+		if o.flag == "o" && (sub == "build" || sub == "test") {
+			for i := from; i < len(an.a.accesses); i++ {
+				an.a.accesses[i].executable = true
+			}
+		}
 		// -modfile=x.mod writes x.sum beside it; -buildmode=c-shared and
 		// c-archive write a C header beside -o's file.
 		if base := strings.TrimSuffix(o.w.text, path.Ext(o.w.text)); base != "" && o.flag == "modfile" {
