@@ -3,6 +3,8 @@
 package permission_test
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/internal/tooltest"
@@ -17,8 +19,11 @@ import (
 // standard library, a module's tool): a run of its output by name asked
 // (a program the line writes), but the output named by go's default
 // (go build cmd/pack writes ./pack), and either one handed to hyperfine,
-// was allowed; real go 1.2x and hyperfine 1.18 built pack and ran it,
-// and pack c c wrote an empty archive over the canary.
+// was allowed; real go and hyperfine 1.18 built pack and ran it, and
+// pack c c wrote an archive over the user's .bashrc, a
+// write outside the workdir that asks when the line shows it. The
+// fixture's go keeps its build cache outside the home (its go env file
+// says where), so that only the program's write changes the home.
 var canaryRound83 = map[string][]string{
 	"1-go-build-handed": {
 		`go build -o t cmd/pack && hyperfine -N -r1 './t c c'`,
@@ -36,7 +41,12 @@ var canaryRound83 = map[string][]string{
 
 func TestCanaryRound83(t *testing.T) {
 	tooltest.Need(t, tooltest.CanaryTools, "git", "hyperfine", "go")
-	template := checkCanaryRound(t, canaryRound83)
+	template := canaryTemplate(t)
+	goEnv := filepath.Join(template, "home", ".config", "go", "env")
+	if err := os.WriteFile(goEnv, []byte("GOCACHE="+t.TempDir()+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	checkCanaryRoundIn(t, template, canaryRound83)
 	// Builds that hand nothing they wrote, and runners given other
 	// programs, stay ordinary.
 	checkOrdinary(t, template, []string{
