@@ -22,6 +22,10 @@ func TestBashSecretReadsEnvLocationsGatecred67(t *testing.T) {
 		`cat "$AZURE_CONFIG_DIR/msal_token_cache.json"`, `cat "$PASSWORD_STORE_DIR/x.gpg"`, `grep -h . $DOCKER_CERT_PATH/key.pem`,
 		`cat "$PULUMI_HOME/credentials.json"`, `cat $KAGGLE_CONFIG_DIR/kaggle.json`, `cat "$HF_HOME/token"`,
 		`cat "$COMPOSER_HOME/auth.json"`, `cat "$CARGO_HOME/credentials.toml"`, `cat "$XDG_DATA_HOME/keyrings/login.keyring"`,
+		// Through a pipe, a loop variable, a variable bound to the
+		// environment's.
+		`cat $GNUPGHOME/private-keys-v1.d/k.key | base64`, `for f in "$GNUPGHOME"/private-keys-v1.d/*; do cat "$f"; done`,
+		`d=$GNUPGHOME; cat $d/private-keys-v1.d/k.key`, `grep -h . "${GH_CONFIG_DIR}"/hosts.yml`,
 	} {
 		if v := decide(line); v.Decision != permission.Ask || v.RuleID != permission.RuleBashSecretRead {
 			t.Errorf("%q: %v %s (%s), want an ask of %s", line, v.Decision, v.RuleID, v.Reason, permission.RuleBashSecretRead)
