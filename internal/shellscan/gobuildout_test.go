@@ -52,6 +52,10 @@ func TestGoBuiltProgramHanded(t *testing.T) {
 		`go test -c cmd/pack && ./pack.test`,
 		`go test -c x_test.go && mytool ./widget.test`,
 		`go build -trimpath cmd/pack && hyperfine -P n 1 1 './pac{n}'`,
+		// The flags' end, and -C, which builds in another directory.
+		`go build -o t -- cmd/pack && mytool ./t`, `go build -- cmd/pack && mytool ./pack`,
+		`go build -C cmd/run && mytool cmd/run/run`, `go build -C cmd/run -o t . && mytool cmd/run/t`,
+		`go test -C cmd/run -c . && mytool cmd/run/run.test`,
 	} {
 		if a := analyzeBash(line, "/home/u", dir); len(a.reasons) == 0 {
 			t.Errorf("%q is not opaque (units %v)", line, a.units)
@@ -60,7 +64,8 @@ func TestGoBuiltProgramHanded(t *testing.T) {
 	for _, line := range []string{
 		`go build ./...`, `go build`, `go build -o bin/app ./cmd/run`, `go build ./... && mytool ./tool`,
 		`go build cmd/pack && mytool ./other`, `go build -o t . && mytool ./u`, `go vet ./... && go test ./...`,
-		`go build -o /dev/null . && git status`, `go build && ls -la`,
+		`go build -o /dev/null . && git status`, `go build && ls -la`, `go test -C cmd/run ./...`, `go vet -C cmd/run .`,
+		`go build -o t -- cmd/pack && mytool ./u`,
 	} {
 		if a := analyzeBash(line, "/home/u", dir); len(a.reasons) > 0 {
 			t.Errorf("%q is opaque: %v", line, a.reasons)
