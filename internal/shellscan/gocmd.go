@@ -100,7 +100,7 @@ func (an *analyzer) goModel(name string, args []word) bool {
 		if a.dynamic || a.special {
 			return false
 		}
-		if a.text == "--" && sub != "run" {
+		if a.text == "--" && sub == "build" {
 			// The flags end: what follows are packages or files (go
 			// build -o t -- cmd/pack).
 			for _, op := range args[i+1:] {
