@@ -4,6 +4,7 @@ import (
 	"os"
 	"slices"
 
+	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
 	"github.com/lite-agent/lite-agent-go/internal/secretpaths"
 )
 
@@ -21,6 +22,12 @@ func (g *Gate) withEnvSecrets() *Gate {
 	}
 	var extra []string
 	for _, p := range secretpaths.EnvCredentials(env) {
+		// A value that holds the workdir or the home (GNUPGHOME=/, a
+		// variable set to the project) is no credential store of its
+		// own: it would make every read ask.
+		if g.workdir != "" && pathmatch.Within(g.workdir, p) || g.home != "" && pathmatch.Within(g.home, p) {
+			continue
+		}
 		if !slices.Contains(g.secrets, p) {
 			extra = append(extra, p)
 		}

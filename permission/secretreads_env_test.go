@@ -81,6 +81,14 @@ func TestBashSecretReadsEnvValuesGatecred67(t *testing.T) {
 			t.Errorf("BashEnv: %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
 		}
 	}
+	// A value that holds the workdir or the home is no store of its own.
+	wide := permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: wd, HomeDir: home,
+		BashEnv: func() []string { return []string{"GNUPGHOME=/", "DOCKER_CONFIG=" + wd, "PASSWORD_STORE_DIR=" + home} }})
+	for _, line := range []string{"cat README.md", "cat ../notes.txt", "cat /etc/hosts"} {
+		if v := decide(wide, line); v.Decision != permission.Allow {
+			t.Errorf("GNUPGHOME=/: %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
 	// Without the variables (BashEnv without them), the paths are
 	// ordinary files.
 	bare := permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: wd, HomeDir: home,
