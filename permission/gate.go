@@ -320,9 +320,11 @@ type GateOptions struct {
 	// PIP_PREFIX, PIP_PYTHON, UV_SYSTEM_PYTHON …). Its HOME and XDG_
 	// variables also name the settings files of the user and of the
 	// system that pip and uv pip read (~/.config/pip/pip.conf …), which
-	// the gate checks. nil means the environment is unknown: a line that
-	// needs PATH is opaque, and those files are found by the gate
-	// process's own environment and HomeDir. It must be the very
+	// the gate checks; and its variables that move credentials out of the
+	// home (GNUPGHOME, GH_CONFIG_DIR, KUBECONFIG …) name secret locations
+	// (see [RuleBashSecretRead]). nil means the environment is unknown: a
+	// line that needs PATH is opaque, and those files and locations are
+	// found by the gate process's own environment and HomeDir. It must be the very
 	// environment the tool passes to bash, not the gate process's when
 	// they differ.
 	BashEnv func() []string

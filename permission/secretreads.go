@@ -14,9 +14,11 @@ import (
 // RuleBashSecretRead is the rule id of the ask a [Gate] gives a bash line
 // that a policy allowed but that reads (or copies, archives, sends) a path
 // holding secrets: the user's credential locations (~/.ssh, ~/.aws,
-// ~/.netrc …), the system's secret files (/etc/shadow, /proc/<pid>/environ
-// …), lite-agent's data homes, or a directory holding one of them (tar czf
-// x ~). With no approval handler it is denied.
+// ~/.netrc …) and where the bash line's environment moves them
+// (GNUPGHOME, DOCKER_CONFIG, KUBECONFIG …, by name or by value), the
+// system's secret files (/etc/shadow, /proc/<pid>/environ …), lite-agent's
+// data homes, or a directory holding one of them (tar czf x ~). With no
+// approval handler it is denied.
 const RuleBashSecretRead = "bash-secret-read"
 
 // secretLocations returns the paths a bash line asks to read (see

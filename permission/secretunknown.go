@@ -2,6 +2,7 @@ package permission
 
 import (
 	"path"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -45,6 +46,10 @@ func (g *Gate) unknownSecretRead(a *shellscan.Analysis) string {
 			return false
 		}
 		for _, v := range bindVars(w, a.Vars) {
+			if e := g.envLocated(v, a.Vars); e != "" &&
+				(g.namesSecretWord(a.Dirs, e) || strings.ContainsAny(e, "*?[{") && g.namesSecret(a.Dirs, e, true, false)) {
+				return true
+			}
 			if !strings.ContainsAny(v, "$`") {
 				if g.namesSecretWord(a.Dirs, v) || strings.ContainsAny(v, "*?[{") && g.namesSecret(a.Dirs, v, true, false) {
 					return true
@@ -109,6 +114,35 @@ func (g *Gate) unknownSecretRead(a *shellscan.Analysis) string {
 		}
 	}
 	return ""
+}
+
+// envLocated returns w with each reference to a variable of the
+// environment that moves a credential location of the home (GNUPGHOME,
+// DOCKER_CONFIG, GH_CONFIG_DIR …, see [secretpaths.EnvLocations]) and that
+// the line does not bind replaced by the location it stands for, so that
+// $GNUPGHOME/private-keys-v1.d/k.key is checked as
+// ~/.gnupg/private-keys-v1.d/k.key (gatecred67: bash printed the key);
+// "" when w names none of them, when the home is unknown, or when an
+// unknown part is left.
+func (g *Gate) envLocated(w string, vars map[string][]string) string {
+	if g.home == "" || !strings.Contains(w, "$") {
+		return ""
+	}
+	locs := secretpaths.EnvLocations()
+	replaced := false
+	out := varRef().ReplaceAllStringFunc(w, func(ref string) string {
+		name := strings.Trim(ref, "${}")
+		rel, ok := locs[name]
+		if _, bound := vars[name]; !ok || bound {
+			return ref
+		}
+		replaced = true
+		return path.Join(filepath.ToSlash(g.home), rel)
+	})
+	if !replaced || strings.ContainsAny(out, "$`") {
+		return ""
+	}
+	return out
 }
 
 // rootedHead reports whether w, a word with an unknown part, begins at

@@ -46,6 +46,80 @@ func homeEntries() []string {
 		"Library/Keychains"}
 }
 
+// EnvLocations returns the environment variables with which programs
+// move a credential location of the home elsewhere, each mapped to the
+// location of the home (relative to it, slash-separated) that its value
+// stands for: GNUPGHOME for .gnupg, DOCKER_CONFIG for .docker,
+// GH_CONFIG_DIR for .config/gh, CLOUDSDK_CONFIG for .config/gcloud,
+// AZURE_CONFIG_DIR for .azure, NETRC for .netrc, PGPASSFILE for .pgpass,
+// KUBECONFIG for .kube/config, CARGO_HOME for .cargo, XDG_CONFIG_HOME for
+// .config … A path that begins with such a variable's value is a secret
+// location when the same path beneath the home directory is one
+// ($GNUPGHOME/private-keys-v1.d/k.key is ~/.gnupg/private-keys-v1.d/k.key).
+// Variables that name a directory of tools' settings whose credentials
+// lie deeper (CARGO_HOME: credentials.toml; XDG_CONFIG_HOME: gh/hosts.yml)
+// map to that directory, so that only those files are secret beneath it.
+func EnvLocations() map[string]string {
+	return map[string]string{
+		"GNUPGHOME": ".gnupg", "DOCKER_CONFIG": ".docker", "DOCKER_CERT_PATH": ".docker",
+		"GH_CONFIG_DIR": ".config/gh", "CLOUDSDK_CONFIG": ".config/gcloud",
+		"AZURE_CONFIG_DIR": ".azure", "AWS_SHARED_CREDENTIALS_FILE": ".aws/credentials",
+		"AWS_CONFIG_FILE": ".aws/config", "KUBECONFIG": ".kube/config", "NETRC": ".netrc",
+		"PGPASSFILE": ".pgpass", "NPM_CONFIG_USERCONFIG": ".npmrc", "npm_config_userconfig": ".npmrc",
+		"CARGO_HOME": ".cargo", "PASSWORD_STORE_DIR": ".password-store",
+		"RCLONE_CONFIG": ".config/rclone/rclone.conf", "SOPS_AGE_KEY_FILE": ".config/sops/age/keys.txt",
+		"COMPOSER_HOME": ".config/composer", "PULUMI_HOME": ".pulumi", "KAGGLE_CONFIG_DIR": ".kaggle",
+		"HF_HOME": ".cache/huggingface", "HF_TOKEN_PATH": ".cache/huggingface/token", "BOTO_CONFIG": ".boto",
+		"OCI_CLI_CONFIG_FILE": ".oci/config", "REGISTRY_AUTH_FILE": ".config/containers/auth.json",
+		"XDG_CONFIG_HOME": ".config", "XDG_DATA_HOME": ".local/share", "XDG_CACHE_HOME": ".cache",
+		"GOOGLE_APPLICATION_CREDENTIALS": ".config/gcloud/application_default_credentials.json",
+	}
+}
+
+// EnvCredentials returns the credential locations that the environment
+// env ("KEY=value" entries) moves out of the home (see [EnvLocations]):
+// for each such variable whose value is an absolute path (each of
+// KUBECONFIG's colon-separated paths), the value itself when it stands
+// for a credential location or a path beneath one (GNUPGHOME=/srv/g:
+// /srv/g; AWS_CONFIG_FILE: the file), and the credential locations
+// beneath the directory it stands for (CARGO_HOME=/c: /c/credentials,
+// /c/credentials.toml; XDG_CONFIG_HOME=/x: /x/gh, /x/gcloud …).
+func EnvCredentials(env []string) []string {
+	locs := EnvLocations()
+	var out []string
+	add := func(p string) {
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	for _, kv := range env {
+		name, value, ok := strings.Cut(kv, "=")
+		rel, known := locs[name]
+		if !ok || !known {
+			continue
+		}
+		values := []string{value}
+		if name == "KUBECONFIG" {
+			values = filepath.SplitList(value)
+		}
+		for _, v := range values {
+			if v == "" || !filepath.IsAbs(v) {
+				continue
+			}
+			v = filepath.Clean(v)
+			for _, e := range homeEntries() {
+				switch {
+				case e == rel || strings.HasPrefix(rel, e+"/"):
+					add(v)
+				case strings.HasPrefix(e, rel+"/"):
+					add(filepath.Join(v, filepath.FromSlash(e[len(rel)+1:])))
+				}
+			}
+		}
+	}
+	return out
+}
+
 // runtimeEntries are the credential files of a user's runtime directory
 // ($XDG_RUNTIME_DIR, /run/user/<uid>), relative to it: podman's and
 // buildah's registry logins, which they write there before

@@ -101,3 +101,29 @@ func TestUserCredentials(t *testing.T) {
 		t.Error("UserCredentials of an empty or relative home is not empty")
 	}
 }
+
+// A variable that moves a credential location names it by its value
+// (GNUPGHOME, each of KUBECONFIG's paths, a file beneath a secret
+// directory), and one that moves a directory of settings names the
+// credential locations beneath it (XDG_CONFIG_HOME, CARGO_HOME); relative
+// and empty values, other variables and entries without '=' name none.
+func TestEnvCredentials(t *testing.T) {
+	got := EnvCredentials([]string{"GNUPGHOME=/srv/g/", "KUBECONFIG=/k/a:rel:/k/b", "AWS_CONFIG_FILE=/a/config",
+		"XDG_CONFIG_HOME=/x", "CARGO_HOME=/c", "DOCKER_CONFIG=rel", "NETRC=", "TMPDIR=/tmp", "PGPASSFILE"})
+	for _, want := range []string{"/srv/g", "/k/a", "/k/b", "/a/config", "/x/gh", "/x/gcloud", "/x/git/credentials",
+		"/c/credentials", "/c/credentials.toml"} {
+		if !slices.Contains(got, filepath.FromSlash(want)) {
+			t.Errorf("EnvCredentials: no %s in %v", want, got)
+		}
+	}
+	for _, not := range []string{"/x", "/c", "/c/config.toml", "/tmp", "rel", ""} {
+		if slices.Contains(got, filepath.FromSlash(not)) {
+			t.Errorf("EnvCredentials: %q in %v", not, got)
+		}
+	}
+	for name, rel := range EnvLocations() {
+		if len(EnvCredentials([]string{name + "=/v"})) == 0 {
+			t.Errorf("%s (for %s) moves no credential location", name, rel)
+		}
+	}
+}

@@ -89,10 +89,27 @@ func (an *analyzer) goModel(name string, args []word) bool {
 	var outs []out
 	var tool, ops, progArgs []word
 	outputDir, output, compileOnly, keepBinary := "", false, false, false
+	if (sub == "build" || sub == "test" && (goHasFlag(args[1:], "c") || goHasFlag(args[1:], "o"))) && goHasFlag(args[1:], "C") {
+		// go build -C dir writes its program into dir (-o's too, taken
+		// from there), where a command the line hands it to may run it.
+		an.opaque(what + " -C builds in another directory, whose program the analysis does not follow")
+		return true
+	}
 	for i := 1; i < len(args); i++ {
 		a := args[i]
 		if a.dynamic || a.special {
 			return false
+		}
+		if a.text == "--" && sub == "build" {
+			// The flags end: what follows are packages or files (go
+			// build -o t -- cmd/pack).
+			for _, op := range args[i+1:] {
+				if op.dynamic || op.special {
+					return false
+				}
+			}
+			ops = append(ops, args[i+1:]...)
+			break
 		}
 		if !strings.HasPrefix(a.text, "-") || a.text == "-" {
 			if sub == "run" {
@@ -163,7 +180,10 @@ func (an *analyzer) goModel(name string, args []word) bool {
 		}
 	}
 	switch {
-	case sub == "build" && !output, sub == "test" && compileOnly && !output, sub == "run" && len(ops) == 0:
+	case sub == "build" && !output, sub == "test" && compileOnly && !output:
+		an.goDefaultOutputs(sub, ops, what)
+		return false
+	case sub == "run" && len(ops) == 0:
 		return false
 	case sub == "run" && strings.Contains(ops[0].text, "@"):
 		// go run example.com/tool@latest fetches a program and runs it,
@@ -207,8 +227,17 @@ func (an *analyzer) goModel(name string, args []word) bool {
 		an.addAccess(word{text: "pkg.test"}, modeWrite, what, false)
 	}
 	for _, o := range outs {
-		// -o may name a directory, which the file is written into.
+		// -o may name a directory, which the file is written into. The
+		// program or test binary written there is executable: handed to
+		// a command the analysis does not model (hyperfine './t'), it is
+		// a program the line wrote, as it is run by name (gatecred67).
+		from := len(an.a.accesses)
 		an.addAccess(o.w, modeWrite, what, o.kind != goProfile)
+		if o.flag == "o" && (sub == "build" || sub == "test") {
+			for i := from; i < len(an.a.accesses); i++ {
+				an.a.accesses[i].executable = true
+			}
+		}
 		// -modfile=x.mod writes x.sum beside it; -buildmode=c-shared and
 		// c-archive write a C header beside -o's file.
 		if base := strings.TrimSuffix(o.w.text, path.Ext(o.w.text)); base != "" && o.flag == "modfile" {
@@ -271,6 +300,22 @@ func (an *analyzer) packageDirs(ops []word) {
 		}
 		an.codeUses = append(an.codeUses, codeUse{prog: "the command", path: dir, names: dirCodeFiles, from: an.callFrom})
 	}
+}
+
+// goHasFlag reports whether the flags args of a go subcommand, up to
+// "--", hold the flag name (-name, --name, with or without =value). For
+// C: go takes -C only as the first flag, changes to the directory it
+// names, and go build or go test -c writes its program there.
+func goHasFlag(args []word, name string) bool {
+	for _, a := range args {
+		if a.text == "--" {
+			return false
+		}
+		if f, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a.text, "-"), "-"), "="); strings.HasPrefix(a.text, "-") && f == name {
+			return true
+		}
+	}
+	return false
 }
 
 // goLocalPackage reports whether a package operand of the go command
