@@ -202,12 +202,18 @@ func (an *analyzer) guessScript(s string, depth int) {
 		an.opaque("a command string given to a command the analysis does not model continues a line after a $")
 		return
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(s), "")
-	if err != nil {
-		return
-	}
+	// sh runs each complete statement before a syntax error on a later
+	// line ($'cd; echo x >> .bashrc\n)'): those are analyzed.
+	f, _ := parsedStmts(s)
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
+		case *syntax.ForClause:
+			// The loop's variable holds its words, as the analyzer binds
+			// it (for f in *; do wc -l "$f"; done).
+			if it, ok := n.Loop.(*syntax.WordIter); ok && it.Name != nil {
+				an.loopValues(it, s)
+			}
+			return true
 		case *syntax.CmdSubst, *syntax.ProcSubst:
 			an.opaque("a command string given to a command the analysis does not model runs a command substitution")
 			return true
@@ -239,6 +245,12 @@ func (an *analyzer) guessScript(s string, depth int) {
 		// The words, with ~ and $HOME expanded as the shell that runs the
 		// string expands them, may name files it writes.
 		an.unknownArgs(ws)
+		if t := ws[0].text; !ws[0].dynamic && (t == "cd" || t == "pushd" || t == "popd") {
+			// The paths after it are relative to where it went, which
+			// the analyzer's candidate directories then hold (cd; echo
+			// x >> .bashrc writes the home's).
+			an.cd(t, ws[1:])
+		}
 		if !ws[0].dynamic && guessable(ws[0].text) {
 			an.guessCommand(ws, depth+1, 0)
 		} else if builtinOnly.get()[ws[0].text] {
@@ -248,6 +260,22 @@ func (an *analyzer) guessScript(s string, depth int) {
 		}
 		return true
 	})
+}
+
+// parsedStmts returns, in a file, the statements of the bash script s
+// that the parser reads before its first syntax error, and that error:
+// sh runs each complete line of a command string before the one it
+// cannot parse ("./y c\n)" runs ./y), so those are read as commands and
+// the rest is not.
+func parsedStmts(s string) (*syntax.File, error) {
+	f := &syntax.File{}
+	for st, err := range syntax.NewParser(syntax.Variant(syntax.LangBash)).StmtsSeq(strings.NewReader(s)) {
+		if err != nil {
+			return f, err
+		}
+		f.Stmts = append(f.Stmts, st)
+	}
+	return f, nil
 }
 
 // guessCommand analyzes ws, a command an unmodelled command may run, as a
@@ -1053,9 +1081,9 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 		an.opaque("a command string nests too deeply to check")
 		return false
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(s), "")
-	if err != nil {
-		return an.spellUnparsed(s, read, depth)
+	f, err := parsedStmts(s)
+	if err != nil && !an.spellUnparsed(s, read, depth) {
+		return false
 	}
 	code := strings.ContainsAny(strings.TrimSpace(s), ";&|()<>`\n") || strings.Contains(s, "$(")
 	sets, named, ok := false, false, true
@@ -1082,8 +1110,20 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 			sets = true
 		case *syntax.ForClause:
 			sets = true
-			if it, isIter := n.Loop.(*syntax.WordIter); isIter && it.Name != nil && setsWhatRuns(it.Name.Value) {
+			it, isIter := n.Loop.(*syntax.WordIter)
+			if isIter && it.Name != nil && setsWhatRuns(it.Name.Value) {
 				an.opaque("a command string sets " + it.Name.Value + " as a loop's variable, which changes what the commands in it run")
+			}
+			if isIter && it.Name != nil {
+				// Its words are the values the loop's variable hands on,
+				// as an assignment's value is (for d in .git; do cd $d).
+				for _, w := range it.Items {
+					v := an.word(w, s).text
+					an.hand(v)
+					if ok = an.spellWritten(v, read, depth+1); !ok {
+						return false
+					}
+				}
 			}
 		case *syntax.ParamExp:
 			if n.Param != nil && n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) &&

@@ -1,6 +1,7 @@
 package shellscan
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -192,6 +193,30 @@ func TestSuShellOptionIsOpaque(t *testing.T) {
 	for _, line := range []string{"su -s /bin/bash root -c ls", "su -c ls root", "su -l root -c 'git status'"} {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) != 1 || !strings.Contains(a.reasons[0], "another user") {
 			t.Errorf("%q: reasons %q, want only that it runs as another user", line, a.reasons)
+		}
+	}
+}
+
+// parsedStmts reads the statements of a string before its syntax error,
+// which sh runs, and none of what follows it.
+func TestParsedStmtsBeforeError(t *testing.T) {
+	for s, want := range map[string][]string{
+		"./t c\n)":                     {"./t c"},
+		"cd .git; echo x >> config\n)": {"cd .git", "echo x"},
+		"echo (unbalanced":             nil,
+		"a\nb\nfi\nc":                  {"a", "b"},
+		"a; b":                         {"a", "b"},
+	} {
+		f, err := parsedStmts(s)
+		if (err == nil) != (s == "a; b") {
+			t.Errorf("%q: error %v", s, err)
+		}
+		var got []string
+		for _, st := range f.Stmts {
+			got = append(got, sourceText(s, st.Cmd))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%q: statements %q, want %q", s, got, want)
 		}
 	}
 }
