@@ -15,7 +15,9 @@ import (
 // through a loop's variable) was judged against the workdir; it bound no
 // loop variable and handed on no loop word; and a string it could not
 // parse was split into words, so the statements sh runs before the
-// syntax error on a later line were never read as commands. Real
+// syntax error on a later line were never read as commands; and a
+// program word made of the positional parameters (set --, a function's
+// arguments) was not taken for one the string sets. Real
 // hyperfine 1.18 ran each string (through sh) and changed the home's
 // .bashrc or .git/config; "allow bash" allowed them all.
 var canaryRound82 = map[string][]string{
@@ -39,6 +41,12 @@ var canaryRound82 = map[string][]string{
 		`hyperfine -r1 $'echo x >> ~/.bashrc\n}'`,
 		`hyperfine -r1 $'cp README ~/.bashrc\n)'`,
 	},
+	// The positional parameters set or passed in the string name the
+	// program: rm, which the deny rule never saw.
+	"4-positional": {
+		`hyperfine -r1 'set -- r; "$1"m -f c'`,
+		`hyperfine -r1 'f() { "$1"m -f c; }; f r'`,
+	},
 }
 
 func TestCanaryRound82(t *testing.T) {
@@ -54,5 +62,7 @@ func TestCanaryRound82(t *testing.T) {
 		`hyperfine -r1 'cd sub; ls -la'`,
 		`hyperfine -r1 $'wc -l README\n)'`,
 		`hyperfine -r1 'echo (unbalanced'`,
+		`hyperfine -r1 'set -eu; $PAGER README'`,
+		`hyperfine -r1 'f() { wc -l README; }; f'`,
 	}, nil)
 }

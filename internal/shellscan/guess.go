@@ -1108,6 +1108,11 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 			}
 		case *syntax.DeclClause:
 			sets = true
+		case *syntax.FuncDecl:
+			// A function's positional parameters are the words it is
+			// called with (f() { "$1"m -f c; }; f r), which the analyzer
+			// does not follow either.
+			sets = true
 		case *syntax.ForClause:
 			sets = true
 			it, isIter := n.Loop.(*syntax.WordIter)
@@ -1186,6 +1191,9 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 					}
 				}
 				return true
+			}
+			if ws[0].text == "set" && setsPositional(ws[1:]) {
+				sets = true // set -- r; "$1"m -f c
 			}
 			if rd := ws[0].text; rd == "read" || rd == "mapfile" || rd == "readarray" || rd == "printf" || rd == "getopts" {
 				sets = true
@@ -1290,6 +1298,22 @@ func (an *analyzer) spellUnparsed(s string, read func(string) bool, depth int) b
 		}
 	}
 	return true
+}
+
+// setsPositional reports whether set, given args, sets the positional
+// parameters (set -- r, set r, set -e r), not only options (set -e, set
+// -o pipefail); a word only known when it runs may be either.
+func setsPositional(args []word) bool {
+	for i, a := range args {
+		t := a.text
+		switch {
+		case a.dynamic || t == "--" || t == "-":
+			return true
+		case t == "" || t[0] != '-' && t[0] != '+':
+			return i == 0 || args[i-1].text != "-o" && args[i-1].text != "+o"
+		}
+	}
+	return false
 }
 
 // setsWhatRuns reports whether a command string that sets the variable

@@ -220,3 +220,20 @@ func TestParsedStmtsBeforeError(t *testing.T) {
 		}
 	}
 }
+
+// set sets the positional parameters with an operand, not with options
+// alone.
+func TestSetsPositional(t *testing.T) {
+	for line, want := range map[string]bool{
+		"set -- r": true, "set r": true, "set -e r": true, "set -": true, "set $X": true,
+		"set -e": false, "set -o pipefail": false, "set -eu -o pipefail": false, "set +x": false, "set": false,
+	} {
+		var ws []word
+		for _, f := range strings.Fields(line)[1:] {
+			ws = append(ws, word{text: f, dynamic: strings.HasPrefix(f, "$")})
+		}
+		if got := setsPositional(ws); got != want {
+			t.Errorf("%q: %v, want %v", line, got, want)
+		}
+	}
+}
