@@ -17,7 +17,9 @@ import (
 // parse was split into words, so the statements sh runs before the
 // syntax error on a later line were never read as commands; and a
 // program word made of the positional parameters (set --, a function's
-// arguments) was not taken for one the string sets. Real
+// arguments) was not taken for one the string sets; and bash's source
+// of a file the string wrote was read as a plain command, where the
+// analyzer has every source opaque. Real
 // hyperfine 1.18 ran each string (through sh) and changed the home's
 // .bashrc or .git/config; "allow bash" allowed them all.
 var canaryRound82 = map[string][]string{
@@ -47,6 +49,14 @@ var canaryRound82 = map[string][]string{
 		`hyperfine -r1 'set -- r; "$1"m -f c'`,
 		`hyperfine -r1 'f() { "$1"m -f c; }; f r'`,
 	},
+	// bash's source of a file the string wrote (with -Sbash, a value
+	// attached to the option, no shell among the words): "." asked, as a
+	// protected path, source did not.
+	"5-source": {
+		`hyperfine -r1 -Sbash 'printf "r%s -f c" m > s; source s'`,
+		`hyperfine -r1 -Sbash 'echo qm -f c | tr q r > s; source s'`,
+		`hyperfine -r1 -Sbash 'printf "r%s -f c" m > s; builtin source s'`,
+	},
 }
 
 func TestCanaryRound82(t *testing.T) {
@@ -64,5 +74,6 @@ func TestCanaryRound82(t *testing.T) {
 		`hyperfine -r1 'echo (unbalanced'`,
 		`hyperfine -r1 'set -eu; $PAGER README'`,
 		`hyperfine -r1 'f() { wc -l README; }; f'`,
+		`hyperfine -r1 -Sbash 'wc -l README'`,
 	}, nil)
 }

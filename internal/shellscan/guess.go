@@ -1205,8 +1205,11 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 						break
 					}
 				}
-			} else if rd == "alias" {
-				an.opaque("a command string or script defines an alias")
+			} else if stringOpaque.get()[rd] {
+				// As on the line (see opaqueCommands): source of a file
+				// the string wrote, hash -p, enable -f and alias change
+				// what the commands after them run.
+				an.opaque("a command string or script runs " + rd + ", which " + opaqueCommands.get()[rd])
 			}
 			known := len(ws)
 			for i, w := range ws {
@@ -1299,6 +1302,13 @@ func (an *analyzer) spellUnparsed(s string, read func(string) bool, depth int) b
 	}
 	return true
 }
+
+// stringOpaque are the builtins of opaqueCommands that make a command
+// string or script opaque wherever they are in it: they run the commands
+// of a file or change what the commands after them run.
+var stringOpaque = lazy[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{"source": true, ".": true, "hash": true, "enable": true, "alias": true, "fc": true}
+}}
 
 // setsPositional reports whether set, given args, sets the positional
 // parameters (set -- r, set r, set -e r), not only options (set -e, set
