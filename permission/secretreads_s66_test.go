@@ -55,13 +55,20 @@ func TestBashSecretReadsUnknownPartsS66(t *testing.T) {
 	for _, pair := range [][2]string{
 		{`hyperfine -r1 'for f in *; do wc -l $f; done'`, `for f in *; do wc -l $f; done`},
 		{`hyperfine -r1 'for f in *.go; do wc -l "$f"; done'`, `for f in *.go; do wc -l "$f"; done`},
+		{`hyperfine -r1 'x=README.md; wc -l $x'`, `x=README.md; wc -l $x`},
+		{`hyperfine -r1 'git ls-files | while read -r f; do wc -l "$f"; done'`, `git ls-files | while read -r f; do wc -l "$f"; done`},
 	} {
 		if v, w := decide(pair[0]), decide(pair[1]); v.Decision != w.Decision || v.Decision == permission.Deny {
 			t.Errorf("%q: %v %s (%s), want %v as %q is", pair[0], v.Decision, v.RuleID, v.Reason, w.Decision, pair[1])
 		}
 	}
 	for _, line := range []string{`hyperfine -r1 'for f in ~/.pgpass; do wc -l $f; done'`,
-		`hyperfine -r1 'for d in ~; do wc -l "$d/.pgpass"; done'`, `cp README b.txt && hyperfine -r1 'wc -l b.txt$X'`} {
+		`hyperfine -r1 'for d in ~; do wc -l "$d/.pgpass"; done'`, `cp README b.txt && hyperfine -r1 'wc -l b.txt$X'`,
+		`hyperfine -r1 'h=~; wc -l $h/.pgpass'`,
+		// The binding holds for the whole line: a name of the environment
+		// (not a loop variable's) is never bound by a string.
+		`hyperfine -r1 'for KUBECONFIG in README.md; do :; done'; cat $KUBECONFIG`,
+		`hyperfine -r1 'XDG_RUNTIME_DIR=.; true'; cat "$XDG_RUNTIME_DIR/containers/auth.json"`} {
 		if v := decide(line); v.Decision != permission.Ask {
 			t.Errorf("%q: %v %s (%s), want an ask", line, v.Decision, v.RuleID, v.Reason)
 		}

@@ -209,8 +209,10 @@ func (an *analyzer) guessScript(s string, depth int) {
 		switch n := n.(type) {
 		case *syntax.ForClause:
 			// The loop's variable holds its words, as the analyzer binds
-			// it (for f in *; do wc -l "$f"; done).
-			if it, ok := n.Loop.(*syntax.WordIter); ok && it.Name != nil {
+			// it (for f in *; do wc -l "$f"; done); like the analyzer's,
+			// the binding holds for the whole line, so only a name no
+			// program reads from its environment is bound (see loopVar).
+			if it, ok := n.Loop.(*syntax.WordIter); ok && it.Name != nil && loopVar(it.Name.Value) {
 				an.loopValues(it, s)
 			}
 			return true
@@ -236,7 +238,21 @@ func (an *analyzer) guessScript(s string, depth int) {
 		}
 		c := n.(*syntax.CallExpr)
 		if len(c.Args) == 0 {
+			// Assignments only: a shell variable holds its value, as the
+			// analyzer binds it (x=README; wc -l $x).
+			for _, a := range c.Assigns {
+				if shellVar(a) {
+					an.assignValue(a, s)
+				}
+			}
 			return true
+		}
+		if plainRead(c) {
+			for _, w := range c.Args[1:] {
+				if t := w.Lit(); loopVar(t) {
+					an.bind(t) // bound to the data read, as on the line
+				}
+			}
 		}
 		ws := make([]word, len(c.Args))
 		for i, w := range c.Args {
