@@ -75,5 +75,7 @@ func TestCanaryRound82(t *testing.T) {
 		`hyperfine -r1 'set -eu; $PAGER README'`,
 		`hyperfine -r1 'f() { wc -l README; }; f'`,
 		`hyperfine -r1 -Sbash 'wc -l README'`,
+		`hyperfine -r1 -Sbash 'hash -r; wc -l README'`,
+		`hyperfine -r1 'set -o pipefail; wc -l README | sort'`,
 	}, nil)
 }

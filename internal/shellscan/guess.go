@@ -1221,7 +1221,7 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 						break
 					}
 				}
-			} else if stringOpaque.get()[rd] {
+			} else if stringOpaque(ws) {
 				// As on the line (see opaqueCommands): source of a file
 				// the string wrote, hash -p, enable -f and alias change
 				// what the commands after them run.
@@ -1319,12 +1319,36 @@ func (an *analyzer) spellUnparsed(s string, read func(string) bool, depth int) b
 	return true
 }
 
-// stringOpaque are the builtins of opaqueCommands that make a command
-// string or script opaque wherever they are in it: they run the commands
-// of a file or change what the commands after them run.
-var stringOpaque = lazy[map[string]bool]{build: func() map[string]bool {
-	return map[string]bool{"source": true, ".": true, "hash": true, "enable": true, "alias": true, "fc": true}
-}}
+// stringOpaque reports whether ws, a command of a command string or
+// script, is one of the builtins of opaqueCommands that make the string
+// opaque wherever it is in it: source (or .) of a file, which may be one
+// the string wrote, alias, and the forms of hash and enable that bind a
+// name to a program or to a loaded builtin (hash -p, enable -f). Those
+// change what the commands after them run. Their other forms, and the
+// same words in prose (source: …, enable caching), are left as commands.
+func stringOpaque(ws []word) bool {
+	if len(ws) < 2 {
+		return false
+	}
+	switch ws[0].text {
+	case "source", ".", "alias":
+		return true
+	case "hash", "enable":
+		opt := "-p"
+		if ws[0].text == "enable" {
+			opt = "-f"
+		}
+		for _, w := range ws[1:] {
+			if w.dynamic || w.text == "--" || !strings.HasPrefix(w.text, "-") {
+				return w.dynamic
+			}
+			if strings.Contains(w.text[1:], opt[1:]) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // setsPositional reports whether set, given args, sets the positional
 // parameters (set -- r, set r, set -e r), not only options (set -e, set
@@ -1336,7 +1360,9 @@ func setsPositional(args []word) bool {
 		case a.dynamic || t == "--" || t == "-":
 			return true
 		case t == "" || t[0] != '-' && t[0] != '+':
-			return i == 0 || args[i-1].text != "-o" && args[i-1].text != "+o"
+			if i == 0 || args[i-1].text != "-o" && args[i-1].text != "+o" {
+				return true // set -o pipefail r sets $1 too
+			}
 		}
 	}
 	return false

@@ -226,13 +226,32 @@ func TestParsedStmtsBeforeError(t *testing.T) {
 func TestSetsPositional(t *testing.T) {
 	for line, want := range map[string]bool{
 		"set -- r": true, "set r": true, "set -e r": true, "set -": true, "set $X": true,
-		"set -e": false, "set -o pipefail": false, "set -eu -o pipefail": false, "set +x": false, "set": false,
+		"set -o pipefail r": true, "set -e": false, "set -o pipefail": false, "set -eu -o pipefail": false, "set +x": false, "set": false,
 	} {
 		var ws []word
 		for _, f := range strings.Fields(line)[1:] {
 			ws = append(ws, word{text: f, dynamic: strings.HasPrefix(f, "$")})
 		}
 		if got := setsPositional(ws); got != want {
+			t.Errorf("%q: %v, want %v", line, got, want)
+		}
+	}
+}
+
+// The builtins that make a command string opaque, in the forms that
+// change what runs after them.
+func TestStringOpaque(t *testing.T) {
+	for line, want := range map[string]bool{
+		"source s": true, ". ./s": true, "alias x=y": true, "hash -p /bin/x y": true, "hash -rp /bin/x y": true,
+		"enable -f ./x.so x": true, "enable -nf x.so x": true, "hash $X": true,
+		"source": false, "hash -r": false, "hash ls": false, "enable -n echo": false, "enable caching": false,
+		"hash -- -p": false, "wc -l x": false,
+	} {
+		var ws []word
+		for _, f := range strings.Fields(line) {
+			ws = append(ws, word{text: f, dynamic: strings.HasPrefix(f, "$")})
+		}
+		if got := stringOpaque(ws); got != want {
 			t.Errorf("%q: %v, want %v", line, got, want)
 		}
 	}
