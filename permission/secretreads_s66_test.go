@@ -47,14 +47,28 @@ func TestBashSecretReadsUnknownPartsS66(t *testing.T) {
 			t.Errorf("%q: %v %s (%s), want an ask of %s", line, v.Decision, v.RuleID, v.Reason, permission.RuleBashSecretRead)
 		}
 	}
-	// A command string given to a program the gate does not model is read
-	// by a thinner model than the line's own: a loop variable inside it is
-	// not bound, so it reads as a variable of the environment, and a word
-	// that ends in one is wholly unknown. Both ask, on the safe side (the
-	// same loop on the line itself binds f; in a workdir without a link to
-	// a secret it is allowed). review66d's round 81 had them as ordinary
-	// lines before this rule met them.
-	for _, line := range []string{`hyperfine -r1 'for f in *; do wc -l $f; done'`, `cp README b.txt && hyperfine -r1 'wc -l b.txt$X'`} {
+	// A command string given to a program the gate does not model binds
+	// its loop variables as the line does (gatestr67): the loop over the
+	// workdir's files is judged as the same loop on the line, and one over
+	// a secret still asks. A word that ends in a variable of the
+	// environment is wholly unknown and asks on the safe side.
+	for _, pair := range [][2]string{
+		{`hyperfine -r1 'for f in *; do wc -l $f; done'`, `for f in *; do wc -l $f; done`},
+		{`hyperfine -r1 'for f in *.go; do wc -l "$f"; done'`, `for f in *.go; do wc -l "$f"; done`},
+		{`hyperfine -r1 'x=README.md; wc -l $x'`, `x=README.md; wc -l $x`},
+		{`hyperfine -r1 'git ls-files | while read -r f; do wc -l "$f"; done'`, `git ls-files | while read -r f; do wc -l "$f"; done`},
+	} {
+		if v, w := decide(pair[0]), decide(pair[1]); v.Decision != w.Decision || v.Decision == permission.Deny {
+			t.Errorf("%q: %v %s (%s), want %v as %q is", pair[0], v.Decision, v.RuleID, v.Reason, w.Decision, pair[1])
+		}
+	}
+	for _, line := range []string{`hyperfine -r1 'for f in ~/.pgpass; do wc -l $f; done'`,
+		`hyperfine -r1 'for d in ~; do wc -l "$d/.pgpass"; done'`, `cp README b.txt && hyperfine -r1 'wc -l b.txt$X'`,
+		`hyperfine -r1 'h=~; wc -l $h/.pgpass'`,
+		// The binding holds for the whole line: a name of the environment
+		// (not a loop variable's) is never bound by a string.
+		`hyperfine -r1 'for KUBECONFIG in README.md; do :; done'; cat $KUBECONFIG`,
+		`hyperfine -r1 'XDG_RUNTIME_DIR=.; true'; cat "$XDG_RUNTIME_DIR/containers/auth.json"`} {
 		if v := decide(line); v.Decision != permission.Ask {
 			t.Errorf("%q: %v %s (%s), want an ask", line, v.Decision, v.RuleID, v.Reason)
 		}

@@ -202,12 +202,20 @@ func (an *analyzer) guessScript(s string, depth int) {
 		an.opaque("a command string given to a command the analysis does not model continues a line after a $")
 		return
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(s), "")
-	if err != nil {
-		return
-	}
+	// sh runs each complete statement before a syntax error on a later
+	// line ($'cd; echo x >> .bashrc\n)'): those are analyzed.
+	f, _ := parsedStmts(s)
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
+		case *syntax.ForClause:
+			// The loop's variable holds its words, as the analyzer binds
+			// it (for f in *; do wc -l "$f"; done); like the analyzer's,
+			// the binding holds for the whole line, so only a name no
+			// program reads from its environment is bound (see loopVar).
+			if it, ok := n.Loop.(*syntax.WordIter); ok && it.Name != nil && loopVar(it.Name.Value) {
+				an.loopValues(it, s)
+			}
+			return true
 		case *syntax.CmdSubst, *syntax.ProcSubst:
 			an.opaque("a command string given to a command the analysis does not model runs a command substitution")
 			return true
@@ -230,7 +238,21 @@ func (an *analyzer) guessScript(s string, depth int) {
 		}
 		c := n.(*syntax.CallExpr)
 		if len(c.Args) == 0 {
+			// Assignments only: a shell variable holds its value, as the
+			// analyzer binds it (x=README; wc -l $x).
+			for _, a := range c.Assigns {
+				if shellVar(a) {
+					an.assignValue(a, s)
+				}
+			}
 			return true
+		}
+		if plainRead(c) {
+			for _, w := range c.Args[1:] {
+				if t := w.Lit(); loopVar(t) {
+					an.bind(t) // bound to the data read, as on the line
+				}
+			}
 		}
 		ws := make([]word, len(c.Args))
 		for i, w := range c.Args {
@@ -239,6 +261,12 @@ func (an *analyzer) guessScript(s string, depth int) {
 		// The words, with ~ and $HOME expanded as the shell that runs the
 		// string expands them, may name files it writes.
 		an.unknownArgs(ws)
+		if t := ws[0].text; !ws[0].dynamic && (t == "cd" || t == "pushd" || t == "popd") {
+			// The paths after it are relative to where it went, which
+			// the analyzer's candidate directories then hold (cd; echo
+			// x >> .bashrc writes the home's).
+			an.cd(t, ws[1:])
+		}
 		if !ws[0].dynamic && guessable(ws[0].text) {
 			an.guessCommand(ws, depth+1, 0)
 		} else if builtinOnly.get()[ws[0].text] {
@@ -248,6 +276,22 @@ func (an *analyzer) guessScript(s string, depth int) {
 		}
 		return true
 	})
+}
+
+// parsedStmts returns, in a file, the statements of the bash script s
+// that the parser reads before its first syntax error, and that error:
+// sh runs each complete line of a command string before the one it
+// cannot parse ("./y c\n)" runs ./y), so those are read as commands and
+// the rest is not.
+func parsedStmts(s string) (*syntax.File, error) {
+	f := &syntax.File{}
+	for st, err := range syntax.NewParser(syntax.Variant(syntax.LangBash)).StmtsSeq(strings.NewReader(s)) {
+		if err != nil {
+			return f, err
+		}
+		f.Stmts = append(f.Stmts, st)
+	}
+	return f, nil
 }
 
 // guessCommand analyzes ws, a command an unmodelled command may run, as a
@@ -1053,9 +1097,9 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 		an.opaque("a command string nests too deeply to check")
 		return false
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(s), "")
-	if err != nil {
-		return an.spellUnparsed(s, read, depth)
+	f, err := parsedStmts(s)
+	if err != nil && !an.spellUnparsed(s, read, depth) {
+		return false
 	}
 	code := strings.ContainsAny(strings.TrimSpace(s), ";&|()<>`\n") || strings.Contains(s, "$(")
 	sets, named, ok := false, false, true
@@ -1080,10 +1124,27 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 			}
 		case *syntax.DeclClause:
 			sets = true
+		case *syntax.FuncDecl:
+			// A function's positional parameters are the words it is
+			// called with (f() { "$1"m -f c; }; f r), which the analyzer
+			// does not follow either.
+			sets = true
 		case *syntax.ForClause:
 			sets = true
-			if it, isIter := n.Loop.(*syntax.WordIter); isIter && it.Name != nil && setsWhatRuns(it.Name.Value) {
+			it, isIter := n.Loop.(*syntax.WordIter)
+			if isIter && it.Name != nil && setsWhatRuns(it.Name.Value) {
 				an.opaque("a command string sets " + it.Name.Value + " as a loop's variable, which changes what the commands in it run")
+			}
+			if isIter && it.Name != nil {
+				// Its words are the values the loop's variable hands on,
+				// as an assignment's value is (for d in .git; do cd $d).
+				for _, w := range it.Items {
+					v := an.word(w, s).text
+					an.hand(v)
+					if ok = an.spellWritten(v, read, depth+1); !ok {
+						return false
+					}
+				}
 			}
 		case *syntax.ParamExp:
 			if n.Param != nil && n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) &&
@@ -1147,6 +1208,9 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 				}
 				return true
 			}
+			if ws[0].text == "set" && setsPositional(ws[1:]) {
+				sets = true // set -- r; "$1"m -f c
+			}
 			if rd := ws[0].text; rd == "read" || rd == "mapfile" || rd == "readarray" || rd == "printf" || rd == "getopts" {
 				sets = true
 				// read PATH < f; t: the variable it sets may be one
@@ -1157,8 +1221,11 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 						break
 					}
 				}
-			} else if rd == "alias" {
-				an.opaque("a command string or script defines an alias")
+			} else if stringOpaque(ws) {
+				// As on the line (see opaqueCommands): source of a file
+				// the string wrote, hash -p, enable -f and alias change
+				// what the commands after them run.
+				an.opaque("a command string or script runs " + rd + ", which " + opaqueCommands.get()[rd])
 			}
 			known := len(ws)
 			for i, w := range ws {
@@ -1250,6 +1317,55 @@ func (an *analyzer) spellUnparsed(s string, read func(string) bool, depth int) b
 		}
 	}
 	return true
+}
+
+// stringOpaque reports whether ws, a command of a command string or
+// script, is one of the builtins of opaqueCommands that make the string
+// opaque wherever it is in it: source (or .) of a file, which may be one
+// the string wrote, alias, and the forms of hash and enable that bind a
+// name to a program or to a loaded builtin (hash -p, enable -f). Those
+// change what the commands after them run. Their other forms, and the
+// same words in prose (source: …, enable caching), are left as commands.
+func stringOpaque(ws []word) bool {
+	if len(ws) < 2 {
+		return false
+	}
+	switch ws[0].text {
+	case "source", ".", "alias":
+		return true
+	case "hash", "enable":
+		opt := "-p"
+		if ws[0].text == "enable" {
+			opt = "-f"
+		}
+		for _, w := range ws[1:] {
+			if w.dynamic || w.text == "--" || !strings.HasPrefix(w.text, "-") {
+				return w.dynamic
+			}
+			if strings.Contains(w.text[1:], opt[1:]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// setsPositional reports whether set, given args, sets the positional
+// parameters (set -- r, set r, set -e r), not only options (set -e, set
+// -o pipefail); a word only known when it runs may be either.
+func setsPositional(args []word) bool {
+	for i, a := range args {
+		t := a.text
+		switch {
+		case a.dynamic || t == "--" || t == "-":
+			return true
+		case t == "" || t[0] != '-' && t[0] != '+':
+			if i == 0 || args[i-1].text != "-o" && args[i-1].text != "+o" {
+				return true // set -o pipefail r sets $1 too
+			}
+		}
+	}
+	return false
 }
 
 // setsWhatRuns reports whether a command string that sets the variable

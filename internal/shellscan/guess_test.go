@@ -1,6 +1,7 @@
 package shellscan
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -192,6 +193,66 @@ func TestSuShellOptionIsOpaque(t *testing.T) {
 	for _, line := range []string{"su -s /bin/bash root -c ls", "su -c ls root", "su -l root -c 'git status'"} {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) != 1 || !strings.Contains(a.reasons[0], "another user") {
 			t.Errorf("%q: reasons %q, want only that it runs as another user", line, a.reasons)
+		}
+	}
+}
+
+// parsedStmts reads the statements of a string before its syntax error,
+// which sh runs, and none of what follows it.
+func TestParsedStmtsBeforeError(t *testing.T) {
+	for s, want := range map[string][]string{
+		"./t c\n)":                     {"./t c"},
+		"cd .git; echo x >> config\n)": {"cd .git", "echo x"},
+		"echo (unbalanced":             nil,
+		"a\nb\nfi\nc":                  {"a", "b"},
+		"a; b":                         {"a", "b"},
+	} {
+		f, err := parsedStmts(s)
+		if (err == nil) != (s == "a; b") {
+			t.Errorf("%q: error %v", s, err)
+		}
+		var got []string
+		for _, st := range f.Stmts {
+			got = append(got, sourceText(s, st.Cmd))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%q: statements %q, want %q", s, got, want)
+		}
+	}
+}
+
+// set sets the positional parameters with an operand, not with options
+// alone.
+func TestSetsPositional(t *testing.T) {
+	for line, want := range map[string]bool{
+		"set -- r": true, "set r": true, "set -e r": true, "set -": true, "set $X": true,
+		"set -o pipefail r": true, "set -e": false, "set -o pipefail": false, "set -eu -o pipefail": false, "set +x": false, "set": false,
+	} {
+		var ws []word
+		for _, f := range strings.Fields(line)[1:] {
+			ws = append(ws, word{text: f, dynamic: strings.HasPrefix(f, "$")})
+		}
+		if got := setsPositional(ws); got != want {
+			t.Errorf("%q: %v, want %v", line, got, want)
+		}
+	}
+}
+
+// The builtins that make a command string opaque, in the forms that
+// change what runs after them.
+func TestStringOpaque(t *testing.T) {
+	for line, want := range map[string]bool{
+		"source s": true, ". ./s": true, "alias x=y": true, "hash -p /bin/x y": true, "hash -rp /bin/x y": true,
+		"enable -f ./x.so x": true, "enable -nf x.so x": true, "hash $X": true,
+		"source": false, "hash -r": false, "hash ls": false, "enable -n echo": false, "enable caching": false,
+		"hash -- -p": false, "wc -l x": false,
+	} {
+		var ws []word
+		for _, f := range strings.Fields(line) {
+			ws = append(ws, word{text: f, dynamic: strings.HasPrefix(f, "$")})
+		}
+		if got := stringOpaque(ws); got != want {
+			t.Errorf("%q: %v, want %v", line, got, want)
 		}
 	}
 }
