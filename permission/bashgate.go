@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
-	"github.com/lite-agent/lite-agent-go/internal/secretpaths"
 	"github.com/lite-agent/lite-agent-go/internal/shellscan"
 )
 
@@ -597,7 +596,7 @@ func (g *Gate) cwdOf(dir string) string {
 func procSelfView(p, cwd string) string {
 	for range 8 {
 		parts := strings.Split(filepath.ToSlash(p), "/")
-		if len(parts) < 4 || parts[0] != "" || parts[1] != "proc" || !secretpaths.IsProcess(parts[2]) {
+		if len(parts) < 4 || parts[0] != "" || parts[1] != "proc" || !pathmatch.IsProcess(parts[2]) {
 			return p
 		}
 		i := 3

@@ -502,15 +502,15 @@ func ResolveFrom(p, cwd string) string {
 // or one of those followed by /task/<tid>.
 func procDir(p string) bool {
 	parts := splitComponents(p)
-	if len(parts) != 2 && len(parts) != 4 || parts[0] != "proc" || !procName(parts[1]) {
+	if len(parts) != 2 && len(parts) != 4 || parts[0] != "proc" || !IsProcess(parts[1]) {
 		return false
 	}
-	return len(parts) == 2 || parts[2] == "task" && procName(parts[3])
+	return len(parts) == 2 || parts[2] == "task" && IsProcess(parts[3])
 }
 
-// procName reports whether name names a process in /proc: a number, self
-// or thread-self.
-func procName(name string) bool {
+// IsProcess reports whether name names a process's directory in /proc:
+// a number, self or thread-self.
+func IsProcess(name string) bool {
 	if name == "self" || name == "thread-self" {
 		return true
 	}

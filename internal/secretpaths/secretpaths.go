@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -284,7 +285,7 @@ func IsProcSecret(p string, ancestors bool) bool {
 	if len(rest) == 0 {
 		return ancestors // /proc
 	}
-	if !IsProcess(rest[0]) {
+	if !pathmatch.IsProcess(rest[0]) {
 		return false // /proc/cpuinfo, /proc/sys/…
 	}
 	if len(rest) >= 2 && rest[1] == "task" {
@@ -300,21 +301,4 @@ func IsProcSecret(p string, ancestors bool) bool {
 		return true // /proc/<pid>, /proc/<pid>/task/<tid>
 	}
 	return false
-}
-
-// IsProcess reports whether name is a process's directory in /proc: a
-// number, self or thread-self.
-func IsProcess(name string) bool {
-	if name == "self" || name == "thread-self" {
-		return true
-	}
-	if name == "" {
-		return false
-	}
-	for _, r := range name {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
 }
