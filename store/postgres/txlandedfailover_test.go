@@ -1,0 +1,96 @@
+package postgres_test
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/lite-agent/lite-agent-go/internal/pgtest"
+	"github.com/lite-agent/lite-agent-go/store/postgres"
+)
+
+// A transaction id names a transaction only on the server, and in the
+// run of it, that handed it out: a replica promoted after a failover (or a
+// server restarted after a crash that lost the end of its log) hands out
+// again the ids of the transactions it never saw. A truncation whose
+// COMMIT was lost, the check of which reaches another server on which
+// that id is a committed transaction of someone else, must not be
+// reported landed: it is an *OutcomeUnknownError, and the truncation,
+// which never committed, left the records.
+func TestALostCommitAskedAboutOnAnotherServerIsUnknown(t *testing.T) {
+	home := pgtest.URL(t)
+	proxy, dsn := pgtest.NewProxy(t, home)
+	st, err := postgres.Open(t.Context(), dsn, postgres.Options{Schema: freshSchema(t), LeaseTTL: 2 * time.Second, MaxConns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	p := mpProject(t, st)
+	cp := p.Checkpointer()
+	appendN(t, p, "s1", 4)
+
+	// The other server hands out, and commits, the ids the home server
+	// hands out next.
+	conn := pgtest.Connect(t)
+	var from int64
+	if err := conn.QueryRow(t.Context(), `SELECT txid_current()`).Scan(&from); err != nil {
+		t.Fatal(err)
+	}
+	hu, err := url.Parse(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := pgtest.Cluster(t, from, strings.TrimPrefix(hu.Path, "/"))
+	oc, err := pgx.Connect(t.Context(), other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer oc.Close(t.Context())
+	const ahead = 100000
+	var next int64
+	if err := oc.QueryRow(t.Context(), `SELECT txid_current()`).Scan(&next); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := oc.Exec(t.Context(), fmt.Sprintf(`CREATE TABLE burn (i int);
+		DO $$ BEGIN FOR i IN 1..%d LOOP BEGIN INSERT INTO burn VALUES (i); EXCEPTION WHEN OTHERS THEN NULL; END; END LOOP; END $$`,
+		from+ahead-next)); err != nil {
+		t.Fatal(err)
+	}
+
+	// The truncation runs on the pool's one connection, to the home
+	// server; its COMMIT is lost on the way, and its check dials the
+	// other server.
+	if _, err := cp.Head(t.Context(), "s1"); err != nil {
+		t.Fatal(err)
+	}
+	proxy.Retarget(t, other)
+	proxy.DropRequest([]byte("commit"))
+	err = cp.Truncate(t.Context(), "s1", 1, 4)
+	var ou *postgres.OutcomeUnknownError
+	if !errors.As(err, &ou) || ou.Op != "truncate" || ou.SessionID != "s1" {
+		t.Errorf("Truncate = %v; want a *postgres.OutcomeUnknownError (the check reached another server)", err)
+	}
+	var now int64
+	if err := conn.QueryRow(t.Context(), `SELECT txid_current()`).Scan(&now); err != nil {
+		t.Fatal(err)
+	}
+	if now >= from+ahead {
+		t.Fatalf("the home server handed out %d ids meanwhile; the other server only %d", now-from, ahead)
+	}
+	var status string
+	if err := oc.QueryRow(t.Context(), `SELECT txid_status($1)`, now-1).Scan(&status); err != nil || status != "committed" {
+		t.Fatalf("txid_status(%d) on the other server = %q, %v; want committed (else the test proves nothing)", now-1, status, err)
+	}
+
+	// Back home: the truncation did not land.
+	proxy.Retarget(t, home)
+	proxy.Cut()
+	if head, err := cp.Head(t.Context(), "s1"); err != nil || head != 4 {
+		t.Errorf("head %d, %v; want 4 (the truncation never committed)", head, err)
+	}
+}
