@@ -11,10 +11,14 @@ import (
 // its request (a statement, or the COMMIT of its transaction) had gone out,
 // and whose outcome could not be learnt: the check made on a new
 // connection (see Checkpointer.Append) could not reach the server, or did
-// not get an answer within the lease's TTL. The write may have landed or
-// not, unlike a *DatabaseError alone, after which nothing was written. Look
-// before retrying: an append retried with its expectedHead fails with a
-// *session.ConflictError if the first one landed.
+// not get an answer within the lease's TTL, or reached a server other than
+// the one the write ran on (restarted, or failed over to). The write may
+// have landed or not, unlike a *DatabaseError alone from the same write,
+// after which it did not (see DatabaseError for the writes that are not
+// asked after). Look before retrying: an append retried with its
+// expectedHead fails with a *session.ConflictError if the first one
+// landed. A write whose ctx ends while its request is out returns ctx's
+// error, which says nothing of whether it landed.
 type OutcomeUnknownError struct {
 	// Op is the write: "append", "truncate", "task list write", "fork
 	// mark removal", "session import", "archive import", "task list
