@@ -94,3 +94,50 @@ func TestALostCommitAskedAboutOnAnotherServerIsUnknown(t *testing.T) {
 		t.Errorf("head %d, %v; want 4 (the truncation never committed)", head, err)
 	}
 }
+
+// A COMMIT still running when the check asks (its transaction "in
+// progress": here a deferred trigger that takes a second at COMMIT, the
+// connection cut as soon as the COMMIT went out, pgx's cancel request
+// lost) is not taken for one
+// that failed: the check asks again until the server has decided, and the
+// truncation, which committed, succeeds.
+func TestALostCommitStillRunningIsWaitedFor(t *testing.T) {
+	proxy, dsn := pgtest.NewProxy(t, pgtest.URL(t))
+	schema := freshSchema(t)
+	const ttl = 6 * time.Second // its half, when a backend still in the transaction is ended, well after the second
+	st, err := postgres.Open(t.Context(), dsn, postgres.Options{Schema: schema, LeaseTTL: ttl})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	p := mpProject(t, st)
+	cp := p.Checkpointer()
+	appendN(t, p, "s1", 4)
+	conn := pgtest.Connect(t)
+	if _, err := conn.Exec(t.Context(), `CREATE FUNCTION `+schema+`.slow_commit() RETURNS trigger LANGUAGE plpgsql AS
+		$$ BEGIN PERFORM pg_sleep(1); RETURN NULL; END $$;
+		CREATE CONSTRAINT TRIGGER slow_commit AFTER UPDATE ON `+schema+`.sessions
+		DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION `+schema+`.slow_commit()`); err != nil {
+		t.Fatal(err)
+	}
+	// pgx's cancel request, sent for a connection lost under a statement,
+	// would end the COMMIT's trigger (the transaction aborted, which the
+	// check reports as such): lost too, as on a network that is down.
+	proxy.DropCancels(true)
+	proxy.CutAfterRequest([]byte("commit"))
+	start := time.Now()
+	err = cp.Truncate(t.Context(), "s1", 1, 4)
+	d := time.Since(start)
+	if err != nil {
+		t.Errorf("Truncate = %v after %v; want nil (it committed a second after its connection was lost)", err, d)
+	}
+	if d < time.Second {
+		t.Errorf("Truncate returned after %v, before its COMMIT ended", d)
+	}
+	if _, err := conn.Exec(t.Context(), `DROP TRIGGER slow_commit ON `+schema+`.sessions`); err != nil {
+		t.Fatal(err)
+	}
+	if head, err := cp.Head(t.Context(), "s1"); err != nil || head != 1 {
+		t.Errorf("head %d, %v; want 1", head, err)
+	}
+}
