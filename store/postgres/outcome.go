@@ -12,7 +12,8 @@ import (
 // and whose outcome could not be learnt: the check made on a new
 // connection (see Checkpointer.Append) could not reach the server, or did
 // not get an answer within the lease's TTL, or reached a server other than
-// the one the write ran on (restarted, or failed over to). The write may
+// the one the write ran on (restarted, or failed over to) on which it did
+// not find the write aborted. The write may
 // have landed or not, unlike a *DatabaseError alone from the same write,
 // after which it did not (see DatabaseError for the writes that are not
 // asked after). Look before retrying: an append retried with its
@@ -73,8 +74,10 @@ func (e *OutcomeUnknownError) Unwrap() error { return e.Err }
 // or a server restarted after a crash that lost the end of its log, hands
 // out again the ids of transactions it never saw): the check asks only the
 // server the transaction ran on, known by its start time
-// (pg_postmaster_start_time, read in the transaction); any other cannot
-// tell, and no backend of it is ended. A check that cannot tell is an
+// (pg_postmaster_start_time, read in the transaction); any other can only
+// tell that the write did not land (aborted: had it committed there, its
+// id would not have been handed out again), and no backend of it is
+// ended. A check that cannot tell is an
 // *OutcomeUnknownError made by unknown from the write's error and the
 // check's. For writes a retry of which is not harmless (a truncation with
 // an expected head, a task created twice).
@@ -116,7 +119,10 @@ func (s *Store) txLanded(ctx context.Context, fn func(db) error, unknown func(er
 		switch {
 		case cerr != nil:
 			return unknown(err, cerr)
-		case !same:
+		case !same && (status == nil || *status != "aborted"):
+			// Aborted there is trusted: had the write committed on the
+			// server that answers, its id would not have been handed
+			// out again, and it would be committed there.
 			return unknown(err, fmt.Errorf("transaction %d: the server answering is not the one (started %s) it ran on: restarted or failed over, it may have handed its id out again", xid, started.UTC().Format(time.RFC3339Nano)))
 		case status == nil:
 			// Too old to be known (wraparound): cannot be after a

@@ -21,8 +21,23 @@ import (
 // COMMIT was lost, the check of which reaches another server on which
 // that id is a committed transaction of someone else, must not be
 // reported landed: it is an *OutcomeUnknownError, and the truncation,
-// which never committed, left the records.
-func TestALostCommitAskedAboutOnAnotherServerIsUnknown(t *testing.T) {
+// which never committed, left the records. An id aborted there is the
+// *DatabaseError of a write that did not land: had the write committed
+// on the server that answers, its id would not have been handed out
+// again, and it would be committed there.
+func TestALostCommitAskedAboutOnAnotherServer(t *testing.T) {
+	for _, tc := range []struct {
+		other   string // how the other server ends the transaction of its ids
+		unknown bool
+	}{
+		{"COMMIT", true},
+		{"ROLLBACK", false},
+	} {
+		t.Run(tc.other, func(t *testing.T) { lostCommitAskedElsewhere(t, tc.other, tc.unknown) })
+	}
+}
+
+func lostCommitAskedElsewhere(t *testing.T, end string, unknown bool) {
 	home := pgtest.URL(t)
 	proxy, dsn := pgtest.NewProxy(t, home)
 	st, err := postgres.Open(t.Context(), dsn, postgres.Options{Schema: freshSchema(t), LeaseTTL: 2 * time.Second, MaxConns: 1})
@@ -34,8 +49,8 @@ func TestALostCommitAskedAboutOnAnotherServerIsUnknown(t *testing.T) {
 	cp := p.Checkpointer()
 	appendN(t, p, "s1", 4)
 
-	// The other server hands out, and commits, the ids the home server
-	// hands out next.
+	// The other server hands out, and commits or rolls back, the ids the
+	// home server hands out next.
 	conn := pgtest.Connect(t)
 	var from int64
 	if err := conn.QueryRow(t.Context(), `SELECT txid_current()`).Scan(&from); err != nil {
@@ -56,9 +71,9 @@ func TestALostCommitAskedAboutOnAnotherServerIsUnknown(t *testing.T) {
 	if err := oc.QueryRow(t.Context(), `SELECT txid_current()`).Scan(&next); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := oc.Exec(t.Context(), fmt.Sprintf(`CREATE TABLE burn (i int);
-		DO $$ BEGIN FOR i IN 1..%d LOOP BEGIN INSERT INTO burn VALUES (i); EXCEPTION WHEN OTHERS THEN NULL; END; END LOOP; END $$`,
-		from+ahead-next)); err != nil {
+	if _, err := oc.Exec(t.Context(), fmt.Sprintf(`CREATE TABLE burn (i int); BEGIN;
+		DO $$ BEGIN FOR i IN 1..%d LOOP BEGIN INSERT INTO burn VALUES (i); EXCEPTION WHEN OTHERS THEN NULL; END; END LOOP; END $$;
+		%s`, from+ahead-next, end)); err != nil {
 		t.Fatal(err)
 	}
 
@@ -72,8 +87,12 @@ func TestALostCommitAskedAboutOnAnotherServerIsUnknown(t *testing.T) {
 	proxy.DropRequest([]byte("commit"))
 	err = cp.Truncate(t.Context(), "s1", 1, 4)
 	var ou *postgres.OutcomeUnknownError
-	if !errors.As(err, &ou) || ou.Op != "truncate" || ou.SessionID != "s1" {
+	var de *postgres.DatabaseError
+	switch {
+	case unknown && (!errors.As(err, &ou) || ou.Op != "truncate" || ou.SessionID != "s1"):
 		t.Errorf("Truncate = %v; want a *postgres.OutcomeUnknownError (the check reached another server)", err)
+	case !unknown && (!errors.As(err, &de) || errors.As(err, &ou)):
+		t.Errorf("Truncate = %v; want the *postgres.DatabaseError (its id is aborted on the server that answers)", err)
 	}
 	var now int64
 	if err := conn.QueryRow(t.Context(), `SELECT txid_current()`).Scan(&now); err != nil {
@@ -82,9 +101,10 @@ func TestALostCommitAskedAboutOnAnotherServerIsUnknown(t *testing.T) {
 	if now >= from+ahead {
 		t.Fatalf("the home server handed out %d ids meanwhile; the other server only %d", now-from, ahead)
 	}
+	want := map[string]string{"COMMIT": "committed", "ROLLBACK": "aborted"}[end]
 	var status string
-	if err := oc.QueryRow(t.Context(), `SELECT txid_status($1)`, now-1).Scan(&status); err != nil || status != "committed" {
-		t.Fatalf("txid_status(%d) on the other server = %q, %v; want committed (else the test proves nothing)", now-1, status, err)
+	if err := oc.QueryRow(t.Context(), `SELECT txid_status($1)`, now-1).Scan(&status); err != nil || status != want {
+		t.Fatalf("txid_status(%d) on the other server = %q, %v; want %s (else the test proves nothing)", now-1, status, err, want)
 	}
 
 	// Back home: the truncation did not land.
