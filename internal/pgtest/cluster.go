@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"os/user"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"testing"
@@ -29,9 +30,9 @@ const clogPage = 32768
 // transaction ids start at nextXid rounded down to a multiple of 32768
 // (pg_resetwal -x), so that a test can make it hand out the ids another
 // server handed out, as a replica promoted after a failover does. It
-// needs the PostgreSQL server programs and root (to run them as the user
-// postgres); without them the test skips, naming
-// scripts/install-postgres.sh, or fails under CI.
+// needs the PostgreSQL server programs and root or sudo without a
+// password (to run them as the user postgres); without them the test
+// skips, naming scripts/install-postgres.sh, or fails under CI.
 func Cluster(tb testing.TB, nextXid int64, dbname string) string {
 	tb.Helper()
 	skip := func(why string) {
@@ -41,8 +42,20 @@ func Cluster(tb testing.TB, nextXid int64, dbname string) string {
 		}
 		tb.Skip(msg)
 	}
+	// As scripts/install-postgres.sh does: the server's programs run as
+	// the user postgres, through runuser as root, through sudo otherwise.
+	asPostgres := []string{"runuser", "-u", "postgres", "--"}
+	asRoot := []string(nil)
 	if os.Geteuid() != 0 {
-		skip("not root")
+		if exec.Command("sudo", "-n", "true").Run() != nil {
+			skip("not root, and no sudo without a password")
+		}
+		asPostgres = []string{"sudo", "-n", "-u", "postgres", "--"}
+		asRoot = []string{"sudo", "-n"}
+	}
+	command := func(prefix []string, args ...string) *exec.Cmd {
+		all := append(slices.Clone(prefix), args...)
+		return exec.Command(all[0], all[1:]...)
 	}
 	bins, _ := filepath.Glob("/usr/lib/postgresql/*/bin/initdb")
 	if len(bins) == 0 {
@@ -54,19 +67,21 @@ func Cluster(tb testing.TB, nextXid int64, dbname string) string {
 	if err != nil {
 		skip("no user postgres")
 	}
-	uid, _ := strconv.Atoi(pg.Uid)
-	gid, _ := strconv.Atoi(pg.Gid)
 	dir, err := os.MkdirTemp("", "pgtest-cluster-")
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(func() { os.RemoveAll(dir) })
-	if err := os.Chown(dir, uid, gid); err != nil {
-		tb.Fatal(err)
+	tb.Cleanup(func() {
+		if out, err := command(asRoot, "rm", "-rf", dir).CombinedOutput(); err != nil {
+			tb.Logf("rm -rf %s: %v\n%s", dir, err, out)
+		}
+	})
+	if out, err := command(asRoot, "chown", pg.Uid+":"+pg.Gid, dir).CombinedOutput(); err != nil {
+		tb.Fatalf("chown %s: %v\n%s", dir, err, out)
 	}
 	run := func(name string, args ...string) {
 		tb.Helper()
-		out, err := exec.Command("runuser", append([]string{"-u", "postgres", "--", filepath.Join(bin, name)}, args...)...).CombinedOutput()
+		out, err := command(asPostgres, append([]string{filepath.Join(bin, name)}, args...)...).CombinedOutput()
 		if err != nil {
 			tb.Fatalf("%s %v: %v\n%s", name, args, err, out)
 		}
@@ -85,7 +100,7 @@ func Cluster(tb testing.TB, nextXid int64, dbname string) string {
 	run("pg_ctl", "-D", data, "-l", filepath.Join(dir, "log"), "-w", "-t", "120", "-o",
 		fmt.Sprintf("-c listen_addresses=127.0.0.1 -c port=%d -c unix_socket_directories=%s -c fsync=off", port, dir), "start")
 	tb.Cleanup(func() {
-		out, err := exec.Command("runuser", "-u", "postgres", "--", filepath.Join(bin, "pg_ctl"), "-D", data, "-m", "immediate", "-w", "stop").CombinedOutput()
+		out, err := command(asPostgres, filepath.Join(bin, "pg_ctl"), "-D", data, "-m", "immediate", "-w", "stop").CombinedOutput()
 		if err != nil {
 			tb.Logf("pg_ctl stop: %v\n%s", err, out)
 		}
