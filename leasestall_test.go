@@ -60,7 +60,12 @@ func TestAStalledLeaseHoldsUpOnlyItsSession(t *testing.T) {
 	if stall != nil {
 		close(stall)
 	}
-	if err := <-turn; err != nil {
-		t.Errorf("the stalled turn: %v", err)
+	select {
+	case err := <-turn:
+		if err != nil {
+			t.Errorf("the stalled turn: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Error("the stalled turn still runs 30 s after its lease was given")
 	}
 }

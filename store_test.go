@@ -123,7 +123,10 @@ func (l *leasedLog) LeaseSession(_ context.Context, id string) (func(), error) {
 	s.mu.Unlock()
 	if stall != nil {
 		if stalling != nil {
-			stalling <- id
+			select { // the first call is announced; later ones must not block here, where close(stall) cannot reach them
+			case stalling <- id:
+			default:
+			}
 		}
 		<-stall // a database that does not answer, whatever the context
 	}

@@ -14,7 +14,7 @@ import (
 // one of them, and refuse new ones for a while.
 type Proxy struct {
 	ln     net.Listener
-	target string
+	target string // guarded by mu: see Retarget
 
 	mu     sync.Mutex
 	conns  map[net.Conn]bool
@@ -143,6 +143,20 @@ func NewProxy(t *testing.T, dsn string) (*Proxy, string) {
 	return p, u.String()
 }
 
+// Retarget makes the proxy send the connections it accepts from now on to
+// the host of dsn (those open stay where they are), as a failover to
+// another server behind the same address does.
+func (p *Proxy) Retarget(tb testing.TB, dsn string) {
+	tb.Helper()
+	u, err := url.Parse(dsn)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	p.mu.Lock()
+	p.target = u.Host
+	p.mu.Unlock()
+}
+
 func (p *Proxy) serve() {
 	defer p.wg.Done()
 	for {
@@ -151,7 +165,7 @@ func (p *Proxy) serve() {
 			return
 		}
 		p.mu.Lock()
-		refuse, mute := p.refuse, p.mute
+		refuse, mute, target := p.refuse, p.mute, p.target
 		if !refuse {
 			p.conns[c] = true
 		}
@@ -166,7 +180,7 @@ func (p *Proxy) serve() {
 		p.wg.Add(1)
 		go func() {
 			defer p.wg.Done()
-			s, err := net.Dial("tcp", p.target)
+			s, err := net.Dial("tcp", target)
 			if err != nil {
 				p.drop(c)
 				return

@@ -12,10 +12,13 @@ import (
 
 // closeGrace is how long Close lets the pool's connections say goodbye to
 // the server (a Terminate each, and a cancel request for each one closed
-// under a statement, which pgx gives 15 s) and lets Acquires that gave up
-// finish (see Project.insertLease), before it closes every network
-// connection of the Store: on a database that stopped answering, Close
-// returns after about this long instead of 15 s or a lease's TTL.
+// under a statement, which pgx gives 15 s), before it closes every
+// network connection of the Store: on a database that stopped answering,
+// Close returns after about this long instead of 15 s or a lease's TTL.
+// Acquires that gave up (see Project.insertLease) are waited for as long
+// as the database answers a new connection's ping (within half of this)
+// each closeGrace: cut, their statements may commit a lease nobody
+// releases.
 const closeGrace = 2 * time.Second
 
 // A connSet holds the network connections a Store's pool dialed (for its

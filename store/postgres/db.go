@@ -9,9 +9,16 @@ import (
 )
 
 // A DatabaseError reports a failed statement or a lost connection. Its
-// message names host and database, never the password. A statement that
-// fails leaves its transaction rolled back: an Append that fails wrote
-// nothing, and the next call runs on a fresh connection.
+// message names host and database, never the password. A statement the
+// server failed (Err a *pgconn.PgError) leaves its transaction rolled
+// back, and the next call runs on a fresh connection. A connection lost
+// once a write's statement or COMMIT went out may have let it commit: the
+// writes a retry of which is not harmless (Append, Truncate, task list
+// writes, ClearForking, the imports) ask the database then, and return
+// this error only when it did not commit (an *OutcomeUnknownError, which
+// wraps it, when the database cannot tell); the others (Delete,
+// DeleteSession, Clear, MarkShared, archive and spilled body Puts) return
+// it as is, whether or not they landed: retry them.
 type DatabaseError struct {
 	target target
 	// Err is the driver's error (a *pgconn.PgError for an error the server

@@ -49,9 +49,13 @@
 // Connection strings never appear in errors: a dsn that does not parse is
 // a *ConfigError, a database that cannot be reached or refuses the login a
 // *ConnectError, a failed statement or lost connection a *DatabaseError
-// (naming host and database). A failed transaction leaves nothing behind
-// and the next call uses a fresh connection. A write whose connection is
-// lost once its statement or COMMIT went out is asked after on a new
-// connection: it succeeds if it landed, and is an *OutcomeUnknownError
-// (wrapping the *DatabaseError) if the database cannot tell.
+// (naming host and database). A transaction the server failed leaves
+// nothing behind and the next call uses a fresh connection. A write a
+// retry of which is not harmless, whose connection is lost once its
+// statement or COMMIT went out, is asked after on a new connection: it
+// succeeds if it landed, and is an *OutcomeUnknownError (wrapping the
+// *DatabaseError) if the database cannot tell; the writes that are
+// harmless to retry (deletes, Clear, MarkShared, content-addressed Puts)
+// report the lost connection as a *DatabaseError, landed or not (see
+// DatabaseError).
 package postgres

@@ -83,7 +83,9 @@ func (p *Project) ForkLeftover(ctx context.Context, id string) (bool, error) {
 // than its MaxAge before writing the log) and deleted it, mark and all, so
 // the fork's copy is not whole. Once the log is written no sweep deletes
 // the copy (see [Store.Sweep]), so a mark found and removed here means the
-// copy is whole.
+// copy is whole. A removal whose connection is lost once its COMMIT went
+// out succeeds if it committed, and fails with an *OutcomeUnknownError if
+// the database cannot tell (see [OutcomeUnknownError]).
 func (s *Store) ClearForking(ctx context.Context, enc storage.Encoding, sessionID string) error {
 	p, err := s.Project(enc)
 	if err != nil {

@@ -165,7 +165,10 @@ func (p *Project) removeImported(ctx context.Context, imp imported, keepMarker b
 
 // ImportSession stores records, the encoded records of session id in seq
 // order (records[i] is seq i+1), as its log, last modified at modified. The
-// session must have no log. It is one transaction.
+// session must have no log. It is one transaction; one whose connection is
+// lost once its COMMIT went out succeeds if it committed, and fails with an
+// *OutcomeUnknownError if the database cannot tell (so do ImportArchive,
+// ImportTaskList and ImportSpill).
 func (p *Project) ImportSession(ctx context.Context, id string, records [][]byte, modified time.Time) error {
 	if err := validID(id); err != nil {
 		return err
@@ -197,7 +200,7 @@ func (p *Project) ImportSession(ctx context.Context, id string, records [][]byte
 // ImportArchive stores the context archive of session id: index holds its
 // encoded index records in order, notes its encoded notes by ref. Each
 // index record must decode to an entry naming a ref. The archive must be
-// empty.
+// empty. A lost reply: see ImportSession.
 func (p *Project) ImportArchive(ctx context.Context, id string, index [][]byte, notes map[string][]byte) error {
 	if err := validID(id); err != nil {
 		return err
@@ -250,7 +253,7 @@ func (p *Project) ImportArchive(ctx context.Context, id string, index [][]byte, 
 
 // ImportTaskList stores the task list listID: records holds its encoded
 // task records by task id, and shared whether it is marked shared. The
-// list must have no task.
+// list must have no task. A lost reply: see ImportSession.
 func (p *Project) ImportTaskList(ctx context.Context, listID string, records map[string][]byte, shared bool) error {
 	if err := validID(listID); err != nil {
 		return err
@@ -277,7 +280,8 @@ func (p *Project) ImportTaskList(ctx context.Context, listID string, records map
 	}, unknown)
 }
 
-// ImportSpill stores the encoded spilled body of ref, created at created.
+// ImportSpill stores the encoded spilled body of ref, created at created
+// (a lost reply: see ImportSession).
 func (p *Project) ImportSpill(ctx context.Context, ref string, body []byte, created time.Time) error {
 	return p.s.txLanded(ctx, func(tx db) error {
 		n, err := tx.exec(ctx, p.s.q.sql(`INSERT INTO {spill} (namespace, project, ref, data, created)

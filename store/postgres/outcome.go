@@ -11,10 +11,15 @@ import (
 // its request (a statement, or the COMMIT of its transaction) had gone out,
 // and whose outcome could not be learnt: the check made on a new
 // connection (see Checkpointer.Append) could not reach the server, or did
-// not get an answer within the lease's TTL. The write may have landed or
-// not, unlike a *DatabaseError alone, after which nothing was written. Look
-// before retrying: an append retried with its expectedHead fails with a
-// *session.ConflictError if the first one landed.
+// not get an answer within the lease's TTL, or reached a server other than
+// the one the write ran on (restarted, or failed over to) on which it did
+// not find the write aborted. The write may
+// have landed or not, unlike a *DatabaseError alone from the same write,
+// after which it did not (see DatabaseError for the writes that are not
+// asked after). Look before retrying: an append retried with its
+// expectedHead fails with a *session.ConflictError if the first one
+// landed. A write whose ctx ends while its request is out returns ctx's
+// error, which says nothing of whether it landed.
 type OutcomeUnknownError struct {
 	// Op is the write: "append", "truncate", "task list write", "fork
 	// mark removal", "session import", "archive import", "task list
@@ -64,17 +69,26 @@ func (e *OutcomeUnknownError) Unwrap() error { return e.Err }
 // (a network partition leaves the server waiting for a client that is
 // gone, holding the transaction's locks, until TCP gives up, for hours),
 // so it aborts, unless it is committing right then, which the next look
-// sees. A check that cannot tell is an
+// sees. A transaction id names a transaction only on the server, and in
+// the run of it, that handed it out (a replica promoted after a failover,
+// or a server restarted after a crash that lost the end of its log, hands
+// out again the ids of transactions it never saw): the check asks only the
+// server the transaction ran on, known by its start time
+// (pg_postmaster_start_time, read in the transaction); any other can only
+// tell that the write did not land (aborted: had it committed there, its
+// id would not have been handed out again), and no backend of it is
+// ended. A check that cannot tell is an
 // *OutcomeUnknownError made by unknown from the write's error and the
 // check's. For writes a retry of which is not harmless (a truncation with
 // an expected head, a task created twice).
 func (s *Store) txLanded(ctx context.Context, fn func(db) error, unknown func(err, check error) error) error {
 	var (
-		xid int64 // 0 until the transaction's id is known
-		pid int32 // its backend's process id
+		xid     int64     // 0 until the transaction's id is known
+		pid     int32     // its backend's process id
+		started time.Time // its server's start
 	)
 	err := s.tx(ctx, func(tx db) error {
-		if err := tx.scan(ctx, `SELECT txid_current(), pg_backend_pid()`, nil, &xid, &pid); err != nil {
+		if err := tx.scan(ctx, `SELECT txid_current(), pg_backend_pid(), pg_postmaster_start_time()`, nil, &xid, &pid, &started); err != nil {
 			xid = 0
 			return err
 		}
@@ -94,13 +108,22 @@ func (s *Store) txLanded(ctx context.Context, fn func(db) error, unknown func(er
 			ended = true
 			_, _ = s.db().exec(cctx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
 				WHERE pid = $1 AND backend_xid::text = ($2::bigint % 4294967296)::text
-				AND datname = current_database() AND usename = current_user`, pid, xid)
+				AND datname = current_database() AND usename = current_user
+				AND pg_postmaster_start_time() = $3`, pid, xid, started)
 		}
-		var status *string
-		cerr := s.db().scan(cctx, `SELECT txid_status($1)`, []any{xid}, &status)
+		var (
+			status *string
+			same   bool
+		)
+		cerr := s.db().scan(cctx, `SELECT txid_status($1), pg_postmaster_start_time() = $2`, []any{xid, started}, &status, &same)
 		switch {
 		case cerr != nil:
 			return unknown(err, cerr)
+		case !same && (status == nil || *status != "aborted"):
+			// Aborted there is trusted: had the write committed on the
+			// server that answers, its id would not have been handed
+			// out again, and it would be committed there.
+			return unknown(err, fmt.Errorf("transaction %d: the server answering is not the one (started %s) it ran on: restarted or failed over, it may have handed its id out again", xid, started.UTC().Format(time.RFC3339Nano)))
 		case status == nil:
 			// Too old to be known (wraparound): cannot be after a
 			// bounded wait, but say so rather than guess.

@@ -3,6 +3,8 @@ package postgres_test
 import (
 	"context"
 	"errors"
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -66,11 +68,45 @@ func TestAnAcquireWaitsForAnotherProjectsAbandonedLease(t *testing.T) {
 		}
 		done <- err
 	}()
-	time.Sleep(200 * time.Millisecond) // the second Acquire under way
+	// The second Acquire under way: waiting for the release (or back
+	// already, as it was before, with a *BusyError), not started late,
+	// after the release, which tests nothing.
+	waitForAcquireWaiting(t, done)
 	if err := hold.Commit(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	if err := <-done; err != nil {
 		t.Fatalf("the other Project's Acquire after the abandoned one: %v", err)
 	}
+}
+
+// waitForAcquireWaiting waits, for up to 30 s, until a goroutine that the
+// test t started is blocked in a select right in (*Project).Acquire (its
+// wait for the release of a lease an abandoned Acquire took), or done
+// holds a result (which it leaves there).
+func waitForAcquireWaiting(t *testing.T, done chan error) {
+	t.Helper()
+	buf := make([]byte, 1<<20)
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if len(done) > 0 {
+			return
+		}
+		for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
+			header, frames, _ := strings.Cut(g, "\n")
+			if !strings.Contains(header, "[select") || !strings.Contains(g, "."+t.Name()+" in goroutine") {
+				continue
+			}
+			// The first frame outside the runtime.
+			for _, line := range strings.Split(frames, "\n") {
+				if strings.HasPrefix(line, "\t") || strings.HasPrefix(line, "runtime.") {
+					continue
+				}
+				if strings.Contains(line, "postgres.(*Project).Acquire(") {
+					return
+				}
+				break
+			}
+		}
+	}
+	t.Fatal("the second Acquire neither waited nor returned within 30 s")
 }

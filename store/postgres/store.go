@@ -192,21 +192,58 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 // (release them first); they expire after their TTL. It first waits for
 // the statements of Acquires whose callers gave up and the release of what
 // they took, which would otherwise fail on the closed pool and leave the
-// session busy until its TTL. On a database that does not answer, Close
-// returns after about 2 s: it then closes every network connection of the
-// Store (cancel requests under way among them), and an Acquire's lease
-// left taken expires after its TTL. Call it only once no other call of the Store runs. On a
-// nil or zero Store (one not made by Open) it does nothing.
+// session busy until its TTL: while the database answers (a statement
+// waiting for a lock), for up to the lease's TTL. On a database that does
+// not answer, Close returns after about 2 to 3 s: it then closes every
+// network connection of the Store (cancel requests under way among them),
+// and an Acquire's lease left taken expires after its TTL. Call it only
+// once no other call of the Store runs. On a nil or zero Store (one not
+// made by Open) it does nothing.
 func (s *Store) Close() {
 	if !s.open() {
 		return
+	}
+	bg := make(chan struct{})
+	go func() {
+		s.bg.Wait()
+		close(bg)
+	}()
+	// A statement left running in the background is not cut while the
+	// database answers: cut, it may still commit (the server does not
+	// look at the connection while it waits for a lock), and what it took
+	// would never be released. Its own bound is the lease's TTL.
+	for waiting := true; waiting; {
+		select {
+		case <-bg:
+			waiting = false
+		case <-time.After(closeGrace):
+			if !s.answers() {
+				s.conns.close()
+				<-bg
+				waiting = false
+			}
+		}
 	}
 	// On a database that stopped answering, the goodbyes never end (see
 	// closeGrace): the connections are closed under them.
 	grace := time.AfterFunc(closeGrace, s.conns.close)
 	defer grace.Stop()
-	s.bg.Wait()
 	s.pool.Close()
+}
+
+// answers reports whether the database answers a new connection's ping
+// within half of closeGrace.
+func (s *Store) answers() bool {
+	ctx, cancel := context.WithTimeout(context.Background(), closeGrace/2)
+	defer cancel()
+	c, err := pgx.ConnectConfig(ctx, s.pool.Config().ConnConfig)
+	if err != nil {
+		// The server's refusal (too many clients, say) is an answer.
+		var pe *pgconn.PgError
+		return errors.As(err, &pe)
+	}
+	defer c.Close(ctx)
+	return c.Ping(ctx) == nil
 }
 
 // Schema returns the schema the store uses.
