@@ -2,14 +2,8 @@ package postgres_test
 
 import (
 	"context"
-	"runtime"
 	"testing"
 	"time"
-
-	"github.com/lite-agent/lite-agent-go/internal/pgtest"
-	"github.com/lite-agent/lite-agent-go/model"
-	"github.com/lite-agent/lite-agent-go/session"
-	"github.com/lite-agent/lite-agent-go/store/postgres"
 )
 
 // Close on a database that stopped answering (it accepts connections and
@@ -17,21 +11,8 @@ import (
 // statement (whose connections pgx closes with a cancel request it would
 // give 15 s) or while connecting, and leaves no goroutine.
 func TestCloseOnAMuteDatabaseReturnsPromptly(t *testing.T) {
-	proxy, dsn := pgtest.NewProxy(t, pgtest.URL(t))
-	before := runtime.NumGoroutine()
-	st, err := postgres.Open(t.Context(), dsn, postgres.Options{Schema: freshSchema(t), LeaseTTL: 2 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := mpProject(t, st)
-	l, err := p.Acquire(t.Context(), "held", postgres.LeaseOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ev := []session.Event{session.UserEvent{Message: model.UserText("hello")}}
-	if _, err := p.Checkpointer().Append(t.Context(), "held", ev, session.AnyHead); err != nil {
-		t.Fatal(err)
-	}
+	h := openHeld(t, 2*time.Second)
+	proxy, before, st, p, l, ev := h.proxy, h.before, h.st, h.p, h.lease, h.ev
 	proxy.Hole(true)
 	proxy.Mute(true) // the connections already open stop answering too
 	for _, run := range []func(ctx context.Context) error{

@@ -112,28 +112,49 @@ func noGoroutinesLeft(t *testing.T, before int) {
 	}
 }
 
+// A heldStore is a Store opened through a proxy to the test database,
+// with session "held" leased and one record (ev) appended: where the
+// tests of a database that stops answering start.
+type heldStore struct {
+	proxy  *pgtest.Proxy
+	schema string
+	before int // goroutines before Open
+	st     *postgres.Store
+	p      *postgres.Project
+	lease  *postgres.Lease
+	ev     []session.Event
+}
+
+// openHeld opens a heldStore whose leases last ttl.
+func openHeld(t *testing.T, ttl time.Duration) heldStore {
+	t.Helper()
+	h := heldStore{schema: freshSchema(t)}
+	var dsn string
+	h.proxy, dsn = pgtest.NewProxy(t, pgtest.URL(t))
+	h.before = runtime.NumGoroutine()
+	var err error
+	if h.st, err = postgres.Open(t.Context(), dsn, postgres.Options{Schema: h.schema, LeaseTTL: ttl}); err != nil {
+		t.Fatal(err)
+	}
+	h.p = mpProject(t, h.st)
+	if h.lease, err = h.p.Acquire(t.Context(), "held", postgres.LeaseOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	h.ev = []session.Event{session.UserEvent{Message: model.UserText("hello")}}
+	if _, err := h.p.Checkpointer().Append(t.Context(), "held", h.ev, session.AnyHead); err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
 // A database that stops answering under an open Store (it accepts
 // connections and never answers, as a host whose network dropped does):
 // Acquire, Append, Read and Release return by their ctx's deadline with a
 // typed error, nothing is written, and Close returns within the lease's
 // TTL and leaves no goroutine.
 func TestAMuteDatabaseUnderAnOpenStore(t *testing.T) {
-	proxy, dsn := pgtest.NewProxy(t, pgtest.URL(t))
-	schema := freshSchema(t)
-	before := runtime.NumGoroutine()
-	st, err := postgres.Open(t.Context(), dsn, postgres.Options{Schema: schema, LeaseTTL: 2 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := mpProject(t, st)
-	l, err := p.Acquire(t.Context(), "held", postgres.LeaseOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ev := []session.Event{session.UserEvent{Message: model.UserText("hello")}}
-	if _, err := p.Checkpointer().Append(t.Context(), "held", ev, session.AnyHead); err != nil {
-		t.Fatal(err)
-	}
+	h := openHeld(t, 2*time.Second)
+	proxy, schema, before, st, p, l, ev := h.proxy, h.schema, h.before, h.st, h.p, h.lease, h.ev
 	proxy.Hole(true)
 	proxy.Cut()
 	for _, step := range []struct {
@@ -191,17 +212,10 @@ func TestAMuteDatabaseUnderAnOpenStore(t *testing.T) {
 // rather than waiting out the renewal's timeout (a third of the TTL), and
 // a tick that came meanwhile does not start another one.
 func TestReleaseDoesNotWaitOutAStuckRenewal(t *testing.T) {
-	proxy, dsn := pgtest.NewProxy(t, pgtest.URL(t))
 	const ttl = 6 * time.Second
-	st, err := postgres.Open(t.Context(), dsn, postgres.Options{Schema: freshSchema(t), LeaseTTL: ttl})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	l, err := mpProject(t, st).Acquire(t.Context(), "held", postgres.LeaseOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := openHeld(t, ttl)
+	proxy, l := h.proxy, h.lease
+	defer h.st.Close()
 	proxy.Hole(true)
 	proxy.Cut()
 	// The first renewal (at a third of the TTL) is under way, waiting on
@@ -210,7 +224,7 @@ func TestReleaseDoesNotWaitOutAStuckRenewal(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	err = l.Release(ctx)
+	err := l.Release(ctx)
 	if d := time.Since(start); d > ttl/6 {
 		t.Errorf("Release returned after %v with a 300ms ctx; the renewal under way ends by %v", d, ttl/3)
 	}
