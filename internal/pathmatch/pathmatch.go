@@ -438,7 +438,8 @@ func Resolve(p string) string { return ResolveFrom(p, "") }
 // and through its root to /, where Resolve, in the caller's process,
 // would follow the caller's own /proc/self/cwd (a project's link to
 // /proc/self/cwd/.. is the parent of the directory a command runs in,
-// not of the gate's). With cwd "" it is Resolve.
+// not of the gate's), and what lies beneath its fd directory is taken
+// lexically. With cwd "" it is Resolve.
 func ResolveFrom(p, cwd string) string {
 	if !filepath.IsAbs(p) {
 		return filepath.Clean(p)
@@ -466,6 +467,11 @@ func ResolveFrom(p, cwd string) string {
 					rest = append(splitComponents(cwd), rest...)
 				}
 				continue
+			case procDir(cur) && c == "fd":
+				// The process's descriptors, which the caller's /proc
+				// does not show: what lies beneath one is taken
+				// lexically (see secretpaths.BeneathDescriptor).
+				return filepath.Join(append([]string{next}, rest...)...)
 			case procDir(next) || procDir(cur) && c == "task":
 				// Another process's directory, which the caller's
 				// /proc may not show (its /proc/self is the caller).

@@ -1291,6 +1291,15 @@ func (an *analyzer) cd(name string, args []word) {
 		an.cwdUnknown = true
 		return
 	}
+	if throughProcess(dir.text) {
+		// A process's directory in /proc (or a descriptor in /dev/fd):
+		// its cwd, root and fd entries lead where only the shell's own
+		// process tells, and bash's cd, finding the cleaned path
+		// /proc/self/x missing, goes the physical way instead: cd
+		// /proc/self/cwd/../h is h beside the working directory.
+		an.cwdUnknown = true
+		return
+	}
 	if (physicalCd(args) || an.physical) && slices.Contains(strings.Split(dir.text, "/"), "..") {
 		// cd -P resolves each symbolic link before the ".." after it:
 		// cd -P link/.. is the parent of the link's target, which only
@@ -1315,6 +1324,23 @@ func (an *analyzer) cd(name string, args []word) {
 		return
 	}
 	an.a.cwds = append(an.a.cwds, next...)
+}
+
+// throughProcess reports whether the path p, as written, starts in a
+// process's directory in /proc (/proc/self/…, /proc/<pid>/…) or among the
+// descriptors of /dev (/dev/fd/…, /dev/stdin …).
+func throughProcess(p string) bool {
+	segs := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	if !strings.HasPrefix(p, "/") || len(segs) < 2 {
+		return false
+	}
+	switch segs[0] {
+	case "proc":
+		return pathmatch.IsProcess(segs[1])
+	case "dev":
+		return segs[1] == "fd" || segs[1] == "stdin" || segs[1] == "stdout" || segs[1] == "stderr"
+	}
+	return false
 }
 
 // physicalCd reports whether the options of cd (or pushd) args, before
