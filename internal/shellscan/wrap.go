@@ -104,6 +104,7 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		// worth saying.
 		an.opaque(why)
 	}
+	an.credentialPrinter(name, args)
 	if why := runningState(ws[0].text, name, args, an.guess); why != "" {
 		an.opaque(why)
 	}

@@ -1,0 +1,45 @@
+package permission_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/permission"
+)
+
+// Commands that print a credential their program keeps in the home ask
+// as a read of that file does: kubectl config view --raw printed the
+// kubeconfig's token and aws configure get aws_secret_access_key the key
+// of ~/.aws/credentials in real bash (both were allowed by a policy
+// allowing bash). Their neighbours that print no credential stay allowed.
+func TestCredentialPrintersAsk(t *testing.T) {
+	root := t.TempDir()
+	home, wd := filepath.Join(root, "home"), filepath.Join(root, "work")
+	writeSecretFiles(t, "token: x\n", filepath.Join(home, ".kube", "config"), filepath.Join(home, ".config", "gh", "hosts.yml"))
+	writeSecretFiles(t, "[default]\n", filepath.Join(home, ".aws", "credentials"))
+	writeSecretFiles(t, "x\n", filepath.Join(wd, "README"))
+	decide := secretDecider(t, home, wd)
+	for _, line := range []string{
+		`gh auth token`, `gh auth status -t`, `gh auth status --show-token`, `GH_HOST=x gh auth token | cat`,
+		`aws configure get aws_secret_access_key`, `aws --profile p configure get aws_secret_access_key`,
+		`aws ecr get-login-password`, `aws sts get-session-token`,
+		`kubectl config view --raw`, `kubectl config view --minify --raw`, `kubectl create token default`,
+		`gcloud auth print-access-token`, `gcloud auth application-default print-access-token`, `gcloud config config-helper`,
+		`az account get-access-token`, `pass show github`, `pass github`, `pass grep token`, `gopass show x`,
+		`docker-credential-desktop get <<< https://index.docker.io/v1/`, `docker-credential-pass list`,
+		`secret-tool lookup service x`, `vault print token`, `op read op://v/i/p`, `heroku auth:token`,
+		`glab auth status -t`, `kubectl $X`, `gh $CMD token`, `echo $(gh auth token)`,
+	} {
+		if v := decide(line); v.Decision != permission.Ask {
+			t.Errorf("%q: %v %s (%s), want an ask", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
+	for _, line := range []string{
+		`gh auth status`, `gh pr list`, `aws s3 ls`, `kubectl config view`, `kubectl get pods`,
+		`gcloud auth list`, `gcloud config list`, `az account show`, `pass`, `pass ls`, `vault status`,
+	} {
+		if v := decide(line); v.Decision != permission.Allow {
+			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
+}
