@@ -341,13 +341,10 @@ func (an *analyzer) runsWritten() {
 			}
 			for _, c := range an.a.cwds {
 				for _, c2 := range an.a.cwds {
-					run, wrote := path.Join(c, u.name), path.Join(c2, acc.path)
-					if path.IsAbs(u.name) {
-						run = path.Clean(u.name)
-					}
-					if path.IsAbs(acc.path) {
-						wrote = path.Clean(acc.path)
-					}
+					// Both made absolute when the workdir is known:
+					// "$PWD"/s runs the s the line wrote (review67g:
+					// cp /bin/rm s && "$PWD"/s -f c was allowed).
+					run, wrote := an.resolve(c, u.name), an.resolve(c2, acc.path)
 					if run == wrote || (acc.tree || acc.pattern) && strings.HasPrefix(run, wrote+"/") || acc.pattern {
 						if acc.pattern && !patternMayMatch(wrote, run) {
 							continue

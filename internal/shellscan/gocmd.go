@@ -74,6 +74,16 @@ func (an *analyzer) goModel(name string, args []word) bool {
 	if len(args) == 0 || args[0].dynamic {
 		return false
 	}
+	if at := goSubcommandAt(args); at > 0 {
+		// go -C dir build writes its program into dir as go build -C
+		// dir does (review67g: go -C sub build cmd/pack && hyperfine -N
+		// -r1 'sub/pack c c' wrote over the canary with go 1.26).
+		if at < len(args) && !args[at].dynamic && goWritesProgram(args[at].text, args[at+1:]) {
+			an.opaque(name + " -C builds in another directory, whose program the analysis does not follow")
+			return true
+		}
+		return false
+	}
 	sub := args[0].text
 	switch sub {
 	case "test", "vet", "list", "build", "run", "fmt", "generate":
@@ -89,7 +99,7 @@ func (an *analyzer) goModel(name string, args []word) bool {
 	var outs []out
 	var tool, ops, progArgs []word
 	outputDir, output, compileOnly, keepBinary := "", false, false, false
-	if (sub == "build" || sub == "test" && (goHasFlag(args[1:], "c") || goHasFlag(args[1:], "o"))) && goHasFlag(args[1:], "C") {
+	if goWritesProgram(sub, args[1:]) && goHasFlag(args[1:], "C") {
 		// go build -C dir writes its program into dir (-o's too, taken
 		// from there), where a command the line hands it to may run it.
 		an.opaque(what + " -C builds in another directory, whose program the analysis does not follow")
@@ -300,6 +310,12 @@ func (an *analyzer) packageDirs(ops []word) {
 		}
 		an.codeUses = append(an.codeUses, codeUse{prog: "the command", path: dir, names: dirCodeFiles, from: an.callFrom})
 	}
+}
+
+// goWritesProgram reports whether the go subcommand sub, given args,
+// writes a program: go build, and go test with -c or -o.
+func goWritesProgram(sub string, args []word) bool {
+	return sub == "build" || sub == "test" && (goHasFlag(args, "c") || goHasFlag(args, "o"))
 }
 
 // goHasFlag reports whether the flags args of a go subcommand, up to

@@ -205,6 +205,7 @@ func (an *analyzer) guessScript(s string, depth int) {
 	// sh runs each complete statement before a syntax error on a later
 	// line ($'cd; echo x >> .bashrc\n)'): those are analyzed.
 	f, _ := parsedStmts(s)
+	fed := stringFed(f)
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.ForClause:
@@ -261,11 +262,31 @@ func (an *analyzer) guessScript(s string, depth int) {
 		// The words, with ~ and $HOME expanded as the shell that runs the
 		// string expands them, may name files it writes.
 		an.unknownArgs(ws)
-		if t := ws[0].text; !ws[0].dynamic && (t == "cd" || t == "pushd" || t == "popd") {
+		// command cd, builtin cd and eval cd change the directory as cd
+		// does (review67g: hyperfine -r1 'command cd; echo x >> .bashrc').
+		cw, evaluated := ws, false
+		for len(cw) > 1 && !cw[0].dynamic && prefixBuiltins.get()[cw[0].text] {
+			evaluated = evaluated || cw[0].text == "eval"
+			cw = prefixOperands(cw[0].text, cw[1:])
+		}
+		if len(cw) > 0 && !cw[0].dynamic && (cw[0].text == "cd" || cw[0].text == "pushd" || cw[0].text == "popd") {
 			// The paths after it are relative to where it went, which
 			// the analyzer's candidate directories then hold (cd; echo
 			// x >> .bashrc writes the home's).
-			an.cd(t, ws[1:])
+			an.cd(cw[0].text, cw[1:])
+		} else if evaluated && len(cw) > 0 {
+			// eval's words, joined, are a command string of their own
+			// (eval "cd ~").
+			if joined, _ := joinWords(cw); shellText(joined) {
+				an.guessScript(joined, depth+1)
+			}
+		}
+		// A command the string feeds (printf … | sh, sh < s) reads its
+		// input from the string, whatever the line feeds (review67g: sh
+		// with no operand was taken as given nothing).
+		if fed[c] && !an.stdinFed {
+			an.stdinFed = true
+			defer func() { an.stdinFed = false }()
 		}
 		if !ws[0].dynamic && guessable(ws[0].text) {
 			an.guessCommand(ws, depth+1, 0)
@@ -276,6 +297,44 @@ func (an *analyzer) guessScript(s string, depth int) {
 		}
 		return true
 	})
+}
+
+// stringFed returns the simple commands of the command string f whose
+// standard input the string itself gives them: those on the right of a
+// pipe, and those of a statement with an input redirection (< f, <<<,
+// a here-document).
+func stringFed(f *syntax.File) map[*syntax.CallExpr]bool {
+	fed := map[*syntax.CallExpr]bool{}
+	mark := func(n syntax.Node) {
+		if n == nil {
+			return
+		}
+		syntax.Walk(n, func(m syntax.Node) bool {
+			if c, ok := m.(*syntax.CallExpr); ok {
+				fed[c] = true
+			}
+			return true
+		})
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.BinaryCmd:
+			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
+				mark(n.Y)
+			}
+		case *syntax.Stmt:
+			for _, r := range n.Redirs {
+				switch r.Op {
+				case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+					if n.Cmd != nil {
+						mark(n.Cmd)
+					}
+				}
+			}
+		}
+		return true
+	})
+	return fed
 }
 
 // parsedStmts returns, in a file, the statements of the bash script s
@@ -1147,9 +1206,13 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 				}
 			}
 		case *syntax.ParamExp:
-			if n.Param != nil && n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) &&
-				setsWhatRuns(n.Param.Value) {
-				an.opaque("a command string may set " + n.Param.Value + " (${" + n.Param.Value + ":=…}), which changes what the commands after it run")
+			if n.Param != nil && n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) {
+				// ${x:=r} and ${x=r} assign as x=r does (review67g: :
+				// ${x:=r}; "$x"m -f c ran rm).
+				sets = true
+				if setsWhatRuns(n.Param.Value) {
+					an.opaque("a command string may set " + n.Param.Value + " (${" + n.Param.Value + ":=…}), which changes what the commands after it run")
+				}
 			}
 		case *syntax.Stmt:
 			// What the string feeds a command or writes into a file may
