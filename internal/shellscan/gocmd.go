@@ -75,14 +75,24 @@ func (an *analyzer) goModel(name string, args []word) bool {
 		return false
 	}
 	if at := goSubcommandAt(args); at > 0 {
-		// go -C dir build writes its program into dir as go build -C
-		// dir does (review67g: go -C sub build cmd/pack && hyperfine -N
-		// -r1 'sub/pack c c' wrote over the canary with go 1.26).
-		if at < len(args) && !args[at].dynamic && goWritesProgram(args[at].text, args[at+1:]) {
+		// go -C dir build runs go build in dir: go -C sub build cmd/pack
+		// writes sub/pack (review67g: with go 1.26, go -C sub build cmd/pack &&
+		// hyperfine -N -r1 'sub/pack c c' wrote over the canary). The
+		// directory is a candidate working directory, as after cd dir,
+		// so that the paths the subcommand names are taken from it too.
+		dir := args[at-1]
+		if _, v, ok := strings.Cut(dir.text, "="); ok && strings.HasPrefix(dir.text, "-") {
+			dir.text = v
+		}
+		if at >= len(args) || args[at].dynamic || !goWritesProgram(args[at].text, args[at+1:]) {
+			return false
+		}
+		if dir.dynamic || dir.special || dir.pattern {
 			an.opaque(name + " -C builds in another directory, whose program the analysis does not follow")
 			return true
 		}
-		return false
+		an.cd("cd", []word{dir})
+		return an.goModel(name, args[at:])
 	}
 	sub := args[0].text
 	switch sub {
