@@ -30,6 +30,9 @@ var canaryRound85 = map[string][]string{
 		`hyperfine -r1 ': ${x:=r}; "$x"m -f c'`,
 		`hyperfine -r1 ': ${x=r}; "$x"m -f c'`,
 		`hyperfine -r1 'echo ${x:=r} >/dev/null; "$x"m -f c'`,
+		// eval's string sets it.
+		`hyperfine -r1 'eval x=r; "$x"m -f c'`,
+		`hyperfine -r1 'eval ": \${x:=r}"; "$x"m -f c'`,
 	},
 	// A shell in the string that reads its commands from what the string
 	// feeds it: a pipe or a redirection of the string's own, not the
@@ -39,6 +42,23 @@ var canaryRound85 = map[string][]string{
 		`hyperfine -r1 'printf "r%s -f c" m > s; sh < s'`,
 		`hyperfine -r1 'printf "r%s -f c" m > s; bash < s'`,
 		`hyperfine -r1 'printf "r%s -f c" m | (sh)'`,
+		`hyperfine -r1 'printf "r%s -f c" m > s; exec < s; sh'`,
+	},
+	// A file the string wrote, run by its path.
+	"5-string-runs-what-it-wrote": {
+		`hyperfine -r1 'printf "r%s -f c" m > s; chmod +x s; ./s'`,
+		`hyperfine -r1 'printf "r%s -f c" m > s; chmod +x s; $PWD/s'`,
+		`hyperfine -r1 'printf "r%s -f c" m >> s && chmod 755 s && sub/../s'`,
+	},
+	// A string in a string: the command string of a command the reader
+	// guessed in a string (a nested hyperfine) was read, but its
+	// redirections and its cd were dropped with the guessed command's
+	// paths.
+	"6-string-in-string": {
+		`hyperfine -r1 "hyperfine -r1 'echo x >> ~/.bashrc'"`,
+		`hyperfine -r1 "hyperfine -r1 'cd; echo x >> .bashrc'"`,
+		`hyperfine -r1 "timeout 5 hyperfine -r1 'cd; echo x >> .bashrc'"`,
+		`hyperfine -r1 "hyperfine -r1 'echo x >> .git/config'"`,
 	},
 	// A program the line wrote, run by its absolute name through $PWD:
 	// the run and the write were compared as "$PWD/s" against "s".
@@ -62,6 +82,10 @@ func TestCanaryRound85(t *testing.T) {
 		`hyperfine -r1 'command cd sub; ls'`,
 		`hyperfine -r1 ': ${N:=3}; echo $N'`,
 		`hyperfine -r1 'eval echo hi'`,
+		`hyperfine -r1 'make > log; wc -l log'`,
+		`hyperfine -r1 'chmod +x bin/ls && bin/ls'`,
+		`hyperfine -r1 "hyperfine -r1 'wc -l README'"`,
+		`hyperfine -r1 "timeout 5 hyperfine -r1 'cd sub; ls'"`,
 		`"$PWD"/bin/ls`,
 		`echo "$PWD/README"`,
 		`cp README r2 && wc -l "$PWD"/r2`,

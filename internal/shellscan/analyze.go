@@ -113,6 +113,9 @@ type access struct {
 
 // A bashAnalysis is what the analysis found in one command line.
 type bashAnalysis struct {
+	// scripts counts the command strings guessScript read, so that
+	// guessCommand knows whether the command it guessed held one.
+	scripts int
 	parsed   bool
 	units    []unit
 	accesses []access
