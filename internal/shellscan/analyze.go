@@ -115,7 +115,7 @@ type access struct {
 type bashAnalysis struct {
 	// scripts counts the command strings guessScript read, so that
 	// guessCommand knows whether the command it guessed held one.
-	scripts int
+	scripts  int
 	parsed   bool
 	units    []unit
 	accesses []access
