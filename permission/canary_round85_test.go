@@ -106,12 +106,21 @@ func TestRound85GoBuildSpellings(t *testing.T) {
 		`go build cmd/pack && "$PWD"/pack c c`,
 		`go build -o t cmd/pack && $PWD/t c c`,
 		`go build -o t cmd/pack && "${PWD}/t" c c`,
+		// Not the workdir's own packages: above it, by an absolute
+		// path, after a cd.
+		`go build -o t ../x && ./t`, `go build -o t /usr/lib/go/src/cmd/pack && ./t c c`,
+		`cd sub && go build -o t . && ./t`, `go -C .. build -o t . && ../t`,
 	} {
 		if out := authorize(t, g, line); out.Run {
 			t.Errorf("%q was allowed: %+v", line, out.Verdict)
 		}
 	}
-	for _, line := range []string{`go -C sub vet ./...`, `go build ./... && ./app --help`, `go -C sub test ./...`} {
+	// A program built of the workdir's own packages is the project's,
+	// as go run . runs it (these asked: the line runs ./app, a program
+	// it writes).
+	for _, line := range []string{`go -C sub vet ./...`, `go build ./... && ./app --help`, `go -C sub test ./...`,
+		`go build -o app . && ./app --help`, `go build -o bin/app ./cmd/app && ./bin/app --version`,
+		`go build -o app main.go && ./app`, `go test -c -o x.test . && ./x.test -test.v`} {
 		if out := authorize(t, g, line); !out.Run {
 			t.Errorf("ordinary line %q was refused: %+v", line, out.Verdict)
 		}

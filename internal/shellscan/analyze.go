@@ -83,9 +83,10 @@ type access struct {
 	output bool
 	// executable marks a file chmod may make executable.
 	executable bool
-	// built marks an unknown path a compiler driver or make was given:
-	// what it writes there is built from the sources it reads, which the
-	// analysis checks as code (see compiler and make).
+	// built marks an unknown path a compiler driver or make was given,
+	// or the program go build writes of the workdir's own packages (see
+	// goBuiltHere): what it writes there is built from the sources it
+	// reads, which the analysis checks as code (see compiler and make).
 	built bool
 	// own marks an unknown path that is the very file its command runs
 	// or builds as code (python3 x.py, make -f mk): the command reads
@@ -339,7 +340,7 @@ func (an *analyzer) runsWritten() {
 			// A wrapper's unit, or one guessed among an unmodelled
 			// command's words (kubectl set env deploy/x), is not run
 			// after what the words name.
-			if acc.unknown && (acc.built || acc.own || u.wrapper) || !acc.unknown && acc.mode == modeRead {
+			if acc.unknown && (acc.built || acc.own || u.wrapper) || !acc.unknown && (acc.mode == modeRead || acc.built) {
 				continue
 			}
 			for _, c := range an.a.cwds {

@@ -254,8 +254,10 @@ func (an *analyzer) goModel(name string, args []word) bool {
 		from := len(an.a.accesses)
 		an.addAccess(o.w, modeWrite, what, o.kind != goProfile)
 		if o.flag == "o" && (sub == "build" || sub == "test") {
+			built := an.goBuiltHere(ops)
 			for i := from; i < len(an.a.accesses); i++ {
 				an.a.accesses[i].executable = true
+				an.a.accesses[i].built = built
 			}
 		}
 		// -modfile=x.mod writes x.sum beside it; -buildmode=c-shared and
@@ -371,4 +373,27 @@ func goFalse(val string) bool {
 		return true
 	}
 	return false
+}
+
+// goBuiltHere reports whether the packages ops of a go build (none: the
+// one in the working directory) are the workdir's own, named by a path
+// beneath the directory the line started in (., ./cmd/app, main.go), so
+// that the program built of them is made of code whose use the analysis
+// checks (packageDirs), as a C compiler's is of its sources: go build -o
+// app . && ./app --help runs the project's program, as go run . does
+// (review67g). A package named by import path (cmd/pack of the standard
+// library), a path above or outside the workdir, and a build after a cd
+// are not.
+func (an *analyzer) goBuiltHere(ops []word) bool {
+	if an.cwdChanged || an.cwdUnknown {
+		return false
+	}
+	for _, op := range ops {
+		t := op.text
+		if op.dynamic || op.special || op.pattern || !goLocalPackage(t) || path.IsAbs(t) ||
+			slices.Contains(strings.Split(path.Clean(t), "/"), "..") {
+			return false
+		}
+	}
+	return true
 }
