@@ -129,6 +129,7 @@ func (g *Gate) envLocated(w string, vars map[string][]string) string {
 		return ""
 	}
 	locs := secretpaths.EnvLocations()
+	w = envSubstituted(w, locs)
 	replaced := false
 	out := varRef().ReplaceAllStringFunc(w, func(ref string) string {
 		name := strings.Trim(ref, "${}")
@@ -412,3 +413,47 @@ func (g *Gate) wholeUnknownMaySecret(w string, vars map[string][]string) bool {
 	}
 	return false
 }
+
+// envSubstituted returns w with each command substitution whose text
+// names a variable of locs (printenv GNUPGHOME, env | sed -n
+// s/^GNUPGHOME=//p) replaced by a reference to that variable: what it
+// prints is the variable's value (review67g: cat $(printenv
+// GNUPGHOME)/private-keys-v1.d/k.key printed the key in bash where cat
+// $GNUPGHOME/… asked).
+func envSubstituted(w string, locs map[string]string) string {
+	var b strings.Builder
+	for i := 0; i < len(w); i++ {
+		end, inner := -1, ""
+		switch {
+		case w[i] == '`':
+			if j := strings.IndexByte(w[i+1:], '`'); j >= 0 {
+				end, inner = i+1+j, w[i+1:i+1+j]
+			}
+		case strings.HasPrefix(w[i:], "$(") && !strings.HasPrefix(w[i:], "$(("):
+			if j := closing(w, i+1); j >= 0 {
+				end, inner = j, w[i+2:j]
+			}
+		}
+		if end < 0 {
+			b.WriteByte(w[i])
+			continue
+		}
+		name := ""
+		for _, m := range envName().FindAllString(inner, -1) {
+			if _, ok := locs[m]; ok {
+				name = m
+				break
+			}
+		}
+		if name == "" {
+			b.WriteString(w[i : end+1])
+		} else {
+			b.WriteString("${" + name + "}")
+		}
+		i = end
+	}
+	return b.String()
+}
+
+// envName matches the words of a text that may name a variable.
+var envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`) })

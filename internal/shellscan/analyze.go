@@ -83,9 +83,10 @@ type access struct {
 	output bool
 	// executable marks a file chmod may make executable.
 	executable bool
-	// built marks an unknown path a compiler driver or make was given:
-	// what it writes there is built from the sources it reads, which the
-	// analysis checks as code (see compiler and make).
+	// built marks an unknown path a compiler driver or make was given,
+	// or the program go build writes of the workdir's own packages (see
+	// goBuiltHere): what it writes there is built from the sources it
+	// reads, which the analysis checks as code (see compiler and make).
 	built bool
 	// own marks an unknown path that is the very file its command runs
 	// or builds as code (python3 x.py, make -f mk): the command reads
@@ -113,6 +114,9 @@ type access struct {
 
 // A bashAnalysis is what the analysis found in one command line.
 type bashAnalysis struct {
+	// scripts counts the command strings guessScript read, so that
+	// guessCommand knows whether the command it guessed held one.
+	scripts  int
 	parsed   bool
 	units    []unit
 	accesses []access
@@ -336,18 +340,15 @@ func (an *analyzer) runsWritten() {
 			// A wrapper's unit, or one guessed among an unmodelled
 			// command's words (kubectl set env deploy/x), is not run
 			// after what the words name.
-			if acc.unknown && (acc.built || acc.own || u.wrapper) || !acc.unknown && acc.mode == modeRead {
+			if acc.unknown && (acc.built || acc.own || u.wrapper) || !acc.unknown && (acc.mode == modeRead || acc.built) {
 				continue
 			}
 			for _, c := range an.a.cwds {
 				for _, c2 := range an.a.cwds {
-					run, wrote := path.Join(c, u.name), path.Join(c2, acc.path)
-					if path.IsAbs(u.name) {
-						run = path.Clean(u.name)
-					}
-					if path.IsAbs(acc.path) {
-						wrote = path.Clean(acc.path)
-					}
+					// Both made absolute when the workdir is known:
+					// "$PWD"/s runs the s the line wrote (review67g:
+					// cp /bin/rm s && "$PWD"/s -f c was allowed).
+					run, wrote := an.resolve(c, u.name), an.resolve(c2, acc.path)
 					if run == wrote || (acc.tree || acc.pattern) && strings.HasPrefix(run, wrote+"/") || acc.pattern {
 						if acc.pattern && !patternMayMatch(wrote, run) {
 							continue

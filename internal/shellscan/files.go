@@ -1012,6 +1012,16 @@ func (an *analyzer) fileCommand(name string, args []word) {
 				an.uvPipWords = words
 				an.uvPipGuessed(name, args, uses, from)
 				an.guessHanded()
+			} else if an.guess && !notRunners.get()[name] && !isCompiler(name) {
+				// A command string given to an unmodelled command that
+				// was itself guessed (timeout 5 hyperfine '…' in a
+				// string) is read as one, for what it writes and where
+				// its cd goes (review67g).
+				for _, a := range args {
+					if !a.dynamic && !a.special && strings.ContainsAny(a.text, " \t\n;&|") && commandString(a.text) {
+						an.guessScript(a.text, 1)
+					}
+				}
 			}
 		}
 		return

@@ -72,8 +72,10 @@ func (an *analyzer) goDefaultOutputs(sub string, ops []word, what string) {
 		}
 		an.addAccess(word{text: n}, modeWrite, what, false)
 	}
+	built := an.goBuiltHere(ops)
 	for i := from; i < len(an.a.accesses); i++ {
 		an.a.accesses[i].executable = true
+		an.a.accesses[i].built = built
 	}
 }
 

@@ -74,6 +74,26 @@ func (an *analyzer) goModel(name string, args []word) bool {
 	if len(args) == 0 || args[0].dynamic {
 		return false
 	}
+	if at := goSubcommandAt(args); at > 0 {
+		// go -C dir build runs go build in dir: go -C sub build cmd/pack
+		// writes sub/pack (review67g: with go 1.26, go -C sub build cmd/pack &&
+		// hyperfine -N -r1 'sub/pack c c' wrote over the canary). The
+		// directory is a candidate working directory, as after cd dir,
+		// so that the paths the subcommand names are taken from it too.
+		dir := args[at-1]
+		if _, v, ok := strings.Cut(dir.text, "="); ok && strings.HasPrefix(dir.text, "-") {
+			dir.text = v
+		}
+		if at >= len(args) || args[at].dynamic || !goWritesProgram(args[at].text, args[at+1:]) {
+			return false
+		}
+		if dir.dynamic || dir.special || dir.pattern {
+			an.opaque(name + " -C builds in another directory, whose program the analysis does not follow")
+			return true
+		}
+		an.cd("cd", []word{dir})
+		return an.goModel(name, args[at:])
+	}
 	sub := args[0].text
 	switch sub {
 	case "test", "vet", "list", "build", "run", "fmt", "generate":
@@ -89,7 +109,7 @@ func (an *analyzer) goModel(name string, args []word) bool {
 	var outs []out
 	var tool, ops, progArgs []word
 	outputDir, output, compileOnly, keepBinary := "", false, false, false
-	if (sub == "build" || sub == "test" && (goHasFlag(args[1:], "c") || goHasFlag(args[1:], "o"))) && goHasFlag(args[1:], "C") {
+	if goWritesProgram(sub, args[1:]) && goHasFlag(args[1:], "C") {
 		// go build -C dir writes its program into dir (-o's too, taken
 		// from there), where a command the line hands it to may run it.
 		an.opaque(what + " -C builds in another directory, whose program the analysis does not follow")
@@ -234,8 +254,10 @@ func (an *analyzer) goModel(name string, args []word) bool {
 		from := len(an.a.accesses)
 		an.addAccess(o.w, modeWrite, what, o.kind != goProfile)
 		if o.flag == "o" && (sub == "build" || sub == "test") {
+			built := an.goBuiltHere(ops)
 			for i := from; i < len(an.a.accesses); i++ {
 				an.a.accesses[i].executable = true
+				an.a.accesses[i].built = built
 			}
 		}
 		// -modfile=x.mod writes x.sum beside it; -buildmode=c-shared and
@@ -302,6 +324,12 @@ func (an *analyzer) packageDirs(ops []word) {
 	}
 }
 
+// goWritesProgram reports whether the go subcommand sub, given args,
+// writes a program: go build, and go test with -c or -o.
+func goWritesProgram(sub string, args []word) bool {
+	return sub == "build" || sub == "test" && (goHasFlag(args, "c") || goHasFlag(args, "o"))
+}
+
 // goHasFlag reports whether the flags args of a go subcommand, up to
 // "--", hold the flag name (-name, --name, with or without =value). For
 // C: go takes -C only as the first flag, changes to the directory it
@@ -345,4 +373,27 @@ func goFalse(val string) bool {
 		return true
 	}
 	return false
+}
+
+// goBuiltHere reports whether the packages ops of a go build (none: the
+// one in the working directory) are the workdir's own, named by a path
+// beneath the directory the line started in (., ./cmd/app, main.go), so
+// that the program built of them is made of code whose use the analysis
+// checks (packageDirs), as a C compiler's is of its sources: go build -o
+// app . && ./app --help runs the project's program, as go run . does
+// (review67g). A package named by import path (cmd/pack of the standard
+// library), a path above or outside the workdir, and a build after a cd
+// are not.
+func (an *analyzer) goBuiltHere(ops []word) bool {
+	if an.cwdChanged || an.cwdUnknown {
+		return false
+	}
+	for _, op := range ops {
+		t := op.text
+		if op.dynamic || op.special || op.pattern || !goLocalPackage(t) || path.IsAbs(t) ||
+			slices.Contains(strings.Split(path.Clean(t), "/"), "..") {
+			return false
+		}
+	}
+	return true
 }

@@ -202,9 +202,11 @@ func (an *analyzer) guessScript(s string, depth int) {
 		an.opaque("a command string given to a command the analysis does not model continues a line after a $")
 		return
 	}
+	an.a.scripts++
 	// sh runs each complete statement before a syntax error on a later
 	// line ($'cd; echo x >> .bashrc\n)'): those are analyzed.
 	f, _ := parsedStmts(s)
+	fed, wrote := stringFed(f), map[string]bool{}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.ForClause:
@@ -231,6 +233,11 @@ func (an *analyzer) guessScript(s string, depth int) {
 				return true
 			}
 			an.unknownArgs([]word{w})
+			if n.Op == syntax.RdrOut || n.Op == syntax.AppOut || n.Op == syntax.RdrClob || n.Op == syntax.RdrAll || n.Op == syntax.AppAll || n.Op == syntax.RdrInOut {
+				for _, k := range an.writtenKeys(w.text) {
+					wrote[k] = true
+				}
+			}
 			return true
 		case *syntax.CallExpr:
 		default:
@@ -258,14 +265,44 @@ func (an *analyzer) guessScript(s string, depth int) {
 		for i, w := range c.Args {
 			ws[i] = an.word(w, s)
 		}
+		if !ws[0].dynamic && strings.Contains(ws[0].text, "/") {
+			// A program the string wrote into a file before (printf …
+			// > s; chmod +x s; ./s) is code no rule saw (review67g).
+			for _, k := range an.writtenKeys(ws[0].text) {
+				if wrote[k] {
+					an.opaque("a command string runs " + clipName(ws[0].text) + ", a file it writes")
+					break
+				}
+			}
+		}
 		// The words, with ~ and $HOME expanded as the shell that runs the
 		// string expands them, may name files it writes.
 		an.unknownArgs(ws)
-		if t := ws[0].text; !ws[0].dynamic && (t == "cd" || t == "pushd" || t == "popd") {
+		// command cd, builtin cd and eval cd change the directory as cd
+		// does (review67g: hyperfine -r1 'command cd; echo x >> .bashrc').
+		cw, evaluated := ws, false
+		for len(cw) > 1 && !cw[0].dynamic && prefixBuiltins.get()[cw[0].text] {
+			evaluated = evaluated || cw[0].text == "eval"
+			cw = prefixOperands(cw[0].text, cw[1:])
+		}
+		if len(cw) > 0 && !cw[0].dynamic && (cw[0].text == "cd" || cw[0].text == "pushd" || cw[0].text == "popd") {
 			// The paths after it are relative to where it went, which
 			// the analyzer's candidate directories then hold (cd; echo
 			// x >> .bashrc writes the home's).
-			an.cd(t, ws[1:])
+			an.cd(cw[0].text, cw[1:])
+		} else if evaluated && len(cw) > 0 {
+			// eval's words, joined, are a command string of their own
+			// (eval "cd ~").
+			if joined, _ := joinWords(cw); shellText(joined) {
+				an.guessScript(joined, depth+1)
+			}
+		}
+		// A command the string feeds (printf … | sh, sh < s) reads its
+		// input from the string, whatever the line feeds (review67g: sh
+		// with no operand was taken as given nothing).
+		if fed[c] && !an.stdinFed {
+			an.stdinFed = true
+			defer func() { an.stdinFed = false }()
 		}
 		if !ws[0].dynamic && guessable(ws[0].text) {
 			an.guessCommand(ws, depth+1, 0)
@@ -273,9 +310,61 @@ func (an *analyzer) guessScript(s string, depth int) {
 			// eval, exec, command … in a command string: what follows
 			// may be the command.
 			an.guessInner(ws[1:], depth+1, 0)
+		} else if !ws[0].dynamic && len(ws) > 1 {
+			// A command the analysis does not model, in a string: its
+			// words are looked into as the line's unmodelled commands'
+			// are, so that a command string it is given (hyperfine
+			// "hyperfine -r1 'echo x >> ~/.bashrc'") is read as one
+			// (review67g: only its words were checked, as paths).
+			an.guessInner(ws[1:], depth+1, 0)
 		}
 		return true
 	})
+}
+
+// stringFed returns the simple commands of the command string f whose
+// standard input the string itself gives them: those on the right of a
+// pipe, and those of a statement with an input redirection (< f, <<<,
+// a here-document).
+func stringFed(f *syntax.File) map[*syntax.CallExpr]bool {
+	fed, all := map[*syntax.CallExpr]bool{}, false
+	mark := func(n syntax.Node) {
+		if n == nil {
+			return
+		}
+		syntax.Walk(n, func(m syntax.Node) bool {
+			if c, ok := m.(*syntax.CallExpr); ok {
+				fed[c] = true
+			}
+			return true
+		})
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.BinaryCmd:
+			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
+				mark(n.Y)
+			}
+		case *syntax.Stmt:
+			for _, r := range n.Redirs {
+				switch r.Op {
+				case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+					if c, ok := n.Cmd.(*syntax.CallExpr); ok && len(c.Args) == 1 && c.Args[0].Lit() == "exec" {
+						// exec < s gives every command after it s.
+						all = true
+					}
+					if n.Cmd != nil {
+						mark(n.Cmd)
+					}
+				}
+			}
+		}
+		return true
+	})
+	if all {
+		mark(f)
+	}
+	return fed
 }
 
 // parsedStmts returns, in a file, the statements of the bash script s
@@ -308,8 +397,17 @@ func (an *analyzer) guessCommand(ws []word, depth, chain int) {
 	an.guessed++
 	saved := *an
 	units, accesses, cwds, unknown := len(an.a.units), len(an.a.accesses), len(an.a.cwds), an.a.pathsUnknown
+	scripts := an.a.scripts
 	an.guess = true
 	an.command(ws, depth, chain+1)
+	// A command string the guessed command was given (hyperfine
+	// "hyperfine 'echo x >> ~/.bashrc'", timeout 5 hyperfine '…' in a
+	// string) writes its redirections' targets and goes where its cd
+	// goes as one at the top does: those are the line's (review67g: the
+	// nested string's write of ~/.bashrc was dropped with the guessed
+	// command's accesses).
+	nested := an.a.scripts > scripts
+	cwdUnknown, cwdChanged := an.cwdUnknown, an.cwdChanged
 	for i := units; i < len(an.a.units); i++ {
 		an.a.units[i].wrapper = true
 	}
@@ -324,13 +422,18 @@ func (an *analyzer) guessCommand(ws []word, depth, chain int) {
 		}
 	}
 	uses := an.codeUses[len(saved.codeUses):]
-	an.a.accesses = an.a.accesses[:accesses]
-	an.a.cwds = an.a.cwds[:cwds]
-	an.a.pathsUnknown = unknown
+	if !nested {
+		an.a.accesses = an.a.accesses[:accesses]
+		an.a.cwds = an.a.cwds[:cwds]
+		an.a.pathsUnknown = unknown
+	}
 	guessed, linked := an.guessed, an.links > saved.links
 	a := an.a
 	*an = saved
 	an.a, an.guessed, an.guessWrites = a, guessed, writes
+	if nested {
+		an.cwdUnknown, an.cwdChanged = an.cwdUnknown || cwdUnknown, an.cwdChanged || cwdChanged
+	}
 	for _, u := range uses {
 		if len(an.codeUses) >= maxCodeUses {
 			an.opaque("the line runs code from too many files to check")
@@ -1147,9 +1250,13 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 				}
 			}
 		case *syntax.ParamExp:
-			if n.Param != nil && n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) &&
-				setsWhatRuns(n.Param.Value) {
-				an.opaque("a command string may set " + n.Param.Value + " (${" + n.Param.Value + ":=…}), which changes what the commands after it run")
+			if n.Param != nil && n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) {
+				// ${x:=r} and ${x=r} assign as x=r does (review67g: :
+				// ${x:=r}; "$x"m -f c ran rm).
+				sets = true
+				if setsWhatRuns(n.Param.Value) {
+					an.opaque("a command string may set " + n.Param.Value + " (${" + n.Param.Value + ":=…}), which changes what the commands after it run")
+				}
 			}
 		case *syntax.Stmt:
 			// What the string feeds a command or writes into a file may
@@ -1182,6 +1289,10 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 				evaluated = evaluated || ws[0].text == "eval"
 				ws = prefixOperands(ws[0].text, ws[1:])
 			}
+			// What eval runs may set a variable (eval x=r, eval ":
+			// ${x:=r}") whose value names the program after it
+			// (review67g).
+			sets = sets || evaluated
 			if len(ws) == 0 || !ws[0].dynamic && strings.HasPrefix(ws[0].text, "-") {
 				// No program is named "-…" (a list item of a document
 				// read as a script: "- rm"). Its words are still handed
