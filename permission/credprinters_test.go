@@ -29,6 +29,7 @@ func TestCredentialPrintersAsk(t *testing.T) {
 		`docker-credential-desktop get <<< https://index.docker.io/v1/`, `docker-credential-pass list`,
 		`secret-tool lookup service x`, `vault print token`, `op read op://v/i/p`, `heroku auth:token`,
 		`glab auth status -t`, `kubectl $X`, `gh $CMD token`, `echo $(gh auth token)`,
+		`hyperfine --show-output -r1 'gh auth token'`, `hyperfine -r1 'command kubectl config view --raw'`,
 	} {
 		if v := decide(line); v.Decision != permission.Ask {
 			t.Errorf("%q: %v %s (%s), want an ask", line, v.Decision, v.RuleID, v.Reason)
@@ -37,6 +38,7 @@ func TestCredentialPrintersAsk(t *testing.T) {
 	for _, line := range []string{
 		`gh auth status`, `gh pr list`, `aws s3 ls`, `kubectl config view`, `kubectl get pods`,
 		`gcloud auth list`, `gcloud config list`, `az account show`, `pass`, `pass ls`, `vault status`,
+		`hyperfine -r1 'gh pr list'`,
 	} {
 		if v := decide(line); v.Decision != permission.Allow {
 			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)

@@ -285,6 +285,11 @@ func (an *analyzer) guessScript(s string, depth int) {
 			evaluated = evaluated || cw[0].text == "eval"
 			cw = prefixOperands(cw[0].text, cw[1:])
 		}
+		if len(cw) > 0 && !cw[0].dynamic {
+			// A credential printer in a string prints as on the line
+			// (hyperfine --show-output 'gh auth token').
+			an.credentialPrinter(path.Base(cw[0].text), cw[1:])
+		}
 		if len(cw) > 0 && !cw[0].dynamic && (cw[0].text == "cd" || cw[0].text == "pushd" || cw[0].text == "popd") {
 			// The paths after it are relative to where it went, which
 			// the analyzer's candidate directories then hold (cd; echo
