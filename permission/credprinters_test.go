@@ -30,6 +30,7 @@ func TestCredentialPrintersAsk(t *testing.T) {
 		`secret-tool lookup service x`, `vault print token`, `op read op://v/i/p`, `heroku auth:token`,
 		`glab auth status -t`, `kubectl $X`, `gh $CMD token`, `echo $(gh auth token)`,
 		`hyperfine --show-output -r1 'gh auth token'`, `hyperfine -r1 'command kubectl config view --raw'`,
+		`gh config get -h github.com oauth_token`, `bw get password x`, `doctl auth token`,
 	} {
 		if v := decide(line); v.Decision != permission.Ask {
 			t.Errorf("%q: %v %s (%s), want an ask", line, v.Decision, v.RuleID, v.Reason)

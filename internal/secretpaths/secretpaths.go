@@ -35,7 +35,7 @@ func homeEntries() []string {
 		".config/composer/auth.json", ".m2/settings-security.xml", ".config/git/credentials",
 		// Password managers, keyrings, private keys of age/sops, and
 		// browser profiles (cookies, saved logins).
-		".config/op", ".password-store", ".local/share/keyrings", ".config/sops/age/keys.txt",
+		".config/op", ".config/Bitwarden CLI", ".password-store", ".local/share/keyrings", ".config/sops/age/keys.txt",
 		".mozilla", ".config/google-chrome", ".config/chromium", ".config/BraveSoftware",
 		// Cloud, storage and registry tools' keys and tokens.
 		".config/rclone/rclone.conf", ".s3cfg", ".boto", ".passwd-s3fs", ".mc/config.json",

@@ -2,6 +2,7 @@ package shellscan
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -54,8 +55,11 @@ var credentialPrinters = lazy[map[string]credentialPrinter]{build: func() map[st
 	}
 	return map[string]credentialPrinter{
 		"gh": {".config/gh/hosts.yml", func(sub []string, args []word) bool {
-			return subIs("auth token")(sub, args) || withOption("auth status", "-t", "--show-token")(sub, args)
+			return subIs("auth token")(sub, args) || withOption("auth status", "-t", "--show-token")(sub, args) ||
+				subIs("config get")(sub, args) && slices.ContainsFunc(args, func(w word) bool { return strings.Contains(w.text, "token") })
 		}},
+		"doctl": {".config/doctl", subIs("auth token")},
+		"bw":    {".config/Bitwarden CLI", subIs("get", "list", "export", "serve", "unlock")},
 		"glab": {".config/glab-cli/config.yml", func(sub []string, args []word) bool {
 			return subIs("config get token", "auth token")(sub, args) || withOption("auth status", "-t", "--show-token")(sub, args)
 		}},
