@@ -95,8 +95,7 @@ func commandFollowsLinks(c shellscan.Command) bool {
 			break
 		}
 		switch {
-		case w == "--dereference-recursive" || w == "--follow" || w == "--dereference" || w == "-follow" ||
-			w == "--copy-links" || w == "--copy-unsafe-links" || w == "--copy-dirlinks" || w == "--keep-dirlinks":
+		case w == "-follow" || longFollow(w):
 			return true
 		case name == "find" && strings.HasPrefix(w, "-") && len(w) > 2:
 			// find's expressions (-name, -type …) are words, not
@@ -106,6 +105,22 @@ func commandFollowsLinks(c shellscan.Command) bool {
 		}
 	}
 	return false
+}
+
+// followOptions are the long options that make a reader follow the links
+// it meets (grep, cp, tar, rsync, rg, fd, ag, ack).
+var followOptions = []string{"--dereference-recursive", "--follow", "--dereference", "--copy-links",
+	"--copy-unsafe-links", "--copy-dirlinks", "--keep-dirlinks"}
+
+// longFollow reports whether w is one of followOptions or, as GNU
+// getopt_long and Perl's Getopt::Long take it, an abbreviation of one at
+// least two letters long: grep --deref PRIVATE sub and cp -r --deref sub t
+// followed the link to ~/.ssh like their full spellings.
+func longFollow(w string) bool {
+	if len(w) < len("--xy") || !strings.HasPrefix(w, "--") || strings.Contains(w, "=") {
+		return false
+	}
+	return slices.ContainsFunc(followOptions, func(o string) bool { return strings.HasPrefix(o, w) })
 }
 
 // storesLinks reports whether an archiver that follows links by default
@@ -234,12 +249,69 @@ func (g *Gate) secretThroughLinks(a *shellscan.Analysis) string {
 		for _, dir := range a.Dirs {
 			cwd := g.cwdOf(dir)
 			for _, w := range c.Args {
-				if target := g.absTarget(dir, w); !strings.HasPrefix(w, "-") && target != "" && g.linkedSecret(target, cwd, walk) {
+				if !strings.HasPrefix(w, "-") && g.operandLinksSecret(a, dir, w, walk) {
 					return w
 				}
 			}
 			if searchesWorkdir(c) && cwd != "" && g.linkedSecret(cwd, cwd, walk) {
 				return "."
+			}
+		}
+	}
+	return ""
+}
+
+// operandLinksSecret reports whether the word w, an operand of a command
+// that follows links, run from dir (one of a's Dirs), names a directory
+// holding a link to a secret (see linkedSecret): each value a variable
+// the line binds may give it (d=sub; grep -R x $d), each file a glob
+// matches (grep -R x su*), and, for a part only known when the line runs
+// ($(echo sub), what xargs reads), the working directory, where such a
+// word most likely points.
+func (g *Gate) operandLinksSecret(a *shellscan.Analysis, dir, w string, walk *linkWalk) bool {
+	cwd := g.cwdOf(dir)
+	for _, v := range bindVars(w, a.Vars) {
+		if strings.ContainsAny(v, "$`") {
+			if cwd != "" && g.linkedSecret(cwd, cwd, walk) {
+				return true
+			}
+			continue
+		}
+		target := g.absTarget(dir, v)
+		if target == "" {
+			continue
+		}
+		cands := []string{target}
+		if strings.ContainsAny(v, "*?[") {
+			cands = pathmatch.Glob(target)
+		}
+		for _, c := range cands {
+			if g.linkedSecret(c, cwd, walk) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// descriptorTree returns, as the line names it, an operand of a command
+// of a line that reads trees or follows links that is a file descriptor
+// (grep -r x /dev/fd/0 < .., tar chf - /dev/fd/3 3<..): the descriptor
+// may be any directory the line opened; "" when there is none.
+func (g *Gate) descriptorTree(a *shellscan.Analysis) string {
+	walks := slices.ContainsFunc(a.Commands, func(c shellscan.Command) bool {
+		name := filepath.Base(c.Name)
+		return commandFollowsLinks(c) && name != "diff" && name != "colordiff" // diff <(sort a) <(sort b) reads two pipes
+	})
+	if !walks && !readsTrees(a) {
+		return ""
+	}
+	for _, c := range a.Commands {
+		for _, w := range c.Args {
+			for _, dir := range a.Dirs {
+				if target := g.absTarget(dir, w); target != "" && pathmatch.ThroughDescriptor(target, g.cwdOf(dir), true) {
+					return w
+				}
 			}
 		}
 	}

@@ -96,6 +96,9 @@ func (g *Gate) secretRead(a *shellscan.Analysis) string {
 	if p := g.secretThroughLinks(a); p != "" {
 		return p
 	}
+	if p := g.descriptorTree(a); p != "" {
+		return p
+	}
 	// git diff --no-index compares two trees, printing every file one
 	// holds and the other lacks; the analysis lists no access for them.
 	for _, c := range a.Commands {
@@ -144,7 +147,7 @@ func (g *Gate) secretRead(a *shellscan.Analysis) string {
 func (g *Gate) namesSecretWord(dirs []string, p string) bool {
 	for _, dir := range dirs {
 		if target := g.absTarget(dir, p); target != "" &&
-			(pathmatch.Hits(target, g.secrets, false) || secretpaths.IsProcSecret(filepath.ToSlash(filepath.Clean(target)), false) ||
+			(pathmatch.Hits(target, g.secrets, false) || pathmatch.ThroughDescriptor(target, g.cwdOf(dir), false) || secretpaths.IsProcSecret(filepath.ToSlash(filepath.Clean(target)), false) ||
 				secretpaths.IsProcSecret(filepath.ToSlash(pathmatch.Resolve(target)), false)) {
 			return true
 		}
@@ -226,6 +229,11 @@ func (g *Gate) namesSecret(dirs []string, p string, pattern, tree bool) bool {
 // one (with tree, also whether it is a directory holding one).
 func (g *Gate) hitsSecret(target, cwd string, tree bool) bool {
 	if pathmatch.Hits(target, g.secrets, tree) {
+		return true
+	}
+	// Beneath a file descriptor, which may be any directory the line
+	// opened (cat /dev/fd/3/home/.ssh/id_ed25519 3<..).
+	if pathmatch.ThroughDescriptor(target, cwd, false) {
 		return true
 	}
 	// Through a link to /proc/self/cwd, as the command, in cwd, opens it.

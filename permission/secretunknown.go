@@ -41,6 +41,7 @@ const maxUnknownVariants = 64
 //     is allowed: asking for it would ask for every loop over a project's
 //     files, and the sandbox hides the credential stores behind the gate.
 func (g *Gate) unknownSecretRead(a *shellscan.Analysis) string {
+	tree := readsTrees(a)
 	check := func(w string, whole bool) bool {
 		if !strings.ContainsAny(w, "$`") {
 			return false
@@ -51,7 +52,10 @@ func (g *Gate) unknownSecretRead(a *shellscan.Analysis) string {
 				return true
 			}
 			if !strings.ContainsAny(v, "$`") {
-				if g.namesSecretWord(a.Dirs, v) || strings.ContainsAny(v, "*?[{") && g.namesSecret(a.Dirs, v, true, false) {
+				// A tree reader reads the directory a variable holds
+				// whole (d=../home; grep -r PRIVATE $d).
+				if g.namesSecretWord(a.Dirs, v) || strings.ContainsAny(v, "*?[{") && g.namesSecret(a.Dirs, v, true, tree) ||
+					tree && g.namesSecret(a.Dirs, v, false, true) {
 					return true
 				}
 				continue
