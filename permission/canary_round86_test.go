@@ -3,6 +3,8 @@
 package permission_test
 
 import (
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -53,6 +55,35 @@ var canaryRound86 = map[string][]string{
 		`d=../home; grep -r PRIVATE $d`,
 		`d=../home; diff -rN $d doc`,
 	},
+	// A here-string or here-document is the list of names a program
+	// that reads them from its input opens: the analysis listed its
+	// words nowhere.
+	"5-names-on-input": {
+		`xargs cat <<< ~/.ssh/id_ed25519`,
+		`xargs cat <<< ../home/.ssh/id_ed25519`,
+		`xargs cat <<< "sub/a/credentials README"`,
+		`h=../home; xargs cat <<< $h/.ssh/id_ed25519`,
+		`xargs cat <<< "$HOME/.ssh/id_ed25519"`,
+		`ctags -x --language-force=Iniconf -L - <<< ~/.aws/credentials`,
+		"xargs cat <<'EOF'\nsub/a/credentials\nEOF",
+	},
+	// ctags' other spellings of recursion: a boolean's other true
+	// values, letters run together, a later --links=yes.
+	"6-ctags-spellings": {
+		`ctags --recurse=1 -x --language-force=Iniconf sub`,
+		`ctags --recurse=on -x --language-force=Iniconf sub`,
+		`ctags -Rx --language-force=Iniconf sub`,
+		`ctags -R --links=no --links=yes -x --language-force=Iniconf sub`,
+	},
+}
+
+// canaryRound86Setup are lines of round 86 that read the key in a project
+// that an earlier line (or a clone) left as the setup says: an options
+// file ctags reads by itself that makes it recurse.
+var canaryRound86Setup = []struct{ setup, line string }{
+	{`mkdir .ctags.d && echo --recurse=yes > .ctags.d/r.ctags`, `ctags -x --language-force=Iniconf sub`},
+	{`mkdir ctags.d && echo --recurse=yes > ctags.d/r.ctags`, `ctags -x --language-force=Iniconf sub`},
+	{`mkdir -p ../home/.ctags.d && echo --recurse=yes > ../home/.ctags.d/r.ctags`, `ctags -x --language-force=Iniconf sub`},
 }
 
 // canaryRound86Ordinary are lines next to round 86's that stay allowed.
@@ -61,6 +92,9 @@ var canaryRound86Ordinary = []string{
 	`tee /dev/stderr < README`, `cat README > /dev/stdout`, `grep -R TODO doc`, `d=doc; grep -R x $d`, `grep -R x do*`,
 	`cat /proc/self/status`, `grep --directories=skip x README`, `cp --debug -r doc t2`, `grep -rn TODO .`,
 	`diff -r doc doc`, `ls -LR sub`, `du -L sub`, `echo doc | xargs grep -r x`, `d=doc; diff -r $d doc`,
+	`grep -c x <<< "hello world"`, `wc -w <<< "$(cat README)"`, `xargs cat <<< README`,
+	"cat > r.md <<'EOF'\nsee ~/.aws/credentials\nEOF", `ctags -R --links=false -x --language-force=Iniconf sub`,
+	`ctags -R --recurse=no -x --language-force=Iniconf sub`, `ctags -x --language-force=Iniconf sub/x`,
 }
 
 // TestCanaryRound86 checks that each line of round 86 reads the key when
@@ -85,6 +119,42 @@ func TestCanaryRound86(t *testing.T) {
 		}
 		if v := decide(line); v.Decision != permission.Allow {
 			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
+}
+
+// round86SetUp runs setup in real bash in the fixture of home and wd.
+func round86SetUp(t *testing.T, home, wd, setup string) {
+	t.Helper()
+	cmd := exec.CommandContext(t.Context(), "/bin/bash", "-c", setup)
+	cmd.Dir = wd
+	cmd.Env = canaryEnv(home)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%q: %v: %s", setup, err, out)
+	}
+}
+
+// TestCanaryRound86Setup checks the lines of canaryRound86Setup: each
+// reads the key when run after its setup and asks, and the ordinary
+// ctags line next to them (a directory with no link) stays allowed.
+func TestCanaryRound86Setup(t *testing.T) {
+	for _, c := range canaryRound86Setup {
+		home, wd := round84Fixture(t)
+		round86SetUp(t, home, wd, c.setup)
+		cmd := exec.CommandContext(t.Context(), "/bin/bash", "-c", c.line)
+		cmd.Dir = wd
+		cmd.Env = append(canaryEnv(home), "TMPDIR="+filepath.Dir(wd))
+		if out, _ := cmd.CombinedOutput(); !strings.Contains(string(out), round84Key) {
+			t.Errorf("%q after %q did not print the key when run: %q", c.line, c.setup, out)
+		}
+		home, wd = round84Fixture(t)
+		round86SetUp(t, home, wd, c.setup)
+		decide := secretDecider(t, home, wd)
+		if v := decide(c.line); v.Decision != permission.Ask || v.RuleID != permission.RuleBashSecretRead {
+			t.Errorf("%q after %q: %v %s (%s), want an ask of %s", c.line, c.setup, v.Decision, v.RuleID, v.Reason, permission.RuleBashSecretRead)
+		}
+		if v := decide(`ctags -x --language-force=Iniconf doc`); v.Decision != permission.Allow {
+			t.Errorf("ctags of doc after %q: %v %s (%s), want it allowed", c.setup, v.Decision, v.RuleID, v.Reason)
 		}
 	}
 }

@@ -85,8 +85,7 @@ func commandFollowsLinks(c shellscan.Command) bool {
 			// ctags -R follows links unless --links=no: ctags -R -x
 			// --language-force=Iniconf printed ~/.aws/credentials'
 			// lines through a project link.
-			return !slices.Contains(c.Args, "--links=no") && (slices.Contains(c.Args, "-R") ||
-				slices.Contains(c.Args, "--recurse") || slices.Contains(c.Args, "--recurse=yes"))
+			return ctagsFollows(c.Args)
 		}
 		return false
 	}
@@ -121,6 +120,85 @@ func longFollow(w string) bool {
 		return false
 	}
 	return slices.ContainsFunc(followOptions, func(o string) bool { return strings.HasPrefix(o, w) })
+}
+
+// ctagsFollows reports whether ctags given args recurses into
+// directories following links: -R (also among other letters, -Rx) or
+// --recurse with a true value (yes, on, true, 1) that a later one does
+// not take back, and --links not last set false.
+func ctagsFollows(args []string) bool {
+	recurse, links := false, true
+	for _, w := range args {
+		switch {
+		case w == "--":
+			return recurse && links
+		case w == "--recurse" || strings.HasPrefix(w, "--recurse="):
+			recurse = ctagsTrue(w)
+		case w == "--links" || strings.HasPrefix(w, "--links="):
+			links = ctagsTrue(w)
+		case strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.Contains(w, "R"):
+			recurse = true
+		}
+	}
+	return recurse && links
+}
+
+// followsFrom is commandFollowsLinks for c run from dirs (a line's
+// Dirs): ctags also recurses, following links, when an options file it
+// reads by itself says so (--recurse=yes in ./.ctags.d/*.ctags, which a
+// cloned project may hold) and its own words do not take that back.
+func (g *Gate) followsFrom(c shellscan.Command, dirs []string) bool {
+	if commandFollowsLinks(c) {
+		return true
+	}
+	if c.Wrapper || !slices.Contains(ctagsNames, filepath.Base(c.Name)) || !g.ctagsOptionFiles(dirs) {
+		return false
+	}
+	recurse, links := true, true
+	for _, w := range c.Args {
+		switch {
+		case w == "--recurse" || strings.HasPrefix(w, "--recurse="):
+			recurse = ctagsTrue(w)
+		case w == "--links" || strings.HasPrefix(w, "--links="):
+			links = ctagsTrue(w)
+		}
+	}
+	return recurse && links
+}
+
+// ctagsOptionFiles reports whether an options file or directory ctags
+// reads without being told exists in the home or in one of dirs:
+// .ctags.d and ctags.d (universal ctags), .ctags (exuberant), and
+// ~/.config/ctags.
+func (g *Gate) ctagsOptionFiles(dirs []string) bool {
+	var places []string
+	for _, d := range dirs {
+		if cwd := g.cwdOf(d); cwd != "" {
+			places = append(places, filepath.Join(cwd, ".ctags.d"), filepath.Join(cwd, "ctags.d"), filepath.Join(cwd, ".ctags"))
+		}
+	}
+	if g.home != "" {
+		places = append(places, filepath.Join(g.home, ".ctags.d"), filepath.Join(g.home, ".ctags"), filepath.Join(g.home, ".config", "ctags"))
+	}
+	return slices.ContainsFunc(places, func(p string) bool {
+		_, err := os.Stat(p)
+		return err == nil
+	})
+}
+
+// ctagsTrue reports whether ctags takes the boolean option w (--opt or
+// --opt=value) as set: its value is missing or not one of no, off, false
+// and 0.
+func ctagsTrue(w string) bool {
+	_, v, ok := strings.Cut(w, "=")
+	if !ok {
+		return true
+	}
+	switch strings.ToLower(v) {
+	case "no", "off", "false", "0":
+		return false
+	}
+	return true
 }
 
 // storesLinks reports whether an archiver that follows links by default
@@ -216,7 +294,7 @@ func (g *Gate) holdsSecret(dir string) bool {
 // reads, with a command that follows symbolic links, that holds a link to
 // a secret (see linkedSecret); "" when there is none.
 func (g *Gate) secretThroughLinks(a *shellscan.Analysis) string {
-	if !followsLinks(a) {
+	if !slices.ContainsFunc(a.Commands, func(c shellscan.Command) bool { return g.followsFrom(c, a.Dirs) }) {
 		return ""
 	}
 	walk := &linkWalk{budget: maxLinkWalk, seen: map[string]bool{}}
@@ -243,7 +321,7 @@ func (g *Gate) secretThroughLinks(a *shellscan.Analysis) string {
 	// The operands of a command the analysis lists no reads for (ctags
 	// -R sub), and the working directory a searcher given no path reads.
 	for _, c := range a.Commands {
-		if !commandFollowsLinks(c) {
+		if !g.followsFrom(c, a.Dirs) {
 			continue
 		}
 		for _, dir := range a.Dirs {

@@ -128,6 +128,16 @@ func (g *Gate) secretRead(a *shellscan.Analysis) string {
 	// it (git diff --no-index ~/.netrc x, du --files0-from=~/.netrc, echo
 	// ~/.ssh/id_rsa | xargs cat). A tilde the analysis leaves to bash
 	// (~root/.ssh, ~+/.netrc) keeps its source text and is looked up here.
+	// The words of a here-string or here-document, which a program that
+	// reads names from its input takes as paths (xargs cat <<<
+	// ~/.ssh/id_ed25519 printed the key).
+	for _, w := range inputWords(a) {
+		for _, p := range append([]string{w}, tildeWords(w, a.Dirs)...) {
+			if g.namesSecretWord(a.Dirs, p) {
+				return w
+			}
+		}
+	}
 	for _, c := range a.Commands {
 		for _, w := range c.Args {
 			words := append([]string{w}, fileWords(w)...)
@@ -285,4 +295,20 @@ func readsTrees(a *shellscan.Analysis) bool {
 		}
 	}
 	return false
+}
+
+// inputWords returns the words of the line's here-strings and
+// here-documents (see [shellscan.Analysis.Inputs]), split at blanks and
+// newlines as xargs splits them, each also without the quotes around it.
+func inputWords(a *shellscan.Analysis) []string {
+	var out []string
+	for _, in := range a.Inputs {
+		for _, f := range strings.Fields(in) {
+			out = append(out, f)
+			if t := strings.Trim(f, `"'`); t != f && t != "" {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
 }

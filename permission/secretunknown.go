@@ -94,6 +94,11 @@ func (g *Gate) unknownSecretRead(a *shellscan.Analysis) string {
 			}
 		}
 	}
+	for _, w := range inputWords(a) {
+		if check(w, false) {
+			return w
+		}
+	}
 	for _, w := range a.DynamicReads {
 		if read[w] && check(w, true) {
 			return w
