@@ -220,6 +220,25 @@ func storesLinks(name string, args []string) bool {
 type linkWalk struct {
 	budget int
 	seen   map[string]bool
+	// secrets are the gate's secret locations, as named and resolved,
+	// once worked out (see secretPaths).
+	secrets []string
+}
+
+// secretPaths returns the gate's secret locations that exist, as named
+// and resolved, working them out on the first call.
+func (w *linkWalk) secretPaths(g *Gate) []string {
+	if w.secrets == nil {
+		w.secrets = []string{}
+		for _, s := range g.secrets {
+			for _, p := range []string{s, pathmatch.Resolve(s)} {
+				if _, err := os.Lstat(p); err == nil {
+					w.secrets = append(w.secrets, p)
+				}
+			}
+		}
+	}
+	return w.secrets
 }
 
 // linkedSecret reports whether the directory at root (as the line names
@@ -254,11 +273,27 @@ func (g *Gate) linkedSecret(root, cwd string, w *linkWalk) bool {
 			p := filepath.Join(d, e.Name())
 			switch {
 			case e.Type()&fs.ModeSymlink != 0:
+				// to is resolved already: what hitsSecret resolves
+				// again for each of thousands of links is looked up
+				// against the secrets resolved once.
 				to := pathmatch.ResolveFrom(p, cwd)
-				if g.hitsSecret(to, cwd, false) || g.holdsSecret(to) {
+				if pathmatch.Hits(to, g.secrets, false) || pathmatch.Hits(to, w.secretPaths(g), false) ||
+					secretpaths.IsProcSecret(filepath.ToSlash(to), false) {
 					return true
 				}
+				if raw, err := os.Readlink(p); err == nil && strings.ContainsAny(raw, "fdst") &&
+					(strings.Contains(raw, "/fd") || strings.Contains(raw, "/std") || strings.Contains(raw, "proc")) &&
+					pathmatch.ThroughDescriptor(p, cwd, true) {
+					return true // a link to /dev/fd/3: any directory the line opened
+				}
 				if fi, err := os.Stat(to); err == nil && fi.IsDir() {
+					// Only a directory holds a secret; the secrets'
+					// resolved paths are worked out once a line
+					// (a link to /usr met thousands of links and took
+					// 2 s resolving them all for each).
+					if g.holdsSecretOf(to, w.secretPaths(g)) {
+						return true
+					}
 					queue = append(queue, to)
 				}
 			case e.IsDir():
@@ -269,25 +304,18 @@ func (g *Gate) linkedSecret(root, cwd string, w *linkWalk) bool {
 	return false
 }
 
-// holdsSecret reports whether the directory dir holds a secret location
+// holdsSecretOf reports whether the directory dir holds a secret location
 // that exists (~ holding ~/.ssh, ~/.config holding ~/.config/gh), or a
 // process's directory in /proc: a link that leads there, followed, reads
 // the secret. A directory that would only hold one by name (~/.config
 // with no gh in it) does not count: the walk looks at what is there.
-func (g *Gate) holdsSecret(dir string) bool {
+// secrets are the secret locations that exist, as named and resolved
+// (see linkWalk.secretPaths).
+func (g *Gate) holdsSecretOf(dir string, secrets []string) bool {
 	if secretpaths.IsProcSecret(filepath.ToSlash(filepath.Clean(dir)), true) {
 		return true
 	}
-	for _, s := range g.secrets {
-		for _, p := range []string{s, pathmatch.Resolve(s)} {
-			if pathmatch.Within(p, dir) {
-				if _, err := os.Lstat(p); err == nil {
-					return true
-				}
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(secrets, func(p string) bool { return pathmatch.Within(p, dir) })
 }
 
 // secretThroughLinks returns, as the line names it, a directory the line
