@@ -55,6 +55,15 @@ var canaryRound86 = map[string][]string{
 		`d=../home; grep -r PRIVATE $d`,
 		`d=../home; diff -rN $d doc`,
 	},
+	// diff -r takes one tree as an option's value, compared to every
+	// operand: round 84 looked at its operands only.
+	"4b-diff-from-file": {
+		`mkdir -p e && diff -rN --from-file=../home e`,
+		`mkdir -p e && diff -rN --to-file=../home e`,
+		`mkdir -p e && diff -rN --from-file ../home e`,
+		`mkdir -p e && diff -r -N --to-f ../home e`,
+		`d=../home; mkdir -p e && diff -rN --from-file=$d e`,
+	},
 	// A here-string or here-document is the list of names a program
 	// that reads them from its input opens: the analysis listed its
 	// words nowhere.
@@ -95,6 +104,7 @@ var canaryRound86Ordinary = []string{
 	`grep -c x <<< "hello world"`, `wc -w <<< "$(cat README)"`, `xargs cat <<< README`,
 	"cat > r.md <<'EOF'\nsee ~/.aws/credentials\nEOF", `ctags -R --links=false -x --language-force=Iniconf sub`,
 	`ctags -R --recurse=no -x --language-force=Iniconf sub`, `ctags -x --language-force=Iniconf sub/x`,
+	`mkdir -p e && diff -rN --from-file=doc e`, `mkdir -p e && diff -ru --exclude=.git doc e`,
 }
 
 // TestCanaryRound86 checks that each line of round 86 reads the key when

@@ -101,13 +101,26 @@ func (g *Gate) secretRead(a *shellscan.Analysis) string {
 	}
 	// git diff --no-index compares two trees, printing every file one
 	// holds and the other lacks; the analysis lists no access for them.
+	// diff -r takes a tree as an option's value too (diff -rN
+	// --from-file=../home e printed the home's files).
 	for _, c := range a.Commands {
-		if pathmatch.FoldName(filepath.Base(c.Name)) != "git" || !slices.Contains(c.Args, "--no-index") {
+		name := pathmatch.FoldName(filepath.Base(c.Name))
+		isDiff := (name == "diff" || name == "colordiff") && tree
+		if !isDiff && (name != "git" || !slices.Contains(c.Args, "--no-index")) {
 			continue
 		}
-		for _, w := range c.Args {
-			if !strings.HasPrefix(w, "-") && g.namesSecret(a.Dirs, w, false, true) {
-				return w
+		for i, w := range c.Args {
+			words := []string{w}
+			if isDiff && strings.HasPrefix(w, "--") {
+				words = fileWords(w)
+				if !strings.Contains(w, "=") && i+1 < len(c.Args) {
+					words = []string{c.Args[i+1]} // --from-file DIR
+				}
+			}
+			for _, v := range words {
+				if !strings.HasPrefix(v, "-") && g.namesSecret(a.Dirs, v, false, true) {
+					return w
+				}
 			}
 		}
 	}

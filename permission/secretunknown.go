@@ -4,6 +4,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -55,7 +56,7 @@ func (g *Gate) unknownSecretRead(a *shellscan.Analysis) string {
 				// A tree reader reads the directory a variable holds
 				// whole (d=../home; grep -r PRIVATE $d).
 				if g.namesSecretWord(a.Dirs, v) || strings.ContainsAny(v, "*?[{") && g.namesSecret(a.Dirs, v, true, tree) ||
-					tree && g.namesSecret(a.Dirs, v, false, true) {
+					tree && slices.ContainsFunc(append([]string{v}, fileWords(v)...), func(p string) bool { return g.namesSecret(a.Dirs, p, false, true) }) {
 					return true
 				}
 				continue
