@@ -76,6 +76,18 @@ var canaryRound86 = map[string][]string{
 		`ctags -x --language-force=Iniconf -L - <<< ~/.aws/credentials`,
 		"xargs cat <<'EOF'\nsub/a/credentials\nEOF",
 	},
+	// A tree copied or moved with its links (cp -r keeps a link a
+	// link): the copy's relative link leads where sub/s led, through a
+	// path that does not exist when the line is judged.
+	"7-copied-links": {
+		`cp -r sub t && cat t/s/id_ed25519`,
+		`cp -r sub t && grep -r PRIVATE t/s`,
+		`cp -R sub t && cat t/a/credentials`,
+		`cp -a sub t && cat t/s/id_ed25519`,
+		`cp --recursive sub t && cat t/s/id_ed25519`,
+		`mv sub t && cat t/s/id_ed25519`,
+		`timeout 9 cp -r sub t && cat t/s/id_ed25519`,
+	},
 	// ctags' other spellings of recursion: a boolean's other true
 	// values, letters run together, a later --links=yes.
 	"6-ctags-spellings": {
@@ -105,6 +117,7 @@ var canaryRound86Ordinary = []string{
 	"cat > r.md <<'EOF'\nsee ~/.aws/credentials\nEOF", `ctags -R --links=false -x --language-force=Iniconf sub`,
 	`ctags -R --recurse=no -x --language-force=Iniconf sub`, `ctags -x --language-force=Iniconf sub/x`,
 	`mkdir -p e && diff -rN --from-file=doc e`, `mkdir -p e && diff -ru --exclude=.git doc e`,
+	`cp -r doc d2 && cat d2/a`, `mv README r2`, `cp README r2`, `cp -a doc d3`,
 }
 
 // TestCanaryRound86 checks that each line of round 86 reads the key when

@@ -318,14 +318,61 @@ func (g *Gate) holdsSecretOf(dir string, secrets []string) bool {
 	return slices.ContainsFunc(secrets, func(p string) bool { return pathmatch.Within(p, dir) })
 }
 
+// copiesLinks reports whether c copies or moves the symbolic links it
+// meets as links: cp -r (-R, -a, -d, -P, -H, --recursive, --archive,
+// --no-dereference, --preserve=links), mv, and rsync -a or -l. A link
+// so copied leads, from the copy, where it led (a relative link at the
+// same depth): cp -r sub t && cat t/s/id_ed25519 read ~/.ssh through a
+// copy of sub/s, a path that does not exist when the line is judged.
+func copiesLinks(c shellscan.Command) bool {
+	if c.Wrapper {
+		return false
+	}
+	name := filepath.Base(c.Name)
+	for _, w := range c.Args {
+		if w == "--" {
+			break
+		}
+		long := strings.HasPrefix(w, "--")
+		switch {
+		case name == "mv":
+			return true
+		case name == "cp" && long && (strings.HasPrefix(w, "--rec") || strings.HasPrefix(w, "--ar") ||
+			strings.HasPrefix(w, "--no-d") || strings.HasPrefix(w, "--pre")):
+			return true
+		case name == "cp" && !long && strings.HasPrefix(w, "-") && strings.ContainsAny(w[1:], "PdaRrH"):
+			return true
+		case name == "rsync" && long && (strings.HasPrefix(w, "--ar") || strings.HasPrefix(w, "--li")):
+			return true
+		case name == "rsync" && !long && strings.HasPrefix(w, "-") && strings.ContainsAny(w[1:], "al"):
+			return true
+		}
+	}
+	return name == "mv"
+}
+
 // secretThroughLinks returns, as the line names it, a directory the line
 // reads, with a command that follows symbolic links, that holds a link to
 // a secret (see linkedSecret); "" when there is none.
 func (g *Gate) secretThroughLinks(a *shellscan.Analysis) string {
+	walk := &linkWalk{budget: maxLinkWalk, seen: map[string]bool{}}
+	// A tree copied with its links, when it holds a link to a secret:
+	// the copy, which the line may read next, holds one too.
+	for _, c := range a.Commands {
+		if !copiesLinks(c) {
+			continue
+		}
+		for _, dir := range a.Dirs {
+			for _, w := range c.Args {
+				if !strings.HasPrefix(w, "-") && g.operandLinksSecret(a, dir, w, walk) {
+					return w
+				}
+			}
+		}
+	}
 	if !slices.ContainsFunc(a.Commands, func(c shellscan.Command) bool { return g.followsFrom(c, a.Dirs) }) {
 		return ""
 	}
-	walk := &linkWalk{budget: maxLinkWalk, seen: map[string]bool{}}
 	for _, acc := range a.Accesses {
 		if acc.Mode != shellscan.Read || acc.Runs || acc.Venv || acc.UvConfig || acc.PipConfig {
 			continue
