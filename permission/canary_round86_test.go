@@ -117,7 +117,7 @@ var canaryRound86Ordinary = []string{
 	"cat > r.md <<'EOF'\nsee ~/.aws/credentials\nEOF", `ctags -R --links=false -x --language-force=Iniconf sub`,
 	`ctags -R --recurse=no -x --language-force=Iniconf sub`, `ctags -x --language-force=Iniconf sub/x`,
 	`mkdir -p e && diff -rN --from-file=doc e`, `mkdir -p e && diff -ru --exclude=.git doc e`,
-	`cp -r doc d2 && cat d2/a`, `mv README r2`, `cp README r2`, `cp -a doc d3`,
+	`cp -r doc d2 && cat d2/a`, `mv README r2`, `cp README r2`, `cp -a doc d3`, `cp -a sub t2`, `timeout 9 mv sub t3`,
 }
 
 // TestCanaryRound86 checks that each line of round 86 reads the key when

@@ -357,9 +357,17 @@ func copiesLinks(c shellscan.Command) bool {
 func (g *Gate) secretThroughLinks(a *shellscan.Analysis) string {
 	walk := &linkWalk{budget: maxLinkWalk, seen: map[string]bool{}}
 	// A tree copied with its links, when it holds a link to a secret:
-	// the copy, which the line may read next, holds one too.
+	// the copy, which another command of the line may read, holds one
+	// too. A copy alone reads no secret (cp -r sub t, round 84's
+	// ordinary line); a later line sees the copy's link where it is.
+	commands := 0
 	for _, c := range a.Commands {
-		if !copiesLinks(c) {
+		if !c.Wrapper {
+			commands++
+		}
+	}
+	for _, c := range a.Commands {
+		if commands < 2 || !copiesLinks(c) {
 			continue
 		}
 		for _, dir := range a.Dirs {
