@@ -85,8 +85,7 @@ func commandFollowsLinks(c shellscan.Command) bool {
 			// ctags -R follows links unless --links=no: ctags -R -x
 			// --language-force=Iniconf printed ~/.aws/credentials'
 			// lines through a project link.
-			return !slices.Contains(c.Args, "--links=no") && (slices.Contains(c.Args, "-R") ||
-				slices.Contains(c.Args, "--recurse") || slices.Contains(c.Args, "--recurse=yes"))
+			return ctagsFollows(c.Args)
 		}
 		return false
 	}
@@ -95,8 +94,7 @@ func commandFollowsLinks(c shellscan.Command) bool {
 			break
 		}
 		switch {
-		case w == "--dereference-recursive" || w == "--follow" || w == "--dereference" || w == "-follow" ||
-			w == "--copy-links" || w == "--copy-unsafe-links" || w == "--copy-dirlinks" || w == "--keep-dirlinks":
+		case w == "-follow" || longFollow(w):
 			return true
 		case name == "find" && strings.HasPrefix(w, "-") && len(w) > 2:
 			// find's expressions (-name, -type …) are words, not
@@ -106,6 +104,101 @@ func commandFollowsLinks(c shellscan.Command) bool {
 		}
 	}
 	return false
+}
+
+// followOptions are the long options that make a reader follow the links
+// it meets (grep, cp, tar, rsync, rg, fd, ag, ack).
+var followOptions = []string{"--dereference-recursive", "--follow", "--dereference", "--copy-links",
+	"--copy-unsafe-links", "--copy-dirlinks", "--keep-dirlinks"}
+
+// longFollow reports whether w is one of followOptions or, as GNU
+// getopt_long and Perl's Getopt::Long take it, an abbreviation of one at
+// least two letters long: grep --deref PRIVATE sub and cp -r --deref sub t
+// followed the link to ~/.ssh like their full spellings.
+func longFollow(w string) bool {
+	if len(w) < len("--xy") || !strings.HasPrefix(w, "--") || strings.Contains(w, "=") {
+		return false
+	}
+	return slices.ContainsFunc(followOptions, func(o string) bool { return strings.HasPrefix(o, w) })
+}
+
+// ctagsFollows reports whether ctags given args recurses into
+// directories following links: -R (also among other letters, -Rx) or
+// --recurse with a true value (yes, on, true, 1) that a later one does
+// not take back, and --links not last set false.
+func ctagsFollows(args []string) bool {
+	recurse, links := false, true
+	for _, w := range args {
+		switch {
+		case w == "--":
+			return recurse && links
+		case w == "--recurse" || strings.HasPrefix(w, "--recurse="):
+			recurse = ctagsTrue(w)
+		case w == "--links" || strings.HasPrefix(w, "--links="):
+			links = ctagsTrue(w)
+		case strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.Contains(w, "R"):
+			recurse = true
+		}
+	}
+	return recurse && links
+}
+
+// followsFrom is commandFollowsLinks for c run from dirs (a line's
+// Dirs): ctags also recurses, following links, when an options file it
+// reads by itself says so (--recurse=yes in ./.ctags.d/*.ctags, which a
+// cloned project may hold) and its own words do not take that back.
+func (g *Gate) followsFrom(c shellscan.Command, dirs []string) bool {
+	if commandFollowsLinks(c) {
+		return true
+	}
+	if c.Wrapper || !slices.Contains(ctagsNames, filepath.Base(c.Name)) || !g.ctagsOptionFiles(dirs) {
+		return false
+	}
+	recurse, links := true, true
+	for _, w := range c.Args {
+		switch {
+		case w == "--recurse" || strings.HasPrefix(w, "--recurse="):
+			recurse = ctagsTrue(w)
+		case w == "--links" || strings.HasPrefix(w, "--links="):
+			links = ctagsTrue(w)
+		}
+	}
+	return recurse && links
+}
+
+// ctagsOptionFiles reports whether an options file or directory ctags
+// reads without being told exists in the home or in one of dirs:
+// .ctags.d and ctags.d (universal ctags), .ctags (exuberant), and
+// ~/.config/ctags.
+func (g *Gate) ctagsOptionFiles(dirs []string) bool {
+	var places []string
+	for _, d := range dirs {
+		if cwd := g.cwdOf(d); cwd != "" {
+			places = append(places, filepath.Join(cwd, ".ctags.d"), filepath.Join(cwd, "ctags.d"), filepath.Join(cwd, ".ctags"))
+		}
+	}
+	if g.home != "" {
+		places = append(places, filepath.Join(g.home, ".ctags.d"), filepath.Join(g.home, ".ctags"), filepath.Join(g.home, ".config", "ctags"))
+	}
+	return slices.ContainsFunc(places, func(p string) bool {
+		_, err := os.Stat(p)
+		return err == nil
+	})
+}
+
+// ctagsTrue reports whether ctags takes the boolean option w (--opt or
+// --opt=value) as set: its value is missing or not one of no, off, false
+// and 0.
+func ctagsTrue(w string) bool {
+	_, v, ok := strings.Cut(w, "=")
+	if !ok {
+		return true
+	}
+	switch strings.ToLower(v) {
+	case "no", "off", "false", "0":
+		return false
+	}
+	return true
 }
 
 // storesLinks reports whether an archiver that follows links by default
@@ -127,6 +220,25 @@ func storesLinks(name string, args []string) bool {
 type linkWalk struct {
 	budget int
 	seen   map[string]bool
+	// secrets are the gate's secret locations, as named and resolved,
+	// once worked out (see secretPaths).
+	secrets []string
+}
+
+// secretPaths returns the gate's secret locations that exist, as named
+// and resolved, working them out on the first call.
+func (w *linkWalk) secretPaths(g *Gate) []string {
+	if w.secrets == nil {
+		w.secrets = []string{}
+		for _, s := range g.secrets {
+			for _, p := range []string{s, pathmatch.Resolve(s)} {
+				if _, err := os.Lstat(p); err == nil {
+					w.secrets = append(w.secrets, p)
+				}
+			}
+		}
+	}
+	return w.secrets
 }
 
 // linkedSecret reports whether the directory at root (as the line names
@@ -161,11 +273,27 @@ func (g *Gate) linkedSecret(root, cwd string, w *linkWalk) bool {
 			p := filepath.Join(d, e.Name())
 			switch {
 			case e.Type()&fs.ModeSymlink != 0:
+				// to is resolved already: what hitsSecret resolves
+				// again for each of thousands of links is looked up
+				// against the secrets resolved once.
 				to := pathmatch.ResolveFrom(p, cwd)
-				if g.hitsSecret(to, cwd, false) || g.holdsSecret(to) {
+				if pathmatch.Hits(to, g.secrets, false) || pathmatch.Hits(to, w.secretPaths(g), false) ||
+					secretpaths.IsProcSecret(filepath.ToSlash(to), false) {
 					return true
 				}
+				if raw, err := os.Readlink(p); err == nil && strings.ContainsAny(raw, "fdst") &&
+					(strings.Contains(raw, "/fd") || strings.Contains(raw, "/std") || strings.Contains(raw, "proc")) &&
+					pathmatch.ThroughDescriptor(p, cwd, true) {
+					return true // a link to /dev/fd/3: any directory the line opened
+				}
 				if fi, err := os.Stat(to); err == nil && fi.IsDir() {
+					// Only a directory holds a secret; the secrets'
+					// resolved paths are worked out once a line
+					// (a link to /usr met thousands of links and took
+					// 2 s resolving them all for each).
+					if g.holdsSecretOf(to, w.secretPaths(g)) {
+						return true
+					}
 					queue = append(queue, to)
 				}
 			case e.IsDir():
@@ -176,35 +304,83 @@ func (g *Gate) linkedSecret(root, cwd string, w *linkWalk) bool {
 	return false
 }
 
-// holdsSecret reports whether the directory dir holds a secret location
+// holdsSecretOf reports whether the directory dir holds a secret location
 // that exists (~ holding ~/.ssh, ~/.config holding ~/.config/gh), or a
 // process's directory in /proc: a link that leads there, followed, reads
 // the secret. A directory that would only hold one by name (~/.config
 // with no gh in it) does not count: the walk looks at what is there.
-func (g *Gate) holdsSecret(dir string) bool {
+// secrets are the secret locations that exist, as named and resolved
+// (see linkWalk.secretPaths).
+func (g *Gate) holdsSecretOf(dir string, secrets []string) bool {
 	if secretpaths.IsProcSecret(filepath.ToSlash(filepath.Clean(dir)), true) {
 		return true
 	}
-	for _, s := range g.secrets {
-		for _, p := range []string{s, pathmatch.Resolve(s)} {
-			if pathmatch.Within(p, dir) {
-				if _, err := os.Lstat(p); err == nil {
-					return true
-				}
-			}
+	return slices.ContainsFunc(secrets, func(p string) bool { return pathmatch.Within(p, dir) })
+}
+
+// copiesLinks reports whether c copies or moves the symbolic links it
+// meets as links: cp -r (-R, -a, -d, -P, -H, --recursive, --archive,
+// --no-dereference, --preserve=links), mv, and rsync -a or -l. A link
+// so copied leads, from the copy, where it led (a relative link at the
+// same depth): cp -r sub t && cat t/s/id_ed25519 read ~/.ssh through a
+// copy of sub/s, a path that does not exist when the line is judged.
+func copiesLinks(c shellscan.Command) bool {
+	if c.Wrapper {
+		return false
+	}
+	name := filepath.Base(c.Name)
+	for _, w := range c.Args {
+		if w == "--" {
+			break
+		}
+		long := strings.HasPrefix(w, "--")
+		switch {
+		case name == "mv":
+			return true
+		case name == "cp" && long && (strings.HasPrefix(w, "--rec") || strings.HasPrefix(w, "--ar") ||
+			strings.HasPrefix(w, "--no-d") || strings.HasPrefix(w, "--pre")):
+			return true
+		case name == "cp" && !long && strings.HasPrefix(w, "-") && strings.ContainsAny(w[1:], "PdaRrH"):
+			return true
+		case name == "rsync" && long && (strings.HasPrefix(w, "--ar") || strings.HasPrefix(w, "--li")):
+			return true
+		case name == "rsync" && !long && strings.HasPrefix(w, "-") && strings.ContainsAny(w[1:], "al"):
+			return true
 		}
 	}
-	return false
+	return name == "mv"
 }
 
 // secretThroughLinks returns, as the line names it, a directory the line
 // reads, with a command that follows symbolic links, that holds a link to
 // a secret (see linkedSecret); "" when there is none.
 func (g *Gate) secretThroughLinks(a *shellscan.Analysis) string {
-	if !followsLinks(a) {
+	walk := &linkWalk{budget: maxLinkWalk, seen: map[string]bool{}}
+	// A tree copied with its links, when it holds a link to a secret:
+	// the copy, which another command of the line may read, holds one
+	// too. A copy alone reads no secret (cp -r sub t, round 84's
+	// ordinary line); a later line sees the copy's link where it is.
+	commands := 0
+	for _, c := range a.Commands {
+		if !c.Wrapper {
+			commands++
+		}
+	}
+	for _, c := range a.Commands {
+		if commands < 2 || !copiesLinks(c) {
+			continue
+		}
+		for _, dir := range a.Dirs {
+			for _, w := range c.Args {
+				if !strings.HasPrefix(w, "-") && g.operandLinksSecret(a, dir, w, walk) {
+					return w
+				}
+			}
+		}
+	}
+	if !slices.ContainsFunc(a.Commands, func(c shellscan.Command) bool { return g.followsFrom(c, a.Dirs) }) {
 		return ""
 	}
-	walk := &linkWalk{budget: maxLinkWalk, seen: map[string]bool{}}
 	for _, acc := range a.Accesses {
 		if acc.Mode != shellscan.Read || acc.Runs || acc.Venv || acc.UvConfig || acc.PipConfig {
 			continue
@@ -228,18 +404,75 @@ func (g *Gate) secretThroughLinks(a *shellscan.Analysis) string {
 	// The operands of a command the analysis lists no reads for (ctags
 	// -R sub), and the working directory a searcher given no path reads.
 	for _, c := range a.Commands {
-		if !commandFollowsLinks(c) {
+		if !g.followsFrom(c, a.Dirs) {
 			continue
 		}
 		for _, dir := range a.Dirs {
 			cwd := g.cwdOf(dir)
 			for _, w := range c.Args {
-				if target := g.absTarget(dir, w); !strings.HasPrefix(w, "-") && target != "" && g.linkedSecret(target, cwd, walk) {
+				if !strings.HasPrefix(w, "-") && g.operandLinksSecret(a, dir, w, walk) {
 					return w
 				}
 			}
 			if searchesWorkdir(c) && cwd != "" && g.linkedSecret(cwd, cwd, walk) {
 				return "."
+			}
+		}
+	}
+	return ""
+}
+
+// operandLinksSecret reports whether the word w, an operand of a command
+// that follows links, run from dir (one of a's Dirs), names a directory
+// holding a link to a secret (see linkedSecret): each value a variable
+// the line binds may give it (d=sub; grep -R x $d), each file a glob
+// matches (grep -R x su*), and, for a part only known when the line runs
+// ($(echo sub), what xargs reads), the working directory, where such a
+// word most likely points.
+func (g *Gate) operandLinksSecret(a *shellscan.Analysis, dir, w string, walk *linkWalk) bool {
+	cwd := g.cwdOf(dir)
+	for _, v := range bindVars(w, a.Vars) {
+		if strings.ContainsAny(v, "$`") {
+			if cwd != "" && g.linkedSecret(cwd, cwd, walk) {
+				return true
+			}
+			continue
+		}
+		target := g.absTarget(dir, v)
+		if target == "" {
+			continue
+		}
+		cands := []string{target}
+		if strings.ContainsAny(v, "*?[") {
+			cands = pathmatch.Glob(target)
+		}
+		for _, c := range cands {
+			if g.linkedSecret(c, cwd, walk) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// descriptorTree returns, as the line names it, an operand of a command
+// of a line that reads trees or follows links that is a file descriptor
+// (grep -r x /dev/fd/0 < .., tar chf - /dev/fd/3 3<..): the descriptor
+// may be any directory the line opened; "" when there is none.
+func (g *Gate) descriptorTree(a *shellscan.Analysis) string {
+	walks := slices.ContainsFunc(a.Commands, func(c shellscan.Command) bool {
+		name := filepath.Base(c.Name)
+		return commandFollowsLinks(c) && name != "diff" && name != "colordiff" // diff <(sort a) <(sort b) reads two pipes
+	})
+	if !walks && !readsTrees(a) {
+		return ""
+	}
+	for _, c := range a.Commands {
+		for _, w := range c.Args {
+			for _, dir := range a.Dirs {
+				if target := g.absTarget(dir, w); target != "" && pathmatch.ThroughDescriptor(target, g.cwdOf(dir), true) {
+					return w
+				}
 			}
 		}
 	}

@@ -96,15 +96,31 @@ func (g *Gate) secretRead(a *shellscan.Analysis) string {
 	if p := g.secretThroughLinks(a); p != "" {
 		return p
 	}
+	if p := g.descriptorTree(a); p != "" {
+		return p
+	}
 	// git diff --no-index compares two trees, printing every file one
 	// holds and the other lacks; the analysis lists no access for them.
+	// diff -r takes a tree as an option's value too (diff -rN
+	// --from-file=../home e printed the home's files).
 	for _, c := range a.Commands {
-		if pathmatch.FoldName(filepath.Base(c.Name)) != "git" || !slices.Contains(c.Args, "--no-index") {
+		name := pathmatch.FoldName(filepath.Base(c.Name))
+		isDiff := (name == "diff" || name == "colordiff") && tree
+		if !isDiff && (name != "git" || !slices.Contains(c.Args, "--no-index")) {
 			continue
 		}
-		for _, w := range c.Args {
-			if !strings.HasPrefix(w, "-") && g.namesSecret(a.Dirs, w, false, true) {
-				return w
+		for i, w := range c.Args {
+			words := []string{w}
+			if isDiff && strings.HasPrefix(w, "--") {
+				words = fileWords(w)
+				if !strings.Contains(w, "=") && i+1 < len(c.Args) {
+					words = []string{c.Args[i+1]} // --from-file DIR
+				}
+			}
+			for _, v := range words {
+				if !strings.HasPrefix(v, "-") && g.namesSecret(a.Dirs, v, false, true) {
+					return w
+				}
 			}
 		}
 	}
@@ -125,6 +141,16 @@ func (g *Gate) secretRead(a *shellscan.Analysis) string {
 	// it (git diff --no-index ~/.netrc x, du --files0-from=~/.netrc, echo
 	// ~/.ssh/id_rsa | xargs cat). A tilde the analysis leaves to bash
 	// (~root/.ssh, ~+/.netrc) keeps its source text and is looked up here.
+	// The words of a here-string or here-document, which a program that
+	// reads names from its input takes as paths (xargs cat <<<
+	// ~/.ssh/id_ed25519 printed the key).
+	for _, w := range inputWords(a) {
+		for _, p := range append([]string{w}, tildeWords(w, a.Dirs)...) {
+			if g.namesSecretWord(a.Dirs, p) {
+				return w
+			}
+		}
+	}
 	for _, c := range a.Commands {
 		for _, w := range c.Args {
 			words := append([]string{w}, fileWords(w)...)
@@ -144,7 +170,7 @@ func (g *Gate) secretRead(a *shellscan.Analysis) string {
 func (g *Gate) namesSecretWord(dirs []string, p string) bool {
 	for _, dir := range dirs {
 		if target := g.absTarget(dir, p); target != "" &&
-			(pathmatch.Hits(target, g.secrets, false) || secretpaths.IsProcSecret(filepath.ToSlash(filepath.Clean(target)), false) ||
+			(pathmatch.Hits(target, g.secrets, false) || pathmatch.ThroughDescriptor(target, g.cwdOf(dir), false) || secretpaths.IsProcSecret(filepath.ToSlash(filepath.Clean(target)), false) ||
 				secretpaths.IsProcSecret(filepath.ToSlash(pathmatch.Resolve(target)), false)) {
 			return true
 		}
@@ -228,6 +254,11 @@ func (g *Gate) hitsSecret(target, cwd string, tree bool) bool {
 	if pathmatch.Hits(target, g.secrets, tree) {
 		return true
 	}
+	// Beneath a file descriptor, which may be any directory the line
+	// opened (cat /dev/fd/3/home/.ssh/id_ed25519 3<..).
+	if pathmatch.ThroughDescriptor(target, cwd, false) {
+		return true
+	}
 	// Through a link to /proc/self/cwd, as the command, in cwd, opens it.
 	from := pathmatch.ResolveFrom(target, cwd)
 	if pathmatch.Hits(from, g.secrets, tree) {
@@ -277,4 +308,20 @@ func readsTrees(a *shellscan.Analysis) bool {
 		}
 	}
 	return false
+}
+
+// inputWords returns the words of the line's here-strings and
+// here-documents (see [shellscan.Analysis.Inputs]), split at blanks and
+// newlines as xargs splits them, each also without the quotes around it.
+func inputWords(a *shellscan.Analysis) []string {
+	var out []string
+	for _, in := range a.Inputs {
+		for _, f := range strings.Fields(in) {
+			out = append(out, f)
+			if t := strings.Trim(f, `"'`); t != f && t != "" {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
 }

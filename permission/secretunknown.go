@@ -4,6 +4,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -41,6 +42,7 @@ const maxUnknownVariants = 64
 //     is allowed: asking for it would ask for every loop over a project's
 //     files, and the sandbox hides the credential stores behind the gate.
 func (g *Gate) unknownSecretRead(a *shellscan.Analysis) string {
+	tree := readsTrees(a)
 	check := func(w string, whole bool) bool {
 		if !strings.ContainsAny(w, "$`") {
 			return false
@@ -51,7 +53,10 @@ func (g *Gate) unknownSecretRead(a *shellscan.Analysis) string {
 				return true
 			}
 			if !strings.ContainsAny(v, "$`") {
-				if g.namesSecretWord(a.Dirs, v) || strings.ContainsAny(v, "*?[{") && g.namesSecret(a.Dirs, v, true, false) {
+				// A tree reader reads the directory a variable holds
+				// whole (d=../home; grep -r PRIVATE $d).
+				if g.namesSecretWord(a.Dirs, v) || strings.ContainsAny(v, "*?[{") && g.namesSecret(a.Dirs, v, true, tree) ||
+					tree && slices.ContainsFunc(append([]string{v}, fileWords(v)...), func(p string) bool { return g.namesSecret(a.Dirs, p, false, true) }) {
 					return true
 				}
 				continue
@@ -88,6 +93,11 @@ func (g *Gate) unknownSecretRead(a *shellscan.Analysis) string {
 			if check(w, false) {
 				return w
 			}
+		}
+	}
+	for _, w := range inputWords(a) {
+		if check(w, false) {
+			return w
 		}
 	}
 	for _, w := range a.DynamicReads {

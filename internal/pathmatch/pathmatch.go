@@ -503,6 +503,75 @@ func ResolveFrom(p, cwd string) string {
 	return cur
 }
 
+// ThroughDescriptor reports whether the absolute path p, opened by a
+// process, goes through one of its file descriptors as a directory: a
+// component after /proc/<pid>/fd/<n> (also /proc/self, a task's, and
+// /dev/fd/<n>, /dev/stdin, /dev/stdout, /dev/stderr, lexically or through
+// the links that lead there), for a process whose working directory is
+// cwd (see [ResolveFrom]). A descriptor may be a directory the line
+// opened (cat /dev/fd/3/home/.ssh/id_ed25519 3<.. read the key): what
+// lies beneath it is only known when the line runs. With at, p ending at
+// the descriptor counts too (grep -R x /dev/fd/3 reads the tree the
+// descriptor is), but for standard output and error, which a line writes
+// (tar czf /dev/stdout .) and which are seldom a directory.
+func ThroughDescriptor(p, cwd string, at bool) bool {
+	if !filepath.IsAbs(p) {
+		return false
+	}
+	min := 2 // the descriptor's number and a component beneath it
+	if at {
+		min = 1
+	}
+	cur := string(filepath.Separator)
+	rest := splitComponents(p)
+	links := 0
+	for len(rest) > 0 {
+		c := rest[0]
+		rest = rest[1:]
+		switch c {
+		case ".":
+			continue
+		case "..":
+			cur = filepath.Dir(cur)
+			continue
+		}
+		slash := filepath.ToSlash(cur)
+		switch {
+		case (slash == "/dev" || procDir(cur)) && c == "fd" && len(rest) >= min &&
+			(len(rest) >= 2 || rest[0] != "1" && rest[0] != "2"):
+			return true
+		case slash == "/dev" && (c == "stdin" && len(rest) >= min-1 || (c == "stdout" || c == "stderr") && len(rest) >= 1):
+			return true
+		case procDir(cur) && (c == "cwd" || c == "root") && filepath.IsAbs(cwd) && links < maxSymlinks:
+			links++
+			cur = string(filepath.Separator)
+			if c == "cwd" {
+				rest = append(splitComponents(cwd), rest...)
+			}
+			continue
+		}
+		next := filepath.Join(cur, c)
+		fi, err := os.Lstat(next)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 || links >= maxSymlinks {
+			cur = next
+			continue
+		}
+		links++
+		to, err := os.Readlink(next)
+		if err != nil || procDir(cur) {
+			// The caller's own descriptors and directories lead
+			// where the caller's do, not the command's.
+			cur = next
+			continue
+		}
+		if filepath.IsAbs(to) {
+			cur = string(filepath.Separator)
+		}
+		rest = append(splitComponents(to), rest...)
+	}
+	return false
+}
+
 // procDir reports whether the absolute path p is a process's or a
 // task's directory in /proc: /proc/<pid>, /proc/self, /proc/thread-self,
 // or one of those followed by /task/<tid>.

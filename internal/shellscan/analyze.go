@@ -149,6 +149,9 @@ type bashAnalysis struct {
 	// cwdUnknown reports that the line changes to a working directory
 	// the analysis cannot follow (see Analysis.DirsUnknown).
 	cwdUnknown bool
+	// inputs are the texts of the here-strings and here-documents (see
+	// Analysis.Inputs).
+	inputs []string
 }
 
 // An analyzer walks one command line. The home directory and the starting
@@ -919,8 +922,16 @@ func (an *analyzer) redirect(r *syntax.Redirect, src string) {
 			return // a file descriptor
 		}
 		mode = modeWrite
+	case syntax.WordHdoc:
+		an.a.inputs = append(an.a.inputs, an.word(r.Word, src).text)
+		return
+	case syntax.Hdoc, syntax.DashHdoc:
+		if text, ok := an.redirText(r, src); ok {
+			an.a.inputs = append(an.a.inputs, text)
+		}
+		return
 	default:
-		return // here-documents and here-strings
+		return
 	}
 	if r.N != nil && !isDigits(r.N.Value) {
 		an.opaque("a redirection names its file descriptor with a variable")

@@ -206,6 +206,11 @@ type Analysis struct {
 	// the analysis cannot follow (cd -, cd "$X"): a relative path may
 	// then lie anywhere, beyond each of Dirs.
 	DirsUnknown bool
+	// Inputs are the texts of the line's here-strings and here-documents,
+	// after the known expansions (an unknown one keeps its source text):
+	// a program that reads names from its input (xargs cat <<< ~/.netrc,
+	// ctags -L - <<< f, tar -T -) takes them as paths.
+	Inputs []string
 }
 
 // Reason returns the first reason the line is opaque, or "".
@@ -232,6 +237,7 @@ func Analyze(line string, opts Options) *Analysis {
 		Vars:          in.vars,
 		DynamicReads:  in.dynamicReads,
 		DirsUnknown:   in.cwdUnknown,
+		Inputs:        in.inputs,
 	}
 	if !in.parsed && !out.Opaque {
 		out.Opaque, out.Reasons = true, []string{"the command cannot be parsed"}
