@@ -265,7 +265,7 @@ func (g *Gate) hitsSecret(target, cwd string, tree bool) bool {
 		return true
 	}
 	for _, c := range []string{filepath.Clean(target), pathmatch.Resolve(target), from} {
-		if c = filepath.ToSlash(c); secretpaths.IsProcSecret(c, tree) || secretpaths.BeneathDescriptor(c) {
+		if c = filepath.ToSlash(c); secretpaths.IsProcSecret(c, tree) {
 			return true
 		}
 	}

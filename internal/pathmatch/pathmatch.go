@@ -470,7 +470,7 @@ func ResolveFrom(p, cwd string) string {
 			case procDir(cur) && c == "fd":
 				// The process's descriptors, which the caller's /proc
 				// does not show: what lies beneath one is taken
-				// lexically (see secretpaths.BeneathDescriptor).
+				// lexically (see ThroughDescriptor).
 				return filepath.Join(append([]string{next}, rest...)...)
 			case procDir(next) || procDir(cur) && c == "task":
 				// Another process's directory, which the caller's

@@ -270,32 +270,6 @@ func holdsProjects(dir string) bool {
 	return false
 }
 
-// BeneathDescriptor reports whether the absolute path p lies beneath one
-// of the opening process's file descriptors: /dev/fd/<n>/…,
-// /dev/stdin/… (stdout, stderr), /proc/<pid>/fd/<n>/… (also a task's).
-// Such a path names a file in whatever directory the process has open on
-// that descriptor (cat /dev/fd/3/.pgpass 3<~ reads ~/.pgpass), which no
-// analysis of the path can tell.
-func BeneathDescriptor(p string) bool {
-	segs := strings.Split(strings.TrimPrefix(path.Clean(p), "/"), "/")
-	if !strings.HasPrefix(p, "/") || len(segs) < 3 {
-		return false
-	}
-	switch {
-	case segs[0] == "dev" && segs[1] == "fd":
-		return len(segs) >= 4
-	case segs[0] == "dev" && (segs[1] == "stdin" || segs[1] == "stdout" || segs[1] == "stderr"):
-		return true
-	case segs[0] == "proc" && pathmatch.IsProcess(segs[1]):
-		rest := segs[1:]
-		if len(rest) >= 3 && rest[1] == "task" {
-			rest = rest[2:]
-		}
-		return len(rest) >= 4 && rest[1] == "fd"
-	}
-	return false
-}
-
 // IsProcSecret reports whether the clean absolute path p (slash-separated)
 // is the environment or memory of a process or thread
 // (/proc/<pid>/environ, /proc/<pid>/mem, /proc/self/task/<tid>/environ …),
@@ -321,10 +295,6 @@ func IsProcSecret(p string, ancestors bool) bool {
 		rest = rest[2:] // /proc/<pid>/task/<tid>/… is a process of its own
 	}
 	switch {
-	case len(rest) >= 4 && rest[1] == "fd":
-		// Beneath a descriptor (/proc/self/fd/3/.pgpass): a directory
-		// the command opened, which only the command's descriptors tell.
-		return true
 	case len(rest) >= 2:
 		return rest[1] == "environ" || rest[1] == "mem"
 	case ancestors:
