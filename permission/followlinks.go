@@ -16,17 +16,6 @@ import (
 // line; a tree larger than that asks.
 const maxLinkWalk = 100_000
 
-// followsLinks reports whether a command of the line follows the symbolic
-// links it meets inside the directories it reads: grep -R, rg -L, fd -L,
-// find -L, ag -f, ack --follow, tar -h, cp -L, rsync -L/-k, cpio -L,
-// pax -L, rclone -L, and diff, zip, 7z, rar, scp -r, md5deep and hashdeep
-// by default. grep -R over a directory holding a link to ~/.ssh printed the
-// key (round 84) while the gate saw only the directory, which holds no
-// secret by its name.
-func followsLinks(a *shellscan.Analysis) bool {
-	return slices.ContainsFunc(a.Commands, commandFollowsLinks)
-}
-
 // ctagsNames are the names universal and exuberant ctags go by.
 var ctagsNames = []string{"ctags", "etags", "ctags-universal", "universal-ctags", "uctags", "ctags-exuberant", "exuberant-ctags"}
 
@@ -51,7 +40,13 @@ func searchesWorkdir(c shellscan.Command) bool {
 	return false
 }
 
-// commandFollowsLinks is followsLinks for one command.
+// commandFollowsLinks reports whether c follows the symbolic links it
+// meets inside the directories it reads: grep -R, rg -L, fd -L, find -L,
+// ag -f, ack --follow, tar -h, cp -L, rsync -L/-k, cpio -L, pax -L,
+// rclone -L, and diff, zip, 7z, rar, scp -r, md5deep and hashdeep by
+// default. grep -R over a directory holding a link to ~/.ssh printed the
+// key (round 84) while the gate saw only the directory, which holds no
+// secret by its name.
 func commandFollowsLinks(c shellscan.Command) bool {
 	if c.Wrapper {
 		return false

@@ -32,6 +32,14 @@ func TestCompilerSearchDirectoriesAreRead(t *testing.T) {
 			t.Errorf("%q: reasons %q, accesses %q; want none and %q", tt.line, a.reasons, got, tt.want)
 		}
 	}
+	// A library directory outside the project and the system's own adds
+	// code no check saw to what the compiler links (stop 51: gcc -o t
+	// x.c -L../lib -levil && ./t ran a main of libevil.a's).
+	for _, line := range []string{"cc -L.. -o t x.c", "gcc -L ../x/lib -o t x.c", "g++ -L/tmp x.cpp", "cc -L /home/u/lib x.c"} {
+		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
+			t.Errorf("%q: no reason; want the search directory outside the project named", line)
+		}
+	}
 	// Still opaque: a protected path or the home directory among the
 	// compiler's other words.
 	for _, line := range []string{"gcc -o.git/hooks/pre-commit x.c", "gcc -I. -o ~/.bashrc x.c"} {

@@ -2006,8 +2006,36 @@ func (an *analyzer) compilerDirs(name string, args []word) []word {
 			dir = args[i]
 		}
 		an.pathArg(dir, modeRead, name)
+		if opt != "-L" {
+			// Header directories outside the project (-I..) stay
+			// reads: an everyday line of a project in a larger tree.
+			continue
+		}
+		// Libraries found there become the program's code (gcc -o t
+		// x.c -L../lib -levil linked a main of libevil.a's, which ./t
+		// ran): outside the project and the system's own directories,
+		// that is code no check saw.
+		for _, c := range an.a.cwds {
+			if abs := an.resolve(c, dir.text); path.IsAbs(abs) && !systemCodeDir(abs) &&
+				(an.workdir == "" || !within(abs, path.Clean(an.workdir))) {
+				an.opaque(name + " -L searches " + clipName(dir.text) + ", outside the project, for libraries it links in")
+				return rest
+			}
+		}
 	}
 	return rest
+}
+
+// systemCodeDir reports whether the clean absolute path p lies in a
+// directory of installed software (/usr, /lib, /opt, the Nix store),
+// whose headers and libraries a build may search.
+func systemCodeDir(p string) bool {
+	for _, d := range []string{"/usr", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/nix/store"} {
+		if within(p, d) {
+			return true
+		}
+	}
+	return false
 }
 
 // cargoRustc applies rustc's checks to the words cargo rustc and cargo
