@@ -28,8 +28,9 @@ const clogPage = 32768
 // database dbname (created empty), reached over TCP on 127.0.0.1 as the
 // user postgres, any password accepted. With nextXid > 0 the cluster's
 // transaction ids start at nextXid rounded down to a multiple of 32768
-// (pg_resetwal -x), so that a test can make it hand out the ids another
-// server handed out, as a replica promoted after a failover does. It
+// (pg_resetwal -x; below 32768, where a new cluster starts), so that a
+// test can make it hand out the ids another server handed out, as a
+// replica promoted after a failover does. It
 // needs the PostgreSQL server programs and root or sudo without a
 // password (to run them as the user postgres); without them the test
 // skips, naming scripts/install-postgres.sh, or fails under CI.
@@ -88,8 +89,10 @@ func Cluster(tb testing.TB, nextXid int64, dbname string) string {
 	}
 	data := filepath.Join(dir, "data")
 	run("initdb", "-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-locale")
-	if nextXid > 0 {
-		run("pg_resetwal", "-f", "-x", strconv.FormatInt(nextXid/clogPage*clogPage, 10), "-D", data)
+	// Below the first page boundary a new cluster starts there already
+	// (pg_resetwal refuses -x 0): a fresh test server's ids, in CI, are.
+	if x := nextXid / clogPage * clogPage; x >= clogPage {
+		run("pg_resetwal", "-f", "-x", strconv.FormatInt(x, 10), "-D", data)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
