@@ -124,26 +124,7 @@ var canaryRound86Ordinary = []string{
 // run and asks under the secret-read rule, and that the ordinary lines
 // print no key and stay allowed.
 func TestCanaryRound86(t *testing.T) {
-	home, wd := round84Fixture(t)
-	decide := secretDecider(t, home, wd)
-	for class, lines := range canaryRound86 {
-		for _, line := range lines {
-			if out := runRound84(t, line); !strings.Contains(out, round84Key) {
-				t.Errorf("class %s: %q did not print the key when run: %q", class, line, out)
-			}
-			if v := decide(line); v.Decision != permission.Ask || v.RuleID != permission.RuleBashSecretRead {
-				t.Errorf("class %s: %q: %v %s (%s), want an ask of %s", class, line, v.Decision, v.RuleID, v.Reason, permission.RuleBashSecretRead)
-			}
-		}
-	}
-	for _, line := range canaryRound86Ordinary {
-		if out := runRound84(t, line); strings.Contains(out, round84Key) {
-			t.Errorf("ordinary line %q printed the key", line)
-		}
-		if v := decide(line); v.Decision != permission.Allow {
-			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
-		}
-	}
+	checkSecretRound(t, canaryRound86, canaryRound86Ordinary, false)
 }
 
 // round86SetUp runs setup in real bash in the fixture of home and wd.

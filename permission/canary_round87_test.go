@@ -3,10 +3,7 @@
 package permission_test
 
 import (
-	"strings"
 	"testing"
-
-	"github.com/lite-agent/lite-agent-go/permission"
 )
 
 // canaryRound87 are the lines of the lead's before-stop attack of stop 51
@@ -46,24 +43,5 @@ var canaryRound87Ordinary = []string{
 }
 
 func TestCanaryRound87(t *testing.T) {
-	home, wd := round84Fixture(t)
-	decide := secretDecider(t, home, wd)
-	for class, lines := range canaryRound87 {
-		for _, line := range lines {
-			if out := runRound84(t, line); !strings.Contains(out, round84Key) {
-				t.Errorf("class %s: %q did not print the key when run: %q", class, line, out)
-			}
-			if v := decide(line); v.Decision == permission.Allow {
-				t.Errorf("class %s: %q: allowed (%s %s), want an ask", class, line, v.RuleID, v.Reason)
-			}
-		}
-	}
-	for _, line := range canaryRound87Ordinary {
-		if out := runRound84(t, line); strings.Contains(out, round84Key) {
-			t.Errorf("ordinary line %q printed the key", line)
-		}
-		if v := decide(line); v.Decision != permission.Allow {
-			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
-		}
-	}
+	checkSecretRound(t, canaryRound87, canaryRound87Ordinary, true)
 }
