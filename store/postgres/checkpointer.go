@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"sync"
 	"time"
@@ -230,13 +231,21 @@ func (c *Checkpointer) landedAfterLostReply(ctx context.Context, id string, sent
 	// hold the caller for ever: the check gives up after a lease's TTL.
 	ctx, cancel := context.WithTimeout(ctx, c.p.s.ttl)
 	defer cancel()
+	cc := &checkConn{s: c.p.s}
+	defer cc.close()
 	wait := 5 * time.Millisecond
 	cancelAt, cancelled := time.Now().Add(c.p.s.ttl/2), false
 	for {
-		landed, gone, lerr := c.lookForLanded(ctx, id, sent)
+		actx, acancel := context.WithTimeout(ctx, c.p.s.checkAttempt())
+		landed, gone, lerr := c.lookForLanded(actx, cc, id, sent)
+		again := lerr != nil && checkAgain(ctx, actx, lerr)
+		acancel()
 		switch {
 		case landed:
 			return true, nil
+		case again:
+			// Out of reach for now (see checkAgain): looked again,
+			// within the bound.
 		case lerr != nil:
 			return false, unknown(lerr)
 		case gone:
@@ -248,11 +257,19 @@ func (c *Checkpointer) landedAfterLostReply(ctx context.Context, id string, sent
 			// gave up. Best effort: a statement that committed meanwhile
 			// is found by the next look.
 			cancelled = true
-			_, _ = c.p.s.db().exec(ctx, `SELECT pg_cancel_backend(pid) FROM pg_stat_activity
-				WHERE pid = $1 AND datname = current_database() AND usename = current_user`, int64(sent.pid))
+			actx, acancel := context.WithTimeout(ctx, c.p.s.checkAttempt())
+			_ = cc.run(actx, func(d db) error {
+				_, err := d.exec(actx, `SELECT pg_cancel_backend(pid) FROM pg_stat_activity
+					WHERE pid = $1 AND datname = current_database() AND usename = current_user`, int64(sent.pid))
+				return err
+			})
+			acancel()
 		}
 		select {
 		case <-ctx.Done():
+			if lerr != nil {
+				return false, unknown(fmt.Errorf("%w (the last attempt: %w)", ctx.Err(), lerr))
+			}
 			return false, unknown(ctx.Err())
 		case <-time.After(wait):
 		}
@@ -260,12 +277,12 @@ func (c *Checkpointer) landedAfterLostReply(ctx context.Context, id string, sent
 	}
 }
 
-// lookForLanded reports, in one transaction, whether sent's records are
+// lookForLanded reports, in one transaction on cc, whether sent's records are
 // in session id's log, and whether the backend sent.pid (0 for none) had
 // left the server before they were looked for.
-func (c *Checkpointer) lookForLanded(ctx context.Context, id string, sent batch) (landed, gone bool, err error) {
+func (c *Checkpointer) lookForLanded(ctx context.Context, cc *checkConn, id string, sent batch) (landed, gone bool, err error) {
 	var got [][]byte
-	err = c.p.s.tx(ctx, func(tx db) error {
+	err = cc.tx(ctx, func(tx db) error {
 		gone = true
 		if sent.pid != 0 {
 			// The backend is the store's: same database, same user (a

@@ -2,9 +2,13 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // An OutcomeUnknownError reports a write whose connection was lost once
@@ -99,24 +103,37 @@ func (s *Store) txLanded(ctx context.Context, fn func(db) error, unknown func(er
 	}
 	cctx, cancel := context.WithTimeout(ctx, s.ttl)
 	defer cancel()
+	cc := &checkConn{s: s}
+	defer cc.close()
 	wait := 5 * time.Millisecond
 	endAt, ended := time.Now().Add(s.ttl/2), false
 	for {
+		actx, acancel := context.WithTimeout(cctx, s.checkAttempt())
 		if !ended && time.Now().After(endAt) {
 			// Best effort: a backend gone, or in another transaction
 			// (a pooler's), is left alone; the next look tells.
 			ended = true
-			_, _ = s.db().exec(cctx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+			_ = cc.run(actx, func(d db) error {
+				_, err := d.exec(actx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
 				WHERE pid = $1 AND backend_xid::text = ($2::bigint % 4294967296)::text
 				AND datname = current_database() AND usename = current_user
 				AND pg_postmaster_start_time() = $3`, pid, xid, started)
+				return err
+			})
 		}
 		var (
 			status *string
 			same   bool
 		)
-		cerr := s.db().scan(cctx, `SELECT txid_status($1), pg_postmaster_start_time() = $2`, []any{xid, started}, &status, &same)
+		cerr := cc.run(actx, func(d db) error {
+			return d.scan(actx, `SELECT txid_status($1), pg_postmaster_start_time() = $2`, []any{xid, started}, &status, &same)
+		})
+		again := cerr != nil && checkAgain(cctx, actx, cerr)
+		acancel()
 		switch {
+		case again:
+			// The server is out of reach for now (restarting, a network
+			// blip): asked again, within the bound.
 		case cerr != nil:
 			return unknown(err, cerr)
 		case !same && (status == nil || *status != "aborted"):
@@ -135,9 +152,116 @@ func (s *Store) txLanded(ctx context.Context, fn func(db) error, unknown func(er
 		}
 		select {
 		case <-cctx.Done():
+			if cerr != nil {
+				return unknown(err, fmt.Errorf("%w (the last attempt: %w)", cctx.Err(), cerr))
+			}
 			return unknown(err, cctx.Err())
 		case <-time.After(wait):
 		}
 		wait = min(2*wait, 100*time.Millisecond)
 	}
+}
+
+// A checkConn is the connection of the check after a lost reply (see
+// txLanded and landedAfterLostReply): its own, dialled apart from the pool
+// (one more than Options.MaxConns while a check runs), within the
+// attempt's ctx. A pool's connection would not do: the pool goes on
+// dialling for a connection whose Acquire gave up, and a dial that hangs
+// (a server that accepts and does not answer) would keep the slot, and
+// every later attempt, waiting for it. A connection that failed is closed
+// and the next attempt dials again.
+type checkConn struct {
+	s *Store
+	c *pgx.Conn
+}
+
+// run runs fn with a db on the connection (dialled first if there is
+// none): a failure to dial is a *DatabaseError, or ctx's error once it
+// ended; on a Store not open, ErrNotOpen.
+func (k *checkConn) run(ctx context.Context, fn func(db) error) error {
+	if !k.s.open() {
+		return ErrNotOpen
+	}
+	if k.c == nil {
+		c, err := pgx.ConnectConfig(ctx, k.s.pool.Config().ConnConfig)
+		if err != nil {
+			if cerr := ctx.Err(); cerr != nil {
+				return cerr
+			}
+			return db{s: k.s}.wrap(err)
+		}
+		k.c = c
+	}
+	err := fn(db{q: k.c, s: k.s})
+	if err != nil {
+		var pe *pgconn.PgError
+		if !errors.As(err, &pe) || ctx.Err() != nil {
+			k.close() // lost, or cut under its statement: dial again
+		}
+	}
+	return err
+}
+
+// tx runs fn in one transaction on the connection; see Store.tx.
+func (k *checkConn) tx(ctx context.Context, fn func(db) error) error {
+	return k.run(ctx, func(d db) error {
+		var ferr error
+		err := pgx.BeginFunc(ctx, d.q.(*pgx.Conn), func(tx pgx.Tx) error {
+			ferr = fn(db{q: tx, s: k.s})
+			return ferr
+		})
+		if err == nil {
+			return nil
+		}
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
+		if ferr != nil {
+			return ferr
+		}
+		return d.wrap(err)
+	})
+}
+
+// close closes the connection, if any.
+func (k *checkConn) close() {
+	if k.c == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), closeGrace/2)
+	defer cancel()
+	_ = k.c.Close(ctx)
+	k.c = nil
+}
+
+// checkAttempt is how long one attempt of the check after a lost reply
+// (see txLanded and landedAfterLostReply) may take before it is made
+// again: a connection to a server that accepts and does not answer (yet)
+// is given up and another dialled, within the check's bound, the lease's
+// TTL.
+func (s *Store) checkAttempt() time.Duration {
+	return max(s.ttl/4, 100*time.Millisecond)
+}
+
+// checkAgain reports whether an attempt of the check after a lost reply,
+// made with actx within the check's bound ctx, that failed with cerr
+// may get an answer if made again: the connection could not be had, or
+// was lost, or the attempt's own time ran out (a server restarting, a
+// network blip), or the server said it cannot serve now (class 08, a
+// shutdown or start-up of class 57P, too many connections). An answer
+// of the server's otherwise (a permission refused, say) is not asked
+// again, nor anything once ctx has ended.
+func checkAgain(ctx, actx context.Context, cerr error) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	if actx.Err() != nil {
+		return true
+	}
+	var pe *pgconn.PgError
+	if errors.As(cerr, &pe) {
+		return strings.HasPrefix(pe.Code, "08") || strings.HasPrefix(pe.Code, "57P") || pe.Code == "53300"
+	}
+	var de *DatabaseError
+	return errors.As(cerr, &de)
 }
