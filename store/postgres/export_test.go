@@ -50,3 +50,9 @@ func Unreleased(s *Store) int {
 	defer s.settleMu.Unlock()
 	return len(s.unreleased)
 }
+
+// SetBackendPID makes s take f(pid) for the process id of the backend of
+// each connection it first uses for a one-statement append, as if the
+// operating system had handed out the pid f returns: that of another
+// backend, once the append's was gone.
+func SetBackendPID(s *Store, f func(pid uint32) uint32) { s.backendPID = f }

@@ -82,8 +82,9 @@ type Store struct {
 	// not grow without bound. Guarded by settleMu; made on first use.
 	unreleased map[leaseKey]unreleasedLease
 
-	sweepChose func()           // tests only: see export_test.go
-	clock      func() time.Time // tests only (see export_test.go); nil is time.Now
+	sweepChose func()              // tests only: see export_test.go
+	backendPID func(uint32) uint32 // tests only: see export_test.go
+	clock      func() time.Time    // tests only (see export_test.go); nil is time.Now
 }
 
 // target names a database in errors: never the password.
