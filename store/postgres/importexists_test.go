@@ -50,7 +50,7 @@ func TestAnImportOfWhatExistsIsTyped(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
-		kind   storage.Kind
+		kind  storage.Kind
 		write func() error
 	}{
 		{storage.KindCheckpoint, func() error { return p.ImportSession(ctx, "s1", records, time.Now()) }},
