@@ -91,13 +91,7 @@ func (s *Store) txLanded(ctx context.Context, fn func(db) error, unknown func(er
 		pid     int32     // its backend's process id
 		started time.Time // its server's start
 	)
-	err := s.tx(ctx, func(tx db) error {
-		if err := tx.scan(ctx, `SELECT txid_current(), pg_backend_pid(), pg_postmaster_start_time()`, nil, &xid, &pid, &started); err != nil {
-			xid = 0
-			return err
-		}
-		return fn(tx)
-	})
+	err := s.txNamed(ctx, &xid, &pid, &started, fn)
 	if err == nil || xid == 0 || ctx.Err() != nil || !lostReply(err) {
 		return err
 	}
@@ -160,6 +154,72 @@ func (s *Store) txLanded(ctx context.Context, fn func(db) error, unknown func(er
 		}
 		wait = min(2*wait, 100*time.Millisecond)
 	}
+}
+
+// txNamed runs fn in one transaction as tx does, the transaction's id,
+// its backend's process id and its server's start read into xid, pid and
+// started first (xid left 0 when they could not be read). The statement
+// that reads them goes out with the BEGIN, pipelined: one round trip for
+// both, where a transaction begun by pgx and then asked took two. The
+// connection is the pool's, and goes back to it out of any transaction:
+// one whose ROLLBACK failed (lost) is not kept (pgxpool drops a connection
+// released inside a transaction).
+func (s *Store) txNamed(ctx context.Context, xid *int64, pid *int32, started *time.Time, fn func(db) error) error {
+	if !s.open() {
+		return ErrNotOpen
+	}
+	c, err := s.pool.Acquire(ctx)
+	if err != nil {
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
+		return db{s: s}.wrap(err)
+	}
+	defer c.Release()
+	conn := c.Conn()
+	d := db{q: conn, s: s}
+	rollback := func() {
+		if conn.PgConn().TxStatus() != 'I' && !conn.IsClosed() {
+			_, _ = conn.Exec(ctx, "rollback")
+		}
+	}
+	fail := func(err error) error {
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
+		return d.wrap(err)
+	}
+	var (
+		x  int64
+		p  int32
+		st time.Time
+	)
+	b := &pgx.Batch{}
+	b.Queue("begin")
+	b.Queue(`SELECT txid_current(), pg_backend_pid(), pg_postmaster_start_time()`).QueryRow(func(r pgx.Row) error {
+		return r.Scan(&x, &p, &st)
+	})
+	if err := conn.SendBatch(ctx, b).Close(); err != nil {
+		rollback()
+		return fail(err)
+	}
+	*xid, *pid, *started = x, p, st
+	if ferr := fn(d); ferr != nil {
+		rollback()
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
+		return ferr
+	}
+	tag, err := conn.Exec(ctx, "commit") // spelt as pgx spells it
+	if err != nil {
+		return fail(err)
+	}
+	if tag.String() == "ROLLBACK" {
+		// A statement of fn failed and fn went on: pgx's Commit says so.
+		return fail(pgx.ErrTxCommitRollback)
+	}
+	return nil
 }
 
 // A checkConn is the connection of the check after a lost reply (see
