@@ -36,7 +36,11 @@ type OutcomeUnknownError struct {
 	// Seqs are the seqs an append sent the records at.
 	Seqs []int64
 	// Err is the write's error (a *DatabaseError); Check is why the check
-	// could not tell (a *DatabaseError, or context.DeadlineExceeded).
+	// could not tell: a *DatabaseError; context.DeadlineExceeded (the
+	// lease's TTL passed), wrapping with it the last attempt's error when
+	// the server could not be reached (the check asks again, with
+	// backoff, while it cannot); or an error saying the server answering
+	// is not the one the write ran on.
 	Err   error
 	Check error
 }
@@ -65,7 +69,8 @@ func (e *OutcomeUnknownError) Unwrap() error { return e.Err }
 // txLanded runs fn in one transaction as tx does, and, should the
 // connection be lost once the COMMIT may have gone out (see lostReply),
 // asks the server on a new connection whether the transaction committed
-// (txid_status of its id, read first in the transaction): committed is
+// (txid_status of its id, read first in the transaction, with its BEGIN:
+// see txNamed): committed is
 // success, aborted keeps the error. A transaction still in progress (its
 // backend has not yet found its client gone) is asked about again, for at
 // most the lease's TTL; halfway through, its backend, if still in that
@@ -81,7 +86,9 @@ func (e *OutcomeUnknownError) Unwrap() error { return e.Err }
 // (pg_postmaster_start_time, read in the transaction); any other can only
 // tell that the write did not land (aborted: had it committed there, its
 // id would not have been handed out again), and no backend of it is
-// ended. A check that cannot tell is an
+// ended. A check that cannot reach the server (see checkAgain) asks
+// again, with backoff, on a connection of its own (see checkConn), within
+// the same bound. A check that cannot tell is an
 // *OutcomeUnknownError made by unknown from the write's error and the
 // check's. For writes a retry of which is not harmless (a truncation with
 // an expected head, a task created twice).
