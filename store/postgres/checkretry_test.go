@@ -1,6 +1,8 @@
 package postgres_test
 
 import (
+	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -69,5 +71,40 @@ func checkOutlivesOutage(t *testing.T, outage, write string) {
 	}
 	if head, err := cp.Head(t.Context(), "s1"); err != nil || head != wantHead {
 		t.Errorf("head %d, %v; want %d", head, err, wantHead)
+	}
+}
+
+// The check's retries are bounded by the write's ctx as well as by the
+// lease's TTL: with the server refusing every new connection, a write
+// whose ctx ends after half a second (its TTL 20 s) returns soon after,
+// with an *OutcomeUnknownError whose Check tells the deadline. (A guard
+// on the retries above: before them, the check gave up at once.)
+func TestTheCheckRetriesWithinTheWritesCtx(t *testing.T) {
+	proxy, dsn := pgtest.NewProxy(t, pgtest.URL(t))
+	st, err := postgres.Open(t.Context(), dsn, postgres.Options{Schema: freshSchema(t), LeaseTTL: 20 * time.Second, MaxConns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	p := mpProject(t, st)
+	cp := p.Checkpointer()
+	appendN(t, p, "s1", 4)
+	if _, err := cp.Head(t.Context(), "s1"); err != nil {
+		t.Fatal(err)
+	}
+	proxy.LoseReplyTo([]byte("commit"))
+	proxy.Down(true)
+	defer proxy.Down(false)
+	ctx, cancel := context.WithTimeout(t.Context(), 500*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	err = cp.Truncate(ctx, "s1", 2, 4)
+	d := time.Since(start)
+	var ou *postgres.OutcomeUnknownError
+	if !errors.As(err, &ou) || !errors.Is(ou.Check, context.DeadlineExceeded) {
+		t.Errorf("Truncate = %v; want a *postgres.OutcomeUnknownError whose Check is the deadline", err)
+	}
+	if d > 3*time.Second {
+		t.Errorf("Truncate returned after %v; its ctx ended after 500 ms", d)
 	}
 }
