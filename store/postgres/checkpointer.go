@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"sync"
 	"time"
@@ -43,7 +44,9 @@ import (
 // and cancels that backend's statement when it is still there halfway
 // through the check's bound (the lease TTL). Neither a record twice nor a
 // gap follows from a retry of a failed append, unless the check gave up
-// (on a server that does not answer, or a backend that stays).
+// (on a server that does not answer within the bound, one that is not the
+// server the append ran on, or a backend that stays): an
+// *OutcomeUnknownError.
 //
 // Get one from [Project.Checkpointer] or [Store.Checkpointer]: the zero
 // Checkpointer is not usable.
@@ -207,8 +210,8 @@ func (c *Checkpointer) Append(ctx context.Context, id string, events []session.E
 // holds): all there means the write landed, and the append succeeded (a
 // false failure would make the caller retry a write already made, or give
 // up a turn whose records are stored). Records not there are no answer
-// while the backend the one-statement append went to (sent.pid) is still
-// on the server: the statement may still be waiting (for the lease row,
+// while the backend the one-statement append went to (sent.backend: its
+// process id, start and server's start) is still on the server: the statement may still be waiting (for the lease row,
 // say, before it locks the session's row) and commit later, pgx's cancel
 // of it being racy and lost with the network. The check looks again until
 // that backend is gone (it goes when it finds its client gone, at the
@@ -217,8 +220,11 @@ func (c *Checkpointer) Append(ctx context.Context, id string, events []session.E
 // there (pg_cancel_backend), whose records then never land. When it did
 // not land, the error returned is err, or, when the check could not tell
 // (it failed, or ctx ended, or the backend was still there after the
-// bound), an *OutcomeUnknownError naming the session and seqs. The check
-// uses ctx, for at most the lease TTL.
+// bound, or the server answering is not the one the append ran on, known
+// by its start time, which may still hold the records), an
+// *OutcomeUnknownError naming the session and seqs. A look that cannot
+// reach the server (see checkAgain) is made again. The check uses ctx,
+// for at most the lease TTL, on a connection of its own (see checkConn).
 func (c *Checkpointer) landedAfterLostReply(ctx context.Context, id string, sent batch, err error) (bool, error) {
 	if len(sent.seqs) == 0 || ctx.Err() != nil || !lostReply(err) {
 		return false, err
@@ -230,15 +236,27 @@ func (c *Checkpointer) landedAfterLostReply(ctx context.Context, id string, sent
 	// hold the caller for ever: the check gives up after a lease's TTL.
 	ctx, cancel := context.WithTimeout(ctx, c.p.s.ttl)
 	defer cancel()
+	cc := &checkConn{s: c.p.s}
+	defer cc.close()
 	wait := 5 * time.Millisecond
 	cancelAt, cancelled := time.Now().Add(c.p.s.ttl/2), false
 	for {
-		landed, gone, lerr := c.lookForLanded(ctx, id, sent)
+		actx, acancel := context.WithTimeout(ctx, c.p.s.checkAttempt())
+		landed, gone, same, lerr := c.lookForLanded(actx, cc, id, sent)
+		again := lerr != nil && checkAgain(ctx, actx, lerr)
+		acancel()
 		switch {
 		case landed:
 			return true, nil
+		case again:
+			// Out of reach for now (see checkAgain): looked again,
+			// within the bound.
 		case lerr != nil:
 			return false, unknown(lerr)
+		case !same:
+			// Another server (failed over to), or this one restarted:
+			// the records may be on the one the append ran on.
+			return false, unknown(fmt.Errorf("the server answering is not the one (started %s) the append ran on: restarted or failed over", sent.backend.server.UTC().Format(time.RFC3339Nano)))
 		case gone:
 			return false, err
 		}
@@ -248,11 +266,20 @@ func (c *Checkpointer) landedAfterLostReply(ctx context.Context, id string, sent
 			// gave up. Best effort: a statement that committed meanwhile
 			// is found by the next look.
 			cancelled = true
-			_, _ = c.p.s.db().exec(ctx, `SELECT pg_cancel_backend(pid) FROM pg_stat_activity
-				WHERE pid = $1 AND datname = current_database() AND usename = current_user`, int64(sent.pid))
+			actx, acancel := context.WithTimeout(ctx, c.p.s.checkAttempt())
+			_ = cc.run(actx, func(d db) error {
+				_, err := d.exec(actx, `SELECT pg_cancel_backend(pid) FROM pg_stat_activity
+					WHERE pid = $1 AND backend_start = $2 AND pg_postmaster_start_time() = $3
+					AND datname = current_database() AND usename = current_user`, int64(sent.backend.pid), sent.backend.startedArg(), sent.backend.server)
+				return err
+			})
+			acancel()
 		}
 		select {
 		case <-ctx.Done():
+			if lerr != nil {
+				return false, unknown(fmt.Errorf("%w (the last attempt: %w)", ctx.Err(), lerr))
+			}
 			return false, unknown(ctx.Err())
 		case <-time.After(wait):
 		}
@@ -260,19 +287,25 @@ func (c *Checkpointer) landedAfterLostReply(ctx context.Context, id string, sent
 	}
 }
 
-// lookForLanded reports, in one transaction, whether sent's records are
-// in session id's log, and whether the backend sent.pid (0 for none) had
-// left the server before they were looked for.
-func (c *Checkpointer) lookForLanded(ctx context.Context, id string, sent batch) (landed, gone bool, err error) {
+// lookForLanded reports, in one transaction on cc, whether sent's records are
+// in session id's log, whether the backend sent.backend had left the
+// server before they were looked for (true when sent names none), and
+// whether the server that answers is the one that backend ran on (its
+// start time: a process id alone is handed out again, by another server
+// after a failover, or by this one after a restart, or once the backend
+// is gone, to an unrelated one).
+func (c *Checkpointer) lookForLanded(ctx context.Context, cc *checkConn, id string, sent batch) (landed, gone, same bool, err error) {
 	var got [][]byte
-	err = c.p.s.tx(ctx, func(tx db) error {
-		gone = true
-		if sent.pid != 0 {
-			// The backend is the store's: same database, same user (a
-			// pooler's made-up process id names no backend of ours).
-			if err := tx.scan(ctx, `SELECT NOT EXISTS (SELECT 1 FROM pg_stat_activity
-				WHERE pid = $1 AND datname = current_database() AND usename = current_user)`,
-				[]any{int64(sent.pid)}, &gone); err != nil {
+	err = cc.tx(ctx, func(tx db) error {
+		gone, same = true, true
+		if b := sent.backend; b.pid != 0 {
+			// The backend is the store's: same database, same user, same
+			// start (a pooler's made-up process id names no backend of
+			// ours).
+			if err := tx.scan(ctx, `SELECT pg_postmaster_start_time() = $3, NOT EXISTS (SELECT 1 FROM pg_stat_activity
+				WHERE pid = $1 AND backend_start = $2 AND pg_postmaster_start_time() = $3
+				AND datname = current_database() AND usename = current_user)`,
+				[]any{int64(b.pid), b.startedArg(), b.server}, &same, &gone); err != nil {
 				return err
 			}
 		}
@@ -300,14 +333,14 @@ func (c *Checkpointer) lookForLanded(ctx context.Context, id string, sent batch)
 			})
 	})
 	if err != nil || len(got) != len(sent.data) {
-		return false, gone, err
+		return false, gone, same, err
 	}
 	for i := range got {
 		if !bytes.Equal(got[i], sent.data[i]) {
-			return false, gone, nil
+			return false, gone, same, nil
 		}
 	}
-	return true, gone, nil
+	return true, gone, same, nil
 }
 
 // lostReply reports whether err, the error of a statement or a COMMIT,
@@ -331,11 +364,11 @@ type batch struct {
 	data  [][]byte
 	total int64
 	now   time.Time
-	// pid is the process id of the server's backend the records were sent
-	// to in one statement outside a transaction (appendAt), 0 when they
+	// backend is the server's backend the records were sent to in one
+	// statement outside a transaction (appendAt), zero when they
 	// were sent in a transaction (whose outcome after a lost reply is asked
 	// by its transaction id instead: see Store.txLanded).
-	pid uint32
+	backend backendID
 }
 
 // encodeBatch encodes events as the records after head of session id.
@@ -399,8 +432,8 @@ func (c *Checkpointer) appendAt(ctx context.Context, id string, events []session
 	}
 	var n int64
 	sent := false // the statement may have reached the server
-	err = c.p.s.onConn(ctx, func(d db, pid uint32) error {
-		sent, b.pid = true, pid
+	err = c.p.s.onConn(ctx, func(d db, be backendID) error {
+		sent, b.backend = true, be
 		return d.scan(ctx, c.p.s.q.sql(`WITH l AS MATERIALIZED (
 			SELECT token, expires > now() AS live FROM {leases}
 			WHERE namespace = $1 AND project = $2 AND session = $3 FOR SHARE

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -101,12 +102,12 @@ func (s *Store) db() db {
 	return db{q: s.pool, s: s}
 }
 
-// onConn runs fn with a db on one connection of the pool and the process
-// id of that connection's backend on the server (see landedAfterLostReply,
+// onConn runs fn with a db on one connection of the pool and the identity
+// of that connection's backend on the server (see landedAfterLostReply,
 // which waits for it). A connection that cannot be had is a
 // *DatabaseError, or ctx.Err() when ctx ended; on a Store not open,
 // ErrNotOpen.
-func (s *Store) onConn(ctx context.Context, fn func(d db, pid uint32) error) error {
+func (s *Store) onConn(ctx context.Context, fn func(d db, b backendID) error) error {
 	if !s.open() {
 		return ErrNotOpen
 	}
@@ -118,7 +119,59 @@ func (s *Store) onConn(ctx context.Context, fn func(d db, pid uint32) error) err
 		return db{s: s}.wrap(err)
 	}
 	defer c.Release()
-	return fn(db{q: c, s: s}, c.Conn().PgConn().PID())
+	d := db{q: c, s: s}
+	b, err := s.backendOf(ctx, d, c.Conn().PgConn())
+	if err != nil {
+		return err
+	}
+	return fn(d, b)
+}
+
+// A backendID names one server process: its process id, which the server
+// (or, after a failover or a restart, another one) hands out again once
+// the process is gone, when it started (pg_stat_activity's backend_start;
+// zero when the server does not show it, as behind a pooler, whose made-up
+// process id names no backend of ours), and when its server started.
+type backendID struct {
+	pid             uint32
+	started, server time.Time
+}
+
+// startedArg is the backend's start as a statement's argument: NULL when
+// unknown, which no backend_start equals.
+func (b backendID) startedArg() *time.Time {
+	if b.started.IsZero() {
+		return nil
+	}
+	return &b.started
+}
+
+// backendKey is the key of a connection's backendID in its CustomData.
+const backendKey = "lite-agent/postgres backend"
+
+// backendOf returns the identity of the backend of pc, on which d runs: it
+// is read on the connection's first use, and kept with it.
+func (s *Store) backendOf(ctx context.Context, d db, pc *pgconn.PgConn) (backendID, error) {
+	if b, ok := pc.CustomData()[backendKey].(backendID); ok {
+		return b, nil
+	}
+	b := backendID{pid: pc.PID()}
+	var started *time.Time
+	if err := d.scan(ctx, `SELECT pg_postmaster_start_time(), (SELECT backend_start FROM pg_stat_activity WHERE pid = $1)`,
+		[]any{int64(b.pid)}, &b.server, &started); err != nil {
+		if cerr := ctx.Err(); cerr != nil {
+			return backendID{}, cerr
+		}
+		return backendID{}, err
+	}
+	if started != nil {
+		b.started = *started
+	}
+	if s.backendPID != nil {
+		b.pid = s.backendPID(b.pid)
+	}
+	pc.CustomData()[backendKey] = b
+	return b, nil
 }
 
 // notOpen is the querier of a Store not made by Open: every statement

@@ -50,3 +50,13 @@ func Unreleased(s *Store) int {
 	defer s.settleMu.Unlock()
 	return len(s.unreleased)
 }
+
+// SetBackendPID makes s take f(pid) for the process id of the backend of
+// each connection it first uses for a one-statement append, as if the
+// operating system had handed out the pid f returns: that of another
+// backend, once the append's was gone.
+func SetBackendPID(s *Store, f func(pid uint32) uint32) { s.backendPID = f }
+
+// SchemaLockKey is the first key of the advisory lock Open takes to create
+// or check a schema (the second is hashtext of the schema's name).
+const SchemaLockKey = schemaLockKey

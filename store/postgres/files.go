@@ -79,6 +79,11 @@ func (p *Project) side(paths storage.ProjectPaths) (fileSide, error) {
 // archive and task list as the files held them) and is deleted from the
 // files only, as a delete after the import would be.
 //
+// A project that is not empty (holding records of its own, or the partial
+// copy of an interrupted import with records the files no longer have) is
+// refused with an error matching migrate.ErrDestinationNotEmpty, as a
+// migration refuses a destination that is not empty.
+//
 // Files a migration did not finish copying (a home or project directory
 // holding migrate.MarkerName) are refused with an error matching
 // migrate.ErrIncomplete before anything is copied.
@@ -130,9 +135,9 @@ func (p *Project) ImportFiles(ctx context.Context, paths storage.ProjectPaths) (
 	case err != nil:
 		return FilesReport{}, err
 	case !empty && incomplete:
-		return FilesReport{}, fmt.Errorf("postgres: the project %s of namespace %s in the database holds the partial copy of an interrupted import with records the files no longer have: remove them (lite-agent sessions delete, or drop the project's rows) and run the import again", p.project, p.ns)
+		return FilesReport{}, fmt.Errorf("postgres: %w: the project %s of namespace %s in the database holds the partial copy of an interrupted import with records the files no longer have: remove them (lite-agent sessions delete, or drop the project's rows) and run the import again", migrate.ErrDestinationNotEmpty, p.project, p.ns)
 	case !empty:
-		return FilesReport{}, fmt.Errorf("postgres: the project %s of namespace %s in the database is not empty: copy only into an empty project", p.project, p.ns)
+		return FilesReport{}, fmt.Errorf("postgres: %w: the project %s of namespace %s in the database holds records: copy only into an empty project", migrate.ErrDestinationNotEmpty, p.project, p.ns)
 	}
 	// The marker stays until the copy is verified, or removed again, so
 	// that an import killed part-way leaves a project verify reports.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"strconv"
 	"time"
 
@@ -165,10 +166,13 @@ func (p *Project) removeImported(ctx context.Context, imp imported, keepMarker b
 
 // ImportSession stores records, the encoded records of session id in seq
 // order (records[i] is seq i+1), as its log, last modified at modified. The
-// session must have no log. It is one transaction; one whose connection is
-// lost once its COMMIT went out succeeds if it committed, and fails with an
-// *OutcomeUnknownError if the database cannot tell (so do ImportArchive,
-// ImportTaskList and ImportSpill).
+// session must have no log: one that has is a *storage.Error (Op "import")
+// that matches fs.ErrExist, as a file that exists does, and nothing is
+// written (so do ImportArchive, ImportTaskList and ImportSpill, for an
+// archive, a task list and a spilled body). It is one transaction; one
+// whose connection is lost once its COMMIT went out succeeds if it
+// committed, and fails with an *OutcomeUnknownError if the database cannot
+// tell (so do the other three).
 func (p *Project) ImportSession(ctx context.Context, id string, records [][]byte, modified time.Time) error {
 	if err := validID(id); err != nil {
 		return err
@@ -189,7 +193,7 @@ func (p *Project) ImportSession(ctx context.Context, id string, records [][]byte
 			return err
 		}
 		if n == 0 {
-			return &storage.Error{Op: "import", Kind: storage.KindCheckpoint, File: p.locator("events", id), Message: "The session already exists"}
+			return (&storage.Error{Op: "import", Kind: storage.KindCheckpoint, File: p.locator("events", id), Message: "The session already exists"}).WithCause(fs.ErrExist)
 		}
 		_, err = tx.exec(ctx, p.s.q.sql(`INSERT INTO {events} (namespace, project, session, seq, data)
 			SELECT $1, $2, $3, s, d FROM unnest($4::bigint[], $5::bytea[]) AS b(s, d)`), p.ns, p.project, id, seqs, records)
@@ -230,7 +234,7 @@ func (p *Project) ImportArchive(ctx context.Context, id string, index [][]byte, 
 			return err
 		}
 		if n == 0 {
-			return &storage.Error{Op: "import", Kind: storage.KindArchive, File: p.locator("archive", id), Message: "The archive already exists"}
+			return (&storage.Error{Op: "import", Kind: storage.KindArchive, File: p.locator("archive", id), Message: "The archive already exists"}).WithCause(fs.ErrExist)
 		}
 		at := &archiveTx{b: b, tx: tx}
 		indexed := map[string]bool{}
@@ -268,7 +272,7 @@ func (p *Project) ImportTaskList(ctx context.Context, listID string, records map
 			return err
 		}
 		if n == 0 {
-			return &storage.Error{Op: "import", Kind: storage.KindTask, File: p.locator("tasks", listID), Message: "The task list already exists"}
+			return (&storage.Error{Op: "import", Kind: storage.KindTask, File: p.locator("tasks", listID), Message: "The task list already exists"}).WithCause(fs.ErrExist)
 		}
 		for id, rec := range records {
 			if _, err := tx.exec(ctx, p.s.q.sql(`INSERT INTO {tasks} (namespace, project, list, id, data) VALUES ($1, $2, $3, $4, $5)`),
@@ -280,14 +284,16 @@ func (p *Project) ImportTaskList(ctx context.Context, listID string, records map
 	}, unknown)
 }
 
-// ImportSpill stores the encoded spilled body of ref, created at created
-// (a lost reply: see ImportSession).
+// ImportSpill stores the encoded spilled body of ref, created at created.
+// One already stored is a *storage.Error matching fs.ErrExist, and a lost
+// reply an *OutcomeUnknownError when the database cannot tell: see
+// ImportSession.
 func (p *Project) ImportSpill(ctx context.Context, ref string, body []byte, created time.Time) error {
 	return p.s.txLanded(ctx, func(tx db) error {
 		n, err := tx.exec(ctx, p.s.q.sql(`INSERT INTO {spill} (namespace, project, ref, data, created)
 			VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`), p.ns, p.project, ref, body, created)
 		if err == nil && n == 0 {
-			err = fmt.Errorf("postgres: spilled body %s already exists", ref)
+			err = (&storage.Error{Op: "import", Kind: storage.KindSpill, File: p.locator("spill", ref), Message: "The spilled body already exists"}).WithCause(fs.ErrExist)
 		}
 		return err
 	}, func(err, check error) error {

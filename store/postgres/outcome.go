@@ -2,9 +2,13 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // An OutcomeUnknownError reports a write whose connection was lost once
@@ -32,7 +36,11 @@ type OutcomeUnknownError struct {
 	// Seqs are the seqs an append sent the records at.
 	Seqs []int64
 	// Err is the write's error (a *DatabaseError); Check is why the check
-	// could not tell (a *DatabaseError, or context.DeadlineExceeded).
+	// could not tell: a *DatabaseError; context.DeadlineExceeded (the
+	// lease's TTL passed), wrapping with it the last attempt's error when
+	// the server could not be reached (the check asks again, with
+	// backoff, while it cannot); or an error saying the server answering
+	// is not the one the write ran on.
 	Err   error
 	Check error
 }
@@ -61,7 +69,8 @@ func (e *OutcomeUnknownError) Unwrap() error { return e.Err }
 // txLanded runs fn in one transaction as tx does, and, should the
 // connection be lost once the COMMIT may have gone out (see lostReply),
 // asks the server on a new connection whether the transaction committed
-// (txid_status of its id, read first in the transaction): committed is
+// (txid_status of its id, read first in the transaction, with its BEGIN:
+// see txNamed): committed is
 // success, aborted keeps the error. A transaction still in progress (its
 // backend has not yet found its client gone) is asked about again, for at
 // most the lease's TTL; halfway through, its backend, if still in that
@@ -77,7 +86,9 @@ func (e *OutcomeUnknownError) Unwrap() error { return e.Err }
 // (pg_postmaster_start_time, read in the transaction); any other can only
 // tell that the write did not land (aborted: had it committed there, its
 // id would not have been handed out again), and no backend of it is
-// ended. A check that cannot tell is an
+// ended. A check that cannot reach the server (see checkAgain) asks
+// again, with backoff, on a connection of its own (see checkConn), within
+// the same bound. A check that cannot tell is an
 // *OutcomeUnknownError made by unknown from the write's error and the
 // check's. For writes a retry of which is not harmless (a truncation with
 // an expected head, a task created twice).
@@ -87,36 +98,43 @@ func (s *Store) txLanded(ctx context.Context, fn func(db) error, unknown func(er
 		pid     int32     // its backend's process id
 		started time.Time // its server's start
 	)
-	err := s.tx(ctx, func(tx db) error {
-		if err := tx.scan(ctx, `SELECT txid_current(), pg_backend_pid(), pg_postmaster_start_time()`, nil, &xid, &pid, &started); err != nil {
-			xid = 0
-			return err
-		}
-		return fn(tx)
-	})
+	err := s.txNamed(ctx, &xid, &pid, &started, fn)
 	if err == nil || xid == 0 || ctx.Err() != nil || !lostReply(err) {
 		return err
 	}
 	cctx, cancel := context.WithTimeout(ctx, s.ttl)
 	defer cancel()
+	cc := &checkConn{s: s}
+	defer cc.close()
 	wait := 5 * time.Millisecond
 	endAt, ended := time.Now().Add(s.ttl/2), false
 	for {
+		actx, acancel := context.WithTimeout(cctx, s.checkAttempt())
 		if !ended && time.Now().After(endAt) {
 			// Best effort: a backend gone, or in another transaction
 			// (a pooler's), is left alone; the next look tells.
 			ended = true
-			_, _ = s.db().exec(cctx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+			_ = cc.run(actx, func(d db) error {
+				_, err := d.exec(actx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
 				WHERE pid = $1 AND backend_xid::text = ($2::bigint % 4294967296)::text
 				AND datname = current_database() AND usename = current_user
 				AND pg_postmaster_start_time() = $3`, pid, xid, started)
+				return err
+			})
 		}
 		var (
 			status *string
 			same   bool
 		)
-		cerr := s.db().scan(cctx, `SELECT txid_status($1), pg_postmaster_start_time() = $2`, []any{xid, started}, &status, &same)
+		cerr := cc.run(actx, func(d db) error {
+			return d.scan(actx, `SELECT txid_status($1), pg_postmaster_start_time() = $2`, []any{xid, started}, &status, &same)
+		})
+		again := cerr != nil && checkAgain(cctx, actx, cerr)
+		acancel()
 		switch {
+		case again:
+			// The server is out of reach for now (restarting, a network
+			// blip): asked again, within the bound.
 		case cerr != nil:
 			return unknown(err, cerr)
 		case !same && (status == nil || *status != "aborted"):
@@ -135,9 +153,182 @@ func (s *Store) txLanded(ctx context.Context, fn func(db) error, unknown func(er
 		}
 		select {
 		case <-cctx.Done():
+			if cerr != nil {
+				return unknown(err, fmt.Errorf("%w (the last attempt: %w)", cctx.Err(), cerr))
+			}
 			return unknown(err, cctx.Err())
 		case <-time.After(wait):
 		}
 		wait = min(2*wait, 100*time.Millisecond)
 	}
+}
+
+// txNamed runs fn in one transaction as tx does, the transaction's id,
+// its backend's process id and its server's start read into xid, pid and
+// started first (xid left 0 when they could not be read). The statement
+// that reads them goes out with the BEGIN, pipelined: one round trip for
+// both, where a transaction begun by pgx and then asked took two. The
+// connection is the pool's, and goes back to it out of any transaction:
+// one whose ROLLBACK failed (lost) is not kept (pgxpool drops a connection
+// released inside a transaction).
+func (s *Store) txNamed(ctx context.Context, xid *int64, pid *int32, started *time.Time, fn func(db) error) error {
+	if !s.open() {
+		return ErrNotOpen
+	}
+	c, err := s.pool.Acquire(ctx)
+	if err != nil {
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
+		return db{s: s}.wrap(err)
+	}
+	defer c.Release()
+	conn := c.Conn()
+	d := db{q: conn, s: s}
+	rollback := func() {
+		if conn.PgConn().TxStatus() != 'I' && !conn.IsClosed() {
+			_, _ = conn.Exec(ctx, "rollback")
+		}
+	}
+	fail := func(err error) error {
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
+		return d.wrap(err)
+	}
+	var (
+		x  int64
+		p  int32
+		st time.Time
+	)
+	b := &pgx.Batch{}
+	b.Queue("begin")
+	b.Queue(`SELECT txid_current(), pg_backend_pid(), pg_postmaster_start_time()`).QueryRow(func(r pgx.Row) error {
+		return r.Scan(&x, &p, &st)
+	})
+	if err := conn.SendBatch(ctx, b).Close(); err != nil {
+		rollback()
+		return fail(err)
+	}
+	*xid, *pid, *started = x, p, st
+	if ferr := fn(d); ferr != nil {
+		rollback()
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
+		return ferr
+	}
+	tag, err := conn.Exec(ctx, "commit") // spelt as pgx spells it
+	if err != nil {
+		return fail(err)
+	}
+	if tag.String() == "ROLLBACK" {
+		// A statement of fn failed and fn went on: pgx's Commit says so.
+		return fail(pgx.ErrTxCommitRollback)
+	}
+	return nil
+}
+
+// A checkConn is the connection of the check after a lost reply (see
+// txLanded and landedAfterLostReply): its own, dialled apart from the pool
+// (one more than Options.MaxConns while a check runs), within the
+// attempt's ctx. A pool's connection would not do: the pool goes on
+// dialling for a connection whose Acquire gave up, and a dial that hangs
+// (a server that accepts and does not answer) would keep the slot, and
+// every later attempt, waiting for it. A connection that failed is closed
+// and the next attempt dials again.
+type checkConn struct {
+	s *Store
+	c *pgx.Conn
+}
+
+// run runs fn with a db on the connection (dialled first if there is
+// none): a failure to dial is a *DatabaseError, or ctx's error once it
+// ended; on a Store not open, ErrNotOpen.
+func (k *checkConn) run(ctx context.Context, fn func(db) error) error {
+	if !k.s.open() {
+		return ErrNotOpen
+	}
+	if k.c == nil {
+		c, err := pgx.ConnectConfig(ctx, k.s.pool.Config().ConnConfig)
+		if err != nil {
+			if cerr := ctx.Err(); cerr != nil {
+				return cerr
+			}
+			return db{s: k.s}.wrap(err)
+		}
+		k.c = c
+	}
+	err := fn(db{q: k.c, s: k.s})
+	if err != nil {
+		var pe *pgconn.PgError
+		if !errors.As(err, &pe) || ctx.Err() != nil {
+			k.close() // lost, or cut under its statement: dial again
+		}
+	}
+	return err
+}
+
+// tx runs fn in one transaction on the connection; see Store.tx.
+func (k *checkConn) tx(ctx context.Context, fn func(db) error) error {
+	return k.run(ctx, func(d db) error {
+		var ferr error
+		err := pgx.BeginFunc(ctx, d.q.(*pgx.Conn), func(tx pgx.Tx) error {
+			ferr = fn(db{q: tx, s: k.s})
+			return ferr
+		})
+		if err == nil {
+			return nil
+		}
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
+		if ferr != nil {
+			return ferr
+		}
+		return d.wrap(err)
+	})
+}
+
+// close closes the connection, if any.
+func (k *checkConn) close() {
+	if k.c == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), closeGrace/2)
+	defer cancel()
+	_ = k.c.Close(ctx)
+	k.c = nil
+}
+
+// checkAttempt is how long one attempt of the check after a lost reply
+// (see txLanded and landedAfterLostReply) may take before it is made
+// again: a connection to a server that accepts and does not answer (yet)
+// is given up and another dialled, within the check's bound, the lease's
+// TTL.
+func (s *Store) checkAttempt() time.Duration {
+	return max(s.ttl/4, 100*time.Millisecond)
+}
+
+// checkAgain reports whether an attempt of the check after a lost reply,
+// made with actx within the check's bound ctx, that failed with cerr
+// may get an answer if made again: the connection could not be had, or
+// was lost, or the attempt's own time ran out (a server restarting, a
+// network blip), or the server said it cannot serve now (class 08, a
+// shutdown or start-up of class 57P, too many connections). An answer
+// of the server's otherwise (a permission refused, say) is not asked
+// again, nor anything once ctx has ended.
+func checkAgain(ctx, actx context.Context, cerr error) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	if actx.Err() != nil {
+		return true
+	}
+	var pe *pgconn.PgError
+	if errors.As(cerr, &pe) {
+		return strings.HasPrefix(pe.Code, "08") || strings.HasPrefix(pe.Code, "57P") || pe.Code == "53300"
+	}
+	var de *DatabaseError
+	return errors.As(cerr, &de)
 }

@@ -82,8 +82,9 @@ type Store struct {
 	// not grow without bound. Guarded by settleMu; made on first use.
 	unreleased map[leaseKey]unreleasedLease
 
-	sweepChose func()           // tests only: see export_test.go
-	clock      func() time.Time // tests only (see export_test.go); nil is time.Now
+	sweepChose func()              // tests only: see export_test.go
+	backendPID func(uint32) uint32 // tests only: see export_test.go
+	clock      func() time.Time    // tests only (see export_test.go); nil is time.Now
 }
 
 // target names a database in errors: never the password.
@@ -121,7 +122,8 @@ func validSchema(name string) bool {
 // *[ConfigError]; a database that cannot be reached, refuses the login or
 // does not answer before ctx ends is a *[ConnectError] naming host,
 // database and user (errors.Is(err, context.DeadlineExceeded) tells the
-// last).
+// last). A failed Open closes what it opened as [Store.Close] does: on a
+// database that stopped answering, it returns about 2 s after ctx ended.
 func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 	schema := opts.Schema
 	if schema == "" {
@@ -172,7 +174,11 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 		s.holder = host + ":" + strconv.Itoa(os.Getpid())
 	}
 	if err := s.ensureSchema(ctx); err != nil {
-		pool.Close()
+		// Closed as Close does: on a database that stopped answering, a
+		// bare pool close waits 15 s for each connection's goodbye (and
+		// for the cancel request pgx sends for one closed under its
+		// statement); Close gives them closeGrace.
+		s.Close()
 		var se *SchemaError
 		if errors.As(err, &se) {
 			return nil, err
