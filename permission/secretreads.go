@@ -285,26 +285,29 @@ func secretReadReason(p string) string {
 // hashdeep given a recursive option. Other readers of a directory (cc -I.., make -C ..)
 // read only the files they name, which are checked on their own.
 func readsTrees(a *shellscan.Analysis) bool {
-	for _, c := range a.Commands {
-		switch filepath.Base(c.Name) {
-		case "tar", "bsdtar", "gtar", "zip", "7z", "7za", "7zz", "rar", "cpio", "pax", "rsync", "scp", "rclone",
-			"restic", "borg", "duplicity", "find", "fd", "fdfind", "rg", "ag", "ack", "ugrep", "git-crypt":
+	return slices.ContainsFunc(a.Commands, readsTree)
+}
+
+// readsTree reports whether c reads whole trees (see [readsTrees]).
+func readsTree(c shellscan.Command) bool {
+	name := filepath.Base(c.Name)
+	switch name {
+	case "tar", "bsdtar", "gtar", "zip", "7z", "7za", "7zz", "rar", "cpio", "pax", "rsync", "scp", "rclone",
+		"restic", "borg", "duplicity", "find", "fd", "fdfind", "rg", "ag", "ack", "ugrep", "git-crypt":
+		return true
+	}
+	for _, w := range c.Args {
+		switch {
+		case w == "--recursive" || w == "--archive" || w == "--dereference-recursive":
 			return true
-		}
-		name := filepath.Base(c.Name)
-		for _, w := range c.Args {
-			switch {
-			case w == "--recursive" || w == "--archive" || w == "--dereference-recursive":
-				return true
-			case name == "git" && w == "--no-index":
-				return true // git diff --no-index ~ e prints every file of ~
-			case (name == "diff" || name == "colordiff") && strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.Contains(w[1:], "r"):
-				return true // diff -rN ~ e prints every file of ~
-			case strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.ContainsAny(w[1:], "rRa") &&
-				(filepath.Base(c.Name) == "cp" || strings.HasSuffix(filepath.Base(c.Name), "grep") || filepath.Base(c.Name) == "zstd" ||
-					filepath.Base(c.Name) == "gzip" || filepath.Base(c.Name) == "md5deep" || filepath.Base(c.Name) == "hashdeep"):
-				return true
-			}
+		case name == "git" && w == "--no-index":
+			return true // git diff --no-index ~ e prints every file of ~
+		case (name == "diff" || name == "colordiff") && strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.Contains(w[1:], "r"):
+			return true // diff -rN ~ e prints every file of ~
+		case strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.ContainsAny(w[1:], "rRa") &&
+			(name == "cp" || strings.HasSuffix(name, "grep") || name == "zstd" ||
+				name == "gzip" || name == "md5deep" || name == "hashdeep"):
+			return true
 		}
 	}
 	return false

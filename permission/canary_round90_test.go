@@ -1,0 +1,121 @@
+//go:build linux
+
+package permission_test
+
+import (
+	"context"
+	"encoding/base64"
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
+	"github.com/lite-agent/lite-agent-go/permission"
+)
+
+// canaryRound90 are the lines of gatesec68 (on round 84's fixture: the
+// key in ~/.ssh/id_ed25519 and ~/.aws/credentials, sub/s a link to
+// ~/.ssh, the project beside the home) that read the key when run in real
+// bash and that a policy allowing bash allowed.
+var canaryRound90 = map[string][]string{
+	// A recursive reader walks what a substitution, a variable holding
+	// one or xargs's input makes when the line runs: data the line makes,
+	// which the gate allowed as it allows cat $(git ls-files), may be the
+	// home or a link leading there.
+	"1-run-time-tree": {
+		`grep -r PRIVATE $(echo ../home)`,
+		`grep -rh PRIVATE $(printf '../%s' home)`,
+		`grep -r PRIVATE $(find . -name s)`,
+		`d=$(echo ../home); grep -r PRIVATE "$d"`,
+		`grep --recursive PRIVATE $(echo ../home/.aws)`,
+		`echo ../home | xargs grep -r PRIVATE`,
+	},
+	// ugrep -S (3.x's --dereference) follows links with -r, and a
+	// configuration file ugrep reads when told (--config: ./.ugrep)
+	// may hold dereference-recursive.
+	"2-ugrep-follows": {
+		`ugrep -rS PRIVATE sub`,
+		`ugrep -r -S PRIVATE sub`,
+		`ugrep -Sr PRIVATE .`,
+		`printf 'dereference-recursive\n' > .ugrep; ugrep --config PRIVATE sub`,
+	},
+	// ack reads the .ackrc of its directory (and ~/.ackrc, $ACKRC,
+	// --ackrc's file) before its words: --follow there follows links.
+	"3-ack-options-file": {
+		`echo --follow > .ackrc; ack PRIVATE sub`,
+		`echo --follow > r; ack --ackrc=r PRIVATE sub`,
+		`echo --follow > .ackrc; ack PRIVATE`,
+		`echo --follow > .ackrc; cd sub && ack PRIVATE`,
+	},
+}
+
+// canaryRound90Ordinary stay allowed: readers of data the line makes
+// that do not walk trees, recursive readers of known paths, a variable
+// that names a credential location printed (not read), and ack told to
+// leave links alone.
+var canaryRound90Ordinary = []string{
+	`wc -l $(git ls-files)`, `grep x $(find . -name '*.go')`, `cat $(echo README)`, `grep -r x doc`,
+	`echo $GNUPGHOME`, `echo "$GNUPGHOME" "$KUBECONFIG"`,
+	`ugrep -r PRIVATE sub`, `ugrep -r x doc`, `ack x doc`, `ack --nofollow PRIVATE sub`,
+	`echo --follow > .ackrc; ack --nofollow PRIVATE sub`,
+}
+
+// TestCanaryRound90 checks round 90's lines on round 84's fixture.
+func TestCanaryRound90(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "git", "ugrep", "ack")
+	checkSecretRound(t, canaryRound90, canaryRound90Ordinary, false)
+}
+
+// TestRound90VariableOfLocationRead checks that a read beneath a
+// variable that names a credential location still asks, now that
+// printing the variable does not: the read, or the names echo hands to
+// a reader.
+func TestRound90VariableOfLocationRead(t *testing.T) {
+	home, wd := round84Fixture(t)
+	decide := secretDecider(t, home, wd)
+	for _, line := range []string{
+		`cat $GNUPGHOME/private-keys-v1.d/k.key`, `echo $GNUPGHOME/private-keys-v1.d/k | xargs cat`,
+		`cat $(echo $GNUPGHOME)/private-keys-v1.d/k.key`, `echo $GNUPGHOME > f; xargs cat < f`,
+	} {
+		if v := decide(line); v.Decision != permission.Ask {
+			t.Errorf("%q: %v %s (%s), want an ask", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
+}
+
+// TestCanaryRound90NetrcPrinter checks curl -n: it sends the login
+// ~/.netrc keeps for the host, and -v prints it (the Authorization
+// header) in real bash; the line asks under the secret-read rule.
+func TestCanaryRound90NetrcPrinter(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "curl", "base64")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {}))
+	defer srv.Close()
+	root := t.TempDir()
+	home, wd := filepath.Join(root, "home"), filepath.Join(root, "work")
+	writeSecretFiles(t, "machine 127.0.0.1 login u password "+round84Key+"\n", filepath.Join(home, ".netrc"))
+	writeSecretFiles(t, "readme\n", filepath.Join(wd, "README"))
+	decide := secretDecider(t, home, wd)
+	for _, line := range []string{
+		`curl -sv -n ` + srv.URL + ` 2>&1 | grep -o 'Basic [^[:space:]]*' | cut -c7- | base64 -d`,
+		`curl -sv --netrc ` + srv.URL + ` 2>&1 >/dev/null | grep -i authorization`,
+	} {
+		ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+		cmd := exec.CommandContext(ctx, "/bin/bash", "-c", line)
+		cmd.Dir, cmd.Env = wd, canaryEnv(home)
+		out, _ := cmd.CombinedOutput()
+		cancel()
+		if s := string(out); !strings.Contains(s, round84Key) && !strings.Contains(s, base64.StdEncoding.EncodeToString([]byte("u:"+round84Key))) {
+			t.Errorf("%q did not print the password of ~/.netrc when run: %q", line, s)
+		}
+		if v := decide(line); v.Decision != permission.Ask || v.RuleID != permission.RuleBashSecretRead {
+			t.Errorf("%q: %v %s (%s), want an ask of %s", line, v.Decision, v.RuleID, v.Reason, permission.RuleBashSecretRead)
+		}
+	}
+	if v := decide(`curl -s ` + srv.URL); v.Decision != permission.Allow {
+		t.Errorf("curl without -n: %v %s (%s), want it allowed", v.Decision, v.RuleID, v.Reason)
+	}
+}
