@@ -4,7 +4,6 @@ package permission_test
 
 import (
 	"context"
-	"encoding/base64"
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
@@ -36,12 +35,14 @@ var canaryRound90 = map[string][]string{
 	},
 	// ugrep -S (3.x's --dereference) follows links with -r, and a
 	// configuration file ugrep reads when told (--config: ./.ugrep)
-	// may hold dereference-recursive.
+	// may hold dereference-recursive; ug reads it without being told.
 	"2-ugrep-follows": {
 		`ugrep -rS PRIVATE sub`,
 		`ugrep -r -S PRIVATE sub`,
 		`ugrep -Sr PRIVATE .`,
 		`printf 'dereference-recursive\n' > .ugrep; ugrep --config PRIVATE sub`,
+		`printf 'dereference-recursive\n' > .ugrep; ug PRIVATE sub`,
+		`printf 'dereference-recursive\n' > .ugrep; ug PRIVATE`,
 	},
 	// ack reads the .ackrc of its directory (and ~/.ackrc, $ACKRC,
 	// --ackrc's file) before its words: --follow there follows links.
@@ -60,7 +61,7 @@ var canaryRound90 = map[string][]string{
 var canaryRound90Ordinary = []string{
 	`wc -l $(git ls-files)`, `grep x $(find . -name '*.go')`, `cat $(echo README)`, `grep -r x doc`,
 	`echo $GNUPGHOME`, `echo "$GNUPGHOME" "$KUBECONFIG"`,
-	`ugrep -r PRIVATE sub`, `ugrep -r x doc`, `ack x doc`, `ack --nofollow PRIVATE sub`,
+	`ugrep -r PRIVATE sub`, `ugrep -r x doc`, `ug x doc`, `ack x doc`, `ack --nofollow PRIVATE sub`,
 	`echo --follow > .ackrc; ack --nofollow PRIVATE sub`,
 }
 
@@ -87,35 +88,62 @@ func TestRound90VariableOfLocationRead(t *testing.T) {
 	}
 }
 
-// TestCanaryRound90NetrcPrinter checks curl -n: it sends the login
-// ~/.netrc keeps for the host, and -v prints it (the Authorization
-// header) in real bash; the line asks under the secret-read rule.
-func TestCanaryRound90NetrcPrinter(t *testing.T) {
-	tooltest.Need(t, tooltest.CanaryTools, "curl", "base64")
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {}))
+// round90Kubeconfig is a kubeconfig whose user's token is round 84's key.
+const round90Kubeconfig = `apiVersion: v1
+kind: Config
+clusters:
+- cluster: {server: "https://127.0.0.1:1"}
+  name: c
+users:
+- name: u
+  user: {token: ` + round84Key + `}
+contexts:
+- context: {cluster: c, user: u}
+  name: x
+current-context: x
+`
+
+// TestCanaryRound90HomePrinters checks programs that print a credential
+// they keep in the home: kubectl config view --flatten printed the
+// kubeconfig's token, and curl -n sent the login ~/.netrc keeps for the
+// host, which -v printed (the Authorization header), in real bash; each
+// asks under the secret-read rule, and their neighbours stay allowed.
+func TestCanaryRound90HomePrinters(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "curl", "base64", "kubectl")
+	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
 	defer srv.Close()
 	root := t.TempDir()
 	home, wd := filepath.Join(root, "home"), filepath.Join(root, "work")
 	writeSecretFiles(t, "machine 127.0.0.1 login u password "+round84Key+"\n", filepath.Join(home, ".netrc"))
+	writeSecretFiles(t, round90Kubeconfig, filepath.Join(home, ".kube", "config"))
 	writeSecretFiles(t, "readme\n", filepath.Join(wd, "README"))
-	decide := secretDecider(t, home, wd)
-	for _, line := range []string{
-		`curl -sv -n ` + srv.URL + ` 2>&1 | grep -o 'Basic [^[:space:]]*' | cut -c7- | base64 -d`,
-		`curl -sv --netrc ` + srv.URL + ` 2>&1 >/dev/null | grep -i authorization`,
-	} {
+	run := func(line string) string {
 		ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+		defer cancel()
 		cmd := exec.CommandContext(ctx, "/bin/bash", "-c", line)
 		cmd.Dir, cmd.Env = wd, canaryEnv(home)
 		out, _ := cmd.CombinedOutput()
-		cancel()
-		if s := string(out); !strings.Contains(s, round84Key) && !strings.Contains(s, base64.StdEncoding.EncodeToString([]byte("u:"+round84Key))) {
-			t.Errorf("%q did not print the password of ~/.netrc when run: %q", line, s)
+		return string(out)
+	}
+	decide := secretDecider(t, home, wd)
+	for _, line := range []string{
+		`curl -sv -n ` + srv.URL + ` 2>&1 | grep -o 'Basic [^[:space:]]*' | cut -c7- | base64 -d`,
+		`curl -sv --netrc-optional ` + srv.URL + ` 2>&1 | grep -o 'Basic [^[:space:]]*' | cut -c7- | base64 -d`,
+		`kubectl config view --flatten`, `kubectl config view --minify --flatten`,
+	} {
+		if out := run(line); !strings.Contains(out, round84Key) {
+			t.Errorf("%q did not print the key when run: %q", line, out)
 		}
 		if v := decide(line); v.Decision != permission.Ask || v.RuleID != permission.RuleBashSecretRead {
 			t.Errorf("%q: %v %s (%s), want an ask of %s", line, v.Decision, v.RuleID, v.Reason, permission.RuleBashSecretRead)
 		}
 	}
-	if v := decide(`curl -s ` + srv.URL); v.Decision != permission.Allow {
-		t.Errorf("curl without -n: %v %s (%s), want it allowed", v.Decision, v.RuleID, v.Reason)
+	for _, line := range []string{`curl -s ` + srv.URL, `kubectl config view`, `kubectl config view --minify`} {
+		if out := run(line); strings.Contains(out, round84Key) {
+			t.Errorf("ordinary line %q printed the key", line)
+		}
+		if v := decide(line); v.Decision != permission.Allow {
+			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
+		}
 	}
 }

@@ -41,6 +41,8 @@ func TestCredentialPrintersAsk(t *testing.T) {
 		`gcloud secrets versions access latest --secret x`, `az keyvault secret show --vault-name v -n x`,
 		`rclone config show`, `s3cmd --dump-config`, `mc alias list`, `pulumi config --show-secrets`,
 		`databricks auth token`, `fly auth token`, `heroku config -a app`,
+		`oc whoami -t`, `oc whoami --show-token`, `kubectl view-secret s`, `aws sts assume-role --role-arn r --role-session-name s`,
+		`az storage account keys list -n x`, `oc get secret s -o yaml`,
 	} {
 		if v := decide(line); v.Decision != permission.Ask {
 			t.Errorf("%q: %v %s (%s), want an ask", line, v.Decision, v.RuleID, v.Reason)
@@ -52,7 +54,7 @@ func TestCredentialPrintersAsk(t *testing.T) {
 		`hyperfine -r1 'gh pr list'`,
 		`kubectl get secrets`, `kubectl describe secret s`, `kubectl get pods -o yaml`, `sops -e x.yaml`, `sops --version`,
 		`curl -fsSL https://example.com`, `curl -dname=x https://example.com`, `keyring --help`,
-		`aws ssm get-parameter --name x`, `rclone config redacted`,
+		`aws ssm get-parameter --name x`, `rclone config redacted`, `oc whoami`, `az storage account list`,
 	} {
 		if v := decide(line); v.Decision != permission.Allow {
 			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)

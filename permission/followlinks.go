@@ -33,7 +33,7 @@ func searchesWorkdir(c shellscan.Command) bool {
 	switch {
 	case slices.Contains(ctagsNames, name):
 		return operands == 0
-	case name == "grep" || name == "egrep" || name == "fgrep" || name == "ugrep" || name == "zgrep" ||
+	case name == "grep" || name == "egrep" || name == "fgrep" || name == "ugrep" || name == "ug" || name == "zgrep" ||
 		name == "rg" || name == "ag" || name == "ack":
 		return operands <= 1
 	}
@@ -42,9 +42,9 @@ func searchesWorkdir(c shellscan.Command) bool {
 
 // commandFollowsLinks reports whether c follows the symbolic links it
 // meets inside the directories it reads: grep -R, rg -L, fd -L, find -L,
-// ag -f, ack --follow, tar -h, cp -L, rsync -L/-k, cpio -L, pax -L,
+// ag -f, ugrep -R/-S, tar -h, cp -L, rsync -L/-k, cpio -L, pax -L,
 // rclone -L, and diff, zip, 7z, rar, scp -r, md5deep and hashdeep by
-// default. grep -R over a directory holding a link to ~/.ssh printed the
+// default, and ack and ug, whose options files may say so. grep -R over a directory holding a link to ~/.ssh printed the
 // key (round 84) while the gate saw only the directory, which holds no
 // secret by its name.
 func commandFollowsLinks(c shellscan.Command) bool {
@@ -61,14 +61,19 @@ func commandFollowsLinks(c shellscan.Command) bool {
 	case "grep", "egrep", "fgrep", "zgrep":
 		short = "R"
 	case "ugrep":
-		// -S (--dereference-files) follows links too: ugrep -rS
-		// PRIVATE sub printed ~/.ssh/id_ed25519 through sub/s; and a
-		// configuration file (--config, ---FILE; .ugrep by default) may
-		// hold dereference-recursive.
+		// -S (--dereference-files; 3.x's --dereference) follows links
+		// too: ugrep -rS PRIVATE sub printed ~/.ssh/id_ed25519 through
+		// sub/s; and a configuration file (--config, ---FILE; .ugrep
+		// by default) may hold dereference-recursive.
 		short = "RS"
 		if slices.ContainsFunc(c.Args, func(w string) bool { return strings.HasPrefix(w, "--config") || strings.HasPrefix(w, "---") }) {
 			return true
 		}
+	case "ug":
+		// ug is ugrep --config: it reads ./.ugrep or ~/.ugrep, which
+		// may say dereference-recursive (printf 'dereference-recursive\n'
+		// > .ugrep; ug PRIVATE sub printed the key through sub/s).
+		return true
 	case "rg", "fd", "fdfind", "find", "cp", "cpio", "pax", "rclone":
 		short = "L"
 	case "rsync":

@@ -293,7 +293,7 @@ func readsTree(c shellscan.Command) bool {
 	name := filepath.Base(c.Name)
 	switch name {
 	case "tar", "bsdtar", "gtar", "zip", "7z", "7za", "7zz", "rar", "cpio", "pax", "rsync", "scp", "rclone",
-		"restic", "borg", "duplicity", "find", "fd", "fdfind", "rg", "ag", "ack", "ugrep", "git-crypt":
+		"restic", "borg", "duplicity", "find", "fd", "fdfind", "rg", "ag", "ack", "ugrep", "ug", "git-crypt":
 		return true
 	}
 	for _, w := range c.Args {

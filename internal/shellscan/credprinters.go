@@ -17,7 +17,8 @@ type credentialPrinter struct {
 // credentialPrinters are the programs whose commands print a credential
 // they keep (gh auth token prints the token of ~/.config/gh/hosts.yml;
 // aws configure get aws_secret_access_key the key of ~/.aws/credentials;
-// kubectl config view --raw the kubeconfig's client keys and tokens),
+// kubectl config view --raw or --flatten the kubeconfig's client keys
+// and tokens),
 // by program name. sub is the command's leading words that are not
 // options.
 var credentialPrinters = lazy[map[string]credentialPrinter]{build: func() map[string]credentialPrinter {
@@ -66,12 +67,24 @@ var credentialPrinters = lazy[map[string]credentialPrinter]{build: func() map[st
 		"aws": {".aws/credentials", func(sub []string, args []word) bool {
 			return subIs("configure get", "configure export-credentials", "ecr get-login-password",
 				"ecr-public get-login-password", "codeartifact get-authorization-token", "sts get-session-token",
-				"secretsmanager get-secret-value", "secretsmanager batch-get-secret-value")(sub, args) ||
+				"secretsmanager get-secret-value", "secretsmanager batch-get-secret-value", "sts assume-role",
+				"sts get-federation-token", "sso get-role-credentials", "iam create-access-key")(sub, args) ||
 				withOption("ssm get-parameter", "--with-decryption")(sub, args) || withOption("ssm get-parameters", "--with-decryption")(sub, args) ||
 				withOption("ssm get-parameters-by-path", "--with-decryption")(sub, args)
 		}},
 		"kubectl": {".kube/config", func(sub []string, args []word) bool {
-			return withOption("config view", "--raw")(sub, args) || subIs("create token")(sub, args) || kubectlShowsSecret(sub, args)
+			return withOption("config view", "--raw", "--flatten")(sub, args) || subIs("create token")(sub, args) ||
+				kubectlShowsSecret(sub, args)
+		}},
+		// The view-secret plugin (kubectl view-secret s, which runs
+		// kubectl-view_secret) prints a Secret's data decoded.
+		"kubectl-view-secret": {".kube/config", func(sub []string, _ []word) bool { return len(sub) > 0 }},
+		"kubectl-view_secret": {".kube/config", func(sub []string, _ []word) bool { return len(sub) > 0 }},
+		// OpenShift's oc is kubectl's commands and whoami -t, which
+		// prints the kubeconfig's token.
+		"oc": {".kube/config", func(sub []string, args []word) bool {
+			return withOption("config view", "--raw", "--flatten")(sub, args) || subIs("create token")(sub, args) ||
+				withOption("whoami", "-t", "--show-token")(sub, args) || kubectlShowsSecret(sub, args)
 		}},
 		// python keyring's keyring get prints a password of the
 		// keyring (Secret Service's, in ~/.local/share/keyrings).
@@ -95,7 +108,10 @@ var credentialPrinters = lazy[map[string]credentialPrinter]{build: func() map[st
 		}},
 		"gcloud": {".config/gcloud", subIs("auth print-access-token", "auth print-identity-token",
 			"auth application-default print-access-token", "config config-helper", "secrets versions access")},
-		"az":          {".azure", subIs("account get-access-token", "keyvault secret show", "keyvault secret download")},
+		"az": {".azure", func(sub []string, args []word) bool {
+			return subIs("account get-access-token", "keyvault secret show", "keyvault secret download", "storage account keys list",
+				"storage account show-connection-string")(sub, args) || withOption("acr login", "--expose-token")(sub, args)
+		}},
 		"pass":        {".password-store", store("ls", "list", "find", "search", "init", "help", "version", "insert", "add", "generate", "rm", "remove", "delete", "mv", "rename", "cp", "copy", "git")},
 		"gopass":      {".password-store", store("ls", "list", "find", "search", "init", "help", "version", "setup", "insert", "generate", "rm", "mv", "cp", "git", "sync", "mounts", "config", "recipients")},
 		"secret-tool": {".local/share/keyrings", subIs("lookup", "search")},
