@@ -105,12 +105,19 @@ current-context: x
 
 // TestCanaryRound90HomePrinters checks programs that print a credential
 // they keep in the home: kubectl config view --flatten printed the
-// kubeconfig's token, and curl -n sent the login ~/.netrc keeps for the
-// host, which -v printed (the Authorization header), in real bash; each
+// kubeconfig's token, and curl -n and wget sent the login ~/.netrc keeps
+// for the host, which curl -v and wget -d printed (the Authorization
+// header), in real bash; each
 // asks under the secret-read rule, and their neighbours stay allowed.
 func TestCanaryRound90HomePrinters(t *testing.T) {
-	tooltest.Need(t, tooltest.CanaryTools, "curl", "base64", "kubectl")
-	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	tooltest.Need(t, tooltest.CanaryTools, "curl", "wget", "base64", "kubectl")
+	// The server asks for a login, as wget waits for one to send it.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") == "" {
+			w.Header().Set("WWW-Authenticate", `Basic realm="x"`)
+			w.WriteHeader(http.StatusUnauthorized)
+		}
+	}))
 	defer srv.Close()
 	root := t.TempDir()
 	home, wd := filepath.Join(root, "home"), filepath.Join(root, "work")
@@ -129,6 +136,8 @@ func TestCanaryRound90HomePrinters(t *testing.T) {
 	for _, line := range []string{
 		`curl -sv -n ` + srv.URL + ` 2>&1 | grep -o 'Basic [^[:space:]]*' | cut -c7- | base64 -d`,
 		`curl -sv --netrc-optional ` + srv.URL + ` 2>&1 | grep -o 'Basic [^[:space:]]*' | cut -c7- | base64 -d`,
+		`wget -d -O /dev/null ` + srv.URL + ` 2>&1 | grep -o 'Authorization: Basic [^[:space:]]*' | head -1 | cut -d' ' -f3 | base64 -d`,
+		`wget -qd -O /dev/null ` + srv.URL + ` 2>&1 | grep -o 'Authorization: Basic [^[:space:]]*' | head -1 | cut -d' ' -f3 | base64 -d`,
 		`kubectl config view --flatten`, `kubectl config view --minify --flatten`,
 	} {
 		if out := run(line); !strings.Contains(out, round84Key) {
@@ -138,7 +147,8 @@ func TestCanaryRound90HomePrinters(t *testing.T) {
 			t.Errorf("%q: %v %s (%s), want an ask of %s", line, v.Decision, v.RuleID, v.Reason, permission.RuleBashSecretRead)
 		}
 	}
-	for _, line := range []string{`curl -s ` + srv.URL, `kubectl config view`, `kubectl config view --minify`} {
+	for _, line := range []string{`curl -s ` + srv.URL, `wget -O - ` + srv.URL + ` 2>&1`, `wget -d --no-netrc -O /dev/null ` + srv.URL + ` 2>&1`,
+		`kubectl config view`, `kubectl config view --minify`} {
 		if out := run(line); strings.Contains(out, round84Key) {
 			t.Errorf("ordinary line %q printed the key", line)
 		}

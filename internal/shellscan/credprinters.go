@@ -119,6 +119,12 @@ var credentialPrinters = lazy[map[string]credentialPrinter]{build: func() map[st
 		"op":          {".config/op", subIs("read", "inject", "run", "item get", "document get")},
 		"vault":       {".vault-token", subIs("print token", "read", "kv get", "token lookup", "login")},
 		"heroku":      {".netrc", subIs("auth:token", "authorizations:create", "config", "config:get")},
+		// wget sends the login of ~/.netrc to a host that asks for one
+		// (unless --no-netrc), and -d (--debug) prints the request's
+		// Authorization header.
+		"wget": {".netrc", func(_ []string, args []word) bool {
+			return !hasOption(args, "--no-netrc") && slices.ContainsFunc(args, wgetDebug)
+		}},
 		// Cloud and storage tools that print the keys of their settings
 		// or a token they keep.
 		"rclone":     {".config/rclone/rclone.conf", subIs("config show", "config dump")},
@@ -166,6 +172,27 @@ func curlNetrcFlag(w word) bool {
 		case r == 'n':
 			return true
 		case !strings.ContainsRune("sSfLvikIGgqjJOR#:Z", r):
+			return false
+		}
+	}
+	return false
+}
+
+// wgetDebug reports whether w is wget's --debug (or an abbreviation
+// getopt takes: --deb…) or a cluster of its short options that take no
+// value holding d.
+func wgetDebug(w word) bool {
+	if strings.HasPrefix(w.text, "--") {
+		return len(w.text) >= len("--deb") && strings.HasPrefix("--debug", w.text)
+	}
+	if !strings.HasPrefix(w.text, "-") {
+		return false
+	}
+	for _, r := range w.text[1:] {
+		switch {
+		case r == 'd':
+			return true
+		case !strings.ContainsRune("bqvnNScrkKmpEHxF46", r):
 			return false
 		}
 	}
