@@ -81,6 +81,7 @@ func TestRound90VariableOfLocationRead(t *testing.T) {
 	for _, line := range []string{
 		`cat $GNUPGHOME/private-keys-v1.d/k.key`, `echo $GNUPGHOME/private-keys-v1.d/k | xargs cat`,
 		`cat $(echo $GNUPGHOME)/private-keys-v1.d/k.key`, `echo $GNUPGHOME > f; xargs cat < f`,
+		`echo "$(cat $GNUPGHOME/private-keys-v1.d/k.key)"`, `echo "$(<~/.ssh/id_ed25519)"`,
 	} {
 		if v := decide(line); v.Decision != permission.Ask {
 			t.Errorf("%q: %v %s (%s), want an ask", line, v.Decision, v.RuleID, v.Reason)
