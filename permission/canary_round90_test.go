@@ -33,6 +33,15 @@ var canaryRound90 = map[string][]string{
 		`grep --recursive PRIVATE $(echo ../home/.aws)`,
 		`echo ../home | xargs grep -r PRIVATE`,
 	},
+	// grep's -d recurse is -r under another name.
+	"4-grep-directories-recurse": {
+		`grep -d recurse PRIVATE ../home`,
+		`grep --directories=recurse PRIVATE ../home`,
+		`grep --dir recurse PRIVATE ../home`,
+		`grep -drecurse PRIVATE ../home/.aws`,
+		`grep -id recurse private ../home`,
+		`grep -d recurse PRIVATE $(echo ../home)`,
+	},
 	// ugrep -S (3.x's --dereference) follows links with -r, and a
 	// configuration file ugrep reads when told (--config: ./.ugrep)
 	// may hold dereference-recursive; ug reads it without being told.
@@ -62,7 +71,7 @@ var canaryRound90Ordinary = []string{
 	`wc -l $(git ls-files)`, `grep x $(find . -name '*.go')`, `cat $(echo README)`, `grep -r x doc`,
 	`echo $GNUPGHOME`, `echo "$GNUPGHOME" "$KUBECONFIG"`,
 	`ugrep -r PRIVATE sub`, `ugrep -r x doc`, `ug x doc`, `ack x doc`, `ack --nofollow PRIVATE sub`,
-	`echo --follow > .ackrc; ack --nofollow PRIVATE sub`,
+	`echo --follow > .ackrc; ack --nofollow PRIVATE sub`, `grep -d skip PRIVATE ../home`, `grep -d recurse x doc`,
 }
 
 // TestCanaryRound90 checks round 90's lines on round 84's fixture.

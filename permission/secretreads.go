@@ -296,10 +296,12 @@ func readsTree(c shellscan.Command) bool {
 		"restic", "borg", "duplicity", "find", "fd", "fdfind", "rg", "ag", "ack", "ugrep", "ug", "git-crypt":
 		return true
 	}
-	for _, w := range c.Args {
+	for i, w := range c.Args {
 		switch {
 		case w == "--recursive" || w == "--archive" || w == "--dereference-recursive":
 			return true
+		case strings.HasSuffix(name, "grep") && grepRecurseAction(c.Args, i):
+			return true // grep -d recurse PRIVATE ../home printed the home's keys
 		case name == "git" && w == "--no-index":
 			return true // git diff --no-index ~ e prints every file of ~
 		case (name == "diff" || name == "colordiff") && strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.Contains(w[1:], "r"):
@@ -311,6 +313,40 @@ func readsTree(c shellscan.Command) bool {
 		}
 	}
 	return false
+}
+
+// grepRecurseAction reports whether args[i] is grep's -d (also after
+// other letters, -id, or --directories and the abbreviations of it getopt
+// takes) given the action recurse, which is -r: -d recurse, -drecurse,
+// -id recurse, --directories=recurse, --dir recurse.
+func grepRecurseAction(args []string, i int) bool {
+	w := args[i]
+	val, joined := "", false
+	switch {
+	case strings.HasPrefix(w, "--"):
+		var opt string
+		opt, val, joined = strings.Cut(w, "=")
+		if len(opt) < len("--di") || !strings.HasPrefix("--directories", opt) {
+			return false
+		}
+	case strings.HasPrefix(w, "-"):
+		// The letters before d take no value (-e, -f, -m, -A, -B, -C
+		// and -D would take the rest as theirs).
+		j := strings.IndexByte(w[1:], 'd')
+		if j < 0 || strings.ContainsAny(w[1:1+j], "efmABCD") {
+			return false
+		}
+		val, joined = w[2+j:], len(w) > 2+j
+	default:
+		return false
+	}
+	if !joined {
+		if i+1 >= len(args) {
+			return false
+		}
+		val = args[i+1]
+	}
+	return val == "recurse"
 }
 
 // inputWords returns the words of the line's here-strings and
