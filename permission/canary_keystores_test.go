@@ -40,10 +40,10 @@ var canaryKeyStores = []string{
 
 // canaryKeyStoresOrdinary are their forms that only show state. (pass
 // show x and secret-tool lookup a b, here at stop 40, print a password:
-// since stop 51 they ask as reads of the store, see
-// TestCredentialPrintersAsk.)
+// since stop 51 they ask as reads of the store, and keyring get x y since
+// gatesec68, see TestCredentialPrintersAsk.)
 var canaryKeyStoresOrdinary = []string{
-	"mkcert -CAROOT", "trust list", "pass", "keyring get x y",
+	"mkcert -CAROOT", "trust list", "pass", "keyring --list-backends",
 	"ollama list", "ollama pull llama3", "ollama run llama3 hi", "step certificate inspect c.pem",
 	"gcloud components list", "hatch config show", "keytool -list -v", "ssh-add -l", "ssh-add -L",
 }

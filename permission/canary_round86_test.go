@@ -108,11 +108,14 @@ var canaryRound86Setup = []struct{ setup, line string }{
 }
 
 // canaryRound86Ordinary are lines next to round 86's that stay allowed.
+// (echo doc | xargs grep -r x, here at round 86, asks since gatesec68:
+// a recursive reader's operand made at run time may be any tree, and echo
+// ../home | xargs grep -r PRIVATE printed the keys; see round 90.)
 var canaryRound86Ordinary = []string{
 	`diff /dev/fd/3 README 3<README`, `cat /dev/stdin < README`, `tar czf /dev/stdout doc | wc -c`,
 	`tee /dev/stderr < README`, `cat README > /dev/stdout`, `grep -R TODO doc`, `d=doc; grep -R x $d`, `grep -R x do*`,
 	`cat /proc/self/status`, `grep --directories=skip x README`, `cp --debug -r doc t2`, `grep -rn TODO .`,
-	`diff -r doc doc`, `ls -LR sub`, `du -L sub`, `echo doc | xargs grep -r x`, `d=doc; diff -r $d doc`,
+	`diff -r doc doc`, `ls -LR sub`, `du -L sub`, `echo doc/a | xargs grep x`, `d=doc; diff -r $d doc`,
 	`grep -c x <<< "hello world"`, `wc -w <<< "$(cat README)"`, `xargs cat <<< README`,
 	"cat > r.md <<'EOF'\nsee ~/.aws/credentials\nEOF", `ctags -R --links=false -x --language-force=Iniconf sub`,
 	`ctags -R --recurse=no -x --language-force=Iniconf sub`, `ctags -x --language-force=Iniconf sub/x`,

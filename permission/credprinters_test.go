@@ -31,6 +31,18 @@ func TestCredentialPrintersAsk(t *testing.T) {
 		`glab auth status -t`, `kubectl $X`, `gh $CMD token`, `echo $(gh auth token)`,
 		`hyperfine --show-output -r1 'gh auth token'`, `hyperfine -r1 'command kubectl config view --raw'`,
 		`gh config get -h github.com oauth_token`, `bw get password x`, `doctl auth token`,
+		// gatesec68: printers of a secret kept in the home or fetched
+		// with its credentials.
+		`kubectl get secret s -o yaml`, `kubectl get secrets -o jsonpath='{.data}'`, `kubectl get secrets,configmaps -ojson`,
+		`kubectl -n x get secret/s --output=yaml`, `keyring get svc user`, `sops -d secrets.yaml`, `sops --decrypt s.json`,
+		`sops decrypt s.yaml`, `sops s.yaml`, `curl --netrc https://example.com`, `curl -sSn https://example.com`,
+		`curl --netrc-optional -v https://example.com`, `printf 'host=github.com\n' | gh auth git-credential get`,
+		`aws secretsmanager get-secret-value --secret-id x`, `aws ssm get-parameter --name x --with-decryption`,
+		`gcloud secrets versions access latest --secret x`, `az keyvault secret show --vault-name v -n x`,
+		`rclone config show`, `s3cmd --dump-config`, `mc alias list`, `pulumi config --show-secrets`,
+		`databricks auth token`, `fly auth token`, `heroku config -a app`,
+		`oc whoami -t`, `oc whoami --show-token`, `kubectl view-secret s`, `aws sts assume-role --role-arn r --role-session-name s`,
+		`az storage account keys list -n x`, `oc get secret s -o yaml`,
 	} {
 		if v := decide(line); v.Decision != permission.Ask {
 			t.Errorf("%q: %v %s (%s), want an ask", line, v.Decision, v.RuleID, v.Reason)
@@ -40,6 +52,9 @@ func TestCredentialPrintersAsk(t *testing.T) {
 		`gh auth status`, `gh pr list`, `aws s3 ls`, `kubectl config view`, `kubectl get pods`,
 		`gcloud auth list`, `gcloud config list`, `az account show`, `pass`, `pass ls`, `vault status`,
 		`hyperfine -r1 'gh pr list'`,
+		`kubectl get secrets`, `kubectl describe secret s`, `kubectl get pods -o yaml`, `sops -e x.yaml`, `sops --version`,
+		`curl -fsSL https://example.com`, `curl -dname=x https://example.com`, `keyring --help`,
+		`aws ssm get-parameter --name x`, `rclone config redacted`, `oc whoami`, `az storage account list`,
 	} {
 		if v := decide(line); v.Decision != permission.Allow {
 			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)

@@ -33,7 +33,7 @@ func searchesWorkdir(c shellscan.Command) bool {
 	switch {
 	case slices.Contains(ctagsNames, name):
 		return operands == 0
-	case name == "grep" || name == "egrep" || name == "fgrep" || name == "ugrep" || name == "zgrep" ||
+	case name == "grep" || name == "egrep" || name == "fgrep" || name == "ugrep" || name == "ug" || name == "zgrep" ||
 		name == "rg" || name == "ag" || name == "ack":
 		return operands <= 1
 	}
@@ -42,9 +42,9 @@ func searchesWorkdir(c shellscan.Command) bool {
 
 // commandFollowsLinks reports whether c follows the symbolic links it
 // meets inside the directories it reads: grep -R, rg -L, fd -L, find -L,
-// ag -f, ack --follow, tar -h, cp -L, rsync -L/-k, cpio -L, pax -L,
+// ag -f, ugrep -R/-S, tar -h, cp -L, rsync -L/-k, cpio -L, pax -L,
 // rclone -L, and diff, zip, 7z, rar, scp -r, md5deep and hashdeep by
-// default. grep -R over a directory holding a link to ~/.ssh printed the
+// default, and ack and ug, whose options files may say so. grep -R over a directory holding a link to ~/.ssh printed the
 // key (round 84) while the gate saw only the directory, which holds no
 // secret by its name.
 func commandFollowsLinks(c shellscan.Command) bool {
@@ -58,8 +58,22 @@ func commandFollowsLinks(c shellscan.Command) bool {
 		return !storesLinks(name, c.Args)
 	case "diff", "colordiff":
 		return !slices.Contains(c.Args, "--no-dereference") // diff -r reads what the links lead to
-	case "grep", "egrep", "fgrep", "ugrep", "zgrep":
+	case "grep", "egrep", "fgrep", "zgrep":
 		short = "R"
+	case "ugrep":
+		// -S (--dereference-files; 3.x's --dereference) follows links
+		// too: ugrep -rS PRIVATE sub printed ~/.ssh/id_ed25519 through
+		// sub/s; and a configuration file (--config, ---FILE; .ugrep
+		// by default) may hold dereference-recursive.
+		short = "RS"
+		if slices.ContainsFunc(c.Args, func(w string) bool { return strings.HasPrefix(w, "--config") || strings.HasPrefix(w, "---") }) {
+			return true
+		}
+	case "ug":
+		// ug is ugrep --config: it reads ./.ugrep or ~/.ugrep, which
+		// may say dereference-recursive (printf 'dereference-recursive\n'
+		// > .ugrep; ug PRIVATE sub printed the key through sub/s).
+		return true
 	case "rg", "fd", "fdfind", "find", "cp", "cpio", "pax", "rclone":
 		short = "L"
 	case "rsync":
@@ -75,6 +89,15 @@ func commandFollowsLinks(c shellscan.Command) bool {
 	case "ag":
 		short = "f"
 	case "ack":
+		// ack reads ~/.ackrc, the .ackrc of its directory or one above
+		// it, $ACKRC and --ackrc's file before its words, and any of
+		// them may say --follow (echo --follow > .ackrc; ack PRIVATE
+		// sub printed the key through sub/s): only a last --nofollow
+		// of its own words, or --noenv with no --ackrc, is sure.
+		if ackNoFollow(c.Args) {
+			return false
+		}
+		return true
 	default:
 		if slices.Contains(ctagsNames, name) {
 			// ctags -R follows links unless --links=no: ctags -R -x
@@ -101,10 +124,30 @@ func commandFollowsLinks(c shellscan.Command) bool {
 	return false
 }
 
+// ackNoFollow reports whether ack given args surely does not follow
+// links: its last --follow or --nofollow is --nofollow, or, with neither,
+// --noenv keeps it from every options file and no --ackrc names one.
+func ackNoFollow(args []string) bool {
+	noenv, rc := false, false
+	for i := len(args) - 1; i >= 0; i-- {
+		switch w := args[i]; {
+		case w == "--nofollow" || w == "--no-follow":
+			return true
+		case w == "--follow":
+			return false
+		case w == "--noenv":
+			noenv = true
+		case strings.HasPrefix(w, "--ackrc"):
+			rc = true
+		}
+	}
+	return noenv && !rc
+}
+
 // followOptions are the long options that make a reader follow the links
 // it meets (grep, cp, tar, rsync, rg, fd, ag, ack).
 var followOptions = []string{"--dereference-recursive", "--follow", "--dereference", "--copy-links",
-	"--copy-unsafe-links", "--copy-dirlinks", "--keep-dirlinks"}
+	"--copy-unsafe-links", "--copy-dirlinks", "--keep-dirlinks", "--dereference-files"}
 
 // longFollow reports whether w is one of followOptions or, as GNU
 // getopt_long and Perl's Getopt::Long take it, an abbreviation of one at

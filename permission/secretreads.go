@@ -285,29 +285,68 @@ func secretReadReason(p string) string {
 // hashdeep given a recursive option. Other readers of a directory (cc -I.., make -C ..)
 // read only the files they name, which are checked on their own.
 func readsTrees(a *shellscan.Analysis) bool {
-	for _, c := range a.Commands {
-		switch filepath.Base(c.Name) {
-		case "tar", "bsdtar", "gtar", "zip", "7z", "7za", "7zz", "rar", "cpio", "pax", "rsync", "scp", "rclone",
-			"restic", "borg", "duplicity", "find", "fd", "fdfind", "rg", "ag", "ack", "ugrep", "git-crypt":
+	return slices.ContainsFunc(a.Commands, readsTree)
+}
+
+// readsTree reports whether c reads whole trees (see [readsTrees]).
+func readsTree(c shellscan.Command) bool {
+	name := filepath.Base(c.Name)
+	switch name {
+	case "tar", "bsdtar", "gtar", "zip", "7z", "7za", "7zz", "rar", "cpio", "pax", "rsync", "scp", "rclone",
+		"restic", "borg", "duplicity", "find", "fd", "fdfind", "rg", "ag", "ack", "ugrep", "ug", "git-crypt":
+		return true
+	}
+	for i, w := range c.Args {
+		switch {
+		case w == "--recursive" || w == "--archive" || w == "--dereference-recursive":
 			return true
-		}
-		name := filepath.Base(c.Name)
-		for _, w := range c.Args {
-			switch {
-			case w == "--recursive" || w == "--archive" || w == "--dereference-recursive":
-				return true
-			case name == "git" && w == "--no-index":
-				return true // git diff --no-index ~ e prints every file of ~
-			case (name == "diff" || name == "colordiff") && strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.Contains(w[1:], "r"):
-				return true // diff -rN ~ e prints every file of ~
-			case strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.ContainsAny(w[1:], "rRa") &&
-				(filepath.Base(c.Name) == "cp" || strings.HasSuffix(filepath.Base(c.Name), "grep") || filepath.Base(c.Name) == "zstd" ||
-					filepath.Base(c.Name) == "gzip" || filepath.Base(c.Name) == "md5deep" || filepath.Base(c.Name) == "hashdeep"):
-				return true
-			}
+		case strings.HasSuffix(name, "grep") && grepRecurseAction(c.Args, i):
+			return true // grep -d recurse PRIVATE ../home printed the home's keys
+		case name == "git" && w == "--no-index":
+			return true // git diff --no-index ~ e prints every file of ~
+		case (name == "diff" || name == "colordiff") && strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.Contains(w[1:], "r"):
+			return true // diff -rN ~ e prints every file of ~
+		case strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.ContainsAny(w[1:], "rRa") &&
+			(name == "cp" || strings.HasSuffix(name, "grep") || name == "zstd" ||
+				name == "gzip" || name == "md5deep" || name == "hashdeep"):
+			return true
 		}
 	}
 	return false
+}
+
+// grepRecurseAction reports whether args[i] is grep's -d (also after
+// other letters, -id, or --directories and the abbreviations of it getopt
+// takes) given the action recurse, which is -r: -d recurse, -drecurse,
+// -id recurse, --directories=recurse, --dir recurse.
+func grepRecurseAction(args []string, i int) bool {
+	w := args[i]
+	val, joined := "", false
+	switch {
+	case strings.HasPrefix(w, "--"):
+		var opt string
+		opt, val, joined = strings.Cut(w, "=")
+		if len(opt) < len("--di") || !strings.HasPrefix("--directories", opt) {
+			return false
+		}
+	case strings.HasPrefix(w, "-"):
+		// The letters before d take no value (-e, -f, -m, -A, -B, -C
+		// and -D would take the rest as theirs).
+		j := strings.IndexByte(w[1:], 'd')
+		if j < 0 || strings.ContainsAny(w[1:1+j], "efmABCD") {
+			return false
+		}
+		val, joined = w[2+j:], len(w) > 2+j
+	default:
+		return false
+	}
+	if !joined {
+		if i+1 >= len(args) {
+			return false
+		}
+		val = args[i+1]
+	}
+	return val == "recurse"
 }
 
 // inputWords returns the words of the line's here-strings and

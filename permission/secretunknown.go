@@ -82,15 +82,20 @@ func (g *Gate) unknownSecretRead(a *shellscan.Analysis) string {
 		return false
 	}
 	// A lister shows names, never contents (ls "$OLDPWD", ls -la
-	// "$(dirname "$(pwd)")"): its words are no read.
+	// "$(dirname "$(pwd)")"): its words are no read. Nor are the words
+	// echo and printf print (echo $GNUPGHOME) on a line of nothing else:
+	// beside another command their output may be the names it reads
+	// (echo $GNUPGHOME/k | xargs cat).
+	printsOnly := !slices.ContainsFunc(a.Commands, func(c shellscan.Command) bool { return !listsNames(c) && !printsWords(c) })
 	read := map[string]bool{}
 	for _, c := range a.Commands {
-		if listsNames(c) {
+		if listsNames(c) || printsOnly && printsWords(c) {
 			continue
 		}
+		walks := readsTree(c)
 		for _, w := range c.Args {
 			read[w] = true
-			if check(w, false) {
+			if check(w, false) || walks && slices.Contains(a.DynamicReads, w) && walksUnknown(w, a.Vars) {
 				return w
 			}
 		}
@@ -178,6 +183,29 @@ func unknownAbove(tail string) string {
 		return tail[i+3:]
 	}
 	return tail
+}
+
+// printsWords reports whether c is echo or printf without -v: it prints
+// its words (a variable that names a credential location among them),
+// reading no file they name.
+func printsWords(c shellscan.Command) bool {
+	switch path.Base(c.Name) {
+	case "echo":
+		return true
+	case "printf":
+		return !slices.ContainsFunc(c.Args, func(w string) bool { return strings.HasPrefix(w, "-v") })
+	}
+	return false
+}
+
+// walksUnknown reports whether w, an operand of a command that reads
+// whole trees (see [readsTree]), keeps a part only known when the line
+// runs once the variables the line binds are put in (grep -r x $(echo
+// ../home), d=$(cd; pwd); grep -r x "$d"): whatever data makes it, it
+// may be the home or a link leading there, and the command reads every
+// file beneath it, so no tail of the word tells what it reads.
+func walksUnknown(w string, vars map[string][]string) bool {
+	return slices.ContainsFunc(bindVars(w, vars), func(v string) bool { return strings.ContainsAny(v, "$`") })
 }
 
 // listsNames reports whether c is a lister (see [isLister]) without an

@@ -41,7 +41,7 @@ func homeEntries() []string {
 		".config/rclone/rclone.conf", ".s3cfg", ".boto", ".passwd-s3fs", ".mc/config.json",
 		".config/doctl", ".oci", ".config/hcloud/cli.toml", ".databrickscfg", ".pulumi/credentials.json",
 		".config/containers/auth.json", ".dockercfg", ".config/glab-cli/config.yml",
-		".kaggle/kaggle.json", ".huggingface/token", ".cache/huggingface/token",
+		".kaggle/kaggle.json", ".huggingface/token", ".cache/huggingface/token", ".fly/config.yml",
 		// macOS's keychains (login.keychain-db: saved passwords, keys
 		// and certificates).
 		"Library/Keychains"}

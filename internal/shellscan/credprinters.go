@@ -17,7 +17,8 @@ type credentialPrinter struct {
 // credentialPrinters are the programs whose commands print a credential
 // they keep (gh auth token prints the token of ~/.config/gh/hosts.yml;
 // aws configure get aws_secret_access_key the key of ~/.aws/credentials;
-// kubectl config view --raw the kubeconfig's client keys and tokens),
+// kubectl config view --raw or --flatten the kubeconfig's client keys
+// and tokens),
 // by program name. sub is the command's leading words that are not
 // options.
 var credentialPrinters = lazy[map[string]credentialPrinter]{build: func() map[string]credentialPrinter {
@@ -55,7 +56,7 @@ var credentialPrinters = lazy[map[string]credentialPrinter]{build: func() map[st
 	}
 	return map[string]credentialPrinter{
 		"gh": {".config/gh/hosts.yml", func(sub []string, args []word) bool {
-			return subIs("auth token")(sub, args) || withOption("auth status", "-t", "--show-token")(sub, args) ||
+			return subIs("auth token", "auth git-credential get")(sub, args) || withOption("auth status", "-t", "--show-token")(sub, args) ||
 				subIs("config get")(sub, args) && slices.ContainsFunc(args, func(w word) bool { return strings.Contains(w.text, "token") })
 		}},
 		"doctl": {".config/doctl", subIs("auth token")},
@@ -63,23 +64,140 @@ var credentialPrinters = lazy[map[string]credentialPrinter]{build: func() map[st
 		"glab": {".config/glab-cli/config.yml", func(sub []string, args []word) bool {
 			return subIs("config get token", "auth token")(sub, args) || withOption("auth status", "-t", "--show-token")(sub, args)
 		}},
-		"aws": {".aws/credentials", subIs("configure get", "configure export-credentials", "ecr get-login-password",
-			"ecr-public get-login-password", "codeartifact get-authorization-token", "sts get-session-token")},
+		"aws": {".aws/credentials", func(sub []string, args []word) bool {
+			return subIs("configure get", "configure export-credentials", "ecr get-login-password",
+				"ecr-public get-login-password", "codeartifact get-authorization-token", "sts get-session-token",
+				"secretsmanager get-secret-value", "secretsmanager batch-get-secret-value", "sts assume-role",
+				"sts get-federation-token", "sso get-role-credentials", "iam create-access-key")(sub, args) ||
+				withOption("ssm get-parameter", "--with-decryption")(sub, args) || withOption("ssm get-parameters", "--with-decryption")(sub, args) ||
+				withOption("ssm get-parameters-by-path", "--with-decryption")(sub, args)
+		}},
 		"kubectl": {".kube/config", func(sub []string, args []word) bool {
-			return withOption("config view", "--raw")(sub, args) || subIs("create token")(sub, args)
+			return withOption("config view", "--raw", "--flatten")(sub, args) || subIs("create token")(sub, args) ||
+				kubectlShowsSecret(sub, args)
+		}},
+		// The view-secret plugin (kubectl view-secret s, which runs
+		// kubectl-view_secret) prints a Secret's data decoded.
+		"kubectl-view-secret": {".kube/config", func(sub []string, _ []word) bool { return len(sub) > 0 }},
+		"kubectl-view_secret": {".kube/config", func(sub []string, _ []word) bool { return len(sub) > 0 }},
+		// OpenShift's oc is kubectl's commands and whoami -t, which
+		// prints the kubeconfig's token.
+		"oc": {".kube/config", func(sub []string, args []word) bool {
+			return withOption("config view", "--raw", "--flatten")(sub, args) || subIs("create token")(sub, args) ||
+				withOption("whoami", "-t", "--show-token")(sub, args) || kubectlShowsSecret(sub, args)
+		}},
+		// python keyring's keyring get prints a password of the
+		// keyring (Secret Service's, in ~/.local/share/keyrings).
+		"keyring": {".local/share/keyrings", subIs("get")},
+		// sops decrypts with the age key of ~/.config/sops/age/keys.txt
+		// (or gpg's): -d prints the file in clear, exec-env and
+		// exec-file hand it to a command, and a file alone opens it,
+		// decrypted, in the editor.
+		"sops": {".config/sops/age/keys.txt", func(sub []string, args []word) bool {
+			if hasOption(args, "-e", "--encrypt") {
+				return false
+			}
+			return len(sub) > 0 && !slices.Contains([]string{"help", "h", "encrypt", "filestatus", "keyservice"}, sub[0])
+		}},
+		// curl -n (--netrc, --netrc-optional) sends the login of
+		// ~/.netrc for the host it is given, which -v prints (the
+		// Authorization header) and any host of the line's choosing
+		// receives.
+		"curl": {".netrc", func(_ []string, args []word) bool {
+			return hasOption(args, "--netrc", "--netrc-optional") || slices.ContainsFunc(args, curlNetrcFlag)
 		}},
 		"gcloud": {".config/gcloud", subIs("auth print-access-token", "auth print-identity-token",
-			"auth application-default print-access-token", "config config-helper")},
-		"az":          {".azure", subIs("account get-access-token")},
+			"auth application-default print-access-token", "config config-helper", "secrets versions access")},
+		"az": {".azure", func(sub []string, args []word) bool {
+			return subIs("account get-access-token", "keyvault secret show", "keyvault secret download", "storage account keys list",
+				"storage account show-connection-string")(sub, args) || withOption("acr login", "--expose-token")(sub, args)
+		}},
 		"pass":        {".password-store", store("ls", "list", "find", "search", "init", "help", "version", "insert", "add", "generate", "rm", "remove", "delete", "mv", "rename", "cp", "copy", "git")},
 		"gopass":      {".password-store", store("ls", "list", "find", "search", "init", "help", "version", "setup", "insert", "generate", "rm", "mv", "cp", "git", "sync", "mounts", "config", "recipients")},
 		"secret-tool": {".local/share/keyrings", subIs("lookup", "search")},
 		"security":    {"Library/Keychains", subIs("find-generic-password", "find-internet-password", "dump-keychain", "export")},
 		"op":          {".config/op", subIs("read", "inject", "run", "item get", "document get")},
 		"vault":       {".vault-token", subIs("print token", "read", "kv get", "token lookup", "login")},
-		"heroku":      {".netrc", subIs("auth:token", "authorizations:create")},
+		"heroku":      {".netrc", subIs("auth:token", "authorizations:create", "config", "config:get")},
+		// wget sends the login of ~/.netrc to a host that asks for one
+		// (unless --no-netrc), and -d (--debug) prints the request's
+		// Authorization header.
+		"wget": {".netrc", func(_ []string, args []word) bool {
+			return !hasOption(args, "--no-netrc") && slices.ContainsFunc(args, wgetDebug)
+		}},
+		// Cloud and storage tools that print the keys of their settings
+		// or a token they keep.
+		"rclone":     {".config/rclone/rclone.conf", subIs("config show", "config dump")},
+		"s3cmd":      {".s3cfg", func(_ []string, args []word) bool { return hasOption(args, "--dump-config") }},
+		"mc":         {".mc/config.json", subIs("alias list", "alias ls", "alias export", "config host list", "config host ls")},
+		"pulumi":     {".pulumi/credentials.json", func(_ []string, args []word) bool { return hasOption(args, "--show-secrets") }},
+		"databricks": {".databrickscfg", subIs("auth token")},
+		"fly":        {".fly/config.yml", subIs("auth token")},
+		"flyctl":     {".fly/config.yml", subIs("auth token")},
 	}
 }}
+
+// kubectlShowsSecret reports whether kubectl's sub and args get a
+// Secret with an output format (kubectl get secret s -o yaml, -o
+// jsonpath='{.data}', get secrets,configmaps -ojson): the format prints
+// its data, which the default table does not. The cluster lets it
+// through the client credentials of the kubeconfig.
+func kubectlShowsSecret(sub []string, args []word) bool {
+	i := slices.Index(sub, "get") // an option's value (-n ns) may come first
+	if i < 0 {
+		return false
+	}
+	secret := slices.ContainsFunc(sub[i+1:], func(s string) bool {
+		for _, r := range strings.Split(s, ",") {
+			if strings.HasPrefix(r, "secret") {
+				return true
+			}
+		}
+		return false
+	})
+	return secret && slices.ContainsFunc(args, func(w word) bool {
+		return strings.HasPrefix(w.text, "-o") && !strings.HasPrefix(w.text, "--") || strings.HasPrefix(w.text, "--output") ||
+			strings.HasPrefix(w.text, "--template")
+	})
+}
+
+// curlNetrcFlag reports whether w is a cluster of curl's short options
+// that holds -n: letters of options that take no value, then n.
+func curlNetrcFlag(w word) bool {
+	if !strings.HasPrefix(w.text, "-") || strings.HasPrefix(w.text, "--") {
+		return false
+	}
+	for _, r := range w.text[1:] {
+		switch {
+		case r == 'n':
+			return true
+		case !strings.ContainsRune("sSfLvikIGgqjJOR#:Z", r):
+			return false
+		}
+	}
+	return false
+}
+
+// wgetDebug reports whether w is wget's --debug (or an abbreviation
+// getopt takes: --deb…) or a cluster of its short options that take no
+// value holding d.
+func wgetDebug(w word) bool {
+	if strings.HasPrefix(w.text, "--") {
+		return len(w.text) >= len("--deb") && strings.HasPrefix("--debug", w.text)
+	}
+	if !strings.HasPrefix(w.text, "-") {
+		return false
+	}
+	for _, r := range w.text[1:] {
+		switch {
+		case r == 'd':
+			return true
+		case !strings.ContainsRune("bqvnNScrkKmpEHxF46", r):
+			return false
+		}
+	}
+	return false
+}
 
 // hasOption reports whether args hold one of opts, alone or as --opt=….
 func hasOption(args []word, opts ...string) bool {
