@@ -203,6 +203,10 @@ func (an *analyzer) guessScript(s string, depth int) {
 		return
 	}
 	an.a.scripts++
+	// The string runs in a shell of its own, at a time the line does not
+	// tell and maybe many times: where its cd goes is where its own
+	// paths are taken from, not the line's (see scopeCwds).
+	defer an.scopeCwds(an.cwdMarks())
 	// sh runs each complete statement before a syntax error on a later
 	// line ($'cd; echo x >> .bashrc\n)'): those are analyzed.
 	f, _ := parsedStmts(s)
@@ -244,6 +248,14 @@ func (an *analyzer) guessScript(s string, depth int) {
 			return true
 		}
 		c := n.(*syntax.CallExpr)
+		for _, a := range c.Assigns {
+			// A value may name a file the command or a later one
+			// writes (f=~/.bashrc; echo x >> $f), as the line's words
+			// do.
+			if a.Value != nil {
+				an.unknownArgs([]word{an.word(a.Value, s)})
+			}
+		}
 		if len(c.Args) == 0 {
 			// Assignments only: a shell variable holds its value, as the
 			// analyzer binds it (x=README; wc -l $x).
@@ -265,6 +277,13 @@ func (an *analyzer) guessScript(s string, depth int) {
 		for i, w := range c.Args {
 			ws[i] = an.word(w, s)
 		}
+		if braced, ok := an.bracesExpanded(ws); ok {
+			// bash (hyperfine -S bash) makes words of a brace
+			// expansion: {r,}m -f c runs rm m -f c, as on the line.
+			ws = braced
+		} else if braced != nil {
+			return true
+		}
 		if !ws[0].dynamic && strings.Contains(ws[0].text, "/") {
 			// A program the string wrote into a file before (printf …
 			// > s; chmod +x s; ./s) is code no rule saw (review67g).
@@ -275,9 +294,6 @@ func (an *analyzer) guessScript(s string, depth int) {
 				}
 			}
 		}
-		// The words, with ~ and $HOME expanded as the shell that runs the
-		// string expands them, may name files it writes.
-		an.unknownArgs(ws)
 		// command cd, builtin cd and eval cd change the directory as cd
 		// does (review67g: hyperfine -r1 'command cd; echo x >> .bashrc').
 		cw, evaluated := ws, false
@@ -285,12 +301,34 @@ func (an *analyzer) guessScript(s string, depth int) {
 			evaluated = evaluated || cw[0].text == "eval"
 			cw = prefixOperands(cw[0].text, cw[1:])
 		}
+		changesDir := len(cw) > 0 && !cw[0].dynamic && (cw[0].text == "cd" || cw[0].text == "pushd" || cw[0].text == "popd")
+		if !changesDir {
+			// The words, with ~ and $HOME expanded as the shell that
+			// runs the string expands them, may name files it writes;
+			// a cd's operand is where the paths after it are taken
+			// from (see scopeCwds), which it does not write. A reader
+			// (wc, cat, ls) writes no output of its own where it runs
+			// and reads its operands, as on the line.
+			if len(cw) > 0 && readsOnly(cw[0]) {
+				for _, w := range cw[1:] {
+					if w.dynamic || w.special || !strings.HasPrefix(w.text, "-") {
+						an.pathArg(w, modeRead, cw[0].text)
+					}
+				}
+			} else if !ws[0].dynamic && !ws[0].pattern && !strings.Contains(ws[0].text, "/") {
+				// The program named without a path is PATH's, not a
+				// file where the string runs.
+				an.unknownArgs(ws[1:])
+			} else {
+				an.unknownArgs(ws)
+			}
+		}
 		if len(cw) > 0 && !cw[0].dynamic {
 			// A credential printer in a string prints as on the line
 			// (hyperfine --show-output 'gh auth token').
 			an.credentialPrinter(path.Base(cw[0].text), cw[1:])
 		}
-		if len(cw) > 0 && !cw[0].dynamic && (cw[0].text == "cd" || cw[0].text == "pushd" || cw[0].text == "popd") {
+		if changesDir {
 			// The paths after it are relative to where it went, which
 			// the analyzer's candidate directories then hold (cd; echo
 			// x >> .bashrc writes the home's).
@@ -325,6 +363,175 @@ func (an *analyzer) guessScript(s string, depth int) {
 		}
 		return true
 	})
+}
+
+// withoutScripts returns args without the operands of the unmodelled
+// command name that guessScript reads as command strings whole (hyperfine
+// 'cd sub && cd .. && wc -l README'): the words of each command such a
+// string runs, its redirections' targets and its assignments' values
+// (and through them its loops' variables) are the paths it may write (see guessScript), taken from
+// the directories its cd goes to (see scopeCwds), while its fields as
+// such (a cd's "..") are not.
+func (an *analyzer) withoutScripts(name string, args []word) []word {
+	if notRunners.get()[name] || isCompiler(name) || strings.HasPrefix(name, "go1.") {
+		return args
+	}
+	var out []word
+	for i, a := range args {
+		t := a.text
+		if !a.dynamic && !a.special && t != "" && t[0] != '-' && strings.ContainsAny(t, " \t\n") &&
+			!(i > 0 && messageOptions.get()[args[i-1].text]) && wholeScript(t) {
+			if out == nil {
+				out = slices.Clone(args[:i])
+			}
+			continue
+		}
+		if out != nil {
+			out = append(out, a)
+		}
+	}
+	if out == nil {
+		return args
+	}
+	return out
+}
+
+// wholeScript reports whether guessScript reads s, a command string, to
+// its end: it looks like a command line and parses.
+func wholeScript(s string) bool {
+	if !commandString(s) || dollarContinued(s) || len(s) > maxCommandLen {
+		return false
+	}
+	_, err := parsedStmts(s)
+	return err == nil
+}
+
+// bracesExpanded returns ws with each word that holds a brace expansion
+// replaced by the words bash makes of it, and true, when one does; nil and
+// false when none does; the words and false, with the line opaque, when
+// one makes too many to check.
+func (an *analyzer) bracesExpanded(ws []word) ([]word, bool) {
+	if !slices.ContainsFunc(ws, func(w word) bool { return w.alts != nil || w.tooMany }) {
+		return nil, false
+	}
+	out := make([]word, 0, len(ws))
+	for _, w := range ws {
+		if w.tooMany {
+			an.opaque("a command string makes more words of a brace expansion than the analysis checks")
+			return ws, false
+		}
+		if w.alts == nil {
+			out = append(out, w)
+			continue
+		}
+		out = append(out, w.alts...)
+	}
+	if len(out) > maxGuessWords {
+		an.opaque("a command string makes more words of a brace expansion than the analysis checks")
+		return ws, false
+	}
+	return out, true
+}
+
+// readsOnly reports whether w names, without a path, a program of
+// fileCommands that only reads: no operand or option of it names a file
+// it writes.
+func readsOnly(w word) bool {
+	if w.dynamic || w.pattern || w.special || strings.Contains(w.text, "/") {
+		return false
+	}
+	spec, ok := fileCommands.get()[w.text]
+	if !ok || spec.mode != modeRead || spec.last != 0 {
+		return false
+	}
+	for _, m := range spec.paths {
+		if m != modeRead {
+			return false
+		}
+	}
+	return true
+}
+
+// cwdMarks records where a command string's walk starts: the line's
+// candidate working directories and the lengths of the lists of paths
+// that scopeCwds relocates.
+type cwdMarks struct {
+	cwds                                           []string
+	accesses, uses, writes, handed, unnamed, paths int
+}
+
+func (an *analyzer) cwdMarks() cwdMarks {
+	return cwdMarks{slices.Clone(an.a.cwds), len(an.a.accesses), len(an.codeUses), len(an.guessWrites),
+		len(an.handed), len(an.unnamed), len(an.guessedPaths)}
+}
+
+// scopeCwds ends the walk of a command string that started at m: the
+// candidate working directories its cd commands added are its own (bash
+// runs the string in another process, and hyperfine 'cd sub && cd ..'
+// leaves the line where it was), so the line's go back to m's, and each
+// relative path the string named since m is recorded, besides as it
+// was, as taken from each of the string's own directories (cd; echo x >>
+// .bashrc writes the home's). A directory the string's cd cannot follow
+// stays unknown for the whole line.
+func (an *analyzer) scopeCwds(m cwdMarks) {
+	var own []string
+	for _, c := range an.a.cwds {
+		if !contains(m.cwds, c) {
+			own = append(own, c)
+		}
+	}
+	an.a.cwds = m.cwds
+	if len(own) == 0 {
+		return
+	}
+	relocated := func(p string) []string {
+		if p == "" || path.IsAbs(p) {
+			return nil
+		}
+		out := make([]string, 0, len(own))
+		for _, c := range own {
+			out = append(out, path.Join(c, p))
+		}
+		return out
+	}
+	for i, n := m.accesses, len(an.a.accesses); i < n; i++ {
+		for _, p := range relocated(an.a.accesses[i].path) {
+			acc := an.a.accesses[i]
+			acc.path = p
+			an.a.accesses = append(an.a.accesses, acc)
+		}
+	}
+	for i, n := m.uses, len(an.codeUses); i < n; i++ {
+		for _, p := range relocated(an.codeUses[i].path) {
+			u := an.codeUses[i]
+			u.path = p
+			an.codeUses = append(an.codeUses, u)
+		}
+	}
+	for i, n := m.writes, len(an.guessWrites); i < n; i++ {
+		for _, p := range relocated(an.guessWrites[i].path) {
+			w := an.guessWrites[i]
+			w.path = p
+			an.guessWrites = append(an.guessWrites, w)
+		}
+	}
+	for i, n := m.handed, len(an.handed); i < n; i++ {
+		for _, p := range relocated(an.handed[i].path) {
+			u := an.handed[i]
+			u.path = p
+			an.handed = append(an.handed, u)
+		}
+	}
+	for i, n := m.unnamed, len(an.unnamed); i < n; i++ {
+		for _, p := range relocated(an.unnamed[i].dir) {
+			u := an.unnamed[i]
+			u.dir = p
+			an.unnamed = append(an.unnamed, u)
+		}
+	}
+	for i, n := m.paths, len(an.guessedPaths); i < n; i++ {
+		an.guessedPaths = append(an.guessedPaths, relocated(an.guessedPaths[i])...)
+	}
 }
 
 // stringFed returns the simple commands of the command string f whose
@@ -1288,6 +1495,18 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 			ws := make([]word, 0, len(n.Args))
 			for _, a := range n.Args {
 				ws = append(ws, an.word(a, s))
+			}
+			if braced, isBraced := an.bracesExpanded(ws); isBraced {
+				// The words bash makes of a brace expansion are a
+				// spelling of their own ({r,}m -f c is rm m -f c); sh
+				// runs the words as they are.
+				joined, _ := joinWords(braced)
+				if ok = add(joined); !ok {
+					return false
+				}
+			} else if braced != nil {
+				ok = false
+				return false
 			}
 			evaluated := false
 			for len(ws) > 1 && !ws[0].dynamic && prefixBuiltins.get()[ws[0].text] {

@@ -1,0 +1,61 @@
+//go:build linux
+
+package permission_test
+
+import (
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
+)
+
+// canaryRound88 is gatestr68's: command strings spelled with what the
+// analyzer reads on a line but the reader of command strings did not.
+// Real bash under bwrap (hyperfine 1.15) ran each line and removed the
+// canary; "allow bash" allowed each before.
+var canaryRound88 = map[string][]string{
+	// A brace expansion in the program's word of a string hyperfine runs
+	// with bash (-Sbash, --shell=bash; its default sh, dash, expands no
+	// braces): {r,}m -f c runs rm m -f c. The line's analyzer makes words
+	// of brace expansions; the string's reader spelled the word as it was.
+	"1-brace-expansion-in-bash-string": {
+		`hyperfine -r1 -Sbash '{r,}m -f c'`,
+		`hyperfine -r1 --shell=bash '{r,}m -f c'`,
+		`hyperfine -r1 -Sbash 'r{m,} -f c'`,
+	},
+}
+
+// canaryRound88Copied are strings that make a program by copying,
+// installing, linking or writing one and then run it (the brief's open
+// question): real bash under bwrap removed the canary or wrote the home's
+// .bashrc with each, and the gate refused each before this round too
+// (the copy may make a symbolic link there, the string runs a file it
+// writes, or a deny rule sees the command the copy is given); they guard
+// the reader of command strings.
+var canaryRound88Copied = map[string][]string{
+	"2-string-runs-what-it-copied": {
+		`hyperfine -r1 'cp /bin/sh t && ./t -c "cd; echo x >> .bashrc"'`,
+		`hyperfine -r1 'cp /bin/sh t; ./t -c "r""m -f c"'`,
+		`hyperfine -r1 'install -m755 /bin/sh t; ./t -c "r""m -f c"'`,
+		`hyperfine -r1 'ln -sf /bin/sh t; ./t -c "r""m -f c"'`,
+		`hyperfine -r1 'cat /bin/sh > t; chmod +x t; ./t -c "r""m -f c"'`,
+		`hyperfine -r1 'cp /bin/sh t; mv t u; ./u -c "cd; echo x >> .bashrc"'`,
+	},
+}
+
+func TestCanaryRound88(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "git", "hyperfine")
+	template := checkCanaryRound(t, canaryRound88)
+	checkCanaryRoundIn(t, template, canaryRound88Copied)
+	// A string's cd is its own: hyperfine runs the string in a shell of
+	// its own, so cd sub && cd .. leaves the line where it was, and a
+	// reader in it writes nothing (this asked: the words 1 and .. were
+	// taken from the parent directory as files hyperfine may write).
+	// Brace expansions of ordinary operands stay ordinary.
+	checkOrdinary(t, template, []string{
+		`hyperfine -r1 'cd sub && cd .. && wc -l README'`,
+		`hyperfine --runs 1 'cd sub && cd .. && wc -l README'`,
+		`hyperfine -r1 'cd sub && cd .. && ls'`,
+		`hyperfine -r1 -Sbash 'wc -l {README,sub/.keep}'`,
+		`hyperfine -r1 'cd sub; ls' && touch x`,
+	}, nil)
+}
