@@ -11,7 +11,7 @@ import (
 // canaryRound88 is gatestr68's: command strings spelled with what the
 // analyzer reads on a line but the reader of command strings did not.
 // Real bash under bwrap (hyperfine 1.15) ran each line and removed the
-// canary; "allow bash" allowed each before.
+// canary or wrote the home's .bashrc; "allow bash" allowed each before.
 var canaryRound88 = map[string][]string{
 	// A brace expansion in the program's word of a string hyperfine runs
 	// with bash (-Sbash, --shell=bash; its default sh, dash, expands no
@@ -21,6 +21,15 @@ var canaryRound88 = map[string][]string{
 		`hyperfine -r1 -Sbash '{r,}m -f c'`,
 		`hyperfine -r1 --shell=bash '{r,}m -f c'`,
 		`hyperfine -r1 -Sbash 'r{m,} -f c'`,
+	},
+	// set -P or set -o physical in a string bash runs: each cd after it
+	// resolves the link before "..", as the analyzer has bash -P -c do;
+	// the string's reader took cd link2/.. for the workdir (link2 leads
+	// to the home's .config; the home's .bashrc was written).
+	"3-set-physical-in-string": {
+		`hyperfine -r1 -Sbash 'set -P; cd link2/..; echo x >> .bashrc'`,
+		`hyperfine -r1 -Sbash 'set -o physical; cd link2/..; echo x >> .bashrc'`,
+		`hyperfine -r1 --shell=bash 'set -eP; cd link2/..; echo x >> .bashrc'`,
 	},
 }
 
@@ -57,5 +66,7 @@ func TestCanaryRound88(t *testing.T) {
 		`hyperfine -r1 'cd sub && cd .. && ls'`,
 		`hyperfine -r1 -Sbash 'wc -l {README,sub/.keep}'`,
 		`hyperfine -r1 'cd sub; ls' && touch x`,
+		`hyperfine -r1 -Sbash 'set -P; cd sub; ls'`,
+		`hyperfine -r1 'set -e; cd sub/..; ls'`,
 	}, nil)
 }

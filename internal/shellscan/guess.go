@@ -207,6 +207,8 @@ func (an *analyzer) guessScript(s string, depth int) {
 	// tell and maybe many times: where its cd goes is where its own
 	// paths are taken from, not the line's (see scopeCwds).
 	defer an.scopeCwds(an.cwdMarks())
+	// Its set -P holds for its own cd commands (see setsPhysical).
+	defer func(physical bool) { an.physical = physical }(an.physical)
 	// sh runs each complete statement before a syntax error on a later
 	// line ($'cd; echo x >> .bashrc\n)'): those are analyzed.
 	f, _ := parsedStmts(s)
@@ -328,6 +330,13 @@ func (an *analyzer) guessScript(s string, depth int) {
 			// (hyperfine --show-output 'gh auth token').
 			an.credentialPrinter(path.Base(cw[0].text), cw[1:])
 		}
+		if len(cw) > 0 && !cw[0].dynamic && cw[0].text == "set" && setsPhysical(cw[1:]) {
+			// set -P and set -o physical make each cd after them
+			// resolve links before "..", as bash -P -c '…' does
+			// (hyperfine -Sbash 'set -P; cd link/..; echo x >>
+			// .bashrc' wrote the home's).
+			an.physical = true
+		}
 		if changesDir {
 			// The paths after it are relative to where it went, which
 			// the analyzer's candidate directories then hold (cd; echo
@@ -431,6 +440,28 @@ func (an *analyzer) bracesExpanded(ws []word) ([]word, bool) {
 		return ws, false
 	}
 	return out, true
+}
+
+// setsPhysical reports whether set, given args, may turn on the physical
+// option (-P, alone or in a cluster, or -o physical), with a word only
+// known when it runs taken as doing so.
+func setsPhysical(args []word) bool {
+	for i, a := range args {
+		t := a.text
+		switch {
+		case a.dynamic:
+			return true
+		case t == "--" || t == "-":
+			return false
+		case (t == "-o" || t == "+o") && i+1 < len(args):
+			if args[i+1].dynamic || args[i+1].text == "physical" {
+				return true
+			}
+		case len(t) > 1 && (t[0] == '-' || t[0] == '+') && strings.ContainsRune(t[1:], 'P'):
+			return true
+		}
+	}
+	return false
 }
 
 // readsOnly reports whether w names, without a path, a program of
