@@ -31,6 +31,20 @@ var canaryRound88 = map[string][]string{
 		`hyperfine -r1 -Sbash 'set -o physical; cd link2/..; echo x >> .bashrc'`,
 		`hyperfine -r1 --shell=bash 'set -eP; cd link2/..; echo x >> .bashrc'`,
 	},
+	// An expansion the analysis does not know in the program's word of a
+	// string: unset, it is empty (r${x}m is rm; $@, $* and $1 of the
+	// string's shell are empty too). The line's analyzer makes such a
+	// name opaque; the string's reader spelled nothing for it.
+	"4-empty-expansion-in-string-program": {
+		`hyperfine -r1 'r${x}m -f c'`,
+		`hyperfine -r1 'true; r${x}m -f c'`,
+		`hyperfine -r1 'r$@m -f c'`,
+		`hyperfine -r1 'r$*m -f c'`,
+		`hyperfine -r1 'r${1}m -f c'`,
+		`hyperfine -r1 'r${HOME%%*}m -f c'`,
+		`hyperfine -r1 'r${nope-}m -f c'`,
+		`hyperfine -r1 -Sbash 'r${IFS:0:0}m -f c'`,
+	},
 }
 
 // canaryRound88Copied are strings that make a program by copying,
@@ -68,5 +82,7 @@ func TestCanaryRound88(t *testing.T) {
 		`hyperfine -r1 'cd sub; ls' && touch x`,
 		`hyperfine -r1 -Sbash 'set -P; cd sub; ls'`,
 		`hyperfine -r1 'set -e; cd sub/..; ls'`,
+		`hyperfine -r1 'echo $x'`,
+		`hyperfine -r1 './bin/ls $N'`,
 	}, nil)
 }

@@ -286,6 +286,11 @@ func (an *analyzer) guessScript(s string, depth int) {
 		} else if braced != nil {
 			return true
 		}
+		if emptied, ok := an.emptiedWords(c.Args, ws, s); ok && guessable(emptied[0].text) {
+			// The program its name makes when the expansions the
+			// analysis does not know are empty (s${x}h -c …).
+			an.guessCommand(emptied, depth+1, 0)
+		}
 		if !ws[0].dynamic && strings.Contains(ws[0].text, "/") {
 			// A program the string wrote into a file before (printf …
 			// > s; chmod +x s; ./s) is code no rule saw (review67g).
@@ -313,7 +318,9 @@ func (an *analyzer) guessScript(s string, depth int) {
 			// and reads its operands, as on the line.
 			if len(cw) > 0 && readsOnly(cw[0]) {
 				for _, w := range cw[1:] {
-					if w.dynamic || w.special || !strings.HasPrefix(w.text, "-") {
+					// A word only known when it runs is left, as
+					// unknownArgs leaves it.
+					if !w.dynamic && !w.special && w.text != "" && !strings.HasPrefix(w.text, "-") {
 						an.pathArg(w, modeRead, cw[0].text)
 					}
 				}
@@ -413,6 +420,78 @@ func wholeScript(s string) bool {
 	}
 	_, err := parsedStmts(s)
 	return err == nil
+}
+
+// emptiedWords returns the words ws of the arguments args (of the script
+// src) with each expansion the analysis does not know taken as empty, or
+// as its default (${x:-r}), and true, when that makes the program's word
+// one the analysis knows and not empty: unset, the shell expands r${x}m
+// to rm. Each other word that stays only known when it runs keeps its
+// text.
+func (an *analyzer) emptiedWords(args []*syntax.Word, ws []word, src string) ([]word, bool) {
+	if len(ws) == 0 || !ws[0].dynamic || len(args) != len(ws) {
+		return nil, false
+	}
+	out := slices.Clone(ws)
+	for i, w := range ws {
+		if !w.dynamic {
+			continue
+		}
+		parts, changed := an.emptiedParts(args[i].Parts)
+		if !changed {
+			continue
+		}
+		if len(parts) == 0 {
+			out[i] = word{}
+			continue
+		}
+		if e := an.word(&syntax.Word{Parts: parts}, src); !e.dynamic {
+			out[i] = e
+		}
+	}
+	if out[0].dynamic || out[0].special || out[0].text == "" {
+		return nil, false
+	}
+	return out, true
+}
+
+// emptiedParts returns parts with each parameter expansion the analysis
+// does not know replaced by its default word (${x-r}, ${x:-r}, ${x=r},
+// ${x:=r}) or dropped, inside double quotes too; and whether it changed
+// any.
+func (an *analyzer) emptiedParts(parts []syntax.WordPart) ([]syntax.WordPart, bool) {
+	var out []syntax.WordPart
+	changed := false
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.ParamExp:
+			if _, ok := an.param(p); ok {
+				out = append(out, p)
+				continue
+			}
+			changed = true
+			if p.Exp != nil && p.Exp.Word != nil {
+				switch p.Exp.Op {
+				case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
+					inner, _ := an.emptiedParts(p.Exp.Word.Parts)
+					out = append(out, inner...)
+				}
+			}
+		case *syntax.DblQuoted:
+			inner, ch := an.emptiedParts(p.Parts)
+			if !ch {
+				out = append(out, p)
+				continue
+			}
+			changed = true
+			q := *p
+			q.Parts = inner
+			out = append(out, &q)
+		default:
+			out = append(out, p)
+		}
+	}
+	return out, changed
 }
 
 // bracesExpanded returns ws with each word that holds a brace expansion
@@ -1526,6 +1605,15 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 			ws := make([]word, 0, len(n.Args))
 			for _, a := range n.Args {
 				ws = append(ws, an.word(a, s))
+			}
+			if emptied, isEmptied := an.emptiedWords(n.Args, ws, s); isEmptied {
+				// An expansion the analysis does not know may be empty
+				// (r${x}m -f c runs rm): its command with those words
+				// so is a spelling of its own.
+				joined, _ := joinWords(emptied)
+				if ok = add(joined); !ok {
+					return false
+				}
 			}
 			if braced, isBraced := an.bracesExpanded(ws); isBraced {
 				// The words bash makes of a brace expansion are a
