@@ -3,9 +3,11 @@
 package permission_test
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/internal/tooltest"
+	"github.com/lite-agent/lite-agent-go/permission"
 )
 
 // canaryRound88 is gatestr68's: command strings spelled with what the
@@ -85,4 +87,33 @@ func TestCanaryRound88(t *testing.T) {
 		`hyperfine -r1 'echo $x'`,
 		`hyperfine -r1 './bin/ls $N'`,
 	}, nil)
+}
+
+// A credential printer whose name or subcommand in a command string holds
+// an expansion the analysis does not know: sh (dash, hyperfine's) ran gh
+// auth token for hyperfine --show-output 'g${x}h auth token' (seen with a
+// gh on PATH that prints its words; gh itself is not installed here), and
+// the gate allowed it and command kub${x}ectl config view --raw: the
+// string was not read as one, its first word naming no known program.
+func TestRound88CredentialPrintersWithExpansions(t *testing.T) {
+	root := t.TempDir()
+	home, wd := filepath.Join(root, "home"), filepath.Join(root, "work")
+	writeSecretFiles(t, "token: x\n", filepath.Join(home, ".kube", "config"), filepath.Join(home, ".config", "gh", "hosts.yml"))
+	writeSecretFiles(t, "x\n", filepath.Join(wd, "README"))
+	decide := secretDecider(t, home, wd)
+	for _, line := range []string{
+		`hyperfine --show-output -r1 'g${x}h auth token'`,
+		`hyperfine --show-output -r1 'g"$x"h auth token'`,
+		`hyperfine --show-output -r1 'command kub${x}ectl config view --raw'`,
+		`hyperfine --show-output -r1 'kub$1ectl config view --raw'`,
+	} {
+		if v := decide(line); v.Decision != permission.Ask {
+			t.Errorf("%q: %v %s (%s), want an ask", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
+	for _, line := range []string{`hyperfine -r1 'gh pr list'`, `hyperfine -r1 'g${x}h pr list'`, `hyperfine -r1 'echo $x'`} {
+		if v := decide(line); v.Decision != permission.Allow {
+			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
 }

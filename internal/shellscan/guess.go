@@ -183,10 +183,41 @@ func commandString(s string) bool {
 	if len(f) == 0 {
 		return false
 	}
-	if guessable(f[0]) || builtinOnly.get()[f[0]] || f[0] == "!" || f[0] == "{" || f[0] == "(" {
+	if guessable(f[0]) || guessable(withoutExpansions(f[0])) || builtinOnly.get()[f[0]] || f[0] == "!" || f[0] == "{" || f[0] == "(" {
 		return len(f) > 1 || strings.ContainsAny(s, ";&|")
 	}
 	return strings.ContainsAny(s, ";&|`<>") || strings.Contains(s, "$(") || dollarContinued(s)
+}
+
+// withoutExpansions returns w, a word as written, without its parameter
+// expansions ($x, ${x…}, $1, $@ …) and quotes: the program an unset
+// variable leaves (g${x}h is gh).
+func withoutExpansions(w string) string {
+	if !strings.Contains(w, "$") {
+		return w
+	}
+	var b strings.Builder
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		switch {
+		case c == '"' || c == '\'':
+		case c == '$' && i+1 < len(w) && w[i+1] == '{':
+			j := strings.IndexByte(w[i:], '}')
+			if j < 0 {
+				return w
+			}
+			i += j
+		case c == '$' && i+1 < len(w) && strings.IndexByte("@*#?!$-0123456789", w[i+1]) >= 0:
+			i++
+		case c == '$' && i+1 < len(w) && (isAlnum(w[i+1]) || w[i+1] == '_'):
+			for i+1 < len(w) && (isAlnum(w[i+1]) || w[i+1] == '_') {
+				i++
+			}
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // guessScript parses s, a command string an unmodelled command was given,
@@ -286,10 +317,21 @@ func (an *analyzer) guessScript(s string, depth int) {
 		} else if braced != nil {
 			return true
 		}
-		if emptied, ok := an.emptiedWords(c.Args, ws, s); ok && guessable(emptied[0].text) {
+		if emptied, ok := an.emptiedWords(c.Args, ws, s); ok {
 			// The program its name makes when the expansions the
-			// analysis does not know are empty (s${x}h -c …).
-			an.guessCommand(emptied, depth+1, 0)
+			// analysis does not know are empty (s${x}h -c …, a
+			// credential printer g${x}h auth token, command
+			// kub${x}ectl config view --raw).
+			ecw := emptied
+			for len(ecw) > 1 && !ecw[0].dynamic && prefixBuiltins.get()[ecw[0].text] {
+				ecw = prefixOperands(ecw[0].text, ecw[1:])
+			}
+			if len(ecw) > 0 && !ecw[0].dynamic {
+				an.credentialPrinter(path.Base(ecw[0].text), ecw[1:])
+			}
+			if ws[0].dynamic && guessable(emptied[0].text) {
+				an.guessCommand(emptied, depth+1, 0)
+			}
 		}
 		if !ws[0].dynamic && strings.Contains(ws[0].text, "/") {
 			// A program the string wrote into a file before (printf …
@@ -424,15 +466,16 @@ func wholeScript(s string) bool {
 
 // emptiedWords returns the words ws of the arguments args (of the script
 // src) with each expansion the analysis does not know taken as empty, or
-// as its default (${x:-r}), and true, when that makes the program's word
-// one the analysis knows and not empty: unset, the shell expands r${x}m
-// to rm. Each other word that stays only known when it runs keeps its
-// text.
+// as its default (${x:-r}), and true, when there is one and the program's
+// word is then one the analysis knows and not empty: unset, the shell
+// expands r${x}m to rm. Each other word that stays only known when it
+// runs keeps its text.
 func (an *analyzer) emptiedWords(args []*syntax.Word, ws []word, src string) ([]word, bool) {
-	if len(ws) == 0 || !ws[0].dynamic || len(args) != len(ws) {
+	if len(ws) == 0 || len(args) != len(ws) || !slices.ContainsFunc(ws, func(w word) bool { return w.dynamic }) {
 		return nil, false
 	}
 	out := slices.Clone(ws)
+	emptiedAny := false
 	for i, w := range ws {
 		if !w.dynamic {
 			continue
@@ -441,6 +484,7 @@ func (an *analyzer) emptiedWords(args []*syntax.Word, ws []word, src string) ([]
 		if !changed {
 			continue
 		}
+		emptiedAny = true
 		if len(parts) == 0 {
 			out[i] = word{}
 			continue
@@ -449,7 +493,7 @@ func (an *analyzer) emptiedWords(args []*syntax.Word, ws []word, src string) ([]
 			out[i] = e
 		}
 	}
-	if out[0].dynamic || out[0].special || out[0].text == "" {
+	if !emptiedAny || out[0].dynamic || out[0].special || out[0].text == "" {
 		return nil, false
 	}
 	return out, true
