@@ -995,7 +995,7 @@ func (an *analyzer) fileCommand(name string, args []word) {
 			an.codeOptions(name, args)
 			an.toolCode(name, args)
 			from := len(an.a.accesses)
-			an.unknownArgs(withoutSubcommand(name, args))
+			an.unknownArgs(an.withoutScripts(name, withoutSubcommand(name, args)))
 			an.optionWordsGiven(args)
 			if isCompiler(name) || name == "make" || name == "gmake" || name == "rustc" || name == "rustdoc" {
 				// A program it builds (make m && ./m) is made of the

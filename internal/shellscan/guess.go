@@ -183,10 +183,41 @@ func commandString(s string) bool {
 	if len(f) == 0 {
 		return false
 	}
-	if guessable(f[0]) || builtinOnly.get()[f[0]] || f[0] == "!" || f[0] == "{" || f[0] == "(" {
+	if guessable(f[0]) || guessable(withoutExpansions(f[0])) || builtinOnly.get()[f[0]] || f[0] == "!" || f[0] == "{" || f[0] == "(" {
 		return len(f) > 1 || strings.ContainsAny(s, ";&|")
 	}
 	return strings.ContainsAny(s, ";&|`<>") || strings.Contains(s, "$(") || dollarContinued(s)
+}
+
+// withoutExpansions returns w, a word as written, without its parameter
+// expansions ($x, ${x…}, $1, $@ …) and quotes: the program an unset
+// variable leaves (g${x}h is gh).
+func withoutExpansions(w string) string {
+	if !strings.Contains(w, "$") {
+		return w
+	}
+	var b strings.Builder
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		switch {
+		case c == '"' || c == '\'':
+		case c == '$' && i+1 < len(w) && w[i+1] == '{':
+			j := strings.IndexByte(w[i:], '}')
+			if j < 0 {
+				return w
+			}
+			i += j
+		case c == '$' && i+1 < len(w) && strings.IndexByte("@*#?!$-0123456789", w[i+1]) >= 0:
+			i++
+		case c == '$' && i+1 < len(w) && (isAlnum(w[i+1]) || w[i+1] == '_'):
+			for i+1 < len(w) && (isAlnum(w[i+1]) || w[i+1] == '_') {
+				i++
+			}
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // guessScript parses s, a command string an unmodelled command was given,
@@ -203,6 +234,12 @@ func (an *analyzer) guessScript(s string, depth int) {
 		return
 	}
 	an.a.scripts++
+	// The string runs in a shell of its own, at a time the line does not
+	// tell and maybe many times: where its cd goes is where its own
+	// paths are taken from, not the line's (see scopeCwds).
+	defer an.scopeCwds(an.cwdMarks())
+	// Its set -P holds for its own cd commands (see setsPhysical).
+	defer func(physical bool) { an.physical = physical }(an.physical)
 	// sh runs each complete statement before a syntax error on a later
 	// line ($'cd; echo x >> .bashrc\n)'): those are analyzed.
 	f, _ := parsedStmts(s)
@@ -244,6 +281,14 @@ func (an *analyzer) guessScript(s string, depth int) {
 			return true
 		}
 		c := n.(*syntax.CallExpr)
+		for _, a := range c.Assigns {
+			// A value may name a file the command or a later one
+			// writes (f=~/.bashrc; echo x >> $f), as the line's words
+			// do.
+			if a.Value != nil {
+				an.unknownArgs([]word{an.word(a.Value, s)})
+			}
+		}
 		if len(c.Args) == 0 {
 			// Assignments only: a shell variable holds its value, as the
 			// analyzer binds it (x=README; wc -l $x).
@@ -265,6 +310,29 @@ func (an *analyzer) guessScript(s string, depth int) {
 		for i, w := range c.Args {
 			ws[i] = an.word(w, s)
 		}
+		if braced, ok := an.bracesExpanded(ws); ok {
+			// bash (hyperfine -S bash) makes words of a brace
+			// expansion: {r,}m -f c runs rm m -f c, as on the line.
+			ws = braced
+		} else if braced != nil {
+			return true
+		}
+		if emptied, ok := an.emptiedWords(c.Args, ws, s); ok {
+			// The program its name makes when the expansions the
+			// analysis does not know are empty (s${x}h -c …, a
+			// credential printer g${x}h auth token, command
+			// kub${x}ectl config view --raw).
+			ecw := emptied
+			for len(ecw) > 1 && !ecw[0].dynamic && prefixBuiltins.get()[ecw[0].text] {
+				ecw = prefixOperands(ecw[0].text, ecw[1:])
+			}
+			if len(ecw) > 0 && !ecw[0].dynamic {
+				an.credentialPrinter(path.Base(ecw[0].text), ecw[1:])
+			}
+			if ws[0].dynamic && guessable(emptied[0].text) {
+				an.guessCommand(emptied, depth+1, 0)
+			}
+		}
 		if !ws[0].dynamic && strings.Contains(ws[0].text, "/") {
 			// A program the string wrote into a file before (printf …
 			// > s; chmod +x s; ./s) is code no rule saw (review67g).
@@ -275,9 +343,6 @@ func (an *analyzer) guessScript(s string, depth int) {
 				}
 			}
 		}
-		// The words, with ~ and $HOME expanded as the shell that runs the
-		// string expands them, may name files it writes.
-		an.unknownArgs(ws)
 		// command cd, builtin cd and eval cd change the directory as cd
 		// does (review67g: hyperfine -r1 'command cd; echo x >> .bashrc').
 		cw, evaluated := ws, false
@@ -285,12 +350,43 @@ func (an *analyzer) guessScript(s string, depth int) {
 			evaluated = evaluated || cw[0].text == "eval"
 			cw = prefixOperands(cw[0].text, cw[1:])
 		}
+		changesDir := len(cw) > 0 && !cw[0].dynamic && (cw[0].text == "cd" || cw[0].text == "pushd" || cw[0].text == "popd")
+		if !changesDir {
+			// The words, with ~ and $HOME expanded as the shell that
+			// runs the string expands them, may name files it writes;
+			// a cd's operand is where the paths after it are taken
+			// from (see scopeCwds), which it does not write. A reader
+			// (wc, cat, ls) writes no output of its own where it runs
+			// and reads its operands, as on the line.
+			if len(cw) > 0 && readsOnly(cw[0]) {
+				for _, w := range cw[1:] {
+					// A word only known when it runs is left, as
+					// unknownArgs leaves it.
+					if !w.dynamic && !w.special && w.text != "" && !strings.HasPrefix(w.text, "-") {
+						an.pathArg(w, modeRead, cw[0].text)
+					}
+				}
+			} else if !ws[0].dynamic && !ws[0].pattern && !strings.Contains(ws[0].text, "/") {
+				// The program named without a path is PATH's, not a
+				// file where the string runs.
+				an.unknownArgs(ws[1:])
+			} else {
+				an.unknownArgs(ws)
+			}
+		}
 		if len(cw) > 0 && !cw[0].dynamic {
 			// A credential printer in a string prints as on the line
 			// (hyperfine --show-output 'gh auth token').
 			an.credentialPrinter(path.Base(cw[0].text), cw[1:])
 		}
-		if len(cw) > 0 && !cw[0].dynamic && (cw[0].text == "cd" || cw[0].text == "pushd" || cw[0].text == "popd") {
+		if len(cw) > 0 && !cw[0].dynamic && cw[0].text == "set" && setsPhysical(cw[1:]) {
+			// set -P and set -o physical make each cd after them
+			// resolve links before "..", as bash -P -c '…' does
+			// (hyperfine -Sbash 'set -P; cd link/..; echo x >>
+			// .bashrc' wrote the home's).
+			an.physical = true
+		}
+		if changesDir {
 			// The paths after it are relative to where it went, which
 			// the analyzer's candidate directories then hold (cd; echo
 			// x >> .bashrc writes the home's).
@@ -325,6 +421,271 @@ func (an *analyzer) guessScript(s string, depth int) {
 		}
 		return true
 	})
+}
+
+// withoutScripts returns args without the operands of the unmodelled
+// command name that guessScript reads as command strings whole (hyperfine
+// 'cd sub && cd .. && wc -l README'): the words of each command such a
+// string runs, its redirections' targets and its assignments' values
+// (and through them its loops' variables) are the paths it may write (see guessScript), taken from
+// the directories its cd goes to (see scopeCwds), while its fields as
+// such (a cd's "..") are not.
+func (an *analyzer) withoutScripts(name string, args []word) []word {
+	if notRunners.get()[name] || isCompiler(name) || strings.HasPrefix(name, "go1.") {
+		return args
+	}
+	var out []word
+	for i, a := range args {
+		t := a.text
+		if !a.dynamic && !a.special && t != "" && t[0] != '-' && strings.ContainsAny(t, " \t\n") &&
+			!(i > 0 && messageOptions.get()[args[i-1].text]) && wholeScript(t) {
+			if out == nil {
+				out = slices.Clone(args[:i])
+			}
+			continue
+		}
+		if out != nil {
+			out = append(out, a)
+		}
+	}
+	if out == nil {
+		return args
+	}
+	return out
+}
+
+// wholeScript reports whether guessScript reads s, a command string, to
+// its end: it looks like a command line and parses.
+func wholeScript(s string) bool {
+	if !commandString(s) || dollarContinued(s) || len(s) > maxCommandLen {
+		return false
+	}
+	_, err := parsedStmts(s)
+	return err == nil
+}
+
+// emptiedWords returns the words ws of the arguments args (of the script
+// src) with each expansion the analysis does not know taken as empty, or
+// as its default (${x:-r}), and true, when there is one and the program's
+// word is then one the analysis knows and not empty: unset, the shell
+// expands r${x}m to rm. Each other word that stays only known when it
+// runs keeps its text.
+func (an *analyzer) emptiedWords(args []*syntax.Word, ws []word, src string) ([]word, bool) {
+	if len(ws) == 0 || len(args) != len(ws) || !slices.ContainsFunc(ws, func(w word) bool { return w.dynamic }) {
+		return nil, false
+	}
+	out := slices.Clone(ws)
+	emptiedAny := false
+	for i, w := range ws {
+		if !w.dynamic {
+			continue
+		}
+		parts, changed := an.emptiedParts(args[i].Parts)
+		if !changed {
+			continue
+		}
+		emptiedAny = true
+		if len(parts) == 0 {
+			out[i] = word{}
+			continue
+		}
+		if e := an.word(&syntax.Word{Parts: parts}, src); !e.dynamic {
+			out[i] = e
+		}
+	}
+	if !emptiedAny || out[0].dynamic || out[0].special || out[0].text == "" {
+		return nil, false
+	}
+	return out, true
+}
+
+// emptiedParts returns parts with each parameter expansion the analysis
+// does not know replaced by its default word (${x-r}, ${x:-r}, ${x=r},
+// ${x:=r}) or dropped, inside double quotes too; and whether it changed
+// any.
+func (an *analyzer) emptiedParts(parts []syntax.WordPart) ([]syntax.WordPart, bool) {
+	var out []syntax.WordPart
+	changed := false
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.ParamExp:
+			if _, ok := an.param(p); ok {
+				out = append(out, p)
+				continue
+			}
+			changed = true
+			if p.Exp != nil && p.Exp.Word != nil {
+				switch p.Exp.Op {
+				case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
+					inner, _ := an.emptiedParts(p.Exp.Word.Parts)
+					out = append(out, inner...)
+				}
+			}
+		case *syntax.DblQuoted:
+			inner, ch := an.emptiedParts(p.Parts)
+			if !ch {
+				out = append(out, p)
+				continue
+			}
+			changed = true
+			q := *p
+			q.Parts = inner
+			out = append(out, &q)
+		default:
+			out = append(out, p)
+		}
+	}
+	return out, changed
+}
+
+// bracesExpanded returns ws with each word that holds a brace expansion
+// replaced by the words bash makes of it, and true, when one does; nil and
+// false when none does; the words and false, with the line opaque, when
+// one makes too many to check.
+func (an *analyzer) bracesExpanded(ws []word) ([]word, bool) {
+	if !slices.ContainsFunc(ws, func(w word) bool { return w.alts != nil || w.tooMany }) {
+		return nil, false
+	}
+	out := make([]word, 0, len(ws))
+	for _, w := range ws {
+		if w.tooMany {
+			an.opaque("a command string makes more words of a brace expansion than the analysis checks")
+			return ws, false
+		}
+		if w.alts == nil {
+			out = append(out, w)
+			continue
+		}
+		out = append(out, w.alts...)
+	}
+	if len(out) > maxGuessWords {
+		an.opaque("a command string makes more words of a brace expansion than the analysis checks")
+		return ws, false
+	}
+	return out, true
+}
+
+// setsPhysical reports whether set, given args, may turn on the physical
+// option (-P, alone or in a cluster, or -o physical), with a word only
+// known when it runs taken as doing so.
+func setsPhysical(args []word) bool {
+	for i, a := range args {
+		t := a.text
+		switch {
+		case a.dynamic:
+			return true
+		case t == "--" || t == "-":
+			return false
+		case (t == "-o" || t == "+o") && i+1 < len(args):
+			if args[i+1].dynamic || args[i+1].text == "physical" {
+				return true
+			}
+		case len(t) > 1 && (t[0] == '-' || t[0] == '+') && strings.ContainsRune(t[1:], 'P'):
+			return true
+		}
+	}
+	return false
+}
+
+// readsOnly reports whether w names, without a path, a program of
+// fileCommands that only reads: no operand or option of it names a file
+// it writes.
+func readsOnly(w word) bool {
+	if w.dynamic || w.pattern || w.special || strings.Contains(w.text, "/") {
+		return false
+	}
+	spec, ok := fileCommands.get()[w.text]
+	if !ok || spec.mode != modeRead || spec.last != 0 {
+		return false
+	}
+	for _, m := range spec.paths {
+		if m != modeRead {
+			return false
+		}
+	}
+	return true
+}
+
+// cwdMarks records where a command string's walk starts: the line's
+// candidate working directories and the lengths of the lists of paths
+// that scopeCwds relocates.
+type cwdMarks struct {
+	cwds                                           []string
+	accesses, uses, writes, handed, unnamed, paths int
+}
+
+func (an *analyzer) cwdMarks() cwdMarks {
+	return cwdMarks{slices.Clone(an.a.cwds), len(an.a.accesses), len(an.codeUses), len(an.guessWrites),
+		len(an.handed), len(an.unnamed), len(an.guessedPaths)}
+}
+
+// scopeCwds ends the walk of a command string that started at m: the
+// candidate working directories its cd commands added are its own (bash
+// runs the string in another process, and hyperfine 'cd sub && cd ..'
+// leaves the line where it was), so the line's go back to m's, and each
+// relative path the string named since m is recorded, besides as it
+// was, as taken from each of the string's own directories (cd; echo x >>
+// .bashrc writes the home's). A directory the string's cd cannot follow
+// stays unknown for the whole line.
+func (an *analyzer) scopeCwds(m cwdMarks) {
+	var own []string
+	for _, c := range an.a.cwds {
+		if !contains(m.cwds, c) {
+			own = append(own, c)
+		}
+	}
+	an.a.cwds = m.cwds
+	if len(own) == 0 {
+		return
+	}
+	relocated := func(p string) []string {
+		if p == "" || path.IsAbs(p) {
+			return nil
+		}
+		out := make([]string, 0, len(own))
+		for _, c := range own {
+			out = append(out, path.Join(c, p))
+		}
+		return out
+	}
+	for i, n := m.accesses, len(an.a.accesses); i < n; i++ {
+		for _, p := range relocated(an.a.accesses[i].path) {
+			acc := an.a.accesses[i]
+			acc.path = p
+			an.a.accesses = append(an.a.accesses, acc)
+		}
+	}
+	for i, n := m.uses, len(an.codeUses); i < n; i++ {
+		for _, p := range relocated(an.codeUses[i].path) {
+			u := an.codeUses[i]
+			u.path = p
+			an.codeUses = append(an.codeUses, u)
+		}
+	}
+	for i, n := m.writes, len(an.guessWrites); i < n; i++ {
+		for _, p := range relocated(an.guessWrites[i].path) {
+			w := an.guessWrites[i]
+			w.path = p
+			an.guessWrites = append(an.guessWrites, w)
+		}
+	}
+	for i, n := m.handed, len(an.handed); i < n; i++ {
+		for _, p := range relocated(an.handed[i].path) {
+			u := an.handed[i]
+			u.path = p
+			an.handed = append(an.handed, u)
+		}
+	}
+	for i, n := m.unnamed, len(an.unnamed); i < n; i++ {
+		for _, p := range relocated(an.unnamed[i].dir) {
+			u := an.unnamed[i]
+			u.dir = p
+			an.unnamed = append(an.unnamed, u)
+		}
+	}
+	for i, n := m.paths, len(an.guessedPaths); i < n; i++ {
+		an.guessedPaths = append(an.guessedPaths, relocated(an.guessedPaths[i])...)
+	}
 }
 
 // stringFed returns the simple commands of the command string f whose
@@ -1288,6 +1649,27 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 			ws := make([]word, 0, len(n.Args))
 			for _, a := range n.Args {
 				ws = append(ws, an.word(a, s))
+			}
+			if emptied, isEmptied := an.emptiedWords(n.Args, ws, s); isEmptied {
+				// An expansion the analysis does not know may be empty
+				// (r${x}m -f c runs rm): its command with those words
+				// so is a spelling of its own.
+				joined, _ := joinWords(emptied)
+				if ok = add(joined); !ok {
+					return false
+				}
+			}
+			if braced, isBraced := an.bracesExpanded(ws); isBraced {
+				// The words bash makes of a brace expansion are a
+				// spelling of their own ({r,}m -f c is rm m -f c); sh
+				// runs the words as they are.
+				joined, _ := joinWords(braced)
+				if ok = add(joined); !ok {
+					return false
+				}
+			} else if braced != nil {
+				ok = false
+				return false
 			}
 			evaluated := false
 			for len(ws) > 1 && !ws[0].dynamic && prefixBuiltins.get()[ws[0].text] {
