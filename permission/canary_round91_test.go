@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/internal/tooltest"
+	"github.com/lite-agent/lite-agent-go/permission"
 	bashtool "github.com/lite-agent/lite-agent-go/tool/builtin/bash"
 )
 
@@ -79,5 +80,93 @@ func TestCanaryRound91JobsDieWithTheirLine(t *testing.T) {
 				t.Errorf("the second call made no link: %v", err)
 			}
 		})
+	}
+}
+
+// canaryRound91Background are pairs whose first call runs in the
+// background (run_in_background), which outlives its call by design: the
+// gate decided it as a foreground line, on the files as they were, and
+// the job wrote .git/config, a hook or ~/.bashrc through the link the
+// second call made (seen through the real bash tool, with its background
+// registry, before the fix).
+var canaryRound91Background = map[string][2]string{
+	"1-sleep-then-write": {`sleep 2; echo x > sub/l/config`, `cp -P dotgit sub/l`},
+	"2-loop-append":      {`for i in 1 2 3 4 5 6; do sleep 0.5; echo x >> sub/l/hooks/pre-commit; done`, `cp -d dotgit sub/l`},
+	"3-tee-later":        {`sleep 2 && echo x | tee sub/l`, `cp -P link sub/l`},
+	"4-truncate-later":   {`sleep 2; truncate -s 0 sub/l/config`, `cp -r dotgit sub/l`},
+	"5-into-home-later":  {`sleep 2; echo y > sub/l/y`, `cp -P link2 sub/l`},
+	"6-subst-in-one-cmd": {`echo $(sleep 2; echo x > sub/l/config)`, `cp -P dotgit sub/l`},
+}
+
+// TestCanaryRound91BackgroundCalls runs each pair as a run_in_background
+// call and a foreground one through the gate (allow-bash scenario) and,
+// when allowed, the real bash tool with a background registry, then waits
+// past the job's sleep: nothing protected may have changed.
+func TestCanaryRound91BackgroundCalls(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "git")
+	template := canaryTemplate(t)
+	for name, pair := range canaryRound91Background {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			root := canaryFixture(t, template)
+			bg, err := bashtool.NewBackground(bashtool.BackgroundOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer bg.Close()
+			b, err := bashtool.Tool(bashtool.Options{Workdir: filepath.Join(root, "work"), Env: canaryEnv(filepath.Join(root, "home")), Background: bg})
+			if err != nil {
+				t.Fatal(err)
+			}
+			canaryGate(t, root, canaryAllowBashRules) // writes the user's rules
+			before := canarySnapshot(t, root)
+			ran := 0
+			for i, line := range pair {
+				in, _ := json.Marshal(map[string]any{"command": line, "run_in_background": i == 0})
+				out, err := canaryGate(t, root, canaryAllowBashRules).Authorize(t.Context(), permission.Call{Name: "bash", Input: in})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !out.Run {
+					t.Logf("%s %q refused: %+v", map[bool]string{true: "background", false: "foreground"}[i == 0], line, out.Verdict)
+					break
+				}
+				if _, err := b.Call(t.Context(), nil, in); err != nil {
+					t.Fatal(err)
+				}
+				ran++
+			}
+			deadline := time.Now().Add(5 * time.Second)
+			for time.Now().Before(deadline) && !damaged(t, root, before) {
+				time.Sleep(50 * time.Millisecond)
+			}
+			if p := changed(before, canarySnapshot(t, root)); p != "" && ran == len(pair) {
+				rel, _ := filepath.Rel(root, p)
+				t.Errorf("both calls were allowed and %s changed", rel)
+			}
+		})
+	}
+}
+
+// canaryRound91BackgroundOrdinary stay allowed in the background: servers
+// and watchers whose output goes to files opened when they start.
+var canaryRound91BackgroundOrdinary = []string{
+	`npm run dev`, `npm run dev > dev.log 2>&1`, `python3 -m http.server 8000`, `go run . 2>&1 | tee run.log`,
+	`tail -f out.log`, `make watch > build.log 2>&1`, `sleep 30`, `go test ./... > test.log 2>/dev/null`,
+	`python3 -m http.server 8000 &> srv.log`, `npm run dev | tee -a dev.log`,
+}
+
+func TestCanaryRound91BackgroundOrdinary(t *testing.T) {
+	root := canaryFixture(t, canaryTemplate(t))
+	g := canaryGate(t, root, canaryAllowBashRules)
+	for _, line := range canaryRound91BackgroundOrdinary {
+		in, _ := json.Marshal(map[string]any{"command": line, "run_in_background": true})
+		out, err := g.Authorize(t.Context(), permission.Call{Name: "bash", Input: in})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !out.Run {
+			t.Errorf("background %q was refused: %+v", line, out.Verdict)
+		}
 	}
 }
