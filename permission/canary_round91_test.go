@@ -3,15 +3,18 @@
 package permission_test
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 	"github.com/lite-agent/lite-agent-go/permission"
+	"github.com/lite-agent/lite-agent-go/tool"
 	bashtool "github.com/lite-agent/lite-agent-go/tool/builtin/bash"
 )
 
@@ -218,5 +221,43 @@ func TestCanaryRound91ConcurrentCalls(t *testing.T) {
 				t.Errorf("the calls ran at once and %s changed", rel)
 			}
 		})
+	}
+}
+
+// overlapTool is a bash tool that records how many of its calls run at
+// once.
+type overlapTool struct {
+	active, most atomic.Int32
+}
+
+func (o *overlapTool) Name() string            { return "bash" }
+func (o *overlapTool) Description() string     { return "counts overlapping calls" }
+func (o *overlapTool) Schema() json.RawMessage { return json.RawMessage(`{"type":"object"}`) }
+func (o *overlapTool) Call(ctx context.Context, _ *tool.Call, _ json.RawMessage) (tool.Result, error) {
+	n := o.active.Add(1)
+	defer o.active.Add(-1)
+	for m := o.most.Load(); n > m && !o.most.CompareAndSwap(m, n); m = o.most.Load() {
+	}
+	time.Sleep(50 * time.Millisecond)
+	return tool.Text("ok"), nil
+}
+
+// A subagent's gate (Child) takes its bash turn from the same token as
+// its parent's: their calls run at once too.
+func TestCanaryRound91ChildSharesTheBashTurn(t *testing.T) {
+	root := permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: t.TempDir(), HomeDir: t.TempDir()})
+	gates := []*permission.Gate{root, root.Child(nil), root.Child(allowAll)}
+	var o overlapTool
+	var wg sync.WaitGroup
+	for i := range 9 {
+		wg.Go(func() {
+			if _, err := gates[i%3].Wrap(&o).Call(t.Context(), nil, json.RawMessage(`{"command":"ls"}`)); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if m := o.most.Load(); m != 1 {
+		t.Errorf("%d bash calls ran at once, want 1", m)
 	}
 }
