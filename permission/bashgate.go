@@ -192,7 +192,61 @@ func (g *Gate) screenBash(call Call) bashScreen {
 			}
 		}
 	}
+	if s.opaque == "" && inBackground(input) {
+		s.opaque = writesLater(line, a)
+	}
 	return s
+}
+
+// inBackground reports whether a bash call's input asks the tool to run
+// the command in the background (run_in_background, whose name
+// encoding/json matches without case).
+func inBackground(input any) bool {
+	m, ok := input.(map[string]any)
+	if !ok {
+		return false
+	}
+	for k, v := range m {
+		if strings.EqualFold(k, "run_in_background") && v != false && v != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// writesLater says why a line run in the background is opaque: it writes
+// or deletes a path the analysis lists at some time after its call
+// returned, when later calls may have made that path, or a directory on
+// the way, a symbolic link to .git, the home or anywhere else (sleep 2;
+// echo x > sub/l/config, then cp -P dotgit sub/l). The gate decides
+// each call on the files as they are then, and the tool kills a
+// foreground line's processes when it ends; a background one lives on.
+// Only the redirections and tee's files of a line that opens them at once
+// (npm run dev > dev.log 2>&1, go run . | tee run.log, see
+// shellscan.RedirectsOpenAtStart) and writes to devices are left. It returns "" otherwise.
+func writesLater(line string, a *shellscan.Analysis) string {
+	atStart := shellscan.RedirectsOpenAtStart(line)
+	// tee opens its files when it starts, which in such a line is when
+	// the line starts (go run . 2>&1 | tee run.log).
+	teeFiles := map[string]bool{}
+	for _, c := range a.Commands {
+		if atStart && filepath.Base(c.Name) == "tee" {
+			for _, arg := range c.Args {
+				teeFiles[arg] = true
+			}
+		}
+	}
+	for _, acc := range a.Accesses {
+		if acc.Mode == shellscan.Read || acc.Runs || strings.HasPrefix(acc.Path, "/dev/") {
+			continue
+		}
+		if atStart && (acc.Redirect || teeFiles[acc.Path] && acc.Mode == shellscan.Write) {
+			continue
+		}
+		return "the command runs in the background and " + acc.Mode.String() + " " + clip(acc.Path) +
+			" after the call returns, when later calls may have changed where that path leads"
+	}
+	return ""
 }
 
 // optionFiles says why a glob given to a command makes the line opaque:

@@ -343,6 +343,9 @@ type Gate struct {
 	// secrets are the paths a bash line asks to read (see
 	// [RuleBashSecretRead]).
 	secrets []string
+	// bashTurn holds one token, which a bash call of a wrapped tool takes
+	// from before it is decided until it returns; a child gate shares it.
+	bashTurn chan struct{}
 }
 
 // NewGate returns a gate.
@@ -356,7 +359,7 @@ func NewGate(opts GateOptions) *Gate {
 	if opts.Redact == nil {
 		opts.Redact = Redact
 	}
-	g := &Gate{opts: opts, workdir: opts.Workdir, home: opts.HomeDir}
+	g := &Gate{opts: opts, workdir: opts.Workdir, home: opts.HomeDir, bashTurn: make(chan struct{}, 1)}
 	if g.workdir == "" {
 		g.workdir, _ = os.Getwd()
 	}
@@ -660,6 +663,19 @@ func (w *gatedTool) Call(ctx context.Context, c *tool.Call, input json.RawMessag
 	var seen seenPath
 	if fileTools[call.Name] {
 		call.seen = &seen
+	}
+	if call.Name == "bash" && w.g.bashTurn != nil {
+		// The engine runs a turn's calls at once, and a bash line is
+		// decided on the files as they are when it is: a line another one
+		// runs beside it may make a path it writes lead elsewhere (sleep
+		// 1; echo x > sub/l/config beside cp -P dotgit sub/l). Bash calls
+		// are decided and run one at a time.
+		select {
+		case w.g.bashTurn <- struct{}{}:
+			defer func() { <-w.g.bashTurn }()
+		case <-ctx.Done():
+			return tool.Result{}, ctx.Err()
+		}
 	}
 	out, err := w.g.authorize(ctx, call, c)
 	if err != nil {

@@ -75,10 +75,12 @@ type bashTool struct {
 // opts.Workdir and returns its combined, trimmed standard output and
 // standard error:
 //
-//   - each command runs in its own process group, with standard input
-//     empty; when the command ends, times out, is cancelled or produces too
-//     much output, the whole group is killed with SIGKILL, so nothing it
-//     started in the foreground outlives it;
+//   - each command runs in its own session and process group, with
+//     standard input empty; when the command ends, times out, is cancelled
+//     or produces too much output, the whole group is killed with SIGKILL,
+//     and on Linux every process left in the session (one that moved to a
+//     group of its own, as timeout(1) does), so nothing it started outlives
+//     it but by setsid(2);
 //   - empty output reads "(no output)" when the command succeeded, and is
 //     the error "Error: command exited with code N" when it did not;
 //     non-empty output is returned whatever the exit code, followed by a

@@ -8,22 +8,31 @@ import (
 	"syscall"
 )
 
-// inOwnGroup makes cmd's process the leader of a new process group, so
-// that it and everything it starts can be killed together.
+// inOwnGroup makes cmd's process the leader of a new session, and so of
+// a new process group, so that it and everything it starts can be killed
+// together. A session, not only a group: a program the command starts may
+// move to a process group of its own (timeout(1) does, to kill its command
+// with everything that started when the time is up), and so leave the
+// group, but only setsid(2) leaves the session.
 func inOwnGroup(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 }
 
-// killGroup sends SIGKILL to the process group led by cmd's process. A
-// group that is already gone is not an error.
+// killGroup sends SIGKILL to the process group led by cmd's process and,
+// where the system lists processes by session (killSession), to every
+// process left in its session: one in a group of its own (timeout 100 sh
+// -c '…' &) outlived the line and acted after it, when the gate had
+// decided the line on what the files were before. A group that is already
+// gone is not an error.
 func killGroup(cmd *exec.Cmd) error {
 	if cmd.Process == nil {
 		return nil
 	}
 	err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	if errors.Is(err, syscall.ESRCH) {
-		return nil
+		err = nil
 	}
+	killSession(cmd.Process.Pid)
 	return err
 }
 

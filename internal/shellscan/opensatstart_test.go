@@ -1,0 +1,32 @@
+package shellscan_test
+
+import (
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/internal/shellscan"
+)
+
+func TestRedirectsOpenAtStart(t *testing.T) {
+	for line, want := range map[string]bool{
+		`npm run dev > dev.log 2>&1`:              true,
+		`python3 -m http.server 8000 &> srv.log`:  true,
+		`tail -f app.log | grep ERR > errors.txt`: true,
+		`go run . 2>&1 | tee run.log`:             true,
+		`sleep 2; echo x > f`:                     false,
+		`sleep 2 && echo x > f`:                   false,
+		`(echo x > f)`:                            false,
+		`{ sleep 2; echo x > f; }`:                false,
+		`echo $(sleep 2; echo x > f)`:             false,
+		`cat <(sleep 2; echo x > f)`:              false,
+		`for i in 1 2; do echo x >> f; done`:      false,
+		`sleep 2 | (cat > f)`:                     false,
+		`echo x > f &`:                            false,
+		`echo "unterminated`:                      false,
+		`x=$(date) > f`:                           false,
+		"echo a > f\necho b > g":                  false,
+	} {
+		if got := shellscan.RedirectsOpenAtStart(line); got != want {
+			t.Errorf("RedirectsOpenAtStart(%q) = %v, want %v", line, got, want)
+		}
+	}
+}
