@@ -27,7 +27,7 @@ const round89Constructor = "#include <unistd.h>\n__attribute__((constructor)) st
 // and the system's own holds a stdio.h that shadows the system's (or the
 // q.h that q.c includes) and adds a constructor, which the built program
 // runs. The fixture's ../evil and its parent (the project's "..") hold
-// such headers.
+// such headers; the project's inc is a link to ../evil.
 var canaryRound89 = map[string][]string{
 	"1-header-directories": {
 		`gcc -I../evil -o t x.c && ./t`,
@@ -44,6 +44,9 @@ var canaryRound89 = map[string][]string{
 		`gcc -I../evil -c x.c && gcc -o t x.o && ./t`,
 		// The project's parent: whatever lies beside the project.
 		`gcc -I.. -o t x.c && ./t`,
+		// A directory of the project linked to ../evil (inc).
+		`gcc -Iinc -o t x.c && ./t`,
+		`gcc -isystem inc -o t x.c && ./t`,
 	},
 }
 
@@ -72,6 +75,9 @@ func TestCanaryRound89(t *testing.T) {
 		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if err := os.Symlink("../evil", filepath.Join(template, "work", "inc")); err != nil {
+		t.Fatal(err)
 	}
 	checkCanaryRoundIn(t, template, canaryRound89)
 	checkOrdinary(t, template, canaryRound89Ordinary, nil)

@@ -2,7 +2,10 @@ package shellscan
 
 import (
 	"path"
+	"path/filepath"
 	"strings"
+
+	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
 )
 
 // interpreters run code given inline with these options. Perl's -M, -m
@@ -2030,8 +2033,7 @@ func (an *analyzer) compilerDirs(name string, args []word) []word {
 			text = "/" + t
 		}
 		for _, c := range an.a.cwds {
-			if abs := an.resolve(c, text); !outside && (!path.IsAbs(abs) || !systemCodeDir(abs) &&
-				(an.workdir == "" || !within(abs, path.Clean(an.workdir)))) {
+			if abs := an.resolve(c, text); !outside && (!path.IsAbs(abs) || an.outsideCode(abs)) {
 				kind := "headers it includes"
 				if opt == "-L" {
 					kind = "libraries it links in"
@@ -2042,6 +2044,22 @@ func (an *analyzer) compilerDirs(name string, args []word) []word {
 		}
 	}
 	return rest
+}
+
+// outsideCode reports whether the clean absolute directory p, as named or
+// through the symbolic links that lead from it (a project's inc linked to
+// ../evil), lies outside the project and the system's own directories
+// (see systemCodeDir).
+func (an *analyzer) outsideCode(p string) bool {
+	if an.workdir == "" {
+		return !systemCodeDir(p)
+	}
+	wd := path.Clean(an.workdir)
+	if !systemCodeDir(p) && !within(p, wd) {
+		return true
+	}
+	real := filepath.ToSlash(pathmatch.Resolve(filepath.FromSlash(p)))
+	return real != p && !systemCodeDir(real) && !within(real, wd) && !within(real, filepath.ToSlash(pathmatch.Resolve(filepath.FromSlash(wd))))
 }
 
 // systemCodeDir reports whether the clean absolute path p lies in a
