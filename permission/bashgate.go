@@ -645,8 +645,9 @@ func (g *Gate) cwdOf(dir string) string {
 // view of /proc/self, which pathmatch.Resolve would follow, is the gate
 // process's: cat /proc/self/cwd/../home/.ssh/id_ed25519 read the key while
 // the gate saw a path beside its own working directory). Another
-// process's cwd is taken to be cwd too: the agent's processes share it.
-// Other paths are returned as they are.
+// process's cwd (/proc/<pid>/cwd) is not: the agent's or an editor's may
+// be the home (echo x >> /proc/PID/cwd/.bashrc wrote the home's .bashrc),
+// and such a path is returned as it is, as other paths are.
 func procSelfView(p, cwd string) string {
 	for range 8 {
 		parts := strings.Split(filepath.ToSlash(p), "/")
@@ -662,7 +663,7 @@ func procSelfView(p, cwd string) string {
 		case "root":
 			p = string(filepath.Separator) + rest
 		case "cwd":
-			if cwd == "" {
+			if cwd == "" || parts[2] != "self" && parts[2] != "thread-self" {
 				return p
 			}
 			p = cwd + string(filepath.Separator) + rest

@@ -166,8 +166,10 @@ var canaryRound13Ordinary = []string{
 	"python3 -m json.tool README", "node x.js", "node --inspect x.js", "perl x.pl README",
 	"gcc -o prog x.c", "gcc -O2 -Wall -o sub/prog x.c", "ssh-keygen -l -f key.pub", "git worktree list",
 	"git worktree add -q sub/w", "file README", "echo hi > out.txt",
-	// review3: a compiler's search directories are read (-I. -L. -I..).
-	"gcc -I. -c x.c", "cc -I.. -L. -o sub/prog x.c -lm", "g++ -I include -isystem . -c x.cpp",
+	// review3: a compiler's search directories are read (-I. -L. -Isub).
+	// -I.. from the project's root asks since round 89: a stdio.h beside
+	// the project shadows the system's.
+	"gcc -I. -c x.c", "cc -Isub -L. -o sub/prog x.c -lm", "g++ -I include -isystem . -c x.cpp",
 }
 
 // canaryRound13Tools are the programs some lines need besides bash and git.

@@ -10,8 +10,8 @@ import (
 // A compiler's library directories outside the project and the system's
 // own add code no check saw to what it links: gcc -o t x.c -L../lib
 // -levil && ./t removed the canary in real bash under bwrap (libevil.a
-// held a main) and was allowed. Library directories in the project or the
-// system's, and header directories, stay allowed.
+// held a main) and was allowed; so do header directories there (round
+// 89). Search directories in the project or the system's stay allowed.
 func TestCompilerSearchDirsOutsideTheProjectAsk(t *testing.T) {
 	root := t.TempDir()
 	home, wd := filepath.Join(root, "home"), filepath.Join(root, "work")
@@ -21,6 +21,9 @@ func TestCompilerSearchDirsOutsideTheProjectAsk(t *testing.T) {
 		`gcc -o t x.c -L../lib -levil && ./t`, `gcc -o t x.c -L /tmp -levil && ./t`, `cc -o t x.c -L/var/tmp -le`,
 		`gcc -o t x.c -L/home/u/lib -le`,
 		`cd sub && gcc -o t ../x.c -L../../lib -le`,
+		// Header directories too (round 89): ".." from the project's root
+		// is outside it.
+		`cc -I.. -L. -o prog x.c`, `gcc -I../include -c x.c`, `gcc -isystem /tmp/x -c x.c`,
 	} {
 		if v := decide(line); v.Decision != permission.Ask {
 			t.Errorf("%q: %v %s (%s), want an ask", line, v.Decision, v.RuleID, v.Reason)
@@ -29,7 +32,7 @@ func TestCompilerSearchDirsOutsideTheProjectAsk(t *testing.T) {
 	for _, line := range []string{
 		`gcc -o t x.c && ./t`, `gcc -o t x.c -Llib -lfoo && ./t`, `gcc -I. -Iinclude -c x.c`,
 		`gcc -I/usr/include/python3.11 -c x.c`, `gcc -o t x.c -L/usr/local/lib -lm && ./t`, `cc -isystem /opt/x/include -c x.c`,
-		`cc -I.. -L. -o prog x.c`, `gcc -I../include -c x.c`,
+		`cc -Isub/.. -L. -o prog x.c`, `gcc -Isub/../include -c x.c`,
 	} {
 		if v := decide(line); v.Decision != permission.Allow {
 			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)

@@ -170,7 +170,7 @@ func (g *Gate) secretRead(a *shellscan.Analysis) string {
 func (g *Gate) namesSecretWord(dirs []string, p string) bool {
 	for _, dir := range dirs {
 		if target := g.absTarget(dir, p); target != "" &&
-			(pathmatch.Hits(target, g.secrets, false) || pathmatch.ThroughDescriptor(target, g.cwdOf(dir), false) || secretpaths.IsProcSecret(filepath.ToSlash(filepath.Clean(target)), false) ||
+			(pathmatch.Hits(target, g.secrets, false) || pathmatch.ThroughDescriptor(target, g.cwdOf(dir), false) || g.throughOtherCwd(target, false) || secretpaths.IsProcSecret(filepath.ToSlash(filepath.Clean(target)), false) ||
 				secretpaths.IsProcSecret(filepath.ToSlash(pathmatch.Resolve(target)), false)) {
 			return true
 		}
@@ -256,7 +256,7 @@ func (g *Gate) hitsSecret(target, cwd string, tree bool) bool {
 	}
 	// Beneath a file descriptor, which may be any directory the line
 	// opened (cat /dev/fd/3/home/.ssh/id_ed25519 3<..).
-	if pathmatch.ThroughDescriptor(target, cwd, false) {
+	if pathmatch.ThroughDescriptor(target, cwd, false) || g.throughOtherCwd(target, tree) {
 		return true
 	}
 	// Through a link to /proc/self/cwd, as the command, in cwd, opens it.
@@ -270,6 +270,21 @@ func (g *Gate) hitsSecret(target, cwd string, tree bool) bool {
 		}
 	}
 	return false
+}
+
+// throughOtherCwd reports whether the absolute path target goes through
+// the working directory of another process (/proc/<pid>/cwd, see
+// [pathmatch.OtherProcessCwd]), which may be any directory, the home too,
+// and what follows it may be a secret location's tail (cat
+// /proc/PID/cwd/.ssh/id_ed25519 read the key of the home an editor ran
+// in); with tree, a directory read whole there may hold one.
+func (g *Gate) throughOtherCwd(target string, tree bool) bool {
+	tail, ok := pathmatch.OtherProcessCwd(target)
+	if !ok {
+		// Through a link to it (a project's link to /proc/1/cwd).
+		tail, ok = pathmatch.OtherProcessCwd(pathmatch.Resolve(target))
+	}
+	return ok && (tree || g.tailMaySecret(unknownAbove(tail)))
 }
 
 // secretReadReason is the reason of the ask of [RuleBashSecretRead].

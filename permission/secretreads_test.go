@@ -92,7 +92,7 @@ func TestBashSecretReadsAsk(t *testing.T) {
 		}
 	}
 	for _, line := range []string{"ls ~/.ssh", "ls -la ~", "du -sh ~", "stat ~/.ssh/id_rsa", "ls ..", "ssh-add -l",
-		"git status", "cat README.md", "grep -r foo .", "cat ../notes.txt", "cat /etc/hosts", "cat /proc/cpuinfo", "cc -I.. -L. -o prog x.c", "wc -l ..",
+		"git status", "cat README.md", "grep -r foo .", "cat ../notes.txt", "cat /etc/hosts", "cat /proc/cpuinfo", "cc -I. -L. -o prog x.c", "wc -l ..",
 		"cat /proc/self/status", "git log --oneline -5", "rg foo", "sed -i s/a/b/ README.md", "echo ~", "cat ~/.gitconfig",
 		"cat ~/.ssh.txt", "cat ~/.netrc.example", "cat {README.md,../notes.txt}", "cat {a,b}"} {
 		v, err := g.Decide(t.Context(), secretCall(line))

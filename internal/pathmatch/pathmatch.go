@@ -8,6 +8,7 @@ package pathmatch
 import (
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -433,13 +434,13 @@ func Within(p, base string) bool {
 func Resolve(p string) string { return ResolveFrom(p, "") }
 
 // ResolveFrom is Resolve for a process whose working directory is the
-// absolute path cwd: a process's directory in /proc (/proc/self,
-// /proc/thread-self, /proc/<pid>, a task's) leads through its cwd to cwd
-// and through its root to /, where Resolve, in the caller's process,
+// absolute path cwd: its own directory in /proc (/proc/self,
+// /proc/thread-self, a task's) leads through its cwd to cwd, a process's
+// directory (/proc/<pid> too) through its root to /, where Resolve, in the caller's process,
 // would follow the caller's own /proc/self/cwd (a project's link to
 // /proc/self/cwd/.. is the parent of the directory a command runs in,
-// not of the gate's), and what lies beneath its fd directory is taken
-// lexically. With cwd "" it is Resolve.
+// not of the gate's), and what lies beneath its fd directory, or beneath
+// the cwd of a process named by its number, is taken lexically. With cwd "" it is Resolve.
 func ResolveFrom(p, cwd string) string {
 	if !filepath.IsAbs(p) {
 		return filepath.Clean(p)
@@ -460,6 +461,11 @@ func ResolveFrom(p, cwd string) string {
 		next := filepath.Join(cur, c)
 		if filepath.IsAbs(cwd) {
 			switch {
+			case procDir(cur) && c == "cwd" && !ownProcDir(cur):
+				// Another process's working directory (see
+				// OtherProcessCwd): what lies beneath it is taken
+				// lexically.
+				return filepath.Join(append([]string{next}, rest...)...)
 			case procDir(cur) && (c == "cwd" || c == "root") && links < maxSymlinks:
 				links++
 				cur = string(filepath.Separator)
@@ -572,6 +578,37 @@ func ThroughDescriptor(p, cwd string, at bool) bool {
 	return false
 }
 
+// OtherProcessCwd reports whether the path p, as written or cleaned,
+// goes through the working directory of a process named by its number
+// (/proc/1/cwd/x, /proc/1234/task/1234/cwd, ../../proc/1/cwd/x), and
+// returns what follows that directory, cleaned and rooted ("/x"). Such a
+// process is not the command's, whose own are /proc/self and
+// /proc/thread-self (a line names its shell's number only as $$ or
+// $BASHPID, words known when it runs), and only the running system tells
+// where its directory is: the agent's, an editor's in the home.
+func OtherProcessCwd(p string) (string, bool) {
+	if !strings.Contains(p, "proc/") {
+		return "", false
+	}
+	p = filepath.ToSlash(p)
+	for _, q := range []string{p, path.Clean(p)} {
+		segs := strings.Split(q, "/")
+		for i := 0; i+2 < len(segs); i++ {
+			if segs[i] != "proc" || segs[i+1] == "" || strings.Trim(segs[i+1], "0123456789") != "" {
+				continue
+			}
+			at := i + 2
+			if segs[at] == "task" && at+2 < len(segs) {
+				at += 2
+			}
+			if segs[at] == "cwd" {
+				return path.Clean("/" + strings.Join(segs[at+1:], "/")), true
+			}
+		}
+	}
+	return "", false
+}
+
 // procDir reports whether the absolute path p is a process's or a
 // task's directory in /proc: /proc/<pid>, /proc/self, /proc/thread-self,
 // or one of those followed by /task/<tid>.
@@ -581,6 +618,14 @@ func procDir(p string) bool {
 		return false
 	}
 	return len(parts) == 2 || parts[2] == "task" && IsProcess(parts[3])
+}
+
+// ownProcDir reports whether the process's directory p (see procDir) is
+// the opening process's own: /proc/self, /proc/thread-self, or a task of
+// one of them.
+func ownProcDir(p string) bool {
+	parts := splitComponents(p)
+	return len(parts) >= 2 && (parts[1] == "self" || parts[1] == "thread-self")
 }
 
 // IsProcess reports whether name names a process's directory in /proc:

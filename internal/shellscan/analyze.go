@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -979,6 +980,17 @@ func (an *analyzer) addAccess(w word, mode accessMode, what string, tree bool) {
 // protects; any other path that is only known when the line runs is
 // noted as unknown.
 func (an *analyzer) addAccessOf(w word, mode accessMode, what string, tree, redirect bool) {
+	if mode != modeRead && !w.dynamic && !w.special {
+		if _, ok := pathmatch.OtherProcessCwd(w.text); ok {
+			// Where another process's working directory leads only the
+			// running system tells (the agent's, an editor's: echo x >>
+			// /proc/PID/cwd/.bashrc wrote the home's .bashrc in bash
+			// under bwrap, taken for the command's own directory): a
+			// path only known when the command runs. A read is the
+			// gate's to judge by what follows the directory.
+			w.dynamic = true
+		}
+	}
 	switch {
 	case w.special:
 		return

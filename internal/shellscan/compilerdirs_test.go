@@ -18,8 +18,9 @@ func TestCompilerSearchDirectoriesAreRead(t *testing.T) {
 		want []string
 	}{
 		{"gcc -I. -c x.c", []string{"reads .", "reads x.c +unknown"}},
-		{"cc -I.. -L. -lm -o app x.c", []string{"reads ..", "reads .", "reads m +unknown", "reads app +unknown", "reads x.c +unknown"}},
-		{"g++ -I ../include -isystem . -iquote.. -idirafter d x.cpp", []string{"reads ../include", "reads .", "reads ..", "reads d", "reads x.cpp +unknown"}},
+		{"cc -Isrc/.. -L. -lm -o app x.c", []string{"reads src/..", "reads .", "reads m +unknown", "reads app +unknown", "reads x.c +unknown"}},
+		{"g++ -I src/../include -isystem . -iquote src/.. -idirafter d x.cpp", []string{"reads src/../include", "reads .", "reads src/..", "reads d", "reads x.cpp +unknown"}},
+		{"gcc -I/usr/include/python3.11 -I=/usr/include/x -isystem /opt/x/include -c x.c", []string{"reads /usr/include/python3.11", "reads =/usr/include/x", "reads /opt/x/include", "reads x.c +unknown"}},
 		{"clang-16 -Isrc/include -c x.c", []string{"reads src/include", "reads x.c +unknown"}},
 	}
 	for _, tt := range tests {
@@ -34,8 +35,12 @@ func TestCompilerSearchDirectoriesAreRead(t *testing.T) {
 	}
 	// A library directory outside the project and the system's own adds
 	// code no check saw to what the compiler links (stop 51: gcc -o t
-	// x.c -L../lib -levil && ./t ran a main of libevil.a's).
-	for _, line := range []string{"cc -L.. -o t x.c", "gcc -L ../x/lib -o t x.c", "g++ -L/tmp x.cpp", "cc -L /home/u/lib x.c"} {
+	// x.c -L../lib -levil && ./t ran a main of libevil.a's), and so does a
+	// header directory (round 89: gcc -I../evil -o t x.c && ./t ran the
+	// constructor of a stdio.h there), ".." from the project's root too.
+	for _, line := range []string{"cc -L.. -o t x.c", "gcc -L ../x/lib -o t x.c", "g++ -L/tmp x.cpp", "cc -L /home/u/lib x.c",
+		"cc -I.. -o t x.c", "g++ -I ../include x.cpp", "gcc -iquote.. x.c", "gcc -idirafter /tmp/x x.c", "gcc -isystem/home/u/inc x.c",
+		"gcc -I=../x x.c", "gcc -I \"$X\" x.c", "gcc -Xpreprocessor -I/tmp/x x.c", "gcc -I/proc/self/cwd/../x x.c"} {
 		if a := analyzeBash(line, "/home/u", "/w"); len(a.reasons) == 0 {
 			t.Errorf("%q: no reason; want the search directory outside the project named", line)
 		}

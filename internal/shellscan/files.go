@@ -2,7 +2,10 @@ package shellscan
 
 import (
 	"path"
+	"path/filepath"
 	"strings"
+
+	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
 )
 
 // interpreters run code given inline with these options. Perl's -M, -m
@@ -1980,9 +1983,12 @@ func (an *analyzer) rustc(name string, args []word) {
 // (-I, -L, -iquote, -isystem, -idirafter, with the directory attached or
 // as the next word) as paths it reads, and returns its other words, which
 // are checked as paths it may write: a search directory is only read, and
-// "." or ".." there (gcc -I. -c x.c) named a tree it might write.
+// "." or ".." there (gcc -I. -c x.c) named a tree it might write. A search
+// directory outside the project and the system's own makes the line
+// opaque: what the compiler finds there becomes the program's code.
 func (an *analyzer) compilerDirs(name string, args []word) []word {
 	rest := make([]word, 0, len(args))
+	outside := false // one reason a line
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		opt := ""
@@ -1992,7 +1998,7 @@ func (an *analyzer) compilerDirs(name string, args []word) []word {
 				break
 			}
 		}
-		if opt == "" || a.dynamic || a.special {
+		if opt == "" || a.special {
 			rest = append(rest, a)
 			continue
 		}
@@ -2006,24 +2012,54 @@ func (an *analyzer) compilerDirs(name string, args []word) []word {
 			dir = args[i]
 		}
 		an.pathArg(dir, modeRead, name)
-		if opt != "-L" {
-			// Header directories outside the project (-I..) stay
-			// reads: an everyday line of a project in a larger tree.
+		if dir.dynamic {
+			if !outside {
+				an.opaque(name + " " + opt + " searches a directory only known when the command runs")
+			}
+			outside = true
 			continue
 		}
 		// Libraries found there become the program's code (gcc -o t
 		// x.c -L../lib -levil linked a main of libevil.a's, which ./t
-		// ran): outside the project and the system's own directories,
-		// that is code no check saw.
+		// ran), and so do headers (gcc -I../evil -o t x.c && ./t: a
+		// stdio.h there, shadowing the system's, added a constructor that
+		// removed the canary): outside the project and the system's own
+		// directories, that is code no check saw. ".." from the
+		// project's root is outside it too: whatever lies beside the
+		// project (another clone, a download) may hold a stdio.h.
+		text := dir.text
+		if t, ok := strings.CutPrefix(text, "="); ok {
+			// -I=dir: dir in the sysroot, / without --sysroot.
+			text = "/" + t
+		}
 		for _, c := range an.a.cwds {
-			if abs := an.resolve(c, dir.text); path.IsAbs(abs) && !systemCodeDir(abs) &&
-				(an.workdir == "" || !within(abs, path.Clean(an.workdir))) {
-				an.opaque(name + " -L searches " + clipName(dir.text) + ", outside the project, for libraries it links in")
-				return rest
+			if abs := an.resolve(c, text); !outside && (!path.IsAbs(abs) || an.outsideCode(abs)) {
+				kind := "headers it includes"
+				if opt == "-L" {
+					kind = "libraries it links in"
+				}
+				an.opaque(name + " " + opt + " searches " + clipName(dir.text) + ", outside the project, for " + kind)
+				outside = true
 			}
 		}
 	}
 	return rest
+}
+
+// outsideCode reports whether the clean absolute directory p, as named or
+// through the symbolic links that lead from it (a project's inc linked to
+// ../evil), lies outside the project and the system's own directories
+// (see systemCodeDir).
+func (an *analyzer) outsideCode(p string) bool {
+	if an.workdir == "" {
+		return !systemCodeDir(p)
+	}
+	wd := path.Clean(an.workdir)
+	if !systemCodeDir(p) && !within(p, wd) {
+		return true
+	}
+	real := filepath.ToSlash(pathmatch.Resolve(filepath.FromSlash(p)))
+	return real != p && !systemCodeDir(real) && !within(real, wd) && !within(real, filepath.ToSlash(pathmatch.Resolve(filepath.FromSlash(wd))))
 }
 
 // systemCodeDir reports whether the clean absolute path p lies in a
