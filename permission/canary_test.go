@@ -3,6 +3,7 @@
 package permission_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -609,14 +610,11 @@ func runLineUntil(t *testing.T, root, line string, limit time.Duration, done fun
 	}
 	cmd.Env = append(base, env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	// A file, not a pipe: bash's exit is not held up by a job that keeps
-	// its output open.
-	out, err := os.CreateTemp(t.TempDir(), "out")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Close()
-	cmd.Stdout, cmd.Stderr = out, out
+	// A process that keeps the output open (setsid's child, in a group
+	// of its own) is waited for up to WaitDelay, as before.
+	cmd.WaitDelay = time.Second
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		t.Logf("%q: %v", line, err)
 		return nil
@@ -650,11 +648,7 @@ func runLineUntil(t *testing.T, root, line string, limit time.Duration, done fun
 	if waitErr != nil && !errors.As(waitErr, &ee) {
 		t.Logf("%q: %v", line, waitErr)
 	}
-	b, err := os.ReadFile(out.Name())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return out.Bytes()
 }
 
 // groupAlive reports whether a process of the process group pgid is still
