@@ -249,21 +249,62 @@ func (v *victim) niceness(t *testing.T) string {
 	return f[16] // field 19 of stat: the nice value
 }
 
-// harmed reports whether the line signalled the victim (it ended, or was
-// stopped) or changed its priority.
+// harmed reports whether the line signalled the victim (it ended, was
+// stopped, or a signal waits to be taken) or changed its priority. It is
+// asked once the line has run (see runLineUntil), so that a signal has
+// been sent: it waits, with no bound of its own, until the victim is
+// either seen harmed or back asleep in sleep's wait with no signal
+// pending (a victim a signal woke is running until it has ended).
 func (v *victim) harmed(t *testing.T) bool {
 	t.Helper()
-	select {
-	case <-v.done:
-		return true
-	case <-time.After(2 * time.Second):
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	var hung <-chan time.Time // only so that a hang fails before the binary's timeout
+	if dl, ok := t.Deadline(); ok {
+		hung = time.After(time.Until(dl) * 9 / 10)
 	}
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(v.cmd.Process.Pid) + "/stat")
-	if err == nil {
-		s := string(b)
-		if f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:]); len(f) > 0 && f[0] == "T" {
-			return true // stopped
+	for {
+		select {
+		case <-v.done:
+			return true
+		case <-hung:
+			t.Fatal("the victim neither ended nor settled before the test's deadline")
+		case <-tick.C:
+		}
+		state, pending, ok := v.status()
+		switch {
+		case !ok || state == "Z" || state == "X":
+			<-v.done // it has ended: Wait returns
+			return true
+		case state == "T" || state == "t" || pending:
+			return true // stopped, or a signal is on its way
+		case v.niceness(t) != v.nice:
+			return true
+		case state == "S":
+			return false
 		}
 	}
-	return v.niceness(t) != v.nice
+}
+
+// status returns the victim's state letter from /proc and whether a
+// signal is pending for it (SigPnd or ShdPnd not zero); not ok once it
+// has gone.
+func (v *victim) status() (state string, pending, ok bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(v.cmd.Process.Pid) + "/status")
+	if err != nil {
+		return "", false, false
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		k, val, _ := strings.Cut(l, ":")
+		val = strings.TrimSpace(val)
+		switch k {
+		case "State":
+			state, _, _ = strings.Cut(val, " ")
+		case "SigPnd", "ShdPnd":
+			if strings.Trim(val, "0") != "" {
+				pending = true
+			}
+		}
+	}
+	return state, pending, state != ""
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -591,12 +592,15 @@ func runLine(t *testing.T, root, line string, limit time.Duration, pathDir strin
 // runLineUntil is runLine that also kills the line's process group as soon
 // as done (if not nil), polled while the line runs, reports true: a line
 // that did its damage and then waits (gpg for its agent, an editor for a
-// terminal) need not be waited out.
+// terminal) need not be waited out. The line has run when bash has exited
+// and so has every process it left in its process group (a job sent to
+// the background, nohup's): a late change is seen however slow the
+// machine, and limit only bounds a line that would never end.
 func runLineUntil(t *testing.T, root, line string, limit time.Duration, done func() bool, pathDir string, env ...string) []byte {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), limit)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "/bin/bash", "-c", line)
+	cmd := exec.Command("/bin/bash", "-c", line)
 	cmd.Dir = filepath.Join(root, "work")
 	base := canaryEnv(filepath.Join(root, "home"))
 	for i, kv := range base {
@@ -606,40 +610,71 @@ func runLineUntil(t *testing.T, root, line string, limit time.Duration, done fun
 	}
 	cmd.Env = append(base, env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	// A process that keeps the output open (setsid's child, in a group
+	// of its own) is waited for up to WaitDelay, as before.
 	cmd.WaitDelay = time.Second
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Start()
-	if err == nil {
-		if done != nil {
-			exited := make(chan struct{})
-			defer close(exited)
-			go func() {
-				tick := time.NewTicker(25 * time.Millisecond)
-				defer tick.Stop()
-				for {
-					select {
-					case <-exited:
-						return
-					case <-ctx.Done():
-						return
-					case <-tick.C:
-						if done() {
-							cancel()
-							return
-						}
-					}
-				}
-			}()
+	if err := cmd.Start(); err != nil {
+		t.Logf("%q: %v", line, err)
+		return nil
+	}
+	pgid := cmd.Process.Pid
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	tick := time.NewTicker(25 * time.Millisecond)
+	defer tick.Stop()
+	var waitErr error
+	bashRuns := true
+	for {
+		select {
+		case waitErr = <-exited:
+			bashRuns = false
+		case <-ctx.Done():
+		case <-tick.C:
 		}
-		err = cmd.Wait()
+		if !bashRuns && !groupAlive(pgid) {
+			break
+		}
+		if ctx.Err() != nil || done != nil && done() {
+			syscall.Kill(-pgid, syscall.SIGKILL)
+			if bashRuns {
+				waitErr = <-exited
+			}
+			break
+		}
 	}
 	var ee *exec.ExitError
-	if err != nil && !errors.As(err, &ee) {
-		t.Logf("%q: %v", line, err)
+	if waitErr != nil && !errors.As(waitErr, &ee) {
+		t.Logf("%q: %v", line, waitErr)
 	}
 	return out.Bytes()
+}
+
+// groupAlive reports whether a process of the process group pgid is still
+// there and not a zombie (which has done all it will do, whoever reaps
+// it), from /proc.
+func groupAlive(pgid int) bool {
+	if syscall.Kill(-pgid, 0) == syscall.ESRCH {
+		return false
+	}
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return true
+	}
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue // not a process, or one that has gone
+		}
+		s := string(b)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		// after the name: state, ppid, pgrp
+		if len(f) > 2 && f[2] == strconv.Itoa(pgid) && f[0] != "Z" && f[0] != "X" {
+			return true
+		}
+	}
+	return false
 }
 
 // refusedEverywhere checks that every scenario refuses line in the

@@ -77,7 +77,9 @@ func readFile(t testing.TB, path string) []byte {
 	return b
 }
 
-// dirSnapshot returns every file name and content under dir.
+// dirSnapshot returns every file name and content under dir. It opens
+// regular files only: a named pipe (which would block the open) or
+// another special file is recorded by its type.
 func dirSnapshot(t testing.TB, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
@@ -92,6 +94,8 @@ func dirSnapshot(t testing.TB, dir string) map[string]string {
 			out[rel] = "symlink:" + target
 		case d.IsDir():
 			out[rel+"/"] = ""
+		case !d.Type().IsRegular():
+			out[rel] = "type:" + d.Type().String()
 		default:
 			b, err := os.ReadFile(p)
 			if err != nil {

@@ -445,66 +445,34 @@ func ResolveFrom(p, cwd string) string {
 	if !filepath.IsAbs(p) {
 		return filepath.Clean(p)
 	}
-	cur := string(filepath.Separator)
-	rest := splitComponents(p)
-	links := 0
-	for len(rest) > 0 {
-		c := rest[0]
-		rest = rest[1:]
-		switch c {
-		case ".":
-			continue
-		case "..":
-			cur = filepath.Dir(cur)
-			continue
-		}
-		next := filepath.Join(cur, c)
-		if filepath.IsAbs(cwd) {
+	w := linkWalk{cwd: cwd, stopAtMissing: true}
+	if filepath.IsAbs(cwd) {
+		w.visit = func(cur, c string, _ []string) walkStep {
 			switch {
 			case procDir(cur) && c == "cwd" && !ownProcDir(cur):
 				// Another process's working directory (see
 				// OtherProcessCwd): what lies beneath it is taken
 				// lexically.
-				return filepath.Join(append([]string{next}, rest...)...)
-			case procDir(cur) && (c == "cwd" || c == "root") && links < maxSymlinks:
-				links++
-				cur = string(filepath.Separator)
-				if c == "cwd" {
-					rest = append(splitComponents(cwd), rest...)
-				}
-				continue
+				return walkStop
 			case procDir(cur) && c == "fd":
 				// The process's descriptors, which the caller's /proc
 				// does not show: what lies beneath one is taken
 				// lexically (see ThroughDescriptor).
-				return filepath.Join(append([]string{next}, rest...)...)
-			case procDir(next) || procDir(cur) && c == "task":
+				return walkStop
+			case procDir(filepath.Join(cur, c)) || procDir(cur) && c == "task":
 				// Another process's directory, which the caller's
 				// /proc may not show (its /proc/self is the caller).
-				cur = next
-				continue
+				return walkLexically
 			}
+			return walkLookUp
 		}
-		fi, err := os.Lstat(next)
-		if err != nil || fi.Mode()&fs.ModeSymlink == 0 || links >= maxSymlinks {
-			if err != nil {
-				// Nothing below a missing component exists: the rest
-				// is taken lexically.
-				return filepath.Join(append([]string{next}, rest...)...)
-			}
-			cur = next
-			continue
-		}
-		links++
-		to, err := os.Readlink(next)
-		if err != nil {
-			cur = next
-			continue
-		}
-		if filepath.IsAbs(to) {
-			cur = string(filepath.Separator)
-		}
-		rest = append(splitComponents(to), rest...)
+	}
+	cur, rest, stopped := w.run(p)
+	if stopped {
+		// Nothing below a missing component exists, and a descriptor's
+		// insides and another process's working directory are unknown:
+		// the rest is taken lexically.
+		return filepath.Join(append([]string{cur}, rest...)...)
 	}
 	return cur
 }
@@ -528,45 +496,108 @@ func ThroughDescriptor(p, cwd string, at bool) bool {
 	if at {
 		min = 1
 	}
-	cur := string(filepath.Separator)
-	rest := splitComponents(p)
+	w := linkWalk{
+		cwd: cwd,
+		// The caller's own descriptors and directories lead where the
+		// caller's do, not the command's.
+		keepProcLinks: true,
+		visit: func(cur, c string, rest []string) walkStep {
+			slash := filepath.ToSlash(cur)
+			switch {
+			case (slash == "/dev" || procDir(cur)) && c == "fd" && len(rest) >= min &&
+				(len(rest) >= 2 || rest[0] != "1" && rest[0] != "2"):
+				return walkStop
+			case slash == "/dev" && (c == "stdin" && len(rest) >= min-1 || (c == "stdout" || c == "stderr") && len(rest) >= 1):
+				return walkStop
+			}
+			return walkLookUp
+		},
+	}
+	_, _, stopped := w.run(p)
+	return stopped
+}
+
+// walkStep is what a linkWalk's visitor makes of one component.
+type walkStep int
+
+const (
+	// walkLookUp looks the component up, following it if it is a
+	// symbolic link.
+	walkLookUp walkStep = iota
+	// walkLexically steps into the component as it is written.
+	walkLexically
+	// walkStop ends the walk at the component.
+	walkStop
+)
+
+// linkWalk walks an absolute path component by component as the kernel
+// resolves it, for a process whose working directory is cwd: "." is
+// passed over, ".." steps back from where the walk has come, symbolic
+// links are followed (at most maxSymlinks), and, with an absolute cwd, a
+// process's directory in /proc leads through its cwd to cwd and through
+// its root to /. It is the one walk of ResolveFrom and ThroughDescriptor.
+type linkWalk struct {
+	cwd string
+	// visit, when set, is asked about each component c but "." and ".."
+	// before the walk looks it up, with the directory cur the walk has
+	// reached and the components after c.
+	visit func(cur, c string, rest []string) walkStep
+	// stopAtMissing ends the walk at a component that does not exist.
+	stopAtMissing bool
+	// keepProcLinks steps into a link within a process's directory in
+	// /proc (counting it) as it is written, not to where it leads.
+	keepProcLinks bool
+}
+
+// run walks the absolute path p. It returns the directory the walk
+// reached and, when the visitor or a missing component (stopAtMissing)
+// stopped it, stopped and the components from the one it stopped at.
+func (w linkWalk) run(p string) (cur string, rest []string, stopped bool) {
+	cur = string(filepath.Separator)
+	rest = splitComponents(p)
 	links := 0
 	for len(rest) > 0 {
 		c := rest[0]
-		rest = rest[1:]
 		switch c {
 		case ".":
+			rest = rest[1:]
 			continue
 		case "..":
 			cur = filepath.Dir(cur)
+			rest = rest[1:]
 			continue
 		}
-		slash := filepath.ToSlash(cur)
-		switch {
-		case (slash == "/dev" || procDir(cur)) && c == "fd" && len(rest) >= min &&
-			(len(rest) >= 2 || rest[0] != "1" && rest[0] != "2"):
-			return true
-		case slash == "/dev" && (c == "stdin" && len(rest) >= min-1 || (c == "stdout" || c == "stderr") && len(rest) >= 1):
-			return true
-		case procDir(cur) && (c == "cwd" || c == "root") && filepath.IsAbs(cwd) && links < maxSymlinks:
+		if w.visit != nil {
+			switch w.visit(cur, c, rest[1:]) {
+			case walkStop:
+				return cur, rest, true
+			case walkLexically:
+				cur = filepath.Join(cur, c)
+				rest = rest[1:]
+				continue
+			}
+		}
+		rest = rest[1:]
+		if procDir(cur) && (c == "cwd" || c == "root") && filepath.IsAbs(w.cwd) && links < maxSymlinks {
 			links++
 			cur = string(filepath.Separator)
 			if c == "cwd" {
-				rest = append(splitComponents(cwd), rest...)
+				rest = append(splitComponents(w.cwd), rest...)
 			}
 			continue
 		}
 		next := filepath.Join(cur, c)
 		fi, err := os.Lstat(next)
+		if err != nil && w.stopAtMissing {
+			return cur, append([]string{c}, rest...), true
+		}
 		if err != nil || fi.Mode()&fs.ModeSymlink == 0 || links >= maxSymlinks {
 			cur = next
 			continue
 		}
 		links++
 		to, err := os.Readlink(next)
-		if err != nil || procDir(cur) {
-			// The caller's own descriptors and directories lead
-			// where the caller's do, not the command's.
+		if err != nil || w.keepProcLinks && procDir(cur) {
 			cur = next
 			continue
 		}
@@ -575,7 +606,7 @@ func ThroughDescriptor(p, cwd string, at bool) bool {
 		}
 		rest = append(splitComponents(to), rest...)
 	}
-	return false
+	return cur, nil, false
 }
 
 // OtherProcessCwd reports whether the path p, as written or cleaned,

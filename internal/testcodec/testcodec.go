@@ -7,6 +7,7 @@ package testcodec
 import (
 	"context"
 	"crypto/sha256"
+	"testing"
 
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/storage/codec"
@@ -81,4 +82,21 @@ func Mismatches(written Config) []Config {
 		out = append(out, Config{"aead-k1-wrong-key", Encoding(AEAD("k1", "b"))})
 	}
 	return out
+}
+
+// Run runs a suite's encoding tests as subtests of t: for each of
+// Configs a subtest named after it that runs roundTrip ("RoundTrip") and,
+// for each of its Mismatches, mismatch ("ReadAs-" and the other's name),
+// each with a fresh opener from newOpener.
+func Run[O any](t *testing.T, newOpener func(t *testing.T) O, roundTrip func(t *testing.T, o O, cfg Config),
+	mismatch func(t *testing.T, o O, written, other Config)) {
+	t.Helper()
+	for _, cfg := range Configs() {
+		t.Run(cfg.Name, func(t *testing.T) {
+			t.Run("RoundTrip", func(t *testing.T) { roundTrip(t, newOpener(t), cfg) })
+			for _, other := range Mismatches(cfg) {
+				t.Run("ReadAs-"+other.Name, func(t *testing.T) { mismatch(t, newOpener(t), cfg, other) })
+			}
+		})
+	}
 }

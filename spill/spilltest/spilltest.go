@@ -66,14 +66,7 @@ type Opener func(enc storage.Encoding) (spill.Store, error)
 // newOpener is called once per subtest.
 func RunEncoded(t *testing.T, newOpener func(t *testing.T) Opener) {
 	t.Helper()
-	for _, cfg := range testcodec.Configs() {
-		t.Run(cfg.Name, func(t *testing.T) {
-			t.Run("RoundTrip", func(t *testing.T) { testEncodedRoundTrip(t, newOpener(t), cfg) })
-			for _, other := range testcodec.Mismatches(cfg) {
-				t.Run("ReadAs-"+other.Name, func(t *testing.T) { testEncodedMismatch(t, newOpener(t), cfg, other) })
-			}
-		})
-	}
+	testcodec.Run(t, newOpener, testEncodedRoundTrip, testEncodedMismatch)
 }
 
 func mustPut(t *testing.T, s spill.Store, content string) string {

@@ -223,29 +223,25 @@ func gzipZeros(t *testing.T, n int64) []byte {
 	return buf.Bytes()
 }
 
-func zstdZerosWithSize(t *testing.T, n int64) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	zw, err := zstd.NewWriter(&buf, zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(1<<20))
-	if err != nil {
-		t.Fatal(err)
-	}
-	zw.ResetContentSize(&buf, n)
-	if _, err := io.CopyN(zw, zeros{}, n); err != nil {
-		t.Fatal(err)
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
+// zstdZerosWithSize is a zstd frame of n zeros that states its content
+// size in its header.
+func zstdZerosWithSize(t *testing.T, n int64) []byte { return zstdZeros(t, n, true) }
 
-func zstdZerosStreamed(t *testing.T, n int64) []byte {
+// zstdZerosStreamed is a zstd frame of n zeros written as a stream, whose
+// header does not state its size.
+func zstdZerosStreamed(t *testing.T, n int64) []byte { return zstdZeros(t, n, false) }
+
+// zstdZeros is a zstd frame of n zeros, with its content size in the
+// header when withSize.
+func zstdZeros(t *testing.T, n int64, withSize bool) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	zw, err := zstd.NewWriter(&buf, zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(1<<20))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if withSize {
+		zw.ResetContentSize(&buf, n)
 	}
 	if _, err := io.CopyN(zw, zeros{}, n); err != nil {
 		t.Fatal(err)

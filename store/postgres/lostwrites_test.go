@@ -386,6 +386,45 @@ func TestWritesNotRetriedHarmlesslyWhoseReplyIsLost(t *testing.T) {
 	}
 }
 
+// strandTTL is the lease of the stranded-transaction tests' stores: the
+// check that ends a stranded transaction runs halfway through it.
+const strandTTL = 2 * time.Second
+
+// strandedStore opens a Store with a lease of strandTTL through a proxy on
+// a fresh schema. A stranded backend holds its locks until its connection
+// is cut: the proxy is cut before the store is closed and the schema
+// dropped.
+func strandedStore(t *testing.T) (*pgtest.Proxy, *postgres.Store) {
+	t.Helper()
+	proxy, dsn := pgtest.NewProxy(t, pgtest.URL(t))
+	st, err := postgres.Open(t.Context(), dsn, postgres.Options{Schema: freshSchema(t), LeaseTTL: strandTTL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
+	t.Cleanup(proxy.Cut)
+	return proxy, st
+}
+
+// wantStrandedCommitEnded strands the next COMMIT through proxy and runs
+// write (named what): it must fail within strandTTL as not written, with
+// the *postgres.DatabaseError, not an *postgres.OutcomeUnknownError.
+func wantStrandedCommitEnded(t *testing.T, proxy *pgtest.Proxy, what string, write func() error) {
+	t.Helper()
+	proxy.StrandRequest([]byte("commit"))
+	start := time.Now()
+	err := write()
+	d := time.Since(start)
+	var de *postgres.DatabaseError
+	var ou *postgres.OutcomeUnknownError
+	if !errors.As(err, &de) || errors.As(err, &ou) {
+		t.Errorf("%s = %v after %v; want the *postgres.DatabaseError (it did not happen)", what, err, d)
+	}
+	if d > strandTTL {
+		t.Errorf("%s returned after %v", what, d)
+	}
+}
+
 // A transaction whose COMMIT never reached the server, on a connection
 // the server still believes open (a network partition: its backend waits,
 // idle in the transaction, for a client that is gone), is ended by the
@@ -395,31 +434,11 @@ func TestWritesNotRetriedHarmlesslyWhoseReplyIsLost(t *testing.T) {
 // *postgres.OutcomeUnknownError after the whole bound; nothing was
 // written, and the session's row is not left locked.
 func TestAStrandedTransactionIsEnded(t *testing.T) {
-	proxy, dsn := pgtest.NewProxy(t, pgtest.URL(t))
-	const ttl = 2 * time.Second
-	st, err := postgres.Open(t.Context(), dsn, postgres.Options{Schema: freshSchema(t), LeaseTTL: ttl})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	// A stranded backend holds its locks until its connection is cut:
-	// before the schema is dropped.
-	defer proxy.Cut()
+	proxy, st := strandedStore(t)
 	p := mpProject(t, st)
 	cp := p.Checkpointer()
 	appendN(t, p, "s1", 3)
-	proxy.StrandRequest([]byte("commit"))
-	start := time.Now()
-	err = cp.Truncate(t.Context(), "s1", 1, 3)
-	d := time.Since(start)
-	var de *postgres.DatabaseError
-	var ou *postgres.OutcomeUnknownError
-	if !errors.As(err, &de) || errors.As(err, &ou) {
-		t.Errorf("Truncate = %v after %v; want the *postgres.DatabaseError (it did not happen)", err, d)
-	}
-	if d > ttl {
-		t.Errorf("Truncate returned after %v", d)
-	}
+	wantStrandedCommitEnded(t, proxy, "Truncate", func() error { return cp.Truncate(t.Context(), "s1", 1, 3) })
 	ctx, cancel := context.WithTimeout(t.Context(), time.Second)
 	defer cancel()
 	if err := cp.Truncate(ctx, "s1", 2, 3); err != nil {
@@ -432,29 +451,14 @@ func TestAStrandedTransactionIsEnded(t *testing.T) {
 // check's bound, and the append fails as not written, its seqs free for
 // the next append.
 func TestAStrandedAppendTransactionIsEnded(t *testing.T) {
-	proxy, dsn := pgtest.NewProxy(t, pgtest.URL(t))
-	const ttl = 2 * time.Second
-	st, err := postgres.Open(t.Context(), dsn, postgres.Options{Schema: freshSchema(t), LeaseTTL: ttl})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	defer proxy.Cut() // before the schema is dropped: see TestAStrandedTransactionIsEnded
+	proxy, st := strandedStore(t)
 	p1, p2 := mpProject(t, st), mpProject(t, st)
 	appendN(t, p1, "s1", 1)
 	appendN(t, p2, "s1", 1) // p1's cached head is stale: its next append takes the transaction
-	proxy.StrandRequest([]byte("commit"))
-	start := time.Now()
-	_, err = p1.Checkpointer().Append(t.Context(), "s1", []session.Event{session.UserEvent{Message: model.UserText("x")}}, session.AnyHead)
-	d := time.Since(start)
-	var de *postgres.DatabaseError
-	var ou *postgres.OutcomeUnknownError
-	if !errors.As(err, &de) || errors.As(err, &ou) {
-		t.Errorf("Append = %v after %v; want the *postgres.DatabaseError (it did not happen)", err, d)
-	}
-	if d > ttl {
-		t.Errorf("Append returned after %v", d)
-	}
+	wantStrandedCommitEnded(t, proxy, "Append", func() error {
+		_, err := p1.Checkpointer().Append(t.Context(), "s1", []session.Event{session.UserEvent{Message: model.UserText("x")}}, session.AnyHead)
+		return err
+	})
 	ctx, cancel := context.WithTimeout(t.Context(), time.Second)
 	defer cancel()
 	if head, err := p1.Checkpointer().Append(ctx, "s1", []session.Event{session.UserEvent{Message: model.UserText("y")}}, 2); err != nil || head != 3 {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -41,13 +42,13 @@ func TestTheNotFoundHintNeverWaitsOnAFIFO(t *testing.T) {
 	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); {
 		for _, s := range steps {
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-			// A call that still runs after fifoPatience waits on the
-			// FIFO (nothing else in it takes seconds, even on a loaded
-			// machine running -race): count it, and let it through by
-			// opening the FIFO for writing.
+			// A call that opens the FIFO and waits there for a writer
+			// is seen waiting (see unblockFIFOWaits) however fast or
+			// slow the machine: count it, and let it through by opening
+			// the FIFO for writing.
 			done := make(chan struct{})
 			waited := make(chan bool, 1)
-			go func() { waited <- unblockFIFOAfter(fifoPatience, done, d, fifo) }()
+			go func() { waited <- unblockFIFOWaits(done, d, fifo) }()
 			start := time.Now()
 			res := callBounded(t, ctx, byName(t, tools, s.tool), s.input)
 			close(done)
@@ -61,36 +62,71 @@ func TestTheNotFoundHintNeverWaitsOnAFIFO(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d calls, %d still ran after %v", calls, slow, fifoPatience)
+	t.Logf("%d calls, %d waited on the FIFO", calls, slow)
 	if slow > 0 {
 		t.Errorf("%d of %d calls waited on the FIFO", slow, calls)
 	}
 }
 
 // fifoPatience is how long a call of TestTheNotFoundHintNeverWaitsOnAFIFO
-// may take before it counts as waiting on the FIFO.
+// may take before it counts as waiting on the FIFO, where /proc does not
+// tell where this process's threads sleep.
 const fifoPatience = 10 * time.Second
 
-// unblockFIFOAfter waits for done or patience; once patience has passed it
-// opens each of paths (the FIFO wherever the swapper put it) for writing,
-// which lets an open waiting on it for reading return, until done, and
-// reports true.
-func unblockFIFOAfter(patience time.Duration, done <-chan struct{}, paths ...string) bool {
-	select {
-	case <-done:
-		return false
-	case <-time.After(patience):
-	}
+// unblockFIFOWaits watches this process's threads until done. Once one
+// sleeps where the kernel holds an open of a FIFO until the other end
+// comes (wait_for_partner) and one of paths (the FIFO wherever the
+// swapper put it) then opens for writing, which only succeeds while
+// something has it open for reading and lets that open return, the call
+// waited on the FIFO: from then on it opens paths for writing until done,
+// and reports true. Where the threads' wchan does not tell (all "0"), a
+// call that runs past fifoPatience counts as waiting.
+func unblockFIFOWaits(done <-chan struct{}, paths ...string) bool {
+	start := time.Now()
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	waited := false
 	for {
+		select {
+		case <-done:
+			return waited
+		case <-tick.C:
+		}
+		if !waited {
+			waits, known := threadWaitsOnFIFO()
+			if !waits && (known || time.Since(start) < fifoPatience) {
+				continue
+			}
+		}
 		for _, p := range paths {
 			if f, err := os.OpenFile(p, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
 				f.Close()
+				waited = true
 			}
 		}
-		select {
-		case <-done:
-			return true
-		case <-time.After(50 * time.Millisecond):
+	}
+}
+
+// threadWaitsOnFIFO reports whether a thread of this process sleeps in
+// wait_for_partner, where an open of a FIFO waits for its other end;
+// known is false where no thread's wchan names where it sleeps.
+func threadWaitsOnFIFO() (waits, known bool) {
+	ents, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		return false, false
+	}
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join("/proc/self/task", e.Name(), "wchan"))
+		if err != nil {
+			continue
+		}
+		switch w := strings.TrimSpace(string(b)); w {
+		case "wait_for_partner":
+			return true, true
+		case "", "0":
+		default:
+			known = true
 		}
 	}
+	return false, known
 }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
+	"github.com/lite-agent/lite-agent-go/model"
+	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/store/postgres"
 )
@@ -43,11 +45,21 @@ func TestFromStoreRefusesAProjectThatIsNotEmpty(t *testing.T) {
 func dbProject(t *testing.T) (string, storage.ProjectPaths, *postgres.Project) {
 	t.Helper()
 	url := pgtest.URL(t)
+	paths, p := dbProjectAt(t, url)
+	return url, paths, p
+}
+
+// dbProjectAt is dbProject for the database dsn names (a URL or a
+// keyword/value string): the paths of a new data home and project
+// directory, and the database's project of those paths, cleared when the
+// test ends, before the store is closed.
+func dbProjectAt(t *testing.T, dsn string) (storage.ProjectPaths, *postgres.Project) {
+	t.Helper()
 	paths, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: t.TempDir(), Storage: storage.Options{Home: t.TempDir()}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := postgres.Open(t.Context(), url, postgres.Options{})
+	st, err := postgres.Open(t.Context(), dsn, postgres.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +69,16 @@ func dbProject(t *testing.T) (string, storage.ProjectPaths, *postgres.Project) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = p.Clear(context.Background()) })
-	return url, paths, p
+	return paths, p
+}
+
+// appendSessionA appends the one record of session "a" the --from-store
+// tests copy ("from the database") to p.
+func appendSessionA(t *testing.T, p *postgres.Project) {
+	t.Helper()
+	if _, err := p.Checkpointer().Append(t.Context(), "a", []session.Event{session.UserEvent{Message: model.UserText("from the database")}}, session.AnyHead); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // anchor anchors the existing directory dir.

@@ -7,7 +7,6 @@ import (
 
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
 	"github.com/lite-agent/lite-agent-go/migrate"
-	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
 )
 
@@ -24,9 +23,7 @@ func TestFromStoreThatLostItsLockLeavesTheRerunsMarker(t *testing.T) {
 	ctx := t.Context()
 	url, paths, p := dbProject(t)
 	var err error
-	if _, err := p.Checkpointer().Append(ctx, "a", []session.Event{session.UserEvent{Message: model.UserText("from the database")}}, session.AnyHead); err != nil {
-		t.Fatal(err)
-	}
+	appendSessionA(t, p)
 
 	marker := filepath.Join(paths.ProjectDir(), migrate.MarkerName)
 	var rerunLock *filelock.Lock

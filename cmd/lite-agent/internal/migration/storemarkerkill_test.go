@@ -20,7 +20,6 @@ import (
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/migrate"
-	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
@@ -72,9 +71,7 @@ func runMarkerChild(v string) int {
 func markerProject(t *testing.T) (string, string, storage.ProjectPaths) {
 	t.Helper()
 	url, paths, p := dbProject(t)
-	if _, err := p.Checkpointer().Append(t.Context(), "a", []session.Event{session.UserEvent{Message: model.UserText("from the database")}}, session.AnyHead); err != nil {
-		t.Fatal(err)
-	}
+	appendSessionA(t, p)
 	return url, filepath.Dir(paths.ProjectConfigDir), paths
 }
 

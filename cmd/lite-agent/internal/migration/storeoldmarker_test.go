@@ -1,7 +1,6 @@
 package migration
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -14,10 +13,7 @@ import (
 
 	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/migrate"
-	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
-	"github.com/lite-agent/lite-agent-go/storage"
-	"github.com/lite-agent/lite-agent-go/store/postgres"
 )
 
 // Older versions named a URL's database in the marker as "postgres://" +
@@ -79,24 +75,8 @@ func TestFromStoreRerunAcceptsAnOldMarkerWithoutAPort(t *testing.T) {
 	}
 	// The test server's port stands in for the default port.
 	t.Setenv("PGPORT", strconv.Itoa(int(cfg.Port)))
-	home, work := t.TempDir(), t.TempDir()
-	paths, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: work, Storage: storage.Options{Home: home}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := postgres.Open(ctx, url, postgres.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	p, err := st.Project(storage.Encoding{Namespace: paths.Namespace, ProjectID: paths.Hash})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = p.Clear(context.Background()) })
-	if _, err := p.Checkpointer().Append(ctx, "a", []session.Event{session.UserEvent{Message: model.UserText("from the database")}}, session.AnyHead); err != nil {
-		t.Fatal(err)
-	}
+	paths, p := dbProjectAt(t, url)
+	appendSessionA(t, p)
 	dir := paths.ProjectDir()
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)

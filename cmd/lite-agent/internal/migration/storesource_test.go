@@ -1,7 +1,6 @@
 package migration
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,10 +11,6 @@ import (
 
 	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/migrate"
-	"github.com/lite-agent/lite-agent-go/model"
-	"github.com/lite-agent/lite-agent-go/session"
-	"github.com/lite-agent/lite-agent-go/storage"
-	"github.com/lite-agent/lite-agent-go/store/postgres"
 )
 
 // The marker of migrate --from-store names the database by host and
@@ -35,24 +30,8 @@ func TestFromStoreMarkerHoldsNoPassword(t *testing.T) {
 		t.Skip("the test database has no password")
 	}
 	dsn := fmt.Sprintf("host=%s port=%d user=%s password=%s dbname=%s", cfg.Host, cfg.Port, cfg.User, cfg.Password, cfg.Database)
-	home, work := t.TempDir(), t.TempDir()
-	paths, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: work, Storage: storage.Options{Home: home}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := postgres.Open(ctx, dsn, postgres.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	p, err := st.Project(storage.Encoding{Namespace: paths.Namespace, ProjectID: paths.Hash})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = p.Clear(context.Background()) })
-	if _, err := p.Checkpointer().Append(ctx, "a", []session.Event{session.UserEvent{Message: model.UserText("from the database")}}, session.AnyHead); err != nil {
-		t.Fatal(err)
-	}
+	paths, p := dbProjectAt(t, dsn)
+	appendSessionA(t, p)
 	var marker []byte
 	marked := func() {
 		if marker, err = os.ReadFile(filepath.Join(paths.ProjectDir(), migrate.MarkerName)); err != nil {

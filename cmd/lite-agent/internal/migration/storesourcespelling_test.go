@@ -1,7 +1,6 @@
 package migration
 
 import (
-	"context"
 	"fmt"
 	neturl "net/url"
 	"os"
@@ -14,10 +13,7 @@ import (
 
 	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/migrate"
-	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
-	"github.com/lite-agent/lite-agent-go/storage"
-	"github.com/lite-agent/lite-agent-go/store/postgres"
 )
 
 // One database named by a URL and by a keyword/value string gets one name
@@ -59,24 +55,8 @@ func TestFromStoreRerunAcceptsTheOtherSpellingOfTheDatabase(t *testing.T) {
 		{"keyword/value then URL", dsn, noPort},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			home, work := t.TempDir(), t.TempDir()
-			paths, err := storage.ResolveProjectPaths(storage.PathsOptions{Workdir: work, Storage: storage.Options{Home: home}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			st, err := postgres.Open(ctx, url, postgres.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer st.Close()
-			p, err := st.Project(storage.Encoding{Namespace: paths.Namespace, ProjectID: paths.Hash})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = p.Clear(context.Background()) })
-			if _, err := p.Checkpointer().Append(ctx, "a", []session.Event{session.UserEvent{Message: model.UserText("from the database")}}, session.AnyHead); err != nil {
-				t.Fatal(err)
-			}
+			paths, p := dbProjectAt(t, url)
+			appendSessionA(t, p)
 			// What a run naming the database the first way, killed once it
 			// marked the destination, leaves.
 			dir := paths.ProjectDir()
