@@ -23,10 +23,11 @@ func TestAnAcquireWhoseReplyIsLostLearnsItsOutcome(t *testing.T) {
 		name   string
 		lose   func(*pgtest.Proxy)
 		landed bool // the attempt must have taken the lease
+		slow   bool // the COMMIT takes a while (a deferred trigger), so the cut comes first
 	}{
-		{"statement reply lost", func(p *pgtest.Proxy) { p.LoseReplyTo([]byte("lost-reply")) }, false}, // its holder: in the Bind of the lease statement (prepared once)
-		{"commit reply lost", func(p *pgtest.Proxy) { p.LoseReplyTo([]byte("commit\x00")) }, true},
-		{"cut after commit", func(p *pgtest.Proxy) { p.DropCancels(true); p.CutAfterRequest([]byte("commit\x00")) }, true},
+		{"statement reply lost", func(p *pgtest.Proxy) { p.LoseReplyTo([]byte("lost-reply")) }, false, false}, // its holder: in the Bind of the lease statement (prepared once)
+		{"commit reply lost", func(p *pgtest.Proxy) { p.LoseReplyTo([]byte("commit\x00")) }, true, false},
+		{"cut after commit", func(p *pgtest.Proxy) { p.DropCancels(true); p.CutAfterRequest([]byte("commit\x00")) }, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			proxy, dsn := pgtest.NewProxy(t, pgtest.URL(t))
@@ -51,6 +52,15 @@ func TestAnAcquireWhoseReplyIsLostLearnsItsOutcome(t *testing.T) {
 				t.Fatal(err)
 			}
 
+			conn := pgtest.Connect(t)
+			if tc.slow {
+				if _, err := conn.Exec(t.Context(), `CREATE FUNCTION `+schema+`.slow_commit() RETURNS trigger LANGUAGE plpgsql AS
+					$$ BEGIN PERFORM pg_sleep(0.5); RETURN NULL; END $$;
+					CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT OR UPDATE ON `+schema+`.leases
+					DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION `+schema+`.slow_commit()`); err != nil {
+					t.Fatal(err)
+				}
+			}
 			tc.lose(proxy)
 			start := time.Now()
 			l, err := p.Acquire(t.Context(), "s1", postgres.LeaseOptions{})
@@ -68,6 +78,11 @@ func TestAnAcquireWhoseReplyIsLostLearnsItsOutcome(t *testing.T) {
 					t.Fatalf("Acquire again = %v; want the lease (the first attempt's error says it did not take it)", err)
 				}
 			}
+			if tc.slow {
+				if _, err := conn.Exec(t.Context(), `DROP TRIGGER slow_commit ON `+schema+`.leases`); err != nil {
+					t.Fatal(err)
+				}
+			}
 			if took > ttl/2 {
 				t.Errorf("Acquire took %v", took)
 			}
@@ -83,7 +98,6 @@ func TestAnAcquireWhoseReplyIsLostLearnsItsOutcome(t *testing.T) {
 			if _, err := op.Acquire(t.Context(), "s1", postgres.LeaseOptions{}); !errors.As(err, &busy) || busy.Holder != "lost-reply" {
 				t.Fatalf("another Store's Acquire = %v; want a *postgres.BusyError naming lost-reply", err)
 			}
-			conn := pgtest.Connect(t)
 			var token int64
 			if err := conn.QueryRow(t.Context(), `SELECT token FROM `+schema+`.leases WHERE project = 'lost' AND session = 's1'`).Scan(&token); err != nil || token != l.Token() {
 				t.Fatalf("the row's token %d, %v; the lease's %d", token, err, l.Token())

@@ -93,6 +93,25 @@ func (e *OutcomeUnknownError) Unwrap() error { return e.Err }
 // check's. For writes a retry of which is not harmless (a truncation with
 // an expected head, a task created twice).
 func (s *Store) txLanded(ctx context.Context, fn func(db) error, unknown func(err, check error) error) error {
+	return s.txLandedAs(ctx, nil, fn, unknown)
+}
+
+// A lostCommit is a transaction of txLandedAs whose reply was lost and
+// which the check found committed: fn's results read from that reply
+// never came.
+type lostCommit struct {
+	// xid is the transaction's id, started its server's start.
+	xid     int64
+	started time.Time
+	// err is the write's error, the reply lost.
+	err error
+}
+
+// txLandedAs is txLanded, a transaction found committed by the check
+// after its reply was lost described in *lost (when lost is not nil), so
+// that a caller that needs what the reply held (an Acquire's token) can
+// look for it.
+func (s *Store) txLandedAs(ctx context.Context, lost *lostCommit, fn func(db) error, unknown func(err, check error) error) error {
 	var (
 		xid     int64     // 0 until the transaction's id is known
 		pid     int32     // its backend's process id
@@ -147,6 +166,9 @@ func (s *Store) txLanded(ctx context.Context, fn func(db) error, unknown func(er
 			// bounded wait, but say so rather than guess.
 			return unknown(err, fmt.Errorf("transaction %d: status no longer kept", xid))
 		case *status == "committed":
+			if lost != nil {
+				*lost = lostCommit{xid: xid, started: started, err: err}
+			}
 			return nil
 		case *status == "aborted":
 			return err
