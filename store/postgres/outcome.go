@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -251,41 +252,79 @@ func (s *Store) txNamed(ctx context.Context, xid *int64, pid *int32, started *ti
 	return nil
 }
 
-// A checkConn is the connection of the check after a lost reply (see
-// txLanded and landedAfterLostReply): its own, dialled apart from the pool
-// (one more than Options.MaxConns while a check runs), within the
-// attempt's ctx. A pool's connection would not do: the pool goes on
-// dialling for a connection whose Acquire gave up, and a dial that hangs
-// (a server that accepts and does not answer) would keep the slot, and
-// every later attempt, waiting for it. A connection that failed is closed
-// and the next attempt dials again.
+// A checkConn is a check's use of the connection of the checks after a
+// lost reply (see txLanded and landedAfterLostReply): the Store's own
+// (see checkShared), dialled apart from the pool within the attempt's
+// ctx, and shared by the checks that run at once, one attempt at a time:
+// the Store holds one connection more than Options.MaxConns while checks
+// run, however many writes lost their replies together. A pool's
+// connection would not do: the pool goes on dialling for a connection
+// whose Acquire gave up, and a dial that hangs (a server that accepts and
+// does not answer) would keep the slot, and every later attempt, waiting
+// for it. A connection that failed is closed and the next attempt dials
+// again; the last check to end closes it.
 type checkConn struct {
-	s *Store
-	c *pgx.Conn
+	s     *Store
+	using bool // counted in the Store's checkShared.users
+}
+
+// A checkShared is the connection of a Store's checks after a lost
+// reply (see checkConn).
+type checkShared struct {
+	// slot holds the connection (nil until dialled) while no attempt
+	// uses it: an attempt takes it, and puts it back when done.
+	slot chan *pgx.Conn
+	// users counts the checks under way; guarded by mu.
+	mu    sync.Mutex
+	users int
+}
+
+// newCheckShared returns the checks' connection of a Store, not dialled.
+func newCheckShared() *checkShared {
+	c := &checkShared{slot: make(chan *pgx.Conn, 1)}
+	c.slot <- nil
+	return c
 }
 
 // run runs fn with a db on the connection (dialled first if there is
-// none): a failure to dial is a *DatabaseError, or ctx's error once it
-// ended; on a Store not open, ErrNotOpen.
+// none), once no other attempt uses it: a failure to dial is a
+// *DatabaseError, or ctx's error once it ended (as is a wait for the
+// connection that outlived ctx); on a Store not open, ErrNotOpen.
 func (k *checkConn) run(ctx context.Context, fn func(db) error) error {
 	if !k.s.open() {
 		return ErrNotOpen
 	}
-	if k.c == nil {
-		c, err := pgx.ConnectConfig(ctx, k.s.pool.Config().ConnConfig)
+	sh := k.s.checks
+	if !k.using {
+		k.using = true
+		sh.mu.Lock()
+		sh.users++
+		sh.mu.Unlock()
+	}
+	var c *pgx.Conn
+	select {
+	case c = <-sh.slot:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { sh.slot <- c }()
+	if c == nil {
+		var err error
+		c, err = pgx.ConnectConfig(ctx, k.s.pool.Config().ConnConfig)
 		if err != nil {
+			c = nil
 			if cerr := ctx.Err(); cerr != nil {
 				return cerr
 			}
 			return db{s: k.s}.wrap(err)
 		}
-		k.c = c
 	}
-	err := fn(db{q: k.c, s: k.s})
+	err := fn(db{q: c, s: k.s})
 	if err != nil {
 		var pe *pgconn.PgError
 		if !errors.As(err, &pe) || ctx.Err() != nil {
-			k.close() // lost, or cut under its statement: dial again
+			closeCheckConn(c) // lost, or cut under its statement: dial again
+			c = nil
 		}
 	}
 	return err
@@ -312,15 +351,39 @@ func (k *checkConn) tx(ctx context.Context, fn func(db) error) error {
 	})
 }
 
-// close closes the connection, if any.
+// close ends the check's use of the connection, which the last check
+// under way closes.
 func (k *checkConn) close() {
-	if k.c == nil {
+	if !k.using {
+		return
+	}
+	k.using = false
+	sh := k.s.checks
+	sh.mu.Lock()
+	sh.users--
+	last := sh.users == 0
+	sh.mu.Unlock()
+	if !last {
+		return
+	}
+	c := <-sh.slot // an attempt under way is short (see checkAttempt)
+	sh.mu.Lock()
+	if sh.users == 0 {
+		closeCheckConn(c)
+		c = nil
+	}
+	sh.mu.Unlock()
+	sh.slot <- c
+}
+
+// closeCheckConn closes c, if not nil, giving it half of closeGrace.
+func closeCheckConn(c *pgx.Conn) {
+	if c == nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), closeGrace/2)
 	defer cancel()
-	_ = k.c.Close(ctx)
-	k.c = nil
+	_ = c.Close(ctx)
 }
 
 // checkAttempt is how long one attempt of the check after a lost reply
