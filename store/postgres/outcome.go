@@ -91,7 +91,9 @@ func (e *OutcomeUnknownError) Unwrap() error { return e.Err }
 // again, with backoff, on a connection of its own (see checkConn), within
 // the same bound. A check that cannot tell is an
 // *OutcomeUnknownError made by unknown from the write's error and the
-// check's. For writes a retry of which is not harmless (a truncation with
+// check's. A connection lost before the COMMIT went out is the write's
+// error at once (it cannot have committed), its backend ended first, one
+// attempt, as above. For writes a retry of which is not harmless (a truncation with
 // an expected head, a task created twice).
 func (s *Store) txLanded(ctx context.Context, fn func(db) error, unknown func(err, check error) error) error {
 	return s.txLandedAs(ctx, nil, fn, unknown)
@@ -118,29 +120,44 @@ func (s *Store) txLandedAs(ctx context.Context, lost *lostCommit, fn func(db) er
 		pid     int32     // its backend's process id
 		started time.Time // its server's start
 	)
-	err := s.txNamed(ctx, &xid, &pid, &started, fn)
+	var committing bool
+	err := s.txNamed(ctx, &xid, &pid, &started, &committing, fn)
 	if err == nil || xid == 0 || ctx.Err() != nil || !lostReply(err) {
+		return err
+	}
+	cc := &checkConn{s: s}
+	defer cc.close()
+	terminate := func(actx context.Context) {
+		// Best effort: a backend gone, or in another transaction (a
+		// pooler's), is left alone.
+		_ = cc.run(actx, func(d db) error {
+			_, err := d.exec(actx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+			WHERE pid = $1 AND backend_xid::text = ($2::bigint % 4294967296)::text
+			AND datname = current_database() AND usename = current_user
+			AND pg_postmaster_start_time() = $3`, pid, xid, started)
+			return err
+		})
+	}
+	if !committing {
+		// Lost before its COMMIT went out: it cannot have committed.
+		// Its backend may be waiting, in the transaction, with its
+		// locks, for a client that is gone (a network partition): it is
+		// ended, one attempt, so that a retry does not wait for it.
+		actx, acancel := context.WithTimeout(ctx, s.checkAttempt())
+		defer acancel()
+		terminate(actx)
 		return err
 	}
 	cctx, cancel := context.WithTimeout(ctx, s.ttl)
 	defer cancel()
-	cc := &checkConn{s: s}
-	defer cc.close()
 	wait := 5 * time.Millisecond
 	endAt, ended := time.Now().Add(s.ttl/2), false
 	for {
 		actx, acancel := context.WithTimeout(cctx, s.checkAttempt())
 		if !ended && time.Now().After(endAt) {
-			// Best effort: a backend gone, or in another transaction
-			// (a pooler's), is left alone; the next look tells.
+			// The next look tells.
 			ended = true
-			_ = cc.run(actx, func(d db) error {
-				_, err := d.exec(actx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-				WHERE pid = $1 AND backend_xid::text = ($2::bigint % 4294967296)::text
-				AND datname = current_database() AND usename = current_user
-				AND pg_postmaster_start_time() = $3`, pid, xid, started)
-				return err
-			})
+			terminate(actx)
 		}
 		var (
 			status *string
@@ -188,13 +205,15 @@ func (s *Store) txLandedAs(ctx context.Context, lost *lostCommit, fn func(db) er
 
 // txNamed runs fn in one transaction as tx does, the transaction's id,
 // its backend's process id and its server's start read into xid, pid and
-// started first (xid left 0 when they could not be read). The statement
+// started first (xid left 0 when they could not be read), *committing set
+// once the COMMIT is about to go out (until then, the transaction cannot
+// commit). The statement
 // that reads them goes out with the BEGIN, pipelined: one round trip for
 // both, where a transaction begun by pgx and then asked took two. The
 // connection is the pool's, and goes back to it out of any transaction:
 // one whose ROLLBACK failed (lost) is not kept (pgxpool drops a connection
 // released inside a transaction).
-func (s *Store) txNamed(ctx context.Context, xid *int64, pid *int32, started *time.Time, fn func(db) error) error {
+func (s *Store) txNamed(ctx context.Context, xid *int64, pid *int32, started *time.Time, committing *bool, fn func(db) error) error {
 	if !s.open() {
 		return ErrNotOpen
 	}
@@ -241,6 +260,7 @@ func (s *Store) txNamed(ctx context.Context, xid *int64, pid *int32, started *ti
 		}
 		return ferr
 	}
+	*committing = true
 	tag, err := conn.Exec(ctx, "commit") // spelt as pgx spells it
 	if err != nil {
 		return fail(err)
