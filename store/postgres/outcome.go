@@ -329,10 +329,16 @@ func (k *checkConn) run(ctx context.Context, fn func(db) error) error {
 	}
 	defer func() { sh.slot <- c }()
 	if c == nil {
+		if k.s.conns.isClosed() {
+			return errChecksClosed
+		}
 		var err error
 		c, err = pgx.ConnectConfig(ctx, k.s.pool.Config().ConnConfig)
 		if err != nil {
 			c = nil
+			if k.s.conns.isClosed() {
+				return errChecksClosed
+			}
 			if cerr := ctx.Err(); cerr != nil {
 				return cerr
 			}
@@ -349,6 +355,12 @@ func (k *checkConn) run(ctx context.Context, fn func(db) error) error {
 	}
 	return err
 }
+
+// errChecksClosed is the error of a check's attempt once Close has
+// closed the Store's connections (on a database that stopped answering):
+// the Store dials no more, and the check, which cannot tell, is not made
+// again (see checkAgain).
+var errChecksClosed = errors.New("postgres: the store was closed while the check ran")
 
 // tx runs fn in one transaction on the connection; see Store.tx.
 func (k *checkConn) tx(ctx context.Context, fn func(db) error) error {
