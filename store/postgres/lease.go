@@ -82,7 +82,11 @@ type Lease struct {
 // *BusyError naming the holder, or, with opts.Wait, waited for until ctx
 // ends. A Project holds at most one lease per session: acquiring a session
 // it already holds is a *BusyError naming this holder. Subagents write their
-// own sessions and take their own leases.
+// own sessions and take their own leases. An Acquire whose connection is
+// lost once its request went out asks the database whether it took the
+// lease (see insertLease): a *DatabaseError then means it did not, and an
+// *OutcomeUnknownError that the database could not tell (a lease taken
+// stays, under this Store's name, until its TTL).
 func (p *Project) Acquire(ctx context.Context, id string, opts LeaseOptions) (*Lease, error) {
 	if err := validID(id); err != nil {
 		return nil, err

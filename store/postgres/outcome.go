@@ -28,7 +28,8 @@ import (
 type OutcomeUnknownError struct {
 	// Op is the write: "append", "truncate", "task list write", "fork
 	// mark removal", "session import", "archive import", "task list
-	// import" or "spilled body import" and its ref.
+	// import", "spilled body import" and its ref, or "lease acquisition"
+	// (Project.Acquire: the lease, if taken, expires after its TTL).
 	Op string
 	// SessionID is the session written (for an append or truncation),
 	// ListID the task list (for a task list write).
@@ -40,8 +41,10 @@ type OutcomeUnknownError struct {
 	// could not tell: a *DatabaseError; context.DeadlineExceeded (the
 	// lease's TTL passed), wrapping with it the last attempt's error when
 	// the server could not be reached (the check asks again, with
-	// backoff, while it cannot); or an error saying the server answering
-	// is not the one the write ran on.
+	// backoff, while it cannot); an error saying the server answering
+	// is not the one the write ran on; or one saying the Store was closed
+	// meanwhile (its connections closed on a database that stopped
+	// answering).
 	Err   error
 	Check error
 }
